@@ -1,0 +1,12 @@
+//! cudatutor: an interactive terminal tutorial on CUDA errors, devices and memory in PyTorch.
+//!
+//! Data flows one way: lesson file -> [`lesson::Lesson`] -> script source -> [`script`] AST ->
+//! evaluator -> [`torch`] bindings -> [`engine`] -> backend; [`run`] turns one script into a
+//! report which [`ui`] and the JSON output render.
+
+pub mod engine;
+pub mod lesson;
+pub mod run;
+pub mod script;
+pub mod torch;
+pub mod ui;
