@@ -1,0 +1,1 @@
+//! PyTorch caching-allocator rules, shared by the sim and cuda backends.

@@ -1,0 +1,1 @@
+//! The real-GPU backend: cudarc + NVRTC-compiled kernels from kernels/*.cu.

@@ -1,0 +1,1 @@
+//! Tensor, dtype, device, ops and PyTorch-exact printing.

@@ -1,0 +1,1 @@
+//! The stream model: host and device clocks, modelled op costs, deferred (sticky) errors.
