@@ -1,0 +1,66 @@
+// common.cu: definitions shared by every kernel file. NVRTC has no C/C++ standard headers,
+// so this file stands in for <stdint.h>, <math.h> constants and PyTorch's Macros.h. The Rust
+// side (src/engine/cuda/kernels.rs) prepends it to each kernel file, followed by a `#line 1`
+// directive, so compile errors and device asserts report the kernel file's own line numbers.
+
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+
+// Tensors of up to CT_MAX_DIMS dimensions; sizes and strides are in elements.
+#define CT_MAX_DIMS 8
+struct CtShape {
+  int32_t ndim;
+  int64_t sizes[CT_MAX_DIMS];
+};
+struct CtStrides {
+  int64_t s[CT_MAX_DIMS];
+};
+
+// Offset (in elements) of the `linear`-th element in row-major order of `shape`, for a
+// tensor with `strides`. A broadcast dimension has stride 0.
+__device__ __forceinline__ int64_t ct_offset(int64_t linear, const CtShape& shape,
+                                             const CtStrides& strides) {
+  int64_t off = 0;
+  for (int d = shape.ndim - 1; d >= 0; --d) {
+    const int64_t size = shape.sizes[d];
+    const int64_t i = linear % size;
+    linear /= size;
+    off += i * strides.s[d];
+  }
+  return off;
+}
+
+// Grid-stride loop over [0, n).
+#define CT_KERNEL_LOOP(i, n)                                                     \
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);      \
+       i += (int64_t)blockDim.x * gridDim.x)
+
+// PyTorch's CUDA_KERNEL_ASSERT (c10/macros/Macros.h): a real device-side assert. It reports
+// `file:line: function: block: [..], thread: [..] Assertion `cond` failed.` and poisons the
+// context, exactly like PyTorch's kernels. `__func__` is the unqualified function name.
+#define CUDA_KERNEL_ASSERT(cond)                                                 \
+  if (!(cond)) {                                                                 \
+    __assertfail(#cond, __FILE__, __LINE__, __func__, sizeof(char));             \
+  }
+// The same, reporting `func` as the function name (NVRTC's __func__ for lambdas and member
+// functions is not what nvcc, and so PyTorch's messages, show).
+#define CUDA_KERNEL_ASSERT_IN(cond, func)                                        \
+  if (!(cond)) {                                                                 \
+    __assertfail(#cond, __FILE__, __LINE__, func, sizeof(char));                 \
+  }
+
+template <typename T> __device__ __forceinline__ bool ct_isnan(T) { return false; }
+template <> __device__ __forceinline__ bool ct_isnan<float>(float v) { return v != v; }
+template <> __device__ __forceinline__ bool ct_isnan<double>(double v) { return v != v; }
+
+// One instantiation per dtype: CT_FOR_ALL_DTYPES(M) expands M(ctype, suffix) six times.
+#define CT_FOR_ALL_DTYPES(M) \
+  M(float, f32) M(double, f64) M(int64_t, i64) M(int32_t, i32) M(uint8_t, u8) M(bool, bool)
+#define CT_FOR_NUMERIC_DTYPES(M) \
+  M(float, f32) M(double, f64) M(int64_t, i64) M(int32_t, i32) M(uint8_t, u8)
+#define CT_FOR_FLOAT_DTYPES(M) M(float, f32) M(double, f64)
+#define CT_FOR_INT_DTYPES(M) M(int64_t, i64) M(int32_t, i32) M(uint8_t, u8)

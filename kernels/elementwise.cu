@@ -1,0 +1,147 @@
+// elementwise.cu: strided unary and binary ops with broadcasting (a + b, torch.relu, ...).
+//
+// Every tensor is described by the output's shape (CtShape) and its own strides in elements
+// (CtStrides); a broadcast input has stride 0 in the broadcast dimensions. The host has
+// already checked shapes and dtypes (PyTorch's host errors) and promoted both inputs to the
+// output dtype, so each kernel works on one element type. Entry names: <op>_<dtype>, dtype one
+// of f32 f64 i64 i32 u8 bool. Launch: any 1-D grid (grid-stride loop).
+
+template <typename T, typename Op>
+__device__ void ct_unary(int64_t n, const CtShape& shape, const CtStrides& sa,
+                         const CtStrides& so, const T* a, T* out, Op op) {
+  CT_KERNEL_LOOP(i, n) { out[ct_offset(i, shape, so)] = op(a[ct_offset(i, shape, sa)]); }
+}
+
+template <typename T, typename Op>
+__device__ void ct_binary(int64_t n, const CtShape& shape, const CtStrides& sa,
+                          const CtStrides& sb, const CtStrides& so, const T* a, const T* b,
+                          T* out, Op op) {
+  CT_KERNEL_LOOP(i, n) {
+    out[ct_offset(i, shape, so)] = op(a[ct_offset(i, shape, sa)], b[ct_offset(i, shape, sb)]);
+  }
+}
+
+// ---- unary functors ----
+struct OpNeg { template <typename T> __device__ T operator()(T x) const { return (T)(-x); } };
+struct OpAbs { template <typename T> __device__ T operator()(T x) const { return x < (T)0 ? (T)(-x) : x; } };
+struct OpRelu {
+  template <typename T> __device__ T operator()(T x) const {
+    return ct_isnan(x) ? x : (x > (T)0 ? x : (T)0);  // relu(nan) = nan, as in PyTorch
+  }
+};
+struct OpExp { __device__ float operator()(float x) const { return expf(x); }
+               __device__ double operator()(double x) const { return exp(x); } };
+struct OpLog { __device__ float operator()(float x) const { return logf(x); }
+               __device__ double operator()(double x) const { return log(x); } };
+struct OpSqrt { __device__ float operator()(float x) const { return sqrtf(x); }
+                __device__ double operator()(double x) const { return sqrt(x); } };
+struct OpTanh { __device__ float operator()(float x) const { return tanhf(x); }
+                __device__ double operator()(double x) const { return tanh(x); } };
+struct OpSigmoid { __device__ float operator()(float x) const { return 1.0f / (1.0f + expf(-x)); }
+                   __device__ double operator()(double x) const { return 1.0 / (1.0 + exp(-x)); } };
+struct OpSin { __device__ float operator()(float x) const { return sinf(x); }
+               __device__ double operator()(double x) const { return sin(x); } };
+struct OpCos { __device__ float operator()(float x) const { return cosf(x); }
+               __device__ double operator()(double x) const { return cos(x); } };
+struct OpFloor { __device__ float operator()(float x) const { return floorf(x); }
+                 __device__ double operator()(double x) const { return floor(x); } };
+struct OpCeil { __device__ float operator()(float x) const { return ceilf(x); }
+                __device__ double operator()(double x) const { return ceil(x); } };
+struct OpLogicalNot { template <typename T> __device__ T operator()(T x) const { return (T)!x; } };
+
+// ---- binary functors ----
+struct OpAdd { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a + b); } };
+struct OpSub { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a - b); } };
+struct OpMul { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a * b); } };
+struct OpDiv { template <typename T> __device__ T operator()(T a, T b) const { return a / b; } };
+struct OpPow { __device__ float operator()(float a, float b) const { return powf(a, b); }
+               __device__ double operator()(double a, double b) const { return pow(a, b); } };
+struct OpMaximum {
+  template <typename T> __device__ T operator()(T a, T b) const {
+    if (ct_isnan(a)) return a;  // torch.maximum propagates NaN
+    if (ct_isnan(b)) return b;
+    return a > b ? a : b;
+  }
+};
+struct OpMinimum {
+  template <typename T> __device__ T operator()(T a, T b) const {
+    if (ct_isnan(a)) return a;
+    if (ct_isnan(b)) return b;
+    return a < b ? a : b;
+  }
+};
+struct OpLogicalAnd { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a && b); } };
+struct OpLogicalOr { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a || b); } };
+struct OpLogicalXor { template <typename T> __device__ T operator()(T a, T b) const { return (T)((bool)a != (bool)b); } };
+struct OpBitAnd { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a & b); } };
+struct OpBitOr { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a | b); } };
+struct OpBitXor { template <typename T> __device__ T operator()(T a, T b) const { return (T)(a ^ b); } };
+
+#define CT_UNARY(NAME, OP, T, S)                                                           \
+  extern "C" __global__ void NAME##_##S(int64_t n, CtShape shape, CtStrides sa,            \
+                                        CtStrides so, const T* a, T* out) {                \
+    ct_unary<T>(n, shape, sa, so, a, out, OP());                                           \
+  }
+#define CT_BINARY(NAME, OP, T, S)                                                          \
+  extern "C" __global__ void NAME##_##S(int64_t n, CtShape shape, CtStrides sa,            \
+                                        CtStrides sb, CtStrides so, const T* a,            \
+                                        const T* b, T* out) {                              \
+    ct_binary<T>(n, shape, sa, sb, so, a, b, out, OP());                                   \
+  }
+
+// neg/abs/relu on every numeric dtype (neg on uint8 wraps, as in PyTorch).
+#define CT_NUMERIC_UNARY(T, S) \
+  CT_UNARY(neg, OpNeg, T, S) CT_UNARY(abs, OpAbs, T, S) CT_UNARY(relu, OpRelu, T, S)
+CT_FOR_NUMERIC_DTYPES(CT_NUMERIC_UNARY)
+
+// Transcendental ops on float dtypes (integer inputs are promoted to float on the host).
+#define CT_FLOAT_UNARY(T, S)                                                             \
+  CT_UNARY(exp, OpExp, T, S) CT_UNARY(log, OpLog, T, S) CT_UNARY(sqrt, OpSqrt, T, S)     \
+  CT_UNARY(tanh, OpTanh, T, S) CT_UNARY(sigmoid, OpSigmoid, T, S)                        \
+  CT_UNARY(sin, OpSin, T, S) CT_UNARY(cos, OpCos, T, S)                                  \
+  CT_UNARY(floor, OpFloor, T, S) CT_UNARY(ceil, OpCeil, T, S)
+CT_FOR_FLOAT_DTYPES(CT_FLOAT_UNARY)
+
+CT_UNARY(logical_not, OpLogicalNot, bool, bool)
+
+// add/sub/mul/maximum/minimum on numeric dtypes; div/pow on floats (true division).
+#define CT_NUMERIC_BINARY(T, S)                                                          \
+  CT_BINARY(add, OpAdd, T, S) CT_BINARY(sub, OpSub, T, S) CT_BINARY(mul, OpMul, T, S)    \
+  CT_BINARY(maximum, OpMaximum, T, S) CT_BINARY(minimum, OpMinimum, T, S)
+CT_FOR_NUMERIC_DTYPES(CT_NUMERIC_BINARY)
+
+#define CT_FLOAT_BINARY(T, S) CT_BINARY(div, OpDiv, T, S) CT_BINARY(pow, OpPow, T, S)
+CT_FOR_FLOAT_DTYPES(CT_FLOAT_BINARY)
+
+// bool: + is logical or and * is logical and in PyTorch.
+CT_BINARY(add, OpLogicalOr, bool, bool)
+CT_BINARY(mul, OpLogicalAnd, bool, bool)
+CT_BINARY(maximum, OpLogicalOr, bool, bool)
+CT_BINARY(minimum, OpLogicalAnd, bool, bool)
+CT_BINARY(logical_and, OpLogicalAnd, bool, bool)
+CT_BINARY(logical_or, OpLogicalOr, bool, bool)
+CT_BINARY(logical_xor, OpLogicalXor, bool, bool)
+
+// Bitwise ops (&, |, ^) on integer and bool dtypes.
+#define CT_BITWISE(T, S) \
+  CT_BINARY(bitwise_and, OpBitAnd, T, S) CT_BINARY(bitwise_or, OpBitOr, T, S) CT_BINARY(bitwise_xor, OpBitXor, T, S)
+CT_FOR_INT_DTYPES(CT_BITWISE)
+CT_BITWISE(bool, bool)
+
+// torch.where(cond, a, b): cond is bool, strided like the others.
+template <typename T>
+__device__ void ct_where(int64_t n, const CtShape& shape, const CtStrides& sc,
+                         const CtStrides& sa, const CtStrides& sb, const CtStrides& so,
+                         const bool* cond, const T* a, const T* b, T* out) {
+  CT_KERNEL_LOOP(i, n) {
+    out[ct_offset(i, shape, so)] = cond[ct_offset(i, shape, sc)] ? a[ct_offset(i, shape, sa)]
+                                                                  : b[ct_offset(i, shape, sb)];
+  }
+}
+#define CT_WHERE(T, S)                                                                     \
+  extern "C" __global__ void where_##S(int64_t n, CtShape shape, CtStrides sc, CtStrides sa, \
+                                       CtStrides sb, CtStrides so, const bool* cond,        \
+                                       const T* a, const T* b, T* out) {                    \
+    ct_where<T>(n, shape, sc, sa, sb, so, cond, a, b, out);                                 \
+  }
+CT_FOR_ALL_DTYPES(CT_WHERE)

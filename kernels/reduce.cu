@@ -1,0 +1,167 @@
+// reduce.cu: sum / mean / max / min / argmax / argmin / any / all over one dimension.
+//
+// The input is viewed as [outer, len, inner] with strides (s_outer, s_len, s_inner) in
+// elements, and the output as the contiguous [outer, inner]. A full reduction (dim=None) is
+// outer = inner = 1, len = numel on a contiguous input; a reduction over a dimension of a
+// contiguous tensor is outer = prod(sizes before), inner = prod(sizes after). The host makes
+// other layouts contiguous first (copy.cu).
+//
+// Launch: one block per output element (grid.x = outer * inner, grid-stride beyond that) and
+// exactly CT_REDUCE_THREADS threads per block; the block reduces in shared memory.
+// Accumulation follows PyTorch: float in float, double in double, integers and bool in int64
+// (sum of an int/uint8/bool tensor is int64). max/min/argmax propagate NaN (first NaN wins),
+// ties go to the lowest index, as in PyTorch.
+
+#define CT_REDUCE_THREADS 256
+
+struct CtReduceGeom {
+  int64_t outer, len, inner;
+  int64_t s_outer, s_len, s_inner;
+};
+
+__device__ __forceinline__ int64_t ct_reduce_base(const CtReduceGeom& g, int64_t out_index) {
+  const int64_t o = out_index / g.inner;
+  const int64_t i = out_index % g.inner;
+  return o * g.s_outer + i * g.s_inner;
+}
+
+// Tree reduction of one value per thread; returns the block's result in thread 0.
+template <typename Acc, typename Combine>
+__device__ Acc ct_block_reduce(Acc v, Acc* smem, Combine combine) {
+  const int tid = threadIdx.x;
+  smem[tid] = v;
+  __syncthreads();
+  for (int stride = CT_REDUCE_THREADS / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) smem[tid] = combine(smem[tid], smem[tid + stride]);
+    __syncthreads();
+  }
+  const Acc r = smem[0];
+  __syncthreads();  // smem is reused by the next output of the grid-stride loop
+  return r;
+}
+
+struct CombineSum { template <typename A> __device__ A operator()(A a, A b) const { return a + b; } };
+struct CombineOr { __device__ bool operator()(bool a, bool b) const { return a || b; } };
+struct CombineAnd { __device__ bool operator()(bool a, bool b) const { return a && b; } };
+
+// sum (mean when divide is true) -> Out.
+template <typename T, typename Acc, typename Out>
+__device__ void ct_sum(CtReduceGeom g, const T* in, Out* out, bool divide) {
+  __shared__ Acc smem[CT_REDUCE_THREADS];
+  const int64_t n_out = g.outer * g.inner;
+  for (int64_t r = blockIdx.x; r < n_out; r += gridDim.x) {
+    const int64_t base = ct_reduce_base(g, r);
+    Acc acc = (Acc)0;
+    for (int64_t k = threadIdx.x; k < g.len; k += CT_REDUCE_THREADS) acc += (Acc)in[base + k * g.s_len];
+    acc = ct_block_reduce<Acc>(acc, smem, CombineSum());
+    if (threadIdx.x == 0) out[r] = divide ? (Out)(acc / (Acc)g.len) : (Out)acc;
+  }
+}
+
+// any / all -> bool.
+template <typename T, bool IsAll>
+__device__ void ct_any_all(CtReduceGeom g, const T* in, bool* out) {
+  __shared__ bool smem[CT_REDUCE_THREADS];
+  const int64_t n_out = g.outer * g.inner;
+  for (int64_t r = blockIdx.x; r < n_out; r += gridDim.x) {
+    const int64_t base = ct_reduce_base(g, r);
+    bool acc = IsAll;
+    for (int64_t k = threadIdx.x; k < g.len; k += CT_REDUCE_THREADS) {
+      const bool v = in[base + k * g.s_len] != (T)0;
+      acc = IsAll ? (acc && v) : (acc || v);
+    }
+    acc = IsAll ? ct_block_reduce<bool>(acc, smem, CombineAnd())
+                : ct_block_reduce<bool>(acc, smem, CombineOr());
+    if (threadIdx.x == 0) out[r] = acc;
+  }
+}
+
+// Is (a, ia) a better max (IsMax) / min candidate than (b, ib)? NaN beats numbers; ties go to
+// the lower index.
+template <typename T, bool IsMax>
+__device__ __forceinline__ bool ct_better(T a, int64_t ia, T b, int64_t ib) {
+  const bool an = ct_isnan(a), bn = ct_isnan(b);
+  if (an || bn) return an && (!bn || ia < ib);
+  if (a == b) return ia < ib;
+  return IsMax ? a > b : a < b;
+}
+
+// max / min with indices (torch.max(x, dim) -> (values, indices)); either output may be null.
+template <typename T, bool IsMax>
+__device__ void ct_arg_reduce(CtReduceGeom g, const T* in, T* out_values, int64_t* out_indices) {
+  __shared__ T sval[CT_REDUCE_THREADS];
+  __shared__ int64_t sidx[CT_REDUCE_THREADS];
+  const int64_t n_out = g.outer * g.inner;
+  const int tid = threadIdx.x;
+  for (int64_t r = blockIdx.x; r < n_out; r += gridDim.x) {
+    const int64_t base = ct_reduce_base(g, r);
+    T best = (T)0;
+    int64_t best_i = -1;  // -1: this thread saw nothing
+    for (int64_t k = tid; k < g.len; k += CT_REDUCE_THREADS) {
+      const T v = in[base + k * g.s_len];
+      if (best_i < 0 || ct_better<T, IsMax>(v, k, best, best_i)) {
+        best = v;
+        best_i = k;
+      }
+    }
+    sval[tid] = best;
+    sidx[tid] = best_i;
+    __syncthreads();
+    for (int stride = CT_REDUCE_THREADS / 2; stride > 0; stride >>= 1) {
+      if (tid < stride) {
+        const int64_t oi = sidx[tid + stride];
+        if (oi >= 0 && (sidx[tid] < 0 || ct_better<T, IsMax>(sval[tid + stride], oi, sval[tid], sidx[tid]))) {
+          sval[tid] = sval[tid + stride];
+          sidx[tid] = oi;
+        }
+      }
+      __syncthreads();
+    }
+    if (tid == 0) {
+      if (out_values != nullptr) out_values[r] = sval[0];
+      if (out_indices != nullptr) out_indices[r] = sidx[0];
+    }
+    __syncthreads();
+  }
+}
+
+#define CT_SUM(T, S, Acc, Out)                                                             \
+  extern "C" __global__ void sum_##S(CtReduceGeom g, const T* in, Out* out) {             \
+    ct_sum<T, Acc, Out>(g, in, out, false);                                                \
+  }
+CT_SUM(float, f32, float, float)
+CT_SUM(double, f64, double, double)
+CT_SUM(int64_t, i64, int64_t, int64_t)
+CT_SUM(int32_t, i32, int64_t, int64_t)
+CT_SUM(uint8_t, u8, int64_t, int64_t)
+CT_SUM(bool, bool, int64_t, int64_t)
+
+#define CT_MEAN(T, S)                                                                      \
+  extern "C" __global__ void mean_##S(CtReduceGeom g, const T* in, T* out) {              \
+    ct_sum<T, T, T>(g, in, out, true);                                                     \
+  }
+CT_FOR_FLOAT_DTYPES(CT_MEAN)
+
+#define CT_MINMAX(T, S)                                                                    \
+  extern "C" __global__ void max_##S(CtReduceGeom g, const T* in, T* values, int64_t* indices) { \
+    ct_arg_reduce<T, true>(g, in, values, indices);                                        \
+  }                                                                                        \
+  extern "C" __global__ void min_##S(CtReduceGeom g, const T* in, T* values, int64_t* indices) { \
+    ct_arg_reduce<T, false>(g, in, values, indices);                                       \
+  }                                                                                        \
+  extern "C" __global__ void argmax_##S(CtReduceGeom g, const T* in, int64_t* indices) {  \
+    ct_arg_reduce<T, true>(g, in, nullptr, indices);                                       \
+  }                                                                                        \
+  extern "C" __global__ void argmin_##S(CtReduceGeom g, const T* in, int64_t* indices) {  \
+    ct_arg_reduce<T, false>(g, in, nullptr, indices);                                      \
+  }
+CT_FOR_ALL_DTYPES(CT_MINMAX)
+
+#define CT_ANY_ALL(T, S)                                                                   \
+  extern "C" __global__ void any_##S(CtReduceGeom g, const T* in, bool* out) {            \
+    ct_any_all<T, false>(g, in, out);                                                      \
+  }                                                                                        \
+  extern "C" __global__ void all_##S(CtReduceGeom g, const T* in, bool* out) {            \
+    ct_any_all<T, true>(g, in, out);                                                       \
+  }
+CT_FOR_ALL_DTYPES(CT_ANY_ALL)

@@ -1,0 +1,256 @@
+//! The CUDA C kernel sources (kernels/*.cu), embedded with `include_str!`, and the
+//! `extern "C"` entry points each file defines.
+//!
+//! Every file is compiled on its own, after [`COMMON`] (typedefs, the strided-index helper,
+//! `CUDA_KERNEL_ASSERT`), with a `#line 1 "<file>"` directive in between so NVRTC's errors and
+//! the device-side assert messages carry the kernel file's own line numbers. The expected entry
+//! names are generated here from the same dtype lists as the macros in the .cu files; the test
+//! `tests/kernels_compile.rs` checks that the PTX defines exactly these entries.
+
+/// Shared prelude prepended to every kernel file.
+pub const COMMON: &str = include_str!("../../../kernels/common.cu");
+
+/// Every dtype suffix, in the order of `CT_FOR_ALL_DTYPES` in common.cu.
+pub const ALL_DTYPES: &[&str] = &["f32", "f64", "i64", "i32", "u8", "bool"];
+/// `CT_FOR_NUMERIC_DTYPES`.
+pub const NUMERIC_DTYPES: &[&str] = &["f32", "f64", "i64", "i32", "u8"];
+/// `CT_FOR_FLOAT_DTYPES`.
+pub const FLOAT_DTYPES: &[&str] = &["f32", "f64"];
+/// `CT_FOR_INT_DTYPES`.
+pub const INT_DTYPES: &[&str] = &["i64", "i32", "u8"];
+
+/// Threads per block the reduction kernels (reduce.cu) must be launched with.
+pub const REDUCE_THREADS: u32 = 256;
+/// Threads per block for softmax.cu.
+pub const SOFTMAX_THREADS: u32 = 256;
+/// Threads per block for the 2-d nll_loss reduction (PyTorch's NLL_LOSS_THREADS).
+pub const NLL_LOSS_THREADS: u32 = 32;
+/// Tile edge of matmul.cu (block = TILE x TILE threads).
+pub const MATMUL_TILE: u32 = 16;
+
+/// One kernel file.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelFile {
+    /// File name, e.g. `"loss.cu"`; also the NVRTC program name, so `__FILE__` is this.
+    pub file: &'static str,
+    /// The file's own text (without [`COMMON`]).
+    pub source: &'static str,
+    entries: fn() -> Vec<String>,
+}
+
+impl KernelFile {
+    /// The text handed to NVRTC: [`COMMON`], then `#line 1 "<file>"`, then the file.
+    pub fn full_source(&self) -> String {
+        full_source(self.file, self.source)
+    }
+
+    /// The `extern "C"` entry points this file defines.
+    pub fn entries(&self) -> Vec<String> {
+        (self.entries)()
+    }
+}
+
+/// [`COMMON`] + `#line` + `source`, for any kernel text (also used for test sources).
+pub fn full_source(file: &str, source: &str) -> String {
+    format!("{COMMON}\n#line 1 \"{file}\"\n{source}")
+}
+
+fn names(ops: &[&str], dtypes: &[&str]) -> Vec<String> {
+    ops.iter()
+        .flat_map(|op| dtypes.iter().map(move |d| format!("{op}_{d}")))
+        .collect()
+}
+
+fn fill_entries() -> Vec<String> {
+    let mut v = names(&["fill", "fill_strided"], ALL_DTYPES);
+    v.extend(names(&["arange"], &["f32", "f64", "i64", "i32"]));
+    v
+}
+
+fn random_entries() -> Vec<String> {
+    let mut v = names(&["uniform", "normal"], FLOAT_DTYPES);
+    v.extend(names(&["randint"], NUMERIC_DTYPES));
+    v
+}
+
+fn elementwise_entries() -> Vec<String> {
+    let mut v = names(&["neg", "abs", "relu"], NUMERIC_DTYPES);
+    v.extend(names(
+        &[
+            "exp", "log", "sqrt", "tanh", "sigmoid", "sin", "cos", "floor", "ceil",
+        ],
+        FLOAT_DTYPES,
+    ));
+    v.push("logical_not_bool".into());
+    v.extend(names(
+        &["add", "sub", "mul", "maximum", "minimum"],
+        NUMERIC_DTYPES,
+    ));
+    v.extend(names(&["div", "pow"], FLOAT_DTYPES));
+    v.extend(names(
+        &[
+            "add",
+            "mul",
+            "maximum",
+            "minimum",
+            "logical_and",
+            "logical_or",
+            "logical_xor",
+        ],
+        &["bool"],
+    ));
+    let mut bitwise_dtypes = INT_DTYPES.to_vec();
+    bitwise_dtypes.push("bool");
+    v.extend(names(
+        &["bitwise_and", "bitwise_or", "bitwise_xor"],
+        &bitwise_dtypes,
+    ));
+    v.extend(names(&["where"], ALL_DTYPES));
+    v
+}
+
+fn compare_entries() -> Vec<String> {
+    let mut v = names(&["eq", "ne", "lt", "le", "gt", "ge"], ALL_DTYPES);
+    v.extend(names(&["isnan"], FLOAT_DTYPES));
+    v
+}
+
+fn reduce_entries() -> Vec<String> {
+    let mut v = names(&["sum"], ALL_DTYPES);
+    v.extend(names(&["mean"], FLOAT_DTYPES));
+    v.extend(names(
+        &["max", "min", "argmax", "argmin", "any", "all"],
+        ALL_DTYPES,
+    ));
+    v
+}
+
+fn softmax_entries() -> Vec<String> {
+    names(&["softmax", "log_softmax"], FLOAT_DTYPES)
+}
+
+fn loss_entries() -> Vec<String> {
+    let kernels = [
+        "nll_loss_forward_reduce_cuda_kernel_2d",
+        "nll_loss_forward_reduce_cuda_kernel_1d",
+        "nll_loss_forward_no_reduce_cuda_kernel",
+    ];
+    let mut v = Vec::new();
+    for t in FLOAT_DTYPES {
+        for i in ["i64", "u8"] {
+            v.extend(kernels.iter().map(|k| format!("{k}_{t}_{i}")));
+        }
+    }
+    v
+}
+
+fn index_entries() -> Vec<String> {
+    let mut v = names(&["gather", "index_select"], ALL_DTYPES);
+    v.extend(
+        names(&["index_select"], ALL_DTYPES)
+            .into_iter()
+            .map(|n| n + "_i32"),
+    );
+    v.extend(names(&["embedding"], FLOAT_DTYPES));
+    v.extend(
+        names(&["embedding"], FLOAT_DTYPES)
+            .into_iter()
+            .map(|n| n + "_i32"),
+    );
+    v
+}
+
+fn matmul_entries() -> Vec<String> {
+    vec!["sgemm".into(), "dgemm".into()]
+}
+
+fn copy_entries() -> Vec<String> {
+    let mut v = Vec::new();
+    for s in ALL_DTYPES {
+        for d in ALL_DTYPES {
+            v.push(format!("copy_{s}_to_{d}"));
+        }
+    }
+    v
+}
+
+macro_rules! kernel_file {
+    ($file:literal, $entries:ident) => {
+        KernelFile {
+            file: $file,
+            source: include_str!(concat!("../../../kernels/", $file)),
+            entries: $entries,
+        }
+    };
+}
+
+/// Every kernel file, one per op family.
+pub static KERNEL_FILES: &[KernelFile] = &[
+    kernel_file!("fill.cu", fill_entries),
+    kernel_file!("random.cu", random_entries),
+    kernel_file!("elementwise.cu", elementwise_entries),
+    kernel_file!("compare.cu", compare_entries),
+    kernel_file!("reduce.cu", reduce_entries),
+    kernel_file!("softmax.cu", softmax_entries),
+    kernel_file!("loss.cu", loss_entries),
+    kernel_file!("index.cu", index_entries),
+    kernel_file!("matmul.cu", matmul_entries),
+    kernel_file!("copy.cu", copy_entries),
+];
+
+/// The kernel file named `file` (e.g. `"loss.cu"`).
+pub fn kernel_file(file: &str) -> Option<&'static KernelFile> {
+    KERNEL_FILES.iter().find(|k| k.file == file)
+}
+
+/// The file that defines entry point `entry` (e.g. `"add_f32"` -> elementwise.cu).
+pub fn file_for_entry(entry: &str) -> Option<&'static KernelFile> {
+    KERNEL_FILES
+        .iter()
+        .find(|k| k.entries().iter().any(|e| e == entry))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn entry_names_are_unique_across_files() {
+        let mut seen = HashSet::new();
+        for k in KERNEL_FILES {
+            for e in k.entries() {
+                assert!(seen.insert(e.clone()), "{e} defined twice ({})", k.file);
+            }
+        }
+        assert!(seen.contains("add_f32"));
+        assert!(seen.contains("nll_loss_forward_reduce_cuda_kernel_2d_f32_i64"));
+    }
+
+    #[test]
+    fn sources_have_no_includes_and_use_extern_c() {
+        for k in KERNEL_FILES
+            .iter()
+            .map(|k| (k.file, k.source))
+            .chain([("common.cu", COMMON)])
+        {
+            assert!(!k.1.contains("#include"), "{}: NVRTC has no headers", k.0);
+        }
+        for k in KERNEL_FILES {
+            assert!(k.source.contains("extern \"C\" __global__"), "{}", k.file);
+        }
+    }
+
+    #[test]
+    fn lookup_by_entry() {
+        assert_eq!(file_for_entry("sgemm").unwrap().file, "matmul.cu");
+        assert_eq!(file_for_entry("copy_bool_to_f32").unwrap().file, "copy.cu");
+        assert!(file_for_entry("nope").is_none());
+        assert!(
+            kernel_file("loss.cu")
+                .unwrap()
+                .full_source()
+                .contains("#line 1 \"loss.cu\"")
+        );
+    }
+}
