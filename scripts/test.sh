@@ -13,6 +13,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
+# NVRTC from PyPI in a repo-local venv: the kernel compile test needs it (no GPU needed).
+source scripts/nvrtc-env.sh
+
 cargo fmt --check
 cargo build --release --locked
 cargo test --release --locked
