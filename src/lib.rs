@@ -6,6 +6,7 @@
 
 pub mod engine;
 pub mod lesson;
+pub mod progress;
 pub mod run;
 pub mod script;
 pub mod torch;

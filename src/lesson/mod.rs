@@ -1,1 +1,10 @@
-//! lesson
+//! Lessons: the model, the Markdown + TOML front-matter loader, and the catalog of built-in
+//! (embedded) lessons or an instructor's `--lessons DIR`.
+
+mod catalog;
+mod model;
+mod parse;
+
+pub use catalog::{Catalog, Lang};
+pub use model::{Exercise, Lesson, LessonError, Quiz};
+pub use parse::{FenceKind, classify_fence, parse_lesson};

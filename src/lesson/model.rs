@@ -1,0 +1,56 @@
+//! The lesson model: what a lesson file means once it is parsed.
+
+/// One lesson: front matter plus the Markdown body and the interactive pieces found in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lesson {
+    pub id: String,
+    pub title: String,
+    pub order: u32,
+    pub lang: String,
+    /// Where it came from, for error messages (`lessons/en/03-device-asserts.md` or a path).
+    pub source_name: String,
+    /// The Markdown body after the front matter.
+    pub body: String,
+    /// 1-based line of the body's first line in the file, so body offsets map to file lines.
+    pub body_first_line: usize,
+    pub exercises: Vec<Exercise>,
+    pub quizzes: Vec<Quiz>,
+}
+
+/// A live exercise: starting code (buggy on purpose), its checks, hints and solution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exercise {
+    pub id: String,
+    pub start_code: String,
+    pub check: Option<String>,
+    pub hints: Vec<String>,
+    pub solution: Option<String>,
+    /// 1-based line of the opening fence in the lesson file.
+    pub line: usize,
+}
+
+/// A multiple-choice question; `answer` is 1-based, as written in the lesson file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quiz {
+    pub question: String,
+    pub choices: Vec<String>,
+    pub answer: usize,
+    pub explain: String,
+    pub line: usize,
+}
+
+/// A lesson file that cannot be used, with the place and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for LessonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+impl std::error::Error for LessonError {}

@@ -1,0 +1,284 @@
+//! Parsing one lesson file: TOML front matter between `+++` lines, then Markdown whose fenced
+//! blocks with special info strings carry the exercises, checks, hints, solutions and quizzes.
+//! Every rejection names the file and line; nothing here panics on any input.
+
+use super::model::{Exercise, Lesson, LessonError, Quiz};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use serde::Deserialize;
+
+/// What a fenced block's info string says it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FenceKind {
+    Exercise {
+        id: String,
+    },
+    Check,
+    Hint,
+    Solution,
+    Quiz,
+    /// An ordinary code block, shown but not run; the language is kept for highlighting.
+    Plain(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrontMatter {
+    id: String,
+    title: String,
+    order: u32,
+    lang: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuizToml {
+    question: String,
+    choices: Vec<String>,
+    answer: usize,
+    #[serde(default)]
+    explain: String,
+}
+
+/// Reads an info string such as `python exercise id=labels-range`.
+pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
+    let mut words = info.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let rest: Vec<&str> = words.collect();
+    let no_attributes = |kind: FenceKind, name: &str| {
+        if let Some(extra) = rest.get(if name == "hint" || name == "quiz" {
+            0
+        } else {
+            1
+        }) {
+            Err(format!(
+                "unknown attribute `{extra}` on a `{name}` block (it takes none)"
+            ))
+        } else {
+            Ok(kind)
+        }
+    };
+    match first {
+        "hint" => no_attributes(FenceKind::Hint, "hint"),
+        "quiz" => no_attributes(FenceKind::Quiz, "quiz"),
+        "python" => match rest.first().copied() {
+            None => Ok(FenceKind::Plain("python".into())),
+            Some("check") => no_attributes(FenceKind::Check, "check"),
+            Some("solution") => no_attributes(FenceKind::Solution, "solution"),
+            Some("exercise") => {
+                let mut id = None;
+                for attr in &rest[1..] {
+                    match attr.split_once('=') {
+                        Some(("id", value)) if !value.is_empty() => {
+                            if id.replace(value.trim_matches('"').to_string()).is_some() {
+                                return Err("`id=` given twice on an exercise block".into());
+                            }
+                        }
+                        _ => {
+                            return Err(format!(
+                                "unknown attribute `{attr}` on an exercise block (expected `id=NAME`)"
+                            ));
+                        }
+                    }
+                }
+                match id {
+                    Some(id) if valid_id(&id) => Ok(FenceKind::Exercise { id }),
+                    Some(id) => Err(format!(
+                        "exercise id `{id}` may hold only letters, digits, `-` and `_`"
+                    )),
+                    None => Err("an exercise block needs `id=NAME`".into()),
+                }
+            }
+            Some(other) => Err(format!(
+                "unknown block kind `python {other}` (expected exercise, check or solution)"
+            )),
+        },
+        other => Ok(FenceKind::Plain(other.to_string())),
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Parses a whole lesson file. `source_name` is used only for error messages.
+pub fn parse_lesson(source_name: &str, text: &str) -> Result<Lesson, LessonError> {
+    let err = |line: usize, message: String| LessonError {
+        file: source_name.to_string(),
+        line,
+        message,
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split_inclusive('\n');
+    if lines.next().map(str::trim_end) != Some("+++") {
+        return Err(err(
+            1,
+            "a lesson must start with a `+++` line opening its TOML front matter".into(),
+        ));
+    }
+    let mut front_len = 0;
+    let mut closing_line = None;
+    for (i, line) in lines.enumerate() {
+        if line.trim_end() == "+++" {
+            closing_line = Some(i + 2);
+            break;
+        }
+        front_len += line.len();
+    }
+    let Some(closing_line) = closing_line else {
+        return Err(err(
+            1,
+            "the front matter opened on this line is never closed by a `+++` line".into(),
+        ));
+    };
+    let front_start = text.find('\n').map_or(text.len(), |i| i + 1);
+    let front = &text[front_start..front_start + front_len];
+    let meta: FrontMatter = toml::from_str(front).map_err(|e| {
+        let line = e.span().map_or(0, |s| line_of(front, s.start));
+        err(2 + line, format!("bad front matter: {}", e.message()))
+    })?;
+    if !valid_id(&meta.id) {
+        return Err(err(
+            2,
+            format!(
+                "lesson id `{}` may hold only letters, digits, `-` and `_`",
+                meta.id
+            ),
+        ));
+    }
+    if meta.title.trim().is_empty() {
+        return Err(err(2, "the lesson title is empty".into()));
+    }
+    let body_start = text[front_start + front_len..]
+        .find('\n')
+        .map_or(text.len(), |i| front_start + front_len + i + 1);
+    let body = &text[body_start..];
+    let body_first_line = closing_line + 1;
+
+    let mut exercises: Vec<Exercise> = Vec::new();
+    let mut quizzes = Vec::new();
+    let mut open: Option<(FenceKind, usize, String)> = None;
+    for (event, range) in Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter() {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                let line = body_first_line + line_of(body, range.start);
+                let kind = classify_fence(&info).map_err(|m| err(line, m))?;
+                open = Some((kind, line, String::new()));
+            }
+            Event::Text(t) => {
+                if let Some((_, _, code)) = open.as_mut() {
+                    code.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some((kind, line, code)) = open.take() {
+                    attach_block(kind, line, code, &mut exercises, &mut quizzes)
+                        .map_err(|m| err(line, m))?;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(Lesson {
+        id: meta.id,
+        title: meta.title,
+        order: meta.order,
+        lang: meta.lang.unwrap_or_else(|| "en".into()),
+        source_name: source_name.to_string(),
+        body: body.to_string(),
+        body_first_line,
+        exercises,
+        quizzes,
+    })
+}
+
+/// Files a special block under the exercise it belongs to (the last one opened before it).
+fn attach_block(
+    kind: FenceKind,
+    line: usize,
+    code: String,
+    exercises: &mut Vec<Exercise>,
+    quizzes: &mut Vec<Quiz>,
+) -> Result<(), String> {
+    let what = match &kind {
+        FenceKind::Check => "check",
+        FenceKind::Hint => "hint",
+        FenceKind::Solution => "solution",
+        _ => "",
+    };
+    match kind {
+        FenceKind::Plain(_) => {}
+        FenceKind::Exercise { id } => {
+            if let Some(first) = exercises.iter().find(|e| e.id == id) {
+                return Err(format!(
+                    "duplicate exercise id `{id}` (first used on line {})",
+                    first.line
+                ));
+            }
+            exercises.push(Exercise {
+                id,
+                start_code: code,
+                check: None,
+                hints: Vec::new(),
+                solution: None,
+                line,
+            });
+        }
+        FenceKind::Quiz => quizzes.push(parse_quiz(&code, line)?),
+        FenceKind::Check | FenceKind::Hint | FenceKind::Solution => {
+            let Some(exercise) = exercises.last_mut() else {
+                return Err(format!("a `{what}` block with no exercise before it"));
+            };
+            let slot = match what {
+                "hint" => {
+                    exercise.hints.push(code.trim_end().to_string());
+                    return Ok(());
+                }
+                "check" => &mut exercise.check,
+                _ => &mut exercise.solution,
+            };
+            if slot.is_some() {
+                return Err(format!(
+                    "exercise `{}` already has a `{what}` block",
+                    exercise.id
+                ));
+            }
+            *slot = Some(code);
+        }
+    }
+    Ok(())
+}
+
+fn parse_quiz(code: &str, line: usize) -> Result<Quiz, String> {
+    let quiz: QuizToml = toml::from_str(code).map_err(|e| {
+        let at = e.span().map_or(0, |s| line_of(code, s.start));
+        format!("bad quiz (its line {}): {}", at + 1, e.message())
+    })?;
+    if quiz.choices.len() < 2 {
+        return Err("a quiz needs at least two choices".into());
+    }
+    if quiz.answer == 0 || quiz.answer > quiz.choices.len() {
+        return Err(format!(
+            "quiz answer {} is not one of the choices 1..{}",
+            quiz.answer,
+            quiz.choices.len()
+        ));
+    }
+    Ok(Quiz {
+        question: quiz.question,
+        choices: quiz.choices,
+        answer: quiz.answer,
+        explain: quiz.explain,
+        line,
+    })
+}
+
+/// 0-based line index of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}

@@ -1,0 +1,138 @@
+//! A small Python lexer for colouring code blocks: keywords, strings, numbers, comments and
+//! builtins. It never fails; anything it does not recognise is plain text.
+
+use super::theme::{self, Theme};
+use ratatui::text::Span;
+
+const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "break", "class", "continue", "def", "del",
+    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
+    "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+];
+const BUILTINS: &[&str] = &[
+    "print",
+    "len",
+    "range",
+    "enumerate",
+    "zip",
+    "isinstance",
+    "int",
+    "float",
+    "str",
+    "bool",
+    "list",
+    "dict",
+    "set",
+    "tuple",
+    "min",
+    "max",
+    "sum",
+    "abs",
+    "round",
+    "sorted",
+    "type",
+    "super",
+    "self",
+    "torch",
+    "nn",
+    "F",
+];
+
+/// Splits one line of Python into styled spans.
+pub fn highlight_line(line: &str, theme: Theme) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    let mut push = |text: String, style| spans.push(Span::styled(text, theme.style(style)));
+    while i < chars.len() {
+        let c = chars[i];
+        let start = i;
+        if c == '#' {
+            push(chars[i..].iter().collect(), theme::PY_COMMENT);
+            break;
+        } else if c == '"' || c == '\'' {
+            let quote = c;
+            i += 1;
+            while i < chars.len() && chars[i] != quote {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(chars.len());
+            push(chars[start..i].iter().collect(), theme::PY_STRING);
+        } else if c.is_ascii_digit() {
+            while i < chars.len()
+                && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '_')
+            {
+                i += 1;
+            }
+            push(chars[start..i].iter().collect(), theme::PY_NUMBER);
+        } else if c.is_alphabetic() || c == '_' {
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            // A prefixed string such as f"..." or rb'...' is a string, prefix included.
+            if i < chars.len()
+                && (chars[i] == '"' || chars[i] == '\'')
+                && word.len() <= 2
+                && word.chars().all(|c| "fFrRbBuU".contains(c))
+            {
+                let quote = chars[i];
+                i += 1;
+                while i < chars.len() && chars[i] != quote {
+                    if chars[i] == '\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i = (i + 1).min(chars.len());
+                push(chars[start..i].iter().collect(), theme::PY_STRING);
+                continue;
+            }
+            let style = if KEYWORDS.contains(&word.as_str()) {
+                theme::PY_KEYWORD
+            } else if BUILTINS.contains(&word.as_str()) {
+                theme::PY_BUILTIN
+            } else {
+                theme::PY_PLAIN
+            };
+            push(word, style);
+        } else {
+            while i < chars.len() && !(chars[i].is_alphanumeric() || "#\"'_".contains(chars[i])) {
+                i += 1;
+            }
+            push(chars[start..i].iter().collect(), theme::PY_PLAIN);
+        }
+    }
+    spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_keywords_strings_numbers_and_comments() {
+        let theme = Theme { color: true };
+        let spans = highlight_line("if x == 'a#b': y = 10  # note", theme);
+        let text: Vec<(&str, ratatui::style::Style)> = spans
+            .iter()
+            .map(|s| (s.content.as_ref(), s.style))
+            .collect();
+        assert!(text.contains(&("if", theme::PY_KEYWORD)));
+        assert!(text.contains(&("'a#b'", theme::PY_STRING)));
+        assert!(text.contains(&("10", theme::PY_NUMBER)));
+        assert!(text.contains(&("# note", theme::PY_COMMENT)));
+        let joined: String = spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(joined, "if x == 'a#b': y = 10  # note");
+    }
+
+    #[test]
+    fn unterminated_string_does_not_lose_text() {
+        let spans = highlight_line("s = f\"abc", Theme { color: true });
+        let joined: String = spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(joined, "s = f\"abc");
+    }
+}
