@@ -116,6 +116,12 @@ fn open_pager(
 }
 
 fn print_list(catalog: &Catalog, progress: &Progress) {
+    let title_width = catalog
+        .lessons
+        .iter()
+        .map(|l| unicode_width::UnicodeWidthStr::width(l.title.as_str()))
+        .max()
+        .unwrap_or(0);
     for (i, lesson) in catalog.lessons.iter().enumerate() {
         let total = lesson.exercises.len();
         let done = lesson
@@ -128,12 +134,14 @@ fn print_list(catalog: &Catalog, progress: &Progress) {
         } else {
             " "
         };
+        // Pad by display width so Chinese titles line up too.
+        let pad = title_width
+            .saturating_sub(unicode_width::UnicodeWidthStr::width(lesson.title.as_str()));
         println!(
-            "{mark} {}  {:<36} {}/{} exercises  ({})",
+            "{mark} {}  {}{}  {done}/{total} exercises  ({})",
             i + 1,
             lesson.title,
-            done,
-            total,
+            " ".repeat(pad),
             lesson.id
         );
     }

@@ -43,8 +43,13 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// The lessons embedded in the binary for `lang`.
+    /// The lessons embedded in the binary for `lang`; English when none exist in `lang`.
     pub fn builtin(lang: Lang) -> Result<Catalog, Vec<LessonError>> {
+        let lang = if BUILTIN_LESSONS.iter().any(|(l, _, _)| *l == lang.code()) {
+            lang
+        } else {
+            Lang::En
+        };
         let sources = BUILTIN_LESSONS
             .iter()
             .filter(|(l, _, _)| *l == lang.code())

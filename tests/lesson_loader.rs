@@ -1,0 +1,212 @@
+//! The lesson loader: good files in both languages, and every malformed case named with
+//! file:line and a reason.
+
+use cudatutor::lesson::{Catalog, Lang, parse_lesson};
+use std::path::Path;
+
+fn err(text: &str) -> String {
+    parse_lesson("bad.md", text)
+        .expect_err("should be rejected")
+        .to_string()
+}
+
+#[test]
+fn example_lesson_parses_with_all_its_parts() {
+    let text = std::fs::read_to_string("tests/fixtures/lessons/good/03-labels.md").unwrap();
+    let lesson = parse_lesson("03-labels.md", &text).unwrap();
+    assert_eq!(lesson.id, "labels");
+    assert_eq!(lesson.title, "Labels out of range");
+    assert_eq!(lesson.order, 3);
+    assert_eq!(lesson.lang, "en");
+    assert_eq!(lesson.exercises.len(), 1);
+    let ex = &lesson.exercises[0];
+    assert_eq!(ex.id, "labels-range");
+    assert!(
+        ex.start_code
+            .contains("torch.randint(0, 6, (10,), device='cuda')")
+    );
+    assert!(
+        ex.check
+            .as_deref()
+            .unwrap()
+            .contains("labels.max().item() < 5")
+    );
+    assert_eq!(ex.hints.len(), 2);
+    assert!(ex.solution.as_deref().unwrap().contains("logits.shape[1]"));
+    assert_eq!(ex.line, 19, "the exercise fence is on line 19 of the file");
+    assert_eq!(lesson.quizzes.len(), 1);
+    assert_eq!(lesson.quizzes[0].answer, 3);
+    assert_eq!(lesson.quizzes[0].choices.len(), 3);
+}
+
+#[test]
+fn chinese_lesson_parses() {
+    let text = std::fs::read_to_string("tests/fixtures/lessons/zh/01-errors.md").unwrap();
+    let lesson = parse_lesson("01-errors.md", &text).unwrap();
+    assert_eq!(lesson.lang, "zh");
+    assert_eq!(lesson.title, "CUDA 错误与异步报告");
+    assert_eq!(
+        lesson.exercises[0].hints,
+        vec!["读一读错误信息。".to_string()]
+    );
+}
+
+#[test]
+fn builtin_catalogs_hold_five_lessons_in_order() {
+    for lang in [Lang::En, Lang::Zh] {
+        let catalog = Catalog::builtin(lang).unwrap_or_else(|e| panic!("{e:?}"));
+        let orders: Vec<u32> = catalog.lessons.iter().map(|l| l.order).collect();
+        assert_eq!(orders, [1, 2, 3, 4, 5], "{lang:?}");
+        assert_eq!(catalog.find("3"), Some(2));
+        assert_eq!(catalog.find("device-asserts"), Some(2));
+        assert_eq!(catalog.find("6"), None);
+        assert_eq!(catalog.find("0"), None);
+    }
+}
+
+#[test]
+fn folder_catalog_loads_and_sorts_by_order() {
+    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/good")).unwrap();
+    let ids: Vec<&str> = catalog.lessons.iter().map(|l| l.id.as_str()).collect();
+    assert_eq!(ids, ["tables", "labels"]);
+}
+
+#[test]
+fn missing_front_matter() {
+    assert_eq!(
+        err("# Hello\n"),
+        "bad.md:1: a lesson must start with a `+++` line opening its TOML front matter"
+    );
+}
+
+#[test]
+fn unclosed_front_matter() {
+    assert!(
+        err("+++\nid = \"a\"\n")
+            .starts_with("bad.md:1: the front matter opened on this line is never closed")
+    );
+}
+
+#[test]
+fn bad_front_matter_names_the_line() {
+    let e = err("+++\nid = \"a\"\ntitle = \"T\"\norder = \"one\"\n+++\n");
+    assert!(e.starts_with("bad.md:4: bad front matter"), "{e}");
+}
+
+#[test]
+fn unknown_front_matter_key() {
+    let e = err("+++\nid = \"a\"\ntitle = \"T\"\norder = 1\ncolour = \"red\"\n+++\n");
+    assert!(
+        e.starts_with("bad.md:5: bad front matter") && e.contains("colour"),
+        "{e}"
+    );
+}
+
+#[test]
+fn missing_front_matter_key() {
+    let e = err("+++\nid = \"a\"\norder = 1\n+++\n");
+    assert!(e.contains("bad front matter") && e.contains("title"), "{e}");
+}
+
+const HEAD: &str = "+++\nid = \"a\"\ntitle = \"T\"\norder = 1\n+++\n\n";
+
+#[test]
+fn unknown_block_attribute() {
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x level=3\npass\n```\n"
+    ));
+    assert_eq!(
+        e,
+        "bad.md:7: unknown attribute `level=3` on an exercise block (expected `id=NAME`)"
+    );
+}
+
+#[test]
+fn unknown_block_kind() {
+    let e = err(&format!("{HEAD}```python exercize id=x\npass\n```\n"));
+    assert!(
+        e.starts_with("bad.md:7: unknown block kind `python exercize`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn exercise_without_id() {
+    assert_eq!(
+        err(&format!("{HEAD}```python exercise\npass\n```\n")),
+        "bad.md:7: an exercise block needs `id=NAME`"
+    );
+}
+
+#[test]
+fn check_without_an_exercise() {
+    let e = err(&format!(
+        "{HEAD}Text.\n\n```python check\nassert True\n```\n"
+    ));
+    assert_eq!(e, "bad.md:9: a `check` block with no exercise before it");
+}
+
+#[test]
+fn hint_and_solution_without_an_exercise() {
+    assert!(err(&format!("{HEAD}```hint\nx\n```\n")).contains("a `hint` block with no exercise"));
+    assert!(
+        err(&format!("{HEAD}```python solution\nx\n```\n"))
+            .contains("a `solution` block with no exercise")
+    );
+}
+
+#[test]
+fn duplicate_exercise_id_in_one_lesson() {
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x\npass\n```\n\n```python exercise id=x\npass\n```\n"
+    ));
+    assert_eq!(
+        e,
+        "bad.md:11: duplicate exercise id `x` (first used on line 7)"
+    );
+}
+
+#[test]
+fn second_check_for_one_exercise() {
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x\npass\n```\n```python check\na\n```\n```python check\nb\n```\n"
+    ));
+    assert_eq!(e, "bad.md:13: exercise `x` already has a `check` block");
+}
+
+#[test]
+fn bad_quizzes() {
+    let e = err(&format!(
+        "{HEAD}```quiz\nquestion = \"Q\"\nchoices = [\"a\", \"b\"]\nanswer = 3\n```\n"
+    ));
+    assert_eq!(e, "bad.md:7: quiz answer 3 is not one of the choices 1..2");
+    let e = err(&format!(
+        "{HEAD}```quiz\nquestion = \"Q\"\nchoices = [\"a\"]\nanswer = 1\n```\n"
+    ));
+    assert_eq!(e, "bad.md:7: a quiz needs at least two choices");
+    let e = err(&format!("{HEAD}```quiz\nquestion = Q\n```\n"));
+    assert!(e.starts_with("bad.md:7: bad quiz (its line 1)"), "{e}");
+}
+
+#[test]
+fn duplicates_across_lessons_are_reported_with_both_places() {
+    let a = format!("{HEAD}```python exercise id=shared\npass\n```\n");
+    let b = "+++\nid = \"b\"\ntitle = \"B\"\norder = 1\n+++\n\n```python exercise id=shared\npass\n```\n".to_string();
+    let errors =
+        Catalog::from_sources([("a.md".to_string(), a), ("b.md".to_string(), b)]).unwrap_err();
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(
+        text.contains(&"b.md:2: duplicate lesson order 1 (also in a.md)".to_string()),
+        "{text:?}"
+    );
+    assert!(
+        text.contains(&"b.md:7: duplicate exercise id `shared` (also in a.md:7)".to_string()),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn a_folder_without_lessons_is_an_error_not_a_panic() {
+    let errors = Catalog::from_dir(Path::new("tests/fixtures/does-not-exist")).unwrap_err();
+    assert!(errors[0].message.contains("cannot read the folder"));
+}
