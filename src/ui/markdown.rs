@@ -345,7 +345,7 @@ impl Builder<'_> {
     fn framed(&mut self, code: &str, python: bool, title: &str, frame: Style, title_style: Style) {
         let frame = self.theme.style(frame);
         let inner = self.width.saturating_sub(4).max(1);
-        let top_fill = self.width.saturating_sub(2 + title.width()).min(self.width);
+        let top_fill = self.width.saturating_sub(1 + title.width()).min(self.width);
         let mut top = vec![Span::styled("┌", frame)];
         if !title.is_empty() {
             top.push(Span::styled(

@@ -16,23 +16,53 @@ pub use theme::Theme;
 use crate::progress::Store;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::backend::CrosstermBackend;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// Runs the pager until the learner quits, then saves where they were. The terminal is put
-/// back on every way out: normal quit, error (the guard's Drop) and panic (ratatui's hook,
-/// wrapped by ours so mouse capture is released too).
-pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
+type Term = ratatui::Terminal<CrosstermBackend<std::io::Stdout>>;
+
+/// Whether the terminal is in the pager's state (raw mode, alternate screen, mouse capture).
+/// Restoring twice would move the cursor back a second time and hide what was printed in
+/// between (a panic message), so every way out goes through `restore_terminal`, which acts once.
+static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
+
+fn take_terminal() -> std::io::Result<Term> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(std::io::stdout(), DisableMouseCapture);
+        restore_terminal();
         previous(info);
     }));
-    let mut terminal = ratatui::try_init()?;
-    let _guard = RestoreGuard;
-    execute!(std::io::stdout(), EnableMouseCapture)?;
+    TERMINAL_TAKEN.store(true, Ordering::SeqCst);
+    enable_raw_mode()?;
+    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    ratatui::Terminal::new(CrosstermBackend::new(std::io::stdout()))
+}
+
+/// Puts the terminal back as it was; does nothing the second time.
+pub fn restore_terminal() {
+    if TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
+        let _ = execute!(
+            std::io::stdout(),
+            DisableMouseCapture,
+            LeaveAlternateScreen,
+            crossterm::cursor::Show
+        );
+        let _ = disable_raw_mode();
+    }
+}
+
+/// Runs the pager until the learner quits, then saves where they were. The terminal is put
+/// back on every way out: normal quit, error (the guard's Drop) and panic (the hook).
+pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
+    let guard = RestoreGuard;
+    let mut terminal = take_terminal()?;
     let result = event_loop(&mut app, &mut terminal);
     app.remember_place();
-    drop(_guard);
+    drop(guard);
     if let Some(store) = store
         && let Err(e) = store.save(&app.progress)
     {
@@ -44,7 +74,7 @@ pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
     result
 }
 
-fn event_loop(app: &mut App, terminal: &mut ratatui::DefaultTerminal) -> anyhow::Result<()> {
+fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
     // A hidden trigger for the fault tests: proves the terminal is restored after a panic.
     let panic_key = std::env::var_os("CUDATUTOR_TEST_PANIC_KEY")
         .and_then(|v| v.into_string().ok())
@@ -71,7 +101,6 @@ struct RestoreGuard;
 
 impl Drop for RestoreGuard {
     fn drop(&mut self) {
-        let _ = execute!(std::io::stdout(), DisableMouseCapture);
-        ratatui::restore();
+        restore_terminal();
     }
 }

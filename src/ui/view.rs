@@ -260,7 +260,7 @@ impl App {
         let s = self.strings();
         let key_width = s.help.iter().map(|(k, _)| k.width()).max().unwrap_or(0);
         let text_width = s.help.iter().map(|(_, t)| t.width()).max().unwrap_or(0);
-        let width = ((key_width + text_width + 5) as u16).min(area.width);
+        let width = ((key_width + text_width + 6) as u16).min(area.width);
         let height = ((s.help.len() + 2) as u16).min(area.height);
         let popup = Rect {
             x: area.x + (area.width - width) / 2,

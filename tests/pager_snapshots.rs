@@ -1,0 +1,152 @@
+//! Whole-screen snapshots of the pager (ratatui TestBackend + insta) on fixture lessons, at
+//! 80x24 and 120x40, and the smallest sizes, which must draw without a panic.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use cudatutor::lesson::{Catalog, Lang};
+use cudatutor::progress::Progress;
+use cudatutor::ui::{App, Theme};
+use ratatui::{Terminal, backend::TestBackend};
+use std::path::Path;
+
+fn app() -> App {
+    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/good")).unwrap();
+    App::new(
+        catalog,
+        Lang::En,
+        Theme { color: false },
+        Progress::default(),
+        None,
+    )
+}
+
+fn draw(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
+    terminal
+}
+
+fn keys(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let code = if c == '\n' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        app.handle_event(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+}
+
+#[test]
+fn toc_open_80x24() {
+    let app = app();
+    insta::assert_snapshot!(draw(&app, 80, 24).backend());
+}
+
+#[test]
+fn toc_closed_80x24() {
+    let mut app = app();
+    keys(&mut app, "t");
+    insta::assert_snapshot!(draw(&app, 80, 24).backend());
+}
+
+#[test]
+fn table_120x40() {
+    let app = app();
+    insta::assert_snapshot!(draw(&app, 120, 40).backend());
+}
+
+#[test]
+fn help_overlay_80x24() {
+    let mut app = app();
+    draw(&app, 80, 24);
+    keys(&mut app, "?");
+    insta::assert_snapshot!(draw(&app, 80, 24).backend());
+}
+
+#[test]
+fn search_hit_80x24() {
+    let mut app = app();
+    draw(&app, 80, 24);
+    keys(&mut app, "/device\n");
+    let terminal = draw(&app, 80, 24);
+    insta::assert_snapshot!(terminal.backend());
+    // The footer reports the hit count and the view moved to show the first hit.
+    let screen = format!("{}", terminal.backend());
+    assert!(screen.contains("1/"), "{screen}");
+}
+
+#[test]
+fn second_lesson_120x40() {
+    let mut app = app();
+    keys(&mut app, "n");
+    insta::assert_snapshot!(draw(&app, 120, 40).backend());
+}
+
+#[test]
+fn small_40x12_and_tiny_sizes_draw_without_panic() {
+    let mut app = app();
+    insta::assert_snapshot!(draw(&app, 40, 12).backend());
+    for (w, h) in [
+        (1, 1),
+        (5, 2),
+        (19, 5),
+        (20, 6),
+        (40, 12),
+        (300, 3),
+        (3, 300),
+    ] {
+        draw(&app, w, h);
+        keys(&mut app, "jGg?\u{1b}/x\nnp");
+        draw(&app, w, h);
+    }
+}
+
+#[test]
+fn scrolling_keys_move_and_clamp() {
+    let mut app = app();
+    draw(&app, 80, 24);
+    keys(&mut app, "jjj");
+    assert_eq!(app.scroll, 3);
+    keys(&mut app, "kkkkk");
+    assert_eq!(app.scroll, 0);
+    keys(&mut app, "G");
+    let bottom = app.scroll;
+    assert_eq!(bottom, app.max_scroll());
+    assert!(bottom > 0);
+    keys(&mut app, "j");
+    assert_eq!(app.scroll, bottom, "cannot scroll past the end");
+    keys(&mut app, "g");
+    assert_eq!(app.scroll, 0);
+}
+
+#[test]
+fn search_hits_are_highlighted_even_without_colour() {
+    let mut app = app();
+    draw(&app, 80, 24);
+    keys(&mut app, "/GPU tensor\n");
+    let terminal = draw(&app, 80, 24);
+    let buf = terminal.backend().buffer();
+    let screen: Vec<String> = (0..24)
+        .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())
+        .collect();
+    let (y, line) = screen
+        .iter()
+        .enumerate()
+        .find(|(_, l)| l.contains("GPU tensor"))
+        .expect("hit on screen");
+    let x = line.chars().take_while(|_| true).collect::<Vec<_>>();
+    let col = x
+        .windows(3)
+        .position(|w| w.iter().collect::<String>() == "GPU")
+        .unwrap() as u16;
+    let cell = &buf[(col, y as u16)];
+    assert!(
+        cell.modifier.contains(ratatui::style::Modifier::REVERSED),
+        "current hit is reversed under NO_COLOR: {cell:?}"
+    );
+    let after = &buf[(col + 11, y as u16)];
+    assert!(
+        !after.modifier.contains(ratatui::style::Modifier::REVERSED),
+        "only the hit is marked"
+    );
+}

@@ -1,0 +1,236 @@
+//! End to end: the real binary in a real terminal (tmux). Opens lesson 3, scrolls, searches,
+//! opens help, quits, and checks that the shell prompt is back and the terminal restored
+//! (cooked mode, main screen). Fails, never skips, when tmux is missing.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    session: String,
+}
+
+impl Tmux {
+    fn start(name: &str, data_dir: &PathBuf) -> Tmux {
+        let session = format!("cudatutor-e2e-{name}-{}", std::process::id());
+        let status = Command::new("tmux")
+            .args([
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-s",
+                &session,
+                "-x",
+                "100",
+                "-y",
+                "30",
+            ])
+            // The environment is given to the shell explicitly: a tmux server that is already
+            // running would otherwise hand new sessions its own environment, not ours.
+            .args([
+                "env",
+                "-u",
+                "NO_COLOR",
+                "PS1=E2E-PROMPT$ ",
+                "TERM=xterm-256color",
+                "RUST_BACKTRACE=0",
+            ])
+            .arg(format!("CUDATUTOR_DATA_DIR={}", data_dir.display()))
+            .args(["bash", "--norc", "--noprofile"])
+            .status()
+            .expect("tmux must be installed for the end-to-end test (scripts/test.sh installs it)");
+        assert!(status.success(), "tmux new-session failed");
+        let t = Tmux { session };
+        t.wait_for("E2E-PROMPT$");
+        t
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let status = Command::new("tmux")
+            .args(["send-keys", "-t", &self.session])
+            .args(keys)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    fn type_text(&self, text: &str) {
+        let status = Command::new("tmux")
+            .args(["send-keys", "-t", &self.session, "-l", text])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.session])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn query(&self, format: &str) -> String {
+        let out = Command::new("tmux")
+            .args(["display-message", "-p", "-t", &self.session, format])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    fn wait_for(&self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let screen = self.screen();
+            if screen.contains(needle) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {needle:?}; screen:\n{screen}"
+            );
+            sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn wait_until(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; screen:\n{screen}"
+            );
+            sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.session])
+            .status();
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cudatutor-e2e-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn lesson_3_scroll_search_help_quit_restores_terminal() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let catalog = cudatutor::lesson::Catalog::builtin(cudatutor::lesson::Lang::En).unwrap();
+    let title = catalog.lessons[2].title.clone();
+    let data = temp_dir("pager");
+    let t = Tmux::start("pager", &data);
+    let cooked = t.query("#{pane_id}");
+    assert!(!cooked.is_empty());
+
+    t.type_text(&format!("{bin} --lang en lesson 3"));
+    t.send(&["Enter"]);
+    let first = t.wait_for(&format!("3/5 {title}"));
+    assert_eq!(
+        t.query("#{alternate_on}"),
+        "1",
+        "the pager uses the alternate screen"
+    );
+
+    // Scroll: the first heading line leaves the text area.
+    for _ in 0..8 {
+        t.send(&["j"]);
+    }
+    t.wait_until("the page to scroll", |s| s != first);
+
+    // Search: the footer reports the hit count.
+    t.type_text("/ignore_index");
+    t.send(&["Enter"]);
+    t.wait_for("match");
+
+    // Help overlay.
+    t.send(&["?"]);
+    t.wait_for("next / previous lesson");
+    t.send(&["Escape"]);
+    t.wait_until("help to close", |s| !s.contains("next / previous lesson"));
+
+    t.send(&["q"]);
+    let after = t.wait_until("the shell prompt after quitting", |s| {
+        s.matches("E2E-PROMPT$").count() >= 2
+    });
+    assert!(
+        !after.contains(&format!("3/5 {title}")),
+        "the pager's screen is gone:\n{after}"
+    );
+    assert_eq!(t.query("#{alternate_on}"), "0", "back on the main screen");
+
+    // The terminal is in cooked mode again: stty reports canonical input and echo.
+    t.type_text(
+        "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo STTY-$((6*7))",
+    );
+    t.send(&["Enter"]);
+    let stty = t.wait_for("STTY-42");
+    let line = stty
+        .lines()
+        .rev()
+        .find(|l| l.contains("icanon"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        line.contains("icanon") && !line.contains("-icanon"),
+        "canonical mode restored: {line}"
+    );
+    assert!(
+        line.contains("echo") && !line.contains("-echo "),
+        "echo restored: {line}"
+    );
+
+    // The place was saved: starting without arguments reopens lesson 3.
+    let progress =
+        std::fs::read_to_string(data.join("progress.json")).expect("progress saved on quit");
+    assert!(
+        progress.contains("\"last_lesson\": \"device-asserts\""),
+        "{progress}"
+    );
+    t.type_text(&format!("clear; {bin} --lang en"));
+    t.send(&["Enter"]);
+    t.wait_for(&format!("3/5 {title}"));
+    t.send(&["q"]);
+    t.wait_until("the prompt again", |s| {
+        s.contains("E2E-PROMPT$") && !s.contains(&format!("3/5 {title}"))
+    });
+}
+
+#[test]
+fn terminal_is_restored_after_a_panic_in_the_ui() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("panic");
+    let t = Tmux::start("panic", &data);
+    t.type_text(&format!(
+        "CUDATUTOR_TEST_PANIC_KEY=Z {bin} --lang en lesson 1; echo EXIT=$?"
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("1/5");
+    t.send(&["Z"]);
+    let after = t.wait_for("EXIT=");
+    assert!(
+        after.contains("test panic requested"),
+        "the panic message is printed on the main screen:\n{after}"
+    );
+    assert_eq!(t.query("#{alternate_on}"), "0");
+    t.type_text("stty -a | tr ' ' '\\n' | grep -E '^-?icanon$'; echo STTY-$((6*7))");
+    t.send(&["Enter"]);
+    let stty = t.wait_for("STTY-42");
+    assert!(
+        stty.lines().any(|l| l.trim() == "icanon"),
+        "cooked mode after the panic:\n{stty}"
+    );
+}
