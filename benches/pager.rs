@@ -12,7 +12,13 @@ fn first_frame(c: &mut Criterion) {
     c.bench_function("startup_to_first_frame_80x24", |b| {
         b.iter(|| {
             let catalog = Catalog::builtin(Lang::En).unwrap();
-            let app = App::new(catalog, Lang::En, Theme { color: true }, Progress::default(), Some(2));
+            let app = App::new(
+                catalog,
+                Lang::En,
+                Theme { color: true },
+                Progress::default(),
+                Some(2),
+            );
             let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
             terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
             black_box(terminal.backend().buffer().area);
@@ -23,7 +29,13 @@ fn first_frame(c: &mut Criterion) {
 fn redraw(c: &mut Criterion) {
     for (w, h) in [(80u16, 24u16), (120, 40)] {
         let catalog = Catalog::builtin(Lang::En).unwrap();
-        let app = App::new(catalog, Lang::En, Theme { color: true }, Progress::default(), Some(2));
+        let app = App::new(
+            catalog,
+            Lang::En,
+            Theme { color: true },
+            Progress::default(),
+            Some(2),
+        );
         let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
         terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
         c.bench_function(&format!("full_render_{w}x{h}_cached_layout"), |b| {
@@ -38,7 +50,9 @@ fn redraw(c: &mut Criterion) {
             b.iter(|| {
                 // Alternating widths forces the Markdown layout to be redone, as on a resize.
                 width = if width == w { w - 1 } else { w };
-                terminal.resize(ratatui::layout::Rect::new(0, 0, width, h)).unwrap();
+                terminal
+                    .resize(ratatui::layout::Rect::new(0, 0, width, h))
+                    .unwrap();
                 terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
             })
         });
