@@ -1,0 +1,114 @@
+//! What one run of a script produced. The UI, `cudatutor run --format json` and `check` all
+//! render this one structure; nothing else crosses from the engine to the screen.
+
+use serde::{Deserialize, Serialize};
+
+/// The outcome of running one script (and, for an exercise, its checks).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// `"sim"` or `"cuda"`.
+    pub backend: String,
+    /// The device the script's `cuda:0` was, e.g. "Simulated H200 (modelled)".
+    pub device_name: String,
+    /// True when device times come from the model (sim backend), not from CUDA events.
+    pub modelled: bool,
+    pub launch_blocking: bool,
+    /// True when the script ran to its end without an uncaught exception.
+    pub ok: bool,
+    /// What the script printed, exactly as `python3 script.py` would print it to stdout.
+    pub stdout: String,
+    /// The device log (kernel assertion lines) and the traceback, as python3 prints to stderr.
+    pub stderr: String,
+    pub error: Option<ErrorReport>,
+    pub memory: MemoryReport,
+    /// One entry per engine operation, in host order.
+    pub timeline: Vec<TimelineEntry>,
+    /// Exercise checks, in the order they appear in the check block; empty for a plain run.
+    pub checks: Vec<CheckResult>,
+}
+
+/// The uncaught exception of a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ErrorReport {
+    /// The Python exception type, e.g. `RuntimeError`, `IndexError`, `OutOfMemoryError`.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The message after `Type: ` on the last traceback line (may span several lines).
+    pub message: String,
+    /// 1-based script line where the host reported the error (the last frame in the script).
+    pub line: Option<u32>,
+    /// For a deferred CUDA error: the 1-based line that launched the failing kernel.
+    pub origin_line: Option<u32>,
+    /// Column (1-based) for syntax errors, when known.
+    pub column: Option<u32>,
+    /// Lines the device wrote (e.g. `...Loss.cu:250: nll_loss_forward...: Assertion ... failed.`).
+    pub device_log: Vec<String>,
+    /// The full CPython-style traceback text.
+    pub traceback: String,
+}
+
+/// Allocator counters at the end of the run, in bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoryReport {
+    /// Of the current device (`cuda:0` unless the script changed it), as torch.cuda reports.
+    pub allocated: u64,
+    pub reserved: u64,
+    pub peak_allocated: u64,
+    /// Every (virtual) GPU, index order.
+    pub devices: Vec<DeviceMemory>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceMemory {
+    pub index: u32,
+    pub name: String,
+    pub allocated: u64,
+    pub reserved: u64,
+    pub peak_allocated: u64,
+    pub capacity: u64,
+}
+
+/// One engine operation: when the host issued it and when the device ran it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TimelineEntry {
+    /// 1-based script line that issued the op.
+    pub line: u32,
+    /// The op's name as the learner would know it: `randn`, `cross_entropy`, `item`, `to`.
+    pub op: String,
+    /// `kernel`, `h2d`, `d2h`, `d2d`, `sync`, `alloc`, `free`, or `host` (CPU-only work).
+    pub kind: String,
+    /// CUDA device index, or None for CPU work.
+    pub device: Option<u32>,
+    /// Host clock (µs since the run started) when the call was issued.
+    pub host_us: f64,
+    /// Host clock when the call returned to Python.
+    pub host_end_us: f64,
+    pub device_start_us: Option<f64>,
+    pub device_end_us: Option<f64>,
+    /// `ok`, `assert` (this kernel failed a device-side assert), `reported` (this call raised
+    /// the deferred error), `failed` (refused because the context is already broken), `error`
+    /// (a host-side error raised by this call).
+    pub status: String,
+    /// Counters of the op's device after it, for the memory sparkline.
+    pub allocated: u64,
+    pub reserved: u64,
+}
+
+/// One assertion of an exercise's check block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckResult {
+    /// The assertion's source text (`assert labels.max() < 5, "..."`).
+    pub source: String,
+    /// 1-based line within the check block.
+    pub line: u32,
+    pub passed: bool,
+    /// The assertion message, or the exception that stopped the check, when it did not pass.
+    pub message: Option<String>,
+}
+
+impl RunReport {
+    /// True when every check ran and passed (and there was at least one).
+    pub fn checks_passed(&self) -> bool {
+        !self.checks.is_empty() && self.checks.iter().all(|c| c.passed)
+    }
+}
