@@ -35,6 +35,9 @@ enum Command {
     },
     /// List the lessons with their number, title and progress.
     List,
+    /// Check this machine: NVIDIA driver, GPUs, NVRTC, cuBLAS, kernel cache, chosen backend.
+    /// Exits 0 when the cuda backend is usable, 1 when only the simulated GPU is.
+    Doctor,
 }
 
 fn main() -> ExitCode {
@@ -78,6 +81,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         eprintln!("cudatutor: {w}");
     }
     match &cli.command {
+        Some(Command::Doctor) => {
+            let d = cudatutor::run::doctor::Diagnosis::gather();
+            print!("{}", d.render());
+            Ok(if d.cuda_usable().is_ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
         Some(Command::List) => {
             print_list(&catalog, &progress);
             Ok(ExitCode::SUCCESS)

@@ -1,6 +1,7 @@
 //! Run one script (or one exercise with its checks) and produce a [`RunReport`]; the worker
 //! subprocess that isolates real-GPU runs lives here too.
 
+pub mod doctor;
 pub mod report;
 
 pub use report::{CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunReport, TimelineEntry};
@@ -56,3 +57,7 @@ impl Default for RunOptions {
         }
     }
 }
+
+/// Whether this build contains the kernel launcher for real GPUs. Until it does, `auto` always
+/// picks sim and `--backend cuda` is refused with a clear message (doctor says so too).
+pub const CUDA_RUNTIME_BUILT: bool = false;

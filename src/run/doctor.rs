@@ -1,0 +1,158 @@
+//! `cudatutor doctor`: what this machine offers the cuda backend, which backend `--backend auto`
+//! picks and why, and what to install when something is missing. Never panics: every probe is
+//! guarded (cudarc panics when a library is absent, see src/engine/cuda/probe.rs).
+
+use crate::engine::cuda::nvrtc;
+use crate::engine::cuda::probe::{self, DriverProbe};
+use std::fmt::Write as _;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+
+/// Everything doctor found.
+pub struct Diagnosis {
+    pub driver: DriverProbe,
+    pub nvrtc: Result<nvrtc::Nvrtc, nvrtc::NvrtcError>,
+    pub cublas: bool,
+    pub cache_dir: Option<PathBuf>,
+    pub cached_ptx_files: usize,
+    /// Whether this build can launch kernels on a real GPU (the cuda runtime is compiled in).
+    pub cuda_runtime_built: bool,
+}
+
+/// The kernel cache directory: `CUDATUTOR_CACHE_DIR`, else the XDG cache dir.
+pub fn kernel_cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("CUDATUTOR_CACHE_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    directories::ProjectDirs::from("", "", "cudatutor").map(|d| d.cache_dir().join("ptx"))
+}
+
+fn cublas_present() -> bool {
+    // SAFETY: only dlopens candidate library names; a panic inside is caught.
+    catch_unwind(AssertUnwindSafe(|| unsafe {
+        cudarc::cublas::sys::is_culib_present()
+    }))
+    .unwrap_or(false)
+}
+
+impl Diagnosis {
+    pub fn gather() -> Diagnosis {
+        let cache_dir = kernel_cache_dir();
+        let cached_ptx_files = cache_dir
+            .as_ref()
+            .and_then(|d| std::fs::read_dir(d).ok())
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "ptx"))
+                    .count()
+            })
+            .unwrap_or(0);
+        let driver = probe::probe_driver();
+        Diagnosis {
+            cublas: driver.has_gpu() && cublas_present(),
+            driver,
+            nvrtc: nvrtc::locate(),
+            cache_dir,
+            cached_ptx_files,
+            cuda_runtime_built: crate::run::CUDA_RUNTIME_BUILT,
+        }
+    }
+
+    /// Can `--backend cuda` run here? `Err` says why not.
+    pub fn cuda_usable(&self) -> Result<(), String> {
+        if !self.driver.has_gpu() {
+            return Err(match self.driver.status {
+                probe::DriverStatus::NoDriver => "there is no NVIDIA driver on this machine".into(),
+                _ => format!("no usable GPU: {}", self.driver),
+            });
+        }
+        if let Err(e) = &self.nvrtc {
+            return Err(format!(
+                "NVRTC is missing, so kernels cannot be compiled: {e}"
+            ));
+        }
+        if !self.cuda_runtime_built {
+            return Err(
+                "this build of cudatutor has no kernel launcher for real GPUs yet; \
+                        exercises run on the simulated GPU"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The human-readable report `cudatutor doctor` prints.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "cudatutor {} doctor", env!("CARGO_PKG_VERSION"));
+        let _ = writeln!(s, "\nDriver and GPUs");
+        let _ = writeln!(s, "  {}", self.driver.to_string().replace('\n', "\n  "));
+        let _ = writeln!(s, "\nNVRTC (compiles kernels/*.cu at first use)");
+        match &self.nvrtc {
+            Ok(n) => {
+                let place = n
+                    .path
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| "the loader's search path".into());
+                let _ = writeln!(
+                    s,
+                    "  NVRTC {} from {} (found by {})",
+                    n.version_string(),
+                    place,
+                    n.found_by
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(s, "  not found: {e}");
+                let _ = writeln!(
+                    s,
+                    "  install: python3 -m pip install nvidia-cuda-nvrtc, then set\n  \
+                     CUDATUTOR_NVRTC_LIB=<site-packages>/nvidia/cu13/lib/libnvrtc.so.13"
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "\ncuBLAS (matmul; a tiled kernel of our own is used without it)"
+        );
+        let _ = writeln!(
+            s,
+            "  {}",
+            if self.cublas {
+                "found"
+            } else if self.driver.has_gpu() {
+                "not found (pip install nvidia-cublas)"
+            } else {
+                "not checked (no GPU)"
+            }
+        );
+        let _ = writeln!(s, "\nKernel cache");
+        match &self.cache_dir {
+            Some(d) => {
+                let _ = writeln!(
+                    s,
+                    "  {} ({} cached PTX files)",
+                    d.display(),
+                    self.cached_ptx_files
+                );
+            }
+            None => {
+                let _ = writeln!(s, "  no cache directory (set CUDATUTOR_CACHE_DIR)");
+            }
+        }
+        let _ = writeln!(s, "\nBackend");
+        match self.cuda_usable() {
+            Ok(()) => {
+                let _ = writeln!(
+                    s,
+                    "  --backend auto picks cuda: a usable GPU and NVRTC are present"
+                );
+            }
+            Err(why) => {
+                let _ = writeln!(s, "  --backend auto picks sim (the simulated GPU): {why}");
+            }
+        }
+        s
+    }
+}
