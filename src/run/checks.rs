@@ -1,0 +1,96 @@
+//! Splitting an exercise's check block into the checks the learner sees.
+//!
+//! Every top-level `assert` is one check (shown passed or failed with its message); any other
+//! top-level statement is setup that later asserts may rely on. Each piece keeps its line in
+//! the block, so errors inside a check point at the right line.
+
+use rustpython_ruff_python_ast::Stmt;
+use rustpython_ruff_text_size::Ranged;
+
+/// One top-level statement of a check block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckStatement {
+    /// The statement's source text (may span several lines).
+    pub source: String,
+    /// 1-based line of its first line within the block.
+    pub line: u32,
+    /// True for `assert`, which counts as a check; false for setup.
+    pub is_assert: bool,
+}
+
+impl CheckStatement {
+    /// The statement padded with blank lines so that, run alone, it reports its real line.
+    pub fn padded_source(&self) -> String {
+        let mut s = "\n".repeat(self.line.saturating_sub(1) as usize);
+        s.push_str(&self.source);
+        s.push('\n');
+        s
+    }
+}
+
+/// A check block that does not parse: the message and its 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckSyntaxError {
+    pub line: u32,
+    pub message: String,
+}
+
+/// Splits `block` into its top-level statements.
+pub fn split_checks(block: &str) -> Result<Vec<CheckStatement>, CheckSyntaxError> {
+    let parsed = rustpython_ruff_python_parser::parse_module(block).map_err(|e| {
+        let offset = usize::from(e.location.start()).min(block.len());
+        CheckSyntaxError {
+            line: line_of(block, offset),
+            message: e.error.to_string(),
+        }
+    })?;
+    let module = parsed.into_syntax();
+    Ok(module
+        .body
+        .iter()
+        .map(|stmt| {
+            let range = stmt.range();
+            let start = usize::from(range.start()).min(block.len());
+            let end = usize::from(range.end()).clamp(start, block.len());
+            CheckStatement {
+                source: block.get(start..end).unwrap_or_default().to_string(),
+                line: line_of(block, start),
+                is_assert: matches!(stmt, Stmt::Assert(_)),
+            }
+        })
+        .collect())
+}
+
+fn line_of(text: &str, offset: usize) -> u32 {
+    let upto = text.get(..offset).unwrap_or(text);
+    u32::try_from(upto.matches('\n').count() + 1).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn asserts_are_checks_and_the_rest_is_setup() {
+        let block = "m = labels.max().item()\nassert m < 5, \"too big\"\n\nassert (\n    m >= 0\n), 'neg'\n";
+        let got = split_checks(block).unwrap();
+        assert_eq!(got.len(), 3);
+        assert_eq!((got[0].line, got[0].is_assert), (1, false));
+        assert_eq!((got[1].line, got[1].is_assert), (2, true));
+        assert_eq!(got[1].source, "assert m < 5, \"too big\"");
+        assert_eq!((got[2].line, got[2].is_assert), (4, true));
+        assert_eq!(got[2].source, "assert (\n    m >= 0\n), 'neg'");
+        assert!(got[2].padded_source().starts_with("\n\n\nassert ("));
+    }
+
+    #[test]
+    fn a_broken_block_names_its_line() {
+        let err = split_checks("assert x\nassert y y\nz = 1\n").unwrap_err();
+        assert_eq!(err.line, 2, "{err:?}");
+    }
+
+    #[test]
+    fn an_empty_block_has_no_checks() {
+        assert!(split_checks("# nothing\n").unwrap().is_empty());
+    }
+}
