@@ -117,7 +117,7 @@ fn unknown_block_attribute() {
     ));
     assert_eq!(
         e,
-        "bad.md:7: unknown attribute `level=3` on an exercise block (expected `id=NAME`)"
+        "bad.md:7: unknown attribute `level=3` on an exercise block (expected `id=NAME` and optionally `gpus=N`)"
     );
 }
 
@@ -209,4 +209,25 @@ fn duplicates_across_lessons_are_reported_with_both_places() {
 fn a_folder_without_lessons_is_an_error_not_a_panic() {
     let errors = Catalog::from_dir(Path::new("tests/fixtures/does-not-exist")).unwrap_err();
     assert!(errors[0].message.contains("cannot read the folder"));
+}
+
+#[test]
+fn an_exercise_may_ask_for_several_gpus() {
+    use cudatutor::lesson::{FenceKind, classify_fence};
+    assert_eq!(
+        classify_fence("python exercise id=dp gpus=2"),
+        Ok(FenceKind::Exercise {
+            id: "dp".into(),
+            gpus: 2
+        })
+    );
+    assert_eq!(
+        classify_fence("python exercise id=dp"),
+        Ok(FenceKind::Exercise {
+            id: "dp".into(),
+            gpus: 1
+        })
+    );
+    assert!(classify_fence("python exercise id=dp gpus=0").is_err());
+    assert!(classify_fence("python exercise id=dp gpus=many").is_err());
 }

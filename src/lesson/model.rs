@@ -27,6 +27,8 @@ pub struct Exercise {
     pub solution: Option<String>,
     /// 1-based line of the opening fence in the lesson file.
     pub line: usize,
+    /// Simulated GPUs the exercise needs at least (`gpus=2` on the fence), e.g. DataParallel.
+    pub gpus: u32,
 }
 
 /// A multiple-choice question; `answer` is 1-based, as written in the lesson file.

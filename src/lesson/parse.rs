@@ -11,6 +11,8 @@ use serde::Deserialize;
 pub enum FenceKind {
     Exercise {
         id: String,
+        /// Simulated GPUs the exercise needs at least (`gpus=2`); 1 when not given.
+        gpus: u32,
     },
     Check,
     Hint,
@@ -66,8 +68,17 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
             Some("solution") => no_attributes(FenceKind::Solution, "solution"),
             Some("exercise") => {
                 let mut id = None;
+                let mut gpus = 1;
                 for attr in &rest[1..] {
                     match attr.split_once('=') {
+                        Some(("gpus", value)) => match value.parse::<u32>() {
+                            Ok(n @ 1..=16) => gpus = n,
+                            _ => {
+                                return Err(format!(
+                                    "`gpus={value}` must be a number of GPUs from 1 to 16"
+                                ));
+                            }
+                        },
                         Some(("id", value)) if !value.is_empty() => {
                             if id.replace(value.trim_matches('"').to_string()).is_some() {
                                 return Err("`id=` given twice on an exercise block".into());
@@ -75,13 +86,13 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
                         }
                         _ => {
                             return Err(format!(
-                                "unknown attribute `{attr}` on an exercise block (expected `id=NAME`)"
+                                "unknown attribute `{attr}` on an exercise block (expected `id=NAME` and optionally `gpus=N`)"
                             ));
                         }
                     }
                 }
                 match id {
-                    Some(id) if valid_id(&id) => Ok(FenceKind::Exercise { id }),
+                    Some(id) if valid_id(&id) => Ok(FenceKind::Exercise { id, gpus }),
                     Some(id) => Err(format!(
                         "exercise id `{id}` may hold only letters, digits, `-` and `_`"
                     )),
@@ -210,7 +221,7 @@ fn attach_block(
     };
     match kind {
         FenceKind::Plain(_) => {}
-        FenceKind::Exercise { id } => {
+        FenceKind::Exercise { id, gpus } => {
             if let Some(first) = exercises.iter().find(|e| e.id == id) {
                 return Err(format!(
                     "duplicate exercise id `{id}` (first used on line {})",
@@ -224,6 +235,7 @@ fn attach_block(
                 hints: Vec::new(),
                 solution: None,
                 line,
+                gpus,
             });
         }
         FenceKind::Quiz => quizzes.push(parse_quiz(&code, line)?),

@@ -315,7 +315,7 @@ impl Builder<'_> {
         match kind {
             FenceKind::Check | FenceKind::Hint | FenceKind::Solution => {}
             FenceKind::Quiz => self.quiz(code),
-            FenceKind::Exercise { id } => {
+            FenceKind::Exercise { id, .. } => {
                 let top = self.doc.lines.len();
                 self.doc.exercises.push((id.clone(), top));
                 let title = format!(" {} {id} ", self.strings.exercise);
