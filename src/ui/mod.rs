@@ -3,6 +3,8 @@
 //! each have their own file.
 
 mod app;
+mod card;
+mod exercise;
 mod highlight;
 mod markdown;
 mod strings;
@@ -10,7 +12,8 @@ mod theme;
 mod view;
 mod wrap;
 
-pub use app::{App, Mode};
+pub use app::{App, Mode, SAVE_DEBOUNCE};
+pub use exercise::{ExerciseRunner, NoEngine, Pane, human_size};
 pub use theme::Theme;
 
 use crate::progress::Store;
@@ -58,6 +61,9 @@ pub fn restore_terminal() {
 /// Runs the pager until the learner quits, then saves where they were. The terminal is put
 /// back on every way out: normal quit, error (the guard's Drop) and panic (the hook).
 pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
+    if let Some(store) = store {
+        app = app.with_store(store.clone());
+    }
     let guard = RestoreGuard;
     let mut terminal = take_terminal()?;
     let result = event_loop(&mut app, &mut terminal);
@@ -81,7 +87,12 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
         .and_then(|s| s.chars().next());
     terminal.draw(|f| f.render_widget(&*app, f.area()))?;
     while !app.quit {
-        if !event::poll(Duration::from_millis(250))? {
+        // Wake often while a run's spinner turns or edits wait to be saved.
+        let wait = if app.busy() { 80 } else { 250 };
+        if !event::poll(Duration::from_millis(wait))? {
+            if app.tick(std::time::Instant::now()) {
+                terminal.draw(|f| f.render_widget(&*app, f.area()))?;
+            }
             continue;
         }
         let ev = event::read()?;
@@ -90,7 +101,8 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
         {
             panic!("test panic requested with CUDATUTOR_TEST_PANIC_KEY");
         }
-        if app.handle_event(&ev) {
+        let changed = app.handle_event(&ev);
+        if app.tick(std::time::Instant::now()) || changed {
             terminal.draw(|f| f.render_widget(&*app, f.area()))?;
         }
     }
