@@ -14,13 +14,13 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Sparkline, Widget};
+use ratatui::widgets::{Block, Borders, Padding, Sparkline, Widget};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Terminal width from which result panes sit beside the editor rather than below it.
 pub const BESIDE_MIN_TERMINAL_WIDTH: u16 = 120;
 /// Height of the result panes when beside the editor (all four stacked when they fit).
-const PANES_BESIDE_HEIGHT: usize = 22;
+const PANES_BESIDE_HEIGHT: usize = 26;
 /// Height of the result panes below the editor: a tab row and one pane.
 const PANES_BELOW_HEIGHT: usize = 11;
 const EDITOR_MAX_HEIGHT: usize = 30;
@@ -61,11 +61,26 @@ impl App {
         let card = self.cards.get(id)?;
         let exercise = self.exercise(id)?;
         let editing = self.editing_id().as_deref() == Some(id);
-        let inner = width.saturating_sub(2);
+        // Border and one column of padding on each side.
+        let inner = width.saturating_sub(4);
         let beside = self.term_width.get() >= BESIDE_MIN_TERMINAL_WIDTH
             && card.report.is_some()
             && inner >= 60;
-        let left_w = if beside { inner * 11 / 20 } else { inner };
+        // Beside: the editor takes what its longest line needs, within 45–65 % of the card.
+        let code_w = card
+            .editor
+            .lines()
+            .iter()
+            .map(|l| l.width())
+            .max()
+            .unwrap_or(0)
+            + card.editor.lines().len().to_string().len()
+            + 3;
+        let left_w = if beside {
+            (code_w as u16).clamp(inner * 45 / 100, inner * 65 / 100)
+        } else {
+            inner
+        };
         let right_w = if beside {
             inner.saturating_sub(left_w + 1)
         } else {
@@ -84,7 +99,10 @@ impl App {
             let label = format!("{} {}/{total_hints}: ", s.hint, k + 1);
             below.extend(wrap(
                 &[
-                    (label, self.theme.style(theme::HINT).add_modifier(Modifier::BOLD)),
+                    (
+                        label,
+                        self.theme.style(theme::HINT).add_modifier(Modifier::BOLD),
+                    ),
                     (hint.clone(), self.theme.style(theme::HINT)),
                 ],
                 lw,
@@ -173,7 +191,10 @@ impl App {
             match (error.line, error.origin_line) {
                 (Some(l), Some(o)) if l == o && l <= code_lines => {
                     legend.push(Span::styled(format!("◆ {l}"), t(theme::GUTTER_REPORTED)));
-                    legend.push(Span::raw(format!(" {}; {}", s.launched_here, s.reported_here)));
+                    legend.push(Span::raw(format!(
+                        " {}; {}",
+                        s.launched_here, s.reported_here
+                    )));
                 }
                 (l, o) => {
                     if let Some(l) = l.filter(|l| *l <= code_lines) {
@@ -234,12 +255,13 @@ impl App {
         ];
         if editing {
             title.push(Span::styled(
-                format!("· {} ", s.editing),
+                format!("✎ {} ", s.editing),
                 self.theme.style(theme::CARD_EDITING),
             ));
         }
         let block = Block::bordered()
             .title(Line::from(title))
+            .padding(Padding::horizontal(1))
             .border_style(self.theme.style(frame));
         let inner = block.inner(area);
         block.render(area, buf);
@@ -285,7 +307,10 @@ impl App {
                 buf.set_string(
                     area.x,
                     y,
-                    format!("├{}┤", "─".repeat(usize::from(inner.width))),
+                    format!(
+                        "├{}┤",
+                        "─".repeat(usize::from(area.width.saturating_sub(2)))
+                    ),
                     border,
                 );
             }
@@ -548,7 +573,10 @@ impl App {
             )
         };
         if mem.devices.is_empty() {
-            rows.push(Line::styled("cuda:0", self.theme.style(theme::TABLE_HEADER)));
+            rows.push(Line::styled(
+                "cuda:0",
+                self.theme.style(theme::TABLE_HEADER),
+            ));
             rows.push(Line::raw(truncate(
                 &counters(mem.allocated, mem.reserved, mem.peak_allocated),
                 width,
@@ -583,14 +611,6 @@ impl App {
         if area.width <= label_w + 2 || report.timeline.is_empty() {
             return;
         }
-        let spark_w = usize::from(area.width - label_w);
-        let max = report
-            .timeline
-            .iter()
-            .map(|e| e.reserved.max(e.allocated))
-            .max()
-            .unwrap_or(0)
-            .max(1);
         for (label, pick, style) in [
             (
                 s.allocated,
@@ -602,21 +622,36 @@ impl App {
             if y >= bottom {
                 return;
             }
+            // Each on its own scale (allocated is often tiny next to reserved), its maximum
+            // written after it.
+            let values: Vec<u64> = report.timeline.iter().map(pick).collect();
+            let max = values.iter().copied().max().unwrap_or(0);
+            let max_text = format!(" ≤ {}", human_size(max));
+            let room = area.width - label_w;
+            let spark_w = if room > max_text.width() as u16 + 4 {
+                room - max_text.width() as u16
+            } else {
+                room
+            };
             buf.set_string(area.x, y, label, self.theme.style(theme::TEXT));
-            let data = resample(&report.timeline.iter().map(pick).collect::<Vec<_>>(), spark_w);
+            let data = resample(&values, usize::from(spark_w));
             Sparkline::default()
                 .data(&data)
-                .max(max)
+                .max(max.max(1))
                 .style(self.theme.style(style))
                 .render(
                     Rect {
                         x: area.x + label_w,
                         y,
-                        width: area.width - label_w,
+                        width: spark_w,
                         height: 1,
                     },
                     buf,
                 );
+            if spark_w < room {
+                let x = area.x + label_w + data.len().min(usize::from(spark_w)) as u16;
+                buf.set_string(x, y, &max_text, self.theme.style(theme::QUOTE_TEXT));
+            }
             y += 1;
         }
     }
@@ -662,7 +697,13 @@ impl App {
         let mut join: Vec<(char, Style)> = vec![(' ', Style::new()); lane_w];
         let mut next_free = 0;
         for e in entries {
-            let hx = x_of(e.host_us).min(lane_w - 1);
+            // The reporting call is marked where it raised: when it returned to Python.
+            let at = if e.status == "reported" {
+                e.host_end_us
+            } else {
+                e.host_us
+            };
+            let hx = x_of(at).min(lane_w - 1);
             let label = e.line.to_string();
             if hx >= next_free && hx + label.len() <= lane_w {
                 for (k, c) in label.chars().enumerate() {
@@ -704,7 +745,7 @@ impl App {
                     .unwrap_or(kernel.host_us),
             )
             .min(lane_w - 1);
-            let rx = x_of(reporter.host_us).min(lane_w - 1);
+            let rx = x_of(reporter.host_end_us).min(lane_w - 1);
             let (lo, hi) = (ax.min(rx), ax.max(rx));
             let style = t(theme::LANE_ASSERT);
             for cell in join.iter_mut().take(hi).skip(lo + 1) {
@@ -734,9 +775,21 @@ impl App {
                 s.later
             ));
         }
+        if explain.is_none()
+            && let Some(kernel) = entries.iter().find(|e| e.status == "assert")
+        {
+            // Launch blocking: the launch itself waited, so it reported its own failure.
+            explain = Some(format!(
+                "✗ {} {} {}: assert → {}",
+                s.line, kernel.line, kernel.op, s.reported_by_launch
+            ));
+        }
         let lane = |label: &str, cells: &[(char, Style)]| {
             let mut spans = vec![Span::styled(
-                format!("{label:<label_w$}", label_w = label_w - (label.width() - label.chars().count())),
+                format!(
+                    "{label:<label_w$}",
+                    label_w = label_w - (label.width() - label.chars().count())
+                ),
                 t(theme::TABLE_HEADER),
             )];
             spans.extend(cells.iter().map(|(c, st)| Span::styled(c.to_string(), *st)));
@@ -758,7 +811,7 @@ impl App {
     pub(super) fn quiz_lines(&self, number: usize, width: u16) -> Option<Vec<Line<'static>>> {
         let lesson = self.catalog.lessons.get(self.current)?;
         let quiz = lesson.quizzes.get(number.checked_sub(1)?)?;
-        let inner = usize::from(width.saturating_sub(2)).max(1);
+        let inner = usize::from(width.saturating_sub(4)).max(1);
         let s = self.strings();
         let t = |st| self.theme.style(st);
         let answered = self
@@ -766,7 +819,10 @@ impl App {
             .quizzes
             .get(&crate::progress::quiz_key(&lesson.id, number));
         let mut lines = wrap(
-            &[(quiz.question.clone(), t(theme::TEXT).add_modifier(Modifier::BOLD))],
+            &[(
+                quiz.question.clone(),
+                t(theme::TEXT).add_modifier(Modifier::BOLD),
+            )],
             inner,
             &[],
             &[],
@@ -782,7 +838,10 @@ impl App {
             lines.extend(wrap(
                 &[(choice.clone(), style)],
                 inner,
-                &[Span::styled(format!("{marker} {}) ", i + 1), t(theme::BULLET))],
+                &[Span::styled(
+                    format!("{marker} {}) ", i + 1),
+                    t(theme::BULLET),
+                )],
                 &[Span::raw("     ")],
             ));
         }
@@ -829,6 +888,7 @@ impl App {
         };
         let block = Block::default()
             .borders(Borders::ALL)
+            .padding(Padding::horizontal(1))
             .title(Line::from(vec![
                 Span::styled(
                     format!(" {} {number} ", self.strings().quiz),

@@ -151,16 +151,24 @@ pub fn human_size(bytes: u64) -> String {
 }
 
 /// The failing kernel (status `assert`) and the call that reported it (`reported`), with the
-/// time between the kernel's end on the device and the report on the host, in µs.
+/// time from the kernel's end on the device to the reporting call's return on the host (when
+/// Python saw the exception), in µs.
 pub fn assert_gap(report: &RunReport) -> Option<(usize, usize, f64)> {
     let a = report.timeline.iter().position(|e| e.status == "assert")?;
-    let r = report.timeline.iter().position(|e| e.status == "reported")?;
+    let r = report
+        .timeline
+        .iter()
+        .position(|e| e.status == "reported")?;
     let kernel = &report.timeline[a];
     let kernel_time = kernel
         .device_end_us
         .or(kernel.device_start_us)
         .unwrap_or(kernel.host_us);
-    Some((a, r, (report.timeline[r].host_us - kernel_time).max(0.0)))
+    Some((
+        a,
+        r,
+        (report.timeline[r].host_end_us - kernel_time).max(0.0),
+    ))
 }
 
 /// "412 µs", "1.25 ms".

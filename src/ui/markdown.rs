@@ -92,7 +92,9 @@ pub fn render(body: &str, width: u16, theme: Theme, strings: &Strings) -> Docume
         b.event(event);
     }
     b.flush_paragraph();
-    while b.doc.lines.last().is_some_and(|l| l.width() == 0) {
+    // Trailing blank lines go, but not the blank a card at the end is drawn before.
+    let keep = b.doc.slots.last().map_or(0, |s| s.line + 1);
+    while b.doc.lines.len() > keep && b.doc.lines.last().is_some_and(|l| l.width() == 0) {
         b.doc.lines.pop();
     }
     b.doc

@@ -58,7 +58,9 @@ pub const CARD_FOCUSED: Style = Style::new()
     .add_modifier(Modifier::BOLD);
 pub const CARD_EDITING: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
 pub const CARD_DONE: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
-pub const CARD_FAILED: Style = Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD);
+pub const CARD_FAILED: Style = Style::new()
+    .fg(Color::LightRed)
+    .add_modifier(Modifier::BOLD);
 pub const EDITOR_CURSOR: Style = Style::new().add_modifier(Modifier::REVERSED);
 pub const EDITOR_CURSOR_LINE: Style = Style::new();
 pub const EDITOR_SELECTION: Style = Style::new().bg(Color::Blue);
@@ -82,7 +84,9 @@ pub const PANE_TAB_ACTIVE: Style = Style::new()
 pub const OUTPUT_STDOUT: Style = Style::new();
 pub const OUTPUT_STDERR: Style = Style::new().fg(Color::LightRed);
 pub const CHECK_PASS: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
-pub const CHECK_FAIL: Style = Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD);
+pub const CHECK_FAIL: Style = Style::new()
+    .fg(Color::LightRed)
+    .add_modifier(Modifier::BOLD);
 pub const SPARK_ALLOCATED: Style = Style::new().fg(Color::Cyan);
 pub const SPARK_RESERVED: Style = Style::new().fg(Color::Blue);
 pub const LANE: Style = Style::new().fg(Color::DarkGray);

@@ -167,7 +167,7 @@ impl App {
         let end = scroll + height;
         while row < end && (line < doc.lines.len() || slot < doc.slots.len()) {
             if let Some(s) = doc.slots.get(slot)
-                && s.line <= line
+                && (s.line <= line || line >= doc.lines.len())
             {
                 let (_, h) = geo.slots[slot];
                 if row + h > scroll && h > 0 {
@@ -228,10 +228,9 @@ impl App {
         for r in first..last {
             let y = text_area.y + (top + r - scroll) as u16;
             for x in 0..text_area.width {
-                if let (Some(from), Some(to)) = (
-                    card.cell((x, r as u16)),
-                    buf.cell_mut((text_area.x + x, y)),
-                ) {
+                if let (Some(from), Some(to)) =
+                    (card.cell((x, r as u16)), buf.cell_mut((text_area.x + x, y)))
+                {
                     *to = from.clone();
                 }
             }
