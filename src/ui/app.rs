@@ -642,6 +642,21 @@ impl App {
         }
     }
 
+    /// Scrolls down just enough for the card's bottom (its result panes) to be on screen,
+    /// never past the card's top.
+    fn show_slot_end(&mut self, index: usize) {
+        let (w, _) = self.viewport.get();
+        let geo = self.geometry(w);
+        let Some(&(top, height)) = geo.slots.get(index) else {
+            return;
+        };
+        let page = self.page();
+        let want = (top + height).saturating_sub(page).min(top);
+        if self.scroll < want {
+            self.scroll_to(want);
+        }
+    }
+
     /// Keys on a focused exercise card when its editor is not open.
     fn exercise_key(&mut self, id: &str, key: KeyEvent) -> bool {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
@@ -685,6 +700,9 @@ impl App {
     fn set_pane(&mut self, id: &str, pane: Pane) {
         if let Some(card) = self.cards.get_mut(id) {
             card.pane = pane;
+        }
+        if let Some(i) = self.focus {
+            self.show_slot_end(i);
         }
     }
 
@@ -872,6 +890,14 @@ impl App {
                 Pane::Output
             };
             card.report = Some(report);
+        }
+        // Bring the results into view (the editor stays on screen when both fit).
+        let slot = self
+            .slot_kinds()
+            .iter()
+            .position(|k| *k == SlotKind::Exercise(id.to_string()));
+        if let Some(i) = slot {
+            self.show_slot_end(i);
         }
         if passed {
             self.progress

@@ -207,8 +207,16 @@ impl App {
                     }
                 }
             }
-            if !legend.is_empty() {
+            let legend_w: usize = legend.iter().map(|s| s.content.width()).sum();
+            if legend_w <= width || legend.len() < 4 {
+                if !legend.is_empty() {
+                    rows.push(clip_line(Line::from(legend), width));
+                }
+            } else {
+                // Too narrow for both marks on one row: one row each.
+                let second = legend.split_off(2);
                 rows.push(clip_line(Line::from(legend), width));
+                rows.push(clip_line(Line::from(second), width));
             }
         } else if !report.checks.is_empty() {
             rows.push(Line::styled(
@@ -406,7 +414,7 @@ impl App {
         }
         let s = self.strings();
         let width = usize::from(area.width);
-        let checks_h = report.checks.len().max(1) + 1;
+        let checks_h = self.check_lines(report, area).len() + 1;
         let memory_h = report.memory.devices.len().max(1) * 2 + 3;
         let timeline_h = 7;
         let needed = checks_h + memory_h + timeline_h + 4;

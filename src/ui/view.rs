@@ -143,6 +143,23 @@ impl App {
                     let text = truncate(&section.title, width.saturating_sub(4));
                     lines.push(Line::styled(format!("    {text}"), self.theme.style(style)));
                 }
+                drop(doc);
+                // Each exercise of the open lesson, done or not.
+                for exercise in &lesson.exercises {
+                    let done = self
+                        .progress
+                        .exercises
+                        .get(&exercise.id)
+                        .is_some_and(|s| s.passed);
+                    let text = truncate(&exercise.id, width.saturating_sub(6));
+                    lines.push(Line::from(vec![
+                        Span::styled(
+                            format!("    {} ", if done { "✓" } else { "·" }),
+                            self.theme.style(theme::TOC_DONE),
+                        ),
+                        Span::styled(text, self.theme.style(theme::TOC_SECTION)),
+                    ]));
+                }
             }
         }
         Paragraph::new(lines).render(inner, buf);
