@@ -303,6 +303,23 @@ fn editor_undo_redo_indent_and_tab() {
 }
 
 #[test]
+fn bracketed_paste_goes_into_the_editor_verbatim() {
+    let mut app = app();
+    draw(&app, 100, 30);
+    // Outside the editor a paste does nothing.
+    assert!(!app.handle_event(&Event::Paste("zzz".into())));
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    app.handle_event(&Event::Paste("if x:\r\n    y = 1\n".into()));
+    assert!(
+        app.cards[ID]
+            .code()
+            .starts_with("if x:\n    y = 1\nimport torch")
+    );
+    assert!(app.progress.exercises[ID].code.is_some());
+}
+
+#[test]
 fn failing_deferred_assert_100x30() {
     let mut app = app();
     run_exercise(&mut app, 100, 30);

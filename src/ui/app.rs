@@ -482,6 +482,19 @@ impl App {
                 }
                 _ => false,
             },
+            Event::Paste(text) => {
+                // Pasted text goes into the editor as it is (no auto-indent per line).
+                let Some(id) = self.editing_id() else {
+                    return false;
+                };
+                if let Some(card) = self.cards.get_mut(&id) {
+                    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+                    if card.editor.insert_str(text.replace('\t', "    ")) {
+                        self.edited(&id);
+                    }
+                }
+                true
+            }
             Event::Resize(..) => {
                 self.scroll_to(self.scroll);
                 true

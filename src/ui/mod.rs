@@ -17,7 +17,9 @@ pub use exercise::{ExerciseRunner, NoEngine, Pane, human_size};
 pub use theme::Theme;
 
 use crate::progress::Store;
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -41,7 +43,13 @@ fn take_terminal() -> std::io::Result<Term> {
     }));
     TERMINAL_TAKEN.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
-    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    // Bracketed paste: pasted code arrives as one event, not as keys (which would auto-indent).
+    execute!(
+        std::io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
     ratatui::Terminal::new(CrosstermBackend::new(std::io::stdout()))
 }
 
@@ -50,6 +58,7 @@ pub fn restore_terminal() {
     if TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
         let _ = execute!(
             std::io::stdout(),
+            DisableBracketedPaste,
             DisableMouseCapture,
             LeaveAlternateScreen,
             crossterm::cursor::Show
