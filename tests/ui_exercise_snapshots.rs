@@ -303,6 +303,27 @@ fn editor_undo_redo_indent_and_tab() {
 }
 
 #[test]
+fn the_cursor_stays_on_screen_as_the_code_grows() {
+    for (w, h) in [(80, 24), (40, 12), (100, 30)] {
+        let mut app = app();
+        draw(&app, w, h);
+        press(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Enter);
+        for _ in 0..8 {
+            press(&mut app, KeyCode::Down);
+        }
+        press(&mut app, KeyCode::End);
+        for _ in 0..25 {
+            press(&mut app, KeyCode::Enter);
+            draw(&app, w, h);
+        }
+        type_text(&mut app, "zz");
+        let s = screen(&app, w, h);
+        assert!(s.contains("zz"), "{w}x{h}: {s}");
+    }
+}
+
+#[test]
 fn bracketed_paste_goes_into_the_editor_verbatim() {
     let mut app = app();
     draw(&app, 100, 30);
@@ -496,6 +517,28 @@ fn chinese_strings_in_the_card() {
     let s = screen(&app, 100, 30);
     assert!(s.contains("练习 labels-range"), "{s}");
     assert!(s.contains("编辑"), "{s}");
+}
+
+#[test]
+fn chinese_after_a_deferred_assert_100x30() {
+    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/exercise")).unwrap();
+    let mut app = App::new(
+        catalog,
+        Lang::Zh,
+        Theme { color: false },
+        Progress::default(),
+        None,
+    )
+    .with_runner(Arc::new(Fixed {
+        normal: deferred_assert(),
+        blocking: blocking_assert(),
+    }));
+    run_exercise(&mut app, 100, 30);
+    press(&mut app, KeyCode::Char('t'));
+    let s = screen(&app, 100, 30);
+    assert!(s.contains("错误在这一行被报告"), "{s}");
+    assert!(s.contains("主机"), "{s}");
+    insta::assert_snapshot!(s);
 }
 
 #[test]

@@ -607,6 +607,9 @@ impl App {
         match kind {
             SlotKind::Exercise(id) if self.editing => {
                 self.editor_key(&id, key);
+                if self.editing {
+                    self.show_editor(index, &id);
+                }
                 true
             }
             SlotKind::Exercise(id) => self.exercise_key(&id, key),
@@ -667,6 +670,26 @@ impl App {
         let want = (top + height).saturating_sub(page).min(top);
         if self.scroll < want {
             self.scroll_to(want);
+        }
+    }
+
+    /// While editing: keeps the whole editor (so the cursor) on screen as the code grows.
+    fn show_editor(&mut self, index: usize, id: &str) {
+        let (w, _) = self.viewport.get();
+        let geo = self.geometry(w);
+        let Some(&(top, _)) = geo.slots.get(index) else {
+            return;
+        };
+        let editor_h = self
+            .exercise_plan(id, w)
+            .map_or(1, |p| usize::from(p.editor_h));
+        let page = self.page();
+        // The card's top border, then the editor rows.
+        let bottom = top + 1 + editor_h;
+        if top < self.scroll {
+            self.scroll_to(top);
+        } else if bottom > self.scroll + page {
+            self.scroll_to((bottom.saturating_sub(page)).min(top));
         }
     }
 
