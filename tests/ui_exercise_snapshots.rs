@@ -324,6 +324,33 @@ fn the_cursor_stays_on_screen_as_the_code_grows() {
 }
 
 #[test]
+fn clicking_a_card_focuses_it_and_a_second_click_edits() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut app = app();
+    let terminal = draw(&app, 100, 30);
+    let buf = terminal.backend().buffer();
+    let row = (0..30u16)
+        .find(|&y| {
+            (0..100u16)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .contains("import torch")
+        })
+        .expect("code on screen");
+    let click = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: 50,
+        row,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert!(app.handle_event(&click));
+    assert_eq!(app.focused_exercise().as_deref(), Some(ID));
+    assert!(!app.editing);
+    app.handle_event(&click);
+    assert!(app.editing);
+}
+
+#[test]
 fn bracketed_paste_goes_into_the_editor_verbatim() {
     let mut app = app();
     draw(&app, 100, 30);

@@ -65,6 +65,8 @@ pub struct App {
     pub(super) viewport: Cell<(u16, u16)>,
     /// Where the contents pane was drawn, for mouse clicks: (x, y, width, height).
     pub(super) toc_area: Cell<(u16, u16, u16, u16)>,
+    /// Top-left of the page text at the last draw, for mouse clicks on cards.
+    pub(super) text_origin: Cell<(u16, u16)>,
     /// Terminal width at the last draw (result panes go beside the editor when wide).
     pub(super) term_width: Cell<u16>,
     pub(super) runner: Arc<dyn ExerciseRunner>,
@@ -138,6 +140,7 @@ impl App {
             store: None,
             dirty_since: None,
             term_width: Cell::new(80),
+            text_origin: Cell::new((0, 0)),
             catalog,
             lang,
             theme,
@@ -477,8 +480,9 @@ impl App {
                     if inside {
                         // Row 0 is the border; lessons are listed from the row below it.
                         self.open_lesson(usize::from(mouse.row - y - 1));
+                        return true;
                     }
-                    inside
+                    self.click_card(mouse.column, mouse.row)
                 }
                 _ => false,
             },
@@ -656,6 +660,33 @@ impl App {
         if top < self.scroll || top + height.min(page) > self.scroll + page {
             self.scroll_to(top.saturating_sub(1));
         }
+    }
+
+    /// A click on a card focuses it (a click on the focused exercise's code opens the editor).
+    fn click_card(&mut self, column: u16, row: u16) -> bool {
+        let (x, y) = self.text_origin.get();
+        let (w, h) = self.viewport.get();
+        if column < x || column >= x + w || row < y || row >= y + h {
+            return false;
+        }
+        let page_row = self.scroll + usize::from(row - y);
+        let geo = self.geometry(w);
+        let Some(index) = geo
+            .slots
+            .iter()
+            .position(|(top, height)| page_row >= *top && page_row < top + height)
+        else {
+            return false;
+        };
+        let is_exercise = matches!(self.slot_kinds().get(index), Some(SlotKind::Exercise(_)));
+        if self.focus == Some(index) && is_exercise {
+            self.editing = true;
+        } else {
+            self.focus = Some(index);
+            self.editing = false;
+        }
+        self.confirm = None;
+        true
     }
 
     /// Scrolls down just enough for the card's bottom (its result panes) to be on screen,

@@ -173,6 +173,7 @@ impl App {
             ..area
         };
         self.viewport.set((text_area.width, text_area.height));
+        self.text_origin.set((text_area.x, text_area.y));
         let geo = self.geometry(text_area.width);
         let doc = self.document(text_area.width);
         let height = usize::from(text_area.height);
