@@ -179,8 +179,10 @@ mod tests {
         let loaded = store.load();
         assert_eq!(loaded.progress, Progress::default());
         assert!(loaded.warning.is_none());
-        let mut p = Progress::default();
-        p.last_lesson = Some("devices".into());
+        let mut p = Progress {
+            last_lesson: Some("devices".into()),
+            ..Progress::default()
+        };
         p.scroll.insert("devices".into(), 42);
         store.save(&p).unwrap();
         assert_eq!(store.load().progress, p);

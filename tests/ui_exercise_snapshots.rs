@@ -406,6 +406,17 @@ fn failing_deferred_assert_80x24_panes_cycle() {
     run_exercise(&mut app, 80, 24);
     let output = screen(&app, 80, 24);
     insta::assert_snapshot!("deferred_80x24_output", output);
+    // The end of the traceback shows first; Shift-↑ scrolls back to the device log.
+    assert!(!output.contains("/pytorch/aten"), "{output}");
+    for _ in 0..30 {
+        key(&mut app, KeyCode::Up, KeyModifiers::SHIFT);
+    }
+    let top = screen(&app, 80, 24);
+    assert!(top.contains("/pytorch/aten"), "{top}");
+    for _ in 0..30 {
+        key(&mut app, KeyCode::Down, KeyModifiers::SHIFT);
+    }
+    assert_eq!(screen(&app, 80, 24), output);
     press(&mut app, KeyCode::Char('t'));
     let timeline = screen(&app, 80, 24);
     insta::assert_snapshot!("deferred_80x24_timeline", timeline);

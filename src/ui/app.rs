@@ -752,6 +752,20 @@ impl App {
             }
             KeyCode::Char('x') => self.confirm = Some(Confirm::Reset),
             KeyCode::Char('b') | KeyCode::F(6) => self.launch_blocking = !self.launch_blocking,
+            KeyCode::Up | KeyCode::Down if key.modifiers.contains(KeyModifiers::SHIFT) => {
+                let lines = self
+                    .cards
+                    .get(id)
+                    .and_then(|c| c.report.as_ref())
+                    .map_or(0, |r| r.stdout.lines().count() + r.stderr.lines().count());
+                if let Some(card) = self.cards.get_mut(id) {
+                    card.output_back = if key.code == KeyCode::Up {
+                        (card.output_back + 1).min(lines)
+                    } else {
+                        card.output_back.saturating_sub(1)
+                    };
+                }
+            }
             KeyCode::Char('o') => self.set_pane(id, Pane::Output),
             KeyCode::Char('m') => self.set_pane(id, Pane::Memory),
             KeyCode::Char('t') => self.set_pane(id, Pane::Timeline),
@@ -957,6 +971,7 @@ impl App {
                 Pane::Output
             };
             card.report = Some(report);
+            card.output_back = 0;
         }
         // Bring the results into view (the editor stays on screen when both fit).
         let slot = self

@@ -330,7 +330,7 @@ impl App {
             }
         }
         .intersection(inner);
-        self.render_panes(report, card.pane, panes, buf);
+        self.render_panes(report, card, panes, buf);
     }
 
     /// The code with a gutter (line numbers; the reported and origin lines marked): the
@@ -408,7 +408,8 @@ impl App {
         }
     }
 
-    fn render_panes(&self, report: &RunReport, pane: Pane, area: Rect, buf: &mut Buffer) {
+    fn render_panes(&self, report: &RunReport, card: &Card, area: Rect, buf: &mut Buffer) {
+        let pane = card.pane;
         if area.width < 4 || area.height == 0 {
             return;
         }
@@ -442,7 +443,7 @@ impl App {
                     width: area.width,
                     height: (h - 1) as u16,
                 };
-                self.render_pane(report, p, body, buf);
+                self.render_pane(report, card, p, body, buf);
                 y += h as u16;
             }
             return;
@@ -479,7 +480,7 @@ impl App {
             height: area.height - 1,
             ..area
         };
-        self.render_pane(report, pane, body, buf);
+        self.render_pane(report, card, pane, body, buf);
     }
 
     fn pane_name(&self, pane: Pane) -> &'static str {
@@ -492,12 +493,19 @@ impl App {
         }
     }
 
-    fn render_pane(&self, report: &RunReport, pane: Pane, area: Rect, buf: &mut Buffer) {
+    fn render_pane(
+        &self,
+        report: &RunReport,
+        card: &Card,
+        pane: Pane,
+        area: Rect,
+        buf: &mut Buffer,
+    ) {
         if area.width == 0 || area.height == 0 {
             return;
         }
         let lines = match pane {
-            Pane::Output => self.output_lines(report, area),
+            Pane::Output => self.output_lines(report, area, card.output_back),
             Pane::Checks => self.check_lines(report, area),
             Pane::Memory => return self.render_memory(report, area, buf),
             Pane::Timeline => self.timeline_lines(report, area),
@@ -508,8 +516,8 @@ impl App {
     }
 
     /// stdout, then stderr (the device log and the traceback); the end shows when it is long,
-    /// since the exception's last line is what matters.
-    fn output_lines(&self, report: &RunReport, area: Rect) -> Vec<Line<'static>> {
+    /// since the exception's last line is what matters, unless scrolled back by `back` lines.
+    fn output_lines(&self, report: &RunReport, area: Rect, back: usize) -> Vec<Line<'static>> {
         let width = usize::from(area.width);
         let mut lines = Vec::new();
         for (text, style) in [
@@ -531,8 +539,13 @@ impl App {
                 self.theme.style(theme::QUOTE_TEXT),
             ));
         }
-        let skip = lines.len().saturating_sub(usize::from(area.height));
-        lines.split_off(skip)
+        let skip = lines
+            .len()
+            .saturating_sub(usize::from(area.height))
+            .saturating_sub(back);
+        let mut shown = lines.split_off(skip);
+        shown.truncate(usize::from(area.height));
+        shown
     }
 
     fn check_lines(&self, report: &RunReport, area: Rect) -> Vec<Line<'static>> {

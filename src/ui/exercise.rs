@@ -72,6 +72,8 @@ pub struct Card {
     pub solution_shown: bool,
     pub report: Option<RunReport>,
     pub pane: Pane,
+    /// Output lines scrolled back from the end (Shift-↑ / Shift-↓).
+    pub output_back: usize,
 }
 
 impl Card {
@@ -83,6 +85,7 @@ impl Card {
             solution_shown: false,
             report: None,
             pane: Pane::Output,
+            output_back: 0,
         };
         card.set_code(saved.unwrap_or(start_code), theme);
         card

@@ -113,7 +113,10 @@ pub const EN: Strings = Strings {
             "solution / reset to the starting code (both ask first)",
         ),
         ("b  (F6 editing)", "CUDA_LAUNCH_BLOCKING=1 for the next run"),
-        ("o m t c", "output / memory / timeline / checks pane"),
+        (
+            "o m t c  Shift-↑↓",
+            "output / memory / timeline / checks; scroll output",
+        ),
         ("Ctrl-z Ctrl-y", "undo / redo in the editor"),
         ("1 2 3 …", "answer the focused quiz"),
         ("?", "this help"),
@@ -226,7 +229,10 @@ pub const ZH: Strings = Strings {
         ("h  （编辑时 F2）", "显示下一条提示"),
         ("s  x", "显示参考答案 / 恢复初始代码（都会先确认）"),
         ("b  （编辑时 F6）", "下次运行使用 CUDA_LAUNCH_BLOCKING=1"),
-        ("o m t c", "输出 / 显存 / 时间线 / 检查面板"),
+        (
+            "o m t c  Shift-↑↓",
+            "输出 / 显存 / 时间线 / 检查面板；滚动输出",
+        ),
         ("Ctrl-z Ctrl-y", "编辑器中撤销 / 重做"),
         ("1 2 3 …", "回答当前小测验"),
         ("?", "本帮助"),
