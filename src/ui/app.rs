@@ -823,7 +823,7 @@ impl App {
                 true
             }
             KeyCode::Tab => card.editor.insert_tab(),
-            KeyCode::BackTab => false,
+            KeyCode::BackTab => card.dedent(),
             // Other Ctrl / Alt letters: the editor's cursor movements (Ctrl-a/e/f/b …), but
             // not its own undo / redo / paste bindings, which differ from the ones above.
             KeyCode::Char('u' | 'r' | 'y') if ctrl => false,
@@ -1036,6 +1036,13 @@ impl App {
                 true
             }
             Err(_) => false,
+        }
+    }
+
+    /// Asks a run in flight to stop (at quit, so its thread ends soon).
+    pub fn cancel_run(&mut self) {
+        if let Some(running) = &self.running {
+            running.cancel.store(true, Ordering::SeqCst);
         }
     }
 

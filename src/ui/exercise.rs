@@ -130,6 +130,26 @@ impl Card {
     }
 }
 
+impl Card {
+    /// Shift-Tab: removes up to four spaces of indentation from the cursor's line.
+    pub fn dedent(&mut self) -> bool {
+        use ratatui_textarea::CursorMove;
+        let (row, col) = (self.editor.cursor().0, self.editor.cursor().1);
+        let line = self.editor.lines().get(row).cloned().unwrap_or_default();
+        let n = line.chars().take_while(|c| *c == ' ').count().min(4);
+        if n == 0 {
+            return false;
+        }
+        self.editor.cancel_selection();
+        self.editor.move_cursor(CursorMove::Head);
+        let removed = self.editor.delete_str(n);
+        let to = col.saturating_sub(n).min(u16::MAX as usize) as u16;
+        self.editor
+            .move_cursor(CursorMove::Jump(row.min(u16::MAX as usize) as u16, to));
+        removed
+    }
+}
+
 /// A run in flight on its background thread.
 pub struct Running {
     pub exercise: String,
@@ -206,5 +226,9 @@ mod tests {
         assert_eq!(card.code(), "for i in range(3):\n    x = i\n    ");
         card.editor.undo();
         assert_eq!(card.code(), "for i in range(3):\n    x = i");
+        assert!(card.dedent());
+        assert_eq!(card.code(), "for i in range(3):\nx = i");
+        assert_eq!(card.editor.cursor(), ratatui_textarea::DataCursor(1, 5));
+        assert!(!card.dedent());
     }
 }

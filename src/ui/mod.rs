@@ -76,6 +76,7 @@ pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
     let guard = RestoreGuard;
     let mut terminal = take_terminal()?;
     let result = event_loop(&mut app, &mut terminal);
+    app.cancel_run();
     app.remember_place();
     drop(guard);
     if let Some(store) = store
