@@ -931,19 +931,42 @@ impl App {
 }
 
 /// Cuts a line into pieces of at most `width` cells, keeping every character (and the
-/// indentation tracebacks rely on).
+/// indentation tracebacks rely on): at the last space that fits, else mid-word.
 fn hard_wrap(line: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
-    let mut out = vec![String::new()];
-    let mut used = 0;
-    for c in line.replace('\t', "    ").chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w > width {
-            out.push(String::new());
-            used = 0;
+    let chars: Vec<char> = line.replace('\t', "    ").chars().collect();
+    let indent = chars.iter().take_while(|c| **c == ' ').count();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < chars.len() {
+        // The longest run from `start` that fits.
+        let mut used = 0;
+        let mut end = start;
+        while end < chars.len() {
+            let w = chars[end].width().unwrap_or(0);
+            if used + w > width {
+                break;
+            }
+            used += w;
+            end += 1;
         }
-        out.last_mut().expect("never empty").push(c);
-        used += w;
+        if end == start {
+            end = start + 1; // a character wider than the pane
+        }
+        if end < chars.len() {
+            // Prefer breaking after a space (past the indentation).
+            if let Some(space) = (start.max(indent) + 1..=end)
+                .rev()
+                .find(|&i| chars[i - 1] == ' ')
+            {
+                end = space;
+            }
+        }
+        out.push(chars[start..end].iter().collect());
+        start = end;
+    }
+    if out.is_empty() {
+        out.push(String::new());
     }
     out
 }
@@ -989,6 +1012,9 @@ mod tests {
     fn hard_wrap_keeps_every_character() {
         assert_eq!(hard_wrap("  abcdef", 3), vec!["  a", "bcd", "ef"]);
         assert_eq!(hard_wrap("", 3), vec![""]);
+        assert_eq!(hard_wrap("ab cd ef", 6), vec!["ab cd ", "ef"]);
+        assert_eq!(hard_wrap("    x = 1 + 2", 8), vec!["    x = ", "1 + 2"]);
+        assert_eq!(hard_wrap("宽字", 1), vec!["宽", "字"]);
     }
 
     #[test]
