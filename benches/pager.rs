@@ -1,5 +1,6 @@
 //! Pager speed: start-up to the first frame (load the embedded lessons, lay out, draw) and one
-//! full redraw at 80x24 and 120x40, with the lesson layout cached and from scratch.
+//! full redraw at 80x24 and 120x40, with the lesson layout cached and from scratch; and one
+//! keystroke in an exercise's editor to the next frame.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use cudatutor::lesson::{Catalog, Lang};
@@ -59,5 +60,42 @@ fn redraw(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, first_frame, redraw);
+/// One keystroke in an exercise's editor to the next frame: the key goes through the App
+/// (card first, then pager), the card is re-planned and the whole screen drawn, at 120x40.
+fn keystroke_editor(c: &mut Criterion) {
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lessons/exercise");
+    let catalog = Catalog::from_dir(&dir).unwrap();
+    let mut app = App::new(
+        catalog,
+        Lang::En,
+        Theme { color: true },
+        Progress::default(),
+        None,
+    );
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
+    let key = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+    app.handle_event(&key(KeyCode::Tab));
+    app.handle_event(&key(KeyCode::Enter));
+    terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
+    let mut typed = false;
+    c.bench_function("keystroke_to_frame_editor_120x40", |b| {
+        b.iter(|| {
+            // Type a character, then delete it next time, so the code keeps its size.
+            let code = if typed {
+                KeyCode::Backspace
+            } else {
+                KeyCode::Char('x')
+            };
+            typed = !typed;
+            app.handle_event(&key(code));
+            terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
+            black_box(terminal.backend().buffer().area);
+        })
+    });
+}
+
+criterion_group!(benches, first_frame, redraw, keystroke_editor);
 criterion_main!(benches);

@@ -19,6 +19,23 @@ pub struct Progress {
     pub scroll: BTreeMap<String, usize>,
     /// Per exercise id.
     pub exercises: BTreeMap<String, ExerciseState>,
+    /// Quiz answers, keyed by [`quiz_key`] (`lesson-id#n`, n counting quizzes from 1).
+    pub quizzes: BTreeMap<String, QuizState>,
+}
+
+/// The learner's answer to one quiz.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct QuizState {
+    /// 1-based choice, as the quiz numbers them.
+    pub answer: usize,
+    pub correct: bool,
+}
+
+/// The key a quiz's answer is saved under: quizzes have no ids, so the lesson id and the
+/// quiz's position in that lesson (1-based).
+pub fn quiz_key(lesson_id: &str, number: usize) -> String {
+    format!("{lesson_id}#{number}")
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -162,11 +179,50 @@ mod tests {
         let loaded = store.load();
         assert_eq!(loaded.progress, Progress::default());
         assert!(loaded.warning.is_none());
-        let mut p = Progress::default();
-        p.last_lesson = Some("devices".into());
+        let mut p = Progress {
+            last_lesson: Some("devices".into()),
+            ..Progress::default()
+        };
         p.scroll.insert("devices".into(), 42);
         store.save(&p).unwrap();
         assert_eq!(store.load().progress, p);
+    }
+
+    #[test]
+    fn saved_code_and_quiz_answers_round_trip() {
+        let store = Store::at(temp_dir("code-quiz"));
+        let mut p = Progress::default();
+        p.exercises.insert(
+            "labels-range".into(),
+            ExerciseState {
+                code: Some("x = 1\n    y = 'é'\n".into()),
+                passed: true,
+            },
+        );
+        p.quizzes.insert(
+            quiz_key("labels", 1),
+            QuizState {
+                answer: 3,
+                correct: true,
+            },
+        );
+        store.save(&p).unwrap();
+        assert_eq!(store.load().progress, p);
+    }
+
+    #[test]
+    fn files_from_before_quizzes_still_load() {
+        let dir = temp_dir("old-format");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(FILE_NAME),
+            br#"{"last_lesson":"labels","scroll":{},"exercises":{"e":{"code":"x","passed":false}}}"#,
+        )
+        .unwrap();
+        let loaded = Store::at(&dir).load();
+        assert!(loaded.warning.is_none());
+        assert_eq!(loaded.progress.exercises["e"].code.as_deref(), Some("x"));
+        assert!(loaded.progress.quizzes.is_empty());
     }
 
     #[test]

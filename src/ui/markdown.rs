@@ -21,18 +21,35 @@ pub struct Section {
     pub line: usize,
 }
 
+/// Where a live card (exercise or quiz) sits in the page. Cards are drawn by the app, not
+/// laid out here, because their height changes as the learner works.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SlotKind {
+    Exercise(String),
+    /// The n-th quiz of the lesson, from 1.
+    Quiz(usize),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    pub kind: SlotKind,
+    /// The card is drawn just before this rendered line.
+    pub line: usize,
+}
+
 /// A lesson body laid out for one width.
 #[derive(Debug, Clone, Default)]
 pub struct Document {
     pub lines: Vec<Line<'static>>,
     pub sections: Vec<Section>,
-    /// (exercise id, rendered line of its card's top).
-    pub exercises: Vec<(String, usize)>,
+    /// Exercise and quiz cards, in page order.
+    pub slots: Vec<Slot>,
 }
 
 struct Builder<'a> {
     width: usize,
     theme: Theme,
+    #[allow(dead_code)]
     strings: &'a Strings,
     doc: Document,
     inline: Vec<Piece>,
@@ -75,7 +92,9 @@ pub fn render(body: &str, width: u16, theme: Theme, strings: &Strings) -> Docume
         b.event(event);
     }
     b.flush_paragraph();
-    while b.doc.lines.last().is_some_and(|l| l.width() == 0) {
+    // Trailing blank lines go, but not the blank a card at the end is drawn before.
+    let keep = b.doc.slots.last().map_or(0, |s| s.line + 1);
+    while b.doc.lines.len() > keep && b.doc.lines.last().is_some_and(|l| l.width() == 0) {
         b.doc.lines.pop();
     }
     b.doc
@@ -316,21 +335,12 @@ impl Builder<'_> {
             FenceKind::Check | FenceKind::Hint | FenceKind::Solution => {}
             FenceKind::Quiz => self.quiz(code),
             FenceKind::Exercise { id, .. } => {
-                let top = self.doc.lines.len();
-                self.doc.exercises.push((id.clone(), top));
-                let title = format!(" {} {id} ", self.strings.exercise);
-                self.framed(
-                    code,
-                    true,
-                    &title,
-                    theme::EXERCISE_FRAME,
-                    theme::EXERCISE_TITLE,
-                );
-                let hint = self.strings.exercise_card_hint.to_string();
-                self.doc
-                    .lines
-                    .push(Line::styled(hint, self.theme.style(theme::QUOTE_TEXT)));
-                self.blank();
+                let line = self.doc.lines.len();
+                self.doc.slots.push(Slot {
+                    kind: SlotKind::Exercise(id),
+                    line,
+                });
+                self.doc.lines.push(Line::default());
             }
             FenceKind::Plain(lang) => {
                 let python = lang.is_empty() || lang == "python" || lang == "py";
@@ -374,38 +384,19 @@ impl Builder<'_> {
     fn quiz(&mut self, code: &str) {
         #[derive(serde::Deserialize)]
         struct QuizView {
+            #[allow(dead_code)]
             question: String,
-            choices: Vec<String>,
         }
-        let Ok(quiz) = toml::from_str::<QuizView>(code) else {
+        if toml::from_str::<QuizView>(code).is_err() {
             return;
-        };
-        self.quiz_number += 1;
-        let frame = self.theme.style(theme::EXERCISE_FRAME);
-        let title = format!("{} {}: ", self.strings.quiz, self.quiz_number);
-        let pieces = vec![
-            (title, self.theme.style(theme::EXERCISE_TITLE)),
-            (
-                quiz.question,
-                self.theme.style(theme::TEXT).add_modifier(Modifier::BOLD),
-            ),
-        ];
-        let bar = [Span::styled("┃ ", frame)];
-        self.doc.lines.extend(wrap(&pieces, self.width, &bar, &bar));
-        for (i, choice) in quiz.choices.iter().enumerate() {
-            let first = [
-                Span::styled("┃ ", frame),
-                Span::styled(format!("  {}) ", i + 1), self.theme.style(theme::BULLET)),
-            ];
-            let rest = [Span::styled("┃ ", frame), Span::raw("     ")];
-            self.doc.lines.extend(wrap(
-                &[(choice.clone(), self.theme.style(theme::TEXT))],
-                self.width,
-                &first,
-                &rest,
-            ));
         }
-        self.blank();
+        self.quiz_number += 1;
+        let line = self.doc.lines.len();
+        self.doc.slots.push(Slot {
+            kind: SlotKind::Quiz(self.quiz_number),
+            line,
+        });
+        self.doc.lines.push(Line::default());
     }
 
     /// A table with box-drawing borders; columns shrink to fit and cells wrap.
@@ -529,10 +520,15 @@ mod tests {
         let body = "```python exercise id=e1\nprint(1)\n```\n\n```python check\nassert False\n```\n\n```python solution\nprint(2)\n```\n";
         let doc = render(body, 50, Theme { color: false }, STRINGS);
         let text = plain(&doc).join("\n");
-        assert!(text.contains("print(1)"));
         assert!(!text.contains("assert False"));
         assert!(!text.contains("print(2)"));
-        assert_eq!(doc.exercises, vec![("e1".to_string(), 0)]);
+        assert_eq!(
+            doc.slots,
+            vec![Slot {
+                kind: SlotKind::Exercise("e1".to_string()),
+                line: 0
+            }]
+        );
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! each have their own file.
 
 mod app;
+mod card;
+mod exercise;
 mod highlight;
 mod markdown;
 mod strings;
@@ -10,11 +12,14 @@ mod theme;
 mod view;
 mod wrap;
 
-pub use app::{App, Mode};
+pub use app::{App, Mode, SAVE_DEBOUNCE};
+pub use exercise::{ExerciseRunner, NoEngine, Pane, human_size};
 pub use theme::Theme;
 
 use crate::progress::Store;
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -38,7 +43,13 @@ fn take_terminal() -> std::io::Result<Term> {
     }));
     TERMINAL_TAKEN.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
-    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    // Bracketed paste: pasted code arrives as one event, not as keys (which would auto-indent).
+    execute!(
+        std::io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
     ratatui::Terminal::new(CrosstermBackend::new(std::io::stdout()))
 }
 
@@ -47,6 +58,7 @@ pub fn restore_terminal() {
     if TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
         let _ = execute!(
             std::io::stdout(),
+            DisableBracketedPaste,
             DisableMouseCapture,
             LeaveAlternateScreen,
             crossterm::cursor::Show
@@ -58,9 +70,13 @@ pub fn restore_terminal() {
 /// Runs the pager until the learner quits, then saves where they were. The terminal is put
 /// back on every way out: normal quit, error (the guard's Drop) and panic (the hook).
 pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
+    if let Some(store) = store {
+        app = app.with_store(store.clone());
+    }
     let guard = RestoreGuard;
     let mut terminal = take_terminal()?;
     let result = event_loop(&mut app, &mut terminal);
+    app.cancel_run();
     app.remember_place();
     drop(guard);
     if let Some(store) = store
@@ -81,7 +97,12 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
         .and_then(|s| s.chars().next());
     terminal.draw(|f| f.render_widget(&*app, f.area()))?;
     while !app.quit {
-        if !event::poll(Duration::from_millis(250))? {
+        // Wake often while a run's spinner turns or edits wait to be saved.
+        let wait = if app.busy() { 80 } else { 250 };
+        if !event::poll(Duration::from_millis(wait))? {
+            if app.tick(std::time::Instant::now()) {
+                terminal.draw(|f| f.render_widget(&*app, f.area()))?;
+            }
             continue;
         }
         let ev = event::read()?;
@@ -90,7 +111,8 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
         {
             panic!("test panic requested with CUDATUTOR_TEST_PANIC_KEY");
         }
-        if app.handle_event(&ev) {
+        let changed = app.handle_event(&ev);
+        if app.tick(std::time::Instant::now()) || changed {
             terminal.draw(|f| f.render_widget(&*app, f.area()))?;
         }
     }

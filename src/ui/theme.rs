@@ -52,6 +52,66 @@ pub const PY_COMMENT: Style = Style::new()
     .add_modifier(Modifier::ITALIC);
 pub const PY_BUILTIN: Style = Style::new().fg(Color::LightBlue);
 pub const PY_PLAIN: Style = Style::new().fg(Color::White);
+// Exercise and quiz cards.
+pub const CARD_FOCUSED: Style = Style::new()
+    .fg(Color::LightMagenta)
+    .add_modifier(Modifier::BOLD);
+pub const CARD_EDITING: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+pub const CARD_DONE: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
+pub const CARD_FAILED: Style = Style::new()
+    .fg(Color::LightRed)
+    .add_modifier(Modifier::BOLD);
+pub const EDITOR_CURSOR: Style = Style::new().add_modifier(Modifier::REVERSED);
+pub const EDITOR_CURSOR_LINE: Style = Style::new();
+pub const EDITOR_SELECTION: Style = Style::new().bg(Color::Blue);
+pub const GUTTER: Style = Style::new().fg(Color::DarkGray);
+/// The line where the host reported the error.
+pub const GUTTER_REPORTED: Style = Style::new()
+    .fg(Color::White)
+    .bg(Color::Red)
+    .add_modifier(Modifier::BOLD);
+/// The line that launched the failing kernel (a deferred error's origin).
+pub const GUTTER_ORIGIN: Style = Style::new()
+    .fg(Color::Black)
+    .bg(Color::Yellow)
+    .add_modifier(Modifier::UNDERLINED);
+pub const PANE_TITLE: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+pub const PANE_TAB: Style = Style::new().fg(Color::Gray);
+pub const PANE_TAB_ACTIVE: Style = Style::new()
+    .fg(Color::Black)
+    .bg(Color::Cyan)
+    .add_modifier(Modifier::BOLD);
+pub const OUTPUT_STDOUT: Style = Style::new();
+pub const OUTPUT_STDERR: Style = Style::new().fg(Color::LightRed);
+pub const CHECK_PASS: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
+pub const CHECK_FAIL: Style = Style::new()
+    .fg(Color::LightRed)
+    .add_modifier(Modifier::BOLD);
+pub const SPARK_ALLOCATED: Style = Style::new().fg(Color::Cyan);
+pub const SPARK_RESERVED: Style = Style::new().fg(Color::Blue);
+pub const LANE: Style = Style::new().fg(Color::DarkGray);
+pub const LANE_HOST: Style = Style::new().fg(Color::LightBlue);
+pub const LANE_DEVICE: Style = Style::new().fg(Color::LightGreen);
+pub const LANE_ASSERT: Style = Style::new()
+    .fg(Color::LightRed)
+    .add_modifier(Modifier::BOLD);
+pub const LANE_REPORTED: Style = Style::new()
+    .fg(Color::LightRed)
+    .add_modifier(Modifier::BOLD)
+    .add_modifier(Modifier::UNDERLINED);
+pub const HINT: Style = Style::new().fg(Color::LightYellow);
+pub const SOLUTION_FRAME: Style = Style::new().fg(Color::Green);
+pub const SPINNER: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+pub const QUIZ_CHOSEN: Style = Style::new().add_modifier(Modifier::REVERSED);
+pub const QUIZ_CORRECT: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
+pub const QUIZ_WRONG: Style = Style::new()
+    .fg(Color::LightRed)
+    .add_modifier(Modifier::BOLD);
+pub const BACKEND_LABEL: Style = Style::new().fg(Color::Black).bg(Color::Cyan);
+pub const BLOCKING_ON: Style = Style::new()
+    .fg(Color::Black)
+    .bg(Color::Yellow)
+    .add_modifier(Modifier::BOLD);
 
 /// Colours on or off. With `NO_COLOR` set (any value, per no-color.org) only modifiers such as
 /// bold and reverse remain, so search hits and the current item stay visible.

@@ -2,6 +2,7 @@
 //! footer with the keys that work now, and the help overlay. Reads state, never changes it.
 
 use super::app::{App, Mode, TOC_MIN_TERMINAL_WIDTH, TOC_WIDTH};
+use super::markdown::SlotKind;
 use super::theme;
 use super::wrap::truncate;
 use ratatui::buffer::Buffer;
@@ -25,6 +26,7 @@ impl Widget for &App {
                 .render(area, buf);
             return;
         }
+        self.term_width.set(area.width);
         let [title, body, footer] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(1),
@@ -67,11 +69,22 @@ impl App {
                 )
             });
         buf.set_style(area, style);
+        // The backend exercises run on, right-aligned, when there is room beside the title.
+        let label = format!(" {} ", self.backend_label());
+        let width = usize::from(area.width);
+        let label_w = label.width();
+        let title_room = if title.width() + label_w + 2 <= width {
+            let x = area.x + (width - label_w) as u16;
+            buf.set_string(x, area.y, &label, self.theme.style(theme::BACKEND_LABEL));
+            width - label_w - 1
+        } else {
+            width
+        };
         buf.set_stringn(
             area.x,
             area.y,
-            truncate(&title, usize::from(area.width)),
-            usize::from(area.width),
+            truncate(&title, title_room),
+            title_room,
             style,
         );
     }
@@ -130,6 +143,23 @@ impl App {
                     let text = truncate(&section.title, width.saturating_sub(4));
                     lines.push(Line::styled(format!("    {text}"), self.theme.style(style)));
                 }
+                drop(doc);
+                // Each exercise of the open lesson, done or not.
+                for exercise in &lesson.exercises {
+                    let done = self
+                        .progress
+                        .exercises
+                        .get(&exercise.id)
+                        .is_some_and(|s| s.passed);
+                    let text = truncate(&exercise.id, width.saturating_sub(6));
+                    lines.push(Line::from(vec![
+                        Span::styled(
+                            format!("    {} ", if done { "✓" } else { "·" }),
+                            self.theme.style(theme::TOC_DONE),
+                        ),
+                        Span::styled(text, self.theme.style(theme::TOC_SECTION)),
+                    ]));
+                }
             }
         }
         Paragraph::new(lines).render(inner, buf);
@@ -143,38 +173,45 @@ impl App {
             ..area
         };
         self.viewport.set((text_area.width, text_area.height));
+        self.text_origin.set((text_area.x, text_area.y));
+        let geo = self.geometry(text_area.width);
         let doc = self.document(text_area.width);
-        let scroll = self.scroll.min(
-            doc.lines
-                .len()
-                .saturating_sub(usize::from(text_area.height)),
-        );
-        for (row, line) in doc
-            .lines
-            .iter()
-            .skip(scroll)
-            .take(usize::from(text_area.height))
-            .enumerate()
-        {
-            let index = scroll + row;
-            let line = match &self.search {
-                Some(search) => self.highlighted(line, index, search),
-                None => line.clone(),
-            };
-            buf.set_line(
-                text_area.x,
-                text_area.y + row as u16,
-                &line,
-                text_area.width,
-            );
+        let height = usize::from(text_area.height);
+        let scroll = self.scroll.min(geo.total.saturating_sub(height));
+        // Walk the page: text lines, with each card's rows inserted before its line.
+        let mut row = 0usize; // page row
+        let mut line = 0usize; // text line
+        let mut slot = 0usize;
+        let end = scroll + height;
+        while row < end && (line < doc.lines.len() || slot < doc.slots.len()) {
+            if let Some(s) = doc.slots.get(slot)
+                && (s.line <= line || line >= doc.lines.len())
+            {
+                let (_, h) = geo.slots[slot];
+                if row + h > scroll && h > 0 {
+                    self.draw_card(slot, &s.kind, h, row, scroll, text_area, buf);
+                }
+                row += h;
+                slot += 1;
+                continue;
+            }
+            if row >= scroll {
+                let shown = match &self.search {
+                    Some(search) => self.highlighted(&doc.lines[line], line, search),
+                    None => doc.lines[line].clone(),
+                };
+                buf.set_line(
+                    text_area.x,
+                    text_area.y + (row - scroll) as u16,
+                    &shown,
+                    text_area.width,
+                );
+            }
+            row += 1;
+            line += 1;
         }
-        if doc.lines.len() > usize::from(text_area.height) {
-            let mut state = ScrollbarState::new(
-                doc.lines
-                    .len()
-                    .saturating_sub(usize::from(text_area.height)),
-            )
-            .position(scroll);
+        if geo.total > height {
+            let mut state = ScrollbarState::new(geo.total.saturating_sub(height)).position(scroll);
             let bar_area = Rect {
                 x: area.x,
                 width: area.width,
@@ -184,6 +221,37 @@ impl App {
                 .begin_symbol(None)
                 .end_symbol(None)
                 .render(bar_area, buf, &mut state);
+        }
+    }
+
+    /// Draws a card off screen at its full height, then copies the rows that are in view, so
+    /// a card cut by the top or bottom of the page still looks right.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_card(
+        &self,
+        index: usize,
+        kind: &SlotKind,
+        height: usize,
+        top: usize,
+        scroll: usize,
+        text_area: Rect,
+        buf: &mut Buffer,
+    ) {
+        let h = height.min(usize::from(u16::MAX / 4)) as u16;
+        let card_area = Rect::new(0, 0, text_area.width, h);
+        let mut card = Buffer::empty(card_area);
+        self.render_slot(index, kind, card_area, &mut card);
+        let first = scroll.saturating_sub(top);
+        let last = (scroll + usize::from(text_area.height)).min(top + height) - top;
+        for r in first..last {
+            let y = text_area.y + (top + r - scroll) as u16;
+            for x in 0..text_area.width {
+                if let (Some(from), Some(to)) =
+                    (card.cell((x, r as u16)), buf.cell_mut((text_area.x + x, y)))
+                {
+                    *to = from.clone();
+                }
+            }
         }
     }
 
@@ -242,18 +310,57 @@ impl App {
                 .collect::<Vec<_>>(),
             ),
             Mode::Help => Line::from(key_spans(s.footer_help, self)),
-            Mode::Normal => {
-                let mut spans = key_spans(s.footer_normal, self);
-                if let Some(status) = &self.status {
-                    spans.insert(
-                        0,
-                        Span::styled(format!(" {status} │"), self.theme.style(theme::FOOTER_KEY)),
-                    );
-                }
-                Line::from(spans)
-            }
+            Mode::Normal => Line::from(self.normal_footer()),
         };
         buf.set_line(area.x, area.y, &line, area.width);
+    }
+
+    /// The keys that work now: for the confirmation asked, the editor, the focused card, or
+    /// the pager; a run in flight adds its cancel key.
+    fn normal_footer(&self) -> Vec<Span<'static>> {
+        let s = self.strings();
+        let key = self.theme.style(theme::FOOTER_KEY);
+        let mut spans = Vec::new();
+        if let Some(status) = &self.status {
+            spans.push(Span::styled(format!(" {status} │"), key));
+        }
+        if let Some(confirm) = self.confirm {
+            let question = match confirm {
+                super::exercise::Confirm::Reset => s.confirm_reset,
+                super::exercise::Confirm::Solution => s.confirm_solution,
+            };
+            spans.push(Span::styled(format!(" {question}"), key));
+            spans.extend(key_spans(s.footer_confirm, self));
+            return spans;
+        }
+        if self.is_running() {
+            spans.extend(key_spans(s.footer_running, self));
+        }
+        let blocking = |spans: &mut Vec<Span<'static>>| {
+            let (text, style) = if self.launch_blocking {
+                (s.blocking_on, theme::BLOCKING_ON)
+            } else {
+                (s.blocking_off, theme::FOOTER)
+            };
+            spans.push(Span::styled(format!(" {text} "), self.theme.style(style)));
+        };
+        if self.editing_id().is_some() {
+            spans.extend(key_spans(s.footer_editing, self));
+            blocking(&mut spans);
+        } else if self.focused_exercise().is_some() {
+            spans.extend(key_spans(&s.footer_card[..2], self));
+            spans.push(Span::styled(" b".to_string(), key));
+            blocking(&mut spans);
+            spans.extend(key_spans(&s.footer_card[2..], self));
+        } else if self.focused_quiz().is_some() {
+            spans.extend(key_spans(s.footer_quiz, self));
+        } else {
+            spans.extend(key_spans(s.footer_normal, self));
+            if !self.document(self.viewport.get().0).slots.is_empty() {
+                spans.extend(key_spans(&[s.footer_cards], self));
+            }
+        }
+        spans
     }
 
     fn render_help(&self, area: Rect, buf: &mut Buffer) {
