@@ -1,0 +1,3 @@
+pub fn tensor_repr(_t: &super::Tensor) -> String {
+    String::new()
+}
