@@ -39,16 +39,18 @@ pub fn allocation_size(size: u64) -> u64 {
     }
 }
 
-/// PyTorch's `format_size` (used in OOM messages): `N bytes`, `X.XX KiB/MiB/GiB`.
+/// PyTorch's `format_size` (used in OOM messages): `N bytes` up to 1024, then `X.XX KiB`,
+/// `X.XX MiB`, `X.XX GiB` (each unit up to and including its power of 1024; the size goes
+/// through a C++ `float` as in PyTorch).
 pub fn format_size(size: u64) -> String {
     if size <= 1024 {
         format!("{size} bytes")
     } else if size <= 1048576 {
-        format!("{:.2} KiB", size as f64 / 1024.0)
+        format!("{:.2} KiB", (size as f32) as f64 / 1024.0)
     } else if size <= 1073741824 {
-        format!("{:.2} MiB", size as f64 / 1048576.0)
+        format!("{:.2} MiB", (size as f32) as f64 / 1048576.0)
     } else {
-        format!("{:.2} GiB", size as f64 / 1073741824.0)
+        format!("{:.2} GiB", (size as f32) as f64 / 1073741824.0)
     }
 }
 
