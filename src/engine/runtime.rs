@@ -170,6 +170,7 @@ pub struct Runtime {
     device_log: RefCell<Vec<String>>,
     current_device: Cell<u32>,
     launch_blocking: Cell<bool>,
+    cuda_used: Cell<bool>,
     grad_enabled: Cell<bool>,
     pub(crate) cpu_gen: RefCell<Generator>,
     pub(crate) cuda_gens: RefCell<Vec<Generator>>,
@@ -210,6 +211,7 @@ impl Runtime {
             failure: RefCell::new(None),
             device_log: RefCell::new(Vec::new()),
             current_device: Cell::new(0),
+            cuda_used: Cell::new(false),
             grad_enabled: Cell::new(true),
         })
     }
@@ -238,6 +240,11 @@ impl Runtime {
     /// `os.environ['CUDA_LAUNCH_BLOCKING'] = '1'` before the first CUDA call, or the CLI flag.
     pub fn set_launch_blocking(&self, on: bool) {
         self.launch_blocking.set(on);
+    }
+    /// True once any CUDA work was issued (CUDA_LAUNCH_BLOCKING is read before that, as
+    /// PyTorch reads it when CUDA initialises).
+    pub fn cuda_initialized(&self) -> bool {
+        self.cuda_used.get()
     }
     pub fn grad_enabled(&self) -> bool {
         self.grad_enabled.get()
@@ -457,6 +464,7 @@ impl Runtime {
     /// Every CUDA API call starts here: a reported error is sticky, and a failure whose time
     /// has come is reported now.
     fn cuda_check(&self, op: &str, kind: &'static str, dev: u32) -> Result<()> {
+        self.cuda_used.set(true);
         let now = self.host_us();
         let status = {
             let mut st = self.streams.borrow_mut();

@@ -97,6 +97,10 @@ impl Runtime {
         }
     }
 
+    pub(crate) fn with_gen_pub<T>(&self, device: Device, f: impl FnOnce(&mut Generator) -> T) -> T {
+        self.with_gen(device, f)
+    }
+
     fn with_gen<T>(&self, device: Device, f: impl FnOnce(&mut Generator) -> T) -> T {
         match device {
             Device::Cuda(i) => f(&mut self.cuda_gens.borrow_mut()[i as usize]),
