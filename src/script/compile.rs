@@ -1,0 +1,1597 @@
+//! Name resolution: ruff's AST → [`ir`](super::ir). Decides for every name whether it is a
+//! fast local, a closure cell, a free variable, a global or a class-body name (CPython's
+//! rules: assignment anywhere in a function makes a name local; `global`/`nonlocal` override;
+//! comprehension variables do not leak), and rejects what the subset does not support with
+//! `NotImplementedError: cudatutor does not support X (line N)`.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use rustpython_ruff_python_ast as ast;
+use rustpython_ruff_python_ast::visitor::{self, Visitor};
+use rustpython_ruff_text_size::Ranged;
+
+use super::errors::{PyException, PyResult};
+use super::ir::*;
+use super::native::{BinOp, CmpOp, UnaryOp};
+use super::value::{FxBuild, FxHashMap, Value};
+
+/// Deeper expression/statement nesting than this is refused (CPython refuses ~200 nested
+/// parentheses, and its compiler has a recursion limit too); it keeps every recursive pass
+/// here and in the evaluator far from the end of the stack.
+pub const MAX_NESTING: usize = 150;
+
+type NameSet = HashSet<Rc<str>, FxBuild>;
+
+/// Byte offset → line/column.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(src: &str) -> LineIndex {
+        let mut starts = vec![0];
+        for (i, b) in src.bytes().enumerate() {
+            if b == b'\n' {
+                starts.push(i + 1);
+            }
+        }
+        LineIndex { starts }
+    }
+    /// 1-based line of a byte offset.
+    pub fn line(&self, off: usize) -> u32 {
+        self.starts.partition_point(|&s| s <= off).max(1) as u32
+    }
+    /// 1-based column (in characters) of a byte offset.
+    pub fn column(&self, src: &str, off: usize) -> u32 {
+        let line = self.line(off) as usize;
+        let start = self.starts.get(line - 1).copied().unwrap_or(0);
+        let end = off.min(src.len());
+        src.get(start..end)
+            .map(|s| s.chars().count() as u32 + 1)
+            .unwrap_or(1)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Module,
+    Class,
+    Function,
+}
+
+#[derive(Clone, Copy)]
+#[allow(dead_code)]
+enum Slot {
+    Fast(u32),
+    Cell(u32),
+    Free(u32),
+}
+
+struct Scope {
+    kind: Kind,
+    qualname: Rc<str>,
+    locals: FxHashMap<Rc<str>, Slot>,
+    local_names: Vec<Rc<str>>,
+    cell_names: Vec<Rc<str>>,
+    free_names: Vec<Rc<str>>,
+    free_map: FxHashMap<Rc<str>, u32>,
+    captures: Vec<Capture>,
+    globals: NameSet,
+    nonlocals: NameSet,
+    /// Class bodies: names the body assigns.
+    assigned: NameSet,
+    /// Names used anywhere inside functions nested in this scope (an over-approximation of
+    /// what must live in cells).
+    captured: NameSet,
+    overlays: Vec<FxHashMap<Rc<str>, Slot>>,
+    in_loop: u32,
+}
+
+impl Scope {
+    fn new(kind: Kind, qualname: Rc<str>) -> Scope {
+        Scope {
+            kind,
+            qualname,
+            locals: FxHashMap::default(),
+            local_names: Vec::new(),
+            cell_names: Vec::new(),
+            free_names: Vec::new(),
+            free_map: FxHashMap::default(),
+            captures: Vec::new(),
+            globals: NameSet::default(),
+            nonlocals: NameSet::default(),
+            assigned: NameSet::default(),
+            captured: NameSet::default(),
+            overlays: Vec::new(),
+            in_loop: 0,
+        }
+    }
+    fn new_fast(&mut self, name: &Rc<str>) -> u32 {
+        self.local_names.push(name.clone());
+        (self.local_names.len() - 1) as u32
+    }
+    fn new_cell(&mut self, name: &Rc<str>) -> u32 {
+        self.cell_names.push(name.clone());
+        (self.cell_names.len() - 1) as u32
+    }
+}
+
+pub struct Compiler<'s> {
+    src: &'s str,
+    file: Rc<str>,
+    lines: LineIndex,
+    scopes: Vec<Scope>,
+    interned: FxHashMap<String, Rc<str>>,
+    depth: usize,
+}
+
+fn unsupported(what: &str, line: u32) -> PyException {
+    PyException::new(
+        "NotImplementedError",
+        format!("cudatutor does not support {what} (line {line})"),
+    )
+}
+
+fn too_deep(line: u32) -> PyException {
+    let mut e = PyException::new("SyntaxError", "too many nested parentheses");
+    e.0.line_hint = Some(line);
+    e
+}
+
+impl<'s> Compiler<'s> {
+    pub fn new(src: &'s str, file: Rc<str>) -> Compiler<'s> {
+        Compiler {
+            src,
+            file,
+            lines: LineIndex::new(src),
+            scopes: Vec::new(),
+            interned: FxHashMap::default(),
+            depth: 0,
+        }
+    }
+
+    fn name(&mut self, s: &str) -> Rc<str> {
+        if let Some(r) = self.interned.get(s) {
+            return r.clone();
+        }
+        let r: Rc<str> = s.into();
+        self.interned.insert(s.to_string(), r.clone());
+        r
+    }
+
+    fn line_of<T: Ranged>(&self, node: &T) -> u32 {
+        self.lines.line(node.start().to_usize())
+    }
+
+    fn scope(&mut self) -> &mut Scope {
+        let n = self.scopes.len() - 1;
+        &mut self.scopes[n]
+    }
+
+    /// Compile a module body.
+    pub fn compile_module(&mut self, body: &[ast::Stmt], name: &str) -> PyResult<FuncCode> {
+        if let Err(off) = check_depth(body) {
+            let mut e = PyException::new("SyntaxError", "too many nested parentheses");
+            e.0.line_hint = Some(self.lines.line(off));
+            e.0.column = Some(self.lines.column(self.src, off));
+            return Err(e);
+        }
+        let mut sc = Scope::new(Kind::Module, "".into());
+        sc.captured = nested_names(body, &mut self.interned);
+        self.scopes.push(sc);
+        let stmts = self.block(body)?;
+        let sc = self
+            .scopes
+            .pop()
+            .unwrap_or_else(|| Scope::new(Kind::Module, "".into()));
+        Ok(FuncCode {
+            name: "<module>".into(),
+            qualname: name.into(),
+            file: self.file.clone(),
+            line: 1,
+            params: Vec::new(),
+            posonly: 0,
+            vararg: None,
+            kwonly: Vec::new(),
+            kwarg: None,
+            local_names: sc.local_names,
+            cell_names: sc.cell_names,
+            param_cells: Vec::new(),
+            free_names: sc.free_names,
+            body: stmts,
+            is_lambda: false,
+        })
+    }
+
+    fn block(&mut self, body: &[ast::Stmt]) -> PyResult<Vec<Stmt>> {
+        let mut out = Vec::with_capacity(body.len());
+        for s in body {
+            if let Some(st) = self.stmt(s)? {
+                out.push(st);
+            }
+        }
+        Ok(out)
+    }
+
+    fn enter(&mut self, line: u32) -> PyResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(too_deep(line));
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> PyResult<Option<Stmt>> {
+        let line = self.line_of(s);
+        self.enter(line)?;
+        let r = self.stmt_inner(s, line);
+        self.depth -= 1;
+        Ok(r?.map(|kind| Stmt { line, kind }))
+    }
+
+    fn stmt_inner(&mut self, s: &ast::Stmt, line: u32) -> PyResult<Option<StmtKind>> {
+        use ast::Stmt as S;
+        Ok(Some(match s {
+            S::Expr(e) => StmtKind::Expr(self.expr(&e.value)?),
+            S::Assign(a) => {
+                let value = self.expr(&a.value)?;
+                let mut ts = Vec::with_capacity(a.targets.len());
+                for t in &a.targets {
+                    ts.push(self.target(t)?);
+                }
+                StmtKind::Assign(ts, value)
+            }
+            S::AnnAssign(a) => match &a.value {
+                Some(v) => {
+                    let value = self.expr(v)?;
+                    StmtKind::Assign(vec![self.target(&a.target)?], value)
+                }
+                None => return Ok(None),
+            },
+            S::AugAssign(a) => {
+                let value = self.expr(&a.value)?;
+                StmtKind::AugAssign(self.target(&a.target)?, binop(a.op), value)
+            }
+            S::Pass(_) => StmtKind::Pass,
+            S::Break(_) | S::Continue(_) => {
+                if self.scope().in_loop == 0 {
+                    let mut e = PyException::new(
+                        "SyntaxError",
+                        if matches!(s, S::Break(_)) {
+                            "'break' outside loop"
+                        } else {
+                            "'continue' not properly in loop"
+                        },
+                    );
+                    e.0.line_hint = Some(line);
+                    return Err(e);
+                }
+                if matches!(s, S::Break(_)) {
+                    StmtKind::Break
+                } else {
+                    StmtKind::Continue
+                }
+            }
+            S::Return(r) => {
+                if self.scope().kind != Kind::Function {
+                    let mut e = PyException::new("SyntaxError", "'return' outside function");
+                    e.0.line_hint = Some(line);
+                    return Err(e);
+                }
+                StmtKind::Return(match &r.value {
+                    Some(v) => Some(self.expr(v)?),
+                    None => None,
+                })
+            }
+            S::If(i) => {
+                let test = self.expr(&i.test)?;
+                let body = self.block(&i.body)?;
+                // elif chains become nested ifs in the else branch.
+                let mut orelse = Vec::new();
+                for clause in i.elif_else_clauses.iter().rev() {
+                    let b = self.block(&clause.body)?;
+                    match &clause.test {
+                        None => orelse = b,
+                        Some(t) => {
+                            let cl = self.line_of(clause);
+                            let t = self.expr(t)?;
+                            orelse = vec![Stmt {
+                                line: cl,
+                                kind: StmtKind::If(t, b, orelse),
+                            }];
+                        }
+                    }
+                }
+                StmtKind::If(test, body, orelse)
+            }
+            S::While(w) => {
+                let test = self.expr(&w.test)?;
+                self.scope().in_loop += 1;
+                let body = self.block(&w.body);
+                self.scope().in_loop -= 1;
+                let orelse = self.block(&w.orelse)?;
+                StmtKind::While(test, body?, orelse)
+            }
+            S::For(f) => {
+                if f.is_async {
+                    return Err(unsupported("async for", line));
+                }
+                let iter = self.expr(&f.iter)?;
+                let target = self.target(&f.target)?;
+                self.scope().in_loop += 1;
+                let body = self.block(&f.body);
+                self.scope().in_loop -= 1;
+                let orelse = self.block(&f.orelse)?;
+                StmtKind::For(target, iter, body?, orelse)
+            }
+            S::Raise(r) => {
+                let exc = match &r.exc {
+                    Some(e) => Some(self.expr(e)?),
+                    None => None,
+                };
+                let cause = match &r.cause {
+                    Some(e) => Some(self.expr(e)?),
+                    None => None,
+                };
+                StmtKind::Raise(exc, cause)
+            }
+            S::Try(t) => {
+                if t.is_star {
+                    return Err(unsupported("except*", line));
+                }
+                let body = self.block(&t.body)?;
+                let mut handlers = Vec::new();
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    let hl = self.line_of(h);
+                    let typ = match &h.type_ {
+                        Some(e) => Some(self.expr(e)?),
+                        None => None,
+                    };
+                    let name = match &h.name {
+                        Some(n) => {
+                            let n = self.name(n.as_str());
+                            Some(self.store_name(&n, hl)?)
+                        }
+                        None => None,
+                    };
+                    let body = self.block(&h.body)?;
+                    handlers.push(Handler {
+                        line: hl,
+                        typ,
+                        name,
+                        body,
+                    });
+                }
+                let orelse = self.block(&t.orelse)?;
+                let finalbody = self.block(&t.finalbody)?;
+                StmtKind::Try {
+                    body,
+                    handlers,
+                    orelse,
+                    finalbody,
+                }
+            }
+            S::With(w) => {
+                if w.is_async {
+                    return Err(unsupported("async with", line));
+                }
+                let mut items = Vec::new();
+                for item in &w.items {
+                    let e = self.expr(&item.context_expr)?;
+                    let t = match &item.optional_vars {
+                        Some(v) => Some(self.target(v)?),
+                        None => None,
+                    };
+                    items.push((e, t));
+                }
+                StmtKind::With(items, self.block(&w.body)?)
+            }
+            S::FunctionDef(f) => {
+                if f.is_async {
+                    return Err(unsupported("async def", line));
+                }
+                if f.type_params.is_some() {
+                    return Err(unsupported("type parameters", line));
+                }
+                let mut decorators = Vec::new();
+                for d in &f.decorator_list {
+                    decorators.push(self.expr(&d.expression)?);
+                }
+                let name = self.name(f.name.as_str());
+                let func = self.function(&name, &f.parameters, FnBody::Stmts(&f.body), line)?;
+                let target = self.store_name(&name, line)?;
+                StmtKind::Def {
+                    decorators,
+                    func: Rc::new(func),
+                    target,
+                }
+            }
+            S::ClassDef(c) => {
+                if c.type_params.is_some() {
+                    return Err(unsupported("type parameters", line));
+                }
+                let mut decorators = Vec::new();
+                for d in &c.decorator_list {
+                    decorators.push(self.expr(&d.expression)?);
+                }
+                let mut bases = Vec::new();
+                if let Some(args) = &c.arguments {
+                    if !args.keywords.is_empty() {
+                        return Err(unsupported("class keyword arguments (metaclass=…)", line));
+                    }
+                    for b in args.args.iter() {
+                        if matches!(b, ast::Expr::Starred(_)) {
+                            return Err(unsupported("starred base classes", line));
+                        }
+                        bases.push(self.expr(b)?);
+                    }
+                }
+                let name = self.name(c.name.as_str());
+                let class = self.class_body(&name, &c.body, bases, line)?;
+                let target = self.store_name(&name, line)?;
+                StmtKind::Class {
+                    decorators,
+                    class: Rc::new(class),
+                    target,
+                }
+            }
+            S::Import(i) => {
+                let mut out = Vec::new();
+                for a in &i.names {
+                    let full = self.name(a.name.as_str());
+                    let (bind, bind_top) = match &a.asname {
+                        Some(asn) => (self.name(asn.as_str()), false),
+                        None => {
+                            let top = a.name.as_str().split('.').next().unwrap_or("");
+                            (self.name(top), true)
+                        }
+                    };
+                    let target = self.store_name(&bind, line)?;
+                    out.push(Stmt {
+                        line,
+                        kind: StmtKind::Import {
+                            module: full,
+                            bind_top,
+                            target,
+                        },
+                    });
+                }
+                return Ok(Some(block_kind(out)));
+            }
+            S::ImportFrom(i) => {
+                if i.level > 0 {
+                    return Err(unsupported("relative imports", line));
+                }
+                let module = self.name(i.module.as_ref().map(|m| m.as_str()).unwrap_or(""));
+                if i.names.iter().any(|a| a.name.as_str() == "*") {
+                    if self.scope().kind == Kind::Function {
+                        let mut e = PyException::new(
+                            "SyntaxError",
+                            "import * only allowed at module level",
+                        );
+                        e.0.line_hint = Some(line);
+                        return Err(e);
+                    }
+                    return Ok(Some(StmtKind::ImportStar { module }));
+                }
+                let mut names = Vec::new();
+                for a in &i.names {
+                    let n = self.name(a.name.as_str());
+                    let bind = match &a.asname {
+                        Some(asn) => self.name(asn.as_str()),
+                        None => n.clone(),
+                    };
+                    names.push((n, self.store_name(&bind, line)?));
+                }
+                StmtKind::ImportFrom { module, names }
+            }
+            S::Delete(d) => {
+                let mut ts = Vec::new();
+                for t in &d.targets {
+                    ts.push(self.target(t)?);
+                }
+                StmtKind::Delete(ts)
+            }
+            S::Assert(a) => {
+                let test = self.expr(&a.test)?;
+                let msg = match &a.msg {
+                    Some(m) => Some(self.expr(m)?),
+                    None => None,
+                };
+                StmtKind::Assert(test, msg)
+            }
+            S::Global(_) | S::Nonlocal(_) => return Ok(None),
+            S::Match(_) => return Err(unsupported("match statements", line)),
+            S::TypeAlias(_) => return Err(unsupported("type aliases", line)),
+            S::IpyEscapeCommand(_) => return Err(unsupported("IPython escape commands", line)),
+        }))
+    }
+
+    /// Compile a `def` or `lambda` into a new function scope.
+    fn function(
+        &mut self,
+        name: &Rc<str>,
+        params: &ast::Parameters,
+        body: FnBody,
+        line: u32,
+    ) -> PyResult<FuncDef> {
+        // Defaults are evaluated in the enclosing scope, at definition time.
+        let mut defaults = Vec::new();
+        for p in params.posonlyargs.iter().chain(&params.args) {
+            if let Some(d) = &p.default {
+                defaults.push(self.expr(d)?);
+            }
+        }
+        let mut kwdefaults = Vec::new();
+        for p in &params.kwonlyargs {
+            kwdefaults.push(match &p.default {
+                Some(d) => Some(self.expr(d)?),
+                None => None,
+            });
+        }
+        let parent_q = self
+            .scopes
+            .last()
+            .map(|s| s.qualname.clone())
+            .unwrap_or_else(|| "".into());
+        let parent_kind = self.scopes.last().map(|s| s.kind).unwrap_or(Kind::Module);
+        let qualname: Rc<str> = match parent_kind {
+            Kind::Module => name.clone(),
+            Kind::Class => format!("{parent_q}.{name}").into(),
+            Kind::Function => format!("{parent_q}.<locals>.{name}").into(),
+        };
+        let mut sc = Scope::new(Kind::Function, qualname.clone());
+        // Which names this function binds, declares global/nonlocal, and lends to nested code.
+        let mut coll = Assigned::new(&mut self.interned);
+        match &body {
+            FnBody::Stmts(b) => {
+                for s in *b {
+                    coll.visit_stmt(s);
+                }
+            }
+            FnBody::Expr(e) => coll.visit_expr(e),
+        }
+        let (assigned, globals, nonlocals) = (coll.names, coll.globals, coll.nonlocals);
+        sc.captured = match &body {
+            FnBody::Stmts(b) => nested_names(b, &mut self.interned),
+            FnBody::Expr(e) => nested_names_expr(e, &mut self.interned),
+        };
+        sc.globals = globals;
+        sc.nonlocals = nonlocals;
+        let mut pnames: Vec<Rc<str>> = Vec::new();
+        for p in params.posonlyargs.iter().chain(&params.args) {
+            pnames.push(self.name(p.parameter.name.as_str()));
+        }
+        let vararg = params
+            .vararg
+            .as_ref()
+            .map(|p| p.name.as_str().to_string())
+            .map(|n| self.name(&n));
+        let kwonly: Vec<Rc<str>> = params
+            .kwonlyargs
+            .iter()
+            .map(|p| p.parameter.name.as_str().to_string())
+            .collect::<Vec<_>>()
+            .iter()
+            .map(|n| self.name(n))
+            .collect();
+        let kwarg = params
+            .kwarg
+            .as_ref()
+            .map(|p| p.name.as_str().to_string())
+            .map(|n| self.name(&n));
+        let mut all_params: Vec<Rc<str>> = pnames.clone();
+        all_params.extend(vararg.iter().cloned());
+        all_params.extend(kwonly.iter().cloned());
+        all_params.extend(kwarg.iter().cloned());
+        let mut param_cells = Vec::new();
+        let mut seen = NameSet::default();
+        for p in &all_params {
+            if !seen.insert(p.clone()) {
+                let mut e = PyException::new(
+                    "SyntaxError",
+                    format!("duplicate argument '{p}' in function definition"),
+                );
+                e.0.line_hint = Some(line);
+                return Err(e);
+            }
+            let slot = sc.new_fast(p);
+            if sc.captured.contains(p) {
+                let c = sc.new_cell(p);
+                param_cells.push((slot, c));
+                sc.locals.insert(p.clone(), Slot::Cell(c));
+            } else {
+                sc.locals.insert(p.clone(), Slot::Fast(slot));
+            }
+        }
+        let mut names: Vec<&Rc<str>> = assigned.iter().collect();
+        names.sort();
+        for n in names {
+            if sc.locals.contains_key(n) || sc.globals.contains(n) || sc.nonlocals.contains(n) {
+                continue;
+            }
+            let slot = if sc.captured.contains(n) {
+                Slot::Cell(sc.new_cell(n))
+            } else {
+                Slot::Fast(sc.new_fast(n))
+            };
+            sc.locals.insert(n.clone(), slot);
+        }
+        self.scopes.push(sc);
+        let saved_depth = self.depth;
+        let body_ir = match body {
+            FnBody::Stmts(b) => self.block(b),
+            FnBody::Expr(e) => self.expr(e).map(|e| {
+                vec![Stmt {
+                    line,
+                    kind: StmtKind::Return(Some(e)),
+                }]
+            }),
+        };
+        self.depth = saved_depth;
+        let sc = match self.scopes.pop() {
+            Some(s) => s,
+            None => return Err(PyException::new("SystemError", "scope stack underflow")),
+        };
+        let body_ir = body_ir?;
+        for n in &sc.nonlocals {
+            if !sc.free_map.contains_key(n) {
+                // Declared but never used: still must exist in an enclosing function.
+                let mut e = PyException::new(
+                    "SyntaxError",
+                    format!("no binding for nonlocal '{n}' found"),
+                );
+                e.0.line_hint = Some(line);
+                if !self.nonlocal_exists(n) {
+                    return Err(e);
+                }
+            }
+        }
+        let code = FuncCode {
+            name: name.clone(),
+            qualname,
+            file: self.file.clone(),
+            line,
+            posonly: params.posonlyargs.len(),
+            params: pnames,
+            vararg,
+            kwonly,
+            kwarg,
+            local_names: sc.local_names,
+            cell_names: sc.cell_names,
+            param_cells,
+            free_names: sc.free_names,
+            body: body_ir,
+            is_lambda: matches!(body, FnBody::Expr(_)),
+        };
+        Ok(FuncDef {
+            code: Rc::new(code),
+            defaults,
+            kwdefaults,
+            captures: sc.captures,
+        })
+    }
+
+    fn nonlocal_exists(&self, n: &str) -> bool {
+        self.scopes
+            .iter()
+            .rev()
+            .any(|s| s.kind == Kind::Function && s.locals.contains_key(n))
+    }
+
+    fn class_body(
+        &mut self,
+        name: &Rc<str>,
+        body: &[ast::Stmt],
+        bases: Vec<Expr>,
+        line: u32,
+    ) -> PyResult<ClassDef> {
+        let parent_q = self
+            .scopes
+            .last()
+            .map(|s| s.qualname.clone())
+            .unwrap_or_else(|| "".into());
+        let parent_kind = self.scopes.last().map(|s| s.kind).unwrap_or(Kind::Module);
+        let qualname: Rc<str> = match parent_kind {
+            Kind::Module => name.clone(),
+            Kind::Class => format!("{parent_q}.{name}").into(),
+            Kind::Function => format!("{parent_q}.<locals>.{name}").into(),
+        };
+        let mut sc = Scope::new(Kind::Class, qualname.clone());
+        let mut coll = Assigned::new(&mut self.interned);
+        for s in body {
+            coll.visit_stmt(s);
+        }
+        sc.assigned = coll.names;
+        sc.globals = coll.globals;
+        sc.captured = nested_names(body, &mut self.interned);
+        self.scopes.push(sc);
+        let saved_loop = 0;
+        let b = self.block(body);
+        let sc = match self.scopes.pop() {
+            Some(s) => s,
+            None => return Err(PyException::new("SystemError", "scope stack underflow")),
+        };
+        let _ = saved_loop;
+        let code = FuncCode {
+            name: name.clone(),
+            qualname,
+            file: self.file.clone(),
+            line,
+            params: Vec::new(),
+            posonly: 0,
+            vararg: None,
+            kwonly: Vec::new(),
+            kwarg: None,
+            local_names: sc.local_names,
+            cell_names: sc.cell_names,
+            param_cells: Vec::new(),
+            free_names: sc.free_names,
+            body: b?,
+            is_lambda: false,
+        };
+        Ok(ClassDef {
+            name: name.clone(),
+            bases,
+            body: Rc::new(code),
+            captures: sc.captures,
+        })
+    }
+
+    // ------------------------------------------------------------ names
+
+    fn find_overlay(&self, i: usize, name: &str) -> Option<Slot> {
+        let sc = self.scopes.get(i)?;
+        for o in sc.overlays.iter().rev() {
+            if let Some(s) = o.get(name) {
+                return Some(*s);
+            }
+        }
+        None
+    }
+
+    fn load_name(&mut self, name: &Rc<str>) -> Expr {
+        let i = self.scopes.len() - 1;
+        if let Some(s) = self.find_overlay(i, name) {
+            return slot_expr(s);
+        }
+        let sc = &self.scopes[i];
+        match sc.kind {
+            Kind::Module => Expr::Global(name.clone()),
+            Kind::Function => {
+                if sc.globals.contains(name) {
+                    return Expr::Global(name.clone());
+                }
+                if let Some(s) = sc.locals.get(name) {
+                    return slot_expr(*s);
+                }
+                match self.resolve_free(i, name) {
+                    Some(f) => Expr::Free(f),
+                    None => Expr::Global(name.clone()),
+                }
+            }
+            Kind::Class => {
+                if sc.globals.contains(name) {
+                    return Expr::Global(name.clone());
+                }
+                if sc.assigned.contains(name) {
+                    return Expr::Name(name.clone());
+                }
+                match self.resolve_free(i, name) {
+                    Some(f) => Expr::Free(f),
+                    None => Expr::Name(name.clone()),
+                }
+            }
+        }
+    }
+
+    fn store_name(&mut self, name: &Rc<str>, line: u32) -> PyResult<Target> {
+        let i = self.scopes.len() - 1;
+        if let Some(s) = self.find_overlay(i, name) {
+            return Ok(slot_target(s));
+        }
+        let sc = &self.scopes[i];
+        Ok(match sc.kind {
+            Kind::Module => Target::Global(name.clone()),
+            Kind::Class => {
+                if sc.globals.contains(name) {
+                    Target::Global(name.clone())
+                } else {
+                    Target::Name(name.clone())
+                }
+            }
+            Kind::Function => {
+                if sc.globals.contains(name) {
+                    return Ok(Target::Global(name.clone()));
+                }
+                if sc.nonlocals.contains(name) {
+                    return match self.resolve_free(i, name) {
+                        Some(f) => Ok(Target::Free(f)),
+                        None => {
+                            let mut e = PyException::new(
+                                "SyntaxError",
+                                format!("no binding for nonlocal '{name}' found"),
+                            );
+                            e.0.line_hint = Some(line);
+                            Err(e)
+                        }
+                    };
+                }
+                match sc.locals.get(name) {
+                    Some(s) => slot_target(*s),
+                    // Not found by the pre-pass (cannot happen for valid input): a global.
+                    None => Target::Global(name.clone()),
+                }
+            }
+        })
+    }
+
+    /// Find `name` in an enclosing function (through class scopes, which relay), adding it to
+    /// the free variables of every scope on the way.
+    fn resolve_free(&mut self, i: usize, name: &Rc<str>) -> Option<u32> {
+        if let Some(&f) = self.scopes.get(i)?.free_map.get(name) {
+            return Some(f);
+        }
+        if i == 0 {
+            return None;
+        }
+        let p = i - 1;
+        let cap = if let Some(s) = self.find_overlay(p, name) {
+            match s {
+                Slot::Cell(c) => Capture::Cell(c),
+                Slot::Free(f) => Capture::Free(f),
+                Slot::Fast(_) => return None,
+            }
+        } else {
+            let ps = &self.scopes[p];
+            match ps.kind {
+                Kind::Module => return None,
+                Kind::Function => {
+                    if ps.globals.contains(name) {
+                        return None;
+                    }
+                    match ps.locals.get(name) {
+                        Some(Slot::Cell(c)) => Capture::Cell(*c),
+                        Some(Slot::Free(f)) => Capture::Free(*f),
+                        Some(Slot::Fast(_)) => return None,
+                        None => Capture::Free(self.resolve_free(p, name)?),
+                    }
+                }
+                Kind::Class => {
+                    if ps.globals.contains(name) {
+                        return None;
+                    }
+                    Capture::Free(self.resolve_free(p, name)?)
+                }
+            }
+        };
+        let sc = &mut self.scopes[i];
+        sc.free_names.push(name.clone());
+        sc.captures.push(cap);
+        let idx = (sc.free_names.len() - 1) as u32;
+        sc.free_map.insert(name.clone(), idx);
+        Some(idx)
+    }
+
+    // ------------------------------------------------------------ targets
+
+    fn target(&mut self, e: &ast::Expr) -> PyResult<Target> {
+        let line = self.line_of(e);
+        self.enter(line)?;
+        let r = self.target_inner(e, line);
+        self.depth -= 1;
+        r
+    }
+
+    fn target_inner(&mut self, e: &ast::Expr, line: u32) -> PyResult<Target> {
+        use ast::Expr as E;
+        Ok(match e {
+            E::Name(n) => {
+                let n = self.name(n.id.as_str());
+                self.store_name(&n, line)?
+            }
+            E::Attribute(a) => {
+                let obj = self.expr(&a.value)?;
+                Target::Attr(Box::new(obj), self.name(a.attr.as_str()))
+            }
+            E::Subscript(s) => {
+                let obj = self.expr(&s.value)?;
+                let idx = self.expr(&s.slice)?;
+                Target::Item(Box::new(obj), Box::new(idx))
+            }
+            E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }) => {
+                let mut items = Vec::new();
+                let mut star = None;
+                for (i, el) in elts.iter().enumerate() {
+                    if let E::Starred(s) = el {
+                        if star.is_some() {
+                            let mut e = PyException::new(
+                                "SyntaxError",
+                                "multiple starred expressions in assignment",
+                            );
+                            e.0.line_hint = Some(line);
+                            return Err(e);
+                        }
+                        star = Some(i);
+                        items.push(self.target(&s.value)?);
+                    } else {
+                        items.push(self.target(el)?);
+                    }
+                }
+                Target::Unpack(items, star)
+            }
+            E::Starred(_) => {
+                let mut e = PyException::new(
+                    "SyntaxError",
+                    "starred assignment target must be in a list or tuple",
+                );
+                e.0.line_hint = Some(line);
+                return Err(e);
+            }
+            _ => {
+                let mut e = PyException::new("SyntaxError", "cannot assign to expression");
+                e.0.line_hint = Some(line);
+                return Err(e);
+            }
+        })
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    fn expr(&mut self, e: &ast::Expr) -> PyResult<Expr> {
+        let line = self.line_of(e);
+        self.enter(line)?;
+        let r = self.expr_inner(e, line);
+        self.depth -= 1;
+        r
+    }
+
+    fn opt_expr(&mut self, e: &Option<Box<ast::Expr>>) -> PyResult<Option<Box<Expr>>> {
+        Ok(match e {
+            Some(x) => Some(Box::new(self.expr(x)?)),
+            None => None,
+        })
+    }
+
+    fn exprs(&mut self, es: &[ast::Expr]) -> PyResult<Vec<Expr>> {
+        let mut v = Vec::with_capacity(es.len());
+        for e in es {
+            v.push(self.expr(e)?);
+        }
+        Ok(v)
+    }
+
+    fn expr_inner(&mut self, e: &ast::Expr, line: u32) -> PyResult<Expr> {
+        use ast::Expr as E;
+        Ok(match e {
+            E::NumberLiteral(n) => match &n.value {
+                ast::Number::Int(i) => match i.as_i64() {
+                    Some(v) => Expr::Const(Value::Int(v)),
+                    None => {
+                        return Err(PyException::new(
+                            "OverflowError",
+                            format!(
+                                "integer literal too large: cudatutor ints are 64-bit (line {line})"
+                            ),
+                        ));
+                    }
+                },
+                ast::Number::Float(f) => Expr::Const(Value::Float(*f)),
+                ast::Number::Complex { .. } => return Err(unsupported("complex numbers", line)),
+            },
+            E::StringLiteral(s) => Expr::Const(Value::str(s.value.to_str())),
+            E::BooleanLiteral(b) => Expr::Const(Value::Bool(b.value)),
+            E::NoneLiteral(_) => Expr::Const(Value::None),
+            E::EllipsisLiteral(_) => Expr::Const(Value::Ellipsis),
+            E::BytesLiteral(_) => return Err(unsupported("bytes literals", line)),
+            E::TString(_) => return Err(unsupported("template strings", line)),
+            E::Name(n) => {
+                let n = self.name(n.id.as_str());
+                self.load_name(&n)
+            }
+            E::Attribute(a) => {
+                let obj = self.expr(&a.value)?;
+                Expr::Attr(Box::new(obj), self.name(a.attr.as_str()))
+            }
+            E::Subscript(s) => {
+                let obj = self.expr(&s.value)?;
+                let idx = self.expr(&s.slice)?;
+                Expr::Subscript(Box::new(obj), Box::new(idx))
+            }
+            E::Slice(s) => Expr::Slice(
+                self.opt_expr(&s.lower)?,
+                self.opt_expr(&s.upper)?,
+                self.opt_expr(&s.step)?,
+            ),
+            E::BinOp(b) => {
+                let l = self.expr(&b.left)?;
+                let r = self.expr(&b.right)?;
+                Expr::Bin(binop(b.op), Box::new(l), Box::new(r))
+            }
+            E::UnaryOp(u) => {
+                let v = self.expr(&u.operand)?;
+                match u.op {
+                    ast::UnaryOp::Not => Expr::Not(Box::new(v)),
+                    ast::UnaryOp::USub => match v {
+                        Expr::Const(Value::Int(i)) if i != i64::MIN => Expr::Const(Value::Int(-i)),
+                        Expr::Const(Value::Float(f)) => Expr::Const(Value::Float(-f)),
+                        v => Expr::Unary(UnaryOp::Neg, Box::new(v)),
+                    },
+                    ast::UnaryOp::UAdd => Expr::Unary(UnaryOp::Pos, Box::new(v)),
+                    ast::UnaryOp::Invert => Expr::Unary(UnaryOp::Invert, Box::new(v)),
+                }
+            }
+            E::BoolOp(b) => {
+                let vs = self.exprs(&b.values)?;
+                match b.op {
+                    ast::BoolOp::And => Expr::And(vs),
+                    ast::BoolOp::Or => Expr::Or(vs),
+                }
+            }
+            E::Compare(c) => {
+                let left = self.expr(&c.left)?;
+                let mut rest = Vec::new();
+                for (op, r) in c.ops.iter().zip(c.comparators.iter()) {
+                    let k = match op {
+                        ast::CmpOp::Eq => CmpKind::Op(CmpOp::Eq),
+                        ast::CmpOp::NotEq => CmpKind::Op(CmpOp::Ne),
+                        ast::CmpOp::Lt => CmpKind::Op(CmpOp::Lt),
+                        ast::CmpOp::LtE => CmpKind::Op(CmpOp::Le),
+                        ast::CmpOp::Gt => CmpKind::Op(CmpOp::Gt),
+                        ast::CmpOp::GtE => CmpKind::Op(CmpOp::Ge),
+                        ast::CmpOp::Is => CmpKind::Is,
+                        ast::CmpOp::IsNot => CmpKind::IsNot,
+                        ast::CmpOp::In => CmpKind::In,
+                        ast::CmpOp::NotIn => CmpKind::NotIn,
+                    };
+                    rest.push((k, self.expr(r)?));
+                }
+                Expr::Compare(Box::new(left), rest)
+            }
+            E::If(i) => Expr::IfExp(
+                Box::new(self.expr(&i.test)?),
+                Box::new(self.expr(&i.body)?),
+                Box::new(self.expr(&i.orelse)?),
+            ),
+            E::List(l) => Expr::List(self.exprs(&l.elts)?),
+            E::Tuple(t) => Expr::Tuple(self.exprs(&t.elts)?),
+            E::Set(s) => Expr::Set(self.exprs(&s.elts)?),
+            E::Dict(d) => {
+                let mut items = Vec::new();
+                for it in &d.items {
+                    let k = match &it.key {
+                        Some(k) => Some(self.expr(k)?),
+                        None => None,
+                    };
+                    items.push((k, self.expr(&it.value)?));
+                }
+                Expr::Dict(items)
+            }
+            E::Starred(s) => Expr::Starred(Box::new(self.expr(&s.value)?)),
+            E::Call(c) => self.call(c, line)?,
+            E::Lambda(l) => {
+                let empty = ast::Parameters {
+                    range: Default::default(),
+                    node_index: Default::default(),
+                    posonlyargs: Vec::new(),
+                    args: Vec::new(),
+                    vararg: None,
+                    kwonlyargs: Vec::new(),
+                    kwarg: None,
+                };
+                let params = l.parameters.as_deref().unwrap_or(&empty);
+                let name = self.name("<lambda>");
+                Expr::Lambda(Rc::new(self.function(
+                    &name,
+                    params,
+                    FnBody::Expr(&l.body),
+                    line,
+                )?))
+            }
+            E::ListComp(c) => self.comp(CompKind::List, &c.elt, None, &c.generators, line)?,
+            E::SetComp(c) => self.comp(CompKind::Set, &c.elt, None, &c.generators, line)?,
+            E::Generator(c) => self.comp(CompKind::Gen, &c.elt, None, &c.generators, line)?,
+            E::DictComp(c) => {
+                self.comp(CompKind::Dict, &c.key, Some(&c.value), &c.generators, line)?
+            }
+            E::FString(f) => {
+                let mut parts = Vec::new();
+                for p in f.value.iter() {
+                    match p {
+                        ast::FStringPart::Literal(l) => parts.push(FPart::Lit(l.as_str().into())),
+                        ast::FStringPart::FString(fs) => {
+                            self.fstring_elements(&fs.elements, &mut parts)?
+                        }
+                    }
+                }
+                Expr::FString(parts)
+            }
+            E::Named(n) => {
+                let v = self.expr(&n.value)?;
+                Expr::Named(Box::new(self.target(&n.target)?), Box::new(v))
+            }
+            E::Await(_) => return Err(unsupported("await", line)),
+            E::Yield(_) | E::YieldFrom(_) => return Err(unsupported("generators (yield)", line)),
+            E::IpyEscapeCommand(_) => return Err(unsupported("IPython escape commands", line)),
+        })
+    }
+
+    fn fstring_elements(
+        &mut self,
+        els: &ast::InterpolatedStringElements,
+        parts: &mut Vec<FPart>,
+    ) -> PyResult<()> {
+        for el in els.iter() {
+            match el {
+                ast::InterpolatedStringElement::Literal(l) => {
+                    parts.push(FPart::Lit(l.value.as_ref().into()))
+                }
+                ast::InterpolatedStringElement::Interpolation(i) => {
+                    let expr = self.expr(&i.expression)?;
+                    let spec = match &i.format_spec {
+                        Some(s) => {
+                            let mut sp = Vec::new();
+                            self.fstring_elements(&s.elements, &mut sp)?;
+                            Some(sp)
+                        }
+                        None => None,
+                    };
+                    let debug = i.debug_text.as_ref().map(|d| {
+                        let r = i.expression.range();
+                        let text = self
+                            .src
+                            .get(r.start().to_usize()..r.end().to_usize())
+                            .unwrap_or("");
+                        Rc::<str>::from(format!("{}{}{}", d.leading, text, d.trailing))
+                    });
+                    let mut conv = i.conversion.to_char();
+                    if debug.is_some() && conv.is_none() && spec.is_none() {
+                        conv = Some('r');
+                    }
+                    parts.push(FPart::Value {
+                        expr: Box::new(expr),
+                        conv,
+                        spec,
+                        debug,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, c: &ast::ExprCall, line: u32) -> PyResult<Expr> {
+        let mut args = Vec::new();
+        let mut star = false;
+        for a in c.arguments.args.iter() {
+            if matches!(a, ast::Expr::Starred(_)) {
+                star = true;
+            }
+            args.push(self.expr(a)?);
+        }
+        let mut kws = Vec::new();
+        for k in c.arguments.keywords.iter() {
+            let name = k
+                .arg
+                .as_ref()
+                .map(|n| n.as_str().to_string())
+                .map(|n| self.name(&n));
+            if name.is_none() {
+                star = true;
+            }
+            kws.push((name, self.expr(&k.value)?));
+        }
+        // Zero-argument super() inside a method.
+        if let ast::Expr::Name(n) = &*c.func
+            && n.id.as_str() == "super"
+            && args.is_empty()
+            && kws.is_empty()
+        {
+            let nm = self.name("super");
+            if matches!(self.load_name(&nm), Expr::Global(_))
+                && self.scopes.last().map(|s| s.kind) == Some(Kind::Function)
+            {
+                return Ok(Expr::Super { line });
+            }
+        }
+        if let ast::Expr::Attribute(a) = &*c.func {
+            let obj = self.expr(&a.value)?;
+            return Ok(Expr::CallMethod {
+                obj: Box::new(obj),
+                name: self.name(a.attr.as_str()),
+                args,
+                kws,
+                star,
+                line,
+            });
+        }
+        let func = self.expr(&c.func)?;
+        Ok(Expr::Call {
+            func: Box::new(func),
+            args,
+            kws,
+            star,
+            line,
+        })
+    }
+
+    fn comp(
+        &mut self,
+        kind: CompKind,
+        elt: &ast::Expr,
+        value: Option<&ast::Expr>,
+        gens: &[ast::Comprehension],
+        line: u32,
+    ) -> PyResult<Expr> {
+        let mut out = Vec::new();
+        let pushed = gens.len();
+        let mut res: PyResult<()> = Ok(());
+        for (gi, g) in gens.iter().enumerate() {
+            if g.is_async {
+                res = Err(unsupported("async comprehensions", line));
+                // pop what we pushed so far
+                for _ in 0..gi {
+                    self.scope().overlays.pop();
+                }
+                return res.map(|_| Expr::Const(Value::None));
+            }
+            // The iterable is evaluated before this generator's variables exist.
+            let iter = self.expr(&g.iter);
+            let mut names = Vec::new();
+            collect_target_names(&g.target, &mut names);
+            let mut ov = FxHashMap::default();
+            for n in names {
+                let n = self.name(&n);
+                let sc = self.scope();
+                let slot = if sc.captured.contains(&n) {
+                    Slot::Cell(sc.new_cell(&n))
+                } else {
+                    Slot::Fast(sc.new_fast(&n))
+                };
+                ov.insert(n, slot);
+            }
+            self.scope().overlays.push(ov);
+            let target = self.target(&g.target);
+            let mut ifs = Vec::new();
+            for c in &g.ifs {
+                match self.expr(c) {
+                    Ok(e) => ifs.push(e),
+                    Err(e) => {
+                        res = Err(e);
+                        break;
+                    }
+                }
+            }
+            match (iter, target) {
+                (Ok(iter), Ok(target)) if res.is_ok() => out.push(CompFor { target, iter, ifs }),
+                (Err(e), _) | (_, Err(e)) => {
+                    res = Err(e);
+                }
+                _ => {}
+            }
+            if res.is_err() {
+                for _ in 0..=gi {
+                    self.scope().overlays.pop();
+                }
+                return res.map(|_| Expr::Const(Value::None));
+            }
+        }
+        let elt_r = self.expr(elt);
+        let val_r = match value {
+            Some(v) => self.expr(v).map(|x| Some(Box::new(x))),
+            None => Ok(None),
+        };
+        for _ in 0..pushed {
+            self.scope().overlays.pop();
+        }
+        Ok(Expr::Comp {
+            kind,
+            elt: Box::new(elt_r?),
+            value: val_r?,
+            gens: out,
+        })
+    }
+}
+
+enum FnBody<'a> {
+    Stmts(&'a [ast::Stmt]),
+    Expr(&'a ast::Expr),
+}
+
+fn block_kind(mut v: Vec<Stmt>) -> StmtKind {
+    if v.len() == 1
+        && let Some(s) = v.pop()
+    {
+        return s.kind;
+    }
+    // Several imports on one line: an always-true `if` holding them keeps one statement.
+    StmtKind::If(Expr::Const(Value::Bool(true)), v, Vec::new())
+}
+
+fn slot_expr(s: Slot) -> Expr {
+    match s {
+        Slot::Fast(i) => Expr::Fast(i),
+        Slot::Cell(i) => Expr::Cell(i),
+        Slot::Free(i) => Expr::Free(i),
+    }
+}
+
+fn slot_target(s: Slot) -> Target {
+    match s {
+        Slot::Fast(i) => Target::Fast(i),
+        Slot::Cell(i) => Target::Cell(i),
+        Slot::Free(i) => Target::Free(i),
+    }
+}
+
+fn binop(op: ast::Operator) -> BinOp {
+    match op {
+        ast::Operator::Add => BinOp::Add,
+        ast::Operator::Sub => BinOp::Sub,
+        ast::Operator::Mult => BinOp::Mul,
+        ast::Operator::MatMult => BinOp::MatMul,
+        ast::Operator::Div => BinOp::TrueDiv,
+        ast::Operator::Mod => BinOp::Mod,
+        ast::Operator::Pow => BinOp::Pow,
+        ast::Operator::LShift => BinOp::LShift,
+        ast::Operator::RShift => BinOp::RShift,
+        ast::Operator::BitOr => BinOp::Or,
+        ast::Operator::BitXor => BinOp::Xor,
+        ast::Operator::BitAnd => BinOp::And,
+        ast::Operator::FloorDiv => BinOp::FloorDiv,
+    }
+}
+
+fn collect_target_names(e: &ast::Expr, out: &mut Vec<String>) {
+    match e {
+        ast::Expr::Name(n) => out.push(n.id.as_str().to_string()),
+        ast::Expr::Tuple(t) => t.elts.iter().for_each(|x| collect_target_names(x, out)),
+        ast::Expr::List(t) => t.elts.iter().for_each(|x| collect_target_names(x, out)),
+        ast::Expr::Starred(s) => collect_target_names(&s.value, out),
+        _ => {}
+    }
+}
+
+fn intern(map: &mut FxHashMap<String, Rc<str>>, s: &str) -> Rc<str> {
+    if let Some(r) = map.get(s) {
+        return r.clone();
+    }
+    let r: Rc<str> = s.into();
+    map.insert(s.to_string(), r.clone());
+    r
+}
+
+/// Names bound in a scope (not descending into nested functions/classes/comprehensions).
+struct Assigned<'m> {
+    interned: &'m mut FxHashMap<String, Rc<str>>,
+    names: NameSet,
+    globals: NameSet,
+    nonlocals: NameSet,
+    depth: usize,
+}
+
+impl<'m> Assigned<'m> {
+    fn new(interned: &'m mut FxHashMap<String, Rc<str>>) -> Self {
+        Assigned {
+            interned,
+            names: NameSet::default(),
+            globals: NameSet::default(),
+            nonlocals: NameSet::default(),
+            depth: 0,
+        }
+    }
+    fn add(&mut self, s: &str) {
+        let n = intern(self.interned, s);
+        self.names.insert(n);
+    }
+}
+
+impl<'a> Visitor<'a> for Assigned<'_> {
+    fn visit_stmt(&mut self, s: &'a ast::Stmt) {
+        if self.depth > MAX_NESTING {
+            return;
+        }
+        self.depth += 1;
+        match s {
+            ast::Stmt::FunctionDef(f) => self.add(f.name.as_str()),
+            ast::Stmt::ClassDef(c) => self.add(c.name.as_str()),
+            ast::Stmt::Global(g) => {
+                for n in &g.names {
+                    let n = intern(self.interned, n.as_str());
+                    self.globals.insert(n);
+                }
+            }
+            ast::Stmt::Nonlocal(g) => {
+                for n in &g.names {
+                    let n = intern(self.interned, n.as_str());
+                    self.nonlocals.insert(n);
+                }
+            }
+            ast::Stmt::Import(i) => {
+                for a in &i.names {
+                    match &a.asname {
+                        Some(x) => self.add(x.as_str()),
+                        None => self.add(a.name.as_str().split('.').next().unwrap_or("")),
+                    }
+                }
+            }
+            ast::Stmt::ImportFrom(i) => {
+                for a in &i.names {
+                    match &a.asname {
+                        Some(x) => self.add(x.as_str()),
+                        None => {
+                            if a.name.as_str() != "*" {
+                                self.add(a.name.as_str())
+                            }
+                        }
+                    }
+                }
+            }
+            _ => visitor::walk_stmt(self, s),
+        }
+        self.depth -= 1;
+    }
+    fn visit_expr(&mut self, e: &'a ast::Expr) {
+        if self.depth > MAX_NESTING {
+            return;
+        }
+        self.depth += 1;
+        match e {
+            ast::Expr::Name(n) => {
+                if matches!(n.ctx, ast::ExprContext::Store | ast::ExprContext::Del) {
+                    self.add(n.id.as_str());
+                }
+            }
+            ast::Expr::Lambda(_) => {}
+            ast::Expr::ListComp(_)
+            | ast::Expr::SetComp(_)
+            | ast::Expr::DictComp(_)
+            | ast::Expr::Generator(_) => {}
+            _ => visitor::walk_expr(self, e),
+        }
+        self.depth -= 1;
+    }
+    fn visit_except_handler(&mut self, h: &'a ast::ExceptHandler) {
+        let ast::ExceptHandler::ExceptHandler(x) = h;
+        if let Some(n) = &x.name {
+            self.add(n.as_str());
+        }
+        visitor::walk_except_handler(self, h);
+    }
+}
+
+/// Every name mentioned inside functions, lambdas and classes nested in a body.
+struct Nested<'m> {
+    interned: &'m mut FxHashMap<String, Rc<str>>,
+    level: usize,
+    names: NameSet,
+    depth: usize,
+}
+
+impl<'a> Visitor<'a> for Nested<'_> {
+    fn visit_stmt(&mut self, s: &'a ast::Stmt) {
+        if self.depth > MAX_NESTING {
+            return;
+        }
+        self.depth += 1;
+        let nested = matches!(s, ast::Stmt::FunctionDef(_) | ast::Stmt::ClassDef(_));
+        if nested {
+            self.level += 1;
+        }
+        if self.level > 0
+            && let ast::Stmt::Nonlocal(n) = s
+        {
+            for x in &n.names {
+                let x = intern(self.interned, x.as_str());
+                self.names.insert(x);
+            }
+        }
+        visitor::walk_stmt(self, s);
+        if nested {
+            self.level -= 1;
+        }
+        self.depth -= 1;
+    }
+    fn visit_expr(&mut self, e: &'a ast::Expr) {
+        if self.depth > MAX_NESTING {
+            return;
+        }
+        self.depth += 1;
+        let nested = matches!(e, ast::Expr::Lambda(_));
+        if nested {
+            self.level += 1;
+        }
+        if self.level > 0
+            && let ast::Expr::Name(n) = e
+        {
+            let x = intern(self.interned, n.id.as_str());
+            self.names.insert(x);
+        }
+        if self.level > 0
+            && let ast::Expr::Call(c) = e
+            && let ast::Expr::Name(n) = &*c.func
+            && n.id.as_str() == "super"
+        {
+            // super() reads the method's first argument.
+        }
+        visitor::walk_expr(self, e);
+        if nested {
+            self.level -= 1;
+        }
+        self.depth -= 1;
+    }
+}
+
+fn nested_names(body: &[ast::Stmt], interned: &mut FxHashMap<String, Rc<str>>) -> NameSet {
+    let mut v = Nested {
+        interned,
+        level: 0,
+        names: NameSet::default(),
+        depth: 0,
+    };
+    for s in body {
+        v.visit_stmt(s);
+    }
+    v.names
+}
+
+fn nested_names_expr(e: &ast::Expr, interned: &mut FxHashMap<String, Rc<str>>) -> NameSet {
+    let mut v = Nested {
+        interned,
+        level: 0,
+        names: NameSet::default(),
+        depth: 0,
+    };
+    v.visit_expr(e);
+    v.names
+}
+
+/// Refuse trees deeper than [`MAX_NESTING`] before any recursive pass looks at them; measured
+/// without recursion beyond the limit.
+pub fn check_depth(body: &[ast::Stmt]) -> Result<(), usize> {
+    struct D {
+        depth: usize,
+        max: usize,
+        at: usize,
+    }
+    impl<'a> Visitor<'a> for D {
+        fn visit_stmt(&mut self, s: &'a ast::Stmt) {
+            if self.depth > MAX_NESTING {
+                return;
+            }
+            self.depth += 1;
+            if self.depth > self.max {
+                self.max = self.depth;
+                self.at = s.start().to_usize();
+            }
+            visitor::walk_stmt(self, s);
+            self.depth -= 1;
+        }
+        fn visit_expr(&mut self, e: &'a ast::Expr) {
+            if self.depth > MAX_NESTING {
+                return;
+            }
+            self.depth += 1;
+            if self.depth > self.max {
+                self.max = self.depth;
+                self.at = e.start().to_usize();
+            }
+            visitor::walk_expr(self, e);
+            self.depth -= 1;
+        }
+    }
+    let mut d = D {
+        depth: 0,
+        max: 0,
+        at: 0,
+    };
+    for s in body {
+        d.visit_stmt(s);
+    }
+    if d.max > MAX_NESTING {
+        return Err(d.at);
+    }
+    Ok(())
+}

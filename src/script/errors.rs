@@ -1,0 +1,182 @@
+//! Exceptions as they travel through Rust (`PyException`), and as the embedder sees an uncaught
+//! one (`ScriptError`, with CPython's traceback text).
+
+use std::fmt;
+use std::rc::Rc;
+
+use super::value::Value;
+
+pub type PyResult<T> = Result<T, PyException>;
+
+/// One line of a traceback: where a frame was when the exception passed through it.
+#[derive(Clone, Debug)]
+pub struct TraceEntry {
+    pub file: Rc<str>,
+    pub line: u32,
+    pub func: Rc<str>,
+}
+
+/// What was raised. Native code raises by type name without an interpreter at hand
+/// (`PyException::new("RuntimeError", msg)`); the interpreter makes the instance from the name
+/// when a script looks at it (`except … as e`), so the common path allocates no object.
+#[derive(Clone)]
+pub enum Payload {
+    Lazy { type_name: String, message: String },
+    Value(Value),
+}
+
+#[derive(Clone)]
+pub struct ExcInner {
+    pub payload: Payload,
+    /// Innermost frame first (the order frames are unwound in); printed reversed.
+    pub traceback: Vec<TraceEntry>,
+    /// `raise X from Y`: Y.
+    pub cause: Option<PyException>,
+    /// The step/time limit and cancellation: no `except` clause may catch them, or a script
+    /// could swallow its own stop.
+    pub uncatchable: bool,
+    /// For SyntaxError: the column (1-based) and the offending line's text.
+    pub column: Option<u32>,
+    pub line_hint: Option<u32>,
+}
+
+/// A Python exception in flight (boxed: `Result<Value, PyException>` stays two words).
+#[derive(Clone)]
+pub struct PyException(pub Box<ExcInner>);
+
+impl PyException {
+    /// An exception of a builtin type (or one defined with
+    /// [`Interpreter::define_exception`](super::Interpreter::define_exception)) with a message.
+    pub fn new(type_name: &str, message: impl Into<String>) -> PyException {
+        PyException(Box::new(ExcInner {
+            payload: Payload::Lazy {
+                type_name: type_name.to_string(),
+                message: message.into(),
+            },
+            traceback: Vec::new(),
+            cause: None,
+            uncatchable: false,
+            column: None,
+            line_hint: None,
+        }))
+    }
+    /// Raise an exception instance (a `Value::Instance` of an exception class).
+    pub fn from_value(v: Value) -> PyException {
+        PyException(Box::new(ExcInner {
+            payload: Payload::Value(v),
+            traceback: Vec::new(),
+            cause: None,
+            uncatchable: false,
+            column: None,
+            line_hint: None,
+        }))
+    }
+    pub fn type_error(msg: impl Into<String>) -> PyException {
+        PyException::new("TypeError", msg)
+    }
+    pub fn value_error(msg: impl Into<String>) -> PyException {
+        PyException::new("ValueError", msg)
+    }
+    pub fn runtime_error(msg: impl Into<String>) -> PyException {
+        PyException::new("RuntimeError", msg)
+    }
+    pub fn index_error(msg: impl Into<String>) -> PyException {
+        PyException::new("IndexError", msg)
+    }
+    pub fn attribute_error(msg: impl Into<String>) -> PyException {
+        PyException::new("AttributeError", msg)
+    }
+    pub(crate) fn uncatchable(mut self) -> PyException {
+        self.0.uncatchable = true;
+        self
+    }
+    /// The type name when known without the interpreter (always, for `new`).
+    pub fn lazy_type_name(&self) -> Option<&str> {
+        match &self.0.payload {
+            Payload::Lazy { type_name, .. } => Some(type_name),
+            Payload::Value(Value::Instance(i)) => Some(&i.class.name),
+            Payload::Value(_) => None,
+        }
+    }
+    pub fn traceback(&self) -> &[TraceEntry] {
+        &self.0.traceback
+    }
+    pub fn push_frame(&mut self, e: TraceEntry) {
+        self.0.traceback.push(e);
+    }
+}
+
+impl fmt::Debug for PyException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0.payload {
+            Payload::Lazy { type_name, message } => write!(f, "{type_name}: {message}"),
+            Payload::Value(v) => write!(f, "<exception {}>", v.type_name()),
+        }
+    }
+}
+
+/// An exception that escaped the script: what `run_main` returns.
+#[derive(Clone)]
+pub struct ScriptError {
+    /// `RuntimeError`, `SyntaxError`, `torch.OutOfMemoryError` is `OutOfMemoryError`…
+    pub type_name: String,
+    pub message: String,
+    /// The line in the main script the error is reported at (innermost main-file frame).
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// The whole CPython-style text, ending with the line "Type: message".
+    pub traceback: String,
+    /// The exception instance, for embedders that want its attributes.
+    pub exception: Option<Value>,
+}
+
+impl fmt::Debug for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.traceback)
+    }
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.message.is_empty() {
+            write!(f, "{}", self.type_name)
+        } else {
+            write!(f, "{}: {}", self.type_name, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// CPython's last traceback line: "Type: message", or just "Type" for an empty message.
+pub fn final_line(type_name: &str, message: &str) -> String {
+    if message.is_empty() {
+        type_name.to_string()
+    } else {
+        format!("{type_name}: {message}")
+    }
+}
+
+/// Render "Traceback (most recent call last):" and the frames (outermost first).
+/// `source_line(file, n)` gives the text of a line, if known.
+pub fn render_frames(
+    frames: &[TraceEntry],
+    source_line: &dyn Fn(&str, u32) -> Option<String>,
+) -> String {
+    let mut s = String::from("Traceback (most recent call last):\n");
+    for e in frames.iter().rev() {
+        s.push_str(&format!(
+            "  File \"{}\", line {}, in {}\n",
+            e.file, e.line, e.func
+        ));
+        if let Some(text) = source_line(&e.file, e.line) {
+            let t = text.trim();
+            if !t.is_empty() {
+                s.push_str("    ");
+                s.push_str(t);
+                s.push('\n');
+            }
+        }
+    }
+    s
+}

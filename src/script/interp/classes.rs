@@ -1,0 +1,494 @@
+//! Classes: builtin type objects, class creation (C3 MRO), the exception hierarchy, native
+//! classes for the bindings, and exception matching.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::super::errors::{Payload, PyException, PyResult};
+use super::super::native::Args;
+use super::super::value::{BuiltinType, Class, ClassKind, Dict, Instance, Value};
+use super::Interpreter;
+
+/// The class objects of the builtin types (`int`, `list`, …) and `object`.
+pub struct Types {
+    pub object: Rc<Class>,
+    pub builtin: Vec<(BuiltinType, Rc<Class>)>,
+}
+
+fn raw_class(
+    name: &str,
+    module: &str,
+    bases: Vec<Rc<Class>>,
+    kind: ClassKind,
+    is_exception: bool,
+) -> Rc<Class> {
+    let mro = c3(&bases).unwrap_or_else(|| bases.clone());
+    Rc::new(Class {
+        name: name.into(),
+        module: module.into(),
+        bases,
+        mro,
+        dict: RefCell::new(Dict::new()),
+        kind,
+        is_exception,
+        ctor: RefCell::new(None),
+    })
+}
+
+/// C3 linearisation of the bases (the MRO after the class itself); None if inconsistent.
+fn c3(bases: &[Rc<Class>]) -> Option<Vec<Rc<Class>>> {
+    let mut seqs: Vec<Vec<Rc<Class>>> = bases
+        .iter()
+        .map(|b| {
+            let mut v = vec![b.clone()];
+            v.extend(b.mro.iter().cloned());
+            v
+        })
+        .collect();
+    seqs.push(bases.to_vec());
+    let mut out: Vec<Rc<Class>> = Vec::new();
+    loop {
+        seqs.retain(|s| !s.is_empty());
+        if seqs.is_empty() {
+            return Some(out);
+        }
+        let mut pick = None;
+        for s in &seqs {
+            let cand = &s[0];
+            if !seqs
+                .iter()
+                .any(|t| t[1..].iter().any(|x| Rc::ptr_eq(x, cand)))
+            {
+                pick = Some(cand.clone());
+                break;
+            }
+        }
+        let c = pick?;
+        for s in &mut seqs {
+            if Rc::ptr_eq(&s[0], &c) {
+                s.remove(0);
+            }
+        }
+        out.push(c);
+    }
+}
+
+impl Types {
+    pub fn new() -> Types {
+        let object = raw_class("object", "builtins", Vec::new(), ClassKind::Object, false);
+        let mut builtin = Vec::new();
+        use BuiltinType as B;
+        let all = [
+            B::NoneType,
+            B::Int,
+            B::Float,
+            B::Str,
+            B::List,
+            B::Tuple,
+            B::Dict,
+            B::Set,
+            B::Range,
+            B::Slice,
+            B::Function,
+            B::BuiltinFunction,
+            B::Method,
+            B::Type,
+            B::Module,
+            B::Iterator,
+            B::Super,
+            B::StaticMethod,
+            B::ClassMethod,
+            B::Property,
+            B::Ellipsis,
+            B::NotImplementedType,
+        ];
+        for t in all {
+            let c = raw_class(
+                super::super::value::builtin_type_name(t),
+                "builtins",
+                vec![object.clone()],
+                ClassKind::Builtin(t),
+                false,
+            );
+            builtin.push((t, c));
+        }
+        let int = builtin
+            .iter()
+            .find(|(t, _)| *t == B::Int)
+            .map(|(_, c)| c.clone());
+        if let Some(int) = int {
+            let b = raw_class(
+                "bool",
+                "builtins",
+                vec![int],
+                ClassKind::Builtin(B::Bool),
+                false,
+            );
+            builtin.push((B::Bool, b));
+        }
+        Types { object, builtin }
+    }
+    pub fn get(&self, t: BuiltinType) -> Rc<Class> {
+        self.builtin
+            .iter()
+            .find(|(x, _)| *x == t)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| self.object.clone())
+    }
+}
+
+impl Default for Types {
+    fn default() -> Self {
+        Types::new()
+    }
+}
+
+const EXCEPTIONS: &[(&str, &str)] = &[
+    ("SystemExit", "BaseException"),
+    ("KeyboardInterrupt", "BaseException"),
+    ("GeneratorExit", "BaseException"),
+    ("Exception", "BaseException"),
+    ("StopIteration", "Exception"),
+    ("ArithmeticError", "Exception"),
+    ("FloatingPointError", "ArithmeticError"),
+    ("OverflowError", "ArithmeticError"),
+    ("ZeroDivisionError", "ArithmeticError"),
+    ("AssertionError", "Exception"),
+    ("AttributeError", "Exception"),
+    ("BufferError", "Exception"),
+    ("EOFError", "Exception"),
+    ("ImportError", "Exception"),
+    ("ModuleNotFoundError", "ImportError"),
+    ("LookupError", "Exception"),
+    ("IndexError", "LookupError"),
+    ("KeyError", "LookupError"),
+    ("MemoryError", "Exception"),
+    ("NameError", "Exception"),
+    ("UnboundLocalError", "NameError"),
+    ("OSError", "Exception"),
+    ("TimeoutError", "OSError"),
+    ("FileNotFoundError", "OSError"),
+    ("PermissionError", "OSError"),
+    ("ReferenceError", "Exception"),
+    ("RuntimeError", "Exception"),
+    ("NotImplementedError", "RuntimeError"),
+    ("RecursionError", "RuntimeError"),
+    ("SyntaxError", "Exception"),
+    ("IndentationError", "SyntaxError"),
+    ("TabError", "IndentationError"),
+    ("SystemError", "Exception"),
+    ("TypeError", "Exception"),
+    ("ValueError", "Exception"),
+    ("UnicodeError", "ValueError"),
+    ("Warning", "Exception"),
+    ("UserWarning", "Warning"),
+    ("DeprecationWarning", "Warning"),
+    ("RuntimeWarning", "Warning"),
+    ("FutureWarning", "Warning"),
+];
+
+pub(crate) fn install_exceptions(it: &mut Interpreter) {
+    let base = raw_class(
+        "BaseException",
+        "builtins",
+        vec![it.types.object.clone()],
+        ClassKind::User,
+        true,
+    );
+    {
+        let mut d = base.dict.borrow_mut();
+        d.set_str(
+            "__init__",
+            Value::native_fn("__init__", |_it, args| {
+                if let Some(Value::Instance(i)) = args.positional.first() {
+                    i.dict
+                        .borrow_mut()
+                        .set_str("args", Value::tuple(args.positional[1..].to_vec()));
+                }
+                Ok(Value::None)
+            }),
+        );
+        d.set_str(
+            "__str__",
+            Value::native_fn("__str__", |it, args| {
+                let Some(Value::Instance(i)) = args.positional.first() else {
+                    return Ok(Value::str(""));
+                };
+                if let Some(m) = i.dict.borrow().get_str("__msg__") {
+                    return Ok(m.clone());
+                }
+                let a = i.dict.borrow().get_str("args").cloned();
+                let items = a.and_then(|a| a.as_vec()).unwrap_or_default();
+                let s = match items.len() {
+                    0 => String::new(),
+                    1 => {
+                        if &*i.class.name == "KeyError"
+                            || i.class.mro.iter().any(|c| &*c.name == "KeyError")
+                        {
+                            it.repr(&items[0])?
+                        } else {
+                            it.str(&items[0])?
+                        }
+                    }
+                    _ => it.repr(&Value::tuple(items))?,
+                };
+                Ok(Value::string(s))
+            }),
+        );
+        d.set_str(
+            "__repr__",
+            Value::native_fn("__repr__", |it, args| {
+                let Some(Value::Instance(i)) = args.positional.first() else {
+                    return Ok(Value::str(""));
+                };
+                let a = i.dict.borrow().get_str("args").cloned();
+                let items = a.and_then(|a| a.as_vec()).unwrap_or_default();
+                let inner = match items.len() {
+                    1 => it.repr(&items[0])?,
+                    _ => {
+                        let t = it.repr(&Value::tuple(items))?;
+                        t.trim_start_matches('(')
+                            .trim_end_matches(')')
+                            .trim_end_matches(',')
+                            .to_string()
+                    }
+                };
+                Ok(Value::string(format!("{}({inner})", i.class.name)))
+            }),
+        );
+    }
+    it.exc_classes.insert("BaseException".into(), base.clone());
+    for (name, parent) in EXCEPTIONS {
+        let p = it
+            .exc_classes
+            .get(*parent)
+            .cloned()
+            .unwrap_or_else(|| base.clone());
+        let c = raw_class(name, "builtins", vec![p], ClassKind::User, true);
+        it.exc_classes.insert((*name).into(), c);
+    }
+}
+
+impl Interpreter {
+    /// `type(v)` as a class object.
+    pub fn type_of(&mut self, v: &Value) -> Rc<Class> {
+        match v {
+            Value::Instance(i) => i.class.clone(),
+            Value::Native(n) => {
+                let name = n.type_name().to_string();
+                self.native_class(&name)
+            }
+            _ => match v.builtin_type() {
+                Some(t) => self.types.get(t),
+                None => self.types.object.clone(),
+            },
+        }
+    }
+
+    /// The class object standing for native objects whose `type_name()` is `name` (created on
+    /// first use, subclass of `object`). Use it as `torch.Tensor`.
+    pub fn native_class(&mut self, name: &str) -> Rc<Class> {
+        if let Some(c) = self.native_classes.get(name) {
+            return c.clone();
+        }
+        let c = raw_class(
+            name,
+            "torch",
+            vec![self.types.object.clone()],
+            ClassKind::Native,
+            false,
+        );
+        self.native_classes.insert(name.to_string(), c.clone());
+        c
+    }
+
+    /// Define (or redefine) a native class with native bases, e.g. `("Parameter", &["Tensor"])`,
+    /// so `isinstance(p, torch.Tensor)` holds for a native whose type_name is "Parameter".
+    pub fn define_native_class(&mut self, name: &str, bases: &[&str]) -> Rc<Class> {
+        let mut bs: Vec<Rc<Class>> = bases.iter().map(|b| self.native_class(b)).collect();
+        if bs.is_empty() {
+            bs.push(self.types.object.clone());
+        }
+        let c = raw_class(name, "torch", bs, ClassKind::Native, false);
+        self.native_classes.insert(name.to_string(), c.clone());
+        c
+    }
+
+    /// What calling a native class does (`torch.Tensor(data)`), and class attributes.
+    pub fn set_class_ctor(&mut self, class: &Rc<Class>, ctor: Value) {
+        *class.ctor.borrow_mut() = Some(ctor);
+    }
+
+    /// Define an exception class `name` under `base` (a builtin or previously defined
+    /// exception). `PyException::new(name, msg)` then raises it.
+    pub fn define_exception(&mut self, name: &str, base: &str) -> Value {
+        let b = self.exc_class(base);
+        let c = raw_class(name, "torch", vec![b], ClassKind::User, true);
+        self.exc_classes.insert(name.to_string(), c.clone());
+        Value::Class(c)
+    }
+
+    /// An exception class by name (RuntimeError if unknown).
+    pub fn exc_class(&self, name: &str) -> Rc<Class> {
+        self.exc_classes
+            .get(name)
+            .or_else(|| self.exc_classes.get("RuntimeError"))
+            .cloned()
+            .unwrap_or_else(|| self.types.object.clone())
+    }
+
+    pub(crate) fn new_exception_instance(&mut self, cls: &Rc<Class>, args: Vec<Value>) -> Value {
+        let inst = Instance {
+            class: cls.clone(),
+            dict: Default::default(),
+        };
+        inst.dict.borrow_mut().set_str("args", Value::tuple(args));
+        Value::Instance(Rc::new(inst))
+    }
+
+    /// The exception's instance, creating it from a lazy (type name, message) form.
+    pub fn exc_value(&mut self, e: &mut PyException) -> Value {
+        if let Payload::Lazy { type_name, message } = &e.0.payload {
+            let cls = self.exc_class(type_name);
+            let args = if message.is_empty() {
+                vec![]
+            } else {
+                vec![Value::str(message)]
+            };
+            let v = self.new_exception_instance(&cls, args);
+            if let Value::Instance(i) = &v
+                && &*cls.name == "KeyError"
+            {
+                i.dict.borrow_mut().set_str("__msg__", Value::str(message));
+            }
+            e.0.payload = Payload::Value(v);
+        }
+        match &e.0.payload {
+            Payload::Value(v) => v.clone(),
+            Payload::Lazy { .. } => Value::None,
+        }
+    }
+
+    /// Does `except <typ>` catch `e`? `typ` is a class or a tuple of classes.
+    pub(crate) fn exc_matches(&mut self, e: &PyException, typ: &Value) -> PyResult<bool> {
+        match typ {
+            Value::Tuple(t) => {
+                for x in t.iter() {
+                    if self.exc_matches(e, x)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Value::Class(c) if c.is_exception => {
+                let ec = match &e.0.payload {
+                    Payload::Lazy { type_name, .. } => self.exc_class(type_name),
+                    Payload::Value(Value::Instance(i)) => i.class.clone(),
+                    Payload::Value(_) => return Ok(false),
+                };
+                Ok(ec.is_subclass(c))
+            }
+            _ => Err(PyException::new(
+                "TypeError",
+                "catching classes that do not inherit from BaseException is not allowed",
+            )),
+        }
+    }
+
+    /// Create a class from a body namespace (what `class X(Base): ...` does).
+    pub fn make_class(
+        &mut self,
+        name: &str,
+        module: &str,
+        bases: Vec<Value>,
+        dict: Dict,
+    ) -> PyResult<Rc<Class>> {
+        let mut bs = Vec::new();
+        for b in bases {
+            match b {
+                Value::Class(c) => {
+                    if let ClassKind::Builtin(t) = c.kind
+                        && !matches!(t, BuiltinType::Type)
+                    {
+                        return Err(PyException::new(
+                            "NotImplementedError",
+                            format!(
+                                "cudatutor does not support subclassing builtin type '{}'",
+                                c.name
+                            ),
+                        ));
+                    }
+                    bs.push(c)
+                }
+                other => {
+                    return Err(PyException::new(
+                        "TypeError",
+                        format!("bases must be types, not {}", other.type_name()),
+                    ));
+                }
+            }
+        }
+        if bs.is_empty() {
+            bs.push(self.types.object.clone());
+        }
+        let is_exc = bs.iter().any(|b| b.is_exception);
+        let Some(mro) = c3(&bs) else {
+            return Err(PyException::new(
+                "TypeError",
+                "Cannot create a consistent method resolution order (MRO)",
+            ));
+        };
+        let kind = if bs.iter().any(|b| b.kind == ClassKind::Native) {
+            ClassKind::Native
+        } else {
+            ClassKind::User
+        };
+        let cls = Rc::new(Class {
+            name: name.into(),
+            module: module.into(),
+            bases: bs,
+            mro,
+            dict: RefCell::new(dict),
+            kind,
+            is_exception: is_exc,
+            ctor: RefCell::new(None),
+        });
+        // Methods learn their class, for zero-argument super().
+        for (_, v) in cls.dict.borrow().iter() {
+            let f = match v {
+                Value::Function(f) => Some(f.clone()),
+                Value::StaticMethod(x) | Value::ClassMethod(x) => match &**x {
+                    Value::Function(f) => Some(f.clone()),
+                    _ => None,
+                },
+                Value::Property(p) => {
+                    for g in [&p.fget, &p.fset] {
+                        if let Value::Function(f) = g {
+                            *f.owner.borrow_mut() = Some(Rc::downgrade(&cls));
+                        }
+                    }
+                    None
+                }
+                _ => None,
+            };
+            if let Some(f) = f {
+                *f.owner.borrow_mut() = Some(Rc::downgrade(&cls));
+            }
+        }
+        Ok(cls)
+    }
+
+    /// `isinstance(v, cls)`.
+    pub fn isinstance(&mut self, v: &Value, cls: &Class) -> bool {
+        if cls.kind == ClassKind::Object {
+            return true;
+        }
+        let t = self.type_of(v);
+        t.is_subclass(cls)
+    }
+
+    /// Raise StopIteration-free helper for bindings: call `f(*args)`.
+    pub fn call_simple(&mut self, f: &Value, args: Vec<Value>) -> PyResult<Value> {
+        self.call(f, Args::new(args))
+    }
+}

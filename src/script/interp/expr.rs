@@ -1,0 +1,495 @@
+//! Expressions.
+
+use std::rc::Rc;
+
+use super::super::errors::{PyException, PyResult};
+use super::super::ir::*;
+use super::super::native::Args;
+use super::super::value::{Dict, Value};
+use super::Interpreter;
+use super::stmt::{Frame, unbound_local};
+
+enum CompOut {
+    List(Vec<Value>),
+    Set(Dict),
+    Dict(Dict),
+}
+
+impl Interpreter {
+    pub(crate) fn eval(&mut self, f: &mut Frame, e: &Expr) -> PyResult<Value> {
+        match e {
+            Expr::Const(v) => Ok(v.clone()),
+            Expr::Fast(i) => match f.locals.get(*i as usize) {
+                Some(Some(v)) => Ok(v.clone()),
+                _ => Err(unbound_local(
+                    f.code
+                        .local_names
+                        .get(*i as usize)
+                        .map(|s| &**s)
+                        .unwrap_or("?"),
+                )),
+            },
+            Expr::Cell(i) => {
+                let v = f.cells.get(*i as usize).and_then(|c| c.borrow().clone());
+                v.ok_or_else(|| {
+                    unbound_local(
+                        f.code
+                            .cell_names
+                            .get(*i as usize)
+                            .map(|s| &**s)
+                            .unwrap_or("?"),
+                    )
+                })
+            }
+            Expr::Free(i) => {
+                let v = f.free.get(*i as usize).and_then(|c| c.borrow().clone());
+                v.ok_or_else(|| {
+                    PyException::new(
+                        "NameError",
+                        format!(
+                            "cannot access free variable '{}' where it is not associated with a value in enclosing scope",
+                            f.code.free_names.get(*i as usize).map(|s| &**s).unwrap_or("?")
+                        ),
+                    )
+                })
+            }
+            Expr::Global(n) => self.load_global(f, n),
+            Expr::Name(n) => {
+                if let Some(ns) = &f.ns
+                    && let Some(v) = ns.borrow().get_str(n)
+                {
+                    return Ok(v.clone());
+                }
+                self.load_global(f, n)
+            }
+            Expr::Attr(o, n) => {
+                let v = self.eval(f, o)?;
+                self.getattr(&v, n)
+            }
+            Expr::Subscript(o, i) => {
+                let v = self.eval(f, o)?;
+                let k = self.eval(f, i)?;
+                self.getitem(&v, &k)
+            }
+            Expr::Slice(a, b, c) => {
+                let a = match a {
+                    Some(x) => self.eval(f, x)?,
+                    None => Value::None,
+                };
+                let b = match b {
+                    Some(x) => self.eval(f, x)?,
+                    None => Value::None,
+                };
+                let c = match c {
+                    Some(x) => self.eval(f, x)?,
+                    None => Value::None,
+                };
+                Ok(Value::Slice(Rc::new([a, b, c])))
+            }
+            Expr::Call {
+                func,
+                args,
+                kws,
+                star,
+                line,
+            } => {
+                let fv = self.eval(f, func)?;
+                let a = self.eval_args(f, args, kws, *star)?;
+                if let Some(fi) = self.frames.last_mut() {
+                    fi.line = *line;
+                }
+                self.call(&fv, a)
+            }
+            Expr::CallMethod {
+                obj,
+                name,
+                args,
+                kws,
+                star,
+                line,
+            } => {
+                let o = self.eval(f, obj)?;
+                let a = self.eval_args(f, args, kws, *star)?;
+                if let Some(fi) = self.frames.last_mut() {
+                    fi.line = *line;
+                }
+                self.call_method(&o, name, a)
+            }
+            Expr::Super { .. } => self.make_super(f),
+            Expr::Bin(op, a, b) => {
+                let a = self.eval(f, a)?;
+                let b = self.eval(f, b)?;
+                self.binary_op(*op, &a, &b)
+            }
+            Expr::Unary(op, a) => {
+                let a = self.eval(f, a)?;
+                self.unary_op(*op, &a)
+            }
+            Expr::Not(a) => {
+                let a = self.eval(f, a)?;
+                Ok(Value::Bool(!self.truthy(&a)?))
+            }
+            Expr::And(vs) => {
+                let mut last = Value::None;
+                for (i, v) in vs.iter().enumerate() {
+                    last = self.eval(f, v)?;
+                    if i + 1 < vs.len() && !self.truthy(&last)? {
+                        return Ok(last);
+                    }
+                }
+                Ok(last)
+            }
+            Expr::Or(vs) => {
+                let mut last = Value::None;
+                for (i, v) in vs.iter().enumerate() {
+                    last = self.eval(f, v)?;
+                    if i + 1 < vs.len() && self.truthy(&last)? {
+                        return Ok(last);
+                    }
+                }
+                Ok(last)
+            }
+            Expr::Compare(left, rest) => {
+                let mut l = self.eval(f, left)?;
+                let n = rest.len();
+                for (i, (op, r)) in rest.iter().enumerate() {
+                    let rv = self.eval(f, r)?;
+                    let res = self.compare_kind(*op, &l, &rv)?;
+                    if i + 1 == n {
+                        return Ok(res);
+                    }
+                    if !self.truthy(&res)? {
+                        return Ok(res);
+                    }
+                    l = rv;
+                }
+                Ok(Value::Bool(true))
+            }
+            Expr::IfExp(t, a, b) => {
+                let c = self.eval(f, t)?;
+                if self.truthy(&c)? {
+                    self.eval(f, a)
+                } else {
+                    self.eval(f, b)
+                }
+            }
+            Expr::List(items) => Ok(Value::list(self.eval_items(f, items)?)),
+            Expr::Tuple(items) => Ok(Value::tuple(self.eval_items(f, items)?)),
+            Expr::Set(items) => {
+                let vs = self.eval_items(f, items)?;
+                let mut d = Dict::new();
+                for v in vs {
+                    let k = self.hkey(&v)?;
+                    d.insert(k, v, Value::None);
+                }
+                Ok(Value::Set(Rc::new(std::cell::RefCell::new(d))))
+            }
+            Expr::Dict(items) => {
+                let mut d = Dict::new();
+                for (k, v) in items {
+                    match k {
+                        Some(k) => {
+                            let kv = self.eval(f, k)?;
+                            let vv = self.eval(f, v)?;
+                            let hk = self.hkey(&kv)?;
+                            d.insert(hk, kv, vv);
+                        }
+                        None => {
+                            let m = self.eval(f, v)?;
+                            for (kv, vv) in self.mapping_items(&m)? {
+                                let hk = self.hkey(&kv)?;
+                                d.insert(hk, kv, vv);
+                            }
+                        }
+                    }
+                }
+                Ok(Value::dict(d))
+            }
+            Expr::Starred(_) => Err(PyException::new(
+                "SyntaxError",
+                "can't use starred expression here",
+            )),
+            Expr::Comp {
+                kind,
+                elt,
+                value,
+                gens,
+            } => {
+                let mut out = match kind {
+                    CompKind::List | CompKind::Gen => CompOut::List(Vec::new()),
+                    CompKind::Set => CompOut::Set(Dict::new()),
+                    CompKind::Dict => CompOut::Dict(Dict::new()),
+                };
+                let r = self.comp_loop(f, gens, 0, elt, value.as_deref(), &mut out);
+                // The comprehension's variables die with it (they would in CPython's own frame).
+                for g in gens {
+                    clear_target(f, &g.target);
+                }
+                r?;
+                Ok(match (out, kind) {
+                    (CompOut::List(v), CompKind::Gen) => Value::iter_from_vec(v),
+                    (CompOut::List(v), _) => Value::list(v),
+                    (CompOut::Set(d), _) => Value::Set(Rc::new(std::cell::RefCell::new(d))),
+                    (CompOut::Dict(d), _) => Value::dict(d),
+                })
+            }
+            Expr::Lambda(def) => self.make_function(f, def),
+            Expr::FString(parts) => {
+                let s = self.eval_fparts(f, parts)?;
+                Ok(Value::string(s))
+            }
+            Expr::Named(t, v) => {
+                let v = self.eval(f, v)?;
+                self.store(f, t, v.clone())?;
+                Ok(v)
+            }
+        }
+    }
+
+    fn eval_fparts(&mut self, f: &mut Frame, parts: &[FPart]) -> PyResult<String> {
+        let mut s = String::new();
+        for p in parts {
+            match p {
+                FPart::Lit(l) => s.push_str(l),
+                FPart::Value {
+                    expr,
+                    conv,
+                    spec,
+                    debug,
+                } => {
+                    if let Some(d) = debug {
+                        s.push_str(d);
+                    }
+                    let v = self.eval(f, expr)?;
+                    let v = match conv {
+                        Some('r') | Some('a') => Value::string(self.repr(&v)?),
+                        Some('s') => Value::string(self.str(&v)?),
+                        _ => v,
+                    };
+                    let spec_s = match spec {
+                        Some(sp) => self.eval_fparts(f, sp)?,
+                        None => String::new(),
+                    };
+                    let out = self.format_value(&v, &spec_s)?;
+                    s.push_str(&out);
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    fn comp_loop(
+        &mut self,
+        f: &mut Frame,
+        gens: &[CompFor],
+        idx: usize,
+        elt: &Expr,
+        value: Option<&Expr>,
+        out: &mut CompOut,
+    ) -> PyResult<()> {
+        let Some(g) = gens.get(idx) else {
+            match out {
+                CompOut::List(v) => v.push(self.eval(f, elt)?),
+                CompOut::Set(d) => {
+                    let v = self.eval(f, elt)?;
+                    let k = self.hkey(&v)?;
+                    d.insert(k, v, Value::None);
+                }
+                CompOut::Dict(d) => {
+                    let k = self.eval(f, elt)?;
+                    let v = match value {
+                        Some(e) => self.eval(f, e)?,
+                        None => Value::None,
+                    };
+                    let hk = self.hkey(&k)?;
+                    d.insert(hk, k, v);
+                }
+            }
+            return Ok(());
+        };
+        let src = self.eval(f, &g.iter)?;
+        let it = self.get_iter(&src)?;
+        drop(src);
+        'items: while let Some(item) = self.next_item(&it)? {
+            self.step()?;
+            self.store(f, &g.target, item)?;
+            for c in &g.ifs {
+                let cv = self.eval(f, c)?;
+                if !self.truthy(&cv)? {
+                    continue 'items;
+                }
+            }
+            self.comp_loop(f, gens, idx + 1, elt, value, out)?;
+        }
+        Ok(())
+    }
+
+    fn load_global(&mut self, f: &Frame, n: &Rc<str>) -> PyResult<Value> {
+        if let Some(v) = f.globals.borrow().get_str(n) {
+            return Ok(v.clone());
+        }
+        if let Some(v) = self.builtins.borrow().get_str(n) {
+            return Ok(v.clone());
+        }
+        Err(super::stmt::name_error(n))
+    }
+
+    /// Evaluate list/tuple/set display items, expanding `*x`.
+    fn eval_items(&mut self, f: &mut Frame, items: &[Expr]) -> PyResult<Vec<Value>> {
+        let mut out = Vec::with_capacity(items.len());
+        for it in items {
+            if let Expr::Starred(inner) = it {
+                let v = self.eval(f, inner)?;
+                out.extend(self.iterate(&v)?);
+            } else {
+                out.push(self.eval(f, it)?);
+            }
+        }
+        Ok(out)
+    }
+
+    fn eval_args(
+        &mut self,
+        f: &mut Frame,
+        args: &[Expr],
+        kws: &[(Option<Rc<str>>, Expr)],
+        star: bool,
+    ) -> PyResult<Args> {
+        let positional = if star {
+            let mut out = Vec::with_capacity(args.len());
+            for a in args {
+                if let Expr::Starred(inner) = a {
+                    let v = self.eval(f, inner)?;
+                    if !self.is_iterable(&v) {
+                        return Err(PyException::new(
+                            "TypeError",
+                            format!("Value after * must be an iterable, not {}", v.type_name()),
+                        ));
+                    }
+                    out.extend(self.iterate(&v)?);
+                } else {
+                    out.push(self.eval(f, a)?);
+                }
+            }
+            out
+        } else {
+            let mut out = Vec::with_capacity(args.len());
+            for a in args {
+                out.push(self.eval(f, a)?);
+            }
+            out
+        };
+        let mut keywords = Vec::with_capacity(kws.len());
+        for (k, e) in kws {
+            let v = self.eval(f, e)?;
+            match k {
+                Some(k) => {
+                    if keywords.iter().any(|(x, _): &(String, Value)| x == &**k) {
+                        return Err(PyException::new(
+                            "SyntaxError",
+                            format!("keyword argument repeated: {k}"),
+                        ));
+                    }
+                    keywords.push((k.to_string(), v))
+                }
+                None => {
+                    for (kv, vv) in self.mapping_items(&v)? {
+                        match kv {
+                            Value::Str(s) => {
+                                if keywords.iter().any(|(x, _)| x == &*s) {
+                                    return Err(PyException::new(
+                                        "TypeError",
+                                        format!("got multiple values for keyword argument '{s}'"),
+                                    ));
+                                }
+                                keywords.push((s.to_string(), vv))
+                            }
+                            _ => {
+                                return Err(PyException::new(
+                                    "TypeError",
+                                    "keywords must be strings",
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Args {
+            positional,
+            keywords,
+        })
+    }
+
+    /// (key, value) pairs of a dict or mapping-like object (for `**m` and `dict(m)`).
+    pub(crate) fn mapping_items(&mut self, m: &Value) -> PyResult<Vec<(Value, Value)>> {
+        match m {
+            Value::Dict(d) => Ok(d
+                .borrow()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()),
+            _ => {
+                let keys = match self.call_method_opt(m, "keys", Args::default())? {
+                    Some(k) => k,
+                    None => {
+                        return Err(PyException::new(
+                            "TypeError",
+                            format!("'{}' object is not a mapping", m.type_name()),
+                        ));
+                    }
+                };
+                let mut out = Vec::new();
+                for k in self.iterate(&keys)? {
+                    let v = self.getitem(m, &k)?;
+                    out.push((k, v));
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    fn make_super(&mut self, f: &mut Frame) -> PyResult<Value> {
+        let owner = f
+            .func
+            .and_then(|func| func.owner.borrow().as_ref().and_then(|w| w.upgrade()));
+        let Some(cls) = owner else {
+            return Err(PyException::new(
+                "RuntimeError",
+                "super(): __class__ cell not found",
+            ));
+        };
+        let first = if f.code.params.is_empty() {
+            None
+        } else if let Some((_, c)) = f.code.param_cells.iter().find(|(s, _)| *s == 0) {
+            f.cells.get(*c as usize).and_then(|c| c.borrow().clone())
+        } else {
+            f.locals.first().cloned().flatten()
+        };
+        match first {
+            Some(obj) => Ok(Value::Super(Rc::new((cls, obj)))),
+            None => Err(PyException::new("RuntimeError", "super(): no arguments")),
+        }
+    }
+}
+
+fn clear_target(f: &mut Frame, t: &Target) {
+    match t {
+        Target::Fast(i) => {
+            if let Some(s) = f.locals.get_mut(*i as usize) {
+                let old = s.take();
+                drop(old);
+            }
+        }
+        Target::Cell(i) => {
+            // A closure may hold this cell; CPython would keep it too. Leave it.
+            let _ = i;
+        }
+        Target::Unpack(items, _) => {
+            for t in items {
+                clear_target(f, t);
+            }
+        }
+        _ => {}
+    }
+}

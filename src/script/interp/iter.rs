@@ -1,0 +1,287 @@
+//! The iteration protocol: `iter()`, `next()`, and collecting an iterable into a Vec.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::super::errors::{Payload, PyException, PyResult};
+use super::super::native::Args;
+use super::super::value::{IterState, Value};
+use super::Interpreter;
+
+impl Interpreter {
+    pub(crate) fn is_iterable(&self, v: &Value) -> bool {
+        match v {
+            Value::List(_)
+            | Value::Tuple(_)
+            | Value::Str(_)
+            | Value::Dict(_)
+            | Value::Set(_)
+            | Value::Range(_)
+            | Value::Iter(_)
+            | Value::Native(_) => true,
+            Value::Instance(i) => {
+                i.class.lookup_user("__iter__").is_some()
+                    || i.class.lookup_user("__getitem__").is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// `iter(v)`.
+    pub fn get_iter(&mut self, v: &Value) -> PyResult<Value> {
+        let st = match v {
+            Value::List(_) | Value::Tuple(_) => IterState::Seq {
+                seq: v.clone(),
+                idx: 0,
+            },
+            Value::Str(s) => IterState::Chars {
+                s: s.clone(),
+                pos: 0,
+            },
+            Value::Dict(d) | Value::Set(d) => IterState::Items {
+                items: d.borrow().keys(),
+                idx: 0,
+            },
+            Value::Range(r) => IterState::Range {
+                cur: r.start,
+                remaining: r.len(),
+                step: r.step,
+            },
+            Value::Iter(_) => return Ok(v.clone()),
+            Value::Instance(i) => {
+                if let Some(m) = i.class.lookup_user("__iter__") {
+                    let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    return Ok(r);
+                }
+                if i.class.lookup_user("__getitem__").is_some() {
+                    IterState::GetItem {
+                        obj: v.clone(),
+                        idx: 0,
+                    }
+                } else {
+                    return Err(PyException::new(
+                        "TypeError",
+                        format!("'{}' object is not iterable", i.class.name),
+                    ));
+                }
+            }
+            Value::Native(n) => {
+                let n = n.clone();
+                if let Some(it) = n.iter(&n, self)? {
+                    return Ok(it);
+                }
+                if n.len(&n, self)?.is_some() {
+                    IterState::GetItem {
+                        obj: v.clone(),
+                        idx: 0,
+                    }
+                } else {
+                    return Err(PyException::new(
+                        "TypeError",
+                        format!("'{}' object is not iterable", n.type_name()),
+                    ));
+                }
+            }
+            _ => {
+                return Err(PyException::new(
+                    "TypeError",
+                    format!("'{}' object is not iterable", v.type_name()),
+                ));
+            }
+        };
+        Ok(Value::Iter(Rc::new(RefCell::new(st))))
+    }
+
+    /// Advance an iterator; `Ok(None)` when exhausted.
+    pub fn next_item(&mut self, it: &Value) -> PyResult<Option<Value>> {
+        match it {
+            Value::Iter(st) => self.next_builtin(st),
+            Value::Instance(i) => match i.class.lookup_user("__next__") {
+                Some(m) => match self.call_bound(&m, it.clone(), Args::default()) {
+                    Ok(v) => Ok(Some(v)),
+                    Err(e) if is_stop_iteration(&e) => Ok(None),
+                    Err(e) => Err(e),
+                },
+                None => Err(PyException::new(
+                    "TypeError",
+                    format!("'{}' object is not an iterator", i.class.name),
+                )),
+            },
+            Value::Native(n) => {
+                let n = n.clone();
+                n.next(&n, self)
+            }
+            _ => Err(PyException::new(
+                "TypeError",
+                format!("'{}' object is not an iterator", it.type_name()),
+            )),
+        }
+    }
+
+    fn next_builtin(&mut self, st: &Rc<RefCell<IterState>>) -> PyResult<Option<Value>> {
+        // Simple states advance under the borrow; composite ones release it before calling out.
+        let mut b = st.borrow_mut();
+        match &mut *b {
+            IterState::Seq { seq, idx } => {
+                let v = match seq {
+                    Value::List(l) => l.borrow().get(*idx).cloned(),
+                    Value::Tuple(t) => t.get(*idx).cloned(),
+                    _ => None,
+                };
+                if v.is_some() {
+                    *idx += 1;
+                } else {
+                    *b = IterState::Done;
+                }
+                Ok(v)
+            }
+            IterState::Items { items, idx } => {
+                let v = items.get(*idx).cloned();
+                if v.is_some() {
+                    *idx += 1;
+                } else {
+                    *b = IterState::Done;
+                }
+                Ok(v)
+            }
+            IterState::Range {
+                cur,
+                remaining,
+                step,
+            } => {
+                if *remaining == 0 {
+                    return Ok(None);
+                }
+                let v = *cur;
+                *remaining -= 1;
+                *cur = cur.wrapping_add(*step);
+                Ok(Some(Value::Int(v)))
+            }
+            IterState::Chars { s, pos } => {
+                let c = s.get(*pos..).and_then(|r| r.chars().next());
+                match c {
+                    Some(c) => {
+                        *pos += c.len_utf8();
+                        Ok(Some(Value::string(c.to_string())))
+                    }
+                    None => Ok(None),
+                }
+            }
+            IterState::Done => Ok(None),
+            IterState::Enumerate { inner, n } => {
+                let inner = inner.clone();
+                let i = *n;
+                *n += 1;
+                drop(b);
+                Ok(self
+                    .next_item(&inner)?
+                    .map(|v| Value::tuple(vec![Value::Int(i), v])))
+            }
+            IterState::Zip { inners } => {
+                let inners = inners.clone();
+                drop(b);
+                let mut out = Vec::with_capacity(inners.len());
+                for i in &inners {
+                    match self.next_item(i)? {
+                        Some(v) => out.push(v),
+                        None => {
+                            *st.borrow_mut() = IterState::Done;
+                            return Ok(None);
+                        }
+                    }
+                }
+                if out.is_empty() {
+                    return Ok(None);
+                }
+                Ok(Some(Value::tuple(out)))
+            }
+            IterState::Map { func, inners } => {
+                let (func, inners) = (func.clone(), inners.clone());
+                drop(b);
+                let mut args = Vec::with_capacity(inners.len());
+                for i in &inners {
+                    match self.next_item(i)? {
+                        Some(v) => args.push(v),
+                        None => {
+                            *st.borrow_mut() = IterState::Done;
+                            return Ok(None);
+                        }
+                    }
+                }
+                self.call(&func, Args::new(args)).map(Some)
+            }
+            IterState::Filter { func, inner } => {
+                let (func, inner) = (func.clone(), inner.clone());
+                drop(b);
+                loop {
+                    self.step()?;
+                    let Some(v) = self.next_item(&inner)? else {
+                        return Ok(None);
+                    };
+                    let keep = if func.is_none() {
+                        self.truthy(&v)?
+                    } else {
+                        let r = self.call(&func, Args::new(vec![v.clone()]))?;
+                        self.truthy(&r)?
+                    };
+                    if keep {
+                        return Ok(Some(v));
+                    }
+                }
+            }
+            IterState::GetItem { obj, idx } => {
+                let (obj, i) = (obj.clone(), *idx);
+                *idx += 1;
+                drop(b);
+                match self.getitem(&obj, &Value::Int(i)) {
+                    Ok(v) => Ok(Some(v)),
+                    Err(e)
+                        if matches!(
+                            e.lazy_type_name(),
+                            Some("IndexError") | Some("StopIteration")
+                        ) =>
+                    {
+                        *st.borrow_mut() = IterState::Done;
+                        Ok(None)
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+        }
+    }
+
+    /// Collect any iterable into a Vec (`list(x)`, unpacking, `*args`).
+    pub fn iterate(&mut self, v: &Value) -> PyResult<Vec<Value>> {
+        match v {
+            Value::List(l) => return Ok(l.borrow().clone()),
+            Value::Tuple(t) => return Ok((**t).clone()),
+            Value::Range(r) => {
+                if r.len() > 50_000_000 {
+                    return Err(PyException::new("MemoryError", ""));
+                }
+                return Ok((0..r.len())
+                    .filter_map(|i| r.get(i).map(Value::Int))
+                    .collect());
+            }
+            _ => {}
+        }
+        let it = self.get_iter(v)?;
+        let mut out = Vec::new();
+        while let Some(x) = self.next_item(&it)? {
+            self.step()?;
+            out.push(x);
+        }
+        Ok(out)
+    }
+}
+
+pub(crate) fn is_stop_iteration(e: &PyException) -> bool {
+    match &e.0.payload {
+        Payload::Lazy { type_name, .. } => type_name == "StopIteration",
+        Payload::Value(Value::Instance(i)) => {
+            &*i.class.name == "StopIteration"
+                || i.class.mro.iter().any(|c| &*c.name == "StopIteration")
+        }
+        _ => false,
+    }
+}

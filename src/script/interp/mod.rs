@@ -1,0 +1,370 @@
+//! The interpreter: its state (modules, frames, limits, output) and the public entry points.
+//! Evaluation lives in the submodules: `stmt` (statements), `expr` (expressions), `call`
+//! (calling and argument binding), `ops` (operators, truth, equality, hashing), `attr`
+//! (attribute access and method dispatch), `iter` (the iteration protocol), `classes`.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::errors::{Payload, PyException, PyResult, ScriptError, final_line, render_frames};
+use super::value::{Class, Dict, FxHashMap, Module, Value};
+
+mod attr;
+mod call;
+mod classes;
+mod expr;
+mod iter;
+mod ops;
+mod stmt;
+
+pub use classes::Types;
+
+/// Frames deeper than this raise RecursionError. Each Python call costs a handful of Rust
+/// frames of the tree-walker; 300 keeps a debug build inside an 8 MiB stack (tested).
+pub const DEFAULT_RECURSION_LIMIT: usize = 300;
+
+/// Budgets that stop runaway scripts.
+#[derive(Clone)]
+pub struct Limits {
+    /// Statements, loop iterations and calls counted together.
+    pub max_steps: u64,
+    pub max_wall: Duration,
+    /// Set to true from another thread to stop the script (raises KeyboardInterrupt).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_steps: 20_000_000,
+            max_wall: Duration::from_secs(20),
+            cancel: None,
+        }
+    }
+}
+
+/// Where a frame is: for tracebacks and [`Interpreter::current_line`].
+#[allow(dead_code)]
+pub(crate) struct FrameInfo {
+    pub file: Rc<str>,
+    pub func: Rc<str>,
+    pub line: u32,
+    pub is_main: bool,
+}
+
+type ModuleInit = Rc<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
+
+pub struct Interpreter {
+    pub(crate) limits: Limits,
+    pub(crate) steps: u64,
+    pub(crate) started: Instant,
+    pub(crate) next_check: u64,
+    pub(crate) builtins: Rc<RefCell<Dict>>,
+    pub(crate) main: Rc<Module>,
+    pub(crate) modules: FxHashMap<String, Value>,
+    pub(crate) module_inits: FxHashMap<String, ModuleInit>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) frames: Vec<FrameInfo>,
+    pub(crate) sources: FxHashMap<Rc<str>, Rc<Vec<String>>>,
+    pub(crate) exc_classes: FxHashMap<String, Rc<Class>>,
+    pub(crate) native_classes: FxHashMap<String, Rc<Class>>,
+    pub(crate) types: Types,
+    pub(crate) env: RefCell<BTreeMap<String, String>>,
+    pub(crate) rng: RefCell<u64>,
+    pub(crate) main_file: Rc<str>,
+    pub(crate) recursion_limit: usize,
+    /// Time `time.sleep` pretended to sleep: added to `time.time()`/`perf_counter()`.
+    pub(crate) slept: Duration,
+    pub(crate) nested_depth: usize,
+    pub(crate) repr_stack: Vec<usize>,
+}
+
+impl Interpreter {
+    pub fn new(limits: Limits) -> Interpreter {
+        let types = Types::new();
+        let main = Rc::new(Module::new("__main__"));
+        let mut it = Interpreter {
+            limits,
+            steps: 0,
+            started: Instant::now(),
+            next_check: 1024,
+            builtins: Rc::new(RefCell::new(Dict::new())),
+            main,
+            modules: FxHashMap::default(),
+            module_inits: FxHashMap::default(),
+            stdout: String::new(),
+            stderr: String::new(),
+            frames: Vec::new(),
+            sources: FxHashMap::default(),
+            exc_classes: FxHashMap::default(),
+            native_classes: FxHashMap::default(),
+            types,
+            env: RefCell::new(BTreeMap::new()),
+            rng: RefCell::new(0x2545_f491_4f6c_dd1d),
+            main_file: "<main>".into(),
+            recursion_limit: DEFAULT_RECURSION_LIMIT,
+            slept: Duration::ZERO,
+            nested_depth: 0,
+            repr_stack: Vec::new(),
+        };
+        classes::install_exceptions(&mut it);
+        super::builtins::install(&mut it);
+        super::modules::install(&mut it);
+        it
+    }
+
+    pub fn set_recursion_limit(&mut self, n: usize) {
+        self.recursion_limit = n.max(10);
+    }
+
+    /// Register a module importable by name ("torch", "torch.nn", …). `init` runs at first
+    /// import and returns the module value.
+    pub fn register_module(
+        &mut self,
+        name: &str,
+        init: Box<dyn Fn(&mut Interpreter) -> PyResult<Value>>,
+    ) {
+        self.module_inits.insert(name.to_string(), Rc::from(init));
+        self.modules.remove(name);
+    }
+
+    /// Run Python source as the module `name` (a prelude written in Python) and return the
+    /// module value; it is also importable by that name afterwards.
+    pub fn module_from_source(&mut self, name: &str, source: &str) -> PyResult<Value> {
+        let file: Rc<str> = format!("<{name}>").into();
+        let module = Rc::new(Module::new(name));
+        let code = self.compile_source(source, &file, name)?;
+        self.exec_module_code(&code, &module, false)?;
+        let v = Value::Module(module);
+        self.modules.insert(name.to_string(), v.clone());
+        Ok(v)
+    }
+
+    /// Run a whole script as `__main__`.
+    pub fn run_main(&mut self, source: &str, filename: &str) -> Result<(), ScriptError> {
+        self.main_file = filename.into();
+        self.started = Instant::now();
+        self.steps = 0;
+        self.next_check = 1024;
+        self.run_in_main(source, filename)
+    }
+
+    /// Run more source in the same `__main__` namespace (exercise checks).
+    pub fn run_in_main(&mut self, source: &str, filename: &str) -> Result<(), ScriptError> {
+        let file: Rc<str> = filename.into();
+        let main = self.main.clone();
+        let r = self
+            .compile_source(source, &file, "__main__")
+            .and_then(|code| self.exec_module_code(&code, &main, true));
+        self.frames.clear();
+        r.map_err(|e| self.to_script_error(e))
+    }
+
+    /// Set a global in `__main__`.
+    pub fn set_main_global(&mut self, name: &str, v: Value) {
+        let old = self.main.dict.borrow_mut().set_str(name, v);
+        drop(old);
+    }
+
+    /// Read a global of `__main__` (for checks and tests).
+    pub fn main_global(&self, name: &str) -> Option<Value> {
+        self.main.dict.borrow().get_str(name).cloned()
+    }
+
+    /// Everything `print()` wrote since the last call.
+    pub fn take_stdout(&mut self) -> String {
+        std::mem::take(&mut self.stdout)
+    }
+    pub fn write_stdout(&mut self, s: &str) {
+        self.stdout.push_str(s);
+    }
+    pub fn write_stderr(&mut self, s: &str) {
+        self.stderr.push_str(s);
+    }
+    pub fn take_stderr(&mut self) -> String {
+        std::mem::take(&mut self.stderr)
+    }
+
+    /// The 1-based line now executing in the innermost frame of the main script file (0 before
+    /// the script starts).
+    pub fn current_line(&self) -> u32 {
+        self.frames
+            .iter()
+            .rev()
+            .find(|f| f.is_main)
+            .map(|f| f.line)
+            .unwrap_or(0)
+    }
+
+    /// `os.environ`: set entries before the run; the torch bindings read them.
+    pub fn env(&self) -> &RefCell<BTreeMap<String, String>> {
+        &self.env
+    }
+
+    /// Steps executed so far in this run.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Count one step and enforce the limits. Called per statement, loop iteration and call.
+    #[inline]
+    pub(crate) fn step(&mut self) -> PyResult<()> {
+        self.steps += 1;
+        if self.steps >= self.next_check {
+            return self.check_limits();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn check_limits(&mut self) -> PyResult<()> {
+        self.next_check = self.steps + 1024;
+        let line = self.current_line();
+        if self.steps > self.limits.max_steps {
+            return Err(PyException::new(
+                "TimeoutError",
+                format!(
+                    "the script ran more than {} steps (line {line})",
+                    self.limits.max_steps
+                ),
+            )
+            .uncatchable());
+        }
+        if let Some(c) = &self.limits.cancel
+            && c.load(Ordering::Relaxed)
+        {
+            return Err(PyException::new("KeyboardInterrupt", "").uncatchable());
+        }
+        if self.started.elapsed() > self.limits.max_wall {
+            return Err(PyException::new(
+                "TimeoutError",
+                format!(
+                    "the script ran longer than {} seconds (line {line})",
+                    fmt_secs(self.limits.max_wall)
+                ),
+            )
+            .uncatchable());
+        }
+        Ok(())
+    }
+
+    /// Turn an escaped exception into the embedder's view, traceback text included.
+    pub(crate) fn to_script_error(&mut self, e: PyException) -> ScriptError {
+        let (type_name, message, exception) = self.exception_parts(&e);
+        let mut text = String::new();
+        if let Some(cause) = &e.0.cause {
+            let c = self.to_script_error(cause.clone());
+            text.push_str(&c.traceback);
+            text.push_str(
+                "\nThe above exception was the direct cause of the following exception:\n\n",
+            );
+        }
+        let is_syntax = matches!(
+            type_name.as_str(),
+            "SyntaxError" | "IndentationError" | "TabError"
+        );
+        let line = if is_syntax {
+            e.0.line_hint
+        } else {
+            e.0.traceback
+                .iter()
+                .find(|t| *t.file == *self.main_file)
+                .map(|t| t.line)
+        };
+        if is_syntax {
+            let file =
+                e.0.traceback
+                    .first()
+                    .map(|t| t.file.clone())
+                    .unwrap_or_else(|| self.main_file.clone());
+            let ln = e.0.line_hint.unwrap_or(1);
+            text.push_str(&format!("  File \"{file}\", line {ln}\n"));
+            if let Some(src) = self.source_line(&file, ln) {
+                let trimmed = src.trim_start();
+                let indent = src.len() - trimmed.len();
+                let trimmed = trimmed.trim_end();
+                text.push_str(&format!("    {trimmed}\n"));
+                if let Some(col) = e.0.column {
+                    let caret = (col as usize)
+                        .saturating_sub(1)
+                        .saturating_sub(indent)
+                        .min(trimmed.chars().count());
+                    text.push_str(&format!("    {}^\n", " ".repeat(caret)));
+                }
+            }
+        } else if !e.0.traceback.is_empty() {
+            let sources = &self.sources;
+            let lookup = |f: &str, n: u32| -> Option<String> {
+                sources
+                    .get(f)
+                    .and_then(|s| s.get((n as usize).checked_sub(1)?).cloned())
+            };
+            text.push_str(&render_frames(&e.0.traceback, &lookup));
+        }
+        text.push_str(&final_line(&type_name, &message));
+        text.push('\n');
+        ScriptError {
+            type_name,
+            message,
+            line,
+            column: e.0.column,
+            traceback: text,
+            exception,
+        }
+    }
+
+    pub(crate) fn source_line(&self, file: &str, n: u32) -> Option<String> {
+        self.sources
+            .get(file)
+            .and_then(|s| s.get((n as usize).checked_sub(1)?).cloned())
+    }
+
+    /// Type name, message and instance of an exception (materialising a lazy one).
+    pub fn exception_parts(&mut self, e: &PyException) -> (String, String, Option<Value>) {
+        match &e.0.payload {
+            Payload::Lazy { type_name, message } => (type_name.clone(), message.clone(), None),
+            Payload::Value(v) => {
+                let tn = v.type_name();
+                let msg = match self.str(v) {
+                    Ok(s) => s,
+                    Err(_) => "<exception str() failed>".to_string(),
+                };
+                (tn, msg, Some(v.clone()))
+            }
+        }
+    }
+
+    /// Clear module namespaces so reference cycles through globals do not keep objects
+    /// (tensors) alive after the run.
+    pub fn clear_namespaces(&mut self) {
+        let old = self.main.dict.borrow_mut().clear();
+        drop(old);
+        let mods: Vec<Value> = self.modules.drain().map(|(_, v)| v).collect();
+        for m in &mods {
+            if let Value::Module(m) = m {
+                let old = m.dict.borrow_mut().clear();
+                drop(old);
+            }
+        }
+    }
+}
+
+impl Drop for Interpreter {
+    fn drop(&mut self) {
+        self.clear_namespaces();
+    }
+}
+
+fn fmt_secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{}", s as u64)
+    } else {
+        format!("{s:.1}")
+    }
+}

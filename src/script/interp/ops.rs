@@ -1,0 +1,1699 @@
+//! Operators, truth, equality, hashing, repr/str, subscripts, `in`, `len`, `with`.
+
+use std::rc::Rc;
+
+use super::super::errors::{PyException, PyResult};
+use super::super::ir::CmpKind;
+use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
+use super::super::strfmt;
+use super::super::value::{BuiltinType, ClassKind, HKey, Value};
+use super::Interpreter;
+
+fn overflow() -> PyException {
+    PyException::new(
+        "OverflowError",
+        "integer overflow: cudatutor ints are 64-bit",
+    )
+}
+
+fn unsupported(op: BinOp, a: &Value, b: &Value) -> PyException {
+    PyException::new(
+        "TypeError",
+        format!(
+            "unsupported operand type(s) for {}: '{}' and '{}'",
+            op.symbol(),
+            a.type_name(),
+            b.type_name()
+        ),
+    )
+}
+
+pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
+    Ok(match op {
+        BinOp::Add => Value::Int(a.checked_add(b).ok_or_else(overflow)?),
+        BinOp::Sub => Value::Int(a.checked_sub(b).ok_or_else(overflow)?),
+        BinOp::Mul => Value::Int(a.checked_mul(b).ok_or_else(overflow)?),
+        BinOp::TrueDiv => {
+            if b == 0 {
+                return Err(PyException::new("ZeroDivisionError", "division by zero"));
+            }
+            Value::Float(a as f64 / b as f64)
+        }
+        BinOp::FloorDiv => {
+            if b == 0 {
+                return Err(PyException::new(
+                    "ZeroDivisionError",
+                    "integer division or modulo by zero",
+                ));
+            }
+            let q = a.checked_div(b).ok_or_else(overflow)?;
+            let r = a.wrapping_rem(b);
+            Value::Int(if r != 0 && ((r < 0) != (b < 0)) {
+                q - 1
+            } else {
+                q
+            })
+        }
+        BinOp::Mod => {
+            if b == 0 {
+                return Err(PyException::new(
+                    "ZeroDivisionError",
+                    "integer modulo by zero",
+                ));
+            }
+            let r = a.checked_rem(b).unwrap_or(0);
+            Value::Int(if r != 0 && ((r < 0) != (b < 0)) {
+                r + b
+            } else {
+                r
+            })
+        }
+        BinOp::Pow => {
+            if b < 0 {
+                if a == 0 {
+                    return Err(PyException::new(
+                        "ZeroDivisionError",
+                        "0.0 cannot be raised to a negative power",
+                    ));
+                }
+                Value::Float((a as f64).powf(b as f64))
+            } else {
+                let e = u32::try_from(b).map_err(|_| overflow())?;
+                Value::Int(a.checked_pow(e).ok_or_else(overflow)?)
+            }
+        }
+        BinOp::LShift => {
+            if b < 0 {
+                return Err(PyException::new("ValueError", "negative shift count"));
+            }
+            if a == 0 {
+                return Ok(Value::Int(0));
+            }
+            if b >= 63 {
+                return Err(overflow());
+            }
+            let r = a.checked_shl(b as u32).ok_or_else(overflow)?;
+            if r >> b != a {
+                return Err(overflow());
+            }
+            Value::Int(r)
+        }
+        BinOp::RShift => {
+            if b < 0 {
+                return Err(PyException::new("ValueError", "negative shift count"));
+            }
+            Value::Int(a >> b.min(63))
+        }
+        BinOp::And => Value::Int(a & b),
+        BinOp::Or => Value::Int(a | b),
+        BinOp::Xor => Value::Int(a ^ b),
+        BinOp::MatMul => {
+            return Err(PyException::new(
+                "TypeError",
+                "unsupported operand type(s) for @: 'int' and 'int'",
+            ));
+        }
+    })
+}
+
+pub(crate) fn float_op(op: BinOp, a: f64, b: f64, an: &str, bn: &str) -> PyResult<Value> {
+    Ok(Value::Float(match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a * b,
+        BinOp::TrueDiv => {
+            if b == 0.0 {
+                return Err(PyException::new(
+                    "ZeroDivisionError",
+                    "float division by zero",
+                ));
+            }
+            a / b
+        }
+        BinOp::FloorDiv => {
+            if b == 0.0 {
+                return Err(PyException::new(
+                    "ZeroDivisionError",
+                    "float floor division by zero",
+                ));
+            }
+            let m = pymod(a, b);
+            ((a - m) / b).round()
+        }
+        BinOp::Mod => {
+            if b == 0.0 {
+                return Err(PyException::new("ZeroDivisionError", "float modulo"));
+            }
+            pymod(a, b)
+        }
+        BinOp::Pow => {
+            if a == 0.0 && b < 0.0 {
+                return Err(PyException::new(
+                    "ZeroDivisionError",
+                    "0.0 cannot be raised to a negative power",
+                ));
+            }
+            let r = a.powf(b);
+            if r.is_infinite() && a.is_finite() && b.is_finite() {
+                return Err(PyException::new(
+                    "OverflowError",
+                    "(34, 'Numerical result out of range')",
+                ));
+            }
+            r
+        }
+        _ => {
+            return Err(PyException::new(
+                "TypeError",
+                format!(
+                    "unsupported operand type(s) for {}: '{an}' and '{bn}'",
+                    op.symbol()
+                ),
+            ));
+        }
+    }))
+}
+
+fn pymod(a: f64, b: f64) -> f64 {
+    let r = a % b;
+    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+        r + b
+    } else if r == 0.0 {
+        0.0f64.copysign(b)
+    } else {
+        r
+    }
+}
+
+fn repeat<T: Clone>(v: &[T], n: i64) -> PyResult<Vec<T>> {
+    if n <= 0 {
+        return Ok(Vec::new());
+    }
+    let total = v
+        .len()
+        .checked_mul(n as usize)
+        .filter(|t| *t <= 50_000_000)
+        .ok_or_else(|| PyException::new("MemoryError", ""))?;
+    let mut out = Vec::with_capacity(total);
+    for _ in 0..n {
+        out.extend_from_slice(v);
+    }
+    Ok(out)
+}
+
+impl Interpreter {
+    /// `a <op> b` with CPython's dispatch (left operand, then the reflected right one).
+    pub fn binary_op(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
+        match (a, b) {
+            (Value::Int(x), Value::Int(y)) => return int_op(op, *x, *y),
+            (Value::Float(x), Value::Float(y)) => return float_op(op, *x, *y, "float", "float"),
+            (Value::Float(x), Value::Int(y)) => return float_op(op, *x, *y as f64, "float", "int"),
+            (Value::Int(x), Value::Float(y)) => return float_op(op, *x as f64, *y, "int", "float"),
+            _ => {}
+        }
+        if let Some(v) = self.builtin_binop(op, a, b)? {
+            return Ok(v);
+        }
+        // Objects: left's method, then right's reflected one.
+        if let Some(v) = self.object_binop(op, a, b, false)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.object_binop(op, b, a, true)? {
+            return Ok(v);
+        }
+        Err(match (op, a, b) {
+            (BinOp::Add, Value::Str(_), _) => PyException::new(
+                "TypeError",
+                format!(
+                    "can only concatenate str (not \"{}\") to str",
+                    b.type_name()
+                ),
+            ),
+            (BinOp::Add, Value::List(_), _) => PyException::new(
+                "TypeError",
+                format!(
+                    "can only concatenate list (not \"{}\") to list",
+                    b.type_name()
+                ),
+            ),
+            (BinOp::Add, Value::Tuple(_), _) => PyException::new(
+                "TypeError",
+                format!(
+                    "can only concatenate tuple (not \"{}\") to tuple",
+                    b.type_name()
+                ),
+            ),
+            (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), _)
+            | (BinOp::Mul, _, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+                let other = if matches!(a, Value::Str(_) | Value::List(_) | Value::Tuple(_)) {
+                    b
+                } else {
+                    a
+                };
+                PyException::new(
+                    "TypeError",
+                    format!(
+                        "can't multiply sequence by non-int of type '{}'",
+                        other.type_name()
+                    ),
+                )
+            }
+            _ => unsupported(op, a, b),
+        })
+    }
+
+    fn builtin_binop(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
+        let num = |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::Float(_));
+        if num(a) && num(b) {
+            return Ok(Some(match (a, b) {
+                (Value::Float(_), _) | (_, Value::Float(_)) => float_op(
+                    op,
+                    a.as_float().unwrap_or(0.0),
+                    b.as_float().unwrap_or(0.0),
+                    &a.type_name(),
+                    &b.type_name(),
+                )?,
+                _ => int_op(op, a.as_int().unwrap_or(0), b.as_int().unwrap_or(0))?,
+            }));
+        }
+        Ok(match (op, a, b) {
+            (BinOp::Add, Value::Str(x), Value::Str(y)) => {
+                let mut s = String::with_capacity(x.len() + y.len());
+                s.push_str(x);
+                s.push_str(y);
+                Some(Value::string(s))
+            }
+            (BinOp::Mul, Value::Str(s), n) | (BinOp::Mul, n, Value::Str(s))
+                if n.as_int().is_some() =>
+            {
+                let n = n.as_int().unwrap_or(0);
+                let bytes = repeat(s.as_bytes(), n)?;
+                Some(Value::string(String::from_utf8(bytes).unwrap_or_default()))
+            }
+            (BinOp::Mod, Value::Str(fmt), args) => {
+                Some(Value::string(strfmt::percent_format(self, fmt, args)?))
+            }
+            (BinOp::Add, Value::List(x), Value::List(y)) => {
+                let mut v = x.borrow().clone();
+                v.extend(y.borrow().iter().cloned());
+                Some(Value::list(v))
+            }
+            (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
+                let mut v = (**x).clone();
+                v.extend(y.iter().cloned());
+                Some(Value::tuple(v))
+            }
+            (BinOp::Mul, Value::List(l), n) | (BinOp::Mul, n, Value::List(l))
+                if n.as_int().is_some() =>
+            {
+                let v = repeat(&l.borrow(), n.as_int().unwrap_or(0))?;
+                Some(Value::list(v))
+            }
+            (BinOp::Mul, Value::Tuple(l), n) | (BinOp::Mul, n, Value::Tuple(l))
+                if n.as_int().is_some() =>
+            {
+                Some(Value::tuple(repeat(l, n.as_int().unwrap_or(0))?))
+            }
+            (BinOp::Or, Value::Dict(x), Value::Dict(y)) => {
+                let mut d = x.borrow().clone();
+                for (h, k, v) in y.borrow().iter_full() {
+                    d.insert(h.clone(), k.clone(), v.clone());
+                }
+                Some(Value::dict(d))
+            }
+            (BinOp::Or | BinOp::And | BinOp::Sub | BinOp::Xor, Value::Set(x), Value::Set(y)) => {
+                let (x, y) = (x.borrow(), y.borrow());
+                let mut d = super::super::value::Dict::new();
+                match op {
+                    BinOp::Or => {
+                        for (h, k, _) in x.iter_full().chain(y.iter_full()) {
+                            d.insert(h.clone(), k.clone(), Value::None);
+                        }
+                    }
+                    BinOp::And => {
+                        for (h, k, _) in x.iter_full() {
+                            if y.contains(h) {
+                                d.insert(h.clone(), k.clone(), Value::None);
+                            }
+                        }
+                    }
+                    BinOp::Sub => {
+                        for (h, k, _) in x.iter_full() {
+                            if !y.contains(h) {
+                                d.insert(h.clone(), k.clone(), Value::None);
+                            }
+                        }
+                    }
+                    _ => {
+                        for (h, k, _) in x.iter_full() {
+                            if !y.contains(h) {
+                                d.insert(h.clone(), k.clone(), Value::None);
+                            }
+                        }
+                        for (h, k, _) in y.iter_full() {
+                            if !x.contains(h) {
+                                d.insert(h.clone(), k.clone(), Value::None);
+                            }
+                        }
+                    }
+                }
+                Some(Value::Set(Rc::new(std::cell::RefCell::new(d))))
+            }
+            _ => None,
+        })
+    }
+
+    /// `x.__op__(other)` (or `__rop__` when reflected) for instances and natives.
+    fn object_binop(
+        &mut self,
+        op: BinOp,
+        x: &Value,
+        other: &Value,
+        reflected: bool,
+    ) -> PyResult<Option<Value>> {
+        match x {
+            Value::Instance(i) => {
+                let name = if reflected { op.rdunder() } else { op.dunder() };
+                if let Some(m) = i.class.lookup_user(name) {
+                    let r = self.call_bound(&m, x.clone(), Args::new(vec![other.clone()]))?;
+                    if !matches!(r, Value::NotImplemented) {
+                        return Ok(Some(r));
+                    }
+                }
+                Ok(None)
+            }
+            Value::Native(n) => {
+                let n = n.clone();
+                n.binary_op(&n, self, op, other, reflected)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `a <op>= b`: in place where the type supports it (lists, `__iadd__`, natives).
+    pub fn inplace_op(&mut self, op: BinOp, a: Value, b: &Value) -> PyResult<Value> {
+        match (&a, op) {
+            (Value::List(l), BinOp::Add) => {
+                let items = match b {
+                    Value::List(o) => o.borrow().clone(),
+                    other => self.iterate(other)?,
+                };
+                l.borrow_mut().extend(items);
+                return Ok(a);
+            }
+            (Value::Instance(i), _) => {
+                if let Some(m) = i.class.lookup_user(op.idunder()) {
+                    let r = self.call_bound(&m, a.clone(), Args::new(vec![b.clone()]))?;
+                    if !matches!(r, Value::NotImplemented) {
+                        return Ok(r);
+                    }
+                }
+            }
+            (Value::Native(n), _) => {
+                let n = n.clone();
+                if let Some(v) = n.inplace_op(&n, self, op, b)? {
+                    return Ok(v);
+                }
+            }
+            _ => {}
+        }
+        self.binary_op(op, &a, b)
+    }
+
+    pub fn unary_op(&mut self, op: UnaryOp, a: &Value) -> PyResult<Value> {
+        match (op, a) {
+            (UnaryOp::Neg, Value::Int(i)) => {
+                return Ok(Value::Int(i.checked_neg().ok_or_else(overflow)?));
+            }
+            (UnaryOp::Neg, Value::Bool(b)) => return Ok(Value::Int(-(*b as i64))),
+            (UnaryOp::Neg, Value::Float(f)) => return Ok(Value::Float(-f)),
+            (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => return Ok(a.clone()),
+            (UnaryOp::Pos, Value::Bool(b)) => return Ok(Value::Int(*b as i64)),
+            (UnaryOp::Invert, Value::Int(i)) => return Ok(Value::Int(!i)),
+            (UnaryOp::Invert, Value::Bool(b)) => return Ok(Value::Int(!(*b as i64))),
+            (_, Value::Instance(i)) => {
+                if let Some(m) = i.class.lookup_user(op.dunder()) {
+                    return self.call_bound(&m, a.clone(), Args::default());
+                }
+            }
+            (_, Value::Native(n)) => {
+                let n = n.clone();
+                if let Some(v) = n.unary_op(&n, self, op)? {
+                    return Ok(v);
+                }
+            }
+            _ => {}
+        }
+        Err(PyException::new(
+            "TypeError",
+            format!("bad operand type for {}: '{}'", op.symbol(), a.type_name()),
+        ))
+    }
+
+    pub(crate) fn compare_kind(&mut self, k: CmpKind, a: &Value, b: &Value) -> PyResult<Value> {
+        match k {
+            CmpKind::Op(op) => self.compare(op, a, b),
+            CmpKind::Is => Ok(Value::Bool(a.is(b))),
+            CmpKind::IsNot => Ok(Value::Bool(!a.is(b))),
+            CmpKind::In => Ok(Value::Bool(self.contains(b, a)?)),
+            CmpKind::NotIn => Ok(Value::Bool(!self.contains(b, a)?)),
+        }
+    }
+
+    /// Rich comparison; the result may be any value (a native may return a tensor).
+    pub fn compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> PyResult<Value> {
+        if let Some(r) = self.builtin_compare(op, a, b)? {
+            return Ok(Value::Bool(r));
+        }
+        if let Some(v) = self.object_compare(op, a, b)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.object_compare(op.swapped(), b, a)? {
+            return Ok(v);
+        }
+        match op {
+            CmpOp::Eq => Ok(Value::Bool(a.is(b))),
+            CmpOp::Ne => Ok(Value::Bool(!a.is(b))),
+            _ => Err(PyException::new(
+                "TypeError",
+                format!(
+                    "'{}' not supported between instances of '{}' and '{}'",
+                    op.symbol(),
+                    a.type_name(),
+                    b.type_name()
+                ),
+            )),
+        }
+    }
+
+    fn object_compare(&mut self, op: CmpOp, x: &Value, other: &Value) -> PyResult<Option<Value>> {
+        match x {
+            Value::Instance(i) => {
+                let m = i.class.lookup_user(op.dunder());
+                let m = match (m, op) {
+                    (None, CmpOp::Ne) => {
+                        // Default __ne__ inverts __eq__.
+                        if let Some(eq) = i.class.lookup_user("__eq__") {
+                            let r =
+                                self.call_bound(&eq, x.clone(), Args::new(vec![other.clone()]))?;
+                            if matches!(r, Value::NotImplemented) {
+                                return Ok(None);
+                            }
+                            let t = self.truthy(&r)?;
+                            return Ok(Some(Value::Bool(!t)));
+                        }
+                        None
+                    }
+                    (m, _) => m,
+                };
+                if let Some(m) = m {
+                    let r = self.call_bound(&m, x.clone(), Args::new(vec![other.clone()]))?;
+                    if !matches!(r, Value::NotImplemented) {
+                        return Ok(Some(r));
+                    }
+                }
+                Ok(None)
+            }
+            Value::Native(n) => {
+                let n = n.clone();
+                n.compare(&n, self, op, other)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Comparisons between builtin values; `None` when the pair is not builtin-comparable.
+    fn builtin_compare(&mut self, op: CmpOp, a: &Value, b: &Value) -> PyResult<Option<bool>> {
+        use std::cmp::Ordering;
+        let ord: Option<Ordering> = match (a, b) {
+            (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+            (Value::Float(x), Value::Float(y)) => {
+                return Ok(Some(cmp_f(op, *x, *y)));
+            }
+            (
+                Value::Int(_) | Value::Bool(_) | Value::Float(_),
+                Value::Int(_) | Value::Bool(_) | Value::Float(_),
+            ) => {
+                if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+                    Some(x.cmp(&y))
+                } else {
+                    return Ok(Some(cmp_f(
+                        op,
+                        a.as_float().unwrap_or(0.0),
+                        b.as_float().unwrap_or(0.0),
+                    )));
+                }
+            }
+            (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+            (Value::None, Value::None) => {
+                if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    Some(Ordering::Equal)
+                } else {
+                    None
+                }
+            }
+            (Value::List(x), Value::List(y)) => {
+                let (x, y) = (x.borrow().clone(), y.borrow().clone());
+                return self.seq_compare(op, &x, &y).map(Some);
+            }
+            (Value::Tuple(x), Value::Tuple(y)) => {
+                let (x, y) = (x.clone(), y.clone());
+                return self.seq_compare(op, &x, &y).map(Some);
+            }
+            (Value::Dict(_), Value::Dict(_)) | (Value::Set(_), Value::Set(_))
+                if matches!(op, CmpOp::Eq | CmpOp::Ne) =>
+            {
+                let e = self.container_eq(a, b)?;
+                return Ok(Some(if op == CmpOp::Eq { e } else { !e }));
+            }
+            (Value::Set(x), Value::Set(y)) => {
+                let (x, y) = (x.borrow(), y.borrow());
+                let sub = x.iter_full().all(|(h, _, _)| y.contains(h));
+                let sup = y.iter_full().all(|(h, _, _)| x.contains(h));
+                return Ok(Some(match op {
+                    CmpOp::Le => sub,
+                    CmpOp::Lt => sub && x.len() < y.len(),
+                    CmpOp::Ge => sup,
+                    CmpOp::Gt => sup && x.len() > y.len(),
+                    _ => false,
+                }));
+            }
+            (Value::Range(x), Value::Range(y)) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                let e = x.len() == y.len()
+                    && (x.len() == 0 || (x.start == y.start && (x.len() == 1 || x.step == y.step)));
+                return Ok(Some(if op == CmpOp::Eq { e } else { !e }));
+            }
+            (Value::Instance(_) | Value::Native(_), _)
+            | (_, Value::Instance(_) | Value::Native(_)) => return Ok(None),
+            _ => {
+                if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    let e = a.is(b);
+                    return Ok(Some(if op == CmpOp::Eq { e } else { !e }));
+                }
+                None
+            }
+        };
+        Ok(ord.map(|o| match op {
+            CmpOp::Eq => o == Ordering::Equal,
+            CmpOp::Ne => o != Ordering::Equal,
+            CmpOp::Lt => o == Ordering::Less,
+            CmpOp::Le => o != Ordering::Greater,
+            CmpOp::Gt => o == Ordering::Greater,
+            CmpOp::Ge => o != Ordering::Less,
+        }))
+    }
+
+    fn container_eq(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
+        match (a, b) {
+            (Value::Dict(x), Value::Dict(y)) => {
+                if Rc::ptr_eq(x, y) {
+                    return Ok(true);
+                }
+                let xs: Vec<(HKey, Value)> = x
+                    .borrow()
+                    .iter_full()
+                    .map(|(h, _, v)| (h.clone(), v.clone()))
+                    .collect();
+                if xs.len() != y.borrow().len() {
+                    return Ok(false);
+                }
+                for (h, v) in xs {
+                    let other = y.borrow().get(&h).cloned();
+                    match other {
+                        Some(o) => {
+                            if !self.eq(&v, &o)? {
+                                return Ok(false);
+                            }
+                        }
+                        None => return Ok(false),
+                    }
+                }
+                Ok(true)
+            }
+            (Value::Set(x), Value::Set(y)) => {
+                let (x, y) = (x.borrow(), y.borrow());
+                Ok(x.len() == y.len() && x.iter_full().all(|(h, _, _)| y.contains(h)))
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn seq_compare(&mut self, op: CmpOp, x: &[Value], y: &[Value]) -> PyResult<bool> {
+        self.enter_nested()?;
+        let r = self.seq_compare_inner(op, x, y);
+        self.leave_nested();
+        r
+    }
+
+    fn seq_compare_inner(&mut self, op: CmpOp, x: &[Value], y: &[Value]) -> PyResult<bool> {
+        if matches!(op, CmpOp::Eq | CmpOp::Ne) && x.len() != y.len() {
+            return Ok(op == CmpOp::Ne);
+        }
+        for (a, b) in x.iter().zip(y.iter()) {
+            if a.is(b) {
+                continue;
+            }
+            if !self.eq(a, b)? {
+                return match op {
+                    CmpOp::Eq => Ok(false),
+                    CmpOp::Ne => Ok(true),
+                    _ => {
+                        let r = self.compare(op, a, b)?;
+                        self.truthy(&r)
+                    }
+                };
+            }
+        }
+        let (n, m) = (x.len(), y.len());
+        Ok(match op {
+            CmpOp::Eq => true,
+            CmpOp::Ne => false,
+            CmpOp::Lt => n < m,
+            CmpOp::Le => n <= m,
+            CmpOp::Gt => n > m,
+            CmpOp::Ge => n >= m,
+        })
+    }
+
+    /// Guard for recursion that does not go through Python frames (repr/eq of nested data).
+    pub(crate) fn enter_nested(&mut self) -> PyResult<()> {
+        self.nested_depth += 1;
+        if self.nested_depth > 200 {
+            self.nested_depth -= 1;
+            return Err(PyException::new(
+                "RecursionError",
+                "maximum recursion depth exceeded",
+            ));
+        }
+        Ok(())
+    }
+    pub(crate) fn leave_nested(&mut self) {
+        self.nested_depth = self.nested_depth.saturating_sub(1);
+    }
+
+    /// `a == b` as a bool.
+    pub fn eq(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
+        match (a, b) {
+            (Value::Int(x), Value::Int(y)) => return Ok(x == y),
+            (Value::Str(x), Value::Str(y)) => return Ok(x == y),
+            _ => {}
+        }
+        let r = self.compare(CmpOp::Eq, a, b)?;
+        self.truthy(&r)
+    }
+
+    /// Truth value (`if v:`).
+    pub fn truthy(&mut self, v: &Value) -> PyResult<bool> {
+        Ok(match v {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(l) => !l.borrow().is_empty(),
+            Value::Tuple(t) => !t.is_empty(),
+            Value::Dict(d) | Value::Set(d) => !d.borrow().is_empty(),
+            Value::Range(r) => !r.is_empty(),
+            Value::Instance(i) => {
+                if let Some(m) = i.class.lookup_user("__bool__") {
+                    let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    match r {
+                        Value::Bool(b) => b,
+                        other => {
+                            return Err(PyException::new(
+                                "TypeError",
+                                format!(
+                                    "__bool__ should return bool, returned {}",
+                                    other.type_name()
+                                ),
+                            ));
+                        }
+                    }
+                } else if i.class.lookup_user("__len__").is_some() {
+                    self.len(v)? > 0
+                } else {
+                    true
+                }
+            }
+            Value::Native(n) => {
+                let n = n.clone();
+                match n.bool(&n, self)? {
+                    Some(b) => b,
+                    None => match n.len(&n, self)? {
+                        Some(l) => l > 0,
+                        None => true,
+                    },
+                }
+            }
+            _ => true,
+        })
+    }
+
+    /// The dict key of a value, or `TypeError: unhashable type: 'list'`.
+    pub fn hkey(&mut self, v: &Value) -> PyResult<HKey> {
+        Ok(match v {
+            Value::None => HKey::None,
+            Value::Bool(b) => HKey::Int(*b as i64),
+            Value::Int(i) => HKey::Int(*i),
+            Value::Float(f) => HKey::float(*f),
+            Value::Str(s) => HKey::Str(s.clone()),
+            Value::Tuple(t) => {
+                self.enter_nested()?;
+                let mut ks = Vec::with_capacity(t.len());
+                for x in t.iter() {
+                    match self.hkey(x) {
+                        Ok(k) => ks.push(k),
+                        Err(e) => {
+                            self.leave_nested();
+                            return Err(e);
+                        }
+                    }
+                }
+                self.leave_nested();
+                HKey::Tuple(ks.into_boxed_slice())
+            }
+            Value::Ellipsis => HKey::Ellipsis,
+            Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Slice(_) => {
+                return Err(PyException::new(
+                    "TypeError",
+                    format!("unhashable type: '{}'", v.type_name()),
+                ));
+            }
+            Value::Instance(i) => {
+                if let Some(h) = i.class.lookup_user("__hash__") {
+                    if h.is_none() {
+                        return Err(PyException::new(
+                            "TypeError",
+                            format!("unhashable type: '{}'", i.class.name),
+                        ));
+                    }
+                    let r = self.call_bound(&h, v.clone(), Args::default())?;
+                    match r.as_int() {
+                        Some(x) => HKey::Hashed(i.class.name.clone(), x),
+                        None => {
+                            return Err(PyException::new(
+                                "TypeError",
+                                "__hash__ method should return an integer",
+                            ));
+                        }
+                    }
+                } else if i.class.lookup_user("__eq__").is_some() {
+                    return Err(PyException::new(
+                        "TypeError",
+                        format!("unhashable type: '{}'", i.class.name),
+                    ));
+                } else {
+                    HKey::Id(v.ptr_id().unwrap_or(0))
+                }
+            }
+            Value::Native(n) => {
+                let n = n.clone();
+                match n.hash(&n, self)? {
+                    Some(h) => HKey::Hashed(n.type_name().into(), h),
+                    None => HKey::Id(v.ptr_id().unwrap_or(0)),
+                }
+            }
+            _ => HKey::Id(v.ptr_id().unwrap_or(0)),
+        })
+    }
+
+    /// `repr(v)`.
+    pub fn repr(&mut self, v: &Value) -> PyResult<String> {
+        Ok(match v {
+            Value::None => "None".into(),
+            Value::Bool(b) => (if *b { "True" } else { "False" }).into(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => strfmt::float_repr(*f),
+            Value::Str(s) => strfmt::str_repr(s),
+            Value::List(l) => {
+                let items = l.borrow().clone();
+                if self.repr_active(v) {
+                    return Ok("[...]".into());
+                }
+                format!("[{}]", self.repr_join(v, &items)?)
+            }
+            Value::Tuple(t) => {
+                if t.len() == 1 {
+                    format!("({},)", self.repr_join(v, t)?)
+                } else {
+                    format!("({})", self.repr_join(v, t)?)
+                }
+            }
+            Value::Dict(d) => {
+                if self.repr_active(v) {
+                    return Ok("{...}".into());
+                }
+                let items: Vec<(Value, Value)> = d
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                self.enter_nested()?;
+                self.repr_stack.push(v.ptr_id().unwrap_or(0));
+                let mut parts = Vec::with_capacity(items.len());
+                let mut err = None;
+                for (k, x) in items {
+                    match (self.repr(&k), self.repr(&x)) {
+                        (Ok(a), Ok(b)) => parts.push(format!("{a}: {b}")),
+                        (Err(e), _) | (_, Err(e)) => {
+                            err = Some(e);
+                            break;
+                        }
+                    }
+                }
+                self.repr_stack.pop();
+                self.leave_nested();
+                if let Some(e) = err {
+                    return Err(e);
+                }
+                format!("{{{}}}", parts.join(", "))
+            }
+            Value::Set(d) => {
+                let items = d.borrow().keys();
+                if items.is_empty() {
+                    "set()".into()
+                } else {
+                    format!("{{{}}}", self.repr_join(v, &items)?)
+                }
+            }
+            Value::Range(r) => {
+                if r.step == 1 {
+                    format!("range({}, {})", r.start, r.stop)
+                } else {
+                    format!("range({}, {}, {})", r.start, r.stop, r.step)
+                }
+            }
+            Value::Slice(s) => {
+                let [a, b, c] = &**s;
+                format!(
+                    "slice({}, {}, {})",
+                    self.repr(a)?,
+                    self.repr(b)?,
+                    self.repr(c)?
+                )
+            }
+            Value::Function(f) => format!("<function {} at {}>", f.qualname, addr(v)),
+            Value::NativeFn(f) => format!("<built-in function {}>", f.name),
+            Value::BuiltinMethod(m) => format!(
+                "<built-in method {} of {} object at {}>",
+                m.1,
+                m.0.type_name(),
+                addr(&m.0)
+            ),
+            Value::BoundMethod(m) => {
+                let fname = match &m.func {
+                    Value::Function(f) => f.qualname.to_string(),
+                    Value::NativeFn(f) => f.name.to_string(),
+                    _ => "?".into(),
+                };
+                let r = self.repr(&m.receiver)?;
+                format!("<bound method {fname} of {r}>")
+            }
+            Value::Class(c) => {
+                if &*c.module == "builtins" {
+                    format!("<class '{}'>", c.name)
+                } else {
+                    format!("<class '{}.{}'>", c.module, c.name)
+                }
+            }
+            Value::Module(m) => format!("<module '{}'>", m.name),
+            Value::Instance(i) => {
+                if let Some(m) = i.class.lookup_user("__repr__") {
+                    let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    match r {
+                        Value::Str(s) => s.to_string(),
+                        other => {
+                            return Err(PyException::new(
+                                "TypeError",
+                                format!(
+                                    "__repr__ returned non-string (type {})",
+                                    other.type_name()
+                                ),
+                            ));
+                        }
+                    }
+                } else {
+                    format!(
+                        "<{}.{} object at {}>",
+                        i.class.module,
+                        i.class.name,
+                        addr(v)
+                    )
+                }
+            }
+            Value::Native(n) => {
+                let n = n.clone();
+                match n.repr(&n, self)? {
+                    Some(s) => s,
+                    None => format!("<{} object at {}>", n.type_name(), addr(v)),
+                }
+            }
+            Value::Iter(_) => format!("<iterator object at {}>", addr(v)),
+            Value::Super(_) => "<super object>".into(),
+            Value::StaticMethod(_) => format!("<staticmethod object at {}>", addr(v)),
+            Value::ClassMethod(_) => format!("<classmethod object at {}>", addr(v)),
+            Value::Property(_) => format!("<property object at {}>", addr(v)),
+            Value::Ellipsis => "Ellipsis".into(),
+            Value::NotImplemented => "NotImplemented".into(),
+        })
+    }
+
+    fn repr_active(&self, v: &Value) -> bool {
+        let id = v.ptr_id().unwrap_or(0);
+        self.repr_stack.contains(&id)
+    }
+
+    fn repr_join(&mut self, container: &Value, items: &[Value]) -> PyResult<String> {
+        self.enter_nested()?;
+        self.repr_stack.push(container.ptr_id().unwrap_or(0));
+        let mut out = String::new();
+        let mut r = Ok(());
+        for (i, x) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            match self.repr(x) {
+                Ok(s) => out.push_str(&s),
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        self.repr_stack.pop();
+        self.leave_nested();
+        r.map(|_| out)
+    }
+
+    /// `str(v)`.
+    pub fn str(&mut self, v: &Value) -> PyResult<String> {
+        match v {
+            Value::Str(s) => Ok(s.to_string()),
+            Value::Instance(i) => {
+                if let Some(m) = i.class.lookup_user("__str__") {
+                    let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    match r {
+                        Value::Str(s) => Ok(s.to_string()),
+                        other => Err(PyException::new(
+                            "TypeError",
+                            format!("__str__ returned non-string (type {})", other.type_name()),
+                        )),
+                    }
+                } else {
+                    self.repr(v)
+                }
+            }
+            Value::Native(n) => {
+                let n = n.clone();
+                match n.str(&n, self)? {
+                    Some(s) => Ok(s),
+                    None => self.repr(v),
+                }
+            }
+            _ => self.repr(v),
+        }
+    }
+
+    /// `format(v, spec)`.
+    pub fn format_value(&mut self, v: &Value, spec: &str) -> PyResult<String> {
+        match v {
+            Value::Instance(i) => {
+                if let Some(m) = i.class.lookup_user("__format__") {
+                    let r = self.call_bound(&m, v.clone(), Args::new(vec![Value::str(spec)]))?;
+                    return self.str(&r);
+                }
+                if spec.is_empty() {
+                    return self.str(v);
+                }
+                Err(PyException::new(
+                    "TypeError",
+                    format!(
+                        "unsupported format string passed to {}.__format__",
+                        i.class.name
+                    ),
+                ))
+            }
+            Value::Native(n) => {
+                let n = n.clone();
+                if let Some(s) = n.format(&n, self, spec)? {
+                    return Ok(s);
+                }
+                if spec.is_empty() {
+                    return self.str(v);
+                }
+                // A 0-d tensor formats like its number.
+                if let Some(f) = n.to_float(&n, self)? {
+                    return strfmt::format_spec(self, &Value::Float(f), spec);
+                }
+                Err(PyException::new(
+                    "TypeError",
+                    format!(
+                        "unsupported format string passed to {}.__format__",
+                        n.type_name()
+                    ),
+                ))
+            }
+            _ => strfmt::format_spec(self, v, spec),
+        }
+    }
+
+    /// `len(v)`.
+    pub fn len(&mut self, v: &Value) -> PyResult<usize> {
+        Ok(match v {
+            Value::Str(s) => s.chars().count(),
+            Value::List(l) => l.borrow().len(),
+            Value::Tuple(t) => t.len(),
+            Value::Dict(d) | Value::Set(d) => d.borrow().len(),
+            Value::Range(r) => r.len(),
+            Value::Instance(i) => match i.class.lookup_user("__len__") {
+                Some(m) => {
+                    let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    match r.as_int() {
+                        Some(n) if n >= 0 => n as usize,
+                        Some(_) => {
+                            return Err(PyException::new(
+                                "ValueError",
+                                "__len__() should return >= 0",
+                            ));
+                        }
+                        None => {
+                            return Err(PyException::new(
+                                "TypeError",
+                                format!(
+                                    "'{}' object cannot be interpreted as an integer",
+                                    r.type_name()
+                                ),
+                            ));
+                        }
+                    }
+                }
+                None => {
+                    return Err(PyException::new(
+                        "TypeError",
+                        format!("object of type '{}' has no len()", i.class.name),
+                    ));
+                }
+            },
+            Value::Native(n) => {
+                let n = n.clone();
+                match n.len(&n, self)? {
+                    Some(l) => l,
+                    None => {
+                        return Err(PyException::new(
+                            "TypeError",
+                            format!("object of type '{}' has no len()", n.type_name()),
+                        ));
+                    }
+                }
+            }
+            _ => {
+                return Err(PyException::new(
+                    "TypeError",
+                    format!("object of type '{}' has no len()", v.type_name()),
+                ));
+            }
+        })
+    }
+
+    /// `item in container`.
+    pub fn contains(&mut self, container: &Value, item: &Value) -> PyResult<bool> {
+        match container {
+            Value::Str(s) => match item {
+                Value::Str(x) => Ok(s.contains(&**x)),
+                _ => Err(PyException::new(
+                    "TypeError",
+                    format!(
+                        "'in <string>' requires string as left operand, not {}",
+                        item.type_name()
+                    ),
+                )),
+            },
+            Value::List(_) | Value::Tuple(_) => {
+                let items = container.as_vec().unwrap_or_default();
+                for x in &items {
+                    if x.is(item) || self.eq(x, item)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Value::Dict(d) | Value::Set(d) => {
+                let k = self.hkey(item)?;
+                Ok(d.borrow().contains(&k))
+            }
+            Value::Range(r) => Ok(match item.as_int() {
+                Some(i) => {
+                    let (lo, hi) = if r.step > 0 {
+                        (r.start, r.stop)
+                    } else {
+                        (r.stop, r.start)
+                    };
+                    let inside = if r.step > 0 {
+                        i >= lo && i < hi
+                    } else {
+                        i > lo && i <= hi
+                    };
+                    inside && (i as i128 - r.start as i128) % (r.step as i128) == 0
+                }
+                None => false,
+            }),
+            Value::Instance(i) => {
+                if let Some(m) = i.class.lookup_user("__contains__") {
+                    let r =
+                        self.call_bound(&m, container.clone(), Args::new(vec![item.clone()]))?;
+                    return self.truthy(&r);
+                }
+                self.contains_by_iter(container, item)
+            }
+            Value::Native(n) => {
+                let n = n.clone();
+                match n.contains(&n, self, item)? {
+                    Some(b) => Ok(b),
+                    None => self.contains_by_iter(container, item),
+                }
+            }
+            _ => {
+                if self.is_iterable(container) {
+                    return self.contains_by_iter(container, item);
+                }
+                Err(PyException::new(
+                    "TypeError",
+                    format!(
+                        "argument of type '{}' is not iterable",
+                        container.type_name()
+                    ),
+                ))
+            }
+        }
+    }
+
+    fn contains_by_iter(&mut self, container: &Value, item: &Value) -> PyResult<bool> {
+        let it = self.get_iter(container)?;
+        while let Some(x) = self.next_item(&it)? {
+            if x.is(item) || self.eq(&x, item)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// An index for a sequence of length `n` (negative counts from the end).
+    pub(crate) fn seq_index(
+        &mut self,
+        key: &Value,
+        n: usize,
+        what: &str,
+    ) -> PyResult<Option<usize>> {
+        let i = match key {
+            Value::Int(i) => *i,
+            Value::Bool(b) => *b as i64,
+            Value::Native(nat) => {
+                let nat = nat.clone();
+                match nat.to_int(&nat, self)? {
+                    Some(i) => i,
+                    None => {
+                        return Err(PyException::new(
+                            "TypeError",
+                            format!(
+                                "{what} indices must be integers or slices, not {}",
+                                key.type_name()
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => {
+                return Err(PyException::new(
+                    "TypeError",
+                    format!(
+                        "{what} indices must be integers or slices, not {}",
+                        key.type_name()
+                    ),
+                ));
+            }
+        };
+        let n = n as i64;
+        let j = if i < 0 { i + n } else { i };
+        Ok(if j < 0 || j >= n {
+            None
+        } else {
+            Some(j as usize)
+        })
+    }
+
+    /// Resolve a slice against a length: the selected indices.
+    pub(crate) fn slice_indices(&mut self, s: &[Value; 3], n: usize) -> PyResult<Vec<usize>> {
+        let step = match &s[2] {
+            Value::None => 1,
+            v => self.index_int(v)?,
+        };
+        if step == 0 {
+            return Err(PyException::new("ValueError", "slice step cannot be zero"));
+        }
+        let n = n as i64;
+        let clampi = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
+        let (lo_def, hi_def) = if step > 0 { (0, n) } else { (n - 1, -1) };
+        let start = match &s[0] {
+            Value::None => lo_def,
+            v => {
+                let x = self.index_int(v)?;
+                let x = if x < 0 { x.saturating_add(n) } else { x };
+                if step > 0 {
+                    clampi(x, 0, n)
+                } else {
+                    clampi(x, -1, n - 1)
+                }
+            }
+        };
+        let stop = match &s[1] {
+            Value::None => hi_def,
+            v => {
+                let x = self.index_int(v)?;
+                let x = if x < 0 { x.saturating_add(n) } else { x };
+                if step > 0 {
+                    clampi(x, 0, n)
+                } else {
+                    clampi(x, -1, n - 1)
+                }
+            }
+        };
+        let mut out = Vec::new();
+        let mut i = start;
+        if step > 0 {
+            while i < stop {
+                out.push(i as usize);
+                i = match i.checked_add(step) {
+                    Some(x) => x,
+                    None => break,
+                };
+            }
+        } else {
+            while i > stop {
+                out.push(i as usize);
+                i = match i.checked_add(step) {
+                    Some(x) => x,
+                    None => break,
+                };
+            }
+        }
+        Ok(out)
+    }
+
+    /// An int for slicing/indexing (ints, bools, natives with `to_int`, `__index__`).
+    pub fn index_int(&mut self, v: &Value) -> PyResult<i64> {
+        match v {
+            Value::Int(i) => Ok(*i),
+            Value::Bool(b) => Ok(*b as i64),
+            Value::Native(n) => {
+                let n = n.clone();
+                n.to_int(&n, self)?.ok_or_else(|| {
+                    PyException::new(
+                        "TypeError",
+                        "slice indices must be integers or None or have an __index__ method",
+                    )
+                })
+            }
+            Value::Instance(i) => match i.class.lookup_user("__index__") {
+                Some(m) => {
+                    let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    r.as_int()
+                        .ok_or_else(|| PyException::new("TypeError", "__index__ returned non-int"))
+                }
+                None => Err(PyException::new(
+                    "TypeError",
+                    format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        i.class.name
+                    ),
+                )),
+            },
+            _ => Err(PyException::new(
+                "TypeError",
+                format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    v.type_name()
+                ),
+            )),
+        }
+    }
+
+    /// `obj[key]`.
+    pub fn getitem(&mut self, obj: &Value, key: &Value) -> PyResult<Value> {
+        match obj {
+            Value::List(_) | Value::Tuple(_) => {
+                let what = if matches!(obj, Value::List(_)) {
+                    "list"
+                } else {
+                    "tuple"
+                };
+                if let Value::Slice(s) = key {
+                    let items = obj.as_vec().unwrap_or_default();
+                    let idx = self.slice_indices(s, items.len())?;
+                    let out: Vec<Value> =
+                        idx.iter().filter_map(|i| items.get(*i).cloned()).collect();
+                    return Ok(if what == "list" {
+                        Value::list(out)
+                    } else {
+                        Value::tuple(out)
+                    });
+                }
+                let n = match obj {
+                    Value::List(l) => l.borrow().len(),
+                    Value::Tuple(t) => t.len(),
+                    _ => 0,
+                };
+                match self.seq_index(key, n, what)? {
+                    Some(i) => {
+                        let v = match obj {
+                            Value::List(l) => l.borrow().get(i).cloned(),
+                            Value::Tuple(t) => t.get(i).cloned(),
+                            _ => None,
+                        };
+                        v.ok_or_else(|| {
+                            PyException::new("IndexError", format!("{what} index out of range"))
+                        })
+                    }
+                    None => Err(PyException::new(
+                        "IndexError",
+                        format!("{what} index out of range"),
+                    )),
+                }
+            }
+            Value::Str(s) => {
+                let chars: Vec<char> = s.chars().collect();
+                if let Value::Slice(sl) = key {
+                    let idx = self.slice_indices(sl, chars.len())?;
+                    return Ok(Value::string(
+                        idx.iter().filter_map(|i| chars.get(*i)).collect(),
+                    ));
+                }
+                match self.seq_index(key, chars.len(), "string")? {
+                    Some(i) => Ok(Value::string(
+                        chars.get(i).map(|c| c.to_string()).unwrap_or_default(),
+                    )),
+                    None => Err(PyException::new("IndexError", "string index out of range")),
+                }
+            }
+            Value::Range(r) => {
+                if let Value::Slice(sl) = key {
+                    let idx = self.slice_indices(sl, r.len())?;
+                    return Ok(Value::list(
+                        idx.iter()
+                            .filter_map(|i| r.get(*i).map(Value::Int))
+                            .collect(),
+                    ));
+                }
+                match self.seq_index(key, r.len(), "range")? {
+                    Some(i) => r.get(i).map(Value::Int).ok_or_else(|| {
+                        PyException::new("IndexError", "range object index out of range")
+                    }),
+                    None => Err(PyException::new(
+                        "IndexError",
+                        "range object index out of range",
+                    )),
+                }
+            }
+            Value::Dict(d) => {
+                let k = self.hkey(key)?;
+                let v = d.borrow().get(&k).cloned();
+                match v {
+                    Some(v) => Ok(v),
+                    None => Err(self.key_error(key)),
+                }
+            }
+            Value::Instance(i) => match i.class.lookup_user("__getitem__") {
+                Some(m) => self.call_bound(&m, obj.clone(), Args::new(vec![key.clone()])),
+                None => Err(PyException::new(
+                    "TypeError",
+                    format!("'{}' object is not subscriptable", i.class.name),
+                )),
+            },
+            Value::Native(n) => {
+                let n = n.clone();
+                match n.getitem(&n, self, key)? {
+                    Some(v) => Ok(v),
+                    None => Err(PyException::new(
+                        "TypeError",
+                        format!("'{}' object is not subscriptable", n.type_name()),
+                    )),
+                }
+            }
+            // `list[int]` and friends in annotations.
+            Value::Class(c) if matches!(c.kind, ClassKind::Builtin(_)) => Ok(obj.clone()),
+            _ => Err(PyException::new(
+                "TypeError",
+                format!("'{}' object is not subscriptable", obj.type_name()),
+            )),
+        }
+    }
+
+    pub(crate) fn key_error(&mut self, key: &Value) -> PyException {
+        let cls = self.exc_class("KeyError");
+        PyException::from_value(self.new_exception_instance(&cls, vec![key.clone()]))
+    }
+
+    /// `obj[key] = v`.
+    pub fn setitem(&mut self, obj: &Value, key: &Value, v: Value) -> PyResult<()> {
+        match obj {
+            Value::List(l) => {
+                if let Value::Slice(s) = key {
+                    let items = self.iterate(&v)?;
+                    let n = l.borrow().len();
+                    let step_one = matches!(s[2], Value::None) || s[2].as_int() == Some(1);
+                    if step_one {
+                        let idx = self.slice_indices(s, n)?;
+                        let start = match &s[0] {
+                            Value::None => 0,
+                            x => {
+                                let x = self.index_int(x)?;
+                                let x = if x < 0 { (x + n as i64).max(0) } else { x };
+                                (x as usize).min(n)
+                            }
+                        };
+                        let end = idx.last().map(|e| e + 1).unwrap_or(start).max(start);
+                        let mut lb = l.borrow_mut();
+                        let removed: Vec<Value> = lb.splice(start..end.min(n), items).collect();
+                        drop(lb);
+                        drop(removed);
+                        return Ok(());
+                    }
+                    let idx = self.slice_indices(s, n)?;
+                    if idx.len() != items.len() {
+                        return Err(PyException::new(
+                            "ValueError",
+                            format!(
+                                "attempt to assign sequence of size {} to extended slice of size {}",
+                                items.len(),
+                                idx.len()
+                            ),
+                        ));
+                    }
+                    let mut lb = l.borrow_mut();
+                    let mut old = Vec::new();
+                    for (i, x) in idx.into_iter().zip(items) {
+                        if let Some(slot) = lb.get_mut(i) {
+                            old.push(std::mem::replace(slot, x));
+                        }
+                    }
+                    drop(lb);
+                    drop(old);
+                    return Ok(());
+                }
+                let n = l.borrow().len();
+                match self.seq_index(key, n, "list")? {
+                    Some(i) => {
+                        let old = l.borrow_mut().get_mut(i).map(|s| std::mem::replace(s, v));
+                        drop(old);
+                        Ok(())
+                    }
+                    None => Err(PyException::new(
+                        "IndexError",
+                        "list assignment index out of range",
+                    )),
+                }
+            }
+            Value::Dict(d) => {
+                let k = self.hkey(key)?;
+                let old = d.borrow_mut().insert(k, key.clone(), v);
+                drop(old);
+                Ok(())
+            }
+            Value::Instance(i) => match i.class.lookup_user("__setitem__") {
+                Some(m) => self
+                    .call_bound(&m, obj.clone(), Args::new(vec![key.clone(), v]))
+                    .map(|_| ()),
+                None => Err(PyException::new(
+                    "TypeError",
+                    format!("'{}' object does not support item assignment", i.class.name),
+                )),
+            },
+            Value::Native(n) => {
+                let n = n.clone();
+                if n.setitem(&n, self, key, v)? {
+                    Ok(())
+                } else {
+                    Err(PyException::new(
+                        "TypeError",
+                        format!(
+                            "'{}' object does not support item assignment",
+                            n.type_name()
+                        ),
+                    ))
+                }
+            }
+            _ => Err(PyException::new(
+                "TypeError",
+                format!(
+                    "'{}' object does not support item assignment",
+                    obj.type_name()
+                ),
+            )),
+        }
+    }
+
+    /// `del obj[key]`.
+    pub fn delitem(&mut self, obj: &Value, key: &Value) -> PyResult<()> {
+        match obj {
+            Value::List(l) => {
+                let n = l.borrow().len();
+                if let Value::Slice(s) = key {
+                    let mut idx = self.slice_indices(s, n)?;
+                    idx.sort_unstable();
+                    idx.dedup();
+                    let mut old = Vec::new();
+                    let mut lb = l.borrow_mut();
+                    for i in idx.into_iter().rev() {
+                        if i < lb.len() {
+                            old.push(lb.remove(i));
+                        }
+                    }
+                    drop(lb);
+                    drop(old);
+                    return Ok(());
+                }
+                match self.seq_index(key, n, "list")? {
+                    Some(i) => {
+                        let old = l.borrow_mut().remove(i);
+                        drop(old);
+                        Ok(())
+                    }
+                    None => Err(PyException::new(
+                        "IndexError",
+                        "list assignment index out of range",
+                    )),
+                }
+            }
+            Value::Dict(d) => {
+                let k = self.hkey(key)?;
+                let old = d.borrow_mut().remove(&k);
+                match old {
+                    Some(x) => {
+                        drop(x);
+                        Ok(())
+                    }
+                    None => Err(self.key_error(key)),
+                }
+            }
+            Value::Instance(i) => match i.class.lookup_user("__delitem__") {
+                Some(m) => self
+                    .call_bound(&m, obj.clone(), Args::new(vec![key.clone()]))
+                    .map(|_| ()),
+                None => Err(PyException::new(
+                    "TypeError",
+                    format!("'{}' object doesn't support item deletion", i.class.name),
+                )),
+            },
+            _ => Err(PyException::new(
+                "TypeError",
+                format!("'{}' object doesn't support item deletion", obj.type_name()),
+            )),
+        }
+    }
+
+    /// `with` entry.
+    pub(crate) fn ctx_enter(&mut self, mgr: &Value) -> PyResult<Value> {
+        match mgr {
+            Value::Native(n) => {
+                let n = n.clone();
+                match n.enter(&n, self)? {
+                    Some(v) => Ok(v),
+                    None => Err(PyException::new(
+                        "TypeError",
+                        format!(
+                            "'{}' object does not support the context manager protocol",
+                            n.type_name()
+                        ),
+                    )),
+                }
+            }
+            Value::Instance(i) => match (
+                i.class.lookup_user("__enter__"),
+                i.class.lookup_user("__exit__"),
+            ) {
+                (Some(m), Some(_)) => self.call_bound(&m, mgr.clone(), Args::default()),
+                _ => Err(PyException::new(
+                    "TypeError",
+                    format!(
+                        "'{}' object does not support the context manager protocol",
+                        i.class.name
+                    ),
+                )),
+            },
+            _ => Err(PyException::new(
+                "TypeError",
+                format!(
+                    "'{}' object does not support the context manager protocol",
+                    mgr.type_name()
+                ),
+            )),
+        }
+    }
+
+    /// `with` exit; true = swallow the exception.
+    pub(crate) fn ctx_exit(&mut self, mgr: &Value, exc: Option<&Value>) -> PyResult<bool> {
+        match mgr {
+            Value::Native(n) => {
+                let n = n.clone();
+                n.exit(&n, self, exc)
+            }
+            Value::Instance(i) => {
+                let Some(m) = i.class.lookup_user("__exit__") else {
+                    return Ok(false);
+                };
+                let args = match exc {
+                    Some(e) => {
+                        let t = Value::Class(self.type_of(e));
+                        vec![t, e.clone(), Value::None]
+                    }
+                    None => vec![Value::None, Value::None, Value::None],
+                };
+                let r = self.call_bound(&m, mgr.clone(), Args::new(args))?;
+                if exc.is_some() {
+                    self.truthy(&r)
+                } else {
+                    Ok(false)
+                }
+            }
+            _ => Ok(false),
+        }
+    }
+}
+
+fn cmp_f(op: CmpOp, x: f64, y: f64) -> bool {
+    match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    }
+}
+
+/// A stable fake address for reprs (`0x7f…`): the object's pointer.
+pub(crate) fn addr(v: &Value) -> String {
+    format!("0x{:012x}", v.ptr_id().unwrap_or(0))
+}
+
+#[allow(dead_code)]
+fn _unused(_: BuiltinType) {}

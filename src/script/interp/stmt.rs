@@ -1,0 +1,923 @@
+//! Statements: assignment and its targets, control flow, try/with, definitions, imports.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::super::compile::Compiler;
+use super::super::errors::{PyException, PyResult, TraceEntry};
+use super::super::ir::*;
+use super::super::native::BinOp;
+use super::super::value::{CellRef, Dict, Function, Module, Value};
+use super::{FrameInfo, Interpreter};
+
+/// How a block finished.
+pub(crate) enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return(Value),
+}
+
+/// One activation: locals live here (on the Rust stack) and die when the call returns.
+pub(crate) struct Frame<'a> {
+    pub locals: Vec<Option<Value>>,
+    pub cells: Vec<CellRef>,
+    pub free: &'a [CellRef],
+    pub globals: Rc<RefCell<Dict>>,
+    /// Class bodies: the class namespace being filled.
+    pub ns: Option<Rc<RefCell<Dict>>>,
+    pub code: &'a FuncCode,
+    pub func: Option<&'a Function>,
+    /// Exceptions being handled (innermost last), for bare `raise`.
+    pub handling: Vec<PyException>,
+}
+
+impl<'a> Frame<'a> {
+    pub fn new(code: &'a FuncCode, globals: Rc<RefCell<Dict>>, free: &'a [CellRef]) -> Frame<'a> {
+        Frame {
+            locals: vec![None; code.local_names.len()],
+            cells: (0..code.cell_names.len())
+                .map(|_| Rc::new(RefCell::new(None)))
+                .collect(),
+            free,
+            globals,
+            ns: None,
+            code,
+            func: None,
+            handling: Vec::new(),
+        }
+    }
+}
+
+impl Interpreter {
+    /// Parse and resolve a source file (also remembers its lines for tracebacks).
+    pub(crate) fn compile_source(
+        &mut self,
+        source: &str,
+        file: &Rc<str>,
+        modname: &str,
+    ) -> PyResult<Rc<FuncCode>> {
+        self.sources.insert(
+            file.clone(),
+            Rc::new(source.lines().map(|l| l.to_string()).collect()),
+        );
+        let tb = |mut e: PyException, file: &Rc<str>| {
+            e.push_frame(TraceEntry {
+                file: file.clone(),
+                line: e.0.line_hint.unwrap_or(0),
+                func: "<module>".into(),
+            });
+            e
+        };
+        if let Some(e) = super::super::syntax_error::prescan(source) {
+            return Err(tb(e, file));
+        }
+        let parsed = match rustpython_ruff_python_parser::parse_module(source) {
+            Ok(p) => p,
+            Err(err) => return Err(tb(super::super::syntax_error::convert(&err, source), file)),
+        };
+        let module = parsed.into_syntax();
+        if super::super::compile::check_depth(&module.body).is_err() {
+            // Dropping a pathologically deep tree recurses as deep as it is: leak it instead
+            // (bounded by the source size).
+            let mut c = Compiler::new(source, file.clone());
+            let r = c.compile_module(&module.body, modname);
+            std::mem::forget(module);
+            return match r {
+                Err(e) => Err(tb(e, file)),
+                Ok(_) => Err(PyException::new(
+                    "SyntaxError",
+                    "too many nested parentheses",
+                )),
+            };
+        }
+        let mut c = Compiler::new(source, file.clone());
+        match c.compile_module(&module.body, modname) {
+            Ok(code) => Ok(Rc::new(code)),
+            Err(e) => Err(tb(e, file)),
+        }
+    }
+
+    pub(crate) fn exec_module_code(
+        &mut self,
+        code: &Rc<FuncCode>,
+        module: &Rc<Module>,
+        is_main: bool,
+    ) -> PyResult<()> {
+        self.frames.push(FrameInfo {
+            file: code.file.clone(),
+            func: "<module>".into(),
+            line: 0,
+            is_main,
+        });
+        let mut frame = Frame::new(code, module.dict.clone(), &[]);
+        let r = self.exec_block(&mut frame, &code.body);
+        let line = self.frames.last().map(|f| f.line).unwrap_or(0);
+        self.frames.pop();
+        drop(frame);
+        match r {
+            Ok(_) => Ok(()),
+            Err(mut e) => {
+                e.push_frame(TraceEntry {
+                    file: code.file.clone(),
+                    line,
+                    func: "<module>".into(),
+                });
+                Err(e)
+            }
+        }
+    }
+
+    pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> PyResult<Flow> {
+        for s in body {
+            self.step()?;
+            if let Some(fi) = self.frames.last_mut() {
+                fi.line = s.line;
+            }
+            match self.exec_stmt(f, s)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec_stmt(&mut self, f: &mut Frame, s: &Stmt) -> PyResult<Flow> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                // The value is dropped here, at the end of the statement, like CPython's POP_TOP.
+                let v = self.eval(f, e)?;
+                drop(v);
+            }
+            StmtKind::Assign(targets, value) => {
+                let v = self.eval(f, value)?;
+                if targets.len() == 1 {
+                    self.store(f, &targets[0], v)?;
+                } else {
+                    for t in targets {
+                        self.store(f, t, v.clone())?;
+                    }
+                }
+            }
+            StmtKind::AugAssign(t, op, value) => self.aug_assign(f, t, *op, value)?,
+            StmtKind::If(test, body, orelse) => {
+                let c = self.eval(f, test)?;
+                let b = self.truthy(&c)?;
+                drop(c);
+                return if b {
+                    self.exec_block(f, body)
+                } else {
+                    self.exec_block(f, orelse)
+                };
+            }
+            StmtKind::While(test, body, orelse) => loop {
+                let c = self.eval(f, test)?;
+                let b = self.truthy(&c)?;
+                drop(c);
+                if !b {
+                    return self.exec_block(f, orelse);
+                }
+                match self.exec_block(f, body)? {
+                    Flow::Break => return Ok(Flow::Normal),
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    _ => {}
+                }
+                self.step()?;
+            },
+            StmtKind::For(target, iter, body, orelse) => {
+                let src = self.eval(f, iter)?;
+                return self.exec_for(f, target, src, body, orelse, s.line);
+            }
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Pass => {}
+            StmtKind::Return(v) => {
+                let v = match v {
+                    Some(e) => self.eval(f, e)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::Raise(exc, cause) => {
+                return Err(self.make_raise(f, exc.as_ref(), cause.as_ref())?);
+            }
+            StmtKind::Try {
+                body,
+                handlers,
+                orelse,
+                finalbody,
+            } => return self.exec_try(f, body, handlers, orelse, finalbody),
+            StmtKind::With(items, body) => return self.exec_with(f, items, body, s.line),
+            StmtKind::Def {
+                decorators,
+                func,
+                target,
+            } => {
+                let mut decs = Vec::with_capacity(decorators.len());
+                for d in decorators {
+                    decs.push(self.eval(f, d)?);
+                }
+                let mut v = self.make_function(f, func)?;
+                for d in decs.iter().rev() {
+                    v = self.call(d, super::super::native::Args::new(vec![v]))?;
+                }
+                self.store(f, target, v)?;
+            }
+            StmtKind::Class {
+                decorators,
+                class,
+                target,
+            } => {
+                let mut decs = Vec::with_capacity(decorators.len());
+                for d in decorators {
+                    decs.push(self.eval(f, d)?);
+                }
+                let mut v = self.make_class_from_def(f, class)?;
+                for d in decs.iter().rev() {
+                    v = self.call(d, super::super::native::Args::new(vec![v]))?;
+                }
+                self.store(f, target, v)?;
+            }
+            StmtKind::Import {
+                module,
+                bind_top,
+                target,
+            } => {
+                let m = self.import_module(module)?;
+                let v = if *bind_top {
+                    let top = module.split('.').next().unwrap_or("");
+                    self.import_module(top)?
+                } else {
+                    m
+                };
+                self.store(f, target, v)?;
+            }
+            StmtKind::ImportFrom { module, names } => {
+                let m = self.import_module(module)?;
+                for (n, t) in names {
+                    let v = match self.getattr_opt(&m, n)? {
+                        Some(v) => v,
+                        None => {
+                            let sub = format!("{module}.{n}");
+                            if self.module_known(&sub) {
+                                self.import_module(&sub)?
+                            } else {
+                                return Err(PyException::new(
+                                    "ImportError",
+                                    format!(
+                                        "cannot import name '{n}' from '{module}' (unknown location)"
+                                    ),
+                                ));
+                            }
+                        }
+                    };
+                    self.store(f, t, v)?;
+                }
+            }
+            StmtKind::ImportStar { module } => {
+                let m = self.import_module(module)?;
+                if let Value::Module(md) = &m {
+                    let items: Vec<(Value, Value)> = md
+                        .dict
+                        .borrow()
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    for (k, v) in items {
+                        if let Value::Str(k) = k
+                            && !k.starts_with('_')
+                        {
+                            let target = match &f.ns {
+                                Some(ns) => ns.clone(),
+                                None => f.globals.clone(),
+                            };
+                            let old = target.borrow_mut().set_name(&k, v);
+                            drop(old);
+                        }
+                    }
+                }
+            }
+            StmtKind::Delete(targets) => {
+                for t in targets {
+                    self.delete(f, t)?;
+                }
+            }
+            StmtKind::Assert(test, msg) => {
+                let c = self.eval(f, test)?;
+                if !self.truthy(&c)? {
+                    return Err(match msg {
+                        Some(m) => {
+                            let m = self.eval(f, m)?;
+                            let cls = self.exc_class("AssertionError");
+                            let inst = self.new_exception_instance(&cls, vec![m]);
+                            PyException::from_value(inst)
+                        }
+                        None => PyException::new("AssertionError", ""),
+                    });
+                }
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec_for(
+        &mut self,
+        f: &mut Frame,
+        target: &Target,
+        src: Value,
+        body: &[Stmt],
+        orelse: &[Stmt],
+        line: u32,
+    ) -> PyResult<Flow> {
+        // Fast paths for the common iterables; a list is re-read by index every time so
+        // appending while iterating behaves as in CPython.
+        match &src {
+            Value::Range(r) => {
+                let n = r.len();
+                for i in 0..n {
+                    let Some(v) = r.get(i) else { break };
+                    self.store(f, target, Value::Int(v))?;
+                    match self.exec_block(f, body)? {
+                        Flow::Break => return Ok(Flow::Normal),
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                    self.step()?;
+                }
+                return self.exec_block(f, orelse);
+            }
+            Value::List(l) => {
+                let mut i = 0;
+                loop {
+                    let item = match l.borrow().get(i) {
+                        Some(v) => v.clone(),
+                        None => break,
+                    };
+                    i += 1;
+                    self.store(f, target, item)?;
+                    match self.exec_block(f, body)? {
+                        Flow::Break => return Ok(Flow::Normal),
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                    self.step()?;
+                }
+                return self.exec_block(f, orelse);
+            }
+            _ => {}
+        }
+        let it = self.get_iter(&src)?;
+        drop(src);
+        loop {
+            if let Some(fi) = self.frames.last_mut() {
+                fi.line = line;
+            }
+            let item = match self.next_item(&it)? {
+                Some(v) => v,
+                None => break,
+            };
+            self.store(f, target, item)?;
+            match self.exec_block(f, body)? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                _ => {}
+            }
+            self.step()?;
+        }
+        self.exec_block(f, orelse)
+    }
+
+    fn exec_try(
+        &mut self,
+        f: &mut Frame,
+        body: &[Stmt],
+        handlers: &[Handler],
+        orelse: &[Stmt],
+        finalbody: &[Stmt],
+    ) -> PyResult<Flow> {
+        let mut result = match self.exec_block(f, body) {
+            Ok(Flow::Normal) => self.exec_block(f, orelse),
+            Ok(flow) => Ok(flow),
+            Err(e) if e.0.uncatchable => Err(e),
+            Err(mut e) => {
+                let mut handled = None;
+                for h in handlers {
+                    let matched = match &h.typ {
+                        None => true,
+                        Some(t) => {
+                            let tv = match self.eval(f, t) {
+                                Ok(v) => v,
+                                Err(e2) => {
+                                    handled = Some(Err(e2));
+                                    break;
+                                }
+                            };
+                            match self.exc_matches(&e, &tv) {
+                                Ok(b) => b,
+                                Err(e2) => {
+                                    handled = Some(Err(e2));
+                                    break;
+                                }
+                            }
+                        }
+                    };
+                    if !matched {
+                        continue;
+                    }
+                    if let Some(fi) = self.frames.last_mut() {
+                        fi.line = h.line;
+                    }
+                    if let Some(name) = &h.name {
+                        let v = self.exc_value(&mut e);
+                        if let Err(e2) = self.store(f, name, v) {
+                            handled = Some(Err(e2));
+                            break;
+                        }
+                    }
+                    f.handling.push(e.clone());
+                    let r = self.exec_block(f, &h.body);
+                    let _ = f.handling.pop();
+                    if let Some(name) = &h.name {
+                        // CPython deletes the name at the end of the handler.
+                        let _ = self.delete(f, name);
+                    }
+                    handled = Some(r);
+                    break;
+                }
+                match handled {
+                    Some(r) => r,
+                    None => Err(e),
+                }
+            }
+        };
+        if !finalbody.is_empty() {
+            match self.exec_block(f, finalbody) {
+                Ok(Flow::Normal) => {}
+                Ok(flow) => {
+                    if !matches!(&result, Err(e) if e.0.uncatchable) {
+                        result = Ok(flow);
+                    }
+                }
+                Err(e) => {
+                    if !matches!(&result, Err(e) if e.0.uncatchable) {
+                        result = Err(e);
+                    }
+                }
+            }
+        }
+        result
+    }
+
+    fn exec_with(
+        &mut self,
+        f: &mut Frame,
+        items: &[(Expr, Option<Target>)],
+        body: &[Stmt],
+        line: u32,
+    ) -> PyResult<Flow> {
+        let Some(((ctx_e, target), rest)) = items.split_first() else {
+            return self.exec_block(f, body);
+        };
+        let mgr = self.eval(f, ctx_e)?;
+        let entered = self.ctx_enter(&mgr)?;
+        if let Some(t) = target
+            && let Err(e) = self.store(f, t, entered)
+        {
+            self.ctx_exit(&mgr, None)?;
+            return Err(e);
+        }
+        let r = if rest.is_empty() {
+            self.exec_block(f, body)
+        } else {
+            self.exec_with(f, rest, body, line)
+        };
+        if let Some(fi) = self.frames.last_mut() {
+            fi.line = line;
+        }
+        match r {
+            Ok(flow) => {
+                self.ctx_exit(&mgr, None)?;
+                Ok(flow)
+            }
+            Err(e) if e.0.uncatchable => {
+                let _ = self.ctx_exit(&mgr, None);
+                Err(e)
+            }
+            Err(mut e) => {
+                let v = self.exc_value(&mut e);
+                if self.ctx_exit(&mgr, Some(&v))? {
+                    Ok(Flow::Normal)
+                } else {
+                    Err(e)
+                }
+            }
+        }
+    }
+
+    fn make_raise(
+        &mut self,
+        f: &mut Frame,
+        exc: Option<&Expr>,
+        cause: Option<&Expr>,
+    ) -> PyResult<PyException> {
+        let Some(exc) = exc else {
+            return Ok(match f.handling.last() {
+                Some(e) => e.clone(),
+                None => PyException::new("RuntimeError", "No active exception to reraise"),
+            });
+        };
+        let v = self.eval(f, exc)?;
+        let mut e = self.exception_from_value(v)?;
+        if let Some(c) = cause {
+            let cv = self.eval(f, c)?;
+            if !cv.is_none() {
+                e.0.cause = Some(self.exception_from_value(cv)?);
+            }
+        }
+        Ok(e)
+    }
+
+    /// `raise X`: X may be an exception class (instantiated with no arguments) or instance.
+    pub(crate) fn exception_from_value(&mut self, v: Value) -> PyResult<PyException> {
+        match &v {
+            Value::Class(c) if c.is_exception => {
+                let inst = self.call(&v, super::super::native::Args::default())?;
+                Ok(PyException::from_value(inst))
+            }
+            Value::Instance(i) if i.class.is_exception => Ok(PyException::from_value(v)),
+            _ => Err(PyException::new(
+                "TypeError",
+                "exceptions must derive from BaseException",
+            )),
+        }
+    }
+
+    pub(crate) fn make_function(&mut self, f: &mut Frame, def: &FuncDef) -> PyResult<Value> {
+        let mut defaults = Vec::with_capacity(def.defaults.len());
+        for d in &def.defaults {
+            defaults.push(self.eval(f, d)?);
+        }
+        let mut kwdefaults = Vec::with_capacity(def.kwdefaults.len());
+        for d in &def.kwdefaults {
+            kwdefaults.push(match d {
+                Some(e) => Some(self.eval(f, e)?),
+                None => None,
+            });
+        }
+        let closure = self.capture(f, &def.captures)?;
+        Ok(Value::Function(Rc::new(Function {
+            name: def.code.name.clone(),
+            qualname: def.code.qualname.clone(),
+            code: def.code.clone(),
+            defaults,
+            kwdefaults,
+            closure,
+            globals: f.globals.clone(),
+            owner: RefCell::new(None),
+            attrs: RefCell::new(None),
+        })))
+    }
+
+    fn capture(&mut self, f: &Frame, caps: &[Capture]) -> PyResult<Vec<CellRef>> {
+        let mut out = Vec::with_capacity(caps.len());
+        for c in caps {
+            let cell = match c {
+                Capture::Cell(i) => f.cells.get(*i as usize),
+                Capture::Free(i) => f.free.get(*i as usize),
+            };
+            match cell {
+                Some(c) => out.push(c.clone()),
+                None => return Err(PyException::new("SystemError", "bad closure reference")),
+            }
+        }
+        Ok(out)
+    }
+
+    fn make_class_from_def(&mut self, f: &mut Frame, def: &ClassDef) -> PyResult<Value> {
+        let mut bases = Vec::with_capacity(def.bases.len());
+        for b in &def.bases {
+            bases.push(self.eval(f, b)?);
+        }
+        let closure = self.capture(f, &def.captures)?;
+        let ns = Rc::new(RefCell::new(Dict::new()));
+        let module_name = f
+            .globals
+            .borrow()
+            .get_str("__name__")
+            .and_then(|v| v.as_str().map(|s| s.to_string()));
+        ns.borrow_mut().set_str(
+            "__module__",
+            Value::string(module_name.clone().unwrap_or_else(|| "__main__".into())),
+        );
+        ns.borrow_mut()
+            .set_str("__qualname__", Value::str(&def.body.qualname));
+        {
+            let mut cf = Frame::new(&def.body, f.globals.clone(), &closure);
+            cf.ns = Some(ns.clone());
+            let r = self.exec_block(&mut cf, &def.body.body);
+            r?;
+        }
+        let dict = std::mem::take(&mut *ns.borrow_mut());
+        let cls = self.make_class(
+            &def.name,
+            &module_name.unwrap_or_else(|| "__main__".into()),
+            bases,
+            dict,
+        )?;
+        Ok(Value::Class(cls))
+    }
+
+    // ------------------------------------------------------------ targets
+
+    pub(crate) fn store(&mut self, f: &mut Frame, t: &Target, v: Value) -> PyResult<()> {
+        match t {
+            Target::Fast(i) => {
+                if let Some(slot) = f.locals.get_mut(*i as usize) {
+                    let old = slot.replace(v);
+                    drop(old);
+                }
+            }
+            Target::Cell(i) => {
+                if let Some(c) = f.cells.get(*i as usize) {
+                    let old = c.borrow_mut().replace(v);
+                    drop(old);
+                }
+            }
+            Target::Free(i) => {
+                if let Some(c) = f.free.get(*i as usize) {
+                    let old = c.borrow_mut().replace(v);
+                    drop(old);
+                }
+            }
+            Target::Global(n) => {
+                let old = f.globals.borrow_mut().set_name(n, v);
+                drop(old);
+            }
+            Target::Name(n) => {
+                let d = f.ns.clone().unwrap_or_else(|| f.globals.clone());
+                let old = d.borrow_mut().set_name(n, v);
+                drop(old);
+            }
+            Target::Attr(obj, name) => {
+                let o = self.eval(f, obj)?;
+                self.setattr(&o, name, v)?;
+            }
+            Target::Item(obj, idx) => {
+                let o = self.eval(f, obj)?;
+                let k = self.eval(f, idx)?;
+                self.setitem(&o, &k, v)?;
+            }
+            Target::Unpack(items, star) => {
+                let vals = self.unpack(v, items.len(), *star)?;
+                for (t, v) in items.iter().zip(vals) {
+                    self.store(f, t, v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Split a value into exactly `n` parts (one of them a list when there is a starred target).
+    fn unpack(&mut self, v: Value, n: usize, star: Option<usize>) -> PyResult<Vec<Value>> {
+        let items = match &v {
+            Value::Tuple(t) => (**t).clone(),
+            Value::List(l) => l.borrow().clone(),
+            _ => {
+                if !self.is_iterable(&v) {
+                    return Err(PyException::new(
+                        "TypeError",
+                        format!("cannot unpack non-iterable {} object", v.type_name()),
+                    ));
+                }
+                self.iterate(&v)?
+            }
+        };
+        drop(v);
+        match star {
+            None => {
+                if items.len() > n {
+                    return Err(PyException::new(
+                        "ValueError",
+                        format!("too many values to unpack (expected {n})"),
+                    ));
+                }
+                if items.len() < n {
+                    return Err(PyException::new(
+                        "ValueError",
+                        format!(
+                            "not enough values to unpack (expected {n}, got {})",
+                            items.len()
+                        ),
+                    ));
+                }
+                Ok(items)
+            }
+            Some(s) => {
+                let fixed = n - 1;
+                if items.len() < fixed {
+                    return Err(PyException::new(
+                        "ValueError",
+                        format!(
+                            "not enough values to unpack (expected at least {fixed}, got {})",
+                            items.len()
+                        ),
+                    ));
+                }
+                let after = fixed - s;
+                let mut items = items;
+                let tail = items.split_off(items.len() - after);
+                let mid = items.split_off(s);
+                items.push(Value::list(mid));
+                items.extend(tail);
+                Ok(items)
+            }
+        }
+    }
+
+    fn delete(&mut self, f: &mut Frame, t: &Target) -> PyResult<()> {
+        match t {
+            Target::Fast(i) => {
+                let name = f
+                    .code
+                    .local_names
+                    .get(*i as usize)
+                    .cloned()
+                    .unwrap_or_else(|| "?".into());
+                match f.locals.get_mut(*i as usize).and_then(|s| s.take()) {
+                    Some(old) => drop(old),
+                    None => return Err(unbound_local(&name)),
+                }
+            }
+            Target::Cell(i) => {
+                let old = f.cells.get(*i as usize).and_then(|c| c.borrow_mut().take());
+                if old.is_none() {
+                    let name = f
+                        .code
+                        .cell_names
+                        .get(*i as usize)
+                        .cloned()
+                        .unwrap_or_else(|| "?".into());
+                    return Err(unbound_local(&name));
+                }
+            }
+            Target::Free(i) => {
+                let old = f.free.get(*i as usize).and_then(|c| c.borrow_mut().take());
+                drop(old);
+            }
+            Target::Global(n) => {
+                let old = f.globals.borrow_mut().remove_str(n);
+                if old.is_none() {
+                    return Err(name_error(n));
+                }
+            }
+            Target::Name(n) => {
+                let d = f.ns.clone().unwrap_or_else(|| f.globals.clone());
+                let old = d.borrow_mut().remove_str(n);
+                if old.is_none() {
+                    return Err(name_error(n));
+                }
+            }
+            Target::Attr(obj, name) => {
+                let o = self.eval(f, obj)?;
+                self.delattr(&o, name)?;
+            }
+            Target::Item(obj, idx) => {
+                let o = self.eval(f, obj)?;
+                let k = self.eval(f, idx)?;
+                self.delitem(&o, &k)?;
+            }
+            Target::Unpack(items, _) => {
+                for t in items {
+                    self.delete(f, t)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn aug_assign(&mut self, f: &mut Frame, t: &Target, op: BinOp, value: &Expr) -> PyResult<()> {
+        match t {
+            Target::Attr(obj, name) => {
+                let o = self.eval(f, obj)?;
+                let cur = self.getattr(&o, name)?;
+                let rhs = self.eval(f, value)?;
+                let nv = self.inplace_op(op, cur, &rhs)?;
+                self.setattr(&o, name, nv)
+            }
+            Target::Item(obj, idx) => {
+                let o = self.eval(f, obj)?;
+                let k = self.eval(f, idx)?;
+                let cur = self.getitem(&o, &k)?;
+                let rhs = self.eval(f, value)?;
+                let nv = self.inplace_op(op, cur, &rhs)?;
+                self.setitem(&o, &k, nv)
+            }
+            Target::Unpack(..) => Err(PyException::new(
+                "SyntaxError",
+                "illegal expression for augmented assignment",
+            )),
+            _ => {
+                let cur = self.load_target(f, t)?;
+                let rhs = self.eval(f, value)?;
+                // Take the old binding out first so an in-place operand is uniquely owned.
+                let nv = self.inplace_op(op, cur, &rhs)?;
+                self.store(f, t, nv)
+            }
+        }
+    }
+
+    fn load_target(&mut self, f: &mut Frame, t: &Target) -> PyResult<Value> {
+        let e = match t {
+            Target::Fast(i) => Expr::Fast(*i),
+            Target::Cell(i) => Expr::Cell(*i),
+            Target::Free(i) => Expr::Free(*i),
+            Target::Global(n) => Expr::Global(n.clone()),
+            Target::Name(n) => Expr::Name(n.clone()),
+            _ => return Err(PyException::new("SystemError", "bad augmented target")),
+        };
+        self.eval(f, &e)
+    }
+
+    // ------------------------------------------------------------ imports
+
+    pub(crate) fn module_known(&self, name: &str) -> bool {
+        self.modules.contains_key(name) || self.module_inits.contains_key(name)
+    }
+
+    /// Import a (possibly dotted) module, importing its parents first and linking it as an
+    /// attribute of its parent; importing a package also makes its registered submodules
+    /// reachable as attributes (`import torch` → `torch.nn`).
+    pub fn import_module(&mut self, name: &str) -> PyResult<Value> {
+        if let Some(m) = self.modules.get(name) {
+            return Ok(m.clone());
+        }
+        if let Some((parent, child)) = name.rsplit_once('.') {
+            let p = self.import_module(parent)?;
+            if let Some(m) = self.modules.get(name) {
+                return Ok(m.clone());
+            }
+            let _ = child;
+            if !self.module_inits.contains_key(name) {
+                return Err(PyException::new(
+                    "ModuleNotFoundError",
+                    format!("No module named '{name}'"),
+                ));
+            }
+            let m = self.init_module(name)?;
+            if let Value::Module(pm) = &p
+                && pm.get_attr(child).is_none()
+            {
+                pm.set_attr(child, m.clone());
+            }
+            return Ok(m);
+        }
+        if !self.module_inits.contains_key(name) {
+            return Err(PyException::new(
+                "ModuleNotFoundError",
+                format!("No module named '{name}'"),
+            ));
+        }
+        self.init_module(name)
+    }
+
+    fn init_module(&mut self, name: &str) -> PyResult<Value> {
+        let Some(init) = self.module_inits.get(name).cloned() else {
+            return Err(PyException::new(
+                "ModuleNotFoundError",
+                format!("No module named '{name}'"),
+            ));
+        };
+        let m = init(self)?;
+        self.modules.insert(name.to_string(), m.clone());
+        // Link registered direct children.
+        let prefix = format!("{name}.");
+        let mut children: Vec<String> = self
+            .module_inits
+            .keys()
+            .filter(|k| k.starts_with(&prefix) && !k[prefix.len()..].contains('.'))
+            .cloned()
+            .collect();
+        children.sort();
+        for c in children {
+            let cm = self.import_module(&c)?;
+            if let Value::Module(pm) = &m {
+                let short = &c[prefix.len()..];
+                if pm.get_attr(short).is_none() {
+                    pm.set_attr(short, cm);
+                }
+            }
+        }
+        Ok(m)
+    }
+}
+
+pub(crate) fn unbound_local(name: &str) -> PyException {
+    PyException::new(
+        "UnboundLocalError",
+        format!("cannot access local variable '{name}' where it is not associated with a value"),
+    )
+}
+
+pub(crate) fn name_error(name: &str) -> PyException {
+    PyException::new("NameError", format!("name '{name}' is not defined"))
+}

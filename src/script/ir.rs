@@ -1,0 +1,226 @@
+//! The tree the evaluator walks: ruff's AST after name resolution. Locals are slots in a
+//! frame vector, closure variables are shared cells, constants are ready values and every
+//! statement knows its line — so evaluation does no string lookups for locals and never
+//! re-parses literals.
+
+use std::rc::Rc;
+
+use super::native::{BinOp, CmpOp, UnaryOp};
+use super::value::Value;
+
+/// Where a captured variable comes from in the defining frame.
+#[derive(Clone, Copy, Debug)]
+pub enum Capture {
+    Cell(u32),
+    Free(u32),
+}
+
+/// A compiled body: a function, a lambda, a class body or a module.
+pub struct FuncCode {
+    pub name: Rc<str>,
+    pub qualname: Rc<str>,
+    pub file: Rc<str>,
+    pub line: u32,
+    /// Positional parameter names (positional-only first).
+    pub params: Vec<Rc<str>>,
+    pub posonly: usize,
+    /// `*args` slot follows the positional ones; then keyword-only; then `**kwargs`.
+    pub vararg: Option<Rc<str>>,
+    pub kwonly: Vec<Rc<str>>,
+    pub kwarg: Option<Rc<str>>,
+    /// Fast local slots (parameters first, in the order above) and their names.
+    pub local_names: Vec<Rc<str>>,
+    /// Own cells (captured locals) and their names.
+    pub cell_names: Vec<Rc<str>>,
+    /// Parameters that are captured: (parameter slot, cell index) — moved at call time.
+    pub param_cells: Vec<(u32, u32)>,
+    pub free_names: Vec<Rc<str>>,
+    pub body: Vec<Stmt>,
+    /// A lambda's body is one expression whose value is returned.
+    pub is_lambda: bool,
+}
+
+impl FuncCode {
+    pub fn n_params(&self) -> usize {
+        self.params.len()
+            + self.vararg.is_some() as usize
+            + self.kwonly.len()
+            + self.kwarg.is_some() as usize
+    }
+}
+
+/// `def`/`lambda`: the code plus what is evaluated when the definition runs.
+pub struct FuncDef {
+    pub code: Rc<FuncCode>,
+    pub defaults: Vec<Expr>,
+    pub kwdefaults: Vec<Option<Expr>>,
+    pub captures: Vec<Capture>,
+}
+
+pub struct ClassDef {
+    pub name: Rc<str>,
+    pub bases: Vec<Expr>,
+    pub body: Rc<FuncCode>,
+    pub captures: Vec<Capture>,
+}
+
+pub struct Stmt {
+    pub line: u32,
+    pub kind: StmtKind,
+}
+
+pub struct Handler {
+    pub line: u32,
+    pub typ: Option<Expr>,
+    pub name: Option<Target>,
+    pub body: Vec<Stmt>,
+}
+
+pub enum StmtKind {
+    Expr(Expr),
+    /// `a = b = value`: every target gets the same value, left to right.
+    Assign(Vec<Target>, Expr),
+    AugAssign(Target, BinOp, Expr),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    While(Expr, Vec<Stmt>, Vec<Stmt>),
+    For(Target, Expr, Vec<Stmt>, Vec<Stmt>),
+    Break,
+    Continue,
+    Pass,
+    Return(Option<Expr>),
+    Raise(Option<Expr>, Option<Expr>),
+    Try {
+        body: Vec<Stmt>,
+        handlers: Vec<Handler>,
+        orelse: Vec<Stmt>,
+        finalbody: Vec<Stmt>,
+    },
+    With(Vec<(Expr, Option<Target>)>, Vec<Stmt>),
+    Def {
+        decorators: Vec<Expr>,
+        func: Rc<FuncDef>,
+        target: Target,
+    },
+    Class {
+        decorators: Vec<Expr>,
+        class: Rc<ClassDef>,
+        target: Target,
+    },
+    /// `import a.b.c` binds `a` (the top package); `import a.b as c` binds the submodule.
+    Import {
+        module: Rc<str>,
+        bind_top: bool,
+        target: Target,
+    },
+    ImportFrom {
+        module: Rc<str>,
+        names: Vec<(Rc<str>, Target)>,
+    },
+    ImportStar {
+        module: Rc<str>,
+    },
+    Delete(Vec<Target>),
+    Assert(Expr, Option<Expr>),
+}
+
+pub enum Target {
+    Fast(u32),
+    Cell(u32),
+    Free(u32),
+    Global(Rc<str>),
+    /// A name in a class body or module namespace (`ns` of the frame, else globals).
+    Name(Rc<str>),
+    Attr(Box<Expr>, Rc<str>),
+    Item(Box<Expr>, Box<Expr>),
+    /// `a, *b, c = …`: `star` is the index of the starred target.
+    Unpack(Vec<Target>, Option<usize>),
+}
+
+pub enum CompKind {
+    List,
+    Set,
+    Dict,
+    /// Generator expressions are evaluated eagerly into a list iterator.
+    Gen,
+}
+
+pub struct CompFor {
+    pub target: Target,
+    pub iter: Expr,
+    pub ifs: Vec<Expr>,
+}
+
+pub enum FPart {
+    Lit(Rc<str>),
+    Value {
+        expr: Box<Expr>,
+        conv: Option<char>,
+        spec: Option<Vec<FPart>>,
+        debug: Option<Rc<str>>,
+    },
+}
+
+pub enum Expr {
+    Const(Value),
+    Fast(u32),
+    Cell(u32),
+    Free(u32),
+    /// Module globals, then builtins.
+    Global(Rc<str>),
+    /// Class-body/module namespace, then globals, then builtins.
+    Name(Rc<str>),
+    Attr(Box<Expr>, Rc<str>),
+    Subscript(Box<Expr>, Box<Expr>),
+    Slice(Option<Box<Expr>>, Option<Box<Expr>>, Option<Box<Expr>>),
+    Call {
+        func: Box<Expr>,
+        args: Vec<Expr>,
+        kws: Vec<(Option<Rc<str>>, Expr)>,
+        star: bool,
+        line: u32,
+    },
+    /// `obj.name(args)`: avoids making a bound method object per call.
+    CallMethod {
+        obj: Box<Expr>,
+        name: Rc<str>,
+        args: Vec<Expr>,
+        kws: Vec<(Option<Rc<str>>, Expr)>,
+        star: bool,
+        line: u32,
+    },
+    /// Zero-argument `super()` in a method: needs the frame's class and first argument.
+    Super {
+        line: u32,
+    },
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    Not(Box<Expr>),
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Compare(Box<Expr>, Vec<(CmpKind, Expr)>),
+    IfExp(Box<Expr>, Box<Expr>, Box<Expr>),
+    List(Vec<Expr>),
+    Tuple(Vec<Expr>),
+    Set(Vec<Expr>),
+    /// `None` key = `**mapping`.
+    Dict(Vec<(Option<Expr>, Expr)>),
+    Starred(Box<Expr>),
+    Comp {
+        kind: CompKind,
+        elt: Box<Expr>,
+        value: Option<Box<Expr>>,
+        gens: Vec<CompFor>,
+    },
+    Lambda(Rc<FuncDef>),
+    FString(Vec<FPart>),
+    Named(Box<Target>, Box<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpKind {
+    Op(CmpOp),
+    Is,
+    IsNot,
+    In,
+    NotIn,
+}

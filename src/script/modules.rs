@@ -1,0 +1,677 @@
+//! The standard modules a lesson may import: `math`, `random` (deterministic), `os` (only
+//! `environ`/`getenv`), `time` (sleep does not block; it advances a virtual clock).
+
+use std::any::Any;
+use std::rc::Rc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::errors::{PyException, PyResult};
+use super::interp::Interpreter;
+use super::native::{Args, NativeObject};
+use super::value::{Module, Value};
+
+pub(crate) fn install(it: &mut Interpreter) {
+    it.register_module("math", Box::new(|_it| Ok(math())));
+    it.register_module("random", Box::new(|_it| Ok(random())));
+    it.register_module("os", Box::new(|_it| Ok(os())));
+    it.register_module("time", Box::new(|_it| Ok(time())));
+}
+
+fn num(it: &mut Interpreter, v: &Value) -> PyResult<f64> {
+    match v {
+        Value::Int(_) | Value::Bool(_) | Value::Float(_) => Ok(v.as_float().unwrap_or(0.0)),
+        _ => super::builtins::to_float(it, v).map_err(|_| {
+            PyException::type_error(format!("must be real number, not {}", v.type_name()))
+        }),
+    }
+}
+
+fn domain() -> PyException {
+    PyException::value_error("math domain error")
+}
+
+fn f1(m: &Module, name: &'static str, f: fn(f64) -> PyResult<f64>) {
+    m.add_fn(name, move |it, args| {
+        let a = args.exact(name, 1)?;
+        let x = num(it, &a[0])?;
+        f(x).map(Value::Float)
+    });
+}
+
+fn to_int_checked(f: f64) -> PyResult<Value> {
+    if f.is_nan() {
+        return Err(PyException::value_error(
+            "cannot convert float NaN to integer",
+        ));
+    }
+    if f.is_infinite() {
+        return Err(PyException::new(
+            "OverflowError",
+            "cannot convert float infinity to integer",
+        ));
+    }
+    if f.abs() >= 9.2e18 {
+        return Err(PyException::new(
+            "OverflowError",
+            "integer overflow: cudatutor ints are 64-bit",
+        ));
+    }
+    Ok(Value::Int(f as i64))
+}
+
+fn math() -> Value {
+    let m = Module::new("math");
+    m.set_attr("pi", Value::Float(std::f64::consts::PI));
+    m.set_attr("e", Value::Float(std::f64::consts::E));
+    m.set_attr("tau", Value::Float(std::f64::consts::TAU));
+    m.set_attr("inf", Value::Float(f64::INFINITY));
+    m.set_attr("nan", Value::Float(f64::NAN));
+    f1(&m, "sqrt", |x| {
+        if x < 0.0 { Err(domain()) } else { Ok(x.sqrt()) }
+    });
+    f1(&m, "exp", |x| {
+        let r = x.exp();
+        if r.is_infinite() && x.is_finite() {
+            Err(PyException::new("OverflowError", "math range error"))
+        } else {
+            Ok(r)
+        }
+    });
+    f1(&m, "expm1", |x| Ok(x.exp_m1()));
+    f1(&m, "log2", |x| {
+        if x <= 0.0 {
+            Err(domain())
+        } else {
+            Ok(x.log2())
+        }
+    });
+    f1(&m, "log10", |x| {
+        if x <= 0.0 {
+            Err(domain())
+        } else {
+            Ok(x.log10())
+        }
+    });
+    f1(&m, "log1p", |x| {
+        if x <= -1.0 {
+            Err(domain())
+        } else {
+            Ok(x.ln_1p())
+        }
+    });
+    f1(&m, "fabs", |x| Ok(x.abs()));
+    f1(&m, "sin", |x| Ok(x.sin()));
+    f1(&m, "cos", |x| Ok(x.cos()));
+    f1(&m, "tan", |x| Ok(x.tan()));
+    f1(&m, "asin", |x| {
+        if !(-1.0..=1.0).contains(&x) {
+            Err(domain())
+        } else {
+            Ok(x.asin())
+        }
+    });
+    f1(&m, "acos", |x| {
+        if !(-1.0..=1.0).contains(&x) {
+            Err(domain())
+        } else {
+            Ok(x.acos())
+        }
+    });
+    f1(&m, "atan", |x| Ok(x.atan()));
+    f1(&m, "sinh", |x| Ok(x.sinh()));
+    f1(&m, "cosh", |x| Ok(x.cosh()));
+    f1(&m, "tanh", |x| Ok(x.tanh()));
+    f1(&m, "degrees", |x| Ok(x.to_degrees()));
+    f1(&m, "radians", |x| Ok(x.to_radians()));
+    m.add_fn("log", |it, args| {
+        let a = args.range("log", 1, 2)?;
+        let x = num(it, &a[0])?;
+        if x <= 0.0 {
+            return Err(domain());
+        }
+        match a.get(1) {
+            Some(b) => {
+                let b = num(it, b)?;
+                if b <= 0.0 || b == 1.0 {
+                    return Err(if b == 1.0 {
+                        PyException::new("ZeroDivisionError", "float division by zero")
+                    } else {
+                        domain()
+                    });
+                }
+                Ok(Value::Float(x.ln() / b.ln()))
+            }
+            None => Ok(Value::Float(x.ln())),
+        }
+    });
+    for (name, f) in [
+        ("floor", f64::floor as fn(f64) -> f64),
+        ("ceil", f64::ceil),
+        ("trunc", f64::trunc),
+    ] {
+        m.add_fn(name, move |it, args| {
+            let a = args.exact(name, 1)?;
+            match &a[0] {
+                Value::Int(_) | Value::Bool(_) => Ok(Value::Int(a[0].as_int().unwrap_or(0))),
+                v => {
+                    let x = num(it, v)?;
+                    to_int_checked(f(x))
+                }
+            }
+        });
+    }
+    m.add_fn("pow", |it, args| {
+        let a = args.exact("pow", 2)?;
+        let (x, y) = (num(it, &a[0])?, num(it, &a[1])?);
+        if x == 0.0 && y < 0.0 {
+            return Err(domain());
+        }
+        Ok(Value::Float(x.powf(y)))
+    });
+    m.add_fn("atan2", |it, args| {
+        let a = args.exact("atan2", 2)?;
+        Ok(Value::Float(num(it, &a[0])?.atan2(num(it, &a[1])?)))
+    });
+    m.add_fn("hypot", |it, args| {
+        let mut s = 0.0f64;
+        for v in &args.positional {
+            let x = num(it, v)?;
+            s += x * x;
+        }
+        Ok(Value::Float(s.sqrt()))
+    });
+    m.add_fn("copysign", |it, args| {
+        let a = args.exact("copysign", 2)?;
+        Ok(Value::Float(num(it, &a[0])?.copysign(num(it, &a[1])?)))
+    });
+    m.add_fn("fmod", |it, args| {
+        let a = args.exact("fmod", 2)?;
+        let (x, y) = (num(it, &a[0])?, num(it, &a[1])?);
+        if y == 0.0 {
+            return Err(domain());
+        }
+        Ok(Value::Float(x % y))
+    });
+    m.add_fn("modf", |it, args| {
+        let a = args.exact("modf", 1)?;
+        let x = num(it, &a[0])?;
+        Ok(Value::tuple(vec![
+            Value::Float(x.fract()),
+            Value::Float(x.trunc()),
+        ]))
+    });
+    m.add_fn("isnan", |it, args| {
+        let a = args.exact("isnan", 1)?;
+        Ok(Value::Bool(num(it, &a[0])?.is_nan()))
+    });
+    m.add_fn("isinf", |it, args| {
+        let a = args.exact("isinf", 1)?;
+        Ok(Value::Bool(num(it, &a[0])?.is_infinite()))
+    });
+    m.add_fn("isfinite", |it, args| {
+        let a = args.exact("isfinite", 1)?;
+        Ok(Value::Bool(num(it, &a[0])?.is_finite()))
+    });
+    m.add_fn("isclose", |it, mut args| {
+        let rel = args.take_kw("rel_tol");
+        let abs = args.take_kw("abs_tol");
+        let a = args.exact("isclose", 2)?;
+        let (x, y) = (num(it, &a[0])?, num(it, &a[1])?);
+        let rel = match rel {
+            Some(v) => num(it, &v)?,
+            None => 1e-9,
+        };
+        let abs = match abs {
+            Some(v) => num(it, &v)?,
+            None => 0.0,
+        };
+        if rel < 0.0 || abs < 0.0 {
+            return Err(PyException::value_error("tolerances must be non-negative"));
+        }
+        if x == y {
+            return Ok(Value::Bool(true));
+        }
+        if x.is_infinite() || y.is_infinite() {
+            return Ok(Value::Bool(false));
+        }
+        let d = (x - y).abs();
+        Ok(Value::Bool(
+            d <= (rel * y.abs()).max(rel * x.abs()) || d <= abs,
+        ))
+    });
+    m.add_fn("fsum", |it, args| {
+        let a = args.exact("fsum", 1)?;
+        // Neumaier summation: close to CPython's exactly rounded fsum for learner-sized inputs.
+        let (mut s, mut c) = (0.0f64, 0.0f64);
+        for v in it.iterate(&a[0])? {
+            let x = num(it, &v)?;
+            let t = s + x;
+            if s.abs() >= x.abs() {
+                c += (s - t) + x
+            } else {
+                c += (x - t) + s
+            }
+            s = t;
+        }
+        Ok(Value::Float(s + c))
+    });
+    m.add_fn("prod", |it, mut args| {
+        let start = args.take_kw("start").unwrap_or(Value::Int(1));
+        let a = args.exact("prod", 1)?;
+        let mut acc = start;
+        for v in it.iterate(&a[0])? {
+            acc = it.binary_op(super::native::BinOp::Mul, &acc, &v)?;
+        }
+        Ok(acc)
+    });
+    m.add_fn("factorial", |_it, args| {
+        let a = args.exact("factorial", 1)?;
+        let n = a[0]
+            .as_int()
+            .ok_or_else(|| PyException::type_error("factorial() only accepts integral values"))?;
+        if n < 0 {
+            return Err(PyException::value_error(
+                "factorial() not defined for negative values",
+            ));
+        }
+        let mut r: i64 = 1;
+        for i in 2..=n {
+            r = r.checked_mul(i).ok_or_else(|| {
+                PyException::new(
+                    "OverflowError",
+                    "integer overflow: cudatutor ints are 64-bit",
+                )
+            })?;
+        }
+        Ok(Value::Int(r))
+    });
+    m.add_fn("gcd", |_it, args| {
+        let mut g: i64 = 0;
+        for v in &args.positional {
+            let mut b = v
+                .as_int()
+                .ok_or_else(|| {
+                    PyException::type_error(format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        v.type_name()
+                    ))
+                })?
+                .saturating_abs();
+            let mut a = g;
+            while b != 0 {
+                let t = a % b;
+                a = b;
+                b = t;
+            }
+            g = a;
+        }
+        Ok(Value::Int(g))
+    });
+    m.add_fn("comb", |_it, args| {
+        let a = args.exact("comb", 2)?;
+        let (n, k) = (a[0].as_int().unwrap_or(0), a[1].as_int().unwrap_or(0));
+        if n < 0 || k < 0 {
+            return Err(PyException::value_error("n must be a non-negative integer"));
+        }
+        if k > n {
+            return Ok(Value::Int(0));
+        }
+        let k = k.min(n - k);
+        let mut r: i128 = 1;
+        for i in 0..k {
+            r = r * (n - i) as i128 / (i + 1) as i128;
+            if r > i64::MAX as i128 {
+                return Err(PyException::new(
+                    "OverflowError",
+                    "integer overflow: cudatutor ints are 64-bit",
+                ));
+            }
+        }
+        Ok(Value::Int(r as i64))
+    });
+    m.into_value()
+}
+
+// ------------------------------------------------------------ random
+
+/// splitmix64: small, fast, deterministic. Not CPython's Mersenne Twister: the same seed gives
+/// the same sequence on every run, but not the numbers CPython would give.
+fn next_u64(it: &Interpreter) -> u64 {
+    let mut s = it.rng.borrow_mut();
+    *s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn rand_f64(it: &Interpreter) -> f64 {
+    (next_u64(it) >> 11) as f64 / (1u64 << 53) as f64
+}
+
+fn rand_below(it: &Interpreter, n: u64) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    next_u64(it) % n
+}
+
+fn random() -> Value {
+    let m = Module::new("random");
+    m.add_fn("seed", |it, args| {
+        let a = args.range("seed", 0, 1)?;
+        let s = match a.first() {
+            Some(Value::Int(i)) => *i as u64,
+            Some(Value::Str(s)) => s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+                (h ^ b as u64).wrapping_mul(0x100000001b3)
+            }),
+            Some(Value::Float(f)) => f.to_bits(),
+            _ => 0,
+        };
+        *it.rng.borrow_mut() = s ^ 0x2545_f491_4f6c_dd1d;
+        Ok(Value::None)
+    });
+    m.add_fn("random", |it, args| {
+        args.exact("random", 0)?;
+        Ok(Value::Float(rand_f64(it)))
+    });
+    m.add_fn("uniform", |it, args| {
+        let a = args.exact("uniform", 2)?;
+        let (lo, hi) = (num(it, &a[0])?, num(it, &a[1])?);
+        Ok(Value::Float(lo + (hi - lo) * rand_f64(it)))
+    });
+    m.add_fn("gauss", |it, args| {
+        let a = args.range("gauss", 0, 2)?;
+        let mu = match a.first() {
+            Some(v) => num(it, v)?,
+            None => 0.0,
+        };
+        let sigma = match a.get(1) {
+            Some(v) => num(it, v)?,
+            None => 1.0,
+        };
+        let (u1, u2) = (rand_f64(it).max(1e-300), rand_f64(it));
+        Ok(Value::Float(
+            mu + sigma * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos(),
+        ))
+    });
+    m.add_fn("randint", |it, args| {
+        let a = args.exact("randint", 2)?;
+        let (lo, hi) = (a[0].as_int().unwrap_or(0), a[1].as_int().unwrap_or(0));
+        if hi < lo {
+            return Err(PyException::value_error(format!(
+                "empty range for randrange() ({lo}, {}, {})",
+                hi as i128 + 1,
+                hi as i128 + 1 - lo as i128
+            )));
+        }
+        let span = (hi as i128 - lo as i128 + 1) as u64;
+        Ok(Value::Int(
+            (lo as i128 + rand_below(it, span) as i128) as i64,
+        ))
+    });
+    m.add_fn("randrange", |it, args| {
+        let a = args.range("randrange", 1, 3)?;
+        let (lo, hi, step) = match a {
+            [x] => (0, x.as_int().unwrap_or(0), 1),
+            [x, y] => (x.as_int().unwrap_or(0), y.as_int().unwrap_or(0), 1),
+            [x, y, z] => (
+                x.as_int().unwrap_or(0),
+                y.as_int().unwrap_or(0),
+                z.as_int().unwrap_or(1),
+            ),
+            _ => (0, 0, 1),
+        };
+        if step == 0 {
+            return Err(PyException::value_error("zero step for randrange()"));
+        }
+        let n = super::value::RangeObj {
+            start: lo,
+            stop: hi,
+            step,
+        }
+        .len();
+        if n == 0 {
+            return Err(PyException::value_error("empty range for randrange()"));
+        }
+        let i = rand_below(it, n as u64) as i64;
+        Ok(Value::Int(lo + i * step))
+    });
+    m.add_fn("choice", |it, args| {
+        let a = args.exact("choice", 1)?;
+        let items = it.iterate(&a[0])?;
+        if items.is_empty() {
+            return Err(PyException::index_error(
+                "Cannot choose from an empty sequence",
+            ));
+        }
+        let i = rand_below(it, items.len() as u64) as usize;
+        Ok(items.get(i).cloned().unwrap_or(Value::None))
+    });
+    m.add_fn("shuffle", |it, args| {
+        let a = args.exact("shuffle", 1)?;
+        let Value::List(l) = &a[0] else {
+            return Err(PyException::type_error("shuffle() argument must be a list"));
+        };
+        let n = l.borrow().len();
+        for i in (1..n).rev() {
+            let j = rand_below(it, i as u64 + 1) as usize;
+            l.borrow_mut().swap(i, j);
+        }
+        Ok(Value::None)
+    });
+    m.add_fn("sample", |it, mut args| {
+        let _ = args.take_kw("counts");
+        let a = args.exact("sample", 2)?;
+        let mut items = it.iterate(&a[0])?;
+        let k = a[1].as_int().unwrap_or(0);
+        if k < 0 || k as usize > items.len() {
+            return Err(PyException::value_error(
+                "Sample larger than population or is negative",
+            ));
+        }
+        let mut out = Vec::new();
+        for _ in 0..k {
+            let j = rand_below(it, items.len() as u64) as usize;
+            out.push(items.remove(j));
+        }
+        Ok(Value::list(out))
+    });
+    m.into_value()
+}
+
+// ------------------------------------------------------------ os
+
+/// `os.environ`: a live view of [`Interpreter::env`].
+struct Environ;
+
+impl NativeObject for Environ {
+    fn type_name(&self) -> &str {
+        "_Environ"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<Option<Value>> {
+        let k = env_key(key)?;
+        let v = it.env().borrow().get(&k).cloned();
+        match v {
+            Some(v) => Ok(Some(Value::string(v))),
+            None => Err(it.key_error(key)),
+        }
+    }
+    fn setitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+        v: Value,
+    ) -> PyResult<bool> {
+        let k = env_key(key)?;
+        let v = match v {
+            Value::Str(s) => s.to_string(),
+            other => {
+                return Err(PyException::type_error(format!(
+                    "str expected, not {}",
+                    other.type_name()
+                )));
+            }
+        };
+        it.env().borrow_mut().insert(k, v);
+        Ok(true)
+    }
+    fn contains(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        v: &Value,
+    ) -> PyResult<Option<bool>> {
+        Ok(Some(match v.as_str() {
+            Some(k) => it.env().borrow().contains_key(k),
+            None => false,
+        }))
+    }
+    fn len(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<usize>> {
+        Ok(Some(it.env().borrow().len()))
+    }
+    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+        let keys = it.env().borrow().keys().map(|k| Value::str(k)).collect();
+        Ok(Some(Value::iter_from_vec(keys)))
+    }
+    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+        let items: Vec<String> = it
+            .env()
+            .borrow()
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "{}: {}",
+                    super::strfmt::str_repr(k),
+                    super::strfmt::str_repr(v)
+                )
+            })
+            .collect();
+        Ok(Some(format!("environ({{{}}})", items.join(", "))))
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "get" => Some(Value::native_fn("get", |it, args| {
+                let a = args.range("get", 1, 2)?;
+                let k = env_key(&a[0])?;
+                let v = it.env().borrow().get(&k).cloned();
+                Ok(v.map(Value::string)
+                    .unwrap_or_else(|| a.get(1).cloned().unwrap_or(Value::None)))
+            })),
+            "setdefault" => Some(Value::native_fn("setdefault", |it, args| {
+                let a = args.exact("setdefault", 2)?;
+                let k = env_key(&a[0])?;
+                let d = a[1].as_str().unwrap_or("").to_string();
+                let v = it.env().borrow_mut().entry(k).or_insert(d).clone();
+                Ok(Value::string(v))
+            })),
+            "pop" => Some(Value::native_fn("pop", |it, args| {
+                let a = args.range("pop", 1, 2)?;
+                let k = env_key(&a[0])?;
+                let v = it.env().borrow_mut().remove(&k);
+                match v {
+                    Some(v) => Ok(Value::string(v)),
+                    None => match a.get(1) {
+                        Some(d) => Ok(d.clone()),
+                        None => Err(it.key_error(&a[0])),
+                    },
+                }
+            })),
+            "keys" => Some(Value::native_fn("keys", |it, _args| {
+                Ok(Value::list(
+                    it.env().borrow().keys().map(|k| Value::str(k)).collect(),
+                ))
+            })),
+            "items" => Some(Value::native_fn("items", |it, _args| {
+                Ok(Value::list(
+                    it.env()
+                        .borrow()
+                        .iter()
+                        .map(|(k, v)| Value::tuple(vec![Value::str(k), Value::str(v)]))
+                        .collect(),
+                ))
+            })),
+            _ => None,
+        })
+    }
+}
+
+fn env_key(key: &Value) -> PyResult<String> {
+    match key {
+        Value::Str(s) => Ok(s.to_string()),
+        other => Err(PyException::type_error(format!(
+            "str expected, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn os() -> Value {
+    let m = Module::new("os");
+    m.set_attr("environ", Value::native(Environ));
+    m.set_attr("name", Value::str("posix"));
+    m.set_attr("sep", Value::str("/"));
+    m.add_fn("getenv", |it, args| {
+        let a = args.range("getenv", 1, 2)?;
+        let k = env_key(&a[0])?;
+        let v = it.env().borrow().get(&k).cloned();
+        Ok(v.map(Value::string)
+            .unwrap_or_else(|| a.get(1).cloned().unwrap_or(Value::None)))
+    });
+    m.into_value()
+}
+
+// ------------------------------------------------------------ time
+
+fn time() -> Value {
+    let m = Module::new("time");
+    m.add_fn("time", |it, _args| {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or(Duration::ZERO)
+            + it.slept;
+        Ok(Value::Float(now.as_secs_f64()))
+    });
+    for name in ["perf_counter", "monotonic", "process_time"] {
+        m.add_fn(name, |it, _args| {
+            Ok(Value::Float(
+                (it.started.elapsed() + it.slept).as_secs_f64(),
+            ))
+        });
+    }
+    m.add_fn("perf_counter_ns", |it, _args| {
+        Ok(Value::Int(
+            (it.started.elapsed() + it.slept).as_nanos() as i64
+        ))
+    });
+    m.add_fn("sleep", |it, args| {
+        let a = args.exact("sleep", 1)?;
+        let s = num(it, &a[0])?;
+        if s < 0.0 {
+            return Err(PyException::value_error(
+                "sleep length must be non-negative",
+            ));
+        }
+        // Never block the learner's run: the clock moves, the thread does not.
+        if s.is_finite() {
+            it.slept += Duration::from_secs_f64(s.min(1e6));
+        }
+        Ok(Value::None)
+    });
+    let _ = Args::default();
+    m.into_value()
+}

@@ -1,0 +1,268 @@
+//! Syntax errors as CPython words them: ruff's messages mapped to CPython's, bracket problems
+//! found by a small scan ("'(' was never closed"), and a nesting limit checked before parsing
+//! so no recursive pass can exhaust the stack.
+
+use rustpython_ruff_python_parser::{LexicalErrorType, ParseError, ParseErrorType};
+
+use super::compile::LineIndex;
+use super::errors::PyException;
+
+/// CPython's tokenizer limit is 200 nested brackets; we stay below it (see compile::MAX_NESTING).
+const MAX_BRACKETS: usize = 100;
+
+fn syntax(kind: &str, msg: &str, line: u32, col: u32) -> PyException {
+    let mut e = PyException::new(kind, msg);
+    e.0.line_hint = Some(line);
+    e.0.column = Some(col);
+    e
+}
+
+struct Bracket {
+    ch: char,
+    off: usize,
+}
+
+enum Scan {
+    Ok,
+    Err(PyException),
+}
+
+/// Walk the source's brackets (skipping strings and comments).
+fn scan(src: &str, only_depth: bool) -> Scan {
+    let idx = LineIndex::new(src);
+    let b = src.as_bytes();
+    let mut stack: Vec<Bracket> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                let triple = i + 2 < b.len() && b[i + 1] == c && b[i + 2] == c;
+                let q = c;
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple {
+                        if i + 2 < b.len() && b[i] == q && b[i + 1] == q && b[i + 2] == q {
+                            i += 3;
+                            break;
+                        }
+                    } else if b[i] == q {
+                        i += 1;
+                        break;
+                    } else if b[i] == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                stack.push(Bracket {
+                    ch: c as char,
+                    off: i,
+                });
+                if stack.len() > MAX_BRACKETS {
+                    return Scan::Err(syntax(
+                        "SyntaxError",
+                        "too many nested parentheses",
+                        idx.line(i),
+                        idx.column(src, i),
+                    ));
+                }
+            }
+            b')' | b']' | b'}' if !only_depth => {
+                let want = match c {
+                    b')' => '(',
+                    b']' => '[',
+                    _ => '{',
+                };
+                match stack.pop() {
+                    None => {
+                        return Scan::Err(syntax(
+                            "SyntaxError",
+                            &format!("unmatched '{}'", c as char),
+                            idx.line(i),
+                            idx.column(src, i),
+                        ));
+                    }
+                    Some(open) if open.ch != want => {
+                        let ol = idx.line(open.off);
+                        let cl = idx.line(i);
+                        let msg = if ol == cl {
+                            format!(
+                                "closing parenthesis '{}' does not match opening parenthesis '{}'",
+                                c as char, open.ch
+                            )
+                        } else {
+                            format!(
+                                "closing parenthesis '{}' does not match opening parenthesis '{}' on line {ol}",
+                                c as char, open.ch
+                            )
+                        };
+                        return Scan::Err(syntax("SyntaxError", &msg, cl, idx.column(src, i)));
+                    }
+                    Some(_) => {}
+                }
+            }
+            b')' | b']' | b'}' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if !only_depth && let Some(open) = stack.first() {
+        return Scan::Err(syntax(
+            "SyntaxError",
+            &format!("'{}' was never closed", open.ch),
+            idx.line(open.off),
+            idx.column(src, open.off),
+        ));
+    }
+    // Long unary chains (`------x`, `not not …`) recurse in the parser: bound them too.
+    let mut run = 0usize;
+    for (j, ch) in src.bytes().enumerate() {
+        if matches!(ch, b'-' | b'+' | b'~') {
+            run += 1;
+            if run > MAX_BRACKETS {
+                return Scan::Err(syntax(
+                    "SyntaxError",
+                    "too many nested parentheses",
+                    idx.line(j),
+                    idx.column(src, j),
+                ));
+            }
+        } else if !ch.is_ascii_whitespace() {
+            run = 0;
+        }
+    }
+    Scan::Ok
+}
+
+/// Checks before parsing: nesting that could exhaust the stack, and an input size limit.
+pub fn prescan(src: &str) -> Option<PyException> {
+    if src.len() > 1_000_000 {
+        return Some(syntax(
+            "SyntaxError",
+            "source too long for cudatutor (over 1 MB)",
+            1,
+            1,
+        ));
+    }
+    let words = src.split_whitespace().collect::<Vec<_>>();
+    let mut nots = 0;
+    for (k, w) in words.iter().enumerate() {
+        if *w == "not" || *w == "lambda:" || *w == "await" {
+            nots += 1;
+            if nots > MAX_BRACKETS {
+                let _ = k;
+                return Some(syntax("SyntaxError", "too many nested parentheses", 1, 1));
+            }
+        } else {
+            nots = 0;
+        }
+    }
+    match scan(src, true) {
+        Scan::Ok => None,
+        Scan::Err(e) => Some(e),
+    }
+}
+
+/// Turn ruff's error into CPython's wording, line and column.
+pub fn convert(err: &ParseError, src: &str) -> PyException {
+    // Bracket problems are what CPython's tokenizer reports first.
+    if let Scan::Err(e) = scan(src, false) {
+        return e;
+    }
+    let idx = LineIndex::new(src);
+    let off = err.location.start().to_usize();
+    let mut line = idx.line(off);
+    let mut col = idx.column(src, off);
+    let text = err.error.to_string();
+    let (kind, msg): (&str, String) = match &err.error {
+        ParseErrorType::UnexpectedIndentation => ("IndentationError", "unexpected indent".into()),
+        ParseErrorType::Lexical(LexicalErrorType::IndentationError) => (
+            "IndentationError",
+            "unindent does not match any outer indentation level".into(),
+        ),
+        ParseErrorType::Lexical(LexicalErrorType::UnclosedStringError) => (
+            "SyntaxError",
+            format!("unterminated string literal (detected at line {line})"),
+        ),
+        ParseErrorType::Lexical(LexicalErrorType::Eof) => {
+            ("SyntaxError", "unexpected EOF while parsing".into())
+        }
+        ParseErrorType::Lexical(LexicalErrorType::LineContinuationError) => (
+            "SyntaxError",
+            "unexpected character after line continuation character".into(),
+        ),
+        ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) => (
+            "SyntaxError",
+            format!("invalid character '{tok}' (U+{:04X})", *tok as u32),
+        ),
+        ParseErrorType::InvalidAssignmentTarget | ParseErrorType::InvalidNamedAssignmentTarget => (
+            "SyntaxError",
+            "cannot assign to expression here. Maybe you meant '==' instead of '='?".into(),
+        ),
+        ParseErrorType::InvalidAugmentedAssignmentTarget => (
+            "SyntaxError",
+            "'expression' is an illegal expression for augmented assignment".into(),
+        ),
+        ParseErrorType::InvalidDeleteTarget => ("SyntaxError", "cannot delete expression".into()),
+        ParseErrorType::PositionalAfterKeywordArgument => (
+            "SyntaxError",
+            "positional argument follows keyword argument".into(),
+        ),
+        ParseErrorType::PositionalAfterKeywordUnpacking => (
+            "SyntaxError",
+            "positional argument follows keyword argument unpacking".into(),
+        ),
+        ParseErrorType::NonDefaultParamAfterDefaultParam => (
+            "SyntaxError",
+            "non-default argument follows default argument".into(),
+        ),
+        ParseErrorType::DuplicateKeywordArgumentError(k) => {
+            ("SyntaxError", format!("keyword argument repeated: {k}"))
+        }
+        ParseErrorType::ExpectedToken { .. } if text.starts_with("Expected `:`") => {
+            ("SyntaxError", "expected ':'".into())
+        }
+        ParseErrorType::ExpectedToken { .. }
+            if text.contains("found newline") || text.contains("found end of file") =>
+        {
+            ("SyntaxError", "invalid syntax".into())
+        }
+        _ if text.starts_with("Expected an indented block") => {
+            // ruff: "Expected an indented block after `if` statement"; CPython names the
+            // statement's line and reports the error on the line after it.
+            let what = text
+                .trim_start_matches("Expected an indented block after ")
+                .replace('`', "'");
+            let prev = line.saturating_sub(1).max(1);
+            let m = format!("expected an indented block after {what} on line {prev}");
+            ("IndentationError", m)
+        }
+        _ if text.contains("f-string") => (
+            "SyntaxError",
+            format!("f-string: {}", text.trim_start_matches("f-string: ")),
+        ),
+        _ => ("SyntaxError", "invalid syntax".into()),
+    };
+    if line == 0 {
+        line = 1;
+    }
+    if col == 0 {
+        col = 1;
+    }
+    syntax(kind, &msg, line, col)
+}

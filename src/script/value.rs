@@ -1,0 +1,848 @@
+//! The value model. Every heap value is reference-counted (`Rc`) and nothing else holds
+//! hidden references, so an object dies exactly when its last reference goes — at `del x`, at
+//! rebinding, at the end of the statement for a temporary — as in CPython. The torch
+//! bindings' memory counters depend on that timing.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::rc::{Rc, Weak};
+
+use super::errors::{PyException, PyResult};
+use super::interp::Interpreter;
+use super::ir::FuncCode;
+use super::native::{Args, NativeFn, NativeObject};
+
+/// A small fast hasher (the FxHash mixing step): names are short and not attacker-chosen in a
+/// way that matters here (a learner can only slow down their own run, and the step limit holds).
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher {
+    hash: u64,
+}
+
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ w).wrapping_mul(SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(c);
+            self.add(u64::from_le_bytes(a));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut a = [0u8; 8];
+            a[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(a));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64)
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i)
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64)
+    }
+    #[inline]
+    fn write_i64(&mut self, i: i64) {
+        self.add(i as u64)
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+pub type FxBuild = BuildHasherDefault<FxHasher>;
+pub type FxHashMap<K, V> = HashMap<K, V, FxBuild>;
+
+/// A shared, mutable variable slot: a closure cell (`nonlocal`, captured locals).
+pub type CellRef = Rc<RefCell<Option<Value>>>;
+
+/// A Python value.
+#[derive(Clone, Default)]
+pub enum Value {
+    #[default]
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    List(Rc<RefCell<Vec<Value>>>),
+    Tuple(Rc<Vec<Value>>),
+    Dict(Rc<RefCell<Dict>>),
+    /// A set is a [`Dict`] whose values are `None` (keeps insertion order).
+    Set(Rc<RefCell<Dict>>),
+    Range(Rc<RangeObj>),
+    Slice(Rc<[Value; 3]>),
+    Function(Rc<Function>),
+    NativeFn(Rc<NativeFn>),
+    /// `obj.method` for a Python function found on the class.
+    BoundMethod(Rc<BoundMethod>),
+    /// `"a,b".split` / `[].append` — a method of a builtin type, dispatched by name when called.
+    BuiltinMethod(Rc<(Value, Rc<str>)>),
+    Class(Rc<Class>),
+    Instance(Rc<Instance>),
+    Module(Rc<Module>),
+    Native(Rc<dyn NativeObject>),
+    /// Builtin iterators (list/range/dict iterators, enumerate, zip, map, filter, …).
+    Iter(Rc<RefCell<IterState>>),
+    Super(Rc<(Rc<Class>, Value)>),
+    StaticMethod(Rc<Value>),
+    ClassMethod(Rc<Value>),
+    Property(Rc<Property>),
+    Ellipsis,
+    NotImplemented,
+}
+
+pub struct RangeObj {
+    pub start: i64,
+    pub stop: i64,
+    pub step: i64,
+}
+
+impl RangeObj {
+    pub fn len(&self) -> usize {
+        let (a, b, s) = (self.start as i128, self.stop as i128, self.step as i128);
+        let n = if s > 0 {
+            if b > a { (b - a + s - 1) / s } else { 0 }
+        } else if a > b {
+            (a - b - s - 1) / (-s)
+        } else {
+            0
+        };
+        n.clamp(0, usize::MAX as i128) as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn get(&self, i: usize) -> Option<i64> {
+        if i >= self.len() {
+            return None;
+        }
+        let v = self.start as i128 + self.step as i128 * i as i128;
+        i64::try_from(v).ok()
+    }
+}
+
+pub struct Property {
+    pub fget: Value,
+    pub fset: Value,
+}
+
+pub struct BoundMethod {
+    pub receiver: Value,
+    pub func: Value,
+}
+
+/// A function defined in Python (`def` or `lambda`).
+pub struct Function {
+    pub name: Rc<str>,
+    pub qualname: Rc<str>,
+    pub code: Rc<FuncCode>,
+    /// Defaults of the last positional parameters, in order.
+    pub defaults: Vec<Value>,
+    /// Defaults of keyword-only parameters (None = required).
+    pub kwdefaults: Vec<Option<Value>>,
+    pub closure: Vec<CellRef>,
+    pub globals: Rc<RefCell<Dict>>,
+    /// The class whose body defined this function: what zero-argument `super()` searches from.
+    /// Weak, so a class and its methods do not keep each other alive.
+    pub owner: RefCell<Option<Weak<Class>>>,
+    pub attrs: RefCell<Option<Dict>>,
+}
+
+/// What kind of instances a class makes (and what `isinstance` compares against).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClassKind {
+    /// `class Foo:` in a script or prelude, and exception classes.
+    User,
+    /// `object`: the root of every class.
+    Object,
+    /// A builtin type (`int`, `list`, …): calling it converts.
+    Builtin(BuiltinType),
+    /// The type of native objects with this `type_name` (`torch.Tensor`).
+    Native,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinType {
+    NoneType,
+    Bool,
+    Int,
+    Float,
+    Str,
+    List,
+    Tuple,
+    Dict,
+    Set,
+    Range,
+    Slice,
+    Function,
+    BuiltinFunction,
+    Method,
+    Type,
+    Module,
+    Iterator,
+    Super,
+    StaticMethod,
+    ClassMethod,
+    Property,
+    Ellipsis,
+    NotImplementedType,
+}
+
+pub struct Class {
+    pub name: Rc<str>,
+    pub module: Rc<str>,
+    pub bases: Vec<Rc<Class>>,
+    /// The method resolution order after this class itself (C3 linearisation).
+    pub mro: Vec<Rc<Class>>,
+    pub dict: RefCell<Dict>,
+    pub kind: ClassKind,
+    /// True when BaseException is in the MRO: instances carry `args` and are raisable.
+    pub is_exception: bool,
+    /// For native classes: what calling the class does (`torch.Tensor([1, 2])`).
+    pub ctor: RefCell<Option<Value>>,
+}
+
+impl Class {
+    /// Look `name` up along the MRO (self first).
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        if let Some(v) = self.dict.borrow().get_str(name) {
+            return Some(v.clone());
+        }
+        for c in &self.mro {
+            if let Some(v) = c.dict.borrow().get_str(name) {
+                return Some(v.clone());
+            }
+        }
+        None
+    }
+    /// Like [`Class::lookup`] but ignores what `object` itself provides: used to ask "does this
+    /// class override `__setattr__` / `__eq__`…".
+    pub fn lookup_user(&self, name: &str) -> Option<Value> {
+        if self.kind != ClassKind::Object
+            && let Some(v) = self.dict.borrow().get_str(name)
+        {
+            return Some(v.clone());
+        }
+        for c in &self.mro {
+            if c.kind == ClassKind::Object {
+                continue;
+            }
+            if let Some(v) = c.dict.borrow().get_str(name) {
+                return Some(v.clone());
+            }
+        }
+        None
+    }
+    /// `issubclass(self, other)`.
+    pub fn is_subclass(&self, other: &Class) -> bool {
+        std::ptr::eq(self, other) || self.mro.iter().any(|c| std::ptr::eq(&**c, other))
+    }
+}
+
+pub struct Instance {
+    pub class: Rc<Class>,
+    /// `self.__dict__`: shared so `vars(self)` / `self.__dict__[k] = v` see the same storage.
+    pub dict: Rc<RefCell<Dict>>,
+}
+
+/// A module: `torch`, `math`, `__main__`, or one registered by the embedder.
+pub struct Module {
+    pub name: Rc<str>,
+    pub dict: Rc<RefCell<Dict>>,
+}
+
+impl Module {
+    pub fn new(name: &str) -> Module {
+        let m = Module {
+            name: name.into(),
+            dict: Rc::new(RefCell::new(Dict::new())),
+        };
+        m.set_attr("__name__", Value::str(name));
+        m
+    }
+    pub fn set_attr(&self, name: &str, v: Value) {
+        self.dict.borrow_mut().set_str(name, v);
+    }
+    pub fn get_attr(&self, name: &str) -> Option<Value> {
+        self.dict.borrow().get_str(name).cloned()
+    }
+    /// Add a native function attribute (`torch.zeros`).
+    pub fn add_fn(
+        &self,
+        name: &str,
+        f: impl Fn(&mut Interpreter, Args) -> PyResult<Value> + 'static,
+    ) {
+        self.set_attr(name, Value::native_fn(name, f));
+    }
+    pub fn into_value(self) -> Value {
+        Value::Module(Rc::new(self))
+    }
+}
+
+/// State of a builtin iterator.
+pub enum IterState {
+    /// Over a list/tuple by index (a list may grow while iterated, like CPython).
+    Seq {
+        seq: Value,
+        idx: usize,
+    },
+    Items {
+        items: Vec<Value>,
+        idx: usize,
+    },
+    Range {
+        cur: i64,
+        remaining: usize,
+        step: i64,
+    },
+    Chars {
+        s: Rc<str>,
+        pos: usize,
+    },
+    Enumerate {
+        inner: Value,
+        n: i64,
+    },
+    Zip {
+        inners: Vec<Value>,
+    },
+    Map {
+        func: Value,
+        inners: Vec<Value>,
+    },
+    Filter {
+        func: Value,
+        inner: Value,
+    },
+    /// `iter(obj)` over an object with `__getitem__` only.
+    GetItem {
+        obj: Value,
+        idx: i64,
+    },
+    Done,
+}
+
+// ---------------------------------------------------------------- dict keys
+
+/// A hashable key: what a value is as a dict key / set member. Equal Python values give equal
+/// keys (`1`, `1.0` and `True` are the same key, as in CPython).
+#[derive(Clone, Debug)]
+pub enum HKey {
+    None,
+    Int(i64),
+    Float(u64),
+    Str(Rc<str>),
+    Tuple(Box<[HKey]>),
+    /// Identity (classes, functions, instances without `__hash__`, natives without `hash`).
+    Id(usize),
+    /// An object's own hash, plus its type name so different types do not collide.
+    Hashed(Rc<str>, i64),
+    Ellipsis,
+}
+
+#[derive(Hash, PartialEq, Eq)]
+pub enum KeyView<'a> {
+    None,
+    Int(i64),
+    Float(u64),
+    Str(&'a str),
+    Tuple(&'a [HKey]),
+    Id(usize),
+    Hashed(&'a str, i64),
+    Ellipsis,
+}
+
+/// Lets a map keyed by [`HKey`] be searched with a plain `&str`, without allocating a key.
+pub trait AsKeyView {
+    fn view(&self) -> KeyView<'_>;
+}
+
+impl AsKeyView for HKey {
+    fn view(&self) -> KeyView<'_> {
+        match self {
+            HKey::None => KeyView::None,
+            HKey::Int(i) => KeyView::Int(*i),
+            HKey::Float(f) => KeyView::Float(*f),
+            HKey::Str(s) => KeyView::Str(s),
+            HKey::Tuple(t) => KeyView::Tuple(t),
+            HKey::Id(i) => KeyView::Id(*i),
+            HKey::Hashed(n, h) => KeyView::Hashed(n, *h),
+            HKey::Ellipsis => KeyView::Ellipsis,
+        }
+    }
+}
+
+/// A borrowed string looked up as a key (a `&str` cannot become `&dyn AsKeyView` itself).
+pub struct StrKey<'a>(pub &'a str);
+
+impl AsKeyView for StrKey<'_> {
+    fn view(&self) -> KeyView<'_> {
+        KeyView::Str(self.0)
+    }
+}
+
+impl Hash for dyn AsKeyView + '_ {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.view().hash(state)
+    }
+}
+impl PartialEq for dyn AsKeyView + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.view() == other.view()
+    }
+}
+impl Eq for dyn AsKeyView + '_ {}
+
+impl Hash for HKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.view().hash(state)
+    }
+}
+impl PartialEq for HKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.view() == other.view()
+    }
+}
+impl Eq for HKey {}
+
+impl<'a> std::borrow::Borrow<dyn AsKeyView + 'a> for HKey {
+    fn borrow(&self) -> &(dyn AsKeyView + 'a) {
+        self
+    }
+}
+
+impl HKey {
+    /// The key of a float: integral floats equal the int key (`d[1.0]` finds `d[1]`).
+    pub fn float(f: f64) -> HKey {
+        if f.fract() == 0.0 && f.abs() < 9.2e18 {
+            HKey::Int(f as i64)
+        } else {
+            HKey::Float(f.to_bits())
+        }
+    }
+    /// CPython-compatible `hash()` for ints and a stable hash otherwise.
+    pub fn py_hash(&self) -> i64 {
+        match self {
+            HKey::Int(i) => {
+                if *i == -1 {
+                    -2
+                } else {
+                    *i
+                }
+            }
+            HKey::None => 0x5f3759df,
+            _ => {
+                let mut h = FxHasher::default();
+                self.hash(&mut h);
+                (h.finish() >> 1) as i64
+            }
+        }
+    }
+}
+
+/// An insertion-ordered hash map from Python keys to values: `dict`, `set`, namespaces,
+/// instance and class `__dict__`s. Deleted entries leave a hole that compaction removes.
+#[derive(Default, Clone)]
+pub struct Dict {
+    entries: Vec<Option<(HKey, Value, Value)>>,
+    index: FxHashMap<HKey, usize>,
+}
+
+impl Dict {
+    pub fn new() -> Dict {
+        Dict::default()
+    }
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+    pub fn get(&self, k: &HKey) -> Option<&Value> {
+        let i = *self.index.get(k)?;
+        self.entries.get(i)?.as_ref().map(|e| &e.2)
+    }
+    pub fn get_str(&self, k: &str) -> Option<&Value> {
+        let i = *self.index.get(&StrKey(k) as &dyn AsKeyView)?;
+        self.entries.get(i)?.as_ref().map(|e| &e.2)
+    }
+    pub fn contains(&self, k: &HKey) -> bool {
+        self.index.contains_key(k)
+    }
+    pub fn contains_str(&self, k: &str) -> bool {
+        self.index.contains_key(&StrKey(k) as &dyn AsKeyView)
+    }
+    /// Insert or replace; returns the previous value (which the caller drops — at the moment
+    /// CPython would).
+    pub fn insert(&mut self, hk: HKey, key: Value, v: Value) -> Option<Value> {
+        if let Some(&i) = self.index.get(&hk)
+            && let Some(Some(e)) = self.entries.get_mut(i)
+        {
+            return Some(std::mem::replace(&mut e.2, v));
+        }
+        self.index.insert(hk.clone(), self.entries.len());
+        self.entries.push(Some((hk, key, v)));
+        None
+    }
+    pub fn set_str(&mut self, k: &str, v: Value) -> Option<Value> {
+        if let Some(&i) = self.index.get(&StrKey(k) as &dyn AsKeyView)
+            && let Some(Some(e)) = self.entries.get_mut(i)
+        {
+            return Some(std::mem::replace(&mut e.2, v));
+        }
+        let s: Rc<str> = k.into();
+        self.insert(HKey::Str(s.clone()), Value::Str(s), v)
+    }
+    /// Insert with an already interned name (no allocation).
+    pub fn set_name(&mut self, k: &Rc<str>, v: Value) -> Option<Value> {
+        if let Some(&i) = self.index.get(&StrKey(k) as &dyn AsKeyView)
+            && let Some(Some(e)) = self.entries.get_mut(i)
+        {
+            return Some(std::mem::replace(&mut e.2, v));
+        }
+        self.insert(HKey::Str(k.clone()), Value::Str(k.clone()), v)
+    }
+    pub fn remove(&mut self, k: &HKey) -> Option<(Value, Value)> {
+        let i = self.index.remove(k)?;
+        let e = self.entries.get_mut(i)?.take();
+        self.maybe_compact();
+        e.map(|(_, k, v)| (k, v))
+    }
+    pub fn remove_str(&mut self, k: &str) -> Option<Value> {
+        let i = self.index.remove(&StrKey(k) as &dyn AsKeyView)?;
+        let e = self.entries.get_mut(i)?.take();
+        self.maybe_compact();
+        e.map(|(_, _, v)| v)
+    }
+    fn maybe_compact(&mut self) {
+        if self.entries.len() > 8 && self.index.len() * 2 < self.entries.len() {
+            self.entries.retain(|e| e.is_some());
+            self.index.clear();
+            for (i, e) in self.entries.iter().enumerate() {
+                if let Some((hk, _, _)) = e {
+                    self.index.insert(hk.clone(), i);
+                }
+            }
+        }
+    }
+    pub fn clear(&mut self) -> Vec<(Value, Value)> {
+        self.index.clear();
+        std::mem::take(&mut self.entries)
+            .into_iter()
+            .flatten()
+            .map(|(_, k, v)| (k, v))
+            .collect()
+    }
+    /// Entries in insertion order: (key, value).
+    pub fn iter(&self) -> impl Iterator<Item = (&Value, &Value)> {
+        self.entries.iter().flatten().map(|(_, k, v)| (k, v))
+    }
+    pub fn iter_full(&self) -> impl Iterator<Item = (&HKey, &Value, &Value)> {
+        self.entries.iter().flatten().map(|(h, k, v)| (h, k, v))
+    }
+    pub fn keys(&self) -> Vec<Value> {
+        self.iter().map(|(k, _)| k.clone()).collect()
+    }
+    pub fn values(&self) -> Vec<Value> {
+        self.iter().map(|(_, v)| v.clone()).collect()
+    }
+    /// The i-th live entry (for iterators that survive mutation by index).
+    pub fn entry_at(&self, raw: usize) -> Option<Option<(&Value, &Value)>> {
+        self.entries
+            .get(raw)
+            .map(|e| e.as_ref().map(|(_, k, v)| (k, v)))
+    }
+    pub fn raw_len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn pop_last(&mut self) -> Option<(Value, Value)> {
+        while let Some(e) = self.entries.pop() {
+            if let Some((hk, k, v)) = e {
+                self.index.remove(&hk);
+                return Some((k, v));
+            }
+        }
+        None
+    }
+}
+
+// ---------------------------------------------------------------- constructors and views
+
+impl Value {
+    pub fn str(s: &str) -> Value {
+        Value::Str(s.into())
+    }
+    pub fn string(s: String) -> Value {
+        Value::Str(s.into())
+    }
+    pub fn list(v: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(v)))
+    }
+    pub fn tuple(v: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(v))
+    }
+    pub fn dict(d: Dict) -> Value {
+        Value::Dict(Rc::new(RefCell::new(d)))
+    }
+    /// A dict with string keys, in the given order.
+    pub fn dict_from_pairs(pairs: Vec<(&str, Value)>) -> Value {
+        let mut d = Dict::new();
+        for (k, v) in pairs {
+            d.set_str(k, v);
+        }
+        Value::dict(d)
+    }
+    pub fn native(obj: impl NativeObject) -> Value {
+        Value::Native(Rc::new(obj))
+    }
+    /// A Rust closure as a Python callable. Capture `this.clone()` for a bound method.
+    pub fn native_fn(
+        name: &str,
+        f: impl Fn(&mut Interpreter, Args) -> PyResult<Value> + 'static,
+    ) -> Value {
+        Value::NativeFn(Rc::new(NativeFn {
+            name: name.into(),
+            f: Box::new(f),
+        }))
+    }
+    /// An iterator over ready values (what a native `iter` can return).
+    pub fn iter_from_vec(items: Vec<Value>) -> Value {
+        Value::Iter(Rc::new(RefCell::new(IterState::Items { items, idx: 0 })))
+    }
+
+    pub fn is_none(&self) -> bool {
+        matches!(self, Value::None)
+    }
+
+    /// `int` (and bool, which is an int in Python) as i64, without calling anything.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Bool(b) => Some(*b as i64),
+            _ => None,
+        }
+    }
+    /// A number (int, bool or float) as f64.
+    pub fn as_float(&self) -> Option<f64> {
+        match self {
+            Value::Float(f) => Some(*f),
+            Value::Int(i) => Some(*i as f64),
+            Value::Bool(b) => Some(*b as i64 as f64),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    /// The native object, if this is one of type `T`.
+    pub fn downcast<T: 'static>(&self) -> Option<&T> {
+        match self {
+            Value::Native(n) => n.as_any().downcast_ref::<T>(),
+            _ => None,
+        }
+    }
+    /// The items of a list or tuple (a copy of the element references).
+    pub fn as_vec(&self) -> Option<Vec<Value>> {
+        match self {
+            Value::List(l) => Some(l.borrow().clone()),
+            Value::Tuple(t) => Some((**t).clone()),
+            _ => None,
+        }
+    }
+
+    /// The Python type name (`type(x).__name__`), used in error messages.
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::Instance(i) => i.class.name.to_string(),
+            Value::Native(n) => n.type_name().to_string(),
+            _ => self
+                .builtin_type()
+                .map(builtin_type_name)
+                .unwrap_or("object")
+                .to_string(),
+        }
+    }
+
+    pub fn builtin_type(&self) -> Option<BuiltinType> {
+        Some(match self {
+            Value::None => BuiltinType::NoneType,
+            Value::Bool(_) => BuiltinType::Bool,
+            Value::Int(_) => BuiltinType::Int,
+            Value::Float(_) => BuiltinType::Float,
+            Value::Str(_) => BuiltinType::Str,
+            Value::List(_) => BuiltinType::List,
+            Value::Tuple(_) => BuiltinType::Tuple,
+            Value::Dict(_) => BuiltinType::Dict,
+            Value::Set(_) => BuiltinType::Set,
+            Value::Range(_) => BuiltinType::Range,
+            Value::Slice(_) => BuiltinType::Slice,
+            Value::Function(_) => BuiltinType::Function,
+            Value::NativeFn(_) | Value::BuiltinMethod(_) => BuiltinType::BuiltinFunction,
+            Value::BoundMethod(_) => BuiltinType::Method,
+            Value::Class(_) => BuiltinType::Type,
+            Value::Module(_) => BuiltinType::Module,
+            Value::Iter(_) => BuiltinType::Iterator,
+            Value::Super(_) => BuiltinType::Super,
+            Value::StaticMethod(_) => BuiltinType::StaticMethod,
+            Value::ClassMethod(_) => BuiltinType::ClassMethod,
+            Value::Property(_) => BuiltinType::Property,
+            Value::Ellipsis => BuiltinType::Ellipsis,
+            Value::NotImplemented => BuiltinType::NotImplementedType,
+            Value::Instance(_) | Value::Native(_) => return None,
+        })
+    }
+
+    /// Identity (`is`, `id()`): pointer equality for heap values, value equality for the
+    /// immediates CPython caches (None, bools, small ints).
+    pub fn is(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::None, Value::None) => true,
+            (Value::Ellipsis, Value::Ellipsis) => true,
+            (Value::NotImplemented, Value::NotImplemented) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::Str(a), Value::Str(b)) => Rc::ptr_eq(a, b) || (a.len() <= 1 && a == b),
+            _ => match (self.ptr_id(), other.ptr_id()) {
+                (Some(a), Some(b)) => a == b,
+                _ => false,
+            },
+        }
+    }
+
+    /// The address of the heap object, if it is one.
+    pub fn ptr_id(&self) -> Option<usize> {
+        Some(match self {
+            Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
+            Value::List(x) => Rc::as_ptr(x) as usize,
+            Value::Tuple(x) => Rc::as_ptr(x) as usize,
+            Value::Dict(x) | Value::Set(x) => Rc::as_ptr(x) as usize,
+            Value::Range(x) => Rc::as_ptr(x) as usize,
+            Value::Slice(x) => Rc::as_ptr(x) as *const u8 as usize,
+            Value::Function(x) => Rc::as_ptr(x) as usize,
+            Value::NativeFn(x) => Rc::as_ptr(x) as usize,
+            Value::BoundMethod(x) => Rc::as_ptr(x) as usize,
+            Value::BuiltinMethod(x) => Rc::as_ptr(x) as usize,
+            Value::Class(x) => Rc::as_ptr(x) as usize,
+            Value::Instance(x) => Rc::as_ptr(x) as usize,
+            Value::Module(x) => Rc::as_ptr(x) as usize,
+            Value::Native(x) => Rc::as_ptr(x) as *const u8 as usize,
+            Value::Iter(x) => Rc::as_ptr(x) as usize,
+            Value::Super(x) => Rc::as_ptr(x) as usize,
+            Value::StaticMethod(x) | Value::ClassMethod(x) => Rc::as_ptr(x) as usize,
+            Value::Property(x) => Rc::as_ptr(x) as usize,
+            _ => return None,
+        })
+    }
+
+    /// Convert to a Python value from Rust data.
+    pub fn from_vec_f64(v: &[f64]) -> Value {
+        Value::list(v.iter().map(|x| Value::Float(*x)).collect())
+    }
+    pub fn from_vec_i64(v: &[i64]) -> Value {
+        Value::list(v.iter().map(|x| Value::Int(*x)).collect())
+    }
+    /// A list/tuple of ints (`view(2, 3)` shapes) back to Rust; None if any item is not an int.
+    pub fn to_vec_i64(&self) -> Option<Vec<i64>> {
+        self.as_vec()?.iter().map(|v| v.as_int()).collect()
+    }
+    pub fn to_vec_f64(&self) -> Option<Vec<f64>> {
+        self.as_vec()?.iter().map(|v| v.as_float()).collect()
+    }
+}
+
+impl From<i64> for Value {
+    fn from(i: i64) -> Value {
+        Value::Int(i)
+    }
+}
+impl From<f64> for Value {
+    fn from(f: f64) -> Value {
+        Value::Float(f)
+    }
+}
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::str(s)
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::string(s)
+    }
+}
+impl From<Vec<Value>> for Value {
+    fn from(v: Vec<Value>) -> Value {
+        Value::list(v)
+    }
+}
+
+pub fn builtin_type_name(t: BuiltinType) -> &'static str {
+    match t {
+        BuiltinType::NoneType => "NoneType",
+        BuiltinType::Bool => "bool",
+        BuiltinType::Int => "int",
+        BuiltinType::Float => "float",
+        BuiltinType::Str => "str",
+        BuiltinType::List => "list",
+        BuiltinType::Tuple => "tuple",
+        BuiltinType::Dict => "dict",
+        BuiltinType::Set => "set",
+        BuiltinType::Range => "range",
+        BuiltinType::Slice => "slice",
+        BuiltinType::Function => "function",
+        BuiltinType::BuiltinFunction => "builtin_function_or_method",
+        BuiltinType::Method => "method",
+        BuiltinType::Type => "type",
+        BuiltinType::Module => "module",
+        BuiltinType::Iterator => "iterator",
+        BuiltinType::Super => "super",
+        BuiltinType::StaticMethod => "staticmethod",
+        BuiltinType::ClassMethod => "classmethod",
+        BuiltinType::Property => "property",
+        BuiltinType::Ellipsis => "ellipsis",
+        BuiltinType::NotImplementedType => "NotImplementedType",
+    }
+}
+
+/// Raise TypeError unless `v` is an int (for bindings: `dim` arguments and the like).
+pub fn expect_int(v: &Value, what: &str) -> PyResult<i64> {
+    v.as_int().ok_or_else(|| {
+        PyException::new(
+            "TypeError",
+            format!("{what} must be int, not {}", v.type_name()),
+        )
+    })
+}
