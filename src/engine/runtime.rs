@@ -381,6 +381,16 @@ impl Runtime {
             g.seed(seed);
         }
     }
+    /// `torch.cuda.manual_seed_all(s)`.
+    pub fn cuda_manual_seed_all(&self, seed: u64) {
+        for g in self.cuda_gens.borrow_mut().iter_mut() {
+            g.seed(seed);
+        }
+    }
+    /// Check a CUDA device index exists (PyTorch's invalid device ordinal error otherwise).
+    pub fn check_device(&self, i: i64) -> Result<u32> {
+        self.check_device_index(i)
+    }
     /// `torch.cuda.manual_seed(s)`: the current GPU's generator.
     pub fn cuda_manual_seed(&self, seed: u64) {
         let d = self.current_device() as usize;
@@ -653,10 +663,28 @@ impl Runtime {
 
     /// A cheap CUDA runtime query that does check the sticky error but not synchronise
     /// (e.g. `torch.cuda.current_device`).
+    #[allow(dead_code)]
     pub(crate) fn cuda_query(&self, op: &str, dev: u32) -> Result<()> {
         self.cuda_check(op, "host", dev)?;
         self.host_event(op, Some(dev), self.cfg.timing.host_query_us);
         Ok(())
+    }
+
+    /// `loss.backward()`: cudatutor has no autograd; on CUDA this launches the backward work
+    /// (so a pending device-side assert can surface here, as it often does in real scripts).
+    pub fn backward(&self, t: &crate::engine::tensor::Tensor) -> Result<()> {
+        match t.device() {
+            Device::Cuda(i) => self.launch(
+                "backward",
+                i,
+                Cost::new(4 * t.nbytes() as u64 + 4096, 0),
+                Vec::new(),
+            ),
+            _ => {
+                self.cpu_op("backward", Cost::new(4096, 0));
+                Ok(())
+            }
+        }
     }
 
     /// `torch.cuda.synchronize(device)`.

@@ -30,7 +30,6 @@ enum Selection {
         offsets: Vec<usize>,
         shape: Vec<usize>,
         bad: Vec<(usize, i64, usize, usize)>,
-        mask_only: bool,
     },
 }
 
@@ -266,11 +265,11 @@ impl Runtime {
                 idx[a] = 0;
             }
         }
+        let _ = mask_only;
         Ok(Selection::Gather {
             offsets,
             shape,
             bad,
-            mask_only,
         })
     }
 
@@ -527,7 +526,15 @@ impl Runtime {
         if !t.is_phantom() {
             let dt = t.dtype();
             let vals: Vec<f64> = self.with_gen_pub(t.device(), |g| {
-                (0..n).map(|_| dt.cast(if normal { a + b * g.normal() } else { a + (b - a) * g.uniform_f32() })).collect()
+                (0..n)
+                    .map(|_| {
+                        dt.cast(if normal {
+                            a + b * g.normal()
+                        } else {
+                            a + (b - a) * g.uniform_f32()
+                        })
+                    })
+                    .collect()
             });
             let offs = t.offsets();
             let mut d = t.storage.data.borrow_mut();
@@ -535,7 +542,12 @@ impl Runtime {
                 d[o] = v;
             }
         }
-        self.complete(if normal { "normal_" } else { "uniform_" }, t.device(), Cost::new(t.nbytes() as u64, n as u64), Vec::new())
+        self.complete(
+            if normal { "normal_" } else { "uniform_" },
+            t.device(),
+            Cost::new(t.nbytes() as u64, n as u64),
+            Vec::new(),
+        )
     }
 
     /// Fill every element of `t` with `value` in place (`fill_`, `zero_`).

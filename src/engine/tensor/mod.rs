@@ -12,6 +12,7 @@ mod index;
 mod nn;
 mod ops;
 
+pub use create::{infer_dtype, tensor_type_name};
 pub use index::TensorIndex;
 pub use ops::{BinaryOp, Operand, Reduction, UnaryOp};
 
@@ -25,6 +26,7 @@ use std::rc::Rc;
 /// Tensors with more elements keep no values in the simulator (counters only).
 pub const MAX_HOST_ELEMENTS: usize = 1 << 24;
 
+#[allow(dead_code)]
 pub(crate) struct Storage {
     pub data: RefCell<Vec<f64>>,
     pub numel: usize,
