@@ -445,3 +445,53 @@ tensor([1., 1., 0.]) torch.Size([2, 2])\n\
 tensor([1., 0.])\n"
     );
 }
+
+/// Dev helper: `CUDATUTOR_SCRIPT=file.py cargo test --test engine_torch run_file -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn run_file() {
+    let Ok(path) = std::env::var("CUDATUTOR_SCRIPT") else {
+        return;
+    };
+    let src = std::fs::read_to_string(&path).unwrap_or_default();
+    let gpus = std::env::var("CUDATUTOR_GPUS")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(1);
+    let o = run_outcome(
+        &src,
+        RuntimeConfig {
+            gpus,
+            ..Default::default()
+        },
+    );
+    print!("{}", o.stdout);
+    if let Some(e) = &o.error {
+        eprint!("{}", e.traceback);
+    }
+    for l in &o.device_log {
+        eprintln!("{l}");
+    }
+    if let Some(f) = &o.failure {
+        eprintln!(
+            "origin line {} reported at {:?}",
+            f.origin_line, f.reported_line
+        );
+    }
+    for e in &o.events {
+        eprintln!(
+            "{:>3} {:<14} {:<6} {:?} host {:>8.1}..{:>8.1} dev {:?}..{:?} {} {}/{}",
+            e.line,
+            e.op,
+            e.kind,
+            e.device,
+            e.host_us,
+            e.host_end_us,
+            e.device_start_us,
+            e.device_end_us,
+            e.status,
+            e.allocated,
+            e.reserved
+        );
+    }
+}
