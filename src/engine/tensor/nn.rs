@@ -61,6 +61,30 @@ fn gemm(a: &[f64], b: &[f64], m: usize, k: usize, n: usize, out: &mut [f64]) {
     }
 }
 
+/// `C[m,n] += A[m,k] @ Bt[n,k]ᵀ` (B given transposed, row-major): dot products of rows.
+fn gemm_bt(a: &[f64], bt: &[f64], m: usize, k: usize, n: usize, out: &mut [f64]) {
+    for i in 0..m {
+        let ar = &a[i * k..(i + 1) * k];
+        for j in 0..n {
+            let br = &bt[j * k..(j + 1) * k];
+            let mut acc = [0.0f64; 4];
+            let chunks = k / 4;
+            for c in 0..chunks {
+                let p = c * 4;
+                acc[0] += ar[p] * br[p];
+                acc[1] += ar[p + 1] * br[p + 1];
+                acc[2] += ar[p + 2] * br[p + 2];
+                acc[3] += ar[p + 3] * br[p + 3];
+            }
+            let mut sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+            for p in chunks * 4..k {
+                sum += ar[p] * br[p];
+            }
+            out[i * n + j] += sum;
+        }
+    }
+}
+
 impl Runtime {
     /// The device check of an ATen CUDA wrapper: the first argument's device is the common one.
     fn wrapper_devices(&self, args: &[(&Tensor, &str)], method: &str) -> Result<Device> {
@@ -232,13 +256,33 @@ impl Runtime {
         let data = if phantom {
             None
         } else {
-            let av = a.values_unchecked();
-            let bv = b.values_unchecked();
             let mut out = match bias {
                 Some(bi) => super::broadcast_values(bi, &[m, n]),
                 None => vec![0.0; m * n],
             };
-            gemm(&av, &bv, m, k, n, &mut out);
+            // Read contiguous operands in place; a transposed contiguous B (Linear's weight.t())
+            // becomes a row-dot-row product, no copy.
+            let ad = a.storage.data.borrow();
+            let a_owned;
+            let av: &[f64] = if a.is_contiguous() && !ad.is_empty() {
+                &ad[a.offset..a.offset + m * k]
+            } else {
+                a_owned = a.values_unchecked();
+                &a_owned
+            };
+            let bd = b.storage.data.borrow();
+            if b.strides == [1, k] && k > 0 && n > 1 && !bd.is_empty() {
+                gemm_bt(av, &bd[b.offset..b.offset + n * k], m, k, n, &mut out);
+            } else {
+                let b_owned;
+                let bv: &[f64] = if b.is_contiguous() && !bd.is_empty() {
+                    &bd[b.offset..b.offset + k * n]
+                } else {
+                    b_owned = b.values_unchecked();
+                    &b_owned
+                };
+                gemm(av, bv, m, k, n, &mut out);
+            }
             if dt != DType::Float64 {
                 out.iter_mut().for_each(|x| *x = dt.cast(*x));
             }
