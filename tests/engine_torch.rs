@@ -446,6 +446,34 @@ tensor([1., 0.])\n"
     );
 }
 
+#[test]
+fn no_gpu_and_misc_api() {
+    let (o, e, _) = run_with(
+        "import torch\nprint(torch.cuda.is_available(), torch.cuda.device_count())\nx = torch.randn(10).cuda()\n",
+        RuntimeConfig {
+            gpus: 0,
+            ..Default::default()
+        },
+    );
+    assert_eq!(o, "False 0\n");
+    let e = e.unwrap();
+    assert_eq!((e.type_name.as_str(), e.line), ("RuntimeError", Some(3)));
+    assert_eq!(e.message, cudatutor::engine::runtime::NO_DRIVER_MESSAGE);
+    let o = out("import torch
+x = torch.ones(3, device='cuda')
+st = torch.cuda.memory_stats()
+print(st['allocated_bytes.all.current'], st['reserved_bytes.all.current'], st['num_ooms'])
+print(torch.Tensor([1, 2]), torch.Tensor(2, 3).shape)
+print(torch.cuda.get_device_properties(0).total_memory // 2**30)
+torch.backends.cudnn.benchmark = True
+print(torch.backends.cudnn.benchmark)
+");
+    assert_eq!(
+        o,
+        "512 2097152 0\ntensor([1., 2.]) torch.Size([2, 3])\n80\nTrue\n"
+    );
+}
+
 /// Dev helper: `CUDATUTOR_SCRIPT=file.py cargo test --test engine_torch run_file -- --ignored --nocapture`.
 #[test]
 #[ignore]

@@ -38,6 +38,9 @@ impl Default for RuntimeConfig {
     }
 }
 
+/// What PyTorch raises for a CUDA call on a machine without a GPU (the sim with `gpus: 0`).
+pub const NO_DRIVER_MESSAGE: &str = "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
+
 /// What `torch.cuda.get_device_name()` says on the sim backend.
 pub const SIM_DEVICE_NAME: &str = "Simulated H200 (modelled)";
 
@@ -264,6 +267,9 @@ impl Runtime {
         Ok(())
     }
     pub(crate) fn check_device_index(&self, i: i64) -> Result<u32> {
+        if self.cfg.gpus == 0 {
+            return Err(EngineError::runtime(NO_DRIVER_MESSAGE));
+        }
         if i < 0 || i >= self.cfg.gpus as i64 {
             return Err(EngineError::runtime(format!(
                 "CUDA error: invalid device ordinal\n{}",
@@ -321,6 +327,10 @@ impl Runtime {
     /// `torch.cuda.mem_get_info()`: (free, total).
     pub fn mem_get_info(&self, dev: u32) -> (u64, u64) {
         self.devices[dev as usize].alloc.borrow().mem_info()
+    }
+    /// The allocator statistics behind `torch.cuda.memory_stats()`.
+    pub fn memory_stats(&self, dev: u32) -> super::allocator::MemoryStats {
+        self.devices[dev as usize].alloc.borrow().stats().clone()
     }
     pub fn memory_summary(&self, dev: u32, abbreviated: bool) -> String {
         self.devices[dev as usize]
@@ -400,6 +410,7 @@ impl Runtime {
     // ----- allocation -----
 
     pub(crate) fn alloc_block(&self, dev: u32, nbytes: u64) -> Result<CudaBlock> {
+        self.check_device_index(dev as i64)?;
         let d = &self.devices[dev as usize];
         let id =
             d.alloc.borrow_mut().malloc(nbytes).map_err(|e| {
@@ -474,6 +485,7 @@ impl Runtime {
     /// Every CUDA API call starts here: a reported error is sticky, and a failure whose time
     /// has come is reported now.
     fn cuda_check(&self, op: &str, kind: &'static str, dev: u32) -> Result<()> {
+        self.check_device_index(dev as i64)?;
         self.cuda_used.set(true);
         let now = self.host_us();
         let status = {

@@ -81,6 +81,14 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let _ = it;
         Ok(Value::native(CudaDeviceCtx::new(rt.clone(), idx)))
     });
+    reg(&m, rt, "get_device_properties", |it, rt, args| {
+        let d = dev_index(it, rt, &args, "get_device_properties")?;
+        let total = rt.mem_get_info(d).1;
+        Ok(Value::native(super::objects::DeviceProps {
+            name: rt.device_name().to_string(),
+            total_memory: total,
+        }))
+    });
     reg(&m, rt, "get_device_name", |it, rt, args| {
         dev_index(it, rt, &args, "get_device_name")?;
         Ok(Value::str(rt.device_name()))
@@ -151,6 +159,47 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             None => false,
         };
         Ok(Value::string(rt.memory_summary(d, ab)))
+    });
+    reg(&m, rt, "memory_stats", |it, rt, args| {
+        let d = dev_index(it, rt, &args, "memory_stats")?;
+        let s = rt.memory_stats(d);
+        let mut pairs: Vec<(String, Value)> = Vec::new();
+        let arrays = [
+            ("allocation", &s.allocation),
+            ("segment", &s.segment),
+            ("active", &s.active),
+            ("inactive_split", &s.inactive_split),
+            ("allocated_bytes", &s.allocated_bytes),
+            ("reserved_bytes", &s.reserved_bytes),
+            ("active_bytes", &s.active_bytes),
+            ("inactive_split_bytes", &s.inactive_split_bytes),
+            ("requested_bytes", &s.requested_bytes),
+        ];
+        for (name, arr) in arrays {
+            for (pool, st) in [
+                ("all", &arr.all),
+                ("large_pool", &arr.large),
+                ("small_pool", &arr.small),
+            ] {
+                for (field, v) in [
+                    ("allocated", st.allocated),
+                    ("current", st.current),
+                    ("freed", st.freed),
+                    ("peak", st.peak),
+                ] {
+                    pairs.push((format!("{name}.{pool}.{field}"), Value::Int(v)));
+                }
+            }
+        }
+        pairs.push((
+            "num_alloc_retries".into(),
+            Value::Int(s.num_alloc_retries as i64),
+        ));
+        pairs.push(("num_ooms".into(), Value::Int(s.num_ooms as i64)));
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(Value::dict_from_pairs(
+            pairs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect(),
+        ))
     });
     reg(&m, rt, "manual_seed", |it, rt, args| {
         let a = args.bind("manual_seed", &["seed"], 1)?;

@@ -233,6 +233,27 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         Value::Class(it.exc_class("OutOfMemoryError")),
     );
     let tcls = it.native_class("Tensor");
+    let r = rt.clone();
+    let ctor = Value::native_fn("Tensor", move |it, args| {
+        at_line(&r, it);
+        if args.positional.len() == 1
+            && matches!(args.positional[0], Value::List(_) | Value::Tuple(_))
+        {
+            let (vals, shape, _) = flatten_data(it, &args.positional[0])?;
+            return Ok(wrap(
+                &r,
+                r.tensor(&vals, shape, Some(DType::Float32), Device::Cpu)
+                    .map_err(py_err)?,
+            ));
+        }
+        let s = size_from(it, &args.positional)?;
+        Ok(wrap(
+            &r,
+            r.empty(&s, Some(DType::Float32), Device::Cpu)
+                .map_err(py_err)?,
+        ))
+    });
+    it.set_class_ctor(&tcls, ctor);
     m.set_attr("Tensor", Value::Class(tcls));
     reg(&m, rt, "tensor", |it, rt, args| {
         let a = args.bind(

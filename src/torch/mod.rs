@@ -24,6 +24,7 @@ use std::rc::Rc;
 const NN_SRC: &str = include_str!("nn.py");
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");
+const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = False\n    deterministic = False\n    allow_tf32 = False\n\n\ncudnn = _Flags()\ncuda = _Flags()\n";
 
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
@@ -65,6 +66,10 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     it.register_module(
         "torch.optim",
         Box::new(|it| it.module_from_source("torch.optim", OPTIM_SRC)),
+    );
+    it.register_module(
+        "torch.backends",
+        Box::new(|it| it.module_from_source("torch.backends", BACKENDS_SRC)),
     );
 }
 

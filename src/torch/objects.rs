@@ -524,3 +524,44 @@ impl NativeObject for CudaDeviceCtx {
         Ok(false)
     }
 }
+
+/// `torch.cuda.get_device_properties(i)`.
+pub struct DeviceProps {
+    pub name: String,
+    pub total_memory: u64,
+}
+
+impl NativeObject for DeviceProps {
+    fn type_name(&self) -> &str {
+        "_CudaDeviceProperties"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "name" => Some(Value::str(&self.name)),
+            "total_memory" => Some(Value::Int(self.total_memory as i64)),
+            "major" => Some(Value::Int(9)),
+            "minor" => Some(Value::Int(0)),
+            "multi_processor_count" => Some(Value::Int(132)),
+            _ => None,
+        })
+    }
+    fn repr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+    ) -> PyResult<Option<String>> {
+        Ok(Some(format!(
+            "_CudaDeviceProperties(name='{}', major=9, minor=0, total_memory={}MB, multi_processor_count=132)",
+            self.name,
+            self.total_memory >> 20
+        )))
+    }
+}

@@ -279,7 +279,10 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let a = args.bind("cuda", &["device", "non_blocking", "memory_format"], 0)?;
             let dev = match device_arg(&p.rt, a[0].as_ref())? {
                 Some(d) => d,
-                None => Device::Cuda(p.rt.current_device()),
+                None => Device::Cuda(
+                    p.rt.check_device(p.rt.current_device() as i64)
+                        .map_err(py_err)?,
+                ),
             };
             let nb = a[1].as_ref().and_then(|v| v.as_bool()).unwrap_or(false);
             let t = p.tensor();
