@@ -253,6 +253,17 @@ impl Tensor {
 
     /// A view with new shape/strides/offset over the same storage.
     pub(crate) fn view_of(&self, shape: Vec<usize>, strides: Vec<usize>, offset: usize) -> Tensor {
+        self.view_named("ViewBackward0", shape, strides, offset)
+    }
+
+    /// A view whose autograd node (when it requires grad) is `grad_fn`.
+    pub(crate) fn view_named(
+        &self,
+        grad_fn: &'static str,
+        shape: Vec<usize>,
+        strides: Vec<usize>,
+        offset: usize,
+    ) -> Tensor {
         Tensor {
             storage: self.storage.clone(),
             shape,
@@ -260,7 +271,7 @@ impl Tensor {
             offset,
             requires_grad: self.requires_grad,
             grad_fn: if self.requires_grad {
-                Some("ViewBackward0")
+                Some(grad_fn)
             } else {
                 None
             },
@@ -288,7 +299,7 @@ impl Tensor {
         };
         shape.insert(d, 1);
         strides.insert(d, st);
-        Ok(self.view_of(shape, strides, self.offset))
+        Ok(self.view_named("UnsqueezeBackward0", shape, strides, self.offset))
     }
 
     /// `squeeze()` (all size-1 dims) or `squeeze(d)`.
@@ -310,14 +321,14 @@ impl Tensor {
                 strides.push(self.strides[i]);
             }
         }
-        Ok(self.view_of(shape, strides, self.offset))
+        Ok(self.view_named("SqueezeBackward0", shape, strides, self.offset))
     }
 
     pub fn transpose(&self, a: i64, b: i64) -> Result<Tensor> {
         if self.dim() == 0 {
             wrap_dim(a, 0)?;
             wrap_dim(b, 0)?;
-            return Ok(self.view_of(vec![], vec![], self.offset));
+            return Ok(self.view_named("TransposeBackward0", vec![], vec![], self.offset));
         }
         let a = wrap_dim(a, self.dim())?;
         let b = wrap_dim(b, self.dim())?;
@@ -325,7 +336,7 @@ impl Tensor {
         let mut strides = self.strides.clone();
         shape.swap(a, b);
         strides.swap(a, b);
-        Ok(self.view_of(shape, strides, self.offset))
+        Ok(self.view_named("TransposeBackward0", shape, strides, self.offset))
     }
 
     /// `t()`: 0-d and 1-d unchanged, 2-d transposed.
@@ -339,7 +350,11 @@ impl Tensor {
         if self.dim() < 2 {
             return Ok(self.view_of(self.shape.clone(), self.strides.clone(), self.offset));
         }
-        self.transpose(0, 1)
+        let mut r = self.transpose(0, 1)?;
+        if r.grad_fn.is_some() {
+            r.grad_fn = Some("TBackward0");
+        }
+        Ok(r)
     }
 
     /// `.T` (reverses all dims).
@@ -348,7 +363,7 @@ impl Tensor {
         let mut strides = self.strides.clone();
         shape.reverse();
         strides.reverse();
-        self.view_of(shape, strides, self.offset)
+        self.view_named("PermuteBackward0", shape, strides, self.offset)
     }
 
     pub fn permute(&self, dims: &[i64]) -> Result<Tensor> {
@@ -373,7 +388,7 @@ impl Tensor {
             shape.push(self.shape[d]);
             strides.push(self.strides[d]);
         }
-        Ok(self.view_of(shape, strides, self.offset))
+        Ok(self.view_named("PermuteBackward0", shape, strides, self.offset))
     }
 
     /// `view(shape)`: needs compatible strides (always true for contiguous tensors).
@@ -445,7 +460,7 @@ impl Tensor {
                 }
             }
         }
-        Ok(self.view_of(shape, strides, self.offset))
+        Ok(self.view_named("ExpandBackward0", shape, strides, self.offset))
     }
 
     /// `select(dim, index)` (`x[i]` along a dim).
@@ -468,7 +483,7 @@ impl Tensor {
         let off = self.offset + i * strides[d];
         shape.remove(d);
         strides.remove(d);
-        Ok(self.view_of(shape, strides, off))
+        Ok(self.view_named("SelectBackward0", shape, strides, off))
     }
 
     /// `narrow`/slicing along `dim` with Python slice semantics (step > 0).
@@ -499,7 +514,12 @@ impl Tensor {
         let off = self.offset + (s.min(n.max(0)) as usize) * strides[d];
         shape[d] = len.max(0) as usize;
         strides[d] *= step as usize;
-        Ok(self.view_of(shape, strides, if len > 0 { off } else { self.offset }))
+        Ok(self.view_named(
+            "SliceBackward0",
+            shape,
+            strides,
+            if len > 0 { off } else { self.offset },
+        ))
     }
 
     /// `unbind(0)` / iteration over the first dim.
