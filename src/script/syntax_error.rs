@@ -234,7 +234,10 @@ pub fn convert(err: &ParseError, src: &str) -> PyException {
         ParseErrorType::DuplicateKeywordArgumentError(k) => {
             ("SyntaxError", format!("keyword argument repeated: {k}"))
         }
-        ParseErrorType::ExpectedToken { .. } if text.starts_with("Expected `:`") => {
+        ParseErrorType::ExpectedToken { .. }
+            if text.starts_with("Expected `:`")
+                && (text.ends_with("newline") || text.ends_with("end of file")) =>
+        {
             ("SyntaxError", "expected ':'".into())
         }
         ParseErrorType::ExpectedToken { .. }

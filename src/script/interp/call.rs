@@ -167,6 +167,7 @@ impl Interpreter {
         pos: Vec<Value>,
         kws: &[(String, Value)],
     ) -> PyResult<Value> {
+        self.check_stack()?;
         if self.frames.len() >= self.recursion_limit {
             return Err(PyException::new(
                 "RecursionError",

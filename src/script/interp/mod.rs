@@ -23,9 +23,13 @@ mod stmt;
 
 pub use classes::Types;
 
-/// Frames deeper than this raise RecursionError. Each Python call costs a handful of Rust
-/// frames of the tree-walker; 300 keeps a debug build inside an 8 MiB stack (tested).
-pub const DEFAULT_RECURSION_LIMIT: usize = 300;
+/// Python frames deeper than this raise RecursionError (CPython's default). The stack check
+/// ([`DEFAULT_STACK_LIMIT`]) may stop recursion earlier, in debug builds especially.
+pub const DEFAULT_RECURSION_LIMIT: usize = 1000;
+
+/// How much of the thread's stack the evaluator may use before raising RecursionError. Run
+/// scripts on a thread with at least 8 MiB of stack (the main thread has that on Linux).
+pub const DEFAULT_STACK_LIMIT: usize = 5 << 20;
 
 /// Budgets that stop runaway scripts.
 #[derive(Clone)]
@@ -82,6 +86,10 @@ pub struct Interpreter {
     pub(crate) slept: Duration,
     pub(crate) nested_depth: usize,
     pub(crate) repr_stack: Vec<usize>,
+    /// Address of a local at the outermost entry point, and how much stack below it the
+    /// evaluator may use (the Rust stack is the real bound on recursion).
+    pub(crate) stack_base: usize,
+    pub(crate) stack_limit: usize,
 }
 
 impl Interpreter {
@@ -111,6 +119,8 @@ impl Interpreter {
             slept: Duration::ZERO,
             nested_depth: 0,
             repr_stack: Vec::new(),
+            stack_base: 0,
+            stack_limit: DEFAULT_STACK_LIMIT,
         };
         classes::install_exceptions(&mut it);
         super::builtins::install(&mut it);
@@ -120,6 +130,41 @@ impl Interpreter {
 
     pub fn set_recursion_limit(&mut self, n: usize) {
         self.recursion_limit = n.max(10);
+    }
+
+    /// Bytes of stack the evaluator may use (default [`DEFAULT_STACK_LIMIT`]); keep it well
+    /// below the thread's stack size.
+    pub fn set_stack_limit(&mut self, bytes: usize) {
+        self.stack_limit = bytes;
+    }
+
+    /// Remember where the stack starts when entering from outside (not on re-entry).
+    fn mark_stack_base(&mut self) {
+        if self.frames.is_empty() {
+            let here = 0u8;
+            self.stack_base = std::hint::black_box(&here) as *const u8 as usize;
+        }
+    }
+
+    /// RecursionError when the Rust stack is deeper than the limit below the entry point.
+    #[inline]
+    pub(crate) fn check_stack(&self) -> PyResult<()> {
+        let here = 0u8;
+        let addr = std::hint::black_box(&here) as *const u8 as usize;
+        if self.stack_base > addr && self.stack_base - addr > self.stack_limit {
+            return Err(PyException::new(
+                "RecursionError",
+                "maximum recursion depth exceeded",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Stack bytes in use below the entry point (for tests and tuning).
+    pub fn stack_used(&self) -> usize {
+        let here = 0u8;
+        let addr = std::hint::black_box(&here) as *const u8 as usize;
+        self.stack_base.saturating_sub(addr)
     }
 
     /// Register a module importable by name ("torch", "torch.nn", …). `init` runs at first
@@ -136,6 +181,7 @@ impl Interpreter {
     /// Run Python source as the module `name` (a prelude written in Python) and return the
     /// module value; it is also importable by that name afterwards.
     pub fn module_from_source(&mut self, name: &str, source: &str) -> PyResult<Value> {
+        self.mark_stack_base();
         let file: Rc<str> = format!("<{name}>").into();
         let module = Rc::new(Module::new(name));
         let code = self.compile_source(source, &file, name)?;
@@ -156,6 +202,7 @@ impl Interpreter {
 
     /// Run more source in the same `__main__` namespace (exercise checks).
     pub fn run_in_main(&mut self, source: &str, filename: &str) -> Result<(), ScriptError> {
+        self.mark_stack_base();
         let file: Rc<str> = filename.into();
         let main = self.main.clone();
         let r = self

@@ -678,7 +678,7 @@ impl Interpreter {
     /// Guard for recursion that does not go through Python frames (repr/eq of nested data).
     pub(crate) fn enter_nested(&mut self) -> PyResult<()> {
         self.nested_depth += 1;
-        if self.nested_depth > 200 {
+        if self.nested_depth > 200 || self.check_stack().is_err() {
             self.nested_depth -= 1;
             return Err(PyException::new(
                 "RecursionError",
