@@ -44,8 +44,9 @@ impl Runtime {
             Vec::new()
         } else {
             match data {
-                Some(d) => {
+                Some(mut d) => {
                     debug_assert_eq!(d.len(), numel);
+                    d.resize(numel, 0.0);
                     d
                 }
                 None => vec![0.0; numel],
@@ -297,6 +298,9 @@ impl Runtime {
 
     pub fn randperm(&self, n: usize, dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DType::Int64);
+        if n > MAX_HOST_ELEMENTS || device == Device::Meta {
+            return self.created("randperm", vec![n], dt, device, |_| Vec::new());
+        }
         let mut p: Vec<f64> = (0..n).map(|i| i as f64).collect();
         self.with_gen(device, |g| {
             for i in (1..n).rev() {

@@ -84,7 +84,7 @@ impl Runtime {
                         ));
                     }
                     seen_ellipsis = true;
-                    d += t.dim() - consuming;
+                    d += t.dim().saturating_sub(consuming);
                 }
                 TensorIndex::Tensor(x) => {
                     if !matches!(
@@ -330,7 +330,12 @@ impl Runtime {
                     None
                 } else {
                     let d = t.storage.data.borrow();
-                    Some(offsets.iter().map(|&o| d[o]).collect())
+                    Some(
+                        offsets
+                            .iter()
+                            .map(|&o| d.get(o).copied().unwrap_or(0.0))
+                            .collect(),
+                    )
                 };
                 let mut out = self
                     .alloc_tensor(shape, t.dtype(), t.device(), data, false)
@@ -359,6 +364,16 @@ impl Runtime {
             if let Device::Cuda(i) = t.device() {
                 self.sync("setitem", i)?;
             }
+        }
+        if t.is_phantom() {
+            // values are not kept: only the modelled cost
+            let name = "setitem";
+            return self.complete(
+                name,
+                t.device(),
+                Cost::new(2 * t.nbytes() as u64, 0),
+                Vec::new(),
+            );
         }
         let sel = self
             .select_items(t, items)
@@ -408,7 +423,9 @@ impl Runtime {
         if !t.is_phantom() && !vals.is_empty() {
             let mut d = t.storage.data.borrow_mut();
             for (o, v) in offsets.iter().zip(vals) {
-                d[*o] = v;
+                if let Some(slot) = d.get_mut(*o) {
+                    *slot = v;
+                }
             }
         }
         let name = if masked_fill {

@@ -207,6 +207,14 @@ impl Runtime {
             Some(bi) => self.wrapper_devices(&[(bi, "self"), (a, "mat1"), (b, "mat2")], method)?,
             None => self.wrapper_devices(&[(a, "self"), (b, "mat2")], method)?,
         };
+        if a.dim() != 2 || b.dim() != 2 {
+            return Err(EngineError::runtime(format!(
+                "{}: expected 2D tensors, got {}D and {}D",
+                prefix,
+                a.dim(),
+                b.dim()
+            )));
+        }
         if a.shape[1] != b.shape[0] {
             return Err(EngineError::runtime(format!(
                 "{prefix}: mat1 and mat2 shapes cannot be multiplied ({} and {})",
@@ -319,7 +327,7 @@ impl Runtime {
     /// `F.linear(x, weight, bias)`: addmm for 2-D input with bias, matmul otherwise.
     pub fn linear(&self, x: &Tensor, weight: &Tensor, bias: Option<&Tensor>) -> Result<Tensor> {
         let wt = weight.t()?;
-        if x.dim() == 2 {
+        if x.dim() == 2 && weight.dim() == 2 {
             if let Some(b) = bias {
                 let hint = x.device().cuda_index().or(weight.device().cuda_index());
                 let dev = self.guarded("linear", hint, || {
@@ -840,6 +848,11 @@ impl Runtime {
     ) -> Result<Tensor> {
         let hint = input.device().cuda_index();
         let dev = self.guarded("cross_entropy", hint, || {
+            if input.dim() == 0 || input.dim() > 2 {
+                return Err(EngineError::not_implemented(
+                    "cudatutor supports cross_entropy with class probabilities on 1-D or 2-D input only",
+                ));
+            }
             self.common_device(&[input, target])
         })?;
         let dt = input.dtype();
@@ -948,6 +961,12 @@ impl Runtime {
                 return Err(EngineError::index(
                     "index_select(): Index is supposed to be a vector",
                 ));
+            }
+            if t.dim() == 0 && index.numel() != 1 {
+                return Err(EngineError::index(format!(
+                    "index_select(): Index to scalar can have only 1 value, got {} value(s)",
+                    index.numel()
+                )));
             }
             Ok((dev, d, self.index_values(index)?))
         })?;
@@ -1060,7 +1079,11 @@ impl Runtime {
             Ok((dev, d))
         })?;
         let size = if t.dim() == 0 { 1 } else { t.shape[d] } as i64;
-        let iv = index.values_unchecked();
+        let iv = if index.is_phantom() || t.is_phantom() {
+            Vec::new()
+        } else {
+            index.values_unchecked()
+        };
         let bad: Vec<usize> = iv
             .iter()
             .enumerate()
@@ -1087,7 +1110,7 @@ impl Runtime {
                 128,
             );
         }
-        let data = if t.is_phantom() {
+        let data = if t.is_phantom() || index.is_phantom() {
             None
         } else {
             let data = t.storage.data.borrow();
@@ -1106,7 +1129,7 @@ impl Runtime {
                 out.push(if v < 0.0 || v as i64 >= size {
                     0.0
                 } else {
-                    data[off]
+                    data.get(off).copied().unwrap_or(0.0)
                 });
                 k += 1;
             }
