@@ -474,6 +474,611 @@ print(torch.backends.cudnn.benchmark)
     );
 }
 
+#[test]
+fn odd_calls_raise_python_errors_never_panic() {
+    let src = r#"import torch
+import torch.nn
+import torch.utils.data
+x = torch.randn(3, 3)
+ok = 0
+try:
+    _ = torch.zeros('a')
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.zeros(-1)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.ones(2, 3, dtype='x')
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.tensor([[1], [1, 2]])
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.tensor('s')
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.tensor([])
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.tensor([[]])
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.view()
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x[1.5]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x['a']
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x[None, ..., None]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x[..., ...]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x[[True, False, True]]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x[[0, 5]]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x[:, 9]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x[::0]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x[::-1]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.unsqueeze(9)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.squeeze(9)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.permute(0)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.transpose(0, 5)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.sum(dim=9)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.sum(dim=(0, 0))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.max(dim=5)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.to('cuda:7')
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.to(5)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.to(torch.float16)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.cuda(3)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.size(5)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.reshape(-1, -1)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.expand(1)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x @ x
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x @ 2
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = 2 @ x
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x ** -1
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x ** x
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = -x
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = ~x
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.int() ** -1
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x // 0
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.long() // 0
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.long() % 0
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x & x
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.bool() & x.bool()
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x < 'a'
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x == None
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = len(torch.tensor(1.))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = list(torch.tensor(1.))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = bool(torch.tensor([]))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = int(torch.tensor([1., 2.]))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = float(torch.tensor(float('nan')))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = int(torch.tensor(float('nan')))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = f'{x:.2f}'
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = f'{torch.tensor(1.5):>8.2f}'
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.cat([x, 'a'])
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.cat([])
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.stack([x, x.t()])
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.where(x)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.where(x > 0, x, 'a')
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.randint(5)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.randint(0, 5)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.arange()
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.arange(0, 10, 0)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.linspace(0, 1, -3)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.device('cuda', 'x')
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.device(None)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.device('cuda:1', 0)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.cuda.set_device(9)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.cuda.memory_allocated('cpu')
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.cuda.memory_allocated(torch.device('cuda:3'))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.cuda.device(9).__enter__
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.Linear(3, 2)(x.long())
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.Linear(3, 2)(torch.randn(3))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.Linear(0, 2)(torch.randn(1, 0))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.Embedding(3, 2)(torch.tensor([[1.5]]))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.functional.cross_entropy(x, x)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.functional.cross_entropy(torch.randn(3), torch.tensor(1))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.functional.cross_entropy(torch.randn(2, 3, 4), torch.zeros(2, 4).long())
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.functional.softmax(torch.tensor(1.))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.functional.one_hot(torch.tensor([-1]))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.functional.one_hot(torch.tensor([1.5]))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.numpy()[9]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.numpy()[0][0]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.tolist()[0]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.index_select(0, torch.tensor([[0]]))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.gather(1, torch.tensor([[9]]))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.masked_fill(x, 1)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.fill_('a')
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.utils.data.DataLoader([1, 2, 3], batch_size=2)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = list(torch.utils.data.DataLoader([(1, 2.0), (3, 4.0)], batch_size=2))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.DataParallel(torch.nn.Linear(3, 2))(x)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.nn.Sequential()(x)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = repr(torch.nn.Sequential(torch.nn.Sequential(torch.nn.ReLU())))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.requires_grad_(True)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.long().requires_grad_()
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.zeros(2).backward()
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.data
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.grad_fn
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.T.T
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.mT
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.Size([1, 'a'])
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.Size([2, 3])[1:]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = hash(torch.Size([2]))
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = {torch.float32: 1}[torch.float32]
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.float32 == torch.int64
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.empty(2 ** 40, device='cuda')
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.empty(2 ** 62)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.zeros(2 ** 30, 2 ** 30)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.randn(2 ** 25).sum().item()
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.new_zeros(2)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = x.unknown_method()
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.unknown_function()
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.empty(2 ** 40).nbytes
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.empty(2 ** 33, 1) + torch.empty(1, 2 ** 33)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.ones(2).expand(2 ** 40, 2 ** 40)
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.empty(2 ** 39).sum()
+    ok += 1
+except Exception as e:
+    pass
+try:
+    _ = torch.empty(2 ** 30, device='meta').nbytes
+    ok += 1
+except Exception as e:
+    pass
+print('survived', ok)
+"#;
+    let (o, e, _) = run_with(
+        src,
+        RuntimeConfig {
+            gpus: 2,
+            ..Default::default()
+        },
+    );
+    assert!(e.is_none(), "{}", e.unwrap().traceback);
+    assert!(o.starts_with("survived "), "{o}");
+}
+
 /// Dev helper: `CUDATUTOR_SCRIPT=file.py cargo test --test engine_torch run_file -- --ignored --nocapture`.
 #[test]
 #[ignore]

@@ -83,7 +83,7 @@ impl SimSegments {
 
 impl SegmentSource for SimSegments {
     fn malloc(&mut self, size: u64) -> Option<u64> {
-        if self.used + size > self.capacity {
+        if self.used.saturating_add(size) > self.capacity {
             return None;
         }
         self.used += size;
@@ -321,7 +321,7 @@ impl CachingAllocator {
 
     fn alloc_segment(&mut self, size: u64, small: bool) -> Option<usize> {
         if let Some(max) = self.allowed_max {
-            if self.reserved() + size > max {
+            if self.reserved().saturating_add(size) > max {
                 return None;
             }
         }

@@ -23,6 +23,9 @@ pub fn infer_dtype(values: &[Scalar]) -> DType {
     if values.is_empty() { DEFAULT_FLOAT } else { dt }
 }
 
+/// Largest CPU tensor the simulator accepts (PyTorch would run out of host memory).
+pub const CPU_ALLOC_LIMIT: u64 = 1 << 40;
+
 impl Runtime {
     /// A fresh contiguous tensor on `device` (an allocator block on CUDA). `data` must hold
     /// `numel` values already cast to `dtype`, or be None for zeros.
@@ -34,7 +37,13 @@ impl Runtime {
         data: Option<Vec<f64>>,
         pinned: bool,
     ) -> Result<Tensor> {
-        let numel: usize = shape.iter().product();
+        let numel = super::checked_numel(&shape)?;
+        let nbytes = numel * dtype.element_size();
+        if device == Device::Cpu && nbytes as u64 > CPU_ALLOC_LIMIT {
+            return Err(EngineError::runtime(format!(
+                "[enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
+            )));
+        }
         let block = match device {
             Device::Cuda(i) => Some(self.alloc_block(i, (numel * dtype.element_size()) as u64)?),
             _ => None,
@@ -117,7 +126,8 @@ impl Runtime {
         device: Device,
         make: impl FnOnce(usize) -> Vec<f64>,
     ) -> Result<Tensor> {
-        let numel: usize = shape.iter().product();
+        let numel = super::checked_numel(&shape)
+            .map_err(|e| self.host_error(op, device.cuda_index(), e))?;
         let data = if device == Device::Meta || numel > MAX_HOST_ELEMENTS {
             None
         } else {
@@ -180,11 +190,9 @@ impl Runtime {
     /// `torch.empty`: zeros in the simulator (PyTorch leaves garbage).
     pub fn empty(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        let numel: usize = shape.iter().product();
         let t = self
             .alloc_tensor(shape.to_vec(), dt, device, None, false)
             .map_err(|e| self.host_error("empty", device.cuda_index(), e))?;
-        let _ = numel;
         // Allocation only: no kernel.
         self.host_event("empty", device.cuda_index(), self.timing().host_dispatch_us);
         Ok(t)
@@ -317,7 +325,7 @@ impl Runtime {
         device: Device,
         mut f: impl FnMut(&mut Generator) -> f64,
     ) -> Vec<f64> {
-        let n: usize = shape.iter().product();
+        let n = super::checked_numel(shape).unwrap_or(usize::MAX);
         if n > MAX_HOST_ELEMENTS || device == Device::Meta {
             return Vec::new();
         }

@@ -232,7 +232,7 @@ impl Runtime {
                 Some(k) => out_axes_st.push((false, v.strides[*k])),
             }
         }
-        let n: usize = shape.iter().product();
+        let n = super::checked_numel(&shape)?;
         let mut offsets = Vec::with_capacity(n);
         let mut idx = vec![0usize; shape.len()];
         let _ = nb;

@@ -460,6 +460,7 @@ impl Tensor {
                 }
             }
         }
+        checked_numel(&shape)?;
         Ok(self.view_named("ExpandBackward0", shape, strides, self.offset))
     }
 
@@ -531,6 +532,15 @@ impl Tensor {
             .map(|i| self.select(0, i as i64))
             .collect()
     }
+}
+
+/// The element count of `shape`, or PyTorch's overflow error.
+pub fn checked_numel(shape: &[usize]) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .filter(|n| n.checked_mul(8).is_some())
+        .ok_or_else(|| EngineError::runtime("numel: integer multiplication overflow"))
 }
 
 /// Wrap a possibly negative dim, with PyTorch's message.

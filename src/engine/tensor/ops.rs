@@ -355,7 +355,7 @@ impl Runtime {
             _ => vec![],
         };
         let shape = broadcast_shapes(&sa, &sb)?;
-        let n: usize = shape.iter().product();
+        let n = super::checked_numel(&shape)?;
         let phantom = tensors.iter().any(|t| t.is_phantom())
             || n > super::MAX_HOST_ELEMENTS
             || device == Device::Meta;
@@ -646,7 +646,7 @@ impl Runtime {
             }
             let device = self.common_device(&ts)?;
             let dt = rt.result();
-            let n: usize = shape.iter().product();
+            let n = super::checked_numel(&shape)?;
             let phantom = ts.iter().any(|t| t.is_phantom()) || n > super::MAX_HOST_ELEMENTS;
             let data = if phantom {
                 None
