@@ -20,33 +20,46 @@ class Module:
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
-    def named_children(self):
+    def _child_list(self):
         return [(k, v) for k, v in self.__dict__.items() if isinstance(v, Module)]
 
-    def children(self):
-        return [m for _, m in self.named_children()]
-
-    def modules(self):
-        out = [self]
-        for m in self.children():
-            out.extend(m.modules())
-        return out
-
-    def named_parameters(self, prefix='', recurse=True):
+    def _param_list(self, prefix='', recurse=True):
         out = []
         for k, v in self.__dict__.items():
             if _is_param(v):
                 out.append((prefix + k, v))
         if recurse:
-            for k, m in self.named_children():
-                out.extend(m.named_parameters(prefix + k + '.'))
+            for k, m in self._child_list():
+                out.extend(m._param_list(prefix + k + '.'))
         return out
 
+    def _module_list(self):
+        out = [self]
+        for _, m in self._child_list():
+            out.extend(m._module_list())
+        return out
+
+    # PyTorch returns generators here; iterators over lists behave the same for next()/for/list()
+    def named_children(self):
+        return iter(self._child_list())
+
+    def children(self):
+        return iter([m for _, m in self._child_list()])
+
+    def modules(self):
+        return iter(self._module_list())
+
+    def named_modules(self):
+        return iter([('', self)] + [(k, m) for k, m in self._child_list()])
+
+    def named_parameters(self, prefix='', recurse=True):
+        return iter(self._param_list(prefix, recurse))
+
     def parameters(self, recurse=True):
-        return [p for _, p in self.named_parameters(recurse=recurse)]
+        return iter([p for _, p in self._param_list(recurse=recurse)])
 
     def buffers(self):
-        return [v for v in self.__dict__.values() if isinstance(v, torch.Tensor) and not _is_param(v)]
+        return iter([v for v in self.__dict__.values() if isinstance(v, torch.Tensor) and not _is_param(v)])
 
     def _apply(self, fn):
         for k, v in list(self.__dict__.items()):
@@ -54,7 +67,7 @@ class Module:
                 self.__dict__[k] = Parameter(fn(v), v.requires_grad)
             elif isinstance(v, torch.Tensor):
                 self.__dict__[k] = fn(v)
-        for k, m in self.named_children():
+        for k, m in self._child_list():
             m._apply(fn)
         return self
 
@@ -74,7 +87,7 @@ class Module:
         return self._apply(lambda t: t.double())
 
     def train(self, mode=True):
-        for m in self.modules():
+        for m in self._module_list():
             m.training = mode
         return self
 
@@ -90,14 +103,14 @@ class Module:
         return self
 
     def state_dict(self):
-        return {k: p.detach() for k, p in self.named_parameters()}
+        return {k: p.detach() for k, p in self._param_list()}
 
     def extra_repr(self):
         return ''
 
     def __repr__(self):
         lines = []
-        for k, m in self.named_children():
+        for k, m in self._child_list():
             r = repr(m).replace('\n', '\n  ')
             lines.append('(' + k + '): ' + r)
         main = type(self).__name__ + '(' + self.extra_repr()
@@ -113,18 +126,18 @@ class Sequential(Module):
             self.__dict__[str(i)] = m
 
     def forward(self, input):
-        for m in self.children():
+        for _, m in self._child_list():
             input = m(input)
         return input
 
     def __getitem__(self, i):
-        return self.children()[i]
+        return [m for _, m in self._child_list()][i]
 
     def __len__(self):
-        return len(self.children())
+        return len(self._child_list())
 
     def __iter__(self):
-        return iter(self.children())
+        return iter([m for _, m in self._child_list()])
 
     def append(self, m):
         self.__dict__[str(len(self))] = m
@@ -138,17 +151,17 @@ class ModuleList(Module):
             self.append(m)
 
     def append(self, m):
-        self.__dict__[str(len(self.children()))] = m
+        self.__dict__[str(len(self._child_list()))] = m
         return self
 
     def __getitem__(self, i):
-        return self.children()[i]
+        return [m for _, m in self._child_list()][i]
 
     def __len__(self):
-        return len(self.children())
+        return len(self._child_list())
 
     def __iter__(self):
-        return iter(self.children())
+        return iter([m for _, m in self._child_list()])
 
 
 class Linear(Module):
@@ -329,7 +342,8 @@ class DataParallel(Module):
 
     def forward(self, *inputs, **kwargs):
         src = torch.device('cuda', self.device_ids[0])
-        for p in self.module.parameters():
+        for p in self.module._param_list():
+            p = p[1]
             if p.device != src:
                 raise RuntimeError(f'module must have its parameters and buffers on device {src} (device_ids[0]) but found one of them on device: {p.device}')
         if len(self.device_ids) == 1:
