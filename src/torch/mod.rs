@@ -1,1 +1,443 @@
-//! torch
+//! The Python-visible torch API: thin bindings from script values onto engine calls.
+//!
+//! `install(it, rt)` registers `torch`, `torch.nn`, `torch.nn.functional`, `torch.cuda`,
+//! `torch.utils`, `torch.utils.data` and `torch.optim`. Every op first tells the runtime the
+//! current script line, so the timeline knows where each op came from. Engine errors become
+//! Python exceptions with the same type and message (`torch.OutOfMemoryError` is a
+//! RuntimeError subclass).
+
+mod cuda;
+mod functions;
+mod objects;
+mod tensor;
+
+pub use objects::{NdArray, PyDType, PyDevice, PySize};
+pub use tensor::PyTensor;
+
+use crate::engine::dtype::Scalar;
+use crate::engine::{
+    DType, Device, DeviceSpec, EngineError, Operand, Runtime, Tensor, TensorIndex,
+};
+use crate::script::{Args, Interpreter, PyException, PyResult, Value};
+use std::rc::Rc;
+
+const NN_SRC: &str = include_str!("nn.py");
+const DATA_SRC: &str = include_str!("data.py");
+const OPTIM_SRC: &str = include_str!("optim.py");
+const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = False\n    deterministic = False\n    allow_tf32 = False\n\n\ncudnn = _Flags()\ncuda = _Flags()\n";
+
+/// Register the torch modules on `it`, all backed by `rt`.
+pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
+    it.define_exception("OutOfMemoryError", "RuntimeError");
+    it.define_native_class("Tensor", &[]);
+    it.define_native_class("Parameter", &["Tensor"]);
+    let r = rt.clone();
+    it.register_module("torch", Box::new(move |it| functions::torch_module(it, &r)));
+    let r = rt.clone();
+    it.register_module(
+        "torch.nn.functional",
+        Box::new(move |it| functions::functional_module(it, &r)),
+    );
+    let r = rt.clone();
+    // the same functions under a name the torch.nn prelude can import while torch.nn initialises
+    it.register_module(
+        "torch._F",
+        Box::new(move |it| functions::functional_module(it, &r)),
+    );
+    let r = rt.clone();
+    it.register_module("torch.cuda", Box::new(move |it| cuda::cuda_module(it, &r)));
+    let r = rt.clone();
+    it.register_module(
+        "torch._C",
+        Box::new(move |it| functions::native_helpers(it, &r)),
+    );
+    it.register_module(
+        "torch.nn",
+        Box::new(|it| it.module_from_source("torch.nn", NN_SRC)),
+    );
+    it.register_module(
+        "torch.utils",
+        Box::new(|_it| Ok(crate::script::Module::new("torch.utils").into_value())),
+    );
+    it.register_module(
+        "torch.utils.data",
+        Box::new(|it| it.module_from_source("torch.utils.data", DATA_SRC)),
+    );
+    it.register_module(
+        "torch.optim",
+        Box::new(|it| it.module_from_source("torch.optim", OPTIM_SRC)),
+    );
+    it.register_module(
+        "torch.backends",
+        Box::new(|it| it.module_from_source("torch.backends", BACKENDS_SRC)),
+    );
+}
+
+/// An engine error as the Python exception PyTorch raises.
+pub fn py_err(e: EngineError) -> PyException {
+    PyException::new(e.kind.name(), e.message)
+}
+
+/// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING before CUDA starts.
+pub(crate) fn at_line(rt: &Runtime, it: &Interpreter) {
+    rt.set_line(it.current_line());
+    if !rt.cuda_initialized() {
+        if let Some(v) = it.env().borrow().get("CUDA_LAUNCH_BLOCKING") {
+            if v.trim() == "1" {
+                rt.set_launch_blocking(true);
+            }
+        }
+    }
+}
+
+pub(crate) fn wrap(rt: &Rc<Runtime>, t: Tensor) -> Value {
+    Value::native(PyTensor::new(rt.clone(), t))
+}
+
+pub(crate) fn tensor_of(v: &Value) -> Option<Tensor> {
+    v.downcast::<PyTensor>().map(|p| p.t.borrow().clone())
+}
+
+pub(crate) fn need_tensor(v: &Value, fname: &str, arg: &str) -> PyResult<Tensor> {
+    tensor_of(v).ok_or_else(|| {
+        PyException::new(
+            "TypeError",
+            format!(
+                "{fname}(): argument '{arg}' (position 1) must be Tensor, not {}",
+                v.type_name()
+            ),
+        )
+    })
+}
+
+pub(crate) fn scalar_of(v: &Value) -> Option<Scalar> {
+    match v {
+        Value::Bool(b) => Some(Scalar::Bool(*b)),
+        Value::Int(i) => Some(Scalar::Int(*i)),
+        Value::Float(f) => Some(Scalar::Float(*f)),
+        _ => None,
+    }
+}
+
+pub(crate) fn operand_of(v: &Value) -> Option<Operand> {
+    if let Some(s) = scalar_of(v) {
+        return Some(Operand::Scalar(s));
+    }
+    tensor_of(v).map(Operand::Tensor)
+}
+
+pub(crate) fn scalar_value(s: Scalar) -> Value {
+    match s {
+        Scalar::Bool(b) => Value::Bool(b),
+        Scalar::Int(i) => Value::Int(i),
+        Scalar::Float(f) => Value::Float(f),
+    }
+}
+
+/// Nested Python lists from row-major values.
+pub(crate) fn nested(vals: &[Scalar], shape: &[usize]) -> Value {
+    if shape.is_empty() {
+        return vals
+            .first()
+            .map(|s| scalar_value(*s))
+            .unwrap_or(Value::None);
+    }
+    let inner: usize = shape[1..].iter().product();
+    let items = (0..shape[0])
+        .map(|i| nested(&vals[i * inner..(i + 1) * inner], &shape[1..]))
+        .collect();
+    Value::list(items)
+}
+
+/// Flatten `torch.tensor` data: nested lists/tuples of numbers (or one-element tensors).
+pub(crate) fn flatten_data(
+    it: &mut Interpreter,
+    v: &Value,
+) -> PyResult<(Vec<Scalar>, Vec<usize>, Option<DType>)> {
+    fn rec(
+        it: &mut Interpreter,
+        v: &Value,
+        depth: usize,
+        shape: &mut Vec<usize>,
+        out: &mut Vec<Scalar>,
+        dt: &mut Option<DType>,
+    ) -> PyResult<()> {
+        if let Some(s) = scalar_of(v) {
+            if depth < shape.len() {
+                return Err(PyException::new(
+                    "ValueError",
+                    format!(
+                        "expected sequence of length {} at dim {depth} (got 0)",
+                        shape[depth]
+                    ),
+                ));
+            }
+            out.push(s);
+            return Ok(());
+        }
+        if let Some(t) = tensor_of(v) {
+            if t.numel() != 1 || t.dim() != 0 {
+                return Err(PyException::new(
+                    "ValueError",
+                    "only one element tensors can be converted to Python scalars",
+                ));
+            }
+            let vals = t.scalars().map_err(py_err)?;
+            if dt.is_none() {
+                *dt = Some(t.dtype());
+            }
+            out.push(vals[0]);
+            return Ok(());
+        }
+        let items = match v {
+            Value::List(_) | Value::Tuple(_) => v.as_vec().unwrap_or_default(),
+            Value::Native(_) if v.downcast::<NdArray>().is_some() => {
+                let a = v.downcast::<NdArray>().unwrap();
+                for x in &a.vals {
+                    out.push(Scalar::from_element(a.dtype, *x));
+                }
+                if depth == shape.len() {
+                    shape.extend(a.shape.iter().copied());
+                }
+                return Ok(());
+            }
+            _ => {
+                return Err(PyException::new(
+                    "TypeError",
+                    format!("new(): invalid data type '{}'", v.type_name()),
+                ));
+            }
+        };
+        if depth == shape.len() {
+            shape.push(items.len());
+        } else if shape[depth] != items.len() {
+            return Err(PyException::new(
+                "ValueError",
+                format!(
+                    "expected sequence of length {} at dim {depth} (got {})",
+                    shape[depth],
+                    items.len()
+                ),
+            ));
+        }
+        for x in &items {
+            rec(it, x, depth + 1, shape, out, dt)?;
+        }
+        Ok(())
+    }
+    let mut shape = Vec::new();
+    let mut out = Vec::new();
+    let mut dt = None;
+    rec(it, v, 0, &mut shape, &mut out, &mut dt)?;
+    Ok((out, shape, dt))
+}
+
+/// A dtype argument (`torch.float32`, or Python's `float`/`int`/`bool`).
+pub(crate) fn dtype_arg(v: &Value) -> PyResult<Option<DType>> {
+    if v.is_none() {
+        return Ok(None);
+    }
+    if let Some(d) = v.downcast::<PyDType>() {
+        return Ok(Some(d.0));
+    }
+    if let Value::Class(c) = v {
+        match &*c.name {
+            "float" => return Ok(Some(DType::Float64)),
+            "int" => return Ok(Some(DType::Int64)),
+            "bool" => return Ok(Some(DType::Bool)),
+            _ => {}
+        }
+    }
+    Err(PyException::new(
+        "TypeError",
+        format!(
+            "argument 'dtype' must be torch.dtype, not {}",
+            v.type_name()
+        ),
+    ))
+}
+
+/// A device argument (`'cuda'`, `'cuda:1'`, `torch.device(...)`, `0`).
+pub(crate) fn device_spec(v: &Value) -> PyResult<Option<DeviceSpec>> {
+    if v.is_none() {
+        return Ok(None);
+    }
+    if let Some(s) = v.as_str() {
+        return DeviceSpec::parse(s).map(Some).map_err(py_err);
+    }
+    if let Some(d) = v.downcast::<PyDevice>() {
+        return Ok(Some(d.0));
+    }
+    if let Value::Int(i) = v {
+        return DeviceSpec::new("cuda", Some(*i)).map(Some).map_err(py_err);
+    }
+    Err(PyException::new(
+        "TypeError",
+        format!(
+            "Device() received an invalid combination of arguments - got ({})",
+            v.type_name()
+        ),
+    ))
+}
+
+pub(crate) fn device_arg(rt: &Runtime, v: Option<&Value>) -> PyResult<Option<Device>> {
+    match v {
+        None => Ok(None),
+        Some(v) => match device_spec(v)? {
+            None => Ok(None),
+            Some(s) => rt.resolve_device(&s).map(Some).map_err(py_err),
+        },
+    }
+}
+
+/// A size given as `2, 3`, `(2, 3)`, `[2, 3]` or a torch.Size.
+pub(crate) fn shape_from(it: &mut Interpreter, items: &[Value]) -> PyResult<Vec<i64>> {
+    let items: Vec<Value> = if items.len() == 1 {
+        match &items[0] {
+            Value::List(_) | Value::Tuple(_) => items[0].as_vec().unwrap_or_default(),
+            v if v.downcast::<PySize>().is_some() => v
+                .downcast::<PySize>()
+                .unwrap()
+                .0
+                .iter()
+                .map(|&d| Value::Int(d as i64))
+                .collect(),
+            _ => items.to_vec(),
+        }
+    } else {
+        items.to_vec()
+    };
+    let mut out = Vec::new();
+    for v in &items {
+        out.push(it.index_int(v)?);
+    }
+    Ok(out)
+}
+
+pub(crate) fn size_from(it: &mut Interpreter, items: &[Value]) -> PyResult<Vec<usize>> {
+    let s = shape_from(it, items)?;
+    if let Some(neg) = s.iter().find(|d| **d < 0) {
+        return Err(PyException::new(
+            "RuntimeError",
+            format!(
+                "Trying to create tensor with negative dimension {neg}: [{}]",
+                s.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    Ok(s.into_iter().map(|d| d as usize).collect())
+}
+
+/// `dim=` arguments: an int or a tuple of ints.
+pub(crate) fn dims_arg(it: &mut Interpreter, v: &Option<Value>) -> PyResult<Option<Vec<i64>>> {
+    match v {
+        None => Ok(None),
+        Some(Value::None) => Ok(None),
+        Some(Value::List(_)) | Some(Value::Tuple(_)) => {
+            let items = v.as_ref().unwrap().as_vec().unwrap_or_default();
+            let mut out = Vec::new();
+            for x in &items {
+                out.push(it.index_int(x)?);
+            }
+            Ok(Some(out))
+        }
+        Some(x) => Ok(Some(vec![it.index_int(x)?])),
+    }
+}
+
+pub(crate) fn truthy_opt(it: &mut Interpreter, v: &Option<Value>, default: bool) -> PyResult<bool> {
+    match v {
+        None => Ok(default),
+        Some(x) => it.truthy(x),
+    }
+}
+
+/// Convert a subscript into engine index items.
+pub(crate) fn index_items(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    key: &Value,
+) -> PyResult<Vec<TensorIndex>> {
+    let parts = match key {
+        Value::Tuple(t) => (**t).clone(),
+        _ => vec![key.clone()],
+    };
+    let mut out = Vec::new();
+    for p in &parts {
+        out.push(match p {
+            Value::None => TensorIndex::None,
+            Value::Ellipsis => TensorIndex::Ellipsis,
+            Value::Bool(b) => {
+                let t = rt
+                    .tensor(&[Scalar::Bool(*b)], vec![], None, Device::Cpu)
+                    .map_err(py_err)?;
+                TensorIndex::Tensor(t)
+            }
+            Value::Int(i) => TensorIndex::Int(*i),
+            Value::Slice(s) => {
+                let mut b = [None, None, None];
+                for (k, x) in s.iter().enumerate() {
+                    if !x.is_none() {
+                        b[k] = Some(it.index_int(x)?);
+                    }
+                }
+                if b[2] == Some(0) {
+                    return Err(PyException::new("ValueError", "slice step cannot be zero"));
+                }
+                TensorIndex::Slice(b[0], b[1], b[2])
+            }
+            Value::List(_) => {
+                let (vals, shape, _) = flatten_data(it, p)?;
+                let t = rt.tensor(&vals, shape, None, Device::Cpu).map_err(py_err)?;
+                TensorIndex::Tensor(t)
+            }
+            other => match tensor_of(other) {
+                Some(t) => TensorIndex::Tensor(t),
+                None => TensorIndex::Int(it.index_int(other)?),
+            },
+        });
+    }
+    Ok(out)
+}
+
+/// Parse the arguments of `.to(...)`: (device, dtype, non_blocking, copy).
+pub(crate) fn to_args(
+    rt: &Runtime,
+    args: &Args,
+) -> PyResult<(Option<Device>, Option<DType>, bool, bool)> {
+    let mut device = None;
+    let mut dtype = None;
+    let mut non_blocking = false;
+    let mut copy = false;
+    for (i, v) in args.positional.iter().enumerate() {
+        if let Some(t) = tensor_of(v) {
+            device = Some(t.device());
+            dtype = Some(t.dtype());
+        } else if v.downcast::<PyDType>().is_some() {
+            dtype = dtype_arg(v)?;
+        } else if let (true, Some(b)) = (i > 0, v.as_bool()) {
+            non_blocking = b;
+        } else {
+            device = device_arg(rt, Some(v))?;
+        }
+    }
+    for (k, v) in &args.keywords {
+        match k.as_str() {
+            "device" => device = device_arg(rt, Some(v))?,
+            "dtype" => dtype = dtype_arg(v)?,
+            "non_blocking" => non_blocking = v.as_bool().unwrap_or(false),
+            "copy" => copy = v.as_bool().unwrap_or(false),
+            "memory_format" => {}
+            _ => {
+                return Err(PyException::new(
+                    "TypeError",
+                    format!("to() got an unexpected keyword argument '{k}'"),
+                ));
+            }
+        }
+    }
+    Ok((device, dtype, non_blocking, copy))
+}

@@ -1,1 +1,699 @@
-//! Tensor, dtype, device, ops and PyTorch-exact printing.
+//! Tensor, its storage, and the ops. Storage is shared (views alias it through shape, strides
+//! and offset); a CUDA storage owns an allocator block, returned when the last view drops, so
+//! the allocator counters follow Rust drops (and so CPython refcounts) exactly.
+//!
+//! Elements are held as f64 normalised to the dtype ([`DType::cast`]): float32 values are
+//! exactly float32, integers are integral, bools 0/1. Very large tensors (more than
+//! [`MAX_HOST_ELEMENTS`]) are *phantoms*: their memory is counted but their values are not
+//! kept; reading them raises NotImplementedError.
+
+mod create;
+mod index;
+mod nn;
+mod ops;
+
+pub use create::{infer_dtype, tensor_type_name};
+pub use index::TensorIndex;
+pub use ops::{BinaryOp, Operand, Reduction, UnaryOp};
+
+use super::device::Device;
+use super::dtype::{DType, Scalar};
+use super::error::{EngineError, Result};
+use super::runtime::CudaBlock;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Tensors with more elements keep no values in the simulator (counters only).
+pub const MAX_HOST_ELEMENTS: usize = 1 << 24;
+
+#[allow(dead_code)]
+pub(crate) struct Storage {
+    pub data: RefCell<Vec<f64>>,
+    pub numel: usize,
+    pub phantom: bool,
+    pub dtype: DType,
+    pub device: Device,
+    pub pinned: bool,
+    pub _block: Option<CudaBlock>,
+}
+
+/// A tensor handle: cloning shares storage *and* is a new handle (like a second Python name
+/// for the same tensor the bindings keep their own Rc for identity).
+#[derive(Clone)]
+pub struct Tensor {
+    pub(crate) storage: Rc<Storage>,
+    pub(crate) shape: Vec<usize>,
+    pub(crate) strides: Vec<usize>,
+    pub(crate) offset: usize,
+    pub(crate) requires_grad: bool,
+    pub(crate) grad_fn: Option<&'static str>,
+}
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Tensor(shape={:?}, dtype={}, device={})",
+            self.shape,
+            self.dtype(),
+            self.device()
+        )
+    }
+}
+
+pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1].max(1);
+    }
+    s
+}
+
+/// `torch.Size([10, 5])`.
+pub fn size_repr(shape: &[usize]) -> String {
+    let inner: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    format!("torch.Size([{}])", inner.join(", "))
+}
+
+/// Visit the storage offsets of a strided view in logical (row-major) order.
+pub(crate) fn for_each_offset(
+    shape: &[usize],
+    strides: &[usize],
+    offset: usize,
+    mut f: impl FnMut(usize),
+) {
+    let n: usize = shape.iter().product();
+    if n == 0 {
+        return;
+    }
+    let nd = shape.len();
+    if nd == 0 {
+        f(offset);
+        return;
+    }
+    let last = nd - 1;
+    let (ls, lst) = (shape[last], strides[last]);
+    let mut idx = vec![0usize; nd];
+    let mut base = offset;
+    loop {
+        let mut o = base;
+        for _ in 0..ls {
+            f(o);
+            o += lst;
+        }
+        // advance the outer dims
+        let mut d = last;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            base += strides[d];
+            if idx[d] < shape[d] {
+                break;
+            }
+            base -= strides[d] * shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+impl Tensor {
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    pub fn strides(&self) -> &[usize] {
+        &self.strides
+    }
+    pub fn storage_offset(&self) -> usize {
+        self.offset
+    }
+    pub fn dim(&self) -> usize {
+        self.shape.len()
+    }
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+    /// `size(d)` with a negative `d` allowed.
+    pub fn size(&self, d: i64) -> Result<usize> {
+        let d = wrap_dim(d, self.dim())?;
+        Ok(self.shape[d])
+    }
+    pub fn dtype(&self) -> DType {
+        self.storage.dtype
+    }
+    pub fn device(&self) -> Device {
+        self.storage.device
+    }
+    pub fn is_cuda(&self) -> bool {
+        self.device().is_cuda()
+    }
+    pub fn is_meta(&self) -> bool {
+        self.device() == Device::Meta
+    }
+    pub fn is_pinned(&self) -> bool {
+        self.storage.pinned
+    }
+    pub fn requires_grad(&self) -> bool {
+        self.requires_grad
+    }
+    /// `requires_grad_()` / setting `.requires_grad` (only floating tensors may).
+    pub fn set_requires_grad(&mut self, on: bool) -> Result<()> {
+        if on && !self.dtype().is_floating_point() {
+            return Err(EngineError::runtime(
+                "only Tensors of floating point and complex dtype can require gradients",
+            ));
+        }
+        if !on && self.grad_fn.is_some() {
+            return Err(EngineError::runtime(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().",
+            ));
+        }
+        self.requires_grad = on;
+        Ok(())
+    }
+    /// The autograd node name PyTorch would show (`AddBackward0`), for printing.
+    pub fn grad_fn(&self) -> Option<&'static str> {
+        self.grad_fn
+    }
+    pub fn is_leaf(&self) -> bool {
+        self.grad_fn.is_none()
+    }
+    pub fn element_size(&self) -> usize {
+        self.dtype().element_size()
+    }
+    pub fn nbytes(&self) -> usize {
+        self.numel() * self.element_size()
+    }
+    pub fn is_contiguous(&self) -> bool {
+        let mut expected = 1;
+        for i in (0..self.dim()).rev() {
+            if self.shape[i] != 1 && self.strides[i] != expected {
+                return false;
+            }
+            expected *= self.shape[i];
+        }
+        true
+    }
+    /// True when both share one storage (a view of the other, or the same tensor).
+    pub fn shares_storage(&self, other: &Tensor) -> bool {
+        Rc::ptr_eq(&self.storage, &other.storage)
+    }
+    pub fn is_phantom(&self) -> bool {
+        self.storage.phantom
+    }
+    pub(crate) fn phantom_error(&self) -> EngineError {
+        EngineError::not_implemented(format!(
+            "cudatutor does not keep the values of tensors over {MAX_HOST_ELEMENTS} elements (this one has {}); their memory is modelled, their contents are not",
+            self.numel()
+        ))
+    }
+
+    /// The elements in logical order (row-major), as f64 normalised to the dtype.
+    pub fn values(&self) -> Result<Vec<f64>> {
+        if self.storage.phantom {
+            return Err(self.phantom_error());
+        }
+        Ok(self.values_unchecked())
+    }
+
+    pub(crate) fn values_unchecked(&self) -> Vec<f64> {
+        let data = self.storage.data.borrow();
+        if data.is_empty() {
+            return vec![0.0; self.numel()];
+        }
+        let n = self.numel();
+        if self.is_contiguous() {
+            return data[self.offset..self.offset + n].to_vec();
+        }
+        let mut out = Vec::with_capacity(n);
+        for_each_offset(&self.shape, &self.strides, self.offset, |o| {
+            out.push(data[o])
+        });
+        out
+    }
+
+    /// Storage offsets of every element, in logical order.
+    pub(crate) fn offsets(&self) -> Vec<usize> {
+        let mut out = Vec::with_capacity(self.numel());
+        for_each_offset(&self.shape, &self.strides, self.offset, |o| out.push(o));
+        out
+    }
+
+    /// Element values as Python scalars, logical order.
+    pub fn scalars(&self) -> Result<Vec<Scalar>> {
+        let dt = self.dtype();
+        Ok(self
+            .values()?
+            .into_iter()
+            .map(|v| Scalar::from_element(dt, v))
+            .collect())
+    }
+
+    /// A view with new shape/strides/offset over the same storage.
+    pub(crate) fn view_of(&self, shape: Vec<usize>, strides: Vec<usize>, offset: usize) -> Tensor {
+        self.view_named("ViewBackward0", shape, strides, offset)
+    }
+
+    /// A view whose autograd node (when it requires grad) is `grad_fn`.
+    pub(crate) fn view_named(
+        &self,
+        grad_fn: &'static str,
+        shape: Vec<usize>,
+        strides: Vec<usize>,
+        offset: usize,
+    ) -> Tensor {
+        Tensor {
+            storage: self.storage.clone(),
+            shape,
+            strides,
+            offset,
+            requires_grad: self.requires_grad,
+            grad_fn: if self.requires_grad {
+                Some(grad_fn)
+            } else {
+                None
+            },
+        }
+    }
+
+    /// A handle to the same data with requires_grad off (`detach()`).
+    pub fn detach(&self) -> Tensor {
+        let mut t = self.clone();
+        t.requires_grad = false;
+        t.grad_fn = None;
+        t
+    }
+
+    // ----- views (no data movement; these do not touch the device) -----
+
+    pub fn unsqueeze(&self, d: i64) -> Result<Tensor> {
+        let d = wrap_dim(d, self.dim() + 1)?;
+        let mut shape = self.shape.clone();
+        let mut strides = self.strides.clone();
+        let st = if d < self.dim() {
+            self.strides[d] * self.shape[d]
+        } else {
+            1
+        };
+        shape.insert(d, 1);
+        strides.insert(d, st);
+        Ok(self.view_named("UnsqueezeBackward0", shape, strides, self.offset))
+    }
+
+    /// `squeeze()` (all size-1 dims) or `squeeze(d)`.
+    pub fn squeeze(&self, d: Option<i64>) -> Result<Tensor> {
+        let mut shape = Vec::new();
+        let mut strides = Vec::new();
+        let only = match d {
+            Some(d) if self.dim() > 0 => Some(wrap_dim(d, self.dim())?),
+            Some(d) => {
+                wrap_dim(d, 0)?;
+                None
+            }
+            None => None,
+        };
+        for i in 0..self.dim() {
+            let drop = self.shape[i] == 1 && (d.is_none() || only == Some(i));
+            if !drop {
+                shape.push(self.shape[i]);
+                strides.push(self.strides[i]);
+            }
+        }
+        Ok(self.view_named("SqueezeBackward0", shape, strides, self.offset))
+    }
+
+    pub fn transpose(&self, a: i64, b: i64) -> Result<Tensor> {
+        if self.dim() == 0 {
+            wrap_dim(a, 0)?;
+            wrap_dim(b, 0)?;
+            return Ok(self.view_named("TransposeBackward0", vec![], vec![], self.offset));
+        }
+        let a = wrap_dim(a, self.dim())?;
+        let b = wrap_dim(b, self.dim())?;
+        let mut shape = self.shape.clone();
+        let mut strides = self.strides.clone();
+        shape.swap(a, b);
+        strides.swap(a, b);
+        Ok(self.view_named("TransposeBackward0", shape, strides, self.offset))
+    }
+
+    /// `t()`: 0-d and 1-d unchanged, 2-d transposed.
+    pub fn t(&self) -> Result<Tensor> {
+        if self.dim() > 2 {
+            return Err(EngineError::runtime(format!(
+                "t() expects a tensor with <= 2 dimensions, but self is {}D",
+                self.dim()
+            )));
+        }
+        if self.dim() < 2 {
+            return Ok(self.view_of(self.shape.clone(), self.strides.clone(), self.offset));
+        }
+        let mut r = self.transpose(0, 1)?;
+        if r.grad_fn.is_some() {
+            r.grad_fn = Some("TBackward0");
+        }
+        Ok(r)
+    }
+
+    /// `.T` (reverses all dims).
+    pub fn t_all(&self) -> Tensor {
+        let mut shape = self.shape.clone();
+        let mut strides = self.strides.clone();
+        shape.reverse();
+        strides.reverse();
+        self.view_named("PermuteBackward0", shape, strides, self.offset)
+    }
+
+    pub fn permute(&self, dims: &[i64]) -> Result<Tensor> {
+        if dims.len() != self.dim() {
+            return Err(EngineError::runtime(format!(
+                "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {} is not equal to len(dims) = {}",
+                self.dim(),
+                dims.len()
+            )));
+        }
+        let mut seen = vec![false; self.dim()];
+        let mut shape = Vec::new();
+        let mut strides = Vec::new();
+        for &d in dims {
+            let d = wrap_dim(d, self.dim())?;
+            if seen[d] {
+                return Err(EngineError::runtime(
+                    "permute(): duplicate dims are not allowed.",
+                ));
+            }
+            seen[d] = true;
+            shape.push(self.shape[d]);
+            strides.push(self.strides[d]);
+        }
+        Ok(self.view_named("PermuteBackward0", shape, strides, self.offset))
+    }
+
+    /// `view(shape)`: needs compatible strides (always true for contiguous tensors).
+    pub fn view(&self, shape: &[i64]) -> Result<Tensor> {
+        let shape = infer_shape(shape, self.numel())?;
+        if self.is_contiguous() {
+            let strides = contiguous_strides(&shape);
+            return Ok(self.view_of(shape, strides, self.offset));
+        }
+        match compute_view_strides(&self.shape, &self.strides, &shape) {
+            Some(strides) => Ok(self.view_of(shape, strides, self.offset)),
+            None => Err(EngineError::runtime(
+                "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
+            )),
+        }
+    }
+
+    /// `expand(sizes)` (-1 keeps a dim).
+    pub fn expand(&self, sizes: &[i64]) -> Result<Tensor> {
+        if sizes.len() < self.dim() {
+            return Err(EngineError::runtime(format!(
+                "expand({}{{{:?}}}, size=[{}]): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+                self.dtype().scalar_name().to_string() + "Type",
+                self.shape,
+                sizes
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                sizes.len(),
+                self.dim()
+            )));
+        }
+        let lead = sizes.len() - self.dim();
+        let mut shape = Vec::new();
+        let mut strides = Vec::new();
+        for (i, &s) in sizes.iter().enumerate() {
+            if i < lead {
+                if s < 0 {
+                    return Err(EngineError::runtime(format!(
+                        "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
+                    )));
+                }
+                shape.push(s as usize);
+                strides.push(0);
+            } else {
+                let j = i - lead;
+                let cur = self.shape[j];
+                if s == -1 || s as usize == cur {
+                    shape.push(cur);
+                    strides.push(self.strides[j]);
+                } else if cur == 1 {
+                    shape.push(s as usize);
+                    strides.push(0);
+                } else {
+                    return Err(EngineError::runtime(format!(
+                        "The expanded size of the tensor ({s}) must match the existing size ({cur}) at non-singleton dimension {i}.  Target sizes: [{}].  Tensor sizes: [{}]",
+                        sizes
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        self.shape
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                }
+            }
+        }
+        checked_numel(&shape)?;
+        Ok(self.view_named("ExpandBackward0", shape, strides, self.offset))
+    }
+
+    /// `select(dim, index)` (`x[i]` along a dim).
+    pub fn select(&self, dim: i64, index: i64) -> Result<Tensor> {
+        if self.dim() == 0 {
+            return Err(EngineError::index(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+            ));
+        }
+        let d = wrap_dim(dim, self.dim())?;
+        let size = self.shape[d] as i64;
+        if index < -size || index >= size {
+            return Err(EngineError::index(format!(
+                "index {index} is out of bounds for dimension {d} with size {size}"
+            )));
+        }
+        let i = if index < 0 { index + size } else { index } as usize;
+        let mut shape = self.shape.clone();
+        let mut strides = self.strides.clone();
+        let off = self.offset + i * strides[d];
+        shape.remove(d);
+        strides.remove(d);
+        Ok(self.view_named("SelectBackward0", shape, strides, off))
+    }
+
+    /// `narrow`/slicing along `dim` with Python slice semantics (step > 0).
+    pub fn slice(
+        &self,
+        dim: i64,
+        start: Option<i64>,
+        stop: Option<i64>,
+        step: i64,
+    ) -> Result<Tensor> {
+        if step <= 0 {
+            return Err(EngineError::value("step must be greater than zero"));
+        }
+        let d = wrap_dim(dim, self.dim())?;
+        let n = self.shape[d] as i64;
+        let clampi = |v: Option<i64>, def: i64| -> i64 {
+            match v {
+                None => def,
+                Some(v) if v < 0 => (v + n).max(0),
+                Some(v) => v.min(n),
+            }
+        };
+        let s = clampi(start, 0);
+        let e = clampi(stop, n).max(s);
+        let len = ((e - s) + step - 1) / step;
+        let mut shape = self.shape.clone();
+        let mut strides = self.strides.clone();
+        let off = self.offset + (s.min(n.max(0)) as usize) * strides[d];
+        shape[d] = len.max(0) as usize;
+        strides[d] *= step as usize;
+        Ok(self.view_named(
+            "SliceBackward0",
+            shape,
+            strides,
+            if len > 0 { off } else { self.offset },
+        ))
+    }
+
+    /// `unbind(0)` / iteration over the first dim.
+    pub fn unbind0(&self) -> Result<Vec<Tensor>> {
+        if self.dim() == 0 {
+            return Err(EngineError::type_error("iteration over a 0-d tensor"));
+        }
+        (0..self.shape[0])
+            .map(|i| self.select(0, i as i64))
+            .collect()
+    }
+}
+
+/// The element count of `shape`, or PyTorch's overflow error.
+pub fn checked_numel(shape: &[usize]) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .filter(|n| n.checked_mul(8).is_some())
+        .ok_or_else(|| EngineError::runtime("numel: integer multiplication overflow"))
+}
+
+/// Wrap a possibly negative dim, with PyTorch's message.
+pub fn wrap_dim(d: i64, ndim: usize) -> Result<usize> {
+    let n = ndim.max(1) as i64;
+    if d < -n || d >= n {
+        return Err(EngineError::index(format!(
+            "Dimension out of range (expected to be in range of [{}, {}], but got {d})",
+            -n,
+            n - 1
+        )));
+    }
+    Ok(if d < 0 { d + n } else { d } as usize)
+}
+
+/// Resolve a shape with at most one -1 for `numel` elements.
+pub fn infer_shape(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
+    let mut infer = None;
+    let mut prod: usize = 1;
+    for (i, &s) in shape.iter().enumerate() {
+        if s == -1 {
+            if infer.is_some() {
+                return Err(EngineError::runtime("only one dimension can be inferred"));
+            }
+            infer = Some(i);
+        } else if s < 0 {
+            return Err(EngineError::runtime(format!("invalid shape dimension {s}")));
+        } else {
+            prod *= s as usize;
+        }
+    }
+    let bad = || {
+        let dims: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
+        EngineError::runtime(format!(
+            "shape '[{}]' is invalid for input of size {numel}",
+            dims.join(", ")
+        ))
+    };
+    let mut out: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
+    match infer {
+        Some(i) => {
+            if prod == 0 || numel % prod != 0 {
+                return Err(bad());
+            }
+            out[i] = numel / prod;
+        }
+        None => {
+            if prod != numel {
+                return Err(bad());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Strides for viewing (shape, strides) as `new_shape` without copying, if possible
+/// (ATen's computeStride).
+fn compute_view_strides(old: &[usize], old_st: &[usize], new: &[usize]) -> Option<Vec<usize>> {
+    let numel: usize = old.iter().product();
+    let mut new_st = vec![0usize; new.len()];
+    if numel == 0 {
+        return Some(contiguous_strides(new));
+    }
+    let mut view_d = new.len() as i64 - 1;
+    let mut chunk_base_stride = *old_st.last().unwrap_or(&1);
+    let mut tensor_numel = 1usize;
+    let mut view_numel = 1usize;
+    for tensor_d in (0..old.len()).rev() {
+        tensor_numel *= old[tensor_d];
+        if tensor_d == 0
+            || (old[tensor_d - 1] != 1 && old_st[tensor_d - 1] != tensor_numel * chunk_base_stride)
+        {
+            while view_d >= 0 && (view_numel < tensor_numel || new[view_d as usize] == 1) {
+                new_st[view_d as usize] = view_numel * chunk_base_stride;
+                view_numel *= new[view_d as usize];
+                view_d -= 1;
+            }
+            if view_numel != tensor_numel {
+                return None;
+            }
+            if tensor_d > 0 {
+                chunk_base_stride = old_st[tensor_d - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    if view_d != -1 {
+        return None;
+    }
+    Some(new_st)
+}
+
+/// Broadcast two shapes (PyTorch's message on mismatch).
+pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for i in 0..n {
+        let da = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let db = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
+        out[i] = if da == db || db == 1 {
+            da
+        } else if da == 1 {
+            db
+        } else {
+            return Err(EngineError::runtime(format!(
+                "The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton dimension {i}"
+            )));
+        };
+    }
+    Ok(out)
+}
+
+/// Strides that read `t` broadcast to `shape` (0 on broadcast dims).
+pub(crate) fn broadcast_strides(t: &Tensor, shape: &[usize]) -> Vec<usize> {
+    let n = shape.len();
+    let k = t.dim();
+    (0..n)
+        .map(|i| {
+            if i + k < n {
+                0
+            } else {
+                let j = i + k - n;
+                if t.shape[j] == 1 && shape[i] != 1 {
+                    0
+                } else {
+                    t.strides[j]
+                }
+            }
+        })
+        .collect()
+}
+
+/// Gather `t` broadcast to `shape` into a contiguous vector.
+pub(crate) fn broadcast_values(t: &Tensor, shape: &[usize]) -> Vec<f64> {
+    if t.shape == shape {
+        return t.values_unchecked();
+    }
+    let data = t.storage.data.borrow();
+    let n: usize = shape.iter().product();
+    if data.is_empty() {
+        return vec![0.0; n];
+    }
+    let st = broadcast_strides(t, shape);
+    let mut out = Vec::with_capacity(n);
+    for_each_offset(shape, &st, t.offset, |o| out.push(data[o]));
+    out
+}

@@ -1,0 +1,311 @@
+//! Data types, their names, and PyTorch's type-promotion rules.
+
+use std::fmt;
+
+/// A tensor element type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    Bool,
+    UInt8,
+    Int32,
+    Int64,
+    /// Stored with float32 precision in the simulator (name and element size are exact).
+    Float16,
+    Float32,
+    Float64,
+}
+
+/// The kind of a dtype, for promotion: bool < integral < floating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Category {
+    Bool,
+    Integral,
+    Floating,
+}
+
+/// The default floating dtype (`torch.get_default_dtype()`).
+pub const DEFAULT_FLOAT: DType = DType::Float32;
+
+impl DType {
+    pub const ALL: [DType; 7] = [
+        DType::Bool,
+        DType::UInt8,
+        DType::Int32,
+        DType::Int64,
+        DType::Float16,
+        DType::Float32,
+        DType::Float64,
+    ];
+
+    /// `float32`, `int64`, ... (what follows `torch.`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "uint8",
+            DType::Int32 => "int32",
+            DType::Int64 => "int64",
+            DType::Float16 => "float16",
+            DType::Float32 => "float32",
+            DType::Float64 => "float64",
+        }
+    }
+
+    /// Accepts `float32`, `float`, `torch.float32`, `long`, `int`, `double`, `half`, ...
+    pub fn from_name(name: &str) -> Option<DType> {
+        let n = name.strip_prefix("torch.").unwrap_or(name);
+        Some(match n {
+            "bool" => DType::Bool,
+            "uint8" => DType::UInt8,
+            "int32" | "int" => DType::Int32,
+            "int64" | "long" => DType::Int64,
+            "float16" | "half" => DType::Float16,
+            "float32" | "float" => DType::Float32,
+            "float64" | "double" => DType::Float64,
+            _ => return None,
+        })
+    }
+
+    /// The C++ scalar-type name PyTorch uses in some messages (`Float`, `Long`, `Double`).
+    pub fn scalar_name(self) -> &'static str {
+        match self {
+            DType::Bool => "Bool",
+            DType::UInt8 => "Byte",
+            DType::Int32 => "Int",
+            DType::Int64 => "Long",
+            DType::Float16 => "Half",
+            DType::Float32 => "Float",
+            DType::Float64 => "Double",
+        }
+    }
+
+    /// The lower-case C type name used by matmul's dtype message (`float != double`).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "unsigned char",
+            DType::Int32 => "int",
+            DType::Int64 => "long int",
+            DType::Float16 => "c10::Half",
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+        }
+    }
+
+    pub fn element_size(self) -> usize {
+        match self {
+            DType::Bool | DType::UInt8 => 1,
+            DType::Float16 => 2,
+            DType::Int32 | DType::Float32 => 4,
+            DType::Int64 | DType::Float64 => 8,
+        }
+    }
+
+    pub fn category(self) -> Category {
+        match self {
+            DType::Bool => Category::Bool,
+            DType::UInt8 | DType::Int32 | DType::Int64 => Category::Integral,
+            DType::Float16 | DType::Float32 | DType::Float64 => Category::Floating,
+        }
+    }
+
+    pub fn is_floating_point(self) -> bool {
+        self.category() == Category::Floating
+    }
+
+    pub fn is_integral(self) -> bool {
+        self.category() == Category::Integral
+    }
+
+    /// Normalise a value to what an element of this dtype holds (f32 rounding, integer
+    /// truncation toward zero with wrap-around, bool as 0/1).
+    #[inline]
+    pub fn cast(self, v: f64) -> f64 {
+        match self {
+            DType::Float64 => v,
+            DType::Float32 | DType::Float16 => v as f32 as f64,
+            DType::Int64 => {
+                if v.is_nan() {
+                    i64::MIN as f64
+                } else {
+                    v.trunc()
+                }
+            }
+            DType::Int32 => {
+                if v.is_finite() {
+                    (v.trunc() as i64 as i32) as f64
+                } else {
+                    i32::MIN as f64
+                }
+            }
+            DType::UInt8 => {
+                if v.is_finite() {
+                    (v.trunc() as i64 as u8) as f64
+                } else {
+                    0.0
+                }
+            }
+            DType::Bool => {
+                if v != 0.0 {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    /// `torch.float32` (both str and repr of a PyTorch dtype).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "torch.{}", self.name())
+    }
+}
+
+/// `torch.promote_types(a, b)`.
+pub fn promote_types(a: DType, b: DType) -> DType {
+    use DType::*;
+    if a == b {
+        return a;
+    }
+    let (ca, cb) = (a.category(), b.category());
+    if ca != cb {
+        return if ca > cb { a } else { b };
+    }
+    match ca {
+        Category::Bool => Bool,
+        Category::Integral | Category::Floating => {
+            if a.element_size() >= b.element_size() {
+                a
+            } else {
+                b
+            }
+        }
+    }
+}
+
+/// A Python number taking part in an op (a "wrapped number" in ATen).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+}
+
+impl Scalar {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Scalar::Bool(b) => b as i64 as f64,
+            Scalar::Int(i) => i as f64,
+            Scalar::Float(f) => f,
+        }
+    }
+    /// The dtype a Python scalar has as a wrapped number (floats map to the default dtype).
+    pub fn dtype(self) -> DType {
+        match self {
+            Scalar::Bool(_) => DType::Bool,
+            Scalar::Int(_) => DType::Int64,
+            Scalar::Float(_) => DEFAULT_FLOAT,
+        }
+    }
+    /// The Python value an element of `dtype` reads back as (`item()`, `tolist()`).
+    pub fn from_element(dtype: DType, v: f64) -> Scalar {
+        match dtype.category() {
+            Category::Bool => Scalar::Bool(v != 0.0),
+            Category::Integral => Scalar::Int(v as i64),
+            Category::Floating => Scalar::Float(v),
+        }
+    }
+}
+
+/// One operand's contribution to a result type (ATen's ResultTypeState).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ResultType {
+    dim: Option<DType>,
+    zero_dim: Option<DType>,
+    wrapped: Option<DType>,
+}
+
+fn promote_opt(a: Option<DType>, b: DType) -> Option<DType> {
+    Some(match a {
+        None => b,
+        Some(a) => promote_types(a, b),
+    })
+}
+
+fn combine_categories(higher: Option<DType>, lower: Option<DType>) -> Option<DType> {
+    let Some(h) = higher else { return lower };
+    let Some(l) = lower else { return higher };
+    if h.is_floating_point() {
+        return Some(h);
+    }
+    if h == DType::Bool || l.is_floating_point() {
+        return Some(promote_types(h, l));
+    }
+    Some(h)
+}
+
+impl ResultType {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// A tensor operand with `ndim` dimensions.
+    pub fn tensor(mut self, dtype: DType, ndim: usize) -> Self {
+        if ndim == 0 {
+            self.zero_dim = promote_opt(self.zero_dim, dtype);
+        } else {
+            self.dim = promote_opt(self.dim, dtype);
+        }
+        self
+    }
+    /// A Python scalar operand.
+    pub fn scalar(mut self, s: Scalar) -> Self {
+        self.wrapped = promote_opt(self.wrapped, s.dtype());
+        self
+    }
+    pub fn result(self) -> DType {
+        combine_categories(self.dim, combine_categories(self.zero_dim, self.wrapped))
+            .unwrap_or(DEFAULT_FLOAT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn promotion() {
+        use DType::*;
+        assert_eq!(promote_types(Int64, Float32), Float32);
+        assert_eq!(promote_types(UInt8, Int32), Int32);
+        assert_eq!(promote_types(Bool, UInt8), UInt8);
+        assert_eq!(promote_types(Float32, Float64), Float64);
+        let r = |d, s| ResultType::new().tensor(d, 1).scalar(s).result();
+        assert_eq!(r(Int64, Scalar::Float(2.5)), Float32);
+        assert_eq!(r(Int32, Scalar::Int(5)), Int32);
+        assert_eq!(r(Bool, Scalar::Int(5)), Int64);
+        assert_eq!(r(Bool, Scalar::Bool(true)), Bool);
+        assert_eq!(r(Float64, Scalar::Float(1.0)), Float64);
+        assert_eq!(r(UInt8, Scalar::Int(300)), UInt8);
+        assert_eq!(
+            ResultType::new()
+                .tensor(Float32, 1)
+                .tensor(Float64, 0)
+                .result(),
+            Float32
+        );
+        assert_eq!(
+            ResultType::new()
+                .tensor(Int64, 1)
+                .tensor(Float64, 0)
+                .result(),
+            Float64
+        );
+        assert_eq!(
+            ResultType::new()
+                .tensor(Int64, 0)
+                .tensor(Float64, 0)
+                .result(),
+            Float64
+        );
+    }
+}

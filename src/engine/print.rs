@@ -1,0 +1,372 @@
+//! PyTorch's tensor printing (torch/_tensor_str.py with default print options: precision 4,
+//! threshold 1000, edgeitems 3, linewidth 80, sci_mode None).
+
+use super::device::Device;
+use super::dtype::{Category, DType};
+use super::error::Result;
+use super::runtime::Runtime;
+use super::tensor::Tensor;
+
+const PRECISION: usize = 4;
+const THRESHOLD: usize = 1000;
+const EDGEITEMS: usize = 3;
+const LINEWIDTH: usize = 80;
+
+/// Python's `f"{v:.{p}f}"`.
+pub fn fmt_fixed(v: f64, p: usize) -> String {
+    if v.is_nan() {
+        "nan".to_string()
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            "inf".to_string()
+        } else {
+            "-inf".to_string()
+        }
+    } else {
+        format!("{v:.p$}")
+    }
+}
+
+/// Python's `f"{v:.{p}e}"` (`1.0000e+00`).
+pub fn fmt_sci(v: f64, p: usize) -> String {
+    if !v.is_finite() {
+        return fmt_fixed(v, p);
+    }
+    let s = format!("{v:.p$e}");
+    let (m, e) = s.split_once('e').expect("exponent");
+    let e: i32 = e.parse().expect("exponent digits");
+    format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+struct Formatter {
+    floating: bool,
+    int_mode: bool,
+    sci_mode: bool,
+    max_width: usize,
+    dtype: DType,
+}
+
+fn scalar_str(dtype: DType, v: f64) -> String {
+    match dtype.category() {
+        Category::Bool => if v != 0.0 { "True" } else { "False" }.to_string(),
+        Category::Integral => format!("{}", v as i64),
+        Category::Floating => fmt_fixed(v, PRECISION),
+    }
+}
+
+impl Formatter {
+    fn new(vals: &[f64], dtype: DType) -> Formatter {
+        let mut f = Formatter {
+            floating: dtype.is_floating_point(),
+            int_mode: true,
+            sci_mode: false,
+            max_width: 1,
+            dtype,
+        };
+        if !f.floating {
+            for &v in vals {
+                f.max_width = f.max_width.max(scalar_str(dtype, v).len());
+            }
+            return f;
+        }
+        let nz: Vec<f64> = vals
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite() && *v != 0.0)
+            .collect();
+        if nz.is_empty() {
+            return f;
+        }
+        let min = nz.iter().map(|v| v.abs()).fold(f64::INFINITY, f64::min);
+        let max = nz.iter().map(|v| v.abs()).fold(0.0, f64::max);
+        f.int_mode = nz.iter().all(|v| *v == v.ceil());
+        if f.int_mode {
+            if max / min > 1000.0 || max > 1.0e8 {
+                f.sci_mode = true;
+                for &v in &nz {
+                    f.max_width = f.max_width.max(fmt_sci(v, PRECISION).len());
+                }
+            } else {
+                for &v in &nz {
+                    f.max_width = f.max_width.max(fmt_fixed(v, 0).len() + 1);
+                }
+            }
+        } else if max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4 {
+            f.sci_mode = true;
+            for &v in &nz {
+                f.max_width = f.max_width.max(fmt_sci(v, PRECISION).len());
+            }
+        } else {
+            for &v in &nz {
+                f.max_width = f.max_width.max(fmt_fixed(v, PRECISION).len());
+            }
+        }
+        f
+    }
+
+    fn format(&self, v: f64) -> String {
+        let ret = if self.floating {
+            if self.sci_mode {
+                fmt_sci(v, PRECISION)
+            } else if self.int_mode {
+                let mut r = fmt_fixed(v, 0);
+                if v.is_finite() {
+                    r.push('.');
+                }
+                r
+            } else {
+                fmt_fixed(v, PRECISION)
+            }
+        } else {
+            scalar_str(self.dtype, v)
+        };
+        let pad = self.max_width.saturating_sub(ret.chars().count());
+        format!("{}{ret}", " ".repeat(pad))
+    }
+}
+
+/// A contiguous block of values with a shape (sub-tensors are slices of it).
+#[derive(Clone, Copy)]
+struct Block<'a> {
+    vals: &'a [f64],
+    shape: &'a [usize],
+}
+
+impl<'a> Block<'a> {
+    fn row(&self, i: usize) -> Block<'a> {
+        let inner: usize = self.shape[1..].iter().product();
+        Block {
+            vals: &self.vals[i * inner..(i + 1) * inner],
+            shape: &self.shape[1..],
+        }
+    }
+}
+
+fn summarized(b: Block, out: &mut Vec<f64>) {
+    match b.shape.len() {
+        0 => out.extend_from_slice(b.vals),
+        1 => {
+            let n = b.shape[0];
+            if n > 2 * EDGEITEMS {
+                out.extend_from_slice(&b.vals[..EDGEITEMS]);
+                out.extend_from_slice(&b.vals[n - EDGEITEMS..]);
+            } else {
+                out.extend_from_slice(b.vals);
+            }
+        }
+        _ => {
+            let n = b.shape[0];
+            let idx: Vec<usize> = if n > 2 * EDGEITEMS {
+                (0..EDGEITEMS).chain(n - EDGEITEMS..n).collect()
+            } else {
+                (0..n).collect()
+            };
+            for i in idx {
+                summarized(b.row(i), out);
+            }
+        }
+    }
+}
+
+fn vector_str(b: Block, indent: usize, summarize: bool, f: &Formatter) -> String {
+    let element_length = f.max_width + 2;
+    let per_line = ((LINEWIDTH.saturating_sub(indent)) / element_length).max(1);
+    let n = b.shape[0];
+    let data: Vec<String> = if summarize && n > 2 * EDGEITEMS {
+        b.vals[..EDGEITEMS]
+            .iter()
+            .map(|&v| f.format(v))
+            .chain([" ...".to_string()])
+            .chain(b.vals[n - EDGEITEMS..].iter().map(|&v| f.format(v)))
+            .collect()
+    } else {
+        b.vals.iter().map(|&v| f.format(v)).collect()
+    };
+    let lines: Vec<String> = data.chunks(per_line).map(|c| c.join(", ")).collect();
+    format!(
+        "[{}]",
+        lines.join(&format!(",\n{}", " ".repeat(indent + 1)))
+    )
+}
+
+fn tensor_str_with(b: Block, indent: usize, summarize: bool, f: &Formatter) -> String {
+    let dim = b.shape.len();
+    if dim == 0 {
+        return f.format(b.vals[0]);
+    }
+    if dim == 1 {
+        return vector_str(b, indent, summarize, f);
+    }
+    let n = b.shape[0];
+    let slices: Vec<String> = if summarize && n > 2 * EDGEITEMS {
+        (0..EDGEITEMS)
+            .map(|i| tensor_str_with(b.row(i), indent + 1, summarize, f))
+            .chain(["...".to_string()])
+            .chain((n - EDGEITEMS..n).map(|i| tensor_str_with(b.row(i), indent + 1, summarize, f)))
+            .collect()
+    } else {
+        (0..n)
+            .map(|i| tensor_str_with(b.row(i), indent + 1, summarize, f))
+            .collect()
+    };
+    let sep = format!(",{}{}", "\n".repeat(dim - 1), " ".repeat(indent + 1));
+    format!("[{}]", slices.join(&sep))
+}
+
+/// The bracketed contents (`_tensor_str`), for `numel > 0` tensors.
+fn tensor_str(vals: &[f64], shape: &[usize], dtype: DType, indent: usize) -> String {
+    let numel: usize = shape.iter().product();
+    if numel == 0 {
+        return "[]".to_string();
+    }
+    let summarize = numel > THRESHOLD;
+    let b = Block { vals, shape };
+    let f = if summarize {
+        let mut s = Vec::new();
+        summarized(b, &mut s);
+        Formatter::new(&s, dtype)
+    } else {
+        Formatter::new(vals, dtype)
+    };
+    tensor_str_with(b, indent, summarize, &f)
+}
+
+fn add_suffixes(tensor_str: String, suffixes: &[String], indent: usize) -> String {
+    let mut out = tensor_str.clone();
+    let mut last_line_len = match tensor_str.rfind('\n') {
+        Some(p) => tensor_str.len() - p + 1,
+        None => tensor_str.len() + 2,
+    };
+    for s in suffixes {
+        if last_line_len + s.len() + 2 > LINEWIDTH {
+            out.push_str(&format!(",\n{}{s}", " ".repeat(indent)));
+            last_line_len = indent + s.len();
+        } else {
+            out.push_str(&format!(", {s}"));
+            last_line_len += s.len() + 2;
+        }
+    }
+    out.push(')');
+    out
+}
+
+fn shape_tuple(shape: &[usize]) -> String {
+    match shape.len() {
+        1 => format!("({},)", shape[0]),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// `repr(t)` / `str(t)` given its values (row-major).
+pub fn format_tensor(vals: &[f64], t: &Tensor) -> String {
+    let prefix = "tensor(";
+    let indent = prefix.len();
+    let dtype = t.dtype();
+    let mut suffixes = Vec::new();
+    if t.device() != Device::Cpu {
+        suffixes.push(format!("device='{}'", t.device()));
+    }
+    let has_default = matches!(dtype, DType::Float32 | DType::Int64 | DType::Bool);
+    let body;
+    if t.is_meta() {
+        suffixes.push(format!("size={}", shape_tuple(t.shape())));
+        if !has_default {
+            suffixes.push(format!("dtype={dtype}"));
+        }
+        body = "...".to_string();
+    } else if t.numel() == 0 {
+        if t.dim() != 1 {
+            suffixes.push(format!("size={}", shape_tuple(t.shape())));
+        }
+        if dtype != DType::Float32 {
+            suffixes.push(format!("dtype={dtype}"));
+        }
+        body = "[]".to_string();
+    } else {
+        if !has_default {
+            suffixes.push(format!("dtype={dtype}"));
+        }
+        body = tensor_str(vals, t.shape(), dtype, indent);
+    }
+    if let Some(g) = t.grad_fn() {
+        suffixes.push(format!("grad_fn=<{g}>"));
+    } else if t.requires_grad() {
+        suffixes.push("requires_grad=True".to_string());
+    }
+    add_suffixes(format!("{prefix}{body}"), &suffixes, indent)
+}
+
+/// numpy's `str(ndarray)` for the tiny ndarray `t.numpy()` returns (`[1. 2. 3.]`).
+pub fn format_numpy(vals: &[f64], shape: &[usize], dtype: DType) -> String {
+    fn fmt_float(v: f64, unique: bool, prec: usize) -> String {
+        if v.is_nan() {
+            return "nan".into();
+        }
+        if v.is_infinite() {
+            return if v > 0.0 { "inf".into() } else { "-inf".into() };
+        }
+        if unique && v == v.trunc() && v.abs() < 1e16 {
+            return format!("{}.", v as i64);
+        }
+        let s = fmt_fixed(v, prec);
+        let s = s.trim_end_matches('0');
+        s.to_string()
+    }
+    let floating = dtype.is_floating_point();
+    let strs: Vec<String> = vals
+        .iter()
+        .map(|&v| {
+            if floating {
+                fmt_float(v, true, 8)
+            } else {
+                scalar_str(dtype, v)
+            }
+        })
+        .collect();
+    let width = strs.iter().map(|s| s.len()).max().unwrap_or(0);
+    // numpy pads floats to a common width (right-aligned) only when widths differ
+    let padded: Vec<String> = strs.iter().map(|s| format!("{s:>width$}")).collect();
+    fn rec(p: &[String], shape: &[usize], depth: usize) -> String {
+        if shape.is_empty() {
+            return p[0].clone();
+        }
+        if shape.len() == 1 {
+            return format!("[{}]", p.join(" "));
+        }
+        let inner: usize = shape[1..].iter().product();
+        let parts: Vec<String> = (0..shape[0])
+            .map(|i| rec(&p[i * inner..(i + 1) * inner], &shape[1..], depth + 1))
+            .collect();
+        let sep = format!("{}{}", "\n".repeat(shape.len() - 1), " ".repeat(depth + 1));
+        format!("[{}]", parts.join(&sep))
+    }
+    if shape.is_empty() {
+        return strs.first().cloned().unwrap_or_default();
+    }
+    rec(&padded, shape, 0)
+}
+
+impl Runtime {
+    /// `repr(t)` (also `str(t)` / `print(t)`): a synchronising D2H copy for CUDA tensors.
+    pub fn repr(&self, t: &Tensor) -> Result<String> {
+        if t.is_meta() {
+            self.host_event("repr", None, self.timing().host_query_us);
+            return Ok(format_tensor(&[], t));
+        }
+        let shown = if t.numel() > THRESHOLD {
+            6usize.pow(t.dim() as u32).min(t.numel())
+        } else {
+            t.numel()
+        };
+        self.read_back(t, "repr", (shown * t.element_size()) as u64)?;
+        let vals = t.values()?;
+        Ok(format_tensor(&vals, t))
+    }
+}

@@ -1,0 +1,726 @@
+//! The runtime: devices, their caching allocators and streams, the host clock, generators,
+//! the sticky CUDA error, the event log and the device log. One per script run.
+
+use super::allocator::{BlockId, CachingAllocator};
+use super::device::Device;
+use super::error::{EngineError, Result};
+use super::rng::Generator;
+use super::timing::{Cost, TimingModel};
+use crate::run::report::{DeviceMemory, MemoryReport, TimelineEntry};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// How to build a runtime.
+#[derive(Debug, Clone)]
+pub struct RuntimeConfig {
+    /// Number of (virtual) GPUs.
+    pub gpus: u32,
+    /// Capacity of each GPU in bytes.
+    pub gpu_memory: u64,
+    pub device_name: String,
+    /// CUDA_LAUNCH_BLOCKING=1: every launch waits for its kernel.
+    pub launch_blocking: bool,
+    pub timing: TimingModel,
+    /// Most events kept in the log (later ones are counted, not stored).
+    pub max_events: usize,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        RuntimeConfig {
+            gpus: 1,
+            gpu_memory: 80 << 30,
+            device_name: SIM_DEVICE_NAME.to_string(),
+            launch_blocking: false,
+            timing: TimingModel::default(),
+            max_events: 200_000,
+        }
+    }
+}
+
+/// What PyTorch raises for a CUDA call on a machine without a GPU (the sim with `gpus: 0`).
+pub const NO_DRIVER_MESSAGE: &str = "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
+
+/// What `torch.cuda.get_device_name()` says on the sim backend.
+pub const SIM_DEVICE_NAME: &str = "Simulated H200 (modelled)";
+
+/// One engine operation, as the timeline shows it (convertible into [`TimelineEntry`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpEvent {
+    pub line: u32,
+    pub op: String,
+    /// `kernel`, `h2d`, `d2h`, `d2d`, `sync`, `alloc`, `free`, `host`.
+    pub kind: &'static str,
+    pub device: Option<u32>,
+    pub host_us: f64,
+    pub host_end_us: f64,
+    pub device_start_us: Option<f64>,
+    pub device_end_us: Option<f64>,
+    /// `ok`, `assert`, `reported`, `failed`, `error`.
+    pub status: &'static str,
+    pub allocated: u64,
+    pub reserved: u64,
+}
+
+impl From<&OpEvent> for TimelineEntry {
+    fn from(e: &OpEvent) -> Self {
+        TimelineEntry {
+            line: e.line,
+            op: e.op.clone(),
+            kind: e.kind.to_string(),
+            device: e.device,
+            host_us: e.host_us,
+            host_end_us: e.host_end_us,
+            device_start_us: e.device_start_us,
+            device_end_us: e.device_end_us,
+            status: e.status.to_string(),
+            allocated: e.allocated,
+            reserved: e.reserved,
+        }
+    }
+}
+
+/// A device-side assert: where it was launched and when the host learnt of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CudaFailure {
+    pub device: u32,
+    /// Script line that launched the failing kernel.
+    pub origin_line: u32,
+    pub origin_op: String,
+    /// Device time at which the context was marked failed.
+    pub failed_at_us: f64,
+    /// Line of the call that raised it, once raised.
+    pub reported_line: Option<u32>,
+}
+
+/// State shared with storages (so a freed tensor can record its `free` event).
+pub(crate) struct Shared {
+    pub line: Cell<u32>,
+    pub host_us: Cell<f64>,
+    pub events: RefCell<Vec<OpEvent>>,
+    pub dropped_events: Cell<u64>,
+    pub max_events: usize,
+}
+
+impl Shared {
+    pub fn push(&self, e: OpEvent) {
+        if let Ok(mut ev) = self.events.try_borrow_mut() {
+            if ev.len() < self.max_events {
+                ev.push(e);
+                return;
+            }
+        }
+        self.dropped_events.set(self.dropped_events.get() + 1);
+    }
+}
+
+/// One GPU's allocator, shared by every storage allocated on it.
+pub(crate) struct DeviceShared {
+    pub index: u32,
+    pub alloc: RefCell<CachingAllocator>,
+}
+
+/// An allocated CUDA block; returns itself to the allocator when the storage drops.
+pub(crate) struct CudaBlock {
+    pub dev: Rc<DeviceShared>,
+    pub shared: Rc<Shared>,
+    pub id: BlockId,
+}
+
+impl Drop for CudaBlock {
+    fn drop(&mut self) {
+        let (allocated, reserved) = match self.dev.alloc.try_borrow_mut() {
+            Ok(mut a) => {
+                a.free(self.id);
+                (a.allocated(), a.reserved())
+            }
+            Err(_) => return,
+        };
+        let t = self.shared.host_us.get();
+        self.shared.push(OpEvent {
+            line: self.shared.line.get(),
+            op: "free".to_string(),
+            kind: "free",
+            device: Some(self.dev.index),
+            host_us: t,
+            host_end_us: t,
+            device_start_us: None,
+            device_end_us: None,
+            status: "ok",
+            allocated,
+            reserved,
+        });
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+struct Stream {
+    /// Device time at which the last enqueued kernel ends.
+    end_us: f64,
+    /// The context is broken from this device time on.
+    failed_at: Option<f64>,
+    /// The host has been told (sticky from then on).
+    reported: bool,
+}
+
+/// The engine's per-run state. Create with [`Runtime::new`]; ops are methods on it.
+pub struct Runtime {
+    pub(crate) cfg: RuntimeConfig,
+    pub(crate) shared: Rc<Shared>,
+    pub(crate) devices: Vec<Rc<DeviceShared>>,
+    streams: RefCell<Vec<Stream>>,
+    failure: RefCell<Option<CudaFailure>>,
+    device_log: RefCell<Vec<String>>,
+    current_device: Cell<u32>,
+    launch_blocking: Cell<bool>,
+    cuda_used: Cell<bool>,
+    grad_enabled: Cell<bool>,
+    pub(crate) cpu_gen: RefCell<Generator>,
+    pub(crate) cuda_gens: RefCell<Vec<Generator>>,
+}
+
+/// Device-side assert lines a kernel prints when it runs.
+pub(crate) type DeviceAssert = Vec<String>;
+
+impl Runtime {
+    pub fn new(cfg: RuntimeConfig) -> Rc<Runtime> {
+        let shared = Rc::new(Shared {
+            line: Cell::new(0),
+            host_us: Cell::new(0.0),
+            events: RefCell::new(Vec::new()),
+            dropped_events: Cell::new(0),
+            max_events: cfg.max_events,
+        });
+        let devices = (0..cfg.gpus)
+            .map(|i| {
+                Rc::new(DeviceShared {
+                    index: i,
+                    alloc: RefCell::new(CachingAllocator::sim(i, cfg.gpu_memory)),
+                })
+            })
+            .collect();
+        Rc::new(Runtime {
+            streams: RefCell::new(vec![Stream::default(); cfg.gpus as usize]),
+            cuda_gens: RefCell::new(
+                (0..cfg.gpus)
+                    .map(|_| Generator::new(super::rng::DEFAULT_SEED))
+                    .collect(),
+            ),
+            cpu_gen: RefCell::new(Generator::new(super::rng::DEFAULT_SEED)),
+            launch_blocking: Cell::new(cfg.launch_blocking),
+            cfg,
+            shared,
+            devices,
+            failure: RefCell::new(None),
+            device_log: RefCell::new(Vec::new()),
+            current_device: Cell::new(0),
+            cuda_used: Cell::new(false),
+            grad_enabled: Cell::new(true),
+        })
+    }
+
+    // ----- configuration and queries used by the bindings and the runner -----
+
+    /// The script line the next ops belong to (1-based).
+    pub fn set_line(&self, line: u32) {
+        self.shared.line.set(line);
+    }
+    pub fn line(&self) -> u32 {
+        self.shared.line.get()
+    }
+    pub fn device_count(&self) -> u32 {
+        self.cfg.gpus
+    }
+    pub fn device_name(&self) -> &str {
+        &self.cfg.device_name
+    }
+    pub fn timing(&self) -> &TimingModel {
+        &self.cfg.timing
+    }
+    pub fn launch_blocking(&self) -> bool {
+        self.launch_blocking.get()
+    }
+    /// `os.environ['CUDA_LAUNCH_BLOCKING'] = '1'` before the first CUDA call, or the CLI flag.
+    pub fn set_launch_blocking(&self, on: bool) {
+        self.launch_blocking.set(on);
+    }
+    /// True once any CUDA work was issued (CUDA_LAUNCH_BLOCKING is read before that, as
+    /// PyTorch reads it when CUDA initialises).
+    pub fn cuda_initialized(&self) -> bool {
+        self.cuda_used.get()
+    }
+    pub fn grad_enabled(&self) -> bool {
+        self.grad_enabled.get()
+    }
+    /// `torch.no_grad()` / `torch.set_grad_enabled`.
+    pub fn set_grad_enabled(&self, on: bool) {
+        self.grad_enabled.set(on);
+    }
+    /// `torch.cuda.current_device()`.
+    pub fn current_device(&self) -> u32 {
+        self.current_device.get()
+    }
+    /// `torch.cuda.set_device(i)` (also the `torch.cuda.device(i)` context manager).
+    pub fn set_device(&self, i: i64) -> Result<()> {
+        self.check_device_index(i)?;
+        self.current_device.set(i as u32);
+        Ok(())
+    }
+    pub(crate) fn check_device_index(&self, i: i64) -> Result<u32> {
+        if self.cfg.gpus == 0 {
+            return Err(EngineError::runtime(NO_DRIVER_MESSAGE));
+        }
+        if i < 0 || i >= self.cfg.gpus as i64 {
+            return Err(EngineError::runtime(format!(
+                "CUDA error: invalid device ordinal\n{}",
+                super::error::CUDA_ASSERT_MESSAGE
+                    .split_once('\n')
+                    .unwrap()
+                    .1
+            )));
+        }
+        Ok(i as u32)
+    }
+    /// Host clock, µs since the run started.
+    pub fn host_us(&self) -> f64 {
+        self.shared.host_us.get()
+    }
+    /// Let time pass on the host (interpreter work between ops, `time.sleep`).
+    pub fn advance_host(&self, us: f64) {
+        self.shared.host_us.set(self.host_us() + us.max(0.0));
+    }
+    pub fn events(&self) -> Vec<OpEvent> {
+        self.shared.events.borrow().clone()
+    }
+    /// The event log as RunReport timeline entries.
+    pub fn timeline(&self) -> Vec<TimelineEntry> {
+        self.shared
+            .events
+            .borrow()
+            .iter()
+            .map(TimelineEntry::from)
+            .collect()
+    }
+    /// Lines the (simulated) device printed: kernel assertion messages.
+    pub fn device_log(&self) -> Vec<String> {
+        self.device_log.borrow().clone()
+    }
+    /// The device-side assert of this run, if one happened.
+    pub fn cuda_failure(&self) -> Option<CudaFailure> {
+        self.failure.borrow().clone()
+    }
+    pub fn memory_allocated(&self, dev: u32) -> u64 {
+        self.devices[dev as usize].alloc.borrow().allocated()
+    }
+    pub fn memory_reserved(&self, dev: u32) -> u64 {
+        self.devices[dev as usize].alloc.borrow().reserved()
+    }
+    pub fn max_memory_allocated(&self, dev: u32) -> u64 {
+        self.devices[dev as usize].alloc.borrow().peak_allocated()
+    }
+    pub fn max_memory_reserved(&self, dev: u32) -> u64 {
+        self.devices[dev as usize].alloc.borrow().peak_reserved()
+    }
+    pub fn reset_peak_memory_stats(&self, dev: u32) {
+        self.devices[dev as usize].alloc.borrow_mut().reset_peak();
+    }
+    /// `torch.cuda.mem_get_info()`: (free, total).
+    pub fn mem_get_info(&self, dev: u32) -> (u64, u64) {
+        self.devices[dev as usize].alloc.borrow().mem_info()
+    }
+    /// The allocator statistics behind `torch.cuda.memory_stats()`.
+    pub fn memory_stats(&self, dev: u32) -> super::allocator::MemoryStats {
+        self.devices[dev as usize].alloc.borrow().stats().clone()
+    }
+    pub fn memory_summary(&self, dev: u32, abbreviated: bool) -> String {
+        self.devices[dev as usize]
+            .alloc
+            .borrow()
+            .summary(abbreviated)
+    }
+    /// `torch.cuda.empty_cache()` (does not synchronise, does not check errors).
+    pub fn empty_cache(&self) {
+        for d in &self.devices {
+            d.alloc.borrow_mut().empty_cache();
+        }
+        self.host_event(
+            "empty_cache",
+            Some(self.current_device()),
+            self.cfg.timing.host_query_us,
+        );
+    }
+    /// Apply a per-process cap to every device's allocator.
+    pub fn set_memory_cap(&self, bytes: Option<u64>) {
+        for d in &self.devices {
+            d.alloc.borrow_mut().allowed_max = bytes;
+        }
+    }
+    /// Allocator counters of every device, for the RunReport.
+    pub fn memory_report(&self) -> MemoryReport {
+        let cur = self.current_device() as usize;
+        let devices: Vec<DeviceMemory> = self
+            .devices
+            .iter()
+            .map(|d| {
+                let a = d.alloc.borrow();
+                DeviceMemory {
+                    index: d.index,
+                    name: self.cfg.device_name.clone(),
+                    allocated: a.allocated(),
+                    reserved: a.reserved(),
+                    peak_allocated: a.peak_allocated(),
+                    capacity: a.mem_info().1,
+                }
+            })
+            .collect();
+        let (allocated, reserved, peak_allocated) = devices
+            .get(cur)
+            .map(|d| (d.allocated, d.reserved, d.peak_allocated))
+            .unwrap_or_default();
+        MemoryReport {
+            allocated,
+            reserved,
+            peak_allocated,
+            devices,
+        }
+    }
+    /// `torch.manual_seed(s)`: every generator (CPU and each GPU).
+    pub fn manual_seed(&self, seed: u64) {
+        self.cpu_gen.borrow_mut().seed(seed);
+        for g in self.cuda_gens.borrow_mut().iter_mut() {
+            g.seed(seed);
+        }
+    }
+    /// `torch.cuda.manual_seed_all(s)`.
+    pub fn cuda_manual_seed_all(&self, seed: u64) {
+        for g in self.cuda_gens.borrow_mut().iter_mut() {
+            g.seed(seed);
+        }
+    }
+    /// Check a CUDA device index exists (PyTorch's invalid device ordinal error otherwise).
+    pub fn check_device(&self, i: i64) -> Result<u32> {
+        self.check_device_index(i)
+    }
+    /// `torch.cuda.manual_seed(s)`: the current GPU's generator.
+    pub fn cuda_manual_seed(&self, seed: u64) {
+        let d = self.current_device() as usize;
+        self.cuda_gens.borrow_mut()[d].seed(seed);
+    }
+
+    // ----- allocation -----
+
+    pub(crate) fn alloc_block(&self, dev: u32, nbytes: u64) -> Result<CudaBlock> {
+        self.check_device_index(dev as i64)?;
+        let d = &self.devices[dev as usize];
+        let id =
+            d.alloc.borrow_mut().malloc(nbytes).map_err(|e| {
+                EngineError::new(super::error::ErrorKind::OutOfMemoryError, e.message)
+            })?;
+        Ok(CudaBlock {
+            dev: d.clone(),
+            shared: self.shared.clone(),
+            id,
+        })
+    }
+
+    fn counters(&self, dev: Option<u32>) -> (u64, u64) {
+        match dev {
+            Some(d) => {
+                let a = self.devices[d as usize].alloc.borrow();
+                (a.allocated(), a.reserved())
+            }
+            None => (0, 0),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &self,
+        op: &str,
+        kind: &'static str,
+        device: Option<u32>,
+        host_us: f64,
+        dev_times: Option<(f64, f64)>,
+        status: &'static str,
+    ) {
+        let (allocated, reserved) = self.counters(device);
+        self.shared.push(OpEvent {
+            line: self.line(),
+            op: op.to_string(),
+            kind,
+            device,
+            host_us,
+            host_end_us: self.host_us(),
+            device_start_us: dev_times.map(|t| t.0),
+            device_end_us: dev_times.map(|t| t.1),
+            status,
+            allocated,
+            reserved,
+        });
+    }
+
+    // ----- the stream model -----
+
+    /// A host-only op (CPU tensors, views, queries): costs `us` of host time.
+    pub(crate) fn host_event(&self, op: &str, device: Option<u32>, us: f64) {
+        let t0 = self.host_us();
+        self.advance_host(us);
+        self.record(op, "host", device, t0, None, "ok");
+    }
+
+    /// A CPU op with a modelled cost.
+    pub(crate) fn cpu_op(&self, op: &str, cost: Cost) {
+        let us = self.cfg.timing.cpu_op_us(cost);
+        self.host_event(op, None, us);
+    }
+
+    /// A host-side check failed inside `op`: record it and pass the error on.
+    pub(crate) fn host_error(&self, op: &str, device: Option<u32>, e: EngineError) -> EngineError {
+        let t0 = self.host_us();
+        self.advance_host(self.cfg.timing.host_dispatch_us);
+        self.record(op, "host", device, t0, None, "error");
+        e
+    }
+
+    /// Every CUDA API call starts here: a reported error is sticky, and a failure whose time
+    /// has come is reported now.
+    fn cuda_check(&self, op: &str, kind: &'static str, dev: u32) -> Result<()> {
+        self.check_device_index(dev as i64)?;
+        self.cuda_used.set(true);
+        let now = self.host_us();
+        let status = {
+            let mut st = self.streams.borrow_mut();
+            let s = &mut st[dev as usize];
+            if s.reported {
+                Some("failed")
+            } else if s.failed_at.is_some_and(|f| f <= now) {
+                s.reported = true;
+                Some("reported")
+            } else {
+                None
+            }
+        };
+        match status {
+            None => Ok(()),
+            Some(status) => {
+                self.advance_host(self.cfg.timing.host_query_us);
+                self.record(op, kind, Some(dev), now, None, status);
+                if status == "reported" {
+                    self.mark_reported();
+                }
+                Err(EngineError::device_assert())
+            }
+        }
+    }
+
+    fn mark_reported(&self) {
+        if let Some(f) = self.failure.borrow_mut().as_mut() {
+            if f.reported_line.is_none() {
+                f.reported_line = Some(self.line());
+            }
+        }
+    }
+
+    /// Wait on the host until `dev`'s stream is idle (or broken), then raise if broken.
+    fn wait_idle(&self, op: &str, kind: &'static str, dev: u32, t0: f64) -> Result<()> {
+        let (end, failed) = {
+            let st = self.streams.borrow();
+            let s = &st[dev as usize];
+            (s.end_us, s.failed_at)
+        };
+        let mut t = self.host_us().max(end);
+        if let Some(f) = failed {
+            t = t.max(f);
+        }
+        self.shared.host_us.set(t);
+        if failed.is_some() {
+            self.streams.borrow_mut()[dev as usize].reported = true;
+            self.record(op, kind, Some(dev), t0, None, "reported");
+            self.mark_reported();
+            return Err(EngineError::device_assert());
+        }
+        Ok(())
+    }
+
+    /// Enqueue work lasting `dur` on `dev`'s stream; its device (start, end), or None when
+    /// the context is already broken (the work never runs).
+    fn enqueue(&self, dev: u32, dur: f64) -> Option<(f64, f64)> {
+        let ready = self.host_us() + self.cfg.timing.launch_latency_us;
+        let mut st = self.streams.borrow_mut();
+        let s = &mut st[dev as usize];
+        if s.failed_at.is_some() {
+            return None;
+        }
+        let start = ready.max(s.end_us);
+        let end = start + dur;
+        s.end_us = end;
+        Some((start, end))
+    }
+
+    /// Launch a kernel on `dev`. `assert` holds the device-log lines when this kernel fails a
+    /// device-side assert (empty: it succeeds).
+    pub(crate) fn launch(
+        &self,
+        op: &str,
+        dev: u32,
+        cost: Cost,
+        assert: DeviceAssert,
+    ) -> Result<()> {
+        self.cuda_check(op, "kernel", dev)?;
+        let t0 = self.host_us();
+        self.advance_host(self.cfg.timing.host_dispatch_us);
+        let asserts = !assert.is_empty();
+        let mut dur = self.cfg.timing.kernel_us(cost);
+        if asserts {
+            dur += self.cfg.timing.assert_trap_us;
+        }
+        let times = self.enqueue(dev, dur);
+        let mut status = "ok";
+        if asserts {
+            if let Some((_, end)) = times {
+                status = "assert";
+                self.streams.borrow_mut()[dev as usize].failed_at = Some(end);
+                self.device_log.borrow_mut().extend(assert);
+                *self.failure.borrow_mut() = Some(CudaFailure {
+                    device: dev,
+                    origin_line: self.line(),
+                    origin_op: op.to_string(),
+                    failed_at_us: end,
+                    reported_line: None,
+                });
+            }
+        }
+        self.record(op, "kernel", Some(dev), t0, times, status);
+        if self.launch_blocking() {
+            let t1 = self.host_us();
+            return self.wait_idle(op, "sync", dev, t1);
+        }
+        Ok(())
+    }
+
+    /// A synchronising call (`torch.cuda.synchronize`, `bool`, `nonzero`, ...).
+    pub(crate) fn sync(&self, op: &str, dev: u32) -> Result<()> {
+        self.cuda_check(op, "sync", dev)?;
+        let t0 = self.host_us();
+        self.advance_host(self.cfg.timing.sync_us);
+        self.wait_idle(op, "sync", dev, t0)?;
+        self.record(op, "sync", Some(dev), t0, None, "ok");
+        Ok(())
+    }
+
+    /// A device-to-host copy of `bytes` (`.cpu()`, `.item()`, `.tolist()`, printing): stream
+    /// ordered, and the host waits for it.
+    pub(crate) fn d2h(&self, op: &str, dev: u32, bytes: u64, pinned: bool) -> Result<()> {
+        self.cuda_check(op, "d2h", dev)?;
+        let t0 = self.host_us();
+        self.advance_host(self.cfg.timing.host_dispatch_us);
+        let times = self.enqueue(dev, self.cfg.timing.copy_us(bytes, pinned));
+        self.wait_idle(op, "d2h", dev, t0)?;
+        self.record(op, "d2h", Some(dev), t0, times, "ok");
+        Ok(())
+    }
+
+    /// A host-to-device copy. Blocking copies (non_blocking=False, or from pageable memory)
+    /// return when the data has arrived and, like PyTorch's copy_, synchronise the stream.
+    pub(crate) fn h2d(
+        &self,
+        op: &str,
+        dev: u32,
+        bytes: u64,
+        pinned: bool,
+        non_blocking: bool,
+    ) -> Result<()> {
+        self.cuda_check(op, "h2d", dev)?;
+        let t0 = self.host_us();
+        self.advance_host(self.cfg.timing.host_dispatch_us);
+        let times = self.enqueue(dev, self.cfg.timing.copy_us(bytes, pinned));
+        if non_blocking && pinned {
+            self.record(op, "h2d", Some(dev), t0, times, "ok");
+            return Ok(());
+        }
+        if non_blocking {
+            // Pageable source: the host stages the copy, but the stream is not synchronised.
+            if let Some((_, end)) = times {
+                self.shared.host_us.set(self.host_us().max(end));
+            }
+        } else {
+            self.wait_idle(op, "h2d", dev, t0)?;
+        }
+        self.record(op, "h2d", Some(dev), t0, times, "ok");
+        Ok(())
+    }
+
+    /// A device-to-device copy (`.to('cuda:1')`): waits for the source's work, runs on the
+    /// destination's stream.
+    pub(crate) fn d2d(&self, op: &str, src: u32, dst: u32, bytes: u64) -> Result<()> {
+        self.cuda_check(op, "d2d", src)?;
+        self.cuda_check(op, "d2d", dst)?;
+        let t0 = self.host_us();
+        self.advance_host(self.cfg.timing.host_dispatch_us);
+        let src_end = self.streams.borrow()[src as usize].end_us;
+        {
+            let mut st = self.streams.borrow_mut();
+            let s = &mut st[dst as usize];
+            s.end_us = s.end_us.max(src_end);
+        }
+        let dur = self.cfg.timing.kernel_us(Cost::new(2 * bytes, 0));
+        let times = self.enqueue(dst, dur);
+        self.record(op, "d2d", Some(dst), t0, times, "ok");
+        if self.launch_blocking() {
+            let t1 = self.host_us();
+            return self.wait_idle(op, "sync", dst, t1);
+        }
+        Ok(())
+    }
+
+    /// A cheap CUDA runtime query that does check the sticky error but not synchronise
+    /// (e.g. `torch.cuda.current_device`).
+    #[allow(dead_code)]
+    pub(crate) fn cuda_query(&self, op: &str, dev: u32) -> Result<()> {
+        self.cuda_check(op, "host", dev)?;
+        self.host_event(op, Some(dev), self.cfg.timing.host_query_us);
+        Ok(())
+    }
+
+    /// `loss.backward()`: cudatutor has no autograd; on CUDA this launches the backward work
+    /// (so a pending device-side assert can surface here, as it often does in real scripts).
+    pub fn backward(&self, t: &crate::engine::tensor::Tensor) -> Result<()> {
+        match t.device() {
+            Device::Cuda(i) => self.launch(
+                "backward",
+                i,
+                Cost::new(4 * t.nbytes() as u64 + 4096, 0),
+                Vec::new(),
+            ),
+            _ => {
+                self.cpu_op("backward", Cost::new(4096, 0));
+                Ok(())
+            }
+        }
+    }
+
+    /// `torch.cuda.synchronize(device)`.
+    pub fn synchronize(&self, dev: Option<u32>) -> Result<()> {
+        let d = dev.unwrap_or(self.current_device());
+        self.sync("synchronize", d)
+    }
+
+    /// Resolve a tensor device request (`'cuda'` → the current device) and check it exists.
+    pub fn resolve_device(&self, spec: &super::device::DeviceSpec) -> Result<Device> {
+        use super::device::DeviceType;
+        match spec.kind {
+            DeviceType::Cpu => Ok(Device::Cpu),
+            DeviceType::Meta => Ok(Device::Meta),
+            DeviceType::Cuda => {
+                let i = spec
+                    .index
+                    .map(|i| i as i64)
+                    .unwrap_or(self.current_device() as i64);
+                Ok(Device::Cuda(self.check_device_index(i)?))
+            }
+            DeviceType::Other(n) => Err(EngineError::runtime(format!(
+                "cudatutor does not support device type '{n}' (only cpu, cuda and meta)"
+            ))),
+        }
+    }
+}

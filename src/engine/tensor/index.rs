@@ -1,0 +1,592 @@
+//! `t[...]` and `t[...] = v`: ints, slices, None, Ellipsis (views), bool masks and index
+//! tensors (advanced indexing, copies), and in-place writes.
+
+use super::{
+    Operand, Tensor, broadcast_shapes, broadcast_values, contiguous_strides, for_each_offset,
+};
+use crate::engine::device::Device;
+use crate::engine::dtype::{Category, DType, Scalar};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::runtime::Runtime;
+use crate::engine::timing::Cost;
+
+/// One item of a subscript.
+#[derive(Debug, Clone)]
+pub enum TensorIndex {
+    Int(i64),
+    Slice(Option<i64>, Option<i64>, Option<i64>),
+    None,
+    Ellipsis,
+    /// A bool mask or an integer index tensor (lists are converted by the bindings).
+    Tensor(Tensor),
+}
+
+/// What a subscript selects.
+enum Selection {
+    /// A view of the original storage.
+    View(Tensor),
+    /// Storage offsets (advanced indexing) with the result shape.
+    Gather {
+        offsets: Vec<usize>,
+        shape: Vec<usize>,
+        bad: Vec<(usize, i64, usize, usize)>,
+    },
+}
+
+impl Runtime {
+    fn select_items(&self, t: &Tensor, items: &[TensorIndex]) -> Result<Selection> {
+        let consuming: usize = items
+            .iter()
+            .map(|i| match i {
+                TensorIndex::Int(_) | TensorIndex::Slice(..) => 1,
+                TensorIndex::Tensor(x) if x.dtype() == DType::Bool || x.dtype() == DType::UInt8 => {
+                    x.dim().max(1)
+                }
+                TensorIndex::Tensor(_) => 1,
+                _ => 0,
+            })
+            .sum();
+        if consuming > t.dim() && !(t.dim() == 0 && items.iter().all(|i| matches!(i, TensorIndex::Tensor(x) if x.dtype() == DType::Bool && x.dim() == 0))) {
+            return Err(EngineError::index(format!("too many indices for tensor of dimension {}", t.dim())));
+        }
+        let mut v = t.clone();
+        let mut d: usize = 0;
+        let mut adv: Vec<(usize, Tensor)> = Vec::new();
+        let mut mask_only = true;
+        let mut seen_ellipsis = false;
+        for it in items {
+            match it {
+                TensorIndex::Int(i) => {
+                    v = v.select(d as i64, *i).map_err(|e| {
+                        if e.message.starts_with("index ") {
+                            EngineError::index(e.message.replacen(
+                                &format!("dimension {d}"),
+                                &format!("dimension {d}"),
+                                1,
+                            ))
+                        } else {
+                            e
+                        }
+                    })?;
+                }
+                TensorIndex::Slice(a, b, s) => {
+                    v = v.slice(d as i64, *a, *b, s.unwrap_or(1))?;
+                    d += 1;
+                }
+                TensorIndex::None => {
+                    v = v.unsqueeze(d as i64)?;
+                    d += 1;
+                }
+                TensorIndex::Ellipsis => {
+                    if seen_ellipsis {
+                        return Err(EngineError::index(
+                            "an index can only have a single ellipsis ('...')",
+                        ));
+                    }
+                    seen_ellipsis = true;
+                    d += t.dim().saturating_sub(consuming);
+                }
+                TensorIndex::Tensor(x) => {
+                    if !matches!(
+                        x.dtype(),
+                        DType::Bool | DType::UInt8 | DType::Int64 | DType::Int32
+                    ) {
+                        return Err(EngineError::index(
+                            "tensors used as indices must be long, int, byte or bool tensors",
+                        ));
+                    }
+                    if x.is_cuda() && !v.is_cuda() {
+                        return Err(EngineError::runtime(format!(
+                            "indices should be either on cpu or on the same device as the indexed tensor ({})",
+                            v.device()
+                        )));
+                    }
+                    if x.dtype().category() == Category::Bool || x.dtype() == DType::UInt8 {
+                        // a mask: its nonzero positions, one index tensor per mask dim
+                        if x.dim() == 0 {
+                            // x[True] / x[False]
+                            let keep = x.values()?[0] != 0.0;
+                            v = v.unsqueeze(d as i64)?;
+                            if !keep {
+                                v = v.slice(d as i64, Some(0), Some(0), 1)?;
+                            }
+                            d += 1;
+                            continue;
+                        }
+                        for k in 0..x.dim() {
+                            if x.shape[k] != v.shape[d + k] {
+                                return Err(EngineError::index(format!(
+                                    "The shape of the mask [{}] at index {k} does not match the shape of the indexed tensor [{}] at index {}",
+                                    x.shape
+                                        .iter()
+                                        .map(|s| s.to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(", "),
+                                    v.shape
+                                        .iter()
+                                        .map(|s| s.to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(", "),
+                                    d + k
+                                )));
+                            }
+                        }
+                        let vals = x.values()?;
+                        let st = contiguous_strides(&x.shape);
+                        let mut cols: Vec<Vec<f64>> = vec![Vec::new(); x.dim()];
+                        for (lin, &m) in vals.iter().enumerate() {
+                            if m != 0.0 {
+                                let mut rem = lin;
+                                for k in 0..x.dim() {
+                                    cols[k].push((rem / st[k]) as f64);
+                                    rem %= st[k];
+                                }
+                            }
+                        }
+                        for (k, c) in cols.into_iter().enumerate() {
+                            let n = c.len();
+                            let it = self.alloc_tensor(
+                                vec![n],
+                                DType::Int64,
+                                Device::Cpu,
+                                Some(c),
+                                false,
+                            )?;
+                            adv.push((d + k, it));
+                        }
+                        d += x.dim();
+                    } else {
+                        mask_only = false;
+                        adv.push((d, x.clone()));
+                        d += 1;
+                    }
+                }
+            }
+        }
+        if adv.is_empty() {
+            return Ok(Selection::View(v));
+        }
+        // advanced indexing
+        let mut bshape: Vec<usize> = Vec::new();
+        for (_, x) in &adv {
+            bshape = broadcast_shapes(&bshape, &x.shape).map_err(|_| {
+                EngineError::index(format!(
+                    "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
+                    adv.iter()
+                        .map(|(_, x)| format!("[{}]", x.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?;
+        }
+        let nb: usize = bshape.iter().product();
+        let idxvals: Vec<Vec<f64>> = adv
+            .iter()
+            .map(|(_, x)| broadcast_values(x, &bshape))
+            .collect();
+        let adv_dims: Vec<usize> = adv.iter().map(|(k, _)| *k).collect();
+        let contiguous_adv = adv_dims.windows(2).all(|w| w[1] == w[0] + 1);
+        let rest: Vec<usize> = (0..v.dim()).filter(|k| !adv_dims.contains(k)).collect();
+        // output axes: B axes (None) or view dims (Some)
+        let mut axes: Vec<Option<usize>> = Vec::new();
+        if contiguous_adv {
+            let first = adv_dims[0];
+            axes.extend(rest.iter().filter(|&&k| k < first).map(|&k| Some(k)));
+            axes.extend(std::iter::repeat_n(None, bshape.len()));
+            axes.extend(rest.iter().filter(|&&k| k > first).map(|&k| Some(k)));
+        } else {
+            axes.extend(std::iter::repeat_n(None, bshape.len()));
+            axes.extend(rest.iter().map(|&k| Some(k)));
+        }
+        let mut bad = Vec::new();
+        for (j, vals) in idxvals.iter().enumerate() {
+            let size = v.shape[adv_dims[j]] as i64;
+            for (p, &x) in vals.iter().enumerate() {
+                let x = x as i64;
+                if x < -size || x >= size {
+                    bad.push((p, x, adv_dims[j], size as usize));
+                }
+            }
+        }
+        let mut shape = Vec::new();
+        let mut bi = 0;
+        for a in &axes {
+            match a {
+                None => {
+                    shape.push(bshape[bi]);
+                    bi += 1;
+                }
+                Some(k) => shape.push(v.shape[*k]),
+            }
+        }
+        let bst = contiguous_strides(&bshape);
+        // walk the output: split each output index into its B part and its view-dim part
+        let mut out_axes_st = Vec::new(); // per output axis: (is_b, stride)
+        let mut bj = 0;
+        for a in &axes {
+            match a {
+                None => {
+                    out_axes_st.push((true, bst[bj]));
+                    bj += 1;
+                }
+                Some(k) => out_axes_st.push((false, v.strides[*k])),
+            }
+        }
+        let n = super::checked_numel(&shape)?;
+        let mut offsets = Vec::with_capacity(n);
+        let mut idx = vec![0usize; shape.len()];
+        let _ = nb;
+        for _ in 0..n {
+            let mut blin = 0;
+            let mut off = v.offset;
+            for (a, &(is_b, st)) in out_axes_st.iter().enumerate() {
+                if is_b {
+                    blin += idx[a] * st
+                } else {
+                    off += idx[a] * st
+                }
+            }
+            for (j, vals) in idxvals.iter().enumerate() {
+                let size = v.shape[adv_dims[j]] as i64;
+                let mut x = vals[blin] as i64;
+                if x < 0 {
+                    x += size;
+                }
+                if x >= 0 && x < size {
+                    off += x as usize * v.strides[adv_dims[j]];
+                }
+            }
+            offsets.push(off);
+            for a in (0..shape.len()).rev() {
+                idx[a] += 1;
+                if idx[a] < shape[a] {
+                    break;
+                }
+                idx[a] = 0;
+            }
+        }
+        let _ = mask_only;
+        Ok(Selection::Gather {
+            offsets,
+            shape,
+            bad,
+        })
+    }
+
+    fn index_bad(&self, t: &Tensor, bad: &[(usize, i64, usize, usize)]) -> Result<Vec<String>> {
+        if bad.is_empty() {
+            return Ok(Vec::new());
+        }
+        if !t.is_cuda() {
+            let (_, x, d, size) = bad[0];
+            return Err(EngineError::index(format!(
+                "index {x} is out of bounds for dimension {d} with size {size}"
+            )));
+        }
+        Ok(bad
+            .iter()
+            .take(64)
+            .map(|(p, _, _, _)| {
+                format!(
+                    "/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [{},0,0], thread: [{},0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
+                    p / 128,
+                    p % 128
+                )
+            })
+            .collect())
+    }
+
+    fn has_mask(items: &[TensorIndex]) -> bool {
+        items.iter().any(|i| matches!(i, TensorIndex::Tensor(x) if x.dtype() == DType::Bool || x.dtype() == DType::UInt8))
+    }
+
+    /// `t[items]`.
+    pub fn getitem(&self, t: &Tensor, items: &[TensorIndex]) -> Result<Tensor> {
+        let hint = t.device().cuda_index();
+        // a bool mask's size depends on the data: the host must wait (a sync on CUDA)
+        if Self::has_mask(items) {
+            if let Device::Cuda(i) = t.device() {
+                self.sync("getitem", i)?;
+            }
+        }
+        let sel = self
+            .select_items(t, items)
+            .map_err(|e| self.host_error("getitem", hint, e))?;
+        match sel {
+            Selection::View(v) => {
+                self.host_event("getitem", hint, 1.0);
+                Ok(v)
+            }
+            Selection::Gather {
+                offsets,
+                shape,
+                bad,
+                ..
+            } => {
+                let asserts = self
+                    .index_bad(t, &bad)
+                    .map_err(|e| self.host_error("getitem", hint, e))?;
+                let data = if t.is_phantom() {
+                    None
+                } else {
+                    let d = t.storage.data.borrow();
+                    Some(
+                        offsets
+                            .iter()
+                            .map(|&o| d.get(o).copied().unwrap_or(0.0))
+                            .collect(),
+                    )
+                };
+                let mut out = self
+                    .alloc_tensor(shape, t.dtype(), t.device(), data, false)
+                    .map_err(|e| self.host_error("getitem", hint, e))?;
+                if t.requires_grad && self.grad_enabled() {
+                    out.requires_grad = true;
+                    out.grad_fn = Some("IndexBackward0");
+                }
+                self.complete(
+                    "getitem",
+                    t.device(),
+                    Cost::new(2 * out.nbytes() as u64, 0),
+                    asserts,
+                )?;
+                Ok(out)
+            }
+        }
+    }
+
+    /// `t[items] = value`.
+    pub fn setitem(&self, t: &Tensor, items: &[TensorIndex], value: &Operand) -> Result<()> {
+        let hint = t.device().cuda_index();
+        let masked_fill =
+            items.len() == 1 && Self::has_mask(items) && matches!(value, Operand::Scalar(_));
+        if Self::has_mask(items) && !masked_fill {
+            if let Device::Cuda(i) = t.device() {
+                self.sync("setitem", i)?;
+            }
+        }
+        if t.is_phantom() {
+            // values are not kept: only the modelled cost
+            let name = "setitem";
+            return self.complete(
+                name,
+                t.device(),
+                Cost::new(2 * t.nbytes() as u64, 0),
+                Vec::new(),
+            );
+        }
+        let sel = self
+            .select_items(t, items)
+            .map_err(|e| self.host_error("setitem", hint, e))?;
+        let (offsets, shape, asserts) = match sel {
+            Selection::View(v) => (v.offsets(), v.shape.clone(), Vec::new()),
+            Selection::Gather {
+                offsets,
+                shape,
+                bad,
+                ..
+            } => {
+                let a = self
+                    .index_bad(t, &bad)
+                    .map_err(|e| self.host_error("setitem", hint, e))?;
+                (offsets, shape, a)
+            }
+        };
+        let dt = t.dtype();
+        let vals: Vec<f64> = match value {
+            Operand::Scalar(s) => vec![dt.cast(s.as_f64()); offsets.len()],
+            Operand::Tensor(src) => {
+                let ok = broadcast_shapes(&shape, &src.shape)
+                    .map(|s| s == shape)
+                    .unwrap_or(false);
+                if !ok {
+                    return Err(self.host_error(
+                        "setitem",
+                        hint,
+                        EngineError::runtime(format!(
+                            "shape mismatch: value tensor of shape [{}] cannot be broadcast to indexing result of shape [{}]",
+                            src.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+                            shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                        )),
+                    ));
+                }
+                if src.is_phantom() {
+                    Vec::new()
+                } else {
+                    broadcast_values(src, &shape)
+                        .into_iter()
+                        .map(|x| dt.cast(x))
+                        .collect()
+                }
+            }
+        };
+        if !t.is_phantom() && !vals.is_empty() {
+            let mut d = t.storage.data.borrow_mut();
+            for (o, v) in offsets.iter().zip(vals) {
+                if let Some(slot) = d.get_mut(*o) {
+                    *slot = v;
+                }
+            }
+        }
+        let name = if masked_fill {
+            "masked_fill_"
+        } else {
+            "setitem"
+        };
+        self.complete(
+            name,
+            t.device(),
+            Cost::new(2 * (offsets.len() * dt.element_size()) as u64, 0),
+            asserts,
+        )
+    }
+
+    /// Write `src` (broadcast, cast) into `dst` in place (`dst.copy_(src)`, `x += y`).
+    pub fn copy_(&self, dst: &Tensor, src: &Tensor, op: &str) -> Result<()> {
+        let hint = dst.device().cuda_index();
+        let ok = broadcast_shapes(&dst.shape, &src.shape)
+            .map(|s| s == dst.shape)
+            .unwrap_or(false);
+        if !ok {
+            return Err(self.host_error(
+                op,
+                hint,
+                EngineError::runtime(format!(
+                    "output with shape [{}] doesn't match the broadcast shape [{}]",
+                    dst.shape
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    broadcast_shapes(&dst.shape, &src.shape)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            ));
+        }
+        if !dst.is_phantom() && !src.is_phantom() {
+            let dt = dst.dtype();
+            let vals = broadcast_values(src, &dst.shape);
+            let offs = dst.offsets();
+            let mut d = dst.storage.data.borrow_mut();
+            for (o, v) in offs.into_iter().zip(vals) {
+                d[o] = dt.cast(v);
+            }
+        }
+        let dev = dst.device();
+        match (src.device(), dev) {
+            (Device::Cpu, Device::Cuda(i)) if src.dim() > 0 => {
+                self.h2d(op, i, dst.nbytes() as u64, src.is_pinned(), false)
+            }
+            (Device::Cuda(i), Device::Cpu) => self.d2h(op, i, dst.nbytes() as u64, false),
+            _ => self.complete(
+                op,
+                dev,
+                Cost::new(2 * dst.nbytes() as u64, dst.numel() as u64),
+                Vec::new(),
+            ),
+        }
+    }
+
+    /// `dst <op>= other` (`+=`, `*=`, ...): the op, then written back into `dst`, with
+    /// PyTorch's cast check.
+    pub fn inplace(&self, op: super::BinaryOp, dst: &Tensor, other: &Operand) -> Result<()> {
+        let r = self.binary(op, &Operand::Tensor(dst.clone()), other)?;
+        if r.dtype().category() > dst.dtype().category() {
+            return Err(self.host_error(
+                op.name(),
+                dst.device().cuda_index(),
+                EngineError::runtime(format!(
+                    "result type {} can't be cast to the desired output type {}",
+                    r.dtype().scalar_name(),
+                    dst.dtype().scalar_name()
+                )),
+            ));
+        }
+        if r.shape != dst.shape {
+            return Err(self.host_error(
+                op.name(),
+                dst.device().cuda_index(),
+                EngineError::runtime(format!(
+                    "output with shape [{}] doesn't match the broadcast shape [{}]",
+                    dst.shape
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    r.shape
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            ));
+        }
+        if !dst.is_phantom() && !r.is_phantom() {
+            let dt = dst.dtype();
+            let vals = r.values_unchecked();
+            let offs = dst.offsets();
+            let mut d = dst.storage.data.borrow_mut();
+            for (o, v) in offs.into_iter().zip(vals) {
+                d[o] = dt.cast(v);
+            }
+        }
+        Ok(())
+    }
+
+    /// `t.uniform_(low, high)` / `t.normal_(mean, std)` from the device's generator.
+    pub fn random_(&self, t: &Tensor, normal: bool, a: f64, b: f64) -> Result<()> {
+        let n = t.numel();
+        if !t.is_phantom() {
+            let dt = t.dtype();
+            let vals: Vec<f64> = self.with_gen_pub(t.device(), |g| {
+                (0..n)
+                    .map(|_| {
+                        dt.cast(if normal {
+                            a + b * g.normal()
+                        } else {
+                            a + (b - a) * g.uniform_f32()
+                        })
+                    })
+                    .collect()
+            });
+            let offs = t.offsets();
+            let mut d = t.storage.data.borrow_mut();
+            for (o, v) in offs.into_iter().zip(vals) {
+                d[o] = v;
+            }
+        }
+        self.complete(
+            if normal { "normal_" } else { "uniform_" },
+            t.device(),
+            Cost::new(t.nbytes() as u64, n as u64),
+            Vec::new(),
+        )
+    }
+
+    /// Fill every element of `t` with `value` in place (`fill_`, `zero_`).
+    pub fn fill_(&self, t: &Tensor, value: Scalar) -> Result<()> {
+        let v = t.dtype().cast(value.as_f64());
+        if !t.is_phantom() {
+            let offs = t.offsets();
+            let mut d = t.storage.data.borrow_mut();
+            for o in offs {
+                d[o] = v;
+            }
+        }
+        self.complete(
+            "fill_",
+            t.device(),
+            Cost::new(t.nbytes() as u64, 0),
+            Vec::new(),
+        )
+    }
+}
+
+#[allow(dead_code)]
+fn _unused(t: &Tensor) {
+    for_each_offset(&t.shape, &t.strides, t.offset, |_| {});
+}

@@ -1,0 +1,1342 @@
+//! Matrix products, softmax, losses, gathers (index_select / gather / embedding), cat/stack,
+//! nonzero. Device-side checks become device-side asserts on CUDA tensors.
+
+use super::{Tensor, broadcast_shapes, contiguous_strides, wrap_dim};
+use crate::engine::device::Device;
+use crate::engine::dtype::{DType, ResultType, Scalar, promote_types};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::runtime::Runtime;
+use crate::engine::timing::Cost;
+
+use super::ops::Reduction;
+
+/// Where PyTorch's kernels live, for device-log lines.
+const ATEN_CUDA: &str = "/pytorch/aten/src/ATen/native/cuda";
+/// Most assert lines one kernel prints into the device log here.
+const MAX_ASSERT_LINES: usize = 64;
+
+/// Device-log lines for the offending elements `bad` (linear thread ids) of a kernel run
+/// with `block` threads per block.
+fn assert_lines(
+    file_line: &str,
+    kernel: &str,
+    cond: &str,
+    bad: &[usize],
+    block: usize,
+) -> Vec<String> {
+    bad.iter()
+        .take(MAX_ASSERT_LINES)
+        .map(|&i| {
+            format!(
+                "{ATEN_CUDA}/{file_line}: {kernel}: block: [{},0,0], thread: [{},0,0] Assertion `{cond}` failed.",
+                i / block,
+                i % block
+            )
+        })
+        .collect()
+}
+
+fn mm_dims(t: &Tensor) -> String {
+    t.shape
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("x")
+}
+
+/// `C[m,n] = A[m,k] @ B[k,n]` (row-major), i-k-j order, f64 accumulation.
+fn gemm(a: &[f64], b: &[f64], m: usize, k: usize, n: usize, out: &mut [f64]) {
+    for i in 0..m {
+        let row = &mut out[i * n..(i + 1) * n];
+        let arow = &a[i * k..(i + 1) * k];
+        for (p, &av) in arow.iter().enumerate() {
+            if av == 0.0 {
+                continue;
+            }
+            let brow = &b[p * n..(p + 1) * n];
+            for (o, &bv) in row.iter_mut().zip(brow) {
+                *o += av * bv;
+            }
+        }
+    }
+}
+
+/// `C[m,n] += A[m,k] @ Bt[n,k]ᵀ` (B given transposed, row-major): dot products of rows.
+fn gemm_bt(a: &[f64], bt: &[f64], m: usize, k: usize, n: usize, out: &mut [f64]) {
+    for i in 0..m {
+        let ar = &a[i * k..(i + 1) * k];
+        for j in 0..n {
+            let br = &bt[j * k..(j + 1) * k];
+            let mut acc = [0.0f64; 4];
+            let chunks = k / 4;
+            for c in 0..chunks {
+                let p = c * 4;
+                acc[0] += ar[p] * br[p];
+                acc[1] += ar[p + 1] * br[p + 1];
+                acc[2] += ar[p + 2] * br[p + 2];
+                acc[3] += ar[p + 3] * br[p + 3];
+            }
+            let mut sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+            for p in chunks * 4..k {
+                sum += ar[p] * br[p];
+            }
+            out[i * n + j] += sum;
+        }
+    }
+}
+
+impl Runtime {
+    /// The device check of an ATen CUDA wrapper: the first argument's device is the common one.
+    fn wrapper_devices(&self, args: &[(&Tensor, &str)], method: &str) -> Result<Device> {
+        let any_cuda = args.iter().any(|(t, _)| t.is_cuda());
+        let first = args[0].0.device();
+        if args.iter().any(|(t, _)| t.is_meta()) {
+            if let Some((o, _)) = args.iter().find(|(t, _)| !t.is_meta()) {
+                return Err(EngineError::runtime(format!(
+                    "Tensor on device {} is not on the expected device meta!",
+                    o.device()
+                )));
+            }
+            return Ok(Device::Meta);
+        }
+        if !any_cuda {
+            return Ok(Device::Cpu);
+        }
+        for (t, name) in &args[1..] {
+            if t.device() != first {
+                return Err(EngineError::runtime(format!(
+                    "Expected all tensors to be on the same device, but found at least two devices, {first} and {}! (when checking argument for argument {name} in method wrapper_CUDA_{method})",
+                    t.device()
+                )));
+            }
+        }
+        Ok(first)
+    }
+
+    fn grad_of(&self, ts: &[&Tensor], out: &mut Tensor, name: &'static str) {
+        if self.grad_enabled()
+            && out.dtype().is_floating_point()
+            && ts.iter().any(|t| t.requires_grad)
+        {
+            out.requires_grad = true;
+            out.grad_fn = Some(name);
+        }
+    }
+
+    /// Run `f`; on error record a host error for `op`.
+    fn guarded<T>(&self, op: &str, hint: Option<u32>, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        f().map_err(|e| self.host_error(op, hint, e))
+    }
+
+    /// `a @ b` / `torch.matmul`.
+    pub fn matmul(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        let hint = a.device().cuda_index().or(b.device().cuda_index());
+        match (a.dim(), b.dim()) {
+            (0, _) | (_, 0) => Err(self.host_error(
+                "matmul",
+                hint,
+                EngineError::runtime(format!(
+                    "both arguments to matmul need to be at least 1D, but they are {}D and {}D",
+                    a.dim(),
+                    b.dim()
+                )),
+            )),
+            (1, 1) => {
+                let r = self.guarded("matmul", hint, || {
+                    if a.shape[0] != b.shape[0] {
+                        return Err(EngineError::runtime(format!(
+                            "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively",
+                            a.shape[0], b.shape[0], a.shape[0], b.shape[0]
+                        )));
+                    }
+                    Ok(())
+                });
+                r?;
+                let m = self.mm_impl("matmul", &a.unsqueeze(0)?, &b.unsqueeze(1)?, "mm", "mm")?;
+                Ok(m.view_of(vec![], vec![], 0))
+            }
+            (2, 2) => self.mm_impl("matmul", a, b, "mm", "mm"),
+            (1, 2) => {
+                let m = self.mm_impl("matmul", &a.unsqueeze(0)?, b, "mm", "mm")?;
+                Ok(m.view_of(vec![b.shape[1]], vec![1], 0))
+            }
+            (2, 1) => {
+                if a.shape[1] != b.shape[0] {
+                    return Err(self.host_error(
+                        "matmul",
+                        hint,
+                        EngineError::runtime(format!(
+                            "size mismatch, got input ({}), mat ({}x{}), vec ({})",
+                            a.shape[0], a.shape[0], a.shape[1], b.shape[0]
+                        )),
+                    ));
+                }
+                let m = self.mm_impl("matmul", a, &b.unsqueeze(1)?, "mv", "mv")?;
+                Ok(m.view_of(vec![a.shape[0]], vec![1], 0))
+            }
+            _ => self.bmm_broadcast(a, b),
+        }
+    }
+
+    /// `torch.mm(a, b)`.
+    pub fn mm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        for t in [a, b] {
+            if t.dim() != 2 {
+                return Err(self.host_error(
+                    "mm",
+                    t.device().cuda_index(),
+                    EngineError::runtime(format!(
+                        "{} must be a matrix",
+                        if std::ptr::eq(t, a) { "self" } else { "mat2" }
+                    )),
+                ));
+            }
+        }
+        self.mm_impl("mm", a, b, "mm", "mm")
+    }
+
+    fn check_mm(
+        &self,
+        a: &Tensor,
+        b: &Tensor,
+        prefix: &str,
+        method: &str,
+        bias: Option<&Tensor>,
+    ) -> Result<Device> {
+        let dev = match bias {
+            Some(bi) => self.wrapper_devices(&[(bi, "self"), (a, "mat1"), (b, "mat2")], method)?,
+            None => self.wrapper_devices(&[(a, "self"), (b, "mat2")], method)?,
+        };
+        if a.dim() != 2 || b.dim() != 2 {
+            return Err(EngineError::runtime(format!(
+                "{}: expected 2D tensors, got {}D and {}D",
+                prefix,
+                a.dim(),
+                b.dim()
+            )));
+        }
+        if a.shape[1] != b.shape[0] {
+            return Err(EngineError::runtime(format!(
+                "{prefix}: mat1 and mat2 shapes cannot be multiplied ({} and {})",
+                mm_dims(a),
+                mm_dims(b)
+            )));
+        }
+        if a.dtype() != b.dtype() {
+            return Err(EngineError::runtime(format!(
+                "expected m1 and m2 to have the same dtype, but got: {} != {}",
+                a.dtype().c_name(),
+                b.dtype().c_name()
+            )));
+        }
+        Ok(dev)
+    }
+
+    fn mm_impl(
+        &self,
+        op: &str,
+        a: &Tensor,
+        b: &Tensor,
+        prefix: &str,
+        method: &str,
+    ) -> Result<Tensor> {
+        let hint = a.device().cuda_index().or(b.device().cuda_index());
+        let dev = self.guarded(op, hint, || self.check_mm(a, b, prefix, method, None))?;
+        self.gemm_out(op, a, b, None, dev, "MmBackward0")
+    }
+
+    fn gemm_out(
+        &self,
+        op: &str,
+        a: &Tensor,
+        b: &Tensor,
+        bias: Option<&Tensor>,
+        dev: Device,
+        gf: &'static str,
+    ) -> Result<Tensor> {
+        let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
+        let dt = a.dtype();
+        let phantom = a.is_phantom()
+            || b.is_phantom()
+            || bias.is_some_and(|t| t.is_phantom())
+            || m * n > super::MAX_HOST_ELEMENTS
+            || dev == Device::Meta;
+        let data = if phantom {
+            None
+        } else {
+            let mut out = match bias {
+                Some(bi) => super::broadcast_values(bi, &[m, n]),
+                None => vec![0.0; m * n],
+            };
+            // Read contiguous operands in place; a transposed contiguous B (Linear's weight.t())
+            // becomes a row-dot-row product, no copy.
+            let ad = a.storage.data.borrow();
+            let a_owned;
+            let av: &[f64] = if a.is_contiguous() && !ad.is_empty() {
+                &ad[a.offset..a.offset + m * k]
+            } else {
+                a_owned = a.values_unchecked();
+                &a_owned
+            };
+            let bd = b.storage.data.borrow();
+            if b.strides == [1, k] && k > 0 && n > 1 && !bd.is_empty() {
+                gemm_bt(av, &bd[b.offset..b.offset + n * k], m, k, n, &mut out);
+            } else {
+                let b_owned;
+                let bv: &[f64] = if b.is_contiguous() && !bd.is_empty() {
+                    &bd[b.offset..b.offset + k * n]
+                } else {
+                    b_owned = b.values_unchecked();
+                    &b_owned
+                };
+                gemm(av, bv, m, k, n, &mut out);
+            }
+            if dt != DType::Float64 {
+                out.iter_mut().for_each(|x| *x = dt.cast(*x));
+            }
+            Some(out)
+        };
+        let mut out = self
+            .alloc_tensor(vec![m, n], dt, dev, data, false)
+            .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
+        let mut ins = vec![a, b];
+        if let Some(bi) = bias {
+            ins.push(bi);
+        }
+        self.grad_of(&ins, &mut out, gf);
+        let es = dt.element_size() as u64;
+        let cost = Cost::new(
+            ((m * k + k * n + m * n) as u64) * es,
+            2 * (m * k * n) as u64,
+        );
+        self.complete(op, dev, cost, Vec::new())?;
+        Ok(out)
+    }
+
+    /// `torch.addmm(bias, a, b)` = bias + a @ b.
+    pub fn addmm(&self, bias: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        let hint = a.device().cuda_index().or(b.device().cuda_index());
+        let dev = self.guarded("addmm", hint, || {
+            let dev = self.check_mm(a, b, "addmm", "addmm", Some(bias))?;
+            broadcast_shapes(&bias.shape, &[a.shape[0], b.shape[1]])?;
+            Ok(dev)
+        })?;
+        self.gemm_out("addmm", a, b, Some(bias), dev, "AddmmBackward0")
+    }
+
+    /// `F.linear(x, weight, bias)`: addmm for 2-D input with bias, matmul otherwise.
+    pub fn linear(&self, x: &Tensor, weight: &Tensor, bias: Option<&Tensor>) -> Result<Tensor> {
+        let wt = weight.t()?;
+        if x.dim() == 2 && weight.dim() == 2 {
+            if let Some(b) = bias {
+                let hint = x.device().cuda_index().or(weight.device().cuda_index());
+                let dev = self.guarded("linear", hint, || {
+                    let dev = self.check_mm(x, &wt, "addmm", "addmm", Some(b))?;
+                    broadcast_shapes(&b.shape, &[x.shape[0], wt.shape[1]])?;
+                    Ok(dev)
+                })?;
+                return self.gemm_out("linear", x, &wt, Some(b), dev, "AddmmBackward0");
+            }
+        }
+        let y = self.matmul(x, &wt)?;
+        match bias {
+            Some(b) => self.add(&y.into(), &b.into()),
+            None => Ok(y),
+        }
+    }
+
+    /// Batched matmul with broadcast batch dims (3-D and more).
+    fn bmm_broadcast(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        let hint = a.device().cuda_index().or(b.device().cuda_index());
+        let a2 = if a.dim() == 1 {
+            a.unsqueeze(0)?
+        } else {
+            a.clone()
+        };
+        let b2 = if b.dim() == 1 {
+            b.unsqueeze(1)?
+        } else {
+            b.clone()
+        };
+        let (m, k) = (a2.shape[a2.dim() - 2], a2.shape[a2.dim() - 1]);
+        let (k2, n) = (b2.shape[b2.dim() - 2], b2.shape[b2.dim() - 1]);
+        let dev = self.guarded("matmul", hint, || {
+            let dev = self.common_device(&[&a2, &b2])?;
+            if k != k2 {
+                let ab: usize = a2.shape[..a2.dim() - 2].iter().product();
+                let bb: usize = b2.shape[..b2.dim() - 2].iter().product();
+                let _ = bb;
+                return Err(EngineError::runtime(format!(
+                    "Expected size for first two dimensions of batch2 tensor to be: [{ab}, {k}] but got: [{ab}, {k2}]."
+                )));
+            }
+            if a.dtype() != b.dtype() {
+                return Err(EngineError::runtime(format!(
+                    "expected m1 and m2 to have the same dtype, but got: {} != {}",
+                    a.dtype().c_name(),
+                    b.dtype().c_name()
+                )));
+            }
+            Ok(dev)
+        })?;
+        let batch = self.guarded("matmul", hint, || {
+            broadcast_shapes(&a2.shape[..a2.dim() - 2], &b2.shape[..b2.dim() - 2])
+        })?;
+        let nb: usize = batch.iter().product();
+        let mut sa = batch.clone();
+        sa.extend([m, k]);
+        let mut sb = batch.clone();
+        sb.extend([k, n]);
+        let dt = a.dtype();
+        let phantom = a.is_phantom() || b.is_phantom();
+        let data = if phantom {
+            None
+        } else {
+            let av = super::broadcast_values(&a2, &sa);
+            let bv = super::broadcast_values(&b2, &sb);
+            let mut out = vec![0.0; nb * m * n];
+            for i in 0..nb {
+                gemm(
+                    &av[i * m * k..(i + 1) * m * k],
+                    &bv[i * k * n..(i + 1) * k * n],
+                    m,
+                    k,
+                    n,
+                    &mut out[i * m * n..(i + 1) * m * n],
+                );
+            }
+            out.iter_mut().for_each(|x| *x = dt.cast(*x));
+            Some(out)
+        };
+        let mut shape = batch.clone();
+        if a.dim() > 1 {
+            shape.push(m);
+        }
+        if b.dim() > 1 {
+            shape.push(n);
+        }
+        let mut out = self
+            .alloc_tensor(shape, dt, dev, data, false)
+            .map_err(|e| self.host_error("matmul", hint, e))?;
+        self.grad_of(&[a, b], &mut out, "BmmBackward0");
+        let es = dt.element_size() as u64;
+        self.complete(
+            "matmul",
+            dev,
+            Cost::new(
+                ((nb * (m * k + k * n + m * n)) as u64) * es,
+                2 * (nb * m * k * n) as u64,
+            ),
+            Vec::new(),
+        )?;
+        Ok(out)
+    }
+
+    // ----- softmax family -----
+
+    /// Softmax or log-softmax values along `dim` (float32 math for float32, like PyTorch).
+    fn softmax_values(&self, x: &Tensor, dim: usize, log: bool, dt: DType) -> Vec<f64> {
+        let nd = x.dim();
+        let perm: Vec<i64> = (0..nd)
+            .filter(|&i| i != dim)
+            .chain([dim])
+            .map(|i| i as i64)
+            .collect();
+        let p = if nd > 0 {
+            x.permute(&perm).expect("valid permutation")
+        } else {
+            x.clone()
+        };
+        let vals = p.values_unchecked();
+        let c = if nd > 0 { x.shape[dim] } else { 1 };
+        let mut out = vec![0.0; vals.len()];
+        if c > 0 {
+            for (row, o) in vals.chunks(c).zip(out.chunks_mut(c)) {
+                if dt == DType::Float64 {
+                    let m = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                    let s: f64 = row.iter().map(|v| (v - m).exp()).sum();
+                    for (oi, v) in o.iter_mut().zip(row) {
+                        *oi = if log {
+                            v - m - s.ln()
+                        } else {
+                            (v - m).exp() / s
+                        };
+                    }
+                } else {
+                    let m = row
+                        .iter()
+                        .map(|&v| v as f32)
+                        .fold(f32::NEG_INFINITY, f32::max);
+                    let mut s = 0f32;
+                    for &v in row {
+                        s += (v as f32 - m).exp();
+                    }
+                    let ls = s.ln();
+                    for (oi, &v) in o.iter_mut().zip(row) {
+                        let t = v as f32 - m;
+                        *oi = if log {
+                            (t - ls) as f64
+                        } else {
+                            (t.exp() / s) as f64
+                        };
+                    }
+                }
+            }
+        }
+        // back to x's layout
+        if nd == 0 {
+            return out;
+        }
+        let mut pshape: Vec<usize> = perm.iter().map(|&i| x.shape[i as usize]).collect();
+        let pst = contiguous_strides(&pshape);
+        // strides of the permuted-contiguous buffer seen in x's dim order
+        let mut st = vec![0usize; nd];
+        for (j, &i) in perm.iter().enumerate() {
+            st[i as usize] = pst[j];
+        }
+        let _ = &mut pshape;
+        let mut res = Vec::with_capacity(out.len());
+        super::for_each_offset(&x.shape, &st, 0, |o| res.push(out[o]));
+        res
+    }
+
+    fn softmax_op(
+        &self,
+        name: &'static str,
+        x: &Tensor,
+        dim: i64,
+        log: bool,
+        dtype: Option<DType>,
+    ) -> Result<Tensor> {
+        let hint = x.device().cuda_index();
+        let d = self.guarded(name, hint, || {
+            let d = wrap_dim(dim, x.dim())?;
+            if !x.dtype().is_floating_point() && dtype.is_none() {
+                return Err(EngineError::runtime(format!(
+                    "\"{}_lastdim_kernel_impl\" not implemented for '{}'",
+                    if log { "log_softmax" } else { "softmax" },
+                    x.dtype().scalar_name()
+                )));
+            }
+            Ok(d)
+        })?;
+        let dt = dtype.unwrap_or(x.dtype());
+        let xin = if dt != x.dtype() {
+            self.to(x, None, Some(dt), false, false, "to")?
+        } else {
+            x.clone()
+        };
+        let data = if x.is_phantom() {
+            None
+        } else {
+            Some(self.softmax_values(&xin, d, log, dt))
+        };
+        let mut out = self
+            .alloc_tensor(x.shape.clone(), dt, x.device(), data, false)
+            .map_err(|e| self.host_error(name, hint, e))?;
+        self.grad_of(
+            &[x],
+            &mut out,
+            if log {
+                "LogSoftmaxBackward0"
+            } else {
+                "SoftmaxBackward0"
+            },
+        );
+        self.complete(
+            name,
+            x.device(),
+            Cost::new(3 * x.nbytes() as u64, 4 * x.numel() as u64),
+            Vec::new(),
+        )?;
+        Ok(out)
+    }
+
+    pub fn softmax(&self, x: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
+        self.softmax_op("softmax", x, dim, false, dtype)
+    }
+    pub fn log_softmax(&self, x: &Tensor, dim: i64, dtype: Option<DType>) -> Result<Tensor> {
+        self.softmax_op("log_softmax", x, dim, true, dtype)
+    }
+
+    // ----- losses -----
+
+    /// Host checks shared by nll_loss and cross_entropy; returns (N, C).
+    fn nll_checks(
+        &self,
+        input: &Tensor,
+        target: &Tensor,
+        weight: Option<&Tensor>,
+    ) -> Result<(usize, usize)> {
+        if input.dim() < 1 || input.dim() > 2 {
+            if input.dim() > 2 {
+                return Err(EngineError::not_implemented(
+                    "cudatutor supports nll_loss/cross_entropy on 1-D or 2-D input only",
+                ));
+            }
+            return Err(EngineError::runtime(format!(
+                "input tensor should be 1D or 2D"
+            )));
+        }
+        if !matches!(target.dtype(), DType::Int64 | DType::UInt8) {
+            return Err(EngineError::runtime(format!(
+                "expected target dtype to be Long or Byte, but got {}",
+                target.dtype().scalar_name()
+            )));
+        }
+        let (n, c) = if input.dim() == 2 {
+            (input.shape[0], input.shape[1])
+        } else {
+            (1, input.shape[0])
+        };
+        let tn = if target.dim() == 0 {
+            1
+        } else {
+            target.shape[0]
+        };
+        if target.dim() > 1 {
+            return Err(EngineError::runtime(format!(
+                "0D or 1D target tensor expected, multi-target not supported"
+            )));
+        }
+        if (input.dim() == 2 && target.dim() != 1)
+            || (input.dim() == 1 && target.dim() != 0)
+            || tn != n
+        {
+            if input.dim() == 2 && target.dim() == 1 && tn != n {
+                return Err(EngineError::value(format!(
+                    "Expected input batch_size ({n}) to match target batch_size ({tn})."
+                )));
+            }
+            if !(input.dim() == 2 && target.dim() == 1) && !(input.dim() == 1 && target.dim() == 0)
+            {
+                return Err(EngineError::runtime(format!(
+                    "Expected input batch_size ({n}) to match target batch_size ({tn})."
+                )));
+            }
+        }
+        if let Some(w) = weight {
+            if w.numel() != c {
+                return Err(EngineError::runtime(format!(
+                    "weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: [{}]",
+                    w.shape
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
+        Ok((n, c))
+    }
+
+    /// The loss values given log-probabilities `lp` (N x C, row-major): (per-sample or reduced
+    /// values, offending sample indices).
+    #[allow(clippy::too_many_arguments)]
+    fn nll_compute(
+        &self,
+        lp: &[f64],
+        tv: &[f64],
+        wv: Option<&[f64]>,
+        n: usize,
+        c: usize,
+        ignore: i64,
+        red: Reduction,
+        dt: DType,
+    ) -> (Vec<f64>, Vec<usize>) {
+        let mut bad = Vec::new();
+        let mut per = vec![0.0; n];
+        let mut total_w = 0.0f64;
+        let mut sum = 0.0f64;
+        for i in 0..n {
+            let t = tv[i] as i64;
+            if t == ignore {
+                continue;
+            }
+            if t < 0 || t >= c as i64 {
+                bad.push(i);
+                continue;
+            }
+            let w = wv.map(|w| w[t as usize]).unwrap_or(1.0);
+            let l = dt.cast(-lp[i * c + t as usize] * w);
+            per[i] = l;
+            sum += l;
+            total_w += w;
+        }
+        let vals = match red {
+            Reduction::None => per,
+            Reduction::Sum => vec![dt.cast(sum)],
+            Reduction::Mean => {
+                if dt == DType::Float64 {
+                    vec![sum / total_w]
+                } else {
+                    vec![(sum as f32 / total_w as f32) as f64]
+                }
+            }
+        };
+        (vals, bad)
+    }
+
+    /// `F.nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')`.
+    pub fn nll_loss(
+        &self,
+        input: &Tensor,
+        target: &Tensor,
+        weight: Option<&Tensor>,
+        ignore_index: i64,
+        reduction: Reduction,
+    ) -> Result<Tensor> {
+        self.nll_like(
+            "nll_loss",
+            input,
+            target,
+            weight,
+            ignore_index,
+            reduction,
+            false,
+        )
+    }
+
+    /// `F.cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean')`:
+    /// log_softmax over dim 1 then nll_loss (class-probability targets when `target` is
+    /// floating with the input's shape).
+    pub fn cross_entropy(
+        &self,
+        input: &Tensor,
+        target: &Tensor,
+        weight: Option<&Tensor>,
+        ignore_index: i64,
+        reduction: Reduction,
+    ) -> Result<Tensor> {
+        if target.dtype().is_floating_point() && target.shape == input.shape {
+            return self.cross_entropy_probs(input, target, reduction);
+        }
+        self.nll_like(
+            "cross_entropy",
+            input,
+            target,
+            weight,
+            ignore_index,
+            reduction,
+            true,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn nll_like(
+        &self,
+        op: &'static str,
+        input: &Tensor,
+        target: &Tensor,
+        weight: Option<&Tensor>,
+        ignore_index: i64,
+        reduction: Reduction,
+        softmax_first: bool,
+    ) -> Result<Tensor> {
+        let hint = input.device().cuda_index().or(target.device().cuda_index());
+        let (dev, n, c) = self.guarded(op, hint, || {
+            let mut args: Vec<(&Tensor, &str)> = vec![(input, "self"), (target, "target")];
+            if let Some(w) = weight {
+                args.push((w, "weight"));
+            }
+            let dev = self.wrapper_devices(&args, "nll_loss_forward")?;
+            let (n, c) = self.nll_checks(input, target, weight)?;
+            if !input.dtype().is_floating_point() {
+                return Err(EngineError::runtime(format!(
+                    "\"{}\" not implemented for '{}'",
+                    if softmax_first {
+                        "log_softmax_lastdim_kernel_impl"
+                    } else {
+                        "nll_loss_out_frame"
+                    },
+                    input.dtype().scalar_name()
+                )));
+            }
+            Ok((dev, n, c))
+        })?;
+        let dt = input.dtype();
+        let out_shape = if reduction == Reduction::None && input.dim() == 2 {
+            vec![n]
+        } else {
+            vec![]
+        };
+        let phantom = input.is_phantom() || target.is_phantom();
+        let (data, bad) = if phantom {
+            (None, Vec::new())
+        } else {
+            let lp = if softmax_first {
+                let d = if input.dim() == 2 { 1 } else { 0 };
+                self.softmax_values(input, d, true, dt)
+            } else {
+                input.values_unchecked()
+            };
+            let tv = target.values_unchecked();
+            let wv = weight.map(|w| w.values_unchecked());
+            let (v, bad) =
+                self.nll_compute(&lp, &tv, wv.as_deref(), n, c, ignore_index, reduction, dt);
+            (Some(v), bad)
+        };
+        let mut asserts = Vec::new();
+        if !bad.is_empty() {
+            if dev == Device::Cpu {
+                let t = target.values_unchecked()[bad[0]] as i64;
+                return Err(self.host_error(
+                    op,
+                    None,
+                    EngineError::index(format!("Target {t} is out of bounds.")),
+                ));
+            }
+            asserts = if reduction == Reduction::None {
+                assert_lines(
+                    "Loss.cu:216",
+                    "nll_loss_forward_no_reduce_cuda_kernel",
+                    "cur_target >= 0 && cur_target < n_classes",
+                    &bad,
+                    128,
+                )
+            } else if input.dim() == 2 {
+                // one block of 32 threads strides over the batch; a thread traps at its first bad sample
+                let mut seen = std::collections::BTreeSet::new();
+                let firsts: Vec<usize> = bad
+                    .iter()
+                    .copied()
+                    .filter(|i| seen.insert(i % 32))
+                    .map(|i| i % 32)
+                    .collect();
+                assert_lines(
+                    "Loss.cu:250",
+                    "nll_loss_forward_reduce_cuda_kernel_2d",
+                    "t >= 0 && t < n_classes",
+                    &firsts,
+                    1024,
+                )
+            } else {
+                assert_lines(
+                    "Loss.cu:187",
+                    "nll_loss_forward_reduce_cuda_kernel_1d",
+                    "t >= 0 && t < n_classes",
+                    &[0],
+                    1024,
+                )
+            };
+        }
+        let mut out = self
+            .alloc_tensor(out_shape, dt, dev, data, false)
+            .map_err(|e| self.host_error(op, hint, e))?;
+        self.grad_of(
+            &[input],
+            &mut out,
+            if softmax_first {
+                "NllLossBackward0"
+            } else {
+                "NllLossBackward0"
+            },
+        );
+        let cost = Cost::new(
+            (input.nbytes() * if softmax_first { 3 } else { 1 } + target.nbytes()) as u64,
+            5 * input.numel() as u64,
+        );
+        self.complete(op, dev, cost, asserts)?;
+        Ok(out)
+    }
+
+    fn cross_entropy_probs(
+        &self,
+        input: &Tensor,
+        target: &Tensor,
+        reduction: Reduction,
+    ) -> Result<Tensor> {
+        let hint = input.device().cuda_index();
+        let dev = self.guarded("cross_entropy", hint, || {
+            if input.dim() == 0 || input.dim() > 2 {
+                return Err(EngineError::not_implemented(
+                    "cudatutor supports cross_entropy with class probabilities on 1-D or 2-D input only",
+                ));
+            }
+            self.common_device(&[input, target])
+        })?;
+        let dt = input.dtype();
+        let d = if input.dim() >= 2 { 1 } else { 0 };
+        let n = if input.dim() >= 2 { input.shape[0] } else { 1 };
+        let c = input.shape[d];
+        let data = if input.is_phantom() {
+            None
+        } else {
+            let lp = self.softmax_values(input, d, true, dt);
+            let tv = target.values_unchecked();
+            let per: Vec<f64> = (0..n)
+                .map(|i| dt.cast(-(0..c).map(|j| lp[i * c + j] * tv[i * c + j]).sum::<f64>()))
+                .collect();
+            Some(match reduction {
+                Reduction::None => per,
+                Reduction::Sum => vec![dt.cast(per.iter().sum())],
+                Reduction::Mean => vec![dt.cast(per.iter().sum::<f64>() / n as f64)],
+            })
+        };
+        let shape = if reduction == Reduction::None && input.dim() >= 2 {
+            vec![n]
+        } else {
+            vec![]
+        };
+        let mut out = self
+            .alloc_tensor(shape, dt, dev, data, false)
+            .map_err(|e| self.host_error("cross_entropy", hint, e))?;
+        self.grad_of(&[input], &mut out, "DivBackward1");
+        self.complete(
+            "cross_entropy",
+            dev,
+            Cost::new(3 * input.nbytes() as u64, 5 * input.numel() as u64),
+            Vec::new(),
+        )?;
+        Ok(out)
+    }
+
+    // ----- gathers -----
+
+    fn index_values(&self, index: &Tensor) -> Result<Vec<i64>> {
+        if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+            return Err(EngineError::runtime(format!(
+                "index_select(): Expected dtype int32 or int64 for index"
+            )));
+        }
+        Ok(if index.is_phantom() {
+            Vec::new()
+        } else {
+            index
+                .values_unchecked()
+                .into_iter()
+                .map(|v| v as i64)
+                .collect()
+        })
+    }
+
+    /// `t.index_select(dim, index)`.
+    pub fn index_select(&self, t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+        self.index_select_as("index_select", t, dim, index, false)
+    }
+
+    /// `F.embedding(indices, weight)` (rows of `weight`, output shape indices.shape + [D]).
+    pub fn embedding(&self, weight: &Tensor, indices: &Tensor) -> Result<Tensor> {
+        let hint = weight.device().cuda_index();
+        self.guarded("embedding", hint, || {
+            if !matches!(indices.dtype(), DType::Int64 | DType::Int32) {
+                return Err(EngineError::runtime(format!(
+                    "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {} instead (while checking arguments for embedding)",
+                    crate::engine::tensor::create::tensor_type_name(indices)
+                )));
+            }
+            if weight.dim() != 2 {
+                return Err(EngineError::runtime("'weight' must be 2-D"));
+            }
+            Ok(())
+        })?;
+        let flat = indices.view_of(vec![indices.numel()], vec![1], 0);
+        let flat = if indices.is_contiguous() {
+            indices.view_of(vec![indices.numel()], vec![1], indices.offset)
+        } else {
+            let _ = flat;
+            self.contiguous(indices)?
+                .view_of(vec![indices.numel()], vec![1], 0)
+        };
+        let rows = self.index_select_as("embedding", weight, 0, &flat, true)?;
+        let mut shape = indices.shape.clone();
+        shape.push(weight.shape[1]);
+        let st = contiguous_strides(&shape);
+        Ok(rows.view_of(shape, st, 0))
+    }
+
+    fn index_select_as(
+        &self,
+        op: &'static str,
+        t: &Tensor,
+        dim: i64,
+        index: &Tensor,
+        embedding: bool,
+    ) -> Result<Tensor> {
+        let hint = t.device().cuda_index();
+        let (dev, d, idx) = self.guarded(op, hint, || {
+            let dev = self.wrapper_devices(&[(t, "self"), (index, "index")], "_index_select")?;
+            let d = wrap_dim(dim, t.dim())?;
+            if index.dim() > 1 {
+                return Err(EngineError::index(
+                    "index_select(): Index is supposed to be a vector",
+                ));
+            }
+            if t.dim() == 0 && index.numel() != 1 {
+                return Err(EngineError::index(format!(
+                    "index_select(): Index to scalar can have only 1 value, got {} value(s)",
+                    index.numel()
+                )));
+            }
+            Ok((dev, d, self.index_values(index)?))
+        })?;
+        let size = if t.dim() == 0 { 1 } else { t.shape[d] };
+        let slice: usize = t
+            .shape
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != d)
+            .map(|(_, s)| *s)
+            .product();
+        let bad: Vec<usize> = idx
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v < 0 || **v >= size as i64)
+            .map(|(i, _)| i)
+            .collect();
+        let mut asserts = Vec::new();
+        if !bad.is_empty() {
+            if dev == Device::Cpu {
+                return Err(self.host_error(
+                    op,
+                    None,
+                    EngineError::index("index out of range in self"),
+                ));
+            }
+            // one thread per output element; index position p covers p*slice .. (p+1)*slice
+            let threads: Vec<usize> = bad
+                .iter()
+                .flat_map(|&p| (p * slice.max(1))..((p + 1) * slice.max(1)))
+                .take(MAX_ASSERT_LINES)
+                .collect();
+            asserts = assert_lines(
+                "Indexing.cu:1369",
+                "indexSelectLargeIndex",
+                "srcIndex < srcSelectDimSize",
+                &threads,
+                128,
+            );
+        }
+        let mut shape = t.shape.clone();
+        if t.dim() > 0 {
+            shape[d] = idx.len();
+        }
+        let data = if t.is_phantom() || index.is_phantom() {
+            None
+        } else {
+            let mut out = Vec::with_capacity(idx.len() * slice);
+            let outer: usize = t.shape[..d.min(t.dim())].iter().product();
+            let inner: usize = if t.dim() > 0 {
+                t.shape[d + 1..].iter().product()
+            } else {
+                1
+            };
+            let v = t.values_unchecked();
+            for o in 0..outer {
+                for &i in &idx {
+                    if i < 0 || i >= size as i64 {
+                        out.extend(std::iter::repeat_n(0.0, inner));
+                        continue;
+                    }
+                    let base = (o * size + i as usize) * inner;
+                    out.extend_from_slice(&v[base..base + inner]);
+                }
+            }
+            Some(out)
+        };
+        let mut out = self
+            .alloc_tensor(shape, t.dtype(), dev, data, false)
+            .map_err(|e| self.host_error(op, hint, e))?;
+        self.grad_of(
+            &[t],
+            &mut out,
+            if embedding {
+                "EmbeddingBackward0"
+            } else {
+                "IndexSelectBackward0"
+            },
+        );
+        self.complete(
+            op,
+            dev,
+            Cost::new(2 * out.nbytes() as u64 + index.nbytes() as u64, 0),
+            asserts,
+        )?;
+        Ok(out)
+    }
+
+    /// `torch.gather(t, dim, index)`.
+    pub fn gather(&self, t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+        let hint = t.device().cuda_index();
+        let (dev, d) = self.guarded("gather", hint, || {
+            let dev = self.wrapper_devices(&[(t, "self"), (index, "index")], "gather")?;
+            let d = wrap_dim(dim, t.dim())?;
+            if index.dtype() != DType::Int64 {
+                return Err(EngineError::runtime("gather(): Expected dtype int64 for index"));
+            }
+            if index.dim() != t.dim() && !(index.dim() <= 1 && t.dim() <= 1) {
+                return Err(EngineError::runtime("Index tensor must have the same number of dimensions as input tensor"));
+            }
+            for i in 0..t.dim() {
+                if i != d && index.shape[i] > t.shape[i] {
+                    return Err(EngineError::runtime(format!(
+                        "Size does not match at dimension {i} expected index [{}] to be no larger than self [{}] apart from dimension {d}",
+                        index.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+                        t.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                    )));
+                }
+            }
+            Ok((dev, d))
+        })?;
+        let size = if t.dim() == 0 { 1 } else { t.shape[d] } as i64;
+        let iv = if index.is_phantom() || t.is_phantom() {
+            Vec::new()
+        } else {
+            index.values_unchecked()
+        };
+        let bad: Vec<usize> = iv
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v < 0.0 || **v as i64 >= size)
+            .map(|(i, _)| i)
+            .collect();
+        let mut asserts = Vec::new();
+        if !bad.is_empty() {
+            if dev == Device::Cpu {
+                let v = iv[bad[0]] as i64;
+                return Err(self.host_error(
+                    "gather",
+                    None,
+                    EngineError::runtime(format!(
+                        "index {v} is out of bounds for dimension {d} with size {size}"
+                    )),
+                ));
+            }
+            asserts = assert_lines(
+                "ScatterGatherKernel.cu:367",
+                "operator()",
+                "idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"",
+                &bad,
+                128,
+            );
+        }
+        let data = if t.is_phantom() || index.is_phantom() {
+            None
+        } else {
+            let data = t.storage.data.borrow();
+            let mut out = Vec::with_capacity(index.numel());
+            let mut k = 0;
+            let ist = contiguous_strides(&index.shape);
+            for &v in &iv {
+                let mut off = t.offset;
+                let mut rem = k;
+                for i in 0..index.dim() {
+                    let c = rem / ist[i];
+                    rem %= ist[i];
+                    let c = if i == d { v as usize } else { c };
+                    off += c * t.strides.get(i).copied().unwrap_or(0);
+                }
+                out.push(if v < 0.0 || v as i64 >= size {
+                    0.0
+                } else {
+                    data.get(off).copied().unwrap_or(0.0)
+                });
+                k += 1;
+            }
+            Some(out)
+        };
+        let mut out = self
+            .alloc_tensor(index.shape.clone(), t.dtype(), dev, data, false)
+            .map_err(|e| self.host_error("gather", hint, e))?;
+        self.grad_of(&[t], &mut out, "GatherBackward0");
+        self.complete(
+            "gather",
+            dev,
+            Cost::new(2 * out.nbytes() as u64 + index.nbytes() as u64, 0),
+            asserts,
+        )?;
+        Ok(out)
+    }
+
+    // ----- joining -----
+
+    /// `torch.cat(tensors, dim)`.
+    pub fn cat(&self, ts: &[Tensor], dim: i64) -> Result<Tensor> {
+        let hint = ts.first().and_then(|t| t.device().cuda_index());
+        let (dev, d, dt, shape) = self.guarded("cat", hint, || {
+            if ts.is_empty() {
+                return Err(EngineError::runtime("torch.cat(): expected a non-empty list of Tensors"));
+            }
+            let refs: Vec<&Tensor> = ts.iter().collect();
+            let dev = self.common_device(&refs)?;
+            let nonempty: Vec<&Tensor> = ts.iter().filter(|t| !(t.dim() == 1 && t.numel() == 0)).collect();
+            let first = nonempty.first().copied().unwrap_or(&ts[0]);
+            if first.dim() == 0 {
+                return Err(EngineError::runtime("zero-dimensional tensor (at position 0) cannot be concatenated"));
+            }
+            let d = wrap_dim(dim, first.dim())?;
+            let mut dt = first.dtype();
+            let mut shape = first.shape.clone();
+            shape[d] = 0;
+            for (i, t) in ts.iter().enumerate() {
+                if t.dim() == 1 && t.numel() == 0 {
+                    continue;
+                }
+                if t.dim() != first.dim() {
+                    return Err(EngineError::runtime(format!(
+                        "Tensors must have same number of dimensions: got {} and {}",
+                        first.dim(),
+                        t.dim()
+                    )));
+                }
+                for j in 0..t.dim() {
+                    if j != d && t.shape[j] != first.shape[j] {
+                        return Err(EngineError::runtime(format!(
+                            "Sizes of tensors must match except in dimension {d}. Expected size {} but got size {} for tensor number {i} in the list.",
+                            first.shape[j], t.shape[j]
+                        )));
+                    }
+                }
+                dt = promote_types(dt, t.dtype());
+                shape[d] += t.shape[d];
+            }
+            Ok((dev, d, dt, shape))
+        })?;
+        let phantom = ts.iter().any(|t| t.is_phantom());
+        let data = if phantom {
+            None
+        } else {
+            let outer: usize = shape[..d].iter().product();
+            let mut out = Vec::with_capacity(shape.iter().product());
+            let vals: Vec<(Vec<f64>, usize)> = ts
+                .iter()
+                .filter(|t| !(t.dim() == 1 && t.numel() == 0))
+                .map(|t| (t.values_unchecked(), t.shape[d..].iter().product::<usize>()))
+                .collect();
+            for o in 0..outer {
+                for (v, chunk) in &vals {
+                    out.extend(v[o * chunk..(o + 1) * chunk].iter().map(|x| dt.cast(*x)));
+                }
+            }
+            Some(out)
+        };
+        let mut out = self
+            .alloc_tensor(shape, dt, dev, data, false)
+            .map_err(|e| self.host_error("cat", hint, e))?;
+        let refs: Vec<&Tensor> = ts.iter().collect();
+        self.grad_of(&refs, &mut out, "CatBackward0");
+        self.complete(
+            "cat",
+            dev,
+            Cost::new(2 * out.nbytes() as u64, 0),
+            Vec::new(),
+        )?;
+        Ok(out)
+    }
+
+    /// `torch.stack(tensors, dim)`.
+    pub fn stack(&self, ts: &[Tensor], dim: i64) -> Result<Tensor> {
+        let hint = ts.first().and_then(|t| t.device().cuda_index());
+        self.guarded("stack", hint, || {
+            if ts.is_empty() {
+                return Err(EngineError::runtime("stack expects a non-empty TensorList"));
+            }
+            for (i, t) in ts.iter().enumerate() {
+                if t.shape != ts[0].shape {
+                    let f = |s: &[usize]| s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+                    return Err(EngineError::runtime(format!(
+                        "stack expects each tensor to be equal size, but got [{}] at entry 0 and [{}] at entry {i}",
+                        f(&ts[0].shape),
+                        f(&t.shape)
+                    )));
+                }
+            }
+            wrap_dim(dim, ts[0].dim() + 1)?;
+            Ok(())
+        })?;
+        let d = wrap_dim(dim, ts[0].dim() + 1)? as i64;
+        let us: Vec<Tensor> = ts.iter().map(|t| t.unsqueeze(d)).collect::<Result<_>>()?;
+        let mut out = self.cat(&us, d)?;
+        if out.grad_fn.is_some() {
+            out.grad_fn = Some("StackBackward0");
+        }
+        Ok(out)
+    }
+
+    /// `t.nonzero()`: (n, ndim) int64 indices; synchronises on CUDA (the size is data-dependent).
+    pub fn nonzero(&self, t: &Tensor) -> Result<Tensor> {
+        if let Device::Cuda(i) = t.device() {
+            self.sync("nonzero", i)?;
+        }
+        let v = t.values()?;
+        let nd = t.dim();
+        let st = contiguous_strides(&t.shape);
+        let mut out = Vec::new();
+        let mut count = 0;
+        for (k, &x) in v.iter().enumerate() {
+            if x != 0.0 {
+                count += 1;
+                let mut rem = k;
+                for s in &st {
+                    out.push((rem / s) as f64);
+                    rem %= s;
+                }
+            }
+        }
+        let r = self
+            .alloc_tensor(vec![count, nd], DType::Int64, t.device(), Some(out), false)
+            .map_err(|e| self.host_error("nonzero", t.device().cuda_index(), e))?;
+        self.complete(
+            "nonzero",
+            t.device(),
+            Cost::new(t.nbytes() as u64 + r.nbytes() as u64, 0),
+            Vec::new(),
+        )?;
+        Ok(r)
+    }
+
+    /// `t.masked_fill(mask, value)`.
+    pub fn masked_fill(&self, t: &Tensor, mask: &Tensor, value: Scalar) -> Result<Tensor> {
+        let hint = t.device().cuda_index();
+        let shape = self.guarded("masked_fill", hint, || {
+            if mask.dtype() != DType::Bool {
+                return Err(EngineError::runtime(format!(
+                    "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+                    mask.dtype().name()
+                )));
+            }
+            self.common_device(&[t, mask])?;
+            let s = broadcast_shapes(&t.shape, &mask.shape)?;
+            if s != t.shape {
+                return Err(EngineError::runtime(format!(
+                    "masked_fill: mask must be broadcastable to input"
+                )));
+            }
+            Ok(s)
+        })?;
+        let dt = t.dtype();
+        let v = dt.cast(value.as_f64());
+        let data = if t.is_phantom() {
+            None
+        } else {
+            let m = super::broadcast_values(mask, &shape);
+            Some(
+                t.values_unchecked()
+                    .into_iter()
+                    .zip(m)
+                    .map(|(x, k)| if k != 0.0 { v } else { x })
+                    .collect(),
+            )
+        };
+        let mut out = self
+            .alloc_tensor(shape, dt, t.device(), data, false)
+            .map_err(|e| self.host_error("masked_fill", hint, e))?;
+        self.grad_of(&[t], &mut out, "MaskedFillBackward0");
+        self.complete(
+            "masked_fill",
+            t.device(),
+            Cost::new(3 * t.nbytes() as u64, 0),
+            Vec::new(),
+        )?;
+        Ok(out)
+    }
+
+    /// `torch.result_type`-style dtype of a tensor combined with Python scalars.
+    pub fn result_type(&self, t: &Tensor, scalars: &[Scalar]) -> DType {
+        let mut r = ResultType::new().tensor(t.dtype(), t.dim());
+        for s in scalars {
+            r = r.scalar(*s);
+        }
+        r.result()
+    }
+}

@@ -1,0 +1,239 @@
+//! `torch.cuda`.
+
+use super::objects::CudaDeviceCtx;
+use super::{at_line, device_spec, py_err};
+use crate::engine::{DeviceType, Runtime};
+use crate::script::{Args, Interpreter, Module, PyException, PyResult, Value};
+use std::rc::Rc;
+
+type F = fn(&mut Interpreter, &Rc<Runtime>, Args) -> PyResult<Value>;
+
+fn reg(m: &Module, rt: &Rc<Runtime>, name: &str, f: F) {
+    let rt = rt.clone();
+    m.add_fn(name, move |it, args| {
+        at_line(&rt, it);
+        f(it, &rt, args)
+    });
+}
+
+/// The device a `device=None` / int / 'cuda:1' / torch.device argument names.
+fn dev_index(it: &mut Interpreter, rt: &Runtime, args: &Args, fname: &str) -> PyResult<u32> {
+    let a = args.bind(fname, &["device"], 0)?;
+    let idx = match &a[0] {
+        None | Some(Value::None) => rt.current_device() as i64,
+        Some(Value::Int(i)) => *i,
+        Some(v) => match device_spec(v)? {
+            Some(s) if s.kind == DeviceType::Cuda => s
+                .index
+                .map(|i| i as i64)
+                .unwrap_or(rt.current_device() as i64),
+            Some(s) => {
+                return Err(PyException::new(
+                    "ValueError",
+                    format!("Expected a cuda device, but got: {s}"),
+                ));
+            }
+            None => {
+                let _ = it;
+                rt.current_device() as i64
+            }
+        },
+    };
+    rt.check_device(idx).map_err(py_err)
+}
+
+pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+    let m = Module::new("torch.cuda");
+    m.set_attr(
+        "OutOfMemoryError",
+        Value::Class(it.exc_class("OutOfMemoryError")),
+    );
+    reg(&m, rt, "is_available", |_, rt, _| {
+        Ok(Value::Bool(rt.device_count() > 0))
+    });
+    reg(&m, rt, "is_initialized", |_, rt, _| {
+        Ok(Value::Bool(rt.cuda_initialized()))
+    });
+    reg(&m, rt, "device_count", |_, rt, _| {
+        Ok(Value::Int(rt.device_count() as i64))
+    });
+    reg(&m, rt, "current_device", |_, rt, _| {
+        Ok(Value::Int(rt.current_device() as i64))
+    });
+    reg(&m, rt, "set_device", |it, rt, args| {
+        let d = dev_index(it, rt, &args, "set_device")?;
+        rt.set_device(d as i64).map_err(py_err)?;
+        Ok(Value::None)
+    });
+    reg(&m, rt, "device", |it, rt, args| {
+        let a = args.bind("device", &["device"], 1)?;
+        let idx = match &a[0] {
+            Some(Value::Int(i)) => *i,
+            Some(v) => match device_spec(v)? {
+                Some(s) => s
+                    .index
+                    .map(|i| i as i64)
+                    .unwrap_or(rt.current_device() as i64),
+                None => -1,
+            },
+            None => -1,
+        };
+        let _ = it;
+        Ok(Value::native(CudaDeviceCtx::new(rt.clone(), idx)))
+    });
+    reg(&m, rt, "get_device_properties", |it, rt, args| {
+        let d = dev_index(it, rt, &args, "get_device_properties")?;
+        let total = rt.mem_get_info(d).1;
+        Ok(Value::native(super::objects::DeviceProps {
+            name: rt.device_name().to_string(),
+            total_memory: total,
+        }))
+    });
+    reg(&m, rt, "get_device_name", |it, rt, args| {
+        dev_index(it, rt, &args, "get_device_name")?;
+        Ok(Value::str(rt.device_name()))
+    });
+    reg(&m, rt, "get_device_capability", |it, rt, args| {
+        dev_index(it, rt, &args, "get_device_capability")?;
+        Ok(Value::tuple(vec![Value::Int(9), Value::Int(0)]))
+    });
+    reg(&m, rt, "synchronize", |it, rt, args| {
+        let d = dev_index(it, rt, &args, "synchronize")?;
+        rt.synchronize(Some(d)).map_err(py_err)?;
+        Ok(Value::None)
+    });
+    reg(&m, rt, "memory_allocated", |it, rt, args| {
+        Ok(Value::Int(
+            rt.memory_allocated(dev_index(it, rt, &args, "memory_allocated")?) as i64,
+        ))
+    });
+    reg(&m, rt, "memory_reserved", |it, rt, args| {
+        Ok(Value::Int(
+            rt.memory_reserved(dev_index(it, rt, &args, "memory_reserved")?) as i64,
+        ))
+    });
+    reg(&m, rt, "memory_cached", |it, rt, args| {
+        Ok(Value::Int(
+            rt.memory_reserved(dev_index(it, rt, &args, "memory_cached")?) as i64,
+        ))
+    });
+    reg(&m, rt, "max_memory_allocated", |it, rt, args| {
+        Ok(Value::Int(
+            rt.max_memory_allocated(dev_index(it, rt, &args, "max_memory_allocated")?) as i64,
+        ))
+    });
+    reg(&m, rt, "max_memory_reserved", |it, rt, args| {
+        Ok(Value::Int(
+            rt.max_memory_reserved(dev_index(it, rt, &args, "max_memory_reserved")?) as i64,
+        ))
+    });
+    reg(&m, rt, "reset_peak_memory_stats", |it, rt, args| {
+        rt.reset_peak_memory_stats(dev_index(it, rt, &args, "reset_peak_memory_stats")?);
+        Ok(Value::None)
+    });
+    reg(&m, rt, "reset_max_memory_allocated", |it, rt, args| {
+        rt.reset_peak_memory_stats(dev_index(it, rt, &args, "reset_max_memory_allocated")?);
+        Ok(Value::None)
+    });
+    reg(&m, rt, "empty_cache", |_, rt, _| {
+        rt.empty_cache();
+        Ok(Value::None)
+    });
+    reg(&m, rt, "mem_get_info", |it, rt, args| {
+        let (f, t) = rt.mem_get_info(dev_index(it, rt, &args, "mem_get_info")?);
+        Ok(Value::tuple(vec![
+            Value::Int(f as i64),
+            Value::Int(t as i64),
+        ]))
+    });
+    reg(&m, rt, "memory_summary", |it, rt, args| {
+        let a = args.bind("memory_summary", &["device", "abbreviated"], 0)?;
+        let d = dev_index(
+            it,
+            rt,
+            &Args::new(vec![a[0].clone().unwrap_or_default()]),
+            "memory_summary",
+        )?;
+        let ab = match &a[1] {
+            Some(v) => it.truthy(v)?,
+            None => false,
+        };
+        Ok(Value::string(rt.memory_summary(d, ab)))
+    });
+    reg(&m, rt, "memory_stats", |it, rt, args| {
+        let d = dev_index(it, rt, &args, "memory_stats")?;
+        let s = rt.memory_stats(d);
+        let mut pairs: Vec<(String, Value)> = Vec::new();
+        let arrays = [
+            ("allocation", &s.allocation),
+            ("segment", &s.segment),
+            ("active", &s.active),
+            ("inactive_split", &s.inactive_split),
+            ("allocated_bytes", &s.allocated_bytes),
+            ("reserved_bytes", &s.reserved_bytes),
+            ("active_bytes", &s.active_bytes),
+            ("inactive_split_bytes", &s.inactive_split_bytes),
+            ("requested_bytes", &s.requested_bytes),
+        ];
+        for (name, arr) in arrays {
+            for (pool, st) in [
+                ("all", &arr.all),
+                ("large_pool", &arr.large),
+                ("small_pool", &arr.small),
+            ] {
+                for (field, v) in [
+                    ("allocated", st.allocated),
+                    ("current", st.current),
+                    ("freed", st.freed),
+                    ("peak", st.peak),
+                ] {
+                    pairs.push((format!("{name}.{pool}.{field}"), Value::Int(v)));
+                }
+            }
+        }
+        pairs.push((
+            "num_alloc_retries".into(),
+            Value::Int(s.num_alloc_retries as i64),
+        ));
+        pairs.push(("num_ooms".into(), Value::Int(s.num_ooms as i64)));
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(Value::dict_from_pairs(
+            pairs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect(),
+        ))
+    });
+    reg(&m, rt, "manual_seed", |it, rt, args| {
+        let a = args.bind("manual_seed", &["seed"], 1)?;
+        rt.cuda_manual_seed(it.index_int(a[0].as_ref().unwrap())? as u64);
+        Ok(Value::None)
+    });
+    reg(&m, rt, "manual_seed_all", |it, rt, args| {
+        let a = args.bind("manual_seed_all", &["seed"], 1)?;
+        let s = it.index_int(a[0].as_ref().unwrap())? as u64;
+        rt.cuda_manual_seed_all(s);
+        Ok(Value::None)
+    });
+    reg(&m, rt, "set_per_process_memory_fraction", |it, rt, args| {
+        let a = args.bind(
+            "set_per_process_memory_fraction",
+            &["fraction", "device"],
+            1,
+        )?;
+        let f = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(1.0);
+        if !(0.0..=1.0).contains(&f) {
+            return Err(PyException::new(
+                "ValueError",
+                format!("Invalid fraction value: {f}. Allowed range: 0~1"),
+            ));
+        }
+        let d = dev_index(
+            it,
+            rt,
+            &Args::new(vec![a[1].clone().unwrap_or_default()]),
+            "set_per_process_memory_fraction",
+        )?;
+        let total = rt.mem_get_info(d).1;
+        rt.set_memory_cap(Some((total as f64 * f) as u64));
+        Ok(Value::None)
+    });
+    Ok(m.into_value())
+}

@@ -1,0 +1,85 @@
+# torch.utils.data for cudatutor.
+import torch
+
+
+class Dataset:
+    def __getitem__(self, index):
+        raise NotImplementedError('Subclasses of Dataset should implement __getitem__.')
+
+
+class TensorDataset(Dataset):
+    def __init__(self, *tensors):
+        n = tensors[0].size(0)
+        for t in tensors:
+            if t.size(0) != n:
+                raise AssertionError('Size mismatch between tensors')
+        self.tensors = tensors
+
+    def __getitem__(self, index):
+        return tuple([t[index] for t in self.tensors])
+
+    def __len__(self):
+        return self.tensors[0].size(0)
+
+
+def default_collate(batch):
+    first = batch[0]
+    if isinstance(first, torch.Tensor):
+        return torch.stack(batch, 0)
+    if isinstance(first, (bool, int, float)):
+        return torch.tensor(batch)
+    if isinstance(first, (tuple, list)):
+        return [default_collate([b[j] for b in batch]) for j in range(len(first))]
+    if isinstance(first, dict):
+        return {k: default_collate([b[k] for b in batch]) for k in first}
+    return batch
+
+
+def _pin(b):
+    if isinstance(b, torch.Tensor):
+        return b.pin_memory()
+    if isinstance(b, (tuple, list)):
+        return [_pin(x) for x in b]
+    return b
+
+
+class DataLoader:
+    def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None, num_workers=0,
+                 collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
+                 generator=None, prefetch_factor=None, persistent_workers=False):
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.shuffle = shuffle
+        self.num_workers = num_workers
+        self.pin_memory = pin_memory
+        self.drop_last = drop_last
+        self.collate_fn = collate_fn if collate_fn is not None else default_collate
+
+    def __len__(self):
+        n = len(self.dataset)
+        if self.batch_size is None:
+            return n
+        if self.drop_last:
+            return n // self.batch_size
+        return (n + self.batch_size - 1) // self.batch_size
+
+    def __iter__(self):
+        n = len(self.dataset)
+        order = torch.randperm(n).tolist() if self.shuffle else list(range(n))
+        bs = self.batch_size if self.batch_size is not None else 1
+        batches = []
+        for s in range(0, n, bs):
+            idx = order[s:s + bs]
+            if len(idx) < bs and self.drop_last:
+                break
+            if isinstance(self.dataset, TensorDataset) and self.collate_fn is default_collate:
+                ix = torch.tensor(idx)
+                b = [t[ix] for t in self.dataset.tensors]
+            else:
+                b = self.collate_fn([self.dataset[i] for i in idx])
+            if self.batch_size is None:
+                b = self.dataset[idx[0]]
+            if self.pin_memory:
+                b = _pin(b)
+            batches.append(b)
+        return iter(batches)

@@ -1,0 +1,941 @@
+//! `torch.*` and `torch.nn.functional.*` functions.
+
+use super::objects::{GradMode, PyDType, PyDevice, PySize};
+use super::tensor::{PyTensor, max_like};
+use super::{
+    at_line, device_arg, device_spec, dims_arg, dtype_arg, flatten_data, need_tensor, operand_of,
+    py_err, scalar_of, size_from, tensor_of, truthy_opt, wrap,
+};
+use crate::engine::dtype::{DEFAULT_FLOAT, Scalar};
+use crate::engine::{
+    BinaryOp, DType, Device, DeviceSpec, Operand, Reduction, Runtime, Tensor, UnaryOp,
+};
+use crate::script::{Args, Interpreter, Module, PyException, PyResult, Value};
+use std::rc::Rc;
+
+type F = fn(&mut Interpreter, &Rc<Runtime>, Args) -> PyResult<Value>;
+
+fn reg(m: &Module, rt: &Rc<Runtime>, name: &str, f: F) {
+    let rt = rt.clone();
+    m.add_fn(name, move |it, args| {
+        at_line(&rt, it);
+        f(it, &rt, args)
+    });
+}
+
+/// Common creation keywords: (dtype, device, requires_grad).
+fn creation_kw(
+    rt: &Runtime,
+    a: &[Option<Value>],
+    it: &mut Interpreter,
+) -> PyResult<(Option<DType>, Device, bool)> {
+    let dt = match &a[0] {
+        Some(v) => dtype_arg(v)?,
+        None => None,
+    };
+    let dev = device_arg(rt, a[1].as_ref())?.unwrap_or(Device::Cpu);
+    let rg = truthy_opt(it, &a[2], false)?;
+    Ok((dt, dev, rg))
+}
+
+fn finish(rt: &Rc<Runtime>, mut t: Tensor, rg: bool) -> PyResult<Value> {
+    if rg {
+        t.set_requires_grad(true).map_err(py_err)?;
+    }
+    Ok(wrap(rt, t))
+}
+
+const CREATE: [&str; 6] = [
+    "*size",
+    "dtype",
+    "device",
+    "requires_grad",
+    "out",
+    "pin_memory",
+];
+
+fn sized(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    args: &Args,
+    fname: &str,
+) -> PyResult<(Vec<usize>, Option<DType>, Device, bool)> {
+    let mut a = args.bind(fname, &CREATE, 0)?;
+    let items = a[0].take().and_then(|v| v.as_vec()).unwrap_or_default();
+    let size = size_from(it, &items)?;
+    let (dt, dev, rg) = creation_kw(rt, &a[1..4], it)?;
+    Ok((size, dt, dev, rg))
+}
+
+fn like(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    args: &Args,
+    fname: &str,
+) -> PyResult<(Tensor, Option<DType>, Device, bool)> {
+    let a = args.bind(
+        fname,
+        &["input", "dtype", "device", "requires_grad", "memory_format"],
+        1,
+    )?;
+    let t = need_tensor(a[0].as_ref().unwrap(), fname, "input")?;
+    let (dt, dev, rg) = creation_kw(rt, &a[1..4], it)?;
+    let dev = if a[2].as_ref().is_some_and(|v| !v.is_none()) {
+        dev
+    } else {
+        t.device()
+    };
+    Ok((t.clone(), Some(dt.unwrap_or(t.dtype())), dev, rg))
+}
+
+fn reduction_arg(v: &Option<Value>) -> PyResult<Reduction> {
+    match v.as_ref().and_then(|v| v.as_str()) {
+        None => Ok(Reduction::Mean),
+        Some(s) => Reduction::parse(s).map_err(py_err),
+    }
+}
+
+fn unary_fn(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    args: Args,
+    op: UnaryOp,
+    fname: &str,
+) -> PyResult<Value> {
+    let _ = it;
+    let a = args.bind(fname, &["input", "inplace"], 1)?;
+    let t = need_tensor(a[0].as_ref().unwrap(), fname, "input")?;
+    Ok(wrap(rt, rt.unary(op, &t).map_err(py_err)?))
+}
+
+fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResult<Value> {
+    let a = args.bind(fname, &["input", "other", "alpha", "out"], 2)?;
+    let x = operand_of(a[0].as_ref().unwrap()).ok_or_else(|| {
+        PyException::new(
+            "TypeError",
+            format!("{fname}(): argument 'input' must be Tensor"),
+        )
+    })?;
+    let y = operand_of(a[1].as_ref().unwrap()).ok_or_else(|| {
+        PyException::new(
+            "TypeError",
+            format!("{fname}(): argument 'other' must be Tensor"),
+        )
+    })?;
+    let y = match (&a[2], y) {
+        (Some(alpha), Operand::Tensor(t)) => Operand::Tensor(
+            rt.binary(
+                BinaryOp::Mul,
+                &Operand::Tensor(t),
+                &operand_of(alpha).unwrap_or(Operand::Scalar(Scalar::Int(1))),
+            )
+            .map_err(py_err)?,
+        ),
+        (_, y) => y,
+    };
+    Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
+}
+
+fn tensor_list(it: &mut Interpreter, v: &Value, fname: &str) -> PyResult<Vec<Tensor>> {
+    let items = it.iterate(v)?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            tensor_of(x).ok_or_else(|| {
+                PyException::new(
+                    "TypeError",
+                    format!(
+                        "expected Tensor as element {i} in argument 0, but got {}",
+                        x.type_name()
+                    ),
+                )
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()
+        .map_err(|e| {
+            let _ = fname;
+            e
+        })
+}
+
+fn loss_fn(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    args: Args,
+    fname: &str,
+    ce: bool,
+) -> PyResult<Value> {
+    let a = args.bind(
+        fname,
+        &[
+            "input",
+            "target",
+            "weight",
+            "size_average",
+            "ignore_index",
+            "reduce",
+            "reduction",
+            "label_smoothing",
+        ],
+        2,
+    )?;
+    let x = need_tensor(a[0].as_ref().unwrap(), fname, "input")?;
+    let t = need_tensor(a[1].as_ref().unwrap(), fname, "target")?;
+    let w = a[2].as_ref().and_then(tensor_of);
+    let ii = match &a[4] {
+        Some(v) => it.index_int(v)?,
+        None => -100,
+    };
+    let red = reduction_arg(&a[6])?;
+    if let Some(ls) = a[7].as_ref().and_then(|v| v.as_float()) {
+        if ls != 0.0 {
+            return Err(PyException::new(
+                "NotImplementedError",
+                "cudatutor does not support label_smoothing yet",
+            ));
+        }
+    }
+    let r = if ce {
+        rt.cross_entropy(&x, &t, w.as_ref(), ii, red)
+    } else {
+        rt.nll_loss(&x, &t, w.as_ref(), ii, red)
+    };
+    Ok(wrap(rt, r.map_err(py_err)?))
+}
+
+fn add_dtypes(m: &Module) {
+    for (n, d) in [
+        ("float32", DType::Float32),
+        ("float", DType::Float32),
+        ("float64", DType::Float64),
+        ("double", DType::Float64),
+        ("float16", DType::Float16),
+        ("half", DType::Float16),
+        ("int64", DType::Int64),
+        ("long", DType::Int64),
+        ("int32", DType::Int32),
+        ("int", DType::Int32),
+        ("uint8", DType::UInt8),
+        ("bool", DType::Bool),
+    ] {
+        m.set_attr(n, Value::native(PyDType(d)));
+    }
+}
+
+/// The `torch` module.
+pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+    let m = Module::new("torch");
+    add_dtypes(&m);
+    m.set_attr("__version__", Value::str("2.5.0+cudatutor"));
+    m.set_attr(
+        "OutOfMemoryError",
+        Value::Class(it.exc_class("OutOfMemoryError")),
+    );
+    let tcls = it.native_class("Tensor");
+    let r = rt.clone();
+    let ctor = Value::native_fn("Tensor", move |it, args| {
+        at_line(&r, it);
+        if args.positional.len() == 1
+            && matches!(args.positional[0], Value::List(_) | Value::Tuple(_))
+        {
+            let (vals, shape, _) = flatten_data(it, &args.positional[0])?;
+            return Ok(wrap(
+                &r,
+                r.tensor(&vals, shape, Some(DType::Float32), Device::Cpu)
+                    .map_err(py_err)?,
+            ));
+        }
+        let s = size_from(it, &args.positional)?;
+        Ok(wrap(
+            &r,
+            r.empty(&s, Some(DType::Float32), Device::Cpu)
+                .map_err(py_err)?,
+        ))
+    });
+    it.set_class_ctor(&tcls, ctor);
+    m.set_attr("Tensor", Value::Class(tcls));
+    reg(&m, rt, "tensor", |it, rt, args| {
+        let a = args.bind(
+            "tensor",
+            &["data", "dtype", "device", "requires_grad", "pin_memory"],
+            1,
+        )?;
+        let (vals, shape, inner_dt) = flatten_data(it, a[0].as_ref().unwrap())?;
+        let (dt, dev, rg) = creation_kw(rt, &a[1..4], it)?;
+        let dt = dt.or(
+            if inner_dt.is_some() && vals.iter().all(|v| !matches!(v, Scalar::Float(_))) {
+                inner_dt
+            } else {
+                None
+            },
+        );
+        let t = rt.tensor(&vals, shape, dt, dev).map_err(py_err)?;
+        let t = if truthy_opt(it, &a[4], false)? {
+            rt.pin_memory(&t).map_err(py_err)?
+        } else {
+            t
+        };
+        finish(rt, t, rg)
+    });
+    reg(&m, rt, "as_tensor", |it, rt, args| {
+        let a = args.bind("as_tensor", &["data", "dtype", "device"], 1)?;
+        if let Some(t) = tensor_of(a[0].as_ref().unwrap()) {
+            let dt = match &a[1] {
+                Some(v) => dtype_arg(v)?,
+                None => None,
+            };
+            let dev = device_arg(rt, a[2].as_ref())?;
+            return Ok(wrap(
+                rt,
+                rt.to(&t, dev, dt, false, false, "as_tensor")
+                    .map_err(py_err)?,
+            ));
+        }
+        let (vals, shape, _) = flatten_data(it, a[0].as_ref().unwrap())?;
+        let (dt, dev, _) = creation_kw(rt, &[a[1].clone(), a[2].clone(), None], it)?;
+        Ok(wrap(rt, rt.tensor(&vals, shape, dt, dev).map_err(py_err)?))
+    });
+    reg(&m, rt, "zeros", |it, rt, args| {
+        let (s, dt, dev, rg) = sized(it, rt, &args, "zeros")?;
+        finish(rt, rt.zeros(&s, dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "ones", |it, rt, args| {
+        let (s, dt, dev, rg) = sized(it, rt, &args, "ones")?;
+        finish(rt, rt.ones(&s, dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "empty", |it, rt, args| {
+        let (s, dt, dev, rg) = sized(it, rt, &args, "empty")?;
+        finish(rt, rt.empty(&s, dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "rand", |it, rt, args| {
+        let (s, dt, dev, rg) = sized(it, rt, &args, "rand")?;
+        finish(rt, rt.rand(&s, dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "randn", |it, rt, args| {
+        let (s, dt, dev, rg) = sized(it, rt, &args, "randn")?;
+        finish(rt, rt.randn(&s, dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "full", |it, rt, args| {
+        let a = args.bind(
+            "full",
+            &["size", "fill_value", "dtype", "device", "requires_grad"],
+            2,
+        )?;
+        let s = size_from(it, &[a[0].clone().unwrap()])?;
+        let v = scalar_of(a[1].as_ref().unwrap()).ok_or_else(|| {
+            PyException::new("TypeError", "full(): argument 'fill_value' must be Number")
+        })?;
+        let (dt, dev, rg) = creation_kw(rt, &a[2..5], it)?;
+        finish(rt, rt.full(&s, v, dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "randint", |it, rt, mut args| {
+        let size_kw = args.take_kw("size");
+        let mut pos = args.positional.clone();
+        if let Some(s) = size_kw {
+            pos.push(s);
+        }
+        let (low, high, size) = match pos.len() {
+            2 => (0, it.index_int(&pos[0])?, pos[1].clone()),
+            3 => (
+                it.index_int(&pos[0])?,
+                it.index_int(&pos[1])?,
+                pos[2].clone(),
+            ),
+            _ => {
+                return Err(PyException::new(
+                    "TypeError",
+                    "randint() received an invalid combination of arguments",
+                ));
+            }
+        };
+        let a = Args::with_keywords(vec![], args.keywords.clone()).bind(
+            "randint",
+            &["dtype", "device", "requires_grad", "generator"],
+            0,
+        )?;
+        let s = size_from(it, &[size])?;
+        let (dt, dev, _) = creation_kw(rt, &a[0..3], it)?;
+        Ok(wrap(
+            rt,
+            rt.randint(low, high, &s, dt, dev).map_err(py_err)?,
+        ))
+    });
+    reg(&m, rt, "randperm", |it, rt, args| {
+        let a = args.bind(
+            "randperm",
+            &["n", "dtype", "device", "requires_grad", "generator"],
+            1,
+        )?;
+        let n = it.index_int(a[0].as_ref().unwrap())?;
+        let (dt, dev, _) = creation_kw(rt, &a[1..4], it)?;
+        Ok(wrap(
+            rt,
+            rt.randperm(n.max(0) as usize, dt, dev).map_err(py_err)?,
+        ))
+    });
+    reg(&m, rt, "arange", |it, rt, args| {
+        let mut a = args.bind(
+            "arange",
+            &["start", "end", "step", "dtype", "device", "requires_grad"],
+            1,
+        )?;
+        let mut nums: Vec<Value> = a[..3].iter_mut().filter_map(|x| x.take()).collect();
+        let float_args = nums.iter().any(|v| matches!(v, Value::Float(_)))
+            || nums
+                .iter()
+                .any(|v| tensor_of(v).is_some_and(|t| t.dtype().is_floating_point()));
+        let mut f = Vec::new();
+        for v in nums.drain(..) {
+            f.push(match v.as_float() {
+                Some(x) => x,
+                None => it.index_int(&v)? as f64,
+            });
+        }
+        let (start, end, step) = match f.len() {
+            1 => (0.0, f[0], 1.0),
+            2 => (f[0], f[1], 1.0),
+            _ => (f[0], f[1], f[2]),
+        };
+        let (dt, dev, rg) = creation_kw(rt, &a[3..6], it)?;
+        finish(
+            rt,
+            rt.arange(start, end, step, float_args, dt, dev)
+                .map_err(py_err)?,
+            rg,
+        )
+    });
+    reg(&m, rt, "linspace", |it, rt, args| {
+        let a = args.bind(
+            "linspace",
+            &["start", "end", "steps", "dtype", "device", "requires_grad"],
+            3,
+        )?;
+        let s = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
+        let e = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
+        let n = it.index_int(a[2].as_ref().unwrap())?;
+        let (dt, dev, rg) = creation_kw(rt, &a[3..6], it)?;
+        finish(
+            rt,
+            rt.linspace(s, e, n.max(0) as usize, dt, dev)
+                .map_err(py_err)?,
+            rg,
+        )
+    });
+    reg(&m, rt, "zeros_like", |it, rt, args| {
+        let (t, dt, dev, rg) = like(it, rt, &args, "zeros_like")?;
+        finish(rt, rt.zeros(t.shape(), dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "ones_like", |it, rt, args| {
+        let (t, dt, dev, rg) = like(it, rt, &args, "ones_like")?;
+        finish(rt, rt.ones(t.shape(), dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "empty_like", |it, rt, args| {
+        let (t, dt, dev, rg) = like(it, rt, &args, "empty_like")?;
+        finish(rt, rt.empty(t.shape(), dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "rand_like", |it, rt, args| {
+        let (t, dt, dev, rg) = like(it, rt, &args, "rand_like")?;
+        finish(rt, rt.rand(t.shape(), dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "randn_like", |it, rt, args| {
+        let (t, dt, dev, rg) = like(it, rt, &args, "randn_like")?;
+        finish(rt, rt.randn(t.shape(), dt, dev).map_err(py_err)?, rg)
+    });
+    reg(&m, rt, "full_like", |it, rt, args| {
+        let a = args.bind(
+            "full_like",
+            &["input", "fill_value", "dtype", "device", "requires_grad"],
+            2,
+        )?;
+        let t = need_tensor(a[0].as_ref().unwrap(), "full_like", "input")?;
+        let v = scalar_of(a[1].as_ref().unwrap()).ok_or_else(|| {
+            PyException::new(
+                "TypeError",
+                "full_like(): argument 'fill_value' must be Number",
+            )
+        })?;
+        let (dt, dev, rg) = creation_kw(rt, &a[2..5], it)?;
+        let dev = if a[3].is_some() { dev } else { t.device() };
+        finish(
+            rt,
+            rt.full(t.shape(), v, Some(dt.unwrap_or(t.dtype())), dev)
+                .map_err(py_err)?,
+            rg,
+        )
+    });
+    reg(&m, rt, "manual_seed", |it, rt, args| {
+        let a = args.bind("manual_seed", &["seed"], 1)?;
+        let s = it.index_int(a[0].as_ref().unwrap())?;
+        rt.manual_seed(s as u64);
+        Ok(Value::None)
+    });
+    reg(&m, rt, "initial_seed", |_, _, _| {
+        Ok(Value::Int(crate::engine::rng::DEFAULT_SEED as i64))
+    });
+    reg(&m, rt, "is_tensor", |_, _, args| {
+        Ok(Value::Bool(
+            args.positional.first().and_then(tensor_of).is_some(),
+        ))
+    });
+    reg(&m, rt, "numel", |_, _, args| {
+        let t = need_tensor(
+            args.positional.first().unwrap_or(&Value::None),
+            "numel",
+            "input",
+        )?;
+        Ok(Value::Int(t.numel() as i64))
+    });
+    reg(&m, rt, "get_default_dtype", |_, _, _| {
+        Ok(Value::native(PyDType(DEFAULT_FLOAT)))
+    });
+    reg(&m, rt, "device", |it, _, args| {
+        let a = args.bind("device", &["type", "index"], 1)?;
+        let v = a[0].as_ref().unwrap();
+        let idx = match &a[1] {
+            Some(i) => Some(it.index_int(i)?),
+            None => None,
+        };
+        let spec = match (v.as_str(), idx) {
+            (Some(s), i) => DeviceSpec::new(s, i).map_err(py_err)?,
+            (None, None) => device_spec(v)?.unwrap_or(DeviceSpec::CPU),
+            (None, Some(_)) => {
+                return Err(PyException::new(
+                    "TypeError",
+                    "device(): argument 'type' must be str",
+                ));
+            }
+        };
+        Ok(Value::native(PyDevice(spec)))
+    });
+    reg(&m, rt, "Size", |it, _, args| {
+        let items = match args.positional.first() {
+            Some(v) => it.iterate(v)?,
+            None => Vec::new(),
+        };
+        let mut dims = Vec::new();
+        for v in &items {
+            dims.push(it.index_int(v)?.max(0) as usize);
+        }
+        Ok(Value::native(PySize(dims)))
+    });
+    reg(&m, rt, "no_grad", |_, rt, _| {
+        Ok(Value::native(GradMode::new(rt.clone(), false)))
+    });
+    reg(&m, rt, "enable_grad", |_, rt, _| {
+        Ok(Value::native(GradMode::new(rt.clone(), true)))
+    });
+    reg(&m, rt, "inference_mode", |_, rt, _| {
+        Ok(Value::native(GradMode::new(rt.clone(), false)))
+    });
+    reg(&m, rt, "is_grad_enabled", |_, rt, _| {
+        Ok(Value::Bool(rt.grad_enabled()))
+    });
+    reg(&m, rt, "cat", |it, rt, args| {
+        let a = args.bind("cat", &["tensors", "dim"], 1)?;
+        let ts = tensor_list(it, a[0].as_ref().unwrap(), "cat")?;
+        let d = match &a[1] {
+            Some(v) => it.index_int(v)?,
+            None => 0,
+        };
+        Ok(wrap(rt, rt.cat(&ts, d).map_err(py_err)?))
+    });
+    m.set_attr("concat", m.get_attr("cat").unwrap());
+    reg(&m, rt, "stack", |it, rt, args| {
+        let a = args.bind("stack", &["tensors", "dim"], 1)?;
+        let ts = tensor_list(it, a[0].as_ref().unwrap(), "stack")?;
+        let d = match &a[1] {
+            Some(v) => it.index_int(v)?,
+            None => 0,
+        };
+        Ok(wrap(rt, rt.stack(&ts, d).map_err(py_err)?))
+    });
+    reg(&m, rt, "where", |_, rt, args| {
+        let a = args.bind("where", &["condition", "input", "other"], 1)?;
+        let c = need_tensor(a[0].as_ref().unwrap(), "where", "condition")?;
+        match (&a[1], &a[2]) {
+            (Some(x), Some(y)) => {
+                let x = operand_of(x).ok_or_else(|| {
+                    PyException::new("TypeError", "where(): argument 'input' must be Tensor")
+                })?;
+                let y = operand_of(y).ok_or_else(|| {
+                    PyException::new("TypeError", "where(): argument 'other' must be Tensor")
+                })?;
+                Ok(wrap(rt, rt.where_(&c, &x, &y).map_err(py_err)?))
+            }
+            _ => {
+                let nz = rt.nonzero(&c).map_err(py_err)?;
+                let cols = (0..c.dim())
+                    .map(|k| nz.select(1, k as i64).map(|t| wrap(rt, t)))
+                    .collect::<crate::engine::Result<Vec<_>>>()
+                    .map_err(py_err)?;
+                Ok(Value::tuple(cols))
+            }
+        }
+    });
+    reg(&m, rt, "matmul", |_, rt, args| {
+        let a = args.bind("matmul", &["input", "other"], 2)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "matmul", "input")?;
+        let y = need_tensor(a[1].as_ref().unwrap(), "matmul", "other")?;
+        Ok(wrap(rt, rt.matmul(&x, &y).map_err(py_err)?))
+    });
+    reg(&m, rt, "mm", |_, rt, args| {
+        let a = args.bind("mm", &["input", "mat2"], 2)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "mm", "input")?;
+        let y = need_tensor(a[1].as_ref().unwrap(), "mm", "mat2")?;
+        Ok(wrap(rt, rt.mm(&x, &y).map_err(py_err)?))
+    });
+    reg(&m, rt, "addmm", |_, rt, args| {
+        let a = args.bind("addmm", &["input", "mat1", "mat2"], 3)?;
+        let b = need_tensor(a[0].as_ref().unwrap(), "addmm", "input")?;
+        let x = need_tensor(a[1].as_ref().unwrap(), "addmm", "mat1")?;
+        let y = need_tensor(a[2].as_ref().unwrap(), "addmm", "mat2")?;
+        Ok(wrap(rt, rt.addmm(&b, &x, &y).map_err(py_err)?))
+    });
+    reg(&m, rt, "add", |_, rt, args| {
+        binary_fn(rt, args, BinaryOp::Add, "add")
+    });
+    reg(&m, rt, "sub", |_, rt, args| {
+        binary_fn(rt, args, BinaryOp::Sub, "sub")
+    });
+    reg(&m, rt, "mul", |_, rt, args| {
+        binary_fn(rt, args, BinaryOp::Mul, "mul")
+    });
+    reg(&m, rt, "div", |_, rt, args| {
+        binary_fn(rt, args, BinaryOp::Div, "div")
+    });
+    reg(&m, rt, "eq", |_, rt, args| {
+        binary_fn(rt, args, BinaryOp::Eq, "eq")
+    });
+    reg(&m, rt, "maximum", |_, rt, args| {
+        binary_fn(rt, args, BinaryOp::Maximum, "maximum")
+    });
+    reg(&m, rt, "minimum", |_, rt, args| {
+        binary_fn(rt, args, BinaryOp::Minimum, "minimum")
+    });
+    reg(&m, rt, "equal", |_, rt, args| {
+        let a = args.bind("equal", &["input", "other"], 2)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "equal", "input")?;
+        let y = need_tensor(a[1].as_ref().unwrap(), "equal", "other")?;
+        if x.shape() != y.shape() {
+            return Ok(Value::Bool(false));
+        }
+        let e = rt
+            .binary(BinaryOp::Eq, &Operand::Tensor(x), &Operand::Tensor(y))
+            .map_err(py_err)?;
+        let all = rt.all(&e, None, false).map_err(py_err)?;
+        Ok(Value::Bool(rt.to_bool(&all).map_err(py_err)?))
+    });
+    reg(&m, rt, "allclose", |_, rt, args| {
+        let a = args.bind(
+            "allclose",
+            &["input", "other", "rtol", "atol", "equal_nan"],
+            2,
+        )?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "allclose", "input")?;
+        let y = need_tensor(a[1].as_ref().unwrap(), "allclose", "other")?;
+        let rtol = a[2].as_ref().and_then(|v| v.as_float()).unwrap_or(1e-5);
+        let atol = a[3].as_ref().and_then(|v| v.as_float()).unwrap_or(1e-8);
+        let d = rt
+            .binary(
+                BinaryOp::Sub,
+                &Operand::Tensor(x.clone()),
+                &Operand::Tensor(y.clone()),
+            )
+            .map_err(py_err)?;
+        let d = rt.unary(UnaryOp::Abs, &d).map_err(py_err)?;
+        let ay = rt.unary(UnaryOp::Abs, &y).map_err(py_err)?;
+        let tol = rt
+            .binary(
+                BinaryOp::Mul,
+                &Operand::Tensor(ay),
+                &Operand::Scalar(Scalar::Float(rtol)),
+            )
+            .map_err(py_err)?;
+        let tol = rt
+            .binary(
+                BinaryOp::Add,
+                &Operand::Tensor(tol),
+                &Operand::Scalar(Scalar::Float(atol)),
+            )
+            .map_err(py_err)?;
+        let ok = rt
+            .binary(BinaryOp::Le, &Operand::Tensor(d), &Operand::Tensor(tol))
+            .map_err(py_err)?;
+        let all = rt.all(&ok, None, false).map_err(py_err)?;
+        Ok(Value::Bool(rt.to_bool(&all).map_err(py_err)?))
+    });
+    for (name, op) in [
+        ("abs", UnaryOp::Abs),
+        ("exp", UnaryOp::Exp),
+        ("log", UnaryOp::Log),
+        ("sqrt", UnaryOp::Sqrt),
+        ("sigmoid", UnaryOp::Sigmoid),
+        ("tanh", UnaryOp::Tanh),
+        ("relu", UnaryOp::Relu),
+        ("neg", UnaryOp::Neg),
+        ("floor", UnaryOp::Floor),
+        ("ceil", UnaryOp::Ceil),
+        ("round", UnaryOp::Round),
+        ("isnan", UnaryOp::IsNan),
+        ("isfinite", UnaryOp::IsFinite),
+        ("logical_not", UnaryOp::LogicalNot),
+        ("sin", UnaryOp::Sin),
+        ("cos", UnaryOp::Cos),
+    ] {
+        let rt = rt.clone();
+        let n = name.to_string();
+        m.add_fn(name, move |it, args| {
+            at_line(&rt, it);
+            unary_fn(it, &rt, args, op, &n)
+        });
+    }
+    // method-style reductions as functions: torch.sum(x, dim) → x.sum(dim)
+    for name in [
+        "sum",
+        "mean",
+        "max",
+        "min",
+        "argmax",
+        "argmin",
+        "any",
+        "all",
+        "prod",
+        "std",
+        "var",
+        "softmax",
+        "log_softmax",
+        "clamp",
+        "clip",
+        "flatten",
+        "unsqueeze",
+        "squeeze",
+        "transpose",
+        "permute",
+        "reshape",
+        "t",
+        "index_select",
+        "gather",
+        "masked_fill",
+        "nonzero",
+        "pow",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "logical_and",
+        "logical_or",
+    ] {
+        let rt = rt.clone();
+        let n = name.to_string();
+        m.add_fn(name, move |it, mut args| {
+            at_line(&rt, it);
+            let x = if args.positional.is_empty() {
+                args.take_kw("input")
+            } else {
+                Some(args.positional.remove(0))
+            };
+            let x = x.unwrap_or_default();
+            if tensor_of(&x).is_none() {
+                return Err(PyException::new(
+                    "TypeError",
+                    format!(
+                        "{n}(): argument 'input' (position 1) must be Tensor, not {}",
+                        x.type_name()
+                    ),
+                ));
+            }
+            if n == "max" || n == "min" {
+                return max_like(it, &rt, &tensor_of(&x).unwrap(), &args, n == "max");
+            }
+            let f = it.getattr(&x, &n)?;
+            it.call(&f, args)
+        });
+    }
+    Ok(m.into_value())
+}
+
+/// `torch.nn.functional`.
+pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+    let m = Module::new("torch.nn.functional");
+    reg(&m, rt, "relu", |it, rt, args| {
+        unary_fn(it, rt, args, UnaryOp::Relu, "relu")
+    });
+    reg(&m, rt, "sigmoid", |it, rt, args| {
+        unary_fn(it, rt, args, UnaryOp::Sigmoid, "sigmoid")
+    });
+    reg(&m, rt, "tanh", |it, rt, args| {
+        unary_fn(it, rt, args, UnaryOp::Tanh, "tanh")
+    });
+    reg(&m, rt, "softmax", |it, rt, args| {
+        let a = args.bind("softmax", &["input", "dim", "_stacklevel", "dtype"], 1)?;
+        let t = need_tensor(a[0].as_ref().unwrap(), "softmax", "input")?;
+        let d = match &a[1] {
+            Some(v) if !v.is_none() => it.index_int(v)?,
+            _ => {
+                if t.dim() <= 1 || t.dim() == 3 {
+                    0
+                } else {
+                    1
+                }
+            }
+        };
+        let dt = match &a[3] {
+            Some(v) => dtype_arg(v)?,
+            None => None,
+        };
+        Ok(wrap(rt, rt.softmax(&t, d, dt).map_err(py_err)?))
+    });
+    reg(&m, rt, "log_softmax", |it, rt, args| {
+        let a = args.bind("log_softmax", &["input", "dim", "_stacklevel", "dtype"], 1)?;
+        let t = need_tensor(a[0].as_ref().unwrap(), "log_softmax", "input")?;
+        let d = match &a[1] {
+            Some(v) if !v.is_none() => it.index_int(v)?,
+            _ => {
+                if t.dim() <= 1 || t.dim() == 3 {
+                    0
+                } else {
+                    1
+                }
+            }
+        };
+        let dt = match &a[3] {
+            Some(v) => dtype_arg(v)?,
+            None => None,
+        };
+        Ok(wrap(rt, rt.log_softmax(&t, d, dt).map_err(py_err)?))
+    });
+    reg(&m, rt, "cross_entropy", |it, rt, args| {
+        loss_fn(it, rt, args, "cross_entropy", true)
+    });
+    reg(&m, rt, "nll_loss", |it, rt, args| {
+        loss_fn(it, rt, args, "nll_loss", false)
+    });
+    reg(&m, rt, "linear", |_, rt, args| {
+        let a = args.bind("linear", &["input", "weight", "bias"], 2)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "linear", "input")?;
+        let w = need_tensor(a[1].as_ref().unwrap(), "linear", "weight")?;
+        let b = a[2].as_ref().and_then(tensor_of);
+        Ok(wrap(rt, rt.linear(&x, &w, b.as_ref()).map_err(py_err)?))
+    });
+    reg(&m, rt, "embedding", |_, rt, args| {
+        let a = args.bind(
+            "embedding",
+            &[
+                "input",
+                "weight",
+                "padding_idx",
+                "max_norm",
+                "norm_type",
+                "scale_grad_by_freq",
+                "sparse",
+            ],
+            2,
+        )?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "embedding", "input")?;
+        let w = need_tensor(a[1].as_ref().unwrap(), "embedding", "weight")?;
+        Ok(wrap(rt, rt.embedding(&w, &x).map_err(py_err)?))
+    });
+    reg(&m, rt, "mse_loss", |_, rt, args| {
+        let a = args.bind(
+            "mse_loss",
+            &["input", "target", "size_average", "reduce", "reduction"],
+            2,
+        )?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "mse_loss", "input")?;
+        let y = need_tensor(a[1].as_ref().unwrap(), "mse_loss", "target")?;
+        let d = rt
+            .binary(BinaryOp::Sub, &Operand::Tensor(x), &Operand::Tensor(y))
+            .map_err(py_err)?;
+        let sq = rt
+            .binary(
+                BinaryOp::Mul,
+                &Operand::Tensor(d.clone()),
+                &Operand::Tensor(d),
+            )
+            .map_err(py_err)?;
+        let r = match reduction_arg(&a[4])? {
+            Reduction::None => sq,
+            Reduction::Sum => rt.sum(&sq, None, false, None).map_err(py_err)?,
+            Reduction::Mean => rt.mean(&sq, None, false).map_err(py_err)?,
+        };
+        Ok(wrap(rt, r))
+    });
+    reg(&m, rt, "one_hot", |it, rt, args| {
+        let a = args.bind("one_hot", &["tensor", "num_classes"], 1)?;
+        let t = need_tensor(a[0].as_ref().unwrap(), "one_hot", "tensor")?;
+        let n = match &a[1] {
+            Some(v) => it.index_int(v)?,
+            None => -1,
+        };
+        let vals = t.values().map_err(py_err)?;
+        let n = if n < 0 {
+            vals.iter().cloned().fold(0.0, f64::max) as i64 + 1
+        } else {
+            n
+        };
+        if let Some(bad) = vals.iter().find(|v| **v < 0.0 || **v as i64 >= n) {
+            let _ = bad;
+            return Err(PyException::new(
+                "RuntimeError",
+                "Class values must be smaller than num_classes.",
+            ));
+        }
+        let mut out = vec![Scalar::Int(0); vals.len() * n as usize];
+        for (i, v) in vals.iter().enumerate() {
+            out[i * n as usize + *v as usize] = Scalar::Int(1);
+        }
+        let mut shape = t.shape().to_vec();
+        shape.push(n as usize);
+        Ok(wrap(
+            rt,
+            rt.tensor(&out, shape, Some(DType::Int64), t.device())
+                .map_err(py_err)?,
+        ))
+    });
+    Ok(m.into_value())
+}
+
+/// `torch._C`: native helpers the Python preludes use.
+pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+    let m = Module::new("torch._C");
+    reg(&m, rt, "make_parameter", |it, rt, args| {
+        let a = args.bind("Parameter", &["data", "requires_grad"], 0)?;
+        let t = match &a[0] {
+            Some(v) => need_tensor(v, "Parameter", "data")?,
+            None => rt.empty(&[0], None, Device::Cpu).map_err(py_err)?,
+        };
+        let rg = truthy_opt(it, &a[1], true)?;
+        let mut t = t.detach();
+        if rg {
+            t.set_requires_grad(true).map_err(py_err)?;
+        }
+        let mut p = PyTensor::new(rt.clone(), t);
+        p.param = true;
+        Ok(Value::native(p))
+    });
+    let pcls = it.define_native_class("Parameter", &["Tensor"]);
+    let ctor = m.get_attr("make_parameter").unwrap();
+    it.set_class_ctor(&pcls, ctor);
+    m.set_attr("Parameter", Value::Class(pcls));
+    reg(&m, rt, "is_parameter", |_, _, args| {
+        Ok(Value::Bool(
+            args.positional
+                .first()
+                .and_then(|v| v.downcast::<PyTensor>())
+                .is_some_and(|p| p.param),
+        ))
+    });
+    reg(&m, rt, "device_count", |_, rt, _| {
+        Ok(Value::Int(rt.device_count() as i64))
+    });
+    reg(&m, rt, "dims", |it, _, args| {
+        let v = args.positional.first().cloned().unwrap_or_default();
+        let d = dims_arg(it, &Some(v))?;
+        Ok(Value::list(
+            d.unwrap_or_default().into_iter().map(Value::Int).collect(),
+        ))
+    });
+    Ok(m.into_value())
+}

@@ -1,0 +1,567 @@
+//! Small torch objects: dtype, device, Size, the numpy stand-in, return_types, grad_fn, and
+//! the `no_grad` / `torch.cuda.device` context managers.
+
+use super::{at_line, py_err, scalar_value};
+use crate::engine::dtype::Scalar;
+use crate::engine::print::format_numpy;
+use crate::engine::{DType, DeviceSpec, Runtime};
+use crate::script::{Args, CmpOp, Interpreter, NativeObject, PyException, PyResult, Value};
+use std::any::Any;
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// `torch.float32` etc.
+pub struct PyDType(pub DType);
+
+impl NativeObject for PyDType {
+    fn type_name(&self) -> &str {
+        "dtype"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "is_floating_point" => Some(Value::Bool(self.0.is_floating_point())),
+            "itemsize" => Some(Value::Int(self.0.element_size() as i64)),
+            "is_signed" => Some(Value::Bool(!matches!(self.0, DType::Bool | DType::UInt8))),
+            _ => None,
+        })
+    }
+    fn repr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+    ) -> PyResult<Option<String>> {
+        Ok(Some(self.0.to_string()))
+    }
+    fn compare(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        op: CmpOp,
+        other: &Value,
+    ) -> PyResult<Option<Value>> {
+        let Some(o) = other.downcast::<PyDType>() else {
+            return Ok(None);
+        };
+        Ok(match op {
+            CmpOp::Eq => Some(Value::Bool(self.0 == o.0)),
+            CmpOp::Ne => Some(Value::Bool(self.0 != o.0)),
+            _ => None,
+        })
+    }
+    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+        Ok(Some(self.0 as i64 + 1000))
+    }
+}
+
+/// `torch.device(...)`.
+pub struct PyDevice(pub DeviceSpec);
+
+impl NativeObject for PyDevice {
+    fn type_name(&self) -> &str {
+        "device"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "type" => Some(Value::str(self.0.kind.name())),
+            "index" => Some(
+                self.0
+                    .index
+                    .map(|i| Value::Int(i as i64))
+                    .unwrap_or(Value::None),
+            ),
+            _ => None,
+        })
+    }
+    fn repr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+    ) -> PyResult<Option<String>> {
+        Ok(Some(self.0.repr()))
+    }
+    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+        Ok(Some(self.0.to_string()))
+    }
+    fn compare(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        op: CmpOp,
+        other: &Value,
+    ) -> PyResult<Option<Value>> {
+        let o = match other {
+            v if v.downcast::<PyDevice>().is_some() => v.downcast::<PyDevice>().unwrap().0,
+            _ => return Ok(None),
+        };
+        Ok(match op {
+            CmpOp::Eq => Some(Value::Bool(self.0 == o)),
+            CmpOp::Ne => Some(Value::Bool(self.0 != o)),
+            _ => None,
+        })
+    }
+    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+        Ok(Some(
+            self.0.index.map(|i| i as i64).unwrap_or(-1) * 31 + self.0.kind.name().len() as i64,
+        ))
+    }
+}
+
+/// `torch.Size([...])`: a tuple of ints.
+pub struct PySize(pub Vec<usize>);
+
+impl PySize {
+    fn items(&self) -> Vec<Value> {
+        self.0.iter().map(|&d| Value::Int(d as i64)).collect()
+    }
+}
+
+impl NativeObject for PySize {
+    fn type_name(&self) -> &str {
+        "Size"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        let n: usize = self.0.iter().product();
+        Ok(match name {
+            "numel" => Some(Value::native_fn("numel", move |_, _| {
+                Ok(Value::Int(n as i64))
+            })),
+            _ => None,
+        })
+    }
+    fn repr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+    ) -> PyResult<Option<String>> {
+        Ok(Some(crate::engine::tensor::size_repr(&self.0)))
+    }
+    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+        Ok(Some(self.0.len()))
+    }
+    fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
+        Ok(Some(Value::iter_from_vec(self.items())))
+    }
+    fn getitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<Option<Value>> {
+        let t = Value::tuple(self.items());
+        let r = it.getitem(&t, key)?;
+        if let Value::Tuple(items) = &r {
+            let dims: Vec<usize> = items
+                .iter()
+                .map(|v| v.as_int().unwrap_or(0) as usize)
+                .collect();
+            return Ok(Some(Value::native(PySize(dims))));
+        }
+        Ok(Some(r))
+    }
+    fn compare(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        op: CmpOp,
+        other: &Value,
+    ) -> PyResult<Option<Value>> {
+        let o: Vec<Value> = match other {
+            v if v.downcast::<PySize>().is_some() => v.downcast::<PySize>().unwrap().items(),
+            Value::Tuple(_) => other.as_vec().unwrap_or_default(),
+            _ => return Ok(None),
+        };
+        let r = it.compare(op, &Value::tuple(self.items()), &Value::tuple(o))?;
+        Ok(Some(r))
+    }
+    fn hash(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+        let k = it.hkey(&Value::tuple(self.items()))?;
+        Ok(Some(k.py_hash()))
+    }
+    fn contains(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        v: &Value,
+    ) -> PyResult<Option<bool>> {
+        Ok(Some(
+            v.as_int()
+                .is_some_and(|i| self.0.iter().any(|&d| d as i64 == i)),
+        ))
+    }
+}
+
+/// What `t.numpy()` returns: a small read-only array that prints like numpy.
+pub struct NdArray {
+    pub vals: Vec<f64>,
+    pub shape: Vec<usize>,
+    pub dtype: DType,
+}
+
+impl NdArray {
+    fn np_dtype(&self) -> &'static str {
+        match self.dtype {
+            DType::Bool => "bool",
+            DType::UInt8 => "uint8",
+            DType::Int32 => "int32",
+            DType::Int64 => "int64",
+            DType::Float16 => "float16",
+            DType::Float32 => "float32",
+            DType::Float64 => "float64",
+        }
+    }
+    fn scalars(&self) -> Vec<Scalar> {
+        self.vals
+            .iter()
+            .map(|&v| Scalar::from_element(self.dtype, v))
+            .collect()
+    }
+}
+
+impl NativeObject for NdArray {
+    fn type_name(&self) -> &str {
+        "ndarray"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        let shape = Value::tuple(self.shape.iter().map(|&d| Value::Int(d as i64)).collect());
+        Ok(match name {
+            "shape" => Some(shape),
+            "ndim" => Some(Value::Int(self.shape.len() as i64)),
+            "size" => Some(Value::Int(self.vals.len() as i64)),
+            "dtype" => Some(Value::str(self.np_dtype())),
+            "tolist" => {
+                let v = super::nested(&self.scalars(), &self.shape);
+                Some(Value::native_fn("tolist", move |_, _| Ok(v.clone())))
+            }
+            _ => None,
+        })
+    }
+    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+        Ok(Some(format_numpy(&self.vals, &self.shape, self.dtype)))
+    }
+    fn repr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+    ) -> PyResult<Option<String>> {
+        let body = format_numpy(&self.vals, &self.shape, self.dtype)
+            .replace('\n', "\n      ")
+            .replace(' ', ", ");
+        let body = body.replace(",\n,", ",\n").replace(", , ", " ");
+        let suffix = match self.dtype {
+            DType::Float64 | DType::Int64 | DType::Bool => String::new(),
+            _ => format!(", dtype={}", self.np_dtype()),
+        };
+        Ok(Some(format!("array({body}{suffix})")))
+    }
+    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+        match self.shape.first() {
+            Some(n) => Ok(Some(*n)),
+            None => Err(PyException::new("TypeError", "len() of unsized object")),
+        }
+    }
+    fn getitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<Option<Value>> {
+        let Some(n) = self.shape.first().copied() else {
+            return Err(PyException::new(
+                "IndexError",
+                "too many indices for array: array is 0-dimensional, but 1 were indexed",
+            ));
+        };
+        let i = it.index_int(key)?;
+        let j = if i < 0 { i + n as i64 } else { i };
+        if j < 0 || j >= n as i64 {
+            return Err(PyException::new(
+                "IndexError",
+                format!("index {i} is out of bounds for axis 0 with size {n}"),
+            ));
+        }
+        let inner: usize = self.shape[1..].iter().product();
+        let vals = self.vals[j as usize * inner..(j as usize + 1) * inner].to_vec();
+        if self.shape.len() == 1 {
+            return Ok(Some(scalar_value(Scalar::from_element(
+                self.dtype, vals[0],
+            ))));
+        }
+        Ok(Some(Value::native(NdArray {
+            vals,
+            shape: self.shape[1..].to_vec(),
+            dtype: self.dtype,
+        })))
+    }
+    fn iter(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+        let n = self.shape.first().copied().unwrap_or(0);
+        let mut items = Vec::new();
+        for i in 0..n {
+            items.push(
+                self.getitem(this, it, &Value::Int(i as i64))?
+                    .unwrap_or_default(),
+            );
+        }
+        Ok(Some(Value::iter_from_vec(items)))
+    }
+}
+
+/// `torch.return_types.max(values=..., indices=...)`: a named tuple.
+pub struct ReturnTypes {
+    name: String,
+    fields: Vec<(&'static str, Value)>,
+}
+
+impl ReturnTypes {
+    pub fn new(name: &str, fields: Vec<(&'static str, Value)>) -> Self {
+        ReturnTypes {
+            name: name.to_string(),
+            fields,
+        }
+    }
+}
+
+impl NativeObject for ReturnTypes {
+    fn type_name(&self) -> &str {
+        &self.name
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        Ok(self
+            .fields
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.clone()))
+    }
+    fn getitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<Option<Value>> {
+        let t = Value::tuple(self.fields.iter().map(|(_, v)| v.clone()).collect());
+        Ok(Some(it.getitem(&t, key)?))
+    }
+    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+        Ok(Some(self.fields.len()))
+    }
+    fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
+        Ok(Some(Value::iter_from_vec(
+            self.fields.iter().map(|(_, v)| v.clone()).collect(),
+        )))
+    }
+    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+        let mut parts = Vec::new();
+        for (k, v) in &self.fields {
+            parts.push(format!("{k}={}", it.repr(v)?));
+        }
+        Ok(Some(format!(
+            "torch.return_types.{}(\n{})",
+            self.name,
+            parts.join(",\n")
+        )))
+    }
+}
+
+/// `loss.grad_fn`: `<NllLossBackward0 object at 0x...>`.
+pub struct GradFn(pub &'static str);
+
+impl NativeObject for GradFn {
+    fn type_name(&self) -> &str {
+        self.0
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        let n = self.0;
+        Ok(match name {
+            "name" => Some(Value::native_fn("name", move |_, _| Ok(Value::str(n)))),
+            _ => None,
+        })
+    }
+}
+
+/// `with torch.no_grad():` (and `torch.enable_grad()`).
+pub struct GradMode {
+    pub rt: Rc<Runtime>,
+    pub enabled: bool,
+    prev: Cell<bool>,
+}
+
+impl GradMode {
+    pub fn new(rt: Rc<Runtime>, enabled: bool) -> Self {
+        GradMode {
+            rt,
+            enabled,
+            prev: Cell::new(true),
+        }
+    }
+}
+
+impl NativeObject for GradMode {
+    fn type_name(&self) -> &str {
+        if self.enabled {
+            "enable_grad"
+        } else {
+            "no_grad"
+        }
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn enter(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+    ) -> PyResult<Option<Value>> {
+        self.prev.set(self.rt.grad_enabled());
+        self.rt.set_grad_enabled(self.enabled);
+        Ok(Some(Value::None))
+    }
+    fn exit(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        _exc: Option<&Value>,
+    ) -> PyResult<bool> {
+        self.rt.set_grad_enabled(self.prev.get());
+        Ok(false)
+    }
+    fn call(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        args: Args,
+    ) -> PyResult<Value> {
+        // used as a decorator: return the function unchanged (grad mode is not tracked per call)
+        Ok(args.positional.first().cloned().unwrap_or_default())
+    }
+}
+
+/// `with torch.cuda.device(i):`.
+pub struct CudaDeviceCtx {
+    pub rt: Rc<Runtime>,
+    pub index: i64,
+    prev: Cell<u32>,
+}
+
+impl CudaDeviceCtx {
+    pub fn new(rt: Rc<Runtime>, index: i64) -> Self {
+        CudaDeviceCtx {
+            rt,
+            index,
+            prev: Cell::new(0),
+        }
+    }
+}
+
+impl NativeObject for CudaDeviceCtx {
+    fn type_name(&self) -> &str {
+        "device"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn enter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+        at_line(&self.rt, it);
+        self.prev.set(self.rt.current_device());
+        if self.index >= 0 {
+            self.rt.set_device(self.index).map_err(py_err)?;
+        }
+        Ok(Some(Value::None))
+    }
+    fn exit(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        _exc: Option<&Value>,
+    ) -> PyResult<bool> {
+        let _ = self.rt.set_device(self.prev.get() as i64);
+        Ok(false)
+    }
+}
+
+/// `torch.cuda.get_device_properties(i)`.
+pub struct DeviceProps {
+    pub name: String,
+    pub total_memory: u64,
+}
+
+impl NativeObject for DeviceProps {
+    fn type_name(&self) -> &str {
+        "_CudaDeviceProperties"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "name" => Some(Value::str(&self.name)),
+            "total_memory" => Some(Value::Int(self.total_memory as i64)),
+            "major" => Some(Value::Int(9)),
+            "minor" => Some(Value::Int(0)),
+            "multi_processor_count" => Some(Value::Int(132)),
+            _ => None,
+        })
+    }
+    fn repr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+    ) -> PyResult<Option<String>> {
+        Ok(Some(format!(
+            "_CudaDeviceProperties(name='{}', major=9, minor=0, total_memory={}MB, multi_processor_count=132)",
+            self.name,
+            self.total_memory >> 20
+        )))
+    }
+}

@@ -1,0 +1,1000 @@
+//! `torch.Tensor` as a script value.
+
+use super::objects::{GradFn, NdArray, PyDType, PyDevice, PySize, ReturnTypes};
+use super::{
+    at_line, device_arg, dims_arg, dtype_arg, index_items, operand_of, py_err, scalar_of,
+    scalar_value, shape_from, tensor_of, to_args, truthy_opt, wrap,
+};
+use crate::engine::dtype::Scalar;
+use crate::engine::print::format_numpy;
+use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
+use crate::script::{
+    Args, BinOp, CmpOp, Interpreter, NativeObject, PyException, PyResult, UnaryOp as PyUnary, Value,
+};
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A tensor handle as Python sees it (one Python object; views are new objects).
+pub struct PyTensor {
+    pub t: RefCell<Tensor>,
+    pub rt: Rc<Runtime>,
+    /// `nn.Parameter`: prints as "Parameter containing:" and is a Tensor subclass.
+    pub param: bool,
+}
+
+impl PyTensor {
+    pub fn new(rt: Rc<Runtime>, t: Tensor) -> PyTensor {
+        PyTensor {
+            t: RefCell::new(t),
+            rt,
+            param: false,
+        }
+    }
+    pub fn tensor(&self) -> Tensor {
+        self.t.borrow().clone()
+    }
+}
+
+type M = fn(&mut Interpreter, &PyTensor, &Rc<dyn NativeObject>, Args) -> PyResult<Value>;
+
+fn method(this: &Rc<dyn NativeObject>, name: &str, f: M) -> Value {
+    let this = this.clone();
+    Value::native_fn(name, move |it, args| {
+        let p = this.as_any().downcast_ref::<PyTensor>().expect("a tensor");
+        at_line(&p.rt, it);
+        f(it, p, &this, args)
+    })
+}
+
+fn binop(op: BinOp) -> Option<BinaryOp> {
+    Some(match op {
+        BinOp::Add => BinaryOp::Add,
+        BinOp::Sub => BinaryOp::Sub,
+        BinOp::Mul => BinaryOp::Mul,
+        BinOp::TrueDiv => BinaryOp::Div,
+        BinOp::FloorDiv => BinaryOp::FloorDiv,
+        BinOp::Mod => BinaryOp::Rem,
+        BinOp::Pow => BinaryOp::Pow,
+        BinOp::And => BinaryOp::BitAnd,
+        BinOp::Or => BinaryOp::BitOr,
+        BinOp::Xor => BinaryOp::BitXor,
+        _ => return None,
+    })
+}
+
+fn cmpop(op: CmpOp) -> BinaryOp {
+    match op {
+        CmpOp::Eq => BinaryOp::Eq,
+        CmpOp::Ne => BinaryOp::Ne,
+        CmpOp::Lt => BinaryOp::Lt,
+        CmpOp::Le => BinaryOp::Le,
+        CmpOp::Gt => BinaryOp::Gt,
+        CmpOp::Ge => BinaryOp::Ge,
+    }
+}
+
+fn one_tensor_arg(args: &Args, fname: &str) -> PyResult<Value> {
+    let a = args.bind(fname, &["other"], 1)?;
+    Ok(a[0].clone().unwrap_or_default())
+}
+
+fn other_operand(v: &Value, fname: &str) -> PyResult<Operand> {
+    operand_of(v).ok_or_else(|| {
+        PyException::new(
+            "TypeError",
+            format!(
+                "{fname}(): argument 'other' (position 1) must be Tensor, not {}",
+                v.type_name()
+            ),
+        )
+    })
+}
+
+fn bin_method(
+    it: &mut Interpreter,
+    p: &PyTensor,
+    args: Args,
+    op: BinaryOp,
+    fname: &str,
+) -> PyResult<Value> {
+    let _ = it;
+    let o = one_tensor_arg(&args, fname)?;
+    let o = other_operand(&o, fname)?;
+    let r =
+        p.rt.binary(op, &Operand::Tensor(p.tensor()), &o)
+            .map_err(py_err)?;
+    Ok(wrap(&p.rt, r))
+}
+
+fn unary_method(p: &PyTensor, op: UnaryOp) -> PyResult<Value> {
+    let r = p.rt.unary(op, &p.tensor()).map_err(py_err)?;
+    Ok(wrap(&p.rt, r))
+}
+
+fn view_args(it: &mut Interpreter, args: &Args) -> PyResult<Vec<i64>> {
+    shape_from(it, &args.positional)
+}
+
+fn reduce_args(
+    it: &mut Interpreter,
+    args: &Args,
+    fname: &str,
+) -> PyResult<(Option<Vec<i64>>, bool, Option<DType>)> {
+    let a = args.bind(fname, &["dim", "keepdim", "dtype"], 0)?;
+    let dims = dims_arg(it, &a[0])?;
+    let keep = truthy_opt(it, &a[1], false)?;
+    let dt = match &a[2] {
+        Some(v) => dtype_arg(v)?,
+        None => None,
+    };
+    Ok((dims, keep, dt))
+}
+
+fn dim_keep(it: &mut Interpreter, args: &Args, fname: &str) -> PyResult<(Option<i64>, bool)> {
+    let a = args.bind(fname, &["dim", "keepdim"], 0)?;
+    let d = match &a[0] {
+        None | Some(Value::None) => None,
+        Some(v) => Some(it.index_int(v)?),
+    };
+    Ok((d, truthy_opt(it, &a[1], false)?))
+}
+
+/// `t.max()`, `t.max(dim)`, `t.max(other)` (and min).
+pub(crate) fn max_like(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    t: &Tensor,
+    args: &Args,
+    is_max: bool,
+) -> PyResult<Value> {
+    let name = if is_max { "max" } else { "min" };
+    if let Some(o) = args.positional.first().and_then(tensor_of) {
+        let op = if is_max {
+            BinaryOp::Maximum
+        } else {
+            BinaryOp::Minimum
+        };
+        return Ok(wrap(
+            rt,
+            rt.binary(op, &Operand::Tensor(t.clone()), &Operand::Tensor(o))
+                .map_err(py_err)?,
+        ));
+    }
+    let (d, keep) = dim_keep(it, args, name)?;
+    match d {
+        None => Ok(wrap(rt, rt.max_all(t, is_max).map_err(py_err)?)),
+        Some(d) => {
+            let (v, i) = rt.max_dim(t, d, keep, is_max).map_err(py_err)?;
+            Ok(Value::native(ReturnTypes::new(
+                name,
+                vec![("values", wrap(rt, v)), ("indices", wrap(rt, i))],
+            )))
+        }
+    }
+}
+
+fn new_like(p: &PyTensor, t: Tensor, this: &Rc<dyn NativeObject>) -> Value {
+    let _ = this;
+    wrap(&p.rt, t)
+}
+
+fn shape_value(t: &Tensor) -> Value {
+    Value::native(PySize(t.shape().to_vec()))
+}
+
+fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Option<Value> {
+    let t = p.tensor();
+    let rt = &p.rt;
+    // attributes
+    match name {
+        "shape" => return Some(shape_value(&t)),
+        "dtype" => return Some(Value::native(PyDType(t.dtype()))),
+        "device" => return Some(Value::native(PyDevice(t.device().spec()))),
+        "is_cuda" => return Some(Value::Bool(t.is_cuda())),
+        "is_meta" => return Some(Value::Bool(t.is_meta())),
+        "is_cpu" => return Some(Value::Bool(t.device() == Device::Cpu)),
+        "requires_grad" => return Some(Value::Bool(t.requires_grad())),
+        "is_leaf" => return Some(Value::Bool(t.is_leaf())),
+        "grad" => return Some(Value::None),
+        "grad_fn" => {
+            return Some(
+                t.grad_fn()
+                    .map(|g| Value::native(GradFn(g)))
+                    .unwrap_or(Value::None),
+            );
+        }
+        "ndim" => return Some(Value::Int(t.dim() as i64)),
+        "nbytes" => return Some(Value::Int(t.nbytes() as i64)),
+        "itemsize" => return Some(Value::Int(t.element_size() as i64)),
+        "T" | "mT" => return Some(wrap(rt, t.t_all())),
+        "data" => return Some(wrap(rt, t.detach())),
+        _ => {}
+    }
+    let f: M = match name {
+        "size" => |it, p, _, args| {
+            let a = args.bind("size", &["dim"], 0)?;
+            let t = p.tensor();
+            match &a[0] {
+                None | Some(Value::None) => Ok(shape_value(&t)),
+                Some(d) => {
+                    let d = it.index_int(d)?;
+                    Ok(Value::Int(t.size(d).map_err(py_err)? as i64))
+                }
+            }
+        },
+        "dim" | "ndimension" => |_, p, _, _| Ok(Value::Int(p.tensor().dim() as i64)),
+        "numel" | "nelement" => |_, p, _, _| Ok(Value::Int(p.tensor().numel() as i64)),
+        "element_size" => |_, p, _, _| Ok(Value::Int(p.tensor().element_size() as i64)),
+        "is_pinned" => |_, p, _, _| Ok(Value::Bool(p.tensor().is_pinned())),
+        "is_contiguous" => |_, p, _, _| Ok(Value::Bool(p.tensor().is_contiguous())),
+        "is_floating_point" => |_, p, _, _| Ok(Value::Bool(p.tensor().dtype().is_floating_point())),
+        "get_device" => |_, p, _, _| {
+            Ok(Value::Int(
+                p.tensor()
+                    .device()
+                    .cuda_index()
+                    .map(|i| i as i64)
+                    .unwrap_or(-1),
+            ))
+        },
+        "type" => |_, p, _, args| {
+            if !args.is_empty() {
+                return Err(PyException::new(
+                    "NotImplementedError",
+                    "cudatutor does not support Tensor.type(dtype) yet",
+                ));
+            }
+            Ok(Value::string(crate::engine::tensor::tensor_type_name(
+                &p.tensor(),
+            )))
+        },
+        "item" => |_, p, _, _| Ok(scalar_value(p.rt.item(&p.tensor()).map_err(py_err)?)),
+        "tolist" => |_, p, _, _| {
+            let t = p.tensor();
+            let v = p.rt.tolist(&t).map_err(py_err)?;
+            Ok(super::nested(&v, t.shape()))
+        },
+        "numpy" => |_, p, _, _| {
+            let t = p.tensor();
+            p.rt.numpy(&t).map_err(py_err)?;
+            Ok(Value::native(NdArray {
+                vals: t.values().map_err(py_err)?,
+                shape: t.shape().to_vec(),
+                dtype: t.dtype(),
+            }))
+        },
+        "cpu" => |_, p, this, _| {
+            let t = p.tensor();
+            if t.device() == Device::Cpu {
+                return Ok(Value::Native(this.clone()));
+            }
+            Ok(wrap(
+                &p.rt,
+                p.rt.to(&t, Some(Device::Cpu), None, false, false, "cpu")
+                    .map_err(py_err)?,
+            ))
+        },
+        "cuda" => |_, p, this, args| {
+            let a = args.bind("cuda", &["device", "non_blocking", "memory_format"], 0)?;
+            let dev = match device_arg(&p.rt, a[0].as_ref())? {
+                Some(d) => d,
+                None => Device::Cuda(
+                    p.rt.check_device(p.rt.current_device() as i64)
+                        .map_err(py_err)?,
+                ),
+            };
+            let nb = a[1].as_ref().and_then(|v| v.as_bool()).unwrap_or(false);
+            let t = p.tensor();
+            if t.device() == dev {
+                return Ok(Value::Native(this.clone()));
+            }
+            Ok(wrap(
+                &p.rt,
+                p.rt.to(&t, Some(dev), None, nb, false, "cuda")
+                    .map_err(py_err)?,
+            ))
+        },
+        "to" => |_, p, this, args| {
+            let (dev, dt, nb, copy) = to_args(&p.rt, &args)?;
+            let t = p.tensor();
+            let r = p.rt.to(&t, dev, dt, nb, copy, "to").map_err(py_err)?;
+            if r.shares_storage(&t) && r.shape() == t.shape() && !copy {
+                return Ok(Value::Native(this.clone()));
+            }
+            Ok(wrap(&p.rt, r))
+        },
+        "float" => |_, p, this, _| cast(p, this, DType::Float32, "float"),
+        "double" => |_, p, this, _| cast(p, this, DType::Float64, "double"),
+        "half" => |_, p, this, _| cast(p, this, DType::Float16, "half"),
+        "long" => |_, p, this, _| cast(p, this, DType::Int64, "long"),
+        "int" => |_, p, this, _| cast(p, this, DType::Int32, "int"),
+        "bool" => |_, p, this, _| cast(p, this, DType::Bool, "bool"),
+        "byte" => |_, p, this, _| cast(p, this, DType::UInt8, "byte"),
+        "pin_memory" => |_, p, _, _| Ok(wrap(&p.rt, p.rt.pin_memory(&p.tensor()).map_err(py_err)?)),
+        "clone" => |_, p, _, _| Ok(wrap(&p.rt, p.rt.clone_tensor(&p.tensor()).map_err(py_err)?)),
+        "detach" => |_, p, _, _| Ok(wrap(&p.rt, p.tensor().detach())),
+        "contiguous" => |_, p, this, _| {
+            let t = p.tensor();
+            if t.is_contiguous() {
+                return Ok(Value::Native(this.clone()));
+            }
+            Ok(wrap(&p.rt, p.rt.contiguous(&t).map_err(py_err)?))
+        },
+        "requires_grad_" => |it, p, this, args| {
+            let a = args.bind("requires_grad_", &["requires_grad"], 0)?;
+            let on = truthy_opt(it, &a[0], true)?;
+            p.t.borrow_mut().set_requires_grad(on).map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "view" => |it, p, _, args| {
+            let t = p.tensor();
+            if let Some(d) = args
+                .positional
+                .first()
+                .and_then(|v| dtype_arg(v).ok().flatten())
+            {
+                if d == t.dtype() {
+                    return Ok(wrap(&p.rt, t.clone()));
+                }
+                return Err(PyException::new(
+                    "NotImplementedError",
+                    "cudatutor does not support view(dtype) yet",
+                ));
+            }
+            let s = view_args(it, &args)?;
+            let r = p.rt.view_op("view", &t, t.view(&s));
+            Ok(wrap(&p.rt, r.map_err(py_err)?))
+        },
+        "reshape" => |it, p, _, args| {
+            let s = view_args(it, &args)?;
+            Ok(wrap(&p.rt, p.rt.reshape(&p.tensor(), &s).map_err(py_err)?))
+        },
+        "view_as" | "reshape_as" => |_, p, _, args| {
+            let o = super::need_tensor(
+                args.positional.first().unwrap_or(&Value::None),
+                "view_as",
+                "other",
+            )?;
+            let s: Vec<i64> = o.shape().iter().map(|&d| d as i64).collect();
+            Ok(wrap(&p.rt, p.rt.reshape(&p.tensor(), &s).map_err(py_err)?))
+        },
+        "flatten" => |it, p, _, args| {
+            let a = args.bind("flatten", &["start_dim", "end_dim"], 0)?;
+            let t = p.tensor();
+            let nd = t.dim().max(1) as i64;
+            let s = match &a[0] {
+                Some(v) => it.index_int(v)?,
+                None => 0,
+            };
+            let e = match &a[1] {
+                Some(v) => it.index_int(v)?,
+                None => -1,
+            };
+            let s = crate::engine::tensor::wrap_dim(s, t.dim()).map_err(py_err)? as i64;
+            let e = crate::engine::tensor::wrap_dim(e, t.dim()).map_err(py_err)? as i64;
+            let _ = nd;
+            if t.dim() == 0 {
+                return Ok(wrap(&p.rt, p.rt.reshape(&t, &[1]).map_err(py_err)?));
+            }
+            let mut shape: Vec<i64> = t.shape()[..s as usize].iter().map(|&d| d as i64).collect();
+            shape.push(t.shape()[s as usize..=e as usize].iter().product::<usize>() as i64);
+            shape.extend(t.shape()[e as usize + 1..].iter().map(|&d| d as i64));
+            Ok(wrap(&p.rt, p.rt.reshape(&t, &shape).map_err(py_err)?))
+        },
+        "unsqueeze" => |it, p, _, args| {
+            let a = args.bind("unsqueeze", &["dim"], 1)?;
+            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let t = p.tensor();
+            Ok(wrap(
+                &p.rt,
+                p.rt.view_op("unsqueeze", &t, t.unsqueeze(d))
+                    .map_err(py_err)?,
+            ))
+        },
+        "squeeze" => |it, p, _, args| {
+            let a = args.bind("squeeze", &["dim"], 0)?;
+            let d = match &a[0] {
+                Some(v) if !v.is_none() => Some(it.index_int(v)?),
+                _ => None,
+            };
+            let t = p.tensor();
+            Ok(wrap(
+                &p.rt,
+                p.rt.view_op("squeeze", &t, t.squeeze(d)).map_err(py_err)?,
+            ))
+        },
+        "t" => |_, p, _, _| {
+            let t = p.tensor();
+            Ok(wrap(&p.rt, p.rt.view_op("t", &t, t.t()).map_err(py_err)?))
+        },
+        "transpose" => |it, p, _, args| {
+            let a = args.bind("transpose", &["dim0", "dim1"], 2)?;
+            let d0 = it.index_int(a[0].as_ref().unwrap())?;
+            let d1 = it.index_int(a[1].as_ref().unwrap())?;
+            let t = p.tensor();
+            Ok(wrap(
+                &p.rt,
+                p.rt.view_op("transpose", &t, t.transpose(d0, d1))
+                    .map_err(py_err)?,
+            ))
+        },
+        "permute" => |it, p, _, args| {
+            let dims = shape_from(it, &args.positional)?;
+            let t = p.tensor();
+            Ok(wrap(
+                &p.rt,
+                p.rt.view_op("permute", &t, t.permute(&dims))
+                    .map_err(py_err)?,
+            ))
+        },
+        "expand" => |it, p, _, args| {
+            let s = shape_from(it, &args.positional)?;
+            let t = p.tensor();
+            Ok(wrap(
+                &p.rt,
+                p.rt.view_op("expand", &t, t.expand(&s)).map_err(py_err)?,
+            ))
+        },
+        "expand_as" => |_, p, _, args| {
+            let o = super::need_tensor(
+                args.positional.first().unwrap_or(&Value::None),
+                "expand_as",
+                "other",
+            )?;
+            let s: Vec<i64> = o.shape().iter().map(|&d| d as i64).collect();
+            let t = p.tensor();
+            Ok(wrap(
+                &p.rt,
+                p.rt.view_op("expand", &t, t.expand(&s)).map_err(py_err)?,
+            ))
+        },
+        "sum" => |it, p, _, args| {
+            let (d, k, dt) = reduce_args(it, &args, "sum")?;
+            Ok(wrap(
+                &p.rt,
+                p.rt.sum(&p.tensor(), d.as_deref(), k, dt).map_err(py_err)?,
+            ))
+        },
+        "mean" => |it, p, _, args| {
+            let (d, k, dt) = reduce_args(it, &args, "mean")?;
+            let mut t = p.tensor();
+            if let Some(dt) = dt {
+                t =
+                    p.rt.to(&t, None, Some(dt), false, false, "to")
+                        .map_err(py_err)?;
+            }
+            Ok(wrap(&p.rt, p.rt.mean(&t, d.as_deref(), k).map_err(py_err)?))
+        },
+        "std" | "var" => |it, p, _, args| {
+            let a = args.bind("std", &["dim", "unbiased", "keepdim", "correction"], 0)?;
+            let d = dims_arg(it, &a[0])?;
+            let unbiased = truthy_opt(it, &a[1], true)?;
+            let keep = truthy_opt(it, &a[2], false)?;
+            let corr = match &a[3] {
+                Some(v) => v.as_float().unwrap_or(1.0),
+                None => {
+                    if unbiased {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
+            };
+            let _ = corr;
+            Ok(wrap(
+                &p.rt,
+                p.rt.var(&p.tensor(), d.as_deref(), corr, keep, true)
+                    .map_err(py_err)?,
+            ))
+        },
+        "prod" => |it, p, _, args| {
+            let (d, k) = dim_keep(it, &args, "prod")?;
+            Ok(wrap(&p.rt, p.rt.prod(&p.tensor(), d, k).map_err(py_err)?))
+        },
+        "any" => |it, p, _, args| {
+            let (d, k) = dim_keep(it, &args, "any")?;
+            Ok(wrap(&p.rt, p.rt.any(&p.tensor(), d, k).map_err(py_err)?))
+        },
+        "all" => |it, p, _, args| {
+            let (d, k) = dim_keep(it, &args, "all")?;
+            Ok(wrap(&p.rt, p.rt.all(&p.tensor(), d, k).map_err(py_err)?))
+        },
+        "max" => |it, p, _, args| max_like(it, &p.rt, &p.tensor(), &args, true),
+        "min" => |it, p, _, args| max_like(it, &p.rt, &p.tensor(), &args, false),
+        "argmax" => |it, p, _, args| {
+            let (d, k) = dim_keep(it, &args, "argmax")?;
+            Ok(wrap(
+                &p.rt,
+                p.rt.argmax(&p.tensor(), d, k, true).map_err(py_err)?,
+            ))
+        },
+        "argmin" => |it, p, _, args| {
+            let (d, k) = dim_keep(it, &args, "argmin")?;
+            Ok(wrap(
+                &p.rt,
+                p.rt.argmax(&p.tensor(), d, k, false).map_err(py_err)?,
+            ))
+        },
+        "abs" => |_, p, _, _| unary_method(p, UnaryOp::Abs),
+        "neg" => |_, p, _, _| unary_method(p, UnaryOp::Neg),
+        "exp" => |_, p, _, _| unary_method(p, UnaryOp::Exp),
+        "log" => |_, p, _, _| unary_method(p, UnaryOp::Log),
+        "sqrt" => |_, p, _, _| unary_method(p, UnaryOp::Sqrt),
+        "sigmoid" => |_, p, _, _| unary_method(p, UnaryOp::Sigmoid),
+        "tanh" => |_, p, _, _| unary_method(p, UnaryOp::Tanh),
+        "relu" => |_, p, _, _| unary_method(p, UnaryOp::Relu),
+        "sin" => |_, p, _, _| unary_method(p, UnaryOp::Sin),
+        "cos" => |_, p, _, _| unary_method(p, UnaryOp::Cos),
+        "floor" => |_, p, _, _| unary_method(p, UnaryOp::Floor),
+        "ceil" => |_, p, _, _| unary_method(p, UnaryOp::Ceil),
+        "round" => |_, p, _, _| unary_method(p, UnaryOp::Round),
+        "sign" => |_, p, _, _| unary_method(p, UnaryOp::Sign),
+        "reciprocal" => |_, p, _, _| unary_method(p, UnaryOp::Reciprocal),
+        "logical_not" => |_, p, _, _| unary_method(p, UnaryOp::LogicalNot),
+        "isnan" => |_, p, _, _| unary_method(p, UnaryOp::IsNan),
+        "isfinite" => |_, p, _, _| unary_method(p, UnaryOp::IsFinite),
+        "clamp" | "clip" => |_, p, _, args| {
+            let a = args.bind("clamp", &["min", "max"], 0)?;
+            let lo = a[0].as_ref().and_then(scalar_of);
+            let hi = a[1].as_ref().and_then(scalar_of);
+            Ok(wrap(
+                &p.rt,
+                p.rt.clamp(&p.tensor(), lo, hi).map_err(py_err)?,
+            ))
+        },
+        "softmax" => |it, p, _, args| {
+            let a = args.bind("softmax", &["dim", "dtype"], 1)?;
+            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let dt = match &a[1] {
+                Some(v) => dtype_arg(v)?,
+                None => None,
+            };
+            Ok(wrap(
+                &p.rt,
+                p.rt.softmax(&p.tensor(), d, dt).map_err(py_err)?,
+            ))
+        },
+        "log_softmax" => |it, p, _, args| {
+            let a = args.bind("log_softmax", &["dim", "dtype"], 1)?;
+            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let dt = match &a[1] {
+                Some(v) => dtype_arg(v)?,
+                None => None,
+            };
+            Ok(wrap(
+                &p.rt,
+                p.rt.log_softmax(&p.tensor(), d, dt).map_err(py_err)?,
+            ))
+        },
+        "add" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Add, "add"),
+        "sub" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Sub, "sub"),
+        "mul" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Mul, "mul"),
+        "div" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Div, "div"),
+        "pow" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Pow, "pow"),
+        "eq" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Eq, "eq"),
+        "ne" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Ne, "ne"),
+        "lt" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Lt, "lt"),
+        "le" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Le, "le"),
+        "gt" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Gt, "gt"),
+        "ge" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Ge, "ge"),
+        "maximum" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Maximum, "maximum"),
+        "minimum" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Minimum, "minimum"),
+        "logical_and" => {
+            |it, p, _, args| bin_method(it, p, args, BinaryOp::LogicalAnd, "logical_and")
+        }
+        "logical_or" => |it, p, _, args| bin_method(it, p, args, BinaryOp::LogicalOr, "logical_or"),
+        "matmul" | "mm" => |_, p, _, args| {
+            let o = super::need_tensor(
+                args.positional.first().unwrap_or(&Value::None),
+                "matmul",
+                "other",
+            )?;
+            Ok(wrap(&p.rt, p.rt.matmul(&p.tensor(), &o).map_err(py_err)?))
+        },
+        "masked_fill" => |_, p, _, args| {
+            let a = args.bind("masked_fill", &["mask", "value"], 2)?;
+            let m = super::need_tensor(a[0].as_ref().unwrap(), "masked_fill", "mask")?;
+            let v = a[1].as_ref().unwrap();
+            let s = match scalar_of(v) {
+                Some(s) => s,
+                None => tensor_of(v)
+                    .and_then(|t| t.scalars().ok())
+                    .and_then(|v| v.first().copied())
+                    .ok_or_else(|| {
+                        PyException::new(
+                            "TypeError",
+                            "masked_fill(): argument 'value' must be Number",
+                        )
+                    })?,
+            };
+            Ok(wrap(
+                &p.rt,
+                p.rt.masked_fill(&p.tensor(), &m, s).map_err(py_err)?,
+            ))
+        },
+        "index_select" => |it, p, _, args| {
+            let a = args.bind("index_select", &["dim", "index"], 2)?;
+            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let i = super::need_tensor(a[1].as_ref().unwrap(), "index_select", "index")?;
+            Ok(wrap(
+                &p.rt,
+                p.rt.index_select(&p.tensor(), d, &i).map_err(py_err)?,
+            ))
+        },
+        "gather" => |it, p, _, args| {
+            let a = args.bind("gather", &["dim", "index"], 2)?;
+            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let i = super::need_tensor(a[1].as_ref().unwrap(), "gather", "index")?;
+            Ok(wrap(
+                &p.rt,
+                p.rt.gather(&p.tensor(), d, &i).map_err(py_err)?,
+            ))
+        },
+        "nonzero" => |_, p, _, _| Ok(wrap(&p.rt, p.rt.nonzero(&p.tensor()).map_err(py_err)?)),
+        "fill_" => |_, p, this, args| {
+            let v = args.positional.first().and_then(scalar_of).ok_or_else(|| {
+                PyException::new("TypeError", "fill_(): argument 'value' must be Number")
+            })?;
+            p.rt.fill_(&p.tensor(), v).map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "zero_" => |_, p, this, _| {
+            p.rt.fill_(&p.tensor(), Scalar::Int(0)).map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "uniform_" => |_, p, this, args| {
+            let a = args.bind("uniform_", &["from", "to"], 0)?;
+            let lo = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
+            let hi = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(1.0);
+            p.rt.random_(&p.tensor(), false, lo, hi).map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "normal_" => |_, p, this, args| {
+            let a = args.bind("normal_", &["mean", "std"], 0)?;
+            let m = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
+            let s = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(1.0);
+            p.rt.random_(&p.tensor(), true, m, s).map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "copy_" => |_, p, this, args| {
+            let s = super::need_tensor(
+                args.positional.first().unwrap_or(&Value::None),
+                "copy_",
+                "src",
+            )?;
+            p.rt.copy_(&p.tensor(), &s, "copy_").map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "unbind" => |_, p, _, _| {
+            let ts = p.tensor().unbind0().map_err(py_err)?;
+            Ok(Value::tuple(
+                ts.into_iter().map(|t| wrap(&p.rt, t)).collect(),
+            ))
+        },
+        "backward" => |_, p, _, _| {
+            let t = p.tensor();
+            if !t.requires_grad() {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    "element 0 of tensors does not require grad and does not have a grad_fn",
+                ));
+            }
+            p.rt.backward(&t).map_err(py_err)?;
+            Ok(Value::None)
+        },
+        "__len__" => |_, p, _, _| {
+            Ok(Value::Int(
+                p.tensor().shape().first().copied().unwrap_or(0) as i64
+            ))
+        },
+        _ => return inplace_method(this, name),
+    };
+    Some(method(this, name, f))
+}
+
+fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
+    let op = match name {
+        "add_" => BinaryOp::Add,
+        "sub_" => BinaryOp::Sub,
+        "mul_" => BinaryOp::Mul,
+        "div_" => BinaryOp::Div,
+        "pow_" => BinaryOp::Pow,
+        "clamp_" => {
+            return Some(method(this, name, |_, p, this, args| {
+                let a = args.bind("clamp_", &["min", "max"], 0)?;
+                let lo = a[0].as_ref().and_then(scalar_of);
+                let hi = a[1].as_ref().and_then(scalar_of);
+                let t = p.tensor();
+                let r = p.rt.clamp(&t, lo, hi).map_err(py_err)?;
+                p.rt.copy_(&t, &r, "clamp_").map_err(py_err)?;
+                Ok(Value::Native(this.clone()))
+            }));
+        }
+        _ => return None,
+    };
+    let this2 = this.clone();
+    Some(Value::native_fn(name, move |it, args| {
+        let p = this2.as_any().downcast_ref::<PyTensor>().expect("a tensor");
+        at_line(&p.rt, it);
+        let o = args.positional.first().cloned().unwrap_or_default();
+        let o = other_operand(&o, "add_")?;
+        p.rt.inplace(op, &p.tensor(), &o).map_err(py_err)?;
+        Ok(Value::Native(this2.clone()))
+    }))
+}
+
+fn cast(p: &PyTensor, this: &Rc<dyn NativeObject>, dt: DType, op: &str) -> PyResult<Value> {
+    let t = p.tensor();
+    if t.dtype() == dt {
+        return Ok(Value::Native(this.clone()));
+    }
+    let r =
+        p.rt.to(&t, None, Some(dt), false, false, op)
+            .map_err(py_err)?;
+    Ok(new_like(p, r, this))
+}
+
+impl NativeObject for PyTensor {
+    fn type_name(&self) -> &str {
+        if self.param { "Parameter" } else { "Tensor" }
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        at_line(&self.rt, it);
+        Ok(tensor_method(this, self, name))
+    }
+    fn setattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        name: &str,
+        v: Value,
+    ) -> PyResult<bool> {
+        match name {
+            "requires_grad" => {
+                let on = it.truthy(&v)?;
+                self.t.borrow_mut().set_requires_grad(on).map_err(py_err)?;
+                Ok(true)
+            }
+            "grad" => Ok(true),
+            "data" => {
+                let t = super::need_tensor(&v, "data", "data")?;
+                let rg = self.t.borrow().requires_grad();
+                let mut t = t.detach();
+                if rg {
+                    let _ = t.set_requires_grad(true);
+                }
+                *self.t.borrow_mut() = t;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+    fn binary_op(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        op: BinOp,
+        other: &Value,
+        reflected: bool,
+    ) -> PyResult<Option<Value>> {
+        at_line(&self.rt, it);
+        let Some(o) = operand_of(other) else {
+            return Ok(None);
+        };
+        let me = Operand::Tensor(self.tensor());
+        let (a, b) = if reflected { (o, me) } else { (me, o) };
+        if op == BinOp::MatMul {
+            let (Operand::Tensor(a), Operand::Tensor(b)) = (a, b) else {
+                return Ok(None);
+            };
+            return Ok(Some(wrap(
+                &self.rt,
+                self.rt.matmul(&a, &b).map_err(py_err)?,
+            )));
+        }
+        let Some(bop) = binop(op) else {
+            return Ok(None);
+        };
+        Ok(Some(wrap(
+            &self.rt,
+            self.rt.binary(bop, &a, &b).map_err(py_err)?,
+        )))
+    }
+    fn inplace_op(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        op: BinOp,
+        other: &Value,
+    ) -> PyResult<Option<Value>> {
+        at_line(&self.rt, it);
+        let Some(o) = operand_of(other) else {
+            return Ok(None);
+        };
+        let Some(bop) = binop(op) else {
+            return Ok(None);
+        };
+        self.rt.inplace(bop, &self.tensor(), &o).map_err(py_err)?;
+        Ok(Some(Value::Native(this.clone())))
+    }
+    fn unary_op(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        op: PyUnary,
+    ) -> PyResult<Option<Value>> {
+        at_line(&self.rt, it);
+        let t = self.tensor();
+        let r = match op {
+            PyUnary::Neg => self.rt.unary(UnaryOp::Neg, &t),
+            PyUnary::Pos => return Ok(Some(Value::Native(this.clone()))),
+            PyUnary::Invert => self.rt.unary(UnaryOp::BitNot, &t),
+        };
+        Ok(Some(wrap(&self.rt, r.map_err(py_err)?)))
+    }
+    fn compare(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        op: CmpOp,
+        other: &Value,
+    ) -> PyResult<Option<Value>> {
+        at_line(&self.rt, it);
+        let Some(o) = operand_of(other) else {
+            return Ok(None);
+        };
+        let r = self
+            .rt
+            .binary(cmpop(op), &Operand::Tensor(self.tensor()), &o)
+            .map_err(py_err)?;
+        Ok(Some(wrap(&self.rt, r)))
+    }
+    fn getitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<Option<Value>> {
+        at_line(&self.rt, it);
+        let items = index_items(it, &self.rt, key)?;
+        let r = self.rt.getitem(&self.tensor(), &items).map_err(py_err)?;
+        Ok(Some(wrap(&self.rt, r)))
+    }
+    fn setitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+        v: Value,
+    ) -> PyResult<bool> {
+        at_line(&self.rt, it);
+        let items = index_items(it, &self.rt, key)?;
+        let val = match operand_of(&v) {
+            Some(o) => o,
+            None => {
+                let (vals, shape, _) = super::flatten_data(it, &v)?;
+                let t = self.tensor();
+                Operand::Tensor(
+                    self.rt
+                        .tensor(&vals, shape, Some(t.dtype()), Device::Cpu)
+                        .map_err(py_err)?,
+                )
+            }
+        };
+        self.rt
+            .setitem(&self.tensor(), &items, &val)
+            .map_err(py_err)?;
+        Ok(true)
+    }
+    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+        let t = self.t.borrow();
+        if t.dim() == 0 {
+            return Err(PyException::new("TypeError", "len() of a 0-d tensor"));
+        }
+        Ok(Some(t.shape()[0]))
+    }
+    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+        at_line(&self.rt, it);
+        let ts = self.tensor().unbind0().map_err(py_err)?;
+        Ok(Some(Value::iter_from_vec(
+            ts.into_iter().map(|t| wrap(&self.rt, t)).collect(),
+        )))
+    }
+    fn bool(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<bool>> {
+        at_line(&self.rt, it);
+        Ok(Some(self.rt.to_bool(&self.tensor()).map_err(py_err)?))
+    }
+    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+        at_line(&self.rt, it);
+        let s = self.rt.repr(&self.tensor()).map_err(py_err)?;
+        Ok(Some(if self.param {
+            format!("Parameter containing:\n{s}")
+        } else {
+            s
+        }))
+    }
+    fn format(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        spec: &str,
+    ) -> PyResult<Option<String>> {
+        at_line(&self.rt, it);
+        let t = self.tensor();
+        if t.dim() == 0 && !t.is_meta() {
+            let v = scalar_value(self.rt.item(&t).map_err(py_err)?);
+            return Ok(Some(it.format_value(&v, spec)?));
+        }
+        if spec.is_empty() {
+            return self.repr(this, it);
+        }
+        Err(PyException::new(
+            "TypeError",
+            "unsupported format string passed to Tensor.__format__",
+        ))
+    }
+    fn contains(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        v: &Value,
+    ) -> PyResult<Option<bool>> {
+        at_line(&self.rt, it);
+        let Some(o) = operand_of(v) else {
+            return Ok(None);
+        };
+        let eq = self
+            .rt
+            .binary(BinaryOp::Eq, &Operand::Tensor(self.tensor()), &o)
+            .map_err(py_err)?;
+        let any = self.rt.any(&eq, None, false).map_err(py_err)?;
+        Ok(Some(self.rt.to_bool(&any).map_err(py_err)?))
+    }
+    fn to_int(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+        at_line(&self.rt, it);
+        let s = self.rt.item(&self.tensor()).map_err(py_err)?;
+        Ok(Some(match s {
+            Scalar::Float(f) => {
+                if f.is_nan() {
+                    return Err(PyException::new(
+                        "ValueError",
+                        "cannot convert float NaN to integer",
+                    ));
+                }
+                f.trunc() as i64
+            }
+            other => other.as_f64() as i64,
+        }))
+    }
+    fn to_float(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+    ) -> PyResult<Option<f64>> {
+        at_line(&self.rt, it);
+        Ok(Some(self.rt.item(&self.tensor()).map_err(py_err)?.as_f64()))
+    }
+    fn dir(&self) -> Vec<String> {
+        [
+            "shape", "dtype", "device", "size", "dim", "item", "tolist", "numpy", "to", "cuda",
+            "cpu", "view", "reshape",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+}
+
+#[allow(dead_code)]
+fn _use(v: &NdArray) -> String {
+    format_numpy(&v.vals, &v.shape, v.dtype)
+}
