@@ -4,6 +4,8 @@
 //! evaluator -> [`torch`] bindings -> [`engine`] -> backend; [`run`] turns one script into a
 //! report which [`ui`] and the JSON output render.
 
+pub mod classroom;
+pub mod commands;
 pub mod engine;
 pub mod lesson;
 pub mod progress;

@@ -1,9 +1,12 @@
 //! The `cudatutor` command line: parses arguments and dispatches, nothing else.
 
 use clap::{Parser, Subcommand};
+use cudatutor::classroom::{self, grade};
+use cudatutor::commands::run_cmd;
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{Progress, Store};
-use cudatutor::ui::{self, App, Theme};
+use cudatutor::run::{BackendChoice, RunOptions};
+use cudatutor::ui::{self, App, EngineRunner, Theme};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,8 +25,62 @@ struct Cli {
     /// Language of the lessons and the interface [default: zh when LANG starts with zh, else en].
     #[arg(long, global = true, value_enum)]
     lang: Option<Lang>,
+    #[command(flatten)]
+    engine: EngineArgs,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// How exercises and scripts run (the pager, `run`, `check` and `lint` all use these).
+#[derive(clap::Args, Clone)]
+struct EngineArgs {
+    /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), or cuda when usable.
+    #[arg(long, global = true, value_enum, default_value = "auto")]
+    backend: BackendArg,
+    /// Number of simulated GPUs (cuda:0 … cuda:N-1).
+    #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    gpus: u32,
+    /// Memory of each simulated GPU, e.g. 80GiB, 24GiB, 512MiB.
+    #[arg(long, global = true, default_value = "80GiB", value_parser = parse_size)]
+    gpu_memory: u64,
+    /// Cap this process's GPU memory (for labs sharing one card); also CUDATUTOR_GPU_MEM_LIMIT.
+    #[arg(long, global = true, value_parser = parse_size, env = "CUDATUTOR_GPU_MEM_LIMIT")]
+    gpu_mem_limit: Option<u64>,
+    /// Make every kernel launch synchronous, as CUDA_LAUNCH_BLOCKING=1 does.
+    #[arg(long, global = true)]
+    launch_blocking: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum BackendArg {
+    Auto,
+    Sim,
+    Cuda,
+}
+
+fn parse_size(text: &str) -> Result<u64, String> {
+    cudatutor::commands::size::parse_size(text)
+}
+
+impl EngineArgs {
+    fn options(&self) -> RunOptions {
+        let gpu_memory = match self.gpu_mem_limit {
+            Some(limit) => self.gpu_memory.min(limit),
+            None => self.gpu_memory,
+        };
+        RunOptions {
+            backend: match self.backend {
+                BackendArg::Auto => BackendChoice::Auto,
+                BackendArg::Sim => BackendChoice::Sim,
+                BackendArg::Cuda => BackendChoice::Cuda,
+            },
+            gpus: self.gpus,
+            gpu_memory,
+            mem_limit: self.gpu_mem_limit,
+            launch_blocking: self.launch_blocking,
+            ..RunOptions::default()
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -35,6 +92,47 @@ enum Command {
     },
     /// List the lessons with their number, title and progress.
     List,
+    /// Run a Python script through the engine and print what `python3 FILE` would print.
+    /// Exit status: 0 ran cleanly, 1 raised, 2 usage or I/O error.
+    Run {
+        /// The script; `-` reads it from stdin.
+        file: PathBuf,
+        /// text: stdout and traceback as python3 prints them; json: the full RunReport.
+        #[arg(long, value_enum, default_value = "text")]
+        format: run_cmd::Format,
+        /// Print the memory/timeline summary even when stderr is not a terminal.
+        #[arg(long)]
+        summary: bool,
+    },
+    /// Grade saved work: run each exercise's saved code against its checks.
+    /// Exit 0 when every attempted exercise passes, 1 otherwise.
+    Check {
+        /// Only this lesson (number or id).
+        lesson: Option<String>,
+        /// Every lesson (the default when no lesson is named).
+        #[arg(long)]
+        all: bool,
+        /// One JSON object per exercise, one per line (schema in docs/classroom.md).
+        #[arg(long)]
+        json: bool,
+        /// Grade the lessons' own solutions instead of saved work (for authors and CI).
+        #[arg(long)]
+        solutions: bool,
+    },
+    /// Progress and results for handing in.
+    Report {
+        #[arg(long, value_enum, default_value = "md")]
+        format: ReportFormat,
+        /// Write to this file instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Validate a lesson folder: format errors with file:line, and every exercise's solution
+    /// run against its checks. Exit 1 on any problem.
+    Lint { dir: PathBuf },
+    /// Internal: the isolated GPU worker (line-delimited JSON on stdin/stdout).
+    #[command(name = "__worker", hide = true)]
+    Worker,
     /// Check this machine: NVIDIA driver, GPUs, NVRTC, cuBLAS, kernel cache, chosen backend.
     /// Exits 0 when the cuda backend is usable, 1 when only the simulated GPU is.
     Doctor,
@@ -62,7 +160,64 @@ fn load_catalog(cli: &Cli, lang: Lang) -> Result<Catalog, String> {
     })
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ReportFormat {
+    Md,
+    Json,
+}
+
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let opts = cli.engine.options();
+    // Commands that need no lessons or progress.
+    match &cli.command {
+        Some(Command::Worker) => {
+            let stdin = std::io::stdin().lock();
+            return Ok(ExitCode::from(cudatutor::run::worker::serve(
+                stdin,
+                std::io::stdout().lock(),
+            )));
+        }
+        Some(Command::Run {
+            file,
+            format,
+            summary,
+        }) => {
+            let (source, name) = match run_cmd::read_script(file) {
+                Ok(s) => s,
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
+            if let Err(message) = cudatutor::run::backend_available(&opts) {
+                eprintln!("cudatutor: {message}");
+                return Ok(ExitCode::from(2));
+            }
+            let opts = RunOptions {
+                filename: name,
+                ..opts
+            };
+            return Ok(ExitCode::from(run_cmd::execute(
+                &source, &opts, *format, *summary,
+            )));
+        }
+        Some(Command::Lint { dir }) => {
+            let problems = classroom::lint::lint_dir(dir, &opts);
+            for p in &problems {
+                println!("{p}");
+            }
+            if problems.is_empty() {
+                println!(
+                    "{}: every lesson loads and every exercise's solution passes its checks",
+                    dir.display()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            println!("{} problem(s)", problems.len());
+            return Ok(ExitCode::from(1));
+        }
+        _ => {}
+    }
     let lang = cli.lang.unwrap_or_else(Lang::from_env);
     let catalog = match load_catalog(&cli, lang) {
         Ok(c) => c,
@@ -90,12 +245,67 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::from(1)
             })
         }
+        Some(Command::Check {
+            lesson,
+            all,
+            json,
+            solutions,
+        }) => {
+            let only = match (lesson, all) {
+                (Some(which), false) => match catalog.find(which) {
+                    Some(i) => Some(i),
+                    None => {
+                        eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");
+                        print_list(&catalog, &progress);
+                        return Ok(ExitCode::from(2));
+                    }
+                },
+                _ => None,
+            };
+            let source = if *solutions {
+                grade::Source::Solution
+            } else {
+                grade::Source::Saved
+            };
+            let grades = grade::grade_catalog(&catalog, only, &progress, source, &opts);
+            if *json {
+                print!("{}", grade::render_json_lines(&grades));
+            } else {
+                print!("{}", grade::render_table(&grades));
+            }
+            Ok(if grade::all_attempted_pass(&grades) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Some(Command::Report { format, out }) => {
+            let grades =
+                grade::grade_catalog(&catalog, None, &progress, grade::Source::Saved, &opts);
+            let report = classroom::report::build(&catalog, &progress, &grades);
+            let text = match format {
+                ReportFormat::Md => classroom::report::render_markdown(&report),
+                ReportFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
+            };
+            match out {
+                Some(path) => {
+                    if let Err(e) = std::fs::write(path, text) {
+                        eprintln!("cudatutor: cannot write {}: {e}", path.display());
+                        return Ok(ExitCode::from(2));
+                    }
+                }
+                None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker) => Ok(ExitCode::SUCCESS),
         Some(Command::List) => {
             print_list(&catalog, &progress);
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Lesson { which }) => match catalog.find(which) {
             Some(index) => open_pager(
+                &opts,
                 catalog,
                 lang,
                 progress,
@@ -109,11 +319,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Ok(ExitCode::from(2))
             }
         },
-        None => open_pager(catalog, lang, progress, None, store.as_ref(), warning),
+        None => open_pager(
+            &opts,
+            catalog,
+            lang,
+            progress,
+            None,
+            store.as_ref(),
+            warning,
+        ),
     }
 }
 
 fn open_pager(
+    opts: &RunOptions,
     catalog: Catalog,
     lang: Lang,
     progress: Progress,
@@ -121,7 +340,13 @@ fn open_pager(
     store: Option<&Store>,
     warning: Option<String>,
 ) -> anyhow::Result<ExitCode> {
-    let mut app = App::new(catalog, lang, Theme::from_env(), progress, start);
+    let runner = EngineRunner::new(RunOptions {
+        launch_blocking: false,
+        ..opts.clone()
+    });
+    let mut app = App::new(catalog, lang, Theme::from_env(), progress, start)
+        .with_runner(std::sync::Arc::new(runner));
+    app.launch_blocking = opts.launch_blocking;
     app.status = warning;
     ui::run(app, store)?;
     Ok(ExitCode::SUCCESS)

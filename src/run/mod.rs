@@ -4,6 +4,8 @@
 pub mod checks;
 pub mod doctor;
 pub mod report;
+mod session;
+pub mod worker;
 
 pub use report::{CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunReport, TimelineEntry};
 
@@ -29,6 +31,8 @@ pub struct RunOptions {
     pub gpus: u32,
     /// Capacity of each simulated GPU, in bytes.
     pub gpu_memory: u64,
+    /// Per-process GPU memory cap (`--gpu-mem-limit`), for labs sharing one card.
+    pub mem_limit: Option<u64>,
     /// CUDA_LAUNCH_BLOCKING=1 from the command line or the UI's `b` toggle.
     pub launch_blocking: bool,
     /// Environment the script sees in `os.environ` (CUDA_LAUNCH_BLOCKING may be set here).
@@ -49,6 +53,7 @@ impl Default for RunOptions {
             backend: BackendChoice::Auto,
             gpus: 1,
             gpu_memory: 80 << 30,
+            mem_limit: None,
             launch_blocking: false,
             env: Vec::new(),
             filename: "exercise.py".to_string(),
@@ -62,3 +67,88 @@ impl Default for RunOptions {
 /// Whether this build contains the kernel launcher for real GPUs. Until it does, `auto` always
 /// picks sim and `--backend cuda` is refused with a clear message (doctor says so too).
 pub const CUDA_RUNTIME_BUILT: bool = false;
+
+/// Can the backend `opts` asks for run here? `Err` is the message for `--backend cuda` on a
+/// machine where it cannot (exit 2), naming what is missing.
+pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
+    if opts.backend != BackendChoice::Cuda {
+        return Ok(());
+    }
+    doctor::Diagnosis::gather()
+        .cuda_usable()
+        .map_err(|why| format!("--backend cuda cannot run here: {why}. Run `cudatutor doctor` for details, or use --backend sim."))
+}
+
+/// Runs a plain script.
+pub fn run_script(source: &str, opts: &RunOptions) -> RunReport {
+    run_exercise(source, None, opts)
+}
+
+/// Runs an exercise's code, then its check block (if any) in the same namespace. Real-GPU runs
+/// go through the worker subprocess; simulated ones run in this process.
+pub fn run_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
+    let use_cuda = match opts.backend {
+        BackendChoice::Sim => false,
+        BackendChoice::Cuda => true,
+        BackendChoice::Auto => cuda_usable_here(),
+    };
+    if use_cuda {
+        if let Err(why) = backend_available(opts) {
+            return worker::failed_report(&why);
+        }
+        return match worker::WorkerClient::new() {
+            Ok(mut client) => client.run(code, check, opts),
+            Err(e) => worker::failed_report(&format!("the GPU worker could not start: {e}")),
+        };
+    }
+    run_exercise_in_process(code, check, opts)
+}
+
+/// Runs in this process, on a thread with a large stack (deeply recursive scripts must hit the
+/// interpreter's RecursionError, not overflow the Rust stack).
+pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
+    let code = code.to_string();
+    let check = check.map(str::to_string);
+    let opts = opts.clone();
+    let worker = std::thread::Builder::new()
+        .name("cudatutor-run".into())
+        .stack_size(256 << 20)
+        .spawn(move || session::run(&code, check.as_deref(), &opts));
+    match worker.map(|h| h.join()) {
+        Ok(Ok(report)) => report,
+        Ok(Err(_)) => {
+            worker::failed_report("internal error: the run panicked (please report this script)")
+        }
+        Err(e) => worker::failed_report(&format!("could not start the run: {e}")),
+    }
+}
+
+/// What the status bar says about where exercises run, e.g. "sim · Simulated H200 (modelled)".
+pub fn backend_label(opts: &RunOptions) -> String {
+    let cuda = match opts.backend {
+        BackendChoice::Sim => false,
+        BackendChoice::Cuda | BackendChoice::Auto => cuda_usable_here(),
+    };
+    if cuda {
+        let probe = crate::engine::cuda::probe::probe_driver();
+        let name = probe
+            .devices
+            .first()
+            .map(|d| d.name.clone())
+            .unwrap_or_default();
+        format!("cuda · {name}")
+    } else {
+        let n = if opts.gpus > 1 {
+            format!(" ×{}", opts.gpus)
+        } else {
+            String::new()
+        };
+        format!("sim · {}{n}", crate::engine::runtime::SIM_DEVICE_NAME)
+    }
+}
+
+/// Whether the cuda backend can run on this machine, probed once per process.
+pub fn cuda_usable_here() -> bool {
+    static USABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *USABLE.get_or_init(|| doctor::Diagnosis::gather().cuda_usable().is_ok())
+}

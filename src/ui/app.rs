@@ -1,7 +1,7 @@
 //! The pager's state and its event handling. Drawing lives in `view.rs`; this file only
 //! decides what a key or mouse event does to the state.
 
-use super::exercise::{Card, Confirm, ExerciseRunner, NoEngine, Pane, Running};
+use super::exercise::{Card, Confirm, EngineRunner, ExerciseRunner, Pane, Running};
 use super::markdown::{self, Document, SlotKind};
 use super::strings::{self, Strings};
 use super::theme::Theme;
@@ -127,7 +127,7 @@ impl App {
                 )
             })
             .collect();
-        let runner: Arc<dyn ExerciseRunner> = Arc::new(NoEngine);
+        let runner: Arc<dyn ExerciseRunner> = Arc::new(EngineRunner::new(RunOptions::default()));
         App {
             backend_label: runner.backend_label(),
             runner,
@@ -158,7 +158,7 @@ impl App {
         }
     }
 
-    /// Runs exercises with `runner` (the default, [`NoEngine`], only says there is no engine).
+    /// Runs exercises with `runner` (the default runs them through [`crate::run`] with default options).
     pub fn with_runner(mut self, runner: Arc<dyn ExerciseRunner>) -> App {
         self.backend_label = runner.backend_label();
         self.runner = runner;
@@ -933,6 +933,7 @@ impl App {
         let check = exercise.check.clone();
         let cancel = Arc::new(AtomicBool::new(false));
         let mut opts = RunOptions {
+            gpus: exercise.gpus,
             launch_blocking: self.launch_blocking,
             cancel: Some(cancel.clone()),
             ..RunOptions::default()

@@ -2,7 +2,7 @@
 //! depend on how scripts run), the state of one exercise card, and the background run.
 //! Drawing the cards is in `card.rs`; the keys that act on them are in `app.rs`.
 
-use crate::run::{ErrorReport, RunOptions, RunReport};
+use crate::run::{RunOptions, RunReport};
 use ratatui_textarea::TextArea;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,30 +17,37 @@ pub trait ExerciseRunner: Send + Sync + 'static {
     fn backend_label(&self) -> String;
 }
 
-/// PLACEHOLDER until the integrator wires the real engine into `App` (`App::with_runner`):
-/// every run ends with the error "no engine". It never pretends a script ran.
-pub struct NoEngine;
+/// Runs exercises through [`crate::run`] with the options from the command line (backend,
+/// GPUs, memory); the pager's own per-run settings (launch blocking, cancel, the exercise's
+/// GPU count) are laid over them.
+pub struct EngineRunner {
+    base: RunOptions,
+    label: String,
+}
 
-impl ExerciseRunner for NoEngine {
-    fn run(&self, _code: &str, _check: Option<&str>, opts: &RunOptions) -> RunReport {
-        let message = "no engine: this build cannot run exercises yet".to_string();
-        RunReport {
-            backend: "none".into(),
-            launch_blocking: opts.launch_blocking,
-            ok: false,
-            stderr: format!("RuntimeError: {message}\n"),
-            error: Some(ErrorReport {
-                type_name: "RuntimeError".into(),
-                message: message.clone(),
-                traceback: format!("RuntimeError: {message}\n"),
-                ..ErrorReport::default()
-            }),
-            ..RunReport::default()
-        }
+impl EngineRunner {
+    pub fn new(base: RunOptions) -> EngineRunner {
+        let label = crate::run::backend_label(&base);
+        EngineRunner { base, label }
+    }
+}
+
+impl ExerciseRunner for EngineRunner {
+    fn run(&self, code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
+        let mut env = self.base.env.clone();
+        env.extend(opts.env.iter().cloned());
+        let merged = RunOptions {
+            gpus: self.base.gpus.max(opts.gpus),
+            launch_blocking: self.base.launch_blocking || opts.launch_blocking,
+            env,
+            cancel: opts.cancel.clone(),
+            ..self.base.clone()
+        };
+        crate::run::run_exercise(code, check, &merged)
     }
 
     fn backend_label(&self) -> String {
-        "no engine".into()
+        self.label.clone()
     }
 }
 

@@ -7,13 +7,14 @@ mod card;
 mod exercise;
 mod highlight;
 mod markdown;
+mod signals;
 mod strings;
 mod theme;
 mod view;
 mod wrap;
 
 pub use app::{App, Mode, SAVE_DEBOUNCE};
-pub use exercise::{ExerciseRunner, NoEngine, Pane, human_size};
+pub use exercise::{EngineRunner, ExerciseRunner, Pane, human_size};
 pub use theme::Theme;
 
 use crate::progress::Store;
@@ -95,8 +96,13 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
     let panic_key = std::env::var_os("CUDATUTOR_TEST_PANIC_KEY")
         .and_then(|v| v.into_string().ok())
         .and_then(|s| s.chars().next());
+    let termination = signals::Termination::install();
     terminal.draw(|f| f.render_widget(&*app, f.area()))?;
     while !app.quit {
+        if termination.requested() {
+            // kill, a closed terminal or a session manager: leave as `q` does (place saved).
+            break;
+        }
         // Wake often while a run's spinner turns or edits wait to be saved.
         let wait = if app.busy() { 80 } else { 250 };
         if !event::poll(Duration::from_millis(wait))? {

@@ -1,0 +1,4 @@
+//! The subcommands' work, kept out of main.rs (which only parses and dispatches).
+
+pub mod run_cmd;
+pub mod size;

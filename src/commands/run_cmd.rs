@@ -1,0 +1,125 @@
+//! `cudatutor run FILE`: what `python3 FILE` would print, plus (on a terminal) a short summary
+//! of memory and of where an error happened on the device versus where the host reported it.
+
+use crate::run::{self, RunOptions, RunReport};
+use std::io::{IsTerminal, Read, Write};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Reads the script (`-` is stdin). Err is a usage/I-O message (exit 2).
+pub fn read_script(path: &std::path::Path) -> Result<(String, String), String> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read the script from stdin: {e}"))?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| "the script on stdin is not UTF-8".to_string())?;
+        return Ok((text, "<stdin>".into()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{} is not UTF-8 (first bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok((text, path.display().to_string()))
+}
+
+/// Runs the script and prints the result; returns the exit status (0 ok, 1 raised).
+pub fn execute(source: &str, opts: &RunOptions, format: Format, summary: bool) -> u8 {
+    let report = run::run_script(source, opts);
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    match format {
+        Format::Json => {
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            );
+        }
+        Format::Text => {
+            let _ = out.write_all(report.stdout.as_bytes());
+            let _ = out.flush();
+            let _ = err.write_all(report.stderr.as_bytes());
+            if summary || std::io::stderr().is_terminal() {
+                let _ = err.write_all(render_summary(&report).as_bytes());
+            }
+        }
+    }
+    if report.ok { 0 } else { 1 }
+}
+
+/// Human sizes as PyTorch's format_size prints them.
+pub fn format_bytes(n: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let f = n as f64;
+    if n < 1024 {
+        format!("{n} bytes")
+    } else if f < KIB * KIB {
+        format!("{:.2} KiB", f / KIB)
+    } else if f < KIB * KIB * KIB {
+        format!("{:.2} MiB", f / (KIB * KIB))
+    } else {
+        format!("{:.2} GiB", f / (KIB * KIB * KIB))
+    }
+}
+
+/// The few lines after a run: backend, memory, and the deferred-error gap when there is one.
+pub fn render_summary(r: &RunReport) -> String {
+    let mut s = format!(
+        "\n── cudatutor: {} backend, {}{}\n",
+        r.backend,
+        r.device_name,
+        if r.launch_blocking {
+            ", CUDA_LAUNCH_BLOCKING=1"
+        } else {
+            ""
+        }
+    );
+    s.push_str(&format!(
+        "   memory_allocated {} · memory_reserved {} · peak {}\n",
+        format_bytes(r.memory.allocated),
+        format_bytes(r.memory.reserved),
+        format_bytes(r.memory.peak_allocated)
+    ));
+    if let Some(e) = &r.error
+        && let (Some(origin), Some(line)) = (e.origin_line, e.line)
+    {
+        let failed = r.timeline.iter().find(|t| t.status == "assert");
+        let reported = r.timeline.iter().find(|t| t.status == "reported");
+        let gap = match (failed.and_then(|f| f.device_end_us), reported) {
+            (Some(end), Some(rep)) => format!(
+                ", {:.1} µs after the kernel failed",
+                (rep.host_end_us - end).max(0.0)
+            ),
+            _ => String::new(),
+        };
+        s.push_str(&format!(
+            "   the failing kernel was launched on line {origin}; the host reported it on line {line}{gap}{}\n",
+            if r.modelled { " (modelled)" } else { "" }
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_bytes;
+
+    #[test]
+    fn sizes_print_like_pytorch() {
+        assert_eq!(format_bytes(512), "512 bytes");
+        assert_eq!(format_bytes(2 << 20), "2.00 MiB");
+        assert_eq!(format_bytes(20 << 20), "20.00 MiB");
+        assert_eq!(format_bytes(1536), "1.50 KiB");
+        assert_eq!(format_bytes(80 << 30), "80.00 GiB");
+    }
+}

@@ -1,0 +1,51 @@
+//! Sizes on the command line: `80GiB`, `16G`, `512MiB`, `1.5GB`, or a plain byte count.
+
+/// Parses a size; binary (`KiB`/`K`) and decimal (`KB`) suffixes, case-insensitive.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (examples: 80GiB, 512MiB, 1000000)"))?;
+    let factor: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kib" => 1024.0,
+        "m" | "mib" => 1024.0 * 1024.0,
+        "g" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tib" => 1024.0f64.powi(4),
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        other => {
+            return Err(format!(
+                "unknown size unit `{other}` in `{text}` (use B, KiB, MiB, GiB, TiB)"
+            ));
+        }
+    };
+    let bytes = value * factor;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
+        return Err(format!("`{text}` is not a usable size"));
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("80GiB"), Ok(80 << 30));
+        assert_eq!(parse_size("16g"), Ok(16 << 30));
+        assert_eq!(parse_size("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5GB"), Ok(1_500_000_000));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("12 parsecs").is_err());
+    }
+}
