@@ -38,6 +38,9 @@ pub struct ExcInner {
     /// For SyntaxError: the column (1-based) and the offending line's text.
     pub column: Option<u32>,
     pub line_hint: Option<u32>,
+    /// The innermost frame's traceback entry is already recorded (it was caught in that frame,
+    /// then re-raised): the frame must not add a second one when the exception leaves it.
+    pub frame_recorded: bool,
 }
 
 /// A Python exception in flight (boxed: `Result<Value, PyException>` stays two words).
@@ -58,6 +61,7 @@ impl PyException {
             uncatchable: false,
             column: None,
             line_hint: None,
+            frame_recorded: false,
         }))
     }
     /// Raise an exception instance (a `Value::Instance` of an exception class).
@@ -69,6 +73,7 @@ impl PyException {
             uncatchable: false,
             column: None,
             line_hint: None,
+            frame_recorded: false,
         }))
     }
     pub fn type_error(msg: impl Into<String>) -> PyException {
@@ -101,7 +106,12 @@ impl PyException {
     pub fn traceback(&self) -> &[TraceEntry] {
         &self.0.traceback
     }
+    /// Record the frame the exception is leaving.
     pub fn push_frame(&mut self, e: TraceEntry) {
+        if self.0.frame_recorded {
+            self.0.frame_recorded = false;
+            return;
+        }
         self.0.traceback.push(e);
     }
 }

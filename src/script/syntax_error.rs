@@ -149,8 +149,131 @@ fn scan(src: &str, only_depth: bool) -> Scan {
     Scan::Ok
 }
 
+/// Right-recursive constructs (`a ** b ** c`, `x if c else y if …`, `lambda: lambda: …`,
+/// `not not …`) recurse in the parser once per occurrence: bound them per logical line, and
+/// bound indentation depth (CPython: "too many levels of indentation" at 100).
+fn scan_chains(src: &str) -> Option<PyException> {
+    let idx = LineIndex::new(src);
+    let b = src.as_bytes();
+    let mut depth = 0i64;
+    let mut counts = [0usize; 5];
+    let mut indents: Vec<usize> = vec![0];
+    let mut i = 0;
+    let mut line_start = true;
+    while i < b.len() {
+        let c = b[i];
+        if line_start && depth <= 0 {
+            line_start = false;
+            let mut w = 0;
+            while i + w < b.len() && (b[i + w] == b' ' || b[i + w] == b'\t') {
+                w += 1;
+            }
+            let blank = i + w >= b.len() || matches!(b[i + w], b'\n' | b'#' | b'\r');
+            if !blank {
+                while indents.last().is_some_and(|&l| l > w) {
+                    indents.pop();
+                }
+                if indents.last().is_some_and(|&l| l < w) {
+                    indents.push(w);
+                }
+                if indents.len() > 90 {
+                    return Some(syntax(
+                        "IndentationError",
+                        "too many levels of indentation",
+                        idx.line(i),
+                        1,
+                    ));
+                }
+            }
+            continue;
+        }
+        match c {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                let q = c;
+                let triple = i + 2 < b.len() && b[i + 1] == q && b[i + 2] == q;
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple {
+                        if i + 2 < b.len() && b[i] == q && b[i + 1] == q && b[i + 2] == q {
+                            i += 3;
+                            break;
+                        }
+                    } else if b[i] == q || b[i] == b'\n' {
+                        i += 1;
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'\n' => {
+                let cont = i > 0 && b[i - 1] == b'\\';
+                if depth <= 0 && !cont {
+                    counts = [0; 5];
+                    line_start = true;
+                }
+            }
+            b'*' if b.get(i + 1) == Some(&b'*') => {
+                counts[0] += 1;
+                i += 1;
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let st = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                let k = match &b[st..i] {
+                    b"if" => Some(1),
+                    b"lambda" => Some(2),
+                    b"not" => Some(3),
+                    b"await" => Some(4),
+                    _ => None,
+                };
+                if let Some(k) = k {
+                    counts[k] += 1;
+                    if counts[k] > MAX_BRACKETS {
+                        return Some(syntax(
+                            "SyntaxError",
+                            "too many nested parentheses",
+                            idx.line(st),
+                            idx.column(src, st),
+                        ));
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if counts[0] > MAX_BRACKETS {
+            return Some(syntax(
+                "SyntaxError",
+                "too many nested parentheses",
+                idx.line(i),
+                idx.column(src, i),
+            ));
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Checks before parsing: nesting that could exhaust the stack, and an input size limit.
 pub fn prescan(src: &str) -> Option<PyException> {
+    if let Some(e) = scan_chains(src) {
+        return Some(e);
+    }
     if src.len() > 1_000_000 {
         return Some(syntax(
             "SyntaxError",

@@ -282,8 +282,7 @@ impl Interpreter {
         if let Some(d) = kwdict {
             locals[kwarg_slot] = Some(Value::dict(d));
         }
-        let mut frame = Frame::new(code, fun.globals.clone(), &fun.closure);
-        frame.locals = locals;
+        let mut frame = Frame::with_locals(code, fun.globals.clone(), &fun.closure, locals);
         frame.func = Some(&fun);
         for (p, c) in &code.param_cells {
             let v = frame.locals.get_mut(*p as usize).and_then(|s| s.take());

@@ -34,8 +34,17 @@ pub(crate) struct Frame<'a> {
 
 impl<'a> Frame<'a> {
     pub fn new(code: &'a FuncCode, globals: Rc<RefCell<Dict>>, free: &'a [CellRef]) -> Frame<'a> {
+        Frame::with_locals(code, globals, free, vec![None; code.local_names.len()])
+    }
+
+    pub fn with_locals(
+        code: &'a FuncCode,
+        globals: Rc<RefCell<Dict>>,
+        free: &'a [CellRef],
+        locals: Vec<Option<Value>>,
+    ) -> Frame<'a> {
         Frame {
-            locals: vec![None; code.local_names.len()],
+            locals,
             cells: (0..code.cell_names.len())
                 .map(|_| Rc::new(RefCell::new(None)))
                 .collect(),
@@ -400,6 +409,17 @@ impl Interpreter {
             Ok(flow) => Ok(flow),
             Err(e) if e.0.uncatchable => Err(e),
             Err(mut e) => {
+                // The catching frame belongs in the traceback (for `raise … from e` and re-raise).
+                if !e.0.frame_recorded
+                    && let Some(fi) = self.frames.last()
+                {
+                    e.0.traceback.push(TraceEntry {
+                        file: fi.file.clone(),
+                        line: fi.line,
+                        func: fi.func.clone(),
+                    });
+                    e.0.frame_recorded = true;
+                }
                 let mut handled = None;
                 for h in handlers {
                     let matched = match &h.typ {
@@ -531,7 +551,12 @@ impl Interpreter {
         if let Some(c) = cause {
             let cv = self.eval(f, c)?;
             if !cv.is_none() {
-                e.0.cause = Some(self.exception_from_value(cv)?);
+                // The exception being handled keeps its traceback for the "direct cause" part.
+                let handled = f.handling.iter().rev().find(|h| matches!(&h.0.payload, super::super::errors::Payload::Value(v) if v.is(&cv))).cloned();
+                e.0.cause = Some(match handled {
+                    Some(h) => h,
+                    None => self.exception_from_value(cv)?,
+                });
             }
         }
         Ok(e)
