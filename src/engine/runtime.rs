@@ -174,6 +174,7 @@ pub struct Runtime {
     current_device: Cell<u32>,
     launch_blocking: Cell<bool>,
     cuda_used: Cell<bool>,
+    py_steps: Cell<u64>,
     grad_enabled: Cell<bool>,
     pub(crate) cpu_gen: RefCell<Generator>,
     pub(crate) cuda_gens: RefCell<Vec<Generator>>,
@@ -215,6 +216,7 @@ impl Runtime {
             device_log: RefCell::new(Vec::new()),
             current_device: Cell::new(0),
             cuda_used: Cell::new(false),
+            py_steps: Cell::new(0),
             grad_enabled: Cell::new(true),
         })
     }
@@ -284,6 +286,14 @@ impl Runtime {
     /// Host clock, µs since the run started.
     pub fn host_us(&self) -> f64 {
         self.shared.host_us.get()
+    }
+    /// The interpreter has executed `steps` steps in total: the new ones cost host time
+    /// (`python_step_us` each) before the next op.
+    pub fn interpreter_steps(&self, steps: u64) {
+        let last = self.py_steps.replace(steps);
+        if steps > last {
+            self.advance_host((steps - last) as f64 * self.cfg.timing.python_step_us);
+        }
     }
     /// Let time pass on the host (interpreter work between ops, `time.sleep`).
     pub fn advance_host(&self, us: f64) {
