@@ -104,11 +104,11 @@ pub(crate) struct Shared {
 
 impl Shared {
     pub fn push(&self, e: OpEvent) {
-        if let Ok(mut ev) = self.events.try_borrow_mut() {
-            if ev.len() < self.max_events {
-                ev.push(e);
-                return;
-            }
+        if let Ok(mut ev) = self.events.try_borrow_mut()
+            && ev.len() < self.max_events
+        {
+            ev.push(e);
+            return;
         }
         self.dropped_events.set(self.dropped_events.get() + 1);
     }
@@ -524,10 +524,10 @@ impl Runtime {
     }
 
     fn mark_reported(&self) {
-        if let Some(f) = self.failure.borrow_mut().as_mut() {
-            if f.reported_line.is_none() {
-                f.reported_line = Some(self.line());
-            }
+        if let Some(f) = self.failure.borrow_mut().as_mut()
+            && f.reported_line.is_none()
+        {
+            f.reported_line = Some(self.line());
         }
     }
 
@@ -586,19 +586,17 @@ impl Runtime {
         }
         let times = self.enqueue(dev, dur);
         let mut status = "ok";
-        if asserts {
-            if let Some((_, end)) = times {
-                status = "assert";
-                self.streams.borrow_mut()[dev as usize].failed_at = Some(end);
-                self.device_log.borrow_mut().extend(assert);
-                *self.failure.borrow_mut() = Some(CudaFailure {
-                    device: dev,
-                    origin_line: self.line(),
-                    origin_op: op.to_string(),
-                    failed_at_us: end,
-                    reported_line: None,
-                });
-            }
+        if asserts && let Some((_, end)) = times {
+            status = "assert";
+            self.streams.borrow_mut()[dev as usize].failed_at = Some(end);
+            self.device_log.borrow_mut().extend(assert);
+            *self.failure.borrow_mut() = Some(CudaFailure {
+                device: dev,
+                origin_line: self.line(),
+                origin_op: op.to_string(),
+                failed_at_us: end,
+                reported_line: None,
+            });
         }
         self.record(op, "kernel", Some(dev), t0, times, status);
         if self.launch_blocking() {

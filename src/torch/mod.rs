@@ -82,12 +82,11 @@ pub fn py_err(e: EngineError) -> PyException {
 pub(crate) fn at_line(rt: &Runtime, it: &Interpreter) {
     rt.set_line(it.current_line());
     rt.interpreter_steps(it.steps());
-    if !rt.cuda_initialized() {
-        if let Some(v) = it.env().borrow().get("CUDA_LAUNCH_BLOCKING") {
-            if v.trim() == "1" {
-                rt.set_launch_blocking(true);
-            }
-        }
+    if !rt.cuda_initialized()
+        && let Some(v) = it.env().borrow().get("CUDA_LAUNCH_BLOCKING")
+        && v.trim() == "1"
+    {
+        rt.set_launch_blocking(true);
     }
 }
 
