@@ -38,8 +38,12 @@ impl Interpreter {
                 s: s.clone(),
                 pos: 0,
             },
-            Value::Dict(d) | Value::Set(d) => IterState::Items {
+            Value::Dict(d) => IterState::Items {
                 items: d.borrow().keys(),
+                idx: 0,
+            },
+            Value::Set(d) => IterState::Items {
+                items: super::super::value::cpython_set_order(d.borrow().keys()),
                 idx: 0,
             },
             Value::Range(r) => IterState::Range {

@@ -869,7 +869,7 @@ impl Interpreter {
                 format!("{{{}}}", parts.join(", "))
             }
             Value::Set(d) => {
-                let items = d.borrow().keys();
+                let items = super::super::value::cpython_set_order(d.borrow().keys());
                 if items.is_empty() {
                     "set()".into()
                 } else {
