@@ -260,7 +260,7 @@ impl Interpreter {
             Value::List(l) => return Ok(l.borrow().clone()),
             Value::Tuple(t) => return Ok((**t).clone()),
             Value::Range(r) => {
-                if r.len() > 50_000_000 {
+                if r.len() > 10_000_000 {
                     return Err(PyException::new("MemoryError", ""));
                 }
                 return Ok((0..r.len())
