@@ -240,7 +240,7 @@ fn reductions() {
     assert_eq!(v.shape(), &[1, 3]);
     assert_eq!(
         vals(&rt.mean(&x, None, false).unwrap()),
-        vec![16.0f32 as f64 / 6.0f32 as f64]
+        [16.0f32 as f64 / 6.0f32 as f64]
             .iter()
             .map(|v| (*v as f32) as f64)
             .collect::<Vec<_>>()

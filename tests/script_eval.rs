@@ -1121,3 +1121,15 @@ fn run_in_main_sees_the_exercise_namespace() {
     assert_eq!(o, "ok\n");
     assert_eq!(e, Some(("AssertionError".into(), "loss too small".into())));
 }
+
+#[test]
+fn runaway_memory_is_a_memory_error() {
+    assert_eq!(err("s = 'a'\nwhile True:\n    s += s\n").0, "MemoryError");
+    assert_eq!(err("x = [0] * 10**9\n").0, "MemoryError");
+    assert_eq!(err("x = list(range(10**9))\n").0, "MemoryError");
+    assert_eq!(err("x = range(10**18)[::1]\n").0, "MemoryError");
+    assert_eq!(
+        out("print(list(range(10)[::-9223372036854775807]), [1, 2][::-1])"),
+        "[9] [2, 1]\n"
+    );
+}

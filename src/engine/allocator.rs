@@ -320,10 +320,10 @@ impl CachingAllocator {
     }
 
     fn alloc_segment(&mut self, size: u64, small: bool) -> Option<usize> {
-        if let Some(max) = self.allowed_max {
-            if self.reserved().saturating_add(size) > max {
-                return None;
-            }
+        if let Some(max) = self.allowed_max
+            && self.reserved().saturating_add(size) > max
+        {
+            return None;
         }
         let addr = self.source.malloc(size)?;
         self.stats.segment.inc(small, 1);

@@ -184,9 +184,9 @@ impl DeviceSpec {
                 )));
             }
             if i < 0 {
-                return Err(EngineError::runtime(format!(
-                    "Device index must not be negative"
-                )));
+                return Err(EngineError::runtime(
+                    "Device index must not be negative".to_string(),
+                ));
             }
             d.index = Some(i as u32);
         }

@@ -104,11 +104,11 @@ pub(crate) struct Shared {
 
 impl Shared {
     pub fn push(&self, e: OpEvent) {
-        if let Ok(mut ev) = self.events.try_borrow_mut() {
-            if ev.len() < self.max_events {
-                ev.push(e);
-                return;
-            }
+        if let Ok(mut ev) = self.events.try_borrow_mut()
+            && ev.len() < self.max_events
+        {
+            ev.push(e);
+            return;
         }
         self.dropped_events.set(self.dropped_events.get() + 1);
     }
@@ -174,6 +174,7 @@ pub struct Runtime {
     current_device: Cell<u32>,
     launch_blocking: Cell<bool>,
     cuda_used: Cell<bool>,
+    py_steps: Cell<u64>,
     grad_enabled: Cell<bool>,
     pub(crate) cpu_gen: RefCell<Generator>,
     pub(crate) cuda_gens: RefCell<Vec<Generator>>,
@@ -215,6 +216,7 @@ impl Runtime {
             device_log: RefCell::new(Vec::new()),
             current_device: Cell::new(0),
             cuda_used: Cell::new(false),
+            py_steps: Cell::new(0),
             grad_enabled: Cell::new(true),
         })
     }
@@ -284,6 +286,14 @@ impl Runtime {
     /// Host clock, µs since the run started.
     pub fn host_us(&self) -> f64 {
         self.shared.host_us.get()
+    }
+    /// The interpreter has executed `steps` steps in total: the new ones cost host time
+    /// (`python_step_us` each) before the next op.
+    pub fn interpreter_steps(&self, steps: u64) {
+        let last = self.py_steps.replace(steps);
+        if steps > last {
+            self.advance_host((steps - last) as f64 * self.cfg.timing.python_step_us);
+        }
     }
     /// Let time pass on the host (interpreter work between ops, `time.sleep`).
     pub fn advance_host(&self, us: f64) {
@@ -514,10 +524,10 @@ impl Runtime {
     }
 
     fn mark_reported(&self) {
-        if let Some(f) = self.failure.borrow_mut().as_mut() {
-            if f.reported_line.is_none() {
-                f.reported_line = Some(self.line());
-            }
+        if let Some(f) = self.failure.borrow_mut().as_mut()
+            && f.reported_line.is_none()
+        {
+            f.reported_line = Some(self.line());
         }
     }
 
@@ -576,19 +586,17 @@ impl Runtime {
         }
         let times = self.enqueue(dev, dur);
         let mut status = "ok";
-        if asserts {
-            if let Some((_, end)) = times {
-                status = "assert";
-                self.streams.borrow_mut()[dev as usize].failed_at = Some(end);
-                self.device_log.borrow_mut().extend(assert);
-                *self.failure.borrow_mut() = Some(CudaFailure {
-                    device: dev,
-                    origin_line: self.line(),
-                    origin_op: op.to_string(),
-                    failed_at_us: end,
-                    reported_line: None,
-                });
-            }
+        if asserts && let Some((_, end)) = times {
+            status = "assert";
+            self.streams.borrow_mut()[dev as usize].failed_at = Some(end);
+            self.device_log.borrow_mut().extend(assert);
+            *self.failure.borrow_mut() = Some(CudaFailure {
+                device: dev,
+                origin_line: self.line(),
+                origin_op: op.to_string(),
+                failed_at_us: end,
+                reported_line: None,
+            });
         }
         self.record(op, "kernel", Some(dev), t0, times, status);
         if self.launch_blocking() {

@@ -28,6 +28,8 @@ pub struct TimingModel {
     pub cpu_flops_per_us: f64,
     /// The host's cost of a synchronising call on top of waiting (cudaStreamSynchronize).
     pub sync_us: f64,
+    /// Host time of one interpreter step (statement, loop iteration or call) between ops.
+    pub python_step_us: f64,
 }
 
 impl Default for TimingModel {
@@ -45,6 +47,7 @@ impl Default for TimingModel {
             cpu_bytes_per_us: 20.0e3,
             cpu_flops_per_us: 1.0e5,
             sync_us: 2.0,
+            python_step_us: 0.2,
         }
     }
 }

@@ -54,9 +54,11 @@
 //! [`Limits`]: a step budget (one step per statement and loop iteration and call), wall time
 //! and a cancel flag. Exceeding them raises `TimeoutError: the script ran more than N steps
 //! (line L)` / `TimeoutError: the script ran longer than S seconds (line L)` /
-//! `KeyboardInterrupt`, which no `except` clause can catch. Recursion is limited to
-//! [`DEFAULT_RECURSION_LIMIT`] frames (`RecursionError: maximum recursion depth exceeded`), low
-//! enough for an 8 MiB thread stack in a debug build.
+//! `KeyboardInterrupt`, which no `except` clause can catch. Recursion raises
+//! `RecursionError: maximum recursion depth exceeded` past [`DEFAULT_RECURSION_LIMIT`] Python
+//! frames or when the evaluator has used [`interp::DEFAULT_STACK_LIMIT`] (5 MiB) of Rust stack
+//! below its entry point — run scripts on a thread with at least 8 MiB of stack. A debug build
+//! spends ~22 KB of stack per Python call (~230 frames); release builds far less.
 
 pub mod builtins;
 pub mod errors;

@@ -565,6 +565,8 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                     Some(p) => s.chars().take(p.parse().unwrap_or(0)).collect(),
                     None => s,
                 };
+                // %-formatting right-aligns strings unless '-' is given.
+                let spec = if left { spec } else { format!(">{spec}") };
                 format_spec(it, &Value::string(s), &spec)?
             }
             'd' | 'i' | 'u' => {

@@ -846,3 +846,78 @@ pub fn expect_int(v: &Value, what: &str) -> PyResult<i64> {
         )
     })
 }
+
+/// CPython's iteration order for a set of ints: simulate its open-addressing table (size 8,
+/// growth at 3/5 full to 4× used, linear probes of 9 then perturbation), so `print({3, 1, 2})`
+/// shows `{1, 2, 3}` as CPython does. Other sets keep insertion order (CPython's order for
+/// strings changes from run to run anyway).
+pub fn cpython_set_order(items: Vec<Value>) -> Vec<Value> {
+    if items.len() > 100_000
+        || !items
+            .iter()
+            .all(|v| matches!(v, Value::Int(_) | Value::Bool(_)))
+    {
+        return items;
+    }
+    const LINEAR_PROBES: usize = 9;
+    const PERTURB_SHIFT: u32 = 5;
+    fn hash(v: &Value) -> u64 {
+        let i = v.as_int().unwrap_or(0);
+        const M: i128 = (1i128 << 61) - 1;
+        let mut h = ((i as i128).abs() % M) as i64;
+        if i < 0 {
+            h = -h;
+        }
+        if h == -1 {
+            h = -2;
+        }
+        h as u64
+    }
+    fn insert_clean(table: &mut [Option<(u64, usize)>], mask: usize, h: u64, idx: usize) {
+        let mut perturb = h;
+        let mut i = (h as usize) & mask;
+        loop {
+            if table[i].is_none() {
+                table[i] = Some((h, idx));
+                return;
+            }
+            if i + LINEAR_PROBES <= mask {
+                for j in 1..=LINEAR_PROBES {
+                    if table[i + j].is_none() {
+                        table[i + j] = Some((h, idx));
+                        return;
+                    }
+                }
+            }
+            perturb >>= PERTURB_SHIFT;
+            i = (i
+                .wrapping_mul(5)
+                .wrapping_add(1)
+                .wrapping_add(perturb as usize))
+                & mask;
+        }
+    }
+    let mut table: Vec<Option<(u64, usize)>> = vec![None; 8];
+    let mut used = 0usize;
+    for (idx, v) in items.iter().enumerate() {
+        let mask = table.len() - 1;
+        insert_clean(&mut table, mask, hash(v), idx);
+        used += 1;
+        if used * 5 >= mask * 3 {
+            let minused = if used > 50_000 { used * 2 } else { used * 4 };
+            let mut newsize = 8;
+            while newsize <= minused {
+                newsize <<= 1;
+            }
+            let old = std::mem::replace(&mut table, vec![None; newsize]);
+            for (h, i) in old.into_iter().flatten() {
+                insert_clean(&mut table, newsize - 1, h, i);
+            }
+        }
+    }
+    table
+        .into_iter()
+        .flatten()
+        .filter_map(|(_, i)| items.get(i).cloned())
+        .collect()
+}

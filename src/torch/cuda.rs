@@ -58,7 +58,10 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         Ok(Value::Int(rt.device_count() as i64))
     });
     reg(&m, rt, "current_device", |_, rt, _| {
-        Ok(Value::Int(rt.current_device() as i64))
+        Ok(Value::Int(
+            rt.check_device(rt.current_device() as i64)
+                .map_err(py_err)? as i64,
+        ))
     });
     reg(&m, rt, "set_device", |it, rt, args| {
         let d = dev_index(it, rt, &args, "set_device")?;

@@ -153,9 +153,8 @@ fn tensor_list(it: &mut Interpreter, v: &Value, fname: &str) -> PyResult<Vec<Ten
             })
         })
         .collect::<PyResult<Vec<_>>>()
-        .map_err(|e| {
+        .inspect_err(|_e| {
             let _ = fname;
-            e
         })
 }
 
@@ -188,13 +187,13 @@ fn loss_fn(
         None => -100,
     };
     let red = reduction_arg(&a[6])?;
-    if let Some(ls) = a[7].as_ref().and_then(|v| v.as_float()) {
-        if ls != 0.0 {
-            return Err(PyException::new(
-                "NotImplementedError",
-                "cudatutor does not support label_smoothing yet",
-            ));
-        }
+    if let Some(ls) = a[7].as_ref().and_then(|v| v.as_float())
+        && ls != 0.0
+    {
+        return Err(PyException::new(
+            "NotImplementedError",
+            "cudatutor does not support label_smoothing yet",
+        ));
     }
     let r = if ce {
         rt.cross_entropy(&x, &t, w.as_ref(), ii, red)

@@ -81,12 +81,12 @@ pub fn py_err(e: EngineError) -> PyException {
 /// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING before CUDA starts.
 pub(crate) fn at_line(rt: &Runtime, it: &Interpreter) {
     rt.set_line(it.current_line());
-    if !rt.cuda_initialized() {
-        if let Some(v) = it.env().borrow().get("CUDA_LAUNCH_BLOCKING") {
-            if v.trim() == "1" {
-                rt.set_launch_blocking(true);
-            }
-        }
+    rt.interpreter_steps(it.steps());
+    if !rt.cuda_initialized()
+        && let Some(v) = it.env().borrow().get("CUDA_LAUNCH_BLOCKING")
+        && v.trim() == "1"
+    {
+        rt.set_launch_blocking(true);
     }
 }
 

@@ -448,9 +448,7 @@ impl Runtime {
     pub(crate) fn read_back(&self, t: &Tensor, op: &str, bytes: u64) -> Result<()> {
         match t.device() {
             Device::Cuda(i) => self.d2h(op, i, bytes, false),
-            Device::Meta => Err(self.host_error(op, None, EngineError::not_implemented(format!(
-                "Cannot copy out of meta tensor; no data! Please consider using .to_empty() instead of .to() when moving module from meta to a different device."
-            )))),
+            Device::Meta => Err(self.host_error(op, None, EngineError::not_implemented("Cannot copy out of meta tensor; no data! Please consider using .to_empty() instead of .to() when moving module from meta to a different device.".to_string()))),
             Device::Cpu => {
                 self.host_event(op, None, self.timing().host_query_us + bytes as f64 / self.timing().cpu_bytes_per_us);
                 Ok(())

@@ -304,10 +304,10 @@ impl Runtime {
     pub fn getitem(&self, t: &Tensor, items: &[TensorIndex]) -> Result<Tensor> {
         let hint = t.device().cuda_index();
         // a bool mask's size depends on the data: the host must wait (a sync on CUDA)
-        if Self::has_mask(items) {
-            if let Device::Cuda(i) = t.device() {
-                self.sync("getitem", i)?;
-            }
+        if Self::has_mask(items)
+            && let Device::Cuda(i) = t.device()
+        {
+            self.sync("getitem", i)?;
         }
         let sel = self
             .select_items(t, items)
@@ -360,10 +360,11 @@ impl Runtime {
         let hint = t.device().cuda_index();
         let masked_fill =
             items.len() == 1 && Self::has_mask(items) && matches!(value, Operand::Scalar(_));
-        if Self::has_mask(items) && !masked_fill {
-            if let Device::Cuda(i) = t.device() {
-                self.sync("setitem", i)?;
-            }
+        if Self::has_mask(items)
+            && !masked_fill
+            && let Device::Cuda(i) = t.device()
+        {
+            self.sync("setitem", i)?;
         }
         if t.is_phantom() {
             // values are not kept: only the modelled cost

@@ -582,7 +582,7 @@ pub fn infer_shape(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
     let mut out: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
     match infer {
         Some(i) => {
-            if prod == 0 || numel % prod != 0 {
+            if prod == 0 || !numel.is_multiple_of(prod) {
                 return Err(bad());
             }
             out[i] = numel / prod;

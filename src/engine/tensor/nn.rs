@@ -327,16 +327,17 @@ impl Runtime {
     /// `F.linear(x, weight, bias)`: addmm for 2-D input with bias, matmul otherwise.
     pub fn linear(&self, x: &Tensor, weight: &Tensor, bias: Option<&Tensor>) -> Result<Tensor> {
         let wt = weight.t()?;
-        if x.dim() == 2 && weight.dim() == 2 {
-            if let Some(b) = bias {
-                let hint = x.device().cuda_index().or(weight.device().cuda_index());
-                let dev = self.guarded("linear", hint, || {
-                    let dev = self.check_mm(x, &wt, "addmm", "addmm", Some(b))?;
-                    broadcast_shapes(&b.shape, &[x.shape[0], wt.shape[1]])?;
-                    Ok(dev)
-                })?;
-                return self.gemm_out("linear", x, &wt, Some(b), dev, "AddmmBackward0");
-            }
+        if x.dim() == 2
+            && weight.dim() == 2
+            && let Some(b) = bias
+        {
+            let hint = x.device().cuda_index().or(weight.device().cuda_index());
+            let dev = self.guarded("linear", hint, || {
+                let dev = self.check_mm(x, &wt, "addmm", "addmm", Some(b))?;
+                broadcast_shapes(&b.shape, &[x.shape[0], wt.shape[1]])?;
+                Ok(dev)
+            })?;
+            return self.gemm_out("linear", x, &wt, Some(b), dev, "AddmmBackward0");
         }
         let y = self.matmul(x, &wt)?;
         match bias {
@@ -574,9 +575,9 @@ impl Runtime {
                     "cudatutor supports nll_loss/cross_entropy on 1-D or 2-D input only",
                 ));
             }
-            return Err(EngineError::runtime(format!(
-                "input tensor should be 1D or 2D"
-            )));
+            return Err(EngineError::runtime(
+                "input tensor should be 1D or 2D".to_string(),
+            ));
         }
         if !matches!(target.dtype(), DType::Int64 | DType::UInt8) {
             return Err(EngineError::runtime(format!(
@@ -595,9 +596,9 @@ impl Runtime {
             target.shape[0]
         };
         if target.dim() > 1 {
-            return Err(EngineError::runtime(format!(
-                "0D or 1D target tensor expected, multi-target not supported"
-            )));
+            return Err(EngineError::runtime(
+                "0D or 1D target tensor expected, multi-target not supported".to_string(),
+            ));
         }
         if (input.dim() == 2 && target.dim() != 1)
             || (input.dim() == 1 && target.dim() != 0)
@@ -615,17 +616,17 @@ impl Runtime {
                 )));
             }
         }
-        if let Some(w) = weight {
-            if w.numel() != c {
-                return Err(EngineError::runtime(format!(
-                    "weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: [{}]",
-                    w.shape
-                        .iter()
-                        .map(|d| d.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
+        if let Some(w) = weight
+            && w.numel() != c
+        {
+            return Err(EngineError::runtime(format!(
+                "weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: [{}]",
+                w.shape
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
         }
         Ok((n, c))
     }
@@ -895,9 +896,9 @@ impl Runtime {
 
     fn index_values(&self, index: &Tensor) -> Result<Vec<i64>> {
         if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
-            return Err(EngineError::runtime(format!(
-                "index_select(): Expected dtype int32 or int64 for index"
-            )));
+            return Err(EngineError::runtime(
+                "index_select(): Expected dtype int32 or int64 for index".to_string(),
+            ));
         }
         Ok(if index.is_phantom() {
             Vec::new()
@@ -1298,9 +1299,9 @@ impl Runtime {
             self.common_device(&[t, mask])?;
             let s = broadcast_shapes(&t.shape, &mask.shape)?;
             if s != t.shape {
-                return Err(EngineError::runtime(format!(
-                    "masked_fill: mask must be broadcastable to input"
-                )));
+                return Err(EngineError::runtime(
+                    "masked_fill: mask must be broadcastable to input".to_string(),
+                ));
             }
             Ok(s)
         })?;

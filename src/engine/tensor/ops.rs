@@ -265,11 +265,10 @@ impl Runtime {
         if self.grad_enabled()
             && out.dtype().is_floating_point()
             && inputs.iter().any(|t| t.requires_grad)
+            && let Some(g) = grad_fn
         {
-            if let Some(g) = grad_fn {
-                out.requires_grad = true;
-                out.grad_fn = Some(g);
-            }
+            out.requires_grad = true;
+            out.grad_fn = Some(g);
         }
     }
 
@@ -337,14 +336,14 @@ impl Runtime {
                 compute.scalar_name()
             )));
         }
-        if op == Pow && compute.is_integral() {
-            if let Operand::Scalar(Scalar::Int(e)) = b {
-                if *e < 0 {
-                    return Err(EngineError::runtime(
-                        "Integers to negative integer powers are not allowed.",
-                    ));
-                }
-            }
+        if op == Pow
+            && compute.is_integral()
+            && let Operand::Scalar(Scalar::Int(e)) = b
+            && *e < 0
+        {
+            return Err(EngineError::runtime(
+                "Integers to negative integer powers are not allowed.",
+            ));
         }
         let sa: Vec<usize> = match a {
             Operand::Tensor(t) => t.shape.clone(),
@@ -593,15 +592,15 @@ impl Runtime {
                     .into_iter()
                     .map(|x| {
                         let mut y = dt.cast(x);
-                        if let Some(l) = lo {
-                            if y < l {
-                                y = l;
-                            }
+                        if let Some(l) = lo
+                            && y < l
+                        {
+                            y = l;
                         }
-                        if let Some(h) = hi {
-                            if y > h {
-                                y = h;
-                            }
+                        if let Some(h) = hi
+                            && y > h
+                        {
+                            y = h;
                         }
                         y
                     })
@@ -843,9 +842,9 @@ impl Runtime {
             return Err(self.host_error(
                 name,
                 t.device().cuda_index(),
-                EngineError::runtime(format!(
-                    "std and var only support floating point and complex dtypes"
-                )),
+                EngineError::runtime(
+                    "std and var only support floating point and complex dtypes".to_string(),
+                ),
             ));
         }
         self.reduce_op(

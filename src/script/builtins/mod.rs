@@ -202,7 +202,9 @@ pub(crate) fn install(it: &mut Interpreter) {
             out.push_str(&it.str(v)?);
         }
         out.push_str(&end);
-        let to_err = matches!(&file, Some(Value::Native(n)) if n.type_name() == "TextIOWrapper" && format!("{}", it.repr(file.as_ref().unwrap_or(&Value::None)).unwrap_or_default()).contains("stderr"));
+        // There is no sys module: any file= other than None goes to stderr (print(x, file=sys.stderr)
+        // cannot be written, but a binding may hand out a stderr object).
+        let to_err = matches!(&file, Some(v) if !v.is_none());
         if to_err {
             it.write_stderr(&out)
         } else {

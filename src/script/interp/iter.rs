@@ -38,8 +38,12 @@ impl Interpreter {
                 s: s.clone(),
                 pos: 0,
             },
-            Value::Dict(d) | Value::Set(d) => IterState::Items {
+            Value::Dict(d) => IterState::Items {
                 items: d.borrow().keys(),
+                idx: 0,
+            },
+            Value::Set(d) => IterState::Items {
+                items: super::super::value::cpython_set_order(d.borrow().keys()),
                 idx: 0,
             },
             Value::Range(r) => IterState::Range {
@@ -256,7 +260,7 @@ impl Interpreter {
             Value::List(l) => return Ok(l.borrow().clone()),
             Value::Tuple(t) => return Ok((**t).clone()),
             Value::Range(r) => {
-                if r.len() > 50_000_000 {
+                if r.len() > 10_000_000 {
                     return Err(PyException::new("MemoryError", ""));
                 }
                 return Ok((0..r.len())

@@ -9,6 +9,11 @@ use super::super::strfmt;
 use super::super::value::{BuiltinType, ClassKind, HKey, Value};
 use super::Interpreter;
 
+/// Sizes past which strings and lists raise MemoryError instead of exhausting the machine
+/// (`s += s` in a loop doubles faster than the step limit can stop it).
+const MAX_STR: usize = 64 << 20;
+const MAX_ITEMS: usize = 10_000_000;
+
 fn overflow() -> PyException {
     PyException::new(
         "OverflowError",
@@ -278,6 +283,9 @@ impl Interpreter {
         }
         Ok(match (op, a, b) {
             (BinOp::Add, Value::Str(x), Value::Str(y)) => {
+                if x.len() + y.len() > MAX_STR {
+                    return Err(PyException::new("MemoryError", ""));
+                }
                 let mut s = String::with_capacity(x.len() + y.len());
                 s.push_str(x);
                 s.push_str(y);
@@ -294,6 +302,9 @@ impl Interpreter {
                 Some(Value::string(strfmt::percent_format(self, fmt, args)?))
             }
             (BinOp::Add, Value::List(x), Value::List(y)) => {
+                if x.borrow().len() + y.borrow().len() > MAX_ITEMS {
+                    return Err(PyException::new("MemoryError", ""));
+                }
                 let mut v = x.borrow().clone();
                 v.extend(y.borrow().iter().cloned());
                 Some(Value::list(v))
@@ -398,6 +409,9 @@ impl Interpreter {
                     Value::List(o) => o.borrow().clone(),
                     other => self.iterate(other)?,
                 };
+                if l.borrow().len() + items.len() > MAX_ITEMS {
+                    return Err(PyException::new("MemoryError", ""));
+                }
                 l.borrow_mut().extend(items);
                 return Ok(a);
             }
@@ -869,7 +883,7 @@ impl Interpreter {
                 format!("{{{}}}", parts.join(", "))
             }
             Value::Set(d) => {
-                let items = d.borrow().keys();
+                let items = super::super::value::cpython_set_order(d.borrow().keys());
                 if items.is_empty() {
                     "set()".into()
                 } else {
@@ -1279,6 +1293,14 @@ impl Interpreter {
         };
         let mut out = Vec::new();
         let mut i = start;
+        let count = if step > 0 {
+            (stop - start).max(0) / step
+        } else {
+            (start - stop).max(0) / step.checked_neg().unwrap_or(i64::MAX)
+        };
+        if count > MAX_ITEMS as i64 {
+            return Err(PyException::new("MemoryError", ""));
+        }
         if step > 0 {
             while i < stop {
                 out.push(i as usize);
