@@ -1,0 +1,7 @@
+print(7.5 // 2)
+print(-7.5 // 2)
+print(7.5 % 2)
+print(-7.5 % 2)
+print(5 % 2.5)
+print(divmod(7.0, 2))
+print(-0.5 // 1)

@@ -1,0 +1,8 @@
+print(int("42"), int("-17"), int("  8  "))
+print(int(3.9), int(-3.9))
+print(int("ff", 16), int("0b101", 0), int("777", 8))
+print(float("1.5"), float("-2"), float("1e3"))
+print(hex(255), oct(8), bin(10))
+print(int(True), int(False))
+print(round(2.5), round(3.5), round(-2.5))
+print(round(2.675, 2), round(1234.5678, -2))

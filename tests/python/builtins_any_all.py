@@ -1,0 +1,5 @@
+print(any([]), all([]))
+print(any([0, 0, 1]), all([1, 2, 0]))
+print(any(c.isdigit() for c in "abc1"))
+print(all(isinstance(x, int) for x in [1, 2, 3]))
+print(all(x < 10 for x in range(10)))

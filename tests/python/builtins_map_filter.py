@@ -1,0 +1,6 @@
+print(list(map(str, [1, 2, 3])))
+print(list(map(lambda a, b: a + b, [1, 2], [10, 20, 30])))
+print(list(filter(lambda x: x % 2 == 0, range(10))))
+print(list(filter(None, [0, 1, "", "a", None, []])))
+m = map(abs, [-1, -2])
+print(next(m), list(m))

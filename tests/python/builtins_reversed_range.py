@@ -1,0 +1,8 @@
+print(list(reversed([1, 2, 3])))
+print("".join(reversed("abc")))
+print(list(range(5)), list(range(2, 8, 2)), list(range(10, 0, -3)))
+r = range(0, 20, 5)
+print(len(r), r[1], r[-1], 15 in r, 16 in r)
+print(list(reversed(range(4))))
+print(range(3))
+print(sum(range(1, 101)))

@@ -1,0 +1,5 @@
+try:
+    print("work")
+    raise TypeError("bad type here")
+finally:
+    print("finally still runs")

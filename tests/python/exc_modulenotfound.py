@@ -1,0 +1,3 @@
+import math
+print(math.floor(1.5))
+import pandas_does_not_exist

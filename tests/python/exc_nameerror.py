@@ -1,0 +1,4 @@
+x = 1
+print("before", x)
+print(y)
+print("never")

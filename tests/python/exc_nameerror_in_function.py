@@ -1,0 +1,5 @@
+def compute():
+    total = 10
+    return totl * 2
+print("start")
+compute()

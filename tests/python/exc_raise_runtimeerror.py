@@ -1,0 +1,2 @@
+print("about to fail")
+raise RuntimeError("CUDA error: device-side assert triggered")

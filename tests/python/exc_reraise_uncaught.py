@@ -1,0 +1,5 @@
+try:
+    {}["missing"]
+except KeyError:
+    print("cleanup then re-raise")
+    raise

@@ -1,0 +1,5 @@
+def get():
+    pass
+v = get()
+print(v)
+v + 1

@@ -1,0 +1,3 @@
+print(list("ab"))
+for v in 42:
+    print(v)

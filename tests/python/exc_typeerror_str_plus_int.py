@@ -1,0 +1,3 @@
+n = 5
+print("n is " + str(n))
+print("n is " + n)

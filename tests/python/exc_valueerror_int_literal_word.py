@@ -1,0 +1,3 @@
+text = "abc"
+n = int(text)
+print(n)

@@ -1,0 +1,3 @@
+xs = ["a", "b"]
+print(xs.index("b"))
+xs.index("z")

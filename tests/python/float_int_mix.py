@@ -1,0 +1,8 @@
+print(1 + 2.0)
+print(3 * 0.5)
+print(7 / 7)
+print(type(7 / 7))
+print(2 ** 3.0)
+print(True + 1.5)
+print(10 // 4.0)
+print(1 == 1.0, 2 == 2.5)

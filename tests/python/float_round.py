@@ -1,0 +1,8 @@
+print(round(3.14159, 2))
+print(round(3.14159, 0))
+print(round(0.5), round(1.5), round(2.5))
+print(round(-0.5))
+print(round(10.0 / 3, 4))
+print(round(7))
+print(type(round(2.7)), type(round(2.7, 1)))
+print(round(1e16 + 1.0))

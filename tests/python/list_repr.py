@@ -1,0 +1,7 @@
+print([1, "two", 3.0, None, True])
+print([[1, 2], [3, [4, 5]]])
+print(["a'b", 'c"d'])
+print([])
+print(str([1.5, 0.1 + 0.2]))
+print(list((1, 2)), list({"k": 1}))
+print([x * 2 for x in range(5)])

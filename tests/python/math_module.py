@@ -1,0 +1,12 @@
+import math
+print(math.sqrt(16), math.sqrt(2))
+print(math.floor(-2.5), math.ceil(-2.5))
+print(math.pi)
+print(math.e)
+print(math.exp(1))
+print(math.log(math.e), math.log(100, 10), math.log2(8), math.log10(1000))
+print(math.isclose(0.1 + 0.2, 0.3))
+print(math.isnan(float("nan")), math.isinf(float("inf")))
+print(math.fabs(-3), math.factorial(10))
+print(math.gcd(12, 18))
+print(math.inf, -math.inf)

@@ -1,0 +1,10 @@
+s = "a,b,,c"
+print(s.split(","))
+print("  one two   three ".split())
+print("a-b-c".split("-", 1))
+print("a-b-c".rsplit("-", 1))
+print("-".join(["x", "y", "z"]))
+print("".join(reversed("stressed")))
+print("line1\nline2\nline3".splitlines())
+print("key=value=more".partition("="))
+print("key=value=more".rpartition("="))

@@ -1,0 +1,10 @@
+s = "   padded  "
+print(repr(s.strip()), repr(s.lstrip()), repr(s.rstrip()))
+print("xxhixx".strip("x"))
+print("hello".replace("l", "L"))
+print("hello".replace("l", "L", 1))
+print("abc".center(9, "*"))
+print("abc".ljust(6, ".") + "|")
+print("abc".rjust(6) + "|")
+print("42".zfill(5), "-42".zfill(5))
+print("tab\there".expandtabs(4))

@@ -1,0 +1,10 @@
+s = "abcdefghij"
+print(s[0], s[-1], s[3])
+print(s[2:5], s[:3], s[7:])
+print(s[::2], s[1::3])
+print(s[::-1])
+print(s[-3:], s[:-3])
+print(s[8:2:-2])
+print(s[100:], repr(s[5:2]))
+print(len(s), s * 2)
+print("cd" in s, "xy" not in s)

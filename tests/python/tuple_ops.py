@@ -1,0 +1,11 @@
+t = (1, 2, 3)
+print(t, t[0], t[-1], t[1:])
+print(len(t), t + (4,), t * 2)
+print((1,), ())
+print(t.count(2), t.index(3))
+print(tuple([4, 5]), tuple("ab"))
+a, b, c = t
+print(a + b + c)
+print((1, 2) < (1, 2, 0))
+nested = ((1, 2), (3, 4))
+print([x for pair in nested for x in pair])
