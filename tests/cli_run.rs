@@ -1,0 +1,194 @@
+//! `cudatutor run`: the python3-compatible contract (stdout, traceback on stderr, exit status),
+//! the JSON report, and where a deferred device-side assert is reported.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_cudatutor"))
+}
+
+fn script(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cudatutor-cli-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("binary runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout))
+    })
+}
+
+const DEFERRED: &str = "import torch
+import torch.nn.functional as F
+logits = torch.randn(10, 5, device='cuda')
+labels = torch.tensor([0, 1, 2, 3, 4, 5, 0, 1, 2, 3], device='cuda')
+loss = F.cross_entropy(logits, labels)
+doubled = loss * 2
+print('still running')
+print(doubled.item())
+";
+
+#[test]
+fn a_clean_script_prints_like_python_and_exits_0() {
+    let p = script("ok.py", "import torch\nprint(torch.tensor([1.0, 2.5]))\nprint(1 + 2)\n");
+    let out = run(&["run", p.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "tensor([1.0000, 2.5000])\n3\n");
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_raising_script_prints_a_traceback_and_exits_1() {
+    let p = script("raise.py", "print('before')\nx = [1, 2]\nprint(x[5])\n");
+    let out = run(&["run", p.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "before\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("Traceback (most recent call last):\n"), "{err}");
+    assert!(err.contains(", line 3, in <module>\n    print(x[5])\n"), "{err}");
+    assert!(err.trim_end().ends_with("IndexError: list index out of range"), "{err}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let out = run(&["run", "/nonexistent/script.py"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/script.py"));
+    let p = script("latin1.py", "");
+    std::fs::write(&p, b"print('caf\xe9')\n").unwrap();
+    let out = run(&["run", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not UTF-8"));
+}
+
+#[test]
+fn dash_reads_the_script_from_stdin() {
+    let mut child = bin()
+        .args(["run", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"print(sum(range(10)))\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "45\n");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn deferred_assert_is_reported_at_the_sync_not_at_the_launch() {
+    let p = script("deferred.py", DEFERRED);
+    let out = run(&["run", p.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "still running\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Assertion `t >= 0 && t < n_classes` failed."),
+        "device log missing: {err}"
+    );
+    assert!(err.contains(", line 8, in <module>\n    print(doubled.item())"), "{err}");
+    assert!(err.trim_end().ends_with("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."), "{err}");
+    assert_eq!(out.status.code(), Some(1));
+
+    let r = json(&["run", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(r["backend"], "sim");
+    assert_eq!(r["modelled"], true);
+    assert_eq!(r["ok"], false);
+    assert_eq!(r["error"]["type"], "RuntimeError");
+    assert_eq!(r["error"]["line"], 8);
+    assert_eq!(r["error"]["origin_line"], 5);
+    let timeline = r["timeline"].as_array().unwrap();
+    assert!(timeline.iter().any(|t| t["status"] == "assert" && t["line"] == 5));
+    assert!(timeline.iter().any(|t| t["status"] == "reported" && t["line"] == 8));
+}
+
+#[test]
+fn launch_blocking_reports_at_the_origin_line_by_flag_env_or_script() {
+    let p = script("deferred-b.py", DEFERRED);
+    let by_flag = json(&["run", "--launch-blocking", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(by_flag["error"]["line"], 5);
+    assert_eq!(by_flag["launch_blocking"], true);
+
+    let in_script = script(
+        "deferred-env.py",
+        &format!("import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n{DEFERRED}"),
+    );
+    let r = json(&["run", "--format", "json", in_script.to_str().unwrap()]);
+    assert_eq!(r["error"]["line"], 7, "the cross_entropy line, shifted by the two added lines");
+    assert_eq!(r["error"]["origin_line"], 7);
+}
+
+#[test]
+fn moving_the_sync_moves_the_reported_line() {
+    // The same bug; the first synchronising call is now two lines further down.
+    let later = DEFERRED.replace(
+        "print('still running')\nprint(doubled.item())\n",
+        "print('still running')\nx = 1\ny = 2\nprint(doubled.item())\n",
+    );
+    let p = script("deferred-later.py", &later);
+    let r = json(&["run", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(r["error"]["line"], 10);
+    assert_eq!(r["error"]["origin_line"], 5);
+}
+
+#[test]
+fn the_error_is_sticky() {
+    let sticky = format!(
+        "{}try:\n    print(doubled.item())\nexcept RuntimeError as e:\n    print('caught')\nprint(torch.ones(2, device='cuda').sum().item())\n",
+        DEFERRED.replace("print(doubled.item())\n", "")
+    );
+    let p = script("sticky.py", &sticky);
+    let r = json(&["run", "--format", "json", p.to_str().unwrap()]);
+    assert_eq!(r["stdout"], "still running\ncaught\n");
+    assert_eq!(r["error"]["line"], 12);
+    assert!(r["error"]["message"].as_str().unwrap().starts_with("CUDA error: device-side assert triggered"));
+}
+
+#[test]
+fn memory_counters_follow_pytorch() {
+    let p = script(
+        "mem.py",
+        "import torch\nx = torch.randn(10, device='cuda')\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\ndel x\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\ntorch.cuda.empty_cache()\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\n",
+    );
+    let out = run(&["run", p.to_str().unwrap()]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "512 2097152\n0 2097152\n0 0\n"
+    );
+}
+
+#[test]
+fn cuda_backend_without_a_gpu_is_refused_with_exit_2() {
+    if cudatutor::run::cuda_usable_here() {
+        return; // a machine with a usable GPU: nothing to refuse
+    }
+    let p = script("any.py", "print(1)\n");
+    let out = run(&["run", "--backend", "cuda", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--backend cuda cannot run here"));
+}
+
+#[test]
+fn several_virtual_gpus_and_a_smaller_card() {
+    let p = script(
+        "gpus.py",
+        "import torch\nprint(torch.cuda.device_count())\nx = torch.empty(3 * 1024**3 // 4, device='cuda:1')\n",
+    );
+    let out = run(&["run", "--gpus", "2", "--gpu-memory", "2GiB", p.to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB. GPU 1 has a total capacity of 2.00 GiB"), "{err}");
+}
