@@ -22,9 +22,8 @@ fn run(args: &[&str]) -> Output {
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = run(args);
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout))
-    })
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 const DEFERRED: &str = "import torch
@@ -39,10 +38,20 @@ print(doubled.item())
 
 #[test]
 fn a_clean_script_prints_like_python_and_exits_0() {
-    let p = script("ok.py", "import torch\nprint(torch.tensor([1.0, 2.5]))\nprint(1 + 2)\n");
+    let p = script(
+        "ok.py",
+        "import torch\nprint(torch.tensor([1.0, 2.5]))\nprint(1 + 2)\n",
+    );
     let out = run(&["run", p.to_str().unwrap()]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "tensor([1.0000, 2.5000])\n3\n");
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "tensor([1.0000, 2.5000])\n3\n"
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(out.status.code(), Some(0));
 }
 
@@ -52,9 +61,19 @@ fn a_raising_script_prints_a_traceback_and_exits_1() {
     let out = run(&["run", p.to_str().unwrap()]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "before\n");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("Traceback (most recent call last):\n"), "{err}");
-    assert!(err.contains(", line 3, in <module>\n    print(x[5])\n"), "{err}");
-    assert!(err.trim_end().ends_with("IndexError: list index out of range"), "{err}");
+    assert!(
+        err.starts_with("Traceback (most recent call last):\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains(", line 3, in <module>\n    print(x[5])\n"),
+        "{err}"
+    );
+    assert!(
+        err.trim_end()
+            .ends_with("IndexError: list index out of range"),
+        "{err}"
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -99,8 +118,15 @@ fn deferred_assert_is_reported_at_the_sync_not_at_the_launch() {
         err.contains("Assertion `t >= 0 && t < n_classes` failed."),
         "device log missing: {err}"
     );
-    assert!(err.contains(", line 8, in <module>\n    print(doubled.item())"), "{err}");
-    assert!(err.trim_end().ends_with("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."), "{err}");
+    assert!(
+        err.contains(", line 8, in <module>\n    print(doubled.item())"),
+        "{err}"
+    );
+    assert!(
+        err.trim_end()
+            .ends_with("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."),
+        "{err}"
+    );
     assert_eq!(out.status.code(), Some(1));
 
     let r = json(&["run", "--format", "json", p.to_str().unwrap()]);
@@ -111,14 +137,28 @@ fn deferred_assert_is_reported_at_the_sync_not_at_the_launch() {
     assert_eq!(r["error"]["line"], 8);
     assert_eq!(r["error"]["origin_line"], 5);
     let timeline = r["timeline"].as_array().unwrap();
-    assert!(timeline.iter().any(|t| t["status"] == "assert" && t["line"] == 5));
-    assert!(timeline.iter().any(|t| t["status"] == "reported" && t["line"] == 8));
+    assert!(
+        timeline
+            .iter()
+            .any(|t| t["status"] == "assert" && t["line"] == 5)
+    );
+    assert!(
+        timeline
+            .iter()
+            .any(|t| t["status"] == "reported" && t["line"] == 8)
+    );
 }
 
 #[test]
 fn launch_blocking_reports_at_the_origin_line_by_flag_env_or_script() {
     let p = script("deferred-b.py", DEFERRED);
-    let by_flag = json(&["run", "--launch-blocking", "--format", "json", p.to_str().unwrap()]);
+    let by_flag = json(&[
+        "run",
+        "--launch-blocking",
+        "--format",
+        "json",
+        p.to_str().unwrap(),
+    ]);
     assert_eq!(by_flag["error"]["line"], 5);
     assert_eq!(by_flag["launch_blocking"], true);
 
@@ -127,7 +167,10 @@ fn launch_blocking_reports_at_the_origin_line_by_flag_env_or_script() {
         &format!("import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n{DEFERRED}"),
     );
     let r = json(&["run", "--format", "json", in_script.to_str().unwrap()]);
-    assert_eq!(r["error"]["line"], 7, "the cross_entropy line, shifted by the two added lines");
+    assert_eq!(
+        r["error"]["line"], 7,
+        "the cross_entropy line, shifted by the two added lines"
+    );
     assert_eq!(r["error"]["origin_line"], 7);
 }
 
@@ -154,7 +197,12 @@ fn the_error_is_sticky() {
     let r = json(&["run", "--format", "json", p.to_str().unwrap()]);
     assert_eq!(r["stdout"], "still running\ncaught\n");
     assert_eq!(r["error"]["line"], 12);
-    assert!(r["error"]["message"].as_str().unwrap().starts_with("CUDA error: device-side assert triggered"));
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("CUDA error: device-side assert triggered")
+    );
 }
 
 #[test]
@@ -187,7 +235,14 @@ fn several_virtual_gpus_and_a_smaller_card() {
         "gpus.py",
         "import torch\nprint(torch.cuda.device_count())\nx = torch.empty(3 * 1024**3 // 4, device='cuda:1')\n",
     );
-    let out = run(&["run", "--gpus", "2", "--gpu-memory", "2GiB", p.to_str().unwrap()]);
+    let out = run(&[
+        "run",
+        "--gpus",
+        "2",
+        "--gpu-memory",
+        "2GiB",
+        p.to_str().unwrap(),
+    ]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB. GPU 1 has a total capacity of 2.00 GiB"), "{err}");
