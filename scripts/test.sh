@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
+command -v pkill >/dev/null 2>&1 || need_apt+=(procps)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]} with apt-get" >&2
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -234,3 +234,131 @@ fn terminal_is_restored_after_a_panic_in_the_ui() {
         "cooked mode after the panic:\n{stty}"
     );
 }
+
+/// The learner's loop in lesson 3: enter the label exercise, run it and see the deferred
+/// device-side assert, switch on launch blocking and see the report move to the origin line,
+/// fix the labels, run, see every check pass; quit, reopen: the edit and the ✓ are kept.
+#[test]
+fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("exercise");
+    let t = Tmux::start("exercise", &data);
+    t.type_text(&format!("{bin} --lang en --backend sim lesson 3"));
+    t.send(&["Enter"]);
+    t.wait_for("3/5");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise l3-one-based");
+
+    // The starting code: the assert fires in cross_entropy (line 6) and is reported at
+    // loss.item() (line 7).
+    t.send(&["r"]);
+    let failed = t.wait_for("RuntimeError: CUDA error: device-side assert triggered");
+    assert!(failed.contains("7 the error was reported here"), "{failed}");
+    assert!(
+        failed.contains("6 this line launched the failing kernel"),
+        "{failed}"
+    );
+    assert!(failed.contains("Exercise l3-one-based ✗"), "{failed}");
+
+    // Launch blocking: the same code reports at its origin.
+    t.send(&["b"]);
+    t.wait_for("b CUDA_LAUNCH_BLOCKING=1");
+    t.send(&["r"]);
+    let blocking = t.wait_for("line 6, in <module>");
+    assert!(
+        blocking.contains("◆ 6 this line launched the failing kernel"),
+        "{blocking}"
+    );
+    assert!(
+        blocking.contains("◆6 loss = F.cross_entropy"),
+        "reported at the origin:\n{blocking}"
+    );
+    assert!(
+        !blocking.contains("7 the error was reported here"),
+        "{blocking}"
+    );
+    t.send(&["b"]);
+    t.wait_for("blocking off");
+
+    // Fix: insert `labels = labels - 1` before the loss line.
+    t.send(&["Enter"]);
+    for _ in 0..5 {
+        t.send(&["Down"]);
+    }
+    t.send(&["Home"]);
+    t.type_text("labels = labels - 1");
+    t.send(&["Enter"]);
+    // Wait for Esc to land on its own: Esc followed at once by `r` reads as Alt-r.
+    t.send(&["Escape"]);
+    t.wait_until("the editor to close", |s| !s.contains("✎"));
+    t.send(&["r"]);
+    let passed = t.wait_for("All checks passed");
+    assert!(passed.contains("Exercise l3-one-based ✓"), "{passed}");
+    assert!(
+        passed.contains("✓ l3-one-based"),
+        "the contents pane marks it:\n{passed}"
+    );
+
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
+    t.send(&["q"]);
+    t.wait_until("the shell prompt", |s| {
+        s.matches("E2E-PROMPT$").count() >= 2
+    });
+    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    assert!(saved.contains("labels = labels - 1"), "{saved}");
+
+    // Reopen: the edit and the ✓ are still there.
+    t.type_text(&format!("clear; {bin} --lang en lesson 3"));
+    t.send(&["Enter"]);
+    t.wait_for("3/5");
+    t.send(&["Tab"]);
+    let reopened = t.wait_for("labels = labels - 1");
+    assert!(reopened.contains("✓ l3-one-based"), "{reopened}");
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
+    t.send(&["q"]);
+}
+
+/// `kill -TERM` (and -INT, -HUP) end the pager like `q`: terminal restored, place saved.
+#[test]
+fn terminal_is_restored_after_sigterm_and_sigint() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    for signal in ["TERM", "INT"] {
+        let data = temp_dir(&format!("signal-{signal}"));
+        let t = Tmux::start(&format!("signal-{signal}"), &data);
+        t.type_text(&format!("{bin} --lang en lesson 2 & sleep 0.3; fg"));
+        t.send(&["Enter"]);
+        t.wait_for("2/5");
+        assert_eq!(t.query("#{alternate_on}"), "1");
+        let kill = Command::new("pkill")
+            .args([
+                &format!("-{signal}"),
+                "-f",
+                &format!("{bin} --lang en lesson 2"),
+            ])
+            .status()
+            .unwrap();
+        assert!(kill.success(), "the pager process was found");
+        t.wait_until("the shell prompt after the signal", |s| {
+            s.matches("E2E-PROMPT$").count() >= 2 && !s.contains("2/5")
+        });
+        assert_eq!(
+            t.query("#{alternate_on}"),
+            "0",
+            "SIG{signal}: main screen again"
+        );
+        t.type_text("stty -a | tr ' ' '\\n' | grep -E '^-?icanon$'; echo STTY-$((6*7))");
+        t.send(&["Enter"]);
+        let stty = t.wait_for("STTY-42");
+        assert!(
+            stty.lines().any(|l| l.trim() == "icanon"),
+            "SIG{signal}: cooked mode:\n{stty}"
+        );
+        let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+        assert!(
+            saved.contains("\"last_lesson\": \"devices\""),
+            "SIG{signal}: {saved}"
+        );
+    }
+}
