@@ -150,5 +150,11 @@ pub fn backend_label(opts: &RunOptions) -> String {
 /// Whether the cuda backend can run on this machine, probed once per process.
 pub fn cuda_usable_here() -> bool {
     static USABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *USABLE.get_or_init(|| doctor::Diagnosis::gather().cuda_usable().is_ok())
+    // Cheapest test first: `auto` is decided on every start-up, and the full diagnosis loads
+    // NVRTC (tens of MB resident, ~60 ms). Without a launcher or a GPU the answer is no anyway.
+    *USABLE.get_or_init(|| {
+        CUDA_RUNTIME_BUILT
+            && crate::engine::cuda::probe::probe_driver().has_gpu()
+            && doctor::Diagnosis::gather().cuda_usable().is_ok()
+    })
 }
