@@ -759,13 +759,7 @@ impl App {
         if let Some((a, r, us)) = gap {
             let kernel = &entries[a];
             let reporter = &entries[r];
-            let ax = x_of(
-                kernel
-                    .device_end_us
-                    .or(kernel.device_start_us)
-                    .unwrap_or(kernel.host_us),
-            )
-            .min(lane_w - 1);
+            let ax = x_of(kernel.host_end_us).min(lane_w - 1);
             let rx = x_of(reporter.host_end_us).min(lane_w - 1);
             let (lo, hi) = (ax.min(rx), ax.max(rx));
             let style = t(theme::LANE_ASSERT);
@@ -785,7 +779,7 @@ impl App {
                 device[rx] = ('│', style);
             }
             explain = Some(format!(
-                "✗ {} {} {}: assert → {} {} {}(): {} {}",
+                "✗ {} {} {}: assert → {} {} {}(), {} {}",
                 s.line,
                 kernel.line,
                 kernel.op,
@@ -793,7 +787,7 @@ impl App {
                 reporter.line,
                 reporter.op,
                 human_us(us),
-                s.later
+                s.after_launch
             ));
         }
         if explain.is_none()
