@@ -64,10 +64,8 @@ fn parse_size(text: &str) -> Result<u64, String> {
 
 impl EngineArgs {
     fn options(&self) -> RunOptions {
-        let gpu_memory = match self.gpu_mem_limit {
-            Some(limit) => self.gpu_memory.min(limit),
-            None => self.gpu_memory,
-        };
+        // The limit caps this process's allocator (PyTorch's per-process memory fraction); the
+        // device keeps its capacity, which the OOM message reports as "total capacity".
         RunOptions {
             backend: match self.backend {
                 BackendArg::Auto => BackendChoice::Auto,
@@ -75,7 +73,7 @@ impl EngineArgs {
                 BackendArg::Cuda => BackendChoice::Cuda,
             },
             gpus: self.gpus,
-            gpu_memory,
+            gpu_memory: self.gpu_memory,
             mem_limit: self.gpu_mem_limit,
             launch_blocking: self.launch_blocking,
             ..RunOptions::default()

@@ -247,3 +247,35 @@ fn several_virtual_gpus_and_a_smaller_card() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB. GPU 1 has a total capacity of 2.00 GiB"), "{err}");
 }
+
+/// A lab's per-process cap (`--gpu-mem-limit` or `CUDATUTOR_GPU_MEM_LIMIT`) works like PyTorch's
+/// per-process memory fraction: the caching allocator refuses to reserve past it, and the OOM
+/// text keeps the card's own capacity and adds "<cap> allowed; ".
+#[test]
+fn a_per_process_memory_cap_limits_reserved_memory() {
+    let p = script(
+        "cap.py",
+        "import torch\nx = torch.zeros(30 * 1024 * 1024, device='cuda')\nprint(torch.cuda.memory_reserved())\ny = torch.zeros(30 * 1024 * 1024, device='cuda')\n",
+    );
+    let expect_oom = "CUDA out of memory. Tried to allocate 120.00 MiB. GPU 0 has a total capacity \
+of 80.00 GiB of which 79.88 GiB is free. Including non-PyTorch memory, this process has 120.00 MiB \
+memory in use. 200.00 MiB allowed; Of the allocated memory 120.00 MiB is allocated by PyTorch";
+    let by_flag = run(&["--gpu-mem-limit", "200MiB", "run", p.to_str().unwrap()]);
+    let by_env = bin()
+        .env("CUDATUTOR_GPU_MEM_LIMIT", "200MiB")
+        .args(["run", p.to_str().unwrap()])
+        .output()
+        .unwrap();
+    for out in [by_flag, by_env] {
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "125829120\n");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expect_oom), "{err}");
+    }
+    // Without the cap the same script fits on the 80 GiB card.
+    let free = run(&["run", p.to_str().unwrap()]);
+    assert_eq!(free.status.code(), Some(0));
+    let bad = run(&["--gpu-mem-limit", "lots", "run", p.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`lots` is not a size"));
+}
