@@ -1133,3 +1133,43 @@ fn runaway_memory_is_a_memory_error() {
         "[9] [2, 1]\n"
     );
 }
+
+#[test]
+fn docstrings_are_kept_as_doc() {
+    // Outputs recorded with python3 (CPython 3.11).
+    assert_eq!(
+        out(concat!(
+            "def f(x):\n    \"\"\"Return x.\"\"\"\n    return x\n",
+            "def g():\n    return 1\n",
+            "class A:\n    'A doc.'\n    def m(self):\n        \"m doc\"\n",
+            "class B(A):\n    pass\n",
+            "print(f.__doc__, g.__doc__, (lambda: 1).__doc__)\n",
+            "print(A.__doc__, B.__doc__, A().__doc__, A.m.__doc__, A().m.__doc__)\n",
+        )),
+        "Return x. None None\nA doc. None A doc. m doc m doc\n"
+    );
+}
+
+#[test]
+fn str_expandtabs_uses_columns() {
+    assert_eq!(
+        out(concat!(
+            "print(repr('tab\\there'.expandtabs(4)), repr('a\\tbc\\td\\n\\tx'.expandtabs()))\n",
+            "print(repr('a\\tb'.expandtabs(0)), repr('ab\\tc'.expandtabs(tabsize=3)), repr('\\t'.expandtabs(-1)))\n",
+        )),
+        "'tab here' 'a       bc      d\\n        x'\n'ab' 'ab c' ''\n"
+    );
+    assert_eq!(err("'a'.expandtabs('x')").0, "TypeError");
+}
+
+#[test]
+fn os_environ_item_deletion() {
+    assert_eq!(
+        out(concat!(
+            "import os\nos.environ['CT_X'] = '1'\nprint('CT_X' in os.environ)\n",
+            "del os.environ['CT_X']\nprint('CT_X' in os.environ, os.getenv('CT_X', 'gone'))\n",
+            "try:\n    del os.environ['CT_X']\nexcept KeyError as e:\n    print('KeyError', e)\n",
+        )),
+        "True\nFalse gone\nKeyError 'CT_X'\n"
+    );
+}

@@ -687,7 +687,19 @@ fn str_method(
             let p = arg_str(&a[0], name, 1)?;
             Value::str(s.strip_suffix(p).unwrap_or(s))
         }
-        "expandtabs" => Value::string(s.replace('\t', "        ")),
+        "expandtabs" => {
+            let a = args.bind("expandtabs", &["tabsize"], 0)?;
+            let tabsize = match &a[0] {
+                None => 8,
+                Some(v) => v.as_int().ok_or_else(|| {
+                    PyException::type_error(format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        v.type_name()
+                    ))
+                })?,
+            };
+            Value::string(expand_tabs(s, tabsize)?)
+        }
         "encode" => {
             return Err(PyException::new(
                 "NotImplementedError",
@@ -697,6 +709,38 @@ fn str_method(
         _ => return Ok(None),
     };
     Ok(Some(v))
+}
+
+/// `str.expandtabs`: each tab becomes the spaces up to the next multiple of `tabsize` columns
+/// (the column restarts after `\n` and `\r`); a tabsize <= 0 removes tabs, as in CPython.
+fn expand_tabs(s: &str, tabsize: i64) -> PyResult<String> {
+    const MAX_LEN: usize = 64 << 20;
+    let mut out = String::with_capacity(s.len());
+    let mut col: usize = 0;
+    for c in s.chars() {
+        match c {
+            '\t' => {
+                if tabsize > 0 {
+                    let t = usize::try_from(tabsize).unwrap_or(usize::MAX);
+                    let n = t - col % t;
+                    if out.len().saturating_add(n) > MAX_LEN {
+                        return Err(PyException::new("MemoryError", ""));
+                    }
+                    out.extend(std::iter::repeat_n(' ', n));
+                    col += n;
+                }
+            }
+            '\n' | '\r' => {
+                out.push(c);
+                col = 0;
+            }
+            _ => {
+                out.push(c);
+                col += 1;
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn list_method(

@@ -142,7 +142,10 @@ impl Interpreter {
             Value::Function(f) => Ok(match name {
                 "__name__" => Some(Value::str(&f.name)),
                 "__qualname__" => Some(Value::str(&f.qualname)),
-                "__doc__" => Some(Value::None),
+                "__doc__" => Some(match &f.code.doc {
+                    Some(d) => Value::Str(d.clone()),
+                    None => Value::None,
+                }),
                 "__module__" => f.globals.borrow().get_str("__name__").cloned(),
                 _ => f
                     .attrs

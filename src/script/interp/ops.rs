@@ -1625,6 +1625,17 @@ impl Interpreter {
                     format!("'{}' object doesn't support item deletion", i.class.name),
                 )),
             },
+            Value::Native(n) => {
+                let n = n.clone();
+                if n.delitem(&n, self, key)? {
+                    Ok(())
+                } else {
+                    Err(PyException::new(
+                        "TypeError",
+                        format!("'{}' object doesn't support item deletion", n.type_name()),
+                    ))
+                }
+            }
             _ => Err(PyException::new(
                 "TypeError",
                 format!("'{}' object doesn't support item deletion", obj.type_name()),

@@ -636,6 +636,13 @@ impl Interpreter {
         );
         ns.borrow_mut()
             .set_str("__qualname__", Value::str(&def.body.qualname));
+        ns.borrow_mut().set_str(
+            "__doc__",
+            match &def.body.doc {
+                Some(d) => Value::Str(d.clone()),
+                None => Value::None,
+            },
+        );
         {
             let mut cf = Frame::new(&def.body, f.globals.clone(), &closure);
             cf.ns = Some(ns.clone());
