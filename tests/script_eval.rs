@@ -1173,3 +1173,35 @@ fn os_environ_item_deletion() {
         "True\nFalse gone\nKeyError 'CT_X'\n"
     );
 }
+
+#[test]
+fn dict_and_set_mutation_during_iteration() {
+    // Outputs recorded with python3 (CPython 3.11).
+    let (o, e) = run("d = {'a': 1, 'b': 2}\nfor k in d:\n    print(k)\n    d[k + k] = 0\n");
+    assert_eq!(o, "a\n");
+    let e = e.expect("fails");
+    assert_eq!(
+        (e.type_name.as_str(), e.message.as_str()),
+        ("RuntimeError", "dictionary changed size during iteration")
+    );
+    assert_eq!(
+        out(concat!(
+            "d = {'a': 1, 'b': 2}\nks = d.keys()\nd['c'] = 3\n",
+            "print(ks, len(ks), 'c' in ks, d.items(), d.values())\n",
+            "it = iter(d)\nnext(it)\nd[4] = 4\n",
+            "for _ in range(2):\n    try:\n        next(it)\n    except RuntimeError as e:\n        print(e)\n",
+            "d = {1: 1, 2: 2}\nit = iter(d)\ndel d[1]\nd[5] = 5\nprint(list(it))\n",
+            "try:\n    for k, v in d.items():\n        del d[k]\nexcept RuntimeError as e:\n    print(e, d)\n",
+            "s = {1, 2}\ntry:\n    for x in s:\n        s.add(x + 10)\nexcept RuntimeError as e:\n    print(e)\n",
+            "d = {1: 'a'}\nfor k in d:\n    d[k] = 'b'\nprint(d)\n",
+        )),
+        concat!(
+            "dict_keys(['a', 'b', 'c']) 3 True dict_items([('a', 1), ('b', 2), ('c', 3)]) dict_values([1, 2, 3])\n",
+            "dictionary changed size during iteration\ndictionary changed size during iteration\n",
+            "[2, 5]\n",
+            "dictionary changed size during iteration {5: 5}\n",
+            "Set changed size during iteration\n",
+            "{1: 'b'}\n",
+        )
+    );
+}

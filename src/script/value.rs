@@ -332,12 +332,52 @@ pub enum IterState {
         func: Value,
         inner: Value,
     },
+    /// Over a dict (or one of its views) by entry position, as CPython's dict iterators do:
+    /// a change of size raises "dictionary changed size during iteration" (and keeps raising).
+    Dict {
+        dict: Rc<RefCell<Dict>>,
+        pos: usize,
+        /// The size when iteration began; `usize::MAX` once a change was reported.
+        used: usize,
+        /// Entries still expected (finding more means the keys changed).
+        remaining: usize,
+        kind: DictIterKind,
+    },
+    /// Over a set in CPython's order (a snapshot), failing like CPython if the set's size
+    /// changes: "Set changed size during iteration".
+    Set {
+        set: Rc<RefCell<Dict>>,
+        items: Vec<Value>,
+        idx: usize,
+        used: usize,
+    },
     /// `iter(obj)` over an object with `__getitem__` only.
     GetItem {
         obj: Value,
         idx: i64,
     },
     Done,
+}
+
+/// What a dict iterator yields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DictIterKind {
+    Keys,
+    Values,
+    Items,
+}
+
+impl IterState {
+    pub fn over_dict(dict: &Rc<RefCell<Dict>>, kind: DictIterKind) -> IterState {
+        let n = dict.borrow().len();
+        IterState::Dict {
+            dict: dict.clone(),
+            pos: 0,
+            used: n,
+            remaining: n,
+            kind,
+        }
+    }
 }
 
 // ---------------------------------------------------------------- dict keys
