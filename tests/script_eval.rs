@@ -1205,3 +1205,62 @@ fn dict_and_set_mutation_during_iteration() {
         )
     );
 }
+
+#[test]
+fn exception_chaining_cause_and_context() {
+    // Recorded with python3 (CPython 3.11; its file path and ~^^^ marker lines left out).
+    let (o, e) = run(concat!(
+        "def load(s):\n    try:\n        return int(s)\n    except ValueError as e:\n",
+        "        raise KeyError('bad') from e\n",
+        "try:\n    load('x')\nexcept KeyError as k:\n",
+        "    print(type(k.__cause__).__name__, k.__suppress_context__, repr(k.__context__))\n",
+        "d = {}\ntry:\n    d['k']\nexcept KeyError:\n    print(undefined_name)\n",
+    ));
+    assert_eq!(
+        o,
+        "ValueError True ValueError(\"invalid literal for int() with base 10: 'x'\")\n"
+    );
+    assert_eq!(
+        e.expect("fails").traceback,
+        concat!(
+            "Traceback (most recent call last):\n  File \"exercise.py\", line 12, in <module>\n",
+            "    d['k']\nKeyError: 'k'\n\n",
+            "During handling of the above exception, another exception occurred:\n\n",
+            "Traceback (most recent call last):\n  File \"exercise.py\", line 14, in <module>\n",
+            "    print(undefined_name)\nNameError: name 'undefined_name' is not defined\n",
+        )
+    );
+    // `from None` hides the context; a cause that was never raised has no traceback.
+    let (_, e) =
+        run("try:\n    1/0\nexcept ZeroDivisionError:\n    raise ValueError('v') from None\n");
+    assert_eq!(
+        e.expect("fails").traceback,
+        "Traceback (most recent call last):\n  File \"exercise.py\", line 4, in <module>\n    raise ValueError('v') from None\nValueError: v\n"
+    );
+    let (_, e) = run("raise ValueError('v') from KeyError('k')\n");
+    assert_eq!(
+        e.expect("fails").traceback,
+        concat!(
+            "KeyError: 'k'\n\nThe above exception was the direct cause of the following exception:\n\n",
+            "Traceback (most recent call last):\n  File \"exercise.py\", line 1, in <module>\n",
+            "    raise ValueError('v') from KeyError('k')\nValueError: v\n",
+        )
+    );
+    assert_eq!(
+        out(concat!(
+            "class E(Exception):\n    pass\n",
+            "try:\n    raise E('inner')\nexcept E:\n    try:\n        raise TypeError('t')\n",
+            "    except TypeError as t:\n        print(repr(t.__context__), t.__cause__, t.__suppress_context__)\n",
+            "e = ValueError('z')\ne.__cause__ = KeyError('k')\nprint(e.__suppress_context__)\n",
+            "try:\n    e.__cause__ = 5\nexcept TypeError as te:\n    print(te)\n",
+            "try:\n    raise ValueError from 3\nexcept TypeError as te:\n    print(te)\n",
+            "try:\n    try:\n        raise ValueError('a')\n    except ValueError as a:\n        raise a\n",
+            "except ValueError as a2:\n    print(a2.__context__)\n",
+        )),
+        concat!(
+            "E('inner') None False\nTrue\n",
+            "exception cause must be None or derive from BaseException\n",
+            "exception causes must derive from BaseException\nNone\n",
+        )
+    );
+}

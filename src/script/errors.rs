@@ -30,8 +30,6 @@ pub struct ExcInner {
     pub payload: Payload,
     /// Innermost frame first (the order frames are unwound in); printed reversed.
     pub traceback: Vec<TraceEntry>,
-    /// `raise X from Y`: Y.
-    pub cause: Option<PyException>,
     /// The step/time limit and cancellation: no `except` clause may catch them, or a script
     /// could swallow its own stop.
     pub uncatchable: bool,
@@ -57,7 +55,6 @@ impl PyException {
                 message: message.into(),
             },
             traceback: Vec::new(),
-            cause: None,
             uncatchable: false,
             column: None,
             line_hint: None,
@@ -69,7 +66,6 @@ impl PyException {
         PyException(Box::new(ExcInner {
             payload: Payload::Value(v),
             traceback: Vec::new(),
-            cause: None,
             uncatchable: false,
             column: None,
             line_hint: None,

@@ -261,6 +261,33 @@ pub struct Instance {
     pub class: Rc<Class>,
     /// `self.__dict__`: shared so `vars(self)` / `self.__dict__[k] = v` see the same storage.
     pub dict: Rc<RefCell<Dict>>,
+    /// Exception instances only, once any is set: `__cause__`, `__context__`,
+    /// `__suppress_context__` and the traceback of the last time it was caught.
+    pub exc: RefCell<Option<Box<ExcChain>>>,
+}
+
+impl Instance {
+    pub fn new(class: Rc<Class>) -> Instance {
+        Instance {
+            class,
+            dict: Default::default(),
+            exc: RefCell::new(None),
+        }
+    }
+}
+
+/// What CPython keeps on an exception object besides its args: the exception it was raised
+/// `from`, the one being handled when it was raised, and where it travelled.
+#[derive(Default)]
+pub struct ExcChain {
+    /// `raise X from Y`: Y (`None` for none).
+    pub cause: Value,
+    /// The exception being handled when this one was raised (implicit chaining).
+    pub context: Value,
+    /// Set by `raise … from …`: the context is not printed.
+    pub suppress_context: bool,
+    /// Innermost frame first, as recorded when the exception was last caught.
+    pub traceback: Vec<super::errors::TraceEntry>,
 }
 
 /// A module: `torch`, `math`, `__main__`, or one registered by the embedder.

@@ -101,10 +101,9 @@ pub(crate) fn install(it: &mut Interpreter) {
         d.set_str(
             "__new__",
             Value::native_fn("__new__", |_it, args| match args.positional.first() {
-                Some(Value::Class(c)) => Ok(Value::Instance(Rc::new(super::value::Instance {
-                    class: c.clone(),
-                    dict: Default::default(),
-                }))),
+                Some(Value::Class(c)) => Ok(Value::Instance(Rc::new(super::value::Instance::new(
+                    c.clone(),
+                )))),
                 _ => Err(PyException::type_error(
                     "object.__new__(X): X is not a type object",
                 )),

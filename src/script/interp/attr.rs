@@ -42,6 +42,11 @@ impl Interpreter {
                 match name {
                     "__dict__" => return Ok(Some(Value::Dict(inst.dict.clone()))),
                     "__class__" => return Ok(Some(Value::Class(inst.class.clone()))),
+                    "__cause__" | "__context__" | "__suppress_context__"
+                        if inst.class.is_exception =>
+                    {
+                        return Ok(Some(Self::exc_chain_attr(inst, name)));
+                    }
                     _ => {}
                 }
                 let cattr = inst.class.lookup(name);
@@ -252,6 +257,11 @@ impl Interpreter {
         let Value::Instance(inst) = obj else {
             return self.setattr(obj, name, v);
         };
+        if inst.class.is_exception
+            && matches!(name, "__cause__" | "__context__" | "__suppress_context__")
+        {
+            return self.set_exc_chain_attr(obj, name, v);
+        }
         if let Some(Value::Property(p)) = inst.class.lookup(name) {
             if p.fset.is_none() {
                 return Err(PyException::new(
