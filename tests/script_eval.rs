@@ -1264,3 +1264,44 @@ fn exception_chaining_cause_and_context() {
         )
     );
 }
+
+#[test]
+fn uncaught_name_and_attribute_errors_suggest_like_cpython() {
+    // Last traceback lines recorded with python3 (CPython 3.11).
+    let last = |src: &str| -> String {
+        let (_, e) = run(src);
+        let tb = e.expect("fails").traceback;
+        tb.lines().last().unwrap_or("").to_string()
+    };
+    assert_eq!(
+        last("def compute():\n    total = 10\n    return totl * 2\ncompute()\n"),
+        "NameError: name 'totl' is not defined. Did you mean: 'total'?"
+    );
+    assert_eq!(
+        last("lenn([1])\n"),
+        "NameError: name 'lenn' is not defined. Did you mean: 'len'?"
+    );
+    assert_eq!(last("y = 1\nx\n"), "NameError: name 'x' is not defined");
+    assert_eq!(
+        last("import math\nmath.sqr(2)\n"),
+        "AttributeError: module 'math' has no attribute 'sqr'. Did you mean: 'sqrt'?"
+    );
+    assert_eq!(
+        last("[1].apend(2)\n"),
+        "AttributeError: 'list' object has no attribute 'apend'. Did you mean: 'append'?"
+    );
+    assert_eq!(
+        last("class P:\n    def norm(self):\n        return 0\nP().nrm()\n"),
+        "AttributeError: 'P' object has no attribute 'nrm'. Did you mean: 'norm'?"
+    );
+    // Two swapped letters cost 4: too far for a 4-letter name, as in CPython.
+    assert_eq!(
+        last("class P:\n    def norm(self):\n        return 0\nP().nrom()\n"),
+        "AttributeError: 'P' object has no attribute 'nrom'"
+    );
+    // str(e) has no suggestion (CPython adds it only when printing the traceback).
+    assert_eq!(
+        out("total = 1\ntry:\n    totl\nexcept NameError as e:\n    print(e)\n"),
+        "name 'totl' is not defined\n"
+    );
+}

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use super::super::errors::{PyException, PyResult};
+use super::super::errors::{Hint, PyException, PyResult};
 use super::super::ir::*;
 use super::super::native::Args;
 use super::super::value::{Dict, Value};
@@ -331,7 +331,17 @@ impl Interpreter {
         if let Some(v) = self.builtins.borrow().get_str(n) {
             return Ok(v.clone());
         }
-        Err(super::stmt::name_error(n))
+        let mut e = super::stmt::name_error(n);
+        e.0.hint = Some(Box::new(Hint::Name {
+            name: n.clone(),
+            locals: if f.ns.is_some() {
+                Vec::new()
+            } else {
+                f.code.local_names.clone()
+            },
+            globals: f.globals.clone(),
+        }));
+        Err(e)
     }
 
     /// Evaluate list/tuple/set display items, expanding `*x`.

@@ -353,7 +353,14 @@ impl Interpreter {
             };
             text.push_str(&render_frames(&e.0.traceback, &lookup));
         }
-        text.push_str(&final_line(&type_name, &message));
+        let mut last = final_line(&type_name, &message);
+        if matches!(type_name.as_str(), "NameError" | "AttributeError")
+            && let Some(h) = e.0.hint.as_deref()
+            && let Some(s) = self.suggestion(h)
+        {
+            last.push_str(&format!(". Did you mean: '{s}'?"));
+        }
+        text.push_str(&last);
         text.push('\n');
         ScriptError {
             type_name,
