@@ -1305,3 +1305,27 @@ fn uncaught_name_and_attribute_errors_suggest_like_cpython() {
         "name 'totl' is not defined\n"
     );
 }
+
+#[test]
+fn hashes_and_set_order_are_cpythons_with_hash_seed_0() {
+    // Recorded with PYTHONHASHSEED=0 python3 (CPython 3.11), as the conformance recordings are.
+    assert_eq!(
+        out(concat!(
+            "words = ['apple', 'Bob', 'kayak', 'level', 'tree']\n",
+            "print({w[0].lower() for w in words})\n",
+            "print({'t', 'k', 'b', 'a', 'l'}, set({'t', 'k', 'b', 'a', 'l'}))\n",
+            "print({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'})\n",
+            "print(set('hello world'), {(1, 'a'), (2, 'b'), (3, 'c')}, {1.5, 0.1, 2.5})\n",
+            "print(hash('a'), hash('é'), hash('😀'), hash((1, 2)), hash(0.1), hash(-1))\n",
+            "print({5, 3, 9, 1}.pop())\n",
+        )),
+        concat!(
+            "{'t', 'k', 'b', 'a', 'l'}\n",
+            "{'a', 'l', 't', 'k', 'b'} {'a', 'l', 't', 'k', 'b'}\n",
+            "{'alpha', 'beta', 'theta', 'zeta', 'eta', 'gamma', 'delta', 'epsilon'}\n",
+            "{' ', 'd', 'r', 'h', 'o', 'e', 'w', 'l'} {(3, 'c'), (1, 'a'), (2, 'b')} {0.1, 1.5, 2.5}\n",
+            "4644417185603328019 6047309291227476195 -3536540696076613844 -3550055125485641917 230584300921369408 -2\n",
+            "9\n",
+        )
+    );
+}

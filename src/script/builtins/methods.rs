@@ -1011,18 +1011,32 @@ fn set_method(
             Value::None
         }
         "pop" => {
-            let r = d.borrow_mut().pop_last();
-            match r {
-                Some((k, _)) => k,
-                None => return Err(PyException::new("KeyError", "'pop from an empty set'")),
-            }
+            // CPython pops the first entry of its table, i.e. the first in its printed order
+            // (recomputed per pop, so only for sets small enough for that to stay cheap).
+            let first = {
+                let b = d.borrow();
+                if b.len() <= 4096 {
+                    super::super::value::cpython_set_order_of(&b)
+                        .into_iter()
+                        .next()
+                } else {
+                    b.iter().next().map(|(k, _)| k.clone())
+                }
+            };
+            let Some(k) = first else {
+                return Err(PyException::new("KeyError", "'pop from an empty set'"));
+            };
+            let hk = it.hkey(&k)?;
+            let removed = d.borrow_mut().remove(&hk);
+            drop(removed);
+            k
         }
         "clear" => {
             let old = d.borrow_mut().clear();
             drop(old);
             Value::None
         }
-        "copy" => Value::Set(Rc::new(RefCell::new(d.borrow().clone()))),
+        "copy" => Value::Set(Rc::new(RefCell::new(d.borrow().set_copy()))),
         "update" | "intersection_update" | "difference_update" => {
             for src in &args.positional {
                 let o = other_set(it, src)?;

@@ -1013,6 +1013,9 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
         }
         B::Set => {
             let a = args.range("set", 0, 1)?;
+            if let Some(Value::Set(src)) = a.first() {
+                return Ok(Value::Set(Rc::new(RefCell::new(src.borrow().set_copy()))));
+            }
             let mut d = Dict::new();
             if let Some(v) = a.first() {
                 for x in it.iterate(v)? {

@@ -182,6 +182,10 @@ impl Interpreter {
                     let k = self.hkey(&v)?;
                     d.insert(k, v, Value::None);
                 }
+                if items.len() > 2 && items.iter().all(|e| matches!(e, Expr::Const(_))) {
+                    // CPython compiles this display to a frozenset constant merged into a new set.
+                    d.set_from_constant_display();
+                }
                 Ok(Value::Set(Rc::new(std::cell::RefCell::new(d))))
             }
             Expr::Dict(items) => {

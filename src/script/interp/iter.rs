@@ -41,7 +41,7 @@ impl Interpreter {
             Value::Dict(d) => IterState::over_dict(d, DictIterKind::Keys),
             Value::Set(d) => IterState::Set {
                 set: d.clone(),
-                items: super::super::value::cpython_set_order(d.borrow().keys()),
+                items: super::super::value::cpython_set_order_of(&d.borrow()),
                 idx: 0,
                 used: d.borrow().len(),
             },

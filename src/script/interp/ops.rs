@@ -883,7 +883,7 @@ impl Interpreter {
                 format!("{{{}}}", parts.join(", "))
             }
             Value::Set(d) => {
-                let items = super::super::value::cpython_set_order(d.borrow().keys());
+                let items = super::super::value::cpython_set_order_of(&d.borrow());
                 if items.is_empty() {
                     "set()".into()
                 } else {
