@@ -1133,3 +1133,199 @@ fn runaway_memory_is_a_memory_error() {
         "[9] [2, 1]\n"
     );
 }
+
+#[test]
+fn docstrings_are_kept_as_doc() {
+    // Outputs recorded with python3 (CPython 3.11).
+    assert_eq!(
+        out(concat!(
+            "def f(x):\n    \"\"\"Return x.\"\"\"\n    return x\n",
+            "def g():\n    return 1\n",
+            "class A:\n    'A doc.'\n    def m(self):\n        \"m doc\"\n",
+            "class B(A):\n    pass\n",
+            "print(f.__doc__, g.__doc__, (lambda: 1).__doc__)\n",
+            "print(A.__doc__, B.__doc__, A().__doc__, A.m.__doc__, A().m.__doc__)\n",
+        )),
+        "Return x. None None\nA doc. None A doc. m doc m doc\n"
+    );
+}
+
+#[test]
+fn str_expandtabs_uses_columns() {
+    assert_eq!(
+        out(concat!(
+            "print(repr('tab\\there'.expandtabs(4)), repr('a\\tbc\\td\\n\\tx'.expandtabs()))\n",
+            "print(repr('a\\tb'.expandtabs(0)), repr('ab\\tc'.expandtabs(tabsize=3)), repr('\\t'.expandtabs(-1)))\n",
+        )),
+        "'tab here' 'a       bc      d\\n        x'\n'ab' 'ab c' ''\n"
+    );
+    assert_eq!(err("'a'.expandtabs('x')").0, "TypeError");
+}
+
+#[test]
+fn os_environ_item_deletion() {
+    assert_eq!(
+        out(concat!(
+            "import os\nos.environ['CT_X'] = '1'\nprint('CT_X' in os.environ)\n",
+            "del os.environ['CT_X']\nprint('CT_X' in os.environ, os.getenv('CT_X', 'gone'))\n",
+            "try:\n    del os.environ['CT_X']\nexcept KeyError as e:\n    print('KeyError', e)\n",
+        )),
+        "True\nFalse gone\nKeyError 'CT_X'\n"
+    );
+}
+
+#[test]
+fn dict_and_set_mutation_during_iteration() {
+    // Outputs recorded with python3 (CPython 3.11).
+    let (o, e) = run("d = {'a': 1, 'b': 2}\nfor k in d:\n    print(k)\n    d[k + k] = 0\n");
+    assert_eq!(o, "a\n");
+    let e = e.expect("fails");
+    assert_eq!(
+        (e.type_name.as_str(), e.message.as_str()),
+        ("RuntimeError", "dictionary changed size during iteration")
+    );
+    assert_eq!(
+        out(concat!(
+            "d = {'a': 1, 'b': 2}\nks = d.keys()\nd['c'] = 3\n",
+            "print(ks, len(ks), 'c' in ks, d.items(), d.values())\n",
+            "it = iter(d)\nnext(it)\nd[4] = 4\n",
+            "for _ in range(2):\n    try:\n        next(it)\n    except RuntimeError as e:\n        print(e)\n",
+            "d = {1: 1, 2: 2}\nit = iter(d)\ndel d[1]\nd[5] = 5\nprint(list(it))\n",
+            "try:\n    for k, v in d.items():\n        del d[k]\nexcept RuntimeError as e:\n    print(e, d)\n",
+            "s = {1, 2}\ntry:\n    for x in s:\n        s.add(x + 10)\nexcept RuntimeError as e:\n    print(e)\n",
+            "d = {1: 'a'}\nfor k in d:\n    d[k] = 'b'\nprint(d)\n",
+        )),
+        concat!(
+            "dict_keys(['a', 'b', 'c']) 3 True dict_items([('a', 1), ('b', 2), ('c', 3)]) dict_values([1, 2, 3])\n",
+            "dictionary changed size during iteration\ndictionary changed size during iteration\n",
+            "[2, 5]\n",
+            "dictionary changed size during iteration {5: 5}\n",
+            "Set changed size during iteration\n",
+            "{1: 'b'}\n",
+        )
+    );
+}
+
+#[test]
+fn exception_chaining_cause_and_context() {
+    // Recorded with python3 (CPython 3.11; its file path and ~^^^ marker lines left out).
+    let (o, e) = run(concat!(
+        "def load(s):\n    try:\n        return int(s)\n    except ValueError as e:\n",
+        "        raise KeyError('bad') from e\n",
+        "try:\n    load('x')\nexcept KeyError as k:\n",
+        "    print(type(k.__cause__).__name__, k.__suppress_context__, repr(k.__context__))\n",
+        "d = {}\ntry:\n    d['k']\nexcept KeyError:\n    print(undefined_name)\n",
+    ));
+    assert_eq!(
+        o,
+        "ValueError True ValueError(\"invalid literal for int() with base 10: 'x'\")\n"
+    );
+    assert_eq!(
+        e.expect("fails").traceback,
+        concat!(
+            "Traceback (most recent call last):\n  File \"exercise.py\", line 12, in <module>\n",
+            "    d['k']\nKeyError: 'k'\n\n",
+            "During handling of the above exception, another exception occurred:\n\n",
+            "Traceback (most recent call last):\n  File \"exercise.py\", line 14, in <module>\n",
+            "    print(undefined_name)\nNameError: name 'undefined_name' is not defined\n",
+        )
+    );
+    // `from None` hides the context; a cause that was never raised has no traceback.
+    let (_, e) =
+        run("try:\n    1/0\nexcept ZeroDivisionError:\n    raise ValueError('v') from None\n");
+    assert_eq!(
+        e.expect("fails").traceback,
+        "Traceback (most recent call last):\n  File \"exercise.py\", line 4, in <module>\n    raise ValueError('v') from None\nValueError: v\n"
+    );
+    let (_, e) = run("raise ValueError('v') from KeyError('k')\n");
+    assert_eq!(
+        e.expect("fails").traceback,
+        concat!(
+            "KeyError: 'k'\n\nThe above exception was the direct cause of the following exception:\n\n",
+            "Traceback (most recent call last):\n  File \"exercise.py\", line 1, in <module>\n",
+            "    raise ValueError('v') from KeyError('k')\nValueError: v\n",
+        )
+    );
+    assert_eq!(
+        out(concat!(
+            "class E(Exception):\n    pass\n",
+            "try:\n    raise E('inner')\nexcept E:\n    try:\n        raise TypeError('t')\n",
+            "    except TypeError as t:\n        print(repr(t.__context__), t.__cause__, t.__suppress_context__)\n",
+            "e = ValueError('z')\ne.__cause__ = KeyError('k')\nprint(e.__suppress_context__)\n",
+            "try:\n    e.__cause__ = 5\nexcept TypeError as te:\n    print(te)\n",
+            "try:\n    raise ValueError from 3\nexcept TypeError as te:\n    print(te)\n",
+            "try:\n    try:\n        raise ValueError('a')\n    except ValueError as a:\n        raise a\n",
+            "except ValueError as a2:\n    print(a2.__context__)\n",
+        )),
+        concat!(
+            "E('inner') None False\nTrue\n",
+            "exception cause must be None or derive from BaseException\n",
+            "exception causes must derive from BaseException\nNone\n",
+        )
+    );
+}
+
+#[test]
+fn uncaught_name_and_attribute_errors_suggest_like_cpython() {
+    // Last traceback lines recorded with python3 (CPython 3.11).
+    let last = |src: &str| -> String {
+        let (_, e) = run(src);
+        let tb = e.expect("fails").traceback;
+        tb.lines().last().unwrap_or("").to_string()
+    };
+    assert_eq!(
+        last("def compute():\n    total = 10\n    return totl * 2\ncompute()\n"),
+        "NameError: name 'totl' is not defined. Did you mean: 'total'?"
+    );
+    assert_eq!(
+        last("lenn([1])\n"),
+        "NameError: name 'lenn' is not defined. Did you mean: 'len'?"
+    );
+    assert_eq!(last("y = 1\nx\n"), "NameError: name 'x' is not defined");
+    assert_eq!(
+        last("import math\nmath.sqr(2)\n"),
+        "AttributeError: module 'math' has no attribute 'sqr'. Did you mean: 'sqrt'?"
+    );
+    assert_eq!(
+        last("[1].apend(2)\n"),
+        "AttributeError: 'list' object has no attribute 'apend'. Did you mean: 'append'?"
+    );
+    assert_eq!(
+        last("class P:\n    def norm(self):\n        return 0\nP().nrm()\n"),
+        "AttributeError: 'P' object has no attribute 'nrm'. Did you mean: 'norm'?"
+    );
+    // Two swapped letters cost 4: too far for a 4-letter name, as in CPython.
+    assert_eq!(
+        last("class P:\n    def norm(self):\n        return 0\nP().nrom()\n"),
+        "AttributeError: 'P' object has no attribute 'nrom'"
+    );
+    // str(e) has no suggestion (CPython adds it only when printing the traceback).
+    assert_eq!(
+        out("total = 1\ntry:\n    totl\nexcept NameError as e:\n    print(e)\n"),
+        "name 'totl' is not defined\n"
+    );
+}
+
+#[test]
+fn hashes_and_set_order_are_cpythons_with_hash_seed_0() {
+    // Recorded with PYTHONHASHSEED=0 python3 (CPython 3.11), as the conformance recordings are.
+    assert_eq!(
+        out(concat!(
+            "words = ['apple', 'Bob', 'kayak', 'level', 'tree']\n",
+            "print({w[0].lower() for w in words})\n",
+            "print({'t', 'k', 'b', 'a', 'l'}, set({'t', 'k', 'b', 'a', 'l'}))\n",
+            "print({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'})\n",
+            "print(set('hello world'), {(1, 'a'), (2, 'b'), (3, 'c')}, {1.5, 0.1, 2.5})\n",
+            "print(hash('a'), hash('é'), hash('😀'), hash((1, 2)), hash(0.1), hash(-1))\n",
+            "print({5, 3, 9, 1}.pop())\n",
+        )),
+        concat!(
+            "{'t', 'k', 'b', 'a', 'l'}\n",
+            "{'a', 'l', 't', 'k', 'b'} {'a', 'l', 't', 'k', 'b'}\n",
+            "{'alpha', 'beta', 'theta', 'zeta', 'eta', 'gamma', 'delta', 'epsilon'}\n",
+            "{' ', 'd', 'r', 'h', 'o', 'e', 'w', 'l'} {(3, 'c'), (1, 'a'), (2, 'b')} {0.1, 1.5, 2.5}\n",
+            "4644417185603328019 6047309291227476195 -3536540696076613844 -3550055125485641917 230584300921369408 -2\n",
+            "9\n",
+        )
+    );
+}

@@ -201,6 +201,7 @@ impl<'s> Compiler<'s> {
             free_names: sc.free_names,
             body: stmts,
             is_lambda: false,
+            doc: docstring(body),
         })
     }
 
@@ -665,6 +666,10 @@ impl<'s> Compiler<'s> {
             free_names: sc.free_names,
             body: body_ir,
             is_lambda: matches!(body, FnBody::Expr(_)),
+            doc: match body {
+                FnBody::Stmts(b) => docstring(b),
+                FnBody::Expr(_) => None,
+            },
         };
         Ok(FuncDef {
             code: Rc::new(code),
@@ -731,6 +736,7 @@ impl<'s> Compiler<'s> {
             free_names: sc.free_names,
             body: b?,
             is_lambda: false,
+            doc: docstring(body),
         };
         Ok(ClassDef {
             name: name.clone(),
@@ -1292,6 +1298,18 @@ impl<'s> Compiler<'s> {
             value: val_r?,
             gens: out,
         })
+    }
+}
+
+/// A body's docstring: its first statement when that is a plain string literal (CPython keeps
+/// it as written, without cleaning the indentation, in 3.11).
+fn docstring(body: &[ast::Stmt]) -> Option<Rc<str>> {
+    match body.first()? {
+        ast::Stmt::Expr(e) => match &*e.value {
+            ast::Expr::StringLiteral(s) => Some(s.value.to_str().into()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

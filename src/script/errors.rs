@@ -1,10 +1,11 @@
 //! Exceptions as they travel through Rust (`PyException`), and as the embedder sees an uncaught
 //! one (`ScriptError`, with CPython's traceback text).
 
+use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
-use super::value::Value;
+use super::value::{Dict, Value};
 
 pub type PyResult<T> = Result<T, PyException>;
 
@@ -30,17 +31,31 @@ pub struct ExcInner {
     pub payload: Payload,
     /// Innermost frame first (the order frames are unwound in); printed reversed.
     pub traceback: Vec<TraceEntry>,
-    /// `raise X from Y`: Y.
-    pub cause: Option<PyException>,
     /// The step/time limit and cancellation: no `except` clause may catch them, or a script
     /// could swallow its own stop.
     pub uncatchable: bool,
     /// For SyntaxError: the column (1-based) and the offending line's text.
     pub column: Option<u32>,
     pub line_hint: Option<u32>,
+    /// What CPython's "Did you mean: 'x'?" looks at, kept for when the exception is printed.
+    pub hint: Option<Box<Hint>>,
     /// The innermost frame's traceback entry is already recorded (it was caught in that frame,
     /// then re-raised): the frame must not add a second one when the exception leaves it.
     pub frame_recorded: bool,
+}
+
+/// The names near which a NameError / AttributeError happened.
+#[derive(Clone)]
+pub enum Hint {
+    /// An unknown name: the function's local variable names and its globals (builtins are
+    /// searched last).
+    Name {
+        name: Rc<str>,
+        locals: Vec<Rc<str>>,
+        globals: Rc<RefCell<Dict>>,
+    },
+    /// A missing attribute of `obj`.
+    Attr { obj: Value, name: String },
 }
 
 /// A Python exception in flight (boxed: `Result<Value, PyException>` stays two words).
@@ -57,11 +72,11 @@ impl PyException {
                 message: message.into(),
             },
             traceback: Vec::new(),
-            cause: None,
             uncatchable: false,
             column: None,
             line_hint: None,
             frame_recorded: false,
+            hint: None,
         }))
     }
     /// Raise an exception instance (a `Value::Instance` of an exception class).
@@ -69,11 +84,11 @@ impl PyException {
         PyException(Box::new(ExcInner {
             payload: Payload::Value(v),
             traceback: Vec::new(),
-            cause: None,
             uncatchable: false,
             column: None,
             line_hint: None,
             frame_recorded: false,
+            hint: None,
         }))
     }
     pub fn type_error(msg: impl Into<String>) -> PyException {

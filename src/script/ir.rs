@@ -38,6 +38,8 @@ pub struct FuncCode {
     pub body: Vec<Stmt>,
     /// A lambda's body is one expression whose value is returned.
     pub is_lambda: bool,
+    /// The docstring: a string literal as the body's first statement (`__doc__`).
+    pub doc: Option<Rc<str>>,
 }
 
 impl FuncCode {

@@ -70,6 +70,7 @@ pub mod value;
 
 mod compile;
 mod modules;
+mod suggest;
 mod syntax_error;
 
 pub use errors::{PyException, PyResult, ScriptError, TraceEntry};

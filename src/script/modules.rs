@@ -525,6 +525,19 @@ impl NativeObject for Environ {
         it.env().borrow_mut().insert(k, v);
         Ok(true)
     }
+    fn delitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<bool> {
+        let k = env_key(key)?;
+        let old = it.env().borrow_mut().remove(&k);
+        match old {
+            Some(_) => Ok(true),
+            None => Err(it.key_error(key)),
+        }
+    }
     fn contains(
         &self,
         _this: &Rc<dyn NativeObject>,

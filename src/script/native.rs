@@ -466,6 +466,15 @@ pub trait NativeObject: Any {
     ) -> PyResult<bool> {
         Ok(false)
     }
+    /// `del x[key]`. `Ok(false)` → "'T' object doesn't support item deletion".
+    fn delitem(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<bool> {
+        Ok(false)
+    }
     /// `len(x)`. `Ok(None)` → "object of type 'T' has no len()".
     fn len(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<usize>> {
         Ok(None)

@@ -261,6 +261,33 @@ pub struct Instance {
     pub class: Rc<Class>,
     /// `self.__dict__`: shared so `vars(self)` / `self.__dict__[k] = v` see the same storage.
     pub dict: Rc<RefCell<Dict>>,
+    /// Exception instances only, once any is set: `__cause__`, `__context__`,
+    /// `__suppress_context__` and the traceback of the last time it was caught.
+    pub exc: RefCell<Option<Box<ExcChain>>>,
+}
+
+impl Instance {
+    pub fn new(class: Rc<Class>) -> Instance {
+        Instance {
+            class,
+            dict: Default::default(),
+            exc: RefCell::new(None),
+        }
+    }
+}
+
+/// What CPython keeps on an exception object besides its args: the exception it was raised
+/// `from`, the one being handled when it was raised, and where it travelled.
+#[derive(Default)]
+pub struct ExcChain {
+    /// `raise X from Y`: Y (`None` for none).
+    pub cause: Value,
+    /// The exception being handled when this one was raised (implicit chaining).
+    pub context: Value,
+    /// Set by `raise … from …`: the context is not printed.
+    pub suppress_context: bool,
+    /// Innermost frame first, as recorded when the exception was last caught.
+    pub traceback: Vec<super::errors::TraceEntry>,
 }
 
 /// A module: `torch`, `math`, `__main__`, or one registered by the embedder.
@@ -332,12 +359,52 @@ pub enum IterState {
         func: Value,
         inner: Value,
     },
+    /// Over a dict (or one of its views) by entry position, as CPython's dict iterators do:
+    /// a change of size raises "dictionary changed size during iteration" (and keeps raising).
+    Dict {
+        dict: Rc<RefCell<Dict>>,
+        pos: usize,
+        /// The size when iteration began; `usize::MAX` once a change was reported.
+        used: usize,
+        /// Entries still expected (finding more means the keys changed).
+        remaining: usize,
+        kind: DictIterKind,
+    },
+    /// Over a set in CPython's order (a snapshot), failing like CPython if the set's size
+    /// changes: "Set changed size during iteration".
+    Set {
+        set: Rc<RefCell<Dict>>,
+        items: Vec<Value>,
+        idx: usize,
+        used: usize,
+    },
     /// `iter(obj)` over an object with `__getitem__` only.
     GetItem {
         obj: Value,
         idx: i64,
     },
     Done,
+}
+
+/// What a dict iterator yields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DictIterKind {
+    Keys,
+    Values,
+    Items,
+}
+
+impl IterState {
+    pub fn over_dict(dict: &Rc<RefCell<Dict>>, kind: DictIterKind) -> IterState {
+        let n = dict.borrow().len();
+        IterState::Dict {
+            dict: dict.clone(),
+            pos: 0,
+            used: n,
+            remaining: n,
+            kind,
+        }
+    }
 }
 
 // ---------------------------------------------------------------- dict keys
@@ -438,24 +505,184 @@ impl HKey {
             HKey::Float(f.to_bits())
         }
     }
-    /// CPython-compatible `hash()` for ints and a stable hash otherwise.
+    /// `hash()`: CPython's value where it does not depend on addresses (ints, floats,
+    /// strings as under `PYTHONHASHSEED=0`, tuples of those), a stable hash otherwise.
     pub fn py_hash(&self) -> i64 {
-        match self {
-            HKey::Int(i) => {
-                if *i == -1 {
-                    -2
-                } else {
-                    *i
+        match self.cpython_hash() {
+            Some(h) => h,
+            None => match self {
+                HKey::None => 0x5f3759df,
+                HKey::Hashed(_, h) => *h,
+                _ => {
+                    let mut h = FxHasher::default();
+                    self.hash(&mut h);
+                    (h.finish() >> 1) as i64
                 }
-            }
-            HKey::None => 0x5f3759df,
-            _ => {
-                let mut h = FxHasher::default();
-                self.hash(&mut h);
-                (h.finish() >> 1) as i64
-            }
+            },
         }
     }
+    /// CPython 3.11's hash of this key (strings as with `PYTHONHASHSEED=0`), when it is one
+    /// that does not depend on an address.
+    pub fn cpython_hash(&self) -> Option<i64> {
+        Some(match self {
+            HKey::Int(i) => hash_int(*i),
+            HKey::Float(bits) => hash_float(f64::from_bits(*bits))?,
+            HKey::Str(s) => hash_str(s),
+            HKey::Tuple(items) => {
+                let mut hs = Vec::with_capacity(items.len());
+                for k in items.iter() {
+                    hs.push(k.cpython_hash()?);
+                }
+                hash_tuple(&hs)
+            }
+            _ => return None,
+        })
+    }
+}
+
+const HASH_BITS: u32 = 61;
+const HASH_MODULUS: u64 = (1 << HASH_BITS) - 1;
+
+/// CPython's hash of an int: the value modulo 2**61 - 1, keeping the sign (-1 becomes -2).
+pub fn hash_int(i: i64) -> i64 {
+    let m = (i.unsigned_abs() % HASH_MODULUS) as i64;
+    let h = if i < 0 { -m } else { m };
+    if h == -1 { -2 } else { h }
+}
+
+/// CPython's `_Py_HashDouble` (None for NaN, whose hash is its address).
+pub fn hash_float(v: f64) -> Option<i64> {
+    if v.is_nan() {
+        return None;
+    }
+    if v.is_infinite() {
+        return Some(if v > 0.0 { 314_159 } else { -314_159 });
+    }
+    if v == 0.0 {
+        return Some(0);
+    }
+    // frexp: v = m * 2**e with 0.5 <= |m| < 1.
+    let bits = v.abs().to_bits();
+    let (mut m, mut e) = {
+        let exp = ((bits >> 52) & 0x7ff) as i32;
+        if exp == 0 {
+            // Subnormal: scale up first.
+            let f = v.abs() * 2f64.powi(64);
+            let b = f.to_bits();
+            let ex = ((b >> 52) & 0x7ff) as i32;
+            (
+                f64::from_bits((b & !(0x7ff << 52)) | (1022 << 52)),
+                ex - 1022 - 64,
+            )
+        } else {
+            (
+                f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52)),
+                exp - 1022,
+            )
+        }
+    };
+    let sign: i64 = if v < 0.0 { -1 } else { 1 };
+    let mut x: u64 = 0;
+    while m != 0.0 {
+        x = ((x << 28) & HASH_MODULUS) | (x >> (HASH_BITS - 28));
+        m *= 268_435_456.0;
+        e -= 28;
+        let y = m as u64;
+        m -= y as f64;
+        x += y;
+        if x >= HASH_MODULUS {
+            x -= HASH_MODULUS;
+        }
+    }
+    let bitsn = HASH_BITS as i32;
+    let e = if e >= 0 {
+        e % bitsn
+    } else {
+        bitsn - 1 - ((-1 - e) % bitsn)
+    } as u32;
+    x = ((x << e) & HASH_MODULUS) | (x >> (HASH_BITS - e));
+    let h = (x as i64).wrapping_mul(sign);
+    Some(if h == -1 { -2 } else { h })
+}
+
+/// CPython's str hash with a zero key (`PYTHONHASHSEED=0`): SipHash-1-3 over the string's
+/// storage (1, 2 or 4 bytes per character, by its widest character).
+pub fn hash_str(s: &str) -> i64 {
+    if s.is_empty() {
+        return 0;
+    }
+    let widest = s.chars().map(|c| c as u32).max().unwrap_or(0);
+    let mut data: Vec<u8> = Vec::with_capacity(s.len() * 2);
+    for c in s.chars() {
+        let c = c as u32;
+        if widest < 0x100 {
+            data.push(c as u8);
+        } else if widest < 0x10000 {
+            data.extend_from_slice(&(c as u16).to_le_bytes());
+        } else {
+            data.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    let h = siphash13(0, 0, &data) as i64;
+    if h == -1 { -2 } else { h }
+}
+
+fn siphash13(k0: u64, k1: u64, data: &[u8]) -> u64 {
+    let mut v0 = k0 ^ 0x736f_6d65_7073_6575;
+    let mut v1 = k1 ^ 0x646f_7261_6e64_6f6d;
+    let mut v2 = k0 ^ 0x6c79_6765_6e65_7261;
+    let mut v3 = k1 ^ 0x7465_6462_7974_6573;
+    let round = |v0: &mut u64, v1: &mut u64, v2: &mut u64, v3: &mut u64| {
+        *v0 = v0.wrapping_add(*v1);
+        *v2 = v2.wrapping_add(*v3);
+        *v1 = v1.rotate_left(13) ^ *v0;
+        *v3 = v3.rotate_left(16) ^ *v2;
+        *v0 = v0.rotate_left(32);
+        *v2 = v2.wrapping_add(*v1);
+        *v0 = v0.wrapping_add(*v3);
+        *v1 = v1.rotate_left(17) ^ *v2;
+        *v3 = v3.rotate_left(21) ^ *v0;
+        *v2 = v2.rotate_left(32);
+    };
+    let mut chunks = data.chunks_exact(8);
+    for c in &mut chunks {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(c);
+        let mi = u64::from_le_bytes(a);
+        v3 ^= mi;
+        round(&mut v0, &mut v1, &mut v2, &mut v3);
+        v0 ^= mi;
+    }
+    let rest = chunks.remainder();
+    let mut t = [0u8; 8];
+    t[..rest.len()].copy_from_slice(rest);
+    let b = ((data.len() as u64) << 56) | u64::from_le_bytes(t);
+    v3 ^= b;
+    round(&mut v0, &mut v1, &mut v2, &mut v3);
+    v0 ^= b;
+    v2 ^= 0xff;
+    for _ in 0..3 {
+        round(&mut v0, &mut v1, &mut v2, &mut v3);
+    }
+    (v0 ^ v1) ^ (v2 ^ v3)
+}
+
+/// CPython's tuple hash (the xxHash-style mix of the items' hashes).
+pub fn hash_tuple(items: &[i64]) -> i64 {
+    const P1: u64 = 11_400_714_785_074_694_791;
+    const P2: u64 = 14_029_467_366_897_019_727;
+    const P5: u64 = 2_870_177_450_012_600_261;
+    let mut acc = P5;
+    for &h in items {
+        acc = acc.wrapping_add((h as u64).wrapping_mul(P2));
+        acc = acc.rotate_left(31);
+        acc = acc.wrapping_mul(P1);
+    }
+    acc = acc.wrapping_add((items.len() as u64) ^ (P5 ^ 3_527_539));
+    if acc == u64::MAX {
+        return 1_546_275_796;
+    }
+    acc as i64
 }
 
 /// An insertion-ordered hash map from Python keys to values: `dict`, `set`, namespaces,
@@ -464,6 +691,9 @@ impl HKey {
 pub struct Dict {
     entries: Vec<Option<(HKey, Value, Value)>>,
     index: FxHashMap<HKey, usize>,
+    /// Sets only: how CPython laid out the first entries (see [`cpython_set_order_of`]):
+    /// the count inserted straight into a table of the given size. 0 = plain insertion.
+    set_base: [u32; 2],
 }
 
 impl Dict {
@@ -522,12 +752,14 @@ impl Dict {
     }
     pub fn remove(&mut self, k: &HKey) -> Option<(Value, Value)> {
         let i = self.index.remove(k)?;
+        self.set_base = [0, 0];
         let e = self.entries.get_mut(i)?.take();
         self.maybe_compact();
         e.map(|(_, k, v)| (k, v))
     }
     pub fn remove_str(&mut self, k: &str) -> Option<Value> {
         let i = self.index.remove(&StrKey(k) as &dyn AsKeyView)?;
+        self.set_base = [0, 0];
         let e = self.entries.get_mut(i)?.take();
         self.maybe_compact();
         e.map(|(_, _, v)| v)
@@ -545,6 +777,7 @@ impl Dict {
     }
     pub fn clear(&mut self) -> Vec<(Value, Value)> {
         self.index.clear();
+        self.set_base = [0, 0];
         std::mem::take(&mut self.entries)
             .into_iter()
             .flatten()
@@ -573,7 +806,49 @@ impl Dict {
     pub fn raw_len(&self) -> usize {
         self.entries.len()
     }
+    /// A set built the way CPython builds a constant display (`{'a', 'b', 'c', 'd', 'e'}`: a
+    /// frozenset constant, filled in order, merged into an empty set).
+    pub fn set_from_constant_display(&mut self) {
+        *self = self.set_copy();
+    }
+    /// CPython's `set_merge` of this set into a new empty one (`s.copy()`, `set(s)`): the new
+    /// table is sized for twice the items; when that is this table's size the layout is
+    /// copied, otherwise the items go in, in this table's order, without further growth.
+    /// Laid out that way, the copy prints in CPython's order.
+    pub fn set_copy(&self) -> Dict {
+        let n = self.len();
+        let mut hashes = Vec::with_capacity(n);
+        for (_, k, _) in self.iter_full() {
+            match value_cpython_hash(k) {
+                Some(h) => hashes.push(h as u64),
+                None => return self.clone(),
+            }
+        }
+        if n > 100_000 {
+            return self.clone();
+        }
+        let (order, size) = simulate_indices(&hashes, self.set_base);
+        let mut new_size = 8usize;
+        if n * 5 >= 21 {
+            while new_size <= 2 * n {
+                new_size <<= 1;
+            }
+        }
+        if new_size == size {
+            return self.clone();
+        }
+        let live: Vec<(&HKey, &Value, &Value)> = self.iter_full().collect();
+        let mut d = Dict::new();
+        for i in order {
+            if let Some((h, k, v)) = live.get(i) {
+                d.insert((*h).clone(), (*k).clone(), (*v).clone());
+            }
+        }
+        d.set_base = [n as u32, new_size as u32];
+        d
+    }
     pub fn pop_last(&mut self) -> Option<(Value, Value)> {
+        self.set_base = [0, 0];
         while let Some(e) = self.entries.pop() {
             if let Some((hk, k, v)) = e {
                 self.index.remove(&hk);
@@ -847,32 +1122,45 @@ pub fn expect_int(v: &Value, what: &str) -> PyResult<i64> {
     })
 }
 
-/// CPython's iteration order for a set of ints: simulate its open-addressing table (size 8,
-/// growth at 3/5 full to 4× used, linear probes of 9 then perturbation), so `print({3, 1, 2})`
-/// shows `{1, 2, 3}` as CPython does. Other sets keep insertion order (CPython's order for
-/// strings changes from run to run anyway).
+/// CPython's iteration order for a set: simulate its open-addressing table (size 8, growth
+/// at 3/5 full to 4× used, linear probes of 9 then perturbation) over CPython's hashes, so
+/// `print({3, 1, 2})` shows `{1, 2, 3}` and a set of strings prints in the order CPython
+/// shows with `PYTHONHASHSEED=0` (the recordings' setting; with random seeds CPython's order
+/// changes from run to run anyway). Sets holding anything whose CPython hash is an address
+/// (None, objects) keep insertion order.
 pub fn cpython_set_order(items: Vec<Value>) -> Vec<Value> {
-    if items.len() > 100_000
-        || !items
-            .iter()
-            .all(|v| matches!(v, Value::Int(_) | Value::Bool(_)))
-    {
+    simulate_set_order(items, [0, 0])
+}
+
+/// [`cpython_set_order`] of a set's entries, honouring how its first entries were laid out
+/// ([`Dict::set_from_constant_display`]).
+pub fn cpython_set_order_of(d: &Dict) -> Vec<Value> {
+    simulate_set_order(d.keys(), d.set_base)
+}
+
+fn simulate_set_order(items: Vec<Value>, base: [u32; 2]) -> Vec<Value> {
+    if items.len() > 100_000 {
         return items;
     }
+    let mut hashes = Vec::with_capacity(items.len());
+    for v in &items {
+        match value_cpython_hash(v) {
+            Some(h) => hashes.push(h as u64),
+            None => return items,
+        }
+    }
+    simulate_indices(&hashes, base)
+        .0
+        .into_iter()
+        .filter_map(|i| items.get(i).cloned())
+        .collect()
+}
+
+/// The slots' order after inserting these hashes one by one into CPython's set table (the
+/// first `base[0]` straight into a table of `base[1]` slots), and the table's final size.
+fn simulate_indices(hashes: &[u64], base: [u32; 2]) -> (Vec<usize>, usize) {
     const LINEAR_PROBES: usize = 9;
     const PERTURB_SHIFT: u32 = 5;
-    fn hash(v: &Value) -> u64 {
-        let i = v.as_int().unwrap_or(0);
-        const M: i128 = (1i128 << 61) - 1;
-        let mut h = ((i as i128).abs() % M) as i64;
-        if i < 0 {
-            h = -h;
-        }
-        if h == -1 {
-            h = -2;
-        }
-        h as u64
-    }
     fn insert_clean(table: &mut [Option<(u64, usize)>], mask: usize, h: u64, idx: usize) {
         let mut perturb = h;
         let mut i = (h as usize) & mask;
@@ -897,11 +1185,23 @@ pub fn cpython_set_order(items: Vec<Value>) -> Vec<Value> {
                 & mask;
         }
     }
-    let mut table: Vec<Option<(u64, usize)>> = vec![None; 8];
+    let (n_base, base_size) = (base[0] as usize, (base[1] as usize).max(8));
+    let mut table: Vec<Option<(u64, usize)>> = vec![
+        None;
+        if n_base > 0 {
+            base_size.next_power_of_two()
+        } else {
+            8
+        }
+    ];
     let mut used = 0usize;
-    for (idx, v) in items.iter().enumerate() {
+    for (idx, h) in hashes.iter().enumerate() {
         let mask = table.len() - 1;
-        insert_clean(&mut table, mask, hash(v), idx);
+        insert_clean(&mut table, mask, *h, idx);
+        if idx < n_base {
+            used += 1;
+            continue;
+        }
         used += 1;
         if used * 5 >= mask * 3 {
             let minused = if used > 50_000 { used * 2 } else { used * 4 };
@@ -915,9 +1215,24 @@ pub fn cpython_set_order(items: Vec<Value>) -> Vec<Value> {
             }
         }
     }
-    table
-        .into_iter()
-        .flatten()
-        .filter_map(|(_, i)| items.get(i).cloned())
-        .collect()
+    let size = table.len();
+    (table.into_iter().flatten().map(|(_, i)| i).collect(), size)
+}
+
+/// CPython's hash of a set member, for the values whose hash is not an address.
+fn value_cpython_hash(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(hash_int(*i)),
+        Value::Bool(b) => Some(*b as i64),
+        Value::Float(f) => HKey::float(*f).cpython_hash(),
+        Value::Str(s) => Some(hash_str(s)),
+        Value::Tuple(t) => {
+            let mut hs = Vec::with_capacity(t.len());
+            for x in t.iter() {
+                hs.push(value_cpython_hash(x)?);
+            }
+            Some(hash_tuple(&hs))
+        }
+        _ => None,
+    }
 }

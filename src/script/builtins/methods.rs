@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::super::errors::{PyException, PyResult};
 use super::super::interp::Interpreter;
 use super::super::native::{Args, NativeObject};
-use super::super::value::{BuiltinType, Class, ClassKind, Dict, Value};
+use super::super::value::{BuiltinType, Class, ClassKind, Dict, DictIterKind, IterState, Value};
 
 const STR_METHODS: &[&str] = &[
     "split",
@@ -182,24 +182,45 @@ pub(crate) fn unbound_builtin(_it: &mut Interpreter, c: &Rc<Class>, name: &str) 
     }))
 }
 
-/// A snapshot view for `d.keys()` / `values()` / `items()`: prints like CPython's views.
+/// A live view for `d.keys()` / `values()` / `items()`: iterates the dict as it is now (and
+/// fails like CPython's if the dict changes size meanwhile), prints like CPython's views.
 struct DictView {
-    kind: &'static str,
-    items: Vec<Value>,
+    kind: DictIterKind,
+    dict: Rc<RefCell<Dict>>,
+}
+
+impl DictView {
+    fn items(&self) -> Vec<Value> {
+        let d = self.dict.borrow();
+        match self.kind {
+            DictIterKind::Keys => d.keys(),
+            DictIterKind::Values => d.values(),
+            DictIterKind::Items => d
+                .iter()
+                .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                .collect(),
+        }
+    }
 }
 
 impl NativeObject for DictView {
     fn type_name(&self) -> &str {
-        self.kind
+        match self.kind {
+            DictIterKind::Keys => "dict_keys",
+            DictIterKind::Values => "dict_values",
+            DictIterKind::Items => "dict_items",
+        }
     }
     fn as_any(&self) -> &dyn Any {
         self
     }
     fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
-        Ok(Some(Value::iter_from_vec(self.items.clone())))
+        Ok(Some(Value::Iter(Rc::new(RefCell::new(
+            IterState::over_dict(&self.dict, self.kind),
+        )))))
     }
     fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
-        Ok(Some(self.items.len()))
+        Ok(Some(self.dict.borrow().len()))
     }
     fn contains(
         &self,
@@ -207,7 +228,11 @@ impl NativeObject for DictView {
         it: &mut Interpreter,
         v: &Value,
     ) -> PyResult<Option<bool>> {
-        for x in &self.items {
+        if self.kind == DictIterKind::Keys {
+            let k = it.hkey(v)?;
+            return Ok(Some(self.dict.borrow().contains(&k)));
+        }
+        for x in &self.items() {
             if it.eq(x, v)? {
                 return Ok(Some(true));
             }
@@ -215,11 +240,11 @@ impl NativeObject for DictView {
         Ok(Some(false))
     }
     fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
-        let inner = it.repr(&Value::list(self.items.clone()))?;
-        Ok(Some(format!("{}({inner})", self.kind)))
+        let inner = it.repr(&Value::list(self.items()))?;
+        Ok(Some(format!("{}({inner})", self.type_name())))
     }
     fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
-        Ok(Some(!self.items.is_empty()))
+        Ok(Some(!self.dict.borrow().is_empty()))
     }
     fn compare(
         &self,
@@ -231,17 +256,18 @@ impl NativeObject for DictView {
         if op != super::super::native::CmpOp::Eq {
             return Ok(None);
         }
+        let mine = self.items();
         let o = match other.downcast::<DictView>() {
-            Some(o) => o.items.clone(),
+            Some(o) => o.items(),
             None => match other {
                 Value::Set(_) | Value::List(_) => it.iterate(other)?,
                 _ => return Ok(None),
             },
         };
-        if o.len() != self.items.len() {
+        if o.len() != mine.len() {
             return Ok(Some(Value::Bool(false)));
         }
-        for x in &self.items {
+        for x in &mine {
             let mut found = false;
             for y in &o {
                 if it.eq(x, y)? {
@@ -687,7 +713,19 @@ fn str_method(
             let p = arg_str(&a[0], name, 1)?;
             Value::str(s.strip_suffix(p).unwrap_or(s))
         }
-        "expandtabs" => Value::string(s.replace('\t', "        ")),
+        "expandtabs" => {
+            let a = args.bind("expandtabs", &["tabsize"], 0)?;
+            let tabsize = match &a[0] {
+                None => 8,
+                Some(v) => v.as_int().ok_or_else(|| {
+                    PyException::type_error(format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        v.type_name()
+                    ))
+                })?,
+            };
+            Value::string(expand_tabs(s, tabsize)?)
+        }
         "encode" => {
             return Err(PyException::new(
                 "NotImplementedError",
@@ -697,6 +735,38 @@ fn str_method(
         _ => return Ok(None),
     };
     Ok(Some(v))
+}
+
+/// `str.expandtabs`: each tab becomes the spaces up to the next multiple of `tabsize` columns
+/// (the column restarts after `\n` and `\r`); a tabsize <= 0 removes tabs, as in CPython.
+fn expand_tabs(s: &str, tabsize: i64) -> PyResult<String> {
+    const MAX_LEN: usize = 64 << 20;
+    let mut out = String::with_capacity(s.len());
+    let mut col: usize = 0;
+    for c in s.chars() {
+        match c {
+            '\t' => {
+                if tabsize > 0 {
+                    let t = usize::try_from(tabsize).unwrap_or(usize::MAX);
+                    let n = t - col % t;
+                    if out.len().saturating_add(n) > MAX_LEN {
+                        return Err(PyException::new("MemoryError", ""));
+                    }
+                    out.extend(std::iter::repeat_n(' ', n));
+                    col += n;
+                }
+            }
+            '\n' | '\r' => {
+                out.push(c);
+                col = 0;
+            }
+            _ => {
+                out.push(c);
+                col += 1;
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn list_method(
@@ -830,30 +900,15 @@ fn dict_method(
     args: Args,
 ) -> PyResult<Option<Value>> {
     let v = match name {
-        "keys" => {
-            args.exact("keys", 0)?;
+        "keys" | "values" | "items" => {
+            args.exact(name, 0)?;
             Value::native(DictView {
-                kind: "dict_keys",
-                items: d.borrow().keys(),
-            })
-        }
-        "values" => {
-            args.exact("values", 0)?;
-            Value::native(DictView {
-                kind: "dict_values",
-                items: d.borrow().values(),
-            })
-        }
-        "items" => {
-            args.exact("items", 0)?;
-            let items = d
-                .borrow()
-                .iter()
-                .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
-                .collect();
-            Value::native(DictView {
-                kind: "dict_items",
-                items,
+                kind: match name {
+                    "keys" => DictIterKind::Keys,
+                    "values" => DictIterKind::Values,
+                    _ => DictIterKind::Items,
+                },
+                dict: d.clone(),
             })
         }
         "get" => {
@@ -956,18 +1011,32 @@ fn set_method(
             Value::None
         }
         "pop" => {
-            let r = d.borrow_mut().pop_last();
-            match r {
-                Some((k, _)) => k,
-                None => return Err(PyException::new("KeyError", "'pop from an empty set'")),
-            }
+            // CPython pops the first entry of its table, i.e. the first in its printed order
+            // (recomputed per pop, so only for sets small enough for that to stay cheap).
+            let first = {
+                let b = d.borrow();
+                if b.len() <= 4096 {
+                    super::super::value::cpython_set_order_of(&b)
+                        .into_iter()
+                        .next()
+                } else {
+                    b.iter().next().map(|(k, _)| k.clone())
+                }
+            };
+            let Some(k) = first else {
+                return Err(PyException::new("KeyError", "'pop from an empty set'"));
+            };
+            let hk = it.hkey(&k)?;
+            let removed = d.borrow_mut().remove(&hk);
+            drop(removed);
+            k
         }
         "clear" => {
             let old = d.borrow_mut().clear();
             drop(old);
             Value::None
         }
-        "copy" => Value::Set(Rc::new(RefCell::new(d.borrow().clone()))),
+        "copy" => Value::Set(Rc::new(RefCell::new(d.borrow().set_copy()))),
         "update" | "intersection_update" | "difference_update" => {
             for src in &args.positional {
                 let o = other_set(it, src)?;

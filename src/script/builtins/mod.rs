@@ -101,10 +101,9 @@ pub(crate) fn install(it: &mut Interpreter) {
         d.set_str(
             "__new__",
             Value::native_fn("__new__", |_it, args| match args.positional.first() {
-                Some(Value::Class(c)) => Ok(Value::Instance(Rc::new(super::value::Instance {
-                    class: c.clone(),
-                    dict: Default::default(),
-                }))),
+                Some(Value::Class(c)) => Ok(Value::Instance(Rc::new(super::value::Instance::new(
+                    c.clone(),
+                )))),
                 _ => Err(PyException::type_error(
                     "object.__new__(X): X is not a type object",
                 )),
@@ -1014,6 +1013,9 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
         }
         B::Set => {
             let a = args.range("set", 0, 1)?;
+            if let Some(Value::Set(src)) = a.first() {
+                return Ok(Value::Set(Rc::new(RefCell::new(src.borrow().set_copy()))));
+            }
             let mut d = Dict::new();
             if let Some(v) = a.first() {
                 for x in it.iterate(v)? {

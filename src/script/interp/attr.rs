@@ -3,9 +3,9 @@
 
 use std::rc::Rc;
 
-use super::super::errors::{PyException, PyResult};
+use super::super::errors::{Hint, PyException, PyResult};
 use super::super::native::Args;
-use super::super::value::{ClassKind, Value};
+use super::super::value::{ClassKind, Dict, Value};
 use super::Interpreter;
 
 impl Interpreter {
@@ -31,7 +31,78 @@ impl Interpreter {
             Value::Class(c) => format!("type object '{}' has no attribute '{name}'", c.name),
             _ => format!("'{}' object has no attribute '{name}'", obj.type_name()),
         };
-        PyException::new("AttributeError", msg)
+        let mut e = PyException::new("AttributeError", msg);
+        e.0.hint = Some(Box::new(Hint::Attr {
+            obj: obj.clone(),
+            name: name.to_string(),
+        }));
+        e
+    }
+
+    /// CPython's "Did you mean: 'x'?" for a printed NameError / AttributeError.
+    pub(crate) fn suggestion(&mut self, hint: &Hint) -> Option<String> {
+        let pick = |name: &str, names: &[String]| {
+            super::super::suggest::suggest(name, names.iter().map(|s| s.as_str()))
+                .map(|s| s.to_string())
+        };
+        let keys = |d: &Dict| -> Vec<String> {
+            d.keys()
+                .iter()
+                .filter_map(|k| k.as_str().map(|s| s.to_string()))
+                .collect()
+        };
+        match hint {
+            Hint::Name {
+                name,
+                locals,
+                globals,
+            } => {
+                let locals: Vec<String> = locals.iter().map(|s| s.to_string()).collect();
+                pick(name, &locals)
+                    .or_else(|| pick(name, &keys(&globals.borrow())))
+                    .or_else(|| pick(name, &keys(&self.builtins.borrow())))
+            }
+            Hint::Attr { obj, name } => {
+                let mut names = self.dir_names(obj);
+                names.sort();
+                names.dedup();
+                pick(name, &names)
+            }
+        }
+    }
+
+    /// The attribute names `dir(obj)` lists.
+    pub(crate) fn dir_names(&mut self, obj: &Value) -> Vec<String> {
+        let keys = |d: &Dict| -> Vec<String> {
+            d.keys()
+                .iter()
+                .filter_map(|k| k.as_str().map(|s| s.to_string()))
+                .collect()
+        };
+        let mut names = Vec::new();
+        match obj {
+            Value::Instance(i) => {
+                names.extend(keys(&i.dict.borrow()));
+                names.extend(keys(&i.class.dict.borrow()));
+                for c in &i.class.mro {
+                    names.extend(keys(&c.dict.borrow()));
+                }
+            }
+            Value::Class(c) => {
+                names.extend(keys(&c.dict.borrow()));
+                for b in &c.mro {
+                    names.extend(keys(&b.dict.borrow()));
+                }
+            }
+            Value::Module(m) => names.extend(keys(&m.dict.borrow())),
+            Value::Native(n) => names.extend(n.dir()),
+            v => names.extend(
+                super::super::builtins::methods::method_names(v)
+                    .iter()
+                    .map(|s| s.to_string()),
+            ),
+        }
+        names
     }
 
     /// `obj.name` or `Ok(None)` when there is no such attribute (`hasattr`, `getattr(o, n, d)`).
@@ -42,6 +113,11 @@ impl Interpreter {
                 match name {
                     "__dict__" => return Ok(Some(Value::Dict(inst.dict.clone()))),
                     "__class__" => return Ok(Some(Value::Class(inst.class.clone()))),
+                    "__cause__" | "__context__" | "__suppress_context__"
+                        if inst.class.is_exception =>
+                    {
+                        return Ok(Some(Self::exc_chain_attr(inst, name)));
+                    }
                     _ => {}
                 }
                 let cattr = inst.class.lookup(name);
@@ -142,7 +218,10 @@ impl Interpreter {
             Value::Function(f) => Ok(match name {
                 "__name__" => Some(Value::str(&f.name)),
                 "__qualname__" => Some(Value::str(&f.qualname)),
-                "__doc__" => Some(Value::None),
+                "__doc__" => Some(match &f.code.doc {
+                    Some(d) => Value::Str(d.clone()),
+                    None => Value::None,
+                }),
                 "__module__" => f.globals.borrow().get_str("__name__").cloned(),
                 _ => f
                     .attrs
@@ -249,6 +328,11 @@ impl Interpreter {
         let Value::Instance(inst) = obj else {
             return self.setattr(obj, name, v);
         };
+        if inst.class.is_exception
+            && matches!(name, "__cause__" | "__context__" | "__suppress_context__")
+        {
+            return self.set_exc_chain_attr(obj, name, v);
+        }
         if let Some(Value::Property(p)) = inst.class.lookup(name) {
             if p.fset.is_none() {
                 return Err(PyException::new(

@@ -332,10 +332,7 @@ impl Interpreter {
             }
             ClassKind::Object | ClassKind::User => {}
         }
-        let inst = Value::Instance(Rc::new(Instance {
-            class: c.clone(),
-            dict: Default::default(),
-        }));
+        let inst = Value::Instance(Rc::new(Instance::new(c.clone())));
         if c.is_exception
             && let Value::Instance(i) = &inst
         {

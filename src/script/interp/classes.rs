@@ -4,9 +4,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::super::errors::TraceEntry;
 use super::super::errors::{Payload, PyException, PyResult};
 use super::super::native::Args;
-use super::super::value::{BuiltinType, Class, ClassKind, Dict, Instance, Value};
+use super::super::value::{BuiltinType, Class, ClassKind, Dict, ExcChain, Instance, Value};
 use super::Interpreter;
 
 /// The class objects of the builtin types (`int`, `list`, …) and `object`.
@@ -338,10 +339,7 @@ impl Interpreter {
     }
 
     pub(crate) fn new_exception_instance(&mut self, cls: &Rc<Class>, args: Vec<Value>) -> Value {
-        let inst = Instance {
-            class: cls.clone(),
-            dict: Default::default(),
-        };
+        let inst = Instance::new(cls.clone());
         inst.dict.borrow_mut().set_str("args", Value::tuple(args));
         Value::Instance(Rc::new(inst))
     }
@@ -367,6 +365,100 @@ impl Interpreter {
             Payload::Value(v) => v.clone(),
             Payload::Lazy { .. } => Value::None,
         }
+    }
+
+    /// An exception instance's chain record (created on first use); None for other values.
+    pub(crate) fn with_exc_chain<R>(v: &Value, f: impl FnOnce(&mut ExcChain) -> R) -> Option<R> {
+        let Value::Instance(i) = v else { return None };
+        if !i.class.is_exception {
+            return None;
+        }
+        let mut b = i.exc.borrow_mut();
+        Some(f(b.get_or_insert_with(Default::default)))
+    }
+
+    /// `e.__cause__` / `__context__` / `__suppress_context__` of an exception instance.
+    pub(crate) fn exc_chain_attr(inst: &Instance, name: &str) -> Value {
+        let b = inst.exc.borrow();
+        match (b.as_deref(), name) {
+            (Some(ch), "__cause__") => ch.cause.clone(),
+            (Some(ch), "__context__") => ch.context.clone(),
+            (Some(ch), "__suppress_context__") => Value::Bool(ch.suppress_context),
+            (None, "__suppress_context__") => Value::Bool(false),
+            _ => Value::None,
+        }
+    }
+
+    /// Assigning `e.__cause__` / `__context__` / `__suppress_context__` (CPython's checks:
+    /// setting a cause also suppresses the context).
+    pub(crate) fn set_exc_chain_attr(&mut self, obj: &Value, name: &str, v: Value) -> PyResult<()> {
+        let ok =
+            matches!(&v, Value::None) || matches!(&v, Value::Instance(i) if i.class.is_exception);
+        match name {
+            "__cause__" | "__context__" if !ok => Err(PyException::type_error(format!(
+                "exception {} must be None or derive from BaseException",
+                if name == "__cause__" {
+                    "cause"
+                } else {
+                    "context"
+                }
+            ))),
+            "__cause__" => {
+                Self::with_exc_chain(obj, |ch| {
+                    ch.cause = v;
+                    ch.suppress_context = true;
+                });
+                Ok(())
+            }
+            "__context__" => {
+                Self::with_exc_chain(obj, |ch| ch.context = v);
+                Ok(())
+            }
+            _ => {
+                let b = self.truthy(&v)?;
+                Self::with_exc_chain(obj, |ch| ch.suppress_context = b);
+                Ok(())
+            }
+        }
+    }
+
+    /// An exception was caught: remember where it travelled (for printing it later as a cause
+    /// or context), and if it was raised while another was being handled, chain that one as
+    /// its `__context__`.
+    pub(crate) fn exc_caught(&mut self, v: &Value, traceback: &[TraceEntry]) {
+        Self::with_exc_chain(v, |ch| ch.traceback = traceback.to_vec());
+        if let Some(ctx) = self.handled.last().cloned() {
+            self.chain_context(v, &ctx);
+        }
+    }
+
+    /// Implicit chaining: `v.__context__ = ctx` unless it has one, never to itself, and cutting
+    /// a cycle through `ctx`'s own chain the way CPython does.
+    pub(crate) fn chain_context(&mut self, v: &Value, ctx: &Value) {
+        if v.is(ctx) {
+            return;
+        }
+        let has = Self::with_exc_chain(v, |ch| !ch.context.is_none()).unwrap_or(true);
+        if has {
+            return;
+        }
+        let mut o = ctx.clone();
+        for _ in 0..10_000 {
+            let Value::Instance(i) = &o else { break };
+            let next = match i.exc.borrow().as_deref() {
+                Some(ch) => ch.context.clone(),
+                None => Value::None,
+            };
+            if next.is_none() {
+                break;
+            }
+            if next.is(v) {
+                Self::with_exc_chain(&o, |ch| ch.context = Value::None);
+                break;
+            }
+            o = next;
+        }
+        Self::with_exc_chain(v, |ch| ch.context = ctx.clone());
     }
 
     /// Does `except <typ>` catch `e`? `typ` is a class or a tuple of classes.

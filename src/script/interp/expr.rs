@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use super::super::errors::{PyException, PyResult};
+use super::super::errors::{Hint, PyException, PyResult};
 use super::super::ir::*;
 use super::super::native::Args;
 use super::super::value::{Dict, Value};
@@ -182,6 +182,10 @@ impl Interpreter {
                     let k = self.hkey(&v)?;
                     d.insert(k, v, Value::None);
                 }
+                if items.len() > 2 && items.iter().all(|e| matches!(e, Expr::Const(_))) {
+                    // CPython compiles this display to a frozenset constant merged into a new set.
+                    d.set_from_constant_display();
+                }
                 Ok(Value::Set(Rc::new(std::cell::RefCell::new(d))))
             }
             Expr::Dict(items) => {
@@ -331,7 +335,17 @@ impl Interpreter {
         if let Some(v) = self.builtins.borrow().get_str(n) {
             return Ok(v.clone());
         }
-        Err(super::stmt::name_error(n))
+        let mut e = super::stmt::name_error(n);
+        e.0.hint = Some(Box::new(Hint::Name {
+            name: n.clone(),
+            locals: if f.ns.is_some() {
+                Vec::new()
+            } else {
+                f.code.local_names.clone()
+            },
+            globals: f.globals.clone(),
+        }));
+        Err(e)
     }
 
     /// Evaluate list/tuple/set display items, expanding `*x`.

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::super::errors::{Payload, PyException, PyResult};
 use super::super::native::Args;
-use super::super::value::{IterState, Value};
+use super::super::value::{DictIterKind, IterState, Value};
 use super::Interpreter;
 
 impl Interpreter {
@@ -38,13 +38,12 @@ impl Interpreter {
                 s: s.clone(),
                 pos: 0,
             },
-            Value::Dict(d) => IterState::Items {
-                items: d.borrow().keys(),
+            Value::Dict(d) => IterState::over_dict(d, DictIterKind::Keys),
+            Value::Set(d) => IterState::Set {
+                set: d.clone(),
+                items: super::super::value::cpython_set_order_of(&d.borrow()),
                 idx: 0,
-            },
-            Value::Set(d) => IterState::Items {
-                items: super::super::value::cpython_set_order(d.borrow().keys()),
-                idx: 0,
+                used: d.borrow().len(),
             },
             Value::Range(r) => IterState::Range {
                 cur: r.start,
@@ -140,6 +139,73 @@ impl Interpreter {
                 Ok(v)
             }
             IterState::Items { items, idx } => {
+                let v = items.get(*idx).cloned();
+                if v.is_some() {
+                    *idx += 1;
+                } else {
+                    *b = IterState::Done;
+                }
+                Ok(v)
+            }
+            IterState::Dict {
+                dict,
+                pos,
+                used,
+                remaining,
+                kind,
+            } => {
+                let d = dict.borrow();
+                if *used != d.len() {
+                    *used = usize::MAX;
+                    return Err(PyException::new(
+                        "RuntimeError",
+                        "dictionary changed size during iteration",
+                    ));
+                }
+                let mut i = *pos;
+                let found = loop {
+                    match d.entry_at(i) {
+                        None => break None,
+                        Some(None) => i += 1,
+                        Some(Some((k, v))) => break Some((k.clone(), v.clone())),
+                    }
+                };
+                let Some((k, v)) = found else {
+                    drop(d);
+                    *b = IterState::Done;
+                    return Ok(None);
+                };
+                if *remaining == 0 {
+                    drop(d);
+                    *b = IterState::Done;
+                    return Err(PyException::new(
+                        "RuntimeError",
+                        "dictionary keys changed during iteration",
+                    ));
+                }
+                *pos = i + 1;
+                *remaining -= 1;
+                let kind = *kind;
+                drop(d);
+                Ok(Some(match kind {
+                    DictIterKind::Keys => k,
+                    DictIterKind::Values => v,
+                    DictIterKind::Items => Value::tuple(vec![k, v]),
+                }))
+            }
+            IterState::Set {
+                set,
+                items,
+                idx,
+                used,
+            } => {
+                if *used != set.borrow().len() {
+                    *used = usize::MAX;
+                    return Err(PyException::new(
+                        "RuntimeError",
+                        "Set changed size during iteration",
+                    ));
+                }
                 let v = items.get(*idx).cloned();
                 if v.is_some() {
                     *idx += 1;

@@ -86,6 +86,9 @@ pub struct Interpreter {
     pub(crate) slept: Duration,
     pub(crate) nested_depth: usize,
     pub(crate) repr_stack: Vec<usize>,
+    /// The exceptions whose `except` clauses are running, innermost last: what an exception
+    /// raised meanwhile gets as its `__context__`.
+    pub(crate) handled: Vec<Value>,
     /// Address of a local at the outermost entry point, and how much stack below it the
     /// evaluator may use (the Rust stack is the real bound on recursion).
     pub(crate) stack_base: usize,
@@ -119,6 +122,7 @@ impl Interpreter {
             slept: Duration::ZERO,
             nested_depth: 0,
             repr_stack: Vec::new(),
+            handled: Vec::new(),
             stack_base: 0,
             stack_limit: DEFAULT_STACK_LIMIT,
         };
@@ -304,12 +308,8 @@ impl Interpreter {
     pub(crate) fn to_script_error(&mut self, e: PyException) -> ScriptError {
         let (type_name, message, exception) = self.exception_parts(&e);
         let mut text = String::new();
-        if let Some(cause) = &e.0.cause {
-            let c = self.to_script_error(cause.clone());
-            text.push_str(&c.traceback);
-            text.push_str(
-                "\nThe above exception was the direct cause of the following exception:\n\n",
-            );
+        if let Some(v) = &exception {
+            text = self.render_chain(v);
         }
         let is_syntax = matches!(
             type_name.as_str(),
@@ -353,7 +353,14 @@ impl Interpreter {
             };
             text.push_str(&render_frames(&e.0.traceback, &lookup));
         }
-        text.push_str(&final_line(&type_name, &message));
+        let mut last = final_line(&type_name, &message);
+        if matches!(type_name.as_str(), "NameError" | "AttributeError")
+            && let Some(h) = e.0.hint.as_deref()
+            && let Some(s) = self.suggestion(h)
+        {
+            last.push_str(&format!(". Did you mean: '{s}'?"));
+        }
+        text.push_str(&last);
         text.push('\n');
         ScriptError {
             type_name,
@@ -363,6 +370,60 @@ impl Interpreter {
             traceback: text,
             exception,
         }
+    }
+
+    /// What CPython prints above an exception's own traceback: the chain of causes
+    /// (`raise … from …`) or contexts (raised while handling another), oldest first, each
+    /// with its traceback and the sentence joining it to the next. Cycles end the chain.
+    fn render_chain(&mut self, v: &Value) -> String {
+        const CAUSE: &str =
+            "\nThe above exception was the direct cause of the following exception:\n\n";
+        const CONTEXT: &str =
+            "\nDuring handling of the above exception, another exception occurred:\n\n";
+        let mut seen = vec![v.ptr_id()];
+        let mut parts: Vec<(String, &str)> = Vec::new();
+        let mut cur = v.clone();
+        while parts.len() < 100 {
+            let Value::Instance(i) = &cur else { break };
+            let next = match i.exc.borrow().as_deref() {
+                Some(ch) if !ch.cause.is_none() => Some((ch.cause.clone(), CAUSE)),
+                Some(ch) if !ch.suppress_context && !ch.context.is_none() => {
+                    Some((ch.context.clone(), CONTEXT))
+                }
+                _ => None,
+            };
+            let Some((n, sep)) = next else { break };
+            if seen.contains(&n.ptr_id()) {
+                break;
+            }
+            seen.push(n.ptr_id());
+            let mut body = String::new();
+            if let Value::Instance(ni) = &n
+                && let Some(ch) = ni.exc.borrow().as_deref()
+                && !ch.traceback.is_empty()
+            {
+                let sources = &self.sources;
+                let lookup = |f: &str, k: u32| -> Option<String> {
+                    sources
+                        .get(f)
+                        .and_then(|s| s.get((k as usize).checked_sub(1)?).cloned())
+                };
+                body.push_str(&render_frames(&ch.traceback, &lookup));
+            }
+            let msg = self
+                .str(&n)
+                .unwrap_or_else(|_| "<exception str() failed>".to_string());
+            body.push_str(&final_line(&n.type_name(), &msg));
+            body.push('\n');
+            parts.push((body, sep));
+            cur = n;
+        }
+        let mut out = String::new();
+        for (body, sep) in parts.iter().rev() {
+            out.push_str(body);
+            out.push_str(sep);
+        }
+        out
     }
 
     pub(crate) fn source_line(&self, file: &str, n: u32) -> Option<String> {

@@ -883,7 +883,7 @@ impl Interpreter {
                 format!("{{{}}}", parts.join(", "))
             }
             Value::Set(d) => {
-                let items = super::super::value::cpython_set_order(d.borrow().keys());
+                let items = super::super::value::cpython_set_order_of(&d.borrow());
                 if items.is_empty() {
                     "set()".into()
                 } else {
@@ -1625,6 +1625,17 @@ impl Interpreter {
                     format!("'{}' object doesn't support item deletion", i.class.name),
                 )),
             },
+            Value::Native(n) => {
+                let n = n.clone();
+                if n.delitem(&n, self, key)? {
+                    Ok(())
+                } else {
+                    Err(PyException::new(
+                        "TypeError",
+                        format!("'{}' object doesn't support item deletion", n.type_name()),
+                    ))
+                }
+            }
             _ => Err(PyException::new(
                 "TypeError",
                 format!("'{}' object doesn't support item deletion", obj.type_name()),

@@ -447,16 +447,26 @@ impl Interpreter {
                     if let Some(fi) = self.frames.last_mut() {
                         fi.line = h.line;
                     }
-                    if let Some(name) = &h.name {
-                        let v = self.exc_value(&mut e);
-                        if let Err(e2) = self.store(f, name, v) {
-                            handled = Some(Err(e2));
-                            break;
-                        }
+                    let v = self.exc_value(&mut e);
+                    self.exc_caught(&v, &e.0.traceback);
+                    if let Some(name) = &h.name
+                        && let Err(e2) = self.store(f, name, v.clone())
+                    {
+                        handled = Some(Err(e2));
+                        break;
                     }
                     f.handling.push(e.clone());
-                    let r = self.exec_block(f, &h.body);
+                    self.handled.push(v.clone());
+                    let mut r = self.exec_block(f, &h.body);
+                    let _ = self.handled.pop();
                     let _ = f.handling.pop();
+                    if let Err(e2) = &mut r
+                        && !e2.0.uncatchable
+                    {
+                        // Raised while handling `v`: CPython chains it as the context.
+                        let v2 = self.exc_value(e2);
+                        self.chain_context(&v2, &v);
+                    }
                     if let Some(name) = &h.name {
                         // CPython deletes the name at the end of the handler.
                         let _ = self.delete(f, name);
@@ -550,14 +560,24 @@ impl Interpreter {
         let mut e = self.exception_from_value(v)?;
         if let Some(c) = cause {
             let cv = self.eval(f, c)?;
-            if !cv.is_none() {
-                // The exception being handled keeps its traceback for the "direct cause" part.
-                let handled = f.handling.iter().rev().find(|h| matches!(&h.0.payload, super::super::errors::Payload::Value(v) if v.is(&cv))).cloned();
-                e.0.cause = Some(match handled {
-                    Some(h) => h,
-                    None => self.exception_from_value(cv)?,
-                });
-            }
+            let cause = match &cv {
+                Value::None => Value::None,
+                Value::Class(c) if c.is_exception => {
+                    self.call(&cv, super::super::native::Args::default())?
+                }
+                Value::Instance(i) if i.class.is_exception => cv,
+                _ => {
+                    return Err(PyException::new(
+                        "TypeError",
+                        "exception causes must derive from BaseException",
+                    ));
+                }
+            };
+            let v = self.exc_value(&mut e);
+            Self::with_exc_chain(&v, |ch| {
+                ch.cause = cause;
+                ch.suppress_context = true;
+            });
         }
         Ok(e)
     }
@@ -636,6 +656,13 @@ impl Interpreter {
         );
         ns.borrow_mut()
             .set_str("__qualname__", Value::str(&def.body.qualname));
+        ns.borrow_mut().set_str(
+            "__doc__",
+            match &def.body.doc {
+                Some(d) => Value::Str(d.clone()),
+                None => Value::None,
+            },
+        );
         {
             let mut cf = Frame::new(&def.body, f.globals.clone(), &closure);
             cf.ns = Some(ns.clone());
