@@ -226,6 +226,8 @@ impl NdArray {
         match self.dtype {
             DType::Bool => "bool",
             DType::UInt8 => "uint8",
+            DType::Int8 => "int8",
+            DType::Int16 => "int16",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float16 => "float16",

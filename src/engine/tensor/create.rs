@@ -118,7 +118,7 @@ impl Runtime {
         }
     }
 
-    fn created(
+    pub(crate) fn created(
         &self,
         op: &str,
         shape: Vec<usize>,
@@ -584,20 +584,35 @@ impl Runtime {
     }
 }
 
-/// `torch.FloatTensor`, `torch.cuda.LongTensor`, ... (`t.type()`).
-pub fn tensor_type_name(t: &Tensor) -> String {
-    let base = match t.dtype() {
+/// The legacy tensor type name of a dtype (`FloatTensor`).
+fn type_base(dt: DType) -> &'static str {
+    match dt {
         DType::Bool => "BoolTensor",
         DType::UInt8 => "ByteTensor",
+        DType::Int8 => "CharTensor",
+        DType::Int16 => "ShortTensor",
         DType::Int32 => "IntTensor",
         DType::Int64 => "LongTensor",
         DType::Float16 => "HalfTensor",
         DType::Float32 => "FloatTensor",
         DType::Float64 => "DoubleTensor",
-    };
+    }
+}
+
+/// `t.type()`: `torch.FloatTensor`, `torch.cuda.LongTensor`, ...
+pub fn tensor_type_name(t: &Tensor) -> String {
+    let base = type_base(t.dtype());
     if t.is_cuda() {
         format!("torch.cuda.{base}")
     } else {
         format!("torch.{base}")
     }
+}
+
+/// The dtype of a legacy type name (`torch.LongTensor`, `torch.cuda.FloatTensor`).
+pub fn dtype_of_type_name(name: &str) -> Option<DType> {
+    let base = name
+        .strip_prefix("torch.cuda.")
+        .or_else(|| name.strip_prefix("torch."))?;
+    DType::ALL.into_iter().find(|&d| type_base(d) == base)
 }
