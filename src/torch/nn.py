@@ -310,6 +310,26 @@ class MSELoss(Module):
         return functional.mse_loss(input, target, reduction=self.reduction)
 
 
+class L1Loss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction='mean'):
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return functional.l1_loss(input, target, reduction=self.reduction)
+
+
+class BCELoss(Module):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction='mean'):
+        super().__init__()
+        self.weight = weight
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return functional.binary_cross_entropy(input, target, weight=self.weight,
+                                               reduction=self.reduction)
+
+
 def _replicate(m, device):
     r = object.__new__(type(m))
     for k, v in m.__dict__.items():

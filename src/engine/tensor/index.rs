@@ -51,27 +51,32 @@ impl Runtime {
         }
         let mut v = t.clone();
         let mut d: usize = 0;
+        // dims of `t` consumed so far (d counts dims of the view `v`)
+        let mut od: usize = 0;
         let mut adv: Vec<(usize, Tensor)> = Vec::new();
         let mut mask_only = true;
         let mut seen_ellipsis = false;
         for it in items {
             match it {
                 TensorIndex::Int(i) => {
+                    // PyTorch names the dimension of the indexed tensor, not of the view
                     v = v.select(d as i64, *i).map_err(|e| {
                         if e.message.starts_with("index ") {
                             EngineError::index(e.message.replacen(
                                 &format!("dimension {d}"),
-                                &format!("dimension {d}"),
+                                &format!("dimension {od}"),
                                 1,
                             ))
                         } else {
                             e
                         }
                     })?;
+                    od += 1;
                 }
                 TensorIndex::Slice(a, b, s) => {
                     v = v.slice(d as i64, *a, *b, s.unwrap_or(1))?;
                     d += 1;
+                    od += 1;
                 }
                 TensorIndex::None => {
                     v = v.unsqueeze(d as i64)?;
@@ -85,6 +90,7 @@ impl Runtime {
                     }
                     seen_ellipsis = true;
                     d += t.dim().saturating_sub(consuming);
+                    od += t.dim().saturating_sub(consuming);
                 }
                 TensorIndex::Tensor(x) => {
                     if !matches!(
@@ -155,10 +161,12 @@ impl Runtime {
                             adv.push((d + k, it));
                         }
                         d += x.dim();
+                        od += x.dim();
                     } else {
                         mask_only = false;
                         adv.push((d, x.clone()));
                         d += 1;
+                        od += 1;
                     }
                 }
             }

@@ -8,11 +8,12 @@
 //! kept; reading them raises NotImplementedError.
 
 mod create;
+mod extra;
 mod index;
 mod nn;
 mod ops;
 
-pub use create::{infer_dtype, tensor_type_name};
+pub use create::{dtype_of_type_name, infer_dtype, tensor_type_name};
 pub use index::TensorIndex;
 pub use ops::{BinaryOp, Operand, Reduction, UnaryOp};
 
@@ -634,11 +635,12 @@ fn compute_view_strides(old: &[usize], old_st: &[usize], new: &[usize]) -> Optio
     Some(new_st)
 }
 
-/// Broadcast two shapes (PyTorch's message on mismatch).
+/// Broadcast two shapes (PyTorch's message on mismatch). Like ATen's infer_size, the dims are
+/// compared from the last one back, so the first mismatch reported is the rightmost.
 pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
-    for i in 0..n {
+    for i in (0..n).rev() {
         let da = if i + a.len() >= n {
             a[i + a.len() - n]
         } else {

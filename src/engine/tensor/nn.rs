@@ -153,7 +153,7 @@ impl Runtime {
                 });
                 r?;
                 let m = self.mm_impl("matmul", &a.unsqueeze(0)?, &b.unsqueeze(1)?, "mm", "mm")?;
-                Ok(m.view_of(vec![], vec![], 0))
+                Ok(m.view_named("DotBackward0", vec![], vec![], 0))
             }
             (2, 2) => self.mm_impl("matmul", a, b, "mm", "mm"),
             (1, 2) => {
@@ -172,7 +172,7 @@ impl Runtime {
                     ));
                 }
                 let m = self.mm_impl("matmul", a, &b.unsqueeze(1)?, "mv", "mv")?;
-                Ok(m.view_of(vec![a.shape[0]], vec![1], 0))
+                Ok(m.view_named("MvBackward0", vec![a.shape[0]], vec![1], 0))
             }
             _ => self.bmm_broadcast(a, b),
         }
@@ -363,6 +363,13 @@ impl Runtime {
         let (k2, n) = (b2.shape[b2.dim() - 2], b2.shape[b2.dim() - 1]);
         let dev = self.guarded("matmul", hint, || {
             let dev = self.common_device(&[&a2, &b2])?;
+            if k != k2 && a.dim() >= 3 && b.dim() <= 2 {
+                // ATen folds the batch of `a` into its rows and calls mm
+                let rows: usize = a2.shape[..a2.dim() - 1].iter().product();
+                return Err(EngineError::runtime(format!(
+                    "mm: mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {k2}x{n})"
+                )));
+            }
             if k != k2 {
                 let ab: usize = a2.shape[..a2.dim() - 2].iter().product();
                 let bb: usize = b2.shape[..b2.dim() - 2].iter().product();
@@ -1156,7 +1163,9 @@ impl Runtime {
         let hint = ts.first().and_then(|t| t.device().cuda_index());
         let (dev, d, dt, shape) = self.guarded("cat", hint, || {
             if ts.is_empty() {
-                return Err(EngineError::runtime("torch.cat(): expected a non-empty list of Tensors"));
+                return Err(EngineError::value(
+                    "torch.cat(): expected a non-empty list of Tensors",
+                ));
             }
             let refs: Vec<&Tensor> = ts.iter().collect();
             let dev = self.common_device(&refs)?;

@@ -723,7 +723,8 @@ impl Runtime {
         Ok((out_shape, group, vals))
     }
 
-    fn reduce_op(
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn reduce_op(
         &self,
         name: &'static str,
         t: &Tensor,
@@ -786,7 +787,8 @@ impl Runtime {
             return Err(self.host_error(
                 "mean",
                 t.device().cuda_index(),
-                EngineError::runtime(format!(
+                // torch 2.15 raises this as NotImplementedError (recorded: reduce_mean_int_error)
+                EngineError::not_implemented(format!(
                     "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
                     t.dtype().scalar_name()
                 )),
