@@ -10,9 +10,12 @@ and tests/torch/expected/VERSION with the Python and torch versions used.
 
 The scripts run on the CPU only (CUDA_VISIBLE_DEVICES is emptied) and never print random
 values, so a recording does not depend on the RNG stream or on the machine having a GPU.
+numpy must be importable too: without it torch answers every .numpy() with "Numpy is not
+available" instead of its real checks (a venv with --system-site-packages plus `pip install
+numpy` gives one).
 
 Usage: scripts/record-pytorch.py [--python PYTHON] [NAME ...]
-  --python  the interpreter that has torch (default: this one; e.g. /work/torch-venv/bin/python)
+  --python  the interpreter that has torch and numpy (default: this one)
   NAME ...  re-record only these fixtures (default: all, and stale recordings are removed)
 Exits non-zero when torch cannot be imported or a script exits with a status other than 0/1.
 """
@@ -50,11 +53,12 @@ def main():
     env = clean_env()
     probe = subprocess.run(
         [args.python, "-c",
-         "import sys, torch; print('Python', sys.version.split()[0]); "
-         "print('torch', torch.__version__); print('cuda_available', torch.cuda.is_available())"],
+         "import sys, torch, numpy; print('Python', sys.version.split()[0]); "
+         "print('torch', torch.__version__); print('numpy', numpy.__version__); "
+         "print('cuda_available', torch.cuda.is_available())"],
         capture_output=True, text=True, env=env)
     if probe.returncode != 0:
-        sys.stderr.write("record-pytorch: cannot import torch with %s:\n%s" % (args.python, probe.stderr))
+        sys.stderr.write("record-pytorch: cannot import torch and numpy with %s:\n%s" % (args.python, probe.stderr))
         return 2
     OUT.mkdir(parents=True, exist_ok=True)
     version = probe.stdout.strip().splitlines()
