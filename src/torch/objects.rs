@@ -277,15 +277,11 @@ impl NativeObject for NdArray {
         _this: &Rc<dyn NativeObject>,
         _it: &mut Interpreter,
     ) -> PyResult<Option<String>> {
-        let body = format_numpy(&self.vals, &self.shape, self.dtype)
-            .replace('\n', "\n      ")
-            .replace(' ', ", ");
-        let body = body.replace(",\n,", ",\n").replace(", , ", " ");
-        let suffix = match self.dtype {
-            DType::Float64 | DType::Int64 | DType::Bool => String::new(),
-            _ => format!(", dtype={}", self.np_dtype()),
-        };
-        Ok(Some(format!("array({body}{suffix})")))
+        Ok(Some(crate::engine::numpy_print::numpy_repr(
+            &self.vals,
+            &self.shape,
+            self.dtype,
+        )))
     }
     fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
         match self.shape.first() {
