@@ -248,11 +248,25 @@ impl Runtime {
             0.0
         };
         let half = steps / 2;
+        let f32m = dt != DType::Float64 && dt.is_floating_point();
         self.created("linspace", vec![steps], dt, device, |n| {
             (0..n)
                 .map(|i| {
-                    // ATen fills the second half from the end for symmetry.
-                    let v = if i < half {
+                    // ATen fills the second half from the end for symmetry, in the dtype's
+                    // arithmetic (float32 step and products for float32)
+                    let v = if f32m {
+                        let (s, e) = (start as f32, end as f32);
+                        let st = if steps > 1 {
+                            (e - s) / (steps - 1) as f32
+                        } else {
+                            0.0
+                        };
+                        (if i < half {
+                            st.mul_add(i as f32, s)
+                        } else {
+                            (-st).mul_add((steps - 1 - i) as f32, e)
+                        }) as f64
+                    } else if i < half {
                         start + step * i as f64
                     } else {
                         end - step * (steps - 1 - i) as f64
