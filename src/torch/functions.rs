@@ -971,11 +971,15 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
                 &Operand::Tensor(d),
             )
             .map_err(py_err)?;
-        let r = match reduction_arg(&a[4])? {
+        let mut r = match reduction_arg(&a[4])? {
             Reduction::None => sq,
             Reduction::Sum => rt.sum(&sq, None, false, None).map_err(py_err)?,
             Reduction::Mean => rt.mean(&sq, None, false).map_err(py_err)?,
         };
+        // composed here from sub, mul and mean; PyTorch's single op prints this name
+        if r.grad_fn.is_some() {
+            r.grad_fn = Some("MseLossBackward0");
+        }
         Ok(wrap(rt, r))
     });
     reg(&m, rt, "one_hot", |it, rt, args| {

@@ -95,7 +95,12 @@ class Module:
         return self.train(False)
 
     def zero_grad(self, set_to_none=True):
-        pass
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    p.grad.zero_()
 
     def requires_grad_(self, requires_grad=True):
         for p in self.parameters():

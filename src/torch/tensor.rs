@@ -270,7 +270,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "is_cpu" => return Some(Value::Bool(t.device() == Device::Cpu)),
         "requires_grad" => return Some(Value::Bool(t.requires_grad())),
         "is_leaf" => return Some(Value::Bool(t.is_leaf())),
-        "grad" => return Some(Value::None),
+        "grad" => return Some(t.grad().map(|g| wrap(rt, g)).unwrap_or(Value::None)),
         "grad_fn" => {
             return Some(
                 t.grad_fn()
@@ -882,15 +882,25 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 ts.into_iter().map(|t| wrap(&p.rt, t)).collect(),
             ))
         },
-        "backward" => |_, p, _, _| {
-            let t = p.tensor();
-            if !t.requires_grad() {
+        "backward" => |it, p, _, args| {
+            let a = args.bind(
+                "backward",
+                &["gradient", "retain_graph", "create_graph", "inputs"],
+                0,
+            )?;
+            let g = match &a[0] {
+                Some(v) if !v.is_none() => Some(super::need_tensor(v, "backward", "gradient")?),
+                _ => None,
+            };
+            let retain = truthy_opt(it, &a[1], false)?;
+            if truthy_opt(it, &a[2], false)? {
                 return Err(PyException::new(
-                    "RuntimeError",
-                    "element 0 of tensors does not require grad and does not have a grad_fn",
+                    "NotImplementedError",
+                    "cudatutor's autograd does not support create_graph=True",
                 ));
             }
-            p.rt.backward(&t).map_err(py_err)?;
+            p.rt.backward(&p.tensor(), g.as_ref(), retain)
+                .map_err(py_err)?;
             Ok(Value::None)
         },
         "__len__" => |_, p, _, _| {
@@ -929,7 +939,8 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
         at_line(&p.rt, it);
         let o = args.positional.first().cloned().unwrap_or_default();
         let o = other_operand(&o, "add_")?;
-        p.rt.inplace(op, &p.tensor(), &o).map_err(py_err)?;
+        let t = p.rt.inplace(op, &p.tensor(), &o).map_err(py_err)?;
+        *p.t.borrow_mut() = t;
         Ok(Value::Native(this2.clone()))
     }))
 }
@@ -986,7 +997,15 @@ impl NativeObject for PyTensor {
                 self.t.borrow_mut().set_requires_grad(on).map_err(py_err)?;
                 Ok(true)
             }
-            "grad" => Ok(true),
+            "grad" => {
+                let g = if v.is_none() {
+                    None
+                } else {
+                    Some(super::need_tensor(&v, "grad", "grad")?)
+                };
+                self.t.borrow().set_grad(g).map_err(py_err)?;
+                Ok(true)
+            }
             "data" => {
                 let t = super::need_tensor(&v, "data", "data")?;
                 let rg = self.t.borrow().requires_grad();
@@ -1045,7 +1064,8 @@ impl NativeObject for PyTensor {
         let Some(bop) = binop(op) else {
             return Ok(None);
         };
-        self.rt.inplace(bop, &self.tensor(), &o).map_err(py_err)?;
+        let t = self.rt.inplace(bop, &self.tensor(), &o).map_err(py_err)?;
+        *self.t.borrow_mut() = t;
         Ok(Some(Value::Native(this.clone())))
     }
     fn unary_op(

@@ -77,6 +77,8 @@ impl Runtime {
             offset: 0,
             requires_grad: false,
             grad_fn: None,
+            node: None,
+            leaf: None,
         })
     }
 
@@ -431,6 +433,8 @@ impl Runtime {
         if src.requires_grad && self.grad_enabled() && out.dtype().is_floating_point() {
             out.requires_grad = true;
             out.grad_fn = Some("ToCopyBackward0");
+            let e = [super::autograd::edge_of(src)];
+            super::autograd::attach(&mut out, &e, super::autograd::Kind::Identity);
         }
         out
     }
@@ -551,6 +555,8 @@ impl Runtime {
         if t.requires_grad && self.grad_enabled() {
             out.requires_grad = true;
             out.grad_fn = Some("CloneBackward0");
+            let e = [super::autograd::edge_of(t)];
+            super::autograd::attach(&mut out, &e, super::autograd::Kind::Identity);
         }
         self.complete(
             "clone",
