@@ -7,9 +7,11 @@ use std::fmt;
 pub enum DType {
     Bool,
     UInt8,
+    Int8,
+    Int16,
     Int32,
     Int64,
-    /// Stored with float32 precision in the simulator (name and element size are exact).
+    /// Held as f64 rounded to the nearest float16 (IEEE binary16, ties to even).
     Float16,
     Float32,
     Float64,
@@ -27,9 +29,11 @@ pub enum Category {
 pub const DEFAULT_FLOAT: DType = DType::Float32;
 
 impl DType {
-    pub const ALL: [DType; 7] = [
+    pub const ALL: [DType; 9] = [
         DType::Bool,
         DType::UInt8,
+        DType::Int8,
+        DType::Int16,
         DType::Int32,
         DType::Int64,
         DType::Float16,
@@ -42,6 +46,8 @@ impl DType {
         match self {
             DType::Bool => "bool",
             DType::UInt8 => "uint8",
+            DType::Int8 => "int8",
+            DType::Int16 => "int16",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float16 => "float16",
@@ -56,6 +62,8 @@ impl DType {
         Some(match n {
             "bool" => DType::Bool,
             "uint8" => DType::UInt8,
+            "int8" => DType::Int8,
+            "int16" | "short" => DType::Int16,
             "int32" | "int" => DType::Int32,
             "int64" | "long" => DType::Int64,
             "float16" | "half" => DType::Float16,
@@ -70,6 +78,8 @@ impl DType {
         match self {
             DType::Bool => "Bool",
             DType::UInt8 => "Byte",
+            DType::Int8 => "Char",
+            DType::Int16 => "Short",
             DType::Int32 => "Int",
             DType::Int64 => "Long",
             DType::Float16 => "Half",
@@ -83,6 +93,8 @@ impl DType {
         match self {
             DType::Bool => "bool",
             DType::UInt8 => "unsigned char",
+            DType::Int8 => "signed char",
+            DType::Int16 => "short int",
             DType::Int32 => "int",
             DType::Int64 => "long int",
             DType::Float16 => "c10::Half",
@@ -93,8 +105,8 @@ impl DType {
 
     pub fn element_size(self) -> usize {
         match self {
-            DType::Bool | DType::UInt8 => 1,
-            DType::Float16 => 2,
+            DType::Bool | DType::UInt8 | DType::Int8 => 1,
+            DType::Float16 | DType::Int16 => 2,
             DType::Int32 | DType::Float32 => 4,
             DType::Int64 | DType::Float64 => 8,
         }
@@ -103,7 +115,9 @@ impl DType {
     pub fn category(self) -> Category {
         match self {
             DType::Bool => Category::Bool,
-            DType::UInt8 | DType::Int32 | DType::Int64 => Category::Integral,
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
+                Category::Integral
+            }
             DType::Float16 | DType::Float32 | DType::Float64 => Category::Floating,
         }
     }
@@ -122,7 +136,8 @@ impl DType {
     pub fn cast(self, v: f64) -> f64 {
         match self {
             DType::Float64 => v,
-            DType::Float32 | DType::Float16 => v as f32 as f64,
+            DType::Float32 => v as f32 as f64,
+            DType::Float16 => round_f16(v),
             DType::Int64 => {
                 if v.is_nan() {
                     i64::MIN as f64
@@ -135,6 +150,20 @@ impl DType {
                     (v.trunc() as i64 as i32) as f64
                 } else {
                     i32::MIN as f64
+                }
+            }
+            DType::Int16 => {
+                if v.is_finite() {
+                    (v.trunc() as i64 as i16) as f64
+                } else {
+                    0.0
+                }
+            }
+            DType::Int8 => {
+                if v.is_finite() {
+                    (v.trunc() as i64 as i8) as f64
+                } else {
+                    0.0
                 }
             }
             DType::UInt8 => {
@@ -153,6 +182,26 @@ impl DType {
             }
         }
     }
+}
+
+/// `v` rounded to the nearest IEEE binary16 value (ties to even), as float16 stores it:
+/// overflow gives ±inf, tiny values become subnormals or zero.
+pub fn round_f16(v: f64) -> f64 {
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    // round through f32 first, as a float32 -> half conversion does
+    let v = v as f32 as f64;
+    let a = v.abs();
+    const MAX: f64 = 65504.0;
+    // the spacing of float16 values around `a`: 2^(e-10), and 2^-24 for subnormals
+    let e = ((((a.to_bits() >> 52) & 0x7ff) as i64 - 1023) as f64).max(-14.0);
+    let ulp = (e - 10.0).exp2();
+    let q = a / ulp;
+    let r = q.round_ties_even() * ulp;
+    // values at or past MAX + half an ulp (65520) overflow to inf
+    let r = if r > MAX { f64::INFINITY } else { r };
+    r.copysign(v)
 }
 
 impl fmt::Display for DType {
@@ -174,6 +223,8 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     }
     match ca {
         Category::Bool => Bool,
+        // uint8 and int8 need a type that holds both
+        Category::Integral if a.element_size() == 1 && b.element_size() == 1 => Int16,
         Category::Integral | Category::Floating => {
             if a.element_size() >= b.element_size() {
                 a
@@ -279,6 +330,12 @@ mod tests {
         assert_eq!(promote_types(UInt8, Int32), Int32);
         assert_eq!(promote_types(Bool, UInt8), UInt8);
         assert_eq!(promote_types(Float32, Float64), Float64);
+        assert_eq!(promote_types(UInt8, Int8), Int16);
+        assert_eq!(promote_types(Int8, Int16), Int16);
+        assert_eq!(round_f16(1.7), 1.7001953125);
+        assert_eq!(round_f16(65519.0), 65504.0);
+        assert_eq!(round_f16(65520.0), f64::INFINITY);
+        assert_eq!(round_f16(1e-8), 0.0);
         let r = |d, s| ResultType::new().tensor(d, 1).scalar(s).result();
         assert_eq!(r(Int64, Scalar::Float(2.5)), Float32);
         assert_eq!(r(Int32, Scalar::Int(5)), Int32);

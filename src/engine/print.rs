@@ -303,54 +303,9 @@ pub fn format_tensor(vals: &[f64], t: &Tensor) -> String {
     add_suffixes(format!("{prefix}{body}"), &suffixes, indent)
 }
 
-/// numpy's `str(ndarray)` for the tiny ndarray `t.numpy()` returns (`[1. 2. 3.]`).
+/// numpy's `str(array)` (see numpy_print.rs).
 pub fn format_numpy(vals: &[f64], shape: &[usize], dtype: DType) -> String {
-    fn fmt_float(v: f64, unique: bool, prec: usize) -> String {
-        if v.is_nan() {
-            return "nan".into();
-        }
-        if v.is_infinite() {
-            return if v > 0.0 { "inf".into() } else { "-inf".into() };
-        }
-        if unique && v == v.trunc() && v.abs() < 1e16 {
-            return format!("{}.", v as i64);
-        }
-        let s = fmt_fixed(v, prec);
-        let s = s.trim_end_matches('0');
-        s.to_string()
-    }
-    let floating = dtype.is_floating_point();
-    let strs: Vec<String> = vals
-        .iter()
-        .map(|&v| {
-            if floating {
-                fmt_float(v, true, 8)
-            } else {
-                scalar_str(dtype, v)
-            }
-        })
-        .collect();
-    let width = strs.iter().map(|s| s.len()).max().unwrap_or(0);
-    // numpy pads floats to a common width (right-aligned) only when widths differ
-    let padded: Vec<String> = strs.iter().map(|s| format!("{s:>width$}")).collect();
-    fn rec(p: &[String], shape: &[usize], depth: usize) -> String {
-        if shape.is_empty() {
-            return p[0].clone();
-        }
-        if shape.len() == 1 {
-            return format!("[{}]", p.join(" "));
-        }
-        let inner: usize = shape[1..].iter().product();
-        let parts: Vec<String> = (0..shape[0])
-            .map(|i| rec(&p[i * inner..(i + 1) * inner], &shape[1..], depth + 1))
-            .collect();
-        let sep = format!("{}{}", "\n".repeat(shape.len() - 1), " ".repeat(depth + 1));
-        format!("[{}]", parts.join(&sep))
-    }
-    if shape.is_empty() {
-        return strs.first().cloned().unwrap_or_default();
-    }
-    rec(&padded, shape, 0)
+    super::numpy_print::numpy_str(vals, shape, dtype)
 }
 
 impl Runtime {

@@ -690,23 +690,6 @@ impl Runtime {
         Ok(())
     }
 
-    /// `loss.backward()`: cudatutor has no autograd; on CUDA this launches the backward work
-    /// (so a pending device-side assert can surface here, as it often does in real scripts).
-    pub fn backward(&self, t: &crate::engine::tensor::Tensor) -> Result<()> {
-        match t.device() {
-            Device::Cuda(i) => self.launch(
-                "backward",
-                i,
-                Cost::new(4 * t.nbytes() as u64 + 4096, 0),
-                Vec::new(),
-            ),
-            _ => {
-                self.cpu_op("backward", Cost::new(4096, 0));
-                Ok(())
-            }
-        }
-    }
-
     /// `torch.cuda.synchronize(device)`.
     pub fn synchronize(&self, dev: Option<u32>) -> Result<()> {
         let d = dev.unwrap_or(self.current_device());

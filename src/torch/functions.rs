@@ -216,6 +216,9 @@ fn add_dtypes(m: &Module) {
         ("int32", DType::Int32),
         ("int", DType::Int32),
         ("uint8", DType::UInt8),
+        ("int8", DType::Int8),
+        ("int16", DType::Int16),
+        ("short", DType::Int16),
         ("bool", DType::Bool),
     ] {
         m.set_attr(n, Value::native(PyDType(d)));
@@ -584,6 +587,65 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let y = need_tensor(a[1].as_ref().unwrap(), "mm", "mat2")?;
         Ok(wrap(rt, rt.mm(&x, &y).map_err(py_err)?))
     });
+    for (name, second) in [("mv", "vec"), ("dot", "tensor"), ("bmm", "mat2")] {
+        let rt = rt.clone();
+        m.add_fn(name, move |it, args| {
+            at_line(&rt, it);
+            let a = args.bind(name, &["input", second], 2)?;
+            let x = need_tensor(a[0].as_ref().unwrap(), name, "input")?;
+            let y = need_tensor(a[1].as_ref().unwrap(), name, second)?;
+            rt.check_product(name, &x, &y).map_err(py_err)?;
+            Ok(wrap(&rt, rt.matmul(&x, &y).map_err(py_err)?))
+        });
+    }
+    reg(&m, rt, "eye", |it, rt, args| {
+        let a = args.bind(
+            "eye",
+            &["n", "m", "dtype", "device", "requires_grad", "out"],
+            1,
+        )?;
+        let n = it.index_int(a[0].as_ref().unwrap())?;
+        let mm = match &a[1] {
+            Some(v) if !v.is_none() => Some(it.index_int(v)?),
+            _ => None,
+        };
+        for v in [Some(n), mm].into_iter().flatten() {
+            if v < 0 {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    format!("n must be greater or equal to 0, got {v}"),
+                ));
+            }
+        }
+        let (dt, dev, rg) = creation_kw(rt, &a[2..5], it)?;
+        finish(
+            rt,
+            rt.eye(n as usize, mm.map(|v| v as usize), dt, dev)
+                .map_err(py_err)?,
+            rg,
+        )
+    });
+    reg(&m, rt, "broadcast_shapes", |it, _, args| {
+        let mut shape: Vec<usize> = Vec::new();
+        for v in &args.positional {
+            let s = match v {
+                Value::Int(_) => vec![it.index_int(v)?],
+                _ => super::shape_from(it, std::slice::from_ref(v))?,
+            };
+            let s: Vec<usize> = s.into_iter().map(|d| d.max(0) as usize).collect();
+            shape = crate::engine::tensor::broadcast_shapes(&shape, &s).map_err(py_err)?;
+        }
+        Ok(Value::native(PySize(shape)))
+    });
+    reg(&m, rt, "unique", |it, rt, mut args| {
+        let x = if args.positional.is_empty() {
+            args.take_kw("input")
+        } else {
+            Some(args.positional.remove(0))
+        };
+        let t = need_tensor(&x.unwrap_or_default(), "unique", "input")?;
+        super::tensor::unique_value(it, rt, &t, &args)
+    });
     reg(&m, rt, "addmm", |_, rt, args| {
         let a = args.bind("addmm", &["input", "mat1", "mat2"], 3)?;
         let b = need_tensor(a[0].as_ref().unwrap(), "addmm", "input")?;
@@ -681,6 +743,8 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         ("logical_not", UnaryOp::LogicalNot),
         ("sin", UnaryOp::Sin),
         ("cos", UnaryOp::Cos),
+        ("sign", UnaryOp::Sign),
+        ("reciprocal", UnaryOp::Reciprocal),
     ] {
         let rt = rt.clone();
         let n = name.to_string();
@@ -725,6 +789,16 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         "ge",
         "logical_and",
         "logical_or",
+        "cumsum",
+        "cumprod",
+        "sort",
+        "argsort",
+        "topk",
+        "norm",
+        "median",
+        "count_nonzero",
+        "chunk",
+        "split",
     ] {
         let rt = rt.clone();
         let n = name.to_string();
@@ -836,6 +910,49 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let w = need_tensor(a[1].as_ref().unwrap(), "embedding", "weight")?;
         Ok(wrap(rt, rt.embedding(&w, &x).map_err(py_err)?))
     });
+    reg(&m, rt, "l1_loss", |_, rt, args| {
+        let a = args.bind(
+            "l1_loss",
+            &["input", "target", "size_average", "reduce", "reduction"],
+            2,
+        )?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "l1_loss", "input")?;
+        let y = need_tensor(a[1].as_ref().unwrap(), "l1_loss", "target")?;
+        let r = rt
+            .pointwise_loss("l1_loss", &x, &y, None, reduction_arg(&a[4])?)
+            .map_err(py_err)?;
+        Ok(wrap(rt, r))
+    });
+    reg(&m, rt, "binary_cross_entropy", |_, rt, args| {
+        let a = args.bind(
+            "binary_cross_entropy",
+            &[
+                "input",
+                "target",
+                "weight",
+                "size_average",
+                "reduce",
+                "reduction",
+            ],
+            2,
+        )?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "binary_cross_entropy", "input")?;
+        let y = need_tensor(a[1].as_ref().unwrap(), "binary_cross_entropy", "target")?;
+        let w = match &a[2] {
+            Some(v) if !v.is_none() => Some(need_tensor(v, "binary_cross_entropy", "weight")?),
+            _ => None,
+        };
+        let r = rt
+            .pointwise_loss(
+                "binary_cross_entropy",
+                &x,
+                &y,
+                w.as_ref(),
+                reduction_arg(&a[5])?,
+            )
+            .map_err(py_err)?;
+        Ok(wrap(rt, r))
+    });
     reg(&m, rt, "mse_loss", |_, rt, args| {
         let a = args.bind(
             "mse_loss",
@@ -854,11 +971,15 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
                 &Operand::Tensor(d),
             )
             .map_err(py_err)?;
-        let r = match reduction_arg(&a[4])? {
+        let mut r = match reduction_arg(&a[4])? {
             Reduction::None => sq,
             Reduction::Sum => rt.sum(&sq, None, false, None).map_err(py_err)?,
             Reduction::Mean => rt.mean(&sq, None, false).map_err(py_err)?,
         };
+        // composed here from sub, mul and mean; PyTorch's single op prints this name
+        if r.grad_fn.is_some() {
+            r.grad_fn = Some("MseLossBackward0");
+        }
         Ok(wrap(rt, r))
     });
     reg(&m, rt, "one_hot", |it, rt, args| {

@@ -95,7 +95,12 @@ class Module:
         return self.train(False)
 
     def zero_grad(self, set_to_none=True):
-        pass
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    p.grad.zero_()
 
     def requires_grad_(self, requires_grad=True):
         for p in self.parameters():
@@ -308,6 +313,26 @@ class MSELoss(Module):
 
     def forward(self, input, target):
         return functional.mse_loss(input, target, reduction=self.reduction)
+
+
+class L1Loss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction='mean'):
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return functional.l1_loss(input, target, reduction=self.reduction)
+
+
+class BCELoss(Module):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction='mean'):
+        super().__init__()
+        self.weight = weight
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return functional.binary_cross_entropy(input, target, weight=self.weight,
+                                               reduction=self.reduction)
 
 
 def _replicate(m, device):

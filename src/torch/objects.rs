@@ -226,6 +226,8 @@ impl NdArray {
         match self.dtype {
             DType::Bool => "bool",
             DType::UInt8 => "uint8",
+            DType::Int8 => "int8",
+            DType::Int16 => "int16",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float16 => "float16",
@@ -275,15 +277,11 @@ impl NativeObject for NdArray {
         _this: &Rc<dyn NativeObject>,
         _it: &mut Interpreter,
     ) -> PyResult<Option<String>> {
-        let body = format_numpy(&self.vals, &self.shape, self.dtype)
-            .replace('\n', "\n      ")
-            .replace(' ', ", ");
-        let body = body.replace(",\n,", ",\n").replace(", , ", " ");
-        let suffix = match self.dtype {
-            DType::Float64 | DType::Int64 | DType::Bool => String::new(),
-            _ => format!(", dtype={}", self.np_dtype()),
-        };
-        Ok(Some(format!("array({body}{suffix})")))
+        Ok(Some(crate::engine::numpy_print::numpy_repr(
+            &self.vals,
+            &self.shape,
+            self.dtype,
+        )))
     }
     fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
         match self.shape.first() {

@@ -174,6 +174,80 @@ pub(crate) fn max_like(
     }
 }
 
+fn std_var(it: &mut Interpreter, p: &PyTensor, args: &Args, std: bool) -> PyResult<Value> {
+    let name = if std { "std" } else { "var" };
+    let a = args.bind(name, &["dim", "unbiased", "keepdim", "correction"], 0)?;
+    let d = dims_arg(it, &a[0])?;
+    let unbiased = truthy_opt(it, &a[1], true)?;
+    let keep = truthy_opt(it, &a[2], false)?;
+    let corr = match &a[3] {
+        Some(v) if !v.is_none() => v
+            .as_float()
+            .or_else(|| v.as_int().map(|i| i as f64))
+            .unwrap_or(1.0),
+        _ => {
+            if unbiased {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    };
+    Ok(wrap(
+        &p.rt,
+        p.rt.var(&p.tensor(), d.as_deref(), corr, keep, std)
+            .map_err(py_err)?,
+    ))
+}
+
+fn cumulative(it: &mut Interpreter, p: &PyTensor, args: &Args, prod: bool) -> PyResult<Value> {
+    let name = if prod { "cumprod" } else { "cumsum" };
+    let a = args.bind(name, &["dim", "dtype"], 1)?;
+    let d = it.index_int(a[0].as_ref().unwrap())?;
+    let dt = match &a[1] {
+        Some(v) => dtype_arg(v)?,
+        None => None,
+    };
+    Ok(wrap(
+        &p.rt,
+        p.rt.cumulative(&p.tensor(), d, prod, dt).map_err(py_err)?,
+    ))
+}
+
+/// `torch.unique(t, sorted=True, return_inverse=False, return_counts=False, dim=None)`.
+pub(crate) fn unique_value(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    t: &Tensor,
+    args: &Args,
+) -> PyResult<Value> {
+    let a = args.bind(
+        "unique",
+        &["sorted", "return_inverse", "return_counts", "dim"],
+        0,
+    )?;
+    if a[3].as_ref().is_some_and(|v| !v.is_none()) {
+        return Err(PyException::new(
+            "NotImplementedError",
+            "cudatutor does not support unique(dim=...) yet",
+        ));
+    }
+    let inv = truthy_opt(it, &a[1], false)?;
+    let cnt = truthy_opt(it, &a[2], false)?;
+    let (v, i, c) = rt.unique(t).map_err(py_err)?;
+    if !inv && !cnt {
+        return Ok(wrap(rt, v));
+    }
+    let mut out = vec![wrap(rt, v)];
+    if inv {
+        out.push(wrap(rt, i));
+    }
+    if cnt {
+        out.push(wrap(rt, c));
+    }
+    Ok(Value::tuple(out))
+}
+
 fn new_like(p: &PyTensor, t: Tensor, this: &Rc<dyn NativeObject>) -> Value {
     let _ = this;
     wrap(&p.rt, t)
@@ -196,7 +270,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "is_cpu" => return Some(Value::Bool(t.device() == Device::Cpu)),
         "requires_grad" => return Some(Value::Bool(t.requires_grad())),
         "is_leaf" => return Some(Value::Bool(t.is_leaf())),
-        "grad" => return Some(Value::None),
+        "grad" => return Some(t.grad().map(|g| wrap(rt, g)).unwrap_or(Value::None)),
         "grad_fn" => {
             return Some(
                 t.grad_fn()
@@ -238,16 +312,29 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     .unwrap_or(-1),
             ))
         },
-        "type" => |_, p, _, args| {
-            if !args.is_empty() {
-                return Err(PyException::new(
-                    "NotImplementedError",
-                    "cudatutor does not support Tensor.type(dtype) yet",
-                ));
-            }
-            Ok(Value::string(crate::engine::tensor::tensor_type_name(
-                &p.tensor(),
-            )))
+        "type" => |_, p, this, args| {
+            let a = args.bind("type", &["dtype", "non_blocking"], 0)?;
+            let Some(v) = a[0].as_ref().filter(|v| !v.is_none()) else {
+                return Ok(Value::string(crate::engine::tensor::tensor_type_name(
+                    &p.tensor(),
+                )));
+            };
+            // t.type(torch.int64) or t.type('torch.LongTensor')
+            let dt = match v.as_str() {
+                Some(name) => crate::engine::tensor::dtype_of_type_name(name).ok_or_else(|| {
+                    PyException::new("ValueError", format!("invalid type: '{name}'"))
+                })?,
+                None => dtype_arg(v)?.ok_or_else(|| {
+                    PyException::new(
+                        "TypeError",
+                        format!(
+                            "type() received an invalid combination of arguments - got ({})",
+                            v.type_name()
+                        ),
+                    )
+                })?,
+            };
+            cast(p, this, dt, "type")
         },
         "item" => |_, p, _, _| Ok(scalar_value(p.rt.item(&p.tensor()).map_err(py_err)?)),
         "tolist" => |_, p, _, _| {
@@ -311,6 +398,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "int" => |_, p, this, _| cast(p, this, DType::Int32, "int"),
         "bool" => |_, p, this, _| cast(p, this, DType::Bool, "bool"),
         "byte" => |_, p, this, _| cast(p, this, DType::UInt8, "byte"),
+        "char" => |_, p, this, _| cast(p, this, DType::Int8, "char"),
+        "short" => |_, p, this, _| cast(p, this, DType::Int16, "short"),
         "pin_memory" => |_, p, _, _| Ok(wrap(&p.rt, p.rt.pin_memory(&p.tensor()).map_err(py_err)?)),
         "clone" => |_, p, _, _| Ok(wrap(&p.rt, p.rt.clone_tensor(&p.tensor()).map_err(py_err)?)),
         "detach" => |_, p, _, _| Ok(wrap(&p.rt, p.tensor().detach())),
@@ -466,28 +555,9 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             }
             Ok(wrap(&p.rt, p.rt.mean(&t, d.as_deref(), k).map_err(py_err)?))
         },
-        "std" | "var" => |it, p, _, args| {
-            let a = args.bind("std", &["dim", "unbiased", "keepdim", "correction"], 0)?;
-            let d = dims_arg(it, &a[0])?;
-            let unbiased = truthy_opt(it, &a[1], true)?;
-            let keep = truthy_opt(it, &a[2], false)?;
-            let corr = match &a[3] {
-                Some(v) => v.as_float().unwrap_or(1.0),
-                None => {
-                    if unbiased {
-                        1.0
-                    } else {
-                        0.0
-                    }
-                }
-            };
-            let _ = corr;
-            Ok(wrap(
-                &p.rt,
-                p.rt.var(&p.tensor(), d.as_deref(), corr, keep, true)
-                    .map_err(py_err)?,
-            ))
-        },
+        // one fn each: a shared `"std" | "var"` arm could not tell them apart (var printed std)
+        "std" => |it, p, _, args| std_var(it, p, &args, true),
+        "var" => |it, p, _, args| std_var(it, p, &args, false),
         "prod" => |it, p, _, args| {
             let (d, k) = dim_keep(it, &args, "prod")?;
             Ok(wrap(&p.rt, p.rt.prod(&p.tensor(), d, k).map_err(py_err)?))
@@ -516,6 +586,146 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 p.rt.argmax(&p.tensor(), d, k, false).map_err(py_err)?,
             ))
         },
+        "cumsum" => |it, p, _, args| cumulative(it, p, &args, false),
+        "cumprod" => |it, p, _, args| cumulative(it, p, &args, true),
+        "sort" => |it, p, _, args| {
+            let a = args.bind("sort", &["dim", "descending", "stable"], 0)?;
+            let d = match &a[0] {
+                Some(v) if !v.is_none() => it.index_int(v)?,
+                _ => -1,
+            };
+            let desc = truthy_opt(it, &a[1], false)?;
+            let (v, i) = p.rt.sort(&p.tensor(), d, desc, None).map_err(py_err)?;
+            Ok(Value::native(ReturnTypes::new(
+                "sort",
+                vec![("values", wrap(&p.rt, v)), ("indices", wrap(&p.rt, i))],
+            )))
+        },
+        "argsort" => |it, p, _, args| {
+            let a = args.bind("argsort", &["dim", "descending", "stable"], 0)?;
+            let d = match &a[0] {
+                Some(v) if !v.is_none() => it.index_int(v)?,
+                _ => -1,
+            };
+            let desc = truthy_opt(it, &a[1], false)?;
+            let (_, i) = p.rt.sort(&p.tensor(), d, desc, None).map_err(py_err)?;
+            Ok(wrap(&p.rt, i))
+        },
+        "topk" => |it, p, _, args| {
+            let a = args.bind("topk", &["k", "dim", "largest", "sorted"], 1)?;
+            let k = it.index_int(a[0].as_ref().unwrap())?;
+            let d = match &a[1] {
+                Some(v) if !v.is_none() => it.index_int(v)?,
+                _ => -1,
+            };
+            let largest = truthy_opt(it, &a[2], true)?;
+            if k < 0 {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    "selected index k out of range",
+                ));
+            }
+            let (v, i) =
+                p.rt.sort(&p.tensor(), d, largest, Some(k as usize))
+                    .map_err(py_err)?;
+            Ok(Value::native(ReturnTypes::new(
+                "topk",
+                vec![("values", wrap(&p.rt, v)), ("indices", wrap(&p.rt, i))],
+            )))
+        },
+        "unique" => |it, p, _, args| unique_value(it, &p.rt, &p.tensor(), &args),
+        "median" => |_, p, _, args| {
+            if !args.is_empty() {
+                return Err(PyException::new(
+                    "NotImplementedError",
+                    "cudatutor does not support median(dim) yet",
+                ));
+            }
+            Ok(wrap(&p.rt, p.rt.median(&p.tensor()).map_err(py_err)?))
+        },
+        "norm" => |it, p, _, args| {
+            let a = args.bind("norm", &["p", "dim", "keepdim", "dtype"], 0)?;
+            let pv = match &a[0] {
+                None | Some(Value::None) => 2.0,
+                Some(v) if v.as_str() == Some("fro") => 2.0,
+                Some(v) => v.as_float().ok_or_else(|| {
+                    PyException::new("TypeError", "norm(): argument 'p' must be a number")
+                })?,
+            };
+            let d = dims_arg(it, &a[1])?;
+            let k = truthy_opt(it, &a[2], false)?;
+            Ok(wrap(
+                &p.rt,
+                p.rt.norm(&p.tensor(), pv, d.as_deref(), k)
+                    .map_err(py_err)?,
+            ))
+        },
+        "count_nonzero" => |it, p, _, args| {
+            let a = args.bind("count_nonzero", &["dim"], 0)?;
+            let d = dims_arg(it, &a[0])?;
+            Ok(wrap(
+                &p.rt,
+                p.rt.count_nonzero(&p.tensor(), d.as_deref())
+                    .map_err(py_err)?,
+            ))
+        },
+        "repeat" => |it, p, _, args| {
+            let s = shape_from(it, &args.positional)?;
+            Ok(wrap(&p.rt, p.rt.repeat(&p.tensor(), &s).map_err(py_err)?))
+        },
+        "chunk" => |it, p, _, args| {
+            let a = args.bind("chunk", &["chunks", "dim"], 1)?;
+            let n = it.index_int(a[0].as_ref().unwrap())?;
+            let d = match &a[1] {
+                Some(v) => it.index_int(v)?,
+                None => 0,
+            };
+            let ts = p.rt.chunk(&p.tensor(), n, d).map_err(py_err)?;
+            Ok(Value::tuple(
+                ts.into_iter().map(|t| wrap(&p.rt, t)).collect(),
+            ))
+        },
+        "split" => |it, p, _, args| {
+            let a = args.bind("split", &["split_size", "dim"], 1)?;
+            let d = match &a[1] {
+                Some(v) => it.index_int(v)?,
+                None => 0,
+            };
+            let t = p.tensor();
+            let sz = a[0].as_ref().unwrap();
+            let ts = match sz {
+                Value::List(_) | Value::Tuple(_) => {
+                    let mut sizes = Vec::new();
+                    for v in sz.as_vec().unwrap_or_default() {
+                        sizes.push(it.index_int(&v)?.max(0) as usize);
+                    }
+                    p.rt.split_sizes(&t, &sizes, d)
+                }
+                v => {
+                    let n = it.index_int(v)?;
+                    p.rt.split_even(&t, n.max(0) as usize, d)
+                }
+            }
+            .map_err(py_err)?;
+            Ok(Value::tuple(
+                ts.into_iter().map(|t| wrap(&p.rt, t)).collect(),
+            ))
+        },
+        "stride" => |it, p, _, args| {
+            let a = args.bind("stride", &["dim"], 0)?;
+            let t = p.tensor();
+            match &a[0] {
+                None | Some(Value::None) => Ok(Value::tuple(
+                    t.strides().iter().map(|&s| Value::Int(s as i64)).collect(),
+                )),
+                Some(v) => {
+                    let d = it.index_int(v)?;
+                    let d = crate::engine::tensor::wrap_dim(d, t.dim()).map_err(py_err)?;
+                    Ok(Value::Int(t.strides().get(d).copied().unwrap_or(1) as i64))
+                }
+            }
+        },
+        "storage_offset" => |_, p, _, _| Ok(Value::Int(p.tensor().storage_offset() as i64)),
         "abs" => |_, p, _, _| unary_method(p, UnaryOp::Abs),
         "neg" => |_, p, _, _| unary_method(p, UnaryOp::Neg),
         "exp" => |_, p, _, _| unary_method(p, UnaryOp::Exp),
@@ -672,15 +882,25 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 ts.into_iter().map(|t| wrap(&p.rt, t)).collect(),
             ))
         },
-        "backward" => |_, p, _, _| {
-            let t = p.tensor();
-            if !t.requires_grad() {
+        "backward" => |it, p, _, args| {
+            let a = args.bind(
+                "backward",
+                &["gradient", "retain_graph", "create_graph", "inputs"],
+                0,
+            )?;
+            let g = match &a[0] {
+                Some(v) if !v.is_none() => Some(super::need_tensor(v, "backward", "gradient")?),
+                _ => None,
+            };
+            let retain = truthy_opt(it, &a[1], false)?;
+            if truthy_opt(it, &a[2], false)? {
                 return Err(PyException::new(
-                    "RuntimeError",
-                    "element 0 of tensors does not require grad and does not have a grad_fn",
+                    "NotImplementedError",
+                    "cudatutor's autograd does not support create_graph=True",
                 ));
             }
-            p.rt.backward(&t).map_err(py_err)?;
+            p.rt.backward(&p.tensor(), g.as_ref(), retain)
+                .map_err(py_err)?;
             Ok(Value::None)
         },
         "__len__" => |_, p, _, _| {
@@ -719,9 +939,22 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
         at_line(&p.rt, it);
         let o = args.positional.first().cloned().unwrap_or_default();
         let o = other_operand(&o, "add_")?;
-        p.rt.inplace(op, &p.tensor(), &o).map_err(py_err)?;
+        let t = p.rt.inplace(op, &p.tensor(), &o).map_err(py_err)?;
+        *p.t.borrow_mut() = t;
         Ok(Value::Native(this2.clone()))
     }))
+}
+
+/// `int(t)` / `float(t)` (Tensor.__int__/__float__) need exactly one element; unlike
+/// `item()` (a RuntimeError) the Python conversion raises ValueError.
+fn one_element(t: &Tensor) -> PyResult<()> {
+    if t.numel() != 1 {
+        return Err(PyException::new(
+            "ValueError",
+            "only one element tensors can be converted to Python scalars",
+        ));
+    }
+    Ok(())
 }
 
 fn cast(p: &PyTensor, this: &Rc<dyn NativeObject>, dt: DType, op: &str) -> PyResult<Value> {
@@ -764,7 +997,15 @@ impl NativeObject for PyTensor {
                 self.t.borrow_mut().set_requires_grad(on).map_err(py_err)?;
                 Ok(true)
             }
-            "grad" => Ok(true),
+            "grad" => {
+                let g = if v.is_none() {
+                    None
+                } else {
+                    Some(super::need_tensor(&v, "grad", "grad")?)
+                };
+                self.t.borrow().set_grad(g).map_err(py_err)?;
+                Ok(true)
+            }
             "data" => {
                 let t = super::need_tensor(&v, "data", "data")?;
                 let rg = self.t.borrow().requires_grad();
@@ -823,7 +1064,8 @@ impl NativeObject for PyTensor {
         let Some(bop) = binop(op) else {
             return Ok(None);
         };
-        self.rt.inplace(bop, &self.tensor(), &o).map_err(py_err)?;
+        let t = self.rt.inplace(bop, &self.tensor(), &o).map_err(py_err)?;
+        *self.t.borrow_mut() = t;
         Ok(Some(Value::Native(this.clone())))
     }
     fn unary_op(
@@ -961,6 +1203,7 @@ impl NativeObject for PyTensor {
     }
     fn to_int(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
         at_line(&self.rt, it);
+        one_element(&self.t.borrow())?;
         let s = self.rt.item(&self.tensor()).map_err(py_err)?;
         Ok(Some(match s {
             Scalar::Float(f) => {
@@ -981,6 +1224,7 @@ impl NativeObject for PyTensor {
         it: &mut Interpreter,
     ) -> PyResult<Option<f64>> {
         at_line(&self.rt, it);
+        one_element(&self.t.borrow())?;
         Ok(Some(self.rt.item(&self.tensor()).map_err(py_err)?.as_f64()))
     }
     fn dir(&self) -> Vec<String> {

@@ -77,6 +77,8 @@ impl Runtime {
             offset: 0,
             requires_grad: false,
             grad_fn: None,
+            node: None,
+            leaf: None,
         })
     }
 
@@ -118,7 +120,7 @@ impl Runtime {
         }
     }
 
-    fn created(
+    pub(crate) fn created(
         &self,
         op: &str,
         shape: Vec<usize>,
@@ -248,11 +250,25 @@ impl Runtime {
             0.0
         };
         let half = steps / 2;
+        let f32m = dt != DType::Float64 && dt.is_floating_point();
         self.created("linspace", vec![steps], dt, device, |n| {
             (0..n)
                 .map(|i| {
-                    // ATen fills the second half from the end for symmetry.
-                    let v = if i < half {
+                    // ATen fills the second half from the end for symmetry, in the dtype's
+                    // arithmetic (float32 step and products for float32)
+                    let v = if f32m {
+                        let (s, e) = (start as f32, end as f32);
+                        let st = if steps > 1 {
+                            (e - s) / (steps - 1) as f32
+                        } else {
+                            0.0
+                        };
+                        (if i < half {
+                            st.mul_add(i as f32, s)
+                        } else {
+                            (-st).mul_add((steps - 1 - i) as f32, e)
+                        }) as f64
+                    } else if i < half {
                         start + step * i as f64
                     } else {
                         end - step * (steps - 1 - i) as f64
@@ -417,6 +433,8 @@ impl Runtime {
         if src.requires_grad && self.grad_enabled() && out.dtype().is_floating_point() {
             out.requires_grad = true;
             out.grad_fn = Some("ToCopyBackward0");
+            let e = [super::autograd::edge_of(src)];
+            super::autograd::attach(&mut out, &e, super::autograd::Kind::Identity);
         }
         out
     }
@@ -537,6 +555,8 @@ impl Runtime {
         if t.requires_grad && self.grad_enabled() {
             out.requires_grad = true;
             out.grad_fn = Some("CloneBackward0");
+            let e = [super::autograd::edge_of(t)];
+            super::autograd::attach(&mut out, &e, super::autograd::Kind::Identity);
         }
         self.complete(
             "clone",
@@ -584,20 +604,35 @@ impl Runtime {
     }
 }
 
-/// `torch.FloatTensor`, `torch.cuda.LongTensor`, ... (`t.type()`).
-pub fn tensor_type_name(t: &Tensor) -> String {
-    let base = match t.dtype() {
+/// The legacy tensor type name of a dtype (`FloatTensor`).
+fn type_base(dt: DType) -> &'static str {
+    match dt {
         DType::Bool => "BoolTensor",
         DType::UInt8 => "ByteTensor",
+        DType::Int8 => "CharTensor",
+        DType::Int16 => "ShortTensor",
         DType::Int32 => "IntTensor",
         DType::Int64 => "LongTensor",
         DType::Float16 => "HalfTensor",
         DType::Float32 => "FloatTensor",
         DType::Float64 => "DoubleTensor",
-    };
+    }
+}
+
+/// `t.type()`: `torch.FloatTensor`, `torch.cuda.LongTensor`, ...
+pub fn tensor_type_name(t: &Tensor) -> String {
+    let base = type_base(t.dtype());
     if t.is_cuda() {
         format!("torch.cuda.{base}")
     } else {
         format!("torch.{base}")
     }
+}
+
+/// The dtype of a legacy type name (`torch.LongTensor`, `torch.cuda.FloatTensor`).
+pub fn dtype_of_type_name(name: &str) -> Option<DType> {
+    let base = name
+        .strip_prefix("torch.cuda.")
+        .or_else(|| name.strip_prefix("torch."))?;
+    DType::ALL.into_iter().find(|&d| type_base(d) == base)
 }

@@ -51,27 +51,32 @@ impl Runtime {
         }
         let mut v = t.clone();
         let mut d: usize = 0;
+        // dims of `t` consumed so far (d counts dims of the view `v`)
+        let mut od: usize = 0;
         let mut adv: Vec<(usize, Tensor)> = Vec::new();
         let mut mask_only = true;
         let mut seen_ellipsis = false;
         for it in items {
             match it {
                 TensorIndex::Int(i) => {
+                    // PyTorch names the dimension of the indexed tensor, not of the view
                     v = v.select(d as i64, *i).map_err(|e| {
                         if e.message.starts_with("index ") {
                             EngineError::index(e.message.replacen(
                                 &format!("dimension {d}"),
-                                &format!("dimension {d}"),
+                                &format!("dimension {od}"),
                                 1,
                             ))
                         } else {
                             e
                         }
                     })?;
+                    od += 1;
                 }
                 TensorIndex::Slice(a, b, s) => {
                     v = v.slice(d as i64, *a, *b, s.unwrap_or(1))?;
                     d += 1;
+                    od += 1;
                 }
                 TensorIndex::None => {
                     v = v.unsqueeze(d as i64)?;
@@ -85,6 +90,7 @@ impl Runtime {
                     }
                     seen_ellipsis = true;
                     d += t.dim().saturating_sub(consuming);
+                    od += t.dim().saturating_sub(consuming);
                 }
                 TensorIndex::Tensor(x) => {
                     if !matches!(
@@ -155,10 +161,12 @@ impl Runtime {
                             adv.push((d + k, it));
                         }
                         d += x.dim();
+                        od += x.dim();
                     } else {
                         mask_only = false;
                         adv.push((d, x.clone()));
                         d += 1;
+                        od += 1;
                     }
                 }
             }
@@ -494,7 +502,19 @@ impl Runtime {
 
     /// `dst <op>= other` (`+=`, `*=`, ...): the op, then written back into `dst`, with
     /// PyTorch's cast check.
-    pub fn inplace(&self, op: super::BinaryOp, dst: &Tensor, other: &Operand) -> Result<()> {
+    /// `dst <op>= other` (`add_`, `+=`, ...), written into dst's storage. Returns dst's handle
+    /// with its new autograd history (an in-place op on a tensor that requires grad becomes
+    /// its grad_fn, as in PyTorch); the caller keeps it.
+    pub fn inplace(&self, op: super::BinaryOp, dst: &Tensor, other: &Operand) -> Result<Tensor> {
+        if dst.requires_grad && dst.is_leaf() && self.grad_enabled() {
+            return Err(self.host_error(
+                op.name(),
+                dst.device().cuda_index(),
+                EngineError::runtime(
+                    "a leaf Variable that requires grad is being used in an in-place operation.",
+                ),
+            ));
+        }
         let r = self.binary(op, &Operand::Tensor(dst.clone()), other)?;
         if r.dtype().category() > dst.dtype().category() {
             return Err(self.host_error(
@@ -526,6 +546,28 @@ impl Runtime {
                 )),
             ));
         }
+        let mut out = dst.clone();
+        if r.requires_grad {
+            // mul/div/pow need dst's old values: keep a copy for backward
+            let mut r = r;
+            if !matches!(op, super::BinaryOp::Add | super::BinaryOp::Sub) {
+                let old = self.clone_tensor(&dst.detach())?;
+                let kind = super::autograd::Kind::binary(op, &Operand::Tensor(old), other);
+                let edges = r.node.as_ref().map(|n| n.edges.clone()).unwrap_or_default();
+                super::autograd::attach(&mut r, &edges, kind);
+            }
+            out.requires_grad = true;
+            out.grad_fn = r.grad_fn;
+            out.node = r.node.take();
+            out.leaf = None;
+            self.write_values(dst, &r);
+        } else {
+            self.write_values(dst, &r);
+        }
+        Ok(out)
+    }
+
+    fn write_values(&self, dst: &Tensor, r: &Tensor) {
         if !dst.is_phantom() && !r.is_phantom() {
             let dt = dst.dtype();
             let vals = r.values_unchecked();
@@ -535,7 +577,6 @@ impl Runtime {
                 d[o] = dt.cast(v);
             }
         }
-        Ok(())
     }
 
     /// `t.uniform_(low, high)` / `t.normal_(mean, std)` from the device's generator.

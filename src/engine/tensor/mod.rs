@@ -7,12 +7,14 @@
 //! [`MAX_HOST_ELEMENTS`]) are *phantoms*: their memory is counted but their values are not
 //! kept; reading them raises NotImplementedError.
 
+pub(crate) mod autograd;
 mod create;
+mod extra;
 mod index;
 mod nn;
 mod ops;
 
-pub use create::{infer_dtype, tensor_type_name};
+pub use create::{dtype_of_type_name, infer_dtype, tensor_type_name};
 pub use index::TensorIndex;
 pub use ops::{BinaryOp, Operand, Reduction, UnaryOp};
 
@@ -47,6 +49,10 @@ pub struct Tensor {
     pub(crate) offset: usize,
     pub(crate) requires_grad: bool,
     pub(crate) grad_fn: Option<&'static str>,
+    /// The backward node of a differentiable op's output (see autograd.rs).
+    pub(crate) node: Option<Rc<autograd::Node>>,
+    /// `.grad` of a leaf that requires grad, shared by all its handles.
+    pub(crate) leaf: Option<Rc<autograd::Leaf>>,
 }
 
 impl std::fmt::Debug for Tensor {
@@ -171,6 +177,35 @@ impl Tensor {
             ));
         }
         self.requires_grad = on;
+        if !on {
+            self.leaf = None;
+        } else if self.leaf.is_none() && self.grad_fn.is_none() {
+            self.leaf = Some(Rc::new(autograd::Leaf {
+                grad: RefCell::new(None),
+                shape: self.shape.clone(),
+                dtype: self.dtype(),
+                device: self.device(),
+            }));
+        }
+        Ok(())
+    }
+    /// `.grad` of a leaf (None for non-leaves and before the first backward).
+    pub fn grad(&self) -> Option<Tensor> {
+        self.leaf.as_ref().and_then(|l| l.grad.borrow().clone())
+    }
+    /// `t.grad = g` (None clears it).
+    pub fn set_grad(&self, g: Option<Tensor>) -> Result<()> {
+        let Some(l) = &self.leaf else {
+            return Ok(());
+        };
+        if let Some(g) = &g
+            && g.shape != self.shape
+        {
+            return Err(EngineError::runtime(format!(
+                "assigned grad has data of a different size"
+            )));
+        }
+        *l.grad.borrow_mut() = g.map(|g| g.detach());
         Ok(())
     }
     /// The autograd node name PyTorch would show (`AddBackward0`), for printing.
@@ -264,6 +299,28 @@ impl Tensor {
         strides: Vec<usize>,
         offset: usize,
     ) -> Tensor {
+        let node = if self.requires_grad {
+            Some(Rc::new(autograd::Node {
+                name: grad_fn,
+                edges: vec![autograd::edge_of(self)],
+                kind: RefCell::new(Some(autograd::Kind::View(
+                    autograd::Geometry {
+                        shape: self.shape.clone(),
+                        strides: self.strides.clone(),
+                        offset: self.offset,
+                    },
+                    autograd::Geometry {
+                        shape: shape.clone(),
+                        strides: strides.clone(),
+                        offset,
+                    },
+                ))),
+                out_shape: shape.clone(),
+                out_dtype: self.dtype(),
+            }))
+        } else {
+            None
+        };
         Tensor {
             storage: self.storage.clone(),
             shape,
@@ -275,6 +332,8 @@ impl Tensor {
             } else {
                 None
             },
+            node,
+            leaf: None,
         }
     }
 
@@ -283,6 +342,8 @@ impl Tensor {
         let mut t = self.clone();
         t.requires_grad = false;
         t.grad_fn = None;
+        t.node = None;
+        t.leaf = None;
         t
     }
 
@@ -634,11 +695,12 @@ fn compute_view_strides(old: &[usize], old_st: &[usize], new: &[usize]) -> Optio
     Some(new_st)
 }
 
-/// Broadcast two shapes (PyTorch's message on mismatch).
+/// Broadcast two shapes (PyTorch's message on mismatch). Like ATen's infer_size, the dims are
+/// compared from the last one back, so the first mismatch reported is the rightmost.
 pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
-    for i in 0..n {
+    for i in (0..n).rev() {
         let da = if i + a.len() >= n {
             a[i + a.len() - n]
         } else {

@@ -153,7 +153,7 @@ impl Runtime {
                 });
                 r?;
                 let m = self.mm_impl("matmul", &a.unsqueeze(0)?, &b.unsqueeze(1)?, "mm", "mm")?;
-                Ok(m.view_of(vec![], vec![], 0))
+                Ok(m.view_named("DotBackward0", vec![], vec![], 0))
             }
             (2, 2) => self.mm_impl("matmul", a, b, "mm", "mm"),
             (1, 2) => {
@@ -172,7 +172,7 @@ impl Runtime {
                     ));
                 }
                 let m = self.mm_impl("matmul", a, &b.unsqueeze(1)?, "mv", "mv")?;
-                Ok(m.view_of(vec![a.shape[0]], vec![1], 0))
+                Ok(m.view_named("MvBackward0", vec![a.shape[0]], vec![1], 0))
             }
             _ => self.bmm_broadcast(a, b),
         }
@@ -279,7 +279,24 @@ impl Runtime {
                 &a_owned
             };
             let bd = b.storage.data.borrow();
-            if b.strides == [1, k] && k > 0 && n > 1 && !bd.is_empty() {
+            if dt == DType::Float32 && m * k * n <= 1 << 16 {
+                // small float32 products: float32 fused multiply-adds along k, then the bias,
+                // which reproduces torch's CPU results bit for bit where f64 sums then one
+                // rounding did not (measured: autograd_mlp_cross_entropy's hidden layer)
+                let bv = b.values_unchecked();
+                let bias_v = bias.map(|bi| super::broadcast_values(bi, &[m, n]));
+                for i in 0..m {
+                    for j in 0..n {
+                        let acc = (0..k).fold(0f32, |acc, p| {
+                            (av[i * k + p] as f32).mul_add(bv[p * n + j] as f32, acc)
+                        });
+                        out[i * n + j] = match &bias_v {
+                            Some(bb) => (acc + bb[i * n + j] as f32) as f64,
+                            None => acc as f64,
+                        };
+                    }
+                }
+            } else if b.strides == [1, k] && k > 0 && n > 1 && !bd.is_empty() {
                 gemm_bt(av, &bd[b.offset..b.offset + n * k], m, k, n, &mut out);
             } else {
                 let b_owned;
@@ -304,6 +321,9 @@ impl Runtime {
             ins.push(bi);
         }
         self.grad_of(&ins, &mut out, gf);
+        let edges: Vec<_> = ins.iter().map(|t| super::autograd::edge_of(t)).collect();
+        let kind = super::autograd::Kind::Mm(a.detach(), b.detach(), bias.map(|b| b.shape.clone()));
+        super::autograd::attach(&mut out, &edges, kind);
         let es = dt.element_size() as u64;
         let cost = Cost::new(
             ((m * k + k * n + m * n) as u64) * es,
@@ -363,6 +383,13 @@ impl Runtime {
         let (k2, n) = (b2.shape[b2.dim() - 2], b2.shape[b2.dim() - 1]);
         let dev = self.guarded("matmul", hint, || {
             let dev = self.common_device(&[&a2, &b2])?;
+            if k != k2 && a.dim() >= 3 && b.dim() <= 2 {
+                // ATen folds the batch of `a` into its rows and calls mm
+                let rows: usize = a2.shape[..a2.dim() - 1].iter().product();
+                return Err(EngineError::runtime(format!(
+                    "mm: mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {k2}x{n})"
+                )));
+            }
             if k != k2 {
                 let ab: usize = a2.shape[..a2.dim() - 2].iter().product();
                 let bb: usize = b2.shape[..b2.dim() - 2].iter().product();
@@ -436,7 +463,7 @@ impl Runtime {
     // ----- softmax family -----
 
     /// Softmax or log-softmax values along `dim` (float32 math for float32, like PyTorch).
-    fn softmax_values(&self, x: &Tensor, dim: usize, log: bool, dt: DType) -> Vec<f64> {
+    pub(crate) fn softmax_values(&self, x: &Tensor, dim: usize, log: bool, dt: DType) -> Vec<f64> {
         let nd = x.dim();
         let perm: Vec<i64> = (0..nd)
             .filter(|&i| i != dim)
@@ -544,6 +571,12 @@ impl Runtime {
                 "SoftmaxBackward0"
             },
         );
+        let kind = super::autograd::Kind::Softmax {
+            dim: d,
+            out: out.detach(),
+            log,
+        };
+        super::autograd::attach(&mut out, &[super::autograd::edge_of(&xin)], kind);
         self.complete(
             name,
             x.device(),
@@ -824,15 +857,16 @@ impl Runtime {
         let mut out = self
             .alloc_tensor(out_shape, dt, dev, data, false)
             .map_err(|e| self.host_error(op, hint, e))?;
-        self.grad_of(
-            &[input],
-            &mut out,
-            if softmax_first {
-                "NllLossBackward0"
-            } else {
-                "NllLossBackward0"
-            },
-        );
+        self.grad_of(&[input], &mut out, "NllLossBackward0");
+        let kind = super::autograd::Kind::Nll {
+            input: input.detach(),
+            target: target.detach(),
+            weight: weight.map(|w| w.detach()),
+            ignore: ignore_index,
+            reduction,
+            log_softmax_first: softmax_first,
+        };
+        super::autograd::attach(&mut out, &[super::autograd::edge_of(input)], kind);
         let cost = Cost::new(
             (input.nbytes() * if softmax_first { 3 } else { 1 } + target.nbytes()) as u64,
             5 * input.numel() as u64,
@@ -1156,7 +1190,9 @@ impl Runtime {
         let hint = ts.first().and_then(|t| t.device().cuda_index());
         let (dev, d, dt, shape) = self.guarded("cat", hint, || {
             if ts.is_empty() {
-                return Err(EngineError::runtime("torch.cat(): expected a non-empty list of Tensors"));
+                return Err(EngineError::value(
+                    "torch.cat(): expected a non-empty list of Tensors",
+                ));
             }
             let refs: Vec<&Tensor> = ts.iter().collect();
             let dev = self.common_device(&refs)?;

@@ -1,6 +1,6 @@
 //! Elementwise ops with broadcasting and type promotion, comparisons, `where`, reductions.
 
-use super::{Tensor, broadcast_shapes, broadcast_values, wrap_dim};
+use super::{Tensor, autograd, broadcast_shapes, broadcast_values, wrap_dim};
 use crate::engine::device::Device;
 use crate::engine::dtype::{Category, DEFAULT_FLOAT, DType, ResultType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -484,6 +484,14 @@ impl Runtime {
         let mut out = self.alloc_tensor(shape, out_dt, device, data, false)?;
         if !op.is_comparison() {
             self.out_grad(&tensors, &mut out, op.grad_fn());
+            if matches!(op, Add | Sub | Mul | Div | Pow) {
+                let edge = |o: &Operand| match o {
+                    Operand::Tensor(t) => autograd::edge_of(t),
+                    Operand::Scalar(_) => autograd::Edge::None,
+                };
+                let kind = autograd::Kind::binary(op, a, b);
+                autograd::attach(&mut out, &[edge(a), edge(b)], kind);
+            }
         }
         let bytes = tensors.iter().map(|t| t.nbytes()).sum::<usize>() + out.nbytes();
         Ok((out, Cost::new(bytes as u64, n as u64)))
@@ -586,6 +594,10 @@ impl Runtime {
             Err(e) => return err(e),
         };
         self.out_grad(&[t], &mut out, op.grad_fn());
+        if op.grad_fn().is_some() {
+            let kind = autograd::Kind::Unary(op, t.detach(), out.detach());
+            autograd::attach(&mut out, &[autograd::edge_of(t)], kind);
+        }
         let cost = Cost::new((t.nbytes() + out.nbytes()) as u64, t.numel() as u64);
         self.complete(name, t.device(), cost, Vec::new())?;
         Ok(out)
@@ -748,7 +760,8 @@ impl Runtime {
         Ok((out_shape, group, vals))
     }
 
-    fn reduce_op(
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn reduce_op(
         &self,
         name: &'static str,
         t: &Tensor,
@@ -795,7 +808,7 @@ impl Runtime {
         } else {
             DType::Int64
         });
-        self.reduce_op(
+        let mut out = self.reduce_op(
             "sum",
             t,
             dims,
@@ -803,7 +816,29 @@ impl Runtime {
             dt,
             |c| c.iter().sum(),
             Some("SumBackward0"),
-        )
+        )?;
+        Self::reduce_node(&mut out, t, dims, keepdim, false);
+        Ok(out)
+    }
+
+    /// The backward node of sum/mean over `dims`.
+    fn reduce_node(out: &mut Tensor, t: &Tensor, dims: Option<&[i64]>, keepdim: bool, mean: bool) {
+        let nd = t.dim();
+        let mut reduced = vec![dims.is_none_or(|d| d.is_empty()); nd];
+        for &d in dims.unwrap_or(&[]) {
+            if let Ok(d) = wrap_dim(d, nd)
+                && nd > 0
+            {
+                reduced[d] = true;
+            }
+        }
+        let kind = autograd::Kind::Reduce {
+            in_shape: t.shape.clone(),
+            reduced,
+            keepdim,
+            mean,
+        };
+        autograd::attach(out, &[autograd::edge_of(t)], kind);
     }
 
     pub fn mean(&self, t: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
@@ -811,7 +846,8 @@ impl Runtime {
             return Err(self.host_error(
                 "mean",
                 t.device().cuda_index(),
-                EngineError::runtime(format!(
+                // torch 2.15 raises this as NotImplementedError (recorded: reduce_mean_int_error)
+                EngineError::not_implemented(format!(
                     "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
                     t.dtype().scalar_name()
                 )),
@@ -833,6 +869,10 @@ impl Runtime {
             },
             Some("MeanBackward0"),
         )
+        .map(|mut out| {
+            Self::reduce_node(&mut out, t, dims, keepdim, true);
+            out
+        })
     }
 
     pub fn prod(&self, t: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {

@@ -1,0 +1,656 @@
+//! Less central ops: eye, scans (cumsum/cumprod), sort/argsort/topk/unique, median, norm,
+//! count_nonzero, repeat, split/chunk, dot/mv/bmm checks, l1_loss and binary_cross_entropy.
+
+use super::{Tensor, contiguous_strides, for_each_offset, wrap_dim};
+use crate::engine::device::Device;
+use crate::engine::dtype::DType;
+use crate::engine::error::{EngineError, Result};
+use crate::engine::runtime::Runtime;
+use crate::engine::timing::Cost;
+use std::cmp::Ordering;
+
+/// The values of `t` with dim `d` moved last: (rows concatenated, row length).
+fn rows_along(t: &Tensor, d: usize) -> (Vec<f64>, usize) {
+    let nd = t.dim();
+    if nd == 0 {
+        return (t.values_unchecked(), 1);
+    }
+    let perm: Vec<i64> = (0..nd)
+        .filter(|&i| i != d)
+        .chain([d])
+        .map(|i| i as i64)
+        .collect();
+    let p = t.permute(&perm).expect("a valid permutation");
+    (p.values_unchecked(), t.shape[d])
+}
+
+/// Inverse of [`rows_along`]: `rows` (dim `d` last, each row of length `shape[d]`) laid out
+/// row-major for `shape`.
+fn unrows(rows: &[f64], shape: &[usize], d: usize) -> Vec<f64> {
+    let nd = shape.len();
+    if nd == 0 {
+        return rows.to_vec();
+    }
+    let perm: Vec<usize> = (0..nd).filter(|&i| i != d).chain([d]).collect();
+    let pshape: Vec<usize> = perm.iter().map(|&i| shape[i]).collect();
+    let pst = contiguous_strides(&pshape);
+    let mut st = vec![0usize; nd];
+    for (j, &i) in perm.iter().enumerate() {
+        st[i] = pst[j];
+    }
+    let mut out = Vec::with_capacity(rows.len());
+    for_each_offset(shape, &st, 0, |o| out.push(rows[o]));
+    out
+}
+
+/// Ascending order with NaN greatest (PyTorch's sort order).
+fn cmp_nan_last(a: f64, b: f64) -> Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => a.partial_cmp(&b).unwrap(),
+    }
+}
+
+fn err_hint(t: &Tensor) -> Option<u32> {
+    t.device().cuda_index()
+}
+
+impl Runtime {
+    /// A new tensor computed from `inputs` (phantom when any input is), with its autograd
+    /// node name, recorded as one op.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn computed(
+        &self,
+        name: &str,
+        inputs: &[&Tensor],
+        shape: Vec<usize>,
+        dtype: DType,
+        device: Device,
+        data: impl FnOnce() -> Result<Vec<f64>>,
+        grad_fn: Option<&'static str>,
+    ) -> Result<Tensor> {
+        let hint = device.cuda_index();
+        let phantom = inputs.iter().any(|t| t.is_phantom())
+            || device == Device::Meta
+            || shape.iter().product::<usize>() > super::MAX_HOST_ELEMENTS;
+        let data = if phantom {
+            None
+        } else {
+            Some(data().map_err(|e| self.host_error(name, hint, e))?)
+        };
+        let mut out = self
+            .alloc_tensor(shape, dtype, device, data, false)
+            .map_err(|e| self.host_error(name, hint, e))?;
+        if let Some(g) = grad_fn
+            && self.grad_enabled()
+            && dtype.is_floating_point()
+            && inputs.iter().any(|t| t.requires_grad)
+        {
+            out.requires_grad = true;
+            out.grad_fn = Some(g);
+        }
+        let bytes: usize = inputs.iter().map(|t| t.nbytes()).sum::<usize>() + out.nbytes();
+        let n: usize = inputs.iter().map(|t| t.numel()).sum();
+        self.complete(name, device, Cost::new(bytes as u64, n as u64), Vec::new())?;
+        Ok(out)
+    }
+
+    /// `torch.eye(n, m)`.
+    pub fn eye(
+        &self,
+        n: usize,
+        m: Option<usize>,
+        dtype: Option<DType>,
+        device: Device,
+    ) -> Result<Tensor> {
+        let m = m.unwrap_or(n);
+        let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
+        self.created("eye", vec![n, m], dt, device, |len| {
+            (0..len)
+                .map(|i| {
+                    if i / m.max(1) == i % m.max(1) {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// `cumsum(dim)` / `cumprod(dim)`: integer inputs accumulate in int64.
+    pub fn cumulative(
+        &self,
+        t: &Tensor,
+        dim: i64,
+        prod: bool,
+        dtype: Option<DType>,
+    ) -> Result<Tensor> {
+        let name = if prod { "cumprod" } else { "cumsum" };
+        let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error(name, err_hint(t), e))?;
+        let dt = dtype.unwrap_or(if t.dtype().is_floating_point() {
+            t.dtype()
+        } else {
+            DType::Int64
+        });
+        let shape = t.shape.clone();
+        let src = t.clone();
+        self.computed(
+            name,
+            &[t],
+            shape.clone(),
+            dt,
+            t.device(),
+            || {
+                let (rows, len) = rows_along(&src, d);
+                let mut out = rows.clone();
+                for row in out.chunks_mut(len.max(1)) {
+                    let mut acc = if prod { 1.0 } else { 0.0 };
+                    for x in row.iter_mut() {
+                        acc = dt.cast(if prod { acc * *x } else { acc + *x });
+                        *x = acc;
+                    }
+                }
+                Ok(unrows(&out, &shape, d.min(shape.len().saturating_sub(1))))
+            },
+            Some(if prod {
+                "CumprodBackward0"
+            } else {
+                "CumsumBackward0"
+            }),
+        )
+    }
+
+    /// `sort(dim=-1, descending=False)` (stable): (values, indices). `k` keeps the first k
+    /// (topk, which sorts descending by default).
+    pub fn sort(
+        &self,
+        t: &Tensor,
+        dim: i64,
+        descending: bool,
+        k: Option<usize>,
+    ) -> Result<(Tensor, Tensor)> {
+        let name = if k.is_some() { "topk" } else { "sort" };
+        let hint = err_hint(t);
+        let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error(name, hint, e))?;
+        let len = if t.dim() == 0 { 1 } else { t.shape[d] };
+        if let Some(k) = k
+            && k > len
+        {
+            return Err(self.host_error(
+                name,
+                hint,
+                EngineError::runtime("selected index k out of range"),
+            ));
+        }
+        let keep = k.unwrap_or(len);
+        let mut shape = t.shape.clone();
+        if t.dim() > 0 {
+            shape[d] = keep;
+        }
+        let mut order: Vec<f64> = Vec::new();
+        let mut vals: Vec<f64> = Vec::new();
+        if !t.is_phantom() {
+            let (rows, _) = rows_along(t, d);
+            for row in rows.chunks(len.max(1)) {
+                let mut idx: Vec<usize> = (0..row.len()).collect();
+                idx.sort_by(|&a, &b| {
+                    let o = cmp_nan_last(row[a], row[b]);
+                    if descending { o.reverse() } else { o }
+                });
+                for &i in idx.iter().take(keep) {
+                    order.push(i as f64);
+                    vals.push(row[i]);
+                }
+            }
+        }
+        let dd = d.min(shape.len().saturating_sub(1));
+        let (vs, is) = if t.is_phantom() {
+            (Vec::new(), Vec::new())
+        } else {
+            (unrows(&vals, &shape, dd), unrows(&order, &shape, dd))
+        };
+        let values = self.computed(
+            name,
+            &[t],
+            shape.clone(),
+            t.dtype(),
+            t.device(),
+            || Ok(vs),
+            Some(if k.is_some() {
+                "TopkBackward0"
+            } else {
+                "SortBackward0"
+            }),
+        )?;
+        let indices = self.computed(name, &[], shape, DType::Int64, t.device(), || Ok(is), None)?;
+        Ok((values, indices))
+    }
+
+    /// `torch.unique(t)` (sorted): (values, inverse indices, counts).
+    pub fn unique(&self, t: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
+        let vals = t
+            .values()
+            .map_err(|e| self.host_error("unique", err_hint(t), e))?;
+        let mut u = vals.clone();
+        u.sort_by(|a, b| cmp_nan_last(*a, *b));
+        u.dedup();
+        let inverse: Vec<f64> = vals
+            .iter()
+            .map(|v| u.iter().position(|x| x == v).unwrap_or(0) as f64)
+            .collect();
+        let mut counts = vec![0.0; u.len()];
+        for &i in &inverse {
+            counts[i as usize] += 1.0;
+        }
+        if let Device::Cuda(i) = t.device() {
+            // the output size depends on the data
+            self.sync("unique", i)?;
+        }
+        let n = u.len();
+        let dev = t.device();
+        let values = self.computed("unique", &[t], vec![n], t.dtype(), dev, || Ok(u), None)?;
+        let inv = self.computed(
+            "unique",
+            &[],
+            t.shape.clone(),
+            DType::Int64,
+            dev,
+            || Ok(inverse),
+            None,
+        )?;
+        let cnt = self.computed(
+            "unique",
+            &[],
+            vec![n],
+            DType::Int64,
+            dev,
+            || Ok(counts),
+            None,
+        )?;
+        Ok((values, inv, cnt))
+    }
+
+    /// `median()` of all elements: the lower of the two middle values; NaN if any is NaN.
+    pub fn median(&self, t: &Tensor) -> Result<Tensor> {
+        if t.numel() == 0 {
+            return Err(self.host_error(
+                "median",
+                err_hint(t),
+                EngineError::index("median() input tensor cannot be empty"),
+            ));
+        }
+        let src = t.clone();
+        self.computed(
+            "median",
+            &[t],
+            vec![],
+            t.dtype(),
+            t.device(),
+            || {
+                let mut v = src.values_unchecked();
+                if v.iter().any(|x| x.is_nan()) {
+                    return Ok(vec![f64::NAN]);
+                }
+                v.sort_by(|a, b| cmp_nan_last(*a, *b));
+                Ok(vec![v[(v.len() - 1) / 2]])
+            },
+            Some("MedianBackward0"),
+        )
+    }
+
+    /// `norm(p=2)` over all elements or `dim` (p may be inf / -inf / 0).
+    pub fn norm(&self, t: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+        if !t.dtype().is_floating_point() {
+            return Err(self.host_error(
+                "norm",
+                err_hint(t),
+                EngineError::runtime(format!(
+                    "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+                    t.dtype().scalar_name()
+                )),
+            ));
+        }
+        let dt = t.dtype();
+        self.reduce_op(
+            "norm",
+            t,
+            dims,
+            keepdim,
+            dt,
+            move |c| {
+                let r = if p == f64::INFINITY {
+                    c.iter().fold(0.0f64, |a, x| a.max(x.abs()))
+                } else if p == f64::NEG_INFINITY {
+                    c.iter().fold(f64::INFINITY, |a, x| a.min(x.abs()))
+                } else if p == 0.0 {
+                    c.iter().filter(|x| **x != 0.0).count() as f64
+                } else if p == 2.0 {
+                    c.iter().map(|x| x * x).sum::<f64>().sqrt()
+                } else if p == 1.0 {
+                    c.iter().map(|x| x.abs()).sum::<f64>()
+                } else {
+                    c.iter().map(|x| x.abs().powf(p)).sum::<f64>().powf(1.0 / p)
+                };
+                if dt == DType::Float64 {
+                    r
+                } else {
+                    r as f32 as f64
+                }
+            },
+            Some("LinalgVectorNormBackward0"),
+        )
+    }
+
+    /// `torch.count_nonzero(t, dim=None)` (int64).
+    pub fn count_nonzero(&self, t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
+        self.reduce_op(
+            "count_nonzero",
+            t,
+            dims,
+            false,
+            DType::Int64,
+            |c| c.iter().filter(|x| **x != 0.0).count() as f64,
+            None,
+        )
+    }
+
+    /// `repeat(*sizes)`: tiles `t` (a copy).
+    pub fn repeat(&self, t: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+        let hint = err_hint(t);
+        if sizes.len() < t.dim() {
+            return Err(self.host_error(
+                "repeat",
+                hint,
+                EngineError::runtime(
+                    "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor",
+                ),
+            ));
+        }
+        if let Some(s) = sizes.iter().find(|s| **s < 0) {
+            return Err(self.host_error(
+                "repeat",
+                hint,
+                EngineError::runtime(format!(
+                    "Trying to create tensor with negative dimension {s}: [{}]",
+                    sizes
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            ));
+        }
+        let lead = sizes.len() - t.dim();
+        let src_shape: Vec<usize> = std::iter::repeat_n(1, lead)
+            .chain(t.shape.iter().copied())
+            .collect();
+        let shape: Vec<usize> = src_shape
+            .iter()
+            .zip(sizes)
+            .map(|(&a, &s)| a * s as usize)
+            .collect();
+        let src = t.clone();
+        let out_shape = shape.clone();
+        self.computed(
+            "repeat",
+            &[t],
+            shape,
+            t.dtype(),
+            t.device(),
+            move || {
+                let v = src.values_unchecked();
+                let sst = contiguous_strides(&src_shape);
+                let n: usize = out_shape.iter().product();
+                let mut out = Vec::with_capacity(n);
+                let mut idx = vec![0usize; out_shape.len()];
+                for _ in 0..n {
+                    let off: usize = idx
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &i)| (i % src_shape[k]) * sst[k])
+                        .sum();
+                    out.push(v[off]);
+                    for a in (0..idx.len()).rev() {
+                        idx[a] += 1;
+                        if idx[a] < out_shape[a] {
+                            break;
+                        }
+                        idx[a] = 0;
+                    }
+                }
+                Ok(out)
+            },
+            Some("RepeatBackward0"),
+        )
+    }
+
+    /// `split(sizes, dim)`: views of consecutive pieces (no kernel).
+    pub fn split_sizes(&self, t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>> {
+        let hint = err_hint(t);
+        let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("split", hint, e))?;
+        if t.dim() == 0 {
+            return Err(self.host_error(
+                "split",
+                hint,
+                EngineError::runtime("split expects at least a 1-dimensional tensor"),
+            ));
+        }
+        let total: usize = sizes.iter().sum();
+        if total != t.shape[d] {
+            return Err(self.host_error(
+                "split",
+                hint,
+                EngineError::runtime(format!(
+                    "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {d}), but got split_sizes=[{}]",
+                    t.shape[d],
+                    sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                )),
+            ));
+        }
+        let mut out = Vec::new();
+        let mut start = 0usize;
+        for &s in sizes {
+            let mut v = t.slice(d as i64, Some(start as i64), Some((start + s) as i64), 1)?;
+            if v.grad_fn.is_some() {
+                v.grad_fn = Some("SplitWithSizesBackward0");
+            }
+            out.push(v);
+            start += s;
+        }
+        self.host_event("split", hint, self.timing().host_dispatch_us);
+        Ok(out)
+    }
+
+    /// `split(size, dim)`: pieces of `size` (the last may be smaller).
+    pub fn split_even(&self, t: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
+        let hint = err_hint(t);
+        let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("split", hint, e))?;
+        if t.dim() == 0 {
+            return Err(self.host_error(
+                "split",
+                hint,
+                EngineError::runtime("split expects at least a 1-dimensional tensor"),
+            ));
+        }
+        let n = t.shape[d];
+        if size == 0 && n != 0 {
+            return Err(self.host_error(
+                "split",
+                hint,
+                EngineError::runtime(format!(
+                    "split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+                )),
+            ));
+        }
+        let mut sizes = Vec::new();
+        let mut left = n;
+        while left > 0 {
+            sizes.push(size.min(left));
+            left -= size.min(left);
+        }
+        if sizes.is_empty() {
+            sizes.push(0);
+        }
+        let mut out = self.split_sizes(t, &sizes, dim)?;
+        for v in out.iter_mut() {
+            if v.grad_fn.is_some() {
+                v.grad_fn = Some("SplitBackward0");
+            }
+        }
+        Ok(out)
+    }
+
+    /// `chunk(n, dim)`: pieces of ceil(size / n).
+    pub fn chunk(&self, t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+        if chunks <= 0 {
+            return Err(self.host_error(
+                "chunk",
+                err_hint(t),
+                EngineError::runtime(
+                    "chunk expects `chunks` to be greater than 0, got: ".to_string()
+                        + &chunks.to_string(),
+                ),
+            ));
+        }
+        let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("chunk", err_hint(t), e))?;
+        let n = t.shape.get(d).copied().unwrap_or(0);
+        let size = n.div_ceil(chunks as usize);
+        if n == 0 {
+            return self.split_even(t, 0, dim);
+        }
+        self.split_even(t, size, dim)
+    }
+
+    /// The checks of `torch.dot`, `torch.mv` and `torch.bmm` before they multiply.
+    pub fn check_product(&self, op: &str, a: &Tensor, b: &Tensor) -> Result<()> {
+        let hint = err_hint(a).or(err_hint(b));
+        let e = match op {
+            "dot" if a.dim() != 1 || b.dim() != 1 => Some(format!(
+                "1D tensors expected, but got {}D and {}D tensors",
+                a.dim(),
+                b.dim()
+            )),
+            "dot" if a.shape[0] != b.shape[0] => Some(format!(
+                "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively",
+                a.shape[0], b.shape[0], a.shape[0], b.shape[0]
+            )),
+            "mv" if a.dim() != 2 || b.dim() != 1 => Some(format!(
+                "vector + matrix @ vector expected, got {}, {}, {}",
+                1,
+                a.dim(),
+                b.dim()
+            )),
+            "bmm" if a.dim() != 3 => Some("batch1 must be a 3D tensor".into()),
+            "bmm" if b.dim() != 3 => Some("batch2 must be a 3D tensor".into()),
+            "bmm" if a.shape[0] != b.shape[0] || a.shape[2] != b.shape[1] => Some(format!(
+                "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
+                a.shape[0], a.shape[2], b.shape[0], b.shape[1]
+            )),
+            _ => None,
+        };
+        match e {
+            Some(m) => Err(self.host_error(op, hint, EngineError::runtime(m))),
+            None => Ok(()),
+        }
+    }
+
+    /// `F.l1_loss` / `F.binary_cross_entropy` (elementwise, then reduced).
+    pub fn pointwise_loss(
+        &self,
+        name: &'static str,
+        input: &Tensor,
+        target: &Tensor,
+        weight: Option<&Tensor>,
+        reduction: super::Reduction,
+    ) -> Result<Tensor> {
+        let hint = err_hint(input);
+        let bce = name == "binary_cross_entropy";
+        if input.shape != target.shape {
+            let m = if bce {
+                format!(
+                    "Using a target size ({}) that is different to the input size ({}) is deprecated. Please ensure they have the same size.",
+                    super::size_repr(&target.shape),
+                    super::size_repr(&input.shape)
+                )
+            } else {
+                String::new()
+            };
+            if bce {
+                return Err(self.host_error(name, hint, EngineError::value(m)));
+            }
+        }
+        let shape = super::broadcast_shapes(&input.shape, &target.shape)
+            .map_err(|e| self.host_error(name, hint, e))?;
+        let dev = self
+            .common_device(&[input, target])
+            .map_err(|e| self.host_error(name, hint, e))?;
+        let dt = input.dtype();
+        let (x, y) = (input.clone(), target.clone());
+        let w = weight.cloned();
+        let out_shape = shape.clone();
+        let mut ins = vec![input, target];
+        if let Some(w) = weight {
+            ins.push(w);
+        }
+        let per = self.computed(
+            name,
+            &ins,
+            shape,
+            dt,
+            dev,
+            move || {
+                let xv = super::broadcast_values(&x, &out_shape);
+                let yv = super::broadcast_values(&y, &out_shape);
+                let wv = w.map(|w| super::broadcast_values(&w, &out_shape));
+                let f32m = dt != DType::Float64;
+                let mut out = Vec::with_capacity(xv.len());
+                for (i, (&a, &b)) in xv.iter().zip(&yv).enumerate() {
+                    let v = if bce {
+                        if !(0.0..=1.0).contains(&a) {
+                            return Err(EngineError::runtime(
+                                "all elements of input should be between 0 and 1",
+                            ));
+                        }
+                        if f32m {
+                            let (a, b) = (a as f32, b as f32);
+                            ((b - 1.0) * (1.0 - a).ln().max(-100.0) - b * a.ln().max(-100.0)) as f64
+                        } else {
+                            (b - 1.0) * (1.0 - a).ln().max(-100.0) - b * a.ln().max(-100.0)
+                        }
+                    } else {
+                        (a - b).abs()
+                    };
+                    let v = match &wv {
+                        Some(w) => v * w[i],
+                        None => v,
+                    };
+                    out.push(dt.cast(v));
+                }
+                Ok(out)
+            },
+            Some(if bce {
+                "BinaryCrossEntropyBackward0"
+            } else {
+                "AbsBackward0"
+            }),
+        )?;
+        let mut r = match reduction {
+            super::Reduction::None => return Ok(per),
+            super::Reduction::Sum => self.sum(&per, None, false, None)?,
+            super::Reduction::Mean => self.mean(&per, None, false)?,
+        };
+        if r.grad_fn.is_some() {
+            r.grad_fn = Some(if bce {
+                "BinaryCrossEntropyBackward0"
+            } else if reduction == super::Reduction::Mean {
+                "MeanBackward0"
+            } else {
+                "SumBackward0"
+            });
+        }
+        Ok(r)
+    }
+}

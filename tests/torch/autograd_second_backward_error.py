@@ -1,0 +1,10 @@
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x * x).sum()
+y.backward(retain_graph=True)
+print(x.grad)
+y.backward()
+print(x.grad)
+z = (x.exp() * 2).sum()
+z.backward()
+z.backward()

@@ -1,0 +1,11 @@
+import torch
+a = torch.tensor([[1, 2], [3, 4]])
+b = torch.tensor([[5, 6]])
+print(torch.cat([a, b]))
+print(torch.cat([a, a], dim=1))
+print(torch.cat((a, b), 0).shape)
+x = torch.tensor([1, 2, 3])
+print(torch.stack([x, x * 10]))
+print(torch.stack([x, x], dim=1))
+print(torch.stack([x, x, x]).shape)
+print(torch.cat([torch.tensor([1.0]), torch.tensor([2, 3])]))

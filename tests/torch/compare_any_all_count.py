@@ -1,0 +1,10 @@
+import torch
+t = torch.tensor([0.5, -1.0, 2.0])
+print((t > 0).any(), (t > 0).all())
+print((t > 0).sum(), (t > 0).sum().item())
+print(torch.any(t > 5), torch.all(t > -5))
+print(torch.count_nonzero(t > 0))
+print((t > 0).float().mean())
+preds = torch.tensor([1, 0, 2, 2])
+labels = torch.tensor([1, 1, 2, 0])
+print((preds == labels).float().mean().item())

@@ -1,0 +1,11 @@
+import torch
+a = torch.tensor([1, 2, 3, 4])
+b = torch.tensor([4, 2, 1, 4])
+print(a == b)
+print(a < b, a >= b)
+print(a != 2)
+print(torch.eq(a, b), a.ne(b))
+print(torch.equal(a, a.clone()), torch.equal(a, b))
+print(torch.allclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0000001])))
+print((a > 2).dtype)
+print(torch.tensor([1.0, float("nan")]) == torch.tensor([1.0, float("nan")]))

@@ -1,0 +1,11 @@
+import torch
+a = torch.randn(3, 4)
+print(a.shape, a.dtype)
+b = torch.rand(2, 5)
+print(b.shape, bool((b >= 0).all()), bool((b < 1).all()))
+r = torch.randint(0, 6, (100000,))
+print(r.dtype, r.shape)
+print(int(r.max()), int(r.min()))
+print(torch.randint(5, (3, 2)).shape)
+print(torch.randn(10, 5).shape, torch.randn(10, 5).size(1))
+print(torch.randperm(10).sort().values)

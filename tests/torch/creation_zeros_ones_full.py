@@ -1,0 +1,10 @@
+import torch
+print(torch.zeros(2, 3))
+print(torch.ones(3, dtype=torch.int64))
+print(torch.full((2, 2), 7.0))
+print(torch.full((3,), 2))
+x = torch.tensor([[1, 2], [3, 4]])
+print(torch.zeros_like(x))
+print(torch.ones_like(x, dtype=torch.float32))
+print(torch.empty(2, 3).shape)
+print(torch.zeros((2, 1)).shape)

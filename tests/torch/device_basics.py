@@ -1,0 +1,10 @@
+import torch
+print(torch.device('cpu'), repr(torch.device('cpu')))
+print(str(torch.device('cuda')), repr(torch.device('cuda', 0)))
+print(torch.device('cuda') == torch.device('cuda:0'))
+print(torch.device('cuda:1').type, torch.device('cuda:1').index, torch.device('cpu').index)
+x = torch.tensor([1, 2])
+print(x.device, x.device == torch.device('cpu'), x.is_cuda)
+print(torch.device('cuda:0') == torch.device('cuda', 0))
+print(x.to('cpu').device, x.cpu().device)
+print(torch.zeros(2, device='cpu').device.type)

@@ -1,0 +1,4 @@
+import torch
+x = torch.randn(2)
+print(x.to('cpu').shape)
+x.to('gpu')

@@ -1,0 +1,11 @@
+import torch
+x = torch.tensor([1.7, -1.7, 2.5])
+print(x.long())
+print(x.int())
+print(x.to(torch.float64))
+print(x.double().dtype)
+print(torch.tensor([0, 1, 2]).bool())
+print(torch.tensor([1, 2]).float())
+print(x.half())
+print(x.to(torch.int32).dtype)
+print(x.type(torch.int64))

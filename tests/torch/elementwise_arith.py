@@ -1,0 +1,10 @@
+import torch
+a = torch.tensor([1., 2., 3.])
+b = torch.tensor([4., 5., 6.])
+print(a + b, a - b)
+print(a * b, b / a)
+print(a ** b)
+print(-a, torch.abs(-a))
+print(torch.add(a, b), torch.mul(a, 2))
+print(a.sub(1), a.div(2))
+print(torch.tensor([7, -7]) * torch.tensor([3, 3]))

@@ -1,0 +1,16 @@
+import torch
+x = torch.tensor([1.0, 2.0, 3.0])
+x.add_(1)
+print(x)
+x.mul_(2)
+print(x)
+x.clamp_(max=6)
+print(x)
+x.sub_(torch.tensor([1.0, 1.0, 1.0]))
+print(x)
+x.zero_()
+print(x)
+x.fill_(7)
+print(x)
+x += 1
+print(x)

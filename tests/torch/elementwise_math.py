@@ -1,0 +1,12 @@
+import torch
+x = torch.tensor([0.0, 1.0, 2.0])
+print(torch.exp(x))
+print(torch.log(torch.tensor([1.0, 2.718281828, 10.0])))
+print(torch.sqrt(torch.tensor([4.0, 2.0, 0.0])))
+print(torch.tanh(x))
+print(torch.sigmoid(x))
+print(torch.relu(torch.tensor([-1.0, 0.0, 2.0])))
+print(torch.clamp(torch.tensor([-2.0, 0.5, 3.0]), min=0, max=1))
+print(torch.sin(x), torch.cos(x))
+print(torch.round(torch.tensor([0.5, 1.5, 2.5, -0.5])))
+print(torch.floor(torch.tensor([-1.5, 1.5])), torch.ceil(torch.tensor([-1.5, 1.5])))

@@ -1,0 +1,10 @@
+import torch
+t = torch.tensor([[1.5, 2.0], [3.0, 4.25]])
+print(t.tolist())
+print(t[0, 0].item(), type(t[0, 0].item()).__name__)
+print(torch.tensor([1, 2]).tolist(), torch.tensor(7).item())
+print(torch.tensor(7).tolist())
+print(int(torch.tensor(3.9)), float(torch.tensor(2)))
+print(torch.tensor([0.1]).item())
+print(torch.tensor([True]).item())
+print(torch.tensor([0.1], dtype=torch.float64).item())

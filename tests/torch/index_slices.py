@@ -1,0 +1,10 @@
+import torch
+x = torch.arange(12).view(3, 4)
+print(x[:, 1])
+print(x[1:3])
+print(x[::2])
+print(x[:, ::2])
+print(x[1:, 1:3])
+print(x[..., -1])
+print(x[:, 1:2].shape, x[0:0].shape)
+print(torch.arange(10)[2:8:3])

@@ -1,0 +1,4 @@
+import torch
+x = torch.arange(4)
+print(x[1])
+x[1, 0]

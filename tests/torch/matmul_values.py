@@ -1,0 +1,11 @@
+import torch
+a = torch.tensor([[1., 2.], [3., 4.]])
+b = torch.tensor([[5., 6.], [7., 8.]])
+print(a @ b)
+print(torch.matmul(a, b), a.mm(b))
+v = torch.tensor([1., -1.])
+print(a @ v, torch.mv(a, v))
+print(torch.dot(v, v))
+print((torch.ones(4, 2, 3) @ torch.ones(3, 5)).shape)
+print(torch.bmm(torch.ones(4, 2, 3), torch.ones(4, 3, 1)).shape)
+print(a * b)

@@ -1,0 +1,10 @@
+import torch
+print(torch.tensor([1, 2], dtype=torch.int32))
+print(torch.tensor([1.0, 2.0], dtype=torch.float64))
+print(torch.tensor([1, 2], dtype=torch.int16))
+print(torch.tensor([1, 2], dtype=torch.uint8))
+print(torch.tensor([1, 2], dtype=torch.int8))
+print(torch.tensor([1.5, 2.0], dtype=torch.float16))
+print(torch.tensor([1.0, 2.0], dtype=torch.float32))
+print(torch.tensor([1, 2], dtype=torch.int64))
+print(torch.tensor(3, dtype=torch.int32))

@@ -1,0 +1,10 @@
+import torch
+x = torch.tensor([1., 2.], requires_grad=True)
+print(x)
+print(x * 2)
+print(x.sum())
+print(x + 1)
+print((x * x).mean())
+print(x.detach())
+w = torch.ones(2, 2, requires_grad=True)
+print(w @ x)

@@ -1,0 +1,11 @@
+import torch
+t = torch.tensor([1, 2, 3])
+print(t / 2)
+print((t / 2).dtype)
+print(t // 2)
+print(torch.tensor([-7, 7]) // 2)
+print(torch.tensor([-7, 7]) % 3)
+print(torch.tensor([-7.5, 7.5]) // 2)
+print(torch.tensor([-7.5, 7.5]) % 2)
+print(t / t)
+print(torch.tensor([5]) / torch.tensor([2]))

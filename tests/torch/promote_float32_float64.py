@@ -1,0 +1,10 @@
+import torch
+a = torch.tensor([1.0, 2.0])
+b = torch.tensor([0.5, 0.25], dtype=torch.float64)
+print(a + b)
+print((a + b).dtype)
+print((a + 0.1).dtype)
+print((b + 1).dtype)
+h = torch.tensor([1.0], dtype=torch.float16)
+print((h + a).dtype, (h + 1.0).dtype)
+print((torch.tensor([1, 2]) + b).dtype)

@@ -1,0 +1,10 @@
+import torch
+x = torch.tensor([[1., 5., 2.], [7., 0., 1.]])
+print(x.max())
+print(x.max(dim=1))
+values, indices = x.max(dim=1)
+print(values, indices)
+r = x.min(dim=0)
+print(r.values, r.indices)
+print(x.max(dim=1, keepdim=True).values.shape)
+print(torch.max(x, 0)[1])

@@ -1,0 +1,10 @@
+import torch
+x = torch.tensor([[1., 2.], [3., 4.]])
+print(x.sum(), x.sum(dim=0), x.sum(dim=1))
+print(x.sum(dim=1).tolist())
+print(x.mean(), x.mean(dim=0))
+print(x.sum(dim=1, keepdim=True))
+print(x.sum(dim=1, keepdim=True).shape, x.sum(dim=0).shape)
+print(torch.tensor([1, 2, 3]).sum().dtype)
+print(x.sum(dim=-1), torch.sum(x, 0))
+print(x.sum(dim=(0, 1)))

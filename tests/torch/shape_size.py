@@ -1,0 +1,11 @@
+import torch
+x = torch.zeros(10, 5)
+print(x.shape)
+print(x.size())
+print(x.size(1), x.size(-1), x.shape[0])
+print(len(x), x.dim(), x.ndim, x.numel())
+print(tuple(x.shape), list(x.shape))
+print(x.shape == (10, 5), x.shape == torch.Size([10, 5]))
+print(torch.Size([2, 3]))
+print(torch.zeros(2, 3, 4).shape[1:])
+print(type(x.shape).__name__)

@@ -1,0 +1,3 @@
+import torch
+print(torch.cat([torch.zeros(2)]).shape)
+torch.cat([])

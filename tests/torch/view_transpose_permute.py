@@ -1,0 +1,10 @@
+import torch
+x = torch.tensor([[1, 2, 3], [4, 5, 6]])
+print(x.t())
+print(x.T.shape)
+print(x.transpose(0, 1).is_contiguous(), x.is_contiguous())
+y = torch.zeros(2, 3, 4)
+print(y.permute(2, 0, 1).shape)
+print(y.transpose(0, 2).shape)
+print(x.t().contiguous().view(-1))
+print(x.stride(), x.t().stride())
