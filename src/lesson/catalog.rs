@@ -84,11 +84,16 @@ impl Catalog {
             match std::fs::read(&path) {
                 Ok(bytes) => match String::from_utf8(bytes) {
                     Ok(text) => sources.push((name, text)),
-                    Err(e) => errors.push(LessonError {
-                        file: name,
-                        line: 0,
-                        message: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
-                    }),
+                    Err(e) => {
+                        let at = e.utf8_error().valid_up_to();
+                        let bytes = e.as_bytes();
+                        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+                        errors.push(LessonError {
+                            file: name,
+                            line,
+                            message: format!("not UTF-8 text (the bad byte is at offset {at})"),
+                        });
+                    }
                 },
                 Err(e) => errors.push(LessonError {
                     file: name,
@@ -96,6 +101,10 @@ impl Catalog {
                     message: format!("cannot read: {e}"),
                 }),
             }
+        }
+        if sources.is_empty() {
+            // Every file failed to read: those errors say why (not "no lessons found").
+            return Err(errors);
         }
         let result = Self::from_sources(sources);
         match result {

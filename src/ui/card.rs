@@ -380,20 +380,30 @@ impl App {
                 self.theme.style(style),
             );
             // Colour the code cells by token; the editor's cursor and selection styles stay.
+            // Columns follow the editor's: a tab runs to the next multiple of 4, other control
+            // characters take no cell (the terminal must never receive them raw).
             let mut col = 0usize;
             for span in highlight_line(text, self.theme) {
                 for c in span.content.chars() {
-                    let w = c.width().unwrap_or(0);
-                    if col >= left && col + w <= left + usize::from(code_area.width) {
-                        let x = code_area.x + (col - left) as u16;
-                        if let Some(cell) = buf.cell_mut((x, y)) {
-                            if !editing {
-                                cell.set_char(c);
+                    let (c, w) = match c {
+                        '\t' => (' ', 4 - col % 4),
+                        c if c.is_control() => (c, 0),
+                        c => (c, c.width().unwrap_or(0)),
+                    };
+                    if w > 0 && col >= left && col + w <= left + usize::from(code_area.width) {
+                        // A wide character fills its first cell; a tab all of its cells.
+                        let cells = if c == ' ' { w } else { 1 };
+                        for k in 0..cells {
+                            let x = code_area.x + (col + k - left) as u16;
+                            if let Some(cell) = buf.cell_mut((x, y)) {
+                                if !editing {
+                                    cell.set_char(c);
+                                }
+                                if let Some(fg) = span.style.fg {
+                                    cell.set_fg(fg);
+                                }
+                                cell.modifier.insert(span.style.add_modifier);
                             }
-                            if let Some(fg) = span.style.fg {
-                                cell.set_fg(fg);
-                            }
-                            cell.modifier.insert(span.style.add_modifier);
                         }
                     }
                     col += w;
