@@ -92,6 +92,10 @@ def main():
         if key in c:
             row(label, fmt_time(c[key]), f"<= {fmt_time(goal_s)}" if goal_s else "",
                 None if goal_s is None else c[key] <= goal_s)
+    # The whole process: exec, lesson loading, progress file, printing, exit.
+    empty = pathlib.Path(tempfile.mkdtemp())
+    listing = wall([str(BIN), "list"], runs=10, env={**os.environ, "CUDATUTOR_DATA_DIR": str(empty)})
+    row("process start-up to exit (`cudatutor list`)", fmt_time(listing), "<= 30 ms", listing <= 0.030)
     runs = criterion("exercise", [])
     if runs:
         times = sorted(runs.values())
