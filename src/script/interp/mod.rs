@@ -353,7 +353,10 @@ impl Interpreter {
             };
             text.push_str(&render_frames(&e.0.traceback, &lookup));
         }
-        let mut last = final_line(&type_name, &message);
+        let mut last = final_line(
+            &self.printed_type_name(&type_name, exception.as_ref()),
+            &message,
+        );
         if matches!(type_name.as_str(), "NameError" | "AttributeError")
             && let Some(h) = e.0.hint.as_deref()
             && let Some(s) = self.suggestion(h)
@@ -413,7 +416,8 @@ impl Interpreter {
             let msg = self
                 .str(&n)
                 .unwrap_or_else(|_| "<exception str() failed>".to_string());
-            body.push_str(&final_line(&n.type_name(), &msg));
+            let printed = self.printed_type_name(&n.type_name(), Some(&n));
+            body.push_str(&final_line(&printed, &msg));
             body.push('\n');
             parts.push((body, sep));
             cur = n;
@@ -433,6 +437,21 @@ impl Interpreter {
     }
 
     /// Type name, message and instance of an exception (materialising a lazy one).
+    /// The type as CPython's traceback prints it: qualified by its module unless that is
+    /// `builtins` or `__main__` (`torch.OutOfMemoryError: CUDA out of memory. ...`).
+    fn printed_type_name(&self, type_name: &str, value: Option<&Value>) -> String {
+        let class = match value {
+            Some(Value::Instance(i)) => Some(i.class.clone()),
+            _ => self.exc_classes.get(type_name).cloned(),
+        };
+        match class {
+            Some(c) if !matches!(&*c.module, "builtins" | "__main__") => {
+                format!("{}.{}", c.module, type_name)
+            }
+            _ => type_name.to_string(),
+        }
+    }
+
     pub fn exception_parts(&mut self, e: &PyException) -> (String, String, Option<Value>) {
         match &e.0.payload {
             Payload::Lazy { type_name, message } => (type_name.clone(), message.clone(), None),
