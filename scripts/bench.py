@@ -132,6 +132,19 @@ def main():
         else:
             row("solutions vs python3+torch", "skipped: torch is not installed for python3")
 
+    mlp = ROOT / "benches" / "scripts" / "mlp.py"
+    ours = wall([str(BIN), "run", "--backend", "sim", str(mlp)], runs=7)
+    if have_torch:
+        g = tmp / "mlp_cpu.py"
+        g.write_text(mlp.read_text().replace("'cuda'", "'cpu'"))
+        theirs = wall([sys.executable, str(g)], runs=3)
+        row("MLP 64x784 + cross_entropy: python3+torch / cudatutor run", f"{theirs / ours:.0f}x "
+            f"({fmt_time(theirs)} vs {fmt_time(ours)})", ">= 50x", theirs / ours >= 50)
+    else:
+        row("MLP 64x784 + cross_entropy: cudatutor run", fmt_time(ours),
+            "", None)
+        row("MLP vs python3+torch", "skipped: torch is not installed for python3")
+
     loop = "total = 0\nfor i in range(300000):\n    if i % 3 == 0:\n        total += i * 2\n    else:\n        total -= 1\nprint(total)\n"
     f = tmp / "loop.py"
     f.write_text(loop)
