@@ -1,0 +1,3 @@
+//! Helpers shared by integration tests (a folder, so cargo does not run it as a test).
+
+pub mod differential;
