@@ -364,32 +364,8 @@ impl Runtime {
             // Operands are read in place when they can be (a contiguous tensor of the compute
             // dtype, a Python number, a never-written zeros tensor): copying 8 MB per operand
             // per op made a 1M-element `x + 1` spend most of its time in page faults.
-            let storages: Vec<std::cell::Ref<'_, Vec<f64>>> =
-                tensors.iter().map(|t| t.storage.data.borrow()).collect();
-            let mut next_storage = 0;
-            let mut read = |o: &Operand| -> ElementSource<'_> {
-                match o {
-                    Operand::Scalar(s) => ElementSource::Constant(compute.cast(s.as_f64())),
-                    Operand::Tensor(t) => {
-                        let data = &storages[next_storage];
-                        next_storage += 1;
-                        if data.is_empty() {
-                            ElementSource::Constant(0.0)
-                        } else if t.shape == shape && t.dtype() == compute && t.is_contiguous() {
-                            ElementSource::Borrowed(&data[t.offset..t.offset + n])
-                        } else {
-                            let v = broadcast_values(t, &shape);
-                            ElementSource::Owned(if t.dtype() == compute {
-                                v
-                            } else {
-                                v.into_iter().map(|x| compute.cast(x)).collect()
-                            })
-                        }
-                    }
-                }
-            };
-            let va = read(a);
-            let vb = read(b);
+            let va = ElementSource::read(a, &shape, compute);
+            let vb = ElementSource::read(b, &shape, compute);
             let int = compute.category() != Category::Floating;
             if int && matches!(op, FloorDiv | Rem) && device == Device::Cpu && vb.contains_zero() {
                 return Err(EngineError::runtime("ZeroDivisionError"));
@@ -1090,17 +1066,42 @@ enum ElementSource<'a> {
     /// Every element has this value (a Python number, or a tensor that was never written).
     Constant(f64),
     /// A contiguous tensor of the right shape and dtype, read in place.
-    Borrowed(&'a [f64]),
+    Borrowed(std::cell::Ref<'a, [f64]>),
     /// Broadcast and/or cast into a fresh buffer.
     Owned(Vec<f64>),
 }
 
-impl ElementSource<'_> {
+impl<'a> ElementSource<'a> {
+    /// `o`'s elements broadcast to `shape` and cast to `compute`, borrowed
+    /// from the tensor when no broadcast or cast is needed.
+    fn read(o: &'a Operand, shape: &[usize], compute: DType) -> ElementSource<'a> {
+        match o {
+            Operand::Scalar(s) => ElementSource::Constant(compute.cast(s.as_f64())),
+            Operand::Tensor(t) => {
+                let data = t.storage.data.borrow();
+                if data.is_empty() {
+                    ElementSource::Constant(0.0)
+                } else if t.shape == shape && t.dtype() == compute && t.is_contiguous() {
+                    let range = t.offset..t.offset + t.numel();
+                    ElementSource::Borrowed(std::cell::Ref::map(data, |d| &d[range]))
+                } else {
+                    drop(data);
+                    let v = broadcast_values(t, shape);
+                    ElementSource::Owned(if t.dtype() == compute {
+                        v
+                    } else {
+                        v.into_iter().map(|x| compute.cast(x)).collect()
+                    })
+                }
+            }
+        }
+    }
+
     /// The elements as a slice; not for `Constant`, which has no buffer.
     fn slice(&self) -> &[f64] {
         match self {
             ElementSource::Constant(_) => &[],
-            ElementSource::Borrowed(s) => s,
+            ElementSource::Borrowed(s) => &s[..],
             ElementSource::Owned(v) => v,
         }
     }
