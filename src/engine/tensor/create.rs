@@ -58,7 +58,7 @@ impl Runtime {
                     d.resize(numel, 0.0);
                     d
                 }
-                None => vec![0.0; numel],
+                None => crate::engine::hostbuf::zeroed(numel),
             }
         };
         let strides = contiguous_strides(&shape);
@@ -183,7 +183,13 @@ impl Runtime {
     }
     pub fn zeros(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        self.created("zeros", shape.to_vec(), dt, device, |n| vec![0.0; n])
+        self.created(
+            "zeros",
+            shape.to_vec(),
+            dt,
+            device,
+            crate::engine::hostbuf::zeroed,
+        )
     }
     pub fn ones(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
