@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use cudatutor::classroom::{self, grade};
+use cudatutor::commands::output::{self, emit};
 use cudatutor::commands::run_cmd;
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{Progress, Store};
@@ -140,6 +141,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::from(output::BROKEN_PIPE_STATUS),
         Err(e) => {
             eprintln!("cudatutor: {e:#}");
             ExitCode::from(2)
@@ -165,6 +167,9 @@ enum ReportFormat {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Some(kib) = std::env::var_os("CUDATUTOR_TEST_SAVE_LOOP") {
+        return test_save_loop(&kib);
+    }
     let opts = cli.engine.options();
     // Commands that need no lessons or progress.
     match &cli.command {
@@ -201,17 +206,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Lint { dir }) => {
             let problems = classroom::lint::lint_dir(dir, &opts);
-            for p in &problems {
-                println!("{p}");
-            }
+            let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
             if problems.is_empty() {
-                println!(
-                    "{}: every lesson loads and every exercise's solution passes its checks",
+                text += &format!(
+                    "{}: every lesson loads and every exercise's solution passes its checks\n",
                     dir.display()
                 );
+                emit(&text)?;
                 return Ok(ExitCode::SUCCESS);
             }
-            println!("{} problem(s)", problems.len());
+            text += &format!("{} problem(s)\n", problems.len());
+            emit(&text)?;
             return Ok(ExitCode::from(1));
         }
         _ => {}
@@ -230,13 +235,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(l) => (l.progress, l.warning),
         None => (Progress::default(), Some("no data folder could be found: your place will not be saved (set CUDATUTOR_DATA_DIR)".to_string())),
     };
-    if let Some(w) = &warning {
+    // The pager saves as the learner works: a folder it cannot write is said at start-up,
+    // not first at the first save. Commands that only read progress need no such check.
+    let writable = match (&cli.command, &store) {
+        (None | Some(Command::Lesson { .. }), Some(store)) => store.check_writable(&progress).err(),
+        _ => None,
+    };
+    for w in warning.iter().chain(&writable) {
         eprintln!("cudatutor: {w}");
     }
+    let warning = match (warning, writable) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    };
     match &cli.command {
         Some(Command::Doctor) => {
             let d = cudatutor::run::doctor::Diagnosis::gather();
-            print!("{}", d.render());
+            emit(&d.render())?;
             Ok(if d.cuda_usable().is_ok() {
                 ExitCode::SUCCESS
             } else {
@@ -254,7 +269,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     Some(i) => Some(i),
                     None => {
                         eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");
-                        print_list(&catalog, &progress);
+                        emit(&list_text(&catalog, &progress))?;
                         return Ok(ExitCode::from(2));
                     }
                 },
@@ -267,9 +282,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let grades = grade::grade_catalog(&catalog, only, &progress, source, &opts);
             if *json {
-                print!("{}", grade::render_json_lines(&grades));
+                emit(&grade::render_json_lines(&grades))?;
             } else {
-                print!("{}", grade::render_table(&grades));
+                emit(&grade::render_table(&grades))?;
             }
             Ok(if grade::all_attempted_pass(&grades) {
                 ExitCode::SUCCESS
@@ -292,13 +307,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                         return Ok(ExitCode::from(2));
                     }
                 }
-                None => print!("{text}"),
+                None => emit(&text)?,
             }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker) => Ok(ExitCode::SUCCESS),
         Some(Command::List) => {
-            print_list(&catalog, &progress);
+            emit(&list_text(&catalog, &progress))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Lesson { which }) => match catalog.find(which) {
@@ -313,7 +328,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ),
             None => {
                 eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");
-                print_list(&catalog, &progress);
+                emit(&list_text(&catalog, &progress))?;
                 Ok(ExitCode::from(2))
             }
         },
@@ -350,7 +365,8 @@ fn open_pager(
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_list(catalog: &Catalog, progress: &Progress) {
+fn list_text(catalog: &Catalog, progress: &Progress) -> String {
+    let mut text = String::new();
     let title_width = catalog
         .lessons
         .iter()
@@ -372,12 +388,26 @@ fn print_list(catalog: &Catalog, progress: &Progress) {
         // Pad by display width so Chinese titles line up too.
         let pad = title_width
             .saturating_sub(unicode_width::UnicodeWidthStr::width(lesson.title.as_str()));
-        println!(
-            "{mark} {}  {}{}  {done}/{total} exercises  ({})",
+        text += &format!(
+            "{mark} {}  {}{}  {done}/{total} exercises  ({})\n",
             i + 1,
             lesson.title,
             " ".repeat(pad),
             lesson.id
         );
     }
+    text
+}
+
+/// The hidden mode of the kill -9 fault test (tests/fault_progress.rs): saves large progress
+/// over and over in `CUDATUTOR_DATA_DIR` until killed. Not for learners; never reached unless
+/// the variable is set.
+fn test_save_loop(kib: &std::ffi::OsStr) -> anyhow::Result<ExitCode> {
+    let kib: usize = kib
+        .to_str()
+        .and_then(|k| k.parse().ok())
+        .ok_or_else(|| anyhow::anyhow!("CUDATUTOR_TEST_SAVE_LOOP must be a size in KiB"))?;
+    let store = Store::default_location().ok_or_else(|| anyhow::anyhow!("no data folder"))?;
+    cudatutor::progress::test_save_loop(&store, kib, 100_000).map_err(anyhow::Error::msg)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,12 +1,15 @@
 //! The learner's progress: where they were (lesson and scroll), saved edits and passed
 //! exercises. Stored as JSON in the XDG data dir (or `CUDATUTOR_DATA_DIR`), written atomically
-//! (temp file, fsync, rename) so a crash leaves the old or the new file, never half of one.
-//! A file that cannot be read is moved aside and reported, never silently dropped.
+//! (temp file, fsync, rename, fsync of the folder) so a crash leaves the old or the new file,
+//! never half of one; temp files of killed saves are removed at the next start. A file that
+//! cannot be read is moved aside and reported, never silently dropped. Every error message
+//! names the path it is about (tests/fault_progress.rs, docs/robustness.md "Fault tests").
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 const FILE_NAME: &str = "progress.json";
 
@@ -50,6 +53,9 @@ pub struct ExerciseState {
 #[derive(Debug, Clone)]
 pub struct Store {
     dir: PathBuf,
+    /// Set when the file there could not be read nor moved aside: saving would destroy it, so
+    /// saves refuse with this reason. Shared by clones (the pager holds one).
+    blocked: Arc<Mutex<Option<String>>>,
 }
 
 /// Loading never fails: the worst case is a fresh start plus a message saying why.
@@ -58,95 +64,275 @@ pub struct Loaded {
     pub warning: Option<String>,
 }
 
+/// A progress file is a few KiB (the learner's code for each exercise). Anything far larger is
+/// not one of ours, and reading it whole would stall the start.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Temp files of saves that never reached their rename (the process was killed) are removed
+/// at the next start once their process is gone; where that cannot be told, once this old.
+const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
 impl Store {
     /// `CUDATUTOR_DATA_DIR`, else the platform data dir (`~/.local/share/cudatutor`).
     pub fn default_location() -> Option<Store> {
         if let Some(dir) = std::env::var_os("CUDATUTOR_DATA_DIR").filter(|d| !d.is_empty()) {
-            return Some(Store { dir: dir.into() });
+            return Some(Store::at(dir));
         }
-        directories::ProjectDirs::from("", "", "cudatutor").map(|d| Store {
-            dir: d.data_dir().to_path_buf(),
-        })
+        directories::ProjectDirs::from("", "", "cudatutor").map(|d| Store::at(d.data_dir()))
     }
 
     pub fn at(dir: impl Into<PathBuf>) -> Store {
-        Store { dir: dir.into() }
+        Store {
+            dir: dir.into(),
+            blocked: Arc::default(),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     pub fn path(&self) -> PathBuf {
         self.dir.join(FILE_NAME)
     }
 
+    /// Reads the progress file. Leftover temp files of killed saves are removed first. A file
+    /// that is not valid progress (unreadable, not JSON, wrong shape, too large, a directory)
+    /// is moved aside as `progress.json.corrupt-<time>` and reported; when it cannot be moved,
+    /// it is left alone and this store refuses to save over it.
     pub fn load(&self) -> Loaded {
+        self.remove_stale_temp_files();
         let path = self.path();
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        let problem = match read_progress_file(&path) {
+            Ok(None) => {
                 return Loaded {
                     progress: Progress::default(),
                     warning: None,
                 };
             }
-            Err(e) => {
-                return Loaded {
-                    progress: Progress::default(),
-                    warning: Some(format!(
-                        "could not read {}: {e}; starting fresh (the file is left as it is)",
-                        path.display()
-                    )),
-                };
+            Ok(Some(bytes)) => match serde_json::from_slice(&bytes) {
+                Ok(progress) => {
+                    return Loaded {
+                        progress,
+                        warning: None,
+                    };
+                }
+                Err(e) => e.to_string(),
+            },
+            Err(e) => e.to_string(),
+        };
+        let warning = match self.move_aside(&path) {
+            Ok(aside) => format!(
+                "{} could not be read ({problem}); it was kept as {} and progress starts fresh",
+                path.display(),
+                aside.display()
+            ),
+            Err(m) => {
+                *self.blocked.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!(
+                    "{} could not be read and is left as it is; not saving over it",
+                    path.display()
+                ));
+                format!(
+                    "{} could not be read ({problem}) nor moved aside ({m}); progress starts fresh and will not be saved over it",
+                    path.display()
+                )
             }
         };
-        match serde_json::from_slice(&bytes) {
-            Ok(progress) => Loaded {
-                progress,
-                warning: None,
-            },
-            Err(e) => {
-                let aside = self
-                    .dir
-                    .join(format!("{FILE_NAME}.corrupt-{}", unix_time()));
-                let moved = std::fs::rename(&path, &aside);
-                let warning = match moved {
-                    Ok(()) => format!(
-                        "{} could not be read ({e}); it was kept as {} and progress starts fresh",
-                        path.display(),
-                        aside.display()
-                    ),
-                    Err(m) => format!(
-                        "{} could not be read ({e}) nor moved aside ({m}); progress starts fresh and will not be saved over it",
-                        path.display()
-                    ),
-                };
-                Loaded {
-                    progress: Progress::default(),
-                    warning: Some(warning),
-                }
-            }
+        Loaded {
+            progress: Progress::default(),
+            warning: Some(warning),
         }
     }
 
-    /// Atomic replace: write a unique temp file in the same folder, fsync, rename over.
-    pub fn save(&self, progress: &Progress) -> std::io::Result<()> {
-        std::fs::create_dir_all(&self.dir)?;
-        let json = serde_json::to_vec_pretty(progress).map_err(std::io::Error::other)?;
-        let tmp = self.dir.join(format!(
-            ".{FILE_NAME}.{}.{}.tmp",
+    /// `progress.json.corrupt-<unix time>`, with `-2`, `-3`… when that name is taken, so an
+    /// earlier bad file is never replaced by a later one.
+    fn move_aside(&self, path: &Path) -> std::io::Result<PathBuf> {
+        let stem = format!("{FILE_NAME}.corrupt-{}", unix_time());
+        for n in 1..1000 {
+            let aside = self.dir.join(if n == 1 {
+                stem.clone()
+            } else {
+                format!("{stem}-{n}")
+            });
+            if std::fs::symlink_metadata(&aside).is_ok() {
+                continue;
+            }
+            std::fs::rename(path, &aside)?;
+            return Ok(aside);
+        }
+        Err(std::io::Error::other(
+            "too many progress.json.corrupt-* files",
+        ))
+    }
+
+    /// Whether a save would work, asked at start-up so the learner hears of a read-only or full
+    /// disk before typing anything: writes what a save would write to a temp file, syncs it and
+    /// removes it, touching neither the progress file nor anything else there. `Err` is a
+    /// one-line message naming the path and the OS error.
+    pub fn check_writable(&self, progress: &Progress) -> Result<(), String> {
+        let say = |e: std::io::Error| format!("progress will not be saved: {e}");
+        if let Some(reason) = self.blocked() {
+            return Err(format!("progress will not be saved: {reason}"));
+        }
+        self.ensure_dir().map_err(say)?;
+        let json =
+            serde_json::to_vec_pretty(progress).map_err(|e| say(std::io::Error::other(e)))?;
+        let tmp = self.temp_path();
+        let result = write_synced(&tmp, &json);
+        let _ = std::fs::remove_file(&tmp);
+        result.map_err(|e| say(with_path(&self.dir, e)))
+    }
+
+    /// Creates the folder if needed. The error names it, and says so when a file is in the way
+    /// (the OS says only "File exists").
+    fn ensure_dir(&self) -> std::io::Result<()> {
+        match std::fs::create_dir_all(&self.dir) {
+            Ok(()) => Ok(()),
+            Err(_) if self.dir.exists() && !self.dir.is_dir() => Err(std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                format!("{}: it is a file, not a folder", self.dir.display()),
+            )),
+            Err(e) => Err(with_path(&self.dir, e)),
+        }
+    }
+
+    fn blocked(&self) -> Option<String> {
+        self.blocked
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn temp_path(&self) -> PathBuf {
+        self.dir.join(format!(
+            "{TEMP_PREFIX}{}.{}{TEMP_SUFFIX}",
             std::process::id(),
             unique()
-        ));
-        let result = write_synced(&tmp, &json).and_then(|()| std::fs::rename(&tmp, self.path()));
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result
+        ))
     }
+
+    /// Atomic replace: write a unique temp file in the same folder, fsync it, rename it over
+    /// the progress file, fsync the folder (so the rename itself survives a power cut). On any
+    /// failure the old file is untouched and the temp file removed. Errors name the path.
+    pub fn save(&self, progress: &Progress) -> std::io::Result<()> {
+        if let Some(reason) = self.blocked() {
+            return Err(std::io::Error::other(reason));
+        }
+        let path = self.path();
+        self.ensure_dir()?;
+        let json = serde_json::to_vec_pretty(progress).map_err(std::io::Error::other)?;
+        let tmp = self.temp_path();
+        let result = write_synced(&tmp, &json).and_then(|()| std::fs::rename(&tmp, &path));
+        if let Err(e) = result {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(with_path(&path, e));
+        }
+        sync_dir(&self.dir);
+        Ok(())
+    }
+
+    /// Removes `.progress.json.<pid>.<n>.tmp` files left by saves that were killed before their
+    /// rename. A file is left while its process may still be writing it: other than this
+    /// process, alive (on Linux, `/proc/<pid>` exists), and younger than a day. Failures (a
+    /// read-only folder) are ignored: such files are never read, only in the way.
+    fn remove_stale_temp_files(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let name = entry.file_name();
+            let Some(pid) = name.to_str().and_then(temp_file_pid) else {
+                continue;
+            };
+            if pid != std::process::id() && !temp_owner_may_be_writing(pid, &entry) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+const TEMP_PREFIX: &str = ".progress.json.";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// The pid in a temp file name `.progress.json.<pid>.<n>.tmp`, or None for other names.
+fn temp_file_pid(name: &str) -> Option<u32> {
+    let middle = name.strip_prefix(TEMP_PREFIX)?.strip_suffix(TEMP_SUFFIX)?;
+    let (pid, n) = middle.split_once('.')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+fn temp_owner_may_be_writing(pid: u32, entry: &std::fs::DirEntry) -> bool {
+    let young = entry
+        .metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_none_or(|age| age < STALE_TEMP_AGE);
+    if !young {
+        return false;
+    }
+    if cfg!(target_os = "linux") {
+        Path::new("/proc").join(pid.to_string()).exists()
+    } else {
+        true
+    }
+}
+
+/// The bytes of the progress file; None when there is none. Errors for what is not a regular
+/// file (a directory, a FIFO that would block the start) or is larger than [`MAX_FILE_BYTES`].
+fn read_progress_file(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if meta.is_dir() {
+        return Err(std::io::Error::other("it is a directory, not a file"));
+    }
+    if !meta.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(Some(bytes))
+}
+
+fn too_large(len: u64) -> std::io::Error {
+    std::io::Error::other(format!(
+        "{len} bytes, more than the {} MiB a progress file can be",
+        MAX_FILE_BYTES >> 20
+    ))
+}
+
+/// The same error, its message prefixed with the path it is about.
+fn with_path(path: &Path, e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
 fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut file = std::fs::File::create(path)?;
     file.write_all(bytes)?;
     file.sync_all()
+}
+
+/// Makes a rename in `dir` durable. Best effort: the rename has already happened, so a folder
+/// that cannot be synced (some network and FUSE file systems refuse) is not a failed save.
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
 }
 
 fn unix_time() -> u64 {
@@ -160,6 +346,69 @@ fn unique() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// For the kill -9 fault test (tests/fault_progress.rs) only, reached through the hidden
+/// `CUDATUTOR_TEST_SAVE_LOOP=<KiB>` variable: starts as the program does (load, which removes
+/// stale temp files), then saves [`test_generation`] 1, 2, 3… as fast as it can, printing
+/// `saved N` after each save returns, until stdout closes or `limit` saves.
+#[doc(hidden)]
+pub fn test_save_loop(store: &Store, kib: usize, limit: u64) -> Result<(), String> {
+    let loaded = store.load();
+    if let Some(w) = loaded.warning {
+        return Err(w);
+    }
+    let start = match loaded.progress.last_lesson.as_deref() {
+        None => 0,
+        Some(name) => name
+            .strip_prefix("gen-")
+            .and_then(|n| n.parse::<u64>().ok())
+            .ok_or_else(|| format!("not a test file: last_lesson {name:?}"))?,
+    };
+    if start > 0 && loaded.progress != test_generation(start, kib) {
+        return Err(format!(
+            "the file holds generation {start} but not its content"
+        ));
+    }
+    let mut out = std::io::stdout().lock();
+    for k in start + 1..=start + limit {
+        store
+            .save(&test_generation(k, kib))
+            .map_err(|e| e.to_string())?;
+        if writeln!(out, "saved {k}")
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Generation `k` of the kill test's progress: about `kib` KiB (varying with k, so an old and a
+/// new file differ in length too), every part of it naming k.
+#[doc(hidden)]
+pub fn test_generation(k: u64, kib: usize) -> Progress {
+    let mut p = Progress {
+        last_lesson: Some(format!("gen-{k}")),
+        ..Progress::default()
+    };
+    let total = kib * 1024 / 2 + (k as usize % 7) * kib * 1024 / 12;
+    let parts = 8;
+    for i in 0..parts {
+        let line = format!("x_{i} = {k}  # généré \"{k}\"\n");
+        let code = line.repeat((total / parts / line.len()).max(1));
+        p.exercises.insert(
+            format!("exercise-{i}"),
+            ExerciseState {
+                code: Some(code),
+                passed: (k + i as u64).is_multiple_of(2),
+            },
+        );
+        p.scroll
+            .insert(format!("lesson-{i}"), (k as usize) * 10 + i);
+    }
+    p
 }
 
 #[cfg(test)]
@@ -274,5 +523,355 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             .count();
         assert_eq!(leftovers, 0);
+    }
+
+    fn files_named(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+            .map(|e| e.path())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Writes `bytes` as the progress file, loads it, and checks: fresh progress, one warning
+    /// line naming the file and where it was kept, and the kept file holds exactly `bytes`.
+    fn assert_kept_aside(name: &str, bytes: &[u8], reason: &str) {
+        let dir = temp_dir(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(FILE_NAME), bytes).unwrap();
+        let store = Store::at(&dir);
+        let loaded = store.load();
+        assert_eq!(loaded.progress, Progress::default(), "{name}");
+        let warning = loaded.warning.expect("a warning");
+        assert!(!warning.contains('\n'), "one line: {warning}");
+        assert!(
+            warning.contains(&store.path().display().to_string()),
+            "{warning}"
+        );
+        assert!(warning.contains(reason), "{name}: {warning}");
+        let kept = files_named(&dir, "progress.json.corrupt-");
+        assert_eq!(kept.len(), 1, "{name}: {kept:?}");
+        assert!(
+            warning.contains(&kept[0].display().to_string()),
+            "{warning}"
+        );
+        assert_eq!(
+            std::fs::read(&kept[0]).unwrap(),
+            bytes,
+            "{name}: kept intact"
+        );
+        assert!(!store.path().exists());
+        // The next save works and the next load is clean.
+        store.save(&Progress::default()).unwrap();
+        assert!(store.load().warning.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn sample() -> Progress {
+        let mut p = Progress {
+            last_lesson: Some("devices".into()),
+            ..Progress::default()
+        };
+        p.scroll.insert("devices".into(), 7);
+        p.exercises.insert(
+            "e".into(),
+            ExerciseState {
+                code: Some("x = 1\n".into()),
+                passed: true,
+            },
+        );
+        p
+    }
+
+    #[test]
+    fn every_truncation_of_a_file_is_kept_aside() {
+        let full = serde_json::to_vec_pretty(&sample()).unwrap();
+        // Every proper prefix: a write cut short anywhere (the empty file included).
+        for cut in 0..full.len() {
+            let dir = temp_dir(&format!("truncated-{cut}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(FILE_NAME), &full[..cut]).unwrap();
+            let loaded = Store::at(&dir).load();
+            assert!(
+                loaded.warning.is_some(),
+                "prefix of {cut} bytes loaded silently"
+            );
+            assert_eq!(files_named(&dir, "progress.json.corrupt-").len(), 1);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    #[test]
+    fn wrong_types_are_kept_aside() {
+        assert_kept_aside("type-lesson", br#"{"last_lesson": 5}"#, "invalid type");
+        assert_kept_aside("type-scroll", br#"{"scroll": {"a": -1}}"#, "invalid value");
+        assert_kept_aside("type-null", b"null", "invalid type");
+        assert_kept_aside("type-array", b"[1, 2]", "invalid type");
+        assert_kept_aside(
+            "type-exercise",
+            br#"{"exercises": {"e": {"code": 1}}}"#,
+            "invalid type",
+        );
+    }
+
+    #[test]
+    fn non_utf8_binary_and_deeply_nested_files() {
+        let mut bytes = br#"{"last_lesson": ""#.to_vec();
+        bytes.extend([0xff, 0xfe, b'"', b'}']);
+        assert_kept_aside("non-utf8", &bytes, "could not be read");
+        // 100 000 levels deep in a field this version does not know: skipped without
+        // recursion (no stack overflow), the rest of the file loads.
+        let nested = format!(
+            "{{\"unknown\": {}{}, \"last_lesson\": \"devices\"}}",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        let dir = temp_dir("nested");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(FILE_NAME), nested).unwrap();
+        let loaded = Store::at(&dir).load();
+        assert!(loaded.warning.is_none(), "{:?}", loaded.warning);
+        assert_eq!(loaded.progress.last_lesson.as_deref(), Some("devices"));
+        // Nested where a map belongs: a type error at once.
+        let deep_scroll = format!("{{\"scroll\": {}", "[".repeat(100_000));
+        assert_kept_aside("nested-scroll", deep_scroll.as_bytes(), "invalid type");
+        assert_kept_aside("binary", &[0u8, 1, 2, 3, 0xff], "could not be read");
+    }
+
+    #[test]
+    fn a_huge_file_is_kept_aside_without_reading_it() {
+        let dir = temp_dir("huge");
+        std::fs::create_dir_all(&dir).unwrap();
+        // Sparse: no disk used, and the size check happens before any read.
+        let file = std::fs::File::create(dir.join(FILE_NAME)).unwrap();
+        file.set_len(MAX_FILE_BYTES + 1).unwrap();
+        drop(file);
+        let started = std::time::Instant::now();
+        let loaded = Store::at(&dir).load();
+        let warning = loaded.warning.expect("a warning");
+        assert!(
+            warning.contains("16777217 bytes, more than the 16 MiB"),
+            "{warning}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        let kept = files_named(&dir, "progress.json.corrupt-");
+        assert_eq!(kept.len(), 1);
+        assert_eq!(
+            std::fs::metadata(&kept[0]).unwrap().len(),
+            MAX_FILE_BYTES + 1
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_directory_in_place_of_the_file_is_kept_aside() {
+        let dir = temp_dir("is-dir");
+        std::fs::create_dir_all(dir.join(FILE_NAME).join("inside")).unwrap();
+        let store = Store::at(&dir);
+        let warning = store.load().warning.expect("a warning");
+        assert!(
+            warning.contains("it is a directory, not a file"),
+            "{warning}"
+        );
+        let kept = files_named(&dir, "progress.json.corrupt-");
+        assert_eq!(kept.len(), 1);
+        assert!(kept[0].join("inside").is_dir(), "moved whole");
+        store.save(&sample()).unwrap();
+        assert_eq!(store.load().progress, sample());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_fifo_in_place_of_the_file_does_not_block_the_start() {
+        let dir = temp_dir("fifo");
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join(FILE_NAME);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("SKIPPED: mkfifo is not available");
+            return;
+        }
+        // Reading a FIFO with no writer would block forever; load must not open it.
+        let warning = Store::at(&dir).load().warning.expect("a warning");
+        assert!(warning.contains("it is not a regular file"), "{warning}");
+        assert_eq!(files_named(&dir, "progress.json.corrupt-").len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn two_bad_files_in_one_second_are_both_kept() {
+        let dir = temp_dir("twice");
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = Store::at(&dir);
+        for bad in [&b"{ first"[..], b"{ second", b"{ third"] {
+            std::fs::write(store.path(), bad).unwrap();
+            assert!(store.load().warning.is_some());
+        }
+        let kept = files_named(&dir, "progress.json.corrupt-");
+        let mut contents: Vec<Vec<u8>> = kept.iter().map(|k| std::fs::read(k).unwrap()).collect();
+        contents.sort();
+        assert_eq!(
+            contents,
+            vec![
+                b"{ first".to_vec(),
+                b"{ second".to_vec(),
+                b"{ third".to_vec()
+            ]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_writer_reports_a_full_disk() {
+        // /dev/full: every write fails with ENOSPC, as on a full file system.
+        let full = Path::new("/dev/full");
+        if !full.exists() {
+            eprintln!("SKIPPED: no /dev/full on this system");
+            return;
+        }
+        let e = write_synced(full, &serde_json::to_vec(&sample()).unwrap()).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(28), "{e}");
+    }
+
+    #[test]
+    fn errors_name_the_path_and_the_old_file_survives() {
+        // A data dir that is a regular file: create_dir_all fails for any user, root included.
+        let base = temp_dir("not-a-dir");
+        std::fs::create_dir_all(&base).unwrap();
+        let file = base.join("data");
+        std::fs::write(&file, b"not a folder").unwrap();
+        let store = Store::at(&file);
+        let message = store.check_writable(&sample()).unwrap_err();
+        assert_eq!(
+            message,
+            format!(
+                "progress will not be saved: {}: it is a file, not a folder",
+                file.display()
+            )
+        );
+        let e = store.save(&sample()).unwrap_err();
+        assert!(
+            e.to_string().starts_with(&file.display().to_string()),
+            "{e}"
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), b"not a folder");
+
+        // A progress path that cannot be replaced (a non-empty directory): the rename fails,
+        // the error names progress.json, the temp file is gone, what was there is untouched.
+        let dir = temp_dir("rename-fails");
+        std::fs::create_dir_all(dir.join(FILE_NAME).join("keep")).unwrap();
+        let store = Store::at(&dir);
+        let e = store.save(&sample()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(&store.path().display().to_string()),
+            "{e}"
+        );
+        assert!(dir.join(FILE_NAME).join("keep").is_dir());
+        assert!(files_named(&dir, TEMP_PREFIX).is_empty());
+        let _ = std::fs::remove_dir_all(&base);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn check_writable_leaves_nothing_behind() {
+        let dir = temp_dir("probe");
+        let store = Store::at(&dir);
+        store.save(&sample()).unwrap();
+        let before = std::fs::read(store.path()).unwrap();
+        store.check_writable(&Progress::default()).unwrap();
+        assert_eq!(std::fs::read(store.path()).unwrap(), before);
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from(FILE_NAME)]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_blocked_store_refuses_to_save() {
+        let dir = temp_dir("blocked");
+        let store = Store::at(&dir);
+        *store.blocked.lock().unwrap() = Some("reason here".into());
+        assert_eq!(
+            store.save(&sample()).unwrap_err().to_string(),
+            "reason here"
+        );
+        assert_eq!(
+            store.check_writable(&sample()).unwrap_err(),
+            "progress will not be saved: reason here"
+        );
+        assert!(!store.path().exists());
+    }
+
+    #[test]
+    fn stale_temp_files_are_removed_and_live_ones_kept() {
+        let dir = temp_dir("stale");
+        std::fs::create_dir_all(&dir).unwrap();
+        // A pid that is certainly gone: a child that has exited and been waited for.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let own = std::process::id();
+        let live = 1; // init: alive for as long as the system is
+        let names = [
+            format!(".progress.json.{dead}.0.tmp"),
+            format!(".progress.json.{dead}.17.tmp"),
+            format!(".progress.json.{own}.5.tmp"),
+            format!(".progress.json.{live}.0.tmp"),
+            ".progress.json.notes".to_string(),
+            ".progress.json.x.0.tmp".to_string(),
+        ];
+        for n in &names {
+            std::fs::write(dir.join(n), b"{ half").unwrap();
+        }
+        let loaded = Store::at(&dir).load();
+        assert!(loaded.warning.is_none());
+        let left: Vec<String> = files_named(&dir, ".progress.json.")
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        let mut expected = vec![
+            names[2].clone(),
+            names[3].clone(),
+            names[4].clone(),
+            names[5].clone(),
+        ];
+        if !cfg!(target_os = "linux") {
+            // Without /proc, only a day's age marks a temp file stale.
+            expected.extend([names[0].clone(), names[1].clone()]);
+        }
+        expected.sort();
+        assert_eq!(left, expected);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn temp_file_names_parse() {
+        assert_eq!(temp_file_pid(".progress.json.123.4.tmp"), Some(123));
+        assert_eq!(temp_file_pid(".progress.json.123.tmp"), None);
+        assert_eq!(temp_file_pid(".progress.json.a.4.tmp"), None);
+        assert_eq!(temp_file_pid("progress.json"), None);
+        assert_eq!(temp_file_pid("progress.json.corrupt-1"), None);
+    }
+
+    #[test]
+    fn test_generations_differ_and_round_trip() {
+        let store = Store::at(temp_dir("generations"));
+        for k in [1, 2, 3] {
+            store.save(&test_generation(k, 8)).unwrap();
+            assert_eq!(store.load().progress, test_generation(k, 8));
+        }
+        assert_ne!(test_generation(1, 8), test_generation(2, 8));
+        let len = |k| {
+            serde_json::to_vec_pretty(&test_generation(k, 8))
+                .unwrap()
+                .len()
+        };
+        assert_ne!(len(1), len(2), "lengths differ too");
     }
 }

@@ -1,4 +1,5 @@
 //! The subcommands' work, kept out of main.rs (which only parses and dispatches).
 
+pub mod output;
 pub mod run_cmd;
 pub mod size;

@@ -32,29 +32,33 @@ pub fn read_script(path: &std::path::Path) -> Result<(String, String), String> {
     Ok((text, path.display().to_string()))
 }
 
-/// Runs the script and prints the result; returns the exit status (0 ok, 1 raised).
+/// Runs the script and prints the result; returns the exit status (0 ok, 1 raised; 141 when
+/// stdout's reader went away, 2 when stdout cannot be written otherwise, see
+/// [`super::output`]).
 pub fn execute(source: &str, opts: &RunOptions, format: Format, summary: bool) -> u8 {
     let report = run::run_script(source, opts);
-    let mut out = std::io::stdout().lock();
-    let mut err = std::io::stderr().lock();
-    match format {
-        Format::Json => {
-            let _ = writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(&report).unwrap_or_default()
-            );
-        }
-        Format::Text => {
-            let _ = out.write_all(report.stdout.as_bytes());
-            let _ = out.flush();
+    let written = match format {
+        Format::Json => super::output::emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        )),
+        Format::Text => super::output::emit(&report.stdout).map(|()| {
+            // A closed stderr is not worth failing over: the status still says what happened.
+            let mut err = std::io::stderr().lock();
             let _ = err.write_all(report.stderr.as_bytes());
             if summary || std::io::stderr().is_terminal() {
                 let _ = err.write_all(render_summary(&report).as_bytes());
             }
+        }),
+    };
+    match written {
+        Ok(()) => u8::from(!report.ok),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => super::output::BROKEN_PIPE_STATUS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "cudatutor: {e}");
+            2
         }
     }
-    if report.ok { 0 } else { 1 }
 }
 
 /// Human sizes as PyTorch's format_size prints them.

@@ -83,10 +83,8 @@ pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
     if let Some(store) = store
         && let Err(e) = store.save(&app.progress)
     {
-        eprintln!(
-            "cudatutor: could not save your place to {}: {e}",
-            store.path().display()
-        );
+        // The error names the path (see Store::save).
+        eprintln!("cudatutor: could not save your place: {e}");
     }
     result
 }
