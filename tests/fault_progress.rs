@@ -13,6 +13,9 @@
 //! (`unshare -m`, or `unshare -rm` as a normal user). Where none of that is possible the test
 //! prints SKIPPED and why. docs/robustness.md "Fault tests" has what each proves and timings.
 
+mod common;
+
+use common::tmux::Tmux;
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{ExerciseState, Progress, Store, test_generation};
 use cudatutor::ui::{App, Theme};
@@ -461,7 +464,8 @@ fn pager_still_works(c: &Confinement, fault: Fault) {
     let dir = temp_dir(&format!("{fault:?}-pager"));
     let seed = dir.with_extension("seed");
     std::fs::write(&seed, serde_json::to_vec_pretty(&seed_progress()).unwrap()).unwrap();
-    let t = Tmux::start(&format!("{fault:?}").to_lowercase(), 200);
+    let t = Tmux::start(&format!("fault-{fault:?}").to_lowercase(), 200, 40, &[])
+        .joining_wrapped_lines();
     let line = c.shell_line(
         &dir,
         &seed,
@@ -501,7 +505,12 @@ fn pager_still_works(c: &Confinement, fault: Fault) {
     t.send(&["Escape"]);
     t.wait_until("the editor to close", |s| !s.contains("✎"));
     t.send(&["q"]);
-    let end = t.wait_for("FAULT-LEFT:");
+    // Until the prompt is back after the epilogue: the capture can otherwise land while
+    // the FAULT-LEFT line is still being drawn.
+    let end = t.wait_until("the epilogue and the prompt after it", |s| {
+        s.split_once("FAULT-LEFT:")
+            .is_some_and(|(_, rest)| rest.contains(common::tmux::PROMPT))
+    });
     let last = format!(
         "cudatutor: could not save your place: {}: {}",
         dir.join("progress.json").display(),
@@ -727,89 +736,4 @@ fn stdout_on_a_full_disk_is_a_clear_error() {
         );
     }
     let _ = std::fs::remove_dir_all(&data);
-}
-
-// ---------------------------------------------------------------------------------------------
-// tmux, as in tests/tmux_e2e.rs
-
-struct Tmux {
-    session: String,
-}
-
-impl Tmux {
-    fn start(name: &str, width: u16) -> Tmux {
-        let session = format!("cudatutor-fault-{name}-{}", std::process::id());
-        let status = Command::new("tmux")
-            .args(["-f", "/dev/null", "new-session", "-d", "-s", &session])
-            .args(["-x", &width.to_string(), "-y", "40"])
-            .args([
-                "env",
-                "-u",
-                "NO_COLOR",
-                "PS1=FAULT-PROMPT$ ",
-                "TERM=xterm-256color",
-                "RUST_BACKTRACE=0",
-                "bash",
-                "--norc",
-                "--noprofile",
-            ])
-            .status()
-            .expect("tmux must be installed for the fault tests (scripts/test.sh installs it)");
-        assert!(status.success(), "tmux new-session failed");
-        let t = Tmux { session };
-        t.wait_for("FAULT-PROMPT$");
-        t
-    }
-
-    fn send(&self, keys: &[&str]) {
-        let status = Command::new("tmux")
-            .args(["send-keys", "-t", &self.session])
-            .args(keys)
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    fn type_text(&self, text: &str) {
-        let status = Command::new("tmux")
-            .args(["send-keys", "-t", &self.session, "-l", text])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    fn screen(&self) -> String {
-        let out = Command::new("tmux")
-            .args(["capture-pane", "-p", "-J", "-t", &self.session])
-            .output()
-            .unwrap();
-        text(&out.stdout)
-    }
-
-    fn wait_for(&self, needle: &str) -> String {
-        self.wait_until(&format!("{needle:?}"), |s| s.contains(needle))
-    }
-
-    fn wait_until(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let screen = self.screen();
-            if ok(&screen) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.session])
-            .status();
-    }
 }

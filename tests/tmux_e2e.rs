@@ -2,121 +2,18 @@
 //! opens help, quits, and checks that the shell prompt is back and the terminal restored
 //! (cooked mode, main screen). Fails, never skips, when tmux is missing.
 
+mod common;
+
+use common::tmux::Tmux;
 use std::path::PathBuf;
 use std::process::Command;
 use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-struct Tmux {
-    session: String,
-}
-
-impl Tmux {
-    fn start(name: &str, data_dir: &PathBuf) -> Tmux {
-        let session = format!("cudatutor-e2e-{name}-{}", std::process::id());
-        let status = Command::new("tmux")
-            .args([
-                "-f",
-                "/dev/null",
-                "new-session",
-                "-d",
-                "-s",
-                &session,
-                "-x",
-                "100",
-                "-y",
-                "30",
-            ])
-            // The environment is given to the shell explicitly: a tmux server that is already
-            // running would otherwise hand new sessions its own environment, not ours.
-            .args([
-                "env",
-                "-u",
-                "NO_COLOR",
-                "PS1=E2E-PROMPT$ ",
-                "TERM=xterm-256color",
-                "RUST_BACKTRACE=0",
-            ])
-            .arg(format!("CUDATUTOR_DATA_DIR={}", data_dir.display()))
-            .args(["bash", "--norc", "--noprofile"])
-            .status()
-            .expect("tmux must be installed for the end-to-end test (scripts/test.sh installs it)");
-        assert!(status.success(), "tmux new-session failed");
-        let t = Tmux { session };
-        t.wait_for("E2E-PROMPT$");
-        t
-    }
-
-    fn send(&self, keys: &[&str]) {
-        let status = Command::new("tmux")
-            .args(["send-keys", "-t", &self.session])
-            .args(keys)
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    fn type_text(&self, text: &str) {
-        let status = Command::new("tmux")
-            .args(["send-keys", "-t", &self.session, "-l", text])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    fn screen(&self) -> String {
-        let out = Command::new("tmux")
-            .args(["capture-pane", "-p", "-t", &self.session])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn query(&self, format: &str) -> String {
-        let out = Command::new("tmux")
-            .args(["display-message", "-p", "-t", &self.session, format])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    }
-
-    fn wait_for(&self, needle: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            let screen = self.screen();
-            if screen.contains(needle) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {needle:?}; screen:\n{screen}"
-            );
-            sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn wait_until(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            let screen = self.screen();
-            if ok(&screen) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.session])
-            .status();
-    }
+/// A 100x30 shell whose cudatutor keeps its progress in `data_dir`.
+fn e2e_shell(name: &str, data_dir: &PathBuf) -> Tmux {
+    let data = format!("CUDATUTOR_DATA_DIR={}", data_dir.display());
+    Tmux::start(&format!("e2e-{name}"), 100, 30, &[data])
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -132,7 +29,7 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
     let catalog = cudatutor::lesson::Catalog::builtin(cudatutor::lesson::Lang::En).unwrap();
     let title = catalog.lessons[2].title.clone();
     let data = temp_dir("pager");
-    let t = Tmux::start("pager", &data);
+    let t = e2e_shell("pager", &data);
     let cooked = t.query("#{pane_id}");
     assert!(!cooked.is_empty());
 
@@ -164,7 +61,7 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
 
     t.send(&["q"]);
     let after = t.wait_until("the shell prompt after quitting", |s| {
-        s.matches("E2E-PROMPT$").count() >= 2
+        s.matches("TMUX-TEST-PROMPT$").count() >= 2
     });
     assert!(
         !after.contains(&format!("3/5 {title}")),
@@ -205,7 +102,7 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
     t.wait_for(&format!("3/5 {title}"));
     t.send(&["q"]);
     t.wait_until("the prompt again", |s| {
-        s.contains("E2E-PROMPT$") && !s.contains(&format!("3/5 {title}"))
+        s.contains("TMUX-TEST-PROMPT$") && !s.contains(&format!("3/5 {title}"))
     });
 }
 
@@ -213,7 +110,7 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
 fn terminal_is_restored_after_a_panic_in_the_ui() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
     let data = temp_dir("panic");
-    let t = Tmux::start("panic", &data);
+    let t = e2e_shell("panic", &data);
     t.type_text(&format!(
         "CUDATUTOR_TEST_PANIC_KEY=Z {bin} --lang en lesson 1; echo EXIT=$?"
     ));
@@ -242,7 +139,7 @@ fn terminal_is_restored_after_a_panic_in_the_ui() {
 fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
     let data = temp_dir("exercise");
-    let t = Tmux::start("exercise", &data);
+    let t = e2e_shell("exercise", &data);
     t.type_text(&format!("{bin} --lang en --backend sim lesson 3"));
     t.send(&["Enter"]);
     t.wait_for("3/5");
@@ -303,7 +200,7 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     sleep(Duration::from_millis(200));
     t.send(&["q"]);
     t.wait_until("the shell prompt", |s| {
-        s.matches("E2E-PROMPT$").count() >= 2
+        s.matches("TMUX-TEST-PROMPT$").count() >= 2
     });
     let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
     assert!(saved.contains("labels = labels - 1"), "{saved}");
@@ -326,7 +223,7 @@ fn terminal_is_restored_after_sigterm_and_sigint() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
     for signal in ["TERM", "INT"] {
         let data = temp_dir(&format!("signal-{signal}"));
-        let t = Tmux::start(&format!("signal-{signal}"), &data);
+        let t = e2e_shell(&format!("signal-{signal}"), &data);
         t.type_text(&format!("{bin} --lang en lesson 2 & sleep 0.3; fg"));
         t.send(&["Enter"]);
         t.wait_for("2/5");
@@ -341,7 +238,7 @@ fn terminal_is_restored_after_sigterm_and_sigint() {
             .unwrap();
         assert!(kill.success(), "the pager process was found");
         t.wait_until("the shell prompt after the signal", |s| {
-            s.matches("E2E-PROMPT$").count() >= 2 && !s.contains("2/5")
+            s.matches("TMUX-TEST-PROMPT$").count() >= 2 && !s.contains("2/5")
         });
         assert_eq!(
             t.query("#{alternate_on}"),

@@ -108,6 +108,31 @@ fn unary_fn(
     Ok(wrap(rt, rt.unary(op, &t).map_err(py_err)?))
 }
 
+type SoftmaxOp = fn(&Runtime, &Tensor, i64, Option<DType>) -> crate::engine::Result<Tensor>;
+
+/// `softmax` / `log_softmax(input, dim=None, _stacklevel=3, dtype=None)`. Without `dim`,
+/// PyTorch's legacy rule (`_get_softmax_dim`): 0 for 0-, 1- and 3-d inputs, else 1.
+fn softmax_fn(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    args: Args,
+    fname: &str,
+    op: SoftmaxOp,
+) -> PyResult<Value> {
+    let a = args.bind(fname, &["input", "dim", "_stacklevel", "dtype"], 1)?;
+    let t = need_tensor(a[0].as_ref().unwrap(), fname, "input")?;
+    let d = match &a[1] {
+        Some(v) if !v.is_none() => it.index_int(v)?,
+        _ if t.dim() <= 1 || t.dim() == 3 => 0,
+        _ => 1,
+    };
+    let dt = match &a[3] {
+        Some(v) => dtype_arg(v)?,
+        None => None,
+    };
+    Ok(wrap(rt, op(rt, &t, d, dt).map_err(py_err)?))
+}
+
 fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResult<Value> {
     let a = args.bind(fname, &["input", "other", "alpha", "out"], 2)?;
     let x = operand_of(a[0].as_ref().unwrap()).ok_or_else(|| {
@@ -842,42 +867,10 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         unary_fn(it, rt, args, UnaryOp::Tanh, "tanh")
     });
     reg(&m, rt, "softmax", |it, rt, args| {
-        let a = args.bind("softmax", &["input", "dim", "_stacklevel", "dtype"], 1)?;
-        let t = need_tensor(a[0].as_ref().unwrap(), "softmax", "input")?;
-        let d = match &a[1] {
-            Some(v) if !v.is_none() => it.index_int(v)?,
-            _ => {
-                if t.dim() <= 1 || t.dim() == 3 {
-                    0
-                } else {
-                    1
-                }
-            }
-        };
-        let dt = match &a[3] {
-            Some(v) => dtype_arg(v)?,
-            None => None,
-        };
-        Ok(wrap(rt, rt.softmax(&t, d, dt).map_err(py_err)?))
+        softmax_fn(it, rt, args, "softmax", Runtime::softmax)
     });
     reg(&m, rt, "log_softmax", |it, rt, args| {
-        let a = args.bind("log_softmax", &["input", "dim", "_stacklevel", "dtype"], 1)?;
-        let t = need_tensor(a[0].as_ref().unwrap(), "log_softmax", "input")?;
-        let d = match &a[1] {
-            Some(v) if !v.is_none() => it.index_int(v)?,
-            _ => {
-                if t.dim() <= 1 || t.dim() == 3 {
-                    0
-                } else {
-                    1
-                }
-            }
-        };
-        let dt = match &a[3] {
-            Some(v) => dtype_arg(v)?,
-            None => None,
-        };
-        Ok(wrap(rt, rt.log_softmax(&t, d, dt).map_err(py_err)?))
+        softmax_fn(it, rt, args, "log_softmax", Runtime::log_softmax)
     });
     reg(&m, rt, "cross_entropy", |it, rt, args| {
         loss_fn(it, rt, args, "cross_entropy", true)

@@ -6,6 +6,9 @@
 //! still differ, with reasons: they must keep failing (the list only shrinks), nothing else may,
 //! and each must be a fixture. `FIXTURE_FILTER=substring` runs a subset.
 
+// Each test binary that includes `common` uses a different part of it.
+#![allow(dead_code)]
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

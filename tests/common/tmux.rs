@@ -1,0 +1,120 @@
+//! A shell in a detached tmux session, for tests that run the real binary in a real terminal.
+//! Fails, never skips, when tmux is missing (scripts/test.sh installs it).
+
+// Each test binary that includes `common` uses a different part of it.
+#![allow(dead_code)]
+
+use std::process::Command;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// What the shell prints when it is ready for a command.
+pub const PROMPT: &str = "TMUX-TEST-PROMPT$";
+
+pub struct Tmux {
+    session: String,
+    join_wrapped: bool,
+}
+
+impl Tmux {
+    /// A `width` x `height` bash with `env` (`NAME=value` strings) and nothing from the user's
+    /// rc files. Waits for the prompt.
+    pub fn start(name: &str, width: u16, height: u16, env: &[String]) -> Tmux {
+        let session = format!("cudatutor-test-{name}-{}", std::process::id());
+        let status = Command::new("tmux")
+            .args(["-f", "/dev/null", "new-session", "-d", "-s", &session])
+            .args(["-x", &width.to_string(), "-y", &height.to_string()])
+            // The environment is given to the shell explicitly: a tmux server that is already
+            // running would otherwise hand new sessions its own environment, not ours.
+            .args([
+                "env",
+                "-u",
+                "NO_COLOR",
+                "TERM=xterm-256color",
+                "RUST_BACKTRACE=0",
+            ])
+            .arg(format!("PS1={PROMPT} "))
+            .args(env)
+            .args(["bash", "--norc", "--noprofile"])
+            .status()
+            .expect("tmux must be installed for this test (scripts/test.sh installs it)");
+        assert!(status.success(), "tmux new-session failed");
+        let t = Tmux {
+            session,
+            join_wrapped: false,
+        };
+        t.wait_for(PROMPT);
+        t
+    }
+
+    /// Captures join lines the terminal wrapped (for long shell output rather than a TUI).
+    pub fn joining_wrapped_lines(mut self) -> Tmux {
+        self.join_wrapped = true;
+        self
+    }
+
+    /// Keys by tmux name (`Enter`, `C-c`, `F5`, ...).
+    pub fn send(&self, keys: &[&str]) {
+        let status = Command::new("tmux")
+            .args(["send-keys", "-t", &self.session])
+            .args(keys)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Literal text, no key names.
+    pub fn type_text(&self, text: &str) {
+        let status = Command::new("tmux")
+            .args(["send-keys", "-t", &self.session, "-l", text])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    pub fn screen(&self) -> String {
+        let mut capture = Command::new("tmux");
+        capture.args(["capture-pane", "-p", "-t", &self.session]);
+        if self.join_wrapped {
+            capture.arg("-J");
+        }
+        let out = capture.output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// A tmux format about the pane, e.g. `#{alternate_on}`.
+    pub fn query(&self, format: &str) -> String {
+        let out = Command::new("tmux")
+            .args(["display-message", "-p", "-t", &self.session, format])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    pub fn wait_for(&self, needle: &str) -> String {
+        self.wait_until(&format!("{needle:?}"), |s| s.contains(needle))
+    }
+
+    pub fn wait_until(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; screen:\n{screen}"
+            );
+            sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.session])
+            .status();
+    }
+}
