@@ -332,12 +332,13 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
     }
     let s = parse_spec(spec)?;
     match v {
-        Value::Bool(_) | Value::Int(_)
+        Value::Bool(_) | Value::Int(_) | Value::BigInt(_)
             if !matches!(s.ty, Some('e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%')) =>
         {
-            let i = v.as_int().unwrap_or(0);
-            if matches!(v, Value::Bool(_)) && s.ty.is_none() {
-                return Ok(pad("", if i != 0 { "True" } else { "False" }, &s, '<'));
+            if let Value::Bool(b) = v
+                && s.ty.is_none()
+            {
+                return Ok(pad("", if *b { "True" } else { "False" }, &s, '<'));
             }
             if s.precision.is_some() {
                 return Err(PyException::new(
@@ -345,17 +346,32 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
                     "Precision not allowed in integer format specifier",
                 ));
             }
-            let mag = i.unsigned_abs();
-            let (body, prefix) = match s.ty {
-                None | Some('d') | Some('n') => (mag.to_string(), ""),
-                Some('x') => (format!("{mag:x}"), "0x"),
-                Some('X') => (format!("{mag:X}"), "0X"),
-                Some('o') => (format!("{mag:o}"), "0o"),
-                Some('b') => (format!("{mag:b}"), "0b"),
+            let digits = |radix: u32| -> PyResult<(String, bool)> {
+                match v {
+                    Value::BigInt(b) if radix == 10 => Ok((
+                        crate::script::bigint::decimal_magnitude(b)?,
+                        b.sign() == num_bigint::Sign::Minus,
+                    )),
+                    _ => Ok(crate::script::bigint::radix_magnitude(v, radix).unwrap_or_default()),
+                }
+            };
+            let ((body, neg), prefix) = match s.ty {
+                None | Some('d') | Some('n') => (digits(10)?, ""),
+                Some('x') => (digits(16)?, "0x"),
+                Some('X') => {
+                    let (d, n) = digits(16)?;
+                    ((d.to_ascii_uppercase(), n), "0X")
+                }
+                Some('o') => (digits(8)?, "0o"),
+                Some('b') => (digits(2)?, "0b"),
                 Some('c') => {
-                    let c = char::from_u32(i as u32).ok_or_else(|| {
-                        PyException::new("OverflowError", "%c arg not in range(0x110000)")
-                    })?;
+                    let c = v
+                        .as_int()
+                        .and_then(|i| u32::try_from(i).ok())
+                        .and_then(char::from_u32)
+                        .ok_or_else(|| {
+                            PyException::new("OverflowError", "%c arg not in range(0x110000)")
+                        })?;
                     return Ok(pad("", &c.to_string(), &s, '<'));
                 }
                 Some(t) => {
@@ -380,7 +396,7 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
                 ),
                 None => body,
             };
-            let sign = sign_str(i < 0, s.sign);
+            let sign = sign_str(neg, s.sign);
             let sign = if s.alt {
                 format!("{sign}{prefix}")
             } else {
@@ -388,8 +404,11 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
             };
             Ok(pad(&sign, &body, &s, '>'))
         }
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
-            let f = v.as_float().unwrap_or(0.0);
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::BigInt(_) => {
+            let f = match v {
+                Value::BigInt(b) => crate::script::bigint::to_f64(b)?,
+                _ => v.as_float().unwrap_or(0.0),
+            };
             if let Some(t) = s.ty
                 && !matches!(t, 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%')
             {
@@ -571,8 +590,9 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
             }
             'd' | 'i' | 'u' => {
                 let n = match &v {
-                    Value::Float(f) => Value::Int(f.trunc() as i64),
+                    Value::Float(f) => crate::script::bigint::from_f64(*f)?,
                     Value::Int(_) | Value::Bool(_) => Value::Int(v.as_int().unwrap_or(0)),
+                    Value::BigInt(_) => v.clone(),
                     other => {
                         return Err(PyException::new(
                             "TypeError",
@@ -586,19 +606,23 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                 format_spec(it, &n, &spec)?
             }
             'x' | 'X' | 'o' => {
-                let n = v.as_int().ok_or_else(|| {
-                    PyException::new(
+                if !crate::script::bigint::is_int(&v) {
+                    return Err(PyException::new(
                         "TypeError",
                         format!(
                             "%{ty} format: an integer is required, not {}",
                             v.type_name()
                         ),
-                    )
-                })?;
+                    ));
+                }
+                let n = v.clone();
                 spec.push(ty);
-                format_spec(it, &Value::Int(n), &spec)?
+                format_spec(it, &n, &spec)?
             }
             'f' | 'F' | 'e' | 'E' | 'g' | 'G' => {
+                if let Value::BigInt(b) = &v {
+                    crate::script::bigint::to_f64(b)?;
+                }
                 let f = v.as_float().ok_or_else(|| {
                     PyException::new(
                         "TypeError",
@@ -613,6 +637,12 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
             'c' => match &v {
                 Value::Str(s) => s.to_string(),
                 other => {
+                    if let Value::BigInt(_) = other {
+                        return Err(PyException::new(
+                            "OverflowError",
+                            "%c arg not in range(0x110000)",
+                        ));
+                    }
                     let n = other.as_int().unwrap_or(0);
                     char::from_u32(n as u32)
                         .map(|c| c.to_string())

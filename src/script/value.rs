@@ -8,6 +8,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::{Rc, Weak};
 
+use num_bigint::BigInt;
+
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::ir::FuncCode;
@@ -80,6 +82,8 @@ pub enum Value {
     None,
     Bool(bool),
     Int(i64),
+    /// An int outside the i64 range (never one that fits: see `script::bigint`).
+    BigInt(Rc<BigInt>),
     Float(f64),
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
@@ -415,6 +419,8 @@ impl IterState {
 pub enum HKey {
     None,
     Int(i64),
+    /// An int outside the i64 range (an integral float that large too).
+    Big(Rc<BigInt>),
     Float(u64),
     Str(Rc<str>),
     Tuple(Box<[HKey]>),
@@ -429,6 +435,7 @@ pub enum HKey {
 pub enum KeyView<'a> {
     None,
     Int(i64),
+    Big(&'a BigInt),
     Float(u64),
     Str(&'a str),
     Tuple(&'a [HKey]),
@@ -447,6 +454,7 @@ impl AsKeyView for HKey {
         match self {
             HKey::None => KeyView::None,
             HKey::Int(i) => KeyView::Int(*i),
+            HKey::Big(b) => KeyView::Big(b),
             HKey::Float(f) => KeyView::Float(*f),
             HKey::Str(s) => KeyView::Str(s),
             HKey::Tuple(t) => KeyView::Tuple(t),
@@ -499,10 +507,13 @@ impl<'a> std::borrow::Borrow<dyn AsKeyView + 'a> for HKey {
 impl HKey {
     /// The key of a float: integral floats equal the int key (`d[1.0]` finds `d[1]`).
     pub fn float(f: f64) -> HKey {
-        if f.fract() == 0.0 && f.abs() < 9.2e18 {
-            HKey::Int(f as i64)
-        } else {
-            HKey::Float(f.to_bits())
+        if f.fract() != 0.0 || !f.is_finite() {
+            return HKey::Float(f.to_bits());
+        }
+        match super::bigint::from_f64(f) {
+            Ok(Value::Int(i)) => HKey::Int(i),
+            Ok(Value::BigInt(b)) => HKey::Big(b),
+            _ => HKey::Float(f.to_bits()),
         }
     }
     /// `hash()`: CPython's value where it does not depend on addresses (ints, floats,
@@ -526,6 +537,7 @@ impl HKey {
     pub fn cpython_hash(&self) -> Option<i64> {
         Some(match self {
             HKey::Int(i) => hash_int(*i),
+            HKey::Big(b) => super::bigint::hash(b),
             HKey::Float(bits) => hash_float(f64::from_bits(*bits))?,
             HKey::Str(s) => hash_str(s),
             HKey::Tuple(items) => {
@@ -915,11 +927,12 @@ impl Value {
             _ => None,
         }
     }
-    /// A number (int, bool or float) as f64.
+    /// A number (int, bool or float) as f64 (None for an int too large for a float).
     pub fn as_float(&self) -> Option<f64> {
         match self {
             Value::Float(f) => Some(*f),
             Value::Int(i) => Some(*i as f64),
+            Value::BigInt(b) => super::bigint::to_f64(b).ok(),
             Value::Bool(b) => Some(*b as i64 as f64),
             _ => None,
         }
@@ -969,7 +982,7 @@ impl Value {
         Some(match self {
             Value::None => BuiltinType::NoneType,
             Value::Bool(_) => BuiltinType::Bool,
-            Value::Int(_) => BuiltinType::Int,
+            Value::Int(_) | Value::BigInt(_) => BuiltinType::Int,
             Value::Float(_) => BuiltinType::Float,
             Value::Str(_) => BuiltinType::Str,
             Value::List(_) => BuiltinType::List,
@@ -1016,6 +1029,7 @@ impl Value {
     pub fn ptr_id(&self) -> Option<usize> {
         Some(match self {
             Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
+            Value::BigInt(x) => Rc::as_ptr(x) as usize,
             Value::List(x) => Rc::as_ptr(x) as usize,
             Value::Tuple(x) => Rc::as_ptr(x) as usize,
             Value::Dict(x) | Value::Set(x) => Rc::as_ptr(x) as usize,
@@ -1223,6 +1237,7 @@ fn simulate_indices(hashes: &[u64], base: [u32; 2]) -> (Vec<usize>, usize) {
 fn value_cpython_hash(v: &Value) -> Option<i64> {
     match v {
         Value::Int(i) => Some(hash_int(*i)),
+        Value::BigInt(b) => Some(super::bigint::hash(b)),
         Value::Bool(b) => Some(*b as i64),
         Value::Float(f) => HKey::float(*f).cpython_hash(),
         Value::Str(s) => Some(hash_str(s)),

@@ -2,6 +2,9 @@
 
 use std::rc::Rc;
 
+use num_bigint::BigInt;
+
+use super::super::bigint;
 use super::super::errors::{PyException, PyResult};
 use super::super::ir::CmpKind;
 use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
@@ -14,11 +17,19 @@ use super::Interpreter;
 const MAX_STR: usize = 64 << 20;
 const MAX_ITEMS: usize = 10_000_000;
 
-fn overflow() -> PyException {
-    PyException::new(
-        "OverflowError",
-        "integer overflow: cudatutor ints are 64-bit",
-    )
+/// An i64 operation whose result does not fit i64: redo it with big ints.
+#[cold]
+#[inline(never)]
+fn big_fallback(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
+    bigint::int_op(op, &BigInt::from(a), &BigInt::from(b))
+}
+
+/// An int or float operand as f64 for mixed arithmetic (`10**400 * 1.0` overflows as in CPython).
+fn num_f64(v: &Value) -> PyResult<f64> {
+    match v {
+        Value::BigInt(b) => bigint::to_f64(b),
+        _ => Ok(v.as_float().unwrap_or(0.0)),
+    }
 }
 
 fn unsupported(op: BinOp, a: &Value, b: &Value) -> PyException {
@@ -35,15 +46,19 @@ fn unsupported(op: BinOp, a: &Value, b: &Value) -> PyException {
 
 pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
     Ok(match op {
-        BinOp::Add => Value::Int(a.checked_add(b).ok_or_else(overflow)?),
-        BinOp::Sub => Value::Int(a.checked_sub(b).ok_or_else(overflow)?),
-        BinOp::Mul => Value::Int(a.checked_mul(b).ok_or_else(overflow)?),
-        BinOp::TrueDiv => {
-            if b == 0 {
-                return Err(PyException::new("ZeroDivisionError", "division by zero"));
-            }
-            Value::Float(a as f64 / b as f64)
-        }
+        BinOp::Add => match a.checked_add(b) {
+            Some(r) => Value::Int(r),
+            None => return big_fallback(op, a, b),
+        },
+        BinOp::Sub => match a.checked_sub(b) {
+            Some(r) => Value::Int(r),
+            None => return big_fallback(op, a, b),
+        },
+        BinOp::Mul => match a.checked_mul(b) {
+            Some(r) => Value::Int(r),
+            None => return big_fallback(op, a, b),
+        },
+        BinOp::TrueDiv => Value::Float(bigint::i64_true_div(a, b)?),
         BinOp::FloorDiv => {
             if b == 0 {
                 return Err(PyException::new(
@@ -51,7 +66,9 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
                     "integer division or modulo by zero",
                 ));
             }
-            let q = a.checked_div(b).ok_or_else(overflow)?;
+            let Some(q) = a.checked_div(b) else {
+                return big_fallback(op, a, b);
+            };
             let r = a.wrapping_rem(b);
             Value::Int(if r != 0 && ((r < 0) != (b < 0)) {
                 q - 1
@@ -83,8 +100,10 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
                 }
                 Value::Float((a as f64).powf(b as f64))
             } else {
-                let e = u32::try_from(b).map_err(|_| overflow())?;
-                Value::Int(a.checked_pow(e).ok_or_else(overflow)?)
+                match u32::try_from(b).ok().and_then(|e| a.checked_pow(e)) {
+                    Some(r) => Value::Int(r),
+                    None => return big_fallback(op, a, b),
+                }
             }
         }
         BinOp::LShift => {
@@ -95,11 +114,11 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
                 return Ok(Value::Int(0));
             }
             if b >= 63 {
-                return Err(overflow());
+                return big_fallback(op, a, b);
             }
-            let r = a.checked_shl(b as u32).ok_or_else(overflow)?;
+            let r = a << b;
             if r >> b != a {
-                return Err(overflow());
+                return big_fallback(op, a, b);
             }
             Value::Int(r)
         }
@@ -268,16 +287,21 @@ impl Interpreter {
     }
 
     fn builtin_binop(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
-        let num = |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::Float(_));
+        let num = |v: &Value| {
+            matches!(
+                v,
+                Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_)
+            )
+        };
         if num(a) && num(b) {
             return Ok(Some(match (a, b) {
-                (Value::Float(_), _) | (_, Value::Float(_)) => float_op(
-                    op,
-                    a.as_float().unwrap_or(0.0),
-                    b.as_float().unwrap_or(0.0),
-                    &a.type_name(),
-                    &b.type_name(),
-                )?,
+                (Value::Float(_), _) | (_, Value::Float(_)) => {
+                    float_op(op, num_f64(a)?, num_f64(b)?, &a.type_name(), &b.type_name())?
+                }
+                (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {
+                    let (x, y) = (bigint::to_big(a), bigint::to_big(b));
+                    bigint::int_op(op, &x.unwrap_or_default(), &y.unwrap_or_default())?
+                }
                 _ => int_op(op, a.as_int().unwrap_or(0), b.as_int().unwrap_or(0))?,
             }));
         }
@@ -297,6 +321,21 @@ impl Interpreter {
                 let n = n.as_int().unwrap_or(0);
                 let bytes = repeat(s.as_bytes(), n)?;
                 Some(Value::string(String::from_utf8(bytes).unwrap_or_default()))
+            }
+            (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(n))
+            | (BinOp::Mul, Value::BigInt(n), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+                use num_traits::Signed;
+                if n.is_negative() {
+                    let empty = if matches!(a, Value::Str(_)) || matches!(b, Value::Str(_)) {
+                        Value::str("")
+                    } else if matches!(a, Value::List(_)) || matches!(b, Value::List(_)) {
+                        Value::list(Vec::new())
+                    } else {
+                        Value::tuple(Vec::new())
+                    };
+                    return Ok(Some(empty));
+                }
+                return Err(index_size_error("OverflowError"));
             }
             (BinOp::Mod, Value::Str(fmt), args) => {
                 Some(Value::string(strfmt::percent_format(self, fmt, args)?))
@@ -437,8 +476,14 @@ impl Interpreter {
     pub fn unary_op(&mut self, op: UnaryOp, a: &Value) -> PyResult<Value> {
         match (op, a) {
             (UnaryOp::Neg, Value::Int(i)) => {
-                return Ok(Value::Int(i.checked_neg().ok_or_else(overflow)?));
+                return match i.checked_neg() {
+                    Some(r) => Ok(Value::Int(r)),
+                    None => bigint::neg(&BigInt::from(*i)),
+                };
             }
+            (UnaryOp::Neg, Value::BigInt(b)) => return bigint::neg(b),
+            (UnaryOp::Pos, Value::BigInt(_)) => return Ok(a.clone()),
+            (UnaryOp::Invert, Value::BigInt(b)) => return bigint::value(-(&**b + 1u32)),
             (UnaryOp::Neg, Value::Bool(b)) => return Ok(Value::Int(-(*b as i64))),
             (UnaryOp::Neg, Value::Float(f)) => return Ok(Value::Float(-f)),
             (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => return Ok(a.clone()),
@@ -545,19 +590,13 @@ impl Interpreter {
                 return Ok(Some(cmp_f(op, *x, *y)));
             }
             (
-                Value::Int(_) | Value::Bool(_) | Value::Float(_),
-                Value::Int(_) | Value::Bool(_) | Value::Float(_),
-            ) => {
-                if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-                    Some(x.cmp(&y))
-                } else {
-                    return Ok(Some(cmp_f(
-                        op,
-                        a.as_float().unwrap_or(0.0),
-                        b.as_float().unwrap_or(0.0),
-                    )));
-                }
-            }
+                Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_),
+                Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_),
+            ) => match num_cmp(a, b) {
+                Some(o) => Some(o),
+                // NaN: only != holds.
+                None => return Ok(Some(op == CmpOp::Ne)),
+            },
             (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
             (Value::None, Value::None) => {
                 if matches!(op, CmpOp::Eq | CmpOp::Ne) {
@@ -769,6 +808,7 @@ impl Interpreter {
             Value::None => HKey::None,
             Value::Bool(b) => HKey::Int(*b as i64),
             Value::Int(i) => HKey::Int(*i),
+            Value::BigInt(b) => HKey::Big(b.clone()),
             Value::Float(f) => HKey::float(*f),
             Value::Str(s) => HKey::Str(s.clone()),
             Value::Tuple(t) => {
@@ -837,6 +877,7 @@ impl Interpreter {
             Value::None => "None".into(),
             Value::Bool(b) => (if *b { "True" } else { "False" }).into(),
             Value::Int(i) => i.to_string(),
+            Value::BigInt(b) => bigint::to_decimal(b)?,
             Value::Float(f) => strfmt::float_repr(*f),
             Value::Str(s) => strfmt::str_repr(s),
             Value::List(l) => {
@@ -1221,6 +1262,7 @@ impl Interpreter {
         let i = match key {
             Value::Int(i) => *i,
             Value::Bool(b) => *b as i64,
+            Value::BigInt(_) => return Err(index_size_error("IndexError")),
             Value::Native(nat) => {
                 let nat = nat.clone();
                 match nat.to_int(&nat, self)? {
@@ -1259,7 +1301,7 @@ impl Interpreter {
     pub(crate) fn slice_indices(&mut self, s: &[Value; 3], n: usize) -> PyResult<Vec<usize>> {
         let step = match &s[2] {
             Value::None => 1,
-            v => self.index_int(v)?,
+            v => self.slice_int(v)?,
         };
         if step == 0 {
             return Err(PyException::new("ValueError", "slice step cannot be zero"));
@@ -1270,7 +1312,7 @@ impl Interpreter {
         let start = match &s[0] {
             Value::None => lo_def,
             v => {
-                let x = self.index_int(v)?;
+                let x = self.slice_int(v)?;
                 let x = if x < 0 { x.saturating_add(n) } else { x };
                 if step > 0 {
                     clampi(x, 0, n)
@@ -1282,7 +1324,7 @@ impl Interpreter {
         let stop = match &s[1] {
             Value::None => hi_def,
             v => {
-                let x = self.index_int(v)?;
+                let x = self.slice_int(v)?;
                 let x = if x < 0 { x.saturating_add(n) } else { x };
                 if step > 0 {
                     clampi(x, 0, n)
@@ -1319,6 +1361,18 @@ impl Interpreter {
             }
         }
         Ok(out)
+    }
+
+    /// A slice bound: like [`Interpreter::index_int`], but a big int clamps (`x[:10**20]`).
+    fn slice_int(&mut self, v: &Value) -> PyResult<i64> {
+        match v {
+            Value::BigInt(b) => Ok(if b.sign() == num_bigint::Sign::Minus {
+                i64::MIN
+            } else {
+                i64::MAX
+            }),
+            _ => self.index_int(v),
+        }
     }
 
     /// An int for slicing/indexing (ints, bools, natives with `to_int`, `__index__`).
@@ -1709,6 +1763,30 @@ impl Interpreter {
             }
             _ => Ok(false),
         }
+    }
+}
+
+/// "cannot fit 'int' into an index-sized integer" (IndexError for `x[10**20]`, OverflowError
+/// for `'a' * 10**20`).
+pub(crate) fn index_size_error(kind: &str) -> PyException {
+    PyException::new(kind, "cannot fit 'int' into an index-sized integer")
+}
+
+/// Ordering of two numbers (ints of any size, bools, floats), exact as CPython's;
+/// `None` when a NaN is involved.
+fn num_cmp(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => x.partial_cmp(y),
+        (Value::Float(x), Value::BigInt(y)) => bigint::cmp_int_float(y, *x).map(Ordering::reverse),
+        (Value::BigInt(x), Value::Float(y)) => bigint::cmp_int_float(x, *y),
+        (Value::Float(x), _) => bigint::cmp_i64_float(b.as_int()?, *x).map(Ordering::reverse),
+        (_, Value::Float(y)) => bigint::cmp_i64_float(a.as_int()?, *y),
+        (Value::BigInt(x), Value::BigInt(y)) => Some(x.cmp(y)),
+        // A big int is outside the i64 range: its sign decides.
+        (Value::BigInt(x), _) => Some(x.sign().cmp(&num_bigint::Sign::NoSign)),
+        (_, Value::BigInt(y)) => Some(num_bigint::Sign::NoSign.cmp(&y.sign())),
+        _ => Some(a.as_int()?.cmp(&b.as_int()?)),
     }
 }
 
