@@ -1364,7 +1364,7 @@ impl Interpreter {
     }
 
     /// A slice bound: like [`Interpreter::index_int`], but a big int clamps (`x[:10**20]`).
-    fn slice_int(&mut self, v: &Value) -> PyResult<i64> {
+    pub(crate) fn slice_int(&mut self, v: &Value) -> PyResult<i64> {
         match v {
             Value::BigInt(b) => Ok(if b.sign() == num_bigint::Sign::Minus {
                 i64::MIN
@@ -1379,6 +1379,10 @@ impl Interpreter {
     pub fn index_int(&mut self, v: &Value) -> PyResult<i64> {
         match v {
             Value::Int(i) => Ok(*i),
+            Value::BigInt(_) => Err(PyException::new(
+                "OverflowError",
+                "Python int too large to convert to C ssize_t",
+            )),
             Value::Bool(b) => Ok(*b as i64),
             Value::Native(n) => {
                 let n = n.clone();
