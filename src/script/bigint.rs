@@ -48,6 +48,24 @@ pub fn value(b: BigInt) -> PyResult<Value> {
     Ok(Value::BigInt(Rc::new(b)))
 }
 
+/// An i128 as a value (`Int` when it fits).
+pub fn from_i128(v: i128) -> Value {
+    match i64::try_from(v) {
+        Ok(i) => Value::Int(i),
+        Err(_) => Value::BigInt(Rc::new(BigInt::from(v))),
+    }
+}
+
+/// Any int value (bool, int, big int) as an i128, if it fits.
+pub fn to_i128(v: &Value) -> Option<i128> {
+    match v {
+        Value::Int(i) => Some(*i as i128),
+        Value::Bool(b) => Some(*b as i128),
+        Value::BigInt(b) => b.to_i128(),
+        _ => None,
+    }
+}
+
 /// Any int value (bool, int, big int) as a BigInt.
 pub fn to_big(v: &Value) -> Option<BigInt> {
     match v {

@@ -507,9 +507,9 @@ fn random() -> Value {
             return Err(PyException::value_error("zero step for randrange()"));
         }
         let n = super::value::RangeObj {
-            start: lo,
-            stop: hi,
-            step,
+            start: lo as i128,
+            stop: hi as i128,
+            step: step as i128,
         }
         .len();
         if n == 0 {

@@ -113,33 +113,67 @@ pub enum Value {
     NotImplemented,
 }
 
+/// `range(start, stop, step)`. Bounds may be big ints up to [`RANGE_BOUND`] in magnitude
+/// (CPython allows any size; 2**125 keeps every length and index computation inside i128).
 pub struct RangeObj {
-    pub start: i64,
-    pub stop: i64,
-    pub step: i64,
+    pub start: i128,
+    pub stop: i128,
+    pub step: i128,
 }
 
+/// The largest magnitude of a `range()` argument.
+pub const RANGE_BOUND: i128 = 1 << 125;
+
 impl RangeObj {
-    pub fn len(&self) -> usize {
-        let (a, b, s) = (self.start as i128, self.stop as i128, self.step as i128);
+    /// The exact number of items.
+    pub fn len_exact(&self) -> u128 {
+        let (a, b, s) = (self.start, self.stop, self.step);
         let n = if s > 0 {
             if b > a { (b - a + s - 1) / s } else { 0 }
-        } else if a > b {
+        } else if a > b && s < 0 {
             (a - b - s - 1) / (-s)
         } else {
             0
         };
-        n.clamp(0, usize::MAX as i128) as usize
+        n.max(0) as u128
+    }
+    /// The number of items, capped at `i64::MAX` (what indexing and loops can reach).
+    pub fn len(&self) -> usize {
+        self.len_exact().min(i64::MAX as u128) as usize
     }
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.len_exact() == 0
     }
+    /// The i-th item when it fits i64 (the loop fast path).
+    #[inline]
     pub fn get(&self, i: usize) -> Option<i64> {
-        if i >= self.len() {
+        i64::try_from(self.item(i as u128)?).ok()
+    }
+    /// The i-th item of any size.
+    pub fn item(&self, i: u128) -> Option<i128> {
+        if i >= self.len_exact() {
             return None;
         }
-        let v = self.start as i128 + self.step as i128 * i as i128;
-        i64::try_from(v).ok()
+        Some(self.start + self.step * i as i128)
+    }
+    /// The position of `v`, if the range holds it.
+    pub fn index_of(&self, v: i128) -> Option<u128> {
+        let d = v.checked_sub(self.start)?;
+        if self.step == 0 || d % self.step != 0 {
+            return None;
+        }
+        let k = d / self.step;
+        (k >= 0 && (k as u128) < self.len_exact()).then_some(k as u128)
+    }
+    /// True when every item fits i64 (iterated with the i64 iterator).
+    pub fn fits_i64(&self) -> bool {
+        let last = match self.len_exact() {
+            0 => return true,
+            n => self.start + self.step * (n - 1) as i128,
+        };
+        i64::try_from(self.start).is_ok()
+            && i64::try_from(last).is_ok()
+            && i64::try_from(self.step).is_ok()
     }
 }
 
@@ -343,6 +377,12 @@ pub enum IterState {
         cur: i64,
         remaining: usize,
         step: i64,
+    },
+    /// A range whose items go beyond i64.
+    BigRange {
+        cur: i128,
+        remaining: u128,
+        step: i128,
     },
     Chars {
         s: Rc<str>,

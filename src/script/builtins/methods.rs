@@ -386,8 +386,7 @@ pub fn call_builtin_method(
         Value::Range(r) => match name {
             "count" | "index" => {
                 let a = args.exact(name, 1)?;
-                let v = a[0].as_int();
-                let pos = v.and_then(|v| (0..r.len()).find(|i| r.get(*i) == Some(v)));
+                let pos = super::super::bigint::to_i128(&a[0]).and_then(|v| r.index_of(v));
                 if name == "count" {
                     Ok(Some(Value::Int(pos.is_some() as i64)))
                 } else {

@@ -1039,12 +1039,21 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
         }
         B::Range => {
             let a = args.range("range", 1, 3)?;
-            let mut n = Vec::new();
+            let mut n: Vec<i128> = Vec::new();
             for v in a {
                 n.push(match v {
-                    Value::Int(i) => *i,
-                    Value::Bool(b) => *b as i64,
-                    other => it.index_int(other)?,
+                    Value::Int(i) => *i as i128,
+                    Value::Bool(b) => *b as i128,
+                    Value::BigInt(_) => match super::bigint::to_i128(v) {
+                        Some(x) if x.abs() <= super::value::RANGE_BOUND => x,
+                        _ => {
+                            return Err(PyException::new(
+                                "OverflowError",
+                                "cudatutor's range() takes ints up to 2**125 in magnitude",
+                            ));
+                        }
+                    },
+                    other => it.index_int(other)? as i128,
                 });
             }
             let (start, stop, step) = match n.as_slice() {

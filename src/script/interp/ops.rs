@@ -1119,7 +1119,15 @@ impl Interpreter {
             Value::List(l) => l.borrow().len(),
             Value::Tuple(t) => t.len(),
             Value::Dict(d) | Value::Set(d) => d.borrow().len(),
-            Value::Range(r) => r.len(),
+            Value::Range(r) => {
+                if r.len_exact() > i64::MAX as u128 {
+                    return Err(PyException::new(
+                        "OverflowError",
+                        "Python int too large to convert to C ssize_t",
+                    ));
+                }
+                r.len()
+            }
             Value::Instance(i) => match i.class.lookup_user("__len__") {
                 Some(m) => {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
@@ -1196,20 +1204,8 @@ impl Interpreter {
                 let k = self.hkey(item)?;
                 Ok(d.borrow().contains(&k))
             }
-            Value::Range(r) => Ok(match item.as_int() {
-                Some(i) => {
-                    let (lo, hi) = if r.step > 0 {
-                        (r.start, r.stop)
-                    } else {
-                        (r.stop, r.start)
-                    };
-                    let inside = if r.step > 0 {
-                        i >= lo && i < hi
-                    } else {
-                        i > lo && i <= hi
-                    };
-                    inside && (i as i128 - r.start as i128) % (r.step as i128) == 0
-                }
+            Value::Range(r) => Ok(match super::super::bigint::to_i128(item) {
+                Some(i) => r.index_of(i).is_some(),
                 None => false,
             }),
             Value::Instance(i) => {
@@ -1363,6 +1359,47 @@ impl Interpreter {
         Ok(out)
     }
 
+    /// `slice.indices(n)`: start, stop and step adjusted to a length, as CPython's
+    /// `PySlice_AdjustIndices`.
+    pub(crate) fn slice_bounds(&mut self, s: &[Value; 3], n: i128) -> PyResult<(i128, i128, i128)> {
+        // Exact for ints within i128; bigger ones only matter by their sign here.
+        let mut int = |v: &Value| -> PyResult<i128> {
+            match v {
+                Value::BigInt(b) => Ok(bigint::to_i128(v).unwrap_or(
+                    if b.sign() == num_bigint::Sign::Minus {
+                        -(1 << 126)
+                    } else {
+                        1 << 126
+                    },
+                )),
+                _ => Ok(self.slice_int(v)? as i128),
+            }
+        };
+        let step = match &s[2] {
+            Value::None => 1,
+            v => int(v)?,
+        };
+        if step == 0 {
+            return Err(PyException::new("ValueError", "slice step cannot be zero"));
+        }
+        let mut adjust = |v: &Value, default: i128| -> PyResult<i128> {
+            if v.is_none() {
+                return Ok(default);
+            }
+            let x = int(v)?;
+            Ok(if x < 0 {
+                (x + n).max(if step < 0 { -1 } else { 0 })
+            } else if x >= n {
+                if step < 0 { n - 1 } else { n }
+            } else {
+                x
+            })
+        };
+        let start = adjust(&s[0], if step < 0 { n - 1 } else { 0 })?;
+        let stop = adjust(&s[1], if step < 0 { -1 } else { n })?;
+        Ok((start, stop, step))
+    }
+
     /// A slice bound: like [`Interpreter::index_int`], but a big int clamps (`x[:10**20]`).
     pub(crate) fn slice_int(&mut self, v: &Value) -> PyResult<i64> {
         match v {
@@ -1476,12 +1513,34 @@ impl Interpreter {
             }
             Value::Range(r) => {
                 if let Value::Slice(sl) = key {
-                    let idx = self.slice_indices(sl, r.len())?;
-                    return Ok(Value::list(
-                        idx.iter()
-                            .filter_map(|i| r.get(*i).map(Value::Int))
-                            .collect(),
-                    ));
+                    // A range's slice is a range (CPython's compute_slice).
+                    let (a, b, k) = self.slice_bounds(sl, r.len_exact() as i128)?;
+                    let step = r
+                        .step
+                        .checked_mul(k)
+                        .filter(|s| s.abs() <= super::super::value::RANGE_BOUND)
+                        .ok_or_else(|| {
+                            PyException::new(
+                                "OverflowError",
+                                "cudatutor's range() takes ints up to 2**125 in magnitude",
+                            )
+                        })?;
+                    return Ok(Value::Range(Rc::new(super::super::value::RangeObj {
+                        start: r.start + a * r.step,
+                        stop: r.start + b * r.step,
+                        step,
+                    })));
+                }
+                if let Some(k) = bigint::to_i128(key) {
+                    let n = r.len_exact() as i128;
+                    let k = if k < 0 { k + n } else { k };
+                    return match (k >= 0).then(|| r.item(k as u128)).flatten() {
+                        Some(v) => Ok(bigint::from_i128(v)),
+                        None => Err(PyException::new(
+                            "IndexError",
+                            "range object index out of range",
+                        )),
+                    };
                 }
                 match self.seq_index(key, r.len(), "range")? {
                     Some(i) => r.get(i).map(Value::Int).ok_or_else(|| {
