@@ -486,16 +486,16 @@ impl ParseError {
                     super::strfmt::str_repr(s)
                 ),
             ),
-            ParseError::TooManyDigits(n) => PyException::new(
-                "ValueError",
-                format!(
-                    "Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string \
-                     conversion: value has {n} digits; use sys.set_int_max_str_digits() \
-                     to increase the limit"
-                ),
-            ),
+            ParseError::TooManyDigits(n) => PyException::new("ValueError", too_many_digits(n)),
         }
     }
+}
+
+fn too_many_digits(n: usize) -> String {
+    format!(
+        "Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion: value has \
+         {n} digits; use sys.set_int_max_str_digits() to increase the limit"
+    )
 }
 
 /// `int(s, base)` with CPython's syntax: surrounding whitespace, a sign, a `0x`/`0o`/`0b`
@@ -582,7 +582,15 @@ pub fn from_literal(token: &str) -> PyResult<Value> {
         (lower, 10)
     };
     if radix == 10 && body.len() > MAX_STR_DIGITS {
-        return Err(ParseError::TooManyDigits(body.len()).into_exception(token, 10));
+        // CPython reports it as a SyntaxError on the literal's line.
+        return Err(PyException::new(
+            "SyntaxError",
+            format!(
+                "{} - Consider hexadecimal for huge integer literals to avoid decimal \
+                 conversion limits.",
+                too_many_digits(body.len())
+            ),
+        ));
     }
     let b = BigInt::parse_bytes(body.as_bytes(), radix).ok_or_else(|| {
         PyException::new("SyntaxError", format!("invalid integer literal {token}"))

@@ -977,7 +977,10 @@ impl<'s> Compiler<'s> {
                     Some(v) => Expr::Const(Value::Int(v)),
                     None => Expr::Const(match i.as_u64() {
                         Some(u) => super::bigint::value(u.into())?,
-                        None => super::bigint::from_literal(&i.to_string())?,
+                        None => super::bigint::from_literal(&i.to_string()).map_err(|mut e| {
+                            e.0.line_hint = Some(line);
+                            e
+                        })?,
                     }),
                 },
                 ast::Number::Float(f) => Expr::Const(Value::Float(*f)),
