@@ -378,6 +378,16 @@ print(2 ** 62, -9223372036854775807 - 1, (2 ** 64) // (2 ** 32), type(2 ** 64 - 
         ),
         "1000003 1048576 0 -1\n"
     );
+    // random's ints are not CPython's sequence, but big bounds work and stay in range.
+    assert_eq!(
+        out(
+            "import random\nxs = [random.randint(2 ** 64, 2 ** 65) for _ in range(50)]\n\
+ys = [random.randrange(-(10 ** 30), 10 ** 30, 7) for _ in range(50)]\n\
+print(all(2 ** 64 <= x <= 2 ** 65 for x in xs), len(set(xs)) > 40, all((y + 10 ** 30) % 7 == 0 for y in ys))\n\
+print(random.randint(-2 ** 63, 2 ** 63 - 1) < 2 ** 63, random.randint(1.0, 1.0))"
+        ),
+        "True True True\nTrue 1\n"
+    );
     assert_eq!(
         err("x = str(10 ** 5000)"),
         (

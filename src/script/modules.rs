@@ -437,6 +437,40 @@ fn rand_below(it: &Interpreter, n: u64) -> u64 {
     next_u64(it) % n
 }
 
+/// An int argument of randint/randrange; CPython 3.11 still accepts integral floats there.
+fn rand_arg(v: &Value) -> PyResult<BigInt> {
+    match v {
+        Value::Float(f) if f.fract() == 0.0 => match super::bigint::from_f64(*f)? {
+            Value::Int(i) => Ok(BigInt::from(i)),
+            other => int_arg(&other),
+        },
+        Value::Float(_) => Err(PyException::value_error(
+            "non-integer arg 1 for randrange()",
+        )),
+        _ => int_arg(v),
+    }
+}
+
+/// A uniform int in [0, n) for n >= 1: `rand_below` when n fits u64 (the same sequence as
+/// before big ints), else random bits by rejection.
+fn rand_below_big(it: &Interpreter, n: &BigInt) -> BigInt {
+    if let Some(small) = n.to_u64() {
+        return BigInt::from(rand_below(it, small));
+    }
+    let bits = n.bits();
+    loop {
+        let words: Vec<u64> = (0..bits.div_ceil(64)).map(|_| next_u64(it)).collect();
+        let mut mag = num_bigint::BigUint::from_slice(&[]);
+        for w in words.iter().rev() {
+            mag = (mag << 64u32) + *w;
+        }
+        let r = BigInt::from(mag >> (bits.div_ceil(64) * 64 - bits));
+        if &r < n {
+            return r;
+        }
+    }
+}
+
 fn random() -> Value {
     let m = Module::new("random");
     m.add_fn("seed", |it, args| {
@@ -478,45 +512,40 @@ fn random() -> Value {
     });
     m.add_fn("randint", |it, args| {
         let a = args.exact("randint", 2)?;
-        let (lo, hi) = (a[0].as_int().unwrap_or(0), a[1].as_int().unwrap_or(0));
+        let (lo, hi) = (rand_arg(&a[0])?, rand_arg(&a[1])?);
         if hi < lo {
             return Err(PyException::value_error(format!(
                 "empty range for randrange() ({lo}, {}, {})",
-                hi as i128 + 1,
-                hi as i128 + 1 - lo as i128
+                &hi + 1u32,
+                &hi + 1u32 - &lo
             )));
         }
-        let span = (hi as i128 - lo as i128 + 1) as u64;
-        Ok(Value::Int(
-            (lo as i128 + rand_below(it, span) as i128) as i64,
-        ))
+        let i = rand_below_big(it, &(&hi - &lo + 1u32));
+        super::bigint::value(lo + i)
     });
     m.add_fn("randrange", |it, args| {
         let a = args.range("randrange", 1, 3)?;
+        let one = BigInt::from(1u32);
         let (lo, hi, step) = match a {
-            [x] => (0, x.as_int().unwrap_or(0), 1),
-            [x, y] => (x.as_int().unwrap_or(0), y.as_int().unwrap_or(0), 1),
-            [x, y, z] => (
-                x.as_int().unwrap_or(0),
-                y.as_int().unwrap_or(0),
-                z.as_int().unwrap_or(1),
-            ),
-            _ => (0, 0, 1),
+            [x] => (BigInt::from(0u32), rand_arg(x)?, one),
+            [x, y] => (rand_arg(x)?, rand_arg(y)?, one),
+            [x, y, z] => (rand_arg(x)?, rand_arg(y)?, rand_arg(z)?),
+            _ => (BigInt::from(0u32), BigInt::from(0u32), one),
         };
-        if step == 0 {
+        if step.sign() == Sign::NoSign {
             return Err(PyException::value_error("zero step for randrange()"));
         }
-        let n = super::value::RangeObj {
-            start: lo as i128,
-            stop: hi as i128,
-            step: step as i128,
-        }
-        .len();
-        if n == 0 {
+        // The number of items of range(lo, hi, step).
+        let n = if step.sign() == Sign::Plus {
+            (&hi - &lo + &step - 1u32).div_floor(&step)
+        } else {
+            (&lo - &hi - &step - 1u32).div_floor(&-&step)
+        };
+        if n.sign() != Sign::Plus {
             return Err(PyException::value_error("empty range for randrange()"));
         }
-        let i = rand_below(it, n as u64) as i64;
-        Ok(Value::Int(lo + i * step))
+        let i = rand_below_big(it, &n);
+        super::bigint::value(lo + i * step)
     });
     m.add_fn("choice", |it, args| {
         let a = args.exact("choice", 1)?;
@@ -545,7 +574,10 @@ fn random() -> Value {
         let _ = args.take_kw("counts");
         let a = args.exact("sample", 2)?;
         let mut items = it.iterate(&a[0])?;
-        let k = a[1].as_int().unwrap_or(0);
+        let k = match &a[1] {
+            Value::BigInt(_) => i64::MAX,
+            k => k.as_int().unwrap_or(0),
+        };
         if k < 0 || k as usize > items.len() {
             return Err(PyException::value_error(
                 "Sample larger than population or is negative",

@@ -114,7 +114,8 @@ pub enum Value {
 }
 
 /// `range(start, stop, step)`. Bounds may be big ints up to [`RANGE_BOUND`] in magnitude
-/// (CPython allows any size; 2**125 keeps every length and index computation inside i128).
+/// (CPython allows any size; 2**120 keeps every length, index and slice computation, and those
+/// of slices of slices, well inside i128).
 pub struct RangeObj {
     pub start: i128,
     pub stop: i128,
@@ -122,7 +123,7 @@ pub struct RangeObj {
 }
 
 /// The largest magnitude of a `range()` argument.
-pub const RANGE_BOUND: i128 = 1 << 125;
+pub const RANGE_BOUND: i128 = 1 << 120;
 
 impl RangeObj {
     /// The exact number of items.

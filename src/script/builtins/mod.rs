@@ -965,7 +965,11 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
     match t {
         B::Int => {
             let a = args.bind("int", &["x", "base"], 0)?;
-            let base = a[1].as_ref().map(|b| b.as_int().unwrap_or(10));
+            // A big-int base is out of range like any other (ValueError below).
+            let base = a[1].as_ref().map(|b| match b {
+                Value::BigInt(_) => i64::MAX,
+                b => b.as_int().unwrap_or(10),
+            });
             let Some(x) = a[0].clone() else {
                 return Ok(Value::Int(0));
             };
@@ -1049,7 +1053,7 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
                         _ => {
                             return Err(PyException::new(
                                 "OverflowError",
-                                "cudatutor's range() takes ints up to 2**125 in magnitude",
+                                "cudatutor's range() takes ints up to 2**120 in magnitude",
                             ));
                         }
                     },

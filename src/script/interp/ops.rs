@@ -322,19 +322,9 @@ impl Interpreter {
                 let bytes = repeat(s.as_bytes(), n)?;
                 Some(Value::string(String::from_utf8(bytes).unwrap_or_default()))
             }
-            (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(n))
-            | (BinOp::Mul, Value::BigInt(n), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
-                use num_traits::Signed;
-                if n.is_negative() {
-                    let empty = if matches!(a, Value::Str(_)) || matches!(b, Value::Str(_)) {
-                        Value::str("")
-                    } else if matches!(a, Value::List(_)) || matches!(b, Value::List(_)) {
-                        Value::list(Vec::new())
-                    } else {
-                        Value::tuple(Vec::new())
-                    };
-                    return Ok(Some(empty));
-                }
+            (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
+            | (BinOp::Mul, Value::BigInt(_), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+                // Even a negative one: CPython converts the count to ssize_t first.
                 return Err(index_size_error("OverflowError"));
             }
             (BinOp::Mod, Value::Str(fmt), args) => {
@@ -842,6 +832,11 @@ impl Interpreter {
                         ));
                     }
                     let r = self.call_bound(&h, v.clone(), Args::default())?;
+                    // A big int from __hash__ is reduced as CPython reduces it.
+                    let r = match &r {
+                        Value::BigInt(b) => Value::Int(bigint::hash(b)),
+                        _ => r,
+                    };
                     match r.as_int() {
                         Some(x) => HKey::Hashed(i.class.name.clone(), x),
                         None => {
@@ -1131,6 +1126,13 @@ impl Interpreter {
             Value::Instance(i) => match i.class.lookup_user("__len__") {
                 Some(m) => {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    if let Value::BigInt(b) = &r {
+                        return Err(if b.sign() == num_bigint::Sign::Minus {
+                            PyException::new("ValueError", "__len__() should return >= 0")
+                        } else {
+                            index_size_error("OverflowError")
+                        });
+                    }
                     match r.as_int() {
                         Some(n) if n >= 0 => n as usize,
                         Some(_) => {
@@ -1433,6 +1435,9 @@ impl Interpreter {
             Value::Instance(i) => match i.class.lookup_user("__index__") {
                 Some(m) => {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    if let Value::BigInt(_) = r {
+                        return self.index_int(&r);
+                    }
                     r.as_int()
                         .ok_or_else(|| PyException::new("TypeError", "__index__ returned non-int"))
                 }
@@ -1522,7 +1527,7 @@ impl Interpreter {
                         .ok_or_else(|| {
                             PyException::new(
                                 "OverflowError",
-                                "cudatutor's range() takes ints up to 2**125 in magnitude",
+                                "cudatutor's range() takes ints up to 2**120 in magnitude",
                             )
                         })?;
                     return Ok(Value::Range(Rc::new(super::super::value::RangeObj {
