@@ -196,7 +196,7 @@ fn group(int_part: &str, sep: char, every: usize) -> String {
     let digits: Vec<char> = int_part.chars().collect();
     let mut out = String::new();
     for (i, c) in digits.iter().enumerate() {
-        if i > 0 && (digits.len() - i) % every == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(every) {
             out.push(sep);
         }
         out.push(*c);

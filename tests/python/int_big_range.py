@@ -22,5 +22,6 @@ except IndexError as e:
     print("IndexError:", e)
 for s in [slice(None), slice(2, 5), slice(5, 2), slice(None, None, -1), slice(-3, None), slice(-100, 100, 3), slice(8, -100, -2), slice(3, 3), slice(100, None, -1), slice(-10 ** 20, 10 ** 20, 2 ** 40)]:
     print(range(10)[s], range(3, 50, 7)[s], list(range(20, 0, -3)[s]), range(2 ** 64, 2 ** 66, 2 ** 61)[s])
+print(range(0, 2 ** 100) == range(0, 2 ** 100 + 1), range(0, 2 ** 100) == range(0, 2 ** 100), range(2 ** 70, 2 ** 70 + 1) == range(2 ** 70, 2 ** 71, 2 ** 69))
 print(len(range(2 ** 63 - 1)))
 print(len(range(2 ** 63)))

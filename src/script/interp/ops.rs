@@ -622,8 +622,9 @@ impl Interpreter {
                 }));
             }
             (Value::Range(x), Value::Range(y)) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
-                let e = x.len() == y.len()
-                    && (x.len() == 0 || (x.start == y.start && (x.len() == 1 || x.step == y.step)));
+                let n = x.len_exact();
+                let e = n == y.len_exact()
+                    && (n == 0 || (x.start == y.start && (n == 1 || x.step == y.step)));
                 return Ok(Some(if op == CmpOp::Eq { e } else { !e }));
             }
             (Value::Instance(_) | Value::Native(_), _)
