@@ -161,8 +161,19 @@ pub(crate) fn float_op(op: BinOp, a: f64, b: f64, an: &str, bn: &str) -> PyResul
                     "float floor division by zero",
                 ));
             }
-            let m = pymod(a, b);
-            ((a - m) / b).round()
+            // CPython's float_divmod: the quotient from the unadjusted fmod, then floored; a
+            // zero quotient takes the sign of a / b.
+            let m = a % b;
+            let mut div = (a - m) / b;
+            if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
+                div -= 1.0;
+            }
+            if div == 0.0 {
+                0.0f64.copysign(a / b)
+            } else {
+                let f = div.floor();
+                if div - f > 0.5 { f + 1.0 } else { f }
+            }
         }
         BinOp::Mod => {
             if b == 0.0 {
@@ -295,6 +306,20 @@ impl Interpreter {
         };
         if num(a) && num(b) {
             return Ok(Some(match (a, b) {
+                // Bitwise operators do not take floats: the TypeError, before any conversion.
+                (Value::Float(_), _) | (_, Value::Float(_))
+                    if matches!(
+                        op,
+                        BinOp::LShift
+                            | BinOp::RShift
+                            | BinOp::And
+                            | BinOp::Or
+                            | BinOp::Xor
+                            | BinOp::MatMul
+                    ) =>
+                {
+                    return Err(unsupported(op, a, b));
+                }
                 (Value::Float(_), _) | (_, Value::Float(_)) => {
                     float_op(op, num_f64(a)?, num_f64(b)?, &a.type_name(), &b.type_name())?
                 }
