@@ -10,3 +10,8 @@ for f in [lambda: 10 ** 400 | 1.5, lambda: 1e20 ^ 10 ** 400, lambda: 2.0 << 1, l
         print(f())
     except (TypeError, OverflowError) as e:
         print(type(e).__name__ + ":", e)
+for a, b in [(2.0, 0), (1, 0.0), (True, 0.0), (1.5, False), (2 ** 64, 0.0)]:
+    try:
+        print(divmod(a, b))
+    except ZeroDivisionError as e:
+        print("ZeroDivisionError:", e)

@@ -333,6 +333,15 @@ pub(crate) fn install(it: &mut Interpreter) {
     });
     reg(it, "divmod", |it, args| {
         let a = args.exact("divmod", 2)?;
+        let float_zero = matches!((&a[0], &a[1]), (Value::Float(_), _) | (_, Value::Float(_)))
+            && matches!(a[1].as_float(), Some(z) if z == 0.0)
+            && matches!(
+                a[0],
+                Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_)
+            );
+        if float_zero {
+            return Err(PyException::new("ZeroDivisionError", "float divmod()"));
+        }
         let q = it.binary_op(super::native::BinOp::FloorDiv, &a[0], &a[1])?;
         let r = it.binary_op(super::native::BinOp::Mod, &a[0], &a[1])?;
         Ok(Value::tuple(vec![q, r]))
