@@ -1128,3 +1128,42 @@ fn run_file() {
         );
     }
 }
+
+/// Python ints beyond int64 cannot cross into torch: PyTorch's `THPUtils_unpackLong` raises
+/// `RuntimeError: Overflow when unpacking long`; int64's own bounds still pass, and big ints
+/// that come back within range (2**64 // 2**10) are plain ints again.
+#[test]
+fn big_ints_crossing_into_torch() {
+    for expr in [
+        "torch.tensor([2**64])",
+        "torch.tensor([1, 2**63])",
+        "torch.tensor(-2**63 - 1)",
+        "t + 2**64",
+        "2**70 * t",
+        "t < 2**64",
+        "torch.add(t, 2**64)",
+        "t[2**64]",
+        "torch.zeros(2**64)",
+        "t.view(2**64)",
+        "t.sum(dim=2**64)",
+        "torch.full((2,), 2**64)",
+        "t.fill_(2**64)",
+    ] {
+        let src = format!("import torch\nt = torch.zeros(3)\n{expr}\n");
+        let (ty, msg, line) = err(&src);
+        assert_eq!(
+            (ty.as_str(), msg.as_str(), line),
+            ("RuntimeError", "Overflow when unpacking long", Some(3)),
+            "{expr}"
+        );
+    }
+    let o = out("import torch\nt = torch.zeros(3)\n\
+print(torch.tensor([2**63 - 1, -2**63]).tolist())\n\
+print(t[0:2**64].shape, t[-2**70:].shape)\n\
+print((t + 2**64 // 2**10).tolist())\n");
+    assert_eq!(
+        o,
+        "[9223372036854775807, -9223372036854775808]\ntorch.Size([3]) torch.Size([3])\n\
+[1.8014398509481984e+16, 1.8014398509481984e+16, 1.8014398509481984e+16]\n"
+    );
+}

@@ -186,3 +186,74 @@ proptest! {
         run(src.join("\n"));
     }
 }
+
+/// Runs `src` with the default limits and returns its stdout (or the traceback).
+fn output(src: String) -> String {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let mut it = Interpreter::new(Limits::default());
+            match it.run_main(&src, "exercise.py") {
+                Ok(()) => it.take_stdout(),
+                Err(e) => format!("{}{}", it.take_stdout(), e.traceback),
+            }
+        })
+        .expect("spawn")
+        .join()
+        .expect("interpreter panicked")
+}
+
+fn big(neg: bool, limbs: &[u32]) -> num_bigint::BigInt {
+    use num_bigint::{BigInt, Sign};
+    BigInt::from_slice(if neg { Sign::Minus } else { Sign::Plus }, limbs)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Random ints of up to 320 bits (often crossing the i64 boundary) through the
+    /// interpreter's operators, compared with num-bigint computing the same thing directly.
+    #[test]
+    fn big_arithmetic_matches_num_bigint(
+        an in any::<bool>(), al in proptest::collection::vec(any::<u32>(), 0..10),
+        bn in any::<bool>(), bl in proptest::collection::vec(any::<u32>(), 0..10),
+        s in 0u32..200,
+    ) {
+        use num_integer::Integer;
+        use num_traits::{Signed, Zero};
+        let (a, b) = (big(an, &al), big(bn, &bl));
+        let src = format!(
+            "a = {a}\nb = int('{bh}', 16) * {bs}\nprint(a + b)\nprint(a - b)\nprint(a * b)\n\
+print(-a, ~a, abs(b))\nprint(a & b, a | b, a ^ b)\nprint(a << {s}, a >> {s})\n\
+print(a == b, a < b, a >= b)\nprint(hex(a), hash(a))\nprint(a ** 3)\n\
+print(int(str(a)) == a, f'{{a:,}}' == format(a, ','))\n\
+if b != 0:\n    print(a // b, a % b, divmod(a, b) == (a // b, a % b))\n",
+            bh = b.magnitude().to_str_radix(16),
+            bs = if b.is_negative() { -1 } else { 1 },
+        );
+        let hash = |x: &num_bigint::BigInt| -> i64 {
+            let m = num_bigint::BigInt::from((1u64 << 61) - 1);
+            let h: i64 = (x.abs() % &m).try_into().unwrap();
+            let h = if x.is_negative() { -h } else { h };
+            if h == -1 { -2 } else { h }
+        };
+        let hex = |x: &num_bigint::BigInt| {
+            format!("{}0x{}", if x.is_negative() { "-" } else { "" }, x.magnitude().to_str_radix(16))
+        };
+        let t = |c: bool| if c { "True" } else { "False" };
+        let mut want = format!(
+            "{}\n{}\n{}\n{} {} {}\n{} {} {}\n{} {}\n{} {} {}\n{} {}\n{}\nTrue True\n",
+            &a + &b, &a - &b, &a * &b,
+            -&a, -(&a + 1u32), b.abs(),
+            &a & &b, &a | &b, &a ^ &b,
+            &a << s, &a >> s,
+            t(a == b), t(a < b), t(a >= b),
+            hex(&a), hash(&a),
+            a.pow(3u32),
+        );
+        if !b.is_zero() {
+            want += &format!("{} {} True\n", a.div_floor(&b), a.mod_floor(&b));
+        }
+        prop_assert_eq!(output(src), want);
+    }
+}

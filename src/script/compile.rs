@@ -975,14 +975,13 @@ impl<'s> Compiler<'s> {
             E::NumberLiteral(n) => match &n.value {
                 ast::Number::Int(i) => match i.as_i64() {
                     Some(v) => Expr::Const(Value::Int(v)),
-                    None => {
-                        return Err(PyException::new(
-                            "OverflowError",
-                            format!(
-                                "integer literal too large: cudatutor ints are 64-bit (line {line})"
-                            ),
-                        ));
-                    }
+                    None => Expr::Const(match i.as_u64() {
+                        Some(u) => super::bigint::value(u.into())?,
+                        None => super::bigint::from_literal(&i.to_string()).map_err(|mut e| {
+                            e.0.line_hint = Some(line);
+                            e
+                        })?,
+                    }),
                 },
                 ast::Number::Float(f) => Expr::Const(Value::Float(*f)),
                 ast::Number::Complex { .. } => return Err(unsupported("complex numbers", line)),

@@ -60,6 +60,7 @@
 //! below its entry point — run scripts on a thread with at least 8 MiB of stack. A debug build
 //! spends ~22 KB of stack per Python call (~230 frames); release builds far less.
 
+pub mod bigint;
 pub mod builtins;
 pub mod errors;
 pub mod interp;

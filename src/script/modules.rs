@@ -5,6 +5,10 @@ use std::any::Any;
 use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use num_bigint::{BigInt, Sign};
+use num_integer::Integer;
+use num_traits::ToPrimitive;
+
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::native::{Args, NativeObject};
@@ -20,6 +24,7 @@ pub(crate) fn install(it: &mut Interpreter) {
 fn num(it: &mut Interpreter, v: &Value) -> PyResult<f64> {
     match v {
         Value::Int(_) | Value::Bool(_) | Value::Float(_) => Ok(v.as_float().unwrap_or(0.0)),
+        Value::BigInt(b) => super::bigint::to_f64(b),
         _ => super::builtins::to_float(it, v).map_err(|_| {
             PyException::type_error(format!("must be real number, not {}", v.type_name()))
         }),
@@ -39,24 +44,92 @@ fn f1(m: &Module, name: &'static str, f: fn(f64) -> PyResult<f64>) {
 }
 
 fn to_int_checked(f: f64) -> PyResult<Value> {
-    if f.is_nan() {
-        return Err(PyException::value_error(
-            "cannot convert float NaN to integer",
-        ));
+    super::bigint::from_f64(f)
+}
+
+/// `frexp` of an int too large for a float (CPython's log functions take this path):
+/// `v = x * 2**e` with 0.5 <= x < 1. `None` for anything else.
+fn big_frexp(v: &Value) -> PyResult<Option<(f64, i64)>> {
+    use num_traits::{Signed, Zero};
+    let Value::BigInt(b) = v else {
+        return Ok(None);
+    };
+    if b.is_negative() {
+        return Err(domain());
     }
-    if f.is_infinite() {
-        return Err(PyException::new(
-            "OverflowError",
-            "cannot convert float infinity to integer",
-        ));
+    if super::bigint::to_f64(b).is_ok() {
+        return Ok(None);
     }
-    if f.abs() >= 9.2e18 {
-        return Err(PyException::new(
-            "OverflowError",
-            "integer overflow: cudatutor ints are 64-bit",
-        ));
+    let bits = b.bits();
+    let shift = bits - 64;
+    let mut top = (&**b >> shift).to_u64().unwrap_or(u64::MAX);
+    let mag = b.magnitude();
+    if !mag.is_zero() && mag.trailing_zeros().unwrap_or(0) < shift {
+        top |= 1; // sticky: round the 53-bit mantissa as the whole number would
     }
-    Ok(Value::Int(f as i64))
+    let (mut x, mut e) = (top as f64 / 2f64.powi(64), bits as i64);
+    if x == 1.0 {
+        x = 0.5;
+        e += 1;
+    }
+    Ok(Some((x, e)))
+}
+
+/// `f(v)` for a log function, ints beyond the float range included (`math.log(10**400)`).
+fn log_of(it: &mut Interpreter, v: &Value, f: fn(f64) -> f64) -> PyResult<f64> {
+    if let Some((x, e)) = big_frexp(v)? {
+        return Ok(f(x) + f(2.0) * e as f64);
+    }
+    let x = num(it, v)?;
+    if x <= 0.0 {
+        return Err(domain());
+    }
+    Ok(f(x))
+}
+
+fn int_arg(v: &Value) -> PyResult<BigInt> {
+    super::bigint::to_big(v).ok_or_else(|| {
+        PyException::type_error(format!(
+            "'{}' object cannot be interpreted as an integer",
+            v.type_name()
+        ))
+    })
+}
+
+/// The product lo * (lo + 1) * ... * hi by binary splitting (fast for long ranges).
+fn range_product(lo: u64, hi: u64) -> BigInt {
+    if lo > hi {
+        return BigInt::from(1u32);
+    }
+    if hi - lo < 16 {
+        let mut r = BigInt::from(1u32);
+        for i in lo..=hi {
+            r *= i;
+        }
+        return r;
+    }
+    let mid = lo + (hi - lo) / 2;
+    range_product(lo, mid) * range_product(mid + 1, hi)
+}
+
+/// log2 of lo * ... * hi, to refuse products past the int size cap before computing them.
+fn range_log2(lo: u64, hi: u64) -> f64 {
+    if lo > hi {
+        return 0.0;
+    }
+    // ln Γ via Stirling is enough for a size estimate; exact sum for short ranges.
+    if hi - lo < 1_000_000 {
+        return (lo..=hi).map(|i| (i as f64).log2()).sum();
+    }
+    let lf = |n: f64| n * n.log2() - n * std::f64::consts::LOG2_E;
+    lf(hi as f64) - lf((lo.max(2) - 1) as f64)
+}
+
+fn checked_product(lo: u64, hi: u64) -> PyResult<BigInt> {
+    if range_log2(lo, hi) > super::bigint::MAX_BITS as f64 {
+        return Err(super::bigint::memory_error());
+    }
+    Ok(range_product(lo, hi))
 }
 
 fn math() -> Value {
@@ -78,20 +151,6 @@ fn math() -> Value {
         }
     });
     f1(&m, "expm1", |x| Ok(x.exp_m1()));
-    f1(&m, "log2", |x| {
-        if x <= 0.0 {
-            Err(domain())
-        } else {
-            Ok(x.log2())
-        }
-    });
-    f1(&m, "log10", |x| {
-        if x <= 0.0 {
-            Err(domain())
-        } else {
-            Ok(x.log10())
-        }
-    });
     f1(&m, "log1p", |x| {
         if x <= -1.0 {
             Err(domain())
@@ -125,25 +184,27 @@ fn math() -> Value {
     f1(&m, "radians", |x| Ok(x.to_radians()));
     m.add_fn("log", |it, args| {
         let a = args.range("log", 1, 2)?;
-        let x = num(it, &a[0])?;
-        if x <= 0.0 {
-            return Err(domain());
-        }
+        let x = log_of(it, &a[0], f64::ln)?;
         match a.get(1) {
             Some(b) => {
-                let b = num(it, b)?;
-                if b <= 0.0 || b == 1.0 {
-                    return Err(if b == 1.0 {
-                        PyException::new("ZeroDivisionError", "float division by zero")
-                    } else {
-                        domain()
-                    });
+                let b = log_of(it, b, f64::ln)?;
+                if b == 0.0 {
+                    return Err(PyException::new(
+                        "ZeroDivisionError",
+                        "float division by zero",
+                    ));
                 }
-                Ok(Value::Float(x.ln() / b.ln()))
+                Ok(Value::Float(x / b))
             }
-            None => Ok(Value::Float(x.ln())),
+            None => Ok(Value::Float(x)),
         }
     });
+    for (name, f) in [("log2", f64::log2 as fn(f64) -> f64), ("log10", f64::log10)] {
+        m.add_fn(name, move |it, args| {
+            let a = args.exact(name, 1)?;
+            Ok(Value::Float(log_of(it, &a[0], f)?))
+        });
+    }
     for (name, f) in [
         ("floor", f64::floor as fn(f64) -> f64),
         ("ceil", f64::ceil),
@@ -153,6 +214,7 @@ fn math() -> Value {
             let a = args.exact(name, 1)?;
             match &a[0] {
                 Value::Int(_) | Value::Bool(_) => Ok(Value::Int(a[0].as_int().unwrap_or(0))),
+                Value::BigInt(_) => Ok(a[0].clone()),
                 v => {
                     let x = num(it, v)?;
                     to_int_checked(f(x))
@@ -266,69 +328,88 @@ fn math() -> Value {
     });
     m.add_fn("factorial", |_it, args| {
         let a = args.exact("factorial", 1)?;
-        let n = a[0]
-            .as_int()
-            .ok_or_else(|| PyException::type_error("factorial() only accepts integral values"))?;
-        if n < 0 {
+        let n = int_arg(&a[0])?;
+        if n.sign() == Sign::Minus {
             return Err(PyException::value_error(
                 "factorial() not defined for negative values",
             ));
         }
-        let mut r: i64 = 1;
-        for i in 2..=n {
-            r = r.checked_mul(i).ok_or_else(|| {
+        let n = n
+            .to_u64()
+            .filter(|n| *n <= i64::MAX as u64)
+            .ok_or_else(|| {
                 PyException::new(
                     "OverflowError",
-                    "integer overflow: cudatutor ints are 64-bit",
+                    "factorial() argument should not exceed 9223372036854775807",
                 )
             })?;
-        }
-        Ok(Value::Int(r))
+        super::bigint::value(checked_product(2, n)?)
     });
     m.add_fn("gcd", |_it, args| {
-        let mut g: i64 = 0;
+        let mut g = BigInt::from(0u32);
         for v in &args.positional {
-            let mut b = v
-                .as_int()
-                .ok_or_else(|| {
-                    PyException::type_error(format!(
-                        "'{}' object cannot be interpreted as an integer",
-                        v.type_name()
-                    ))
-                })?
-                .saturating_abs();
-            let mut a = g;
-            while b != 0 {
-                let t = a % b;
-                a = b;
-                b = t;
-            }
-            g = a;
+            g = g.gcd(&int_arg(v)?);
         }
-        Ok(Value::Int(g))
+        super::bigint::value(g)
     });
-    m.add_fn("comb", |_it, args| {
-        let a = args.exact("comb", 2)?;
-        let (n, k) = (a[0].as_int().unwrap_or(0), a[1].as_int().unwrap_or(0));
-        if n < 0 || k < 0 {
-            return Err(PyException::value_error("n must be a non-negative integer"));
+    m.add_fn("lcm", |_it, args| {
+        let mut l = BigInt::from(1u32);
+        for v in &args.positional {
+            let x = int_arg(v)?;
+            if x.bits() + l.bits() > super::bigint::MAX_BITS {
+                return Err(super::bigint::memory_error());
+            }
+            l = l.lcm(&x);
         }
-        if k > n {
-            return Ok(Value::Int(0));
+        super::bigint::value(l)
+    });
+    m.add_fn("isqrt", |_it, args| {
+        let a = args.exact("isqrt", 1)?;
+        let n = int_arg(&a[0])?;
+        if n.sign() == Sign::Minus {
+            return Err(PyException::value_error(
+                "isqrt() argument must be nonnegative",
+            ));
         }
-        let k = k.min(n - k);
-        let mut r: i128 = 1;
-        for i in 0..k {
-            r = r * (n - i) as i128 / (i + 1) as i128;
-            if r > i64::MAX as i128 {
-                return Err(PyException::new(
+        super::bigint::value(num_integer::Roots::sqrt(&n))
+    });
+    for name in ["comb", "perm"] {
+        m.add_fn(name, move |_it, args| {
+            let a = args.range(name, 1, 2)?;
+            let n = int_arg(&a[0])?;
+            let k = match a.get(1) {
+                Some(k) if !k.is_none() => int_arg(k)?,
+                _ if name == "perm" => n.clone(),
+                _ => return Err(PyException::type_error("comb expected 2 arguments, got 1")),
+            };
+            if n.sign() == Sign::Minus {
+                return Err(PyException::value_error("n must be a non-negative integer"));
+            }
+            if k.sign() == Sign::Minus {
+                return Err(PyException::value_error("k must be a non-negative integer"));
+            }
+            if k > n {
+                return Ok(Value::Int(0));
+            }
+            let too_big = || {
+                PyException::new(
                     "OverflowError",
-                    "integer overflow: cudatutor ints are 64-bit",
-                ));
+                    format!("{name}() argument should not exceed 9223372036854775807"),
+                )
+            };
+            let n = n
+                .to_u64()
+                .filter(|n| *n <= i64::MAX as u64)
+                .ok_or_else(too_big)?;
+            let k = k.to_u64().unwrap_or(0);
+            let k = if name == "comb" { k.min(n - k) } else { k };
+            let perm = checked_product(n - k + 1, n)?;
+            if name == "perm" {
+                return super::bigint::value(perm);
             }
-        }
-        Ok(Value::Int(r as i64))
-    });
+            super::bigint::value(perm / range_product(2, k))
+        });
+    }
     m.into_value()
 }
 
@@ -354,6 +435,40 @@ fn rand_below(it: &Interpreter, n: u64) -> u64 {
         return 0;
     }
     next_u64(it) % n
+}
+
+/// An int argument of randint/randrange; CPython 3.11 still accepts integral floats there.
+fn rand_arg(v: &Value) -> PyResult<BigInt> {
+    match v {
+        Value::Float(f) if f.fract() == 0.0 => match super::bigint::from_f64(*f)? {
+            Value::Int(i) => Ok(BigInt::from(i)),
+            other => int_arg(&other),
+        },
+        Value::Float(_) => Err(PyException::value_error(
+            "non-integer arg 1 for randrange()",
+        )),
+        _ => int_arg(v),
+    }
+}
+
+/// A uniform int in [0, n) for n >= 1: `rand_below` when n fits u64 (the same sequence as
+/// before big ints), else random bits by rejection.
+fn rand_below_big(it: &Interpreter, n: &BigInt) -> BigInt {
+    if let Some(small) = n.to_u64() {
+        return BigInt::from(rand_below(it, small));
+    }
+    let bits = n.bits();
+    loop {
+        let words: Vec<u64> = (0..bits.div_ceil(64)).map(|_| next_u64(it)).collect();
+        let mut mag = num_bigint::BigUint::from_slice(&[]);
+        for w in words.iter().rev() {
+            mag = (mag << 64u32) + *w;
+        }
+        let r = BigInt::from(mag >> (bits.div_ceil(64) * 64 - bits));
+        if &r < n {
+            return r;
+        }
+    }
 }
 
 fn random() -> Value {
@@ -397,45 +512,40 @@ fn random() -> Value {
     });
     m.add_fn("randint", |it, args| {
         let a = args.exact("randint", 2)?;
-        let (lo, hi) = (a[0].as_int().unwrap_or(0), a[1].as_int().unwrap_or(0));
+        let (lo, hi) = (rand_arg(&a[0])?, rand_arg(&a[1])?);
         if hi < lo {
             return Err(PyException::value_error(format!(
                 "empty range for randrange() ({lo}, {}, {})",
-                hi as i128 + 1,
-                hi as i128 + 1 - lo as i128
+                &hi + 1u32,
+                &hi + 1u32 - &lo
             )));
         }
-        let span = (hi as i128 - lo as i128 + 1) as u64;
-        Ok(Value::Int(
-            (lo as i128 + rand_below(it, span) as i128) as i64,
-        ))
+        let i = rand_below_big(it, &(&hi - &lo + 1u32));
+        super::bigint::value(lo + i)
     });
     m.add_fn("randrange", |it, args| {
         let a = args.range("randrange", 1, 3)?;
+        let one = BigInt::from(1u32);
         let (lo, hi, step) = match a {
-            [x] => (0, x.as_int().unwrap_or(0), 1),
-            [x, y] => (x.as_int().unwrap_or(0), y.as_int().unwrap_or(0), 1),
-            [x, y, z] => (
-                x.as_int().unwrap_or(0),
-                y.as_int().unwrap_or(0),
-                z.as_int().unwrap_or(1),
-            ),
-            _ => (0, 0, 1),
+            [x] => (BigInt::from(0u32), rand_arg(x)?, one),
+            [x, y] => (rand_arg(x)?, rand_arg(y)?, one),
+            [x, y, z] => (rand_arg(x)?, rand_arg(y)?, rand_arg(z)?),
+            _ => (BigInt::from(0u32), BigInt::from(0u32), one),
         };
-        if step == 0 {
+        if step.sign() == Sign::NoSign {
             return Err(PyException::value_error("zero step for randrange()"));
         }
-        let n = super::value::RangeObj {
-            start: lo,
-            stop: hi,
-            step,
-        }
-        .len();
-        if n == 0 {
+        // The number of items of range(lo, hi, step).
+        let n = if step.sign() == Sign::Plus {
+            (&hi - &lo + &step - 1u32).div_floor(&step)
+        } else {
+            (&lo - &hi - &step - 1u32).div_floor(&-&step)
+        };
+        if n.sign() != Sign::Plus {
             return Err(PyException::value_error("empty range for randrange()"));
         }
-        let i = rand_below(it, n as u64) as i64;
-        Ok(Value::Int(lo + i * step))
+        let i = rand_below_big(it, &n);
+        super::bigint::value(lo + i * step)
     });
     m.add_fn("choice", |it, args| {
         let a = args.exact("choice", 1)?;
@@ -464,7 +574,10 @@ fn random() -> Value {
         let _ = args.take_kw("counts");
         let a = args.exact("sample", 2)?;
         let mut items = it.iterate(&a[0])?;
-        let k = a[1].as_int().unwrap_or(0);
+        let k = match &a[1] {
+            Value::BigInt(_) => i64::MAX,
+            k => k.as_int().unwrap_or(0),
+        };
         if k < 0 || k as usize > items.len() {
             return Err(PyException::value_error(
                 "Sample larger than population or is negative",

@@ -196,12 +196,58 @@ fn group(int_part: &str, sep: char, every: usize) -> String {
     let digits: Vec<char> = int_part.chars().collect();
     let mut out = String::new();
     for (i, c) in digits.iter().enumerate() {
-        if i > 0 && (digits.len() - i) % every == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(every) {
             out.push(sep);
         }
         out.push(*c);
     }
     out
+}
+
+/// The fill and alignment in effect: the `0` flag means fill `0` unless a fill is given, and
+/// `=` alignment for numbers unless an alignment is given (CPython's format-spec parser).
+fn fill_align(s: &Spec, default_align: char) -> (char, char) {
+    let fill = s.fill.unwrap_or(if s.zero { '0' } else { ' ' });
+    let align = s.align.unwrap_or(if s.zero && default_align == '>' {
+        '='
+    } else {
+        default_align
+    });
+    (fill, align)
+}
+
+/// Digits grouped with `sep` every `every`; when the number is zero-padded (`010,`), the
+/// padding zeros are grouped too and the result grows to at least `width` (CPython).
+fn group_padded(digits: &str, sep: char, every: usize, s: &Spec, used: usize) -> String {
+    let target = s.width.unwrap_or(0).saturating_sub(used);
+    let mut d = digits.to_string();
+    let mut out = group(&d, sep, every);
+    if fill_align(s, '>') == ('0', '=') {
+        while out.chars().count() < target {
+            d.insert(0, '0');
+            out = group(&d, sep, every);
+        }
+    }
+    out
+}
+
+/// CPython's check of the thousands separator against the presentation type.
+fn check_grouping(s: &Spec) -> PyResult<()> {
+    let Some(g) = s.grouping else {
+        return Ok(());
+    };
+    let ok = match s.ty {
+        None | Some('d' | 'e' | 'f' | 'g' | 'E' | 'G' | '%' | 'F') => true,
+        Some('b' | 'o' | 'x' | 'X') => g == '_',
+        _ => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(PyException::new(
+        "ValueError",
+        format!("Cannot specify '{g}' with '{}'.", s.ty.unwrap_or('s')),
+    ))
 }
 
 /// Pad `body` (sign separate, for `=` alignment and zero padding).
@@ -212,11 +258,7 @@ fn pad(sign: &str, body: &str, s: &Spec, default_align: char) -> String {
         return format!("{sign}{body}");
     }
     let n = width - len;
-    let (fill, align) = if s.zero && s.align.is_none() {
-        ('0', '=')
-    } else {
-        (s.fill.unwrap_or(' '), s.align.unwrap_or(default_align))
-    };
+    let (fill, align) = fill_align(s, default_align);
     let f = |k: usize| fill.to_string().repeat(k);
     match align {
         '<' => format!("{sign}{body}{}", f(n)),
@@ -242,7 +284,29 @@ fn fix_exp(s: &str) -> String {
 }
 
 /// Format a float with a type char (f, e, g, %, or None for the repr-like default).
+/// The `#` alternate form: a decimal point even when no digits follow it (`2.E+19`, `0.`).
+fn with_point(s: String) -> String {
+    if s.contains('.') {
+        return s;
+    }
+    match s.find(['e', 'E', '%']) {
+        Some(k) => format!("{}.{}", &s[..k], &s[k..]),
+        None => format!("{s}."),
+    }
+}
+
 fn format_float(f: f64, ty: Option<char>, prec: Option<usize>, alt: bool) -> String {
+    // 'n' is 'g' in the C locale CPython runs in.
+    let ty = if ty == Some('n') { Some('g') } else { ty };
+    let s = format_float_inner(f, ty, prec, alt);
+    if alt && f.is_finite() {
+        with_point(s)
+    } else {
+        s
+    }
+}
+
+fn format_float_inner(f: f64, ty: Option<char>, prec: Option<usize>, alt: bool) -> String {
     if f.is_nan() {
         return if ty.is_some_and(|t| t.is_ascii_uppercase()) {
             "NAN".into()
@@ -273,14 +337,7 @@ fn format_float(f: f64, ty: Option<char>, prec: Option<usize>, alt: bool) -> Str
         }
         None => match prec {
             // With a precision and no type: like 'g' but always at least one digit after '.'.
-            Some(p) => {
-                let s = general(a, p.max(1), alt);
-                if s.contains(['.', 'e', 'n', 'i']) {
-                    s
-                } else {
-                    format!("{s}.0")
-                }
-            }
+            Some(p) => general_repr(a, p.max(1), alt),
             None => float_repr(a),
         },
         Some(_) => float_repr(a),
@@ -288,6 +345,33 @@ fn format_float(f: f64, ty: Option<char>, prec: Option<usize>, alt: bool) -> Str
 }
 
 /// The 'g' presentation: precision p significant digits, scientific if exp < -4 or >= p.
+/// No type but a precision (`format(x, '.3')`): like 'g', but scientific from exponent p - 1
+/// on, and a fixed result keeps at least one digit after the point.
+fn general_repr(a: f64, p: usize, alt: bool) -> String {
+    let e = format!("{:.*e}", p - 1, a);
+    let (m, x) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = x.parse().unwrap_or(0);
+    let trim = |m: &str| -> String {
+        if alt || !m.contains('.') {
+            m.to_string()
+        } else {
+            m.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+    };
+    if exp < -4 || exp >= p as i32 - 1 {
+        let es = if exp < 0 {
+            format!("-{:02}", -exp)
+        } else {
+            format!("+{exp:02}")
+        };
+        format!("{}e{es}", trim(m))
+    } else {
+        let decimals = (p as i32 - 1 - exp).max(0) as usize;
+        let s = trim(&format!("{:.*}", decimals, a));
+        if s.contains('.') { s } else { format!("{s}.0") }
+    }
+}
+
 fn general(a: f64, p: usize, alt: bool) -> String {
     if a == 0.0 {
         return if alt {
@@ -332,12 +416,14 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
     }
     let s = parse_spec(spec)?;
     match v {
-        Value::Bool(_) | Value::Int(_)
+        Value::Bool(_) | Value::Int(_) | Value::BigInt(_)
             if !matches!(s.ty, Some('e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%')) =>
         {
-            let i = v.as_int().unwrap_or(0);
-            if matches!(v, Value::Bool(_)) && s.ty.is_none() {
-                return Ok(pad("", if i != 0 { "True" } else { "False" }, &s, '<'));
+            check_grouping(&s)?;
+            if let Value::Bool(b) = v
+                && s.ty.is_none()
+            {
+                return Ok(pad("", if *b { "True" } else { "False" }, &s, '<'));
             }
             if s.precision.is_some() {
                 return Err(PyException::new(
@@ -345,18 +431,51 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
                     "Precision not allowed in integer format specifier",
                 ));
             }
-            let mag = i.unsigned_abs();
-            let (body, prefix) = match s.ty {
-                None | Some('d') | Some('n') => (mag.to_string(), ""),
-                Some('x') => (format!("{mag:x}"), "0x"),
-                Some('X') => (format!("{mag:X}"), "0X"),
-                Some('o') => (format!("{mag:o}"), "0o"),
-                Some('b') => (format!("{mag:b}"), "0b"),
+            let digits = |radix: u32| -> PyResult<(String, bool)> {
+                match v {
+                    Value::BigInt(b) if radix == 10 => Ok((
+                        crate::script::bigint::decimal_magnitude(b)?,
+                        b.sign() == num_bigint::Sign::Minus,
+                    )),
+                    _ => Ok(crate::script::bigint::radix_magnitude(v, radix).unwrap_or_default()),
+                }
+            };
+            let ((body, neg), prefix) = match s.ty {
+                None | Some('d') | Some('n') => (digits(10)?, ""),
+                Some('x') => (digits(16)?, "0x"),
+                Some('X') => {
+                    let (d, n) = digits(16)?;
+                    ((d.to_ascii_uppercase(), n), "0X")
+                }
+                Some('o') => (digits(8)?, "0o"),
+                Some('b') => (digits(2)?, "0b"),
                 Some('c') => {
-                    let c = char::from_u32(i as u32).ok_or_else(|| {
-                        PyException::new("OverflowError", "%c arg not in range(0x110000)")
-                    })?;
-                    return Ok(pad("", &c.to_string(), &s, '<'));
+                    if s.sign.is_some() {
+                        return Err(PyException::new(
+                            "ValueError",
+                            "Sign not allowed with integer format specifier 'c'",
+                        ));
+                    }
+                    if s.alt {
+                        return Err(PyException::new(
+                            "ValueError",
+                            "Alternate form (#) not allowed with integer format specifier 'c'",
+                        ));
+                    }
+                    if let Value::BigInt(_) = v {
+                        return Err(PyException::new(
+                            "OverflowError",
+                            "Python int too large to convert to C long",
+                        ));
+                    }
+                    let c = v
+                        .as_int()
+                        .and_then(|i| u32::try_from(i).ok())
+                        .and_then(char::from_u32)
+                        .ok_or_else(|| {
+                            PyException::new("OverflowError", "%c arg not in range(0x110000)")
+                        })?;
+                    return Ok(pad("", &c.to_string(), &s, '>'));
                 }
                 Some(t) => {
                     return Err(PyException::new(
@@ -368,30 +487,33 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
                     ));
                 }
             };
-            let body = match s.grouping {
-                Some(g) => group(
-                    &body,
-                    g,
-                    if matches!(s.ty, Some('x' | 'X' | 'o' | 'b')) {
-                        4
-                    } else {
-                        3
-                    },
-                ),
-                None => body,
-            };
-            let sign = sign_str(i < 0, s.sign);
+            let sign = sign_str(neg, s.sign);
             let sign = if s.alt {
                 format!("{sign}{prefix}")
             } else {
                 sign.to_string()
             };
+            let body = match s.grouping {
+                Some(g) => {
+                    let every = if matches!(s.ty, Some('x' | 'X' | 'o' | 'b')) {
+                        4
+                    } else {
+                        3
+                    };
+                    group_padded(&body, g, every, &s, sign.chars().count())
+                }
+                None => body,
+            };
             Ok(pad(&sign, &body, &s, '>'))
         }
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
-            let f = v.as_float().unwrap_or(0.0);
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::BigInt(_) => {
+            check_grouping(&s)?;
+            let f = match v {
+                Value::BigInt(b) => crate::script::bigint::to_f64(b)?,
+                _ => v.as_float().unwrap_or(0.0),
+            };
             if let Some(t) = s.ty
-                && !matches!(t, 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%')
+                && !matches!(t, 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%' | 'n')
             {
                 return Err(PyException::new(
                     "ValueError",
@@ -402,18 +524,19 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
                 ));
             }
             let body = format_float(f, s.ty, s.precision, s.alt);
+            let neg = f.is_sign_negative() && !f.is_nan();
+            let sign = sign_str(neg, s.sign);
             let body = match s.grouping {
                 Some(g) => {
                     let (ip, rest) = match body.find(|c: char| !c.is_ascii_digit()) {
                         Some(k) => body.split_at(k),
                         None => (body.as_str(), ""),
                     };
-                    format!("{}{}", group(ip, g, 3), rest)
+                    let used = sign.len() + rest.chars().count();
+                    format!("{}{}", group_padded(ip, g, 3, &s, used), rest)
                 }
                 None => body,
             };
-            let neg = f.is_sign_negative() && !f.is_nan();
-            let sign = sign_str(neg, s.sign);
             Ok(pad(sign, &body, &s, '>'))
         }
         Value::Str(st) => {
@@ -511,11 +634,27 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
         while i < cs.len() && matches!(cs[i], '-' | '+' | ' ' | '#' | '0') {
             i += 1;
         }
-        let flags: String = cs[st..i].iter().collect();
+        let mut flags: String = cs[st..i].iter().collect();
         let mut width = String::new();
-        while i < cs.len() && (cs[i].is_ascii_digit() || cs[i] == '*') {
-            width.push(cs[i]);
+        if cs.get(i) == Some(&'*') {
+            // `%*d`: the width is the next argument.
             i += 1;
+            let w = items.get(ai).cloned().ok_or_else(|| {
+                PyException::new("TypeError", "not enough arguments for format string")
+            })?;
+            ai += 1;
+            let w = w
+                .as_int()
+                .ok_or_else(|| PyException::new("TypeError", "* wants int"))?;
+            width = w.unsigned_abs().min(10_000).to_string();
+            if w < 0 {
+                flags.push('-');
+            }
+        } else {
+            while i < cs.len() && cs[i].is_ascii_digit() {
+                width.push(cs[i]);
+                i += 1;
+            }
         }
         let mut prec = None;
         if cs.get(i) == Some(&'.') {
@@ -571,8 +710,9 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
             }
             'd' | 'i' | 'u' => {
                 let n = match &v {
-                    Value::Float(f) => Value::Int(f.trunc() as i64),
+                    Value::Float(f) => crate::script::bigint::from_f64(*f)?,
                     Value::Int(_) | Value::Bool(_) => Value::Int(v.as_int().unwrap_or(0)),
+                    Value::BigInt(_) => v.clone(),
                     other => {
                         return Err(PyException::new(
                             "TypeError",
@@ -586,19 +726,23 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                 format_spec(it, &n, &spec)?
             }
             'x' | 'X' | 'o' => {
-                let n = v.as_int().ok_or_else(|| {
-                    PyException::new(
+                if !crate::script::bigint::is_int(&v) {
+                    return Err(PyException::new(
                         "TypeError",
                         format!(
                             "%{ty} format: an integer is required, not {}",
                             v.type_name()
                         ),
-                    )
-                })?;
+                    ));
+                }
+                let n = v.clone();
                 spec.push(ty);
-                format_spec(it, &Value::Int(n), &spec)?
+                format_spec(it, &n, &spec)?
             }
             'f' | 'F' | 'e' | 'E' | 'g' | 'G' => {
+                if let Value::BigInt(b) = &v {
+                    crate::script::bigint::to_f64(b)?;
+                }
                 let f = v.as_float().ok_or_else(|| {
                     PyException::new(
                         "TypeError",
@@ -611,12 +755,27 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                 format_spec(it, &Value::Float(f), &spec)?
             }
             'c' => match &v {
-                Value::Str(s) => s.to_string(),
+                Value::Str(s) if s.chars().count() == 1 => s.to_string(),
+                Value::Str(_) => {
+                    return Err(PyException::new("TypeError", "%c requires int or char"));
+                }
                 other => {
-                    let n = other.as_int().unwrap_or(0);
-                    char::from_u32(n as u32)
+                    if let Value::BigInt(_) = other {
+                        return Err(PyException::new(
+                            "OverflowError",
+                            "%c arg not in range(0x110000)",
+                        ));
+                    }
+                    let n = other
+                        .as_int()
+                        .ok_or_else(|| PyException::new("TypeError", "%c requires int or char"))?;
+                    u32::try_from(n)
+                        .ok()
+                        .and_then(char::from_u32)
                         .map(|c| c.to_string())
-                        .unwrap_or_default()
+                        .ok_or_else(|| {
+                            PyException::new("OverflowError", "%c arg not in range(0x110000)")
+                        })?
                 }
             },
             other => {

@@ -8,6 +8,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::{Rc, Weak};
 
+use num_bigint::BigInt;
+
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::ir::FuncCode;
@@ -80,6 +82,8 @@ pub enum Value {
     None,
     Bool(bool),
     Int(i64),
+    /// An int outside the i64 range (never one that fits: see `script::bigint`).
+    BigInt(Rc<BigInt>),
     Float(f64),
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
@@ -109,33 +113,68 @@ pub enum Value {
     NotImplemented,
 }
 
+/// `range(start, stop, step)`. Bounds may be big ints up to [`RANGE_BOUND`] in magnitude
+/// (CPython allows any size; 2**120 keeps every length, index and slice computation, and those
+/// of slices of slices, well inside i128).
 pub struct RangeObj {
-    pub start: i64,
-    pub stop: i64,
-    pub step: i64,
+    pub start: i128,
+    pub stop: i128,
+    pub step: i128,
 }
 
+/// The largest magnitude of a `range()` argument.
+pub const RANGE_BOUND: i128 = 1 << 120;
+
 impl RangeObj {
-    pub fn len(&self) -> usize {
-        let (a, b, s) = (self.start as i128, self.stop as i128, self.step as i128);
+    /// The exact number of items.
+    pub fn len_exact(&self) -> u128 {
+        let (a, b, s) = (self.start, self.stop, self.step);
         let n = if s > 0 {
             if b > a { (b - a + s - 1) / s } else { 0 }
-        } else if a > b {
+        } else if a > b && s < 0 {
             (a - b - s - 1) / (-s)
         } else {
             0
         };
-        n.clamp(0, usize::MAX as i128) as usize
+        n.max(0) as u128
+    }
+    /// The number of items, capped at `i64::MAX` (what indexing and loops can reach).
+    pub fn len(&self) -> usize {
+        self.len_exact().min(i64::MAX as u128) as usize
     }
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.len_exact() == 0
     }
+    /// The i-th item when it fits i64 (the loop fast path).
+    #[inline]
     pub fn get(&self, i: usize) -> Option<i64> {
-        if i >= self.len() {
+        i64::try_from(self.item(i as u128)?).ok()
+    }
+    /// The i-th item of any size.
+    pub fn item(&self, i: u128) -> Option<i128> {
+        if i >= self.len_exact() {
             return None;
         }
-        let v = self.start as i128 + self.step as i128 * i as i128;
-        i64::try_from(v).ok()
+        Some(self.start + self.step * i as i128)
+    }
+    /// The position of `v`, if the range holds it.
+    pub fn index_of(&self, v: i128) -> Option<u128> {
+        let d = v.checked_sub(self.start)?;
+        if self.step == 0 || d % self.step != 0 {
+            return None;
+        }
+        let k = d / self.step;
+        (k >= 0 && (k as u128) < self.len_exact()).then_some(k as u128)
+    }
+    /// True when every item fits i64 (iterated with the i64 iterator).
+    pub fn fits_i64(&self) -> bool {
+        let last = match self.len_exact() {
+            0 => return true,
+            n => self.start + self.step * (n - 1) as i128,
+        };
+        i64::try_from(self.start).is_ok()
+            && i64::try_from(last).is_ok()
+            && i64::try_from(self.step).is_ok()
     }
 }
 
@@ -340,6 +379,12 @@ pub enum IterState {
         remaining: usize,
         step: i64,
     },
+    /// A range whose items go beyond i64.
+    BigRange {
+        cur: i128,
+        remaining: u128,
+        step: i128,
+    },
     Chars {
         s: Rc<str>,
         pos: usize,
@@ -415,6 +460,8 @@ impl IterState {
 pub enum HKey {
     None,
     Int(i64),
+    /// An int outside the i64 range (an integral float that large too).
+    Big(Rc<BigInt>),
     Float(u64),
     Str(Rc<str>),
     Tuple(Box<[HKey]>),
@@ -429,6 +476,7 @@ pub enum HKey {
 pub enum KeyView<'a> {
     None,
     Int(i64),
+    Big(&'a BigInt),
     Float(u64),
     Str(&'a str),
     Tuple(&'a [HKey]),
@@ -447,6 +495,7 @@ impl AsKeyView for HKey {
         match self {
             HKey::None => KeyView::None,
             HKey::Int(i) => KeyView::Int(*i),
+            HKey::Big(b) => KeyView::Big(b),
             HKey::Float(f) => KeyView::Float(*f),
             HKey::Str(s) => KeyView::Str(s),
             HKey::Tuple(t) => KeyView::Tuple(t),
@@ -499,10 +548,13 @@ impl<'a> std::borrow::Borrow<dyn AsKeyView + 'a> for HKey {
 impl HKey {
     /// The key of a float: integral floats equal the int key (`d[1.0]` finds `d[1]`).
     pub fn float(f: f64) -> HKey {
-        if f.fract() == 0.0 && f.abs() < 9.2e18 {
-            HKey::Int(f as i64)
-        } else {
-            HKey::Float(f.to_bits())
+        if f.fract() != 0.0 || !f.is_finite() {
+            return HKey::Float(f.to_bits());
+        }
+        match super::bigint::from_f64(f) {
+            Ok(Value::Int(i)) => HKey::Int(i),
+            Ok(Value::BigInt(b)) => HKey::Big(b),
+            _ => HKey::Float(f.to_bits()),
         }
     }
     /// `hash()`: CPython's value where it does not depend on addresses (ints, floats,
@@ -526,6 +578,7 @@ impl HKey {
     pub fn cpython_hash(&self) -> Option<i64> {
         Some(match self {
             HKey::Int(i) => hash_int(*i),
+            HKey::Big(b) => super::bigint::hash(b),
             HKey::Float(bits) => hash_float(f64::from_bits(*bits))?,
             HKey::Str(s) => hash_str(s),
             HKey::Tuple(items) => {
@@ -915,11 +968,12 @@ impl Value {
             _ => None,
         }
     }
-    /// A number (int, bool or float) as f64.
+    /// A number (int, bool or float) as f64 (None for an int too large for a float).
     pub fn as_float(&self) -> Option<f64> {
         match self {
             Value::Float(f) => Some(*f),
             Value::Int(i) => Some(*i as f64),
+            Value::BigInt(b) => super::bigint::to_f64(b).ok(),
             Value::Bool(b) => Some(*b as i64 as f64),
             _ => None,
         }
@@ -969,7 +1023,7 @@ impl Value {
         Some(match self {
             Value::None => BuiltinType::NoneType,
             Value::Bool(_) => BuiltinType::Bool,
-            Value::Int(_) => BuiltinType::Int,
+            Value::Int(_) | Value::BigInt(_) => BuiltinType::Int,
             Value::Float(_) => BuiltinType::Float,
             Value::Str(_) => BuiltinType::Str,
             Value::List(_) => BuiltinType::List,
@@ -1016,6 +1070,7 @@ impl Value {
     pub fn ptr_id(&self) -> Option<usize> {
         Some(match self {
             Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
+            Value::BigInt(x) => Rc::as_ptr(x) as usize,
             Value::List(x) => Rc::as_ptr(x) as usize,
             Value::Tuple(x) => Rc::as_ptr(x) as usize,
             Value::Dict(x) | Value::Set(x) => Rc::as_ptr(x) as usize,
@@ -1223,6 +1278,7 @@ fn simulate_indices(hashes: &[u64], base: [u32; 2]) -> (Vec<usize>, usize) {
 fn value_cpython_hash(v: &Value) -> Option<i64> {
     match v {
         Value::Int(i) => Some(hash_int(*i)),
+        Value::BigInt(b) => Some(super::bigint::hash(b)),
         Value::Bool(b) => Some(*b as i64),
         Value::Float(f) => HKey::float(*f).cpython_hash(),
         Value::Str(s) => Some(hash_str(s)),

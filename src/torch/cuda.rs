@@ -206,12 +206,12 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     });
     reg(&m, rt, "manual_seed", |it, rt, args| {
         let a = args.bind("manual_seed", &["seed"], 1)?;
-        rt.cuda_manual_seed(it.index_int(a[0].as_ref().unwrap())? as u64);
+        rt.cuda_manual_seed(crate::torch::int_arg(it, a[0].as_ref().unwrap())? as u64);
         Ok(Value::None)
     });
     reg(&m, rt, "manual_seed_all", |it, rt, args| {
         let a = args.bind("manual_seed_all", &["seed"], 1)?;
-        let s = it.index_int(a[0].as_ref().unwrap())? as u64;
+        let s = crate::torch::int_arg(it, a[0].as_ref().unwrap())? as u64;
         rt.cuda_manual_seed_all(s);
         Ok(Value::None)
     });

@@ -122,7 +122,7 @@ fn softmax_fn(
     let a = args.bind(fname, &["input", "dim", "_stacklevel", "dtype"], 1)?;
     let t = need_tensor(a[0].as_ref().unwrap(), fname, "input")?;
     let d = match &a[1] {
-        Some(v) if !v.is_none() => it.index_int(v)?,
+        Some(v) if !v.is_none() => crate::torch::int_arg(it, v)?,
         _ if t.dim() <= 1 || t.dim() == 3 => 0,
         _ => 1,
     };
@@ -135,13 +135,13 @@ fn softmax_fn(
 
 fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResult<Value> {
     let a = args.bind(fname, &["input", "other", "alpha", "out"], 2)?;
-    let x = operand_of(a[0].as_ref().unwrap()).ok_or_else(|| {
+    let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
         PyException::new(
             "TypeError",
             format!("{fname}(): argument 'input' must be Tensor"),
         )
     })?;
-    let y = operand_of(a[1].as_ref().unwrap()).ok_or_else(|| {
+    let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
         PyException::new(
             "TypeError",
             format!("{fname}(): argument 'other' must be Tensor"),
@@ -152,7 +152,7 @@ fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResul
             rt.binary(
                 BinaryOp::Mul,
                 &Operand::Tensor(t),
-                &operand_of(alpha).unwrap_or(Operand::Scalar(Scalar::Int(1))),
+                &operand_of(alpha)?.unwrap_or(Operand::Scalar(Scalar::Int(1))),
             )
             .map_err(py_err)?,
         ),
@@ -208,7 +208,7 @@ fn loss_fn(
     let t = need_tensor(a[1].as_ref().unwrap(), fname, "target")?;
     let w = a[2].as_ref().and_then(tensor_of);
     let ii = match &a[4] {
-        Some(v) => it.index_int(v)?,
+        Some(v) => crate::torch::int_arg(it, v)?,
         None => -100,
     };
     let red = reduction_arg(&a[6])?;
@@ -350,6 +350,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             2,
         )?;
         let s = size_from(it, &[a[0].clone().unwrap()])?;
+        super::check_long(a[1].as_ref().unwrap())?;
         let v = scalar_of(a[1].as_ref().unwrap()).ok_or_else(|| {
             PyException::new("TypeError", "full(): argument 'fill_value' must be Number")
         })?;
@@ -363,10 +364,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             pos.push(s);
         }
         let (low, high, size) = match pos.len() {
-            2 => (0, it.index_int(&pos[0])?, pos[1].clone()),
+            2 => (0, crate::torch::int_arg(it, &pos[0])?, pos[1].clone()),
             3 => (
-                it.index_int(&pos[0])?,
-                it.index_int(&pos[1])?,
+                crate::torch::int_arg(it, &pos[0])?,
+                crate::torch::int_arg(it, &pos[1])?,
                 pos[2].clone(),
             ),
             _ => {
@@ -394,7 +395,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             &["n", "dtype", "device", "requires_grad", "generator"],
             1,
         )?;
-        let n = it.index_int(a[0].as_ref().unwrap())?;
+        let n = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
         let (dt, dev, _) = creation_kw(rt, &a[1..4], it)?;
         Ok(wrap(
             rt,
@@ -416,7 +417,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         for v in nums.drain(..) {
             f.push(match v.as_float() {
                 Some(x) => x,
-                None => it.index_int(&v)? as f64,
+                None => crate::torch::int_arg(it, &v)? as f64,
             });
         }
         let (start, end, step) = match f.len() {
@@ -440,7 +441,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         )?;
         let s = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
         let e = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
-        let n = it.index_int(a[2].as_ref().unwrap())?;
+        let n = crate::torch::int_arg(it, a[2].as_ref().unwrap())?;
         let (dt, dev, rg) = creation_kw(rt, &a[3..6], it)?;
         finish(
             rt,
@@ -476,6 +477,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             2,
         )?;
         let t = need_tensor(a[0].as_ref().unwrap(), "full_like", "input")?;
+        super::check_long(a[1].as_ref().unwrap())?;
         let v = scalar_of(a[1].as_ref().unwrap()).ok_or_else(|| {
             PyException::new(
                 "TypeError",
@@ -493,7 +495,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     });
     reg(&m, rt, "manual_seed", |it, rt, args| {
         let a = args.bind("manual_seed", &["seed"], 1)?;
-        let s = it.index_int(a[0].as_ref().unwrap())?;
+        let s = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
         rt.manual_seed(s as u64);
         Ok(Value::None)
     });
@@ -520,7 +522,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let a = args.bind("device", &["type", "index"], 1)?;
         let v = a[0].as_ref().unwrap();
         let idx = match &a[1] {
-            Some(i) => Some(it.index_int(i)?),
+            Some(i) => Some(crate::torch::int_arg(it, i)?),
             None => None,
         };
         let spec = match (v.as_str(), idx) {
@@ -542,7 +544,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         };
         let mut dims = Vec::new();
         for v in &items {
-            dims.push(it.index_int(v)?.max(0) as usize);
+            dims.push(crate::torch::int_arg(it, v)?.max(0) as usize);
         }
         Ok(Value::native(PySize(dims)))
     });
@@ -562,7 +564,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let a = args.bind("cat", &["tensors", "dim"], 1)?;
         let ts = tensor_list(it, a[0].as_ref().unwrap(), "cat")?;
         let d = match &a[1] {
-            Some(v) => it.index_int(v)?,
+            Some(v) => crate::torch::int_arg(it, v)?,
             None => 0,
         };
         Ok(wrap(rt, rt.cat(&ts, d).map_err(py_err)?))
@@ -572,7 +574,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let a = args.bind("stack", &["tensors", "dim"], 1)?;
         let ts = tensor_list(it, a[0].as_ref().unwrap(), "stack")?;
         let d = match &a[1] {
-            Some(v) => it.index_int(v)?,
+            Some(v) => crate::torch::int_arg(it, v)?,
             None => 0,
         };
         Ok(wrap(rt, rt.stack(&ts, d).map_err(py_err)?))
@@ -582,10 +584,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let c = need_tensor(a[0].as_ref().unwrap(), "where", "condition")?;
         match (&a[1], &a[2]) {
             (Some(x), Some(y)) => {
-                let x = operand_of(x).ok_or_else(|| {
+                let x = operand_of(x)?.ok_or_else(|| {
                     PyException::new("TypeError", "where(): argument 'input' must be Tensor")
                 })?;
-                let y = operand_of(y).ok_or_else(|| {
+                let y = operand_of(y)?.ok_or_else(|| {
                     PyException::new("TypeError", "where(): argument 'other' must be Tensor")
                 })?;
                 Ok(wrap(rt, rt.where_(&c, &x, &y).map_err(py_err)?))
@@ -629,9 +631,9 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             &["n", "m", "dtype", "device", "requires_grad", "out"],
             1,
         )?;
-        let n = it.index_int(a[0].as_ref().unwrap())?;
+        let n = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
         let mm = match &a[1] {
-            Some(v) if !v.is_none() => Some(it.index_int(v)?),
+            Some(v) if !v.is_none() => Some(crate::torch::int_arg(it, v)?),
             _ => None,
         };
         for v in [Some(n), mm].into_iter().flatten() {
@@ -654,7 +656,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let mut shape: Vec<usize> = Vec::new();
         for v in &args.positional {
             let s = match v {
-                Value::Int(_) => vec![it.index_int(v)?],
+                Value::Int(_) => vec![crate::torch::int_arg(it, v)?],
                 _ => super::shape_from(it, std::slice::from_ref(v))?,
             };
             let s: Vec<usize> = s.into_iter().map(|d| d.max(0) as usize).collect();
@@ -979,7 +981,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let a = args.bind("one_hot", &["tensor", "num_classes"], 1)?;
         let t = need_tensor(a[0].as_ref().unwrap(), "one_hot", "tensor")?;
         let n = match &a[1] {
-            Some(v) => it.index_int(v)?,
+            Some(v) => crate::torch::int_arg(it, v)?,
             None => -1,
         };
         let vals = t.values().map_err(py_err)?;

@@ -119,11 +119,31 @@ pub(crate) fn scalar_of(v: &Value) -> Option<Scalar> {
     }
 }
 
-pub(crate) fn operand_of(v: &Value) -> Option<Operand> {
+/// A tensor or scalar operand; a Python int beyond int64 fails as in PyTorch.
+pub(crate) fn operand_of(v: &Value) -> PyResult<Option<Operand>> {
+    check_long(v)?;
     if let Some(s) = scalar_of(v) {
-        return Some(Operand::Scalar(s));
+        return Ok(Some(Operand::Scalar(s)));
     }
-    tensor_of(v).map(Operand::Tensor)
+    Ok(tensor_of(v).map(Operand::Tensor))
+}
+
+/// PyTorch unpacks Python ints into int64 (`THPUtils_unpackLong`): a larger one raises
+/// `RuntimeError: Overflow when unpacking long` (tensor data, scalars, sizes, indices, dims).
+pub(crate) fn check_long(v: &Value) -> PyResult<()> {
+    if let Value::BigInt(_) = v {
+        return Err(PyException::new(
+            "RuntimeError",
+            "Overflow when unpacking long",
+        ));
+    }
+    Ok(())
+}
+
+/// An int argument (size, dim, index) as PyTorch reads it.
+pub(crate) fn int_arg(it: &mut Interpreter, v: &Value) -> PyResult<i64> {
+    check_long(v)?;
+    it.index_int(v)
 }
 
 pub(crate) fn scalar_value(s: Scalar) -> Value {
@@ -162,6 +182,7 @@ pub(crate) fn flatten_data(
         out: &mut Vec<Scalar>,
         dt: &mut Option<DType>,
     ) -> PyResult<()> {
+        check_long(v)?;
         if let Some(s) = scalar_of(v) {
             if depth < shape.len() {
                 return Err(PyException::new(
@@ -309,7 +330,7 @@ pub(crate) fn shape_from(it: &mut Interpreter, items: &[Value]) -> PyResult<Vec<
     };
     let mut out = Vec::new();
     for v in &items {
-        out.push(it.index_int(v)?);
+        out.push(int_arg(it, v)?);
     }
     Ok(out)
 }
@@ -340,11 +361,11 @@ pub(crate) fn dims_arg(it: &mut Interpreter, v: &Option<Value>) -> PyResult<Opti
             let items = v.as_ref().unwrap().as_vec().unwrap_or_default();
             let mut out = Vec::new();
             for x in &items {
-                out.push(it.index_int(x)?);
+                out.push(int_arg(it, x)?);
             }
             Ok(Some(out))
         }
-        Some(x) => Ok(Some(vec![it.index_int(x)?])),
+        Some(x) => Ok(Some(vec![int_arg(it, x)?])),
     }
 }
 
@@ -377,11 +398,13 @@ pub(crate) fn index_items(
                 TensorIndex::Tensor(t)
             }
             Value::Int(i) => TensorIndex::Int(*i),
+            Value::BigInt(_) => return Err(check_long(p).unwrap_err()),
             Value::Slice(s) => {
                 let mut b = [None, None, None];
                 for (k, x) in s.iter().enumerate() {
                     if !x.is_none() {
-                        b[k] = Some(it.index_int(x)?);
+                        // Slice bounds clamp, as PySlice_Unpack does.
+                        b[k] = Some(it.slice_int(x)?);
                     }
                 }
                 if b[2] == Some(0) {
@@ -396,7 +419,7 @@ pub(crate) fn index_items(
             }
             other => match tensor_of(other) {
                 Some(t) => TensorIndex::Tensor(t),
-                None => TensorIndex::Int(it.index_int(other)?),
+                None => TensorIndex::Int(int_arg(it, other)?),
             },
         });
     }

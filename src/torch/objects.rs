@@ -301,7 +301,7 @@ impl NativeObject for NdArray {
                 "too many indices for array: array is 0-dimensional, but 1 were indexed",
             ));
         };
-        let i = it.index_int(key)?;
+        let i = crate::torch::int_arg(it, key)?;
         let j = if i < 0 { i + n as i64 } else { i };
         if j < 0 || j >= n as i64 {
             return Err(PyException::new(

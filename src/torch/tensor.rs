@@ -80,7 +80,7 @@ fn one_tensor_arg(args: &Args, fname: &str) -> PyResult<Value> {
 }
 
 fn other_operand(v: &Value, fname: &str) -> PyResult<Operand> {
-    operand_of(v).ok_or_else(|| {
+    operand_of(v)?.ok_or_else(|| {
         PyException::new(
             "TypeError",
             format!(
@@ -135,7 +135,7 @@ fn dim_keep(it: &mut Interpreter, args: &Args, fname: &str) -> PyResult<(Option<
     let a = args.bind(fname, &["dim", "keepdim"], 0)?;
     let d = match &a[0] {
         None | Some(Value::None) => None,
-        Some(v) => Some(it.index_int(v)?),
+        Some(v) => Some(crate::torch::int_arg(it, v)?),
     };
     Ok((d, truthy_opt(it, &a[1], false)?))
 }
@@ -203,7 +203,7 @@ fn std_var(it: &mut Interpreter, p: &PyTensor, args: &Args, std: bool) -> PyResu
 fn cumulative(it: &mut Interpreter, p: &PyTensor, args: &Args, prod: bool) -> PyResult<Value> {
     let name = if prod { "cumprod" } else { "cumsum" };
     let a = args.bind(name, &["dim", "dtype"], 1)?;
-    let d = it.index_int(a[0].as_ref().unwrap())?;
+    let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
     let dt = match &a[1] {
         Some(v) => dtype_arg(v)?,
         None => None,
@@ -292,7 +292,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             match &a[0] {
                 None | Some(Value::None) => Ok(shape_value(&t)),
                 Some(d) => {
-                    let d = it.index_int(d)?;
+                    let d = crate::torch::int_arg(it, d)?;
                     Ok(Value::Int(t.size(d).map_err(py_err)? as i64))
                 }
             }
@@ -453,11 +453,11 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let t = p.tensor();
             let nd = t.dim().max(1) as i64;
             let s = match &a[0] {
-                Some(v) => it.index_int(v)?,
+                Some(v) => crate::torch::int_arg(it, v)?,
                 None => 0,
             };
             let e = match &a[1] {
-                Some(v) => it.index_int(v)?,
+                Some(v) => crate::torch::int_arg(it, v)?,
                 None => -1,
             };
             let s = crate::engine::tensor::wrap_dim(s, t.dim()).map_err(py_err)? as i64;
@@ -473,7 +473,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "unsqueeze" => |it, p, _, args| {
             let a = args.bind("unsqueeze", &["dim"], 1)?;
-            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
             let t = p.tensor();
             Ok(wrap(
                 &p.rt,
@@ -484,7 +484,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "squeeze" => |it, p, _, args| {
             let a = args.bind("squeeze", &["dim"], 0)?;
             let d = match &a[0] {
-                Some(v) if !v.is_none() => Some(it.index_int(v)?),
+                Some(v) if !v.is_none() => Some(crate::torch::int_arg(it, v)?),
                 _ => None,
             };
             let t = p.tensor();
@@ -499,8 +499,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "transpose" => |it, p, _, args| {
             let a = args.bind("transpose", &["dim0", "dim1"], 2)?;
-            let d0 = it.index_int(a[0].as_ref().unwrap())?;
-            let d1 = it.index_int(a[1].as_ref().unwrap())?;
+            let d0 = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
+            let d1 = crate::torch::int_arg(it, a[1].as_ref().unwrap())?;
             let t = p.tensor();
             Ok(wrap(
                 &p.rt,
@@ -591,7 +591,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "sort" => |it, p, _, args| {
             let a = args.bind("sort", &["dim", "descending", "stable"], 0)?;
             let d = match &a[0] {
-                Some(v) if !v.is_none() => it.index_int(v)?,
+                Some(v) if !v.is_none() => crate::torch::int_arg(it, v)?,
                 _ => -1,
             };
             let desc = truthy_opt(it, &a[1], false)?;
@@ -604,7 +604,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "argsort" => |it, p, _, args| {
             let a = args.bind("argsort", &["dim", "descending", "stable"], 0)?;
             let d = match &a[0] {
-                Some(v) if !v.is_none() => it.index_int(v)?,
+                Some(v) if !v.is_none() => crate::torch::int_arg(it, v)?,
                 _ => -1,
             };
             let desc = truthy_opt(it, &a[1], false)?;
@@ -613,9 +613,9 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "topk" => |it, p, _, args| {
             let a = args.bind("topk", &["k", "dim", "largest", "sorted"], 1)?;
-            let k = it.index_int(a[0].as_ref().unwrap())?;
+            let k = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
             let d = match &a[1] {
-                Some(v) if !v.is_none() => it.index_int(v)?,
+                Some(v) if !v.is_none() => crate::torch::int_arg(it, v)?,
                 _ => -1,
             };
             let largest = truthy_opt(it, &a[2], true)?;
@@ -675,9 +675,9 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "chunk" => |it, p, _, args| {
             let a = args.bind("chunk", &["chunks", "dim"], 1)?;
-            let n = it.index_int(a[0].as_ref().unwrap())?;
+            let n = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
             let d = match &a[1] {
-                Some(v) => it.index_int(v)?,
+                Some(v) => crate::torch::int_arg(it, v)?,
                 None => 0,
             };
             let ts = p.rt.chunk(&p.tensor(), n, d).map_err(py_err)?;
@@ -688,7 +688,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "split" => |it, p, _, args| {
             let a = args.bind("split", &["split_size", "dim"], 1)?;
             let d = match &a[1] {
-                Some(v) => it.index_int(v)?,
+                Some(v) => crate::torch::int_arg(it, v)?,
                 None => 0,
             };
             let t = p.tensor();
@@ -697,12 +697,12 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 Value::List(_) | Value::Tuple(_) => {
                     let mut sizes = Vec::new();
                     for v in sz.as_vec().unwrap_or_default() {
-                        sizes.push(it.index_int(&v)?.max(0) as usize);
+                        sizes.push(crate::torch::int_arg(it, &v)?.max(0) as usize);
                     }
                     p.rt.split_sizes(&t, &sizes, d)
                 }
                 v => {
-                    let n = it.index_int(v)?;
+                    let n = crate::torch::int_arg(it, v)?;
                     p.rt.split_even(&t, n.max(0) as usize, d)
                 }
             }
@@ -719,7 +719,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     t.strides().iter().map(|&s| Value::Int(s as i64)).collect(),
                 )),
                 Some(v) => {
-                    let d = it.index_int(v)?;
+                    let d = crate::torch::int_arg(it, v)?;
                     let d = crate::engine::tensor::wrap_dim(d, t.dim()).map_err(py_err)?;
                     Ok(Value::Int(t.strides().get(d).copied().unwrap_or(1) as i64))
                 }
@@ -755,7 +755,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "softmax" => |it, p, _, args| {
             let a = args.bind("softmax", &["dim", "dtype"], 1)?;
-            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
             let dt = match &a[1] {
                 Some(v) => dtype_arg(v)?,
                 None => None,
@@ -767,7 +767,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "log_softmax" => |it, p, _, args| {
             let a = args.bind("log_softmax", &["dim", "dtype"], 1)?;
-            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
             let dt = match &a[1] {
                 Some(v) => dtype_arg(v)?,
                 None => None,
@@ -806,6 +806,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let a = args.bind("masked_fill", &["mask", "value"], 2)?;
             let m = super::need_tensor(a[0].as_ref().unwrap(), "masked_fill", "mask")?;
             let v = a[1].as_ref().unwrap();
+            super::check_long(v)?;
             let s = match scalar_of(v) {
                 Some(s) => s,
                 None => tensor_of(v)
@@ -825,7 +826,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "index_select" => |it, p, _, args| {
             let a = args.bind("index_select", &["dim", "index"], 2)?;
-            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
             let i = super::need_tensor(a[1].as_ref().unwrap(), "index_select", "index")?;
             Ok(wrap(
                 &p.rt,
@@ -834,7 +835,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "gather" => |it, p, _, args| {
             let a = args.bind("gather", &["dim", "index"], 2)?;
-            let d = it.index_int(a[0].as_ref().unwrap())?;
+            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
             let i = super::need_tensor(a[1].as_ref().unwrap(), "gather", "index")?;
             Ok(wrap(
                 &p.rt,
@@ -843,6 +844,9 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "nonzero" => |_, p, _, _| Ok(wrap(&p.rt, p.rt.nonzero(&p.tensor()).map_err(py_err)?)),
         "fill_" => |_, p, this, args| {
+            if let Some(v) = args.positional.first() {
+                super::check_long(v)?;
+            }
             let v = args.positional.first().and_then(scalar_of).ok_or_else(|| {
                 PyException::new("TypeError", "fill_(): argument 'value' must be Number")
             })?;
@@ -1028,7 +1032,7 @@ impl NativeObject for PyTensor {
         reflected: bool,
     ) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
-        let Some(o) = operand_of(other) else {
+        let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
         let me = Operand::Tensor(self.tensor());
@@ -1058,7 +1062,7 @@ impl NativeObject for PyTensor {
         other: &Value,
     ) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
-        let Some(o) = operand_of(other) else {
+        let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
         let Some(bop) = binop(op) else {
@@ -1091,7 +1095,7 @@ impl NativeObject for PyTensor {
         other: &Value,
     ) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
-        let Some(o) = operand_of(other) else {
+        let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
         let r = self
@@ -1120,7 +1124,7 @@ impl NativeObject for PyTensor {
     ) -> PyResult<bool> {
         at_line(&self.rt, it);
         let items = index_items(it, &self.rt, key)?;
-        let val = match operand_of(&v) {
+        let val = match operand_of(&v)? {
             Some(o) => o,
             None => {
                 let (vals, shape, _) = super::flatten_data(it, &v)?;
@@ -1191,7 +1195,7 @@ impl NativeObject for PyTensor {
         v: &Value,
     ) -> PyResult<Option<bool>> {
         at_line(&self.rt, it);
-        let Some(o) = operand_of(v) else {
+        let Some(o) = operand_of(v)? else {
             return Ok(None);
         };
         let eq = self

@@ -92,6 +92,7 @@ const SET_METHODS: &[&str] = &[
 const TUPLE_METHODS: &[&str] = &["count", "index"];
 const INT_METHODS: &[&str] = &[
     "bit_length",
+    "bit_count",
     "conjugate",
     "is_integer",
     "__index__",
@@ -109,7 +110,7 @@ pub(crate) fn method_names(v: &Value) -> &'static [&'static str] {
         Value::Dict(_) => DICT_METHODS,
         Value::Set(_) => SET_METHODS,
         Value::Tuple(_) => TUPLE_METHODS,
-        Value::Int(_) | Value::Bool(_) => INT_METHODS,
+        Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => INT_METHODS,
         Value::Float(_) => FLOAT_METHODS,
         Value::Iter(_) => ITER_METHODS,
         Value::Range(_) => RANGE_METHODS,
@@ -139,8 +140,9 @@ pub(crate) fn builtin_attr(_it: &mut Interpreter, obj: &Value, name: &str) -> Op
         (Value::Int(_) | Value::Bool(_), "real" | "numerator") => {
             Some(Value::Int(obj.as_int().unwrap_or(0)))
         }
-        (Value::Int(_) | Value::Bool(_), "imag") => Some(Value::Int(0)),
-        (Value::Int(_) | Value::Bool(_), "denominator") => Some(Value::Int(1)),
+        (Value::BigInt(_), "real" | "numerator") => Some(obj.clone()),
+        (Value::Int(_) | Value::Bool(_) | Value::BigInt(_), "imag") => Some(Value::Int(0)),
+        (Value::Int(_) | Value::Bool(_) | Value::BigInt(_), "denominator") => Some(Value::Int(1)),
         (Value::Float(f), "real") => Some(Value::Float(*f)),
         (Value::Float(_), "imag") => Some(Value::Float(0.0)),
         _ => None,
@@ -347,12 +349,26 @@ pub fn call_builtin_method(
             let i = recv.as_int().unwrap_or(0);
             Ok(match name {
                 "bit_length" => Some(Value::Int(64 - i.unsigned_abs().leading_zeros() as i64)),
+                "bit_count" => Some(Value::Int(i.unsigned_abs().count_ones() as i64)),
                 "conjugate" | "__index__" | "__int__" => Some(Value::Int(i)),
                 "is_integer" => Some(Value::Bool(true)),
                 "__float__" => Some(Value::Float(i as f64)),
                 _ => None,
             })
         }
+        Value::BigInt(b) => Ok(match name {
+            "bit_length" => Some(Value::Int(b.bits() as i64)),
+            "bit_count" => Some(Value::Int(
+                b.magnitude()
+                    .iter_u64_digits()
+                    .map(|d| d.count_ones() as i64)
+                    .sum(),
+            )),
+            "conjugate" | "__index__" | "__int__" => Some(recv.clone()),
+            "is_integer" => Some(Value::Bool(true)),
+            "__float__" => Some(Value::Float(crate::script::bigint::to_f64(b)?)),
+            _ => None,
+        }),
         Value::Float(f) => Ok(match name {
             "is_integer" => Some(Value::Bool(f.is_finite() && f.fract() == 0.0)),
             "conjugate" | "__float__" => Some(Value::Float(*f)),
@@ -370,8 +386,7 @@ pub fn call_builtin_method(
         Value::Range(r) => match name {
             "count" | "index" => {
                 let a = args.exact(name, 1)?;
-                let v = a[0].as_int();
-                let pos = v.and_then(|v| (0..r.len()).find(|i| r.get(*i) == Some(v)));
+                let pos = super::super::bigint::to_i128(&a[0]).and_then(|v| r.index_of(v));
                 if name == "count" {
                     Ok(Some(Value::Int(pos.is_some() as i64)))
                 } else {

@@ -305,10 +305,13 @@ pub(crate) fn install(it: &mut Interpreter) {
     reg(it, "abs", |it, args| {
         let a = args.exact("abs", 1)?;
         match &a[0] {
-            Value::Int(i) => i
-                .checked_abs()
-                .map(Value::Int)
-                .ok_or_else(|| PyException::new("OverflowError", "integer overflow")),
+            Value::Int(i) => match i.checked_abs() {
+                Some(r) => Ok(Value::Int(r)),
+                None => {
+                    super::bigint::value(num_traits::Signed::abs(&num_bigint::BigInt::from(*i)))
+                }
+            },
+            Value::BigInt(b) => super::bigint::value(num_traits::Signed::abs(&**b)),
             Value::Bool(b) => Ok(Value::Int(*b as i64)),
             Value::Float(f) => Ok(Value::Float(f.abs())),
             Value::Instance(i) if i.class.lookup_user("__abs__").is_some() => {
@@ -330,6 +333,15 @@ pub(crate) fn install(it: &mut Interpreter) {
     });
     reg(it, "divmod", |it, args| {
         let a = args.exact("divmod", 2)?;
+        let float_zero = matches!((&a[0], &a[1]), (Value::Float(_), _) | (_, Value::Float(_)))
+            && matches!(a[1].as_float(), Some(z) if z == 0.0)
+            && matches!(
+                a[0],
+                Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_)
+            );
+        if float_zero {
+            return Err(PyException::new("ZeroDivisionError", "float divmod()"));
+        }
         let q = it.binary_op(super::native::BinOp::FloorDiv, &a[0], &a[1])?;
         let r = it.binary_op(super::native::BinOp::Mod, &a[0], &a[1])?;
         Ok(Value::tuple(vec![q, r]))
@@ -337,19 +349,28 @@ pub(crate) fn install(it: &mut Interpreter) {
     reg(it, "pow", |it, args| {
         let a = args.range("pow", 2, 3)?;
         if let Some(m) = a.get(2).filter(|m| !m.is_none()) {
-            let (Some(mut b), Some(mut e), Some(m)) = (a[0].as_int(), a[1].as_int(), m.as_int())
-            else {
+            use super::bigint::{is_int, to_big};
+            if !(is_int(&a[0]) && is_int(&a[1]) && is_int(m)) {
                 return Err(PyException::type_error(
                     "pow() 3rd argument not allowed unless all arguments are integers",
                 ));
+            }
+            let (Some(mut b), Some(mut e), Some(m)) = (a[0].as_int(), a[1].as_int(), m.as_int())
+            else {
+                let (b, e, m) = (to_big(&a[0]), to_big(&a[1]), to_big(m));
+                let (b, e, m) = (
+                    b.unwrap_or_default(),
+                    e.unwrap_or_default(),
+                    m.unwrap_or_default(),
+                );
+                return super::bigint::pow_mod(&b, &e, &m, &mut || it.check_time());
             };
             if m == 0 {
                 return Err(PyException::value_error("pow() 3rd argument cannot be 0"));
             }
             if e < 0 {
-                return Err(PyException::value_error(
-                    "base is not invertible for the given modulus",
-                ));
+                let (b, e, m) = (b.into(), e.into(), m.into());
+                return super::bigint::pow_mod(&b, &e, &m, &mut || it.check_time());
             }
             let mut r: i128 = 1;
             let mm = m as i128;
@@ -368,6 +389,12 @@ pub(crate) fn install(it: &mut Interpreter) {
     });
     reg(it, "chr", |_it, args| {
         let a = args.exact("chr", 1)?;
+        if let Value::BigInt(_) = &a[0] {
+            return Err(PyException::new(
+                "OverflowError",
+                "Python int too large to convert to C int",
+            ));
+        }
         let n = a[0].as_int().ok_or_else(|| {
             PyException::type_error(format!(
                 "'{}' object cannot be interpreted as an integer",
@@ -400,19 +427,19 @@ pub(crate) fn install(it: &mut Interpreter) {
     for (name, radix) in [("hex", 16u32), ("oct", 8), ("bin", 2)] {
         reg(it, name, move |_it, args| {
             let a = args.exact(name, 1)?;
-            let n = a[0].as_int().ok_or_else(|| {
+            let (digits, neg) = super::bigint::radix_magnitude(&a[0], radix).ok_or_else(|| {
                 PyException::type_error(format!(
                     "'{}' object cannot be interpreted as an integer",
                     a[0].type_name()
                 ))
             })?;
-            let m = n.unsigned_abs();
-            let body = match radix {
-                16 => format!("0x{m:x}"),
-                8 => format!("0o{m:o}"),
-                _ => format!("0b{m:b}"),
+            let prefix = match radix {
+                16 => "0x",
+                8 => "0o",
+                _ => "0b",
             };
-            Ok(Value::string(if n < 0 { format!("-{body}") } else { body }))
+            let sign = if neg { "-" } else { "" };
+            Ok(Value::string(format!("{sign}{prefix}{digits}")))
         });
     }
     reg(it, "getattr", |it, args| {
@@ -712,6 +739,18 @@ fn isinstance_any(it: &mut Interpreter, v: &Value, t: &Value, fname: &str) -> Py
 
 fn round(it: &mut Interpreter, x: &Value, nd: Option<Value>) -> PyResult<Value> {
     match x {
+        Value::BigInt(b) => match nd {
+            None => Ok(x.clone()),
+            Some(n) => match n {
+                Value::Int(n) if n < 0 => super::bigint::round_neg(b, n.unsigned_abs()),
+                Value::BigInt(n) if n.sign() == num_bigint::Sign::Minus => Ok(Value::Int(0)),
+                Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => Ok(x.clone()),
+                _ => Err(PyException::type_error(format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    n.type_name()
+                ))),
+            },
+        },
         Value::Int(_) | Value::Bool(_) => {
             let i = x.as_int().unwrap_or(0);
             match nd {
@@ -723,16 +762,7 @@ fn round(it: &mut Interpreter, x: &Value, nd: Option<Value>) -> PyResult<Value> 
                     if n >= 0 {
                         return Ok(Value::Int(i));
                     }
-                    let p = 10i64.checked_pow((-n) as u32).unwrap_or(i64::MAX);
-                    let q = i.div_euclid(p);
-                    let r = i.rem_euclid(p);
-                    let half = p / 2;
-                    let q = if r > half || (r == half && p % 2 == 0 && q % 2 != 0) {
-                        q + 1
-                    } else {
-                        q
-                    };
-                    Ok(Value::Int(q.saturating_mul(p)))
+                    super::bigint::round_neg(&i.into(), n.unsigned_abs())
                 }
             }
         }
@@ -749,11 +779,7 @@ fn round(it: &mut Interpreter, x: &Value, nd: Option<Value>) -> PyResult<Value> 
                         "cannot convert float infinity to integer",
                     ));
                 }
-                let r = f.round_ties_even();
-                if r.abs() >= 9.2e18 {
-                    return Err(PyException::new("OverflowError", "integer overflow"));
-                }
-                Ok(Value::Int(r as i64))
+                super::bigint::from_f64(f.round_ties_even())
             }
             Some(n) => {
                 let n = n
@@ -923,27 +949,6 @@ fn merge_sort(
     Ok(out)
 }
 
-fn parse_int_str(s: &str, base: u32) -> Option<i64> {
-    let t = s.trim();
-    let (neg, t) = match t.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
-    let (t, base) = match base {
-        0 | 16 if t.starts_with("0x") || t.starts_with("0X") => (&t[2..], 16),
-        0 | 8 if t.starts_with("0o") || t.starts_with("0O") => (&t[2..], 8),
-        0 | 2 if t.starts_with("0b") || t.starts_with("0B") => (&t[2..], 2),
-        0 => (t, 10),
-        b => (t, b),
-    };
-    if t.is_empty() || t.starts_with('_') || t.ends_with('_') || t.contains("__") {
-        return None;
-    }
-    let clean: String = t.chars().filter(|c| *c != '_').collect();
-    let v = i64::from_str_radix(&clean, base).ok()?;
-    Some(if neg { -v } else { v })
-}
-
 fn parse_float_str(s: &str) -> Option<f64> {
     let t = s.trim().to_ascii_lowercase();
     let t = t.replace('_', "");
@@ -969,7 +974,11 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
     match t {
         B::Int => {
             let a = args.bind("int", &["x", "base"], 0)?;
-            let base = a[1].as_ref().map(|b| b.as_int().unwrap_or(10));
+            // A big-int base is out of range like any other (ValueError below).
+            let base = a[1].as_ref().map(|b| match b {
+                Value::BigInt(_) => i64::MAX,
+                b => b.as_int().unwrap_or(10),
+            });
             let Some(x) = a[0].clone() else {
                 return Ok(Value::Int(0));
             };
@@ -1043,12 +1052,21 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
         }
         B::Range => {
             let a = args.range("range", 1, 3)?;
-            let mut n = Vec::new();
+            let mut n: Vec<i128> = Vec::new();
             for v in a {
                 n.push(match v {
-                    Value::Int(i) => *i,
-                    Value::Bool(b) => *b as i64,
-                    other => it.index_int(other)?,
+                    Value::Int(i) => *i as i128,
+                    Value::Bool(b) => *b as i128,
+                    Value::BigInt(_) => match super::bigint::to_i128(v) {
+                        Some(x) if x.abs() <= super::value::RANGE_BOUND => x,
+                        _ => {
+                            return Err(PyException::new(
+                                "OverflowError",
+                                "cudatutor's range() takes ints up to 2**120 in magnitude",
+                            ));
+                        }
+                    },
+                    other => it.index_int(other)? as i128,
                 });
             }
             let (start, stop, step) = match n.as_slice() {
@@ -1156,26 +1174,8 @@ pub(crate) fn dict_update(it: &mut Interpreter, d: &mut Dict, src: &Value) -> Py
 pub(crate) fn to_int(it: &mut Interpreter, x: &Value, base: Option<i64>) -> PyResult<Value> {
     match x {
         Value::Int(_) | Value::Bool(_) if base.is_none() => Ok(Value::Int(x.as_int().unwrap_or(0))),
-        Value::Float(f) if base.is_none() => {
-            if f.is_nan() {
-                return Err(PyException::value_error(
-                    "cannot convert float NaN to integer",
-                ));
-            }
-            if f.is_infinite() {
-                return Err(PyException::new(
-                    "OverflowError",
-                    "cannot convert float infinity to integer",
-                ));
-            }
-            if f.abs() >= 9.2e18 {
-                return Err(PyException::new(
-                    "OverflowError",
-                    "integer overflow: cudatutor ints are 64-bit",
-                ));
-            }
-            Ok(Value::Int(f.trunc() as i64))
-        }
+        Value::BigInt(_) if base.is_none() => Ok(x.clone()),
+        Value::Float(f) if base.is_none() => super::bigint::from_f64(*f),
         Value::Str(s) => {
             let b = base.unwrap_or(10);
             if b != 0 && !(2..=36).contains(&b) {
@@ -1183,12 +1183,7 @@ pub(crate) fn to_int(it: &mut Interpreter, x: &Value, base: Option<i64>) -> PyRe
                     "int() base must be >= 2 and <= 36, or 0",
                 ));
             }
-            parse_int_str(s, b as u32).map(Value::Int).ok_or_else(|| {
-                PyException::value_error(format!(
-                    "invalid literal for int() with base {b}: {}",
-                    super::strfmt::str_repr(s)
-                ))
-            })
+            super::bigint::parse(s, b as u32).map_err(|e| e.into_exception(s, b as u32))
         }
         _ if base.is_some() => Err(PyException::type_error(
             "int() can't convert non-string with explicit base",
@@ -1228,6 +1223,7 @@ pub(crate) fn to_float(it: &mut Interpreter, x: &Value) -> PyResult<f64> {
     match x {
         Value::Float(f) => Ok(*f),
         Value::Int(_) | Value::Bool(_) => Ok(x.as_float().unwrap_or(0.0)),
+        Value::BigInt(b) => super::bigint::to_f64(b),
         Value::Str(s) => parse_float_str(s).ok_or_else(|| {
             PyException::value_error(format!(
                 "could not convert string to float: {}",

@@ -260,9 +260,9 @@ impl Interpreter {
                 _ => None,
             }),
             Value::Range(r) => Ok(match name {
-                "start" => Some(Value::Int(r.start)),
-                "stop" => Some(Value::Int(r.stop)),
-                "step" => Some(Value::Int(r.step)),
+                "start" => Some(super::super::bigint::from_i128(r.start)),
+                "stop" => Some(super::super::bigint::from_i128(r.stop)),
+                "step" => Some(super::super::bigint::from_i128(r.step)),
                 _ => super::super::builtins::methods::builtin_attr(self, obj, name),
             }),
             _ => {

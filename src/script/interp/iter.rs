@@ -45,9 +45,14 @@ impl Interpreter {
                 idx: 0,
                 used: d.borrow().len(),
             },
-            Value::Range(r) => IterState::Range {
-                cur: r.start,
+            Value::Range(r) if r.fits_i64() => IterState::Range {
+                cur: r.start as i64,
                 remaining: r.len(),
+                step: r.step as i64,
+            },
+            Value::Range(r) => IterState::BigRange {
+                cur: r.start,
+                remaining: r.len_exact(),
                 step: r.step,
             },
             Value::Iter(_) => return Ok(v.clone()),
@@ -227,6 +232,21 @@ impl Interpreter {
                 *cur = cur.wrapping_add(*step);
                 Ok(Some(Value::Int(v)))
             }
+            IterState::BigRange {
+                cur,
+                remaining,
+                step,
+            } => {
+                if *remaining == 0 {
+                    return Ok(None);
+                }
+                let v = *cur;
+                *remaining -= 1;
+                if *remaining > 0 {
+                    *cur += *step;
+                }
+                Ok(Some(super::super::bigint::from_i128(v)))
+            }
             IterState::Chars { s, pos } => {
                 let c = s.get(*pos..).and_then(|r| r.chars().next());
                 match c {
@@ -329,8 +349,8 @@ impl Interpreter {
                 if r.len() > 10_000_000 {
                     return Err(PyException::new("MemoryError", ""));
                 }
-                return Ok((0..r.len())
-                    .filter_map(|i| r.get(i).map(Value::Int))
+                return Ok((0..r.len() as u128)
+                    .filter_map(|i| r.item(i).map(super::super::bigint::from_i128))
                     .collect());
             }
             _ => {}

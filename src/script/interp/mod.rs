@@ -272,6 +272,12 @@ impl Interpreter {
         Ok(())
     }
 
+    /// Enforce the wall-time and cancel limits inside one long builtin operation
+    /// (`pow(a, b, m)` with huge numbers) without counting a step.
+    pub(crate) fn check_time(&mut self) -> PyResult<()> {
+        self.check_limits()
+    }
+
     #[cold]
     fn check_limits(&mut self) -> PyResult<()> {
         self.next_check = self.steps + 1024;

@@ -2,6 +2,9 @@
 
 use std::rc::Rc;
 
+use num_bigint::BigInt;
+
+use super::super::bigint;
 use super::super::errors::{PyException, PyResult};
 use super::super::ir::CmpKind;
 use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
@@ -14,11 +17,19 @@ use super::Interpreter;
 const MAX_STR: usize = 64 << 20;
 const MAX_ITEMS: usize = 10_000_000;
 
-fn overflow() -> PyException {
-    PyException::new(
-        "OverflowError",
-        "integer overflow: cudatutor ints are 64-bit",
-    )
+/// An i64 operation whose result does not fit i64: redo it with big ints.
+#[cold]
+#[inline(never)]
+fn big_fallback(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
+    bigint::int_op(op, &BigInt::from(a), &BigInt::from(b))
+}
+
+/// An int or float operand as f64 for mixed arithmetic (`10**400 * 1.0` overflows as in CPython).
+fn num_f64(v: &Value) -> PyResult<f64> {
+    match v {
+        Value::BigInt(b) => bigint::to_f64(b),
+        _ => Ok(v.as_float().unwrap_or(0.0)),
+    }
 }
 
 fn unsupported(op: BinOp, a: &Value, b: &Value) -> PyException {
@@ -35,15 +46,19 @@ fn unsupported(op: BinOp, a: &Value, b: &Value) -> PyException {
 
 pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
     Ok(match op {
-        BinOp::Add => Value::Int(a.checked_add(b).ok_or_else(overflow)?),
-        BinOp::Sub => Value::Int(a.checked_sub(b).ok_or_else(overflow)?),
-        BinOp::Mul => Value::Int(a.checked_mul(b).ok_or_else(overflow)?),
-        BinOp::TrueDiv => {
-            if b == 0 {
-                return Err(PyException::new("ZeroDivisionError", "division by zero"));
-            }
-            Value::Float(a as f64 / b as f64)
-        }
+        BinOp::Add => match a.checked_add(b) {
+            Some(r) => Value::Int(r),
+            None => return big_fallback(op, a, b),
+        },
+        BinOp::Sub => match a.checked_sub(b) {
+            Some(r) => Value::Int(r),
+            None => return big_fallback(op, a, b),
+        },
+        BinOp::Mul => match a.checked_mul(b) {
+            Some(r) => Value::Int(r),
+            None => return big_fallback(op, a, b),
+        },
+        BinOp::TrueDiv => Value::Float(bigint::i64_true_div(a, b)?),
         BinOp::FloorDiv => {
             if b == 0 {
                 return Err(PyException::new(
@@ -51,7 +66,9 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
                     "integer division or modulo by zero",
                 ));
             }
-            let q = a.checked_div(b).ok_or_else(overflow)?;
+            let Some(q) = a.checked_div(b) else {
+                return big_fallback(op, a, b);
+            };
             let r = a.wrapping_rem(b);
             Value::Int(if r != 0 && ((r < 0) != (b < 0)) {
                 q - 1
@@ -83,8 +100,10 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
                 }
                 Value::Float((a as f64).powf(b as f64))
             } else {
-                let e = u32::try_from(b).map_err(|_| overflow())?;
-                Value::Int(a.checked_pow(e).ok_or_else(overflow)?)
+                match u32::try_from(b).ok().and_then(|e| a.checked_pow(e)) {
+                    Some(r) => Value::Int(r),
+                    None => return big_fallback(op, a, b),
+                }
             }
         }
         BinOp::LShift => {
@@ -95,11 +114,11 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
                 return Ok(Value::Int(0));
             }
             if b >= 63 {
-                return Err(overflow());
+                return big_fallback(op, a, b);
             }
-            let r = a.checked_shl(b as u32).ok_or_else(overflow)?;
+            let r = a << b;
             if r >> b != a {
-                return Err(overflow());
+                return big_fallback(op, a, b);
             }
             Value::Int(r)
         }
@@ -142,8 +161,19 @@ pub(crate) fn float_op(op: BinOp, a: f64, b: f64, an: &str, bn: &str) -> PyResul
                     "float floor division by zero",
                 ));
             }
-            let m = pymod(a, b);
-            ((a - m) / b).round()
+            // CPython's float_divmod: the quotient from the unadjusted fmod, then floored; a
+            // zero quotient takes the sign of a / b.
+            let m = a % b;
+            let mut div = (a - m) / b;
+            if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
+                div -= 1.0;
+            }
+            if div == 0.0 {
+                0.0f64.copysign(a / b)
+            } else {
+                let f = div.floor();
+                if div - f > 0.5 { f + 1.0 } else { f }
+            }
         }
         BinOp::Mod => {
             if b == 0.0 {
@@ -268,16 +298,35 @@ impl Interpreter {
     }
 
     fn builtin_binop(&mut self, op: BinOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {
-        let num = |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::Float(_));
+        let num = |v: &Value| {
+            matches!(
+                v,
+                Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_)
+            )
+        };
         if num(a) && num(b) {
             return Ok(Some(match (a, b) {
-                (Value::Float(_), _) | (_, Value::Float(_)) => float_op(
-                    op,
-                    a.as_float().unwrap_or(0.0),
-                    b.as_float().unwrap_or(0.0),
-                    &a.type_name(),
-                    &b.type_name(),
-                )?,
+                // Bitwise operators do not take floats: the TypeError, before any conversion.
+                (Value::Float(_), _) | (_, Value::Float(_))
+                    if matches!(
+                        op,
+                        BinOp::LShift
+                            | BinOp::RShift
+                            | BinOp::And
+                            | BinOp::Or
+                            | BinOp::Xor
+                            | BinOp::MatMul
+                    ) =>
+                {
+                    return Err(unsupported(op, a, b));
+                }
+                (Value::Float(_), _) | (_, Value::Float(_)) => {
+                    float_op(op, num_f64(a)?, num_f64(b)?, &a.type_name(), &b.type_name())?
+                }
+                (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {
+                    let (x, y) = (bigint::to_big(a), bigint::to_big(b));
+                    bigint::int_op(op, &x.unwrap_or_default(), &y.unwrap_or_default())?
+                }
                 _ => int_op(op, a.as_int().unwrap_or(0), b.as_int().unwrap_or(0))?,
             }));
         }
@@ -297,6 +346,11 @@ impl Interpreter {
                 let n = n.as_int().unwrap_or(0);
                 let bytes = repeat(s.as_bytes(), n)?;
                 Some(Value::string(String::from_utf8(bytes).unwrap_or_default()))
+            }
+            (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
+            | (BinOp::Mul, Value::BigInt(_), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+                // Even a negative one: CPython converts the count to ssize_t first.
+                return Err(index_size_error("OverflowError"));
             }
             (BinOp::Mod, Value::Str(fmt), args) => {
                 Some(Value::string(strfmt::percent_format(self, fmt, args)?))
@@ -437,8 +491,14 @@ impl Interpreter {
     pub fn unary_op(&mut self, op: UnaryOp, a: &Value) -> PyResult<Value> {
         match (op, a) {
             (UnaryOp::Neg, Value::Int(i)) => {
-                return Ok(Value::Int(i.checked_neg().ok_or_else(overflow)?));
+                return match i.checked_neg() {
+                    Some(r) => Ok(Value::Int(r)),
+                    None => bigint::neg(&BigInt::from(*i)),
+                };
             }
+            (UnaryOp::Neg, Value::BigInt(b)) => return bigint::neg(b),
+            (UnaryOp::Pos, Value::BigInt(_)) => return Ok(a.clone()),
+            (UnaryOp::Invert, Value::BigInt(b)) => return bigint::value(-(&**b + 1u32)),
             (UnaryOp::Neg, Value::Bool(b)) => return Ok(Value::Int(-(*b as i64))),
             (UnaryOp::Neg, Value::Float(f)) => return Ok(Value::Float(-f)),
             (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => return Ok(a.clone()),
@@ -545,19 +605,13 @@ impl Interpreter {
                 return Ok(Some(cmp_f(op, *x, *y)));
             }
             (
-                Value::Int(_) | Value::Bool(_) | Value::Float(_),
-                Value::Int(_) | Value::Bool(_) | Value::Float(_),
-            ) => {
-                if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-                    Some(x.cmp(&y))
-                } else {
-                    return Ok(Some(cmp_f(
-                        op,
-                        a.as_float().unwrap_or(0.0),
-                        b.as_float().unwrap_or(0.0),
-                    )));
-                }
-            }
+                Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_),
+                Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_),
+            ) => match num_cmp(a, b) {
+                Some(o) => Some(o),
+                // NaN: only != holds.
+                None => return Ok(Some(op == CmpOp::Ne)),
+            },
             (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
             (Value::None, Value::None) => {
                 if matches!(op, CmpOp::Eq | CmpOp::Ne) {
@@ -593,8 +647,9 @@ impl Interpreter {
                 }));
             }
             (Value::Range(x), Value::Range(y)) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
-                let e = x.len() == y.len()
-                    && (x.len() == 0 || (x.start == y.start && (x.len() == 1 || x.step == y.step)));
+                let n = x.len_exact();
+                let e = n == y.len_exact()
+                    && (n == 0 || (x.start == y.start && (n == 1 || x.step == y.step)));
                 return Ok(Some(if op == CmpOp::Eq { e } else { !e }));
             }
             (Value::Instance(_) | Value::Native(_), _)
@@ -769,6 +824,7 @@ impl Interpreter {
             Value::None => HKey::None,
             Value::Bool(b) => HKey::Int(*b as i64),
             Value::Int(i) => HKey::Int(*i),
+            Value::BigInt(b) => HKey::Big(b.clone()),
             Value::Float(f) => HKey::float(*f),
             Value::Str(s) => HKey::Str(s.clone()),
             Value::Tuple(t) => {
@@ -802,6 +858,11 @@ impl Interpreter {
                         ));
                     }
                     let r = self.call_bound(&h, v.clone(), Args::default())?;
+                    // A big int from __hash__ is reduced as CPython reduces it.
+                    let r = match &r {
+                        Value::BigInt(b) => Value::Int(bigint::hash(b)),
+                        _ => r,
+                    };
                     match r.as_int() {
                         Some(x) => HKey::Hashed(i.class.name.clone(), x),
                         None => {
@@ -837,6 +898,7 @@ impl Interpreter {
             Value::None => "None".into(),
             Value::Bool(b) => (if *b { "True" } else { "False" }).into(),
             Value::Int(i) => i.to_string(),
+            Value::BigInt(b) => bigint::to_decimal(b)?,
             Value::Float(f) => strfmt::float_repr(*f),
             Value::Str(s) => strfmt::str_repr(s),
             Value::List(l) => {
@@ -1078,10 +1140,25 @@ impl Interpreter {
             Value::List(l) => l.borrow().len(),
             Value::Tuple(t) => t.len(),
             Value::Dict(d) | Value::Set(d) => d.borrow().len(),
-            Value::Range(r) => r.len(),
+            Value::Range(r) => {
+                if r.len_exact() > i64::MAX as u128 {
+                    return Err(PyException::new(
+                        "OverflowError",
+                        "Python int too large to convert to C ssize_t",
+                    ));
+                }
+                r.len()
+            }
             Value::Instance(i) => match i.class.lookup_user("__len__") {
                 Some(m) => {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    if let Value::BigInt(b) = &r {
+                        return Err(if b.sign() == num_bigint::Sign::Minus {
+                            PyException::new("ValueError", "__len__() should return >= 0")
+                        } else {
+                            index_size_error("OverflowError")
+                        });
+                    }
                     match r.as_int() {
                         Some(n) if n >= 0 => n as usize,
                         Some(_) => {
@@ -1155,20 +1232,8 @@ impl Interpreter {
                 let k = self.hkey(item)?;
                 Ok(d.borrow().contains(&k))
             }
-            Value::Range(r) => Ok(match item.as_int() {
-                Some(i) => {
-                    let (lo, hi) = if r.step > 0 {
-                        (r.start, r.stop)
-                    } else {
-                        (r.stop, r.start)
-                    };
-                    let inside = if r.step > 0 {
-                        i >= lo && i < hi
-                    } else {
-                        i > lo && i <= hi
-                    };
-                    inside && (i as i128 - r.start as i128) % (r.step as i128) == 0
-                }
+            Value::Range(r) => Ok(match super::super::bigint::to_i128(item) {
+                Some(i) => r.index_of(i).is_some(),
                 None => false,
             }),
             Value::Instance(i) => {
@@ -1221,6 +1286,7 @@ impl Interpreter {
         let i = match key {
             Value::Int(i) => *i,
             Value::Bool(b) => *b as i64,
+            Value::BigInt(_) => return Err(index_size_error("IndexError")),
             Value::Native(nat) => {
                 let nat = nat.clone();
                 match nat.to_int(&nat, self)? {
@@ -1259,7 +1325,7 @@ impl Interpreter {
     pub(crate) fn slice_indices(&mut self, s: &[Value; 3], n: usize) -> PyResult<Vec<usize>> {
         let step = match &s[2] {
             Value::None => 1,
-            v => self.index_int(v)?,
+            v => self.slice_int(v)?,
         };
         if step == 0 {
             return Err(PyException::new("ValueError", "slice step cannot be zero"));
@@ -1270,7 +1336,7 @@ impl Interpreter {
         let start = match &s[0] {
             Value::None => lo_def,
             v => {
-                let x = self.index_int(v)?;
+                let x = self.slice_int(v)?;
                 let x = if x < 0 { x.saturating_add(n) } else { x };
                 if step > 0 {
                     clampi(x, 0, n)
@@ -1282,7 +1348,7 @@ impl Interpreter {
         let stop = match &s[1] {
             Value::None => hi_def,
             v => {
-                let x = self.index_int(v)?;
+                let x = self.slice_int(v)?;
                 let x = if x < 0 { x.saturating_add(n) } else { x };
                 if step > 0 {
                     clampi(x, 0, n)
@@ -1321,10 +1387,67 @@ impl Interpreter {
         Ok(out)
     }
 
+    /// `slice.indices(n)`: start, stop and step adjusted to a length, as CPython's
+    /// `PySlice_AdjustIndices`.
+    pub(crate) fn slice_bounds(&mut self, s: &[Value; 3], n: i128) -> PyResult<(i128, i128, i128)> {
+        // Exact for ints within i128; bigger ones only matter by their sign here.
+        let mut int = |v: &Value| -> PyResult<i128> {
+            match v {
+                Value::BigInt(b) => Ok(bigint::to_i128(v).unwrap_or(
+                    if b.sign() == num_bigint::Sign::Minus {
+                        -(1 << 126)
+                    } else {
+                        1 << 126
+                    },
+                )),
+                _ => Ok(self.slice_int(v)? as i128),
+            }
+        };
+        let step = match &s[2] {
+            Value::None => 1,
+            v => int(v)?,
+        };
+        if step == 0 {
+            return Err(PyException::new("ValueError", "slice step cannot be zero"));
+        }
+        let mut adjust = |v: &Value, default: i128| -> PyResult<i128> {
+            if v.is_none() {
+                return Ok(default);
+            }
+            let x = int(v)?;
+            Ok(if x < 0 {
+                (x + n).max(if step < 0 { -1 } else { 0 })
+            } else if x >= n {
+                if step < 0 { n - 1 } else { n }
+            } else {
+                x
+            })
+        };
+        let start = adjust(&s[0], if step < 0 { n - 1 } else { 0 })?;
+        let stop = adjust(&s[1], if step < 0 { -1 } else { n })?;
+        Ok((start, stop, step))
+    }
+
+    /// A slice bound: like [`Interpreter::index_int`], but a big int clamps (`x[:10**20]`).
+    pub(crate) fn slice_int(&mut self, v: &Value) -> PyResult<i64> {
+        match v {
+            Value::BigInt(b) => Ok(if b.sign() == num_bigint::Sign::Minus {
+                i64::MIN
+            } else {
+                i64::MAX
+            }),
+            _ => self.index_int(v),
+        }
+    }
+
     /// An int for slicing/indexing (ints, bools, natives with `to_int`, `__index__`).
     pub fn index_int(&mut self, v: &Value) -> PyResult<i64> {
         match v {
             Value::Int(i) => Ok(*i),
+            Value::BigInt(_) => Err(PyException::new(
+                "OverflowError",
+                "Python int too large to convert to C ssize_t",
+            )),
             Value::Bool(b) => Ok(*b as i64),
             Value::Native(n) => {
                 let n = n.clone();
@@ -1338,6 +1461,9 @@ impl Interpreter {
             Value::Instance(i) => match i.class.lookup_user("__index__") {
                 Some(m) => {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
+                    if let Value::BigInt(_) = r {
+                        return self.index_int(&r);
+                    }
                     r.as_int()
                         .ok_or_else(|| PyException::new("TypeError", "__index__ returned non-int"))
                 }
@@ -1418,12 +1544,34 @@ impl Interpreter {
             }
             Value::Range(r) => {
                 if let Value::Slice(sl) = key {
-                    let idx = self.slice_indices(sl, r.len())?;
-                    return Ok(Value::list(
-                        idx.iter()
-                            .filter_map(|i| r.get(*i).map(Value::Int))
-                            .collect(),
-                    ));
+                    // A range's slice is a range (CPython's compute_slice).
+                    let (a, b, k) = self.slice_bounds(sl, r.len_exact() as i128)?;
+                    let step = r
+                        .step
+                        .checked_mul(k)
+                        .filter(|s| s.abs() <= super::super::value::RANGE_BOUND)
+                        .ok_or_else(|| {
+                            PyException::new(
+                                "OverflowError",
+                                "cudatutor's range() takes ints up to 2**120 in magnitude",
+                            )
+                        })?;
+                    return Ok(Value::Range(Rc::new(super::super::value::RangeObj {
+                        start: r.start + a * r.step,
+                        stop: r.start + b * r.step,
+                        step,
+                    })));
+                }
+                if let Some(k) = bigint::to_i128(key) {
+                    let n = r.len_exact() as i128;
+                    let k = if k < 0 { k + n } else { k };
+                    return match (k >= 0).then(|| r.item(k as u128)).flatten() {
+                        Some(v) => Ok(bigint::from_i128(v)),
+                        None => Err(PyException::new(
+                            "IndexError",
+                            "range object index out of range",
+                        )),
+                    };
                 }
                 match self.seq_index(key, r.len(), "range")? {
                     Some(i) => r.get(i).map(Value::Int).ok_or_else(|| {
@@ -1709,6 +1857,30 @@ impl Interpreter {
             }
             _ => Ok(false),
         }
+    }
+}
+
+/// "cannot fit 'int' into an index-sized integer" (IndexError for `x[10**20]`, OverflowError
+/// for `'a' * 10**20`).
+pub(crate) fn index_size_error(kind: &str) -> PyException {
+    PyException::new(kind, "cannot fit 'int' into an index-sized integer")
+}
+
+/// Ordering of two numbers (ints of any size, bools, floats), exact as CPython's;
+/// `None` when a NaN is involved.
+fn num_cmp(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => x.partial_cmp(y),
+        (Value::Float(x), Value::BigInt(y)) => bigint::cmp_int_float(y, *x).map(Ordering::reverse),
+        (Value::BigInt(x), Value::Float(y)) => bigint::cmp_int_float(x, *y),
+        (Value::Float(x), _) => bigint::cmp_i64_float(b.as_int()?, *x).map(Ordering::reverse),
+        (_, Value::Float(y)) => bigint::cmp_i64_float(a.as_int()?, *y),
+        (Value::BigInt(x), Value::BigInt(y)) => Some(x.cmp(y)),
+        // A big int is outside the i64 range: its sign decides.
+        (Value::BigInt(x), _) => Some(x.sign().cmp(&num_bigint::Sign::NoSign)),
+        (_, Value::BigInt(y)) => Some(num_bigint::Sign::NoSign.cmp(&y.sign())),
+        _ => Some(a.as_int()?.cmp(&b.as_int()?)),
     }
 }
 

@@ -344,8 +344,14 @@ impl Interpreter {
             Value::Range(r) => {
                 let n = r.len();
                 for i in 0..n {
-                    let Some(v) = r.get(i) else { break };
-                    self.store(f, target, Value::Int(v))?;
+                    let v = match r.get(i) {
+                        Some(v) => Value::Int(v),
+                        None => match r.item(i as u128) {
+                            Some(v) => super::super::bigint::from_i128(v),
+                            None => break,
+                        },
+                    };
+                    self.store(f, target, v)?;
                     match self.exec_block(f, body)? {
                         Flow::Break => return Ok(Flow::Normal),
                         Flow::Return(v) => return Ok(Flow::Return(v)),
