@@ -61,6 +61,7 @@
 //! spends ~22 KB of stack per Python call (~230 frames); release builds far less.
 
 pub mod builtins;
+pub mod drop;
 pub mod errors;
 pub mod interp;
 pub mod ir;

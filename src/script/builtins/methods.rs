@@ -772,7 +772,7 @@ fn expand_tabs(s: &str, tabsize: i64) -> PyResult<String> {
 fn list_method(
     it: &mut Interpreter,
     recv: &Value,
-    l: &Rc<RefCell<Vec<Value>>>,
+    l: &Rc<RefCell<crate::script::value::Seq>>,
     name: &str,
     args: Args,
 ) -> PyResult<Option<Value>> {
@@ -865,9 +865,9 @@ fn list_method(
                 None => false,
             };
             args.exact("sort", 0)?;
-            let items = std::mem::take(&mut *l.borrow_mut());
+            let items = std::mem::take(&mut **l.borrow_mut());
             let sorted = super::sort_values(it, items, key.as_ref(), reverse)?;
-            *l.borrow_mut() = sorted;
+            **l.borrow_mut() = sorted;
             Value::None
         }
         "reverse" => {
