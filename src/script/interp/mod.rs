@@ -31,6 +31,14 @@ pub const DEFAULT_RECURSION_LIMIT: usize = 1000;
 /// scripts on a thread with at least 8 MiB of stack (the main thread has that on Linux).
 pub const DEFAULT_STACK_LIMIT: usize = 5 << 20;
 
+/// Most bytes of `print` output (and, separately, of stderr) kept between two
+/// [`Interpreter::take_stdout`]s; past it the rest is dropped and [`TRUNCATED_NOTE`] says so.
+pub const MAX_OUTPUT: usize = 8 << 20;
+
+/// Appended once where output was cut at [`MAX_OUTPUT`].
+pub const TRUNCATED_NOTE: &str =
+    "\n[cudatutor: output truncated: only the first 8 MiB of what the script printed are kept]\n";
+
 /// Budgets that stop runaway scripts.
 #[derive(Clone)]
 pub struct Limits {
@@ -73,6 +81,9 @@ pub struct Interpreter {
     pub(crate) module_inits: FxHashMap<String, ModuleInit>,
     pub(crate) stdout: String,
     pub(crate) stderr: String,
+    /// Whether stdout / stderr reached [`MAX_OUTPUT`] (what follows is dropped).
+    pub(crate) stdout_full: bool,
+    pub(crate) stderr_full: bool,
     pub(crate) frames: Vec<FrameInfo>,
     pub(crate) sources: FxHashMap<Rc<str>, Rc<Vec<String>>>,
     pub(crate) exc_classes: FxHashMap<String, Rc<Class>>,
@@ -95,6 +106,25 @@ pub struct Interpreter {
     pub(crate) stack_limit: usize,
 }
 
+/// `out.push_str(s)` up to [`MAX_OUTPUT`] bytes; the write that crosses it keeps what fits
+/// (cut at a character boundary) and adds [`TRUNCATED_NOTE`]; later writes are dropped.
+fn push_capped(out: &mut String, full: &mut bool, s: &str) {
+    if *full {
+        return;
+    }
+    if out.len() + s.len() <= MAX_OUTPUT {
+        out.push_str(s);
+        return;
+    }
+    let mut cut = MAX_OUTPUT.saturating_sub(out.len()).min(s.len());
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    out.push_str(&s[..cut]);
+    out.push_str(TRUNCATED_NOTE);
+    *full = true;
+}
+
 impl Interpreter {
     pub fn new(limits: Limits) -> Interpreter {
         let types = Types::new();
@@ -110,6 +140,8 @@ impl Interpreter {
             module_inits: FxHashMap::default(),
             stdout: String::new(),
             stderr: String::new(),
+            stdout_full: false,
+            stderr_full: false,
             frames: Vec::new(),
             sources: FxHashMap::default(),
             exc_classes: FxHashMap::default(),
@@ -229,15 +261,18 @@ impl Interpreter {
 
     /// Everything `print()` wrote since the last call.
     pub fn take_stdout(&mut self) -> String {
+        self.stdout_full = false;
         std::mem::take(&mut self.stdout)
     }
+    /// Append to stdout, keeping at most [`MAX_OUTPUT`] bytes (then [`TRUNCATED_NOTE`]).
     pub fn write_stdout(&mut self, s: &str) {
-        self.stdout.push_str(s);
+        push_capped(&mut self.stdout, &mut self.stdout_full, s);
     }
     pub fn write_stderr(&mut self, s: &str) {
-        self.stderr.push_str(s);
+        push_capped(&mut self.stderr, &mut self.stderr_full, s);
     }
     pub fn take_stderr(&mut self) -> String {
+        self.stderr_full = false;
         std::mem::take(&mut self.stderr)
     }
 
