@@ -307,9 +307,21 @@ impl Interpreter {
         Ok(())
     }
 
+    /// Every 1024 steps: the limits. Once one is exceeded it stays exceeded (steps only grow,
+    /// time only passes, the cancel flag stays set) and every later step checks again, so a
+    /// `finally:` that calls or loops while the TimeoutError unwinds is stopped at once instead
+    /// of running 1024 more steps per frame (`def f(): try: f() finally: f()` would otherwise
+    /// unwind for 2**depth steps).
     #[cold]
-    fn check_limits(&mut self) -> PyResult<()> {
-        self.next_check = self.steps + 1024;
+    pub(crate) fn check_limits(&mut self) -> PyResult<()> {
+        let r = self.limits_exceeded();
+        if r.is_ok() {
+            self.next_check = self.steps + 1024;
+        }
+        r
+    }
+
+    fn limits_exceeded(&mut self) -> PyResult<()> {
         let line = self.current_line();
         if self.steps > self.limits.max_steps {
             return Err(PyException::new(
