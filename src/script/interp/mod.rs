@@ -19,6 +19,7 @@ mod classes;
 mod expr;
 mod iter;
 mod ops;
+pub(crate) use ops::{MAX_ITEMS, MAX_STR};
 mod stmt;
 
 pub use classes::Types;
