@@ -11,6 +11,7 @@ pub mod cuda;
 pub mod device;
 pub mod dtype;
 pub mod error;
+pub mod hostmem;
 pub mod numpy_print;
 pub mod print;
 pub mod rng;
