@@ -34,13 +34,11 @@ pub const MAX_HOST_FLOPS: usize = 1 << 30;
 
 /// True when an `m x k @ k x n` product (times `batch`) is too large to compute here.
 pub(crate) fn too_costly(batch: usize, m: usize, k: usize, n: usize) -> bool {
-    let mul = |a: usize, b: usize| a.checked_mul(b).unwrap_or(usize::MAX);
-    let (bm, bn) = (mul(batch, m), mul(batch, n));
-    mul(bm, n) > MAX_HOST_ELEMENTS
-        || mul(bm, k) > MAX_HOST_ELEMENTS
-        || mul(mul(batch, k), n) > MAX_HOST_ELEMENTS
-        || mul(mul(bm, k), n.max(1)) > MAX_HOST_FLOPS
-        || bn == usize::MAX
+    let bm = batch.saturating_mul(m);
+    bm.saturating_mul(n) > MAX_HOST_ELEMENTS
+        || bm.saturating_mul(k) > MAX_HOST_ELEMENTS
+        || batch.saturating_mul(k).saturating_mul(n) > MAX_HOST_ELEMENTS
+        || bm.saturating_mul(k).saturating_mul(n.max(1)) > MAX_HOST_FLOPS
 }
 
 #[allow(dead_code)]
