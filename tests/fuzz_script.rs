@@ -401,7 +401,7 @@ fn deeply_nested_data_is_freed_without_recursion() {
             "x = None\nprint('freed')\n",
         ),
         (
-            "x = {}\nfor _ in range(3 * 10**5):\n    x = {'k': x}\n",
+            "x = {}\nfor _ in range(10**6):\n    x = {'k': x}\n",
             "print('kept')\n",
         ),
         (
