@@ -12,6 +12,7 @@ pub mod device;
 pub mod dtype;
 pub mod error;
 pub mod hostbuf;
+pub mod hostmem;
 pub mod numpy_print;
 pub mod print;
 pub mod rng;

@@ -23,6 +23,9 @@ pub struct RuntimeConfig {
     pub timing: TimingModel,
     /// Most events kept in the log (later ones are counted, not stored).
     pub max_events: usize,
+    /// Bound on the host memory holding tensor values; None: the process default
+    /// ([`super::hostmem::default_limit`], `CUDATUTOR_HOST_MEM_LIMIT`).
+    pub host_mem_limit: Option<u64>,
 }
 
 impl Default for RuntimeConfig {
@@ -34,6 +37,7 @@ impl Default for RuntimeConfig {
             launch_blocking: false,
             timing: TimingModel::default(),
             max_events: 200_000,
+            host_mem_limit: None,
         }
     }
 }
@@ -178,6 +182,8 @@ pub struct Runtime {
     grad_enabled: Cell<bool>,
     pub(crate) cpu_gen: RefCell<Generator>,
     pub(crate) cuda_gens: RefCell<Vec<Generator>>,
+    /// Host bytes of tensor values (see hostmem.rs).
+    pub(crate) host: Rc<super::hostmem::HostBudget>,
 }
 
 /// Device-side assert lines a kernel prints when it runs.
@@ -209,6 +215,10 @@ impl Runtime {
             ),
             cpu_gen: RefCell::new(Generator::new(super::rng::DEFAULT_SEED)),
             launch_blocking: Cell::new(cfg.launch_blocking),
+            host: super::hostmem::HostBudget::new(
+                cfg.host_mem_limit
+                    .unwrap_or_else(super::hostmem::default_limit),
+            ),
             cfg,
             shared,
             devices,
@@ -229,6 +239,10 @@ impl Runtime {
     }
     pub fn line(&self) -> u32 {
         self.shared.line.get()
+    }
+    /// Host bytes now holding tensor values, and the bound on them.
+    pub fn host_memory(&self) -> (u64, u64) {
+        (self.host.used(), self.host.limit)
     }
     pub fn device_count(&self) -> u32 {
         self.cfg.gpus

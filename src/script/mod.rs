@@ -62,6 +62,7 @@
 
 pub mod bigint;
 pub mod builtins;
+pub mod drop;
 pub mod errors;
 pub mod interp;
 pub mod ir;

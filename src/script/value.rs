@@ -10,6 +10,7 @@ use std::rc::{Rc, Weak};
 
 use num_bigint::BigInt;
 
+pub use super::drop::Seq;
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::ir::FuncCode;
@@ -86,8 +87,8 @@ pub enum Value {
     BigInt(Rc<BigInt>),
     Float(f64),
     Str(Rc<str>),
-    List(Rc<RefCell<Vec<Value>>>),
-    Tuple(Rc<Vec<Value>>),
+    List(Rc<RefCell<Seq>>),
+    Tuple(Rc<Seq>),
     Dict(Rc<RefCell<Dict>>),
     /// A set is a [`Dict`] whose values are `None` (keeps insertion order).
     Set(Rc<RefCell<Dict>>),
@@ -749,6 +750,21 @@ pub struct Dict {
     set_base: [u32; 2],
 }
 
+/// Entries are freed through [`super::drop::drop_values`], so a dict nested a million deep
+/// (or a chain of instances, whose attributes live in one) frees without deep recursion.
+impl Drop for Dict {
+    fn drop(&mut self) {
+        if !self.entries.is_empty() {
+            super::drop::drop_values(
+                std::mem::take(&mut self.entries)
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|(_, k, v)| [k, v]),
+            );
+        }
+    }
+}
+
 impl Dict {
     pub fn new() -> Dict {
         Dict::default()
@@ -922,10 +938,10 @@ impl Value {
         Value::Str(s.into())
     }
     pub fn list(v: Vec<Value>) -> Value {
-        Value::List(Rc::new(RefCell::new(v)))
+        Value::List(Rc::new(RefCell::new(Seq::new(v))))
     }
     pub fn tuple(v: Vec<Value>) -> Value {
-        Value::Tuple(Rc::new(v))
+        Value::Tuple(Rc::new(Seq::new(v)))
     }
     pub fn dict(d: Dict) -> Value {
         Value::Dict(Rc::new(RefCell::new(d)))

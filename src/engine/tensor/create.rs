@@ -4,6 +4,7 @@ use super::{MAX_HOST_ELEMENTS, Storage, Tensor, contiguous_strides};
 use crate::engine::device::Device;
 use crate::engine::dtype::{DEFAULT_FLOAT, DType, Scalar};
 use crate::engine::error::{EngineError, Result};
+use crate::engine::hostmem;
 use crate::engine::rng::Generator;
 use crate::engine::runtime::Runtime;
 use crate::engine::timing::Cost;
@@ -23,12 +24,13 @@ pub fn infer_dtype(values: &[Scalar]) -> DType {
     if values.is_empty() { DEFAULT_FLOAT } else { dt }
 }
 
-/// Largest CPU tensor the simulator accepts (PyTorch would run out of host memory).
-pub const CPU_ALLOC_LIMIT: u64 = 1 << 40;
-
 impl Runtime {
-    /// A fresh contiguous tensor on `device` (an allocator block on CUDA). `data` must hold
-    /// `numel` values already cast to `dtype`, or be None for zeros.
+    /// A fresh contiguous tensor on `device` (an allocator block on CUDA). `data` holds the
+    /// `numel` values already cast to `dtype`; None means they are not known (an input was a
+    /// phantom, or the tensor is too large to keep): the result is a phantom too, so nothing
+    /// computed from unkept values is ever shown as if it were real. The values take their
+    /// share of the host budget (hostmem.rs): past it a CPU tensor raises PyTorch's
+    /// allocation failure and a CUDA tensor keeps its memory counted but not its values.
     pub(crate) fn alloc_tensor(
         &self,
         shape: Vec<usize>,
@@ -38,28 +40,33 @@ impl Runtime {
         pinned: bool,
     ) -> Result<Tensor> {
         let numel = super::checked_numel(&shape)?;
-        let nbytes = numel * dtype.element_size();
-        if device == Device::Cpu && nbytes as u64 > CPU_ALLOC_LIMIT {
-            return Err(EngineError::runtime(format!(
-                "[enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
-            )));
+        let nbytes = (numel as u64).saturating_mul(dtype.element_size() as u64);
+        if device == Device::Cpu && nbytes > self.host.limit {
+            return Err(EngineError::runtime(hostmem::cpu_alloc_error(nbytes)));
         }
         let block = match device {
-            Device::Cuda(i) => Some(self.alloc_block(i, (numel * dtype.element_size()) as u64)?),
+            Device::Cuda(i) => Some(self.alloc_block(i, nbytes)?),
             _ => None,
         };
-        let phantom = device == Device::Meta || numel > MAX_HOST_ELEMENTS;
-        let data = if phantom {
-            Vec::new()
-        } else {
-            match data {
-                Some(mut d) => {
-                    debug_assert_eq!(d.len(), numel);
-                    d.resize(numel, 0.0);
-                    d
+        let mut phantom =
+            device == Device::Meta || numel > MAX_HOST_ELEMENTS || (data.is_none() && numel > 0);
+        let mut host = None;
+        if !phantom && numel > 0 {
+            host = self.host.take(numel as u64 * 8);
+            if host.is_none() {
+                if device == Device::Cpu {
+                    return Err(EngineError::runtime(hostmem::cpu_alloc_error(nbytes)));
                 }
-                None => crate::engine::hostbuf::zeroed(numel),
+                phantom = true;
             }
+        }
+        let data = match data {
+            Some(mut d) if !phantom => {
+                debug_assert_eq!(d.len(), numel);
+                d.resize(numel, 0.0);
+                d
+            }
+            _ => Vec::new(),
         };
         let strides = contiguous_strides(&shape);
         Ok(Tensor {
@@ -71,6 +78,7 @@ impl Runtime {
                 device,
                 pinned,
                 _block: block,
+                _host: host,
             }),
             shape,
             strides,
@@ -80,6 +88,20 @@ impl Runtime {
             node: None,
             leaf: None,
         })
+    }
+
+    /// Whether `numel` more values fit the host budget now (the caller then builds them).
+    /// A CPU tensor that does not fit is PyTorch's allocation failure.
+    pub(crate) fn host_room(&self, numel: usize, dtype: DType, device: Device) -> Result<bool> {
+        if device == Device::Meta || numel > MAX_HOST_ELEMENTS {
+            return Ok(false);
+        }
+        let fits = self.host.used().saturating_add(numel as u64 * 8) <= self.host.limit;
+        if !fits && device == Device::Cpu {
+            let nbytes = (numel as u64).saturating_mul(dtype.element_size() as u64);
+            return Err(EngineError::runtime(hostmem::cpu_alloc_error(nbytes)));
+        }
+        Ok(fits)
     }
 
     /// Record a creation/fill op: a kernel on CUDA, host work on the CPU.
@@ -130,11 +152,10 @@ impl Runtime {
     ) -> Result<Tensor> {
         let numel = super::checked_numel(&shape)
             .map_err(|e| self.host_error(op, device.cuda_index(), e))?;
-        let data = if device == Device::Meta || numel > MAX_HOST_ELEMENTS {
-            None
-        } else {
-            Some(make(numel))
-        };
+        let room = self
+            .host_room(numel, dtype, device)
+            .map_err(|e| self.host_error(op, device.cuda_index(), e))?;
+        let data = room.then(|| make(numel));
         let t = self
             .alloc_tensor(shape, dtype, device, data, false)
             .map_err(|e| self.host_error(op, device.cuda_index(), e))?;
@@ -198,8 +219,19 @@ impl Runtime {
     /// `torch.empty`: zeros in the simulator (PyTorch leaves garbage).
     pub fn empty(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        let t = self
-            .alloc_tensor(shape.to_vec(), dt, device, None, false)
+        let t = super::checked_numel(shape)
+            .and_then(|n| {
+                let zeros = if self.host_room(n, dt, device)? {
+                    Some(hostmem::try_zeros(n).ok_or_else(|| {
+                        EngineError::runtime(hostmem::cpu_alloc_error(
+                            (n * dt.element_size()) as u64,
+                        ))
+                    })?)
+                } else {
+                    None
+                };
+                self.alloc_tensor(shape.to_vec(), dt, device, zeros, false)
+            })
             .map_err(|e| self.host_error("empty", device.cuda_index(), e))?;
         // Allocation only: no kernel.
         self.host_event("empty", device.cuda_index(), self.timing().host_dispatch_us);

@@ -28,6 +28,19 @@ use std::rc::Rc;
 /// Tensors with more elements keep no values in the simulator (counters only).
 pub const MAX_HOST_ELEMENTS: usize = 1 << 24;
 
+/// Matrix products with more multiply-adds are not computed (their result is a phantom):
+/// `(4000x4000) @ (4000x4000)` would keep the run thread busy for minutes, past every limit.
+pub const MAX_HOST_FLOPS: usize = 1 << 30;
+
+/// True when an `m x k @ k x n` product (times `batch`) is too large to compute here.
+pub(crate) fn too_costly(batch: usize, m: usize, k: usize, n: usize) -> bool {
+    let bm = batch.saturating_mul(m);
+    bm.saturating_mul(n) > MAX_HOST_ELEMENTS
+        || bm.saturating_mul(k) > MAX_HOST_ELEMENTS
+        || batch.saturating_mul(k).saturating_mul(n) > MAX_HOST_ELEMENTS
+        || bm.saturating_mul(k).saturating_mul(n.max(1)) > MAX_HOST_FLOPS
+}
+
 #[allow(dead_code)]
 pub(crate) struct Storage {
     pub data: RefCell<Vec<f64>>,
@@ -37,6 +50,8 @@ pub(crate) struct Storage {
     pub device: Device,
     pub pinned: bool,
     pub _block: Option<CudaBlock>,
+    /// This storage's share of the runtime's host-memory budget (None for phantoms).
+    pub _host: Option<super::hostmem::HostBytes>,
 }
 
 /// A tensor handle: cloning shares storage *and* is a new handle (like a second Python name
@@ -68,9 +83,9 @@ impl std::fmt::Debug for Tensor {
 }
 
 pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
-    let mut s = vec![1; shape.len()];
+    let mut s = vec![1usize; shape.len()];
     for i in (0..shape.len().saturating_sub(1)).rev() {
-        s[i] = s[i + 1] * shape[i + 1].max(1);
+        s[i] = s[i + 1].saturating_mul(shape[i + 1].max(1));
     }
     s
 }
@@ -139,7 +154,13 @@ impl Tensor {
         self.shape.len()
     }
     pub fn numel(&self) -> usize {
-        self.shape.iter().product()
+        // An empty tensor's other dims may multiply past usize ([2**31, 0, 2**40] permuted
+        // to [2**31, 2**40, 0]); a non-empty one's cannot (checked at creation).
+        if self.shape.contains(&0) {
+            0
+        } else {
+            self.shape.iter().product()
+        }
     }
     /// `size(d)` with a negative `d` allowed.
     pub fn size(&self, d: i64) -> Result<usize> {
@@ -235,19 +256,27 @@ impl Tensor {
     pub fn shares_storage(&self, other: &Tensor) -> bool {
         Rc::ptr_eq(&self.storage, &other.storage)
     }
+    /// Whether this tensor's values are not kept: its storage is a phantom, or it is a view
+    /// (an `expand`ed one, say) with more than [`MAX_HOST_ELEMENTS`] elements, whose values
+    /// would have to be materialised to be read.
     pub fn is_phantom(&self) -> bool {
         self.storage.phantom
+            || self
+                .shape
+                .iter()
+                .try_fold(1usize, |a, &d| a.checked_mul(d))
+                .is_none_or(|n| n > MAX_HOST_ELEMENTS)
     }
     pub(crate) fn phantom_error(&self) -> EngineError {
         EngineError::not_implemented(format!(
-            "cudatutor does not keep the values of tensors over {MAX_HOST_ELEMENTS} elements (this one has {}); their memory is modelled, their contents are not",
+            "cudatutor does not keep the values of tensors over {MAX_HOST_ELEMENTS} elements, past its host memory limit (CUDATUTOR_HOST_MEM_LIMIT) or of matrix products over {MAX_HOST_FLOPS} multiply-adds, nor of tensors computed from those (this one has {} elements); their memory and timing are modelled, their contents are not",
             self.numel()
         ))
     }
 
     /// The elements in logical order (row-major), as f64 normalised to the dtype.
     pub fn values(&self) -> Result<Vec<f64>> {
-        if self.storage.phantom {
+        if self.is_phantom() {
             return Err(self.phantom_error());
         }
         Ok(self.values_unchecked())
@@ -573,9 +602,12 @@ impl Tensor {
         let len = ((e - s) + step - 1) / step;
         let mut shape = self.shape.clone();
         let mut strides = self.strides.clone();
-        let off = self.offset + (s.min(n.max(0)) as usize) * strides[d];
+        // Saturating: an empty tensor's strides may be saturated (contiguous_strides).
+        let off = self
+            .offset
+            .saturating_add((s.min(n.max(0)) as usize).saturating_mul(strides[d]));
         shape[d] = len.max(0) as usize;
-        strides[d] *= step as usize;
+        strides[d] = strides[d].saturating_mul(step as usize);
         Ok(self.view_named(
             "SliceBackward0",
             shape,
@@ -600,7 +632,9 @@ pub fn checked_numel(shape: &[usize]) -> Result<usize> {
     shape
         .iter()
         .try_fold(1usize, |a, &d| a.checked_mul(d))
-        .filter(|n| n.checked_mul(8).is_some())
+        // Headroom for byte counts and the timing model's arithmetic on them (bytes * 2 for
+        // a copy...): a [1000, 2**20, 2**31] meta tensor overflowed there.
+        .filter(|n| n.checked_mul(64).is_some())
         .ok_or_else(|| EngineError::runtime("numel: integer multiplication overflow"))
 }
 
@@ -630,7 +664,9 @@ pub fn infer_shape(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
         } else if s < 0 {
             return Err(EngineError::runtime(format!("invalid shape dimension {s}")));
         } else {
-            prod *= s as usize;
+            // Saturate: a product past usize (it wrapped in release builds and could match
+            // `numel` by accident) can equal no real size.
+            prod = prod.saturating_mul(s as usize);
         }
     }
     let bad = || {

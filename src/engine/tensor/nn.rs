@@ -259,7 +259,7 @@ impl Runtime {
         let phantom = a.is_phantom()
             || b.is_phantom()
             || bias.is_some_and(|t| t.is_phantom())
-            || m * n > super::MAX_HOST_ELEMENTS
+            || super::too_costly(1, m, k, n)
             || dev == Device::Meta;
         let data = if phantom {
             None
@@ -325,10 +325,7 @@ impl Runtime {
         let kind = super::autograd::Kind::Mm(a.detach(), b.detach(), bias.map(|b| b.shape.clone()));
         super::autograd::attach(&mut out, &edges, kind);
         let es = dt.element_size() as u64;
-        let cost = Cost::new(
-            ((m * k + k * n + m * n) as u64) * es,
-            2 * (m * k * n) as u64,
-        );
+        let cost = Cost::new(gemm_bytes(1, m, k, n, es), gemm_flops(1, m, k, n));
         self.complete(op, dev, cost, Vec::new())?;
         Ok(out)
     }
@@ -410,13 +407,15 @@ impl Runtime {
         let batch = self.guarded("matmul", hint, || {
             broadcast_shapes(&a2.shape[..a2.dim() - 2], &b2.shape[..b2.dim() - 2])
         })?;
-        let nb: usize = batch.iter().product();
+        let nb = super::checked_numel(&batch).map_err(|e| self.host_error("matmul", hint, e))?;
         let mut sa = batch.clone();
         sa.extend([m, k]);
         let mut sb = batch.clone();
         sb.extend([k, n]);
         let dt = a.dtype();
-        let phantom = a.is_phantom() || b.is_phantom();
+        // Broadcasting the batch copies each operand to the full batch: bound those copies
+        // and the product's work, not just the output.
+        let phantom = a.is_phantom() || b.is_phantom() || super::too_costly(nb, m, k, n);
         let data = if phantom {
             None
         } else {
@@ -451,10 +450,7 @@ impl Runtime {
         self.complete(
             "matmul",
             dev,
-            Cost::new(
-                ((nb * (m * k + k * n + m * n)) as u64) * es,
-                2 * (nb * m * k * n) as u64,
-            ),
+            Cost::new(gemm_bytes(nb, m, k, n, es), gemm_flops(nb, m, k, n)),
             Vec::new(),
         )?;
         Ok(out)
@@ -1046,8 +1042,13 @@ impl Runtime {
         if t.dim() > 0 {
             shape[d] = idx.len();
         }
-        let data = if t.is_phantom() || index.is_phantom() {
+        let n_out = super::checked_numel(&shape).map_err(|e| self.host_error(op, hint, e))?;
+        let data = if t.is_phantom() || index.is_phantom() || n_out > super::MAX_HOST_ELEMENTS {
             None
+        } else if n_out == 0 {
+            // No values, however many outer rows an empty tensor has (2**40 rows of nothing
+            // took as many loop turns).
+            Some(Vec::new())
         } else {
             let mut out = Vec::with_capacity(idx.len() * slice);
             let outer: usize = t.shape[..d.min(t.dim())].iter().product();
@@ -1229,9 +1230,14 @@ impl Runtime {
             }
             Ok((dev, d, dt, shape))
         })?;
-        let phantom = ts.iter().any(|t| t.is_phantom());
+        let n_out = super::checked_numel(&shape).map_err(|e| self.host_error("cat", hint, e))?;
+        let phantom = ts.iter().any(|t| t.is_phantom()) || n_out > super::MAX_HOST_ELEMENTS;
         let data = if phantom {
             None
+        } else if n_out == 0 {
+            // Empty: no values, however many outer rows (cat of two [2**40, 3, 0] looped 2**40
+            // times).
+            Some(Vec::new())
         } else {
             let outer: usize = shape[..d].iter().product();
             let mut out = Vec::with_capacity(shape.iter().product());
@@ -1376,4 +1382,22 @@ impl Runtime {
         }
         r.result()
     }
+}
+
+/// Bytes a batched `m x k @ k x n` product moves, saturating (phantom operands can be
+/// astronomically large: a [0, 2**31, 2**31] batch with huge inner dims overflowed here).
+fn gemm_bytes(nb: usize, m: usize, k: usize, n: usize, es: u64) -> u64 {
+    let (nb, m, k, n) = (nb as u64, m as u64, k as u64, n as u64);
+    let per = m
+        .saturating_mul(k)
+        .saturating_add(k.saturating_mul(n))
+        .saturating_add(m.saturating_mul(n));
+    nb.saturating_mul(per).saturating_mul(es)
+}
+
+/// Floating-point operations of that product (2 per multiply-add), saturating.
+fn gemm_flops(nb: usize, m: usize, k: usize, n: usize) -> u64 {
+    [nb, m, k, n]
+        .iter()
+        .fold(2u64, |acc, &d| acc.saturating_mul(d as u64))
 }

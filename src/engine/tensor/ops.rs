@@ -741,8 +741,11 @@ impl Runtime {
         let (shape, group, vals) = self
             .reduce_groups(t, dims, keepdim)
             .map_err(|e| self.host_error(name, t.device().cuda_index(), e))?;
-        let n: usize = shape.iter().product();
-        let data = if t.is_phantom() {
+        let n = super::checked_numel(&shape)
+            .map_err(|e| self.host_error(name, t.device().cuda_index(), e))?;
+        // An empty reduced dim makes an output larger than the input (sum of a
+        // [1000, 2**20, 0] over its last dim): bound it like any other result.
+        let data = if t.is_phantom() || n > super::MAX_HOST_ELEMENTS {
             None
         } else if group == 0 {
             Some(vec![out_dt.cast(f(&[])); n])

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::super::errors::{PyException, PyResult};
-use super::super::interp::Interpreter;
+use super::super::interp::{Interpreter, MAX_ITEMS, MAX_STR};
 use super::super::native::{Args, NativeObject};
 use super::super::value::{BuiltinType, Class, ClassKind, Dict, DictIterKind, IterState, Value};
 
@@ -116,6 +116,15 @@ pub(crate) fn method_names(v: &Value) -> &'static [&'static str] {
         Value::Range(_) => RANGE_METHODS,
         _ => &[],
     }
+}
+
+/// The width of `ljust`/`rjust`/`center`/`zfill`: past [`MAX_STR`] bytes the result could
+/// not be held, so MemoryError (CPython's answer when the allocation fails).
+fn pad_width(w: u64) -> PyResult<usize> {
+    usize::try_from(w)
+        .ok()
+        .filter(|&w| w <= MAX_STR)
+        .ok_or_else(|| PyException::new("MemoryError", ""))
 }
 
 fn names_for(t: BuiltinType) -> &'static [&'static str] {
@@ -458,7 +467,15 @@ fn str_method(
         "join" => {
             let a = args.exact("join", 1)?;
             let items = it.iterate(&a[0])?;
-            let mut out = String::new();
+            let total = items
+                .iter()
+                .map(|x| x.as_str().map_or(0, str::len))
+                .sum::<usize>()
+                .saturating_add(s.len().saturating_mul(items.len().saturating_sub(1)));
+            if total > MAX_STR {
+                return Err(PyException::new("MemoryError", ""));
+            }
+            let mut out = String::with_capacity(total);
             for (i, x) in items.iter().enumerate() {
                 if i > 0 {
                     out.push_str(s);
@@ -654,7 +671,8 @@ fn str_method(
             let w = a[0]
                 .as_int()
                 .ok_or_else(|| PyException::type_error("integer argument expected"))?
-                .clamp(0, 100_000) as usize;
+                .max(0) as u64;
+            let w = pad_width(w)?;
             let fill = a
                 .get(1)
                 .and_then(|f| f.as_str())
@@ -678,7 +696,7 @@ fn str_method(
         }
         "zfill" => {
             let a = args.exact("zfill", 1)?;
-            let w = a[0].as_int().unwrap_or(0).clamp(0, 100_000) as usize;
+            let w = pad_width(a[0].as_int().unwrap_or(0).max(0) as u64)?;
             let n = s.chars().count();
             if n >= w {
                 Value::str(s)
@@ -787,7 +805,7 @@ fn expand_tabs(s: &str, tabsize: i64) -> PyResult<String> {
 fn list_method(
     it: &mut Interpreter,
     recv: &Value,
-    l: &Rc<RefCell<Vec<Value>>>,
+    l: &Rc<RefCell<crate::script::value::Seq>>,
     name: &str,
     args: Args,
 ) -> PyResult<Option<Value>> {
@@ -800,6 +818,9 @@ fn list_method(
         "extend" => {
             let a = args.exact("extend", 1)?;
             let items = it.iterate(&a[0])?;
+            if l.borrow().len() + items.len() > MAX_ITEMS {
+                return Err(PyException::new("MemoryError", ""));
+            }
             l.borrow_mut().extend(items);
             Value::None
         }
@@ -880,9 +901,9 @@ fn list_method(
                 None => false,
             };
             args.exact("sort", 0)?;
-            let items = std::mem::take(&mut *l.borrow_mut());
+            let items = std::mem::take(&mut **l.borrow_mut());
             let sorted = super::sort_values(it, items, key.as_ref(), reverse)?;
-            *l.borrow_mut() = sorted;
+            **l.borrow_mut() = sorted;
             Value::None
         }
         "reverse" => {

@@ -19,6 +19,7 @@ mod classes;
 mod expr;
 mod iter;
 mod ops;
+pub(crate) use ops::{MAX_ITEMS, MAX_STR};
 mod stmt;
 
 pub use classes::Types;
@@ -30,6 +31,14 @@ pub const DEFAULT_RECURSION_LIMIT: usize = 1000;
 /// How much of the thread's stack the evaluator may use before raising RecursionError. Run
 /// scripts on a thread with at least 8 MiB of stack (the main thread has that on Linux).
 pub const DEFAULT_STACK_LIMIT: usize = 5 << 20;
+
+/// Most bytes of `print` output (and, separately, of stderr) kept between two
+/// [`Interpreter::take_stdout`]s; past it the rest is dropped and [`TRUNCATED_NOTE`] says so.
+pub const MAX_OUTPUT: usize = 8 << 20;
+
+/// Appended once where output was cut at [`MAX_OUTPUT`].
+pub const TRUNCATED_NOTE: &str =
+    "\n[cudatutor: output truncated: only the first 8 MiB of what the script printed are kept]\n";
 
 /// Budgets that stop runaway scripts.
 #[derive(Clone)]
@@ -73,6 +82,9 @@ pub struct Interpreter {
     pub(crate) module_inits: FxHashMap<String, ModuleInit>,
     pub(crate) stdout: String,
     pub(crate) stderr: String,
+    /// Whether stdout / stderr reached [`MAX_OUTPUT`] (what follows is dropped).
+    pub(crate) stdout_full: bool,
+    pub(crate) stderr_full: bool,
     pub(crate) frames: Vec<FrameInfo>,
     pub(crate) sources: FxHashMap<Rc<str>, Rc<Vec<String>>>,
     pub(crate) exc_classes: FxHashMap<String, Rc<Class>>,
@@ -95,6 +107,25 @@ pub struct Interpreter {
     pub(crate) stack_limit: usize,
 }
 
+/// `out.push_str(s)` up to [`MAX_OUTPUT`] bytes; the write that crosses it keeps what fits
+/// (cut at a character boundary) and adds [`TRUNCATED_NOTE`]; later writes are dropped.
+fn push_capped(out: &mut String, full: &mut bool, s: &str) {
+    if *full {
+        return;
+    }
+    if out.len() + s.len() <= MAX_OUTPUT {
+        out.push_str(s);
+        return;
+    }
+    let mut cut = MAX_OUTPUT.saturating_sub(out.len()).min(s.len());
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    out.push_str(&s[..cut]);
+    out.push_str(TRUNCATED_NOTE);
+    *full = true;
+}
+
 impl Interpreter {
     pub fn new(limits: Limits) -> Interpreter {
         let types = Types::new();
@@ -110,6 +141,8 @@ impl Interpreter {
             module_inits: FxHashMap::default(),
             stdout: String::new(),
             stderr: String::new(),
+            stdout_full: false,
+            stderr_full: false,
             frames: Vec::new(),
             sources: FxHashMap::default(),
             exc_classes: FxHashMap::default(),
@@ -229,15 +262,18 @@ impl Interpreter {
 
     /// Everything `print()` wrote since the last call.
     pub fn take_stdout(&mut self) -> String {
+        self.stdout_full = false;
         std::mem::take(&mut self.stdout)
     }
+    /// Append to stdout, keeping at most [`MAX_OUTPUT`] bytes (then [`TRUNCATED_NOTE`]).
     pub fn write_stdout(&mut self, s: &str) {
-        self.stdout.push_str(s);
+        push_capped(&mut self.stdout, &mut self.stdout_full, s);
     }
     pub fn write_stderr(&mut self, s: &str) {
-        self.stderr.push_str(s);
+        push_capped(&mut self.stderr, &mut self.stderr_full, s);
     }
     pub fn take_stderr(&mut self) -> String {
+        self.stderr_full = false;
         std::mem::take(&mut self.stderr)
     }
 
@@ -278,9 +314,21 @@ impl Interpreter {
         self.check_limits()
     }
 
+    /// Every 1024 steps: the limits. Once one is exceeded it stays exceeded (steps only grow,
+    /// time only passes, the cancel flag stays set) and every later step checks again, so a
+    /// `finally:` that calls or loops while the TimeoutError unwinds is stopped at once instead
+    /// of running 1024 more steps per frame (`def f(): try: f() finally: f()` would otherwise
+    /// unwind for 2**depth steps).
     #[cold]
-    fn check_limits(&mut self) -> PyResult<()> {
-        self.next_check = self.steps + 1024;
+    pub(crate) fn check_limits(&mut self) -> PyResult<()> {
+        let r = self.limits_exceeded();
+        if r.is_ok() {
+            self.next_check = self.steps + 1024;
+        }
+        r
+    }
+
+    fn limits_exceeded(&mut self) -> PyResult<()> {
         let line = self.current_line();
         if self.steps > self.limits.max_steps {
             return Err(PyException::new(

@@ -14,8 +14,8 @@ use super::Interpreter;
 
 /// Sizes past which strings and lists raise MemoryError instead of exhausting the machine
 /// (`s += s` in a loop doubles faster than the step limit can stop it).
-const MAX_STR: usize = 64 << 20;
-const MAX_ITEMS: usize = 10_000_000;
+pub(crate) const MAX_STR: usize = 64 << 20;
+pub(crate) const MAX_ITEMS: usize = 10_000_000;
 
 /// An i64 operation whose result does not fit i64: redo it with big ints.
 #[cold]
@@ -928,10 +928,11 @@ impl Interpreter {
                 self.repr_stack.push(v.ptr_id().unwrap_or(0));
                 let mut parts = Vec::with_capacity(items.len());
                 let mut err = None;
-                for (k, x) in items {
-                    match (self.repr(&k), self.repr(&x)) {
-                        (Ok(a), Ok(b)) => parts.push(format!("{a}: {b}")),
-                        (Err(e), _) | (_, Err(e)) => {
+                let mut total = 0;
+                for (i, (k, x)) in items.into_iter().enumerate() {
+                    match self.repr_entry(&k, &x, i, &mut total) {
+                        Ok(p) => parts.push(p),
+                        Err(e) => {
                             err = Some(e);
                             break;
                         }
@@ -1034,6 +1035,38 @@ impl Interpreter {
         })
     }
 
+    /// Append one item's repr: MemoryError past [`MAX_STR`], and the wall-time and cancel
+    /// limits polled every 4096 items (a repr of ten million items is one native call).
+    fn repr_grow(&mut self, out: &mut String, s: &str, i: usize) -> PyResult<()> {
+        if out.len() + s.len() > MAX_STR {
+            return Err(PyException::new("MemoryError", ""));
+        }
+        out.push_str(s);
+        if i % 4096 == 4095 {
+            self.check_limits()?;
+        }
+        Ok(())
+    }
+
+    /// `k: v` of a dict's repr, counted into `total` (MemoryError past [`MAX_STR`]).
+    fn repr_entry(
+        &mut self,
+        k: &Value,
+        x: &Value,
+        i: usize,
+        total: &mut usize,
+    ) -> PyResult<String> {
+        let a = self.repr(k)?;
+        let b = self.repr(x)?;
+        let mut part = String::new();
+        self.repr_grow(&mut part, &format!("{a}: {b}"), i)?;
+        *total += part.len() + 2;
+        if *total > MAX_STR {
+            return Err(PyException::new("MemoryError", ""));
+        }
+        Ok(part)
+    }
+
     fn repr_active(&self, v: &Value) -> bool {
         let id = v.ptr_id().unwrap_or(0);
         self.repr_stack.contains(&id)
@@ -1048,8 +1081,8 @@ impl Interpreter {
             if i > 0 {
                 out.push_str(", ");
             }
-            match self.repr(x) {
-                Ok(s) => out.push_str(&s),
+            match self.repr(x).and_then(|s| self.repr_grow(&mut out, &s, i)) {
+                Ok(()) => {}
                 Err(e) => {
                     r = Err(e);
                     break;
@@ -1641,6 +1674,9 @@ impl Interpreter {
                             }
                         };
                         let end = idx.last().map(|e| e + 1).unwrap_or(start).max(start);
+                        if n + items.len() > MAX_ITEMS {
+                            return Err(PyException::new("MemoryError", ""));
+                        }
                         let mut lb = l.borrow_mut();
                         let removed: Vec<Value> = lb.splice(start..end.min(n), items).collect();
                         drop(lb);

@@ -1,0 +1,251 @@
+//! The pager under random input: key sequences (printable and any Unicode chars, arrows,
+//! PageUp/Down, Tab, Enter, Esc, F1–F12, Ctrl and Alt combos), pastes, mouse clicks and
+//! wheel, and resize events, into the App's real entry point (`App::handle_event`, then
+//! `tick` and a draw, as `ui::run`'s event loop does) at random terminal sizes from 0x0 up,
+//! over every built-in lesson in both languages, with exercises really run (the sim engine
+//! through the default runner). Invariants: nothing panics, every frame draws, the editor
+//! cursor stays inside its buffer, the lesson index stays in range, runs finish, and Esc
+//! from any state ends the loop.
+
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use cudatutor::lesson::{Catalog, Lang};
+use cudatutor::progress::Progress;
+use cudatutor::run::{BackendChoice, RunOptions};
+use cudatutor::ui::{App, EngineRunner, Theme};
+use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+use ratatui::{Terminal, backend::TestBackend};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const SIZES: &[(u16, u16)] = &[
+    (0, 0),
+    (1, 1),
+    (2, 80),
+    (80, 2),
+    (300, 5),
+    (5, 300),
+    (40, 12),
+    (80, 24),
+    (120, 40),
+    (250, 80),
+];
+
+fn app(lang: Lang, lesson: usize, color: bool) -> App {
+    let catalog = Catalog::builtin(lang).expect("built-in lessons load");
+    let n = catalog.lessons.len();
+    let runner = EngineRunner::new(RunOptions {
+        backend: BackendChoice::Sim,
+        max_wall: Duration::from_secs(2),
+        ..RunOptions::default()
+    });
+    App::new(
+        catalog,
+        lang,
+        Theme { color },
+        Progress::default(),
+        Some(lesson % n),
+    )
+    .with_runner(Arc::new(runner))
+}
+
+fn draw(app: &App, (w, h): (u16, u16)) {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    terminal
+        .draw(|f| f.render_widget(app, f.area()))
+        .expect("frame draws");
+}
+
+fn invariants(app: &App) {
+    assert!(app.current < app.catalog.lessons.len().max(1));
+    for (id, card) in &app.cards {
+        let lines = card.editor.lines();
+        let c = card.editor.cursor();
+        let (row, col) = (c.0, c.1);
+        assert!(
+            row < lines.len().max(1),
+            "{id}: cursor row {row} of {}",
+            lines.len()
+        );
+        let len = lines.get(row).map_or(0, |l| l.chars().count());
+        assert!(col <= len, "{id}: cursor col {col} past {len}");
+    }
+}
+
+fn key_code() -> impl Strategy<Value = KeyCode> {
+    prop_oneof![
+        12 => any::<char>().prop_map(KeyCode::Char),
+        18 => prop::sample::select(
+            "abcdefhijklmnoprstuvwxyzGN0123456789 :()[]{}.,'\"#=+-*/\\%?_<>!@~`\t".chars().collect::<Vec<_>>()
+        ).prop_map(KeyCode::Char),
+        1 => Just(KeyCode::Char('q')),
+        18 => prop::sample::select(vec![
+            KeyCode::Tab,
+            KeyCode::BackTab,
+            KeyCode::Enter,
+            KeyCode::Backspace,
+            KeyCode::Delete,
+            KeyCode::Insert,
+            KeyCode::Up,
+            KeyCode::Down,
+            KeyCode::Left,
+            KeyCode::Right,
+            KeyCode::Home,
+            KeyCode::End,
+            KeyCode::PageUp,
+            KeyCode::PageDown,
+            KeyCode::Null,
+        ]),
+        1 => Just(KeyCode::Esc),
+        9 => (1u8..=12).prop_map(KeyCode::F),
+    ]
+}
+
+fn event() -> impl Strategy<Value = Event> {
+    let modifiers = prop::sample::select(vec![
+        KeyModifiers::NONE,
+        KeyModifiers::NONE,
+        KeyModifiers::NONE,
+        KeyModifiers::SHIFT,
+        KeyModifiers::CONTROL,
+        KeyModifiers::ALT,
+        KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+    ]);
+    prop_oneof![
+        20 => (key_code(), modifiers).prop_map(|(c, m)| Event::Key(KeyEvent::new(c, m))),
+        2 => (0usize..SIZES.len()).prop_map(|i| Event::Resize(SIZES[i].0, SIZES[i].1)),
+        1 => prop::sample::select(vec![
+            "x = 1\n", "\t\tdeep\r\n", "print('é中文')", "", "\n\n\n", "(((((("
+        ]).prop_map(|s| Event::Paste(s.to_string())),
+        2 => (0u16..300, 0u16..90, 0u8..3).prop_map(|(column, row, k)| Event::Mouse(MouseEvent {
+            kind: match k {
+                0 => MouseEventKind::ScrollDown,
+                1 => MouseEventKind::ScrollUp,
+                _ => MouseEventKind::Down(MouseButton::Left),
+            },
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })),
+    ]
+}
+
+/// One session as `ui::run` drives it; returns how many events it took before quitting.
+fn session(app: &mut App, events: &[Event], mut size: (u16, u16)) -> usize {
+    draw(app, size);
+    for (i, ev) in events.iter().enumerate() {
+        if let Event::Resize(w, h) = ev {
+            size = (*w, *h);
+        }
+        let changed = app.handle_event(ev);
+        // Runs happen on the runner's thread; finish them here so their reports draw.
+        if app.is_running() {
+            assert!(app.wait_for_run(Duration::from_secs(30)), "a run finished");
+        }
+        if app.tick(Instant::now()) || changed {
+            draw(app, size);
+        }
+        invariants(app);
+        if app.quit {
+            return i + 1;
+        }
+    }
+    events.len()
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/corpus/proptest-regressions/fuzz_tui.txt",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    #[test]
+    fn random_events_at_random_sizes(
+        lesson in 0usize..64,
+        zh in any::<bool>(),
+        color in any::<bool>(),
+        size in 0usize..SIZES.len(),
+        events in prop::collection::vec(event(), 1..120),
+    ) {
+        let lang = if zh { Lang::Zh } else { Lang::En };
+        let mut app = app(lang, lesson, color);
+        let size = SIZES[size];
+        let used = session(&mut app, &events, size);
+        prop_assert!(used <= events.len());
+        if !app.quit {
+            // Esc backs out of whatever is open (editor, card, search, help, a confirm) and
+            // then leaves: the event loop ends.
+            let esc = Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+            for _ in 0..8 {
+                session(&mut app, std::slice::from_ref(&esc), size);
+                if app.quit {
+                    break;
+                }
+            }
+            prop_assert!(app.quit, "Esc x8 did not quit (mode {:?}, editing {}, focus {:?})", app.mode, app.editing, app.focus);
+        }
+    }
+}
+
+/// Every exercise of every built-in lesson: focus it, type into the editor, open the hints
+/// and the solution, run it, cycle the panes, at the extreme sizes.
+#[test]
+fn every_exercise_focused_edited_and_run() {
+    let mut reports = 0;
+    for lang in [Lang::En, Lang::Zh] {
+        let n = Catalog::builtin(lang).unwrap().lessons.len();
+        for lesson in 0..n {
+            let mut app = app(lang, lesson, true);
+            let exercises = app.catalog.lessons[lesson].exercises.len();
+            let key = |c: KeyCode| Event::Key(KeyEvent::new(c, KeyModifiers::NONE));
+            let mut events = Vec::new();
+            for _ in 0..exercises {
+                events.extend([
+                    key(KeyCode::Tab),
+                    key(KeyCode::Char('h')),
+                    key(KeyCode::F(2)),
+                    key(KeyCode::Char('s')),
+                    key(KeyCode::Enter),
+                    key(KeyCode::End),
+                    key(KeyCode::Enter),
+                    Event::Paste("s = 'x' * 10**10\n".into()),
+                    key(KeyCode::F(5)),
+                    key(KeyCode::Esc),
+                    key(KeyCode::Char('o')),
+                    key(KeyCode::Char('m')),
+                    key(KeyCode::Char('t')),
+                    key(KeyCode::F(5)),
+                ]);
+            }
+            for &size in &[(0, 0), (1, 1), (2, 80), (300, 5), (100, 30)] {
+                events.push(Event::Resize(size.0, size.1));
+                events.push(key(KeyCode::PageDown));
+            }
+            let used = session(&mut app, &events, (100, 30));
+            assert_eq!(used, events.len(), "lesson {lesson} quit early");
+            for id in app.catalog.lessons[lesson].exercises.iter().map(|e| &e.id) {
+                let card = &app.cards[id];
+                if let Some(r) = &card.report {
+                    reports += 1;
+                    // The pasted line raises MemoryError, a clean Python error.
+                    if let Some(e) = &r.error {
+                        assert!(
+                            !e.type_name.is_empty() && !e.message.contains("internal error"),
+                            "{e:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(reports > 10, "only {reports} exercises ran");
+}
