@@ -259,3 +259,69 @@ fn terminal_is_restored_after_sigterm_and_sigint() {
         );
     }
 }
+
+/// Whether `pid` has ended (gone, or a zombie nobody reaped yet).
+fn process_ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // The state is the field after the parenthesised command name.
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
+    }
+}
+
+/// The terminal goes away under the pager (window closed, `tmux kill-session`, SSH dropped):
+/// it must save the learner's place and exit, not spin on a dead terminal. Once with SIGHUP
+/// delivered, once with SIGHUP blocked (a hang-up does not always come with the signal), so the
+/// pager has to notice the hang-up on the terminal itself.
+#[test]
+fn pager_exits_and_saves_when_its_terminal_goes_away() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let block_sighup = "import os, signal, sys; \
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGHUP]); \
+        os.execv(sys.argv[1], sys.argv[1:])";
+    for (case, wrapper) in [
+        ("sighup", String::new()),
+        ("no-sighup", format!("python3 -c '{block_sighup}' ")),
+    ] {
+        let data = temp_dir(&format!("hangup-{case}"));
+        let t = e2e_shell(&format!("hangup-{case}"), &data);
+        // exec: the pane's process is the pager itself, so its pid is the pane's.
+        t.type_text(&format!("exec {wrapper}{bin} --lang en lesson 2"));
+        t.send(&["Enter"]);
+        t.wait_for("2/5");
+        let pid = t.query("#{pane_pid}");
+        if case == "no-sighup" {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+            let blocked = status
+                .lines()
+                .find_map(|l| l.strip_prefix("SigBlk:"))
+                .map(|mask| u64::from_str_radix(mask.trim(), 16).unwrap())
+                .unwrap();
+            assert_eq!(
+                blocked & 1,
+                1,
+                "{case}: SIGHUP (bit 0) is blocked in the pager"
+            );
+        }
+        drop(t); // kill-session: the pane's terminal hangs up
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while !process_ended(&pid) && std::time::Instant::now() < deadline {
+            sleep(Duration::from_millis(50));
+        }
+        let ended = process_ended(&pid);
+        if !ended {
+            let _ = Command::new("kill").args(["-9", &pid]).status();
+        }
+        assert!(
+            ended,
+            "{case}: the pager still runs 5 s after its terminal went away"
+        );
+        let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+        assert!(
+            saved.contains("\"last_lesson\": \"devices\""),
+            "{case}: place saved: {saved}"
+        );
+    }
+}

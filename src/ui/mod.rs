@@ -10,6 +10,7 @@ mod markdown;
 mod signals;
 mod strings;
 mod theme;
+mod tty;
 mod view;
 mod wrap;
 
@@ -83,8 +84,13 @@ pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
     if let Some(store) = store
         && let Err(e) = store.save(&app.progress)
     {
-        // The error names the path (see Store::save).
-        eprintln!("cudatutor: could not save your place: {e}");
+        // The error names the path (see Store::save). Not eprintln!: it panics when stderr is
+        // the terminal that just went away.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "cudatutor: could not save your place: {e}"
+        );
     }
     result
 }
@@ -95,15 +101,23 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
         .and_then(|v| v.into_string().ok())
         .and_then(|s| s.chars().next());
     let termination = signals::Termination::install();
+    let tty = tty::TtyWatch::open();
+    let hung_up = || tty.as_ref().is_some_and(tty::TtyWatch::hung_up);
     terminal.draw(|f| f.render_widget(&*app, f.area()))?;
     while !app.quit {
-        if termination.requested() {
+        if termination.requested() || hung_up() {
             // kill, a closed terminal or a session manager: leave as `q` does (place saved).
             break;
         }
         // Wake often while a run's spinner turns or edits wait to be saved.
         let wait = if app.busy() { 80 } else { 250 };
-        if !event::poll(Duration::from_millis(wait))? {
+        let ready = match event::poll(Duration::from_millis(wait)) {
+            Ok(ready) => ready,
+            // Reading a terminal that hung up mid-wait can fail (EIO): that is a way out too.
+            Err(_) if hung_up() => break,
+            Err(e) => return Err(e.into()),
+        };
+        if !ready {
             if app.tick(std::time::Instant::now()) {
                 terminal.draw(|f| f.render_widget(&*app, f.area()))?;
             }
