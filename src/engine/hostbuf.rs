@@ -25,6 +25,13 @@ pub fn zeroed(n: usize) -> Vec<f64> {
     v
 }
 
+/// `n` copies of `value`, written into a buffer advised for huge pages when it is large.
+pub fn filled(n: usize, value: f64) -> Vec<f64> {
+    let mut v = with_capacity(n);
+    v.resize(n, value);
+    v
+}
+
 /// The items of `iter`, written into a buffer advised for huge pages when it is large.
 pub fn collect(iter: impl ExactSizeIterator<Item = f64>) -> Vec<f64> {
     let mut v = with_capacity(iter.len());
@@ -73,6 +80,9 @@ mod tests {
             assert_eq!(c.len(), n);
             assert!(c.iter().enumerate().all(|(i, &x)| x == i as f64));
             assert!(with_capacity(n).capacity() >= n);
+            let f = filled(n, 1.5);
+            assert_eq!(f.len(), n);
+            assert!(f.iter().all(|&x| x == 1.5));
         }
     }
 }

@@ -200,7 +200,9 @@ impl Runtime {
             Scalar::Bool(_) => DType::Bool,
         });
         let v = dt.cast(value.as_f64());
-        self.created("full", shape.to_vec(), dt, device, |n| vec![v; n])
+        self.created("full", shape.to_vec(), dt, device, |n| {
+            crate::engine::hostbuf::filled(n, v)
+        })
     }
     pub fn zeros(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
@@ -214,7 +216,9 @@ impl Runtime {
     }
     pub fn ones(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        self.created("ones", shape.to_vec(), dt, device, |n| vec![1.0; n])
+        self.created("ones", shape.to_vec(), dt, device, |n| {
+            crate::engine::hostbuf::filled(n, 1.0)
+        })
     }
     /// `torch.empty`: zeros in the simulator (PyTorch leaves garbage).
     pub fn empty(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {

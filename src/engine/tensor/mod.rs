@@ -282,6 +282,18 @@ impl Tensor {
         Ok(self.values_unchecked())
     }
 
+    /// Calls `f` on the values in logical order: in place when they are contiguous (a full
+    /// reduction of a 1M-element tensor then copies nothing), gathered into a buffer otherwise.
+    pub(crate) fn with_values<R>(&self, f: impl FnOnce(&[f64]) -> R) -> R {
+        {
+            let data = self.storage.data.borrow();
+            if !data.is_empty() && self.is_contiguous() {
+                return f(&data[self.offset..self.offset + self.numel()]);
+            }
+        }
+        f(&self.values_unchecked())
+    }
+
     pub(crate) fn values_unchecked(&self) -> Vec<f64> {
         let data = self.storage.data.borrow();
         if data.is_empty() {

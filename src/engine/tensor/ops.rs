@@ -692,7 +692,7 @@ impl Runtime {
         t: &Tensor,
         dims: Option<&[i64]>,
         keepdim: bool,
-    ) -> Result<(Vec<usize>, usize, Vec<f64>)> {
+    ) -> Result<(Vec<usize>, usize, Tensor)> {
         let nd = t.dim();
         let mut red = vec![false; nd];
         match dims {
@@ -712,11 +712,6 @@ impl Runtime {
         let perm: Vec<i64> = keep.iter().chain(rdims.iter()).map(|&i| i as i64).collect();
         let p = if nd > 0 { t.permute(&perm)? } else { t.clone() };
         let group: usize = rdims.iter().map(|&i| t.shape[i]).product();
-        let vals = if t.is_phantom() {
-            Vec::new()
-        } else {
-            p.values_unchecked()
-        };
         let out_shape: Vec<usize> = if keepdim {
             (0..nd)
                 .map(|i| if red[i] { 1 } else { t.shape[i] })
@@ -724,7 +719,9 @@ impl Runtime {
         } else {
             keep.iter().map(|&i| t.shape[i]).collect()
         };
-        Ok((out_shape, group, vals))
+        // The reduced dims last: each output element reduces one contiguous run of `group`
+        // values of `p`.
+        Ok((out_shape, group, p))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -738,7 +735,7 @@ impl Runtime {
         f: impl Fn(&[f64]) -> f64,
         grad_fn: Option<&'static str>,
     ) -> Result<Tensor> {
-        let (shape, group, vals) = self
+        let (shape, group, grouped) = self
             .reduce_groups(t, dims, keepdim)
             .map_err(|e| self.host_error(name, t.device().cuda_index(), e))?;
         let n = super::checked_numel(&shape)
@@ -750,7 +747,9 @@ impl Runtime {
         } else if group == 0 {
             Some(vec![out_dt.cast(f(&[])); n])
         } else {
-            Some(vals.chunks(group).map(|c| out_dt.cast(f(c))).collect())
+            Some(
+                grouped.with_values(|vals| vals.chunks(group).map(|c| out_dt.cast(f(c))).collect()),
+            )
         };
         let mut out = self
             .alloc_tensor(shape, out_dt, t.device(), data, false)
