@@ -78,6 +78,24 @@ fn a_raising_script_prints_a_traceback_and_exits_1() {
 }
 
 #[test]
+fn unsupported_syntax_is_reported_at_its_line_with_the_source() {
+    let p = script(
+        "unsupported.py",
+        "import torch\nx = 1\n\nasync def f():\n    pass\n",
+    );
+    let out = run(&["run", p.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.ends_with(
+            ", line 4, in <module>\n    async def f():\n\
+             NotImplementedError: cudatutor does not support async def (line 4)\n"
+        ),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
 fn usage_and_io_errors_exit_2() {
     let out = run(&["run", "/nonexistent/script.py"]);
     assert_eq!(out.status.code(), Some(2));

@@ -127,10 +127,13 @@ pub struct Compiler<'s> {
 }
 
 fn unsupported(what: &str, line: u32) -> PyException {
-    PyException::new(
+    let mut e = PyException::new(
         "NotImplementedError",
         format!("cudatutor does not support {what} (line {line})"),
-    )
+    );
+    // The traceback's frame points at the line too (it said `line 0`, with no source line).
+    e.0.line_hint = Some(line);
+    e
 }
 
 fn too_deep(line: u32) -> PyException {
