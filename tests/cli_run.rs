@@ -96,6 +96,31 @@ fn unsupported_syntax_is_reported_at_its_line_with_the_source() {
 }
 
 #[test]
+fn tracebacks_name_the_script_as_python3_does() {
+    // CPython >= 3.9 prefixes a relative script path with the working folder, unnormalised.
+    let p = script("named.py", "x = [1]\nprint(x[2])\n");
+    let dir = p.parent().unwrap();
+    for (arg, shown) in [
+        (
+            "named.py".to_string(),
+            format!("{}/named.py", dir.display()),
+        ),
+        (
+            "./named.py".to_string(),
+            format!("{}/./named.py", dir.display()),
+        ),
+        (p.display().to_string(), p.display().to_string()),
+    ] {
+        let out = bin().current_dir(dir).args(["run", &arg]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("  File \"{shown}\", line 2, in <module>\n")),
+            "{arg}: {err}"
+        );
+    }
+}
+
+#[test]
 fn usage_and_io_errors_exit_2() {
     let out = run(&["run", "/nonexistent/script.py"]);
     assert_eq!(out.status.code(), Some(2));

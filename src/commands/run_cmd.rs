@@ -29,7 +29,20 @@ pub fn read_script(path: &std::path::Path) -> Result<(String, String), String> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    Ok((text, path.display().to_string()))
+    Ok((text, traceback_name(path)))
+}
+
+/// The script's name in tracebacks. Since 3.9 `python3 FILE` makes a relative FILE absolute by
+/// prefixing the working folder, nothing more (`./a.py` is `/cwd/./a.py`, `..` stays), so
+/// `cudatutor run` does the same.
+fn traceback_name(path: &std::path::Path) -> String {
+    if path.is_absolute() {
+        return path.display().to_string();
+    }
+    match std::env::current_dir() {
+        Ok(cwd) => format!("{}/{}", cwd.display(), path.display()),
+        Err(_) => path.display().to_string(),
+    }
 }
 
 /// Runs the script and prints the result; returns the exit status (0 ok, 1 raised; 141 when

@@ -183,13 +183,30 @@ pub fn final_line(type_name: &str, message: &str) -> String {
 }
 
 /// Render "Traceback (most recent call last):" and the frames (outermost first).
-/// `source_line(file, n)` gives the text of a line, if known.
+/// `source_line(file, n)` gives the text of a line, if known. Like CPython (traceback.c,
+/// `TB_RECURSIVE_CUTOFF`), a run of identical frames (same file, line and function: endless
+/// recursion) shows its first 3 and then `[Previous line repeated N more times]`.
 pub fn render_frames(
     frames: &[TraceEntry],
     source_line: &dyn Fn(&str, u32) -> Option<String>,
 ) -> String {
+    const RECURSIVE_CUTOFF: usize = 3;
     let mut s = String::from("Traceback (most recent call last):\n");
+    let same =
+        |a: &TraceEntry, b: &TraceEntry| a.file == b.file && a.line == b.line && a.func == b.func;
+    let mut previous: Option<&TraceEntry> = None;
+    let mut repeats = 0usize;
     for e in frames.iter().rev() {
+        if previous.is_some_and(|p| same(p, e)) {
+            repeats += 1;
+        } else {
+            push_repeated(&mut s, repeats.saturating_sub(RECURSIVE_CUTOFF));
+            repeats = 1;
+            previous = Some(e);
+        }
+        if repeats > RECURSIVE_CUTOFF {
+            continue;
+        }
         s.push_str(&format!(
             "  File \"{}\", line {}, in {}\n",
             e.file, e.line, e.func
@@ -203,5 +220,63 @@ pub fn render_frames(
             }
         }
     }
+    push_repeated(&mut s, repeats.saturating_sub(RECURSIVE_CUTOFF));
     s
+}
+
+/// CPython's line for frames left out of a repeated run.
+fn push_repeated(s: &mut String, left_out: usize) {
+    if left_out > 0 {
+        let plural = if left_out > 1 { "s" } else { "" };
+        s.push_str(&format!(
+            "  [Previous line repeated {left_out} more time{plural}]\n"
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(line: u32, func: &str) -> TraceEntry {
+        TraceEntry {
+            file: "t.py".into(),
+            line,
+            func: func.into(),
+        }
+    }
+
+    /// Frames innermost first, as the interpreter stores them.
+    fn rendered(outermost_first: &[TraceEntry]) -> String {
+        let frames: Vec<TraceEntry> = outermost_first.iter().rev().cloned().collect();
+        render_frames(&frames, &|_, n| Some(format!("line{n}")))
+    }
+
+    #[test]
+    fn repeated_frames_collapse_after_three_as_in_cpython() {
+        // What CPython 3.11 prints for `def f(n): return f(n+1)` cut to 8 frames of f, then a
+        // different frame after the run (mutual recursion does not collapse: not identical).
+        let mut frames = vec![frame(3, "<module>")];
+        frames.extend((0..8).map(|_| frame(2, "f")));
+        frames.push(frame(5, "g"));
+        frames.push(frame(5, "g"));
+        frames.push(frame(5, "g"));
+        frames.push(frame(5, "g"));
+        let f = "  File \"t.py\", line 2, in f\n    line2\n";
+        let g = "  File \"t.py\", line 5, in g\n    line5\n";
+        let expected = format!(
+            "Traceback (most recent call last):\n  File \"t.py\", line 3, in <module>\n    line3\n\
+             {f}{f}{f}  [Previous line repeated 5 more times]\n\
+             {g}{g}{g}  [Previous line repeated 1 more time]\n"
+        );
+        assert_eq!(rendered(&frames), expected);
+    }
+
+    #[test]
+    fn three_identical_frames_print_in_full() {
+        let frames = vec![frame(2, "f"), frame(2, "f"), frame(2, "f")];
+        let text = rendered(&frames);
+        assert_eq!(text.matches("line 2, in f").count(), 3);
+        assert!(!text.contains("repeated"), "{text}");
+    }
 }
