@@ -611,7 +611,7 @@ fn traceback_lists_frames_lines_and_functions() {
     assert_eq!(e.line, Some(5));
     assert_eq!(
         e.traceback,
-        "Traceback (most recent call last):\n  File \"exercise.py\", line 7, in <module>\n    f(1)\n  File \"exercise.py\", line 2, in f\n    return g(x)\n  File \"exercise.py\", line 5, in g\n    return x / 0\nZeroDivisionError: division by zero\n"
+        "Traceback (most recent call last):\n  File \"exercise.py\", line 7, in <module>\n    f(1)\n  File \"exercise.py\", line 2, in f\n    return g(x)\n           ^^^^\n  File \"exercise.py\", line 5, in g\n    return x / 0\n           ~~^~~\nZeroDivisionError: division by zero\n"
     );
 }
 
@@ -1252,7 +1252,7 @@ fn dict_and_set_mutation_during_iteration() {
 
 #[test]
 fn exception_chaining_cause_and_context() {
-    // Recorded with python3 (CPython 3.11; its file path and ~^^^ marker lines left out).
+    // Recorded with python3 (CPython 3.11; its file path left out).
     let (o, e) = run(concat!(
         "def load(s):\n    try:\n        return int(s)\n    except ValueError as e:\n",
         "        raise KeyError('bad') from e\n",
@@ -1268,10 +1268,10 @@ fn exception_chaining_cause_and_context() {
         e.expect("fails").traceback,
         concat!(
             "Traceback (most recent call last):\n  File \"exercise.py\", line 12, in <module>\n",
-            "    d['k']\nKeyError: 'k'\n\n",
+            "    d['k']\n    ~^^^^^\nKeyError: 'k'\n\n",
             "During handling of the above exception, another exception occurred:\n\n",
             "Traceback (most recent call last):\n  File \"exercise.py\", line 14, in <module>\n",
-            "    print(undefined_name)\nNameError: name 'undefined_name' is not defined\n",
+            "    print(undefined_name)\n          ^^^^^^^^^^^^^^\nNameError: name 'undefined_name' is not defined\n",
         )
     );
     // `from None` hides the context; a cause that was never raised has no traceback.

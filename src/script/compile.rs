@@ -13,6 +13,7 @@ use rustpython_ruff_text_size::Ranged;
 
 use super::errors::{PyException, PyResult};
 use super::ir::*;
+use super::marks::{self, Anchor, Marks};
 use super::native::{BinOp, CmpOp, UnaryOp};
 use super::value::{FxBuild, FxHashMap, Value};
 
@@ -165,6 +166,26 @@ impl<'s> Compiler<'s> {
 
     fn line_of<T: Ranged>(&self, node: &T) -> u32 {
         self.lines.line(node.start().to_usize())
+    }
+
+    /// Where a traceback marks `node` when it fails (see `marks.rs`).
+    fn marks<T: Ranged>(&self, node: &T, anchor: Anchor) -> Marks {
+        let start = node.start().to_usize();
+        let line = self.lines.line(start);
+        let line_start = self
+            .lines
+            .starts
+            .get(line as usize - 1)
+            .copied()
+            .unwrap_or(0);
+        marks::compute(
+            self.src,
+            line,
+            line_start,
+            start,
+            node.end().to_usize(),
+            anchor,
+        )
     }
 
     fn scope(&mut self) -> &mut Scope {
@@ -504,7 +525,7 @@ impl<'s> Compiler<'s> {
                     Some(m) => Some(self.expr(m)?),
                     None => None,
                 };
-                StmtKind::Assert(test, msg)
+                StmtKind::Assert(test, msg, self.marks(&*a.test, Anchor::None))
             }
             S::Global(_) | S::Nonlocal(_) => return Ok(None),
             S::Match(_) => return Err(unsupported("match statements", line)),
@@ -768,29 +789,29 @@ impl<'s> Compiler<'s> {
         }
         let sc = &self.scopes[i];
         match sc.kind {
-            Kind::Module => Expr::Global(name.clone()),
+            Kind::Module => Expr::Global(name.clone(), Marks::NONE),
             Kind::Function => {
                 if sc.globals.contains(name) {
-                    return Expr::Global(name.clone());
+                    return Expr::Global(name.clone(), Marks::NONE);
                 }
                 if let Some(s) = sc.locals.get(name) {
                     return slot_expr(*s);
                 }
                 match self.resolve_free(i, name) {
                     Some(f) => Expr::Free(f),
-                    None => Expr::Global(name.clone()),
+                    None => Expr::Global(name.clone(), Marks::NONE),
                 }
             }
             Kind::Class => {
                 if sc.globals.contains(name) {
-                    return Expr::Global(name.clone());
+                    return Expr::Global(name.clone(), Marks::NONE);
                 }
                 if sc.assigned.contains(name) {
-                    return Expr::Name(name.clone());
+                    return Expr::Name(name.clone(), Marks::NONE);
                 }
                 match self.resolve_free(i, name) {
                     Some(f) => Expr::Free(f),
-                    None => Expr::Name(name.clone()),
+                    None => Expr::Name(name.clone(), Marks::NONE),
                 }
             }
         }
@@ -996,17 +1017,29 @@ impl<'s> Compiler<'s> {
             E::BytesLiteral(_) => return Err(unsupported("bytes literals", line)),
             E::TString(_) => return Err(unsupported("template strings", line)),
             E::Name(n) => {
-                let n = self.name(n.id.as_str());
-                self.load_name(&n)
+                let name = self.name(n.id.as_str());
+                let mut e = self.load_name(&name);
+                if let Expr::Global(_, m) | Expr::Name(_, m) = &mut e {
+                    *m = self.marks(n, Anchor::None);
+                }
+                e
             }
             E::Attribute(a) => {
                 let obj = self.expr(&a.value)?;
-                Expr::Attr(Box::new(obj), self.name(a.attr.as_str()))
+                let m = self.marks(a, Anchor::None);
+                Expr::Attr(Box::new(obj), self.name(a.attr.as_str()), m)
             }
             E::Subscript(s) => {
                 let obj = self.expr(&s.value)?;
                 let idx = self.expr(&s.slice)?;
-                Expr::Subscript(Box::new(obj), Box::new(idx))
+                let m = self.marks(
+                    s,
+                    Anchor::Subscript {
+                        value_end: s.value.end().to_usize(),
+                        slice_end: s.slice.end().to_usize(),
+                    },
+                );
+                Expr::Subscript(Box::new(obj), Box::new(idx), m)
             }
             E::Slice(s) => Expr::Slice(
                 self.opt_expr(&s.lower)?,
@@ -1016,19 +1049,27 @@ impl<'s> Compiler<'s> {
             E::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let r = self.expr(&b.right)?;
-                Expr::Bin(binop(b.op), Box::new(l), Box::new(r))
+                let m = self.marks(
+                    b,
+                    Anchor::Binary {
+                        left_end: b.left.end().to_usize(),
+                        right_start: b.right.start().to_usize(),
+                    },
+                );
+                Expr::Bin(binop(b.op), Box::new(l), Box::new(r), m)
             }
             E::UnaryOp(u) => {
                 let v = self.expr(&u.operand)?;
+                let m = self.marks(u, Anchor::None);
                 match u.op {
                     ast::UnaryOp::Not => Expr::Not(Box::new(v)),
                     ast::UnaryOp::USub => match v {
                         Expr::Const(Value::Int(i)) if i != i64::MIN => Expr::Const(Value::Int(-i)),
                         Expr::Const(Value::Float(f)) => Expr::Const(Value::Float(-f)),
-                        v => Expr::Unary(UnaryOp::Neg, Box::new(v)),
+                        v => Expr::Unary(UnaryOp::Neg, Box::new(v), m),
                     },
-                    ast::UnaryOp::UAdd => Expr::Unary(UnaryOp::Pos, Box::new(v)),
-                    ast::UnaryOp::Invert => Expr::Unary(UnaryOp::Invert, Box::new(v)),
+                    ast::UnaryOp::UAdd => Expr::Unary(UnaryOp::Pos, Box::new(v), m),
+                    ast::UnaryOp::Invert => Expr::Unary(UnaryOp::Invert, Box::new(v), m),
                 }
             }
             E::BoolOp(b) => {
@@ -1056,7 +1097,7 @@ impl<'s> Compiler<'s> {
                     };
                     rest.push((k, self.expr(r)?));
                 }
-                Expr::Compare(Box::new(left), rest)
+                Expr::Compare(Box::new(left), rest, self.marks(c, Anchor::None))
             }
             E::If(i) => Expr::IfExp(
                 Box::new(self.expr(&i.test)?),
@@ -1198,12 +1239,13 @@ impl<'s> Compiler<'s> {
             && kws.is_empty()
         {
             let nm = self.name("super");
-            if matches!(self.load_name(&nm), Expr::Global(_))
+            if matches!(self.load_name(&nm), Expr::Global(..))
                 && self.scopes.last().map(|s| s.kind) == Some(Kind::Function)
             {
                 return Ok(Expr::Super { line });
             }
         }
+        let call_marks = self.marks(c, Anchor::None);
         if let ast::Expr::Attribute(a) = &*c.func {
             let obj = self.expr(&a.value)?;
             return Ok(Expr::CallMethod {
@@ -1213,6 +1255,7 @@ impl<'s> Compiler<'s> {
                 kws,
                 star,
                 line,
+                marks: Box::new([call_marks, self.marks(a, Anchor::None)]),
             });
         }
         let func = self.expr(&c.func)?;
@@ -1222,6 +1265,7 @@ impl<'s> Compiler<'s> {
             kws,
             star,
             line,
+            marks: call_marks,
         })
     }
 

@@ -1,6 +1,7 @@
 //! Exceptions as they travel through Rust (`PyException`), and as the embedder sees an uncaught
 //! one (`ScriptError`, with CPython's traceback text).
 
+use super::marks::Marks;
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -15,6 +16,8 @@ pub struct TraceEntry {
     pub file: Rc<str>,
     pub line: u32,
     pub func: Rc<str>,
+    /// CPython's `~~^~~` under the source line ([`Marks::NONE`]: none).
+    pub marks: Marks,
 }
 
 /// What was raised. Native code raises by type name without an interpreter at hand
@@ -42,6 +45,12 @@ pub struct ExcInner {
     /// The innermost frame's traceback entry is already recorded (it was caught in that frame,
     /// then re-raised): the frame must not add a second one when the exception leaves it.
     pub frame_recorded: bool,
+    /// The markers of the innermost failing node in the frame being unwound: set once, by the
+    /// first node the exception leaves, and taken when the frame's entry is recorded.
+    pub marks: Option<Marks>,
+    /// Raised by a method call's lookup of the method (not by the call): the markers go under
+    /// `obj.name`, as CPython's LOAD_METHOD location.
+    pub in_lookup: bool,
 }
 
 /// The names near which a NameError / AttributeError happened.
@@ -77,6 +86,8 @@ impl PyException {
             line_hint: None,
             frame_recorded: false,
             hint: None,
+            marks: None,
+            in_lookup: false,
         }))
     }
     /// Raise an exception instance (a `Value::Instance` of an exception class).
@@ -89,6 +100,8 @@ impl PyException {
             line_hint: None,
             frame_recorded: false,
             hint: None,
+            marks: None,
+            in_lookup: false,
         }))
     }
     pub fn type_error(msg: impl Into<String>) -> PyException {
@@ -120,6 +133,28 @@ impl PyException {
     }
     pub fn traceback(&self) -> &[TraceEntry] {
         &self.0.traceback
+    }
+    /// Mark an error as coming from a method lookup (see `in_lookup`).
+    pub(crate) fn in_lookup(mut self) -> PyException {
+        if self.0.marks.is_none() {
+            self.0.in_lookup = true;
+        }
+        self
+    }
+    /// Remember the failing node's markers unless a node inside it already did.
+    pub(crate) fn mark(mut self, m: &Marks) -> PyException {
+        if self.0.marks.is_none() {
+            self.0.marks = Some(*m);
+        }
+        self
+    }
+    /// The markers for the frame being left on `line`, cleared for the next frame out.
+    pub(crate) fn take_marks(&mut self, line: u32) -> Marks {
+        self.0.in_lookup = false;
+        match self.0.marks.take() {
+            Some(m) if m.line == line => m,
+            _ => Marks::NONE,
+        }
     }
     /// Record the frame the exception is leaving.
     pub fn push_frame(&mut self, e: TraceEntry) {
@@ -217,6 +252,10 @@ pub fn render_frames(
                 s.push_str("    ");
                 s.push_str(t);
                 s.push('\n');
+                if !e.marks.is_none() {
+                    s.push_str(&e.marks.render(&text));
+                    s.push('\n');
+                }
             }
         }
     }
@@ -243,6 +282,7 @@ mod tests {
             file: "t.py".into(),
             line,
             func: func.into(),
+            marks: Marks::NONE,
         }
     }
 

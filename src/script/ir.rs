@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use super::marks::Marks;
 use super::native::{BinOp, CmpOp, UnaryOp};
 use super::value::Value;
 
@@ -122,7 +123,8 @@ pub enum StmtKind {
         module: Rc<str>,
     },
     Delete(Vec<Target>),
-    Assert(Expr, Option<Expr>),
+    /// The markers go under the test when it fails.
+    Assert(Expr, Option<Expr>, Marks),
 }
 
 pub enum Target {
@@ -167,12 +169,12 @@ pub enum Expr {
     Fast(u32),
     Cell(u32),
     Free(u32),
-    /// Module globals, then builtins.
-    Global(Rc<str>),
+    /// Module globals, then builtins. Marks: where a NameError points.
+    Global(Rc<str>, Marks),
     /// Class-body/module namespace, then globals, then builtins.
-    Name(Rc<str>),
-    Attr(Box<Expr>, Rc<str>),
-    Subscript(Box<Expr>, Box<Expr>),
+    Name(Rc<str>, Marks),
+    Attr(Box<Expr>, Rc<str>, Marks),
+    Subscript(Box<Expr>, Box<Expr>, Marks),
     Slice(Option<Box<Expr>>, Option<Box<Expr>>, Option<Box<Expr>>),
     Call {
         func: Box<Expr>,
@@ -180,6 +182,7 @@ pub enum Expr {
         kws: Vec<(Option<Rc<str>>, Expr)>,
         star: bool,
         line: u32,
+        marks: Marks,
     },
     /// `obj.name(args)`: avoids making a bound method object per call.
     CallMethod {
@@ -189,17 +192,19 @@ pub enum Expr {
         kws: Vec<(Option<Rc<str>>, Expr)>,
         star: bool,
         line: u32,
+        /// The call's markers, then those of `obj.name` (a failed method lookup).
+        marks: Box<[Marks; 2]>,
     },
     /// Zero-argument `super()` in a method: needs the frame's class and first argument.
     Super {
         line: u32,
     },
-    Bin(BinOp, Box<Expr>, Box<Expr>),
-    Unary(UnaryOp, Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>, Marks),
+    Unary(UnaryOp, Box<Expr>, Marks),
     Not(Box<Expr>),
     And(Vec<Expr>),
     Or(Vec<Expr>),
-    Compare(Box<Expr>, Vec<(CmpKind, Expr)>),
+    Compare(Box<Expr>, Vec<(CmpKind, Expr)>, Marks),
     IfExp(Box<Expr>, Box<Expr>, Box<Expr>),
     List(Vec<Expr>),
     Tuple(Vec<Expr>),

@@ -71,6 +71,7 @@ pub mod strfmt;
 pub mod value;
 
 mod compile;
+pub mod marks;
 mod modules;
 mod suggest;
 mod syntax_error;

@@ -125,7 +125,7 @@ impl Interpreter {
                 if let Some(attr) = inst.class.lookup(name) {
                     return self.call_bound(&attr, obj.clone(), args);
                 }
-                let m = self.getattr(obj, name)?;
+                let m = self.getattr(obj, name).map_err(PyException::in_lookup)?;
                 self.call(&m, args)
             }
             Value::Module(_)
@@ -133,7 +133,7 @@ impl Interpreter {
             | Value::Native(_)
             | Value::Super(_)
             | Value::Function(_) => {
-                let m = self.getattr(obj, name)?;
+                let m = self.getattr(obj, name).map_err(PyException::in_lookup)?;
                 self.call(&m, args)
             }
             _ => match super::super::builtins::methods::call_builtin_method(self, obj, name, args)?
@@ -141,7 +141,7 @@ impl Interpreter {
                 Some(v) => Ok(v),
                 None => {
                     // Attributes that are callable values (rare on builtins) or a clean error.
-                    Err(self.no_attribute(obj, name))
+                    Err(self.no_attribute(obj, name).in_lookup())
                 }
             },
         }
@@ -306,10 +306,12 @@ impl Interpreter {
             Ok(Flow::Return(v)) => Ok(v),
             Ok(_) => Ok(Value::None),
             Err(mut e) => {
+                let marks = e.take_marks(line);
                 e.push_frame(TraceEntry {
                     file: code.file.clone(),
                     line,
                     func: code.name.clone(),
+                    marks,
                 });
                 Err(e)
             }

@@ -53,23 +53,23 @@ impl Interpreter {
                     )
                 })
             }
-            Expr::Global(n) => self.load_global(f, n),
-            Expr::Name(n) => {
+            Expr::Global(n, m) => self.load_global(f, n).map_err(|e| e.mark(m)),
+            Expr::Name(n, m) => {
                 if let Some(ns) = &f.ns
                     && let Some(v) = ns.borrow().get_str(n)
                 {
                     return Ok(v.clone());
                 }
-                self.load_global(f, n)
+                self.load_global(f, n).map_err(|e| e.mark(m))
             }
-            Expr::Attr(o, n) => {
+            Expr::Attr(o, n, m) => {
                 let v = self.eval(f, o)?;
-                self.getattr(&v, n)
+                self.getattr(&v, n).map_err(|e| e.mark(m))
             }
-            Expr::Subscript(o, i) => {
+            Expr::Subscript(o, i, m) => {
                 let v = self.eval(f, o)?;
                 let k = self.eval(f, i)?;
-                self.getitem(&v, &k)
+                self.getitem(&v, &k).map_err(|e| e.mark(m))
             }
             Expr::Slice(a, b, c) => {
                 let a = match a {
@@ -92,13 +92,14 @@ impl Interpreter {
                 kws,
                 star,
                 line,
+                marks,
             } => {
                 let fv = self.eval(f, func)?;
                 let a = self.eval_args(f, args, kws, *star)?;
                 if let Some(fi) = self.frames.last_mut() {
                     fi.line = *line;
                 }
-                self.call(&fv, a)
+                self.call(&fv, a).map_err(|e| e.mark(marks))
             }
             Expr::CallMethod {
                 obj,
@@ -107,23 +108,28 @@ impl Interpreter {
                 kws,
                 star,
                 line,
+                marks,
             } => {
                 let o = self.eval(f, obj)?;
                 let a = self.eval_args(f, args, kws, *star)?;
                 if let Some(fi) = self.frames.last_mut() {
                     fi.line = *line;
                 }
-                self.call_method(&o, name, a)
+                // A failed lookup points at `obj.name`, anything else at the whole call.
+                self.call_method(&o, name, a).map_err(|mut e| {
+                    let lookup = std::mem::take(&mut e.0.in_lookup);
+                    e.mark(&marks[usize::from(lookup)])
+                })
             }
             Expr::Super { .. } => self.make_super(f),
-            Expr::Bin(op, a, b) => {
+            Expr::Bin(op, a, b, m) => {
                 let a = self.eval(f, a)?;
                 let b = self.eval(f, b)?;
-                self.binary_op(*op, &a, &b)
+                self.binary_op(*op, &a, &b).map_err(|e| e.mark(m))
             }
-            Expr::Unary(op, a) => {
+            Expr::Unary(op, a, m) => {
                 let a = self.eval(f, a)?;
-                self.unary_op(*op, &a)
+                self.unary_op(*op, &a).map_err(|e| e.mark(m))
             }
             Expr::Not(a) => {
                 let a = self.eval(f, a)?;
@@ -149,12 +155,12 @@ impl Interpreter {
                 }
                 Ok(last)
             }
-            Expr::Compare(left, rest) => {
+            Expr::Compare(left, rest, m) => {
                 let mut l = self.eval(f, left)?;
                 let n = rest.len();
                 for (i, (op, r)) in rest.iter().enumerate() {
                     let rv = self.eval(f, r)?;
-                    let res = self.compare_kind(*op, &l, &rv)?;
+                    let res = self.compare_kind(*op, &l, &rv).map_err(|e| e.mark(m))?;
                     if i + 1 == n {
                         return Ok(res);
                     }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use num_bigint::BigInt;
 
 use super::super::bigint;
-use super::super::errors::{PyException, PyResult};
+use super::super::errors::{Payload, PyException, PyResult};
 use super::super::ir::CmpKind;
 use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
 use super::super::strfmt;
@@ -30,6 +30,21 @@ fn num_f64(v: &Value) -> PyResult<f64> {
         Value::BigInt(b) => bigint::to_f64(b),
         _ => Ok(v.as_float().unwrap_or(0.0)),
     }
+}
+
+/// CPython names the in-place operator when neither side supports it (`for +=:`, `for **=:`).
+fn inplace_message(mut e: PyException, op: BinOp) -> PyException {
+    if let Payload::Lazy { type_name, message } = &mut e.0.payload
+        && type_name == "TypeError"
+        && let Some(rest) = message.strip_prefix("unsupported operand type(s) for ")
+        && let Some((_, operands)) = rest.split_once(": ")
+    {
+        *message = format!(
+            "unsupported operand type(s) for {}=: {operands}",
+            op.symbol().split(' ').next().unwrap_or("")
+        );
+    }
+    e
 }
 
 fn unsupported(op: BinOp, a: &Value, b: &Value) -> PyException {
@@ -486,6 +501,7 @@ impl Interpreter {
             _ => {}
         }
         self.binary_op(op, &a, b)
+            .map_err(|e| inplace_message(e, op))
     }
 
     pub fn unary_op(&mut self, op: UnaryOp, a: &Value) -> PyResult<Value> {

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use super::super::compile::Compiler;
 use super::super::errors::{PyException, PyResult, TraceEntry};
 use super::super::ir::*;
+use super::super::marks::Marks;
 use super::super::native::BinOp;
 use super::super::value::{CellRef, Dict, Function, Module, Value};
 use super::{FrameInfo, Interpreter};
@@ -75,6 +76,7 @@ impl Interpreter {
                 file: file.clone(),
                 line: e.0.line_hint.unwrap_or(0),
                 func: "<module>".into(),
+                marks: Marks::NONE,
             });
             e
         };
@@ -127,10 +129,12 @@ impl Interpreter {
         match r {
             Ok(_) => Ok(()),
             Err(mut e) => {
+                let marks = e.take_marks(line);
                 e.push_frame(TraceEntry {
                     file: code.file.clone(),
                     line,
                     func: "<module>".into(),
+                    marks,
                 });
                 Err(e)
             }
@@ -311,10 +315,10 @@ impl Interpreter {
                     self.delete(f, t)?;
                 }
             }
-            StmtKind::Assert(test, msg) => {
+            StmtKind::Assert(test, msg, marks) => {
                 let c = self.eval(f, test)?;
                 if !self.truthy(&c)? {
-                    return Err(match msg {
+                    let failed = match msg {
                         Some(m) => {
                             let m = self.eval(f, m)?;
                             let cls = self.exc_class("AssertionError");
@@ -322,7 +326,8 @@ impl Interpreter {
                             PyException::from_value(inst)
                         }
                         None => PyException::new("AssertionError", ""),
-                    });
+                    };
+                    return Err(failed.mark(marks));
                 }
             }
         }
@@ -419,10 +424,12 @@ impl Interpreter {
                 if !e.0.frame_recorded
                     && let Some(fi) = self.frames.last()
                 {
+                    let marks = e.take_marks(fi.line);
                     e.0.traceback.push(TraceEntry {
                         file: fi.file.clone(),
                         line: fi.line,
                         func: fi.func.clone(),
+                        marks,
                     });
                     e.0.frame_recorded = true;
                 }
@@ -889,8 +896,8 @@ impl Interpreter {
             Target::Fast(i) => Expr::Fast(*i),
             Target::Cell(i) => Expr::Cell(*i),
             Target::Free(i) => Expr::Free(*i),
-            Target::Global(n) => Expr::Global(n.clone()),
-            Target::Name(n) => Expr::Name(n.clone()),
+            Target::Global(n) => Expr::Global(n.clone(), Marks::NONE),
+            Target::Name(n) => Expr::Name(n.clone(), Marks::NONE),
             _ => return Err(PyException::new("SystemError", "bad augmented target")),
         };
         self.eval(f, &e)

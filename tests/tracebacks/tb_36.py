@@ -1,0 +1,2 @@
+x = None
+x.shape

@@ -1,0 +1,3 @@
+def f(a, b):
+    pass
+f(1)

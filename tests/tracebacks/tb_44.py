@@ -1,0 +1,2 @@
+while undefined_w:
+    pass

@@ -1,0 +1,1 @@
+y = not_defined
