@@ -1139,11 +1139,28 @@ impl<'s> Compiler<'s> {
                     line,
                 )?))
             }
-            E::ListComp(c) => self.comp(CompKind::List, &c.elt, None, &c.generators, line)?,
-            E::SetComp(c) => self.comp(CompKind::Set, &c.elt, None, &c.generators, line)?,
-            E::Generator(c) => self.comp(CompKind::Gen, &c.elt, None, &c.generators, line)?,
+            E::ListComp(c) => {
+                let m = self.marks(c, Anchor::None);
+                self.comp(CompKind::List, &c.elt, None, &c.generators, line, m)?
+            }
+            E::SetComp(c) => {
+                let m = self.marks(c, Anchor::None);
+                self.comp(CompKind::Set, &c.elt, None, &c.generators, line, m)?
+            }
+            E::Generator(c) => {
+                let m = self.marks(c, Anchor::None);
+                self.comp(CompKind::Gen, &c.elt, None, &c.generators, line, m)?
+            }
             E::DictComp(c) => {
-                self.comp(CompKind::Dict, &c.key, Some(&c.value), &c.generators, line)?
+                let m = self.marks(c, Anchor::None);
+                self.comp(
+                    CompKind::Dict,
+                    &c.key,
+                    Some(&c.value),
+                    &c.generators,
+                    line,
+                    m,
+                )?
             }
             E::FString(f) => {
                 let mut parts = Vec::new();
@@ -1276,6 +1293,7 @@ impl<'s> Compiler<'s> {
         value: Option<&ast::Expr>,
         gens: &[ast::Comprehension],
         line: u32,
+        marks: Marks,
     ) -> PyResult<Expr> {
         let mut out = Vec::new();
         let pushed = gens.len();
@@ -1343,6 +1361,7 @@ impl<'s> Compiler<'s> {
             elt: Box::new(elt_r?),
             value: val_r?,
             gens: out,
+            marks,
         })
     }
 }

@@ -148,6 +148,18 @@ pub enum CompKind {
     Gen,
 }
 
+impl CompKind {
+    /// The name of the frame CPython 3.11 runs the comprehension in.
+    pub fn frame_name(&self) -> &'static str {
+        match self {
+            CompKind::List => "<listcomp>",
+            CompKind::Set => "<setcomp>",
+            CompKind::Dict => "<dictcomp>",
+            CompKind::Gen => "<genexpr>",
+        }
+    }
+}
+
 pub struct CompFor {
     pub target: Target,
     pub iter: Expr,
@@ -217,6 +229,8 @@ pub enum Expr {
         elt: Box<Expr>,
         value: Option<Box<Expr>>,
         gens: Vec<CompFor>,
+        /// The whole comprehension: marked in the enclosing frame's traceback entry.
+        marks: Marks,
     },
     Lambda(Rc<FuncDef>),
     FString(Vec<FPart>),

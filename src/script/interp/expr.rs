@@ -2,8 +2,10 @@
 
 use std::rc::Rc;
 
+use super::super::errors::TraceEntry;
 use super::super::errors::{Hint, PyException, PyResult};
 use super::super::ir::*;
+use super::super::marks::Marks;
 use super::super::native::Args;
 use super::super::value::{Dict, Value};
 use super::Interpreter;
@@ -13,6 +15,14 @@ enum CompOut {
     List(Vec<Value>),
     Set(Dict),
     Dict(Dict),
+}
+
+/// What a comprehension evaluates for each item (`value`: a dict comprehension's value).
+struct CompBody<'e> {
+    gens: &'e [CompFor],
+    elt: &'e Expr,
+    value: Option<&'e Expr>,
+    marks: &'e Marks,
 }
 
 impl Interpreter {
@@ -95,7 +105,9 @@ impl Interpreter {
                 marks,
             } => {
                 let fv = self.eval(f, func)?;
-                let a = self.eval_args(f, args, kws, *star)?;
+                let a = self
+                    .eval_args(f, args, kws, *star)
+                    .map_err(|e| e.consumed_by(marks))?;
                 if let Some(fi) = self.frames.last_mut() {
                     fi.line = *line;
                 }
@@ -111,7 +123,9 @@ impl Interpreter {
                 marks,
             } => {
                 let o = self.eval(f, obj)?;
-                let a = self.eval_args(f, args, kws, *star)?;
+                let a = self
+                    .eval_args(f, args, kws, *star)
+                    .map_err(|e| e.consumed_by(&marks[0]))?;
                 if let Some(fi) = self.frames.last_mut() {
                     fi.line = *line;
                 }
@@ -224,13 +238,20 @@ impl Interpreter {
                 elt,
                 value,
                 gens,
+                marks,
             } => {
                 let mut out = match kind {
                     CompKind::List | CompKind::Gen => CompOut::List(Vec::new()),
                     CompKind::Set => CompOut::Set(Dict::new()),
                     CompKind::Dict => CompOut::Dict(Dict::new()),
                 };
-                let r = self.comp_loop(f, gens, 0, elt, value.as_deref(), &mut out);
+                let body = CompBody {
+                    gens,
+                    elt,
+                    value: value.as_deref(),
+                    marks,
+                };
+                let r = self.comp_outer(f, kind, &body, &mut out);
                 // The comprehension's variables die with it (they would in CPython's own frame).
                 for g in gens {
                     clear_target(f, &g.target);
@@ -288,26 +309,88 @@ impl Interpreter {
         Ok(s)
     }
 
-    fn comp_loop(
+    /// The outermost iterable is evaluated in the enclosing frame (as CPython passes it to the
+    /// comprehension's function); what fails after that fails inside the comprehension's own
+    /// frame, which the traceback shows (`<listcomp>` ...) with the comprehension marked in the
+    /// enclosing frame (a generator expression: the call consuming it, see `consumed_by`).
+    fn comp_outer(
         &mut self,
         f: &mut Frame,
-        gens: &[CompFor],
-        idx: usize,
-        elt: &Expr,
-        value: Option<&Expr>,
+        kind: &CompKind,
+        body: &CompBody,
         out: &mut CompOut,
     ) -> PyResult<()> {
-        let Some(g) = gens.get(idx) else {
+        let Some(g) = body.gens.first() else {
+            return Ok(());
+        };
+        let src = self.eval(f, &g.iter)?;
+        let it = self.get_iter(&src).map_err(|e| e.mark(body.marks))?;
+        drop(src);
+        self.comp_items(f, body, 0, &it, out).map_err(|mut e| {
+            let Some(fi) = self.frames.last() else {
+                return e;
+            };
+            let (file, line) = (fi.file.clone(), fi.line);
+            let marks = e.take_marks(line);
+            e.push_frame(TraceEntry {
+                file,
+                line,
+                func: kind.frame_name().into(),
+                marks,
+            });
+            match kind {
+                CompKind::Gen => {
+                    e.0.genexpr_failed = true;
+                    e
+                }
+                _ => e.mark(body.marks),
+            }
+        })
+    }
+
+    /// The items of generator `idx`'s iterator `it`, each run through the later generators.
+    fn comp_items(
+        &mut self,
+        f: &mut Frame,
+        body: &CompBody,
+        idx: usize,
+        it: &Value,
+        out: &mut CompOut,
+    ) -> PyResult<()> {
+        let g = &body.gens[idx];
+        'items: while let Some(item) = self.next_item(it)? {
+            self.step()?;
+            self.store(f, &g.target, item)?;
+            for c in &g.ifs {
+                let cv = self.eval(f, c)?;
+                if !self.truthy(&cv)? {
+                    continue 'items;
+                }
+            }
+            self.comp_inner(f, body, idx + 1, out)?;
+        }
+        Ok(())
+    }
+
+    /// Generator `idx` (after the first) over its iterable, or the element when none is left.
+    fn comp_inner(
+        &mut self,
+        f: &mut Frame,
+        body: &CompBody,
+        idx: usize,
+        out: &mut CompOut,
+    ) -> PyResult<()> {
+        let Some(g) = body.gens.get(idx) else {
             match out {
-                CompOut::List(v) => v.push(self.eval(f, elt)?),
+                CompOut::List(v) => v.push(self.eval(f, body.elt)?),
                 CompOut::Set(d) => {
-                    let v = self.eval(f, elt)?;
+                    let v = self.eval(f, body.elt)?;
                     let k = self.hkey(&v)?;
                     d.insert(k, v, Value::None);
                 }
                 CompOut::Dict(d) => {
-                    let k = self.eval(f, elt)?;
-                    let v = match value {
+                    let k = self.eval(f, body.elt)?;
+                    let v = match body.value {
                         Some(e) => self.eval(f, e)?,
                         None => Value::None,
                     };
@@ -318,20 +401,9 @@ impl Interpreter {
             return Ok(());
         };
         let src = self.eval(f, &g.iter)?;
-        let it = self.get_iter(&src)?;
+        let it = self.get_iter(&src).map_err(|e| e.mark(body.marks))?;
         drop(src);
-        'items: while let Some(item) = self.next_item(&it)? {
-            self.step()?;
-            self.store(f, &g.target, item)?;
-            for c in &g.ifs {
-                let cv = self.eval(f, c)?;
-                if !self.truthy(&cv)? {
-                    continue 'items;
-                }
-            }
-            self.comp_loop(f, gens, idx + 1, elt, value, out)?;
-        }
-        Ok(())
+        self.comp_items(f, body, idx, &it, out)
     }
 
     fn load_global(&mut self, f: &Frame, n: &Rc<str>) -> PyResult<Value> {

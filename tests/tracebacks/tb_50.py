@@ -1,0 +1,1 @@
+y = sum(x/0 for x in [1])

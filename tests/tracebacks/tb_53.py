@@ -1,0 +1,1 @@
+y = ", ".join(str(1/x) for x in [0])

@@ -1,0 +1,1 @@
+y = list(x/0 for x in [1])

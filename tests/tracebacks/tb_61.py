@@ -1,0 +1,1 @@
+y = max(len(s) for s in [1])
