@@ -15,7 +15,7 @@ use super::errors::{PyException, PyResult};
 use super::ir::*;
 use super::marks::{self, Anchor, Marks};
 use super::native::{BinOp, CmpOp, UnaryOp};
-use super::value::{FxBuild, FxHashMap, Value};
+use super::value::{FxBuild, FxHashMap, KeyView, Value, key_hash};
 
 /// Deeper expression/statement nesting than this is refused (CPython refuses ~200 nested
 /// parentheses, and its compiler has a recursion limit too); it keeps every recursive pass
@@ -125,6 +125,11 @@ pub struct Compiler<'s> {
     scopes: Vec<Scope>,
     interned: FxHashMap<String, Rc<str>>,
     depth: usize,
+}
+
+/// A name's hash in a [`Dict`](super::value::Dict), for global lookups without hashing.
+fn name_hash(name: &str) -> u64 {
+    key_hash(KeyView::Str(name))
 }
 
 fn unsupported(what: &str, line: u32) -> PyException {
@@ -789,29 +794,29 @@ impl<'s> Compiler<'s> {
         }
         let sc = &self.scopes[i];
         match sc.kind {
-            Kind::Module => Expr::Global(name.clone(), Marks::NONE),
+            Kind::Module => Expr::Global(name.clone(), name_hash(name), Marks::NONE),
             Kind::Function => {
                 if sc.globals.contains(name) {
-                    return Expr::Global(name.clone(), Marks::NONE);
+                    return Expr::Global(name.clone(), name_hash(name), Marks::NONE);
                 }
                 if let Some(s) = sc.locals.get(name) {
                     return slot_expr(*s);
                 }
                 match self.resolve_free(i, name) {
                     Some(f) => Expr::Free(f),
-                    None => Expr::Global(name.clone(), Marks::NONE),
+                    None => Expr::Global(name.clone(), name_hash(name), Marks::NONE),
                 }
             }
             Kind::Class => {
                 if sc.globals.contains(name) {
-                    return Expr::Global(name.clone(), Marks::NONE);
+                    return Expr::Global(name.clone(), name_hash(name), Marks::NONE);
                 }
                 if sc.assigned.contains(name) {
-                    return Expr::Name(name.clone(), Marks::NONE);
+                    return Expr::Name(name.clone(), name_hash(name), Marks::NONE);
                 }
                 match self.resolve_free(i, name) {
                     Some(f) => Expr::Free(f),
-                    None => Expr::Name(name.clone(), Marks::NONE),
+                    None => Expr::Name(name.clone(), name_hash(name), Marks::NONE),
                 }
             }
         }
@@ -824,17 +829,17 @@ impl<'s> Compiler<'s> {
         }
         let sc = &self.scopes[i];
         Ok(match sc.kind {
-            Kind::Module => Target::Global(name.clone()),
+            Kind::Module => Target::Global(name.clone(), name_hash(name)),
             Kind::Class => {
                 if sc.globals.contains(name) {
-                    Target::Global(name.clone())
+                    Target::Global(name.clone(), name_hash(name))
                 } else {
-                    Target::Name(name.clone())
+                    Target::Name(name.clone(), name_hash(name))
                 }
             }
             Kind::Function => {
                 if sc.globals.contains(name) {
-                    return Ok(Target::Global(name.clone()));
+                    return Ok(Target::Global(name.clone(), name_hash(name)));
                 }
                 if sc.nonlocals.contains(name) {
                     return match self.resolve_free(i, name) {
@@ -852,7 +857,7 @@ impl<'s> Compiler<'s> {
                 match sc.locals.get(name) {
                     Some(s) => slot_target(*s),
                     // Not found by the pre-pass (cannot happen for valid input): a global.
-                    None => Target::Global(name.clone()),
+                    None => Target::Global(name.clone(), name_hash(name)),
                 }
             }
         })
@@ -1019,7 +1024,7 @@ impl<'s> Compiler<'s> {
             E::Name(n) => {
                 let name = self.name(n.id.as_str());
                 let mut e = self.load_name(&name);
-                if let Expr::Global(_, m) | Expr::Name(_, m) = &mut e {
+                if let Expr::Global(_, _, m) | Expr::Name(_, _, m) = &mut e {
                     *m = self.marks(n, Anchor::None);
                 }
                 e

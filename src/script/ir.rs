@@ -131,9 +131,10 @@ pub enum Target {
     Fast(u32),
     Cell(u32),
     Free(u32),
-    Global(Rc<str>),
+    /// With the name's precomputed [`key_hash`](super::value::key_hash), as in [`Expr::Global`].
+    Global(Rc<str>, u64),
     /// A name in a class body or module namespace (`ns` of the frame, else globals).
-    Name(Rc<str>),
+    Name(Rc<str>, u64),
     Attr(Box<Expr>, Rc<str>),
     Item(Box<Expr>, Box<Expr>),
     /// `a, *b, c = …`: `star` is the index of the starred target.
@@ -181,10 +182,11 @@ pub enum Expr {
     Fast(u32),
     Cell(u32),
     Free(u32),
-    /// Module globals, then builtins. Marks: where a NameError points.
-    Global(Rc<str>, Marks),
+    /// Module globals, then builtins; with the name's [`key_hash`](super::value::key_hash)
+    /// (computed once, here) and where a NameError points.
+    Global(Rc<str>, u64, Marks),
     /// Class-body/module namespace, then globals, then builtins.
-    Name(Rc<str>, Marks),
+    Name(Rc<str>, u64, Marks),
     Attr(Box<Expr>, Rc<str>, Marks),
     Subscript(Box<Expr>, Box<Expr>, Marks),
     Slice(Option<Box<Expr>>, Option<Box<Expr>>, Option<Box<Expr>>),

@@ -473,7 +473,7 @@ pub enum HKey {
     Ellipsis,
 }
 
-#[derive(Hash, PartialEq, Eq)]
+#[derive(Hash, PartialEq, Eq, Clone, Copy)]
 pub enum KeyView<'a> {
     None,
     Int(i64),
@@ -486,13 +486,9 @@ pub enum KeyView<'a> {
     Ellipsis,
 }
 
-/// Lets a map keyed by [`HKey`] be searched with a plain `&str`, without allocating a key.
-pub trait AsKeyView {
-    fn view(&self) -> KeyView<'_>;
-}
-
-impl AsKeyView for HKey {
-    fn view(&self) -> KeyView<'_> {
+impl HKey {
+    /// The key borrowed, for hashing and comparing without cloning.
+    pub fn view(&self) -> KeyView<'_> {
         match self {
             HKey::None => KeyView::None,
             HKey::Int(i) => KeyView::Int(*i),
@@ -507,27 +503,6 @@ impl AsKeyView for HKey {
     }
 }
 
-/// A borrowed string looked up as a key (a `&str` cannot become `&dyn AsKeyView` itself).
-pub struct StrKey<'a>(pub &'a str);
-
-impl AsKeyView for StrKey<'_> {
-    fn view(&self) -> KeyView<'_> {
-        KeyView::Str(self.0)
-    }
-}
-
-impl Hash for dyn AsKeyView + '_ {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.view().hash(state)
-    }
-}
-impl PartialEq for dyn AsKeyView + '_ {
-    fn eq(&self, other: &Self) -> bool {
-        self.view() == other.view()
-    }
-}
-impl Eq for dyn AsKeyView + '_ {}
-
 impl Hash for HKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.view().hash(state)
@@ -539,12 +514,6 @@ impl PartialEq for HKey {
     }
 }
 impl Eq for HKey {}
-
-impl<'a> std::borrow::Borrow<dyn AsKeyView + 'a> for HKey {
-    fn borrow(&self) -> &(dyn AsKeyView + 'a) {
-        self
-    }
-}
 
 impl HKey {
     /// The key of a float: integral floats equal the int key (`d[1.0]` finds `d[1]`).
@@ -739,12 +708,22 @@ pub fn hash_tuple(items: &[i64]) -> i64 {
     acc as i64
 }
 
+/// The index's hash of a key (FxHash of its [`KeyView`]): the same for an `HKey` and a borrowed
+/// name, so a name site can compute it once at compile time ([`Dict::get_hashed`]).
+pub fn key_hash(k: KeyView<'_>) -> u64 {
+    let mut h = FxHasher::default();
+    k.hash(&mut h);
+    h.finish()
+}
+
 /// An insertion-ordered hash map from Python keys to values: `dict`, `set`, namespaces,
 /// instance and class `__dict__`s. Deleted entries leave a hole that compaction removes.
+/// The index holds positions in `entries`, looked up by hash, so a caller that knows a key's
+/// hash (a global name in compiled code) skips hashing it.
 #[derive(Default, Clone)]
 pub struct Dict {
     entries: Vec<Option<(HKey, Value, Value)>>,
-    index: FxHashMap<HKey, usize>,
+    index: hashbrown::HashTable<usize>,
     /// Sets only: how CPython laid out the first entries (see [`cpython_set_order_of`]):
     /// the count inserted straight into a table of the given size. 0 = plain insertion.
     set_base: [u32; 2],
@@ -765,6 +744,14 @@ impl Drop for Dict {
     }
 }
 
+/// The hash of the key at `entries[i]` (every indexed position holds an entry).
+fn entry_hash(entries: &[Option<(HKey, Value, Value)>], i: usize) -> u64 {
+    entries
+        .get(i)
+        .and_then(|e| e.as_ref())
+        .map_or(0, |(hk, _, _)| key_hash(hk.view()))
+}
+
 impl Dict {
     pub fn new() -> Dict {
         Dict::default()
@@ -775,59 +762,114 @@ impl Dict {
     pub fn is_empty(&self) -> bool {
         self.index.is_empty()
     }
-    pub fn get(&self, k: &HKey) -> Option<&Value> {
-        let i = *self.index.get(k)?;
+    /// The position of the entry whose key is `k` (hash `h`).
+    fn find(&self, h: u64, k: KeyView<'_>) -> Option<usize> {
+        let entries = &self.entries;
+        self.index
+            .find(h, |&i| match (entries.get(i), k) {
+                // Names are interned: the same text is usually the same allocation.
+                (Some(Some((HKey::Str(s), _, _))), KeyView::Str(q)) => {
+                    std::ptr::eq(s.as_ptr(), q.as_ptr()) && s.len() == q.len() || **s == *q
+                }
+                (Some(Some((hk, _, _))), _) => hk.view() == k,
+                _ => false,
+            })
+            .copied()
+    }
+    /// Removes `k` from the index; returns where its entry is.
+    fn unindex(&mut self, k: KeyView<'_>) -> Option<usize> {
+        let entries = &self.entries;
+        let found = self.index.find_entry(
+            key_hash(k),
+            |&i| matches!(entries.get(i), Some(Some((hk, _, _))) if hk.view() == k),
+        );
+        found.ok().map(|e| e.remove().0)
+    }
+    fn value_at(&self, i: usize) -> Option<&Value> {
         self.entries.get(i)?.as_ref().map(|e| &e.2)
+    }
+    pub fn get(&self, k: &HKey) -> Option<&Value> {
+        let v = k.view();
+        self.value_at(self.find(key_hash(v), v)?)
     }
     pub fn get_str(&self, k: &str) -> Option<&Value> {
-        let i = *self.index.get(&StrKey(k) as &dyn AsKeyView)?;
-        self.entries.get(i)?.as_ref().map(|e| &e.2)
+        let v = KeyView::Str(k);
+        self.value_at(self.find(key_hash(v), v)?)
+    }
+    /// `get_str` for a name whose [`key_hash`] is already known.
+    pub fn get_hashed(&self, k: &str, hash: u64) -> Option<&Value> {
+        self.value_at(self.find(hash, KeyView::Str(k))?)
     }
     pub fn contains(&self, k: &HKey) -> bool {
-        self.index.contains_key(k)
+        let v = k.view();
+        self.find(key_hash(v), v).is_some()
     }
     pub fn contains_str(&self, k: &str) -> bool {
-        self.index.contains_key(&StrKey(k) as &dyn AsKeyView)
+        let v = KeyView::Str(k);
+        self.find(key_hash(v), v).is_some()
+    }
+    /// Replaces the value of an existing key; gives `v` back when the key is not there.
+    fn replace(&mut self, h: u64, k: KeyView<'_>, v: Value) -> Result<Value, Value> {
+        match self.find(h, k) {
+            Some(i) => match self.entries.get_mut(i) {
+                Some(Some(e)) => Ok(std::mem::replace(&mut e.2, v)),
+                _ => Err(v),
+            },
+            None => Err(v),
+        }
+    }
+    /// Appends a key known to be absent.
+    fn push_new(&mut self, h: u64, hk: HKey, key: Value, v: Value) {
+        let Dict { entries, index, .. } = self;
+        index.insert_unique(h, entries.len(), |&i| entry_hash(entries, i));
+        entries.push(Some((hk, key, v)));
     }
     /// Insert or replace; returns the previous value (which the caller drops — at the moment
     /// CPython would).
     pub fn insert(&mut self, hk: HKey, key: Value, v: Value) -> Option<Value> {
-        if let Some(&i) = self.index.get(&hk)
-            && let Some(Some(e)) = self.entries.get_mut(i)
-        {
-            return Some(std::mem::replace(&mut e.2, v));
+        let h = key_hash(hk.view());
+        match self.replace(h, hk.view(), v) {
+            Ok(old) => Some(old),
+            Err(v) => {
+                self.push_new(h, hk, key, v);
+                None
+            }
         }
-        self.index.insert(hk.clone(), self.entries.len());
-        self.entries.push(Some((hk, key, v)));
-        None
     }
     pub fn set_str(&mut self, k: &str, v: Value) -> Option<Value> {
-        if let Some(&i) = self.index.get(&StrKey(k) as &dyn AsKeyView)
-            && let Some(Some(e)) = self.entries.get_mut(i)
-        {
-            return Some(std::mem::replace(&mut e.2, v));
+        let h = key_hash(KeyView::Str(k));
+        match self.replace(h, KeyView::Str(k), v) {
+            Ok(old) => Some(old),
+            Err(v) => {
+                let s: Rc<str> = k.into();
+                self.push_new(h, HKey::Str(s.clone()), Value::Str(s), v);
+                None
+            }
         }
-        let s: Rc<str> = k.into();
-        self.insert(HKey::Str(s.clone()), Value::Str(s), v)
     }
     /// Insert with an already interned name (no allocation).
     pub fn set_name(&mut self, k: &Rc<str>, v: Value) -> Option<Value> {
-        if let Some(&i) = self.index.get(&StrKey(k) as &dyn AsKeyView)
-            && let Some(Some(e)) = self.entries.get_mut(i)
-        {
-            return Some(std::mem::replace(&mut e.2, v));
+        self.set_name_hashed(k, key_hash(KeyView::Str(k)), v)
+    }
+    /// `set_name` for a name whose [`key_hash`] is already known.
+    pub fn set_name_hashed(&mut self, k: &Rc<str>, h: u64, v: Value) -> Option<Value> {
+        match self.replace(h, KeyView::Str(k), v) {
+            Ok(old) => Some(old),
+            Err(v) => {
+                self.push_new(h, HKey::Str(k.clone()), Value::Str(k.clone()), v);
+                None
+            }
         }
-        self.insert(HKey::Str(k.clone()), Value::Str(k.clone()), v)
     }
     pub fn remove(&mut self, k: &HKey) -> Option<(Value, Value)> {
-        let i = self.index.remove(k)?;
+        let i = self.unindex(k.view())?;
         self.set_base = [0, 0];
         let e = self.entries.get_mut(i)?.take();
         self.maybe_compact();
         e.map(|(_, k, v)| (k, v))
     }
     pub fn remove_str(&mut self, k: &str) -> Option<Value> {
-        let i = self.index.remove(&StrKey(k) as &dyn AsKeyView)?;
+        let i = self.unindex(KeyView::Str(k))?;
         self.set_base = [0, 0];
         let e = self.entries.get_mut(i)?.take();
         self.maybe_compact();
@@ -836,11 +878,10 @@ impl Dict {
     fn maybe_compact(&mut self) {
         if self.entries.len() > 8 && self.index.len() * 2 < self.entries.len() {
             self.entries.retain(|e| e.is_some());
-            self.index.clear();
-            for (i, e) in self.entries.iter().enumerate() {
-                if let Some((hk, _, _)) = e {
-                    self.index.insert(hk.clone(), i);
-                }
+            let Dict { entries, index, .. } = self;
+            index.clear();
+            for i in 0..entries.len() {
+                index.insert_unique(entry_hash(entries, i), i, |&j| entry_hash(entries, j));
             }
         }
     }
@@ -920,7 +961,11 @@ impl Dict {
         self.set_base = [0, 0];
         while let Some(e) = self.entries.pop() {
             if let Some((hk, k, v)) = e {
-                self.index.remove(&hk);
+                // Its position is the table's last, just popped: find it by position.
+                let at = self.entries.len();
+                if let Ok(found) = self.index.find_entry(key_hash(hk.view()), |&i| i == at) {
+                    found.remove();
+                }
                 return Some((k, v));
             }
         }
@@ -1306,5 +1351,51 @@ fn value_cpython_hash(v: &Value) -> Option<i64> {
             Some(hash_tuple(&hs))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod dict_tests {
+    use super::*;
+
+    fn int_key(i: i64) -> (HKey, Value) {
+        (HKey::Int(i), Value::Int(i))
+    }
+
+    /// Inserts, replacements, removals (through compaction), pops and name lookups by hash
+    /// against a plain ordered list of live keys.
+    #[test]
+    fn dict_keeps_insertion_order_and_finds_every_live_key() {
+        let mut d = Dict::new();
+        let mut model: Vec<i64> = Vec::new();
+        for i in 0..2000 {
+            let (hk, k) = int_key(i * 7 % 1999);
+            if d.insert(hk, k, Value::Int(i)).is_none() {
+                model.push(i * 7 % 1999);
+            }
+        }
+        for i in (0..1999).step_by(2) {
+            let removed = d.remove(&HKey::Int(i)).map(|(k, _)| k.as_int());
+            assert_eq!(removed, Some(Some(i)), "removing {i}");
+            model.retain(|&m| m != i);
+        }
+        assert_eq!(d.pop_last().and_then(|(k, _)| k.as_int()), model.pop());
+        assert_eq!(d.len(), model.len());
+        let keys: Vec<i64> = d.keys().iter().filter_map(Value::as_int).collect();
+        assert_eq!(keys, model);
+        for &m in &model {
+            assert!(d.contains(&HKey::Int(m)), "{m} is found after compaction");
+        }
+        assert!(!d.contains(&HKey::Int(0)));
+
+        let name: Rc<str> = "total".into();
+        d.set_name(&name, Value::Int(1));
+        let other_copy = String::from("total");
+        assert_eq!(d.get_str(&other_copy).and_then(Value::as_int), Some(1));
+        let h = key_hash(KeyView::Str("total"));
+        d.set_name_hashed(&name, h, Value::Int(2));
+        assert_eq!(d.get_hashed("total", h).and_then(Value::as_int), Some(2));
+        assert_eq!(d.remove_str("total").and_then(|v| v.as_int()), Some(2));
+        assert!(d.get_hashed("total", h).is_none());
     }
 }

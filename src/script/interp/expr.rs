@@ -63,14 +63,14 @@ impl Interpreter {
                     )
                 })
             }
-            Expr::Global(n, m) => self.load_global(f, n).map_err(|e| e.mark(m)),
-            Expr::Name(n, m) => {
+            Expr::Global(n, h, m) => self.load_global(f, n, *h).map_err(|e| e.mark(m)),
+            Expr::Name(n, h, m) => {
                 if let Some(ns) = &f.ns
-                    && let Some(v) = ns.borrow().get_str(n)
+                    && let Some(v) = ns.borrow().get_hashed(n, *h)
                 {
                     return Ok(v.clone());
                 }
-                self.load_global(f, n).map_err(|e| e.mark(m))
+                self.load_global(f, n, *h).map_err(|e| e.mark(m))
             }
             Expr::Attr(o, n, m) => {
                 let v = self.eval(f, o)?;
@@ -406,11 +406,12 @@ impl Interpreter {
         self.comp_items(f, body, idx, &it, out)
     }
 
-    fn load_global(&mut self, f: &Frame, n: &Rc<str>) -> PyResult<Value> {
-        if let Some(v) = f.globals.borrow().get_str(n) {
+    /// A global, then a builtin, by name and its precomputed [`key_hash`](super::super::value::key_hash).
+    fn load_global(&mut self, f: &Frame, n: &Rc<str>, hash: u64) -> PyResult<Value> {
+        if let Some(v) = f.globals.borrow().get_hashed(n, hash) {
             return Ok(v.clone());
         }
-        if let Some(v) = self.builtins.borrow().get_str(n) {
+        if let Some(v) = self.builtins.borrow().get_hashed(n, hash) {
             return Ok(v.clone());
         }
         let mut e = super::stmt::name_error(n);

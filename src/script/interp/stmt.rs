@@ -714,13 +714,13 @@ impl Interpreter {
                     drop(old);
                 }
             }
-            Target::Global(n) => {
-                let old = f.globals.borrow_mut().set_name(n, v);
+            Target::Global(n, h) => {
+                let old = f.globals.borrow_mut().set_name_hashed(n, *h, v);
                 drop(old);
             }
-            Target::Name(n) => {
+            Target::Name(n, h) => {
                 let d = f.ns.clone().unwrap_or_else(|| f.globals.clone());
-                let old = d.borrow_mut().set_name(n, v);
+                let old = d.borrow_mut().set_name_hashed(n, *h, v);
                 drop(old);
             }
             Target::Attr(obj, name) => {
@@ -829,13 +829,13 @@ impl Interpreter {
                 let old = f.free.get(*i as usize).and_then(|c| c.borrow_mut().take());
                 drop(old);
             }
-            Target::Global(n) => {
+            Target::Global(n, _) => {
                 let old = f.globals.borrow_mut().remove_str(n);
                 if old.is_none() {
                     return Err(name_error(n));
                 }
             }
-            Target::Name(n) => {
+            Target::Name(n, _) => {
                 let d = f.ns.clone().unwrap_or_else(|| f.globals.clone());
                 let old = d.borrow_mut().remove_str(n);
                 if old.is_none() {
@@ -896,8 +896,8 @@ impl Interpreter {
             Target::Fast(i) => Expr::Fast(*i),
             Target::Cell(i) => Expr::Cell(*i),
             Target::Free(i) => Expr::Free(*i),
-            Target::Global(n) => Expr::Global(n.clone(), Marks::NONE),
-            Target::Name(n) => Expr::Name(n.clone(), Marks::NONE),
+            Target::Global(n, h) => Expr::Global(n.clone(), *h, Marks::NONE),
+            Target::Name(n, h) => Expr::Name(n.clone(), *h, Marks::NONE),
             _ => return Err(PyException::new("SystemError", "bad augmented target")),
         };
         self.eval(f, &e)
