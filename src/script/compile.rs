@@ -955,7 +955,7 @@ impl<'s> Compiler<'s> {
                         items.push(self.target(el)?);
                     }
                 }
-                Target::Unpack(items, star)
+                Target::Unpack(items, star, self.marks(e, Anchor::None))
             }
             E::Starred(_) => {
                 let mut e = PyException::new(

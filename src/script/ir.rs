@@ -137,8 +137,9 @@ pub enum Target {
     Name(Rc<str>, u64),
     Attr(Box<Expr>, Rc<str>),
     Item(Box<Expr>, Box<Expr>),
-    /// `a, *b, c = …`: `star` is the index of the starred target.
-    Unpack(Vec<Target>, Option<usize>),
+    /// `a, *b, c = …`: `star` is the index of the starred target; the markers go under the
+    /// targets when the value cannot be unpacked into them.
+    Unpack(Vec<Target>, Option<usize>, Marks),
 }
 
 pub enum CompKind {

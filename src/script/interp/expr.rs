@@ -578,7 +578,7 @@ fn clear_target(f: &mut Frame, t: &Target) {
             // A closure may hold this cell; CPython would keep it too. Leave it.
             let _ = i;
         }
-        Target::Unpack(items, _) => {
+        Target::Unpack(items, ..) => {
             for t in items {
                 clear_target(f, t);
             }

@@ -732,8 +732,10 @@ impl Interpreter {
                 let k = self.eval(f, idx)?;
                 self.setitem(&o, &k, v)?;
             }
-            Target::Unpack(items, star) => {
-                let vals = self.unpack(v, items.len(), *star)?;
+            Target::Unpack(items, star, marks) => {
+                let vals = self
+                    .unpack(v, items.len(), *star)
+                    .map_err(|e| e.mark(marks))?;
                 for (t, v) in items.iter().zip(vals) {
                     self.store(f, t, v)?;
                 }
@@ -851,7 +853,7 @@ impl Interpreter {
                 let k = self.eval(f, idx)?;
                 self.delitem(&o, &k)?;
             }
-            Target::Unpack(items, _) => {
+            Target::Unpack(items, ..) => {
                 for t in items {
                     self.delete(f, t)?;
                 }
