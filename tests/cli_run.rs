@@ -98,7 +98,9 @@ fn unsupported_syntax_is_reported_at_its_line_with_the_source() {
 #[test]
 fn tracebacks_name_the_script_as_python3_does() {
     // CPython >= 3.9 prefixes a relative script path with the working folder, unnormalised.
-    let p = script("named.py", "x = [1]\nprint(x[2])\n");
+    let p = script("named.py", "x = [1]\nprint(x[2])\n")
+        .canonicalize()
+        .unwrap();
     let dir = p.parent().unwrap();
     for (arg, shown) in [
         (

@@ -9,7 +9,11 @@ use std::process::Command;
 
 #[test]
 fn every_traceback_matches_cpython() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tracebacks");
+    // Canonical: the binary names scripts by getcwd(), which resolves symlinks.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/tracebacks")
+        .canonicalize()
+        .unwrap();
     let mut scripts: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
