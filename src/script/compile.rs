@@ -173,6 +173,20 @@ impl<'s> Compiler<'s> {
         self.lines.line(node.start().to_usize())
     }
 
+    /// Where a traceback marks an assignment target: a subscript with its anchors.
+    fn target_marks(&self, e: &ast::Expr) -> Marks {
+        match e {
+            ast::Expr::Subscript(s) => self.marks(
+                s,
+                Anchor::Subscript {
+                    value_end: s.value.end().to_usize(),
+                    slice_end: s.slice.end().to_usize(),
+                },
+            ),
+            _ => self.marks(e, Anchor::None),
+        }
+    }
+
     /// Where a traceback marks `node` when it fails (see `marks.rs`).
     fn marks<T: Ranged>(&self, node: &T, anchor: Anchor) -> Marks {
         let start = node.start().to_usize();
@@ -281,7 +295,8 @@ impl<'s> Compiler<'s> {
             },
             S::AugAssign(a) => {
                 let value = self.expr(&a.value)?;
-                StmtKind::AugAssign(self.target(&a.target)?, binop(a.op), value)
+                let marks = self.target_marks(&a.target);
+                StmtKind::AugAssign(self.target(&a.target)?, binop(a.op), value, marks)
             }
             S::Pass(_) => StmtKind::Pass,
             S::Break(_) | S::Continue(_) => {
@@ -929,12 +944,14 @@ impl<'s> Compiler<'s> {
             }
             E::Attribute(a) => {
                 let obj = self.expr(&a.value)?;
-                Target::Attr(Box::new(obj), self.name(a.attr.as_str()))
+                let m = self.target_marks(e);
+                Target::Attr(Box::new(obj), self.name(a.attr.as_str()), m)
             }
             E::Subscript(s) => {
                 let obj = self.expr(&s.value)?;
                 let idx = self.expr(&s.slice)?;
-                Target::Item(Box::new(obj), Box::new(idx))
+                let m = self.target_marks(e);
+                Target::Item(Box::new(obj), Box::new(idx), m)
             }
             E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }) => {
                 let mut items = Vec::new();

@@ -83,7 +83,8 @@ pub enum StmtKind {
     Expr(Expr),
     /// `a = b = value`: every target gets the same value, left to right.
     Assign(Vec<Target>, Expr),
-    AugAssign(Target, BinOp, Expr),
+    /// With the target's markers: loading or storing it can fail (the operation itself, no).
+    AugAssign(Target, BinOp, Expr, Marks),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     While(Expr, Vec<Stmt>, Vec<Stmt>),
     For(Target, Expr, Vec<Stmt>, Vec<Stmt>),
@@ -135,8 +136,9 @@ pub enum Target {
     Global(Rc<str>, u64),
     /// A name in a class body or module namespace (`ns` of the frame, else globals).
     Name(Rc<str>, u64),
-    Attr(Box<Expr>, Rc<str>),
-    Item(Box<Expr>, Box<Expr>),
+    /// The markers go under the target when setting or deleting it fails.
+    Attr(Box<Expr>, Rc<str>, Marks),
+    Item(Box<Expr>, Box<Expr>, Marks),
     /// `a, *b, c = …`: `star` is the index of the starred target; the markers go under the
     /// targets when the value cannot be unpacked into them.
     Unpack(Vec<Target>, Option<usize>, Marks),

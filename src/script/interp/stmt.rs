@@ -172,7 +172,7 @@ impl Interpreter {
                     }
                 }
             }
-            StmtKind::AugAssign(t, op, value) => self.aug_assign(f, t, *op, value)?,
+            StmtKind::AugAssign(t, op, value, marks) => self.aug_assign(f, t, *op, value, marks)?,
             StmtKind::If(test, body, orelse) => {
                 let c = self.eval(f, test)?;
                 let b = self.truthy(&c)?;
@@ -723,14 +723,14 @@ impl Interpreter {
                 let old = d.borrow_mut().set_name_hashed(n, *h, v);
                 drop(old);
             }
-            Target::Attr(obj, name) => {
+            Target::Attr(obj, name, m) => {
                 let o = self.eval(f, obj)?;
-                self.setattr(&o, name, v)?;
+                self.setattr(&o, name, v).map_err(|e| e.mark(m))?;
             }
-            Target::Item(obj, idx) => {
+            Target::Item(obj, idx, m) => {
                 let o = self.eval(f, obj)?;
                 let k = self.eval(f, idx)?;
-                self.setitem(&o, &k, v)?;
+                self.setitem(&o, &k, v).map_err(|e| e.mark(m))?;
             }
             Target::Unpack(items, star, marks) => {
                 let vals = self
@@ -844,14 +844,14 @@ impl Interpreter {
                     return Err(name_error(n));
                 }
             }
-            Target::Attr(obj, name) => {
+            Target::Attr(obj, name, m) => {
                 let o = self.eval(f, obj)?;
-                self.delattr(&o, name)?;
+                self.delattr(&o, name).map_err(|e| e.mark(m))?;
             }
-            Target::Item(obj, idx) => {
+            Target::Item(obj, idx, m) => {
                 let o = self.eval(f, obj)?;
                 let k = self.eval(f, idx)?;
-                self.delitem(&o, &k)?;
+                self.delitem(&o, &k).map_err(|e| e.mark(m))?;
             }
             Target::Unpack(items, ..) => {
                 for t in items {
@@ -862,44 +862,60 @@ impl Interpreter {
         Ok(())
     }
 
-    fn aug_assign(&mut self, f: &mut Frame, t: &Target, op: BinOp, value: &Expr) -> PyResult<()> {
+    /// `t op= value`. Loading and storing the target fail at the target (`m`); the operation
+    /// itself has no markers (CPython locates it at the whole statement).
+    fn aug_assign(
+        &mut self,
+        f: &mut Frame,
+        t: &Target,
+        op: BinOp,
+        value: &Expr,
+        m: &Marks,
+    ) -> PyResult<()> {
         match t {
-            Target::Attr(obj, name) => {
+            Target::Attr(obj, name, _) => {
                 let o = self.eval(f, obj)?;
-                let cur = self.getattr(&o, name)?;
+                let cur = self.getattr(&o, name).map_err(|e| e.mark(m))?;
                 let rhs = self.eval(f, value)?;
-                let nv = self.inplace_op(op, cur, &rhs)?;
-                self.setattr(&o, name, nv)
+                let nv = self
+                    .inplace_op(op, cur, &rhs)
+                    .map_err(|e| e.mark(&Marks::NONE))?;
+                self.setattr(&o, name, nv).map_err(|e| e.mark(m))
             }
-            Target::Item(obj, idx) => {
+            Target::Item(obj, idx, _) => {
                 let o = self.eval(f, obj)?;
                 let k = self.eval(f, idx)?;
-                let cur = self.getitem(&o, &k)?;
+                let cur = self.getitem(&o, &k).map_err(|e| e.mark(m))?;
                 let rhs = self.eval(f, value)?;
-                let nv = self.inplace_op(op, cur, &rhs)?;
-                self.setitem(&o, &k, nv)
+                let nv = self
+                    .inplace_op(op, cur, &rhs)
+                    .map_err(|e| e.mark(&Marks::NONE))?;
+                self.setitem(&o, &k, nv).map_err(|e| e.mark(m))
             }
             Target::Unpack(..) => Err(PyException::new(
                 "SyntaxError",
                 "illegal expression for augmented assignment",
             )),
             _ => {
-                let cur = self.load_target(f, t)?;
+                let cur = self.load_target(f, t, m).map_err(|e| e.mark(m))?;
                 let rhs = self.eval(f, value)?;
                 // Take the old binding out first so an in-place operand is uniquely owned.
-                let nv = self.inplace_op(op, cur, &rhs)?;
+                let nv = self
+                    .inplace_op(op, cur, &rhs)
+                    .map_err(|e| e.mark(&Marks::NONE))?;
                 self.store(f, t, nv)
             }
         }
     }
 
-    fn load_target(&mut self, f: &mut Frame, t: &Target) -> PyResult<Value> {
+    /// The current value of a name target (`m`: where a NameError points).
+    fn load_target(&mut self, f: &mut Frame, t: &Target, m: &Marks) -> PyResult<Value> {
         let e = match t {
             Target::Fast(i) => Expr::Fast(*i),
             Target::Cell(i) => Expr::Cell(*i),
             Target::Free(i) => Expr::Free(*i),
-            Target::Global(n, h) => Expr::Global(n.clone(), *h, Marks::NONE),
-            Target::Name(n, h) => Expr::Name(n.clone(), *h, Marks::NONE),
+            Target::Global(n, h) => Expr::Global(n.clone(), *h, *m),
+            Target::Name(n, h) => Expr::Name(n.clone(), *h, *m),
             _ => return Err(PyException::new("SystemError", "bad augmented target")),
         };
         self.eval(f, &e)

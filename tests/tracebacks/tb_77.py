@@ -1,0 +1,3 @@
+class A: pass
+a = A()
+del a.bar

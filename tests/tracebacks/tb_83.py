@@ -1,0 +1,1 @@
+undefined_total += 1

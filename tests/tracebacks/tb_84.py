@@ -1,0 +1,3 @@
+class A: pass
+a = A()
+a.n += 1
