@@ -13,7 +13,7 @@ use rustpython_ruff_text_size::Ranged;
 
 use super::errors::{PyException, PyResult};
 use super::ir::*;
-use super::marks::{self, Anchor, Marks};
+use super::marks::{Anchor, Marks};
 use super::native::{BinOp, CmpOp, UnaryOp};
 use super::value::{FxBuild, FxHashMap, KeyView, Value, key_hash};
 
@@ -176,31 +176,35 @@ impl<'s> Compiler<'s> {
     /// Where a traceback marks an assignment target: a subscript with its anchors.
     fn target_marks(&self, e: &ast::Expr) -> Marks {
         match e {
-            ast::Expr::Subscript(s) => self.marks(
-                s,
-                Anchor::Subscript {
-                    value_end: s.value.end().to_usize(),
-                    slice_end: s.slice.end().to_usize(),
-                },
-            ),
+            ast::Expr::Subscript(s) => self.subscript_marks(s),
             _ => self.marks(e, Anchor::None),
         }
     }
 
-    /// Where a traceback marks `node` when it fails (see `marks.rs`).
+    /// A subscript's markers: `~` under the value, `^` under `[...]`.
+    fn subscript_marks(&self, s: &ast::ExprSubscript) -> Marks {
+        self.marks(
+            s,
+            Anchor::Subscript {
+                value_end: s.value.end().to_usize(),
+                slice_end: s.slice.end().to_usize(),
+            },
+        )
+    }
+
+    /// Where a traceback marks `node` when it fails (see `marks.rs`): its position only, in
+    /// constant time (the line index gives where its line starts and ends).
     fn marks<T: Ranged>(&self, node: &T, anchor: Anchor) -> Marks {
         let start = node.start().to_usize();
         let line = self.lines.line(start);
-        let line_start = self
-            .lines
-            .starts
-            .get(line as usize - 1)
-            .copied()
-            .unwrap_or(0);
-        marks::compute(
-            self.src,
+        let at = |l: u32| self.lines.starts.get(l as usize).copied();
+        let line_start = at(line - 1).unwrap_or(0);
+        // The next line's start is one past this line's newline.
+        let line_end = at(line).map_or(self.src.len(), |next| next - 1);
+        Marks::new(
             line,
             line_start,
+            line_end,
             start,
             node.end().to_usize(),
             anchor,
@@ -1054,13 +1058,7 @@ impl<'s> Compiler<'s> {
             E::Subscript(s) => {
                 let obj = self.expr(&s.value)?;
                 let idx = self.expr(&s.slice)?;
-                let m = self.marks(
-                    s,
-                    Anchor::Subscript {
-                        value_end: s.value.end().to_usize(),
-                        slice_end: s.slice.end().to_usize(),
-                    },
-                );
+                let m = self.subscript_marks(s);
                 Expr::Subscript(Box::new(obj), Box::new(idx), m)
             }
             E::Slice(s) => Expr::Slice(

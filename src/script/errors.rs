@@ -266,8 +266,8 @@ pub fn render_frames(
                 s.push_str("    ");
                 s.push_str(t);
                 s.push('\n');
-                if !e.marks.is_none() {
-                    s.push_str(&e.marks.render(&text));
+                if let Some(marks) = e.marks.render(&text) {
+                    s.push_str(&marks);
                     s.push('\n');
                 }
             }

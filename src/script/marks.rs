@@ -1,55 +1,38 @@
-//! CPython 3.11's position markers under a traceback's source line (`~~^~~`, `^^^^`), worked
-//! out at compile time from the failing node's span, as `traceback.format_frame_summary` and
-//! its anchors (`_extract_caret_anchors_from_line_segment`) do:
+//! CPython 3.11's position markers under a traceback's source line (`~~^~~`, `^^^^`), as
+//! `traceback.format_frame_summary` and its anchors (`_extract_caret_anchors_from_line_segment`,
+//! in traceback.c's form) draw them:
 //!
 //! - the node's span is marked with `^`; a binary operation marks its operands with `~` and
 //!   its operator with `^`, a subscript its value with `~` and `[...]` with `^`;
 //! - nothing is shown when a plain `^` span would cover the whole stripped line;
 //! - a span that runs onto later lines is marked to the end of its first line, without anchors;
 //! - columns are display columns (an East Asian wide character is two).
+//!
+//! The compiler records only where each node is ([`Marks::new`], constant time per node); the
+//! line-wide work (stripping, widths, anchors) is done by [`Marks::render`], once per printed
+//! frame, so a megabyte-long line of nodes compiles in linear time.
 
 use unicode_width::UnicodeWidthChar;
 
-/// Where to draw markers on one source line, in display columns from the line's start:
-/// `[start, end)` is marked, `[hi_start, hi_end)` of it with `^` and the rest with `~` when
-/// that range is not empty (with `^` everywhere otherwise).
+/// Where a failing node is: byte columns `[start, end)` on `line` (`end` = [`Self::TO_EOL`]
+/// when the node runs onto later lines), and for binary operations and subscripts two byte
+/// offsets into the node's text for CPython's anchors. `line == 0`: not known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Marks {
     pub line: u32,
-    pub start: u16,
-    pub end: u16,
-    pub hi_start: u16,
-    pub hi_end: u16,
+    start: u16,
+    end: u16,
+    a: u16,
+    b: u16,
+    kind: AnchorKind,
 }
 
-impl Marks {
-    /// Nothing to draw (CPython elides the markers, or the span is not known).
-    pub const NONE: Marks = Marks {
-        line: 0,
-        start: 0,
-        end: 0,
-        hi_start: 0,
-        hi_end: 0,
-    };
-
-    pub fn is_none(&self) -> bool {
-        self.end == 0
-    }
-
-    /// The marker line (without its newline) under `line_text`, whose leading whitespace the
-    /// traceback strips.
-    pub fn render(&self, line_text: &str) -> String {
-        let leading = line_text.chars().take_while(|c| c.is_whitespace()).count();
-        let pad = (self.start as usize).saturating_sub(leading);
-        let mut s = String::from("    ");
-        s.push_str(&" ".repeat(pad));
-        let anchored = self.hi_end > self.hi_start;
-        for col in self.start..self.end {
-            let hi = col >= self.hi_start && col < self.hi_end;
-            s.push(if !anchored || hi { '^' } else { '~' });
-        }
-        s
-    }
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+enum AnchorKind {
+    #[default]
+    None,
+    Binary,
+    Subscript,
 }
 
 /// What kind of node the span belongs to, for CPython's anchors (byte offsets in the source).
@@ -76,39 +59,97 @@ fn display_width(s: &str) -> usize {
     s.chars().map(width).sum()
 }
 
-/// The markers for the node spanning bytes `[start, end)` of `src`, whose line begins at byte
-/// `line_start` and is number `line`.
-pub fn compute(
-    src: &str,
-    line: u32,
-    line_start: usize,
-    start: usize,
-    end: usize,
-    anchor: Anchor,
-) -> Marks {
-    let line_end = src[line_start..]
-        .find('\n')
-        .map_or(src.len(), |i| line_start + i);
-    let (Some(text), true) = (src.get(line_start..line_end), start >= line_start) else {
-        return Marks::NONE;
+impl Marks {
+    /// Not known: nothing is drawn.
+    pub const NONE: Marks = Marks {
+        line: 0,
+        start: 0,
+        end: 0,
+        a: 0,
+        b: 0,
+        kind: AnchorKind::None,
     };
-    let Some(before) = src.get(line_start..start) else {
-        return Marks::NONE;
-    };
-    let stripped_chars = text.trim().chars().count();
-    let start_col = display_width(before);
-    let multi_line = end > line_end;
-    let (end_col, span_chars, hi) = if multi_line {
-        let rest = text.trim_end();
-        let Some(seg) = rest.get(before.len()..) else {
-            return Marks::NONE;
+    const TO_EOL: u16 = u16::MAX;
+
+    pub fn is_none(&self) -> bool {
+        self.line == 0
+    }
+
+    /// The node spanning source bytes `[start, end)`, on `line`, which occupies bytes
+    /// `[line_start, line_end)`. Columns past 65534 bytes are not recorded (no markers).
+    pub fn new(
+        line: u32,
+        line_start: usize,
+        line_end: usize,
+        start: usize,
+        end: usize,
+        anchor: Anchor,
+    ) -> Marks {
+        let col = |off: usize| {
+            off.checked_sub(line_start)
+                .and_then(|c| u16::try_from(c).ok())
+                .filter(|&c| c != Self::TO_EOL)
         };
-        (display_width(rest), seg.chars().count(), None)
-    } else {
-        let Some(seg) = src.get(start..end) else {
-            return Marks::NONE;
+        let rel = |off: usize| off.checked_sub(start).and_then(|c| u16::try_from(c).ok());
+        let (kind, a, b) = match anchor {
+            Anchor::None => (AnchorKind::None, Some(0), Some(0)),
+            Anchor::Binary {
+                left_end,
+                right_start,
+            } => (AnchorKind::Binary, rel(left_end), rel(right_start)),
+            Anchor::Subscript {
+                value_end,
+                slice_end,
+            } => (AnchorKind::Subscript, rel(value_end), rel(slice_end)),
         };
-        let hi = anchors(seg, start, &anchor).map(|(a, b)| {
+        let end = if end > line_end {
+            Some(Self::TO_EOL)
+        } else {
+            col(end)
+        };
+        match (col(start), end, a, b) {
+            (Some(start), Some(end), Some(a), Some(b)) if line > 0 => Marks {
+                line,
+                start,
+                end,
+                a,
+                b,
+                kind,
+            },
+            _ => Marks::NONE,
+        }
+    }
+
+    /// The marker line (without its newline) under `line_text`, whose leading whitespace the
+    /// traceback strips; None when CPython would draw nothing (or the columns do not fit it).
+    pub fn render(&self, line_text: &str) -> Option<String> {
+        if self.is_none() {
+            return None;
+        }
+        let start = self.start as usize;
+        let multi_line = self.end == Self::TO_EOL;
+        let end = if multi_line {
+            line_text.trim_end().len()
+        } else {
+            self.end as usize
+        };
+        let before = line_text.get(..start)?;
+        let seg = line_text.get(start..end)?;
+        let start_col = display_width(before);
+        let end_col = start_col + display_width(seg);
+        let anchor = match self.kind {
+            _ if multi_line => Anchor::None,
+            AnchorKind::None => Anchor::None,
+            AnchorKind::Binary => Anchor::Binary {
+                left_end: self.a as usize,
+                right_start: self.b as usize,
+            },
+            AnchorKind::Subscript => Anchor::Subscript {
+                value_end: self.a as usize,
+                slice_end: self.b as usize,
+            },
+        };
+        let hi = anchors(seg, &anchor).map(|(x, y)| {
             let chars: Vec<char> = seg.chars().collect();
             let w = |n: usize| {
                 chars[..n.min(chars.len())]
@@ -117,35 +158,32 @@ pub fn compute(
                     .map(width)
                     .sum::<usize>()
             };
-            (start_col + w(a), start_col + w(b))
+            (start_col + w(x), start_col + w(y))
         });
-        (start_col + display_width(seg), seg.chars().count(), hi)
-    };
-    let anchored = hi.is_some_and(|(a, b)| b > a);
-    if span_chars >= stripped_chars && !anchored {
-        return Marks::NONE;
-    }
-    let fits = |n: usize| u16::try_from(n).ok();
-    let (hi_start, hi_end) = hi.unwrap_or((0, 0));
-    match (fits(start_col), fits(end_col), fits(hi_start), fits(hi_end)) {
-        (Some(start), Some(end), Some(hi_start), Some(hi_end)) if end > start => Marks {
-            line,
-            start,
-            end,
-            hi_start,
-            hi_end,
-        },
-        _ => Marks::NONE,
+        let anchored = hi.is_some_and(|(x, y)| y > x);
+        if seg.chars().count() >= line_text.trim().chars().count() && !anchored {
+            return None;
+        }
+        if end_col <= start_col {
+            return None;
+        }
+        let leading = line_text.chars().take_while(|c| c.is_whitespace()).count();
+        let mut s = String::from("    ");
+        s.push_str(&" ".repeat(start_col.saturating_sub(leading)));
+        let (hi_start, hi_end) = hi.unwrap_or((0, 0));
+        for col in start_col..end_col {
+            let marked_hi = col >= hi_start && col < hi_end;
+            s.push(if !anchored || marked_hi { '^' } else { '~' });
+        }
+        Some(s)
     }
 }
 
-/// CPython's anchors, as char offsets into the segment: the part marked `^`.
-fn anchors(seg: &str, seg_start: usize, anchor: &Anchor) -> Option<(usize, usize)> {
+/// CPython's anchors, as char offsets into the segment: the part marked `^`. The anchor's
+/// offsets are bytes into `seg`.
+fn anchors(seg: &str, anchor: &Anchor) -> Option<(usize, usize)> {
     let chars: Vec<char> = seg.chars().collect();
-    let char_at = |byte: usize| -> Option<usize> {
-        let rel = byte.checked_sub(seg_start)?;
-        Some(seg.get(..rel)?.chars().count())
-    };
+    let char_at = |byte: usize| -> Option<usize> { Some(seg.get(..byte)?.chars().count()) };
     match *anchor {
         Anchor::None => None,
         Anchor::Binary {
@@ -197,12 +235,8 @@ mod tests {
     /// The marker line for the first occurrence of `node` in the one-line `src`.
     fn marks(src: &str, node: &str, anchor: impl Fn(usize) -> Anchor) -> String {
         let start = src.find(node).unwrap();
-        let m = compute(src, 1, 0, start, start + node.len(), anchor(start));
-        if m.is_none() {
-            String::new()
-        } else {
-            m.render(src)
-        }
+        let m = Marks::new(1, 0, src.len(), start, start + node.len(), anchor(start));
+        m.render(src).unwrap_or_default()
     }
 
     // Expected strings are CPython 3.11.7's output for the same lines.
@@ -262,7 +296,7 @@ mod tests {
     #[test]
     fn a_span_onto_later_lines_is_marked_to_its_first_lines_end() {
         let src = "y = (1 +\n     \"a\")\n";
-        let m = compute(src, 1, 0, 5, 17, Anchor::None);
-        assert_eq!(m.render("y = (1 +"), "         ^^^");
+        let m = Marks::new(1, 0, 8, 5, 17, Anchor::None);
+        assert_eq!(m.render(&src[..8]).as_deref(), Some("         ^^^"));
     }
 }
