@@ -170,6 +170,17 @@ impl PyException {
             _ => Marks::NONE,
         }
     }
+    /// Record the frame `func` in `file`, which the exception leaves (or is caught in) at
+    /// `line`, with the markers of its failing node.
+    pub(crate) fn leave_frame(&mut self, file: Rc<str>, line: u32, func: Rc<str>) {
+        let marks = self.take_marks(line);
+        self.push_frame(TraceEntry {
+            file,
+            line,
+            func,
+            marks,
+        });
+    }
     /// Record the frame the exception is leaving.
     pub fn push_frame(&mut self, e: TraceEntry) {
         if self.0.frame_recorded {

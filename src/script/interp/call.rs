@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::super::errors::{PyException, PyResult, TraceEntry};
+use super::super::errors::{PyException, PyResult};
 use super::super::native::{Args, missing_args_message};
 use super::super::value::{BoundMethod, Class, ClassKind, Dict, Function, Instance, Value};
 use super::stmt::{Flow, Frame};
@@ -306,13 +306,7 @@ impl Interpreter {
             Ok(Flow::Return(v)) => Ok(v),
             Ok(_) => Ok(Value::None),
             Err(mut e) => {
-                let marks = e.take_marks(line);
-                e.push_frame(TraceEntry {
-                    file: code.file.clone(),
-                    line,
-                    func: code.name.clone(),
-                    marks,
-                });
+                e.leave_frame(code.file.clone(), line, code.name.clone());
                 Err(e)
             }
         }

@@ -2,7 +2,6 @@
 
 use std::rc::Rc;
 
-use super::super::errors::TraceEntry;
 use super::super::errors::{Hint, PyException, PyResult};
 use super::super::ir::*;
 use super::super::marks::Marks;
@@ -330,14 +329,7 @@ impl Interpreter {
             let Some(fi) = self.frames.last() else {
                 return e;
             };
-            let (file, line) = (fi.file.clone(), fi.line);
-            let marks = e.take_marks(line);
-            e.push_frame(TraceEntry {
-                file,
-                line,
-                func: kind.frame_name().into(),
-                marks,
-            });
+            e.leave_frame(fi.file.clone(), fi.line, kind.frame_name().into());
             match kind {
                 CompKind::Gen => {
                     e.0.genexpr_failed = true;

@@ -129,13 +129,7 @@ impl Interpreter {
         match r {
             Ok(_) => Ok(()),
             Err(mut e) => {
-                let marks = e.take_marks(line);
-                e.push_frame(TraceEntry {
-                    file: code.file.clone(),
-                    line,
-                    func: "<module>".into(),
-                    marks,
-                });
+                e.leave_frame(code.file.clone(), line, "<module>".into());
                 Err(e)
             }
         }
@@ -424,13 +418,7 @@ impl Interpreter {
                 if !e.0.frame_recorded
                     && let Some(fi) = self.frames.last()
                 {
-                    let marks = e.take_marks(fi.line);
-                    e.0.traceback.push(TraceEntry {
-                        file: fi.file.clone(),
-                        line: fi.line,
-                        func: fi.func.clone(),
-                        marks,
-                    });
+                    e.leave_frame(fi.file.clone(), fi.line, fi.func.clone());
                     e.0.frame_recorded = true;
                 }
                 let mut handled = None;
