@@ -851,7 +851,7 @@ impl Interpreter {
     }
 
     /// `t op= value`. Loading and storing the target fail at the target (`m`); the operation
-    /// itself has no markers (CPython locates it at the whole statement).
+    /// itself is left unmarked (CPython locates it at the whole statement).
     fn aug_assign(
         &mut self,
         f: &mut Frame,
@@ -865,9 +865,7 @@ impl Interpreter {
                 let o = self.eval(f, obj)?;
                 let cur = self.getattr(&o, name).map_err(|e| e.mark(m))?;
                 let rhs = self.eval(f, value)?;
-                let nv = self
-                    .inplace_op(op, cur, &rhs)
-                    .map_err(|e| e.mark(&Marks::NONE))?;
+                let nv = self.inplace_op(op, cur, &rhs)?;
                 self.setattr(&o, name, nv).map_err(|e| e.mark(m))
             }
             Target::Item(obj, idx, _) => {
@@ -875,9 +873,7 @@ impl Interpreter {
                 let k = self.eval(f, idx)?;
                 let cur = self.getitem(&o, &k).map_err(|e| e.mark(m))?;
                 let rhs = self.eval(f, value)?;
-                let nv = self
-                    .inplace_op(op, cur, &rhs)
-                    .map_err(|e| e.mark(&Marks::NONE))?;
+                let nv = self.inplace_op(op, cur, &rhs)?;
                 self.setitem(&o, &k, nv).map_err(|e| e.mark(m))
             }
             Target::Unpack(..) => Err(PyException::new(
@@ -888,9 +884,7 @@ impl Interpreter {
                 let cur = self.load_target(f, t, m).map_err(|e| e.mark(m))?;
                 let rhs = self.eval(f, value)?;
                 // Take the old binding out first so an in-place operand is uniquely owned.
-                let nv = self
-                    .inplace_op(op, cur, &rhs)
-                    .map_err(|e| e.mark(&Marks::NONE))?;
+                let nv = self.inplace_op(op, cur, &rhs)?;
                 self.store(f, t, nv)
             }
         }
