@@ -322,9 +322,7 @@ impl Interpreter {
         let Some(g) = body.gens.first() else {
             return Ok(());
         };
-        let src = self.eval(f, &g.iter)?;
-        let it = self.get_iter(&src).map_err(|e| e.mark(body.marks))?;
-        drop(src);
+        let it = self.comp_iter(f, g, body.marks)?;
         self.comp_items(f, body, 0, &it, out).map_err(|mut e| {
             let Some(fi) = self.frames.last() else {
                 return e;
@@ -392,10 +390,15 @@ impl Interpreter {
             }
             return Ok(());
         };
-        let src = self.eval(f, &g.iter)?;
-        let it = self.get_iter(&src).map_err(|e| e.mark(body.marks))?;
-        drop(src);
+        let it = self.comp_iter(f, g, body.marks)?;
         self.comp_items(f, body, idx, &it, out)
+    }
+
+    /// An iterator over generator `g`'s iterable; a value that is not iterable fails at the
+    /// whole comprehension (`marks`), as CPython's GET_ITER does.
+    fn comp_iter(&mut self, f: &mut Frame, g: &CompFor, marks: &Marks) -> PyResult<Value> {
+        let src = self.eval(f, &g.iter)?;
+        self.get_iter(&src).map_err(|e| e.mark(marks))
     }
 
     /// A global, then a builtin, by name and its precomputed [`key_hash`](super::super::value::key_hash).
