@@ -1077,12 +1077,9 @@ fn combine_cast(
     f: impl Fn(f64, f64) -> f64,
     cast: impl Fn(f64) -> f64,
 ) -> Vec<f64> {
-    use crate::engine::hostbuf::collect;
+    use crate::engine::hostbuf::{collect, filled};
     match (a, b) {
-        (ElementSource::Constant(x), ElementSource::Constant(y)) => {
-            let v = cast(f(*x, *y));
-            collect((0..n).map(|_| v))
-        }
+        (ElementSource::Constant(x), ElementSource::Constant(y)) => filled(n, cast(f(*x, *y))),
         (ElementSource::Constant(x), _) => collect(b.slice().iter().map(|&y| cast(f(*x, y)))),
         (_, ElementSource::Constant(y)) => collect(a.slice().iter().map(|&x| cast(f(x, *y)))),
         _ => collect(
