@@ -6,11 +6,11 @@
 //! docs/engine.md.
 
 pub mod allocator;
-pub mod backend;
 pub mod cuda;
 pub mod device;
 pub mod dtype;
 pub mod error;
+pub mod event;
 pub mod hostbuf;
 pub mod hostmem;
 pub mod numpy_print;
@@ -23,5 +23,6 @@ pub mod timing;
 pub use device::{Device, DeviceSpec, DeviceType};
 pub use dtype::{DType, Scalar};
 pub use error::{EngineError, ErrorKind, Result};
+pub use event::{AssertGap, OpKind, OpStatus, TimelineEntry, assert_gap};
 pub use runtime::{CudaFailure, OpEvent, Runtime, RuntimeConfig, SIM_DEVICE_NAME};
 pub use tensor::{BinaryOp, Operand, Reduction, Tensor, TensorIndex, UnaryOp};
