@@ -13,6 +13,7 @@ pub mod error;
 pub mod event;
 pub mod hostbuf;
 pub mod hostmem;
+pub mod layout;
 pub mod numpy_print;
 pub mod print;
 pub mod rng;

@@ -1,6 +1,6 @@
 //! Creating tensors, moving them between devices and dtypes, reading them back.
 
-use super::{MAX_HOST_ELEMENTS, Storage, Tensor, contiguous_strides};
+use super::{Layout, MAX_HOST_ELEMENTS, Storage, Tensor, contiguous_strides};
 use crate::engine::device::Device;
 use crate::engine::dtype::{DEFAULT_FLOAT, DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -80,9 +80,7 @@ impl Runtime {
                 _block: block,
                 _host: host,
             }),
-            shape,
-            strides,
-            offset: 0,
+            layout: Layout::new(shape, strides, 0),
             requires_grad: false,
             grad_fn: None,
             node: None,
@@ -434,7 +432,7 @@ impl Runtime {
                         )
                     };
                     let out = self
-                        .alloc_tensor(t.shape.clone(), dt, dev, data, false)
+                        .alloc_tensor(t.layout.shape.clone(), dt, dev, data, false)
                         .map_err(|e| self.host_error(op, Some(d), e))?;
                     self.d2d(op, s, d, bytes)?;
                     return Ok(self.keep_grad(t, out));
@@ -456,7 +454,7 @@ impl Runtime {
             )
         };
         let out = self
-            .alloc_tensor(t.shape.clone(), dt, dev, data, false)
+            .alloc_tensor(t.layout.shape.clone(), dt, dev, data, false)
             .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
         match (src, dev) {
             (Device::Cpu, Device::Cuda(d)) => {
@@ -498,7 +496,7 @@ impl Runtime {
         } else {
             Some(t.values_unchecked())
         };
-        let out = self.alloc_tensor(t.shape.clone(), t.dtype(), Device::Cpu, data, true)?;
+        let out = self.alloc_tensor(t.layout.shape.clone(), t.dtype(), Device::Cpu, data, true)?;
         self.cpu_op("pin_memory", Cost::new(t.nbytes() as u64 * 2, 0));
         Ok(out)
     }
@@ -592,7 +590,7 @@ impl Runtime {
             Some(t.values_unchecked())
         };
         let mut out = self
-            .alloc_tensor(t.shape.clone(), t.dtype(), t.device(), data, false)
+            .alloc_tensor(t.layout.shape.clone(), t.dtype(), t.device(), data, false)
             .map_err(|e| self.host_error("clone", t.device().cuda_index(), e))?;
         if t.requires_grad && self.grad_enabled() {
             out.requires_grad = true;

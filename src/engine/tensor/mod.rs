@@ -21,6 +21,7 @@ pub use ops::{BinaryOp, Operand, Reduction, UnaryOp};
 use super::device::Device;
 use super::dtype::{DType, Scalar};
 use super::error::{EngineError, Result};
+pub(crate) use super::layout::{Layout, contiguous_strides, for_each_offset};
 use super::runtime::CudaBlock;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -59,9 +60,8 @@ pub(crate) struct Storage {
 #[derive(Clone)]
 pub struct Tensor {
     pub(crate) storage: Rc<Storage>,
-    pub(crate) shape: Vec<usize>,
-    pub(crate) strides: Vec<usize>,
-    pub(crate) offset: usize,
+    /// Where this view's elements sit in `storage`.
+    pub(crate) layout: Layout,
     pub(crate) requires_grad: bool,
     pub(crate) grad_fn: Option<&'static str>,
     /// The backward node of a differentiable op's output (see autograd.rs).
@@ -75,19 +75,11 @@ impl std::fmt::Debug for Tensor {
         write!(
             f,
             "Tensor(shape={:?}, dtype={}, device={})",
-            self.shape,
+            self.layout.shape,
             self.dtype(),
             self.device()
         )
     }
-}
-
-pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
-    let mut s = vec![1usize; shape.len()];
-    for i in (0..shape.len().saturating_sub(1)).rev() {
-        s[i] = s[i + 1].saturating_mul(shape[i + 1].max(1));
-    }
-    s
 }
 
 /// `torch.Size([10, 5])`.
@@ -96,76 +88,32 @@ pub fn size_repr(shape: &[usize]) -> String {
     format!("torch.Size([{}])", inner.join(", "))
 }
 
-/// Visit the storage offsets of a strided view in logical (row-major) order.
-pub(crate) fn for_each_offset(
-    shape: &[usize],
-    strides: &[usize],
-    offset: usize,
-    mut f: impl FnMut(usize),
-) {
-    let n: usize = shape.iter().product();
-    if n == 0 {
-        return;
-    }
-    let nd = shape.len();
-    if nd == 0 {
-        f(offset);
-        return;
-    }
-    let last = nd - 1;
-    let (ls, lst) = (shape[last], strides[last]);
-    let mut idx = vec![0usize; nd];
-    let mut base = offset;
-    loop {
-        let mut o = base;
-        for _ in 0..ls {
-            f(o);
-            o += lst;
-        }
-        // advance the outer dims
-        let mut d = last;
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            idx[d] += 1;
-            base += strides[d];
-            if idx[d] < shape[d] {
-                break;
-            }
-            base -= strides[d] * shape[d];
-            idx[d] = 0;
-        }
-    }
-}
-
 impl Tensor {
     pub fn shape(&self) -> &[usize] {
-        &self.shape
+        &self.layout.shape
     }
     pub fn strides(&self) -> &[usize] {
-        &self.strides
+        &self.layout.strides
     }
     pub fn storage_offset(&self) -> usize {
-        self.offset
+        self.layout.offset
     }
     pub fn dim(&self) -> usize {
-        self.shape.len()
+        self.layout.shape.len()
     }
     pub fn numel(&self) -> usize {
         // An empty tensor's other dims may multiply past usize ([2**31, 0, 2**40] permuted
         // to [2**31, 2**40, 0]); a non-empty one's cannot (checked at creation).
-        if self.shape.contains(&0) {
+        if self.layout.shape.contains(&0) {
             0
         } else {
-            self.shape.iter().product()
+            self.layout.shape.iter().product()
         }
     }
     /// `size(d)` with a negative `d` allowed.
     pub fn size(&self, d: i64) -> Result<usize> {
         let d = wrap_dim(d, self.dim())?;
-        Ok(self.shape[d])
+        Ok(self.layout.shape[d])
     }
     pub fn dtype(&self) -> DType {
         self.storage.dtype
@@ -203,7 +151,7 @@ impl Tensor {
         } else if self.leaf.is_none() && self.grad_fn.is_none() {
             self.leaf = Some(Rc::new(autograd::Leaf {
                 grad: RefCell::new(None),
-                shape: self.shape.clone(),
+                shape: self.layout.shape.clone(),
                 dtype: self.dtype(),
                 device: self.device(),
             }));
@@ -220,7 +168,7 @@ impl Tensor {
             return Ok(());
         };
         if let Some(g) = &g
-            && g.shape != self.shape
+            && g.layout.shape != self.layout.shape
         {
             return Err(EngineError::runtime(format!(
                 "assigned grad has data of a different size"
@@ -245,10 +193,10 @@ impl Tensor {
     pub fn is_contiguous(&self) -> bool {
         let mut expected = 1;
         for i in (0..self.dim()).rev() {
-            if self.shape[i] != 1 && self.strides[i] != expected {
+            if self.layout.shape[i] != 1 && self.layout.strides[i] != expected {
                 return false;
             }
-            expected *= self.shape[i];
+            expected *= self.layout.shape[i];
         }
         true
     }
@@ -262,6 +210,7 @@ impl Tensor {
     pub fn is_phantom(&self) -> bool {
         self.storage.phantom
             || self
+                .layout
                 .shape
                 .iter()
                 .try_fold(1usize, |a, &d| a.checked_mul(d))
@@ -288,7 +237,7 @@ impl Tensor {
         {
             let data = self.storage.data.borrow();
             if !data.is_empty() && self.is_contiguous() {
-                return f(&data[self.offset..self.offset + self.numel()]);
+                return f(&data[self.layout.offset..self.layout.offset + self.numel()]);
             }
         }
         f(&self.values_unchecked())
@@ -301,19 +250,27 @@ impl Tensor {
         }
         let n = self.numel();
         if self.is_contiguous() {
-            return data[self.offset..self.offset + n].to_vec();
+            return data[self.layout.offset..self.layout.offset + n].to_vec();
         }
         let mut out = Vec::with_capacity(n);
-        for_each_offset(&self.shape, &self.strides, self.offset, |o| {
-            out.push(data[o])
-        });
+        for_each_offset(
+            &self.layout.shape,
+            &self.layout.strides,
+            self.layout.offset,
+            |o| out.push(data[o]),
+        );
         out
     }
 
     /// Storage offsets of every element, in logical order.
     pub(crate) fn offsets(&self) -> Vec<usize> {
         let mut out = Vec::with_capacity(self.numel());
-        for_each_offset(&self.shape, &self.strides, self.offset, |o| out.push(o));
+        for_each_offset(
+            &self.layout.shape,
+            &self.layout.strides,
+            self.layout.offset,
+            |o| out.push(o),
+        );
         out
     }
 
@@ -346,9 +303,9 @@ impl Tensor {
                 edges: vec![autograd::edge_of(self)],
                 kind: RefCell::new(Some(autograd::Kind::View(
                     autograd::Geometry {
-                        shape: self.shape.clone(),
-                        strides: self.strides.clone(),
-                        offset: self.offset,
+                        shape: self.layout.shape.clone(),
+                        strides: self.layout.strides.clone(),
+                        offset: self.layout.offset,
                     },
                     autograd::Geometry {
                         shape: shape.clone(),
@@ -364,9 +321,7 @@ impl Tensor {
         };
         Tensor {
             storage: self.storage.clone(),
-            shape,
-            strides,
-            offset,
+            layout: Layout::new(shape, strides, offset),
             requires_grad: self.requires_grad,
             grad_fn: if self.requires_grad {
                 Some(grad_fn)
@@ -392,16 +347,16 @@ impl Tensor {
 
     pub fn unsqueeze(&self, d: i64) -> Result<Tensor> {
         let d = wrap_dim(d, self.dim() + 1)?;
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
         let st = if d < self.dim() {
-            self.strides[d] * self.shape[d]
+            self.layout.strides[d] * self.layout.shape[d]
         } else {
             1
         };
         shape.insert(d, 1);
         strides.insert(d, st);
-        Ok(self.view_named("UnsqueezeBackward0", shape, strides, self.offset))
+        Ok(self.view_named("UnsqueezeBackward0", shape, strides, self.layout.offset))
     }
 
     /// `squeeze()` (all size-1 dims) or `squeeze(d)`.
@@ -417,28 +372,28 @@ impl Tensor {
             None => None,
         };
         for i in 0..self.dim() {
-            let drop = self.shape[i] == 1 && (d.is_none() || only == Some(i));
+            let drop = self.layout.shape[i] == 1 && (d.is_none() || only == Some(i));
             if !drop {
-                shape.push(self.shape[i]);
-                strides.push(self.strides[i]);
+                shape.push(self.layout.shape[i]);
+                strides.push(self.layout.strides[i]);
             }
         }
-        Ok(self.view_named("SqueezeBackward0", shape, strides, self.offset))
+        Ok(self.view_named("SqueezeBackward0", shape, strides, self.layout.offset))
     }
 
     pub fn transpose(&self, a: i64, b: i64) -> Result<Tensor> {
         if self.dim() == 0 {
             wrap_dim(a, 0)?;
             wrap_dim(b, 0)?;
-            return Ok(self.view_named("TransposeBackward0", vec![], vec![], self.offset));
+            return Ok(self.view_named("TransposeBackward0", vec![], vec![], self.layout.offset));
         }
         let a = wrap_dim(a, self.dim())?;
         let b = wrap_dim(b, self.dim())?;
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
         shape.swap(a, b);
         strides.swap(a, b);
-        Ok(self.view_named("TransposeBackward0", shape, strides, self.offset))
+        Ok(self.view_named("TransposeBackward0", shape, strides, self.layout.offset))
     }
 
     /// `t()`: 0-d and 1-d unchanged, 2-d transposed.
@@ -450,7 +405,11 @@ impl Tensor {
             )));
         }
         if self.dim() < 2 {
-            return Ok(self.view_of(self.shape.clone(), self.strides.clone(), self.offset));
+            return Ok(self.view_of(
+                self.layout.shape.clone(),
+                self.layout.strides.clone(),
+                self.layout.offset,
+            ));
         }
         let mut r = self.transpose(0, 1)?;
         if r.grad_fn.is_some() {
@@ -461,11 +420,11 @@ impl Tensor {
 
     /// `.T` (reverses all dims).
     pub fn t_all(&self) -> Tensor {
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
         shape.reverse();
         strides.reverse();
-        self.view_named("PermuteBackward0", shape, strides, self.offset)
+        self.view_named("PermuteBackward0", shape, strides, self.layout.offset)
     }
 
     pub fn permute(&self, dims: &[i64]) -> Result<Tensor> {
@@ -487,10 +446,10 @@ impl Tensor {
                 ));
             }
             seen[d] = true;
-            shape.push(self.shape[d]);
-            strides.push(self.strides[d]);
+            shape.push(self.layout.shape[d]);
+            strides.push(self.layout.strides[d]);
         }
-        Ok(self.view_named("PermuteBackward0", shape, strides, self.offset))
+        Ok(self.view_named("PermuteBackward0", shape, strides, self.layout.offset))
     }
 
     /// `view(shape)`: needs compatible strides (always true for contiguous tensors).
@@ -498,10 +457,10 @@ impl Tensor {
         let shape = infer_shape(shape, self.numel())?;
         if self.is_contiguous() {
             let strides = contiguous_strides(&shape);
-            return Ok(self.view_of(shape, strides, self.offset));
+            return Ok(self.view_of(shape, strides, self.layout.offset));
         }
-        match compute_view_strides(&self.shape, &self.strides, &shape) {
-            Some(strides) => Ok(self.view_of(shape, strides, self.offset)),
+        match compute_view_strides(&self.layout.shape, &self.layout.strides, &shape) {
+            Some(strides) => Ok(self.view_of(shape, strides, self.layout.offset)),
             None => Err(EngineError::runtime(
                 "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
             )),
@@ -514,7 +473,7 @@ impl Tensor {
             return Err(EngineError::runtime(format!(
                 "expand({}{{{:?}}}, size=[{}]): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
                 self.dtype().scalar_name().to_string() + "Type",
-                self.shape,
+                self.layout.shape,
                 sizes
                     .iter()
                     .map(|s| s.to_string())
@@ -538,10 +497,10 @@ impl Tensor {
                 strides.push(0);
             } else {
                 let j = i - lead;
-                let cur = self.shape[j];
+                let cur = self.layout.shape[j];
                 if s == -1 || s as usize == cur {
                     shape.push(cur);
-                    strides.push(self.strides[j]);
+                    strides.push(self.layout.strides[j]);
                 } else if cur == 1 {
                     shape.push(s as usize);
                     strides.push(0);
@@ -553,7 +512,8 @@ impl Tensor {
                             .map(|s| s.to_string())
                             .collect::<Vec<_>>()
                             .join(", "),
-                        self.shape
+                        self.layout
+                            .shape
                             .iter()
                             .map(|s| s.to_string())
                             .collect::<Vec<_>>()
@@ -563,7 +523,7 @@ impl Tensor {
             }
         }
         checked_numel(&shape)?;
-        Ok(self.view_named("ExpandBackward0", shape, strides, self.offset))
+        Ok(self.view_named("ExpandBackward0", shape, strides, self.layout.offset))
     }
 
     /// `select(dim, index)` (`x[i]` along a dim).
@@ -574,16 +534,16 @@ impl Tensor {
             ));
         }
         let d = wrap_dim(dim, self.dim())?;
-        let size = self.shape[d] as i64;
+        let size = self.layout.shape[d] as i64;
         if index < -size || index >= size {
             return Err(EngineError::index(format!(
                 "index {index} is out of bounds for dimension {d} with size {size}"
             )));
         }
         let i = if index < 0 { index + size } else { index } as usize;
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
-        let off = self.offset + i * strides[d];
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
+        let off = self.layout.offset + i * strides[d];
         shape.remove(d);
         strides.remove(d);
         Ok(self.view_named("SelectBackward0", shape, strides, off))
@@ -601,7 +561,7 @@ impl Tensor {
             return Err(EngineError::value("step must be greater than zero"));
         }
         let d = wrap_dim(dim, self.dim())?;
-        let n = self.shape[d] as i64;
+        let n = self.layout.shape[d] as i64;
         let clampi = |v: Option<i64>, def: i64| -> i64 {
             match v {
                 None => def,
@@ -612,10 +572,11 @@ impl Tensor {
         let s = clampi(start, 0);
         let e = clampi(stop, n).max(s);
         let len = ((e - s) + step - 1) / step;
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
         // Saturating: an empty tensor's strides may be saturated (contiguous_strides).
         let off = self
+            .layout
             .offset
             .saturating_add((s.min(n.max(0)) as usize).saturating_mul(strides[d]));
         shape[d] = len.max(0) as usize;
@@ -624,7 +585,7 @@ impl Tensor {
             "SliceBackward0",
             shape,
             strides,
-            if len > 0 { off } else { self.offset },
+            if len > 0 { off } else { self.layout.offset },
         ))
     }
 
@@ -633,7 +594,7 @@ impl Tensor {
         if self.dim() == 0 {
             return Err(EngineError::type_error("iteration over a 0-d tensor"));
         }
-        (0..self.shape[0])
+        (0..self.layout.shape[0])
             .map(|i| self.select(0, i as i64))
             .collect()
     }
@@ -782,10 +743,10 @@ pub(crate) fn broadcast_strides(t: &Tensor, shape: &[usize]) -> Vec<usize> {
                 0
             } else {
                 let j = i + k - n;
-                if t.shape[j] == 1 && shape[i] != 1 {
+                if t.layout.shape[j] == 1 && shape[i] != 1 {
                     0
                 } else {
-                    t.strides[j]
+                    t.layout.strides[j]
                 }
             }
         })
@@ -794,7 +755,7 @@ pub(crate) fn broadcast_strides(t: &Tensor, shape: &[usize]) -> Vec<usize> {
 
 /// Gather `t` broadcast to `shape` into a contiguous vector.
 pub(crate) fn broadcast_values(t: &Tensor, shape: &[usize]) -> Vec<f64> {
-    if t.shape == shape {
+    if t.layout.shape == shape {
         return t.values_unchecked();
     }
     let data = t.storage.data.borrow();
@@ -804,6 +765,6 @@ pub(crate) fn broadcast_values(t: &Tensor, shape: &[usize]) -> Vec<f64> {
     }
     let st = broadcast_strides(t, shape);
     let mut out = Vec::with_capacity(n);
-    for_each_offset(shape, &st, t.offset, |o| out.push(data[o]));
+    for_each_offset(shape, &st, t.layout.offset, |o| out.push(data[o]));
     out
 }

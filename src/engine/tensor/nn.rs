@@ -37,7 +37,8 @@ fn assert_lines(
 }
 
 fn mm_dims(t: &Tensor) -> String {
-    t.shape
+    t.layout
+        .shape
         .iter()
         .map(|d| d.to_string())
         .collect::<Vec<_>>()
@@ -143,10 +144,10 @@ impl Runtime {
             )),
             (1, 1) => {
                 let r = self.guarded("matmul", hint, || {
-                    if a.shape[0] != b.shape[0] {
+                    if a.layout.shape[0] != b.layout.shape[0] {
                         return Err(EngineError::runtime(format!(
                             "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively",
-                            a.shape[0], b.shape[0], a.shape[0], b.shape[0]
+                            a.layout.shape[0], b.layout.shape[0], a.layout.shape[0], b.layout.shape[0]
                         )));
                     }
                     Ok(())
@@ -158,21 +159,24 @@ impl Runtime {
             (2, 2) => self.mm_impl("matmul", a, b, "mm", "mm"),
             (1, 2) => {
                 let m = self.mm_impl("matmul", &a.unsqueeze(0)?, b, "mm", "mm")?;
-                Ok(m.view_of(vec![b.shape[1]], vec![1], 0))
+                Ok(m.view_of(vec![b.layout.shape[1]], vec![1], 0))
             }
             (2, 1) => {
-                if a.shape[1] != b.shape[0] {
+                if a.layout.shape[1] != b.layout.shape[0] {
                     return Err(self.host_error(
                         "matmul",
                         hint,
                         EngineError::runtime(format!(
                             "size mismatch, got input ({}), mat ({}x{}), vec ({})",
-                            a.shape[0], a.shape[0], a.shape[1], b.shape[0]
+                            a.layout.shape[0],
+                            a.layout.shape[0],
+                            a.layout.shape[1],
+                            b.layout.shape[0]
                         )),
                     ));
                 }
                 let m = self.mm_impl("matmul", a, &b.unsqueeze(1)?, "mv", "mv")?;
-                Ok(m.view_named("MvBackward0", vec![a.shape[0]], vec![1], 0))
+                Ok(m.view_named("MvBackward0", vec![a.layout.shape[0]], vec![1], 0))
             }
             _ => self.bmm_broadcast(a, b),
         }
@@ -215,7 +219,7 @@ impl Runtime {
                 b.dim()
             )));
         }
-        if a.shape[1] != b.shape[0] {
+        if a.layout.shape[1] != b.layout.shape[0] {
             return Err(EngineError::runtime(format!(
                 "{prefix}: mat1 and mat2 shapes cannot be multiplied ({} and {})",
                 mm_dims(a),
@@ -254,7 +258,7 @@ impl Runtime {
         dev: Device,
         gf: &'static str,
     ) -> Result<Tensor> {
-        let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
+        let (m, k, n) = (a.layout.shape[0], a.layout.shape[1], b.layout.shape[1]);
         let dt = a.dtype();
         let phantom = a.is_phantom()
             || b.is_phantom()
@@ -273,7 +277,7 @@ impl Runtime {
             let ad = a.storage.data.borrow();
             let a_owned;
             let av: &[f64] = if a.is_contiguous() && !ad.is_empty() {
-                &ad[a.offset..a.offset + m * k]
+                &ad[a.layout.offset..a.layout.offset + m * k]
             } else {
                 a_owned = a.values_unchecked();
                 &a_owned
@@ -296,12 +300,19 @@ impl Runtime {
                         };
                     }
                 }
-            } else if b.strides == [1, k] && k > 0 && n > 1 && !bd.is_empty() {
-                gemm_bt(av, &bd[b.offset..b.offset + n * k], m, k, n, &mut out);
+            } else if b.layout.strides == [1, k] && k > 0 && n > 1 && !bd.is_empty() {
+                gemm_bt(
+                    av,
+                    &bd[b.layout.offset..b.layout.offset + n * k],
+                    m,
+                    k,
+                    n,
+                    &mut out,
+                );
             } else {
                 let b_owned;
                 let bv: &[f64] = if b.is_contiguous() && !bd.is_empty() {
-                    &bd[b.offset..b.offset + k * n]
+                    &bd[b.layout.offset..b.layout.offset + k * n]
                 } else {
                     b_owned = b.values_unchecked();
                     &b_owned
@@ -322,7 +333,8 @@ impl Runtime {
         }
         self.grad_of(&ins, &mut out, gf);
         let edges: Vec<_> = ins.iter().map(|t| super::autograd::edge_of(t)).collect();
-        let kind = super::autograd::Kind::Mm(a.detach(), b.detach(), bias.map(|b| b.shape.clone()));
+        let kind =
+            super::autograd::Kind::Mm(a.detach(), b.detach(), bias.map(|b| b.layout.shape.clone()));
         super::autograd::attach(&mut out, &edges, kind);
         let es = dt.element_size() as u64;
         let cost = Cost::new(gemm_bytes(1, m, k, n, es), gemm_flops(1, m, k, n));
@@ -335,7 +347,7 @@ impl Runtime {
         let hint = a.device().cuda_index().or(b.device().cuda_index());
         let dev = self.guarded("addmm", hint, || {
             let dev = self.check_mm(a, b, "addmm", "addmm", Some(bias))?;
-            broadcast_shapes(&bias.shape, &[a.shape[0], b.shape[1]])?;
+            broadcast_shapes(&bias.layout.shape, &[a.layout.shape[0], b.layout.shape[1]])?;
             Ok(dev)
         })?;
         self.gemm_out("addmm", a, b, Some(bias), dev, "AddmmBackward0")
@@ -351,7 +363,7 @@ impl Runtime {
             let hint = x.device().cuda_index().or(weight.device().cuda_index());
             let dev = self.guarded("linear", hint, || {
                 let dev = self.check_mm(x, &wt, "addmm", "addmm", Some(b))?;
-                broadcast_shapes(&b.shape, &[x.shape[0], wt.shape[1]])?;
+                broadcast_shapes(&b.layout.shape, &[x.layout.shape[0], wt.layout.shape[1]])?;
                 Ok(dev)
             })?;
             return self.gemm_out("linear", x, &wt, Some(b), dev, "AddmmBackward0");
@@ -376,20 +388,20 @@ impl Runtime {
         } else {
             b.clone()
         };
-        let (m, k) = (a2.shape[a2.dim() - 2], a2.shape[a2.dim() - 1]);
-        let (k2, n) = (b2.shape[b2.dim() - 2], b2.shape[b2.dim() - 1]);
+        let (m, k) = (a2.layout.shape[a2.dim() - 2], a2.layout.shape[a2.dim() - 1]);
+        let (k2, n) = (b2.layout.shape[b2.dim() - 2], b2.layout.shape[b2.dim() - 1]);
         let dev = self.guarded("matmul", hint, || {
             let dev = self.common_device(&[&a2, &b2])?;
             if k != k2 && a.dim() >= 3 && b.dim() <= 2 {
                 // ATen folds the batch of `a` into its rows and calls mm
-                let rows: usize = a2.shape[..a2.dim() - 1].iter().product();
+                let rows: usize = a2.layout.shape[..a2.dim() - 1].iter().product();
                 return Err(EngineError::runtime(format!(
                     "mm: mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {k2}x{n})"
                 )));
             }
             if k != k2 {
-                let ab: usize = a2.shape[..a2.dim() - 2].iter().product();
-                let bb: usize = b2.shape[..b2.dim() - 2].iter().product();
+                let ab: usize = a2.layout.shape[..a2.dim() - 2].iter().product();
+                let bb: usize = b2.layout.shape[..b2.dim() - 2].iter().product();
                 let _ = bb;
                 return Err(EngineError::runtime(format!(
                     "Expected size for first two dimensions of batch2 tensor to be: [{ab}, {k}] but got: [{ab}, {k2}]."
@@ -405,7 +417,10 @@ impl Runtime {
             Ok(dev)
         })?;
         let batch = self.guarded("matmul", hint, || {
-            broadcast_shapes(&a2.shape[..a2.dim() - 2], &b2.shape[..b2.dim() - 2])
+            broadcast_shapes(
+                &a2.layout.shape[..a2.dim() - 2],
+                &b2.layout.shape[..b2.dim() - 2],
+            )
         })?;
         let nb = super::checked_numel(&batch).map_err(|e| self.host_error("matmul", hint, e))?;
         let mut sa = batch.clone();
@@ -472,7 +487,7 @@ impl Runtime {
             x.clone()
         };
         let vals = p.values_unchecked();
-        let c = if nd > 0 { x.shape[dim] } else { 1 };
+        let c = if nd > 0 { x.layout.shape[dim] } else { 1 };
         let mut out = vec![0.0; vals.len()];
         if c > 0 {
             for (row, o) in vals.chunks(c).zip(out.chunks_mut(c)) {
@@ -511,7 +526,7 @@ impl Runtime {
         if nd == 0 {
             return out;
         }
-        let mut pshape: Vec<usize> = perm.iter().map(|&i| x.shape[i as usize]).collect();
+        let mut pshape: Vec<usize> = perm.iter().map(|&i| x.layout.shape[i as usize]).collect();
         let pst = contiguous_strides(&pshape);
         // strides of the permuted-contiguous buffer seen in x's dim order
         let mut st = vec![0usize; nd];
@@ -520,7 +535,7 @@ impl Runtime {
         }
         let _ = &mut pshape;
         let mut res = Vec::with_capacity(out.len());
-        super::for_each_offset(&x.shape, &st, 0, |o| res.push(out[o]));
+        super::for_each_offset(&x.layout.shape, &st, 0, |o| res.push(out[o]));
         res
     }
 
@@ -556,7 +571,7 @@ impl Runtime {
             Some(self.softmax_values(&xin, d, log, dt))
         };
         let mut out = self
-            .alloc_tensor(x.shape.clone(), dt, x.device(), data, false)
+            .alloc_tensor(x.layout.shape.clone(), dt, x.device(), data, false)
             .map_err(|e| self.host_error(name, hint, e))?;
         self.grad_of(
             &[x],
@@ -615,14 +630,14 @@ impl Runtime {
             )));
         }
         let (n, c) = if input.dim() == 2 {
-            (input.shape[0], input.shape[1])
+            (input.layout.shape[0], input.layout.shape[1])
         } else {
-            (1, input.shape[0])
+            (1, input.layout.shape[0])
         };
         let tn = if target.dim() == 0 {
             1
         } else {
-            target.shape[0]
+            target.layout.shape[0]
         };
         if target.dim() > 1 {
             return Err(EngineError::runtime(
@@ -650,7 +665,8 @@ impl Runtime {
         {
             return Err(EngineError::runtime(format!(
                 "weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: [{}]",
-                w.shape
+                w.layout
+                    .shape
                     .iter()
                     .map(|d| d.to_string())
                     .collect::<Vec<_>>()
@@ -738,7 +754,7 @@ impl Runtime {
         ignore_index: i64,
         reduction: Reduction,
     ) -> Result<Tensor> {
-        if target.dtype().is_floating_point() && target.shape == input.shape {
+        if target.dtype().is_floating_point() && target.layout.shape == input.layout.shape {
             return self.cross_entropy_probs(input, target, reduction);
         }
         self.nll_like(
@@ -888,8 +904,12 @@ impl Runtime {
         })?;
         let dt = input.dtype();
         let d = if input.dim() >= 2 { 1 } else { 0 };
-        let n = if input.dim() >= 2 { input.shape[0] } else { 1 };
-        let c = input.shape[d];
+        let n = if input.dim() >= 2 {
+            input.layout.shape[0]
+        } else {
+            1
+        };
+        let c = input.layout.shape[d];
         let data = if input.is_phantom() {
             None
         } else {
@@ -963,15 +983,15 @@ impl Runtime {
         })?;
         let flat = indices.view_of(vec![indices.numel()], vec![1], 0);
         let flat = if indices.is_contiguous() {
-            indices.view_of(vec![indices.numel()], vec![1], indices.offset)
+            indices.view_of(vec![indices.numel()], vec![1], indices.layout.offset)
         } else {
             let _ = flat;
             self.contiguous(indices)?
                 .view_of(vec![indices.numel()], vec![1], 0)
         };
         let rows = self.index_select_as("embedding", weight, 0, &flat, true)?;
-        let mut shape = indices.shape.clone();
-        shape.push(weight.shape[1]);
+        let mut shape = indices.layout.shape.clone();
+        shape.push(weight.layout.shape[1]);
         let st = contiguous_strides(&shape);
         Ok(rows.view_of(shape, st, 0))
     }
@@ -1001,8 +1021,9 @@ impl Runtime {
             }
             Ok((dev, d, self.index_values(index)?))
         })?;
-        let size = if t.dim() == 0 { 1 } else { t.shape[d] };
+        let size = if t.dim() == 0 { 1 } else { t.layout.shape[d] };
         let slice: usize = t
+            .layout
             .shape
             .iter()
             .enumerate()
@@ -1038,7 +1059,7 @@ impl Runtime {
                 128,
             );
         }
-        let mut shape = t.shape.clone();
+        let mut shape = t.layout.shape.clone();
         if t.dim() > 0 {
             shape[d] = idx.len();
         }
@@ -1051,9 +1072,9 @@ impl Runtime {
             Some(Vec::new())
         } else {
             let mut out = Vec::with_capacity(idx.len() * slice);
-            let outer: usize = t.shape[..d.min(t.dim())].iter().product();
+            let outer: usize = t.layout.shape[..d.min(t.dim())].iter().product();
             let inner: usize = if t.dim() > 0 {
-                t.shape[d + 1..].iter().product()
+                t.layout.shape[d + 1..].iter().product()
             } else {
                 1
             };
@@ -1104,17 +1125,17 @@ impl Runtime {
                 return Err(EngineError::runtime("Index tensor must have the same number of dimensions as input tensor"));
             }
             for i in 0..t.dim() {
-                if i != d && index.shape[i] > t.shape[i] {
+                if i != d && index.layout.shape[i] > t.layout.shape[i] {
                     return Err(EngineError::runtime(format!(
                         "Size does not match at dimension {i} expected index [{}] to be no larger than self [{}] apart from dimension {d}",
-                        index.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
-                        t.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                        index.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+                        t.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
                     )));
                 }
             }
             Ok((dev, d))
         })?;
-        let size = if t.dim() == 0 { 1 } else { t.shape[d] } as i64;
+        let size = if t.dim() == 0 { 1 } else { t.layout.shape[d] } as i64;
         let iv = if index.is_phantom() || t.is_phantom() {
             Vec::new()
         } else {
@@ -1152,15 +1173,15 @@ impl Runtime {
             let data = t.storage.data.borrow();
             let mut out = Vec::with_capacity(index.numel());
             let mut k = 0;
-            let ist = contiguous_strides(&index.shape);
+            let ist = contiguous_strides(&index.layout.shape);
             for &v in &iv {
-                let mut off = t.offset;
+                let mut off = t.layout.offset;
                 let mut rem = k;
                 for i in 0..index.dim() {
                     let c = rem / ist[i];
                     rem %= ist[i];
                     let c = if i == d { v as usize } else { c };
-                    off += c * t.strides.get(i).copied().unwrap_or(0);
+                    off += c * t.layout.strides.get(i).copied().unwrap_or(0);
                 }
                 out.push(if v < 0.0 || v as i64 >= size {
                     0.0
@@ -1172,7 +1193,7 @@ impl Runtime {
             Some(out)
         };
         let mut out = self
-            .alloc_tensor(index.shape.clone(), t.dtype(), dev, data, false)
+            .alloc_tensor(index.layout.shape.clone(), t.dtype(), dev, data, false)
             .map_err(|e| self.host_error("gather", hint, e))?;
         self.grad_of(&[t], &mut out, "GatherBackward0");
         self.complete(
@@ -1204,7 +1225,7 @@ impl Runtime {
             }
             let d = wrap_dim(dim, first.dim())?;
             let mut dt = first.dtype();
-            let mut shape = first.shape.clone();
+            let mut shape = first.layout.shape.clone();
             shape[d] = 0;
             for (i, t) in ts.iter().enumerate() {
                 if t.dim() == 1 && t.numel() == 0 {
@@ -1218,15 +1239,15 @@ impl Runtime {
                     )));
                 }
                 for j in 0..t.dim() {
-                    if j != d && t.shape[j] != first.shape[j] {
+                    if j != d && t.layout.shape[j] != first.layout.shape[j] {
                         return Err(EngineError::runtime(format!(
                             "Sizes of tensors must match except in dimension {d}. Expected size {} but got size {} for tensor number {i} in the list.",
-                            first.shape[j], t.shape[j]
+                            first.layout.shape[j], t.layout.shape[j]
                         )));
                     }
                 }
                 dt = promote_types(dt, t.dtype());
-                shape[d] += t.shape[d];
+                shape[d] += t.layout.shape[d];
             }
             Ok((dev, d, dt, shape))
         })?;
@@ -1244,7 +1265,12 @@ impl Runtime {
             let vals: Vec<(Vec<f64>, usize)> = ts
                 .iter()
                 .filter(|t| !(t.dim() == 1 && t.numel() == 0))
-                .map(|t| (t.values_unchecked(), t.shape[d..].iter().product::<usize>()))
+                .map(|t| {
+                    (
+                        t.values_unchecked(),
+                        t.layout.shape[d..].iter().product::<usize>(),
+                    )
+                })
                 .collect();
             for o in 0..outer {
                 for (v, chunk) in &vals {
@@ -1275,12 +1301,12 @@ impl Runtime {
                 return Err(EngineError::runtime("stack expects a non-empty TensorList"));
             }
             for (i, t) in ts.iter().enumerate() {
-                if t.shape != ts[0].shape {
+                if t.layout.shape != ts[0].layout.shape {
                     let f = |s: &[usize]| s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
                     return Err(EngineError::runtime(format!(
                         "stack expects each tensor to be equal size, but got [{}] at entry 0 and [{}] at entry {i}",
-                        f(&ts[0].shape),
-                        f(&t.shape)
+                        f(&ts[0].layout.shape),
+                        f(&t.layout.shape)
                     )));
                 }
             }
@@ -1303,7 +1329,7 @@ impl Runtime {
         }
         let v = t.values()?;
         let nd = t.dim();
-        let st = contiguous_strides(&t.shape);
+        let st = contiguous_strides(&t.layout.shape);
         let mut out = Vec::new();
         let mut count = 0;
         for (k, &x) in v.iter().enumerate() {
@@ -1339,8 +1365,8 @@ impl Runtime {
                 )));
             }
             self.common_device(&[t, mask])?;
-            let s = broadcast_shapes(&t.shape, &mask.shape)?;
-            if s != t.shape {
+            let s = broadcast_shapes(&t.layout.shape, &mask.layout.shape)?;
+            if s != t.layout.shape {
                 return Err(EngineError::runtime(
                     "masked_fill: mask must be broadcastable to input".to_string(),
                 ));

@@ -346,11 +346,11 @@ impl Runtime {
             ));
         }
         let sa: Vec<usize> = match a {
-            Operand::Tensor(t) => t.shape.clone(),
+            Operand::Tensor(t) => t.layout.shape.clone(),
             _ => vec![],
         };
         let sb: Vec<usize> = match b {
-            Operand::Tensor(t) => t.shape.clone(),
+            Operand::Tensor(t) => t.layout.shape.clone(),
             _ => vec![],
         };
         let shape = broadcast_shapes(&sa, &sb)?;
@@ -556,10 +556,11 @@ impl Runtime {
             }
             Some(v)
         };
-        let mut out = match self.alloc_tensor(t.shape.clone(), out_dt, t.device(), data, false) {
-            Ok(o) => o,
-            Err(e) => return err(e),
-        };
+        let mut out =
+            match self.alloc_tensor(t.layout.shape.clone(), out_dt, t.device(), data, false) {
+                Ok(o) => o,
+                Err(e) => return err(e),
+            };
         self.out_grad(&[t], &mut out, op.grad_fn());
         if op.grad_fn().is_some() {
             let kind = autograd::Kind::Unary(op, t.detach(), out.detach());
@@ -612,7 +613,7 @@ impl Runtime {
             )
         };
         let mut out = self
-            .alloc_tensor(t.shape.clone(), dt, t.device(), data, false)
+            .alloc_tensor(t.layout.shape.clone(), dt, t.device(), data, false)
             .map_err(|e| self.host_error("clamp", t.device().cuda_index(), e))?;
         self.out_grad(&[t], &mut out, Some("ClampBackward1"));
         self.complete(
@@ -636,13 +637,13 @@ impl Runtime {
             }
             let mut ts: Vec<&Tensor> = vec![cond];
             let mut rt = ResultType::new();
-            let mut shape = cond.shape.clone();
+            let mut shape = cond.layout.shape.clone();
             for o in [a, b] {
                 match o {
                     Operand::Tensor(t) => {
                         ts.push(t);
                         rt = rt.tensor(t.dtype(), t.dim());
-                        shape = broadcast_shapes(&shape, &t.shape)?;
+                        shape = broadcast_shapes(&shape, &t.layout.shape)?;
                     }
                     Operand::Scalar(s) => rt = rt.scalar(*s),
                 }
@@ -711,13 +712,13 @@ impl Runtime {
         let rdims: Vec<usize> = (0..nd).filter(|&i| red[i]).collect();
         let perm: Vec<i64> = keep.iter().chain(rdims.iter()).map(|&i| i as i64).collect();
         let p = if nd > 0 { t.permute(&perm)? } else { t.clone() };
-        let group: usize = rdims.iter().map(|&i| t.shape[i]).product();
+        let group: usize = rdims.iter().map(|&i| t.layout.shape[i]).product();
         let out_shape: Vec<usize> = if keepdim {
             (0..nd)
-                .map(|i| if red[i] { 1 } else { t.shape[i] })
+                .map(|i| if red[i] { 1 } else { t.layout.shape[i] })
                 .collect()
         } else {
-            keep.iter().map(|&i| t.shape[i]).collect()
+            keep.iter().map(|&i| t.layout.shape[i]).collect()
         };
         // The reduced dims last: each output element reduces one contiguous run of `group`
         // values of `p`.
@@ -802,7 +803,7 @@ impl Runtime {
             }
         }
         let kind = autograd::Kind::Reduce {
-            in_shape: t.shape.clone(),
+            in_shape: t.layout.shape.clone(),
             reduced,
             keepdim,
             mean,
@@ -1010,7 +1011,7 @@ impl Runtime {
         };
         if dim.is_none() && !t.is_contiguous() {
             let c = self.contiguous(t)?;
-            let f = c.view_of(vec![c.numel()], vec![1], c.offset);
+            let f = c.view_of(vec![c.numel()], vec![1], c.layout.offset);
             return self.reduce_op(
                 name,
                 &f,
@@ -1022,7 +1023,7 @@ impl Runtime {
             );
         }
         let src = if dim.is_none() {
-            src.view_of(vec![t.numel()], vec![1], t.offset)
+            src.view_of(vec![t.numel()], vec![1], t.layout.offset)
         } else {
             src.clone()
         };
@@ -1111,8 +1112,8 @@ impl<'a> ElementSource<'a> {
                 let data = t.storage.data.borrow();
                 if data.is_empty() {
                     ElementSource::Constant(0.0)
-                } else if t.shape == shape && t.dtype() == compute && t.is_contiguous() {
-                    let range = t.offset..t.offset + t.numel();
+                } else if t.layout.shape == shape && t.dtype() == compute && t.is_contiguous() {
+                    let range = t.layout.offset..t.layout.offset + t.numel();
                     ElementSource::Borrowed(std::cell::Ref::map(data, |d| &d[range]))
                 } else {
                     drop(data);
