@@ -120,16 +120,8 @@ pub fn parse_size(s: &str) -> Option<u64> {
 /// failing with ENOMEM), for `nbytes` as PyTorch counts them.
 pub fn cpu_alloc_error(nbytes: u64) -> String {
     format!(
-        "[enforce fail at alloc_cpu.cpp:118] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
     )
-}
-
-/// A zeroed `Vec<f64>` of `n`, or None when the system refuses the memory.
-pub(crate) fn try_zeros(n: usize) -> Option<Vec<f64>> {
-    let mut v: Vec<f64> = Vec::new();
-    v.try_reserve_exact(n).ok()?;
-    v.resize(n, 0.0);
-    Some(v)
 }
 
 #[cfg(test)]

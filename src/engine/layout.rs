@@ -62,11 +62,13 @@ impl Layout {
         true
     }
 
-    /// The storage range of a contiguous layout's elements, or None when it is not
-    /// contiguous.
+    /// The storage range of a contiguous layout's elements (empty for no elements,
+    /// wherever the offset points), or None when it is not contiguous.
     pub fn contiguous_range(&self) -> Option<std::ops::Range<usize>> {
-        self.is_contiguous()
-            .then(|| self.offset..self.offset + self.numel())
+        match self.numel() {
+            0 => Some(0..0),
+            n => self.is_contiguous().then(|| self.offset..self.offset + n),
+        }
     }
 
     /// The last storage position this layout can touch, plus one (0 when empty).

@@ -11,6 +11,7 @@ pub mod device;
 pub mod dtype;
 pub mod error;
 pub mod event;
+pub mod host;
 pub mod hostbuf;
 pub mod hostmem;
 pub mod layout;

@@ -525,10 +525,9 @@ impl Runtime {
                     && !old.is_phantom()
                 {
                     let offs = old.offsets();
-                    let mut d = old.storage.data.borrow_mut();
-                    for (o, v) in offs.into_iter().zip(g) {
-                        d[o] = dt.cast(d[o] + v);
-                    }
+                    let cur = old.values_unchecked();
+                    let sum: Vec<f64> = cur.iter().zip(&g).map(|(a, b)| dt.cast(a + b)).collect();
+                    old.write_at(&offs, &sum);
                 }
             }
             None => {

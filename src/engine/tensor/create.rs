@@ -4,6 +4,7 @@ use super::{Layout, MAX_HOST_ELEMENTS, Storage, Tensor, contiguous_strides};
 use crate::engine::device::Device;
 use crate::engine::dtype::{DEFAULT_FLOAT, DType, Scalar};
 use crate::engine::error::{EngineError, Result};
+use crate::engine::host::HostStorage;
 use crate::engine::hostmem;
 use crate::engine::rng::Generator;
 use crate::engine::runtime::Runtime;
@@ -40,6 +41,26 @@ impl Runtime {
         pinned: bool,
     ) -> Result<Tensor> {
         let numel = super::checked_numel(&shape)?;
+        let data = match data {
+            Some(d) if numel <= MAX_HOST_ELEMENTS => {
+                debug_assert_eq!(d.len(), numel);
+                Some(HostStorage::from_f64s(dtype, &d[..numel.min(d.len())])?)
+            }
+            _ => None,
+        };
+        self.alloc_host(shape, dtype, device, data, pinned)
+    }
+
+    /// [`Runtime::alloc_tensor`] for typed values (`data`: `numel` elements of `dtype`).
+    pub(crate) fn alloc_host(
+        &self,
+        shape: Vec<usize>,
+        dtype: DType,
+        device: Device,
+        data: Option<HostStorage>,
+        pinned: bool,
+    ) -> Result<Tensor> {
+        let numel = super::checked_numel(&shape)?;
         let nbytes = (numel as u64).saturating_mul(dtype.element_size() as u64);
         if device == Device::Cpu && nbytes > self.host.limit {
             return Err(EngineError::runtime(hostmem::cpu_alloc_error(nbytes)));
@@ -52,7 +73,7 @@ impl Runtime {
             device == Device::Meta || numel > MAX_HOST_ELEMENTS || (data.is_none() && numel > 0);
         let mut host = None;
         if !phantom && numel > 0 {
-            host = self.host.take(numel as u64 * 8);
+            host = self.host.take(nbytes);
             if host.is_none() {
                 if device == Device::Cpu {
                     return Err(EngineError::runtime(hostmem::cpu_alloc_error(nbytes)));
@@ -61,19 +82,18 @@ impl Runtime {
             }
         }
         let data = match data {
-            Some(mut d) if !phantom => {
-                debug_assert_eq!(d.len(), numel);
-                d.resize(numel, 0.0);
-                d
+            Some(d) if !phantom => {
+                debug_assert_eq!((d.len(), d.dtype()), (numel, dtype));
+                Some(d)
             }
-            _ => Vec::new(),
+            _ if !phantom => Some(HostStorage::zeros(dtype, numel)?),
+            _ => None,
         };
         let strides = contiguous_strides(&shape);
         Ok(Tensor {
             storage: Rc::new(Storage {
                 data: RefCell::new(data),
                 numel,
-                phantom,
                 dtype,
                 device,
                 pinned,
@@ -94,9 +114,9 @@ impl Runtime {
         if device == Device::Meta || numel > MAX_HOST_ELEMENTS {
             return Ok(false);
         }
-        let fits = self.host.used().saturating_add(numel as u64 * 8) <= self.host.limit;
+        let nbytes = (numel as u64).saturating_mul(dtype.element_size() as u64);
+        let fits = self.host.used().saturating_add(nbytes) <= self.host.limit;
         if !fits && device == Device::Cpu {
-            let nbytes = (numel as u64).saturating_mul(dtype.element_size() as u64);
             return Err(EngineError::runtime(hostmem::cpu_alloc_error(nbytes)));
         }
         Ok(fits)
@@ -170,13 +190,14 @@ impl Runtime {
         device: Device,
     ) -> Result<Tensor> {
         let dt = dtype.unwrap_or_else(|| infer_dtype(values));
-        let data: Vec<f64> = values.iter().map(|v| dt.cast(v.as_f64())).collect();
         let numel: usize = shape.iter().product();
-        if numel != data.len() {
+        if numel != values.len() {
             return Err(EngineError::value("tensor data and shape disagree"));
         }
+        let data = HostStorage::from_scalars(dt, values)
+            .map_err(|e| self.host_error("tensor", device.cuda_index(), e))?;
         let t = self
-            .alloc_tensor(shape, dt, device, Some(data), false)
+            .alloc_host(shape, dt, device, Some(data), false)
             .map_err(|e| self.host_error("tensor", device.cuda_index(), e))?;
         match device {
             Device::Cuda(i) => self.h2d("tensor", i, t.nbytes() as u64, false, false)?,
@@ -198,25 +219,15 @@ impl Runtime {
             Scalar::Bool(_) => DType::Bool,
         });
         let v = dt.cast(value.as_f64());
-        self.created("full", shape.to_vec(), dt, device, |n| {
-            crate::engine::hostbuf::filled(n, v)
-        })
+        self.created("full", shape.to_vec(), dt, device, |n| vec![v; n])
     }
     pub fn zeros(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        self.created(
-            "zeros",
-            shape.to_vec(),
-            dt,
-            device,
-            crate::engine::hostbuf::zeroed,
-        )
+        self.created("zeros", shape.to_vec(), dt, device, |n| vec![0.0; n])
     }
     pub fn ones(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        self.created("ones", shape.to_vec(), dt, device, |n| {
-            crate::engine::hostbuf::filled(n, 1.0)
-        })
+        self.created("ones", shape.to_vec(), dt, device, |n| vec![1.0; n])
     }
     /// `torch.empty`: zeros in the simulator (PyTorch leaves garbage).
     pub fn empty(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
@@ -224,11 +235,7 @@ impl Runtime {
         let t = super::checked_numel(shape)
             .and_then(|n| {
                 let zeros = if self.host_room(n, dt, device)? {
-                    Some(hostmem::try_zeros(n).ok_or_else(|| {
-                        EngineError::runtime(hostmem::cpu_alloc_error(
-                            (n * dt.element_size()) as u64,
-                        ))
-                    })?)
+                    Some(vec![0.0; n])
                 } else {
                     None
                 };
@@ -578,6 +585,14 @@ impl Runtime {
                 )),
             ));
         }
+        if t.dtype() == DType::BFloat16 {
+            // numpy has no bfloat16
+            return Err(self.host_error(
+                "numpy",
+                None,
+                EngineError::type_error("Got unsupported ScalarType BFloat16"),
+            ));
+        }
         self.host_event("numpy", None, self.timing().host_query_us);
         t.scalars()
     }
@@ -654,6 +669,7 @@ fn type_base(dt: DType) -> &'static str {
         DType::Int32 => "IntTensor",
         DType::Int64 => "LongTensor",
         DType::Float16 => "HalfTensor",
+        DType::BFloat16 => "BFloat16Tensor",
         DType::Float32 => "FloatTensor",
         DType::Float64 => "DoubleTensor",
     }

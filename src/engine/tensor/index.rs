@@ -339,7 +339,7 @@ impl Runtime {
                 let data = if t.is_phantom() {
                     None
                 } else {
-                    let d = t.storage.data.borrow();
+                    let d = t.storage_values();
                     Some(
                         offsets
                             .iter()
@@ -432,12 +432,7 @@ impl Runtime {
             }
         };
         if !t.is_phantom() && !vals.is_empty() {
-            let mut d = t.storage.data.borrow_mut();
-            for (o, v) in offsets.iter().zip(vals) {
-                if let Some(slot) = d.get_mut(*o) {
-                    *slot = v;
-                }
-            }
+            t.write_at(&offsets, &vals);
         }
         let name = if masked_fill {
             "masked_fill_"
@@ -483,10 +478,8 @@ impl Runtime {
             let dt = dst.dtype();
             let vals = broadcast_values(src, &dst.layout.shape);
             let offs = dst.offsets();
-            let mut d = dst.storage.data.borrow_mut();
-            for (o, v) in offs.into_iter().zip(vals) {
-                d[o] = dt.cast(v);
-            }
+            let vals: Vec<f64> = vals.into_iter().map(|v| dt.cast(v)).collect();
+            dst.write_at(&offs, &vals);
         }
         let dev = dst.device();
         match (src.device(), dev) {
@@ -577,10 +570,8 @@ impl Runtime {
             let dt = dst.dtype();
             let vals = r.values_unchecked();
             let offs = dst.offsets();
-            let mut d = dst.storage.data.borrow_mut();
-            for (o, v) in offs.into_iter().zip(vals) {
-                d[o] = dt.cast(v);
-            }
+            let vals: Vec<f64> = vals.into_iter().map(|v| dt.cast(v)).collect();
+            dst.write_at(&offs, &vals);
         }
     }
 
@@ -601,10 +592,7 @@ impl Runtime {
                     .collect()
             });
             let offs = t.offsets();
-            let mut d = t.storage.data.borrow_mut();
-            for (o, v) in offs.into_iter().zip(vals) {
-                d[o] = v;
-            }
+            t.write_at(&offs, &vals);
         }
         self.complete(
             if normal { "normal_" } else { "uniform_" },
@@ -619,10 +607,7 @@ impl Runtime {
         let v = t.dtype().cast(value.as_f64());
         if !t.is_phantom() {
             let offs = t.offsets();
-            let mut d = t.storage.data.borrow_mut();
-            for o in offs {
-                d[o] = v;
-            }
+            t.write_at(&offs, &vec![v; offs.len()]);
         }
         self.complete(
             "fill_",

@@ -21,6 +21,7 @@ pub use ops::{BinaryOp, Operand, Reduction, UnaryOp};
 use super::device::Device;
 use super::dtype::{DType, Scalar};
 use super::error::{EngineError, Result};
+use super::host::HostStorage;
 pub(crate) use super::layout::{Layout, contiguous_strides, for_each_offset};
 use super::runtime::CudaBlock;
 use std::cell::RefCell;
@@ -44,9 +45,9 @@ pub(crate) fn too_costly(batch: usize, m: usize, k: usize, n: usize) -> bool {
 
 #[allow(dead_code)]
 pub(crate) struct Storage {
-    pub data: RefCell<Vec<f64>>,
+    /// The values, typed; None when they are not kept (a phantom: see is_phantom).
+    pub data: RefCell<Option<HostStorage>>,
     pub numel: usize,
-    pub phantom: bool,
     pub dtype: DType,
     pub device: Device,
     pub pinned: bool,
@@ -208,7 +209,7 @@ impl Tensor {
     /// (an `expand`ed one, say) with more than [`MAX_HOST_ELEMENTS`] elements, whose values
     /// would have to be materialised to be read.
     pub fn is_phantom(&self) -> bool {
-        self.storage.phantom
+        self.storage.data.borrow().is_none()
             || self
                 .layout
                 .shape
@@ -231,35 +232,38 @@ impl Tensor {
         Ok(self.values_unchecked())
     }
 
-    /// Calls `f` on the values in logical order: in place when they are contiguous (a full
-    /// reduction of a 1M-element tensor then copies nothing), gathered into a buffer otherwise.
+    /// Calls `f` on the values in logical order.
     pub(crate) fn with_values<R>(&self, f: impl FnOnce(&[f64]) -> R) -> R {
-        {
-            let data = self.storage.data.borrow();
-            if !data.is_empty() && self.is_contiguous() {
-                return f(&data[self.layout.offset..self.layout.offset + self.numel()]);
-            }
-        }
         f(&self.values_unchecked())
     }
 
     pub(crate) fn values_unchecked(&self) -> Vec<f64> {
-        let data = self.storage.data.borrow();
-        if data.is_empty() {
-            return vec![0.0; self.numel()];
+        self.layout_values(&self.layout)
+    }
+
+    /// The values of this tensor's storage read through `layout`, widened to f64 (zeros
+    /// for a phantom).
+    pub(crate) fn layout_values(&self, layout: &Layout) -> Vec<f64> {
+        match self.storage.data.borrow().as_ref() {
+            Some(h) => h.gather_f64(layout),
+            None => vec![0.0; layout.numel()],
         }
-        let n = self.numel();
-        if self.is_contiguous() {
-            return data[self.layout.offset..self.layout.offset + n].to_vec();
+    }
+
+    /// Every element of the storage, in storage order, widened to f64.
+    pub(crate) fn storage_values(&self) -> Vec<f64> {
+        match self.storage.data.borrow().as_ref() {
+            Some(h) => h.gather_f64(&Layout::contiguous(&[h.len()])),
+            None => Vec::new(),
         }
-        let mut out = Vec::with_capacity(n);
-        for_each_offset(
-            &self.layout.shape,
-            &self.layout.strides,
-            self.layout.offset,
-            |o| out.push(data[o]),
-        );
-        out
+    }
+
+    /// Write `vals` at the storage offsets `offsets` (converted to the dtype); nothing for
+    /// a phantom.
+    pub(crate) fn write_at(&self, offsets: &[usize], vals: &[f64]) {
+        if let Some(h) = self.storage.data.borrow_mut().as_mut() {
+            h.write_f64_at(offsets, vals);
+        }
     }
 
     /// Storage offsets of every element, in logical order.
@@ -276,12 +280,13 @@ impl Tensor {
 
     /// Element values as Python scalars, logical order.
     pub fn scalars(&self) -> Result<Vec<Scalar>> {
-        let dt = self.dtype();
-        Ok(self
-            .values()?
-            .into_iter()
-            .map(|v| Scalar::from_element(dt, v))
-            .collect())
+        if self.is_phantom() {
+            return Err(self.phantom_error());
+        }
+        Ok(match self.storage.data.borrow().as_ref() {
+            Some(h) => h.gather_scalars(&self.layout),
+            None => Vec::new(),
+        })
     }
 
     /// A view with new shape/strides/offset over the same storage.
@@ -733,38 +738,7 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     Ok(out)
 }
 
-/// Strides that read `t` broadcast to `shape` (0 on broadcast dims).
-pub(crate) fn broadcast_strides(t: &Tensor, shape: &[usize]) -> Vec<usize> {
-    let n = shape.len();
-    let k = t.dim();
-    (0..n)
-        .map(|i| {
-            if i + k < n {
-                0
-            } else {
-                let j = i + k - n;
-                if t.layout.shape[j] == 1 && shape[i] != 1 {
-                    0
-                } else {
-                    t.layout.strides[j]
-                }
-            }
-        })
-        .collect()
-}
-
 /// Gather `t` broadcast to `shape` into a contiguous vector.
 pub(crate) fn broadcast_values(t: &Tensor, shape: &[usize]) -> Vec<f64> {
-    if t.layout.shape == shape {
-        return t.values_unchecked();
-    }
-    let data = t.storage.data.borrow();
-    let n: usize = shape.iter().product();
-    if data.is_empty() {
-        return vec![0.0; n];
-    }
-    let st = broadcast_strides(t, shape);
-    let mut out = Vec::with_capacity(n);
-    for_each_offset(shape, &st, t.layout.offset, |o| out.push(data[o]));
-    out
+    t.layout_values(&t.layout.broadcast_as(shape))
 }

@@ -274,15 +274,8 @@ impl Runtime {
             };
             // Read contiguous operands in place; a transposed contiguous B (Linear's weight.t())
             // becomes a row-dot-row product, no copy.
-            let ad = a.storage.data.borrow();
-            let a_owned;
-            let av: &[f64] = if a.is_contiguous() && !ad.is_empty() {
-                &ad[a.layout.offset..a.layout.offset + m * k]
-            } else {
-                a_owned = a.values_unchecked();
-                &a_owned
-            };
-            let bd = b.storage.data.borrow();
+            let av = a.values_unchecked();
+            let av: &[f64] = &av;
             if dt == DType::Float32 && m * k * n <= 1 << 16 {
                 // small float32 products: float32 fused multiply-adds along k, then the bias,
                 // which reproduces torch's CPU results bit for bit where f64 sums then one
@@ -300,24 +293,13 @@ impl Runtime {
                         };
                     }
                 }
-            } else if b.layout.strides == [1, k] && k > 0 && n > 1 && !bd.is_empty() {
-                gemm_bt(
-                    av,
-                    &bd[b.layout.offset..b.layout.offset + n * k],
-                    m,
-                    k,
-                    n,
-                    &mut out,
-                );
+            } else if b.layout.strides == [1, k] && k > 0 && n > 1 {
+                let bt =
+                    b.layout_values(&super::Layout::new(vec![n, k], vec![k, 1], b.layout.offset));
+                gemm_bt(av, &bt, m, k, n, &mut out);
             } else {
-                let b_owned;
-                let bv: &[f64] = if b.is_contiguous() && !bd.is_empty() {
-                    &bd[b.layout.offset..b.layout.offset + k * n]
-                } else {
-                    b_owned = b.values_unchecked();
-                    &b_owned
-                };
-                gemm(av, bv, m, k, n, &mut out);
+                let bv = b.values_unchecked();
+                gemm(av, &bv, m, k, n, &mut out);
             }
             if dt != DType::Float64 {
                 out.iter_mut().for_each(|x| *x = dt.cast(*x));
@@ -1170,7 +1152,7 @@ impl Runtime {
         let data = if t.is_phantom() || index.is_phantom() {
             None
         } else {
-            let data = t.storage.data.borrow();
+            let data = t.storage_values();
             let mut out = Vec::with_capacity(index.numel());
             let mut k = 0;
             let ist = contiguous_strides(&index.layout.shape);

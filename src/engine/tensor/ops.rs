@@ -1078,52 +1078,39 @@ fn combine_cast(
     f: impl Fn(f64, f64) -> f64,
     cast: impl Fn(f64) -> f64,
 ) -> Vec<f64> {
-    use crate::engine::hostbuf::{collect, filled};
     match (a, b) {
-        (ElementSource::Constant(x), ElementSource::Constant(y)) => filled(n, cast(f(*x, *y))),
-        (ElementSource::Constant(x), _) => collect(b.slice().iter().map(|&y| cast(f(*x, y)))),
-        (_, ElementSource::Constant(y)) => collect(a.slice().iter().map(|&x| cast(f(x, *y)))),
-        _ => collect(
-            a.slice()
-                .iter()
-                .zip(b.slice())
-                .map(|(&x, &y)| cast(f(x, y))),
-        ),
+        (ElementSource::Constant(x), ElementSource::Constant(y)) => vec![cast(f(*x, *y)); n],
+        (ElementSource::Constant(x), _) => b.slice().iter().map(|&y| cast(f(*x, y))).collect(),
+        (_, ElementSource::Constant(y)) => a.slice().iter().map(|&x| cast(f(x, *y))).collect(),
+        _ => a
+            .slice()
+            .iter()
+            .zip(b.slice())
+            .map(|(&x, &y)| cast(f(x, y)))
+            .collect(),
     }
 }
 
 /// The elements of one operand of an elementwise op, in the result's logical order.
-enum ElementSource<'a> {
-    /// Every element has this value (a Python number, or a tensor that was never written).
+enum ElementSource {
+    /// Every element has this value (a Python number).
     Constant(f64),
-    /// A contiguous tensor of the right shape and dtype, read in place.
-    Borrowed(std::cell::Ref<'a, [f64]>),
     /// Broadcast and/or cast into a fresh buffer.
     Owned(Vec<f64>),
 }
 
-impl<'a> ElementSource<'a> {
-    /// `o`'s elements broadcast to `shape` and cast to `compute`, borrowed
-    /// from the tensor when no broadcast or cast is needed.
-    fn read(o: &'a Operand, shape: &[usize], compute: DType) -> ElementSource<'a> {
+impl ElementSource {
+    /// `o`'s elements broadcast to `shape` and cast to `compute`.
+    fn read(o: &Operand, shape: &[usize], compute: DType) -> ElementSource {
         match o {
             Operand::Scalar(s) => ElementSource::Constant(compute.cast(s.as_f64())),
             Operand::Tensor(t) => {
-                let data = t.storage.data.borrow();
-                if data.is_empty() {
-                    ElementSource::Constant(0.0)
-                } else if t.layout.shape == shape && t.dtype() == compute && t.is_contiguous() {
-                    let range = t.layout.offset..t.layout.offset + t.numel();
-                    ElementSource::Borrowed(std::cell::Ref::map(data, |d| &d[range]))
+                let v = broadcast_values(t, shape);
+                ElementSource::Owned(if t.dtype() == compute {
+                    v
                 } else {
-                    drop(data);
-                    let v = broadcast_values(t, shape);
-                    ElementSource::Owned(if t.dtype() == compute {
-                        v
-                    } else {
-                        v.into_iter().map(|x| compute.cast(x)).collect()
-                    })
-                }
+                    v.into_iter().map(|x| compute.cast(x)).collect()
+                })
             }
         }
     }
@@ -1132,7 +1119,6 @@ impl<'a> ElementSource<'a> {
     fn slice(&self) -> &[f64] {
         match self {
             ElementSource::Constant(_) => &[],
-            ElementSource::Borrowed(s) => &s[..],
             ElementSource::Owned(v) => v,
         }
     }
