@@ -6,6 +6,7 @@
 //! docs/engine.md.
 
 pub mod allocator;
+pub mod backend;
 pub mod cuda;
 pub mod device;
 pub mod dtype;
@@ -14,11 +15,14 @@ pub mod event;
 pub mod host;
 pub mod hostbuf;
 pub mod hostmem;
+pub mod interrupt;
 pub mod layout;
 pub mod numpy_print;
+pub mod op;
 pub mod print;
 pub mod rng;
 pub mod runtime;
+pub mod storage;
 pub mod tensor;
 pub mod timing;
 

@@ -26,6 +26,8 @@ pub struct RuntimeConfig {
     /// Bound on the host memory holding tensor values; None: the process default
     /// ([`super::hostmem::default_limit`], `CUDATUTOR_HOST_MEM_LIMIT`).
     pub host_mem_limit: Option<u64>,
+    /// The run's cancel flag and deadline, polled inside busy kernels.
+    pub interrupt: super::interrupt::Interrupt,
 }
 
 impl Default for RuntimeConfig {
@@ -38,6 +40,7 @@ impl Default for RuntimeConfig {
             timing: TimingModel::default(),
             max_events: 200_000,
             host_mem_limit: None,
+            interrupt: super::interrupt::Interrupt::default(),
         }
     }
 }

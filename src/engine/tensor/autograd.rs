@@ -604,7 +604,7 @@ impl Runtime {
         seen.insert(key(&root));
         let mut huge = t.is_phantom();
         while let Some(n) = stack.pop() {
-            huge |= numel(&n.out_shape) > super::MAX_HOST_ELEMENTS;
+            huge |= numel(&n.out_shape) > super::MAX_F64_ELEMENTS;
             for e in &n.edges {
                 match e {
                     Edge::Node(c) => {
@@ -613,7 +613,7 @@ impl Runtime {
                             stack.push(c.clone());
                         }
                     }
-                    Edge::Leaf(l) => huge |= numel(&l.shape) > super::MAX_HOST_ELEMENTS,
+                    Edge::Leaf(l) => huge |= numel(&l.shape) > super::MAX_F64_ELEMENTS,
                     _ => {}
                 }
             }

@@ -74,7 +74,7 @@ impl Runtime {
         let hint = device.cuda_index();
         let phantom = inputs.iter().any(|t| t.is_phantom())
             || device == Device::Meta
-            || shape.iter().product::<usize>() > super::MAX_HOST_ELEMENTS;
+            || shape.iter().product::<usize>() > super::MAX_F64_ELEMENTS;
         let data = if phantom {
             None
         } else {
@@ -107,8 +107,8 @@ impl Runtime {
     ) -> Result<Tensor> {
         let m = m.unwrap_or(n);
         let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
-        self.created("eye", vec![n, m], dt, device, |len| {
-            (0..len)
+        self.created_host("eye", vec![n, m], dt, device, |len| {
+            let v: Vec<f64> = (0..len)
                 .map(|i| {
                     if i / m.max(1) == i % m.max(1) {
                         1.0
@@ -116,7 +116,8 @@ impl Runtime {
                         0.0
                     }
                 })
-                .collect()
+                .collect();
+            crate::engine::host::HostStorage::from_f64s(dt, &v)
         })
     }
 
@@ -320,26 +321,8 @@ impl Runtime {
             dims,
             keepdim,
             dt,
-            move |c| {
-                let r = if p == f64::INFINITY {
-                    c.iter().fold(0.0f64, |a, x| a.max(x.abs()))
-                } else if p == f64::NEG_INFINITY {
-                    c.iter().fold(f64::INFINITY, |a, x| a.min(x.abs()))
-                } else if p == 0.0 {
-                    c.iter().filter(|x| **x != 0.0).count() as f64
-                } else if p == 2.0 {
-                    c.iter().map(|x| x * x).sum::<f64>().sqrt()
-                } else if p == 1.0 {
-                    c.iter().map(|x| x.abs()).sum::<f64>()
-                } else {
-                    c.iter().map(|x| x.abs().powf(p)).sum::<f64>().powf(1.0 / p)
-                };
-                if dt == DType::Float64 {
-                    r
-                } else {
-                    r as f32 as f64
-                }
-            },
+            dt,
+            crate::engine::backend::ReduceOp::Norm(p),
             Some("LinalgVectorNormBackward0"),
         )
     }
@@ -351,8 +334,9 @@ impl Runtime {
             t,
             dims,
             false,
+            t.dtype(),
             DType::Int64,
-            |c| c.iter().filter(|x| **x != 0.0).count() as f64,
+            crate::engine::backend::ReduceOp::CountNonzero,
             None,
         )
     }

@@ -1,58 +1,50 @@
-//! Tensor, its storage, and the ops. Storage is shared (views alias it through shape, strides
-//! and offset); a CUDA storage owns an allocator block, returned when the last view drops, so
-//! the allocator counters follow Rust drops (and so CPython refcounts) exactly.
+//! Tensor, its storage, and the ops' front halves. Storage is shared (views alias it
+//! through their [`Layout`]); a CUDA storage owns an allocator block, returned when the last
+//! view drops, so the allocator counters follow Rust drops (and so CPython refcounts)
+//! exactly.
 //!
-//! Elements are held as f64 normalised to the dtype ([`DType::cast`]): float32 values are
-//! exactly float32, integers are integral, bools 0/1. Very large tensors (more than
-//! [`MAX_HOST_ELEMENTS`]) are *phantoms*: their memory is counted but their values are not
-//! kept; reading them raises NotImplementedError.
+//! Values are typed buffers on a device ([`DeviceStorage`]); a storage without values is a
+//! *phantom*: meta tensors, CUDA tensors whose values would not fit the host memory limit,
+//! and anything computed from those. Their memory is counted, reading them raises
+//! NotImplementedError.
 
 pub(crate) mod autograd;
 mod create;
 mod extra;
+mod front;
 mod index;
 mod nn;
 mod ops;
+mod raw;
 
+pub use super::op::{BinaryOp, Reduction, UnaryOp};
 pub use create::{dtype_of_type_name, infer_dtype, tensor_type_name};
 pub use index::TensorIndex;
-pub use ops::{BinaryOp, Operand, Reduction, UnaryOp};
+pub use ops::Operand;
+pub(crate) use raw::{MAX_F64_ELEMENTS, batched, broadcast_values, collapse_batch};
 
+use super::backend::BackendStorage;
 use super::device::Device;
 use super::dtype::{DType, Scalar};
 use super::error::{EngineError, Result};
 use super::host::HostStorage;
 pub(crate) use super::layout::{Layout, contiguous_strides, for_each_offset};
 use super::runtime::CudaBlock;
+use super::storage::DeviceStorage;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// Tensors with more elements keep no values in the simulator (counters only).
-pub const MAX_HOST_ELEMENTS: usize = 1 << 24;
-
-/// Matrix products with more multiply-adds are not computed (their result is a phantom):
-/// `(4000x4000) @ (4000x4000)` would keep the run thread busy for minutes, past every limit.
-pub const MAX_HOST_FLOPS: usize = 1 << 30;
-
-/// True when an `m x k @ k x n` product (times `batch`) is too large to compute here.
-pub(crate) fn too_costly(batch: usize, m: usize, k: usize, n: usize) -> bool {
-    let bm = batch.saturating_mul(m);
-    bm.saturating_mul(n) > MAX_HOST_ELEMENTS
-        || bm.saturating_mul(k) > MAX_HOST_ELEMENTS
-        || batch.saturating_mul(k).saturating_mul(n) > MAX_HOST_ELEMENTS
-        || bm.saturating_mul(k).saturating_mul(n.max(1)) > MAX_HOST_FLOPS
-}
-
 #[allow(dead_code)]
 pub(crate) struct Storage {
-    /// The values, typed; None when they are not kept (a phantom: see is_phantom).
-    pub data: RefCell<Option<HostStorage>>,
+    /// The values; None when they are not kept (a phantom: see [`Tensor::is_phantom`]).
+    pub data: RefCell<Option<DeviceStorage>>,
     pub numel: usize,
     pub dtype: DType,
     pub device: Device,
     pub pinned: bool,
     pub _block: Option<CudaBlock>,
-    /// This storage's share of the runtime's host-memory budget (None for phantoms).
+    /// This storage's share of the runtime's host-memory budget (None for phantoms and
+    /// backward's temporaries).
     pub _host: Option<super::hostmem::HostBytes>,
 }
 
@@ -205,88 +197,45 @@ impl Tensor {
     pub fn shares_storage(&self, other: &Tensor) -> bool {
         Rc::ptr_eq(&self.storage, &other.storage)
     }
-    /// Whether this tensor's values are not kept: its storage is a phantom, or it is a view
-    /// (an `expand`ed one, say) with more than [`MAX_HOST_ELEMENTS`] elements, whose values
-    /// would have to be materialised to be read.
+    /// Whether this tensor's values are not kept (see the module docs). A tensor without
+    /// elements always has its (no) values.
     pub fn is_phantom(&self) -> bool {
-        self.storage.data.borrow().is_none()
-            || self
-                .layout
-                .shape
-                .iter()
-                .try_fold(1usize, |a, &d| a.checked_mul(d))
-                .is_none_or(|n| n > MAX_HOST_ELEMENTS)
+        self.storage.data.borrow().is_none() && self.numel() > 0
     }
     pub(crate) fn phantom_error(&self) -> EngineError {
         EngineError::not_implemented(format!(
-            "cudatutor does not keep the values of tensors over {MAX_HOST_ELEMENTS} elements, past its host memory limit (CUDATUTOR_HOST_MEM_LIMIT) or of matrix products over {MAX_HOST_FLOPS} multiply-adds, nor of tensors computed from those (this one has {} elements); their memory and timing are modelled, their contents are not",
+            "cudatutor does not keep the values of tensors past its host memory limit (CUDATUTOR_HOST_MEM_LIMIT), nor of tensors computed from those (this one has {} elements); their memory and timing are modelled, their contents are not",
             self.numel()
         ))
     }
 
-    /// The elements in logical order (row-major), as f64 normalised to the dtype.
+    /// The elements in logical order, copied to the host with their own dtype.
+    pub(crate) fn host_values(&self) -> Result<HostStorage> {
+        match self.storage.data.borrow().as_ref() {
+            Some(s) => s.to_host(&self.layout),
+            None if self.numel() == 0 => HostStorage::zeros(self.dtype(), 0),
+            None => Err(self.phantom_error()),
+        }
+    }
+
+    /// The elements in logical order (row-major), widened to f64 (exact for every dtype
+    /// but int64 beyond 2^53: use [`Tensor::scalars`] for exact values).
     pub fn values(&self) -> Result<Vec<f64>> {
-        if self.is_phantom() {
-            return Err(self.phantom_error());
-        }
-        Ok(self.values_unchecked())
+        Ok(self
+            .host_values()?
+            .gather_f64(&Layout::contiguous(&[self.numel()])))
     }
 
-    /// Calls `f` on the values in logical order.
-    pub(crate) fn with_values<R>(&self, f: impl FnOnce(&[f64]) -> R) -> R {
-        f(&self.values_unchecked())
-    }
-
+    /// [`Tensor::values`], zeros for a phantom.
     pub(crate) fn values_unchecked(&self) -> Vec<f64> {
-        self.layout_values(&self.layout)
+        self.values().unwrap_or_else(|_| vec![0.0; self.numel()])
     }
 
-    /// The values of this tensor's storage read through `layout`, widened to f64 (zeros
-    /// for a phantom).
-    pub(crate) fn layout_values(&self, layout: &Layout) -> Vec<f64> {
-        match self.storage.data.borrow().as_ref() {
-            Some(h) => h.gather_f64(layout),
-            None => vec![0.0; layout.numel()],
-        }
-    }
-
-    /// Every element of the storage, in storage order, widened to f64.
-    pub(crate) fn storage_values(&self) -> Vec<f64> {
-        match self.storage.data.borrow().as_ref() {
-            Some(h) => h.gather_f64(&Layout::contiguous(&[h.len()])),
-            None => Vec::new(),
-        }
-    }
-
-    /// Write `vals` at the storage offsets `offsets` (converted to the dtype); nothing for
-    /// a phantom.
-    pub(crate) fn write_at(&self, offsets: &[usize], vals: &[f64]) {
-        if let Some(h) = self.storage.data.borrow_mut().as_mut() {
-            h.write_f64_at(offsets, vals);
-        }
-    }
-
-    /// Storage offsets of every element, in logical order.
-    pub(crate) fn offsets(&self) -> Vec<usize> {
-        let mut out = Vec::with_capacity(self.numel());
-        for_each_offset(
-            &self.layout.shape,
-            &self.layout.strides,
-            self.layout.offset,
-            |o| out.push(o),
-        );
-        out
-    }
-
-    /// Element values as Python scalars, logical order.
+    /// Element values as Python scalars, logical order (int64 exact).
     pub fn scalars(&self) -> Result<Vec<Scalar>> {
-        if self.is_phantom() {
-            return Err(self.phantom_error());
-        }
-        Ok(match self.storage.data.borrow().as_ref() {
-            Some(h) => h.gather_scalars(&self.layout),
-            None => Vec::new(),
-        })
+        Ok(self
+            .host_values()?
+            .gather_scalars(&Layout::contiguous(&[self.numel()])))
     }
 
     /// A view with new shape/strides/offset over the same storage.
@@ -736,9 +685,4 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
         };
     }
     Ok(out)
-}
-
-/// Gather `t` broadcast to `shape` into a contiguous vector.
-pub(crate) fn broadcast_values(t: &Tensor, shape: &[usize]) -> Vec<f64> {
-    t.layout_values(&t.layout.broadcast_as(shape))
 }

@@ -1,11 +1,16 @@
 //! Matrix products, softmax, losses, gathers (index_select / gather / embedding), cat/stack,
 //! nonzero. Device-side checks become device-side asserts on CUDA tensors.
 
-use super::{Tensor, broadcast_shapes, contiguous_strides, wrap_dim};
+use super::{BinaryOp, UnaryOp};
+use super::{
+    Layout, Tensor, batched, broadcast_shapes, collapse_batch, contiguous_strides, wrap_dim,
+};
+use crate::engine::backend::{Arg, BackendDevice, BackendStorage, MatmulDims, ReduceOp};
 use crate::engine::device::Device;
 use crate::engine::dtype::{DType, ResultType, Scalar, promote_types};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::runtime::Runtime;
+use crate::engine::storage::DeviceStorage;
 use crate::engine::timing::Cost;
 
 use super::ops::Reduction;
@@ -45,90 +50,7 @@ fn mm_dims(t: &Tensor) -> String {
         .join("x")
 }
 
-/// `C[m,n] = A[m,k] @ B[k,n]` (row-major), i-k-j order, f64 accumulation.
-fn gemm(a: &[f64], b: &[f64], m: usize, k: usize, n: usize, out: &mut [f64]) {
-    for i in 0..m {
-        let row = &mut out[i * n..(i + 1) * n];
-        let arow = &a[i * k..(i + 1) * k];
-        for (p, &av) in arow.iter().enumerate() {
-            if av == 0.0 {
-                continue;
-            }
-            let brow = &b[p * n..(p + 1) * n];
-            for (o, &bv) in row.iter_mut().zip(brow) {
-                *o += av * bv;
-            }
-        }
-    }
-}
-
-/// `C[m,n] += A[m,k] @ Bt[n,k]ᵀ` (B given transposed, row-major): dot products of rows.
-fn gemm_bt(a: &[f64], bt: &[f64], m: usize, k: usize, n: usize, out: &mut [f64]) {
-    for i in 0..m {
-        let ar = &a[i * k..(i + 1) * k];
-        for j in 0..n {
-            let br = &bt[j * k..(j + 1) * k];
-            let mut acc = [0.0f64; 4];
-            let chunks = k / 4;
-            for c in 0..chunks {
-                let p = c * 4;
-                acc[0] += ar[p] * br[p];
-                acc[1] += ar[p + 1] * br[p + 1];
-                acc[2] += ar[p + 2] * br[p + 2];
-                acc[3] += ar[p + 3] * br[p + 3];
-            }
-            let mut sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-            for p in chunks * 4..k {
-                sum += ar[p] * br[p];
-            }
-            out[i * n + j] += sum;
-        }
-    }
-}
-
 impl Runtime {
-    /// The device check of an ATen CUDA wrapper: the first argument's device is the common one.
-    fn wrapper_devices(&self, args: &[(&Tensor, &str)], method: &str) -> Result<Device> {
-        let any_cuda = args.iter().any(|(t, _)| t.is_cuda());
-        let first = args[0].0.device();
-        if args.iter().any(|(t, _)| t.is_meta()) {
-            if let Some((o, _)) = args.iter().find(|(t, _)| !t.is_meta()) {
-                return Err(EngineError::runtime(format!(
-                    "Tensor on device {} is not on the expected device meta!",
-                    o.device()
-                )));
-            }
-            return Ok(Device::Meta);
-        }
-        if !any_cuda {
-            return Ok(Device::Cpu);
-        }
-        for (t, name) in &args[1..] {
-            if t.device() != first {
-                return Err(EngineError::runtime(format!(
-                    "Expected all tensors to be on the same device, but found at least two devices, {first} and {}! (when checking argument for argument {name} in method wrapper_CUDA_{method})",
-                    t.device()
-                )));
-            }
-        }
-        Ok(first)
-    }
-
-    fn grad_of(&self, ts: &[&Tensor], out: &mut Tensor, name: &'static str) {
-        if self.grad_enabled()
-            && out.dtype().is_floating_point()
-            && ts.iter().any(|t| t.requires_grad)
-        {
-            out.requires_grad = true;
-            out.grad_fn = Some(name);
-        }
-    }
-
-    /// Run `f`; on error record a host error for `op`.
-    fn guarded<T>(&self, op: &str, hint: Option<u32>, f: impl FnOnce() -> Result<T>) -> Result<T> {
-        f().map_err(|e| self.host_error(op, hint, e))
-    }
-
     /// `a @ b` / `torch.matmul`.
     pub fn matmul(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let hint = a.device().cuda_index().or(b.device().cuda_index());
@@ -260,59 +182,31 @@ impl Runtime {
     ) -> Result<Tensor> {
         let (m, k, n) = (a.layout.shape[0], a.layout.shape[1], b.layout.shape[1]);
         let dt = a.dtype();
-        let phantom = a.is_phantom()
-            || b.is_phantom()
-            || bias.is_some_and(|t| t.is_phantom())
-            || super::too_costly(1, m, k, n)
-            || dev == Device::Meta;
-        let data = if phantom {
-            None
-        } else {
-            let mut out = match bias {
-                Some(bi) => super::broadcast_values(bi, &[m, n]),
-                None => vec![0.0; m * n],
-            };
-            // Read contiguous operands in place; a transposed contiguous B (Linear's weight.t())
-            // becomes a row-dot-row product, no copy.
-            let av = a.values_unchecked();
-            let av: &[f64] = &av;
-            if dt == DType::Float32 && m * k * n <= 1 << 16 {
-                // small float32 products: float32 fused multiply-adds along k, then the bias,
-                // which reproduces torch's CPU results bit for bit where f64 sums then one
-                // rounding did not (measured: autograd_mlp_cross_entropy's hidden layer)
-                let bv = b.values_unchecked();
-                let bias_v = bias.map(|bi| super::broadcast_values(bi, &[m, n]));
-                for i in 0..m {
-                    for j in 0..n {
-                        let acc = (0..k).fold(0f32, |acc, p| {
-                            (av[i * k + p] as f32).mul_add(bv[p * n + j] as f32, acc)
-                        });
-                        out[i * n + j] = match &bias_v {
-                            Some(bb) => (acc + bb[i * n + j] as f32) as f64,
-                            None => acc as f64,
-                        };
-                    }
-                }
-            } else if b.layout.strides == [1, k] && k > 0 && n > 1 {
-                let bt =
-                    b.layout_values(&super::Layout::new(vec![n, k], vec![k, 1], b.layout.offset));
-                gemm_bt(av, &bt, m, k, n, &mut out);
-            } else {
-                let bv = b.values_unchecked();
-                gemm(av, &bv, m, k, n, &mut out);
-            }
-            if dt != DType::Float64 {
-                out.iter_mut().for_each(|x| *x = dt.cast(*x));
-            }
-            Some(out)
-        };
-        let mut out = self
-            .alloc_tensor(vec![m, n], dt, dev, data, false)
-            .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
         let mut ins = vec![a, b];
         if let Some(bi) = bias {
             ins.push(bi);
         }
+        let mut out = self
+            .produce(&ins, vec![m, n], dt, dev, || {
+                let pa = super::ops::prepare(a, dt, &a.layout.shape)?;
+                let pb = super::ops::prepare(b, dt, &b.layout.shape)?;
+                let pbias = bias
+                    .map(|bi| super::ops::prepare(bi, dt, &[1, m, n]))
+                    .transpose()?;
+                let (sa, la) = pa.pair()?;
+                let (sb, lb) = pb.pair()?;
+                let bias = match &pbias {
+                    Some(p) => Some(p.pair()?),
+                    None => None,
+                };
+                DeviceStorage::matmul(
+                    (sa, &batched(la)),
+                    (sb, &batched(lb)),
+                    bias,
+                    MatmulDims { batch: 1, m, k, n },
+                )
+            })
+            .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
         self.grad_of(&ins, &mut out, gf);
         let edges: Vec<_> = ins.iter().map(|t| super::autograd::edge_of(t)).collect();
         let kind =
@@ -412,26 +306,6 @@ impl Runtime {
         let dt = a.dtype();
         // Broadcasting the batch copies each operand to the full batch: bound those copies
         // and the product's work, not just the output.
-        let phantom = a.is_phantom() || b.is_phantom() || super::too_costly(nb, m, k, n);
-        let data = if phantom {
-            None
-        } else {
-            let av = super::broadcast_values(&a2, &sa);
-            let bv = super::broadcast_values(&b2, &sb);
-            let mut out = vec![0.0; nb * m * n];
-            for i in 0..nb {
-                gemm(
-                    &av[i * m * k..(i + 1) * m * k],
-                    &bv[i * k * n..(i + 1) * k * n],
-                    m,
-                    k,
-                    n,
-                    &mut out[i * m * n..(i + 1) * m * n],
-                );
-            }
-            out.iter_mut().for_each(|x| *x = dt.cast(*x));
-            Some(out)
-        };
         let mut shape = batch.clone();
         if a.dim() > 1 {
             shape.push(m);
@@ -440,7 +314,41 @@ impl Runtime {
             shape.push(n);
         }
         let mut out = self
-            .alloc_tensor(shape, dt, dev, data, false)
+            .produce(&[a, b], shape, dt, dev, || {
+                let pa = super::ops::prepare(&a2, dt, &sa)?;
+                let pb = super::ops::prepare(&b2, dt, &sb)?;
+                let (xa, la) = pa.pair()?;
+                let (xb, lb) = pb.pair()?;
+                // operands whose batch dims cannot be read with one stride are copied
+                let ca;
+                let (xa, la) = match collapse_batch(la) {
+                    Some(l) => (xa, l),
+                    None => {
+                        ca = xa.to_dtype(la, dt)?;
+                        (
+                            &ca,
+                            collapse_batch(&Layout::contiguous(&sa)).expect("contiguous"),
+                        )
+                    }
+                };
+                let cb;
+                let (xb, lb) = match collapse_batch(lb) {
+                    Some(l) => (xb, l),
+                    None => {
+                        cb = xb.to_dtype(lb, dt)?;
+                        (
+                            &cb,
+                            collapse_batch(&Layout::contiguous(&sb)).expect("contiguous"),
+                        )
+                    }
+                };
+                DeviceStorage::matmul(
+                    (xa, &la),
+                    (xb, &lb),
+                    None,
+                    MatmulDims { batch: nb, m, k, n },
+                )
+            })
             .map_err(|e| self.host_error("matmul", hint, e))?;
         self.grad_of(&[a, b], &mut out, "BmmBackward0");
         let es = dt.element_size() as u64;
@@ -454,72 +362,6 @@ impl Runtime {
     }
 
     // ----- softmax family -----
-
-    /// Softmax or log-softmax values along `dim` (float32 math for float32, like PyTorch).
-    pub(crate) fn softmax_values(&self, x: &Tensor, dim: usize, log: bool, dt: DType) -> Vec<f64> {
-        let nd = x.dim();
-        let perm: Vec<i64> = (0..nd)
-            .filter(|&i| i != dim)
-            .chain([dim])
-            .map(|i| i as i64)
-            .collect();
-        let p = if nd > 0 {
-            x.permute(&perm).expect("valid permutation")
-        } else {
-            x.clone()
-        };
-        let vals = p.values_unchecked();
-        let c = if nd > 0 { x.layout.shape[dim] } else { 1 };
-        let mut out = vec![0.0; vals.len()];
-        if c > 0 {
-            for (row, o) in vals.chunks(c).zip(out.chunks_mut(c)) {
-                if dt == DType::Float64 {
-                    let m = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                    let s: f64 = row.iter().map(|v| (v - m).exp()).sum();
-                    for (oi, v) in o.iter_mut().zip(row) {
-                        *oi = if log {
-                            v - m - s.ln()
-                        } else {
-                            (v - m).exp() / s
-                        };
-                    }
-                } else {
-                    let m = row
-                        .iter()
-                        .map(|&v| v as f32)
-                        .fold(f32::NEG_INFINITY, f32::max);
-                    let mut s = 0f32;
-                    for &v in row {
-                        s += (v as f32 - m).exp();
-                    }
-                    let ls = s.ln();
-                    for (oi, &v) in o.iter_mut().zip(row) {
-                        let t = v as f32 - m;
-                        *oi = if log {
-                            (t - ls) as f64
-                        } else {
-                            (t.exp() / s) as f64
-                        };
-                    }
-                }
-            }
-        }
-        // back to x's layout
-        if nd == 0 {
-            return out;
-        }
-        let mut pshape: Vec<usize> = perm.iter().map(|&i| x.layout.shape[i as usize]).collect();
-        let pst = contiguous_strides(&pshape);
-        // strides of the permuted-contiguous buffer seen in x's dim order
-        let mut st = vec![0usize; nd];
-        for (j, &i) in perm.iter().enumerate() {
-            st[i as usize] = pst[j];
-        }
-        let _ = &mut pshape;
-        let mut res = Vec::with_capacity(out.len());
-        super::for_each_offset(&x.layout.shape, &st, 0, |o| res.push(out[o]));
-        res
-    }
 
     fn softmax_op(
         &self,
@@ -547,13 +389,12 @@ impl Runtime {
         } else {
             x.clone()
         };
-        let data = if x.is_phantom() {
-            None
-        } else {
-            Some(self.softmax_values(&xin, d, log, dt))
-        };
         let mut out = self
-            .alloc_tensor(x.layout.shape.clone(), dt, x.device(), data, false)
+            .produce(&[x], x.layout.shape.clone(), dt, x.device(), || {
+                let p = super::ops::prepare(&xin, dt, &xin.layout.shape)?;
+                let (s, l) = p.pair()?;
+                s.softmax(l, d, log)
+            })
             .map_err(|e| self.host_error(name, hint, e))?;
         self.grad_of(
             &[x],
@@ -658,53 +499,6 @@ impl Runtime {
         Ok((n, c))
     }
 
-    /// The loss values given log-probabilities `lp` (N x C, row-major): (per-sample or reduced
-    /// values, offending sample indices).
-    #[allow(clippy::too_many_arguments)]
-    fn nll_compute(
-        &self,
-        lp: &[f64],
-        tv: &[f64],
-        wv: Option<&[f64]>,
-        n: usize,
-        c: usize,
-        ignore: i64,
-        red: Reduction,
-        dt: DType,
-    ) -> (Vec<f64>, Vec<usize>) {
-        let mut bad = Vec::new();
-        let mut per = vec![0.0; n];
-        let mut total_w = 0.0f64;
-        let mut sum = 0.0f64;
-        for i in 0..n {
-            let t = tv[i] as i64;
-            if t == ignore {
-                continue;
-            }
-            if t < 0 || t >= c as i64 {
-                bad.push(i);
-                continue;
-            }
-            let w = wv.map(|w| w[t as usize]).unwrap_or(1.0);
-            let l = dt.cast(-lp[i * c + t as usize] * w);
-            per[i] = l;
-            sum += l;
-            total_w += w;
-        }
-        let vals = match red {
-            Reduction::None => per,
-            Reduction::Sum => vec![dt.cast(sum)],
-            Reduction::Mean => {
-                if dt == DType::Float64 {
-                    vec![sum / total_w]
-                } else {
-                    vec![(sum as f32 / total_w as f32) as f64]
-                }
-            }
-        };
-        (vals, bad)
-    }
-
     /// `F.nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')`.
     pub fn nll_loss(
         &self,
@@ -788,26 +582,31 @@ impl Runtime {
         } else {
             vec![]
         };
-        let phantom = input.is_phantom() || target.is_phantom();
-        let (data, bad) = if phantom {
-            (None, Vec::new())
-        } else {
-            let lp = if softmax_first {
-                let d = if input.dim() == 2 { 1 } else { 0 };
-                self.softmax_values(input, d, true, dt)
-            } else {
-                input.values_unchecked()
-            };
-            let tv = target.values_unchecked();
-            let wv = weight.map(|w| w.values_unchecked());
-            let (v, bad) =
-                self.nll_compute(&lp, &tv, wv.as_deref(), n, c, ignore_index, reduction, dt);
-            (Some(v), bad)
-        };
+        let mut ins = vec![input, target];
+        if let Some(w) = weight {
+            ins.push(w);
+        }
+        let mut bad = Vec::new();
+        let mut out = self
+            .produce(&ins, out_shape, dt, dev, || {
+                let r = self.nll_values(
+                    input,
+                    target,
+                    weight,
+                    n,
+                    c,
+                    ignore_index,
+                    reduction,
+                    softmax_first,
+                )?;
+                bad = r.bad;
+                Ok(r.value)
+            })
+            .map_err(|e| self.host_error(op, hint, e))?;
         let mut asserts = Vec::new();
         if !bad.is_empty() {
             if dev == Device::Cpu {
-                let t = target.values_unchecked()[bad[0]] as i64;
+                let t = target.scalars()?[bad[0]].as_f64() as i64;
                 return Err(self.host_error(
                     op,
                     None,
@@ -848,9 +647,6 @@ impl Runtime {
                 )
             };
         }
-        let mut out = self
-            .alloc_tensor(out_shape, dt, dev, data, false)
-            .map_err(|e| self.host_error(op, hint, e))?;
         self.grad_of(&[input], &mut out, "NllLossBackward0");
         let kind = super::autograd::Kind::Nll {
             input: input.detach(),
@@ -891,28 +687,39 @@ impl Runtime {
         } else {
             1
         };
-        let c = input.layout.shape[d];
-        let data = if input.is_phantom() {
-            None
-        } else {
-            let lp = self.softmax_values(input, d, true, dt);
-            let tv = target.values_unchecked();
-            let per: Vec<f64> = (0..n)
-                .map(|i| dt.cast(-(0..c).map(|j| lp[i * c + j] * tv[i * c + j]).sum::<f64>()))
-                .collect();
-            Some(match reduction {
-                Reduction::None => per,
-                Reduction::Sum => vec![dt.cast(per.iter().sum())],
-                Reduction::Mean => vec![dt.cast(per.iter().sum::<f64>() / n as f64)],
-            })
-        };
         let shape = if reduction == Reduction::None && input.dim() >= 2 {
             vec![n]
         } else {
             vec![]
         };
+        // -(log_softmax(input, 1) * target).sum(1), then the reduction: the ops PyTorch
+        // composes, each through the device interface
         let mut out = self
-            .alloc_tensor(shape, dt, dev, data, false)
+            .produce(&[input, target], shape, dt, dev, || {
+                let pi = super::ops::prepare(input, dt, &input.layout.shape)?;
+                let (si, li) = pi.pair()?;
+                let lp = si.softmax(li, d, true)?;
+                let full = Layout::contiguous(&input.layout.shape);
+                let pt = super::ops::prepare(target, dt, &input.layout.shape)?;
+                let prod = DeviceStorage::binary(
+                    BinaryOp::Mul,
+                    Arg::Tensor(&lp, &full),
+                    pt.arg()?,
+                    &input.layout.shape,
+                    dt,
+                    dt,
+                )?;
+                let mut red = vec![false; input.dim()];
+                red[d] = true;
+                let per = prod.reduce(&full, ReduceOp::Sum, &red, dt)?;
+                let per_l = Layout::contiguous(&[n]);
+                let neg = per.unary(&per_l, UnaryOp::Neg, dt)?;
+                match reduction {
+                    Reduction::None => Ok(neg),
+                    Reduction::Sum => neg.reduce(&per_l, ReduceOp::Sum, &[true], dt),
+                    Reduction::Mean => neg.reduce(&per_l, ReduceOp::Mean, &[true], dt),
+                }
+            })
             .map_err(|e| self.host_error("cross_entropy", hint, e))?;
         self.grad_of(&[input], &mut out, "DivBackward1");
         self.complete(
@@ -936,9 +743,9 @@ impl Runtime {
             Vec::new()
         } else {
             index
-                .values_unchecked()
+                .scalars()?
                 .into_iter()
-                .map(|v| v as i64)
+                .map(|v| v.as_f64() as i64)
                 .collect()
         })
     }
@@ -1045,36 +852,22 @@ impl Runtime {
         if t.dim() > 0 {
             shape[d] = idx.len();
         }
-        let n_out = super::checked_numel(&shape).map_err(|e| self.host_error(op, hint, e))?;
-        let data = if t.is_phantom() || index.is_phantom() || n_out > super::MAX_HOST_ELEMENTS {
-            None
-        } else if n_out == 0 {
-            // No values, however many outer rows an empty tensor has (2**40 rows of nothing
-            // took as many loop turns).
-            Some(Vec::new())
-        } else {
-            let mut out = Vec::with_capacity(idx.len() * slice);
-            let outer: usize = t.layout.shape[..d.min(t.dim())].iter().product();
-            let inner: usize = if t.dim() > 0 {
-                t.layout.shape[d + 1..].iter().product()
-            } else {
-                1
-            };
-            let v = t.values_unchecked();
-            for o in 0..outer {
-                for &i in &idx {
-                    if i < 0 || i >= size as i64 {
-                        out.extend(std::iter::repeat_n(0.0, inner));
-                        continue;
-                    }
-                    let base = (o * size + i as usize) * inner;
-                    out.extend_from_slice(&v[base..base + inner]);
-                }
-            }
-            Some(out)
-        };
+        super::checked_numel(&shape).map_err(|e| self.host_error(op, hint, e))?;
         let mut out = self
-            .alloc_tensor(shape, t.dtype(), dev, data, false)
+            .produce(&[t, index], shape, t.dtype(), dev, || {
+                let (st, lt) = (t.read(), &t.layout);
+                let st = st.as_ref().ok_or_else(|| t.phantom_error())?;
+                let pi = super::ops::prepare(index, index.dtype(), &index.layout.shape)?;
+                let (si, li) = pi.pair()?;
+                let idx_c;
+                let si = if li.is_contiguous() && li.offset == 0 {
+                    si
+                } else {
+                    idx_c = si.to_dtype(li, index.dtype())?;
+                    &idx_c
+                };
+                Ok(st.index_select(lt, d, si)?.value)
+            })
             .map_err(|e| self.host_error(op, hint, e))?;
         self.grad_of(
             &[t],
@@ -1118,21 +911,21 @@ impl Runtime {
             Ok((dev, d))
         })?;
         let size = if t.dim() == 0 { 1 } else { t.layout.shape[d] } as i64;
-        let iv = if index.is_phantom() || t.is_phantom() {
+        let iv: Vec<i64> = if index.is_phantom() || t.is_phantom() {
             Vec::new()
         } else {
-            index.values_unchecked()
+            index.scalars()?.iter().map(|v| v.as_f64() as i64).collect()
         };
         let bad: Vec<usize> = iv
             .iter()
             .enumerate()
-            .filter(|(_, v)| **v < 0.0 || **v as i64 >= size)
+            .filter(|(_, v)| **v < 0 || **v >= size)
             .map(|(i, _)| i)
             .collect();
         let mut asserts = Vec::new();
         if !bad.is_empty() {
             if dev == Device::Cpu {
-                let v = iv[bad[0]] as i64;
+                let v = iv[bad[0]];
                 return Err(self.host_error(
                     "gather",
                     None,
@@ -1149,33 +942,16 @@ impl Runtime {
                 128,
             );
         }
-        let data = if t.is_phantom() || index.is_phantom() {
-            None
-        } else {
-            let data = t.storage_values();
-            let mut out = Vec::with_capacity(index.numel());
-            let mut k = 0;
-            let ist = contiguous_strides(&index.layout.shape);
-            for &v in &iv {
-                let mut off = t.layout.offset;
-                let mut rem = k;
-                for i in 0..index.dim() {
-                    let c = rem / ist[i];
-                    rem %= ist[i];
-                    let c = if i == d { v as usize } else { c };
-                    off += c * t.layout.strides.get(i).copied().unwrap_or(0);
-                }
-                out.push(if v < 0.0 || v as i64 >= size {
-                    0.0
-                } else {
-                    data.get(off).copied().unwrap_or(0.0)
-                });
-                k += 1;
-            }
-            Some(out)
-        };
+        let ishape = index.layout.shape.clone();
         let mut out = self
-            .alloc_tensor(index.layout.shape.clone(), t.dtype(), dev, data, false)
+            .produce(&[t, index], ishape.clone(), t.dtype(), dev, || {
+                let st = t.read();
+                let st = st.as_ref().ok_or_else(|| t.phantom_error())?;
+                let pi = super::ops::prepare(index, DType::Int64, &ishape)?;
+                let (si, li) = pi.pair()?;
+                let ic = si.to_dtype(li, DType::Int64)?;
+                Ok(st.gather(&t.layout, d, &ic, &ishape)?.value)
+            })
             .map_err(|e| self.host_error("gather", hint, e))?;
         self.grad_of(&[t], &mut out, "GatherBackward0");
         self.complete(
@@ -1233,38 +1009,32 @@ impl Runtime {
             }
             Ok((dev, d, dt, shape))
         })?;
-        let n_out = super::checked_numel(&shape).map_err(|e| self.host_error("cat", hint, e))?;
-        let phantom = ts.iter().any(|t| t.is_phantom()) || n_out > super::MAX_HOST_ELEMENTS;
-        let data = if phantom {
-            None
-        } else if n_out == 0 {
-            // Empty: no values, however many outer rows (cat of two [2**40, 3, 0] looped 2**40
-            // times).
-            Some(Vec::new())
-        } else {
-            let outer: usize = shape[..d].iter().product();
-            let mut out = Vec::with_capacity(shape.iter().product());
-            let vals: Vec<(Vec<f64>, usize)> = ts
-                .iter()
-                .filter(|t| !(t.dim() == 1 && t.numel() == 0))
-                .map(|t| {
-                    (
-                        t.values_unchecked(),
-                        t.layout.shape[d..].iter().product::<usize>(),
-                    )
-                })
-                .collect();
-            for o in 0..outer {
-                for (v, chunk) in &vals {
-                    out.extend(v[o * chunk..(o + 1) * chunk].iter().map(|x| dt.cast(*x)));
-                }
-            }
-            Some(out)
-        };
-        let mut out = self
-            .alloc_tensor(shape, dt, dev, data, false)
-            .map_err(|e| self.host_error("cat", hint, e))?;
+        super::checked_numel(&shape).map_err(|e| self.host_error("cat", hint, e))?;
         let refs: Vec<&Tensor> = ts.iter().collect();
+        let backend = self.backend_for(dev);
+        let mut out = self
+            .produce(&refs, shape.clone(), dt, dev, || {
+                let mut dst = backend.zeros(super::checked_numel(&shape)?, dt)?;
+                let whole = Layout::contiguous(&shape);
+                let mut at = 0usize;
+                for t in ts.iter().filter(|t| !(t.dim() == 1 && t.numel() == 0)) {
+                    let len = t.layout.shape[d];
+                    // this input's slab of the output along d
+                    let mut l = whole.clone();
+                    l.shape[d] = len;
+                    l.offset = at * whole.strides[d];
+                    at += len;
+                    if t.numel() == 0 {
+                        continue;
+                    }
+                    let r = t.read();
+                    let src = r.as_ref().ok_or_else(|| t.phantom_error())?;
+                    dst.copy_from(&l, src, &t.layout)?;
+                    crate::engine::interrupt::poll_now()?;
+                }
+                Ok(dst)
+            })
+            .map_err(|e| self.host_error("cat", hint, e))?;
         self.grad_of(&refs, &mut out, "CatBackward0");
         self.complete(
             "cat",
@@ -1309,23 +1079,31 @@ impl Runtime {
         if let Device::Cuda(i) = t.device() {
             self.sync("nonzero", i)?;
         }
-        let v = t.values()?;
+        let v = t.host_values()?;
         let nd = t.dim();
         let st = contiguous_strides(&t.layout.shape);
-        let mut out = Vec::new();
-        let mut count = 0;
-        for (k, &x) in v.iter().enumerate() {
-            if x != 0.0 {
-                count += 1;
-                let mut rem = k;
-                for s in &st {
-                    out.push((rem / s) as f64);
-                    rem %= s;
-                }
+        let flags = crate::engine::host::elementwise::to_dtype(
+            &v,
+            &Layout::contiguous(&[t.numel()]),
+            DType::Bool,
+        )?;
+        let flags = <bool as crate::engine::host::Stored>::slice(&flags).unwrap_or(&[]);
+        let count = flags.iter().filter(|&&f| f).count();
+        let mut idx: Vec<i64> = Vec::with_capacity(count * nd);
+        for (k, _) in flags.iter().enumerate().filter(|(_, f)| **f) {
+            let mut rem = k;
+            for s in &st {
+                idx.push((rem / s) as i64);
+                rem %= s;
             }
         }
         let r = self
-            .alloc_tensor(vec![count, nd], DType::Int64, t.device(), Some(out), false)
+            .tensor_from_host(
+                vec![count, nd],
+                t.device(),
+                crate::engine::host::HostStorage::I64(idx),
+                false,
+            )
             .map_err(|e| self.host_error("nonzero", t.device().cuda_index(), e))?;
         self.complete(
             "nonzero",
@@ -1356,21 +1134,13 @@ impl Runtime {
             Ok(s)
         })?;
         let dt = t.dtype();
-        let v = dt.cast(value.as_f64());
-        let data = if t.is_phantom() {
-            None
-        } else {
-            let m = super::broadcast_values(mask, &shape);
-            Some(
-                t.values_unchecked()
-                    .into_iter()
-                    .zip(m)
-                    .map(|(x, k)| if k != 0.0 { v } else { x })
-                    .collect(),
-            )
-        };
         let mut out = self
-            .alloc_tensor(shape, dt, t.device(), data, false)
+            .produce(&[t, mask], shape.clone(), dt, t.device(), || {
+                let pt = super::ops::prepare(t, dt, &shape)?;
+                let pm = super::ops::prepare(mask, DType::Bool, &shape)?;
+                let (st, lt) = pt.pair()?;
+                st.masked_fill(lt, pm.pair()?, value)
+            })
             .map_err(|e| self.host_error("masked_fill", hint, e))?;
         self.grad_of(&[t], &mut out, "MaskedFillBackward0");
         self.complete(
