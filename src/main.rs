@@ -229,7 +229,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let store = Store::default_location();
+    // Progress is kept per lesson set: the built-in lessons, or this --lessons folder.
+    let store = Store::default_location().map(|s| s.for_set(&catalog.set));
     let loaded = store.as_ref().map(Store::load);
     let (progress, warning) = match loaded {
         Some(l) => (l.progress, l.warning),
@@ -269,7 +270,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     Some(i) => Some(i),
                     None => {
                         eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");
-                        emit(&list_text(&catalog, &progress))?;
+                        emit(&classroom::list::list_text(&catalog, &progress, lang))?;
                         return Ok(ExitCode::from(2));
                     }
                 },
@@ -284,7 +285,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if *json {
                 emit(&grade::render_json_lines(&grades))?;
             } else {
-                emit(&grade::render_table(&grades))?;
+                emit(&grade::render_table(&grades, lang))?;
             }
             Ok(if grade::all_attempted_pass(&grades) {
                 ExitCode::SUCCESS
@@ -313,7 +314,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker) => Ok(ExitCode::SUCCESS),
         Some(Command::List) => {
-            emit(&list_text(&catalog, &progress))?;
+            emit(&classroom::list::list_text(&catalog, &progress, lang))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Lesson { which }) => match catalog.find(which) {
@@ -328,7 +329,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ),
             None => {
                 eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");
-                emit(&list_text(&catalog, &progress))?;
+                emit(&classroom::list::list_text(&catalog, &progress, lang))?;
                 Ok(ExitCode::from(2))
             }
         },
@@ -363,40 +364,6 @@ fn open_pager(
     app.status = warning;
     ui::run(app, store)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn list_text(catalog: &Catalog, progress: &Progress) -> String {
-    let mut text = String::new();
-    let title_width = catalog
-        .lessons
-        .iter()
-        .map(|l| unicode_width::UnicodeWidthStr::width(l.title.as_str()))
-        .max()
-        .unwrap_or(0);
-    for (i, lesson) in catalog.lessons.iter().enumerate() {
-        let total = lesson.exercises.len();
-        let done = lesson
-            .exercises
-            .iter()
-            .filter(|e| progress.exercises.get(&e.id).is_some_and(|s| s.passed))
-            .count();
-        let mark = if total > 0 && done == total {
-            "✓"
-        } else {
-            " "
-        };
-        // Pad by display width so Chinese titles line up too.
-        let pad = title_width
-            .saturating_sub(unicode_width::UnicodeWidthStr::width(lesson.title.as_str()));
-        text += &format!(
-            "{mark} {}  {}{}  {done}/{total} exercises  ({})\n",
-            i + 1,
-            lesson.title,
-            " ".repeat(pad),
-            lesson.id
-        );
-    }
-    text
 }
 
 /// The hidden mode of the kill -9 fault test (tests/fault_progress.rs): saves large progress

@@ -1,6 +1,8 @@
 //! Run one script (or one exercise with its checks) and produce a [`RunReport`]; the worker
 //! subprocess that isolates real-GPU runs lives here too.
 
+mod check_env;
+mod check_text;
 pub mod checks;
 pub mod doctor;
 pub mod report;
@@ -45,6 +47,39 @@ pub struct RunOptions {
     pub max_wall: std::time::Duration,
     /// Set from another thread to stop the run (the UI's Ctrl-C); it ends with KeyboardInterrupt.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// What the checks need to know about the exercise besides its code (their language,
+    /// the predicted variables); the default suits a plain script.
+    pub exercise: ExerciseContext,
+}
+
+/// What grading an exercise needs besides its code and check block.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExerciseContext {
+    /// `en` or `zh`: the language of the messages the check runner writes itself ("fix the
+    /// SyntaxError first", "your line 7 raised …"). Empty means English.
+    #[serde(default)]
+    pub lang: String,
+    /// Each predicted variable with the source of its starting value (`("origin", "0")`):
+    /// the report's `prediction_pending` says whether one is still at that value.
+    #[serde(default)]
+    pub predict: Vec<(String, String)>,
+}
+
+impl ExerciseContext {
+    /// The context of a lesson's exercise; `lang` is the lesson's language.
+    pub fn of(exercise: &crate::lesson::Exercise, lang: &str) -> ExerciseContext {
+        ExerciseContext {
+            lang: lang.to_string(),
+            predict: exercise
+                .predict
+                .iter()
+                .filter_map(|name| {
+                    crate::lesson::predicted_start(&exercise.start_code, name)
+                        .map(|start| (name.clone(), start))
+                })
+                .collect(),
+        }
+    }
 }
 
 impl Default for RunOptions {
@@ -60,6 +95,7 @@ impl Default for RunOptions {
             max_steps: 20_000_000,
             max_wall: std::time::Duration::from_secs(10),
             cancel: None,
+            exercise: ExerciseContext::default(),
         }
     }
 }
@@ -114,12 +150,18 @@ pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOption
         .name("cudatutor-run".into())
         .stack_size(256 << 20)
         .spawn(move || session::run(&code, check.as_deref(), &opts));
+    let internal = |message: String| {
+        let mut report = worker::failed_report(&message);
+        report.backend = "sim".into();
+        report.internal_error = Some(message);
+        report
+    };
     match worker.map(|h| h.join()) {
         Ok(Ok(report)) => report,
         Ok(Err(_)) => {
-            worker::failed_report("internal error: the run panicked (please report this script)")
+            internal("internal error: the run panicked (please report this script)".into())
         }
-        Err(e) => worker::failed_report(&format!("could not start the run: {e}")),
+        Err(e) => internal(format!("could not start the run: {e}")),
     }
 }
 

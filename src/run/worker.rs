@@ -36,6 +36,8 @@ pub struct WireOptions {
     pub filename: String,
     pub max_steps: u64,
     pub max_wall_ms: u64,
+    #[serde(default)]
+    pub exercise: super::ExerciseContext,
 }
 
 impl From<&RunOptions> for WireOptions {
@@ -50,6 +52,7 @@ impl From<&RunOptions> for WireOptions {
             filename: o.filename.clone(),
             max_steps: o.max_steps,
             max_wall_ms: u64::try_from(o.max_wall.as_millis()).unwrap_or(u64::MAX),
+            exercise: o.exercise.clone(),
         }
     }
 }
@@ -67,6 +70,7 @@ impl From<WireOptions> for RunOptions {
             max_steps: w.max_steps,
             max_wall: Duration::from_millis(w.max_wall_ms),
             cancel: None,
+            exercise: w.exercise,
         }
     }
 }
