@@ -292,7 +292,11 @@ fn failed(stmt: &CheckStatement, own: String, error: Option<String>) -> CheckRes
 /// raised, the variable they never defined, the GPU their code broke; never a line of the
 /// check block.
 fn learner_terms(e: &ScriptError, text: &CheckText) -> String {
-    let what = format!("{}: {}", e.type_name, first_line(&e.message));
+    let what = if e.message.is_empty() {
+        e.type_name.clone()
+    } else {
+        format!("{}: {}", e.type_name, first_line(&e.message))
+    };
     if let Some(line) = e.line {
         return fill(
             text.your_line_raised,
