@@ -209,7 +209,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
             if problems.is_empty() {
                 text += &format!(
-                    "{}: every lesson loads and every exercise's solution passes its checks\n",
+                    "{}: every lesson loads, every exercise's solution passes its checks and every wrong fix fails them\n",
                     dir.display()
                 );
                 emit(&text)?;

@@ -687,6 +687,63 @@ mod tests {
     }
 
     #[test]
+    fn a_version_1_file_is_the_built_in_set_and_is_written_back_as_version_2() {
+        let dir = temp_dir("v1");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(FILE_NAME),
+            br#"{"last_lesson":"labels","scroll":{"labels":3},"exercises":{"e":{"code":"x","passed":true}},"quizzes":{"labels#1":{"answer":2,"correct":false}}}"#,
+        )
+        .unwrap();
+        let builtin = Store::at(&dir);
+        let loaded = builtin.load();
+        assert!(loaded.warning.is_none());
+        assert_eq!(loaded.progress.last_lesson.as_deref(), Some("labels"));
+        assert_eq!(loaded.progress.exercises["e"].code.as_deref(), Some("x"));
+        assert_eq!(loaded.progress.quizzes["labels#1"].answer, 2);
+        let folder = Store::at(&dir).for_set("dir:/somewhere");
+        assert_eq!(folder.load().progress, Progress::default());
+        builtin.save(&loaded.progress).unwrap();
+        let text = std::fs::read_to_string(dir.join(FILE_NAME)).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["version"], 2);
+        assert!(
+            v.get("exercises").is_none(),
+            "no version 1 fields left: {text}"
+        );
+        assert_eq!(builtin.load().progress, loaded.progress);
+    }
+
+    #[test]
+    fn a_save_keeps_the_other_sets_and_refuses_a_file_broken_since_the_load() {
+        let dir = temp_dir("sets");
+        let a = Store::at(&dir);
+        let b = Store::at(&dir).for_set("dir:/b");
+        a.save(&sample()).unwrap();
+        let mut other = Progress::default();
+        other.scroll.insert("b".into(), 1);
+        b.save(&other).unwrap();
+        assert_eq!(a.load().progress, sample());
+        assert_eq!(b.load().progress, other);
+        std::fs::write(dir.join(FILE_NAME), b"{ broken").unwrap();
+        let e = a.save(&sample()).unwrap_err().to_string();
+        assert!(e.starts_with(&a.path().display().to_string()), "{e}");
+        assert!(e.contains("not saving over it"), "{e}");
+        assert_eq!(std::fs::read(dir.join(FILE_NAME)).unwrap(), b"{ broken");
+        assert!(files_named(&dir, TEMP_PREFIX).is_empty());
+    }
+
+    #[test]
+    fn code_fingerprints_ignore_trailing_whitespace_only() {
+        assert_eq!(code_fingerprint("x = 1\n"), code_fingerprint("x = 1"));
+        assert_eq!(code_fingerprint("x = 1\n\n  \n"), code_fingerprint("x = 1"));
+        assert_ne!(code_fingerprint("x = 1"), code_fingerprint("x = 2"));
+        assert_ne!(code_fingerprint(" x = 1"), code_fingerprint("x = 1"));
+        // Stable across versions: a fixed value, not std's hasher.
+        assert_eq!(code_fingerprint(""), "fnv1a64:cbf29ce484222325");
+    }
+
+    #[test]
     fn corrupt_file_is_kept_aside_and_reported() {
         let dir = temp_dir("corrupt");
         std::fs::create_dir_all(&dir).unwrap();

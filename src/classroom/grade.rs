@@ -122,7 +122,7 @@ pub fn run_graded(lesson: &Lesson, ex: &Exercise, code: &str, opts: &RunOptions)
 
 /// The backend a run was meant for, for a report that does not say (a worker that never
 /// answered).
-fn backend_asked(opts: &RunOptions) -> &'static str {
+pub fn backend_asked(opts: &RunOptions) -> &'static str {
     match opts.backend {
         BackendChoice::Cuda => "cuda",
         BackendChoice::Sim => "sim",
@@ -139,7 +139,17 @@ pub fn grade_one(
     code: Option<&str>,
     opts: &RunOptions,
 ) -> ExerciseGrade {
-    let mut grade = ExerciseGrade {
+    match code {
+        None => not_started(lesson_no, lesson, ex),
+        Some(code) => {
+            let report = run_graded(lesson, ex, code, opts);
+            grade_report(lesson_no, lesson, ex, &report, backend_asked(opts))
+        }
+    }
+}
+
+fn not_started(lesson_no: usize, lesson: &Lesson, ex: &Exercise) -> ExerciseGrade {
+    ExerciseGrade {
         schema: SCHEMA_VERSION,
         lesson: lesson_no,
         lesson_id: lesson.id.clone(),
@@ -152,13 +162,22 @@ pub fn grade_one(
         backend: String::new(),
         internal_error: false,
         checks: Vec::new(),
-    };
-    let Some(code) = code else {
-        return grade;
-    };
-    let report = run_graded(lesson, ex, code, opts);
+    }
+}
+
+/// The grade of one run of an exercise. A run that failed inside cudatutor is `failed` with
+/// `internal_error` set and `error` naming the backend (`backend` when the report names none),
+/// never "the exercise has no checks".
+pub fn grade_report(
+    lesson_no: usize,
+    lesson: &Lesson,
+    ex: &Exercise,
+    report: &RunReport,
+    backend: &str,
+) -> ExerciseGrade {
+    let mut grade = not_started(lesson_no, lesson, ex);
     grade.backend = if report.backend.is_empty() {
-        backend_asked(opts).to_string()
+        backend.to_string()
     } else {
         report.backend.clone()
     };
@@ -184,7 +203,7 @@ pub fn grade_one(
             e.message.lines().next().unwrap_or("")
         )
     });
-    grade.first_failure = first_failure(&report);
+    grade.first_failure = first_failure(report);
     grade.checks = report
         .checks
         .iter()

@@ -150,19 +150,24 @@ pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOption
         .name("cudatutor-run".into())
         .stack_size(256 << 20)
         .spawn(move || session::run(&code, check.as_deref(), &opts));
-    let internal = |message: String| {
-        let mut report = worker::failed_report(&message);
-        report.backend = "sim".into();
-        report.internal_error = Some(message);
-        report
-    };
     match worker.map(|h| h.join()) {
         Ok(Ok(report)) => report,
-        Ok(Err(_)) => {
-            internal("internal error: the run panicked (please report this script)".into())
-        }
-        Err(e) => internal(format!("could not start the run: {e}")),
+        Ok(Err(_)) => internal_error_report(
+            "internal error: the run panicked (please report this script)",
+            "sim",
+        ),
+        Err(e) => internal_error_report(&format!("could not start the run: {e}"), "sim"),
     }
+}
+
+/// The report of a run that failed inside cudatutor (a panic, a run that could not start):
+/// an error naming the backend, and `internal_error` set so that grading never mistakes it
+/// for a result of the learner's code.
+pub fn internal_error_report(message: &str, backend: &str) -> RunReport {
+    let mut report = worker::failed_report(message);
+    report.backend = backend.to_string();
+    report.internal_error = Some(message.to_string());
+    report
 }
 
 /// What the status bar says about where exercises run, e.g. "sim · Simulated H200 (modelled)".

@@ -70,17 +70,23 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         p.restore();
     }
     let prediction_pending = prediction_pending(&mut it, &opts.exercise);
-    let checks = match check {
-        Some(block) => {
+    let checks = match (check, &pristine) {
+        (Some(block), Some(pristine)) => {
             let facts = RunFacts {
                 error: error.as_ref(),
                 stdout: &stdout,
                 timeline: &timeline,
                 launch_blocking: report_launch_blocking,
             };
-            run_checks(&mut it, block, &facts, check_text(&opts.exercise.lang))
+            run_checks(
+                &mut it,
+                block,
+                &facts,
+                pristine,
+                check_text(&opts.exercise.lang),
+            )
         }
-        None => Vec::new(),
+        _ => Vec::new(),
     };
     // Drop the namespaces while the runtime is alive, so every tensor returns its memory.
     it.clear_namespaces();
@@ -164,6 +170,7 @@ fn run_checks(
     it: &mut Interpreter,
     block: &str,
     facts: &RunFacts,
+    pristine: &Pristine,
     text: &CheckText,
 ) -> Vec<CheckResult> {
     if let Some(message) = run_as_a_whole_failed(facts.error, text) {
@@ -211,6 +218,8 @@ fn run_checks(
             }
             continue;
         }
+        // A learner's function that an earlier check called may have patched a module since.
+        pristine.restore();
         let outcome = it.run_in_module(&stmt.padded_source(), CHECK_FILE, &ns);
         let _ = it.take_stdout();
         match (outcome, stmt.is_assert) {
