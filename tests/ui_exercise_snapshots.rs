@@ -114,6 +114,8 @@ fn deferred_assert() -> RunReport {
         memory: memory(1536, 1536),
         timeline,
         checks: Vec::new(),
+        prediction_pending: false,
+        internal_error: None,
     }
 }
 
@@ -152,6 +154,7 @@ fn passing() -> RunReport {
                 line: 1,
                 passed: true,
                 message: None,
+                error: None,
             },
             CheckResult {
                 source: "assert loss.device.type == 'cuda', \"keep the computation on the GPU\""
@@ -159,6 +162,7 @@ fn passing() -> RunReport {
                 line: 2,
                 passed: true,
                 message: None,
+                error: None,
             },
         ],
         ..RunReport::default()
