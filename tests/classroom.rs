@@ -236,6 +236,39 @@ fn lint_names_a_wrong_fix_that_passes_a_silent_assert_and_an_unmade_prediction()
 }
 
 #[test]
+fn saved_code_that_monkeypatches_the_counters_is_graded_failed() {
+    // Issue 20's case: the saved code replaces torch.cuda.memory_allocated and answers with an
+    // object equal to everything.
+    let dir = temp("monkeypatch");
+    let attack = "import torch\n\nclass Anything:\n    def __eq__(self, other):\n        return True\n\nx = torch.randn(10)\ny = torch.randn(10, device='cuda')\na = torch.zeros(100, device='cuda')\nb = torch.zeros(200, device='cuda')\ntorch.cuda.memory_allocated = lambda *args: 2048\ntorch.cuda.memory_reserved = lambda *args: 2048\npredicted_allocated = Anything()\npredicted_reserved = Anything()\n";
+    let mut progress = Progress::default();
+    progress.exercises.insert(
+        "l2-counters".into(),
+        ExerciseState {
+            code: Some(attack.into()),
+            passed: true,
+        },
+    );
+    Store::at(&dir).save(&progress).unwrap();
+    let out = cudatutor(&dir, &["check", "2", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let rows = json_lines(&out);
+    let counters = rows
+        .iter()
+        .find(|r| r["exercise"] == "l2-counters")
+        .unwrap();
+    assert_eq!(counters["status"], "failed", "{counters}");
+    assert_eq!(counters["internal_error"], false);
+    let failed: Vec<&serde_json::Value> = counters["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["passed"] == false)
+        .collect();
+    assert!(failed.len() >= 3, "{counters}");
+}
+
+#[test]
 fn the_authoring_guide_example_passes_lint() {
     let guide = std::fs::read_to_string("docs/authoring.md").unwrap();
     let start = guide
