@@ -167,8 +167,17 @@ def encode(t):
 
 
 def keyed_hash(words):
-    """sum over i of (word_i + 1) * key_i mod 2^64, key_i = splitmix(0x5EED, n)[i]."""
+    """sum over i of (word_i + 1) * key_i mod 2^64, key_i = splitmix(0x5EED, n)[i], with every
+    NaN counted as the canonical NaN (payload bits are not compared; see docs/engine.md)."""
     import numpy as np
+    if words.dtype == np.uint32:
+        nan = (words & np.uint32(0x7F800000)) == np.uint32(0x7F800000)
+        nan &= (words & np.uint32(0x007FFFFF)) != 0
+        words = np.where(nan, np.uint32(0x7FC00000), words)
+    else:
+        nan = (words & np.uint64(0x7FF0000000000000)) == np.uint64(0x7FF0000000000000)
+        nan &= (words & np.uint64(0x000FFFFFFFFFFFFF)) != 0
+        words = np.where(nan, np.uint64(0x7FF8000000000000), words)
     keys = splitmix(0x5EED, len(words))
     with np.errstate(over="ignore"):
         return int(((words.astype(np.uint64) + np.uint64(1)) * keys).sum(dtype=np.uint64))
@@ -346,9 +355,51 @@ def family_unary():
     return cases, run
 
 
+def family_softmax():
+    import torch
+    cases = []
+    seed = 9000
+    shapes = [[1, c] for c in list(range(1, 41)) + [63, 64, 65, 100, 1000]] + \
+             [[3, 7], [5, 17], [4, 33], [64, 10], [2, 3, 40], [8, 16, 3], [3, 5, 70], [2, 200, 20],
+              [10, 37], [37, 10], [6, 1, 5]]
+    for shape in shapes:
+        n = numel(shape)
+        for dim in range(len(shape)):
+            if shape[0] == 1 and dim == 0 and len(shape) == 2:
+                continue
+            for op in ("softmax", "log_softmax"):
+                for kind in ("n", "u"):
+                    seed += 1
+                    spec = nrm(seed, n, 0.0, 3.0) if kind == "n" else u(seed, n, -30.0, 30.0)
+                    cases.append({"op": op, "input": spec, "shape": shape, "dim": dim})
+                seed += 2
+                cases.append({"op": op + "_backward", "input": nrm(seed, n, 0.0, 2.0), "grad": nrm(seed + 1, n, 0.0, 1.0), "shape": shape, "dim": dim})
+    edge_rows = [[0.0, 1e30, -1e30, 5.0], [float("-inf"), 1.0, 2.0, float("-inf")], [float("nan"), 1.0, 2.0, 3.0],
+                 [3.0] * 20, [-0.0, -0.0], [-0.0], [float("inf"), 1.0], [88.0, -88.0, 0.0, 1.0] * 5]
+    for row in edge_rows:
+        for op in ("softmax", "log_softmax"):
+            cases.append({"op": op, "input": vals(row), "shape": [1, len(row)], "dim": 1})
+
+    def run(case):
+        x = tensor(case["input"]).reshape(case["shape"])
+        d = case["dim"]
+        if case["op"] == "softmax":
+            return torch.softmax(x, d)
+        if case["op"] == "log_softmax":
+            return torch.log_softmax(x, d)
+        g = tensor(case["grad"]).reshape(case["shape"])
+        if case["op"] == "softmax_backward":
+            out = torch.softmax(x, d)
+            return torch._softmax_backward_data(g, out, d, torch.float32)
+        out = torch.log_softmax(x, d)
+        return torch._log_softmax_backward_data(g, out, d, torch.float32)
+    return cases, run
+
+
 FAMILIES = {
     "sum": family_sum,
     "unary": family_unary,
+    "softmax": family_softmax,
 }
 
 

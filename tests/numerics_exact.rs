@@ -106,3 +106,37 @@ fn unary_elementwise() {
         }),
     );
 }
+
+#[test]
+fn softmax_log_softmax() {
+    assert_family(
+        "softmax",
+        run_family("softmax", |case: &Value| {
+            let shape = usizes(&case["shape"]);
+            let d = case["dim"].as_u64().unwrap_or(0) as usize;
+            let outer: usize = shape[..d].iter().product();
+            let inner: usize = shape[d + 1..].iter().product();
+            let dim = shape[d];
+            let x = gen_f32(&case["input"]);
+            let mut out = vec![0f32; x.len()];
+            let op = case["op"].as_str().unwrap_or("");
+            match op {
+                "softmax" => nx::softmax::softmax_f32(&x, &mut out, outer, dim, inner),
+                "log_softmax" => nx::softmax::log_softmax_f32(&x, &mut out, outer, dim, inner),
+                "softmax_backward" | "log_softmax_backward" => {
+                    let g = gen_f32(&case["grad"]);
+                    let mut y = vec![0f32; x.len()];
+                    if op == "softmax_backward" {
+                        nx::softmax::softmax_f32(&x, &mut y, outer, dim, inner);
+                        nx::softmax::softmax_backward_f32(&g, &y, &mut out, outer, dim, inner);
+                    } else {
+                        nx::softmax::log_softmax_f32(&x, &mut y, outer, dim, inner);
+                        nx::softmax::log_softmax_backward_f32(&g, &y, &mut out, outer, dim, inner);
+                    }
+                }
+                _ => return Err(format!("unknown op {op}")),
+            }
+            Ok(Bits::F32(out))
+        }),
+    );
+}

@@ -22,5 +22,7 @@ pub mod lanes;
 pub mod loops;
 pub mod onednn;
 pub mod sleef;
+pub mod softmax;
 pub mod sum;
 pub mod unary;
+pub mod vecops;

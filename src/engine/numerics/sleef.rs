@@ -279,6 +279,23 @@ pub fn logf_u10(d0: f32) -> f32 {
     r
 }
 
+/// `Sleef_logf16_u10` (the AVX512 build): the same values, but its `vfixupimm` special cases
+/// give a NaN input back quieted and a negative input as its own bits made a quiet NaN.
+pub fn logf_u10_avx512(d: f32) -> f32 {
+    if d.is_nan() || (d < 0.0) {
+        return f32::from_bits(d.to_bits() | 0x7fc0_0000);
+    }
+    logf_u10(d)
+}
+
+/// `Sleef_log1pf16_u10` (the AVX512 build): a NaN input comes back quieted.
+pub fn log1pf_u10_avx512(d: f32) -> f32 {
+    if d.is_nan() {
+        return f32::from_bits(d.to_bits() | 0x0040_0000);
+    }
+    log1pf_u10(d)
+}
+
 /// SLEEF's `expk2f`: exp of a double-float, as a double-float.
 #[inline(always)]
 fn expk2f(d: F2) -> F2 {
