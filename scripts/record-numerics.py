@@ -396,10 +396,141 @@ def family_softmax():
     return cases, run
 
 
+def targets(spec, ignore):
+    """Class-index targets from an `ints` spec; -1 becomes the ignore index -100."""
+    import torch
+    t = tensor(spec).long()
+    if ignore:
+        t[t == -1] = -100
+    return t
+
+
+def family_loss():
+    import torch
+    import torch.nn.functional as F
+    cases = []
+    seed = 20000
+    red = ("mean", "sum", "none")
+    # cross_entropy with class indices: (N, C), (C,), (N, C, L)
+    for shape in ([1, 3], [3, 5], [16, 10], [64, 10], [100, 17], [5, 100], [7, 2], [4, 3, 6], [2, 5, 3, 4]):
+        n, c = (1, shape[0]) if len(shape) == 1 else (shape[0], shape[1])
+        tshape = [shape[0]] + shape[2:]
+        for reduction in red:
+            for variant in ("plain", "weight", "ignore", "smooth", "smooth_weight", "smooth_ignore"):
+                seed += 3
+                case = {"op": "cross_entropy", "input": nrm(seed, numel(shape), 0.0, 2.0), "shape": shape,
+                        "target": ints(seed + 1, numel(tshape), -1 if "ignore" in variant else 0, c - 1),
+                        "tshape": tshape, "reduction": reduction, "ignore": "ignore" in variant,
+                        "smoothing": 0.1 if "smooth" in variant else 0.0}
+                if "weight" in variant:
+                    case["weight"] = u(seed + 2, c, 0.1, 2.0)
+                cases.append(case)
+    for reduction in red:
+        seed += 3
+        cases.append({"op": "cross_entropy", "input": nrm(seed, 7, 0.0, 2.0), "shape": [7], "target": ints(seed + 1, 1, 0, 6),
+                      "tshape": [], "reduction": reduction, "ignore": False, "smoothing": 0.0})
+    # cross_entropy with class probabilities
+    for shape in ([3, 5], [16, 10], [4, 3, 6]):
+        for reduction in red:
+            for smoothing in (0.0, 0.2):
+                seed += 3
+                cases.append({"op": "cross_entropy_probs", "input": nrm(seed, numel(shape), 0.0, 2.0), "shape": shape,
+                              "probs": u(seed + 1, numel(shape), 0.0, 1.0), "reduction": reduction, "smoothing": smoothing})
+    # nll_loss on log-probabilities, and the cross-entropy gradient
+    for shape in ([8, 5], [100, 10], [3, 4, 5]):
+        c = shape[1]
+        tshape = [shape[0]] + shape[2:]
+        for reduction in red:
+            for w in (False, True):
+                seed += 3
+                case = {"op": "nll_loss", "input": u(seed, numel(shape), -5.0, 0.0), "shape": shape,
+                        "target": ints(seed + 1, numel(tshape), -1, c - 1), "tshape": tshape, "reduction": reduction,
+                        "ignore": True}
+                if w:
+                    case["weight"] = u(seed + 2, c, 0.1, 2.0)
+                cases.append(case)
+                grad_case = dict(case, op="cross_entropy_backward", input=nrm(seed, numel(shape), 0.0, 2.0))
+                cases.append(grad_case)
+    # elementwise losses
+    for n in (1, 7, 16, 33, 100, 1000, 4097):
+        for reduction in red:
+            seed += 4
+            a, b = nrm(seed, n, 0.0, 2.0), nrm(seed + 1, n, 0.0, 2.0)
+            for op, extra in (("mse_loss", {}), ("l1_loss", {}), ("smooth_l1_loss", {"beta": 1.0}),
+                              ("smooth_l1_loss", {"beta": 0.5}), ("smooth_l1_loss", {"beta": 0.0}),
+                              ("huber_loss", {"delta": 1.0}), ("huber_loss", {"delta": 2.5}),
+                              ("mse_loss_backward", {}), ("bce_with_logits", {}),
+                              ("bce_with_logits", {"weighted": True}), ("bce_with_logits", {"pos_weighted": True})):
+                case = {"op": op, "input": a, "target": b, "n": n, "reduction": reduction}
+                case.update(extra)
+                if op == "bce_with_logits":
+                    case["target"] = u(seed + 2, n, 0.0, 1.0)
+                    case["weight"] = u(seed + 3, n, 0.5, 1.5)
+                cases.append(case)
+            p = u(seed + 2, n, 0.0, 1.0)
+            for op, extra in (("bce", {}), ("bce", {"weighted": True}), ("bce_backward", {})):
+                case = {"op": op, "input": p, "target": u(seed + 3, n, 0.0, 1.0), "weight": u(seed, n, 0.5, 1.5),
+                        "n": n, "reduction": reduction}
+                case.update(extra)
+                cases.append(case)
+    cases.append({"op": "bce", "input": vals([0.0, 1.0, 1e-30, 1.0 - 2**-24]), "target": vals([0.0, 1.0, 0.5, 0.25]),
+                  "n": 4, "reduction": "none"})
+
+    def run(case):
+        op = case["op"]
+        reduction = case["reduction"]
+        if op in ("cross_entropy", "nll_loss", "cross_entropy_backward"):
+            x = tensor(case["input"]).reshape(case["shape"])
+            t = targets(case["target"], case["ignore"]).reshape(case["tshape"])
+            w = tensor(case["weight"]) if "weight" in case else None
+            if op == "cross_entropy":
+                return F.cross_entropy(x, t, weight=w, reduction=reduction, label_smoothing=case["smoothing"])
+            if op == "nll_loss":
+                return F.nll_loss(x, t, weight=w, reduction=reduction)
+            x.requires_grad_(True)
+            loss = F.cross_entropy(x, t, weight=w, reduction=reduction)
+            g = torch.ones_like(loss) if reduction != "none" else tensor(nrm(7, loss.numel(), 0.0, 1.0)).reshape(loss.shape)
+            loss.backward(g)
+            return x.grad
+        if op == "cross_entropy_probs":
+            x = tensor(case["input"]).reshape(case["shape"])
+            p = tensor(case["probs"]).reshape(case["shape"])
+            return F.cross_entropy(x, p, reduction=reduction, label_smoothing=case["smoothing"])
+        a, b = tensor(case["input"]), tensor(case["target"])
+        if op == "mse_loss":
+            return F.mse_loss(a, b, reduction=reduction)
+        if op == "mse_loss_backward":
+            a.requires_grad_(True)
+            loss = F.mse_loss(a, b, reduction=reduction)
+            loss.backward(torch.ones_like(loss) if reduction != "none" else tensor(nrm(7, loss.numel(), 0.0, 1.0)))
+            return a.grad
+        if op == "l1_loss":
+            return F.l1_loss(a, b, reduction=reduction)
+        if op == "smooth_l1_loss":
+            return F.smooth_l1_loss(a, b, reduction=reduction, beta=case["beta"])
+        if op == "huber_loss":
+            return F.huber_loss(a, b, reduction=reduction, delta=case["delta"])
+        w = tensor(case["weight"]) if "weight" in case else None
+        if op == "bce":
+            return F.binary_cross_entropy(a, b, weight=w if case.get("weighted") else None, reduction=reduction)
+        if op == "bce_backward":
+            a.requires_grad_(True)
+            loss = F.binary_cross_entropy(a, b, reduction=reduction)
+            loss.backward(torch.ones_like(loss) if reduction != "none" else tensor(nrm(7, loss.numel(), 0.0, 1.0)))
+            return a.grad
+        if op == "bce_with_logits":
+            return F.binary_cross_entropy_with_logits(
+                a, b, weight=w if case.get("weighted") else None,
+                pos_weight=(w if case.get("pos_weighted") else None), reduction=reduction)
+        raise ValueError(op)
+    return cases, run
+
+
 FAMILIES = {
     "sum": family_sum,
     "unary": family_unary,
     "softmax": family_softmax,
+    "loss": family_loss,
 }
 
 

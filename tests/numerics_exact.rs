@@ -140,3 +140,170 @@ fn softmax_log_softmax() {
         }),
     );
 }
+
+fn reduction(case: &Value) -> nx::loss::Reduction {
+    match case["reduction"].as_str() {
+        Some("sum") => nx::loss::Reduction::Sum,
+        Some("none") => nx::loss::Reduction::None,
+        _ => nx::loss::Reduction::Mean,
+    }
+}
+
+/// Class-index targets: -1 becomes the ignore index -100 when the case says so.
+fn targets(case: &Value) -> Vec<i64> {
+    let ignore = case["ignore"].as_bool().unwrap_or(false);
+    gen_f32(&case["target"])
+        .iter()
+        .map(|&v| if ignore && v == -1.0 { -100 } else { v as i64 })
+        .collect()
+}
+
+fn class_shape(case: &Value) -> nx::loss::ClassShape {
+    let shape = usizes(&case["shape"]);
+    if shape.len() == 1 {
+        nx::loss::ClassShape {
+            n: 1,
+            c: shape[0],
+            map: 1,
+            one_d: true,
+        }
+    } else {
+        nx::loss::ClassShape {
+            n: shape[0],
+            c: shape[1],
+            map: shape[2..].iter().product(),
+            one_d: false,
+        }
+    }
+}
+
+fn loss_case(case: &Value) -> Result<Vec<f32>, String> {
+    use nx::loss as L;
+    let op = case["op"].as_str().unwrap_or("");
+    let red = reduction(case);
+    let x = gen_f32(&case["input"]);
+    let weight = case.get("weight").map(gen_f32);
+    let err = |e: L::LossError| format!("{e:?}");
+    match op {
+        "cross_entropy" => {
+            let ls = case["smoothing"].as_f64().unwrap_or(0.0);
+            L::cross_entropy_f32(
+                &x,
+                class_shape(case),
+                &targets(case),
+                weight.as_deref(),
+                red,
+                -100,
+                ls,
+            )
+            .map_err(err)
+        }
+        "nll_loss" => Ok(L::nll_loss_f32(
+            &x,
+            class_shape(case),
+            &targets(case),
+            weight.as_deref(),
+            red,
+            -100,
+        )
+        .map_err(err)?
+        .loss),
+        "cross_entropy_backward" => {
+            // autograd: nll_loss_backward, then log_softmax_backward along the class dimension.
+            let cs = class_shape(case);
+            let t = targets(case);
+            let mut logp = vec![0f32; x.len()];
+            nx::softmax::log_softmax_f32(&x, &mut logp, cs.n, cs.c, cs.map);
+            let fwd = L::nll_loss_f32(&logp, cs, &t, weight.as_deref(), red, -100).map_err(err)?;
+            let g = if red == L::Reduction::None {
+                gen_f32(
+                    &serde_json::json!({"kind": "normal", "seed": 7, "n": fwd.loss.len(), "mean": 0.0, "std": 1.0}),
+                )
+            } else {
+                vec![1.0]
+            };
+            let mut gl = vec![0f32; x.len()];
+            L::nll_loss_backward_f32(
+                &g,
+                cs,
+                &t,
+                weight.as_deref(),
+                red,
+                -100,
+                fwd.total_weight,
+                &mut gl,
+            );
+            let mut gi = vec![0f32; x.len()];
+            nx::softmax::log_softmax_backward_f32(&gl, &logp, &mut gi, cs.n, cs.c, cs.map);
+            Ok(gi)
+        }
+        "cross_entropy_probs" => {
+            let p = gen_f32(&case["probs"]);
+            Ok(L::cross_entropy_probs_f32(
+                &x,
+                class_shape(case),
+                &p,
+                None,
+                red,
+                case["smoothing"].as_f64().unwrap_or(0.0),
+            ))
+        }
+        _ => {
+            let t = gen_f32(&case["target"]);
+            let ones = |n: usize| -> Vec<f32> {
+                if red == L::Reduction::None {
+                    gen_f32(
+                        &serde_json::json!({"kind": "normal", "seed": 7, "n": n, "mean": 0.0, "std": 1.0}),
+                    )
+                } else {
+                    vec![1.0]
+                }
+            };
+            let flag = |k: &str| case[k].as_bool().unwrap_or(false);
+            Ok(match op {
+                "mse_loss" => L::mse_loss_f32(&x, &t, red),
+                "mse_loss_backward" => L::mse_loss_backward_f32(&ones(x.len()), &x, &t, red),
+                "l1_loss" => L::l1_loss_f32(&x, &t, red),
+                "smooth_l1_loss" => {
+                    L::smooth_l1_loss_f32(&x, &t, red, case["beta"].as_f64().unwrap_or(1.0))
+                }
+                "huber_loss" => {
+                    L::huber_loss_f32(&x, &t, red, case["delta"].as_f64().unwrap_or(1.0))
+                }
+                "bce" => {
+                    let w = if flag("weighted") {
+                        weight.as_deref()
+                    } else {
+                        None
+                    };
+                    L::binary_cross_entropy_f32(&x, &t, w, red).map_err(err)?
+                }
+                "bce_backward" => {
+                    L::binary_cross_entropy_backward_f32(&ones(x.len()), &x, &t, None, red)
+                }
+                "bce_with_logits" => {
+                    let w = if flag("weighted") {
+                        weight.as_deref()
+                    } else {
+                        None
+                    };
+                    let pw = if flag("pos_weighted") {
+                        weight.as_deref()
+                    } else {
+                        None
+                    };
+                    L::bce_with_logits_f32(&x, &t, w, pw, red)
+                }
+                _ => return Err(format!("unknown op {op}")),
+            })
+        }
+    }
+}
+
+#[test]
+fn losses() {
+    assert_family(
+        "loss",
+        run_family("loss", |case: &Value| loss_case(case).map(Bits::F32)),
+    );
+}

@@ -20,6 +20,7 @@
 pub mod iter;
 pub mod lanes;
 pub mod loops;
+pub mod loss;
 pub mod onednn;
 pub mod sleef;
 pub mod softmax;
