@@ -526,17 +526,95 @@ def family_loss():
     return cases, run
 
 
+def family_stats():
+    """var/std (all elements, along dims), vector norms, cumsum/cumprod."""
+    import torch
+    cases = []
+    seed = 30000
+    for n in (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1000, 4097, 100003):
+        for op in ("var", "std"):
+            for correction in (1, 0, 2):
+                seed += 1
+                cases.append({"op": op, "input": nrm(seed, n, 3.0, 2.0), "view": contiguous_view([n]), "dims": [], "correction": correction})
+        for p in (2, 1, "inf", 3, 0.5):
+            seed += 1
+            cases.append({"op": "norm", "input": nrm(seed, n, 0.0, 2.0), "view": contiguous_view([n]), "dims": [], "p": p})
+        for op in ("cumsum", "cumprod"):
+            seed += 1
+            spec = u(seed, n, 0.9, 1.1) if op == "cumprod" else nrm(seed, n, 0.0, 2.0)
+            cases.append({"op": op, "input": spec, "view": contiguous_view([n]), "dim": 0})
+    for shape in ([3, 5], [7, 33], [33, 7], [4, 1000], [2, 3, 40], [5, 17, 19], [1, 50]):
+        nd = len(shape)
+        n = numel(shape)
+        for view in (contiguous_view(shape), permuted_view(shape, list(reversed(range(nd))))):
+            dim_sets = [[d] for d in range(nd)] + ([[0, nd - 1]] if nd >= 2 else [])
+            for dims in dim_sets:
+                for op in ("var", "std", "var_mean"):
+                    seed += 1
+                    cases.append({"op": op, "input": nrm(seed, n, 1.0, 2.0), "view": view, "dims": dims, "correction": 1})
+                for p in (2, 1, "inf"):
+                    seed += 1
+                    cases.append({"op": "norm", "input": nrm(seed, n, 0.0, 2.0), "view": view, "dims": dims, "p": p})
+            for d in range(nd):
+                for op in ("cumsum", "cumprod"):
+                    seed += 1
+                    spec = u(seed, n, 0.9, 1.1) if op == "cumprod" else nrm(seed, n, 0.0, 2.0)
+                    cases.append({"op": op, "input": spec, "view": view, "dim": d})
+    cases.append({"op": "cumsum", "input": {"kind": "linspace"}, "view": contiguous_view([17]), "dim": 0})
+
+    def run(case):
+        op = case["op"]
+        if case["input"].get("kind") == "linspace":
+            x = torch.linspace(0.1, 1.7, 17)
+        else:
+            x = tensor(case["input"], case["view"])
+        if op in ("var", "std", "var_mean"):
+            f = {"var": torch.var, "std": torch.std, "var_mean": torch.var_mean}[op]
+            r = f(x, dim=case["dims"], correction=case["correction"]) if case["dims"] else f(x, correction=case["correction"])
+            return torch.cat([r[0].reshape(-1), r[1].reshape(-1)]) if op == "var_mean" else r
+        if op == "norm":
+            p = float("inf") if case["p"] == "inf" else case["p"]
+            return torch.linalg.vector_norm(x, p, dim=case["dims"] or None)
+        if op == "cumsum":
+            return torch.cumsum(x, case["dim"])
+        return torch.cumprod(x, case["dim"])
+    return cases, run
+
+
+def family_range():
+    import torch
+    cases = []
+    for start, end, steps in ((0.1, 1.7, 17), (0.0, 1.0, 5), (0.0, 1.0, 11), (-1.0, 1.0, 100), (0.0, 10.0, 1000),
+                              (1e-3, 3.0, 33), (-5.5, 7.25, 4097), (0.0, 1.0, 1), (2.0, 2.0, 7), (3.0, -3.0, 25),
+                              (0.0, 6.283185307179586, 50), (-100.0, 100.0, 64), (1.0, 2.0, 2), (0.5, 1e6, 257)):
+        cases.append({"op": "linspace", "start": start, "end": end, "steps": steps})
+    for start, end, step in ((0.0, 1.0, 0.1), (0.0, 5.0, 1.0), (-3.0, 3.0, 0.25), (0.0, 10.0, 0.3), (1.0, 100.0, 0.7),
+                             (0.0, 1.0, 0.01), (5.0, -5.0, -0.35), (0.1, 2.0, 0.1), (0.0, 1000.0, 1.1),
+                             (-1.0, 1.0, 2.0 / 3.0)):
+        cases.append({"op": "arange", "start": start, "end": end, "step": step})
+
+    def run(case):
+        if case["op"] == "linspace":
+            return torch.linspace(case["start"], case["end"], case["steps"])
+        return torch.arange(case["start"], case["end"], case["step"])
+    return cases, run
+
+
 FAMILIES = {
     "sum": family_sum,
     "unary": family_unary,
     "softmax": family_softmax,
     "loss": family_loss,
+    "stats": family_stats,
+    "range": family_range,
 }
 
 
 def record(names):
+    import warnings
     import numpy as np
     import torch
+    warnings.filterwarnings("ignore")  # var() with too few elements warns; the result is recorded
     torch.set_num_threads(1)
     OUT.mkdir(parents=True, exist_ok=True)
     meta = {

@@ -307,3 +307,63 @@ fn losses() {
         run_family("loss", |case: &Value| loss_case(case).map(Bits::F32)),
     );
 }
+
+#[test]
+fn var_std_norm_cumsum() {
+    assert_family(
+        "stats",
+        run_family("stats", |case: &Value| {
+            let op = case["op"].as_str().unwrap_or("");
+            let (shape, strides, offset) = view(&case["view"]);
+            let x = if case["input"]["kind"] == "linspace" {
+                nx::range::linspace_f32(0.1, 1.7, 17)
+            } else {
+                gen_f32(&case["input"])
+            };
+            let v = nx::sum::View {
+                shape: &shape,
+                strides: &strides,
+                offset,
+            };
+            let dims = usizes(&case["dims"]);
+            let corr = case["correction"].as_f64().unwrap_or(1.0);
+            Ok(Bits::F32(match op {
+                "var" => nx::stats::var_f32(&x, v, &dims, corr, false),
+                "std" => nx::stats::var_f32(&x, v, &dims, corr, true),
+                "var_mean" => {
+                    let (a, b) = nx::stats::var_mean_f32(&x, v, &dims, corr, false);
+                    a.into_iter().chain(b).collect()
+                }
+                "norm" => {
+                    let p = if case["p"] == "inf" {
+                        f64::INFINITY
+                    } else {
+                        case["p"].as_f64().unwrap_or(2.0)
+                    };
+                    nx::stats::vector_norm_f32(&x, v, &dims, nx::stats::NormOrd::from_f64(p))
+                }
+                "cumsum" | "cumprod" => {
+                    let dim = case["dim"].as_u64().unwrap_or(0) as usize;
+                    nx::stats::cumulative_f32(&x, v, dim, op == "cumprod")
+                }
+                _ => return Err(format!("unknown op {op}")),
+            }))
+        }),
+    );
+}
+
+#[test]
+fn linspace_arange() {
+    assert_family(
+        "range",
+        run_family("range", |case: &Value| {
+            let f = |k: &str| case[k].as_f64().unwrap_or(0.0);
+            Ok(Bits::F32(match case["op"].as_str() {
+                Some("linspace") => {
+                    nx::range::linspace_f32(f("start"), f("end"), f("steps") as usize)
+                }
+                _ => nx::range::arange_f32(f("start"), f("end"), f("step")),
+            }))
+        }),
+    );
+}
