@@ -600,6 +600,94 @@ def family_range():
     return cases, run
 
 
+BACKWARD_OPS = {
+    # name -> (forward, uses output y instead of x, params)
+    "relu": (lambda t: __import__("torch").relu(t), False, {}),
+    "sigmoid": (lambda t: t.sigmoid(), True, {}),
+    "tanh": (lambda t: t.tanh(), True, {}),
+    "gelu": (lambda t: __import__("torch").nn.functional.gelu(t), False, {}),
+    "gelu_tanh": (lambda t: __import__("torch").nn.functional.gelu(t, approximate="tanh"), False, {}),
+    "silu": (lambda t: __import__("torch").nn.functional.silu(t), False, {}),
+    "softplus": (lambda t: __import__("torch").nn.functional.softplus(t), False, {"beta": 1.0, "threshold": 20.0}),
+    "elu": (lambda t: __import__("torch").nn.functional.elu(t), False, {"alpha": 1.0}),
+    "leaky_relu": (lambda t: __import__("torch").nn.functional.leaky_relu(t, 0.01), False, {"slope": 0.01}),
+}
+
+
+def family_pointwise():
+    """Scalar-operand arithmetic (add/sub alpha, mul/div, addcmul, addcdiv, lerp) and the
+    activation backward kernels (through autograd)."""
+    import torch
+    cases = []
+    seed = 40000
+    for n in (1, 5, 15, 16, 17, 31, 32, 33, 64, 100, 1000):
+        seed += 10
+        a, b, c = nrm(seed, n, 0.0, 2.0), nrm(seed + 1, n, 0.0, 2.0), u(seed + 2, n, 0.5, 3.0)
+        for op, s in (("add", 0.3), ("add", -0.001), ("add", 1.0), ("sub", 0.7), ("mul", 0.1), ("div", 0.3), ("div", 7.0),
+                      ("addcmul", 0.001), ("addcmul", -0.5), ("addcdiv", -0.01), ("addcdiv", 3.0),
+                      ("lerp", 0.1), ("lerp", 0.9), ("lerp", 0.5), ("lerp", 0.001)):
+            cases.append({"op": op, "a": a, "b": b, "c": c, "s": s, "n": n})
+        for name in BACKWARD_OPS:
+            seed += 2
+            x = nrm(seed, n, 0.0, 3.0)
+            cases.append({"op": "backward", "fn": name, "params": BACKWARD_OPS[name][2], "x": x, "g": nrm(seed + 1, n, 0.0, 1.0), "n": n})
+
+    def run(case):
+        op = case["op"]
+        if op == "backward":
+            fwd, _, _ = BACKWARD_OPS[case["fn"]]
+            x = tensor(case["x"]).requires_grad_(True)
+            y = fwd(x)
+            y.backward(tensor(case["g"]))
+            return x.grad
+        a, b, c, s = tensor(case["a"]), tensor(case["b"]), tensor(case["c"]), case["s"]
+        if op == "add":
+            return a.add(b, alpha=s)
+        if op == "sub":
+            return a.sub(b, alpha=s)
+        if op == "mul":
+            return a * s
+        if op == "div":
+            return a / s
+        if op == "addcmul":
+            return a.addcmul(b, c, value=s)
+        if op == "addcdiv":
+            return a.addcdiv(b, c, value=s)
+        return a.lerp(b, s)
+    return cases, run
+
+
+def family_optim():
+    """Optimizer steps on one parameter with seeded gradients; the parameter after each step."""
+    import torch
+    cases = []
+    seed = 50000
+    configs = [
+        ("sgd", {"lr": 0.1}), ("sgd", {"lr": 0.01, "momentum": 0.9}),
+        ("sgd", {"lr": 0.01, "momentum": 0.9, "nesterov": True, "weight_decay": 1e-4}),
+        ("sgd", {"lr": 0.05, "momentum": 0.5, "dampening": 0.1, "weight_decay": 0.01, "maximize": True}),
+        ("adam", {"lr": 1e-3}), ("adam", {"lr": 0.01, "betas": (0.8, 0.99), "weight_decay": 0.01}),
+        ("adam", {"lr": 0.01, "amsgrad": True}), ("adamw", {"lr": 1e-3}), ("adamw", {"lr": 0.01, "weight_decay": 0.1}),
+        ("rmsprop", {"lr": 0.01}), ("rmsprop", {"lr": 0.01, "momentum": 0.9, "centered": True, "weight_decay": 0.001}),
+    ]
+    for n in (1, 7, 16, 33, 1000):
+        for name, kw in configs:
+            seed += 1
+            cases.append({"op": name, "kw": kw, "n": n, "param": nrm(seed, n, 0.0, 1.0), "grad_seed": seed * 100, "steps": 5})
+
+    def run(case):
+        p = torch.nn.Parameter(tensor(case["param"]))
+        cls = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "rmsprop": torch.optim.RMSprop}[case["op"]]
+        opt = cls([p], **case["kw"])
+        out = []
+        for k in range(case["steps"]):
+            p.grad = tensor(nrm(case["grad_seed"] + k, case["n"], 0.0, 1.0))
+            opt.step()
+            out.append(p.detach().clone())
+        return torch.cat(out)
+    return cases, run
+
+
 FAMILIES = {
     "sum": family_sum,
     "unary": family_unary,
@@ -607,6 +695,8 @@ FAMILIES = {
     "loss": family_loss,
     "stats": family_stats,
     "range": family_range,
+    "pointwise": family_pointwise,
+    "optim": family_optim,
 }
 
 

@@ -367,3 +367,169 @@ fn linspace_arange() {
         }),
     );
 }
+
+fn backward_op(case: &Value) -> Result<(nx::backward::Backward, bool), String> {
+    use nx::backward::Backward as B;
+    let p = |k: &str| numerics_support::param(case, k);
+    Ok(match case["fn"].as_str().unwrap_or("") {
+        "relu" => (B::Relu, true),
+        "sigmoid" => (B::Sigmoid, true),
+        "tanh" => (B::Tanh, true),
+        "gelu" => (B::Gelu, false),
+        "gelu_tanh" => (B::GeluTanh, false),
+        "silu" => (B::Silu, false),
+        "softplus" => (
+            B::Softplus {
+                beta: p("beta"),
+                threshold: p("threshold"),
+            },
+            false,
+        ),
+        "elu" => (
+            B::Elu {
+                alpha: p("alpha"),
+                scale: 1.0,
+                input_scale: 1.0,
+            },
+            false,
+        ),
+        "leaky_relu" => (B::LeakyRelu { slope: p("slope") }, false),
+        f => return Err(format!("unknown backward {f}")),
+    })
+}
+
+/// The forward output a backward kernel saves (`y` of relu, sigmoid and tanh).
+fn forward_output(name: &str, x: &[f32]) -> Vec<f32> {
+    let mut y = vec![0f32; x.len()];
+    match name {
+        "relu" => y
+            .iter_mut()
+            .zip(x)
+            .for_each(|(o, &v)| *o = if v > 0.0 { v } else { 0.0 }),
+        "sigmoid" => nx::unary::unary_f32(nx::unary::Unary::Sigmoid, x, &mut y),
+        _ => y
+            .iter_mut()
+            .zip(x)
+            .for_each(|(o, &v)| *o = nx::mkl::tanh(v)),
+    }
+    y
+}
+
+#[test]
+fn pointwise_and_activation_backward() {
+    assert_family(
+        "pointwise",
+        run_family("pointwise", |case: &Value| {
+            use nx::pointwise as P;
+            let op = case["op"].as_str().unwrap_or("");
+            if op == "backward" {
+                let (bw, uses_output) = backward_op(case)?;
+                let x = gen_f32(&case["x"]);
+                let g = gen_f32(&case["g"]);
+                let v = if uses_output {
+                    forward_output(case["fn"].as_str().unwrap_or(""), &x)
+                } else {
+                    x
+                };
+                let mut out = vec![0f32; g.len()];
+                nx::backward::backward_f32(bw, &g, &v, &mut out);
+                return Ok(Bits::F32(out));
+            }
+            let (a, b, c) = (
+                gen_f32(&case["a"]),
+                gen_f32(&case["b"]),
+                gen_f32(&case["c"]),
+            );
+            let s = P::scalar(case["s"].as_f64().unwrap_or(0.0));
+            let out: Vec<f32> = (0..a.len())
+                .map(|i| match op {
+                    "add" => P::add_alpha(a[i], b[i], s),
+                    "sub" => P::sub_alpha(a[i], b[i], s),
+                    "mul" => a[i] * s,
+                    "div" => a[i] / s,
+                    "addcmul" => P::addcmul(a[i], b[i], c[i], s),
+                    "addcdiv" => P::addcdiv(a[i], b[i], c[i], s),
+                    _ => P::lerp(a[i], b[i], s),
+                })
+                .collect();
+            Ok(Bits::F32(out))
+        }),
+    );
+}
+
+#[test]
+fn optimizers() {
+    assert_family(
+        "optim",
+        run_family("optim", |case: &Value| {
+            use nx::optim as O;
+            let n = case["n"].as_u64().unwrap_or(1) as usize;
+            let kw = &case["kw"];
+            let f = |k: &str, d: f64| kw[k].as_f64().unwrap_or(d);
+            let b = |k: &str| kw[k].as_bool().unwrap_or(false);
+            let mut p = gen_f32(&case["param"]);
+            let grad_seed = case["grad_seed"].as_u64().unwrap_or(0);
+            let steps = case["steps"].as_u64().unwrap_or(1);
+            let grad = |k: u64| {
+                gen_f32(
+                    &serde_json::json!({"kind": "normal", "seed": grad_seed + k, "n": n, "mean": 0.0, "std": 1.0}),
+                )
+            };
+            let mut out = Vec::new();
+            match case["op"].as_str().unwrap_or("") {
+                "sgd" => {
+                    let cfg = O::Sgd {
+                        lr: f("lr", 1e-3),
+                        momentum: f("momentum", 0.0),
+                        dampening: f("dampening", 0.0),
+                        weight_decay: f("weight_decay", 0.0),
+                        nesterov: b("nesterov"),
+                        maximize: b("maximize"),
+                    };
+                    let mut buf = None;
+                    for k in 0..steps {
+                        O::sgd_step(&cfg, &mut p, &grad(k), &mut buf);
+                        out.extend_from_slice(&p);
+                    }
+                }
+                op @ ("adam" | "adamw") => {
+                    let betas = kw["betas"].as_array();
+                    let beta = |i: usize, d: f64| betas.and_then(|a| a[i].as_f64()).unwrap_or(d);
+                    let cfg = O::Adam {
+                        lr: f("lr", 1e-3),
+                        beta1: beta(0, 0.9),
+                        beta2: beta(1, 0.999),
+                        eps: f("eps", 1e-8),
+                        weight_decay: f("weight_decay", if op == "adamw" { 1e-2 } else { 0.0 }),
+                        amsgrad: b("amsgrad"),
+                        maximize: b("maximize"),
+                        decoupled_weight_decay: op == "adamw",
+                    };
+                    let mut st = O::AdamState::new(n, cfg.amsgrad);
+                    for k in 0..steps {
+                        O::adam_step(&cfg, &mut p, &grad(k), &mut st);
+                        out.extend_from_slice(&p);
+                    }
+                }
+                "rmsprop" => {
+                    let cfg = O::RmsProp {
+                        lr: f("lr", 1e-2),
+                        alpha: f("alpha", 0.99),
+                        eps: f("eps", 1e-8),
+                        weight_decay: f("weight_decay", 0.0),
+                        momentum: f("momentum", 0.0),
+                        centered: b("centered"),
+                        maximize: b("maximize"),
+                    };
+                    let mut st = O::RmsPropState::new(n);
+                    for k in 0..steps {
+                        O::rmsprop_step(&cfg, &mut p, &grad(k), &mut st);
+                        out.extend_from_slice(&p);
+                    }
+                }
+                op => return Err(format!("unknown optimizer {op}")),
+            }
+            Ok(Bits::F32(out))
+        }),
+    );
+}

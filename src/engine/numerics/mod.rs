@@ -17,11 +17,15 @@
 //! | [`loops`] | Loops.h's vectorized_loop / basic_loop split |
 //! | [`lanes`] | `Vectorized<T>` lanes and the element types |
 
+pub mod backward;
 pub mod iter;
 pub mod lanes;
 pub mod loops;
 pub mod loss;
+pub mod mkl;
 pub mod onednn;
+pub mod optim;
+pub mod pointwise;
 pub mod range;
 pub mod sleef;
 pub mod softmax;

@@ -66,3 +66,72 @@ pub fn gelu_erf(x: f32) -> f32 {
     let pol = f32::from_bits(pol.to_bits() ^ (x.to_bits() & 0x8000_0000));
     x * (pol + 1.0) * 0.5
 }
+
+/// oneDNN's `exp_compute_vector_fwd`: x clamped to [ln(FLT_MIN), ln(FLT_MAX)], n = floor(x *
+/// log2(e) + 0.5) (a multiply and an add), a degree-5 polynomial of r = x - n ln2, scaled by
+/// 2^(n-1) * 2; inputs below ln(FLT_MIN) give 0.
+fn exp(x: f32) -> f32 {
+    let ln_flt_min = f32::from_bits(0xc2ae_ac50);
+    let ln_flt_max = f32::from_bits(0x42b1_7218);
+    let below = x < ln_flt_min;
+    // vminps/vmaxps return the second operand when the first is NaN.
+    let src = if x < ln_flt_max { x } else { ln_flt_max };
+    let src = if src > ln_flt_min { src } else { ln_flt_min };
+    let fx = (src * f32::from_bits(0x3fb8_aa3b) + 0.5).floor();
+    let r = (-fx).mul_add(f32::from_bits(0x3f31_7218), src);
+    let n = {
+        let v = (fx - 1.0).round_ties_even();
+        if v.is_nan() || !(-2147483648.0..2147483648.0).contains(&v) {
+            i32::MIN
+        } else {
+            v as i32
+        }
+    };
+    let pow2 = if below {
+        0.0
+    } else {
+        f32::from_bits((n.wrapping_add(0x7f) as u32).wrapping_shl(23))
+    };
+    let p = [
+        0x3f7f_fffb_u32,
+        0x3eff_fee3,
+        0x3e2a_ad40,
+        0x3d2b_9d0d,
+        0x3c07_cfce,
+    ]
+    .map(f32::from_bits);
+    let mut y = p[4];
+    for k in (0..4).rev() {
+        y = y.mul_add(r, p[k]);
+    }
+    y = y.mul_add(r, 1.0);
+    y * pow2 * 2.0
+}
+
+/// oneDNN's `gelu_erf_compute_vector_bwd`: d/dx gelu(x) with the Abramowitz-Stegun erf and
+/// oneDNN's exp (the caller multiplies by the incoming gradient).
+pub fn gelu_erf_backward(s: f32) -> f32 {
+    let p = f32::from_bits(0x3ea7_ba05);
+    let pol = [
+        0x3e82_7906_u32,
+        0xbe91_a98e,
+        0x3fb5_f0e3,
+        0xbfba_00e3,
+        0x3f87_dc22,
+    ]
+    .map(f32::from_bits);
+    let r = s * f32::from_bits(0x3f35_04f3);
+    let q = exp(-(r * r));
+    let t = r * f32::from_bits(0x3f10_6eba) * q;
+    let neg_q = -q;
+    let sign = r.to_bits() & 0x8000_0000;
+    let w = 1.0 / p.mul_add(r.abs(), 1.0);
+    let qw = neg_q * w;
+    let mut poly = pol[4];
+    for k in (0..4).rev() {
+        poly = poly.mul_add(w, pol[k]);
+    }
+    let erf = f32::from_bits(qw.mul_add(poly, 1.0).to_bits() ^ sign);
+    let pp = t + 0.5;
+    erf.mul_add(0.5, pp)
+}
