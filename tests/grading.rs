@@ -314,6 +314,16 @@ fn right_fixes_the_old_checks_rejected_or_might_reject_pass() {
         "{:?}",
         messages(&grade("l3-ignore-index", &ignore))
     );
+    let mask = solution_with(
+        "l3-ignore-index",
+        "return F.cross_entropy(logits, labels, ignore_index=-1)",
+        "keep = labels != -1\n    return F.cross_entropy(logits[keep], labels[keep])",
+    );
+    assert!(
+        grade("l3-ignore-index", &mask).checks_passed(),
+        "{:?}",
+        messages(&grade("l3-ignore-index", &mask))
+    );
     let sticky = solution_with(
         "l1-sticky",
         "if labels.min().item() < 0 or labels.max().item() >= logits.shape[1]:",
