@@ -5,7 +5,10 @@ use std::{env, fs, path::Path};
 
 fn main() {
     println!("cargo:rerun-if-changed=lessons");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read at run time, not with env!(): a build script compiled in one checkout and reused
+    // from a copied target folder must embed this checkout's lessons, not the other one's.
+    let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest);
     let mut entries = Vec::new();
     for lang in ["en", "zh"] {
         let dir = root.join("lessons").join(lang);

@@ -282,6 +282,11 @@ fn predictions_hide_the_answer_until_each_is_made() {
         "an undefined prediction is pending"
     );
     assert!(!grade("l1-where-reported", ex.solution.as_deref().unwrap()).prediction_pending);
+    // Code that does not parse hides nothing: the SyntaxError is what the learner must see.
+    let unparsed = ex.start_code.replacen("origin = 0", "origin = = 0", 1);
+    let r = grade("l1-where-reported", &unparsed);
+    assert_eq!(r.error.as_ref().unwrap().type_name, "SyntaxError");
+    assert!(!r.prediction_pending);
     // An exercise without predict= never hides anything.
     let (_, plain) = exercise(Lang::En, "l1-sticky");
     assert!(!grade("l1-sticky", &plain.start_code).prediction_pending);

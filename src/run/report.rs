@@ -27,7 +27,9 @@ pub struct RunReport {
     pub checks: Vec<CheckResult>,
     /// True when the exercise asks for a prediction (`predict=` names) and one of those
     /// variables is still at its starting value or undefined after the run: the answer
-    /// (traceback lines, timeline, gutter marks, output) is not to be shown yet.
+    /// (traceback lines, timeline, gutter marks, output) is not to be shown yet. Never set when
+    /// the code does not parse (its traceback shows only the syntax error, which the learner
+    /// needs to see).
     #[serde(default)]
     pub prediction_pending: bool,
     /// Set when the run could not be carried out at all (a panic inside cudatutor, a worker

@@ -69,7 +69,9 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     if let Some(p) = &pristine {
         p.restore();
     }
-    let prediction_pending = prediction_pending(&mut it, &opts.exercise);
+    // Code that does not parse ran nothing: its traceback shows the syntax error, no answer.
+    let unparsed = error.as_ref().is_some_and(|e| is_syntax_error(&e.type_name));
+    let prediction_pending = !unparsed && prediction_pending(&mut it, &opts.exercise);
     let checks = match (check, &pristine) {
         (Some(block), Some(pristine)) => {
             let facts = RunFacts {
@@ -151,9 +153,7 @@ fn prediction_pending(it: &mut Interpreter, exercise: &ExerciseContext) -> bool 
 fn run_as_a_whole_failed(error: Option<&ErrorReport>, text: &CheckText) -> Option<String> {
     let e = error?;
     match e.type_name.as_str() {
-        "SyntaxError" | "IndentationError" | "TabError" => {
-            Some(fill(text.fix_syntax_first, &[("kind", &e.type_name)]))
-        }
+        kind if is_syntax_error(kind) => Some(fill(text.fix_syntax_first, &[("kind", kind)])),
         "KeyboardInterrupt" | "TimeoutError" => {
             let what = if e.message.is_empty() {
                 e.type_name.clone()
@@ -324,6 +324,10 @@ fn learner_terms(e: &ScriptError, text: &CheckText) -> String {
         return text.gpu_broken.to_string();
     }
     fill(text.check_raised, &[("error", &what)])
+}
+
+fn is_syntax_error(type_name: &str) -> bool {
+    matches!(type_name, "SyntaxError" | "IndentationError" | "TabError")
 }
 
 fn first_line(s: &str) -> &str {
