@@ -70,7 +70,9 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         p.restore();
     }
     // Code that does not parse ran nothing: its traceback shows the syntax error, no answer.
-    let unparsed = error.as_ref().is_some_and(|e| is_syntax_error(&e.type_name));
+    let unparsed = error
+        .as_ref()
+        .is_some_and(|e| is_syntax_error(&e.type_name));
     let prediction_pending = !unparsed && prediction_pending(&mut it, &opts.exercise);
     let checks = match (check, &pristine) {
         (Some(block), Some(pristine)) => {
