@@ -635,9 +635,12 @@ def family_pointwise():
     def run(case):
         op = case["op"]
         if op == "backward":
-            fwd, _, _ = BACKWARD_OPS[case["fn"]]
+            fwd, uses_output, _ = BACKWARD_OPS[case["fn"]]
             x = tensor(case["x"]).requires_grad_(True)
             y = fwd(x)
+            if uses_output:
+                # the saved output, so the backward is checked on PyTorch's own forward
+                case["y"] = encode(y)
             y.backward(tensor(case["g"]))
             return x.grad
         a, b, c, s = tensor(case["a"]), tensor(case["b"]), tensor(case["c"]), case["s"]
@@ -680,11 +683,64 @@ def family_optim():
         cls = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "rmsprop": torch.optim.RMSprop}[case["op"]]
         opt = cls([p], **case["kw"])
         out = []
+        sqrt_pairs = {}
         for k in range(case["steps"]):
             p.grad = tensor(nrm(case["grad_seed"] + k, case["n"], 0.0, 1.0))
             opt.step()
             out.append(p.detach().clone())
+            # The square roots PyTorch (MKL) took this step, as input -> output bit patterns.
+            st = opt.state[p]
+            if case["op"] in ("adam", "adamw"):
+                src = st["max_exp_avg_sq"] if case["kw"].get("amsgrad") else st["exp_avg_sq"]
+            elif case["op"] == "rmsprop":
+                src = st["square_avg"]
+                if case["kw"].get("centered"):
+                    src = src.addcmul(st["grad_avg"], st["grad_avg"], value=-1)
+            else:
+                continue
+            import numpy as np
+            for a, b in zip(src.reshape(-1).numpy().view(np.uint32), src.sqrt().reshape(-1).numpy().view(np.uint32)):
+                sqrt_pairs[f"{int(a):08x}"] = f"{int(b):08x}"
+        if sqrt_pairs:
+            case["sqrt"] = sqrt_pairs
         return torch.cat(out)
+    return cases, run
+
+
+MKL_OPS = {
+    "exp": (lambda t: t.exp(), [("n", 0.0, 5.0), ("u", -87.0, 88.0)]),
+    "log": (lambda t: t.log(), [("u", 0.0, 10.0), ("b", -60, 60)]),
+    "log2": (lambda t: t.log2(), [("u", 0.0, 10.0)]),
+    "log10": (lambda t: t.log10(), [("u", 0.0, 10.0)]),
+    "sqrt": (lambda t: t.sqrt(), [("u", 0.0, 10.0), ("b", -60, 60)]),
+    "pow05": (lambda t: t ** 0.5, [("u", 0.0, 10.0)]),
+    "tanh": (lambda t: t.tanh(), [("n", 0.0, 3.0)]),
+    "sin": (lambda t: t.sin(), [("n", 0.0, 5.0)]),
+    "cos": (lambda t: t.cos(), [("n", 0.0, 5.0)]),
+    "tan": (lambda t: t.tan(), [("u", -1.5, 1.5)]),
+    "erf": (lambda t: t.erf(), [("n", 0.0, 2.0)]),
+    "erfc": (lambda t: t.erfc(), [("n", 0.0, 2.0)]),
+}
+
+
+def family_mkl():
+    """Ops PyTorch computes in MKL: large samples whose agreement rate with the stand-ins is
+    measured (tests/numerics_exact.rs mkl_stand_ins), plus logsumexp rows."""
+    import torch
+    cases = []
+    seed = 60000
+    for name, (fn, ranges) in MKL_OPS.items():
+        for kind, a, b in ranges:
+            seed += 1
+            cases.append({"op": name, "input": spec_for(kind, seed, 1000, a, b)})
+    for shape, dims in (([1000], []), ([16, 10], [1]), ([10, 37], [0]), ([3, 4, 50], [2]), ([64, 100], [1])):
+        seed += 1
+        cases.append({"op": "logsumexp", "input": nrm(seed, numel(shape), 0.0, 3.0), "view": contiguous_view(shape), "dims": dims})
+
+    def run(case):
+        if case["op"] == "logsumexp":
+            return torch.logsumexp(tensor(case["input"], case["view"]), dim=case["dims"] or list(range(len(case["view"]["shape"]))))
+        return MKL_OPS[case["op"]][0](tensor(case["input"]))
     return cases, run
 
 
@@ -697,6 +753,7 @@ FAMILIES = {
     "range": family_range,
     "pointwise": family_pointwise,
     "optim": family_optim,
+    "mkl": family_mkl,
 }
 
 
