@@ -744,6 +744,49 @@ def family_mkl():
     return cases, run
 
 
+def family_extrema():
+    """prod, amax/amin, argmax/argmin."""
+    import torch
+    cases = []
+    seed = 70000
+    for n in (1, 7, 8, 31, 32, 33, 63, 64, 65, 100, 1000, 4097):
+        seed += 1
+        cases.append({"op": "prod", "input": u(seed, n, 0.5, 1.5), "view": contiguous_view([n]), "dims": []})
+    for shape in ([7, 33], [33, 7], [4, 100], [100, 4], [3, 70, 5], [64, 64]):
+        nd = len(shape)
+        for view in (contiguous_view(shape), permuted_view(shape, list(reversed(range(nd))))):
+            for dims in [[d] for d in range(nd)] + [[]]:
+                seed += 1
+                cases.append({"op": "prod", "input": u(seed, numel(shape), 0.8, 1.25), "view": view, "dims": dims})
+                seed += 1
+                for op in ("amax", "amin"):
+                    cases.append({"op": op, "input": nrm(seed, numel(shape), 0.0, 1.0), "view": view, "dims": dims})
+            for d in range(nd):
+                seed += 1
+                for op in ("argmax", "argmin"):
+                    cases.append({"op": op, "input": ints(seed, numel(shape), -3, 3), "view": view, "dim": d})
+    edge = vals([1.0, float("nan"), 3.0, 3.0, -float("inf"), 2.0, float("nan"), -5.0])
+    for op in ("amax", "amin"):
+        cases.append({"op": op, "input": edge, "view": contiguous_view([8]), "dims": []})
+    for op in ("argmax", "argmin"):
+        cases.append({"op": op, "input": edge, "view": contiguous_view([8]), "dim": 0})
+        cases.append({"op": op, "input": vals([2.0, 5.0, 5.0, -1.0, -1.0]), "view": contiguous_view([5]), "dim": 0})
+
+    def run(case):
+        x = tensor(case["input"], case["view"])
+        op = case["op"]
+        if op == "prod":
+            if case["dims"]:
+                return torch.prod(x, case["dims"][0])
+            return torch.prod(x)
+        if op in ("amax", "amin"):
+            f = torch.amax if op == "amax" else torch.amin
+            return f(x, dim=case["dims"]) if case["dims"] else f(x)
+        f = torch.argmax if op == "argmax" else torch.argmin
+        return f(x, dim=case["dim"])
+    return cases, run
+
+
 FAMILIES = {
     "sum": family_sum,
     "unary": family_unary,
@@ -754,6 +797,7 @@ FAMILIES = {
     "pointwise": family_pointwise,
     "optim": family_optim,
     "mkl": family_mkl,
+    "extrema": family_extrema,
 }
 
 

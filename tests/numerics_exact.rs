@@ -647,3 +647,29 @@ fn mkl_stand_ins() {
     }
     eprintln!("numerics mkl stand-ins:\n  {}", report.join("\n  "));
 }
+
+#[test]
+fn prod_max_min_argmax() {
+    assert_family(
+        "extrema",
+        run_family("extrema", |case: &Value| {
+            let (shape, strides, offset) = view(&case["view"]);
+            let v = nx::sum::View {
+                shape: &shape,
+                strides: &strides,
+                offset,
+            };
+            let x = gen_f32(&case["input"]);
+            let dims = usizes(&case["dims"]);
+            Ok(match case["op"].as_str().unwrap_or("") {
+                "prod" => Bits::F32(nx::reduce::prod_f32(&x, v, &dims)),
+                "amax" => Bits::F32(nx::reduce::amax_f32(&x, v, &dims)),
+                "amin" => Bits::F32(nx::reduce::amin_f32(&x, v, &dims)),
+                op => {
+                    let dim = case["dim"].as_u64().unwrap_or(0) as usize;
+                    Bits::I64(nx::reduce::argmax_f32(&x, v, dim, op == "argmin"))
+                }
+            })
+        }),
+    );
+}

@@ -27,6 +27,7 @@ pub mod onednn;
 pub mod optim;
 pub mod pointwise;
 pub mod range;
+pub mod reduce;
 pub mod sleef;
 pub mod softmax;
 pub mod stats;

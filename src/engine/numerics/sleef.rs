@@ -172,27 +172,12 @@ fn dfadd2_f2f2(x: F2, y: F2) -> F2 {
 }
 
 #[inline(always)]
-fn dfsub_f2f2(x: F2, y: F2) -> F2 {
-    let s = x.x - y.x;
-    let mut t = x.x - s;
-    t = t - y.x;
-    t = t + x.y;
-    f2(s, t - y.y)
-}
-
-#[inline(always)]
 fn dfdiv(n: F2, d: F2) -> F2 {
     let t = 1.0 / d.x;
     let s = n.x * t;
     let u = fma(t, n.x, -s);
     let v = fma(-d.y, t, fma(-d.x, t, 1.0));
     f2(s, fma(s, v, fma(n.y, t, u)))
-}
-
-#[inline(always)]
-fn dfmul_ff(x: f32, y: f32) -> F2 {
-    let s = x * y;
-    f2(s, fma(x, y, -s))
 }
 
 #[inline(always)]
