@@ -18,6 +18,7 @@
 //! | [`lanes`] | `Vectorized<T>` lanes and the element types |
 
 pub mod backward;
+pub(crate) mod fast;
 pub mod iter;
 pub mod lanes;
 pub mod loops;

@@ -6,6 +6,7 @@
 //! and on strided rows; see [`super::loops`]. Which kernels and which halves were confirmed
 //! against PyTorch is listed in mod.rs.
 
+use super::fast::avx2_fma;
 use super::iter::is_contiguous;
 use super::loops::{unary_strided, vectorized_row};
 use super::sleef;
@@ -274,28 +275,40 @@ fn pow_scalar(x: f32, e: f64) -> f32 {
     }
 }
 
-/// `op(x)` of a contiguous float32 buffer into `out` (same length).
-pub fn unary_f32(op: Unary, x: &[f32], out: &mut [f32]) {
-    if op == Unary::Gelu && x.len() > 1 {
-        // A contiguous float32 gelu with more than one element runs in oneDNN.
-        for (o, &v) in out.iter_mut().zip(x) {
-            *o = onednn::gelu_erf(v);
+avx2_fma! {
+    /// `op(x)` of a contiguous float32 buffer into `out` (same length).
+    pub fn unary_f32(op: Unary, x: &[f32], out: &mut [f32]) {
+        if op == Unary::Gelu && x.len() > 1 {
+            // A contiguous float32 gelu with more than one element runs in oneDNN.
+            for (o, &v) in out.iter_mut().zip(x) {
+                *o = onednn::gelu_erf(v);
+            }
+            return;
         }
-        return;
-    }
-    match op {
-        // Each arm instantiates the loop for one op, so the per-element code has no dispatch.
-        Unary::Sigmoid => vectorized_row(
-            x,
-            out,
-            op.chunk(),
-            |v| Unary::Sigmoid.lane(v),
-            |v| Unary::Sigmoid.scalar(v),
-        ),
-        _ => vectorized_row(x, out, op.chunk(), |v| op.lane(v), |v| op.scalar(v)),
+        // One instantiation per common op, so its per-element code has no dispatch left.
+        macro_rules! run {
+            ($($p:path),* $(,)?) => {
+                match op {
+                    $($p => vectorized_row(x, out, op.chunk(), |v| $p.lane(v), |v| $p.scalar(v)),)*
+                    _ => vectorized_row(x, out, op.chunk(), |v| op.lane(v), |v| op.scalar(v)),
+                }
+            };
+        }
+        run!(
+            Unary::Sigmoid,
+            Unary::Log1p,
+            Unary::Expm1,
+            Unary::GeluTanh,
+            Unary::Silu,
+            Unary::Exp,
+            Unary::Log,
+            Unary::Sqrt,
+            Unary::Tanh,
+        )
     }
 }
 
+avx2_fma! {
 /// `op(x)` of a strided float32 view into a strided output view.
 pub fn unary_strided_f32(op: Unary, x: &[f32], xv: View<'_>, out: &mut [f32], ov: View<'_>) {
     let n: usize = xv.shape.iter().product();
@@ -321,4 +334,5 @@ pub fn unary_strided_f32(op: Unary, x: &[f32], xv: View<'_>, out: &mut [f32], ov
         return;
     }
     unary_strided(x, xv, out, ov, op.chunk(), |v| op.lane(v), |v| op.scalar(v));
+}
 }
