@@ -460,10 +460,13 @@ def family_loss():
                               ("smooth_l1_loss", {"beta": 0.5}), ("smooth_l1_loss", {"beta": 0.0}),
                               ("huber_loss", {"delta": 1.0}), ("huber_loss", {"delta": 2.5}),
                               ("mse_loss_backward", {}), ("bce_with_logits", {}),
-                              ("bce_with_logits", {"weighted": True}), ("bce_with_logits", {"pos_weighted": True})):
+                              ("bce_with_logits", {"weighted": True}), ("bce_with_logits", {"pos_weighted": True}),
+                              ("bce_with_logits_backward", {}), ("bce_with_logits_backward", {"weighted": True, "pos_weighted": True}),
+                              ("smooth_l1_loss_backward", {"beta": 1.0}), ("smooth_l1_loss_backward", {"beta": 0.3}),
+                              ("huber_loss_backward", {"delta": 1.0}), ("huber_loss_backward", {"delta": 0.4})):
                 case = {"op": op, "input": a, "target": b, "n": n, "reduction": reduction}
                 case.update(extra)
-                if op == "bce_with_logits":
+                if op.startswith("bce_with_logits"):
                     case["target"] = u(seed + 2, n, 0.0, 1.0)
                     case["weight"] = u(seed + 3, n, 0.5, 1.5)
                 cases.append(case)
@@ -516,6 +519,18 @@ def family_loss():
         if op == "bce_backward":
             a.requires_grad_(True)
             loss = F.binary_cross_entropy(a, b, reduction=reduction)
+            loss.backward(torch.ones_like(loss) if reduction != "none" else tensor(nrm(7, loss.numel(), 0.0, 1.0)))
+            return a.grad
+        if op in ("smooth_l1_loss_backward", "huber_loss_backward", "bce_with_logits_backward"):
+            a.requires_grad_(True)
+            if op == "smooth_l1_loss_backward":
+                loss = F.smooth_l1_loss(a, b, reduction=reduction, beta=case["beta"])
+            elif op == "huber_loss_backward":
+                loss = F.huber_loss(a, b, reduction=reduction, delta=case["delta"])
+            else:
+                loss = F.binary_cross_entropy_with_logits(
+                    a, b, weight=w if case.get("weighted") else None,
+                    pos_weight=(w if case.get("pos_weighted") else None), reduction=reduction)
             loss.backward(torch.ones_like(loss) if reduction != "none" else tensor(nrm(7, loss.numel(), 0.0, 1.0)))
             return a.grad
         if op == "bce_with_logits":

@@ -281,6 +281,33 @@ fn loss_case(case: &Value) -> Result<Vec<f32>, String> {
                 "bce_backward" => {
                     L::binary_cross_entropy_backward_f32(&ones(x.len()), &x, &t, None, red)
                 }
+                "bce_with_logits_backward" => {
+                    let w = if flag("weighted") {
+                        weight.as_deref()
+                    } else {
+                        None
+                    };
+                    let pw = if flag("pos_weighted") {
+                        weight.as_deref()
+                    } else {
+                        None
+                    };
+                    L::bce_with_logits_backward_f32(&ones(x.len()), &x, &t, w, pw, red)
+                }
+                "smooth_l1_loss_backward" => L::smooth_l1_loss_backward_f32(
+                    &ones(x.len()),
+                    &x,
+                    &t,
+                    red,
+                    case["beta"].as_f64().unwrap_or(1.0),
+                ),
+                "huber_loss_backward" => L::huber_loss_backward_f32(
+                    &ones(x.len()),
+                    &x,
+                    &t,
+                    red,
+                    case["delta"].as_f64().unwrap_or(1.0),
+                ),
                 "bce_with_logits" => {
                     let w = if flag("weighted") {
                         weight.as_deref()
