@@ -10,6 +10,7 @@
 //! that structure step by step; the iteration over dimensions comes from [`super::iter`].
 
 use super::fast::avx2_fma;
+pub use super::iter::View;
 use super::iter::{Operand, contiguous_strides, plan};
 use super::lanes::{F32_AVX2, F64_AVX2, Lanes, Real, Summand};
 
@@ -216,25 +217,6 @@ fn cascade_slice<T: Real, const N: usize>(
             let o = out_off + j * out_stride;
             out[o] = out[o] + s;
             j += 1;
-        }
-    }
-}
-
-/// A strided view of a buffer: sizes and strides (elements, slowest dimension first) and the
-/// offset of the first element.
-#[derive(Clone, Copy, Debug)]
-pub struct View<'a> {
-    pub shape: &'a [usize],
-    pub strides: &'a [usize],
-    pub offset: usize,
-}
-
-impl<'a> View<'a> {
-    pub fn contiguous(shape: &'a [usize], strides: &'a [usize]) -> Self {
-        View {
-            shape,
-            strides,
-            offset: 0,
         }
     }
 }
