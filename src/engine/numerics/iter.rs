@@ -219,14 +219,14 @@ impl IterPlan {
                     return;
                 }
                 counter[d] += 1;
-                for k in 0..nops {
-                    offs[k] += self.strides[k][d];
+                for (o, s) in offs.iter_mut().zip(&self.strides) {
+                    *o += s[d];
                 }
                 if counter[d] < self.shape[d] {
                     break;
                 }
-                for k in 0..nops {
-                    offs[k] -= self.strides[k][d] * self.shape[d];
+                for (o, s) in offs.iter_mut().zip(&self.strides) {
+                    *o -= s[d] * self.shape[d];
                 }
                 counter[d] = 0;
                 d += 1;

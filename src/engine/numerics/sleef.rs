@@ -370,7 +370,7 @@ pub fn log1pf_u10(d: f32) -> f32 {
     s = dfadd_f2f2(s, dfscale(x, 2.0));
     s = dfadd_f2f(s, x2 * x.x * t);
     let mut r = s.x + s.y;
-    if !(d <= LOG1PF_BOUND) {
+    if d > LOG1PF_BOUND || d.is_nan() {
         r = logf_u10(d);
     }
     if -1.0 > d {

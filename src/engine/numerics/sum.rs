@@ -45,9 +45,11 @@ fn multi_row_sum<S: Summand, const R: usize>(
             i += 1;
         }
         for j in 1..NUM_LEVELS {
-            for k in 0..R {
-                acc[j][k] = acc[j][k].plus(acc[j - 1][k]);
-                acc[j - 1][k] = S::zero();
+            // Move level j-1 up into level j.
+            let (lower, upper) = acc.split_at_mut(j);
+            for (hi, lo) in upper[0].iter_mut().zip(lower[j - 1].iter_mut()) {
+                *hi = hi.plus(*lo);
+                *lo = S::zero();
             }
             let mask = level_mask << (j as u32 * level_power);
             if i & mask != 0 {
@@ -61,9 +63,10 @@ fn multi_row_sum<S: Summand, const R: usize>(
         }
         i += 1;
     }
-    for j in 1..NUM_LEVELS {
-        for k in 0..R {
-            acc[0][k] = acc[0][k].plus(acc[j][k]);
+    let (first, rest) = acc.split_at_mut(1);
+    for level in rest.iter() {
+        for (a, b) in first[0].iter_mut().zip(level) {
+            *a = a.plus(*b);
         }
     }
     acc[0]
