@@ -15,6 +15,7 @@ pub mod hostbuf;
 pub mod hostmem;
 pub mod numpy_print;
 pub mod print;
+pub mod random;
 pub mod rng;
 pub mod runtime;
 pub mod tensor;
