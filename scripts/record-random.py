@@ -12,8 +12,9 @@ An OP is a small dict the Rust test replays against cudatutor's generators (see 
 a RESULT is the op's output: tensor values as bit patterns (float32 -> u32, float64 -> u64,
 float16 -> u16, integers as they are, bool as 0/1), a 64-bit seed, the hex of an RNG state,
 or {"error": "ExceptionType: message"}. Long outputs (more than 1000 values) are stored as
-their length, first and last 8 values and an FNV-1a-64 hash of all of them (each value
-written as 8 little-endian bytes), which the test recomputes.
+their length, first and last 8 values and a 64-bit weighted sum of all of them
+(sum of v_i * (2i + 1) * 0x9E3779B97F4A7C15 mod 2^64, v_i as a 64-bit two's-complement word:
+any single changed value changes it), which the test recomputes.
 
 Usage: scripts/record-random.py [--python PYTHON] [FAMILY ...]
        scripts/record-random.py --device cuda [--python python3]   (on a GPU machine: writes
@@ -366,15 +367,12 @@ DT = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float
       "int64": torch.int64, "int32": torch.int32, "int16": torch.int16, "int8": torch.int8,
       "uint8": torch.uint8, "bool": torch.bool}
 
-def fnv(vals):
-    h = 0xcbf29ce484222325
-    for v in vals:
-        v &= 0xffffffffffffffff
-        for _ in range(8):
-            h ^= v & 0xff
-            h = (h * 0x100000001b3) & 0xffffffffffffffff
-            v >>= 8
-    return h
+def wsum(vals):
+    import numpy as np
+    v = np.array([x & 0xffffffffffffffff for x in vals], dtype=np.uint64)
+    k = (np.arange(len(vals), dtype=np.uint64) * np.uint64(2) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+    with np.errstate(over="ignore"):
+        return int((v * k).sum(dtype=np.uint64))
 
 def enc(t):
     t = t.detach().cpu().contiguous().view(-1)
@@ -387,7 +385,7 @@ def enc(t):
     else:
         vals = [int(v) for v in t.tolist()]
     if len(vals) > 1000:
-        return {"len": len(vals), "head": vals[:8], "tail": vals[-8:], "fnv1a64": fnv(vals)}
+        return {"len": len(vals), "head": vals[:8], "tail": vals[-8:], "wsum64": wsum(vals)}
     return vals
 
 def params(m):

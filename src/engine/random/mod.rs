@@ -12,6 +12,8 @@
 //! - `manual_seed(u64)`, `initial_seed()`, `random()` (u32), `random64()`;
 //! - `get_state()` (the 5056 bytes of `torch.get_rng_state()`), `set_state(&[u8])`.
 //!
+//! `torch.manual_seed(s)` also seeds every CUDA generator: [`CudaGenerator::manual_seed`].
+//!
 //! CPU kernels — each fills an [`ElementsMut`] (the tensor's elements in visit order:
 //! memory order when contiguous, else [`iteration_order`]) and takes the
 //! [`CpuCapability`] (`Avx2` unless emulating `ATEN_CPU_CAPABILITY=default`):
@@ -45,11 +47,17 @@
 //! from the default generator, seeds a fresh [`CpuGenerator`] with it, and takes
 //! [`randperm`]`(n)` from that one.
 //!
+//! CUDA ([`cuda`]): [`CudaGenerator`] (seed + Philox offset, `get_state` 16 bytes) and the
+//! kernels' element values given the device's SM count and threads per SM
+//! ([`cuda::DeviceShape::H200`]). **Unverified**: written from PyTorch's and curand's
+//! source, not yet compared with a GPU (tests/cuda/random_*.py print what to compare).
+//!
 //! All errors are [`RandomError`]s carrying PyTorch's exception type and message.
 
 mod avx_mathfun;
 mod cpu_generator;
 mod cpu_kernels;
+pub mod cuda;
 mod elements;
 mod factories;
 pub mod half;
@@ -64,6 +72,7 @@ pub use cpu_kernels::{
     exponential_, geometric_, log_normal_, normal_, normal_uses_batches, random_, random_from_to_,
     random_precision_warning, uniform_,
 };
+pub use cuda::CudaGenerator;
 pub use elements::{ElementType, ElementsMut, iteration_order};
 pub use factories::{
     MultinomialInput, check_dropout_p, dropout_noise_, multinomial, randperm, randperm_max_n,
