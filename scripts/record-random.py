@@ -9,6 +9,7 @@ DEFAULT, chosen with ATEN_CPU_CAPABILITY) and writes tests/fixtures/random/<fami
   (a capability whose results equal AVX512's has null there)
 
 An OP is a small dict the Rust test replays against cudatutor's generators (see OPS below);
+floats in OPs are stored as their repr strings (read them with an exact parser);
 a RESULT is the op's output: tensor values as bit patterns (float32 -> u32, float64 -> u64,
 float16 -> u16, integers as they are, bool as 0/1), a 64-bit seed, the hex of an RNG state,
 or {"error": "ExceptionType: message"}. Long outputs (more than 1000 values) are stored as
@@ -125,6 +126,17 @@ def families():
         {"op": "randn", "n": 1, "dtype": "float32"}, {"op": "get_state"},
         {"op": "manual_seed", "seed": 0}, {"op": "randn", "n": 1, "dtype": "float32"},
         {"op": "manual_seed", "seed": 0}, {"op": "randn", "n": 1, "dtype": "float32"}]))
+    mean = [(i % 7) * 0.75 - 2.0 for i in range(20)]
+    std = [(i % 5) * 0.4 + 0.1 for i in range(20)]
+    for dt in ["float32", "float64"]:
+        for n in [5, 20]:
+            for (m, sd) in [(mean[:n], std[:n]), (mean[:n], 0.3), (1.5, std[:n]), (0.25, 2.0)]:
+                cases.append(("torch.normal %s n %d mean %s std %s" % (
+                    dt, n, "tensor" if isinstance(m, list) else m, "tensor" if isinstance(sd, list) else sd), [
+                    {"op": "manual_seed", "seed": 17},
+                    {"op": "normal_tensors", "n": n, "dtype": dt, "mean": m, "std": sd}]))
+    cases.append(("torch.normal negative std tensor", [
+        {"op": "normal_tensors", "n": 3, "dtype": "float32", "mean": 0.0, "std": [1.0, -1.0, 2.0]}]))
     cases.append(("normal_ bad std", [
         {"op": "normal", "n": 3, "dtype": "float32", "mean": 0.0, "std": -1.0, "contiguous": True}]))
     cases.append(("normal_ int tensor", [
@@ -447,6 +459,15 @@ def one(op, gens, done):
         else:
             t = torch.empty(n, 2, dtype=dt, device=dev)[:, 0]
         return enc(t.normal_(op["mean"], op["std"], generator=g))
+    if k == "normal_tensors":
+        m, sd = op["mean"], op["std"]
+        if isinstance(m, list):
+            m = torch.tensor(m, dtype=dt)
+        if isinstance(sd, list):
+            sd = torch.tensor(sd, dtype=dt)
+        if not isinstance(m, torch.Tensor) and not isinstance(sd, torch.Tensor):
+            return enc(torch.normal(m, sd, (n,), dtype=dt, generator=g))
+        return enc(torch.normal(m, sd, generator=g))
     if k == "randint":
         return enc(torch.randint(op["low"], op["high"], (n,), dtype=dt, generator=g, device=dev))
     if k == "random":
@@ -505,6 +526,18 @@ json.dump({"torch": torch.__version__, "capability": torch.backends.cpu.get_cpu_
 '''
 
 
+def floats_as_text(v):
+    """The ops as stored: every float as its repr string, so a reader parses it exactly
+    (serde_json's default float parser can be an ulp off)."""
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, list):
+        return [floats_as_text(x) for x in v]
+    if isinstance(v, dict):
+        return {k: floats_as_text(x) for k, x in v.items()}
+    return v
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--python", default="/tmp/torchvenv/bin/python")
@@ -542,7 +575,7 @@ def main():
             return {cap: (per_cap[cap][i] if cap == CAPABILITIES[0] or per_cap[cap][i] != first
                           else None) for cap in CAPABILITIES}
         doc = {"torch": meta["torch"], "capabilities": CAPABILITIES, "cases": [
-            {"name": cname, "ops": ops, "results": results(i)}
+            {"name": cname, "ops": floats_as_text(ops), "results": results(i)}
             for i, (cname, ops) in enumerate(cases)]}
         path = OUT / (name + ".json")
         path.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
@@ -564,7 +597,7 @@ def record_cuda(python):
         sys.stderr.write("record-random: no CUDA device visible to torch\n")
         return 1
     doc = {"torch": got["torch"], "device": got["device"], "cases": [
-        {"name": name, "ops": ops, "results": {"cuda": got["results"][i]}}
+        {"name": name, "ops": floats_as_text(ops), "results": {"cuda": got["results"][i]}}
         for i, (name, ops) in enumerate(cases)]}
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / "cuda.json"

@@ -114,8 +114,20 @@ struct Replay {
     done: Vec<Value>,
 }
 
+/// A float of an op: recorded as its Python repr string (parsed exactly here), or an int.
+fn float(v: &Value) -> f64 {
+    match v {
+        Value::String(t) => t.parse().unwrap_or_else(|_| panic!("not a float: {t}")),
+        other => other
+            .as_f64()
+            .unwrap_or_else(|| panic!("not a number: {other}")),
+    }
+}
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array().expect("a list").iter().map(float).collect()
+}
 fn f(op: &Value, key: &str) -> f64 {
-    op[key].as_f64().unwrap_or_else(|| panic!("{key} in {op}"))
+    float(&op[key])
 }
 fn u(op: &Value, key: &str) -> usize {
     op[key].as_u64().unwrap_or_else(|| panic!("{key} in {op}")) as usize
@@ -136,7 +148,8 @@ fn py_int(v: &Value) -> i128 {
         return b as i128;
     }
     if let Some(t) = v.as_str() {
-        return t.parse().expect("an integer string");
+        // Big ints are recorded as digit strings, floats (`manual_seed(3.7)`) as reprs.
+        return t.parse().unwrap_or_else(|_| float(v).trunc() as i128);
     }
     if let Some(f) = v.as_f64() {
         // 2**64 and friends arrive as floats in serde_json; they are exact integers.
@@ -176,9 +189,7 @@ fn flatten(v: &Value, out: &mut Vec<f64>, sizes: &mut Vec<usize>, depth: usize) 
                 flatten(it, out, sizes, depth + 1);
             }
         }
-        // Non-finite probabilities are recorded as strings ("nan", "inf").
-        Value::String(t) => out.push(t.parse().expect("a float")),
-        other => out.push(other.as_f64().expect("a number")),
+        other => out.push(float(other)),
     }
 }
 
@@ -267,6 +278,7 @@ impl Replay {
                 let (lo, hi) = (op["low"].as_i64().unwrap(), op["high"].as_i64().unwrap());
                 self.fill(op, |g, e, _| random::random_from_to_(g, e, lo, Some(hi)))
             }
+            "normal_tensors" => self.normal_tensors(op),
             "random_from_to" => {
                 let from = op["from"].as_i64().unwrap();
                 let to = op["to"].as_i64();
@@ -289,12 +301,7 @@ impl Replay {
                 self.fill(op, |g, e, _| random::bernoulli_scalar_(g, e, p))
             }
             "bernoulli_tensor" => {
-                let values: Vec<f64> = op["probs"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|v| v.as_f64().unwrap())
-                    .collect();
+                let values = floats(&op["probs"]);
                 let pdt = s(op, "p_dtype");
                 let (p32, p64, p16) = probabilities(&values, pdt);
                 let dtype = op["dtype"].as_str().unwrap_or(pdt);
@@ -394,6 +401,35 @@ impl Replay {
         }
     }
 
+    fn normal_tensors(&mut self, op: &Value) -> Value {
+        let list = |v: &Value| -> Option<Vec<f64>> { v.is_array().then(|| floats(v)) };
+        let (m, sd) = (list(&op["mean"]), list(&op["std"]));
+        if m.is_none() && sd.is_none() {
+            // Two floats: torch.normal(m, s, size) is normal_(m, s).
+            let (m, sd) = (f(op, "mean"), f(op, "std"));
+            return self.fill(op, |g, e, c| random::normal_(g, e, m, sd, true, c));
+        }
+        let to32 =
+            |v: &Option<Vec<f64>>| -> Vec<f32> { v.iter().flatten().map(|x| *x as f32).collect() };
+        let (m32, s32) = (to32(&m), to32(&sd));
+        let (m64, s64) = (
+            m.clone().unwrap_or_default(),
+            sd.clone().unwrap_or_default(),
+        );
+        let single = s(op, "dtype") == "float32";
+        let mp = match m {
+            None => random::NormalParam::Scalar(f(op, "mean")),
+            Some(_) if single => random::NormalParam::F32(&m32),
+            Some(_) => random::NormalParam::F64(&m64),
+        };
+        let sp = match sd {
+            None => random::NormalParam::Scalar(f(op, "std")),
+            Some(_) if single => random::NormalParam::F32(&s32),
+            Some(_) => random::NormalParam::F64(&s64),
+        };
+        self.fill(op, |g, e, c| random::normal_tensors_(g, e, mp, sp, c))
+    }
+
     fn module_default(&mut self, weight_shape: &[usize], bias: Option<usize>) -> Value {
         let mut w = vec![0f32; weight_shape.iter().product()];
         let mut b = vec![0f32; bias.unwrap_or(0)];
@@ -464,7 +500,7 @@ impl Replay {
             .map(|v| v.as_u64().unwrap() as usize)
             .collect();
         let kw = &op["kwargs"];
-        let kf = |k: &str, d: f64| kw.get(k).and_then(|v| v.as_f64()).unwrap_or(d);
+        let kf = |k: &str, d: f64| kw.get(k).map(float).unwrap_or(d);
         let mut w = vec![0f32; shape.iter().product()];
         let g = &mut self.default;
         let cap = self.cap;
@@ -698,12 +734,7 @@ fn cuda_streams_match_recorded_pytorch() {
                         fill(g, &|g, e| cuda::exponential_(g, e, l, device))
                     }
                     "bernoulli_tensor" => {
-                        let values: Vec<f64> = op["probs"]
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .map(|v| v.as_f64().unwrap())
-                            .collect();
+                        let values = floats(&op["probs"]);
                         let p32: Vec<f32> = values.iter().map(|v| *v as f32).collect();
                         let mut out = Vals::zeros("float32", values.len());
                         match cuda::bernoulli_tensor_(g, out.elements(), Probabilities::F32(&p32)) {

@@ -276,3 +276,103 @@ pub fn dropout_noise_(rng: &mut CpuGenerator, mut noise: ElementsMut, p: f64) ->
 pub fn check_dropout_p(p: f64) -> Result<()> {
     cpu_kernels::check_dropout_prob(p)
 }
+
+/// A `torch.normal` argument: a Python float or a tensor (already broadcast to the output's
+/// shape, in its visit order, in the output's dtype).
+#[derive(Debug, Clone, Copy)]
+pub enum NormalParam<'a> {
+    Scalar(f64),
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+}
+
+/// `torch.normal(mean, std)` with a tensor mean and/or std, into a fresh contiguous `out`
+/// (float32 or float64): ATen draws `normal_(out, 0, std)` for a float std (`normal_(out, 0,
+/// 1)` for a tensor std), then multiplies by the std tensor and adds the mean as separate
+/// tensor ops, each rounding once.
+pub fn normal_tensors_(
+    rng: &mut CpuGenerator,
+    out: ElementsMut,
+    mean: NormalParam,
+    std: NormalParam,
+    cap: sampling::CpuCapability,
+) -> Result<()> {
+    let n = out.len();
+    let check_len = |len: usize| {
+        if len == n {
+            Ok(())
+        } else {
+            Err(RandomError::runtime(format!(
+                "normal: a parameter of {len} elements for an output of {n}"
+            )))
+        }
+    };
+    let std_scalar = match std {
+        NormalParam::Scalar(s) => Some(s),
+        NormalParam::F32(s) => {
+            check_len(s.len())?;
+            if s.iter().any(|v| v.is_nan() || *v < 0.0) {
+                return Err(RandomError::runtime(
+                    "normal expects all elements of std >= 0.0",
+                ));
+            }
+            None
+        }
+        NormalParam::F64(s) => {
+            check_len(s.len())?;
+            if s.iter().any(|v| v.is_nan() || *v < 0.0) {
+                return Err(RandomError::runtime(
+                    "normal expects all elements of std >= 0.0",
+                ));
+            }
+            None
+        }
+    };
+    match mean {
+        NormalParam::F32(m) => check_len(m.len())?,
+        NormalParam::F64(m) => check_len(m.len())?,
+        NormalParam::Scalar(_) => {}
+    }
+    let mut out = out;
+    cpu_kernels::normal_(
+        rng,
+        out.reborrow(),
+        0.0,
+        std_scalar.unwrap_or(1.0),
+        true,
+        cap,
+    )?;
+    match out {
+        ElementsMut::F32(o) => {
+            match std {
+                NormalParam::F32(s) => o.iter_mut().zip(s).for_each(|(v, s)| *v *= s),
+                NormalParam::F64(s) => o.iter_mut().zip(s).for_each(|(v, s)| *v *= *s as f32),
+                NormalParam::Scalar(_) => {}
+            }
+            match mean {
+                NormalParam::F32(m) => o.iter_mut().zip(m).for_each(|(v, m)| *v += m),
+                NormalParam::F64(m) => o.iter_mut().zip(m).for_each(|(v, m)| *v += *m as f32),
+                NormalParam::Scalar(m) => o.iter_mut().for_each(|v| *v += m as f32),
+            }
+        }
+        ElementsMut::F64(o) => {
+            match std {
+                NormalParam::F32(s) => o.iter_mut().zip(s).for_each(|(v, s)| *v *= *s as f64),
+                NormalParam::F64(s) => o.iter_mut().zip(s).for_each(|(v, s)| *v *= s),
+                NormalParam::Scalar(_) => {}
+            }
+            match mean {
+                NormalParam::F32(m) => o.iter_mut().zip(m).for_each(|(v, m)| *v += *m as f64),
+                NormalParam::F64(m) => o.iter_mut().zip(m).for_each(|(v, m)| *v += m),
+                NormalParam::Scalar(m) => o.iter_mut().for_each(|v| *v += m),
+            }
+        }
+        other => {
+            return Err(cpu_kernels::not_implemented(
+                "normal_kernel_cpu",
+                other.element_type(),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -20,9 +20,8 @@
 //! - `torch.rand/rand_like`, `uniform_(a, b)`: [`uniform_`];
 //! - `torch.randn/randn_like`, `normal_(m, s)`, `torch.normal(m, s, size)`: [`normal_`]
 //!   (pass `contiguous`; 16+ contiguous elements take the batched path, see
-//!   [`normal_uses_batches`]); `torch.normal(mean_tensor, std_tensor)` is
-//!   `normal_(out, 0, 1)` then `out * std + mean` as two tensor ops (two roundings);
-//!   `torch.normal(mean_tensor, std_float)` is `normal_(out, 0, std)` then `+ mean`;
+//!   [`normal_uses_batches`]); `torch.normal` with a tensor mean or std:
+//!   [`normal_tensors_`] (draw, then `* std` and `+ mean` as separate roundings);
 //! - `torch.randint(low, high, size)`, `random_(from, to)`, `random_(to)`:
 //!   [`random_from_to_`] (int64 unless `dtype=`); `random_()`: [`random_`];
 //! - `bernoulli_(p)`, `torch.bernoulli(x, p)`: [`bernoulli_scalar_`]; `torch.bernoulli(p)`,
@@ -75,7 +74,8 @@ pub use cpu_kernels::{
 pub use cuda::CudaGenerator;
 pub use elements::{ElementType, ElementsMut, iteration_order};
 pub use factories::{
-    MultinomialInput, check_dropout_p, dropout_noise_, multinomial, randperm, randperm_max_n,
+    MultinomialInput, NormalParam, check_dropout_p, dropout_noise_, multinomial, normal_tensors_,
+    randperm, randperm_max_n,
 };
 pub use messages::cpp_double;
 pub use sampling::{
