@@ -175,6 +175,10 @@ def families():
         for s in SEEDS[:3]:
             cases.append(("randperm %d seed %r" % (n, s), [
                 {"op": "manual_seed", "seed": s}, {"op": "randperm", "n": n}]))
+    for (n, shuffle) in [(10, True), (10, False), (1000, True)]:
+        cases.append(("iter(DataLoader) n %d shuffle %s" % (n, shuffle), [
+            {"op": "manual_seed", "seed": 0}, {"op": "dataloader", "n": n, "shuffle": shuffle},
+            {"op": "dataloader", "n": n, "shuffle": shuffle}, {"op": "rand", "n": 2, "dtype": "float32"}]))
     cases.append(("randperm float32", [
         {"op": "manual_seed", "seed": 1}, {"op": "randperm", "n": 12, "dtype": "float32"}]))
     fam["integers"] = cases
@@ -468,6 +472,10 @@ def one(op, gens, done):
         if not isinstance(m, torch.Tensor) and not isinstance(sd, torch.Tensor):
             return enc(torch.normal(m, sd, (n,), dtype=dt, generator=g))
         return enc(torch.normal(m, sd, generator=g))
+    if k == "dataloader":
+        from torch.utils.data import DataLoader
+        dl = DataLoader(list(range(n)), batch_size=3, shuffle=op["shuffle"])
+        return enc(torch.cat([b for b in dl]))
     if k == "randint":
         return enc(torch.randint(op["low"], op["high"], (n,), dtype=dt, generator=g, device=dev))
     if k == "random":

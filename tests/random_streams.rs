@@ -279,6 +279,20 @@ impl Replay {
                 self.fill(op, |g, e, _| random::random_from_to_(g, e, lo, Some(hi)))
             }
             "normal_tensors" => self.normal_tensors(op),
+            "dataloader" => {
+                // iter(DataLoader): one int64 random_() for the base seed, then (shuffling)
+                // another seeds a fresh generator that randperm draws from.
+                let n = u(op, "n");
+                let mut base = [0i64];
+                random::random_(&mut self.default, ElementsMut::I64(&mut base));
+                if !op["shuffle"].as_bool().unwrap() {
+                    return Vals::I64((0..n as i64).collect()).encode();
+                }
+                let mut seed = [0i64];
+                random::random_(&mut self.default, ElementsMut::I64(&mut seed));
+                let mut g = CpuGenerator::new(seed[0] as u64);
+                Vals::I64(random::randperm(&mut g, n)).encode()
+            }
             "random_from_to" => {
                 let from = op["from"].as_i64().unwrap();
                 let to = op["to"].as_i64();
