@@ -22,6 +22,11 @@ log "real PyTorch on tests/cuda/*.py (fixtures for tests/fixtures/cuda/)"
 timeout 240 python3 scripts/record-pytorch-cuda.py "$OUT/fixtures-cuda" >"$OUT/record-cuda.txt" 2>&1
 echo "record exit $?" | tee -a "$OUT/summary.txt"
 
+log "PyTorch's CUDA random streams (tests/fixtures/random/cuda.json for the ignored test cuda_streams_match_recorded_pytorch)"
+timeout 240 python3 scripts/record-random.py --device cuda --python python3 >"$OUT/record-random-cuda.txt" 2>&1
+echo "record-random cuda exit $?" | tee -a "$OUT/summary.txt"
+cp tests/fixtures/random/cuda.json "$OUT/random-cuda.json" 2>/dev/null
+
 log "real PyTorch on tests/torch/*.py (CPU fixtures, cross-check of the recorded ones)"
 if [ -f scripts/record-pytorch.py ]; then
   timeout 120 python3 scripts/record-pytorch.py "$OUT/fixtures-torch" >"$OUT/record-torch.txt" 2>&1
