@@ -36,6 +36,9 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         cancel: opts.cancel.clone(),
     });
     *it.env().borrow_mut() = env;
+    if let Some(argv0) = &opts.argv0 {
+        it.set_argv0(argv0);
+    }
     crate::torch::install(&mut it, rt.clone());
 
     let outcome = it.run_main(code, &opts.filename);
@@ -48,12 +51,15 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         stderr.push('\n');
     }
     stderr.push_str(&it.take_stderr());
+    // `sys.exit(0)` ends the run cleanly; another code is an error with that status.
+    let exit_status = outcome.as_ref().err().and_then(|e| e.exit_status);
     let error = outcome
         .err()
+        .filter(|e| e.exit_status != Some(0))
         .map(|e| error_report(e, &rt, device_log.clone()));
     if let Some(e) = &error {
         stderr.push_str(&e.traceback);
-        if !e.traceback.ends_with('\n') {
+        if !e.traceback.is_empty() && !e.traceback.ends_with('\n') {
             stderr.push('\n');
         }
     }
@@ -73,6 +79,7 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         modelled: true,
         launch_blocking: report_launch_blocking,
         ok: error.is_none(),
+        exit_status,
         stdout,
         stderr,
         error,
@@ -191,6 +198,6 @@ fn check_failure_message(e: &ScriptError) -> String {
         }
     } else {
         let first = e.message.lines().next().unwrap_or("");
-        format!("{}: {first}", e.type_name)
+        crate::script::errors::final_line(&e.type_name, first)
     }
 }

@@ -213,6 +213,10 @@ pub struct ScriptError {
     pub traceback: String,
     /// The exception instance, for embedders that want its attributes.
     pub exception: Option<Value>,
+    /// Set when the script ended with an uncaught `SystemExit` (`sys.exit(3)`): the process
+    /// status python3 would exit with (0 for `sys.exit()`). `traceback` then holds only what
+    /// python3 prints (the code when it is not an int).
+    pub exit_status: Option<i32>,
 }
 
 impl fmt::Debug for ScriptError {

@@ -332,9 +332,7 @@ impl Interpreter {
         if c.is_exception
             && let Value::Instance(i) = &inst
         {
-            i.dict
-                .borrow_mut()
-                .set_str("args", Value::tuple(args.positional.clone()));
+            super::classes::set_exc_args(i, args.positional.clone());
         }
         match c.lookup_user("__init__") {
             Some(init) => {

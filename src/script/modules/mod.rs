@@ -1,5 +1,5 @@
-//! The standard modules a lesson may import: `math`, `random` (deterministic), `os` (only
-//! `environ`/`getenv`), `time` (sleep does not block; it advances a virtual clock).
+//! The standard modules a lesson may import: `sys`, `math`, `random` (deterministic), `os`
+//! (only `environ`/`getenv`), `time` (sleep does not block; it advances a virtual clock).
 
 use std::any::Any;
 use std::rc::Rc;
@@ -14,7 +14,11 @@ use super::interp::Interpreter;
 use super::native::{Args, NativeObject};
 use super::value::{Module, Value};
 
+mod structseq;
+pub(crate) mod sys;
+
 pub(crate) fn install(it: &mut Interpreter) {
+    it.register_module("sys", Box::new(sys::module));
     it.register_module("math", Box::new(|_it| Ok(math())));
     it.register_module("random", Box::new(|_it| Ok(random())));
     it.register_module("os", Box::new(|_it| Ok(os())));
