@@ -571,6 +571,17 @@ pub(crate) fn install(it: &mut Interpreter) {
                 a[0].type_name()
             )));
         }
+        // A generator's return value travels in its StopIteration.
+        if let Some(g) = a[0].downcast::<super::interp::generator::Generator>() {
+            use super::interp::generator::{GenInput, GenStep};
+            return match it.gen_resume(g, GenInput::Send(Value::None))? {
+                GenStep::Yielded(v) => Ok(v),
+                GenStep::Returned(v) => match a.get(1) {
+                    Some(d) => Ok(d.clone()),
+                    None => Err(it.stop_iteration(v)),
+                },
+            };
+        }
         match it.next_item(&a[0])? {
             Some(v) => Ok(v),
             None => match a.get(1) {

@@ -290,6 +290,11 @@ impl Interpreter {
                 *cell.borrow_mut() = v;
             }
         }
+        if code.is_generator {
+            // The body runs when the generator is first advanced.
+            let Frame { locals, cells, .. } = frame;
+            return Ok(self.make_generator(fun.clone(), locals, cells));
+        }
         let is_main = *code.file == *self.main_file;
         self.frames.push(FrameInfo {
             file: code.file.clone(),

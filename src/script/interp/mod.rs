@@ -17,6 +17,7 @@ mod attr;
 mod call;
 mod classes;
 mod expr;
+pub(crate) mod generator;
 mod iter;
 mod ops;
 pub(crate) use ops::{MAX_ITEMS, MAX_STR};
@@ -107,6 +108,12 @@ pub struct Interpreter {
     /// evaluator may use (the Rust stack is the real bound on recursion).
     pub(crate) stack_base: usize,
     pub(crate) stack_limit: usize,
+    /// The generators running now, innermost last (what `yield` switches back from).
+    pub(crate) gen_ctx: Vec<generator::GenCtx>,
+    /// Suspended generators dropped since the last statement, to be closed.
+    pub(crate) gen_queue: Rc<generator::GenQueue>,
+    /// Stacks of finished generators, for the next ones.
+    pub(crate) gen_stacks: Vec<corosensei::stack::DefaultStack>,
 }
 
 /// `out.push_str(s)` up to [`MAX_OUTPUT`] bytes; the write that crosses it keeps what fits
@@ -161,6 +168,9 @@ impl Interpreter {
             handled: Vec::new(),
             stack_base: 0,
             stack_limit: DEFAULT_STACK_LIMIT,
+            gen_ctx: Vec::new(),
+            gen_queue: Rc::default(),
+            gen_stacks: Vec::new(),
         };
         classes::install_exceptions(&mut it);
         super::builtins::install(&mut it);

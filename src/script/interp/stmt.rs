@@ -137,6 +137,9 @@ impl Interpreter {
 
     pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> PyResult<Flow> {
         for s in body {
+            if self.gen_queue.pending() {
+                self.close_pending_generators();
+            }
             self.step()?;
             if let Some(fi) = self.frames.last_mut() {
                 fi.line = s.line;
