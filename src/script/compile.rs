@@ -298,13 +298,31 @@ impl<'s> Compiler<'s> {
                 }
                 StmtKind::Assign(ts, value)
             }
-            S::AnnAssign(a) => match &a.value {
-                Some(v) => {
-                    let value = self.expr(v)?;
-                    StmtKind::Assign(vec![self.target(&a.target)?], value)
+            S::AnnAssign(a) => {
+                let assign = match &a.value {
+                    Some(v) => {
+                        let value = self.expr(v)?;
+                        Some(StmtKind::Assign(vec![self.target(&a.target)?], value))
+                    }
+                    None => None,
+                };
+                // CPython evaluates and records a simple name's annotation in class bodies
+                // and modules (not in functions).
+                let recorded = match (&*a.target, self.scope().kind) {
+                    (ast::Expr::Name(n), Kind::Class | Kind::Module) if a.simple => {
+                        let name = self.name(n.id.as_str());
+                        Some(StmtKind::Annotate(name, self.expr(&a.annotation)?))
+                    }
+                    _ => None,
+                };
+                match (assign, recorded) {
+                    (None, None) => return Ok(None),
+                    (Some(k), None) | (None, Some(k)) => k,
+                    (Some(a), Some(r)) => {
+                        block_kind(vec![Stmt { line, kind: a }, Stmt { line, kind: r }])
+                    }
                 }
-                None => return Ok(None),
-            },
+            }
             S::AugAssign(a) => {
                 let value = self.expr(&a.value)?;
                 let marks = self.target_marks(&a.target);

@@ -129,6 +129,9 @@ pub enum StmtKind {
     Delete(Vec<Target>),
     /// The markers go under the test when it fails.
     Assert(Expr, Option<Expr>, Marks),
+    /// `name: annotation` in a class body or module: the annotation is evaluated and stored
+    /// in the namespace's `__annotations__` (what `dataclass` and `typing` read).
+    Annotate(Rc<str>, Expr),
 }
 
 pub enum Target {

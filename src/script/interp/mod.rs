@@ -430,7 +430,7 @@ impl Interpreter {
                     .get(f)
                     .and_then(|s| s.get((n as usize).checked_sub(1)?).cloned())
             };
-            text.push_str(&render_frames(&e.0.traceback, &lookup));
+            text.push_str(&render_frames(&visible_frames(&e.0.traceback), &lookup));
         }
         let mut last = final_line(
             &self.printed_type_name(&type_name, exception.as_ref()),
@@ -546,7 +546,7 @@ impl Interpreter {
                         .get(f)
                         .and_then(|s| s.get((k as usize).checked_sub(1)?).cloned())
                 };
-                body.push_str(&render_frames(&ch.traceback, &lookup));
+                body.push_str(&render_frames(&visible_frames(&ch.traceback), &lookup));
             }
             let msg = self
                 .str(&n)
@@ -620,6 +620,15 @@ impl Drop for Interpreter {
     fn drop(&mut self) {
         self.clear_namespaces();
     }
+}
+
+/// The frames a traceback prints: not those of the standard modules written in Python.
+fn visible_frames(frames: &[super::errors::TraceEntry]) -> Vec<super::errors::TraceEntry> {
+    frames
+        .iter()
+        .filter(|t| !super::modules::is_hidden_file(&t.file))
+        .cloned()
+        .collect()
 }
 
 fn fmt_secs(d: Duration) -> String {

@@ -312,6 +312,23 @@ impl Interpreter {
                     self.delete(f, t)?;
                 }
             }
+            StmtKind::Annotate(name, ann) => {
+                let v = self.eval(f, ann)?;
+                let ns = f.ns.clone().unwrap_or_else(|| f.globals.clone());
+                let existing = ns.borrow().get_str("__annotations__").cloned();
+                let d = match existing {
+                    Some(d @ Value::Dict(_)) => d,
+                    _ => {
+                        let d = Value::dict(Dict::new());
+                        ns.borrow_mut().set_str("__annotations__", d.clone());
+                        d
+                    }
+                };
+                if let Value::Dict(d) = d {
+                    let old = d.borrow_mut().set_name(name, v);
+                    drop(old);
+                }
+            }
             StmtKind::Assert(test, msg, marks) => {
                 let c = self.eval(f, test)?;
                 if !self.truthy(&c)? {

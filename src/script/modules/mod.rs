@@ -17,7 +17,27 @@ use super::value::{Module, Value};
 mod structseq;
 pub(crate) mod sys;
 
+/// Standard modules written in Python with generators and classes. CPython implements most of
+/// them in C, so their frames never show in its tracebacks: [`is_hidden_file`] keeps them out
+/// of ours too.
+const PRELUDES: &[(&str, &str)] = &[
+    ("itertools", include_str!("itertools.py")),
+    ("functools", include_str!("functools.py")),
+    ("collections", include_str!("collections.py")),
+    ("typing", include_str!("typing.py")),
+];
+
+/// A frame of one of the [`PRELUDES`] (its file is `<name>`).
+pub(crate) fn is_hidden_file(file: &str) -> bool {
+    file.strip_prefix('<')
+        .and_then(|f| f.strip_suffix('>'))
+        .is_some_and(|name| PRELUDES.iter().any(|(n, _)| *n == name))
+}
+
 pub(crate) fn install(it: &mut Interpreter) {
+    for (name, src) in PRELUDES {
+        it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+    }
     it.register_module("sys", Box::new(sys::module));
     it.register_module("math", Box::new(|_it| Ok(math())));
     it.register_module("random", Box::new(|_it| Ok(random())));
