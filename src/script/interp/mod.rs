@@ -92,7 +92,6 @@ pub struct Interpreter {
     pub(crate) native_classes: FxHashMap<String, Rc<Class>>,
     pub(crate) types: Types,
     pub(crate) env: RefCell<BTreeMap<String, String>>,
-    pub(crate) rng: RefCell<u64>,
     pub(crate) main_file: Rc<str>,
     /// `sys.argv[0]`: the script's path as the learner gave it (None: the traceback name).
     pub(crate) argv0: Option<String>,
@@ -158,7 +157,6 @@ impl Interpreter {
             native_classes: FxHashMap::default(),
             types,
             env: RefCell::new(BTreeMap::new()),
-            rng: RefCell::new(0x2545_f491_4f6c_dd1d),
             main_file: "<main>".into(),
             argv0: None,
             recursion_limit: DEFAULT_RECURSION_LIMIT,
