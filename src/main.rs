@@ -198,6 +198,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let opts = RunOptions {
                 filename: name,
+                argv0: Some(file.display().to_string()),
                 ..opts
             };
             return Ok(ExitCode::from(run_cmd::execute(

@@ -197,11 +197,7 @@ pub fn grade_report(
     grade.checks_total = report.checks.len();
     grade.checks_passed = report.checks.iter().filter(|c| c.passed).count();
     grade.error = report.error.as_ref().map(|e| {
-        format!(
-            "{}: {}",
-            e.type_name,
-            e.message.lines().next().unwrap_or("")
-        )
+        crate::script::errors::final_line(&e.type_name, e.message.lines().next().unwrap_or(""))
     });
     grade.first_failure = first_failure(report);
     grade.checks = report

@@ -41,6 +41,8 @@ pub struct RunOptions {
     pub env: Vec<(String, String)>,
     /// The file name tracebacks show (`exercise.py` for exercises).
     pub filename: String,
+    /// `sys.argv[0]`: the script path as typed on the command line (None: `filename`).
+    pub argv0: Option<String>,
     /// Interpreter step limit (statements + calls) before the run is stopped.
     pub max_steps: u64,
     /// Wall-clock limit for the run.
@@ -92,6 +94,7 @@ impl Default for RunOptions {
             launch_blocking: false,
             env: Vec::new(),
             filename: "exercise.py".to_string(),
+            argv0: None,
             max_steps: 20_000_000,
             max_wall: std::time::Duration::from_secs(10),
             cancel: None,

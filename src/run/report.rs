@@ -13,8 +13,13 @@ pub struct RunReport {
     /// True when device times come from the model (sim backend), not from CUDA events.
     pub modelled: bool,
     pub launch_blocking: bool,
-    /// True when the script ran to its end without an uncaught exception.
+    /// True when the script ran to its end without an uncaught exception (or ended with
+    /// `sys.exit()` / `sys.exit(0)`).
     pub ok: bool,
+    /// The status python3 would exit with when the script called `sys.exit(code)` (None: 0
+    /// when `ok`, else 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_status: Option<i32>,
     /// What the script printed, exactly as `python3 script.py` would print it to stdout.
     pub stdout: String,
     /// The device log (kernel assertion lines) and the traceback, as python3 prints to stderr.

@@ -39,6 +39,9 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         cancel: opts.cancel.clone(),
     });
     *it.env().borrow_mut() = env;
+    if let Some(argv0) = &opts.argv0 {
+        it.set_argv0(argv0);
+    }
     crate::torch::install(&mut it, rt.clone());
     // The checks' own torch, counters and helpers are taken before the learner's code runs.
     let pristine = check.map(|_| Pristine::capture(&mut it));
@@ -53,12 +56,15 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         stderr.push('\n');
     }
     stderr.push_str(&it.take_stderr());
+    // `sys.exit(0)` ends the run cleanly; another code is an error with that status.
+    let exit_status = outcome.as_ref().err().and_then(|e| e.exit_status);
     let error = outcome
         .err()
+        .filter(|e| e.exit_status != Some(0))
         .map(|e| error_report(e, &rt, device_log.clone()));
     if let Some(e) = &error {
         stderr.push_str(&e.traceback);
-        if !e.traceback.ends_with('\n') {
+        if !e.traceback.is_empty() && !e.traceback.ends_with('\n') {
             stderr.push('\n');
         }
     }
@@ -100,6 +106,7 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         modelled: true,
         launch_blocking: report_launch_blocking,
         ok: error.is_none(),
+        exit_status,
         stdout,
         stderr,
         error,
@@ -306,7 +313,7 @@ fn learner_terms(e: &ScriptError, text: &CheckText) -> String {
     let what = if e.message.is_empty() {
         e.type_name.clone()
     } else {
-        format!("{}: {}", e.type_name, first_line(&e.message))
+        crate::script::errors::final_line(&e.type_name, first_line(&e.message))
     };
     if let Some(line) = e.line {
         return fill(

@@ -34,6 +34,8 @@ pub struct WireOptions {
     pub launch_blocking: bool,
     pub env: Vec<(String, String)>,
     pub filename: String,
+    #[serde(default)]
+    pub argv0: Option<String>,
     pub max_steps: u64,
     pub max_wall_ms: u64,
     #[serde(default)]
@@ -50,6 +52,7 @@ impl From<&RunOptions> for WireOptions {
             launch_blocking: o.launch_blocking,
             env: o.env.clone(),
             filename: o.filename.clone(),
+            argv0: o.argv0.clone(),
             max_steps: o.max_steps,
             max_wall_ms: u64::try_from(o.max_wall.as_millis()).unwrap_or(u64::MAX),
             exercise: o.exercise.clone(),
@@ -67,6 +70,7 @@ impl From<WireOptions> for RunOptions {
             launch_blocking: w.launch_blocking,
             env: w.env,
             filename: w.filename,
+            argv0: w.argv0,
             max_steps: w.max_steps,
             max_wall: Duration::from_millis(w.max_wall_ms),
             cancel: None,

@@ -162,7 +162,11 @@ fn check_one(root: &Path, script: &Path, expected_dir: &Path, recorder: &str) ->
         problems.push(describe_stdout_diff(&want_out, &got.stdout));
     }
     let got_last = last_line(&got.stderr);
-    let want_code = if want_err.is_empty() { 0 } else { 1 };
+    // A recorded NAME.status is the status of `sys.exit(code)`; otherwise 1 when it raised.
+    let want_code = match std::fs::read_to_string(expected_dir.join(format!("{name}.status"))) {
+        Ok(s) => s.trim().parse().unwrap_or(-1),
+        Err(_) => i32::from(!want_err.is_empty()),
+    };
     if !got.timed_out && got.code != Some(want_code) {
         problems.push(format!(
             "exit status: expected {want_code}, got {}",
@@ -175,7 +179,7 @@ fn check_one(root: &Path, script: &Path, expected_dir: &Path, recorder: &str) ->
             "last stderr line:\n  expected: {want_err:?}\n  got:      {got_last:?}"
         ));
     }
-    if want_err.is_empty() && got.code != Some(0) && !got_last.is_empty() {
+    if want_err.is_empty() && want_code == 0 && got.code != Some(0) && !got_last.is_empty() {
         problems.push(format!("unexpected error: {got_last:?}"));
     }
     if problems.is_empty() {

@@ -1,5 +1,5 @@
-//! The standard modules a lesson may import: `math`, `random` (deterministic), `os` (only
-//! `environ`/`getenv`), `time` (sleep does not block; it advances a virtual clock).
+//! The standard modules a lesson may import: `sys`, `math`, `random` (deterministic), `os`
+//! (only `environ`/`getenv`), `time` (sleep does not block; it advances a virtual clock).
 
 use std::any::Any;
 use std::rc::Rc;
@@ -14,9 +14,35 @@ use super::interp::Interpreter;
 use super::native::{Args, NativeObject};
 use super::value::{Module, Value};
 
+mod mt;
+mod structseq;
+pub(crate) mod sys;
+
+/// Standard modules written in Python with generators and classes. CPython implements most of
+/// them in C, so their frames never show in its tracebacks: [`is_hidden_file`] keeps them out
+/// of ours too.
+const PRELUDES: &[(&str, &str)] = &[
+    ("itertools", include_str!("itertools.py")),
+    ("functools", include_str!("functools.py")),
+    ("collections", include_str!("collections.py")),
+    ("typing", include_str!("typing.py")),
+    ("random", include_str!("random.py")),
+];
+
+/// A frame of one of the [`PRELUDES`] (its file is `<name>`).
+pub(crate) fn is_hidden_file(file: &str) -> bool {
+    file.strip_prefix('<')
+        .and_then(|f| f.strip_suffix('>'))
+        .is_some_and(|name| PRELUDES.iter().any(|(n, _)| *n == name))
+}
+
 pub(crate) fn install(it: &mut Interpreter) {
+    for (name, src) in PRELUDES {
+        it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+    }
+    it.register_module("sys", Box::new(sys::module));
     it.register_module("math", Box::new(|_it| Ok(math())));
-    it.register_module("random", Box::new(|_it| Ok(random())));
+    it.register_module("_random", Box::new(|_it| Ok(mt::module())));
     it.register_module("os", Box::new(|_it| Ok(os())));
     it.register_module("time", Box::new(|_it| Ok(time())));
 }
@@ -414,184 +440,6 @@ fn math() -> Value {
 }
 
 // ------------------------------------------------------------ random
-
-/// splitmix64: small, fast, deterministic. Not CPython's Mersenne Twister: the same seed gives
-/// the same sequence on every run, but not the numbers CPython would give.
-fn next_u64(it: &Interpreter) -> u64 {
-    let mut s = it.rng.borrow_mut();
-    *s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-fn rand_f64(it: &Interpreter) -> f64 {
-    (next_u64(it) >> 11) as f64 / (1u64 << 53) as f64
-}
-
-fn rand_below(it: &Interpreter, n: u64) -> u64 {
-    if n == 0 {
-        return 0;
-    }
-    next_u64(it) % n
-}
-
-/// An int argument of randint/randrange; CPython 3.11 still accepts integral floats there.
-fn rand_arg(v: &Value) -> PyResult<BigInt> {
-    match v {
-        Value::Float(f) if f.fract() == 0.0 => match super::bigint::from_f64(*f)? {
-            Value::Int(i) => Ok(BigInt::from(i)),
-            other => int_arg(&other),
-        },
-        Value::Float(_) => Err(PyException::value_error(
-            "non-integer arg 1 for randrange()",
-        )),
-        _ => int_arg(v),
-    }
-}
-
-/// A uniform int in [0, n) for n >= 1: `rand_below` when n fits u64 (the same sequence as
-/// before big ints), else random bits by rejection.
-fn rand_below_big(it: &Interpreter, n: &BigInt) -> BigInt {
-    if let Some(small) = n.to_u64() {
-        return BigInt::from(rand_below(it, small));
-    }
-    let bits = n.bits();
-    loop {
-        let words: Vec<u64> = (0..bits.div_ceil(64)).map(|_| next_u64(it)).collect();
-        let mut mag = num_bigint::BigUint::from_slice(&[]);
-        for w in words.iter().rev() {
-            mag = (mag << 64u32) + *w;
-        }
-        let r = BigInt::from(mag >> (bits.div_ceil(64) * 64 - bits));
-        if &r < n {
-            return r;
-        }
-    }
-}
-
-fn random() -> Value {
-    let m = Module::new("random");
-    m.add_fn("seed", |it, args| {
-        let a = args.range("seed", 0, 1)?;
-        let s = match a.first() {
-            Some(Value::Int(i)) => *i as u64,
-            Some(Value::Str(s)) => s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
-                (h ^ b as u64).wrapping_mul(0x100000001b3)
-            }),
-            Some(Value::Float(f)) => f.to_bits(),
-            _ => 0,
-        };
-        *it.rng.borrow_mut() = s ^ 0x2545_f491_4f6c_dd1d;
-        Ok(Value::None)
-    });
-    m.add_fn("random", |it, args| {
-        args.exact("random", 0)?;
-        Ok(Value::Float(rand_f64(it)))
-    });
-    m.add_fn("uniform", |it, args| {
-        let a = args.exact("uniform", 2)?;
-        let (lo, hi) = (num(it, &a[0])?, num(it, &a[1])?);
-        Ok(Value::Float(lo + (hi - lo) * rand_f64(it)))
-    });
-    m.add_fn("gauss", |it, args| {
-        let a = args.range("gauss", 0, 2)?;
-        let mu = match a.first() {
-            Some(v) => num(it, v)?,
-            None => 0.0,
-        };
-        let sigma = match a.get(1) {
-            Some(v) => num(it, v)?,
-            None => 1.0,
-        };
-        let (u1, u2) = (rand_f64(it).max(1e-300), rand_f64(it));
-        Ok(Value::Float(
-            mu + sigma * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos(),
-        ))
-    });
-    m.add_fn("randint", |it, args| {
-        let a = args.exact("randint", 2)?;
-        let (lo, hi) = (rand_arg(&a[0])?, rand_arg(&a[1])?);
-        if hi < lo {
-            return Err(PyException::value_error(format!(
-                "empty range for randrange() ({lo}, {}, {})",
-                &hi + 1u32,
-                &hi + 1u32 - &lo
-            )));
-        }
-        let i = rand_below_big(it, &(&hi - &lo + 1u32));
-        super::bigint::value(lo + i)
-    });
-    m.add_fn("randrange", |it, args| {
-        let a = args.range("randrange", 1, 3)?;
-        let one = BigInt::from(1u32);
-        let (lo, hi, step) = match a {
-            [x] => (BigInt::from(0u32), rand_arg(x)?, one),
-            [x, y] => (rand_arg(x)?, rand_arg(y)?, one),
-            [x, y, z] => (rand_arg(x)?, rand_arg(y)?, rand_arg(z)?),
-            _ => (BigInt::from(0u32), BigInt::from(0u32), one),
-        };
-        if step.sign() == Sign::NoSign {
-            return Err(PyException::value_error("zero step for randrange()"));
-        }
-        // The number of items of range(lo, hi, step).
-        let n = if step.sign() == Sign::Plus {
-            (&hi - &lo + &step - 1u32).div_floor(&step)
-        } else {
-            (&lo - &hi - &step - 1u32).div_floor(&-&step)
-        };
-        if n.sign() != Sign::Plus {
-            return Err(PyException::value_error("empty range for randrange()"));
-        }
-        let i = rand_below_big(it, &n);
-        super::bigint::value(lo + i * step)
-    });
-    m.add_fn("choice", |it, args| {
-        let a = args.exact("choice", 1)?;
-        let items = it.iterate(&a[0])?;
-        if items.is_empty() {
-            return Err(PyException::index_error(
-                "Cannot choose from an empty sequence",
-            ));
-        }
-        let i = rand_below(it, items.len() as u64) as usize;
-        Ok(items.get(i).cloned().unwrap_or(Value::None))
-    });
-    m.add_fn("shuffle", |it, args| {
-        let a = args.exact("shuffle", 1)?;
-        let Value::List(l) = &a[0] else {
-            return Err(PyException::type_error("shuffle() argument must be a list"));
-        };
-        let n = l.borrow().len();
-        for i in (1..n).rev() {
-            let j = rand_below(it, i as u64 + 1) as usize;
-            l.borrow_mut().swap(i, j);
-        }
-        Ok(Value::None)
-    });
-    m.add_fn("sample", |it, mut args| {
-        let _ = args.take_kw("counts");
-        let a = args.exact("sample", 2)?;
-        let mut items = it.iterate(&a[0])?;
-        let k = match &a[1] {
-            Value::BigInt(_) => i64::MAX,
-            k => k.as_int().unwrap_or(0),
-        };
-        if k < 0 || k as usize > items.len() {
-            return Err(PyException::value_error(
-                "Sample larger than population or is negative",
-            ));
-        }
-        let mut out = Vec::new();
-        for _ in 0..k {
-            let j = rand_below(it, items.len() as u64) as usize;
-            out.push(items.remove(j));
-        }
-        Ok(Value::list(out))
-    });
-    m.into_value()
-}
 
 // ------------------------------------------------------------ os
 
