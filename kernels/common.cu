@@ -3,12 +3,14 @@
 // side (src/engine/cuda/kernels.rs) prepends it to each kernel file, followed by a `#line 1`
 // directive, so compile errors and device asserts report the kernel file's own line numbers.
 
+#ifndef CT_HOST_EMULATION  // the emulated device's shim (kernels/emu/shim.h) has <cstdint>
 typedef signed char int8_t;
 typedef unsigned char uint8_t;
 typedef int int32_t;
 typedef unsigned int uint32_t;
 typedef long long int64_t;
 typedef unsigned long long uint64_t;
+#endif
 
 // Tensors of up to CT_MAX_DIMS dimensions; sizes and strides are in elements.
 #define CT_MAX_DIMS 8
