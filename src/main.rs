@@ -35,7 +35,8 @@ struct Cli {
 /// How exercises and scripts run (the pager, `run`, `check` and `lint` all use these).
 #[derive(clap::Args, Clone)]
 struct EngineArgs {
-    /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), or cuda when usable.
+    /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), the real kernels run
+    /// on the CPU (emulated), or cuda when usable.
     #[arg(long, global = true, value_enum, default_value = "auto")]
     backend: BackendArg,
     /// Number of simulated GPUs (cuda:0 … cuda:N-1).
@@ -57,6 +58,7 @@ enum BackendArg {
     Auto,
     Sim,
     Cuda,
+    Emulated,
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {
@@ -72,6 +74,7 @@ impl EngineArgs {
                 BackendArg::Auto => BackendChoice::Auto,
                 BackendArg::Sim => BackendChoice::Sim,
                 BackendArg::Cuda => BackendChoice::Cuda,
+                BackendArg::Emulated => BackendChoice::Emulated,
             },
             gpus: self.gpus,
             gpu_memory: self.gpu_memory,
@@ -174,11 +177,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Commands that need no lessons or progress.
     match &cli.command {
         Some(Command::Worker) => {
-            let stdin = std::io::stdin().lock();
-            return Ok(ExitCode::from(cudatutor::run::worker::serve(
-                stdin,
-                std::io::stdout().lock(),
-            )));
+            return Ok(ExitCode::from(cudatutor::run::worker::serve_process()));
         }
         Some(Command::Run {
             file,

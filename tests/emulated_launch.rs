@@ -8,7 +8,7 @@ use cudatutor::engine::cuda::kernels::KERNEL_FILES;
 use cudatutor::engine::cuda::launch::{DeviceError, DevicePtr, Dim3, KernelArgs, LaunchConfig};
 
 fn device() -> EmulatedDevice {
-    assert!(emulated::BUILT, "{}", emulated::NOT_BUILT);
+    assert!(emulated::built(), "{}", emulated::NOT_BUILT);
     EmulatedDevice::new(1 << 30, 1 << 30).unwrap()
 }
 

@@ -29,7 +29,10 @@ fn work_dir(tag: &str) -> PathBuf {
 
 /// Writes the translation units (optionally editing one file's text) and builds the driver
 /// with `flags`; returns the executable.
-fn build(tag: &str, flags: &[&str], edit: Option<(&str, &dyn Fn(&str) -> String)>) -> PathBuf {
+/// A kernel file's name and an edit of its text.
+type Edit<'a> = (&'a str, &'a dyn Fn(&str) -> String);
+
+fn build(tag: &str, flags: &[&str], edit: Option<Edit>) -> PathBuf {
     let dir = work_dir(tag);
     let mut sources = vec![
         root().join("kernels/emu/emu.cpp"),

@@ -21,6 +21,9 @@ pub enum BackendChoice {
     Auto,
     Sim,
     Cuda,
+    /// The real kernels (kernels/*.cu) compiled for the CPU: the CI proof of the kernels and a
+    /// teaching mode ("these are the real kernels"); never picked by `auto`.
+    Emulated,
 }
 
 /// How to run a script. `Default` is what `cudatutor run FILE` uses without flags.
@@ -64,19 +67,43 @@ impl Default for RunOptions {
     }
 }
 
-/// Whether this build contains the kernel launcher for real GPUs. Until it does, `auto` always
-/// picks sim and `--backend cuda` is refused with a clear message (doctor says so too).
-pub const CUDA_RUNTIME_BUILT: bool = false;
+/// Whether this build runs exercises on real GPUs (the cuda device wired into the engine).
+/// Until it does, `auto` always picks sim and `--backend cuda` is refused with a clear message
+/// (doctor says so too).
+pub const CUDA_RUNTIME_BUILT: bool = ENGINE_RUNS_ON_DEVICES;
 
 /// Can the backend `opts` asks for run here? `Err` is the message for `--backend cuda` on a
 /// machine where it cannot (exit 2), naming what is missing.
 pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
-    if opts.backend != BackendChoice::Cuda {
-        return Ok(());
+    match opts.backend {
+        BackendChoice::Cuda => doctor::Diagnosis::gather()
+            .cuda_usable()
+            .map_err(|why| format!("--backend cuda cannot run here: {why}. Run `cudatutor doctor` for details, or use --backend sim.")),
+        BackendChoice::Emulated => emulated_usable().map_err(|why| {
+            format!("--backend emulated cannot run here: {why}. Use --backend sim.")
+        }),
+        BackendChoice::Auto | BackendChoice::Sim => Ok(()),
     }
-    doctor::Diagnosis::gather()
-        .cuda_usable()
-        .map_err(|why| format!("--backend cuda cannot run here: {why}. Run `cudatutor doctor` for details, or use --backend sim."))
+}
+
+/// Whether this build's engine runs ops on the emulated and cuda devices (the device trait's
+/// GPU implementations are wired into the session). Until they are, `--backend emulated` and
+/// `--backend cuda` are refused rather than silently running on the sim.
+pub const ENGINE_RUNS_ON_DEVICES: bool = false;
+
+/// Can `--backend emulated` run here? `Err` says why not.
+pub fn emulated_usable() -> Result<(), String> {
+    if !crate::engine::cuda::emulated::built() {
+        return Err(crate::engine::cuda::emulated::NOT_BUILT.into());
+    }
+    if !ENGINE_RUNS_ON_DEVICES {
+        return Err(
+            "the emulated device is built (kernels/*.cu on the CPU), but this build's \
+                    engine does not route tensor ops to it yet"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 /// Runs a plain script.
@@ -87,12 +114,12 @@ pub fn run_script(source: &str, opts: &RunOptions) -> RunReport {
 /// Runs an exercise's code, then its check block (if any) in the same namespace. Real-GPU runs
 /// go through the worker subprocess; simulated ones run in this process.
 pub fn run_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
-    let use_cuda = match opts.backend {
+    let isolated = match opts.backend {
         BackendChoice::Sim => false,
-        BackendChoice::Cuda => true,
+        BackendChoice::Cuda | BackendChoice::Emulated => true,
         BackendChoice::Auto => cuda_usable_here(),
     };
-    if use_cuda {
+    if isolated {
         if let Err(why) = backend_available(opts) {
             return worker::failed_report(&why);
         }
@@ -127,6 +154,12 @@ pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOption
 pub fn backend_label(opts: &RunOptions) -> String {
     let cuda = match opts.backend {
         BackendChoice::Sim => false,
+        BackendChoice::Emulated => {
+            return format!(
+                "emulated · {}",
+                crate::engine::cuda::emulated::EMULATED_DEVICE_NAME
+            );
+        }
         BackendChoice::Cuda | BackendChoice::Auto => cuda_usable_here(),
     };
     if cuda {

@@ -19,4 +19,6 @@ pub mod gpu;
 pub mod kernels;
 pub mod launch;
 pub mod nvrtc;
+pub mod ops;
 pub mod probe;
+pub mod selftest;

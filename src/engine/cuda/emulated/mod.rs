@@ -23,7 +23,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const EMULATED_DEVICE_NAME: &str = "Emulated GPU (kernels/*.cu on the CPU)";
 
 /// Whether this binary holds the emulated device (build.rs found a C++ compiler).
-pub const BUILT: bool = cfg!(ct_emulated);
+pub fn built() -> bool {
+    cfg!(ct_emulated)
+}
 
 /// Why the emulated device is missing from this build.
 pub const NOT_BUILT: &str = "this build of cudatutor has no emulated device (build.rs found no \
@@ -91,7 +93,7 @@ impl EmulatedDevice {
     /// A device reporting `capacity` bytes of memory (like the sim's `--gpu-memory`), whose
     /// segments may map at most `host_limit` bytes of host memory.
     pub fn new(capacity: u64, host_limit: u64) -> Result<EmulatedDevice, DeviceError> {
-        if !BUILT {
+        if !built() {
             return Err(DeviceError::Unavailable(NOT_BUILT.into()));
         }
         Ok(EmulatedDevice {
