@@ -135,6 +135,9 @@ enum Command {
     /// Internal: the isolated GPU worker (line-delimited JSON on stdin/stdout).
     #[command(name = "__worker", hide = true)]
     Worker,
+    /// Internal: the cuda self-test on GPU 0, in a process of its own (it poisons its context).
+    #[command(name = "__selftest", hide = true)]
+    SelfTest,
     /// Check this machine: NVIDIA driver, GPUs, NVRTC, cuBLAS, kernel cache, chosen backend.
     /// Exits 0 when the cuda backend is usable, 1 when only the simulated GPU is.
     Doctor,
@@ -178,6 +181,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Some(Command::Worker) => {
             return Ok(ExitCode::from(cudatutor::run::worker::serve_process()));
+        }
+        Some(Command::SelfTest) => {
+            let dir = cudatutor::run::doctor::kernel_cache_dir()
+                .unwrap_or_else(|| std::env::temp_dir().join("cudatutor-kernels"));
+            return Ok(ExitCode::from(
+                cudatutor::engine::cuda::selftest::cuda_selftest_process(dir),
+            ));
         }
         Some(Command::Run {
             file,
@@ -310,7 +320,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker) => Ok(ExitCode::SUCCESS),
+        Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker | Command::SelfTest) => {
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::List) => {
             emit(&list_text(&catalog, &progress))?;
             Ok(ExitCode::SUCCESS)

@@ -86,3 +86,29 @@ fn doctor_compares_the_nvrtc_version_with_the_drivers() {
     assert!(nvrtc_vs_driver((13, 0), (13, 0)).contains("agree"));
     assert!(nvrtc_vs_driver((12, 9), (13, 0)).contains("agree"));
 }
+
+#[test]
+fn the_gpu_self_test_process_without_a_driver_reports_why_and_fails() {
+    if cudatutor::engine::cuda::probe::driver_library_present() {
+        return; // a GPU machine: scripts/gpu-check.sh runs the real self-test
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_cudatutor"))
+        .arg("__selftest")
+        .env(
+            "CUDATUTOR_CACHE_DIR",
+            std::env::temp_dir().join("cudatutor-selftest-test"),
+        )
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let report: cudatutor::engine::cuda::selftest::SelfTestReport =
+        serde_json::from_str(text.trim()).expect("one JSON report");
+    assert!(!report.passed());
+    assert!(
+        report
+            .first_failure()
+            .is_some_and(|f| f.contains("no NVIDIA driver")),
+        "{report:?}"
+    );
+    assert_eq!(out.status.code(), Some(2));
+}

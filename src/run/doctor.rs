@@ -20,6 +20,8 @@ pub struct Diagnosis {
     /// The emulated device: its kernel files and entry points (None: not in this build), and
     /// its self-test.
     pub emulated: Option<EmulatedStatus>,
+    /// The cuda self-test on GPU 0 (cached per binary, driver and GPU); None without a GPU.
+    pub cuda_self_test: Option<Result<crate::engine::cuda::selftest::SelfTestReport, String>>,
 }
 
 /// What doctor says about the emulated device.
@@ -110,7 +112,20 @@ impl Diagnosis {
             cached_ptx_files,
             cuda_runtime_built: crate::run::CUDA_RUNTIME_BUILT,
             emulated: EmulatedStatus::gather(),
+            cuda_self_test: None,
         }
+        .with_cuda_self_test()
+    }
+
+    /// Runs (or reads the cached) cuda self-test when a GPU and NVRTC are present.
+    fn with_cuda_self_test(mut self) -> Diagnosis {
+        if self.driver.has_gpu()
+            && self.nvrtc.is_ok()
+            && let Some(dir) = &self.cache_dir
+        {
+            self.cuda_self_test = Some(crate::engine::cuda::selftest::cuda_selftest(dir));
+        }
+        self
     }
 
     /// Can `--backend cuda` run here? `Err` says why not.
@@ -125,6 +140,14 @@ impl Diagnosis {
             return Err(format!(
                 "NVRTC is missing, so kernels cannot be compiled: {e}"
             ));
+        }
+        if let Some(Err(why)) = &self.cuda_self_test {
+            return Err(format!("the GPU self-test could not run: {why}"));
+        }
+        if let Some(Ok(r)) = &self.cuda_self_test
+            && let Some(why) = r.first_failure()
+        {
+            return Err(format!("the GPU self-test failed: {why}"));
         }
         if !self.cuda_runtime_built {
             return Err(

@@ -185,9 +185,13 @@ pub fn cuda_usable_here() -> bool {
     static USABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     // Cheapest test first: `auto` is decided on every start-up, and the full diagnosis loads
     // NVRTC (tens of MB resident, ~60 ms). Without a launcher or a GPU the answer is no anyway.
+    // Trust, then use: only after the self-test passed on this (binary, driver, GPU).
     *USABLE.get_or_init(|| {
         CUDA_RUNTIME_BUILT
             && crate::engine::cuda::probe::probe_driver().has_gpu()
             && doctor::Diagnosis::gather().cuda_usable().is_ok()
+            && doctor::kernel_cache_dir().is_some_and(|dir| {
+                crate::engine::cuda::selftest::cuda_selftest(&dir).is_ok_and(|r| r.passed())
+            })
     })
 }

@@ -14,6 +14,7 @@
 //! See docs/cuda-backend.md.
 
 pub mod cache;
+pub mod capture;
 pub mod emulated;
 pub mod gpu;
 pub mod kernels;
@@ -21,4 +22,5 @@ pub mod launch;
 pub mod nvrtc;
 pub mod ops;
 pub mod probe;
+pub mod real;
 pub mod selftest;

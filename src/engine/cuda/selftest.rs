@@ -134,7 +134,8 @@ fn failed(kernel: &str, e: impl std::fmt::Display) -> KernelCheck {
     KernelCheck {
         kernel: kernel.into(),
         passed: false,
-        max_abs_diff: f64::NAN,
+        // Nothing was compared (JSON has no NaN): `detail` says why.
+        max_abs_diff: 0.0,
         tolerance: 0.0,
         detail: Some(e.to_string()),
     }
@@ -518,4 +519,139 @@ pub fn run(device: &dyn GpuDevice, sm_count: u32) -> SelfTestReport {
         device_name: device.name(),
         checks,
     }
+}
+
+// ---------------------------------------------------------------- the cuda self-test
+
+/// What a cached cuda self-test belongs to: this binary (path, size, mtime), the driver
+/// version and the GPU (name, memory, architecture). Any change runs the test again.
+pub fn cuda_cache_key(probe: &super::probe::DriverProbe, ordinal: i32) -> Option<String> {
+    let dev = probe.devices.iter().find(|d| d.ordinal == ordinal)?;
+    let exe = std::env::current_exe().ok()?;
+    let meta = std::fs::metadata(&exe).ok()?;
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let text = format!(
+        "{}|{}|{}|{:?}|{}|{}|{}",
+        exe.display(),
+        meta.len(),
+        mtime,
+        probe.driver_version,
+        dev.name,
+        dev.total_memory_bytes,
+        dev.arch()
+    );
+    Some(format!(
+        "{:032x}",
+        super::cache::fnv1a_128(&[text.as_bytes()])
+    ))
+}
+
+fn cache_file(dir: &std::path::Path, key: &str) -> std::path::PathBuf {
+    dir.join(format!("selftest-{}.json", &key[..16.min(key.len())]))
+}
+
+/// The cached result for `key`, if any.
+pub fn cached(dir: &std::path::Path, key: &str) -> Option<SelfTestReport> {
+    #[derive(Deserialize)]
+    struct Stored {
+        key: String,
+        report: SelfTestReport,
+    }
+    let text = std::fs::read_to_string(cache_file(dir, key)).ok()?;
+    let s: Stored = serde_json::from_str(&text).ok()?;
+    (s.key == key).then_some(s.report)
+}
+
+fn store(dir: &std::path::Path, key: &str, report: &SelfTestReport) {
+    let text = serde_json::json!({ "key": key, "report": report }).to_string();
+    let _ = std::fs::create_dir_all(dir);
+    let path = cache_file(dir, key);
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    if std::fs::write(&tmp, text).is_ok() {
+        let _ = std::fs::rename(&tmp, &path);
+    }
+}
+
+/// The entry point of `cudatutor __selftest`: runs the self-test on GPU 0 in this process
+/// (the failing launch poisons its context), with stdout/stderr redirected so the driver's
+/// assert line is read back, and prints the report as JSON on the original stdout.
+pub fn cuda_selftest_process(cache_dir: std::path::PathBuf) -> u8 {
+    use std::io::Write;
+    let (mut out, capture): (Box<dyn Write>, _) = match super::capture::redirect_device_output() {
+        Some((protocol, capture)) => (Box::new(protocol), Some(capture)),
+        None => (Box::new(std::io::stdout()), None),
+    };
+    let report = (|| -> Result<SelfTestReport, String> {
+        let nvrtc = super::nvrtc::locate().map_err(|e| e.to_string())?;
+        let mut device =
+            super::real::CudaDevice::open(0, nvrtc, super::cache::PtxCache::new(cache_dir), false)
+                .map_err(|e| e.to_string())?;
+        match capture {
+            Some(c) => device = device.with_log(c),
+            None => return Err("cannot redirect stderr to read the driver's output".into()),
+        }
+        let sm = device.sm_count();
+        Ok(run(&device, sm))
+    })();
+    let (report, code) = match report {
+        Ok(r) => {
+            let code = u8::from(!r.passed());
+            (r, code)
+        }
+        Err(why) => (
+            SelfTestReport {
+                device_kind: "cuda".into(),
+                device_name: String::new(),
+                checks: vec![failed("opening the device", why)],
+            },
+            2,
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "{}",
+        serde_json::to_string(&report).unwrap_or_default()
+    );
+    let _ = out.flush();
+    code
+}
+
+/// The cuda self-test result for GPU 0: from the cache when this (binary, driver, GPU) was
+/// tested before, else by running `cudatutor __selftest` (a process of its own, as the test
+/// poisons its context) and caching what it says. Err: no GPU, or the test could not run.
+pub fn cuda_selftest(cache_dir: &std::path::Path) -> Result<SelfTestReport, String> {
+    let probe = super::probe::probe_driver();
+    if !probe.has_gpu() {
+        return Err(probe.to_string());
+    }
+    let key = cuda_cache_key(&probe, 0).ok_or("cannot identify this binary or GPU")?;
+    if let Some(r) = cached(cache_dir, &key) {
+        return Ok(r);
+    }
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let out = std::process::Command::new(exe)
+        .arg("__selftest")
+        .env("CUDATUTOR_CACHE_DIR", cache_dir)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("the self-test process did not start: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let report: SelfTestReport = text
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .ok_or_else(|| {
+            format!(
+                "the self-test process said nothing readable (exit {:?})",
+                out.status.code()
+            )
+        })?;
+    store(cache_dir, &key, &report);
+    Ok(report)
 }
