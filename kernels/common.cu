@@ -67,6 +67,10 @@ __device__ __forceinline__ int64_t ct_offset(int64_t linear, const CtShape& shap
 #define CT_INDEX_KERNEL_CU "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu"
 #define CT_SCATTER_GATHER_CU "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu"
 
+// Fused multiply-add in the element's precision (the GPU contracts `a * b + c` this way).
+__device__ __forceinline__ float ct_fma(float a, float b, float c) { return fmaf(a, b, c); }
+__device__ __forceinline__ double ct_fma(double a, double b, double c) { return fma(a, b, c); }
+
 template <typename T> __device__ __forceinline__ bool ct_isnan(T) { return false; }
 template <> __device__ __forceinline__ bool ct_isnan<float>(float v) { return v != v; }
 template <> __device__ __forceinline__ bool ct_isnan<double>(double v) { return v != v; }

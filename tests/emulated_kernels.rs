@@ -1226,3 +1226,77 @@ fn every_entry_point_in_the_binary_is_launched_by_these_tests() {
     let missing: Vec<&String> = all.difference(&launched).collect();
     assert!(missing.is_empty(), "never launched: {missing:?}");
 }
+
+/// curand's Philox4x32-10, written out independently of random.cu (counter = (offset / 4 + k,
+/// idx), key = seed; the round as in Salmon et al. and curand's header).
+fn philox_ref(seed: u64, offset: u64, idx: u64, k: u64) -> [u32; 4] {
+    let c = offset / 4 + k;
+    let mut ctr = [c as u32, (c >> 32) as u32, idx as u32, (idx >> 32) as u32];
+    let mut key = [seed as u32, (seed >> 32) as u32];
+    for r in 0..10 {
+        if r > 0 {
+            key[0] = key[0].wrapping_add(0x9E37_79B9);
+            key[1] = key[1].wrapping_add(0xBB67_AE85);
+        }
+        let p0 = 0xD251_1F53u64 * ctr[0] as u64;
+        let p1 = 0xCD9E_8D57u64 * ctr[2] as u64;
+        ctr = [
+            (p1 >> 32) as u32 ^ ctr[1] ^ key[0],
+            p1 as u32,
+            (p0 >> 32) as u32 ^ ctr[3] ^ key[1],
+            p0 as u32,
+        ];
+    }
+    ctr
+}
+
+#[test]
+fn random_numbers_follow_pytorchs_cuda_layout_counters_and_offsets() {
+    // A small device (2 SMs) so the grid-stride loop takes several curand4 calls per thread.
+    let d = device();
+    let kk = Kernels {
+        device: &d,
+        sm_count: 2,
+    };
+    let n = 40_000usize;
+    let (seed, offset) = (0x1234_5678_9abc_def0u64, 8u64);
+    let threads = 256 * 16; // grid min(ceil(n / 256), 2 * 2048 / 256) = 16 blocks
+    let out = alloc(&d, n, Elem::F32);
+    let inc = kk
+        .random_float(false, Elem::F32, n, seed, offset, 0.0, 1.0, out.ptr)
+        .unwrap();
+    assert_eq!(inc, 12, "((n - 1) / (256 * 16 * 4) + 1) * 4");
+    let got = download(&d, &out);
+    let mut want = vec![f64::NAN; n];
+    for k in 0..n.div_ceil(threads * 4) {
+        for idx in 0..threads {
+            let base = k * threads * 4 + idx;
+            if base >= n {
+                break;
+            }
+            let w = philox_ref(seed, offset, idx as u64, k as u64);
+            for (ii, word) in w.iter().enumerate() {
+                let li = base + ii * threads;
+                if li < n {
+                    // curand_uniform: (0, 1] with one fused multiply-add, then uniform_'s
+                    // `r * range + from` (another fma) mapping 1.0 to `from`.
+                    let u = (*word as f32).mul_add(2.328_306_4e-10, 2.328_306_4e-10 / 2.0);
+                    let v = u.mul_add(1.0, 0.0);
+                    want[li] = if v == 1.0 { 0.0 } else { v as f64 };
+                }
+            }
+        }
+    }
+    check("uniform_f32 layout", &got, &want, 0.0);
+    // randint below 2^28: four 32-bit draws per curand4.
+    let out = alloc(&d, n, Elem::I64);
+    let inc = kk.randint(Elem::I64, n, seed, 0, -5, 95, out.ptr).unwrap();
+    assert_eq!(inc, 12);
+    let got = download(&d, &out);
+    for (li, g) in got.iter().enumerate() {
+        let (k, rem) = (li / (threads * 4), li % (threads * 4));
+        let (ii, idx) = (rem / threads, rem % threads);
+        let w = philox_ref(seed, 0, idx as u64, k as u64)[ii];
+        assert_eq!(*g, (w as u64 % 100) as f64 - 5.0, "randint[{li}]");
+    }
+}

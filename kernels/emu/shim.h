@@ -55,20 +55,36 @@ extern "C" [[noreturn]] void __assertfail(const char* message, const char* file,
 inline unsigned int __umulhi(unsigned int a, unsigned int b) {
   return (unsigned int)(((unsigned long long)a * (unsigned long long)b) >> 32);
 }
-// sin(pi x), cos(pi x): computed in double and rounded, which is within CUDA's 1 ulp bound.
+// sin(pi x), cos(pi x) for float: computed in double and rounded (within CUDA's bound).
 inline void sincospif(float x, float* s, float* c) {
   const double px = 3.14159265358979323846 * (double)x;
   *s = (float)std::sin(px);
   *c = (float)std::cos(px);
 }
+// sin(pi x), cos(pi x) for double: reduced exactly to |r| <= 1/4 first, then one sin and one
+// cos of pi r (the host random implementation does the same; CUDA's sincospi is this
+// accurate).
 inline void sincospi(double x, double* s, double* c) {
-  const double px = 3.14159265358979323846 * x;
-  *s = std::sin(px);
-  *c = std::cos(px);
+  const double n = std::round(x * 2.0);
+  const double r = x - n / 2.0;
+  const double sr = std::sin(3.14159265358979323846 * r);
+  const double cr = std::cos(3.14159265358979323846 * r);
+  switch (((long long)n % 4 + 4) % 4) {
+    case 0: *s = sr; *c = cr; break;
+    case 1: *s = cr; *c = -sr; break;
+    case 2: *s = -sr; *c = -cr; break;
+    default: *s = -cr; *c = sr; break;
+  }
 }
 inline void sincosf(float x, float* s, float* c) {
   *s = std::sin(x);
   *c = std::cos(x);
+}
+// The GPU's fast intrinsic; here correctly rounded (sin and cos in double, rounded to float),
+// the stand-in the host random implementation uses too.
+inline void __sincosf(float x, float* s, float* c) {
+  *s = (float)std::sin((double)x);
+  *c = (float)std::cos((double)x);
 }
 inline float __int_as_float(int v) {
   float f;

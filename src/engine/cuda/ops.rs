@@ -132,10 +132,28 @@ pub const ELEMENTWISE_THREADS: u32 = 128;
 pub const CUDA_NUM_THREADS: u32 = 128;
 
 /// The kernel calls on one device. `sm_count` is the device's multiprocessor count (some of
-/// PyTorch's grids depend on it; the emulated device reports the sim's H200, 132).
+/// PyTorch's grids depend on it, and so which thread reports an assert and which random
+/// number lands where; the emulated device reports the sim's H200: 132 SMs of 2048 threads).
 pub struct Kernels<'a> {
     pub device: &'a dyn GpuDevice,
     pub sm_count: u32,
+}
+
+/// maxThreadsPerMultiProcessor of sm_80 and sm_90 (A100, H100, H200).
+pub const MAX_THREADS_PER_SM: u32 = 2048;
+/// Threads per block of PyTorch's random kernels.
+pub const RANDOM_THREADS: u32 = 256;
+
+/// PyTorch's `calc_execution_policy` for a random kernel drawing `unroll` values per curand4:
+/// (grid, Philox offset increment).
+pub fn random_policy(n: u64, unroll: u64, sm_count: u32) -> (u32, u64) {
+    let blocks_per_sm = (MAX_THREADS_PER_SM / RANDOM_THREADS).max(1) as u64;
+    let grid = n
+        .div_ceil(RANDOM_THREADS as u64)
+        .min(sm_count as u64 * blocks_per_sm)
+        .max(1);
+    let increment = ((n.max(1) - 1) / (RANDOM_THREADS as u64 * grid * unroll) + 1) * 4;
+    (grid as u32, increment)
 }
 
 fn grid_for(n: u64, block: u32, cap: u64) -> u32 {
@@ -887,7 +905,8 @@ impl Kernels<'_> {
     }
 
     /// torch.rand/uniform_ (`normal`: randn/normal_) on a contiguous `out` of `n` elements,
-    /// Philox keyed by `seed` at counter offset `offset` (the caller advances the offset).
+    /// drawn as PyTorch's CUDA generator draws them from (seed, offset). Returns how far the
+    /// generator's Philox offset must advance (PyTorch's counter increment).
     #[allow(clippy::too_many_arguments)]
     pub fn random_float(
         &self,
@@ -899,16 +918,13 @@ impl Kernels<'_> {
         a: f64,
         b: f64,
         out: DevicePtr,
-    ) -> Result<(), DeviceError> {
+    ) -> Result<u64, DeviceError> {
+        let unroll = if elem == Elem::F32 { 4 } else { 2 };
+        let (grid, increment) = random_policy(n as u64, unroll, self.sm_count);
         if n == 0 {
-            return Ok(());
+            return Ok(0);
         }
-        let per_thread = if elem == Elem::F32 { 4 } else { 2 };
-        let threads = (n as u64).div_ceil(per_thread);
-        let cfg = LaunchConfig::new(
-            Dim3::x(grid_for(threads, 256, self.sm_count as u64 * 8)),
-            Dim3::x(256),
-        );
+        let cfg = LaunchConfig::new(Dim3::x(grid), Dim3::x(RANDOM_THREADS));
         let mut args = KernelArgs::new().arg(n_i64(n)?).arg(seed).arg(offset);
         match elem {
             Elem::F32 => args.push(a as f32).push(b as f32),
@@ -917,10 +933,12 @@ impl Kernels<'_> {
         };
         args.push(out);
         let name = if normal { "normal" } else { "uniform" };
-        self.launch(&format!("{name}_{}", elem.suffix()), cfg, &args)
+        self.launch(&format!("{name}_{}", elem.suffix()), cfg, &args)?;
+        Ok(increment)
     }
 
-    /// torch.randint(low, high) into a contiguous `out` of `n` elements.
+    /// torch.randint(low, high) into a contiguous `out` of `n` elements (64-bit draws when
+    /// the range reaches 2^28, else 32-bit). Returns the Philox offset increment.
     #[allow(clippy::too_many_arguments)]
     pub fn randint(
         &self,
@@ -931,21 +949,19 @@ impl Kernels<'_> {
         low: i64,
         high: i64,
         out: DevicePtr,
-    ) -> Result<(), DeviceError> {
-        if n == 0 {
-            return Ok(());
-        }
-        let range = high.wrapping_sub(low) as u64;
+    ) -> Result<u64, DeviceError> {
         if high <= low {
             return Err(DeviceError::Launch(format!(
                 "randint: empty range [{low}, {high})"
             )));
         }
-        let threads = (n as u64).div_ceil(2);
-        let cfg = LaunchConfig::new(
-            Dim3::x(grid_for(threads, 256, self.sm_count as u64 * 8)),
-            Dim3::x(256),
-        );
+        let range = high.wrapping_sub(low) as u64;
+        let unroll = if range >= 1 << 28 { 2 } else { 4 };
+        let (grid, increment) = random_policy(n as u64, unroll, self.sm_count);
+        if n == 0 {
+            return Ok(0);
+        }
+        let cfg = LaunchConfig::new(Dim3::x(grid), Dim3::x(RANDOM_THREADS));
         let args = KernelArgs::new()
             .arg(n_i64(n)?)
             .arg(seed)
@@ -953,6 +969,7 @@ impl Kernels<'_> {
             .arg(low)
             .arg(range)
             .arg(out);
-        self.launch(&format!("randint_{}", elem.suffix()), cfg, &args)
+        self.launch(&format!("randint_{}", elem.suffix()), cfg, &args)?;
+        Ok(increment)
     }
 }
