@@ -195,7 +195,8 @@ fn s(strides: &[isize]) -> &[isize] {
 fn unary_kernels_on_every_dtype() {
     let d = device();
     let kk = k(&d);
-    let ops: [(UnaryKernel, &[Elem], fn(f64) -> f64); 13] = [
+    type Case = (UnaryKernel, &'static [Elem], fn(f64) -> f64);
+    let ops: [Case; 13] = [
         (UnaryKernel::Neg, &NUMERIC, |x| -x),
         (UnaryKernel::Abs, &NUMERIC, f64::abs),
         (UnaryKernel::Relu, &NUMERIC, |x| x.max(0.0)),
@@ -430,7 +431,8 @@ fn scalar_operands_and_pytorchs_division_by_a_scalar() {
 fn comparisons_where_isnan_on_every_dtype() {
     let d = device();
     let kk = k(&d);
-    let ops: [(CompareKernel, fn(f64, f64) -> bool); 6] = [
+    type Case = (CompareKernel, fn(f64, f64) -> bool);
+    let ops: [Case; 6] = [
         (CompareKernel::Eq, |a, b| a == b),
         (CompareKernel::Ne, |a, b| a != b),
         (CompareKernel::Lt, |a, b| a < b),
@@ -1049,7 +1051,7 @@ fn index_asserts_print_pytorch_215s_lines_with_pytorchs_threads() {
     // x[idx] out of range: IndexKernel.cu:111, operator(), element 600 is thread 88 of block 1.
     let d = device();
     let kk = k(&d);
-    let x = upload(&d, &vec![1.0; 5], Elem::F32);
+    let x = upload(&d, &[1.0; 5], Elem::F32);
     let mut idx = vec![0.0; 700];
     idx[600] = 5.0;
     let pi = upload(&d, &idx, Elem::I64);
