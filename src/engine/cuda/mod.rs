@@ -15,6 +15,7 @@
 
 pub mod cache;
 pub mod capture;
+pub mod cublas;
 pub mod emulated;
 pub mod gpu;
 pub mod kernels;

@@ -12,6 +12,8 @@
 //!   ([`super::gpu::DeviceSegments`], which also applies `--gpu-mem-limit`).
 //! - Times: a CUDA event pair around every launch and copy; [`CudaDevice::measured_spans`]
 //!   resolves them (after a synchronize) into device times, labelled measured.
+//! - Matrix products: cuBLAS when it loads ([`CudaDevice::cublas`], its workspace from the
+//!   caching allocator), matmul.cu's tiled kernel otherwise.
 //! - Errors: `CUDA_ERROR_ASSERT` (710, a device-side assert) and the other sticky errors
 //!   (illegal address, launch failure, ...) poison the device: every later call returns the
 //!   same error, as the context is lost until the process ends. The driver prints the assert
@@ -111,6 +113,8 @@ pub struct CudaDevice {
     /// Where this process's stderr goes, when it was redirected (the self-test process): the
     /// driver's assert lines are read back from it.
     log: Option<Mutex<super::capture::DeviceCapture>>,
+    /// cuBLAS, created on first use (None inside: the library is absent).
+    cublas: std::cell::OnceCell<Option<super::cublas::Cublas>>,
 }
 
 impl CudaDevice {
@@ -173,6 +177,7 @@ impl CudaDevice {
             poisoned: AtomicBool::new(false),
             sticky: Mutex::new(None),
             log: None,
+            cublas: std::cell::OnceCell::new(),
         })
     }
 
@@ -211,6 +216,26 @@ impl CudaDevice {
         })
         .map(|n| n.max(1) as u32)
         .unwrap_or(1)
+    }
+
+    /// cuBLAS on this device's stream, when the library loads. The caller gives it its
+    /// workspace ([`super::cublas::Cublas::set_workspace`], sized by
+    /// [`CudaDevice::cublas_workspace_size`]) from the caching allocator.
+    pub fn cublas(&self) -> Option<&super::cublas::Cublas> {
+        self.cublas
+            .get_or_init(|| {
+                self.make_current().ok()?;
+                super::cublas::Cublas::new(self.stream.cast()).ok()
+            })
+            .as_ref()
+    }
+
+    /// PyTorch's cuBLAS workspace size for this GPU (`CUBLAS_WORKSPACE_CONFIG` honoured).
+    pub fn cublas_workspace_size(&self) -> u64 {
+        super::cublas::workspace_size(
+            std::env::var("CUBLAS_WORKSPACE_CONFIG").ok().as_deref(),
+            self.info.compute_capability.0,
+        )
     }
 
     /// Records `e` as this device's error; sticky ones poison it for good.
