@@ -4,8 +4,9 @@
 #
 # Build here first (see docs/cuda-backend.md, "The GPU check"):
 #   cargo build --release
-#   cargo test --release --no-run --test emulated_launch --test emulated_selftest --test kernels_compile
-# then carry the working tree with target/release/cudatutor and those test binaries.
+#   cargo test --release --no-run --test cuda --test emulated_selftest --test emulated_launch
+# then carry the working tree with target/release/cudatutor and those test binaries
+# (target/release/deps/{cuda,emulated_selftest,emulated_launch}-<hash>).
 #
 # Part A needs no launcher of ours: the driver, PTX vs CUBIN through torch's NVRTC, our kernels
 # launched from Python (assert, benchmark), and real PyTorch recordings of tests/cuda.
@@ -35,13 +36,19 @@ grep -E "ratio|assert child|load (CUDA_ERROR|CUDA_SUCCESS)" "$OUT/gpu-kernels.tx
 log "A3 real PyTorch on tests/cuda/*.py, with and without CUDA_LAUNCH_BLOCKING, and seeded CUDA random numbers"
 step record-cuda 150 python3 scripts/record-pytorch-cuda.py "$OUT/fixtures-cuda"
 
-log "B1 doctor (driver probe, NVRTC vs driver, the emulated self-test)"
+log "B1 the GPU self-test (its own process) and doctor (driver probe, NVRTC vs driver, self-tests)"
+step selftest 120 "$BIN" __selftest
 step doctor 60 "$BIN" doctor
 
 log "B2 carried test binaries"
-for t in target/release/deps/emulated_launch-* target/release/deps/emulated_selftest-* target/release/deps/kernels_compile-* target/release/deps/gpu_*-*; do
+for t in target/release/deps/emulated_launch-* target/release/deps/emulated_selftest-*; do
   [ -x "$t" ] && [ "${t%.d}" = "$t" ] || continue
-  step "test-$(basename "$t")" 120 "$t" --test-threads=2
+  step "test-$(basename "$t")" 60 "$t" --test-threads=2
+done
+# The GPU tests (tests/cuda/main.rs): ignored in CI, run here.
+for t in target/release/deps/cuda-*; do
+  [ -x "$t" ] && [ "${t%.d}" = "$t" ] || continue
+  CUDATUTOR_BIN="$BIN" step "gpu-tests-$(basename "$t")" 180 "$t" --ignored --test-threads=1
 done
 
 log "B3 tests/cuda/*.py on cudatutor: sim, emulated and cuda backends (compare with A3's records)"
