@@ -22,6 +22,7 @@ pub mod kernels;
 pub mod launch;
 pub mod nvrtc;
 pub mod ops;
+pub mod origin;
 pub mod probe;
 pub mod real;
 pub mod selftest;
