@@ -35,7 +35,8 @@ struct Cli {
 /// How exercises and scripts run (the pager, `run`, `check` and `lint` all use these).
 #[derive(clap::Args, Clone)]
 struct EngineArgs {
-    /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), or cuda when usable.
+    /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), the real kernels run
+    /// on the CPU (emulated), or cuda when usable.
     #[arg(long, global = true, value_enum, default_value = "auto")]
     backend: BackendArg,
     /// Number of simulated GPUs (cuda:0 … cuda:N-1).
@@ -57,6 +58,7 @@ enum BackendArg {
     Auto,
     Sim,
     Cuda,
+    Emulated,
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {
@@ -72,6 +74,7 @@ impl EngineArgs {
                 BackendArg::Auto => BackendChoice::Auto,
                 BackendArg::Sim => BackendChoice::Sim,
                 BackendArg::Cuda => BackendChoice::Cuda,
+                BackendArg::Emulated => BackendChoice::Emulated,
             },
             gpus: self.gpus,
             gpu_memory: self.gpu_memory,
@@ -132,6 +135,9 @@ enum Command {
     /// Internal: the isolated GPU worker (line-delimited JSON on stdin/stdout).
     #[command(name = "__worker", hide = true)]
     Worker,
+    /// Internal: the cuda self-test on GPU 0, in a process of its own (it poisons its context).
+    #[command(name = "__selftest", hide = true)]
+    SelfTest,
     /// Check this machine: NVIDIA driver, GPUs, NVRTC, cuBLAS, kernel cache, chosen backend.
     /// Exits 0 when the cuda backend is usable, 1 when only the simulated GPU is.
     Doctor,
@@ -174,11 +180,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Commands that need no lessons or progress.
     match &cli.command {
         Some(Command::Worker) => {
-            let stdin = std::io::stdin().lock();
-            return Ok(ExitCode::from(cudatutor::run::worker::serve(
-                stdin,
-                std::io::stdout().lock(),
-            )));
+            return Ok(ExitCode::from(cudatutor::run::worker::serve_process()));
+        }
+        Some(Command::SelfTest) => {
+            let dir = cudatutor::run::doctor::kernel_cache_dir()
+                .unwrap_or_else(|| std::env::temp_dir().join("cudatutor-kernels"));
+            return Ok(ExitCode::from(
+                cudatutor::engine::cuda::selftest::cuda_selftest_process(dir),
+            ));
         }
         Some(Command::Run {
             file,
@@ -313,7 +322,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker) => Ok(ExitCode::SUCCESS),
+        Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker | Command::SelfTest) => {
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::List) => {
             emit(&classroom::list::list_text(&catalog, &progress, lang))?;
             Ok(ExitCode::SUCCESS)

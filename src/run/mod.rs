@@ -23,6 +23,9 @@ pub enum BackendChoice {
     Auto,
     Sim,
     Cuda,
+    /// The real kernels (kernels/*.cu) compiled for the CPU: the CI proof of the kernels and a
+    /// teaching mode ("these are the real kernels"); never picked by `auto`.
+    Emulated,
 }
 
 /// How to run a script. `Default` is what `cudatutor run FILE` uses without flags.
@@ -103,19 +106,43 @@ impl Default for RunOptions {
     }
 }
 
-/// Whether this build contains the kernel launcher for real GPUs. Until it does, `auto` always
-/// picks sim and `--backend cuda` is refused with a clear message (doctor says so too).
-pub const CUDA_RUNTIME_BUILT: bool = false;
+/// Whether this build runs exercises on real GPUs (the cuda device wired into the engine).
+/// Until it does, `auto` always picks sim and `--backend cuda` is refused with a clear message
+/// (doctor says so too).
+pub const CUDA_RUNTIME_BUILT: bool = ENGINE_RUNS_ON_DEVICES;
 
 /// Can the backend `opts` asks for run here? `Err` is the message for `--backend cuda` on a
 /// machine where it cannot (exit 2), naming what is missing.
 pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
-    if opts.backend != BackendChoice::Cuda {
-        return Ok(());
+    match opts.backend {
+        BackendChoice::Cuda => doctor::Diagnosis::gather()
+            .cuda_usable()
+            .map_err(|why| format!("--backend cuda cannot run here: {why}. Run `cudatutor doctor` for details, or use --backend sim.")),
+        BackendChoice::Emulated => emulated_usable().map_err(|why| {
+            format!("--backend emulated cannot run here: {why}. Use --backend sim.")
+        }),
+        BackendChoice::Auto | BackendChoice::Sim => Ok(()),
     }
-    doctor::Diagnosis::gather()
-        .cuda_usable()
-        .map_err(|why| format!("--backend cuda cannot run here: {why}. Run `cudatutor doctor` for details, or use --backend sim."))
+}
+
+/// Whether this build's engine runs ops on the emulated and cuda devices (the device trait's
+/// GPU implementations are wired into the session). Until they are, `--backend emulated` and
+/// `--backend cuda` are refused rather than silently running on the sim.
+pub const ENGINE_RUNS_ON_DEVICES: bool = false;
+
+/// Can `--backend emulated` run here? `Err` says why not.
+pub fn emulated_usable() -> Result<(), String> {
+    if !crate::engine::cuda::emulated::built() {
+        return Err(crate::engine::cuda::emulated::NOT_BUILT.into());
+    }
+    if !ENGINE_RUNS_ON_DEVICES {
+        return Err(
+            "the emulated device is built (kernels/*.cu on the CPU), but this build's \
+                    engine does not route tensor ops to it yet"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 /// Runs a plain script.
@@ -126,12 +153,12 @@ pub fn run_script(source: &str, opts: &RunOptions) -> RunReport {
 /// Runs an exercise's code, then its check block (if any) in the same namespace. Real-GPU runs
 /// go through the worker subprocess; simulated ones run in this process.
 pub fn run_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
-    let use_cuda = match opts.backend {
+    let isolated = match opts.backend {
         BackendChoice::Sim => false,
-        BackendChoice::Cuda => true,
+        BackendChoice::Cuda | BackendChoice::Emulated => true,
         BackendChoice::Auto => cuda_usable_here(),
     };
-    if use_cuda {
+    if isolated {
         if let Err(why) = backend_available(opts) {
             return worker::failed_report(&why);
         }
@@ -177,6 +204,12 @@ pub fn internal_error_report(message: &str, backend: &str) -> RunReport {
 pub fn backend_label(opts: &RunOptions) -> String {
     let cuda = match opts.backend {
         BackendChoice::Sim => false,
+        BackendChoice::Emulated => {
+            return format!(
+                "emulated · {}",
+                crate::engine::cuda::emulated::EMULATED_DEVICE_NAME
+            );
+        }
         BackendChoice::Cuda | BackendChoice::Auto => cuda_usable_here(),
     };
     if cuda {
@@ -202,9 +235,13 @@ pub fn cuda_usable_here() -> bool {
     static USABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     // Cheapest test first: `auto` is decided on every start-up, and the full diagnosis loads
     // NVRTC (tens of MB resident, ~60 ms). Without a launcher or a GPU the answer is no anyway.
+    // Trust, then use: only after the self-test passed on this (binary, driver, GPU).
     *USABLE.get_or_init(|| {
         CUDA_RUNTIME_BUILT
             && crate::engine::cuda::probe::probe_driver().has_gpu()
             && doctor::Diagnosis::gather().cuda_usable().is_ok()
+            && doctor::kernel_cache_dir().is_some_and(|dir| {
+                crate::engine::cuda::selftest::cuda_selftest(&dir).is_ok_and(|r| r.passed())
+            })
     })
 }
