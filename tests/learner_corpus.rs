@@ -22,7 +22,7 @@ use std::time::Duration;
 fn every_learner_script_matches_pytorch_cpu() {
     let suite = Suite {
         dir: "tests/learner",
-        min: 50,
+        min: 400,
         recorder: "scripts/record-pytorch.py --dir tests/learner",
         truth: "PyTorch",
         timeout: Duration::from_secs(30),
