@@ -126,6 +126,7 @@ pub fn backend_asked(opts: &RunOptions) -> &'static str {
     match opts.backend {
         BackendChoice::Cuda => "cuda",
         BackendChoice::Sim => "sim",
+        BackendChoice::Emulated => "emulated",
         BackendChoice::Auto if run::cuda_usable_here() => "cuda",
         BackendChoice::Auto => "sim",
     }
