@@ -123,7 +123,10 @@ pub fn exported_text(lesson_no: usize, lesson: &Lesson, ex: &Exercise, code: &st
 
 /// The code in an exported file: everything after the marker line, else the whole file.
 pub fn code_of(text: &str) -> String {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n");
+    let text = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .replace("\r\n", "\n");
     match text.find(&format!("{MARKER}\n")) {
         Some(at) => text[at + MARKER.len() + 1..].to_string(),
         None => text,
@@ -259,7 +262,10 @@ mod tests {
         let text = format!("# header\n{MARKER}\nx = 1\n\n");
         assert_eq!(code_of(&text), "x = 1\n\n");
         assert_eq!(code_of("y = 2\n"), "y = 2\n");
-        assert_eq!(code_of(&format!("\u{feff}#h\r\n{MARKER}\r\nz = 3\r\n")), "z = 3\n");
+        assert_eq!(
+            code_of(&format!("\u{feff}#h\r\n{MARKER}\r\nz = 3\r\n")),
+            "z = 3\n"
+        );
     }
 
     #[test]
@@ -282,7 +288,11 @@ mod tests {
     #[test]
     fn comments_wrap_latin_and_chinese() {
         let c = comment_lines(&"word ".repeat(40), 20);
-        assert!(c.lines().all(|l| l.starts_with("# ") && l.chars().count() <= 22), "{c}");
+        assert!(
+            c.lines()
+                .all(|l| l.starts_with("# ") && l.chars().count() <= 22),
+            "{c}"
+        );
         let z = comment_lines(&"目标".repeat(30), 20);
         assert!(z.lines().all(|l| l.chars().count() <= 22), "{z}");
         assert_eq!(z.lines().count(), 3);

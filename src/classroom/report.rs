@@ -131,9 +131,16 @@ pub fn render_markdown(report: &Report) -> String {
             format!("{}/{}", a.hints_revealed, a.hints_total)
         });
         let time = activity
-            .and_then(|a| a.seconds_to_pass.map(|t| (t, a.attempts_to_pass.unwrap_or(0))))
+            .and_then(|a| {
+                a.seconds_to_pass
+                    .map(|t| (t, a.attempts_to_pass.unwrap_or(0)))
+            })
             .map_or("–".to_string(), |(t, n)| {
-                format!("{} ({n} attempt{})", duration_text(t), if n == 1 { "" } else { "s" })
+                format!(
+                    "{} ({n} attempt{})",
+                    duration_text(t),
+                    if n == 1 { "" } else { "s" }
+                )
             });
         s.push_str(&format!(
             "| {} | `{}` | {} | {}/{} | {attempts} | {hints} | {time} | {} |\n",

@@ -49,9 +49,8 @@ pub fn lesson_text(id: &str, title: &str, order: u32) -> String {
 
 /// Writes `dir/<id>.md` for lesson `name` (never over an existing file). Returns its path.
 pub fn new_lesson(dir: &Path, name: &str) -> Result<PathBuf, String> {
-    let id = lesson_id(name).ok_or_else(|| {
-        format!("`{name}` has no letters or digits to make a lesson id from")
-    })?;
+    let id = lesson_id(name)
+        .ok_or_else(|| format!("`{name}` has no letters or digits to make a lesson id from"))?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!("{id}.md"));
     let text = lesson_text(&id, name.trim(), next_order(dir));
@@ -161,7 +160,10 @@ mod tests {
 
     #[test]
     fn names_become_ids() {
-        assert_eq!(lesson_id("My First Lesson").as_deref(), Some("my-first-lesson"));
+        assert_eq!(
+            lesson_id("My First Lesson").as_deref(),
+            Some("my-first-lesson")
+        );
         assert_eq!(lesson_id("  OOM: part 2! ").as_deref(), Some("oom-part-2"));
         assert_eq!(lesson_id("--"), None);
         assert_eq!(lesson_id("中文"), None);

@@ -74,7 +74,10 @@ pub fn watch(
             Ok(w) => _watcher = Some(w),
             Err(why) => {
                 manual = true;
-                say(out, &format!("{}\n", t.watch_fallback.replace("{why}", &why)))?;
+                say(
+                    out,
+                    &format!("{}\n", t.watch_fallback.replace("{why}", &why)),
+                )?;
             }
         }
     }
@@ -105,7 +108,10 @@ pub fn watch(
                 Event::Quit => return Ok(()),
                 Event::RunNow => true,
                 Event::WatchError(why) => {
-                    say(out, &format!("{}\n", t.watch_fallback.replace("{why}", &why)))?;
+                    say(
+                        out,
+                        &format!("{}\n", t.watch_fallback.replace("{why}", &why)),
+                    )?;
                     false
                 }
                 Event::Changed(p) => {
@@ -199,7 +205,10 @@ fn run_file(
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(|e| e.to_string())?;
-    Ok((code, report.checks_passed() && report.internal_error.is_none()))
+    Ok((
+        code,
+        report.checks_passed() && report.internal_error.is_none(),
+    ))
 }
 
 /// The first exercise after `after` (from the start when None, wrapping around) that does not
@@ -262,10 +271,13 @@ fn spawn_stdin_reader(tx: mpsc::Sender<Event>, manual: bool) {
 }
 
 /// A recursive watcher on the data folder, sending every path an event names.
-fn start_watcher(dir: &Path, tx: mpsc::Sender<Event>) -> Result<notify::RecommendedWatcher, String> {
+fn start_watcher(
+    dir: &Path,
+    tx: mpsc::Sender<Event>,
+) -> Result<notify::RecommendedWatcher, String> {
     use notify::{EventKind, RecursiveMode, Watcher};
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        match res {
+    let mut watcher =
+        notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
             Ok(event) => {
                 if matches!(event.kind, EventKind::Access(_)) {
                     return;
@@ -277,9 +289,8 @@ fn start_watcher(dir: &Path, tx: mpsc::Sender<Event>) -> Result<notify::Recommen
             Err(e) => {
                 let _ = tx.send(Event::WatchError(e.to_string()));
             }
-        }
-    })
-    .map_err(|e| e.to_string())?;
+        })
+        .map_err(|e| e.to_string())?;
     watcher
         .watch(dir, RecursiveMode::Recursive)
         .map_err(|e| e.to_string())?;

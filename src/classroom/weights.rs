@@ -106,7 +106,12 @@ mod tests {
 
     #[test]
     fn bad_weights_are_problems_and_count_one() {
-        for bad in ["# weight: 0", "# weight=-1", "# weight: lots", "# weight: inf"] {
+        for bad in [
+            "# weight: 0",
+            "# weight=-1",
+            "# weight: lots",
+            "# weight: inf",
+        ] {
             let block = format!("assert a, 'a'  {bad}\n");
             let (w, problems) = check_weights(&block);
             assert_eq!(w[0].weight, 1.0, "{bad}");

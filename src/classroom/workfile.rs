@@ -24,10 +24,15 @@ pub fn work_file(data_dir: &Path, lesson: &Lesson, ex: &Exercise) -> PathBuf {
 }
 
 /// The lesson (0-based index) and exercise with id `id`.
-pub fn find_exercise<'a>(catalog: &'a Catalog, id: &str) -> Option<(usize, &'a Lesson, &'a Exercise)> {
-    catalog.lessons.iter().enumerate().find_map(|(i, l)| {
-        l.exercises.iter().find(|e| e.id == id).map(|e| (i, l, e))
-    })
+pub fn find_exercise<'a>(
+    catalog: &'a Catalog,
+    id: &str,
+) -> Option<(usize, &'a Lesson, &'a Exercise)> {
+    catalog
+        .lessons
+        .iter()
+        .enumerate()
+        .find_map(|(i, l)| l.exercises.iter().find(|e| e.id == id).map(|e| (i, l, e)))
 }
 
 /// Sets `code` as the learner's code for `ex` (none kept when it is the starting code, as the
@@ -39,8 +44,7 @@ pub fn set_code(progress: &mut Progress, ex: &Exercise, code: &str) -> bool {
         .exercises
         .get(&ex.id)
         .and_then(|s| s.code.as_deref());
-    if old.map(|c| c.trim_end_matches('\n')) == new.as_deref().map(|c| c.trim_end_matches('\n'))
-    {
+    if old.map(|c| c.trim_end_matches('\n')) == new.as_deref().map(|c| c.trim_end_matches('\n')) {
         return false;
     }
     progress.exercises.entry(ex.id.clone()).or_default().code = new;
