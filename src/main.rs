@@ -125,6 +125,9 @@ enum Command {
         /// Grade the lessons' own solutions instead of saved work (for authors and CI).
         #[arg(long)]
         solutions: bool,
+        /// Only this exercise (its id), e.g. for a per-exercise runner such as Exercism's.
+        #[arg(long, value_name = "ID", conflicts_with = "lesson")]
+        exercise: Option<String>,
     },
     /// Progress and results for handing in.
     Report {
@@ -350,6 +353,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
             format,
             solutions,
+            exercise,
         }) => {
             let only = match (lesson, all) {
                 (Some(which), false) => match catalog.find(which) {
@@ -367,7 +371,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 grade::Source::Saved
             };
-            let grades = grade::grade_catalog(&catalog, only, &progress, source, &opts);
+            let grades = match exercise {
+                None => grade::grade_catalog(&catalog, only, &progress, source, &opts),
+                Some(id) => {
+                    let Some((i, lesson, ex)) = classroom::workfile::find_exercise(&catalog, id)
+                    else {
+                        let words = classroom::card::card_text(lang);
+                        eprintln!("cudatutor: {}", words.no_exercise.replace("{id}", id));
+                        return Ok(ExitCode::from(2));
+                    };
+                    let code = match source {
+                        grade::Source::Solution => ex.solution.as_deref(),
+                        _ => progress
+                            .exercises
+                            .get(&ex.id)
+                            .and_then(|s| s.code.as_deref()),
+                    };
+                    vec![grade::grade_one(i + 1, lesson, ex, code, &opts)]
+                }
+            };
             let format = if *json { GradeFormat::Json } else { *format };
             if format == GradeFormat::Text {
                 emit(&grade::render_table(&grades, lang))?;

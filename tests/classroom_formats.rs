@@ -7,7 +7,7 @@ use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{ExerciseState, Progress, Store, folder_set};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cudatutor-formats-{name}-{}", std::process::id()));
@@ -659,4 +659,198 @@ fn nothing_started_is_zero_of_the_full_score() {
     ));
     validate_exercism(&e).unwrap();
     assert_eq!(e["status"], "fail");
+}
+
+// ---- the worked examples of docs/classroom.md, run as they are ---------------------------------
+
+fn docs_example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/classroom")
+        .join(name)
+}
+
+/// PATH with the built binary first, as `cargo install` would leave it.
+fn path_with_binary() -> String {
+    let bin = Path::new(env!("CARGO_BIN_EXE_cudatutor")).parent().unwrap();
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// The exported exercise files of a data folder.
+fn export_of(data: &Path, dir: &Path) {
+    let out = cudatutor(data, &["export", dir.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_documented_examples_are_the_files_the_tests_run() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/classroom.md"))
+            .unwrap();
+    for name in [
+        "classroom.yml",
+        "gradescope/setup.sh",
+        "gradescope/run_autograder",
+        "exercism/run.sh",
+    ] {
+        let text = std::fs::read_to_string(docs_example(name)).unwrap();
+        assert!(
+            doc.contains(&text),
+            "docs/classroom.md does not show {name} as it is"
+        );
+    }
+}
+
+#[test]
+fn the_github_workflow_step_gives_the_reporter_a_valid_result() {
+    let data = builtin_data("gh-workflow", &["l2-numpy"], &[]);
+    let repo = temp("gh-repo");
+    export_of(&data, &repo.join("exercises"));
+    // The `run:` block of the step with `id: cudatutor`.
+    let yml = std::fs::read_to_string(docs_example("classroom.yml")).unwrap();
+    let lines: Vec<&str> = yml.lines().collect();
+    let id = lines
+        .iter()
+        .position(|l| l.trim() == "id: cudatutor")
+        .unwrap();
+    let run = id
+        + lines[id..]
+            .iter()
+            .position(|l| l.trim() == "run: |")
+            .unwrap();
+    let indent = lines[run].len() - lines[run].trim_start().len();
+    let script: String = lines[run + 1..]
+        .iter()
+        .take_while(|l| l.len() - l.trim_start().len() > indent)
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect();
+    assert!(script.contains("--format github"), "{script}");
+    let runner_temp = temp("gh-runner-temp");
+    let output_file = runner_temp.join("github_output");
+    let status = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &script])
+        .current_dir(&repo)
+        .env("PATH", path_with_binary())
+        .env("RUNNER_TEMP", &runner_temp)
+        .env("GITHUB_OUTPUT", &output_file)
+        .env_remove("CUDATUTOR_DATA_DIR")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let written = std::fs::read_to_string(&output_file).unwrap();
+    let encoded = written.trim().strip_prefix("result=").unwrap();
+    let decoded = Command::new("base64")
+        .arg("-d")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(encoded.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let g: Value = serde_json::from_slice(&decoded.stdout).unwrap();
+    validate_github(&g).unwrap();
+    consistent_github(&g);
+    let failing: Vec<&str> = g["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["status"] != "pass")
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(failing, vec!["l2-numpy (lesson 2)"]);
+}
+
+#[test]
+fn the_gradescope_run_autograder_writes_valid_results() {
+    let data = builtin_data("gs-data", &["l4-peak"], &["l1-sticky"]);
+    let root = temp("gs-autograder");
+    // The learner zipped the exported folder itself.
+    export_of(&data, &root.join("submission").join("cudatutor-exercises"));
+    let out = Command::new("bash")
+        .arg(docs_example("gradescope/run_autograder"))
+        .env("AUTOGRADER", &root)
+        .env("PATH", path_with_binary())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("results/results.json")).unwrap())
+            .unwrap();
+    validate_gradescope(&s).unwrap();
+    let tests = s["tests"].as_array().unwrap();
+    let full = |name: &str| {
+        let t = tests
+            .iter()
+            .find(|t| t["name"].as_str().unwrap().starts_with(name))
+            .unwrap();
+        t["score"] == t["max_score"]
+    };
+    assert!(!full("l4-peak"));
+    assert!(
+        !full("l1-sticky"),
+        "an exported starting code is not graded as its solution"
+    );
+    assert!(full("l2-numpy"));
+}
+
+#[test]
+fn the_exercism_runner_grades_one_exercise() {
+    let root = temp("exercism");
+    let input = root.join("in");
+    let output = root.join("out");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::create_dir_all(&output).unwrap();
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let ex = catalog
+        .lessons
+        .iter()
+        .flat_map(|l| &l.exercises)
+        .find(|e| e.id == "l3-one-based")
+        .unwrap();
+    let runner = |code: &str| -> Value {
+        std::fs::write(input.join("l3-one-based.py"), code).unwrap();
+        let out = Command::new("bash")
+            .arg(docs_example("exercism/run.sh"))
+            .args([
+                "l3-one-based",
+                &format!("{}/", input.display()),
+                &format!("{}/", output.display()),
+            ])
+            .env("PATH", path_with_binary())
+            .env_remove("CUDATUTOR_DATA_DIR")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str(&std::fs::read_to_string(output.join("results.json")).unwrap())
+            .unwrap()
+    };
+    let passed = runner(ex.solution.as_deref().unwrap());
+    validate_exercism(&passed).unwrap();
+    assert_eq!(passed["status"], "pass");
+    assert!(
+        passed["tests"].as_array().unwrap().len() >= 2,
+        "one test per check"
+    );
+    let failed = runner(&ex.start_code);
+    validate_exercism(&failed).unwrap();
+    assert_eq!(failed["status"], "fail");
 }
