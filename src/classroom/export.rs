@@ -65,36 +65,39 @@ pub fn exercise_goal(lesson: &Lesson, ex: &Exercise) -> String {
         .unwrap_or_default()
 }
 
-/// Wraps `text` into `# ` comment lines of about `width` columns (by characters, so Chinese
-/// text wraps too).
+/// Wraps `text` into `# ` comment lines of at most `width` display columns (a Chinese character
+/// takes two; runs without spaces are cut between characters).
 fn comment_lines(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
     let mut out = String::new();
     let mut line = String::new();
-    for word in text.split(' ') {
-        let would = line.chars().count() + word.chars().count() + 1;
-        if !line.is_empty() && would > width {
+    let mut used = 0;
+    let flush = |line: &mut String, used: &mut usize, out: &mut String| {
+        if !line.trim().is_empty() {
             out.push_str(&format!("# {}\n", line.trim_end()));
-            line.clear();
         }
-        // A long run without spaces (Chinese): cut it by characters.
-        let mut rest: String = word.to_string();
-        while rest.chars().count() > width {
-            let head: String = rest.chars().take(width).collect();
-            if !line.is_empty() {
-                out.push_str(&format!("# {}\n", line.trim_end()));
-                line.clear();
-            }
-            out.push_str(&format!("# {head}\n"));
-            rest = rest.chars().skip(width).collect();
+        line.clear();
+        *used = 0;
+    };
+    for word in text.split(' ') {
+        let w: usize = word.chars().map(|c| c.width().unwrap_or(0)).sum();
+        if used > 0 && used + 1 + w > width {
+            flush(&mut line, &mut used, &mut out);
         }
-        if !line.is_empty() {
+        if used > 0 {
             line.push(' ');
+            used += 1;
         }
-        line.push_str(&rest);
+        for c in word.chars() {
+            let cw = c.width().unwrap_or(0);
+            if used + cw > width {
+                flush(&mut line, &mut used, &mut out);
+            }
+            line.push(c);
+            used += cw;
+        }
     }
-    if !line.trim().is_empty() {
-        out.push_str(&format!("# {}\n", line.trim_end()));
-    }
+    flush(&mut line, &mut used, &mut out);
     out
 }
 
@@ -109,8 +112,13 @@ pub fn exported_text(lesson_no: usize, lesson: &Lesson, ex: &Exercise, code: &st
         s.push_str(&comment_lines(&goal, 92));
         s.push_str("#\n");
     }
+    let check_it = if lesson.lang == "zh" {
+        "检查"
+    } else {
+        "Check it"
+    };
     s.push_str(&format!(
-        "# Check it: cudatutor import DIR && cudatutor check {lesson_no}\n"
+        "# {check_it}: cudatutor import DIR && cudatutor check {lesson_no}\n"
     ));
     s.push_str(MARKER);
     s.push('\n');
@@ -287,14 +295,16 @@ mod tests {
 
     #[test]
     fn comments_wrap_latin_and_chinese() {
+        use unicode_width::UnicodeWidthStr;
         let c = comment_lines(&"word ".repeat(40), 20);
         assert!(
-            c.lines()
-                .all(|l| l.starts_with("# ") && l.chars().count() <= 22),
+            c.lines().all(|l| l.starts_with("# ") && l.width() <= 22),
             "{c}"
         );
+        assert_eq!(c.lines().count(), 10, "{c}");
         let z = comment_lines(&"目标".repeat(30), 20);
-        assert!(z.lines().all(|l| l.chars().count() <= 22), "{z}");
-        assert_eq!(z.lines().count(), 3);
+        assert!(z.lines().all(|l| l.width() <= 22), "{z}");
+        assert_eq!(z.lines().count(), 6, "{z}");
+        assert_eq!(comment_lines("", 20), "");
     }
 }
