@@ -125,4 +125,18 @@ mod tests {
         assert_eq!(check_weights("assert (\n").0, vec![]);
         assert_eq!(round_points(0.1 + 0.2), 0.3);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_block_is_read_without_panicking(
+            block in "(assert [a-z]+, '[^'\n]*'( *# *weight *[:=]? *[-0-9a-z.eE+]*)?\r?\n|[ -~\u{4e00}-\u{4e10}]{0,20}\r?\n){0,6}"
+        ) {
+            let (weights, problems) = check_weights(&block);
+            for w in &weights {
+                proptest::prop_assert!(w.weight > 0.0 && w.weight <= 1000.0);
+            }
+            proptest::prop_assert!(problems.len() <= weights.len());
+            proptest::prop_assert!(max_points(Some(&block)).is_finite());
+        }
+    }
 }
