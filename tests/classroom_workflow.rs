@@ -594,3 +594,52 @@ fn the_builtin_lessons_pass_lint_strict() {
         assert_eq!(out.status.code(), Some(0), "{lang}: {}", text(&out));
     }
 }
+
+/// The function the pager's `e` calls: it changes the pager's progress in memory (code, check
+/// record, stats) and leaves saving to the pager.
+#[test]
+fn edit_in_editor_works_on_the_callers_progress_and_saves_nothing() {
+    let root = temp("edit-api");
+    let data = root.join("data");
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let (_, lesson, ex) =
+        cudatutor::classroom::workfile::find_exercise(&catalog, "l3-one-based").unwrap();
+    let editor = editor_script(&root, ex.solution.as_deref().unwrap(), 0);
+    let mut progress = Progress::default();
+    let opts = cudatutor::run::RunOptions {
+        backend: cudatutor::run::BackendChoice::Sim,
+        ..Default::default()
+    };
+    let outcome = cudatutor::classroom::workfile::edit_in_editor(
+        &data,
+        &mut progress,
+        lesson,
+        ex,
+        Some(&editor),
+        &opts,
+    )
+    .unwrap();
+    assert!(outcome.changed);
+    assert!(outcome.report.checks_passed());
+    assert_eq!(
+        outcome.path,
+        data.join("device-asserts").join("l3-one-based.py")
+    );
+    assert!(progress.passed(ex));
+    assert_eq!(progress.stats["l3-one-based"].attempts, 1);
+    assert!(!data.join("progress.json").exists(), "the caller saves");
+    // Closing the editor without a change: not changed, still run and counted.
+    let same = editor_script(&temp("edit-api-2"), ex.solution.as_deref().unwrap(), 0);
+    let again = cudatutor::classroom::workfile::edit_in_editor(
+        &data,
+        &mut progress,
+        lesson,
+        ex,
+        Some(&same),
+        &opts,
+    )
+    .unwrap();
+    assert!(!again.changed);
+    assert_eq!(progress.stats["l3-one-based"].attempts, 2);
+    assert_eq!(progress.stats["l3-one-based"].attempts_to_pass, Some(1));
+}
