@@ -161,6 +161,7 @@ pub(crate) type DeviceAssert = Vec<String>;
 
 impl Runtime {
     pub fn new(cfg: RuntimeConfig) -> Rc<Runtime> {
+        super::hostbuf::tune_malloc();
         let shared = Rc::new(Shared {
             line: Cell::new(0),
             host_us: Cell::new(0.0),
