@@ -149,7 +149,7 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     // The starting code: the assert fires in cross_entropy (line 6) and is reported at
     // loss.item() (line 7).
     t.send(&["r"]);
-    let failed = t.wait_for("RuntimeError: CUDA error: device-side assert triggered");
+    let failed = t.wait_for("torch.AcceleratorError: CUDA error: device-side assert triggered");
     assert!(failed.contains("7 the error was reported here"), "{failed}");
     assert!(
         failed.contains("6 this line launched the failing kernel"),

@@ -48,6 +48,10 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         "OutOfMemoryError",
         Value::Class(it.exc_class("OutOfMemoryError")),
     );
+    m.set_attr(
+        "AcceleratorError",
+        Value::Class(it.exc_class("AcceleratorError")),
+    );
     reg(&m, rt, "is_available", |_, rt, _| {
         Ok(Value::Bool(rt.device_count() > 0))
     });

@@ -7,6 +7,7 @@
 //! RuntimeError subclass).
 
 mod cuda;
+mod device_asserts;
 mod functions;
 mod objects;
 mod tensor;
@@ -29,6 +30,8 @@ const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = F
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     it.define_exception("OutOfMemoryError", "RuntimeError");
+    // PyTorch 2.8+ raises every CUDA error (a device-side assert too) as this subclass
+    it.define_exception("AcceleratorError", "RuntimeError");
     it.define_native_class("Tensor", &[]);
     it.define_native_class("Parameter", &["Tensor"]);
     let r = rt.clone();
