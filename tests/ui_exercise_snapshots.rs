@@ -100,6 +100,7 @@ fn deferred_assert() -> RunReport {
         modelled: true,
         launch_blocking: false,
         ok: false,
+        exit_status: None,
         stdout: String::new(),
         stderr: format!("{DEVICE_LOG}\n{traceback}"),
         error: Some(ErrorReport {

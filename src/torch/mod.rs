@@ -6,8 +6,10 @@
 //! Python exceptions with the same type and message (`torch.OutOfMemoryError` is a
 //! RuntimeError subclass).
 
+mod async_copy;
 mod cuda;
 mod device_asserts;
+mod messages;
 mod functions;
 mod objects;
 mod tensor;
@@ -29,6 +31,7 @@ const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = F
 
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
+    async_copy::clear();
     it.define_exception("OutOfMemoryError", "RuntimeError");
     // PyTorch 2.8+ raises every CUDA error (a device-side assert too) as this subclass
     it.define_exception("AcceleratorError", "RuntimeError");
@@ -78,7 +81,8 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
 
 /// An engine error as the Python exception PyTorch raises.
 pub fn py_err(e: EngineError) -> PyException {
-    PyException::new(e.kind.name(), e.message)
+    let message = messages::device_check_2_15(&e.message).unwrap_or(e.message);
+    PyException::new(e.kind.name(), message)
 }
 
 /// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING before CUDA starts.
@@ -98,7 +102,7 @@ pub(crate) fn wrap(rt: &Rc<Runtime>, t: Tensor) -> Value {
 }
 
 pub(crate) fn tensor_of(v: &Value) -> Option<Tensor> {
-    v.downcast::<PyTensor>().map(|p| p.t.borrow().clone())
+    v.downcast::<PyTensor>().map(|p| p.tensor())
 }
 
 pub(crate) fn need_tensor(v: &Value, fname: &str, arg: &str) -> PyResult<Tensor> {
