@@ -383,7 +383,7 @@ fn failing_deferred_assert_100x30() {
     assert!(s.contains("▶8"), "reported line marked in the gutter: {s}");
     assert!(s.contains("●7"), "origin line marked in the gutter: {s}");
     assert!(
-        s.contains("torch.AcceleratorError: CUDA error: device-side assert triggered"),
+        s.contains("AcceleratorError: CUDA error: device-side assert triggered"),
         "{s}"
     );
     insta::assert_snapshot!(s);
