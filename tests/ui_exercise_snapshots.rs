@@ -30,13 +30,13 @@ fn entry(
     TimelineEntry {
         line,
         op: op.into(),
-        kind: kind.into(),
+        kind: kind.parse().expect("an event kind"),
         device: dev.map(|_| 0),
         host_us: host.0,
         host_end_us: host.1,
         device_start_us: dev.map(|d| d.0),
         device_end_us: dev.map(|d| d.1),
-        status: "ok".into(),
+        status: cudatutor::run::OpStatus::Ok,
         allocated: 0,
         reserved: 0,
     }
@@ -89,8 +89,8 @@ const CUDA_MESSAGE: &str = cudatutor::engine::error::CUDA_ASSERT_MESSAGE;
 /// Without CUDA_LAUNCH_BLOCKING: the kernel of line 7 fails, item() on line 8 reports it.
 fn deferred_assert() -> RunReport {
     let mut timeline = timeline();
-    timeline[3].status = "assert".into();
-    timeline[4].status = "reported".into();
+    timeline[3].status = cudatutor::run::OpStatus::Assert;
+    timeline[4].status = cudatutor::run::OpStatus::Reported;
     let traceback = format!(
         "Traceback (most recent call last):\n  File \"exercise.py\", line 8, in <module>\n    print(loss.item())\n          ^^^^^^^^^^^\ntorch.AcceleratorError: {CUDA_MESSAGE}\n"
     );
@@ -117,6 +117,7 @@ fn deferred_assert() -> RunReport {
         checks: Vec::new(),
         prediction_pending: false,
         internal_error: None,
+        exit_status: None,
     }
 }
 
@@ -125,7 +126,7 @@ fn blocking_assert() -> RunReport {
     let mut report = deferred_assert();
     report.launch_blocking = true;
     report.timeline.truncate(4);
-    report.timeline[3].status = "assert".into();
+    report.timeline[3].status = cudatutor::run::OpStatus::Assert;
     report.timeline[3].host_end_us = 41.0;
     // with launch blocking PyTorch leaves out the two "asynchronously reported" lines
     let message = cudatutor::engine::error::CUDA_ASSERT_MESSAGE_BLOCKING;
