@@ -17,7 +17,7 @@ use std::process::ExitCode;
     name = "cudatutor",
     version,
     about = "An interactive terminal tutorial: why PyTorch says `CUDA error: device-side assert triggered`, and what devices and memory really do",
-    long_about = "An interactive terminal tutorial for PyTorch learners.\n\nFive lessons (CUDA errors, devices, debugging device-side asserts, best practices, case studies) open in a pager. Run without arguments to continue where you stopped.",
+    long_about = "An interactive terminal tutorial for PyTorch learners.\n\nSix lessons (CUDA errors, devices, debugging device-side asserts, best practices, case studies, beyond the guide) open in a pager. Run without arguments to continue where you stopped.",
     after_help = "Examples:\n  cudatutor              continue where you stopped (lesson 1 the first time)\n  cudatutor lesson 3     open lesson 3 (or a lesson id such as device-asserts)\n  cudatutor list         list the lessons and your progress\n  cudatutor --lang zh    the lessons in Chinese"
 )]
 struct Cli {
@@ -88,7 +88,7 @@ impl EngineArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Open one lesson: its number (1..5) or its id.
+    /// Open one lesson: its number (1..6) or its id.
     Lesson {
         /// A number such as 3, or an id such as device-asserts.
         which: String,

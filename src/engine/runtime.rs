@@ -258,13 +258,10 @@ impl Runtime {
             return Err(EngineError::runtime(NO_DRIVER_MESSAGE));
         }
         if i < 0 || i >= self.cfg.gpus as i64 {
-            return Err(EngineError::runtime(format!(
-                "CUDA error: invalid device ordinal\n{}",
-                super::error::CUDA_ASSERT_MESSAGE
-                    .split_once('\n')
-                    .unwrap()
-                    .1
-            )));
+            return Err(EngineError::new(
+                super::error::ErrorKind::AcceleratorError,
+                super::error::CUDA_INVALID_DEVICE_MESSAGE,
+            ));
         }
         Ok(i as u32)
     }
@@ -498,7 +495,7 @@ impl Runtime {
                 if status == OpStatus::Reported {
                     self.mark_reported();
                 }
-                Err(EngineError::device_assert())
+                Err(EngineError::device_assert_for(self.launch_blocking()))
             }
         }
     }
@@ -527,7 +524,7 @@ impl Runtime {
             self.streams.borrow_mut()[dev as usize].reported = true;
             self.record(op, kind, Some(dev), t0, None, OpStatus::Reported);
             self.mark_reported();
-            return Err(EngineError::device_assert());
+            return Err(EngineError::device_assert_for(self.launch_blocking()));
         }
         Ok(())
     }

@@ -293,6 +293,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         "OutOfMemoryError",
         Value::Class(it.exc_class("OutOfMemoryError")),
     );
+    m.set_attr(
+        "AcceleratorError",
+        Value::Class(it.exc_class("AcceleratorError")),
+    );
     let tcls = it.native_class("Tensor");
     let r = rt.clone();
     let ctor = Value::native_fn("Tensor", move |it, args| {
@@ -1061,14 +1065,14 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             Some(v) if !v.is_none() => Some(need_tensor(v, "binary_cross_entropy", "weight")?),
             _ => None,
         };
+        let red = reduction_arg(&a[5])?;
+        // on CUDA an input outside [0, 1] is a device-side assert, not a host error
+        if let Some(r) = super::device_asserts::binary_cross_entropy_cuda(rt, &x, &y, w.as_ref(), red)
+        {
+            return Ok(wrap(rt, r.map_err(py_err)?));
+        }
         let r = rt
-            .pointwise_loss(
-                "binary_cross_entropy",
-                &x,
-                &y,
-                w.as_ref(),
-                reduction_arg(&a[5])?,
-            )
+            .pointwise_loss("binary_cross_entropy", &x, &y, w.as_ref(), red)
             .map_err(py_err)?;
         Ok(wrap(rt, r))
     });

@@ -6,7 +6,10 @@
 //! Python exceptions with the same type and message (`torch.OutOfMemoryError` is a
 //! RuntimeError subclass).
 
+mod async_copy;
 mod cuda;
+mod device_asserts;
+mod messages;
 mod functions;
 mod objects;
 mod tensor;
@@ -109,7 +112,10 @@ const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = F
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     crate::engine::print::reset_print_options();
     WARNED.with(|w| w.borrow_mut().clear());
+    async_copy::clear();
     it.define_exception("OutOfMemoryError", "RuntimeError");
+    // PyTorch 2.8+ raises every CUDA error (a device-side assert too) as this subclass
+    it.define_exception("AcceleratorError", "RuntimeError");
     it.define_native_class("Tensor", &[]);
     it.define_native_class("Parameter", &["Tensor"]);
     let r = rt.clone();
@@ -241,7 +247,8 @@ pub(crate) fn numpy_aliases(args: &mut Args) {
 
 /// An engine error as the Python exception PyTorch raises.
 pub fn py_err(e: EngineError) -> PyException {
-    PyException::new(e.kind.name(), e.message)
+    let message = messages::device_check_2_15(&e.message).unwrap_or(e.message);
+    PyException::new(e.kind.name(), message)
 }
 
 /// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING before CUDA starts.
@@ -261,7 +268,7 @@ pub(crate) fn wrap(rt: &Rc<Runtime>, t: Tensor) -> Value {
 }
 
 pub(crate) fn tensor_of(v: &Value) -> Option<Tensor> {
-    v.downcast::<PyTensor>().map(|p| p.t.borrow().clone())
+    v.downcast::<PyTensor>().map(|p| p.tensor())
 }
 
 pub(crate) fn need_tensor(v: &Value, fname: &str, arg: &str) -> PyResult<Tensor> {

@@ -831,21 +831,32 @@ def _device_index(d):
 class DataParallel(Module):
     def __init__(self, module, device_ids=None, output_device=None, dim=0):
         super().__init__()
+        self.module = module
+        if not torch.cuda.is_available():
+            # PyTorch 2.15: no GPU, no wrapping; forward calls the module as it is
+            self.device_ids = []
+            return
         if device_ids is None:
             device_ids = list(range(torch.cuda.device_count()))
-        self.module = module
         self.device_ids = [_device_index(d) for d in device_ids]
         self.output_device = self.device_ids[0] if output_device is None else _device_index(output_device)
         self.dim = dim
+        if len(self.device_ids) == 1:
+            # on one device DataParallel moves the module there itself
+            self.module.to(torch.device('cuda', self.device_ids[0]))
 
     def forward(self, *inputs, **kwargs):
+        if not self.device_ids:
+            return self.module(*inputs, **kwargs)
         src = torch.device('cuda', self.device_ids[0])
         for p in self.module._param_list():
             p = p[1]
             if p.device != src:
                 raise RuntimeError(f'module must have its parameters and buffers on device {src} (device_ids[0]) but found one of them on device: {p.device}')
         if len(self.device_ids) == 1:
-            return self.module(*inputs, **kwargs)
+            # one device: the batch is still scattered, i.e. copied to device_ids[0]
+            moved = [i.to(src) if torch.is_tensor(i) else i for i in inputs]
+            return self.module(*moved, **kwargs)
         x = inputs[0]
         n = len(self.device_ids)
         size = x.shape[self.dim]

@@ -32,6 +32,8 @@ impl PyTensor {
         }
     }
     pub fn tensor(&self) -> Tensor {
+        // a non-blocking copy to the CPU shows its values only once they have landed
+        super::async_copy::settle(self);
         self.t.borrow().clone()
     }
 }
@@ -397,6 +399,12 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "to" => |_, p, this, args| {
             let (dev, dt, nb, copy) = to_args(&p.rt, &args)?;
             let t = p.tensor();
+            if nb {
+                let dtype_change = dt.is_some_and(|d| d != t.dtype());
+                if let Some(r) = super::async_copy::d2h_non_blocking(&p.rt, &t, dev, dtype_change) {
+                    return Ok(wrap(&p.rt, r.map_err(py_err)?));
+                }
+            }
             let r = p.rt.to(&t, dev, dt, nb, copy, "to").map_err(py_err)?;
             if r.shares_storage(&t) && r.shape() == t.shape() && !copy {
                 return Ok(Value::Native(this.clone()));
