@@ -36,7 +36,8 @@ struct Cli {
 #[derive(clap::Args, Clone)]
 struct EngineArgs {
     /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), the real kernels run
-    /// on the CPU (emulated), or cuda when usable.
+    /// on the CPU (emulated), or cuda when usable. `pytorch` runs the script on this machine's
+    /// own Python and PyTorch, UNSANDBOXED (never chosen by auto).
     #[arg(long, global = true, value_enum, default_value = "auto")]
     backend: BackendArg,
     /// Number of simulated GPUs (cuda:0 … cuda:N-1).
@@ -51,6 +52,10 @@ struct EngineArgs {
     /// Make every kernel launch synchronous, as CUDA_LAUNCH_BLOCKING=1 does.
     #[arg(long, global = true)]
     launch_blocking: bool,
+    /// The Python interpreter of `--backend pytorch` and `diff` [default: CUDATUTOR_PYTHON, else
+    /// python3].
+    #[arg(long, global = true, value_name = "PATH")]
+    python: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -59,6 +64,7 @@ enum BackendArg {
     Sim,
     Cuda,
     Emulated,
+    Pytorch,
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {
@@ -75,7 +81,9 @@ impl EngineArgs {
                 BackendArg::Sim => BackendChoice::Sim,
                 BackendArg::Cuda => BackendChoice::Cuda,
                 BackendArg::Emulated => BackendChoice::Emulated,
+                BackendArg::Pytorch => BackendChoice::Pytorch,
             },
+            python: self.python.clone(),
             gpus: self.gpus,
             gpu_memory: self.gpu_memory,
             mem_limit: self.gpu_mem_limit,
@@ -105,6 +113,16 @@ enum Command {
         /// Print the memory/timeline summary even when stderr is not a terminal.
         #[arg(long)]
         summary: bool,
+    },
+    /// Run a script on the engine and on real PyTorch (this machine's Python, unsandboxed) and
+    /// print what differs: stdout lines, exception type and message, reported and origin line,
+    /// exit status, memory counters. Exit 0 identical, 1 different, 2 when one side cannot run.
+    Diff {
+        /// The script; `-` reads it from stdin.
+        file: PathBuf,
+        /// text: the differences; json: both reports and the differences.
+        #[arg(long, value_enum, default_value = "text")]
+        format: run_cmd::Format,
     },
     /// Grade saved work: run each exercise's saved code against its checks.
     /// Exit 0 when every attempted exercise passes, 1 otherwise.
@@ -214,6 +232,37 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &source, &opts, *format, *summary,
             )));
         }
+        Some(Command::Diff { file, format }) => {
+            let (source, name) = match run_cmd::read_script(file) {
+                Ok(s) => s,
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
+            let opts = RunOptions {
+                filename: name,
+                argv0: Some(file.display().to_string()),
+                backend: BackendChoice::Pytorch,
+                ..opts
+            };
+            if let Err(message) = cudatutor::run::backend_available(&opts) {
+                eprintln!("cudatutor: {message}");
+                return Ok(ExitCode::from(2));
+            }
+            let d = cudatutor::run::diff::diff_exercise(&source, None, &opts);
+            match format {
+                run_cmd::Format::Json => emit(&format!("{}\n", serde_json::to_string_pretty(&d)?))?,
+                run_cmd::Format::Text => emit(&cudatutor::run::diff::render(&d))?,
+            }
+            return Ok(ExitCode::from(if d.pytorch_failed.is_some() {
+                2
+            } else if d.identical() {
+                0
+            } else {
+                1
+            }));
+        }
         Some(Command::Lint { dir }) => {
             let problems = classroom::lint::lint_dir(dir, &opts);
             let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
@@ -263,6 +312,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Doctor) => {
             let d = cudatutor::run::doctor::Diagnosis::gather();
             emit(&d.render())?;
+            emit(&cudatutor::run::doctor::render_python(&opts))?;
             Ok(if d.cuda_usable().is_ok() {
                 ExitCode::SUCCESS
             } else {
@@ -322,9 +372,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker | Command::SelfTest) => {
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(
+            Command::Run { .. }
+            | Command::Diff { .. }
+            | Command::Lint { .. }
+            | Command::Worker
+            | Command::SelfTest,
+        ) => Ok(ExitCode::SUCCESS),
         Some(Command::List) => {
             emit(&classroom::list::list_text(&catalog, &progress, lang))?;
             Ok(ExitCode::SUCCESS)
