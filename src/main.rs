@@ -118,9 +118,10 @@ enum Command {
     /// print what differs: stdout lines, exception type and message, reported and origin line,
     /// exit status, memory counters. Exit 0 identical, 1 different, 2 when one side cannot run.
     Diff {
-        /// The script; `-` reads it from stdin.
-        file: PathBuf,
-        /// text: the differences; json: both reports and the differences.
+        /// The scripts (one resident PyTorch process serves them all); `-` reads one from stdin.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// text: the differences; json: one object per script (both reports, the differences).
         #[arg(long, value_enum, default_value = "text")]
         format: run_cmd::Format,
     },
@@ -232,17 +233,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &source, &opts, *format, *summary,
             )));
         }
-        Some(Command::Diff { file, format }) => {
-            let (source, name) = match run_cmd::read_script(file) {
-                Ok(s) => s,
-                Err(message) => {
-                    eprintln!("cudatutor: {message}");
-                    return Ok(ExitCode::from(2));
-                }
-            };
+        Some(Command::Diff { files, format }) => {
             let opts = RunOptions {
-                filename: name,
-                argv0: Some(file.display().to_string()),
                 backend: BackendChoice::Pytorch,
                 ..opts
             };
@@ -250,14 +242,47 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 eprintln!("cudatutor: {message}");
                 return Ok(ExitCode::from(2));
             }
-            let d = cudatutor::run::diff::diff_exercise(&source, None, &opts);
-            match format {
-                run_cmd::Format::Json => emit(&format!("{}\n", serde_json::to_string_pretty(&d)?))?,
-                run_cmd::Format::Text => emit(&cudatutor::run::diff::render(&d))?,
+            let (mut differ, mut failed) = (0usize, 0usize);
+            for file in files {
+                let (source, name) = match run_cmd::read_script(file) {
+                    Ok(s) => s,
+                    Err(message) => {
+                        eprintln!("cudatutor: {message}");
+                        failed += 1;
+                        continue;
+                    }
+                };
+                let opts = RunOptions {
+                    filename: name,
+                    argv0: Some(file.display().to_string()),
+                    ..opts.clone()
+                };
+                let d = cudatutor::run::diff::diff_exercise(&source, None, &opts);
+                if d.pytorch_failed.is_some() {
+                    failed += 1;
+                } else if !d.identical() {
+                    differ += 1;
+                }
+                match format {
+                    run_cmd::Format::Json => emit(&format!("{}\n", serde_json::to_string(&d)?))?,
+                    run_cmd::Format::Text if files.len() > 1 => emit(&format!(
+                        "== {}\n{}",
+                        file.display(),
+                        cudatutor::run::diff::render(&d)
+                    ))?,
+                    run_cmd::Format::Text => emit(&cudatutor::run::diff::render(&d))?,
+                }
             }
-            return Ok(ExitCode::from(if d.pytorch_failed.is_some() {
+            if files.len() > 1 && *format == run_cmd::Format::Text {
+                emit(&format!(
+                    "{} script(s): {} identical, {differ} different, {failed} not run on PyTorch\n",
+                    files.len(),
+                    files.len() - differ - failed
+                ))?;
+            }
+            return Ok(ExitCode::from(if failed > 0 {
                 2
-            } else if d.identical() {
+            } else if differ == 0 {
                 0
             } else {
                 1
