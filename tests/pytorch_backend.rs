@@ -326,3 +326,36 @@ fn cli_run_diff_and_doctor() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--backend pytorch cannot run here"));
 }
+
+/// On a GPU the driver's assert line names PyTorch's kernel; the runner matches it to the last
+/// CUDA launch of an aten op that kernel belongs to (no GPU here: the matcher alone, on the
+/// assert lines PyTorch 2.15 prints).
+#[test]
+fn origin_line_is_the_last_launch_of_the_asserting_kernel() {
+    let Some(py) = python() else { return };
+    let runner = run::pytorch::runner_path().unwrap();
+    let program = format!(
+        r#"
+import importlib.util, json
+spec = importlib.util.spec_from_file_location("runner", {runner:?})
+r = importlib.util.module_from_spec(spec); spec.loader.exec_module(r)
+nll = ["/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:244: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [3,0,0] Assertion `t >= 0 && t < n_classes` failed."]
+idx = ["/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [1,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed."]
+tl = [dict(line=3, op="randn", device=0, aten=["randn"]),
+      dict(line=5, op="cross_entropy", device=0, aten=["_log_softmax", "nll_loss_forward"]),
+      dict(line=7, op="cross_entropy", device=0, aten=["_log_softmax", "nll_loss_forward"]),
+      dict(line=8, op="getitem", device=0, aten=["index"]),
+      dict(line=9, op="item", device=0, aten=["_local_scalar_dense"])]
+cpu = [dict(line=5, op="cross_entropy", device=None, aten=["nll_loss_forward"])]
+print(json.dumps([r.match_origin(nll, tl), r.match_origin(idx, tl), r.match_origin(nll, cpu), r.match_origin(["not an assert"], tl)]))
+"#,
+        runner = runner.display().to_string()
+    );
+    let out = Command::new(&py).args(["-c", &program]).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "[7, 8, null, null]",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -43,55 +43,49 @@ def _device_line(line):
     return "Assertion" in line and "failed." in line and ("block: [" in line or "thread: [" in line)
 
 
-def _kernel_of(line):
-    """The kernel named in a device assert line: `Loss.cu:250: nll_loss_forward_reduce_...:`."""
-    parts = line.split(": ")
-    if len(parts) >= 2:
-        name = parts[1].strip()
-        # `void foo<float>(...)`: keep the function name
-        name = name.split("(")[0].split("<")[0].split()[-1] if name else name
-        return name.split("::")[-1]
-    return ""
+# (PyTorch source file, function) a device assert line names -> the aten ops whose kernels
+# print it (PyTorch 2.15's asserts; see src/engine/cuda/origin.rs for the engine's own table).
+_ASSERT_SOURCES = [
+    ("Loss.cu", "nll_loss_forward_reduce_cuda_kernel_2d", ("nll_loss_forward", "nll_loss2d_forward")),
+    ("Loss.cu", "nll_loss_forward_reduce_cuda_kernel_1d", ("nll_loss_forward",)),
+    ("Loss.cu", "nll_loss_forward_no_reduce_cuda_kernel", ("nll_loss_forward",)),
+    ("Indexing.cu", "indexSelectSmallIndex", ("index_select", "embedding")),
+    ("Indexing.cu", "indexSelectLargeIndex", ("index_select", "embedding")),
+    ("ScatterGatherKernel.cu", "operator()", ("gather", "scatter", "scatter_add", "scatter_reduce")),
+    ("IndexKernel.cu", "operator()", ("index", "index_put", "_index_put_impl", "index_put_")),
+]
 
 
-# Kernel names (as printed by the device) that belong to an op whose name is not inside them.
-_KERNEL_OPS = {
-    "indexSelectLargeIndex": ("index_select", "embedding"),
-    "indexSelectSmallIndex": ("index_select", "embedding"),
-    "index_kernel": ("index", "__getitem__", "getitem"),
-    "index_put_kernel": ("index_put", "__setitem__", "setitem"),
-    "gather_kernel": ("gather",),
-    "scatter_kernel": ("scatter", "scatter_add"),
-    "vectorized_gather_kernel": ("index", "__getitem__", "getitem"),
-    "cunn_ClassNLLCriterion_updateOutput_kernel": ("nll_loss", "cross_entropy"),
-    "nll_loss_forward_reduce_cuda_kernel_2d": ("nll_loss", "cross_entropy"),
-    "nll_loss_forward_no_reduce_cuda_kernel": ("nll_loss", "cross_entropy"),
-    "nll_loss2d_forward_kernel": ("nll_loss", "cross_entropy"),
-    "embedding_backward_feature_kernel": ("embedding",),
-    "multinomial": ("multinomial",),
-}
+def _assert_source(line):
+    """(file, function) of a device assert line: `<path>/<File>.cu:<n>: <function>: block: ...`."""
+    location, sep, rest = line.partition(": ")
+    if not sep:
+        return None, None
+    file = location.rsplit("/", 1)[-1].split(":")[0]
+    function = rest.split(": block:")[0].strip()
+    return file, function
 
 
 def match_origin(device_log, timeline):
     """The script line that launched the kernel a device assert names: the last launch (on a
-    CUDA device) of an op that kernel belongs to. Ops are matched by the table above, else by
-    the op name (or its aten names) appearing in the kernel's name. None when nothing matches."""
+    CUDA device) of an aten op whose kernel prints that line. Ops are matched by the table
+    above, else by the aten op's name appearing in the kernel's function name. None when
+    nothing matches (then only a rerun with CUDA_LAUNCH_BLOCKING=1 tells)."""
     for line in reversed(device_log):
-        kernel = _kernel_of(line)
-        if not kernel:
+        file, function = _assert_source(line)
+        if not function:
             continue
         wanted = set()
-        for key, ops in _KERNEL_OPS.items():
-            if key in kernel:
+        for f, func, ops in _ASSERT_SOURCES:
+            if f == file and func == function:
                 wanted.update(ops)
-        low = kernel.lower()
+        low = function.lower()
         for entry in reversed(timeline):
             if entry.get("device") is None:
                 continue
-            names = [entry["op"]] + entry.get("aten", [])
-            for name in names:
-                base = name.strip("_").lower()
-                if name in wanted or base in wanted or (len(base) >= 4 and base in low):
+            for name in entry.get("aten", []):
+                base = name.lower()
+                if name in wanted or (not wanted and len(base) >= 4 and base.strip("_") in low):
                     return entry["line"]
     return None
 
@@ -333,6 +327,8 @@ def _run_child(req, torch, out_path, err_path, result_fd):
         except BaseException as e:
             checks = [{"kind": "setup_raised", "type": _exc_type_name(e), "message": str(e), "line": None}]
 
+    # PyTorch reads CUDA_LAUNCH_BLOCKING when CUDA starts: a script may set it itself.
+    launch_blocking = launch_blocking or os.environ.get("CUDA_LAUNCH_BLOCKING", "").strip() == "1"
     result = {
         "error": error,
         "exit_status": exit_status,
@@ -799,9 +795,6 @@ def _finish(req, result, out_path, err_path, timed_out, status, wall_ms):
         error["device_log"] = device_log
         if device_log and error["message"].startswith("CUDA error"):
             error["origin_line"] = match_origin(device_log, result.get("timeline") or [])
-            for t in result.get("timeline") or []:
-                if t.get("line") == error["origin_line"] and t.get("device") is not None:
-                    pass
     report = {
         "backend": "pytorch",
         "device_name": result.get("device_name") or "CPU",
