@@ -119,14 +119,9 @@ pub fn render_summary(r: &RunReport) -> String {
     if let Some(e) = &r.error
         && let (Some(origin), Some(line)) = (e.origin_line, e.line)
     {
-        let failed = r.timeline.iter().find(|t| t.status == "assert");
-        let reported = r.timeline.iter().find(|t| t.status == "reported");
-        let gap = match (failed.and_then(|f| f.device_end_us), reported) {
-            (Some(end), Some(rep)) => format!(
-                ", {:.1} µs after the kernel failed",
-                (rep.host_end_us - end).max(0.0)
-            ),
-            _ => String::new(),
+        let gap = match crate::engine::assert_gap(&r.timeline) {
+            Some(g) => format!(", {:.1} µs after the failing launch returned", g.us),
+            None => String::new(),
         };
         s.push_str(&format!(
             "   the failing kernel was launched on line {origin}; the host reported it on line {line}{gap}{}\n",

@@ -12,6 +12,10 @@ pub enum ErrorKind {
     /// `torch.OutOfMemoryError`, a subclass of RuntimeError.
     OutOfMemoryError,
     NotImplementedError,
+    /// The run was cancelled (Ctrl-c) inside an op.
+    KeyboardInterrupt,
+    /// The run's wall-clock limit passed inside an op.
+    TimeoutError,
 }
 
 impl ErrorKind {
@@ -24,7 +28,13 @@ impl ErrorKind {
             ErrorKind::TypeError => "TypeError",
             ErrorKind::OutOfMemoryError => "OutOfMemoryError",
             ErrorKind::NotImplementedError => "NotImplementedError",
+            ErrorKind::KeyboardInterrupt => "KeyboardInterrupt",
+            ErrorKind::TimeoutError => "TimeoutError",
         }
+    }
+    /// A stop of the whole run (cancel, time limit), which no `except` may catch.
+    pub fn is_stop(self) -> bool {
+        matches!(self, ErrorKind::KeyboardInterrupt | ErrorKind::TimeoutError)
     }
 }
 

@@ -11,7 +11,10 @@ pub mod report;
 mod session;
 pub mod worker;
 
-pub use report::{CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunReport, TimelineEntry};
+pub use report::{
+    CheckResult, DeviceMemory, ErrorReport, MemoryReport, OpKind, OpStatus, RunReport,
+    TimelineEntry,
+};
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -236,6 +236,7 @@ fn add_dtypes(m: &Module) {
         ("double", DType::Float64),
         ("float16", DType::Float16),
         ("half", DType::Float16),
+        ("bfloat16", DType::BFloat16),
         ("int64", DType::Int64),
         ("long", DType::Int64),
         ("int32", DType::Int32),

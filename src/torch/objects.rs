@@ -231,6 +231,8 @@ impl NdArray {
             DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float16 => "float16",
+            // numpy() refuses bfloat16 before an array exists
+            DType::BFloat16 => "bfloat16",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
         }

@@ -394,6 +394,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "float" => |_, p, this, _| cast(p, this, DType::Float32, "float"),
         "double" => |_, p, this, _| cast(p, this, DType::Float64, "double"),
         "half" => |_, p, this, _| cast(p, this, DType::Float16, "half"),
+        "bfloat16" => |_, p, this, _| cast(p, this, DType::BFloat16, "bfloat16"),
         "long" => |_, p, this, _| cast(p, this, DType::Int64, "long"),
         "int" => |_, p, this, _| cast(p, this, DType::Int32, "int"),
         "bool" => |_, p, this, _| cast(p, this, DType::Bool, "bool"),

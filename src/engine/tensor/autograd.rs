@@ -91,7 +91,7 @@ impl Kind {
     /// The node of `op` applied to (a, b).
     pub(crate) fn binary(op: BinaryOp, a: &Operand, b: &Operand) -> Kind {
         let shape = |o: &Operand| match o {
-            Operand::Tensor(t) => Some(t.shape.clone()),
+            Operand::Tensor(t) => Some(t.layout.shape.clone()),
             Operand::Scalar(_) => None,
         };
         match op {
@@ -132,7 +132,7 @@ pub(crate) fn attach(out: &mut Tensor, inputs: &[Edge], kind: Kind) {
         name: out.grad_fn.unwrap_or("Backward"),
         edges: inputs.to_vec(),
         kind: RefCell::new(Some(kind)),
-        out_shape: out.shape.clone(),
+        out_shape: out.layout.shape.clone(),
         out_dtype: out.dtype(),
     }));
 }
@@ -312,9 +312,12 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
                 _ => unreachable!("only differentiable binary ops get a node"),
             };
             let to = |o: &Operand, v: Vec<f64>| match o {
-                Operand::Tensor(t) => {
-                    Some(sum_to(&v, shape, &t.shape).into_iter().map(r).collect())
-                }
+                Operand::Tensor(t) => Some(
+                    sum_to(&v, shape, &t.layout.shape)
+                        .into_iter()
+                        .map(r)
+                        .collect(),
+                ),
                 Operand::Scalar(_) => None,
             };
             vec![to(a, ga), to(b, gb)]
@@ -397,7 +400,7 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
             vec![Some(out)]
         }
         Kind::Mm(a, b, bias) => {
-            let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
+            let (m, k, n) = (a.layout.shape[0], a.layout.shape[1], b.layout.shape[1]);
             let av = a.values_unchecked();
             let bv = b.values_unchecked();
             let ga = mm(g, &transpose(&bv, k, n), m, n, k, dt);
@@ -471,9 +474,9 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
             log_softmax_first,
         } => {
             let (n, c) = if input.dim() == 2 {
-                (input.shape[0], input.shape[1])
+                (input.layout.shape[0], input.layout.shape[1])
             } else {
-                (1, input.shape[0])
+                (1, input.layout.shape[0])
             };
             let tv = target.values_unchecked();
             let wv = weight.as_ref().map(|w| w.values_unchecked());
@@ -522,10 +525,9 @@ impl Runtime {
                     && !old.is_phantom()
                 {
                     let offs = old.offsets();
-                    let mut d = old.storage.data.borrow_mut();
-                    for (o, v) in offs.into_iter().zip(g) {
-                        d[o] = dt.cast(d[o] + v);
-                    }
+                    let cur = old.values_unchecked();
+                    let sum: Vec<f64> = cur.iter().zip(&g).map(|(a, b)| dt.cast(a + b)).collect();
+                    old.write_at(&offs, &sum);
                 }
             }
             None => {
@@ -559,14 +561,14 @@ impl Runtime {
             }
             None => Some(vec![1.0]),
             Some(g) => {
-                if g.shape != t.shape {
+                if g.layout.shape != t.layout.shape {
                     return Err(self.host_error(
                         "backward",
                         hint,
                         EngineError::runtime(format!(
                             "Mismatch in shape: grad_output[0] has a shape of {} and output[0] has a shape of {}.",
-                            super::size_repr(&g.shape),
-                            super::size_repr(&t.shape)
+                            super::size_repr(&g.layout.shape),
+                            super::size_repr(&t.layout.shape)
                         )),
                     ));
                 }
@@ -602,7 +604,7 @@ impl Runtime {
         seen.insert(key(&root));
         let mut huge = t.is_phantom();
         while let Some(n) = stack.pop() {
-            huge |= numel(&n.out_shape) > super::MAX_HOST_ELEMENTS;
+            huge |= numel(&n.out_shape) > super::MAX_F64_ELEMENTS;
             for e in &n.edges {
                 match e {
                     Edge::Node(c) => {
@@ -611,7 +613,7 @@ impl Runtime {
                             stack.push(c.clone());
                         }
                     }
-                    Edge::Leaf(l) => huge |= numel(&l.shape) > super::MAX_HOST_ELEMENTS,
+                    Edge::Leaf(l) => huge |= numel(&l.shape) > super::MAX_F64_ELEMENTS,
                     _ => {}
                 }
             }
