@@ -8,7 +8,7 @@
 //! The library tests share one resident Python process (importing torch costs seconds); the
 //! CLI tests start a few processes of their own.
 
-use cudatutor::run::{self, BackendChoice, RunOptions, RunReport};
+use cudatutor::run::{self, BackendChoice, OpKind, OpStatus, RunOptions, RunReport};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -167,10 +167,10 @@ print(v > 0)
     for t in &r.timeline {
         assert!(t.host_us >= last, "host times go forward: {:?}", r.timeline);
         assert!(t.host_end_us >= t.host_us, "{t:?}");
-        assert_eq!(t.kind, "host", "CPU torch: {t:?}");
+        assert_eq!(t.kind, OpKind::Host, "CPU torch: {t:?}");
         assert_eq!(t.device, None);
         assert_eq!(t.device_start_us, None);
-        assert_eq!(t.status, "ok");
+        assert_eq!(t.status, OpStatus::Ok);
         last = t.host_us;
     }
     // Measured, not modelled; a CPU torch has no CUDA allocator to count.
