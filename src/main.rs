@@ -1,6 +1,7 @@
 //! The `cudatutor` command line: parses arguments and dispatches, nothing else.
 
 use clap::{Parser, Subcommand};
+use cudatutor::classroom::formats::GradeFormat;
 use cudatutor::classroom::{self, grade};
 use cudatutor::commands::output::{self, emit};
 use cudatutor::commands::run_cmd;
@@ -133,12 +134,19 @@ enum Command {
         /// Every lesson (the default when no lesson is named).
         #[arg(long)]
         all: bool,
-        /// One JSON object per exercise, one per line (schema in docs/classroom.md).
+        /// One JSON object per exercise, one per line (the same as --format json).
         #[arg(long)]
         json: bool,
+        /// text: a table; json: cudatutor's schema; github / exercism / gradescope: the result
+        /// files those platforms read (docs/classroom.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: GradeFormat,
         /// Grade the lessons' own solutions instead of saved work (for authors and CI).
         #[arg(long)]
         solutions: bool,
+        /// Only this exercise (its id), e.g. for a per-exercise runner such as Exercism's.
+        #[arg(long, value_name = "ID", conflicts_with = "lesson")]
+        exercise: Option<String>,
     },
     /// Progress and results for handing in.
     Report {
@@ -150,7 +158,47 @@ enum Command {
     },
     /// Validate a lesson folder: format errors with file:line, and every exercise's solution
     /// run against its checks. Exit 1 on any problem.
-    Lint { dir: PathBuf },
+    Lint {
+        dir: PathBuf,
+        /// Also require a ```python wrong``` block on every exercise.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Open an exercise in your own editor ($VISUAL, $EDITOR or --edit-cmd), then run it and
+    /// its checks. The file is <data dir>/<lesson>/<exercise>.py; what you save is your code.
+    Edit {
+        /// The exercise id (`cudatutor export` and the pager show them), e.g. l3-one-based.
+        exercise: String,
+        /// The editor command, e.g. "code -w" or "vim" (GUI editors must wait: -w).
+        #[arg(long, value_name = "CMD")]
+        edit_cmd: Option<String>,
+    },
+    /// Re-run an exercise and its checks each time its file is saved (without an exercise: the
+    /// first one not yet passed, then the next).
+    Watch {
+        exercise: Option<String>,
+        /// No file events: press Enter after each save (for file systems without them, as on
+        /// WSL2 with files under /mnt).
+        #[arg(long)]
+        manual_run: bool,
+    },
+    /// Show the next hint of an exercise (recorded for `report`, as in the pager).
+    Hint { exercise: String },
+    /// Write every exercise as a .py file (its goal as a comment) under DIR, for any IDE.
+    Export {
+        #[arg(default_value = classroom::export::DEFAULT_DIR)]
+        dir: PathBuf,
+    },
+    /// Read the .py files written by `export` back as your saved code.
+    Import {
+        #[arg(default_value = classroom::export::DEFAULT_DIR)]
+        dir: PathBuf,
+    },
+    /// Scaffolding for instructors: `cudatutor new lesson NAME`.
+    New {
+        #[command(subcommand)]
+        what: NewCommand,
+    },
     /// Internal: the isolated GPU worker (line-delimited JSON on stdin/stdout).
     #[command(name = "__worker", hide = true)]
     Worker,
@@ -183,6 +231,18 @@ fn load_catalog(cli: &Cli, lang: Lang) -> Result<Catalog, String> {
         let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
         format!("the lessons cannot be loaded:\n{}", list.join("\n"))
     })
+}
+
+#[derive(Subcommand)]
+enum NewCommand {
+    /// A lesson file that passes `lint --strict`, with one of each block to replace.
+    Lesson {
+        /// Its title; the id and file name are made from it (`My Lesson` → my-lesson.md).
+        name: String,
+        /// The lesson folder to write it in.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -288,8 +348,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 1
             }));
         }
-        Some(Command::Lint { dir }) => {
-            let problems = classroom::lint::lint_dir(dir, &opts);
+        Some(Command::New {
+            what: NewCommand::Lesson { name, dir },
+        }) => {
+            return Ok(match classroom::scaffold::new_lesson(dir, name) {
+                Ok(path) => {
+                    emit(&format!(
+                        "{}\n  cudatutor lint --strict {}\n",
+                        path.display(),
+                        dir.display()
+                    ))?;
+                    ExitCode::SUCCESS
+                }
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    ExitCode::from(2)
+                }
+            });
+        }
+        Some(Command::Lint { dir, strict }) => {
+            let problems = classroom::lint::lint_dir_with(dir, &opts, *strict);
             let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
             if problems.is_empty() {
                 text += &format!(
@@ -348,7 +426,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             lesson,
             all,
             json,
+            format,
             solutions,
+            exercise,
         }) => {
             let only = match (lesson, all) {
                 (Some(which), false) => match catalog.find(which) {
@@ -366,11 +446,30 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 grade::Source::Saved
             };
-            let grades = grade::grade_catalog(&catalog, only, &progress, source, &opts);
-            if *json {
-                emit(&grade::render_json_lines(&grades))?;
-            } else {
+            let grades = match exercise {
+                None => grade::grade_catalog(&catalog, only, &progress, source, &opts),
+                Some(id) => {
+                    let Some((i, lesson, ex)) = classroom::workfile::find_exercise(&catalog, id)
+                    else {
+                        let words = classroom::card::card_text(lang);
+                        eprintln!("cudatutor: {}", words.no_exercise.replace("{id}", id));
+                        return Ok(ExitCode::from(2));
+                    };
+                    let code = match source {
+                        grade::Source::Solution => ex.solution.as_deref(),
+                        _ => progress
+                            .exercises
+                            .get(&ex.id)
+                            .and_then(|s| s.code.as_deref()),
+                    };
+                    vec![grade::grade_one(i + 1, lesson, ex, code, &opts)]
+                }
+            };
+            let format = if *json { GradeFormat::Json } else { *format };
+            if format == GradeFormat::Text {
                 emit(&grade::render_table(&grades, lang))?;
+            } else {
+                emit(&classroom::formats::render(&grades, format))?;
             }
             Ok(if grade::all_attempted_pass(&grades) {
                 ExitCode::SUCCESS
@@ -401,9 +500,144 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Run { .. }
             | Command::Diff { .. }
             | Command::Lint { .. }
+            | Command::New { .. }
             | Command::Worker
             | Command::SelfTest,
         ) => Ok(ExitCode::SUCCESS),
+        Some(Command::Edit { exercise, edit_cmd }) => {
+            let Some(store) = &store else {
+                eprintln!("cudatutor: no data folder: set CUDATUTOR_DATA_DIR");
+                return Ok(ExitCode::from(2));
+            };
+            let words = classroom::card::card_text(lang);
+            let Some((_, lesson, ex)) = classroom::workfile::find_exercise(&catalog, exercise)
+            else {
+                eprintln!("cudatutor: {}", words.no_exercise.replace("{id}", exercise));
+                return Ok(ExitCode::from(2));
+            };
+            match classroom::workfile::edit_and_save(store, lesson, ex, edit_cmd.as_deref(), &opts)
+            {
+                Ok(outcome) => {
+                    let mut text = format!("── {} ──\n", outcome.path.display());
+                    if !outcome.changed {
+                        text += &format!("{}\n", words.unchanged);
+                    }
+                    text += &classroom::card::render_run(ex, &outcome.report, lang);
+                    emit(&text)?;
+                    Ok(if outcome.report.checks_passed() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
+                    })
+                }
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    Ok(ExitCode::from(2))
+                }
+            }
+        }
+        Some(Command::Watch {
+            exercise,
+            manual_run,
+        }) => {
+            let Some(store) = &store else {
+                eprintln!("cudatutor: no data folder: set CUDATUTOR_DATA_DIR");
+                return Ok(ExitCode::from(2));
+            };
+            let settings = classroom::watch::WatchSettings {
+                exercise: exercise.as_deref(),
+                manual: *manual_run,
+                lang,
+                opts: &opts,
+            };
+            let mut out = std::io::stdout();
+            match classroom::watch::watch(&catalog, store, &settings, &mut out) {
+                Ok(()) => Ok(ExitCode::SUCCESS),
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    Ok(ExitCode::from(2))
+                }
+            }
+        }
+        Some(Command::Hint { exercise }) => {
+            let words = classroom::card::card_text(lang);
+            let Some((_, _, ex)) = classroom::workfile::find_exercise(&catalog, exercise) else {
+                eprintln!("cudatutor: {}", words.no_exercise.replace("{id}", exercise));
+                return Ok(ExitCode::from(2));
+            };
+            if ex.hints.is_empty() {
+                emit(&format!("{}\n", words.no_hints))?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut progress = progress;
+            let shown = progress
+                .stats
+                .get(&ex.id)
+                .map_or(0, |s| s.hints_revealed as usize);
+            let n = (shown + 1).min(ex.hints.len());
+            progress.record_hint(&ex.id, n);
+            let mut text = format!(
+                "{}\n{}\n",
+                words
+                    .hint_heading
+                    .replace("{n}", &n.to_string())
+                    .replace("{total}", &ex.hints.len().to_string()),
+                ex.hints[n - 1]
+            );
+            if n == ex.hints.len() {
+                text += &format!("{}\n", words.no_more_hints);
+            }
+            emit(&text)?;
+            if let Some(store) = &store {
+                let mut fresh = store.load().progress;
+                fresh.record_hint(&ex.id, n);
+                if let Err(e) = store.save(&fresh) {
+                    eprintln!("cudatutor: progress was not saved: {e}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Export { dir }) => {
+            match classroom::export::export(dir, &catalog, &progress) {
+                Ok(files) => {
+                    let words = classroom::card::card_text(lang);
+                    emit(&format!(
+                        "{}\n",
+                        words
+                            .exported
+                            .replace("{n}", &files.len().to_string())
+                            .replace("{dir}", &dir.display().to_string())
+                    ))?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    Ok(ExitCode::from(2))
+                }
+            }
+        }
+        Some(Command::Import { dir }) => {
+            let Some(store) = &store else {
+                eprintln!("cudatutor: no data folder: set CUDATUTOR_DATA_DIR");
+                return Ok(ExitCode::from(2));
+            };
+            if !dir.is_dir() {
+                eprintln!("cudatutor: {}: not a folder", dir.display());
+                return Ok(ExitCode::from(2));
+            }
+            let mut fresh = store.load().progress;
+            let imported = classroom::export::import(dir, &catalog, &mut fresh);
+            if let Err(e) = store.save(&fresh) {
+                eprintln!("cudatutor: progress was not saved: {e}");
+                return Ok(ExitCode::from(2));
+            }
+            emit(&imported.render(dir, lang))?;
+            Ok(if imported.errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
         Some(Command::List) => {
             emit(&classroom::list::list_text(&catalog, &progress, lang))?;
             Ok(ExitCode::SUCCESS)
