@@ -37,7 +37,8 @@ struct Cli {
 #[derive(clap::Args, Clone)]
 struct EngineArgs {
     /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), the real kernels run
-    /// on the CPU (emulated), or cuda when usable.
+    /// on the CPU (emulated), or cuda when usable. `pytorch` runs the script on this machine's
+    /// own Python and PyTorch, UNSANDBOXED (never chosen by auto).
     #[arg(long, global = true, value_enum, default_value = "auto")]
     backend: BackendArg,
     /// Number of simulated GPUs (cuda:0 … cuda:N-1).
@@ -52,6 +53,10 @@ struct EngineArgs {
     /// Make every kernel launch synchronous, as CUDA_LAUNCH_BLOCKING=1 does.
     #[arg(long, global = true)]
     launch_blocking: bool,
+    /// The Python interpreter of `--backend pytorch` and `diff` [default: CUDATUTOR_PYTHON, else
+    /// python3].
+    #[arg(long, global = true, value_name = "PATH")]
+    python: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -60,6 +65,7 @@ enum BackendArg {
     Sim,
     Cuda,
     Emulated,
+    Pytorch,
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {
@@ -76,7 +82,9 @@ impl EngineArgs {
                 BackendArg::Sim => BackendChoice::Sim,
                 BackendArg::Cuda => BackendChoice::Cuda,
                 BackendArg::Emulated => BackendChoice::Emulated,
+                BackendArg::Pytorch => BackendChoice::Pytorch,
             },
+            python: self.python.clone(),
             gpus: self.gpus,
             gpu_memory: self.gpu_memory,
             mem_limit: self.gpu_mem_limit,
@@ -106,6 +114,17 @@ enum Command {
         /// Print the memory/timeline summary even when stderr is not a terminal.
         #[arg(long)]
         summary: bool,
+    },
+    /// Run a script on the engine and on real PyTorch (this machine's Python, unsandboxed) and
+    /// print what differs: stdout lines, exception type and message, reported and origin line,
+    /// exit status, memory counters. Exit 0 identical, 1 different, 2 when one side cannot run.
+    Diff {
+        /// The scripts (one resident PyTorch process serves them all); `-` reads one from stdin.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// text: the differences; json: one object per script (both reports, the differences).
+        #[arg(long, value_enum, default_value = "text")]
+        format: run_cmd::Format,
     },
     /// Grade saved work: run each exercise's saved code against its checks.
     /// Exit 0 when every attempted exercise passes, 1 otherwise.
@@ -274,6 +293,61 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &source, &opts, *format, *summary,
             )));
         }
+        Some(Command::Diff { files, format }) => {
+            let opts = RunOptions {
+                backend: BackendChoice::Pytorch,
+                ..opts
+            };
+            if let Err(message) = cudatutor::run::backend_available(&opts) {
+                eprintln!("cudatutor: {message}");
+                return Ok(ExitCode::from(2));
+            }
+            let (mut differ, mut failed) = (0usize, 0usize);
+            for file in files {
+                let (source, name) = match run_cmd::read_script(file) {
+                    Ok(s) => s,
+                    Err(message) => {
+                        eprintln!("cudatutor: {message}");
+                        failed += 1;
+                        continue;
+                    }
+                };
+                let opts = RunOptions {
+                    filename: name,
+                    argv0: Some(file.display().to_string()),
+                    ..opts.clone()
+                };
+                let d = cudatutor::run::diff::diff_exercise(&source, None, &opts);
+                if d.pytorch_failed.is_some() {
+                    failed += 1;
+                } else if !d.identical() {
+                    differ += 1;
+                }
+                match format {
+                    run_cmd::Format::Json => emit(&format!("{}\n", serde_json::to_string(&d)?))?,
+                    run_cmd::Format::Text if files.len() > 1 => emit(&format!(
+                        "== {}\n{}",
+                        file.display(),
+                        cudatutor::run::diff::render(&d)
+                    ))?,
+                    run_cmd::Format::Text => emit(&cudatutor::run::diff::render(&d))?,
+                }
+            }
+            if files.len() > 1 && *format == run_cmd::Format::Text {
+                emit(&format!(
+                    "{} script(s): {} identical, {differ} different, {failed} not run on PyTorch\n",
+                    files.len(),
+                    files.len() - differ - failed
+                ))?;
+            }
+            return Ok(ExitCode::from(if failed > 0 {
+                2
+            } else if differ == 0 {
+                0
+            } else {
+                1
+            }));
+        }
         Some(Command::New {
             what: NewCommand::Lesson { name, dir },
         }) => {
@@ -341,6 +415,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Doctor) => {
             let d = cudatutor::run::doctor::Diagnosis::gather();
             emit(&d.render())?;
+            emit(&cudatutor::run::doctor::render_python(&opts))?;
             Ok(if d.cuda_usable().is_ok() {
                 ExitCode::SUCCESS
             } else {
@@ -423,6 +498,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(
             Command::Run { .. }
+            | Command::Diff { .. }
             | Command::Lint { .. }
             | Command::New { .. }
             | Command::Worker
