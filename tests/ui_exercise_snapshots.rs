@@ -117,7 +117,6 @@ fn deferred_assert() -> RunReport {
         checks: Vec::new(),
         prediction_pending: false,
         internal_error: None,
-        exit_status: None,
     }
 }
 
