@@ -540,6 +540,66 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             )),
         })))
     });
+    reg(&m, rt, "bernoulli", |_, rt, mut args| {
+        let g = generator_kw(&mut args)?;
+        let a = args.bind("bernoulli", &["input", "p"], 1)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "bernoulli", "input")?;
+        let t = match a[1].as_ref().and_then(|v| v.as_float()) {
+            Some(p) => rt
+                .empty(x.shape(), Some(x.dtype()), x.device())
+                .and_then(|t| {
+                    rt.bernoulli_scalar_(&t, p, g.as_ref())?;
+                    Ok(t)
+                }),
+            None => rt.bernoulli(&x, g.as_ref()),
+        }
+        .map_err(py_err)?;
+        Ok(wrap(rt, t))
+    });
+    reg(&m, rt, "multinomial", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
+        let a = args.bind("multinomial", &["input", "num_samples", "replacement"], 2)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "multinomial", "input")?;
+        let n = crate::torch::int_arg(it, a[1].as_ref().unwrap())?;
+        let r = truthy_opt(it, &a[2], false)?;
+        Ok(wrap(
+            rt,
+            rt.multinomial(&x, n, r, g.as_ref()).map_err(py_err)?,
+        ))
+    });
+    reg(&m, rt, "normal", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
+        let a = args.bind(
+            "normal",
+            &["mean", "std", "size", "dtype", "device", "requires_grad"],
+            2,
+        )?;
+        let num = |v: &Option<Value>| v.as_ref().and_then(|v| v.as_float());
+        let (Some(m), Some(s)) = (num(&a[0]), num(&a[1])) else {
+            return Err(PyException::new(
+                "NotImplementedError",
+                "cudatutor models torch.normal(mean, std, size) with float mean and std only",
+            ));
+        };
+        let size = match &a[2] {
+            Some(v) => size_from(it, &v.as_vec().unwrap_or_default())?,
+            None => {
+                return Err(PyException::new(
+                    "TypeError",
+                    "normal() received an invalid combination of arguments",
+                ));
+            }
+        };
+        let (dt, dev, rg) = creation_kw(rt, &a[3..6], it)?;
+        let t = rt
+            .empty(&size, dt, dev)
+            .and_then(|t| {
+                rt.normal_(&t, m, s, g.as_ref())?;
+                Ok(t)
+            })
+            .map_err(py_err)?;
+        finish(rt, t, rg)
+    });
     reg(&m, rt, "is_tensor", |_, _, args| {
         Ok(Value::Bool(
             args.positional.first().and_then(tensor_of).is_some(),
@@ -917,6 +977,46 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
     });
     reg(&m, rt, "nll_loss", |it, rt, args| {
         loss_fn(it, rt, args, "nll_loss", false)
+    });
+    reg(&m, rt, "dropout", |it, rt, args| {
+        let a = args.bind("dropout", &["input", "p", "training", "inplace"], 1)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "dropout", "input")?;
+        let p = match &a[1] {
+            Some(v) => v.as_float().ok_or_else(|| {
+                PyException::new(
+                    "TypeError",
+                    format!(
+                        "dropout(): argument 'p' must be float, not {}",
+                        v.type_name()
+                    ),
+                )
+            })?,
+            None => 0.5,
+        };
+        if !(0.0..=1.0).contains(&p) {
+            return Err(PyException::new(
+                "ValueError",
+                format!(
+                    "dropout probability has to be between 0 and 1, but got {}",
+                    crate::script::strfmt::float_repr(p)
+                ),
+            ));
+        }
+        let training = truthy_opt(it, &a[2], true)?;
+        if !training || p == 0.0 {
+            return Ok(a[0].clone().unwrap());
+        }
+        let out = if p == 1.0 {
+            rt.mul(
+                &Operand::Tensor(x.clone()),
+                &Operand::Scalar(Scalar::Float(0.0)),
+            )
+        } else {
+            rt.dropout_noise(&x, p)
+                .and_then(|n| rt.mul(&Operand::Tensor(x.clone()), &Operand::Tensor(n)))
+        }
+        .map_err(py_err)?;
+        Ok(wrap(rt, out))
     });
     reg(&m, rt, "linear", |_, rt, args| {
         let a = args.bind("linear", &["input", "weight", "bias"], 2)?;
