@@ -96,8 +96,13 @@ pub fn format_bytes(n: u64) -> String {
 /// The few lines after a run: backend, memory, and the deferred-error gap when there is one.
 pub fn render_summary(r: &RunReport) -> String {
     let mut s = format!(
-        "\n── cudatutor: {} backend, {}{}\n",
+        "\n── cudatutor: {} backend{}, {}{}\n",
         r.backend,
+        if r.backend == "pytorch" {
+            format!(" ({})", run::pytorch::UNSANDBOXED_NOTE)
+        } else {
+            String::new()
+        },
         r.device_name,
         if r.launch_blocking {
             ", CUDA_LAUNCH_BLOCKING=1"

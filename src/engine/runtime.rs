@@ -161,6 +161,7 @@ pub(crate) type DeviceAssert = Vec<String>;
 
 impl Runtime {
     pub fn new(cfg: RuntimeConfig) -> Rc<Runtime> {
+        super::hostbuf::tune_malloc();
         let shared = Rc::new(Shared {
             line: Cell::new(0),
             host_us: Cell::new(0.0),
@@ -253,13 +254,10 @@ impl Runtime {
             return Err(EngineError::runtime(NO_DRIVER_MESSAGE));
         }
         if i < 0 || i >= self.cfg.gpus as i64 {
-            return Err(EngineError::runtime(format!(
-                "CUDA error: invalid device ordinal\n{}",
-                super::error::CUDA_ASSERT_MESSAGE
-                    .split_once('\n')
-                    .unwrap()
-                    .1
-            )));
+            return Err(EngineError::new(
+                super::error::ErrorKind::AcceleratorError,
+                super::error::CUDA_INVALID_DEVICE_MESSAGE,
+            ));
         }
         Ok(i as u32)
     }
@@ -508,7 +506,7 @@ impl Runtime {
                 if status == OpStatus::Reported {
                     self.mark_reported();
                 }
-                Err(EngineError::device_assert())
+                Err(EngineError::device_assert_for(self.launch_blocking()))
             }
         }
     }
@@ -537,7 +535,7 @@ impl Runtime {
             self.streams.borrow_mut()[dev as usize].reported = true;
             self.record(op, kind, Some(dev), t0, None, OpStatus::Reported);
             self.mark_reported();
-            return Err(EngineError::device_assert());
+            return Err(EngineError::device_assert_for(self.launch_blocking()));
         }
         Ok(())
     }

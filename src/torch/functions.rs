@@ -17,8 +17,9 @@ type F = fn(&mut Interpreter, &Rc<Runtime>, Args) -> PyResult<Value>;
 
 fn reg(m: &Module, rt: &Rc<Runtime>, name: &str, f: F) {
     let rt = rt.clone();
-    m.add_fn(name, move |it, args| {
+    m.add_fn(name, move |it, mut args| {
         at_line(&rt, it);
+        super::numpy_aliases(&mut args);
         f(it, &rt, args)
     });
 }
@@ -60,6 +61,20 @@ fn sized(
     args: &Args,
     fname: &str,
 ) -> PyResult<(Vec<usize>, Option<DType>, Device, bool)> {
+    // `torch.rand(size=(2, 3))`: the size as a keyword
+    let mut args = args.clone();
+    if let Some(s) = args.take_kw("size") {
+        if !args.positional.is_empty() {
+            return Err(PyException::new(
+                "TypeError",
+                format!("{fname}() got multiple values for argument 'size'"),
+            ));
+        }
+        args.positional = match s.as_vec() {
+            Some(v) => v,
+            None => vec![s],
+        };
+    }
     let mut a = args.bind(fname, &CREATE, 0)?;
     let items = a[0].take().and_then(|v| v.as_vec()).unwrap_or_default();
     let size = size_from(it, &items)?;
@@ -86,6 +101,16 @@ fn like(
         t.device()
     };
     Ok((t.clone(), Some(dt.unwrap_or(t.dtype())), dev, rg))
+}
+
+/// torch/nn/functional.py's warning for a target whose size differs from the input's.
+pub(crate) fn size_warning(x: &Tensor, y: &Tensor) -> String {
+    let size = |t: &Tensor| crate::engine::tensor::size_repr(t.shape());
+    format!(
+        "Using a target size ({}) that is different to the input size ({}). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+        size(y),
+        size(x)
+    )
 }
 
 fn reduction_arg(v: &Option<Value>) -> PyResult<Reduction> {
@@ -123,8 +148,16 @@ fn softmax_fn(
     let t = need_tensor(a[0].as_ref().unwrap(), fname, "input")?;
     let d = match &a[1] {
         Some(v) if !v.is_none() => crate::torch::int_arg(it, v)?,
-        _ if t.dim() <= 1 || t.dim() == 3 => 0,
-        _ => 1,
+        _ => {
+            super::warn(
+                it,
+                &format!(
+                    "Implicit dimension choice for {fname} has been deprecated. Change the call to include dim=X as an argument."
+                ),
+                false,
+            );
+            if t.dim() <= 1 || t.dim() == 3 { 0 } else { 1 }
+        }
     };
     let dt = match &a[3] {
         Some(v) => dtype_arg(v)?,
@@ -260,6 +293,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         "OutOfMemoryError",
         Value::Class(it.exc_class("OutOfMemoryError")),
     );
+    m.set_attr(
+        "AcceleratorError",
+        Value::Class(it.exc_class("AcceleratorError")),
+    );
     let tcls = it.native_class("Tensor");
     let r = rt.clone();
     let ctor = Value::native_fn("Tensor", move |it, args| {
@@ -289,6 +326,20 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             &["data", "dtype", "device", "requires_grad", "pin_memory"],
             1,
         )?;
+        if let Some(src) = tensor_of(a[0].as_ref().unwrap()) {
+            // torch.tensor(t): a detached copy, with PyTorch's advice
+            super::warn(
+                it,
+                "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                false,
+            );
+            let (dt, _, rg) = creation_kw(rt, &a[1..4], it)?;
+            let dev = device_arg(rt, a[2].as_ref())?;
+            let t = rt
+                .to(&src.detach(), dev, dt, false, true, "tensor")
+                .map_err(py_err)?;
+            return finish(rt, t, rg);
+        }
         let (vals, shape, inner_dt) = flatten_data(it, a[0].as_ref().unwrap())?;
         let (dt, dev, rg) = creation_kw(rt, &a[1..4], it)?;
         let dt = dt.or(
@@ -652,8 +703,72 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     reg(&m, rt, "enable_grad", |_, rt, _| {
         Ok(Value::native(GradMode::new(rt.clone(), true)))
     });
-    reg(&m, rt, "inference_mode", |_, rt, _| {
-        Ok(Value::native(GradMode::new(rt.clone(), false)))
+    reg(&m, rt, "inference_mode", |it, rt, args| {
+        let a = args.bind("inference_mode", &["mode"], 0)?;
+        let mode = truthy_opt(it, &a[0], true)?;
+        Ok(Value::native(GradMode::inference_mode(rt.clone(), mode)))
+    });
+    reg(&m, rt, "set_grad_enabled", |it, rt, args| {
+        let a = args.bind("set_grad_enabled", &["mode"], 1)?;
+        let on = it.truthy(a[0].as_ref().unwrap())?;
+        Ok(Value::native(GradMode::set_now(rt.clone(), on)))
+    });
+    reg(&m, rt, "set_printoptions", |it, _rt, args| {
+        use crate::engine::print::{PrintOptions, print_options, set_print_options};
+        let a = args.bind(
+            "set_printoptions",
+            &[
+                "precision",
+                "threshold",
+                "edgeitems",
+                "linewidth",
+                "profile",
+                "sci_mode",
+            ],
+            0,
+        )?;
+        let mut o = print_options();
+        if let Some(p) = a[4].as_ref().filter(|v| !v.is_none()) {
+            let base = PrintOptions::default();
+            o = match p.as_str().unwrap_or_default() {
+                "short" => PrintOptions {
+                    precision: 2,
+                    edgeitems: 2,
+                    ..base
+                },
+                "full" => PrintOptions {
+                    threshold: usize::MAX,
+                    ..base
+                },
+                _ => base,
+            };
+        }
+        let num = |it: &mut Interpreter, v: &Option<Value>| -> PyResult<Option<usize>> {
+            match v {
+                None | Some(Value::None) => Ok(None),
+                // threshold=float('inf') (or sys.maxsize) prints everything
+                Some(Value::Float(f)) if f.is_infinite() && *f > 0.0 => Ok(Some(usize::MAX)),
+                Some(v) => Ok(Some(crate::torch::int_arg(it, v)?.max(0) as usize)),
+            }
+        };
+        if let Some(p) = num(it, &a[0])? {
+            o.precision = p.min(60);
+        }
+        if let Some(t) = num(it, &a[1])? {
+            o.threshold = t;
+        }
+        if let Some(e) = num(it, &a[2])? {
+            o.edgeitems = e;
+        }
+        if let Some(l) = num(it, &a[3])? {
+            o.linewidth = l;
+        }
+        o.sci_mode = match &a[5] {
+            None | Some(Value::None) => None,
+            Some(v) => Some(it.truthy(v)?),
+        };
+        set_print_options(o);
+        Ok(Value::None)
     });
     reg(&m, rt, "is_grad_enabled", |_, rt, _| {
         Ok(Value::Bool(rt.grad_enabled()))
@@ -929,6 +1044,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let n = name.to_string();
         m.add_fn(name, move |it, mut args| {
             at_line(&rt, it);
+            super::numpy_aliases(&mut args);
             let x = if args.positional.is_empty() {
                 args.take_kw("input")
             } else {
@@ -1043,14 +1159,25 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let w = need_tensor(a[1].as_ref().unwrap(), "embedding", "weight")?;
         Ok(wrap(rt, rt.embedding(&w, &x).map_err(py_err)?))
     });
-    reg(&m, rt, "l1_loss", |_, rt, args| {
+    reg(&m, rt, "l1_loss", |it, rt, args| {
         let a = args.bind(
             "l1_loss",
-            &["input", "target", "size_average", "reduce", "reduction"],
+            &[
+                "input",
+                "target",
+                "size_average",
+                "reduce",
+                "reduction",
+                "weight",
+                "_warn",
+            ],
             2,
         )?;
         let x = need_tensor(a[0].as_ref().unwrap(), "l1_loss", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "l1_loss", "target")?;
+        if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
+            super::warn(it, &size_warning(&x, &y), false);
+        }
         let r = rt
             .pointwise_loss("l1_loss", &x, &y, None, reduction_arg(&a[4])?)
             .map_err(py_err)?;
@@ -1075,25 +1202,36 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             Some(v) if !v.is_none() => Some(need_tensor(v, "binary_cross_entropy", "weight")?),
             _ => None,
         };
+        let red = reduction_arg(&a[5])?;
+        // on CUDA an input outside [0, 1] is a device-side assert, not a host error
+        if let Some(r) = super::device_asserts::binary_cross_entropy_cuda(rt, &x, &y, w.as_ref(), red)
+        {
+            return Ok(wrap(rt, r.map_err(py_err)?));
+        }
         let r = rt
-            .pointwise_loss(
-                "binary_cross_entropy",
-                &x,
-                &y,
-                w.as_ref(),
-                reduction_arg(&a[5])?,
-            )
+            .pointwise_loss("binary_cross_entropy", &x, &y, w.as_ref(), red)
             .map_err(py_err)?;
         Ok(wrap(rt, r))
     });
-    reg(&m, rt, "mse_loss", |_, rt, args| {
+    reg(&m, rt, "mse_loss", |it, rt, args| {
         let a = args.bind(
             "mse_loss",
-            &["input", "target", "size_average", "reduce", "reduction"],
+            &[
+                "input",
+                "target",
+                "size_average",
+                "reduce",
+                "reduction",
+                "weight",
+                "_warn",
+            ],
             2,
         )?;
         let x = need_tensor(a[0].as_ref().unwrap(), "mse_loss", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "mse_loss", "target")?;
+        if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
+            super::warn(it, &size_warning(&x, &y), false);
+        }
         let d = rt
             .binary(BinaryOp::Sub, &Operand::Tensor(x), &Operand::Tensor(y))
             .map_err(py_err)?;
@@ -1153,6 +1291,33 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
 /// `torch._C`: native helpers the Python preludes use.
 pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch._C");
+    // warn(message, file=None, line=0, source=''): a UserWarning at the script line running
+    // now, or at a line of PyTorch's own Python source
+    m.add_fn("warn", |it, args| {
+        let a = args.bind("warn", &["message", "file", "line", "source"], 1)?;
+        let msg = a[0]
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string();
+        match a[1].as_ref().and_then(|v| v.as_str()) {
+            Some(file) => {
+                let file = file.to_string();
+                let line = match &a[2] {
+                    Some(v) => crate::torch::int_arg(it, v)?.max(0) as u32,
+                    None => 0,
+                };
+                let src = a[3]
+                    .as_ref()
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string();
+                super::warn_at(it, &file, line, &msg, &src);
+            }
+            None => super::warn(it, &msg, false),
+        }
+        Ok(Value::None)
+    });
     reg(&m, rt, "make_parameter", |it, rt, args| {
         let a = args.bind("Parameter", &["data", "requires_grad"], 0)?;
         let t = match &a[0] {

@@ -430,6 +430,10 @@ pub struct GradMode {
     pub rt: Rc<Runtime>,
     pub enabled: bool,
     prev: Cell<bool>,
+    /// `torch.set_grad_enabled(mode)` switches when called (it works as a plain call too) and
+    /// restores the previous mode when its `with` block ends.
+    set_on_create: bool,
+    name: &'static str,
 }
 
 impl GradMode {
@@ -438,17 +442,32 @@ impl GradMode {
             rt,
             enabled,
             prev: Cell::new(true),
+            set_on_create: false,
+            name: if enabled { "enable_grad" } else { "no_grad" },
+        }
+    }
+    pub fn inference_mode(rt: Rc<Runtime>, mode: bool) -> Self {
+        GradMode {
+            name: "inference_mode",
+            ..GradMode::new(rt, !mode)
+        }
+    }
+    pub fn set_now(rt: Rc<Runtime>, enabled: bool) -> Self {
+        let prev = rt.grad_enabled();
+        rt.set_grad_enabled(enabled);
+        GradMode {
+            rt,
+            enabled,
+            prev: Cell::new(prev),
+            set_on_create: true,
+            name: "set_grad_enabled",
         }
     }
 }
 
 impl NativeObject for GradMode {
     fn type_name(&self) -> &str {
-        if self.enabled {
-            "enable_grad"
-        } else {
-            "no_grad"
-        }
+        self.name
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -458,6 +477,9 @@ impl NativeObject for GradMode {
         _this: &Rc<dyn NativeObject>,
         _it: &mut Interpreter,
     ) -> PyResult<Option<Value>> {
+        if self.set_on_create {
+            return Ok(Some(Value::None));
+        }
         self.prev.set(self.rt.grad_enabled());
         self.rt.set_grad_enabled(self.enabled);
         Ok(Some(Value::None))
@@ -477,8 +499,25 @@ impl NativeObject for GradMode {
         _it: &mut Interpreter,
         args: Args,
     ) -> PyResult<Value> {
-        // used as a decorator: return the function unchanged (grad mode is not tracked per call)
-        Ok(args.positional.first().cloned().unwrap_or_default())
+        // used as a decorator: each call of the function runs in this grad mode
+        let Some(f) = args.positional.first().cloned() else {
+            return Err(PyException::new(
+                "TypeError",
+                format!(
+                    "{}.__call__() missing 1 required positional argument: 'orig_func'",
+                    self.name
+                ),
+            ));
+        };
+        let rt = self.rt.clone();
+        let enabled = self.enabled;
+        Ok(Value::native_fn("decorate_context", move |it, args| {
+            let prev = rt.grad_enabled();
+            rt.set_grad_enabled(enabled);
+            let r = it.call(&f, args);
+            rt.set_grad_enabled(prev);
+            r
+        }))
     }
 }
 

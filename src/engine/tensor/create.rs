@@ -196,6 +196,13 @@ impl Runtime {
                     .collect();
                 return HostStorage::from_scalars(dt, &v);
             }
+            if dt == DType::Float32 {
+                // RangeFactoriesKernel.cpp's vectorised fill, bit for bit
+                let v = crate::engine::numerics::range::arange_f32(start, end, step);
+                if v.len() == n {
+                    return Ok(HostStorage::F32(v));
+                }
+            }
             // in double, then converted (ATen's accumulate type for float on the CPU)
             let v: Vec<f64> = (0..n).map(|i| dt.cast(start + i as f64 * step)).collect();
             HostStorage::from_f64s(dt, &v)

@@ -860,7 +860,7 @@ impl Runtime {
                 let pi = super::ops::prepare(index, index.dtype(), &index.layout.shape)?;
                 let (si, li) = pi.pair()?;
                 let idx_c;
-                let si = if li.is_contiguous() && li.offset == 0 {
+                let si = if li.is_contiguous() && li.offset == 0 && si.len() == li.numel() {
                     si
                 } else {
                     idx_c = si.to_dtype(li, index.dtype())?;
