@@ -5,7 +5,7 @@ use super::allocator::{BlockId, CachingAllocator};
 use super::device::Device;
 use super::error::{EngineError, Result};
 use super::event::{DeviceMemory, MemoryReport, OpKind, OpStatus, TimelineEntry};
-use super::rng::Generator;
+use super::random::{CpuGenerator, CudaGenerator};
 use super::timing::{Cost, TimingModel};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -150,8 +150,8 @@ pub struct Runtime {
     cuda_used: Cell<bool>,
     py_steps: Cell<u64>,
     grad_enabled: Cell<bool>,
-    pub(crate) cpu_gen: RefCell<Generator>,
-    pub(crate) cuda_gens: RefCell<Vec<Generator>>,
+    pub(crate) cpu_gen: Rc<RefCell<CpuGenerator>>,
+    pub(crate) cuda_gens: RefCell<Vec<CudaGenerator>>,
     /// Host bytes of tensor values (see hostmem.rs).
     pub(crate) host: Rc<super::hostmem::HostBudget>,
 }
@@ -179,12 +179,8 @@ impl Runtime {
             .collect();
         Rc::new(Runtime {
             streams: RefCell::new(vec![Stream::default(); cfg.gpus as usize]),
-            cuda_gens: RefCell::new(
-                (0..cfg.gpus)
-                    .map(|_| Generator::new(super::rng::DEFAULT_SEED))
-                    .collect(),
-            ),
-            cpu_gen: RefCell::new(Generator::new(super::rng::DEFAULT_SEED)),
+            cuda_gens: RefCell::new((0..cfg.gpus).map(|_| CudaGenerator::default()).collect()),
+            cpu_gen: Rc::new(RefCell::new(CpuGenerator::default())),
             launch_blocking: Cell::new(cfg.launch_blocking),
             host: super::hostmem::HostBudget::new(
                 cfg.host_mem_limit
@@ -373,15 +369,28 @@ impl Runtime {
     }
     /// `torch.manual_seed(s)`: every generator (CPU and each GPU).
     pub fn manual_seed(&self, seed: u64) {
-        self.cpu_gen.borrow_mut().seed(seed);
+        self.cpu_gen.borrow_mut().manual_seed(seed);
         for g in self.cuda_gens.borrow_mut().iter_mut() {
-            g.seed(seed);
+            g.manual_seed(seed);
         }
+    }
+    /// `torch.default_generator`: the CPU stream itself, shared.
+    pub fn default_generator(&self) -> super::tensor::SharedGenerator {
+        self.cpu_gen.clone()
+    }
+    /// `torch.cuda.initial_seed()`: the current GPU's seed.
+    pub fn cuda_initial_seed(&self) -> u64 {
+        let d = self.current_device() as usize;
+        self.cuda_gens
+            .borrow()
+            .get(d)
+            .map(|g| g.initial_seed())
+            .unwrap_or(super::random::DEFAULT_SEED)
     }
     /// `torch.cuda.manual_seed_all(s)`.
     pub fn cuda_manual_seed_all(&self, seed: u64) {
         for g in self.cuda_gens.borrow_mut().iter_mut() {
-            g.seed(seed);
+            g.manual_seed(seed);
         }
     }
     /// Check a CUDA device index exists (PyTorch's invalid device ordinal error otherwise).
@@ -391,7 +400,9 @@ impl Runtime {
     /// `torch.cuda.manual_seed(s)`: the current GPU's generator.
     pub fn cuda_manual_seed(&self, seed: u64) {
         let d = self.current_device() as usize;
-        self.cuda_gens.borrow_mut()[d].seed(seed);
+        if let Some(g) = self.cuda_gens.borrow_mut().get_mut(d) {
+            g.manual_seed(seed);
+        }
     }
 
     // ----- allocation -----

@@ -387,13 +387,15 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let (s, dt, dev, rg) = sized(it, rt, &args, "empty")?;
         finish(rt, rt.empty(&s, dt, dev).map_err(py_err)?, rg)
     });
-    reg(&m, rt, "rand", |it, rt, args| {
+    reg(&m, rt, "rand", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
         let (s, dt, dev, rg) = sized(it, rt, &args, "rand")?;
-        finish(rt, rt.rand(&s, dt, dev).map_err(py_err)?, rg)
+        finish(rt, rt.rand(&s, dt, dev, g.as_ref()).map_err(py_err)?, rg)
     });
-    reg(&m, rt, "randn", |it, rt, args| {
+    reg(&m, rt, "randn", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
         let (s, dt, dev, rg) = sized(it, rt, &args, "randn")?;
-        finish(rt, rt.randn(&s, dt, dev).map_err(py_err)?, rg)
+        finish(rt, rt.randn(&s, dt, dev, g.as_ref()).map_err(py_err)?, rg)
     });
     reg(&m, rt, "full", |it, rt, args| {
         let a = args.bind(
@@ -410,6 +412,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         finish(rt, rt.full(&s, v, dt, dev).map_err(py_err)?, rg)
     });
     reg(&m, rt, "randint", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
         let size_kw = args.take_kw("size");
         let mut pos = args.positional.clone();
         if let Some(s) = size_kw {
@@ -431,28 +434,28 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         };
         let a = Args::with_keywords(vec![], args.keywords.clone()).bind(
             "randint",
-            &["dtype", "device", "requires_grad", "generator"],
+            &["dtype", "device", "requires_grad"],
             0,
         )?;
         let s = size_from(it, &[size])?;
-        let (dt, dev, _) = creation_kw(rt, &a[0..3], it)?;
-        Ok(wrap(
+        let (dt, dev, rg) = creation_kw(rt, &a[0..3], it)?;
+        finish(
             rt,
-            rt.randint(low, high, &s, dt, dev).map_err(py_err)?,
-        ))
+            rt.randint(low, high, &s, dt, dev, g.as_ref())
+                .map_err(py_err)?,
+            rg,
+        )
     });
-    reg(&m, rt, "randperm", |it, rt, args| {
+    reg(&m, rt, "randperm", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
         let a = args.bind(
             "randperm",
-            &["n", "dtype", "device", "requires_grad", "generator"],
+            &["n", "dtype", "device", "requires_grad", "pin_memory"],
             1,
         )?;
         let n = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-        let (dt, dev, _) = creation_kw(rt, &a[1..4], it)?;
-        Ok(wrap(
-            rt,
-            rt.randperm(n.max(0) as usize, dt, dev).map_err(py_err)?,
-        ))
+        let (dt, dev, rg) = creation_kw(rt, &a[1..4], it)?;
+        finish(rt, rt.randperm(n, dt, dev, g.as_ref()).map_err(py_err)?, rg)
     });
     reg(&m, rt, "arange", |it, rt, args| {
         let mut a = args.bind(
@@ -516,11 +519,11 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     });
     reg(&m, rt, "rand_like", |it, rt, args| {
         let (t, dt, dev, rg) = like(it, rt, &args, "rand_like")?;
-        finish(rt, rt.rand(t.shape(), dt, dev).map_err(py_err)?, rg)
+        finish(rt, rt.rand(t.shape(), dt, dev, None).map_err(py_err)?, rg)
     });
     reg(&m, rt, "randn_like", |it, rt, args| {
         let (t, dt, dev, rg) = like(it, rt, &args, "randn_like")?;
-        finish(rt, rt.randn(t.shape(), dt, dev).map_err(py_err)?, rg)
+        finish(rt, rt.randn(t.shape(), dt, dev, None).map_err(py_err)?, rg)
     });
     reg(&m, rt, "full_like", |it, rt, args| {
         let a = args.bind(
@@ -547,12 +550,106 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     });
     reg(&m, rt, "manual_seed", |it, rt, args| {
         let a = args.bind("manual_seed", &["seed"], 1)?;
-        let s = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-        rt.manual_seed(s as u64);
+        let s = super::objects::seed_arg(it, a[0].as_ref().unwrap())?;
+        rt.manual_seed(s);
+        Ok(Value::Native(Rc::new(super::objects::PyGenerator {
+            rt: rt.clone(),
+            generator: rt.default_generator(),
+        })))
+    });
+    reg(&m, rt, "initial_seed", |_, rt, _| {
+        Ok(Value::Int(rt.initial_seed() as i64))
+    });
+    reg(&m, rt, "seed", |_, rt, _| {
+        let s = super::objects::nondeterministic_seed();
+        rt.manual_seed(s);
+        Ok(Value::Int(s as i64))
+    });
+    reg(&m, rt, "get_rng_state", |_, rt, _| {
+        super::objects::state_tensor(rt, &rt.cpu_rng_state())
+    });
+    reg(&m, rt, "set_rng_state", |_, rt, args| {
+        let a = args.bind("set_rng_state", &["new_state"], 1)?;
+        let b = super::objects::state_bytes(a[0].as_ref().unwrap(), "set_state")?;
+        rt.set_cpu_rng_state(&b).map_err(py_err)?;
         Ok(Value::None)
     });
-    reg(&m, rt, "initial_seed", |_, _, _| {
-        Ok(Value::Int(crate::engine::rng::DEFAULT_SEED as i64))
+    reg(&m, rt, "Generator", |it, rt, args| {
+        let a = args.bind("Generator", &["device"], 0)?;
+        let dev = device_arg(rt, a[0].as_ref())?.unwrap_or(Device::Cpu);
+        if dev != Device::Cpu {
+            return Err(PyException::new(
+                "RuntimeError",
+                "cudatutor models torch.Generator objects on the CPU only (device='cpu')",
+            ));
+        }
+        let _ = it;
+        Ok(Value::Native(Rc::new(super::objects::PyGenerator {
+            rt: rt.clone(),
+            generator: Rc::new(std::cell::RefCell::new(
+                crate::engine::random::CpuGenerator::default(),
+            )),
+        })))
+    });
+    reg(&m, rt, "bernoulli", |_, rt, mut args| {
+        let g = generator_kw(&mut args)?;
+        let a = args.bind("bernoulli", &["input", "p"], 1)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "bernoulli", "input")?;
+        let t = match a[1].as_ref().and_then(|v| v.as_float()) {
+            Some(p) => rt
+                .empty(x.shape(), Some(x.dtype()), x.device())
+                .and_then(|t| {
+                    rt.bernoulli_scalar_(&t, p, g.as_ref())?;
+                    Ok(t)
+                }),
+            None => rt.bernoulli(&x, g.as_ref()),
+        }
+        .map_err(py_err)?;
+        Ok(wrap(rt, t))
+    });
+    reg(&m, rt, "multinomial", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
+        let a = args.bind("multinomial", &["input", "num_samples", "replacement"], 2)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "multinomial", "input")?;
+        let n = crate::torch::int_arg(it, a[1].as_ref().unwrap())?;
+        let r = truthy_opt(it, &a[2], false)?;
+        Ok(wrap(
+            rt,
+            rt.multinomial(&x, n, r, g.as_ref()).map_err(py_err)?,
+        ))
+    });
+    reg(&m, rt, "normal", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
+        let a = args.bind(
+            "normal",
+            &["mean", "std", "size", "dtype", "device", "requires_grad"],
+            2,
+        )?;
+        let num = |v: &Option<Value>| v.as_ref().and_then(|v| v.as_float());
+        let (Some(m), Some(s)) = (num(&a[0]), num(&a[1])) else {
+            return Err(PyException::new(
+                "NotImplementedError",
+                "cudatutor models torch.normal(mean, std, size) with float mean and std only",
+            ));
+        };
+        let size = match &a[2] {
+            Some(v) => size_from(it, &v.as_vec().unwrap_or_default())?,
+            None => {
+                return Err(PyException::new(
+                    "TypeError",
+                    "normal() received an invalid combination of arguments",
+                ));
+            }
+        };
+        let (dt, dev, rg) = creation_kw(rt, &a[3..6], it)?;
+        let t = rt
+            .empty(&size, dt, dev)
+            .and_then(|t| {
+                rt.normal_(&t, m, s, g.as_ref())?;
+                Ok(t)
+            })
+            .map_err(py_err)?;
+        finish(rt, t, rg)
     });
     reg(&m, rt, "is_tensor", |_, _, args| {
         Ok(Value::Bool(
@@ -997,6 +1094,46 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
     reg(&m, rt, "nll_loss", |it, rt, args| {
         loss_fn(it, rt, args, "nll_loss", false)
     });
+    reg(&m, rt, "dropout", |it, rt, args| {
+        let a = args.bind("dropout", &["input", "p", "training", "inplace"], 1)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "dropout", "input")?;
+        let p = match &a[1] {
+            Some(v) => v.as_float().ok_or_else(|| {
+                PyException::new(
+                    "TypeError",
+                    format!(
+                        "dropout(): argument 'p' must be float, not {}",
+                        v.type_name()
+                    ),
+                )
+            })?,
+            None => 0.5,
+        };
+        if !(0.0..=1.0).contains(&p) {
+            return Err(PyException::new(
+                "ValueError",
+                format!(
+                    "dropout probability has to be between 0 and 1, but got {}",
+                    crate::script::strfmt::float_repr(p)
+                ),
+            ));
+        }
+        let training = truthy_opt(it, &a[2], true)?;
+        if !training || p == 0.0 {
+            return Ok(a[0].clone().unwrap());
+        }
+        let out = if p == 1.0 {
+            rt.mul(
+                &Operand::Tensor(x.clone()),
+                &Operand::Scalar(Scalar::Float(0.0)),
+            )
+        } else {
+            rt.dropout_noise(&x, p)
+                .and_then(|n| rt.mul(&Operand::Tensor(x.clone()), &Operand::Tensor(n)))
+        }
+        .map_err(py_err)?;
+        Ok(wrap(rt, out))
+    });
     reg(&m, rt, "linear", |_, rt, args| {
         let a = args.bind("linear", &["input", "weight", "bias"], 2)?;
         let x = need_tensor(a[0].as_ref().unwrap(), "linear", "input")?;
@@ -1220,4 +1357,21 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
         ))
     });
     Ok(m.into_value())
+}
+
+/// The `generator=` keyword of a random op (None or a `torch.Generator`).
+pub(crate) fn generator_kw(args: &mut Args) -> PyResult<Option<crate::engine::SharedGenerator>> {
+    match args.take_kw("generator") {
+        None | Some(Value::None) => Ok(None),
+        Some(v) => match v.downcast::<super::objects::PyGenerator>() {
+            Some(g) => Ok(Some(g.generator.clone())),
+            None => Err(PyException::new(
+                "TypeError",
+                format!(
+                    "expected a torch.Generator for argument 'generator', not {}",
+                    v.type_name()
+                ),
+            )),
+        },
+    }
 }

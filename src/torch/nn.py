@@ -1,4 +1,5 @@
 # torch.nn for cudatutor: modules written in Python over the native ops.
+import math
 import torch
 import torch._C as _C
 import torch._F as functional
@@ -329,12 +330,27 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        bound = 1.0 / (in_features ** 0.5) if in_features > 0 else 0.0
-        self.weight = Parameter(torch.empty(out_features, in_features, device=device, dtype=dtype).uniform_(-bound, bound))
+        self.weight = Parameter(torch.empty(out_features, in_features, device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype).uniform_(-bound, bound))
+            self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype))
         else:
             self.bias = None
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        # PyTorch's order and arithmetic: kaiming_uniform_(weight, a=sqrt(5)), then the bias
+        # from U(-1/sqrt(fan_in), 1/sqrt(fan_in)), each one uniform_ on the default stream.
+        fan_in = self.in_features
+        if self.weight.numel() > 0:
+            gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
+            std = gain / math.sqrt(fan_in)
+            bound = math.sqrt(3.0) * std
+            with torch.no_grad():
+                self.weight.uniform_(-bound, bound)
+        if self.bias is not None:
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            with torch.no_grad():
+                self.bias.uniform_(-bound, bound)
 
     def forward(self, input):
         return functional.linear(input, self.weight, self.bias)
@@ -437,14 +453,13 @@ class Flatten(Module):
 
 
 class Dropout(Module):
-    # cudatutor: dropout is the identity (no random masking is modelled)
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         self.p = p
         self.inplace = inplace
 
     def forward(self, input):
-        return input
+        return functional.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f'p={self.p}, inplace={self.inplace}'

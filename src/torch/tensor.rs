@@ -878,19 +878,78 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             p.rt.fill_(&p.tensor(), Scalar::Int(0)).map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
-        "uniform_" => |_, p, this, args| {
+        "uniform_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
             let a = args.bind("uniform_", &["from", "to"], 0)?;
-            let lo = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
-            let hi = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(1.0);
-            p.rt.random_(&p.tensor(), false, lo, hi).map_err(py_err)?;
+            let lo = float_or(it, &a[0], 0.0)?;
+            let hi = float_or(it, &a[1], 1.0)?;
+            p.rt.uniform_(&p.tensor(), lo, hi, g.as_ref())
+                .map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
-        "normal_" => |_, p, this, args| {
+        "normal_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
             let a = args.bind("normal_", &["mean", "std"], 0)?;
-            let m = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
-            let s = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(1.0);
-            p.rt.random_(&p.tensor(), true, m, s).map_err(py_err)?;
+            let m = float_or(it, &a[0], 0.0)?;
+            let s = float_or(it, &a[1], 1.0)?;
+            p.rt.normal_(&p.tensor(), m, s, g.as_ref())
+                .map_err(py_err)?;
             Ok(Value::Native(this.clone()))
+        },
+        "random_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            let a = args.bind("random_", &["from", "to"], 0)?;
+            let t = p.tensor();
+            let x = match &a[0] {
+                Some(v) if !v.is_none() => Some(crate::torch::int_arg(it, v)?),
+                _ => None,
+            };
+            let y = match &a[1] {
+                Some(v) if !v.is_none() => Some(crate::torch::int_arg(it, v)?),
+                _ => None,
+            };
+            match (x, y, a[1].is_some()) {
+                (None, _, false) => p.rt.random_full_(&t, g.as_ref()),
+                (Some(to), None, false) => p.rt.random_from_to_(&t, 0, Some(to), g.as_ref()),
+                (from, to, _) => p.rt.random_from_to_(&t, from.unwrap_or(0), to, g.as_ref()),
+            }
+            .map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "bernoulli_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            let a = args.bind("bernoulli_", &["p"], 0)?;
+            let pr = float_or(it, &a[0], 0.5)?;
+            p.rt.bernoulli_scalar_(&p.tensor(), pr, g.as_ref())
+                .map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "bernoulli" => |_, p, _, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            args.bind("bernoulli", &[], 0)?;
+            let t = p.rt.bernoulli(&p.tensor(), g.as_ref()).map_err(py_err)?;
+            Ok(super::wrap(&p.rt, t))
+        },
+        "exponential_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            let a = args.bind("exponential_", &["lambd"], 0)?;
+            let l = float_or(it, &a[0], 1.0)?;
+            p.rt.exponential_(&p.tensor(), l, g.as_ref())
+                .map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "multinomial" => |it, p, _, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            let a = args.bind("multinomial", &["num_samples", "replacement"], 1)?;
+            let n = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
+            let r = match &a[1] {
+                Some(v) => it.truthy(v)?,
+                None => false,
+            };
+            let t =
+                p.rt.multinomial(&p.tensor(), n, r, g.as_ref())
+                    .map_err(py_err)?;
+            Ok(super::wrap(&p.rt, t))
         },
         "copy_" => |_, p, this, args| {
             let s = super::need_tensor(
@@ -1328,4 +1387,15 @@ impl NativeObject for PyTensor {
 #[allow(dead_code)]
 fn _use(v: &NdArray) -> String {
     format_numpy(&v.vals, &v.shape, v.dtype)
+}
+
+/// A float argument with a default (ints accepted, as Python floats would be).
+fn float_or(it: &mut Interpreter, v: &Option<Value>, default: f64) -> PyResult<f64> {
+    match v {
+        None => Ok(default),
+        Some(v) => match v.as_float() {
+            Some(x) => Ok(x),
+            None => Ok(crate::torch::int_arg(it, v)? as f64),
+        },
+    }
 }

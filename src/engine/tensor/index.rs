@@ -569,33 +569,6 @@ impl Runtime {
         Ok(())
     }
 
-    /// `t.uniform_(low, high)` / `t.normal_(mean, std)` from the device's generator.
-    pub fn random_(&self, t: &Tensor, normal: bool, a: f64, b: f64) -> Result<()> {
-        let n = t.numel();
-        if !t.is_phantom() {
-            let dt = t.dtype();
-            let vals: Vec<f64> = self.with_gen_pub(t.device(), |g| {
-                (0..n)
-                    .map(|_| {
-                        dt.cast(if normal {
-                            a + b * g.normal()
-                        } else {
-                            a + (b - a) * g.uniform_f32()
-                        })
-                    })
-                    .collect()
-            });
-            let offs = t.offsets();
-            t.write_at(&offs, &vals);
-        }
-        self.complete(
-            if normal { "normal_" } else { "uniform_" },
-            t.device(),
-            Cost::new(t.nbytes() as u64, n as u64),
-            Vec::new(),
-        )
-    }
-
     /// Fill every element of `t` with `value` in place (`fill_`, `zero_`).
     pub fn fill_(&self, t: &Tensor, value: Scalar) -> Result<()> {
         let v = t.dtype().cast(value.as_f64());
