@@ -24,6 +24,32 @@ pub struct Progress {
     pub exercises: BTreeMap<String, ExerciseState>,
     /// Quiz answers, keyed by [`quiz_key`] (`lesson-id#n`, n counting quizzes from 1).
     pub quizzes: BTreeMap<String, QuizState>,
+    /// Where the learner was in each lesson, independent of the terminal's width and of the
+    /// cards' heights (which `scroll` depends on); `scroll` is kept for older versions.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub places: BTreeMap<String, Place>,
+    /// Per exercise id: the code a reset (or a restore) replaced, so it can be brought back.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub previous_code: BTreeMap<String, String>,
+    /// Per exercise id: the last run's report and the code it ran, so the output (and the
+    /// gutter marks) survive a restart.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub last_runs: BTreeMap<String, SavedRun>,
+}
+
+/// A place in a lesson: a block of the Markdown source (its byte offset) and how many rendered
+/// lines into it, or a row inside a card.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Place {
+    /// Byte offset in the lesson body of the block at the top of the screen.
+    pub origin: usize,
+    /// Rendered lines into that block.
+    pub nth: usize,
+    /// When the top of the screen was inside a card: its position among the lesson's cards
+    /// and the row within it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<(usize, usize)>,
 }
 
 /// The learner's answer to one quiz.
@@ -47,6 +73,14 @@ pub struct ExerciseState {
     /// The learner's current code, when it differs from the starting code.
     pub code: Option<String>,
     pub passed: bool,
+}
+
+/// A run kept in progress: the code as it was and what the run reported.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SavedRun {
+    pub code: String,
+    pub report: crate::run::RunReport,
 }
 
 /// Where progress lives and what happened when it was loaded.

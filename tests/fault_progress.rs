@@ -604,7 +604,7 @@ fn unwritable_store_in_the_app_keeps_edits_and_says_where() {
         None,
     )
     .with_store(store.clone());
-    app.status = store.check_writable(&app.progress).err();
+    app.status = store.check_writable(app.progress()).err();
     let screen = |app: &App| {
         let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
         terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
@@ -630,7 +630,7 @@ fn unwritable_store_in_the_app_keeps_edits_and_says_where() {
     );
     let s = screen(&app);
     assert!(s.contains(&failed), "{s}");
-    assert!(app.cards["labels-range"].code().starts_with("# mine"));
+    assert!(app.deck.cards["labels-range"].code().starts_with("# mine"));
     assert!(s.contains("# mine"), "{s}");
     assert_eq!(std::fs::read(&data).unwrap(), b"in the way");
     let _ = std::fs::remove_dir_all(&base);

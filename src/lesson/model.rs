@@ -29,6 +29,9 @@ pub struct Exercise {
     pub line: usize,
     /// Simulated GPUs the exercise needs at least (`gpus=2` on the fence), e.g. DataParallel.
     pub gpus: u32,
+    /// Names the learner must set to a prediction before the run shows the answer
+    /// (`predict=origin,reported` on the fence); empty for most exercises.
+    pub predict: Vec<String>,
 }
 
 /// A multiple-choice question; `answer` is 1-based, as written in the lesson file.

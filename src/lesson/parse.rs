@@ -236,6 +236,7 @@ fn attach_block(
                 solution: None,
                 line,
                 gpus,
+                predict: Vec::new(),
             });
         }
         FenceKind::Quiz => quizzes.push(parse_quiz(&code, line)?),

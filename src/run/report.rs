@@ -25,6 +25,11 @@ pub struct RunReport {
     pub timeline: Vec<TimelineEntry>,
     /// Exercise checks, in the order they appear in the check block; empty for a plain run.
     pub checks: Vec<CheckResult>,
+    /// True while a name the exercise asks to predict (`predict=` on its fence) still holds
+    /// its starting value or is undefined: the pager then hides what would give the answer
+    /// away (the traceback's lines, the timeline, the memory counters, the gutter marks).
+    #[serde(default)]
+    pub prediction_pending: bool,
 }
 
 /// The uncaught exception of a run.

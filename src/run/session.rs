@@ -79,6 +79,7 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         memory,
         timeline,
         checks,
+        prediction_pending: false,
     }
 }
 
