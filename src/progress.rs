@@ -35,6 +35,9 @@ pub struct Progress {
     /// gutter marks) survive a restart.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub last_runs: BTreeMap<String, SavedRun>,
+    /// Per exercise id: how many hints the learner has revealed.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub hints: BTreeMap<String, usize>,
 }
 
 /// A place in a lesson: a block of the Markdown source (its byte offset) and how many rendered

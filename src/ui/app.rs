@@ -114,6 +114,13 @@ impl App {
                     .get(&e.id)
                     .and_then(|s| s.code.as_deref());
                 let mut card = Card::new(&e.start_code, saved);
+                // Revealed hints stay revealed.
+                card.hints_shown = progress
+                    .hints
+                    .get(&e.id)
+                    .copied()
+                    .unwrap_or(0)
+                    .min(e.hints.len());
                 // The last run survives a restart.
                 if let Some(run) = progress.last_runs.get(&e.id) {
                     card.report = Some(run.report.clone());
@@ -778,10 +785,11 @@ impl App {
             self.deck.unfocus();
             return;
         }
+        if !layout.card_on_screen(index, self.pager.scroll) {
+            self.show_card(index);
+        }
         if let Some(id) = self.editing_id() {
             self.show_cursor(index, &id);
-        } else if !layout.card_on_screen(index, self.pager.scroll) {
-            self.show_card(index);
         }
     }
 
@@ -980,6 +988,11 @@ impl App {
         if let Some(card) = self.deck.cards.get_mut(&id) {
             if card.hints_shown < total {
                 card.hints_shown += 1;
+                self.session
+                    .progress
+                    .hints
+                    .insert(id.clone(), card.hints_shown);
+                self.session.changed(false);
             } else {
                 self.status = Some(s.no_more_hints.to_string());
             }

@@ -12,12 +12,14 @@ fn is_cjk(c: char) -> bool {
     c.width() == Some(2)
 }
 
-/// Punctuation that must not begin a line (kinsoku shori): Chinese full stops, commas and
-/// closing brackets, and their Latin cousins.
+/// Punctuation that must not begin a line (kinsoku shori): a token made only of Chinese full
+/// stops, commas, colons, closing brackets and the like (`.item()` begins with a dot but is a
+/// word, and may).
 pub fn no_line_start(text: &str) -> bool {
-    text.chars()
-        .next()
-        .is_some_and(|c| "。，、；：！？）》」』】〕〉…—·%.,;:!?)]}".contains(c))
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| "。，、；：！？）》」』】〕〉…".contains(c))
 }
 
 /// Splits pieces into unbreakable tokens: words, single spaces, single wide characters.
@@ -71,12 +73,32 @@ pub fn wrap(
         let space_w = usize::from(pending_space.is_some());
         if !line_empty && used + space_w + w > width.max(prefix_width(rest_prefix) + 1) {
             // Kinsoku: a 。 or ， may not start the next line, so the character before it goes
-            // down with it (never past the width), unless that would empty this line.
-            let mut carry = None;
-            let room = width.saturating_sub(prefix_width(rest_prefix));
-            let before = current.last().map_or(0, |s| s.content.width());
-            if space_w == 0 && no_line_start(&text) && words_on_line > 1 && before + w <= room {
-                carry = current.pop();
+            // down with it (and the one before that while those are punctuation too: `）；`),
+            // never past the width and never emptying this line.
+            let mut carry: Vec<Span<'static>> = Vec::new();
+            if space_w == 0 && no_line_start(&text) {
+                let room = width.saturating_sub(prefix_width(rest_prefix));
+                let mut taken = w;
+                let mut n = 0;
+                loop {
+                    let Some(last) = current.len().checked_sub(n + 1).map(|i| &current[i]) else {
+                        break;
+                    };
+                    if last.content == " " || n + 1 >= words_on_line {
+                        n = 0;
+                        break;
+                    }
+                    taken += last.content.width();
+                    if taken > room {
+                        n = 0;
+                        break;
+                    }
+                    n += 1;
+                    if !no_line_start(&last.content) {
+                        break;
+                    }
+                }
+                carry = current.split_off(current.len() - n);
             }
             lines.push(Line::from(std::mem::take(&mut current)));
             current = rest_prefix.to_vec();
@@ -85,11 +107,11 @@ pub fn wrap(
             line_empty = true;
             words_on_line = 0;
             pending_space = None;
-            if let Some(span) = carry {
-                used += span.content.width();
-                current.push(span);
+            if !carry.is_empty() {
+                words_on_line = carry.len();
+                used += carry.iter().map(|s| s.content.width()).sum::<usize>();
+                current.extend(carry);
                 line_empty = false;
-                words_on_line = 1;
             }
         }
         if let Some(space_style) = pending_space.take() {
@@ -186,7 +208,7 @@ mod tests {
 
     #[test]
     fn no_line_starts_with_a_chinese_full_stop_or_comma() {
-        let text = "设备端断言是异步报告的，所以错误出现的行不是出错的行。再运行一次看看。";
+        let text = "设备端断言是异步报告的，所以错误出现的行（不是出错的行）；再运行一次看看。";
         for width in 4..30 {
             let lines = wrap(&[(text.to_string(), Style::new())], width, &[], &[]);
             let texts = texts(&lines);
