@@ -80,10 +80,7 @@ pub fn wrap(
                 let room = width.saturating_sub(prefix_width(rest_prefix));
                 let mut taken = w;
                 let mut n = 0;
-                loop {
-                    let Some(last) = current.len().checked_sub(n + 1).map(|i| &current[i]) else {
-                        break;
-                    };
+                while let Some(last) = current.len().checked_sub(n + 1).map(|i| &current[i]) {
                     if last.content == " " || n + 1 >= words_on_line {
                         n = 0;
                         break;
