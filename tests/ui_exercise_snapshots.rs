@@ -30,13 +30,13 @@ fn entry(
     TimelineEntry {
         line,
         op: op.into(),
-        kind: kind.into(),
+        kind: kind.parse().expect("an event kind"),
         device: dev.map(|_| 0),
         host_us: host.0,
         host_end_us: host.1,
         device_start_us: dev.map(|d| d.0),
         device_end_us: dev.map(|d| d.1),
-        status: "ok".into(),
+        status: "ok".parse().expect("an event status"),
         allocated: 0,
         reserved: 0,
     }
@@ -89,8 +89,8 @@ const CUDA_MESSAGE: &str = "CUDA error: device-side assert triggered\nCUDA kerne
 /// Without CUDA_LAUNCH_BLOCKING: the kernel of line 7 fails, item() on line 8 reports it.
 fn deferred_assert() -> RunReport {
     let mut timeline = timeline();
-    timeline[3].status = "assert".into();
-    timeline[4].status = "reported".into();
+    timeline[3].status = "assert".parse().unwrap();
+    timeline[4].status = "reported".parse().unwrap();
     let traceback = format!(
         "Traceback (most recent call last):\n  File \"exercise.py\", line 8, in <module>\n    print(loss.item())\n          ^^^^^^^^^^^\nRuntimeError: {CUDA_MESSAGE}\n"
     );
@@ -123,7 +123,7 @@ fn blocking_assert() -> RunReport {
     let mut report = deferred_assert();
     report.launch_blocking = true;
     report.timeline.truncate(4);
-    report.timeline[3].status = "assert".into();
+    report.timeline[3].status = "assert".parse().unwrap();
     report.timeline[3].host_end_us = 41.0;
     let traceback = format!(
         "Traceback (most recent call last):\n  File \"exercise.py\", line 7, in <module>\n    loss = F.cross_entropy(logits, labels)\nRuntimeError: {CUDA_MESSAGE}\n"

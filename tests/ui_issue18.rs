@@ -92,13 +92,13 @@ fn entry(
     TimelineEntry {
         line,
         op: op.into(),
-        kind: kind.into(),
+        kind: kind.parse().expect("an event kind"),
         device: dev.map(|_| 0),
         host_us: host.0,
         host_end_us: host.1,
         device_start_us: dev.map(|d| d.0),
         device_end_us: dev.map(|d| d.1),
-        status: status.into(),
+        status: status.parse().expect("an event status"),
         allocated: if dev.is_some() { 512 } else { 0 },
         reserved: if dev.is_some() { 2 << 20 } else { 0 },
     }

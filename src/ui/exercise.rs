@@ -368,6 +368,22 @@ pub fn human_size(bytes: u64) -> String {
     format!("{value:.2} {}", UNITS[unit])
 }
 
+/// The failing kernel (status `assert`) and the call that reported it (`reported`), with the
+/// time from the kernel's end on the device to the reporting call's return on the host (when
+/// Python saw the exception), in µs.
+pub fn assert_gap(report: &RunReport) -> Option<(usize, usize, f64)> {
+    let a = report.timeline.iter().position(|e| e.status == "assert")?;
+    let r = report
+        .timeline
+        .iter()
+        .position(|e| e.status == "reported")?;
+    // Measured from when the launch returned to Python, not from the kernel's end: the point
+    // is how long the host ran on, unaware, before a later call heard of the failure (from the
+    // kernel's end it is ~0 whenever the reporter is a synchronising call).
+    let launched = report.timeline[a].host_end_us;
+    Some((a, r, (report.timeline[r].host_end_us - launched).max(0.0)))
+}
+
 /// "412 µs", "1.25 ms".
 pub fn human_us(us: f64) -> String {
     if us >= 1000.0 {

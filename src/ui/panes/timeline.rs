@@ -13,7 +13,7 @@
 //!   with the time between; with blocking there is no gap, and the explanation says why.
 //!   A legend names the glyphs; the explanation wraps.
 
-use super::super::exercise::human_us;
+use super::super::exercise::{assert_gap, human_us};
 use super::super::wrap::wrap;
 use crate::run::{RunReport, TimelineEntry};
 use ratatui::style::Style;
@@ -65,8 +65,9 @@ pub fn failure(report: &RunReport) -> Option<Failure> {
         None => true,
         Some(r) => report.launch_blocking || t[r].line == t[kernel].line && t[r].kind == "sync",
     };
-    let gap_us = match reporter {
-        Some(r) if !blocking => (t[r].host_end_us - t[kernel].host_end_us).max(0.0),
+    // Otherwise the gap is the one the CLI summary shows too.
+    let gap_us = match assert_gap(report) {
+        Some((_, _, us)) if !blocking => us,
         _ => 0.0,
     };
     Some(Failure {
@@ -113,7 +114,9 @@ pub fn lines(report: &RunReport, width: usize, look: &Look) -> Vec<Line<'static>
     // when it synchronises (a copy, a sync, the call that reports a failure) and, under
     // CUDA_LAUNCH_BLOCKING=1, at every launch; other calls return at once.
     for e in entries {
-        let waits = matches!(e.kind.as_str(), "d2h" | "h2d" | "sync")
+        let waits = e.kind == "d2h"
+            || e.kind == "h2d"
+            || e.kind == "sync"
             || e.status == "reported"
             || report.launch_blocking && e.kind == "kernel";
         if !waits {
@@ -348,13 +351,13 @@ mod tests {
         TimelineEntry {
             line,
             op: op.into(),
-            kind: kind.into(),
+            kind: kind.parse().expect("an event kind"),
             device: dev.map(|_| 0),
             host_us: host.0,
             host_end_us: host.1,
             device_start_us: dev.map(|d| d.0),
             device_end_us: dev.map(|d| d.1),
-            status: status.into(),
+            status: status.parse().expect("an event status"),
             ..TimelineEntry::default()
         }
     }
