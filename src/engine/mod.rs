@@ -13,6 +13,7 @@ pub mod dtype;
 pub mod error;
 pub mod hostbuf;
 pub mod hostmem;
+pub mod numerics;
 pub mod numpy_print;
 pub mod print;
 pub mod rng;
