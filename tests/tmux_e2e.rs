@@ -55,9 +55,9 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
 
     // Help overlay.
     t.send(&["?"]);
-    t.wait_for("next / previous lesson");
+    t.wait_for("previous lesson");
     t.send(&["Escape"]);
-    t.wait_until("help to close", |s| !s.contains("next / previous lesson"));
+    t.wait_until("help to close", |s| !s.contains("previous lesson"));
 
     t.send(&["q"]);
     let after = t.wait_until("the shell prompt after quitting", |s| {
@@ -324,4 +324,190 @@ fn pager_exits_and_saves_when_its_terminal_goes_away() {
             "{case}: place saved: {saved}"
         );
     }
+}
+
+// ----- Issue 18 in a real terminal -----
+
+fn deck_dir() -> String {
+    format!("{}/tests/fixtures/lessons/deck", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shell prompt is back (the pager ended) or not.
+fn pager_gone(screen: &str) -> bool {
+    screen.matches("TMUX-TEST-PROMPT$").count() >= 2
+}
+
+/// Esc from the editor, the card and the pager, and Ctrl-c in the editor, never quit; a card
+/// scrolled out of view takes no key (x asks nothing); q quits.
+#[test]
+fn esc_and_ctrl_c_never_quit_and_keys_act_only_on_what_is_seen() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("issue18-keys");
+    let t = e2e_shell("issue18-keys", &data);
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim --lessons {}",
+        deck_dir()
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("1/1 Two cards and a quiz");
+    t.send(&["Tab"]);
+    t.wait_for("Enter edit");
+    t.send(&["Enter"]);
+    t.wait_for("✎ editing");
+    t.send(&["C-c"]);
+    for _ in 0..3 {
+        sleep(Duration::from_millis(150));
+        t.send(&["Escape"]);
+    }
+    sleep(Duration::from_millis(300));
+    let screen = t.wait_for("Two cards and a quiz");
+    assert!(!pager_gone(&screen), "Esc or Ctrl-c quit:\n{screen}");
+    // Focus the first card, scroll it away, press x: nothing is asked.
+    t.send(&["Tab"]);
+    t.wait_for("Exercise deck-counters");
+    for _ in 0..40 {
+        t.send(&["j"]);
+    }
+    t.wait_until("the card to leave", |s| {
+        !s.contains("Exercise deck-counters")
+    });
+    t.send(&["x"]);
+    sleep(Duration::from_millis(300));
+    let screen = t.screen();
+    assert!(!screen.contains("starting code?"), "{screen}");
+    t.send(&["q"]);
+    t.wait_until("the shell prompt", pager_gone);
+}
+
+/// Ctrl-c during a long tensor loop: the run stops (or the pager stops waiting for it) and the
+/// footer says so, with no "cancelling…" left.
+#[test]
+fn ctrl_c_stops_a_long_run_and_the_footer_tells_the_truth() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("issue18-cancel");
+    let lessons = data.join("lessons");
+    std::fs::create_dir_all(&lessons).unwrap();
+    std::fs::write(
+        lessons.join("01-loop.md"),
+        "+++\nid = \"loop\"\ntitle = \"A long loop\"\norder = 1\n+++\n\n# A long loop\n\n```python exercise id=long-loop\nimport torch\na = torch.randn(512, 512, device='cuda')\nfor i in range(100000):\n    a = (a @ a).tanh()\nprint(a.sum().item())\n```\n\n```python check\nassert True, \"fine\"\n```\n\n```hint\nIt is long on purpose.\n```\n",
+    )
+    .unwrap();
+    let t = e2e_shell("issue18-cancel", &data);
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim --lessons {}",
+        lessons.display()
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("1/1 A long loop");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise long-loop");
+    t.send(&["r"]);
+    t.wait_for("Ctrl-c cancel the run");
+    sleep(Duration::from_millis(500));
+    t.send(&["C-c"]);
+    let after = t.wait_until("the run to end", |s| {
+        !s.contains("Ctrl-c cancel the run") && !s.contains("running…")
+    });
+    assert!(!after.contains("cancelling"), "{after}");
+    assert!(
+        after.contains("Run cancelled") || after.contains("KeyboardInterrupt"),
+        "{after}"
+    );
+    assert!(!pager_gone(&after), "Ctrl-c quit:\n{after}");
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
+    t.send(&["q"]);
+    t.wait_until("the shell prompt", pager_gone);
+}
+
+/// From 160x50 to 40x12 inside an editor: the edited card stays on screen.
+#[test]
+fn a_resize_keeps_the_edited_card_on_screen() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("issue18-resize");
+    let t = Tmux::start(
+        "e2e-issue18-resize",
+        160,
+        50,
+        &[format!("CUDATUTOR_DATA_DIR={}", data.display())],
+    );
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim --lessons {}",
+        deck_dir()
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("1/1 Two cards and a quiz");
+    t.send(&["Tab"]);
+    t.send(&["Tab"]);
+    t.wait_for("Exercise deck-two-fixes");
+    t.send(&["Enter"]);
+    t.wait_for("✎ editing");
+    t.resize(40, 12);
+    let screen = t.wait_until("the edited card at 40x12", |s| {
+        s.contains("x = torch.ones(3") && s.lines().count() <= 12
+    });
+    assert!(screen.contains("Esc leave editor"), "{screen}");
+}
+
+/// The Chinese help box over Chinese text keeps its border whole (a wide character that
+/// straddled it used to cover it).
+#[test]
+fn the_chinese_help_box_has_a_whole_border() {
+    use unicode_width::UnicodeWidthChar;
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("issue18-help");
+    let t = e2e_shell("issue18-help", &data);
+    t.type_text(&format!("{bin} --lang zh --backend sim lesson 2"));
+    t.send(&["Enter"]);
+    t.wait_for("2/5");
+    t.send(&["?"]);
+    // The character at a display column of a captured row.
+    let at = |row: &str, x: usize| {
+        let mut col = 0;
+        for c in row.chars() {
+            if col == x {
+                return Some(c);
+            }
+            if col > x {
+                return None;
+            }
+            col += c.width().unwrap_or(0).max(1);
+        }
+        None
+    };
+    // Whether the box is drawn and its left border whole on every row (waited for, since a
+    // capture can catch a frame half drawn).
+    let whole = |screen: &str| {
+        let rows: Vec<&str> = screen.lines().collect();
+        let Some(top) = rows.iter().position(|r| r.contains("┌ 按键")) else {
+            return false;
+        };
+        let mut col = 0;
+        let mut left = None;
+        for c in rows[top].chars() {
+            if c == '┌' {
+                left = Some(col);
+                break;
+            }
+            col += c.width().unwrap_or(0).max(1);
+        }
+        let Some(left) = left else {
+            return false;
+        };
+        let mut checked = 0;
+        for row in &rows[top + 1..] {
+            if at(row, left) == Some('└') {
+                return checked > 5;
+            }
+            if at(row, left) != Some('│') {
+                return false;
+            }
+            checked += 1;
+        }
+        false
+    };
+    t.wait_until("the help box with a whole left border", whole);
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
+    t.send(&["q"]);
 }

@@ -441,8 +441,8 @@ impl App {
                 .iter()
                 .map(|(_, bindings)| bindings.len() + 1)
                 .sum();
-            // The box is the screen less a row, its border two more.
-            let last = rows.saturating_sub(usize::from(self.size.height.saturating_sub(3)));
+            // The box is the screen less the title and footer, its border two more.
+            let last = rows.saturating_sub(usize::from(self.size.height.saturating_sub(4)));
             *scroll = match action {
                 A::ScrollDown => *scroll + 1,
                 A::ScrollUp => scroll.saturating_sub(1),

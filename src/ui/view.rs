@@ -527,11 +527,15 @@ impl App {
         scroll: usize,
         buf: &mut Buffer,
     ) {
+        // Between the title bar and the footer, which stay visible (the footer says how to
+        // close the box).
+        let area = Rect {
+            y: area.y + 1,
+            height: area.height.saturating_sub(2),
+            ..area
+        };
         let width = width.min(area.width);
-        let height = ((lines.len() + 2) as u16)
-            .min(area.height.saturating_sub(1))
-            .max(3)
-            .min(area.height);
+        let height = ((lines.len() + 2) as u16).min(area.height);
         let popup = Rect {
             x: area.x + (area.width - width) / 2,
             y: area.y + (area.height - height) / 2,
