@@ -1101,6 +1101,7 @@ impl App {
         match self.session.save() {
             Ok(()) => self.quit = true,
             Err(why) if self.session.unsaved_work() => {
+                let why = why.unwrap_or_else(|| self.strings().no_data_folder.to_string());
                 self.confirm = Some(Confirm::Quit(Some(why)))
             }
             Err(_) => self.quit = true,
@@ -1212,7 +1213,7 @@ impl App {
             redraw = true;
         }
         if let Some(result) = self.session.save_if_due(now) {
-            if let Err(e) = result {
+            if let Err(Some(e)) = result {
                 self.status = Some(format!("{}: {e}", self.strings().save_failed));
             }
             redraw = true;
@@ -1235,9 +1236,7 @@ impl App {
     /// Writes progress now (atomically, through the store); a failure is shown, not fatal.
     pub fn save_now(&mut self) {
         self.remember_place();
-        if let Err(e) = self.session.save()
-            && self.session.has_store()
-        {
+        if let Err(Some(e)) = self.session.save() {
             self.status = Some(format!("{}: {e}", self.strings().save_failed));
         }
     }

@@ -61,7 +61,7 @@ impl Session {
 
     /// The debounced save: once the changes are old enough, writes them (with no store there
     /// is nowhere to write, and nothing to report). Err is the message for the footer.
-    pub fn save_if_due(&mut self, now: Instant) -> Option<Result<(), String>> {
+    pub fn save_if_due(&mut self, now: Instant) -> Option<Result<(), Option<String>>> {
         if !self.due(now) {
             return None;
         }
@@ -78,18 +78,16 @@ impl Session {
             .is_some_and(|t| now.saturating_duration_since(t) >= SAVE_DEBOUNCE)
     }
 
-    /// Writes progress now. Err is the message for the footer (it names the path). With no
-    /// store there is nowhere to write, which is an error only when there is work to lose.
-    pub fn save(&mut self) -> Result<(), String> {
+    /// Writes progress now. Err is the store's message (it names the path), or None when
+    /// there is no store: nowhere to write, an error only when there is work to lose.
+    pub fn save(&mut self) -> Result<(), Option<String>> {
         self.dirty_since = None;
         let Some(store) = &self.store else {
-            return if self.unsaved_work {
-                Err("no data folder".to_string())
-            } else {
-                Ok(())
-            };
+            return if self.unsaved_work { Err(None) } else { Ok(()) };
         };
-        store.save(&self.progress).map_err(|e| e.to_string())?;
+        store
+            .save(&self.progress)
+            .map_err(|e| Some(e.to_string()))?;
         self.unsaved_work = false;
         Ok(())
     }

@@ -95,6 +95,8 @@ pub struct Strings {
     pub quiz_answer_is: &'static str,
     pub quiz_already: &'static str,
     pub save_failed: &'static str,
+    /// Why work cannot be saved when there is no data folder.
+    pub no_data_folder: &'static str,
     pub copied: &'static str,
     /// The backend label's words: "sim", the simulated device's name.
     pub sim: &'static str,
@@ -178,6 +180,7 @@ pub const EN: Strings = Strings {
     quiz_answer_is: "The answer is",
     quiz_already: "Your first answer is the grade: this quiz is answered",
     save_failed: "Could not save progress",
+    no_data_folder: "no data folder",
     copied: "Copied",
     sim: "sim",
     sim_device: "Simulated H200 (modelled)",
@@ -400,6 +403,7 @@ pub const ZH: Strings = Strings {
     quiz_answer_is: "正确答案是",
     quiz_already: "以第一次作答计分：这道小测验已经答过了",
     save_failed: "无法保存进度",
+    no_data_folder: "没有数据文件夹",
     copied: "已复制",
     sim: "模拟",
     sim_device: "模拟的 H200（时间为模型估算）",
