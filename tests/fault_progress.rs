@@ -505,6 +505,10 @@ fn pager_still_works(c: &Confinement, fault: Fault) {
     t.send(&["Escape"]);
     t.wait_until("the editor to close", |s| !s.contains("✎"));
     t.send(&["q"]);
+    // The edit cannot be saved: the pager asks before leaving, naming why.
+    let asked = t.wait_for("quit anyway?");
+    assert!(asked.contains(&c.os_error), "{asked}");
+    t.send(&["y"]);
     // Until the prompt is back after the epilogue: the capture can otherwise land while
     // the FAULT-LEFT line is still being drawn.
     let end = t.wait_until("the epilogue and the prompt after it", |s| {
