@@ -460,10 +460,13 @@ def family_loss():
                               ("smooth_l1_loss", {"beta": 0.5}), ("smooth_l1_loss", {"beta": 0.0}),
                               ("huber_loss", {"delta": 1.0}), ("huber_loss", {"delta": 2.5}),
                               ("mse_loss_backward", {}), ("bce_with_logits", {}),
-                              ("bce_with_logits", {"weighted": True}), ("bce_with_logits", {"pos_weighted": True})):
+                              ("bce_with_logits", {"weighted": True}), ("bce_with_logits", {"pos_weighted": True}),
+                              ("bce_with_logits_backward", {}), ("bce_with_logits_backward", {"weighted": True, "pos_weighted": True}),
+                              ("smooth_l1_loss_backward", {"beta": 1.0}), ("smooth_l1_loss_backward", {"beta": 0.3}),
+                              ("huber_loss_backward", {"delta": 1.0}), ("huber_loss_backward", {"delta": 0.4})):
                 case = {"op": op, "input": a, "target": b, "n": n, "reduction": reduction}
                 case.update(extra)
-                if op == "bce_with_logits":
+                if op.startswith("bce_with_logits"):
                     case["target"] = u(seed + 2, n, 0.0, 1.0)
                     case["weight"] = u(seed + 3, n, 0.5, 1.5)
                 cases.append(case)
@@ -516,6 +519,18 @@ def family_loss():
         if op == "bce_backward":
             a.requires_grad_(True)
             loss = F.binary_cross_entropy(a, b, reduction=reduction)
+            loss.backward(torch.ones_like(loss) if reduction != "none" else tensor(nrm(7, loss.numel(), 0.0, 1.0)))
+            return a.grad
+        if op in ("smooth_l1_loss_backward", "huber_loss_backward", "bce_with_logits_backward"):
+            a.requires_grad_(True)
+            if op == "smooth_l1_loss_backward":
+                loss = F.smooth_l1_loss(a, b, reduction=reduction, beta=case["beta"])
+            elif op == "huber_loss_backward":
+                loss = F.huber_loss(a, b, reduction=reduction, delta=case["delta"])
+            else:
+                loss = F.binary_cross_entropy_with_logits(
+                    a, b, weight=w if case.get("weighted") else None,
+                    pos_weight=(w if case.get("pos_weighted") else None), reduction=reduction)
             loss.backward(torch.ones_like(loss) if reduction != "none" else tensor(nrm(7, loss.numel(), 0.0, 1.0)))
             return a.grad
         if op == "bce_with_logits":
@@ -635,9 +650,12 @@ def family_pointwise():
     def run(case):
         op = case["op"]
         if op == "backward":
-            fwd, _, _ = BACKWARD_OPS[case["fn"]]
+            fwd, uses_output, _ = BACKWARD_OPS[case["fn"]]
             x = tensor(case["x"]).requires_grad_(True)
             y = fwd(x)
+            if uses_output:
+                # the saved output, so the backward is checked on PyTorch's own forward
+                case["y"] = encode(y)
             y.backward(tensor(case["g"]))
             return x.grad
         a, b, c, s = tensor(case["a"]), tensor(case["b"]), tensor(case["c"]), case["s"]
@@ -680,11 +698,107 @@ def family_optim():
         cls = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "rmsprop": torch.optim.RMSprop}[case["op"]]
         opt = cls([p], **case["kw"])
         out = []
+        sqrt_pairs = {}
         for k in range(case["steps"]):
             p.grad = tensor(nrm(case["grad_seed"] + k, case["n"], 0.0, 1.0))
             opt.step()
             out.append(p.detach().clone())
+            # The square roots PyTorch (MKL) took this step, as input -> output bit patterns.
+            st = opt.state[p]
+            if case["op"] in ("adam", "adamw"):
+                src = st["max_exp_avg_sq"] if case["kw"].get("amsgrad") else st["exp_avg_sq"]
+            elif case["op"] == "rmsprop":
+                src = st["square_avg"]
+                if case["kw"].get("centered"):
+                    src = src.addcmul(st["grad_avg"], st["grad_avg"], value=-1)
+            else:
+                continue
+            import numpy as np
+            for a, b in zip(src.reshape(-1).numpy().view(np.uint32), src.sqrt().reshape(-1).numpy().view(np.uint32)):
+                sqrt_pairs[f"{int(a):08x}"] = f"{int(b):08x}"
+        if sqrt_pairs:
+            case["sqrt"] = sqrt_pairs
         return torch.cat(out)
+    return cases, run
+
+
+MKL_OPS = {
+    "exp": (lambda t: t.exp(), [("n", 0.0, 5.0), ("u", -87.0, 88.0)]),
+    "log": (lambda t: t.log(), [("u", 0.0, 10.0), ("b", -60, 60)]),
+    "log2": (lambda t: t.log2(), [("u", 0.0, 10.0)]),
+    "log10": (lambda t: t.log10(), [("u", 0.0, 10.0)]),
+    "sqrt": (lambda t: t.sqrt(), [("u", 0.0, 10.0), ("b", -60, 60)]),
+    "pow05": (lambda t: t ** 0.5, [("u", 0.0, 10.0)]),
+    "tanh": (lambda t: t.tanh(), [("n", 0.0, 3.0)]),
+    "sin": (lambda t: t.sin(), [("n", 0.0, 5.0)]),
+    "cos": (lambda t: t.cos(), [("n", 0.0, 5.0)]),
+    "tan": (lambda t: t.tan(), [("u", -1.5, 1.5)]),
+    "erf": (lambda t: t.erf(), [("n", 0.0, 2.0)]),
+    "erfc": (lambda t: t.erfc(), [("n", 0.0, 2.0)]),
+}
+
+
+def family_mkl():
+    """Ops PyTorch computes in MKL: large samples whose agreement rate with the stand-ins is
+    measured (tests/numerics_exact.rs mkl_stand_ins), plus logsumexp rows."""
+    import torch
+    cases = []
+    seed = 60000
+    for name, (fn, ranges) in MKL_OPS.items():
+        for kind, a, b in ranges:
+            seed += 1
+            cases.append({"op": name, "input": spec_for(kind, seed, 1000, a, b)})
+    for shape, dims in (([1000], []), ([16, 10], [1]), ([10, 37], [0]), ([3, 4, 50], [2]), ([64, 100], [1])):
+        seed += 1
+        cases.append({"op": "logsumexp", "input": nrm(seed, numel(shape), 0.0, 3.0), "view": contiguous_view(shape), "dims": dims})
+
+    def run(case):
+        if case["op"] == "logsumexp":
+            return torch.logsumexp(tensor(case["input"], case["view"]), dim=case["dims"] or list(range(len(case["view"]["shape"]))))
+        return MKL_OPS[case["op"]][0](tensor(case["input"]))
+    return cases, run
+
+
+def family_extrema():
+    """prod, amax/amin, argmax/argmin."""
+    import torch
+    cases = []
+    seed = 70000
+    for n in (1, 7, 8, 31, 32, 33, 63, 64, 65, 100, 1000, 4097):
+        seed += 1
+        cases.append({"op": "prod", "input": u(seed, n, 0.5, 1.5), "view": contiguous_view([n]), "dims": []})
+    for shape in ([7, 33], [33, 7], [4, 100], [100, 4], [3, 70, 5], [64, 64]):
+        nd = len(shape)
+        for view in (contiguous_view(shape), permuted_view(shape, list(reversed(range(nd))))):
+            for dims in [[d] for d in range(nd)] + [[]]:
+                seed += 1
+                cases.append({"op": "prod", "input": u(seed, numel(shape), 0.8, 1.25), "view": view, "dims": dims})
+                seed += 1
+                for op in ("amax", "amin"):
+                    cases.append({"op": op, "input": nrm(seed, numel(shape), 0.0, 1.0), "view": view, "dims": dims})
+            for d in range(nd):
+                seed += 1
+                for op in ("argmax", "argmin"):
+                    cases.append({"op": op, "input": ints(seed, numel(shape), -3, 3), "view": view, "dim": d})
+    edge = vals([1.0, float("nan"), 3.0, 3.0, -float("inf"), 2.0, float("nan"), -5.0])
+    for op in ("amax", "amin"):
+        cases.append({"op": op, "input": edge, "view": contiguous_view([8]), "dims": []})
+    for op in ("argmax", "argmin"):
+        cases.append({"op": op, "input": edge, "view": contiguous_view([8]), "dim": 0})
+        cases.append({"op": op, "input": vals([2.0, 5.0, 5.0, -1.0, -1.0]), "view": contiguous_view([5]), "dim": 0})
+
+    def run(case):
+        x = tensor(case["input"], case["view"])
+        op = case["op"]
+        if op == "prod":
+            if case["dims"]:
+                return torch.prod(x, case["dims"][0])
+            return torch.prod(x)
+        if op in ("amax", "amin"):
+            f = torch.amax if op == "amax" else torch.amin
+            return f(x, dim=case["dims"]) if case["dims"] else f(x)
+        f = torch.argmax if op == "argmax" else torch.argmin
+        return f(x, dim=case["dim"])
     return cases, run
 
 
@@ -697,6 +811,8 @@ FAMILIES = {
     "range": family_range,
     "pointwise": family_pointwise,
     "optim": family_optim,
+    "mkl": family_mkl,
+    "extrema": family_extrema,
 }
 
 

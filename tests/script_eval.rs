@@ -586,14 +586,6 @@ fn exception_messages_match_cpython() {
     for (src, t, m) in cases {
         let (_, e) = run(src);
         let e = e.unwrap_or_else(|| panic!("{src:?} should fail"));
-        if *t == "SyntaxError" {
-            // ruff accepts a top-level yield; we refuse generators altogether.
-            assert!(
-                e.type_name == "SyntaxError" || e.type_name == "NotImplementedError",
-                "{src:?}: {e:?}"
-            );
-            continue;
-        }
         assert_eq!(
             (e.type_name.as_str(), e.message.as_str()),
             (*t, *m),
@@ -697,7 +689,6 @@ fn syntax_errors_look_like_cpython() {
 #[test]
 fn unsupported_syntax_is_named() {
     for (src, what) in [
-        ("def g():\n    yield 1\n", "generators (yield)"),
         ("match 1:\n    case 1: pass\n", "match statements"),
         ("async def f(): pass\n", "async def"),
         ("x = b'abc'\n", "bytes literals"),

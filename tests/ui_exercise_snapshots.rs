@@ -115,6 +115,8 @@ fn deferred_assert() -> RunReport {
         timeline,
         checks: Vec::new(),
         prediction_pending: false,
+        internal_error: None,
+        exit_status: None,
     }
 }
 
@@ -153,6 +155,7 @@ fn passing() -> RunReport {
                 line: 1,
                 passed: true,
                 message: None,
+                error: None,
             },
             CheckResult {
                 source: "assert loss.device.type == 'cuda', \"keep the computation on the GPU\""
@@ -160,6 +163,7 @@ fn passing() -> RunReport {
                 line: 2,
                 passed: true,
                 message: None,
+                error: None,
             },
         ],
         ..RunReport::default()
@@ -464,7 +468,11 @@ fn failing_with_launch_blocking_120x40() {
 fn passing_report_100x30() {
     let mut app = app_with(passing(), Progress::default());
     run_exercise(&mut app, 100, 30);
-    assert!(app.progress().exercises[ID].passed);
+    let exercise = app.exercise(ID).expect("the exercise").clone();
+    assert!(
+        app.progress().passed(&exercise),
+        "the ✓ of the code that ran"
+    );
     let s = screen(&mut app, 100, 30);
     assert!(s.contains("Exercise labels-range ✓"), "{s}");
     assert!(

@@ -666,12 +666,14 @@ fn the_checks_pane_shows_messages_not_sources() {
                 line: 1,
                 passed: false,
                 message: Some("count again".into()),
+                error: None,
             },
             CheckResult {
                 source: "assert predicted > 0, \"predict a number of bytes\"".into(),
                 line: 2,
                 passed: true,
                 message: None,
+                error: None,
             },
         ],
         ..RunReport::default()
@@ -966,14 +968,14 @@ fn the_help_border_is_whole_in_chinese() {
                 .map(|(_, ch)| ch)
         };
         let top = rows.iter().position(|r| r.contains('┌')).expect("the box");
-        let corner = |c: char| {
-            columns(&rows[top])
-                .into_iter()
-                .find(|(_, ch)| *ch == c)
-                .unwrap()
-                .0
-        };
-        let (left, right) = (corner('┌'), corner('┐'));
+        // The box's own corners: the contents pane left of it has a ┐ of its own.
+        let top_row = columns(&rows[top]);
+        let left = top_row.iter().find(|(_, ch)| *ch == '┌').unwrap().0;
+        let right = top_row
+            .iter()
+            .find(|(x, ch)| *x > left && *ch == '┐')
+            .unwrap()
+            .0;
         for row in &rows[top + 1..] {
             if at(row, left) == Some('└') {
                 assert_eq!(at(row, right), Some('┘'), "{w}: {row}");

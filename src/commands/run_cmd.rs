@@ -65,7 +65,11 @@ pub fn execute(source: &str, opts: &RunOptions, format: Format, summary: bool) -
         }),
     };
     match written {
-        Ok(()) => u8::from(!report.ok),
+        Ok(()) => match report.exit_status {
+            // The low byte, as the process status python3 exits with.
+            Some(code) => (code & 0xff) as u8,
+            None => u8::from(!report.ok),
+        },
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => super::output::BROKEN_PIPE_STATUS,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "cudatutor: {e}");

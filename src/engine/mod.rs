@@ -16,6 +16,7 @@ pub mod hostmem;
 pub mod numerics;
 pub mod numpy_print;
 pub mod print;
+pub mod random;
 pub mod rng;
 pub mod runtime;
 pub mod tensor;

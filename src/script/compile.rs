@@ -87,6 +87,11 @@ struct Scope {
     captured: NameSet,
     overlays: Vec<FxHashMap<Rc<str>, Slot>>,
     in_loop: u32,
+    /// A `yield` was compiled in this function: it is a generator.
+    is_generator: bool,
+    /// The comprehensions being compiled inline here, innermost last (`yield` is refused
+    /// inside one, as CPython 3.8+ does).
+    comps: Vec<&'static str>,
 }
 
 impl Scope {
@@ -106,6 +111,8 @@ impl Scope {
             captured: NameSet::default(),
             overlays: Vec::new(),
             in_loop: 0,
+            is_generator: false,
+            comps: Vec::new(),
         }
     }
     fn new_fast(&mut self, name: &Rc<str>) -> u32 {
@@ -248,6 +255,7 @@ impl<'s> Compiler<'s> {
             free_names: sc.free_names,
             body: stmts,
             is_lambda: false,
+            is_generator: false,
             doc: docstring(body),
         })
     }
@@ -290,13 +298,31 @@ impl<'s> Compiler<'s> {
                 }
                 StmtKind::Assign(ts, value)
             }
-            S::AnnAssign(a) => match &a.value {
-                Some(v) => {
-                    let value = self.expr(v)?;
-                    StmtKind::Assign(vec![self.target(&a.target)?], value)
+            S::AnnAssign(a) => {
+                let assign = match &a.value {
+                    Some(v) => {
+                        let value = self.expr(v)?;
+                        Some(StmtKind::Assign(vec![self.target(&a.target)?], value))
+                    }
+                    None => None,
+                };
+                // CPython evaluates and records a simple name's annotation in class bodies
+                // and modules (not in functions).
+                let recorded = match (&*a.target, self.scope().kind) {
+                    (ast::Expr::Name(n), Kind::Class | Kind::Module) if a.simple => {
+                        let name = self.name(n.id.as_str());
+                        Some(StmtKind::Annotate(name, self.expr(&a.annotation)?))
+                    }
+                    _ => None,
+                };
+                match (assign, recorded) {
+                    (None, None) => return Ok(None),
+                    (Some(k), None) | (None, Some(k)) => k,
+                    (Some(a), Some(r)) => {
+                        block_kind(vec![Stmt { line, kind: a }, Stmt { line, kind: r }])
+                    }
                 }
-                None => return Ok(None),
-            },
+            }
             S::AugAssign(a) => {
                 let value = self.expr(&a.value)?;
                 let marks = self.target_marks(&a.target);
@@ -714,6 +740,7 @@ impl<'s> Compiler<'s> {
             free_names: sc.free_names,
             body: body_ir,
             is_lambda: matches!(body, FnBody::Expr(_)),
+            is_generator: sc.is_generator,
             doc: match body {
                 FnBody::Stmts(b) => docstring(b),
                 FnBody::Expr(_) => None,
@@ -725,6 +752,160 @@ impl<'s> Compiler<'s> {
             kwdefaults,
             captures: sc.captures,
         })
+    }
+
+    /// A `yield` in the current scope: it makes the function a generator; elsewhere it is
+    /// CPython's SyntaxError.
+    fn note_yield(&mut self, line: u32) -> PyResult<()> {
+        let sc = self.scope();
+        let msg = match (sc.comps.last(), sc.kind) {
+            (Some(what), _) => format!("'yield' inside {what}"),
+            (None, Kind::Function) => {
+                sc.is_generator = true;
+                return Ok(());
+            }
+            (None, _) => "'yield' outside function".to_string(),
+        };
+        let mut e = PyException::new("SyntaxError", msg);
+        e.0.line_hint = Some(line);
+        Err(e)
+    }
+
+    /// `(elt for t in it if c ...)` as CPython compiles it: a generator function `<genexpr>`
+    /// whose one parameter `.0` is the outermost iterator (evaluated by the caller, in the
+    /// enclosing scope), with the loops, conditions and `yield elt` as its body.
+    fn genexpr(&mut self, c: &ast::ExprGenerator, line: u32, marks: Marks) -> PyResult<Expr> {
+        let gens = &c.generators;
+        let Some(first) = gens.first() else {
+            let mut e = PyException::new("SyntaxError", "invalid syntax");
+            e.0.line_hint = Some(line);
+            return Err(e);
+        };
+        if gens.iter().any(|g| g.is_async) {
+            return Err(unsupported("async comprehensions", line));
+        }
+        let iter = self.expr(&first.iter)?;
+        let parent_q = self
+            .scopes
+            .last()
+            .map(|s| s.qualname.clone())
+            .unwrap_or_else(|| "".into());
+        let parent_kind = self.scopes.last().map(|s| s.kind).unwrap_or(Kind::Module);
+        let qualname: Rc<str> = match parent_kind {
+            Kind::Module => "<genexpr>".into(),
+            Kind::Class => format!("{parent_q}.<genexpr>").into(),
+            Kind::Function => format!("{parent_q}.<locals>.<genexpr>").into(),
+        };
+        let mut sc = Scope::new(Kind::Function, qualname.clone());
+        sc.comps.push("generator expression");
+        let mut captured = NameSet::default();
+        let mut parts: Vec<&ast::Expr> = vec![&c.elt];
+        for (i, g) in gens.iter().enumerate() {
+            if i > 0 {
+                parts.push(&g.iter);
+            }
+            parts.extend(g.ifs.iter());
+        }
+        for p in parts {
+            captured.extend(nested_names_expr(p, &mut self.interned));
+        }
+        sc.captured = captured;
+        let dot0 = self.name(".0");
+        let slot0 = sc.new_fast(&dot0);
+        sc.locals.insert(dot0.clone(), Slot::Fast(slot0));
+        for g in gens {
+            let mut names = Vec::new();
+            collect_target_names(&g.target, &mut names);
+            for n in names {
+                let n = self.name(&n);
+                if sc.locals.contains_key(&n) {
+                    continue;
+                }
+                let slot = if sc.captured.contains(&n) {
+                    Slot::Cell(sc.new_cell(&n))
+                } else {
+                    Slot::Fast(sc.new_fast(&n))
+                };
+                sc.locals.insert(n, slot);
+            }
+        }
+        self.scopes.push(sc);
+        let saved_depth = self.depth;
+        let body = self.genexpr_body(c);
+        self.depth = saved_depth;
+        let sc = match self.scopes.pop() {
+            Some(s) => s,
+            None => return Err(PyException::new("SystemError", "scope stack underflow")),
+        };
+        let code = FuncCode {
+            name: "<genexpr>".into(),
+            qualname,
+            file: self.file.clone(),
+            line,
+            params: vec![dot0],
+            posonly: 0,
+            vararg: None,
+            kwonly: Vec::new(),
+            kwarg: None,
+            local_names: sc.local_names,
+            cell_names: sc.cell_names,
+            param_cells: Vec::new(),
+            free_names: sc.free_names,
+            body: body?,
+            is_lambda: false,
+            is_generator: true,
+            doc: None,
+        };
+        Ok(Expr::GenExpr {
+            def: Rc::new(FuncDef {
+                code: Rc::new(code),
+                defaults: Vec::new(),
+                kwdefaults: Vec::new(),
+                captures: sc.captures,
+            }),
+            iter: Box::new(iter),
+            marks,
+        })
+    }
+
+    /// The body of a `<genexpr>` (in its own scope): nested `for`s over `.0` and the inner
+    /// iterables, each `if` as a nested `if`, and `yield elt` innermost. Parts are compiled in
+    /// source order, as their free variables are registered in that order.
+    fn genexpr_body(&mut self, c: &ast::ExprGenerator) -> PyResult<Vec<Stmt>> {
+        type Level = (Target, Expr, Vec<(u32, Expr)>, u32);
+        let mut levels: Vec<Level> = Vec::new();
+        for (i, g) in c.generators.iter().enumerate() {
+            let iter = if i == 0 {
+                Expr::Fast(0)
+            } else {
+                self.expr(&g.iter)?
+            };
+            let target = self.target(&g.target)?;
+            let mut ifs = Vec::new();
+            for cond in &g.ifs {
+                ifs.push((self.line_of(cond), self.expr(cond)?));
+            }
+            levels.push((target, iter, ifs, self.line_of(g)));
+        }
+        let elt_line = self.line_of(&*c.elt);
+        let elt = self.expr(&c.elt)?;
+        let mut body = vec![Stmt {
+            line: elt_line,
+            kind: StmtKind::Expr(Expr::Yield(Some(Box::new(elt)))),
+        }];
+        for (target, iter, ifs, line) in levels.into_iter().rev() {
+            for (l, cond) in ifs.into_iter().rev() {
+                body = vec![Stmt {
+                    line: l,
+                    kind: StmtKind::If(cond, body, Vec::new()),
+                }];
+            }
+            body = vec![Stmt {
+                line,
+                kind: StmtKind::For(target, iter, body, Vec::new()),
+            }];
+        }
+        Ok(body)
     }
 
     fn nonlocal_exists(&self, n: &str) -> bool {
@@ -784,6 +965,7 @@ impl<'s> Compiler<'s> {
             free_names: sc.free_names,
             body: b?,
             is_lambda: false,
+            is_generator: false,
             doc: docstring(body),
         };
         Ok(ClassDef {
@@ -1169,7 +1351,7 @@ impl<'s> Compiler<'s> {
             }
             E::Generator(c) => {
                 let m = self.marks(c, Anchor::None);
-                self.comp(CompKind::Gen, &c.elt, None, &c.generators, line, m)?
+                self.genexpr(c, line, m)?
             }
             E::DictComp(c) => {
                 let m = self.marks(c, Anchor::None);
@@ -1199,7 +1381,18 @@ impl<'s> Compiler<'s> {
                 Expr::Named(Box::new(self.target(&n.target)?), Box::new(v))
             }
             E::Await(_) => return Err(unsupported("await", line)),
-            E::Yield(_) | E::YieldFrom(_) => return Err(unsupported("generators (yield)", line)),
+            E::Yield(y) => {
+                self.note_yield(line)?;
+                Expr::Yield(match &y.value {
+                    Some(v) => Some(Box::new(self.expr(v)?)),
+                    None => None,
+                })
+            }
+            E::YieldFrom(y) => {
+                self.note_yield(line)?;
+                let v = self.expr(&y.value)?;
+                Expr::YieldFrom(Box::new(v), self.marks(y, Anchor::None))
+            }
             E::IpyEscapeCommand(_) => return Err(unsupported("IPython escape commands", line)),
         })
     }
@@ -1307,6 +1500,26 @@ impl<'s> Compiler<'s> {
     }
 
     fn comp(
+        &mut self,
+        kind: CompKind,
+        elt: &ast::Expr,
+        value: Option<&ast::Expr>,
+        gens: &[ast::Comprehension],
+        line: u32,
+        marks: Marks,
+    ) -> PyResult<Expr> {
+        let what = match kind {
+            CompKind::List => "list comprehension",
+            CompKind::Set => "set comprehension",
+            CompKind::Dict => "dict comprehension",
+        };
+        self.scope().comps.push(what);
+        let r = self.comp_body(kind, elt, value, gens, line, marks);
+        self.scope().comps.pop();
+        r
+    }
+
+    fn comp_body(
         &mut self,
         kind: CompKind,
         elt: &ast::Expr,
@@ -1602,7 +1815,9 @@ impl<'a> Visitor<'a> for Nested<'_> {
             return;
         }
         self.depth += 1;
-        let nested = matches!(e, ast::Expr::Lambda(_));
+        // A generator expression is a function of its own: what it reads from the enclosing
+        // function must live in cells (its outermost iterable is counted too: harmless).
+        let nested = matches!(e, ast::Expr::Lambda(_) | ast::Expr::Generator(_));
         if nested {
             self.level += 1;
         }

@@ -51,9 +51,6 @@ pub struct ExcInner {
     /// Raised by a method call's lookup of the method (not by the call): the markers go under
     /// `obj.name`, as CPython's LOAD_METHOD location.
     pub in_lookup: bool,
-    /// Raised inside a generator expression evaluated as an argument: CPython would raise it
-    /// while the called function consumed the generator, so that call is marked.
-    pub genexpr_failed: bool,
 }
 
 /// The names near which a NameError / AttributeError happened.
@@ -91,7 +88,6 @@ impl PyException {
             hint: None,
             marks: None,
             in_lookup: false,
-            genexpr_failed: false,
         }))
     }
     /// Raise an exception instance (a `Value::Instance` of an exception class).
@@ -106,7 +102,6 @@ impl PyException {
             hint: None,
             marks: None,
             in_lookup: false,
-            genexpr_failed: false,
         }))
     }
     pub fn type_error(msg: impl Into<String>) -> PyException {
@@ -146,14 +141,6 @@ impl PyException {
         }
         self
     }
-    /// An argument of the call marked `m` failed: when it was a generator expression, the call
-    /// (which would have been consuming it) is what the frame marks.
-    pub(crate) fn consumed_by(mut self, m: &Marks) -> PyException {
-        if std::mem::take(&mut self.0.genexpr_failed) {
-            self.0.marks = Some(*m);
-        }
-        self
-    }
     /// Remember the failing node's markers unless a node inside it already did.
     pub(crate) fn mark(mut self, m: &Marks) -> PyException {
         if self.0.marks.is_none() {
@@ -164,7 +151,6 @@ impl PyException {
     /// The markers for the frame being left on `line`, cleared for the next frame out.
     pub(crate) fn take_marks(&mut self, line: u32) -> Marks {
         self.0.in_lookup = false;
-        self.0.genexpr_failed = false;
         match self.0.marks.take() {
             Some(m) if m.line == line => m,
             _ => Marks::NONE,
@@ -213,6 +199,10 @@ pub struct ScriptError {
     pub traceback: String,
     /// The exception instance, for embedders that want its attributes.
     pub exception: Option<Value>,
+    /// Set when the script ended with an uncaught `SystemExit` (`sys.exit(3)`): the process
+    /// status python3 would exit with (0 for `sys.exit()`). `traceback` then holds only what
+    /// python3 prints (the code when it is not an int).
+    pub exit_status: Option<i32>,
 }
 
 impl fmt::Debug for ScriptError {

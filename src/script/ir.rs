@@ -39,6 +39,9 @@ pub struct FuncCode {
     pub body: Vec<Stmt>,
     /// A lambda's body is one expression whose value is returned.
     pub is_lambda: bool,
+    /// The body holds `yield`: calling the function makes a generator (a generator
+    /// expression is such a function too, taking the outermost iterator as `.0`).
+    pub is_generator: bool,
     /// The docstring: a string literal as the body's first statement (`__doc__`).
     pub doc: Option<Rc<str>>,
 }
@@ -126,6 +129,9 @@ pub enum StmtKind {
     Delete(Vec<Target>),
     /// The markers go under the test when it fails.
     Assert(Expr, Option<Expr>, Marks),
+    /// `name: annotation` in a class body or module: the annotation is evaluated and stored
+    /// in the namespace's `__annotations__` (what `dataclass` and `typing` read).
+    Annotate(Rc<str>, Expr),
 }
 
 pub enum Target {
@@ -144,12 +150,12 @@ pub enum Target {
     Unpack(Vec<Target>, Option<usize>, Marks),
 }
 
+/// List, set and dict comprehensions run eagerly in the enclosing frame's slots; a generator
+/// expression is compiled as a generator function instead ([`Expr::GenExpr`]).
 pub enum CompKind {
     List,
     Set,
     Dict,
-    /// Generator expressions are evaluated eagerly into a list iterator.
-    Gen,
 }
 
 impl CompKind {
@@ -159,7 +165,6 @@ impl CompKind {
             CompKind::List => "<listcomp>",
             CompKind::Set => "<setcomp>",
             CompKind::Dict => "<dictcomp>",
-            CompKind::Gen => "<genexpr>",
         }
     }
 }
@@ -237,9 +242,22 @@ pub enum Expr {
         /// The whole comprehension: marked in the enclosing frame's traceback entry.
         marks: Marks,
     },
+    /// `(elt for x in it ...)`: a generator function (`def`) called with `iter(it)`, the
+    /// outermost iterable, evaluated here in the enclosing frame; not iterable fails at the
+    /// whole expression (`marks`).
+    GenExpr {
+        def: Rc<FuncDef>,
+        iter: Box<Expr>,
+        marks: Marks,
+    },
     Lambda(Rc<FuncDef>),
     FString(Vec<FPart>),
     Named(Box<Target>, Box<Expr>),
+    /// `yield value` inside a generator: the value sent back in is the expression's value.
+    Yield(Option<Box<Expr>>),
+    /// `yield from iterable`: delegates; its value is what the subgenerator returned. The
+    /// markers go under the whole expression when the delegation fails.
+    YieldFrom(Box<Expr>, Marks),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

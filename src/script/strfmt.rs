@@ -21,7 +21,72 @@ fn shortest_digits(f: f64) -> (String, i32) {
     } else {
         digits
     };
+    // Only floats whose shortest form has 16 or more digits can sit exactly halfway between
+    // two shortest candidates (the spacing of doubles is about 1e-16 relative).
+    if digits.len() >= 16
+        && let Some(even) = tie_to_even(f.abs(), &digits, exp + 1)
+    {
+        return (even, exp + 1);
+    }
     (digits, exp + 1)
+}
+
+/// The exact decimal value of a finite positive double: its significant digits (no trailing
+/// zeros) and the exponent `e` with value = 0.d1d2… × 10^e.
+fn exact_digits(a: f64) -> (String, i32) {
+    use num_bigint::BigUint;
+    let bits = a.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (m, e2) = if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), biased - 1075)
+    };
+    // a = m × 2^e2 = num × 10^-scale
+    let (num, scale) = if e2 >= 0 {
+        (BigUint::from(m) << (e2 as u32), 0)
+    } else {
+        (
+            BigUint::from(m) * BigUint::from(5u32).pow((-e2) as u32),
+            -e2,
+        )
+    };
+    let s = num.to_string();
+    let exp = s.len() as i32 - scale;
+    (s.trim_end_matches('0').to_string(), exp)
+}
+
+/// CPython's repr (David Gay's shortest mode) breaks an exact tie between two shortest
+/// candidates towards the even last digit; Rust's `{:e}` rounds such a tie up
+/// (2**-25 is `2.9802322387695312e-08` in CPython, `…313e-08` from Rust). When `a` lies
+/// exactly halfway between the two `digits.len()`-digit candidates, this returns the even one
+/// if it also reads back as `a`.
+fn tie_to_even(a: f64, digits: &str, exp: i32) -> Option<String> {
+    let n = digits.len();
+    let (exact, exact_exp) = exact_digits(a);
+    if exact.len() != n + 1 || !exact.ends_with('5') || exact_exp != exp {
+        return None;
+    }
+    let low = &exact[..n];
+    let last = low.bytes().last()? - b'0';
+    if last % 2 == 0 {
+        return (low != digits && reads_back(low, exp, a)).then(|| low.to_string());
+    }
+    // The upper candidate: `low` plus one in its last place (a carry would make it shorter,
+    // and a shorter form would already have been found).
+    let mut up = low.as_bytes().to_vec();
+    let pos = up.iter().rposition(|&b| b != b'9')?;
+    up[pos] += 1;
+    for b in up.iter_mut().skip(pos + 1) {
+        *b = b'0';
+    }
+    let up = String::from_utf8(up).ok()?;
+    (up != digits && !up.ends_with('0') && reads_back(&up, exp, a)).then_some(up)
+}
+
+fn reads_back(digits: &str, exp: i32, a: f64) -> bool {
+    format!("0.{digits}e{exp}").parse::<f64>() == Ok(a)
 }
 
 /// `repr(float)` exactly as CPython prints it.

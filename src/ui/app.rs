@@ -15,8 +15,8 @@ use super::runs::{Outcome, RunController, StartError, Stop};
 use super::session::Session;
 use super::strings::{self, Strings};
 use super::theme::Theme;
-use crate::lesson::{Catalog, Exercise, Lang, Quiz};
-use crate::progress::{Progress, QuizState, Store, quiz_key};
+use crate::lesson::{Catalog, Exercise, Lang};
+use crate::progress::{Progress, Store};
 use crate::run::RunOptions;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEventKind};
 use ratatui::layout::Rect;
@@ -319,11 +319,6 @@ impl App {
             .exercises
             .iter()
             .find(|e| e.id == id)
-    }
-
-    fn quiz(&self, number: usize) -> Option<(&str, &Quiz)> {
-        let lesson = self.catalog.lessons.get(self.pager.current)?;
-        Some((&lesson.id, lesson.quizzes.get(number.checked_sub(1)?)?))
     }
 
     /// Where the keys go now.
@@ -1073,23 +1068,15 @@ impl App {
         let Some(number) = self.focused_quiz() else {
             return;
         };
-        let Some((lesson_id, quiz)) = self.quiz(number) else {
+        let Some(lesson) = self.catalog.lessons.get(self.pager.current) else {
             return;
         };
-        if answer == 0 || answer > quiz.choices.len() {
-            return;
+        // Progress::answer_quiz records the first answer as the grade and ignores the rest.
+        match self.session.progress.answer_quiz(lesson, number, answer) {
+            Some(outcome) if outcome.first_answer => self.session.changed(true),
+            Some(_) => self.status = Some(self.strings().quiz_already.to_string()),
+            None => {}
         }
-        let key = quiz_key(lesson_id, number);
-        let correct = answer == quiz.answer;
-        if self.session.progress.quizzes.contains_key(&key) {
-            self.status = Some(self.strings().quiz_already.to_string());
-            return;
-        }
-        self.session
-            .progress
-            .quizzes
-            .insert(key, QuizState { answer, correct });
-        self.session.changed(true);
     }
 
     fn request_quit(&mut self) {
@@ -1118,9 +1105,16 @@ impl App {
         };
         let code = card.code() + "\n";
         let check = exercise.check.clone();
+        let lesson_lang = self
+            .catalog
+            .lessons
+            .get(self.pager.current)
+            .map_or("en", |l| l.lang.as_str());
         let mut opts = RunOptions {
             gpus: exercise.gpus,
             launch_blocking: self.launch_blocking,
+            // The checks' messages in the lesson's language, and the predicted names.
+            exercise: crate::run::ExerciseContext::of(exercise, lesson_lang),
             ..RunOptions::default()
         };
         if self.launch_blocking {
@@ -1150,21 +1144,17 @@ impl App {
             } => {
                 let passed = report.checks_passed();
                 self.session.keep_run(&exercise, &code, &report);
+                // The ✓ comes from this record, kept with the fingerprint of the code that ran.
+                if let Some(ex) = self.exercise(&exercise).cloned() {
+                    self.session.progress.record_check(&ex, &code, &report);
+                    self.session.changed(false);
+                }
                 if let Some(card) = self.deck.cards.get_mut(&exercise) {
                     card.pane = first_pane(&report);
                     card.report = Some(*report);
                     card.ran_code = Some(code);
                     card.output_back = 0;
                     card.output_left = 0;
-                }
-                if passed {
-                    self.session
-                        .progress
-                        .exercises
-                        .entry(exercise.clone())
-                        .or_default()
-                        .passed = true;
-                    self.session.changed(false);
                 }
                 self.status = match stopped {
                     Some(Stop::WallLimit) => Some(

@@ -365,12 +365,10 @@ impl App {
         };
         let s = self.strings();
         let editing = self.editing_id().as_deref() == Some(id);
+        // The ✓ of the code the card holds now (Progress::passed), not a flag from an old run.
         let passed = self
-            .session
-            .progress
-            .exercises
-            .get(id)
-            .is_some_and(|e| e.passed);
+            .exercise(id)
+            .is_some_and(|e| self.session.progress.passed(e));
         let (mark, mark_style) = if passed {
             ("✓", theme::CARD_DONE)
         } else if card.report.is_some() {

@@ -434,9 +434,9 @@ impl Builder<'_> {
                 self.framed(code, python, "", theme::CODE_FRAME, theme::CODE_FRAME);
                 self.blank();
             }
-            // Checks, hints, solutions (and whatever else the lesson format keeps for the
-            // runner or the cards) are not part of the page.
-            _ => {}
+            // Checks, hints, solutions and wrong fixes are for the runner, the cards and lint,
+            // not part of the page.
+            FenceKind::Check | FenceKind::Hint | FenceKind::Solution | FenceKind::Wrong => {}
         }
     }
 

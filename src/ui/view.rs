@@ -95,14 +95,17 @@ impl App {
             .iter()
             .rposition(|s| layout.page_row(s.line) <= self.pager.scroll);
         let progress = &self.session.progress;
-        let passed = |id: &str| progress.exercises.get(id).is_some_and(|s| s.passed);
+        // The ✓ of the code each exercise holds now (Progress::passed).
+        let passed = |id: &str| self.exercise(id).is_some_and(|e| progress.passed(e));
+        let all_passed = |lesson: &crate::lesson::Lesson| {
+            !lesson.exercises.is_empty() && lesson.exercises.iter().all(|e| progress.passed(e))
+        };
         let mut lines = Vec::new();
         for entry in self.toc_entries() {
             match entry {
                 TocEntry::Lesson(i) => {
                     let lesson = &self.catalog.lessons[i];
-                    let done = !lesson.exercises.is_empty()
-                        && lesson.exercises.iter().all(|e| passed(&e.id));
+                    let done = all_passed(lesson);
                     let mark = if done { "✓" } else { " " };
                     let text = truncate(
                         &format!("{}. {}", i + 1, lesson.title),
@@ -479,21 +482,15 @@ impl App {
     /// The lesson list overlay: ↑↓ and Enter, or a lesson's number.
     fn render_lessons(&self, area: Rect, selected: usize, buf: &mut Buffer) {
         let s = self.strings();
-        let passed = |id: &str| {
-            self.session
-                .progress
-                .exercises
-                .get(id)
-                .is_some_and(|e| e.passed)
-        };
+        let progress = &self.session.progress;
         let lines: Vec<Line> = self
             .catalog
             .lessons
             .iter()
             .enumerate()
             .map(|(i, lesson)| {
-                let done =
-                    !lesson.exercises.is_empty() && lesson.exercises.iter().all(|e| passed(&e.id));
+                let done = !lesson.exercises.is_empty()
+                    && lesson.exercises.iter().all(|e| progress.passed(e));
                 let text = format!(
                     " {} {}. {} ",
                     if done { "✓" } else { " " },

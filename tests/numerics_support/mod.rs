@@ -158,6 +158,8 @@ pub fn usizes(v: &Value) -> Vec<usize> {
 pub enum Bits {
     F32(Vec<f32>),
     F64(Vec<f64>),
+    /// An integer result (argmax), compared with the recorded `ints` exactly.
+    I64(Vec<i64>),
 }
 
 /// A packed hex string of bit patterns, `width` digits each.
@@ -173,13 +175,14 @@ impl Bits {
     fn width(&self) -> usize {
         match self {
             Bits::F32(_) => 8,
-            Bits::F64(_) => 16,
+            Bits::F64(_) | Bits::I64(_) => 16,
         }
     }
     fn words(&self) -> Vec<u64> {
         match self {
             Bits::F32(v) => v.iter().map(|x| x.to_bits() as u64).collect(),
             Bits::F64(v) => v.iter().map(|x| x.to_bits()).collect(),
+            Bits::I64(v) => v.iter().map(|&x| x as u64).collect(),
         }
     }
     /// The bit patterns with every NaN replaced by the canonical quiet NaN (for the hash).
@@ -205,24 +208,28 @@ impl Bits {
                     }
                 })
                 .collect(),
+            Bits::I64(_) => self.words(),
         }
     }
     fn both_nan(&self, i: usize, want: u64) -> bool {
         match self {
             Bits::F32(v) => v[i].is_nan() && f32::from_bits(want as u32).is_nan(),
             Bits::F64(v) => v[i].is_nan() && f64::from_bits(want).is_nan(),
+            Bits::I64(_) => false,
         }
     }
     fn show(&self, i: usize) -> String {
         match self {
             Bits::F32(v) => format!("{:e} ({:08x})", v[i], v[i].to_bits()),
             Bits::F64(v) => format!("{:e} ({:016x})", v[i], v[i].to_bits()),
+            Bits::I64(v) => format!("{}", v[i]),
         }
     }
     fn ulps(&self, i: usize, want: u64) -> i64 {
         match self {
             Bits::F32(v) => ordered32(v[i].to_bits()) - ordered32(want as u32),
             Bits::F64(v) => ordered64(v[i].to_bits()).saturating_sub(ordered64(want)),
+            Bits::I64(v) => v[i] - want as i64,
         }
     }
 }
@@ -255,6 +262,17 @@ pub fn keyed_hash(words: &[u64]) -> u64 {
 
 /// Compares a result with a case's `expect`; Err describes the first differences.
 pub fn compare(got: &Bits, expect: &Value) -> Result<usize, String> {
+    if let Bits::I64(v) = got {
+        let want: Vec<i64> = expect["ints"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_i64()).collect())
+            .unwrap_or_default();
+        return if *v == want {
+            Ok(0)
+        } else {
+            Err(format!("{v:?} where PyTorch has {want:?}"))
+        };
+    }
     let words = got.words();
     let hex = |h: &Value| u64::from_str_radix(h.as_str().expect("hex"), 16).expect("hex");
     if let Some(packed) = expect["hex"].as_str() {

@@ -2,6 +2,7 @@
 //! BinaryOpsKernel.cpp): `grad_input = f(grad_output, x or y)` elementwise, with the same
 //! vector/scalar split as the forward kernels ([`super::loops`]).
 
+use super::fast::avx2_fma;
 use super::loops::vectorized_row2;
 use super::onednn;
 use super::sleef;
@@ -148,6 +149,7 @@ fn gelu_tanh_bwd(dy: f32, x: f32, tanh: impl Fn(f32) -> f32) -> f32 {
     dy * (left_derivative + right_derivative)
 }
 
+avx2_fma! {
 /// The backward over contiguous `grad` and saved `v` (same length) into `out`.
 pub fn backward_f32(op: Backward, grad: &[f32], v: &[f32], out: &mut [f32]) {
     if op == Backward::Gelu && v.len() > 1 {
@@ -165,4 +167,5 @@ pub fn backward_f32(op: Backward, grad: &[f32], v: &[f32], out: &mut [f32]) {
         |g, x| op.lane(g, x),
         |g, x| op.scalar(g, x),
     );
+}
 }

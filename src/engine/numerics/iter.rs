@@ -9,6 +9,25 @@
 //! `serial_for_each` (TensorIterator.cpp) for one thread. Strides are in elements; all operands
 //! of one plan have the same element size, as in the kernels reproduced here.
 
+/// A strided view of a buffer: sizes and strides (elements, slowest dimension first) and the
+/// offset of the first element.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    pub shape: &'a [usize],
+    pub strides: &'a [usize],
+    pub offset: usize,
+}
+
+impl<'a> View<'a> {
+    pub fn contiguous(shape: &'a [usize], strides: &'a [usize]) -> Self {
+        View {
+            shape,
+            strides,
+            offset: 0,
+        }
+    }
+}
+
 /// The loop structure for one set of operands, after sorting and merging dimensions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IterPlan {
@@ -200,14 +219,14 @@ impl IterPlan {
                     return;
                 }
                 counter[d] += 1;
-                for k in 0..nops {
-                    offs[k] += self.strides[k][d];
+                for (o, s) in offs.iter_mut().zip(&self.strides) {
+                    *o += s[d];
                 }
                 if counter[d] < self.shape[d] {
                     break;
                 }
-                for k in 0..nops {
-                    offs[k] -= self.strides[k][d] * self.shape[d];
+                for (o, s) in offs.iter_mut().zip(&self.strides) {
+                    *o -= s[d] * self.shape[d];
                 }
                 counter[d] = 0;
                 d += 1;

@@ -500,3 +500,118 @@ pub fn bce_with_logits_f32(
     }
     reduce(loss, reduction)
 }
+
+/// The incoming gradient at element i: one value for a reduced loss, else one per element.
+fn grad_at(grad: &[f32], i: usize) -> f32 {
+    if grad.len() == 1 { grad[0] } else { grad[i] }
+}
+
+/// `1/numel` for a mean (ATen computes it in double and rounds it to float), 1 otherwise.
+fn norm(reduction: Reduction, n: usize) -> f32 {
+    if reduction == Reduction::Mean {
+        (1.0 / n as f64) as f32
+    } else {
+        1.0
+    }
+}
+
+/// `binary_cross_entropy_with_logits_backward`: `(sigmoid(x) - t) * grad` (with pos_weight:
+/// `((pw * t + 1 - t) * sigmoid(x) - pw * t) * grad`), times the weight, divided by numel for a
+/// mean. The sigmoid is ATen's kernel ([`super::unary::Unary::Sigmoid`]).
+pub fn bce_with_logits_backward_f32(
+    grad: &[f32],
+    input: &[f32],
+    target: &[f32],
+    weight: Option<&[f32]>,
+    pos_weight: Option<&[f32]>,
+    reduction: Reduction,
+) -> Vec<f32> {
+    let mut sig = vec![0f32; input.len()];
+    super::unary::unary_f32(super::unary::Unary::Sigmoid, input, &mut sig);
+    let mut gi: Vec<f32> = match pos_weight {
+        Some(pw) => (0..input.len())
+            .map(|i| {
+                let t = pw[i % pw.len()] * target[i];
+                ((t + 1.0 - target[i]) * sig[i]) - t
+            })
+            .collect(),
+        None => sig.iter().zip(target).map(|(&s, &t)| s - t).collect(),
+    };
+    for (i, v) in gi.iter_mut().enumerate() {
+        *v *= grad_at(grad, i);
+    }
+    if let Some(w) = weight {
+        for (i, v) in gi.iter_mut().enumerate() {
+            *v *= w[i % w.len()];
+        }
+    }
+    if reduction == Reduction::Mean {
+        let n = input.len() as f32;
+        gi.iter_mut().for_each(|v| *v /= n);
+    }
+    gi
+}
+
+/// `smooth_l1_loss_backward` (beta > 0), x = input - target: the kernel's vector half takes
+/// `norm * (|x| >= beta ? sign(x) : x / beta) * grad` in float; its scalar half (the tail of 16)
+/// `±norm * grad` or `norm * x * grad / beta` with beta a double (measured).
+pub fn smooth_l1_loss_backward_f32(
+    grad: &[f32],
+    input: &[f32],
+    target: &[f32],
+    reduction: Reduction,
+    beta: f64,
+) -> Vec<f32> {
+    let nv = norm(reduction, input.len());
+    let bf = beta as f32;
+    let n = input.len();
+    let split = n - n % super::unary::CHUNK_AVX2;
+    (0..n)
+        .map(|i| {
+            let x = input[i] - target[i];
+            let g = grad_at(grad, i);
+            if i < split {
+                let sign = if x > 0.0 { 1.0 } else { -1.0 };
+                nv * (if x.abs() >= bf { sign } else { x / bf }) * g
+            } else if (x as f64) <= -beta {
+                -nv * g
+            } else if (x as f64) >= beta {
+                nv * g
+            } else {
+                ((nv * x * g) as f64 / beta) as f32
+            }
+        })
+        .collect()
+}
+
+/// `huber_loss_backward`, x = input - target: vector half `norm * (|x| >= delta ? sign(x) * delta
+/// : x) * grad` in float; scalar half `±norm * grad * delta` with delta a double, or
+/// `norm * x * grad` (measured).
+pub fn huber_loss_backward_f32(
+    grad: &[f32],
+    input: &[f32],
+    target: &[f32],
+    reduction: Reduction,
+    delta: f64,
+) -> Vec<f32> {
+    let nv = norm(reduction, input.len());
+    let df = delta as f32;
+    let n = input.len();
+    let split = n - n % super::unary::CHUNK_AVX2;
+    (0..n)
+        .map(|i| {
+            let x = input[i] - target[i];
+            let g = grad_at(grad, i);
+            if i < split {
+                let sign = if x > 0.0 { 1.0 } else { -1.0 };
+                nv * (if x.abs() >= df { sign * df } else { x }) * g
+            } else if (x as f64) <= -delta {
+                ((-nv * g) as f64 * delta) as f32
+            } else if (x as f64) >= delta {
+                ((nv * g) as f64 * delta) as f32
+            } else {
+                nv * x * g
+            }
+        })
+        .collect()
+}

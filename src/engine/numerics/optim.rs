@@ -3,7 +3,9 @@
 //! compute them (`foreach` is off on the CPU). Python-side scalars (`1 - beta1 ** step`,
 //! `lr / bias_correction1`, `bias_correction2 ** 0.5`) are computed in f64 as Python does and
 //! rounded to float32 where they enter a tensor op. Square roots of tensors go through
-//! [`super::mkl::sqrt`] (`torch.sqrt` is MKL's vsSqrt on the CPU).
+//! [`super::mkl::sqrt`] (`torch.sqrt` is MKL's vsSqrt on the CPU, which this can only
+//! approximate); the `*_with_sqrt` variants take the square root from the caller, which is how
+//! the tests check the rest of the update bit for bit against PyTorch's own square roots.
 
 use super::mkl;
 use super::pointwise::{add_alpha, addcdiv, addcmul, lerp, scalar};
@@ -122,6 +124,17 @@ impl AdamState {
 
 /// One `Adam.step()` / `AdamW.step()` for one parameter (`_single_tensor_adam`, not capturable).
 pub fn adam_step(cfg: &Adam, param: &mut [f32], grad: &[f32], st: &mut AdamState) {
+    adam_step_with_sqrt(cfg, param, grad, st, mkl::sqrt);
+}
+
+/// [`adam_step`] with the elementwise `torch.sqrt` supplied by the caller.
+pub fn adam_step_with_sqrt(
+    cfg: &Adam,
+    param: &mut [f32],
+    grad: &[f32],
+    st: &mut AdamState,
+    sqrt: impl Fn(f32) -> f32,
+) {
     let mut g: Vec<f32> = if cfg.maximize {
         grad.iter().map(|v| -v).collect()
     } else {
@@ -164,7 +177,7 @@ pub fn adam_step(cfg: &Adam, param: &mut [f32], grad: &[f32], st: &mut AdamState
     };
     let value = scalar(-step_size);
     for ((p, &m), &v) in param.iter_mut().zip(&st.exp_avg).zip(second) {
-        let denom = mkl::sqrt(v) / bc2_sqrt + eps;
+        let denom = sqrt(v) / bc2_sqrt + eps;
         *p = addcdiv(*p, m, denom, value);
     }
 }
@@ -224,6 +237,17 @@ impl RmsPropState {
 
 /// One `RMSprop.step()` for one parameter (`_single_tensor_rmsprop`).
 pub fn rmsprop_step(cfg: &RmsProp, param: &mut [f32], grad: &[f32], st: &mut RmsPropState) {
+    rmsprop_step_with_sqrt(cfg, param, grad, st, mkl::sqrt);
+}
+
+/// [`rmsprop_step`] with the elementwise `torch.sqrt` supplied by the caller.
+pub fn rmsprop_step_with_sqrt(
+    cfg: &RmsProp,
+    param: &mut [f32],
+    grad: &[f32],
+    st: &mut RmsPropState,
+    sqrt: impl Fn(f32) -> f32,
+) {
     let mut g: Vec<f32> = if cfg.maximize {
         grad.iter().map(|v| -v).collect()
     } else {
@@ -248,10 +272,10 @@ pub fn rmsprop_step(cfg: &RmsProp, param: &mut [f32], grad: &[f32], st: &mut Rms
         st.square_avg
             .iter()
             .zip(&st.grad_avg)
-            .map(|(&s, &ga)| mkl::sqrt(addcmul(s, ga, ga, -1.0)) + eps)
+            .map(|(&s, &ga)| sqrt(addcmul(s, ga, ga, -1.0)) + eps)
             .collect()
     } else {
-        st.square_avg.iter().map(|&s| mkl::sqrt(s) + eps).collect()
+        st.square_avg.iter().map(|&s| sqrt(s) + eps).collect()
     };
     if cfg.momentum > 0.0 {
         let m = scalar(cfg.momentum);

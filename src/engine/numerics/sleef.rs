@@ -172,27 +172,12 @@ fn dfadd2_f2f2(x: F2, y: F2) -> F2 {
 }
 
 #[inline(always)]
-fn dfsub_f2f2(x: F2, y: F2) -> F2 {
-    let s = x.x - y.x;
-    let mut t = x.x - s;
-    t = t - y.x;
-    t = t + x.y;
-    f2(s, t - y.y)
-}
-
-#[inline(always)]
 fn dfdiv(n: F2, d: F2) -> F2 {
     let t = 1.0 / d.x;
     let s = n.x * t;
     let u = fma(t, n.x, -s);
     let v = fma(-d.y, t, fma(-d.x, t, 1.0));
     f2(s, fma(s, v, fma(n.y, t, u)))
-}
-
-#[inline(always)]
-fn dfmul_ff(x: f32, y: f32) -> F2 {
-    let s = x * y;
-    f2(s, fma(x, y, -s))
 }
 
 #[inline(always)]
@@ -220,6 +205,7 @@ fn dfrec_f2(d: F2) -> F2 {
 }
 
 /// `Sleef_expf8_u10` (xexpf).
+#[inline(always)]
 pub fn expf_u10(d: f32) -> f32 {
     let q = rint_i(d * R_LN2F);
     let qf = q as f32;
@@ -243,6 +229,7 @@ pub fn expf_u10(d: f32) -> f32 {
 }
 
 /// `Sleef_logf8_u10` (xlogf_u1), the non-AVX512 path.
+#[inline(always)]
 pub fn logf_u10(d0: f32) -> f32 {
     let o = d0 < FLT_MIN;
     let d = if o {
@@ -281,6 +268,7 @@ pub fn logf_u10(d0: f32) -> f32 {
 
 /// `Sleef_logf16_u10` (the AVX512 build): the same values, but its `vfixupimm` special cases
 /// give a NaN input back quieted and a negative input as its own bits made a quiet NaN.
+#[inline(always)]
 pub fn logf_u10_avx512(d: f32) -> f32 {
     if d.is_nan() || (d < 0.0) {
         return f32::from_bits(d.to_bits() | 0x7fc0_0000);
@@ -289,6 +277,7 @@ pub fn logf_u10_avx512(d: f32) -> f32 {
 }
 
 /// `Sleef_log1pf16_u10` (the AVX512 build): a NaN input comes back quieted.
+#[inline(always)]
 pub fn log1pf_u10_avx512(d: f32) -> f32 {
     if d.is_nan() {
         return f32::from_bits(d.to_bits() | 0x0040_0000);
@@ -322,6 +311,7 @@ fn expk2f(d: F2) -> F2 {
 }
 
 /// `Sleef_expm1f8_u10` (xexpm1f).
+#[inline(always)]
 pub fn expm1f_u10(a: f32) -> f32 {
     let d = dfadd2_f2f(expk2f(f2(a, 0.0)), -1.0);
     let mut x = d.x + d.y;
@@ -338,6 +328,7 @@ pub fn expm1f_u10(a: f32) -> f32 {
 }
 
 /// `Sleef_tanhf8_u10` (xtanhf).
+#[inline(always)]
 pub fn tanhf_u10(x: f32) -> f32 {
     let y = x.abs();
     let mut d = expk2f(f2(y, 0.0));
@@ -354,6 +345,7 @@ pub fn tanhf_u10(x: f32) -> f32 {
 const LOG1PF_BOUND: f32 = c(1e+38);
 
 /// `Sleef_log1pf8_u10` (xlog1pf), the non-AVX512 path.
+#[inline(always)]
 pub fn log1pf_u10(d: f32) -> f32 {
     let mut dp1 = d + 1.0;
     let o = dp1 < FLT_MIN;
@@ -378,7 +370,7 @@ pub fn log1pf_u10(d: f32) -> f32 {
     s = dfadd_f2f2(s, dfscale(x, 2.0));
     s = dfadd_f2f(s, x2 * x.x * t);
     let mut r = s.x + s.y;
-    if !(d <= LOG1PF_BOUND) {
+    if d > LOG1PF_BOUND || d.is_nan() {
         r = logf_u10(d);
     }
     if -1.0 > d {
@@ -447,6 +439,7 @@ fn expkf(d: F2) -> f32 {
 }
 
 /// `Sleef_powf8_u10` (xpowf).
+#[inline(always)]
 pub fn powf_u10(x: f32, y: f32) -> f32 {
     let yisint = y.trunc() == y || y.abs() > (1 << 24) as f32;
     let yisodd = (trunc_i(y) & 1) == 1 && yisint && y.abs() < (1 << 24) as f32;
@@ -490,6 +483,7 @@ pub fn powf_u10(x: f32, y: f32) -> f32 {
 
 /// ATen's `Vectorized<float>::exp_u20` (vec512_float.h / vec256_float.h): a degree-5 polynomial
 /// exp used by the float softmax kernels.
+#[inline(always)]
 pub fn exp_u20(values: f32) -> f32 {
     let ln_flt_min = f32::from_bits(0xc2aeac50);
     let ln_flt_max = f32::from_bits(0x42b17218);
@@ -520,6 +514,7 @@ pub fn exp_u20(values: f32) -> f32 {
 }
 
 /// ATen's `Vectorized<float>::erf` (vec256_float.h): Abramowitz-Stegun 7.1.26 with a SLEEF exp.
+#[inline(always)]
 pub fn erf_vec(x: f32) -> f32 {
     let p = 0.3275911_f32;
     let p1 = 0.254829592_f32;

@@ -6,6 +6,7 @@
 //! `vec::reduce_all` / `map_reduce_all`; along another dimension the kernels keep one running
 //! max and sum per inner position, a vector of them at a time, with a scalar tail.
 
+use super::fast::avx2_fma;
 use super::lanes::Lanes;
 use super::sleef;
 use super::vecops::{dot_reduce_all, map_reduce_all, maximum, reduce_all};
@@ -20,6 +21,7 @@ fn vexp(x: f32) -> f32 {
 }
 
 /// `_vec_softmax_lastdim` for one row.
+#[inline(always)]
 fn softmax_row(x: &[f32], out: &mut [f32]) {
     let max = reduce_all::<f32, N>(x, maximum);
     for (o, &v) in out.iter_mut().zip(x) {
@@ -33,6 +35,7 @@ fn softmax_row(x: &[f32], out: &mut [f32]) {
 }
 
 /// `_vec_log_softmax_lastdim` for one row (serial_vec_log_softmax_lastdim_range).
+#[inline(always)]
 fn log_softmax_row(x: &[f32], out: &mut [f32]) {
     let max = reduce_all::<f32, N>(x, maximum);
     let sum = map_reduce_all::<f32, N>(x, |v| vexp(v - max), |a, b| a + b);
@@ -42,8 +45,15 @@ fn log_softmax_row(x: &[f32], out: &mut [f32]) {
     }
 }
 
-/// `torch.softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
-pub fn softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+avx2_fma! {
+    /// `torch.softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
+    pub fn softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+        softmax_impl(x, out, outer, dim, inner)
+    }
+}
+
+#[inline(always)]
+fn softmax_impl(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
     if inner == 1 {
         for (xr, or) in x
             .chunks_exact(dim.max(1))
@@ -57,8 +67,15 @@ pub fn softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: 
     }
 }
 
-/// `torch.log_softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
-pub fn log_softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+avx2_fma! {
+    /// `torch.log_softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
+    pub fn log_softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+        log_softmax_impl(x, out, outer, dim, inner)
+    }
+}
+
+#[inline(always)]
+fn log_softmax_impl(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
     if inner == 1 {
         for (xr, or) in x
             .chunks_exact(dim.max(1))
@@ -74,6 +91,7 @@ pub fn log_softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inn
 
 /// `_vec_softmax` (softmax along a dimension that is not the last): vectors of N inner
 /// positions, then the scalar tail of each outer slice.
+#[inline(always)]
 fn softmax_inner(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
     let total = outer * inner;
     let mut idx = 0usize;
@@ -122,6 +140,7 @@ fn softmax_inner(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: us
 }
 
 /// `serial_vec_logsoftmax_range` (log_softmax along a dimension that is not the last).
+#[inline(always)]
 fn log_softmax_inner(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
     // Chunks of the inner dimension, sized to fit 128 KiB per chunk (a multiple of N).
     let max_chunk = ((128 * 1024 / dim.max(1) / 4).max(N) / N) * N;

@@ -381,3 +381,26 @@ pub fn cumulative_f32(x: &[f32], view: View<'_>, dim: usize, product: bool) -> V
     }
     out
 }
+
+/// `torch.logsumexp(x, dims)` (ReduceOps.cpp logsumexp_out_impl): m = amax over `dims` (0 where
+/// it is infinite), then `log(sum(exp(x - m))) + m`. Its `exp_` and `log_` are MKL's, so this is
+/// within an ulp or two of PyTorch, not bit-exact ([`super::mkl`]).
+pub fn logsumexp_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
+    let ndim = view.shape.len();
+    let out_numel: usize = (0..ndim)
+        .filter(|d| !(dims.is_empty() || dims.contains(d)))
+        .map(|d| view.shape[d])
+        .product();
+    let mut out = vec![f32::NEG_INFINITY; out_numel];
+    for_each_output(view, dims, |o, idx| {
+        let idx: Vec<usize> = idx.collect();
+        let mut m = idx.iter().fold(f32::NEG_INFINITY, |a, &i| max_nan(a, x[i]));
+        if m.abs() == f32::INFINITY {
+            m = 0.0;
+        }
+        let e: Vec<f32> = idx.iter().map(|&i| super::mkl::exp(x[i] - m)).collect();
+        let s = super::sum::sum_f32(&e);
+        out[o] = super::mkl::log(s) + m;
+    });
+    out
+}

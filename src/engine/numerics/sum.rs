@@ -9,6 +9,8 @@
 //! order: the vector partials, the scalar tail, the lanes left to right. Everything below follows
 //! that structure step by step; the iteration over dimensions comes from [`super::iter`].
 
+use super::fast::avx2_fma;
+pub use super::iter::View;
 use super::iter::{Operand, contiguous_strides, plan};
 use super::lanes::{F32_AVX2, F64_AVX2, Lanes, Real, Summand};
 
@@ -43,9 +45,11 @@ fn multi_row_sum<S: Summand, const R: usize>(
             i += 1;
         }
         for j in 1..NUM_LEVELS {
-            for k in 0..R {
-                acc[j][k] = acc[j][k].plus(acc[j - 1][k]);
-                acc[j - 1][k] = S::zero();
+            // Move level j-1 up into level j.
+            let (lower, upper) = acc.split_at_mut(j);
+            for (hi, lo) in upper[0].iter_mut().zip(lower[j - 1].iter_mut()) {
+                *hi = hi.plus(*lo);
+                *lo = S::zero();
             }
             let mask = level_mask << (j as u32 * level_power);
             if i & mask != 0 {
@@ -59,9 +63,10 @@ fn multi_row_sum<S: Summand, const R: usize>(
         }
         i += 1;
     }
-    for j in 1..NUM_LEVELS {
-        for k in 0..R {
-            acc[0][k] = acc[0][k].plus(acc[j][k]);
+    let (first, rest) = acc.split_at_mut(1);
+    for level in rest.iter() {
+        for (a, b) in first[0].iter_mut().zip(level) {
+            *a = a.plus(*b);
         }
     }
     acc[0]
@@ -100,6 +105,7 @@ fn read_vec<T: Real, const N: usize>(s: &[T], ignore_nan: bool) -> Lanes<T, N> {
 /// outer, or scalar variant from the strides exactly as ATen does, and adds each row's sum into
 /// `out` (the output starts at zero and is accumulated into, as `CastStoreAccumulate` does).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn cascade_slice<T: Real, const N: usize>(
     input: &[T],
     in_off: usize,
@@ -218,28 +224,10 @@ fn cascade_slice<T: Real, const N: usize>(
     }
 }
 
-/// A strided view of a buffer: sizes and strides (elements, slowest dimension first) and the
-/// offset of the first element.
-#[derive(Clone, Copy, Debug)]
-pub struct View<'a> {
-    pub shape: &'a [usize],
-    pub strides: &'a [usize],
-    pub offset: usize,
-}
-
-impl<'a> View<'a> {
-    pub fn contiguous(shape: &'a [usize], strides: &'a [usize]) -> Self {
-        View {
-            shape,
-            strides,
-            offset: 0,
-        }
-    }
-}
-
 /// Sums `dims` of a strided view (an empty `dims` means every dimension, as `x.sum()`).
 /// Returns the result contiguous, in the order of the kept dimensions (keepdim or not, the
 /// values are the same).
+#[inline(always)]
 fn cascade_sum<T: Real, const N: usize>(
     input: &[T],
     view: View<'_>,
@@ -299,33 +287,41 @@ fn cascade_sum<T: Real, const N: usize>(
 /// `torch.sum(x)` of a contiguous float32 buffer.
 pub fn sum_f32(x: &[f32]) -> f32 {
     let shape = [x.len()];
-    cascade_sum::<f32, F32_AVX2>(x, View::contiguous(&shape, &[1]), &[], false)[0]
+    sum_dims_f32(x, View::contiguous(&shape, &[1]), &[])[0]
 }
 
 /// `torch.sum(x)` of a contiguous float64 buffer.
 pub fn sum_f64(x: &[f64]) -> f64 {
     let shape = [x.len()];
-    cascade_sum::<f64, F64_AVX2>(x, View::contiguous(&shape, &[1]), &[], false)[0]
+    sum_dims_f64(x, View::contiguous(&shape, &[1]), &[])[0]
 }
 
-/// `torch.sum(x, dims)` of a strided float32 view (`dims` empty: all dimensions).
-pub fn sum_dims_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
-    cascade_sum::<f32, F32_AVX2>(x, view, dims, false)
+avx2_fma! {
+    /// `torch.sum(x, dims)` of a strided float32 view (`dims` empty: all dimensions).
+    pub fn sum_dims_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
+        cascade_sum::<f32, F32_AVX2>(x, view, dims, false)
+    }
 }
 
-/// `torch.sum(x, dims)` of a strided float64 view.
-pub fn sum_dims_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
-    cascade_sum::<f64, F64_AVX2>(x, view, dims, false)
+avx2_fma! {
+    /// `torch.sum(x, dims)` of a strided float64 view.
+    pub fn sum_dims_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
+        cascade_sum::<f64, F64_AVX2>(x, view, dims, false)
+    }
 }
 
-/// `torch.nansum(x, dims)` of a strided float32 view.
-pub fn nansum_dims_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
-    cascade_sum::<f32, F32_AVX2>(x, view, dims, true)
+avx2_fma! {
+    /// `torch.nansum(x, dims)` of a strided float32 view.
+    pub fn nansum_dims_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
+        cascade_sum::<f32, F32_AVX2>(x, view, dims, true)
+    }
 }
 
-/// `torch.nansum(x, dims)` of a strided float64 view.
-pub fn nansum_dims_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
-    cascade_sum::<f64, F64_AVX2>(x, view, dims, true)
+avx2_fma! {
+    /// `torch.nansum(x, dims)` of a strided float64 view.
+    pub fn nansum_dims_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
+        cascade_sum::<f64, F64_AVX2>(x, view, dims, true)
+    }
 }
 
 /// The number of elements `mean` divides by: the product of the reduced sizes.

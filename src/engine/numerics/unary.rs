@@ -6,11 +6,12 @@
 //! and on strided rows; see [`super::loops`]. Which kernels and which halves were confirmed
 //! against PyTorch is listed in mod.rs.
 
+use super::fast::avx2_fma;
 use super::iter::is_contiguous;
 use super::loops::{unary_strided, vectorized_row};
-use super::onednn;
 use super::sleef;
 use super::sum::View;
+use super::{mkl, onednn};
 
 unsafe extern "C" {
     /// glibc's erff: what ATen's scalar `std::erf(float)` calls.
@@ -63,8 +64,68 @@ pub enum Unary {
     },
     /// `F.leaky_relu(x, negative_slope)`.
     LeakyRelu { slope: f32 },
-    /// `x ** e` for a Python-number exponent other than 0.5 (sqrt), -0.5 and -1.
+    /// `x ** e` for a Python-number exponent (0.5 is `torch.sqrt`, see [`Unary::Sqrt`]).
     PowScalar { exponent: f64 },
+    /// `torch.exp` (MKL; [`mkl`] stand-in, not bit-exact).
+    Exp,
+    /// `torch.log` (MKL stand-in).
+    Log,
+    /// `torch.log2` (MKL stand-in).
+    Log2,
+    /// `torch.log10` (MKL stand-in).
+    Log10,
+    /// `torch.sqrt` and `x ** 0.5` (MKL stand-in).
+    Sqrt,
+    /// `torch.tanh` (MKL stand-in).
+    Tanh,
+    /// `torch.sin` (MKL stand-in).
+    Sin,
+    /// `torch.cos` (MKL stand-in).
+    Cos,
+    /// `torch.tan` (MKL stand-in).
+    Tan,
+    /// `torch.erf` (MKL stand-in).
+    Erf,
+    /// `torch.erfc` (MKL stand-in).
+    Erfc,
+}
+
+impl Unary {
+    /// Whether PyTorch computes this op in MKL, so the result here is a stand-in within one ulp
+    /// rather than bit-exact.
+    pub fn is_mkl(self) -> bool {
+        matches!(
+            self,
+            Unary::Exp
+                | Unary::Log
+                | Unary::Log2
+                | Unary::Log10
+                | Unary::Sqrt
+                | Unary::Tanh
+                | Unary::Sin
+                | Unary::Cos
+                | Unary::Tan
+                | Unary::Erf
+                | Unary::Erfc
+        ) || self == Unary::PowScalar { exponent: 0.5 }
+    }
+
+    #[inline(always)]
+    fn mkl(self, x: f32) -> f32 {
+        match self {
+            Unary::Exp => mkl::exp(x),
+            Unary::Log => mkl::log(x),
+            Unary::Log2 => mkl::log2(x),
+            Unary::Log10 => mkl::log10(x),
+            Unary::Tanh => mkl::tanh(x),
+            Unary::Sin => mkl::sin(x),
+            Unary::Cos => mkl::cos(x),
+            Unary::Tan => mkl::tan(x),
+            Unary::Erf => mkl::erf(x),
+            Unary::Erfc => mkl::erfc(x),
+            _ => mkl::sqrt(x),
+        }
+    }
 }
 
 impl Unary {
@@ -114,6 +175,7 @@ impl Unary {
                 }
             }
             Unary::PowScalar { exponent } => pow_lane(x, exponent),
+            _ => self.mkl(x),
         }
     }
 
@@ -162,6 +224,7 @@ impl Unary {
                 }
             }
             Unary::PowScalar { exponent } => pow_scalar(x, exponent),
+            _ => self.mkl(x),
         }
     }
 
@@ -175,7 +238,9 @@ impl Unary {
 
 #[inline(always)]
 fn pow_lane(x: f32, e: f64) -> f32 {
-    if e == 2.0 {
+    if e == 0.5 {
+        mkl::sqrt(x)
+    } else if e == 2.0 {
         x * x
     } else if e == 3.0 {
         x * x * x
@@ -192,7 +257,9 @@ fn pow_lane(x: f32, e: f64) -> f32 {
 
 #[inline(always)]
 fn pow_scalar(x: f32, e: f64) -> f32 {
-    if e == 2.0 {
+    if e == 0.5 {
+        mkl::sqrt(x)
+    } else if e == 2.0 {
         x * x
     } else if e == 3.0 {
         x * x * x
@@ -208,28 +275,40 @@ fn pow_scalar(x: f32, e: f64) -> f32 {
     }
 }
 
-/// `op(x)` of a contiguous float32 buffer into `out` (same length).
-pub fn unary_f32(op: Unary, x: &[f32], out: &mut [f32]) {
-    if op == Unary::Gelu && x.len() > 1 {
-        // A contiguous float32 gelu with more than one element runs in oneDNN.
-        for (o, &v) in out.iter_mut().zip(x) {
-            *o = onednn::gelu_erf(v);
+avx2_fma! {
+    /// `op(x)` of a contiguous float32 buffer into `out` (same length).
+    pub fn unary_f32(op: Unary, x: &[f32], out: &mut [f32]) {
+        if op == Unary::Gelu && x.len() > 1 {
+            // A contiguous float32 gelu with more than one element runs in oneDNN.
+            for (o, &v) in out.iter_mut().zip(x) {
+                *o = onednn::gelu_erf(v);
+            }
+            return;
         }
-        return;
-    }
-    match op {
-        // Each arm instantiates the loop for one op, so the per-element code has no dispatch.
-        Unary::Sigmoid => vectorized_row(
-            x,
-            out,
-            op.chunk(),
-            |v| Unary::Sigmoid.lane(v),
-            |v| Unary::Sigmoid.scalar(v),
-        ),
-        _ => vectorized_row(x, out, op.chunk(), |v| op.lane(v), |v| op.scalar(v)),
+        // One instantiation per common op, so its per-element code has no dispatch left.
+        macro_rules! run {
+            ($($p:path),* $(,)?) => {
+                match op {
+                    $($p => vectorized_row(x, out, op.chunk(), |v| $p.lane(v), |v| $p.scalar(v)),)*
+                    _ => vectorized_row(x, out, op.chunk(), |v| op.lane(v), |v| op.scalar(v)),
+                }
+            };
+        }
+        run!(
+            Unary::Sigmoid,
+            Unary::Log1p,
+            Unary::Expm1,
+            Unary::GeluTanh,
+            Unary::Silu,
+            Unary::Exp,
+            Unary::Log,
+            Unary::Sqrt,
+            Unary::Tanh,
+        )
     }
 }
 
+avx2_fma! {
 /// `op(x)` of a strided float32 view into a strided output view.
 pub fn unary_strided_f32(op: Unary, x: &[f32], xv: View<'_>, out: &mut [f32], ov: View<'_>) {
     let n: usize = xv.shape.iter().product();
@@ -255,4 +334,5 @@ pub fn unary_strided_f32(op: Unary, x: &[f32], xv: View<'_>, out: &mut [f32], ov
         return;
     }
     unary_strided(x, xv, out, ov, op.chunk(), |v| op.lane(v), |v| op.scalar(v));
+}
 }

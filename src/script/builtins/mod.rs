@@ -201,13 +201,27 @@ pub(crate) fn install(it: &mut Interpreter) {
             out.push_str(&it.str(v)?);
         }
         out.push_str(&end);
-        // There is no sys module: any file= other than None goes to stderr (print(x, file=sys.stderr)
-        // cannot be written, but a binding may hand out a stderr object).
-        let to_err = matches!(&file, Some(v) if !v.is_none());
-        if to_err {
-            it.write_stderr(&out)
-        } else {
-            it.write_stdout(&out)
+        use super::modules::sys::{StreamKind, stream_kind, write_stream};
+        match file {
+            None | Some(Value::None) => it.write_stdout(&out),
+            Some(f) => match stream_kind(&f) {
+                Some(kind) => write_stream(it, kind, &out),
+                // Any object with a write method, as CPython's print calls file.write(text).
+                None => match it.getattr_opt(&f, "write")? {
+                    Some(w) => {
+                        it.call(&w, Args::new(vec![Value::string(out)]))?;
+                    }
+                    None if f.type_name() == "TextIOWrapper" => {
+                        write_stream(it, StreamKind::Stderr, &out)
+                    }
+                    None => {
+                        return Err(PyException::new(
+                            "AttributeError",
+                            format!("'{}' object has no attribute 'write'", f.type_name()),
+                        ));
+                    }
+                },
+            },
         }
         Ok(Value::None)
     });
@@ -557,6 +571,17 @@ pub(crate) fn install(it: &mut Interpreter) {
                 a[0].type_name()
             )));
         }
+        // A generator's return value travels in its StopIteration.
+        if let Some(g) = a[0].downcast::<super::interp::generator::Generator>() {
+            use super::interp::generator::{GenInput, GenStep};
+            return match it.gen_resume(g, GenInput::Send(Value::None))? {
+                GenStep::Yielded(v) => Ok(v),
+                GenStep::Returned(v) => match a.get(1) {
+                    Some(d) => Ok(d.clone()),
+                    None => Err(it.stop_iteration(v)),
+                },
+            };
+        }
         match it.next_item(&a[0])? {
             Some(v) => Ok(v),
             None => match a.get(1) {
@@ -708,11 +733,11 @@ pub(crate) fn install(it: &mut Interpreter) {
             "cudatutor scripts cannot open files",
         ))
     });
-    reg(it, "exit", |_it, _args| {
-        Err(PyException::new("SystemExit", ""))
+    reg(it, "exit", |it, args| {
+        super::modules::sys::quitter(it, args, "exit")
     });
-    reg(it, "quit", |_it, _args| {
-        Err(PyException::new("SystemExit", ""))
+    reg(it, "quit", |it, args| {
+        super::modules::sys::quitter(it, args, "quit")
     });
     reg(it, "globals", |it, _args| {
         // The main module's namespace (scripts are single-module).

@@ -216,6 +216,28 @@ impl Interpreter {
                 Ok(None)
             }
             Value::Function(f) => Ok(match name {
+                // Assigned attributes first: `functools.wraps` sets __name__, __doc__, ...
+                _ if f
+                    .attrs
+                    .borrow()
+                    .as_ref()
+                    .is_some_and(|d| d.contains_str(name)) =>
+                {
+                    f.attrs
+                        .borrow()
+                        .as_ref()
+                        .and_then(|d| d.get_str(name).cloned())
+                }
+                "__dict__" => {
+                    let mut a = f.attrs.borrow_mut();
+                    let d = a.get_or_insert_with(Default::default);
+                    Some(Value::dict(d.clone()))
+                }
+                "__defaults__" => Some(if f.defaults.is_empty() {
+                    Value::None
+                } else {
+                    Value::tuple(f.defaults.clone())
+                }),
                 "__name__" => Some(Value::str(&f.name)),
                 "__qualname__" => Some(Value::str(&f.qualname)),
                 "__doc__" => Some(match &f.code.doc {

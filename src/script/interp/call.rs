@@ -290,6 +290,11 @@ impl Interpreter {
                 *cell.borrow_mut() = v;
             }
         }
+        if code.is_generator {
+            // The body runs when the generator is first advanced.
+            let Frame { locals, cells, .. } = frame;
+            return Ok(self.make_generator(fun.clone(), locals, cells));
+        }
         let is_main = *code.file == *self.main_file;
         self.frames.push(FrameInfo {
             file: code.file.clone(),
@@ -332,9 +337,7 @@ impl Interpreter {
         if c.is_exception
             && let Value::Instance(i) = &inst
         {
-            i.dict
-                .borrow_mut()
-                .set_str("args", Value::tuple(args.positional.clone()));
+            super::classes::set_exc_args(i, args.positional.clone());
         }
         match c.lookup_user("__init__") {
             Some(init) => {

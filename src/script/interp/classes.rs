@@ -188,6 +188,25 @@ const EXCEPTIONS: &[(&str, &str)] = &[
     ("FutureWarning", "Warning"),
 ];
 
+/// An exception's `args`, and the attributes CPython derives from them: `SystemExit.code`
+/// (None, the one argument, or the tuple) and `StopIteration.value` (None or the first).
+pub(crate) fn set_exc_args(inst: &Instance, args: Vec<Value>) {
+    let derived =
+        |name: &str| &*inst.class.name == name || inst.class.mro.iter().any(|c| &*c.name == name);
+    let mut d = inst.dict.borrow_mut();
+    if derived("SystemExit") {
+        let code = match args.len() {
+            0 => Value::None,
+            1 => args[0].clone(),
+            _ => Value::tuple(args.clone()),
+        };
+        d.set_str("code", code);
+    } else if derived("StopIteration") {
+        d.set_str("value", args.first().cloned().unwrap_or(Value::None));
+    }
+    d.set_str("args", Value::tuple(args));
+}
+
 pub(crate) fn install_exceptions(it: &mut Interpreter) {
     let base = raw_class(
         "BaseException",
@@ -202,9 +221,7 @@ pub(crate) fn install_exceptions(it: &mut Interpreter) {
             "__init__",
             Value::native_fn("__init__", |_it, args| {
                 if let Some(Value::Instance(i)) = args.positional.first() {
-                    i.dict
-                        .borrow_mut()
-                        .set_str("args", Value::tuple(args.positional[1..].to_vec()));
+                    set_exc_args(i, args.positional[1..].to_vec());
                 }
                 Ok(Value::None)
             }),
@@ -340,7 +357,7 @@ impl Interpreter {
 
     pub(crate) fn new_exception_instance(&mut self, cls: &Rc<Class>, args: Vec<Value>) -> Value {
         let inst = Instance::new(cls.clone());
-        inst.dict.borrow_mut().set_str("args", Value::tuple(args));
+        set_exc_args(&inst, args);
         Value::Instance(Rc::new(inst))
     }
 

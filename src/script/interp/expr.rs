@@ -104,9 +104,7 @@ impl Interpreter {
                 marks,
             } => {
                 let fv = self.eval(f, func)?;
-                let a = self
-                    .eval_args(f, args, kws, *star)
-                    .map_err(|e| e.consumed_by(marks))?;
+                let a = self.eval_args(f, args, kws, *star)?;
                 if let Some(fi) = self.frames.last_mut() {
                     fi.line = *line;
                 }
@@ -122,9 +120,7 @@ impl Interpreter {
                 marks,
             } => {
                 let o = self.eval(f, obj)?;
-                let a = self
-                    .eval_args(f, args, kws, *star)
-                    .map_err(|e| e.consumed_by(&marks[0]))?;
+                let a = self.eval_args(f, args, kws, *star)?;
                 if let Some(fi) = self.frames.last_mut() {
                     fi.line = *line;
                 }
@@ -240,7 +236,7 @@ impl Interpreter {
                 marks,
             } => {
                 let mut out = match kind {
-                    CompKind::List | CompKind::Gen => CompOut::List(Vec::new()),
+                    CompKind::List => CompOut::List(Vec::new()),
                     CompKind::Set => CompOut::Set(Dict::new()),
                     CompKind::Dict => CompOut::Dict(Dict::new()),
                 };
@@ -256,12 +252,42 @@ impl Interpreter {
                     clear_target(f, &g.target);
                 }
                 r?;
-                Ok(match (out, kind) {
-                    (CompOut::List(v), CompKind::Gen) => Value::iter_from_vec(v),
-                    (CompOut::List(v), _) => Value::list(v),
-                    (CompOut::Set(d), _) => Value::Set(Rc::new(std::cell::RefCell::new(d))),
-                    (CompOut::Dict(d), _) => Value::dict(d),
+                Ok(match out {
+                    CompOut::List(v) => Value::list(v),
+                    CompOut::Set(d) => Value::Set(Rc::new(std::cell::RefCell::new(d))),
+                    CompOut::Dict(d) => Value::dict(d),
                 })
+            }
+            Expr::GenExpr { def, iter, marks } => {
+                // CPython evaluates the outermost iterable and calls iter() on it here, in the
+                // enclosing frame; everything else runs when the generator is advanced.
+                let src = self.eval(f, iter)?;
+                let it = self.get_iter(&src).map_err(|e| e.mark(marks))?;
+                drop(src);
+                let Value::Function(fun) = self.make_function(f, def)? else {
+                    return Err(PyException::new("SystemError", "bad generator expression"));
+                };
+                let mut locals = vec![None; def.code.local_names.len()];
+                if let Some(slot) = locals.first_mut() {
+                    *slot = Some(it);
+                }
+                let cells = (0..def.code.cell_names.len())
+                    .map(|_| Rc::new(std::cell::RefCell::new(None)))
+                    .collect();
+                Ok(self.make_generator(fun, locals, cells))
+            }
+            Expr::Yield(v) => {
+                let v = match v {
+                    Some(e) => self.eval(f, e)?,
+                    None => Value::None,
+                };
+                self.gen_yield(v)
+            }
+            Expr::YieldFrom(e, m) => {
+                let src = self.eval(f, e)?;
+                let sub = self.get_iter(&src).map_err(|e| e.mark(m))?;
+                drop(src);
+                self.yield_from(sub).map_err(|e| e.mark(m))
             }
             Expr::Lambda(def) => self.make_function(f, def),
             Expr::FString(parts) => {
@@ -311,7 +337,7 @@ impl Interpreter {
     /// The outermost iterable is evaluated in the enclosing frame (as CPython passes it to the
     /// comprehension's function); what fails after that fails inside the comprehension's own
     /// frame, which the traceback shows (`<listcomp>` ...) with the comprehension marked in the
-    /// enclosing frame (a generator expression: the call consuming it, see `consumed_by`).
+    /// enclosing frame.
     fn comp_outer(
         &mut self,
         f: &mut Frame,
@@ -328,13 +354,7 @@ impl Interpreter {
                 return e;
             };
             e.leave_frame(fi.file.clone(), fi.line, kind.frame_name().into());
-            match kind {
-                CompKind::Gen => {
-                    e.0.genexpr_failed = true;
-                    e
-                }
-                _ => e.mark(body.marks),
-            }
+            e.mark(body.marks)
         })
     }
 

@@ -17,6 +17,7 @@ mod attr;
 mod call;
 mod classes;
 mod expr;
+pub(crate) mod generator;
 mod iter;
 mod ops;
 pub(crate) use ops::{MAX_ITEMS, MAX_STR};
@@ -91,8 +92,9 @@ pub struct Interpreter {
     pub(crate) native_classes: FxHashMap<String, Rc<Class>>,
     pub(crate) types: Types,
     pub(crate) env: RefCell<BTreeMap<String, String>>,
-    pub(crate) rng: RefCell<u64>,
     pub(crate) main_file: Rc<str>,
+    /// `sys.argv[0]`: the script's path as the learner gave it (None: the traceback name).
+    pub(crate) argv0: Option<String>,
     pub(crate) recursion_limit: usize,
     /// Time `time.sleep` pretended to sleep: added to `time.time()`/`perf_counter()`.
     pub(crate) slept: Duration,
@@ -105,6 +107,12 @@ pub struct Interpreter {
     /// evaluator may use (the Rust stack is the real bound on recursion).
     pub(crate) stack_base: usize,
     pub(crate) stack_limit: usize,
+    /// The generators running now, innermost last (what `yield` switches back from).
+    pub(crate) gen_ctx: Vec<generator::GenCtx>,
+    /// Suspended generators dropped since the last statement, to be closed.
+    pub(crate) gen_queue: Rc<generator::GenQueue>,
+    /// Stacks of finished generators, for the next ones.
+    pub(crate) gen_stacks: Vec<corosensei::stack::DefaultStack>,
 }
 
 /// `out.push_str(s)` up to [`MAX_OUTPUT`] bytes; the write that crosses it keeps what fits
@@ -149,8 +157,8 @@ impl Interpreter {
             native_classes: FxHashMap::default(),
             types,
             env: RefCell::new(BTreeMap::new()),
-            rng: RefCell::new(0x2545_f491_4f6c_dd1d),
             main_file: "<main>".into(),
+            argv0: None,
             recursion_limit: DEFAULT_RECURSION_LIMIT,
             slept: Duration::ZERO,
             nested_depth: 0,
@@ -158,11 +166,23 @@ impl Interpreter {
             handled: Vec::new(),
             stack_base: 0,
             stack_limit: DEFAULT_STACK_LIMIT,
+            gen_ctx: Vec::new(),
+            gen_queue: Rc::default(),
+            gen_stacks: Vec::new(),
         };
         classes::install_exceptions(&mut it);
         super::builtins::install(&mut it);
         super::modules::install(&mut it);
         it
+    }
+
+    /// `sys.argv[0]` as `python3 FILE` sets it: FILE as typed (default: the traceback name).
+    pub fn set_argv0(&mut self, path: &str) {
+        self.argv0 = Some(path.to_string());
+    }
+
+    pub(crate) fn argv0(&self) -> &str {
+        self.argv0.as_deref().unwrap_or(&self.main_file)
     }
 
     pub fn set_recursion_limit(&mut self, n: usize) {
@@ -247,6 +267,34 @@ impl Interpreter {
             .and_then(|code| self.exec_module_code(&code, &main, true));
         self.frames.clear();
         r.map_err(|e| self.to_script_error(e))
+    }
+
+    /// Run source in the namespace of `module` instead of `__main__` (exercise checks run in a
+    /// namespace of their own, reading the learner's variables from a copy). Errors as
+    /// [`Interpreter::run_in_main`]'s: `line` is the innermost frame in the main script file.
+    pub fn run_in_module(
+        &mut self,
+        source: &str,
+        filename: &str,
+        module: &Rc<Module>,
+    ) -> Result<(), ScriptError> {
+        self.mark_stack_base();
+        let file: Rc<str> = filename.into();
+        let r = self
+            .compile_source(source, &file, &module.name)
+            .and_then(|code| self.exec_module_code(&code, module, true));
+        self.frames.clear();
+        r.map_err(|e| self.to_script_error(e))
+    }
+
+    /// The `__main__` module (its namespace is the script's globals).
+    pub fn main_module(&self) -> Rc<Module> {
+        self.main.clone()
+    }
+
+    /// Whether `name` is a builtin (`len`, `print`, …), which a global of that name shadows.
+    pub fn is_builtin(&self, name: &str) -> bool {
+        self.builtins.borrow().contains_str(name)
     }
 
     /// Set a global in `__main__`.
@@ -359,7 +407,10 @@ impl Interpreter {
     }
 
     /// Turn an escaped exception into the embedder's view, traceback text included.
-    pub(crate) fn to_script_error(&mut self, e: PyException) -> ScriptError {
+    pub(crate) fn to_script_error(&mut self, mut e: PyException) -> ScriptError {
+        if self.is_system_exit(&e) {
+            return self.system_exit(&mut e);
+        }
         let (type_name, message, exception) = self.exception_parts(&e);
         let mut text = String::new();
         if let Some(v) = &exception {
@@ -405,7 +456,7 @@ impl Interpreter {
                     .get(f)
                     .and_then(|s| s.get((n as usize).checked_sub(1)?).cloned())
             };
-            text.push_str(&render_frames(&e.0.traceback, &lookup));
+            text.push_str(&render_frames(&visible_frames(&e.0.traceback), &lookup));
         }
         let mut last = final_line(
             &self.printed_type_name(&type_name, exception.as_ref()),
@@ -426,6 +477,62 @@ impl Interpreter {
             column: e.0.column,
             traceback: text,
             exception,
+            exit_status: None,
+        }
+    }
+
+    fn is_system_exit(&mut self, e: &PyException) -> bool {
+        if e.0.uncatchable {
+            return false;
+        }
+        let cls = match &e.0.payload {
+            Payload::Lazy { type_name, .. } => self.exc_class(type_name),
+            Payload::Value(Value::Instance(i)) => i.class.clone(),
+            Payload::Value(_) => return false,
+        };
+        let system_exit = self.exc_class("SystemExit");
+        cls.is_subclass(&system_exit)
+    }
+
+    /// An uncaught SystemExit ends the run as CPython's `handle_system_exit` does: no
+    /// traceback; the status is the code when it is an int (None: 0), otherwise the code is
+    /// printed to stderr and the status is 1.
+    fn system_exit(&mut self, e: &mut PyException) -> ScriptError {
+        let v = self.exc_value(e);
+        let code = match &v {
+            Value::Instance(i) => i.dict.borrow().get_str("code").cloned(),
+            _ => None,
+        }
+        .unwrap_or(Value::None);
+        let (status, text) = match &code {
+            Value::None => (0, String::new()),
+            Value::Int(n) => ((*n & 0xff) as i32, String::new()),
+            Value::Bool(b) => (i32::from(*b), String::new()),
+            Value::BigInt(_) => (255, String::new()),
+            other => {
+                let s = self
+                    .str(other)
+                    .unwrap_or_else(|_| "<exception str() failed>".to_string());
+                (1, format!("{s}\n"))
+            }
+        };
+        let message = match &code {
+            Value::None => String::new(),
+            other => self.str(other).unwrap_or_default(),
+        };
+        ScriptError {
+            type_name: v.type_name(),
+            message,
+            line: e
+                .0
+                .traceback
+                .iter()
+                .find(|t| *t.file == *self.main_file)
+                .map(|t| t.line),
+            column: None,
+            traceback: text,
+            exception: Some(v),
+            exit_status: Some(status),
         }
     }
 
@@ -465,7 +572,7 @@ impl Interpreter {
                         .get(f)
                         .and_then(|s| s.get((k as usize).checked_sub(1)?).cloned())
                 };
-                body.push_str(&render_frames(&ch.traceback, &lookup));
+                body.push_str(&render_frames(&visible_frames(&ch.traceback), &lookup));
             }
             let msg = self
                 .str(&n)
@@ -539,6 +646,15 @@ impl Drop for Interpreter {
     fn drop(&mut self) {
         self.clear_namespaces();
     }
+}
+
+/// The frames a traceback prints: not those of the standard modules written in Python.
+fn visible_frames(frames: &[super::errors::TraceEntry]) -> Vec<super::errors::TraceEntry> {
+    frames
+        .iter()
+        .filter(|t| !super::modules::is_hidden_file(&t.file))
+        .cloned()
+        .collect()
 }
 
 fn fmt_secs(d: Duration) -> String {

@@ -137,6 +137,9 @@ impl Interpreter {
 
     pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> PyResult<Flow> {
         for s in body {
+            if self.gen_queue.pending() {
+                self.close_pending_generators();
+            }
             self.step()?;
             if let Some(fi) = self.frames.last_mut() {
                 fi.line = s.line;
@@ -307,6 +310,23 @@ impl Interpreter {
             StmtKind::Delete(targets) => {
                 for t in targets {
                     self.delete(f, t)?;
+                }
+            }
+            StmtKind::Annotate(name, ann) => {
+                let v = self.eval(f, ann)?;
+                let ns = f.ns.clone().unwrap_or_else(|| f.globals.clone());
+                let existing = ns.borrow().get_str("__annotations__").cloned();
+                let d = match existing {
+                    Some(d @ Value::Dict(_)) => d,
+                    _ => {
+                        let d = Value::dict(Dict::new());
+                        ns.borrow_mut().set_str("__annotations__", d.clone());
+                        d
+                    }
+                };
+                if let Value::Dict(d) = d {
+                    let old = d.borrow_mut().set_name(name, v);
+                    drop(old);
                 }
             }
             StmtKind::Assert(test, msg, marks) => {

@@ -1,0 +1,651 @@
+//! The standard modules a lesson may import: `sys`, `math`, `random` (deterministic), `os`
+//! (only `environ`/`getenv`), `time` (sleep does not block; it advances a virtual clock).
+
+use std::any::Any;
+use std::rc::Rc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use num_bigint::{BigInt, Sign};
+use num_integer::Integer;
+use num_traits::ToPrimitive;
+
+use super::errors::{PyException, PyResult};
+use super::interp::Interpreter;
+use super::native::{Args, NativeObject};
+use super::value::{Module, Value};
+
+mod mt;
+mod structseq;
+pub(crate) mod sys;
+
+/// Standard modules written in Python with generators and classes. CPython implements most of
+/// them in C, so their frames never show in its tracebacks: [`is_hidden_file`] keeps them out
+/// of ours too.
+const PRELUDES: &[(&str, &str)] = &[
+    ("itertools", include_str!("itertools.py")),
+    ("functools", include_str!("functools.py")),
+    ("collections", include_str!("collections.py")),
+    ("typing", include_str!("typing.py")),
+    ("random", include_str!("random.py")),
+];
+
+/// A frame of one of the [`PRELUDES`] (its file is `<name>`).
+pub(crate) fn is_hidden_file(file: &str) -> bool {
+    file.strip_prefix('<')
+        .and_then(|f| f.strip_suffix('>'))
+        .is_some_and(|name| PRELUDES.iter().any(|(n, _)| *n == name))
+}
+
+pub(crate) fn install(it: &mut Interpreter) {
+    for (name, src) in PRELUDES {
+        it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+    }
+    it.register_module("sys", Box::new(sys::module));
+    it.register_module("math", Box::new(|_it| Ok(math())));
+    it.register_module("_random", Box::new(|_it| Ok(mt::module())));
+    it.register_module("os", Box::new(|_it| Ok(os())));
+    it.register_module("time", Box::new(|_it| Ok(time())));
+}
+
+fn num(it: &mut Interpreter, v: &Value) -> PyResult<f64> {
+    match v {
+        Value::Int(_) | Value::Bool(_) | Value::Float(_) => Ok(v.as_float().unwrap_or(0.0)),
+        Value::BigInt(b) => super::bigint::to_f64(b),
+        _ => super::builtins::to_float(it, v).map_err(|_| {
+            PyException::type_error(format!("must be real number, not {}", v.type_name()))
+        }),
+    }
+}
+
+fn domain() -> PyException {
+    PyException::value_error("math domain error")
+}
+
+fn f1(m: &Module, name: &'static str, f: fn(f64) -> PyResult<f64>) {
+    m.add_fn(name, move |it, args| {
+        let a = args.exact(name, 1)?;
+        let x = num(it, &a[0])?;
+        f(x).map(Value::Float)
+    });
+}
+
+fn to_int_checked(f: f64) -> PyResult<Value> {
+    super::bigint::from_f64(f)
+}
+
+/// `frexp` of an int too large for a float (CPython's log functions take this path):
+/// `v = x * 2**e` with 0.5 <= x < 1. `None` for anything else.
+fn big_frexp(v: &Value) -> PyResult<Option<(f64, i64)>> {
+    use num_traits::{Signed, Zero};
+    let Value::BigInt(b) = v else {
+        return Ok(None);
+    };
+    if b.is_negative() {
+        return Err(domain());
+    }
+    if super::bigint::to_f64(b).is_ok() {
+        return Ok(None);
+    }
+    let bits = b.bits();
+    let shift = bits - 64;
+    let mut top = (&**b >> shift).to_u64().unwrap_or(u64::MAX);
+    let mag = b.magnitude();
+    if !mag.is_zero() && mag.trailing_zeros().unwrap_or(0) < shift {
+        top |= 1; // sticky: round the 53-bit mantissa as the whole number would
+    }
+    let (mut x, mut e) = (top as f64 / 2f64.powi(64), bits as i64);
+    if x == 1.0 {
+        x = 0.5;
+        e += 1;
+    }
+    Ok(Some((x, e)))
+}
+
+/// `f(v)` for a log function, ints beyond the float range included (`math.log(10**400)`).
+fn log_of(it: &mut Interpreter, v: &Value, f: fn(f64) -> f64) -> PyResult<f64> {
+    if let Some((x, e)) = big_frexp(v)? {
+        return Ok(f(x) + f(2.0) * e as f64);
+    }
+    let x = num(it, v)?;
+    if x <= 0.0 {
+        return Err(domain());
+    }
+    Ok(f(x))
+}
+
+fn int_arg(v: &Value) -> PyResult<BigInt> {
+    super::bigint::to_big(v).ok_or_else(|| {
+        PyException::type_error(format!(
+            "'{}' object cannot be interpreted as an integer",
+            v.type_name()
+        ))
+    })
+}
+
+/// The product lo * (lo + 1) * ... * hi by binary splitting (fast for long ranges).
+fn range_product(lo: u64, hi: u64) -> BigInt {
+    if lo > hi {
+        return BigInt::from(1u32);
+    }
+    if hi - lo < 16 {
+        let mut r = BigInt::from(1u32);
+        for i in lo..=hi {
+            r *= i;
+        }
+        return r;
+    }
+    let mid = lo + (hi - lo) / 2;
+    range_product(lo, mid) * range_product(mid + 1, hi)
+}
+
+/// log2 of lo * ... * hi, to refuse products past the int size cap before computing them.
+fn range_log2(lo: u64, hi: u64) -> f64 {
+    if lo > hi {
+        return 0.0;
+    }
+    // ln Γ via Stirling is enough for a size estimate; exact sum for short ranges.
+    if hi - lo < 1_000_000 {
+        return (lo..=hi).map(|i| (i as f64).log2()).sum();
+    }
+    let lf = |n: f64| n * n.log2() - n * std::f64::consts::LOG2_E;
+    lf(hi as f64) - lf((lo.max(2) - 1) as f64)
+}
+
+fn checked_product(lo: u64, hi: u64) -> PyResult<BigInt> {
+    if range_log2(lo, hi) > super::bigint::MAX_BITS as f64 {
+        return Err(super::bigint::memory_error());
+    }
+    Ok(range_product(lo, hi))
+}
+
+fn math() -> Value {
+    let m = Module::new("math");
+    m.set_attr("pi", Value::Float(std::f64::consts::PI));
+    m.set_attr("e", Value::Float(std::f64::consts::E));
+    m.set_attr("tau", Value::Float(std::f64::consts::TAU));
+    m.set_attr("inf", Value::Float(f64::INFINITY));
+    m.set_attr("nan", Value::Float(f64::NAN));
+    f1(&m, "sqrt", |x| {
+        if x < 0.0 { Err(domain()) } else { Ok(x.sqrt()) }
+    });
+    f1(&m, "exp", |x| {
+        let r = x.exp();
+        if r.is_infinite() && x.is_finite() {
+            Err(PyException::new("OverflowError", "math range error"))
+        } else {
+            Ok(r)
+        }
+    });
+    f1(&m, "expm1", |x| Ok(x.exp_m1()));
+    f1(&m, "log1p", |x| {
+        if x <= -1.0 {
+            Err(domain())
+        } else {
+            Ok(x.ln_1p())
+        }
+    });
+    f1(&m, "fabs", |x| Ok(x.abs()));
+    f1(&m, "sin", |x| Ok(x.sin()));
+    f1(&m, "cos", |x| Ok(x.cos()));
+    f1(&m, "tan", |x| Ok(x.tan()));
+    f1(&m, "asin", |x| {
+        if !(-1.0..=1.0).contains(&x) {
+            Err(domain())
+        } else {
+            Ok(x.asin())
+        }
+    });
+    f1(&m, "acos", |x| {
+        if !(-1.0..=1.0).contains(&x) {
+            Err(domain())
+        } else {
+            Ok(x.acos())
+        }
+    });
+    f1(&m, "atan", |x| Ok(x.atan()));
+    f1(&m, "sinh", |x| Ok(x.sinh()));
+    f1(&m, "cosh", |x| Ok(x.cosh()));
+    f1(&m, "tanh", |x| Ok(x.tanh()));
+    f1(&m, "degrees", |x| Ok(x.to_degrees()));
+    f1(&m, "radians", |x| Ok(x.to_radians()));
+    m.add_fn("log", |it, args| {
+        let a = args.range("log", 1, 2)?;
+        let x = log_of(it, &a[0], f64::ln)?;
+        match a.get(1) {
+            Some(b) => {
+                let b = log_of(it, b, f64::ln)?;
+                if b == 0.0 {
+                    return Err(PyException::new(
+                        "ZeroDivisionError",
+                        "float division by zero",
+                    ));
+                }
+                Ok(Value::Float(x / b))
+            }
+            None => Ok(Value::Float(x)),
+        }
+    });
+    for (name, f) in [("log2", f64::log2 as fn(f64) -> f64), ("log10", f64::log10)] {
+        m.add_fn(name, move |it, args| {
+            let a = args.exact(name, 1)?;
+            Ok(Value::Float(log_of(it, &a[0], f)?))
+        });
+    }
+    for (name, f) in [
+        ("floor", f64::floor as fn(f64) -> f64),
+        ("ceil", f64::ceil),
+        ("trunc", f64::trunc),
+    ] {
+        m.add_fn(name, move |it, args| {
+            let a = args.exact(name, 1)?;
+            match &a[0] {
+                Value::Int(_) | Value::Bool(_) => Ok(Value::Int(a[0].as_int().unwrap_or(0))),
+                Value::BigInt(_) => Ok(a[0].clone()),
+                v => {
+                    let x = num(it, v)?;
+                    to_int_checked(f(x))
+                }
+            }
+        });
+    }
+    m.add_fn("pow", |it, args| {
+        let a = args.exact("pow", 2)?;
+        let (x, y) = (num(it, &a[0])?, num(it, &a[1])?);
+        if x == 0.0 && y < 0.0 {
+            return Err(domain());
+        }
+        Ok(Value::Float(x.powf(y)))
+    });
+    m.add_fn("atan2", |it, args| {
+        let a = args.exact("atan2", 2)?;
+        Ok(Value::Float(num(it, &a[0])?.atan2(num(it, &a[1])?)))
+    });
+    m.add_fn("hypot", |it, args| {
+        let mut s = 0.0f64;
+        for v in &args.positional {
+            let x = num(it, v)?;
+            s += x * x;
+        }
+        Ok(Value::Float(s.sqrt()))
+    });
+    m.add_fn("copysign", |it, args| {
+        let a = args.exact("copysign", 2)?;
+        Ok(Value::Float(num(it, &a[0])?.copysign(num(it, &a[1])?)))
+    });
+    m.add_fn("fmod", |it, args| {
+        let a = args.exact("fmod", 2)?;
+        let (x, y) = (num(it, &a[0])?, num(it, &a[1])?);
+        if y == 0.0 {
+            return Err(domain());
+        }
+        Ok(Value::Float(x % y))
+    });
+    m.add_fn("modf", |it, args| {
+        let a = args.exact("modf", 1)?;
+        let x = num(it, &a[0])?;
+        Ok(Value::tuple(vec![
+            Value::Float(x.fract()),
+            Value::Float(x.trunc()),
+        ]))
+    });
+    m.add_fn("isnan", |it, args| {
+        let a = args.exact("isnan", 1)?;
+        Ok(Value::Bool(num(it, &a[0])?.is_nan()))
+    });
+    m.add_fn("isinf", |it, args| {
+        let a = args.exact("isinf", 1)?;
+        Ok(Value::Bool(num(it, &a[0])?.is_infinite()))
+    });
+    m.add_fn("isfinite", |it, args| {
+        let a = args.exact("isfinite", 1)?;
+        Ok(Value::Bool(num(it, &a[0])?.is_finite()))
+    });
+    m.add_fn("isclose", |it, mut args| {
+        let rel = args.take_kw("rel_tol");
+        let abs = args.take_kw("abs_tol");
+        let a = args.exact("isclose", 2)?;
+        let (x, y) = (num(it, &a[0])?, num(it, &a[1])?);
+        let rel = match rel {
+            Some(v) => num(it, &v)?,
+            None => 1e-9,
+        };
+        let abs = match abs {
+            Some(v) => num(it, &v)?,
+            None => 0.0,
+        };
+        if rel < 0.0 || abs < 0.0 {
+            return Err(PyException::value_error("tolerances must be non-negative"));
+        }
+        if x == y {
+            return Ok(Value::Bool(true));
+        }
+        if x.is_infinite() || y.is_infinite() {
+            return Ok(Value::Bool(false));
+        }
+        let d = (x - y).abs();
+        Ok(Value::Bool(
+            d <= (rel * y.abs()).max(rel * x.abs()) || d <= abs,
+        ))
+    });
+    m.add_fn("fsum", |it, args| {
+        let a = args.exact("fsum", 1)?;
+        // Neumaier summation: close to CPython's exactly rounded fsum for learner-sized inputs.
+        let (mut s, mut c) = (0.0f64, 0.0f64);
+        for v in it.iterate(&a[0])? {
+            let x = num(it, &v)?;
+            let t = s + x;
+            if s.abs() >= x.abs() {
+                c += (s - t) + x
+            } else {
+                c += (x - t) + s
+            }
+            s = t;
+        }
+        Ok(Value::Float(s + c))
+    });
+    m.add_fn("prod", |it, mut args| {
+        let start = args.take_kw("start").unwrap_or(Value::Int(1));
+        let a = args.exact("prod", 1)?;
+        let mut acc = start;
+        for v in it.iterate(&a[0])? {
+            acc = it.binary_op(super::native::BinOp::Mul, &acc, &v)?;
+        }
+        Ok(acc)
+    });
+    m.add_fn("factorial", |_it, args| {
+        let a = args.exact("factorial", 1)?;
+        let n = int_arg(&a[0])?;
+        if n.sign() == Sign::Minus {
+            return Err(PyException::value_error(
+                "factorial() not defined for negative values",
+            ));
+        }
+        let n = n
+            .to_u64()
+            .filter(|n| *n <= i64::MAX as u64)
+            .ok_or_else(|| {
+                PyException::new(
+                    "OverflowError",
+                    "factorial() argument should not exceed 9223372036854775807",
+                )
+            })?;
+        super::bigint::value(checked_product(2, n)?)
+    });
+    m.add_fn("gcd", |_it, args| {
+        let mut g = BigInt::from(0u32);
+        for v in &args.positional {
+            g = g.gcd(&int_arg(v)?);
+        }
+        super::bigint::value(g)
+    });
+    m.add_fn("lcm", |_it, args| {
+        let mut l = BigInt::from(1u32);
+        for v in &args.positional {
+            let x = int_arg(v)?;
+            if x.bits() + l.bits() > super::bigint::MAX_BITS {
+                return Err(super::bigint::memory_error());
+            }
+            l = l.lcm(&x);
+        }
+        super::bigint::value(l)
+    });
+    m.add_fn("isqrt", |_it, args| {
+        let a = args.exact("isqrt", 1)?;
+        let n = int_arg(&a[0])?;
+        if n.sign() == Sign::Minus {
+            return Err(PyException::value_error(
+                "isqrt() argument must be nonnegative",
+            ));
+        }
+        super::bigint::value(num_integer::Roots::sqrt(&n))
+    });
+    for name in ["comb", "perm"] {
+        m.add_fn(name, move |_it, args| {
+            let a = args.range(name, 1, 2)?;
+            let n = int_arg(&a[0])?;
+            let k = match a.get(1) {
+                Some(k) if !k.is_none() => int_arg(k)?,
+                _ if name == "perm" => n.clone(),
+                _ => return Err(PyException::type_error("comb expected 2 arguments, got 1")),
+            };
+            if n.sign() == Sign::Minus {
+                return Err(PyException::value_error("n must be a non-negative integer"));
+            }
+            if k.sign() == Sign::Minus {
+                return Err(PyException::value_error("k must be a non-negative integer"));
+            }
+            if k > n {
+                return Ok(Value::Int(0));
+            }
+            let too_big = || {
+                PyException::new(
+                    "OverflowError",
+                    format!("{name}() argument should not exceed 9223372036854775807"),
+                )
+            };
+            let n = n
+                .to_u64()
+                .filter(|n| *n <= i64::MAX as u64)
+                .ok_or_else(too_big)?;
+            let k = k.to_u64().unwrap_or(0);
+            let k = if name == "comb" { k.min(n - k) } else { k };
+            let perm = checked_product(n - k + 1, n)?;
+            if name == "perm" {
+                return super::bigint::value(perm);
+            }
+            super::bigint::value(perm / range_product(2, k))
+        });
+    }
+    m.into_value()
+}
+
+// ------------------------------------------------------------ random
+
+// ------------------------------------------------------------ os
+
+/// `os.environ`: a live view of [`Interpreter::env`].
+struct Environ;
+
+impl NativeObject for Environ {
+    fn type_name(&self) -> &str {
+        "_Environ"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<Option<Value>> {
+        let k = env_key(key)?;
+        let v = it.env().borrow().get(&k).cloned();
+        match v {
+            Some(v) => Ok(Some(Value::string(v))),
+            None => Err(it.key_error(key)),
+        }
+    }
+    fn setitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+        v: Value,
+    ) -> PyResult<bool> {
+        let k = env_key(key)?;
+        let v = match v {
+            Value::Str(s) => s.to_string(),
+            other => {
+                return Err(PyException::type_error(format!(
+                    "str expected, not {}",
+                    other.type_name()
+                )));
+            }
+        };
+        it.env().borrow_mut().insert(k, v);
+        Ok(true)
+    }
+    fn delitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<bool> {
+        let k = env_key(key)?;
+        let old = it.env().borrow_mut().remove(&k);
+        match old {
+            Some(_) => Ok(true),
+            None => Err(it.key_error(key)),
+        }
+    }
+    fn contains(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        v: &Value,
+    ) -> PyResult<Option<bool>> {
+        Ok(Some(match v.as_str() {
+            Some(k) => it.env().borrow().contains_key(k),
+            None => false,
+        }))
+    }
+    fn len(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<usize>> {
+        Ok(Some(it.env().borrow().len()))
+    }
+    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+        let keys = it.env().borrow().keys().map(|k| Value::str(k)).collect();
+        Ok(Some(Value::iter_from_vec(keys)))
+    }
+    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+        let items: Vec<String> = it
+            .env()
+            .borrow()
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "{}: {}",
+                    super::strfmt::str_repr(k),
+                    super::strfmt::str_repr(v)
+                )
+            })
+            .collect();
+        Ok(Some(format!("environ({{{}}})", items.join(", "))))
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "get" => Some(Value::native_fn("get", |it, args| {
+                let a = args.range("get", 1, 2)?;
+                let k = env_key(&a[0])?;
+                let v = it.env().borrow().get(&k).cloned();
+                Ok(v.map(Value::string)
+                    .unwrap_or_else(|| a.get(1).cloned().unwrap_or(Value::None)))
+            })),
+            "setdefault" => Some(Value::native_fn("setdefault", |it, args| {
+                let a = args.exact("setdefault", 2)?;
+                let k = env_key(&a[0])?;
+                let d = a[1].as_str().unwrap_or("").to_string();
+                let v = it.env().borrow_mut().entry(k).or_insert(d).clone();
+                Ok(Value::string(v))
+            })),
+            "pop" => Some(Value::native_fn("pop", |it, args| {
+                let a = args.range("pop", 1, 2)?;
+                let k = env_key(&a[0])?;
+                let v = it.env().borrow_mut().remove(&k);
+                match v {
+                    Some(v) => Ok(Value::string(v)),
+                    None => match a.get(1) {
+                        Some(d) => Ok(d.clone()),
+                        None => Err(it.key_error(&a[0])),
+                    },
+                }
+            })),
+            "keys" => Some(Value::native_fn("keys", |it, _args| {
+                Ok(Value::list(
+                    it.env().borrow().keys().map(|k| Value::str(k)).collect(),
+                ))
+            })),
+            "items" => Some(Value::native_fn("items", |it, _args| {
+                Ok(Value::list(
+                    it.env()
+                        .borrow()
+                        .iter()
+                        .map(|(k, v)| Value::tuple(vec![Value::str(k), Value::str(v)]))
+                        .collect(),
+                ))
+            })),
+            _ => None,
+        })
+    }
+}
+
+fn env_key(key: &Value) -> PyResult<String> {
+    match key {
+        Value::Str(s) => Ok(s.to_string()),
+        other => Err(PyException::type_error(format!(
+            "str expected, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn os() -> Value {
+    let m = Module::new("os");
+    m.set_attr("environ", Value::native(Environ));
+    m.set_attr("name", Value::str("posix"));
+    m.set_attr("sep", Value::str("/"));
+    m.add_fn("getenv", |it, args| {
+        let a = args.range("getenv", 1, 2)?;
+        let k = env_key(&a[0])?;
+        let v = it.env().borrow().get(&k).cloned();
+        Ok(v.map(Value::string)
+            .unwrap_or_else(|| a.get(1).cloned().unwrap_or(Value::None)))
+    });
+    m.into_value()
+}
+
+// ------------------------------------------------------------ time
+
+fn time() -> Value {
+    let m = Module::new("time");
+    m.add_fn("time", |it, _args| {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or(Duration::ZERO)
+            + it.slept;
+        Ok(Value::Float(now.as_secs_f64()))
+    });
+    for name in ["perf_counter", "monotonic", "process_time"] {
+        m.add_fn(name, |it, _args| {
+            Ok(Value::Float(
+                (it.started.elapsed() + it.slept).as_secs_f64(),
+            ))
+        });
+    }
+    m.add_fn("perf_counter_ns", |it, _args| {
+        Ok(Value::Int(
+            (it.started.elapsed() + it.slept).as_nanos() as i64
+        ))
+    });
+    m.add_fn("sleep", |it, args| {
+        let a = args.exact("sleep", 1)?;
+        let s = num(it, &a[0])?;
+        if s < 0.0 {
+            return Err(PyException::value_error(
+                "sleep length must be non-negative",
+            ));
+        }
+        // Never block the learner's run: the clock moves, the thread does not.
+        if s.is_finite() {
+            it.slept += Duration::from_secs_f64(s.min(1e6));
+        }
+        Ok(Value::None)
+    });
+    let _ = Args::default();
+    m.into_value()
+}

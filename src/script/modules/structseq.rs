@@ -1,0 +1,112 @@
+//! CPython's "struct sequences" (`sys.version_info`, `sys.float_info`): a tuple whose items
+//! also have names. They index, unpack, compare and hash as the tuple of their items and print
+//! as `sys.version_info(major=3, minor=11, ...)`.
+
+use std::any::Any;
+use std::rc::Rc;
+
+use crate::script::errors::PyResult;
+use crate::script::interp::Interpreter;
+use crate::script::native::{CmpOp, NativeObject};
+use crate::script::value::Value;
+
+pub(crate) struct StructSeq {
+    /// `type(x).__name__` (`version_info`).
+    pub type_name: &'static str,
+    /// What the repr starts with (`sys.version_info`).
+    pub repr_name: &'static str,
+    pub fields: Vec<(&'static str, Value)>,
+}
+
+impl StructSeq {
+    fn tuple(&self) -> Value {
+        Value::tuple(self.fields.iter().map(|(_, v)| v.clone()).collect())
+    }
+}
+
+impl NativeObject for StructSeq {
+    fn type_name(&self) -> &str {
+        self.type_name
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        Ok(self
+            .fields
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.clone()))
+    }
+    fn getitem(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        key: &Value,
+    ) -> PyResult<Option<Value>> {
+        it.getitem(&self.tuple(), key).map(Some)
+    }
+    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+        Ok(Some(self.fields.len()))
+    }
+    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+        it.get_iter(&self.tuple()).map(Some)
+    }
+    fn compare(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        op: CmpOp,
+        other: &Value,
+    ) -> PyResult<Option<Value>> {
+        let other = match other {
+            Value::Native(n) => match n.as_any().downcast_ref::<StructSeq>() {
+                Some(s) => s.tuple(),
+                None => return Ok(None),
+            },
+            Value::Tuple(_) => other.clone(),
+            _ => return Ok(None),
+        };
+        it.compare(op, &self.tuple(), &other).map(Some)
+    }
+    fn hash(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+        let k = it.hkey(&self.tuple())?;
+        Ok(Some(k.py_hash()))
+    }
+    fn contains(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        item: &Value,
+    ) -> PyResult<Option<bool>> {
+        for (_, v) in &self.fields {
+            if it.eq(v, item)? {
+                return Ok(Some(true));
+            }
+        }
+        Ok(Some(false))
+    }
+    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+        let mut s = format!("{}(", self.repr_name);
+        for (i, (n, v)) in self.fields.iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            s.push_str(n);
+            s.push('=');
+            s.push_str(&it.repr(v)?);
+        }
+        s.push(')');
+        Ok(Some(s))
+    }
+    fn dir(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.fields.iter().map(|(n, _)| n.to_string()).collect();
+        v.extend(["count", "index"].map(String::from));
+        v
+    }
+}

@@ -1,0 +1,42 @@
+# CPython's random module sequence: seeds (int, str, float, negative, big, bool), every
+# function learners call, Random instances, getstate/setstate, and its error messages.
+import random
+random.seed(42)
+print(random.random(), random.random())
+print(random.randint(1, 10), random.randrange(100), random.randrange(0, 100, 7), random.choice("abcdef"))
+xs = list(range(10))
+random.shuffle(xs)
+print(xs)
+print(random.sample(range(100), 5), random.sample(["a", "b", "c", "d"], 2), random.sample(range(1000), 30)[:5])
+print(random.choices(["x", "y", "z"], k=5), random.choices(range(3), weights=[1, 5, 10], k=4))
+print(random.uniform(2, 3), random.gauss(0, 1), random.gauss(0, 1), random.normalvariate(5, 2))
+print(random.getrandbits(100), random.getrandbits(7), random.expovariate(2), random.triangular())
+random.seed("hello")
+print(random.random())
+random.seed(3.5)
+print(random.random())
+random.seed(-7)
+print(random.random())
+random.seed(2**100 + 1)
+print(random.random())
+random.seed(True)
+print(random.random(), random.betavariate(2, 3), random.gammavariate(0.5, 1), random.lognormvariate(0, 1), random.vonmisesvariate(1, 2), random.paretovariate(3), random.weibullvariate(1, 2))
+r = random.Random(0)
+print(r.random(), r.randint(0, 5))
+st = r.getstate()
+a = r.random()
+r.setstate(st)
+print(a == r.random())
+print(random.sample([1, 2, 3], counts=[2, 1, 3], k=4))
+for bad in [lambda: random.choice([]), lambda: random.randrange(0), lambda: random.randint(5, 1), lambda: random.sample({1, 2}, 1), lambda: random.sample([1], 2), lambda: random.seed([1])]:
+    try:
+        bad()
+    except (IndexError, ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+random.seed(0)
+data = list(range(20))
+random.shuffle(data)
+train, test = data[:15], data[15:]
+print(train, test)
+print([round(random.gauss(0, 1), 6) for _ in range(5)])
+print(sum(random.random() for _ in range(1000)))

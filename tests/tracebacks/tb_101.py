@@ -1,0 +1,2 @@
+import functools
+functools.reduce(lambda a, b: a + b, [])

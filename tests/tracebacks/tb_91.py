@@ -1,0 +1,7 @@
+def once():
+    yield 1
+
+
+g = once()
+next(g)
+next(g)

@@ -1,0 +1,7 @@
+def echo():
+    x = yield
+    print(x)
+
+
+e = echo()
+e.send(5)

@@ -1,0 +1,3 @@
+from collections import defaultdict
+d = defaultdict(None)
+print(d["k"])
