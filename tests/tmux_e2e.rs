@@ -511,3 +511,188 @@ fn the_chinese_help_box_has_a_whole_border() {
     sleep(Duration::from_millis(200));
     t.send(&["q"]);
 }
+
+// ----- Issue 20: panics and signals never leave the terminal in the pager's state -----
+
+/// Waits for the `echo EXIT=$?` after the pager (not the command line that types it).
+fn wait_exit(t: &Tmux) -> String {
+    t.wait_until("EXIT=<status>", |s| {
+        s.lines().any(|l| l.trim_start().starts_with("EXIT="))
+    })
+}
+
+/// The pager's process in the shell of `t` (the shell's only child).
+fn pager_pid(t: &Tmux) -> String {
+    let shell = t.query("#{pane_pid}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let out = Command::new("pgrep").args(["-P", &shell]).output().unwrap();
+        let pid = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        if !pid.is_empty() {
+            return pid;
+        }
+        assert!(std::time::Instant::now() < deadline, "no pager process");
+        sleep(Duration::from_millis(50));
+    }
+}
+
+/// The pane's terminal modes as stty reads them from outside (`-icanon` in raw mode).
+fn pane_modes(t: &Tmux) -> String {
+    let tty = t.query("#{pane_tty}");
+    let out = Command::new("stty")
+        .args(["-F", &tty, "-a"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn raw(modes: &str) -> bool {
+    modes.split_whitespace().any(|w| w == "-icanon")
+}
+
+/// Main screen, no mouse reporting, cooked mode: what the shell needs after the pager.
+fn assert_restored(t: &Tmux, what: &str) {
+    assert_eq!(t.query("#{alternate_on}"), "0", "{what}: main screen");
+    assert_eq!(
+        t.query("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}"),
+        "000",
+        "{what}: mouse reporting off"
+    );
+    t.type_text("stty -a | tr ' ' '\\n' | grep -E '^-?icanon$'; echo STTY-$((6*7))");
+    t.send(&["Enter"]);
+    let stty = t.wait_for("STTY-42");
+    assert!(
+        stty.lines().any(|l| l.trim() == "icanon"),
+        "{what}: cooked mode:\n{stty}"
+    );
+}
+
+/// Every signal: the terminating ones (SIGQUIT, SIGUSR1, SIGALRM, ...) end the pager as `q`
+/// does, with its place saved and status 0; the fatal ones (SIGABRT as an allocation failure
+/// raises it, SIGSEGV, SIGBUS) end it at once with the signal's status. Each time the shell
+/// gets back the main screen, no mouse reporting and cooked mode.
+#[test]
+fn the_terminal_is_restored_on_every_signal() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    // Every session is kept until the end: killing the last one stops the tmux server, and a
+    // new session started while it stops fails ("server exited unexpectedly").
+    let mut shells = Vec::new();
+    for (sig, number, graceful) in [
+        ("QUIT", 3, true),
+        ("USR1", 10, true),
+        ("ALRM", 14, true),
+        ("ABRT", 6, false),
+        ("SEGV", 11, false),
+        ("BUS", 7, false),
+    ] {
+        let data = temp_dir(&format!("sig-{sig}"));
+        let t = e2e_shell(&format!("sig-{sig}"), &data);
+        t.type_text(&format!("{bin} --lang en lesson 2; echo EXIT=$?"));
+        t.send(&["Enter"]);
+        t.wait_for("2/5");
+        assert_eq!(t.query("#{alternate_on}"), "1");
+        let pid = pager_pid(&t);
+        let started = std::time::Instant::now();
+        let status = Command::new("kill")
+            .args(["-s", sig, &pid])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let after = wait_exit(&t);
+        eprintln!("SIG{sig}: shell back after {:?}", started.elapsed());
+        let expected = if graceful { 0 } else { 128 + number };
+        assert!(
+            after.contains(&format!("EXIT={expected}")),
+            "SIG{sig}: status {expected}:\n{after}"
+        );
+        assert_restored(&t, &format!("SIG{sig}"));
+        if graceful {
+            let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+            assert!(
+                saved.contains("\"last_lesson\": \"devices\""),
+                "SIG{sig}: place saved: {saved}"
+            );
+        }
+        shells.push(t);
+    }
+}
+
+/// SIGTSTP (a job-control stop): the shell gets its screen back while the pager is stopped,
+/// and `fg` brings the pager back in raw mode on the alternate screen.
+#[test]
+fn a_stopped_pager_gives_the_terminal_back_and_takes_it_again() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("tstp");
+    let t = e2e_shell("tstp", &data);
+    t.type_text(&format!("{bin} --lang en lesson 2"));
+    t.send(&["Enter"]);
+    t.wait_for("2/5");
+    let pid = pager_pid(&t);
+    assert!(
+        Command::new("kill")
+            .args(["-s", "TSTP", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    t.wait_for("Stopped");
+    assert_restored(&t, "stopped");
+    t.type_text("clear; fg");
+    t.send(&["Enter"]);
+    t.wait_for("2/5");
+    assert_eq!(
+        t.query("#{alternate_on}"),
+        "1",
+        "back on the alternate screen"
+    );
+    assert!(raw(&pane_modes(&t)), "raw mode again");
+    t.send(&["j"]);
+    t.send(&["q"]);
+    t.wait_until("the prompt", |s| !s.contains("2/5"));
+    assert_restored(&t, "after fg and q");
+}
+
+/// A panic inside a run (as a bug in the engine would be): the footer says internal error,
+/// nothing is printed over the pager, the terminal stays raw on the alternate screen, the
+/// keys that follow are keys (Ctrl-q quits at once), and the exercise's saved code is
+/// untouched.
+#[test]
+fn a_panic_inside_a_run_leaves_the_pager_and_its_terminal_alone() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("run-panic");
+    let t = e2e_shell("run-panic", &data);
+    t.type_text(&format!(
+        "CUDATUTOR_TEST_PANIC_IN_RUN=1 {bin} --lang en --backend sim lesson 2; echo EXIT=$?"
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("2/5");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise l2-counters");
+    t.send(&["r"]);
+    let s = t.wait_for("Internal error in cudatutor");
+    assert!(
+        !s.contains("panicked at"),
+        "nothing printed over the pager:\n{s}"
+    );
+    assert!(!s.contains("stack backtrace"), "{s}");
+    assert_eq!(t.query("#{alternate_on}"), "1", "still the pager's screen");
+    assert!(raw(&pane_modes(&t)), "still raw mode:\n{}", pane_modes(&t));
+    t.send(&["C-q"]);
+    let after = wait_exit(&t);
+    assert!(after.contains("EXIT=0"), "{after}");
+    assert_restored(&t, "after the quit");
+    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let progress = cudatutor::progress::read_set(saved.as_bytes(), "builtin").unwrap();
+    assert!(
+        progress
+            .exercises
+            .get("l2-counters")
+            .is_none_or(|e| e.code.is_none()),
+        "the saved code is untouched: {saved}"
+    );
+}

@@ -1100,6 +1100,17 @@ impl App {
     /// Starts the exercise's code and checks on a background thread; the report comes back
     /// through `tick`, so the UI keeps drawing meanwhile.
     pub fn start_run(&mut self, id: &str) {
+        if self.deck.cards.get(id).is_none() || self.exercise(id).is_none() {
+            return;
+        }
+        // The code about to run is saved first, without waiting for the debounce: a run that
+        // takes the whole process down (an abort, a kill) must not take the last edits too.
+        if !self.runs.is_running()
+            && self.session.pending()
+            && let Err(Some(e)) = self.session.save()
+        {
+            self.status = Some(format!("{}: {e}", self.strings().save_before_run_failed));
+        }
         let (Some(card), Some(exercise)) = (self.deck.cards.get(id), self.exercise(id)) else {
             return;
         };
@@ -1143,6 +1154,7 @@ impl App {
                 stopped,
             } => {
                 let passed = report.checks_passed();
+                let internal = report.internal_error.is_some();
                 self.session.keep_run(&exercise, &code, &report);
                 // The ✓ comes from this record, kept with the fingerprint of the code that ran.
                 if let Some(ex) = self.exercise(&exercise).cloned() {
@@ -1157,6 +1169,7 @@ impl App {
                     card.output_left = 0;
                 }
                 self.status = match stopped {
+                    _ if internal => Some(s.run_internal_error.to_string()),
                     Some(Stop::WallLimit) => Some(
                         s.run_timed_out
                             .replace("{secs}", &fmt_secs(self.runs.wall_limit())),

@@ -45,6 +45,8 @@ impl ExerciseRunner for EngineRunner {
             launch_blocking: self.base.launch_blocking || opts.launch_blocking,
             env,
             cancel: opts.cancel.clone(),
+            // The lesson's language and the predicted names (prediction_pending).
+            exercise: opts.exercise.clone(),
             ..self.base.clone()
         };
         crate::run::run_exercise(code, check, &merged)

@@ -50,21 +50,34 @@ type Term = ratatui::Terminal<CrosstermBackend<std::io::Stdout>>;
 static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
 
 fn take_terminal() -> std::io::Result<Term> {
+    // A panic inside a run is the run's (an internal-error report): it must not restore the
+    // terminal under the running pager, nor print over it.
+    crate::run::contain::install_hook();
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if crate::run::contain::record(info) {
+            return;
+        }
         restore_terminal();
         previous(info);
     }));
+    // The modes to put back if a fatal signal (an abort) ends the process.
+    signals::install_fatal_handlers();
+    enter_terminal()?;
+    ratatui::Terminal::new(CrosstermBackend::new(std::io::stdout()))
+}
+
+/// Raw mode, the alternate screen, mouse capture and bracketed paste (pasted code arrives as
+/// one event, not as keys, which would auto-indent).
+fn enter_terminal() -> std::io::Result<()> {
     TERMINAL_TAKEN.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
-    // Bracketed paste: pasted code arrives as one event, not as keys (which would auto-indent).
     execute!(
         std::io::stdout(),
         EnterAlternateScreen,
         EnableMouseCapture,
         EnableBracketedPaste
-    )?;
-    ratatui::Terminal::new(CrosstermBackend::new(std::io::stdout()))
+    )
 }
 
 /// Puts the terminal back as it was; does nothing the second time.
@@ -123,6 +136,15 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
         if termination.requested() || hung_up() {
             // kill, a closed terminal or a session manager: leave as `q` does (place saved).
             break;
+        }
+        if termination.take_suspend() {
+            // SIGTSTP: the shell gets its terminal back while the pager is stopped.
+            restore_terminal();
+            signals::stop_self();
+            enter_terminal()?;
+            terminal.clear()?;
+            terminal.draw(|f| f.render_widget(&*app, f.area()))?;
+            continue;
         }
         // Wake often while a run's spinner turns or edits wait to be saved.
         let wait = if app.busy() { 80 } else { 250 };

@@ -104,7 +104,16 @@ impl RunController {
         std::thread::Builder::new()
             .name("cudatutor-run".into())
             .spawn(move || {
-                let report = runner.run(&source, check.as_deref(), &opts);
+                // A runner that panics (a bug in cudatutor) gives an internal-error report;
+                // the panic is neither printed over the pager nor seen by its terminal hook.
+                let report =
+                    crate::run::contain::contain(|| runner.run(&source, check.as_deref(), &opts))
+                        .unwrap_or_else(|why| {
+                            crate::run::internal_error_report(
+                                &crate::run::contain::panic_message(&why),
+                                runner.backend_label().split(" · ").next().unwrap_or("sim"),
+                            )
+                        });
                 let _ = tx.send(report);
             })
             .map_err(|_| StartError::Thread)?;

@@ -100,12 +100,14 @@ mod tests {
                     line: 1,
                     passed: false,
                     message: Some("count again".into()),
+                    error: None,
                 },
                 CheckResult {
                     source: "assert x == 1".into(),
                     line: 2,
                     passed: true,
                     message: None,
+                    error: None,
                 },
             ],
             ..RunReport::default()
