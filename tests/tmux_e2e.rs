@@ -696,3 +696,48 @@ fn a_panic_inside_a_run_leaves_the_pager_and_its_terminal_alone() {
         "the saved code is untouched: {saved}"
     );
 }
+
+/// A run that aborts the whole process (a 16 TiB allocation in F.one_hot, which the engine
+/// could not refuse when this was written): the edit typed just before Ctrl-r is saved, and
+/// the terminal is restored. If the engine refuses the allocation by then, the pager simply
+/// goes on; the edit and the terminal are checked the same way.
+#[test]
+fn an_aborting_run_keeps_the_edit_and_restores_the_terminal() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("abort");
+    let t = e2e_shell("abort", &data);
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim lesson 2; echo EXIT=$?"
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("2/5");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise l2-counters");
+    t.send(&["Enter"]);
+    t.send(&["C-End"]);
+    t.send(&["Enter"]);
+    t.type_text("import torch.nn.functional as F");
+    t.send(&["Enter"]);
+    t.type_text("big = F.one_hot(torch.tensor([2**40]))");
+    t.send(&["C-r"]);
+    let after = t.wait_until("the abort or the run's end", |s| {
+        s.lines().any(|l| l.trim_start().starts_with("EXIT=")) || s.contains("Error")
+    });
+    let aborted = after.lines().any(|l| l.trim_start().starts_with("EXIT="));
+    eprintln!("aborted: {aborted}");
+    if aborted {
+        assert!(after.contains("EXIT=134"), "SIGABRT's status:\n{after}");
+    } else {
+        t.send(&["Escape"]);
+        t.send(&["C-q"]);
+        wait_exit(&t);
+    }
+    assert_restored(&t, "after the run");
+    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let progress = cudatutor::progress::read_set(saved.as_bytes(), "builtin").unwrap();
+    let code = progress.exercises["l2-counters"].code.clone().unwrap();
+    assert!(
+        code.contains("big = F.one_hot(torch.tensor([2**40]))"),
+        "the edit typed before Ctrl-r is saved: {code}"
+    );
+}

@@ -259,3 +259,57 @@ fn a_real_run_keeps_an_unmade_prediction_hidden() {
     assert!(s.contains("Write your prediction first"), "{s}");
     assert!(!s.contains("allocated: 2048"), "{s}");
 }
+
+struct AllPass;
+
+impl ExerciseRunner for AllPass {
+    fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
+        RunReport {
+            ok: true,
+            checks: vec![cudatutor::run::CheckResult {
+                source: "assert True".into(),
+                line: 1,
+                passed: true,
+                message: Some("fine".into()),
+                error: None,
+            }],
+            ..RunReport::default()
+        }
+    }
+    fn backend_label(&self) -> String {
+        "sim · test".into()
+    }
+}
+
+/// Issue 18: a ✓ stayed in the pager after the code was broken again. The ✓ is now the check
+/// record of the code the card holds (Progress::passed): an edit takes it away, undoing the
+/// edit brings it back, and it survives a restart only with that code.
+#[test]
+fn the_tick_follows_the_code_in_the_card() {
+    let dir = temp_dir("tick");
+    let mut app = pager_on(&dir, Arc::new(AllPass));
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('r'));
+    assert!(app.wait_for_run(Duration::from_secs(10)));
+    let ticked = format!("{FIRST} ✓");
+    assert!(screen(&mut app, 100, 30).contains(&ticked));
+    edit_focused(&mut app, "pass; ");
+    let s = screen(&mut app, 100, 30);
+    assert!(
+        !s.contains(&ticked),
+        "no ✓ for code that was never checked:\n{s}"
+    );
+    // Back to the code that passed: its record counts again.
+    press(&mut app, KeyCode::Enter);
+    for _ in 0.."pass; ".len() {
+        press(&mut app, KeyCode::Backspace);
+    }
+    press(&mut app, KeyCode::Esc);
+    assert!(screen(&mut app, 100, 30).contains(&ticked));
+    press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+    let again = pager_on(&dir, Arc::new(AllPass));
+    let ex = again.exercise(FIRST).unwrap().clone();
+    assert!(again.progress().passed(&ex), "kept with its code");
+}
