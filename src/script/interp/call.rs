@@ -16,7 +16,8 @@ impl Interpreter {
             Value::Function(fun) => self.call_function(fun, args.positional, &args.keywords),
             Value::NativeFn(nf) => {
                 let nf = nf.clone();
-                (nf.f)(self, args)
+                let r = (nf.f)(self, args);
+                over_budget_after(r)
             }
             Value::BoundMethod(bm) => {
                 let mut pos = Vec::with_capacity(args.positional.len() + 1);
@@ -43,7 +44,8 @@ impl Interpreter {
             Value::Class(c) => self.instantiate(c, args),
             Value::Native(n) => {
                 let n = n.clone();
-                n.call(&n, self, args)
+                let r = n.call(&n, self, args);
+                over_budget_after(r)
             }
             Value::Instance(i) => match i.class.lookup("__call__") {
                 Some(m) => self.call_bound(&m, func.clone(), args),
@@ -381,5 +383,19 @@ impl Interpreter {
             }
             other => other,
         }
+    }
+}
+
+/// A native function may build big values without asking the budget first (`x.tolist()`):
+/// when the run is over its memory budget once it returns, the result is dropped and the call
+/// raises MemoryError, as CPython's failed allocation would.
+#[inline]
+fn over_budget_after(r: PyResult<Value>) -> PyResult<Value> {
+    match r {
+        Ok(v) if !crate::engine::hostmem::can_allocate(0) => {
+            drop(v);
+            Err(super::memory_error())
+        }
+        r => r,
     }
 }

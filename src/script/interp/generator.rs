@@ -66,7 +66,38 @@ pub(crate) struct GenIn(*mut Interpreter, GenInput);
 /// compiler sees it escape into the switch, as every caller of the evaluator does).
 pub(crate) struct GenOut(Value, *mut Interpreter);
 
-type Coro = Coroutine<GenIn, GenOut, PyResult<Value>, DefaultStack>;
+type Coro = Coroutine<GenIn, GenOut, PyResult<Value>, GenStack>;
+
+/// A generator's stack: corosensei's (mapped, with a guard page), counted in the run's memory
+/// budget while it exists (engine::hostmem).
+pub(crate) struct GenStack(DefaultStack);
+
+impl GenStack {
+    fn new() -> PyResult<GenStack> {
+        if !crate::engine::hostmem::can_allocate(STACK_SIZE as u64) {
+            return Err(PyException::new("MemoryError", ""));
+        }
+        let s = DefaultStack::new(STACK_SIZE).map_err(|_| PyException::new("MemoryError", ""))?;
+        crate::engine::hostmem::charge(STACK_SIZE as i64);
+        Ok(GenStack(s))
+    }
+}
+
+impl Drop for GenStack {
+    fn drop(&mut self) {
+        crate::engine::hostmem::charge(-(STACK_SIZE as i64));
+    }
+}
+
+// SAFETY: forwards to DefaultStack, which upholds the trait's contract.
+unsafe impl corosensei::stack::Stack for GenStack {
+    fn base(&self) -> corosensei::stack::StackPointer {
+        self.0.base()
+    }
+    fn limit(&self) -> corosensei::stack::StackPointer {
+        self.0.limit()
+    }
+}
 type GenYielder = Yielder<GenIn, GenOut>;
 
 /// One step of a generator.
@@ -137,6 +168,21 @@ impl GenQueue {
 impl Drop for Generator {
     fn drop(&mut self) {
         let st = std::mem::replace(self.state.get_mut(), GenState::Done);
+        if let GenState::Created(start) = st {
+            // A chain of unstarted generators over each other frees without deep recursion.
+            let GenStart { fun, locals, cells } = *start;
+            let mut held: Vec<Value> = locals.into_iter().flatten().collect();
+            for cell in cells {
+                if let Ok(c) = Rc::try_unwrap(cell)
+                    && let Some(v) = c.into_inner()
+                {
+                    held.push(v);
+                }
+            }
+            held.push(Value::Function(fun));
+            super::super::drop::drop_values(held);
+            return;
+        }
         if let GenState::Suspended(coro) = st {
             let closing = PendingClose {
                 coro,
@@ -377,9 +423,7 @@ impl Interpreter {
     fn new_coroutine(&mut self, start: Box<GenStart>) -> PyResult<Box<Coro>> {
         let stack = match self.gen_stacks.pop() {
             Some(s) => s,
-            None => {
-                DefaultStack::new(STACK_SIZE).map_err(|_| PyException::new("MemoryError", ""))?
-            }
+            None => GenStack::new()?,
         };
         Ok(Box::new(Coroutine::with_stack(
             stack,

@@ -1,0 +1,4 @@
+# expect: MemoryError
+keep = []
+while True:
+    keep.append('y' * 10**7)

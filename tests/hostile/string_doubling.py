@@ -1,0 +1,4 @@
+# expect: MemoryError
+s = 'x'
+while True:
+    s += s

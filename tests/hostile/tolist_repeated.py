@@ -1,0 +1,6 @@
+# expect: MemoryError
+import torch
+x = torch.ones(2**24)
+keep = []
+for _ in range(100):
+    keep.append(x.tolist())
