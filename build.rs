@@ -1,11 +1,33 @@
-//! Embeds every lesson file under lessons/<lang>/ into the binary, so `cudatutor` works from
-//! any directory without shipping data files.
+//! Build steps:
+//! 1. embed every lesson file under lessons/<lang>/ into the binary, so `cudatutor` works from
+//!    any directory without shipping data files;
+//! 2. compile kernels/*.cu for the CPU (the emulated device, `--backend emulated`): each file
+//!    after the shim kernels/emu/shim.h, with its entry table, plus the launcher
+//!    kernels/emu/emu.cpp, into a static library linked into the binary. Done here, not at run
+//!    time, so the emulated device works on a learner's machine without a C++ compiler and costs
+//!    nothing at start-up; see docs/cuda-backend.md. Without a working C++ compiler the build
+//!    still succeeds, without the emulated device (`cfg(ct_emulated)` unset), and says so.
 
-use std::{env, fs, path::Path};
+use std::{env, fs, path::Path, path::PathBuf};
+
+#[path = "src/engine/cuda/emulated/source.rs"]
+#[allow(dead_code)]
+mod emu_source;
+#[path = "src/engine/cuda/kernels.rs"]
+#[allow(dead_code)]
+mod kernels;
 
 fn main() {
+    embed_lessons();
+    build_emulated_device();
+}
+
+fn embed_lessons() {
     println!("cargo:rerun-if-changed=lessons");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read at run time, not with env!(): a build script compiled in one checkout and reused
+    // from a copied target folder must embed this checkout's lessons, not the other one's.
+    let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest);
     let mut entries = Vec::new();
     for lang in ["en", "zh"] {
         let dir = root.join("lessons").join(lang);
@@ -37,4 +59,85 @@ fn main() {
         entries.concat()
     );
     fs::write(out, code).unwrap();
+}
+
+fn build_emulated_device() {
+    println!("cargo::rustc-check-cfg=cfg(ct_emulated)");
+    println!("cargo:rerun-if-changed=kernels");
+    println!("cargo:rerun-if-changed=src/engine/cuda/kernels.rs");
+    println!("cargo:rerun-if-changed=src/engine/cuda/emulated/source.rs");
+    println!("cargo:rerun-if-env-changed=CUDATUTOR_NO_EMULATED");
+    if env::var_os("CUDATUTOR_NO_EMULATED").is_some_and(|v| v == "1") {
+        println!("cargo:warning=CUDATUTOR_NO_EMULATED=1: building without the emulated device");
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("emulated");
+    fs::create_dir_all(&out).unwrap();
+    let mut sources = vec![root.join("kernels/emu/emu.cpp")];
+    for k in kernels::KERNEL_FILES {
+        let tu =
+            emu_source::host_translation_unit(k.file, k.source, &k.full_source(), &k.entries());
+        let path = out.join(format!("{}.cpp", k.file.trim_end_matches(".cu")));
+        write_if_changed(&path, &tu);
+        sources.push(path);
+    }
+    let files: Vec<&str> = kernels::KERNEL_FILES.iter().map(|k| k.file).collect();
+    let list = out.join("modules.cpp");
+    write_if_changed(&list, &emu_source::module_list(&files));
+    sources.push(list);
+
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++17")
+        .include(root.join("kernels/emu"))
+        // The kernels run the emulated device's every op: always optimised, also in debug
+        // builds, and without debug info (the binary stays small).
+        .opt_level(2)
+        .debug(false)
+        .warnings(false)
+        // Floating point as the GPU does it by default: no fast-math, and no fused
+        // multiply-add contraction the kernels did not write.
+        .flag_if_supported("-ffp-contract=off")
+        .flag_if_supported("-fno-math-errno")
+        // The C++ runtime is linked statically below, so the binary runs on machines with an
+        // older libstdc++ (the GPU machines get binaries built here).
+        .cpp_link_stdlib(None)
+        .files(&sources);
+    match build.try_compile("cudatutor_emulated") {
+        Ok(()) => {
+            link_cxx_runtime(&build);
+            println!("cargo:rustc-cfg=ct_emulated");
+        }
+        Err(e) => {
+            println!(
+                "cargo:warning=the emulated device is not built (no working C++ compiler?): {e}"
+            );
+        }
+    }
+}
+
+/// Links libstdc++ statically when the compiler has the archive, else dynamically.
+fn link_cxx_runtime(build: &cc::Build) {
+    let compiler = build.get_compiler();
+    let archive = std::process::Command::new(compiler.path())
+        .arg("-print-file-name=libstdc++.a")
+        .output()
+        .ok()
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
+        .filter(|p| p.is_absolute() && p.is_file());
+    match archive.as_ref().and_then(|p| p.parent()) {
+        Some(dir) => {
+            println!("cargo:rustc-link-search=native={}", dir.display());
+            println!("cargo:rustc-link-lib=static=stdc++");
+        }
+        None => println!("cargo:rustc-link-lib=dylib=stdc++"),
+    }
+}
+
+fn write_if_changed(path: &Path, text: &str) {
+    if fs::read_to_string(path).ok().as_deref() != Some(text) {
+        fs::write(path, text).unwrap();
+    }
 }

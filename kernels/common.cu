@@ -3,12 +3,14 @@
 // side (src/engine/cuda/kernels.rs) prepends it to each kernel file, followed by a `#line 1`
 // directive, so compile errors and device asserts report the kernel file's own line numbers.
 
+#ifndef CT_HOST_EMULATION  // the emulated device's shim (kernels/emu/shim.h) has <cstdint>
 typedef signed char int8_t;
 typedef unsigned char uint8_t;
 typedef int int32_t;
 typedef unsigned int uint32_t;
 typedef long long int64_t;
 typedef unsigned long long uint64_t;
+#endif
 
 // Tensors of up to CT_MAX_DIMS dimensions; sizes and strides are in elements.
 #define CT_MAX_DIMS 8
@@ -52,6 +54,22 @@ __device__ __forceinline__ int64_t ct_offset(int64_t linear, const CtShape& shap
   if (!(cond)) {                                                                 \
     __assertfail(#cond, __FILE__, __LINE__, func, sizeof(char));                 \
   }
+
+// PyTorch 2.15's kernel files as its wheel names them (`__FILE__` of the 2.15.0 wheel's
+// libtorch_cuda.so). Kernels that assert where PyTorch does put `#line <2.15 line> CT_..._CU`
+// before the assert and `#line <next line> "<file>.cu"` after it, so the device log carries
+// PyTorch's file and line and every other line keeps the .cu file's own numbering (checked by
+// kernels.rs's tests). The 2.15 lines were read from the wheel's sm_90 SASS (the line argument
+// of each __assertfail call); see docs/cuda-backend.md.
+#define CT_ATEN_CUDA_DIR "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/"
+#define CT_LOSS_CU "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu"
+#define CT_INDEXING_CU "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Indexing.cu"
+#define CT_INDEX_KERNEL_CU "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu"
+#define CT_SCATTER_GATHER_CU "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu"
+
+// Fused multiply-add in the element's precision (the GPU contracts `a * b + c` this way).
+__device__ __forceinline__ float ct_fma(float a, float b, float c) { return fmaf(a, b, c); }
+__device__ __forceinline__ double ct_fma(double a, double b, double c) { return fma(a, b, c); }
 
 template <typename T> __device__ __forceinline__ bool ct_isnan(T) { return false; }
 template <> __device__ __forceinline__ bool ct_isnan<float>(float v) { return v != v; }

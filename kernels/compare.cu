@@ -29,6 +29,18 @@ struct OpGe { template <typename T> __device__ bool operator()(T a, T b) const {
   CT_COMPARE(le, OpLe, T, S) CT_COMPARE(gt, OpGt, T, S) CT_COMPARE(ge, OpGe, T, S)
 CT_FOR_ALL_DTYPES(CT_ALL_COMPARES)
 
+// x OP s with a scalar s (already converted to T by the host): eq_scalar_f32, ...
+#define CT_COMPARE_SCALAR(NAME, OP, T, S)                                                  \
+  extern "C" __global__ void NAME##_scalar_##S(int64_t n, CtShape shape, CtStrides sa,     \
+                                               CtStrides so, const T* a, T b, bool* out) { \
+    CT_KERNEL_LOOP(i, n) { out[ct_offset(i, shape, so)] = OP()(a[ct_offset(i, shape, sa)], b); } \
+  }
+#define CT_ALL_COMPARES_SCALAR(T, S)                                                     \
+  CT_COMPARE_SCALAR(eq, OpEq, T, S) CT_COMPARE_SCALAR(ne, OpNe, T, S)                    \
+  CT_COMPARE_SCALAR(lt, OpLt, T, S) CT_COMPARE_SCALAR(le, OpLe, T, S)                    \
+  CT_COMPARE_SCALAR(gt, OpGt, T, S) CT_COMPARE_SCALAR(ge, OpGe, T, S)
+CT_FOR_ALL_DTYPES(CT_ALL_COMPARES_SCALAR)
+
 // torch.isnan: strided input, bool output.
 #define CT_ISNAN(T, S)                                                                     \
   extern "C" __global__ void isnan_##S(int64_t n, CtShape shape, CtStrides sa,             \

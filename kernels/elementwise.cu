@@ -21,6 +21,20 @@ __device__ void ct_binary(int64_t n, const CtShape& shape, const CtStrides& sa,
   }
 }
 
+// x OP s and s OP x with a scalar s: PyTorch's gpu_kernel_with_scalars passes a CPU scalar
+// operand as a kernel argument (no device tensor, no extra allocation: `x + 1` allocates only
+// its output), converted to the op's math type. The host converts the scalar to T first;
+// division by a scalar is PyTorch's `a * (1 / b)` (the host passes the reciprocal to mul).
+template <typename T, typename Op>
+__device__ void ct_binary_scalar(int64_t n, const CtShape& shape, const CtStrides& sa,
+                                 const CtStrides& so, const T* a, T b, T* out, Op op,
+                                 bool scalar_first) {
+  CT_KERNEL_LOOP(i, n) {
+    const T x = a[ct_offset(i, shape, sa)];
+    out[ct_offset(i, shape, so)] = scalar_first ? op(b, x) : op(x, b);
+  }
+}
+
 // ---- unary functors ----
 struct OpNeg { template <typename T> __device__ T operator()(T x) const { return (T)(-x); } };
 struct OpAbs { template <typename T> __device__ T operator()(T x) const { return x < (T)0 ? (T)(-x) : x; } };
@@ -89,6 +103,19 @@ struct OpBitXor { template <typename T> __device__ T operator()(T a, T b) const 
     ct_binary<T>(n, shape, sa, sb, so, a, b, out, OP());                                   \
   }
 
+// x OP s (<op>_scalar_<dtype>) and s OP x (<op>_rscalar_<dtype>, for the ops where order
+// matters).
+#define CT_SCALAR(NAME, OP, T, S)                                                          \
+  extern "C" __global__ void NAME##_scalar_##S(int64_t n, CtShape shape, CtStrides sa,     \
+                                               CtStrides so, const T* a, T b, T* out) {    \
+    ct_binary_scalar<T>(n, shape, sa, so, a, b, out, OP(), false);                         \
+  }
+#define CT_RSCALAR(NAME, OP, T, S)                                                         \
+  extern "C" __global__ void NAME##_rscalar_##S(int64_t n, CtShape shape, CtStrides sa,    \
+                                                CtStrides so, const T* a, T b, T* out) {   \
+    ct_binary_scalar<T>(n, shape, sa, so, a, b, out, OP(), true);                          \
+  }
+
 // neg/abs/relu on every numeric dtype (neg on uint8 wraps, as in PyTorch).
 #define CT_NUMERIC_UNARY(T, S) \
   CT_UNARY(neg, OpNeg, T, S) CT_UNARY(abs, OpAbs, T, S) CT_UNARY(relu, OpRelu, T, S)
@@ -112,6 +139,17 @@ CT_FOR_NUMERIC_DTYPES(CT_NUMERIC_BINARY)
 
 #define CT_FLOAT_BINARY(T, S) CT_BINARY(div, OpDiv, T, S) CT_BINARY(pow, OpPow, T, S)
 CT_FOR_FLOAT_DTYPES(CT_FLOAT_BINARY)
+
+// Scalar operands: add/sub/mul/maximum/minimum on numeric dtypes (x - s, s - x), pow and
+// s / x on floats.
+#define CT_NUMERIC_SCALAR(T, S)                                                          \
+  CT_SCALAR(add, OpAdd, T, S) CT_SCALAR(sub, OpSub, T, S) CT_SCALAR(mul, OpMul, T, S)    \
+  CT_SCALAR(maximum, OpMaximum, T, S) CT_SCALAR(minimum, OpMinimum, T, S)                \
+  CT_RSCALAR(sub, OpSub, T, S)
+CT_FOR_NUMERIC_DTYPES(CT_NUMERIC_SCALAR)
+#define CT_FLOAT_SCALAR(T, S) \
+  CT_SCALAR(pow, OpPow, T, S) CT_RSCALAR(pow, OpPow, T, S) CT_RSCALAR(div, OpDiv, T, S)
+CT_FOR_FLOAT_DTYPES(CT_FLOAT_SCALAR)
 
 // bool: + is logical or and * is logical and in PyTorch.
 CT_BINARY(add, OpLogicalOr, bool, bool)

@@ -3,8 +3,10 @@
 // The kernels mirror PyTorch's aten/src/ATen/native/cuda/Loss.cu: same kernel names, same
 // arguments, same NLL_LOSS_THREADS = 32 single-block reduction, and the same device-side
 // assert, so an out-of-range target prints what PyTorch prints:
-//   loss.cu:NN: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0]
+//   /__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:244:
+//   nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0]
 //   Assertion `t >= 0 && t < n_classes` failed.
+// (file and line are PyTorch 2.15's, through the #line directives around each assert)
 // (CUDA_KERNEL_ASSERT passes __func__, the unqualified name of the templated kernel body.)
 // The extern "C" entry points add the dtype suffix <input>_<target>: f32_i64, f64_i64,
 // f32_u8, f64_u8 (PyTorch accepts int64 and uint8 targets).
@@ -29,7 +31,9 @@ __device__ void nll_loss_forward_reduce_cuda_kernel_2d(
   for (int64_t i = threadIdx.x; i < nframe; i += NLL_LOSS_THREADS) {
     const int64_t t = (int64_t)target[i];
     if (t != ignore_index) {
-      CUDA_KERNEL_ASSERT(t >= 0 && t < n_classes);
+#line 244 CT_LOSS_CU
+      CUDA_KERNEL_ASSERT(t >= 0 && t < n_classes);  // 2d
+#line 37 "loss.cu"
       const scalar_t cur_weight = weights != nullptr ? weights[t] : (scalar_t)1;
       sh_inputs[threadIdx.x] -= (accscalar_t)(input[i * ndim + t] * cur_weight);
       acc_weight[threadIdx.x] += (accscalar_t)cur_weight;
@@ -55,9 +59,14 @@ template <typename scalar_t, typename index_t>
 __device__ void nll_loss_forward_reduce_cuda_kernel_1d(
     scalar_t* output, scalar_t* total_weight, const scalar_t* input, const index_t* target,
     const scalar_t* weights, bool size_average, int64_t n_classes, int64_t ignore_index) {
+#line 196 CT_LOSS_CU
+  CUDA_KERNEL_ASSERT(threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0);
+#line 65 "loss.cu"
   const int64_t t = (int64_t)*target;
   if (t != ignore_index) {
-    CUDA_KERNEL_ASSERT(t >= 0 && t < n_classes);
+#line 200 CT_LOSS_CU
+    CUDA_KERNEL_ASSERT(t >= 0 && t < n_classes);  // 1d
+#line 70 "loss.cu"
     const scalar_t cur_weight = weights != nullptr ? weights[t] : (scalar_t)1;
     *total_weight = cur_weight;
     if (size_average) {
@@ -83,7 +92,9 @@ __device__ void nll_loss_forward_no_reduce_cuda_kernel(
       output[index] = (scalar_t)0;
       continue;
     }
+#line 179 CT_LOSS_CU
     CUDA_KERNEL_ASSERT(cur_target >= 0 && cur_target < n_classes);
+#line 98 "loss.cu"
     const scalar_t cur_weight = weights != nullptr ? weights[cur_target] : (scalar_t)1;
     output[index] = -input[index * n_classes + cur_target] * cur_weight;
   }

@@ -1,12 +1,19 @@
-// random.cu: counter-based random numbers (torch.rand / randn / randint / uniform_ / normal_).
+// random.cu: torch.rand / randn / randint / uniform_ / normal_ on CUDA tensors, drawn as
+// PyTorch's CUDA generator draws them (ATen's distribution_nullary_kernel over curand's
+// Philox4x32-10), so a seeded script gets PyTorch's numbers on the GPU and on the emulated
+// device alike. Mirrors the host implementation of branch `random`
+// (src/engine/random/cuda/kernels.rs): same counters, same grid-stride layout, same
+// transforms; unverified against a GPU until scripts/gpu-check.sh records seeded numbers.
 //
-// Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC'11), the
-// generator behind curand's Philox and PyTorch's CUDA generator. A draw is a pure function of
-// (seed, offset, element index): thread t computes block t of the stream and writes 4 values
-// (uniform, normal) or 2 values (randint, 64 bits each). The host advances `offset` by the
-// number of 128-bit blocks it consumed after every call, like PyTorch's philox offset, so a
-// sequence of calls after manual_seed(s) is reproducible. (The numbers are not bit-identical
-// to PyTorch's: PyTorch's layout depends on the GPU's SM count.)
+// Thread idx = blockIdx.x * blockDim.x + threadIdx.x does curand_init(seed, idx, offset):
+// its k-th curand4 call is Philox4x32-10 of counter (offset / 4 + k, idx) under key seed.
+// Each call yields UNROLL values (4 floats, 2 doubles, 4 32-bit or 2 64-bit integers); value
+// ii of call k goes to element k * threads * UNROLL + idx + ii * threads (threads = all of
+// the grid's threads), as ATen's grid-stride loop writes them.
+//
+// Launch (the host's `launch_policy`, ops.rs): 256 threads per block, grid min(ceil(n / 256),
+// SMs * maxThreadsPerSM / 256); the generator's offset then advances by
+// ((n - 1) / (256 * grid * UNROLL) + 1) * 4.
 
 struct CtPhilox4 {
   uint32_t x, y, z, w;
@@ -30,13 +37,15 @@ __device__ __forceinline__ CtPhilox4 ct_philox_round(CtPhilox4 c, uint32_t k0, u
   return r;
 }
 
-// Philox4x32-10 of counter (block index, offset) under key `seed`.
-__device__ __forceinline__ CtPhilox4 ct_philox(uint64_t seed, uint64_t offset, uint64_t block) {
-  CtPhilox4 c;
-  c.x = (uint32_t)block;
-  c.y = (uint32_t)(block >> 32);
-  c.z = (uint32_t)offset;
-  c.w = (uint32_t)(offset >> 32);
+// The k-th curand4 of thread `idx` after curand_init(seed, idx, offset), offset % 4 == 0.
+__device__ __forceinline__ CtPhilox4 ct_curand4(uint64_t seed, uint64_t offset, uint64_t idx,
+                                                uint64_t k) {
+  const uint64_t c = offset / 4 + k;
+  CtPhilox4 ctr;
+  ctr.x = (uint32_t)c;
+  ctr.y = (uint32_t)(c >> 32);
+  ctr.z = (uint32_t)idx;
+  ctr.w = (uint32_t)(idx >> 32);
   uint32_t k0 = (uint32_t)seed;
   uint32_t k1 = (uint32_t)(seed >> 32);
 #pragma unroll
@@ -45,110 +54,167 @@ __device__ __forceinline__ CtPhilox4 ct_philox(uint64_t seed, uint64_t offset, u
       k0 += CT_PHILOX_W0;
       k1 += CT_PHILOX_W1;
     }
-    c = ct_philox_round(c, k0, k1);
+    ctr = ct_philox_round(ctr, k0, k1);
   }
-  return c;
+  return ctr;
 }
 
-// 32 random bits -> float in [0, 1) (24 bits) and in (0, 1] (for log in Box-Muller).
-__device__ __forceinline__ float ct_u01_f32(uint32_t x) { return (x >> 8) * (1.0f / 16777216.0f); }
-__device__ __forceinline__ float ct_u01_open_f32(uint32_t x) {
-  return ((x >> 8) + 1) * (1.0f / 16777216.0f);
+#define CT_2POW32_INV 2.3283064e-10f           // 2^-32
+#define CT_2POW53_INV_DOUBLE 1.1102230246251565e-16  // 2^-53
+#define CT_2PI 6.2831855f
+
+// curand_uniform: (0, 1], the word as float then one fused multiply-add.
+__device__ __forceinline__ float ct_curand_uniform(uint32_t x) {
+  return fmaf((float)x, CT_2POW32_INV, CT_2POW32_INV / 2.0f);
 }
-// 64 random bits -> double in [0, 1) (53 bits) and in (0, 1].
-__device__ __forceinline__ double ct_u01_f64(uint32_t a, uint32_t b) {
-  const uint64_t v = (((uint64_t)a << 32) | b) >> 11;
-  return v * (1.0 / 9007199254740992.0);
-}
-__device__ __forceinline__ double ct_u01_open_f64(uint32_t a, uint32_t b) {
-  const uint64_t v = (((uint64_t)a << 32) | b) >> 11;
-  return (v + 1) * (1.0 / 9007199254740992.0);
+// curand_uniform_double (hq): 53 bits of two words, (0, 1].
+__device__ __forceinline__ double ct_curand_uniform_double(uint32_t x, uint32_t y) {
+  const uint64_t z = (uint64_t)x ^ ((uint64_t)y << 21);
+  return fma((double)z, CT_2POW53_INV_DOUBLE, CT_2POW53_INV_DOUBLE / 2.0);
 }
 
-// torch.rand / uniform_(low, high): out[i] in [low, high).
+// The grid-stride loop of ATen's distribution_nullary_kernel: `draw` gives UNROLL values
+// from one curand4, `write(i, v)` stores element i.
+template <int UNROLL, typename Draw, typename Write>
+__device__ void ct_distribution(int64_t n, uint64_t seed, uint64_t offset, Draw draw,
+                                Write write) {
+  const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t threads = (int64_t)blockDim.x * gridDim.x;
+  for (int64_t k = 0;; ++k) {
+    const int64_t base = k * threads * UNROLL + idx;
+    if (base >= n) break;
+    typename Draw::value_type v[UNROLL];
+    draw(ct_curand4(seed, offset, (uint64_t)idx, (uint64_t)k), v);
+    for (int ii = 0; ii < UNROLL; ++ii) {
+      const int64_t li = base + ii * threads;
+      if (li < n) write(li, v[ii]);
+    }
+  }
+}
+
+struct DrawUniform4 {
+  typedef float value_type;
+  __device__ void operator()(CtPhilox4 r, float* v) const {
+    v[0] = ct_curand_uniform(r.x);
+    v[1] = ct_curand_uniform(r.y);
+    v[2] = ct_curand_uniform(r.z);
+    v[3] = ct_curand_uniform(r.w);
+  }
+};
+struct DrawUniform2Double {
+  typedef double value_type;
+  __device__ void operator()(CtPhilox4 r, double* v) const {
+    v[0] = ct_curand_uniform_double(r.x, r.y);
+    v[1] = ct_curand_uniform_double(r.z, r.w);
+  }
+};
+// curand's Box-Muller: (sin, cos) times the radius, from two words.
+struct DrawNormal4 {
+  typedef float value_type;
+  __device__ void pair(uint32_t x, uint32_t y, float* out) const {
+    const float u = ct_curand_uniform(x);
+    const float two_pi_scaled = CT_2POW32_INV * CT_2PI;
+    const float v = fmaf((float)y, two_pi_scaled, two_pi_scaled / 2.0f);
+    const float s = sqrtf(-2.0f * logf(u));
+    float sn, cs;
+    __sincosf(v, &sn, &cs);
+    out[0] = sn * s;
+    out[1] = cs * s;
+  }
+  __device__ void operator()(CtPhilox4 r, float* v) const {
+    pair(r.x, r.y, v);
+    pair(r.z, r.w, v + 2);
+  }
+};
+struct DrawNormal2Double {
+  typedef double value_type;
+  __device__ void operator()(CtPhilox4 r, double* v) const {
+    const double u = ct_curand_uniform_double(r.x, r.y);
+    const uint64_t zy = (uint64_t)r.z ^ ((uint64_t)r.w << 21);
+    const double t = fma((double)zy, CT_2POW53_INV_DOUBLE * 2.0, CT_2POW53_INV_DOUBLE);
+    const double s = sqrt(-2.0 * log(u));
+    double sn, cs;
+    sincospi(t, &sn, &cs);
+    v[0] = sn * s;
+    v[1] = cs * s;
+  }
+};
+struct DrawU32x4 {
+  typedef uint32_t value_type;
+  __device__ void operator()(CtPhilox4 r, uint32_t* v) const {
+    v[0] = r.x;
+    v[1] = r.y;
+    v[2] = r.z;
+    v[3] = r.w;
+  }
+};
+struct DrawU64x2 {
+  typedef uint64_t value_type;
+  __device__ void operator()(CtPhilox4 r, uint64_t* v) const {
+    v[0] = ((uint64_t)r.x << 32) | r.y;
+    v[1] = ((uint64_t)r.z << 32) | r.w;
+  }
+};
+
+// uniform_(low, high): value = rand * range + low (one fused multiply-add); a value that
+// rounds to `high` becomes `low`, as ATen's uniform kernel does.
+struct WriteUniformF32 {
+  float* out;
+  float low, high, range;
+  __device__ void operator()(int64_t i, float r) const {
+    const float v = fmaf(r, range, low);
+    out[i] = v == high ? low : v;
+  }
+};
+struct WriteUniformF64 {
+  double* out;
+  double low, high, range;
+  __device__ void operator()(int64_t i, double r) const {
+    const double v = fma(r, range, low);
+    out[i] = v == high ? low : v;
+  }
+};
+template <typename T> struct WriteNormal {
+  T* out;
+  T mean, stddev;
+  __device__ void operator()(int64_t i, T r) const { out[i] = ct_fma(r, stddev, mean); }
+};
+
 extern "C" __global__ void uniform_f32(int64_t n, uint64_t seed, uint64_t offset, float low,
                                        float high, float* out) {
-  const int64_t blocks = (n + 3) / 4;
-  CT_KERNEL_LOOP(t, blocks) {
-    const CtPhilox4 r = ct_philox(seed, offset, (uint64_t)t);
-    const uint32_t words[4] = {r.x, r.y, r.z, r.w};
-    for (int k = 0; k < 4; ++k) {
-      const int64_t i = t * 4 + k;
-      if (i < n) {
-        float v = low + (high - low) * ct_u01_f32(words[k]);
-        out[i] = v < high ? v : low;  // rounding may reach `high`; PyTorch maps it to `low`
-      }
-    }
-  }
+  ct_distribution<4>(n, seed, offset, DrawUniform4(), WriteUniformF32{out, low, high, high - low});
 }
-
 extern "C" __global__ void uniform_f64(int64_t n, uint64_t seed, uint64_t offset, double low,
                                        double high, double* out) {
-  const int64_t blocks = (n + 1) / 2;
-  CT_KERNEL_LOOP(t, blocks) {
-    const CtPhilox4 r = ct_philox(seed, offset, (uint64_t)t);
-    const double u[2] = {ct_u01_f64(r.x, r.y), ct_u01_f64(r.z, r.w)};
-    for (int k = 0; k < 2; ++k) {
-      const int64_t i = t * 2 + k;
-      if (i < n) {
-        double v = low + (high - low) * u[k];
-        out[i] = v < high ? v : low;
-      }
-    }
-  }
+  ct_distribution<2>(n, seed, offset, DrawUniform2Double(),
+                     WriteUniformF64{out, low, high, high - low});
 }
-
-// torch.randn / normal_(mean, std): Box-Muller on pairs of uniforms.
 extern "C" __global__ void normal_f32(int64_t n, uint64_t seed, uint64_t offset, float mean,
                                       float stddev, float* out) {
-  const int64_t blocks = (n + 3) / 4;
-  CT_KERNEL_LOOP(t, blocks) {
-    const CtPhilox4 r = ct_philox(seed, offset, (uint64_t)t);
-    float z[4];
-    for (int p = 0; p < 2; ++p) {
-      const uint32_t a = p == 0 ? r.x : r.z;
-      const uint32_t b = p == 0 ? r.y : r.w;
-      const float radius = sqrtf(-2.0f * logf(ct_u01_open_f32(a)));
-      float s, c;
-      sincospif(2.0f * ct_u01_f32(b), &s, &c);
-      z[2 * p] = radius * c;
-      z[2 * p + 1] = radius * s;
-    }
-    for (int k = 0; k < 4; ++k) {
-      const int64_t i = t * 4 + k;
-      if (i < n) out[i] = mean + stddev * z[k];
-    }
-  }
+  ct_distribution<4>(n, seed, offset, DrawNormal4(), WriteNormal<float>{out, mean, stddev});
 }
-
 extern "C" __global__ void normal_f64(int64_t n, uint64_t seed, uint64_t offset, double mean,
                                       double stddev, double* out) {
-  const int64_t blocks = (n + 1) / 2;
-  CT_KERNEL_LOOP(t, blocks) {
-    const CtPhilox4 r = ct_philox(seed, offset, (uint64_t)t);
-    const double radius = sqrt(-2.0 * log(ct_u01_open_f64(r.x, r.y)));
-    double s, c;
-    sincospi(2.0 * ct_u01_f64(r.z, r.w), &s, &c);
-    const double z[2] = {radius * c, radius * s};
-    for (int k = 0; k < 2; ++k) {
-      const int64_t i = t * 2 + k;
-      if (i < n) out[i] = mean + stddev * z[k];
-    }
-  }
+  ct_distribution<2>(n, seed, offset, DrawNormal2Double(), WriteNormal<double>{out, mean, stddev});
 }
 
-// torch.randint(low, high): out[i] = low + (64 random bits mod range), range = high - low > 0.
+// randint(low, high) / random_(from, to): range = high - low > 0. A range of at least 2^28
+// takes 64-bit draws (two per curand4), a smaller one 32-bit draws (four per curand4).
+template <typename T, typename W> struct WriteRandint {
+  T* out;
+  int64_t low;
+  uint64_t range;
+  __device__ void operator()(int64_t i, W r) const {
+    out[i] = (T)(int64_t)((uint64_t)r % range + (uint64_t)low);
+  }
+};
 template <typename T>
 __device__ void ct_randint(int64_t n, uint64_t seed, uint64_t offset, int64_t low,
                            uint64_t range, T* out) {
-  const int64_t blocks = (n + 1) / 2;
-  CT_KERNEL_LOOP(t, blocks) {
-    const CtPhilox4 r = ct_philox(seed, offset, (uint64_t)t);
-    const uint64_t v[2] = {((uint64_t)r.x << 32) | r.y, ((uint64_t)r.z << 32) | r.w};
-    for (int k = 0; k < 2; ++k) {
-      const int64_t i = t * 2 + k;
-      if (i < n) out[i] = (T)(low + (int64_t)(v[k] % range));
-    }
+  if (range >= (1ull << 28)) {
+    ct_distribution<2>(n, seed, offset, DrawU64x2(), WriteRandint<T, uint64_t>{out, low, range});
+  } else {
+    ct_distribution<4>(n, seed, offset, DrawU32x4(), WriteRandint<T, uint32_t>{out, low, range});
   }
 }
 

@@ -22,6 +22,19 @@ def main() -> int:
     version = {"torch": torch.__version__, "cuda": torch.version.cuda,
                "device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None}
     (out / "VERSION.json").write_text(json.dumps(version, indent=2) + "\n")
+    # Seeded CUDA random numbers (PyTorch's Philox stream), for the engine's CUDA generator.
+    if torch.cuda.is_available():
+        rows = {}
+        for seed in (0, 1, 42):
+            torch.manual_seed(seed)
+            rows[str(seed)] = {
+                "rand8": torch.rand(8, device="cuda").tolist(),
+                "randn8": torch.randn(8, device="cuda").tolist(),
+                "randint8_0_10": torch.randint(0, 10, (8,), device="cuda").tolist(),
+                "rand8_f64": torch.rand(8, device="cuda", dtype=torch.float64).tolist(),
+                "rand_then_randn": [torch.rand(3, device="cuda").tolist(), torch.randn(5, device="cuda").tolist()],
+            }
+        (out / "random.json").write_text(json.dumps({**version, "seeds": rows}, indent=2) + "\n")
     scripts = sorted((root / "tests" / "cuda").glob("*.py"))
     for script in scripts:
         for blocking in (False, True):
@@ -38,6 +51,8 @@ def main() -> int:
                 if s.startswith('File "') and script.name in s and ", line " in s:
                     reported = int(s.split(", line ")[1].split(",")[0])
             record = {
+                "torch": version["torch"],
+                "torch_cuda": version["cuda"],
                 "script": script.name,
                 "launch_blocking": blocking,
                 "exit_code": p.returncode,

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
 command -v pkill >/dev/null 2>&1 || need_apt+=(procps)
+# The emulated GPU device and its sanitizer job compile kernels/*.cu as C++.
+command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "test.sh: installing ${need_apt[*]} with apt-get" >&2
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -35,7 +35,8 @@ struct Cli {
 /// How exercises and scripts run (the pager, `run`, `check` and `lint` all use these).
 #[derive(clap::Args, Clone)]
 struct EngineArgs {
-    /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), or cuda when usable.
+    /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), the real kernels run
+    /// on the CPU (emulated), or cuda when usable.
     #[arg(long, global = true, value_enum, default_value = "auto")]
     backend: BackendArg,
     /// Number of simulated GPUs (cuda:0 … cuda:N-1).
@@ -57,6 +58,7 @@ enum BackendArg {
     Auto,
     Sim,
     Cuda,
+    Emulated,
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {
@@ -72,6 +74,7 @@ impl EngineArgs {
                 BackendArg::Auto => BackendChoice::Auto,
                 BackendArg::Sim => BackendChoice::Sim,
                 BackendArg::Cuda => BackendChoice::Cuda,
+                BackendArg::Emulated => BackendChoice::Emulated,
             },
             gpus: self.gpus,
             gpu_memory: self.gpu_memory,
@@ -132,6 +135,9 @@ enum Command {
     /// Internal: the isolated GPU worker (line-delimited JSON on stdin/stdout).
     #[command(name = "__worker", hide = true)]
     Worker,
+    /// Internal: the cuda self-test on GPU 0, in a process of its own (it poisons its context).
+    #[command(name = "__selftest", hide = true)]
+    SelfTest,
     /// Check this machine: NVIDIA driver, GPUs, NVRTC, cuBLAS, kernel cache, chosen backend.
     /// Exits 0 when the cuda backend is usable, 1 when only the simulated GPU is.
     Doctor,
@@ -174,11 +180,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Commands that need no lessons or progress.
     match &cli.command {
         Some(Command::Worker) => {
-            let stdin = std::io::stdin().lock();
-            return Ok(ExitCode::from(cudatutor::run::worker::serve(
-                stdin,
-                std::io::stdout().lock(),
-            )));
+            return Ok(ExitCode::from(cudatutor::run::worker::serve_process()));
+        }
+        Some(Command::SelfTest) => {
+            let dir = cudatutor::run::doctor::kernel_cache_dir()
+                .unwrap_or_else(|| std::env::temp_dir().join("cudatutor-kernels"));
+            return Ok(ExitCode::from(
+                cudatutor::engine::cuda::selftest::cuda_selftest_process(dir),
+            ));
         }
         Some(Command::Run {
             file,
@@ -210,7 +219,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
             if problems.is_empty() {
                 text += &format!(
-                    "{}: every lesson loads and every exercise's solution passes its checks\n",
+                    "{}: every lesson loads, every exercise's solution passes its checks and every wrong fix fails them\n",
                     dir.display()
                 );
                 emit(&text)?;
@@ -230,7 +239,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let store = Store::default_location();
+    // Progress is kept per lesson set: the built-in lessons, or this --lessons folder.
+    let store = Store::default_location().map(|s| s.for_set(&catalog.set));
     let loaded = store.as_ref().map(Store::load);
     let (progress, warning) = match loaded {
         Some(l) => (l.progress, l.warning),
@@ -270,7 +280,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     Some(i) => Some(i),
                     None => {
                         eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");
-                        emit(&list_text(&catalog, &progress))?;
+                        emit(&classroom::list::list_text(&catalog, &progress, lang))?;
                         return Ok(ExitCode::from(2));
                     }
                 },
@@ -285,7 +295,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if *json {
                 emit(&grade::render_json_lines(&grades))?;
             } else {
-                emit(&grade::render_table(&grades))?;
+                emit(&grade::render_table(&grades, lang))?;
             }
             Ok(if grade::all_attempted_pass(&grades) {
                 ExitCode::SUCCESS
@@ -312,9 +322,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker) => Ok(ExitCode::SUCCESS),
+        Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker | Command::SelfTest) => {
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::List) => {
-            emit(&list_text(&catalog, &progress))?;
+            emit(&classroom::list::list_text(&catalog, &progress, lang))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Lesson { which }) => match catalog.find(which) {
@@ -329,7 +341,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ),
             None => {
                 eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");
-                emit(&list_text(&catalog, &progress))?;
+                emit(&classroom::list::list_text(&catalog, &progress, lang))?;
                 Ok(ExitCode::from(2))
             }
         },
@@ -364,40 +376,6 @@ fn open_pager(
     app.status = warning;
     ui::run(app, store)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn list_text(catalog: &Catalog, progress: &Progress) -> String {
-    let mut text = String::new();
-    let title_width = catalog
-        .lessons
-        .iter()
-        .map(|l| unicode_width::UnicodeWidthStr::width(l.title.as_str()))
-        .max()
-        .unwrap_or(0);
-    for (i, lesson) in catalog.lessons.iter().enumerate() {
-        let total = lesson.exercises.len();
-        let done = lesson
-            .exercises
-            .iter()
-            .filter(|e| progress.exercises.get(&e.id).is_some_and(|s| s.passed))
-            .count();
-        let mark = if total > 0 && done == total {
-            "✓"
-        } else {
-            " "
-        };
-        // Pad by display width so Chinese titles line up too.
-        let pad = title_width
-            .saturating_sub(unicode_width::UnicodeWidthStr::width(lesson.title.as_str()));
-        text += &format!(
-            "{mark} {}  {}{}  {done}/{total} exercises  ({})\n",
-            i + 1,
-            lesson.title,
-            " ".repeat(pad),
-            lesson.id
-        );
-    }
-    text
 }
 
 /// The hidden mode of the kill -9 fault test (tests/fault_progress.rs): saves large progress

@@ -1,10 +1,15 @@
-//! The learner's progress: where they were (lesson and scroll), saved edits and passed
-//! exercises. Stored as JSON in the XDG data dir (or `CUDATUTOR_DATA_DIR`), written atomically
+//! The learner's progress: where they were (lesson and scroll), saved edits, the last check
+//! result of each exercise's code and quiz answers, kept per lesson set (the built-in lessons,
+//! and each `--lessons DIR` apart, so an instructor's lesson that reuses an exercise id never
+//! sees the built-in exercise's work). Stored as JSON in the XDG data dir (or
+//! `CUDATUTOR_DATA_DIR`), written atomically
 //! (temp file, fsync, rename, fsync of the folder) so a crash leaves the old or the new file,
 //! never half of one; temp files of killed saves are removed at the next start. A file that
 //! cannot be read is moved aside and reported, never silently dropped. Every error message
 //! names the path it is about (tests/fault_progress.rs, docs/robustness.md "Fault tests").
 
+use crate::lesson::{Exercise, Lesson};
+use crate::run::RunReport;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -13,6 +18,15 @@ use std::sync::{Arc, Mutex};
 
 const FILE_NAME: &str = "progress.json";
 
+/// The lesson set of the built-in lessons (both languages share it: the exercises are the same).
+pub const BUILTIN_SET: &str = "builtin";
+
+/// The current layout of progress.json: `{"version": 2, "sets": {"builtin": {...}, ...}}`.
+/// Version 1 files (one [`Progress`] at the top level, from before lesson sets) are read as the
+/// built-in set and written back in this layout at the next save.
+const FILE_VERSION: u32 = 2;
+
+/// The learner's progress in one lesson set.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Progress {
@@ -24,15 +38,31 @@ pub struct Progress {
     pub exercises: BTreeMap<String, ExerciseState>,
     /// Quiz answers, keyed by [`quiz_key`] (`lesson-id#n`, n counting quizzes from 1).
     pub quizzes: BTreeMap<String, QuizState>,
+    /// The last check result of each exercise (by id), with the fingerprint of its code.
+    pub checks: BTreeMap<String, CheckRecord>,
 }
 
-/// The learner's answer to one quiz.
+/// The learner's answer to one quiz: the first answer is the grade.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct QuizState {
-    /// 1-based choice, as the quiz numbers them.
+    /// The first answer, 1-based as the quiz numbers its choices: the one that counts.
     pub answer: usize,
+    /// Whether that first answer was right.
     pub correct: bool,
+}
+
+/// What answering a quiz did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuizOutcome {
+    /// Whether this answer is the right one.
+    pub correct: bool,
+    /// Whether this was the first answer, the one recorded as the grade.
+    pub first_answer: bool,
+    /// The grade: whether the first answer was right.
+    pub graded_correct: bool,
+    /// The right choice (1-based), to show with the explanation.
+    pub right_choice: usize,
 }
 
 /// The key a quiz's answer is saved under: quizzes have no ids, so the lesson id and the
@@ -46,13 +76,159 @@ pub fn quiz_key(lesson_id: &str, number: usize) -> String {
 pub struct ExerciseState {
     /// The learner's current code, when it differs from the starting code.
     pub code: Option<String>,
+    /// Written by versions before [`CheckRecord`]s; never read for the ✓, which comes from
+    /// [`Progress::passed`] (a flag that outlives the code it was earned with is how a ✓
+    /// stayed after the code was broken again).
     pub passed: bool,
 }
 
-/// Where progress lives and what happened when it was loaded.
+/// The result of the last run of an exercise's checks, for the code it ran.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CheckRecord {
+    /// [`code_fingerprint`] of the code the checks ran on.
+    pub code: String,
+    pub passed: bool,
+    pub checks_passed: usize,
+    pub checks_total: usize,
+}
+
+/// A stable fingerprint of exercise code (FNV-1a, 64 bits, of the text without trailing
+/// whitespace): equal for the code the editor holds and the same code saved or run with a
+/// final newline, and stable across versions of cudatutor, unlike std's hasher.
+pub fn code_fingerprint(code: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in code.trim_end().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
+}
+
+impl Progress {
+    /// The code the learner has now for `ex`: the saved edit, else the starting code.
+    pub fn current_code<'a>(&'a self, ex: &'a Exercise) -> &'a str {
+        self.exercises
+            .get(&ex.id)
+            .and_then(|s| s.code.as_deref())
+            .unwrap_or(&ex.start_code)
+    }
+
+    /// The one place the ✓ of an exercise comes from (pager, `list`, `report`): its last
+    /// check result passed, and was computed for the code the exercise holds now.
+    pub fn passed(&self, ex: &Exercise) -> bool {
+        self.checks
+            .get(&ex.id)
+            .is_some_and(|c| c.passed && c.code == code_fingerprint(self.current_code(ex)))
+    }
+
+    /// Records the checks of a run of `code` for `ex` (replacing the previous record). A run
+    /// without checks (the exercise has none, or the run failed inside cudatutor) records
+    /// nothing.
+    pub fn record_check(&mut self, ex: &Exercise, code: &str, report: &RunReport) {
+        if report.checks.is_empty() || report.internal_error.is_some() {
+            return;
+        }
+        let record = CheckRecord {
+            code: code_fingerprint(code),
+            passed: report.checks_passed(),
+            checks_passed: report.checks.iter().filter(|c| c.passed).count(),
+            checks_total: report.checks.len(),
+        };
+        self.checks.insert(ex.id.clone(), record);
+    }
+
+    /// Answers quiz `number` (1-based) of `lesson` with `choice` (1-based). The first answer is
+    /// recorded as the grade; later ones (for reading the explanation) change nothing. None
+    /// when there is no such quiz or choice.
+    pub fn answer_quiz(
+        &mut self,
+        lesson: &Lesson,
+        number: usize,
+        choice: usize,
+    ) -> Option<QuizOutcome> {
+        let quiz = lesson.quizzes.get(number.checked_sub(1)?)?;
+        if choice == 0 || choice > quiz.choices.len() {
+            return None;
+        }
+        let correct = choice == quiz.answer;
+        let key = quiz_key(&lesson.id, number);
+        let first_answer = !self.quizzes.contains_key(&key);
+        let state = self.quizzes.entry(key).or_insert(QuizState {
+            answer: choice,
+            correct,
+        });
+        Some(QuizOutcome {
+            correct,
+            first_answer,
+            graded_correct: state.correct,
+            right_choice: quiz.answer,
+        })
+    }
+}
+
+/// progress.json as read: either layout. The version 1 fields come first so that a file of
+/// the wrong shape is reported as it was before lesson sets.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct OnDisk {
+    last_lesson: Option<String>,
+    scroll: BTreeMap<String, usize>,
+    exercises: BTreeMap<String, ExerciseState>,
+    quizzes: BTreeMap<String, QuizState>,
+    version: u32,
+    sets: BTreeMap<String, Progress>,
+}
+
+/// progress.json as written.
+#[derive(Serialize, Default)]
+struct ProgressFile {
+    version: u32,
+    sets: BTreeMap<String, Progress>,
+}
+
+impl OnDisk {
+    /// Every lesson set; a version 1 file becomes the built-in set.
+    fn into_sets(self) -> BTreeMap<String, Progress> {
+        let mut sets = self.sets;
+        if self.version < 2 {
+            let legacy = Progress {
+                last_lesson: self.last_lesson,
+                scroll: self.scroll,
+                exercises: self.exercises,
+                quizzes: self.quizzes,
+                checks: BTreeMap::new(),
+            };
+            if legacy != Progress::default() {
+                sets.entry(BUILTIN_SET.to_string()).or_insert(legacy);
+            }
+        }
+        sets
+    }
+}
+
+/// The progress of lesson set `set` in the bytes of a progress file of either layout (fresh
+/// when the set has none). For tools and tests that read the file themselves.
+pub fn read_set(bytes: &[u8], set: &str) -> Result<Progress, String> {
+    let disk: OnDisk = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    Ok(disk.into_sets().remove(set).unwrap_or_default())
+}
+
+/// The lesson set key of a lesson folder: `dir:` and its canonical path, so the same folder
+/// named two ways is one set and two folders never share one.
+pub fn folder_set(dir: &Path) -> String {
+    let path = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    format!("dir:{}", path.display())
+}
+
+/// Where progress lives, which lesson set it loads and saves, and what happened when it was
+/// loaded.
 #[derive(Debug, Clone)]
 pub struct Store {
     dir: PathBuf,
+    /// The lesson set this store reads and writes ([`BUILTIN_SET`] unless [`Store::for_set`]);
+    /// a save keeps every other set in the file as it finds it there.
+    set: String,
     /// Set when the file there could not be read nor moved aside: saving would destroy it, so
     /// saves refuse with this reason. Shared by clones (the pager holds one).
     blocked: Arc<Mutex<Option<String>>>,
@@ -84,8 +260,20 @@ impl Store {
     pub fn at(dir: impl Into<PathBuf>) -> Store {
         Store {
             dir: dir.into(),
+            set: BUILTIN_SET.to_string(),
             blocked: Arc::default(),
         }
+    }
+
+    /// The same place, for lesson set `set` ([`BUILTIN_SET`] or [`folder_set`]).
+    pub fn for_set(mut self, set: &str) -> Store {
+        self.set = set.to_string();
+        self
+    }
+
+    /// The lesson set this store loads and saves.
+    pub fn set(&self) -> &str {
+        &self.set
     }
 
     pub fn dir(&self) -> &Path {
@@ -110,14 +298,14 @@ impl Store {
                     warning: None,
                 };
             }
-            Ok(Some(bytes)) => match serde_json::from_slice(&bytes) {
+            Ok(Some(bytes)) => match read_set(&bytes, &self.set) {
                 Ok(progress) => {
                     return Loaded {
                         progress,
                         warning: None,
                     };
                 }
-                Err(e) => e.to_string(),
+                Err(e) => e,
             },
             Err(e) => e.to_string(),
         };
@@ -220,7 +408,12 @@ impl Store {
         }
         let path = self.path();
         self.ensure_dir()?;
-        let json = serde_json::to_vec_pretty(progress).map_err(std::io::Error::other)?;
+        let mut file = ProgressFile {
+            version: FILE_VERSION,
+            sets: self.other_sets(&path)?,
+        };
+        file.sets.insert(self.set.clone(), progress.clone());
+        let json = serde_json::to_vec_pretty(&file).map_err(std::io::Error::other)?;
         let tmp = self.temp_path();
         let result = write_synced(&tmp, &json).and_then(|()| std::fs::rename(&tmp, &path));
         if let Err(e) = result {
@@ -229,6 +422,25 @@ impl Store {
         }
         sync_dir(&self.dir);
         Ok(())
+    }
+
+    /// The sets of the file as it is on disk now (another window or lesson folder may have
+    /// saved since this store loaded), read again at each save. A file that has become
+    /// unreadable since the load is an error: saving over it would drop what it holds.
+    fn other_sets(&self, path: &Path) -> std::io::Result<BTreeMap<String, Progress>> {
+        let unreadable = |why: String| {
+            std::io::Error::other(format!(
+                "{}: cannot be read ({why}); not saving over it",
+                path.display()
+            ))
+        };
+        match read_progress_file(path) {
+            Ok(None) => Ok(BTreeMap::new()),
+            Ok(Some(bytes)) => serde_json::from_slice::<OnDisk>(&bytes)
+                .map(OnDisk::into_sets)
+                .map_err(|e| unreadable(e.to_string())),
+            Err(e) => Err(unreadable(e.to_string())),
+        }
     }
 
     /// Removes `.progress.json.<pid>.<n>.tmp` files left by saves that were killed before their
@@ -472,6 +684,63 @@ mod tests {
         assert!(loaded.warning.is_none());
         assert_eq!(loaded.progress.exercises["e"].code.as_deref(), Some("x"));
         assert!(loaded.progress.quizzes.is_empty());
+    }
+
+    #[test]
+    fn a_version_1_file_is_the_built_in_set_and_is_written_back_as_version_2() {
+        let dir = temp_dir("v1");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(FILE_NAME),
+            br#"{"last_lesson":"labels","scroll":{"labels":3},"exercises":{"e":{"code":"x","passed":true}},"quizzes":{"labels#1":{"answer":2,"correct":false}}}"#,
+        )
+        .unwrap();
+        let builtin = Store::at(&dir);
+        let loaded = builtin.load();
+        assert!(loaded.warning.is_none());
+        assert_eq!(loaded.progress.last_lesson.as_deref(), Some("labels"));
+        assert_eq!(loaded.progress.exercises["e"].code.as_deref(), Some("x"));
+        assert_eq!(loaded.progress.quizzes["labels#1"].answer, 2);
+        let folder = Store::at(&dir).for_set("dir:/somewhere");
+        assert_eq!(folder.load().progress, Progress::default());
+        builtin.save(&loaded.progress).unwrap();
+        let text = std::fs::read_to_string(dir.join(FILE_NAME)).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["version"], 2);
+        assert!(
+            v.get("exercises").is_none(),
+            "no version 1 fields left: {text}"
+        );
+        assert_eq!(builtin.load().progress, loaded.progress);
+    }
+
+    #[test]
+    fn a_save_keeps_the_other_sets_and_refuses_a_file_broken_since_the_load() {
+        let dir = temp_dir("sets");
+        let a = Store::at(&dir);
+        let b = Store::at(&dir).for_set("dir:/b");
+        a.save(&sample()).unwrap();
+        let mut other = Progress::default();
+        other.scroll.insert("b".into(), 1);
+        b.save(&other).unwrap();
+        assert_eq!(a.load().progress, sample());
+        assert_eq!(b.load().progress, other);
+        std::fs::write(dir.join(FILE_NAME), b"{ broken").unwrap();
+        let e = a.save(&sample()).unwrap_err().to_string();
+        assert!(e.starts_with(&a.path().display().to_string()), "{e}");
+        assert!(e.contains("not saving over it"), "{e}");
+        assert_eq!(std::fs::read(dir.join(FILE_NAME)).unwrap(), b"{ broken");
+        assert!(files_named(&dir, TEMP_PREFIX).is_empty());
+    }
+
+    #[test]
+    fn code_fingerprints_ignore_trailing_whitespace_only() {
+        assert_eq!(code_fingerprint("x = 1\n"), code_fingerprint("x = 1"));
+        assert_eq!(code_fingerprint("x = 1\n\n  \n"), code_fingerprint("x = 1"));
+        assert_ne!(code_fingerprint("x = 1"), code_fingerprint("x = 2"));
+        assert_ne!(code_fingerprint(" x = 1"), code_fingerprint("x = 1"));
+        // Stable across versions: a fixed value, not std's hasher.
+        assert_eq!(code_fingerprint(""), "fnv1a64:cbf29ce484222325");
     }
 
     #[test]

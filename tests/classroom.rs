@@ -203,6 +203,72 @@ fn lint_names_every_problem_with_file_and_line() {
 }
 
 #[test]
+fn lint_names_a_wrong_fix_that_passes_a_silent_assert_and_an_unmade_prediction() {
+    let dir = temp("lint-wrong");
+    let lessons = dir.join("lessons");
+    std::fs::create_dir_all(&lessons).unwrap();
+    std::fs::write(
+        lessons.join("01-weak.md"),
+        "+++\nid = \"weak\"\ntitle = \"Weak\"\norder = 1\n+++\n\n```python exercise id=weak-ex predict=guess\nguess = 0\nx = 1\n```\n\n```python check\nassert x >= 2, \"x should be at least 2\"\nassert x < 10\n```\n\n```hint\nh\n```\n\n```python wrong\n# three is not two\nx = 3\n```\n\n```python wrong\n# one is still one\nx = 1\n```\n\n```python solution\nguess = 0\nx = 2\n```\n",
+    )
+    .unwrap();
+    let out = cudatutor(&dir, &["lint", lessons.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("01-weak.md:21: exercise `weak-ex`: a wrong fix passes its checks (\"three is not two\")"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("01-weak.md:26"),
+        "the other wrong fix fails: {text}"
+    );
+    assert!(
+        text.contains(
+            "01-weak.md:7: exercise `weak-ex`: check line 2: an assert without a message"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("01-weak.md:7: exercise `weak-ex`: its solution leaves a predicted variable (guess) at its starting value"),
+        "{text}"
+    );
+}
+
+#[test]
+fn saved_code_that_monkeypatches_the_counters_is_graded_failed() {
+    // Issue 20's case: the saved code replaces torch.cuda.memory_allocated and answers with an
+    // object equal to everything.
+    let dir = temp("monkeypatch");
+    let attack = "import torch\n\nclass Anything:\n    def __eq__(self, other):\n        return True\n\nx = torch.randn(10)\ny = torch.randn(10, device='cuda')\na = torch.zeros(100, device='cuda')\nb = torch.zeros(200, device='cuda')\ntorch.cuda.memory_allocated = lambda *args: 2048\ntorch.cuda.memory_reserved = lambda *args: 2048\npredicted_allocated = Anything()\npredicted_reserved = Anything()\n";
+    let mut progress = Progress::default();
+    progress.exercises.insert(
+        "l2-counters".into(),
+        ExerciseState {
+            code: Some(attack.into()),
+            passed: true,
+        },
+    );
+    Store::at(&dir).save(&progress).unwrap();
+    let out = cudatutor(&dir, &["check", "2", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let rows = json_lines(&out);
+    let counters = rows
+        .iter()
+        .find(|r| r["exercise"] == "l2-counters")
+        .unwrap();
+    assert_eq!(counters["status"], "failed", "{counters}");
+    assert_eq!(counters["internal_error"], false);
+    let failed: Vec<&serde_json::Value> = counters["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["passed"] == false)
+        .collect();
+    assert!(failed.len() >= 3, "{counters}");
+}
+
+#[test]
 fn the_authoring_guide_example_passes_lint() {
     let guide = std::fs::read_to_string("docs/authoring.md").unwrap();
     let start = guide
@@ -252,17 +318,387 @@ fn every_built_in_lesson_has_three_exercises_and_a_quiz_in_both_languages() {
                 assert!(ex.solution.is_some() && ex.check.is_some(), "{}", ex.id);
             }
         }
-        let ids = |l: &cudatutor::lesson::Lesson| {
-            l.exercises
-                .iter()
-                .map(|x| (x.id.clone(), x.start_code.clone(), x.check.clone(), x.gpus))
-                .collect::<Vec<_>>()
-        };
+        assert_same_exercises(e, z);
+    }
+}
+
+#[test]
+fn every_built_in_exercise_has_two_wrong_fixes_and_each_fails_its_checks() {
+    use cudatutor::classroom::lint::wrong_fixes_that_pass;
+    use cudatutor::run::RunOptions;
+    let opts = RunOptions::default();
+    let mut wrong_runs = 0;
+    for lang in [Lang::En, Lang::Zh] {
+        for lesson in Catalog::builtin(lang).unwrap().lessons {
+            for ex in &lesson.exercises {
+                assert!(
+                    ex.wrongs.len() >= 2,
+                    "{}: {} has {} wrong fixes, fewer than two",
+                    lesson.source_name,
+                    ex.id,
+                    ex.wrongs.len()
+                );
+                let passing = wrong_fixes_that_pass(&lesson, ex, &opts);
+                assert!(passing.is_empty(), "{passing:?}");
+                wrong_runs += ex.wrongs.len();
+            }
+        }
+    }
+    assert!(wrong_runs >= 2 * 2 * 24, "{wrong_runs}");
+}
+
+/// The built-in English lesson holding exercise `id`, and the exercise.
+fn builtin_exercise(id: &str) -> (cudatutor::lesson::Lesson, cudatutor::lesson::Exercise) {
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    for lesson in catalog.lessons {
+        if let Some(ex) = lesson.exercises.iter().find(|e| e.id == id).cloned() {
+            return (lesson, ex);
+        }
+    }
+    panic!("no exercise {id}");
+}
+
+const MINE: &str = "+++\nid = \"mine\"\ntitle = \"Mine\"\norder = 1\n+++\n\n# Mine\n\n```python exercise id=l1-where-reported\nx = 1\n```\n\n```python check\nassert x == 2, \"x should be 2\"\n```\n\n```hint\nTwo.\n```\n\n```python wrong\n# three is not two\nx = 3\n```\n\n```python solution\nx = 2\n```\n";
+
+#[test]
+fn an_instructor_lesson_that_reuses_a_built_in_id_keeps_its_own_progress() {
+    use cudatutor::progress::{BUILTIN_SET, folder_set, read_set};
+    let dir = temp("scoped");
+    let lessons = dir.join("lessons");
+    std::fs::create_dir_all(&lessons).unwrap();
+    std::fs::write(lessons.join("01-mine.md"), MINE).unwrap();
+    // Built-in work saved by a version from before lesson sets (a version 1 file).
+    let (_, builtin) = builtin_exercise("l1-where-reported");
+    let solution = builtin.solution.clone().unwrap();
+    let v1 = serde_json::json!({
+        "last_lesson": "cuda-errors",
+        "exercises": {"l1-where-reported": {"code": solution, "passed": true}}
+    });
+    std::fs::write(dir.join("progress.json"), v1.to_string()).unwrap();
+
+    // The instructor's exercise does not open with the built-in code.
+    let lessons_arg = lessons.to_str().unwrap();
+    let out = cudatutor(&dir, &["--lessons", lessons_arg, "check", "--json"]);
+    let rows = json_lines(&out);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["status"], "not_started", "{}", rows[0]);
+    // The built-in one still does, migrated from the old file.
+    let out = cudatutor(&dir, &["check", "1", "--json"]);
+    let rows = json_lines(&out);
+    let built_in = rows
+        .iter()
+        .find(|r| r["exercise"] == "l1-where-reported")
+        .unwrap();
+    assert_eq!(built_in["status"], "passed", "{built_in}");
+
+    // Editing the instructor's exercise does not touch the built-in work.
+    let set = folder_set(&lessons);
+    assert_eq!(
+        set,
+        folder_set(&lessons.join("..").join("lessons")),
+        "one folder, one set"
+    );
+    let store = Store::at(&dir).for_set(&set);
+    let mut mine = store.load().progress;
+    assert!(
+        mine.exercises.is_empty() && mine.last_lesson.is_none(),
+        "{mine:?}"
+    );
+    mine.exercises.insert(
+        "l1-where-reported".into(),
+        ExerciseState {
+            code: Some("x = 2\n".into()),
+            passed: false,
+        },
+    );
+    store.save(&mine).unwrap();
+    let bytes = std::fs::read(dir.join("progress.json")).unwrap();
+    let file: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(file["version"], 2, "{file}");
+    assert_eq!(
+        read_set(&bytes, BUILTIN_SET).unwrap().exercises["l1-where-reported"]
+            .code
+            .as_deref(),
+        Some(solution.as_str())
+    );
+    assert_eq!(read_set(&bytes, &set).unwrap(), mine);
+    let out = cudatutor(&dir, &["--lessons", lessons_arg, "check", "--json"]);
+    assert_eq!(json_lines(&out)[0]["status"], "passed");
+    let out = cudatutor(&dir, &["check", "1", "--json"]);
+    let rows = json_lines(&out);
+    let built_in = rows
+        .iter()
+        .find(|r| r["exercise"] == "l1-where-reported")
+        .unwrap();
+    assert_eq!(
+        built_in["status"], "passed",
+        "the built-in work is intact: {built_in}"
+    );
+    // And saving the built-in set keeps the folder's.
+    let builtin_store = Store::at(&dir);
+    let loaded = builtin_store.load().progress;
+    assert_eq!(loaded.last_lesson.as_deref(), Some("cuda-errors"));
+    builtin_store.save(&loaded).unwrap();
+    assert_eq!(store.load().progress, mine);
+}
+
+#[test]
+fn the_tick_follows_the_current_code() {
+    use cudatutor::classroom::grade::run_graded;
+    use cudatutor::classroom::list::list_text;
+    use cudatutor::run::RunOptions;
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let (lesson, ex) = builtin_exercise("l1-sticky");
+    let solution = ex.solution.clone().unwrap();
+    let mut progress = Progress::default();
+    progress.exercises.insert(
+        ex.id.clone(),
+        ExerciseState {
+            code: Some(solution.trim_end().to_string()),
+            passed: false,
+        },
+    );
+    assert!(!progress.passed(&ex), "no run yet");
+    let report = run_graded(
+        &lesson,
+        &ex,
+        &(solution.clone() + "\n\n"),
+        &RunOptions::default(),
+    );
+    assert!(report.checks_passed());
+    progress.record_check(&ex, &solution, &report);
+    assert!(
+        progress.passed(&ex),
+        "trailing blank lines are the same code"
+    );
+    assert!(list_text(&catalog, &progress, Lang::En).contains("  1/4 exercises  (cuda-errors)"));
+
+    // The code is broken again and saved, not run: the ✓ goes at once.
+    progress.exercises.get_mut(&ex.id).unwrap().code = Some(ex.start_code.clone());
+    assert!(!progress.passed(&ex));
+    assert!(list_text(&catalog, &progress, Lang::En).contains("  0/4 exercises  (cuda-errors)"));
+    // Back to the code that passed: its record counts again.
+    progress.exercises.get_mut(&ex.id).unwrap().code = Some(solution.clone());
+    assert!(progress.passed(&ex));
+    // A failing run replaces the record.
+    let failing = run_graded(&lesson, &ex, &ex.start_code, &RunOptions::default());
+    progress.record_check(&ex, &solution, &failing);
+    assert!(!progress.passed(&ex));
+    // A passed flag from an older version alone never shows a ✓.
+    let (_, other) = builtin_exercise("l1-intermittent");
+    progress.exercises.insert(
+        other.id.clone(),
+        ExerciseState {
+            code: Some(ex.start_code.clone()),
+            passed: true,
+        },
+    );
+    assert!(!progress.passed(&other));
+
+    // The issue's case through the binary: the saved code passed once, then was broken again;
+    // list and check agree that it is not done.
+    let dir = temp("tick");
+    let mut saved = Progress::default();
+    saved.exercises.insert(
+        ex.id.clone(),
+        ExerciseState {
+            code: Some(solution.clone()),
+            passed: true,
+        },
+    );
+    saved.record_check(&ex, &solution, &report);
+    Store::at(&dir).save(&saved).unwrap();
+    let list = cudatutor(&dir, &["list"]);
+    assert!(String::from_utf8_lossy(&list.stdout).contains("1/4 exercises  (cuda-errors)"));
+    saved.exercises.get_mut(&ex.id).unwrap().code = Some(ex.start_code.clone());
+    Store::at(&dir).save(&saved).unwrap();
+    let list = String::from_utf8_lossy(&cudatutor(&dir, &["list"]).stdout).into_owned();
+    assert!(list.contains("0/4 exercises  (cuda-errors)"), "{list}");
+    let rows = json_lines(&cudatutor(&dir, &["check", "1", "--json"]));
+    let sticky = rows.iter().find(|r| r["exercise"] == "l1-sticky").unwrap();
+    assert_eq!(sticky["status"], "failed");
+}
+
+#[test]
+fn a_quiz_is_graded_by_its_first_answer() {
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let lesson = &catalog.lessons[0];
+    let right = lesson.quizzes[0].answer;
+    let wrong = if right == 1 { 2 } else { 1 };
+    let mut progress = Progress::default();
+    let first = progress.answer_quiz(lesson, 1, wrong).unwrap();
+    assert!(!first.correct && first.first_answer && !first.graded_correct);
+    assert_eq!(first.right_choice, right);
+    let second = progress.answer_quiz(lesson, 1, right).unwrap();
+    assert!(second.correct, "the second answer is right…");
+    assert!(
+        !second.first_answer && !second.graded_correct,
+        "…but never counts"
+    );
+    let state = &progress.quizzes[&cudatutor::progress::quiz_key(&lesson.id, 1)];
+    assert_eq!((state.answer, state.correct), (wrong, false));
+    // A first right answer counts.
+    let ok = progress
+        .answer_quiz(lesson, 2, lesson.quizzes[1].answer)
+        .unwrap();
+    assert!(ok.first_answer && ok.graded_correct);
+    // No such quiz or choice: nothing recorded.
+    assert!(progress.answer_quiz(lesson, 99, 1).is_none());
+    assert!(progress.answer_quiz(lesson, 3, 0).is_none());
+    assert!(progress.answer_quiz(lesson, 3, 99).is_none());
+    assert_eq!(progress.quizzes.len(), 2);
+    let report = cudatutor::classroom::report::build(&catalog, &progress, &[]);
+    assert_eq!(report.lessons[0].quizzes_answered_correctly, 1);
+}
+
+#[test]
+fn list_and_check_speak_chinese() {
+    let dir = data_dir("zh", &["l1-sticky"]);
+    let list =
+        String::from_utf8_lossy(&cudatutor(&dir, &["--lang", "zh", "list"]).stdout).into_owned();
+    assert!(list.contains("个练习"), "{list}");
+    assert!(!list.contains("exercises"), "{list}");
+    let out = cudatutor(&dir, &["--lang", "zh", "check", "1"]);
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(table.starts_with("课"), "{table}");
+    assert!(
+        table.contains("第一个未通过的检查")
+            && table.contains("未通过")
+            && table.contains("检查第"),
+        "{table}"
+    );
+    assert!(table.contains("个通过，"), "{table}");
+    // The failing check's message is the Chinese lesson's own.
+    assert!(table.contains("GPU"), "{table}");
+    // JSON stays machine-readable English keys and statuses, whatever the language.
+    let rows = json_lines(&cudatutor(&dir, &["--lang", "zh", "check", "1", "--json"]));
+    assert!(rows.iter().any(|r| r["status"] == "failed"));
+}
+
+/// The code's tokens without its comments: the same program whatever language its comments
+/// are written in.
+fn code_tokens(code: &str) -> Vec<String> {
+    use rustpython_ruff_python_ast::token::TokenKind;
+    use rustpython_ruff_text_size::Ranged;
+    let parsed = rustpython_ruff_python_parser::parse_module(code)
+        .unwrap_or_else(|e| panic!("does not parse: {e:?}\n{code}"));
+    parsed
+        .tokens()
+        .iter()
+        .filter(|t| !matches!(t.kind(), TokenKind::Comment | TokenKind::NonLogicalNewline))
+        .map(|t| code[t.range()].to_string())
+        .collect()
+}
+
+/// The comments of the code, without their `#`.
+fn comments(code: &str) -> Vec<String> {
+    use rustpython_ruff_python_ast::token::TokenKind;
+    use rustpython_ruff_text_size::Ranged;
+    let parsed = rustpython_ruff_python_parser::parse_module(code).unwrap();
+    parsed
+        .tokens()
+        .iter()
+        .filter(|t| t.kind() == TokenKind::Comment)
+        .map(|t| code[t.range()].trim_start_matches('#').trim().to_string())
+        .collect()
+}
+
+fn has_cjk(s: &str) -> bool {
+    s.chars().any(|c| {
+        ('\u{4e00}'..='\u{9fff}').contains(&c)
+            || ('\u{3000}'..='\u{303f}').contains(&c)
+            || ('\u{ff00}'..='\u{ffef}').contains(&c)
+    })
+}
+
+/// English prose: two words of letters in a row ("the guide"), not `0..num_classes-1`.
+fn has_english_words(s: &str) -> bool {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    words.windows(2).any(|w| {
+        w.iter()
+            .all(|x| x.len() >= 2 && x.chars().all(|c| c.is_ascii_alphabetic()))
+    })
+}
+
+/// The Chinese lesson holds the same exercises as the English one: the same ids, GPUs,
+/// predictions, program text (comments aside) in the starting code, solution and each wrong
+/// fix, and the same checks (assert tests and setup) — only the words differ, and those are
+/// Chinese: every check message, wrong-fix reason and code comment.
+fn assert_same_exercises(en: &cudatutor::lesson::Lesson, zh: &cudatutor::lesson::Lesson) {
+    use cudatutor::run::checks::{CheckMessage, split_checks};
+    let ids = |l: &cudatutor::lesson::Lesson| {
+        l.exercises.iter().map(|x| x.id.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(ids(en), ids(zh), "lesson {}: the same exercises", en.id);
+    for (e, z) in en.exercises.iter().zip(&zh.exercises) {
+        let at = format!("{} / {}", zh.source_name, z.id);
+        assert_eq!((e.gpus, &e.predict), (z.gpus, &z.predict), "{at}");
         assert_eq!(
-            ids(e),
-            ids(z),
-            "lesson {}: the same exercises, code and checks in both languages",
-            e.id
+            code_tokens(&e.start_code),
+            code_tokens(&z.start_code),
+            "{at}: starting code"
         );
+        let (es, zs) = (
+            e.solution.as_deref().unwrap(),
+            z.solution.as_deref().unwrap(),
+        );
+        assert_eq!(code_tokens(es), code_tokens(zs), "{at}: solution");
+        assert_eq!(e.wrongs.len(), z.wrongs.len(), "{at}: wrong fixes");
+        for (ew, zw) in e.wrongs.iter().zip(&z.wrongs) {
+            assert_eq!(
+                code_tokens(&ew.code),
+                code_tokens(&zw.code),
+                "{at}: wrong fix {}",
+                zw.line
+            );
+            assert!(
+                has_cjk(&zw.reason),
+                "{at}: the reason of wrong fix {} is not Chinese",
+                zw.line
+            );
+            assert!(
+                !has_cjk(&ew.reason),
+                "{}: a Chinese reason in English",
+                e.id
+            );
+        }
+        let ec = split_checks(e.check.as_deref().unwrap()).unwrap();
+        let zc = split_checks(z.check.as_deref().unwrap()).unwrap();
+        assert_eq!(ec.len(), zc.len(), "{at}: checks");
+        for (a, b) in ec.iter().zip(&zc) {
+            if a.is_assert {
+                assert_eq!(a.test, b.test, "{at}: check line {}", b.line);
+                let (Some(CheckMessage::Literal(em)), Some(CheckMessage::Literal(zm))) =
+                    (&a.message, &b.message)
+                else {
+                    panic!(
+                        "{at}: check line {} needs a message in both languages",
+                        b.line
+                    );
+                };
+                assert!(
+                    has_cjk(zm) && !has_cjk(em),
+                    "{at}: check line {}: {zm}",
+                    b.line
+                );
+            } else {
+                assert_eq!(
+                    code_tokens(&a.source),
+                    code_tokens(&b.source),
+                    "{at}: check line {}",
+                    b.line
+                );
+            }
+        }
+        let mut zh_code = vec![z.start_code.as_str(), zs];
+        zh_code.extend(z.wrongs.iter().map(|w| w.code.as_str()));
+        for code in zh_code {
+            for c in comments(code) {
+                assert!(
+                    has_cjk(&c) || !has_english_words(&c),
+                    "{at}: an English comment: # {c}"
+                );
+            }
+        }
     }
 }

@@ -193,7 +193,11 @@ fn kill_9_during_saves_leaves_the_old_or_the_new_file() {
                 assert_eq!(last, 0, "kill {kill}: saves were reported, yet no file");
             }
             Ok(bytes) => {
-                let progress: Progress = serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+                let progress: Progress = cudatutor::progress::read_set(
+                    &bytes,
+                    cudatutor::progress::BUILTIN_SET,
+                )
+                .unwrap_or_else(|e| {
                     panic!(
                         "kill {kill}: a broken file ({} bytes): {e}; last reported save {last}",
                         bytes.len()

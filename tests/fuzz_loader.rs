@@ -265,6 +265,7 @@ fn draw(app: &App, w: u16, h: u16) {
 fn render(lesson: Lesson) {
     let catalog = Catalog {
         lessons: vec![lesson],
+        set: cudatutor::progress::BUILTIN_SET.to_string(),
     };
     let mut app = App::new(
         catalog,

@@ -105,24 +105,8 @@ fn every_kernel_file_compiles_for_sm80_and_sm90_with_its_entries() {
 #[test]
 fn device_asserts_carry_pytorchs_function_names_and_conditions() {
     let Some(n) = nvrtc_or_fail() else { return };
-    let cases = [
-        (
-            "loss.cu",
-            "nll_loss_forward_reduce_cuda_kernel_2d",
-            "t >= 0 && t < n_classes",
-        ),
-        (
-            "index.cu",
-            "indexSelectLargeIndex",
-            "srcIndex < srcSelectDimSize",
-        ),
-        (
-            "index.cu",
-            "operator()",
-            "idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"",
-        ),
-    ];
-    for (file, func, cond) in cases {
+    let cases = DEVICE_ASSERTS;
+    for (file, func, cond, path) in cases {
         let (ptx, _) = compile_file(&n, kernels::kernel_file(file).unwrap(), "sm_80");
         assert!(ptx.contains("__assertfail"), "{file}: no device assert");
         let strings = nvrtc::ptx_string_constants(&ptx);
@@ -135,10 +119,130 @@ fn device_asserts_carry_pytorchs_function_names_and_conditions() {
             "{file}: assert text {cond:?} not in {strings:?}"
         );
         assert!(
-            strings.iter().any(|s| s == file),
-            "{file}: __FILE__ is not {file}"
+            strings.iter().any(|s| s == path),
+            "{file}: __FILE__ at the assert is not PyTorch's {path}: {strings:?}"
         );
     }
+}
+
+/// (kernel file, function the assert names, condition, PyTorch 2.15's file the #line names).
+const DEVICE_ASSERTS: &[(&str, &str, &str, &str)] = &[
+    (
+        "loss.cu",
+        "nll_loss_forward_reduce_cuda_kernel_2d",
+        "t >= 0 && t < n_classes",
+        "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu",
+    ),
+    (
+        "loss.cu",
+        "nll_loss_forward_no_reduce_cuda_kernel",
+        "cur_target >= 0 && cur_target < n_classes",
+        "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu",
+    ),
+    (
+        "index.cu",
+        "indexSelectSmallIndex",
+        "srcIndex < srcSelectDimSize",
+        "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Indexing.cu",
+    ),
+    (
+        "index.cu",
+        "operator()",
+        "idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"",
+        "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu",
+    ),
+    (
+        "index.cu",
+        "operator()",
+        "-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"",
+        "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu",
+    ),
+];
+
+/// The printable runs of at least `min` bytes in `bytes` (what `strings` prints).
+fn printable_runs(bytes: &[u8], min: usize) -> Vec<String> {
+    bytes
+        .split(|b| !(0x20..0x7f).contains(b))
+        .filter(|r| r.len() >= min)
+        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .collect()
+}
+
+#[test]
+fn cubin_for_sm80_and_sm90_is_elf_with_the_assert_strings_and_every_entry() {
+    let Some(n) = nvrtc_or_fail() else { return };
+    for arch in CI_ARCHES {
+        for file in ["loss.cu", "index.cu"] {
+            let k = kernels::kernel_file(file).unwrap();
+            let c = n
+                .compile_cubin(k.file, &k.full_source(), arch)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(nvrtc::is_elf(&c.cubin), "{file} {arch}: no ELF header");
+            // ELF e_machine 190 = EM_CUDA.
+            assert_eq!(
+                u16::from_le_bytes([c.cubin[18], c.cubin[19]]),
+                190,
+                "{file} {arch}"
+            );
+            let strings = printable_runs(&c.cubin, 4);
+            for (f, func, cond, path) in DEVICE_ASSERTS.iter().filter(|a| a.0 == file) {
+                for want in [func, cond, path] {
+                    assert!(
+                        strings.iter().any(|s| s.contains(want)),
+                        "{f} {arch}: {want:?} not in the CUBIN's strings"
+                    );
+                }
+            }
+            for e in k.entries() {
+                assert!(
+                    strings.iter().any(|s| s.contains(&e)),
+                    "{file} {arch}: entry {e} not in the CUBIN's symbols"
+                );
+            }
+            eprintln!(
+                "{file} {arch}: CUBIN {} KiB in {:.0} ms",
+                c.cubin.len() / 1024,
+                c.elapsed.as_secs_f64() * 1000.0
+            );
+        }
+    }
+    // A virtual architecture has no CUBIN.
+    let k = kernels::kernel_file("loss.cu").unwrap();
+    assert!(
+        n.compile_cubin(k.file, &k.full_source(), "compute_80")
+            .is_err()
+    );
+}
+
+#[test]
+fn the_cache_keeps_cubin_beside_ptx_and_a_warm_lookup_compiles_nothing() {
+    let Some(n) = nvrtc_or_fail() else { return };
+    let dir = temp_dir("cubin-cache");
+    let k = kernels::kernel_file("softmax.cu").unwrap();
+    let src = k.full_source();
+    let cache = PtxCache::new(&dir);
+    let first = cache
+        .get_or_compile_cubin(&n, k.file, &src, "sm_90")
+        .unwrap();
+    assert!(!first.from_cache);
+    assert!(first.path.extension().is_some_and(|e| e == "cubin"));
+    let second = PtxCache::new(&dir)
+        .get_or_compile_cubin(&n, k.file, &src, "sm_90")
+        .unwrap();
+    assert!(second.from_cache);
+    assert_eq!(first.cubin, second.cubin);
+    // A truncated file is not a hit: it is compiled and rewritten.
+    let bytes = std::fs::read(&first.path).unwrap();
+    std::fs::write(&first.path, &bytes[..bytes.len() / 2]).unwrap();
+    let third = PtxCache::new(&dir);
+    assert!(
+        !third
+            .get_or_compile_cubin(&n, k.file, &src, "sm_90")
+            .unwrap()
+            .from_cache
+    );
+    assert_eq!(third.compiles(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

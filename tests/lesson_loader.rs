@@ -117,7 +117,7 @@ fn unknown_block_attribute() {
     ));
     assert_eq!(
         e,
-        "bad.md:7: unknown attribute `level=3` on an exercise block (expected `id=NAME` and optionally `gpus=N`)"
+        "bad.md:7: unknown attribute `level=3` on an exercise block (expected `id=NAME` and optionally `gpus=N`, `predict=NAMES`)"
     );
 }
 
@@ -218,16 +218,107 @@ fn an_exercise_may_ask_for_several_gpus() {
         classify_fence("python exercise id=dp gpus=2"),
         Ok(FenceKind::Exercise {
             id: "dp".into(),
-            gpus: 2
+            gpus: 2,
+            predict: vec![],
         })
     );
     assert_eq!(
         classify_fence("python exercise id=dp"),
         Ok(FenceKind::Exercise {
             id: "dp".into(),
-            gpus: 1
+            gpus: 1,
+            predict: vec![],
         })
     );
     assert!(classify_fence("python exercise id=dp gpus=0").is_err());
     assert!(classify_fence("python exercise id=dp gpus=many").is_err());
+}
+
+#[test]
+fn an_exercise_may_ask_for_predictions() {
+    use cudatutor::lesson::{FenceKind, classify_fence};
+    assert_eq!(
+        classify_fence("python exercise id=w predict=origin,reported"),
+        Ok(FenceKind::Exercise {
+            id: "w".into(),
+            gpus: 1,
+            predict: vec!["origin".into(), "reported".into()],
+        })
+    );
+    let e = classify_fence("python exercise id=w predict=origin,2x").unwrap_err();
+    assert!(e.contains("`2x` is not a variable name"), "{e}");
+    assert!(classify_fence("python exercise id=w predict=a predict=b").is_err());
+    let lesson = parse_lesson(
+        "p.md",
+        &format!(
+            "{HEAD}```python exercise id=w predict=origin,reported\norigin = 0   # line?\nreported: int = 0\nx = origin\n```\n"
+        ),
+    )
+    .unwrap();
+    let ex = &lesson.exercises[0];
+    assert_eq!(ex.predict, ["origin", "reported"]);
+    assert_eq!(
+        cudatutor::lesson::predicted_start(&ex.start_code, "origin").as_deref(),
+        Some("0")
+    );
+    assert_eq!(
+        cudatutor::lesson::predicted_start(&ex.start_code, "x").as_deref(),
+        Some("origin")
+    );
+    // A predicted name the starting code never assigns has no starting value to compare with.
+    let e = err(&format!(
+        "{HEAD}```python exercise id=w predict=nowhere\nx = 1\n```\n"
+    ));
+    assert!(
+        e.starts_with("bad.md:7: `predict=nowhere`: the starting code never assigns"),
+        "{e}"
+    );
+}
+
+#[test]
+fn wrong_blocks_carry_their_reason_and_code() {
+    let lesson = parse_lesson(
+        "w.md",
+        &format!(
+            "{HEAD}```python exercise id=x\nx = 5\n```\n\n```python wrong\n#  clamping hides the bug\nx = 4\n```\n\n```python wrong\n# deleting the line\npass\n```\n"
+        ),
+    )
+    .unwrap();
+    let wrongs = &lesson.exercises[0].wrongs;
+    assert_eq!(wrongs.len(), 2);
+    assert_eq!(wrongs[0].reason, "clamping hides the bug");
+    assert_eq!(wrongs[0].code, "x = 4\n");
+    assert_eq!(wrongs[0].line, 11);
+    assert_eq!(wrongs[1].reason, "deleting the line");
+}
+
+#[test]
+fn a_wrong_block_needs_a_reason_line_and_code_and_an_exercise() {
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x\nx = 5\n```\n```python wrong\nx = 4\n```\n"
+    ));
+    assert_eq!(
+        e,
+        "bad.md:10: a `wrong` block must start with a comment line giving the reason the fix is wrong (`# ...`)"
+    );
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x\nx = 5\n```\n```python wrong\n#\nx = 4\n```\n"
+    ));
+    assert!(e.contains("must start with a comment line"), "{e}");
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x\nx = 5\n```\n```python wrong\n# only a reason\n```\n"
+    ));
+    assert_eq!(
+        e,
+        "bad.md:10: a `wrong` block holds no code after its reason line"
+    );
+    let e = err(&format!("{HEAD}```python wrong\n# why\nx = 1\n```\n"));
+    assert_eq!(e, "bad.md:7: a `wrong` block with no exercise before it");
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x\nx = 5\n```\n```python wrong extra\n# why\nx = 1\n```\n"
+    ));
+    assert!(
+        e.contains("unknown attribute `extra` on a `wrong` block"),
+        "{e}"
+    );
 }

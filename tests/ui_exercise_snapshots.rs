@@ -114,6 +114,9 @@ fn deferred_assert() -> RunReport {
         memory: memory(1536, 1536),
         timeline,
         checks: Vec::new(),
+        prediction_pending: false,
+        internal_error: None,
+        exit_status: None,
     }
 }
 
@@ -152,6 +155,7 @@ fn passing() -> RunReport {
                 line: 1,
                 passed: true,
                 message: None,
+                error: None,
             },
             CheckResult {
                 source: "assert loss.device.type == 'cuda', \"keep the computation on the GPU\""
@@ -159,6 +163,7 @@ fn passing() -> RunReport {
                 line: 2,
                 passed: true,
                 message: None,
+                error: None,
             },
         ],
         ..RunReport::default()

@@ -1,8 +1,10 @@
-//! Grading: run each exercise's saved code (or its solution) against its checks.
+//! Grading: run each exercise's saved code (or its solution, starting code or a wrong fix)
+//! against its checks.
 
-use crate::lesson::{Catalog, Exercise, Lesson};
+use super::list::classroom_text;
+use crate::lesson::{Catalog, Exercise, Lang, Lesson};
 use crate::progress::Progress;
-use crate::run::{self, RunOptions, RunReport};
+use crate::run::{self, BackendChoice, ExerciseContext, RunOptions, RunReport};
 use serde::Serialize;
 
 /// Which code of each exercise is graded.
@@ -25,16 +27,23 @@ pub enum GradeStatus {
 }
 
 impl GradeStatus {
+    /// The English label (`check`'s table and `report` in English).
     pub fn label(self) -> &'static str {
+        self.label_in(Lang::En)
+    }
+
+    pub fn label_in(self, lang: Lang) -> &'static str {
+        let words = classroom_text(lang);
         match self {
-            GradeStatus::Passed => "passed",
-            GradeStatus::Failed => "failed",
-            GradeStatus::NotStarted => "not started",
+            GradeStatus::Passed => words.passed,
+            GradeStatus::Failed => words.failed,
+            GradeStatus::NotStarted => words.not_started,
         }
     }
 }
 
-/// One graded exercise: the stable JSON schema of `check --json` (docs/classroom.md).
+/// One graded exercise: the stable JSON schema of `check --json` (docs/classroom.md). Fields
+/// are only ever added, never renamed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ExerciseGrade {
     /// Schema version of this object.
@@ -48,26 +57,79 @@ pub struct ExerciseGrade {
     pub checks_total: usize,
     /// The first failing check's message (or the error that stopped the checks).
     pub first_failure: Option<String>,
-    /// The exercise's own uncaught exception, `Type: message`, if it raised.
+    /// The exercise's own uncaught exception, `Type: message`, if it raised; or, when the run
+    /// failed inside cudatutor, `internal error on the <backend> backend: …`.
     pub error: Option<String>,
     pub backend: String,
+    /// True when the run failed inside cudatutor (a panic, a GPU worker that died): the grade
+    /// says nothing about the learner's code.
+    pub internal_error: bool,
+    /// Every check with its message (what the learner saw), in block order.
+    pub checks: Vec<CheckLine>,
+}
+
+/// One check of a graded exercise, as the learner saw it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckLine {
+    /// 1-based line in the check block (0: a result about the run as a whole).
+    pub line: u32,
+    pub passed: bool,
+    pub message: String,
 }
 
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// The first failing check's message, or why there are no passing checks.
+/// The first failing check's message, `check line N: message` (`check: message` for a result
+/// about the whole run), or why there are no passing checks.
 pub fn first_failure(report: &RunReport) -> Option<String> {
+    if report.internal_error.is_some() {
+        return None;
+    }
     if let Some(c) = report.checks.iter().find(|c| !c.passed) {
         let what = c
             .message
             .clone()
             .unwrap_or_else(|| "assertion failed".into());
-        return Some(format!("check line {}: {what}", c.line));
+        return Some(if c.line == 0 {
+            format!("check: {what}")
+        } else {
+            format!("check line {}: {what}", c.line)
+        });
     }
     if report.checks.is_empty() {
         return Some("the exercise has no checks".into());
     }
     None
+}
+
+/// The options an exercise runs with: at least the GPUs it asks for, and its check context.
+pub fn exercise_options(lesson: &Lesson, ex: &Exercise, opts: &RunOptions) -> RunOptions {
+    RunOptions {
+        gpus: opts.gpus.max(ex.gpus),
+        exercise: ExerciseContext::of(ex, &lesson.lang),
+        ..opts.clone()
+    }
+}
+
+/// Runs `code` as exercise `ex`'s code against its checks.
+pub fn run_graded(lesson: &Lesson, ex: &Exercise, code: &str, opts: &RunOptions) -> RunReport {
+    run::run_exercise(
+        code,
+        ex.check.as_deref(),
+        &exercise_options(lesson, ex, opts),
+    )
+}
+
+/// The backend a run was meant for, for a report that does not say (a worker that never
+/// answered).
+pub fn backend_asked(opts: &RunOptions) -> &'static str {
+    match opts.backend {
+        BackendChoice::Cuda => "cuda",
+        BackendChoice::Sim => "sim",
+        BackendChoice::Emulated => "emulated",
+        BackendChoice::Auto if run::cuda_usable_here() => "cuda",
+        BackendChoice::Auto => "sim",
+    }
 }
 
 /// Grades one exercise. `None` code means the learner has not started it.
@@ -78,7 +140,17 @@ pub fn grade_one(
     code: Option<&str>,
     opts: &RunOptions,
 ) -> ExerciseGrade {
-    let mut grade = ExerciseGrade {
+    match code {
+        None => not_started(lesson_no, lesson, ex),
+        Some(code) => {
+            let report = run_graded(lesson, ex, code, opts);
+            grade_report(lesson_no, lesson, ex, &report, backend_asked(opts))
+        }
+    }
+}
+
+fn not_started(lesson_no: usize, lesson: &Lesson, ex: &Exercise) -> ExerciseGrade {
+    ExerciseGrade {
         schema: SCHEMA_VERSION,
         lesson: lesson_no,
         lesson_id: lesson.id.clone(),
@@ -89,27 +161,55 @@ pub fn grade_one(
         first_failure: None,
         error: None,
         backend: String::new(),
+        internal_error: false,
+        checks: Vec::new(),
+    }
+}
+
+/// The grade of one run of an exercise. A run that failed inside cudatutor is `failed` with
+/// `internal_error` set and `error` naming the backend (`backend` when the report names none),
+/// never "the exercise has no checks".
+pub fn grade_report(
+    lesson_no: usize,
+    lesson: &Lesson,
+    ex: &Exercise,
+    report: &RunReport,
+    backend: &str,
+) -> ExerciseGrade {
+    let mut grade = not_started(lesson_no, lesson, ex);
+    grade.backend = if report.backend.is_empty() {
+        backend.to_string()
+    } else {
+        report.backend.clone()
     };
-    let Some(code) = code else {
-        return grade;
-    };
-    let opts = RunOptions {
-        gpus: opts.gpus.max(ex.gpus),
-        ..opts.clone()
-    };
-    let report = run::run_exercise(code, ex.check.as_deref(), &opts);
-    grade.backend = report.backend.clone();
-    grade.checks_total = report.checks.len();
-    grade.checks_passed = report.checks.iter().filter(|c| c.passed).count();
-    grade.error = report.error.as_ref().map(|e| {
-        crate::script::errors::final_line(&e.type_name, e.message.lines().next().unwrap_or(""))
-    });
     grade.status = if report.checks_passed() {
         GradeStatus::Passed
     } else {
         GradeStatus::Failed
     };
-    grade.first_failure = first_failure(&report);
+    if let Some(why) = &report.internal_error {
+        grade.internal_error = true;
+        grade.error = Some(format!(
+            "internal error on the {} backend: {why}",
+            grade.backend
+        ));
+        return grade;
+    }
+    grade.checks_total = report.checks.len();
+    grade.checks_passed = report.checks.iter().filter(|c| c.passed).count();
+    grade.error = report.error.as_ref().map(|e| {
+        crate::script::errors::final_line(&e.type_name, e.message.lines().next().unwrap_or(""))
+    });
+    grade.first_failure = first_failure(report);
+    grade.checks = report
+        .checks
+        .iter()
+        .map(|c| CheckLine {
+            line: c.line,
+            passed: c.passed,
+            message: c.message.clone().unwrap_or_default(),
+        })
+        .collect();
     grade
 }
 
@@ -146,43 +246,70 @@ pub fn all_attempted_pass(grades: &[ExerciseGrade]) -> bool {
     grades.iter().all(|g| g.status != GradeStatus::Failed)
 }
 
-/// The human table `check` prints.
-pub fn render_table(grades: &[ExerciseGrade]) -> String {
+/// The human table `check` prints, in `lang`.
+pub fn render_table(grades: &[ExerciseGrade], lang: Lang) -> String {
     use unicode_width::UnicodeWidthStr;
+    let words = classroom_text(lang);
+    let [h_lesson, h_exercise, h_result, h_failure] = words.headers;
+    let pad_to = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.width())));
     let id_w = grades
         .iter()
         .map(|g| g.exercise.width())
-        .chain(std::iter::once("exercise".len()))
+        .chain(std::iter::once(h_exercise.width()))
         .max()
         .unwrap_or(8);
+    let lesson_w = h_lesson.width().max(6);
+    let result_w = [
+        GradeStatus::Passed,
+        GradeStatus::Failed,
+        GradeStatus::NotStarted,
+    ]
+    .iter()
+    .map(|s| s.label_in(lang).width())
+    .chain(std::iter::once(h_result.width()))
+    .max()
+    .unwrap_or(11);
     let mut s = format!(
-        "{:<6}  {:<id_w$}  {:<11}  {}\n",
-        "lesson", "exercise", "result", "first failing check"
+        "{}  {}  {}  {h_failure}\n",
+        pad_to(h_lesson, lesson_w),
+        pad_to(h_exercise, id_w),
+        pad_to(h_result, result_w)
     );
     for g in grades {
-        let pad = id_w.saturating_sub(g.exercise.width());
+        let failure = localized_failure(g, lang);
         s.push_str(&format!(
-            "{:<6}  {}{}  {:<11}  {}\n",
-            g.lesson,
-            g.exercise,
-            " ".repeat(pad),
-            g.status.label(),
-            g.first_failure.as_deref().unwrap_or("")
+            "{}  {}  {}  {failure}\n",
+            pad_to(&g.lesson.to_string(), lesson_w),
+            pad_to(&g.exercise, id_w),
+            pad_to(g.status.label_in(lang), result_w),
         ));
     }
-    let passed = grades
-        .iter()
-        .filter(|g| g.status == GradeStatus::Passed)
-        .count();
-    let failed = grades
-        .iter()
-        .filter(|g| g.status == GradeStatus::Failed)
-        .count();
-    let not_started = grades.len() - passed - failed;
-    s.push_str(&format!(
-        "\n{passed} passed, {failed} failed, {not_started} not started\n"
-    ));
+    let count = |status| grades.iter().filter(|g| g.status == status).count();
+    let summary = words
+        .summary
+        .replace("{passed}", &count(GradeStatus::Passed).to_string())
+        .replace("{failed}", &count(GradeStatus::Failed).to_string())
+        .replace("{not_started}", &count(GradeStatus::NotStarted).to_string());
+    s.push_str(&format!("\n{summary}\n"));
     s
+}
+
+/// The first failure as the table shows it: `check line N: …` in the learner's language, or
+/// the internal error.
+fn localized_failure(g: &ExerciseGrade, lang: Lang) -> String {
+    if g.internal_error {
+        return g.error.clone().unwrap_or_default();
+    }
+    let Some(first) = g.checks.iter().find(|c| !c.passed) else {
+        return g.first_failure.clone().unwrap_or_default();
+    };
+    if first.line == 0 {
+        return first.message.clone();
+    }
+    classroom_text(lang)
+        .check_line
+        .replace("{line}", &first.line.to_string())
+        .replace("{message}", &first.message)
 }
 
 /// `check --json`: one JSON object per exercise, one per line (easy to concatenate over a class).

@@ -1,12 +1,16 @@
 //! `cudatutor lint DIR`: everything wrong with a lesson folder, each with file:line.
 //!
-//! Beyond what the loader rejects, every exercise must be honest: it has checks, its solution
-//! passes them and its starting code does not (an exercise that already passes teaches nothing).
+//! Beyond what the loader rejects, every exercise must be honest: it has checks, each with a
+//! message (the learner sees the message, never the check's source); its solution passes them;
+//! its starting code does not (an exercise that already passes teaches nothing); every
+//! ```` ```python wrong ```` fix fails them (a check that lets a known wrong fix through is a
+//! bug); and an exercise that asks for a prediction has a solution that makes one.
 
 use super::grade::{self, GradeStatus, Source};
-use crate::lesson::{Catalog, LessonError};
+use crate::lesson::{Catalog, Exercise, Lesson, LessonError};
 use crate::progress::Progress;
 use crate::run::RunOptions;
+use crate::run::checks::split_checks;
 use std::path::Path;
 
 /// All problems found, in file order; empty means the folder is fine.
@@ -29,35 +33,66 @@ pub fn lint_catalog(catalog: &Catalog, opts: &RunOptions) -> Vec<LessonError> {
             let Some((solved, started)) = graded.next() else {
                 break;
             };
-            let at = |message: String| LessonError {
+            let at = |line: usize, message: String| LessonError {
                 file: lesson.source_name.clone(),
-                line: ex.line,
+                line,
                 message: format!("exercise `{}`: {message}", ex.id),
             };
-            if ex.check.is_none() {
-                problems.push(at("has no ```python check``` block".into()));
+            let Some(check) = &ex.check else {
+                problems.push(at(ex.line, "has no ```python check``` block".into()));
                 continue;
+            };
+            if let Ok(statements) = split_checks(check) {
+                for s in statements
+                    .iter()
+                    .filter(|s| s.is_assert && s.message.is_none())
+                {
+                    problems.push(at(
+                        ex.line,
+                        format!(
+                            "check line {}: an assert without a message (the learner sees the message, never the check's source)",
+                            s.line
+                        ),
+                    ));
+                }
             }
             if ex.hints.is_empty() {
-                problems.push(at("has no ```hint``` block".into()));
+                problems.push(at(ex.line, "has no ```hint``` block".into()));
             }
             match &ex.solution {
-                None => problems.push(at("has no ```python solution``` block".into())),
-                Some(_) if solved.status != GradeStatus::Passed => problems.push(at(format!(
-                    "its solution does not pass its checks ({})",
-                    solved
-                        .first_failure
-                        .clone()
-                        .or_else(|| solved.error.clone())
-                        .unwrap_or_default()
-                ))),
-                Some(_) => {}
+                None => problems.push(at(ex.line, "has no ```python solution``` block".into())),
+                Some(_) if solved.status != GradeStatus::Passed => problems.push(at(
+                    ex.line,
+                    format!(
+                        "its solution does not pass its checks ({})",
+                        solved
+                            .first_failure
+                            .clone()
+                            .or_else(|| solved.error.clone())
+                            .unwrap_or_default()
+                    ),
+                )),
+                Some(solution) => {
+                    if !ex.predict.is_empty()
+                        && grade::run_graded(lesson, ex, solution, opts).prediction_pending
+                    {
+                        problems.push(at(
+                            ex.line,
+                            format!(
+                                "its solution leaves a predicted variable ({}) at its starting value",
+                                ex.predict.join(", ")
+                            ),
+                        ));
+                    }
+                }
             }
             if started.status == GradeStatus::Passed {
                 problems.push(at(
+                    ex.line,
                     "its starting code already passes its checks: the checks cannot tell a fix from no fix".into(),
                 ));
             }
+            problems.extend(wrong_fixes_that_pass(lesson, ex, opts));
         }
         for quiz in &lesson.quizzes {
             if quiz.answer == 0 || quiz.answer > quiz.choices.len() {
@@ -74,4 +109,24 @@ pub fn lint_catalog(catalog: &Catalog, opts: &RunOptions) -> Vec<LessonError> {
         }
     }
     problems
+}
+
+/// Every wrong block of `ex` that passes its checks, named by the block's line and reason.
+pub fn wrong_fixes_that_pass(
+    lesson: &Lesson,
+    ex: &Exercise,
+    opts: &RunOptions,
+) -> Vec<LessonError> {
+    ex.wrongs
+        .iter()
+        .filter(|w| grade::run_graded(lesson, ex, &w.code, opts).checks_passed())
+        .map(|w| LessonError {
+            file: lesson.source_name.clone(),
+            line: w.line,
+            message: format!(
+                "exercise `{}`: a wrong fix passes its checks (\"{}\"): the checks cannot tell it from a fix",
+                ex.id, w.reason
+            ),
+        })
+        .collect()
 }

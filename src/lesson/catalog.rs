@@ -40,6 +40,9 @@ impl Lang {
 #[derive(Debug, Clone)]
 pub struct Catalog {
     pub lessons: Vec<Lesson>,
+    /// The lesson set progress is kept under: [`crate::progress::BUILTIN_SET`] for the built-in
+    /// lessons (whatever their language), [`crate::progress::folder_set`] for a folder.
+    pub set: String,
 }
 
 impl Catalog {
@@ -106,7 +109,10 @@ impl Catalog {
             // Every file failed to read: those errors say why (not "no lessons found").
             return Err(errors);
         }
-        let result = Self::from_sources(sources);
+        let result = Self::from_sources(sources).map(|mut catalog| {
+            catalog.set = crate::progress::folder_set(dir);
+            catalog
+        });
         match result {
             Ok(catalog) if errors.is_empty() => Ok(catalog),
             Ok(_) => Err(errors),
@@ -168,7 +174,10 @@ impl Catalog {
             });
         }
         if errors.is_empty() {
-            Ok(Catalog { lessons })
+            Ok(Catalog {
+                lessons,
+                set: crate::progress::BUILTIN_SET.to_string(),
+            })
         } else {
             Err(errors)
         }

@@ -6,5 +6,5 @@ mod model;
 mod parse;
 
 pub use catalog::{Catalog, Lang};
-pub use model::{Exercise, Lesson, LessonError, Quiz};
-pub use parse::{FenceKind, classify_fence, parse_lesson};
+pub use model::{Exercise, Lesson, LessonError, Quiz, WrongFix};
+pub use parse::{FenceKind, classify_fence, parse_lesson, predicted_start};

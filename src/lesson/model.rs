@@ -29,6 +29,23 @@ pub struct Exercise {
     pub line: usize,
     /// Simulated GPUs the exercise needs at least (`gpus=2` on the fence), e.g. DataParallel.
     pub gpus: u32,
+    /// Variables the learner fills in with a prediction (`predict=origin,reported` on the
+    /// fence): until each differs from its starting value, a run's answer stays hidden.
+    pub predict: Vec<String>,
+    /// Plausible wrong fixes (```` ```python wrong ```` blocks): each must fail the checks.
+    pub wrongs: Vec<WrongFix>,
+}
+
+/// A plausible fix that is wrong, and why: lint and the test suite require it to fail the
+/// exercise's checks, so the checks are known to catch it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrongFix {
+    /// The one-line reason, from the block's first line (`# reason`), without the `#`.
+    pub reason: String,
+    /// The code after that first line, run as the learner's code.
+    pub code: String,
+    /// 1-based line of the opening fence in the lesson file.
+    pub line: usize,
 }
 
 /// A multiple-choice question; `answer` is 1-based, as written in the lesson file.

@@ -2,7 +2,7 @@
 //! blocks with special info strings carry the exercises, checks, hints, solutions and quizzes.
 //! Every rejection names the file and line; nothing here panics on any input.
 
-use super::model::{Exercise, Lesson, LessonError, Quiz};
+use super::model::{Exercise, Lesson, LessonError, Quiz, WrongFix};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use serde::Deserialize;
 
@@ -13,10 +13,14 @@ pub enum FenceKind {
         id: String,
         /// Simulated GPUs the exercise needs at least (`gpus=2`); 1 when not given.
         gpus: u32,
+        /// Variables the learner predicts (`predict=origin,reported`); empty when not given.
+        predict: Vec<String>,
     },
     Check,
     Hint,
     Solution,
+    /// A plausible wrong fix (```` ```python wrong ````), hidden from the learner.
+    Wrong,
     Quiz,
     /// An ordinary code block, shown but not run; the language is kept for highlighting.
     Plain(String),
@@ -66,11 +70,25 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
             None => Ok(FenceKind::Plain("python".into())),
             Some("check") => no_attributes(FenceKind::Check, "check"),
             Some("solution") => no_attributes(FenceKind::Solution, "solution"),
+            Some("wrong") => no_attributes(FenceKind::Wrong, "wrong"),
             Some("exercise") => {
                 let mut id = None;
                 let mut gpus = 1;
+                let mut predict: Option<Vec<String>> = None;
                 for attr in &rest[1..] {
                     match attr.split_once('=') {
+                        Some(("predict", value)) => {
+                            let names: Vec<String> =
+                                value.split(',').map(|n| n.trim().to_string()).collect();
+                            if let Some(bad) = names.iter().find(|n| !is_identifier(n)) {
+                                return Err(format!(
+                                    "`predict={value}`: `{bad}` is not a variable name (write `predict=name1,name2`)"
+                                ));
+                            }
+                            if predict.replace(names).is_some() {
+                                return Err("`predict=` given twice on an exercise block".into());
+                            }
+                        }
                         Some(("gpus", value)) => match value.parse::<u32>() {
                             Ok(n @ 1..=16) => gpus = n,
                             _ => {
@@ -86,13 +104,17 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
                         }
                         _ => {
                             return Err(format!(
-                                "unknown attribute `{attr}` on an exercise block (expected `id=NAME` and optionally `gpus=N`)"
+                                "unknown attribute `{attr}` on an exercise block (expected `id=NAME` and optionally `gpus=N`, `predict=NAMES`)"
                             ));
                         }
                     }
                 }
                 match id {
-                    Some(id) if valid_id(&id) => Ok(FenceKind::Exercise { id, gpus }),
+                    Some(id) if valid_id(&id) => Ok(FenceKind::Exercise {
+                        id,
+                        gpus,
+                        predict: predict.unwrap_or_default(),
+                    }),
                     Some(id) => Err(format!(
                         "exercise id `{id}` may hold only letters, digits, `-` and `_`"
                     )),
@@ -100,11 +122,20 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
                 }
             }
             Some(other) => Err(format!(
-                "unknown block kind `python {other}` (expected exercise, check or solution)"
+                "unknown block kind `python {other}` (expected exercise, check, solution or wrong)"
             )),
         },
         other => Ok(FenceKind::Plain(other.to_string())),
     }
+}
+
+/// A Python identifier in ASCII (what a `predict=` name may be).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn valid_id(id: &str) -> bool {
@@ -217,16 +248,24 @@ fn attach_block(
         FenceKind::Check => "check",
         FenceKind::Hint => "hint",
         FenceKind::Solution => "solution",
+        FenceKind::Wrong => "wrong",
         _ => "",
     };
     match kind {
         FenceKind::Plain(_) => {}
-        FenceKind::Exercise { id, gpus } => {
+        FenceKind::Exercise { id, gpus, predict } => {
             if let Some(first) = exercises.iter().find(|e| e.id == id) {
                 return Err(format!(
                     "duplicate exercise id `{id}` (first used on line {})",
                     first.line
                 ));
+            }
+            for name in &predict {
+                if predicted_start(&code, name).is_none() {
+                    return Err(format!(
+                        "`predict={name}`: the starting code never assigns `{name} = ...` at its top level, so there is no starting value to compare the prediction with"
+                    ));
+                }
             }
             exercises.push(Exercise {
                 id,
@@ -236,16 +275,22 @@ fn attach_block(
                 solution: None,
                 line,
                 gpus,
+                predict,
+                wrongs: Vec::new(),
             });
         }
         FenceKind::Quiz => quizzes.push(parse_quiz(&code, line)?),
-        FenceKind::Check | FenceKind::Hint | FenceKind::Solution => {
+        FenceKind::Check | FenceKind::Hint | FenceKind::Solution | FenceKind::Wrong => {
             let Some(exercise) = exercises.last_mut() else {
                 return Err(format!("a `{what}` block with no exercise before it"));
             };
             let slot = match what {
                 "hint" => {
                     exercise.hints.push(code.trim_end().to_string());
+                    return Ok(());
+                }
+                "wrong" => {
+                    exercise.wrongs.push(parse_wrong(code, line)?);
                     return Ok(());
                 }
                 "check" => &mut exercise.check,
@@ -261,6 +306,62 @@ fn attach_block(
         }
     }
     Ok(())
+}
+
+/// A wrong block: its first line is `# why this fix is wrong`, the rest is the code.
+fn parse_wrong(code: String, line: usize) -> Result<WrongFix, String> {
+    let (first, rest) = code.split_once('\n').unwrap_or((code.as_str(), ""));
+    let reason = first
+        .trim()
+        .strip_prefix('#')
+        .map(str::trim)
+        .filter(|r| !r.is_empty());
+    let Some(reason) = reason else {
+        return Err(
+            "a `wrong` block must start with a comment line giving the reason the fix is wrong (`# ...`)"
+                .into(),
+        );
+    };
+    if rest.trim().is_empty() {
+        return Err("a `wrong` block holds no code after its reason line".into());
+    }
+    Ok(WrongFix {
+        reason: reason.to_string(),
+        code: rest.to_string(),
+        line,
+    })
+}
+
+/// The source of the expression the starting code assigns to `name` at its top level (the
+/// last such assignment), e.g. `0` for `origin = 0     # ...`. None when there is none or the
+/// code does not parse.
+pub fn predicted_start(code: &str, name: &str) -> Option<String> {
+    use rustpython_ruff_python_ast::{Expr, Stmt};
+    use rustpython_ruff_text_size::Ranged;
+    let module = rustpython_ruff_python_parser::parse_module(code)
+        .ok()?
+        .into_syntax();
+    let mut found = None;
+    for stmt in &module.body {
+        let (targets, value): (Vec<&Expr>, &Expr) = match stmt {
+            Stmt::Assign(a) => (a.targets.iter().collect(), &a.value),
+            Stmt::AnnAssign(a) => match &a.value {
+                Some(v) => (vec![&*a.target], &**v),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let assigns = targets
+            .iter()
+            .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name));
+        if assigns {
+            let range = value.range();
+            found = code
+                .get(usize::from(range.start())..usize::from(range.end()))
+                .map(str::to_string);
+        }
+    }
+    found
 }
 
 fn parse_quiz(code: &str, line: usize) -> Result<Quiz, String> {

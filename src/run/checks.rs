@@ -4,7 +4,7 @@
 //! top-level statement is setup that later asserts may rely on. Each piece keeps its line in
 //! the block, so errors inside a check point at the right line.
 
-use rustpython_ruff_python_ast::Stmt;
+use rustpython_ruff_python_ast::{Expr, Stmt};
 use rustpython_ruff_text_size::Ranged;
 
 /// One top-level statement of a check block.
@@ -16,6 +16,18 @@ pub struct CheckStatement {
     pub line: u32,
     /// True for `assert`, which counts as a check; false for setup.
     pub is_assert: bool,
+    /// For an assert: the source of its test expression (`labels.max() < 5`).
+    pub test: Option<String>,
+    /// For an assert with a message: the message, literal or to be evaluated.
+    pub message: Option<CheckMessage>,
+}
+
+/// An assert's message: a string literal is known without running anything (what a passed
+/// check shows); any other expression is evaluated in the check's namespace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckMessage {
+    Literal(String),
+    Expr(String),
 }
 
 impl CheckStatement {
@@ -52,10 +64,29 @@ pub fn split_checks(block: &str) -> Result<Vec<CheckStatement>, CheckSyntaxError
             let range = stmt.range();
             let start = usize::from(range.start()).min(block.len());
             let end = usize::from(range.end()).clamp(start, block.len());
+            let text_of = |e: &Expr| {
+                let r = e.range();
+                block
+                    .get(usize::from(r.start())..usize::from(r.end()))
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let (test, message) = match stmt {
+                Stmt::Assert(a) => (
+                    Some(text_of(&a.test)),
+                    a.msg.as_deref().map(|m| match m {
+                        Expr::StringLiteral(s) => CheckMessage::Literal(s.value.to_str().into()),
+                        other => CheckMessage::Expr(text_of(other)),
+                    }),
+                ),
+                _ => (None, None),
+            };
             CheckStatement {
                 source: block.get(start..end).unwrap_or_default().to_string(),
                 line: line_of(block, start),
                 is_assert: matches!(stmt, Stmt::Assert(_)),
+                test,
+                message,
             }
         })
         .collect())
@@ -81,6 +112,20 @@ mod tests {
         assert_eq!((got[2].line, got[2].is_assert), (4, true));
         assert_eq!(got[2].source, "assert (\n    m >= 0\n), 'neg'");
         assert!(got[2].padded_source().starts_with("\n\n\nassert ("));
+        assert_eq!(got[1].test.as_deref(), Some("m < 5"));
+        assert_eq!(
+            got[1].message,
+            Some(CheckMessage::Literal("too big".into()))
+        );
+        assert_eq!(got[0].message, None);
+    }
+
+    #[test]
+    fn messages_are_literal_or_expressions() {
+        let got = split_checks("assert a, 'x' 'y'\nassert b, f'{b}'\nassert c\n").unwrap();
+        assert_eq!(got[0].message, Some(CheckMessage::Literal("xy".into())));
+        assert_eq!(got[1].message, Some(CheckMessage::Expr("f'{b}'".into())));
+        assert_eq!(got[2].message, None);
     }
 
     #[test]

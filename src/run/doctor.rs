@@ -17,6 +17,58 @@ pub struct Diagnosis {
     pub cached_ptx_files: usize,
     /// Whether this build can launch kernels on a real GPU (the cuda runtime is compiled in).
     pub cuda_runtime_built: bool,
+    /// The emulated device: its kernel files and entry points (None: not in this build), and
+    /// its self-test.
+    pub emulated: Option<EmulatedStatus>,
+    /// The cuda self-test on GPU 0 (cached per binary, driver and GPU); None without a GPU.
+    pub cuda_self_test: Option<Result<crate::engine::cuda::selftest::SelfTestReport, String>>,
+}
+
+/// What doctor says about the emulated device.
+pub struct EmulatedStatus {
+    pub files: usize,
+    pub entries: usize,
+    pub self_test: crate::engine::cuda::selftest::SelfTestReport,
+}
+
+impl EmulatedStatus {
+    /// Builds a fresh emulated device and runs the self-test on it (about 0.1 s).
+    pub fn gather() -> Option<EmulatedStatus> {
+        use crate::engine::cuda::emulated::{self, EmulatedDevice};
+        let names = emulated::entry_names();
+        let device = EmulatedDevice::new(1 << 30, 1 << 30).ok()?;
+        Some(EmulatedStatus {
+            files: names.len(),
+            entries: names.iter().map(|(_, e)| e.len()).sum(),
+            self_test: crate::engine::cuda::selftest::run(&device, 132),
+        })
+    }
+}
+
+/// How the NVRTC version relates to the driver's CUDA version, for doctor.
+pub fn nvrtc_vs_driver(nvrtc: (i32, i32), driver: (i32, i32)) -> String {
+    let (n, d) = (nvrtc, driver);
+    if n.0 > d.0 {
+        format!(
+            "NVRTC {}.{} is a newer major version than the driver's CUDA {}.{}: its CUBIN may \
+             not load either; install the NVRTC wheel for CUDA {} (pip install \
+             nvidia-cuda-nvrtc-cu{}) and point CUDATUTOR_NVRTC_LIB at it",
+            n.0, n.1, d.0, d.1, d.0, d.0
+        )
+    } else if n > d {
+        format!(
+            "NVRTC {}.{} is newer than the driver's CUDA {}.{}: its PTX would be rejected \
+             (a newer PTX ISA), so cudatutor loads CUBIN built for the GPU's own architecture, \
+             which this driver runs",
+            n.0, n.1, d.0, d.1
+        )
+    } else {
+        format!(
+            "NVRTC {}.{} and the driver's CUDA {}.{} agree (CUBIN for the GPU's own \
+             architecture)",
+            n.0, n.1, d.0, d.1
+        )
+    }
 }
 
 /// The kernel cache directory: `CUDATUTOR_CACHE_DIR`, else the XDG cache dir.
@@ -43,7 +95,11 @@ impl Diagnosis {
             .and_then(|d| std::fs::read_dir(d).ok())
             .map(|rd| {
                 rd.filter_map(Result::ok)
-                    .filter(|e| e.path().extension().is_some_and(|x| x == "ptx"))
+                    .filter(|e| {
+                        e.path()
+                            .extension()
+                            .is_some_and(|x| x == "ptx" || x == "cubin")
+                    })
                     .count()
             })
             .unwrap_or(0);
@@ -55,7 +111,21 @@ impl Diagnosis {
             cache_dir,
             cached_ptx_files,
             cuda_runtime_built: crate::run::CUDA_RUNTIME_BUILT,
+            emulated: EmulatedStatus::gather(),
+            cuda_self_test: None,
         }
+        .with_cuda_self_test()
+    }
+
+    /// Runs (or reads the cached) cuda self-test when a GPU and NVRTC are present.
+    fn with_cuda_self_test(mut self) -> Diagnosis {
+        if self.driver.has_gpu()
+            && self.nvrtc.is_ok()
+            && let Some(dir) = &self.cache_dir
+        {
+            self.cuda_self_test = Some(crate::engine::cuda::selftest::cuda_selftest(dir));
+        }
+        self
     }
 
     /// Can `--backend cuda` run here? `Err` says why not.
@@ -70,6 +140,14 @@ impl Diagnosis {
             return Err(format!(
                 "NVRTC is missing, so kernels cannot be compiled: {e}"
             ));
+        }
+        if let Some(Err(why)) = &self.cuda_self_test {
+            return Err(format!("the GPU self-test could not run: {why}"));
+        }
+        if let Some(Ok(r)) = &self.cuda_self_test
+            && let Some(why) = r.first_failure()
+        {
+            return Err(format!("the GPU self-test failed: {why}"));
         }
         if !self.cuda_runtime_built {
             return Err(
@@ -102,6 +180,9 @@ impl Diagnosis {
                     place,
                     n.found_by
                 );
+                if let Some(d) = self.driver.driver_version {
+                    let _ = writeln!(s, "  {}", nvrtc_vs_driver(n.version, d));
+                }
             }
             Err(e) => {
                 let _ = writeln!(s, "  not found: {e}");
@@ -127,12 +208,45 @@ impl Diagnosis {
                 "not checked (no GPU)"
             }
         );
+        let _ = writeln!(
+            s,
+            "\nEmulated device (--backend emulated: kernels/*.cu run on the CPU)"
+        );
+        match &self.emulated {
+            None => {
+                let _ = writeln!(s, "  {}", crate::engine::cuda::emulated::NOT_BUILT);
+            }
+            Some(e) => {
+                let _ = writeln!(
+                    s,
+                    "  built in: {} kernel files, {} entry points",
+                    e.files, e.entries
+                );
+                let t = &e.self_test;
+                match t.first_failure() {
+                    None => {
+                        let _ = writeln!(
+                            s,
+                            "  self-test passed: {} kernels agree with the host, and the failing \
+                             launch printed PyTorch's assert line and poisoned the context",
+                            t.checks.len().saturating_sub(1)
+                        );
+                    }
+                    Some(why) => {
+                        let _ = writeln!(s, "  self-test FAILED: {why}");
+                    }
+                }
+                if let Err(why) = crate::run::emulated_usable() {
+                    let _ = writeln!(s, "  not selectable yet: {why}");
+                }
+            }
+        }
         let _ = writeln!(s, "\nKernel cache");
         match &self.cache_dir {
             Some(d) => {
                 let _ = writeln!(
                     s,
-                    "  {} ({} cached PTX files)",
+                    "  {} ({} cached PTX/CUBIN files)",
                     d.display(),
                     self.cached_ptx_files
                 );

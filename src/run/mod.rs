@@ -1,6 +1,8 @@
 //! Run one script (or one exercise with its checks) and produce a [`RunReport`]; the worker
 //! subprocess that isolates real-GPU runs lives here too.
 
+mod check_env;
+mod check_text;
 pub mod checks;
 pub mod doctor;
 pub mod report;
@@ -21,6 +23,9 @@ pub enum BackendChoice {
     Auto,
     Sim,
     Cuda,
+    /// The real kernels (kernels/*.cu) compiled for the CPU: the CI proof of the kernels and a
+    /// teaching mode ("these are the real kernels"); never picked by `auto`.
+    Emulated,
 }
 
 /// How to run a script. `Default` is what `cudatutor run FILE` uses without flags.
@@ -47,6 +52,39 @@ pub struct RunOptions {
     pub max_wall: std::time::Duration,
     /// Set from another thread to stop the run (the UI's Ctrl-C); it ends with KeyboardInterrupt.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// What the checks need to know about the exercise besides its code (their language,
+    /// the predicted variables); the default suits a plain script.
+    pub exercise: ExerciseContext,
+}
+
+/// What grading an exercise needs besides its code and check block.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExerciseContext {
+    /// `en` or `zh`: the language of the messages the check runner writes itself ("fix the
+    /// SyntaxError first", "your line 7 raised …"). Empty means English.
+    #[serde(default)]
+    pub lang: String,
+    /// Each predicted variable with the source of its starting value (`("origin", "0")`):
+    /// the report's `prediction_pending` says whether one is still at that value.
+    #[serde(default)]
+    pub predict: Vec<(String, String)>,
+}
+
+impl ExerciseContext {
+    /// The context of a lesson's exercise; `lang` is the lesson's language.
+    pub fn of(exercise: &crate::lesson::Exercise, lang: &str) -> ExerciseContext {
+        ExerciseContext {
+            lang: lang.to_string(),
+            predict: exercise
+                .predict
+                .iter()
+                .filter_map(|name| {
+                    crate::lesson::predicted_start(&exercise.start_code, name)
+                        .map(|start| (name.clone(), start))
+                })
+                .collect(),
+        }
+    }
 }
 
 impl Default for RunOptions {
@@ -63,23 +101,48 @@ impl Default for RunOptions {
             max_steps: 20_000_000,
             max_wall: std::time::Duration::from_secs(10),
             cancel: None,
+            exercise: ExerciseContext::default(),
         }
     }
 }
 
-/// Whether this build contains the kernel launcher for real GPUs. Until it does, `auto` always
-/// picks sim and `--backend cuda` is refused with a clear message (doctor says so too).
-pub const CUDA_RUNTIME_BUILT: bool = false;
+/// Whether this build runs exercises on real GPUs (the cuda device wired into the engine).
+/// Until it does, `auto` always picks sim and `--backend cuda` is refused with a clear message
+/// (doctor says so too).
+pub const CUDA_RUNTIME_BUILT: bool = ENGINE_RUNS_ON_DEVICES;
 
 /// Can the backend `opts` asks for run here? `Err` is the message for `--backend cuda` on a
 /// machine where it cannot (exit 2), naming what is missing.
 pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
-    if opts.backend != BackendChoice::Cuda {
-        return Ok(());
+    match opts.backend {
+        BackendChoice::Cuda => doctor::Diagnosis::gather()
+            .cuda_usable()
+            .map_err(|why| format!("--backend cuda cannot run here: {why}. Run `cudatutor doctor` for details, or use --backend sim.")),
+        BackendChoice::Emulated => emulated_usable().map_err(|why| {
+            format!("--backend emulated cannot run here: {why}. Use --backend sim.")
+        }),
+        BackendChoice::Auto | BackendChoice::Sim => Ok(()),
     }
-    doctor::Diagnosis::gather()
-        .cuda_usable()
-        .map_err(|why| format!("--backend cuda cannot run here: {why}. Run `cudatutor doctor` for details, or use --backend sim."))
+}
+
+/// Whether this build's engine runs ops on the emulated and cuda devices (the device trait's
+/// GPU implementations are wired into the session). Until they are, `--backend emulated` and
+/// `--backend cuda` are refused rather than silently running on the sim.
+pub const ENGINE_RUNS_ON_DEVICES: bool = false;
+
+/// Can `--backend emulated` run here? `Err` says why not.
+pub fn emulated_usable() -> Result<(), String> {
+    if !crate::engine::cuda::emulated::built() {
+        return Err(crate::engine::cuda::emulated::NOT_BUILT.into());
+    }
+    if !ENGINE_RUNS_ON_DEVICES {
+        return Err(
+            "the emulated device is built (kernels/*.cu on the CPU), but this build's \
+                    engine does not route tensor ops to it yet"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 /// Runs a plain script.
@@ -90,12 +153,12 @@ pub fn run_script(source: &str, opts: &RunOptions) -> RunReport {
 /// Runs an exercise's code, then its check block (if any) in the same namespace. Real-GPU runs
 /// go through the worker subprocess; simulated ones run in this process.
 pub fn run_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
-    let use_cuda = match opts.backend {
+    let isolated = match opts.backend {
         BackendChoice::Sim => false,
-        BackendChoice::Cuda => true,
+        BackendChoice::Cuda | BackendChoice::Emulated => true,
         BackendChoice::Auto => cuda_usable_here(),
     };
-    if use_cuda {
+    if isolated {
         if let Err(why) = backend_available(opts) {
             return worker::failed_report(&why);
         }
@@ -119,17 +182,34 @@ pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOption
         .spawn(move || session::run(&code, check.as_deref(), &opts));
     match worker.map(|h| h.join()) {
         Ok(Ok(report)) => report,
-        Ok(Err(_)) => {
-            worker::failed_report("internal error: the run panicked (please report this script)")
-        }
-        Err(e) => worker::failed_report(&format!("could not start the run: {e}")),
+        Ok(Err(_)) => internal_error_report(
+            "internal error: the run panicked (please report this script)",
+            "sim",
+        ),
+        Err(e) => internal_error_report(&format!("could not start the run: {e}"), "sim"),
     }
+}
+
+/// The report of a run that failed inside cudatutor (a panic, a run that could not start):
+/// an error naming the backend, and `internal_error` set so that grading never mistakes it
+/// for a result of the learner's code.
+pub fn internal_error_report(message: &str, backend: &str) -> RunReport {
+    let mut report = worker::failed_report(message);
+    report.backend = backend.to_string();
+    report.internal_error = Some(message.to_string());
+    report
 }
 
 /// What the status bar says about where exercises run, e.g. "sim · Simulated H200 (modelled)".
 pub fn backend_label(opts: &RunOptions) -> String {
     let cuda = match opts.backend {
         BackendChoice::Sim => false,
+        BackendChoice::Emulated => {
+            return format!(
+                "emulated · {}",
+                crate::engine::cuda::emulated::EMULATED_DEVICE_NAME
+            );
+        }
         BackendChoice::Cuda | BackendChoice::Auto => cuda_usable_here(),
     };
     if cuda {
@@ -155,9 +235,13 @@ pub fn cuda_usable_here() -> bool {
     static USABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     // Cheapest test first: `auto` is decided on every start-up, and the full diagnosis loads
     // NVRTC (tens of MB resident, ~60 ms). Without a launcher or a GPU the answer is no anyway.
+    // Trust, then use: only after the self-test passed on this (binary, driver, GPU).
     *USABLE.get_or_init(|| {
         CUDA_RUNTIME_BUILT
             && crate::engine::cuda::probe::probe_driver().has_gpu()
             && doctor::Diagnosis::gather().cuda_usable().is_ok()
+            && doctor::kernel_cache_dir().is_some_and(|dir| {
+                crate::engine::cuda::selftest::cuda_selftest(&dir).is_ok_and(|r| r.passed())
+            })
     })
 }

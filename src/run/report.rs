@@ -30,6 +30,18 @@ pub struct RunReport {
     pub timeline: Vec<TimelineEntry>,
     /// Exercise checks, in the order they appear in the check block; empty for a plain run.
     pub checks: Vec<CheckResult>,
+    /// True when the exercise asks for a prediction (`predict=` names) and one of those
+    /// variables is still at its starting value or undefined after the run: the answer
+    /// (traceback lines, timeline, gutter marks, output) is not to be shown yet. Never set when
+    /// the code does not parse (its traceback shows only the syntax error, which the learner
+    /// needs to see).
+    #[serde(default)]
+    pub prediction_pending: bool,
+    /// Set when the run could not be carried out at all (a panic inside cudatutor, a worker
+    /// that could not start): the message, which `error` repeats. Grading reports it as an
+    /// error of the backend, never as a result of the checks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub internal_error: Option<String>,
 }
 
 /// The uncaught exception of a run.
@@ -102,13 +114,21 @@ pub struct TimelineEntry {
 /// One assertion of an exercise's check block.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CheckResult {
-    /// The assertion's source text (`assert labels.max() < 5, "..."`).
+    /// The assertion's source text (`assert labels.max() < 5, "..."`), for instructors only:
+    /// it may hold the expected values, so a learner-facing view shows `message` instead.
     pub source: String,
-    /// 1-based line within the check block.
+    /// 1-based line within the check block (0 for a result about the run as a whole, such as
+    /// "fix the SyntaxError first").
     pub line: u32,
     pub passed: bool,
-    /// The assertion message, or the exception that stopped the check, when it did not pass.
+    /// What the check is about, in the lesson's language: the assert's own message, passed or
+    /// not. When the check could not be evaluated (it raised), what went wrong follows, in the
+    /// learner's terms ("your line 7 raised …"). Always set by the check runner.
     pub message: Option<String>,
+    /// When the check raised instead of asserting: what went wrong, in the learner's terms
+    /// (also appended to `message`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 impl RunReport {

@@ -1,10 +1,13 @@
 //! One in-process run: a fresh engine runtime and interpreter, the exercise, then its checks
-//! in the same namespace, folded into a [`RunReport`].
+//! in a namespace of their own (see `check_env`), folded into a [`RunReport`].
 
-use super::checks::{self, CheckStatement};
-use super::{CheckResult, ErrorReport, RunOptions, RunReport};
+use super::check_env::{self, Pristine, RunFacts};
+use super::check_text::{CheckText, check_text, fill};
+use super::checks::{self, CheckMessage, CheckStatement};
+use super::{CheckResult, ErrorReport, ExerciseContext, RunOptions, RunReport};
 use crate::engine::runtime::{Runtime, RuntimeConfig};
-use crate::script::{Interpreter, Limits, ScriptError, Value};
+use crate::script::{Interpreter, Limits, Module, ScriptError};
+use std::rc::Rc;
 
 /// The file name check blocks run under (their tracebacks say `check.py`).
 const CHECK_FILE: &str = "check.py";
@@ -40,6 +43,8 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         it.set_argv0(argv0);
     }
     crate::torch::install(&mut it, rt.clone());
+    // The checks' own torch, counters and helpers are taken before the learner's code runs.
+    let pristine = check.map(|_| Pristine::capture(&mut it));
 
     let outcome = it.run_main(code, &opts.filename);
     // What the learner sees is the exercise's own run: take everything before the checks.
@@ -67,9 +72,31 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     let timeline = rt.timeline();
     let memory = rt.memory_report();
 
-    let checks = match check {
-        Some(block) => run_checks(&mut it, block, error.as_ref(), &stdout),
-        None => Vec::new(),
+    if let Some(p) = &pristine {
+        p.restore();
+    }
+    // Code that does not parse ran nothing: its traceback shows the syntax error, no answer.
+    let unparsed = error
+        .as_ref()
+        .is_some_and(|e| is_syntax_error(&e.type_name));
+    let prediction_pending = !unparsed && prediction_pending(&mut it, &opts.exercise);
+    let checks = match (check, &pristine) {
+        (Some(block), Some(pristine)) => {
+            let facts = RunFacts {
+                error: error.as_ref(),
+                stdout: &stdout,
+                timeline: &timeline,
+                launch_blocking: report_launch_blocking,
+            };
+            run_checks(
+                &mut it,
+                block,
+                &facts,
+                pristine,
+                check_text(&opts.exercise.lang),
+            )
+        }
+        _ => Vec::new(),
     };
     // Drop the namespaces while the runtime is alive, so every tensor returns its memory.
     it.clear_namespaces();
@@ -86,6 +113,8 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         memory,
         timeline,
         checks,
+        prediction_pending,
+        internal_error: None,
     }
 }
 
@@ -106,35 +135,69 @@ fn error_report(e: ScriptError, rt: &Runtime, device_log: Vec<String>) -> ErrorR
     }
 }
 
-/// The helpers a check block may call: what the exercise raised, where, and what it printed.
-fn install_check_helpers(it: &mut Interpreter, error: Option<&ErrorReport>, stdout: &str) {
-    let opt_str = |s: Option<String>| s.map(|s| Value::str(&s)).unwrap_or(Value::None);
-    let opt_int = |n: Option<u32>| n.map(|n| Value::Int(i64::from(n))).unwrap_or(Value::None);
-    let helpers: [(&str, Value); 5] = [
-        ("error_type", opt_str(error.map(|e| e.type_name.clone()))),
-        ("error_message", opt_str(error.map(|e| e.message.clone()))),
-        ("error_line", opt_int(error.and_then(|e| e.line))),
-        ("origin_line", opt_int(error.and_then(|e| e.origin_line))),
-        ("output", Value::str(stdout)),
-    ];
-    for (name, value) in helpers {
-        it.set_main_global(
-            name,
-            Value::native_fn(name, move |_it, _args| Ok(value.clone())),
-        );
+/// Whether a predicted variable is still at its starting value (or undefined): the starting
+/// expression (`0`, `40 + 400 + 800`) is evaluated in a scratch namespace and compared as a
+/// plain value. A starting expression that cannot be evaluated leaves its variable counted as
+/// predicted.
+fn prediction_pending(it: &mut Interpreter, exercise: &ExerciseContext) -> bool {
+    exercise.predict.iter().any(|(name, start)| {
+        let Some(now) = it.main_global(name) else {
+            return true;
+        };
+        let scratch = Rc::new(Module::new("__start__"));
+        let source = format!("start = ({start}\n)\n");
+        if it.run_in_module(&source, "<start>", &scratch).is_err() {
+            return false;
+        }
+        let start = scratch.dict.borrow().get_str("start").cloned();
+        let pending = start.is_some_and(|v| check_env::plain_eq(&now, &v, 0));
+        let old = scratch.dict.borrow_mut().clear();
+        drop(old);
+        pending
+    })
+}
+
+/// The one result shown instead of the checks when they cannot mean anything: the code does
+/// not parse, or the run was stopped before its end.
+fn run_as_a_whole_failed(error: Option<&ErrorReport>, text: &CheckText) -> Option<String> {
+    let e = error?;
+    match e.type_name.as_str() {
+        kind if is_syntax_error(kind) => Some(fill(text.fix_syntax_first, &[("kind", kind)])),
+        "KeyboardInterrupt" | "TimeoutError" => {
+            let what = if e.message.is_empty() {
+                e.type_name.clone()
+            } else {
+                format!("{}: {}", e.type_name, first_line(&e.message))
+            };
+            Some(fill(text.run_stopped, &[("error", &what)]))
+        }
+        _ => None,
     }
 }
 
 fn run_checks(
     it: &mut Interpreter,
     block: &str,
-    error: Option<&ErrorReport>,
-    stdout: &str,
+    facts: &RunFacts,
+    pristine: &Pristine,
+    text: &CheckText,
 ) -> Vec<CheckResult> {
-    install_check_helpers(it, error, stdout);
+    if let Some(message) = run_as_a_whole_failed(facts.error, text) {
+        return vec![CheckResult {
+            source: String::new(),
+            line: 0,
+            passed: false,
+            message: Some(message),
+            error: None,
+        }];
+    }
     let statements = match checks::split_checks(block) {
         Ok(s) => s,
         Err(e) => {
+            let message = fill(
+                text.check_block_broken,
+                &[("line", &e.line.to_string()), ("error", &e.message)],
+            );
             return vec![CheckResult {
                 source: block
                     .lines()
@@ -143,61 +206,139 @@ fn run_checks(
                     .to_string(),
                 line: e.line,
                 passed: false,
-                message: Some(format!("the check block does not parse: {}", e.message)),
+                message: Some(message),
+                error: None,
             }];
         }
     };
+    let ns = check_env::check_namespace(it, facts);
     let mut results = Vec::new();
+    // Why the setup before the remaining checks failed, in the learner's terms.
     let mut setup_failure: Option<String> = None;
+    let mut number = 0;
     for stmt in &statements {
+        if stmt.is_assert {
+            number += 1;
+        }
         if let Some(why) = &setup_failure {
             if stmt.is_assert {
-                results.push(failed(stmt, why.clone()));
+                let own = own_message(it, &ns, stmt, number, text);
+                results.push(failed(stmt, own, Some(why.clone())));
             }
             continue;
         }
-        let outcome = it.run_in_main(&stmt.padded_source(), CHECK_FILE);
+        // A learner's function that an earlier check called may have patched a module since.
+        pristine.restore();
+        let outcome = it.run_in_module(&stmt.padded_source(), CHECK_FILE, &ns);
         let _ = it.take_stdout();
         match (outcome, stmt.is_assert) {
-            (Ok(()), true) => results.push(CheckResult {
-                source: stmt.source.clone(),
-                line: stmt.line,
-                passed: true,
-                message: None,
-            }),
-            (Ok(()), false) => {}
-            (Err(e), true) => results.push(failed(stmt, check_failure_message(&e))),
-            (Err(e), false) => {
-                setup_failure = Some(format!(
-                    "the check could not run: line {} raised {}",
-                    stmt.line,
-                    check_failure_message(&e)
-                ));
+            (Ok(()), true) => {
+                let own = own_message(it, &ns, stmt, number, text);
+                results.push(CheckResult {
+                    source: stmt.source.clone(),
+                    line: stmt.line,
+                    passed: true,
+                    message: Some(own),
+                    error: None,
+                });
             }
+            (Ok(()), false) => {}
+            // The assert itself failed (not an AssertionError raised inside the learner's code).
+            (Err(e), true) if e.type_name == "AssertionError" && e.line.is_none() => {
+                let own = if e.message.is_empty() {
+                    own_message(it, &ns, stmt, number, text)
+                } else {
+                    e.message.clone()
+                };
+                results.push(failed(stmt, own, None));
+            }
+            (Err(e), true) => {
+                let own = own_message(it, &ns, stmt, number, text);
+                results.push(failed(stmt, own, Some(learner_terms(&e, text))));
+            }
+            (Err(e), false) => setup_failure = Some(learner_terms(&e, text)),
         }
     }
+    let old = ns.dict.borrow_mut().clear();
+    drop(old);
     results
 }
 
-fn failed(stmt: &CheckStatement, message: String) -> CheckResult {
+/// The assert's own message: its string literal, or its message expression evaluated in the
+/// check namespace, or "check N" when it has none (lint asks for one).
+fn own_message(
+    it: &mut Interpreter,
+    ns: &Rc<Module>,
+    stmt: &CheckStatement,
+    number: usize,
+    text: &CheckText,
+) -> String {
+    let unnamed = || fill(text.unnamed_check, &[("n", &number.to_string())]);
+    match &stmt.message {
+        Some(CheckMessage::Literal(m)) => m.clone(),
+        Some(CheckMessage::Expr(expr)) => {
+            let source = format!("__cudatutor_message__ = str({expr}\n)\n");
+            match it.run_in_module(&source, CHECK_FILE, ns) {
+                Ok(()) => ns
+                    .dict
+                    .borrow_mut()
+                    .remove_str("__cudatutor_message__")
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_else(unnamed),
+                Err(_) => unnamed(),
+            }
+        }
+        None => unnamed(),
+    }
+}
+
+fn failed(stmt: &CheckStatement, own: String, error: Option<String>) -> CheckResult {
+    let message = match &error {
+        Some(why) => format!("{own} — {why}"),
+        None => own,
+    };
     CheckResult {
         source: stmt.source.clone(),
         line: stmt.line,
         passed: false,
         message: Some(message),
+        error,
     }
 }
 
-/// An AssertionError shows its own message; any other exception shows `Type: message`.
-fn check_failure_message(e: &ScriptError) -> String {
-    if e.type_name == "AssertionError" {
-        if e.message.is_empty() {
-            "assertion failed".into()
-        } else {
-            e.message.clone()
-        }
+/// What went wrong while a check ran, said about the learner's code: the line of theirs that
+/// raised, the variable they never defined, the GPU their code broke; never a line of the
+/// check block.
+fn learner_terms(e: &ScriptError, text: &CheckText) -> String {
+    let what = if e.message.is_empty() {
+        e.type_name.clone()
     } else {
-        let first = e.message.lines().next().unwrap_or("");
-        crate::script::errors::final_line(&e.type_name, first)
+        crate::script::errors::final_line(&e.type_name, first_line(&e.message))
+    };
+    if let Some(line) = e.line {
+        return fill(
+            text.your_line_raised,
+            &[("line", &line.to_string()), ("error", &what)],
+        );
     }
+    if e.type_name == "NameError"
+        && let Some(name) = e
+            .message
+            .strip_prefix("name '")
+            .and_then(|m| m.split_once('\'').map(|(n, _)| n))
+    {
+        return fill(text.not_defined, &[("name", name)]);
+    }
+    if e.message.starts_with("CUDA error") {
+        return text.gpu_broken.to_string();
+    }
+    fill(text.check_raised, &[("error", &what)])
+}
+
+fn is_syntax_error(type_name: &str) -> bool {
+    matches!(type_name, "SyntaxError" | "IndentationError" | "TabError")
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
 }

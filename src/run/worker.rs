@@ -1,13 +1,20 @@
-//! The worker subprocess that isolates a real-GPU run (`cudatutor __worker`).
+//! The worker subprocess that isolates real-GPU and emulated runs (`cudatutor __worker`).
 //!
 //! A device-side assert poisons the CUDA context for the rest of the process, exactly as in
-//! PyTorch. So real-GPU runs happen in a child process speaking line-delimited JSON on
-//! stdin/stdout: one [`WorkerRequest`] per line in, one [`RunReport`] per line out. After a run
-//! that broke its context the worker answers and exits; the parent starts a fresh one for the
-//! next run. The parent never crashes because of a kernel: a worker that dies mid-run becomes a
-//! report whose error says so.
+//! PyTorch. So those runs happen in a child process speaking line-delimited JSON: one
+//! [`WorkerRequest`] per line in, one [`RunReport`] per line out. After a run that broke its
+//! context the worker answers and exits; the parent starts a fresh one for the next run. The
+//! parent never crashes because of a kernel: a worker that dies mid-run (a kernel that faults
+//! on the emulated device takes its process down) becomes a report whose error says so.
+//!
+//! The device writes to the process's own stdout and stderr (the CUDA driver prints a failed
+//! device-side assert there). That text must never reach the learner's terminal raw, nor
+//! corrupt the JSON channel: [`serve_process`] moves the protocol to a private copy of stdout
+//! and points file descriptors 1 and 2 at a capture file; after each run the new lines go into
+//! the report's `device_log`. Requests are validated before anything runs.
 
 use super::{BackendChoice, RunOptions, RunReport};
+pub use crate::engine::cuda::capture::DeviceCapture;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -38,6 +45,8 @@ pub struct WireOptions {
     pub argv0: Option<String>,
     pub max_steps: u64,
     pub max_wall_ms: u64,
+    #[serde(default)]
+    pub exercise: super::ExerciseContext,
 }
 
 impl From<&RunOptions> for WireOptions {
@@ -53,6 +62,7 @@ impl From<&RunOptions> for WireOptions {
             argv0: o.argv0.clone(),
             max_steps: o.max_steps,
             max_wall_ms: u64::try_from(o.max_wall.as_millis()).unwrap_or(u64::MAX),
+            exercise: o.exercise.clone(),
         }
     }
 }
@@ -71,25 +81,130 @@ impl From<WireOptions> for RunOptions {
             max_steps: w.max_steps,
             max_wall: Duration::from_millis(w.max_wall_ms),
             cancel: None,
+            exercise: w.exercise,
         }
     }
 }
 
-/// True when the run left its CUDA context unusable (a device-side assert or another sticky
-/// CUDA error on a real GPU): the worker must not take another run.
+/// Most (virtual) GPUs a request may ask for (the CLI's `--gpus` range).
+pub const MAX_GPUS: u32 = 16;
+/// Longest wall-clock limit a request may set.
+pub const MAX_WALL_MS: u64 = 24 * 3600 * 1000;
+/// Largest request line the worker reads (code, check and options together).
+pub const MAX_REQUEST_BYTES: usize = 16 << 20;
+
+impl WireOptions {
+    /// Checks values a well-behaved parent always sends; anything else is refused with a
+    /// message naming the field, before a runtime is built from it (4294967295 GPUs would
+    /// try to allocate billions of device records).
+    pub fn validate(&self) -> Result<(), String> {
+        if self.gpus == 0 || self.gpus > MAX_GPUS {
+            return Err(format!(
+                "gpus must be between 1 and {MAX_GPUS}, got {}",
+                self.gpus
+            ));
+        }
+        if self.gpu_memory == 0 {
+            return Err("gpu_memory must be positive".into());
+        }
+        if self.mem_limit == Some(0) {
+            return Err("mem_limit must be positive when set".into());
+        }
+        if self.max_wall_ms == 0 || self.max_wall_ms > MAX_WALL_MS {
+            return Err(format!(
+                "max_wall_ms must be between 1 and {MAX_WALL_MS}, got {}",
+                self.max_wall_ms
+            ));
+        }
+        if self.max_steps == 0 {
+            return Err("max_steps must be positive".into());
+        }
+        if self.filename.is_empty() || self.filename.contains('\0') {
+            return Err("filename must be a non-empty name without NUL".into());
+        }
+        if self
+            .env
+            .iter()
+            .any(|(k, v)| k.is_empty() || k.contains(['=', '\0']) || v.contains('\0'))
+        {
+            return Err(
+                "env names must be non-empty without '=' or NUL, values without NUL".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// True when the run left its device context unusable (a device-side assert or another sticky
+/// CUDA error on a real or emulated GPU): the worker must not take another run.
 pub fn context_poisoned(report: &RunReport) -> bool {
-    report.backend == "cuda"
+    (report.backend == "cuda" || report.backend == "emulated")
         && report
             .error
             .as_ref()
             .is_some_and(|e| e.message.starts_with("CUDA error"))
 }
 
+/// Folds what the device printed during a run into its report: assert lines the engine did
+/// not already record go into `device_log` (and the stderr the learner sees, before the
+/// traceback, where python3 shows them); nothing is printed raw.
+pub fn attach_device_output(report: &mut RunReport, lines: Vec<String>) {
+    let new: Vec<String> = lines
+        .into_iter()
+        .filter(|l| {
+            !report
+                .error
+                .as_ref()
+                .is_some_and(|e| e.device_log.contains(l))
+        })
+        .collect();
+    if new.is_empty() {
+        return;
+    }
+    let mut prefix = String::new();
+    for l in &new {
+        prefix.push_str(l);
+        prefix.push('\n');
+    }
+    report.stderr.insert_str(0, &prefix);
+    if let Some(e) = report.error.as_mut() {
+        e.device_log.extend(new);
+    }
+}
+
+/// The worker process's entry point (`cudatutor __worker`): moves the protocol to a private
+/// copy of stdout, points stdout and stderr at a capture file (the device's output), and
+/// serves requests. Falls back to plain stdio when the descriptors cannot be moved.
+pub fn serve_process() -> u8 {
+    let stdin = std::io::stdin().lock();
+    match crate::engine::cuda::capture::redirect_device_output() {
+        Some((protocol, capture)) => serve_with_capture(stdin, protocol, Some(capture)),
+        None => serve(stdin, std::io::stdout().lock()),
+    }
+}
+
 /// The worker's main loop: serve requests from `input` until it closes or a run poisons the
 /// context. Returns the process exit status.
-pub fn serve(input: impl BufRead, mut output: impl Write) -> u8 {
-    for line in input.lines() {
-        let Ok(line) = line else { return 2 };
+pub fn serve(input: impl BufRead, output: impl Write) -> u8 {
+    serve_with_capture(input, output, None)
+}
+
+/// [`serve`], folding what the device printed (`capture`) into each report.
+pub fn serve_with_capture(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    mut capture: Option<DeviceCapture>,
+) -> u8 {
+    loop {
+        let line = match read_request_line(&mut input) {
+            Ok(Some(line)) => line,
+            Ok(None) => return 0,
+            Err(message) => {
+                let _ = writeln!(output, "{}", protocol_error(&message));
+                let _ = output.flush();
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -101,8 +216,17 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> u8 {
                 continue;
             }
         };
+        if let Err(why) = request.options.validate() {
+            let _ = writeln!(output, "{}", protocol_error(&format!("bad request: {why}")));
+            let _ = output.flush();
+            continue;
+        }
         let opts = RunOptions::from(request.options);
-        let report = super::run_exercise_in_process(&request.code, request.check.as_deref(), &opts);
+        let mut report =
+            super::run_exercise_in_process(&request.code, request.check.as_deref(), &opts);
+        if let Some(c) = capture.as_mut() {
+            attach_device_output(&mut report, c.take_new_lines());
+        }
         let poisoned = context_poisoned(&report);
         let text = serde_json::to_string(&report)
             .unwrap_or_else(|e| protocol_error(&format!("report not serialisable: {e}")));
@@ -116,7 +240,49 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> u8 {
             return 0;
         }
     }
-    0
+}
+
+/// One request line, at most [`MAX_REQUEST_BYTES`]; `Ok(None)` at the end of input. A longer
+/// line is skipped whole and refused.
+fn read_request_line(input: &mut impl BufRead) -> Result<Option<String>, String> {
+    let mut buf = Vec::new();
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("bad request: {e}")),
+        };
+        if chunk.is_empty() {
+            if buf.is_empty() && !too_long {
+                return Ok(None);
+            }
+            break;
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long {
+            buf.extend_from_slice(&chunk[..take]);
+            if buf.len() > MAX_REQUEST_BYTES {
+                too_long = true;
+                buf = Vec::new();
+            }
+        }
+        input.consume(take);
+        if done {
+            break;
+        }
+    }
+    if too_long {
+        return Err(format!(
+            "bad request: longer than {MAX_REQUEST_BYTES} bytes"
+        ));
+    }
+    String::from_utf8(buf)
+        .map(Some)
+        .map_err(|_| "bad request: not UTF-8".to_string())
 }
 
 fn protocol_error(message: &str) -> String {
@@ -150,6 +316,8 @@ struct Running {
 pub struct WorkerClient {
     program: std::path::PathBuf,
     running: Option<Running>,
+    /// The file the live worker captures the device's output into (read after a crash).
+    log: Option<std::path::PathBuf>,
 }
 
 impl WorkerClient {
@@ -162,17 +330,31 @@ impl WorkerClient {
         WorkerClient {
             program,
             running: None,
+            log: None,
         }
     }
 
     fn start(&mut self) -> std::io::Result<&mut Running> {
         if self.running.is_none() {
+            let log = std::env::temp_dir().join(format!(
+                "cudatutor-worker-{}-{}.log",
+                std::process::id(),
+                WORKER_SEQ.fetch_add(1, Ordering::SeqCst)
+            ));
+            let _ = std::fs::remove_file(&log);
+            if let Some(old) = self.log.take() {
+                let _ = std::fs::remove_file(old);
+            }
+            // The worker points its stdout/stderr at `log` itself; until it has, anything it
+            // prints must not reach the learner's terminal either.
             let mut child = Command::new(&self.program)
                 .arg("__worker")
+                .env("CUDATUTOR_WORKER_LOG", &log)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::inherit())
+                .stderr(Stdio::null())
                 .spawn()?;
+            self.log = Some(log);
             let stdin = child
                 .stdin
                 .take()
@@ -248,9 +430,13 @@ impl WorkerClient {
                     }
                     r
                 } else {
-                    failed_report(
+                    let mut r = failed_report(
                         "the GPU worker crashed during the run; the next run starts a fresh one",
-                    )
+                    );
+                    if let Some(e) = r.error.as_mut() {
+                        e.device_log = self.log_tail(20);
+                    }
+                    r
                 };
             }
         };
@@ -259,6 +445,19 @@ impl WorkerClient {
             self.stop();
         }
         report
+    }
+
+    /// The last `n` lines the worker's device wrote (after a crash: what it said before dying).
+    fn log_tail(&self, n: usize) -> Vec<String> {
+        let Some(text) = self.log.as_ref().and_then(|p| std::fs::read(p).ok()) else {
+            return Vec::new();
+        };
+        let text = String::from_utf8_lossy(&text);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(n)..]
+            .iter()
+            .map(|l| l.to_string())
+            .collect()
     }
 
     fn stop(&mut self) {
@@ -274,8 +473,13 @@ impl WorkerClient {
 impl Drop for WorkerClient {
     fn drop(&mut self) {
         self.stop();
+        if let Some(log) = self.log.take() {
+            let _ = std::fs::remove_file(log);
+        }
     }
 }
+
+static WORKER_SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Kills the worker when `cancel` becomes true; stops watching when the returned flag is set.
 fn spawn_canceller(cancel: Arc<AtomicBool>, child: Arc<Mutex<Child>>) -> Arc<AtomicBool> {

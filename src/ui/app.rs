@@ -932,10 +932,16 @@ impl App {
         let code = card.code() + "\n";
         let check = exercise.check.clone();
         let cancel = Arc::new(AtomicBool::new(false));
+        let lesson_lang = self
+            .catalog
+            .lessons
+            .get(self.current)
+            .map_or("en", |l| l.lang.as_str());
         let mut opts = RunOptions {
             gpus: exercise.gpus,
             launch_blocking: self.launch_blocking,
             cancel: Some(cancel.clone()),
+            exercise: crate::run::ExerciseContext::of(exercise, lesson_lang),
             ..RunOptions::default()
         };
         if self.launch_blocking {
@@ -964,6 +970,11 @@ impl App {
 
     fn finish_run(&mut self, id: &str, report: RunReport) {
         let passed = report.checks_passed();
+        // The ✓ comes from this record, kept with the fingerprint of the code that ran.
+        if let (Some(card), Some(ex)) = (self.cards.get(id), self.exercise(id).cloned()) {
+            let code = card.code();
+            self.progress.record_check(&ex, &code, &report);
+        }
         let s = self.strings();
         if let Some(card) = self.cards.get_mut(id) {
             card.pane = if report.error.is_none() && !report.checks.is_empty() {

@@ -239,7 +239,8 @@ impl App {
         };
         let s = self.strings();
         let editing = self.editing_id().as_deref() == Some(id);
-        let passed = self.progress.exercises.get(id).is_some_and(|e| e.passed);
+        // The ✓ of the code the card holds now (Progress::passed), not a flag from an old run.
+        let passed = self.exercise(id).is_some_and(|e| self.progress.passed(e));
         let (mark, mark_style) = if passed {
             ("✓", theme::CARD_DONE)
         } else if card.report.is_some() {

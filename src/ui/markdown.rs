@@ -332,7 +332,7 @@ impl Builder<'_> {
     fn code_block(&mut self, kind: FenceKind, code: &str) {
         let code = code.trim_end_matches('\n');
         match kind {
-            FenceKind::Check | FenceKind::Hint | FenceKind::Solution => {}
+            FenceKind::Check | FenceKind::Hint | FenceKind::Solution | FenceKind::Wrong => {}
             FenceKind::Quiz => self.quiz(code),
             FenceKind::Exercise { id, .. } => {
                 let line = self.doc.lines.len();

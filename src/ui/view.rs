@@ -101,10 +101,7 @@ impl App {
         let mut lines = Vec::new();
         for (i, lesson) in self.catalog.lessons.iter().enumerate() {
             let done = !lesson.exercises.is_empty()
-                && lesson
-                    .exercises
-                    .iter()
-                    .all(|e| self.progress.exercises.get(&e.id).is_some_and(|s| s.passed));
+                && lesson.exercises.iter().all(|e| self.progress.passed(e));
             let mark = if done { "✓" } else { " " };
             let text = truncate(
                 &format!("{}. {}", i + 1, lesson.title),
@@ -146,11 +143,7 @@ impl App {
                 drop(doc);
                 // Each exercise of the open lesson, done or not.
                 for exercise in &lesson.exercises {
-                    let done = self
-                        .progress
-                        .exercises
-                        .get(&exercise.id)
-                        .is_some_and(|s| s.passed);
+                    let done = self.progress.passed(exercise);
                     let text = truncate(&exercise.id, width.saturating_sub(6));
                     lines.push(Line::from(vec![
                         Span::styled(

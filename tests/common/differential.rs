@@ -1,10 +1,19 @@
-//! The differential harness shared by tests/python_conformance.rs (CPython recordings) and
-//! tests/torch_fixtures.rs (PyTorch recordings): every DIR/NAME.py runs through
-//! `cudatutor run FILE`; stdout must equal DIR/expected/NAME.stdout byte for byte, and
-//! DIR/expected/NAME.error (the last stderr line, or empty for a clean exit) must match too.
+//! The differential harness shared by tests/python_conformance.rs (CPython recordings),
+//! tests/torch_fixtures.rs, tests/learner_corpus.rs and tests/torch_exact.rs (PyTorch
+//! recordings): every DIR/NAME.py runs through `cudatutor run FILE`; stdout must equal
+//! DIR/expected/NAME.stdout byte for byte, and DIR/expected/NAME.error must match too.
+//! Two recording layouts exist:
+//! - with DIR/expected/NAME.status (scripts/record-pytorch.py writes it): the exit status must
+//!   equal it and the last non-empty stderr line must equal NAME.error, whatever the status
+//!   (an empty NAME.error means stderr stayed empty);
+//! - without it (older recordings): NAME.error is the last stderr line when the script raised
+//!   (exit 1), or empty for a clean exit (exit 0).
 //! Every fixture runs and the failure lists every mismatch. DIR/KNOWN_GAPS lists names that
 //! still differ, with reasons: they must keep failing (the list only shrinks), nothing else may,
 //! and each must be a fixture. `FIXTURE_FILTER=substring` runs a subset.
+//! `CORPUS_REPORT=FILE` writes a per-group pass count and the most common failure causes
+//! (tests/common/corpus_report.rs); `CORPUS_GAPS_OUT=FILE` writes every failing name with its
+//! cause, in the KNOWN_GAPS format, for a maintainer to review.
 
 // Each test binary that includes `common` uses a different part of it.
 #![allow(dead_code)]
@@ -12,10 +21,11 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const TIMEOUT: Duration = Duration::from_secs(60);
+use super::corpus_report::{self, Checked};
 
 struct Outcome {
     stdout: Vec<u8>,
@@ -25,9 +35,46 @@ struct Outcome {
     spawn_error: Option<String>,
 }
 
+/// One differential suite: a folder of scripts and its recordings.
+pub struct Suite<'a> {
+    /// The folder, relative to the crate root.
+    pub dir: &'a str,
+    /// Fewer scripts than this is an error (a folder emptied by mistake must not pass).
+    pub min: usize,
+    /// The command that records the truth, named in the "no recording" message.
+    pub recorder: &'a str,
+    /// What the recordings come from ("PyTorch", "CPython"), for messages.
+    pub truth: &'a str,
+    /// A script still running after this long is killed and fails.
+    pub timeout: Duration,
+    /// Run each script as `cudatutor run NAME.py` from a fresh scratch folder holding only a
+    /// copy of it, with the recorder's minimal environment: the way record-pytorch.py ran it.
+    /// Otherwise it runs from the crate root with its path (the older suites).
+    pub isolate: bool,
+}
+
+/// The older suites' call: 60 s a script, run from the crate root.
 pub fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(), String> {
+    Suite {
+        dir,
+        min,
+        recorder,
+        truth,
+        timeout: Duration::from_secs(60),
+        isolate: false,
+    }
+    .run()
+}
+
+impl Suite<'_> {
+    pub fn run(&self) -> Result<(), String> {
+        run_checked(self)
+    }
+}
+
+fn run_checked(suite: &Suite) -> Result<(), String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = root.join(dir);
+    let dir = root.join(suite.dir);
     let expected_dir = dir.join("expected");
     let mut scripts: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
@@ -35,11 +82,12 @@ pub fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(
         .filter(|p| p.extension().is_some_and(|x| x == "py"))
         .collect();
     scripts.sort();
-    if scripts.len() < min {
+    if scripts.len() < suite.min {
         return Err(format!(
-            "{} holds {} fixture scripts; at least {min} are required",
+            "{} holds {} fixture scripts; at least {} are required",
             dir.display(),
-            scripts.len()
+            scripts.len(),
+            suite.min
         ));
     }
     let filter = std::env::var("FIXTURE_FILTER").ok();
@@ -49,43 +97,11 @@ pub fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(
         .collect();
 
     let total = scripts.len();
-    let queue = Arc::new(Mutex::new(scripts));
-    let failures = Arc::new(Mutex::new(Vec::<(String, String)>::new()));
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2)
-        .clamp(1, 4);
-    let mut handles = Vec::new();
-    for _ in 0..workers {
-        let queue = Arc::clone(&queue);
-        let failures = Arc::clone(&failures);
-        let expected_dir = expected_dir.clone();
-        let root = root.to_path_buf();
-        let recorder = recorder.to_string();
-        handles.push(std::thread::spawn(move || {
-            loop {
-                let Some(script) = queue.lock().unwrap().pop() else {
-                    break;
-                };
-                let name = stem(&script);
-                if let Some(problem) = check_one(&root, &script, &expected_dir, &recorder) {
-                    failures.lock().unwrap().push((name, problem));
-                }
-            }
-        }));
-    }
-    for h in handles {
-        h.join().expect("worker thread panicked");
-    }
-    let mut failures = Arc::try_unwrap(failures).unwrap().into_inner().unwrap();
+    let results = check_all(suite, root, scripts, &expected_dir);
     // Known gaps are listed, with their reason, in DIR/KNOWN_GAPS: they must still fail (so
     // the list only shrinks) and nothing else may. A listed name must be a fixture.
-    let gaps: Vec<String> = std::fs::read_to_string(dir.join("KNOWN_GAPS"))
-        .unwrap_or_default()
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect();
+    let gaps = read_gaps(&dir.join("KNOWN_GAPS"));
+    write_requested_reports(suite, &results, &gaps);
     let unknown: Vec<&String> = gaps
         .iter()
         .filter(|g| !dir.join(format!("{g}.py")).exists())
@@ -96,19 +112,21 @@ pub fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(
             dir.display()
         ));
     }
+    let mut failures: Vec<&Checked> = results.iter().filter(|c| c.problem.is_some()).collect();
     let now_passing: Vec<&String> = gaps
         .iter()
         .filter(|g| filter.as_deref().is_none_or(|f| g.contains(f)))
-        .filter(|g| !failures.iter().any(|(n, _)| n == *g))
+        .filter(|g| !failures.iter().any(|c| &c.name == *g))
         .collect();
     if !now_passing.is_empty() {
         return Err(format!(
-            "these fixtures now match {truth}: remove them from {}/KNOWN_GAPS: {now_passing:?}",
+            "these fixtures now match {}: remove them from {}/KNOWN_GAPS: {now_passing:?}",
+            suite.truth,
             dir.display()
         ));
     }
-    let known = failures.iter().filter(|(n, _)| gaps.contains(n)).count();
-    failures.retain(|(n, _)| !gaps.contains(n));
+    let known = failures.iter().filter(|c| gaps.contains(&c.name)).count();
+    failures.retain(|c| !gaps.contains(&c.name));
     if failures.is_empty() {
         eprintln!(
             "{} of {total} fixtures in {} match; {known} known gaps (KNOWN_GAPS) still differ",
@@ -117,14 +135,15 @@ pub fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(
         );
         return Ok(());
     }
-    failures.sort();
+    failures.sort_by(|a, b| a.name.cmp(&b.name));
     let mut msg = format!(
         "{} of {total} fixtures in {} do not match their recording:\n",
         failures.len(),
         dir.display()
     );
-    for (name, problem) in &failures {
-        msg.push_str(&format!("\n=== {name}\n{problem}\n"));
+    for c in &failures {
+        let problem = c.problem.as_deref().unwrap_or_default();
+        msg.push_str(&format!("\n=== {}\n{problem}\n", c.name));
     }
     msg.push_str(&format!(
         "\n{} of {total} fixtures mismatched (FIXTURE_FILTER=name reruns some)\n",
@@ -133,60 +152,190 @@ pub fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(
     Err(msg)
 }
 
+/// Runs every script on a few threads (each waits on its own child process) and returns the
+/// verdicts sorted by name.
+fn check_all(
+    suite: &Suite,
+    root: &Path,
+    scripts: Vec<PathBuf>,
+    expected_dir: &Path,
+) -> Vec<Checked> {
+    let queue = Arc::new(Mutex::new(scripts));
+    let results = Arc::new(Mutex::new(Vec::<Checked>::new()));
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 4);
+    let how = RunHow {
+        root: root.to_path_buf(),
+        timeout: suite.timeout,
+        isolate: suite.isolate,
+    };
+    let mut handles = Vec::new();
+    for _ in 0..workers {
+        let queue = Arc::clone(&queue);
+        let results = Arc::clone(&results);
+        let expected_dir = expected_dir.to_path_buf();
+        let recorder = suite.recorder.to_string();
+        let how = how.clone();
+        handles.push(std::thread::spawn(move || {
+            loop {
+                let Some(script) = queue.lock().unwrap().pop() else {
+                    break;
+                };
+                let checked = check_one(&how, &script, &expected_dir, &recorder);
+                results.lock().unwrap().push(checked);
+            }
+        }));
+    }
+    for h in handles {
+        h.join().expect("worker thread panicked");
+    }
+    let mut results = Arc::try_unwrap(results).unwrap().into_inner().unwrap();
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    results
+}
+
+fn read_gaps(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// `CORPUS_REPORT=FILE` and `CORPUS_GAPS_OUT=FILE`: written whether or not the suite passes,
+/// so a maintainer can read what fails most before deciding what to fix.
+fn write_requested_reports(suite: &Suite, results: &[Checked], gaps: &[String]) {
+    if let Some(path) = std::env::var_os("CORPUS_REPORT") {
+        let text = corpus_report::render(suite.dir, results, gaps);
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!(
+                "cannot write CORPUS_REPORT {}: {e}",
+                Path::new(&path).display()
+            );
+        }
+    }
+    if let Some(path) = std::env::var_os("CORPUS_GAPS_OUT") {
+        let text = corpus_report::suggested_gaps(results);
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!(
+                "cannot write CORPUS_GAPS_OUT {}: {e}",
+                Path::new(&path).display()
+            );
+        }
+    }
+}
+
 fn stem(p: &Path) -> String {
     p.file_stem().unwrap().to_string_lossy().into_owned()
 }
 
-/// None when the script behaves as recorded, else a readable description of every difference.
-fn check_one(root: &Path, script: &Path, expected_dir: &Path, recorder: &str) -> Option<String> {
+/// What the recording says the script does.
+struct Expected {
+    stdout: Vec<u8>,
+    /// The last non-empty stderr line ("" when none / when it exited 0 in the older layout).
+    last_err: String,
+    code: i32,
+    /// The newer layout (NAME.status present): the last stderr line is compared whatever the
+    /// exit status, even when empty.
+    strict_stderr: bool,
+}
+
+fn read_expected(expected_dir: &Path, name: &str) -> Option<Expected> {
+    let stdout = std::fs::read(expected_dir.join(format!("{name}.stdout"))).ok()?;
+    let err = std::fs::read_to_string(expected_dir.join(format!("{name}.error"))).ok()?;
+    let last_err = err.trim_end_matches(['\n', '\r']).to_string();
+    match std::fs::read_to_string(expected_dir.join(format!("{name}.status"))) {
+        Ok(s) => Some(Expected {
+            stdout,
+            last_err,
+            code: s.trim().parse().ok()?,
+            strict_stderr: true,
+        }),
+        Err(_) => Some(Expected {
+            stdout,
+            code: if last_err.is_empty() { 0 } else { 1 },
+            last_err,
+            strict_stderr: false,
+        }),
+    }
+}
+
+/// The verdict on one script: `problem` is None when it behaves as recorded, else a readable
+/// description of every difference; `cause` is the one-line reason the report groups by.
+fn check_one(how: &RunHow, script: &Path, expected_dir: &Path, recorder: &str) -> Checked {
     let name = stem(script);
-    let (Ok(want_out), Ok(want_err)) = (
-        std::fs::read(expected_dir.join(format!("{name}.stdout"))),
-        std::fs::read_to_string(expected_dir.join(format!("{name}.error"))),
-    ) else {
-        return Some(format!(
-            "no recording in {}: run {recorder}",
-            expected_dir.display()
-        ));
+    let fail = |problem: String, (cause, reason): (String, String)| Checked {
+        name: name.clone(),
+        problem: Some(problem),
+        cause,
+        reason,
     };
-    let want_err = want_err.trim_end_matches(['\n', '\r']).to_string();
-    let got = run_binary(root, script);
+    let plain = |s: &str| (s.to_string(), s.to_string());
+    let Some(want) = read_expected(expected_dir, &name) else {
+        return fail(
+            format!("no recording in {}: run {recorder}", expected_dir.display()),
+            plain("no recording"),
+        );
+    };
+    let got = run_binary(how, script);
     if let Some(e) = got.spawn_error {
-        return Some(format!("could not start the binary: {e}"));
-    }
-    let mut problems = Vec::new();
-    if got.timed_out {
-        problems.push(format!("timed out after {}s (killed)", TIMEOUT.as_secs()));
-    }
-    if got.stdout != want_out {
-        problems.push(describe_stdout_diff(&want_out, &got.stdout));
+        return fail(
+            format!("could not start the binary: {e}"),
+            plain("binary did not start"),
+        );
     }
     let got_last = last_line(&got.stderr);
-    // A recorded NAME.status is the status of `sys.exit(code)`; otherwise 1 when it raised.
-    let want_code = match std::fs::read_to_string(expected_dir.join(format!("{name}.status"))) {
-        Ok(s) => s.trim().parse().unwrap_or(-1),
-        Err(_) => i32::from(!want_err.is_empty()),
-    };
-    if !got.timed_out && got.code != Some(want_code) {
+    let mut problems = Vec::new();
+    if got.timed_out {
         problems.push(format!(
-            "exit status: expected {want_code}, got {}",
+            "timed out after {}s (killed)",
+            how.timeout.as_secs()
+        ));
+    }
+    if got.stdout != want.stdout {
+        problems.push(describe_stdout_diff(&want.stdout, &got.stdout));
+    }
+    if !got.timed_out && got.code != Some(want.code) {
+        problems.push(format!(
+            "exit status: expected {}, got {}",
+            want.code,
             got.code
                 .map_or("none (killed by a signal)".to_string(), |c| c.to_string())
         ));
     }
-    if !want_err.is_empty() && got_last != want_err {
+    let compare_err = want.strict_stderr || !want.last_err.is_empty();
+    if compare_err && got_last != want.last_err {
         problems.push(format!(
-            "last stderr line:\n  expected: {want_err:?}\n  got:      {got_last:?}"
+            "last stderr line:\n  expected: {:?}\n  got:      {got_last:?}",
+            want.last_err
         ));
     }
-    if want_err.is_empty() && want_code == 0 && got.code != Some(0) && !got_last.is_empty() {
+    if !compare_err && got.code != Some(0) && !got_last.is_empty() {
         problems.push(format!("unexpected error: {got_last:?}"));
     }
     if problems.is_empty() {
-        None
-    } else {
-        Some(problems.join("\n"))
+        return Checked {
+            name,
+            problem: None,
+            cause: String::new(),
+            reason: String::new(),
+        };
     }
+    let cause = corpus_report::cause(&corpus_report::Observed {
+        want_stdout: &want.stdout,
+        got_stdout: &got.stdout,
+        want_last_err: &want.last_err,
+        got_last_err: &got_last,
+        want_code: want.code,
+        got_code: got.code,
+        timed_out: got.timed_out,
+        seeded: std::fs::read_to_string(script)
+            .is_ok_and(|src| src.contains("manual_seed") || src.contains("random.seed")),
+    });
+    fail(problems.join("\n"), cause)
 }
 
 fn last_line(bytes: &[u8]) -> String {
@@ -238,26 +387,69 @@ fn describe_stdout_diff(want: &[u8], got: &[u8]) -> String {
     s
 }
 
-fn run_binary(root: &Path, script: &Path) -> Outcome {
+/// How the binary is started for every script of a suite.
+#[derive(Clone)]
+struct RunHow {
+    root: PathBuf,
+    timeout: Duration,
+    isolate: bool,
+}
+
+/// A scratch folder per isolated run, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+static SCRATCH_SEQ: AtomicUsize = AtomicUsize::new(0);
+
+fn run_binary(how: &RunHow, script: &Path) -> Outcome {
+    let spawn_failed = |e: String| Outcome {
+        stdout: vec![],
+        stderr: vec![],
+        code: None,
+        timed_out: false,
+        spawn_error: Some(e),
+    };
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cudatutor"));
-    cmd.arg("run")
-        .arg(script)
-        .current_dir(root)
-        .env_remove("CUDATUTOR_TEST_VAR")
-        .stdin(Stdio::null())
+    cmd.arg("run");
+    // Held until the child has exited, then removed.
+    let _scratch;
+    if how.isolate {
+        let folder = std::env::temp_dir().join(format!(
+            "cudatutor-corpus-{}-{}",
+            std::process::id(),
+            SCRATCH_SEQ.fetch_add(1, Ordering::Relaxed)
+        ));
+        let file_name = script.file_name().unwrap();
+        if let Err(e) = std::fs::create_dir_all(&folder)
+            .and_then(|_| std::fs::copy(script, folder.join(file_name)))
+        {
+            return spawn_failed(format!("cannot prepare {}: {e}", folder.display()));
+        }
+        cmd.arg(file_name)
+            .current_dir(&folder)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", std::env::var_os("HOME").unwrap_or_default())
+            .env("LANG", "C.UTF-8")
+            .env("PYTHONHASHSEED", "0");
+        _scratch = Some(Scratch(folder));
+    } else {
+        cmd.arg(script)
+            .current_dir(&how.root)
+            .env_remove("CUDATUTOR_TEST_VAR");
+        _scratch = None;
+    }
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = match cmd.spawn() {
         Ok(c) => c,
-        Err(e) => {
-            return Outcome {
-                stdout: vec![],
-                stderr: vec![],
-                code: None,
-                timed_out: false,
-                spawn_error: Some(e.to_string()),
-            };
-        }
+        Err(e) => return spawn_failed(e.to_string()),
     };
     let mut out_pipe = child.stdout.take().unwrap();
     let mut err_pipe = child.stderr.take().unwrap();
@@ -276,7 +468,7 @@ fn run_binary(root: &Path, script: &Path) -> Outcome {
     let status = loop {
         match child.try_wait() {
             Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() > TIMEOUT => {
+            Ok(None) if start.elapsed() > how.timeout => {
                 timed_out = true;
                 let _ = child.kill();
                 break child.wait().ok();

@@ -1,4 +1,4 @@
-//! On-disk PTX cache: a warm run compiles nothing.
+//! On-disk kernel cache (PTX and CUBIN): a warm run compiles nothing.
 //!
 //! Key = 128-bit FNV-1a hash of (full source text, arch, NVRTC version). The file
 //! `<dir>/<stem>-<arch>-nvrtc<maj>.<min>-<hash>.ptx` holds one header line with the full key
@@ -49,7 +49,16 @@ pub struct CachedPtx {
     pub path: PathBuf,
 }
 
-/// A PTX cache in one directory (the caller picks it, e.g. the XDG cache dir).
+/// CUBIN from [`PtxCache::get_or_compile_cubin`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CachedCubin {
+    pub cubin: Vec<u8>,
+    /// True when read from disk (NVRTC was not called).
+    pub from_cache: bool,
+    pub path: PathBuf,
+}
+
+/// A PTX and CUBIN cache in one directory (the caller picks it, e.g. the XDG cache dir).
 #[derive(Debug)]
 pub struct PtxCache {
     dir: PathBuf,
@@ -91,6 +100,28 @@ impl PtxCache {
 
     /// The file that holds (or would hold) this entry.
     pub fn path_for(&self, file: &str, source: &str, arch: &str, version: (i32, i32)) -> PathBuf {
+        self.path_with_ext(file, source, arch, version, "ptx")
+    }
+
+    /// The file of the CUBIN entry (same key, `.cubin`).
+    pub fn cubin_path_for(
+        &self,
+        file: &str,
+        source: &str,
+        arch: &str,
+        version: (i32, i32),
+    ) -> PathBuf {
+        self.path_with_ext(file, source, arch, version, "cubin")
+    }
+
+    fn path_with_ext(
+        &self,
+        file: &str,
+        source: &str,
+        arch: &str,
+        version: (i32, i32),
+        ext: &str,
+    ) -> PathBuf {
         let stem = file.strip_suffix(".cu").unwrap_or(file);
         let stem: String = stem
             .chars()
@@ -104,11 +135,68 @@ impl PtxCache {
             .collect();
         let key = cache_key(source, arch, version);
         self.dir.join(format!(
-            "{stem}-{arch}-nvrtc{}.{}-{}.ptx",
+            "{stem}-{arch}-nvrtc{}.{}-{}.{ext}",
             version.0,
             version.1,
             &key[..16]
         ))
+    }
+
+    /// Cached CUBIN if present and whole (the header names the key and the length), without
+    /// compiling.
+    pub fn lookup_cubin(
+        &self,
+        file: &str,
+        source: &str,
+        arch: &str,
+        version: (i32, i32),
+    ) -> Option<Vec<u8>> {
+        let path = self.cubin_path_for(file, source, arch, version);
+        let bytes = fs::read(&path).ok()?;
+        let nl = bytes.iter().position(|&b| b == b'\n')?;
+        let header = std::str::from_utf8(&bytes[..nl]).ok()?;
+        let body = &bytes[nl + 1..];
+        let want = format!(
+            "{HEADER_PREFIX}{} cubin len={}",
+            cache_key(source, arch, version),
+            body.len()
+        );
+        (header == want && super::nvrtc::is_elf(body)).then(|| body.to_vec())
+    }
+
+    /// The CUBIN of `source` for `arch` (e.g. `sm_90`): from disk when cached, else compiled
+    /// with `nvrtc` and stored. Keyed by source text, arch and NVRTC version, like the PTX.
+    pub fn get_or_compile_cubin(
+        &self,
+        nvrtc: &Nvrtc,
+        file: &str,
+        source: &str,
+        arch: &str,
+    ) -> Result<CachedCubin, NvrtcError> {
+        let path = self.cubin_path_for(file, source, arch, nvrtc.version);
+        if let Some(cubin) = self.lookup_cubin(file, source, arch, nvrtc.version) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(CachedCubin {
+                cubin,
+                from_cache: true,
+                path,
+            });
+        }
+        self.compiles.fetch_add(1, Ordering::Relaxed);
+        let compiled = nvrtc.compile_cubin(file, source, arch)?;
+        let header = format!(
+            "{HEADER_PREFIX}{} cubin len={}",
+            cache_key(source, arch, nvrtc.version),
+            compiled.cubin.len()
+        );
+        if self.store(&path, &header, &compiled.cubin).is_err() {
+            self.write_errors.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(CachedCubin {
+            cubin: compiled.cubin,
+            from_cache: false,
+            path,
+        })
     }
 
     /// Cached PTX if present and valid, without compiling.
@@ -147,7 +235,7 @@ impl PtxCache {
         self.compiles.fetch_add(1, Ordering::Relaxed);
         let compiled = nvrtc.compile(file, source, arch)?;
         let header = format!("{HEADER_PREFIX}{}", cache_key(source, arch, nvrtc.version));
-        if self.store(&path, &header, &compiled.ptx).is_err() {
+        if self.store(&path, &header, compiled.ptx.as_bytes()).is_err() {
             self.write_errors.fetch_add(1, Ordering::Relaxed);
         }
         Ok(CachedPtx {
@@ -157,7 +245,7 @@ impl PtxCache {
         })
     }
 
-    fn store(&self, path: &Path, header: &str, ptx: &str) -> std::io::Result<()> {
+    fn store(&self, path: &Path, header: &str, body: &[u8]) -> std::io::Result<()> {
         fs::create_dir_all(&self.dir)?;
         let tmp = self.dir.join(format!(
             ".{}.tmp.{}.{}",
@@ -169,7 +257,7 @@ impl PtxCache {
             let mut f = fs::File::create(&tmp)?;
             f.write_all(header.as_bytes())?;
             f.write_all(b"\n")?;
-            f.write_all(ptx.as_bytes())?;
+            f.write_all(body)?;
             f.sync_all()?;
             fs::rename(&tmp, path)
         })();
@@ -205,7 +293,7 @@ mod tests {
         assert!(cache.lookup("x.cu", "src", "sm_80", (13, 0)).is_none());
         let header = format!("{HEADER_PREFIX}{}", cache_key("src", "sm_80", (13, 0)));
         cache
-            .store(&path, &header, ".visible .entry x(\n)")
+            .store(&path, &header, b".visible .entry x(\n)")
             .unwrap();
         assert_eq!(
             cache.lookup("x.cu", "src", "sm_80", (13, 0)).as_deref(),

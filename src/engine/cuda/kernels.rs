@@ -106,11 +106,37 @@ fn elementwise_entries() -> Vec<String> {
         &bitwise_dtypes,
     ));
     v.extend(names(&["where"], ALL_DTYPES));
+    v.extend(names(
+        &[
+            "add_scalar",
+            "sub_scalar",
+            "mul_scalar",
+            "maximum_scalar",
+            "minimum_scalar",
+            "sub_rscalar",
+        ],
+        NUMERIC_DTYPES,
+    ));
+    v.extend(names(
+        &["pow_scalar", "pow_rscalar", "div_rscalar"],
+        FLOAT_DTYPES,
+    ));
     v
 }
 
 fn compare_entries() -> Vec<String> {
     let mut v = names(&["eq", "ne", "lt", "le", "gt", "ge"], ALL_DTYPES);
+    v.extend(names(
+        &[
+            "eq_scalar",
+            "ne_scalar",
+            "lt_scalar",
+            "le_scalar",
+            "gt_scalar",
+            "ge_scalar",
+        ],
+        ALL_DTYPES,
+    ));
     v.extend(names(&["isnan"], FLOAT_DTYPES));
     v
 }
@@ -145,18 +171,20 @@ fn loss_entries() -> Vec<String> {
 }
 
 fn index_entries() -> Vec<String> {
-    let mut v = names(&["gather", "index_select"], ALL_DTYPES);
-    v.extend(
-        names(&["index_select"], ALL_DTYPES)
-            .into_iter()
-            .map(|n| n + "_i32"),
-    );
-    v.extend(names(&["embedding"], FLOAT_DTYPES));
-    v.extend(
-        names(&["embedding"], FLOAT_DTYPES)
-            .into_iter()
-            .map(|n| n + "_i32"),
-    );
+    let mut v = names(&["gather"], ALL_DTYPES);
+    for kind in ["index_select_small", "index_select_large"] {
+        for d in ALL_DTYPES {
+            v.push(format!("{kind}_{d}"));
+            v.push(format!("{kind}_{d}_i32"));
+        }
+    }
+    for kind in ["embedding_small", "embedding_large"] {
+        for d in FLOAT_DTYPES {
+            v.push(format!("{kind}_{d}"));
+            v.push(format!("{kind}_{d}_i32"));
+        }
+    }
+    v.extend(names(&["index"], ALL_DTYPES));
     v
 }
 
@@ -238,6 +266,44 @@ mod tests {
         }
         for k in KERNEL_FILES {
             assert!(k.source.contains("extern \"C\" __global__"), "{}", k.file);
+        }
+    }
+
+    /// Every `#line N "<file>"` that hands the numbering back to the kernel file after a
+    /// PyTorch location must name the next physical line, so compile errors and every other
+    /// line keep the file's own numbers.
+    #[test]
+    fn line_directives_restore_the_files_own_numbering() {
+        for k in KERNEL_FILES {
+            let restore = format!("\"{}\"", k.file);
+            let mut pytorch_marks = 0;
+            for (i, line) in k.source.lines().enumerate() {
+                let Some(rest) = line.strip_prefix("#line ") else {
+                    continue;
+                };
+                let (num, name) = rest.split_once(' ').unwrap();
+                let num: usize = num.parse().unwrap();
+                if name == restore {
+                    assert_eq!(num, i + 2, "{}:{}: {line}", k.file, i + 1);
+                } else {
+                    assert!(name.starts_with("CT_") && name.ends_with("_CU"), "{line}");
+                    let next = k.source.lines().nth(i + 2).unwrap_or("");
+                    assert_eq!(
+                        next,
+                        format!("#line {} {restore}", i + 4),
+                        "{}:{}",
+                        k.file,
+                        i + 1
+                    );
+                    pytorch_marks += 1;
+                }
+            }
+            if k.file == "loss.cu" {
+                assert_eq!(pytorch_marks, 4);
+            }
+            if k.file == "index.cu" {
+                assert_eq!(pytorch_marks, 4);
+            }
         }
     }
 

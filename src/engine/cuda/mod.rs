@@ -1,15 +1,28 @@
-//! The real-GPU backend: cudarc + NVRTC-compiled kernels from kernels/*.cu.
+//! The GPU backends' lower layers: the kernels of kernels/*.cu, the devices that run them,
+//! and what the engine's device trait calls.
 //!
-//! What exists so far (see docs/cuda-backend.md):
-//! - [`kernels`]: the CUDA C sources, embedded in the binary, and the entry points each one
-//!   must define.
-//! - [`nvrtc`]: finding NVRTC without panicking and compiling a source to PTX for an arch.
-//! - [`cache`]: the on-disk PTX cache (source hash + arch + NVRTC version).
+//! - [`kernels`]: the CUDA C sources, embedded in the binary, and the entry points each defines.
+//! - [`launch`]: one launch (grid, block, shared memory, the `void**` argument array) and the
+//!   `#[repr(C)]` structs kernels take by value; [`launch::DeviceError`].
+//! - [`gpu`]: the [`gpu::GpuDevice`] trait both devices implement, and the caching allocator's
+//!   segment source on a device.
+//! - [`emulated`]: kernels/*.cu compiled for the CPU (build.rs) and run by kernels/emu/emu.cpp.
+//! - [`nvrtc`]: finding NVRTC without panicking; compiling to PTX and CUBIN.
+//! - [`cache`]: the on-disk kernel cache (source hash + arch + NVRTC version).
 //! - [`probe`]: driver and device detection for `cudatutor doctor` and `--backend auto`.
 //!
-//! Launching kernels and the allocator on cuMemAlloc come later.
+//! See docs/cuda-backend.md.
 
 pub mod cache;
+pub mod capture;
+pub mod cublas;
+pub mod emulated;
+pub mod gpu;
 pub mod kernels;
+pub mod launch;
 pub mod nvrtc;
+pub mod ops;
+pub mod origin;
 pub mod probe;
+pub mod real;
+pub mod selftest;

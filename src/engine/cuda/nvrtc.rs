@@ -88,6 +88,18 @@ pub struct Compiled {
     pub elapsed: Duration,
 }
 
+/// The CUBIN (device ELF for one GPU architecture) of one compiled source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompiledCubin {
+    pub cubin: Vec<u8>,
+    pub elapsed: Duration,
+}
+
+/// Does `bytes` start like an ELF file (what a CUBIN is)?
+pub fn is_elf(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"\x7fELF")
+}
+
 #[cfg(unix)]
 mod dl {
     use super::*;
@@ -226,12 +238,48 @@ fn nvrtc_version() -> Result<(i32, i32), NvrtcError> {
     })
 }
 
+/// The `libnvrtc-builtins.so.*` files next to `lib`, newest version first.
+pub fn builtins_beside(lib: &Path) -> Vec<PathBuf> {
+    let Some(dir) = lib.parent() else {
+        return Vec::new();
+    };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut v: Vec<PathBuf> = rd
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("libnvrtc-builtins.so."))
+        })
+        .collect();
+    v.sort();
+    v.reverse();
+    v
+}
+
+/// Loads NVRTC from a full path. libnvrtc loads `libnvrtc-builtins.so.<M>.<m>` by name when it
+/// compiles; PyTorch's own NVRTC wheel (13.0) has no `$ORIGIN` rpath, so that name is not
+/// found next to it ("failed to open libnvrtc-builtins.so.13.0"). Loading the builtins beside
+/// it first, with RTLD_GLOBAL, makes the later load by name find the library already loaded
+/// (by its SONAME). A builtins file that does not load is not an error here: NVRTC may still
+/// find its own through an rpath.
+fn open_nvrtc_by_path(path: &Path) -> Result<(), String> {
+    for b in builtins_beside(path) {
+        if dl::open_forever(&b).is_ok() {
+            break;
+        }
+    }
+    dl::open_forever(path)
+}
+
 fn locate_uncached() -> Result<Nvrtc, NvrtcError> {
     let mut searched = Vec::new();
     // 1. The explicit path.
     if let Some(p) = std::env::var_os(NVRTC_LIB_ENV).filter(|p| !p.is_empty()) {
         let path = PathBuf::from(p);
-        dl::open_forever(&path).map_err(|reason| NvrtcError::LoadFailed {
+        open_nvrtc_by_path(&path).map_err(|reason| NvrtcError::LoadFailed {
             path: path.clone(),
             reason: format!("{reason} (from {NVRTC_LIB_ENV})"),
         })?;
@@ -263,7 +311,7 @@ fn locate_uncached() -> Result<Nvrtc, NvrtcError> {
         if !cand.is_file() {
             continue;
         }
-        match dl::open_forever(&cand) {
+        match open_nvrtc_by_path(&cand) {
             Ok(()) if cudarc_sees_nvrtc() => {
                 return Ok(Nvrtc {
                     found_by: format!("well-known location {}", cand.display()),
@@ -337,6 +385,126 @@ impl Nvrtc {
             }
             Err(e) => Err(NvrtcError::Other(e.to_string())),
         }
+    }
+}
+
+impl Nvrtc {
+    /// Compiles `source` to a CUBIN for `arch` (a real architecture, `sm_XY`: a CUBIN is
+    /// machine code for one GPU generation). Loading CUBIN instead of PTX means the driver does
+    /// not JIT-compile PTX, so an NVRTC newer than the driver works: NVRTC 13.5 writes PTX ISA
+    /// 9.5, which a CUDA 13.0 driver (580) rejects, but its sm_90 CUBIN loads there.
+    pub fn compile_cubin(
+        &self,
+        file: &str,
+        source: &str,
+        arch: &str,
+    ) -> Result<CompiledCubin, NvrtcError> {
+        if source.contains('\0') || file.contains('\0') {
+            return Err(NvrtcError::Other(format!(
+                "{file}: source contains a NUL byte"
+            )));
+        }
+        if !arch.starts_with("sm_")
+            || arch.len() < 5
+            || !arch[3..].chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            return Err(NvrtcError::Other(format!(
+                "a CUBIN needs a real GPU architecture such as sm_90, not {arch:?}"
+            )));
+        }
+        let start = Instant::now();
+        let file_c = CString::new(file).map_err(|e| NvrtcError::Other(e.to_string()))?;
+        let src_c = CString::new(source).map_err(|e| NvrtcError::Other(e.to_string()))?;
+        let options = [
+            format!("--gpu-architecture={arch}"),
+            "--std=c++17".to_string(),
+        ];
+        let options_c: Vec<CString> = options
+            .iter()
+            .map(|o| CString::new(o.as_str()).map_err(|e| NvrtcError::Other(e.to_string())))
+            .collect::<Result<_, _>>()?;
+        let result = guarded("nvrtc CUBIN compile", || {
+            // SAFETY: every pointer passed is a valid NUL-terminated string or a buffer of the
+            // size NVRTC reported; the program is destroyed on every path.
+            unsafe { cubin_raw(&file_c, &src_c, &options_c) }
+        })?;
+        let elapsed = start.elapsed();
+        match result {
+            Ok(cubin) => Ok(CompiledCubin { cubin, elapsed }),
+            Err(RawFailure::Compile(log)) => Err(NvrtcError::Compile {
+                file: file.to_string(),
+                arch: arch.to_string(),
+                log,
+            }),
+            Err(RawFailure::Call(what, code)) => {
+                Err(NvrtcError::Other(format!("{what} returned {code:?}")))
+            }
+        }
+    }
+}
+
+enum RawFailure {
+    Compile(String),
+    Call(&'static str, cudarc::nvrtc::sys::nvrtcResult),
+}
+
+/// nvrtcCreateProgram -> nvrtcCompileProgram -> nvrtcGetCUBIN, with the program log on a
+/// compile error.
+///
+/// # Safety
+/// NVRTC must be loaded (see [`locate`]).
+unsafe fn cubin_raw(
+    file: &CString,
+    src: &CString,
+    options: &[CString],
+) -> Result<Vec<u8>, RawFailure> {
+    use cudarc::nvrtc::sys::{self as nv, nvrtcResult::NVRTC_SUCCESS};
+    let mut prog: nv::nvrtcProgram = std::ptr::null_mut();
+    // SAFETY (this block): arguments as documented by NVRTC; `prog` is destroyed below.
+    unsafe {
+        let r = nv::nvrtcCreateProgram(
+            &mut prog,
+            src.as_ptr(),
+            file.as_ptr(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+        );
+        if r != NVRTC_SUCCESS {
+            return Err(RawFailure::Call("nvrtcCreateProgram", r));
+        }
+        let ptrs: Vec<*const c_char> = options.iter().map(|o| o.as_ptr()).collect();
+        let compiled = nv::nvrtcCompileProgram(prog, ptrs.len() as c_int, ptrs.as_ptr());
+        let out = if compiled != NVRTC_SUCCESS {
+            let mut size = 0usize;
+            let mut log = String::new();
+            if nv::nvrtcGetProgramLogSize(prog, &mut size) == NVRTC_SUCCESS && size > 0 {
+                let mut buf = vec![0u8; size];
+                if nv::nvrtcGetProgramLog(prog, buf.as_mut_ptr().cast()) == NVRTC_SUCCESS {
+                    while buf.last() == Some(&0) {
+                        buf.pop();
+                    }
+                    log = String::from_utf8_lossy(&buf).trim_end().to_string();
+                }
+            }
+            Err(RawFailure::Compile(log))
+        } else {
+            let mut size = 0usize;
+            let r = nv::nvrtcGetCUBINSize(prog, &mut size);
+            if r != NVRTC_SUCCESS {
+                Err(RawFailure::Call("nvrtcGetCUBINSize", r))
+            } else {
+                let mut buf = vec![0u8; size];
+                let r = nv::nvrtcGetCUBIN(prog, buf.as_mut_ptr().cast());
+                if r != NVRTC_SUCCESS {
+                    Err(RawFailure::Call("nvrtcGetCUBIN", r))
+                } else {
+                    Ok(buf)
+                }
+            }
+        };
+        nv::nvrtcDestroyProgram(&mut prog);
+        out
     }
 }
 

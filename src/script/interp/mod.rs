@@ -296,6 +296,34 @@ impl Interpreter {
         r.map_err(|e| self.to_script_error(e))
     }
 
+    /// Run source in the namespace of `module` instead of `__main__` (exercise checks run in a
+    /// namespace of their own, reading the learner's variables from a copy). Errors as
+    /// [`Interpreter::run_in_main`]'s: `line` is the innermost frame in the main script file.
+    pub fn run_in_module(
+        &mut self,
+        source: &str,
+        filename: &str,
+        module: &Rc<Module>,
+    ) -> Result<(), ScriptError> {
+        self.mark_stack_base();
+        let file: Rc<str> = filename.into();
+        let r = self
+            .compile_source(source, &file, &module.name)
+            .and_then(|code| self.exec_module_code(&code, module, true));
+        self.frames.clear();
+        r.map_err(|e| self.to_script_error(e))
+    }
+
+    /// The `__main__` module (its namespace is the script's globals).
+    pub fn main_module(&self) -> Rc<Module> {
+        self.main.clone()
+    }
+
+    /// Whether `name` is a builtin (`len`, `print`, …), which a global of that name shadows.
+    pub fn is_builtin(&self, name: &str) -> bool {
+        self.builtins.borrow().contains_str(name)
+    }
+
     /// Set a global in `__main__`.
     pub fn set_main_global(&mut self, name: &str, v: Value) {
         let old = self.main.dict.borrow_mut().set_str(name, v);

@@ -1,0 +1,357 @@
+//! The emulated device (`--backend emulated`): the real kernels of kernels/*.cu, compiled for
+//! the CPU by build.rs with the shim kernels/emu/shim.h, launched through the same
+//! [`GpuDevice`] interface as a real GPU (entry name, grid, block, shared memory, the
+//! `void**` argument array). Device memory is host memory (anonymous mappings, one per
+//! allocator segment). A device-side assert prints the driver's line into the device log and
+//! poisons the context for good, as on a GPU.
+//!
+//! It is the CI proof of the kernels and of the launch code, and a teaching mode of its own
+//! ("these are the real kernels"). Device times are not measured here: a CPU's time says
+//! nothing about a GPU's, so runs on it keep the sim's modelled timeline.
+
+#[cfg(ct_emulated)]
+mod ffi;
+pub mod source;
+
+use super::gpu::{GpuDevice, GpuKind};
+use super::launch::{DeviceError, DevicePtr, KernelArgs, LaunchConfig};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What `torch.cuda.get_device_name()` says on the emulated device.
+pub const EMULATED_DEVICE_NAME: &str = "Emulated GPU (kernels/*.cu on the CPU)";
+
+/// Whether this binary holds the emulated device (build.rs found a C++ compiler).
+pub fn built() -> bool {
+    cfg!(ct_emulated)
+}
+
+/// Why the emulated device is missing from this build.
+pub const NOT_BUILT: &str = "this build of cudatutor has no emulated device (build.rs found no \
+                             working C++ compiler, or CUDATUTOR_NO_EMULATED=1 was set)";
+
+/// The entry points this binary's emulated device holds, by kernel file (empty when not
+/// built).
+pub fn entry_names() -> Vec<(&'static str, Vec<&'static str>)> {
+    #[cfg(ct_emulated)]
+    {
+        ffi::modules()
+            .into_iter()
+            .map(|(file, entries)| (file, entries.iter().map(|e| e.name()).collect()))
+            .collect()
+    }
+    #[cfg(not(ct_emulated))]
+    {
+        Vec::new()
+    }
+}
+
+/// The parameter sizes (bytes) of an entry point, as the compiled kernel declares them.
+pub fn param_sizes(entry: &str) -> Option<Vec<usize>> {
+    #[cfg(ct_emulated)]
+    {
+        lookup(entry).map(|e| e.param_sizes().to_vec())
+    }
+    #[cfg(not(ct_emulated))]
+    {
+        let _ = entry;
+        None
+    }
+}
+
+#[cfg(ct_emulated)]
+fn lookup(entry: &str) -> Option<ffi::Entry> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static TABLE: OnceLock<HashMap<&'static str, ffi::Entry>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            ffi::modules()
+                .into_iter()
+                .flat_map(|(_, entries)| entries)
+                .map(|e| (e.name(), e))
+                .collect()
+        })
+        .get(entry)
+        .copied()
+}
+
+/// One emulated GPU. Cheap to create; every run gets a fresh one (its poisoned state is the
+/// run's).
+pub struct EmulatedDevice {
+    capacity: u64,
+    /// Most bytes of segments that may be mapped at once: values live in host memory.
+    host_limit: u64,
+    /// Live segments: address -> length.
+    segments: Mutex<BTreeMap<u64, u64>>,
+    log: Mutex<Vec<String>>,
+    poisoned: AtomicBool,
+}
+
+impl EmulatedDevice {
+    /// A device reporting `capacity` bytes of memory (like the sim's `--gpu-memory`), whose
+    /// segments may map at most `host_limit` bytes of host memory.
+    pub fn new(capacity: u64, host_limit: u64) -> Result<EmulatedDevice, DeviceError> {
+        if !built() {
+            return Err(DeviceError::Unavailable(NOT_BUILT.into()));
+        }
+        Ok(EmulatedDevice {
+            capacity,
+            host_limit,
+            segments: Mutex::new(BTreeMap::new()),
+            log: Mutex::new(Vec::new()),
+            poisoned: AtomicBool::new(false),
+        })
+    }
+
+    fn used(&self) -> u64 {
+        self.segments.lock().map(|s| s.values().sum()).unwrap_or(0)
+    }
+
+    /// Checks that `[ptr, ptr + len)` lies inside one live segment (a copy out of bounds is a
+    /// bug in the caller; on the host it would corrupt memory, so it is refused).
+    fn check_range(&self, ptr: DevicePtr, len: u64) -> Result<(), DeviceError> {
+        if len == 0 {
+            return Ok(());
+        }
+        let segs = self
+            .segments
+            .lock()
+            .map_err(|_| DeviceError::Unavailable("emulated device state poisoned".into()))?;
+        let ok = segs
+            .range(..=ptr.0)
+            .next_back()
+            .is_some_and(|(&base, &size)| {
+                ptr.0.checked_add(len).is_some_and(|end| end <= base + size)
+            });
+        if ok {
+            Ok(())
+        } else {
+            Err(DeviceError::Sticky {
+                code: 700,
+                name: "CUDA_ERROR_ILLEGAL_ADDRESS".into(),
+            })
+        }
+    }
+
+    fn check_alive(&self) -> Result<(), DeviceError> {
+        if self.poisoned() {
+            Err(DeviceError::Assert)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl Drop for EmulatedDevice {
+    fn drop(&mut self) {
+        if let Ok(segs) = self.segments.lock() {
+            for (&addr, &len) in segs.iter() {
+                unmap(addr, len);
+            }
+        }
+    }
+}
+
+fn unmap(addr: u64, len: u64) {
+    // SAFETY: (addr, len) is a mapping this device made with mmap and has not unmapped.
+    unsafe {
+        libc::munmap(addr as *mut libc::c_void, len as usize);
+    }
+}
+
+impl GpuDevice for EmulatedDevice {
+    fn kind(&self) -> GpuKind {
+        GpuKind::Emulated
+    }
+
+    fn name(&self) -> String {
+        EMULATED_DEVICE_NAME.into()
+    }
+
+    fn arch(&self) -> String {
+        "host".into()
+    }
+
+    fn launch(&self, entry: &str, cfg: LaunchConfig, args: &KernelArgs) -> Result<(), DeviceError> {
+        self.check_alive()?;
+        #[cfg(ct_emulated)]
+        {
+            self.launch_built(entry, cfg, args)
+        }
+        #[cfg(not(ct_emulated))]
+        {
+            let _ = (entry, cfg, args);
+            Err(DeviceError::Unavailable(NOT_BUILT.into()))
+        }
+    }
+
+    fn mem_alloc(&self, bytes: u64) -> Result<DevicePtr, DeviceError> {
+        let used = self.used();
+        if used.saturating_add(bytes) > self.capacity {
+            return Err(DeviceError::OutOfMemory { bytes });
+        }
+        if used.saturating_add(bytes) > self.host_limit {
+            return Err(DeviceError::Unsupported(format!(
+                "the emulated device keeps tensor values in host memory, and {bytes} more bytes \
+                 would pass its limit of {} bytes (CUDATUTOR_HOST_MEM_LIMIT); use --backend sim \
+                 for larger experiments",
+                self.host_limit
+            )));
+        }
+        let len = usize::try_from(bytes).map_err(|_| DeviceError::OutOfMemory { bytes })?;
+        if len == 0 {
+            return Err(DeviceError::Launch("a zero-byte segment".into()));
+        }
+        // SAFETY: a fresh private anonymous mapping; MAP_NORESERVE: pages are committed only
+        // when a kernel touches them, as device memory a tensor never writes costs nothing.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(DeviceError::OutOfMemory { bytes });
+        }
+        let addr = p as u64;
+        if let Ok(mut segs) = self.segments.lock() {
+            segs.insert(addr, bytes);
+        }
+        Ok(DevicePtr(addr))
+    }
+
+    fn mem_free(&self, ptr: DevicePtr, _bytes: u64) {
+        let removed = self.segments.lock().ok().and_then(|mut s| s.remove(&ptr.0));
+        if let Some(len) = removed {
+            unmap(ptr.0, len);
+        }
+    }
+
+    fn mem_info(&self) -> (u64, u64) {
+        let used = self.used();
+        (self.capacity.saturating_sub(used), self.capacity)
+    }
+
+    fn copy_h2d(&self, dst: DevicePtr, src: &[u8], _non_blocking: bool) -> Result<(), DeviceError> {
+        self.check_alive()?;
+        self.check_range(dst, src.len() as u64)?;
+        // SAFETY: dst..dst+len lies inside a live mapping of this device (checked above) and
+        // cannot overlap `src`, a Rust slice outside every device mapping.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst.0 as *mut u8, src.len()) };
+        Ok(())
+    }
+
+    fn copy_d2h(&self, dst: &mut [u8], src: DevicePtr) -> Result<(), DeviceError> {
+        self.check_alive()?;
+        self.check_range(src, dst.len() as u64)?;
+        // SAFETY: as in copy_h2d.
+        unsafe { std::ptr::copy_nonoverlapping(src.0 as *const u8, dst.as_mut_ptr(), dst.len()) };
+        Ok(())
+    }
+
+    fn copy_d2d(&self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<(), DeviceError> {
+        self.check_alive()?;
+        self.check_range(src, bytes)?;
+        self.check_range(dst, bytes)?;
+        // SAFETY: both ranges lie in live mappings; `copy` allows overlap (cuMemcpyDtoD does).
+        unsafe { std::ptr::copy(src.0 as *const u8, dst.0 as *mut u8, bytes as usize) };
+        Ok(())
+    }
+
+    fn synchronize(&self) -> Result<(), DeviceError> {
+        self.check_alive()
+    }
+
+    fn take_device_log(&self) -> Vec<String> {
+        self.log
+            .lock()
+            .map(|mut l| std::mem::take(&mut *l))
+            .unwrap_or_default()
+    }
+
+    fn poisoned(&self) -> bool {
+        self.poisoned.load(Ordering::SeqCst)
+    }
+}
+
+#[cfg(ct_emulated)]
+impl EmulatedDevice {
+    fn launch_built(
+        &self,
+        entry: &str,
+        cfg: LaunchConfig,
+        args: &KernelArgs,
+    ) -> Result<(), DeviceError> {
+        use std::ffi::{c_char, c_void};
+        let e = lookup(entry)
+            .ok_or_else(|| DeviceError::Launch(format!("no kernel named {entry} in this build")))?;
+        if args.sizes() != e.param_sizes() {
+            return Err(DeviceError::Launch(format!(
+                "{entry}: the arguments have sizes {:?} but the kernel's parameters {:?}",
+                args.sizes(),
+                e.param_sizes()
+            )));
+        }
+        unsafe extern "C" fn collect(ctx: *mut c_void, line: *const c_char, len: usize) {
+            // SAFETY: ctx is the &mut Vec<String> passed below, alive for the whole launch;
+            // (line, len) is a valid buffer from emu.cpp.
+            unsafe {
+                let lines = &mut *(ctx as *mut Vec<String>);
+                let bytes = std::slice::from_raw_parts(line as *const u8, len);
+                lines.push(String::from_utf8_lossy(bytes).into_owned());
+            }
+        }
+        let mut ptrs = args.pointers();
+        let mut lines: Vec<String> = Vec::new();
+        let mut err = [0 as c_char; 512];
+        // SAFETY: the entry comes from the generated table; `ptrs` has as many pointers as the
+        // kernel has parameters, each at a value of the parameter's size (checked above); the
+        // device pointers inside are the caller's responsibility, as with cuLaunchKernel.
+        let rc = unsafe {
+            ffi::ct_emu_launch(
+                e.raw,
+                i32::from(e.uses_barrier),
+                cfg.grid.x,
+                cfg.grid.y,
+                cfg.grid.z,
+                cfg.block.x,
+                cfg.block.y,
+                cfg.block.z,
+                cfg.shared_mem_bytes as usize,
+                ptrs.as_mut_ptr(),
+                ptrs.len(),
+                Some(collect),
+                (&mut lines as *mut Vec<String>).cast(),
+                err.as_mut_ptr(),
+                err.len(),
+            )
+        };
+        let message = || {
+            // SAFETY: emu.cpp NUL-terminates within the buffer.
+            unsafe { std::ffi::CStr::from_ptr(err.as_ptr()) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        match rc {
+            ffi::CT_EMU_OK => Ok(()),
+            ffi::CT_EMU_ASSERT => {
+                self.poisoned.store(true, Ordering::SeqCst);
+                if let Ok(mut log) = self.log.lock() {
+                    log.extend(lines);
+                }
+                // Like cuLaunchKernel, the launch itself succeeded; the error is the context's.
+                Ok(())
+            }
+            ffi::CT_EMU_INVALID_CONFIG | ffi::CT_EMU_INVALID_ARGS => {
+                Err(DeviceError::Launch(format!("{entry}{cfg}: {}", message())))
+            }
+            _ => Err(DeviceError::Launch(format!("{entry}: {}", message()))),
+        }
+    }
+}

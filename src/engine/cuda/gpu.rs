@@ -1,0 +1,121 @@
+//! [`GpuDevice`]: what the emulated device and the real cuda device both provide to the layer
+//! above (the kernel calls in [`super::ops`], the caching allocator, the engine's device trait):
+//! launching an entry point of kernels/*.cu with a [`LaunchConfig`] and a [`KernelArgs`] array,
+//! raw device memory for the allocator's segments, copies, synchronisation, the device log, and
+//! the sticky poisoned state.
+
+use super::launch::{DeviceError, DevicePtr, KernelArgs, LaunchConfig};
+use crate::engine::allocator::SegmentSource;
+use std::rc::Rc;
+
+/// Which kind of device runs the kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GpuKind {
+    /// kernels/*.cu compiled for the CPU (build.rs), run by kernels/emu/emu.cpp.
+    Emulated,
+    /// A real NVIDIA GPU through the CUDA driver (cudarc).
+    Cuda,
+}
+
+impl GpuKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuKind::Emulated => "emulated",
+            GpuKind::Cuda => "cuda",
+        }
+    }
+}
+
+/// Device times of one launch or copy measured with CUDA events, in µs from the device's
+/// first event.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeasuredSpan {
+    pub start_us: f64,
+    pub end_us: f64,
+}
+
+/// One device that runs kernels/*.cu.
+///
+/// Errors follow CUDA: a kernel's device-side assert poisons the context, and from then on
+/// every call returns [`DeviceError::Assert`]; on the cuda device that happens when the driver
+/// reports it (asynchronously), on the emulated device right after the launch.
+pub trait GpuDevice {
+    fn kind(&self) -> GpuKind;
+    /// What `torch.cuda.get_device_name()` shows.
+    fn name(&self) -> String;
+    /// `sm_90` for a real device; the emulated device says `host`.
+    fn arch(&self) -> String;
+
+    /// Launches `entry` (an `extern "C"` kernel of kernels/*.cu) on the device's stream.
+    fn launch(&self, entry: &str, cfg: LaunchConfig, args: &KernelArgs) -> Result<(), DeviceError>;
+
+    /// Raw device memory for one allocator segment (cuMemAlloc).
+    fn mem_alloc(&self, bytes: u64) -> Result<DevicePtr, DeviceError>;
+    /// Returns a segment from [`GpuDevice::mem_alloc`] (cuMemFree).
+    fn mem_free(&self, ptr: DevicePtr, bytes: u64);
+    /// `(free, total)` bytes, as cudaMemGetInfo.
+    fn mem_info(&self) -> (u64, u64);
+
+    /// Host to device. With `non_blocking` from pinned memory the call may return before the
+    /// copy ends (stream ordered); otherwise it returns when `src` may be reused.
+    fn copy_h2d(&self, dst: DevicePtr, src: &[u8], non_blocking: bool) -> Result<(), DeviceError>;
+    /// Device to host; waits for the stream's earlier work and the copy.
+    fn copy_d2h(&self, dst: &mut [u8], src: DevicePtr) -> Result<(), DeviceError>;
+    /// Device to device, stream ordered.
+    fn copy_d2d(&self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<(), DeviceError>;
+    /// Waits for all work on the device's stream; reports a pending error.
+    fn synchronize(&self) -> Result<(), DeviceError>;
+
+    /// The assert lines kernels printed since the last call (the device's stderr).
+    fn take_device_log(&self) -> Vec<String>;
+    /// True once a sticky error poisoned the context.
+    fn poisoned(&self) -> bool;
+    /// Device time of the last launch or copy, when the device measures it (CUDA events).
+    fn last_span(&self) -> Option<MeasuredSpan> {
+        None
+    }
+}
+
+/// The caching allocator's segment source on a [`GpuDevice`]: segments are real device memory
+/// (cuMemAlloc/cuMemFree, or host pages on the emulated device), so a block's address is a
+/// pointer kernels can use, and the counters are the same as the sim's for the same script.
+pub struct DeviceSegments {
+    device: Rc<dyn GpuDevice>,
+    /// Per-process cap below the device's own capacity (`--gpu-mem-limit`), as PyTorch's
+    /// per-process memory fraction: segments beyond it are refused like a full device.
+    limit: Option<u64>,
+    reserved: u64,
+}
+
+impl DeviceSegments {
+    pub fn new(device: Rc<dyn GpuDevice>, limit: Option<u64>) -> DeviceSegments {
+        DeviceSegments {
+            device,
+            limit,
+            reserved: 0,
+        }
+    }
+}
+
+impl SegmentSource for DeviceSegments {
+    fn malloc(&mut self, size: u64) -> Option<u64> {
+        if let Some(limit) = self.limit
+            && self.reserved.saturating_add(size) > limit
+        {
+            return None;
+        }
+        let p = self.device.mem_alloc(size).ok()?;
+        self.reserved += size;
+        Some(p.0)
+    }
+
+    fn free(&mut self, addr: u64, size: u64) {
+        self.device.mem_free(DevicePtr(addr), size);
+        self.reserved = self.reserved.saturating_sub(size);
+    }
+
+    fn mem_info(&self) -> (u64, u64) {
+        self.device.mem_info()
+    }
+}

@@ -1,0 +1,975 @@
+//! The kernel calls: for each op family of kernels/*.cu, the entry name, the launch geometry
+//! (PyTorch's where our kernels follow PyTorch's, see each function) and the argument array, on
+//! any [`GpuDevice`]. The engine's device trait implementations for the emulated and cuda
+//! devices are thin on top of this: they hand over device pointers, layouts and scalars.
+//!
+//! Everything here works on device pointers and element counts; the caller (the op's front
+//! half) has done PyTorch's host checks, promotion and output allocation.
+
+use super::gpu::GpuDevice;
+use super::kernels::{MATMUL_TILE, NLL_LOSS_THREADS, REDUCE_THREADS, SOFTMAX_THREADS};
+use super::launch::{
+    CtReduceGeom, CtShape, CtStrides, DeviceError, DevicePtr, Dim3, KernelArgs, LaunchConfig,
+};
+
+/// The element types the kernels are instantiated for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Elem {
+    F32,
+    F64,
+    I64,
+    I32,
+    U8,
+    Bool,
+}
+
+impl Elem {
+    /// The entry-name suffix (`add_f32`).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Elem::F32 => "f32",
+            Elem::F64 => "f64",
+            Elem::I64 => "i64",
+            Elem::I32 => "i32",
+            Elem::U8 => "u8",
+            Elem::Bool => "bool",
+        }
+    }
+    pub fn size(self) -> usize {
+        match self {
+            Elem::F32 | Elem::I32 => 4,
+            Elem::F64 | Elem::I64 => 8,
+            Elem::U8 | Elem::Bool => 1,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Elem::F32 | Elem::F64)
+    }
+    /// The kernels' element type for an engine dtype (None: no kernel instantiation).
+    pub fn of(dtype: crate::engine::DType) -> Option<Elem> {
+        use crate::engine::DType;
+        Some(match dtype {
+            DType::Float32 => Elem::F32,
+            DType::Float64 => Elem::F64,
+            DType::Int64 => Elem::I64,
+            DType::Int32 => Elem::I32,
+            DType::UInt8 => Elem::U8,
+            DType::Bool => Elem::Bool,
+            _ => return None,
+        })
+    }
+}
+
+/// A scalar kernel argument, already in the kernel's element type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    F32(f32),
+    F64(f64),
+    I64(i64),
+    I32(i32),
+    U8(u8),
+    Bool(bool),
+}
+
+impl Scalar {
+    /// `v` converted to `elem` as PyTorch converts a Python scalar for a kernel of that type
+    /// (floats round to nearest, integers truncate toward zero and wrap, bool is `v != 0`).
+    pub fn from_f64(v: f64, elem: Elem) -> Scalar {
+        match elem {
+            Elem::F32 => Scalar::F32(v as f32),
+            Elem::F64 => Scalar::F64(v),
+            Elem::I64 => Scalar::I64(v as i64),
+            Elem::I32 => Scalar::I32(v as i64 as i32),
+            Elem::U8 => Scalar::U8(v as i64 as u8),
+            Elem::Bool => Scalar::Bool(v != 0.0),
+        }
+    }
+    /// An integer scalar in `elem` (exact for int64, unlike a trip through f64).
+    pub fn from_i64(v: i64, elem: Elem) -> Scalar {
+        match elem {
+            Elem::F32 => Scalar::F32(v as f32),
+            Elem::F64 => Scalar::F64(v as f64),
+            Elem::I64 => Scalar::I64(v),
+            Elem::I32 => Scalar::I32(v as i32),
+            Elem::U8 => Scalar::U8(v as u8),
+            Elem::Bool => Scalar::Bool(v != 0),
+        }
+    }
+    fn push(self, args: &mut KernelArgs) {
+        match self {
+            Scalar::F32(v) => args.push(v),
+            Scalar::F64(v) => args.push(v),
+            Scalar::I64(v) => args.push(v),
+            Scalar::I32(v) => args.push(v),
+            Scalar::U8(v) => args.push(v),
+            Scalar::Bool(v) => args.push(v),
+        };
+    }
+    fn elem(self) -> Elem {
+        match self {
+            Scalar::F32(_) => Elem::F32,
+            Scalar::F64(_) => Elem::F64,
+            Scalar::I64(_) => Elem::I64,
+            Scalar::I32(_) => Elem::I32,
+            Scalar::U8(_) => Elem::U8,
+            Scalar::Bool(_) => Elem::Bool,
+        }
+    }
+}
+
+/// A strided operand: its device pointer (at its storage offset) and strides in elements over
+/// the op's output shape (0 where it broadcasts).
+#[derive(Debug, Clone, Copy)]
+pub struct Strided<'a> {
+    pub ptr: DevicePtr,
+    pub strides: &'a [isize],
+}
+
+/// Threads per block of the grid-stride elementwise kernels (PyTorch's elementwise kernels
+/// use 128).
+pub const ELEMENTWISE_THREADS: u32 = 128;
+/// PyTorch's `CUDA_NUM_THREADS` (at::cuda::detail), the block of `GET_BLOCKS` launches.
+pub const CUDA_NUM_THREADS: u32 = 128;
+
+/// The kernel calls on one device. `sm_count` is the device's multiprocessor count (some of
+/// PyTorch's grids depend on it, and so which thread reports an assert and which random
+/// number lands where; the emulated device reports the sim's H200: 132 SMs of 2048 threads).
+pub struct Kernels<'a> {
+    pub device: &'a dyn GpuDevice,
+    pub sm_count: u32,
+}
+
+/// maxThreadsPerMultiProcessor of sm_80 and sm_90 (A100, H100, H200).
+pub const MAX_THREADS_PER_SM: u32 = 2048;
+/// Threads per block of PyTorch's random kernels.
+pub const RANDOM_THREADS: u32 = 256;
+
+/// PyTorch's `calc_execution_policy` for a random kernel drawing `unroll` values per curand4:
+/// (grid, Philox offset increment).
+pub fn random_policy(n: u64, unroll: u64, sm_count: u32) -> (u32, u64) {
+    let blocks_per_sm = (MAX_THREADS_PER_SM / RANDOM_THREADS).max(1) as u64;
+    let grid = n
+        .div_ceil(RANDOM_THREADS as u64)
+        .min(sm_count as u64 * blocks_per_sm)
+        .max(1);
+    let increment = ((n.max(1) - 1) / (RANDOM_THREADS as u64 * grid * unroll) + 1) * 4;
+    (grid as u32, increment)
+}
+
+fn grid_for(n: u64, block: u32, cap: u64) -> u32 {
+    n.div_ceil(block as u64)
+        .clamp(1, cap.max(1))
+        .min(i32::MAX as u64) as u32
+}
+
+fn n_i64(n: usize) -> Result<i64, DeviceError> {
+    i64::try_from(n).map_err(|_| DeviceError::Unsupported("more than 2^63 elements".into()))
+}
+
+/// Unary ops of elementwise.cu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryKernel {
+    Neg,
+    Abs,
+    Relu,
+    Exp,
+    Log,
+    Sqrt,
+    Tanh,
+    Sigmoid,
+    Sin,
+    Cos,
+    Floor,
+    Ceil,
+    LogicalNot,
+}
+
+impl UnaryKernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryKernel::Neg => "neg",
+            UnaryKernel::Abs => "abs",
+            UnaryKernel::Relu => "relu",
+            UnaryKernel::Exp => "exp",
+            UnaryKernel::Log => "log",
+            UnaryKernel::Sqrt => "sqrt",
+            UnaryKernel::Tanh => "tanh",
+            UnaryKernel::Sigmoid => "sigmoid",
+            UnaryKernel::Sin => "sin",
+            UnaryKernel::Cos => "cos",
+            UnaryKernel::Floor => "floor",
+            UnaryKernel::Ceil => "ceil",
+            UnaryKernel::LogicalNot => "logical_not",
+        }
+    }
+}
+
+/// Binary ops of elementwise.cu (tensor OP tensor).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryKernel {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Maximum,
+    Minimum,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+    BitwiseAnd,
+    BitwiseOr,
+    BitwiseXor,
+}
+
+impl BinaryKernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryKernel::Add => "add",
+            BinaryKernel::Sub => "sub",
+            BinaryKernel::Mul => "mul",
+            BinaryKernel::Div => "div",
+            BinaryKernel::Pow => "pow",
+            BinaryKernel::Maximum => "maximum",
+            BinaryKernel::Minimum => "minimum",
+            BinaryKernel::LogicalAnd => "logical_and",
+            BinaryKernel::LogicalOr => "logical_or",
+            BinaryKernel::LogicalXor => "logical_xor",
+            BinaryKernel::BitwiseAnd => "bitwise_and",
+            BinaryKernel::BitwiseOr => "bitwise_or",
+            BinaryKernel::BitwiseXor => "bitwise_xor",
+        }
+    }
+}
+
+/// Comparisons of compare.cu (bool output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareKernel {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CompareKernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            CompareKernel::Eq => "eq",
+            CompareKernel::Ne => "ne",
+            CompareKernel::Lt => "lt",
+            CompareKernel::Le => "le",
+            CompareKernel::Gt => "gt",
+            CompareKernel::Ge => "ge",
+        }
+    }
+}
+
+/// Reductions of reduce.cu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReduceKernel {
+    Sum,
+    Mean,
+    Max,
+    Min,
+    Argmax,
+    Argmin,
+    Any,
+    All,
+}
+
+/// nll_loss's reduction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NllReduction {
+    None,
+    Mean,
+    Sum,
+}
+
+impl Kernels<'_> {
+    fn launch(&self, entry: &str, cfg: LaunchConfig, args: &KernelArgs) -> Result<(), DeviceError> {
+        self.device.launch(entry, cfg, args)
+    }
+
+    fn elementwise_cfg(&self, n: usize) -> LaunchConfig {
+        let cap = self.sm_count as u64 * 4 * 8;
+        LaunchConfig::new(
+            Dim3::x(grid_for(n as u64, ELEMENTWISE_THREADS, cap)),
+            Dim3::x(ELEMENTWISE_THREADS),
+        )
+    }
+
+    /// `torch.zeros/ones/full`: out[i] = value for a contiguous `out` of `n` elements.
+    pub fn fill(&self, n: usize, value: Scalar, out: DevicePtr) -> Result<(), DeviceError> {
+        if n == 0 {
+            return Ok(());
+        }
+        let mut args = KernelArgs::new();
+        args.push(n_i64(n)?);
+        value.push(&mut args);
+        args.push(out);
+        let entry = format!("fill_{}", value.elem().suffix());
+        self.launch(&entry, self.elementwise_cfg(n), &args)
+    }
+
+    /// `torch.arange(start, start + n * step, step)` into a contiguous `out` of `elem`.
+    pub fn arange(
+        &self,
+        elem: Elem,
+        n: usize,
+        start: f64,
+        step: f64,
+        out: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        if n == 0 {
+            return Ok(());
+        }
+        let mut args = KernelArgs::new();
+        args.push(n_i64(n)?);
+        match elem {
+            Elem::F32 => args.push(start as f32).push(step as f32),
+            Elem::F64 => args.push(start).push(step),
+            Elem::I64 | Elem::I32 => args.push(start as i64).push(step as i64),
+            _ => return Err(DeviceError::Unsupported(format!("arange of {elem:?}"))),
+        };
+        args.push(out);
+        self.launch(
+            &format!("arange_{}", elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// out = op(a) elementwise over `shape`.
+    pub fn unary(
+        &self,
+        op: UnaryKernel,
+        elem: Elem,
+        shape: &[usize],
+        a: Strided,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(a.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(a.ptr)
+            .arg(out.ptr);
+        self.launch(
+            &format!("{}_{}", op.name(), elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// out = op(a, b) elementwise over `shape` (broadcast operands have stride 0).
+    pub fn binary(
+        &self,
+        op: BinaryKernel,
+        elem: Elem,
+        shape: &[usize],
+        a: Strided,
+        b: Strided,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(a.strides)?)
+            .arg(CtStrides::new(b.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(a.ptr)
+            .arg(b.ptr)
+            .arg(out.ptr);
+        self.launch(
+            &format!("{}_{}", op.name(), elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// out = op(a, s) (or op(s, a) when `scalar_first`) with a scalar operand passed as a
+    /// kernel argument, as PyTorch's gpu_kernel_with_scalars does: no device tensor for the
+    /// scalar, so `x + 1` allocates only its output. Division by a scalar is PyTorch's
+    /// `a * (1 / s)` (the reciprocal in the element type).
+    pub fn binary_scalar(
+        &self,
+        op: BinaryKernel,
+        scalar_first: bool,
+        shape: &[usize],
+        a: Strided,
+        s: Scalar,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let elem = s.elem();
+        let (name, s) = match (op, scalar_first, s) {
+            (BinaryKernel::Div, false, Scalar::F32(v)) => ("mul_scalar", Scalar::F32(1.0 / v)),
+            (BinaryKernel::Div, false, Scalar::F64(v)) => ("mul_scalar", Scalar::F64(1.0 / v)),
+            (BinaryKernel::Add, _, _) => ("add_scalar", s),
+            (BinaryKernel::Mul, _, _) => ("mul_scalar", s),
+            (BinaryKernel::Maximum, _, _) => ("maximum_scalar", s),
+            (BinaryKernel::Minimum, _, _) => ("minimum_scalar", s),
+            (BinaryKernel::Sub, false, _) => ("sub_scalar", s),
+            (BinaryKernel::Sub, true, _) => ("sub_rscalar", s),
+            (BinaryKernel::Pow, false, _) if elem.is_float() => ("pow_scalar", s),
+            (BinaryKernel::Pow, true, _) if elem.is_float() => ("pow_rscalar", s),
+            (BinaryKernel::Div, true, _) if elem.is_float() => ("div_rscalar", s),
+            _ => {
+                return Err(DeviceError::Unsupported(format!(
+                    "{} with a scalar operand on {elem:?}",
+                    op.name()
+                )));
+            }
+        };
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let mut args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(a.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(a.ptr);
+        s.push(&mut args);
+        args.push(out.ptr);
+        self.launch(
+            &format!("{name}_{}", elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// out (bool) = a OP b.
+    pub fn compare(
+        &self,
+        op: CompareKernel,
+        elem: Elem,
+        shape: &[usize],
+        a: Strided,
+        b: Strided,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(a.strides)?)
+            .arg(CtStrides::new(b.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(a.ptr)
+            .arg(b.ptr)
+            .arg(out.ptr);
+        self.launch(
+            &format!("{}_{}", op.name(), elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// out (bool) = a OP s.
+    pub fn compare_scalar(
+        &self,
+        op: CompareKernel,
+        shape: &[usize],
+        a: Strided,
+        s: Scalar,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let mut args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(a.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(a.ptr);
+        s.push(&mut args);
+        args.push(out.ptr);
+        self.launch(
+            &format!("{}_scalar_{}", op.name(), s.elem().suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// out = cond ? a : b.
+    pub fn where_(
+        &self,
+        elem: Elem,
+        shape: &[usize],
+        cond: Strided,
+        a: Strided,
+        b: Strided,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(cond.strides)?)
+            .arg(CtStrides::new(a.strides)?)
+            .arg(CtStrides::new(b.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(cond.ptr)
+            .arg(a.ptr)
+            .arg(b.ptr)
+            .arg(out.ptr);
+        self.launch(
+            &format!("where_{}", elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// Strided copy with a dtype cast (`.contiguous()`, `.to(dtype)`, `copy_`).
+    pub fn copy(
+        &self,
+        src_elem: Elem,
+        dst_elem: Elem,
+        shape: &[usize],
+        src: Strided,
+        dst: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(src.strides)?)
+            .arg(CtStrides::new(dst.strides)?)
+            .arg(src.ptr)
+            .arg(dst.ptr);
+        self.launch(
+            &format!("copy_{}_to_{}", src_elem.suffix(), dst_elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// A reduction over the middle dimension of a [outer, len, inner] view (`geom`); `out`
+    /// is contiguous [outer, inner] (values for sum/mean/max/min/any/all, indices for
+    /// argmax/argmin); `indices` receives max/min's indices when given.
+    pub fn reduce(
+        &self,
+        op: ReduceKernel,
+        elem: Elem,
+        geom: CtReduceGeom,
+        input: DevicePtr,
+        out: DevicePtr,
+        indices: Option<DevicePtr>,
+    ) -> Result<(), DeviceError> {
+        let n_out = geom.outer.saturating_mul(geom.inner).max(0) as u64;
+        if n_out == 0 {
+            return Ok(());
+        }
+        let cfg = LaunchConfig::new(Dim3::x(grid_for(n_out, 1, 65535)), Dim3::x(REDUCE_THREADS));
+        let mut args = KernelArgs::new().arg(geom).arg(input);
+        let name = match op {
+            ReduceKernel::Sum => "sum",
+            ReduceKernel::Mean => "mean",
+            ReduceKernel::Any => "any",
+            ReduceKernel::All => "all",
+            ReduceKernel::Argmax => "argmax",
+            ReduceKernel::Argmin => "argmin",
+            ReduceKernel::Max => "max",
+            ReduceKernel::Min => "min",
+        };
+        args.push(out);
+        if matches!(op, ReduceKernel::Max | ReduceKernel::Min) {
+            args.push(indices.unwrap_or(DevicePtr::NULL));
+        }
+        self.launch(&format!("{name}_{}", elem.suffix()), cfg, &args)
+    }
+
+    /// softmax / log_softmax over the middle dimension of a contiguous [outer, dim, inner].
+    #[allow(clippy::too_many_arguments)]
+    pub fn softmax(
+        &self,
+        log: bool,
+        elem: Elem,
+        outer: usize,
+        dim: usize,
+        inner: usize,
+        input: DevicePtr,
+        out: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        let rows = (outer as u64).saturating_mul(inner as u64);
+        if rows == 0 || dim == 0 {
+            return Ok(());
+        }
+        let cfg = LaunchConfig::new(Dim3::x(grid_for(rows, 1, 65535)), Dim3::x(SOFTMAX_THREADS));
+        let args = KernelArgs::new()
+            .arg(n_i64(outer)?)
+            .arg(n_i64(dim)?)
+            .arg(n_i64(inner)?)
+            .arg(input)
+            .arg(out);
+        let name = if log { "log_softmax" } else { "softmax" };
+        self.launch(&format!("{name}_{}", elem.suffix()), cfg, &args)
+    }
+
+    /// F.nll_loss forward as PyTorch launches it (Loss.cu): a 2-d input [n, c] with 'mean' or
+    /// 'sum' is one block of NLL_LOSS_THREADS; a 1-d input [c] is <<<1, 1>>>; 'none' is
+    /// GET_BLOCKS(n) blocks of CUDA_NUM_THREADS. `target_u8`: the target is uint8 (else int64).
+    /// `output` and `total_weight` are one element each ('none': output has n elements).
+    #[allow(clippy::too_many_arguments)]
+    pub fn nll_loss(
+        &self,
+        elem: Elem,
+        target_u8: bool,
+        reduction: NllReduction,
+        batch: Option<usize>,
+        n_classes: usize,
+        input: DevicePtr,
+        target: DevicePtr,
+        weight: Option<DevicePtr>,
+        ignore_index: i64,
+        output: DevicePtr,
+        total_weight: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        let suffix = format!("{}_{}", elem.suffix(), if target_u8 { "u8" } else { "i64" });
+        let weight = weight.unwrap_or(DevicePtr::NULL);
+        let c = n_i64(n_classes)?;
+        match (reduction, batch) {
+            (NllReduction::None, Some(n)) => {
+                if n == 0 {
+                    return Ok(());
+                }
+                let cfg = LaunchConfig::new(
+                    Dim3::x(grid_for(n as u64, CUDA_NUM_THREADS, u64::MAX)),
+                    Dim3::x(CUDA_NUM_THREADS),
+                );
+                let args = KernelArgs::new()
+                    .arg(n_i64(n)?)
+                    .arg(input)
+                    .arg(c)
+                    .arg(target)
+                    .arg(output)
+                    .arg(weight)
+                    .arg(ignore_index);
+                self.launch(
+                    &format!("nll_loss_forward_no_reduce_cuda_kernel_{suffix}"),
+                    cfg,
+                    &args,
+                )
+            }
+            (r, Some(n)) => {
+                let args = KernelArgs::new()
+                    .arg(output)
+                    .arg(total_weight)
+                    .arg(input)
+                    .arg(target)
+                    .arg(weight)
+                    .arg(r == NllReduction::Mean)
+                    .arg(n_i64(n)?)
+                    .arg(c)
+                    .arg(c)
+                    .arg(ignore_index);
+                self.launch(
+                    &format!("nll_loss_forward_reduce_cuda_kernel_2d_{suffix}"),
+                    LaunchConfig::new(Dim3::x(1), Dim3::x(NLL_LOSS_THREADS)),
+                    &args,
+                )
+            }
+            (r, None) => {
+                let args = KernelArgs::new()
+                    .arg(output)
+                    .arg(total_weight)
+                    .arg(input)
+                    .arg(target)
+                    .arg(weight)
+                    .arg(r == NllReduction::Mean)
+                    .arg(c)
+                    .arg(ignore_index);
+                self.launch(
+                    &format!("nll_loss_forward_reduce_cuda_kernel_1d_{suffix}"),
+                    LaunchConfig::new(Dim3::x(1), Dim3::x(1)),
+                    &args,
+                )
+            }
+        }
+    }
+
+    /// index_select(src, dim, indices) on a contiguous src viewed as [outer, dim_size, inner];
+    /// out is contiguous [outer, n_indices, inner]. At most 16 indices: PyTorch's
+    /// indexSelectSmallIndex geometry (block min(slice, 128), grid min(ceil(slice / 128),
+    /// 8 * SMs)); more: indexSelectLargeIndex. `embedding` selects the embedding entry points
+    /// (same kernels, float weights).
+    #[allow(clippy::too_many_arguments)]
+    pub fn index_select(
+        &self,
+        elem: Elem,
+        embedding: bool,
+        index_i32: bool,
+        outer: usize,
+        dim_size: usize,
+        inner: usize,
+        n_indices: usize,
+        src: DevicePtr,
+        indices: DevicePtr,
+        out: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        if n_indices == 0 || outer == 0 || inner == 0 {
+            return Ok(());
+        }
+        let small = n_indices <= 16;
+        let slice = (outer as u64).saturating_mul(inner as u64);
+        let cap = 8 * self.sm_count as u64;
+        let cfg = if small {
+            LaunchConfig::new(
+                Dim3::x(grid_for(slice, 128, cap)),
+                Dim3::x(slice.min(128) as u32),
+            )
+        } else {
+            LaunchConfig::new(
+                Dim3::x(grid_for(slice.saturating_mul(n_indices as u64), 128, cap)),
+                Dim3::x(128),
+            )
+        };
+        let kind = match (embedding, small) {
+            (false, true) => "index_select_small",
+            (false, false) => "index_select_large",
+            (true, true) => "embedding_small",
+            (true, false) => "embedding_large",
+        };
+        let i32s = if index_i32 { "_i32" } else { "" };
+        let args = if embedding {
+            KernelArgs::new()
+                .arg(n_i64(dim_size)?)
+                .arg(n_i64(inner)?)
+                .arg(n_i64(n_indices)?)
+                .arg(src)
+                .arg(indices)
+                .arg(out)
+        } else {
+            KernelArgs::new()
+                .arg(n_i64(outer)?)
+                .arg(n_i64(dim_size)?)
+                .arg(n_i64(inner)?)
+                .arg(n_i64(n_indices)?)
+                .arg(src)
+                .arg(indices)
+                .arg(out)
+        };
+        self.launch(&format!("{kind}_{}{i32s}", elem.suffix()), cfg, &args)
+    }
+
+    /// gather(input, dim, index): out and index share `shape`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn gather(
+        &self,
+        elem: Elem,
+        shape: &[usize],
+        dim: usize,
+        index_size: usize,
+        input: Strided,
+        index: Strided,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(dim as i32)
+            .arg(n_i64(index_size)?)
+            .arg(CtStrides::new(input.strides)?)
+            .arg(CtStrides::new(index.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(input.ptr)
+            .arg(index.ptr)
+            .arg(out.ptr);
+        self.launch(
+            &format!("gather_{}", elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// x[idx] with one int64 index tensor on `dim` (PyTorch's index_elementwise_kernel<128,4>
+    /// geometry: block 128, grid ceil(n / 512)). `shape` is the output's.
+    #[allow(clippy::too_many_arguments)]
+    pub fn index(
+        &self,
+        elem: Elem,
+        shape: &[usize],
+        dim: usize,
+        dim_size: usize,
+        src: Strided,
+        idx_ptr: DevicePtr,
+        idx_stride: isize,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let cfg = LaunchConfig::new(Dim3::x(grid_for(n as u64, 512, u64::MAX)), Dim3::x(128));
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(dim as i32)
+            .arg(n_i64(dim_size)?)
+            .arg(CtStrides::new(src.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(idx_stride as i64)
+            .arg(src.ptr)
+            .arg(idx_ptr)
+            .arg(out.ptr);
+        self.launch(&format!("index_{}", elem.suffix()), cfg, &args)
+    }
+
+    /// C = alpha * A @ B + beta * C (batched over `batch` with element strides between
+    /// entries; 0 broadcasts). A element (i, k) is at `a + i * a_row + k * a_col`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemm(
+        &self,
+        elem: Elem,
+        batch: usize,
+        m: usize,
+        n: usize,
+        k: usize,
+        alpha: f64,
+        a: (DevicePtr, isize, isize, isize),
+        b: (DevicePtr, isize, isize, isize),
+        beta: f64,
+        c: (DevicePtr, isize, isize),
+    ) -> Result<(), DeviceError> {
+        if m == 0 || n == 0 || batch == 0 {
+            return Ok(());
+        }
+        let t = MATMUL_TILE as u64;
+        let cfg = LaunchConfig::new(
+            Dim3::new(
+                grid_for(n as u64, t as u32, 65535 * 1024),
+                grid_for(m as u64, t as u32, 65535),
+                grid_for(batch as u64, 1, 65535),
+            ),
+            Dim3::new(MATMUL_TILE, MATMUL_TILE, 1),
+        );
+        let mut args = KernelArgs::new()
+            .arg(n_i64(m)?)
+            .arg(n_i64(n)?)
+            .arg(n_i64(k)?);
+        let name = match elem {
+            Elem::F32 => {
+                args.push(alpha as f32);
+                "sgemm"
+            }
+            Elem::F64 => {
+                args.push(alpha);
+                "dgemm"
+            }
+            _ => return Err(DeviceError::Unsupported(format!("matmul of {elem:?}"))),
+        };
+        args.push(a.0);
+        args.push(a.1 as i64);
+        args.push(a.2 as i64);
+        args.push(a.3 as i64);
+        args.push(b.0);
+        args.push(b.1 as i64);
+        args.push(b.2 as i64);
+        args.push(b.3 as i64);
+        if elem == Elem::F32 {
+            args.push(beta as f32);
+        } else {
+            args.push(beta);
+        }
+        args.push(c.0);
+        args.push(c.1 as i64);
+        args.push(c.2 as i64);
+        self.launch(name, cfg, &args)
+    }
+
+    /// torch.rand/uniform_ (`normal`: randn/normal_) on a contiguous `out` of `n` elements,
+    /// drawn as PyTorch's CUDA generator draws them from (seed, offset). Returns how far the
+    /// generator's Philox offset must advance (PyTorch's counter increment).
+    #[allow(clippy::too_many_arguments)]
+    pub fn random_float(
+        &self,
+        normal: bool,
+        elem: Elem,
+        n: usize,
+        seed: u64,
+        offset: u64,
+        a: f64,
+        b: f64,
+        out: DevicePtr,
+    ) -> Result<u64, DeviceError> {
+        let unroll = if elem == Elem::F32 { 4 } else { 2 };
+        let (grid, increment) = random_policy(n as u64, unroll, self.sm_count);
+        if n == 0 {
+            return Ok(0);
+        }
+        let cfg = LaunchConfig::new(Dim3::x(grid), Dim3::x(RANDOM_THREADS));
+        let mut args = KernelArgs::new().arg(n_i64(n)?).arg(seed).arg(offset);
+        match elem {
+            Elem::F32 => args.push(a as f32).push(b as f32),
+            Elem::F64 => args.push(a).push(b),
+            _ => return Err(DeviceError::Unsupported(format!("random {elem:?}"))),
+        };
+        args.push(out);
+        let name = if normal { "normal" } else { "uniform" };
+        self.launch(&format!("{name}_{}", elem.suffix()), cfg, &args)?;
+        Ok(increment)
+    }
+
+    /// torch.randint(low, high) into a contiguous `out` of `n` elements (64-bit draws when
+    /// the range reaches 2^28, else 32-bit). Returns the Philox offset increment.
+    #[allow(clippy::too_many_arguments)]
+    pub fn randint(
+        &self,
+        elem: Elem,
+        n: usize,
+        seed: u64,
+        offset: u64,
+        low: i64,
+        high: i64,
+        out: DevicePtr,
+    ) -> Result<u64, DeviceError> {
+        if high <= low {
+            return Err(DeviceError::Launch(format!(
+                "randint: empty range [{low}, {high})"
+            )));
+        }
+        let range = high.wrapping_sub(low) as u64;
+        let unroll = if range >= 1 << 28 { 2 } else { 4 };
+        let (grid, increment) = random_policy(n as u64, unroll, self.sm_count);
+        if n == 0 {
+            return Ok(0);
+        }
+        let cfg = LaunchConfig::new(Dim3::x(grid), Dim3::x(RANDOM_THREADS));
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(seed)
+            .arg(offset)
+            .arg(low)
+            .arg(range)
+            .arg(out);
+        self.launch(&format!("randint_{}", elem.suffix()), cfg, &args)?;
+        Ok(increment)
+    }
+}

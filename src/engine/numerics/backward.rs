@@ -1,0 +1,171 @@
+//! The backward kernels of the float32 activations (Activation.cpp, UnaryOpsKernel.cpp,
+//! BinaryOpsKernel.cpp): `grad_input = f(grad_output, x or y)` elementwise, with the same
+//! vector/scalar split as the forward kernels ([`super::loops`]).
+
+use super::fast::avx2_fma;
+use super::loops::vectorized_row2;
+use super::onednn;
+use super::sleef;
+use super::unary::{CHUNK_AVX512, erff};
+
+const SQRT1_2: f32 = std::f64::consts::FRAC_1_SQRT_2 as f32;
+/// `M_2_SQRTPI * M_SQRT1_2 * 0.5`: 1/sqrt(2 pi).
+const GELU_PDF: f32 =
+    (std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2 * 0.5) as f32;
+const GELU_BETA: f32 = (std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5) as f32;
+const GELU_KAPPA: f32 = 0.044715f64 as f32;
+
+/// An activation's backward, with the forward's parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Backward {
+    /// `threshold_backward(grad, x, 0)`: ReLU's gradient.
+    Relu,
+    /// `sigmoid_backward(grad, y)` from the forward's output y.
+    Sigmoid,
+    /// `tanh_backward(grad, y)` from the forward's output y.
+    Tanh,
+    /// `gelu_backward(grad, x)` (approximate='none').
+    Gelu,
+    /// `gelu_backward(grad, x, approximate='tanh')`.
+    GeluTanh,
+    /// `silu_backward(grad, x)`.
+    Silu,
+    /// `softplus_backward(grad, x, beta, threshold)`.
+    Softplus { beta: f32, threshold: f32 },
+    /// `elu_backward(grad, alpha, scale, input_scale, is_result=False, x)`.
+    Elu {
+        alpha: f32,
+        scale: f32,
+        input_scale: f32,
+    },
+    /// `leaky_relu_backward(grad, x, slope)`.
+    LeakyRelu { slope: f32 },
+}
+
+impl Backward {
+    /// The vector half, one lane: `g` is the incoming gradient, `v` the saved x or y.
+    #[inline(always)]
+    pub fn lane(self, g: f32, v: f32) -> f32 {
+        match self {
+            Backward::Relu => relu(g, v),
+            Backward::Sigmoid => g * (1.0 - v) * v,
+            Backward::Tanh => g * (-v).mul_add(v, 1.0),
+            Backward::Gelu => {
+                let cdf = 0.5 * (1.0 + sleef::erf_vec(v * SQRT1_2));
+                let pdf = GELU_PDF * sleef::expf_u10(v * v * -0.5);
+                g * v.mul_add(pdf, cdf)
+            }
+            Backward::GeluTanh => gelu_tanh_bwd(g, v, sleef::tanhf_u10),
+            Backward::Silu => {
+                let s = 1.0 / (1.0 + sleef::expf_u10(-v));
+                g * s * v.mul_add(1.0 - s, 1.0)
+            }
+            Backward::Softplus { beta, threshold } => {
+                let z = sleef::expf_u10(v * beta);
+                if v * beta > threshold {
+                    g
+                } else {
+                    g * z / (z + 1.0)
+                }
+            }
+            Backward::Elu {
+                alpha,
+                scale,
+                input_scale,
+            } => {
+                if v > 0.0 {
+                    g * scale
+                } else {
+                    g * input_scale * (alpha * scale) * sleef::expf_u10(v * input_scale)
+                }
+            }
+            Backward::LeakyRelu { slope } => leaky(g, v, slope),
+        }
+    }
+
+    /// The scalar half.
+    #[inline(always)]
+    pub fn scalar(self, g: f32, v: f32) -> f32 {
+        match self {
+            Backward::Relu => relu(g, v),
+            Backward::Sigmoid => g * (1.0 - v) * v,
+            Backward::Tanh => g * (-v).mul_add(v, 1.0),
+            Backward::Gelu => {
+                let cdf = 0.5 * (1.0 + erff(v * SQRT1_2));
+                let pdf = GELU_PDF * (v * v * -0.5).exp();
+                g * v.mul_add(pdf, cdf)
+            }
+            Backward::GeluTanh => gelu_tanh_bwd(g, v, f32::tanh),
+            Backward::Silu => {
+                let s = 1.0 / (1.0 + (-v).exp());
+                g * s * v.mul_add(1.0 - s, 1.0)
+            }
+            Backward::Softplus { beta, threshold } => {
+                let z = (v * beta).exp();
+                if v * beta > threshold {
+                    g
+                } else {
+                    g * z / (z + 1.0)
+                }
+            }
+            Backward::Elu {
+                alpha,
+                scale,
+                input_scale,
+            } => {
+                if v <= 0.0 {
+                    g * input_scale * (alpha * scale) * (v * input_scale).exp()
+                } else {
+                    g * scale
+                }
+            }
+            Backward::LeakyRelu { slope } => leaky(g, v, slope),
+        }
+    }
+}
+
+#[inline(always)]
+fn relu(g: f32, x: f32) -> f32 {
+    if x <= 0.0 { 0.0 } else { g }
+}
+
+#[inline(always)]
+fn leaky(g: f32, x: f32, slope: f32) -> f32 {
+    if x > 0.0 { g } else { g * slope }
+}
+
+#[inline(always)]
+fn gelu_tanh_bwd(dy: f32, x: f32, tanh: impl Fn(f32) -> f32) -> f32 {
+    let x_sq = x * x;
+    let x_cube = x_sq * x;
+    let inner = GELU_BETA * GELU_KAPPA.mul_add(x_cube, x);
+    let t = tanh(inner);
+    let left = 0.5 * x;
+    let right = 1.0 + t;
+    let left_derivative = 0.5 * right;
+    let tanh_derivative = (-t).mul_add(t, 1.0);
+    let inner_derivative = GELU_BETA * (3.0 * GELU_KAPPA).mul_add(x_sq, 1.0);
+    let right_derivative = left * tanh_derivative * inner_derivative;
+    dy * (left_derivative + right_derivative)
+}
+
+avx2_fma! {
+/// The backward over contiguous `grad` and saved `v` (same length) into `out`.
+pub fn backward_f32(op: Backward, grad: &[f32], v: &[f32], out: &mut [f32]) {
+    if op == Backward::Gelu && v.len() > 1 {
+        // Contiguous float32 gelu backward runs in oneDNN, like the forward.
+        for ((o, &g), &x) in out.iter_mut().zip(grad).zip(v) {
+            *o = onednn::gelu_erf_backward(x) * g;
+        }
+        return;
+    }
+    vectorized_row2(
+        grad,
+        v,
+        out,
+        CHUNK_AVX512,
+        |g, x| op.lane(g, x),
+        |g, x| op.scalar(g, x),
+    );
+}
+}

@@ -1,0 +1,98 @@
+//! ATen's elementwise loops (Loops.h): which elements get the vector version of an op.
+//!
+//! `cpu_kernel_vec` hands each 1-d row of a TensorIterator to `vectorized_loop` when every
+//! operand is contiguous in it (or is a broadcast scalar), and to `basic_loop` otherwise. The
+//! vector loop processes `2 * Vec::size()` elements per step and leaves the rest of the row to
+//! the scalar op. Where the two versions of an op round differently (SLEEF vs glibc, an FMA vs a
+//! multiply and an add), which element went which way decides its bits, so the loops here keep
+//! exactly that split. `chunk` is `2 * Vec::size()`: 16 for the AVX2 build most kernels run, 32
+//! for kernels registered with `ALSO_REGISTER_AVX512_DISPATCH`.
+
+use super::iter::{Operand, plan};
+use super::sum::View;
+
+/// `vectorized_loop` over one contiguous row: `vop` on the first multiple of `chunk`, `op` on
+/// the rest.
+#[inline(always)]
+pub fn vectorized_row<T: Copy>(
+    x: &[T],
+    out: &mut [T],
+    chunk: usize,
+    vop: impl Fn(T) -> T,
+    op: impl Fn(T) -> T,
+) {
+    let n = x.len().min(out.len());
+    let split = n - n % chunk;
+    for (o, &v) in out[..split].iter_mut().zip(&x[..split]) {
+        *o = vop(v);
+    }
+    for (o, &v) in out[split..n].iter_mut().zip(&x[split..n]) {
+        *o = op(v);
+    }
+}
+
+/// The same for a binary op whose operands are both contiguous rows.
+#[inline(always)]
+pub fn vectorized_row2<T: Copy>(
+    a: &[T],
+    b: &[T],
+    out: &mut [T],
+    chunk: usize,
+    vop: impl Fn(T, T) -> T,
+    op: impl Fn(T, T) -> T,
+) {
+    let n = out.len().min(a.len()).min(b.len());
+    let split = n - n % chunk;
+    for i in 0..split {
+        out[i] = vop(a[i], b[i]);
+    }
+    for i in split..n {
+        out[i] = op(a[i], b[i]);
+    }
+}
+
+/// A unary elementwise op over strided views, as `cpu_kernel_vec` iterates it: the views are
+/// sorted and merged like TensorIterator's, and each row goes through the vector loop when both
+/// are contiguous in it, through the scalar op otherwise. `out` must not overlap `x`.
+pub fn unary_strided<T: Copy>(
+    x: &[T],
+    xv: View<'_>,
+    out: &mut [T],
+    ov: View<'_>,
+    chunk: usize,
+    vop: impl Fn(T) -> T,
+    op: impl Fn(T) -> T,
+) {
+    let p = plan(
+        xv.shape,
+        &[
+            Operand::input(ov.strides, ov.offset),
+            Operand::input(xv.strides, xv.offset),
+        ],
+    );
+    p.for_each_2d(|offs, size0, size1, s0, s1| {
+        for j in 0..size1 {
+            let o0 = offs[0] + j * s1[0];
+            let i0 = offs[1] + j * s1[1];
+            if s0[0] == 1 && s0[1] == 1 {
+                vectorized_row(
+                    &x[i0..i0 + size0],
+                    &mut out[o0..o0 + size0],
+                    chunk,
+                    &vop,
+                    &op,
+                );
+            } else if s0[0] == 1 && s0[1] == 0 {
+                // A broadcast input: vectorized_loop with its scalar operand.
+                let split = size0 - size0 % chunk;
+                for i in 0..size0 {
+                    out[o0 + i] = if i < split { vop(x[i0]) } else { op(x[i0]) };
+                }
+            } else {
+                for i in 0..size0 {
+                    out[o0 + i * s0[0]] = op(x[i0 + i * s0[1]]);
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,308 @@
+//! `softmax` / `log_softmax` of float32 along a dimension (SoftMaxKernel.cpp,
+//! LogSoftmaxKernelImpl.h), forward and backward.
+//!
+//! The input is contiguous (ATen's `softmax_cpu` calls `.contiguous()` first) and seen as
+//! `outer x dim x inner`. Along the last dimension (`inner == 1`) each row is reduced with
+//! `vec::reduce_all` / `map_reduce_all`; along another dimension the kernels keep one running
+//! max and sum per inner position, a vector of them at a time, with a scalar tail.
+
+use super::fast::avx2_fma;
+use super::lanes::Lanes;
+use super::sleef;
+use super::vecops::{dot_reduce_all, map_reduce_all, maximum, reduce_all};
+
+/// Lanes of the softmax kernels' `Vectorized<float>` (measured: see mod.rs).
+const N: usize = 16;
+
+/// `exp` inside the float softmax kernels.
+#[inline(always)]
+fn vexp(x: f32) -> f32 {
+    sleef::expf_u10(x)
+}
+
+/// `_vec_softmax_lastdim` for one row.
+#[inline(always)]
+fn softmax_row(x: &[f32], out: &mut [f32]) {
+    let max = reduce_all::<f32, N>(x, maximum);
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = vexp(v - max);
+    }
+    let sum = reduce_all::<f32, N>(out, |a, b| a + b);
+    let r = 1.0 / sum;
+    for o in out.iter_mut() {
+        *o *= r;
+    }
+}
+
+/// `_vec_log_softmax_lastdim` for one row (serial_vec_log_softmax_lastdim_range).
+#[inline(always)]
+fn log_softmax_row(x: &[f32], out: &mut [f32]) {
+    let max = reduce_all::<f32, N>(x, maximum);
+    let sum = map_reduce_all::<f32, N>(x, |v| vexp(v - max), |a, b| a + b);
+    let lse = sleef::logf_u10_avx512(sum);
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = v - max - lse;
+    }
+}
+
+avx2_fma! {
+    /// `torch.softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
+    pub fn softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+        softmax_impl(x, out, outer, dim, inner)
+    }
+}
+
+#[inline(always)]
+fn softmax_impl(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    if inner == 1 {
+        for (xr, or) in x
+            .chunks_exact(dim.max(1))
+            .zip(out.chunks_exact_mut(dim.max(1)))
+            .take(outer)
+        {
+            softmax_row(xr, or);
+        }
+    } else {
+        softmax_inner(x, out, outer, dim, inner);
+    }
+}
+
+avx2_fma! {
+    /// `torch.log_softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
+    pub fn log_softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+        log_softmax_impl(x, out, outer, dim, inner)
+    }
+}
+
+#[inline(always)]
+fn log_softmax_impl(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    if inner == 1 {
+        for (xr, or) in x
+            .chunks_exact(dim.max(1))
+            .zip(out.chunks_exact_mut(dim.max(1)))
+            .take(outer)
+        {
+            log_softmax_row(xr, or);
+        }
+    } else {
+        log_softmax_inner(x, out, outer, dim, inner);
+    }
+}
+
+/// `_vec_softmax` (softmax along a dimension that is not the last): vectors of N inner
+/// positions, then the scalar tail of each outer slice.
+#[inline(always)]
+fn softmax_inner(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    let total = outer * inner;
+    let mut idx = 0usize;
+    while idx < total {
+        let outer_idx = idx / inner;
+        let inner_idx = idx % inner;
+        let base = outer_idx * dim * inner + inner_idx;
+        if inner_idx + N <= inner && idx + N <= total {
+            let at = |d: usize| base + d * inner;
+            let mut mx = Lanes::<f32, N>::load(&x[at(0)..]);
+            for d in 1..dim {
+                mx = mx.zip(Lanes::load(&x[at(d)..]), maximum);
+            }
+            let mut sum = Lanes::<f32, N>::splat(0.0);
+            for d in 0..dim {
+                let e = (Lanes::<f32, N>::load(&x[at(d)..]) - mx).map(vexp);
+                e.store(&mut out[at(d)..]);
+                sum = sum + e;
+            }
+            for d in 0..dim {
+                let o = Lanes::<f32, N>::load(&out[at(d)..]) / sum;
+                o.store(&mut out[at(d)..]);
+            }
+            idx += N;
+        } else {
+            let size = (total - idx).min(inner - inner_idx);
+            for j in 0..size {
+                let at = |d: usize| base + j + d * inner;
+                let mut mx = x[at(0)];
+                for d in 1..dim {
+                    mx = mx.max(x[at(d)]);
+                }
+                let mut sum = 0.0f32;
+                for d in 0..dim {
+                    let e = (x[at(d)] - mx).exp();
+                    out[at(d)] = e;
+                    sum += e;
+                }
+                for d in 0..dim {
+                    out[at(d)] /= sum;
+                }
+            }
+            idx += size;
+        }
+    }
+}
+
+/// `serial_vec_logsoftmax_range` (log_softmax along a dimension that is not the last).
+#[inline(always)]
+fn log_softmax_inner(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    // Chunks of the inner dimension, sized to fit 128 KiB per chunk (a multiple of N).
+    let max_chunk = ((128 * 1024 / dim.max(1) / 4).max(N) / N) * N;
+    let chunk = max_chunk.min(inner);
+    let num_chunks = inner.div_ceil(chunk);
+    let mut mx = vec![0f32; chunk];
+    let mut sum = vec![0f32; chunk];
+    for i in 0..outer * num_chunks {
+        let outer_idx = i / num_chunks;
+        let begin = (i % num_chunks) * chunk;
+        let size = chunk.min(inner - begin);
+        let vsize = size - size % N;
+        mx[..size].fill(f32::NEG_INFINITY);
+        sum[..size].fill(0.0);
+        let row = |d: usize| outer_idx * dim * inner + d * inner + begin;
+        for d in 0..dim {
+            let r = row(d);
+            for k in 0..size {
+                let v = x[r + k];
+                // blendv(max, data, data > max) and its scalar twin.
+                if v > mx[k] {
+                    mx[k] = v;
+                }
+            }
+        }
+        for d in 0..dim {
+            let r = row(d);
+            for k in 0..vsize {
+                sum[k] += vexp(x[r + k] - mx[k]);
+            }
+            for k in vsize..size {
+                sum[k] += (x[r + k] - mx[k]).exp();
+            }
+        }
+        for s in sum[..size].iter_mut() {
+            *s = sleef::logf_u10_avx512(*s);
+        }
+        for d in 0..dim {
+            let r = row(d);
+            for k in 0..size {
+                out[r + k] = x[r + k] - mx[k] - sum[k];
+            }
+        }
+    }
+}
+
+/// `_vec_host_softmax_backward_lastdim` for softmax: grad_input = (grad - sum(grad * out)) * out.
+pub fn softmax_backward_f32(
+    grad: &[f32],
+    out: &[f32],
+    gi: &mut [f32],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
+    if inner == 1 {
+        for r in 0..outer {
+            let s = r * dim;
+            let (g, o) = (&grad[s..s + dim], &out[s..s + dim]);
+            let sum = dot_reduce_all::<N>(g, o);
+            for k in 0..dim {
+                gi[s + k] = (g[k] - sum) * o[k];
+            }
+        }
+    } else {
+        softmax_backward_inner(grad, out, gi, outer, dim, inner);
+    }
+}
+
+/// `_vec_host_softmax_backward_lastdim` for log_softmax: grad_input = grad - exp(out) * sum(grad).
+pub fn log_softmax_backward_f32(
+    grad: &[f32],
+    out: &[f32],
+    gi: &mut [f32],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
+    if inner == 1 {
+        for r in 0..outer {
+            let s = r * dim;
+            let (g, o) = (&grad[s..s + dim], &out[s..s + dim]);
+            let sum = reduce_all::<f32, N>(g, |a, b| a + b);
+            for k in 0..dim {
+                gi[s + k] = (-vexp(o[k])).mul_add(sum, g[k]);
+            }
+        }
+    } else {
+        log_softmax_backward_inner(grad, out, gi, outer, dim, inner);
+    }
+}
+
+fn backward_chunk(dim: usize, inner: usize) -> (usize, usize) {
+    let max_chunk = ((128 * 1024 / dim.max(1) / 4).max(N) / N) * N;
+    let chunk = max_chunk.min(inner);
+    (chunk, inner.div_ceil(chunk))
+}
+
+/// `_vec_softmax_backward` (not the last dimension).
+fn softmax_backward_inner(
+    grad: &[f32],
+    out: &[f32],
+    gi: &mut [f32],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
+    let (chunk, num_chunks) = backward_chunk(dim, inner);
+    let mut sum = vec![0f32; chunk];
+    for i in 0..outer * num_chunks {
+        let outer_idx = i / num_chunks;
+        let begin = (i % num_chunks) * chunk;
+        let size = chunk.min(inner - begin);
+        sum[..size].fill(0.0);
+        let row = |d: usize| outer_idx * dim * inner + d * inner + begin;
+        for d in 0..dim {
+            let r = row(d);
+            for k in 0..size {
+                sum[k] = grad[r + k].mul_add(out[r + k], sum[k]);
+            }
+        }
+        for d in 0..dim {
+            let r = row(d);
+            for k in 0..size {
+                gi[r + k] = out[r + k] * (grad[r + k] - sum[k]);
+            }
+        }
+    }
+}
+
+/// `_vec_log_softmax_backward` (not the last dimension).
+fn log_softmax_backward_inner(
+    grad: &[f32],
+    out: &[f32],
+    gi: &mut [f32],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
+    let (chunk, num_chunks) = backward_chunk(dim, inner);
+    let mut sum = vec![0f32; chunk];
+    for i in 0..outer * num_chunks {
+        let outer_idx = i / num_chunks;
+        let begin = (i % num_chunks) * chunk;
+        let size = chunk.min(inner - begin);
+        let vsize = size - size % N;
+        sum[..size].fill(0.0);
+        let row = |d: usize| outer_idx * dim * inner + d * inner + begin;
+        for d in 0..dim {
+            let r = row(d);
+            for k in 0..size {
+                sum[k] += grad[r + k];
+            }
+        }
+        for d in 0..dim {
+            let r = row(d);
+            for k in 0..vsize {
+                gi[r + k] = (-vexp(out[r + k])).mul_add(sum[k], grad[r + k]);
+            }
+            for k in vsize..size {
+                gi[r + k] = (-out[r + k].exp()).mul_add(sum[k], grad[r + k]);
+            }
+        }
+    }
+}

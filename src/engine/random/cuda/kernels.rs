@@ -1,0 +1,544 @@
+//! The values of ATen's CUDA distribution kernels, element by element: the grid-stride
+//! `distribution_nullary_kernel` (one curand4 per thread per iteration, `unroll` elements
+//! from it, a grid-stride apart), the bernoulli-tensor apply kernel, and dropout.
+//! Elements are in TensorIterator order (memory order for a contiguous tensor).
+
+use super::super::cpu_kernels::{self, Probabilities, RandomError, Result};
+use super::super::elements::{ElementType, ElementsMut};
+use super::super::half::{f16_bits_to_f32, f32_to_f16_bits};
+use super::philox::philox4x32_10;
+use super::{CudaGenerator, DeviceShape, launch_policy};
+
+const TWO_POW_M32: f32 = 2.328_306_4e-10; // CURAND_2POW32_INV (exactly 2^-32)
+const TWO_POW_M53: f64 = 1.110_223_024_625_156_5e-16; // CURAND_2POW53_INV_DOUBLE (2^-53)
+
+/// The four words `curand4` returns for thread `idx` on its `call`-th call, after
+/// `curand_init(seed, idx, offset)` with `offset` a multiple of 4 (as PyTorch's always is).
+fn words(seed: u64, offset: u64, idx: u64, call: u64) -> [u32; 4] {
+    let c = offset / 4 + call;
+    philox4x32_10(
+        [c as u32, (c >> 32) as u32, idx as u32, (idx >> 32) as u32],
+        [seed as u32, (seed >> 32) as u32],
+    )
+}
+
+/// `_curand_uniform`: (0, 1], the u32 rounded to float then one fused multiply-add.
+fn curand_uniform(x: u32) -> f32 {
+    (x as f32).mul_add(TWO_POW_M32, TWO_POW_M32 / 2.0)
+}
+
+/// `_curand_uniform_double_hq`: 53 bits from two words, (0, 1].
+fn curand_uniform_double(x: u32, y: u32) -> f64 {
+    let z = x as u64 ^ ((y as u64) << 21);
+    (z as f64).mul_add(TWO_POW_M53, TWO_POW_M53 / 2.0)
+}
+
+/// `_curand_box_muller`: (sin, cos) times the radius. The GPU takes `logf` and the fast
+/// `__sincosf`; correctly rounded stand-ins here (see the module note).
+fn box_muller(x: u32, y: u32) -> (f32, f32) {
+    let u = curand_uniform(x);
+    let two_pi_over_2_32 = TWO_POW_M32 * 6.283_185_5;
+    let v = (y as f32).mul_add(two_pi_over_2_32, two_pi_over_2_32 / 2.0);
+    let s = (-2.0f32 * u.ln()).sqrt();
+    let (sin, cos) = ((v as f64).sin() as f32, (v as f64).cos() as f32);
+    (sin * s, cos * s)
+}
+
+/// `_curand_box_muller_double` (GPU `log` and `sincospi`; correctly rounded stand-ins).
+fn box_muller_double(w: [u32; 4]) -> (f64, f64) {
+    let zx = w[0] as u64 ^ ((w[1] as u64) << 21);
+    let u = (zx as f64).mul_add(TWO_POW_M53, TWO_POW_M53 / 2.0);
+    let zy = w[2] as u64 ^ ((w[3] as u64) << 21);
+    let v = (zy as f64).mul_add(TWO_POW_M53 * 2.0, TWO_POW_M53);
+    let s = (-2.0 * u.ln()).sqrt();
+    let (sin, cos) = sincospi(v);
+    (sin * s, cos * s)
+}
+
+/// sin(pi x), cos(pi x) for x in (0, 2], reduced exactly to |r| <= 1/4 first.
+fn sincospi(x: f64) -> (f64, f64) {
+    let n = (x * 2.0).round();
+    let r = x - n / 2.0; // exact: x and n/2 are close
+    let (s, c) = (std::f64::consts::PI * r).sin_cos();
+    match (n as i64).rem_euclid(4) {
+        0 => (s, c),
+        1 => (c, -s),
+        2 => (-s, -c),
+        _ => (-c, s),
+    }
+}
+
+/// The grid-stride kernel: calls `write(li, value)` for every element index `li < numel`,
+/// where `value` is component `ii` of the `draw` of thread `idx` on call `k`.
+fn grid_stride<const U: usize, T: Copy>(
+    rng: &mut CudaGenerator,
+    numel: usize,
+    device: DeviceShape,
+    draw: impl Fn([u32; 4]) -> [T; U],
+    mut write: impl FnMut(usize, T),
+) {
+    if numel == 0 {
+        return;
+    }
+    let policy = launch_policy(numel as u64, U as u64, device);
+    let (seed, offset) = rng.philox_state(policy.counter_offset);
+    let threads = (policy.block * policy.grid) as usize;
+    let per_call = threads * U;
+    let calls = numel.div_ceil(per_call);
+    for k in 0..calls {
+        for idx in 0..threads {
+            let base = k * per_call + idx;
+            if base >= numel {
+                break;
+            }
+            let vals = draw(words(seed, offset, idx as u64, k as u64));
+            for (ii, v) in vals.iter().enumerate() {
+                let li = base + ii * threads;
+                if li < numel {
+                    write(li, *v);
+                }
+            }
+        }
+    }
+}
+
+fn uniform4(w: [u32; 4]) -> [f32; 4] {
+    w.map(curand_uniform)
+}
+
+fn uniform2_double(w: [u32; 4]) -> [f64; 2] {
+    [
+        curand_uniform_double(w[0], w[1]),
+        curand_uniform_double(w[2], w[3]),
+    ]
+}
+
+fn normal4(w: [u32; 4]) -> [f32; 4] {
+    let (a, b) = box_muller(w[0], w[1]);
+    let (c, d) = box_muller(w[2], w[3]);
+    [a, b, c, d]
+}
+
+fn normal2_double(w: [u32; 4]) -> [f64; 2] {
+    let (a, b) = box_muller_double(w);
+    [a, b]
+}
+
+fn u64x2(w: [u32; 4]) -> [u64; 2] {
+    [
+        ((w[0] as u64) << 32) | w[1] as u64,
+        ((w[2] as u64) << 32) | w[3] as u64,
+    ]
+}
+
+/// `uniform_(from, to)` on a CUDA tensor (`torch.rand(..., device='cuda')`).
+pub fn uniform_(
+    rng: &mut CudaGenerator,
+    out: ElementsMut,
+    from: f64,
+    to: f64,
+    device: DeviceShape,
+) -> Result<()> {
+    cpu_kernels::check_uniform_args(out.element_type(), from, to)?;
+    let n = out.len();
+    match out {
+        ElementsMut::F32(s) => {
+            let (a, b) = (from as f32, to as f32);
+            let range = b - a;
+            grid_stride(rng, n, device, uniform4, |i, r| {
+                let v = r.mul_add(range, a);
+                s[i] = if v == b { a } else { v };
+            });
+        }
+        ElementsMut::F64(s) => {
+            let range = to - from;
+            grid_stride(rng, n, device, uniform2_double, |i, r| {
+                let v = r.mul_add(range, from);
+                s[i] = if v == to { from } else { v };
+            });
+        }
+        ElementsMut::F16(s) => {
+            // from/to are cast to half first; their difference is a half too.
+            let (a, b) = (f32_to_f16_bits(from as f32), f32_to_f16_bits(to as f32));
+            let (af, bf) = (f16_bits_to_f32(a), f16_bits_to_f32(b));
+            let range = f16_bits_to_f32(f32_to_f16_bits(bf - af));
+            grid_stride(rng, n, device, uniform4, |i, r| {
+                let v = f32_to_f16_bits(r.mul_add(range, af));
+                s[i] = if f16_bits_to_f32(v) == bf { a } else { v };
+            });
+        }
+        _ => unreachable!("checked floating above"),
+    }
+    Ok(())
+}
+
+/// `normal_(mean, std)` on a CUDA tensor (`torch.randn(..., device='cuda')`).
+pub fn normal_(
+    rng: &mut CudaGenerator,
+    out: ElementsMut,
+    mean: f64,
+    std: f64,
+    device: DeviceShape,
+) -> Result<()> {
+    cpu_kernels::check_normal_std(std)?;
+    let n = out.len();
+    match out {
+        ElementsMut::F32(s) => {
+            let (m, sd) = (mean as f32, std as f32);
+            grid_stride(rng, n, device, normal4, |i, r| s[i] = r.mul_add(sd, m));
+        }
+        ElementsMut::F16(s) => {
+            let (m, sd) = (mean as f32, std as f32);
+            grid_stride(rng, n, device, normal4, |i, r| {
+                s[i] = f32_to_f16_bits(r.mul_add(sd, m))
+            });
+        }
+        ElementsMut::F64(s) => {
+            grid_stride(rng, n, device, normal2_double, |i, r| {
+                s[i] = r.mul_add(std, mean)
+            });
+        }
+        other => {
+            return Err(RandomError::runtime(format!(
+                "\"normal_kernel_cuda\" not implemented for '{}'",
+                other.element_type().scalar_type_name()
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn write_i64(out: &mut ElementsMut, i: usize, v: i64) {
+    match out {
+        ElementsMut::Bool(s) => s[i] = v != 0,
+        ElementsMut::U8(s) => s[i] = v as u8,
+        ElementsMut::I8(s) => s[i] = v as i8,
+        ElementsMut::I16(s) => s[i] = v as i16,
+        ElementsMut::I32(s) => s[i] = v as i32,
+        ElementsMut::I64(s) => s[i] = v,
+        ElementsMut::F16(s) => s[i] = f32_to_f16_bits(v as f32),
+        ElementsMut::F32(s) => s[i] = v as f32,
+        ElementsMut::F64(s) => s[i] = v as f64,
+    }
+}
+
+/// `random_(from, to)` / `torch.randint(..., device='cuda')`: 64-bit draws (two per
+/// curand4) when the range reaches 2^28, else 32-bit ones (four per curand4).
+pub fn random_from_to_(
+    rng: &mut CudaGenerator,
+    mut out: ElementsMut,
+    from: i64,
+    to: Option<i64>,
+    device: DeviceShape,
+) -> Result<()> {
+    let (range, base) = match cpu_kernels::random_range(out.element_type(), from, to)? {
+        Some(rb) => rb,
+        None => {
+            // The full int64 range.
+            if !matches!(
+                out.element_type(),
+                ElementType::I64 | ElementType::F32 | ElementType::F64
+            ) {
+                return Err(RandomError::runtime(
+                    "random_full_64_bits_range_kernel_cuda handles only int64, double, float and bfloat16",
+                ));
+            }
+            let n = out.len();
+            grid_stride(rng, n, device, u64x2, |i, r| {
+                write_i64(&mut out, i, r as i64)
+            });
+            return Ok(());
+        }
+    };
+    let n = out.len();
+    if n == 0 {
+        return Ok(());
+    }
+    if range >= 1 << 28 {
+        grid_stride(rng, n, device, u64x2, |i, r| {
+            write_i64(&mut out, i, (r % range).wrapping_add(base as u64) as i64)
+        });
+    } else {
+        grid_stride(
+            rng,
+            n,
+            device,
+            |w| w,
+            |i, r: u32| {
+                write_i64(
+                    &mut out,
+                    i,
+                    (r as u64 % range).wrapping_add(base as u64) as i64,
+                )
+            },
+        );
+    }
+    Ok(())
+}
+
+/// `random_()` with no bounds on a CUDA tensor.
+pub fn random_(rng: &mut CudaGenerator, mut out: ElementsMut, device: DeviceShape) {
+    let n = out.len();
+    let t = out.element_type();
+    if matches!(t, ElementType::I64 | ElementType::F64) {
+        let m = if t == ElementType::I64 {
+            1u64 << 63
+        } else {
+            (1u64 << 53) + 1
+        };
+        grid_stride(rng, n, device, u64x2, |i, r| {
+            write_i64(&mut out, i, (r % m) as i64)
+        });
+        return;
+    }
+    let m: u64 = match t {
+        ElementType::Bool => 2,
+        ElementType::U8 => 256,
+        ElementType::I8 => 128,
+        ElementType::I16 => 32768,
+        ElementType::I32 => 1 << 31,
+        ElementType::F16 => (1 << 11) + 1,
+        _ => (1 << 24) + 1,
+    };
+    grid_stride(
+        rng,
+        n,
+        device,
+        |w| w,
+        |i, r: u32| write_i64(&mut out, i, (r as u64 % m) as i64),
+    );
+}
+
+/// `bernoulli_(p)` on a CUDA tensor: a float uniform (double for float64 tensors) below p.
+pub fn bernoulli_scalar_(
+    rng: &mut CudaGenerator,
+    mut out: ElementsMut,
+    p: f64,
+    device: DeviceShape,
+) -> Result<()> {
+    cpu_kernels::check_bernoulli_p(p)?;
+    let n = out.len();
+    if out.element_type() == ElementType::F64 {
+        grid_stride(rng, n, device, uniform2_double, |i, r| {
+            write_i64(&mut out, i, (r < p) as i64)
+        });
+    } else {
+        let pf = p as f32;
+        grid_stride(rng, n, device, uniform4, |i, r| {
+            write_i64(&mut out, i, (r < pf) as i64)
+        });
+    }
+    Ok(())
+}
+
+/// `torch.bernoulli(p)` / `bernoulli_(p_tensor)` on CUDA: 512-thread blocks, four elements
+/// per thread from one curand_uniform4, kept when `u <= p`; the offset advances by 12.
+pub fn bernoulli_tensor_(
+    rng: &mut CudaGenerator,
+    mut out: ElementsMut,
+    p: Probabilities,
+) -> Result<()> {
+    let (seed, offset) = rng.philox_state(10);
+    if out.len() != p.len() {
+        return Err(RandomError::runtime(format!(
+            "bernoulli_: {} probabilities for {} elements",
+            p.len(),
+            out.len()
+        )));
+    }
+    let double = out.element_type() == ElementType::F64;
+    let prob = |i: usize| -> f64 {
+        match p {
+            // Probabilities are cast to float (double for a double output) on the device.
+            Probabilities::F64(v) if double => v[i],
+            Probabilities::F64(v) => v[i] as f32 as f64,
+            Probabilities::F32(v) => v[i] as f64,
+            Probabilities::F16(v) => f16_bits_to_f32(v[i]) as f64,
+        }
+    };
+    let n = out.len();
+    for t in 0..n.div_ceil(4) {
+        let r = uniform4(words(seed, offset, t as u64, 0));
+        for (j, rj) in r.iter().enumerate() {
+            let i = 4 * t + j;
+            if i >= n {
+                break;
+            }
+            let pi = prob(i);
+            if !(0.0..=1.0).contains(&pi) {
+                return Err(RandomError::runtime("device-side assert triggered"));
+            }
+            write_i64(&mut out, i, (*rj as f64 <= pi) as i64);
+        }
+    }
+    Ok(())
+}
+
+/// `exponential_(lambd)` on a CUDA tensor (float math for float/half, double for double).
+pub fn exponential_(
+    rng: &mut CudaGenerator,
+    out: ElementsMut,
+    lambda: f64,
+    device: DeviceShape,
+) -> Result<()> {
+    cpu_kernels::check_exponential_lambda(out.element_type(), lambda)?;
+    let n = out.len();
+    match out {
+        ElementsMut::F64(s) => {
+            let eps = f64::EPSILON;
+            grid_stride(rng, n, device, uniform2_double, |i, r| {
+                let log = if r >= 1.0 - eps / 2.0 {
+                    -eps / 2.0
+                } else {
+                    r.ln()
+                };
+                s[i] = (-1.0 / lambda) * log;
+            });
+        }
+        ElementsMut::F32(s) => {
+            let l = lambda as f32;
+            grid_stride(rng, n, device, uniform4, |i, r| s[i] = exp_f32(r, l));
+        }
+        ElementsMut::F16(s) => {
+            let l = lambda as f32;
+            grid_stride(rng, n, device, uniform4, |i, r| {
+                s[i] = f32_to_f16_bits(exp_f32(r, l))
+            });
+        }
+        _ => unreachable!("checked floating above"),
+    }
+    Ok(())
+}
+
+fn exp_f32(r: f32, lambda: f32) -> f32 {
+    let eps = f32::EPSILON;
+    let log = if r >= 1.0 - eps / 2.0 {
+        -eps / 2.0
+    } else {
+        r.ln()
+    };
+    (-1.0 / lambda) * log
+}
+
+/// What `F.dropout(x, p, training=True)` returns on CUDA (the fused kernel) and its mask.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DropoutOutput<T> {
+    pub output: Vec<T>,
+    pub mask: Vec<bool>,
+}
+
+/// `native_dropout` on CUDA for a float32 input (elements in visit order; `aligned` when
+/// the tensor is contiguous and dense, which lets the kernel take 4 (or 2) elements per
+/// thread per draw). p = 1 returns zeros without drawing; call only in training mode.
+pub fn dropout_(
+    rng: &mut CudaGenerator,
+    input: &[f32],
+    p: f64,
+    aligned: bool,
+    device: DeviceShape,
+) -> Result<DropoutOutput<f32>> {
+    cpu_kernels::check_dropout_prob(p)?;
+    let n = input.len();
+    if p == 1.0 {
+        return Ok(DropoutOutput {
+            output: vec![0.0; n],
+            mask: vec![false; n],
+        });
+    }
+    let mut output = vec![0f32; n];
+    let mut mask = vec![false; n];
+    if n == 0 {
+        return Ok(DropoutOutput { output, mask });
+    }
+    let keep = (1.0 - p) as f32;
+    let scale = (1.0 / keep as f64) as f32;
+    let policy = launch_policy(n as u64, 4, device);
+    let (seed, offset) = rng.philox_state(policy.counter_offset);
+    let threads = (policy.block * policy.grid) as usize;
+    let mut vec = if aligned { 4 } else { 1 };
+    while vec > 1 && !n.is_multiple_of(vec) {
+        vec /= 2;
+    }
+    let mut apply = |i: usize, r: f32| {
+        let m = r < keep;
+        mask[i] = m;
+        output[i] = input[i] * (m as u8 as f32) * scale;
+    };
+    if vec > 1 {
+        // Each thread takes `vec` consecutive elements per iteration, one curand4 each time.
+        for idx in 0..threads {
+            let mut k = 0u64;
+            let mut li = idx * vec;
+            while li < n {
+                let r = uniform4(words(seed, offset, idx as u64, k));
+                for (j, rj) in r.iter().take(vec).enumerate() {
+                    apply(li + j, *rj);
+                }
+                k += 1;
+                li += threads * vec;
+            }
+        }
+    } else {
+        let per_call = threads * 4;
+        for k in 0..n.div_ceil(per_call) {
+            for idx in 0..threads {
+                let base = k * per_call + idx;
+                if base >= n {
+                    break;
+                }
+                let r = uniform4(words(seed, offset, idx as u64, k as u64));
+                for (ii, rv) in r.iter().enumerate() {
+                    let li = base + ii * threads;
+                    if li < n {
+                        apply(li, *rv);
+                    }
+                }
+            }
+        }
+    }
+    Ok(DropoutOutput { output, mask })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::philox::PhiloxState;
+    use super::*;
+
+    #[test]
+    fn direct_words_match_the_stateful_generator() {
+        for (seed, idx, offset) in [(0u64, 0u64, 0u64), (42, 3, 8), (u64::MAX, 1055, 1 << 40)] {
+            let mut s = PhiloxState::new(seed, idx, offset);
+            for call in 0..5 {
+                assert_eq!(s.next4(), words(seed, offset, idx, call));
+            }
+        }
+    }
+
+    #[test]
+    fn launch_offsets() {
+        let h = DeviceShape::H200;
+        // 5 elements: one block, one iteration, offset += 4.
+        let p = launch_policy(5, 4, h);
+        assert_eq!((p.grid, p.counter_offset), (1, 4));
+        // The grid caps at 132 * 8 blocks; beyond 4 * 270336 elements a second pass.
+        let p = launch_policy(10_000_000, 4, h);
+        assert_eq!(p.grid, 1056);
+        assert_eq!(p.counter_offset, (9_999_999 / (256 * 1056 * 4) + 1) * 4);
+    }
+
+    #[test]
+    fn uniform_is_in_the_half_open_range() {
+        let mut g = CudaGenerator::new(0);
+        let mut v = vec![0f32; 1000];
+        uniform_(
+            &mut g,
+            ElementsMut::F32(&mut v),
+            0.0,
+            1.0,
+            DeviceShape::H200,
+        )
+        .unwrap();
+        assert!(v.iter().all(|x| (0.0..1.0).contains(x)));
+        assert_eq!(g.offset(), 4);
+    }
+}

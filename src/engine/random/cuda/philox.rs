@@ -1,0 +1,160 @@
+//! curand's Philox4x32-10 (`curandStatePhilox4_32_10_t`): a 128-bit counter, a 64-bit key,
+//! ten rounds; `curand_init(seed, subsequence, offset)` puts the subsequence in the
+//! counter's high 64 bits and the offset (in 32-bit words) in the low ones.
+
+const W32_0: u32 = 0x9E37_79B9;
+const W32_1: u32 = 0xBB67_AE85;
+const M4X32_0: u32 = 0xD251_1F53;
+const M4X32_1: u32 = 0xCD9E_8D57;
+
+fn round(ctr: [u32; 4], key: [u32; 2]) -> [u32; 4] {
+    let p0 = M4X32_0 as u64 * ctr[0] as u64;
+    let p1 = M4X32_1 as u64 * ctr[2] as u64;
+    let (hi0, lo0) = ((p0 >> 32) as u32, p0 as u32);
+    let (hi1, lo1) = ((p1 >> 32) as u32, p1 as u32);
+    [hi1 ^ ctr[1] ^ key[0], lo1, hi0 ^ ctr[3] ^ key[1], lo0]
+}
+
+/// The Philox4x32-10 bijection of one counter block.
+pub fn philox4x32_10(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
+    for _ in 0..9 {
+        ctr = round(ctr, key);
+        key[0] = key[0].wrapping_add(W32_0);
+        key[1] = key[1].wrapping_add(W32_1);
+    }
+    round(ctr, key)
+}
+
+/// One thread's curand Philox state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhiloxState {
+    ctr: [u32; 4],
+    key: [u32; 2],
+    output: [u32; 4],
+    /// Which word of `output` `curand()` returns next (curand's STATE).
+    word: u32,
+}
+
+impl PhiloxState {
+    /// `curand_init(seed, subsequence, offset, &state)`.
+    pub fn new(seed: u64, subsequence: u64, offset: u64) -> Self {
+        let mut s = PhiloxState {
+            ctr: [0; 4],
+            key: [seed as u32, (seed >> 32) as u32],
+            output: [0; 4],
+            word: 0,
+        };
+        s.incr_hi(subsequence);
+        // skipahead(offset): whole blocks, then the word within one.
+        s.word += (offset & 3) as u32;
+        let mut blocks = offset / 4;
+        if s.word > 3 {
+            blocks += 1;
+            s.word -= 4;
+        }
+        s.incr_by(blocks);
+        s.output = philox4x32_10(s.ctr, s.key);
+        s
+    }
+
+    /// curand's `Philox_State_Incr(s, n)`, carry quirks included.
+    fn incr_by(&mut self, n: u64) {
+        let nlo = n as u32;
+        let mut nhi = (n >> 32) as u32;
+        self.ctr[0] = self.ctr[0].wrapping_add(nlo);
+        if self.ctr[0] < nlo {
+            nhi = nhi.wrapping_add(1);
+        }
+        self.ctr[1] = self.ctr[1].wrapping_add(nhi);
+        if nhi <= self.ctr[1] {
+            return;
+        }
+        self.ctr[2] = self.ctr[2].wrapping_add(1);
+        if self.ctr[2] != 0 {
+            return;
+        }
+        self.ctr[3] = self.ctr[3].wrapping_add(1);
+    }
+
+    /// `Philox_State_Incr_hi(s, n)`: the subsequence half of the counter.
+    fn incr_hi(&mut self, n: u64) {
+        let nlo = n as u32;
+        let mut nhi = (n >> 32) as u32;
+        self.ctr[2] = self.ctr[2].wrapping_add(nlo);
+        if self.ctr[2] < nlo {
+            nhi = nhi.wrapping_add(1);
+        }
+        self.ctr[3] = self.ctr[3].wrapping_add(nhi);
+    }
+
+    fn incr(&mut self) {
+        for w in self.ctr.iter_mut() {
+            *w = w.wrapping_add(1);
+            if *w != 0 {
+                return;
+            }
+        }
+    }
+
+    /// `curand4(&state)`: the next four words.
+    pub fn next4(&mut self) -> [u32; 4] {
+        let tmp = self.output;
+        self.incr();
+        self.output = philox4x32_10(self.ctr, self.key);
+        let o = self.output;
+        match self.word {
+            0 => tmp,
+            1 => [tmp[1], tmp[2], tmp[3], o[0]],
+            2 => [tmp[2], tmp[3], o[0], o[1]],
+            _ => [tmp[3], o[0], o[1], o[2]],
+        }
+    }
+
+    /// `curand(&state)`: the next word.
+    pub fn next_word(&mut self) -> u32 {
+        let v = self.output[self.word.min(3) as usize];
+        self.word += 1;
+        if self.word == 4 {
+            self.incr();
+            self.output = philox4x32_10(self.ctr, self.key);
+            self.word = 0;
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random123_known_answers() {
+        // Known-answer vectors of Random123's philox4x32_10 (kat_vectors).
+        assert_eq!(
+            philox4x32_10([0; 4], [0; 2]),
+            [0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8]
+        );
+        assert_eq!(
+            philox4x32_10([u32::MAX; 4], [u32::MAX; 2]),
+            [0x408f_276d, 0x41c8_3b0e, 0xa20b_c7c6, 0x6d54_51fd]
+        );
+        assert_eq!(
+            philox4x32_10(
+                [0x243f_6a88, 0x85a3_08d3, 0x1319_8a2e, 0x0370_7344],
+                [0xa409_3822, 0x299f_31d0]
+            ),
+            [0xd16c_fe09, 0x94fd_cceb, 0x5001_e420, 0x2412_6ea1]
+        );
+    }
+
+    #[test]
+    fn offsets_inside_a_block_shift_the_words() {
+        let mut a = PhiloxState::new(42, 7, 0);
+        let words: Vec<u32> = (0..12).map(|_| a.next_word()).collect();
+        for off in 0..8u64 {
+            let mut b = PhiloxState::new(42, 7, off);
+            let got = b.next4();
+            assert_eq!(got.to_vec(), words[off as usize..off as usize + 4].to_vec());
+        }
+    }
+}

@@ -1,0 +1,451 @@
+//! Where an exercise's checks run: a namespace of their own, with the real torch, the real
+//! allocator counters and the helper functions, none of which the graded code can replace.
+//!
+//! Before the learner's code runs, the modules a check may use are imported and their
+//! namespaces (and those of the classes they hold, `torch.Tensor`, `nn.Linear` …) are copied
+//! ([`Pristine::capture`]). After it, they are put back ([`Pristine::restore`]): whatever the
+//! learner's code assigned to `torch.cuda.memory_allocated` or `F.cross_entropy` is gone. The
+//! checks then run in a fresh module whose globals are a copy of the learner's variables, minus
+//! any that shadow a builtin (`def len(x): ...` does not reach the checks), plus `torch`, `nn`,
+//! `F`, `os` and the helpers, always the real ones. Comparisons that must not trust a learner's
+//! object (`__eq__` returning True for everything) go through [`plain_eq`], which compares
+//! plain Python values in Rust and calls no Python code.
+
+use super::report::{ErrorReport, TimelineEntry};
+use crate::script::{Args, Class, Dict, Interpreter, Module, PyException, PyResult, Value};
+use std::rc::Rc;
+
+/// The modules a check block may use, imported before the learner's code runs.
+const CHECK_MODULES: &[&str] = &[
+    "torch",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.cuda",
+    "torch.utils.data",
+    "os",
+    "math",
+];
+
+/// The names every check namespace binds to the real modules, whatever the learner bound them to.
+const CHECK_NAMES: &[(&str, &str)] = &[
+    ("torch", "torch"),
+    ("nn", "torch.nn"),
+    ("F", "torch.nn.functional"),
+    ("os", "os"),
+    ("math", "math"),
+];
+
+/// The namespaces of the check modules and their classes as they were before the learner's code.
+pub struct Pristine {
+    modules: Vec<(Rc<Module>, Dict)>,
+    classes: Vec<(Rc<Class>, Dict)>,
+}
+
+impl Pristine {
+    /// Imports [`CHECK_MODULES`] and copies their namespaces. A module that fails to import is
+    /// left out (the checks then import it like any script would).
+    pub fn capture(it: &mut Interpreter) -> Pristine {
+        let mut modules: Vec<(Rc<Module>, Dict)> = Vec::new();
+        let mut classes: Vec<(Rc<Class>, Dict)> = Vec::new();
+        for name in CHECK_MODULES {
+            let Ok(Value::Module(m)) = it.import_module(name) else {
+                continue;
+            };
+            if modules.iter().any(|(seen, _)| Rc::ptr_eq(seen, &m)) {
+                continue;
+            }
+            let dict = m.dict.borrow().clone();
+            for (_, value) in dict.iter() {
+                if let Value::Class(c) = value
+                    && !classes.iter().any(|(seen, _)| Rc::ptr_eq(seen, c))
+                {
+                    classes.push((c.clone(), c.dict.borrow().clone()));
+                }
+            }
+            modules.push((m, dict));
+        }
+        Pristine { modules, classes }
+    }
+
+    /// Puts every copied namespace back as it was captured.
+    pub fn restore(&self) {
+        for (m, dict) in &self.modules {
+            let old = std::mem::replace(&mut *m.dict.borrow_mut(), dict.clone());
+            drop(old);
+        }
+        for (c, dict) in &self.classes {
+            let old = std::mem::replace(&mut *c.dict.borrow_mut(), dict.clone());
+            drop(old);
+        }
+    }
+}
+
+/// What the helpers report about the exercise's own run.
+pub struct RunFacts<'a> {
+    pub error: Option<&'a ErrorReport>,
+    pub stdout: &'a str,
+    pub timeline: &'a [TimelineEntry],
+    pub launch_blocking: bool,
+}
+
+/// A fresh namespace for the checks: the learner's variables (those that do not shadow a
+/// builtin or start with `__`), the real modules of [`CHECK_NAMES`], and the helpers.
+pub fn check_namespace(it: &mut Interpreter, facts: &RunFacts) -> Rc<Module> {
+    let ns = Rc::new(Module::new("__check__"));
+    let learner = it.main_module();
+    let copied: Vec<(Value, Value)> = learner
+        .dict
+        .borrow()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    for (key, value) in copied {
+        let Some(name) = key.as_str() else { continue };
+        if name.starts_with("__") || it.is_builtin(name) {
+            continue;
+        }
+        ns.set_attr(name, value);
+    }
+    for (name, module) in CHECK_NAMES {
+        if let Ok(m) = it.import_module(module) {
+            ns.set_attr(name, m);
+        }
+    }
+    install_helpers(&ns, facts);
+    let _ = it.run_in_module(HELPERS_IN_PYTHON, "<check helpers>", &ns);
+    ns
+}
+
+/// Helpers easier to say in Python; they run in the check namespace, so `torch` is the real one.
+const HELPERS_IN_PYTHON: &str = "\
+def on_gpu(t, device=None):
+    return torch.is_tensor(t) and t.device.type == 'cuda' and (device is None or str(t.device) == device)
+
+def on_cpu(t):
+    return torch.is_tensor(t) and t.device.type == 'cpu'
+";
+
+fn install_helpers(ns: &Rc<Module>, facts: &RunFacts) {
+    let error = facts.error;
+    let opt_str = |s: Option<String>| s.map(|s| Value::str(&s)).unwrap_or(Value::None);
+    let opt_int = |n: Option<u32>| n.map(|n| Value::Int(i64::from(n))).unwrap_or(Value::None);
+    let constants: [(&str, Value); 6] = [
+        ("error_type", opt_str(error.map(|e| e.type_name.clone()))),
+        ("error_message", opt_str(error.map(|e| e.message.clone()))),
+        ("error_line", opt_int(error.and_then(|e| e.line))),
+        ("origin_line", opt_int(error.and_then(|e| e.origin_line))),
+        ("output", Value::str(facts.stdout)),
+        ("launch_blocking", Value::Bool(facts.launch_blocking)),
+    ];
+    for (name, value) in constants {
+        ns.set_attr(
+            name,
+            Value::native_fn(name, move |_it, _args| Ok(value.clone())),
+        );
+    }
+
+    let ops: Rc<Vec<OpRun>> = Rc::new(facts.timeline.iter().filter_map(OpRun::of).collect());
+    let all = ops.clone();
+    ns.set_attr(
+        "launched_ops",
+        Value::native_fn("launched_ops", move |_it, args| {
+            no_args("launched_ops", &args)?;
+            Ok(Value::list(
+                all.iter()
+                    .filter(|o| o.ran)
+                    .map(|o| Value::tuple(vec![Value::str(&o.op), Value::str(&o.device)]))
+                    .collect(),
+            ))
+        }),
+    );
+    let all = ops.clone();
+    ns.set_attr(
+        "raised_ops",
+        Value::native_fn("raised_ops", move |_it, args| {
+            no_args("raised_ops", &args)?;
+            Ok(Value::list(
+                all.iter()
+                    .filter(|o| o.raised)
+                    .map(|o| Value::tuple(vec![Value::str(&o.op), Value::str(&o.device)]))
+                    .collect(),
+            ))
+        }),
+    );
+    let all = ops.clone();
+    ns.set_attr(
+        "ran_on_gpu",
+        Value::native_fn("ran_on_gpu", move |_it, args| {
+            let (op, device) = op_and_device("ran_on_gpu", args)?;
+            let n = all
+                .iter()
+                .filter(|o| o.ran && o.op == op && o.device.starts_with("cuda"))
+                .filter(|o| device.as_ref().is_none_or(|d| *d == o.device))
+                .count();
+            Ok(Value::Int(n as i64))
+        }),
+    );
+    let all = ops.clone();
+    ns.set_attr(
+        "op_lines",
+        Value::native_fn("op_lines", move |_it, args| {
+            let (op, _) = op_and_device("op_lines", args)?;
+            let mut lines: Vec<u32> = all
+                .iter()
+                .filter(|o| o.ran && o.op == op)
+                .map(|o| o.line)
+                .collect();
+            lines.dedup();
+            Ok(Value::list(
+                lines
+                    .into_iter()
+                    .map(|l| Value::Int(i64::from(l)))
+                    .collect(),
+            ))
+        }),
+    );
+    let all = ops;
+    ns.set_attr(
+        "ran_on_cpu",
+        Value::native_fn("ran_on_cpu", move |_it, args| {
+            let (op, _) = op_and_device("ran_on_cpu", args)?;
+            let n = all
+                .iter()
+                .filter(|o| o.ran && o.op == op && o.device == "cpu")
+                .count();
+            Ok(Value::Int(n as i64))
+        }),
+    );
+
+    ns.set_attr(
+        "same",
+        Value::native_fn("same", |_it, args| {
+            let [a, b] = two_args("same", args)?;
+            Ok(Value::Bool(plain_eq(&a, &b, 0)))
+        }),
+    );
+    ns.set_attr(
+        "close",
+        Value::native_fn("close", |_it, mut args| {
+            let tol = match args.take_kw("tol") {
+                Some(v) => number(&v).ok_or_else(|| {
+                    PyException::new("TypeError", "close(): tol must be a number")
+                })?,
+                None if args.positional.len() == 3 => {
+                    let v = args.positional.pop().unwrap_or_default();
+                    number(&v).ok_or_else(|| {
+                        PyException::new("TypeError", "close(): tol must be a number")
+                    })?
+                }
+                None => 1e-5,
+            };
+            let [a, b] = two_args("close", args)?;
+            Ok(Value::Bool(plain_close(&a, &b, tol, 0)))
+        }),
+    );
+    ns.set_attr(
+        "is_number",
+        Value::native_fn("is_number", |_it, args| {
+            let [v] = n_args::<1>("is_number", args)?;
+            Ok(Value::Bool(matches!(v, Value::Int(_) | Value::Float(_))))
+        }),
+    );
+    let target = ns.clone();
+    ns.set_attr(
+        "set_global",
+        Value::native_fn("set_global", move |it, args| {
+            let [name, value] = two_args("set_global", args)?;
+            let Some(name) = name.as_str().map(str::to_string) else {
+                return Err(PyException::new(
+                    "TypeError",
+                    "set_global(): the name must be a string",
+                ));
+            };
+            it.set_main_global(&name, value.clone());
+            target.set_attr(&name, value);
+            Ok(Value::None)
+        }),
+    );
+}
+
+/// One engine operation of the exercise's run, as the helpers see it.
+struct OpRun {
+    op: String,
+    /// `cpu` or `cuda:N`.
+    device: String,
+    /// It ran (on the device or the host), possibly failing a device-side assert.
+    ran: bool,
+    /// The call raised on the host (an out-of-memory refusal, a device mismatch…).
+    raised: bool,
+    /// The exercise line that issued it.
+    line: u32,
+}
+
+impl OpRun {
+    /// Allocator bookkeeping (`alloc`, `free`) is not an operation the code asked for.
+    fn of(e: &TimelineEntry) -> Option<OpRun> {
+        if matches!(e.kind.as_str(), "alloc" | "free") {
+            return None;
+        }
+        let device = match e.device {
+            Some(d) if e.kind != "host" || e.status == "error" => format!("cuda:{d}"),
+            _ => "cpu".to_string(),
+        };
+        Some(OpRun {
+            op: e.op.clone(),
+            device,
+            ran: matches!(e.status.as_str(), "ok" | "assert"),
+            raised: e.status == "error",
+            line: e.line,
+        })
+    }
+}
+
+fn no_args(name: &str, args: &Args) -> PyResult<()> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(PyException::new(
+            "TypeError",
+            format!("{name}() takes no arguments"),
+        ))
+    }
+}
+
+fn n_args<const N: usize>(name: &str, args: Args) -> PyResult<[Value; N]> {
+    if !args.keywords.is_empty() {
+        return Err(PyException::new(
+            "TypeError",
+            format!("{name}() takes no keyword arguments"),
+        ));
+    }
+    let given = args.positional.len();
+    <[Value; N]>::try_from(args.positional).map_err(|_| {
+        PyException::new(
+            "TypeError",
+            format!("{name}() takes {N} arguments ({given} given)"),
+        )
+    })
+}
+
+fn two_args(name: &str, args: Args) -> PyResult<[Value; 2]> {
+    n_args::<2>(name, args)
+}
+
+/// `(op, device)` from `ran_on_gpu('linear')` or `ran_on_gpu('linear', 'cuda:1')` (an int
+/// index works too).
+fn op_and_device(name: &str, mut args: Args) -> PyResult<(String, Option<String>)> {
+    let device_kw = args.take_kw("device");
+    if !args.keywords.is_empty() || args.positional.is_empty() || args.positional.len() > 2 {
+        return Err(PyException::new(
+            "TypeError",
+            format!("{name}() takes an op name and optionally a device"),
+        ));
+    }
+    let device = device_kw.or_else(|| args.positional.get(1).cloned());
+    let op = args.positional[0]
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| {
+            PyException::new(
+                "TypeError",
+                format!("{name}(): the op name must be a string"),
+            )
+        })?;
+    let device = match device {
+        None | Some(Value::None) => None,
+        Some(Value::Int(i)) => Some(format!("cuda:{i}")),
+        Some(v) => match v.as_str() {
+            Some("cuda") => Some("cuda:0".into()),
+            Some(s) => Some(s.to_string()),
+            None => {
+                return Err(PyException::new(
+                    "TypeError",
+                    format!("{name}(): the device must be a string such as 'cuda:1' or an index"),
+                ));
+            }
+        },
+    };
+    Ok((op, device))
+}
+
+/// The value of an int or float (not a bool: `True` is not a number of bytes).
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+/// Deeper than this, two values are not compared (and count as different).
+const MAX_DEPTH: usize = 64;
+
+/// Python's `==` restricted to plain values (None, bool, int, float, str, and lists, tuples,
+/// dicts and sets of them), evaluated here without calling any Python code: any other object,
+/// a learner's class with its own `__eq__` included, is equal to nothing. A bool equals only a
+/// bool; ints and floats compare by value.
+pub fn plain_eq(a: &Value, b: &Value, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::List(x), Value::List(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| plain_eq(p, q, depth + 1))
+        }
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| plain_eq(p, q, depth + 1))
+        }
+        (Value::Dict(x), Value::Dict(y)) | (Value::Set(x), Value::Set(y)) => {
+            same_entries(&x.borrow(), &y.borrow(), depth)
+        }
+        _ => match (number(a), number(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+    }
+}
+
+/// Two dicts (or sets) hold the same keys with the same values, in any order.
+fn same_entries(x: &Dict, y: &Dict, depth: usize) -> bool {
+    x.len() == y.len()
+        && x.iter().all(|(k, v)| {
+            y.iter()
+                .any(|(k2, v2)| plain_eq(k, k2, depth + 1) && plain_eq(v, v2, depth + 1))
+        })
+}
+
+/// Numbers within `tol` of each other, or lists / tuples of them element by element.
+fn plain_close(a: &Value, b: &Value, tol: f64, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let seq = |v: &Value| -> Option<Vec<Value>> {
+        match v {
+            Value::List(l) => Some(l.borrow().iter().cloned().collect()),
+            Value::Tuple(t) => Some(t.iter().cloned().collect()),
+            _ => None,
+        }
+    };
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) => (x - y).abs() <= tol,
+        _ => match (seq(a), seq(b)) {
+            (Some(x), Some(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(&y)
+                        .all(|(p, q)| plain_close(p, q, tol, depth + 1))
+            }
+            _ => false,
+        },
+    }
+}

@@ -1,0 +1,389 @@
+//! GPU tests: the cuda device against the emulated device and the host, on a real GPU.
+//! They are `#[ignore]`d (CI has no GPU); scripts/gpu-check.sh runs this binary with
+//! `--ignored` on a lent GPU machine. Each needs a GPU and fails, saying so, without one.
+//! (The .py files beside this one are the PyTorch scripts gpu-check.sh records.)
+
+use cudatutor::engine::cuda::cache::PtxCache;
+use cudatutor::engine::cuda::emulated::EmulatedDevice;
+use cudatutor::engine::cuda::gpu::GpuDevice;
+use cudatutor::engine::cuda::launch::{CtReduceGeom, DevicePtr};
+use cudatutor::engine::cuda::nvrtc;
+use cudatutor::engine::cuda::ops::{
+    BinaryKernel, CompareKernel, Elem, Kernels, NllReduction, ReduceKernel, Scalar, Strided,
+    UnaryKernel,
+};
+use cudatutor::engine::cuda::real::CudaDevice;
+use cudatutor::engine::cuda::selftest::SelfTestReport;
+
+fn gpu() -> CudaDevice {
+    let n = nvrtc::locate().unwrap_or_else(|e| panic!("NVRTC is needed: {e}"));
+    let dir = std::env::temp_dir().join(format!("cudatutor-gpu-tests-{}", std::process::id()));
+    CudaDevice::open(0, n, PtxCache::new(dir), false)
+        .unwrap_or_else(|e| panic!("these tests need a GPU: {e}"))
+}
+
+fn emu() -> EmulatedDevice {
+    EmulatedDevice::new(1 << 32, 1 << 32).unwrap()
+}
+
+fn upload(d: &dyn GpuDevice, bytes: &[u8]) -> DevicePtr {
+    let p = d
+        .mem_alloc((bytes.len().max(1) as u64).next_multiple_of(512))
+        .unwrap();
+    d.copy_h2d(p, bytes, false).unwrap();
+    p
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn i64s(v: &[i64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn read_f32(d: &dyn GpuDevice, p: DevicePtr, n: usize) -> Vec<f32> {
+    let mut raw = vec![0u8; n * 4];
+    d.copy_d2h(&mut raw, p).unwrap();
+    raw.chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn read_i64(d: &dyn GpuDevice, p: DevicePtr, n: usize) -> Vec<i64> {
+    let mut raw = vec![0u8; n * 8];
+    d.copy_d2h(&mut raw, p).unwrap();
+    raw.chunks(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Runs `f` on both devices and returns (gpu, emulated) f32 outputs of `n` elements.
+fn both(
+    n: usize,
+    sm: u32,
+    f: &dyn Fn(&Kernels, &dyn GpuDevice, DevicePtr),
+) -> (Vec<f32>, Vec<f32>) {
+    let (g, e) = (gpu(), emu());
+    let mut outs = Vec::new();
+    for d in [&g as &dyn GpuDevice, &e as &dyn GpuDevice] {
+        let k = Kernels {
+            device: d,
+            sm_count: sm,
+        };
+        let out = d
+            .mem_alloc(((n * 8).max(1) as u64).next_multiple_of(512))
+            .unwrap();
+        f(&k, d, out);
+        d.synchronize().unwrap();
+        outs.push(read_f32(d, out, n));
+    }
+    let e_out = outs.pop().unwrap();
+    (outs.pop().unwrap(), e_out)
+}
+
+fn close(what: &str, g: &[f32], e: &[f32], rel: f32) {
+    for (i, (a, b)) in g.iter().zip(e).enumerate() {
+        let ok = a.to_bits() == b.to_bits() || (a - b).abs() <= rel * b.abs().max(1e-30);
+        assert!(ok, "{what}[{i}]: gpu {a:e}, emulated {b:e}");
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU (scripts/gpu-check.sh)"]
+fn gpu_self_test_passes_in_its_own_process() {
+    // On the GPU machine the binary is not where it was built: gpu-check.sh names it.
+    let bin = std::env::var_os("CUDATUTOR_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_cudatutor").into());
+    let out = std::process::Command::new(bin)
+        .arg("__selftest")
+        .env(
+            "CUDATUTOR_CACHE_DIR",
+            std::env::temp_dir().join("cudatutor-gpu-selftest"),
+        )
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let r: SelfTestReport =
+        serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    for c in &r.checks {
+        eprintln!(
+            "{:<55} {} {:e} {:?}",
+            c.kernel, c.passed, c.max_abs_diff, c.detail
+        );
+    }
+    assert!(r.passed(), "{:?}", r.first_failure());
+}
+
+#[test]
+#[ignore = "needs a GPU (scripts/gpu-check.sh)"]
+fn gpu_elementwise_compare_and_copy_agree_with_the_emulated_device_bit_for_bit() {
+    let x: Vec<f32> = (0..5000)
+        .map(|i| ((i * 37 % 101) as f32 - 50.0) * 0.173)
+        .collect();
+    let y: Vec<f32> = (0..5000)
+        .map(|i| ((i * 11 % 89) as f32 - 44.0) * 0.31 + 0.01)
+        .collect();
+    for op in [
+        BinaryKernel::Add,
+        BinaryKernel::Sub,
+        BinaryKernel::Mul,
+        BinaryKernel::Div,
+        BinaryKernel::Maximum,
+    ] {
+        let (g, e) = both(5000, 132, &|k, d, out| {
+            let (a, b) = (upload(d, &f32s(&x)), upload(d, &f32s(&y)));
+            k.binary(
+                op,
+                Elem::F32,
+                &[5000],
+                Strided {
+                    ptr: a,
+                    strides: &[1],
+                },
+                Strided {
+                    ptr: b,
+                    strides: &[1],
+                },
+                Strided {
+                    ptr: out,
+                    strides: &[1],
+                },
+            )
+            .unwrap();
+        });
+        close(&format!("{op:?}"), &g, &e, 0.0);
+    }
+    let (g, e) = both(5000, 132, &|k, d, out| {
+        let a = upload(d, &f32s(&x));
+        k.binary_scalar(
+            BinaryKernel::Div,
+            false,
+            &[5000],
+            Strided {
+                ptr: a,
+                strides: &[1],
+            },
+            Scalar::F32(3.0),
+            Strided {
+                ptr: out,
+                strides: &[1],
+            },
+        )
+        .unwrap();
+    });
+    close("x / 3 (PyTorch's reciprocal multiply)", &g, &e, 0.0);
+    for op in [
+        UnaryKernel::Exp,
+        UnaryKernel::Log,
+        UnaryKernel::Tanh,
+        UnaryKernel::Sigmoid,
+    ] {
+        let (g, e) = both(5000, 132, &|k, d, out| {
+            let a = upload(
+                d,
+                &f32s(&y.iter().map(|v| v.abs() + 0.5).collect::<Vec<_>>()),
+            );
+            k.unary(
+                op,
+                Elem::F32,
+                &[5000],
+                Strided {
+                    ptr: a,
+                    strides: &[1],
+                },
+                Strided {
+                    ptr: out,
+                    strides: &[1],
+                },
+            )
+            .unwrap();
+        });
+        // CUDA's expf/logf/tanhf are within 2 ulp of the correctly rounded value.
+        close(&format!("{op:?}"), &g, &e, 5e-7);
+    }
+    let (g, e) = both(5000, 132, &|k, d, out| {
+        let a = upload(d, &f32s(&x));
+        k.compare_scalar(
+            CompareKernel::Gt,
+            &[5000],
+            Strided {
+                ptr: a,
+                strides: &[1],
+            },
+            Scalar::F32(0.0),
+            Strided {
+                ptr: out,
+                strides: &[1],
+            },
+        )
+        .unwrap();
+    });
+    close("gt", &g[..1250], &e[..1250], 0.0);
+}
+
+#[test]
+#[ignore = "needs a GPU (scripts/gpu-check.sh)"]
+fn gpu_reductions_softmax_loss_and_gemm_agree_with_the_emulated_device() {
+    let x: Vec<f32> = (0..64 * 300)
+        .map(|i| ((i * 29 % 97) as f32 - 48.0) * 0.05)
+        .collect();
+    let (g, e) = both(64, 132, &|k, d, out| {
+        let a = upload(d, &f32s(&x));
+        let geom = CtReduceGeom {
+            outer: 64,
+            len: 300,
+            inner: 1,
+            s_outer: 300,
+            s_len: 1,
+            s_inner: 1,
+        };
+        k.reduce(ReduceKernel::Sum, Elem::F32, geom, a, out, None)
+            .unwrap();
+    });
+    // Same kernel, same order: the GPU adds in the order the emulated device does.
+    close("sum", &g, &e, 0.0);
+    let (g, e) = both(64 * 300, 132, &|k, d, out| {
+        let a = upload(d, &f32s(&x));
+        k.softmax(true, Elem::F32, 64, 300, 1, a, out).unwrap();
+    });
+    close("log_softmax", &g, &e, 5e-7);
+    let (g, e) = both(2, 132, &|k, d, out| {
+        let lp = upload(d, &f32s(&x[..64 * 5]));
+        let t = upload(
+            d,
+            &i64s(
+                &(0..64)
+                    .map(|i| if i % 7 == 3 { -100 } else { i % 5 })
+                    .collect::<Vec<_>>(),
+            ),
+        );
+        k.nll_loss(
+            Elem::F32,
+            false,
+            NllReduction::Mean,
+            Some(64),
+            5,
+            lp,
+            t,
+            None,
+            -100,
+            out,
+            out.offset(4),
+        )
+        .unwrap();
+    });
+    close("nll_loss", &g, &e, 0.0);
+    let (g, e) = both(40 * 50, 132, &|k, d, out| {
+        let a = upload(d, &f32s(&x[..40 * 70]));
+        let b = upload(d, &f32s(&x[100..100 + 70 * 50]));
+        k.gemm(
+            Elem::F32,
+            1,
+            40,
+            50,
+            70,
+            1.0,
+            (a, 70, 1, 0),
+            (b, 50, 1, 0),
+            0.0,
+            (out, 50, 0),
+        )
+        .unwrap();
+    });
+    // The GPU contracts a * b + acc into fused multiply-adds; the emulated build does not.
+    close("sgemm (tiled)", &g, &e, 1e-5);
+}
+
+#[test]
+#[ignore = "needs a GPU (scripts/gpu-check.sh)"]
+fn gpu_random_numbers_equal_the_emulated_devices() {
+    let (g, e) = both(100_003, 132, &|k, _d, out| {
+        k.random_float(false, Elem::F32, 100_003, 42, 8, 0.0, 1.0, out)
+            .unwrap();
+    });
+    close(
+        "uniform_f32 (exact integer and fma arithmetic)",
+        &g,
+        &e,
+        0.0,
+    );
+    let (g, e) = both(100_003, 132, &|k, _d, out| {
+        k.random_float(true, Elem::F32, 100_003, 42, 8, 0.0, 1.0, out)
+            .unwrap();
+    });
+    // The GPU's fast __sincosf and logf against correctly rounded ones.
+    close("normal_f32", &g, &e, 2e-6);
+    let (gd, ed) = (gpu(), emu());
+    let mut outs = Vec::new();
+    for d in [&gd as &dyn GpuDevice, &ed as &dyn GpuDevice] {
+        let k = Kernels {
+            device: d,
+            sm_count: 132,
+        };
+        let out = d.mem_alloc(8 * 1024).unwrap();
+        k.randint(Elem::I64, 1000, 7, 0, -3, 1 << 40, out).unwrap();
+        outs.push(read_i64(d, out, 1000));
+    }
+    assert_eq!(outs[0], outs[1], "randint");
+}
+
+#[test]
+#[ignore = "needs a GPU (scripts/gpu-check.sh)"]
+fn gpu_cublas_when_present_agrees_with_the_tiled_kernel() {
+    let g = gpu();
+    let Some(blas) = g.cublas() else {
+        eprintln!("cuBLAS not loadable here: the tiled kernel is what runs");
+        return;
+    };
+    let ws_bytes = g.cublas_workspace_size();
+    let ws = g.mem_alloc(ws_bytes.max(512)).unwrap();
+    blas.set_workspace(ws, ws_bytes).unwrap();
+    let x: Vec<f32> = (0..40 * 70)
+        .map(|i| ((i * 13 % 31) as f32 - 15.0) * 0.1)
+        .collect();
+    let w: Vec<f32> = (0..50 * 70)
+        .map(|i| ((i * 7 % 23) as f32 - 11.0) * 0.05)
+        .collect();
+    let (a, b) = (upload(&g, &f32s(&x)), upload(&g, &f32s(&w)));
+    let (c1, c2) = (g.mem_alloc(8192).unwrap(), g.mem_alloc(8192).unwrap());
+    // x [40, 70] @ w.t() where w is [50, 70] (nn.Linear's layout).
+    blas.gemm(
+        Elem::F32,
+        1,
+        40,
+        50,
+        70,
+        1.0,
+        (a, 70, 1, 0),
+        (b, 1, 70, 0),
+        0.0,
+        (c1, 50, 0),
+    )
+    .unwrap();
+    let k = Kernels {
+        device: &g,
+        sm_count: g.sm_count(),
+    };
+    k.gemm(
+        Elem::F32,
+        1,
+        40,
+        50,
+        70,
+        1.0,
+        (a, 70, 1, 0),
+        (b, 1, 70, 0),
+        0.0,
+        (c2, 50, 0),
+    )
+    .unwrap();
+    g.synchronize().unwrap();
+    close(
+        "cublas vs tiled",
+        &read_f32(&g, c1, 2000),
+        &read_f32(&g, c2, 2000),
+        1e-5,
+    );
+}

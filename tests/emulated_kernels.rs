@@ -1,0 +1,1304 @@
+//! Every kernel of kernels/*.cu, run on the emulated device through the kernel calls of
+//! src/engine/cuda/ops.rs, against values computed on the host: exact where the host is exact
+//! (IEEE +, -, *, / and every integer, bool, compare, copy, index and selection kernel; sums of
+//! integers), else within a stated relative tolerance (transcendental functions: 2e-7 for f32,
+//! 1e-15 for f64, the libm's last bit; float reductions, softmax and GEMM, whose order of
+//! additions is the kernel's: 1e-5 for f32, 1e-12 for f64). Softmax, log_softmax and nll_loss
+//! are also checked against the engine's PyTorch-CPU-exact numerics (engine::numerics).
+//! The last test checks that every entry point the binary holds was launched here.
+
+use cudatutor::engine::cuda::emulated::{self, EmulatedDevice};
+use cudatutor::engine::cuda::gpu::{GpuDevice, GpuKind};
+use cudatutor::engine::cuda::launch::{
+    CtReduceGeom, CtShape, CtStrides, DeviceError, DevicePtr, Dim3, KernelArgs, LaunchConfig,
+};
+use cudatutor::engine::cuda::ops::{
+    BinaryKernel, CompareKernel, Elem, Kernels, NllReduction, ReduceKernel, Scalar, Strided,
+    UnaryKernel,
+};
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+static LAUNCHED: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+
+/// The emulated device, recording every entry launched.
+struct Recorder(EmulatedDevice);
+
+impl GpuDevice for Recorder {
+    fn kind(&self) -> GpuKind {
+        self.0.kind()
+    }
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn arch(&self) -> String {
+        self.0.arch()
+    }
+    fn launch(&self, entry: &str, cfg: LaunchConfig, args: &KernelArgs) -> Result<(), DeviceError> {
+        LAUNCHED.lock().unwrap().insert(entry.to_string());
+        self.0.launch(entry, cfg, args)
+    }
+    fn mem_alloc(&self, bytes: u64) -> Result<DevicePtr, DeviceError> {
+        self.0.mem_alloc(bytes)
+    }
+    fn mem_free(&self, ptr: DevicePtr, bytes: u64) {
+        self.0.mem_free(ptr, bytes)
+    }
+    fn mem_info(&self) -> (u64, u64) {
+        self.0.mem_info()
+    }
+    fn copy_h2d(&self, dst: DevicePtr, src: &[u8], nb: bool) -> Result<(), DeviceError> {
+        self.0.copy_h2d(dst, src, nb)
+    }
+    fn copy_d2h(&self, dst: &mut [u8], src: DevicePtr) -> Result<(), DeviceError> {
+        self.0.copy_d2h(dst, src)
+    }
+    fn copy_d2d(&self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<(), DeviceError> {
+        self.0.copy_d2d(dst, src, bytes)
+    }
+    fn synchronize(&self) -> Result<(), DeviceError> {
+        self.0.synchronize()
+    }
+    fn take_device_log(&self) -> Vec<String> {
+        self.0.take_device_log()
+    }
+    fn poisoned(&self) -> bool {
+        self.0.poisoned()
+    }
+}
+
+fn device() -> Recorder {
+    Recorder(EmulatedDevice::new(1 << 32, 1 << 32).expect("the emulated device is built"))
+}
+
+const ELEMS: [Elem; 6] = [
+    Elem::F32,
+    Elem::F64,
+    Elem::I64,
+    Elem::I32,
+    Elem::U8,
+    Elem::Bool,
+];
+const NUMERIC: [Elem; 5] = [Elem::F32, Elem::F64, Elem::I64, Elem::I32, Elem::U8];
+const FLOATS: [Elem; 2] = [Elem::F32, Elem::F64];
+
+/// Values of one element type, held as f64 (exact for every value used here).
+fn cast(v: f64, e: Elem) -> f64 {
+    match e {
+        Elem::F32 => v as f32 as f64,
+        Elem::F64 => v,
+        Elem::I64 => v as i64 as f64,
+        Elem::I32 => v as i64 as i32 as f64,
+        Elem::U8 => v as i64 as u8 as f64,
+        Elem::Bool => f64::from(u8::from(v != 0.0)),
+    }
+}
+
+fn bytes_of(v: &[f64], e: Elem) -> Vec<u8> {
+    let mut out = Vec::new();
+    for &x in v {
+        match e {
+            Elem::F32 => out.extend((x as f32).to_le_bytes()),
+            Elem::F64 => out.extend(x.to_le_bytes()),
+            Elem::I64 => out.extend((x as i64).to_le_bytes()),
+            Elem::I32 => out.extend((x as i64 as i32).to_le_bytes()),
+            Elem::U8 => out.push(x as i64 as u8),
+            Elem::Bool => out.push(u8::from(x != 0.0)),
+        }
+    }
+    out
+}
+
+fn values_of(b: &[u8], e: Elem) -> Vec<f64> {
+    match e {
+        Elem::F32 => b
+            .chunks(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64)
+            .collect(),
+        Elem::F64 => b
+            .chunks(8)
+            .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+            .collect(),
+        Elem::I64 => b
+            .chunks(8)
+            .map(|c| i64::from_le_bytes(c.try_into().unwrap()) as f64)
+            .collect(),
+        Elem::I32 => b
+            .chunks(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()) as f64)
+            .collect(),
+        Elem::U8 | Elem::Bool => b.iter().map(|&x| x as f64).collect(),
+    }
+}
+
+struct Buf {
+    ptr: DevicePtr,
+    n: usize,
+    elem: Elem,
+}
+
+fn upload(d: &Recorder, v: &[f64], e: Elem) -> Buf {
+    let raw = bytes_of(v, e);
+    let p = d
+        .mem_alloc((raw.len().max(1) as u64).next_multiple_of(512))
+        .unwrap();
+    d.copy_h2d(p, &raw, false).unwrap();
+    Buf {
+        ptr: p,
+        n: v.len(),
+        elem: e,
+    }
+}
+
+fn alloc(d: &Recorder, n: usize, e: Elem) -> Buf {
+    upload(d, &vec![0.0; n], e)
+}
+
+fn download(d: &Recorder, b: &Buf) -> Vec<f64> {
+    let mut raw = vec![0u8; b.n * b.elem.size()];
+    d.copy_d2h(&mut raw, b.ptr).unwrap();
+    values_of(&raw, b.elem)
+}
+
+fn k(d: &Recorder) -> Kernels<'_> {
+    Kernels {
+        device: d,
+        sm_count: 132,
+    }
+}
+
+/// Relative tolerance for a transcendental result of `e`.
+fn libm_tol(e: Elem) -> f64 {
+    if e == Elem::F32 { 2e-7 } else { 1e-15 }
+}
+
+fn check(what: &str, got: &[f64], want: &[f64], rel: f64) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let ok = (g.is_nan() && w.is_nan()) || g == w || (g - w).abs() <= rel * w.abs().max(1e-30);
+        assert!(ok, "{what}[{i}]: got {g:?}, want {w:?} (rel tol {rel:e})");
+    }
+}
+
+const A: [f64; 12] = [
+    -3.5, -1.0, -0.25, 0.0, 0.5, 1.0, 2.0, 2.75, 7.0, -7.5, 3.0, 100.0,
+];
+const B: [f64; 12] = [
+    2.0, -4.0, 0.5, 3.0, -0.5, 1.0, 2.0, -2.25, 5.0, 1.5, -3.0, 0.125,
+];
+
+fn s(strides: &[isize]) -> &[isize] {
+    strides
+}
+
+#[test]
+fn unary_kernels_on_every_dtype() {
+    let d = device();
+    let kk = k(&d);
+    type Case = (UnaryKernel, &'static [Elem], fn(f64) -> f64);
+    let ops: [Case; 13] = [
+        (UnaryKernel::Neg, &NUMERIC, |x| -x),
+        (UnaryKernel::Abs, &NUMERIC, f64::abs),
+        (UnaryKernel::Relu, &NUMERIC, |x| x.max(0.0)),
+        (UnaryKernel::Exp, &FLOATS, f64::exp),
+        (UnaryKernel::Log, &FLOATS, f64::ln),
+        (UnaryKernel::Sqrt, &FLOATS, f64::sqrt),
+        (UnaryKernel::Tanh, &FLOATS, f64::tanh),
+        (UnaryKernel::Sigmoid, &FLOATS, |x| 1.0 / (1.0 + (-x).exp())),
+        (UnaryKernel::Sin, &FLOATS, f64::sin),
+        (UnaryKernel::Cos, &FLOATS, f64::cos),
+        (UnaryKernel::Floor, &FLOATS, f64::floor),
+        (UnaryKernel::Ceil, &FLOATS, f64::ceil),
+        (UnaryKernel::LogicalNot, &[Elem::Bool], |x| {
+            f64::from(u8::from(x == 0.0))
+        }),
+    ];
+    for (op, elems, f) in ops {
+        for &e in elems {
+            let x: Vec<f64> = A.iter().map(|&v| cast(v, e)).collect();
+            let (a, out) = (upload(&d, &x, e), alloc(&d, 12, e));
+            // A [3, 4] input read transposed ([4, 3] view), so strides are exercised.
+            kk.unary(
+                op,
+                e,
+                &[4, 3],
+                Strided {
+                    ptr: a.ptr,
+                    strides: s(&[1, 4]),
+                },
+                Strided {
+                    ptr: out.ptr,
+                    strides: s(&[3, 1]),
+                },
+            )
+            .unwrap();
+            let want: Vec<f64> = (0..12)
+                .map(|i| cast(f(x[(i % 3) * 4 + i / 3]), e))
+                .collect();
+            let tol = if matches!(
+                op,
+                UnaryKernel::Neg
+                    | UnaryKernel::Abs
+                    | UnaryKernel::Relu
+                    | UnaryKernel::Floor
+                    | UnaryKernel::Ceil
+                    | UnaryKernel::LogicalNot
+                    | UnaryKernel::Sqrt
+            ) {
+                0.0
+            } else {
+                libm_tol(e) * 2.0
+            };
+            check(&format!("{op:?} {e:?}"), &download(&d, &out), &want, tol);
+        }
+    }
+}
+
+fn wrap(v: f64, e: Elem) -> f64 {
+    // Integer results wrap in their width, as the kernels' C arithmetic does.
+    match e {
+        Elem::I32 => (v as i64 as i32) as f64,
+        Elem::U8 => (v as i64 as u8) as f64,
+        _ => cast(v, e),
+    }
+}
+
+#[test]
+fn binary_kernels_with_broadcasting_on_every_dtype() {
+    let d = device();
+    let kk = k(&d);
+    type F = fn(f64, f64) -> f64;
+    let numeric: [(BinaryKernel, F); 5] = [
+        (BinaryKernel::Add, |a, b| a + b),
+        (BinaryKernel::Sub, |a, b| a - b),
+        (BinaryKernel::Mul, |a, b| a * b),
+        (BinaryKernel::Maximum, f64::max),
+        (BinaryKernel::Minimum, f64::min),
+    ];
+    let float: [(BinaryKernel, F); 2] = [
+        (BinaryKernel::Div, |a, b| a / b),
+        (BinaryKernel::Pow, f64::powf),
+    ];
+    let or: F = |a, b| f64::from(u8::from(a != 0.0 || b != 0.0));
+    let and: F = |a, b| f64::from(u8::from(a != 0.0 && b != 0.0));
+    let xor: F = |a, b| f64::from(u8::from((a != 0.0) != (b != 0.0)));
+    let boolean: [(BinaryKernel, F); 7] = [
+        (BinaryKernel::Add, or),
+        (BinaryKernel::Mul, and),
+        (BinaryKernel::Maximum, or),
+        (BinaryKernel::Minimum, and),
+        (BinaryKernel::LogicalAnd, and),
+        (BinaryKernel::LogicalOr, or),
+        (BinaryKernel::LogicalXor, xor),
+    ];
+    let bitwise: [(BinaryKernel, F); 3] = [
+        (BinaryKernel::BitwiseAnd, |a, b| {
+            ((a as i64) & (b as i64)) as f64
+        }),
+        (BinaryKernel::BitwiseOr, |a, b| {
+            ((a as i64) | (b as i64)) as f64
+        }),
+        (BinaryKernel::BitwiseXor, |a, b| {
+            ((a as i64) ^ (b as i64)) as f64
+        }),
+    ];
+    let mut cases: Vec<(BinaryKernel, Elem, F)> = Vec::new();
+    for e in NUMERIC {
+        for (op, f) in numeric {
+            cases.push((op, e, f));
+        }
+    }
+    for e in FLOATS {
+        for (op, f) in float {
+            cases.push((op, e, f));
+        }
+    }
+    for (op, f) in boolean {
+        cases.push((op, Elem::Bool, f));
+    }
+    for e in [Elem::I64, Elem::I32, Elem::U8, Elem::Bool] {
+        for (op, f) in bitwise {
+            cases.push((op, e, f));
+        }
+    }
+    for (op, e, f) in cases {
+        let x: Vec<f64> = A.iter().map(|&v| cast(v, e)).collect();
+        let y: Vec<f64> = B[..4].iter().map(|&v| cast(v, e)).collect();
+        let (a, b, out) = (upload(&d, &x, e), upload(&d, &y, e), alloc(&d, 12, e));
+        // [3, 4] OP [4] (b broadcast over rows).
+        kk.binary(
+            op,
+            e,
+            &[3, 4],
+            Strided {
+                ptr: a.ptr,
+                strides: s(&[4, 1]),
+            },
+            Strided {
+                ptr: b.ptr,
+                strides: s(&[0, 1]),
+            },
+            Strided {
+                ptr: out.ptr,
+                strides: s(&[4, 1]),
+            },
+        )
+        .unwrap();
+        let want: Vec<f64> = (0..12)
+            .map(|i| {
+                let r = f(x[i], y[i % 4]);
+                if e == Elem::Bool { r } else { wrap(r, e) }
+            })
+            .collect();
+        let tol = if op == BinaryKernel::Pow {
+            libm_tol(e) * 4.0
+        } else {
+            0.0
+        };
+        check(&format!("{op:?} {e:?}"), &download(&d, &out), &want, tol);
+    }
+}
+
+#[test]
+fn scalar_operands_and_pytorchs_division_by_a_scalar() {
+    let d = device();
+    let kk = k(&d);
+    type F = fn(f64, f64) -> f64;
+    let mut cases: Vec<(BinaryKernel, bool, Elem, F)> = Vec::new();
+    for e in NUMERIC {
+        cases.push((BinaryKernel::Add, false, e, |a, b| a + b));
+        cases.push((BinaryKernel::Sub, false, e, |a, b| a - b));
+        cases.push((BinaryKernel::Sub, true, e, |a, b| b - a));
+        cases.push((BinaryKernel::Mul, false, e, |a, b| a * b));
+        cases.push((BinaryKernel::Maximum, false, e, f64::max));
+        cases.push((BinaryKernel::Minimum, false, e, f64::min));
+    }
+    for e in FLOATS {
+        cases.push((BinaryKernel::Pow, false, e, f64::powf));
+        cases.push((BinaryKernel::Pow, true, e, |a, b| b.powf(a)));
+        cases.push((BinaryKernel::Div, true, e, |a, b| b / a));
+        cases.push((BinaryKernel::Div, false, e, |a, b| a / b)); // checked below
+    }
+    for (op, first, e, f) in cases {
+        let x: Vec<f64> = A.iter().map(|&v| cast(v, e)).collect();
+        let sv = 3.0;
+        let (a, out) = (upload(&d, &x, e), alloc(&d, 12, e));
+        kk.binary_scalar(
+            op,
+            first,
+            &[12],
+            Strided {
+                ptr: a.ptr,
+                strides: s(&[1]),
+            },
+            Scalar::from_f64(sv, e),
+            Strided {
+                ptr: out.ptr,
+                strides: s(&[1]),
+            },
+        )
+        .unwrap();
+        let got = download(&d, &out);
+        let want: Vec<f64> = if op == BinaryKernel::Div && !first {
+            // PyTorch's CUDA x / s is x * (1 / s), rounded in the element type.
+            x.iter()
+                .map(|&v| {
+                    if e == Elem::F32 {
+                        (v as f32 * (1.0f32 / 3.0)) as f64
+                    } else {
+                        v * (1.0 / 3.0)
+                    }
+                })
+                .collect()
+        } else {
+            x.iter().map(|&v| wrap(f(v, sv), e)).collect()
+        };
+        let tol = if op == BinaryKernel::Pow {
+            libm_tol(e) * 4.0
+        } else {
+            0.0
+        };
+        check(
+            &format!("{op:?} scalar_first={first} {e:?}"),
+            &got,
+            &want,
+            tol,
+        );
+    }
+}
+
+#[test]
+fn comparisons_where_isnan_on_every_dtype() {
+    let d = device();
+    let kk = k(&d);
+    type Case = (CompareKernel, fn(f64, f64) -> bool);
+    let ops: [Case; 6] = [
+        (CompareKernel::Eq, |a, b| a == b),
+        (CompareKernel::Ne, |a, b| a != b),
+        (CompareKernel::Lt, |a, b| a < b),
+        (CompareKernel::Le, |a, b| a <= b),
+        (CompareKernel::Gt, |a, b| a > b),
+        (CompareKernel::Ge, |a, b| a >= b),
+    ];
+    for e in ELEMS {
+        let x: Vec<f64> = A.iter().map(|&v| cast(v, e)).collect();
+        let y: Vec<f64> = B.iter().map(|&v| cast(v, e)).collect();
+        let (a, b) = (upload(&d, &x, e), upload(&d, &y, e));
+        for (op, f) in ops {
+            let out = alloc(&d, 12, Elem::Bool);
+            kk.compare(
+                op,
+                e,
+                &[12],
+                Strided {
+                    ptr: a.ptr,
+                    strides: s(&[1]),
+                },
+                Strided {
+                    ptr: b.ptr,
+                    strides: s(&[1]),
+                },
+                Strided {
+                    ptr: out.ptr,
+                    strides: s(&[1]),
+                },
+            )
+            .unwrap();
+            let want: Vec<f64> = (0..12)
+                .map(|i| f64::from(u8::from(f(x[i], y[i]))))
+                .collect();
+            check(&format!("{op:?} {e:?}"), &download(&d, &out), &want, 0.0);
+            let out = alloc(&d, 12, Elem::Bool);
+            let sv = cast(1.0, e);
+            kk.compare_scalar(
+                op,
+                &[12],
+                Strided {
+                    ptr: a.ptr,
+                    strides: s(&[1]),
+                },
+                Scalar::from_f64(sv, e),
+                Strided {
+                    ptr: out.ptr,
+                    strides: s(&[1]),
+                },
+            )
+            .unwrap();
+            let want: Vec<f64> = (0..12).map(|i| f64::from(u8::from(f(x[i], sv)))).collect();
+            check(
+                &format!("{op:?} scalar {e:?}"),
+                &download(&d, &out),
+                &want,
+                0.0,
+            );
+        }
+        // where(cond, a, b) with cond = a > b.
+        let cond: Vec<f64> = (0..12).map(|i| f64::from(u8::from(x[i] > y[i]))).collect();
+        let (c, out) = (upload(&d, &cond, Elem::Bool), alloc(&d, 12, e));
+        kk.where_(
+            e,
+            &[12],
+            Strided {
+                ptr: c.ptr,
+                strides: s(&[1]),
+            },
+            Strided {
+                ptr: a.ptr,
+                strides: s(&[1]),
+            },
+            Strided {
+                ptr: b.ptr,
+                strides: s(&[1]),
+            },
+            Strided {
+                ptr: out.ptr,
+                strides: s(&[1]),
+            },
+        )
+        .unwrap();
+        let want: Vec<f64> = (0..12)
+            .map(|i| if cond[i] != 0.0 { x[i] } else { y[i] })
+            .collect();
+        check(&format!("where {e:?}"), &download(&d, &out), &want, 0.0);
+    }
+    for e in FLOATS {
+        let x = vec![1.0, f64::NAN, -0.0, f64::INFINITY];
+        let (a, out) = (upload(&d, &x, e), alloc(&d, 4, Elem::Bool));
+        let args = KernelArgs::new()
+            .arg(4i64)
+            .arg(CtShape::new(&[4]).unwrap())
+            .arg(CtStrides::new(&[1]).unwrap())
+            .arg(CtStrides::new(&[1]).unwrap())
+            .arg(a.ptr)
+            .arg(out.ptr);
+        d.launch(
+            &format!("isnan_{}", e.suffix()),
+            LaunchConfig::new(Dim3::x(1), Dim3::x(32)),
+            &args,
+        )
+        .unwrap();
+        check("isnan", &download(&d, &out), &[0.0, 1.0, 0.0, 0.0], 0.0);
+    }
+}
+
+#[test]
+fn copies_and_casts_between_every_pair() {
+    let d = device();
+    let kk = k(&d);
+    for src in ELEMS {
+        for dst in ELEMS {
+            // Non-negative values below 256: every pair is defined (float -> uint8 of a
+            // negative number is undefined in C, as in CUDA).
+            let x: Vec<f64> = [0.0, 1.0, 2.75, 7.5, 100.25, 3.0]
+                .iter()
+                .map(|&v| cast(v, src))
+                .collect();
+            let (a, out) = (upload(&d, &x, src), alloc(&d, 6, dst));
+            // a [2, 3] read transposed into a contiguous [3, 2].
+            kk.copy(
+                src,
+                dst,
+                &[3, 2],
+                Strided {
+                    ptr: a.ptr,
+                    strides: s(&[1, 3]),
+                },
+                Strided {
+                    ptr: out.ptr,
+                    strides: s(&[2, 1]),
+                },
+            )
+            .unwrap();
+            let want: Vec<f64> = (0..6).map(|i| cast(x[(i % 2) * 3 + i / 2], dst)).collect();
+            check(
+                &format!("copy {src:?} -> {dst:?}"),
+                &download(&d, &out),
+                &want,
+                0.0,
+            );
+        }
+    }
+}
+
+#[test]
+fn fill_fill_strided_and_arange() {
+    let d = device();
+    let kk = k(&d);
+    for e in ELEMS {
+        let out = alloc(&d, 300, e);
+        kk.fill(300, Scalar::from_f64(2.0, e), out.ptr).unwrap();
+        check(
+            &format!("fill {e:?}"),
+            &download(&d, &out),
+            &vec![cast(2.0, e); 300],
+            0.0,
+        );
+        // fill_strided: column 1 of a [4, 3] tensor.
+        let out = alloc(&d, 12, e);
+        let mut args = KernelArgs::new()
+            .arg(4i64)
+            .arg(CtShape::new(&[4]).unwrap())
+            .arg(CtStrides::new(&[3]).unwrap());
+        match Scalar::from_f64(1.0, e) {
+            Scalar::F32(v) => args.push(v),
+            Scalar::F64(v) => args.push(v),
+            Scalar::I64(v) => args.push(v),
+            Scalar::I32(v) => args.push(v),
+            Scalar::U8(v) => args.push(v),
+            Scalar::Bool(v) => args.push(v),
+        };
+        args.push(out.ptr.offset(e.size() as u64));
+        d.launch(
+            &format!("fill_strided_{}", e.suffix()),
+            LaunchConfig::new(Dim3::x(1), Dim3::x(64)),
+            &args,
+        )
+        .unwrap();
+        let want: Vec<f64> = (0..12)
+            .map(|i| if i % 3 == 1 { cast(1.0, e) } else { 0.0 })
+            .collect();
+        check(
+            &format!("fill_strided {e:?}"),
+            &download(&d, &out),
+            &want,
+            0.0,
+        );
+    }
+    for e in [Elem::F32, Elem::F64, Elem::I64, Elem::I32] {
+        let out = alloc(&d, 20, e);
+        kk.arange(e, 20, -3.0, 2.0, out.ptr).unwrap();
+        let want: Vec<f64> = (0..20).map(|i| -3.0 + 2.0 * i as f64).collect();
+        check(&format!("arange {e:?}"), &download(&d, &out), &want, 0.0);
+    }
+    let out = alloc(&d, 10, Elem::F32);
+    kk.arange(Elem::F32, 10, 0.0, 0.1, out.ptr).unwrap();
+    let want: Vec<f64> = (0..10).map(|i| (0.1f32 * i as f32) as f64).collect();
+    check("arange f32 0.1", &download(&d, &out), &want, 0.0);
+}
+
+#[test]
+fn reductions_on_every_dtype() {
+    let d = device();
+    let kk = k(&d);
+    // [2, 700, 3], reduced over the middle dimension (300+ elements: several threads per row).
+    let (outer, len, inner) = (2usize, 700usize, 3usize);
+    let geom = CtReduceGeom {
+        outer: 2,
+        len: 700,
+        inner: 3,
+        s_outer: 2100,
+        s_len: 3,
+        s_inner: 1,
+    };
+    for e in ELEMS {
+        let x: Vec<f64> = (0..outer * len * inner)
+            .map(|i| {
+                cast(
+                    ((i * 37 + 11) % 23) as f64 - 9.0 + if e.is_float() { 0.25 } else { 0.0 },
+                    e,
+                )
+            })
+            .collect();
+        let a = upload(&d, &x, e);
+        let rows: Vec<Vec<f64>> = (0..outer * inner)
+            .map(|r| {
+                (0..len)
+                    .map(|j| x[(r / inner) * len * inner + j * inner + r % inner])
+                    .collect()
+            })
+            .collect();
+        // sum: ints and bool accumulate into int64; floats in their own type.
+        let sum_elem = if e.is_float() { e } else { Elem::I64 };
+        let out = alloc(&d, 6, sum_elem);
+        kk.reduce(ReduceKernel::Sum, e, geom, a.ptr, out.ptr, None)
+            .unwrap();
+        let want: Vec<f64> = rows.iter().map(|r| r.iter().sum()).collect();
+        check(
+            &format!("sum {e:?}"),
+            &download(&d, &out),
+            &want,
+            if e == Elem::F32 { 1e-5 } else { 1e-12 },
+        );
+        if e.is_float() {
+            let out = alloc(&d, 6, e);
+            kk.reduce(ReduceKernel::Mean, e, geom, a.ptr, out.ptr, None)
+                .unwrap();
+            let want: Vec<f64> = rows
+                .iter()
+                .map(|r| r.iter().sum::<f64>() / len as f64)
+                .collect();
+            check(
+                &format!("mean {e:?}"),
+                &download(&d, &out),
+                &want,
+                if e == Elem::F32 { 1e-5 } else { 1e-12 },
+            );
+        }
+        for (op, is_max) in [(ReduceKernel::Max, true), (ReduceKernel::Min, false)] {
+            let (vals, idx) = (alloc(&d, 6, e), alloc(&d, 6, Elem::I64));
+            kk.reduce(op, e, geom, a.ptr, vals.ptr, Some(idx.ptr))
+                .unwrap();
+            let best: Vec<(f64, f64)> = rows
+                .iter()
+                .map(|r| {
+                    let mut bi = 0;
+                    for (j, &v) in r.iter().enumerate() {
+                        if (is_max && v > r[bi]) || (!is_max && v < r[bi]) {
+                            bi = j;
+                        }
+                    }
+                    (r[bi], bi as f64)
+                })
+                .collect();
+            check(
+                &format!("{op:?} values {e:?}"),
+                &download(&d, &vals),
+                &best.iter().map(|b| b.0).collect::<Vec<_>>(),
+                0.0,
+            );
+            check(
+                &format!("{op:?} indices {e:?}"),
+                &download(&d, &idx),
+                &best.iter().map(|b| b.1).collect::<Vec<_>>(),
+                0.0,
+            );
+            let arg = alloc(&d, 6, Elem::I64);
+            let argop = if is_max {
+                ReduceKernel::Argmax
+            } else {
+                ReduceKernel::Argmin
+            };
+            kk.reduce(argop, e, geom, a.ptr, arg.ptr, None).unwrap();
+            check(
+                &format!("{argop:?} {e:?}"),
+                &download(&d, &arg),
+                &best.iter().map(|b| b.1).collect::<Vec<_>>(),
+                0.0,
+            );
+        }
+        for (op, all) in [(ReduceKernel::Any, false), (ReduceKernel::All, true)] {
+            let out = alloc(&d, 6, Elem::Bool);
+            kk.reduce(op, e, geom, a.ptr, out.ptr, None).unwrap();
+            let want: Vec<f64> = rows
+                .iter()
+                .map(|r| {
+                    f64::from(u8::from(if all {
+                        r.iter().all(|&v| v != 0.0)
+                    } else {
+                        r.iter().any(|&v| v != 0.0)
+                    }))
+                })
+                .collect();
+            check(&format!("{op:?} {e:?}"), &download(&d, &out), &want, 0.0);
+        }
+    }
+    // NaN propagates through max (first NaN wins), as in PyTorch.
+    let x = vec![1.0, f64::NAN, 3.0, f64::NAN];
+    let (a, v, i) = (
+        upload(&d, &x, Elem::F32),
+        alloc(&d, 1, Elem::F32),
+        alloc(&d, 1, Elem::I64),
+    );
+    let g = CtReduceGeom {
+        outer: 1,
+        len: 4,
+        inner: 1,
+        s_outer: 4,
+        s_len: 1,
+        s_inner: 1,
+    };
+    kk.reduce(ReduceKernel::Max, Elem::F32, g, a.ptr, v.ptr, Some(i.ptr))
+        .unwrap();
+    assert!(download(&d, &v)[0].is_nan());
+    assert_eq!(download(&d, &i), vec![1.0]);
+}
+
+#[test]
+fn softmax_and_log_softmax_match_the_engines_numerics() {
+    let d = device();
+    let kk = k(&d);
+    for (outer, dim, inner) in [(4usize, 5usize, 1usize), (2, 300, 1), (3, 4, 5)] {
+        let n = outer * dim * inner;
+        let x32: Vec<f32> = (0..n)
+            .map(|i| ((i * 29 % 17) as f32 - 8.0) * 0.37)
+            .collect();
+        let x: Vec<f64> = x32.iter().map(|&v| v as f64).collect();
+        for log in [false, true] {
+            let mut host = vec![0.0f32; n];
+            if log {
+                cudatutor::engine::numerics::softmax::log_softmax_f32(
+                    &x32, &mut host, outer, dim, inner,
+                );
+            } else {
+                cudatutor::engine::numerics::softmax::softmax_f32(
+                    &x32, &mut host, outer, dim, inner,
+                );
+            }
+            for e in FLOATS {
+                let (a, out) = (upload(&d, &x, e), alloc(&d, n, e));
+                kk.softmax(log, e, outer, dim, inner, a.ptr, out.ptr)
+                    .unwrap();
+                let want: Vec<f64> = host.iter().map(|&v| v as f64).collect();
+                check(
+                    &format!("softmax log={log} {e:?} [{outer},{dim},{inner}]"),
+                    &download(&d, &out),
+                    &want,
+                    1e-5,
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nll_loss_every_variant_matches_the_engines_numerics() {
+    let d = device();
+    let kk = k(&d);
+    let (n, c) = (70usize, 5usize);
+    let logp32: Vec<f32> = (0..n * c).map(|i| -((i * 13 % 19) as f32) * 0.21).collect();
+    let logp: Vec<f64> = logp32.iter().map(|&v| v as f64).collect();
+    let target: Vec<i64> = (0..n as i64)
+        .map(|i| if i % 9 == 4 { -100 } else { i % c as i64 })
+        .collect();
+    let w32: Vec<f32> = vec![1.0, 2.0, 0.5, 1.5, 0.25];
+    use cudatutor::engine::numerics::loss::Reduction as R;
+    for e in FLOATS {
+        for u8_target in [false, true] {
+            let te = if u8_target { Elem::U8 } else { Elem::I64 };
+            // uint8 targets cannot hold -100: use ignore_index 255 for them.
+            let ignore = if u8_target { 255 } else { -100 };
+            let t: Vec<f64> = target
+                .iter()
+                .map(|&v| if v == -100 { ignore as f64 } else { v as f64 })
+                .collect();
+            let (pi, pt, pw) = (
+                upload(&d, &logp, e),
+                upload(&d, &t, te),
+                upload(&d, &w32.iter().map(|&v| v as f64).collect::<Vec<_>>(), e),
+            );
+            let t_i64: Vec<i64> = t.iter().map(|&v| v as i64).collect();
+            for (red, hred) in [
+                (NllReduction::Mean, R::Mean),
+                (NllReduction::Sum, R::Sum),
+                (NllReduction::None, R::None),
+            ] {
+                let out = alloc(&d, n.max(2), e);
+                let tw = alloc(&d, 1, e);
+                kk.nll_loss(
+                    e,
+                    u8_target,
+                    red,
+                    Some(n),
+                    c,
+                    pi.ptr,
+                    pt.ptr,
+                    Some(pw.ptr),
+                    ignore,
+                    out.ptr,
+                    tw.ptr,
+                )
+                .unwrap();
+                let shape = cudatutor::engine::numerics::loss::ClassShape {
+                    n,
+                    c,
+                    map: 1,
+                    one_d: false,
+                };
+                let host = cudatutor::engine::numerics::loss::nll_loss_f32(
+                    &logp32,
+                    shape,
+                    &t_i64,
+                    Some(&w32),
+                    hred,
+                    ignore,
+                )
+                .unwrap();
+                let got = download(&d, &out);
+                let got = if red == NllReduction::None {
+                    got[..n].to_vec()
+                } else {
+                    got[..1].to_vec()
+                };
+                let want: Vec<f64> = host.loss.iter().map(|&v| v as f64).collect();
+                if red != NllReduction::None {
+                    check(
+                        "total_weight",
+                        &download(&d, &tw),
+                        &[host.total_weight as f64],
+                        1e-6,
+                    );
+                }
+                check(
+                    &format!("nll_loss {red:?} {e:?} u8={u8_target}"),
+                    &got,
+                    &want,
+                    1e-5,
+                );
+            }
+            // 1-d input [c] with one target.
+            let one = upload(&d, &[2.0], te);
+            let out = alloc(&d, 2, e);
+            kk.nll_loss(
+                e,
+                u8_target,
+                NllReduction::Sum,
+                None,
+                c,
+                pi.ptr,
+                one.ptr,
+                Some(pw.ptr),
+                ignore,
+                out.ptr,
+                out.ptr.offset(e.size() as u64),
+            )
+            .unwrap();
+            check(
+                "nll_loss 1d",
+                &download(&d, &out),
+                &[-(logp[2] * 0.5), 0.5]
+                    .iter()
+                    .map(|&v| cast(v, e))
+                    .collect::<Vec<_>>(),
+                1e-6,
+            );
+        }
+    }
+}
+
+#[test]
+fn gather_index_select_embedding_and_advanced_indexing() {
+    let d = device();
+    let kk = k(&d);
+    for e in ELEMS {
+        // src [4, 5]
+        let x: Vec<f64> = (0..20).map(|i| cast(i as f64 * 1.5 - 4.0, e)).collect();
+        let a = upload(&d, &x, e);
+        // gather(src, 1, idx) with idx [4, 2]
+        let idx: Vec<f64> = vec![0.0, 4.0, 1.0, 1.0, 3.0, 2.0, 4.0, 0.0];
+        let (pi, out) = (upload(&d, &idx, Elem::I64), alloc(&d, 8, e));
+        kk.gather(
+            e,
+            &[4, 2],
+            1,
+            5,
+            Strided {
+                ptr: a.ptr,
+                strides: s(&[5, 1]),
+            },
+            Strided {
+                ptr: pi.ptr,
+                strides: s(&[2, 1]),
+            },
+            Strided {
+                ptr: out.ptr,
+                strides: s(&[2, 1]),
+            },
+        )
+        .unwrap();
+        let want: Vec<f64> = (0..8).map(|p| x[(p / 2) * 5 + idx[p] as usize]).collect();
+        check(&format!("gather {e:?}"), &download(&d, &out), &want, 0.0);
+        // index_select(src, 0, rows) small (3 indices) and large (20 indices), int64 and int32.
+        for count in [3usize, 20] {
+            let rows: Vec<f64> = (0..count).map(|i| ((i * 3 + 1) % 4) as f64).collect();
+            for i32s in [false, true] {
+                let pr = upload(&d, &rows, if i32s { Elem::I32 } else { Elem::I64 });
+                let out = alloc(&d, count * 5, e);
+                kk.index_select(e, false, i32s, 1, 4, 5, count, a.ptr, pr.ptr, out.ptr)
+                    .unwrap();
+                let want: Vec<f64> = rows
+                    .iter()
+                    .flat_map(|&r| (0..5).map(move |c| r as usize * 5 + c))
+                    .map(|i| x[i])
+                    .collect();
+                check(
+                    &format!("index_select {e:?} n={count} i32={i32s}"),
+                    &download(&d, &out),
+                    &want,
+                    0.0,
+                );
+                if e.is_float() {
+                    let out = alloc(&d, count * 5, e);
+                    kk.index_select(e, true, i32s, 1, 4, 5, count, a.ptr, pr.ptr, out.ptr)
+                        .unwrap();
+                    check(
+                        &format!("embedding {e:?} n={count} i32={i32s}"),
+                        &download(&d, &out),
+                        &want,
+                        0.0,
+                    );
+                }
+            }
+        }
+        // index_select along dim 1: src [4, 5] as [outer 4, dim 5, inner 1].
+        let cols = upload(&d, &[4.0, 0.0], Elem::I64);
+        let out = alloc(&d, 8, e);
+        kk.index_select(e, false, false, 4, 5, 1, 2, a.ptr, cols.ptr, out.ptr)
+            .unwrap();
+        let want: Vec<f64> = (0..4).flat_map(|r| [x[r * 5 + 4], x[r * 5]]).collect();
+        check(
+            &format!("index_select dim 1 {e:?}"),
+            &download(&d, &out),
+            &want,
+            0.0,
+        );
+        // x[idx] on dim 0 with a negative index.
+        let ix = upload(&d, &[3.0, -4.0, 1.0], Elem::I64);
+        let out = alloc(&d, 15, e);
+        kk.index(
+            e,
+            &[3, 5],
+            0,
+            4,
+            Strided {
+                ptr: a.ptr,
+                strides: s(&[5, 1]),
+            },
+            ix.ptr,
+            1,
+            Strided {
+                ptr: out.ptr,
+                strides: s(&[5, 1]),
+            },
+        )
+        .unwrap();
+        let want: Vec<f64> = [3usize, 0, 1]
+            .iter()
+            .flat_map(|&r| (0..5).map(move |c| r * 5 + c))
+            .map(|i| x[i])
+            .collect();
+        check(&format!("index {e:?}"), &download(&d, &out), &want, 0.0);
+    }
+}
+
+#[test]
+fn index_asserts_print_pytorch_215s_lines_with_pytorchs_threads() {
+    // embedding(10, 3) with ids [1, 10]: indexSelectSmallIndex, block min(3, 128) = 3 threads;
+    // every thread checks every index before copying, so threads 0, 1, 2 report.
+    let d = device();
+    let kk = k(&d);
+    let w = upload(&d, &vec![0.5; 30], Elem::F32);
+    let ids = upload(&d, &[1.0, 10.0], Elem::I64);
+    let out = alloc(&d, 6, Elem::F32);
+    kk.index_select(Elem::F32, true, false, 1, 10, 3, 2, w.ptr, ids.ptr, out.ptr)
+        .unwrap();
+    let log = d.take_device_log();
+    let want: Vec<String> = (0..3)
+        .map(|t| format!("/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1582: indexSelectSmallIndex: block: [0,0,0], thread: [{t},0,0] Assertion `srcIndex < srcSelectDimSize` failed."))
+        .collect();
+    assert_eq!(log, want);
+    assert!(d.poisoned());
+
+    // x[idx] out of range: IndexKernel.cu:111, operator(), element 600 is thread 88 of block 1.
+    let d = device();
+    let kk = k(&d);
+    let x = upload(&d, &[1.0; 5], Elem::F32);
+    let mut idx = vec![0.0; 700];
+    idx[600] = 5.0;
+    let pi = upload(&d, &idx, Elem::I64);
+    let out = alloc(&d, 700, Elem::F32);
+    kk.index(
+        Elem::F32,
+        &[700],
+        0,
+        5,
+        Strided {
+            ptr: x.ptr,
+            strides: s(&[1]),
+        },
+        pi.ptr,
+        1,
+        Strided {
+            ptr: out.ptr,
+            strides: s(&[1]),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        d.take_device_log(),
+        vec!["/__w/pytorch/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:111: operator(): block: [1,0,0], thread: [88,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.".to_string()]
+    );
+
+    // nll_loss 'none' with two bad targets: Loss.cu:179, one line per failing thread.
+    let d = device();
+    let kk = k(&d);
+    let logp = upload(&d, &vec![-1.0; 300 * 3], Elem::F32);
+    let mut t = vec![0.0; 300];
+    t[5] = 3.0;
+    t[130] = -2.0;
+    let pt = upload(&d, &t, Elem::I64);
+    let out = alloc(&d, 300, Elem::F32);
+    kk.nll_loss(
+        Elem::F32,
+        false,
+        NllReduction::None,
+        Some(300),
+        3,
+        logp.ptr,
+        pt.ptr,
+        None,
+        -100,
+        out.ptr,
+        out.ptr,
+    )
+    .unwrap();
+    let log = d.take_device_log();
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert!(log[0].ends_with("Loss.cu:179: nll_loss_forward_no_reduce_cuda_kernel: block: [0,0,0], thread: [5,0,0] Assertion `cur_target >= 0 && cur_target < n_classes` failed."), "{}", log[0]);
+    assert!(
+        log[1].contains("block: [1,0,0], thread: [2,0,0]"),
+        "{}",
+        log[1]
+    );
+}
+
+#[test]
+fn gemm_in_both_precisions_with_transposes_batches_and_beta() {
+    let d = device();
+    let kk = k(&d);
+    let (batch, m, n, kd) = (2usize, 19usize, 23usize, 37usize);
+    for e in FLOATS {
+        let a: Vec<f64> = (0..batch * m * kd)
+            .map(|i| cast(((i * 7) % 13) as f64 * 0.25 - 1.5, e))
+            .collect();
+        // B stored transposed: element (q, j) of batch b at b*n*kd + j*kd + q.
+        let b: Vec<f64> = (0..batch * n * kd)
+            .map(|i| cast(((i * 5) % 11) as f64 * 0.5 - 2.0, e))
+            .collect();
+        let c0: Vec<f64> = (0..batch * m * n)
+            .map(|i| cast((i % 7) as f64, e))
+            .collect();
+        let (pa, pb, pc) = (upload(&d, &a, e), upload(&d, &b, e), upload(&d, &c0, e));
+        kk.gemm(
+            e,
+            batch,
+            m,
+            n,
+            kd,
+            2.0,
+            (pa.ptr, kd as isize, 1, (m * kd) as isize),
+            (pb.ptr, 1, kd as isize, (n * kd) as isize),
+            0.5,
+            (pc.ptr, n as isize, (m * n) as isize),
+        )
+        .unwrap();
+        let mut want = Vec::new();
+        for bi in 0..batch {
+            for i in 0..m {
+                for j in 0..n {
+                    let dot: f64 = (0..kd)
+                        .map(|q| a[bi * m * kd + i * kd + q] * b[bi * n * kd + j * kd + q])
+                        .sum();
+                    want.push(2.0 * dot + 0.5 * c0[bi * m * n + i * n + j]);
+                }
+            }
+        }
+        check(
+            &format!("gemm {e:?}"),
+            &download(&d, &pc),
+            &want,
+            if e == Elem::F32 { 1e-5 } else { 1e-12 },
+        );
+    }
+}
+
+#[test]
+fn philox_random_numbers_are_reproducible_in_range_and_distributed() {
+    let d = device();
+    let kk = k(&d);
+    for e in FLOATS {
+        let n = 4001;
+        let (a, b) = (alloc(&d, n, e), alloc(&d, n, e));
+        kk.random_float(false, e, n, 7, 0, -2.0, 3.0, a.ptr)
+            .unwrap();
+        kk.random_float(false, e, n, 7, 0, -2.0, 3.0, b.ptr)
+            .unwrap();
+        let (x, y) = (download(&d, &a), download(&d, &b));
+        assert_eq!(x, y, "same seed and offset, same numbers");
+        assert!(x.iter().all(|&v| (-2.0..3.0).contains(&v)));
+        let mean = x.iter().sum::<f64>() / n as f64;
+        assert!((mean - 0.5).abs() < 0.1, "uniform mean {mean}");
+        kk.random_float(false, e, n, 7, 1000, -2.0, 3.0, b.ptr)
+            .unwrap();
+        assert_ne!(x, download(&d, &b), "another offset, other numbers");
+        kk.random_float(true, e, n, 7, 0, 1.0, 2.0, a.ptr).unwrap();
+        let z = download(&d, &a);
+        let mean = z.iter().sum::<f64>() / n as f64;
+        let var = z.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
+        assert!(
+            (mean - 1.0).abs() < 0.1 && (var - 4.0).abs() < 0.5,
+            "normal mean {mean} var {var}"
+        );
+    }
+    for e in NUMERIC {
+        let n = 1001;
+        let a = alloc(&d, n, e);
+        kk.randint(e, n, 3, 0, 2, 7, a.ptr).unwrap();
+        let x = download(&d, &a);
+        assert!(
+            x.iter()
+                .all(|&v| (2.0..7.0).contains(&v) && v.fract() == 0.0)
+        );
+        for v in 2..7 {
+            assert!(x.contains(&(v as f64)), "randint never drew {v}");
+        }
+    }
+}
+
+#[test]
+fn every_entry_point_in_the_binary_is_launched_by_these_tests() {
+    // Runs the others (again) so it can be run alone, then compares the sets.
+    unary_kernels_on_every_dtype();
+    binary_kernels_with_broadcasting_on_every_dtype();
+    scalar_operands_and_pytorchs_division_by_a_scalar();
+    comparisons_where_isnan_on_every_dtype();
+    copies_and_casts_between_every_pair();
+    fill_fill_strided_and_arange();
+    reductions_on_every_dtype();
+    softmax_and_log_softmax_match_the_engines_numerics();
+    nll_loss_every_variant_matches_the_engines_numerics();
+    gather_index_select_embedding_and_advanced_indexing();
+    index_asserts_print_pytorch_215s_lines_with_pytorchs_threads();
+    gemm_in_both_precisions_with_transposes_batches_and_beta();
+    philox_random_numbers_are_reproducible_in_range_and_distributed();
+    let launched = LAUNCHED.lock().unwrap().clone();
+    let all: BTreeSet<String> = emulated::entry_names()
+        .into_iter()
+        .flat_map(|(_, e)| e.into_iter().map(str::to_string))
+        .collect();
+    let missing: Vec<&String> = all.difference(&launched).collect();
+    assert!(missing.is_empty(), "never launched: {missing:?}");
+}
+
+/// curand's Philox4x32-10, written out independently of random.cu (counter = (offset / 4 + k,
+/// idx), key = seed; the round as in Salmon et al. and curand's header).
+fn philox_ref(seed: u64, offset: u64, idx: u64, k: u64) -> [u32; 4] {
+    let c = offset / 4 + k;
+    let mut ctr = [c as u32, (c >> 32) as u32, idx as u32, (idx >> 32) as u32];
+    let mut key = [seed as u32, (seed >> 32) as u32];
+    for r in 0..10 {
+        if r > 0 {
+            key[0] = key[0].wrapping_add(0x9E37_79B9);
+            key[1] = key[1].wrapping_add(0xBB67_AE85);
+        }
+        let p0 = 0xD251_1F53u64 * ctr[0] as u64;
+        let p1 = 0xCD9E_8D57u64 * ctr[2] as u64;
+        ctr = [
+            (p1 >> 32) as u32 ^ ctr[1] ^ key[0],
+            p1 as u32,
+            (p0 >> 32) as u32 ^ ctr[3] ^ key[1],
+            p0 as u32,
+        ];
+    }
+    ctr
+}
+
+#[test]
+fn random_numbers_follow_pytorchs_cuda_layout_counters_and_offsets() {
+    // A small device (2 SMs) so the grid-stride loop takes several curand4 calls per thread.
+    let d = device();
+    let kk = Kernels {
+        device: &d,
+        sm_count: 2,
+    };
+    let n = 40_000usize;
+    let (seed, offset) = (0x1234_5678_9abc_def0u64, 8u64);
+    let threads = 256 * 16; // grid min(ceil(n / 256), 2 * 2048 / 256) = 16 blocks
+    let out = alloc(&d, n, Elem::F32);
+    let inc = kk
+        .random_float(false, Elem::F32, n, seed, offset, 0.0, 1.0, out.ptr)
+        .unwrap();
+    assert_eq!(inc, 12, "((n - 1) / (256 * 16 * 4) + 1) * 4");
+    let got = download(&d, &out);
+    let mut want = vec![f64::NAN; n];
+    for k in 0..n.div_ceil(threads * 4) {
+        for idx in 0..threads {
+            let base = k * threads * 4 + idx;
+            if base >= n {
+                break;
+            }
+            let w = philox_ref(seed, offset, idx as u64, k as u64);
+            for (ii, word) in w.iter().enumerate() {
+                let li = base + ii * threads;
+                if li < n {
+                    // curand_uniform: (0, 1] with one fused multiply-add, then uniform_'s
+                    // `r * range + from` (another fma) mapping 1.0 to `from`.
+                    let u = (*word as f32).mul_add(2.328_306_4e-10, 2.328_306_4e-10 / 2.0);
+                    let v = u.mul_add(1.0, 0.0);
+                    want[li] = if v == 1.0 { 0.0 } else { v as f64 };
+                }
+            }
+        }
+    }
+    check("uniform_f32 layout", &got, &want, 0.0);
+    // randint below 2^28: four 32-bit draws per curand4.
+    let out = alloc(&d, n, Elem::I64);
+    let inc = kk.randint(Elem::I64, n, seed, 0, -5, 95, out.ptr).unwrap();
+    assert_eq!(inc, 12);
+    let got = download(&d, &out);
+    for (li, g) in got.iter().enumerate() {
+        let (k, rem) = (li / (threads * 4), li % (threads * 4));
+        let (ii, idx) = (rem / threads, rem % threads);
+        let w = philox_ref(seed, 0, idx as u64, k as u64)[ii];
+        assert_eq!(*g, (w as u64 % 100) as f64 - 5.0, "randint[{li}]");
+    }
+}

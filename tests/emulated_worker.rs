@@ -1,0 +1,220 @@
+//! The worker that isolates emulated and real-GPU runs: it validates its input, keeps the
+//! device's raw output off the learner's terminal, and a poisoned context ends it so the next
+//! run gets a fresh one, without the parent ever failing.
+
+use cudatutor::run::worker::{
+    self, DeviceCapture, WireOptions, WorkerClient, WorkerRequest, attach_device_output,
+};
+use cudatutor::run::{BackendChoice, ErrorReport, RunOptions, RunReport};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn request(code: &str) -> WorkerRequest {
+    let opts = RunOptions {
+        backend: BackendChoice::Sim,
+        ..RunOptions::default()
+    };
+    WorkerRequest {
+        code: code.into(),
+        check: None,
+        options: WireOptions::from(&opts),
+    }
+}
+
+fn serve_lines(lines: &[String]) -> (u8, Vec<RunReport>) {
+    let input = lines.join("\n") + "\n";
+    let mut out = Vec::new();
+    let code = worker::serve(std::io::Cursor::new(input), &mut out);
+    let reports = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (code, reports)
+}
+
+#[test]
+fn hostile_options_are_refused_and_the_worker_goes_on() {
+    let mut bad = serde_json::to_value(request("print(1)")).unwrap();
+    bad["options"]["gpus"] = serde_json::json!(4294967295u64);
+    let mut zero_wall = serde_json::to_value(request("print(1)")).unwrap();
+    zero_wall["options"]["max_wall_ms"] = serde_json::json!(0);
+    let mut nul_env = serde_json::to_value(request("print(1)")).unwrap();
+    nul_env["options"]["env"] = serde_json::json!([["A\u{0}B", "1"]]);
+    let lines = vec![
+        bad.to_string(),
+        zero_wall.to_string(),
+        nul_env.to_string(),
+        "{not json".to_string(),
+        serde_json::to_string(&request("print(6 * 7)")).unwrap(),
+    ];
+    let (code, reports) = serve_lines(&lines);
+    assert_eq!(code, 0);
+    assert_eq!(reports.len(), 5);
+    let msg = |r: &RunReport| {
+        r.error
+            .as_ref()
+            .map(|e| e.message.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        msg(&reports[0]),
+        "bad request: gpus must be between 1 and 16, got 4294967295"
+    );
+    assert!(
+        msg(&reports[1]).contains("max_wall_ms"),
+        "{}",
+        msg(&reports[1])
+    );
+    assert!(
+        msg(&reports[2]).contains("env names"),
+        "{}",
+        msg(&reports[2])
+    );
+    assert!(msg(&reports[3]).starts_with("bad request:"));
+    assert!(reports[4].ok, "{reports:?}");
+    assert_eq!(reports[4].stdout, "42\n");
+}
+
+#[test]
+fn the_real_worker_answers_on_its_protocol_channel_and_prints_nothing_raw() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cudatutor"))
+        .arg("__worker")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut bad = serde_json::to_value(request("x = 1")).unwrap();
+    bad["options"]["gpus"] = serde_json::json!(4294967295u64);
+    writeln!(stdin, "{bad}").unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        serde_json::to_string(&request("print('hi')")).unwrap()
+    )
+    .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "raw output: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let reports: Vec<RunReport> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(reports.len(), 2, "{text}");
+    assert!(!reports[0].ok);
+    assert_eq!(reports[1].stdout, "hi\n");
+}
+
+#[test]
+fn device_output_becomes_device_log_lines_not_raw_text() {
+    let path = std::env::temp_dir().join(format!("cudatutor-capture-{}", std::process::id()));
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(true)
+        .read(true)
+        .write(true)
+        .open(&path)
+        .unwrap();
+    let mut writer = file.try_clone().unwrap();
+    let mut capture = DeviceCapture::new(file);
+    let line = "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:244: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [1,0,0] Assertion `t >= 0 && t < n_classes` failed.";
+    writeln!(writer, "{line}").unwrap();
+    let mut report = RunReport {
+        backend: "cuda".into(),
+        stderr: "Traceback (most recent call last):\n".into(),
+        error: Some(ErrorReport {
+            type_name: "torch.AcceleratorError".into(),
+            message: "CUDA error: device-side assert triggered".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    attach_device_output(&mut report, capture.take_new_lines());
+    assert_eq!(
+        report.error.as_ref().unwrap().device_log,
+        vec![line.to_string()]
+    );
+    assert!(report.stderr.starts_with(line), "{}", report.stderr);
+    // Only new lines are taken next time; a line the engine already logged is not doubled.
+    assert!(capture.take_new_lines().is_empty());
+    writeln!(writer, "{line}").unwrap();
+    attach_device_output(&mut report, capture.take_new_lines());
+    assert_eq!(report.error.as_ref().unwrap().device_log.len(), 1);
+    let _ = std::fs::remove_file(path);
+}
+
+/// A stand-in worker (a shell script speaking the protocol): its first run poisons its
+/// context, then it exits as a real worker does; the client must start a fresh one.
+#[test]
+fn a_poisoned_context_ends_the_worker_and_the_next_run_gets_a_fresh_one() {
+    let poisoned = serde_json::to_string(&RunReport {
+        backend: "emulated".into(),
+        error: Some(ErrorReport {
+            type_name: "torch.AcceleratorError".into(),
+            message: "CUDA error: device-side assert triggered".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .unwrap();
+    let fine = serde_json::to_string(&RunReport {
+        backend: "emulated".into(),
+        ok: true,
+        stdout: "fresh\n".into(),
+        ..Default::default()
+    })
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("cudatutor-fake-worker-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let counter = dir.join("starts");
+    let script = dir.join("fake-worker.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/bash\necho start >> '{}'\nread -r line\nif [ $(wc -l < '{}') -eq 1 ]; then echo '{}'; exit 0; fi\necho '{}'\nread -r line\n",
+            counter.display(),
+            counter.display(),
+            poisoned.replace('\'', "'\\''"),
+            fine.replace('\'', "'\\''")
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let mut client = WorkerClient::with_program(script);
+    let opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..RunOptions::default()
+    };
+    let first = client.run("bad()", None, &opts);
+    assert!(worker::context_poisoned(&first), "{first:?}");
+    assert_eq!(client.worker_pid(), None, "the poisoned worker was reaped");
+    let second = client.run("ok()", None, &opts);
+    assert!(second.ok, "{second:?}");
+    assert_eq!(second.stdout, "fresh\n");
+    assert_eq!(
+        std::fs::read_to_string(&counter).unwrap().lines().count(),
+        2
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_worker_that_dies_mid_run_is_a_report_not_a_crash() {
+    let mut client = WorkerClient::with_program("/bin/false".into());
+    let r = client.run("x = 1", None, &RunOptions::default());
+    assert!(!r.ok);
+    let e = r.error.unwrap();
+    assert!(e.message.contains("worker"), "{}", e.message);
+}

@@ -1,0 +1,15 @@
+import torch
+
+x = torch.tensor([1.7, -2.3, 3.5])
+print(x.dtype)
+print(x.long())
+print(x.int())
+print(x.double())
+print(x.to(torch.float16))
+print(x.to(torch.int32).dtype)
+print(x.bool())
+i = torch.tensor([1, 2, 3])
+print(i.float() / 2)
+print(i / 2)
+print(i // 2)
+print(i.type(torch.FloatTensor))
