@@ -138,7 +138,7 @@ fn cpu_tensors_past_the_host_bound_are_pytorchs_allocation_failure() {
     assert_eq!(
         err.as_deref(),
         Some(
-            "RuntimeError: [enforce fail at alloc_cpu.cpp:118] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4000000000000 bytes. Error code 12 (Cannot allocate memory)"
+            "RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4000000000000 bytes. Error code 12 (Cannot allocate memory)"
         )
     );
     // Many that together pass it (each 8 MiB of host values; bound 64 MiB).
@@ -149,7 +149,7 @@ fn cpu_tensors_past_the_host_bound_are_pytorchs_allocation_failure() {
     assert_eq!(err, None);
     assert_eq!(
         out,
-        "8 [enforce fail at alloc_cpu.cpp:118] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4194304 bytes. Error code 12 (Cannot allocate memory)\n"
+        "8 [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4194304 bytes. Error code 12 (Cannot allocate memory)\n"
     );
     // Freeing makes room again, and results of ops count too.
     let (out, err) = torch_run(
@@ -178,7 +178,7 @@ xs = [torch.empty(2**40)]
     assert_eq!(e.type_name, "RuntimeError", "{}", e.traceback);
     assert_eq!(
         e.message,
-        "[enforce fail at alloc_cpu.cpp:118] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4398046511104 bytes. Error code 12 (Cannot allocate memory)"
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4398046511104 bytes. Error code 12 (Cannot allocate memory)"
     );
     assert_eq!(e.line, Some(3));
     // A CUDA tensor of the same size is the card's OOM instead.
@@ -313,7 +313,7 @@ fn check(r: cudatutor::engine::Result<Tensor>, ts: &mut Vec<Tensor>) {
                 );
             }
             if e.message.contains("DefaultCPUAllocator") {
-                assert!(e.message.starts_with("[enforce fail at alloc_cpu.cpp:118] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate "), "{}", e.message);
+                assert!(e.message.starts_with("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate "), "{}", e.message);
             }
         }
     }

@@ -295,7 +295,7 @@ pub fn parse_size(s: &str) -> Option<u64> {
 /// failing with ENOMEM), for `nbytes` as PyTorch counts them.
 pub fn cpu_alloc_error(nbytes: u64) -> String {
     format!(
-        "[enforce fail at alloc_cpu.cpp:118] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
     )
 }
 

@@ -1,5 +1,5 @@
 # expect: RecursionError: maximum recursion depth exceeded in comparison
-# Two million-deep list chains compared with ==.
+# Two list chains a million deep each, compared with ==.
 a = []
 b = []
 for _ in range(10**6):

@@ -1,4 +1,5 @@
 # expect: MemoryError
+# env: ARGS=--time-limit 120
 # Every started generator holds a stack; keeping them all runs into the memory budget.
 keep = []
 while True:

@@ -1,4 +1,5 @@
 # expect: MemoryError
+# env: ARGS=--time-limit 120
 import torch
 x = torch.ones(2**24)
 keep = []

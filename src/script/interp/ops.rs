@@ -287,8 +287,11 @@ fn repeat<T: Clone>(v: &[T], n: i64) -> PyResult<Vec<T>> {
     budget_for::<T>(total)?;
     let mut out = Vec::new();
     out.try_reserve_exact(total).map_err(|_| memory_error())?;
-    for _ in 0..n {
-        out.extend_from_slice(v);
+    out.extend_from_slice(v);
+    // Doubling copies: memcpy speed for `'y' * 10**7`, not ten million one-byte appends.
+    while out.len() < total {
+        let k = (total - out.len()).min(out.len());
+        out.extend_from_within(..k);
     }
     Ok(out)
 }

@@ -181,6 +181,11 @@ impl Interpreter {
                 };
             }
             StmtKind::While(test, body, orelse) => loop {
+                // The condition runs on the `while` line (its errors and a limit tripped
+                // inside it name that line, as CPython's traceback does), not the body's last.
+                if let Some(fi) = self.frames.last_mut() {
+                    fi.line = s.line;
+                }
                 let c = self.eval(f, test)?;
                 let b = self.truthy(&c)?;
                 drop(c);
