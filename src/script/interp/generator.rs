@@ -689,20 +689,28 @@ impl Interpreter {
 
     /// Close the suspended generators dropped since the last statement (CPython closes a
     /// generator when its last reference goes: its `finally` blocks run then).
-    pub(crate) fn close_pending_generators(&mut self) {
+    /// A limit tripped inside a `finally` run by the close (`while True: pass` there) is the
+    /// run's error, raised here; other errors are reported as CPython reports them.
+    pub(crate) fn close_pending_generators(&mut self) -> PyResult<()> {
         self.gen_queue.flag.set(false);
         loop {
             let next = self.gen_queue.pending.borrow_mut().pop();
             let Some(p) = next else { break };
-            self.close_dropped(p);
+            if let Err(e) = self.close_dropped(p) {
+                let left = !self.gen_queue.pending.borrow().is_empty();
+                self.gen_queue.flag.set(left);
+                return Err(e);
+            }
         }
+        Ok(())
     }
 
-    fn close_dropped(&mut self, mut p: PendingClose) {
+    fn close_dropped(&mut self, mut p: PendingClose) -> PyResult<()> {
         let me = self as *const Interpreter as usize;
         if p.interp != me || self.frames.len() >= self.recursion_limit {
-            return;
+            return Ok(());
         }
+        let mut fatal = None;
         let exit = PyException::new("GeneratorExit", "");
         let problem = match self.run_coroutine(&mut p.coro, GenInput::Throw(exit)) {
             CoroutineResult::Yield(_) => Some(PyException::runtime_error(
@@ -710,7 +718,10 @@ impl Interpreter {
             )),
             CoroutineResult::Return(Ok(_)) => None,
             CoroutineResult::Return(Err(e)) => {
-                if e.0.uncatchable || self.exc_is(&e, "GeneratorExit") || is_stop_iteration(&e) {
+                if e.0.uncatchable {
+                    fatal = Some(e);
+                    None
+                } else if self.exc_is(&e, "GeneratorExit") || is_stop_iteration(&e) {
                     None
                 } else {
                     Some(e)
@@ -727,5 +738,6 @@ impl Interpreter {
             let PendingClose { coro, .. } = p;
             self.recycle_stack(coro);
         }
+        fatal.map_or(Ok(()), Err)
     }
 }
