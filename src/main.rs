@@ -45,10 +45,10 @@ struct EngineArgs {
     #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     gpus: u32,
     /// Memory of each simulated GPU, e.g. 80GiB, 24GiB, 512MiB.
-    #[arg(long, global = true, default_value = "80GiB", value_parser = parse_size)]
+    #[arg(long, global = true, default_value = "80GiB", value_parser = parse_gpu_size)]
     gpu_memory: u64,
     /// Cap this process's GPU memory (for labs sharing one card); also CUDATUTOR_GPU_MEM_LIMIT.
-    #[arg(long, global = true, value_parser = parse_size, env = "CUDATUTOR_GPU_MEM_LIMIT")]
+    #[arg(long, global = true, value_parser = parse_gpu_size, env = "CUDATUTOR_GPU_MEM_LIMIT")]
     gpu_mem_limit: Option<u64>,
     /// Make every kernel launch synchronous, as CUDA_LAUNCH_BLOCKING=1 does.
     #[arg(long, global = true)]
@@ -68,8 +68,8 @@ enum BackendArg {
     Pytorch,
 }
 
-fn parse_size(text: &str) -> Result<u64, String> {
-    cudatutor::commands::size::parse_size(text)
+fn parse_gpu_size(text: &str) -> Result<u64, String> {
+    cudatutor::commands::size::parse_gpu_size(text)
 }
 
 impl EngineArgs {
@@ -114,6 +114,10 @@ enum Command {
         /// Print the memory/timeline summary even when stderr is not a terminal.
         #[arg(long)]
         summary: bool,
+        /// The script's wall-clock limit in seconds (default 10); past it the run ends with
+        /// `TimeoutError: the script ran longer than N seconds`.
+        #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+        time_limit: Option<u64>,
     },
     /// Run a script on the engine and on real PyTorch (this machine's Python, unsandboxed) and
     /// print what differs: stdout lines, exception type and message, reported and origin line,
@@ -272,6 +276,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             file,
             format,
             summary,
+            time_limit,
         }) => {
             let (source, name) = match run_cmd::read_script(file) {
                 Ok(s) => s,
@@ -287,6 +292,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let opts = RunOptions {
                 filename: name,
                 argv0: Some(file.display().to_string()),
+                max_wall: time_limit.map_or(opts.max_wall, std::time::Duration::from_secs),
                 ..opts
             };
             return Ok(ExitCode::from(run_cmd::execute(

@@ -1261,32 +1261,97 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             Some(v) => crate::torch::int_arg(it, v)?,
             None => -1,
         };
-        let vals = t.values().map_err(py_err)?;
-        let n = if n < 0 {
-            vals.iter().cloned().fold(0.0, f64::max) as i64 + 1
-        } else {
-            n
-        };
-        if let Some(bad) = vals.iter().find(|v| **v < 0.0 || **v as i64 >= n) {
-            let _ = bad;
-            return Err(PyException::new(
-                "RuntimeError",
-                "Class values must be smaller than num_classes.",
-            ));
-        }
-        let mut out = vec![Scalar::Int(0); vals.len() * n as usize];
-        for (i, v) in vals.iter().enumerate() {
-            out[i * n as usize + *v as usize] = Scalar::Int(1);
-        }
-        let mut shape = t.shape().to_vec();
-        shape.push(n as usize);
-        Ok(wrap(
-            rt,
-            rt.tensor(&out, shape, Some(DType::Int64), t.device())
-                .map_err(py_err)?,
-        ))
+        one_hot(rt, &t, n)
     });
     Ok(m.into_value())
+}
+
+/// `F.one_hot` as ATen's Onehot.cpp checks it, in its order; the result's size is validated
+/// (PyTorch's storage-size overflow, then its CPU allocation failure past the host budget)
+/// before anything is allocated, so `one_hot(t, 2**62)` or `one_hot(tensor([2**40]))` is
+/// PyTorch's error rather than an abort.
+fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
+    let rt_err = |m: String| PyException::new("RuntimeError", m);
+    if t.dtype() != DType::Int64 {
+        return Err(rt_err(
+            "one_hot is only applicable to index tensor of type LongTensor.".into(),
+        ));
+    }
+    let mut shape = t.shape().to_vec();
+    let vals = t.values().map_err(py_err)?;
+    let n = if vals.is_empty() {
+        if num_classes <= 0 {
+            return Err(rt_err(
+                "Can not infer total number of classes from empty tensor.".into(),
+            ));
+        }
+        num_classes
+    } else {
+        // Values are kept as f64: exact for every class index a tensor can hold.
+        let min = vals.iter().cloned().fold(f64::INFINITY, f64::min) as i64;
+        let max = vals.iter().cloned().fold(f64::NEG_INFINITY, f64::max) as i64;
+        if t.device() == Device::Cpu && min < 0 {
+            return Err(rt_err("Class values must be non-negative.".into()));
+        }
+        if num_classes == -1 {
+            max.wrapping_add(1)
+        } else if num_classes > max {
+            num_classes
+        } else {
+            return Err(rt_err(
+                "Class values must be smaller than num_classes.".into(),
+            ));
+        }
+    };
+    if n < 0 {
+        return Err(rt_err("zeros: Dimension size must be non-negative.".into()));
+    }
+    let n = n as u64;
+    let rows = vals.len() as u64;
+    let sizes = || {
+        let dims: Vec<String> = shape
+            .iter()
+            .map(|d| d.to_string())
+            .chain([n.to_string()])
+            .collect();
+        format!("[{}]", dims.join(", "))
+    };
+    // c10's computeStorageNbytesContiguous: numel * itemsize must fit in 64 bits.
+    let nbytes = rows
+        .checked_mul(n)
+        .and_then(|e| e.checked_mul(8))
+        .filter(|b| *b <= i64::MAX as u64)
+        .ok_or_else(|| {
+            rt_err(format!(
+                "Storage size calculation overflowed with sizes={}",
+                sizes()
+            ))
+        })?;
+    if t.device() == Device::Cpu
+        && nbytes > rt.host.limit.min(crate::engine::hostmem::run_limit_now())
+    {
+        return Err(rt_err(crate::engine::hostmem::cpu_alloc_error(nbytes)));
+    }
+    shape.push(n as usize);
+    let numel = (rows * n) as usize;
+    if numel > 1 << 24 {
+        // Too big to keep values for (the engine's rule): zeros whose values are not kept,
+        // or the device's out-of-memory error.
+        return Ok(wrap(
+            rt,
+            rt.zeros(&shape, Some(DType::Int64), t.device())
+                .map_err(py_err)?,
+        ));
+    }
+    let mut out = vec![Scalar::Int(0); numel];
+    for (i, v) in vals.iter().enumerate() {
+        out[i * n as usize + *v as usize] = Scalar::Int(1);
+    }
+    Ok(wrap(
+        rt,
+        rt.tensor(&out, shape, Some(DType::Int64), t.device())
+            .map_err(py_err)?,
+    ))
 }
 
 /// `torch._C`: native helpers the Python preludes use.

@@ -404,6 +404,14 @@ pub(crate) fn flatten_data(
         };
         if depth == shape.len() {
             shape.push(items.len());
+            // PyTorch's MAX_DIMS for tensor data (tensor_new.cpp); it also bounds this
+            // recursion for `x = [x]` nested a million times.
+            if shape.len() > 128 {
+                return Err(PyException::new(
+                    "ValueError",
+                    format!("too many dimensions '{}'", v.type_name()),
+                ));
+            }
         } else if shape[depth] != items.len() {
             return Err(PyException::new(
                 "ValueError",

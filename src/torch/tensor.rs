@@ -351,8 +351,12 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             cast(p, this, dt, "type")
         },
         "item" => |_, p, _, _| Ok(scalar_value(p.rt.item(&p.tensor()).map_err(py_err)?)),
-        "tolist" => |_, p, _, _| {
+        "tolist" => |it, p, _, _| {
             let t = p.tensor();
+            // A Python int/float object per element: refused with MemoryError up front when
+            // the run's memory budget cannot hold it (x.tolist() of 2**24 kept in a loop).
+            let per = std::mem::size_of::<crate::script::Value>() + 16;
+            it.check_alloc((t.numel() as u64).saturating_mul(per as u64))?;
             let v = p.rt.tolist(&t).map_err(py_err)?;
             Ok(super::nested(&v, t.shape()))
         },
