@@ -47,7 +47,13 @@ pub(crate) fn d2h_non_blocking(
     }
     Some((|| {
         let zeros = vec![0.0; values.len()];
-        let placeholder = rt.alloc_tensor(t.shape().to_vec(), t.dtype(), Device::Cpu, Some(zeros), true)?;
+        let placeholder = rt.alloc_tensor(
+            t.shape().to_vec(),
+            t.dtype(),
+            Device::Cpu,
+            Some(zeros),
+            true,
+        )?;
         // queued on the stream behind the work already there; the host does not wait
         let bytes = (t.numel() * t.dtype().element_size()) as u64;
         rt.launch("to", src, Cost::new(bytes, 0), Vec::new())?;
@@ -88,9 +94,8 @@ pub(crate) fn settle(p: &PyTensor) {
     if let Some(e) = landed {
         let shape = e.placeholder.shape().to_vec();
         let dtype = e.placeholder.dtype();
-        if let Ok(real) = p
-            .rt
-            .alloc_tensor(shape, dtype, Device::Cpu, Some(e.values), true)
+        if let Ok(real) =
+            p.rt.alloc_tensor(shape, dtype, Device::Cpu, Some(e.values), true)
         {
             *p.t.borrow_mut() = real;
         }

@@ -121,8 +121,13 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let us = (cycles / 1980.0).min(1e9);
         let flops = (us * rt.timing().device_flops_per_us) as u64;
         let dev = rt.current_device();
-        rt.launch("_sleep", dev, crate::engine::timing::Cost::new(0, flops), Vec::new())
-            .map_err(py_err)?;
+        rt.launch(
+            "_sleep",
+            dev,
+            crate::engine::timing::Cost::new(0, flops),
+            Vec::new(),
+        )
+        .map_err(py_err)?;
         Ok(Value::None)
     });
     reg(&m, rt, "synchronize", |it, rt, args| {

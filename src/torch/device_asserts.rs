@@ -11,7 +11,7 @@
 //! behave as for nll_loss.
 
 use crate::engine::timing::Cost;
-use crate::engine::{Device, DType, Reduction, Result, Runtime, Tensor};
+use crate::engine::{DType, Device, Reduction, Result, Runtime, Tensor};
 
 const LOSS_CU: &str = "/pytorch/aten/src/ATen/native/cuda/Loss.cu";
 /// Source lines of the two asserts (the lambda in binary_cross_entropy_out_cuda).
@@ -43,7 +43,10 @@ pub(crate) fn binary_cross_entropy_cuda(
     };
     if target.device() != input.device()
         || target.shape() != input.shape()
-        || !matches!(input.dtype(), DType::Float32 | DType::Float64 | DType::Float16)
+        || !matches!(
+            input.dtype(),
+            DType::Float32 | DType::Float64 | DType::Float16
+        )
         || weight.is_some_and(|w| w.device() != input.device() || w.shape() != input.shape())
     {
         return None;

@@ -1204,7 +1204,8 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         };
         let red = reduction_arg(&a[5])?;
         // on CUDA an input outside [0, 1] is a device-side assert, not a host error
-        if let Some(r) = super::device_asserts::binary_cross_entropy_cuda(rt, &x, &y, w.as_ref(), red)
+        if let Some(r) =
+            super::device_asserts::binary_cross_entropy_cuda(rt, &x, &y, w.as_ref(), red)
         {
             return Ok(wrap(rt, r.map_err(py_err)?));
         }

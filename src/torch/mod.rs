@@ -9,8 +9,8 @@
 mod async_copy;
 mod cuda;
 mod device_asserts;
-mod messages;
 mod functions;
+mod messages;
 mod objects;
 mod tensor;
 
