@@ -509,6 +509,10 @@ fn pager_still_works(c: &Confinement, fault: Fault) {
     t.send(&["Escape"]);
     t.wait_until("the editor to close", |s| !s.contains("✎"));
     t.send(&["q"]);
+    // The edit cannot be saved: the pager asks before leaving, naming why.
+    let asked = t.wait_for("quit anyway?");
+    assert!(asked.contains(&c.os_error), "{asked}");
+    t.send(&["y"]);
     // Until the prompt is back after the epilogue: the capture can otherwise land while
     // the FAULT-LEFT line is still being drawn.
     let end = t.wait_until("the epilogue and the prompt after it", |s| {
@@ -608,7 +612,7 @@ fn unwritable_store_in_the_app_keeps_edits_and_says_where() {
         None,
     )
     .with_store(store.clone());
-    app.status = store.check_writable(&app.progress).err();
+    app.status = store.check_writable(app.progress()).err();
     let screen = |app: &App| {
         let mut terminal = Terminal::new(TestBackend::new(160, 30)).unwrap();
         terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
@@ -634,7 +638,7 @@ fn unwritable_store_in_the_app_keeps_edits_and_says_where() {
     );
     let s = screen(&app);
     assert!(s.contains(&failed), "{s}");
-    assert!(app.cards["labels-range"].code().starts_with("# mine"));
+    assert!(app.deck.cards["labels-range"].code().starts_with("# mine"));
     assert!(s.contains("# mine"), "{s}");
     assert_eq!(std::fs::read(&data).unwrap(), b"in the way");
     let _ = std::fs::remove_dir_all(&base);

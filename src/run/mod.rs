@@ -4,6 +4,7 @@
 mod check_env;
 mod check_text;
 pub mod checks;
+pub mod contain;
 pub mod diff;
 pub mod doctor;
 pub mod pytorch;
@@ -195,11 +196,21 @@ pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOption
     let worker = std::thread::Builder::new()
         .name("cudatutor-run".into())
         .stack_size(256 << 20)
-        .spawn(move || session::run(&code, check.as_deref(), &opts));
+        .spawn(move || {
+            // A panic in the engine ends this run with an internal error: nothing printed
+            // over the pager, no hook that changes the terminal (see contain.rs).
+            contain::contain(|| {
+                if contain::test_panic_requested() {
+                    panic!("test panic requested with CUDATUTOR_TEST_PANIC_IN_RUN");
+                }
+                session::run(&code, check.as_deref(), &opts)
+            })
+            .unwrap_or_else(|why| internal_error_report(&contain::panic_message(&why), "sim"))
+        });
     match worker.map(|h| h.join()) {
         Ok(Ok(report)) => report,
         Ok(Err(_)) => internal_error_report(
-            "internal error: the run panicked (please report this script)",
+            &contain::panic_message("the run's thread ended without a report"),
             "sim",
         ),
         Err(e) => internal_error_report(&format!("could not start the run: {e}"), "sim"),

@@ -63,6 +63,16 @@ impl Tmux {
         assert!(status.success());
     }
 
+    /// Resizes the window (the program in it gets SIGWINCH, as when a terminal is resized).
+    pub fn resize(&self, width: u16, height: u16) {
+        let status = Command::new("tmux")
+            .args(["resize-window", "-t", &self.session])
+            .args(["-x", &width.to_string(), "-y", &height.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "tmux resize-window failed");
+    }
+
     /// Literal text, no key names.
     pub fn type_text(&self, text: &str) {
         let status = Command::new("tmux")
