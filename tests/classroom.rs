@@ -103,7 +103,7 @@ fn nothing_saved_is_not_started_and_not_a_failure() {
     let out = cudatutor(&dir, &["check", "--all", "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let rows = json_lines(&out);
-    assert_eq!(rows.len(), 24);
+    assert_eq!(rows.len(), 28);
     assert!(rows.iter().all(|r| r["status"] == "not_started"));
 }
 
@@ -149,7 +149,7 @@ fn report_in_markdown_and_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["lessons"][0]["exercises_passed"], 3);
     assert_eq!(v["lessons"][0]["exercises_total"], 4);
-    assert_eq!(v["exercises"].as_array().unwrap().len(), 24);
+    assert_eq!(v["exercises"].as_array().unwrap().len(), 28);
 }
 
 #[test]
