@@ -10,12 +10,12 @@ fn mlp_forward(c: &mut Criterion) {
     let rt = Runtime::new(RuntimeConfig::default());
     let dev = Device::Cuda(0);
     rt.manual_seed(0);
-    let x = rt.randn(&[64, 784], None, dev).unwrap();
-    let w1 = rt.randn(&[256, 784], None, dev).unwrap();
+    let x = rt.randn(&[64, 784], None, dev, None).unwrap();
+    let w1 = rt.randn(&[256, 784], None, dev, None).unwrap();
     let b1 = rt.zeros(&[256], None, dev).unwrap();
-    let w2 = rt.randn(&[10, 256], None, dev).unwrap();
+    let w2 = rt.randn(&[10, 256], None, dev, None).unwrap();
     let b2 = rt.zeros(&[10], None, dev).unwrap();
-    let y = rt.randint(0, 10, &[64], None, dev).unwrap();
+    let y = rt.randint(0, 10, &[64], None, dev, None).unwrap();
     c.bench_function("engine_mlp_forward_64x784_sim_cuda", |b| {
         b.iter(|| {
             let h = rt.linear(&x, &w1, Some(&b1)).unwrap();
@@ -33,10 +33,10 @@ fn mlp_train_step(c: &mut Criterion) {
     let rt = Runtime::new(RuntimeConfig::default());
     let dev = Device::Cpu;
     rt.manual_seed(0);
-    let x = rt.randn(&[64, 784], None, dev).unwrap();
-    let y = rt.randint(0, 10, &[64], None, dev).unwrap();
+    let x = rt.randn(&[64, 784], None, dev, None).unwrap();
+    let y = rt.randint(0, 10, &[64], None, dev, None).unwrap();
     let scaled = |shape: &[usize], s: f64| {
-        let t = rt.randn(shape, None, dev).unwrap();
+        let t = rt.randn(shape, None, dev, None).unwrap();
         let mut t = rt
             .binary(BinaryOp::Mul, &(&t).into(), &Scalar::Float(s).into())
             .unwrap();

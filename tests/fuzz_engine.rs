@@ -343,7 +343,7 @@ fn run_ops(ops: &[Op]) {
                     0 => rt.zeros(shape, dt, dev),
                     1 => rt.ones(shape, dt, dev),
                     2 => rt.empty(shape, dt, dev),
-                    _ => rt.randn(shape, dt, dev),
+                    _ => rt.randn(shape, dt, dev, None),
                 };
                 if let Ok(t) = &r
                     && let Device::Cuda(_) = dev
