@@ -1,7 +1,7 @@
 //! The stream model: deferred device-side asserts, sticky errors, launch blocking, timing.
 
 use cudatutor::engine::dtype::Scalar;
-use cudatutor::engine::error::CUDA_ASSERT_MESSAGE;
+use cudatutor::engine::error::{CUDA_ASSERT_MESSAGE, CUDA_ASSERT_MESSAGE_BLOCKING};
 use cudatutor::engine::{Device, Operand, Reduction, Runtime, RuntimeConfig, Tensor};
 use std::rc::Rc;
 
@@ -77,7 +77,7 @@ fn launch_blocking_reports_at_the_origin() {
         ..Default::default()
     });
     let r = script(&rt);
-    assert_eq!(r, vec![(3, Err(CUDA_ASSERT_MESSAGE.to_string()))]);
+    assert_eq!(r, vec![(3, Err(CUDA_ASSERT_MESSAGE_BLOCKING.to_string()))]);
     let f = rt.cuda_failure().unwrap();
     assert_eq!((f.origin_line, f.reported_line), (3, Some(3)));
 }
