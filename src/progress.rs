@@ -54,6 +54,33 @@ pub struct Progress {
     pub hints: BTreeMap<String, usize>,
     /// The last check result of each exercise (by id), with the fingerprint of its code.
     pub checks: BTreeMap<String, CheckRecord>,
+    /// Per exercise id: graded runs, hints revealed and when it first passed (for `report`).
+    /// Added after version 2's first fields: absent in older files, and not written while empty.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stats: BTreeMap<String, ExerciseStats>,
+}
+
+/// How the learner got through one exercise: kept for `report` and the classroom formats.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ExerciseStats {
+    /// Runs of its checks (pager, `watch`, `edit`), whatever their result.
+    pub attempts: u32,
+    /// Hints revealed (the most ever shown at once: re-reading one does not count again).
+    pub hints_revealed: u32,
+    /// Unix time (seconds) of the first graded run.
+    pub first_attempt_at: Option<u64>,
+    /// Unix time of the first run that passed every check.
+    pub passed_at: Option<u64>,
+    /// Attempts it took to pass (the attempt count at `passed_at`).
+    pub attempts_to_pass: Option<u32>,
+}
+
+impl ExerciseStats {
+    /// Seconds from the first graded run to the first pass.
+    pub fn time_to_pass(&self) -> Option<u64> {
+        Some(self.passed_at?.saturating_sub(self.first_attempt_at?))
+    }
 }
 
 /// A place in a lesson: a block of the Markdown source (its byte offset) and how many rendered
@@ -172,7 +199,28 @@ impl Progress {
             checks_passed: report.checks.iter().filter(|c| c.passed).count(),
             checks_total: report.checks.len(),
         };
+        let passed = record.passed;
         self.checks.insert(ex.id.clone(), record);
+        self.note_attempt(&ex.id, passed, unix_time());
+    }
+
+    /// Counts one graded run of exercise `id` at unix time `now` (first attempt, first pass).
+    pub fn note_attempt(&mut self, id: &str, passed: bool, now: u64) {
+        let stats = self.stats.entry(id.to_string()).or_default();
+        stats.attempts = stats.attempts.saturating_add(1);
+        stats.first_attempt_at.get_or_insert(now);
+        if passed && stats.passed_at.is_none() {
+            stats.passed_at = Some(now);
+            stats.attempts_to_pass = Some(stats.attempts);
+        }
+    }
+
+    /// Records that `shown` hints of exercise `id` are revealed (the pager's `h`, `cudatutor
+    /// hint`): the count only grows.
+    pub fn record_hint(&mut self, id: &str, shown: usize) {
+        let shown = u32::try_from(shown).unwrap_or(u32::MAX);
+        let stats = self.stats.entry(id.to_string()).or_default();
+        stats.hints_revealed = stats.hints_revealed.max(shown);
     }
 
     /// Answers quiz `number` (1-based) of `lesson` with `choice` (1-based). The first answer is
@@ -242,7 +290,7 @@ impl OnDisk {
                 previous_code: self.previous_code,
                 last_runs: self.last_runs,
                 hints: self.hints,
-                checks: BTreeMap::new(),
+                ..Progress::default()
             };
             if legacy != Progress::default() {
                 sets.entry(BUILTIN_SET.to_string()).or_insert(legacy);
@@ -300,6 +348,7 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
         last_runs,
         hints,
         checks,
+        stats,
     } = ours;
     let mut quiz_answers = entries(&base.quizzes, quizzes, &theirs.quizzes);
     for (key, answer) in &theirs.quizzes {
@@ -321,6 +370,7 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
         last_runs: entries(&base.last_runs, last_runs, &theirs.last_runs),
         hints: entries(&base.hints, hints, &theirs.hints),
         checks: entries(&base.checks, checks, &theirs.checks),
+        stats: entries(&base.stats, stats, &theirs.stats),
     }
 }
 

@@ -58,7 +58,7 @@ fn deferred_assert_is_reported_at_the_sync() {
     let st: Vec<(u32, &str)> = ev
         .iter()
         .filter(|e| e.status != "ok")
-        .map(|e| (e.line, e.status))
+        .map(|e| (e.line, e.status.name()))
         .collect();
     assert_eq!(st, vec![(3, "assert"), (6, "reported"), (7, "failed")]);
     let a = ev.iter().find(|e| e.status == "assert").unwrap();
@@ -179,13 +179,13 @@ fn oom_after_assert_is_still_oom_and_timeline_converts() {
     let tl = rt.timeline();
     assert_eq!(tl.len(), 1);
     assert_eq!(
-        (tl[0].op.as_str(), tl[0].kind.as_str(), tl[0].device),
+        (tl[0].op.as_str(), tl[0].kind.name(), tl[0].device),
         ("randn", "kernel", Some(0))
     );
     assert_eq!((tl[0].allocated, tl[0].reserved), (512, 2097152));
     drop(x);
     let tl = rt.timeline();
-    assert_eq!((tl[1].kind.as_str(), tl[1].allocated), ("free", 0));
+    assert_eq!((tl[1].kind.name(), tl[1].allocated), ("free", 0));
     let m = rt.memory_report();
     assert_eq!(
         (m.allocated, m.reserved, m.peak_allocated),

@@ -35,7 +35,7 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
 
     t.type_text(&format!("{bin} --lang en lesson 3"));
     t.send(&["Enter"]);
-    let first = t.wait_for(&format!("3/5 {title}"));
+    let first = t.wait_for(&format!("3/6 {title}"));
     assert_eq!(
         t.query("#{alternate_on}"),
         "1",
@@ -64,7 +64,7 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
         s.matches("TMUX-TEST-PROMPT$").count() >= 2
     });
     assert!(
-        !after.contains(&format!("3/5 {title}")),
+        !after.contains(&format!("3/6 {title}")),
         "the pager's screen is gone:\n{after}"
     );
     assert_eq!(t.query("#{alternate_on}"), "0", "back on the main screen");
@@ -99,10 +99,10 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
     );
     t.type_text(&format!("clear; {bin} --lang en"));
     t.send(&["Enter"]);
-    t.wait_for(&format!("3/5 {title}"));
+    t.wait_for(&format!("3/6 {title}"));
     t.send(&["q"]);
     t.wait_until("the prompt again", |s| {
-        s.contains("TMUX-TEST-PROMPT$") && !s.contains(&format!("3/5 {title}"))
+        s.contains("TMUX-TEST-PROMPT$") && !s.contains(&format!("3/6 {title}"))
     });
 }
 
@@ -115,7 +115,7 @@ fn terminal_is_restored_after_a_panic_in_the_ui() {
         "CUDATUTOR_TEST_PANIC_KEY=Z {bin} --lang en lesson 1; echo EXIT=$?"
     ));
     t.send(&["Enter"]);
-    t.wait_for("1/5");
+    t.wait_for("1/6");
     t.send(&["Z"]);
     let after = t.wait_for("EXIT=");
     assert!(
@@ -142,14 +142,14 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     let t = e2e_shell("exercise", &data);
     t.type_text(&format!("{bin} --lang en --backend sim lesson 3"));
     t.send(&["Enter"]);
-    t.wait_for("3/5");
+    t.wait_for("3/6");
     t.send(&["Tab"]);
     t.wait_for("Exercise l3-one-based");
 
     // The starting code: the assert fires in cross_entropy (line 6) and is reported at
     // loss.item() (line 7).
     t.send(&["r"]);
-    let failed = t.wait_for("RuntimeError: CUDA error: device-side assert triggered");
+    let failed = t.wait_for("torch.AcceleratorError: CUDA error: device-side assert triggered");
     assert!(failed.contains("7 the error was reported here"), "{failed}");
     assert!(
         failed.contains("6 this line launched the failing kernel"),
@@ -208,7 +208,7 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     // Reopen: the edit and the ✓ are still there.
     t.type_text(&format!("clear; {bin} --lang en lesson 3"));
     t.send(&["Enter"]);
-    t.wait_for("3/5");
+    t.wait_for("3/6");
     t.send(&["Tab"]);
     let reopened = t.wait_for("labels = labels - 1");
     assert!(reopened.contains("✓ l3-one-based"), "{reopened}");
@@ -226,7 +226,7 @@ fn terminal_is_restored_after_sigterm_and_sigint() {
         let t = e2e_shell(&format!("signal-{signal}"), &data);
         t.type_text(&format!("{bin} --lang en lesson 2 & sleep 0.3; fg"));
         t.send(&["Enter"]);
-        t.wait_for("2/5");
+        t.wait_for("2/6");
         assert_eq!(t.query("#{alternate_on}"), "1");
         // This pager only, by its pid: `pkill -f` on the command line also hit the pagers
         // of the other tests running at the same time (they quit as if signalled).
@@ -237,7 +237,7 @@ fn terminal_is_restored_after_sigterm_and_sigint() {
             .unwrap();
         assert!(kill.success(), "the pager process was found");
         t.wait_until("the shell prompt after the signal", |s| {
-            s.matches("TMUX-TEST-PROMPT$").count() >= 2 && !s.contains("2/5")
+            s.matches("TMUX-TEST-PROMPT$").count() >= 2 && !s.contains("2/6")
         });
         assert_eq!(
             t.query("#{alternate_on}"),
@@ -289,7 +289,7 @@ fn pager_exits_and_saves_when_its_terminal_goes_away() {
         // exec: the pane's process is the pager itself, so its pid is the pane's.
         t.type_text(&format!("exec {wrapper}{bin} --lang en lesson 2"));
         t.send(&["Enter"]);
-        t.wait_for("2/5");
+        t.wait_for("2/6");
         let pid = t.query("#{pane_pid}");
         if case == "no-sighup" {
             let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();

@@ -36,7 +36,7 @@ fn entry(
         host_end_us: host.1,
         device_start_us: dev.map(|d| d.0),
         device_end_us: dev.map(|d| d.1),
-        status: "ok".parse().expect("an event status"),
+        status: cudatutor::run::OpStatus::Ok,
         allocated: 0,
         reserved: 0,
     }
@@ -84,15 +84,15 @@ fn timeline() -> Vec<TimelineEntry> {
 }
 
 const DEVICE_LOG: &str = "/pytorch/aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [4,0,0] Assertion `t >= 0 && t < n_classes` failed.";
-const CUDA_MESSAGE: &str = "CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.";
+const CUDA_MESSAGE: &str = cudatutor::engine::error::CUDA_ASSERT_MESSAGE;
 
 /// Without CUDA_LAUNCH_BLOCKING: the kernel of line 7 fails, item() on line 8 reports it.
 fn deferred_assert() -> RunReport {
     let mut timeline = timeline();
-    timeline[3].status = "assert".parse().unwrap();
-    timeline[4].status = "reported".parse().unwrap();
+    timeline[3].status = cudatutor::run::OpStatus::Assert;
+    timeline[4].status = cudatutor::run::OpStatus::Reported;
     let traceback = format!(
-        "Traceback (most recent call last):\n  File \"exercise.py\", line 8, in <module>\n    print(loss.item())\n          ^^^^^^^^^^^\nRuntimeError: {CUDA_MESSAGE}\n"
+        "Traceback (most recent call last):\n  File \"exercise.py\", line 8, in <module>\n    print(loss.item())\n          ^^^^^^^^^^^\ntorch.AcceleratorError: {CUDA_MESSAGE}\n"
     );
     RunReport {
         backend: "sim".into(),
@@ -100,10 +100,11 @@ fn deferred_assert() -> RunReport {
         modelled: true,
         launch_blocking: false,
         ok: false,
+        exit_status: None,
         stdout: String::new(),
         stderr: format!("{DEVICE_LOG}\n{traceback}"),
         error: Some(ErrorReport {
-            type_name: "RuntimeError".into(),
+            type_name: "AcceleratorError".into(),
             message: CUDA_MESSAGE.into(),
             line: Some(8),
             origin_line: Some(7),
@@ -116,7 +117,6 @@ fn deferred_assert() -> RunReport {
         checks: Vec::new(),
         prediction_pending: false,
         internal_error: None,
-        exit_status: None,
     }
 }
 
@@ -125,15 +125,18 @@ fn blocking_assert() -> RunReport {
     let mut report = deferred_assert();
     report.launch_blocking = true;
     report.timeline.truncate(4);
-    report.timeline[3].status = "assert".parse().unwrap();
+    report.timeline[3].status = cudatutor::run::OpStatus::Assert;
     report.timeline[3].host_end_us = 41.0;
+    // with launch blocking PyTorch leaves out the two "asynchronously reported" lines
+    let message = cudatutor::engine::error::CUDA_ASSERT_MESSAGE_BLOCKING;
     let traceback = format!(
-        "Traceback (most recent call last):\n  File \"exercise.py\", line 7, in <module>\n    loss = F.cross_entropy(logits, labels)\nRuntimeError: {CUDA_MESSAGE}\n"
+        "Traceback (most recent call last):\n  File \"exercise.py\", line 7, in <module>\n    loss = F.cross_entropy(logits, labels)\ntorch.AcceleratorError: {message}\n"
     );
     report.stderr = format!("{DEVICE_LOG}\n{traceback}");
     let error = report.error.as_mut().unwrap();
     error.line = Some(7);
     error.origin_line = Some(7);
+    error.message = message.into();
     error.traceback = traceback;
     report
 }
@@ -382,7 +385,7 @@ fn failing_deferred_assert_100x30() {
     assert!(s.contains("▶8"), "reported line marked in the gutter: {s}");
     assert!(s.contains("●7"), "origin line marked in the gutter: {s}");
     assert!(
-        s.contains("RuntimeError: CUDA error: device-side assert triggered"),
+        s.contains("AcceleratorError: CUDA error: device-side assert triggered"),
         "{s}"
     );
     insta::assert_snapshot!(s);

@@ -5,12 +5,17 @@ mod check_env;
 mod check_text;
 pub mod checks;
 pub mod contain;
+pub mod diff;
 pub mod doctor;
+pub mod pytorch;
 pub mod report;
 mod session;
 pub mod worker;
 
-pub use report::{CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunReport, TimelineEntry};
+pub use report::{
+    CheckResult, DeviceMemory, ErrorReport, MemoryReport, OpKind, OpStatus, RunReport,
+    TimelineEntry,
+};
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -27,6 +32,9 @@ pub enum BackendChoice {
     /// The real kernels (kernels/*.cu) compiled for the CPU: the CI proof of the kernels and a
     /// teaching mode ("these are the real kernels"); never picked by `auto`.
     Emulated,
+    /// The machine's own Python and PyTorch (`--python` / `CUDATUTOR_PYTHON` / `python3`), run
+    /// UNSANDBOXED; never picked by `auto`.
+    Pytorch,
 }
 
 /// How to run a script. `Default` is what `cudatutor run FILE` uses without flags.
@@ -56,6 +64,9 @@ pub struct RunOptions {
     /// What the checks need to know about the exercise besides its code (their language,
     /// the predicted variables); the default suits a plain script.
     pub exercise: ExerciseContext,
+    /// The Python interpreter of `--backend pytorch` (`--python`); None: `CUDATUTOR_PYTHON`,
+    /// else `python3`.
+    pub python: Option<std::path::PathBuf>,
 }
 
 /// What grading an exercise needs besides its code and check block.
@@ -103,6 +114,7 @@ impl Default for RunOptions {
             max_wall: std::time::Duration::from_secs(10),
             cancel: None,
             exercise: ExerciseContext::default(),
+            python: None,
         }
     }
 }
@@ -122,6 +134,9 @@ pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
         BackendChoice::Emulated => emulated_usable().map_err(|why| {
             format!("--backend emulated cannot run here: {why}. Use --backend sim.")
         }),
+        BackendChoice::Pytorch => pytorch::python_found(&pytorch::python_program(opts))
+            .map(|_| ())
+            .map_err(|why| format!("--backend pytorch cannot run here: {why}")),
         BackendChoice::Auto | BackendChoice::Sim => Ok(()),
     }
 }
@@ -155,6 +170,7 @@ pub fn run_script(source: &str, opts: &RunOptions) -> RunReport {
 /// go through the worker subprocess; simulated ones run in this process.
 pub fn run_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     let isolated = match opts.backend {
+        BackendChoice::Pytorch => return pytorch::run_exercise(code, check, opts),
         BackendChoice::Sim => false,
         BackendChoice::Cuda | BackendChoice::Emulated => true,
         BackendChoice::Auto => cuda_usable_here(),
@@ -214,6 +230,7 @@ pub fn internal_error_report(message: &str, backend: &str) -> RunReport {
 /// What the status bar says about where exercises run, e.g. "sim · Simulated H200 (modelled)".
 pub fn backend_label(opts: &RunOptions) -> String {
     let cuda = match opts.backend {
+        BackendChoice::Pytorch => return pytorch::label(opts),
         BackendChoice::Sim => false,
         BackendChoice::Emulated => {
             return format!(

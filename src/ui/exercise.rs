@@ -371,19 +371,9 @@ pub fn human_size(bytes: u64) -> String {
 }
 
 /// The failing kernel (status `assert`) and the call that reported it (`reported`), with the
-/// time from the kernel's end on the device to the reporting call's return on the host (when
-/// Python saw the exception), in µs.
+/// gap in µs between them, as the engine defines it ([`crate::engine::assert_gap`]).
 pub fn assert_gap(report: &RunReport) -> Option<(usize, usize, f64)> {
-    let a = report.timeline.iter().position(|e| e.status == "assert")?;
-    let r = report
-        .timeline
-        .iter()
-        .position(|e| e.status == "reported")?;
-    // Measured from when the launch returned to Python, not from the kernel's end: the point
-    // is how long the host ran on, unaware, before a later call heard of the failure (from the
-    // kernel's end it is ~0 whenever the reporter is a synchronising call).
-    let launched = report.timeline[a].host_end_us;
-    Some((a, r, (report.timeline[r].host_end_us - launched).max(0.0)))
+    crate::engine::assert_gap(&report.timeline).map(|g| (g.kernel, g.reporter, g.us))
 }
 
 /// "412 µs", "1.25 ms".
