@@ -432,7 +432,7 @@ fn every_format_of_the_builtin_lessons_is_valid() {
         &["check", "--all", "--format", "gradescope"],
     ));
     validate_gradescope(&s).unwrap();
-    assert_eq!(s["tests"].as_array().unwrap().len(), 24);
+    assert_eq!(s["tests"].as_array().unwrap().len(), 28);
     let score: f64 = s["tests"]
         .as_array()
         .unwrap()

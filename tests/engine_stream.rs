@@ -177,7 +177,14 @@ fn oom_after_assert_is_still_oom_and_timeline_converts() {
     let rt = Runtime::new(RuntimeConfig::default());
     let x = rt.randn(&[10], None, Device::Cuda(0), None).unwrap();
     let tl = rt.timeline();
-    assert_eq!(tl.len(), 1);
+    assert_eq!(
+        tl.len(),
+        1,
+        "{:?}",
+        tl.iter()
+            .map(|e| (e.op.clone(), e.kind.name()))
+            .collect::<Vec<_>>()
+    );
     assert_eq!(
         (tl[0].op.as_str(), tl[0].kind.name(), tl[0].device),
         ("randn", "kernel", Some(0))

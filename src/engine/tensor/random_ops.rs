@@ -174,6 +174,29 @@ impl Runtime {
         })
     }
 
+    /// A fresh tensor for a factory whose fill is its one launch: the allocation shows on the
+    /// timeline with the fill (PyTorch's randn is one normal kernel, not two events).
+    fn fresh_unrecorded(
+        &self,
+        op: &str,
+        shape: &[usize],
+        dt: DType,
+        device: Device,
+    ) -> Result<Tensor> {
+        let t = self
+            .alloc_out(shape.to_vec(), dt, device, device != Device::Meta, false)
+            .and_then(|t| {
+                if t.wants_values() {
+                    use crate::engine::backend::BackendDevice;
+                    let n = t.numel();
+                    t.set_values(self.compute(|| self.backend_for(device).zeros(n, dt))?)?;
+                }
+                Ok(t)
+            })
+            .map_err(|e| self.host_error(op, device.cuda_index(), e))?;
+        Ok(t)
+    }
+
     /// `t.uniform_(from, to)`.
     pub fn uniform_(
         &self,
@@ -182,7 +205,19 @@ impl Runtime {
         to: f64,
         generator: Option<&SharedGenerator>,
     ) -> Result<()> {
-        self.random_fill("uniform_", t, generator, |rng, els, _| match rng {
+        self.uniform_as("uniform_", t, from, to, generator)
+    }
+
+    /// `uniform_` recorded on the timeline as `op` (a factory like `torch.rand` is one launch).
+    fn uniform_as(
+        &self,
+        op: &str,
+        t: &Tensor,
+        from: f64,
+        to: f64,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.random_fill(op, t, generator, |rng, els, _| match rng {
             Rng::Cpu(g) => random::uniform_(g, els, from, to, CAP),
             Rng::Cuda(g) => random::cuda::uniform_(g, els, from, to, DEVICE),
         })
@@ -196,7 +231,19 @@ impl Runtime {
         std: f64,
         generator: Option<&SharedGenerator>,
     ) -> Result<()> {
-        self.random_fill("normal_", t, generator, |rng, els, contiguous| match rng {
+        self.normal_as("normal_", t, mean, std, generator)
+    }
+
+    /// `normal_` recorded on the timeline as `op`.
+    fn normal_as(
+        &self,
+        op: &str,
+        t: &Tensor,
+        mean: f64,
+        std: f64,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.random_fill(op, t, generator, |rng, els, contiguous| match rng {
             Rng::Cpu(g) => random::normal_(g, els, mean, std, contiguous, CAP),
             Rng::Cuda(g) => random::cuda::normal_(g, els, mean, std, DEVICE),
         })
@@ -210,7 +257,19 @@ impl Runtime {
         to: Option<i64>,
         generator: Option<&SharedGenerator>,
     ) -> Result<()> {
-        self.random_fill("random_", t, generator, |rng, els, _| match rng {
+        self.random_from_to_as("random_", t, from, to, generator)
+    }
+
+    /// `random_(from, to)` recorded on the timeline as `op`.
+    fn random_from_to_as(
+        &self,
+        op: &str,
+        t: &Tensor,
+        from: i64,
+        to: Option<i64>,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.random_fill(op, t, generator, |rng, els, _| match rng {
             Rng::Cpu(g) => random::random_from_to_(g, els, from, to),
             Rng::Cuda(g) => random::cuda::random_from_to_(g, els, from, to, DEVICE),
         })
@@ -263,8 +322,8 @@ impl Runtime {
     ) -> Result<Tensor> {
         let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
         self.check_float_random("rand", dt)?;
-        let t = self.fresh("rand", shape, dt, device)?;
-        self.uniform_(&t, 0.0, 1.0, generator)?;
+        let t = self.fresh_unrecorded("rand", shape, dt, device)?;
+        self.uniform_as("rand", &t, 0.0, 1.0, generator)?;
         Ok(t)
     }
 
@@ -278,8 +337,8 @@ impl Runtime {
     ) -> Result<Tensor> {
         let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
         self.check_float_random("randn", dt)?;
-        let t = self.fresh("randn", shape, dt, device)?;
-        self.normal_(&t, 0.0, 1.0, generator)?;
+        let t = self.fresh_unrecorded("randn", shape, dt, device)?;
+        self.normal_as("randn", &t, 0.0, 1.0, generator)?;
         Ok(t)
     }
 
@@ -312,8 +371,8 @@ impl Runtime {
         generator: Option<&SharedGenerator>,
     ) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DType::Int64);
-        let t = self.fresh("randint", shape, dt, device)?;
-        self.random_from_to_(&t, low, Some(high), generator)?;
+        let t = self.fresh_unrecorded("randint", shape, dt, device)?;
+        self.random_from_to_as("randint", &t, low, Some(high), generator)?;
         Ok(t)
     }
 
