@@ -5,7 +5,9 @@ use super::check_env::{self, Pristine, RunFacts};
 use super::check_text::{CheckText, check_text, fill};
 use super::checks::{self, CheckMessage, CheckStatement};
 use super::{CheckResult, ErrorReport, ExerciseContext, RunOptions, RunReport};
+use crate::engine::interrupt::Interrupt;
 use crate::engine::runtime::{Runtime, RuntimeConfig};
+use std::time::Instant;
 use crate::script::{Interpreter, Limits, Module, ScriptError};
 use std::rc::Rc;
 
@@ -28,6 +30,15 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         gpus: opts.gpus.max(1),
         gpu_memory: opts.gpu_memory,
         launch_blocking,
+        // The run's Ctrl-c and time limit reach into long kernels (a 4000x4000 matmul, a sum
+        // over an expanded view), not only between the interpreter's steps.
+        interrupt: Interrupt {
+            cancel: opts.cancel.clone(),
+            // (no deadline for a limit too large to add to a clock reading)
+            deadline: Instant::now()
+                .checked_add(opts.max_wall)
+                .map(|at| (at, opts.max_wall)),
+        },
         ..RuntimeConfig::default()
     });
     if let Some(cap) = opts.mem_limit {
