@@ -1,6 +1,7 @@
 //! The `cudatutor` command line: parses arguments and dispatches, nothing else.
 
 use clap::{Parser, Subcommand};
+use cudatutor::classroom::formats::GradeFormat;
 use cudatutor::classroom::{self, grade};
 use cudatutor::commands::output::{self, emit};
 use cudatutor::commands::run_cmd;
@@ -16,7 +17,7 @@ use std::process::ExitCode;
     name = "cudatutor",
     version,
     about = "An interactive terminal tutorial: why PyTorch says `CUDA error: device-side assert triggered`, and what devices and memory really do",
-    long_about = "An interactive terminal tutorial for PyTorch learners.\n\nFive lessons (CUDA errors, devices, debugging device-side asserts, best practices, case studies) open in a pager. Run without arguments to continue where you stopped.",
+    long_about = "An interactive terminal tutorial for PyTorch learners.\n\nSix lessons (CUDA errors, devices, debugging device-side asserts, best practices, case studies, beyond the guide) open in a pager. Run without arguments to continue where you stopped.",
     after_help = "Examples:\n  cudatutor              continue where you stopped (lesson 1 the first time)\n  cudatutor lesson 3     open lesson 3 (or a lesson id such as device-asserts)\n  cudatutor list         list the lessons and your progress\n  cudatutor --lang zh    the lessons in Chinese"
 )]
 struct Cli {
@@ -36,7 +37,8 @@ struct Cli {
 #[derive(clap::Args, Clone)]
 struct EngineArgs {
     /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), the real kernels run
-    /// on the CPU (emulated), or cuda when usable.
+    /// on the CPU (emulated), or cuda when usable. `pytorch` runs the script on this machine's
+    /// own Python and PyTorch, UNSANDBOXED (never chosen by auto).
     #[arg(long, global = true, value_enum, default_value = "auto")]
     backend: BackendArg,
     /// Number of simulated GPUs (cuda:0 … cuda:N-1).
@@ -51,6 +53,10 @@ struct EngineArgs {
     /// Make every kernel launch synchronous, as CUDA_LAUNCH_BLOCKING=1 does.
     #[arg(long, global = true)]
     launch_blocking: bool,
+    /// The Python interpreter of `--backend pytorch` and `diff` [default: CUDATUTOR_PYTHON, else
+    /// python3].
+    #[arg(long, global = true, value_name = "PATH")]
+    python: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -59,6 +65,7 @@ enum BackendArg {
     Sim,
     Cuda,
     Emulated,
+    Pytorch,
 }
 
 fn parse_gpu_size(text: &str) -> Result<u64, String> {
@@ -75,7 +82,9 @@ impl EngineArgs {
                 BackendArg::Sim => BackendChoice::Sim,
                 BackendArg::Cuda => BackendChoice::Cuda,
                 BackendArg::Emulated => BackendChoice::Emulated,
+                BackendArg::Pytorch => BackendChoice::Pytorch,
             },
+            python: self.python.clone(),
             gpus: self.gpus,
             gpu_memory: self.gpu_memory,
             mem_limit: self.gpu_mem_limit,
@@ -87,7 +96,7 @@ impl EngineArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Open one lesson: its number (1..5) or its id.
+    /// Open one lesson: its number (1..6) or its id.
     Lesson {
         /// A number such as 3, or an id such as device-asserts.
         which: String,
@@ -110,6 +119,17 @@ enum Command {
         #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
         time_limit: Option<u64>,
     },
+    /// Run a script on the engine and on real PyTorch (this machine's Python, unsandboxed) and
+    /// print what differs: stdout lines, exception type and message, reported and origin line,
+    /// exit status, memory counters. Exit 0 identical, 1 different, 2 when one side cannot run.
+    Diff {
+        /// The scripts (one resident PyTorch process serves them all); `-` reads one from stdin.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// text: the differences; json: one object per script (both reports, the differences).
+        #[arg(long, value_enum, default_value = "text")]
+        format: run_cmd::Format,
+    },
     /// Grade saved work: run each exercise's saved code against its checks.
     /// Exit 0 when every attempted exercise passes, 1 otherwise.
     Check {
@@ -118,12 +138,19 @@ enum Command {
         /// Every lesson (the default when no lesson is named).
         #[arg(long)]
         all: bool,
-        /// One JSON object per exercise, one per line (schema in docs/classroom.md).
+        /// One JSON object per exercise, one per line (the same as --format json).
         #[arg(long)]
         json: bool,
+        /// text: a table; json: cudatutor's schema; github / exercism / gradescope: the result
+        /// files those platforms read (docs/classroom.md).
+        #[arg(long, value_enum, default_value = "text")]
+        format: GradeFormat,
         /// Grade the lessons' own solutions instead of saved work (for authors and CI).
         #[arg(long)]
         solutions: bool,
+        /// Only this exercise (its id), e.g. for a per-exercise runner such as Exercism's.
+        #[arg(long, value_name = "ID", conflicts_with = "lesson")]
+        exercise: Option<String>,
     },
     /// Progress and results for handing in.
     Report {
@@ -135,7 +162,47 @@ enum Command {
     },
     /// Validate a lesson folder: format errors with file:line, and every exercise's solution
     /// run against its checks. Exit 1 on any problem.
-    Lint { dir: PathBuf },
+    Lint {
+        dir: PathBuf,
+        /// Also require a ```python wrong``` block on every exercise.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Open an exercise in your own editor ($VISUAL, $EDITOR or --edit-cmd), then run it and
+    /// its checks. The file is <data dir>/<lesson>/<exercise>.py; what you save is your code.
+    Edit {
+        /// The exercise id (`cudatutor export` and the pager show them), e.g. l3-one-based.
+        exercise: String,
+        /// The editor command, e.g. "code -w" or "vim" (GUI editors must wait: -w).
+        #[arg(long, value_name = "CMD")]
+        edit_cmd: Option<String>,
+    },
+    /// Re-run an exercise and its checks each time its file is saved (without an exercise: the
+    /// first one not yet passed, then the next).
+    Watch {
+        exercise: Option<String>,
+        /// No file events: press Enter after each save (for file systems without them, as on
+        /// WSL2 with files under /mnt).
+        #[arg(long)]
+        manual_run: bool,
+    },
+    /// Show the next hint of an exercise (recorded for `report`, as in the pager).
+    Hint { exercise: String },
+    /// Write every exercise as a .py file (its goal as a comment) under DIR, for any IDE.
+    Export {
+        #[arg(default_value = classroom::export::DEFAULT_DIR)]
+        dir: PathBuf,
+    },
+    /// Read the .py files written by `export` back as your saved code.
+    Import {
+        #[arg(default_value = classroom::export::DEFAULT_DIR)]
+        dir: PathBuf,
+    },
+    /// Scaffolding for instructors: `cudatutor new lesson NAME`.
+    New {
+        #[command(subcommand)]
+        what: NewCommand,
+    },
     /// Internal: the isolated GPU worker (line-delimited JSON on stdin/stdout).
     #[command(name = "__worker", hide = true)]
     Worker,
@@ -168,6 +235,18 @@ fn load_catalog(cli: &Cli, lang: Lang) -> Result<Catalog, String> {
         let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
         format!("the lessons cannot be loaded:\n{}", list.join("\n"))
     })
+}
+
+#[derive(Subcommand)]
+enum NewCommand {
+    /// A lesson file that passes `lint --strict`, with one of each block to replace.
+    Lesson {
+        /// Its title; the id and file name are made from it (`My Lesson` → my-lesson.md).
+        name: String,
+        /// The lesson folder to write it in.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -220,8 +299,81 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &source, &opts, *format, *summary,
             )));
         }
-        Some(Command::Lint { dir }) => {
-            let problems = classroom::lint::lint_dir(dir, &opts);
+        Some(Command::Diff { files, format }) => {
+            let opts = RunOptions {
+                backend: BackendChoice::Pytorch,
+                ..opts
+            };
+            if let Err(message) = cudatutor::run::backend_available(&opts) {
+                eprintln!("cudatutor: {message}");
+                return Ok(ExitCode::from(2));
+            }
+            let (mut differ, mut failed) = (0usize, 0usize);
+            for file in files {
+                let (source, name) = match run_cmd::read_script(file) {
+                    Ok(s) => s,
+                    Err(message) => {
+                        eprintln!("cudatutor: {message}");
+                        failed += 1;
+                        continue;
+                    }
+                };
+                let opts = RunOptions {
+                    filename: name,
+                    argv0: Some(file.display().to_string()),
+                    ..opts.clone()
+                };
+                let d = cudatutor::run::diff::diff_exercise(&source, None, &opts);
+                if d.pytorch_failed.is_some() {
+                    failed += 1;
+                } else if !d.identical() {
+                    differ += 1;
+                }
+                match format {
+                    run_cmd::Format::Json => emit(&format!("{}\n", serde_json::to_string(&d)?))?,
+                    run_cmd::Format::Text if files.len() > 1 => emit(&format!(
+                        "== {}\n{}",
+                        file.display(),
+                        cudatutor::run::diff::render(&d)
+                    ))?,
+                    run_cmd::Format::Text => emit(&cudatutor::run::diff::render(&d))?,
+                }
+            }
+            if files.len() > 1 && *format == run_cmd::Format::Text {
+                emit(&format!(
+                    "{} script(s): {} identical, {differ} different, {failed} not run on PyTorch\n",
+                    files.len(),
+                    files.len() - differ - failed
+                ))?;
+            }
+            return Ok(ExitCode::from(if failed > 0 {
+                2
+            } else if differ == 0 {
+                0
+            } else {
+                1
+            }));
+        }
+        Some(Command::New {
+            what: NewCommand::Lesson { name, dir },
+        }) => {
+            return Ok(match classroom::scaffold::new_lesson(dir, name) {
+                Ok(path) => {
+                    emit(&format!(
+                        "{}\n  cudatutor lint --strict {}\n",
+                        path.display(),
+                        dir.display()
+                    ))?;
+                    ExitCode::SUCCESS
+                }
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    ExitCode::from(2)
+                }
+            });
+        }
+        Some(Command::Lint { dir, strict }) => {
+            let problems = classroom::lint::lint_dir_with(dir, &opts, *strict);
             let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
             if problems.is_empty() {
                 text += &format!(
@@ -269,6 +421,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Doctor) => {
             let d = cudatutor::run::doctor::Diagnosis::gather();
             emit(&d.render())?;
+            emit(&cudatutor::run::doctor::render_python(&opts))?;
             Ok(if d.cuda_usable().is_ok() {
                 ExitCode::SUCCESS
             } else {
@@ -279,7 +432,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             lesson,
             all,
             json,
+            format,
             solutions,
+            exercise,
         }) => {
             let only = match (lesson, all) {
                 (Some(which), false) => match catalog.find(which) {
@@ -297,11 +452,30 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 grade::Source::Saved
             };
-            let grades = grade::grade_catalog(&catalog, only, &progress, source, &opts);
-            if *json {
-                emit(&grade::render_json_lines(&grades))?;
-            } else {
+            let grades = match exercise {
+                None => grade::grade_catalog(&catalog, only, &progress, source, &opts),
+                Some(id) => {
+                    let Some((i, lesson, ex)) = classroom::workfile::find_exercise(&catalog, id)
+                    else {
+                        let words = classroom::card::card_text(lang);
+                        eprintln!("cudatutor: {}", words.no_exercise.replace("{id}", id));
+                        return Ok(ExitCode::from(2));
+                    };
+                    let code = match source {
+                        grade::Source::Solution => ex.solution.as_deref(),
+                        _ => progress
+                            .exercises
+                            .get(&ex.id)
+                            .and_then(|s| s.code.as_deref()),
+                    };
+                    vec![grade::grade_one(i + 1, lesson, ex, code, &opts)]
+                }
+            };
+            let format = if *json { GradeFormat::Json } else { *format };
+            if format == GradeFormat::Text {
                 emit(&grade::render_table(&grades, lang))?;
+            } else {
+                emit(&classroom::formats::render(&grades, format))?;
             }
             Ok(if grade::all_attempted_pass(&grades) {
                 ExitCode::SUCCESS
@@ -328,8 +502,147 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Run { .. } | Command::Lint { .. } | Command::Worker | Command::SelfTest) => {
+        Some(
+            Command::Run { .. }
+            | Command::Diff { .. }
+            | Command::Lint { .. }
+            | Command::New { .. }
+            | Command::Worker
+            | Command::SelfTest,
+        ) => Ok(ExitCode::SUCCESS),
+        Some(Command::Edit { exercise, edit_cmd }) => {
+            let Some(store) = &store else {
+                eprintln!("cudatutor: no data folder: set CUDATUTOR_DATA_DIR");
+                return Ok(ExitCode::from(2));
+            };
+            let words = classroom::card::card_text(lang);
+            let Some((_, lesson, ex)) = classroom::workfile::find_exercise(&catalog, exercise)
+            else {
+                eprintln!("cudatutor: {}", words.no_exercise.replace("{id}", exercise));
+                return Ok(ExitCode::from(2));
+            };
+            match classroom::workfile::edit_and_save(store, lesson, ex, edit_cmd.as_deref(), &opts)
+            {
+                Ok(outcome) => {
+                    let mut text = format!("── {} ──\n", outcome.path.display());
+                    if !outcome.changed {
+                        text += &format!("{}\n", words.unchanged);
+                    }
+                    text += &classroom::card::render_run(ex, &outcome.report, lang);
+                    emit(&text)?;
+                    Ok(if outcome.report.checks_passed() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
+                    })
+                }
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    Ok(ExitCode::from(2))
+                }
+            }
+        }
+        Some(Command::Watch {
+            exercise,
+            manual_run,
+        }) => {
+            let Some(store) = &store else {
+                eprintln!("cudatutor: no data folder: set CUDATUTOR_DATA_DIR");
+                return Ok(ExitCode::from(2));
+            };
+            let settings = classroom::watch::WatchSettings {
+                exercise: exercise.as_deref(),
+                manual: *manual_run,
+                lang,
+                opts: &opts,
+            };
+            let mut out = std::io::stdout();
+            match classroom::watch::watch(&catalog, store, &settings, &mut out) {
+                Ok(()) => Ok(ExitCode::SUCCESS),
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    Ok(ExitCode::from(2))
+                }
+            }
+        }
+        Some(Command::Hint { exercise }) => {
+            let words = classroom::card::card_text(lang);
+            let Some((_, _, ex)) = classroom::workfile::find_exercise(&catalog, exercise) else {
+                eprintln!("cudatutor: {}", words.no_exercise.replace("{id}", exercise));
+                return Ok(ExitCode::from(2));
+            };
+            if ex.hints.is_empty() {
+                emit(&format!("{}\n", words.no_hints))?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut progress = progress;
+            let shown = progress
+                .stats
+                .get(&ex.id)
+                .map_or(0, |s| s.hints_revealed as usize);
+            let n = (shown + 1).min(ex.hints.len());
+            progress.record_hint(&ex.id, n);
+            let mut text = format!(
+                "{}\n{}\n",
+                words
+                    .hint_heading
+                    .replace("{n}", &n.to_string())
+                    .replace("{total}", &ex.hints.len().to_string()),
+                ex.hints[n - 1]
+            );
+            if n == ex.hints.len() {
+                text += &format!("{}\n", words.no_more_hints);
+            }
+            emit(&text)?;
+            if let Some(store) = &store {
+                let mut fresh = store.load().progress;
+                fresh.record_hint(&ex.id, n);
+                if let Err(e) = store.save(&fresh) {
+                    eprintln!("cudatutor: progress was not saved: {e}");
+                }
+            }
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Export { dir }) => {
+            match classroom::export::export(dir, &catalog, &progress) {
+                Ok(files) => {
+                    let words = classroom::card::card_text(lang);
+                    emit(&format!(
+                        "{}\n",
+                        words
+                            .exported
+                            .replace("{n}", &files.len().to_string())
+                            .replace("{dir}", &dir.display().to_string())
+                    ))?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    Ok(ExitCode::from(2))
+                }
+            }
+        }
+        Some(Command::Import { dir }) => {
+            let Some(store) = &store else {
+                eprintln!("cudatutor: no data folder: set CUDATUTOR_DATA_DIR");
+                return Ok(ExitCode::from(2));
+            };
+            if !dir.is_dir() {
+                eprintln!("cudatutor: {}: not a folder", dir.display());
+                return Ok(ExitCode::from(2));
+            }
+            let mut fresh = store.load().progress;
+            let imported = classroom::export::import(dir, &catalog, &mut fresh);
+            if let Err(e) = store.save(&fresh) {
+                eprintln!("cudatutor: progress was not saved: {e}");
+                return Ok(ExitCode::from(2));
+            }
+            emit(&imported.render(dir, lang))?;
+            Ok(if imported.errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Some(Command::List) => {
             emit(&classroom::list::list_text(&catalog, &progress, lang))?;

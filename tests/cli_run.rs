@@ -169,7 +169,9 @@ fn deferred_assert_is_reported_at_the_sync_not_at_the_launch() {
     );
     assert!(
         err.trim_end()
-            .ends_with("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."),
+            .ends_with("For debugging consider passing CUDA_LAUNCH_BLOCKING=1")
+            && err.contains("torch.AcceleratorError: CUDA error: device-side assert triggered\nSearch for `cudaErrorAssert' in ")
+            && !err.contains("TORCH_USE_CUDA_DSA"),
         "{err}"
     );
     assert_eq!(out.status.code(), Some(1));
@@ -178,7 +180,7 @@ fn deferred_assert_is_reported_at_the_sync_not_at_the_launch() {
     assert_eq!(r["backend"], "sim");
     assert_eq!(r["modelled"], true);
     assert_eq!(r["ok"], false);
-    assert_eq!(r["error"]["type"], "RuntimeError");
+    assert_eq!(r["error"]["type"], "AcceleratorError");
     assert_eq!(r["error"]["line"], 8);
     assert_eq!(r["error"]["origin_line"], 5);
     let timeline = r["timeline"].as_array().unwrap();

@@ -2,6 +2,7 @@
 //! against its checks.
 
 use super::list::classroom_text;
+use super::weights;
 use crate::lesson::{Catalog, Exercise, Lang, Lesson};
 use crate::progress::Progress;
 use crate::run::{self, BackendChoice, ExerciseContext, RunOptions, RunReport};
@@ -66,6 +67,18 @@ pub struct ExerciseGrade {
     pub internal_error: bool,
     /// Every check with its message (what the learner saw), in block order.
     pub checks: Vec<CheckLine>,
+    /// Partial credit: the weights of the checks that passed ([`super::weights`]); 0 when not
+    /// started, on an internal error, or when the code does not parse.
+    pub score: f64,
+    /// What the exercise is worth: the sum of its checks' weights (each 1 unless the check
+    /// block says `# weight: N`), the same whether or not it was started.
+    pub max_score: f64,
+    /// How long the run took (not in the JSON: it would make grades differ run to run).
+    #[serde(skip)]
+    pub duration: std::time::Duration,
+    /// What the exercise's code printed (for the platforms' `output` fields; not in the JSON).
+    #[serde(skip)]
+    pub output: String,
 }
 
 /// One check of a graded exercise, as the learner saw it.
@@ -75,6 +88,8 @@ pub struct CheckLine {
     pub line: u32,
     pub passed: bool,
     pub message: String,
+    /// Its weight ([`super::weights`]; 0 for a result about the whole run).
+    pub weight: f64,
 }
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -127,6 +142,7 @@ pub fn backend_asked(opts: &RunOptions) -> &'static str {
         BackendChoice::Cuda => "cuda",
         BackendChoice::Sim => "sim",
         BackendChoice::Emulated => "emulated",
+        BackendChoice::Pytorch => "pytorch",
         BackendChoice::Auto if run::cuda_usable_here() => "cuda",
         BackendChoice::Auto => "sim",
     }
@@ -143,8 +159,11 @@ pub fn grade_one(
     match code {
         None => not_started(lesson_no, lesson, ex),
         Some(code) => {
+            let started = std::time::Instant::now();
             let report = run_graded(lesson, ex, code, opts);
-            grade_report(lesson_no, lesson, ex, &report, backend_asked(opts))
+            let mut grade = grade_report(lesson_no, lesson, ex, &report, backend_asked(opts));
+            grade.duration = started.elapsed();
+            grade
         }
     }
 }
@@ -163,6 +182,10 @@ fn not_started(lesson_no: usize, lesson: &Lesson, ex: &Exercise) -> ExerciseGrad
         backend: String::new(),
         internal_error: false,
         checks: Vec::new(),
+        score: 0.0,
+        max_score: weights::max_points(ex.check.as_deref()),
+        duration: std::time::Duration::ZERO,
+        output: String::new(),
     }
 }
 
@@ -201,6 +224,18 @@ pub fn grade_report(
         crate::script::errors::final_line(&e.type_name, e.message.lines().next().unwrap_or(""))
     });
     grade.first_failure = first_failure(report);
+    grade.output = report.stdout.clone();
+    let (check_weights, _) = ex
+        .check
+        .as_deref()
+        .map(weights::check_weights)
+        .unwrap_or_default();
+    let weight_of = |line: u32| {
+        check_weights
+            .iter()
+            .find(|w| w.line == line && line > 0)
+            .map_or(0.0, |w| w.weight)
+    };
     grade.checks = report
         .checks
         .iter()
@@ -208,8 +243,17 @@ pub fn grade_report(
             line: c.line,
             passed: c.passed,
             message: c.message.clone().unwrap_or_default(),
+            weight: weight_of(c.line),
         })
         .collect();
+    grade.score = weights::round_points(
+        grade
+            .checks
+            .iter()
+            .filter(|c| c.passed)
+            .map(|c| c.weight)
+            .sum(),
+    );
     grade
 }
 

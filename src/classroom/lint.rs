@@ -15,11 +15,43 @@ use std::path::Path;
 
 /// All problems found, in file order; empty means the folder is fine.
 pub fn lint_dir(dir: &Path, opts: &RunOptions) -> Vec<LessonError> {
+    lint_dir_with(dir, opts, false)
+}
+
+/// [`lint_dir`], and with `strict` also [`strict_problems`].
+pub fn lint_dir_with(dir: &Path, opts: &RunOptions, strict: bool) -> Vec<LessonError> {
     let catalog = match Catalog::from_dir(dir) {
         Ok(c) => c,
         Err(errors) => return errors,
     };
-    lint_catalog(&catalog, opts)
+    let mut problems = lint_catalog(&catalog, opts);
+    if strict {
+        problems.extend(strict_problems(&catalog));
+        problems.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    }
+    problems
+}
+
+/// What `lint --strict` adds to plain lint (which already asks for a message on every assert):
+/// every exercise needs at least one ```` ```python wrong ```` block, since the checks are only
+/// known to catch a wrong fix someone wrote down.
+pub fn strict_problems(catalog: &Catalog) -> Vec<LessonError> {
+    let mut problems = Vec::new();
+    for lesson in &catalog.lessons {
+        for ex in &lesson.exercises {
+            if ex.wrongs.is_empty() {
+                problems.push(LessonError {
+                    file: lesson.source_name.clone(),
+                    line: ex.line,
+                    message: format!(
+                        "exercise `{}`: has no ```python wrong``` block (--strict: write down at least one plausible wrong fix; lint checks that the checks fail it)",
+                        ex.id
+                    ),
+                });
+            }
+        }
+    }
+    problems
 }
 
 pub fn lint_catalog(catalog: &Catalog, opts: &RunOptions) -> Vec<LessonError> {
@@ -55,6 +87,9 @@ pub fn lint_catalog(catalog: &Catalog, opts: &RunOptions) -> Vec<LessonError> {
                         ),
                     ));
                 }
+            }
+            for w in super::weights::check_weights(check).1 {
+                problems.push(at(ex.line, format!("check line {}: {}", w.line, w.message)));
             }
             if ex.hints.is_empty() {
                 problems.push(at(ex.line, "has no ```hint``` block".into()));

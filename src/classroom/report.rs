@@ -1,6 +1,7 @@
 //! `cudatutor report`: the learner's progress and results, for handing in.
 
 use super::grade::{ExerciseGrade, GradeStatus};
+use super::weights::round_points;
 use crate::lesson::Catalog;
 use crate::progress::Progress;
 use serde::Serialize;
@@ -11,6 +12,26 @@ pub struct Report<'a> {
     pub cudatutor_version: &'static str,
     pub lessons: Vec<LessonSummary>,
     pub exercises: &'a [ExerciseGrade],
+    /// Points over every exercise (partial credit, docs/classroom.md).
+    pub score: f64,
+    pub max_score: f64,
+    /// How the learner worked on each exercise, in catalog order (added after schema 1's
+    /// first fields).
+    pub activity: Vec<ExerciseActivity>,
+}
+
+/// Attempts, hints and time to pass of one exercise, from progress.
+#[derive(Debug, Serialize)]
+pub struct ExerciseActivity {
+    pub exercise: String,
+    /// Graded runs (pager, `watch`, `edit`).
+    pub attempts: u32,
+    pub hints_revealed: u32,
+    pub hints_total: usize,
+    /// Attempts it took to pass the first time (None: never passed).
+    pub attempts_to_pass: Option<u32>,
+    /// Seconds from the first graded run to the first pass.
+    pub seconds_to_pass: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -57,11 +78,30 @@ pub fn build<'a>(
             }
         })
         .collect();
+    let activity = catalog
+        .lessons
+        .iter()
+        .flat_map(|l| &l.exercises)
+        .map(|ex| {
+            let stats = progress.stats.get(&ex.id).cloned().unwrap_or_default();
+            ExerciseActivity {
+                exercise: ex.id.clone(),
+                attempts: stats.attempts,
+                hints_revealed: stats.hints_revealed,
+                hints_total: ex.hints.len(),
+                attempts_to_pass: stats.attempts_to_pass,
+                seconds_to_pass: stats.time_to_pass(),
+            }
+        })
+        .collect();
     Report {
         schema: 1,
         cudatutor_version: env!("CARGO_PKG_VERSION"),
         lessons,
         exercises: grades,
+        score: round_points(grades.iter().map(|g| g.score).sum()),
+        max_score: round_points(grades.iter().map(|g| g.max_score).sum()),
+        activity,
     }
 }
 
@@ -79,13 +119,36 @@ pub fn render_markdown(report: &Report) -> String {
             l.quizzes_total
         ));
     }
-    s.push_str("\n## Exercises\n\n| lesson | exercise | result | first failing check |\n|---|---|---|---|\n");
+    s.push_str(&format!(
+        "\nPoints: {} of {} (partial credit per check)\n",
+        report.score, report.max_score
+    ));
+    s.push_str("\n## Exercises\n\n| lesson | exercise | result | points | attempts | hints | time to pass | first failing check |\n|---|---|---|---|---|---|---|---|\n");
     for g in report.exercises {
+        let activity = report.activity.iter().find(|a| a.exercise == g.exercise);
+        let attempts = activity.map_or(0, |a| a.attempts);
+        let hints = activity.map_or(String::new(), |a| {
+            format!("{}/{}", a.hints_revealed, a.hints_total)
+        });
+        let time = activity
+            .and_then(|a| {
+                a.seconds_to_pass
+                    .map(|t| (t, a.attempts_to_pass.unwrap_or(0)))
+            })
+            .map_or("–".to_string(), |(t, n)| {
+                format!(
+                    "{} ({n} attempt{})",
+                    duration_text(t),
+                    if n == 1 { "" } else { "s" }
+                )
+            });
         s.push_str(&format!(
-            "| {} | `{}` | {} | {} |\n",
+            "| {} | `{}` | {} | {}/{} | {attempts} | {hints} | {time} | {} |\n",
             g.lesson,
             g.exercise,
             g.status.label(),
+            g.score,
+            g.max_score,
             g.first_failure
                 .as_deref()
                 .unwrap_or("")
@@ -94,4 +157,13 @@ pub fn render_markdown(report: &Report) -> String {
         ));
     }
     s
+}
+
+/// `42 s`, `3 min 5 s`, `2 h 10 min`.
+pub fn duration_text(seconds: u64) -> String {
+    match seconds {
+        s if s < 60 => format!("{s} s"),
+        s if s < 3600 => format!("{} min {} s", s / 60, s % 60),
+        s => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+    }
 }

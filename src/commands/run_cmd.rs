@@ -117,8 +117,13 @@ pub fn format_bytes(n: u64) -> String {
 /// The few lines after a run: backend, memory, and the deferred-error gap when there is one.
 pub fn render_summary(r: &RunReport) -> String {
     let mut s = format!(
-        "\n── cudatutor: {} backend, {}{}\n",
+        "\n── cudatutor: {} backend{}, {}{}\n",
         r.backend,
+        if r.backend == "pytorch" {
+            format!(" ({})", run::pytorch::UNSANDBOXED_NOTE)
+        } else {
+            String::new()
+        },
         r.device_name,
         if r.launch_blocking {
             ", CUDA_LAUNCH_BLOCKING=1"
@@ -135,14 +140,9 @@ pub fn render_summary(r: &RunReport) -> String {
     if let Some(e) = &r.error
         && let (Some(origin), Some(line)) = (e.origin_line, e.line)
     {
-        let failed = r.timeline.iter().find(|t| t.status == "assert");
-        let reported = r.timeline.iter().find(|t| t.status == "reported");
-        let gap = match (failed.and_then(|f| f.device_end_us), reported) {
-            (Some(end), Some(rep)) => format!(
-                ", {:.1} µs after the kernel failed",
-                (rep.host_end_us - end).max(0.0)
-            ),
-            _ => String::new(),
+        let gap = match crate::engine::assert_gap(&r.timeline) {
+            Some(g) => format!(", {:.1} µs after the failing launch returned", g.us),
+            None => String::new(),
         };
         s.push_str(&format!(
             "   the failing kernel was launched on line {origin}; the host reported it on line {line}{gap}{}\n",

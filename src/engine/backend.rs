@@ -1,48 +1,205 @@
-//! The seam where a real GPU backend plugs in. Today every op runs the reference CPU math in
-//! [`crate::engine::tensor`] and the [`crate::engine::runtime::Runtime`] models device time
-//! (the sim backend). A cuda backend would implement [`Backend`] to run the same op on the
-//! device (kernels from `kernels/*.cu` via [`crate::engine::cuda`]) and report measured
-//! times; the allocator already sits behind
-//! [`crate::engine::allocator::SegmentSource`] for cuMemAlloc.
+//! The device interface: the back half of every op.
+//!
+//! An op's front half (in `tensor/`: PyTorch's argument and dtype checks and errors, type
+//! promotion, output allocation through the caching allocator, autograd recording, the
+//! timeline event) is written once. What it asks of a device is the computation alone, on
+//! buffers and [`Layout`]s it has already checked: that is [`BackendStorage`], with
+//! [`BackendDevice`] making new buffers. candle-core's `BackendStorage`/`BackendDevice` split is
+//! the model.
+//!
+//! Implementations: [`crate::engine::host::HostStorage`] (the reference: CPU tensors, and the
+//! values of the simulated GPU). A device's storage joins [`crate::engine::storage::DeviceStorage`],
+//! the enum the front halves hold, with one dispatch arm per method; no front half changes.
+//! Methods with a default body run on the host (`to_host`, compute, `from_host`): a new
+//! device works at once and replaces them with its own kernels one by one.
+//!
+//! Contract for every method:
+//! * operands arrive with the dtypes the front half chose (it inserts `to_dtype` casts), and
+//!   `Arg::Tensor` layouts already broadcast to the output shape;
+//! * results are fresh, contiguous buffers in row-major order of the output shape;
+//! * allocation is fallible: an implementation returns an error, never aborts;
+//! * long loops call [`crate::engine::interrupt::poll`] so Ctrl-c and the time limit stop them.
 
-/// Which backend executes CUDA tensors.
+use super::dtype::{DType, Scalar};
+use super::error::Result;
+use super::host::HostStorage;
+use super::layout::Layout;
+use super::tensor::{BinaryOp, Reduction, UnaryOp};
+
+/// An elementwise operand: a buffer read through a layout, or a Python number.
+#[derive(Clone, Copy)]
+pub enum Arg<'a, S> {
+    Tensor(&'a S, &'a Layout),
+    Scalar(Scalar),
+}
+
+/// A reduction over some dims (see [`BackendStorage::reduce`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ReduceOp {
+    Sum,
+    Mean,
+    Prod,
+    /// Variance with `correction` (Bessel: 1); `std` takes the square root.
+    Var {
+        correction: f64,
+        std: bool,
+    },
+    Max,
+    Min,
+    /// Index of the first maximum (NaN counts as the maximum).
+    ArgMax,
+    ArgMin,
+    Any,
+    All,
+    CountNonzero,
+    /// The p-norm (inf, -inf and 0 included).
+    Norm(f64),
+}
+
+/// `m x k @ k x n`, `batch` times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BackendKind {
-    /// Simulated GPU: data in host memory, device time modelled.
-    Sim,
-    /// Real CUDA (not implemented in the engine yet).
-    Cuda,
+pub struct MatmulDims {
+    pub batch: usize,
+    pub m: usize,
+    pub k: usize,
+    pub n: usize,
 }
 
-impl BackendKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            BackendKind::Sim => "sim",
-            BackendKind::Cuda => "cuda",
-        }
-    }
-    /// True when device times are modelled rather than measured.
-    pub fn modelled(self) -> bool {
-        self == BackendKind::Sim
-    }
+/// What a loss kernel returns besides the loss: the samples whose target was out of range
+/// (on CUDA each becomes a device-side assert line; on the CPU the first is an IndexError).
+pub struct Checked<S> {
+    pub value: S,
+    /// Offending positions (samples, index entries), in order.
+    pub bad: Vec<usize>,
 }
 
-/// What a device backend must provide for one op: run it and say how long it took on the
-/// device (None: use the model).
-pub trait Backend {
-    fn kind(&self) -> BackendKind;
-    /// Measured device duration of the last op, in µs, when the backend can time it.
-    fn last_kernel_us(&self) -> Option<f64> {
-        None
+/// A buffer of one dtype on one device.
+pub trait BackendStorage: Sized {
+    type Device: BackendDevice<Storage = Self>;
+
+    fn device(&self) -> Self::Device;
+    fn dtype(&self) -> DType;
+    /// Elements held.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
     }
+
+    // ----- copy and cast -----
+
+    /// The elements of `layout`, in logical order, copied to the host.
+    fn to_host(&self, layout: &Layout) -> Result<HostStorage>;
+    /// A contiguous copy of `layout`'s elements converted to `dtype` (clone, contiguous, to).
+    fn to_dtype(&self, layout: &Layout, dtype: DType) -> Result<Self>;
+    /// Write `src` (read through `src_layout`, already broadcast to `dst_layout`'s shape)
+    /// into this buffer at `dst_layout`, converting to this buffer's dtype (copy_, setitem,
+    /// in-place results).
+    fn copy_from(&mut self, dst_layout: &Layout, src: &Self, src_layout: &Layout) -> Result<()>;
+    /// Set every element of `layout` to `value` (fill_, zero_, setitem with a number).
+    fn fill(&mut self, layout: &Layout, value: Scalar) -> Result<()>;
+
+    // ----- elementwise -----
+
+    /// `op` on each element; the result has dtype `out`.
+    fn unary(&self, layout: &Layout, op: UnaryOp, out: DType) -> Result<Self>;
+    /// `a op b` computed in `compute` (the dtype of both tensor operands), stored as `out`
+    /// (`compute`, or bool for comparisons and logical ops).
+    fn binary(
+        op: BinaryOp,
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        shape: &[usize],
+        compute: DType,
+        out: DType,
+    ) -> Result<Self>;
+    /// `cond ? a : b` (cond bool; a and b of `dtype`).
+    fn where_cond(
+        cond: (&Self, &Layout),
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self>;
+    /// Elements clamped to [lo, hi] (either may be absent; NaN stays NaN).
+    fn clamp(&self, layout: &Layout, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Self>;
+    /// `value` where `mask` (bool, broadcast to `layout`'s shape) is set.
+    fn masked_fill(&self, layout: &Layout, mask: (&Self, &Layout), value: Scalar) -> Result<Self>;
+
+    // ----- reductions -----
+
+    /// Reduce the dims marked in `reduced` (of `layout`'s shape), giving a buffer of the kept
+    /// dims in order (keepdim is the front half's view). `out` is the result dtype.
+    fn reduce(&self, layout: &Layout, op: ReduceOp, reduced: &[bool], out: DType) -> Result<Self>;
+    /// Inclusive scan along `dim` (cumsum; cumprod when `prod`), result dtype `out`.
+    fn scan(&self, layout: &Layout, dim: usize, prod: bool, out: DType) -> Result<Self>;
+
+    // ----- nn -----
+
+    /// softmax (log_softmax when `log`) along `dim`.
+    fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self>;
+    /// The gradient of softmax/log_softmax given the output and the output's gradient
+    /// (contiguous, same shape).
+    fn softmax_backward(
+        grad: &Self,
+        out: &Self,
+        shape: &[usize],
+        dim: usize,
+        log: bool,
+    ) -> Result<Self>;
+    /// nll_loss of log-probabilities `[n, c]` (contiguous) and int64 targets `[n]`.
+    #[allow(clippy::too_many_arguments)]
+    fn nll_loss(
+        &self,
+        n: usize,
+        c: usize,
+        target: &Self,
+        weight: Option<&Self>,
+        ignore_index: i64,
+        reduction: Reduction,
+    ) -> Result<Checked<Self>>;
+    /// The gradient of nll_loss with respect to its `[n, c]` input, given the loss's
+    /// gradient `grad` (`[n]` for reduction none, else one element).
+    #[allow(clippy::too_many_arguments)]
+    fn nll_loss_backward(
+        grad: &Self,
+        n: usize,
+        c: usize,
+        target: &Self,
+        weight: Option<&Self>,
+        ignore_index: i64,
+        reduction: Reduction,
+        dtype: DType,
+    ) -> Result<Self>;
+    /// Slices of `layout` along `dim` picked by int64/int32 `index` (1-D, contiguous).
+    /// Out-of-range entries give zeros and are listed in `bad`.
+    fn index_select(&self, layout: &Layout, dim: usize, index: &Self) -> Result<Checked<Self>>;
+    /// `out[...i...] = self[...index[...i...]...]` along `dim` (index int64, contiguous,
+    /// of the output's shape).
+    fn gather(
+        &self,
+        layout: &Layout,
+        dim: usize,
+        index: &Self,
+        index_shape: &[usize],
+    ) -> Result<Checked<Self>>;
+    /// Zeros of `shape` (dtype of `src`) with the slices of contiguous `src` added along
+    /// `dim` at the positions `index` names: index_select's and embedding's backward.
+    fn index_add(src: &Self, shape: &[usize], dim: usize, index: &Self) -> Result<Self>;
+    /// `a @ b` (+ `bias`, broadcast to the output) for `dims.batch` products; operand layouts
+    /// are `[batch, m, k]`, `[batch, k, n]` (any strides), the result `[batch, m, n]`.
+    fn matmul(
+        a: (&Self, &Layout),
+        b: (&Self, &Layout),
+        bias: Option<(&Self, &Layout)>,
+        dims: MatmulDims,
+    ) -> Result<Self>;
 }
 
-/// The simulated GPU.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct SimBackend;
-
-impl Backend for SimBackend {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Sim
-    }
+/// A device that makes buffers.
+pub trait BackendDevice: Sized + Clone {
+    type Storage: BackendStorage<Device = Self>;
+    fn zeros(&self, n: usize, dtype: DType) -> Result<Self::Storage>;
+    fn full(&self, n: usize, dtype: DType, value: Scalar) -> Result<Self::Storage>;
+    /// Host values moved onto this device.
+    fn from_host(&self, host: HostStorage) -> Result<Self::Storage>;
 }

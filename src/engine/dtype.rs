@@ -11,8 +11,10 @@ pub enum DType {
     Int16,
     Int32,
     Int64,
-    /// Held as f64 rounded to the nearest float16 (IEEE binary16, ties to even).
+    /// IEEE binary16.
     Float16,
+    /// bfloat16 (float32's exponent, 8 bits of mantissa).
+    BFloat16,
     Float32,
     Float64,
 }
@@ -29,7 +31,7 @@ pub enum Category {
 pub const DEFAULT_FLOAT: DType = DType::Float32;
 
 impl DType {
-    pub const ALL: [DType; 9] = [
+    pub const ALL: [DType; 10] = [
         DType::Bool,
         DType::UInt8,
         DType::Int8,
@@ -37,6 +39,7 @@ impl DType {
         DType::Int32,
         DType::Int64,
         DType::Float16,
+        DType::BFloat16,
         DType::Float32,
         DType::Float64,
     ];
@@ -51,6 +54,7 @@ impl DType {
             DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float16 => "float16",
+            DType::BFloat16 => "bfloat16",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
         }
@@ -67,6 +71,7 @@ impl DType {
             "int32" | "int" => DType::Int32,
             "int64" | "long" => DType::Int64,
             "float16" | "half" => DType::Float16,
+            "bfloat16" => DType::BFloat16,
             "float32" | "float" => DType::Float32,
             "float64" | "double" => DType::Float64,
             _ => return None,
@@ -83,6 +88,7 @@ impl DType {
             DType::Int32 => "Int",
             DType::Int64 => "Long",
             DType::Float16 => "Half",
+            DType::BFloat16 => "BFloat16",
             DType::Float32 => "Float",
             DType::Float64 => "Double",
         }
@@ -98,6 +104,7 @@ impl DType {
             DType::Int32 => "int",
             DType::Int64 => "long int",
             DType::Float16 => "c10::Half",
+            DType::BFloat16 => "c10::BFloat16",
             DType::Float32 => "float",
             DType::Float64 => "double",
         }
@@ -106,7 +113,7 @@ impl DType {
     pub fn element_size(self) -> usize {
         match self {
             DType::Bool | DType::UInt8 | DType::Int8 => 1,
-            DType::Float16 | DType::Int16 => 2,
+            DType::Float16 | DType::BFloat16 | DType::Int16 => 2,
             DType::Int32 | DType::Float32 => 4,
             DType::Int64 | DType::Float64 => 8,
         }
@@ -118,7 +125,9 @@ impl DType {
             DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
                 Category::Integral
             }
-            DType::Float16 | DType::Float32 | DType::Float64 => Category::Floating,
+            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
+                Category::Floating
+            }
         }
     }
 
@@ -130,49 +139,24 @@ impl DType {
         self.category() == Category::Integral
     }
 
-    /// Normalise a value to what an element of this dtype holds (f32 rounding, integer
-    /// truncation toward zero with wrap-around, bool as 0/1).
+    /// Normalise a value to what an element of this dtype holds, with PyTorch's
+    /// conversions (`c10::convert`, as x86-64 compiles them): rounding to nearest even for
+    /// the floating types (float16 and bfloat16 through float32), and for the integers a
+    /// truncation toward zero where NaN or an out-of-range value becomes the minimum of
+    /// int64 (int64) or int32 (the narrower integers, which then keep the low bits), bool as
+    /// 0/1.
     #[inline]
     pub fn cast(self, v: f64) -> f64 {
         match self {
             DType::Float64 => v,
             DType::Float32 => v as f32 as f64,
-            DType::Float16 => round_f16(v),
-            DType::Int64 => {
-                if v.is_nan() {
-                    i64::MIN as f64
-                } else {
-                    v.trunc()
-                }
-            }
-            DType::Int32 => {
-                if v.is_finite() {
-                    (v.trunc() as i64 as i32) as f64
-                } else {
-                    i32::MIN as f64
-                }
-            }
-            DType::Int16 => {
-                if v.is_finite() {
-                    (v.trunc() as i64 as i16) as f64
-                } else {
-                    0.0
-                }
-            }
-            DType::Int8 => {
-                if v.is_finite() {
-                    (v.trunc() as i64 as i8) as f64
-                } else {
-                    0.0
-                }
-            }
-            DType::UInt8 => {
-                if v.is_finite() {
-                    (v.trunc() as i64 as u8) as f64
-                } else {
-                    0.0
-                }
-            }
+            DType::Float16 => half::f16::from_f32(v as f32).to_f64(),
+            DType::BFloat16 => half::bf16::from_f32(v as f32).to_f64(),
+            DType::Int64 => f64_to_i64(v) as f64,
+            DType::Int32 => f64_to_i32(v) as f64,
+            DType::Int16 => f64_to_i32(v) as i16 as f64,
+            DType::Int8 => f64_to_i32(v) as i8 as f64,
+            DType::UInt8 => f64_to_i32(v) as u8 as f64,
             DType::Bool => {
                 if v != 0.0 {
                     1.0
@@ -184,24 +168,33 @@ impl DType {
     }
 }
 
-/// `v` rounded to the nearest IEEE binary16 value (ties to even), as float16 stores it:
-/// overflow gives ±inf, tiny values become subnormals or zero.
-pub fn round_f16(v: f64) -> f64 {
-    if !v.is_finite() || v == 0.0 {
-        return v;
+/// `static_cast<int64_t>(double)` on x86-64 (cvttsd2si): truncation, and the "integer
+/// indefinite" value i64::MIN for NaN and values out of range.
+#[inline]
+pub fn f64_to_i64(v: f64) -> i64 {
+    // 2^63 is the first value out of range; -2^63 itself is in range.
+    if v.is_nan() || !(-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&v) {
+        i64::MIN
+    } else {
+        v as i64
     }
-    // round through f32 first, as a float32 -> half conversion does
-    let v = v as f32 as f64;
-    let a = v.abs();
-    const MAX: f64 = 65504.0;
-    // the spacing of float16 values around `a`: 2^(e-10), and 2^-24 for subnormals
-    let e = ((((a.to_bits() >> 52) & 0x7ff) as i64 - 1023) as f64).max(-14.0);
-    let ulp = (e - 10.0).exp2();
-    let q = a / ulp;
-    let r = q.round_ties_even() * ulp;
-    // values at or past MAX + half an ulp (65520) overflow to inf
-    let r = if r > MAX { f64::INFINITY } else { r };
-    r.copysign(v)
+}
+
+/// `static_cast<int32_t>(double)` on x86-64: truncation, i32::MIN for NaN and out of range.
+/// The narrower integer types go through it and keep the low bits, as PyTorch's do.
+#[inline]
+pub fn f64_to_i32(v: f64) -> i32 {
+    if v.is_nan() || v >= 2_147_483_648.0 || v <= -2_147_483_649.0 {
+        i32::MIN
+    } else {
+        v as i32
+    }
+}
+
+/// `v` rounded to the nearest IEEE binary16 value through float32, as c10::Half converts a
+/// double.
+pub fn round_f16(v: f64) -> f64 {
+    half::f16::from_f32(v as f32).to_f64()
 }
 
 impl fmt::Display for DType {
@@ -223,6 +216,8 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     }
     match ca {
         Category::Bool => Bool,
+        // neither half type holds the other
+        Category::Floating if a.element_size() == 2 && b.element_size() == 2 => Float32,
         // uint8 and int8 need a type that holds both
         Category::Integral if a.element_size() == 1 && b.element_size() == 1 => Int16,
         Category::Integral | Category::Floating => {

@@ -1,47 +1,68 @@
-//! Host buffers for tensor storage.
+//! Host buffers for tensor storage: allocated fallibly (a learner asking for too much gets an
+//! error, never an abort) and, when large, backed by transparent huge pages.
 //!
-//! Every element is an `f64` on the host, so a 1M-element tensor is 8 MB: with 4 KiB pages that
-//! is 2048 page faults the first time it is written (or read, for a zeroed buffer), which
-//! `perf` showed as most of a run that makes two such tensors (the l4-peak exercise). Large
-//! buffers therefore ask the kernel for transparent huge pages (`MADV_HUGEPAGE`; 2 MiB pages:
-//! 4 faults per 8 MB). The advice is only a hint: where the kernel has THP off or cannot
-//! find a huge page it falls back to small pages, and nothing else changes.
+//! A fresh 8 MB buffer faults in 2048 small pages the first time it is written (or read, for a
+//! zeroed one), which `perf` showed as most of a run that makes two such tensors (the l4-peak
+//! exercise). Large buffers therefore ask the kernel for transparent huge pages
+//! (`MADV_HUGEPAGE`; 2 MiB pages: 4 faults per 8 MB). The advice is only a hint: where the
+//! kernel has THP off or cannot find a huge page it falls back to small pages, and nothing
+//! else changes.
+
+use super::host::Element;
 
 /// Below this a buffer cannot hold a whole huge page, so advising it would do nothing.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// An empty vector with room for `n` elements.
-pub fn with_capacity(n: usize) -> Vec<f64> {
-    let v = Vec::with_capacity(n);
+/// An empty vector with room for `n` elements, or None when the system refuses the memory.
+pub fn try_with_capacity<T>(n: usize) -> Option<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).ok()?;
     advise_huge_pages(&v);
-    v
+    Some(v)
 }
 
-/// `n` zeros. Large ones come from `calloc` (fresh, untouched pages), advised before any
-/// page is touched.
-pub fn zeroed(n: usize) -> Vec<f64> {
-    let v = vec![0.0; n];
-    advise_huge_pages(&v);
-    v
+/// `n` zeros, or None when the system refuses the memory. They come from `calloc`-style
+/// zeroed pages (fresh, untouched), advised before any page is touched.
+pub fn try_zeroed<T: Element>(n: usize) -> Option<Vec<T>> {
+    if n == 0 || std::mem::size_of::<T>() == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<T>(n).ok()?;
+    // SAFETY: `layout` has a non-zero size (n > 0, T is not zero-sized). Every Element type
+    // (bool, the integers, f16, bf16, f32, f64) is valid as all-zero bits, and zero bits are
+    // its zero. The pointer comes from the global allocator with T's layout and capacity n,
+    // as Vec::from_raw_parts requires, and the n elements are initialised (zeroed).
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut T;
+        if p.is_null() {
+            return None;
+        }
+        let v = Vec::from_raw_parts(p, n, n);
+        advise_huge_pages(&v);
+        Some(v)
+    }
 }
 
-/// `n` copies of `value`, written into a buffer advised for huge pages when it is large.
-pub fn filled(n: usize, value: f64) -> Vec<f64> {
-    let mut v = with_capacity(n);
+/// `n` copies of `value`, or None when the system refuses the memory.
+pub fn try_filled<T: Element>(n: usize, value: T) -> Option<Vec<T>> {
+    if value.is_zero() && value.to_f64().is_sign_positive() {
+        return try_zeroed(n);
+    }
+    let mut v = try_with_capacity(n)?;
     v.resize(n, value);
-    v
+    Some(v)
 }
 
-/// The items of `iter`, written into a buffer advised for huge pages when it is large.
-pub fn collect(iter: impl ExactSizeIterator<Item = f64>) -> Vec<f64> {
-    let mut v = with_capacity(iter.len());
+/// The items of `iter`, or None when the system refuses the memory.
+pub fn try_collect<T>(iter: impl ExactSizeIterator<Item = T>) -> Option<Vec<T>> {
+    let mut v = try_with_capacity(iter.len())?;
     v.extend(iter);
-    v
+    Some(v)
 }
 
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(v: &Vec<f64>) {
-    let bytes = v.capacity() * std::mem::size_of::<f64>();
+fn advise_huge_pages<T>(v: &Vec<T>) {
+    let bytes = v.capacity() * std::mem::size_of::<T>();
     if bytes < 2 * HUGE_PAGE {
         return;
     }
@@ -64,7 +85,7 @@ fn advise_huge_pages(v: &Vec<f64>) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &Vec<f64>) {}
+fn advise_huge_pages<T>(_: &Vec<T>) {}
 
 #[cfg(test)]
 mod tests {
@@ -73,16 +94,43 @@ mod tests {
     #[test]
     fn buffers_hold_what_was_asked_small_and_large() {
         for n in [0, 1, 1000, 3 << 20] {
-            let z = zeroed(n);
+            let z: Vec<f32> = try_zeroed(n).unwrap();
             assert_eq!(z.len(), n);
             assert!(z.iter().all(|&x| x == 0.0));
-            let c = collect((0..n).map(|i| i as f64));
+            let b: Vec<bool> = try_zeroed(n).unwrap();
+            assert!(b.iter().all(|&x| !x));
+            let c = try_collect((0..n).map(|i| i as f64)).unwrap();
             assert_eq!(c.len(), n);
             assert!(c.iter().enumerate().all(|(i, &x)| x == i as f64));
-            assert!(with_capacity(n).capacity() >= n);
-            let f = filled(n, 1.5);
+            let f = try_filled(n, 1.5f64).unwrap();
             assert_eq!(f.len(), n);
             assert!(f.iter().all(|&x| x == 1.5));
+            let nz = try_filled(n, -0.0f32).unwrap();
+            assert!(nz.iter().all(|&x| x.is_sign_negative()));
         }
+    }
+
+    #[test]
+    fn an_impossible_size_is_refused_not_aborted() {
+        assert!(try_zeroed::<f64>(usize::MAX / 4).is_none());
+        assert!(try_with_capacity::<f32>(usize::MAX / 2).is_none());
+        assert!(try_filled(1 << 60, 1u8).is_none());
+    }
+}
+
+/// glibc's malloc gives blocks of 128 KiB and more (its dynamic threshold grows to 32 MiB only
+/// after such blocks are freed) their own mmap, and a freed one goes back to the kernel at
+/// once: a training loop's gradients (1-2 MB each, made and freed every step) then fault in
+/// every page again, about a quarter of a step's time in `perf`. Buffers up to 32 MiB come
+/// from the heap instead and freed heap memory is kept up to 64 MiB; larger tensors still get
+/// their own mapping, so peak memory is unchanged. Called once per process.
+pub fn tune_malloc() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
+        });
     }
 }

@@ -1,6 +1,6 @@
 //! The host-memory bound on tensor storage.
 //!
-//! The simulator keeps every element as an f64 on the host, CUDA tensors included (their
+//! The simulator keeps every element on the host in its own dtype, CUDA tensors included (their
 //! *device* memory is the allocator's business, see allocator.rs). Without a bound a script
 //! holding many mid-sized tensors — `[torch.ones(10**7) for _ in range(100)]`, or CUDA tensors
 //! filling the 80 GiB card — would take the machine's memory until the process aborted on a
@@ -13,8 +13,7 @@
 //!   ([`cpu_alloc_error`]) — what `torch.zeros(10**12)` prints on a machine without 4 TB.
 //! * A CUDA tensor is bounded by the simulated card (`torch.OutOfMemoryError`). If its
 //!   values would take the host past the limit it is created anyway with its memory counted
-//!   but its values not kept (a *phantom*, like tensors over
-//!   [`MAX_HOST_ELEMENTS`](super::tensor::MAX_HOST_ELEMENTS)); reading those raises
+//!   but its values not kept (a *phantom*); reading those raises
 //!   NotImplementedError saying so. The card's OOM therefore still comes where PyTorch's would.
 //!
 //! Cost: one add at storage creation and one subtract at its drop (a `Cell`), and the storage
@@ -297,14 +296,6 @@ pub fn cpu_alloc_error(nbytes: u64) -> String {
     format!(
         "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
     )
-}
-
-/// A zeroed `Vec<f64>` of `n`, or None when the system refuses the memory.
-pub(crate) fn try_zeros(n: usize) -> Option<Vec<f64>> {
-    let mut v: Vec<f64> = Vec::new();
-    v.try_reserve_exact(n).ok()?;
-    v.resize(n, 0.0);
-    Some(v)
 }
 
 #[cfg(test)]

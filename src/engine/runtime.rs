@@ -4,9 +4,9 @@
 use super::allocator::{BlockId, CachingAllocator};
 use super::device::Device;
 use super::error::{EngineError, Result};
-use super::rng::Generator;
+use super::event::{DeviceMemory, MemoryReport, OpKind, OpStatus, TimelineEntry};
+use super::random::{CpuGenerator, CudaGenerator};
 use super::timing::{Cost, TimingModel};
-use crate::run::report::{DeviceMemory, MemoryReport, TimelineEntry};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -26,6 +26,8 @@ pub struct RuntimeConfig {
     /// Bound on the host memory holding tensor values; None: the process default
     /// ([`super::hostmem::default_limit`], `CUDATUTOR_HOST_MEM_LIMIT`).
     pub host_mem_limit: Option<u64>,
+    /// The run's cancel flag and deadline, polled inside busy kernels.
+    pub interrupt: super::interrupt::Interrupt,
 }
 
 impl Default for RuntimeConfig {
@@ -38,6 +40,7 @@ impl Default for RuntimeConfig {
             timing: TimingModel::default(),
             max_events: 200_000,
             host_mem_limit: None,
+            interrupt: super::interrupt::Interrupt::default(),
         }
     }
 }
@@ -48,41 +51,8 @@ pub const NO_DRIVER_MESSAGE: &str = "Found no NVIDIA driver on your system. Plea
 /// What `torch.cuda.get_device_name()` says on the sim backend.
 pub const SIM_DEVICE_NAME: &str = "Simulated H200 (modelled)";
 
-/// One engine operation, as the timeline shows it (convertible into [`TimelineEntry`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct OpEvent {
-    pub line: u32,
-    pub op: String,
-    /// `kernel`, `h2d`, `d2h`, `d2d`, `sync`, `alloc`, `free`, `host`.
-    pub kind: &'static str,
-    pub device: Option<u32>,
-    pub host_us: f64,
-    pub host_end_us: f64,
-    pub device_start_us: Option<f64>,
-    pub device_end_us: Option<f64>,
-    /// `ok`, `assert`, `reported`, `failed`, `error`.
-    pub status: &'static str,
-    pub allocated: u64,
-    pub reserved: u64,
-}
-
-impl From<&OpEvent> for TimelineEntry {
-    fn from(e: &OpEvent) -> Self {
-        TimelineEntry {
-            line: e.line,
-            op: e.op.clone(),
-            kind: e.kind.to_string(),
-            device: e.device,
-            host_us: e.host_us,
-            host_end_us: e.host_end_us,
-            device_start_us: e.device_start_us,
-            device_end_us: e.device_end_us,
-            status: e.status.to_string(),
-            allocated: e.allocated,
-            reserved: e.reserved,
-        }
-    }
-}
+/// One engine operation as the runtime records it: the timeline's entry itself.
+pub type OpEvent = TimelineEntry;
 
 /// A device-side assert: where it was launched and when the host learnt of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -144,13 +114,13 @@ impl Drop for CudaBlock {
         self.shared.push(OpEvent {
             line: self.shared.line.get(),
             op: "free".to_string(),
-            kind: "free",
+            kind: OpKind::Free,
             device: Some(self.dev.index),
             host_us: t,
             host_end_us: t,
             device_start_us: None,
             device_end_us: None,
-            status: "ok",
+            status: OpStatus::Ok,
             allocated,
             reserved,
         });
@@ -180,8 +150,8 @@ pub struct Runtime {
     cuda_used: Cell<bool>,
     py_steps: Cell<u64>,
     grad_enabled: Cell<bool>,
-    pub(crate) cpu_gen: RefCell<Generator>,
-    pub(crate) cuda_gens: RefCell<Vec<Generator>>,
+    pub(crate) cpu_gen: Rc<RefCell<CpuGenerator>>,
+    pub(crate) cuda_gens: RefCell<Vec<CudaGenerator>>,
     /// Host bytes of tensor values (see hostmem.rs).
     pub(crate) host: Rc<super::hostmem::HostBudget>,
 }
@@ -191,6 +161,7 @@ pub(crate) type DeviceAssert = Vec<String>;
 
 impl Runtime {
     pub fn new(cfg: RuntimeConfig) -> Rc<Runtime> {
+        super::hostbuf::tune_malloc();
         let shared = Rc::new(Shared {
             line: Cell::new(0),
             host_us: Cell::new(0.0),
@@ -208,12 +179,8 @@ impl Runtime {
             .collect();
         Rc::new(Runtime {
             streams: RefCell::new(vec![Stream::default(); cfg.gpus as usize]),
-            cuda_gens: RefCell::new(
-                (0..cfg.gpus)
-                    .map(|_| Generator::new(super::rng::DEFAULT_SEED))
-                    .collect(),
-            ),
-            cpu_gen: RefCell::new(Generator::new(super::rng::DEFAULT_SEED)),
+            cuda_gens: RefCell::new((0..cfg.gpus).map(|_| CudaGenerator::default()).collect()),
+            cpu_gen: Rc::new(RefCell::new(CpuGenerator::default())),
             launch_blocking: Cell::new(cfg.launch_blocking),
             host: super::hostmem::HostBudget::new(
                 cfg.host_mem_limit
@@ -287,13 +254,10 @@ impl Runtime {
             return Err(EngineError::runtime(NO_DRIVER_MESSAGE));
         }
         if i < 0 || i >= self.cfg.gpus as i64 {
-            return Err(EngineError::runtime(format!(
-                "CUDA error: invalid device ordinal\n{}",
-                super::error::CUDA_ASSERT_MESSAGE
-                    .split_once('\n')
-                    .unwrap()
-                    .1
-            )));
+            return Err(EngineError::new(
+                super::error::ErrorKind::AcceleratorError,
+                super::error::CUDA_INVALID_DEVICE_MESSAGE,
+            ));
         }
         Ok(i as u32)
     }
@@ -318,12 +282,7 @@ impl Runtime {
     }
     /// The event log as RunReport timeline entries.
     pub fn timeline(&self) -> Vec<TimelineEntry> {
-        self.shared
-            .events
-            .borrow()
-            .iter()
-            .map(TimelineEntry::from)
-            .collect()
+        self.events()
     }
     /// Lines the (simulated) device printed: kernel assertion messages.
     pub fn device_log(&self) -> Vec<String> {
@@ -410,15 +369,28 @@ impl Runtime {
     }
     /// `torch.manual_seed(s)`: every generator (CPU and each GPU).
     pub fn manual_seed(&self, seed: u64) {
-        self.cpu_gen.borrow_mut().seed(seed);
+        self.cpu_gen.borrow_mut().manual_seed(seed);
         for g in self.cuda_gens.borrow_mut().iter_mut() {
-            g.seed(seed);
+            g.manual_seed(seed);
         }
+    }
+    /// `torch.default_generator`: the CPU stream itself, shared.
+    pub fn default_generator(&self) -> super::tensor::SharedGenerator {
+        self.cpu_gen.clone()
+    }
+    /// `torch.cuda.initial_seed()`: the current GPU's seed.
+    pub fn cuda_initial_seed(&self) -> u64 {
+        let d = self.current_device() as usize;
+        self.cuda_gens
+            .borrow()
+            .get(d)
+            .map(|g| g.initial_seed())
+            .unwrap_or(super::random::DEFAULT_SEED)
     }
     /// `torch.cuda.manual_seed_all(s)`.
     pub fn cuda_manual_seed_all(&self, seed: u64) {
         for g in self.cuda_gens.borrow_mut().iter_mut() {
-            g.seed(seed);
+            g.manual_seed(seed);
         }
     }
     /// Check a CUDA device index exists (PyTorch's invalid device ordinal error otherwise).
@@ -428,7 +400,9 @@ impl Runtime {
     /// `torch.cuda.manual_seed(s)`: the current GPU's generator.
     pub fn cuda_manual_seed(&self, seed: u64) {
         let d = self.current_device() as usize;
-        self.cuda_gens.borrow_mut()[d].seed(seed);
+        if let Some(g) = self.cuda_gens.borrow_mut().get_mut(d) {
+            g.manual_seed(seed);
+        }
     }
 
     // ----- allocation -----
@@ -461,11 +435,11 @@ impl Runtime {
     fn record(
         &self,
         op: &str,
-        kind: &'static str,
+        kind: OpKind,
         device: Option<u32>,
         host_us: f64,
         dev_times: Option<(f64, f64)>,
-        status: &'static str,
+        status: OpStatus,
     ) {
         let (allocated, reserved) = self.counters(device);
         self.shared.push(OpEvent {
@@ -489,7 +463,7 @@ impl Runtime {
     pub(crate) fn host_event(&self, op: &str, device: Option<u32>, us: f64) {
         let t0 = self.host_us();
         self.advance_host(us);
-        self.record(op, "host", device, t0, None, "ok");
+        self.record(op, OpKind::Host, device, t0, None, OpStatus::Ok);
     }
 
     /// A CPU op with a modelled cost.
@@ -502,13 +476,13 @@ impl Runtime {
     pub(crate) fn host_error(&self, op: &str, device: Option<u32>, e: EngineError) -> EngineError {
         let t0 = self.host_us();
         self.advance_host(self.cfg.timing.host_dispatch_us);
-        self.record(op, "host", device, t0, None, "error");
+        self.record(op, OpKind::Host, device, t0, None, OpStatus::Error);
         e
     }
 
     /// Every CUDA API call starts here: a reported error is sticky, and a failure whose time
     /// has come is reported now.
-    fn cuda_check(&self, op: &str, kind: &'static str, dev: u32) -> Result<()> {
+    fn cuda_check(&self, op: &str, kind: OpKind, dev: u32) -> Result<()> {
         self.check_device_index(dev as i64)?;
         self.cuda_used.set(true);
         let now = self.host_us();
@@ -516,10 +490,10 @@ impl Runtime {
             let mut st = self.streams.borrow_mut();
             let s = &mut st[dev as usize];
             if s.reported {
-                Some("failed")
+                Some(OpStatus::Failed)
             } else if s.failed_at.is_some_and(|f| f <= now) {
                 s.reported = true;
-                Some("reported")
+                Some(OpStatus::Reported)
             } else {
                 None
             }
@@ -529,10 +503,10 @@ impl Runtime {
             Some(status) => {
                 self.advance_host(self.cfg.timing.host_query_us);
                 self.record(op, kind, Some(dev), now, None, status);
-                if status == "reported" {
+                if status == OpStatus::Reported {
                     self.mark_reported();
                 }
-                Err(EngineError::device_assert())
+                Err(EngineError::device_assert_for(self.launch_blocking()))
             }
         }
     }
@@ -546,7 +520,7 @@ impl Runtime {
     }
 
     /// Wait on the host until `dev`'s stream is idle (or broken), then raise if broken.
-    fn wait_idle(&self, op: &str, kind: &'static str, dev: u32, t0: f64) -> Result<()> {
+    fn wait_idle(&self, op: &str, kind: OpKind, dev: u32, t0: f64) -> Result<()> {
         let (end, failed) = {
             let st = self.streams.borrow();
             let s = &st[dev as usize];
@@ -559,9 +533,9 @@ impl Runtime {
         self.shared.host_us.set(t);
         if failed.is_some() {
             self.streams.borrow_mut()[dev as usize].reported = true;
-            self.record(op, kind, Some(dev), t0, None, "reported");
+            self.record(op, kind, Some(dev), t0, None, OpStatus::Reported);
             self.mark_reported();
-            return Err(EngineError::device_assert());
+            return Err(EngineError::device_assert_for(self.launch_blocking()));
         }
         Ok(())
     }
@@ -590,7 +564,7 @@ impl Runtime {
         cost: Cost,
         assert: DeviceAssert,
     ) -> Result<()> {
-        self.cuda_check(op, "kernel", dev)?;
+        self.cuda_check(op, OpKind::Kernel, dev)?;
         let t0 = self.host_us();
         self.advance_host(self.cfg.timing.host_dispatch_us);
         let asserts = !assert.is_empty();
@@ -599,9 +573,9 @@ impl Runtime {
             dur += self.cfg.timing.assert_trap_us;
         }
         let times = self.enqueue(dev, dur);
-        let mut status = "ok";
+        let mut status = OpStatus::Ok;
         if asserts && let Some((_, end)) = times {
-            status = "assert";
+            status = OpStatus::Assert;
             self.streams.borrow_mut()[dev as usize].failed_at = Some(end);
             self.device_log.borrow_mut().extend(assert);
             *self.failure.borrow_mut() = Some(CudaFailure {
@@ -612,33 +586,33 @@ impl Runtime {
                 reported_line: None,
             });
         }
-        self.record(op, "kernel", Some(dev), t0, times, status);
+        self.record(op, OpKind::Kernel, Some(dev), t0, times, status);
         if self.launch_blocking() {
             let t1 = self.host_us();
-            return self.wait_idle(op, "sync", dev, t1);
+            return self.wait_idle(op, OpKind::Sync, dev, t1);
         }
         Ok(())
     }
 
     /// A synchronising call (`torch.cuda.synchronize`, `bool`, `nonzero`, ...).
     pub(crate) fn sync(&self, op: &str, dev: u32) -> Result<()> {
-        self.cuda_check(op, "sync", dev)?;
+        self.cuda_check(op, OpKind::Sync, dev)?;
         let t0 = self.host_us();
         self.advance_host(self.cfg.timing.sync_us);
-        self.wait_idle(op, "sync", dev, t0)?;
-        self.record(op, "sync", Some(dev), t0, None, "ok");
+        self.wait_idle(op, OpKind::Sync, dev, t0)?;
+        self.record(op, OpKind::Sync, Some(dev), t0, None, OpStatus::Ok);
         Ok(())
     }
 
     /// A device-to-host copy of `bytes` (`.cpu()`, `.item()`, `.tolist()`, printing): stream
     /// ordered, and the host waits for it.
     pub(crate) fn d2h(&self, op: &str, dev: u32, bytes: u64, pinned: bool) -> Result<()> {
-        self.cuda_check(op, "d2h", dev)?;
+        self.cuda_check(op, OpKind::D2h, dev)?;
         let t0 = self.host_us();
         self.advance_host(self.cfg.timing.host_dispatch_us);
         let times = self.enqueue(dev, self.cfg.timing.copy_us(bytes, pinned));
-        self.wait_idle(op, "d2h", dev, t0)?;
-        self.record(op, "d2h", Some(dev), t0, times, "ok");
+        self.wait_idle(op, OpKind::D2h, dev, t0)?;
+        self.record(op, OpKind::D2h, Some(dev), t0, times, OpStatus::Ok);
         Ok(())
     }
 
@@ -652,12 +626,12 @@ impl Runtime {
         pinned: bool,
         non_blocking: bool,
     ) -> Result<()> {
-        self.cuda_check(op, "h2d", dev)?;
+        self.cuda_check(op, OpKind::H2d, dev)?;
         let t0 = self.host_us();
         self.advance_host(self.cfg.timing.host_dispatch_us);
         let times = self.enqueue(dev, self.cfg.timing.copy_us(bytes, pinned));
         if non_blocking && pinned {
-            self.record(op, "h2d", Some(dev), t0, times, "ok");
+            self.record(op, OpKind::H2d, Some(dev), t0, times, OpStatus::Ok);
             return Ok(());
         }
         if non_blocking {
@@ -666,17 +640,17 @@ impl Runtime {
                 self.shared.host_us.set(self.host_us().max(end));
             }
         } else {
-            self.wait_idle(op, "h2d", dev, t0)?;
+            self.wait_idle(op, OpKind::H2d, dev, t0)?;
         }
-        self.record(op, "h2d", Some(dev), t0, times, "ok");
+        self.record(op, OpKind::H2d, Some(dev), t0, times, OpStatus::Ok);
         Ok(())
     }
 
     /// A device-to-device copy (`.to('cuda:1')`): waits for the source's work, runs on the
     /// destination's stream.
     pub(crate) fn d2d(&self, op: &str, src: u32, dst: u32, bytes: u64) -> Result<()> {
-        self.cuda_check(op, "d2d", src)?;
-        self.cuda_check(op, "d2d", dst)?;
+        self.cuda_check(op, OpKind::D2d, src)?;
+        self.cuda_check(op, OpKind::D2d, dst)?;
         let t0 = self.host_us();
         self.advance_host(self.cfg.timing.host_dispatch_us);
         let src_end = self.streams.borrow()[src as usize].end_us;
@@ -687,10 +661,10 @@ impl Runtime {
         }
         let dur = self.cfg.timing.kernel_us(Cost::new(2 * bytes, 0));
         let times = self.enqueue(dst, dur);
-        self.record(op, "d2d", Some(dst), t0, times, "ok");
+        self.record(op, OpKind::D2d, Some(dst), t0, times, OpStatus::Ok);
         if self.launch_blocking() {
             let t1 = self.host_us();
-            return self.wait_idle(op, "sync", dst, t1);
+            return self.wait_idle(op, OpKind::Sync, dst, t1);
         }
         Ok(())
     }
@@ -699,7 +673,7 @@ impl Runtime {
     /// (e.g. `torch.cuda.current_device`).
     #[allow(dead_code)]
     pub(crate) fn cuda_query(&self, op: &str, dev: u32) -> Result<()> {
-        self.cuda_check(op, "host", dev)?;
+        self.cuda_check(op, OpKind::Host, dev)?;
         self.host_event(op, Some(dev), self.cfg.timing.host_query_us);
         Ok(())
     }

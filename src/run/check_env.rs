@@ -283,7 +283,7 @@ struct OpRun {
 impl OpRun {
     /// Allocator bookkeeping (`alloc`, `free`) is not an operation the code asked for.
     fn of(e: &TimelineEntry) -> Option<OpRun> {
-        if matches!(e.kind.as_str(), "alloc" | "free") {
+        if matches!(e.kind.name(), "alloc" | "free") {
             return None;
         }
         let device = match e.device {
@@ -293,7 +293,7 @@ impl OpRun {
         Some(OpRun {
             op: e.op.clone(),
             device,
-            ran: matches!(e.status.as_str(), "ok" | "assert"),
+            ran: matches!(e.status.name(), "ok" | "assert"),
             raised: e.status == "error",
             line: e.line,
         })

@@ -3,6 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+// The engine owns its event vocabulary; the report carries it as is.
+pub use crate::engine::event::{
+    AssertGap, DeviceMemory, MemoryReport, OpKind, OpStatus, TimelineEntry, assert_gap,
+};
+
 /// The outcome of running one script (and, for an exercise, its checks).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
@@ -62,53 +67,6 @@ pub struct ErrorReport {
     pub device_log: Vec<String>,
     /// The full CPython-style traceback text.
     pub traceback: String,
-}
-
-/// Allocator counters at the end of the run, in bytes.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MemoryReport {
-    /// Of the current device (`cuda:0` unless the script changed it), as torch.cuda reports.
-    pub allocated: u64,
-    pub reserved: u64,
-    pub peak_allocated: u64,
-    /// Every (virtual) GPU, index order.
-    pub devices: Vec<DeviceMemory>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DeviceMemory {
-    pub index: u32,
-    pub name: String,
-    pub allocated: u64,
-    pub reserved: u64,
-    pub peak_allocated: u64,
-    pub capacity: u64,
-}
-
-/// One engine operation: when the host issued it and when the device ran it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct TimelineEntry {
-    /// 1-based script line that issued the op.
-    pub line: u32,
-    /// The op's name as the learner would know it: `randn`, `cross_entropy`, `item`, `to`.
-    pub op: String,
-    /// `kernel`, `h2d`, `d2h`, `d2d`, `sync`, `alloc`, `free`, or `host` (CPU-only work).
-    pub kind: String,
-    /// CUDA device index, or None for CPU work.
-    pub device: Option<u32>,
-    /// Host clock (µs since the run started) when the call was issued.
-    pub host_us: f64,
-    /// Host clock when the call returned to Python.
-    pub host_end_us: f64,
-    pub device_start_us: Option<f64>,
-    pub device_end_us: Option<f64>,
-    /// `ok`, `assert` (this kernel failed a device-side assert), `reported` (this call raised
-    /// the deferred error), `failed` (refused because the context is already broken), `error`
-    /// (a host-side error raised by this call).
-    pub status: String,
-    /// Counters of the op's device after it, for the memory sparkline.
-    pub allocated: u64,
-    pub reserved: u64,
 }
 
 /// One assertion of an exercise's check block.

@@ -159,7 +159,10 @@ fn prediction_pending(it: &mut Interpreter, exercise: &ExerciseContext) -> bool 
 
 /// The one result shown instead of the checks when they cannot mean anything: the code does
 /// not parse, or the run was stopped before its end.
-fn run_as_a_whole_failed(error: Option<&ErrorReport>, text: &CheckText) -> Option<String> {
+pub(super) fn run_as_a_whole_failed(
+    error: Option<&ErrorReport>,
+    text: &CheckText,
+) -> Option<String> {
     let e = error?;
     match e.type_name.as_str() {
         kind if is_syntax_error(kind) => Some(fill(text.fix_syntax_first, &[("kind", kind)])),

@@ -82,6 +82,7 @@ impl From<WireOptions> for RunOptions {
             max_wall: Duration::from_millis(w.max_wall_ms),
             cancel: None,
             exercise: w.exercise,
+            python: None,
         }
     }
 }

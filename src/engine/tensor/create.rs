@@ -1,15 +1,14 @@
 //! Creating tensors, moving them between devices and dtypes, reading them back.
 
-use super::{MAX_HOST_ELEMENTS, Storage, Tensor, contiguous_strides};
+use super::{Layout, Tensor, contiguous_strides};
+use crate::engine::backend::{BackendDevice, BackendStorage};
 use crate::engine::device::Device;
 use crate::engine::dtype::{DEFAULT_FLOAT, DType, Scalar};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::hostmem;
-use crate::engine::rng::Generator;
+use crate::engine::host::HostStorage;
 use crate::engine::runtime::Runtime;
+use crate::engine::storage::DeviceStorage;
 use crate::engine::timing::Cost;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// The dtype `torch.tensor(data)` infers: any float → float32, else any int → int64, else bool.
 pub fn infer_dtype(values: &[Scalar]) -> DType {
@@ -25,83 +24,26 @@ pub fn infer_dtype(values: &[Scalar]) -> DType {
 }
 
 impl Runtime {
-    /// A fresh contiguous tensor on `device` (an allocator block on CUDA). `data` holds the
-    /// `numel` values already cast to `dtype`; None means they are not known (an input was a
-    /// phantom, or the tensor is too large to keep): the result is a phantom too, so nothing
-    /// computed from unkept values is ever shown as if it were real. The values take their
-    /// share of the host budget (hostmem.rs): past it a CPU tensor raises PyTorch's
-    /// allocation failure and a CUDA tensor keeps its memory counted but not its values.
-    pub(crate) fn alloc_tensor(
+    /// A tensor on `device` of already computed host values (a phantom past the host
+    /// budget on CUDA; PyTorch's allocation failure past it on the CPU).
+    pub(crate) fn tensor_from_host(
         &self,
         shape: Vec<usize>,
-        dtype: DType,
         device: Device,
-        data: Option<Vec<f64>>,
+        values: HostStorage,
         pinned: bool,
     ) -> Result<Tensor> {
-        let numel = super::checked_numel(&shape)?;
-        let nbytes = (numel as u64).saturating_mul(dtype.element_size() as u64);
-        if device == Device::Cpu && nbytes > self.host.limit {
-            return Err(EngineError::runtime(hostmem::cpu_alloc_error(nbytes)));
-        }
-        let block = match device {
-            Device::Cuda(i) => Some(self.alloc_block(i, nbytes)?),
-            _ => None,
-        };
-        let mut phantom =
-            device == Device::Meta || numel > MAX_HOST_ELEMENTS || (data.is_none() && numel > 0);
-        let mut host = None;
-        if !phantom && numel > 0 {
-            host = self.host.take(numel as u64 * 8);
-            if host.is_none() {
-                if device == Device::Cpu {
-                    return Err(EngineError::runtime(hostmem::cpu_alloc_error(nbytes)));
-                }
-                phantom = true;
-            }
-        }
-        let data = match data {
-            Some(mut d) if !phantom => {
-                debug_assert_eq!(d.len(), numel);
-                d.resize(numel, 0.0);
-                d
-            }
-            _ => Vec::new(),
-        };
-        let strides = contiguous_strides(&shape);
-        Ok(Tensor {
-            storage: Rc::new(Storage {
-                data: RefCell::new(data),
-                numel,
-                phantom,
-                dtype,
-                device,
-                pinned,
-                _block: block,
-                _host: host,
-            }),
+        let out = self.alloc_out(
             shape,
-            strides,
-            offset: 0,
-            requires_grad: false,
-            grad_fn: None,
-            node: None,
-            leaf: None,
-        })
-    }
-
-    /// Whether `numel` more values fit the host budget now (the caller then builds them).
-    /// A CPU tensor that does not fit is PyTorch's allocation failure.
-    pub(crate) fn host_room(&self, numel: usize, dtype: DType, device: Device) -> Result<bool> {
-        if device == Device::Meta || numel > MAX_HOST_ELEMENTS {
-            return Ok(false);
+            values.dtype(),
+            device,
+            device != Device::Meta,
+            pinned,
+        )?;
+        if out.wants_values() {
+            out.set_values(self.backend_for(device).from_host(values)?)?;
         }
-        let fits = self.host.used().saturating_add(numel as u64 * 8) <= self.host.limit;
-        if !fits && device == Device::Cpu {
-            let nbytes = (numel as u64).saturating_mul(dtype.element_size() as u64);
-            return Err(EngineError::runtime(hostmem::cpu_alloc_error(nbytes)));
-        }
-        Ok(fits)
+        Ok(out)
     }
 
     /// Record a creation/fill op: a kernel on CUDA, host work on the CPU.
@@ -110,57 +52,41 @@ impl Runtime {
         self.complete(op, t.device(), cost, Vec::new())
     }
 
-    /// Record a finished op on `dev`.
-    pub(crate) fn complete(
-        &self,
-        op: &str,
-        dev: Device,
-        cost: Cost,
-        assert: Vec<String>,
-    ) -> Result<()> {
-        match dev {
-            Device::Cuda(i) => self.launch(op, i, cost, assert),
-            Device::Cpu => {
-                self.cpu_op(op, cost);
-                Ok(())
-            }
-            Device::Meta => {
-                self.host_event(op, None, self.timing().host_dispatch_us);
-                Ok(())
-            }
-        }
-    }
-
-    pub(crate) fn with_gen_pub<T>(&self, device: Device, f: impl FnOnce(&mut Generator) -> T) -> T {
-        self.with_gen(device, f)
-    }
-
-    fn with_gen<T>(&self, device: Device, f: impl FnOnce(&mut Generator) -> T) -> T {
-        match device {
-            Device::Cuda(i) => f(&mut self.cuda_gens.borrow_mut()[i as usize]),
-            _ => f(&mut self.cpu_gen.borrow_mut()),
-        }
-    }
-
+    /// A new tensor whose `numel` values `make` builds on the tensor's device (not called
+    /// for meta tensors or CUDA tensors past the host budget), recorded as one fill.
     pub(crate) fn created(
         &self,
         op: &str,
         shape: Vec<usize>,
         dtype: DType,
         device: Device,
-        make: impl FnOnce(usize) -> Vec<f64>,
+        make: impl FnOnce(usize) -> Result<DeviceStorage>,
     ) -> Result<Tensor> {
-        let numel = super::checked_numel(&shape)
-            .map_err(|e| self.host_error(op, device.cuda_index(), e))?;
-        let room = self
-            .host_room(numel, dtype, device)
-            .map_err(|e| self.host_error(op, device.cuda_index(), e))?;
-        let data = room.then(|| make(numel));
         let t = self
-            .alloc_tensor(shape, dtype, device, data, false)
+            .alloc_out(shape, dtype, device, device != Device::Meta, false)
+            .and_then(|t| {
+                if t.wants_values() {
+                    let n = t.numel();
+                    t.set_values(self.compute(|| make(n))?)?;
+                }
+                Ok(t)
+            })
             .map_err(|e| self.host_error(op, device.cuda_index(), e))?;
         self.finish_fill(op, &t)?;
         Ok(t)
+    }
+
+    /// [`Runtime::created`] with the values built on the host first.
+    pub(crate) fn created_host(
+        &self,
+        op: &str,
+        shape: Vec<usize>,
+        dtype: DType,
+        device: Device,
+        make: impl FnOnce(usize) -> Result<HostStorage>,
+    ) -> Result<Tensor> {
+        let backend = self.backend_for(device);
+        self.created(op, shape, dtype, device, |n| backend.from_host(make(n)?))
     }
 
     /// `torch.tensor(data, dtype=, device=)`: `values` flattened row-major with `shape`.
@@ -172,13 +98,12 @@ impl Runtime {
         device: Device,
     ) -> Result<Tensor> {
         let dt = dtype.unwrap_or_else(|| infer_dtype(values));
-        let data: Vec<f64> = values.iter().map(|v| dt.cast(v.as_f64())).collect();
         let numel: usize = shape.iter().product();
-        if numel != data.len() {
+        if numel != values.len() {
             return Err(EngineError::value("tensor data and shape disagree"));
         }
-        let t = self
-            .alloc_tensor(shape, dt, device, Some(data), false)
+        let t = HostStorage::from_scalars(dt, values)
+            .and_then(|h| self.tensor_from_host(shape, device, h, false))
             .map_err(|e| self.host_error("tensor", device.cuda_index(), e))?;
         match device {
             Device::Cuda(i) => self.h2d("tensor", i, t.nbytes() as u64, false, false)?,
@@ -199,42 +124,32 @@ impl Runtime {
             Scalar::Int(_) => DType::Int64,
             Scalar::Bool(_) => DType::Bool,
         });
-        let v = dt.cast(value.as_f64());
-        self.created("full", shape.to_vec(), dt, device, |n| {
-            crate::engine::hostbuf::filled(n, v)
-        })
+        let b = self.backend_for(device);
+        self.created("full", shape.to_vec(), dt, device, |n| b.full(n, dt, value))
     }
     pub fn zeros(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        self.created(
-            "zeros",
-            shape.to_vec(),
-            dt,
-            device,
-            crate::engine::hostbuf::zeroed,
-        )
+        let b = self.backend_for(device);
+        self.created("zeros", shape.to_vec(), dt, device, |n| b.zeros(n, dt))
     }
     pub fn ones(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
+        let b = self.backend_for(device);
         self.created("ones", shape.to_vec(), dt, device, |n| {
-            crate::engine::hostbuf::filled(n, 1.0)
+            b.full(n, dt, Scalar::Int(1))
         })
     }
     /// `torch.empty`: zeros in the simulator (PyTorch leaves garbage).
     pub fn empty(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
         let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        let t = super::checked_numel(shape)
-            .and_then(|n| {
-                let zeros = if self.host_room(n, dt, device)? {
-                    Some(hostmem::try_zeros(n).ok_or_else(|| {
-                        EngineError::runtime(hostmem::cpu_alloc_error(
-                            (n * dt.element_size()) as u64,
-                        ))
-                    })?)
-                } else {
-                    None
-                };
-                self.alloc_tensor(shape.to_vec(), dt, device, zeros, false)
+        let b = self.backend_for(device);
+        let t = self
+            .alloc_out(shape.to_vec(), dt, device, device != Device::Meta, false)
+            .and_then(|t| {
+                if t.wants_values() {
+                    t.set_values(b.zeros(t.numel(), dt)?)?;
+                }
+                Ok(t)
             })
             .map_err(|e| self.host_error("empty", device.cuda_index(), e))?;
         // Allocation only: no kernel.
@@ -272,8 +187,25 @@ impl Runtime {
             DType::Int64
         });
         let n = ((end - start) / step).ceil().max(0.0) as usize;
-        self.created("arange", vec![n], dt, device, |n| {
-            (0..n).map(|i| dt.cast(start + i as f64 * step)).collect()
+        self.created_host("arange", vec![n], dt, device, |n| {
+            if !float_args && !dt.is_floating_point() {
+                // integer arguments count exactly in int64
+                let (s, st) = (start as i64, step as i64);
+                let v: Vec<Scalar> = (0..n as i64)
+                    .map(|i| Scalar::Int(s.wrapping_add(i.wrapping_mul(st))))
+                    .collect();
+                return HostStorage::from_scalars(dt, &v);
+            }
+            if dt == DType::Float32 {
+                // RangeFactoriesKernel.cpp's vectorised fill, bit for bit
+                let v = crate::engine::numerics::range::arange_f32(start, end, step);
+                if v.len() == n {
+                    return Ok(HostStorage::F32(v));
+                }
+            }
+            // in double, then converted (ATen's accumulate type for float on the CPU)
+            let v: Vec<f64> = (0..n).map(|i| dt.cast(start + i as f64 * step)).collect();
+            HostStorage::from_f64s(dt, &v)
         })
     }
 
@@ -293,8 +225,8 @@ impl Runtime {
         };
         let half = steps / 2;
         let f32m = dt != DType::Float64 && dt.is_floating_point();
-        self.created("linspace", vec![steps], dt, device, |n| {
-            (0..n)
+        self.created_host("linspace", vec![steps], dt, device, |n| {
+            let v: Vec<f64> = (0..n)
                 .map(|i| {
                     // ATen fills the second half from the end for symmetry, in the dtype's
                     // arithmetic (float32 step and products for float32)
@@ -317,80 +249,45 @@ impl Runtime {
                     };
                     dt.cast(v)
                 })
-                .collect()
+                .collect();
+            HostStorage::from_f64s(dt, &v)
         })
-    }
-
-    pub fn rand(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        let vals = self.gen_values(shape, device, |g| g.uniform_f32());
-        self.created("rand", shape.to_vec(), dt, device, |_| {
-            vals.into_iter().map(|v| dt.cast(v)).collect()
-        })
-    }
-
-    pub fn randn(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        let vals = self.gen_values(shape, device, |g| g.normal());
-        self.created("randn", shape.to_vec(), dt, device, |_| {
-            vals.into_iter().map(|v| dt.cast(v)).collect()
-        })
-    }
-
-    /// `torch.randint(low, high, size)`: high is exclusive.
-    pub fn randint(
-        &self,
-        low: i64,
-        high: i64,
-        shape: &[usize],
-        dtype: Option<DType>,
-        device: Device,
-    ) -> Result<Tensor> {
-        if low >= high {
-            return Err(self.host_error(
-                "randint",
-                device.cuda_index(),
-                EngineError::runtime(format!(
-                    "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
-                )),
-            ));
-        }
-        let dt = dtype.unwrap_or(DType::Int64);
-        let vals = self.gen_values(shape, device, |g| g.int_range(low, high) as f64);
-        self.created("randint", shape.to_vec(), dt, device, |_| {
-            vals.into_iter().map(|v| dt.cast(v)).collect()
-        })
-    }
-
-    pub fn randperm(&self, n: usize, dtype: Option<DType>, device: Device) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DType::Int64);
-        if n > MAX_HOST_ELEMENTS || device == Device::Meta {
-            return self.created("randperm", vec![n], dt, device, |_| Vec::new());
-        }
-        let mut p: Vec<f64> = (0..n).map(|i| i as f64).collect();
-        self.with_gen(device, |g| {
-            for i in (1..n).rev() {
-                let j = (g.next_u64() % (i as u64 + 1)) as usize;
-                p.swap(i, j);
-            }
-        });
-        self.created("randperm", vec![n], dt, device, |_| p)
-    }
-
-    fn gen_values(
-        &self,
-        shape: &[usize],
-        device: Device,
-        mut f: impl FnMut(&mut Generator) -> f64,
-    ) -> Vec<f64> {
-        let n = super::checked_numel(shape).unwrap_or(usize::MAX);
-        if n > MAX_HOST_ELEMENTS || device == Device::Meta {
-            return Vec::new();
-        }
-        self.with_gen(device, |g| (0..n).map(|_| f(g)).collect())
     }
 
     // ----- moving and converting -----
+
+    /// `t`'s values converted to `dt` and placed on `dev` (None: `t` is a phantom).
+    fn converted(&self, t: &Tensor, dt: DType, dev: Device) -> Result<Option<DeviceStorage>> {
+        let r = t.read();
+        let Some(s) = r.as_ref() else {
+            return Ok(None);
+        };
+        self.compute(|| {
+            if self.backend_for(t.device()) == self.backend_for(dev) {
+                return s.to_dtype(&t.layout, dt).map(Some);
+            }
+            let h = s.to_host(&t.layout)?;
+            let h = crate::engine::host::elementwise::to_dtype(
+                &h,
+                &Layout::contiguous(&[h.len()]),
+                dt,
+            )?;
+            self.backend_for(dev).from_host(h).map(Some)
+        })
+    }
+
+    /// A contiguous copy of `t` on `dev` as `dt` (a phantom when `t` is one or the values
+    /// do not fit).
+    fn copy_to(&self, t: &Tensor, dt: DType, dev: Device, pinned: bool) -> Result<Tensor> {
+        let keep = dev != Device::Meta && !t.is_phantom();
+        let out = self.alloc_out(t.layout.shape.clone(), dt, dev, keep, pinned)?;
+        if out.wants_values()
+            && let Some(v) = self.converted(t, dt, dev)?
+        {
+            out.set_values(v)?;
+        }
+        Ok(out)
+    }
 
     /// `t.to(device=, dtype=, non_blocking=, copy=)`; `op` names it in the timeline
     /// (`to`, `cuda`, `cpu`, `float`, ...). Returns a handle to `t` itself when nothing changes.
@@ -423,18 +320,8 @@ impl Runtime {
             match dev {
                 Device::Cpu => self.d2h(op, s, bytes, false)?,
                 Device::Cuda(d) => {
-                    let data = if t.is_phantom() {
-                        None
-                    } else {
-                        Some(
-                            t.values_unchecked()
-                                .into_iter()
-                                .map(|v| dt.cast(v))
-                                .collect(),
-                        )
-                    };
                     let out = self
-                        .alloc_tensor(t.shape.clone(), dt, dev, data, false)
+                        .copy_to(t, dt, dev, false)
                         .map_err(|e| self.host_error(op, Some(d), e))?;
                     self.d2d(op, s, d, bytes)?;
                     return Ok(self.keep_grad(t, out));
@@ -445,18 +332,8 @@ impl Runtime {
         if t.is_phantom() && dev == Device::Cpu {
             return Err(t.phantom_error());
         }
-        let data = if t.is_phantom() {
-            None
-        } else {
-            Some(
-                t.values_unchecked()
-                    .into_iter()
-                    .map(|v| dt.cast(v))
-                    .collect(),
-            )
-        };
         let out = self
-            .alloc_tensor(t.shape.clone(), dt, dev, data, false)
+            .copy_to(t, dt, dev, false)
             .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
         match (src, dev) {
             (Device::Cpu, Device::Cuda(d)) => {
@@ -493,12 +370,7 @@ impl Runtime {
                 )),
             ));
         }
-        let data = if t.is_phantom() {
-            None
-        } else {
-            Some(t.values_unchecked())
-        };
-        let out = self.alloc_tensor(t.shape.clone(), t.dtype(), Device::Cpu, data, true)?;
+        let out = self.copy_to(t, t.dtype(), Device::Cpu, true)?;
         self.cpu_op("pin_memory", Cost::new(t.nbytes() as u64 * 2, 0));
         Ok(out)
     }
@@ -529,8 +401,7 @@ impl Runtime {
             ));
         }
         self.read_back(t, "item", t.element_size() as u64)?;
-        let v = t.values()?;
-        Ok(Scalar::from_element(t.dtype(), v[0]))
+        Ok(t.scalars()?[0])
     }
 
     /// `bool(t)` / `if t:`.
@@ -552,7 +423,7 @@ impl Runtime {
             ));
         }
         self.read_back(t, "bool", t.element_size() as u64)?;
-        Ok(t.values()?[0] != 0.0)
+        Ok(t.scalars()?[0].as_f64() != 0.0)
     }
 
     /// `t.tolist()`: the elements in row-major order (the shape is `t.shape()`).
@@ -580,19 +451,22 @@ impl Runtime {
                 )),
             ));
         }
+        if t.dtype() == DType::BFloat16 {
+            // numpy has no bfloat16
+            return Err(self.host_error(
+                "numpy",
+                None,
+                EngineError::type_error("Got unsupported ScalarType BFloat16"),
+            ));
+        }
         self.host_event("numpy", None, self.timing().host_query_us);
         t.scalars()
     }
 
     /// `t.clone()`.
     pub fn clone_tensor(&self, t: &Tensor) -> Result<Tensor> {
-        let data = if t.is_phantom() {
-            None
-        } else {
-            Some(t.values_unchecked())
-        };
         let mut out = self
-            .alloc_tensor(t.shape.clone(), t.dtype(), t.device(), data, false)
+            .copy_to(t, t.dtype(), t.device(), false)
             .map_err(|e| self.host_error("clone", t.device().cuda_index(), e))?;
         if t.requires_grad && self.grad_enabled() {
             out.requires_grad = true;
@@ -656,6 +530,7 @@ fn type_base(dt: DType) -> &'static str {
         DType::Int32 => "IntTensor",
         DType::Int64 => "LongTensor",
         DType::Float16 => "HalfTensor",
+        DType::BFloat16 => "BFloat16Tensor",
         DType::Float32 => "FloatTensor",
         DType::Float64 => "DoubleTensor",
     }

@@ -21,7 +21,7 @@ fn rows_along(t: &Tensor, d: usize) -> (Vec<f64>, usize) {
         .map(|i| i as i64)
         .collect();
     let p = t.permute(&perm).expect("a valid permutation");
-    (p.values_unchecked(), t.shape[d])
+    (p.values_unchecked(), t.layout.shape[d])
 }
 
 /// Inverse of [`rows_along`]: `rows` (dim `d` last, each row of length `shape[d]`) laid out
@@ -74,7 +74,7 @@ impl Runtime {
         let hint = device.cuda_index();
         let phantom = inputs.iter().any(|t| t.is_phantom())
             || device == Device::Meta
-            || shape.iter().product::<usize>() > super::MAX_HOST_ELEMENTS;
+            || shape.iter().product::<usize>() > super::MAX_F64_ELEMENTS;
         let data = if phantom {
             None
         } else {
@@ -107,8 +107,8 @@ impl Runtime {
     ) -> Result<Tensor> {
         let m = m.unwrap_or(n);
         let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
-        self.created("eye", vec![n, m], dt, device, |len| {
-            (0..len)
+        self.created_host("eye", vec![n, m], dt, device, |len| {
+            let v: Vec<f64> = (0..len)
                 .map(|i| {
                     if i / m.max(1) == i % m.max(1) {
                         1.0
@@ -116,7 +116,8 @@ impl Runtime {
                         0.0
                     }
                 })
-                .collect()
+                .collect();
+            crate::engine::host::HostStorage::from_f64s(dt, &v)
         })
     }
 
@@ -135,7 +136,7 @@ impl Runtime {
         } else {
             DType::Int64
         });
-        let shape = t.shape.clone();
+        let shape = t.layout.shape.clone();
         let src = t.clone();
         self.computed(
             name,
@@ -175,7 +176,7 @@ impl Runtime {
         let name = if k.is_some() { "topk" } else { "sort" };
         let hint = err_hint(t);
         let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error(name, hint, e))?;
-        let len = if t.dim() == 0 { 1 } else { t.shape[d] };
+        let len = if t.dim() == 0 { 1 } else { t.layout.shape[d] };
         if let Some(k) = k
             && k > len
         {
@@ -186,7 +187,7 @@ impl Runtime {
             ));
         }
         let keep = k.unwrap_or(len);
-        let mut shape = t.shape.clone();
+        let mut shape = t.layout.shape.clone();
         if t.dim() > 0 {
             shape[d] = keep;
         }
@@ -255,7 +256,7 @@ impl Runtime {
         let inv = self.computed(
             "unique",
             &[],
-            t.shape.clone(),
+            t.layout.shape.clone(),
             DType::Int64,
             dev,
             || Ok(inverse),
@@ -320,26 +321,8 @@ impl Runtime {
             dims,
             keepdim,
             dt,
-            move |c| {
-                let r = if p == f64::INFINITY {
-                    c.iter().fold(0.0f64, |a, x| a.max(x.abs()))
-                } else if p == f64::NEG_INFINITY {
-                    c.iter().fold(f64::INFINITY, |a, x| a.min(x.abs()))
-                } else if p == 0.0 {
-                    c.iter().filter(|x| **x != 0.0).count() as f64
-                } else if p == 2.0 {
-                    c.iter().map(|x| x * x).sum::<f64>().sqrt()
-                } else if p == 1.0 {
-                    c.iter().map(|x| x.abs()).sum::<f64>()
-                } else {
-                    c.iter().map(|x| x.abs().powf(p)).sum::<f64>().powf(1.0 / p)
-                };
-                if dt == DType::Float64 {
-                    r
-                } else {
-                    r as f32 as f64
-                }
-            },
+            dt,
+            crate::engine::backend::ReduceOp::Norm(p),
             Some("LinalgVectorNormBackward0"),
         )
     }
@@ -351,8 +334,9 @@ impl Runtime {
             t,
             dims,
             false,
+            t.dtype(),
             DType::Int64,
-            |c| c.iter().filter(|x| **x != 0.0).count() as f64,
+            crate::engine::backend::ReduceOp::CountNonzero,
             None,
         )
     }
@@ -385,7 +369,7 @@ impl Runtime {
         }
         let lead = sizes.len() - t.dim();
         let src_shape: Vec<usize> = std::iter::repeat_n(1, lead)
-            .chain(t.shape.iter().copied())
+            .chain(t.layout.shape.iter().copied())
             .collect();
         let shape: Vec<usize> = src_shape
             .iter()
@@ -439,13 +423,13 @@ impl Runtime {
             ));
         }
         let total: usize = sizes.iter().sum();
-        if total != t.shape[d] {
+        if total != t.layout.shape[d] {
             return Err(self.host_error(
                 "split",
                 hint,
                 EngineError::runtime(format!(
                     "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {d}), but got split_sizes=[{}]",
-                    t.shape[d],
+                    t.layout.shape[d],
                     sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
                 )),
             ));
@@ -475,7 +459,7 @@ impl Runtime {
                 EngineError::runtime("split expects at least a 1-dimensional tensor"),
             ));
         }
-        let n = t.shape[d];
+        let n = t.layout.shape[d];
         if size == 0 && n != 0 {
             return Err(self.host_error(
                 "split",
@@ -516,7 +500,7 @@ impl Runtime {
             ));
         }
         let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("chunk", err_hint(t), e))?;
-        let n = t.shape.get(d).copied().unwrap_or(0);
+        let n = t.layout.shape.get(d).copied().unwrap_or(0);
         let size = n.div_ceil(chunks as usize);
         if n == 0 {
             return self.split_even(t, 0, dim);
@@ -533,9 +517,9 @@ impl Runtime {
                 a.dim(),
                 b.dim()
             )),
-            "dot" if a.shape[0] != b.shape[0] => Some(format!(
+            "dot" if a.layout.shape[0] != b.layout.shape[0] => Some(format!(
                 "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively",
-                a.shape[0], b.shape[0], a.shape[0], b.shape[0]
+                a.layout.shape[0], b.layout.shape[0], a.layout.shape[0], b.layout.shape[0]
             )),
             "mv" if a.dim() != 2 || b.dim() != 1 => Some(format!(
                 "vector + matrix @ vector expected, got {}, {}, {}",
@@ -545,10 +529,15 @@ impl Runtime {
             )),
             "bmm" if a.dim() != 3 => Some("batch1 must be a 3D tensor".into()),
             "bmm" if b.dim() != 3 => Some("batch2 must be a 3D tensor".into()),
-            "bmm" if a.shape[0] != b.shape[0] || a.shape[2] != b.shape[1] => Some(format!(
-                "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
-                a.shape[0], a.shape[2], b.shape[0], b.shape[1]
-            )),
+            "bmm"
+                if a.layout.shape[0] != b.layout.shape[0]
+                    || a.layout.shape[2] != b.layout.shape[1] =>
+            {
+                Some(format!(
+                    "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
+                    a.layout.shape[0], a.layout.shape[2], b.layout.shape[0], b.layout.shape[1]
+                ))
+            }
             _ => None,
         };
         match e {
@@ -568,12 +557,12 @@ impl Runtime {
     ) -> Result<Tensor> {
         let hint = err_hint(input);
         let bce = name == "binary_cross_entropy";
-        if input.shape != target.shape {
+        if input.layout.shape != target.layout.shape {
             let m = if bce {
                 format!(
                     "Using a target size ({}) that is different to the input size ({}) is deprecated. Please ensure they have the same size.",
-                    super::size_repr(&target.shape),
-                    super::size_repr(&input.shape)
+                    super::size_repr(&target.layout.shape),
+                    super::size_repr(&input.layout.shape)
                 )
             } else {
                 String::new()
@@ -582,7 +571,7 @@ impl Runtime {
                 return Err(self.host_error(name, hint, EngineError::value(m)));
             }
         }
-        let shape = super::broadcast_shapes(&input.shape, &target.shape)
+        let shape = super::broadcast_shapes(&input.layout.shape, &target.layout.shape)
             .map_err(|e| self.host_error(name, hint, e))?;
         let dev = self
             .common_device(&[input, target])

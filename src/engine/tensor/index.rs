@@ -120,15 +120,17 @@ impl Runtime {
                             continue;
                         }
                         for k in 0..x.dim() {
-                            if x.shape[k] != v.shape[d + k] {
+                            if x.layout.shape[k] != v.layout.shape[d + k] {
                                 return Err(EngineError::index(format!(
                                     "The shape of the mask [{}] at index {k} does not match the shape of the indexed tensor [{}] at index {}",
-                                    x.shape
+                                    x.layout
+                                        .shape
                                         .iter()
                                         .map(|s| s.to_string())
                                         .collect::<Vec<_>>()
                                         .join(", "),
-                                    v.shape
+                                    v.layout
+                                        .shape
                                         .iter()
                                         .map(|s| s.to_string())
                                         .collect::<Vec<_>>()
@@ -138,7 +140,7 @@ impl Runtime {
                             }
                         }
                         let vals = x.values()?;
-                        let st = contiguous_strides(&x.shape);
+                        let st = contiguous_strides(&x.layout.shape);
                         let mut cols: Vec<Vec<f64>> = vec![Vec::new(); x.dim()];
                         for (lin, &m) in vals.iter().enumerate() {
                             if m != 0.0 {
@@ -177,11 +179,11 @@ impl Runtime {
         // advanced indexing
         let mut bshape: Vec<usize> = Vec::new();
         for (_, x) in &adv {
-            bshape = broadcast_shapes(&bshape, &x.shape).map_err(|_| {
+            bshape = broadcast_shapes(&bshape, &x.layout.shape).map_err(|_| {
                 EngineError::index(format!(
                     "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
                     adv.iter()
-                        .map(|(_, x)| format!("[{}]", x.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")))
+                        .map(|(_, x)| format!("[{}]", x.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ))
@@ -208,7 +210,7 @@ impl Runtime {
         }
         let mut bad = Vec::new();
         for (j, vals) in idxvals.iter().enumerate() {
-            let size = v.shape[adv_dims[j]] as i64;
+            let size = v.layout.shape[adv_dims[j]] as i64;
             for (p, &x) in vals.iter().enumerate() {
                 let x = x as i64;
                 if x < -size || x >= size {
@@ -224,7 +226,7 @@ impl Runtime {
                     shape.push(bshape[bi]);
                     bi += 1;
                 }
-                Some(k) => shape.push(v.shape[*k]),
+                Some(k) => shape.push(v.layout.shape[*k]),
             }
         }
         let bst = contiguous_strides(&bshape);
@@ -237,7 +239,7 @@ impl Runtime {
                     out_axes_st.push((true, bst[bj]));
                     bj += 1;
                 }
-                Some(k) => out_axes_st.push((false, v.strides[*k])),
+                Some(k) => out_axes_st.push((false, v.layout.strides[*k])),
             }
         }
         let n = super::checked_numel(&shape)?;
@@ -246,7 +248,7 @@ impl Runtime {
         let _ = nb;
         for _ in 0..n {
             let mut blin = 0;
-            let mut off = v.offset;
+            let mut off = v.layout.offset;
             for (a, &(is_b, st)) in out_axes_st.iter().enumerate() {
                 if is_b {
                     blin += idx[a] * st
@@ -255,13 +257,13 @@ impl Runtime {
                 }
             }
             for (j, vals) in idxvals.iter().enumerate() {
-                let size = v.shape[adv_dims[j]] as i64;
+                let size = v.layout.shape[adv_dims[j]] as i64;
                 let mut x = vals[blin] as i64;
                 if x < 0 {
                     x += size;
                 }
                 if x >= 0 && x < size {
-                    off += x as usize * v.strides[adv_dims[j]];
+                    off += x as usize * v.layout.strides[adv_dims[j]];
                 }
             }
             offsets.push(off);
@@ -337,7 +339,7 @@ impl Runtime {
                 let data = if t.is_phantom() {
                     None
                 } else {
-                    let d = t.storage.data.borrow();
+                    let d = t.storage_values();
                     Some(
                         offsets
                             .iter()
@@ -388,7 +390,7 @@ impl Runtime {
             .select_items(t, items)
             .map_err(|e| self.host_error("setitem", hint, e))?;
         let (offsets, shape, asserts) = match sel {
-            Selection::View(v) => (v.offsets(), v.shape.clone(), Vec::new()),
+            Selection::View(v) => (v.offsets(), v.layout.shape.clone(), Vec::new()),
             Selection::Gather {
                 offsets,
                 shape,
@@ -405,7 +407,7 @@ impl Runtime {
         let vals: Vec<f64> = match value {
             Operand::Scalar(s) => vec![dt.cast(s.as_f64()); offsets.len()],
             Operand::Tensor(src) => {
-                let ok = broadcast_shapes(&shape, &src.shape)
+                let ok = broadcast_shapes(&shape, &src.layout.shape)
                     .map(|s| s == shape)
                     .unwrap_or(false);
                 if !ok {
@@ -414,7 +416,7 @@ impl Runtime {
                         hint,
                         EngineError::runtime(format!(
                             "shape mismatch: value tensor of shape [{}] cannot be broadcast to indexing result of shape [{}]",
-                            src.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+                            src.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
                             shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
                         )),
                     ));
@@ -430,12 +432,7 @@ impl Runtime {
             }
         };
         if !t.is_phantom() && !vals.is_empty() {
-            let mut d = t.storage.data.borrow_mut();
-            for (o, v) in offsets.iter().zip(vals) {
-                if let Some(slot) = d.get_mut(*o) {
-                    *slot = v;
-                }
-            }
+            t.write_at(&offsets, &vals);
         }
         let name = if masked_fill {
             "masked_fill_"
@@ -453,8 +450,8 @@ impl Runtime {
     /// Write `src` (broadcast, cast) into `dst` in place (`dst.copy_(src)`, `x += y`).
     pub fn copy_(&self, dst: &Tensor, src: &Tensor, op: &str) -> Result<()> {
         let hint = dst.device().cuda_index();
-        let ok = broadcast_shapes(&dst.shape, &src.shape)
-            .map(|s| s == dst.shape)
+        let ok = broadcast_shapes(&dst.layout.shape, &src.layout.shape)
+            .map(|s| s == dst.layout.shape)
             .unwrap_or(false);
         if !ok {
             return Err(self.host_error(
@@ -462,12 +459,13 @@ impl Runtime {
                 hint,
                 EngineError::runtime(format!(
                     "output with shape [{}] doesn't match the broadcast shape [{}]",
-                    dst.shape
+                    dst.layout
+                        .shape
                         .iter()
                         .map(|s| s.to_string())
                         .collect::<Vec<_>>()
                         .join(", "),
-                    broadcast_shapes(&dst.shape, &src.shape)
+                    broadcast_shapes(&dst.layout.shape, &src.layout.shape)
                         .unwrap_or_default()
                         .iter()
                         .map(|s| s.to_string())
@@ -477,13 +475,7 @@ impl Runtime {
             ));
         }
         if !dst.is_phantom() && !src.is_phantom() {
-            let dt = dst.dtype();
-            let vals = broadcast_values(src, &dst.shape);
-            let offs = dst.offsets();
-            let mut d = dst.storage.data.borrow_mut();
-            for (o, v) in offs.into_iter().zip(vals) {
-                d[o] = dt.cast(v);
-            }
+            super::raw::store_into(dst, src).map_err(|e| self.host_error(op, hint, e))?;
         }
         let dev = dst.device();
         match (src.device(), dev) {
@@ -527,18 +519,20 @@ impl Runtime {
                 )),
             ));
         }
-        if r.shape != dst.shape {
+        if r.layout.shape != dst.layout.shape {
             return Err(self.host_error(
                 op.name(),
                 dst.device().cuda_index(),
                 EngineError::runtime(format!(
                     "output with shape [{}] doesn't match the broadcast shape [{}]",
-                    dst.shape
+                    dst.layout
+                        .shape
                         .iter()
                         .map(|s| s.to_string())
                         .collect::<Vec<_>>()
                         .join(", "),
-                    r.shape
+                    r.layout
+                        .shape
                         .iter()
                         .map(|s| s.to_string())
                         .collect::<Vec<_>>()
@@ -560,53 +554,19 @@ impl Runtime {
             out.grad_fn = r.grad_fn;
             out.node = r.node.take();
             out.leaf = None;
-            self.write_values(dst, &r);
+            self.write_values(dst, &r)?;
         } else {
-            self.write_values(dst, &r);
+            self.write_values(dst, &r)?;
         }
         Ok(out)
     }
 
-    fn write_values(&self, dst: &Tensor, r: &Tensor) {
+    fn write_values(&self, dst: &Tensor, r: &Tensor) -> Result<()> {
         if !dst.is_phantom() && !r.is_phantom() {
-            let dt = dst.dtype();
-            let vals = r.values_unchecked();
-            let offs = dst.offsets();
-            let mut d = dst.storage.data.borrow_mut();
-            for (o, v) in offs.into_iter().zip(vals) {
-                d[o] = dt.cast(v);
-            }
+            super::raw::store_into(dst, r)
+                .map_err(|e| self.host_error("copy_", dst.device().cuda_index(), e))?;
         }
-    }
-
-    /// `t.uniform_(low, high)` / `t.normal_(mean, std)` from the device's generator.
-    pub fn random_(&self, t: &Tensor, normal: bool, a: f64, b: f64) -> Result<()> {
-        let n = t.numel();
-        if !t.is_phantom() {
-            let dt = t.dtype();
-            let vals: Vec<f64> = self.with_gen_pub(t.device(), |g| {
-                (0..n)
-                    .map(|_| {
-                        dt.cast(if normal {
-                            a + b * g.normal()
-                        } else {
-                            a + (b - a) * g.uniform_f32()
-                        })
-                    })
-                    .collect()
-            });
-            let offs = t.offsets();
-            let mut d = t.storage.data.borrow_mut();
-            for (o, v) in offs.into_iter().zip(vals) {
-                d[o] = v;
-            }
-        }
-        self.complete(
-            if normal { "normal_" } else { "uniform_" },
-            t.device(),
-            Cost::new(t.nbytes() as u64, n as u64),
-            Vec::new(),
-        )
+        Ok(())
     }
 
     /// Fill every element of `t` with `value` in place (`fill_`, `zero_`).
@@ -614,10 +574,7 @@ impl Runtime {
         let v = t.dtype().cast(value.as_f64());
         if !t.is_phantom() {
             let offs = t.offsets();
-            let mut d = t.storage.data.borrow_mut();
-            for o in offs {
-                d[o] = v;
-            }
+            t.write_at(&offs, &vec![v; offs.len()]);
         }
         self.complete(
             "fill_",
@@ -630,5 +587,5 @@ impl Runtime {
 
 #[allow(dead_code)]
 fn _unused(t: &Tensor) {
-    for_each_offset(&t.shape, &t.strides, t.offset, |_| {});
+    for_each_offset(&t.layout.shape, &t.layout.strides, t.layout.offset, |_| {});
 }

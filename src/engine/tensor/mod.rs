@@ -1,56 +1,52 @@
-//! Tensor, its storage, and the ops. Storage is shared (views alias it through shape, strides
-//! and offset); a CUDA storage owns an allocator block, returned when the last view drops, so
-//! the allocator counters follow Rust drops (and so CPython refcounts) exactly.
+//! Tensor, its storage, and the ops' front halves. Storage is shared (views alias it
+//! through their [`Layout`]); a CUDA storage owns an allocator block, returned when the last
+//! view drops, so the allocator counters follow Rust drops (and so CPython refcounts)
+//! exactly.
 //!
-//! Elements are held as f64 normalised to the dtype ([`DType::cast`]): float32 values are
-//! exactly float32, integers are integral, bools 0/1. Very large tensors (more than
-//! [`MAX_HOST_ELEMENTS`]) are *phantoms*: their memory is counted but their values are not
-//! kept; reading them raises NotImplementedError.
+//! Values are typed buffers on a device ([`DeviceStorage`]); a storage without values is a
+//! *phantom*: meta tensors, CUDA tensors whose values would not fit the host memory limit,
+//! and anything computed from those. Their memory is counted, reading them raises
+//! NotImplementedError.
 
 pub(crate) mod autograd;
 mod create;
 mod extra;
+mod front;
 mod index;
 mod nn;
 mod ops;
+mod random_ops;
+mod raw;
 
+pub use super::op::{BinaryOp, Reduction, UnaryOp};
 pub use create::{dtype_of_type_name, infer_dtype, tensor_type_name};
 pub use index::TensorIndex;
-pub use ops::{BinaryOp, Operand, Reduction, UnaryOp};
+pub use ops::Operand;
+pub use random_ops::SharedGenerator;
+pub(crate) use raw::{MAX_F64_ELEMENTS, batched, broadcast_values, collapse_batch};
 
+use super::backend::BackendStorage;
 use super::device::Device;
 use super::dtype::{DType, Scalar};
 use super::error::{EngineError, Result};
+use super::host::HostStorage;
+pub(crate) use super::layout::{Layout, contiguous_strides, for_each_offset};
 use super::runtime::CudaBlock;
+use super::storage::DeviceStorage;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// Tensors with more elements keep no values in the simulator (counters only).
-pub const MAX_HOST_ELEMENTS: usize = 1 << 24;
-
-/// Matrix products with more multiply-adds are not computed (their result is a phantom):
-/// `(4000x4000) @ (4000x4000)` would keep the run thread busy for minutes, past every limit.
-pub const MAX_HOST_FLOPS: usize = 1 << 30;
-
-/// True when an `m x k @ k x n` product (times `batch`) is too large to compute here.
-pub(crate) fn too_costly(batch: usize, m: usize, k: usize, n: usize) -> bool {
-    let bm = batch.saturating_mul(m);
-    bm.saturating_mul(n) > MAX_HOST_ELEMENTS
-        || bm.saturating_mul(k) > MAX_HOST_ELEMENTS
-        || batch.saturating_mul(k).saturating_mul(n) > MAX_HOST_ELEMENTS
-        || bm.saturating_mul(k).saturating_mul(n.max(1)) > MAX_HOST_FLOPS
-}
-
 #[allow(dead_code)]
 pub(crate) struct Storage {
-    pub data: RefCell<Vec<f64>>,
+    /// The values; None when they are not kept (a phantom: see [`Tensor::is_phantom`]).
+    pub data: RefCell<Option<DeviceStorage>>,
     pub numel: usize,
-    pub phantom: bool,
     pub dtype: DType,
     pub device: Device,
     pub pinned: bool,
     pub _block: Option<CudaBlock>,
-    /// This storage's share of the runtime's host-memory budget (None for phantoms).
+    /// This storage's share of the runtime's host-memory budget (None for phantoms and
+    /// backward's temporaries).
     pub _host: Option<super::hostmem::HostBytes>,
 }
 
@@ -59,9 +55,8 @@ pub(crate) struct Storage {
 #[derive(Clone)]
 pub struct Tensor {
     pub(crate) storage: Rc<Storage>,
-    pub(crate) shape: Vec<usize>,
-    pub(crate) strides: Vec<usize>,
-    pub(crate) offset: usize,
+    /// Where this view's elements sit in `storage`.
+    pub(crate) layout: Layout,
     pub(crate) requires_grad: bool,
     pub(crate) grad_fn: Option<&'static str>,
     /// The backward node of a differentiable op's output (see autograd.rs).
@@ -75,19 +70,11 @@ impl std::fmt::Debug for Tensor {
         write!(
             f,
             "Tensor(shape={:?}, dtype={}, device={})",
-            self.shape,
+            self.layout.shape,
             self.dtype(),
             self.device()
         )
     }
-}
-
-pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
-    let mut s = vec![1usize; shape.len()];
-    for i in (0..shape.len().saturating_sub(1)).rev() {
-        s[i] = s[i + 1].saturating_mul(shape[i + 1].max(1));
-    }
-    s
 }
 
 /// `torch.Size([10, 5])`.
@@ -96,76 +83,32 @@ pub fn size_repr(shape: &[usize]) -> String {
     format!("torch.Size([{}])", inner.join(", "))
 }
 
-/// Visit the storage offsets of a strided view in logical (row-major) order.
-pub(crate) fn for_each_offset(
-    shape: &[usize],
-    strides: &[usize],
-    offset: usize,
-    mut f: impl FnMut(usize),
-) {
-    let n: usize = shape.iter().product();
-    if n == 0 {
-        return;
-    }
-    let nd = shape.len();
-    if nd == 0 {
-        f(offset);
-        return;
-    }
-    let last = nd - 1;
-    let (ls, lst) = (shape[last], strides[last]);
-    let mut idx = vec![0usize; nd];
-    let mut base = offset;
-    loop {
-        let mut o = base;
-        for _ in 0..ls {
-            f(o);
-            o += lst;
-        }
-        // advance the outer dims
-        let mut d = last;
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            idx[d] += 1;
-            base += strides[d];
-            if idx[d] < shape[d] {
-                break;
-            }
-            base -= strides[d] * shape[d];
-            idx[d] = 0;
-        }
-    }
-}
-
 impl Tensor {
     pub fn shape(&self) -> &[usize] {
-        &self.shape
+        &self.layout.shape
     }
     pub fn strides(&self) -> &[usize] {
-        &self.strides
+        &self.layout.strides
     }
     pub fn storage_offset(&self) -> usize {
-        self.offset
+        self.layout.offset
     }
     pub fn dim(&self) -> usize {
-        self.shape.len()
+        self.layout.shape.len()
     }
     pub fn numel(&self) -> usize {
         // An empty tensor's other dims may multiply past usize ([2**31, 0, 2**40] permuted
         // to [2**31, 2**40, 0]); a non-empty one's cannot (checked at creation).
-        if self.shape.contains(&0) {
+        if self.layout.shape.contains(&0) {
             0
         } else {
-            self.shape.iter().product()
+            self.layout.shape.iter().product()
         }
     }
     /// `size(d)` with a negative `d` allowed.
     pub fn size(&self, d: i64) -> Result<usize> {
         let d = wrap_dim(d, self.dim())?;
-        Ok(self.shape[d])
+        Ok(self.layout.shape[d])
     }
     pub fn dtype(&self) -> DType {
         self.storage.dtype
@@ -203,7 +146,7 @@ impl Tensor {
         } else if self.leaf.is_none() && self.grad_fn.is_none() {
             self.leaf = Some(Rc::new(autograd::Leaf {
                 grad: RefCell::new(None),
-                shape: self.shape.clone(),
+                shape: self.layout.shape.clone(),
                 dtype: self.dtype(),
                 device: self.device(),
             }));
@@ -220,7 +163,7 @@ impl Tensor {
             return Ok(());
         };
         if let Some(g) = &g
-            && g.shape != self.shape
+            && g.layout.shape != self.layout.shape
         {
             return Err(EngineError::runtime(format!(
                 "assigned grad has data of a different size"
@@ -245,10 +188,10 @@ impl Tensor {
     pub fn is_contiguous(&self) -> bool {
         let mut expected = 1;
         for i in (0..self.dim()).rev() {
-            if self.shape[i] != 1 && self.strides[i] != expected {
+            if self.layout.shape[i] != 1 && self.layout.strides[i] != expected {
                 return false;
             }
-            expected *= self.shape[i];
+            expected *= self.layout.shape[i];
         }
         true
     }
@@ -256,75 +199,45 @@ impl Tensor {
     pub fn shares_storage(&self, other: &Tensor) -> bool {
         Rc::ptr_eq(&self.storage, &other.storage)
     }
-    /// Whether this tensor's values are not kept: its storage is a phantom, or it is a view
-    /// (an `expand`ed one, say) with more than [`MAX_HOST_ELEMENTS`] elements, whose values
-    /// would have to be materialised to be read.
+    /// Whether this tensor's values are not kept (see the module docs). A tensor without
+    /// elements always has its (no) values.
     pub fn is_phantom(&self) -> bool {
-        self.storage.phantom
-            || self
-                .shape
-                .iter()
-                .try_fold(1usize, |a, &d| a.checked_mul(d))
-                .is_none_or(|n| n > MAX_HOST_ELEMENTS)
+        self.storage.data.borrow().is_none() && self.numel() > 0
     }
     pub(crate) fn phantom_error(&self) -> EngineError {
         EngineError::not_implemented(format!(
-            "cudatutor does not keep the values of tensors over {MAX_HOST_ELEMENTS} elements, past its host memory limit (CUDATUTOR_HOST_MEM_LIMIT) or of matrix products over {MAX_HOST_FLOPS} multiply-adds, nor of tensors computed from those (this one has {} elements); their memory and timing are modelled, their contents are not",
+            "cudatutor does not keep the values of tensors past its host memory limit (CUDATUTOR_HOST_MEM_LIMIT), nor of tensors computed from those (this one has {} elements); their memory and timing are modelled, their contents are not",
             self.numel()
         ))
     }
 
-    /// The elements in logical order (row-major), as f64 normalised to the dtype.
+    /// The elements in logical order, copied to the host with their own dtype.
+    pub(crate) fn host_values(&self) -> Result<HostStorage> {
+        match self.storage.data.borrow().as_ref() {
+            Some(s) => s.to_host(&self.layout),
+            None if self.numel() == 0 => HostStorage::zeros(self.dtype(), 0),
+            None => Err(self.phantom_error()),
+        }
+    }
+
+    /// The elements in logical order (row-major), widened to f64 (exact for every dtype
+    /// but int64 beyond 2^53: use [`Tensor::scalars`] for exact values).
     pub fn values(&self) -> Result<Vec<f64>> {
-        if self.is_phantom() {
-            return Err(self.phantom_error());
-        }
-        Ok(self.values_unchecked())
-    }
-
-    /// Calls `f` on the values in logical order: in place when they are contiguous (a full
-    /// reduction of a 1M-element tensor then copies nothing), gathered into a buffer otherwise.
-    pub(crate) fn with_values<R>(&self, f: impl FnOnce(&[f64]) -> R) -> R {
-        {
-            let data = self.storage.data.borrow();
-            if !data.is_empty() && self.is_contiguous() {
-                return f(&data[self.offset..self.offset + self.numel()]);
-            }
-        }
-        f(&self.values_unchecked())
-    }
-
-    pub(crate) fn values_unchecked(&self) -> Vec<f64> {
-        let data = self.storage.data.borrow();
-        if data.is_empty() {
-            return vec![0.0; self.numel()];
-        }
-        let n = self.numel();
-        if self.is_contiguous() {
-            return data[self.offset..self.offset + n].to_vec();
-        }
-        let mut out = Vec::with_capacity(n);
-        for_each_offset(&self.shape, &self.strides, self.offset, |o| {
-            out.push(data[o])
-        });
-        out
-    }
-
-    /// Storage offsets of every element, in logical order.
-    pub(crate) fn offsets(&self) -> Vec<usize> {
-        let mut out = Vec::with_capacity(self.numel());
-        for_each_offset(&self.shape, &self.strides, self.offset, |o| out.push(o));
-        out
-    }
-
-    /// Element values as Python scalars, logical order.
-    pub fn scalars(&self) -> Result<Vec<Scalar>> {
-        let dt = self.dtype();
         Ok(self
-            .values()?
-            .into_iter()
-            .map(|v| Scalar::from_element(dt, v))
-            .collect())
+            .host_values()?
+            .gather_f64(&Layout::contiguous(&[self.numel()])))
+    }
+
+    /// [`Tensor::values`], zeros for a phantom.
+    pub(crate) fn values_unchecked(&self) -> Vec<f64> {
+        self.values().unwrap_or_else(|_| vec![0.0; self.numel()])
+    }
+
+    /// Element values as Python scalars, logical order (int64 exact).
+    pub fn scalars(&self) -> Result<Vec<Scalar>> {
+        Ok(self
+            .host_values()?
+            .gather_scalars(&Layout::contiguous(&[self.numel()])))
     }
 
     /// A view with new shape/strides/offset over the same storage.
@@ -346,9 +259,9 @@ impl Tensor {
                 edges: vec![autograd::edge_of(self)],
                 kind: RefCell::new(Some(autograd::Kind::View(
                     autograd::Geometry {
-                        shape: self.shape.clone(),
-                        strides: self.strides.clone(),
-                        offset: self.offset,
+                        shape: self.layout.shape.clone(),
+                        strides: self.layout.strides.clone(),
+                        offset: self.layout.offset,
                     },
                     autograd::Geometry {
                         shape: shape.clone(),
@@ -364,9 +277,7 @@ impl Tensor {
         };
         Tensor {
             storage: self.storage.clone(),
-            shape,
-            strides,
-            offset,
+            layout: Layout::new(shape, strides, offset),
             requires_grad: self.requires_grad,
             grad_fn: if self.requires_grad {
                 Some(grad_fn)
@@ -392,16 +303,16 @@ impl Tensor {
 
     pub fn unsqueeze(&self, d: i64) -> Result<Tensor> {
         let d = wrap_dim(d, self.dim() + 1)?;
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
         let st = if d < self.dim() {
-            self.strides[d] * self.shape[d]
+            self.layout.strides[d] * self.layout.shape[d]
         } else {
             1
         };
         shape.insert(d, 1);
         strides.insert(d, st);
-        Ok(self.view_named("UnsqueezeBackward0", shape, strides, self.offset))
+        Ok(self.view_named("UnsqueezeBackward0", shape, strides, self.layout.offset))
     }
 
     /// `squeeze()` (all size-1 dims) or `squeeze(d)`.
@@ -417,28 +328,28 @@ impl Tensor {
             None => None,
         };
         for i in 0..self.dim() {
-            let drop = self.shape[i] == 1 && (d.is_none() || only == Some(i));
+            let drop = self.layout.shape[i] == 1 && (d.is_none() || only == Some(i));
             if !drop {
-                shape.push(self.shape[i]);
-                strides.push(self.strides[i]);
+                shape.push(self.layout.shape[i]);
+                strides.push(self.layout.strides[i]);
             }
         }
-        Ok(self.view_named("SqueezeBackward0", shape, strides, self.offset))
+        Ok(self.view_named("SqueezeBackward0", shape, strides, self.layout.offset))
     }
 
     pub fn transpose(&self, a: i64, b: i64) -> Result<Tensor> {
         if self.dim() == 0 {
             wrap_dim(a, 0)?;
             wrap_dim(b, 0)?;
-            return Ok(self.view_named("TransposeBackward0", vec![], vec![], self.offset));
+            return Ok(self.view_named("TransposeBackward0", vec![], vec![], self.layout.offset));
         }
         let a = wrap_dim(a, self.dim())?;
         let b = wrap_dim(b, self.dim())?;
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
         shape.swap(a, b);
         strides.swap(a, b);
-        Ok(self.view_named("TransposeBackward0", shape, strides, self.offset))
+        Ok(self.view_named("TransposeBackward0", shape, strides, self.layout.offset))
     }
 
     /// `t()`: 0-d and 1-d unchanged, 2-d transposed.
@@ -450,7 +361,11 @@ impl Tensor {
             )));
         }
         if self.dim() < 2 {
-            return Ok(self.view_of(self.shape.clone(), self.strides.clone(), self.offset));
+            return Ok(self.view_of(
+                self.layout.shape.clone(),
+                self.layout.strides.clone(),
+                self.layout.offset,
+            ));
         }
         let mut r = self.transpose(0, 1)?;
         if r.grad_fn.is_some() {
@@ -461,11 +376,11 @@ impl Tensor {
 
     /// `.T` (reverses all dims).
     pub fn t_all(&self) -> Tensor {
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
         shape.reverse();
         strides.reverse();
-        self.view_named("PermuteBackward0", shape, strides, self.offset)
+        self.view_named("PermuteBackward0", shape, strides, self.layout.offset)
     }
 
     pub fn permute(&self, dims: &[i64]) -> Result<Tensor> {
@@ -487,10 +402,10 @@ impl Tensor {
                 ));
             }
             seen[d] = true;
-            shape.push(self.shape[d]);
-            strides.push(self.strides[d]);
+            shape.push(self.layout.shape[d]);
+            strides.push(self.layout.strides[d]);
         }
-        Ok(self.view_named("PermuteBackward0", shape, strides, self.offset))
+        Ok(self.view_named("PermuteBackward0", shape, strides, self.layout.offset))
     }
 
     /// `view(shape)`: needs compatible strides (always true for contiguous tensors).
@@ -498,10 +413,10 @@ impl Tensor {
         let shape = infer_shape(shape, self.numel())?;
         if self.is_contiguous() {
             let strides = contiguous_strides(&shape);
-            return Ok(self.view_of(shape, strides, self.offset));
+            return Ok(self.view_of(shape, strides, self.layout.offset));
         }
-        match compute_view_strides(&self.shape, &self.strides, &shape) {
-            Some(strides) => Ok(self.view_of(shape, strides, self.offset)),
+        match compute_view_strides(&self.layout.shape, &self.layout.strides, &shape) {
+            Some(strides) => Ok(self.view_of(shape, strides, self.layout.offset)),
             None => Err(EngineError::runtime(
                 "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
             )),
@@ -514,7 +429,7 @@ impl Tensor {
             return Err(EngineError::runtime(format!(
                 "expand({}{{{:?}}}, size=[{}]): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
                 self.dtype().scalar_name().to_string() + "Type",
-                self.shape,
+                self.layout.shape,
                 sizes
                     .iter()
                     .map(|s| s.to_string())
@@ -538,10 +453,10 @@ impl Tensor {
                 strides.push(0);
             } else {
                 let j = i - lead;
-                let cur = self.shape[j];
+                let cur = self.layout.shape[j];
                 if s == -1 || s as usize == cur {
                     shape.push(cur);
-                    strides.push(self.strides[j]);
+                    strides.push(self.layout.strides[j]);
                 } else if cur == 1 {
                     shape.push(s as usize);
                     strides.push(0);
@@ -553,7 +468,8 @@ impl Tensor {
                             .map(|s| s.to_string())
                             .collect::<Vec<_>>()
                             .join(", "),
-                        self.shape
+                        self.layout
+                            .shape
                             .iter()
                             .map(|s| s.to_string())
                             .collect::<Vec<_>>()
@@ -563,7 +479,7 @@ impl Tensor {
             }
         }
         checked_numel(&shape)?;
-        Ok(self.view_named("ExpandBackward0", shape, strides, self.offset))
+        Ok(self.view_named("ExpandBackward0", shape, strides, self.layout.offset))
     }
 
     /// `select(dim, index)` (`x[i]` along a dim).
@@ -574,16 +490,16 @@ impl Tensor {
             ));
         }
         let d = wrap_dim(dim, self.dim())?;
-        let size = self.shape[d] as i64;
+        let size = self.layout.shape[d] as i64;
         if index < -size || index >= size {
             return Err(EngineError::index(format!(
                 "index {index} is out of bounds for dimension {d} with size {size}"
             )));
         }
         let i = if index < 0 { index + size } else { index } as usize;
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
-        let off = self.offset + i * strides[d];
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
+        let off = self.layout.offset + i * strides[d];
         shape.remove(d);
         strides.remove(d);
         Ok(self.view_named("SelectBackward0", shape, strides, off))
@@ -601,7 +517,7 @@ impl Tensor {
             return Err(EngineError::value("step must be greater than zero"));
         }
         let d = wrap_dim(dim, self.dim())?;
-        let n = self.shape[d] as i64;
+        let n = self.layout.shape[d] as i64;
         let clampi = |v: Option<i64>, def: i64| -> i64 {
             match v {
                 None => def,
@@ -612,10 +528,11 @@ impl Tensor {
         let s = clampi(start, 0);
         let e = clampi(stop, n).max(s);
         let len = ((e - s) + step - 1) / step;
-        let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
+        let mut shape = self.layout.shape.clone();
+        let mut strides = self.layout.strides.clone();
         // Saturating: an empty tensor's strides may be saturated (contiguous_strides).
         let off = self
+            .layout
             .offset
             .saturating_add((s.min(n.max(0)) as usize).saturating_mul(strides[d]));
         shape[d] = len.max(0) as usize;
@@ -624,7 +541,7 @@ impl Tensor {
             "SliceBackward0",
             shape,
             strides,
-            if len > 0 { off } else { self.offset },
+            if len > 0 { off } else { self.layout.offset },
         ))
     }
 
@@ -633,7 +550,7 @@ impl Tensor {
         if self.dim() == 0 {
             return Err(EngineError::type_error("iteration over a 0-d tensor"));
         }
-        (0..self.shape[0])
+        (0..self.layout.shape[0])
             .map(|i| self.select(0, i as i64))
             .collect()
     }
@@ -770,40 +687,4 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
         };
     }
     Ok(out)
-}
-
-/// Strides that read `t` broadcast to `shape` (0 on broadcast dims).
-pub(crate) fn broadcast_strides(t: &Tensor, shape: &[usize]) -> Vec<usize> {
-    let n = shape.len();
-    let k = t.dim();
-    (0..n)
-        .map(|i| {
-            if i + k < n {
-                0
-            } else {
-                let j = i + k - n;
-                if t.shape[j] == 1 && shape[i] != 1 {
-                    0
-                } else {
-                    t.strides[j]
-                }
-            }
-        })
-        .collect()
-}
-
-/// Gather `t` broadcast to `shape` into a contiguous vector.
-pub(crate) fn broadcast_values(t: &Tensor, shape: &[usize]) -> Vec<f64> {
-    if t.shape == shape {
-        return t.values_unchecked();
-    }
-    let data = t.storage.data.borrow();
-    let n: usize = shape.iter().product();
-    if data.is_empty() {
-        return vec![0.0; n];
-    }
-    let st = broadcast_strides(t, shape);
-    let mut out = Vec::with_capacity(n);
-    for_each_offset(shape, &st, t.offset, |o| out.push(data[o]));
-    out
 }

@@ -1,11 +1,16 @@
 //! Matrix products, softmax, losses, gathers (index_select / gather / embedding), cat/stack,
 //! nonzero. Device-side checks become device-side asserts on CUDA tensors.
 
-use super::{Tensor, broadcast_shapes, contiguous_strides, wrap_dim};
+use super::{BinaryOp, UnaryOp};
+use super::{
+    Layout, Tensor, batched, broadcast_shapes, collapse_batch, contiguous_strides, wrap_dim,
+};
+use crate::engine::backend::{Arg, BackendDevice, BackendStorage, MatmulDims, ReduceOp};
 use crate::engine::device::Device;
 use crate::engine::dtype::{DType, ResultType, Scalar, promote_types};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::runtime::Runtime;
+use crate::engine::storage::DeviceStorage;
 use crate::engine::timing::Cost;
 
 use super::ops::Reduction;
@@ -37,97 +42,15 @@ fn assert_lines(
 }
 
 fn mm_dims(t: &Tensor) -> String {
-    t.shape
+    t.layout
+        .shape
         .iter()
         .map(|d| d.to_string())
         .collect::<Vec<_>>()
         .join("x")
 }
 
-/// `C[m,n] = A[m,k] @ B[k,n]` (row-major), i-k-j order, f64 accumulation.
-fn gemm(a: &[f64], b: &[f64], m: usize, k: usize, n: usize, out: &mut [f64]) {
-    for i in 0..m {
-        let row = &mut out[i * n..(i + 1) * n];
-        let arow = &a[i * k..(i + 1) * k];
-        for (p, &av) in arow.iter().enumerate() {
-            if av == 0.0 {
-                continue;
-            }
-            let brow = &b[p * n..(p + 1) * n];
-            for (o, &bv) in row.iter_mut().zip(brow) {
-                *o += av * bv;
-            }
-        }
-    }
-}
-
-/// `C[m,n] += A[m,k] @ Bt[n,k]ᵀ` (B given transposed, row-major): dot products of rows.
-fn gemm_bt(a: &[f64], bt: &[f64], m: usize, k: usize, n: usize, out: &mut [f64]) {
-    for i in 0..m {
-        let ar = &a[i * k..(i + 1) * k];
-        for j in 0..n {
-            let br = &bt[j * k..(j + 1) * k];
-            let mut acc = [0.0f64; 4];
-            let chunks = k / 4;
-            for c in 0..chunks {
-                let p = c * 4;
-                acc[0] += ar[p] * br[p];
-                acc[1] += ar[p + 1] * br[p + 1];
-                acc[2] += ar[p + 2] * br[p + 2];
-                acc[3] += ar[p + 3] * br[p + 3];
-            }
-            let mut sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-            for p in chunks * 4..k {
-                sum += ar[p] * br[p];
-            }
-            out[i * n + j] += sum;
-        }
-    }
-}
-
 impl Runtime {
-    /// The device check of an ATen CUDA wrapper: the first argument's device is the common one.
-    fn wrapper_devices(&self, args: &[(&Tensor, &str)], method: &str) -> Result<Device> {
-        let any_cuda = args.iter().any(|(t, _)| t.is_cuda());
-        let first = args[0].0.device();
-        if args.iter().any(|(t, _)| t.is_meta()) {
-            if let Some((o, _)) = args.iter().find(|(t, _)| !t.is_meta()) {
-                return Err(EngineError::runtime(format!(
-                    "Tensor on device {} is not on the expected device meta!",
-                    o.device()
-                )));
-            }
-            return Ok(Device::Meta);
-        }
-        if !any_cuda {
-            return Ok(Device::Cpu);
-        }
-        for (t, name) in &args[1..] {
-            if t.device() != first {
-                return Err(EngineError::runtime(format!(
-                    "Expected all tensors to be on the same device, but found at least two devices, {first} and {}! (when checking argument for argument {name} in method wrapper_CUDA_{method})",
-                    t.device()
-                )));
-            }
-        }
-        Ok(first)
-    }
-
-    fn grad_of(&self, ts: &[&Tensor], out: &mut Tensor, name: &'static str) {
-        if self.grad_enabled()
-            && out.dtype().is_floating_point()
-            && ts.iter().any(|t| t.requires_grad)
-        {
-            out.requires_grad = true;
-            out.grad_fn = Some(name);
-        }
-    }
-
-    /// Run `f`; on error record a host error for `op`.
-    fn guarded<T>(&self, op: &str, hint: Option<u32>, f: impl FnOnce() -> Result<T>) -> Result<T> {
-        f().map_err(|e| self.host_error(op, hint, e))
-    }
-
     /// `a @ b` / `torch.matmul`.
     pub fn matmul(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let hint = a.device().cuda_index().or(b.device().cuda_index());
@@ -143,10 +66,10 @@ impl Runtime {
             )),
             (1, 1) => {
                 let r = self.guarded("matmul", hint, || {
-                    if a.shape[0] != b.shape[0] {
+                    if a.layout.shape[0] != b.layout.shape[0] {
                         return Err(EngineError::runtime(format!(
                             "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively",
-                            a.shape[0], b.shape[0], a.shape[0], b.shape[0]
+                            a.layout.shape[0], b.layout.shape[0], a.layout.shape[0], b.layout.shape[0]
                         )));
                     }
                     Ok(())
@@ -158,21 +81,24 @@ impl Runtime {
             (2, 2) => self.mm_impl("matmul", a, b, "mm", "mm"),
             (1, 2) => {
                 let m = self.mm_impl("matmul", &a.unsqueeze(0)?, b, "mm", "mm")?;
-                Ok(m.view_of(vec![b.shape[1]], vec![1], 0))
+                Ok(m.view_of(vec![b.layout.shape[1]], vec![1], 0))
             }
             (2, 1) => {
-                if a.shape[1] != b.shape[0] {
+                if a.layout.shape[1] != b.layout.shape[0] {
                     return Err(self.host_error(
                         "matmul",
                         hint,
                         EngineError::runtime(format!(
                             "size mismatch, got input ({}), mat ({}x{}), vec ({})",
-                            a.shape[0], a.shape[0], a.shape[1], b.shape[0]
+                            a.layout.shape[0],
+                            a.layout.shape[0],
+                            a.layout.shape[1],
+                            b.layout.shape[0]
                         )),
                     ));
                 }
                 let m = self.mm_impl("matmul", a, &b.unsqueeze(1)?, "mv", "mv")?;
-                Ok(m.view_named("MvBackward0", vec![a.shape[0]], vec![1], 0))
+                Ok(m.view_named("MvBackward0", vec![a.layout.shape[0]], vec![1], 0))
             }
             _ => self.bmm_broadcast(a, b),
         }
@@ -215,7 +141,7 @@ impl Runtime {
                 b.dim()
             )));
         }
-        if a.shape[1] != b.shape[0] {
+        if a.layout.shape[1] != b.layout.shape[0] {
             return Err(EngineError::runtime(format!(
                 "{prefix}: mat1 and mat2 shapes cannot be multiplied ({} and {})",
                 mm_dims(a),
@@ -254,75 +180,37 @@ impl Runtime {
         dev: Device,
         gf: &'static str,
     ) -> Result<Tensor> {
-        let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
+        let (m, k, n) = (a.layout.shape[0], a.layout.shape[1], b.layout.shape[1]);
         let dt = a.dtype();
-        let phantom = a.is_phantom()
-            || b.is_phantom()
-            || bias.is_some_and(|t| t.is_phantom())
-            || super::too_costly(1, m, k, n)
-            || dev == Device::Meta;
-        let data = if phantom {
-            None
-        } else {
-            let mut out = match bias {
-                Some(bi) => super::broadcast_values(bi, &[m, n]),
-                None => vec![0.0; m * n],
-            };
-            // Read contiguous operands in place; a transposed contiguous B (Linear's weight.t())
-            // becomes a row-dot-row product, no copy.
-            let ad = a.storage.data.borrow();
-            let a_owned;
-            let av: &[f64] = if a.is_contiguous() && !ad.is_empty() {
-                &ad[a.offset..a.offset + m * k]
-            } else {
-                a_owned = a.values_unchecked();
-                &a_owned
-            };
-            let bd = b.storage.data.borrow();
-            if dt == DType::Float32 && m * k * n <= 1 << 16 {
-                // small float32 products: float32 fused multiply-adds along k, then the bias,
-                // which reproduces torch's CPU results bit for bit where f64 sums then one
-                // rounding did not (measured: autograd_mlp_cross_entropy's hidden layer)
-                let bv = b.values_unchecked();
-                let bias_v = bias.map(|bi| super::broadcast_values(bi, &[m, n]));
-                for i in 0..m {
-                    for j in 0..n {
-                        let acc = (0..k).fold(0f32, |acc, p| {
-                            (av[i * k + p] as f32).mul_add(bv[p * n + j] as f32, acc)
-                        });
-                        out[i * n + j] = match &bias_v {
-                            Some(bb) => (acc + bb[i * n + j] as f32) as f64,
-                            None => acc as f64,
-                        };
-                    }
-                }
-            } else if b.strides == [1, k] && k > 0 && n > 1 && !bd.is_empty() {
-                gemm_bt(av, &bd[b.offset..b.offset + n * k], m, k, n, &mut out);
-            } else {
-                let b_owned;
-                let bv: &[f64] = if b.is_contiguous() && !bd.is_empty() {
-                    &bd[b.offset..b.offset + k * n]
-                } else {
-                    b_owned = b.values_unchecked();
-                    &b_owned
-                };
-                gemm(av, bv, m, k, n, &mut out);
-            }
-            if dt != DType::Float64 {
-                out.iter_mut().for_each(|x| *x = dt.cast(*x));
-            }
-            Some(out)
-        };
-        let mut out = self
-            .alloc_tensor(vec![m, n], dt, dev, data, false)
-            .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
         let mut ins = vec![a, b];
         if let Some(bi) = bias {
             ins.push(bi);
         }
+        let mut out = self
+            .produce(&ins, vec![m, n], dt, dev, || {
+                let pa = super::ops::prepare(a, dt, &a.layout.shape)?;
+                let pb = super::ops::prepare(b, dt, &b.layout.shape)?;
+                let pbias = bias
+                    .map(|bi| super::ops::prepare(bi, dt, &[1, m, n]))
+                    .transpose()?;
+                let (sa, la) = pa.pair()?;
+                let (sb, lb) = pb.pair()?;
+                let bias = match &pbias {
+                    Some(p) => Some(p.pair()?),
+                    None => None,
+                };
+                DeviceStorage::matmul(
+                    (sa, &batched(la)),
+                    (sb, &batched(lb)),
+                    bias,
+                    MatmulDims { batch: 1, m, k, n },
+                )
+            })
+            .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
         self.grad_of(&ins, &mut out, gf);
         let edges: Vec<_> = ins.iter().map(|t| super::autograd::edge_of(t)).collect();
-        let kind = super::autograd::Kind::Mm(a.detach(), b.detach(), bias.map(|b| b.shape.clone()));
+        let kind =
+            super::autograd::Kind::Mm(a.detach(), b.detach(), bias.map(|b| b.layout.shape.clone()));
         super::autograd::attach(&mut out, &edges, kind);
         let es = dt.element_size() as u64;
         let cost = Cost::new(gemm_bytes(1, m, k, n, es), gemm_flops(1, m, k, n));
@@ -335,7 +223,7 @@ impl Runtime {
         let hint = a.device().cuda_index().or(b.device().cuda_index());
         let dev = self.guarded("addmm", hint, || {
             let dev = self.check_mm(a, b, "addmm", "addmm", Some(bias))?;
-            broadcast_shapes(&bias.shape, &[a.shape[0], b.shape[1]])?;
+            broadcast_shapes(&bias.layout.shape, &[a.layout.shape[0], b.layout.shape[1]])?;
             Ok(dev)
         })?;
         self.gemm_out("addmm", a, b, Some(bias), dev, "AddmmBackward0")
@@ -351,7 +239,7 @@ impl Runtime {
             let hint = x.device().cuda_index().or(weight.device().cuda_index());
             let dev = self.guarded("linear", hint, || {
                 let dev = self.check_mm(x, &wt, "addmm", "addmm", Some(b))?;
-                broadcast_shapes(&b.shape, &[x.shape[0], wt.shape[1]])?;
+                broadcast_shapes(&b.layout.shape, &[x.layout.shape[0], wt.layout.shape[1]])?;
                 Ok(dev)
             })?;
             return self.gemm_out("linear", x, &wt, Some(b), dev, "AddmmBackward0");
@@ -376,20 +264,20 @@ impl Runtime {
         } else {
             b.clone()
         };
-        let (m, k) = (a2.shape[a2.dim() - 2], a2.shape[a2.dim() - 1]);
-        let (k2, n) = (b2.shape[b2.dim() - 2], b2.shape[b2.dim() - 1]);
+        let (m, k) = (a2.layout.shape[a2.dim() - 2], a2.layout.shape[a2.dim() - 1]);
+        let (k2, n) = (b2.layout.shape[b2.dim() - 2], b2.layout.shape[b2.dim() - 1]);
         let dev = self.guarded("matmul", hint, || {
             let dev = self.common_device(&[&a2, &b2])?;
             if k != k2 && a.dim() >= 3 && b.dim() <= 2 {
                 // ATen folds the batch of `a` into its rows and calls mm
-                let rows: usize = a2.shape[..a2.dim() - 1].iter().product();
+                let rows: usize = a2.layout.shape[..a2.dim() - 1].iter().product();
                 return Err(EngineError::runtime(format!(
                     "mm: mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {k2}x{n})"
                 )));
             }
             if k != k2 {
-                let ab: usize = a2.shape[..a2.dim() - 2].iter().product();
-                let bb: usize = b2.shape[..b2.dim() - 2].iter().product();
+                let ab: usize = a2.layout.shape[..a2.dim() - 2].iter().product();
+                let bb: usize = b2.layout.shape[..b2.dim() - 2].iter().product();
                 let _ = bb;
                 return Err(EngineError::runtime(format!(
                     "Expected size for first two dimensions of batch2 tensor to be: [{ab}, {k}] but got: [{ab}, {k2}]."
@@ -405,7 +293,10 @@ impl Runtime {
             Ok(dev)
         })?;
         let batch = self.guarded("matmul", hint, || {
-            broadcast_shapes(&a2.shape[..a2.dim() - 2], &b2.shape[..b2.dim() - 2])
+            broadcast_shapes(
+                &a2.layout.shape[..a2.dim() - 2],
+                &b2.layout.shape[..b2.dim() - 2],
+            )
         })?;
         let nb = super::checked_numel(&batch).map_err(|e| self.host_error("matmul", hint, e))?;
         let mut sa = batch.clone();
@@ -415,26 +306,6 @@ impl Runtime {
         let dt = a.dtype();
         // Broadcasting the batch copies each operand to the full batch: bound those copies
         // and the product's work, not just the output.
-        let phantom = a.is_phantom() || b.is_phantom() || super::too_costly(nb, m, k, n);
-        let data = if phantom {
-            None
-        } else {
-            let av = super::broadcast_values(&a2, &sa);
-            let bv = super::broadcast_values(&b2, &sb);
-            let mut out = vec![0.0; nb * m * n];
-            for i in 0..nb {
-                gemm(
-                    &av[i * m * k..(i + 1) * m * k],
-                    &bv[i * k * n..(i + 1) * k * n],
-                    m,
-                    k,
-                    n,
-                    &mut out[i * m * n..(i + 1) * m * n],
-                );
-            }
-            out.iter_mut().for_each(|x| *x = dt.cast(*x));
-            Some(out)
-        };
         let mut shape = batch.clone();
         if a.dim() > 1 {
             shape.push(m);
@@ -443,7 +314,41 @@ impl Runtime {
             shape.push(n);
         }
         let mut out = self
-            .alloc_tensor(shape, dt, dev, data, false)
+            .produce(&[a, b], shape, dt, dev, || {
+                let pa = super::ops::prepare(&a2, dt, &sa)?;
+                let pb = super::ops::prepare(&b2, dt, &sb)?;
+                let (xa, la) = pa.pair()?;
+                let (xb, lb) = pb.pair()?;
+                // operands whose batch dims cannot be read with one stride are copied
+                let ca;
+                let (xa, la) = match collapse_batch(la) {
+                    Some(l) => (xa, l),
+                    None => {
+                        ca = xa.to_dtype(la, dt)?;
+                        (
+                            &ca,
+                            collapse_batch(&Layout::contiguous(&sa)).expect("contiguous"),
+                        )
+                    }
+                };
+                let cb;
+                let (xb, lb) = match collapse_batch(lb) {
+                    Some(l) => (xb, l),
+                    None => {
+                        cb = xb.to_dtype(lb, dt)?;
+                        (
+                            &cb,
+                            collapse_batch(&Layout::contiguous(&sb)).expect("contiguous"),
+                        )
+                    }
+                };
+                DeviceStorage::matmul(
+                    (xa, &la),
+                    (xb, &lb),
+                    None,
+                    MatmulDims { batch: nb, m, k, n },
+                )
+            })
             .map_err(|e| self.host_error("matmul", hint, e))?;
         self.grad_of(&[a, b], &mut out, "BmmBackward0");
         let es = dt.element_size() as u64;
@@ -457,72 +362,6 @@ impl Runtime {
     }
 
     // ----- softmax family -----
-
-    /// Softmax or log-softmax values along `dim` (float32 math for float32, like PyTorch).
-    pub(crate) fn softmax_values(&self, x: &Tensor, dim: usize, log: bool, dt: DType) -> Vec<f64> {
-        let nd = x.dim();
-        let perm: Vec<i64> = (0..nd)
-            .filter(|&i| i != dim)
-            .chain([dim])
-            .map(|i| i as i64)
-            .collect();
-        let p = if nd > 0 {
-            x.permute(&perm).expect("valid permutation")
-        } else {
-            x.clone()
-        };
-        let vals = p.values_unchecked();
-        let c = if nd > 0 { x.shape[dim] } else { 1 };
-        let mut out = vec![0.0; vals.len()];
-        if c > 0 {
-            for (row, o) in vals.chunks(c).zip(out.chunks_mut(c)) {
-                if dt == DType::Float64 {
-                    let m = row.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                    let s: f64 = row.iter().map(|v| (v - m).exp()).sum();
-                    for (oi, v) in o.iter_mut().zip(row) {
-                        *oi = if log {
-                            v - m - s.ln()
-                        } else {
-                            (v - m).exp() / s
-                        };
-                    }
-                } else {
-                    let m = row
-                        .iter()
-                        .map(|&v| v as f32)
-                        .fold(f32::NEG_INFINITY, f32::max);
-                    let mut s = 0f32;
-                    for &v in row {
-                        s += (v as f32 - m).exp();
-                    }
-                    let ls = s.ln();
-                    for (oi, &v) in o.iter_mut().zip(row) {
-                        let t = v as f32 - m;
-                        *oi = if log {
-                            (t - ls) as f64
-                        } else {
-                            (t.exp() / s) as f64
-                        };
-                    }
-                }
-            }
-        }
-        // back to x's layout
-        if nd == 0 {
-            return out;
-        }
-        let mut pshape: Vec<usize> = perm.iter().map(|&i| x.shape[i as usize]).collect();
-        let pst = contiguous_strides(&pshape);
-        // strides of the permuted-contiguous buffer seen in x's dim order
-        let mut st = vec![0usize; nd];
-        for (j, &i) in perm.iter().enumerate() {
-            st[i as usize] = pst[j];
-        }
-        let _ = &mut pshape;
-        let mut res = Vec::with_capacity(out.len());
-        super::for_each_offset(&x.shape, &st, 0, |o| res.push(out[o]));
-        res
-    }
 
     fn softmax_op(
         &self,
@@ -550,13 +389,12 @@ impl Runtime {
         } else {
             x.clone()
         };
-        let data = if x.is_phantom() {
-            None
-        } else {
-            Some(self.softmax_values(&xin, d, log, dt))
-        };
         let mut out = self
-            .alloc_tensor(x.shape.clone(), dt, x.device(), data, false)
+            .produce(&[x], x.layout.shape.clone(), dt, x.device(), || {
+                let p = super::ops::prepare(&xin, dt, &xin.layout.shape)?;
+                let (s, l) = p.pair()?;
+                s.softmax(l, d, log)
+            })
             .map_err(|e| self.host_error(name, hint, e))?;
         self.grad_of(
             &[x],
@@ -615,14 +453,14 @@ impl Runtime {
             )));
         }
         let (n, c) = if input.dim() == 2 {
-            (input.shape[0], input.shape[1])
+            (input.layout.shape[0], input.layout.shape[1])
         } else {
-            (1, input.shape[0])
+            (1, input.layout.shape[0])
         };
         let tn = if target.dim() == 0 {
             1
         } else {
-            target.shape[0]
+            target.layout.shape[0]
         };
         if target.dim() > 1 {
             return Err(EngineError::runtime(
@@ -650,7 +488,8 @@ impl Runtime {
         {
             return Err(EngineError::runtime(format!(
                 "weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: [{}]",
-                w.shape
+                w.layout
+                    .shape
                     .iter()
                     .map(|d| d.to_string())
                     .collect::<Vec<_>>()
@@ -658,53 +497,6 @@ impl Runtime {
             )));
         }
         Ok((n, c))
-    }
-
-    /// The loss values given log-probabilities `lp` (N x C, row-major): (per-sample or reduced
-    /// values, offending sample indices).
-    #[allow(clippy::too_many_arguments)]
-    fn nll_compute(
-        &self,
-        lp: &[f64],
-        tv: &[f64],
-        wv: Option<&[f64]>,
-        n: usize,
-        c: usize,
-        ignore: i64,
-        red: Reduction,
-        dt: DType,
-    ) -> (Vec<f64>, Vec<usize>) {
-        let mut bad = Vec::new();
-        let mut per = vec![0.0; n];
-        let mut total_w = 0.0f64;
-        let mut sum = 0.0f64;
-        for i in 0..n {
-            let t = tv[i] as i64;
-            if t == ignore {
-                continue;
-            }
-            if t < 0 || t >= c as i64 {
-                bad.push(i);
-                continue;
-            }
-            let w = wv.map(|w| w[t as usize]).unwrap_or(1.0);
-            let l = dt.cast(-lp[i * c + t as usize] * w);
-            per[i] = l;
-            sum += l;
-            total_w += w;
-        }
-        let vals = match red {
-            Reduction::None => per,
-            Reduction::Sum => vec![dt.cast(sum)],
-            Reduction::Mean => {
-                if dt == DType::Float64 {
-                    vec![sum / total_w]
-                } else {
-                    vec![(sum as f32 / total_w as f32) as f64]
-                }
-            }
-        };
-        (vals, bad)
     }
 
     /// `F.nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')`.
@@ -738,7 +530,7 @@ impl Runtime {
         ignore_index: i64,
         reduction: Reduction,
     ) -> Result<Tensor> {
-        if target.dtype().is_floating_point() && target.shape == input.shape {
+        if target.dtype().is_floating_point() && target.layout.shape == input.layout.shape {
             return self.cross_entropy_probs(input, target, reduction);
         }
         self.nll_like(
@@ -790,26 +582,31 @@ impl Runtime {
         } else {
             vec![]
         };
-        let phantom = input.is_phantom() || target.is_phantom();
-        let (data, bad) = if phantom {
-            (None, Vec::new())
-        } else {
-            let lp = if softmax_first {
-                let d = if input.dim() == 2 { 1 } else { 0 };
-                self.softmax_values(input, d, true, dt)
-            } else {
-                input.values_unchecked()
-            };
-            let tv = target.values_unchecked();
-            let wv = weight.map(|w| w.values_unchecked());
-            let (v, bad) =
-                self.nll_compute(&lp, &tv, wv.as_deref(), n, c, ignore_index, reduction, dt);
-            (Some(v), bad)
-        };
+        let mut ins = vec![input, target];
+        if let Some(w) = weight {
+            ins.push(w);
+        }
+        let mut bad = Vec::new();
+        let mut out = self
+            .produce(&ins, out_shape, dt, dev, || {
+                let r = self.nll_values(
+                    input,
+                    target,
+                    weight,
+                    n,
+                    c,
+                    ignore_index,
+                    reduction,
+                    softmax_first,
+                )?;
+                bad = r.bad;
+                Ok(r.value)
+            })
+            .map_err(|e| self.host_error(op, hint, e))?;
         let mut asserts = Vec::new();
         if !bad.is_empty() {
             if dev == Device::Cpu {
-                let t = target.values_unchecked()[bad[0]] as i64;
+                let t = target.scalars()?[bad[0]].as_f64() as i64;
                 return Err(self.host_error(
                     op,
                     None,
@@ -850,9 +647,6 @@ impl Runtime {
                 )
             };
         }
-        let mut out = self
-            .alloc_tensor(out_shape, dt, dev, data, false)
-            .map_err(|e| self.host_error(op, hint, e))?;
         self.grad_of(&[input], &mut out, "NllLossBackward0");
         let kind = super::autograd::Kind::Nll {
             input: input.detach(),
@@ -888,29 +682,44 @@ impl Runtime {
         })?;
         let dt = input.dtype();
         let d = if input.dim() >= 2 { 1 } else { 0 };
-        let n = if input.dim() >= 2 { input.shape[0] } else { 1 };
-        let c = input.shape[d];
-        let data = if input.is_phantom() {
-            None
+        let n = if input.dim() >= 2 {
+            input.layout.shape[0]
         } else {
-            let lp = self.softmax_values(input, d, true, dt);
-            let tv = target.values_unchecked();
-            let per: Vec<f64> = (0..n)
-                .map(|i| dt.cast(-(0..c).map(|j| lp[i * c + j] * tv[i * c + j]).sum::<f64>()))
-                .collect();
-            Some(match reduction {
-                Reduction::None => per,
-                Reduction::Sum => vec![dt.cast(per.iter().sum())],
-                Reduction::Mean => vec![dt.cast(per.iter().sum::<f64>() / n as f64)],
-            })
+            1
         };
         let shape = if reduction == Reduction::None && input.dim() >= 2 {
             vec![n]
         } else {
             vec![]
         };
+        // -(log_softmax(input, 1) * target).sum(1), then the reduction: the ops PyTorch
+        // composes, each through the device interface
         let mut out = self
-            .alloc_tensor(shape, dt, dev, data, false)
+            .produce(&[input, target], shape, dt, dev, || {
+                let pi = super::ops::prepare(input, dt, &input.layout.shape)?;
+                let (si, li) = pi.pair()?;
+                let lp = si.softmax(li, d, true)?;
+                let full = Layout::contiguous(&input.layout.shape);
+                let pt = super::ops::prepare(target, dt, &input.layout.shape)?;
+                let prod = DeviceStorage::binary(
+                    BinaryOp::Mul,
+                    Arg::Tensor(&lp, &full),
+                    pt.arg()?,
+                    &input.layout.shape,
+                    dt,
+                    dt,
+                )?;
+                let mut red = vec![false; input.dim()];
+                red[d] = true;
+                let per = prod.reduce(&full, ReduceOp::Sum, &red, dt)?;
+                let per_l = Layout::contiguous(&[n]);
+                let neg = per.unary(&per_l, UnaryOp::Neg, dt)?;
+                match reduction {
+                    Reduction::None => Ok(neg),
+                    Reduction::Sum => neg.reduce(&per_l, ReduceOp::Sum, &[true], dt),
+                    Reduction::Mean => neg.reduce(&per_l, ReduceOp::Mean, &[true], dt),
+                }
+            })
             .map_err(|e| self.host_error("cross_entropy", hint, e))?;
         self.grad_of(&[input], &mut out, "DivBackward1");
         self.complete(
@@ -934,9 +743,9 @@ impl Runtime {
             Vec::new()
         } else {
             index
-                .values_unchecked()
+                .scalars()?
                 .into_iter()
-                .map(|v| v as i64)
+                .map(|v| v.as_f64() as i64)
                 .collect()
         })
     }
@@ -963,15 +772,15 @@ impl Runtime {
         })?;
         let flat = indices.view_of(vec![indices.numel()], vec![1], 0);
         let flat = if indices.is_contiguous() {
-            indices.view_of(vec![indices.numel()], vec![1], indices.offset)
+            indices.view_of(vec![indices.numel()], vec![1], indices.layout.offset)
         } else {
             let _ = flat;
             self.contiguous(indices)?
                 .view_of(vec![indices.numel()], vec![1], 0)
         };
         let rows = self.index_select_as("embedding", weight, 0, &flat, true)?;
-        let mut shape = indices.shape.clone();
-        shape.push(weight.shape[1]);
+        let mut shape = indices.layout.shape.clone();
+        shape.push(weight.layout.shape[1]);
         let st = contiguous_strides(&shape);
         Ok(rows.view_of(shape, st, 0))
     }
@@ -1001,8 +810,9 @@ impl Runtime {
             }
             Ok((dev, d, self.index_values(index)?))
         })?;
-        let size = if t.dim() == 0 { 1 } else { t.shape[d] };
+        let size = if t.dim() == 0 { 1 } else { t.layout.shape[d] };
         let slice: usize = t
+            .layout
             .shape
             .iter()
             .enumerate()
@@ -1038,40 +848,26 @@ impl Runtime {
                 128,
             );
         }
-        let mut shape = t.shape.clone();
+        let mut shape = t.layout.shape.clone();
         if t.dim() > 0 {
             shape[d] = idx.len();
         }
-        let n_out = super::checked_numel(&shape).map_err(|e| self.host_error(op, hint, e))?;
-        let data = if t.is_phantom() || index.is_phantom() || n_out > super::MAX_HOST_ELEMENTS {
-            None
-        } else if n_out == 0 {
-            // No values, however many outer rows an empty tensor has (2**40 rows of nothing
-            // took as many loop turns).
-            Some(Vec::new())
-        } else {
-            let mut out = Vec::with_capacity(idx.len() * slice);
-            let outer: usize = t.shape[..d.min(t.dim())].iter().product();
-            let inner: usize = if t.dim() > 0 {
-                t.shape[d + 1..].iter().product()
-            } else {
-                1
-            };
-            let v = t.values_unchecked();
-            for o in 0..outer {
-                for &i in &idx {
-                    if i < 0 || i >= size as i64 {
-                        out.extend(std::iter::repeat_n(0.0, inner));
-                        continue;
-                    }
-                    let base = (o * size + i as usize) * inner;
-                    out.extend_from_slice(&v[base..base + inner]);
-                }
-            }
-            Some(out)
-        };
+        super::checked_numel(&shape).map_err(|e| self.host_error(op, hint, e))?;
         let mut out = self
-            .alloc_tensor(shape, t.dtype(), dev, data, false)
+            .produce(&[t, index], shape, t.dtype(), dev, || {
+                let (st, lt) = (t.read(), &t.layout);
+                let st = st.as_ref().ok_or_else(|| t.phantom_error())?;
+                let pi = super::ops::prepare(index, index.dtype(), &index.layout.shape)?;
+                let (si, li) = pi.pair()?;
+                let idx_c;
+                let si = if li.is_contiguous() && li.offset == 0 && si.len() == li.numel() {
+                    si
+                } else {
+                    idx_c = si.to_dtype(li, index.dtype())?;
+                    &idx_c
+                };
+                Ok(st.index_select(lt, d, si)?.value)
+            })
             .map_err(|e| self.host_error(op, hint, e))?;
         self.grad_of(
             &[t],
@@ -1104,32 +900,32 @@ impl Runtime {
                 return Err(EngineError::runtime("Index tensor must have the same number of dimensions as input tensor"));
             }
             for i in 0..t.dim() {
-                if i != d && index.shape[i] > t.shape[i] {
+                if i != d && index.layout.shape[i] > t.layout.shape[i] {
                     return Err(EngineError::runtime(format!(
                         "Size does not match at dimension {i} expected index [{}] to be no larger than self [{}] apart from dimension {d}",
-                        index.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
-                        t.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                        index.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+                        t.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
                     )));
                 }
             }
             Ok((dev, d))
         })?;
-        let size = if t.dim() == 0 { 1 } else { t.shape[d] } as i64;
-        let iv = if index.is_phantom() || t.is_phantom() {
+        let size = if t.dim() == 0 { 1 } else { t.layout.shape[d] } as i64;
+        let iv: Vec<i64> = if index.is_phantom() || t.is_phantom() {
             Vec::new()
         } else {
-            index.values_unchecked()
+            index.scalars()?.iter().map(|v| v.as_f64() as i64).collect()
         };
         let bad: Vec<usize> = iv
             .iter()
             .enumerate()
-            .filter(|(_, v)| **v < 0.0 || **v as i64 >= size)
+            .filter(|(_, v)| **v < 0 || **v >= size)
             .map(|(i, _)| i)
             .collect();
         let mut asserts = Vec::new();
         if !bad.is_empty() {
             if dev == Device::Cpu {
-                let v = iv[bad[0]] as i64;
+                let v = iv[bad[0]];
                 return Err(self.host_error(
                     "gather",
                     None,
@@ -1146,33 +942,16 @@ impl Runtime {
                 128,
             );
         }
-        let data = if t.is_phantom() || index.is_phantom() {
-            None
-        } else {
-            let data = t.storage.data.borrow();
-            let mut out = Vec::with_capacity(index.numel());
-            let mut k = 0;
-            let ist = contiguous_strides(&index.shape);
-            for &v in &iv {
-                let mut off = t.offset;
-                let mut rem = k;
-                for i in 0..index.dim() {
-                    let c = rem / ist[i];
-                    rem %= ist[i];
-                    let c = if i == d { v as usize } else { c };
-                    off += c * t.strides.get(i).copied().unwrap_or(0);
-                }
-                out.push(if v < 0.0 || v as i64 >= size {
-                    0.0
-                } else {
-                    data.get(off).copied().unwrap_or(0.0)
-                });
-                k += 1;
-            }
-            Some(out)
-        };
+        let ishape = index.layout.shape.clone();
         let mut out = self
-            .alloc_tensor(index.shape.clone(), t.dtype(), dev, data, false)
+            .produce(&[t, index], ishape.clone(), t.dtype(), dev, || {
+                let st = t.read();
+                let st = st.as_ref().ok_or_else(|| t.phantom_error())?;
+                let pi = super::ops::prepare(index, DType::Int64, &ishape)?;
+                let (si, li) = pi.pair()?;
+                let ic = si.to_dtype(li, DType::Int64)?;
+                Ok(st.gather(&t.layout, d, &ic, &ishape)?.value)
+            })
             .map_err(|e| self.host_error("gather", hint, e))?;
         self.grad_of(&[t], &mut out, "GatherBackward0");
         self.complete(
@@ -1204,7 +983,7 @@ impl Runtime {
             }
             let d = wrap_dim(dim, first.dim())?;
             let mut dt = first.dtype();
-            let mut shape = first.shape.clone();
+            let mut shape = first.layout.shape.clone();
             shape[d] = 0;
             for (i, t) in ts.iter().enumerate() {
                 if t.dim() == 1 && t.numel() == 0 {
@@ -1218,45 +997,44 @@ impl Runtime {
                     )));
                 }
                 for j in 0..t.dim() {
-                    if j != d && t.shape[j] != first.shape[j] {
+                    if j != d && t.layout.shape[j] != first.layout.shape[j] {
                         return Err(EngineError::runtime(format!(
                             "Sizes of tensors must match except in dimension {d}. Expected size {} but got size {} for tensor number {i} in the list.",
-                            first.shape[j], t.shape[j]
+                            first.layout.shape[j], t.layout.shape[j]
                         )));
                     }
                 }
                 dt = promote_types(dt, t.dtype());
-                shape[d] += t.shape[d];
+                shape[d] += t.layout.shape[d];
             }
             Ok((dev, d, dt, shape))
         })?;
-        let n_out = super::checked_numel(&shape).map_err(|e| self.host_error("cat", hint, e))?;
-        let phantom = ts.iter().any(|t| t.is_phantom()) || n_out > super::MAX_HOST_ELEMENTS;
-        let data = if phantom {
-            None
-        } else if n_out == 0 {
-            // Empty: no values, however many outer rows (cat of two [2**40, 3, 0] looped 2**40
-            // times).
-            Some(Vec::new())
-        } else {
-            let outer: usize = shape[..d].iter().product();
-            let mut out = Vec::with_capacity(shape.iter().product());
-            let vals: Vec<(Vec<f64>, usize)> = ts
-                .iter()
-                .filter(|t| !(t.dim() == 1 && t.numel() == 0))
-                .map(|t| (t.values_unchecked(), t.shape[d..].iter().product::<usize>()))
-                .collect();
-            for o in 0..outer {
-                for (v, chunk) in &vals {
-                    out.extend(v[o * chunk..(o + 1) * chunk].iter().map(|x| dt.cast(*x)));
-                }
-            }
-            Some(out)
-        };
-        let mut out = self
-            .alloc_tensor(shape, dt, dev, data, false)
-            .map_err(|e| self.host_error("cat", hint, e))?;
+        super::checked_numel(&shape).map_err(|e| self.host_error("cat", hint, e))?;
         let refs: Vec<&Tensor> = ts.iter().collect();
+        let backend = self.backend_for(dev);
+        let mut out = self
+            .produce(&refs, shape.clone(), dt, dev, || {
+                let mut dst = backend.zeros(super::checked_numel(&shape)?, dt)?;
+                let whole = Layout::contiguous(&shape);
+                let mut at = 0usize;
+                for t in ts.iter().filter(|t| !(t.dim() == 1 && t.numel() == 0)) {
+                    let len = t.layout.shape[d];
+                    // this input's slab of the output along d
+                    let mut l = whole.clone();
+                    l.shape[d] = len;
+                    l.offset = at * whole.strides[d];
+                    at += len;
+                    if t.numel() == 0 {
+                        continue;
+                    }
+                    let r = t.read();
+                    let src = r.as_ref().ok_or_else(|| t.phantom_error())?;
+                    dst.copy_from(&l, src, &t.layout)?;
+                    crate::engine::interrupt::poll_now()?;
+                }
+                Ok(dst)
+            })
+            .map_err(|e| self.host_error("cat", hint, e))?;
         self.grad_of(&refs, &mut out, "CatBackward0");
         self.complete(
             "cat",
@@ -1275,12 +1053,12 @@ impl Runtime {
                 return Err(EngineError::runtime("stack expects a non-empty TensorList"));
             }
             for (i, t) in ts.iter().enumerate() {
-                if t.shape != ts[0].shape {
+                if t.layout.shape != ts[0].layout.shape {
                     let f = |s: &[usize]| s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
                     return Err(EngineError::runtime(format!(
                         "stack expects each tensor to be equal size, but got [{}] at entry 0 and [{}] at entry {i}",
-                        f(&ts[0].shape),
-                        f(&t.shape)
+                        f(&ts[0].layout.shape),
+                        f(&t.layout.shape)
                     )));
                 }
             }
@@ -1301,23 +1079,31 @@ impl Runtime {
         if let Device::Cuda(i) = t.device() {
             self.sync("nonzero", i)?;
         }
-        let v = t.values()?;
+        let v = t.host_values()?;
         let nd = t.dim();
-        let st = contiguous_strides(&t.shape);
-        let mut out = Vec::new();
-        let mut count = 0;
-        for (k, &x) in v.iter().enumerate() {
-            if x != 0.0 {
-                count += 1;
-                let mut rem = k;
-                for s in &st {
-                    out.push((rem / s) as f64);
-                    rem %= s;
-                }
+        let st = contiguous_strides(&t.layout.shape);
+        let flags = crate::engine::host::elementwise::to_dtype(
+            &v,
+            &Layout::contiguous(&[t.numel()]),
+            DType::Bool,
+        )?;
+        let flags = <bool as crate::engine::host::Stored>::slice(&flags).unwrap_or(&[]);
+        let count = flags.iter().filter(|&&f| f).count();
+        let mut idx: Vec<i64> = Vec::with_capacity(count * nd);
+        for (k, _) in flags.iter().enumerate().filter(|(_, f)| **f) {
+            let mut rem = k;
+            for s in &st {
+                idx.push((rem / s) as i64);
+                rem %= s;
             }
         }
         let r = self
-            .alloc_tensor(vec![count, nd], DType::Int64, t.device(), Some(out), false)
+            .tensor_from_host(
+                vec![count, nd],
+                t.device(),
+                crate::engine::host::HostStorage::I64(idx),
+                false,
+            )
             .map_err(|e| self.host_error("nonzero", t.device().cuda_index(), e))?;
         self.complete(
             "nonzero",
@@ -1339,8 +1125,8 @@ impl Runtime {
                 )));
             }
             self.common_device(&[t, mask])?;
-            let s = broadcast_shapes(&t.shape, &mask.shape)?;
-            if s != t.shape {
+            let s = broadcast_shapes(&t.layout.shape, &mask.layout.shape)?;
+            if s != t.layout.shape {
                 return Err(EngineError::runtime(
                     "masked_fill: mask must be broadcastable to input".to_string(),
                 ));
@@ -1348,21 +1134,13 @@ impl Runtime {
             Ok(s)
         })?;
         let dt = t.dtype();
-        let v = dt.cast(value.as_f64());
-        let data = if t.is_phantom() {
-            None
-        } else {
-            let m = super::broadcast_values(mask, &shape);
-            Some(
-                t.values_unchecked()
-                    .into_iter()
-                    .zip(m)
-                    .map(|(x, k)| if k != 0.0 { v } else { x })
-                    .collect(),
-            )
-        };
         let mut out = self
-            .alloc_tensor(shape, dt, t.device(), data, false)
+            .produce(&[t, mask], shape.clone(), dt, t.device(), || {
+                let pt = super::ops::prepare(t, dt, &shape)?;
+                let pm = super::ops::prepare(mask, DType::Bool, &shape)?;
+                let (st, lt) = pt.pair()?;
+                st.masked_fill(lt, pm.pair()?, value)
+            })
             .map_err(|e| self.host_error("masked_fill", hint, e))?;
         self.grad_of(&[t], &mut out, "MaskedFillBackward0");
         self.complete(

@@ -1,0 +1,714 @@
+//! Elementwise kernels on host buffers: copy/cast, fill, unary, binary, where, clamp,
+//! masked_fill.
+//!
+//! Each kernel matches on the op and the dtype once, outside its loop, and runs a generic
+//! loop whose closure is known at compile time, so contiguous operands go through simple
+//! slice loops the compiler vectorises. Strided operands are gathered first (one copy),
+//! broadcast scalars stay scalars. Work goes in chunks of [`CHUNK`] elements with an
+//! interrupt poll between chunks.
+
+use super::arith::Arith;
+use super::element::{Element, convert};
+use super::math::{Float, Int};
+use super::{HostStorage, Stored, got, host_dispatch};
+use crate::engine::backend::Arg;
+use crate::engine::dtype::{DType, Scalar};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::hostbuf::try_with_capacity;
+use crate::engine::interrupt::{CHUNK, poll};
+use crate::engine::layout::Layout;
+use crate::engine::tensor::{BinaryOp, UnaryOp};
+use half::{bf16, f16};
+
+/// The elements of one operand in the result's logical order.
+pub(crate) enum Src<'a, T> {
+    /// Contiguous, exactly the result's length.
+    Slice(&'a [T]),
+    /// Gathered from a strided layout.
+    Owned(Vec<T>),
+    /// One value for every element (a Python number, a broadcast single element).
+    Const(T),
+}
+
+impl<T: Copy> Src<'_, T> {
+    #[inline(always)]
+    fn chunk(&self, r: std::ops::Range<usize>) -> Chunk<'_, T> {
+        match self {
+            Src::Slice(s) => Chunk::Slice(&s[r]),
+            Src::Owned(v) => Chunk::Slice(&v[r]),
+            Src::Const(c) => Chunk::Const(*c),
+        }
+    }
+}
+
+enum Chunk<'a, T> {
+    Slice(&'a [T]),
+    Const(T),
+}
+
+pub(crate) fn dtype_error(want: DType, got: DType) -> EngineError {
+    EngineError::runtime(format!(
+        "internal: a kernel expected {want} values but was given {got}"
+    ))
+}
+
+/// `h`'s elements as `T`, or the internal dtype error.
+pub(crate) fn typed<T: Stored>(h: &HostStorage) -> Result<&[T]> {
+    T::slice(h).ok_or_else(|| dtype_error(T::DTYPE, h.dtype()))
+}
+
+/// The elements of `layout` in logical order (one pass over contiguous runs).
+pub(crate) fn gather<T: Element>(v: &[T], layout: &Layout) -> Result<Vec<T>> {
+    let n = layout.numel();
+    if let Some(r) = layout.contiguous_range() {
+        let mut out = got(try_with_capacity(n), n)?;
+        out.extend_from_slice(&v[r]);
+        return Ok(out);
+    }
+    let mut out = got(try_with_capacity(n), n)?;
+    let mut done = 0usize;
+    let mut stop = Ok(());
+    layout.for_each_run(|start, len, stride| {
+        if stop.is_err() {
+            return;
+        }
+        if stride == 1 {
+            out.extend_from_slice(&v[start..start + len]);
+        } else {
+            out.extend((0..len).map(|i| v[start + i * stride]));
+        }
+        done += len;
+        if done >= CHUNK {
+            done = 0;
+            stop = poll();
+        }
+    });
+    stop.map(|_| out)
+}
+
+/// An operand as a [`Src`] of `T` (the front half has cast it to `T`).
+pub(crate) fn src<'a, T: Stored>(arg: Arg<'a, HostStorage>) -> Result<Src<'a, T>> {
+    Ok(match arg {
+        Arg::Scalar(s) => Src::Const(T::from_scalar(s)),
+        Arg::Tensor(h, l) => {
+            let v = typed::<T>(h)?;
+            if l.numel() > 0
+                && l.strides
+                    .iter()
+                    .zip(&l.shape)
+                    .all(|(&s, &d)| s == 0 || d == 1)
+            {
+                Src::Const(v[l.offset])
+            } else if let Some(r) = l.contiguous_range() {
+                Src::Slice(&v[r])
+            } else {
+                Src::Owned(gather(v, l)?)
+            }
+        }
+    })
+}
+
+/// `f` of each element of `a`.
+pub(crate) fn map<T: Copy, U: Element>(a: &Src<T>, n: usize, f: impl Fn(T) -> U) -> Result<Vec<U>> {
+    let mut out = got(try_with_capacity(n), n)?;
+    let mut i = 0;
+    while i < n {
+        let e = (i + CHUNK).min(n);
+        match a.chunk(i..e) {
+            Chunk::Slice(x) => out.extend(x.iter().map(|&x| f(x))),
+            Chunk::Const(c) => out.resize(e, f(c)),
+        }
+        poll()?;
+        i = e;
+    }
+    Ok(out)
+}
+
+/// `f` of each pair of elements of `a` and `b`.
+pub(crate) fn zip_map<T: Copy, U: Element>(
+    a: &Src<T>,
+    b: &Src<T>,
+    n: usize,
+    f: impl Fn(T, T) -> U,
+) -> Result<Vec<U>> {
+    let mut out = got(try_with_capacity(n), n)?;
+    let mut i = 0;
+    while i < n {
+        let e = (i + CHUNK).min(n);
+        match (a.chunk(i..e), b.chunk(i..e)) {
+            (Chunk::Slice(x), Chunk::Slice(y)) => {
+                out.extend(x.iter().zip(y).map(|(&x, &y)| f(x, y)))
+            }
+            (Chunk::Slice(x), Chunk::Const(c)) => out.extend(x.iter().map(|&x| f(x, c))),
+            (Chunk::Const(c), Chunk::Slice(y)) => out.extend(y.iter().map(|&y| f(c, y))),
+            (Chunk::Const(c), Chunk::Const(d)) => out.resize(e, f(c, d)),
+        }
+        poll()?;
+        i = e;
+    }
+    Ok(out)
+}
+
+// ----- copy and cast -----
+
+fn cast_vec<A: Element, B: Stored>(v: &[A], layout: &Layout) -> Result<HostStorage> {
+    let n = layout.numel();
+    let a = if let Some(r) = layout.contiguous_range() {
+        Src::Slice(&v[r])
+    } else {
+        Src::Owned(gather(v, layout)?)
+    };
+    Ok(B::wrap(map(&a, n, convert::<A, B>)?))
+}
+
+fn cast_from<A: Stored>(v: &[A], layout: &Layout, dtype: DType) -> Result<HostStorage> {
+    match dtype {
+        DType::Bool => cast_vec::<A, bool>(v, layout),
+        DType::UInt8 => cast_vec::<A, u8>(v, layout),
+        DType::Int8 => cast_vec::<A, i8>(v, layout),
+        DType::Int16 => cast_vec::<A, i16>(v, layout),
+        DType::Int32 => cast_vec::<A, i32>(v, layout),
+        DType::Int64 => cast_vec::<A, i64>(v, layout),
+        DType::Float16 => cast_vec::<A, f16>(v, layout),
+        DType::BFloat16 => cast_vec::<A, bf16>(v, layout),
+        DType::Float32 => cast_vec::<A, f32>(v, layout),
+        DType::Float64 => cast_vec::<A, f64>(v, layout),
+    }
+}
+
+/// A contiguous copy of `layout`'s elements converted to `dtype`.
+pub fn to_dtype(h: &HostStorage, layout: &Layout, dtype: DType) -> Result<HostStorage> {
+    host_dispatch!(h, v => cast_from(v, layout, dtype))
+}
+
+fn scatter<T: Element>(dst: &mut [T], layout: &Layout, vals: &[T]) {
+    if let Some(r) = layout.contiguous_range() {
+        dst[r].copy_from_slice(vals);
+        return;
+    }
+    let mut k = 0;
+    layout.for_each_run(|start, len, stride| {
+        for i in 0..len {
+            dst[start + i * stride] = vals[k + i];
+        }
+        k += len;
+    });
+}
+
+fn copy_typed<B: Stored>(dst: &mut [B], dl: &Layout, src: &HostStorage, sl: &Layout) -> Result<()> {
+    let vals = to_dtype(src, sl, B::DTYPE)?;
+    scatter(dst, dl, typed::<B>(&vals)?);
+    Ok(())
+}
+
+/// Write `src` (through `src_layout`, of `dst_layout`'s shape) into `dst` at `dst_layout`,
+/// converted to `dst`'s dtype. The source is read completely before anything is written, so
+/// overlapping source and destination (`x[1:] = x[:-1]`) behave as a copy.
+pub fn copy_into(
+    dst: &mut HostStorage,
+    dst_layout: &Layout,
+    src: &HostStorage,
+    src_layout: &Layout,
+) -> Result<()> {
+    host_dispatch!(dst, d => copy_typed(d, dst_layout, src, src_layout))
+}
+
+/// [`copy_into`] when the source is the destination buffer itself.
+pub fn copy_within(h: &mut HostStorage, dst_layout: &Layout, src_layout: &Layout) -> Result<()> {
+    let vals = to_dtype(h, src_layout, h.dtype())?;
+    host_dispatch!(h, d => {
+        scatter(d, dst_layout, typed(&vals)?);
+        Ok(())
+    })
+}
+
+fn fill_typed<T: Element>(dst: &mut [T], layout: &Layout, value: T) {
+    if let Some(r) = layout.contiguous_range() {
+        dst[r].fill(value);
+        return;
+    }
+    layout.for_each_run(|start, len, stride| {
+        for i in 0..len {
+            dst[start + i * stride] = value;
+        }
+    });
+}
+
+/// Set every element of `layout` to `value`.
+pub fn fill(h: &mut HostStorage, layout: &Layout, value: Scalar) {
+    host_dispatch!(h, v => fill_typed(v, layout, Element::from_scalar(value)))
+}
+
+// ----- unary -----
+
+fn unary_float<T: Float + Stored>(op: UnaryOp, a: &Src<T>, n: usize) -> Result<HostStorage> {
+    use UnaryOp::*;
+    let w = |v: Result<Vec<T>>| v.map(T::wrap);
+    match op {
+        Neg => w(map(a, n, Float::neg)),
+        Abs => w(map(a, n, Float::abs)),
+        Exp => w(map(a, n, Float::exp)),
+        Log => w(map(a, n, Float::ln)),
+        Sqrt => w(map(a, n, Float::sqrt)),
+        Sigmoid => w(map(a, n, Float::sigmoid)),
+        Tanh => w(map(a, n, Float::tanh)),
+        Relu => w(map(a, n, Float::relu)),
+        Sin => w(map(a, n, Float::sin)),
+        Cos => w(map(a, n, Float::cos)),
+        Floor => w(map(a, n, Float::floor)),
+        Ceil => w(map(a, n, Float::ceil)),
+        Round => w(map(a, n, Float::round)),
+        Sign => w(map(a, n, Float::sign)),
+        Reciprocal => w(map(a, n, Float::recip)),
+        LogicalNot => Ok(bool::wrap(map(a, n, |x: T| x.is_zero())?)),
+        IsNan => Ok(bool::wrap(map(a, n, |x: T| Arith::is_nan(x))?)),
+        IsFinite => Ok(bool::wrap(map(a, n, |x: T| Float::is_finite(x))?)),
+        BitNot => Err(EngineError::runtime(format!(
+            "\"bitwise_not_cpu\" not implemented for '{}'",
+            T::DTYPE.scalar_name()
+        ))),
+    }
+}
+
+fn unary_int<T: Int + Stored>(op: UnaryOp, a: &Src<T>, n: usize) -> Result<HostStorage> {
+    use UnaryOp::*;
+    let w = |v: Result<Vec<T>>| v.map(T::wrap);
+    match op {
+        Neg => w(map(a, n, Int::neg)),
+        Abs => w(map(a, n, Int::abs)),
+        Sign => w(map(a, n, Int::sign)),
+        Relu => w(map(a, n, |x: T| Ord::max(x, T::ZERO))),
+        BitNot => w(map(a, n, Int::not)),
+        Floor | Ceil | Round => w(map(a, n, |x: T| x)),
+        LogicalNot => Ok(bool::wrap(map(a, n, |x: T| x.is_zero())?)),
+        IsNan => Ok(bool::wrap(map(a, n, |_: T| false)?)),
+        IsFinite => Ok(bool::wrap(map(a, n, |_: T| true)?)),
+        Exp | Log | Sqrt | Sigmoid | Tanh | Sin | Cos | Reciprocal => {
+            Err(EngineError::runtime(format!(
+                "internal: {} on integers reaches the kernel uncast",
+                op.name()
+            )))
+        }
+    }
+}
+
+fn unary_bool(op: UnaryOp, a: &Src<bool>, n: usize) -> Result<HostStorage> {
+    use UnaryOp::*;
+    Ok(bool::wrap(match op {
+        LogicalNot | BitNot => map(a, n, |x: bool| !x)?,
+        IsNan => map(a, n, |_: bool| false)?,
+        IsFinite => map(a, n, |_: bool| true)?,
+        Abs | Relu | Sign | Floor | Ceil | Round => map(a, n, |x: bool| x)?,
+        _ => {
+            return Err(EngineError::runtime(format!(
+                "internal: {} on bool reaches the kernel uncast",
+                op.name()
+            )));
+        }
+    }))
+}
+
+/// `op` on each element of `layout` (of `h`'s dtype; the result dtype follows the op).
+pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorage> {
+    let n = layout.numel();
+    if let HostStorage::F32(x) = h {
+        // float32 functions whose SLEEF/glibc split engine::numerics reproduces bit for bit
+        let exact = match op {
+            UnaryOp::Sigmoid => Some(crate::engine::numerics::unary::Unary::Sigmoid),
+            UnaryOp::Reciprocal => Some(crate::engine::numerics::unary::Unary::Reciprocal),
+            _ => None,
+        };
+        if let Some(u) = exact
+            && n > 0
+            && layout.dims() > 0
+        {
+            let mut out = super::got(crate::engine::hostbuf::try_zeroed::<f32>(n), n)?;
+            let ost = crate::engine::layout::contiguous_strides(&layout.shape);
+            let xv = crate::engine::numerics::View {
+                shape: &layout.shape,
+                strides: &layout.strides,
+                offset: layout.offset,
+            };
+            let ov = crate::engine::numerics::View::contiguous(&layout.shape, &ost);
+            crate::engine::numerics::unary::unary_strided_f32(u, x, xv, &mut out, ov);
+            return Ok(HostStorage::F32(out));
+        }
+    }
+    let arg = Arg::Tensor(h, layout);
+    match h.dtype() {
+        DType::Float32 => unary_float::<f32>(op, &src(arg)?, n),
+        DType::Float64 => unary_float::<f64>(op, &src(arg)?, n),
+        DType::Float16 => unary_float::<f16>(op, &src(arg)?, n),
+        DType::BFloat16 => unary_float::<bf16>(op, &src(arg)?, n),
+        DType::Int64 => unary_int::<i64>(op, &src(arg)?, n),
+        DType::Int32 => unary_int::<i32>(op, &src(arg)?, n),
+        DType::Int16 => unary_int::<i16>(op, &src(arg)?, n),
+        DType::Int8 => unary_int::<i8>(op, &src(arg)?, n),
+        DType::UInt8 => unary_int::<u8>(op, &src(arg)?, n),
+        DType::Bool => unary_bool(op, &src(arg)?, n),
+    }
+}
+
+// ----- binary -----
+
+/// `x ** e` for a Python-number exponent, with PyTorch's shortcuts for the common ones
+/// (pow_tensor_scalar_optimized_kernel: x*x for 2, sqrt for 0.5, ...), which are exact
+/// where a general pow may not be.
+fn pow_scalar<T: Float + Stored>(a: &Src<T>, e: f64, n: usize) -> Result<Vec<T>> {
+    if e == 2.0 {
+        map(a, n, |x: T| x.mul(x))
+    } else if e == 3.0 {
+        map(a, n, |x: T| x.mul(x).mul(x))
+    } else if e == 0.5 {
+        map(a, n, Float::sqrt)
+    } else if e == -0.5 {
+        map(a, n, |x: T| Float::recip(Float::sqrt(x)))
+    } else if e == -1.0 {
+        map(a, n, Float::recip)
+    } else if e == -2.0 {
+        map(a, n, |x: T| Float::recip(x.mul(x)))
+    } else {
+        let e = T::from_f64(e);
+        map(a, n, |x: T| x.pow(e))
+    }
+}
+
+fn binary_t<T: Arith + Stored>(
+    op: BinaryOp,
+    a: Arg<'_, HostStorage>,
+    b: Arg<'_, HostStorage>,
+    n: usize,
+    pow_float: Option<fn(&Src<T>, f64, usize) -> Result<Vec<T>>>,
+) -> Result<HostStorage> {
+    use BinaryOp::*;
+    let exponent = match b {
+        Arg::Scalar(s) => Some(s.as_f64()),
+        _ => None,
+    };
+    let (x, y) = (src::<T>(a)?, src::<T>(b)?);
+    macro_rules! num {
+        ($f:expr) => {
+            T::wrap(zip_map(&x, &y, n, $f)?)
+        };
+    }
+    macro_rules! cmp {
+        ($f:expr) => {
+            bool::wrap(zip_map(&x, &y, n, $f)?)
+        };
+    }
+    Ok(match op {
+        Add => num!(T::add),
+        Sub => num!(T::sub),
+        Mul => num!(T::mul),
+        Div => num!(T::div),
+        FloorDiv => num!(T::floor_div),
+        Rem => num!(T::rem),
+        Pow => match (pow_float, exponent) {
+            (Some(p), Some(e)) => T::wrap(p(&x, e, n)?),
+            _ => num!(T::pow),
+        },
+        Maximum => num!(T::maximum),
+        Minimum => num!(T::minimum),
+        BitAnd => num!(T::bitand),
+        BitOr => num!(T::bitor),
+        BitXor => num!(T::bitxor),
+        Eq => cmp!(|p: T, q: T| p == q),
+        Ne => cmp!(|p: T, q: T| p != q),
+        Lt => cmp!(|p: T, q: T| p < q),
+        Le => cmp!(|p: T, q: T| p <= q),
+        Gt => cmp!(|p: T, q: T| p > q),
+        Ge => cmp!(|p: T, q: T| p >= q),
+        LogicalAnd => cmp!(|p: T, q: T| !p.is_zero() && !q.is_zero()),
+        LogicalOr => cmp!(|p: T, q: T| !p.is_zero() || !q.is_zero()),
+        LogicalXor => cmp!(|p: T, q: T| p.is_zero() != q.is_zero()),
+    })
+}
+
+/// `a op b` in `compute` (both tensor operands are of that dtype).
+pub fn binary(
+    op: BinaryOp,
+    a: Arg<'_, HostStorage>,
+    b: Arg<'_, HostStorage>,
+    n: usize,
+    compute: DType,
+) -> Result<HostStorage> {
+    match compute {
+        DType::Float32 => binary_t::<f32>(op, a, b, n, Some(pow_scalar::<f32>)),
+        DType::Float64 => binary_t::<f64>(op, a, b, n, Some(pow_scalar::<f64>)),
+        DType::Float16 => binary_t::<f16>(op, a, b, n, Some(pow_scalar::<f16>)),
+        DType::BFloat16 => binary_t::<bf16>(op, a, b, n, Some(pow_scalar::<bf16>)),
+        DType::Int64 => binary_t::<i64>(op, a, b, n, None),
+        DType::Int32 => binary_t::<i32>(op, a, b, n, None),
+        DType::Int16 => binary_t::<i16>(op, a, b, n, None),
+        DType::Int8 => binary_t::<i8>(op, a, b, n, None),
+        DType::UInt8 => binary_t::<u8>(op, a, b, n, None),
+        DType::Bool => binary_t::<bool>(op, a, b, n, None),
+    }
+}
+
+/// Whether any element of `arg` (int or bool) is zero: the CPU's integer division check.
+pub fn has_zero(arg: Arg<'_, HostStorage>) -> Result<bool> {
+    Ok(match arg {
+        Arg::Scalar(s) => s.as_f64() == 0.0,
+        Arg::Tensor(h, l) => {
+            fn z<T: Element>(v: &[T], l: &Layout) -> bool {
+                let mut found = false;
+                l.for_each_run(|start, len, stride| {
+                    found |= (0..len).any(|i| v[start + i * stride].is_zero());
+                });
+                found
+            }
+            host_dispatch!(h, v => z(v, l))
+        }
+    })
+}
+
+// ----- where, clamp, masked_fill -----
+
+fn where_t<T: Stored>(
+    c: &Src<bool>,
+    a: Arg<'_, HostStorage>,
+    b: Arg<'_, HostStorage>,
+    n: usize,
+) -> Result<HostStorage> {
+    let (x, y) = (src::<T>(a)?, src::<T>(b)?);
+    let mut out = got(try_with_capacity(n), n)?;
+    let mut i = 0;
+    while i < n {
+        let e = (i + CHUNK).min(n);
+        let (cc, xc, yc) = (c.chunk(i..e), x.chunk(i..e), y.chunk(i..e));
+        let pick = |k: usize| {
+            let t = match &cc {
+                Chunk::Slice(s) => s[k],
+                Chunk::Const(v) => *v,
+            };
+            let from = if t { &xc } else { &yc };
+            match from {
+                Chunk::Slice(s) => s[k],
+                Chunk::Const(v) => *v,
+            }
+        };
+        out.extend((0..e - i).map(pick));
+        poll()?;
+        i = e;
+    }
+    Ok(T::wrap(out))
+}
+
+/// `cond ? a : b` in `dtype`.
+pub fn where_cond(
+    cond: (&HostStorage, &Layout),
+    a: Arg<'_, HostStorage>,
+    b: Arg<'_, HostStorage>,
+    n: usize,
+    dtype: DType,
+) -> Result<HostStorage> {
+    let c = src::<bool>(Arg::Tensor(cond.0, cond.1))?;
+    crate::dtype_dispatch!(dtype, where_t(&c, a, b, n))
+}
+
+fn clamp_t<T: Stored>(
+    h: &HostStorage,
+    layout: &Layout,
+    lo: Option<Scalar>,
+    hi: Option<Scalar>,
+) -> Result<HostStorage> {
+    let a = src::<T>(Arg::Tensor(h, layout))?;
+    let n = layout.numel();
+    let (lo, hi) = (lo.map(T::from_scalar), hi.map(T::from_scalar));
+    Ok(T::wrap(map(&a, n, |x: T| {
+        let mut y = x;
+        if let Some(l) = lo
+            && y < l
+        {
+            y = l;
+        }
+        if let Some(h) = hi
+            && y > h
+        {
+            y = h;
+        }
+        y
+    })?))
+}
+
+/// Elements clamped to [lo, hi]; NaN stays NaN (its comparisons are false).
+pub fn clamp(
+    h: &HostStorage,
+    layout: &Layout,
+    lo: Option<Scalar>,
+    hi: Option<Scalar>,
+) -> Result<HostStorage> {
+    crate::dtype_dispatch!(h.dtype(), clamp_t(h, layout, lo, hi))
+}
+
+fn masked_fill_t<T: Stored>(
+    h: &HostStorage,
+    layout: &Layout,
+    mask: &Src<bool>,
+    value: Scalar,
+) -> Result<HostStorage> {
+    let a = src::<T>(Arg::Tensor(h, layout))?;
+    let v = T::from_scalar(value);
+    let n = layout.numel();
+    let mut out = got(try_with_capacity(n), n)?;
+    let mut i = 0;
+    while i < n {
+        let e = (i + CHUNK).min(n);
+        match (a.chunk(i..e), mask.chunk(i..e)) {
+            (Chunk::Slice(x), Chunk::Slice(m)) => {
+                out.extend(x.iter().zip(m).map(|(&x, &m)| if m { v } else { x }))
+            }
+            (Chunk::Slice(x), Chunk::Const(m)) => {
+                out.extend(x.iter().map(|&x| if m { v } else { x }))
+            }
+            (Chunk::Const(x), Chunk::Slice(m)) => {
+                out.extend(m.iter().map(|&m| if m { v } else { x }))
+            }
+            (Chunk::Const(x), Chunk::Const(m)) => out.resize(e, if m { v } else { x }),
+        }
+        poll()?;
+        i = e;
+    }
+    Ok(T::wrap(out))
+}
+
+/// `value` where `mask` (bool, broadcast to `layout`'s shape) is true.
+pub fn masked_fill(
+    h: &HostStorage,
+    layout: &Layout,
+    mask: (&HostStorage, &Layout),
+    value: Scalar,
+) -> Result<HostStorage> {
+    let m = src::<bool>(Arg::Tensor(mask.0, mask.1))?;
+    crate::dtype_dispatch!(h.dtype(), masked_fill_t(h, layout, &m, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32s(h: &HostStorage) -> Vec<f32> {
+        typed::<f32>(h).unwrap().to_vec()
+    }
+
+    #[test]
+    fn binary_broadcasts_casts_and_compares() {
+        let a = HostStorage::F32(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let la = Layout::contiguous(&[2, 3]);
+        let b = HostStorage::F32(vec![10.0, 20.0, 30.0]);
+        let lb = Layout::contiguous(&[3]).broadcast_as(&[2, 3]);
+        let r = binary(
+            BinaryOp::Add,
+            Arg::Tensor(&a, &la),
+            Arg::Tensor(&b, &lb),
+            6,
+            DType::Float32,
+        )
+        .unwrap();
+        assert_eq!(f32s(&r), vec![11.0, 22.0, 33.0, 14.0, 25.0, 36.0]);
+        // a transposed operand is gathered in logical order
+        let t = Layout::new(vec![3, 2], vec![1, 3], 0);
+        let r = binary(
+            BinaryOp::Mul,
+            Arg::Tensor(&a, &t),
+            Arg::Scalar(Scalar::Int(2)),
+            6,
+            DType::Float32,
+        )
+        .unwrap();
+        assert_eq!(f32s(&r), vec![2.0, 8.0, 4.0, 10.0, 6.0, 12.0]);
+        let r = binary(
+            BinaryOp::Gt,
+            Arg::Tensor(&a, &la),
+            Arg::Scalar(Scalar::Float(3.5)),
+            6,
+            DType::Float32,
+        )
+        .unwrap();
+        assert_eq!(
+            r,
+            HostStorage::Bool(vec![false, false, false, true, true, true])
+        );
+        // int64 stays exact and wraps
+        let i = HostStorage::I64(vec![i64::MIN, 9_007_199_254_740_993]);
+        let li = Layout::contiguous(&[2]);
+        let r = binary(
+            BinaryOp::FloorDiv,
+            Arg::Tensor(&i, &li),
+            Arg::Scalar(Scalar::Int(-1)),
+            2,
+            DType::Int64,
+        )
+        .unwrap();
+        assert_eq!(r, HostStorage::I64(vec![i64::MIN, -9_007_199_254_740_993]));
+        assert!(has_zero(Arg::Tensor(&HostStorage::I64(vec![1, 0]), &li)).unwrap());
+    }
+
+    #[test]
+    fn casts_copies_and_fills_follow_layouts() {
+        let a = HostStorage::F64(vec![1.5, -2.5, 3.0e10, f64::NAN]);
+        let l = Layout::contiguous(&[4]);
+        assert_eq!(
+            to_dtype(&a, &l, DType::Int32).unwrap(),
+            HostStorage::I32(vec![1, -2, i32::MIN, i32::MIN])
+        );
+        let mut d = HostStorage::F32(vec![0.0; 4]);
+        let dl = Layout::new(vec![2], vec![2], 1);
+        copy_into(
+            &mut d,
+            &dl,
+            &HostStorage::I64(vec![7, 8]),
+            &Layout::contiguous(&[2]),
+        )
+        .unwrap();
+        assert_eq!(f32s(&d), vec![0.0, 7.0, 0.0, 8.0]);
+        fill(
+            &mut d,
+            &Layout::new(vec![2], vec![2], 0),
+            Scalar::Float(0.5),
+        );
+        assert_eq!(f32s(&d), vec![0.5, 7.0, 0.5, 8.0]);
+        let mut s = HostStorage::I64(vec![1, 2, 3, 4]);
+        copy_within(
+            &mut s,
+            &Layout::new(vec![3], vec![1], 1),
+            &Layout::contiguous(&[3]),
+        )
+        .unwrap();
+        assert_eq!(s, HostStorage::I64(vec![1, 1, 2, 3]));
+    }
+
+    #[test]
+    fn unary_where_clamp_and_mask() {
+        let a = HostStorage::F32(vec![-1.0, f32::NAN, 2.0]);
+        let l = Layout::contiguous(&[3]);
+        assert_eq!(unary(&a, &l, UnaryOp::Relu).unwrap().gather_f64(&l)[2], 2.0);
+        assert!(unary(&a, &l, UnaryOp::Relu).unwrap().gather_f64(&l)[1].is_nan());
+        let c = HostStorage::Bool(vec![true, false, true]);
+        let w = where_cond(
+            (&c, &l),
+            Arg::Tensor(&a, &l),
+            Arg::Scalar(Scalar::Int(9)),
+            3,
+            DType::Float32,
+        )
+        .unwrap();
+        assert_eq!(f32s(&w)[..2], [-1.0, 9.0]);
+        let cl = clamp(&a, &l, Some(Scalar::Float(0.0)), Some(Scalar::Float(1.0))).unwrap();
+        let v = f32s(&cl);
+        assert_eq!((v[0], v[2]), (0.0, 1.0));
+        assert!(v[1].is_nan());
+        let m = masked_fill(&a, &l, (&c, &l), Scalar::Int(0)).unwrap();
+        assert_eq!(f32s(&m)[0], 0.0);
+        assert_eq!(
+            unary(
+                &HostStorage::I64(vec![i64::MIN]),
+                &Layout::contiguous(&[1]),
+                UnaryOp::Neg
+            )
+            .unwrap(),
+            HostStorage::I64(vec![i64::MIN])
+        );
+    }
+}

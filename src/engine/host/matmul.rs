@@ -1,0 +1,303 @@
+//! Matrix products on host buffers: the `gemm` crate for float32 and float64 (float16 and
+//! bfloat16 go through float32), a plain loop with wrapping arithmetic for the integers.
+//!
+//! Each product is split into blocks of rows with an interrupt poll between them; splitting
+//! rows does not change any result (every element still sums its k products in the same
+//! order). Up to k = 256 every element is one fused multiply-add chain along k, which is
+//! what PyTorch's BLAS gives for such sizes; past that the crate sums blocks of k separately,
+//! and so does a BLAS with its own block size, so results may differ from PyTorch in the
+//! last bits (docs/performance.md measures by how much).
+
+use super::arith::Arith;
+use super::element::{Element, convert};
+use super::elementwise::{gather, typed};
+use super::{HostStorage, Stored, got};
+use crate::engine::backend::MatmulDims;
+use crate::engine::dtype::DType;
+use crate::engine::error::{EngineError, Result};
+use crate::engine::hostbuf::{try_filled, try_zeroed};
+use crate::engine::interrupt::poll_now;
+use crate::engine::layout::Layout;
+use half::{bf16, f16};
+
+/// Rows of the output computed between two interrupt polls: a 1024x1024x1024 float32
+/// product is split into 8 pieces of about 10 ms each.
+const ROWS_PER_POLL: usize = 128;
+
+/// One matrix of a batch: element strides of its rows and columns, and its offset.
+#[derive(Clone, Copy)]
+struct Mat {
+    offset: usize,
+    rs: isize,
+    cs: isize,
+}
+
+/// The `i`th matrix of a `[batch, r, c]` layout.
+fn mat(l: &Layout, i: usize) -> Mat {
+    Mat {
+        offset: l.offset + i * l.strides[0],
+        rs: l.strides[1] as isize,
+        cs: l.strides[2] as isize,
+    }
+}
+
+/// Floats the gemm crate multiplies natively.
+trait GemmFloat: Element + Arith {
+    /// `dst[m x n] (+)= a[m x k] @ b[k x n]`; `accumulate` keeps dst's values (the bias).
+    #[allow(clippy::too_many_arguments)]
+    fn gemm(
+        dst: &mut [Self],
+        a: &[Self],
+        am: Mat,
+        b: &[Self],
+        bm: Mat,
+        m: usize,
+        k: usize,
+        n: usize,
+        accumulate: bool,
+    );
+}
+
+macro_rules! gemm_float {
+    ($t:ty) => {
+        impl GemmFloat for $t {
+            fn gemm(
+                dst: &mut [Self],
+                a: &[Self],
+                am: Mat,
+                b: &[Self],
+                bm: Mat,
+                m: usize,
+                k: usize,
+                n: usize,
+                accumulate: bool,
+            ) {
+                if m == 0 || n == 0 {
+                    return;
+                }
+                assert!(dst.len() >= m * n);
+                if k == 0 {
+                    if !accumulate {
+                        dst[..m * n].fill(0.0);
+                    }
+                    return;
+                }
+                // The furthest element each operand view reaches must lie inside its slice.
+                let end = |mt: Mat, r: usize, c: usize| {
+                    mt.offset as isize + (r as isize - 1) * mt.rs + (c as isize - 1) * mt.cs
+                };
+                assert!(end(am, m, k) < a.len() as isize && end(bm, k, n) < b.len() as isize);
+                // SAFETY: dst holds m*n elements written with row stride n and column stride
+                // 1; a and b are read at offset + r*rs + c*cs for r, c inside their shapes,
+                // all inside the slices (asserted above, strides are non-negative). The three
+                // do not alias: dst is a fresh buffer of its own.
+                unsafe {
+                    gemm::gemm(
+                        m,
+                        n,
+                        k,
+                        dst.as_mut_ptr(),
+                        1,
+                        n as isize,
+                        accumulate,
+                        a.as_ptr().add(am.offset),
+                        am.cs,
+                        am.rs,
+                        b.as_ptr().add(bm.offset),
+                        bm.cs,
+                        bm.rs,
+                        1.0,
+                        1.0,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    );
+                }
+            }
+        }
+    };
+}
+gemm_float!(f32);
+gemm_float!(f64);
+
+/// The bias broadcast over one `[m, n]` product, or zeros.
+fn init_out<T: Stored>(bias: Option<(&HostStorage, &Layout)>, dims: MatmulDims) -> Result<Vec<T>> {
+    let total = dims.batch * dims.m * dims.n;
+    match bias {
+        Some((h, l)) => gather(typed::<T>(h)?, l),
+        None => got(try_zeroed::<T>(total), total),
+    }
+}
+
+fn matmul_float<T: GemmFloat + Stored>(
+    a: (&HostStorage, &Layout),
+    b: (&HostStorage, &Layout),
+    bias: Option<(&HostStorage, &Layout)>,
+    d: MatmulDims,
+) -> Result<HostStorage> {
+    let (av, bv) = (typed::<T>(a.0)?, typed::<T>(b.0)?);
+    let mut out = init_out::<T>(bias, d)?;
+    let acc = bias.is_some();
+    for i in 0..d.batch {
+        let (am, bm) = (mat(a.1, i), mat(b.1, i));
+        let base = i * d.m * d.n;
+        let mut r = 0;
+        while r < d.m {
+            let rows = ROWS_PER_POLL.min(d.m - r);
+            let sub = Mat {
+                offset: am.offset + r * a.1.strides[1],
+                ..am
+            };
+            let dst = &mut out[base + r * d.n..base + (r + rows) * d.n];
+            T::gemm(dst, av, sub, bv, bm, rows, d.k, d.n, acc);
+            r += rows;
+            poll_now()?;
+        }
+    }
+    Ok(T::wrap(out))
+}
+
+/// float16/bfloat16: operands widened to float32, multiplied, rounded back once.
+fn matmul_reduced<T: Stored>(
+    a: (&HostStorage, &Layout),
+    b: (&HostStorage, &Layout),
+    bias: Option<(&HostStorage, &Layout)>,
+    d: MatmulDims,
+) -> Result<HostStorage> {
+    let widen = |(h, l): (&HostStorage, &Layout)| -> Result<(HostStorage, Layout)> {
+        Ok((
+            super::elementwise::to_dtype(h, l, DType::Float32)?,
+            Layout::contiguous(&l.shape),
+        ))
+    };
+    let (a32, al) = widen(a)?;
+    let (b32, bl) = widen(b)?;
+    let bias32 = bias.map(widen).transpose()?;
+    let r = matmul_float::<f32>(
+        (&a32, &al),
+        (&b32, &bl),
+        bias32.as_ref().map(|(h, l)| (h, l)),
+        d,
+    )?;
+    let v = typed::<f32>(&r)?;
+    let n = v.len();
+    let mut out = got(try_filled(n, T::ZERO), n)?;
+    for (o, &x) in out.iter_mut().zip(v) {
+        *o = convert::<f32, T>(x);
+    }
+    Ok(T::wrap(out))
+}
+
+/// Integers: one wrapping multiply-add chain per element, in the element type.
+fn matmul_int<T: Stored + Arith>(
+    a: (&HostStorage, &Layout),
+    b: (&HostStorage, &Layout),
+    bias: Option<(&HostStorage, &Layout)>,
+    d: MatmulDims,
+) -> Result<HostStorage> {
+    let (av, bv) = (typed::<T>(a.0)?, typed::<T>(b.0)?);
+    let mut out = init_out::<T>(bias, d)?;
+    for i in 0..d.batch {
+        let (am, bm) = (mat(a.1, i), mat(b.1, i));
+        for r in 0..d.m {
+            for c in 0..d.n {
+                let mut acc = T::ZERO;
+                for p in 0..d.k {
+                    let x =
+                        av[(am.offset as isize + r as isize * am.rs + p as isize * am.cs) as usize];
+                    let y =
+                        bv[(bm.offset as isize + p as isize * bm.rs + c as isize * bm.cs) as usize];
+                    acc = acc.add(x.mul(y));
+                }
+                let o = &mut out[(i * d.m + r) * d.n + c];
+                *o = o.add(acc);
+            }
+            if r % ROWS_PER_POLL == 0 {
+                poll_now()?;
+            }
+        }
+    }
+    Ok(T::wrap(out))
+}
+
+/// `a @ b (+ bias)` for `dims.batch` products (see [`crate::engine::backend::BackendStorage::matmul`]).
+pub fn matmul(
+    a: (&HostStorage, &Layout),
+    b: (&HostStorage, &Layout),
+    bias: Option<(&HostStorage, &Layout)>,
+    dims: MatmulDims,
+) -> Result<HostStorage> {
+    match a.0.dtype() {
+        DType::Float32 => matmul_float::<f32>(a, b, bias, dims),
+        DType::Float64 => matmul_float::<f64>(a, b, bias, dims),
+        DType::Float16 => matmul_reduced::<f16>(a, b, bias, dims),
+        DType::BFloat16 => matmul_reduced::<bf16>(a, b, bias, dims),
+        DType::Int64 => matmul_int::<i64>(a, b, bias, dims),
+        DType::Int32 => matmul_int::<i32>(a, b, bias, dims),
+        DType::Int16 => matmul_int::<i16>(a, b, bias, dims),
+        DType::Int8 => matmul_int::<i8>(a, b, bias, dims),
+        DType::UInt8 => matmul_int::<u8>(a, b, bias, dims),
+        DType::Bool => Err(EngineError::runtime(
+            "\"addmm_impl_cpu_\" not implemented for 'Bool'",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One fused multiply-add chain per element, the order the crate keeps up to k = 256.
+    fn chain(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Vec<f32> {
+        let mut c = vec![0f32; m * n];
+        for i in 0..m {
+            for j in 0..n {
+                c[i * n + j] = (0..k).fold(0f32, |acc, p| a[i * k + p].mul_add(b[p * n + j], acc));
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn products_follow_layouts_and_keep_the_fma_order() {
+        let (m, k, n) = (37, 200, 19);
+        let mut s = 1u32;
+        let mut r = || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            (s >> 8) as f32 / (1 << 24) as f32 - 0.5
+        };
+        let a: Vec<f32> = (0..m * k).map(|_| r()).collect();
+        let b: Vec<f32> = (0..k * n).map(|_| r()).collect();
+        let want = chain(&a, &b, m, k, n);
+        let ha = HostStorage::F32(a.clone());
+        let la = Layout::contiguous(&[1, m, k]);
+        // b given transposed in memory, read through strides
+        let mut bt = vec![0f32; k * n];
+        for p in 0..k {
+            for j in 0..n {
+                bt[j * k + p] = b[p * n + j];
+            }
+        }
+        let hb = HostStorage::F32(bt);
+        let lb = Layout::new(vec![1, k, n], vec![0, 1, k], 0);
+        let d = MatmulDims { batch: 1, m, k, n };
+        let got = matmul((&ha, &la), (&hb, &lb), None, d).unwrap();
+        assert_eq!(typed::<f32>(&got).unwrap(), &want[..]);
+        // ints wrap
+        let i = HostStorage::I64(vec![i64::MAX, 2]);
+        let li = Layout::contiguous(&[1, 1, 2]);
+        let j = HostStorage::I64(vec![2, 1]);
+        let lj = Layout::contiguous(&[1, 2, 1]);
+        let d = MatmulDims {
+            batch: 1,
+            m: 1,
+            k: 2,
+            n: 1,
+        };
+        assert_eq!(
+            matmul((&i, &li), (&j, &lj), None, d).unwrap(),
+            HostStorage::I64(vec![0])
+        );
+    }
+}

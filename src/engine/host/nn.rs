@@ -1,0 +1,626 @@
+//! softmax/log_softmax and their backward, nll_loss and its backward, and the gathers
+//! (index_select, embedding, gather) with index_add for their backward, on host buffers.
+
+use super::element::Element;
+use super::elementwise::{gather as gather_layout, typed};
+use super::math::Float;
+use super::reduce::{dim_last, unrows};
+use super::{HostStorage, Stored, got};
+use crate::engine::backend::Checked;
+use crate::engine::dtype::DType;
+use crate::engine::error::{EngineError, Result};
+use crate::engine::hostbuf::{try_with_capacity, try_zeroed};
+use crate::engine::interrupt::{CHUNK, poll};
+use crate::engine::layout::Layout;
+use crate::engine::tensor::Reduction;
+use half::{bf16, f16};
+
+/// Calls `$f::<T>(...)` for the floating dtypes, or returns the "not implemented" error.
+macro_rules! float_dispatch {
+    ($dtype:expr, $what:expr, $f:ident ( $($args:expr),* )) => {
+        match $dtype {
+            DType::Float32 => $f::<f32>($($args),*),
+            DType::Float64 => $f::<f64>($($args),*),
+            DType::Float16 => $f::<f16>($($args),*),
+            DType::BFloat16 => $f::<bf16>($($args),*),
+            other => Err(EngineError::runtime(format!(
+                "\"{}\" not implemented for '{}'",
+                $what,
+                other.scalar_name()
+            ))),
+        }
+    };
+}
+
+// ----- softmax -----
+
+/// One row of softmax or log_softmax. float32 (and the reduced types, through float32) in
+/// float32 arithmetic, float64 in float64: the max, the sum of exp(x - max) in order, then
+/// exp(x - max) / sum or x - max - log(sum).
+fn softmax_row<T: Float>(row: &[T], out: &mut [T], log: bool) {
+    if T::DTYPE == DType::Float64 {
+        let m = row
+            .iter()
+            .map(|v| v.to_f64())
+            .fold(f64::NEG_INFINITY, f64::max);
+        let s: f64 = row.iter().map(|v| (v.to_f64() - m).exp()).sum();
+        for (o, v) in out.iter_mut().zip(row) {
+            let t = v.to_f64() - m;
+            *o = T::from_f64(if log { t - s.ln() } else { t.exp() / s });
+        }
+        return;
+    }
+    let m = row
+        .iter()
+        .map(|v| v.to_f32())
+        .fold(f32::NEG_INFINITY, f32::max);
+    let mut s = 0f32;
+    for v in row {
+        s += Float::exp(v.to_f32() - m);
+    }
+    let ls = Float::ln(s);
+    for (o, v) in out.iter_mut().zip(row) {
+        let t = v.to_f32() - m;
+        *o = T::from_f32(if log { t - ls } else { Float::exp(t) / s });
+    }
+}
+
+/// Rows of `layout` along `dim` (dim last): the row-major values and the row length.
+fn rows<'a, T: Element>(
+    v: &'a [T],
+    layout: &Layout,
+    dim: usize,
+) -> Result<(std::borrow::Cow<'a, [T]>, usize)> {
+    let len = if layout.dims() == 0 {
+        1
+    } else {
+        layout.shape[dim]
+    };
+    let (p, _) = dim_last(layout, dim);
+    Ok(match p.contiguous_range() {
+        Some(r) => (std::borrow::Cow::Borrowed(&v[r]), len),
+        None => (std::borrow::Cow::Owned(gather_layout(v, &p)?), len),
+    })
+}
+
+fn softmax_t<T: Float + Stored>(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    log: bool,
+) -> Result<HostStorage> {
+    let (rv, len) = rows(typed::<T>(h)?, layout, dim)?;
+    let n = rv.len();
+    let mut out = got(try_zeroed::<T>(n), n)?;
+    if len > 0 {
+        let mut since = 0;
+        for (r, o) in rv.chunks(len).zip(out.chunks_mut(len)) {
+            softmax_row(r, o, log);
+            since += len;
+            if since >= CHUNK {
+                since = 0;
+                poll()?;
+            }
+        }
+    }
+    Ok(T::wrap(unrows(out, &layout.shape, dim)?))
+}
+
+/// `outer x dim x inner` of a shape split at `dim` (a 0-dim shape is 1 x 1 x 1).
+fn split_at_dim(shape: &[usize], dim: usize) -> (usize, usize, usize) {
+    if shape.is_empty() {
+        return (1, 1, 1);
+    }
+    (
+        shape[..dim].iter().product(),
+        shape[dim],
+        shape[dim + 1..].iter().product(),
+    )
+}
+
+/// softmax (log_softmax when `log`) along `dim`: float32 through engine::numerics (ATen's
+/// vectorised kernels, bit for bit), the other floats row by row.
+pub fn softmax(h: &HostStorage, layout: &Layout, dim: usize, log: bool) -> Result<HostStorage> {
+    if h.dtype() == DType::Float32 {
+        let x = super::elementwise::to_dtype(h, layout, DType::Float32)?;
+        let x = typed::<f32>(&x)?;
+        let (outer, d, inner) = split_at_dim(&layout.shape, dim);
+        let mut out = got(try_zeroed::<f32>(x.len()), x.len())?;
+        if !x.is_empty() {
+            if log {
+                crate::engine::numerics::softmax::log_softmax_f32(x, &mut out, outer, d, inner);
+            } else {
+                crate::engine::numerics::softmax::softmax_f32(x, &mut out, outer, d, inner);
+            }
+        }
+        return Ok(HostStorage::F32(out));
+    }
+    let what = if log {
+        "log_softmax_lastdim_kernel_impl"
+    } else {
+        "softmax_lastdim_kernel_impl"
+    };
+    float_dispatch!(h.dtype(), what, softmax_t(h, layout, dim, log))
+}
+
+fn softmax_backward_t<T: Float + Stored>(
+    grad: &HostStorage,
+    out: &HostStorage,
+    shape: &[usize],
+    dim: usize,
+    log: bool,
+) -> Result<HostStorage> {
+    let l = Layout::contiguous(shape);
+    let (g, len) = rows(typed::<T>(grad)?, &l, dim)?;
+    let (y, _) = rows(typed::<T>(out)?, &l, dim)?;
+    let n = g.len();
+    let mut res = got(try_zeroed::<T>(n), n)?;
+    if len > 0 {
+        let f64m = T::DTYPE == DType::Float64;
+        for ((gr, yr), rr) in g.chunks(len).zip(y.chunks(len)).zip(res.chunks_mut(len)) {
+            if f64m {
+                if log {
+                    // grad - exp(out) * sum(grad)
+                    let s: f64 = gr.iter().map(|v| v.to_f64()).sum();
+                    for ((r, gv), yv) in rr.iter_mut().zip(gr).zip(yr) {
+                        *r = T::from_f64(gv.to_f64() - yv.to_f64().exp() * s);
+                    }
+                } else {
+                    // out * (grad - sum(grad * out))
+                    let d: f64 = gr
+                        .iter()
+                        .zip(yr)
+                        .map(|(a, b)| a.to_f64() * b.to_f64())
+                        .sum();
+                    for ((r, gv), yv) in rr.iter_mut().zip(gr).zip(yr) {
+                        *r = T::from_f64(yv.to_f64() * (gv.to_f64() - d));
+                    }
+                }
+            } else if log {
+                let mut s = 0f32;
+                for v in gr {
+                    s += v.to_f32();
+                }
+                for ((r, gv), yv) in rr.iter_mut().zip(gr).zip(yr) {
+                    *r = T::from_f32(gv.to_f32() - Float::exp(yv.to_f32()) * s);
+                }
+            } else {
+                let mut d = 0f32;
+                for (a, b) in gr.iter().zip(yr) {
+                    d += a.to_f32() * b.to_f32();
+                }
+                for ((r, gv), yv) in rr.iter_mut().zip(gr).zip(yr) {
+                    *r = T::from_f32(yv.to_f32() * (gv.to_f32() - d));
+                }
+            }
+        }
+    }
+    Ok(T::wrap(unrows(res, shape, dim)?))
+}
+
+/// The input gradient of softmax/log_softmax from the output and its gradient (both
+/// contiguous of `shape`).
+pub fn softmax_backward(
+    grad: &HostStorage,
+    out: &HostStorage,
+    shape: &[usize],
+    dim: usize,
+    log: bool,
+) -> Result<HostStorage> {
+    if let (HostStorage::F32(g), HostStorage::F32(y)) = (grad, out) {
+        let (outer, d, inner) = split_at_dim(shape, dim);
+        let mut gi = got(try_zeroed::<f32>(g.len()), g.len())?;
+        if !g.is_empty() {
+            if log {
+                crate::engine::numerics::softmax::log_softmax_backward_f32(
+                    g, y, &mut gi, outer, d, inner,
+                );
+            } else {
+                crate::engine::numerics::softmax::softmax_backward_f32(
+                    g, y, &mut gi, outer, d, inner,
+                );
+            }
+        }
+        return Ok(HostStorage::F32(gi));
+    }
+    float_dispatch!(
+        grad.dtype(),
+        "softmax_backward_data",
+        softmax_backward_t(grad, out, shape, dim, log)
+    )
+}
+
+// ----- nll_loss -----
+
+fn targets(t: &HostStorage) -> Result<Vec<i64>> {
+    Ok(match t {
+        HostStorage::I64(v) => v.clone(),
+        HostStorage::U8(v) => v.iter().map(|&x| x as i64).collect(),
+        other => return Err(super::elementwise::dtype_error(DType::Int64, other.dtype())),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn nll_t<T: Float + Stored>(
+    lp: &HostStorage,
+    n: usize,
+    c: usize,
+    target: &HostStorage,
+    weight: Option<&HostStorage>,
+    ignore: i64,
+    red: Reduction,
+) -> Result<Checked<HostStorage>> {
+    let lp = typed::<T>(lp)?;
+    let tv = targets(target)?;
+    let wv = weight.map(typed::<T>).transpose()?;
+    let mut bad = Vec::new();
+    let mut per = got(try_zeroed::<T>(n), n)?;
+    let (mut sum, mut total_w) = (0.0f64, 0.0f64);
+    for i in 0..n {
+        let t = tv[i];
+        if t == ignore {
+            continue;
+        }
+        if t < 0 || t >= c as i64 {
+            bad.push(i);
+            continue;
+        }
+        let w = wv.map(|w| w[t as usize].to_f64()).unwrap_or(1.0);
+        let l = T::from_f64(-lp[i * c + t as usize].to_f64() * w);
+        per[i] = l;
+        sum += l.to_f64();
+        total_w += w;
+    }
+    let value = match red {
+        Reduction::None => per,
+        Reduction::Sum => vec![T::from_f64(sum)],
+        Reduction::Mean => vec![if T::DTYPE == DType::Float64 {
+            T::from_f64(sum / total_w)
+        } else {
+            T::from_f32(sum as f32 / total_w as f32)
+        }],
+    };
+    Ok(Checked {
+        value: T::wrap(value),
+        bad,
+    })
+}
+
+/// nll_loss of `[n, c]` log-probabilities (contiguous) against `[n]` targets.
+#[allow(clippy::too_many_arguments)]
+pub fn nll_loss(
+    lp: &HostStorage,
+    n: usize,
+    c: usize,
+    target: &HostStorage,
+    weight: Option<&HostStorage>,
+    ignore: i64,
+    red: Reduction,
+) -> Result<Checked<HostStorage>> {
+    if let HostStorage::F32(x) = lp {
+        // float32: LossNLL.cpp's kernel (its 8-level cascade) when every target is valid; a
+        // bad target goes through the generic loop below, which lists them all
+        let tv = targets(target)?;
+        let valid = tv[..n]
+            .iter()
+            .all(|&t| t == ignore || (t >= 0 && t < c as i64));
+        let w = match weight {
+            Some(w) => Some(typed::<f32>(w)?),
+            None => None,
+        };
+        if valid {
+            use crate::engine::numerics::loss::{ClassShape, Reduction as R, nll_loss_f32};
+            let shape = ClassShape {
+                n,
+                c,
+                map: 1,
+                one_d: false,
+            };
+            let r = match red {
+                Reduction::None => R::None,
+                Reduction::Mean => R::Mean,
+                Reduction::Sum => R::Sum,
+            };
+            if let Ok(o) = nll_loss_f32(x, shape, &tv[..n], w, r, ignore) {
+                return Ok(Checked {
+                    value: HostStorage::F32(o.loss),
+                    bad: Vec::new(),
+                });
+            }
+        }
+    }
+    float_dispatch!(
+        lp.dtype(),
+        "nll_loss_out_frame",
+        nll_t(lp, n, c, target, weight, ignore, red)
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn nll_backward_t<T: Float + Stored>(
+    grad: &HostStorage,
+    n: usize,
+    c: usize,
+    target: &HostStorage,
+    weight: Option<&HostStorage>,
+    ignore: i64,
+    red: Reduction,
+) -> Result<HostStorage> {
+    let g = typed::<T>(grad)?;
+    let tv = targets(target)?;
+    let wv = weight.map(typed::<T>).transpose()?;
+    let w = |t: usize| wv.map(|w| w[t].to_f64()).unwrap_or(1.0);
+    let total: f64 = (0..n)
+        .filter(|&i| tv[i] != ignore && tv[i] >= 0 && (tv[i] as usize) < c)
+        .map(|i| w(tv[i] as usize))
+        .sum();
+    let mut d = got(try_zeroed::<T>(n * c), n * c)?;
+    let r = |x: f64| T::from_f64(x).to_f64();
+    for i in 0..n {
+        let t = tv[i];
+        if t == ignore || t < 0 || t as usize >= c {
+            continue;
+        }
+        let gi = match red {
+            Reduction::None => -g[i].to_f64(),
+            Reduction::Sum => -g[0].to_f64(),
+            Reduction::Mean => -r(g[0].to_f64() / r(total)),
+        };
+        d[i * c + t as usize] = T::from_f64(w(t as usize) * gi);
+    }
+    Ok(T::wrap(d))
+}
+
+/// The `[n, c]` input gradient of nll_loss.
+#[allow(clippy::too_many_arguments)]
+pub fn nll_loss_backward(
+    grad: &HostStorage,
+    n: usize,
+    c: usize,
+    target: &HostStorage,
+    weight: Option<&HostStorage>,
+    ignore: i64,
+    red: Reduction,
+    dtype: DType,
+) -> Result<HostStorage> {
+    float_dispatch!(
+        dtype,
+        "nll_loss_backward_out_frame",
+        nll_backward_t(grad, n, c, target, weight, ignore, red)
+    )
+}
+
+// ----- gathers -----
+
+fn index_values(index: &HostStorage) -> Result<Vec<i64>> {
+    Ok(match index {
+        HostStorage::I64(v) => v.clone(),
+        HostStorage::I32(v) => v.iter().map(|&x| x as i64).collect(),
+        other => return Err(super::elementwise::dtype_error(DType::Int64, other.dtype())),
+    })
+}
+
+fn index_select_t<T: Stored>(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    idx: &[i64],
+) -> Result<Checked<HostStorage>> {
+    let v = typed::<T>(h)?;
+    let contig;
+    let (src, l) = match layout.contiguous_range() {
+        Some(r) => (&v[r], Layout::contiguous(&layout.shape)),
+        None => {
+            contig = gather_layout(v, layout)?;
+            (&contig[..], Layout::contiguous(&layout.shape))
+        }
+    };
+    let nd = l.dims();
+    let size = if nd == 0 { 1 } else { l.shape[dim] };
+    let outer: usize = l.shape[..dim.min(nd)].iter().product();
+    let inner: usize = if nd > 0 {
+        l.shape[dim + 1..].iter().product()
+    } else {
+        1
+    };
+    let bad: Vec<usize> = idx
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| **i < 0 || **i >= size as i64)
+        .map(|(p, _)| p)
+        .collect();
+    let n = outer * idx.len() * inner;
+    let mut out = got(try_with_capacity(n), n)?;
+    if n > 0 {
+        for o in 0..outer {
+            for &i in idx {
+                if i < 0 || i >= size as i64 {
+                    out.resize(out.len() + inner, T::ZERO);
+                    continue;
+                }
+                let base = (o * size + i as usize) * inner;
+                out.extend_from_slice(&src[base..base + inner]);
+            }
+            poll()?;
+        }
+    }
+    Ok(Checked {
+        value: T::wrap(out),
+        bad,
+    })
+}
+
+/// Slices along `dim` picked by `index` (int64/int32, 1-D).
+pub fn index_select(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    index: &HostStorage,
+) -> Result<Checked<HostStorage>> {
+    let idx = index_values(index)?;
+    crate::dtype_dispatch!(h.dtype(), index_select_t(h, layout, dim, &idx))
+}
+
+fn gather_t<T: Stored>(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    idx: &[i64],
+    ishape: &[usize],
+) -> Result<Checked<HostStorage>> {
+    let v = typed::<T>(h)?;
+    let size = if layout.dims() == 0 {
+        1
+    } else {
+        layout.shape[dim]
+    } as i64;
+    let ist = crate::engine::layout::contiguous_strides(ishape);
+    let mut bad = Vec::new();
+    let mut out = got(try_with_capacity(idx.len()), idx.len())?;
+    for (k, &x) in idx.iter().enumerate() {
+        if x < 0 || x >= size {
+            bad.push(k);
+            out.push(T::ZERO);
+            continue;
+        }
+        let mut off = layout.offset;
+        let mut rem = k;
+        for d in 0..ishape.len() {
+            let c = rem / ist[d];
+            rem %= ist[d];
+            let c = if d == dim { x as usize } else { c };
+            off += c * layout.strides.get(d).copied().unwrap_or(0);
+        }
+        out.push(v.get(off).copied().unwrap_or(T::ZERO));
+        if k % CHUNK == CHUNK - 1 {
+            poll()?;
+        }
+    }
+    Ok(Checked {
+        value: T::wrap(out),
+        bad,
+    })
+}
+
+/// `out[...i...] = self[...index[...i...]...]` along `dim`.
+pub fn gather(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    index: &HostStorage,
+    index_shape: &[usize],
+) -> Result<Checked<HostStorage>> {
+    let idx = index_values(index)?;
+    crate::dtype_dispatch!(h.dtype(), gather_t(h, layout, dim, &idx, index_shape))
+}
+
+fn index_add_t<T: Stored + super::arith::Arith>(
+    src: &HostStorage,
+    shape: &[usize],
+    dim: usize,
+    idx: &[i64],
+) -> Result<HostStorage> {
+    let s = typed::<T>(src)?;
+    let total: usize = shape.iter().product();
+    let mut out = got(try_zeroed::<T>(total), total)?;
+    let nd = shape.len();
+    let size = if nd == 0 { 1 } else { shape[dim] };
+    let outer: usize = shape[..dim.min(nd)].iter().product();
+    let inner: usize = if nd > 0 {
+        shape[dim + 1..].iter().product()
+    } else {
+        1
+    };
+    for o in 0..outer {
+        for (p, &i) in idx.iter().enumerate() {
+            if i < 0 || i as usize >= size {
+                continue;
+            }
+            let from = (o * idx.len() + p) * inner;
+            let to = (o * size + i as usize) * inner;
+            for k in 0..inner {
+                out[to + k] = out[to + k].add(s[from + k]);
+            }
+        }
+        poll()?;
+    }
+    Ok(T::wrap(out))
+}
+
+/// Zeros of `shape` with the slices of `src` added along `dim` at `index`.
+pub fn index_add(
+    src: &HostStorage,
+    shape: &[usize],
+    dim: usize,
+    index: &HostStorage,
+) -> Result<HostStorage> {
+    let idx = index_values(index)?;
+    crate::dtype_dispatch!(src.dtype(), index_add_t(src, shape, dim, &idx))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn softmax_rows_sum_to_one_and_backward_matches_formula() {
+        let h = HostStorage::F32(vec![1.0, 2.0, 3.0, 1.0, 1.0, 1.0]);
+        let l = Layout::contiguous(&[2, 3]);
+        let s = softmax(&h, &l, 1, false).unwrap();
+        let v = typed::<f32>(&s).unwrap();
+        assert!((v[0] + v[1] + v[2] - 1.0).abs() < 1e-6);
+        assert_eq!(v[3], v[4]);
+        // along dim 0 of the same values
+        let s0 = softmax(&h, &l, 0, true).unwrap();
+        assert_eq!(typed::<f32>(&s0).unwrap().len(), 6);
+        let g = HostStorage::F32(vec![1.0; 6]);
+        let b = softmax_backward(&g, &s, &[2, 3], 1, false).unwrap();
+        assert!(typed::<f32>(&b).unwrap().iter().all(|x| x.abs() < 1e-6));
+        assert!(
+            softmax(
+                &HostStorage::I64(vec![1]),
+                &Layout::contiguous(&[1]),
+                0,
+                false
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn nll_and_gathers_report_bad_positions() {
+        let lp = HostStorage::F32(vec![-1.0, -2.0, -3.0, -4.0]);
+        let t = HostStorage::I64(vec![1, 5]);
+        let r = nll_loss(&lp, 2, 2, &t, None, -100, Reduction::None).unwrap();
+        assert_eq!(r.bad, vec![1]);
+        assert_eq!(typed::<f32>(&r.value).unwrap(), &[2.0, 0.0]);
+        let w = HostStorage::F32(vec![1.0, 2.0, 3.0]);
+        let sel = index_select(
+            &w,
+            &Layout::contiguous(&[3]),
+            0,
+            &HostStorage::I64(vec![2, 0, 7]),
+        )
+        .unwrap();
+        assert_eq!(sel.bad, vec![2]);
+        assert_eq!(typed::<f32>(&sel.value).unwrap(), &[3.0, 1.0, 0.0]);
+        let back = index_add(
+            &HostStorage::F32(vec![1.0, 1.0]),
+            &[3],
+            0,
+            &HostStorage::I64(vec![2, 2]),
+        )
+        .unwrap();
+        assert_eq!(typed::<f32>(&back).unwrap(), &[0.0, 0.0, 2.0]);
+        let m = HostStorage::F32(vec![1.0, 2.0, 3.0, 4.0]);
+        let g = gather(
+            &m,
+            &Layout::contiguous(&[2, 2]),
+            1,
+            &HostStorage::I64(vec![1, 0, 0, 0]),
+            &[2, 2],
+        )
+        .unwrap();
+        assert_eq!(typed::<f32>(&g.value).unwrap(), &[2.0, 1.0, 3.0, 3.0]);
+    }
+}

@@ -1,0 +1,176 @@
+//! The ops' vocabulary, shared by the front halves (`tensor/`) and the devices' back halves
+//! (`backend.rs`): which elementwise function, which loss reduction.
+
+use super::error::{EngineError, Result};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Rem,
+    Pow,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `&`, `|`, `^` (bitwise; logical on bool).
+    BitAnd,
+    BitOr,
+    BitXor,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+    Maximum,
+    Minimum,
+}
+
+impl BinaryOp {
+    pub fn name(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Add => "add",
+            Sub => "sub",
+            Mul => "mul",
+            Div => "div",
+            FloorDiv => "floor_divide",
+            Rem => "remainder",
+            Pow => "pow",
+            Eq => "eq",
+            Ne => "ne",
+            Lt => "lt",
+            Le => "le",
+            Gt => "gt",
+            Ge => "ge",
+            BitAnd => "bitwise_and",
+            BitOr => "bitwise_or",
+            BitXor => "bitwise_xor",
+            LogicalAnd => "logical_and",
+            LogicalOr => "logical_or",
+            LogicalXor => "logical_xor",
+            Maximum => "maximum",
+            Minimum => "minimum",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        use BinaryOp::*;
+        matches!(
+            self,
+            Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor
+        )
+    }
+    pub fn grad_fn(self) -> Option<&'static str> {
+        use BinaryOp::*;
+        Some(match self {
+            Add => "AddBackward0",
+            Sub => "SubBackward0",
+            Mul => "MulBackward0",
+            Div => "DivBackward0",
+            Pow => "PowBackward0",
+            Rem => "RemainderBackward0",
+            Maximum => "MaximumBackward0",
+            Minimum => "MinimumBackward0",
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Abs,
+    Exp,
+    Log,
+    Sqrt,
+    Sigmoid,
+    Tanh,
+    Relu,
+    Sin,
+    Cos,
+    Floor,
+    Ceil,
+    Round,
+    Sign,
+    Reciprocal,
+    LogicalNot,
+    /// `~`
+    BitNot,
+    IsNan,
+    IsFinite,
+}
+
+impl UnaryOp {
+    pub fn name(self) -> &'static str {
+        use UnaryOp::*;
+        match self {
+            Neg => "neg",
+            Abs => "abs",
+            Exp => "exp",
+            Log => "log",
+            Sqrt => "sqrt",
+            Sigmoid => "sigmoid",
+            Tanh => "tanh",
+            Relu => "relu",
+            Sin => "sin",
+            Cos => "cos",
+            Floor => "floor",
+            Ceil => "ceil",
+            Round => "round",
+            Sign => "sign",
+            Reciprocal => "reciprocal",
+            LogicalNot => "logical_not",
+            BitNot => "bitwise_not",
+            IsNan => "isnan",
+            IsFinite => "isfinite",
+        }
+    }
+    pub fn float_only(self) -> bool {
+        use UnaryOp::*;
+        matches!(
+            self,
+            Exp | Log | Sqrt | Sigmoid | Tanh | Sin | Cos | Reciprocal
+        )
+    }
+    pub fn grad_fn(self) -> Option<&'static str> {
+        use UnaryOp::*;
+        Some(match self {
+            Neg => "NegBackward0",
+            Abs => "AbsBackward0",
+            Exp => "ExpBackward0",
+            Log => "LogBackward0",
+            Sqrt => "SqrtBackward0",
+            Sigmoid => "SigmoidBackward0",
+            Tanh => "TanhBackward0",
+            Relu => "ReluBackward0",
+            Sin => "SinBackward0",
+            Cos => "CosBackward0",
+            Reciprocal => "ReciprocalBackward0",
+            _ => return None,
+        })
+    }
+}
+
+/// `reduction=` of the losses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduction {
+    None,
+    Mean,
+    Sum,
+}
+
+impl Reduction {
+    pub fn parse(s: &str) -> Result<Reduction> {
+        match s {
+            "none" => Ok(Reduction::None),
+            "mean" => Ok(Reduction::Mean),
+            "sum" => Ok(Reduction::Sum),
+            _ => Err(EngineError::value(format!(
+                "{s} is not a valid value for reduction"
+            ))),
+        }
+    }
+}
