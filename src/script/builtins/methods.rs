@@ -332,7 +332,15 @@ pub fn call_builtin_method(
             // String methods are linear scans at memory speed: a sixty-fourth of a unit of
             // work per byte keeps a loop of them on huge strings under the time limit.
             it.work((s.len() / 64) as u64)?;
-            str_method(it, s, name, args)
+            // `s.split()` of a 20 MB string makes ten million strings: when the result has
+            // taken the run past its memory budget it is dropped and this is MemoryError.
+            match str_method(it, s, name, args)? {
+                Some(v) if !crate::engine::hostmem::can_allocate(0) => {
+                    drop(v);
+                    Err(super::super::interp::memory_error())
+                }
+                r => Ok(r),
+            }
         }
         Value::List(l) => list_method(it, recv, l, name, args),
         Value::Dict(d) => dict_method(it, d, name, args),
@@ -522,6 +530,25 @@ fn str_method(
             let old = arg_str(&a[0], "replace", 1)?;
             let new = arg_str(&a[1], "replace", 2)?;
             let count = a.get(2).and_then(|c| c.as_int()).unwrap_or(-1);
+            // The result's length before it is built: past the string limit (or the run's
+            // memory budget) it is MemoryError, as CPython's failed allocation is, not an
+            // abort (`('x' * 10**7).replace('x', 'y' * 1000)` asked for 10 GB).
+            let found = if old.is_empty() {
+                s.chars().count() + 1
+            } else {
+                s.matches(old).count()
+            };
+            let found = if count < 0 {
+                found
+            } else {
+                found.min(count as usize)
+            };
+            let total = (found as u128) * (new.len() as u128) + s.len() as u128;
+            if total > MAX_STR as u128 {
+                return Err(PyException::new("MemoryError", ""));
+            }
+            budget_for::<u8>(total as usize)?;
+            it.work((total / 64) as u64)?;
             if count < 0 {
                 if old.is_empty() {
                     let mut out = String::from(new);

@@ -378,9 +378,24 @@ impl Interpreter {
     pub(crate) fn step(&mut self) -> PyResult<()> {
         self.steps += 1;
         if self.steps >= self.next_check {
-            return self.check_limits();
+            self.check_limits()?;
+            return self.check_budget();
         }
         Ok(())
+    }
+
+    /// MemoryError when the run holds more than its memory budget (engine::hostmem): growth
+    /// that no single allocation check saw (slice copies, `split` results, many small
+    /// objects) is caught here, every 1024 steps and at every work check, while the
+    /// budget's slack under `RLIMIT_AS` still has room. Not sticky: an `except MemoryError:`
+    /// that frees what it kept goes on.
+    #[cold]
+    fn check_budget(&mut self) -> PyResult<()> {
+        if crate::engine::hostmem::can_allocate(0) {
+            Ok(())
+        } else {
+            Err(memory_error())
+        }
     }
 
     /// Enforce the wall-time and cancel limits inside one long builtin operation
@@ -410,8 +425,9 @@ impl Interpreter {
         if r.is_err() {
             // Tripped: the next step checks again (and so on), as for the step limit.
             self.next_check = self.steps;
+            return r;
         }
-        r
+        self.check_budget()
     }
 
     /// Every 1024 steps: the limits. Once one is exceeded it stays exceeded (steps only grow,
