@@ -145,6 +145,37 @@ def main():
             "", None)
         row("MLP vs python3+torch", "skipped: torch is not installed for python3")
 
+    # Issue 15: one MLP 784-256-10 training step at batch 64 (forward, cross_entropy, backward,
+    # SGD step) on the CPU, timed inside the script (median of 10 steps) by cudatutor and, in
+    # the same run, by PyTorch with one thread (the engine uses one) and with its default.
+    train = ROOT / "benches" / "scripts" / "mlp_train.py"
+
+    def step_figures(cmd, env=None):
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        vals = {}
+        for line in r.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0].endswith("_ms"):
+                vals[parts[0]] = float(parts[1])
+        return vals
+
+    ours_t = step_figures([str(BIN), "run", str(train)])
+    if "step_ms" in ours_t:
+        row("MLP 784-256-10 train step (batch 64): cudatutor", f"{ours_t['step_ms']:.2f} ms")
+        ratio_bf = ours_t["backward_ms"] / max(ours_t["forward_ms"], 1e-9)
+        row("MLP train step: backward / forward (cudatutor)", f"{ratio_bf:.1f}x", "<= 3x",
+            ratio_bf <= 3)
+    else:
+        row("MLP 784-256-10 train step (batch 64): cudatutor", "failed")
+    if have_torch and "step_ms" in ours_t:
+        for label, extra in (("1 thread", {"OMP_NUM_THREADS": "1"}), ("default threads", {})):
+            th = step_figures([sys.executable, str(train)], env={**os.environ, **extra})
+            if "step_ms" in th:
+                ratio = ours_t["step_ms"] / th["step_ms"]
+                row(f"MLP train step: cudatutor / PyTorch CPU ({label})",
+                    f"{ratio:.2f}x ({ours_t['step_ms']:.2f} vs {th['step_ms']:.2f} ms)",
+                    "<= 1.5x", ratio <= 1.5)
+
     loop = "total = 0\nfor i in range(300000):\n    if i % 3 == 0:\n        total += i * 2\n    else:\n        total -= 1\nprint(total)\n"
     f = tmp / "loop.py"
     f.write_text(loop)

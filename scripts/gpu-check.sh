@@ -78,6 +78,18 @@ for backend in cuda emulated sim; do
   step "check-$backend" 90 "$BIN" check --all --solutions --backend "$backend"
 done
 
+log "B6 real PyTorch beside the engine: lesson solutions on --backend pytorch, tests/cuda diffs"
+# The machine's python3 has torch with CUDA: the runner's device-log matching (origin_line),
+# the memory counters and CUDA kernels' kinds are checked here only.
+step check-pytorch 150 "$BIN" check --all --solutions --backend pytorch --json
+for f in tests/cuda/*.py; do
+  n=$(basename "$f" .py)
+  timeout 60 "$BIN" run --backend pytorch --format json "$f" >"$OUT/run-pytorch-$n.json" 2>"$OUT/run-pytorch-$n.err"
+  echo "$n pytorch exit $?" >>"$OUT/runs.txt"
+  timeout 90 "$BIN" diff "$f" >"$OUT/diff-$n.txt" 2>&1
+  echo "$n diff exit $?" >>"$OUT/runs.txt"
+done
+
 log "B5 warm exercise run (goal: under 300 ms)"
 for backend in sim cuda; do
   "$BIN" run --backend "$backend" tests/cuda/alloc_small.py >/dev/null 2>&1

@@ -47,3 +47,16 @@ shot exercise "cudatutor lesson 3 — an exercise after a run"
 tmux send-keys -t "$SESSION" t
 sleep 0.3
 shot timeline "cudatutor lesson 3 — where the error happened vs where it was reported"
+
+tmux send-keys -t "$SESSION" m
+sleep 0.3
+shot memory "cudatutor lesson 3 — the allocator's counters over the script's lines"
+
+# The same exercise with CUDA_LAUNCH_BLOCKING=1: the launch itself reports, no gap.
+tmux send-keys -t "$SESSION" b
+wait_for "CUDA_LAUNCH_BLOCKING=1"
+tmux send-keys -t "$SESSION" r
+wait_for "line 6, in <module>"
+tmux send-keys -t "$SESSION" t
+sleep 0.3
+shot timeline-blocking "cudatutor lesson 3 — the timeline under CUDA_LAUNCH_BLOCKING=1"

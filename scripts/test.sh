@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, runnable alone on a fresh machine: installs what the tests need
-# (rustfmt/clippy components, tmux, the NVRTC wheel in a local venv), then runs every test.
+# (rustfmt/clippy components, tmux, the NVRTC wheel and CPU torch in local venvs), then runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +18,21 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 # NVRTC from PyPI in a repo-local venv: the kernel compile test needs it (no GPU needed).
 source scripts/nvrtc-env.sh
+
+# Real PyTorch for tests/pytorch_backend.rs (--backend pytorch, cudatutor diff): CPU use of the
+# PyPI wheel of torch 2.15.0 in a repo-local, gitignored venv (~5 GB installed; one time).
+# Present and at that version: no network, no pip, well under a second.
+torch_venv="$PWD/.venv-torch"
+torch_version_file() { ls "$torch_venv"/lib/python3*/site-packages/torch/version.py 2>/dev/null | head -1; }
+tv="$(torch_version_file || true)"
+if [ -z "$tv" ] || ! grep -q "^__version__ = '2\.15\.0" "$tv" \
+   || ! ls "$torch_venv"/lib/python3*/site-packages/numpy/__init__.py >/dev/null 2>&1; then
+  echo "test.sh: installing torch 2.15.0 and numpy from PyPI into $torch_venv (one time, ~5 GB)" >&2
+  [ -x "$torch_venv/bin/python" ] || python3 -m venv "$torch_venv"
+  "$torch_venv/bin/python" -m pip install --quiet --disable-pip-version-check "torch==2.15.0" numpy
+fi
+export CUDATUTOR_TEST_PYTHON="$torch_venv/bin/python"
+export CUDATUTOR_REQUIRE_PYTORCH=1
 
 cargo fmt --check
 cargo build --release --locked

@@ -17,7 +17,7 @@ use std::process::ExitCode;
     name = "cudatutor",
     version,
     about = "An interactive terminal tutorial: why PyTorch says `CUDA error: device-side assert triggered`, and what devices and memory really do",
-    long_about = "An interactive terminal tutorial for PyTorch learners.\n\nFive lessons (CUDA errors, devices, debugging device-side asserts, best practices, case studies) open in a pager. Run without arguments to continue where you stopped.",
+    long_about = "An interactive terminal tutorial for PyTorch learners.\n\nSix lessons (CUDA errors, devices, debugging device-side asserts, best practices, case studies, beyond the guide) open in a pager. Run without arguments to continue where you stopped.",
     after_help = "Examples:\n  cudatutor              continue where you stopped (lesson 1 the first time)\n  cudatutor lesson 3     open lesson 3 (or a lesson id such as device-asserts)\n  cudatutor list         list the lessons and your progress\n  cudatutor --lang zh    the lessons in Chinese"
 )]
 struct Cli {
@@ -37,21 +37,26 @@ struct Cli {
 #[derive(clap::Args, Clone)]
 struct EngineArgs {
     /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), the real kernels run
-    /// on the CPU (emulated), or cuda when usable.
+    /// on the CPU (emulated), or cuda when usable. `pytorch` runs the script on this machine's
+    /// own Python and PyTorch, UNSANDBOXED (never chosen by auto).
     #[arg(long, global = true, value_enum, default_value = "auto")]
     backend: BackendArg,
     /// Number of simulated GPUs (cuda:0 … cuda:N-1).
     #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     gpus: u32,
     /// Memory of each simulated GPU, e.g. 80GiB, 24GiB, 512MiB.
-    #[arg(long, global = true, default_value = "80GiB", value_parser = parse_size)]
+    #[arg(long, global = true, default_value = "80GiB", value_parser = parse_gpu_size)]
     gpu_memory: u64,
     /// Cap this process's GPU memory (for labs sharing one card); also CUDATUTOR_GPU_MEM_LIMIT.
-    #[arg(long, global = true, value_parser = parse_size, env = "CUDATUTOR_GPU_MEM_LIMIT")]
+    #[arg(long, global = true, value_parser = parse_gpu_size, env = "CUDATUTOR_GPU_MEM_LIMIT")]
     gpu_mem_limit: Option<u64>,
     /// Make every kernel launch synchronous, as CUDA_LAUNCH_BLOCKING=1 does.
     #[arg(long, global = true)]
     launch_blocking: bool,
+    /// The Python interpreter of `--backend pytorch` and `diff` [default: CUDATUTOR_PYTHON, else
+    /// python3].
+    #[arg(long, global = true, value_name = "PATH")]
+    python: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -60,10 +65,11 @@ enum BackendArg {
     Sim,
     Cuda,
     Emulated,
+    Pytorch,
 }
 
-fn parse_size(text: &str) -> Result<u64, String> {
-    cudatutor::commands::size::parse_size(text)
+fn parse_gpu_size(text: &str) -> Result<u64, String> {
+    cudatutor::commands::size::parse_gpu_size(text)
 }
 
 impl EngineArgs {
@@ -76,7 +82,9 @@ impl EngineArgs {
                 BackendArg::Sim => BackendChoice::Sim,
                 BackendArg::Cuda => BackendChoice::Cuda,
                 BackendArg::Emulated => BackendChoice::Emulated,
+                BackendArg::Pytorch => BackendChoice::Pytorch,
             },
+            python: self.python.clone(),
             gpus: self.gpus,
             gpu_memory: self.gpu_memory,
             mem_limit: self.gpu_mem_limit,
@@ -88,7 +96,7 @@ impl EngineArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Open one lesson: its number (1..5) or its id.
+    /// Open one lesson: its number (1..6) or its id.
     Lesson {
         /// A number such as 3, or an id such as device-asserts.
         which: String,
@@ -106,6 +114,21 @@ enum Command {
         /// Print the memory/timeline summary even when stderr is not a terminal.
         #[arg(long)]
         summary: bool,
+        /// The script's wall-clock limit in seconds (default 10); past it the run ends with
+        /// `TimeoutError: the script ran longer than N seconds`.
+        #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+        time_limit: Option<u64>,
+    },
+    /// Run a script on the engine and on real PyTorch (this machine's Python, unsandboxed) and
+    /// print what differs: stdout lines, exception type and message, reported and origin line,
+    /// exit status, memory counters. Exit 0 identical, 1 different, 2 when one side cannot run.
+    Diff {
+        /// The scripts (one resident PyTorch process serves them all); `-` reads one from stdin.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// text: the differences; json: one object per script (both reports, the differences).
+        #[arg(long, value_enum, default_value = "text")]
+        format: run_cmd::Format,
     },
     /// Grade saved work: run each exercise's saved code against its checks.
     /// Exit 0 when every attempted exercise passes, 1 otherwise.
@@ -253,6 +276,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             file,
             format,
             summary,
+            time_limit,
         }) => {
             let (source, name) = match run_cmd::read_script(file) {
                 Ok(s) => s,
@@ -268,11 +292,67 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let opts = RunOptions {
                 filename: name,
                 argv0: Some(file.display().to_string()),
+                max_wall: time_limit.map_or(opts.max_wall, std::time::Duration::from_secs),
                 ..opts
             };
             return Ok(ExitCode::from(run_cmd::execute(
                 &source, &opts, *format, *summary,
             )));
+        }
+        Some(Command::Diff { files, format }) => {
+            let opts = RunOptions {
+                backend: BackendChoice::Pytorch,
+                ..opts
+            };
+            if let Err(message) = cudatutor::run::backend_available(&opts) {
+                eprintln!("cudatutor: {message}");
+                return Ok(ExitCode::from(2));
+            }
+            let (mut differ, mut failed) = (0usize, 0usize);
+            for file in files {
+                let (source, name) = match run_cmd::read_script(file) {
+                    Ok(s) => s,
+                    Err(message) => {
+                        eprintln!("cudatutor: {message}");
+                        failed += 1;
+                        continue;
+                    }
+                };
+                let opts = RunOptions {
+                    filename: name,
+                    argv0: Some(file.display().to_string()),
+                    ..opts.clone()
+                };
+                let d = cudatutor::run::diff::diff_exercise(&source, None, &opts);
+                if d.pytorch_failed.is_some() {
+                    failed += 1;
+                } else if !d.identical() {
+                    differ += 1;
+                }
+                match format {
+                    run_cmd::Format::Json => emit(&format!("{}\n", serde_json::to_string(&d)?))?,
+                    run_cmd::Format::Text if files.len() > 1 => emit(&format!(
+                        "== {}\n{}",
+                        file.display(),
+                        cudatutor::run::diff::render(&d)
+                    ))?,
+                    run_cmd::Format::Text => emit(&cudatutor::run::diff::render(&d))?,
+                }
+            }
+            if files.len() > 1 && *format == run_cmd::Format::Text {
+                emit(&format!(
+                    "{} script(s): {} identical, {differ} different, {failed} not run on PyTorch\n",
+                    files.len(),
+                    files.len() - differ - failed
+                ))?;
+            }
+            return Ok(ExitCode::from(if failed > 0 {
+                2
+            } else if differ == 0 {
+                0
+            } else {
+                1
+            }));
         }
         Some(Command::New {
             what: NewCommand::Lesson { name, dir },
@@ -341,6 +421,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Doctor) => {
             let d = cudatutor::run::doctor::Diagnosis::gather();
             emit(&d.render())?;
+            emit(&cudatutor::run::doctor::render_python(&opts))?;
             Ok(if d.cuda_usable().is_ok() {
                 ExitCode::SUCCESS
             } else {
@@ -423,6 +504,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(
             Command::Run { .. }
+            | Command::Diff { .. }
             | Command::Lint { .. }
             | Command::New { .. }
             | Command::Worker

@@ -38,6 +38,20 @@ pub struct Progress {
     pub exercises: BTreeMap<String, ExerciseState>,
     /// Quiz answers, keyed by [`quiz_key`] (`lesson-id#n`, n counting quizzes from 1).
     pub quizzes: BTreeMap<String, QuizState>,
+    /// Where the learner was in each lesson, independent of the terminal's width and of the
+    /// cards' heights (which `scroll` depends on); `scroll` is kept for older versions.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub places: BTreeMap<String, Place>,
+    /// Per exercise id: the code a reset (or a restore) replaced, so it can be brought back.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub previous_code: BTreeMap<String, String>,
+    /// Per exercise id: the last run's report and the code it ran, so the output (and the
+    /// gutter marks) survive a restart.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub last_runs: BTreeMap<String, SavedRun>,
+    /// Per exercise id: how many hints the learner has revealed.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub hints: BTreeMap<String, usize>,
     /// The last check result of each exercise (by id), with the fingerprint of its code.
     pub checks: BTreeMap<String, CheckRecord>,
     /// Per exercise id: graded runs, hints revealed and when it first passed (for `report`).
@@ -67,6 +81,21 @@ impl ExerciseStats {
     pub fn time_to_pass(&self) -> Option<u64> {
         Some(self.passed_at?.saturating_sub(self.first_attempt_at?))
     }
+}
+
+/// A place in a lesson: a block of the Markdown source (its byte offset) and how many rendered
+/// lines into it, or a row inside a card.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Place {
+    /// Byte offset in the lesson body of the block at the top of the screen.
+    pub origin: usize,
+    /// Rendered lines into that block.
+    pub nth: usize,
+    /// When the top of the screen was inside a card: its position among the lesson's cards
+    /// and the row within it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<(usize, usize)>,
 }
 
 /// The learner's answer to one quiz: the first answer is the grade.
@@ -107,6 +136,14 @@ pub struct ExerciseState {
     /// [`Progress::passed`] (a flag that outlives the code it was earned with is how a ✓
     /// stayed after the code was broken again).
     pub passed: bool,
+}
+
+/// A run kept in progress: the code as it was and what the run reported.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SavedRun {
+    pub code: String,
+    pub report: crate::run::RunReport,
 }
 
 /// The result of the last run of an exercise's checks, for the code it ran.
@@ -224,6 +261,10 @@ struct OnDisk {
     scroll: BTreeMap<String, usize>,
     exercises: BTreeMap<String, ExerciseState>,
     quizzes: BTreeMap<String, QuizState>,
+    places: BTreeMap<String, Place>,
+    previous_code: BTreeMap<String, String>,
+    last_runs: BTreeMap<String, SavedRun>,
+    hints: BTreeMap<String, usize>,
     version: u32,
     sets: BTreeMap<String, Progress>,
 }
@@ -245,6 +286,10 @@ impl OnDisk {
                 scroll: self.scroll,
                 exercises: self.exercises,
                 quizzes: self.quizzes,
+                places: self.places,
+                previous_code: self.previous_code,
+                last_runs: self.last_runs,
+                hints: self.hints,
                 ..Progress::default()
             };
             if legacy != Progress::default() {
@@ -260,6 +305,73 @@ impl OnDisk {
 pub fn read_set(bytes: &[u8], set: &str) -> Result<Progress, String> {
     let disk: OnDisk = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
     Ok(disk.into_sets().remove(set).unwrap_or_default())
+}
+
+/// How long a save waits for another process's save to release the data folder.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Three-way merge of one lesson set, per entry: what this window changed since `base` (its
+/// load or last save) comes from `ours`, everything else from `theirs` (the file as it is on
+/// disk now, which another window may have saved since). Entries are per exercise (code, last
+/// run, replaced code, hints, check record), per quiz, per lesson (place, scroll): two windows
+/// editing different exercises keep both edits; the same exercise edited in both keeps the
+/// last save's. A quiz answered in both keeps the answer already on disk (the first is the
+/// grade).
+pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
+    fn entries<V: Clone + PartialEq>(
+        base: &BTreeMap<String, V>,
+        ours: &BTreeMap<String, V>,
+        theirs: &BTreeMap<String, V>,
+    ) -> BTreeMap<String, V> {
+        let mut out = theirs.clone();
+        for key in base.keys().chain(ours.keys()) {
+            match (base.get(key), ours.get(key)) {
+                (b, o) if b == o => {}
+                (_, Some(v)) => {
+                    out.insert(key.clone(), v.clone());
+                }
+                (_, None) => {
+                    out.remove(key);
+                }
+            }
+        }
+        out
+    }
+    // Destructured so that a field added to Progress cannot be forgotten here.
+    let Progress {
+        last_lesson,
+        scroll,
+        exercises,
+        quizzes,
+        places,
+        previous_code,
+        last_runs,
+        hints,
+        checks,
+        stats,
+    } = ours;
+    let mut quiz_answers = entries(&base.quizzes, quizzes, &theirs.quizzes);
+    for (key, answer) in &theirs.quizzes {
+        if !base.quizzes.contains_key(key) {
+            quiz_answers.insert(key.clone(), answer.clone());
+        }
+    }
+    Progress {
+        last_lesson: if *last_lesson != base.last_lesson {
+            last_lesson.clone()
+        } else {
+            theirs.last_lesson.clone()
+        },
+        scroll: entries(&base.scroll, scroll, &theirs.scroll),
+        exercises: entries(&base.exercises, exercises, &theirs.exercises),
+        quizzes: quiz_answers,
+        places: entries(&base.places, places, &theirs.places),
+        previous_code: entries(&base.previous_code, previous_code, &theirs.previous_code),
+        last_runs: entries(&base.last_runs, last_runs, &theirs.last_runs),
+        hints: entries(&base.hints, hints, &theirs.hints),
+        checks: entries(&base.checks, checks, &theirs.checks),
+        stats: entries(&base.stats, stats, &theirs.stats),
+    }
 }
 
 /// The lesson set key of a lesson folder: `dir:` and its canonical path, so the same folder
@@ -280,6 +392,10 @@ pub struct Store {
     /// Set when the file there could not be read nor moved aside: saving would destroy it, so
     /// saves refuse with this reason. Shared by clones (the pager holds one).
     blocked: Arc<Mutex<Option<String>>>,
+    /// This store's set as it was loaded or last saved: what a save compares the new progress
+    /// with, to tell this window's changes from another window's (see [`merge`]). None until
+    /// the first load: a save then writes the set as given. Shared by clones.
+    base: Arc<Mutex<Option<Progress>>>,
 }
 
 /// Loading never fails: the worst case is a fresh start plus a message saying why.
@@ -310,6 +426,7 @@ impl Store {
             dir: dir.into(),
             set: BUILTIN_SET.to_string(),
             blocked: Arc::default(),
+            base: Arc::default(),
         }
     }
 
@@ -341,6 +458,7 @@ impl Store {
         let path = self.path();
         let problem = match read_progress_file(&path) {
             Ok(None) => {
+                self.set_base(Progress::default());
                 return Loaded {
                     progress: Progress::default(),
                     warning: None,
@@ -348,6 +466,7 @@ impl Store {
             }
             Ok(Some(bytes)) => match read_set(&bytes, &self.set) {
                 Ok(progress) => {
+                    self.set_base(progress.clone());
                     return Loaded {
                         progress,
                         warning: None,
@@ -374,10 +493,15 @@ impl Store {
                 )
             }
         };
+        self.set_base(Progress::default());
         Loaded {
             progress: Progress::default(),
             warning: Some(warning),
         }
+    }
+
+    fn set_base(&self, progress: Progress) {
+        *self.base.lock().unwrap_or_else(|p| p.into_inner()) = Some(progress);
     }
 
     /// `progress.json.corrupt-<unix time>`, with `-2`, `-3`… when that name is taken, so an
@@ -450,17 +574,28 @@ impl Store {
     /// Atomic replace: write a unique temp file in the same folder, fsync it, rename it over
     /// the progress file, fsync the folder (so the rename itself survives a power cut). On any
     /// failure the old file is untouched and the temp file removed. Errors name the path.
+    ///
+    /// Read-modify-write under a lock: with the data folder locked (`flock`, so a killed
+    /// process never leaves it locked), the file is read again and this store's changes since
+    /// its load or last save are merged into what is there now ([`merge`]), so another
+    /// window's save in between (an edit of another exercise, another lesson set) is kept.
     pub fn save(&self, progress: &Progress) -> std::io::Result<()> {
         if let Some(reason) = self.blocked() {
             return Err(std::io::Error::other(reason));
         }
         let path = self.path();
         self.ensure_dir()?;
+        let _lock = self.lock_dir()?;
         let mut file = ProgressFile {
             version: FILE_VERSION,
             sets: self.other_sets(&path)?,
         };
-        file.sets.insert(self.set.clone(), progress.clone());
+        let base = self.base.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let merged = match (base, file.sets.remove(&self.set)) {
+            (Some(base), Some(theirs)) => merge(&base, progress, &theirs),
+            _ => progress.clone(),
+        };
+        file.sets.insert(self.set.clone(), merged);
         let json = serde_json::to_vec_pretty(&file).map_err(std::io::Error::other)?;
         let tmp = self.temp_path();
         let result = write_synced(&tmp, &json).and_then(|()| std::fs::rename(&tmp, &path));
@@ -469,7 +604,37 @@ impl Store {
             return Err(with_path(&path, e));
         }
         sync_dir(&self.dir);
+        self.set_base(progress.clone());
         Ok(())
+    }
+
+    /// Locks the data folder for one save (an exclusive `flock` on the folder itself: no lock
+    /// file to leave behind or to fail to create on a full disk). Another process saving holds
+    /// it for milliseconds; after [`LOCK_WAIT`] the save fails with a message naming the
+    /// folder (the pager keeps the edits and says so). A folder that cannot be opened is not
+    /// locked: the save itself then reports what is wrong with it.
+    fn lock_dir(&self) -> std::io::Result<Option<std::fs::File>> {
+        let Ok(dir) = std::fs::File::open(&self.dir) else {
+            return Ok(None);
+        };
+        let deadline = std::time::Instant::now() + LOCK_WAIT;
+        loop {
+            match dir.try_lock() {
+                Ok(()) => return Ok(Some(dir)),
+                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(std::io::Error::other(format!(
+                        "{}: another cudatutor has held this folder's lock for over {} s; not saving now",
+                        self.dir.display(),
+                        LOCK_WAIT.as_secs()
+                    )));
+                }
+                // A file system without locks: save as before, unlocked.
+                Err(std::fs::TryLockError::Error(_)) => return Ok(None),
+            }
+        }
     }
 
     /// The sets of the file as it is on disk now (another window or lesson folder may have
@@ -779,6 +944,110 @@ mod tests {
         assert!(e.contains("not saving over it"), "{e}");
         assert_eq!(std::fs::read(dir.join(FILE_NAME)).unwrap(), b"{ broken");
         assert!(files_named(&dir, TEMP_PREFIX).is_empty());
+    }
+
+    fn edit(p: &mut Progress, id: &str, code: &str) {
+        p.exercises.insert(
+            id.into(),
+            ExerciseState {
+                code: Some(code.into()),
+                passed: false,
+            },
+        );
+    }
+
+    /// Two windows on one data folder, each editing its own exercise: both edits are kept,
+    /// whatever the order of their saves, and later saves of either keep the other's.
+    #[test]
+    fn two_windows_editing_different_exercises_keep_both_edits() {
+        let dir = temp_dir("two-windows");
+        let (a, b) = (Store::at(&dir), Store::at(&dir));
+        let mut pa = a.load().progress;
+        let mut pb = b.load().progress;
+        edit(&mut pa, "ex-a", "a = 1");
+        a.save(&pa).unwrap();
+        edit(&mut pb, "ex-b", "b = 1");
+        b.save(&pb).unwrap();
+        edit(&mut pa, "ex-a", "a = 2");
+        pa.last_lesson = Some("from-a".into());
+        a.save(&pa).unwrap();
+        let on_disk = Store::at(&dir).load().progress;
+        assert_eq!(on_disk.exercises["ex-a"].code.as_deref(), Some("a = 2"));
+        assert_eq!(on_disk.exercises["ex-b"].code.as_deref(), Some("b = 1"));
+        assert_eq!(on_disk.last_lesson.as_deref(), Some("from-a"));
+        // B goes back to the starting code of its exercise: that removal is B's change.
+        pb.exercises.remove("ex-b");
+        b.save(&pb).unwrap();
+        let on_disk = Store::at(&dir).load().progress;
+        assert_eq!(on_disk.exercises["ex-a"].code.as_deref(), Some("a = 2"));
+        assert!(!on_disk.exercises.contains_key("ex-b"));
+        assert_eq!(
+            on_disk.last_lesson.as_deref(),
+            Some("from-a"),
+            "B did not move"
+        );
+    }
+
+    #[test]
+    fn the_same_exercise_keeps_the_last_save_and_a_quiz_its_first_answer() {
+        let base = Progress::default();
+        let mut ours = base.clone();
+        let mut theirs = base.clone();
+        edit(&mut ours, "e", "ours");
+        edit(&mut theirs, "e", "theirs");
+        let q = QuizState {
+            answer: 1,
+            correct: false,
+        };
+        theirs.quizzes.insert("l#1".into(), q.clone());
+        ours.quizzes.insert(
+            "l#1".into(),
+            QuizState {
+                answer: 2,
+                correct: true,
+            },
+        );
+        let m = merge(&base, &ours, &theirs);
+        assert_eq!(m.exercises["e"].code.as_deref(), Some("ours"));
+        assert_eq!(
+            m.quizzes["l#1"], q,
+            "the answer already on disk is the grade"
+        );
+        // Unchanged here: theirs wins.
+        let m = merge(&ours, &ours, &theirs);
+        assert_eq!(m.exercises["e"].code.as_deref(), Some("theirs"));
+    }
+
+    /// Concurrent saves from threads (each its own Store, as separate pagers are): the lock
+    /// makes each read-modify-write whole, so every writer's exercise is in the file.
+    #[test]
+    fn concurrent_saves_lose_no_exercise() {
+        let dir = temp_dir("concurrent");
+        std::fs::create_dir_all(&dir).unwrap();
+        let handles: Vec<_> = (0..8)
+            .map(|w| {
+                let dir = dir.clone();
+                std::thread::spawn(move || {
+                    let store = Store::at(&dir);
+                    let mut p = store.load().progress;
+                    for round in 0..10 {
+                        edit(&mut p, &format!("ex-{w}"), &format!("round {round}"));
+                        store.save(&p).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+        let p = Store::at(&dir).load().progress;
+        for w in 0..8 {
+            assert_eq!(
+                p.exercises[&format!("ex-{w}")].code.as_deref(),
+                Some("round 9"),
+                "writer {w}"
+            );
+        }
     }
 
     #[test]

@@ -63,7 +63,7 @@ fn all_solutions_saved_means_all_pass() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("24 passed, 0 failed, 0 not started"),
+        text.contains("28 passed, 0 failed, 0 not started"),
         "{text}"
     );
 }
@@ -103,7 +103,7 @@ fn nothing_saved_is_not_started_and_not_a_failure() {
     let out = cudatutor(&dir, &["check", "--all", "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let rows = json_lines(&out);
-    assert_eq!(rows.len(), 24);
+    assert_eq!(rows.len(), 28);
     assert!(rows.iter().all(|r| r["status"] == "not_started"));
 }
 
@@ -149,7 +149,7 @@ fn report_in_markdown_and_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["lessons"][0]["exercises_passed"], 3);
     assert_eq!(v["lessons"][0]["exercises_total"], 4);
-    assert_eq!(v["exercises"].as_array().unwrap().len(), 24);
+    assert_eq!(v["exercises"].as_array().unwrap().len(), 28);
 }
 
 #[test]
@@ -292,8 +292,8 @@ fn the_authoring_guide_example_passes_lint() {
 fn every_built_in_lesson_has_three_exercises_and_a_quiz_in_both_languages() {
     let en = Catalog::builtin(Lang::En).unwrap();
     let zh = Catalog::builtin(Lang::Zh).unwrap();
-    assert_eq!(en.lessons.len(), 5);
-    assert_eq!(zh.lessons.len(), 5);
+    assert_eq!(en.lessons.len(), 6);
+    assert_eq!(zh.lessons.len(), 6);
     for (e, z) in en.lessons.iter().zip(&zh.lessons) {
         assert_eq!(e.id, z.id);
         assert_eq!(z.lang, "zh", "{} is the Chinese lesson", z.source_name);
@@ -344,7 +344,7 @@ fn every_built_in_exercise_has_two_wrong_fixes_and_each_fails_its_checks() {
             }
         }
     }
-    assert!(wrong_runs >= 2 * 2 * 24, "{wrong_runs}");
+    assert!(wrong_runs >= 2 * 2 * 28, "{wrong_runs}");
 }
 
 /// The built-in English lesson holding exercise `id`, and the exercise.

@@ -379,7 +379,7 @@ fn every_format_of_the_builtin_lessons_is_valid() {
     consistent_github(&g);
     assert_eq!(g["status"], "fail");
     let tests = g["tests"].as_array().unwrap();
-    assert_eq!(tests.len(), 24, "one test per exercise");
+    assert_eq!(tests.len(), 28, "one test per exercise");
     let by_name = |n: &str| {
         tests
             .iter()
@@ -432,7 +432,7 @@ fn every_format_of_the_builtin_lessons_is_valid() {
         &["check", "--all", "--format", "gradescope"],
     ));
     validate_gradescope(&s).unwrap();
-    assert_eq!(s["tests"].as_array().unwrap().len(), 24);
+    assert_eq!(s["tests"].as_array().unwrap().len(), 28);
     let score: f64 = s["tests"]
         .as_array()
         .unwrap()

@@ -439,7 +439,7 @@ fn export_then_import_changes_nothing_and_edits_come_back() {
     let dir = root.join("hw");
     let out = run(&data, &["export", dir.to_str().unwrap()]);
     assert!(
-        text(&out).contains("wrote 24 exercise files"),
+        text(&out).contains("wrote 28 exercise files"),
         "{}",
         text(&out)
     );
@@ -464,7 +464,7 @@ fn export_then_import_changes_nothing_and_edits_come_back() {
     // Into the original folder: nothing changes.
     let out = run(&data, &["import", dir.to_str().unwrap()]);
     assert!(
-        text(&out).contains("0 exercise(s) updated, 24 unchanged"),
+        text(&out).contains("0 exercise(s) updated, 28 unchanged"),
         "{}",
         text(&out)
     );
@@ -486,7 +486,7 @@ fn export_then_import_changes_nothing_and_edits_come_back() {
     let out = run(&data, &["import", dir.to_str().unwrap()]);
     let said = text(&out);
     assert!(
-        said.contains("1 exercise(s) updated, 22 unchanged"),
+        said.contains("1 exercise(s) updated, 26 unchanged"),
         "{said}"
     );
     assert!(said.contains("stray.py: not an exercise"), "{said}");

@@ -169,7 +169,9 @@ fn deferred_assert_is_reported_at_the_sync_not_at_the_launch() {
     );
     assert!(
         err.trim_end()
-            .ends_with("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."),
+            .ends_with("For debugging consider passing CUDA_LAUNCH_BLOCKING=1")
+            && err.contains("torch.AcceleratorError: CUDA error: device-side assert triggered\nSearch for `cudaErrorAssert' in ")
+            && !err.contains("TORCH_USE_CUDA_DSA"),
         "{err}"
     );
     assert_eq!(out.status.code(), Some(1));
@@ -178,7 +180,7 @@ fn deferred_assert_is_reported_at_the_sync_not_at_the_launch() {
     assert_eq!(r["backend"], "sim");
     assert_eq!(r["modelled"], true);
     assert_eq!(r["ok"], false);
-    assert_eq!(r["error"]["type"], "RuntimeError");
+    assert_eq!(r["error"]["type"], "AcceleratorError");
     assert_eq!(r["error"]["line"], 8);
     assert_eq!(r["error"]["origin_line"], 5);
     let timeline = r["timeline"].as_array().unwrap();
@@ -323,4 +325,77 @@ memory in use. 200.00 MiB allowed; Of the allocated memory 120.00 MiB is allocat
     let bad = run(&["--gpu-mem-limit", "lots", "run", p.to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("`lots` is not a size"));
+}
+
+/// `run /dev/zero` and an endless stdin (`yes | cudatutor run -`) stop reading one byte past
+/// the 1 MB source limit: the run's SyntaxError, at once, in a few MB of memory (issue 20:
+/// both used to read 2.1 GB before the check).
+#[test]
+fn endless_sources_stop_at_the_source_limit() {
+    let want = "SyntaxError: source too long for cudatutor (over 1 MB)";
+    let t = std::time::Instant::now();
+    let out = run(&["run", "--backend", "sim", "/dev/zero"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().last(), Some(want), "{err}");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(t.elapsed() < std::time::Duration::from_secs(10));
+
+    let mut child = bin()
+        .args(["run", "--backend", "sim", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // `yes`: writes until the reader goes away (then EPIPE ends it).
+    let writer = std::thread::spawn(move || {
+        let line = b"y\n".repeat(4096);
+        let mut sent = 0u64;
+        while stdin.write_all(&line).is_ok() {
+            sent += line.len() as u64;
+            if sent > 64 << 20 {
+                break;
+            }
+        }
+        sent
+    });
+    let out = child.wait_with_output().unwrap();
+    let sent = writer.join().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().last(), Some(want), "{err}");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        sent < 8 << 20,
+        "the reader stopped early; {sent} bytes were written"
+    );
+}
+
+/// `--gpu-memory 18446744073709551615` is refused (memory counts are signed 64-bit in
+/// PyTorch; the total used to print as -1 and allocations wrapped).
+#[test]
+fn gpu_memory_past_the_bound_is_refused() {
+    let p = script("mem.py", "print(1)\n");
+    for big in ["18446744073709551615", "9223372036854775808", "2000TiB"] {
+        for flag in ["--gpu-memory", "--gpu-mem-limit"] {
+            let out = run(&["run", "--backend", "sim", flag, big, p.to_str().unwrap()]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{flag} {big}: {err}");
+            assert!(err.contains("at most 1PiB"), "{flag} {big}: {err}");
+        }
+    }
+    let out = run(&[
+        "run",
+        "--backend",
+        "sim",
+        "--gpu-memory",
+        "1TiB",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

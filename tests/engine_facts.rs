@@ -96,14 +96,16 @@ fn reductions_and_division() {
 #[test]
 fn randint_high_exclusive_and_sizes() {
     let rt = rt();
-    let r = rt.randint(0, 6, &[100000], None, Device::Cpu).unwrap();
+    let r = rt
+        .randint(0, 6, &[100000], None, Device::Cpu, None)
+        .unwrap();
     let m = rt.max_all(&r, true).unwrap();
     assert_eq!(rt.item(&m).unwrap(), Scalar::Int(5));
     let m = rt.max_all(&r, false).unwrap();
     assert_eq!(rt.item(&m).unwrap(), Scalar::Int(0));
-    let x = rt.randn(&[10], None, Device::Cpu).unwrap();
+    let x = rt.randn(&[10], None, Device::Cpu, None).unwrap();
     assert_eq!((x.element_size(), x.nbytes()), (4, 40));
-    let x = rt.randn(&[10, 5], None, Device::Cpu).unwrap();
+    let x = rt.randn(&[10, 5], None, Device::Cpu, None).unwrap();
     assert_eq!(
         cudatutor::engine::tensor::size_repr(x.shape()),
         "torch.Size([10, 5])"
@@ -115,12 +117,12 @@ fn randint_high_exclusive_and_sizes() {
 fn seeds_are_deterministic() {
     let a = rt();
     a.manual_seed(0);
-    let x = a.randn(&[5], None, Device::Cpu).unwrap();
+    let x = a.randn(&[5], None, Device::Cpu, None).unwrap();
     let b = rt();
     b.manual_seed(0);
-    let y = b.randn(&[5], None, Device::Cpu).unwrap();
+    let y = b.randn(&[5], None, Device::Cpu, None).unwrap();
     assert_eq!(x.values().unwrap(), y.values().unwrap());
-    let z = b.randn(&[5], None, Device::Cpu).unwrap();
+    let z = b.randn(&[5], None, Device::Cpu, None).unwrap();
     assert_ne!(x.values().unwrap(), z.values().unwrap());
 }
 
@@ -144,7 +146,7 @@ fn devices() {
     );
     let rt = rt();
     let x = rt
-        .randn(&[3], None, rt.resolve_device(&c).unwrap())
+        .randn(&[3], None, rt.resolve_device(&c).unwrap(), None)
         .unwrap();
     assert_eq!(x.device().spec(), c0);
     assert_ne!(x.device().spec(), c);
@@ -159,7 +161,7 @@ fn err(r: cudatutor::engine::Result<impl std::fmt::Debug>) -> (ErrorKind, String
 fn host_errors() {
     let rt = rt();
     let cpu = Device::Cpu;
-    let x = rt.randn(&[10, 5], None, cpu).unwrap();
+    let x = rt.randn(&[10, 5], None, cpu, None).unwrap();
     let t = rt
         .tensor(&i(&[0, 1, 2, 3, 4, 0, 1, 2, 3, 5]), vec![10], None, cpu)
         .unwrap();
@@ -174,13 +176,13 @@ fn host_errors() {
         err(rt.cross_entropy(&x, &t, None, -100, Reduction::Mean)),
         (ErrorKind::IndexError, "Target -1 is out of bounds.".into())
     );
-    let x3 = rt.randn(&[3, 4], None, cpu).unwrap();
+    let x3 = rt.randn(&[3, 4], None, cpu, None).unwrap();
     let t3 = rt.tensor(&i(&[0, 4, 1]), vec![3], None, cpu).unwrap();
     assert_eq!(
         err(rt.nll_loss(&x3, &t3, None, -100, Reduction::Mean)),
         (ErrorKind::IndexError, "Target 4 is out of bounds.".into())
     );
-    let t8 = rt.randint(0, 5, &[8], None, cpu).unwrap();
+    let t8 = rt.randint(0, 5, &[8], None, cpu, None).unwrap();
     assert_eq!(
         err(rt.cross_entropy(&x, &t8, None, -100, Reduction::Mean)),
         (
@@ -188,7 +190,7 @@ fn host_errors() {
             "Expected input batch_size (10) to match target batch_size (8).".into()
         )
     );
-    let tf = rt.randn(&[10], None, cpu).unwrap();
+    let tf = rt.randn(&[10], None, cpu, None).unwrap();
     assert_eq!(
         err(rt.cross_entropy(&x, &tf, None, -100, Reduction::Mean)),
         (
@@ -196,20 +198,20 @@ fn host_errors() {
             "expected target dtype to be Long or Byte, but got Float".into()
         )
     );
-    let inp = rt.randn(&[64, 100], None, cpu).unwrap();
-    let w = rt.randn(&[256, 784], None, cpu).unwrap();
-    let b = rt.randn(&[256], None, cpu).unwrap();
+    let inp = rt.randn(&[64, 100], None, cpu, None).unwrap();
+    let w = rt.randn(&[256, 784], None, cpu, None).unwrap();
+    let b = rt.randn(&[256], None, cpu, None).unwrap();
     assert_eq!(
         err(rt.linear(&inp, &w, Some(&b))).1,
         "addmm: mat1 and mat2 shapes cannot be multiplied (64x100 and 784x256)"
     );
-    let w2 = rt.randn(&[784, 256], None, cpu).unwrap();
+    let w2 = rt.randn(&[784, 256], None, cpu, None).unwrap();
     assert_eq!(
         err(rt.matmul(&inp, &w2)).1,
         "mm: mat1 and mat2 shapes cannot be multiplied (64x100 and 784x256)"
     );
-    let a = rt.randn(&[10], None, cpu).unwrap();
-    let b5 = rt.randn(&[5], None, cpu).unwrap();
+    let a = rt.randn(&[10], None, cpu, None).unwrap();
+    let b5 = rt.randn(&[5], None, cpu, None).unwrap();
     assert_eq!(
         err(rt.add(&a.clone().into(), &b5.clone().into())).1,
         "The size of tensor a (10) must match the size of tensor b (5) at non-singleton dimension 0"
@@ -219,7 +221,7 @@ fn host_errors() {
         err(rt.index_select(&b5, 0, &idx)),
         (ErrorKind::IndexError, "index out of range in self".into())
     );
-    let emb = rt.randn(&[10, 3], None, cpu).unwrap();
+    let emb = rt.randn(&[10, 3], None, cpu, None).unwrap();
     let idx10 = rt.tensor(&i(&[10]), vec![1], None, cpu).unwrap();
     assert_eq!(
         err(rt.embedding(&emb, &idx10)),
@@ -232,13 +234,13 @@ fn host_errors() {
             "index 7 is out of bounds for dimension 0 with size 5".into()
         )
     );
-    let mut g = rt.randn(&[3], None, cpu).unwrap();
+    let mut g = rt.randn(&[3], None, cpu, None).unwrap();
     g.set_requires_grad(true).unwrap();
     assert_eq!(
         err(rt.numpy(&g)).1,
         "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
     );
-    let c = rt.randn(&[3], None, Device::Cuda(0)).unwrap();
+    let c = rt.randn(&[3], None, Device::Cuda(0), None).unwrap();
     assert_eq!(
         err(rt.numpy(&c)),
         (
@@ -246,7 +248,7 @@ fn host_errors() {
             "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.".into()
         )
     );
-    let r3 = rt.randn(&[3], None, cpu).unwrap();
+    let r3 = rt.randn(&[3], None, cpu, None).unwrap();
     assert_eq!(
         err(rt.item(&r3)).1,
         "a Tensor with 3 elements cannot be converted to Scalar"
@@ -259,13 +261,13 @@ fn host_errors() {
         err(a.view(&[3, 3])).1,
         "shape '[3, 3]' is invalid for input of size 10"
     );
-    let m = rt.randn(&[2, 2], None, cpu).unwrap();
+    let m = rt.randn(&[2, 2], None, cpu, None).unwrap();
     let d = rt.ones(&[2, 2], Some(DType::Float64), cpu).unwrap();
     assert_eq!(
         err(rt.matmul(&m, &d)).1,
         "expected m1 and m2 to have the same dtype, but got: float != double"
     );
-    let meta = rt.randn(&[10], None, Device::Meta).unwrap();
+    let meta = rt.randn(&[10], None, Device::Meta, None).unwrap();
     assert_eq!(
         err(rt.add(&meta.into(), &a.clone().into())).1,
         "Tensor on device cpu is not on the expected device meta!"
@@ -283,9 +285,9 @@ fn host_errors() {
 #[test]
 fn linear_device_mismatch() {
     let rt = rt();
-    let w = rt.randn(&[4, 3], None, Device::Cuda(0)).unwrap();
-    let b = rt.randn(&[4], None, Device::Cuda(0)).unwrap();
-    let x = rt.randn(&[2, 3], None, Device::Cpu).unwrap();
+    let w = rt.randn(&[4, 3], None, Device::Cuda(0), None).unwrap();
+    let b = rt.randn(&[4], None, Device::Cuda(0), None).unwrap();
+    let x = rt.randn(&[2, 3], None, Device::Cpu, None).unwrap();
     assert_eq!(
         err(rt.linear(&x, &w, Some(&b))).1,
         "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)"
@@ -308,7 +310,7 @@ fn ignore_index_is_skipped_in_mean() {
 #[test]
 fn cuda_memory_counters() {
     let rt = rt();
-    let x = rt.randn(&[10], None, Device::Cuda(0)).unwrap();
+    let x = rt.randn(&[10], None, Device::Cuda(0), None).unwrap();
     assert_eq!(
         (rt.memory_allocated(0), rt.memory_reserved(0)),
         (512, 2097152)

@@ -375,7 +375,7 @@ fn phantom_tensors_count_memory_only() {
         ..RuntimeConfig::default()
     });
     let x = rt
-        .randn(&[1 << 13, 1 << 13, 4], None, Device::Cuda(0))
+        .randn(&[1 << 13, 1 << 13, 4], None, Device::Cuda(0), None)
         .unwrap(); // 1 GiB
     assert_eq!(rt.memory_allocated(0), 1 << 30);
     let y = rt.mul(&op(&x), &Scalar::Int(2).into()).unwrap();

@@ -103,7 +103,7 @@ fn scalars_empty_dtypes_bools() {
         show(&rt, &[-1.5, 10.25], vec![2], None, Device::Cpu),
         "tensor([-1.5000, 10.2500])"
     );
-    let m = rt.randn(&[10], None, Device::Meta).unwrap();
+    let m = rt.randn(&[10], None, Device::Meta, None).unwrap();
     assert_eq!(
         rt.repr(&m).unwrap(),
         "tensor(..., device='meta', size=(10,))"

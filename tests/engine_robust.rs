@@ -7,7 +7,7 @@ use cudatutor::engine::{
 };
 
 fn make(rt: &Runtime, shape: &[usize], dt: DType, dev: Device) -> Option<Tensor> {
-    let t = rt.randn(shape, None, dev).ok()?;
+    let t = rt.randn(shape, None, dev, None).ok()?;
     let t = rt.mul(&t.into(), &Scalar::Int(3).into()).ok()?;
     rt.to(&t, None, Some(dt), false, false, "to").ok()
 }
@@ -30,7 +30,7 @@ fn grid(poison: bool) {
         ..Default::default()
     });
     if poison {
-        let w = rt.randn(&[3, 2], None, Device::Cuda(0)).unwrap();
+        let w = rt.randn(&[3, 2], None, Device::Cuda(0), None).unwrap();
         let i = rt
             .tensor(&[Scalar::Int(9)], vec![1], None, Device::Cuda(0))
             .unwrap();
@@ -174,15 +174,15 @@ fn grid(poison: bool) {
             let _ = rt.inplace(BinaryOp::Add, a, &b.into());
             let _ = rt.copy_(a, b, "copy_");
             let _ = rt.fill_(a, Scalar::Float(1.5));
-            let _ = rt.random_(a, true, 0.0, 1.0);
+            let _ = rt.normal_(a, 0.0, 1.0, None);
         }
     }
     let _ = rt.synchronize(Some(0));
     let _ = rt.synchronize(Some(1));
-    let _ = rt.randperm(0, None, Device::Cpu);
+    let _ = rt.randperm(0, None, Device::Cpu, None);
     let _ = rt.arange(0.0, 1.0, 0.0, false, None, Device::Cpu);
     let _ = rt.linspace(0.0, 1.0, 0, None, Device::Cpu);
-    let _ = rt.randint(5, 5, &[3], None, Device::Cpu);
+    let _ = rt.randint(5, 5, &[3], None, Device::Cpu, None);
     let _ = rt.cat(&[], 0);
     let _ = rt.stack(&[], 0);
     let _ = rt.zeros(&[1 << 40], None, Device::Cuda(0));

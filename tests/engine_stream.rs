@@ -1,7 +1,7 @@
 //! The stream model: deferred device-side asserts, sticky errors, launch blocking, timing.
 
 use cudatutor::engine::dtype::Scalar;
-use cudatutor::engine::error::CUDA_ASSERT_MESSAGE;
+use cudatutor::engine::error::{CUDA_ASSERT_MESSAGE, CUDA_ASSERT_MESSAGE_BLOCKING};
 use cudatutor::engine::{Device, Operand, Reduction, Runtime, RuntimeConfig, Tensor};
 use std::rc::Rc;
 
@@ -15,7 +15,7 @@ fn script(rt: &Rc<Runtime>) -> Vec<(u32, Result<(), String>)> {
     let dev = Device::Cuda(0);
     let mut out = Vec::new();
     rt.set_line(1);
-    let x = rt.randn(&[10, 5], None, dev).unwrap();
+    let x = rt.randn(&[10, 5], None, dev, None).unwrap();
     rt.set_line(2);
     let t = targets(rt, &[0, 1, 2, 3, 4, 5, 0, 1, 2, 3], dev);
     rt.set_line(3);
@@ -77,7 +77,7 @@ fn launch_blocking_reports_at_the_origin() {
         ..Default::default()
     });
     let r = script(&rt);
-    assert_eq!(r, vec![(3, Err(CUDA_ASSERT_MESSAGE.to_string()))]);
+    assert_eq!(r, vec![(3, Err(CUDA_ASSERT_MESSAGE_BLOCKING.to_string()))]);
     let f = rt.cuda_failure().unwrap();
     assert_eq!((f.origin_line, f.reported_line), (3, Some(3)));
 }
@@ -87,7 +87,7 @@ fn a_late_cheap_op_notices_the_failure() {
     let rt = Runtime::new(RuntimeConfig::default());
     let dev = Device::Cuda(0);
     rt.set_line(1);
-    let x = rt.randn(&[4, 3], None, dev).unwrap();
+    let x = rt.randn(&[4, 3], None, dev, None).unwrap();
     let t = targets(&rt, &[0, 7, 1, 2], dev);
     rt.set_line(2);
     let _l = rt.nll_loss(&x, &t, None, -100, Reduction::Sum).unwrap();
@@ -111,7 +111,7 @@ fn a_late_cheap_op_notices_the_failure() {
 #[test]
 fn embedding_assert_on_cuda_and_cpu_error() {
     let rt = Runtime::new(RuntimeConfig::default());
-    let w = rt.randn(&[10, 3], None, Device::Cuda(0)).unwrap();
+    let w = rt.randn(&[10, 3], None, Device::Cuda(0), None).unwrap();
     let idx = targets(&rt, &[10], Device::Cuda(0));
     let out = rt.embedding(&w, &idx).unwrap();
     assert_eq!(out.shape(), &[1, 3]);
@@ -131,7 +131,7 @@ fn embedding_assert_on_cuda_and_cpu_error() {
 fn synchronize_and_memory_queries() {
     let rt = Runtime::new(RuntimeConfig::default());
     let dev = Device::Cuda(0);
-    let x = rt.randn(&[256, 256], None, dev).unwrap();
+    let x = rt.randn(&[256, 256], None, dev, None).unwrap();
     let y = rt.matmul(&x, &x).unwrap();
     let before = rt.host_us();
     let _ = rt.memory_allocated(0); // no sync
@@ -175,9 +175,16 @@ fn devices_must_match() {
 #[test]
 fn oom_after_assert_is_still_oom_and_timeline_converts() {
     let rt = Runtime::new(RuntimeConfig::default());
-    let x = rt.randn(&[10], None, Device::Cuda(0)).unwrap();
+    let x = rt.randn(&[10], None, Device::Cuda(0), None).unwrap();
     let tl = rt.timeline();
-    assert_eq!(tl.len(), 1);
+    assert_eq!(
+        tl.len(),
+        1,
+        "{:?}",
+        tl.iter()
+            .map(|e| (e.op.clone(), e.kind.name()))
+            .collect::<Vec<_>>()
+    );
     assert_eq!(
         (tl[0].op.as_str(), tl[0].kind.name(), tl[0].device),
         ("randn", "kernel", Some(0))

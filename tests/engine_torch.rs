@@ -215,7 +215,8 @@ fn host_errors() {
         (
             "import torch\nimport torch.nn as nn\nm = nn.Linear(3, 2).cuda()\nm(torch.randn(4, 3))",
             "RuntimeError",
-            "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)",
+            // PyTorch 2.15's per-argument wording (aten/src/ATen/core/adaption.cpp)
+            "Expected all tensors to be on the same device, but got mat1 is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_addmm)",
         ),
     ];
     for (src, ty, msg) in cases {
@@ -242,7 +243,8 @@ v = loss.item()
     let (o, e, rt) = run_with(src, RuntimeConfig::default());
     let e = e.expect("should raise");
     assert_eq!(o, "before item\n");
-    assert_eq!(e.type_name, "RuntimeError");
+    // PyTorch 2.8+: torch.AcceleratorError, a RuntimeError subclass
+    assert_eq!(e.type_name, "AcceleratorError");
     assert_eq!(e.message, cudatutor::engine::error::CUDA_ASSERT_MESSAGE);
     assert_eq!(e.line, Some(9));
     let f = rt.failure.clone().unwrap();

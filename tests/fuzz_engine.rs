@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 use cudatutor::engine::dtype::Scalar;
+use cudatutor::engine::interrupt::Interrupt;
 use cudatutor::engine::{
     BinaryOp, DType, Device, ErrorKind, Operand, Runtime, RuntimeConfig, Tensor, TensorIndex,
     UnaryOp,
@@ -21,8 +22,10 @@ const GIB: u64 = 1 << 30;
 
 /// A torch script on a fresh runtime with `cfg`, on a 256 MiB-stack thread as the runner
 /// uses; returns stdout and the final `Type: message` (None when it ran cleanly).
-fn torch_run(src: &str, cfg: RuntimeConfig) -> (String, Option<String>) {
+fn torch_run(src: &str, mut cfg: RuntimeConfig) -> (String, Option<String>) {
     let src = src.to_string();
+    // As a real run: the interpreter's 10 s limit also stops long kernels (run/session.rs).
+    cfg.interrupt.deadline = Some((Instant::now() + Duration::from_secs(10), Duration::from_secs(10)));
     std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(move || {
@@ -195,7 +198,7 @@ x = torch.empty(2**40, device='cuda')
 #[test]
 fn huge_products_and_broadcasts_allocate_no_huge_temporaries() {
     for src in [
-        // 6.4e10 multiply-adds: not computed (minutes of work), shape and memory modelled.
+        // 6.4e10 multiply-adds: computed, and stopped by the run's limit when they take longer.
         "a = torch.ones(4000, 4000)\nb = a @ a\nprint(b.shape)\n",
         "a = torch.ones(4000, 4000, device='cuda')\nb = torch.nn.functional.linear(a, a)\nprint(b.shape)\n",
         // A batch broadcast would copy 10^10 elements.
@@ -212,8 +215,11 @@ fn huge_products_and_broadcasts_allocate_no_huge_temporaries() {
             t.elapsed()
         );
         if let Some(e) = err {
+            // TimeoutError: the product was computed for real and ran past the run's limit
             assert!(
-                e.starts_with("OutOfMemoryError") || e.starts_with("RuntimeError"),
+                e.starts_with("OutOfMemoryError")
+                    || e.starts_with("RuntimeError")
+                    || e.starts_with("TimeoutError: the script ran longer than 10 seconds"),
                 "{src}: {e}"
             );
         } else {
@@ -328,6 +334,15 @@ fn run_ops(ops: &[Op]) {
         gpus: 2,
         gpu_memory: 80 << 30,
         host_mem_limit: Some(512 << 20),
+        // A run's time limit, as run/session.rs sets it: a sum over an expanded view of
+        // 3 x 2^40 elements is stopped by it (TimeoutError) instead of running for an hour.
+        interrupt: Interrupt {
+            cancel: None,
+            deadline: Some((
+                Instant::now() + Duration::from_secs(10),
+                Duration::from_secs(10),
+            )),
+        },
         ..RuntimeConfig::default()
     });
     let mut ts: Vec<Tensor> = Vec::new();
@@ -343,7 +358,7 @@ fn run_ops(ops: &[Op]) {
                     0 => rt.zeros(shape, dt, dev),
                     1 => rt.ones(shape, dt, dev),
                     2 => rt.empty(shape, dt, dev),
-                    _ => rt.randn(shape, dt, dev),
+                    _ => rt.randn(shape, dt, dev, None),
                 };
                 if let Ok(t) = &r
                     && let Device::Cuda(_) = dev

@@ -552,6 +552,140 @@ fn nest_src(layers: &[usize], atom: &str, reps: usize) -> String {
     format!("x = [1]\nt = (1,)\ndef f(a=0):\n    return a\ny = {open}{atom}{close}\n")
 }
 
+#[test]
+fn deep_iterator_and_generator_chains_are_recursion_errors() {
+    // CPython 3.11 crashes on these (its C iterators recurse unchecked); here they are
+    // RecursionError, and the chains are freed without deep recursion.
+    for wrap in [
+        "it = map(abs, it)",
+        "it = filter(None, it)",
+        "it = zip(it)",
+        "it = enumerate(it)",
+        "it = (x for x in it)",
+        "it = passthrough(it)",
+    ] {
+        let src = format!(
+            "def passthrough(i):\n    for x in i:\n        yield x\nit = iter([1, 2])\nfor _ in range(2 * 10**5):\n    {wrap}\nprint(list(it))\n"
+        );
+        let r = run_with(&src, &opts(Duration::from_secs(60)));
+        assert_eq!(
+            err(&r),
+            "RecursionError: maximum recursion depth exceeded",
+            "{wrap}"
+        );
+        let freed = format!(
+            "def passthrough(i):\n    for x in i:\n        yield x\nit = iter([1, 2])\nfor _ in range(2 * 10**5):\n    {wrap}\ndel it\nprint('freed')\n"
+        );
+        let r = run_with(&freed, &opts(Duration::from_secs(60)));
+        assert!(r.ok, "{wrap}: {:?}", r.error);
+        assert_eq!(r.stdout, "freed\n");
+    }
+}
+
+#[test]
+fn expensive_builtins_meet_the_wall_limit() {
+    // One statement that does millions of units of work (a sort, a search, a copy, a set
+    // build, a scan) in a loop: the wall limit binds inside the calls, not 1024 statements
+    // later.
+    for body in [
+        "ys = sorted(xs)",
+        "b = -1 in xs",
+        "y = xs[:]",
+        "s = set(xs)",
+        "n = xs.count(-1)",
+        "m = max(xs)",
+        "t = ','.join(strs)",
+    ] {
+        let src = format!(
+            "xs = list(range(10**6))\nstrs = [str(i) for i in range(10**5)]\nwhile True:\n    {body}\n"
+        );
+        let wall = Duration::from_secs(2);
+        let t = Instant::now();
+        let r = run_with(
+            &src,
+            &RunOptions {
+                max_steps: u64::MAX,
+                ..opts(wall)
+            },
+        );
+        let took = t.elapsed();
+        let e = err(&r);
+        assert!(
+            e.starts_with("TimeoutError: the script ran longer than 2 seconds"),
+            "{body}: {e}"
+        );
+        assert!(
+            took < wall + Duration::from_secs(3),
+            "{body}: stopped after {took:?}"
+        );
+    }
+}
+
+#[test]
+fn generators_under_limits_and_errors() {
+    for (src, want) in [
+        (
+            "def g():\n    while True:\n        yield 1\nfor _ in g():\n    pass\n",
+            "TimeoutError",
+        ),
+        (
+            "def g():\n    yield from g()\nnext(g())\n",
+            "RecursionError",
+        ),
+        (
+            "def g():\n    try:\n        yield 1\n    finally:\n        while True:\n            pass\nx = g()\nnext(x)\nx = None\n",
+            "TimeoutError",
+        ),
+        (
+            "g = (x for x in range(10**9))\nprint(sum(g))\n",
+            "TimeoutError",
+        ),
+        (
+            "def g():\n    x = yield\n    yield x\nv = g()\nnext(v)\nv.send(1)\nv.throw(KeyError('k'))\n",
+            "KeyError",
+        ),
+    ] {
+        let o = RunOptions {
+            max_steps: 200_000,
+            ..opts(Duration::from_secs(5))
+        };
+        let r = run_with(src, &o);
+        let e = err(&r);
+        assert!(e.starts_with(want), "{src}: {e}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Generators with random bodies (yield inside loops, try/finally, with, nested
+    /// generators, early close, send/throw, dropped half-way): always a value or a Python
+    /// error, never a crash.
+    #[test]
+    fn random_generator_bodies(parts in prop::collection::vec(prop::sample::select(vec![
+            "yield 1", "yield from range(2)", "x = yield", "return 5", "raise ValueError('v')",
+            "for i in range(3):\n        yield i", "try:\n        yield 2\n    finally:\n        yield 3",
+            "with ctx():\n        yield 4", "yield from inner()", "next(inner())",
+            "while True:\n        yield 0",
+        ]), 1..5),
+        driver in prop::sample::select(vec![
+            "print(list(islice(g(), 20)))", "x = g()\nnext(x)\nx = None",
+            "x = g()\nprint(next(x), x.send(7))", "x = g()\nnext(x)\nx.throw(KeyError('k'))",
+            "x = g()\nnext(x)\nx.close()", "print(sum(1 for _ in islice(g(), 50)))",
+        ])) {
+        let src = format!(
+            "from itertools import islice\nclass ctx:\n    def __enter__(self):\n        return self\n    def __exit__(self, *a):\n        return False\ndef inner():\n    yield 'a'\n    return 'b'\ndef g():\n    {}\n{}\n",
+            parts.join("\n    "),
+            driver
+        );
+        let o = RunOptions { max_steps: 100_000, ..opts(Duration::from_secs(5)) };
+        let r = run_with(&src, &o);
+        if let Some(e) = &r.error {
+            prop_assert!(!e.type_name.is_empty(), "{e:?}");
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
 

@@ -4,8 +4,8 @@
 //! `tick` and a draw, as `ui::run`'s event loop does) at random terminal sizes from 0x0 up,
 //! over every built-in lesson in both languages, with exercises really run (the sim engine
 //! through the default runner). Invariants: nothing panics, every frame draws, the editor
-//! cursor stays inside its buffer, the lesson index stays in range, runs finish, and Esc
-//! from any state ends the loop.
+//! cursor stays inside its buffer, the lesson index stays in range, the focus is only ever on a
+//! card on screen, runs finish, Esc never quits and Ctrl-q (then y when it asks) always does.
 
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -52,6 +52,11 @@ fn app(lang: Lang, lesson: usize, color: bool) -> App {
 }
 
 fn draw(app: &App, (w, h): (u16, u16)) {
+    assert_eq!(
+        (app.size().width, app.size().height),
+        (w, h),
+        "the App knows the size it is drawn at"
+    );
     let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     terminal
         .draw(|f| f.render_widget(app, f.area()))
@@ -59,11 +64,19 @@ fn draw(app: &App, (w, h): (u16, u16)) {
 }
 
 fn invariants(app: &App) {
-    assert!(app.current < app.catalog.lessons.len().max(1));
-    for (id, card) in &app.cards {
-        let lines = card.editor.lines();
-        let c = card.editor.cursor();
-        let (row, col) = (c.0, c.1);
+    assert!(app.pager.current < app.catalog.lessons.len().max(1));
+    // A key acts only on a card on screen: the focus is never on a card out of view.
+    if let Some(index) = app.focus() {
+        let layout = app.layout();
+        assert!(
+            layout.too_small || layout.card_on_screen(index, app.pager.scroll),
+            "card {index} focused but not on screen (scroll {})",
+            app.pager.scroll
+        );
+    }
+    for (id, card) in &app.deck.cards {
+        let lines = card.lines();
+        let (row, col) = card.cursor();
         assert!(
             row < lines.len().max(1),
             "{id}: cursor row {row} of {}",
@@ -134,6 +147,7 @@ fn event() -> impl Strategy<Value = Event> {
 
 /// One session as `ui::run` drives it; returns how many events it took before quitting.
 fn session(app: &mut App, events: &[Event], mut size: (u16, u16)) -> usize {
+    app.handle_event(&Event::Resize(size.0, size.1));
     draw(app, size);
     for (i, ev) in events.iter().enumerate() {
         if let Event::Resize(w, h) = ev {
@@ -182,16 +196,24 @@ proptest! {
         let used = session(&mut app, &events, size);
         prop_assert!(used <= events.len());
         if !app.quit {
-            // Esc backs out of whatever is open (editor, card, search, help, a confirm) and
-            // then leaves: the event loop ends.
+            // Esc backs out of whatever is open (editor, card, search, help, a question) and
+            // never quits.
             let esc = Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
             for _ in 0..8 {
                 session(&mut app, std::slice::from_ref(&esc), size);
-                if app.quit {
-                    break;
-                }
+                prop_assert!(!app.quit, "Esc quit");
             }
-            prop_assert!(app.quit, "Esc x8 did not quit (mode {:?}, editing {}, focus {:?})", app.mode, app.editing, app.focus);
+            prop_assert_eq!(app.overlay.clone(), cudatutor::ui::Overlay::None);
+            prop_assert!(!app.editing());
+            // Ctrl-q always leaves, after a yes when it asks (a run going, work unsaved).
+            let quit = Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL));
+            let yes = Event::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
+            session(&mut app, std::slice::from_ref(&quit), size);
+            if !app.quit {
+                prop_assert!(app.confirm.is_some(), "Ctrl-q neither quit nor asked");
+                session(&mut app, std::slice::from_ref(&yes), size);
+            }
+            prop_assert!(app.quit, "Ctrl-q, y did not quit");
         }
     }
 }
@@ -214,8 +236,9 @@ fn every_exercise_focused_edited_and_run() {
                     key(KeyCode::Char('h')),
                     key(KeyCode::F(2)),
                     key(KeyCode::Char('s')),
+                    key(KeyCode::Char('y')),
                     key(KeyCode::Enter),
-                    key(KeyCode::End),
+                    Event::Key(KeyEvent::new(KeyCode::End, KeyModifiers::CONTROL)),
                     key(KeyCode::Enter),
                     Event::Paste("s = 'x' * 10**10\n".into()),
                     key(KeyCode::F(5)),
@@ -233,7 +256,7 @@ fn every_exercise_focused_edited_and_run() {
             let used = session(&mut app, &events, (100, 30));
             assert_eq!(used, events.len(), "lesson {lesson} quit early");
             for id in app.catalog.lessons[lesson].exercises.iter().map(|e| &e.id) {
-                let card = &app.cards[id];
+                let card = &app.deck.cards[id];
                 if let Some(r) = &card.report {
                     reports += 1;
                     // The pasted line raises MemoryError, a clean Python error.

@@ -166,10 +166,10 @@ fn a_check_that_raises_names_the_learners_line_or_variable() {
     assert!(!raised.is_empty(), "{:?}", messages(&r));
     for c in &raised {
         let error = c.error.as_deref().unwrap();
-        assert_eq!(error, "your line 11 raised TypeError: two labels", "{c:?}");
+        assert_eq!(error, "your line 12 raised TypeError: two labels", "{c:?}");
         let message = c.message.as_deref().unwrap();
         assert!(
-            message.ends_with(" — your line 11 raised TypeError: two labels"),
+            message.ends_with(" — your line 12 raised TypeError: two labels"),
             "{message}"
         );
         assert!(

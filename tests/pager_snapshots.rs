@@ -19,9 +19,11 @@ fn app() -> App {
     )
 }
 
-fn draw(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
+/// The terminal is `width` x `height` (as the event loop tells the App), then a frame.
+fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    app.handle_event(&Event::Resize(width, height));
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
+    terminal.draw(|f| f.render_widget(&*app, f.area())).unwrap();
     terminal
 }
 
@@ -38,37 +40,37 @@ fn keys(app: &mut App, keys: &str) {
 
 #[test]
 fn toc_open_80x24() {
-    let app = app();
-    insta::assert_snapshot!(draw(&app, 80, 24).backend());
+    let mut app = app();
+    insta::assert_snapshot!(draw(&mut app, 80, 24).backend());
 }
 
 #[test]
 fn toc_closed_80x24() {
     let mut app = app();
     keys(&mut app, "t");
-    insta::assert_snapshot!(draw(&app, 80, 24).backend());
+    insta::assert_snapshot!(draw(&mut app, 80, 24).backend());
 }
 
 #[test]
 fn table_120x40() {
-    let app = app();
-    insta::assert_snapshot!(draw(&app, 120, 40).backend());
+    let mut app = app();
+    insta::assert_snapshot!(draw(&mut app, 120, 40).backend());
 }
 
 #[test]
 fn help_overlay_80x24() {
     let mut app = app();
-    draw(&app, 80, 24);
+    draw(&mut app, 80, 24);
     keys(&mut app, "?");
-    insta::assert_snapshot!(draw(&app, 80, 24).backend());
+    insta::assert_snapshot!(draw(&mut app, 80, 24).backend());
 }
 
 #[test]
 fn search_hit_80x24() {
     let mut app = app();
-    draw(&app, 80, 24);
+    draw(&mut app, 80, 24);
     keys(&mut app, "/device\n");
-    let terminal = draw(&app, 80, 24);
+    let terminal = draw(&mut app, 80, 24);
     insta::assert_snapshot!(terminal.backend());
     // The footer reports the hit count and the view moved to show the first hit.
     let screen = format!("{}", terminal.backend());
@@ -79,13 +81,13 @@ fn search_hit_80x24() {
 fn second_lesson_120x40() {
     let mut app = app();
     keys(&mut app, "n");
-    insta::assert_snapshot!(draw(&app, 120, 40).backend());
+    insta::assert_snapshot!(draw(&mut app, 120, 40).backend());
 }
 
 #[test]
 fn small_40x12_and_tiny_sizes_draw_without_panic() {
     let mut app = app();
-    insta::assert_snapshot!(draw(&app, 40, 12).backend());
+    insta::assert_snapshot!(draw(&mut app, 40, 12).backend());
     for (w, h) in [
         (1, 1),
         (5, 2),
@@ -95,36 +97,36 @@ fn small_40x12_and_tiny_sizes_draw_without_panic() {
         (300, 3),
         (3, 300),
     ] {
-        draw(&app, w, h);
+        draw(&mut app, w, h);
         keys(&mut app, "jGg?\u{1b}/x\nnp");
-        draw(&app, w, h);
+        draw(&mut app, w, h);
     }
 }
 
 #[test]
 fn scrolling_keys_move_and_clamp() {
     let mut app = app();
-    draw(&app, 80, 24);
+    draw(&mut app, 80, 24);
     keys(&mut app, "jjj");
-    assert_eq!(app.scroll, 3);
+    assert_eq!(app.pager.scroll, 3);
     keys(&mut app, "kkkkk");
-    assert_eq!(app.scroll, 0);
+    assert_eq!(app.pager.scroll, 0);
     keys(&mut app, "G");
-    let bottom = app.scroll;
-    assert_eq!(bottom, app.max_scroll());
+    let bottom = app.pager.scroll;
+    assert_eq!(bottom, app.layout().max_scroll());
     assert!(bottom > 0);
     keys(&mut app, "j");
-    assert_eq!(app.scroll, bottom, "cannot scroll past the end");
+    assert_eq!(app.pager.scroll, bottom, "cannot scroll past the end");
     keys(&mut app, "g");
-    assert_eq!(app.scroll, 0);
+    assert_eq!(app.pager.scroll, 0);
 }
 
 #[test]
 fn search_hits_are_highlighted_even_without_colour() {
     let mut app = app();
-    draw(&app, 80, 24);
+    draw(&mut app, 80, 24);
     keys(&mut app, "/GPU tensor\n");
-    let terminal = draw(&app, 80, 24);
+    let terminal = draw(&mut app, 80, 24);
     let buf = terminal.backend().buffer();
     let screen: Vec<String> = (0..24)
         .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())

@@ -35,7 +35,7 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
 
     t.type_text(&format!("{bin} --lang en lesson 3"));
     t.send(&["Enter"]);
-    let first = t.wait_for(&format!("3/5 {title}"));
+    let first = t.wait_for(&format!("3/6 {title}"));
     assert_eq!(
         t.query("#{alternate_on}"),
         "1",
@@ -55,16 +55,16 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
 
     // Help overlay.
     t.send(&["?"]);
-    t.wait_for("next / previous lesson");
+    t.wait_for("previous lesson");
     t.send(&["Escape"]);
-    t.wait_until("help to close", |s| !s.contains("next / previous lesson"));
+    t.wait_until("help to close", |s| !s.contains("previous lesson"));
 
     t.send(&["q"]);
     let after = t.wait_until("the shell prompt after quitting", |s| {
         s.matches("TMUX-TEST-PROMPT$").count() >= 2
     });
     assert!(
-        !after.contains(&format!("3/5 {title}")),
+        !after.contains(&format!("3/6 {title}")),
         "the pager's screen is gone:\n{after}"
     );
     assert_eq!(t.query("#{alternate_on}"), "0", "back on the main screen");
@@ -99,10 +99,10 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
     );
     t.type_text(&format!("clear; {bin} --lang en"));
     t.send(&["Enter"]);
-    t.wait_for(&format!("3/5 {title}"));
+    t.wait_for(&format!("3/6 {title}"));
     t.send(&["q"]);
     t.wait_until("the prompt again", |s| {
-        s.contains("TMUX-TEST-PROMPT$") && !s.contains(&format!("3/5 {title}"))
+        s.contains("TMUX-TEST-PROMPT$") && !s.contains(&format!("3/6 {title}"))
     });
 }
 
@@ -115,7 +115,7 @@ fn terminal_is_restored_after_a_panic_in_the_ui() {
         "CUDATUTOR_TEST_PANIC_KEY=Z {bin} --lang en lesson 1; echo EXIT=$?"
     ));
     t.send(&["Enter"]);
-    t.wait_for("1/5");
+    t.wait_for("1/6");
     t.send(&["Z"]);
     let after = t.wait_for("EXIT=");
     assert!(
@@ -142,14 +142,14 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     let t = e2e_shell("exercise", &data);
     t.type_text(&format!("{bin} --lang en --backend sim lesson 3"));
     t.send(&["Enter"]);
-    t.wait_for("3/5");
+    t.wait_for("3/6");
     t.send(&["Tab"]);
     t.wait_for("Exercise l3-one-based");
 
     // The starting code: the assert fires in cross_entropy (line 6) and is reported at
     // loss.item() (line 7).
     t.send(&["r"]);
-    let failed = t.wait_for("RuntimeError: CUDA error: device-side assert triggered");
+    let failed = t.wait_for("torch.AcceleratorError: CUDA error: device-side assert");
     assert!(failed.contains("7 the error was reported here"), "{failed}");
     assert!(
         failed.contains("6 this line launched the failing kernel"),
@@ -208,7 +208,7 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     // Reopen: the edit and the ✓ are still there.
     t.type_text(&format!("clear; {bin} --lang en lesson 3"));
     t.send(&["Enter"]);
-    t.wait_for("3/5");
+    t.wait_for("3/6");
     t.send(&["Tab"]);
     let reopened = t.wait_for("labels = labels - 1");
     assert!(reopened.contains("✓ l3-one-based"), "{reopened}");
@@ -226,19 +226,18 @@ fn terminal_is_restored_after_sigterm_and_sigint() {
         let t = e2e_shell(&format!("signal-{signal}"), &data);
         t.type_text(&format!("{bin} --lang en lesson 2 & sleep 0.3; fg"));
         t.send(&["Enter"]);
-        t.wait_for("2/5");
+        t.wait_for("2/6");
         assert_eq!(t.query("#{alternate_on}"), "1");
-        let kill = Command::new("pkill")
-            .args([
-                &format!("-{signal}"),
-                "-f",
-                &format!("{bin} --lang en lesson 2"),
-            ])
+        // This pager only, by its pid: `pkill -f` on the command line also hit the pagers
+        // of the other tests running at the same time (they quit as if signalled).
+        let pid = pager_pid(&t);
+        let kill = Command::new("kill")
+            .args(["-s", signal, &pid])
             .status()
             .unwrap();
         assert!(kill.success(), "the pager process was found");
         t.wait_until("the shell prompt after the signal", |s| {
-            s.matches("TMUX-TEST-PROMPT$").count() >= 2 && !s.contains("2/5")
+            s.matches("TMUX-TEST-PROMPT$").count() >= 2 && !s.contains("2/6")
         });
         assert_eq!(
             t.query("#{alternate_on}"),
@@ -290,7 +289,7 @@ fn pager_exits_and_saves_when_its_terminal_goes_away() {
         // exec: the pane's process is the pager itself, so its pid is the pane's.
         t.type_text(&format!("exec {wrapper}{bin} --lang en lesson 2"));
         t.send(&["Enter"]);
-        t.wait_for("2/5");
+        t.wait_for("2/6");
         let pid = t.query("#{pane_pid}");
         if case == "no-sighup" {
             let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
@@ -324,4 +323,417 @@ fn pager_exits_and_saves_when_its_terminal_goes_away() {
             "{case}: place saved: {saved}"
         );
     }
+}
+
+// ----- Issue 18 in a real terminal -----
+
+fn deck_dir() -> String {
+    format!("{}/tests/fixtures/lessons/deck", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shell prompt is back (the pager ended) or not.
+fn pager_gone(screen: &str) -> bool {
+    screen.matches("TMUX-TEST-PROMPT$").count() >= 2
+}
+
+/// Esc from the editor, the card and the pager, and Ctrl-c in the editor, never quit; a card
+/// scrolled out of view takes no key (x asks nothing); q quits.
+#[test]
+fn esc_and_ctrl_c_never_quit_and_keys_act_only_on_what_is_seen() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("issue18-keys");
+    let t = e2e_shell("issue18-keys", &data);
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim --lessons {}",
+        deck_dir()
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("1/1 Two cards and a quiz");
+    t.send(&["Tab"]);
+    t.wait_for("Enter edit");
+    t.send(&["Enter"]);
+    t.wait_for("✎ editing");
+    t.send(&["C-c"]);
+    for _ in 0..3 {
+        sleep(Duration::from_millis(150));
+        t.send(&["Escape"]);
+    }
+    sleep(Duration::from_millis(300));
+    let screen = t.wait_for("Two cards and a quiz");
+    assert!(!pager_gone(&screen), "Esc or Ctrl-c quit:\n{screen}");
+    // Focus the first card, scroll it away, press x: nothing is asked.
+    t.send(&["Tab"]);
+    t.wait_for("Exercise deck-counters");
+    for _ in 0..40 {
+        t.send(&["j"]);
+    }
+    t.wait_until("the card to leave", |s| {
+        !s.contains("Exercise deck-counters")
+    });
+    t.send(&["x"]);
+    sleep(Duration::from_millis(300));
+    let screen = t.screen();
+    assert!(!screen.contains("starting code?"), "{screen}");
+    t.send(&["q"]);
+    t.wait_until("the shell prompt", pager_gone);
+}
+
+/// Ctrl-c during a long tensor loop: the run stops (or the pager stops waiting for it) and the
+/// footer says so, with no "cancelling…" left.
+#[test]
+fn ctrl_c_stops_a_long_run_and_the_footer_tells_the_truth() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("issue18-cancel");
+    let lessons = data.join("lessons");
+    std::fs::create_dir_all(&lessons).unwrap();
+    std::fs::write(
+        lessons.join("01-loop.md"),
+        "+++\nid = \"loop\"\ntitle = \"A long loop\"\norder = 1\n+++\n\n# A long loop\n\n```python exercise id=long-loop\nimport torch\na = torch.randn(512, 512, device='cuda')\nfor i in range(100000):\n    a = (a @ a).tanh()\nprint(a.sum().item())\n```\n\n```python check\nassert True, \"fine\"\n```\n\n```hint\nIt is long on purpose.\n```\n",
+    )
+    .unwrap();
+    let t = e2e_shell("issue18-cancel", &data);
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim --lessons {}",
+        lessons.display()
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("1/1 A long loop");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise long-loop");
+    t.send(&["r"]);
+    t.wait_for("Ctrl-c cancel the run");
+    sleep(Duration::from_millis(500));
+    t.send(&["C-c"]);
+    let after = t.wait_until("the run to end", |s| {
+        !s.contains("Ctrl-c cancel the run") && !s.contains("running…")
+    });
+    assert!(!after.contains("cancelling"), "{after}");
+    assert!(
+        after.contains("Run cancelled") || after.contains("KeyboardInterrupt"),
+        "{after}"
+    );
+    assert!(!pager_gone(&after), "Ctrl-c quit:\n{after}");
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
+    t.send(&["q"]);
+    t.wait_until("the shell prompt", pager_gone);
+}
+
+/// From 160x50 to 40x12 inside an editor: the edited card stays on screen.
+#[test]
+fn a_resize_keeps_the_edited_card_on_screen() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("issue18-resize");
+    let t = Tmux::start(
+        "e2e-issue18-resize",
+        160,
+        50,
+        &[format!("CUDATUTOR_DATA_DIR={}", data.display())],
+    );
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim --lessons {}",
+        deck_dir()
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("1/1 Two cards and a quiz");
+    t.send(&["Tab"]);
+    t.send(&["Tab"]);
+    t.wait_for("Exercise deck-two-fixes");
+    t.send(&["Enter"]);
+    t.wait_for("✎ editing");
+    t.resize(40, 12);
+    let screen = t.wait_until("the edited card at 40x12", |s| {
+        s.contains("x = torch.ones(3") && s.lines().count() <= 12
+    });
+    assert!(screen.contains("Esc leave editor"), "{screen}");
+}
+
+/// The Chinese help box over Chinese text keeps its border whole (a wide character that
+/// straddled it used to cover it).
+#[test]
+fn the_chinese_help_box_has_a_whole_border() {
+    use unicode_width::UnicodeWidthChar;
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("issue18-help");
+    let t = e2e_shell("issue18-help", &data);
+    t.type_text(&format!("{bin} --lang zh --backend sim lesson 2"));
+    t.send(&["Enter"]);
+    t.wait_for("2/6");
+    t.send(&["?"]);
+    // The character at a display column of a captured row.
+    let at = |row: &str, x: usize| {
+        let mut col = 0;
+        for c in row.chars() {
+            if col == x {
+                return Some(c);
+            }
+            if col > x {
+                return None;
+            }
+            col += c.width().unwrap_or(0).max(1);
+        }
+        None
+    };
+    // Whether the box is drawn and its left border whole on every row (waited for, since a
+    // capture can catch a frame half drawn).
+    let whole = |screen: &str| {
+        let rows: Vec<&str> = screen.lines().collect();
+        let Some(top) = rows.iter().position(|r| r.contains("┌ 按键")) else {
+            return false;
+        };
+        let mut col = 0;
+        let mut left = None;
+        for c in rows[top].chars() {
+            if c == '┌' {
+                left = Some(col);
+                break;
+            }
+            col += c.width().unwrap_or(0).max(1);
+        }
+        let Some(left) = left else {
+            return false;
+        };
+        let mut checked = 0;
+        for row in &rows[top + 1..] {
+            if at(row, left) == Some('└') {
+                return checked > 5;
+            }
+            if at(row, left) != Some('│') {
+                return false;
+            }
+            checked += 1;
+        }
+        false
+    };
+    t.wait_until("the help box with a whole left border", whole);
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
+    t.send(&["q"]);
+}
+
+// ----- Issue 20: panics and signals never leave the terminal in the pager's state -----
+
+/// Waits for the `echo EXIT=$?` after the pager (not the command line that types it).
+fn wait_exit(t: &Tmux) -> String {
+    t.wait_until("EXIT=<status>", |s| {
+        s.lines().any(|l| l.trim_start().starts_with("EXIT="))
+    })
+}
+
+/// The pager's process in the shell of `t` (the shell's only child).
+fn pager_pid(t: &Tmux) -> String {
+    let shell = t.query("#{pane_pid}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let out = Command::new("pgrep").args(["-P", &shell]).output().unwrap();
+        let pid = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        if !pid.is_empty() {
+            return pid;
+        }
+        assert!(std::time::Instant::now() < deadline, "no pager process");
+        sleep(Duration::from_millis(50));
+    }
+}
+
+/// The pane's terminal modes as stty reads them from outside (`-icanon` in raw mode).
+fn pane_modes(t: &Tmux) -> String {
+    let tty = t.query("#{pane_tty}");
+    let out = Command::new("stty")
+        .args(["-F", &tty, "-a"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn raw(modes: &str) -> bool {
+    modes.split_whitespace().any(|w| w == "-icanon")
+}
+
+/// Main screen, no mouse reporting, cooked mode: what the shell needs after the pager.
+fn assert_restored(t: &Tmux, what: &str) {
+    assert_eq!(t.query("#{alternate_on}"), "0", "{what}: main screen");
+    assert_eq!(
+        t.query("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}"),
+        "000",
+        "{what}: mouse reporting off"
+    );
+    t.type_text("stty -a | tr ' ' '\\n' | grep -E '^-?icanon$'; echo STTY-$((6*7))");
+    t.send(&["Enter"]);
+    let stty = t.wait_for("STTY-42");
+    assert!(
+        stty.lines().any(|l| l.trim() == "icanon"),
+        "{what}: cooked mode:\n{stty}"
+    );
+}
+
+/// Every signal: the terminating ones (SIGQUIT, SIGUSR1, SIGALRM, ...) end the pager as `q`
+/// does, with its place saved and status 0; the fatal ones (SIGABRT as an allocation failure
+/// raises it, SIGSEGV, SIGBUS) end it at once with the signal's status. Each time the shell
+/// gets back the main screen, no mouse reporting and cooked mode.
+#[test]
+fn the_terminal_is_restored_on_every_signal() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    for (sig, number, graceful) in [
+        ("QUIT", 3, true),
+        ("USR1", 10, true),
+        ("ALRM", 14, true),
+        ("ABRT", 6, false),
+        ("SEGV", 11, false),
+        ("BUS", 7, false),
+    ] {
+        let data = temp_dir(&format!("sig-{sig}"));
+        let t = e2e_shell(&format!("sig-{sig}"), &data);
+        t.type_text(&format!("{bin} --lang en lesson 2; echo EXIT=$?"));
+        t.send(&["Enter"]);
+        t.wait_for("2/6");
+        assert_eq!(t.query("#{alternate_on}"), "1");
+        let pid = pager_pid(&t);
+        let started = std::time::Instant::now();
+        let status = Command::new("kill")
+            .args(["-s", sig, &pid])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let after = wait_exit(&t);
+        eprintln!("SIG{sig}: shell back after {:?}", started.elapsed());
+        let expected = if graceful { 0 } else { 128 + number };
+        assert!(
+            after.contains(&format!("EXIT={expected}")),
+            "SIG{sig}: status {expected}:\n{after}"
+        );
+        assert_restored(&t, &format!("SIG{sig}"));
+        if graceful {
+            let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+            assert!(
+                saved.contains("\"last_lesson\": \"devices\""),
+                "SIG{sig}: place saved: {saved}"
+            );
+        }
+    }
+}
+
+/// SIGTSTP (a job-control stop): the shell gets its screen back while the pager is stopped,
+/// and `fg` brings the pager back in raw mode on the alternate screen.
+#[test]
+fn a_stopped_pager_gives_the_terminal_back_and_takes_it_again() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("tstp");
+    let t = e2e_shell("tstp", &data);
+    t.type_text(&format!("{bin} --lang en lesson 2"));
+    t.send(&["Enter"]);
+    t.wait_for("2/6");
+    let pid = pager_pid(&t);
+    assert!(
+        Command::new("kill")
+            .args(["-s", "TSTP", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    t.wait_for("Stopped");
+    assert_restored(&t, "stopped");
+    t.type_text("clear; fg");
+    t.send(&["Enter"]);
+    t.wait_for("2/6");
+    assert_eq!(
+        t.query("#{alternate_on}"),
+        "1",
+        "back on the alternate screen"
+    );
+    assert!(raw(&pane_modes(&t)), "raw mode again");
+    t.send(&["j"]);
+    t.send(&["q"]);
+    t.wait_until("the prompt", |s| !s.contains("2/6"));
+    assert_restored(&t, "after fg and q");
+}
+
+/// A panic inside a run (as a bug in the engine would be): the footer says internal error,
+/// nothing is printed over the pager, the terminal stays raw on the alternate screen, the
+/// keys that follow are keys (Ctrl-q quits at once), and the exercise's saved code is
+/// untouched.
+#[test]
+fn a_panic_inside_a_run_leaves_the_pager_and_its_terminal_alone() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("run-panic");
+    let t = e2e_shell("run-panic", &data);
+    t.type_text(&format!(
+        "CUDATUTOR_TEST_PANIC_IN_RUN=1 {bin} --lang en --backend sim lesson 2; echo EXIT=$?"
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("2/6");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise l2-counters");
+    t.send(&["r"]);
+    let s = t.wait_for("Internal error in cudatutor");
+    assert!(
+        !s.contains("panicked at"),
+        "nothing printed over the pager:\n{s}"
+    );
+    assert!(!s.contains("stack backtrace"), "{s}");
+    assert_eq!(t.query("#{alternate_on}"), "1", "still the pager's screen");
+    assert!(raw(&pane_modes(&t)), "still raw mode:\n{}", pane_modes(&t));
+    t.send(&["C-q"]);
+    let after = wait_exit(&t);
+    assert!(after.contains("EXIT=0"), "{after}");
+    assert_restored(&t, "after the quit");
+    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let progress = cudatutor::progress::read_set(saved.as_bytes(), "builtin").unwrap();
+    assert!(
+        progress
+            .exercises
+            .get("l2-counters")
+            .is_none_or(|e| e.code.is_none()),
+        "the saved code is untouched: {saved}"
+    );
+}
+
+/// A run that aborts the whole process (a 16 TiB allocation in F.one_hot, which the engine
+/// could not refuse when this was written): the edit typed just before Ctrl-r is saved, and
+/// the terminal is restored. If the engine refuses the allocation by then, the pager simply
+/// goes on; the edit and the terminal are checked the same way.
+#[test]
+fn an_aborting_run_keeps_the_edit_and_restores_the_terminal() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("abort");
+    let t = e2e_shell("abort", &data);
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim lesson 2; echo EXIT=$?"
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("2/6");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise l2-counters");
+    t.send(&["Enter"]);
+    t.send(&["C-End"]);
+    t.send(&["Enter"]);
+    t.type_text("import torch.nn.functional as F");
+    t.send(&["Enter"]);
+    t.type_text("big = F.one_hot(torch.tensor([2**40]))");
+    t.send(&["C-r"]);
+    let after = t.wait_until("the abort or the run's end", |s| {
+        // The card's ✗: the run ended (its output stays hidden: the prediction is not made).
+        s.lines().any(|l| l.trim_start().starts_with("EXIT=")) || s.contains("l2-counters ✗")
+    });
+    let aborted = after.lines().any(|l| l.trim_start().starts_with("EXIT="));
+    eprintln!("aborted: {aborted}");
+    if aborted {
+        assert!(after.contains("EXIT=134"), "SIGABRT's status:\n{after}");
+    } else {
+        t.send(&["Escape"]);
+        t.send(&["C-q"]);
+        wait_exit(&t);
+    }
+    assert_restored(&t, "after the run");
+    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let progress = cudatutor::progress::read_set(saved.as_bytes(), "builtin").unwrap();
+    let code = progress.exercises["l2-counters"].code.clone().unwrap();
+    assert!(
+        code.contains("big = F.one_hot(torch.tensor([2**40]))"),
+        "the edit typed before Ctrl-r is saved: {code}"
+    );
 }

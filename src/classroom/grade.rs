@@ -142,6 +142,7 @@ pub fn backend_asked(opts: &RunOptions) -> &'static str {
         BackendChoice::Cuda => "cuda",
         BackendChoice::Sim => "sim",
         BackendChoice::Emulated => "emulated",
+        BackendChoice::Pytorch => "pytorch",
         BackendChoice::Auto if run::cuda_usable_here() => "cuda",
         BackendChoice::Auto => "sim",
     }

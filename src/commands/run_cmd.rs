@@ -11,18 +11,22 @@ pub enum Format {
 }
 
 /// Reads the script (`-` is stdin). Err is a usage/I-O message (exit 2).
+///
+/// At most one byte past the source limit ([`crate::script::MAX_SOURCE`]) is read, so
+/// `run /dev/zero` or `yes | cudatutor run -` stops at once with the run's "source too long"
+/// SyntaxError instead of reading the endless stream into memory.
 pub fn read_script(path: &std::path::Path) -> Result<(String, String), String> {
     if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
+        let bytes = read_limited(std::io::stdin().lock())
             .map_err(|e| format!("cannot read the script from stdin: {e}"))?;
         let text =
-            String::from_utf8(bytes).map_err(|_| "the script on stdin is not UTF-8".to_string())?;
+            source_text(bytes).map_err(|_| "the script on stdin is not UTF-8".to_string())?;
         return Ok((text, "<stdin>".into()));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    let bytes = std::fs::File::open(path)
+        .and_then(read_limited)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = source_text(bytes).map_err(|e| {
         format!(
             "{} is not UTF-8 (first bad byte at offset {})",
             path.display(),
@@ -30,6 +34,23 @@ pub fn read_script(path: &std::path::Path) -> Result<(String, String), String> {
         )
     })?;
     Ok((text, traceback_name(path)))
+}
+
+/// Up to [`crate::script::MAX_SOURCE`] + 1 bytes of `r`.
+fn read_limited(r: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    r.take(crate::script::MAX_SOURCE as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The source as text. One that was cut at the limit is too long whatever its bytes: it goes
+/// on (lossily decoded, still over the limit) to the run's SyntaxError.
+fn source_text(bytes: Vec<u8>) -> Result<String, std::string::FromUtf8Error> {
+    if bytes.len() > crate::script::MAX_SOURCE {
+        return Ok(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    String::from_utf8(bytes)
 }
 
 /// The script's name in tracebacks. Since 3.9 `python3 FILE` makes a relative FILE absolute by
@@ -96,8 +117,13 @@ pub fn format_bytes(n: u64) -> String {
 /// The few lines after a run: backend, memory, and the deferred-error gap when there is one.
 pub fn render_summary(r: &RunReport) -> String {
     let mut s = format!(
-        "\n── cudatutor: {} backend, {}{}\n",
+        "\n── cudatutor: {} backend{}, {}{}\n",
         r.backend,
+        if r.backend == "pytorch" {
+            format!(" ({})", run::pytorch::UNSANDBOXED_NOTE)
+        } else {
+            String::new()
+        },
         r.device_name,
         if r.launch_blocking {
             ", CUDA_LAUNCH_BLOCKING=1"

@@ -33,9 +33,40 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// The most GPU memory a device may be given (1 PiB): PyTorch reports memory as signed 64-bit
+/// counts, and sixteen such devices still add up far below that, so no count can wrap.
+pub const MAX_GPU_MEMORY: u64 = 1 << 50;
+
+/// A size for `--gpu-memory` / `--gpu-mem-limit`: [`parse_size`], at most [`MAX_GPU_MEMORY`].
+pub fn parse_gpu_size(text: &str) -> Result<u64, String> {
+    let bytes = parse_size(text)?;
+    if bytes > MAX_GPU_MEMORY {
+        return Err(format!(
+            "`{text}` is more GPU memory than cudatutor simulates (at most 1PiB)"
+        ));
+    }
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_size;
+    use super::{parse_gpu_size, parse_size};
+
+    #[test]
+    fn gpu_sizes_are_bounded() {
+        assert_eq!(parse_gpu_size("80GiB"), Ok(80 << 30));
+        assert_eq!(parse_gpu_size("1TiB"), Ok(1 << 40));
+        assert_eq!(parse_gpu_size("1125899906842624"), Ok(1 << 50));
+        for big in [
+            "18446744073709551615",
+            "1125899906842625",
+            "9223372036854775808",
+            "2000TiB",
+        ] {
+            let e = parse_gpu_size(big).unwrap_err();
+            assert!(e.contains("at most 1PiB"), "{big}: {e}");
+        }
+    }
 
     #[test]
     fn sizes() {

@@ -6,6 +6,8 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
     RuntimeError,
+    /// `torch.AcceleratorError` (PyTorch 2.8+), a subclass of RuntimeError: every CUDA error.
+    AcceleratorError,
     IndexError,
     ValueError,
     TypeError,
@@ -23,6 +25,7 @@ impl ErrorKind {
     pub fn name(self) -> &'static str {
         match self {
             ErrorKind::RuntimeError => "RuntimeError",
+            ErrorKind::AcceleratorError => "AcceleratorError",
             ErrorKind::IndexError => "IndexError",
             ErrorKind::ValueError => "ValueError",
             ErrorKind::TypeError => "TypeError",
@@ -72,22 +75,46 @@ impl EngineError {
     pub fn not_implemented(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::NotImplementedError, message)
     }
-    /// The sticky CUDA error PyTorch raises after a device-side assert (4 lines).
+    /// The sticky CUDA error PyTorch raises after a device-side assert, without
+    /// CUDA_LAUNCH_BLOCKING (four lines).
     pub fn device_assert() -> Self {
+        Self::device_assert_for(false)
+    }
+    /// The same error as PyTorch 2.15 words it: `launch_blocking` drops the two
+    /// "asynchronously reported" lines (c10/cuda/CUDAMiscFunctions.cpp).
+    pub fn device_assert_for(launch_blocking: bool) -> Self {
         EngineError {
-            kind: ErrorKind::RuntimeError,
-            message: CUDA_ASSERT_MESSAGE.to_string(),
+            kind: ErrorKind::AcceleratorError,
+            message: if launch_blocking {
+                CUDA_ASSERT_MESSAGE_BLOCKING.to_string()
+            } else {
+                CUDA_ASSERT_MESSAGE.to_string()
+            },
             cuda_assert: true,
         }
     }
 }
 
-/// `RuntimeError: CUDA error: device-side assert triggered` and its three advice lines, as
-/// PyTorch prints them (pytorch-facts.md).
+/// `torch.AcceleratorError: CUDA error: device-side assert triggered`, the help line naming
+/// the CUDA error and the two advice lines, as PyTorch 2.15 builds them
+/// (c10/cuda/CUDAException.cpp; pytorch-facts.md). The "Compile with `TORCH_USE_CUDA_DSA`"
+/// line of older releases is not in 2.15's libraries.
 pub const CUDA_ASSERT_MESSAGE: &str = "CUDA error: device-side assert triggered\n\
+Search for `cudaErrorAssert' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information.\n\
 CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n\
-For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n\
-Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.";
+For debugging consider passing CUDA_LAUNCH_BLOCKING=1";
+
+/// The same with CUDA_LAUNCH_BLOCKING=1: the report is no longer asynchronous, so PyTorch
+/// leaves out the two advice lines.
+pub const CUDA_ASSERT_MESSAGE_BLOCKING: &str = "CUDA error: device-side assert triggered\n\
+Search for `cudaErrorAssert' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information.";
+
+/// `CUDA error: invalid device ordinal` with its help line (CUDAMiscFunctions.cpp's
+/// get_cuda_error_help for cudaErrorInvalidDevice).
+pub const CUDA_INVALID_DEVICE_MESSAGE: &str = "CUDA error: invalid device ordinal\n\
+GPU device may be out of range, do you have enough GPUs?\n\
+CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n\
+For debugging consider passing CUDA_LAUNCH_BLOCKING=1";
 
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

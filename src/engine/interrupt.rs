@@ -75,6 +75,8 @@ struct Active {
 thread_local! {
     static ACTIVE: RefCell<Option<Active>> = const { RefCell::new(None) };
     static COUNTDOWN: Cell<u32> = const { Cell::new(0) };
+    /// The stop a [`should_stop`] loop saw, until the op's end takes it ([`take_pending`]).
+    static PENDING: RefCell<Option<EngineError>> = const { RefCell::new(None) };
 }
 
 /// While alive, [`poll`] on this thread checks `interrupt` (reporting `line`).
@@ -97,6 +99,7 @@ pub fn enter(interrupt: &Interrupt, line: u32) -> Guard {
     });
     let previous = ACTIVE.with(|a| std::mem::replace(&mut *a.borrow_mut(), next));
     COUNTDOWN.with(|c| c.set(0));
+    PENDING.with(|p| p.borrow_mut().take());
     Guard { previous }
 }
 
@@ -132,6 +135,29 @@ pub fn poll_now() -> Result<()> {
     poll()
 }
 
+/// For loops that cannot return an error (engine::numerics' bit-exact kernels keep ATen's
+/// infallible shape): true when the run must stop, and then true at every later call of the
+/// op. The loop returns early with a partial result; the error is kept for the op's end,
+/// where [`take_pending`] turns the whole op into it, so the partial result is never seen.
+#[inline]
+pub fn should_stop() -> bool {
+    if PENDING.with(|p| p.borrow().is_some()) {
+        return true;
+    }
+    match poll() {
+        Ok(()) => false,
+        Err(e) => {
+            PENDING.with(|p| *p.borrow_mut() = Some(e));
+            true
+        }
+    }
+}
+
+/// The stop a [`should_stop`] loop saw during this op, if any (cleared).
+pub fn take_pending() -> Option<EngineError> {
+    PENDING.with(|p| p.borrow_mut().take())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +186,24 @@ mod tests {
         let e = poll_now().unwrap_err();
         assert_eq!(e.kind, ErrorKind::TimeoutError);
         assert_eq!(e.message, "the script ran longer than 10 seconds (line 7)");
+    }
+
+    #[test]
+    fn a_stop_seen_by_an_infallible_loop_is_kept_for_the_ops_end() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let i = Interrupt {
+            cancel: Some(flag.clone()),
+            deadline: None,
+        };
+        let _g = enter(&i, 1);
+        assert!(!should_stop());
+        assert!(take_pending().is_none());
+        flag.store(true, Ordering::Relaxed);
+        // polls are due every POLL_EVERY calls: the stop is seen within that many
+        assert!((0..=POLL_EVERY).any(|_| should_stop()));
+        assert!(should_stop(), "once seen, every later call stops at once");
+        let e = take_pending().expect("the stop is kept");
+        assert_eq!(e.kind, ErrorKind::KeyboardInterrupt);
+        assert!(take_pending().is_none());
     }
 }

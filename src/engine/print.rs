@@ -7,10 +7,62 @@ use super::error::Result;
 use super::runtime::Runtime;
 use super::tensor::Tensor;
 
-const PRECISION: usize = 4;
-const THRESHOLD: usize = 1000;
-const EDGEITEMS: usize = 3;
-const LINEWIDTH: usize = 80;
+/// `torch.set_printoptions(...)`: per thread (one script runs on one thread), reset by
+/// [`reset_print_options`] when a run's torch module is installed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrintOptions {
+    pub precision: usize,
+    pub threshold: usize,
+    pub edgeitems: usize,
+    pub linewidth: usize,
+    /// `None`: PyTorch's automatic choice; `Some(b)` forces scientific notation on or off.
+    pub sci_mode: Option<bool>,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions {
+            precision: 4,
+            threshold: 1000,
+            edgeitems: 3,
+            linewidth: 80,
+            sci_mode: None,
+        }
+    }
+}
+
+thread_local! {
+    static OPTIONS: std::cell::Cell<PrintOptions> = std::cell::Cell::new(PrintOptions::default());
+}
+
+pub fn print_options() -> PrintOptions {
+    OPTIONS.with(|o| o.get())
+}
+
+pub fn set_print_options(opts: PrintOptions) {
+    OPTIONS.with(|o| o.set(opts));
+}
+
+pub fn reset_print_options() {
+    set_print_options(PrintOptions::default());
+}
+
+#[allow(non_snake_case)]
+fn PRECISION() -> usize {
+    print_options().precision
+}
+#[allow(non_snake_case)]
+fn THRESHOLD() -> usize {
+    print_options().threshold
+}
+#[allow(non_snake_case)]
+fn EDGEITEMS() -> usize {
+    print_options().edgeitems
+}
+#[allow(non_snake_case)]
+fn LINEWIDTH() -> usize {
+    print_options().linewidth
+}
 
 /// Python's `f"{v:.{p}f}"`.
 pub fn fmt_fixed(v: f64, p: usize) -> String {
@@ -50,7 +102,7 @@ fn scalar_str(dtype: DType, v: f64) -> String {
     match dtype.category() {
         Category::Bool => if v != 0.0 { "True" } else { "False" }.to_string(),
         Category::Integral => format!("{}", v as i64),
-        Category::Floating => fmt_fixed(v, PRECISION),
+        Category::Floating => fmt_fixed(v, PRECISION()),
     }
 }
 
@@ -84,7 +136,7 @@ impl Formatter {
             if max / min > 1000.0 || max > 1.0e8 {
                 f.sci_mode = true;
                 for &v in &nz {
-                    f.max_width = f.max_width.max(fmt_sci(v, PRECISION).len());
+                    f.max_width = f.max_width.max(fmt_sci(v, PRECISION()).len());
                 }
             } else {
                 for &v in &nz {
@@ -94,12 +146,15 @@ impl Formatter {
         } else if max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4 {
             f.sci_mode = true;
             for &v in &nz {
-                f.max_width = f.max_width.max(fmt_sci(v, PRECISION).len());
+                f.max_width = f.max_width.max(fmt_sci(v, PRECISION()).len());
             }
         } else {
             for &v in &nz {
-                f.max_width = f.max_width.max(fmt_fixed(v, PRECISION).len());
+                f.max_width = f.max_width.max(fmt_fixed(v, PRECISION()).len());
             }
+        }
+        if let Some(sci) = print_options().sci_mode {
+            f.sci_mode = sci;
         }
         f
     }
@@ -107,7 +162,7 @@ impl Formatter {
     fn format(&self, v: f64) -> String {
         let ret = if self.floating {
             if self.sci_mode {
-                fmt_sci(v, PRECISION)
+                fmt_sci(v, PRECISION())
             } else if self.int_mode {
                 let mut r = fmt_fixed(v, 0);
                 if v.is_finite() {
@@ -115,7 +170,7 @@ impl Formatter {
                 }
                 r
             } else {
-                fmt_fixed(v, PRECISION)
+                fmt_fixed(v, PRECISION())
             }
         } else {
             scalar_str(self.dtype, v)
@@ -147,17 +202,17 @@ fn summarized(b: Block, out: &mut Vec<f64>) {
         0 => out.extend_from_slice(b.vals),
         1 => {
             let n = b.shape[0];
-            if n > 2 * EDGEITEMS {
-                out.extend_from_slice(&b.vals[..EDGEITEMS]);
-                out.extend_from_slice(&b.vals[n - EDGEITEMS..]);
+            if n > 2 * EDGEITEMS() {
+                out.extend_from_slice(&b.vals[..EDGEITEMS()]);
+                out.extend_from_slice(&b.vals[n - EDGEITEMS()..]);
             } else {
                 out.extend_from_slice(b.vals);
             }
         }
         _ => {
             let n = b.shape[0];
-            let idx: Vec<usize> = if n > 2 * EDGEITEMS {
-                (0..EDGEITEMS).chain(n - EDGEITEMS..n).collect()
+            let idx: Vec<usize> = if n > 2 * EDGEITEMS() {
+                (0..EDGEITEMS()).chain(n - EDGEITEMS()..n).collect()
             } else {
                 (0..n).collect()
             };
@@ -170,14 +225,14 @@ fn summarized(b: Block, out: &mut Vec<f64>) {
 
 fn vector_str(b: Block, indent: usize, summarize: bool, f: &Formatter) -> String {
     let element_length = f.max_width + 2;
-    let per_line = ((LINEWIDTH.saturating_sub(indent)) / element_length).max(1);
+    let per_line = ((LINEWIDTH().saturating_sub(indent)) / element_length).max(1);
     let n = b.shape[0];
-    let data: Vec<String> = if summarize && n > 2 * EDGEITEMS {
-        b.vals[..EDGEITEMS]
+    let data: Vec<String> = if summarize && n > 2 * EDGEITEMS() {
+        b.vals[..EDGEITEMS()]
             .iter()
             .map(|&v| f.format(v))
             .chain([" ...".to_string()])
-            .chain(b.vals[n - EDGEITEMS..].iter().map(|&v| f.format(v)))
+            .chain(b.vals[n - EDGEITEMS()..].iter().map(|&v| f.format(v)))
             .collect()
     } else {
         b.vals.iter().map(|&v| f.format(v)).collect()
@@ -198,11 +253,13 @@ fn tensor_str_with(b: Block, indent: usize, summarize: bool, f: &Formatter) -> S
         return vector_str(b, indent, summarize, f);
     }
     let n = b.shape[0];
-    let slices: Vec<String> = if summarize && n > 2 * EDGEITEMS {
-        (0..EDGEITEMS)
+    let slices: Vec<String> = if summarize && n > 2 * EDGEITEMS() {
+        (0..EDGEITEMS())
             .map(|i| tensor_str_with(b.row(i), indent + 1, summarize, f))
             .chain(["...".to_string()])
-            .chain((n - EDGEITEMS..n).map(|i| tensor_str_with(b.row(i), indent + 1, summarize, f)))
+            .chain(
+                (n - EDGEITEMS()..n).map(|i| tensor_str_with(b.row(i), indent + 1, summarize, f)),
+            )
             .collect()
     } else {
         (0..n)
@@ -219,7 +276,7 @@ fn tensor_str(vals: &[f64], shape: &[usize], dtype: DType, indent: usize) -> Str
     if numel == 0 {
         return "[]".to_string();
     }
-    let summarize = numel > THRESHOLD;
+    let summarize = numel > THRESHOLD();
     let b = Block { vals, shape };
     let f = if summarize {
         let mut s = Vec::new();
@@ -238,7 +295,7 @@ fn add_suffixes(tensor_str: String, suffixes: &[String], indent: usize) -> Strin
         None => tensor_str.len() + 2,
     };
     for s in suffixes {
-        if last_line_len + s.len() + 2 > LINEWIDTH {
+        if last_line_len + s.len() + 2 > LINEWIDTH() {
             out.push_str(&format!(",\n{}{s}", " ".repeat(indent)));
             last_line_len = indent + s.len();
         } else {
@@ -315,7 +372,7 @@ impl Runtime {
             self.host_event("repr", None, self.timing().host_query_us);
             return Ok(format_tensor(&[], t));
         }
-        let shown = if t.numel() > THRESHOLD {
+        let shown = if t.numel() > THRESHOLD() {
             6usize.pow(t.dim() as u32).min(t.numel())
         } else {
             t.numel()

@@ -5,7 +5,7 @@ use super::allocator::{BlockId, CachingAllocator};
 use super::device::Device;
 use super::error::{EngineError, Result};
 use super::event::{DeviceMemory, MemoryReport, OpKind, OpStatus, TimelineEntry};
-use super::rng::Generator;
+use super::random::{CpuGenerator, CudaGenerator};
 use super::timing::{Cost, TimingModel};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -187,8 +187,8 @@ pub struct Runtime {
     cuda_used: Cell<bool>,
     py_steps: Cell<u64>,
     grad_enabled: Cell<bool>,
-    pub(crate) cpu_gen: RefCell<Generator>,
-    pub(crate) cuda_gens: RefCell<Vec<Generator>>,
+    pub(crate) cpu_gen: Rc<RefCell<CpuGenerator>>,
+    pub(crate) cuda_gens: RefCell<Vec<CudaGenerator>>,
     /// Host bytes of tensor values (see hostmem.rs).
     pub(crate) host: Rc<super::hostmem::HostBudget>,
     /// The GPU backend's devices, one per CUDA index (empty on the sim).
@@ -203,6 +203,7 @@ pub(crate) type DeviceAssert = Vec<String>;
 
 impl Runtime {
     pub fn new(cfg: RuntimeConfig) -> Rc<Runtime> {
+        super::hostbuf::tune_malloc();
         let shared = Rc::new(Shared {
             line: Cell::new(0),
             host_us: Cell::new(0.0),
@@ -239,12 +240,8 @@ impl Runtime {
             gpus,
             gpu_error,
             streams: RefCell::new(vec![Stream::default(); cfg.gpus as usize]),
-            cuda_gens: RefCell::new(
-                (0..cfg.gpus)
-                    .map(|_| Generator::new(super::rng::DEFAULT_SEED))
-                    .collect(),
-            ),
-            cpu_gen: RefCell::new(Generator::new(super::rng::DEFAULT_SEED)),
+            cuda_gens: RefCell::new((0..cfg.gpus).map(|_| CudaGenerator::default()).collect()),
+            cpu_gen: Rc::new(RefCell::new(CpuGenerator::default())),
             launch_blocking: Cell::new(cfg.launch_blocking),
             host: super::hostmem::HostBudget::new(
                 cfg.host_mem_limit
@@ -318,13 +315,10 @@ impl Runtime {
             return Err(EngineError::runtime(NO_DRIVER_MESSAGE));
         }
         if i < 0 || i >= self.cfg.gpus as i64 {
-            return Err(EngineError::runtime(format!(
-                "CUDA error: invalid device ordinal\n{}",
-                super::error::CUDA_ASSERT_MESSAGE
-                    .split_once('\n')
-                    .unwrap()
-                    .1
-            )));
+            return Err(EngineError::new(
+                super::error::ErrorKind::AcceleratorError,
+                super::error::CUDA_INVALID_DEVICE_MESSAGE,
+            ));
         }
         Ok(i as u32)
     }
@@ -436,15 +430,28 @@ impl Runtime {
     }
     /// `torch.manual_seed(s)`: every generator (CPU and each GPU).
     pub fn manual_seed(&self, seed: u64) {
-        self.cpu_gen.borrow_mut().seed(seed);
+        self.cpu_gen.borrow_mut().manual_seed(seed);
         for g in self.cuda_gens.borrow_mut().iter_mut() {
-            g.seed(seed);
+            g.manual_seed(seed);
         }
+    }
+    /// `torch.default_generator`: the CPU stream itself, shared.
+    pub fn default_generator(&self) -> super::tensor::SharedGenerator {
+        self.cpu_gen.clone()
+    }
+    /// `torch.cuda.initial_seed()`: the current GPU's seed.
+    pub fn cuda_initial_seed(&self) -> u64 {
+        let d = self.current_device() as usize;
+        self.cuda_gens
+            .borrow()
+            .get(d)
+            .map(|g| g.initial_seed())
+            .unwrap_or(super::random::DEFAULT_SEED)
     }
     /// `torch.cuda.manual_seed_all(s)`.
     pub fn cuda_manual_seed_all(&self, seed: u64) {
         for g in self.cuda_gens.borrow_mut().iter_mut() {
-            g.seed(seed);
+            g.manual_seed(seed);
         }
     }
     /// Check a CUDA device index exists (PyTorch's invalid device ordinal error otherwise).
@@ -454,7 +461,9 @@ impl Runtime {
     /// `torch.cuda.manual_seed(s)`: the current GPU's generator.
     pub fn cuda_manual_seed(&self, seed: u64) {
         let d = self.current_device() as usize;
-        self.cuda_gens.borrow_mut()[d].seed(seed);
+        if let Some(g) = self.cuda_gens.borrow_mut().get_mut(d) {
+            g.manual_seed(seed);
+        }
     }
 
     // ----- allocation -----
@@ -558,7 +567,7 @@ impl Runtime {
                 if status == OpStatus::Reported {
                     self.mark_reported();
                 }
-                Err(EngineError::device_assert())
+                Err(EngineError::device_assert_for(self.launch_blocking()))
             }
         }
     }
@@ -587,7 +596,7 @@ impl Runtime {
             self.streams.borrow_mut()[dev as usize].reported = true;
             self.record(op, kind, Some(dev), t0, None, OpStatus::Reported);
             self.mark_reported();
-            return Err(EngineError::device_assert());
+            return Err(EngineError::device_assert_for(self.launch_blocking()));
         }
         Ok(())
     }

@@ -270,3 +270,76 @@ impl Diagnosis {
         s
     }
 }
+
+/// Doctor's section on `--backend pytorch`: which Python, whether it imports torch, its
+/// version, CUDA availability and devices (runs the Python once: seconds).
+pub fn render_python(opts: &crate::run::RunOptions) -> String {
+    use crate::run::pytorch;
+    let mut s = String::new();
+    let program = pytorch::python_program(opts);
+    let _ = writeln!(
+        s,
+        "\nReal PyTorch (--backend pytorch and `cudatutor diff`; {}; never chosen by auto)",
+        pytorch::UNSANDBOXED_NOTE
+    );
+    let how = if opts.python.is_some() {
+        "--python"
+    } else if std::env::var_os(pytorch::PYTHON_ENV).is_some_and(|v| !v.is_empty()) {
+        pytorch::PYTHON_ENV
+    } else {
+        "the default"
+    };
+    match pytorch::probe(&program) {
+        Err(why) => {
+            let _ = writeln!(s, "  python {} ({how}): {why}", program.display());
+        }
+        Ok(p) => {
+            let _ = writeln!(
+                s,
+                "  python {} ({how}): Python {} at {}",
+                program.display(),
+                p.python,
+                p.executable
+            );
+            match &p.torch {
+                None => {
+                    let _ = writeln!(
+                        s,
+                        "  torch does not import: {}",
+                        p.error.as_deref().unwrap_or("no reason given")
+                    );
+                }
+                Some(v) => {
+                    let built = p
+                        .cuda_version
+                        .as_deref()
+                        .map(|c| format!("built for CUDA {c}"))
+                        .unwrap_or_else(|| "a CPU-only build".into());
+                    let _ = writeln!(s, "  torch {v} imports ({built})");
+                    if p.cuda {
+                        let _ = writeln!(s, "  CUDA available: yes, {} device(s)", p.devices.len());
+                        for d in &p.devices {
+                            let _ = writeln!(
+                                s,
+                                "    cuda:{} {} ({:.1} GiB)",
+                                d.index,
+                                d.name,
+                                d.memory as f64 / (1u64 << 30) as f64
+                            );
+                        }
+                    } else {
+                        let _ = writeln!(
+                            s,
+                            "  CUDA available: no{}",
+                            p.cuda_error
+                                .as_deref()
+                                .map(|e| format!(" ({e})"))
+                                .unwrap_or_default()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    s
+}

@@ -4,7 +4,10 @@
 mod check_env;
 mod check_text;
 pub mod checks;
+pub mod contain;
+pub mod diff;
 pub mod doctor;
+pub mod pytorch;
 pub mod report;
 mod session;
 pub mod worker;
@@ -29,6 +32,9 @@ pub enum BackendChoice {
     /// The real kernels (kernels/*.cu) compiled for the CPU: the CI proof of the kernels and a
     /// teaching mode ("these are the real kernels"); never picked by `auto`.
     Emulated,
+    /// The machine's own Python and PyTorch (`--python` / `CUDATUTOR_PYTHON` / `python3`), run
+    /// UNSANDBOXED; never picked by `auto`.
+    Pytorch,
 }
 
 /// How to run a script. `Default` is what `cudatutor run FILE` uses without flags.
@@ -58,6 +64,9 @@ pub struct RunOptions {
     /// What the checks need to know about the exercise besides its code (their language,
     /// the predicted variables); the default suits a plain script.
     pub exercise: ExerciseContext,
+    /// The Python interpreter of `--backend pytorch` (`--python`); None: `CUDATUTOR_PYTHON`,
+    /// else `python3`.
+    pub python: Option<std::path::PathBuf>,
 }
 
 /// What grading an exercise needs besides its code and check block.
@@ -105,6 +114,7 @@ impl Default for RunOptions {
             max_wall: std::time::Duration::from_secs(10),
             cancel: None,
             exercise: ExerciseContext::default(),
+            python: None,
         }
     }
 }
@@ -124,6 +134,9 @@ pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
         BackendChoice::Emulated => emulated_usable().map_err(|why| {
             format!("--backend emulated cannot run here: {why}. Use --backend sim.")
         }),
+        BackendChoice::Pytorch => pytorch::python_found(&pytorch::python_program(opts))
+            .map(|_| ())
+            .map_err(|why| format!("--backend pytorch cannot run here: {why}")),
         BackendChoice::Auto | BackendChoice::Sim => Ok(()),
     }
 }
@@ -162,6 +175,7 @@ pub fn run_script(source: &str, opts: &RunOptions) -> RunReport {
 /// go through the worker subprocess; simulated ones run in this process.
 pub fn run_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     let isolated = match opts.backend {
+        BackendChoice::Pytorch => return pytorch::run_exercise(code, check, opts),
         BackendChoice::Sim => false,
         BackendChoice::Cuda | BackendChoice::Emulated => true,
         BackendChoice::Auto => cuda_usable_here(),
@@ -187,11 +201,21 @@ pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOption
     let worker = std::thread::Builder::new()
         .name("cudatutor-run".into())
         .stack_size(256 << 20)
-        .spawn(move || session::run(&code, check.as_deref(), &opts));
+        .spawn(move || {
+            // A panic in the engine ends this run with an internal error: nothing printed
+            // over the pager, no hook that changes the terminal (see contain.rs).
+            contain::contain(|| {
+                if contain::test_panic_requested() {
+                    panic!("test panic requested with CUDATUTOR_TEST_PANIC_IN_RUN");
+                }
+                session::run(&code, check.as_deref(), &opts)
+            })
+            .unwrap_or_else(|why| internal_error_report(&contain::panic_message(&why), "sim"))
+        });
     match worker.map(|h| h.join()) {
         Ok(Ok(report)) => report,
         Ok(Err(_)) => internal_error_report(
-            "internal error: the run panicked (please report this script)",
+            &contain::panic_message("the run's thread ended without a report"),
             "sim",
         ),
         Err(e) => internal_error_report(&format!("could not start the run: {e}"), "sim"),
@@ -211,6 +235,7 @@ pub fn internal_error_report(message: &str, backend: &str) -> RunReport {
 /// What the status bar says about where exercises run, e.g. "sim · Simulated H200 (modelled)".
 pub fn backend_label(opts: &RunOptions) -> String {
     let cuda = match opts.backend {
+        BackendChoice::Pytorch => return pytorch::label(opts),
         BackendChoice::Sim => false,
         BackendChoice::Emulated => {
             return format!(

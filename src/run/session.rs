@@ -5,7 +5,9 @@ use super::check_env::{self, Pristine, RunFacts};
 use super::check_text::{CheckText, check_text, fill};
 use super::checks::{self, CheckMessage, CheckStatement};
 use super::{CheckResult, ErrorReport, ExerciseContext, RunOptions, RunReport};
+use crate::engine::interrupt::Interrupt;
 use crate::engine::runtime::{GpuBackend, Runtime, RuntimeConfig};
+use std::time::Instant;
 use crate::script::{Interpreter, Limits, Module, ScriptError};
 use std::rc::Rc;
 
@@ -40,6 +42,15 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         launch_blocking,
         gpu_backend,
         device_name,
+        // The run's Ctrl-c and time limit reach into long kernels (a 4000x4000 matmul, a sum
+        // over an expanded view), not only between the interpreter's steps.
+        interrupt: Interrupt {
+            cancel: opts.cancel.clone(),
+            // (no deadline for a limit too large to add to a clock reading)
+            deadline: Instant::now()
+                .checked_add(opts.max_wall)
+                .map(|at| (at, opts.max_wall)),
+        },
         ..RuntimeConfig::default()
     });
     if let Some(why) = rt.gpu_error() {
@@ -178,7 +189,10 @@ fn prediction_pending(it: &mut Interpreter, exercise: &ExerciseContext) -> bool 
 
 /// The one result shown instead of the checks when they cannot mean anything: the code does
 /// not parse, or the run was stopped before its end.
-fn run_as_a_whole_failed(error: Option<&ErrorReport>, text: &CheckText) -> Option<String> {
+pub(super) fn run_as_a_whole_failed(
+    error: Option<&ErrorReport>,
+    text: &CheckText,
+) -> Option<String> {
     let e = error?;
     match e.type_name.as_str() {
         kind if is_syntax_error(kind) => Some(fill(text.fix_syntax_first, &[("kind", kind)])),

@@ -82,6 +82,7 @@ impl From<WireOptions> for RunOptions {
             max_wall: Duration::from_millis(w.max_wall_ms),
             cancel: None,
             exercise: w.exercise,
+            python: None,
         }
     }
 }
@@ -104,11 +105,17 @@ impl WireOptions {
                 self.gpus
             ));
         }
-        if self.gpu_memory == 0 {
-            return Err("gpu_memory must be positive".into());
+        let max_mem = crate::commands::size::MAX_GPU_MEMORY;
+        if self.gpu_memory == 0 || self.gpu_memory > max_mem {
+            return Err(format!(
+                "gpu_memory must be between 1 and {max_mem}, got {}",
+                self.gpu_memory
+            ));
         }
-        if self.mem_limit == Some(0) {
-            return Err("mem_limit must be positive when set".into());
+        if self.mem_limit == Some(0) || self.mem_limit.is_some_and(|m| m > max_mem) {
+            return Err(format!(
+                "mem_limit must be between 1 and {max_mem} when set"
+            ));
         }
         if self.max_wall_ms == 0 || self.max_wall_ms > MAX_WALL_MS {
             return Err(format!(

@@ -75,6 +75,7 @@ pub mod marks;
 mod modules;
 mod suggest;
 mod syntax_error;
+pub use syntax_error::MAX_SOURCE;
 
 pub use errors::{PyException, PyResult, ScriptError, TraceEntry};
 pub use interp::{DEFAULT_RECURSION_LIMIT, Interpreter, Limits};

@@ -269,12 +269,15 @@ fn scan_chains(src: &str) -> Option<PyException> {
     None
 }
 
+/// The longest source accepted (bytes); a longer one is a SyntaxError before parsing.
+pub const MAX_SOURCE: usize = 1_000_000;
+
 /// Checks before parsing: nesting that could exhaust the stack, and an input size limit.
 pub fn prescan(src: &str) -> Option<PyException> {
     if let Some(e) = scan_chains(src) {
         return Some(e);
     }
-    if src.len() > 1_000_000 {
+    if src.len() > MAX_SOURCE {
         return Some(syntax(
             "SyntaxError",
             "source too long for cudatutor (over 1 MB)",

@@ -432,6 +432,58 @@ pub enum IterState {
     Done,
 }
 
+/// A chain of iterators (`it = map(abs, it)` a million times) is freed without deep recursion:
+/// what an iterator holds goes through [`super::drop::drop_values`].
+impl Drop for IterState {
+    fn drop(&mut self) {
+        let held: Vec<Value> = match self {
+            IterState::Seq { seq, .. } => vec![std::mem::take(seq)],
+            IterState::Items { items, .. } => std::mem::take(items),
+            IterState::Enumerate { inner, .. } => vec![std::mem::take(inner)],
+            IterState::Zip { inners } => std::mem::take(inners),
+            IterState::Map { func, inners } => {
+                let mut v = std::mem::take(inners);
+                v.push(std::mem::take(func));
+                v
+            }
+            IterState::Filter { func, inner } => {
+                vec![std::mem::take(func), std::mem::take(inner)]
+            }
+            IterState::GetItem { obj, .. } => vec![std::mem::take(obj)],
+            _ => return,
+        };
+        super::drop::drop_values(held);
+    }
+}
+
+/// A chain of functions holding each other (defaults, closures: `f = lambda g=f: g` a million
+/// times) is freed without deep recursion.
+impl Drop for Function {
+    fn drop(&mut self) {
+        let mut held = std::mem::take(&mut self.defaults);
+        held.extend(std::mem::take(&mut self.kwdefaults).into_iter().flatten());
+        for cell in std::mem::take(&mut self.closure) {
+            if let Ok(c) = Rc::try_unwrap(cell)
+                && let Some(v) = c.into_inner()
+            {
+                held.push(v);
+            }
+        }
+        if !held.is_empty() {
+            super::drop::drop_values(held);
+        }
+    }
+}
+
+impl Drop for BoundMethod {
+    fn drop(&mut self) {
+        super::drop::drop_values([
+            std::mem::take(&mut self.receiver),
+            std::mem::take(&mut self.func),
+        ]);
+    }
+}
+
 /// What a dict iterator yields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DictIterKind {

@@ -48,6 +48,10 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         "OutOfMemoryError",
         Value::Class(it.exc_class("OutOfMemoryError")),
     );
+    m.set_attr(
+        "AcceleratorError",
+        Value::Class(it.exc_class("AcceleratorError")),
+    );
     reg(&m, rt, "is_available", |_, rt, _| {
         Ok(Value::Bool(rt.device_count() > 0))
     });
@@ -99,6 +103,32 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     reg(&m, rt, "get_device_capability", |it, rt, args| {
         dev_index(it, rt, &args, "get_device_capability")?;
         Ok(Value::tuple(vec![Value::Int(9), Value::Int(0)]))
+    });
+    // torch.cuda._sleep(cycles): a kernel that spins for `cycles` GPU clock cycles (PyTorch's
+    // own tests and its non_blocking tutorial use it to keep the GPU busy); at the H200's
+    // 1980 MHz boost clock, 1980 cycles a microsecond
+    reg(&m, rt, "_sleep", |_, rt, args| {
+        let a = args.bind("_sleep", &["cycles"], 1)?;
+        let cycles = match a[0].as_ref() {
+            Some(Value::Int(c)) if *c >= 0 => *c as f64,
+            _ => {
+                return Err(PyException::new(
+                    "TypeError",
+                    "_cuda_sleep(): argument 'cycles' must be a non-negative int",
+                ));
+            }
+        };
+        let us = (cycles / 1980.0).min(1e9);
+        let flops = (us * rt.timing().device_flops_per_us) as u64;
+        let dev = rt.current_device();
+        rt.launch(
+            "_sleep",
+            dev,
+            crate::engine::timing::Cost::new(0, flops),
+            Vec::new(),
+        )
+        .map_err(py_err)?;
+        Ok(Value::None)
     });
     reg(&m, rt, "synchronize", |it, rt, args| {
         let d = dev_index(it, rt, &args, "synchronize")?;

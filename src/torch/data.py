@@ -54,6 +54,7 @@ class DataLoader:
         self.pin_memory = pin_memory
         self.drop_last = drop_last
         self.collate_fn = collate_fn if collate_fn is not None else default_collate
+        self.generator = generator
 
     def __len__(self):
         n = len(self.dataset)
@@ -64,10 +65,25 @@ class DataLoader:
         return (n + self.batch_size - 1) // self.batch_size
 
     def __iter__(self):
+        # PyTorch's draws, in order: the iterator's base seed (one int64 random_ from the
+        # loader's generator) when iter() is called, then on the first next() a shuffling
+        # RandomSampler seeds a fresh Generator from another int64 draw (or uses the
+        # loader's generator) and takes randperm(n) from it.
+        torch.empty((), dtype=torch.int64).random_(generator=self.generator)
+        return self._batches()
+
+    def _batches(self):
         n = len(self.dataset)
-        order = torch.randperm(n).tolist() if self.shuffle else list(range(n))
+        if self.shuffle:
+            g = self.generator
+            if g is None:
+                seed = int(torch.empty((), dtype=torch.int64).random_().item())
+                g = torch.Generator()
+                g.manual_seed(seed)
+            order = torch.randperm(n, generator=g).tolist()
+        else:
+            order = list(range(n))
         bs = self.batch_size if self.batch_size is not None else 1
-        batches = []
         for s in range(0, n, bs):
             idx = order[s:s + bs]
             if len(idx) < bs and self.drop_last:
@@ -81,5 +97,4 @@ class DataLoader:
                 b = self.dataset[idx[0]]
             if self.pin_memory:
                 b = _pin(b)
-            batches.append(b)
-        return iter(batches)
+            yield b

@@ -17,8 +17,9 @@ type F = fn(&mut Interpreter, &Rc<Runtime>, Args) -> PyResult<Value>;
 
 fn reg(m: &Module, rt: &Rc<Runtime>, name: &str, f: F) {
     let rt = rt.clone();
-    m.add_fn(name, move |it, args| {
+    m.add_fn(name, move |it, mut args| {
         at_line(&rt, it);
+        super::numpy_aliases(&mut args);
         f(it, &rt, args)
     });
 }
@@ -60,6 +61,20 @@ fn sized(
     args: &Args,
     fname: &str,
 ) -> PyResult<(Vec<usize>, Option<DType>, Device, bool)> {
+    // `torch.rand(size=(2, 3))`: the size as a keyword
+    let mut args = args.clone();
+    if let Some(s) = args.take_kw("size") {
+        if !args.positional.is_empty() {
+            return Err(PyException::new(
+                "TypeError",
+                format!("{fname}() got multiple values for argument 'size'"),
+            ));
+        }
+        args.positional = match s.as_vec() {
+            Some(v) => v,
+            None => vec![s],
+        };
+    }
     let mut a = args.bind(fname, &CREATE, 0)?;
     let items = a[0].take().and_then(|v| v.as_vec()).unwrap_or_default();
     let size = size_from(it, &items)?;
@@ -86,6 +101,16 @@ fn like(
         t.device()
     };
     Ok((t.clone(), Some(dt.unwrap_or(t.dtype())), dev, rg))
+}
+
+/// torch/nn/functional.py's warning for a target whose size differs from the input's.
+pub(crate) fn size_warning(x: &Tensor, y: &Tensor) -> String {
+    let size = |t: &Tensor| crate::engine::tensor::size_repr(t.shape());
+    format!(
+        "Using a target size ({}) that is different to the input size ({}). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+        size(y),
+        size(x)
+    )
 }
 
 fn reduction_arg(v: &Option<Value>) -> PyResult<Reduction> {
@@ -123,8 +148,16 @@ fn softmax_fn(
     let t = need_tensor(a[0].as_ref().unwrap(), fname, "input")?;
     let d = match &a[1] {
         Some(v) if !v.is_none() => crate::torch::int_arg(it, v)?,
-        _ if t.dim() <= 1 || t.dim() == 3 => 0,
-        _ => 1,
+        _ => {
+            super::warn(
+                it,
+                &format!(
+                    "Implicit dimension choice for {fname} has been deprecated. Change the call to include dim=X as an argument."
+                ),
+                false,
+            );
+            if t.dim() <= 1 || t.dim() == 3 { 0 } else { 1 }
+        }
     };
     let dt = match &a[3] {
         Some(v) => dtype_arg(v)?,
@@ -260,6 +293,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         "OutOfMemoryError",
         Value::Class(it.exc_class("OutOfMemoryError")),
     );
+    m.set_attr(
+        "AcceleratorError",
+        Value::Class(it.exc_class("AcceleratorError")),
+    );
     let tcls = it.native_class("Tensor");
     let r = rt.clone();
     let ctor = Value::native_fn("Tensor", move |it, args| {
@@ -289,6 +326,20 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             &["data", "dtype", "device", "requires_grad", "pin_memory"],
             1,
         )?;
+        if let Some(src) = tensor_of(a[0].as_ref().unwrap()) {
+            // torch.tensor(t): a detached copy, with PyTorch's advice
+            super::warn(
+                it,
+                "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                false,
+            );
+            let (dt, _, rg) = creation_kw(rt, &a[1..4], it)?;
+            let dev = device_arg(rt, a[2].as_ref())?;
+            let t = rt
+                .to(&src.detach(), dev, dt, false, true, "tensor")
+                .map_err(py_err)?;
+            return finish(rt, t, rg);
+        }
         let (vals, shape, inner_dt) = flatten_data(it, a[0].as_ref().unwrap())?;
         let (dt, dev, rg) = creation_kw(rt, &a[1..4], it)?;
         let dt = dt.or(
@@ -336,13 +387,15 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let (s, dt, dev, rg) = sized(it, rt, &args, "empty")?;
         finish(rt, rt.empty(&s, dt, dev).map_err(py_err)?, rg)
     });
-    reg(&m, rt, "rand", |it, rt, args| {
+    reg(&m, rt, "rand", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
         let (s, dt, dev, rg) = sized(it, rt, &args, "rand")?;
-        finish(rt, rt.rand(&s, dt, dev).map_err(py_err)?, rg)
+        finish(rt, rt.rand(&s, dt, dev, g.as_ref()).map_err(py_err)?, rg)
     });
-    reg(&m, rt, "randn", |it, rt, args| {
+    reg(&m, rt, "randn", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
         let (s, dt, dev, rg) = sized(it, rt, &args, "randn")?;
-        finish(rt, rt.randn(&s, dt, dev).map_err(py_err)?, rg)
+        finish(rt, rt.randn(&s, dt, dev, g.as_ref()).map_err(py_err)?, rg)
     });
     reg(&m, rt, "full", |it, rt, args| {
         let a = args.bind(
@@ -359,6 +412,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         finish(rt, rt.full(&s, v, dt, dev).map_err(py_err)?, rg)
     });
     reg(&m, rt, "randint", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
         let size_kw = args.take_kw("size");
         let mut pos = args.positional.clone();
         if let Some(s) = size_kw {
@@ -380,28 +434,28 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         };
         let a = Args::with_keywords(vec![], args.keywords.clone()).bind(
             "randint",
-            &["dtype", "device", "requires_grad", "generator"],
+            &["dtype", "device", "requires_grad"],
             0,
         )?;
         let s = size_from(it, &[size])?;
-        let (dt, dev, _) = creation_kw(rt, &a[0..3], it)?;
-        Ok(wrap(
+        let (dt, dev, rg) = creation_kw(rt, &a[0..3], it)?;
+        finish(
             rt,
-            rt.randint(low, high, &s, dt, dev).map_err(py_err)?,
-        ))
+            rt.randint(low, high, &s, dt, dev, g.as_ref())
+                .map_err(py_err)?,
+            rg,
+        )
     });
-    reg(&m, rt, "randperm", |it, rt, args| {
+    reg(&m, rt, "randperm", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
         let a = args.bind(
             "randperm",
-            &["n", "dtype", "device", "requires_grad", "generator"],
+            &["n", "dtype", "device", "requires_grad", "pin_memory"],
             1,
         )?;
         let n = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-        let (dt, dev, _) = creation_kw(rt, &a[1..4], it)?;
-        Ok(wrap(
-            rt,
-            rt.randperm(n.max(0) as usize, dt, dev).map_err(py_err)?,
-        ))
+        let (dt, dev, rg) = creation_kw(rt, &a[1..4], it)?;
+        finish(rt, rt.randperm(n, dt, dev, g.as_ref()).map_err(py_err)?, rg)
     });
     reg(&m, rt, "arange", |it, rt, args| {
         let mut a = args.bind(
@@ -465,11 +519,11 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     });
     reg(&m, rt, "rand_like", |it, rt, args| {
         let (t, dt, dev, rg) = like(it, rt, &args, "rand_like")?;
-        finish(rt, rt.rand(t.shape(), dt, dev).map_err(py_err)?, rg)
+        finish(rt, rt.rand(t.shape(), dt, dev, None).map_err(py_err)?, rg)
     });
     reg(&m, rt, "randn_like", |it, rt, args| {
         let (t, dt, dev, rg) = like(it, rt, &args, "randn_like")?;
-        finish(rt, rt.randn(t.shape(), dt, dev).map_err(py_err)?, rg)
+        finish(rt, rt.randn(t.shape(), dt, dev, None).map_err(py_err)?, rg)
     });
     reg(&m, rt, "full_like", |it, rt, args| {
         let a = args.bind(
@@ -496,12 +550,106 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     });
     reg(&m, rt, "manual_seed", |it, rt, args| {
         let a = args.bind("manual_seed", &["seed"], 1)?;
-        let s = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-        rt.manual_seed(s as u64);
+        let s = super::objects::seed_arg(it, a[0].as_ref().unwrap())?;
+        rt.manual_seed(s);
+        Ok(Value::Native(Rc::new(super::objects::PyGenerator {
+            rt: rt.clone(),
+            generator: rt.default_generator(),
+        })))
+    });
+    reg(&m, rt, "initial_seed", |_, rt, _| {
+        Ok(Value::Int(rt.initial_seed() as i64))
+    });
+    reg(&m, rt, "seed", |_, rt, _| {
+        let s = super::objects::nondeterministic_seed();
+        rt.manual_seed(s);
+        Ok(Value::Int(s as i64))
+    });
+    reg(&m, rt, "get_rng_state", |_, rt, _| {
+        super::objects::state_tensor(rt, &rt.cpu_rng_state())
+    });
+    reg(&m, rt, "set_rng_state", |_, rt, args| {
+        let a = args.bind("set_rng_state", &["new_state"], 1)?;
+        let b = super::objects::state_bytes(a[0].as_ref().unwrap(), "set_state")?;
+        rt.set_cpu_rng_state(&b).map_err(py_err)?;
         Ok(Value::None)
     });
-    reg(&m, rt, "initial_seed", |_, _, _| {
-        Ok(Value::Int(crate::engine::rng::DEFAULT_SEED as i64))
+    reg(&m, rt, "Generator", |it, rt, args| {
+        let a = args.bind("Generator", &["device"], 0)?;
+        let dev = device_arg(rt, a[0].as_ref())?.unwrap_or(Device::Cpu);
+        if dev != Device::Cpu {
+            return Err(PyException::new(
+                "RuntimeError",
+                "cudatutor models torch.Generator objects on the CPU only (device='cpu')",
+            ));
+        }
+        let _ = it;
+        Ok(Value::Native(Rc::new(super::objects::PyGenerator {
+            rt: rt.clone(),
+            generator: Rc::new(std::cell::RefCell::new(
+                crate::engine::random::CpuGenerator::default(),
+            )),
+        })))
+    });
+    reg(&m, rt, "bernoulli", |_, rt, mut args| {
+        let g = generator_kw(&mut args)?;
+        let a = args.bind("bernoulli", &["input", "p"], 1)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "bernoulli", "input")?;
+        let t = match a[1].as_ref().and_then(|v| v.as_float()) {
+            Some(p) => rt
+                .empty(x.shape(), Some(x.dtype()), x.device())
+                .and_then(|t| {
+                    rt.bernoulli_scalar_(&t, p, g.as_ref())?;
+                    Ok(t)
+                }),
+            None => rt.bernoulli(&x, g.as_ref()),
+        }
+        .map_err(py_err)?;
+        Ok(wrap(rt, t))
+    });
+    reg(&m, rt, "multinomial", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
+        let a = args.bind("multinomial", &["input", "num_samples", "replacement"], 2)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "multinomial", "input")?;
+        let n = crate::torch::int_arg(it, a[1].as_ref().unwrap())?;
+        let r = truthy_opt(it, &a[2], false)?;
+        Ok(wrap(
+            rt,
+            rt.multinomial(&x, n, r, g.as_ref()).map_err(py_err)?,
+        ))
+    });
+    reg(&m, rt, "normal", |it, rt, mut args| {
+        let g = generator_kw(&mut args)?;
+        let a = args.bind(
+            "normal",
+            &["mean", "std", "size", "dtype", "device", "requires_grad"],
+            2,
+        )?;
+        let num = |v: &Option<Value>| v.as_ref().and_then(|v| v.as_float());
+        let (Some(m), Some(s)) = (num(&a[0]), num(&a[1])) else {
+            return Err(PyException::new(
+                "NotImplementedError",
+                "cudatutor models torch.normal(mean, std, size) with float mean and std only",
+            ));
+        };
+        let size = match &a[2] {
+            Some(v) => size_from(it, &v.as_vec().unwrap_or_default())?,
+            None => {
+                return Err(PyException::new(
+                    "TypeError",
+                    "normal() received an invalid combination of arguments",
+                ));
+            }
+        };
+        let (dt, dev, rg) = creation_kw(rt, &a[3..6], it)?;
+        let t = rt
+            .empty(&size, dt, dev)
+            .and_then(|t| {
+                rt.normal_(&t, m, s, g.as_ref())?;
+                Ok(t)
+            })
+            .map_err(py_err)?;
+        finish(rt, t, rg)
     });
     reg(&m, rt, "is_tensor", |_, _, args| {
         Ok(Value::Bool(
@@ -555,8 +703,72 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     reg(&m, rt, "enable_grad", |_, rt, _| {
         Ok(Value::native(GradMode::new(rt.clone(), true)))
     });
-    reg(&m, rt, "inference_mode", |_, rt, _| {
-        Ok(Value::native(GradMode::new(rt.clone(), false)))
+    reg(&m, rt, "inference_mode", |it, rt, args| {
+        let a = args.bind("inference_mode", &["mode"], 0)?;
+        let mode = truthy_opt(it, &a[0], true)?;
+        Ok(Value::native(GradMode::inference_mode(rt.clone(), mode)))
+    });
+    reg(&m, rt, "set_grad_enabled", |it, rt, args| {
+        let a = args.bind("set_grad_enabled", &["mode"], 1)?;
+        let on = it.truthy(a[0].as_ref().unwrap())?;
+        Ok(Value::native(GradMode::set_now(rt.clone(), on)))
+    });
+    reg(&m, rt, "set_printoptions", |it, _rt, args| {
+        use crate::engine::print::{PrintOptions, print_options, set_print_options};
+        let a = args.bind(
+            "set_printoptions",
+            &[
+                "precision",
+                "threshold",
+                "edgeitems",
+                "linewidth",
+                "profile",
+                "sci_mode",
+            ],
+            0,
+        )?;
+        let mut o = print_options();
+        if let Some(p) = a[4].as_ref().filter(|v| !v.is_none()) {
+            let base = PrintOptions::default();
+            o = match p.as_str().unwrap_or_default() {
+                "short" => PrintOptions {
+                    precision: 2,
+                    edgeitems: 2,
+                    ..base
+                },
+                "full" => PrintOptions {
+                    threshold: usize::MAX,
+                    ..base
+                },
+                _ => base,
+            };
+        }
+        let num = |it: &mut Interpreter, v: &Option<Value>| -> PyResult<Option<usize>> {
+            match v {
+                None | Some(Value::None) => Ok(None),
+                // threshold=float('inf') (or sys.maxsize) prints everything
+                Some(Value::Float(f)) if f.is_infinite() && *f > 0.0 => Ok(Some(usize::MAX)),
+                Some(v) => Ok(Some(crate::torch::int_arg(it, v)?.max(0) as usize)),
+            }
+        };
+        if let Some(p) = num(it, &a[0])? {
+            o.precision = p.min(60);
+        }
+        if let Some(t) = num(it, &a[1])? {
+            o.threshold = t;
+        }
+        if let Some(e) = num(it, &a[2])? {
+            o.edgeitems = e;
+        }
+        if let Some(l) = num(it, &a[3])? {
+            o.linewidth = l;
+        }
+        o.sci_mode = match &a[5] {
+            None | Some(Value::None) => None,
+            Some(v) => Some(it.truthy(v)?),
+        };
+        set_print_options(o);
+        Ok(Value::None)
     });
     reg(&m, rt, "is_grad_enabled", |_, rt, _| {
         Ok(Value::Bool(rt.grad_enabled()))
@@ -832,6 +1044,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let n = name.to_string();
         m.add_fn(name, move |it, mut args| {
             at_line(&rt, it);
+            super::numpy_aliases(&mut args);
             let x = if args.positional.is_empty() {
                 args.take_kw("input")
             } else {
@@ -881,6 +1094,46 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
     reg(&m, rt, "nll_loss", |it, rt, args| {
         loss_fn(it, rt, args, "nll_loss", false)
     });
+    reg(&m, rt, "dropout", |it, rt, args| {
+        let a = args.bind("dropout", &["input", "p", "training", "inplace"], 1)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "dropout", "input")?;
+        let p = match &a[1] {
+            Some(v) => v.as_float().ok_or_else(|| {
+                PyException::new(
+                    "TypeError",
+                    format!(
+                        "dropout(): argument 'p' must be float, not {}",
+                        v.type_name()
+                    ),
+                )
+            })?,
+            None => 0.5,
+        };
+        if !(0.0..=1.0).contains(&p) {
+            return Err(PyException::new(
+                "ValueError",
+                format!(
+                    "dropout probability has to be between 0 and 1, but got {}",
+                    crate::script::strfmt::float_repr(p)
+                ),
+            ));
+        }
+        let training = truthy_opt(it, &a[2], true)?;
+        if !training || p == 0.0 {
+            return Ok(a[0].clone().unwrap());
+        }
+        let out = if p == 1.0 {
+            rt.mul(
+                &Operand::Tensor(x.clone()),
+                &Operand::Scalar(Scalar::Float(0.0)),
+            )
+        } else {
+            rt.dropout_noise(&x, p)
+                .and_then(|n| rt.mul(&Operand::Tensor(x.clone()), &Operand::Tensor(n)))
+        }
+        .map_err(py_err)?;
+        Ok(wrap(rt, out))
+    });
     reg(&m, rt, "linear", |_, rt, args| {
         let a = args.bind("linear", &["input", "weight", "bias"], 2)?;
         let x = need_tensor(a[0].as_ref().unwrap(), "linear", "input")?;
@@ -906,14 +1159,25 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let w = need_tensor(a[1].as_ref().unwrap(), "embedding", "weight")?;
         Ok(wrap(rt, rt.embedding(&w, &x).map_err(py_err)?))
     });
-    reg(&m, rt, "l1_loss", |_, rt, args| {
+    reg(&m, rt, "l1_loss", |it, rt, args| {
         let a = args.bind(
             "l1_loss",
-            &["input", "target", "size_average", "reduce", "reduction"],
+            &[
+                "input",
+                "target",
+                "size_average",
+                "reduce",
+                "reduction",
+                "weight",
+                "_warn",
+            ],
             2,
         )?;
         let x = need_tensor(a[0].as_ref().unwrap(), "l1_loss", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "l1_loss", "target")?;
+        if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
+            super::warn(it, &size_warning(&x, &y), false);
+        }
         let r = rt
             .pointwise_loss("l1_loss", &x, &y, None, reduction_arg(&a[4])?)
             .map_err(py_err)?;
@@ -938,25 +1202,37 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             Some(v) if !v.is_none() => Some(need_tensor(v, "binary_cross_entropy", "weight")?),
             _ => None,
         };
+        let red = reduction_arg(&a[5])?;
+        // on CUDA an input outside [0, 1] is a device-side assert, not a host error
+        if let Some(r) =
+            super::device_asserts::binary_cross_entropy_cuda(rt, &x, &y, w.as_ref(), red)
+        {
+            return Ok(wrap(rt, r.map_err(py_err)?));
+        }
         let r = rt
-            .pointwise_loss(
-                "binary_cross_entropy",
-                &x,
-                &y,
-                w.as_ref(),
-                reduction_arg(&a[5])?,
-            )
+            .pointwise_loss("binary_cross_entropy", &x, &y, w.as_ref(), red)
             .map_err(py_err)?;
         Ok(wrap(rt, r))
     });
-    reg(&m, rt, "mse_loss", |_, rt, args| {
+    reg(&m, rt, "mse_loss", |it, rt, args| {
         let a = args.bind(
             "mse_loss",
-            &["input", "target", "size_average", "reduce", "reduction"],
+            &[
+                "input",
+                "target",
+                "size_average",
+                "reduce",
+                "reduction",
+                "weight",
+                "_warn",
+            ],
             2,
         )?;
         let x = need_tensor(a[0].as_ref().unwrap(), "mse_loss", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "mse_loss", "target")?;
+        if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
+            super::warn(it, &size_warning(&x, &y), false);
+        }
         let d = rt
             .binary(BinaryOp::Sub, &Operand::Tensor(x), &Operand::Tensor(y))
             .map_err(py_err)?;
@@ -985,37 +1261,129 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             Some(v) => crate::torch::int_arg(it, v)?,
             None => -1,
         };
-        let vals = t.values().map_err(py_err)?;
-        let n = if n < 0 {
-            vals.iter().cloned().fold(0.0, f64::max) as i64 + 1
-        } else {
-            n
-        };
-        if let Some(bad) = vals.iter().find(|v| **v < 0.0 || **v as i64 >= n) {
-            let _ = bad;
-            return Err(PyException::new(
-                "RuntimeError",
-                "Class values must be smaller than num_classes.",
-            ));
-        }
-        let mut out = vec![Scalar::Int(0); vals.len() * n as usize];
-        for (i, v) in vals.iter().enumerate() {
-            out[i * n as usize + *v as usize] = Scalar::Int(1);
-        }
-        let mut shape = t.shape().to_vec();
-        shape.push(n as usize);
-        Ok(wrap(
-            rt,
-            rt.tensor(&out, shape, Some(DType::Int64), t.device())
-                .map_err(py_err)?,
-        ))
+        one_hot(rt, &t, n)
     });
     Ok(m.into_value())
+}
+
+/// `F.one_hot` as ATen's Onehot.cpp checks it, in its order; the result's size is validated
+/// (PyTorch's storage-size overflow, then its CPU allocation failure past the host budget)
+/// before anything is allocated, so `one_hot(t, 2**62)` or `one_hot(tensor([2**40]))` is
+/// PyTorch's error rather than an abort.
+fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
+    let rt_err = |m: String| PyException::new("RuntimeError", m);
+    if t.dtype() != DType::Int64 {
+        return Err(rt_err(
+            "one_hot is only applicable to index tensor of type LongTensor.".into(),
+        ));
+    }
+    let mut shape = t.shape().to_vec();
+    let vals = t.values().map_err(py_err)?;
+    let n = if vals.is_empty() {
+        if num_classes <= 0 {
+            return Err(rt_err(
+                "Can not infer total number of classes from empty tensor.".into(),
+            ));
+        }
+        num_classes
+    } else {
+        // Values are kept as f64: exact for every class index a tensor can hold.
+        let min = vals.iter().cloned().fold(f64::INFINITY, f64::min) as i64;
+        let max = vals.iter().cloned().fold(f64::NEG_INFINITY, f64::max) as i64;
+        if t.device() == Device::Cpu && min < 0 {
+            return Err(rt_err("Class values must be non-negative.".into()));
+        }
+        if num_classes == -1 {
+            max.wrapping_add(1)
+        } else if num_classes > max {
+            num_classes
+        } else {
+            return Err(rt_err(
+                "Class values must be smaller than num_classes.".into(),
+            ));
+        }
+    };
+    if n < 0 {
+        return Err(rt_err("zeros: Dimension size must be non-negative.".into()));
+    }
+    let n = n as u64;
+    let rows = vals.len() as u64;
+    let sizes = || {
+        let dims: Vec<String> = shape
+            .iter()
+            .map(|d| d.to_string())
+            .chain([n.to_string()])
+            .collect();
+        format!("[{}]", dims.join(", "))
+    };
+    // c10's computeStorageNbytesContiguous: numel * itemsize must fit in 64 bits.
+    let nbytes = rows
+        .checked_mul(n)
+        .and_then(|e| e.checked_mul(8))
+        .filter(|b| *b <= i64::MAX as u64)
+        .ok_or_else(|| {
+            rt_err(format!(
+                "Storage size calculation overflowed with sizes={}",
+                sizes()
+            ))
+        })?;
+    if t.device() == Device::Cpu
+        && nbytes > rt.host.limit.min(crate::engine::hostmem::run_limit_now())
+    {
+        return Err(rt_err(crate::engine::hostmem::cpu_alloc_error(nbytes)));
+    }
+    shape.push(n as usize);
+    let numel = (rows * n) as usize;
+    if numel > 1 << 24 {
+        // Too big to keep values for (the engine's rule): zeros whose values are not kept,
+        // or the device's out-of-memory error.
+        return Ok(wrap(
+            rt,
+            rt.zeros(&shape, Some(DType::Int64), t.device())
+                .map_err(py_err)?,
+        ));
+    }
+    let mut out = vec![Scalar::Int(0); numel];
+    for (i, v) in vals.iter().enumerate() {
+        out[i * n as usize + *v as usize] = Scalar::Int(1);
+    }
+    Ok(wrap(
+        rt,
+        rt.tensor(&out, shape, Some(DType::Int64), t.device())
+            .map_err(py_err)?,
+    ))
 }
 
 /// `torch._C`: native helpers the Python preludes use.
 pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch._C");
+    // warn(message, file=None, line=0, source=''): a UserWarning at the script line running
+    // now, or at a line of PyTorch's own Python source
+    m.add_fn("warn", |it, args| {
+        let a = args.bind("warn", &["message", "file", "line", "source"], 1)?;
+        let msg = a[0]
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string();
+        match a[1].as_ref().and_then(|v| v.as_str()) {
+            Some(file) => {
+                let file = file.to_string();
+                let line = match &a[2] {
+                    Some(v) => crate::torch::int_arg(it, v)?.max(0) as u32,
+                    None => 0,
+                };
+                let src = a[3]
+                    .as_ref()
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string();
+                super::warn_at(it, &file, line, &msg, &src);
+            }
+            None => super::warn(it, &msg, false),
+        }
+        Ok(Value::None)
+    });
     reg(&m, rt, "make_parameter", |it, rt, args| {
         let a = args.bind("Parameter", &["data", "requires_grad"], 0)?;
         let t = match &a[0] {
@@ -1054,4 +1422,21 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
         ))
     });
     Ok(m.into_value())
+}
+
+/// The `generator=` keyword of a random op (None or a `torch.Generator`).
+pub(crate) fn generator_kw(args: &mut Args) -> PyResult<Option<crate::engine::SharedGenerator>> {
+    match args.take_kw("generator") {
+        None | Some(Value::None) => Ok(None),
+        Some(v) => match v.downcast::<super::objects::PyGenerator>() {
+            Some(g) => Ok(Some(g.generator.clone())),
+            None => Err(PyException::new(
+                "TypeError",
+                format!(
+                    "expected a torch.Generator for argument 'generator', not {}",
+                    v.type_name()
+                ),
+            )),
+        },
+    }
 }

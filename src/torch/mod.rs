@@ -6,8 +6,11 @@
 //! Python exceptions with the same type and message (`torch.OutOfMemoryError` is a
 //! RuntimeError subclass).
 
+mod async_copy;
 mod cuda;
+mod device_asserts;
 mod functions;
+mod messages;
 mod objects;
 mod tensor;
 
@@ -24,11 +27,95 @@ use std::rc::Rc;
 const NN_SRC: &str = include_str!("nn.py");
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");
+const EXTRA_SRC: &str = include_str!("extra.py");
+const AUTOGRAD_SRC: &str = include_str!("autograd.py");
+const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
+const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
+const NN_INIT_SRC: &str = include_str!("nn_init.py");
+const LINALG_SRC: &str =
+    "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\n";
+/// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
+/// once torch.nn exists.
+const NN_FX_SRC: &str = "import torch.nn as _nn\nimport torch.nn.functional as _F\nimport torch._F as _F2\nfor _k in _nn._PY_FUNCTIONAL:\n    setattr(_F, _k, getattr(_nn, '_f_' + _k))\n    setattr(_F2, _k, getattr(_nn, '_f_' + _k))\n";
+
+/// Tensor methods written in Python (src/torch/extra.py defines each as `_t_NAME`).
+pub(crate) const EXTRA_METHODS: &[&str] = &[
+    "amax",
+    "amin",
+    "flip",
+    "fliplr",
+    "flipud",
+    "diag",
+    "trace",
+    "tril",
+    "triu",
+    "masked_select",
+    "repeat_interleave",
+    "logsumexp",
+    "new_ones",
+    "new_zeros",
+    "new_full",
+    "new_tensor",
+    "new_empty",
+    "outer",
+    "inner",
+    "dot",
+    "square",
+    "clamp_min",
+    "clamp_max",
+    "nan_to_num",
+    "isinf",
+    "isposinf",
+    "isneginf",
+    "bitwise_xor",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_not",
+    "bincount",
+    "scatter",
+    "scatter_",
+    "xlogy",
+    "addcmul",
+    "addcdiv",
+    "var_mean",
+    "std_mean",
+    "positive",
+    "true_divide",
+    "multiply",
+    "subtract",
+    "divide",
+    "greater",
+    "less",
+    "exp_",
+    "log_",
+    "sqrt_",
+    "abs_",
+    "neg_",
+    "sin_",
+    "cos_",
+    "tanh_",
+    "sigmoid_",
+    "relu_",
+    "floor_",
+    "ceil_",
+    "round_",
+    "masked_fill_",
+    "type_as",
+    "is_inference",
+    "allclose",
+    "equal",
+];
+
 const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = False\n    deterministic = False\n    allow_tf32 = False\n\n\ncudnn = _Flags()\ncuda = _Flags()\n";
 
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
+    crate::engine::print::reset_print_options();
+    WARNED.with(|w| w.borrow_mut().clear());
+    async_copy::clear();
     it.define_exception("OutOfMemoryError", "RuntimeError");
+    // PyTorch 2.8+ raises every CUDA error (a device-side assert too) as this subclass
+    it.define_exception("AcceleratorError", "RuntimeError");
     it.define_native_class("Tensor", &[]);
     it.define_native_class("Parameter", &["Tensor"]);
     let r = rt.clone();
@@ -68,14 +155,100 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         Box::new(|it| it.module_from_source("torch.optim", OPTIM_SRC)),
     );
     it.register_module(
+        "torch._extra",
+        Box::new(|it| it.module_from_source("torch._extra", EXTRA_SRC)),
+    );
+    it.register_module(
+        "torch.autograd",
+        Box::new(|it| it.module_from_source("torch.autograd", AUTOGRAD_SRC)),
+    );
+    it.register_module(
+        "torch.linalg",
+        Box::new(|it| it.module_from_source("torch.linalg", LINALG_SRC)),
+    );
+    it.register_module(
+        "torch.optim.lr_scheduler",
+        Box::new(|it| it.module_from_source("torch.optim.lr_scheduler", LR_SCHEDULER_SRC)),
+    );
+    it.register_module(
+        "torch.nn.utils",
+        Box::new(|it| it.module_from_source("torch.nn.utils", NN_UTILS_SRC)),
+    );
+    it.register_module(
+        "torch.nn.init",
+        Box::new(|it| it.module_from_source("torch.nn.init", NN_INIT_SRC)),
+    );
+    it.register_module(
+        "torch.nn._fx",
+        Box::new(|it| it.module_from_source("torch.nn._fx", NN_FX_SRC)),
+    );
+    it.register_module(
         "torch.backends",
         Box::new(|it| it.module_from_source("torch.backends", BACKENDS_SRC)),
     );
 }
 
+thread_local! {
+    /// Warnings already shown in this run: Python's default filter shows each (location,
+    /// message) once; PyTorch's TORCH_WARN_ONCE ones once per process (key without location).
+    static WARNED: std::cell::RefCell<std::collections::HashSet<String>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
+}
+
+/// A `UserWarning` as Python's warnings module prints it on stderr: `FILE:LINE: UserWarning:
+/// MESSAGE` and the source line, attributed to the script line running now (PyTorch's C++
+/// warnings point at the Python caller). `once`: TORCH_WARN_ONCE (once per run).
+pub(crate) fn warn(it: &mut Interpreter, msg: &str, once: bool) {
+    let line = it.current_line();
+    let file = it.main_file.to_string();
+    let src = it.source_line(&file, line).unwrap_or_default();
+    let key = if once {
+        format!("once\0{msg}")
+    } else {
+        format!("{file}\0{line}\0{msg}")
+    };
+    warn_keyed(it, key, &file, line, msg, &src);
+}
+
+/// A warning attributed to a line of PyTorch's own Python source (a module's forward calling
+/// the functional form, `warnings.warn(..., stacklevel=2)`): its file, line and text.
+pub(crate) fn warn_at(it: &mut Interpreter, file: &str, line: u32, msg: &str, src: &str) {
+    let key = format!("{file}\0{line}\0{msg}");
+    warn_keyed(it, key, file, line, msg, src);
+}
+
+fn warn_keyed(it: &mut Interpreter, key: String, file: &str, line: u32, msg: &str, src: &str) {
+    if !WARNED.with(|w| w.borrow_mut().insert(key)) {
+        return;
+    }
+    let mut text = format!("{file}:{line}: UserWarning: {msg}\n");
+    let src = src.trim();
+    if !src.is_empty() {
+        text.push_str(&format!("  {src}\n"));
+    }
+    it.write_stderr(&text);
+}
+
+/// PyTorch's argument parser takes numpy's names too: `axis` for `dim`, `keepdims` for
+/// `keepdim` (python_arg_parser.cpp's numpy_compatibility_arg_names).
+pub(crate) fn numpy_aliases(args: &mut Args) {
+    for (np, torch) in [("axis", "dim"), ("keepdims", "keepdim")] {
+        if args.keywords.iter().any(|(k, _)| k == np)
+            && !args.keywords.iter().any(|(k, _)| k == torch)
+        {
+            for (k, _) in args.keywords.iter_mut() {
+                if k == np {
+                    *k = torch.to_string();
+                }
+            }
+        }
+    }
+}
+
 /// An engine error as the Python exception PyTorch raises.
 pub fn py_err(e: EngineError) -> PyException {
-    PyException::new(e.kind.name(), e.message)
+    let message = messages::device_check_2_15(&e.message).unwrap_or(e.message);
+    PyException::new(e.kind.name(), message)
 }
 
 /// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING before CUDA starts.
@@ -95,7 +268,7 @@ pub(crate) fn wrap(rt: &Rc<Runtime>, t: Tensor) -> Value {
 }
 
 pub(crate) fn tensor_of(v: &Value) -> Option<Tensor> {
-    v.downcast::<PyTensor>().map(|p| p.t.borrow().clone())
+    v.downcast::<PyTensor>().map(|p| p.tensor())
 }
 
 pub(crate) fn need_tensor(v: &Value, fname: &str, arg: &str) -> PyResult<Tensor> {
@@ -231,6 +404,14 @@ pub(crate) fn flatten_data(
         };
         if depth == shape.len() {
             shape.push(items.len());
+            // PyTorch's MAX_DIMS for tensor data (tensor_new.cpp); it also bounds this
+            // recursion for `x = [x]` nested a million times.
+            if shape.len() > 128 {
+                return Err(PyException::new(
+                    "ValueError",
+                    format!("too many dimensions '{}'", v.type_name()),
+                ));
+            }
         } else if shape[depth] != items.len() {
             return Err(PyException::new(
                 "ValueError",
@@ -411,6 +592,22 @@ pub(crate) fn index_items(
                     return Err(PyException::new("ValueError", "slice step cannot be zero"));
                 }
                 TensorIndex::Slice(b[0], b[1], b[2])
+            }
+            // a range indexes like the list of its ints (PyTorch treats it as a sequence)
+            Value::Range(r) => {
+                if r.len() > 1 << 27 {
+                    return Err(PyException::new(
+                        "RuntimeError",
+                        "cudatutor: a range index longer than 2**27 items is not supported",
+                    ));
+                }
+                let vals: Vec<Scalar> = (0..r.len())
+                    .map(|i| Scalar::Int(r.get(i).unwrap_or(0)))
+                    .collect();
+                let t = rt
+                    .tensor(&vals, vec![vals.len()], Some(DType::Int64), Device::Cpu)
+                    .map_err(py_err)?;
+                TensorIndex::Tensor(t)
             }
             Value::List(_) => {
                 let (vals, shape, _) = flatten_data(it, p)?;

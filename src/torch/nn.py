@@ -1,9 +1,25 @@
 # torch.nn for cudatutor: modules written in Python over the native ops.
+import math
 import torch
 import torch._C as _C
 import torch._F as functional
 
 Parameter = _C.Parameter
+from collections import OrderedDict
+
+
+class _IncompatibleKeys:
+    def __init__(self, missing_keys, unexpected_keys):
+        self.missing_keys = missing_keys
+        self.unexpected_keys = unexpected_keys
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return '<All keys matched successfully>'
+        return f'_IncompatibleKeys(missing_keys={self.missing_keys}, unexpected_keys={self.unexpected_keys})'
+
+    def __iter__(self):
+        return iter((self.missing_keys, self.unexpected_keys))
 
 
 def _is_param(v):
@@ -49,8 +65,91 @@ class Module:
     def modules(self):
         return iter(self._module_list())
 
-    def named_modules(self):
-        return iter([('', self)] + [(k, m) for k, m in self._child_list()])
+    def named_modules(self, memo=None, prefix='', remove_duplicate=True):
+        out = []
+        seen = set()
+
+        def walk(m, pre):
+            if remove_duplicate:
+                if id(m) in seen:
+                    return
+                seen.add(id(m))
+            out.append((pre, m))
+            for k, c in m._child_list():
+                walk(c, pre + ('.' if pre else '') + k)
+        walk(self, prefix)
+        return iter(out)
+
+    def add_module(self, name, module):
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f'{type(module).__name__} is not a Module subclass')
+        if not isinstance(name, str):
+            raise TypeError(f'module name should be a string. Got {type(name).__name__}')
+        if '.' in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == '':
+            raise KeyError('module name can\'t be empty string ""')
+        self.__dict__[name] = module
+
+    register_module = add_module
+
+    def register_buffer(self, name, tensor, persistent=True):
+        self.__dict__[name] = tensor
+
+    def register_parameter(self, name, param):
+        self.__dict__[name] = param
+
+    def get_submodule(self, target):
+        m = self
+        if target == '':
+            return m
+        for part in target.split('.'):
+            m = getattr(m, part)
+        return m
+
+    def apply(self, fn):
+        for _, m in self._child_list():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        own = dict(self._param_list())
+        own.update(self._buffer_list())
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors = []
+        for k, p in own.items():
+            if k in state_dict:
+                v = state_dict[k]
+                if not isinstance(v, torch.Tensor):
+                    errors.append(f'While copying the parameter named "{k}", expected torch.Tensor or Tensor-like object from checkpoint but received {type(v)}')
+                    continue
+                if v.shape != p.shape:
+                    errors.append(f'size mismatch for {k}: copying a param with shape {v.shape} from checkpoint, the shape in current model is {p.shape}.')
+                    continue
+                with torch.no_grad():
+                    p.copy_(v)
+        if strict:
+            if unexpected:
+                errors.insert(0, 'Unexpected key(s) in state_dict: {}. '.format(', '.join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, 'Missing key(s) in state_dict: {}. '.format(', '.join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError('Error(s) in loading state_dict for {}:\n\t{}'.format(type(self).__name__, '\n\t'.join(errors)))
+        return _IncompatibleKeys(missing if not strict else [], unexpected if not strict else [])
+
+    def _buffer_list(self, prefix=''):
+        out = []
+        for k, v in self.__dict__.items():
+            if isinstance(v, torch.Tensor) and not _is_param(v):
+                out.append((prefix + k, v))
+        for k, m in self._child_list():
+            out.extend(m._buffer_list(prefix + k + '.'))
+        return out
+
+    def named_buffers(self, prefix='', recurse=True):
+        return iter(self._buffer_list(prefix))
 
     def named_parameters(self, prefix='', recurse=True):
         return iter(self._param_list(prefix, recurse))
@@ -107,8 +206,11 @@ class Module:
             p.requires_grad_(requires_grad)
         return self
 
-    def state_dict(self):
-        return {k: p.detach() for k, p in self._param_list()}
+    def state_dict(self, destination=None, prefix='', keep_vars=False):
+        d = OrderedDict()
+        for k, p in self._param_list(prefix) + self._buffer_list(prefix):
+            d[k] = p if keep_vars else p.detach()
+        return d
 
     def extra_repr(self):
         return ''
@@ -127,8 +229,12 @@ class Module:
 class Sequential(Module):
     def __init__(self, *modules):
         super().__init__()
-        for i, m in enumerate(modules):
-            self.__dict__[str(i)] = m
+        if len(modules) == 1 and isinstance(modules[0], (dict, OrderedDict)):
+            for k, m in modules[0].items():
+                self.add_module(k, m)
+        else:
+            for i, m in enumerate(modules):
+                self.add_module(str(i), m)
 
     def forward(self, input):
         for _, m in self._child_list():
@@ -136,7 +242,13 @@ class Sequential(Module):
         return input
 
     def __getitem__(self, i):
-        return [m for _, m in self._child_list()][i]
+        items = self._child_list()
+        if isinstance(i, slice):
+            return Sequential(OrderedDict(items[i]))
+        n = len(items)
+        if not -n <= i < n:
+            raise IndexError(f'index {i} is out of range')
+        return items[i % n][1]
 
     def __len__(self):
         return len(self._child_list())
@@ -147,6 +259,50 @@ class Sequential(Module):
     def append(self, m):
         self.__dict__[str(len(self))] = m
         return self
+
+
+class ModuleDict(Module):
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def update(self, modules):
+        items = modules.items() if hasattr(modules, 'items') else modules
+        for k, m in items:
+            self.add_module(k, m)
+
+    def __getitem__(self, key):
+        return self.__dict__[key] if key in self.keys() else self._missing(key)
+
+    def _missing(self, key):
+        raise KeyError(key)
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __len__(self):
+        return len(self._child_list())
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def __contains__(self, key):
+        return key in self.keys()
+
+    def keys(self):
+        return [k for k, _ in self._child_list()]
+
+    def values(self):
+        return [m for _, m in self._child_list()]
+
+    def items(self):
+        return self._child_list()
+
+    def pop(self, key):
+        m = self[key]
+        del self.__dict__[key]
+        return m
 
 
 class ModuleList(Module):
@@ -174,12 +330,27 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        bound = 1.0 / (in_features ** 0.5) if in_features > 0 else 0.0
-        self.weight = Parameter(torch.empty(out_features, in_features, device=device, dtype=dtype).uniform_(-bound, bound))
+        self.weight = Parameter(torch.empty(out_features, in_features, device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype).uniform_(-bound, bound))
+            self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype))
         else:
             self.bias = None
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        # PyTorch's order and arithmetic: kaiming_uniform_(weight, a=sqrt(5)), then the bias
+        # from U(-1/sqrt(fan_in), 1/sqrt(fan_in)), each one uniform_ on the default stream.
+        fan_in = self.in_features
+        if self.weight.numel() > 0:
+            gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
+            std = gain / math.sqrt(fan_in)
+            bound = math.sqrt(3.0) * std
+            with torch.no_grad():
+                self.weight.uniform_(-bound, bound)
+        if self.bias is not None:
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            with torch.no_grad():
+                self.bias.uniform_(-bound, bound)
 
     def forward(self, input):
         return functional.linear(input, self.weight, self.bias)
@@ -230,12 +401,24 @@ class Identity(Module):
         return input
 
 
+_MODULE_PY = '/usr/local/lib/python3.11/site-packages/torch/nn/modules/module.py'
+_LOSS_PY = '/usr/local/lib/python3.11/site-packages/torch/nn/modules/loss.py'
+
+
+def _legacy_softmax_dim(name, ndim):
+    _C.warn(f'Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.',
+            _MODULE_PY, 1787, 'return self._call_impl(*args, **kwargs)')
+    return 0 if ndim in (0, 1, 3) else 1
+
+
 class Softmax(Module):
     def __init__(self, dim=None):
         super().__init__()
         self.dim = dim
 
     def forward(self, input):
+        if self.dim is None:
+            return functional.softmax(input, _legacy_softmax_dim('softmax', input.dim()))
         return functional.softmax(input, self.dim)
 
     def extra_repr(self):
@@ -248,6 +431,8 @@ class LogSoftmax(Module):
         self.dim = dim
 
     def forward(self, input):
+        if self.dim is None:
+            return functional.log_softmax(input, _legacy_softmax_dim('log_softmax', input.dim()))
         return functional.log_softmax(input, self.dim)
 
     def extra_repr(self):
@@ -268,14 +453,13 @@ class Flatten(Module):
 
 
 class Dropout(Module):
-    # cudatutor: dropout is the identity (no random masking is modelled)
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         self.p = p
         self.inplace = inplace
 
     def forward(self, input):
-        return input
+        return functional.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f'p={self.p}, inplace={self.inplace}'
@@ -312,7 +496,10 @@ class MSELoss(Module):
         self.reduction = reduction
 
     def forward(self, input, target):
-        return functional.mse_loss(input, target, reduction=self.reduction)
+        if input.shape != target.shape:
+            _C.warn(_size_warning(input, target), _LOSS_PY, 630,
+                    'return F.mse_loss(input, target, reduction=self.reduction)')
+        return functional.mse_loss(input, target, reduction=self.reduction, _warn=False)
 
 
 class L1Loss(Module):
@@ -321,7 +508,10 @@ class L1Loss(Module):
         self.reduction = reduction
 
     def forward(self, input, target):
-        return functional.l1_loss(input, target, reduction=self.reduction)
+        if input.shape != target.shape:
+            _C.warn(_size_warning(input, target), _LOSS_PY, 134,
+                    'return F.l1_loss(input, target, reduction=self.reduction)')
+        return functional.l1_loss(input, target, reduction=self.reduction, _warn=False)
 
 
 class BCELoss(Module):
@@ -333,6 +523,304 @@ class BCELoss(Module):
     def forward(self, input, target):
         return functional.binary_cross_entropy(input, target, weight=self.weight,
                                                reduction=self.reduction)
+
+
+def _size_warning(input, target):
+    return (f'Using a target size ({target.size()}) that is different to the input size ({input.size()}). '
+            'This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.')
+
+
+
+
+class Unflatten(Module):
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input):
+        d = self.dim % input.dim()
+        shape = list(input.shape[:d]) + list(self.unflattened_size) + list(input.shape[d + 1:])
+        return input.reshape(*shape)
+
+    def extra_repr(self):
+        return f'dim={self.dim}, unflattened_size={self.unflattened_size}'
+
+
+# functional forms written in Python (put into torch.nn.functional by torch.nn._fx)
+_PY_FUNCTIONAL = ['leaky_relu', 'binary_cross_entropy_with_logits', 'smooth_l1_loss', 'huber_loss', 'softplus',
+                  'elu', 'relu6', 'hardtanh', 'silu', 'mish', 'logsigmoid', 'normalize', 'cosine_similarity',
+                  'pairwise_distance', 'kl_div', 'softmin', 'threshold', 'hardsigmoid', 'hardswish', 'tanh',
+                  'sigmoid', 'glu']
+
+
+def _reduce(loss, reduction):
+    if reduction == 'mean':
+        return loss.mean()
+    if reduction == 'sum':
+        return loss.sum()
+    if reduction == 'none':
+        return loss
+    raise ValueError(f'{reduction} is not a valid value for reduction')
+
+
+def _f_leaky_relu(input, negative_slope=0.01, inplace=False):
+    out = torch.where(input > 0, input, input * negative_slope)
+    if inplace:
+        input.copy_(out)
+        return input
+    return out
+
+
+def _f_binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                        reduction='mean', pos_weight=None):
+    if target.shape != input.shape:
+        raise ValueError(f'Target size ({target.size()}) must be the same as input size ({input.size()})')
+    # ATen's binary_cross_entropy_with_logits: (1 - t) * x + lw * softplus(-x), softplus(-x) =
+    # log(1 + exp(-x)) taken from the side where exp does not overflow; each side is smooth,
+    # so the gradient at x = 0 is sigmoid(0) - t as PyTorch's
+    pos = (input >= 0).to(input.dtype)
+    xp = input * pos
+    xn = input * (1 - pos)
+    soft = ((-xp).exp() + 1).log() - xn + (xn.exp() + 1).log() - 0.6931471805599453
+    if pos_weight is not None:
+        log_weight = (pos_weight - 1) * target + 1
+        loss = (1 - target) * input + log_weight * soft
+    else:
+        loss = (1 - target) * input + soft
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def _f_smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0):
+    if input.shape != target.shape:
+        _C.warn(_size_warning(input, target))
+    z = (input - target).abs()
+    if beta == 0.0:
+        return _reduce(z, reduction)
+    loss = torch.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+    return _reduce(loss, reduction)
+
+
+def _f_huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
+    if input.shape != target.shape:
+        _C.warn(_size_warning(input, target))
+    z = (input - target).abs()
+    loss = torch.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def _f_softplus(input, beta=1.0, threshold=20.0):
+    bx = input * beta
+    return torch.where(bx > threshold, input, (bx.exp() + 1).log() / beta)
+
+
+def _f_elu(input, alpha=1.0, inplace=False):
+    return torch.where(input > 0, input, (input.exp() - 1) * alpha)
+
+
+def _f_relu6(input, inplace=False):
+    return input.clamp(0, 6)
+
+
+def _f_hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return input.clamp(min_val, max_val)
+
+
+def _f_silu(input, inplace=False):
+    return input * torch.sigmoid(input)
+
+
+def _f_mish(input, inplace=False):
+    return input * torch.tanh(_f_softplus(input))
+
+
+def _f_logsigmoid(input):
+    return -_f_softplus(-input)
+
+
+def _f_hardsigmoid(input, inplace=False):
+    return ((input + 3).clamp(0, 6)) / 6
+
+
+def _f_hardswish(input, inplace=False):
+    return input * (input + 3).clamp(0, 6) / 6
+
+
+def _f_threshold(input, threshold, value, inplace=False):
+    return torch.where(input > threshold, input, torch.full_like(input, value))
+
+
+def _f_tanh(input):
+    return torch.tanh(input)
+
+
+def _f_sigmoid(input):
+    return torch.sigmoid(input)
+
+
+def _f_glu(input, dim=-1):
+    a, b = input.chunk(2, dim)
+    return a * torch.sigmoid(b)
+
+
+def _f_softmin(input, dim=None, _stacklevel=3, dtype=None):
+    return functional.softmax(-input, dim)
+
+
+def _f_normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    denom = input.norm(p, dim, keepdim=True).clamp(min=eps).expand_as(input)
+    return input / denom
+
+
+def _f_cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    w12 = (x1 * x2).sum(dim)
+    n1 = (x1 * x1).sum(dim)
+    n2 = (x2 * x2).sum(dim)
+    return w12 / ((n1 * n2).clamp(min=eps * eps)).sqrt()
+
+
+def _f_pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+
+
+def _f_kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False):
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = torch.where(target > 0, target * (target.log() - input), torch.zeros_like(target))
+    if reduction == 'batchmean':
+        return loss.sum() / input.shape[0] if input.dim() != 0 else loss.sum()
+    if reduction == 'mean':
+        _C.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+    return _reduce(loss, reduction)
+
+
+class LeakyReLU(Module):
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _f_leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        return f'negative_slope={self.negative_slope}' + (', inplace=True' if self.inplace else '')
+
+
+class ELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _f_elu(input, self.alpha)
+
+    def extra_repr(self):
+        return f'alpha={self.alpha}' + (', inplace=True' if self.inplace else '')
+
+
+class ReLU6(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _f_relu6(input)
+
+
+class SiLU(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _f_silu(input)
+
+
+class Softplus(Module):
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):
+        return _f_softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return f'beta={self.beta}, threshold={self.threshold}'
+
+
+class Hardtanh(Module):
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        self.min_val = min_val
+        self.max_val = max_val
+
+    def forward(self, input):
+        return _f_hardtanh(input, self.min_val, self.max_val)
+
+    def extra_repr(self):
+        return f'min_val={self.min_val}, max_val={self.max_val}'
+
+
+class BCEWithLogitsLoss(Module):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None):
+        super().__init__()
+        self.weight = weight
+        self.pos_weight = pos_weight
+        self.reduction = reduction
+
+    def forward(self, input, target):
+        return _f_binary_cross_entropy_with_logits(input, target, self.weight, reduction=self.reduction,
+                                                   pos_weight=self.pos_weight)
+
+
+class SmoothL1Loss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction='mean', beta=1.0):
+        super().__init__()
+        self.reduction = reduction
+        self.beta = beta
+
+    def forward(self, input, target):
+        return _f_smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(Module):
+    def __init__(self, reduction='mean', delta=1.0):
+        super().__init__()
+        self.reduction = reduction
+        self.delta = delta
+
+    def forward(self, input, target):
+        return _f_huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction='mean', log_target=False):
+        super().__init__()
+        self.reduction = reduction
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        return _f_kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class CosineSimilarity(Module):
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+
+    def forward(self, x1, x2):
+        return _f_cosine_similarity(x1, x2, self.dim, self.eps)
 
 
 def _replicate(m, device):
@@ -358,21 +846,32 @@ def _device_index(d):
 class DataParallel(Module):
     def __init__(self, module, device_ids=None, output_device=None, dim=0):
         super().__init__()
+        self.module = module
+        if not torch.cuda.is_available():
+            # PyTorch 2.15: no GPU, no wrapping; forward calls the module as it is
+            self.device_ids = []
+            return
         if device_ids is None:
             device_ids = list(range(torch.cuda.device_count()))
-        self.module = module
         self.device_ids = [_device_index(d) for d in device_ids]
         self.output_device = self.device_ids[0] if output_device is None else _device_index(output_device)
         self.dim = dim
+        if len(self.device_ids) == 1:
+            # on one device DataParallel moves the module there itself
+            self.module.to(torch.device('cuda', self.device_ids[0]))
 
     def forward(self, *inputs, **kwargs):
+        if not self.device_ids:
+            return self.module(*inputs, **kwargs)
         src = torch.device('cuda', self.device_ids[0])
         for p in self.module._param_list():
             p = p[1]
             if p.device != src:
                 raise RuntimeError(f'module must have its parameters and buffers on device {src} (device_ids[0]) but found one of them on device: {p.device}')
         if len(self.device_ids) == 1:
-            return self.module(*inputs, **kwargs)
+            # one device: the batch is still scattered, i.e. copied to device_ids[0]
+            moved = [i.to(src) if torch.is_tensor(i) else i for i in inputs]
+            return self.module(*moved, **kwargs)
         x = inputs[0]
         n = len(self.device_ids)
         size = x.shape[self.dim]

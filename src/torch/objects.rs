@@ -430,6 +430,10 @@ pub struct GradMode {
     pub rt: Rc<Runtime>,
     pub enabled: bool,
     prev: Cell<bool>,
+    /// `torch.set_grad_enabled(mode)` switches when called (it works as a plain call too) and
+    /// restores the previous mode when its `with` block ends.
+    set_on_create: bool,
+    name: &'static str,
 }
 
 impl GradMode {
@@ -438,17 +442,32 @@ impl GradMode {
             rt,
             enabled,
             prev: Cell::new(true),
+            set_on_create: false,
+            name: if enabled { "enable_grad" } else { "no_grad" },
+        }
+    }
+    pub fn inference_mode(rt: Rc<Runtime>, mode: bool) -> Self {
+        GradMode {
+            name: "inference_mode",
+            ..GradMode::new(rt, !mode)
+        }
+    }
+    pub fn set_now(rt: Rc<Runtime>, enabled: bool) -> Self {
+        let prev = rt.grad_enabled();
+        rt.set_grad_enabled(enabled);
+        GradMode {
+            rt,
+            enabled,
+            prev: Cell::new(prev),
+            set_on_create: true,
+            name: "set_grad_enabled",
         }
     }
 }
 
 impl NativeObject for GradMode {
     fn type_name(&self) -> &str {
-        if self.enabled {
-            "enable_grad"
-        } else {
-            "no_grad"
-        }
+        self.name
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -458,6 +477,9 @@ impl NativeObject for GradMode {
         _this: &Rc<dyn NativeObject>,
         _it: &mut Interpreter,
     ) -> PyResult<Option<Value>> {
+        if self.set_on_create {
+            return Ok(Some(Value::None));
+        }
         self.prev.set(self.rt.grad_enabled());
         self.rt.set_grad_enabled(self.enabled);
         Ok(Some(Value::None))
@@ -477,8 +499,25 @@ impl NativeObject for GradMode {
         _it: &mut Interpreter,
         args: Args,
     ) -> PyResult<Value> {
-        // used as a decorator: return the function unchanged (grad mode is not tracked per call)
-        Ok(args.positional.first().cloned().unwrap_or_default())
+        // used as a decorator: each call of the function runs in this grad mode
+        let Some(f) = args.positional.first().cloned() else {
+            return Err(PyException::new(
+                "TypeError",
+                format!(
+                    "{}.__call__() missing 1 required positional argument: 'orig_func'",
+                    self.name
+                ),
+            ));
+        };
+        let rt = self.rt.clone();
+        let enabled = self.enabled;
+        Ok(Value::native_fn("decorate_context", move |it, args| {
+            let prev = rt.grad_enabled();
+            rt.set_grad_enabled(enabled);
+            let r = it.call(&f, args);
+            rt.set_grad_enabled(prev);
+            r
+        }))
     }
 }
 
@@ -562,6 +601,129 @@ impl NativeObject for DeviceProps {
             "_CudaDeviceProperties(name='{}', major=9, minor=0, total_memory={}MB, multi_processor_count=132)",
             self.name,
             self.total_memory >> 20
+        )))
+    }
+}
+
+/// A `torch.Generator()` (CPU): its own mt19937 stream, passed as `generator=`.
+pub struct PyGenerator {
+    pub rt: Rc<Runtime>,
+    pub generator: crate::engine::SharedGenerator,
+}
+
+/// `torch.Generator`'s seed argument as PyTorch converts it (negative values two's
+/// complement; outside [-2^63, 2^64) the ValueError/RuntimeError PyTorch raises).
+pub(crate) fn seed_arg(it: &mut Interpreter, v: &Value) -> PyResult<u64> {
+    let s = super::int_arg(it, v)?;
+    crate::engine::random::seed_from_int(s as i128).map_err(|e| {
+        let (kind, msg) = e.python_error();
+        PyException::new(kind, msg)
+    })
+}
+
+/// A fresh non-deterministic seed, as c10's `getNonDeterministicRandom` makes it (53 bits).
+pub(crate) fn nondeterministic_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0),
+    );
+    h.finish() & 0x1F_FFFF_FFFF_FFFF
+}
+
+/// A byte tensor of a generator state (`get_rng_state()`).
+pub(crate) fn state_tensor(rt: &Rc<Runtime>, bytes: &[u8]) -> PyResult<Value> {
+    let vals: Vec<Scalar> = bytes.iter().map(|&b| Scalar::Int(b as i64)).collect();
+    let t = rt
+        .tensor(
+            &vals,
+            vec![bytes.len()],
+            Some(DType::UInt8),
+            crate::engine::Device::Cpu,
+        )
+        .map_err(py_err)?;
+    Ok(super::wrap(rt, t))
+}
+
+/// The bytes of a state tensor passed to `set_rng_state`/`set_state` (PyTorch's TypeError
+/// for anything but a torch.ByteTensor).
+pub(crate) fn state_bytes(v: &Value, fname: &str) -> PyResult<Vec<u8>> {
+    let t = super::tensor_of(v).ok_or_else(|| {
+        PyException::new(
+            "TypeError",
+            format!(
+                "{fname}(): argument 'new_state' (position 1) must be Tensor, not {}",
+                v.type_name()
+            ),
+        )
+    })?;
+    if t.dtype() != DType::UInt8 {
+        return Err(PyException::new(
+            "RuntimeError",
+            format!(
+                "expected a torch.ByteTensor, but got {}",
+                crate::engine::tensor::tensor_type_name(&t)
+            ),
+        ));
+    }
+    let vals = t.scalars().map_err(py_err)?;
+    Ok(vals.iter().map(|s| s.as_f64() as u8).collect())
+}
+
+impl NativeObject for PyGenerator {
+    fn type_name(&self) -> &str {
+        "Generator"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        let g = self.generator.clone();
+        let rt = self.rt.clone();
+        let me = this.clone();
+        Ok(match name {
+            "manual_seed" => Some(Value::native_fn("manual_seed", move |it, args| {
+                let a = args.bind("manual_seed", &["seed"], 1)?;
+                let s = seed_arg(it, a[0].as_ref().unwrap_or(&Value::None))?;
+                g.borrow_mut().manual_seed(s);
+                Ok(Value::Native(me.clone()))
+            })),
+            "initial_seed" => Some(Value::native_fn("initial_seed", move |_, _| {
+                Ok(Value::Int(g.borrow().initial_seed() as i64))
+            })),
+            "seed" => Some(Value::native_fn("seed", move |_, _| {
+                let s = nondeterministic_seed();
+                g.borrow_mut().manual_seed(s);
+                Ok(Value::Int(s as i64))
+            })),
+            "get_state" => Some(Value::native_fn("get_state", move |_, _| {
+                let bytes = g.borrow().get_state();
+                state_tensor(&rt, &bytes)
+            })),
+            "set_state" => Some(Value::native_fn("set_state", move |_, args| {
+                let a = args.bind("set_state", &["new_state"], 1)?;
+                let b = state_bytes(a[0].as_ref().unwrap_or(&Value::None), "set_state")?;
+                g.borrow_mut()
+                    .set_state(&b)
+                    .map_err(|m| PyException::new("RuntimeError", m))?;
+                Ok(Value::Native(me.clone()))
+            })),
+            "device" => Some(Value::native(PyDevice(crate::engine::Device::Cpu.spec()))),
+            _ => None,
+        })
+    }
+    fn repr(&self, this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+        Ok(Some(format!(
+            "<torch._C.Generator object at {:#x}>",
+            Rc::as_ptr(this) as *const u8 as usize
         )))
     }
 }

@@ -6,10 +6,77 @@ import torch
 
 class Optimizer:
     def __init__(self, params, defaults):
-        self.param_groups = [{'params': list(params), **defaults}]
+        if isinstance(params, torch.Tensor):
+            raise TypeError('params argument given to the optimizer should be an iterable of Tensors or dicts, but got ' + type(params).__name__)
+        params = list(params)
+        if len(params) == 0:
+            raise ValueError('optimizer got an empty parameter list')
+        if not isinstance(params[0], dict):
+            params = [{'params': params}]
+        self.param_groups = []
+        for g in params:
+            ps = g['params']
+            ps = [ps] if isinstance(ps, torch.Tensor) else list(ps)
+            group = {'params': ps}
+            for k, v in defaults.items():
+                group[k] = g.get(k, v)
+            for k, v in g.items():
+                if k not in group:
+                    group[k] = v
+            self.param_groups.append(group)
         self.defaults = defaults
         self.state = {}
         self._slots = [[None for _ in g['params']] for g in self.param_groups]
+
+    def add_param_group(self, param_group):
+        ps = param_group['params']
+        ps = [ps] if isinstance(ps, torch.Tensor) else list(ps)
+        group = {'params': ps}
+        for k, v in self.defaults.items():
+            group[k] = param_group.get(k, v)
+        self.param_groups.append(group)
+        self._slots.append([None for _ in ps])
+
+    def state_dict(self):
+        groups = []
+        index = 0
+        for g in self.param_groups:
+            d = {k: v for k, v in g.items() if k != 'params'}
+            d['params'] = list(range(index, index + len(g['params'])))
+            index += len(g['params'])
+            groups.append(d)
+        state = {}
+        index = 0
+        for gi, g in enumerate(self.param_groups):
+            for pi, p in enumerate(g['params']):
+                s = self._state_of(self._slots[gi][pi])
+                if s is not None:
+                    state[index] = s
+                index += 1
+        return {'state': state, 'param_groups': groups}
+
+    def _state_of(self, slot):
+        return None
+
+    def load_state_dict(self, state_dict):
+        groups = state_dict['param_groups']
+        if len(groups) != len(self.param_groups):
+            raise ValueError('loaded state dict has a different number of parameter groups')
+        for g, sg in zip(self.param_groups, groups):
+            if len(g['params']) != len(sg['params']):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
+            for k, v in sg.items():
+                if k != 'params':
+                    g[k] = v
+
+    def __repr__(self):
+        s = type(self).__name__ + ' ('
+        for i, g in enumerate(self.param_groups):
+            s += '\nParameter Group ' + str(i)
+            for k in sorted(g.keys()):
+                if k != 'params':
+                    s += f'\n    {k}: {g[k]}'
+        return s + '\n)'
 
     def zero_grad(self, set_to_none=True):
         for g in self.param_groups:
@@ -21,6 +88,7 @@ class Optimizer:
                         p.grad.zero_()
 
     def step(self, closure=None):
+        self._opt_called = True
         loss = None
         if closure is not None:
             with torch.enable_grad():

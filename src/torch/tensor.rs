@@ -32,6 +32,8 @@ impl PyTensor {
         }
     }
     pub fn tensor(&self) -> Tensor {
+        // a non-blocking copy to the CPU shows its values only once they have landed
+        super::async_copy::settle(self);
         self.t.borrow().clone()
     }
 }
@@ -40,9 +42,10 @@ type M = fn(&mut Interpreter, &PyTensor, &Rc<dyn NativeObject>, Args) -> PyResul
 
 fn method(this: &Rc<dyn NativeObject>, name: &str, f: M) -> Value {
     let this = this.clone();
-    Value::native_fn(name, move |it, args| {
+    Value::native_fn(name, move |it, mut args| {
         let p = this.as_any().downcast_ref::<PyTensor>().expect("a tensor");
         at_line(&p.rt, it);
+        crate::torch::numpy_aliases(&mut args);
         f(it, p, &this, args)
     })
 }
@@ -281,7 +284,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "ndim" => return Some(Value::Int(t.dim() as i64)),
         "nbytes" => return Some(Value::Int(t.nbytes() as i64)),
         "itemsize" => return Some(Value::Int(t.element_size() as i64)),
-        "T" | "mT" => return Some(wrap(rt, t.t_all())),
+        "T" => return Some(wrap(rt, t.t_all())),
         "data" => return Some(wrap(rt, t.detach())),
         _ => {}
     }
@@ -312,13 +315,24 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     .unwrap_or(-1),
             ))
         },
-        "type" => |_, p, this, args| {
+        "type" => |it, p, this, args| {
             let a = args.bind("type", &["dtype", "non_blocking"], 0)?;
             let Some(v) = a[0].as_ref().filter(|v| !v.is_none()) else {
                 return Ok(Value::string(crate::engine::tensor::tensor_type_name(
                     &p.tensor(),
                 )));
             };
+            // t.type(torch.FloatTensor): the legacy constructors of src/torch/extra.py
+            let legacy = match v {
+                Value::Function(_) => it
+                    .getattr(v, "__name__")
+                    .ok()
+                    .and_then(|n| n.as_str().map(|s| format!("torch.{s}"))),
+                _ => None,
+            };
+            let v = &legacy
+                .map(|s| Value::string(s))
+                .unwrap_or_else(|| v.clone());
             // t.type(torch.int64) or t.type('torch.LongTensor')
             let dt = match v.as_str() {
                 Some(name) => crate::engine::tensor::dtype_of_type_name(name).ok_or_else(|| {
@@ -337,8 +351,12 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             cast(p, this, dt, "type")
         },
         "item" => |_, p, _, _| Ok(scalar_value(p.rt.item(&p.tensor()).map_err(py_err)?)),
-        "tolist" => |_, p, _, _| {
+        "tolist" => |it, p, _, _| {
             let t = p.tensor();
+            // A Python int/float object per element: refused with MemoryError up front when
+            // the run's memory budget cannot hold it (x.tolist() of 2**24 kept in a loop).
+            let per = std::mem::size_of::<crate::script::Value>() + 16;
+            it.check_alloc((t.numel() as u64).saturating_mul(per as u64))?;
             let v = p.rt.tolist(&t).map_err(py_err)?;
             Ok(super::nested(&v, t.shape()))
         },
@@ -385,6 +403,12 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "to" => |_, p, this, args| {
             let (dev, dt, nb, copy) = to_args(&p.rt, &args)?;
             let t = p.tensor();
+            if nb {
+                let dtype_change = dt.is_some_and(|d| d != t.dtype());
+                if let Some(r) = super::async_copy::d2h_non_blocking(&p.rt, &t, dev, dtype_change) {
+                    return Ok(wrap(&p.rt, r.map_err(py_err)?));
+                }
+            }
             let r = p.rt.to(&t, dev, dt, nb, copy, "to").map_err(py_err)?;
             if r.shares_storage(&t) && r.shape() == t.shape() && !copy {
                 return Ok(Value::Native(this.clone()));
@@ -858,19 +882,78 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             p.rt.fill_(&p.tensor(), Scalar::Int(0)).map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
-        "uniform_" => |_, p, this, args| {
+        "uniform_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
             let a = args.bind("uniform_", &["from", "to"], 0)?;
-            let lo = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
-            let hi = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(1.0);
-            p.rt.random_(&p.tensor(), false, lo, hi).map_err(py_err)?;
+            let lo = float_or(it, &a[0], 0.0)?;
+            let hi = float_or(it, &a[1], 1.0)?;
+            p.rt.uniform_(&p.tensor(), lo, hi, g.as_ref())
+                .map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
-        "normal_" => |_, p, this, args| {
+        "normal_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
             let a = args.bind("normal_", &["mean", "std"], 0)?;
-            let m = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
-            let s = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(1.0);
-            p.rt.random_(&p.tensor(), true, m, s).map_err(py_err)?;
+            let m = float_or(it, &a[0], 0.0)?;
+            let s = float_or(it, &a[1], 1.0)?;
+            p.rt.normal_(&p.tensor(), m, s, g.as_ref())
+                .map_err(py_err)?;
             Ok(Value::Native(this.clone()))
+        },
+        "random_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            let a = args.bind("random_", &["from", "to"], 0)?;
+            let t = p.tensor();
+            let x = match &a[0] {
+                Some(v) if !v.is_none() => Some(crate::torch::int_arg(it, v)?),
+                _ => None,
+            };
+            let y = match &a[1] {
+                Some(v) if !v.is_none() => Some(crate::torch::int_arg(it, v)?),
+                _ => None,
+            };
+            match (x, y, a[1].is_some()) {
+                (None, _, false) => p.rt.random_full_(&t, g.as_ref()),
+                (Some(to), None, false) => p.rt.random_from_to_(&t, 0, Some(to), g.as_ref()),
+                (from, to, _) => p.rt.random_from_to_(&t, from.unwrap_or(0), to, g.as_ref()),
+            }
+            .map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "bernoulli_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            let a = args.bind("bernoulli_", &["p"], 0)?;
+            let pr = float_or(it, &a[0], 0.5)?;
+            p.rt.bernoulli_scalar_(&p.tensor(), pr, g.as_ref())
+                .map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "bernoulli" => |_, p, _, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            args.bind("bernoulli", &[], 0)?;
+            let t = p.rt.bernoulli(&p.tensor(), g.as_ref()).map_err(py_err)?;
+            Ok(super::wrap(&p.rt, t))
+        },
+        "exponential_" => |it, p, this, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            let a = args.bind("exponential_", &["lambd"], 0)?;
+            let l = float_or(it, &a[0], 1.0)?;
+            p.rt.exponential_(&p.tensor(), l, g.as_ref())
+                .map_err(py_err)?;
+            Ok(Value::Native(this.clone()))
+        },
+        "multinomial" => |it, p, _, mut args| {
+            let g = super::functions::generator_kw(&mut args)?;
+            let a = args.bind("multinomial", &["num_samples", "replacement"], 1)?;
+            let n = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
+            let r = match &a[1] {
+                Some(v) => it.truthy(v)?,
+                None => false,
+            };
+            let t =
+                p.rt.multinomial(&p.tensor(), n, r, g.as_ref())
+                    .map_err(py_err)?;
+            Ok(super::wrap(&p.rt, t))
         },
         "copy_" => |_, p, this, args| {
             let s = super::need_tensor(
@@ -987,7 +1070,62 @@ impl NativeObject for PyTensor {
         name: &str,
     ) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
-        Ok(tensor_method(this, self, name))
+        let t = self.tensor();
+        match name {
+            "T" if t.dim() != 2 && t.dim() != 0 => crate::torch::warn(
+                it,
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered internally at /pytorch/aten/src/ATen/native/TensorShape.cpp:4306.)",
+                true,
+            ),
+            "mT" | "mH" if t.dim() < 2 => {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    format!(
+                        "tensor.{name} is only supported on matrices or batches of matrices. Got {}-D tensor.",
+                        t.dim()
+                    ),
+                ));
+            }
+            "H" if t.dim() != 2 && t.dim() != 0 => {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    format!(
+                        "tensor.H is only supported on matrices (2-D tensors). Got {}-D tensor.",
+                        t.dim()
+                    ),
+                ));
+            }
+            "mT" | "mH" | "H" => {
+                let r = if t.dim() == 0 {
+                    t.clone()
+                } else {
+                    self.rt
+                        .view_op("transpose", &t, t.transpose(-2, -1))
+                        .map_err(py_err)?
+                };
+                return Ok(Some(wrap(&self.rt, r)));
+            }
+            "grad" if !t.is_leaf() => crate::torch::warn(
+                it,
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:488.)",
+                false,
+            ),
+            _ => {}
+        }
+        if let Some(v) = tensor_method(this, self, name) {
+            return Ok(Some(v));
+        }
+        // methods written in Python over the native ones (src/torch/extra.py: `_t_NAME`)
+        if !name.starts_with('_') && crate::torch::EXTRA_METHODS.contains(&name) {
+            let m = it.import_module("torch._extra")?;
+            let f = it.getattr(&m, &format!("_t_{name}"))?;
+            let me = Value::Native(this.clone());
+            return Ok(Some(Value::native_fn(name, move |it, mut args| {
+                args.positional.insert(0, me.clone());
+                it.call(&f, args)
+            })));
+        }
+        Ok(None)
     }
     fn setattr(
         &self,
@@ -1230,6 +1368,13 @@ impl NativeObject for PyTensor {
     ) -> PyResult<Option<f64>> {
         at_line(&self.rt, it);
         one_element(&self.t.borrow())?;
+        if self.t.borrow().requires_grad() {
+            crate::torch::warn(
+                it,
+                "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at /pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:820.)",
+                false,
+            );
+        }
         Ok(Some(self.rt.item(&self.tensor()).map_err(py_err)?.as_f64()))
     }
     fn dir(&self) -> Vec<String> {
@@ -1246,4 +1391,15 @@ impl NativeObject for PyTensor {
 #[allow(dead_code)]
 fn _use(v: &NdArray) -> String {
     format_numpy(&v.vals, &v.shape, v.dtype)
+}
+
+/// A float argument with a default (ints accepted, as Python floats would be).
+fn float_or(it: &mut Interpreter, v: &Option<Value>, default: f64) -> PyResult<f64> {
+    match v {
+        None => Ok(default),
+        Some(v) => match v.as_float() {
+            Some(x) => Ok(x),
+            None => Ok(crate::torch::int_arg(it, v)? as f64),
+        },
+    }
 }

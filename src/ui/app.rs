@@ -1,88 +1,85 @@
-//! The pager's state and its event handling. Drawing lives in `view.rs`; this file only
-//! decides what a key or mouse event does to the state.
+//! The App composes the pager's components — the pager (`pager.rs`), the card deck
+//! (`deck.rs`), the run controller (`runs.rs`) and the session (`session.rs`) — and routes
+//! events to them: a key is looked up in the one key table (`keys.rs`) for the current
+//! context and the action it names is applied here. Drawing is `impl Widget for &App`
+//! (`view.rs`, `card.rs`), which only reads: the layout it draws is the one events use,
+//! computed from the state and the size set by `resize`.
 
-use super::exercise::{Card, Confirm, EngineRunner, ExerciseRunner, Pane, Running};
+use super::deck::Deck;
+use super::exercise::{Card, EngineRunner, ExerciseRunner, Pane};
+use super::keys::{self, Action, Context};
+use super::layout::{self, PageLayout};
 use super::markdown::{self, Document, SlotKind};
+use super::pager::Pager;
+use super::runs::{Outcome, RunController, StartError, Stop};
+use super::session::Session;
 use super::strings::{self, Strings};
 use super::theme::Theme;
 use crate::lesson::{Catalog, Exercise, Lang};
-use crate::progress::{Progress, QuizState, Store, quiz_key};
-use crate::run::{RunOptions, RunReport};
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
-use std::cell::{Cell, RefCell};
+use crate::progress::{Progress, Store};
+use crate::run::RunOptions;
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEventKind};
+use ratatui::layout::Rect;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::TryRecvError;
 use std::time::{Duration, Instant};
 
-/// Width of the table of contents pane when shown.
-pub const TOC_WIDTH: u16 = 30;
-/// Below this terminal width the contents pane is hidden so the text keeps room.
-pub const TOC_MIN_TERMINAL_WIDTH: u16 = 70;
-const WHEEL_LINES: usize = 3;
-/// Edits are saved this long after the first unsaved change.
-pub const SAVE_DEBOUNCE: Duration = Duration::from_millis(500);
+pub use super::session::SAVE_DEBOUNCE;
 
-/// Where the live cards sit in the page as drawn: per slot (top row, height) in page rows,
-/// and the page's total height (text lines plus cards).
-pub(super) struct Geometry {
-    pub slots: Vec<(usize, usize)>,
-    pub total: usize,
-}
+const WHEEL_LINES: isize = 3;
+/// The size assumed until the first `resize`.
+const DEFAULT_SIZE: (u16, u16) = (80, 24);
 
+/// What is open over the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Mode {
-    Normal,
+pub enum Overlay {
+    None,
+    Help {
+        scroll: usize,
+    },
+    /// The lesson list, driven from the keyboard.
+    Lessons {
+        selected: usize,
+    },
     /// Typing a search query.
     SearchInput(String),
-    Help,
 }
 
+/// A yes/no question in the footer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Search {
-    pub query: String,
-    /// (rendered line, char column) of every hit.
-    pub hits: Vec<(usize, usize)>,
-    pub current: usize,
+pub enum Confirm {
+    Reset(String),
+    Restore(String),
+    Solution(String),
+    /// Quitting while a run is going, or when the work could not be saved (why).
+    Quit(Option<String>),
+}
+
+/// After a key: did the learner move the view (a focused card that left it loses the focus),
+/// or did the page change under the view (the view keeps the focused card in it)?
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Follow {
+    View,
+    Focus,
 }
 
 pub struct App {
     pub catalog: Catalog,
     pub lang: Lang,
     pub theme: Theme,
-    pub current: usize,
-    pub scroll: usize,
-    pub toc_open: bool,
-    pub mode: Mode,
-    pub search: Option<Search>,
+    pub pager: Pager,
+    pub deck: Deck,
+    pub runs: RunController,
+    pub session: Session,
+    pub overlay: Overlay,
+    pub confirm: Option<Confirm>,
+    /// A message for the footer until the next key.
     pub status: Option<String>,
     pub quit: bool,
-    pub progress: Progress,
-    /// The current lesson laid out for the last width drawn, reused until the width changes.
-    layout: RefCell<Option<(u16, usize, Document)>>,
-    /// Size of the text area at the last draw, so page keys know a page's height.
-    pub(super) viewport: Cell<(u16, u16)>,
-    /// Where the contents pane was drawn, for mouse clicks: (x, y, width, height).
-    pub(super) toc_area: Cell<(u16, u16, u16, u16)>,
-    /// Top-left of the page text at the last draw, for mouse clicks on cards.
-    pub(super) text_origin: Cell<(u16, u16)>,
-    /// Terminal width at the last draw (result panes go beside the editor when wide).
-    pub(super) term_width: Cell<u16>,
-    pub(super) runner: Arc<dyn ExerciseRunner>,
-    pub(super) backend_label: String,
-    /// Every exercise of the catalog, by id, with the learner's code.
-    pub cards: HashMap<String, Card>,
-    /// The focused card: an index into the current lesson's slots.
-    pub focus: Option<usize>,
-    /// True while the focused exercise's editor has the keys.
-    pub editing: bool,
-    pub confirm: Option<Confirm>,
     /// CUDA_LAUNCH_BLOCKING=1 for the next run (`b`).
     pub launch_blocking: bool,
-    pub(super) running: Option<Running>,
-    store: Option<Store>,
-    dirty_since: Option<Instant>,
+    size: Rect,
 }
 
 impl App {
@@ -101,18 +98,13 @@ impl App {
             .or(last)
             .unwrap_or(0)
             .min(catalog.lessons.len().saturating_sub(1));
-        let scroll = if start.is_some() && start != last {
-            0
-        } else {
-            catalog
-                .lessons
-                .get(current)
-                .and_then(|l| progress.scroll.get(&l.id))
-                .copied()
-                .unwrap_or(0)
-        };
-        let theme_for_cards = theme;
-        let cards = catalog
+        let mut pager = Pager::new(current);
+        let resume = start.is_none() || start == last;
+        if let Some(lesson) = catalog.lessons.get(current).filter(|_| resume) {
+            pager.scroll = progress.scroll.get(&lesson.id).copied().unwrap_or(0);
+            pager.pending_place = progress.places.get(&lesson.id).cloned();
+        }
+        let cards: HashMap<String, Card> = catalog
             .lessons
             .iter()
             .flat_map(|l| l.exercises.iter())
@@ -121,159 +113,183 @@ impl App {
                     .exercises
                     .get(&e.id)
                     .and_then(|s| s.code.as_deref());
-                (
-                    e.id.clone(),
-                    Card::new(&e.start_code, saved, theme_for_cards),
-                )
+                let mut card = Card::new(&e.start_code, saved);
+                // Revealed hints stay revealed.
+                card.hints_shown = progress
+                    .hints
+                    .get(&e.id)
+                    .copied()
+                    .unwrap_or(0)
+                    .min(e.hints.len());
+                // The last run survives a restart.
+                if let Some(run) = progress.last_runs.get(&e.id) {
+                    card.report = Some(run.report.clone());
+                    card.ran_code = Some(run.code.clone());
+                    card.pane = first_pane(&run.report);
+                }
+                (e.id.clone(), card)
             })
             .collect();
         let runner: Arc<dyn ExerciseRunner> = Arc::new(EngineRunner::new(RunOptions::default()));
-        App {
-            backend_label: runner.backend_label(),
-            runner,
-            cards,
-            focus: None,
-            editing: false,
-            confirm: None,
-            launch_blocking: false,
-            running: None,
-            store: None,
-            dirty_since: None,
-            term_width: Cell::new(80),
-            text_origin: Cell::new((0, 0)),
+        let mut app = App {
             catalog,
             lang,
             theme,
-            current,
-            scroll,
-            toc_open: true,
-            mode: Mode::Normal,
-            search: None,
+            pager,
+            deck: Deck::new(cards),
+            runs: RunController::new(runner),
+            session: Session::new(progress),
+            overlay: Overlay::None,
+            confirm: None,
             status: None,
             quit: false,
-            progress,
-            layout: RefCell::new(None),
-            viewport: Cell::new((80, 20)),
-            toc_area: Cell::new((0, 0, 0, 0)),
-        }
+            launch_blocking: false,
+            size: Rect::new(0, 0, DEFAULT_SIZE.0, DEFAULT_SIZE.1),
+        };
+        app.resize(DEFAULT_SIZE.0, DEFAULT_SIZE.1);
+        app
     }
 
-    /// Runs exercises with `runner` (the default runs them through [`crate::run`] with default options).
+    /// Runs exercises with `runner` (the default runs them through [`crate::run`] with default
+    /// options).
     pub fn with_runner(mut self, runner: Arc<dyn ExerciseRunner>) -> App {
-        self.backend_label = runner.backend_label();
-        self.runner = runner;
+        self.runs = RunController::new(runner);
         self
     }
 
     /// Saves edits and answers to `store` as the learner works (debounced), not only at quit.
     pub fn with_store(mut self, store: Store) -> App {
-        self.store = Some(store);
+        self.session.set_store(store);
         self
-    }
-
-    pub fn backend_label(&self) -> &str {
-        &self.backend_label
     }
 
     pub fn strings(&self) -> &'static Strings {
         strings::for_lang(self.lang)
     }
 
-    /// The current lesson laid out at `width`, computed once per (lesson, width).
-    pub fn document(&self, width: u16) -> std::cell::Ref<'_, Document> {
-        let stale =
-            !matches!(&*self.layout.borrow(), Some((w, l, _)) if *w == width && *l == self.current);
-        if stale {
-            let body = self
-                .catalog
-                .lessons
-                .get(self.current)
-                .map_or("", |l| l.body.as_str());
-            let doc = markdown::render(body, width, self.theme, self.strings());
-            *self.layout.borrow_mut() = Some((width, self.current, doc));
-        }
-        std::cell::Ref::map(self.layout.borrow(), |l| {
-            &l.as_ref().expect("laid out above").2
-        })
+    pub fn progress(&self) -> &Progress {
+        &self.session.progress
     }
 
-    fn doc_len(&self) -> usize {
-        let (w, _) = self.viewport.get();
-        self.geometry(w).total
+    pub fn card(&self, id: &str) -> Option<&Card> {
+        self.deck.cards.get(id)
     }
 
-    /// Card positions and the page height at text width `width`.
-    pub(super) fn geometry(&self, width: u16) -> Geometry {
-        let kinds: Vec<(SlotKind, usize)> = {
-            let doc = self.document(width);
-            doc.slots.iter().map(|s| (s.kind.clone(), s.line)).collect()
+    pub fn backend_label(&self) -> String {
+        strings::backend_label(&self.runs.backend_label(), self.strings())
+    }
+
+    pub fn size(&self) -> Rect {
+        self.size
+    }
+
+    pub fn focus(&self) -> Option<usize> {
+        self.deck.focus
+    }
+
+    pub fn editing(&self) -> bool {
+        self.deck.editing && self.focused_exercise().is_some()
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.runs.is_running()
+    }
+
+    /// True while something needs the event loop to wake up soon: a run (the spinner and its
+    /// report) or edits waiting to be saved.
+    pub fn busy(&self) -> bool {
+        self.runs.is_running() || self.session.pending()
+    }
+
+    // ----- Layout -----
+
+    fn lay_out(&self, width: u16) -> Document {
+        let body = self
+            .catalog
+            .lessons
+            .get(self.pager.current)
+            .map_or("", |l| l.body.as_str());
+        markdown::render(body, width, self.theme, self.strings())
+    }
+
+    /// The open lesson laid out at `width` (cached for the current size).
+    pub fn document_at(&self, width: u16) -> Cow<'_, Document> {
+        self.pager.document(width, || self.lay_out(width))
+    }
+
+    /// The open lesson laid out for the current size.
+    pub fn document(&self) -> Cow<'_, Document> {
+        self.document_at(self.layout_frame(self.size).text.width)
+    }
+
+    fn layout_frame(&self, area: Rect) -> PageLayout {
+        layout::frame(area, self.pager.toc_open)
+    }
+
+    /// Where everything goes in a terminal of `area`: the rectangles and each card's rows.
+    pub fn layout_for(&self, area: Rect) -> PageLayout {
+        let frame = self.layout_frame(area);
+        let width = frame.text.width;
+        let doc = self.document_at(width);
+        let dims = super::card::Dims {
+            term_width: area.width,
+            page_height: frame.text.height,
         };
-        let lines = self.document(width).lines.len();
-        let mut extra = 0;
-        let mut slots = Vec::with_capacity(kinds.len());
-        for (kind, line) in &kinds {
-            let h = self.slot_height(kind, width);
-            slots.push((line + extra, h));
-            extra += h;
-        }
-        Geometry {
-            slots,
-            total: lines + extra,
-        }
+        let heights: Vec<usize> = doc
+            .slots
+            .iter()
+            .map(|s| self.slot_height(&s.kind, width, dims))
+            .collect();
+        let lines = doc.lines.len();
+        let slot_lines = doc.slots.iter().map(|s| s.line).collect();
+        frame.with_slots(lines, slot_lines, &heights)
     }
 
-    /// The page row of rendered text line `line` (cards above it push it down).
-    pub(super) fn page_row(&self, line: usize) -> usize {
-        let (w, _) = self.viewport.get();
-        let lines: Vec<usize> = self.document(w).slots.iter().map(|s| s.line).collect();
-        let geo = self.geometry(w);
-        line + lines
-            .iter()
-            .zip(&geo.slots)
-            .filter(|(l, _)| **l <= line)
-            .map(|(_, (_, h))| h)
-            .sum::<usize>()
+    /// The layout at the current size: what events act on.
+    pub fn layout(&self) -> PageLayout {
+        self.layout_for(self.size)
     }
+
+    /// The terminal's size changed (and at start): lay the lesson out for it, go to a saved
+    /// place if one is waiting, and keep the focused card in view.
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.size = Rect::new(0, 0, width, height);
+        let text_width = self.layout_frame(self.size).text.width;
+        let body = self
+            .catalog
+            .lessons
+            .get(self.pager.current)
+            .map(|l| l.body.clone())
+            .unwrap_or_default();
+        let (theme, strings) = (self.theme, self.strings());
+        self.pager.prepare(text_width, || {
+            markdown::render(&body, text_width, theme, strings)
+        });
+        let layout = self.layout();
+        if let Some(place) = self.pager.pending_place.clone() {
+            let doc = self.document();
+            let doc = doc.into_owned();
+            self.pager.go_to(&place, &doc, &layout);
+        }
+        self.pager.scroll_to(self.pager.scroll, &layout);
+        self.reveal_focus();
+    }
+
+    // ----- What is focused -----
 
     fn slot_kinds(&self) -> Vec<SlotKind> {
-        let (w, _) = self.viewport.get();
-        self.document(w)
+        self.document()
             .slots
             .iter()
             .map(|s| s.kind.clone())
             .collect()
     }
 
-    pub(super) fn exercise(&self, id: &str) -> Option<&Exercise> {
-        self.catalog
-            .lessons
-            .get(self.current)?
-            .exercises
-            .iter()
-            .find(|e| e.id == id)
-    }
-
-    /// The id of the exercise whose editor has the keys.
-    pub(super) fn editing_id(&self) -> Option<String> {
-        if !self.editing {
-            return None;
-        }
-        match self.focused_kind()? {
-            SlotKind::Exercise(id) => Some(id),
-            SlotKind::Quiz(_) => None,
-        }
-    }
-
-    fn editing_card_mut(&mut self) -> Option<&mut Card> {
-        let id = self.editing_id()?;
-        self.cards.get_mut(&id)
-    }
-
     fn focused_kind(&self) -> Option<SlotKind> {
-        self.slot_kinds().get(self.focus?).cloned()
+        self.slot_kinds().get(self.deck.focus?).cloned()
     }
 
-    /// What the footer describes: the focused card (and whether it is being edited).
+    /// The focused exercise's id.
     pub fn focused_exercise(&self) -> Option<String> {
         match self.focused_kind()? {
             SlotKind::Exercise(id) => Some(id),
@@ -288,61 +304,618 @@ impl App {
         }
     }
 
-    pub fn is_running(&self) -> bool {
-        self.running.is_some()
+    /// The id of the exercise whose editor has the keys.
+    pub fn editing_id(&self) -> Option<String> {
+        if !self.deck.editing {
+            return None;
+        }
+        self.focused_exercise()
     }
 
-    /// True while something needs the event loop to wake up soon: a run (the spinner and its
-    /// report) or edits waiting to be saved.
-    pub fn busy(&self) -> bool {
-        self.running.is_some() || self.dirty_since.is_some()
+    pub fn exercise(&self, id: &str) -> Option<&Exercise> {
+        self.catalog
+            .lessons
+            .get(self.pager.current)?
+            .exercises
+            .iter()
+            .find(|e| e.id == id)
     }
 
-    fn page(&self) -> usize {
-        usize::from(self.viewport.get().1.max(1))
+    /// Where the keys go now.
+    pub fn context(&self) -> Context {
+        match &self.overlay {
+            Overlay::Help { .. } => return Context::Help,
+            Overlay::Lessons { .. } => return Context::Lessons,
+            Overlay::SearchInput(_) => return Context::SearchInput,
+            Overlay::None => {}
+        }
+        if self.confirm.is_some() {
+            return Context::Confirm;
+        }
+        match self.focused_kind() {
+            Some(SlotKind::Exercise(_)) if self.deck.editing => Context::Editor,
+            Some(SlotKind::Exercise(_)) => Context::Card,
+            Some(SlotKind::Quiz(_)) => Context::Quiz,
+            None if self.pager.search.is_some() => Context::Searching,
+            None => Context::Pager,
+        }
     }
 
-    pub fn max_scroll(&self) -> usize {
-        self.doc_len().saturating_sub(self.page())
+    // ----- Events -----
+
+    /// Applies one terminal event; returns whether anything changed (so the caller redraws).
+    pub fn handle_event(&mut self, event: &Event) -> bool {
+        match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => {
+                // The learner acts: a saved place no longer applies on the next resize.
+                self.pager.pending_place = None;
+                self.key(*key);
+                true
+            }
+            Event::Mouse(mouse) => {
+                self.pager.pending_place = None;
+                self.mouse(mouse.kind, mouse.column, mouse.row)
+            }
+            Event::Paste(text) => self.paste(text),
+            Event::Resize(w, h) => {
+                self.resize(*w, *h);
+                true
+            }
+            _ => false,
+        }
     }
 
-    fn scroll_to(&mut self, line: usize) {
-        self.scroll = line.min(self.max_scroll());
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        self.handle_event(&Event::Key(key));
     }
 
-    fn scroll_by(&mut self, delta: isize) {
-        let target = self.scroll.saturating_add_signed(delta);
-        self.scroll_to(target);
+    fn key(&mut self, key: KeyEvent) {
+        let context = self.context();
+        let running = self.runs.is_running();
+        self.status = None;
+        let action = keys::lookup(context, running, &key);
+        if context == Context::Confirm {
+            let confirm = self.confirm.take();
+            match (action, confirm) {
+                (Some(Action::Yes), Some(confirm)) => self.confirmed(confirm),
+                (Some(Action::CancelRun), confirm) => {
+                    // Ctrl-c still stops the run; the question stays.
+                    self.confirm = confirm;
+                    self.cancel_run();
+                }
+                // No, or any other key: the question goes and nothing else happens.
+                _ => {}
+            }
+            self.reveal_focus();
+            return;
+        }
+        let follow = match action {
+            Some(action) => self.apply(action, key),
+            None => self.unbound(context, key),
+        };
+        match follow {
+            Follow::View => self.unfocus_if_hidden(),
+            Follow::Focus => self.reveal_focus(),
+        }
     }
+
+    /// Keys the table does not name: text for the editor and the search prompt.
+    fn unbound(&mut self, context: Context, key: KeyEvent) -> Follow {
+        match context {
+            Context::Editor => {
+                if let Some(id) = self.editing_id()
+                    && !matches!(key.code, KeyCode::F(_) | KeyCode::Esc)
+                    && self.deck.cards.get_mut(&id).is_some_and(|c| c.input(key))
+                {
+                    self.edited(&id);
+                }
+            }
+            Context::SearchInput => {
+                if let (Overlay::SearchInput(query), KeyCode::Char(c)) =
+                    (&mut self.overlay, key.code)
+                    && !key
+                        .modifiers
+                        .intersects(crossterm::event::KeyModifiers::CONTROL)
+                {
+                    query.push(c);
+                }
+            }
+            _ => {}
+        }
+        Follow::Focus
+    }
+
+    fn apply(&mut self, action: Action, key: KeyEvent) -> Follow {
+        use Action as A;
+        let layout = self.layout();
+        let page = layout.page() as isize;
+        if let Overlay::Help { scroll } = &mut self.overlay {
+            // The help's own scrolling.
+            let step = (page.max(2) - 1) as usize;
+            let rows: usize = keys::help_sections()
+                .iter()
+                .map(|(_, bindings)| bindings.len() + 1)
+                .sum();
+            // The box is the screen less the title and footer, its border two more.
+            let last = rows.saturating_sub(usize::from(self.size.height.saturating_sub(4)));
+            *scroll = match action {
+                A::ScrollDown => *scroll + 1,
+                A::ScrollUp => scroll.saturating_sub(1),
+                A::PageDown => *scroll + step,
+                A::PageUp => scroll.saturating_sub(step),
+                _ => *scroll,
+            }
+            .min(last);
+            if action != A::CloseOverlay {
+                return Follow::Focus;
+            }
+        }
+        match action {
+            A::Quit => self.request_quit(),
+            A::ScrollDown => self.pager.scroll_by(1, &layout),
+            A::ScrollUp => self.pager.scroll_by(-1, &layout),
+            A::PageDown => self.pager.scroll_by(page.max(2) - 1, &layout),
+            A::PageUp => self.pager.scroll_by(-(page.max(2) - 1), &layout),
+            A::HalfPageDown => self.pager.scroll_by(page / 2, &layout),
+            A::HalfPageUp => self.pager.scroll_by(-page / 2, &layout),
+            A::Top => self.pager.scroll_to(0, &layout),
+            A::Bottom => self.pager.scroll_to(usize::MAX, &layout),
+            A::NextSection | A::PrevSection => {
+                let doc = self.document().into_owned();
+                self.pager
+                    .jump_section(action == A::NextSection, &doc, &layout);
+            }
+            A::CodeLeft | A::CodeRight => {
+                let doc = self.document().into_owned();
+                self.pager
+                    .code_sideways(action == A::CodeRight, &doc, &layout);
+                return Follow::Focus;
+            }
+            A::NextLesson => self.next_lesson(true),
+            A::PrevLesson => self.next_lesson(false),
+            A::Search => self.overlay = Overlay::SearchInput(String::new()),
+            A::LessonList => {
+                self.overlay = Overlay::Lessons {
+                    selected: self.pager.current,
+                }
+            }
+            A::ToggleContents => {
+                self.pager.toc_open = !self.pager.toc_open;
+                let (w, h) = (self.size.width, self.size.height);
+                self.resize(w, h);
+            }
+            A::Help => self.overlay = Overlay::Help { scroll: 0 },
+            A::EscapeHint => self.status = Some(self.strings().esc_hint.to_string()),
+            A::InterruptHint => self.status = Some(self.strings().interrupt_hint.to_string()),
+            A::NextMatch | A::PrevMatch => {
+                self.pager.step_hit(action == A::NextMatch, &layout);
+                self.say_hit();
+            }
+            A::ClearSearch => self.pager.search = None,
+            A::SearchFind => {
+                let query = match std::mem::replace(&mut self.overlay, Overlay::None) {
+                    Overlay::SearchInput(q) => q,
+                    _ => String::new(),
+                };
+                let doc = self.document().into_owned();
+                if self.pager.search_for(query.clone(), &doc, &layout) == 0 && !query.is_empty() {
+                    self.status = Some(format!("{}: {query}", self.strings().no_match));
+                }
+                self.say_hit();
+            }
+            A::SearchCancel => self.overlay = Overlay::None,
+            A::SearchErase => {
+                if let Overlay::SearchInput(q) = &mut self.overlay {
+                    q.pop();
+                }
+                return Follow::Focus;
+            }
+            A::FocusNext | A::FocusPrev => {
+                if let Some(next) =
+                    self.deck
+                        .next_focus(action == A::FocusNext, &layout, self.pager.scroll)
+                {
+                    self.deck.focus = Some(next);
+                    self.deck.editing = false;
+                    self.show_card(next);
+                }
+                return Follow::Focus;
+            }
+            A::Unfocus => self.deck.unfocus(),
+            A::Edit => {
+                self.deck.editing = true;
+            }
+            A::LeaveEditor => self.deck.editing = false,
+            A::Run => {
+                if let Some(id) = self.focused_exercise() {
+                    self.start_run(&id);
+                }
+            }
+            A::Hint => self.reveal_hint(),
+            A::Solution => self.ask_solution(),
+            A::Reset => {
+                if let Some(id) = self.focused_exercise() {
+                    self.confirm = Some(Confirm::Reset(id));
+                }
+            }
+            A::RestorePrevious => {
+                if let Some(id) = self.focused_exercise() {
+                    if self.session.progress.previous_code.contains_key(&id) {
+                        self.confirm = Some(Confirm::Restore(id));
+                    } else {
+                        self.status = Some(self.strings().nothing_to_restore.to_string());
+                    }
+                }
+            }
+            A::ToggleBlocking => self.launch_blocking = !self.launch_blocking,
+            A::PaneOutput | A::PaneMemory | A::PaneTimeline | A::PaneChecks => {
+                let pane = match action {
+                    A::PaneOutput => Pane::Output,
+                    A::PaneMemory => Pane::Memory,
+                    A::PaneTimeline => Pane::Timeline,
+                    _ => Pane::Checks,
+                };
+                if let Some(id) = self.focused_exercise()
+                    && let Some(card) = self.deck.cards.get_mut(&id)
+                {
+                    card.pane = pane;
+                    self.show_card_end();
+                }
+            }
+            A::OutputBack | A::OutputForward | A::OutputLeft | A::OutputRight => {
+                if let Some(id) = self.focused_exercise() {
+                    self.deck.scroll_output(&id, action);
+                }
+            }
+            A::Answer => match (&self.overlay, key.code) {
+                (Overlay::Lessons { .. }, KeyCode::Char(c)) => {
+                    let n = c.to_digit(10).unwrap_or(0) as usize;
+                    if n >= 1 && n <= self.catalog.lessons.len() {
+                        self.overlay = Overlay::None;
+                        self.open_lesson(n - 1);
+                    }
+                }
+                (_, KeyCode::Char(c)) => self.answer_quiz(c.to_digit(10).unwrap_or(0) as usize),
+                _ => {}
+            },
+            A::Copy => {
+                if let Some(id) = self.editing_id()
+                    && let Some(card) = self.deck.cards.get_mut(&id)
+                    && card.copy()
+                {
+                    self.status = Some(self.strings().copied.to_string());
+                }
+            }
+            A::Undo
+            | A::Redo
+            | A::Cut
+            | A::Paste
+            | A::SelectAll
+            | A::BufferStart
+            | A::BufferEnd
+            | A::Indent
+            | A::Dedent
+            | A::NewLine
+            | A::Backspace
+            | A::EditorPageUp
+            | A::EditorPageDown => {
+                if let Some(id) = self.editing_id() {
+                    let page = self.editor_view(&id).0;
+                    if self.deck.edit(&id, action, page) == Some(true) {
+                        self.edited(&id);
+                    }
+                }
+            }
+            A::CancelRun => self.cancel_run(),
+            A::Yes | A::No => {}
+            A::CloseOverlay => self.overlay = Overlay::None,
+            A::ListUp | A::ListDown => {
+                let down = action == A::ListDown;
+                match &mut self.overlay {
+                    Overlay::Lessons { selected } => {
+                        let last = self.catalog.lessons.len().saturating_sub(1);
+                        *selected = if down {
+                            (*selected + 1).min(last)
+                        } else {
+                            selected.saturating_sub(1)
+                        };
+                    }
+                    Overlay::Help { scroll } => {
+                        *scroll = if down {
+                            *scroll + 1
+                        } else {
+                            scroll.saturating_sub(1)
+                        };
+                    }
+                    _ => {}
+                }
+            }
+            A::ListOpen => {
+                if let Overlay::Lessons { selected } = self.overlay {
+                    self.overlay = Overlay::None;
+                    self.open_lesson(selected);
+                }
+            }
+        }
+        match action {
+            A::ScrollDown
+            | A::ScrollUp
+            | A::PageDown
+            | A::PageUp
+            | A::HalfPageDown
+            | A::HalfPageUp
+            | A::Top
+            | A::Bottom
+            | A::NextSection
+            | A::PrevSection
+            | A::NextMatch
+            | A::PrevMatch
+            | A::SearchFind => Follow::View,
+            _ => Follow::Focus,
+        }
+    }
+
+    fn say_hit(&mut self) {
+        if let Some(s) = &self.pager.search {
+            self.status = Some(format!(
+                "{}/{} {}",
+                s.current + 1,
+                s.hits.len(),
+                self.strings().matches
+            ));
+        }
+    }
+
+    fn mouse(&mut self, kind: MouseEventKind, column: u16, row: u16) -> bool {
+        let layout = self.layout();
+        match kind {
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+                let delta = if kind == MouseEventKind::ScrollDown {
+                    WHEEL_LINES
+                } else {
+                    -WHEEL_LINES
+                };
+                self.pager.scroll_by(delta, &layout);
+                self.unfocus_if_hidden();
+                true
+            }
+            MouseEventKind::Down(_) => {
+                if self.overlay != Overlay::None || self.confirm.is_some() || layout.too_small {
+                    return false;
+                }
+                if let Some(toc) = layout.toc
+                    && column >= toc.x
+                    && column < toc.x + toc.width
+                    && row > toc.y
+                    && row < toc.y + toc.height
+                {
+                    let entries = self.toc_entries();
+                    return match entries.get(usize::from(row - toc.y - 1)) {
+                        Some(TocEntry::Lesson(i)) => {
+                            self.open_lesson(*i);
+                            true
+                        }
+                        Some(TocEntry::Section(line)) => {
+                            let row = layout.page_row(*line);
+                            self.pager.scroll_to(row, &layout);
+                            self.unfocus_if_hidden();
+                            true
+                        }
+                        Some(TocEntry::Exercise(index)) => {
+                            self.deck.focus = Some(*index);
+                            self.deck.editing = false;
+                            self.show_card(*index);
+                            true
+                        }
+                        None => false,
+                    };
+                }
+                let Some(index) = layout.card_at(column, row, self.pager.scroll) else {
+                    return false;
+                };
+                let is_exercise =
+                    matches!(self.slot_kinds().get(index), Some(SlotKind::Exercise(_)));
+                if self.deck.focus == Some(index) && is_exercise {
+                    self.deck.editing = true;
+                } else {
+                    self.deck.focus = Some(index);
+                    self.deck.editing = false;
+                }
+                self.confirm = None;
+                self.reveal_focus();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn paste(&mut self, text: &str) -> bool {
+        // Pasted text goes into the editor as it is (no auto-indent per line).
+        let Some(id) = self.editing_id() else {
+            return false;
+        };
+        let text = text
+            .replace("\r\n", "\n")
+            .replace('\r', "\n")
+            .replace('\t', "    ");
+        if self
+            .deck
+            .cards
+            .get_mut(&id)
+            .is_some_and(|c| c.edit(|e| e.insert_str(&text)))
+        {
+            self.edited(&id);
+        }
+        self.reveal_focus();
+        true
+    }
+
+    // ----- Focus and the view -----
+
+    /// The learner moved the view: a focused card no longer on screen loses the focus (and
+    /// its editor, and any question about it).
+    fn unfocus_if_hidden(&mut self) {
+        let Some(index) = self.deck.focus else {
+            return;
+        };
+        if !self.layout().card_on_screen(index, self.pager.scroll) {
+            self.deck.unfocus();
+            if matches!(
+                self.confirm,
+                Some(Confirm::Reset(_) | Confirm::Restore(_) | Confirm::Solution(_))
+            ) {
+                self.confirm = None;
+            }
+        }
+    }
+
+    /// The page changed under the view: keep the focused card (its editor's cursor while
+    /// editing) on screen.
+    fn reveal_focus(&mut self) {
+        let Some(index) = self.deck.focus else {
+            return;
+        };
+        let layout = self.layout();
+        if index >= layout.slots.len() {
+            self.deck.unfocus();
+            return;
+        }
+        if !layout.card_on_screen(index, self.pager.scroll) {
+            self.show_card(index);
+        }
+        if let Some(id) = self.editing_id() {
+            self.show_cursor(index, &id);
+        }
+    }
+
+    /// Scrolls so the card and its goal (the heading above it) are on screen: the whole card
+    /// when it fits with its goal, else the goal and as much of the card as fits, else the
+    /// card's top with the lines just above it. Does not move when all that is already in view.
+    fn show_card(&mut self, index: usize) {
+        let layout = self.layout();
+        let doc = self.document();
+        let (Some(slot), Some(s)) = (layout.slots.get(index), doc.slots.get(index)) else {
+            return;
+        };
+        let goal = if s.goal < s.line {
+            layout.page_row(s.goal)
+        } else {
+            slot.top
+        };
+        drop(doc);
+        let page = layout.page();
+        let end = slot.top + slot.height;
+        let scroll = self.pager.scroll;
+        let target = if end - goal <= page {
+            if scroll <= goal && end <= scroll + page {
+                scroll
+            } else if scroll > goal {
+                goal
+            } else {
+                end - page
+            }
+        } else if slot.top - goal <= page / 3 {
+            goal
+        } else {
+            slot.top.saturating_sub(page / 3).max(goal)
+        };
+        self.pager.scroll_to(target, &layout);
+    }
+
+    /// Scrolls down just enough for the card's bottom (its result panes) to be on screen,
+    /// never past the card's top.
+    fn show_card_end(&mut self) {
+        let Some(index) = self.deck.focus else {
+            return;
+        };
+        let layout = self.layout();
+        let Some(slot) = layout.slots.get(index) else {
+            return;
+        };
+        let want = (slot.top + slot.height)
+            .saturating_sub(layout.page())
+            .min(slot.top);
+        if self.pager.scroll < want {
+            self.pager.scroll_to(want, &layout);
+        }
+    }
+
+    /// While editing: the cursor's line in the editor's view and that row on screen.
+    fn show_cursor(&mut self, index: usize, id: &str) {
+        let (height, width) = self.editor_view(id);
+        if let Some(card) = self.deck.cards.get_mut(id) {
+            card.follow_cursor(height, width);
+        }
+        let layout = self.layout();
+        let Some(slot) = layout.slots.get(index) else {
+            return;
+        };
+        let Some(card) = self.deck.cards.get(id) else {
+            return;
+        };
+        // The card's top border, then the editor rows.
+        let row = slot.top + 1 + card.cursor().0.saturating_sub(card.view_top);
+        let page = layout.page();
+        if row < self.pager.scroll {
+            // Up to the card's top when the cursor stays on screen with it.
+            let target = if row - slot.top < page { slot.top } else { row };
+            self.pager.scroll_to(target, &layout);
+        } else if row >= self.pager.scroll + page {
+            self.pager.scroll_to(row + 1 - page, &layout);
+        }
+    }
+
+    /// (rows, columns) of the editor's code area for exercise `id` at the current size.
+    pub fn editor_view(&self, id: &str) -> (usize, usize) {
+        let frame = self.layout_frame(self.size);
+        let dims = super::card::Dims {
+            term_width: self.size.width,
+            page_height: frame.text.height,
+        };
+        self.exercise_plan(id, frame.text.width, dims)
+            .map_or((1, 1), |p| (usize::from(p.editor_h), p.code_width()))
+    }
+
+    // ----- Lessons -----
 
     /// Records where the learner is, for the next start.
     pub fn remember_place(&mut self) {
-        if let Some(lesson) = self.catalog.lessons.get(self.current) {
-            self.progress.last_lesson = Some(lesson.id.clone());
-            self.progress.scroll.insert(lesson.id.clone(), self.scroll);
-        }
+        let Some(lesson) = self.catalog.lessons.get(self.pager.current) else {
+            return;
+        };
+        let id = lesson.id.clone();
+        let layout = self.layout();
+        let doc = self.document().into_owned();
+        let place = self.pager.place(&doc, &layout);
+        let progress = &mut self.session.progress;
+        progress.last_lesson = Some(id.clone());
+        progress.scroll.insert(id.clone(), self.pager.scroll);
+        progress.places.insert(id, place);
     }
 
     pub fn open_lesson(&mut self, index: usize) {
-        if index >= self.catalog.lessons.len() || index == self.current {
+        if index >= self.catalog.lessons.len() || index == self.pager.current {
             return;
         }
         self.remember_place();
-        self.current = index;
-        self.search = None;
-        self.focus = None;
-        self.editing = false;
+        self.pager.current = index;
+        self.pager.search = None;
+        self.pager.code_left = 0;
+        self.deck.unfocus();
         self.confirm = None;
-        let id = &self.catalog.lessons[index].id;
-        self.scroll = self.progress.scroll.get(id).copied().unwrap_or(0);
-        self.scroll_to(self.scroll);
+        let id = self.catalog.lessons[index].id.clone();
+        self.pager.scroll = self.session.progress.scroll.get(&id).copied().unwrap_or(0);
+        self.pager.pending_place = self.session.progress.places.get(&id).cloned();
+        let (w, h) = (self.size.width, self.size.height);
+        self.resize(w, h);
+        self.pager.pending_place = None;
     }
 
     fn next_lesson(&mut self, forward: bool) {
         let target = if forward {
-            self.current + 1
+            self.pager.current + 1
         } else {
-            self.current.wrapping_sub(1)
+            self.pager.current.wrapping_sub(1)
         };
         if target < self.catalog.lessons.len() {
             self.open_lesson(target);
@@ -359,588 +932,199 @@ impl App {
         }
     }
 
-    fn jump_section(&mut self, forward: bool) {
-        let (w, _) = self.viewport.get();
-        let lines: Vec<usize> = self.document(w).sections.iter().map(|s| s.line).collect();
-        let lines: Vec<usize> = lines.into_iter().map(|l| self.page_row(l)).collect();
-        let target = if forward {
-            lines.into_iter().find(|&l| l > self.scroll)
-        } else {
-            lines.into_iter().rev().find(|&l| l < self.scroll)
-        };
-        if let Some(line) = target {
-            self.scroll_to(line);
-        } else if !forward {
-            self.scroll_to(0);
-        }
-    }
-
-    /// Finds every case-insensitive occurrence of `query` in the rendered lesson.
-    pub fn run_search(&mut self, query: String) {
-        if query.is_empty() {
-            self.search = None;
-            return;
-        }
-        let (w, _) = self.viewport.get();
-        let needle = query.to_lowercase();
-        let hits: Vec<(usize, usize)> = self
-            .document(w)
-            .lines
-            .iter()
-            .enumerate()
-            .flat_map(|(i, line)| {
-                let text: String = line
-                    .spans
-                    .iter()
-                    .map(|s| s.content.as_ref())
-                    .collect::<String>()
-                    .to_lowercase();
-                let needle = needle.clone();
-                text.match_indices(&needle)
-                    .map(|(byte, _)| (i, text[..byte].chars().count()))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        if hits.is_empty() {
-            self.status = Some(format!("{}: {query}", self.strings().no_match));
-            self.search = None;
-            return;
-        }
-        let current = hits
-            .iter()
-            .position(|&(l, _)| self.page_row(l) >= self.scroll)
-            .unwrap_or(0);
-        self.search = Some(Search {
-            query,
-            hits,
-            current,
-        });
-        self.show_current_hit();
-    }
-
-    fn step_hit(&mut self, forward: bool) {
-        if let Some(s) = self.search.as_mut() {
-            let n = s.hits.len();
-            s.current = if forward {
-                (s.current + 1) % n
-            } else {
-                (s.current + n - 1) % n
-            };
-        }
-        self.show_current_hit();
-    }
-
-    /// Scrolls so the current hit is visible, a third of the way down the page.
-    fn show_current_hit(&mut self) {
-        let Some(line) = self
-            .search
-            .as_ref()
-            .and_then(|s| s.hits.get(s.current))
-            .map(|h| h.0)
-        else {
-            return;
-        };
-        let page = self.page();
-        let line = self.page_row(line);
-        if line < self.scroll || line >= self.scroll + page {
-            self.scroll_to(line.saturating_sub(page / 3));
-        }
-        if let Some(s) = &self.search {
-            self.status = Some(format!(
-                "{}/{} {}",
-                s.current + 1,
-                s.hits.len(),
-                self.strings().matches
-            ));
-        }
-    }
-
-    /// Applies one terminal event; returns whether anything changed (so the caller redraws).
-    pub fn handle_event(&mut self, event: &Event) -> bool {
-        match event {
-            Event::Key(key) if key.kind != KeyEventKind::Release => {
-                self.handle_key(*key);
-                true
-            }
-            Event::Mouse(mouse) => match mouse.kind {
-                MouseEventKind::ScrollDown => {
-                    self.scroll_by(WHEEL_LINES as isize);
-                    true
+    /// The contents pane's rows: lessons, and under the open one its sections and exercises.
+    pub(super) fn toc_entries(&self) -> Vec<TocEntry> {
+        let mut entries = Vec::new();
+        let doc = self.document();
+        for (i, _) in self.catalog.lessons.iter().enumerate() {
+            entries.push(TocEntry::Lesson(i));
+            if i == self.pager.current {
+                for section in doc.sections.iter().filter(|s| s.level == 2) {
+                    entries.push(TocEntry::Section(section.line));
                 }
-                MouseEventKind::ScrollUp => {
-                    self.scroll_by(-(WHEEL_LINES as isize));
-                    true
-                }
-                MouseEventKind::Down(_) => {
-                    let (x, y, w, h) = self.toc_area.get();
-                    let inside = mouse.column >= x
-                        && mouse.column < x + w
-                        && mouse.row > y
-                        && mouse.row < y + h;
-                    if inside {
-                        // Row 0 is the border; lessons are listed from the row below it.
-                        self.open_lesson(usize::from(mouse.row - y - 1));
-                        return true;
-                    }
-                    self.click_card(mouse.column, mouse.row)
-                }
-                _ => false,
-            },
-            Event::Paste(text) => {
-                // Pasted text goes into the editor as it is (no auto-indent per line).
-                let Some(id) = self.editing_id() else {
-                    return false;
-                };
-                if let Some(card) = self.cards.get_mut(&id) {
-                    let text = text.replace("\r\n", "\n").replace('\r', "\n");
-                    if card.editor.insert_str(text.replace('\t', "    ")) {
-                        self.edited(&id);
+                for (k, slot) in doc.slots.iter().enumerate() {
+                    if matches!(slot.kind, SlotKind::Exercise(_)) {
+                        entries.push(TocEntry::Exercise(k));
                     }
                 }
-                true
             }
-            Event::Resize(..) => {
-                self.scroll_to(self.scroll);
-                true
-            }
-            _ => false,
         }
+        entries
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) {
-        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-            // Ctrl-C cancels a run, copies a selection in the editor, else quits.
-            if let Some(running) = &self.running {
-                running.cancel.store(true, Ordering::SeqCst);
-                self.status = Some(self.strings().cancelling.to_string());
-            } else if let Some(card) = self.editing_card_mut()
-                && card.editor.is_selecting()
-            {
-                card.editor.copy();
-            } else {
-                self.quit = true;
-            }
-            return;
-        }
-        self.status = None;
-        match &mut self.mode {
-            Mode::Help => {
-                if matches!(
-                    key.code,
-                    KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter
-                ) {
-                    self.mode = Mode::Normal;
-                }
-            }
-            Mode::SearchInput(query) => match key.code {
-                KeyCode::Esc => self.mode = Mode::Normal,
-                KeyCode::Enter => {
-                    let q = std::mem::take(query);
-                    self.mode = Mode::Normal;
-                    self.run_search(q);
-                }
-                KeyCode::Backspace => {
-                    query.pop();
-                }
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => query.push(c),
-                _ => {}
-            },
-            Mode::Normal => {
-                // The focused card sees the key first; what it leaves goes to the pager.
-                if !self.card_key(key) {
-                    self.normal_key(key);
-                }
-            }
-        }
-    }
-
-    fn normal_key(&mut self, key: KeyEvent) {
-        let page = self.page() as isize;
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Char('q') => self.quit = true,
-            KeyCode::Esc if self.search.is_some() => self.search = None,
-            KeyCode::Esc => self.quit = true,
-            KeyCode::Char('?') => self.mode = Mode::Help,
-            KeyCode::Char('/') => self.mode = Mode::SearchInput(String::new()),
-            KeyCode::Char('n') if self.search.is_some() => self.step_hit(true),
-            KeyCode::Char('N') if self.search.is_some() => self.step_hit(false),
-            KeyCode::Char('n') | KeyCode::Char(']') => self.next_lesson(true),
-            KeyCode::Char('p') | KeyCode::Char('[') => self.next_lesson(false),
-            KeyCode::Char('t') => self.toc_open = !self.toc_open,
-            KeyCode::Char('d') if ctrl => self.scroll_by(page / 2),
-            KeyCode::Char('u') if ctrl => self.scroll_by(-page / 2),
-            KeyCode::Down | KeyCode::Char('j') => self.scroll_by(1),
-            KeyCode::Up | KeyCode::Char('k') => self.scroll_by(-1),
-            KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Char('f') => {
-                self.scroll_by(page.max(2) - 1)
-            }
-            KeyCode::PageUp | KeyCode::Char('b') => self.scroll_by(-(page.max(2) - 1)),
-            KeyCode::Home | KeyCode::Char('g') => self.scroll_to(0),
-            KeyCode::End | KeyCode::Char('G') => self.scroll_to(usize::MAX),
-            KeyCode::Char('}') => self.jump_section(true),
-            KeyCode::Char('{') => self.jump_section(false),
-            _ => {}
-        }
-    }
-
-    // ----- Live cards -----
-
-    /// Keys for the focused card (or Tab to focus one). Returns whether the key was used.
-    fn card_key(&mut self, key: KeyEvent) -> bool {
-        let Some(index) = self.focus else {
-            return match key.code {
-                KeyCode::Tab => self.move_focus(true),
-                KeyCode::BackTab => self.move_focus(false),
-                _ => false,
-            };
-        };
-        let Some(kind) = self.slot_kinds().get(index).cloned() else {
-            self.focus = None;
-            self.editing = false;
-            return false;
-        };
-        if let Some(confirm) = self.confirm.take() {
-            if matches!(key.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter)
-                && let SlotKind::Exercise(id) = &kind
-            {
-                self.confirmed(id, confirm);
-            }
-            return true;
-        }
-        match kind {
-            SlotKind::Exercise(id) if self.editing => {
-                self.editor_key(&id, key);
-                if self.editing {
-                    self.show_editor(index, &id);
-                }
-                true
-            }
-            SlotKind::Exercise(id) => self.exercise_key(&id, key),
-            SlotKind::Quiz(n) => self.quiz_answer_key(n, key),
-        }
-    }
-
-    /// Tab / Shift-Tab: the next / previous card, starting from what is on screen.
-    fn move_focus(&mut self, forward: bool) -> bool {
-        let (w, _) = self.viewport.get();
-        let geo = self.geometry(w);
-        let n = geo.slots.len();
-        if n == 0 {
-            return false;
-        }
-        let next = match self.focus {
-            Some(i) if forward => (i + 1) % n,
-            Some(i) => (i + n - 1) % n,
-            None if forward => geo
-                .slots
-                .iter()
-                .position(|(top, h)| top + h > self.scroll)
-                .unwrap_or(0),
-            None => geo
-                .slots
-                .iter()
-                .rposition(|(top, _)| *top < self.scroll + self.page())
-                .unwrap_or(n - 1),
-        };
-        self.focus = Some(next);
-        self.editing = false;
-        self.show_slot(next);
-        true
-    }
-
-    /// Scrolls so the card's top is on screen (and as much of it as fits).
-    fn show_slot(&mut self, index: usize) {
-        let (w, _) = self.viewport.get();
-        let geo = self.geometry(w);
-        let Some(&(top, height)) = geo.slots.get(index) else {
-            return;
-        };
-        let page = self.page();
-        if top < self.scroll || top + height.min(page) > self.scroll + page {
-            self.scroll_to(top.saturating_sub(1));
-        }
-    }
-
-    /// A click on a card focuses it (a click on the focused exercise's code opens the editor).
-    fn click_card(&mut self, column: u16, row: u16) -> bool {
-        let (x, y) = self.text_origin.get();
-        let (w, h) = self.viewport.get();
-        if column < x || column >= x + w || row < y || row >= y + h {
-            return false;
-        }
-        let page_row = self.scroll + usize::from(row - y);
-        let geo = self.geometry(w);
-        let Some(index) = geo
-            .slots
-            .iter()
-            .position(|(top, height)| page_row >= *top && page_row < top + height)
-        else {
-            return false;
-        };
-        let is_exercise = matches!(self.slot_kinds().get(index), Some(SlotKind::Exercise(_)));
-        if self.focus == Some(index) && is_exercise {
-            self.editing = true;
-        } else {
-            self.focus = Some(index);
-            self.editing = false;
-        }
-        self.confirm = None;
-        true
-    }
-
-    /// Scrolls down just enough for the card's bottom (its result panes) to be on screen,
-    /// never past the card's top.
-    fn show_slot_end(&mut self, index: usize) {
-        let (w, _) = self.viewport.get();
-        let geo = self.geometry(w);
-        let Some(&(top, height)) = geo.slots.get(index) else {
-            return;
-        };
-        let page = self.page();
-        let want = (top + height).saturating_sub(page).min(top);
-        if self.scroll < want {
-            self.scroll_to(want);
-        }
-    }
-
-    /// While editing: keeps the whole editor (so the cursor) on screen as the code grows.
-    fn show_editor(&mut self, index: usize, id: &str) {
-        let (w, _) = self.viewport.get();
-        let geo = self.geometry(w);
-        let Some(&(top, _)) = geo.slots.get(index) else {
-            return;
-        };
-        let editor_h = self
-            .exercise_plan(id, w)
-            .map_or(1, |p| usize::from(p.editor_h));
-        let page = self.page();
-        // The card's top border, then the editor rows.
-        let bottom = top + 1 + editor_h;
-        if top < self.scroll {
-            self.scroll_to(top);
-        } else if bottom > self.scroll + page {
-            self.scroll_to((bottom.saturating_sub(page)).min(top));
-        }
-    }
-
-    /// Keys on a focused exercise card when its editor is not open.
-    fn exercise_key(&mut self, id: &str, key: KeyEvent) -> bool {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Enter | KeyCode::Char('i') if !ctrl => {
-                self.editing = true;
-                if let Some(i) = self.focus {
-                    self.show_slot(i);
-                }
-            }
-            KeyCode::F(5) => self.start_run(id),
-            KeyCode::Char('r') if ctrl => self.start_run(id),
-            KeyCode::Char('r') => self.start_run(id),
-            KeyCode::Char('h') | KeyCode::F(2) => self.reveal_hint(id),
-            KeyCode::Char('s') => {
-                let shown = self.cards.get(id).is_some_and(|c| c.solution_shown);
-                if shown {
-                    if let Some(card) = self.cards.get_mut(id) {
-                        card.solution_shown = false;
-                    }
-                } else if self.exercise(id).is_some_and(|e| e.solution.is_some()) {
-                    self.confirm = Some(Confirm::Solution);
-                } else {
-                    self.status = Some(self.strings().no_solution.to_string());
-                }
-            }
-            KeyCode::Char('x') => self.confirm = Some(Confirm::Reset),
-            KeyCode::Char('b') | KeyCode::F(6) => self.launch_blocking = !self.launch_blocking,
-            KeyCode::Up | KeyCode::Down if key.modifiers.contains(KeyModifiers::SHIFT) => {
-                let lines = self
-                    .cards
-                    .get(id)
-                    .and_then(|c| c.report.as_ref())
-                    .map_or(0, |r| r.stdout.lines().count() + r.stderr.lines().count());
-                if let Some(card) = self.cards.get_mut(id) {
-                    card.output_back = if key.code == KeyCode::Up {
-                        (card.output_back + 1).min(lines)
-                    } else {
-                        card.output_back.saturating_sub(1)
-                    };
-                }
-            }
-            KeyCode::Char('o') => self.set_pane(id, Pane::Output),
-            KeyCode::Char('m') => self.set_pane(id, Pane::Memory),
-            KeyCode::Char('t') => self.set_pane(id, Pane::Timeline),
-            KeyCode::Char('c') if !ctrl => self.set_pane(id, Pane::Checks),
-            KeyCode::Tab => return self.move_focus(true),
-            KeyCode::BackTab => return self.move_focus(false),
-            KeyCode::Esc => self.focus = None,
-            _ => return false,
-        }
-        true
-    }
-
-    fn set_pane(&mut self, id: &str, pane: Pane) {
-        if let Some(card) = self.cards.get_mut(id) {
-            card.pane = pane;
-        }
-        if let Some(i) = self.focus {
-            self.show_slot_end(i);
-        }
-    }
-
-    /// Every key goes to the editor except the few commands it cannot mean: Esc, F-keys and
-    /// the Ctrl keys below. Letters are never taken away from the code.
-    fn editor_key(&mut self, id: &str, key: KeyEvent) {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        let alt = key.modifiers.contains(KeyModifiers::ALT);
-        match key.code {
-            KeyCode::Esc => {
-                self.editing = false;
-                return;
-            }
-            KeyCode::F(5) => return self.start_run(id),
-            KeyCode::Char('r') if ctrl => return self.start_run(id),
-            KeyCode::F(2) => return self.reveal_hint(id),
-            KeyCode::F(6) => {
-                self.launch_blocking = !self.launch_blocking;
-                return;
-            }
-            _ => {}
-        }
-        let Some(card) = self.cards.get_mut(id) else {
-            return;
-        };
-        let modified = match key.code {
-            KeyCode::Char('z') if ctrl => card.editor.undo(),
-            KeyCode::Char('y') if ctrl => card.editor.redo(),
-            KeyCode::Char('a') if ctrl => {
-                card.editor.select_all();
-                false
-            }
-            KeyCode::Char('x') if ctrl => card.editor.cut(),
-            KeyCode::Char('v') if ctrl => card.editor.paste(),
-            KeyCode::Enter if !ctrl && !alt => {
-                card.newline_with_indent();
-                true
-            }
-            KeyCode::Tab => card.editor.insert_tab(),
-            KeyCode::BackTab => card.dedent(),
-            // Other Ctrl / Alt letters: the editor's cursor movements (Ctrl-a/e/f/b …), but
-            // not its own undo / redo / paste bindings, which differ from the ones above.
-            KeyCode::Char('u' | 'r' | 'y') if ctrl => false,
-            KeyCode::F(_) => false,
-            _ => card.editor.input(key),
-        };
-        if modified {
-            self.edited(id);
-        }
-    }
+    // ----- Cards -----
 
     /// Records the learner's code in progress (saved after the debounce).
     fn edited(&mut self, id: &str) {
-        let Some(card) = self.cards.get(id) else {
+        let Some(card) = self.deck.cards.get(id) else {
             return;
         };
         let code = card.code();
         let start = card.start_code.trim_end_matches('\n');
-        let state = self.progress.exercises.entry(id.to_string()).or_default();
+        let state = self
+            .session
+            .progress
+            .exercises
+            .entry(id.to_string())
+            .or_default();
         let new = (code != start).then_some(code);
         if state.code != new {
             state.code = new;
-            self.mark_dirty();
+            self.session.changed(true);
         }
     }
 
-    fn mark_dirty(&mut self) {
-        if self.dirty_since.is_none() {
-            self.dirty_since = Some(Instant::now());
-        }
-    }
-
-    fn reveal_hint(&mut self, id: &str) {
-        let total = self.exercise(id).map_or(0, |e| e.hints.len());
+    fn reveal_hint(&mut self) {
+        let Some(id) = self.focused_exercise() else {
+            return;
+        };
+        let total = self.exercise(&id).map_or(0, |e| e.hints.len());
         let s = self.strings();
-        if let Some(card) = self.cards.get_mut(id) {
+        if let Some(card) = self.deck.cards.get_mut(&id) {
             if card.hints_shown < total {
                 card.hints_shown += 1;
+                self.session
+                    .progress
+                    .hints
+                    .insert(id.clone(), card.hints_shown);
+                self.session.changed(false);
             } else {
                 self.status = Some(s.no_more_hints.to_string());
             }
         }
     }
 
-    fn confirmed(&mut self, id: &str, confirm: Confirm) {
-        let theme = self.theme;
-        match confirm {
-            Confirm::Reset => {
-                if let Some(card) = self.cards.get_mut(id) {
-                    let start = card.start_code.clone();
-                    card.set_code(&start, theme);
-                    self.status = Some(self.strings().reset_done.to_string());
-                    self.edited(id);
-                }
+    fn ask_solution(&mut self) {
+        let Some(id) = self.focused_exercise() else {
+            return;
+        };
+        let shown = self.deck.cards.get(&id).is_some_and(|c| c.solution_shown);
+        if shown {
+            if let Some(card) = self.deck.cards.get_mut(&id) {
+                card.solution_shown = false;
             }
-            Confirm::Solution => {
-                if let Some(card) = self.cards.get_mut(id) {
+        } else if self.exercise(&id).is_some_and(|e| e.solution.is_some()) {
+            self.confirm = Some(Confirm::Solution(id));
+        } else {
+            self.status = Some(self.strings().no_solution.to_string());
+        }
+    }
+
+    fn confirmed(&mut self, confirm: Confirm) {
+        match confirm {
+            Confirm::Reset(id) => {
+                let Some(card) = self.deck.cards.get_mut(&id) else {
+                    return;
+                };
+                let mine = card.code();
+                let start = card.start_code.clone();
+                if card.replace_code(&start) {
+                    // Nothing is lost: Ctrl-z in the editor, or `u`, brings it back.
+                    self.session.progress.previous_code.insert(id.clone(), mine);
+                }
+                // The old output and gutter marks were about the code that is gone.
+                card.report = None;
+                card.ran_code = None;
+                card.output_back = 0;
+                card.output_left = 0;
+                self.session.progress.last_runs.remove(&id);
+                self.status = Some(self.strings().reset_done.to_string());
+                self.edited(&id);
+                self.session.changed(true);
+            }
+            Confirm::Restore(id) => {
+                let Some(previous) = self.session.progress.previous_code.get(&id).cloned() else {
+                    return;
+                };
+                let Some(card) = self.deck.cards.get_mut(&id) else {
+                    return;
+                };
+                let current = card.code();
+                card.replace_code(&previous);
+                // A swap: the code just replaced is the one `u` brings back next.
+                self.session
+                    .progress
+                    .previous_code
+                    .insert(id.clone(), current);
+                self.status = Some(self.strings().restore_done.to_string());
+                self.edited(&id);
+                self.session.changed(true);
+            }
+            Confirm::Solution(id) => {
+                if let Some(card) = self.deck.cards.get_mut(&id) {
                     card.solution_shown = true;
                 }
             }
+            Confirm::Quit(_) => {
+                self.runs.cancel(Instant::now());
+                self.quit = true;
+            }
         }
     }
 
-    fn quiz_answer_key(&mut self, number: usize, key: KeyEvent) -> bool {
-        match key.code {
-            KeyCode::Char(c @ '1'..='9') => {
-                let Some(lesson) = self.catalog.lessons.get(self.current) else {
-                    return true;
-                };
-                let Some(quiz) = lesson.quizzes.get(number - 1) else {
-                    return true;
-                };
-                let answer = c as usize - '0' as usize;
-                if answer > quiz.choices.len() {
-                    return true;
-                }
-                let state = QuizState {
-                    answer,
-                    correct: answer == quiz.answer,
-                };
-                let key = quiz_key(&lesson.id, number);
-                self.progress.quizzes.insert(key, state);
-                self.mark_dirty();
-                true
-            }
-            KeyCode::Tab => self.move_focus(true),
-            KeyCode::BackTab => self.move_focus(false),
-            KeyCode::Esc => {
-                self.focus = None;
-                true
-            }
-            _ => false,
+    /// The first answer is the grade; pressing again changes nothing (the explanation is
+    /// already shown, the right answer with it).
+    fn answer_quiz(&mut self, answer: usize) {
+        let Some(number) = self.focused_quiz() else {
+            return;
+        };
+        let Some(lesson) = self.catalog.lessons.get(self.pager.current) else {
+            return;
+        };
+        // Progress::answer_quiz records the first answer as the grade and ignores the rest.
+        match self.session.progress.answer_quiz(lesson, number, answer) {
+            Some(outcome) if outcome.first_answer => self.session.changed(true),
+            Some(_) => self.status = Some(self.strings().quiz_already.to_string()),
+            None => {}
         }
     }
 
-    /// Starts the exercise's code and checks on a background thread; the report comes back
-    /// through a channel that `tick` polls, so the UI keeps drawing meanwhile.
-    pub fn start_run(&mut self, id: &str) {
-        if self.running.is_some() {
-            self.status = Some(self.strings().run_in_progress.to_string());
+    fn request_quit(&mut self) {
+        if self.runs.is_running() {
+            self.confirm = Some(Confirm::Quit(None));
             return;
         }
-        let (Some(card), Some(exercise)) = (self.cards.get(id), self.exercise(id)) else {
+        self.remember_place();
+        match self.session.save() {
+            Ok(()) => self.quit = true,
+            Err(why) if self.session.unsaved_work() => {
+                let why = why.unwrap_or_else(|| self.strings().no_data_folder.to_string());
+                self.confirm = Some(Confirm::Quit(Some(why)))
+            }
+            Err(_) => self.quit = true,
+        }
+    }
+
+    // ----- Runs -----
+
+    /// Starts the exercise's code and checks on a background thread; the report comes back
+    /// through `tick`, so the UI keeps drawing meanwhile.
+    pub fn start_run(&mut self, id: &str) {
+        if self.deck.cards.get(id).is_none() || self.exercise(id).is_none() {
+            return;
+        }
+        // The code about to run is saved first, without waiting for the debounce: a run that
+        // takes the whole process down (an abort, a kill) must not take the last edits too.
+        if !self.runs.is_running()
+            && self.session.pending()
+            && let Err(Some(e)) = self.session.save()
+        {
+            self.status = Some(format!("{}: {e}", self.strings().save_before_run_failed));
+        }
+        let (Some(card), Some(exercise)) = (self.deck.cards.get(id), self.exercise(id)) else {
             return;
         };
         let code = card.code() + "\n";
         let check = exercise.check.clone();
-        let cancel = Arc::new(AtomicBool::new(false));
         let lesson_lang = self
             .catalog
             .lessons
-            .get(self.current)
+            .get(self.pager.current)
             .map_or("en", |l| l.lang.as_str());
         let mut opts = RunOptions {
             gpus: exercise.gpus,
             launch_blocking: self.launch_blocking,
-            cancel: Some(cancel.clone()),
+            // The checks' messages in the lesson's language, and the predicted names.
             exercise: crate::run::ExerciseContext::of(exercise, lesson_lang),
             ..RunOptions::default()
         };
@@ -948,59 +1132,75 @@ impl App {
             opts.env
                 .push(("CUDA_LAUNCH_BLOCKING".to_string(), "1".to_string()));
         }
-        let (tx, rx) = std::sync::mpsc::channel();
-        let runner = self.runner.clone();
-        let spawned = std::thread::Builder::new()
-            .name("cudatutor-run".into())
-            .spawn(move || {
-                let report = runner.run(&code, check.as_deref(), &opts);
-                let _ = tx.send(report);
-            });
-        if spawned.is_err() {
-            self.status = Some(self.strings().run_lost.to_string());
-            return;
+        match self.runs.start(id, code, check, opts) {
+            Ok(()) => {}
+            Err(StartError::Busy) => self.status = Some(self.strings().run_in_progress.to_string()),
+            Err(StartError::Thread) => self.status = Some(self.strings().run_lost.to_string()),
         }
-        self.running = Some(Running {
-            exercise: id.to_string(),
-            rx,
-            cancel,
-            started: Instant::now(),
-        });
     }
 
-    fn finish_run(&mut self, id: &str, report: RunReport) {
-        let passed = report.checks_passed();
-        // The ✓ comes from this record, kept with the fingerprint of the code that ran.
-        if let (Some(card), Some(ex)) = (self.cards.get(id), self.exercise(id).cloned()) {
-            let code = card.code();
-            self.progress.record_check(&ex, &code, &report);
-        }
+    /// Ctrl-c: asks the run in flight to stop.
+    pub fn cancel_run(&mut self) {
+        self.runs.cancel(Instant::now());
+    }
+
+    fn finished(&mut self, outcome: Outcome) {
         let s = self.strings();
-        if let Some(card) = self.cards.get_mut(id) {
-            card.pane = if report.error.is_none() && !report.checks.is_empty() {
-                Pane::Checks
+        match outcome {
+            Outcome::Finished {
+                exercise,
+                code,
+                report,
+                stopped,
+            } => {
+                let passed = report.checks_passed();
+                let internal = report.internal_error.is_some();
+                self.session.keep_run(&exercise, &code, &report);
+                // The ✓ comes from this record, kept with the fingerprint of the code that ran.
+                if let Some(ex) = self.exercise(&exercise).cloned() {
+                    self.session.progress.record_check(&ex, &code, &report);
+                    self.session.changed(false);
+                }
+                if let Some(card) = self.deck.cards.get_mut(&exercise) {
+                    card.pane = first_pane(&report);
+                    card.report = Some(*report);
+                    card.ran_code = Some(code);
+                    card.output_back = 0;
+                    card.output_left = 0;
+                }
+                self.status = match stopped {
+                    _ if internal => Some(s.run_internal_error.to_string()),
+                    Some(Stop::WallLimit) => Some(
+                        s.run_timed_out
+                            .replace("{secs}", &fmt_secs(self.runs.wall_limit())),
+                    ),
+                    Some(Stop::Learner) => Some(s.cancelled.to_string()),
+                    None if passed => Some(s.checks_passed.to_string()),
+                    None => self.status.take(),
+                };
+                self.after_run(&exercise);
+            }
+            Outcome::Lost { .. } => self.status = Some(s.run_lost.to_string()),
+            Outcome::Abandoned { stop, .. } => {
+                let why = match stop {
+                    Stop::WallLimit => s
+                        .run_timed_out
+                        .replace("{secs}", &fmt_secs(self.runs.wall_limit())),
+                    Stop::Learner => s.cancelled.to_string(),
+                };
+                self.status = Some(format!("{why}. {}", s.run_abandoned));
+            }
+        }
+    }
+
+    /// Brings the results into view when the card that ran is the focused one.
+    fn after_run(&mut self, id: &str) {
+        if self.focused_exercise().as_deref() == Some(id) {
+            if self.deck.editing {
+                self.reveal_focus();
             } else {
-                Pane::Output
-            };
-            card.report = Some(report);
-            card.output_back = 0;
-        }
-        // Bring the results into view (the editor stays on screen when both fit).
-        let slot = self
-            .slot_kinds()
-            .iter()
-            .position(|k| *k == SlotKind::Exercise(id.to_string()));
-        if let Some(i) = slot {
-            self.show_slot_end(i);
-        }
-        if passed {
-            self.progress
-                .exercises
-                .entry(id.to_string())
-                .or_default()
-                .passed = true;
-            self.status = Some(s.checks_passed.to_string());
-            self.mark_dirty();
+                self.show_card_end();
+            }
         }
     }
 
@@ -1008,27 +1208,17 @@ impl App {
     /// Returns whether the screen should be redrawn. The event loop calls it on every wake-up.
     pub fn tick(&mut self, now: Instant) -> bool {
         let mut redraw = false;
-        if let Some(running) = &self.running {
-            match running.rx.try_recv() {
-                Ok(report) => {
-                    let id = running.exercise.clone();
-                    self.running = None;
-                    self.finish_run(&id, report);
-                }
-                Err(TryRecvError::Empty) => {}
-                Err(TryRecvError::Disconnected) => {
-                    self.running = None;
-                    self.status = Some(self.strings().run_lost.to_string());
-                }
+        if self.runs.is_running() {
+            if let Some(outcome) = self.runs.poll(now) {
+                self.finished(outcome);
             }
             // The spinner moves, or the report arrived.
             redraw = true;
         }
-        if self
-            .dirty_since
-            .is_some_and(|t| now.saturating_duration_since(t) >= SAVE_DEBOUNCE)
-        {
-            self.save_now();
+        if let Some(result) = self.session.save_if_due(now) {
+            if let Err(Some(e)) = result {
+                self.status = Some(format!("{}: {e}", self.strings().save_failed));
+            }
             redraw = true;
         }
         redraw
@@ -1037,36 +1227,48 @@ impl App {
     /// Waits (up to `timeout`) for the run in flight and applies its report; for tests and
     /// for callers without an event loop. Returns whether a run finished.
     pub fn wait_for_run(&mut self, timeout: Duration) -> bool {
-        let Some(running) = &self.running else {
-            return false;
-        };
-        match running.rx.recv_timeout(timeout) {
-            Ok(report) => {
-                let id = running.exercise.clone();
-                self.running = None;
-                self.finish_run(&id, report);
+        match self.runs.wait(timeout) {
+            Some(outcome) => {
+                self.finished(outcome);
                 true
             }
-            Err(_) => false,
-        }
-    }
-
-    /// Asks a run in flight to stop (at quit, so its thread ends soon).
-    pub fn cancel_run(&mut self) {
-        if let Some(running) = &self.running {
-            running.cancel.store(true, Ordering::SeqCst);
+            None => false,
         }
     }
 
     /// Writes progress now (atomically, through the store); a failure is shown, not fatal.
     pub fn save_now(&mut self) {
-        self.dirty_since = None;
-        let Some(store) = self.store.clone() else {
-            return;
-        };
         self.remember_place();
-        if let Err(e) = store.save(&self.progress) {
+        if let Err(Some(e)) = self.session.save() {
             self.status = Some(format!("{}: {e}", self.strings().save_failed));
         }
+    }
+}
+
+/// A row of the contents pane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TocEntry {
+    Lesson(usize),
+    /// A level-2 heading of the open lesson, at this rendered line.
+    Section(usize),
+    /// An exercise of the open lesson: its card index.
+    Exercise(usize),
+}
+
+/// The pane a report opens on: checks when the code ran cleanly and was checked.
+fn first_pane(report: &crate::run::RunReport) -> Pane {
+    if report.error.is_none() && !report.checks.is_empty() {
+        Pane::Checks
+    } else {
+        Pane::Output
+    }
+}
+
+fn fmt_secs(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    if secs.fract() == 0.0 {
+        format!("{secs:.0}")
+    } else {
+        format!("{secs:.1}")
     }
 }

@@ -1,94 +1,126 @@
 //! Drawing exercise and quiz cards: the editor with its gutter (reported and origin lines
-//! marked), hints, the read-only solution, and the result panes (output, memory, timeline,
-//! checks). Heights are planned once (`exercise_plan`) and used both to lay out the page and
-//! to draw, so the two always agree. Reads state, never changes it.
+//! marked), hints, the read-only solution, the status rows and the result panes. A card's
+//! size is planned once (`exercise_plan`) and the plan is used both to lay out the page and to
+//! draw, so the two always agree. Reads state, never changes it.
 
 use super::app::App;
-use super::exercise::{Card, Pane, assert_gap, human_size, human_us};
+use super::exercise::{Card, Pane};
 use super::highlight::highlight_line;
 use super::markdown::SlotKind;
+use super::panes::{checks, memory, output, timeline};
+use super::strings;
 use super::theme;
 use super::wrap::{truncate, wrap};
 use crate::run::RunReport;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Padding, Sparkline, Widget};
+use ratatui::widgets::{Block, Borders, Padding, Widget};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// Terminal width from which result panes sit beside the editor rather than below it.
+/// Terminal width from which result panes may sit beside the editor rather than below it.
 pub const BESIDE_MIN_TERMINAL_WIDTH: u16 = 120;
-/// Height of the result panes when beside the editor (all four stacked when they fit).
-const PANES_BESIDE_HEIGHT: usize = 26;
-/// Height of the result panes below the editor: a tab row and one pane.
+/// Beside the editor, the panes get at least this many columns, or they go below.
+const BESIDE_MIN_PANE_WIDTH: u16 = 44;
+/// Height of the result panes below the editor: a tab row and one pane, as tall as the
+/// timeline, memory or checks need within these bounds (the output scrolls).
 const PANES_BELOW_HEIGHT: usize = 11;
+const PANES_BELOW_MAX: usize = 16;
+/// Beside the editor with one pane at a time, at least this tall.
+const PANES_TABBED_HEIGHT: usize = 14;
+/// Rows the output pane gets at least when the panes are stacked.
+const STACKED_OUTPUT_MIN: usize = 8;
 const EDITOR_MAX_HEIGHT: usize = 30;
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/// What a card's size depends on besides its own state.
+#[derive(Debug, Clone, Copy)]
+pub struct Dims {
+    pub term_width: u16,
+    /// Rows of page on screen.
+    pub page_height: u16,
+}
+
+/// How the result panes are arranged.
+pub(super) enum PanesPlan {
+    /// One at a time under a tab row.
+    Tabbed,
+    /// All four, each with its height (title row included).
+    Stacked(Vec<(Pane, u16)>),
+}
 
 /// How one exercise card is cut up at a given width.
 pub(super) struct ExercisePlan {
     pub beside: bool,
     pub left_w: u16,
     pub right_w: u16,
+    pub gutter_w: u16,
     pub editor_h: u16,
     /// Hints, the solution and the status rows, below the editor in the left column.
     pub below_editor: Vec<Line<'static>>,
     pub panes_h: u16,
+    pub panes: PanesPlan,
     pub total: u16,
+}
+
+impl ExercisePlan {
+    /// Columns of code the editor shows.
+    pub fn code_width(&self) -> usize {
+        usize::from(self.left_w.saturating_sub(self.gutter_w)).max(1)
+    }
 }
 
 impl App {
     /// Rows a card takes in the page at `width` columns.
-    pub(super) fn slot_height(&self, kind: &SlotKind, width: u16) -> usize {
+    pub(super) fn slot_height(&self, kind: &SlotKind, width: u16, dims: Dims) -> usize {
         match kind {
             SlotKind::Exercise(id) => self
-                .exercise_plan(id, width)
+                .exercise_plan(id, width, dims)
                 .map_or(0, |p| usize::from(p.total)),
             SlotKind::Quiz(n) => self.quiz_lines(*n, width).map_or(0, |l| l.len() + 2),
         }
     }
 
-    pub(super) fn render_slot(&self, index: usize, kind: &SlotKind, area: Rect, buf: &mut Buffer) {
-        let focused = self.focus == Some(index);
+    pub(super) fn render_slot(
+        &self,
+        index: usize,
+        kind: &SlotKind,
+        area: Rect,
+        dims: Dims,
+        buf: &mut Buffer,
+    ) {
+        let focused = self.deck.focus == Some(index);
         match kind {
-            SlotKind::Exercise(id) => self.render_exercise(id, focused, area, buf),
+            SlotKind::Exercise(id) => self.render_exercise(id, focused, area, dims, buf),
             SlotKind::Quiz(n) => self.render_quiz(*n, focused, area, buf),
         }
     }
 
-    pub(super) fn exercise_plan(&self, id: &str, width: u16) -> Option<ExercisePlan> {
-        let card = self.cards.get(id)?;
+    pub(super) fn exercise_plan(&self, id: &str, width: u16, dims: Dims) -> Option<ExercisePlan> {
+        let card = self.deck.cards.get(id)?;
         let exercise = self.exercise(id)?;
         let editing = self.editing_id().as_deref() == Some(id);
         // Border and one column of padding on each side.
         let inner = width.saturating_sub(4);
-        let beside = self.term_width.get() >= BESIDE_MIN_TERMINAL_WIDTH
+        let lines = card.lines();
+        let gutter_w = (lines.len().to_string().len() + 2) as u16;
+        // Beside: the editor takes what its longest line needs, within 45–65 % of the card,
+        // and the panes keep at least BESIDE_MIN_PANE_WIDTH.
+        let code_w = lines.iter().map(|l| l.width()).max().unwrap_or(0) + usize::from(gutter_w) + 1;
+        let left_beside = (code_w as u16).clamp(inner * 45 / 100, inner * 65 / 100);
+        let beside = dims.term_width >= BESIDE_MIN_TERMINAL_WIDTH
             && card.report.is_some()
-            && inner >= 60;
-        // Beside: the editor takes what its longest line needs, within 45–65 % of the card.
-        let code_w = card
-            .editor
-            .lines()
-            .iter()
-            .map(|l| l.width())
-            .max()
-            .unwrap_or(0)
-            + card.editor.lines().len().to_string().len()
-            + 3;
-        let left_w = if beside {
-            (code_w as u16).clamp(inner * 45 / 100, inner * 65 / 100)
-        } else {
-            inner
-        };
+            && inner.saturating_sub(left_beside + 1) >= BESIDE_MIN_PANE_WIDTH;
+        let left_w = if beside { left_beside } else { inner };
         let right_w = if beside {
             inner.saturating_sub(left_w + 1)
         } else {
             0
         };
-        let page = usize::from(self.viewport.get().1);
-        let lines = card.editor.lines().len() + usize::from(editing);
-        let editor_h = lines
+        let page = usize::from(dims.page_height);
+        let rows = lines.len() + usize::from(editing);
+        let editor_h = rows
             .min(page.saturating_sub(4).max(3))
             .clamp(1, EDITOR_MAX_HEIGHT);
         let s = self.strings();
@@ -122,7 +154,7 @@ impl App {
                 Span::styled("─".repeat(fill), frame),
             ]));
             for line in solution.trim_end_matches('\n').split('\n') {
-                let shown = truncate(&line.replace('\t', "    "), lw.saturating_sub(2));
+                let shown = truncate(&clean(line), lw.saturating_sub(2));
                 let mut spans = vec![Span::styled("│ ", frame)];
                 spans.extend(highlight_line(&shown, self.theme));
                 below.push(Line::from(spans));
@@ -130,42 +162,87 @@ impl App {
         }
         below.extend(self.status_rows(id, card, lw));
         let left_h = editor_h + below.len();
-        let (panes_h, body) = match (&card.report, beside) {
-            (None, _) => (0, left_h),
-            (Some(_), true) => {
-                let h = left_h.max(PANES_BESIDE_HEIGHT);
-                (h, h)
+        let (panes_h, panes, body) = match (&card.report, beside) {
+            (None, _) => (0, PanesPlan::Tabbed, left_h),
+            (Some(report), true) => {
+                let stacked = self.stacked_panes(report, usize::from(right_w));
+                let needed: usize = stacked.iter().map(|(_, h)| usize::from(*h)).sum();
+                if needed + 2 <= page && !report.prediction_pending {
+                    let h = left_h.max(needed);
+                    (h, PanesPlan::Stacked(stacked), h)
+                } else {
+                    let h = left_h.max(PANES_TABBED_HEIGHT);
+                    (h, PanesPlan::Tabbed, h)
+                }
             }
-            (Some(_), false) => (PANES_BELOW_HEIGHT, left_h + 1 + PANES_BELOW_HEIGHT),
+            (Some(report), false) => {
+                let w = usize::from(inner).max(1);
+                let needed = self
+                    .timeline_lines(report, w)
+                    .len()
+                    .max(self.memory_lines(report, w).len())
+                    .max(self.check_lines(report, w).len())
+                    + 1;
+                let h = needed.clamp(PANES_BELOW_HEIGHT, PANES_BELOW_MAX);
+                (h, PanesPlan::Tabbed, left_h + 1 + h)
+            }
         };
         Some(ExercisePlan {
             beside,
             left_w,
             right_w,
+            gutter_w,
             editor_h: editor_h as u16,
             below_editor: below,
             panes_h: panes_h as u16,
+            panes,
             total: (body + 2).min(usize::from(u16::MAX / 2)) as u16,
         })
     }
 
+    /// The four panes stacked at `width`: checks, output (at least STACKED_OUTPUT_MIN rows),
+    /// memory, timeline, each with its title row.
+    fn stacked_panes(&self, report: &RunReport, width: usize) -> Vec<(Pane, u16)> {
+        let checks = self.check_lines(report, width).len();
+        let memory = self.memory_lines(report, width).len();
+        let timeline = self.timeline_lines(report, width).len();
+        let output = STACKED_OUTPUT_MIN.max(
+            self.output_lines(report, width, usize::MAX / 4, 0, 0)
+                .len()
+                .min(STACKED_OUTPUT_MIN * 2),
+        );
+        [
+            (Pane::Checks, checks),
+            (Pane::Output, output),
+            (Pane::Memory, memory),
+            (Pane::Timeline, timeline),
+        ]
+        .into_iter()
+        .map(|(p, h)| (p, (h + 1).min(usize::from(u16::MAX / 8)) as u16))
+        .collect()
+    }
+
     /// The rows under the editor saying where the exercise stands: running, not run, passed,
-    /// or the error with the gutter's legend.
+    /// the error with the gutter's legend, or a prediction to write first.
     fn status_rows(&self, id: &str, card: &Card, width: usize) -> Vec<Line<'static>> {
         let s = self.strings();
         let t = |st| self.theme.style(st);
         let mut rows = Vec::new();
-        if let Some(running) = self.running.as_ref().filter(|r| r.exercise == id) {
-            let frame = (running.started.elapsed().as_millis() / 80) as usize % SPINNER.len();
-            let text = if running.cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        if let Some(running) = self.runs.running().filter(|r| r.exercise == id) {
+            let elapsed = running.started.elapsed();
+            let frame = (elapsed.as_millis() / 80) as usize % SPINNER.len();
+            let text = if running.stopping.is_some() {
                 s.cancelling
             } else {
                 s.running
             };
-            rows.push(Line::from(vec![Span::styled(
-                truncate(&format!("{} {text}", SPINNER[frame]), width),
+            rows.push(Line::styled(
+                truncate(
+                    &format!("{} {text} {:.1} s", SPINNER[frame], elapsed.as_secs_f64()),
+                    width,
+                ),
                 t(theme::SPINNER),
-            )]));
+            ));
             return rows;
         }
         let Some(report) = &card.report else {
@@ -175,6 +252,15 @@ impl App {
             ));
             return rows;
         };
+        if report.prediction_pending {
+            rows.extend(wrap(
+                &[(self.predict_note(id), t(theme::HINT))],
+                width,
+                &[Span::styled("✎ ", t(theme::HINT))],
+                &[Span::raw("  ")],
+            ));
+            return rows;
+        }
         if report.checks_passed() {
             rows.push(Line::styled(
                 truncate(&format!("✓ {}", s.checks_passed), width),
@@ -182,42 +268,13 @@ impl App {
             ));
         } else if let Some(error) = &report.error {
             let first = error.message.lines().next().unwrap_or("");
-            rows.push(Line::styled(
-                truncate(&format!("✗ {}: {first}", error.type_name), width),
-                t(theme::CHECK_FAIL),
-            ));
-            let code_lines = card.editor.lines().len() as u32;
-            let mut legend = Vec::new();
-            match (error.line, error.origin_line) {
-                (Some(l), Some(o)) if l == o && l <= code_lines => {
-                    legend.push(Span::styled(format!("◆ {l}"), t(theme::GUTTER_REPORTED)));
-                    legend.push(Span::raw(format!(
-                        " {}; {}",
-                        s.launched_here, s.reported_here
-                    )));
-                }
-                (l, o) => {
-                    if let Some(l) = l.filter(|l| *l <= code_lines) {
-                        legend.push(Span::styled(format!("▶ {l}"), t(theme::GUTTER_REPORTED)));
-                        legend.push(Span::raw(format!(" {}  ", s.reported_here)));
-                    }
-                    if let Some(o) = o.filter(|o| *o <= code_lines) {
-                        legend.push(Span::styled(format!("● {o}"), t(theme::GUTTER_ORIGIN)));
-                        legend.push(Span::raw(format!(" {}", s.launched_here)));
-                    }
-                }
-            }
-            let legend_w: usize = legend.iter().map(|s| s.content.width()).sum();
-            if legend_w <= width || legend.len() < 4 {
-                if !legend.is_empty() {
-                    rows.push(clip_line(Line::from(legend), width));
-                }
+            let head = if first.is_empty() {
+                format!("✗ {}", error.type_name)
             } else {
-                // Too narrow for both marks on one row: one row each.
-                let second = legend.split_off(2);
-                rows.push(clip_line(Line::from(legend), width));
-                rows.push(clip_line(Line::from(second), width));
-            }
+                format!("✗ {}: {first}", error.type_name)
+            };
+            rows.push(Line::styled(truncate(&head, width), t(theme::CHECK_FAIL)));
+            rows.extend(self.gutter_legend(report, card, width));
         } else if !report.checks.is_empty() {
             rows.push(Line::styled(
                 truncate(&format!("✗ {}", s.checks_failed), width),
@@ -225,22 +282,93 @@ impl App {
             ));
         } else {
             rows.push(Line::styled(
-                truncate(&format!("✓ {}", report.device_name), width),
+                truncate(
+                    &format!("✓ {}", strings::device_name(&report.device_name, s)),
+                    width,
+                ),
                 t(theme::TEXT),
+            ));
+        }
+        if card.stale() {
+            rows.push(Line::styled(
+                truncate(&format!("({})", s.stale_run), width),
+                t(theme::QUOTE_TEXT),
             ));
         }
         rows
     }
 
-    fn render_exercise(&self, id: &str, focused: bool, area: Rect, buf: &mut Buffer) {
-        let (Some(plan), Some(card)) = (self.exercise_plan(id, area.width), self.cards.get(id))
-        else {
+    /// "Write your prediction first: set origin, reported in the code…"
+    fn predict_note(&self, id: &str) -> String {
+        let names = self
+            .exercise(id)
+            .map(|e| {
+                e.predict
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default();
+        self.strings().predict_first.replace("{names}", &names)
+    }
+
+    /// The gutter's marks explained: ▶ reported, ● launched, ◆ both.
+    fn gutter_legend(&self, report: &RunReport, card: &Card, width: usize) -> Vec<Line<'static>> {
+        let s = self.strings();
+        let t = |st| self.theme.style(st);
+        let Some(error) = &report.error else {
+            return Vec::new();
+        };
+        let code_lines = card.lines().len() as u32;
+        let mut legend = Vec::new();
+        match (error.line, error.origin_line) {
+            (Some(l), Some(o)) if l == o && l <= code_lines => {
+                legend.push(Span::styled(format!("◆ {l}"), t(theme::GUTTER_REPORTED)));
+                legend.push(Span::raw(format!(
+                    " {}; {}",
+                    s.launched_here, s.reported_here
+                )));
+            }
+            (l, o) => {
+                if let Some(l) = l.filter(|l| *l <= code_lines) {
+                    legend.push(Span::styled(format!("▶ {l}"), t(theme::GUTTER_REPORTED)));
+                    legend.push(Span::raw(format!(" {}  ", s.reported_here)));
+                }
+                if let Some(o) = o.filter(|o| *o <= code_lines) {
+                    legend.push(Span::styled(format!("● {o}"), t(theme::GUTTER_ORIGIN)));
+                    legend.push(Span::raw(format!(" {}", s.launched_here)));
+                }
+            }
+        }
+        let legend_w: usize = legend.iter().map(|s| s.content.width()).sum();
+        if legend.is_empty() {
+            Vec::new()
+        } else if legend_w <= width || legend.len() < 4 {
+            vec![clip_line(Line::from(legend), width)]
+        } else {
+            // Too narrow for both marks on one row: one row each.
+            let second = legend.split_off(2);
+            vec![
+                clip_line(Line::from(legend), width),
+                clip_line(Line::from(second), width),
+            ]
+        }
+    }
+
+    fn render_exercise(&self, id: &str, focused: bool, area: Rect, dims: Dims, buf: &mut Buffer) {
+        let (Some(plan), Some(card)) = (
+            self.exercise_plan(id, area.width, dims),
+            self.deck.cards.get(id),
+        ) else {
             return;
         };
         let s = self.strings();
         let editing = self.editing_id().as_deref() == Some(id);
         // The ✓ of the code the card holds now (Progress::passed), not a flag from an old run.
-        let passed = self.exercise(id).is_some_and(|e| self.progress.passed(e));
+        let passed = self
+            .exercise(id)
+            .is_some_and(|e| self.session.progress.passed(e));
         let (mark, mark_style) = if passed {
             ("✓", theme::CARD_DONE)
         } else if card.report.is_some() {
@@ -285,7 +413,7 @@ impl App {
             height: plan.editor_h.min(left.height),
             ..left
         };
-        self.render_editor(card, editing, editor_area, buf);
+        self.render_editor(card, editing, plan.gutter_w, editor_area, buf);
         for (k, line) in plan.below_editor.iter().enumerate() {
             let y = editor_area.y + editor_area.height + k as u16;
             if y >= inner.y + inner.height {
@@ -331,37 +459,49 @@ impl App {
             }
         }
         .intersection(inner);
-        self.render_panes(report, card, panes, buf);
+        self.render_panes(id, report, card, &plan.panes, panes, buf);
     }
 
-    /// The code with a gutter (line numbers; the reported and origin lines marked): the
-    /// textarea while editing, highlighted text otherwise. Both are coloured by the lexer.
-    fn render_editor(&self, card: &Card, editing: bool, area: Rect, buf: &mut Buffer) {
-        let lines = card.editor.lines();
-        let digits = lines.len().to_string().len();
-        let gutter_w = (digits + 2) as u16;
+    /// The code with a gutter (line numbers; the reported and origin lines marked), coloured
+    /// by the lexer; while editing, the cursor (reverse video) and the selection. The part in
+    /// view is the card's `view_top` / `view_left`, kept by the event handlers.
+    fn render_editor(
+        &self,
+        card: &Card,
+        editing: bool,
+        gutter_w: u16,
+        area: Rect,
+        buf: &mut Buffer,
+    ) {
+        let lines = card.lines();
+        let digits = usize::from(gutter_w.saturating_sub(2));
         if area.width <= gutter_w + 1 || area.height == 0 {
             return;
         }
-        let code_area = Rect {
-            x: area.x + gutter_w,
-            width: area.width - gutter_w,
-            ..area
-        };
-        let (top, left) = if editing {
-            (&card.editor).render(code_area, buf);
-            card.editor.scroll_offset()
-        } else {
-            let (top, _) = card.editor.scroll_offset();
-            // Keep what the editor last showed, but never leave the text scrolled off.
-            let top = usize::from(top).min(lines.len().saturating_sub(usize::from(area.height)));
-            (top as u16, 0)
-        };
-        let (top, left) = (usize::from(top), usize::from(left));
-        let error = card.report.as_ref().and_then(|r| r.error.as_ref());
+        let code_x = area.x + gutter_w;
+        let code_w = usize::from(area.width - gutter_w);
+        let height = usize::from(area.height);
+        let top = card
+            .view_top
+            .min(lines.len().saturating_sub(if editing { 1 } else { height }));
+        let left = if editing { card.view_left } else { 0 };
+        // A report on code that is still there: its marks; hidden while a prediction is due.
+        let error = card
+            .report
+            .as_ref()
+            .filter(|r| !r.prediction_pending)
+            .and_then(|r| r.error.as_ref());
         let reported = error.and_then(|e| e.line).map(|l| l as usize);
         let origin = error.and_then(|e| e.origin_line).map(|l| l as usize);
-        for row in 0..usize::from(area.height) {
+        let cursor = card.cursor();
+        let selection = if editing { card.selection() } else { None };
+        let selected = |row: usize, col: usize| {
+            selection
+                .is_some_and(|((r0, c0), (r1, c1))| (row, col) >= (r0, c0) && (row, col) < (r1, c1))
+        };
+        let cursor_style = self.theme.style(theme::EDITOR_CURSOR);
+        let selection_style = self.theme.style(theme::EDITOR_SELECTION);
+        for row in 0..height {
             let index = top + row;
             let Some(text) = lines.get(index) else {
                 break;
@@ -380,38 +520,50 @@ impl App {
                 format!("{mark}{number:>digits$} "),
                 self.theme.style(style),
             );
-            // Colour the code cells by token; the editor's cursor and selection styles stay.
-            // Columns follow the editor's: a tab runs to the next multiple of 4, other control
-            // characters take no cell (the terminal must never receive them raw).
+            // Columns: a tab runs to the next multiple of 4, other control characters take no
+            // cell (the terminal must never receive them raw).
             let mut col = 0usize;
+            let mut char_index = 0usize;
+            let mut cursor_x = None;
             for span in highlight_line(text, self.theme) {
                 for c in span.content.chars() {
-                    let (c, w) = match c {
+                    let (shown, w) = match c {
                         '\t' => (' ', 4 - col % 4),
                         c if c.is_control() => (c, 0),
                         c => (c, c.width().unwrap_or(0)),
                     };
-                    if w > 0 && col >= left && col + w <= left + usize::from(code_area.width) {
-                        // A wide character fills its first cell; a tab all of its cells.
-                        let cells = if c == ' ' { w } else { 1 };
-                        for k in 0..cells {
-                            let x = code_area.x + (col + k - left) as u16;
-                            if let Some(cell) = buf.cell_mut((x, y)) {
-                                if !editing {
-                                    cell.set_char(c);
-                                }
-                                if let Some(fg) = span.style.fg {
-                                    cell.set_fg(fg);
-                                }
-                                cell.modifier.insert(span.style.add_modifier);
+                    if editing && (index, char_index) == cursor {
+                        cursor_x = Some(col);
+                    }
+                    if w > 0 && col >= left && col + w <= left + code_w {
+                        let x = code_x + (col - left) as u16;
+                        let mut style = span.style;
+                        if selected(index, char_index) {
+                            style = style.patch(selection_style);
+                        }
+                        if editing && (index, char_index) == cursor {
+                            style = style.patch(cursor_style);
+                        }
+                        if shown == ' ' {
+                            for k in 0..w {
+                                buf.set_string(x + k as u16, y, " ", style);
                             }
+                        } else {
+                            buf.set_string(x, y, shown.to_string(), style);
                         }
                     }
                     col += w;
+                    char_index += 1;
                 }
             }
-            if !editing && col > usize::from(code_area.width) {
-                let x = code_area.x + code_area.width - 1;
+            if editing && index == cursor.0 && cursor_x.is_none() {
+                // The cursor after the line's last character.
+                if col >= left && col < left + code_w {
+                    buf.set_string(code_x + (col - left) as u16, y, " ", cursor_style);
+                }
+            }
+            if col > left + code_w {
+                let x = code_x + code_w as u16 - 1;
                 if let Some(cell) = buf.cell_mut((x, y)) {
                     cell.set_char('…');
                 }
@@ -419,28 +571,27 @@ impl App {
         }
     }
 
-    fn render_panes(&self, report: &RunReport, card: &Card, area: Rect, buf: &mut Buffer) {
-        let pane = card.pane;
+    fn render_panes(
+        &self,
+        id: &str,
+        report: &RunReport,
+        card: &Card,
+        plan: &PanesPlan,
+        area: Rect,
+        buf: &mut Buffer,
+    ) {
         if area.width < 4 || area.height == 0 {
             return;
         }
         let s = self.strings();
         let width = usize::from(area.width);
-        let checks_h = self.check_lines(report, area).len() + 1;
-        let memory_h = report.memory.devices.len().max(1) * 2 + 3;
-        let timeline_h = 7;
-        let needed = checks_h + memory_h + timeline_h + 4;
-        if usize::from(area.height) >= needed {
-            // Room for all four: checks, output (what is left), memory, timeline.
-            let output_h = usize::from(area.height) - checks_h - memory_h - timeline_h;
+        if let PanesPlan::Stacked(panes) = plan {
             let mut y = area.y;
-            for (p, h) in [
-                (Pane::Checks, checks_h),
-                (Pane::Output, output_h),
-                (Pane::Memory, memory_h),
-                (Pane::Timeline, timeline_h),
-            ] {
-                let title = format!("─ {} ", self.pane_name(p));
+            for (p, h) in panes {
+                if y >= area.y + area.height {
+                    break;
+                }
+                let title = format!("─ {} ", self.pane_name(*p));
                 let fill = width.saturating_sub(title.width());
                 buf.set_string(
                     area.x,
@@ -452,17 +603,18 @@ impl App {
                     x: area.x,
                     y: y + 1,
                     width: area.width,
-                    height: (h - 1) as u16,
-                };
-                self.render_pane(report, card, p, body, buf);
-                y += h as u16;
+                    height: h.saturating_sub(1),
+                }
+                .intersection(area);
+                self.render_pane(id, report, card, *p, body, buf);
+                y += h;
             }
             return;
         }
         // One at a time, chosen with o / m / t / c.
         let mut spans = Vec::new();
         for p in Pane::ALL {
-            let style = if p == pane {
+            let style = if p == card.pane {
                 theme::PANE_TAB_ACTIVE
             } else {
                 theme::PANE_TAB
@@ -491,7 +643,7 @@ impl App {
             height: area.height - 1,
             ..area
         };
-        self.render_pane(report, card, pane, body, buf);
+        self.render_pane(id, report, card, card.pane, body, buf);
     }
 
     fn pane_name(&self, pane: Pane) -> &'static str {
@@ -506,6 +658,7 @@ impl App {
 
     fn render_pane(
         &self,
+        id: &str,
         report: &RunReport,
         card: &Card,
         pane: Pane,
@@ -515,332 +668,125 @@ impl App {
         if area.width == 0 || area.height == 0 {
             return;
         }
+        let width = usize::from(area.width);
+        let height = usize::from(area.height);
         let lines = match pane {
-            Pane::Output => self.output_lines(report, area, card.output_back),
-            Pane::Checks => self.check_lines(report, area),
-            Pane::Memory => return self.render_memory(report, area, buf),
-            Pane::Timeline => self.timeline_lines(report, area),
+            // What would give a prediction away stays hidden until one is written.
+            Pane::Output | Pane::Memory | Pane::Timeline if report.prediction_pending => wrap(
+                &[(self.predict_note(id), self.theme.style(theme::HINT))],
+                width,
+                &[Span::styled("✎ ", self.theme.style(theme::HINT))],
+                &[Span::raw("  ")],
+            ),
+            Pane::Output => {
+                self.output_lines(report, width, height, card.output_back, card.output_left)
+            }
+            Pane::Checks => self.check_lines(report, width),
+            Pane::Memory => self.memory_lines(report, width),
+            Pane::Timeline => self.timeline_lines(report, width),
         };
-        for (k, line) in lines.iter().take(usize::from(area.height)).enumerate() {
+        for (k, line) in lines.iter().take(height).enumerate() {
             buf.set_line(area.x, area.y + k as u16, line, area.width);
         }
     }
 
-    /// stdout, then stderr (the device log and the traceback); the end shows when it is long,
-    /// since the exception's last line is what matters, unless scrolled back by `back` lines.
-    fn output_lines(&self, report: &RunReport, area: Rect, back: usize) -> Vec<Line<'static>> {
-        let width = usize::from(area.width);
-        let mut lines = Vec::new();
-        for (text, style) in [
-            (&report.stdout, theme::OUTPUT_STDOUT),
-            (&report.stderr, theme::OUTPUT_STDERR),
-        ] {
-            for line in text.trim_end_matches('\n').split('\n') {
-                if text.is_empty() {
-                    break;
-                }
-                for piece in hard_wrap(line, width) {
-                    lines.push(Line::styled(piece, self.theme.style(style)));
-                }
-            }
-        }
-        if lines.is_empty() {
-            lines.push(Line::styled(
-                self.strings().no_output,
-                self.theme.style(theme::QUOTE_TEXT),
-            ));
-        }
-        let skip = lines
-            .len()
-            .saturating_sub(usize::from(area.height))
-            .saturating_sub(back);
-        let mut shown = lines.split_off(skip);
-        shown.truncate(usize::from(area.height));
-        shown
-    }
-
-    fn check_lines(&self, report: &RunReport, area: Rect) -> Vec<Line<'static>> {
-        let width = usize::from(area.width);
-        if report.checks.is_empty() {
-            return vec![Line::styled(
-                self.strings().no_checks,
-                self.theme.style(theme::QUOTE_TEXT),
-            )];
-        }
-        let mut lines = Vec::new();
-        for check in &report.checks {
-            let (mark, style) = if check.passed {
-                ("✓ ", theme::CHECK_PASS)
-            } else {
-                ("✗ ", theme::CHECK_FAIL)
-            };
-            let text = match (&check.message, check.passed) {
-                (Some(m), false) => format!("{}: {m}", check.source.trim()),
-                _ => check.source.trim().to_string(),
-            };
-            lines.extend(wrap(
-                &[(text, self.theme.style(theme::TEXT))],
-                width,
-                &[Span::styled(mark, self.theme.style(style))],
-                &[Span::raw("  ")],
-            ));
-        }
-        lines
-    }
-
-    fn render_memory(&self, report: &RunReport, area: Rect, buf: &mut Buffer) {
+    fn output_lines(
+        &self,
+        report: &RunReport,
+        width: usize,
+        height: usize,
+        back: usize,
+        left: usize,
+    ) -> Vec<Line<'static>> {
         let s = self.strings();
-        let width = usize::from(area.width);
-        let mem = &report.memory;
-        let mut rows: Vec<Line> = Vec::new();
-        let counters = |a: u64, r: u64, p: u64| {
-            format!(
-                "  {} {} · {} {} · {} {}",
-                s.allocated,
-                human_size(a),
-                s.reserved,
-                human_size(r),
-                s.peak,
-                human_size(p)
-            )
+        let look = output::Look {
+            stdout: self.theme.style(theme::OUTPUT_STDOUT),
+            stderr: self.theme.style(theme::OUTPUT_STDERR),
+            note: self.theme.style(theme::QUOTE_TEXT),
+            no_output: s.no_output,
+            earlier: s.earlier_lines,
         };
-        if mem.devices.is_empty() {
-            rows.push(Line::styled(
-                "cuda:0",
-                self.theme.style(theme::TABLE_HEADER),
-            ));
-            rows.push(Line::raw(truncate(
-                &counters(mem.allocated, mem.reserved, mem.peak_allocated),
-                width,
-            )));
-        }
-        for d in &mem.devices {
-            let capacity = if d.capacity > 0 {
-                format!(" ({})", human_size(d.capacity))
-            } else {
-                String::new()
-            };
-            rows.push(Line::styled(
-                truncate(&format!("cuda:{} {}{capacity}", d.index, d.name), width),
-                self.theme.style(theme::TABLE_HEADER),
-            ));
-            rows.push(Line::raw(truncate(
-                &counters(d.allocated, d.reserved, d.peak_allocated),
-                width,
-            )));
-        }
-        let mut y = area.y;
-        let bottom = area.y + area.height;
-        for row in &rows {
-            if y >= bottom {
-                return;
-            }
-            buf.set_line(area.x, y, row, area.width);
-            y += 1;
-        }
-        // Sparklines of the counters after each op, on one scale so they compare.
-        let label_w = s.allocated.width().max(s.reserved.width()) as u16 + 1;
-        if area.width <= label_w + 2 || report.timeline.is_empty() {
-            return;
-        }
-        for (label, pick, style) in [
-            (
-                s.allocated,
-                (|e: &crate::run::TimelineEntry| e.allocated) as fn(&_) -> u64,
-                theme::SPARK_ALLOCATED,
-            ),
-            (s.reserved, |e| e.reserved, theme::SPARK_RESERVED),
-        ] {
-            if y >= bottom {
-                return;
-            }
-            // Each on its own scale (allocated is often tiny next to reserved), its maximum
-            // written after it.
-            let values: Vec<u64> = report.timeline.iter().map(pick).collect();
-            let max = values.iter().copied().max().unwrap_or(0);
-            let max_text = format!(" ≤ {}", human_size(max));
-            let room = area.width - label_w;
-            let spark_w = if room > max_text.width() as u16 + 4 {
-                room - max_text.width() as u16
-            } else {
-                room
-            };
-            buf.set_string(area.x, y, label, self.theme.style(theme::TEXT));
-            let data = resample(&values, usize::from(spark_w));
-            Sparkline::default()
-                .data(&data)
-                .max(max.max(1))
-                .style(self.theme.style(style))
-                .render(
-                    Rect {
-                        x: area.x + label_w,
-                        y,
-                        width: spark_w,
-                        height: 1,
-                    },
-                    buf,
-                );
-            if spark_w < room {
-                let x = area.x + label_w + data.len().min(usize::from(spark_w)) as u16;
-                buf.set_string(x, y, &max_text, self.theme.style(theme::QUOTE_TEXT));
-            }
-            y += 1;
-        }
+        output::lines(report, width, height, back, left, &look)
     }
 
-    /// A host lane and a device lane over time: one mark per op, labelled by its script line;
-    /// the failing kernel and the call that reported it are marked and joined.
-    fn timeline_lines(&self, report: &RunReport, area: Rect) -> Vec<Line<'static>> {
+    fn check_lines(&self, report: &RunReport, width: usize) -> Vec<Line<'static>> {
+        let s = self.strings();
+        let look = checks::Look {
+            pass: self.theme.style(theme::CHECK_PASS),
+            fail: self.theme.style(theme::CHECK_FAIL),
+            text: self.theme.style(theme::TEXT),
+            note: self.theme.style(theme::QUOTE_TEXT),
+            no_checks: s.no_checks,
+            syntax_first: s.syntax_first,
+            check_n: s.check_n,
+        };
+        checks::lines(report, width, &look)
+    }
+
+    fn memory_lines(&self, report: &RunReport, width: usize) -> Vec<Line<'static>> {
+        let s = self.strings();
+        let name = |n: &str| strings::device_name(n, s);
+        let look = memory::Look {
+            header: self.theme.style(theme::TABLE_HEADER),
+            text: self.theme.style(theme::TEXT),
+            allocated_bar: self.theme.style(theme::SPARK_ALLOCATED),
+            reserved_bar: self.theme.style(theme::SPARK_RESERVED),
+            axis: self.theme.style(theme::GUTTER),
+            note: self.theme.style(theme::QUOTE_TEXT),
+            allocated: s.allocated,
+            reserved: s.reserved,
+            peak: s.peak,
+            line: s.line,
+            device_name: &name,
+        };
+        memory::lines(report, width, &look)
+    }
+
+    fn timeline_lines(&self, report: &RunReport, width: usize) -> Vec<Line<'static>> {
         let s = self.strings();
         let t = |st| self.theme.style(st);
-        let width = usize::from(area.width);
-        let entries = &report.timeline;
-        if entries.is_empty() {
-            return vec![Line::styled(s.no_timeline, t(theme::QUOTE_TEXT))];
-        }
-        let label_w = [s.line, s.host, s.device]
-            .iter()
-            .map(|l| l.width())
-            .max()
-            .unwrap_or(0)
-            + 1;
-        let end = entries
-            .iter()
-            .flat_map(|e| [e.host_end_us, e.device_end_us.unwrap_or(0.0), e.host_us])
-            .fold(0.0f64, f64::max)
-            .max(1.0);
-        let clock = if report.modelled {
-            s.modelled
-        } else {
-            s.measured
-        };
-        let mut lines = vec![Line::styled(
-            truncate(&format!("{clock} · 0 – {}", human_us(end)), width),
-            t(theme::QUOTE_TEXT),
-        )];
-        let lane_w = width.saturating_sub(label_w);
-        if lane_w < 4 {
-            return lines;
-        }
-        let x_of = |us: f64| ((us.max(0.0) / end) * (lane_w - 1) as f64).round() as usize;
-        let mut numbers = vec![' '; lane_w];
-        let mut host: Vec<(char, Style)> = vec![('─', t(theme::LANE)); lane_w];
-        let mut device: Vec<(char, Style)> = vec![('─', t(theme::LANE)); lane_w];
-        let mut join: Vec<(char, Style)> = vec![(' ', Style::new()); lane_w];
-        let mut next_free = 0;
-        for e in entries {
-            // The reporting call is marked where it raised: when it returned to Python.
-            let at = if e.status == "reported" {
-                e.host_end_us
-            } else {
-                e.host_us
-            };
-            let hx = x_of(at).min(lane_w - 1);
-            let label = e.line.to_string();
-            if hx >= next_free && hx + label.len() <= lane_w {
-                for (k, c) in label.chars().enumerate() {
-                    numbers[hx + k] = c;
-                }
-                next_free = hx + label.len() + 1;
-            }
-            host[hx] = if e.status == "reported" {
-                ('✗', t(theme::LANE_REPORTED))
-            } else if e.status == "failed" || e.status == "error" {
-                ('✗', t(theme::LANE_ASSERT))
-            } else {
-                ('●', t(theme::LANE_HOST))
-            };
-            if let Some(start) = e.device_start_us {
-                let dx = x_of(start).min(lane_w - 1);
-                let dend = x_of(e.device_end_us.unwrap_or(start)).min(lane_w - 1);
-                for cell in device.iter_mut().take(dend + 1).skip(dx + 1) {
-                    if cell.0 == '─' {
-                        *cell = ('▬', t(theme::LANE_DEVICE));
-                    }
-                }
-                device[dx] = if e.status == "assert" {
-                    ('✗', t(theme::LANE_ASSERT))
+        let look = timeline::Look {
+            lane: t(theme::LANE),
+            host: t(theme::LANE_HOST),
+            device: t(theme::LANE_DEVICE),
+            failed: t(theme::LANE_ASSERT),
+            reported: t(theme::LANE_REPORTED),
+            label: t(theme::TABLE_HEADER),
+            number: t(theme::GUTTER),
+            note: t(theme::QUOTE_TEXT),
+            words: timeline::Words {
+                line: s.line,
+                host: s.host,
+                device: s.device,
+                clock: if report.modelled {
+                    s.modelled
                 } else {
-                    ('▮', t(theme::LANE_DEVICE))
-                };
-            }
-        }
-        let gap = assert_gap(report);
-        let mut explain = None;
-        if let Some((a, r, us)) = gap {
-            let kernel = &entries[a];
-            let reporter = &entries[r];
-            let ax = x_of(kernel.host_end_us).min(lane_w - 1);
-            let rx = x_of(reporter.host_end_us).min(lane_w - 1);
-            let (lo, hi) = (ax.min(rx), ax.max(rx));
-            let style = t(theme::LANE_ASSERT);
-            for cell in join.iter_mut().take(hi).skip(lo + 1) {
-                *cell = ('─', style);
-            }
-            join[lo] = ('╰', style);
-            join[hi] = (if lo == hi { '│' } else { '╯' }, style);
-            let text = format!(" {} ", human_us(us));
-            if hi - lo > text.width() + 1 {
-                let start = lo + (hi - lo - text.width()) / 2 + 1;
-                for (k, c) in text.chars().enumerate() {
-                    join[start + k] = (c, style);
-                }
-            }
-            if device[rx].0 == '─' || device[rx].0 == ' ' {
-                device[rx] = ('│', style);
-            }
-            explain = Some(format!(
-                "✗ {} {} {}: assert → {} {} {}(), {} {}",
-                s.line,
-                kernel.line,
-                kernel.op,
-                s.line,
-                reporter.line,
-                reporter.op,
-                human_us(us),
-                s.after_launch
-            ));
-        }
-        if explain.is_none()
-            && let Some(kernel) = entries.iter().find(|e| e.status == "assert")
-        {
-            // Launch blocking: the launch itself waited, so it reported its own failure.
-            explain = Some(format!(
-                "✗ {} {} {}: assert → {}",
-                s.line, kernel.line, kernel.op, s.reported_by_launch
-            ));
-        }
-        let lane = |label: &str, cells: &[(char, Style)]| {
-            let mut spans = vec![Span::styled(
-                format!(
-                    "{label:<label_w$}",
-                    label_w = label_w - (label.width() - label.chars().count())
-                ),
-                t(theme::TABLE_HEADER),
-            )];
-            spans.extend(cells.iter().map(|(c, st)| Span::styled(c.to_string(), *st)));
-            Line::from(spans)
+                    s.measured
+                },
+                legend: [
+                    s.legend_host,
+                    s.legend_wait,
+                    s.legend_kernel,
+                    s.legend_failed,
+                ],
+                explain_async: s.explain_async,
+                explain_blocking: s.explain_blocking,
+                unlabelled: s.unlabelled,
+                none: s.no_timeline,
+            },
         };
-        let number_cells: Vec<(char, Style)> =
-            numbers.into_iter().map(|c| (c, t(theme::GUTTER))).collect();
-        lines.push(lane(s.line, &number_cells));
-        lines.push(lane(s.host, &host));
-        lines.push(lane(s.device, &device));
-        lines.push(lane("", &join));
-        if let Some(text) = explain {
-            lines.push(Line::styled(truncate(&text, width), t(theme::LANE_ASSERT)));
-        }
-        lines
+        timeline::lines(report, width, &look)
     }
 
     /// The quiz card's text (question, choices, feedback) at `width`, without the frame.
     pub(super) fn quiz_lines(&self, number: usize, width: u16) -> Option<Vec<Line<'static>>> {
-        let lesson = self.catalog.lessons.get(self.current)?;
+        let lesson = self.catalog.lessons.get(self.pager.current)?;
         let quiz = lesson.quizzes.get(number.checked_sub(1)?)?;
         let inner = usize::from(width.saturating_sub(4)).max(1);
         let s = self.strings();
         let t = |st| self.theme.style(st);
         let answered = self
+            .session
             .progress
             .quizzes
             .get(&crate::progress::quiz_key(&lesson.id, number));
@@ -901,9 +847,10 @@ impl App {
         let lesson_id = self
             .catalog
             .lessons
-            .get(self.current)
+            .get(self.pager.current)
             .map_or("", |l| l.id.as_str());
         let state = self
+            .session
             .progress
             .quizzes
             .get(&crate::progress::quiz_key(lesson_id, number));
@@ -935,58 +882,11 @@ impl App {
     }
 }
 
-/// Cuts a line into pieces of at most `width` cells, keeping every character (and the
-/// indentation tracebacks rely on): at the last space that fits, else mid-word.
-fn hard_wrap(line: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let chars: Vec<char> = line.replace('\t', "    ").chars().collect();
-    let indent = chars.iter().take_while(|c| **c == ' ').count();
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < chars.len() {
-        // The longest run from `start` that fits.
-        let mut used = 0;
-        let mut end = start;
-        while end < chars.len() {
-            let w = chars[end].width().unwrap_or(0);
-            if used + w > width {
-                break;
-            }
-            used += w;
-            end += 1;
-        }
-        if end == start {
-            end = start + 1; // a character wider than the pane
-        }
-        if end < chars.len() {
-            // Prefer breaking after a space (past the indentation).
-            if let Some(space) = (start.max(indent) + 1..=end)
-                .rev()
-                .find(|&i| chars[i - 1] == ' ')
-            {
-                end = space;
-            }
-        }
-        out.push(chars[start..end].iter().collect());
-        start = end;
-    }
-    if out.is_empty() {
-        out.push(String::new());
-    }
-    out
-}
-
-/// Fits a series to `width` points, keeping each bucket's maximum (peaks stay visible).
-fn resample(data: &[u64], width: usize) -> Vec<u64> {
-    if data.len() <= width || width == 0 {
-        return data.to_vec();
-    }
-    (0..width)
-        .map(|i| {
-            let from = i * data.len() / width;
-            let to = ((i + 1) * data.len() / width).max(from + 1);
-            data[from..to].iter().copied().max().unwrap_or(0)
-        })
+/// Tabs as four spaces, other control characters dropped.
+fn clean(line: &str) -> String {
+    line.replace('\t', "    ")
+        .chars()
+        .filter(|c| !c.is_control())
         .collect()
 }
 
@@ -1007,24 +907,4 @@ fn clip_line(line: Line<'static>, width: usize) -> Line<'static> {
         spans.push(span);
     }
     Line::from(spans)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hard_wrap_keeps_every_character() {
-        assert_eq!(hard_wrap("  abcdef", 3), vec!["  a", "bcd", "ef"]);
-        assert_eq!(hard_wrap("", 3), vec![""]);
-        assert_eq!(hard_wrap("ab cd ef", 6), vec!["ab cd ", "ef"]);
-        assert_eq!(hard_wrap("    x = 1 + 2", 8), vec!["    x = ", "1 + 2"]);
-        assert_eq!(hard_wrap("宽字", 1), vec!["宽", "字"]);
-    }
-
-    #[test]
-    fn resample_keeps_peaks() {
-        assert_eq!(resample(&[1, 9, 2, 3], 2), vec![9, 3]);
-        assert_eq!(resample(&[1, 2], 5), vec![1, 2]);
-    }
 }

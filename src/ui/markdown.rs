@@ -10,7 +10,7 @@ use crate::lesson::{FenceKind, classify_fence};
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// A heading, for the table of contents and section jumps.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +35,9 @@ pub struct Slot {
     pub kind: SlotKind,
     /// The card is drawn just before this rendered line.
     pub line: usize,
+    /// Where the card's goal starts: the heading above it (or the card's own line when another
+    /// card sits between). Focusing the card keeps this line on screen when it fits.
+    pub goal: usize,
 }
 
 /// A lesson body laid out for one width.
@@ -44,6 +47,42 @@ pub struct Document {
     pub sections: Vec<Section>,
     /// Exercise and quiz cards, in page order.
     pub slots: Vec<Slot>,
+    /// Per line: the byte offset in the Markdown body of the block it belongs to, so a place
+    /// in the lesson can be saved independently of the width it was laid out at.
+    pub origins: Vec<usize>,
+    /// Per line: for a code line, the width of its frame prefix (`│ `). Code lines are kept
+    /// whole (never wrapped or cut) and scroll sideways; every other line fits the width.
+    pub code: Vec<Option<u16>>,
+    /// The widest code line's text, without its prefix.
+    pub code_width: usize,
+}
+
+impl Document {
+    /// The first line of the block that starts at `origin` (or the first block after it),
+    /// `nth` lines into that block.
+    pub fn line_of(&self, origin: usize, nth: usize) -> usize {
+        let Some(first) = self.origins.iter().position(|&o| o >= origin) else {
+            return self.lines.len().saturating_sub(1);
+        };
+        let same = self.origins[first];
+        let block_len = self.origins[first..]
+            .iter()
+            .take_while(|&&o| o == same)
+            .count();
+        first + nth.min(block_len.saturating_sub(1))
+    }
+
+    /// (origin, lines into that block) of line `line`: a width-independent place.
+    pub fn place_of(&self, line: usize) -> (usize, usize) {
+        let Some(&origin) = self.origins.get(line) else {
+            return (self.origins.last().copied().unwrap_or(0), 0);
+        };
+        let first = self.origins[..line]
+            .iter()
+            .rposition(|&o| o != origin)
+            .map_or(0, |p| p + 1);
+        (origin, line - first)
+    }
 }
 
 struct Builder<'a> {
@@ -62,6 +101,8 @@ struct Builder<'a> {
     code: Option<(FenceKind, String)>,
     table: Option<Table>,
     quiz_number: usize,
+    /// Byte offset of the block being laid out, recorded for each line it produces.
+    origin: usize,
 }
 
 #[derive(Default)]
@@ -87,20 +128,66 @@ pub fn render(body: &str, width: u16, theme: Theme, strings: &Strings) -> Docume
         code: None,
         table: None,
         quiz_number: 0,
+        origin: 0,
     };
-    for event in Parser::new_ext(body, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH) {
+    let parser = Parser::new_ext(body, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH);
+    for (event, range) in parser.into_offset_iter() {
+        if let Event::Start(tag) = &event
+            && is_block(tag)
+        {
+            b.origin = range.start;
+        }
         b.event(event);
+        b.note_lines();
     }
     b.flush_paragraph();
+    b.note_lines();
     // Trailing blank lines go, but not the blank a card at the end is drawn before.
     let keep = b.doc.slots.last().map_or(0, |s| s.line + 1);
     while b.doc.lines.len() > keep && b.doc.lines.last().is_some_and(|l| l.width() == 0) {
         b.doc.lines.pop();
     }
+    let n = b.doc.lines.len();
+    b.doc.origins.truncate(n);
+    b.doc.code.truncate(n);
+    // Each card's goal: the heading above it, when no other card sits between.
+    let mut previous = 0;
+    for slot in &mut b.doc.slots {
+        slot.goal = b
+            .doc
+            .sections
+            .iter()
+            .rev()
+            .find(|s| s.line <= slot.line && s.line >= previous)
+            .map_or(slot.line, |s| s.line);
+        previous = slot.line + 1;
+    }
     b.doc
 }
 
+fn is_block(tag: &Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Paragraph
+            | Tag::Heading { .. }
+            | Tag::BlockQuote(_)
+            | Tag::CodeBlock(_)
+            | Tag::List(_)
+            | Tag::Item
+            | Tag::Table(_)
+    )
+}
+
 impl Builder<'_> {
+    /// Records the origin (and code-ness) of every line pushed since the last call.
+    fn note_lines(&mut self) {
+        let n = self.doc.lines.len();
+        while self.doc.origins.len() < n {
+            self.doc.origins.push(self.origin);
+            self.doc.code.push(None);
+        }
+    }
+
     fn style(&self) -> Style {
         *self.style_stack.last().unwrap_or(&Style::new())
     }
@@ -332,13 +419,13 @@ impl Builder<'_> {
     fn code_block(&mut self, kind: FenceKind, code: &str) {
         let code = code.trim_end_matches('\n');
         match kind {
-            FenceKind::Check | FenceKind::Hint | FenceKind::Solution | FenceKind::Wrong => {}
             FenceKind::Quiz => self.quiz(code),
             FenceKind::Exercise { id, .. } => {
                 let line = self.doc.lines.len();
                 self.doc.slots.push(Slot {
                     kind: SlotKind::Exercise(id),
                     line,
+                    goal: line,
                 });
                 self.doc.lines.push(Line::default());
             }
@@ -347,14 +434,16 @@ impl Builder<'_> {
                 self.framed(code, python, "", theme::CODE_FRAME, theme::CODE_FRAME);
                 self.blank();
             }
+            // Checks, hints, solutions and wrong fixes are for the runner, the cards and lint,
+            // not part of the page.
+            FenceKind::Check | FenceKind::Hint | FenceKind::Solution | FenceKind::Wrong => {}
         }
     }
 
-    /// A code block in a light frame; long lines are cut with an ellipsis rather than wrapped,
-    /// because wrapped code misleads about indentation.
+    /// A code block in a light frame. Lines are kept whole, never wrapped (wrapped code
+    /// misleads about indentation) nor cut: the pager scrolls them sideways.
     fn framed(&mut self, code: &str, python: bool, title: &str, frame: Style, title_style: Style) {
         let frame = self.theme.style(frame);
-        let inner = self.width.saturating_sub(4).max(1);
         let top_fill = self.width.saturating_sub(1 + title.width()).min(self.width);
         let mut top = vec![Span::styled("┌", frame)];
         if !title.is_empty() {
@@ -365,8 +454,14 @@ impl Builder<'_> {
         }
         top.push(Span::styled("─".repeat(top_fill), frame));
         self.doc.lines.push(Line::from(top));
+        self.note_lines();
         for line in code.split('\n') {
-            let shown = truncate(&line.replace('\t', "    "), inner);
+            let shown: String = line
+                .replace('\t', "    ")
+                .chars()
+                .filter(|c| !c.is_control())
+                .collect();
+            self.doc.code_width = self.doc.code_width.max(shown.width());
             let mut spans = vec![Span::styled("│ ", frame)];
             if python {
                 spans.extend(highlight_line(&shown, self.theme));
@@ -374,6 +469,8 @@ impl Builder<'_> {
                 spans.push(Span::styled(shown, self.theme.style(theme::PY_PLAIN)));
             }
             self.doc.lines.push(Line::from(spans));
+            self.doc.origins.push(self.origin);
+            self.doc.code.push(Some(2));
         }
         self.doc.lines.push(Line::styled(
             format!("└{}", "─".repeat(self.width.saturating_sub(1))),
@@ -395,34 +492,56 @@ impl Builder<'_> {
         self.doc.slots.push(Slot {
             kind: SlotKind::Quiz(self.quiz_number),
             line,
+            goal: line,
         });
         self.doc.lines.push(Line::default());
     }
 
-    /// A table with box-drawing borders; columns shrink to fit and cells wrap.
+    /// A table with box-drawing borders; columns shrink to fit and cells wrap at spaces, but
+    /// never inside a word (an identifier cut in two reads as two names). When the longest
+    /// words alone do not fit, each row is listed as `header: cell` lines instead.
     fn table_lines(&mut self, table: Table) {
         let columns = table.rows.iter().map(Vec::len).max().unwrap_or(0);
         if columns == 0 {
             return;
         }
         let cell_width = |c: &Vec<Piece>| c.iter().map(|(t, _)| t.width()).sum::<usize>();
+        let longest_word = |c: &Vec<Piece>| {
+            let text: String = c.iter().map(|(t, _)| t.as_str()).collect();
+            text.split(|ch: char| ch.is_whitespace() || ch.width() == Some(2))
+                .map(UnicodeWidthStr::width)
+                .max()
+                .unwrap_or(0)
+                .max(if text.chars().any(|ch| ch.width() == Some(2)) {
+                    2
+                } else {
+                    1
+                })
+        };
         let mut widths = vec![1usize; columns];
+        let mut minimum = vec![1usize; columns];
         for row in &table.rows {
             for (i, cell) in row.iter().enumerate() {
                 widths[i] = widths[i].max(cell_width(cell));
+                minimum[i] = minimum[i].max(longest_word(cell));
             }
         }
-        // Borders take 3 cells per column plus one.
-        let budget = self.width.saturating_sub(3 * columns + 1).max(columns);
+        // Borders take 3 cells per column plus one, and a quote bar 2 per level.
+        let budget = self
+            .width
+            .saturating_sub(3 * columns + 1 + 2 * self.quote_depth);
+        if minimum.iter().sum::<usize>() > budget {
+            self.table_as_records(table);
+            return;
+        }
         while widths.iter().sum::<usize>() > budget {
-            let (widest, _) = widths
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, w)| **w)
-                .unwrap_or((0, &0));
-            if widths[widest] <= 1 {
+            // Shrink the column with the most room above its longest word.
+            let Some(widest) = (0..columns)
+                .filter(|&i| widths[i] > minimum[i])
+                .max_by_key(|&i| widths[i])
+            else {
                 break;
-            }
+            };
             widths[widest] -= 1;
         }
         let border = self.theme.style(theme::TABLE_BORDER);
@@ -467,6 +586,38 @@ impl Builder<'_> {
             }
         }
         self.doc.lines.push(with_quote(rule("└", "┴", "┘")));
+    }
+}
+
+impl Builder<'_> {
+    /// A table too wide for the screen, as a list: per row, one `header: cell` line per column.
+    fn table_as_records(&mut self, table: Table) {
+        let mut rows = table.rows.into_iter();
+        let header: Vec<String> = rows
+            .next()
+            .unwrap_or_default()
+            .iter()
+            .map(|cell| cell.iter().map(|(t, _)| t.as_str()).collect())
+            .collect();
+        let quote = self.quote_prefix();
+        for row in rows {
+            for (i, cell) in row.into_iter().enumerate() {
+                let mut pieces = Vec::new();
+                if let Some(name) = header.get(i).filter(|n| !n.is_empty()) {
+                    pieces.push((format!("{name}: "), self.theme.style(theme::TABLE_HEADER)));
+                }
+                pieces.extend(cell);
+                let mut first = quote.clone();
+                first.push(Span::styled(
+                    if i == 0 { "• " } else { "  " },
+                    self.theme.style(theme::BULLET),
+                ));
+                let mut rest = quote.clone();
+                rest.push(Span::raw("    "));
+                let lines = wrap(&pieces, self.width, &first, &rest);
+                self.doc.lines.extend(lines);
+            }
+        }
     }
 }
 
@@ -526,19 +677,85 @@ mod tests {
             doc.slots,
             vec![Slot {
                 kind: SlotKind::Exercise("e1".to_string()),
-                line: 0
+                line: 0,
+                goal: 0,
             }]
         );
     }
 
     #[test]
-    fn no_line_is_wider_than_the_width() {
+    fn no_line_is_wider_than_the_width_except_code_which_is_kept_whole() {
         let body = "A long paragraph with many words that must wrap nicely.\n\n| column one | column two is wider |\n|---|---|\n| x | a cell with a lot of text in it |\n\n```\nsome_really_long_code_line_that_goes_past_the_edge()\n```\n";
         for width in [12u16, 20, 40] {
             let doc = render(body, width, Theme { color: true }, STRINGS);
+            assert_eq!(doc.code.len(), doc.lines.len());
+            assert_eq!(doc.origins.len(), doc.lines.len());
+            for (line, code) in doc.lines.iter().zip(&doc.code) {
+                let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+                if code.is_some() {
+                    assert_eq!(
+                        text,
+                        "│ some_really_long_code_line_that_goes_past_the_edge()"
+                    );
+                } else {
+                    assert!(line.width() <= usize::from(width), "{width}: {line:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn table_cells_never_break_inside_an_identifier() {
+        let body = "| call | what it returns |\n|---|---|\n| torch.cuda.memory_allocated() | bytes in live tensors on the device, rounded |\n";
+        for width in [34u16, 50, 70, 100] {
+            let doc = render(body, width, Theme { color: false }, STRINGS);
+            let text = plain(&doc).join("\n");
+            assert!(
+                text.contains("torch.cuda.memory_allocated()"),
+                "{width}:\n{text}"
+            );
             for line in &doc.lines {
                 assert!(line.width() <= usize::from(width), "{width}: {line:?}");
             }
         }
+        // Too narrow for a table: a list of `header: cell`.
+        let doc = render(body, 34, Theme { color: false }, STRINGS);
+        assert!(
+            plain(&doc).iter().any(|l| l.starts_with("• call:")),
+            "{:#?}",
+            plain(&doc)
+        );
+    }
+
+    #[test]
+    fn places_survive_a_change_of_width() {
+        let body = "# T\n\nFirst paragraph with enough words to wrap a few times at a narrow width.\n\n## Second\n\nThe paragraph after the second heading, also long enough to wrap.\n";
+        let wide = render(body, 80, Theme { color: false }, STRINGS);
+        let narrow = render(body, 20, Theme { color: false }, STRINGS);
+        let line = plain(&wide)
+            .iter()
+            .position(|l| l.starts_with("The paragraph"))
+            .unwrap();
+        let (origin, nth) = wide.place_of(line);
+        assert_eq!(nth, 0);
+        let there = narrow.line_of(origin, nth);
+        assert!(
+            plain(&narrow)[there].starts_with("The paragraph"),
+            "{there}"
+        );
+        // Exact at the same width, lines into a block included.
+        let (origin, nth) = narrow.place_of(there + 2);
+        assert_eq!(narrow.line_of(origin, nth), there + 2);
+    }
+
+    #[test]
+    fn a_cards_goal_is_the_heading_above_it() {
+        let body = "## Exercise: one\n\nGoal: do it.\n\n```python exercise id=e1\nx = 1\n```\n\n```quiz\nquestion = \"q\"\nchoices = [\"a\"]\nanswer = 1\n```\n";
+        let doc = render(body, 40, Theme { color: false }, STRINGS);
+        assert_eq!(doc.slots[0].goal, 0);
+        assert_eq!(
+            doc.slots[1].goal, doc.slots[1].line,
+            "a card between: no goal"
+        );
     }
 }

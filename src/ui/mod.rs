@@ -1,12 +1,22 @@
-//! The terminal UI: the lesson pager. `App` holds state and handles events (app.rs); drawing is
-//! `impl Widget for &App` (view.rs); Markdown layout, wrapping, highlighting, styles and strings
-//! each have their own file.
+//! The terminal UI: the lesson pager. `App` (app.rs) composes the components — the pager
+//! (pager.rs), the card deck (deck.rs), the run controller (runs.rs) and the session
+//! (session.rs) — and routes events to them through the one key table (keys.rs). Drawing is
+//! `impl Widget for &App` (view.rs, card.rs, panes/), which only reads: the layout
+//! (layout.rs) is computed from the state and the size before anything is drawn. Markdown
+//! layout, wrapping, highlighting, styles and strings each have their own file.
 
 mod app;
 mod card;
+mod deck;
 mod exercise;
 mod highlight;
+pub mod keys;
+mod layout;
 mod markdown;
+mod pager;
+mod panes;
+mod runs;
+mod session;
 mod signals;
 mod strings;
 mod theme;
@@ -14,8 +24,10 @@ mod tty;
 mod view;
 mod wrap;
 
-pub use app::{App, Mode, SAVE_DEBOUNCE};
-pub use exercise::{EngineRunner, ExerciseRunner, Pane, human_size};
+pub use app::{App, Confirm, Overlay, SAVE_DEBOUNCE};
+pub use exercise::{Card, EngineRunner, ExerciseRunner, Pane, human_size};
+pub use layout::{At, PageLayout, SlotBox};
+pub use runs::{STOP_GRACE, WALL_GRACE};
 pub use theme::Theme;
 
 use crate::progress::Store;
@@ -38,21 +50,34 @@ type Term = ratatui::Terminal<CrosstermBackend<std::io::Stdout>>;
 static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
 
 fn take_terminal() -> std::io::Result<Term> {
+    // A panic inside a run is the run's (an internal-error report): it must not restore the
+    // terminal under the running pager, nor print over it.
+    crate::run::contain::install_hook();
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if crate::run::contain::record(info) {
+            return;
+        }
         restore_terminal();
         previous(info);
     }));
+    // The modes to put back if a fatal signal (an abort) ends the process.
+    signals::install_fatal_handlers();
+    enter_terminal()?;
+    ratatui::Terminal::new(CrosstermBackend::new(std::io::stdout()))
+}
+
+/// Raw mode, the alternate screen, mouse capture and bracketed paste (pasted code arrives as
+/// one event, not as keys, which would auto-indent).
+fn enter_terminal() -> std::io::Result<()> {
     TERMINAL_TAKEN.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
-    // Bracketed paste: pasted code arrives as one event, not as keys (which would auto-indent).
     execute!(
         std::io::stdout(),
         EnterAlternateScreen,
         EnableMouseCapture,
         EnableBracketedPaste
-    )?;
-    ratatui::Terminal::new(CrosstermBackend::new(std::io::stdout()))
+    )
 }
 
 /// Puts the terminal back as it was; does nothing the second time.
@@ -82,7 +107,7 @@ pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
     app.remember_place();
     drop(guard);
     if let Some(store) = store
-        && let Err(e) = store.save(&app.progress)
+        && let Err(e) = store.save(app.progress())
     {
         // The error names the path (see Store::save). Not eprintln!: it panics when stderr is
         // the terminal that just went away.
@@ -103,11 +128,23 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
     let termination = signals::Termination::install();
     let tty = tty::TtyWatch::open();
     let hung_up = || tty.as_ref().is_some_and(tty::TtyWatch::hung_up);
+    // The layout is computed for the terminal's size before anything is drawn.
+    let size = terminal.size()?;
+    app.resize(size.width, size.height);
     terminal.draw(|f| f.render_widget(&*app, f.area()))?;
     while !app.quit {
         if termination.requested() || hung_up() {
             // kill, a closed terminal or a session manager: leave as `q` does (place saved).
             break;
+        }
+        if termination.take_suspend() {
+            // SIGTSTP: the shell gets its terminal back while the pager is stopped.
+            restore_terminal();
+            signals::stop_self();
+            enter_terminal()?;
+            terminal.clear()?;
+            terminal.draw(|f| f.render_widget(&*app, f.area()))?;
+            continue;
         }
         // Wake often while a run's spinner turns or edits wait to be saved.
         let wait = if app.busy() { 80 } else { 250 };

@@ -62,7 +62,6 @@ pub const CARD_FAILED: Style = Style::new()
     .fg(Color::LightRed)
     .add_modifier(Modifier::BOLD);
 pub const EDITOR_CURSOR: Style = Style::new().add_modifier(Modifier::REVERSED);
-pub const EDITOR_CURSOR_LINE: Style = Style::new();
 pub const EDITOR_SELECTION: Style = Style::new().bg(Color::Blue);
 pub const GUTTER: Style = Style::new().fg(Color::DarkGray);
 /// The line where the host reported the error.

@@ -12,6 +12,16 @@ fn is_cjk(c: char) -> bool {
     c.width() == Some(2)
 }
 
+/// Punctuation that must not begin a line (kinsoku shori): a token made only of Chinese full
+/// stops, commas, colons, closing brackets and the like (`.item()` begins with a dot but is a
+/// word, and may).
+pub fn no_line_start(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| "。，、；：！？）》」』】〕〉…".contains(c))
+}
+
 /// Splits pieces into unbreakable tokens: words, single spaces, single wide characters.
 fn tokens(pieces: &[Piece]) -> Vec<(String, Style, bool)> {
     let mut out: Vec<(String, Style, bool)> = Vec::new();
@@ -50,6 +60,8 @@ pub fn wrap(
     let mut avail = width.saturating_sub(used).max(1);
     let mut line_empty = true;
     let mut pending_space: Option<Style> = None;
+    // Words (not spaces) on the current line, so kinsoku never empties a line.
+    let mut words_on_line = 0usize;
     for (text, style, is_space) in tokens(pieces) {
         if is_space {
             if !line_empty {
@@ -60,17 +72,50 @@ pub fn wrap(
         let w = text.width();
         let space_w = usize::from(pending_space.is_some());
         if !line_empty && used + space_w + w > width.max(prefix_width(rest_prefix) + 1) {
+            // Kinsoku: a 。 or ， may not start the next line, so the character before it goes
+            // down with it (and the one before that while those are punctuation too: `）；`),
+            // never past the width and never emptying this line.
+            let mut carry: Vec<Span<'static>> = Vec::new();
+            if space_w == 0 && no_line_start(&text) {
+                let room = width.saturating_sub(prefix_width(rest_prefix));
+                let mut taken = w;
+                let mut n = 0;
+                while let Some(last) = current.len().checked_sub(n + 1).map(|i| &current[i]) {
+                    if last.content == " " || n + 1 >= words_on_line {
+                        n = 0;
+                        break;
+                    }
+                    taken += last.content.width();
+                    if taken > room {
+                        n = 0;
+                        break;
+                    }
+                    n += 1;
+                    if !no_line_start(&last.content) {
+                        break;
+                    }
+                }
+                carry = current.split_off(current.len() - n);
+            }
             lines.push(Line::from(std::mem::take(&mut current)));
             current = rest_prefix.to_vec();
             used = prefix_width(rest_prefix);
             avail = width.saturating_sub(used).max(1);
             line_empty = true;
+            words_on_line = 0;
             pending_space = None;
+            if !carry.is_empty() {
+                words_on_line = carry.len();
+                used += carry.iter().map(|s| s.content.width()).sum::<usize>();
+                current.extend(carry);
+                line_empty = false;
+            }
         }
         if let Some(space_style) = pending_space.take() {
             current.push(Span::styled(" ", space_style));
             used += 1;
         }
+        words_on_line += 1;
         if w <= avail || !line_empty {
             current.push(Span::styled(text, style));
             used += w;
@@ -156,6 +201,22 @@ mod tests {
         let pieces = vec![("abcdefghijkl x".to_string(), Style::new())];
         let lines = wrap(&pieces, 6, &[Span::raw("- ")], &[Span::raw("  ")]);
         assert_eq!(texts(&lines), ["- abcd", "  efgh", "  ijkl", "  x"]);
+    }
+
+    #[test]
+    fn no_line_starts_with_a_chinese_full_stop_or_comma() {
+        let text = "设备端断言是异步报告的，所以错误出现的行（不是出错的行）；再运行一次看看。";
+        for width in 4..30 {
+            let lines = wrap(&[(text.to_string(), Style::new())], width, &[], &[]);
+            let texts = texts(&lines);
+            assert_eq!(texts.concat(), text, "{width}");
+            for (i, line) in texts.iter().enumerate() {
+                assert!(line.width() <= width, "{width}: {line}");
+                if i > 0 {
+                    assert!(!no_line_start(line), "{width}: line {i} starts with {line}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -22,6 +22,7 @@ impl Tmux {
     pub fn start(name: &str, width: u16, height: u16, env: &[String]) -> Tmux {
         let session = format!("cudatutor-test-{name}-{}", std::process::id());
         let status = Command::new("tmux")
+            .args(["-L", &session])
             .args(["-f", "/dev/null", "new-session", "-d", "-s", &session])
             .args(["-x", &width.to_string(), "-y", &height.to_string()])
             // The environment is given to the shell explicitly: a tmux server that is already
@@ -53,9 +54,19 @@ impl Tmux {
         self
     }
 
+    /// A tmux command on this session's own server (`-L`): each test session has a server of
+    /// its own, so killing one never stops the server under another test's session (a shared
+    /// server exits with its last session, and a session started meanwhile dies with it).
+    fn tmux(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.session]);
+        c
+    }
+
     /// Keys by tmux name (`Enter`, `C-c`, `F5`, ...).
     pub fn send(&self, keys: &[&str]) {
-        let status = Command::new("tmux")
+        let status = self
+            .tmux()
             .args(["send-keys", "-t", &self.session])
             .args(keys)
             .status()
@@ -63,9 +74,21 @@ impl Tmux {
         assert!(status.success());
     }
 
+    /// Resizes the window (the program in it gets SIGWINCH, as when a terminal is resized).
+    pub fn resize(&self, width: u16, height: u16) {
+        let status = self
+            .tmux()
+            .args(["resize-window", "-t", &self.session])
+            .args(["-x", &width.to_string(), "-y", &height.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "tmux resize-window failed");
+    }
+
     /// Literal text, no key names.
     pub fn type_text(&self, text: &str) {
-        let status = Command::new("tmux")
+        let status = self
+            .tmux()
             .args(["send-keys", "-t", &self.session, "-l", text])
             .status()
             .unwrap();
@@ -73,7 +96,7 @@ impl Tmux {
     }
 
     pub fn screen(&self) -> String {
-        let mut capture = Command::new("tmux");
+        let mut capture = self.tmux();
         capture.args(["capture-pane", "-p", "-t", &self.session]);
         if self.join_wrapped {
             capture.arg("-J");
@@ -84,7 +107,8 @@ impl Tmux {
 
     /// A tmux format about the pane, e.g. `#{alternate_on}`.
     pub fn query(&self, format: &str) -> String {
-        let out = Command::new("tmux")
+        let out = self
+            .tmux()
             .args(["display-message", "-p", "-t", &self.session, format])
             .output()
             .unwrap();
@@ -113,7 +137,8 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
+        let _ = self
+            .tmux()
             .args(["kill-session", "-t", &self.session])
             .status();
     }

@@ -311,6 +311,29 @@ fn unary_bool(op: UnaryOp, a: &Src<bool>, n: usize) -> Result<HostStorage> {
 /// `op` on each element of `layout` (of `h`'s dtype; the result dtype follows the op).
 pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorage> {
     let n = layout.numel();
+    if let HostStorage::F32(x) = h {
+        // float32 functions whose SLEEF/glibc split engine::numerics reproduces bit for bit
+        let exact = match op {
+            UnaryOp::Sigmoid => Some(crate::engine::numerics::unary::Unary::Sigmoid),
+            UnaryOp::Reciprocal => Some(crate::engine::numerics::unary::Unary::Reciprocal),
+            _ => None,
+        };
+        if let Some(u) = exact
+            && n > 0
+            && layout.dims() > 0
+        {
+            let mut out = super::got(crate::engine::hostbuf::try_zeroed::<f32>(n), n)?;
+            let ost = crate::engine::layout::contiguous_strides(&layout.shape);
+            let xv = crate::engine::numerics::View {
+                shape: &layout.shape,
+                strides: &layout.strides,
+                offset: layout.offset,
+            };
+            let ov = crate::engine::numerics::View::contiguous(&layout.shape, &ost);
+            crate::engine::numerics::unary::unary_strided_f32(u, x, xv, &mut out, ov);
+            return Ok(HostStorage::F32(out));
+        }
+    }
     let arg = Arg::Tensor(h, layout);
     match h.dtype() {
         DType::Float32 => unary_float::<f32>(op, &src(arg)?, n),

@@ -106,8 +106,35 @@ fn softmax_t<T: Float + Stored>(
     Ok(T::wrap(unrows(out, &layout.shape, dim)?))
 }
 
-/// softmax (log_softmax when `log`) along `dim`.
+/// `outer x dim x inner` of a shape split at `dim` (a 0-dim shape is 1 x 1 x 1).
+fn split_at_dim(shape: &[usize], dim: usize) -> (usize, usize, usize) {
+    if shape.is_empty() {
+        return (1, 1, 1);
+    }
+    (
+        shape[..dim].iter().product(),
+        shape[dim],
+        shape[dim + 1..].iter().product(),
+    )
+}
+
+/// softmax (log_softmax when `log`) along `dim`: float32 through engine::numerics (ATen's
+/// vectorised kernels, bit for bit), the other floats row by row.
 pub fn softmax(h: &HostStorage, layout: &Layout, dim: usize, log: bool) -> Result<HostStorage> {
+    if h.dtype() == DType::Float32 {
+        let x = super::elementwise::to_dtype(h, layout, DType::Float32)?;
+        let x = typed::<f32>(&x)?;
+        let (outer, d, inner) = split_at_dim(&layout.shape, dim);
+        let mut out = got(try_zeroed::<f32>(x.len()), x.len())?;
+        if !x.is_empty() {
+            if log {
+                crate::engine::numerics::softmax::log_softmax_f32(x, &mut out, outer, d, inner);
+            } else {
+                crate::engine::numerics::softmax::softmax_f32(x, &mut out, outer, d, inner);
+            }
+        }
+        return Ok(HostStorage::F32(out));
+    }
     let what = if log {
         "log_softmax_lastdim_kernel_impl"
     } else {
@@ -180,6 +207,22 @@ pub fn softmax_backward(
     dim: usize,
     log: bool,
 ) -> Result<HostStorage> {
+    if let (HostStorage::F32(g), HostStorage::F32(y)) = (grad, out) {
+        let (outer, d, inner) = split_at_dim(shape, dim);
+        let mut gi = got(try_zeroed::<f32>(g.len()), g.len())?;
+        if !g.is_empty() {
+            if log {
+                crate::engine::numerics::softmax::log_softmax_backward_f32(
+                    g, y, &mut gi, outer, d, inner,
+                );
+            } else {
+                crate::engine::numerics::softmax::softmax_backward_f32(
+                    g, y, &mut gi, outer, d, inner,
+                );
+            }
+        }
+        return Ok(HostStorage::F32(gi));
+    }
     float_dispatch!(
         grad.dtype(),
         "softmax_backward_data",
@@ -254,6 +297,38 @@ pub fn nll_loss(
     ignore: i64,
     red: Reduction,
 ) -> Result<Checked<HostStorage>> {
+    if let HostStorage::F32(x) = lp {
+        // float32: LossNLL.cpp's kernel (its 8-level cascade) when every target is valid; a
+        // bad target goes through the generic loop below, which lists them all
+        let tv = targets(target)?;
+        let valid = tv[..n]
+            .iter()
+            .all(|&t| t == ignore || (t >= 0 && t < c as i64));
+        let w = match weight {
+            Some(w) => Some(typed::<f32>(w)?),
+            None => None,
+        };
+        if valid {
+            use crate::engine::numerics::loss::{ClassShape, Reduction as R, nll_loss_f32};
+            let shape = ClassShape {
+                n,
+                c,
+                map: 1,
+                one_d: false,
+            };
+            let r = match red {
+                Reduction::None => R::None,
+                Reduction::Mean => R::Mean,
+                Reduction::Sum => R::Sum,
+            };
+            if let Ok(o) = nll_loss_f32(x, shape, &tv[..n], w, r, ignore) {
+                return Ok(Checked {
+                    value: HostStorage::F32(o.loss),
+                    bad: Vec::new(),
+                });
+            }
+        }
+    }
     float_dispatch!(
         lp.dtype(),
         "nll_loss_out_frame",

@@ -4,9 +4,10 @@
 //! each output element then reduces one run of `group` consecutive values (read in place
 //! when the permuted view is contiguous, from one gathered copy otherwise).
 //!
-//! Float sums (sum, mean, var, norm, prod) accumulate in float64 and round once here; PyTorch
-//! reduces float32 in float32 with a cascade of vectorised accumulators, which the `numerics`
-//! module reproduces (see docs/engine.md): [`sum_float`] is the one place that changes.
+//! float32 sum, mean, prod, var/std and norm, and float64 sum and mean, are engine::numerics'
+//! kernels: PyTorch's own order of operations (cascade sum with vectorised accumulators,
+//! Welford in double, ...), so results match PyTorch CPU bit for bit ([`exact`]). The other
+//! float dtypes accumulate in float64 and round once ([`sum_float`]).
 
 use super::element::Element;
 use super::elementwise::{gather, typed};
@@ -195,6 +196,9 @@ pub fn reduce(
     op: ReduceOp,
     reduced: &[bool],
 ) -> Result<HostStorage> {
+    if let Some(r) = exact(h, layout, op, reduced) {
+        return Ok(r);
+    }
     match h.dtype() {
         DType::Float32 => reduce_t::<f32>(h, layout, op, reduced, float_reduce),
         DType::Float64 => reduce_t::<f64>(h, layout, op, reduced, float_reduce),
@@ -206,6 +210,39 @@ pub fn reduce(
         DType::Int8 => reduce_t::<i8>(h, layout, op, reduced, int_reduce),
         DType::UInt8 => reduce_t::<u8>(h, layout, op, reduced, int_reduce),
         DType::Bool => reduce_t::<bool>(h, layout, op, reduced, ordered_reduce),
+    }
+}
+
+/// The reductions engine::numerics reproduces bit for bit (float32; float64 sum and mean);
+/// None for the others (their order does not change the result, or it is not reproduced).
+fn exact(h: &HostStorage, layout: &Layout, op: ReduceOp, reduced: &[bool]) -> Option<HostStorage> {
+    use crate::engine::numerics::{View, reduce as nr, stats, sum};
+    let nd = layout.dims();
+    let dims: Vec<usize> = (0..nd).filter(|&d| reduced[d]).collect();
+    // numerics reads an empty `dims` as "all dims"
+    if (nd > 0 && dims.is_empty()) || layout.numel() == 0 {
+        return None;
+    }
+    let v = View {
+        shape: &layout.shape,
+        strides: &layout.strides,
+        offset: layout.offset,
+    };
+    match h {
+        HostStorage::F32(x) => Some(HostStorage::F32(match op {
+            ReduceOp::Sum => sum::sum_dims_f32(x, v, &dims),
+            ReduceOp::Mean => sum::mean_dims_f32(x, v, &dims),
+            ReduceOp::Prod => nr::prod_f32(x, v, &dims),
+            ReduceOp::Var { correction, std } => stats::var_f32(x, v, &dims, correction, std),
+            ReduceOp::Norm(p) => stats::vector_norm_f32(x, v, &dims, stats::NormOrd::from_f64(p)),
+            _ => return None,
+        })),
+        HostStorage::F64(x) => Some(HostStorage::F64(match op {
+            ReduceOp::Sum => sum::sum_dims_f64(x, v, &dims),
+            ReduceOp::Mean => sum::mean_dims_f64(x, v, &dims),
+            _ => return None,
+        })),
+        _ => None,
     }
 }
 
@@ -275,6 +312,19 @@ pub fn scan(h: &HostStorage, layout: &Layout, dim: usize, prod: bool) -> Result<
         ($t:ty) => {
             scan_t::<$t>(h, layout, dim, prod)
         };
+    }
+    if let HostStorage::F32(x) = h {
+        // accumulated in double, as ATen's cumsum/cumprod of float32
+        let v = crate::engine::numerics::View {
+            shape: &layout.shape,
+            strides: &layout.strides,
+            offset: layout.offset,
+        };
+        if layout.dims() > 0 {
+            return Ok(HostStorage::F32(
+                crate::engine::numerics::stats::cumulative_f32(x, v, dim, prod),
+            ));
+        }
     }
     match h.dtype() {
         DType::Float32 => go!(f32),

@@ -211,6 +211,10 @@ impl IterPlan {
         let mut counter = vec![0usize; ndim];
         let mut offs = self.offsets.clone();
         loop {
+            // One poll per slice: a stopped op ends here, its partial result discarded.
+            if crate::engine::interrupt::should_stop() {
+                return;
+            }
             f(&offs, self.shape[0], self.shape[1], &s0, &s1);
             // advance the odometer over dims 2..
             let mut d = 2;

@@ -7,6 +7,7 @@
 //! to a running scalar otherwise. Only the product's rounding depends on that order; max/min
 //! values are exact and only their NaN rule matters.
 
+use crate::engine::interrupt::{CHUNK, should_stop};
 use super::iter::{Operand, contiguous_strides, plan};
 use super::lanes::Lanes;
 use super::sum::View;
@@ -103,6 +104,10 @@ fn reduce_vec(
                     *a = Lanes::load(&x[i0 + c0 + j * L..]);
                 }
                 for i in 1..size0 {
+                    // strided rows may be expanded views of 10^12 elements
+                    if i % CHUNK == 0 && should_stop() {
+                        return;
+                    }
                     for (j, a) in acc.iter_mut().enumerate() {
                         *a = a.zip(Lanes::load(&x[i0 + i * s0[1] + c0 + j * L..]), op);
                     }
@@ -117,6 +122,9 @@ fn reduce_vec(
             for c in blocks * 4 * L..size1 {
                 let o = o0 + c;
                 for i in 0..size0 {
+                    if i % CHUNK == 0 && should_stop() {
+                        return;
+                    }
                     out[o] = op(out[o], x[i0 + i * s0[1] + c]);
                 }
             }
@@ -124,6 +132,9 @@ fn reduce_vec(
             for j in 0..size1 {
                 let o = o0 + j * s1[0];
                 for i in 0..size0 {
+                    if i % CHUNK == 0 && should_stop() {
+                        return;
+                    }
                     out[o] = op(out[o], x[i0 + j * s1[1] + i * s0[1]]);
                 }
             }

@@ -9,6 +9,7 @@
 //!   otherwise the scalar `Norm*Ops` reductions in float.
 //! - cumsum/cumprod accumulate in double (`acc_type<float, /*is_cuda=*/false>`).
 
+use crate::engine::interrupt::{CHUNK, should_stop};
 use super::iter::{Operand, contiguous_strides, plan};
 use super::lanes::Lanes;
 use super::sum::{View, sum_dims_f32};
@@ -148,6 +149,10 @@ fn var_all(x: &[f32], view: View<'_>, correction: f64, take_sqrt: bool) -> f32 {
         let mut local = 0f64;
         for j in 0..size1 {
             for i in 0..size0 {
+                // a strided row may be an expanded view of 10^12 elements
+                if i % CHUNK == 0 && should_stop() {
+                    return;
+                }
                 let dx = x[offs[0] + j * s1[0] + i * s0[0]] as f64 - mean;
                 local += dx * dx;
             }

@@ -37,7 +37,17 @@ fn multi_row_sum<S: Summand, const R: usize>(
     let level_mask = level_step - 1;
     let mut acc = [[S::zero(); R]; NUM_LEVELS];
     let mut i = 0usize;
+    // Rows can be long (a sum over an expanded view of 10^12 elements): poll the run's stop
+    // every CHUNK rows; a stopped op discards this partial sum (interrupt::should_stop).
+    let mut since_poll = 0usize;
     while i + level_step <= size {
+        since_poll += level_step;
+        if since_poll >= crate::engine::interrupt::CHUNK {
+            since_poll = 0;
+            if crate::engine::interrupt::should_stop() {
+                return acc[0];
+            }
+        }
         for _ in 0..level_step {
             for (k, a) in acc[0].iter_mut().enumerate() {
                 *a = a.plus(load(i, k));

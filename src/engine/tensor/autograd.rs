@@ -7,13 +7,20 @@
 //! cycle keeps storage alive). A leaf that requires grad carries a shared [`Leaf`] holding
 //! `.grad`. Any other op keeps only its name; backward reaching it raises NotImplementedError
 //! naming it. Saved values are freed by backward unless `retain_graph`, as in PyTorch.
-//! Gradients are computed on the host in f64 and rounded to each node's dtype; the device work
-//! is modelled as one `backward` kernel.
+//! Gradients travel between nodes as f64 vectors holding values of each node's dtype. The
+//! steps whose rounding depends on the order of operations run PyTorch's float32 kernels
+//! (engine::numerics: sum_to's sums, softmax/log_softmax and nll_loss backward, sigmoid and
+//! tanh backward) and matrix products run through the host GEMM (host/matmul.rs); the others
+//! are single operations, computed in f64 and rounded once, which is exact for float32. The
+//! device work is modelled as one `backward` kernel.
 
 use super::{BinaryOp, Operand, Tensor, UnaryOp, contiguous_strides, for_each_offset};
 use crate::engine::device::Device;
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
+use crate::engine::host::HostStorage;
+use crate::engine::layout::Layout;
+use crate::engine::numerics;
 use crate::engine::runtime::Runtime;
 use crate::engine::timing::Cost;
 use std::cell::RefCell;
@@ -149,10 +156,38 @@ fn numel(shape: &[usize]) -> usize {
     shape.iter().product()
 }
 
-/// `g` (laid out for `from`) summed down to `to` (a broadcastable shape).
-fn sum_to(g: &[f64], from: &[usize], to: &[usize]) -> Vec<f64> {
+/// float32 values held in f64, narrowed (exact).
+fn f32s(v: &[f64]) -> Vec<f32> {
+    v.iter().map(|&x| x as f32).collect()
+}
+
+fn f64s(v: &[f32]) -> Vec<f64> {
+    v.iter().map(|&x| x as f64).collect()
+}
+
+/// `g` (laid out for `from`) summed down to `to` (a broadcastable shape): ATen's `sum_to`,
+/// one sum over the leading dims and the dims `to` broadcasts, in `dt`'s arithmetic.
+fn sum_to(g: &[f64], from: &[usize], to: &[usize], dt: DType) -> Vec<f64> {
     if from == to {
         return g.to_vec();
+    }
+    let lead = from.len() - to.len().min(from.len());
+    let dims: Vec<usize> = (0..from.len())
+        .filter(|&k| k < lead || (to[k - lead] == 1 && from[k] != 1))
+        .collect();
+    if !dims.is_empty() && numel(from) > 0 && matches!(dt, DType::Float32 | DType::Float64) {
+        let st = contiguous_strides(from);
+        let v = numerics::View {
+            shape: from,
+            strides: &st,
+            offset: 0,
+        };
+        // the kept dims in order are `to`'s layout (its other dims have size 1)
+        return if dt == DType::Float32 {
+            f64s(&numerics::sum::sum_dims_f32(&f32s(g), v, &dims))
+        } else {
+            numerics::sum::sum_dims_f64(g, v, &dims)
+        };
     }
     let mut out = vec![0.0; numel(to)];
     let tst = contiguous_strides(to);
@@ -194,32 +229,21 @@ fn exp_in(dt: DType, x: f64) -> f64 {
     }
 }
 
-/// A[m,k] @ B[k,n], accumulated along k with fused multiply-adds in the dtype's precision.
-fn mm(a: &[f64], b: &[f64], m: usize, k: usize, n: usize, dt: DType) -> Vec<f64> {
-    let mut out = vec![0.0; m * n];
-    for i in 0..m {
-        for j in 0..n {
-            if dt == DType::Float64 {
-                out[i * n + j] = (0..k).fold(0.0, |acc, p| a[i * k + p].mul_add(b[p * n + j], acc));
-            } else {
-                let v = (0..k).fold(0f32, |acc, p| {
-                    (a[i * k + p] as f32).mul_add(b[p * n + j] as f32, acc)
-                });
-                out[i * n + j] = dt.cast(v as f64);
-            }
-        }
-    }
-    out
-}
-
-fn transpose(a: &[f64], r: usize, c: usize) -> Vec<f64> {
-    let mut out = vec![0.0; r * c];
-    for i in 0..r {
-        for j in 0..c {
-            out[j * r + i] = a[i * c + j];
-        }
-    }
-    out
+/// `A[m,k] @ B[k,n]` (layouts `[1, m, k]`, `[1, k, n]`) through the host GEMM, as f64.
+fn gemm(
+    a: (&HostStorage, &Layout),
+    b: (&HostStorage, &Layout),
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Result<Vec<f64>> {
+    let r = crate::engine::host::matmul::matmul(
+        a,
+        b,
+        None,
+        crate::engine::backend::MatmulDims { batch: 1, m, k, n },
+    )?;
+    Ok(r.gather_f64(&Layout::contiguous(&[m * n])))
 }
 
 /// Rows of length `shape[dim]` (dim moved last) and back.
@@ -270,7 +294,7 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
                     } else {
                         g.to_vec()
                     };
-                    sum_to(&v, shape, s).into_iter().map(r).collect()
+                    sum_to(&v, shape, s, dt).into_iter().map(r).collect()
                 })
             };
             vec![to(a, false), to(b, *sub)]
@@ -313,7 +337,7 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
             };
             let to = |o: &Operand, v: Vec<f64>| match o {
                 Operand::Tensor(t) => Some(
-                    sum_to(&v, shape, &t.layout.shape)
+                    sum_to(&v, shape, &t.layout.shape, dt)
                         .into_iter()
                         .map(r)
                         .collect(),
@@ -321,6 +345,17 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
                 Operand::Scalar(_) => None,
             };
             vec![to(a, ga), to(b, gb)]
+        }
+        Kind::Unary(op @ (UnaryOp::Sigmoid | UnaryOp::Tanh), _, out) if dt == DType::Float32 => {
+            let y = f32s(&out.values_unchecked());
+            let mut gi = vec![0f32; y.len()];
+            let b = if *op == UnaryOp::Sigmoid {
+                numerics::backward::Backward::Sigmoid
+            } else {
+                numerics::backward::Backward::Tanh
+            };
+            numerics::backward::backward_f32(b, &f32s(g), &y, &mut gi);
+            vec![Some(f64s(&gi))]
         }
         Kind::Unary(op, input, out) => {
             let x = input.values_unchecked();
@@ -401,26 +436,50 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
         }
         Kind::Mm(a, b, bias) => {
             let (m, k, n) = (a.layout.shape[0], a.layout.shape[1], b.layout.shape[1]);
-            let av = a.values_unchecked();
-            let bv = b.values_unchecked();
-            let ga = mm(g, &transpose(&bv, k, n), m, n, k, dt);
-            let gb = mm(&transpose(&av, m, k), g, k, m, n, dt);
+            let gh = HostStorage::from_f64s(dt, g)?;
+            let ah = a.host_values().or_else(|_| HostStorage::zeros(dt, m * k))?;
+            let bh = b.host_values().or_else(|_| HostStorage::zeros(dt, k * n))?;
+            let g3 = Layout::new(vec![1, m, n], vec![0, n, 1], 0);
+            // grad_a = grad @ b.T, grad_b = a.T @ grad (transposes are strides, not copies)
+            let ga = gemm(
+                (&gh, &g3),
+                (&bh, &Layout::new(vec![1, n, k], vec![0, 1, n], 0)),
+                m,
+                n,
+                k,
+            )?;
+            let gb = gemm(
+                (&ah, &Layout::new(vec![1, k, m], vec![0, 1, k], 0)),
+                (&gh, &g3),
+                k,
+                m,
+                n,
+            )?;
             let mut v = vec![Some(ga), Some(gb)];
             if let Some(bs) = bias {
-                v.push(Some(sum_to(g, &[m, n], bs).into_iter().map(r).collect()));
+                v.push(Some(
+                    sum_to(g, &[m, n], bs, dt).into_iter().map(r).collect(),
+                ));
             }
             v
         }
         Kind::View(base, view) => {
-            let mut pos: HashMap<usize, usize> = HashMap::new();
-            let mut i = 0usize;
-            let mut dup = false;
-            for_each_offset(&base.shape, &base.strides, base.offset, |o| {
-                dup |= pos.insert(o, i).is_some();
-                i += 1;
-            });
+            // base's storage offsets -> its logical positions, in a table over the offsets'
+            // span (views never reach past their storage), then the view's elements scattered
+            // through it: two strided walks, no hashing
+            let mut offs = Vec::with_capacity(numel(&base.shape));
             if base.shape.is_empty() {
-                pos.insert(base.offset, 0);
+                offs.push(base.offset);
+            } else {
+                for_each_offset(&base.shape, &base.strides, base.offset, |o| offs.push(o));
+            }
+            let lo = offs.iter().copied().min().unwrap_or(0);
+            let hi = offs.iter().copied().max().unwrap_or(0);
+            let mut pos = vec![usize::MAX; if offs.is_empty() { 0 } else { hi - lo + 1 }];
+            let mut dup = false;
+            for (i, &o) in offs.iter().enumerate() {
+                dup |= pos[o - lo] != usize::MAX;
+                pos[o - lo] = i;
             }
             if dup {
                 return Err(EngineError::not_implemented(format!(
@@ -428,10 +487,12 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
                     node.name
                 )));
             }
-            let mut out = vec![0.0; numel(&base.shape)];
+            let mut out = vec![0.0; offs.len()];
             let mut k = 0usize;
             let mut add = |o: usize| {
-                if let Some(&j) = pos.get(&o) {
+                if let Some(&j) = o.checked_sub(lo).and_then(|d| pos.get(d))
+                    && j != usize::MAX
+                {
                     out[j] += g[k];
                 }
                 k += 1;
@@ -442,6 +503,26 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
                 for_each_offset(&view.shape, &view.strides, view.offset, add);
             }
             vec![Some(out)]
+        }
+        Kind::Softmax { dim, out, log } if dt == DType::Float32 => {
+            let y = f32s(&out.values_unchecked());
+            let (outer, c, inner) = if shape.is_empty() {
+                (1, 1, 1)
+            } else {
+                (
+                    shape[..*dim].iter().product(),
+                    shape[*dim],
+                    shape[*dim + 1..].iter().product(),
+                )
+            };
+            let gf = f32s(g);
+            let mut gi = vec![0f32; gf.len()];
+            if *log {
+                numerics::softmax::log_softmax_backward_f32(&gf, &y, &mut gi, outer, c, inner);
+            } else {
+                numerics::softmax::softmax_backward_f32(&gf, &y, &mut gi, outer, c, inner);
+            }
+            vec![Some(f64s(&gi))]
         }
         Kind::Softmax { dim, out, log } => {
             let y = out.values_unchecked();
@@ -479,6 +560,19 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
                 (1, input.layout.shape[0])
             };
             let tv = target.values_unchecked();
+            if dt == DType::Float32 {
+                return Ok(vec![Some(nll_backward_f32(
+                    rt,
+                    input,
+                    &tv,
+                    weight.as_ref(),
+                    *ignore,
+                    *reduction,
+                    *log_softmax_first,
+                    g,
+                    (n, c),
+                )?)]);
+            }
             let wv = weight.as_ref().map(|w| w.values_unchecked());
             let w = |t: usize| wv.as_ref().map(|w| w[t]).unwrap_or(1.0);
             let total: f64 = (0..n)
@@ -512,6 +606,62 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
             vec![Some(d)]
         }
     })
+}
+
+/// nll_loss's input gradient (through log_softmax when `softmax_first`: cross_entropy) with
+/// PyTorch's float32 kernels (LossNLL.cpp's backward, log_softmax_backward).
+#[allow(clippy::too_many_arguments)]
+fn nll_backward_f32(
+    rt: &Runtime,
+    input: &Tensor,
+    tv: &[f64],
+    weight: Option<&Tensor>,
+    ignore: i64,
+    reduction: super::Reduction,
+    softmax_first: bool,
+    g: &[f64],
+    (n, c): (usize, usize),
+) -> Result<Vec<f64>> {
+    use numerics::loss::{ClassShape, Reduction as R, nll_loss_backward_f32, nll_loss_f32};
+    let tgt: Vec<i64> = tv.iter().map(|&t| t as i64).collect();
+    let w = weight.map(|w| f32s(&w.values_unchecked()));
+    let shape = ClassShape {
+        n,
+        c,
+        map: 1,
+        one_d: input.dim() == 1,
+    };
+    let red = match reduction {
+        super::Reduction::None => R::None,
+        super::Reduction::Mean => R::Mean,
+        super::Reduction::Sum => R::Sum,
+    };
+    let mut gi = vec![0f32; n * c];
+    // the forward's total weight (what the mean divided by), from the same kernel
+    let total = if red == R::Mean {
+        nll_loss_f32(&gi, shape, &tgt, w.as_deref(), red, ignore)
+            .map(|o| o.total_weight)
+            .unwrap_or(0.0)
+    } else {
+        0.0
+    };
+    nll_loss_backward_f32(
+        &f32s(g),
+        shape,
+        &tgt,
+        w.as_deref(),
+        red,
+        ignore,
+        total,
+        &mut gi,
+    );
+    if softmax_first {
+        let lp = f32s(&rt.softmax_values(input, input.dim() - 1, true, DType::Float32));
+        let mut out = vec![0f32; n * c];
+        numerics::softmax::log_softmax_backward_f32(&gi, &lp, &mut out, n, c, 1);
+        gi = out;
+    }
+    Ok(f64s(&gi))
 }
 
 impl Runtime {

@@ -6,7 +6,6 @@ use crate::engine::device::Device;
 use crate::engine::dtype::{DEFAULT_FLOAT, DType, Scalar};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::host::HostStorage;
-use crate::engine::rng::Generator;
 use crate::engine::runtime::Runtime;
 use crate::engine::storage::DeviceStorage;
 use crate::engine::timing::Cost;
@@ -51,17 +50,6 @@ impl Runtime {
     pub(crate) fn finish_fill(&self, op: &str, t: &Tensor) -> Result<()> {
         let cost = Cost::new(t.nbytes() as u64, t.numel() as u64);
         self.complete(op, t.device(), cost, Vec::new())
-    }
-
-    pub(crate) fn with_gen_pub<T>(&self, device: Device, f: impl FnOnce(&mut Generator) -> T) -> T {
-        self.with_gen(device, f)
-    }
-
-    fn with_gen<T>(&self, device: Device, f: impl FnOnce(&mut Generator) -> T) -> T {
-        match device {
-            Device::Cuda(i) => f(&mut self.cuda_gens.borrow_mut()[i as usize]),
-            _ => f(&mut self.cpu_gen.borrow_mut()),
-        }
     }
 
     /// A new tensor whose `numel` values `make` builds on the tensor's device (not called
@@ -208,6 +196,13 @@ impl Runtime {
                     .collect();
                 return HostStorage::from_scalars(dt, &v);
             }
+            if dt == DType::Float32 {
+                // RangeFactoriesKernel.cpp's vectorised fill, bit for bit
+                let v = crate::engine::numerics::range::arange_f32(start, end, step);
+                if v.len() == n {
+                    return Ok(HostStorage::F32(v));
+                }
+            }
             // in double, then converted (ATen's accumulate type for float on the CPU)
             let v: Vec<f64> = (0..n).map(|i| dt.cast(start + i as f64 * step)).collect();
             HostStorage::from_f64s(dt, &v)
@@ -255,80 +250,6 @@ impl Runtime {
                     dt.cast(v)
                 })
                 .collect();
-            HostStorage::from_f64s(dt, &v)
-        })
-    }
-
-    pub fn rand(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        self.random_created("rand", shape, dt, device, |g| g.uniform_f32())
-    }
-
-    pub fn randn(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DEFAULT_FLOAT);
-        self.random_created("randn", shape, dt, device, |g| g.normal())
-    }
-
-    /// `torch.randint(low, high, size)`: high is exclusive.
-    pub fn randint(
-        &self,
-        low: i64,
-        high: i64,
-        shape: &[usize],
-        dtype: Option<DType>,
-        device: Device,
-    ) -> Result<Tensor> {
-        if low >= high {
-            return Err(self.host_error(
-                "randint",
-                device.cuda_index(),
-                EngineError::runtime(format!(
-                    "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
-                )),
-            ));
-        }
-        let dt = dtype.unwrap_or(DType::Int64);
-        let shape = shape.to_vec();
-        self.created_host("randint", shape, dt, device, |n| {
-            let v: Vec<Scalar> = self.with_gen(device, |g| {
-                (0..n)
-                    .map(|_| Scalar::Int(g.int_range(low, high)))
-                    .collect()
-            });
-            HostStorage::from_scalars(dt, &v)
-        })
-    }
-
-    pub fn randperm(&self, n: usize, dtype: Option<DType>, device: Device) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DType::Int64);
-        self.created_host("randperm", vec![n], dt, device, |n| {
-            let mut p: Vec<i64> = crate::engine::host::got(
-                crate::engine::hostbuf::try_collect((0..n).map(|i| i as i64)),
-                n,
-            )?;
-            self.with_gen(device, |g| {
-                for i in (1..n).rev() {
-                    let j = (g.next_u64() % (i as u64 + 1)) as usize;
-                    p.swap(i, j);
-                }
-            });
-            let v: Vec<Scalar> = p.into_iter().map(Scalar::Int).collect();
-            HostStorage::from_scalars(dt, &v)
-        })
-    }
-
-    /// Values drawn with `f` from the device's generator, converted to `dt`.
-    fn random_created(
-        &self,
-        op: &str,
-        shape: &[usize],
-        dt: DType,
-        device: Device,
-        mut f: impl FnMut(&mut Generator) -> f64,
-    ) -> Result<Tensor> {
-        self.created_host(op, shape.to_vec(), dt, device, |n| {
-            let v: Vec<f64> = self.with_gen(device, |g| (0..n).map(|_| f(g)).collect());
-            let v: Vec<f64> = v.into_iter().map(|x| dt.cast(x)).collect();
             HostStorage::from_f64s(dt, &v)
         })
     }

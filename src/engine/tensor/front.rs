@@ -107,7 +107,12 @@ impl Runtime {
     /// Run a back half with the run's cancel flag and deadline polled inside its loops.
     pub(crate) fn compute<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
         let _guard = crate::engine::interrupt::enter(&self.cfg.interrupt, self.line());
-        f()
+        let r = f();
+        // A bit-exact kernel that stopped early returned a partial result: the stop wins.
+        match crate::engine::interrupt::take_pending() {
+            Some(e) => Err(e),
+            None => r,
+        }
     }
 
     /// Run `f` (the checks); on error record a host error for `op` on the timeline.

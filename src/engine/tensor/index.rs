@@ -475,11 +475,7 @@ impl Runtime {
             ));
         }
         if !dst.is_phantom() && !src.is_phantom() {
-            let dt = dst.dtype();
-            let vals = broadcast_values(src, &dst.layout.shape);
-            let offs = dst.offsets();
-            let vals: Vec<f64> = vals.into_iter().map(|v| dt.cast(v)).collect();
-            dst.write_at(&offs, &vals);
+            super::raw::store_into(dst, src).map_err(|e| self.host_error(op, hint, e))?;
         }
         let dev = dst.device();
         match (src.device(), dev) {
@@ -558,48 +554,19 @@ impl Runtime {
             out.grad_fn = r.grad_fn;
             out.node = r.node.take();
             out.leaf = None;
-            self.write_values(dst, &r);
+            self.write_values(dst, &r)?;
         } else {
-            self.write_values(dst, &r);
+            self.write_values(dst, &r)?;
         }
         Ok(out)
     }
 
-    fn write_values(&self, dst: &Tensor, r: &Tensor) {
+    fn write_values(&self, dst: &Tensor, r: &Tensor) -> Result<()> {
         if !dst.is_phantom() && !r.is_phantom() {
-            let dt = dst.dtype();
-            let vals = r.values_unchecked();
-            let offs = dst.offsets();
-            let vals: Vec<f64> = vals.into_iter().map(|v| dt.cast(v)).collect();
-            dst.write_at(&offs, &vals);
+            super::raw::store_into(dst, r)
+                .map_err(|e| self.host_error("copy_", dst.device().cuda_index(), e))?;
         }
-    }
-
-    /// `t.uniform_(low, high)` / `t.normal_(mean, std)` from the device's generator.
-    pub fn random_(&self, t: &Tensor, normal: bool, a: f64, b: f64) -> Result<()> {
-        let n = t.numel();
-        if !t.is_phantom() {
-            let dt = t.dtype();
-            let vals: Vec<f64> = self.with_gen_pub(t.device(), |g| {
-                (0..n)
-                    .map(|_| {
-                        dt.cast(if normal {
-                            a + b * g.normal()
-                        } else {
-                            a + (b - a) * g.uniform_f32()
-                        })
-                    })
-                    .collect()
-            });
-            let offs = t.offsets();
-            t.write_at(&offs, &vals);
-        }
-        self.complete(
-            if normal { "normal_" } else { "uniform_" },
-            t.device(),
-            Cost::new(t.nbytes() as u64, n as u64),
-            Vec::new(),
-        )
+        Ok(())
     }
 
     /// Fill every element of `t` with `value` in place (`fill_`, `zero_`).

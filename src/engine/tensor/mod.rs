@@ -15,12 +15,14 @@ mod front;
 mod index;
 mod nn;
 mod ops;
+mod random_ops;
 mod raw;
 
 pub use super::op::{BinaryOp, Reduction, UnaryOp};
 pub use create::{dtype_of_type_name, infer_dtype, tensor_type_name};
 pub use index::TensorIndex;
 pub use ops::Operand;
+pub use random_ops::SharedGenerator;
 pub(crate) use raw::{MAX_F64_ELEMENTS, batched, broadcast_values, collapse_batch};
 
 use super::backend::BackendStorage;

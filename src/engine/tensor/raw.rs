@@ -71,6 +71,37 @@ impl Tensor {
     }
 }
 
+/// Write `src` (broadcast to `dst`'s shape) into `dst`'s storage at its layout, converted to
+/// `dst`'s dtype, through the device interface (copy_, in-place results). A source that reads
+/// `dst`'s own storage is copied out first, so overlapping views behave as a copy.
+pub(crate) fn store_into(dst: &Tensor, src: &Tensor) -> Result<()> {
+    if dst.numel() == 0 {
+        return Ok(());
+    }
+    let shape = dst.layout.shape.clone();
+    let copy = if dst.shares_storage(src) {
+        let r = src.read();
+        let s = r.as_ref().ok_or_else(|| src.phantom_error())?;
+        Some(s.to_dtype(&src.layout, src.dtype())?)
+    } else {
+        None
+    };
+    let mut d = dst.storage.data.borrow_mut();
+    let d = d.as_mut().ok_or_else(|| dst.phantom_error())?;
+    match &copy {
+        Some(c) => d.copy_from(
+            &dst.layout,
+            c,
+            &Layout::contiguous(&src.layout.shape).broadcast_as(&shape),
+        ),
+        None => {
+            let r = src.read();
+            let s = r.as_ref().ok_or_else(|| src.phantom_error())?;
+            d.copy_from(&dst.layout, s, &src.layout.broadcast_as(&shape))
+        }
+    }
+}
+
 /// Gather `t` broadcast to `shape` into a contiguous vector.
 pub(crate) fn broadcast_values(t: &Tensor, shape: &[usize]) -> Vec<f64> {
     t.layout_values(&t.layout.broadcast_as(shape))

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::super::errors::{PyException, PyResult};
-use super::super::interp::{Interpreter, MAX_ITEMS, MAX_STR};
+use super::super::interp::{Interpreter, MAX_ITEMS, MAX_STR, budget_for, grow_check};
 use super::super::native::{Args, NativeObject};
 use super::super::value::{BuiltinType, Class, ClassKind, Dict, DictIterKind, IterState, Value};
 
@@ -328,7 +328,20 @@ pub fn call_builtin_method(
     args: Args,
 ) -> PyResult<Option<Value>> {
     match recv {
-        Value::Str(s) => str_method(it, s, name, args),
+        Value::Str(s) => {
+            // String methods are linear scans at memory speed: a sixty-fourth of a unit of
+            // work per byte keeps a loop of them on huge strings under the time limit.
+            it.work((s.len() / 64) as u64)?;
+            // `s.split()` of a 20 MB string makes ten million strings: when the result has
+            // taken the run past its memory budget it is dropped and this is MemoryError.
+            match str_method(it, s, name, args)? {
+                Some(v) if !crate::engine::hostmem::can_allocate(0) => {
+                    drop(v);
+                    Err(super::super::interp::memory_error())
+                }
+                r => Ok(r),
+            }
+        }
         Value::List(l) => list_method(it, recv, l, name, args),
         Value::Dict(d) => dict_method(it, d, name, args),
         Value::Set(d) => set_method(it, d, name, args),
@@ -337,6 +350,7 @@ pub fn call_builtin_method(
                 let a = args.exact("count", 1)?;
                 let mut n = 0;
                 for x in t.iter() {
+                    it.work(1)?;
                     if it.eq(x, &a[0])? {
                         n += 1;
                     }
@@ -346,6 +360,7 @@ pub fn call_builtin_method(
             "index" => {
                 let a = args.range("index", 1, 3)?;
                 for (i, x) in t.iter().enumerate() {
+                    it.work(1)?;
                     if it.eq(x, &a[0])? {
                         return Ok(Some(Value::Int(i as i64)));
                     }
@@ -475,6 +490,8 @@ fn str_method(
             if total > MAX_STR {
                 return Err(PyException::new("MemoryError", ""));
             }
+            budget_for::<u8>(total)?;
+            it.work((total / 64) as u64)?;
             let mut out = String::with_capacity(total);
             for (i, x) in items.iter().enumerate() {
                 if i > 0 {
@@ -513,6 +530,25 @@ fn str_method(
             let old = arg_str(&a[0], "replace", 1)?;
             let new = arg_str(&a[1], "replace", 2)?;
             let count = a.get(2).and_then(|c| c.as_int()).unwrap_or(-1);
+            // The result's length before it is built: past the string limit (or the run's
+            // memory budget) it is MemoryError, as CPython's failed allocation is, not an
+            // abort (`('x' * 10**7).replace('x', 'y' * 1000)` asked for 10 GB).
+            let found = if old.is_empty() {
+                s.chars().count() + 1
+            } else {
+                s.matches(old).count()
+            };
+            let found = if count < 0 {
+                found
+            } else {
+                found.min(count as usize)
+            };
+            let total = (found as u128) * (new.len() as u128) + s.len() as u128;
+            if total > MAX_STR as u128 {
+                return Err(PyException::new("MemoryError", ""));
+            }
+            budget_for::<u8>(total as usize)?;
+            it.work((total / 64) as u64)?;
             if count < 0 {
                 if old.is_empty() {
                     let mut out = String::from(new);
@@ -812,6 +848,10 @@ fn list_method(
     let v = match name {
         "append" => {
             let a = args.exact("append", 1)?;
+            {
+                let lb = l.borrow();
+                grow_check(&lb, lb.capacity(), 1)?;
+            }
             l.borrow_mut().push(a[0].clone());
             Value::None
         }
@@ -820,6 +860,10 @@ fn list_method(
             let items = it.iterate(&a[0])?;
             if l.borrow().len() + items.len() > MAX_ITEMS {
                 return Err(PyException::new("MemoryError", ""));
+            }
+            {
+                let lb = l.borrow();
+                grow_check(&lb, lb.capacity(), items.len())?;
             }
             l.borrow_mut().extend(items);
             Value::None
@@ -855,6 +899,7 @@ fn list_method(
             let a = args.exact("remove", 1)?;
             let items = l.borrow().clone();
             for (i, x) in items.iter().enumerate() {
+                it.work(1)?;
                 if it.eq(x, &a[0])? {
                     let old = {
                         let mut lb = l.borrow_mut();
@@ -875,6 +920,7 @@ fn list_method(
             let items = l.borrow().clone();
             let start = a.get(1).and_then(|v| v.as_int()).unwrap_or(0).max(0) as usize;
             for (i, x) in items.iter().enumerate().skip(start) {
+                it.work(1)?;
                 if it.eq(x, &a[0])? {
                     return Ok(Some(Value::Int(i as i64)));
                 }
@@ -887,6 +933,7 @@ fn list_method(
             let items = l.borrow().clone();
             let mut n = 0;
             for x in &items {
+                it.work(1)?;
                 if it.eq(x, &a[0])? {
                     n += 1;
                 }
@@ -1033,6 +1080,7 @@ fn set_method(
             let a = args.exact("add", 1)?;
             let k = it.hkey(&a[0])?;
             if !d.borrow().contains(&k) {
+                super::super::interp::dict_grow_check(&d.borrow())?;
                 d.borrow_mut().insert(k, a[0].clone(), Value::None);
             }
             Value::None

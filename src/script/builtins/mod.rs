@@ -698,6 +698,7 @@ pub(crate) fn install(it: &mut Interpreter) {
         let a = args.exact("any", 1)?;
         let iter = it.get_iter(&a[0])?;
         while let Some(v) = it.next_item(&iter)? {
+            it.work(1)?;
             if it.truthy(&v)? {
                 return Ok(Value::Bool(true));
             }
@@ -708,6 +709,7 @@ pub(crate) fn install(it: &mut Interpreter) {
         let a = args.exact("all", 1)?;
         let iter = it.get_iter(&a[0])?;
         while let Some(v) = it.next_item(&iter)? {
+            it.work(1)?;
             if !it.truthy(&v)? {
                 return Ok(Value::Bool(false));
             }
@@ -868,6 +870,7 @@ fn min_max(it: &mut Interpreter, mut args: Args, name: &str, op: CmpOp) -> PyRes
     };
     let mut best: Option<(Value, Value)> = None;
     for v in items {
+        it.work(1)?;
         let k = match &key {
             Some(f) => it.call(f, Args::new(vec![v.clone()]))?,
             None => v.clone(),
@@ -903,6 +906,7 @@ pub(crate) fn sort_values(
     key: Option<&Value>,
     reverse: bool,
 ) -> PyResult<Vec<Value>> {
+    super::interp::budget_for::<(Value, Value)>(items.len().saturating_mul(2))?;
     let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
     for v in items {
         let k = match key {
@@ -971,6 +975,7 @@ fn merge_sort(
             (None, None) => break,
         }
     }
+    it.work(out.len() as u64)?;
     Ok(out)
 }
 
@@ -1053,7 +1058,9 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
             let mut d = Dict::new();
             if let Some(v) = a.first() {
                 for x in it.iterate(v)? {
+                    it.work(1)?;
                     let k = it.hkey(&x)?;
+                    super::interp::dict_grow_check(&d)?;
                     d.insert(k, x, Value::None);
                 }
             }
@@ -1166,12 +1173,16 @@ pub(crate) fn dict_update(it: &mut Interpreter, d: &mut Dict, src: &Value) -> Py
                 .map(|(h, k, v)| (h.clone(), k.clone(), v.clone()))
                 .collect();
             for (h, k, v) in items {
+                it.work(1)?;
+                super::interp::dict_grow_check(d)?;
                 d.insert(h, k, v);
             }
         }
         Value::Instance(_) | Value::Native(_) if it.getattr_opt(src, "keys")?.is_some() => {
             for (k, v) in it.mapping_items(src)? {
+                it.work(1)?;
                 let h = it.hkey(&k)?;
+                super::interp::dict_grow_check(d)?;
                 d.insert(h, k, v);
             }
         }
@@ -1189,6 +1200,7 @@ pub(crate) fn dict_update(it: &mut Interpreter, d: &mut Dict, src: &Value) -> Py
                     )));
                 }
                 let h = it.hkey(&pair[0])?;
+                super::interp::dict_grow_check(d)?;
                 d.insert(h, pair[0].clone(), pair[1].clone());
             }
         }

@@ -16,7 +16,9 @@ impl Interpreter {
             Value::Function(fun) => self.call_function(fun, args.positional, &args.keywords),
             Value::NativeFn(nf) => {
                 let nf = nf.clone();
-                (nf.f)(self, args)
+                let before = crate::engine::hostmem::thread_heap();
+                let r = (nf.f)(self, args);
+                self.after_native(before, r)
             }
             Value::BoundMethod(bm) => {
                 let mut pos = Vec::with_capacity(args.positional.len() + 1);
@@ -43,7 +45,9 @@ impl Interpreter {
             Value::Class(c) => self.instantiate(c, args),
             Value::Native(n) => {
                 let n = n.clone();
-                n.call(&n, self, args)
+                let before = crate::engine::hostmem::thread_heap();
+                let r = n.call(&n, self, args);
+                self.after_native(before, r)
             }
             Value::Instance(i) => match i.class.lookup("__call__") {
                 Some(m) => self.call_bound(&m, func.clone(), args),
@@ -380,6 +384,32 @@ impl Interpreter {
                 }))
             }
             other => other,
+        }
+    }
+}
+
+impl Interpreter {
+    /// After a native call: a native function may build big values without asking the
+    /// budget first, so when the run is over its memory budget once it returns, the result is
+    /// dropped and the call raises MemoryError, as CPython's failed allocation would. And the
+    /// memory it kept counts as work (a unit per 256 bytes), so a loop of calls that each
+    /// build something big (`keep.append(torch.ones(10**7))`) meets the wall limit inside the
+    /// loop, not 1024 statements later.
+    #[inline]
+    fn after_native(&mut self, heap_before: i64, r: PyResult<Value>) -> PyResult<Value> {
+        match r {
+            Ok(v) if !crate::engine::hostmem::can_allocate(0) => {
+                drop(v);
+                Err(super::memory_error())
+            }
+            Ok(v) => {
+                let grown = crate::engine::hostmem::thread_heap() - heap_before;
+                if grown > 0 {
+                    self.work(grown as u64 / 256)?;
+                }
+                Ok(v)
+            }
+            r => r,
         }
     }
 }

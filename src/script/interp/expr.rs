@@ -392,10 +392,15 @@ impl Interpreter {
     ) -> PyResult<()> {
         let Some(g) = body.gens.get(idx) else {
             match out {
-                CompOut::List(v) => v.push(self.eval(f, body.elt)?),
+                CompOut::List(v) => {
+                    let x = self.eval(f, body.elt)?;
+                    super::grow_check(v, v.capacity(), 1)?;
+                    v.push(x);
+                }
                 CompOut::Set(d) => {
                     let v = self.eval(f, body.elt)?;
                     let k = self.hkey(&v)?;
+                    super::dict_grow_check(d)?;
                     d.insert(k, v, Value::None);
                 }
                 CompOut::Dict(d) => {
@@ -405,6 +410,7 @@ impl Interpreter {
                         None => Value::None,
                     };
                     let hk = self.hkey(&k)?;
+                    super::dict_grow_check(d)?;
                     d.insert(hk, k, v);
                 }
             }

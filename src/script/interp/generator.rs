@@ -66,7 +66,38 @@ pub(crate) struct GenIn(*mut Interpreter, GenInput);
 /// compiler sees it escape into the switch, as every caller of the evaluator does).
 pub(crate) struct GenOut(Value, *mut Interpreter);
 
-type Coro = Coroutine<GenIn, GenOut, PyResult<Value>, DefaultStack>;
+type Coro = Coroutine<GenIn, GenOut, PyResult<Value>, GenStack>;
+
+/// A generator's stack: corosensei's (mapped, with a guard page), counted in the run's memory
+/// budget while it exists (engine::hostmem).
+pub(crate) struct GenStack(DefaultStack);
+
+impl GenStack {
+    fn new() -> PyResult<GenStack> {
+        if !crate::engine::hostmem::can_allocate(STACK_SIZE as u64) {
+            return Err(PyException::new("MemoryError", ""));
+        }
+        let s = DefaultStack::new(STACK_SIZE).map_err(|_| PyException::new("MemoryError", ""))?;
+        crate::engine::hostmem::charge(STACK_SIZE as i64);
+        Ok(GenStack(s))
+    }
+}
+
+impl Drop for GenStack {
+    fn drop(&mut self) {
+        crate::engine::hostmem::charge(-(STACK_SIZE as i64));
+    }
+}
+
+// SAFETY: forwards to DefaultStack, which upholds the trait's contract.
+unsafe impl corosensei::stack::Stack for GenStack {
+    fn base(&self) -> corosensei::stack::StackPointer {
+        self.0.base()
+    }
+    fn limit(&self) -> corosensei::stack::StackPointer {
+        self.0.limit()
+    }
+}
 type GenYielder = Yielder<GenIn, GenOut>;
 
 /// One step of a generator.
@@ -137,6 +168,21 @@ impl GenQueue {
 impl Drop for Generator {
     fn drop(&mut self) {
         let st = std::mem::replace(self.state.get_mut(), GenState::Done);
+        if let GenState::Created(start) = st {
+            // A chain of unstarted generators over each other frees without deep recursion.
+            let GenStart { fun, locals, cells } = *start;
+            let mut held: Vec<Value> = locals.into_iter().flatten().collect();
+            for cell in cells {
+                if let Ok(c) = Rc::try_unwrap(cell)
+                    && let Some(v) = c.into_inner()
+                {
+                    held.push(v);
+                }
+            }
+            held.push(Value::Function(fun));
+            super::super::drop::drop_values(held);
+            return;
+        }
         if let GenState::Suspended(coro) = st {
             let closing = PendingClose {
                 coro,
@@ -377,9 +423,7 @@ impl Interpreter {
     fn new_coroutine(&mut self, start: Box<GenStart>) -> PyResult<Box<Coro>> {
         let stack = match self.gen_stacks.pop() {
             Some(s) => s,
-            None => {
-                DefaultStack::new(STACK_SIZE).map_err(|_| PyException::new("MemoryError", ""))?
-            }
+            None => GenStack::new()?,
         };
         Ok(Box::new(Coroutine::with_stack(
             stack,
@@ -645,20 +689,28 @@ impl Interpreter {
 
     /// Close the suspended generators dropped since the last statement (CPython closes a
     /// generator when its last reference goes: its `finally` blocks run then).
-    pub(crate) fn close_pending_generators(&mut self) {
+    /// A limit tripped inside a `finally` run by the close (`while True: pass` there) is the
+    /// run's error, raised here; other errors are reported as CPython reports them.
+    pub(crate) fn close_pending_generators(&mut self) -> PyResult<()> {
         self.gen_queue.flag.set(false);
         loop {
             let next = self.gen_queue.pending.borrow_mut().pop();
             let Some(p) = next else { break };
-            self.close_dropped(p);
+            if let Err(e) = self.close_dropped(p) {
+                let left = !self.gen_queue.pending.borrow().is_empty();
+                self.gen_queue.flag.set(left);
+                return Err(e);
+            }
         }
+        Ok(())
     }
 
-    fn close_dropped(&mut self, mut p: PendingClose) {
+    fn close_dropped(&mut self, mut p: PendingClose) -> PyResult<()> {
         let me = self as *const Interpreter as usize;
         if p.interp != me || self.frames.len() >= self.recursion_limit {
-            return;
+            return Ok(());
         }
+        let mut fatal = None;
         let exit = PyException::new("GeneratorExit", "");
         let problem = match self.run_coroutine(&mut p.coro, GenInput::Throw(exit)) {
             CoroutineResult::Yield(_) => Some(PyException::runtime_error(
@@ -666,7 +718,10 @@ impl Interpreter {
             )),
             CoroutineResult::Return(Ok(_)) => None,
             CoroutineResult::Return(Err(e)) => {
-                if e.0.uncatchable || self.exc_is(&e, "GeneratorExit") || is_stop_iteration(&e) {
+                if e.0.uncatchable {
+                    fatal = Some(e);
+                    None
+                } else if self.exc_is(&e, "GeneratorExit") || is_stop_iteration(&e) {
                     None
                 } else {
                     Some(e)
@@ -683,5 +738,6 @@ impl Interpreter {
             let PendingClose { coro, .. } = p;
             self.recycle_stack(coro);
         }
+        fatal.map_or(Ok(()), Err)
     }
 }

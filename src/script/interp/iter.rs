@@ -259,6 +259,8 @@ impl Interpreter {
             }
             IterState::Done => Ok(None),
             IterState::Enumerate { inner, n } => {
+                // A chain of a million map()s recurses here: RecursionError, not a crash.
+                self.check_stack()?;
                 let inner = inner.clone();
                 let i = *n;
                 *n += 1;
@@ -268,6 +270,8 @@ impl Interpreter {
                     .map(|v| Value::tuple(vec![Value::Int(i), v])))
             }
             IterState::Zip { inners } => {
+                // A chain of a million map()s recurses here: RecursionError, not a crash.
+                self.check_stack()?;
                 let inners = inners.clone();
                 drop(b);
                 let mut out = Vec::with_capacity(inners.len());
@@ -286,6 +290,8 @@ impl Interpreter {
                 Ok(Some(Value::tuple(out)))
             }
             IterState::Map { func, inners } => {
+                // A chain of a million map()s recurses here: RecursionError, not a crash.
+                self.check_stack()?;
                 let (func, inners) = (func.clone(), inners.clone());
                 drop(b);
                 let mut args = Vec::with_capacity(inners.len());
@@ -301,6 +307,8 @@ impl Interpreter {
                 self.call(&func, Args::new(args)).map(Some)
             }
             IterState::Filter { func, inner } => {
+                // A chain of a million map()s recurses here: RecursionError, not a crash.
+                self.check_stack()?;
                 let (func, inner) = (func.clone(), inner.clone());
                 drop(b);
                 loop {
@@ -343,12 +351,23 @@ impl Interpreter {
     /// Collect any iterable into a Vec (`list(x)`, unpacking, `*args`).
     pub fn iterate(&mut self, v: &Value) -> PyResult<Vec<Value>> {
         match v {
-            Value::List(l) => return Ok(l.borrow().clone()),
-            Value::Tuple(t) => return Ok((**t).clone()),
+            Value::List(l) => {
+                let n = l.borrow().len();
+                super::budget_for::<Value>(n)?;
+                self.work(n as u64)?;
+                return Ok(l.borrow().clone());
+            }
+            Value::Tuple(t) => {
+                super::budget_for::<Value>(t.len())?;
+                self.work(t.len() as u64)?;
+                return Ok((**t).clone());
+            }
             Value::Range(r) => {
                 if r.len() > 10_000_000 {
                     return Err(PyException::new("MemoryError", ""));
                 }
+                super::budget_for::<Value>(r.len())?;
+                self.work(r.len() as u64)?;
                 return Ok((0..r.len() as u128)
                     .filter_map(|i| r.item(i).map(super::super::bigint::from_i128))
                     .collect());
@@ -359,6 +378,7 @@ impl Interpreter {
         let mut out = Vec::new();
         while let Some(x) = self.next_item(&it)? {
             self.step()?;
+            super::grow_check(&out, out.capacity(), 1)?;
             out.push(x);
         }
         Ok(out)

@@ -20,7 +20,19 @@ mod expr;
 pub(crate) mod generator;
 mod iter;
 mod ops;
-pub(crate) use ops::{MAX_ITEMS, MAX_STR};
+pub(crate) use ops::{MAX_ITEMS, MAX_STR, budget_for, dict_grow_check, grow_check, memory_error};
+
+impl Interpreter {
+    /// MemoryError unless the run's memory budget has room for `bytes` more: for native code
+    /// (the torch bindings) before it builds something big, such as `x.tolist()`.
+    pub fn check_alloc(&self, bytes: u64) -> PyResult<()> {
+        if crate::engine::hostmem::can_allocate(bytes) {
+            Ok(())
+        } else {
+            Err(memory_error())
+        }
+    }
+}
 mod stmt;
 
 pub use classes::Types;
@@ -32,6 +44,10 @@ pub const DEFAULT_RECURSION_LIMIT: usize = 1000;
 /// How much of the thread's stack the evaluator may use before raising RecursionError. Run
 /// scripts on a thread with at least 8 MiB of stack (the main thread has that on Linux).
 pub const DEFAULT_STACK_LIMIT: usize = 5 << 20;
+
+/// Units of builtin work between two checks of the wall-time limit: about a millisecond of
+/// comparisons or copies.
+pub(crate) const WORK_CHECK: u64 = 1 << 16;
 
 /// Most bytes of `print` output (and, separately, of stderr) kept between two
 /// [`Interpreter::take_stdout`]s; past it the rest is dropped and [`TRUNCATED_NOTE`] says so.
@@ -77,6 +93,10 @@ pub struct Interpreter {
     pub(crate) steps: u64,
     pub(crate) started: Instant,
     pub(crate) next_check: u64,
+    /// Units of work done inside builtin calls (see [`Interpreter::work`]), and when the
+    /// limits are checked next.
+    pub(crate) work_done: u64,
+    pub(crate) next_work_check: u64,
     pub(crate) builtins: Rc<RefCell<Dict>>,
     pub(crate) main: Rc<Module>,
     pub(crate) modules: FxHashMap<String, Value>,
@@ -112,7 +132,9 @@ pub struct Interpreter {
     /// Suspended generators dropped since the last statement, to be closed.
     pub(crate) gen_queue: Rc<generator::GenQueue>,
     /// Stacks of finished generators, for the next ones.
-    pub(crate) gen_stacks: Vec<corosensei::stack::DefaultStack>,
+    pub(crate) gen_stacks: Vec<generator::GenStack>,
+    /// The run's memory budget on this thread, for as long as the interpreter lives.
+    _budget: crate::engine::hostmem::RunBudget,
 }
 
 /// `out.push_str(s)` up to [`MAX_OUTPUT`] bytes; the write that crosses it keeps what fits
@@ -143,6 +165,8 @@ impl Interpreter {
             steps: 0,
             started: Instant::now(),
             next_check: 1024,
+            work_done: 0,
+            next_work_check: WORK_CHECK,
             builtins: Rc::new(RefCell::new(Dict::new())),
             main,
             modules: FxHashMap::default(),
@@ -169,6 +193,7 @@ impl Interpreter {
             gen_ctx: Vec::new(),
             gen_queue: Rc::default(),
             gen_stacks: Vec::new(),
+            _budget: crate::engine::hostmem::RunBudget::begin(crate::engine::hostmem::run_limit()),
         };
         classes::install_exceptions(&mut it);
         super::builtins::install(&mut it);
@@ -254,6 +279,8 @@ impl Interpreter {
         self.started = Instant::now();
         self.steps = 0;
         self.next_check = 1024;
+        self.work_done = 0;
+        self.next_work_check = WORK_CHECK;
         self.run_in_main(source, filename)
     }
 
@@ -351,15 +378,56 @@ impl Interpreter {
     pub(crate) fn step(&mut self) -> PyResult<()> {
         self.steps += 1;
         if self.steps >= self.next_check {
-            return self.check_limits();
+            self.check_limits()?;
+            return self.check_budget();
         }
         Ok(())
+    }
+
+    /// MemoryError when the run holds more than its memory budget (engine::hostmem): growth
+    /// that no single allocation check saw (slice copies, `split` results, many small
+    /// objects) is caught here, every 1024 steps and at every work check, while the
+    /// budget's slack under `RLIMIT_AS` still has room. Not sticky: an `except MemoryError:`
+    /// that frees what it kept goes on.
+    #[cold]
+    fn check_budget(&mut self) -> PyResult<()> {
+        if crate::engine::hostmem::can_allocate(0) {
+            Ok(())
+        } else {
+            Err(memory_error())
+        }
     }
 
     /// Enforce the wall-time and cancel limits inside one long builtin operation
     /// (`pow(a, b, m)` with huge numbers) without counting a step.
     pub(crate) fn check_time(&mut self) -> PyResult<()> {
         self.check_limits()
+    }
+
+    /// Count `units` of work done inside one builtin call (a comparison, an item copied,
+    /// hashed or searched). Every [`WORK_CHECK`] units the wall-time limit and the cancel flag
+    /// are checked, so one `sorted()` of millions of items, or a cheap-looking `x in big_list`
+    /// in a loop, stops at the time limit with the same error as `while True:`. Work is not
+    /// steps: a legitimately big sort does not use up the step budget.
+    #[inline]
+    pub(crate) fn work(&mut self, units: u64) -> PyResult<()> {
+        self.work_done = self.work_done.wrapping_add(units);
+        if self.work_done >= self.next_work_check {
+            return self.work_check();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn work_check(&mut self) -> PyResult<()> {
+        self.next_work_check = self.work_done.saturating_add(WORK_CHECK);
+        let r = self.limits_exceeded();
+        if r.is_err() {
+            // Tripped: the next step checks again (and so on), as for the step limit.
+            self.next_check = self.steps;
+            return r;
+        }
+        self.check_budget()
     }
 
     /// Every 1024 steps: the limits. Once one is exceeded it stays exceeded (steps only grow,

@@ -17,6 +17,46 @@ use super::Interpreter;
 pub(crate) const MAX_STR: usize = 64 << 20;
 pub(crate) const MAX_ITEMS: usize = 10_000_000;
 
+/// CPython's MemoryError (no message).
+pub(crate) fn memory_error() -> PyException {
+    PyException::new("MemoryError", "")
+}
+
+/// MemoryError unless the run's memory budget (engine::hostmem: tensors, interpreter objects
+/// and temporaries together, under RLIMIT_AS and the cgroup limit) has room for `n` more `T`s.
+#[inline]
+pub(crate) fn budget_for<T>(n: usize) -> PyResult<()> {
+    let bytes = (n as u64).saturating_mul(std::mem::size_of::<T>() as u64);
+    if crate::engine::hostmem::can_allocate(bytes) {
+        Ok(())
+    } else {
+        Err(memory_error())
+    }
+}
+
+/// Before a key is added to `d`: a dict's storage doubles when its size reaches a power of
+/// two, and that doubling must fit the budget (checked from 1024 entries up).
+#[inline]
+pub(crate) fn dict_grow_check(d: &super::super::value::Dict) -> PyResult<()> {
+    let n = d.len();
+    if n >= 1024 && n.is_power_of_two() {
+        // An entry (key, value, hash key) plus its index slot, for twice as many entries.
+        budget_for::<(HKey, Value, Value, usize)>(2 * n)?;
+    }
+    Ok(())
+}
+
+/// Before `v` grows by `extra`: when that reallocates, the new buffer (at least double, as
+/// Vec grows) must fit the budget.
+#[inline]
+pub(crate) fn grow_check<T>(v: &[T], capacity: usize, extra: usize) -> PyResult<()> {
+    let need = v.len().saturating_add(extra);
+    if need <= capacity {
+        return Ok(());
+    }
+    budget_for::<T>(need.max(capacity.saturating_mul(2)))
+}
+
 /// An i64 operation whose result does not fit i64: redo it with big ints.
 #[cold]
 #[inline(never)]
@@ -243,13 +283,22 @@ fn repeat<T: Clone>(v: &[T], n: i64) -> PyResult<Vec<T>> {
         .len()
         .checked_mul(n as usize)
         .filter(|t| *t <= 50_000_000)
-        .ok_or_else(|| PyException::new("MemoryError", ""))?;
-    let mut out = Vec::with_capacity(total);
-    for _ in 0..n {
-        out.extend_from_slice(v);
+        .ok_or_else(memory_error)?;
+    budget_for::<T>(total)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(total).map_err(|_| memory_error())?;
+    out.extend_from_slice(v);
+    // Doubling copies: memcpy speed for `'y' * 10**7`, not ten million one-byte appends.
+    while out.len() < total {
+        let k = (total - out.len()).min(out.len());
+        out.extend_from_within(..k);
     }
     Ok(out)
 }
+
+/// The endings of CPython's RecursionError messages for nested data.
+const IN_COMPARISON: &str = " in comparison";
+const WHILE_REPR: &str = " while getting the repr of an object";
 
 impl Interpreter {
     /// `a <op> b` with CPython's dispatch (left operand, then the reflected right one).
@@ -340,7 +389,21 @@ impl Interpreter {
                 }
                 (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {
                     let (x, y) = (bigint::to_big(a), bigint::to_big(b));
-                    bigint::int_op(op, &x.unwrap_or_default(), &y.unwrap_or_default())?
+                    let (x, y) = (x.unwrap_or_default(), y.unwrap_or_default());
+                    // Up to 2**20-bit operands: a multiplication or division of two is
+                    // quadratic-ish work; count it so a loop of them meets the time limit.
+                    let words = (x.bits() + y.bits()) / 64;
+                    self.work(
+                        if matches!(
+                            op,
+                            BinOp::Mul | BinOp::FloorDiv | BinOp::Mod | BinOp::Pow | BinOp::TrueDiv
+                        ) {
+                            words.saturating_mul(words) / 64 + words
+                        } else {
+                            words
+                        },
+                    )?;
+                    bigint::int_op(op, &x, &y)?
                 }
                 _ => int_op(op, a.as_int().unwrap_or(0), b.as_int().unwrap_or(0))?,
             }));
@@ -350,6 +413,8 @@ impl Interpreter {
                 if x.len() + y.len() > MAX_STR {
                     return Err(PyException::new("MemoryError", ""));
                 }
+                budget_for::<u8>(x.len() + y.len())?;
+                self.work(((x.len() + y.len()) / 64) as u64)?;
                 let mut s = String::with_capacity(x.len() + y.len());
                 s.push_str(x);
                 s.push_str(y);
@@ -360,6 +425,7 @@ impl Interpreter {
             {
                 let n = n.as_int().unwrap_or(0);
                 let bytes = repeat(s.as_bytes(), n)?;
+                self.work((bytes.len() / 64) as u64)?;
                 Some(Value::string(String::from_utf8(bytes).unwrap_or_default()))
             }
             (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
@@ -374,11 +440,15 @@ impl Interpreter {
                 if x.borrow().len() + y.borrow().len() > MAX_ITEMS {
                     return Err(PyException::new("MemoryError", ""));
                 }
+                budget_for::<Value>(x.borrow().len() + y.borrow().len())?;
+                self.work((x.borrow().len() + y.borrow().len()) as u64)?;
                 let mut v = x.borrow().clone();
                 v.extend(y.borrow().iter().cloned());
                 Some(Value::list(v))
             }
             (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
+                budget_for::<Value>(x.len() + y.len())?;
+                self.work((x.len() + y.len()) as u64)?;
                 let mut v = (**x).clone();
                 v.extend(y.iter().cloned());
                 Some(Value::tuple(v))
@@ -387,12 +457,15 @@ impl Interpreter {
                 if n.as_int().is_some() =>
             {
                 let v = repeat(&l.borrow(), n.as_int().unwrap_or(0))?;
+                self.work(v.len() as u64)?;
                 Some(Value::list(v))
             }
             (BinOp::Mul, Value::Tuple(l), n) | (BinOp::Mul, n, Value::Tuple(l))
                 if n.as_int().is_some() =>
             {
-                Some(Value::tuple(repeat(l, n.as_int().unwrap_or(0))?))
+                let v = repeat(l, n.as_int().unwrap_or(0))?;
+                self.work(v.len() as u64)?;
+                Some(Value::tuple(v))
             }
             (BinOp::Or, Value::Dict(x), Value::Dict(y)) => {
                 let mut d = x.borrow().clone();
@@ -480,6 +553,10 @@ impl Interpreter {
                 };
                 if l.borrow().len() + items.len() > MAX_ITEMS {
                     return Err(PyException::new("MemoryError", ""));
+                }
+                {
+                    let lb = l.borrow();
+                    grow_check(&lb, lb.capacity(), items.len())?;
                 }
                 l.borrow_mut().extend(items);
                 return Ok(a);
@@ -689,6 +766,13 @@ impl Interpreter {
     }
 
     fn container_eq(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
+        self.enter_nested(IN_COMPARISON)?;
+        let r = self.container_eq_inner(a, b);
+        self.leave_nested();
+        r
+    }
+
+    fn container_eq_inner(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
         match (a, b) {
             (Value::Dict(x), Value::Dict(y)) => {
                 if Rc::ptr_eq(x, y) {
@@ -724,7 +808,7 @@ impl Interpreter {
     }
 
     fn seq_compare(&mut self, op: CmpOp, x: &[Value], y: &[Value]) -> PyResult<bool> {
-        self.enter_nested()?;
+        self.enter_nested(IN_COMPARISON)?;
         let r = self.seq_compare_inner(op, x, y);
         self.leave_nested();
         r
@@ -735,6 +819,7 @@ impl Interpreter {
             return Ok(op == CmpOp::Ne);
         }
         for (a, b) in x.iter().zip(y.iter()) {
+            self.work(1)?;
             if a.is(b) {
                 continue;
             }
@@ -760,14 +845,19 @@ impl Interpreter {
         })
     }
 
-    /// Guard for recursion that does not go through Python frames (repr/eq of nested data).
-    pub(crate) fn enter_nested(&mut self) -> PyResult<()> {
+    /// Guard for recursion that does not go through Python frames (repr/eq/hash of nested
+    /// data): CPython counts it with the frames against the recursion limit, and so do we; the
+    /// Rust stack check stops it first where the stack is shorter. `what` completes CPython's
+    /// message ("... in comparison", "... while getting the repr of an object").
+    pub(crate) fn enter_nested(&mut self, what: &str) -> PyResult<()> {
         self.nested_depth += 1;
-        if self.nested_depth > 200 || self.check_stack().is_err() {
+        if self.nested_depth + self.frames.len() > self.recursion_limit
+            || self.check_stack().is_err()
+        {
             self.nested_depth -= 1;
             return Err(PyException::new(
                 "RecursionError",
-                "maximum recursion depth exceeded",
+                format!("maximum recursion depth exceeded{what}"),
             ));
         }
         Ok(())
@@ -844,9 +934,13 @@ impl Interpreter {
             Value::Float(f) => HKey::float(*f),
             Value::Str(s) => HKey::Str(s.clone()),
             Value::Tuple(t) => {
-                self.enter_nested()?;
+                self.enter_nested("")?;
                 let mut ks = Vec::with_capacity(t.len());
                 for x in t.iter() {
+                    if let Err(e) = self.work(1) {
+                        self.leave_nested();
+                        return Err(e);
+                    }
                     match self.hkey(x) {
                         Ok(k) => ks.push(k),
                         Err(e) => {
@@ -940,7 +1034,7 @@ impl Interpreter {
                     .iter()
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
-                self.enter_nested()?;
+                self.enter_nested(WHILE_REPR)?;
                 self.repr_stack.push(v.ptr_id().unwrap_or(0));
                 let mut parts = Vec::with_capacity(items.len());
                 let mut err = None;
@@ -1057,6 +1151,7 @@ impl Interpreter {
         if out.len() + s.len() > MAX_STR {
             return Err(PyException::new("MemoryError", ""));
         }
+        grow_check(out.as_bytes(), out.capacity(), s.len())?;
         out.push_str(s);
         if i % 4096 == 4095 {
             self.check_limits()?;
@@ -1089,7 +1184,7 @@ impl Interpreter {
     }
 
     fn repr_join(&mut self, container: &Value, items: &[Value]) -> PyResult<String> {
-        self.enter_nested()?;
+        self.enter_nested(WHILE_REPR)?;
         self.repr_stack.push(container.ptr_id().unwrap_or(0));
         let mut out = String::new();
         let mut r = Ok(());
@@ -1268,9 +1363,25 @@ impl Interpreter {
                     ),
                 )),
             },
-            Value::List(_) | Value::Tuple(_) => {
-                let items = container.as_vec().unwrap_or_default();
-                for x in &items {
+            Value::List(l) => {
+                // By index, re-reading the list each time, as CPython does (an __eq__ may
+                // change it), and without copying it.
+                let mut i = 0;
+                loop {
+                    let x = match l.borrow().get(i) {
+                        Some(x) => x.clone(),
+                        None => return Ok(false),
+                    };
+                    i += 1;
+                    self.work(1)?;
+                    if x.is(item) || self.eq(&x, item)? {
+                        return Ok(true);
+                    }
+                }
+            }
+            Value::Tuple(t) => {
+                for x in t.iter() {
+                    self.work(1)?;
                     if x.is(item) || self.eq(x, item)? {
                         return Ok(true);
                     }
@@ -1318,6 +1429,7 @@ impl Interpreter {
     fn contains_by_iter(&mut self, container: &Value, item: &Value) -> PyResult<bool> {
         let it = self.get_iter(container)?;
         while let Some(x) = self.next_item(&it)? {
+            self.work(1)?;
             if x.is(item) || self.eq(&x, item)? {
                 return Ok(true);
             }
@@ -1416,6 +1528,7 @@ impl Interpreter {
         if count > MAX_ITEMS as i64 {
             return Err(PyException::new("MemoryError", ""));
         }
+        self.work(count.max(0) as u64)?;
         if step > 0 {
             while i < stop {
                 out.push(i as usize);
@@ -1693,6 +1806,7 @@ impl Interpreter {
                         if n + items.len() > MAX_ITEMS {
                             return Err(PyException::new("MemoryError", ""));
                         }
+                        budget_for::<Value>(n + items.len())?;
                         let mut lb = l.borrow_mut();
                         let removed: Vec<Value> = lb.splice(start..end.min(n), items).collect();
                         drop(lb);
@@ -1736,6 +1850,7 @@ impl Interpreter {
             }
             Value::Dict(d) => {
                 let k = self.hkey(key)?;
+                dict_grow_check(&d.borrow())?;
                 let old = d.borrow_mut().insert(k, key.clone(), v);
                 drop(old);
                 Ok(())

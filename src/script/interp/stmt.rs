@@ -122,7 +122,12 @@ impl Interpreter {
             is_main,
         });
         let mut frame = Frame::new(code, module.dict.clone(), &[]);
-        let r = self.exec_block(&mut frame, &code.body);
+        let mut r = self.exec_block(&mut frame, &code.body);
+        // Generators the last statement dropped are closed now, as CPython closes them in
+        // that statement (their `finally` runs, under the limits).
+        if r.is_ok() && self.gen_queue.pending() {
+            r = self.close_pending_generators().map(|()| Flow::Normal);
+        }
         let line = self.frames.last().map(|f| f.line).unwrap_or(0);
         self.frames.pop();
         drop(frame);
@@ -138,7 +143,7 @@ impl Interpreter {
     pub(crate) fn exec_block(&mut self, f: &mut Frame, body: &[Stmt]) -> PyResult<Flow> {
         for s in body {
             if self.gen_queue.pending() {
-                self.close_pending_generators();
+                self.close_pending_generators()?;
             }
             self.step()?;
             if let Some(fi) = self.frames.last_mut() {
@@ -181,6 +186,11 @@ impl Interpreter {
                 };
             }
             StmtKind::While(test, body, orelse) => loop {
+                // The condition runs on the `while` line (its errors and a limit tripped
+                // inside it name that line, as CPython's traceback does), not the body's last.
+                if let Some(fi) = self.frames.last_mut() {
+                    fi.line = s.line;
+                }
                 let c = self.eval(f, test)?;
                 let b = self.truthy(&c)?;
                 drop(c);

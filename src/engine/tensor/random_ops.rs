@@ -1,0 +1,582 @@
+//! The random ops, drawn from PyTorch's own streams ([`crate::engine::random`]): the CPU's
+//! mt19937 generator (or a `torch.Generator` object) and, for the simulated GPU, each
+//! device's Philox generator. The kernels write straight into the tensor's typed buffer, in
+//! the order ATen's TensorIterator visits it.
+
+use super::{Layout, Tensor};
+use crate::engine::device::Device;
+use crate::engine::dtype::DType;
+use crate::engine::error::{EngineError, ErrorKind, Result};
+use crate::engine::host::HostStorage;
+use crate::engine::random::{
+    self, CpuCapability, CpuGenerator, CudaGenerator, ElementsMut, RandomError, cuda::DeviceShape,
+};
+use crate::engine::runtime::Runtime;
+use crate::engine::storage::DeviceStorage;
+use crate::engine::timing::Cost;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A `torch.Generator()` object (CPU): shared by the Python handles that name it.
+pub type SharedGenerator = Rc<RefCell<CpuGenerator>>;
+
+/// The generator one op draws from.
+pub enum Rng<'a> {
+    Cpu(&'a mut CpuGenerator),
+    Cuda(&'a mut CudaGenerator),
+}
+
+/// The simulated GPU's shape for the CUDA kernels' launch geometry (an H200, the device the
+/// simulator models).
+const DEVICE: DeviceShape = DeviceShape::H200;
+const CAP: CpuCapability = CpuCapability::Avx2;
+
+pub(crate) fn random_err(e: RandomError) -> EngineError {
+    let kind = match e.kind {
+        "ValueError" => ErrorKind::ValueError,
+        "TypeError" => ErrorKind::TypeError,
+        "IndexError" => ErrorKind::IndexError,
+        "NotImplementedError" => ErrorKind::NotImplementedError,
+        _ => ErrorKind::RuntimeError,
+    };
+    EngineError::new(kind, e.message)
+}
+
+/// `f` over the elements of `layout` in `v`, in visit order: the slice itself when
+/// contiguous, else a scratch buffer scattered back afterwards.
+fn visit<T: Copy + Default, R>(v: &mut [T], layout: &Layout, f: impl FnOnce(&mut [T]) -> R) -> R {
+    if let Some(r) = layout.contiguous_range() {
+        return f(&mut v[r]);
+    }
+    let offs = random::iteration_order(&layout.shape, &layout.strides);
+    let mut tmp = vec![T::default(); offs.len()];
+    let out = f(&mut tmp);
+    for (o, x) in offs.iter().zip(tmp) {
+        if let Some(slot) = v.get_mut(layout.offset + o) {
+            *slot = x;
+        }
+    }
+    out
+}
+
+/// `f` with the typed elements of `layout` in `h` (float16 as its bit patterns).
+fn with_elements<R>(
+    h: &mut HostStorage,
+    layout: &Layout,
+    f: impl FnOnce(ElementsMut) -> random::Result<R>,
+) -> Result<R> {
+    let r = match h {
+        HostStorage::Bool(v) => visit(v, layout, |s| f(ElementsMut::Bool(s))),
+        HostStorage::U8(v) => visit(v, layout, |s| f(ElementsMut::U8(s))),
+        HostStorage::I8(v) => visit(v, layout, |s| f(ElementsMut::I8(s))),
+        HostStorage::I16(v) => visit(v, layout, |s| f(ElementsMut::I16(s))),
+        HostStorage::I32(v) => visit(v, layout, |s| f(ElementsMut::I32(s))),
+        HostStorage::I64(v) => visit(v, layout, |s| f(ElementsMut::I64(s))),
+        HostStorage::F32(v) => visit(v, layout, |s| f(ElementsMut::F32(s))),
+        HostStorage::F64(v) => visit(v, layout, |s| f(ElementsMut::F64(s))),
+        HostStorage::F16(v) => {
+            let mut bits: Vec<u16> = Vec::new();
+            let mut run = Some(f);
+            let mut res = None;
+            visit(v, layout, |s| {
+                bits = s.iter().map(|x| x.to_bits()).collect();
+                if let Some(f) = run.take() {
+                    res = Some(f(ElementsMut::F16(&mut bits)));
+                }
+                for (d, b) in s.iter_mut().zip(&bits) {
+                    *d = half::f16::from_bits(*b);
+                }
+            });
+            res.unwrap_or_else(|| Err(RandomError::runtime("internal: no elements visited")))
+        }
+        HostStorage::BF16(_) => {
+            return Err(EngineError::runtime(
+                "random ops on bfloat16 tensors are not modelled by cudatutor",
+            ));
+        }
+    };
+    r.map_err(random_err)
+}
+
+/// The element type of a dtype as the random kernels see it.
+fn element_type(dt: DType) -> Option<random::ElementType> {
+    use random::ElementType as E;
+    Some(match dt {
+        DType::Bool => E::Bool,
+        DType::UInt8 => E::U8,
+        DType::Int8 => E::I8,
+        DType::Int16 => E::I16,
+        DType::Int32 => E::I32,
+        DType::Int64 => E::I64,
+        DType::Float16 => E::F16,
+        DType::Float32 => E::F32,
+        DType::Float64 => E::F64,
+        _ => return None,
+    })
+}
+
+impl Runtime {
+    /// `f` with the generator `device` draws from: `gen` (a CPU `torch.Generator`) when
+    /// given, else the device's default one.
+    pub(crate) fn with_rng<T>(
+        &self,
+        device: Device,
+        generator: Option<&SharedGenerator>,
+        f: impl FnOnce(Rng) -> T,
+    ) -> Result<T> {
+        match (device, generator) {
+            (Device::Cuda(_), Some(_)) => Err(EngineError::runtime(
+                "Expected a 'cuda' device type for generator but found 'cpu'",
+            )),
+            (Device::Cuda(i), None) => {
+                let mut gens = self.cuda_gens.borrow_mut();
+                match gens.get_mut(i as usize) {
+                    Some(g) => Ok(f(Rng::Cuda(g))),
+                    None => Err(EngineError::runtime("CUDA error: invalid device ordinal")),
+                }
+            }
+            (_, Some(g)) => Ok(f(Rng::Cpu(&mut g.borrow_mut()))),
+            (_, None) => Ok(f(Rng::Cpu(&mut self.cpu_gen.borrow_mut()))),
+        }
+    }
+
+    /// Draw into `t` in place with `kernel` (given the generator, the elements in visit
+    /// order and whether `t` is contiguous), recorded as the op `op`.
+    pub(crate) fn random_fill(
+        &self,
+        op: &str,
+        t: &Tensor,
+        generator: Option<&SharedGenerator>,
+        kernel: impl FnOnce(Rng, ElementsMut, bool) -> random::Result<()>,
+    ) -> Result<()> {
+        if !t.is_phantom() && t.device() != Device::Meta {
+            let contiguous = t.layout.contiguous_range().is_some();
+            let mut data = t.storage.data.borrow_mut();
+            if let Some(DeviceStorage::Host(h)) = data.as_mut() {
+                self.with_rng(t.device(), generator, |rng| {
+                    with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
+                })??;
+            }
+        }
+        self.complete(
+            op,
+            t.device(),
+            Cost::new(t.nbytes() as u64, t.numel() as u64),
+            Vec::new(),
+        )
+    }
+
+    /// A fresh uninitialised tensor that a random op then fills.
+    fn fresh(&self, op: &str, shape: &[usize], dt: DType, device: Device) -> Result<Tensor> {
+        self.created(op, shape.to_vec(), dt, device, |n| {
+            use crate::engine::backend::BackendDevice;
+            self.backend_for(device).zeros(n, dt)
+        })
+    }
+
+    /// A fresh tensor for a factory whose fill is its one launch: the allocation shows on the
+    /// timeline with the fill (PyTorch's randn is one normal kernel, not two events).
+    fn fresh_unrecorded(
+        &self,
+        op: &str,
+        shape: &[usize],
+        dt: DType,
+        device: Device,
+    ) -> Result<Tensor> {
+        let t = self
+            .alloc_out(shape.to_vec(), dt, device, device != Device::Meta, false)
+            .and_then(|t| {
+                if t.wants_values() {
+                    use crate::engine::backend::BackendDevice;
+                    let n = t.numel();
+                    t.set_values(self.compute(|| self.backend_for(device).zeros(n, dt))?)?;
+                }
+                Ok(t)
+            })
+            .map_err(|e| self.host_error(op, device.cuda_index(), e))?;
+        Ok(t)
+    }
+
+    /// `t.uniform_(from, to)`.
+    pub fn uniform_(
+        &self,
+        t: &Tensor,
+        from: f64,
+        to: f64,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.uniform_as("uniform_", t, from, to, generator)
+    }
+
+    /// `uniform_` recorded on the timeline as `op` (a factory like `torch.rand` is one launch).
+    fn uniform_as(
+        &self,
+        op: &str,
+        t: &Tensor,
+        from: f64,
+        to: f64,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.random_fill(op, t, generator, |rng, els, _| match rng {
+            Rng::Cpu(g) => random::uniform_(g, els, from, to, CAP),
+            Rng::Cuda(g) => random::cuda::uniform_(g, els, from, to, DEVICE),
+        })
+    }
+
+    /// `t.normal_(mean, std)`.
+    pub fn normal_(
+        &self,
+        t: &Tensor,
+        mean: f64,
+        std: f64,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.normal_as("normal_", t, mean, std, generator)
+    }
+
+    /// `normal_` recorded on the timeline as `op`.
+    fn normal_as(
+        &self,
+        op: &str,
+        t: &Tensor,
+        mean: f64,
+        std: f64,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.random_fill(op, t, generator, |rng, els, contiguous| match rng {
+            Rng::Cpu(g) => random::normal_(g, els, mean, std, contiguous, CAP),
+            Rng::Cuda(g) => random::cuda::normal_(g, els, mean, std, DEVICE),
+        })
+    }
+
+    /// `t.random_(from, to)` (`to = None`: up to the dtype's top).
+    pub fn random_from_to_(
+        &self,
+        t: &Tensor,
+        from: i64,
+        to: Option<i64>,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.random_from_to_as("random_", t, from, to, generator)
+    }
+
+    /// `random_(from, to)` recorded on the timeline as `op`.
+    fn random_from_to_as(
+        &self,
+        op: &str,
+        t: &Tensor,
+        from: i64,
+        to: Option<i64>,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.random_fill(op, t, generator, |rng, els, _| match rng {
+            Rng::Cpu(g) => random::random_from_to_(g, els, from, to),
+            Rng::Cuda(g) => random::cuda::random_from_to_(g, els, from, to, DEVICE),
+        })
+    }
+
+    /// `t.random_()` with no bounds.
+    pub fn random_full_(&self, t: &Tensor, generator: Option<&SharedGenerator>) -> Result<()> {
+        self.random_fill("random_", t, generator, |rng, els, _| {
+            match rng {
+                Rng::Cpu(g) => random::random_(g, els),
+                Rng::Cuda(g) => random::cuda::random_(g, els, DEVICE),
+            }
+            Ok(())
+        })
+    }
+
+    /// `t.bernoulli_(p)` with a float p.
+    pub fn bernoulli_scalar_(
+        &self,
+        t: &Tensor,
+        p: f64,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.random_fill("bernoulli_", t, generator, |rng, els, _| match rng {
+            Rng::Cpu(g) => random::bernoulli_scalar_(g, els, p),
+            Rng::Cuda(g) => random::cuda::bernoulli_scalar_(g, els, p, DEVICE),
+        })
+    }
+
+    /// `t.exponential_(lambd)`.
+    pub fn exponential_(
+        &self,
+        t: &Tensor,
+        lambd: f64,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
+        self.random_fill("exponential_", t, generator, |rng, els, _| match rng {
+            Rng::Cpu(g) => random::exponential_(g, els, lambd),
+            Rng::Cuda(g) => random::cuda::exponential_(g, els, lambd, DEVICE),
+        })
+    }
+
+    /// `torch.rand(size)`.
+    pub fn rand(
+        &self,
+        shape: &[usize],
+        dtype: Option<DType>,
+        device: Device,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<Tensor> {
+        let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
+        self.check_float_random("rand", dt)?;
+        let t = self.fresh_unrecorded("rand", shape, dt, device)?;
+        self.uniform_as("rand", &t, 0.0, 1.0, generator)?;
+        Ok(t)
+    }
+
+    /// `torch.randn(size)`.
+    pub fn randn(
+        &self,
+        shape: &[usize],
+        dtype: Option<DType>,
+        device: Device,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<Tensor> {
+        let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
+        self.check_float_random("randn", dt)?;
+        let t = self.fresh_unrecorded("randn", shape, dt, device)?;
+        self.normal_as("randn", &t, 0.0, 1.0, generator)?;
+        Ok(t)
+    }
+
+    /// `torch.rand`/`randn` with an integer dtype: PyTorch's dispatch error.
+    fn check_float_random(&self, op: &str, dt: DType) -> Result<()> {
+        if dt.is_floating_point() {
+            return Ok(());
+        }
+        let kernel = if op == "rand" {
+            "check_uniform_bounds"
+        } else {
+            "normal_kernel_cpu"
+        };
+        let name = element_type(dt)
+            .map(|e| e.scalar_type_name())
+            .unwrap_or("Bool");
+        Err(EngineError::runtime(format!(
+            "\"{kernel}\" not implemented for '{name}'"
+        )))
+    }
+
+    /// `torch.randint(low, high, size)`: high is exclusive.
+    pub fn randint(
+        &self,
+        low: i64,
+        high: i64,
+        shape: &[usize],
+        dtype: Option<DType>,
+        device: Device,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<Tensor> {
+        let dt = dtype.unwrap_or(DType::Int64);
+        let t = self.fresh_unrecorded("randint", shape, dt, device)?;
+        self.random_from_to_as("randint", &t, low, Some(high), generator)?;
+        Ok(t)
+    }
+
+    /// `torch.randperm(n)`.
+    pub fn randperm(
+        &self,
+        n: i64,
+        dtype: Option<DType>,
+        device: Device,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<Tensor> {
+        let dt = dtype.unwrap_or(DType::Int64);
+        if n < 0 {
+            return Err(EngineError::runtime(format!(
+                "n must be non-negative, got{n}"
+            )));
+        }
+        if let Some(max) = element_type(dt).and_then(random::randperm_max_n)
+            && n > max
+        {
+            return Err(EngineError::runtime(format!(
+                "n must be less than or equal to {max} for this dtype"
+            )));
+        }
+        let n = n as usize;
+        let perm: Vec<i64> = self.with_rng(device, generator, |rng| match rng {
+            Rng::Cpu(g) => random::randperm(g, n),
+            Rng::Cuda(g) => cuda_randperm(g, n),
+        })?;
+        let t = self.fresh("randperm", &[n], dt, device)?;
+        if !t.is_phantom() && device != Device::Meta {
+            let h = HostStorage::from_scalars(
+                dt,
+                &perm
+                    .iter()
+                    .map(|&v| crate::engine::dtype::Scalar::Int(v))
+                    .collect::<Vec<_>>(),
+            )?;
+            use crate::engine::backend::BackendDevice;
+            *t.storage.data.borrow_mut() = Some(self.backend_for(device).from_host(h)?);
+        }
+        Ok(t)
+    }
+
+    /// `F.dropout(x, p, training=True)` for 0 < p < 1: the noise `x` is multiplied by
+    /// (`bernoulli_(1 - p) / (1 - p)`, shaped like `x`), drawn from the device's generator.
+    pub fn dropout_noise(&self, x: &Tensor, p: f64) -> Result<Tensor> {
+        random::check_dropout_p(p).map_err(random_err)?;
+        let noise = self.fresh("empty_like", x.shape(), x.dtype(), x.device())?;
+        self.random_fill(
+            "bernoulli_",
+            &noise,
+            None,
+            |rng, els, contiguous| match rng {
+                Rng::Cpu(g) => random::dropout_noise_(g, els, p),
+                Rng::Cuda(g) => match els {
+                    ElementsMut::F32(s) => {
+                        let ones = vec![1f32; s.len()];
+                        let out = random::cuda::dropout_(g, &ones, p, contiguous, DEVICE)?;
+                        s.copy_from_slice(&out.output);
+                        Ok(())
+                    }
+                    other => Err(RandomError::runtime(format!(
+                        "cudatutor models CUDA dropout for float32 tensors only, not {}",
+                        other.element_type().scalar_type_name()
+                    ))),
+                },
+            },
+        )?;
+        Ok(noise)
+    }
+
+    /// `p`'s values, contiguous in logical order, as host storage (None: a phantom).
+    fn host_values(&self, p: &Tensor) -> Result<Option<HostStorage>> {
+        use crate::engine::backend::BackendStorage;
+        let r = p.read();
+        match r.as_ref() {
+            Some(s) => Ok(Some(s.to_host(&p.layout)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// `torch.bernoulli(p)`: 0/1 drawn with each element's probability, in `p`'s dtype.
+    pub fn bernoulli(&self, p: &Tensor, generator: Option<&SharedGenerator>) -> Result<Tensor> {
+        let out = self.fresh("bernoulli", p.shape(), p.dtype(), p.device())?;
+        let Some(probs) = self.host_values(p)? else {
+            return Ok(out);
+        };
+        let bits: Vec<u16>;
+        let pr = match &probs {
+            HostStorage::F32(v) => random::Probabilities::F32(v),
+            HostStorage::F64(v) => random::Probabilities::F64(v),
+            HostStorage::F16(v) => {
+                bits = v.iter().map(|x| x.to_bits()).collect();
+                random::Probabilities::F16(&bits)
+            }
+            _ => {
+                return Err(EngineError::runtime(format!(
+                    "\"bernoulli_tensor_cpu_p_\" not implemented for '{}'",
+                    element_type(p.dtype())
+                        .map(|e| e.scalar_type_name())
+                        .unwrap_or("BFloat16")
+                )));
+            }
+        };
+        self.random_fill("bernoulli_", &out, generator, |rng, els, _| match rng {
+            Rng::Cpu(g) => random::bernoulli_tensor_(g, els, pr),
+            Rng::Cuda(g) => random::cuda::bernoulli_tensor_(g, els, pr),
+        })?;
+        Ok(out)
+    }
+
+    /// `torch.multinomial(input, num_samples, replacement)` (CPU).
+    pub fn multinomial(
+        &self,
+        input: &Tensor,
+        num_samples: i64,
+        replacement: bool,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<Tensor> {
+        let Some(probs) = self.host_values(input)? else {
+            return Err(EngineError::runtime(
+                "multinomial of a tensor without values is not modelled",
+            ));
+        };
+        let bits: Vec<u16>;
+        let pr = match &probs {
+            HostStorage::F32(v) => random::Probabilities::F32(v),
+            HostStorage::F64(v) => random::Probabilities::F64(v),
+            HostStorage::F16(v) => {
+                bits = v.iter().map(|x| x.to_bits()).collect();
+                random::Probabilities::F16(&bits)
+            }
+            _ => {
+                return Err(EngineError::runtime(
+                    "multinomial only supports floating-point dtypes for input",
+                ));
+            }
+        };
+        let sizes = input.shape().to_vec();
+        let inp = random::MultinomialInput {
+            probs: pr,
+            sizes: &sizes,
+        };
+        let v = self
+            .with_rng(input.device(), generator, |rng| match rng {
+                Rng::Cpu(g) => random::multinomial(g, inp, num_samples, replacement),
+                Rng::Cuda(_) => Err(RandomError::runtime(
+                    "cudatutor models torch.multinomial on the CPU only",
+                )),
+            })?
+            .map_err(random_err)?;
+        let mut shape = sizes.clone();
+        if let Some(last) = shape.last_mut() {
+            *last = num_samples.max(0) as usize;
+        }
+        let h = HostStorage::I64(v);
+        self.tensor_from_host(shape, input.device(), h, false)
+    }
+
+    /// The default CPU generator's state (`torch.get_rng_state()`).
+    pub fn cpu_rng_state(&self) -> Vec<u8> {
+        self.cpu_gen.borrow().get_state()
+    }
+
+    /// `torch.set_rng_state(bytes)`.
+    pub fn set_cpu_rng_state(&self, bytes: &[u8]) -> Result<()> {
+        self.cpu_gen
+            .borrow_mut()
+            .set_state(bytes)
+            .map_err(EngineError::runtime)
+    }
+
+    /// `torch.initial_seed()`.
+    pub fn initial_seed(&self) -> u64 {
+        self.cpu_gen.borrow().initial_seed()
+    }
+
+    /// One raw 64-bit draw from the default CPU generator, as
+    /// `torch.empty((), dtype=torch.int64).random_()` makes it (DataLoader's seeds).
+    pub fn draw_int64(&self, generator: Option<&SharedGenerator>) -> i64 {
+        let mut v = [0i64; 1];
+        let _ = self.with_rng(Device::Cpu, generator, |rng| {
+            if let Rng::Cpu(g) = rng {
+                random::random_(g, ElementsMut::I64(&mut v));
+            }
+        });
+        v[0]
+    }
+}
+
+/// `torch.randperm(n, device='cuda')`: random keys from the device's Philox stream sorted
+/// (stably) with their indices, as ATen's radix sort of (key, index) pairs does. ATen's
+/// extra shuffle of runs of equal keys is not modelled (unverified, like all CUDA draws).
+fn cuda_randperm(g: &mut CudaGenerator, n: usize) -> Vec<i64> {
+    let mut keys = vec![0i64; n];
+    if n < (1 << 24) {
+        let mut k32 = vec![0i32; n];
+        random::cuda::random_(g, ElementsMut::I32(&mut k32), DEVICE);
+        keys.iter_mut().zip(k32).for_each(|(d, k)| *d = k as i64);
+    } else {
+        random::cuda::random_(g, ElementsMut::I64(&mut keys), DEVICE);
+    }
+    let mut idx: Vec<i64> = (0..n as i64).collect();
+    idx.sort_by_key(|&i| keys[i as usize]);
+    idx
+}

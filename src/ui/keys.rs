@@ -1,0 +1,536 @@
+//! The one key table. Every key the pager reacts to is listed here once, with the context it
+//! works in; dispatch (`lookup`), every footer (`footer`) and the help overlay (`help`) are all
+//! read from it, so a key cannot do one thing and be described as another. What an action
+//! does lives in `app.rs`; what it is called, in both languages, in `strings.rs`.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Everything a key can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    // Reading.
+    Quit,
+    ScrollDown,
+    ScrollUp,
+    PageDown,
+    PageUp,
+    HalfPageDown,
+    HalfPageUp,
+    Top,
+    Bottom,
+    NextSection,
+    PrevSection,
+    NextLesson,
+    PrevLesson,
+    CodeLeft,
+    CodeRight,
+    Search,
+    LessonList,
+    ToggleContents,
+    Help,
+    /// Esc with nothing to close: says how to quit instead of quitting.
+    EscapeHint,
+    /// Ctrl-c with no run and no editor: says what Ctrl-c does and how to quit.
+    InterruptHint,
+    // Search.
+    NextMatch,
+    PrevMatch,
+    ClearSearch,
+    SearchFind,
+    SearchCancel,
+    SearchErase,
+    // Cards.
+    FocusNext,
+    FocusPrev,
+    Unfocus,
+    Edit,
+    Run,
+    Hint,
+    Solution,
+    Reset,
+    RestorePrevious,
+    ToggleBlocking,
+    PaneOutput,
+    PaneMemory,
+    PaneTimeline,
+    PaneChecks,
+    OutputBack,
+    OutputForward,
+    OutputLeft,
+    OutputRight,
+    Answer,
+    // The editor.
+    LeaveEditor,
+    Undo,
+    Redo,
+    Copy,
+    Cut,
+    Paste,
+    SelectAll,
+    BufferStart,
+    BufferEnd,
+    Indent,
+    Dedent,
+    NewLine,
+    Backspace,
+    EditorPageUp,
+    EditorPageDown,
+    // A run in flight.
+    CancelRun,
+    // Questions and overlays.
+    Yes,
+    No,
+    CloseOverlay,
+    ListUp,
+    ListDown,
+    ListOpen,
+}
+
+/// Where the keys go now. Decided by `App::context` from the state alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    Pager,
+    /// The pager with search hits shown.
+    Searching,
+    SearchInput,
+    Card,
+    Quiz,
+    Editor,
+    Confirm,
+    Help,
+    Lessons,
+}
+
+/// One key: a code and the modifiers that must be held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub mods: KeyModifiers,
+}
+
+const fn k(code: KeyCode) -> Key {
+    Key {
+        code,
+        mods: KeyModifiers::NONE,
+    }
+}
+const fn c(ch: char) -> Key {
+    k(KeyCode::Char(ch))
+}
+const fn ctrl(code: KeyCode) -> Key {
+    Key {
+        code,
+        mods: KeyModifiers::CONTROL,
+    }
+}
+const fn ctrl_c(ch: char) -> Key {
+    ctrl(KeyCode::Char(ch))
+}
+const fn shift(code: KeyCode) -> Key {
+    Key {
+        code,
+        mods: KeyModifiers::SHIFT,
+    }
+}
+
+impl Key {
+    /// Whether a pressed key is this one. Shift is part of the character for letters and
+    /// symbols (`G`, `?`, `{`) and of BackTab, so it only counts for the keys it changes:
+    /// arrows, Home/End, PgUp/PgDn.
+    pub fn matches(&self, ev: &KeyEvent) -> bool {
+        if self.code != ev.code {
+            return false;
+        }
+        let held = ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        let shift_counts = matches!(
+            self.code,
+            KeyCode::Up
+                | KeyCode::Down
+                | KeyCode::Left
+                | KeyCode::Right
+                | KeyCode::Home
+                | KeyCode::End
+                | KeyCode::PageUp
+                | KeyCode::PageDown
+        );
+        let held = if shift_counts {
+            held
+        } else {
+            held - KeyModifiers::SHIFT
+        };
+        held == self.mods
+    }
+}
+
+/// A context's keys: what they do, the keys, how the keys are written in footers and help,
+/// and whether the footer lists them.
+pub struct Binding {
+    pub action: Action,
+    pub keys: &'static [Key],
+    pub label: &'static str,
+    pub footer: bool,
+}
+
+const fn b(action: Action, keys: &'static [Key], label: &'static str, footer: bool) -> Binding {
+    Binding {
+        action,
+        keys,
+        label,
+        footer,
+    }
+}
+
+use Action as A;
+use KeyCode as K;
+
+/// Reading a lesson, nothing focused. Footer order is importance order: a narrow footer keeps
+/// the first entries.
+pub const PAGER: &[Binding] = &[
+    b(A::Quit, &[c('q'), ctrl_c('q')], "q", true),
+    b(A::ScrollDown, &[c('j'), k(K::Down)], "↓ j", false),
+    b(A::ScrollUp, &[c('k'), k(K::Up)], "↑ k", false),
+    b(
+        A::PageDown,
+        &[c(' '), c('f'), k(K::PageDown)],
+        "space PgDn",
+        false,
+    ),
+    b(A::PageUp, &[c('b'), k(K::PageUp)], "b PgUp", false),
+    b(A::HalfPageDown, &[ctrl_c('d')], "Ctrl-d", false),
+    b(A::HalfPageUp, &[ctrl_c('u')], "Ctrl-u", false),
+    b(A::Top, &[c('g'), k(K::Home)], "g Home", false),
+    b(A::Bottom, &[c('G'), k(K::End)], "G End", false),
+    b(A::FocusNext, &[k(K::Tab)], "Tab", true),
+    b(A::FocusPrev, &[k(K::BackTab)], "Shift-Tab", false),
+    b(A::NextLesson, &[c('n'), c(']')], "n/p", true),
+    b(A::PrevLesson, &[c('p'), c('[')], "p [", false),
+    b(A::LessonList, &[c('l')], "l", true),
+    b(A::Search, &[c('/')], "/", true),
+    b(A::NextSection, &[c('}')], "}", false),
+    b(A::PrevSection, &[c('{')], "{", false),
+    b(A::CodeRight, &[k(K::Right)], "←→", true),
+    b(A::CodeLeft, &[k(K::Left)], "←", false),
+    b(A::ToggleContents, &[c('t')], "t", false),
+    b(A::Help, &[c('?')], "?", true),
+    b(A::EscapeHint, &[k(K::Esc)], "Esc", false),
+    b(A::InterruptHint, &[ctrl_c('c')], "Ctrl-c", false),
+];
+
+/// Search hits shown: n / N walk them, Esc clears them; the rest is the pager's.
+pub const SEARCHING: &[Binding] = &[
+    b(A::NextMatch, &[c('n')], "n/N", true),
+    b(A::PrevMatch, &[c('N')], "N", false),
+    b(A::ClearSearch, &[k(K::Esc)], "Esc", true),
+];
+
+/// Typing a search: every other key is text.
+pub const SEARCH_INPUT: &[Binding] = &[
+    b(A::SearchFind, &[k(K::Enter)], "Enter", true),
+    b(A::SearchCancel, &[k(K::Esc)], "Esc", true),
+    b(A::SearchErase, &[k(K::Backspace)], "Backspace", false),
+];
+
+/// An exercise card focused, its editor closed. Keys not here go to the pager.
+pub const CARD: &[Binding] = &[
+    b(A::Edit, &[k(K::Enter), c('i')], "Enter", true),
+    b(A::Run, &[c('r'), k(K::F(5)), ctrl_c('r')], "r", true),
+    b(A::Hint, &[c('h'), k(K::F(2))], "h", true),
+    b(A::Solution, &[c('s')], "s", true),
+    b(A::Reset, &[c('x')], "x", true),
+    b(A::ToggleBlocking, &[c('b'), k(K::F(6))], "b", true),
+    b(A::RestorePrevious, &[c('u')], "u", false),
+    b(A::PaneOutput, &[c('o')], "o/m/t/c", true),
+    b(A::PaneMemory, &[c('m')], "m", false),
+    b(A::PaneTimeline, &[c('t')], "t", false),
+    b(A::PaneChecks, &[c('c')], "c", false),
+    b(A::OutputBack, &[shift(K::Up)], "Shift-↑↓←→", false),
+    b(A::OutputForward, &[shift(K::Down)], "Shift-↓", false),
+    b(A::OutputLeft, &[shift(K::Left)], "Shift-←", false),
+    b(A::OutputRight, &[shift(K::Right)], "Shift-→", false),
+    b(A::FocusNext, &[k(K::Tab)], "Tab", true),
+    b(A::FocusPrev, &[k(K::BackTab)], "Shift-Tab", false),
+    b(A::Unfocus, &[k(K::Esc)], "Esc", true),
+];
+
+/// A quiz focused. Keys not here go to the pager.
+pub const QUIZ: &[Binding] = &[
+    b(
+        A::Answer,
+        &[
+            c('1'),
+            c('2'),
+            c('3'),
+            c('4'),
+            c('5'),
+            c('6'),
+            c('7'),
+            c('8'),
+            c('9'),
+        ],
+        "1-9",
+        true,
+    ),
+    b(A::FocusNext, &[k(K::Tab)], "Tab", true),
+    b(A::FocusPrev, &[k(K::BackTab)], "Shift-Tab", false),
+    b(A::Unfocus, &[k(K::Esc)], "Esc", true),
+];
+
+/// The editor has the keys: every key not listed here is text, so letters are never commands.
+pub const EDITOR: &[Binding] = &[
+    b(A::LeaveEditor, &[k(K::Esc)], "Esc", true),
+    b(A::Run, &[k(K::F(5)), ctrl_c('r')], "F5/Ctrl-r", true),
+    b(A::Undo, &[ctrl_c('z')], "Ctrl-z/y", true),
+    b(A::Redo, &[ctrl_c('y')], "Ctrl-y", false),
+    b(A::Hint, &[k(K::F(2))], "F2", true),
+    b(A::ToggleBlocking, &[k(K::F(6))], "F6", true),
+    b(A::Copy, &[ctrl_c('c')], "Ctrl-c", false),
+    b(A::Cut, &[ctrl_c('x')], "Ctrl-x", false),
+    b(A::Paste, &[ctrl_c('v')], "Ctrl-v", false),
+    b(A::SelectAll, &[ctrl_c('a')], "Ctrl-a", false),
+    b(A::BufferStart, &[ctrl(K::Home)], "Ctrl-Home", false),
+    b(A::BufferEnd, &[ctrl(K::End)], "Ctrl-End", false),
+    b(A::Indent, &[k(K::Tab)], "Tab", false),
+    b(A::Dedent, &[k(K::BackTab)], "Shift-Tab", false),
+    b(A::NewLine, &[k(K::Enter)], "Enter", false),
+    b(A::Backspace, &[k(K::Backspace)], "Backspace", false),
+    b(A::EditorPageUp, &[k(K::PageUp)], "PgUp", false),
+    b(A::EditorPageDown, &[k(K::PageDown)], "PgDn", false),
+    b(A::Quit, &[ctrl_c('q')], "Ctrl-q", false),
+];
+
+/// A run in flight: laid over whatever else has the keys.
+pub const RUNNING: &[Binding] = &[b(A::CancelRun, &[ctrl_c('c')], "Ctrl-c", true)];
+
+/// A yes/no question in the footer. Any other key answers no without acting.
+pub const CONFIRM: &[Binding] = &[
+    b(A::Yes, &[c('y'), c('Y'), k(K::Enter)], "y", true),
+    b(A::No, &[c('n'), c('N'), k(K::Esc)], "n", true),
+];
+
+pub const HELP: &[Binding] = &[
+    b(
+        A::CloseOverlay,
+        &[k(K::Esc), c('?'), c('q'), k(K::Enter)],
+        "Esc",
+        true,
+    ),
+    b(A::ScrollDown, &[c('j'), k(K::Down)], "↑↓", true),
+    b(A::ScrollUp, &[c('k'), k(K::Up)], "↑", false),
+    b(A::PageDown, &[k(K::PageDown), c(' ')], "PgDn", false),
+    b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
+];
+
+pub const LESSONS: &[Binding] = &[
+    b(A::ListDown, &[c('j'), k(K::Down)], "↑↓", true),
+    b(A::ListUp, &[c('k'), k(K::Up)], "↑", false),
+    b(A::ListOpen, &[k(K::Enter)], "Enter", true),
+    b(
+        A::Answer,
+        &[
+            c('1'),
+            c('2'),
+            c('3'),
+            c('4'),
+            c('5'),
+            c('6'),
+            c('7'),
+            c('8'),
+            c('9'),
+        ],
+        "1-9",
+        false,
+    ),
+    b(A::CloseOverlay, &[k(K::Esc), c('l'), c('q')], "Esc", true),
+];
+
+/// The tables a context reads, first match wins. Cards and quizzes let the pager's keys through
+/// (scrolling, quitting, lessons); the editor and the overlays do not.
+pub fn layers(context: Context, running: bool) -> Vec<&'static [Binding]> {
+    let mut layers: Vec<&'static [Binding]> = Vec::new();
+    if running && context != Context::Confirm {
+        layers.push(RUNNING);
+    }
+    match context {
+        Context::Pager => layers.push(PAGER),
+        Context::Searching => layers.extend([SEARCHING, PAGER]),
+        Context::SearchInput => layers.push(SEARCH_INPUT),
+        Context::Card => layers.extend([CARD, PAGER]),
+        Context::Quiz => layers.extend([QUIZ, PAGER]),
+        Context::Editor => layers.push(EDITOR),
+        Context::Confirm => layers.push(CONFIRM),
+        Context::Help => layers.push(HELP),
+        Context::Lessons => layers.push(LESSONS),
+    }
+    layers
+}
+
+/// What the key does in this context, if anything.
+pub fn lookup(context: Context, running: bool, key: &KeyEvent) -> Option<Action> {
+    layers(context, running)
+        .into_iter()
+        .flat_map(|layer| layer.iter())
+        .find(|binding| binding.keys.iter().any(|k| k.matches(key)))
+        .map(|binding| binding.action)
+}
+
+/// The footer's entries for this context: the first layer's (and a run's cancel key), in the
+/// table's order.
+pub fn footer(context: Context, running: bool) -> Vec<&'static Binding> {
+    let layers = layers(context, running);
+    let own = if running && context != Context::Confirm {
+        2
+    } else {
+        1
+    };
+    layers
+        .into_iter()
+        .take(own)
+        .flat_map(|layer| layer.iter())
+        .filter(|binding| binding.footer)
+        .collect()
+}
+
+/// How a key is written in the help overlay: `Ctrl-r`, `Shift-↑`, `F5`, `space`.
+pub fn key_name(key: &Key) -> String {
+    let base = match key.code {
+        KeyCode::Char(' ') => "space".to_string(),
+        KeyCode::Char(ch) => ch.to_string(),
+        KeyCode::F(n) => format!("F{n}"),
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::Home => "Home".into(),
+        KeyCode::End => "End".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::PageDown => "PgDn".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::BackTab => "Shift-Tab".into(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Backspace => "Backspace".into(),
+        other => format!("{other:?}"),
+    };
+    let mut name = String::new();
+    if key.mods.contains(KeyModifiers::CONTROL) {
+        name.push_str("Ctrl-");
+    }
+    if key.mods.contains(KeyModifiers::ALT) {
+        name.push_str("Alt-");
+    }
+    if key.mods.contains(KeyModifiers::SHIFT) {
+        name.push_str("Shift-");
+    }
+    name + &base
+}
+
+/// Every key of a binding, as the help overlay lists them; the digits of an answer as `1-9`.
+pub fn keys_text(binding: &Binding) -> String {
+    if binding.keys.len() == 9 {
+        return binding.label.to_string();
+    }
+    binding
+        .keys
+        .iter()
+        .map(key_name)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The help overlay's sections: each table once, every binding in it.
+pub fn help_sections() -> [(HelpSection, &'static [Binding]); 6] {
+    [
+        (HelpSection::Reading, PAGER),
+        (HelpSection::Search, SEARCHING),
+        (HelpSection::Card, CARD),
+        (HelpSection::Editor, EDITOR),
+        (HelpSection::Quiz, QUIZ),
+        (HelpSection::Running, RUNNING),
+    ]
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelpSection {
+    Reading,
+    Search,
+    Card,
+    Editor,
+    Quiz,
+    Running,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn esc_never_means_quit_in_any_context() {
+        for context in [
+            Context::Pager,
+            Context::Searching,
+            Context::SearchInput,
+            Context::Card,
+            Context::Quiz,
+            Context::Editor,
+            Context::Confirm,
+            Context::Help,
+            Context::Lessons,
+        ] {
+            for running in [false, true] {
+                let action = lookup(context, running, &key(KeyCode::Esc, KeyModifiers::NONE));
+                assert_ne!(action, Some(Action::Quit), "{context:?}");
+                let action = lookup(
+                    context,
+                    running,
+                    &key(KeyCode::Char('c'), KeyModifiers::CONTROL),
+                );
+                assert_ne!(action, Some(Action::Quit), "Ctrl-c in {context:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn shift_counts_for_arrows_not_for_letters() {
+        let g = key(KeyCode::Char('G'), KeyModifiers::SHIFT);
+        assert_eq!(lookup(Context::Pager, false, &g), Some(Action::Bottom));
+        let up = key(KeyCode::Up, KeyModifiers::SHIFT);
+        assert_eq!(lookup(Context::Card, false, &up), Some(Action::OutputBack));
+        assert_eq!(lookup(Context::Pager, false, &up), None);
+        let back = key(KeyCode::BackTab, KeyModifiers::SHIFT);
+        assert_eq!(lookup(Context::Card, false, &back), Some(Action::FocusPrev));
+    }
+
+    #[test]
+    fn letters_are_text_in_the_editor() {
+        for ch in "qhsxbrtmoiucjkgGnp/?{}[]1".chars() {
+            let ev = key(KeyCode::Char(ch), KeyModifiers::NONE);
+            assert_eq!(lookup(Context::Editor, false, &ev), None, "{ch}");
+        }
+    }
+
+    #[test]
+    fn every_footer_entry_is_a_key_of_its_context() {
+        for context in [
+            Context::Pager,
+            Context::Card,
+            Context::Editor,
+            Context::Quiz,
+        ] {
+            for binding in footer(context, true) {
+                assert!(!binding.keys.is_empty(), "{:?}", binding.action);
+            }
+        }
+        let running = footer(Context::Card, true);
+        assert_eq!(running[0].action, Action::CancelRun);
+        let searching: Vec<Action> = footer(Context::Searching, false)
+            .iter()
+            .map(|b| b.action)
+            .collect();
+        assert!(searching.contains(&Action::NextMatch));
+        assert!(!searching.contains(&Action::NextLesson), "{searching:?}");
+    }
+}

@@ -1,0 +1,7 @@
+//! The result panes of an exercise card, each a pure function from a run's report (and the
+//! pane's size) to the lines to draw: `output`, `checks`, `memory`, `timeline`.
+
+pub mod checks;
+pub mod memory;
+pub mod output;
+pub mod timeline;

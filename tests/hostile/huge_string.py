@@ -1,0 +1,2 @@
+# expect: MemoryError
+s = 'x' * 10**10

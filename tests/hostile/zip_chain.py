@@ -1,0 +1,6 @@
+# expect: RecursionError: maximum recursion depth exceeded
+# A million nested zip() objects, then consumed (CPython 3.11 crashes here).
+it = iter([1, 2, 3])
+for _ in range(10**6):
+    it = zip(it)
+print(list(it))

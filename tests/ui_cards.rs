@@ -1,0 +1,426 @@
+//! The pager's cards beyond the issue-18 regressions: predictions that hide the answer, the
+//! code a reset replaced brought back with `u`, quitting that asks, the key table behind the
+//! help, the lesson list, the output pane scrolled sideways, a report from older code, clicks
+//! in the contents pane, and a real engine run cancelled from the pager.
+
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use cudatutor::lesson::{Catalog, Lang};
+use cudatutor::progress::Progress;
+use cudatutor::run::{
+    BackendChoice, ErrorReport, MemoryReport, RunOptions, RunReport, TimelineEntry,
+};
+use cudatutor::ui::{App, EngineRunner, ExerciseRunner, Theme, keys};
+use ratatui::{Terminal, backend::TestBackend};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const FIRST: &str = "deck-counters";
+
+struct Fixed(Mutex<RunReport>);
+
+impl ExerciseRunner for Fixed {
+    fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
+        self.0.lock().unwrap().clone()
+    }
+    fn backend_label(&self) -> String {
+        "sim · Simulated H200 (modelled)".into()
+    }
+}
+
+fn deck_app(report: RunReport) -> App {
+    App::new(
+        Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap(),
+        Lang::En,
+        Theme { color: false },
+        Progress::default(),
+        None,
+    )
+    .with_runner(Arc::new(Fixed(Mutex::new(report))))
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    app.handle_event(&Event::Resize(w, h));
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| f.render_widget(&*app, f.area())).unwrap();
+    let buf = terminal.backend().buffer();
+    (0..h)
+        .map(|y| {
+            let mut row = String::new();
+            let mut x = 0;
+            while x < w {
+                let symbol = buf[(x, y)].symbol();
+                row.push_str(symbol);
+                x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
+            }
+            row
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn key(app: &mut App, code: KeyCode, mods: KeyModifiers) {
+    app.handle_event(&Event::Key(KeyEvent::new(code, mods)));
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    key(app, code, KeyModifiers::NONE);
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+fn run_and_wait(app: &mut App) {
+    press(app, KeyCode::Char('r'));
+    assert!(app.wait_for_run(Duration::from_secs(10)), "the run ended");
+}
+
+fn counters_report(pending: bool) -> RunReport {
+    let traceback = "Traceback (most recent call last):\n  File \"exercise.py\", line 4, in <module>\n    print(torch.cuda.memory_allocated())\nRuntimeError: boom\n".to_string();
+    RunReport {
+        modelled: true,
+        stdout: "512\n".into(),
+        stderr: traceback.clone(),
+        error: Some(ErrorReport {
+            type_name: "RuntimeError".into(),
+            message: "boom".into(),
+            line: Some(4),
+            origin_line: Some(2),
+            traceback,
+            ..ErrorReport::default()
+        }),
+        memory: MemoryReport {
+            allocated: 512,
+            reserved: 2 << 20,
+            peak_allocated: 512,
+            devices: Vec::new(),
+        },
+        timeline: vec![TimelineEntry {
+            line: 2,
+            op: "randn".into(),
+            kind: "kernel".parse().expect("an event kind"),
+            host_us: 1.0,
+            host_end_us: 2.0,
+            device_start_us: Some(3.0),
+            device_end_us: Some(4.0),
+            allocated: 512,
+            reserved: 2 << 20,
+            ..TimelineEntry::default()
+        }],
+        prediction_pending: pending,
+        ..RunReport::default()
+    }
+}
+
+/// While a predicted name still has its starting value, the run shows nothing that answers
+/// it: not the output, the traceback's lines, the timeline, the counters, the gutter marks.
+#[test]
+fn a_pending_prediction_hides_the_answer() {
+    let mut app = deck_app(counters_report(true));
+    app.catalog.lessons[0].exercises[0].predict = vec!["predicted".into()];
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    run_and_wait(&mut app);
+    for pane in ['o', 'm', 't'] {
+        press(&mut app, KeyCode::Char(pane));
+        let s = screen(&mut app, 100, 40);
+        assert!(s.contains("Write your prediction first"), "{pane}: {s}");
+        assert!(s.contains("`predicted`"), "{pane}: {s}");
+        for answer in ["512", "line 4", "▶4", "●2", "2.00 MiB", "host "] {
+            assert!(!s.contains(answer), "{pane}: {answer} shows:\n{s}");
+        }
+    }
+    // Once predicted, the same run shows everything.
+    let mut app = deck_app(counters_report(false));
+    app.catalog.lessons[0].exercises[0].predict = vec!["predicted".into()];
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    run_and_wait(&mut app);
+    let s = screen(&mut app, 100, 40);
+    assert!(s.contains("512") && s.contains("▶4"), "{s}");
+}
+
+/// A reset keeps the code it replaced; `u` brings it back (as a swap), also after a restart.
+#[test]
+fn u_brings_back_the_code_a_reset_replaced() {
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('u'));
+    assert!(screen(&mut app, 100, 30).contains("No earlier code"));
+    press(&mut app, KeyCode::Enter);
+    typed(&mut app, "# mine\n");
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('x'));
+    assert!(screen(&mut app, 100, 30).contains("Replace the code of deck-counters"));
+    press(&mut app, KeyCode::Char('y'));
+    assert!(app.card(FIRST).unwrap().code().starts_with("import torch"));
+    let mine = app.progress().previous_code[FIRST].clone();
+    assert!(mine.starts_with("# mine"), "{mine}");
+    // A restart: the replaced code is still there to bring back.
+    let mut again = App::new(
+        app.catalog.clone(),
+        Lang::En,
+        Theme { color: false },
+        app.progress().clone(),
+        None,
+    );
+    screen(&mut again, 100, 30);
+    press(&mut again, KeyCode::Tab);
+    press(&mut again, KeyCode::Char('u'));
+    assert!(screen(&mut again, 100, 30).contains("Bring back the code"));
+    press(&mut again, KeyCode::Char('y'));
+    assert!(again.card(FIRST).unwrap().code().starts_with("# mine"));
+    // The swap: the starting code is what `u` would bring back now.
+    assert!(again.progress().previous_code[FIRST].starts_with("import torch"));
+}
+
+/// Any key but y answers a question with no, and acts on nothing.
+#[test]
+fn a_question_is_answered_no_by_any_other_key() {
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    typed(&mut app, "# mine\n");
+    press(&mut app, KeyCode::Esc);
+    for other in [
+        KeyCode::Char('j'),
+        KeyCode::Esc,
+        KeyCode::Char('n'),
+        KeyCode::Char('x'),
+    ] {
+        press(&mut app, KeyCode::Char('x'));
+        press(&mut app, other);
+        assert!(app.confirm.is_none() || other == KeyCode::Char('x'));
+        assert!(
+            app.card(FIRST).unwrap().code().starts_with("# mine"),
+            "{other:?}"
+        );
+        app.confirm = None;
+    }
+}
+
+/// Ctrl-q asks when the work cannot be saved, and y leaves.
+#[test]
+fn quitting_asks_when_the_work_would_be_lost() {
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    key(&mut app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(app.quit, "nothing to lose: Ctrl-q quits at once");
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    typed(&mut app, "# mine");
+    key(&mut app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert!(!app.quit);
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("not saved (no data folder)"), "{s}");
+    press(&mut app, KeyCode::Char('n'));
+    assert!(!app.quit);
+    key(&mut app, KeyCode::Char('q'), KeyModifiers::CONTROL);
+    press(&mut app, KeyCode::Char('y'));
+    assert!(app.quit);
+}
+
+/// The help overlay lists every key of the key table, the one dispatch reads.
+#[test]
+fn the_help_lists_every_key_in_the_table() {
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Char('?'));
+    let mut seen = String::new();
+    for _ in 0..40 {
+        seen.push_str(&screen(&mut app, 100, 30));
+        press(&mut app, KeyCode::PageDown);
+    }
+    for (_, bindings) in keys::help_sections() {
+        for binding in bindings {
+            let text = keys::keys_text(binding);
+            assert!(
+                seen.contains(&text),
+                "{text} ({:?}) not in the help",
+                binding.action
+            );
+        }
+    }
+    press(&mut app, KeyCode::Esc);
+    assert!(!screen(&mut app, 100, 30).contains("┌ Keys"));
+}
+
+/// The lesson list: a number opens that lesson; Esc closes it.
+#[test]
+fn the_lesson_list_opens_a_lesson_by_number() {
+    let mut app = App::new(
+        Catalog::from_dir(Path::new("tests/fixtures/lessons/good")).unwrap(),
+        Lang::En,
+        Theme { color: false },
+        Progress::default(),
+        None,
+    );
+    screen(&mut app, 80, 24);
+    press(&mut app, KeyCode::Char('l'));
+    assert!(screen(&mut app, 80, 24).contains("┌ Lessons"));
+    press(&mut app, KeyCode::Esc);
+    assert!(!screen(&mut app, 80, 24).contains("┌ Lessons"));
+    press(&mut app, KeyCode::Char('l'));
+    press(&mut app, KeyCode::Char('2'));
+    assert!(screen(&mut app, 80, 24).contains("2/2 Labels out of range"));
+}
+
+/// Clicking a lesson in the contents pane opens that lesson, though the open lesson's
+/// sections and exercises are listed above it.
+#[test]
+fn a_click_on_a_lesson_below_the_open_ones_sections_opens_it() {
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let title = catalog.lessons[3].title.clone();
+    let mut app = App::new(
+        catalog,
+        Lang::En,
+        Theme { color: false },
+        Progress::default(),
+        Some(2),
+    );
+    let s = screen(&mut app, 100, 40);
+    let row = s
+        .lines()
+        .position(|l| l.contains(&format!("4. {}", &title[..10])))
+        .expect("lesson 4 in the contents");
+    app.handle_event(&Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: 5,
+        row: row as u16,
+        modifiers: KeyModifiers::NONE,
+    }));
+    assert_eq!(app.pager.current, 3, "{s}");
+}
+
+/// Shift-→ moves a traceback's source line and its caret together.
+#[test]
+fn the_output_scrolls_sideways_with_its_caret() {
+    let source =
+        "loss = F.cross_entropy(model_output_for_this_batch, labels_from_the_csv_file_kept)";
+    // Under everything from `F.` to the end of the line.
+    let caret = format!("{}{}", " ".repeat(11), "^".repeat(4 + source.len() - 11));
+    let traceback = format!(
+        "Traceback (most recent call last):\n  File \"exercise.py\", line 3, in <module>\n    {source}\n{caret}\nRuntimeError: boom\n"
+    );
+    let report = RunReport {
+        stderr: traceback.clone(),
+        error: Some(ErrorReport {
+            type_name: "RuntimeError".into(),
+            message: "boom".into(),
+            traceback,
+            ..ErrorReport::default()
+        }),
+        ..RunReport::default()
+    };
+    let mut app = deck_app(report);
+    screen(&mut app, 80, 30);
+    press(&mut app, KeyCode::Tab);
+    run_and_wait(&mut app);
+    let before = screen(&mut app, 80, 30);
+    assert!(!before.contains("kept)"), "{before}");
+    for _ in 0..6 {
+        key(&mut app, KeyCode::Right, KeyModifiers::SHIFT);
+    }
+    let after = screen(&mut app, 80, 30);
+    assert!(after.contains("kept)"), "{after}");
+    let rows: Vec<&str> = after.lines().collect();
+    let at = rows.iter().position(|r| r.contains("kept)")).unwrap();
+    let col = rows[at].find("kept)").unwrap();
+    assert_eq!(&rows[at + 1][col..col + 5], "^^^^^", "{after}");
+}
+
+/// After an edit, the report says it is from the code as it was.
+#[test]
+fn a_report_from_older_code_says_so() {
+    let mut app = deck_app(counters_report(false));
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    run_and_wait(&mut app);
+    assert!(!screen(&mut app, 100, 30).contains("as it was at that run"));
+    press(&mut app, KeyCode::Enter);
+    typed(&mut app, "# edit");
+    assert!(screen(&mut app, 100, 30).contains("as it was at that run"));
+}
+
+/// While a run is going, the footer names it and its cancel key, and only then.
+#[test]
+fn the_footer_names_the_run_in_flight() {
+    struct Slow;
+    impl ExerciseRunner for Slow {
+        fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
+            std::thread::sleep(Duration::from_millis(300));
+            RunReport::default()
+        }
+        fn backend_label(&self) -> String {
+            "test".into()
+        }
+    }
+    let mut app = deck_app(RunReport::default()).with_runner(Arc::new(Slow));
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('r'));
+    let s = screen(&mut app, 100, 30);
+    let footer = s.lines().last().unwrap();
+    assert!(footer.contains("deck-counters running"), "{footer}");
+    assert!(footer.contains("Ctrl-c cancel the run"), "{footer}");
+    assert!(app.wait_for_run(Duration::from_secs(5)));
+    let s = screen(&mut app, 100, 30);
+    let footer = s.lines().last().unwrap();
+    assert!(
+        !footer.contains("running") && !footer.contains("cancel"),
+        "{footer}"
+    );
+}
+
+/// A real run of a long tensor loop on the sim engine, cancelled from the pager with Ctrl-c:
+/// it ends, with KeyboardInterrupt, and the pager is free again. (How fast the engine notices
+/// is the engine's own test; this bound only catches a run that does not stop.)
+#[test]
+fn a_real_engine_run_stops_on_ctrl_c() {
+    let loop_code = "import torch\na = torch.randn(256, 256, device='cuda')\nfor i in range(100000):\n    a = (a @ a).tanh()\nprint(a.sum().item())\n";
+    let mut catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap();
+    catalog.lessons[0].exercises[0].start_code = loop_code.into();
+    let runner = EngineRunner::new(RunOptions {
+        backend: BackendChoice::Sim,
+        max_wall: Duration::from_secs(60),
+        ..RunOptions::default()
+    });
+    let mut app = App::new(
+        catalog,
+        Lang::En,
+        Theme { color: false },
+        Progress::default(),
+        None,
+    )
+    .with_runner(Arc::new(runner));
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('r'));
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(app.is_running(), "the loop runs");
+    let pressed = Instant::now();
+    key(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(!app.quit);
+    // As the event loop does: tick until the run has ended or been given up on.
+    while app.is_running() && pressed.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+        app.tick(Instant::now());
+    }
+    eprintln!("Ctrl-c to a free pager: {:?}", pressed.elapsed());
+    assert!(!app.is_running(), "the run ended after Ctrl-c");
+    let s = screen(&mut app, 100, 30);
+    assert!(
+        s.contains("KeyboardInterrupt") || s.contains("did not stop"),
+        "{s}"
+    );
+    assert!(!s.contains("cancelling"), "{s}");
+}
