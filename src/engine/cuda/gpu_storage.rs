@@ -1376,3 +1376,48 @@ impl GpuStorage {
         Ok(())
     }
 }
+
+impl GpuStorage {
+    /// `torch.rand`/`randn` (`uniform_(a, b)`, `normal_(a = mean, b = std)`) on elements
+    /// `start..start + n` by random.cu's kernels, drawn from `gen` as PyTorch's CUDA generator
+    /// draws (its Philox offset advances by the launch's increment). `false`: no kernel for
+    /// this dtype (the caller falls back to the host's mirror of the same stream).
+    pub(crate) fn random_float(
+        &self,
+        normal: bool,
+        start: usize,
+        n: usize,
+        generator: &mut crate::engine::random::CudaGenerator,
+        a: f64,
+        b: f64,
+    ) -> Result<bool> {
+        let Some(e @ (Elem::F32 | Elem::F64)) = self.elem() else {
+            return Ok(false);
+        };
+        if n == 0 {
+            return Ok(true);
+        }
+        let unroll = if e == Elem::F32 { 4 } else { 2 };
+        let (_, increment) = super::ops::random_policy(n as u64, unroll, self.ctx.sm_count);
+        let (seed, offset) = generator.philox_state(increment);
+        let p = self.ptr().offset(start as u64 * esize(self.dtype));
+        self.ctx.run(|k| {
+            k.random_float(normal, e, n, seed, offset, a, b, p)
+                .map(|_| ())
+        })?;
+        Ok(true)
+    }
+
+    /// A host fallback that changes the buffer in place: download, `f`, copy back. Counted
+    /// under `what` in the report of what ran where.
+    pub(crate) fn update_on_host(
+        &self,
+        what: &'static str,
+        f: impl FnOnce(&mut HostStorage) -> Result<()>,
+    ) -> Result<()> {
+        self.ctx.note_fallback(what);
+        let mut h = self.download()?;
+        f(&mut h)?;
+        self.overwrite(&h)
+    }
+}
