@@ -692,9 +692,9 @@ impl Runtime {
 
     /// Kernel launches on the GPU backend's devices, and the ops that ran on the host
     /// instead (op, count), summed over the devices.
-    pub fn gpu_usage(&self) -> (u64, Vec<(&'static str, u64)>) {
+    pub fn gpu_usage(&self) -> (u64, Vec<(String, u64)>) {
         let mut launches = 0;
-        let mut fallbacks: std::collections::BTreeMap<&'static str, u64> = Default::default();
+        let mut fallbacks: std::collections::BTreeMap<String, u64> = Default::default();
         for g in &self.gpus {
             let (l, f) = g.usage();
             launches += l;

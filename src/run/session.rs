@@ -145,7 +145,20 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         checks,
         prediction_pending,
         internal_error: None,
+        device_usage: device_usage(&rt),
     }
+}
+
+/// What ran on the GPU backend's kernels and what on the host (None on the sim).
+fn device_usage(rt: &Runtime) -> Option<super::report::DeviceUsage> {
+    if rt.gpu_backend() == GpuBackend::Sim {
+        return None;
+    }
+    let (launches, fallbacks) = rt.gpu_usage();
+    Some(super::report::DeviceUsage {
+        launches,
+        fallbacks,
+    })
 }
 
 fn error_report(e: ScriptError, rt: &Runtime, device_log: Vec<String>) -> ErrorReport {

@@ -48,7 +48,7 @@ pub struct GpuCtx {
     checked_launches: Cell<u32>,
     /// Kernel launches and host fallbacks, for the report of what ran where.
     launches: Cell<u64>,
-    fallbacks: RefCell<std::collections::BTreeMap<&'static str, u64>>,
+    fallbacks: RefCell<std::collections::BTreeMap<String, u64>>,
 }
 
 impl std::fmt::Debug for GpuCtx {
@@ -90,19 +90,19 @@ impl GpuCtx {
     }
 
     /// Kernel launches so far, and the ops that ran on the host instead (name, count).
-    pub fn usage(&self) -> (u64, Vec<(&'static str, u64)>) {
+    pub fn usage(&self) -> (u64, Vec<(String, u64)>) {
         (
             self.launches.get(),
             self.fallbacks
                 .borrow()
                 .iter()
-                .map(|(k, v)| (*k, *v))
+                .map(|(k, v)| (k.clone(), *v))
                 .collect(),
         )
     }
 
-    fn note_fallback(&self, what: &'static str) {
-        *self.fallbacks.borrow_mut().entry(what).or_insert(0) += 1;
+    fn note_fallback(&self, what: impl Into<String>) {
+        *self.fallbacks.borrow_mut().entry(what.into()).or_insert(0) += 1;
     }
 
     /// Runs one kernel call unless the device is poisoned (then nothing runs, as on a GPU
@@ -407,7 +407,7 @@ impl GpuStorage {
     /// Run `op` on the host: the fallback of every method without a kernel.
     fn on_host<T>(
         &self,
-        what: &'static str,
+        what: impl Into<String>,
         op: impl FnOnce(&HostStorage) -> Result<T>,
     ) -> Result<T> {
         self.ctx.note_fallback(what);
@@ -785,7 +785,7 @@ impl BackendStorage for GpuStorage {
             self.ctx.run(|k| k.isnan(e, &layout.shape, a, o))?;
             return Ok(res);
         }
-        self.on_host("unary", |h| self.up(h.unary(layout, op, out)?))
+        self.on_host(format!("unary {op:?}"), |h| self.up(h.unary(layout, op, out)?))
     }
 
     fn binary(
@@ -1074,11 +1074,11 @@ impl BackendStorage for GpuStorage {
                 return Ok(res);
             }
         }
-        self.on_host("reduce", |h| self.up(h.reduce(layout, op, reduced, out)?))
+        self.on_host(format!("reduce {op:?}"), |h| self.up(h.reduce(layout, op, reduced, out)?))
     }
 
     fn scan(&self, layout: &Layout, dim: usize, prod: bool, out: DType) -> Result<Self> {
-        self.on_host("scan", |h| self.up(h.scan(layout, dim, prod, out)?))
+        self.on_host(if prod { "cumprod" } else { "cumsum" }, |h| self.up(h.scan(layout, dim, prod, out)?))
     }
 
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
