@@ -85,8 +85,8 @@ fn tokens(text: &str) -> Vec<Result<f64, String>> {
     let b = text.as_bytes();
     let (mut i, mut text_start) = (0, 0);
     while i < b.len() {
-        let starts_number = b[i].is_ascii_digit()
-            || (b[i] == b'-' && i + 1 < b.len() && b[i + 1].is_ascii_digit());
+        let starts_number =
+            b[i].is_ascii_digit() || (b[i] == b'-' && i + 1 < b.len() && b[i + 1].is_ascii_digit());
         if !starts_number {
             i += 1;
             continue;
@@ -245,7 +245,9 @@ fn every_lesson_exercise_runs_on_the_emulated_device_as_on_the_sim() {
     }
     for key in gaps.keys() {
         if !gaps_seen.contains(key) && !failures.iter().any(|f| f.starts_with(key.as_str())) {
-            failures.push(format!("{key} is in emulated_known_gaps.txt but was not run"));
+            failures.push(format!(
+                "{key} is in emulated_known_gaps.txt but was not run"
+            ));
         }
     }
     eprintln!(

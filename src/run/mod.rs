@@ -13,8 +13,8 @@ mod session;
 pub mod worker;
 
 pub use report::{
-    CheckResult, DeviceMemory, DeviceUsage, ErrorReport, MemoryReport, OpKind, OpStatus,
-    RunReport, TimelineEntry,
+    CheckResult, DeviceMemory, DeviceUsage, ErrorReport, MemoryReport, OpKind, OpStatus, RunReport,
+    TimelineEntry,
 };
 
 use std::sync::Arc;

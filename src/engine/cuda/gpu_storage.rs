@@ -785,7 +785,9 @@ impl BackendStorage for GpuStorage {
             self.ctx.run(|k| k.isnan(e, &layout.shape, a, o))?;
             return Ok(res);
         }
-        self.on_host(format!("unary {op:?}"), |h| self.up(h.unary(layout, op, out)?))
+        self.on_host(format!("unary {op:?}"), |h| {
+            self.up(h.unary(layout, op, out)?)
+        })
     }
 
     fn binary(
@@ -1074,11 +1076,15 @@ impl BackendStorage for GpuStorage {
                 return Ok(res);
             }
         }
-        self.on_host(format!("reduce {op:?}"), |h| self.up(h.reduce(layout, op, reduced, out)?))
+        self.on_host(format!("reduce {op:?}"), |h| {
+            self.up(h.reduce(layout, op, reduced, out)?)
+        })
     }
 
     fn scan(&self, layout: &Layout, dim: usize, prod: bool, out: DType) -> Result<Self> {
-        self.on_host(if prod { "cumprod" } else { "cumsum" }, |h| self.up(h.scan(layout, dim, prod, out)?))
+        self.on_host(if prod { "cumprod" } else { "cumsum" }, |h| {
+            self.up(h.scan(layout, dim, prod, out)?)
+        })
     }
 
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
