@@ -292,6 +292,24 @@ pub(crate) fn scalar_of(v: &Value) -> Option<Scalar> {
     }
 }
 
+/// The `alpha=` of add/sub (None when absent or 1, which is a plain add).
+pub(crate) fn alpha_of(v: Option<&Value>, fname: &str) -> PyResult<Option<Scalar>> {
+    match v {
+        None => Ok(None),
+        Some(v) => match scalar_of(v) {
+            Some(Scalar::Int(1)) => Ok(None),
+            Some(s) => Ok(Some(s)),
+            None => Err(PyException::new(
+                "TypeError",
+                format!(
+                    "{fname}(): argument 'alpha' must be Number, not {}",
+                    v.type_name()
+                ),
+            )),
+        },
+    }
+}
+
 /// A tensor or scalar operand; a Python int beyond int64 fails as in PyTorch.
 pub(crate) fn operand_of(v: &Value) -> PyResult<Option<Operand>> {
     check_long(v)?;
