@@ -401,3 +401,16 @@ fn an_oversized_lesson_is_refused_before_it_is_read() {
     assert!(e.contains("a lesson may hold at most 8 MiB"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn both_languages_hold_the_same_exercise_ids() {
+    let ids = |lang| -> Vec<String> {
+        Catalog::builtin(lang)
+            .unwrap()
+            .lessons
+            .iter()
+            .flat_map(|l| l.exercises.iter().map(|e| e.id.clone()))
+            .collect()
+    };
+    assert_eq!(ids(Lang::En), ids(Lang::Zh));
+}
