@@ -251,15 +251,21 @@ pub fn py_err(e: EngineError) -> PyException {
     PyException::new(e.kind.name(), message)
 }
 
-/// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING before CUDA starts.
+/// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING and
+/// CUDA_VISIBLE_DEVICES before CUDA starts.
 pub(crate) fn at_line(rt: &Runtime, it: &Interpreter) {
     rt.set_line(it.current_line());
     rt.interpreter_steps(it.steps());
-    if !rt.cuda_initialized()
-        && let Some(v) = it.env().borrow().get("CUDA_LAUNCH_BLOCKING")
-        && v.trim() == "1"
-    {
-        rt.set_launch_blocking(true);
+    if !rt.cuda_initialized() {
+        let env = it.env().borrow();
+        if env
+            .get("CUDA_LAUNCH_BLOCKING")
+            .is_some_and(|v| v.trim() == "1")
+        {
+            rt.set_launch_blocking(true);
+        }
+        // read until CUDA starts, as the driver reads it once at initialisation
+        rt.set_visible_devices(env.get("CUDA_VISIBLE_DEVICES").map(String::as_str));
     }
 }
 
