@@ -281,6 +281,46 @@ impl BackendStorage for DeviceStorage {
             DeviceStorage::Gpu(g) => g.softmax(layout, dim, log).map(DeviceStorage::Gpu),
         }
     }
+    fn add_scaled(
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        alpha: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        match gpu_among(&[tensor_of(&a), tensor_of(&b)]) {
+            None => {
+                let (a, b) = (host_side(a)?, host_side(b)?);
+                HostStorage::add_scaled(a.arg(), b.arg(), alpha, shape, dtype)
+                    .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (a, b) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?);
+                GpuStorage::add_scaled(a.arg(), b.arg(), alpha, shape, dtype)
+                    .map(DeviceStorage::Gpu)
+            }
+        }
+    }
+    fn activation_backward(
+        op: UnaryOp,
+        grad: (&Self, &Layout),
+        out: (&Self, &Layout),
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        match gpu_among(&[Some(grad.0), Some(out.0)]) {
+            None => {
+                let (g, o) = (as_host(grad.0)?, as_host(out.0)?);
+                HostStorage::activation_backward(op, (&g, grad.1), (&o, out.1), shape, dtype)
+                    .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (g, o) = (as_gpu(grad.0, &dev)?, as_gpu(out.0, &dev)?);
+                GpuStorage::activation_backward(op, (&g, grad.1), (&o, out.1), shape, dtype)
+                    .map(DeviceStorage::Gpu)
+            }
+        }
+    }
     fn softmax_backward(
         grad: &Self,
         out: &Self,

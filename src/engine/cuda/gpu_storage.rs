@@ -892,6 +892,39 @@ impl BackendStorage for GpuStorage {
         GpuStorage::upload(&ctx, &h)
     }
 
+    fn add_scaled(
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        alpha: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        // `torch.add(a, b, alpha=...)`: no fused kernel in elementwise.cu yet
+        let Some(ctx) = ctx_of(&[&a, &b]) else {
+            return Err(EngineError::runtime(
+                "internal: add_scaled on the GPU backend without a GPU operand",
+            ));
+        };
+        ctx.note_fallback("add_scaled");
+        let (ha, hb) = (HostArg::of(a)?, HostArg::of(b)?);
+        let h = HostStorage::add_scaled(ha.arg(), hb.arg(), alpha, shape, dtype)?;
+        GpuStorage::upload(&ctx, &h)
+    }
+
+    fn activation_backward(
+        op: UnaryOp,
+        grad: (&Self, &Layout),
+        out: (&Self, &Layout),
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        let ctx = grad.0.ctx.clone();
+        ctx.note_fallback(format!("activation_backward {op:?}"));
+        let (g, o) = (grad.0.download()?, out.0.download()?);
+        let h = HostStorage::activation_backward(op, (&g, grad.1), (&o, out.1), shape, dtype)?;
+        GpuStorage::upload(&ctx, &h)
+    }
+
     fn where_cond(
         cond: (&Self, &Layout),
         a: Arg<'_, Self>,
