@@ -78,7 +78,7 @@ pub struct ErrorReport {
     pub origin_line: Option<u32>,
     /// Column (1-based) for syntax errors, when known.
     pub column: Option<u32>,
-    /// Lines the device wrote (e.g. `...Loss.cu:250: nll_loss_forward...: Assertion ... failed.`).
+    /// Lines the device wrote (e.g. `...Loss.cu:244: nll_loss_forward...: Assertion ... failed.`).
     pub device_log: Vec<String>,
     /// The full CPython-style traceback text.
     pub traceback: String,
