@@ -120,8 +120,11 @@ fn embedding_assert_on_cuda_and_cpu_error() {
     assert_eq!(log.len(), 3);
     assert_eq!(
         log[0],
-        "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1369: indexSelectLargeIndex: block: [0,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed."
+        "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1582: indexSelectSmallIndex: block: [0,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed."
     );
+    // one index: 2.15's small-index kernel, a block of min(dim, 128) = 3 threads that each
+    // check the index, so threads 0, 1, 2 report
+    assert!(log[2].contains("thread: [2,0,0]"), "{}", log[2]);
     // the CPU still works
     let c = rt.ones(&[2], None, Device::Cpu).unwrap();
     assert_eq!(rt.repr(&c).unwrap(), "tensor([1., 1.])");
