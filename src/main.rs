@@ -260,6 +260,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         return test_save_loop(&kib);
     }
     let opts = cli.engine.options();
+    let lang = cli.lang.unwrap_or_else(Lang::from_env);
     // Commands that need no lessons or progress.
     match &cli.command {
         Some(Command::Worker) => {
@@ -334,17 +335,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     run_cmd::Format::Text if files.len() > 1 => emit(&format!(
                         "== {}\n{}",
                         file.display(),
-                        cudatutor::run::diff::render(&d)
+                        cudatutor::run::diff::render_in(&d, lang)
                     ))?,
-                    run_cmd::Format::Text => emit(&cudatutor::run::diff::render(&d))?,
+                    run_cmd::Format::Text => emit(&cudatutor::run::diff::render_in(&d, lang))?,
                 }
             }
             if files.len() > 1 && *format == run_cmd::Format::Text {
-                emit(&format!(
-                    "{} script(s): {} identical, {differ} different, {failed} not run on PyTorch\n",
-                    files.len(),
-                    files.len() - differ - failed
-                ))?;
+                let summary = cudatutor::run::diff::text(lang)
+                    .summary
+                    .replace("{n}", &files.len().to_string())
+                    .replace("{same}", &(files.len() - differ - failed).to_string())
+                    .replace("{differ}", &differ.to_string())
+                    .replace("{failed}", &failed.to_string());
+                emit(&format!("{summary}\n"))?;
             }
             return Ok(ExitCode::from(if failed > 0 {
                 2
@@ -389,7 +392,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         _ => {}
     }
-    let lang = cli.lang.unwrap_or_else(Lang::from_env);
     let catalog = match load_catalog(&cli, lang) {
         Ok(c) => c,
         Err(message) => {
