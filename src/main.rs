@@ -188,6 +188,21 @@ enum Command {
     },
     /// Show the next hint of an exercise (recorded for `report`, as in the pager).
     Hint { exercise: String },
+    /// Show a lesson's quizzes: each question, its numbered choices and your first answer.
+    Quiz {
+        /// A number such as 3, or an id such as device-asserts.
+        lesson: String,
+    },
+    /// Answer a quiz: `cudatutor answer 3 1 2` answers quiz 1 of lesson 3 with choice 2. The
+    /// first answer is the grade, as in the pager; the explanation follows any answer.
+    Answer {
+        /// The lesson: a number such as 3, or an id such as device-asserts.
+        lesson: String,
+        /// The quiz's number in the lesson (1, 2, … as `cudatutor quiz` shows them).
+        quiz: usize,
+        /// The choice's number.
+        choice: usize,
+    },
     /// Write every exercise as a .py file (its goal as a comment) under DIR, for any IDE.
     Export {
         #[arg(default_value = classroom::export::DEFAULT_DIR)]
@@ -604,6 +619,59 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Quiz { lesson }) => {
+            let Some(i) = catalog.find(lesson) else {
+                eprintln!("cudatutor: there is no lesson `{lesson}`. The lessons are:");
+                emit(&classroom::list::list_text(&catalog, &progress, lang))?;
+                return Ok(ExitCode::from(2));
+            };
+            emit(&classroom::quiz::render_quizzes(
+                &catalog.lessons[i],
+                i + 1,
+                &progress,
+                lang,
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Answer {
+            lesson,
+            quiz,
+            choice,
+        }) => {
+            let Some(i) = catalog.find(lesson) else {
+                eprintln!("cudatutor: there is no lesson `{lesson}`. The lessons are:");
+                emit(&classroom::list::list_text(&catalog, &progress, lang))?;
+                return Ok(ExitCode::from(2));
+            };
+            let Some(store) = &store else {
+                eprintln!("cudatutor: no data folder: set CUDATUTOR_DATA_DIR");
+                return Ok(ExitCode::from(2));
+            };
+            // Read again just before the save, as `hint` does: a pager open meanwhile keeps its
+            // work, and an answer given there first stays the grade.
+            let mut fresh = store.load().progress;
+            match classroom::quiz::answer(
+                &mut fresh,
+                &catalog.lessons[i],
+                i + 1,
+                *quiz,
+                *choice,
+                lang,
+            ) {
+                Ok(text) => {
+                    if let Err(e) = store.save(&fresh) {
+                        eprintln!("cudatutor: progress was not saved: {e}");
+                        return Ok(ExitCode::from(2));
+                    }
+                    emit(&text)?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    Ok(ExitCode::from(2))
+                }
+            }
         }
         Some(Command::Export { dir }) => {
             match classroom::export::export(dir, &catalog, &progress) {

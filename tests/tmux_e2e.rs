@@ -784,7 +784,11 @@ fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
         sleep(Duration::from_millis(50));
     }
     t.wait_for("EDITOR-RUNNING");
-    assert_eq!(t.query("#{alternate_on}"), "0", "the editor has the main screen");
+    assert_eq!(
+        t.query("#{alternate_on}"),
+        "0",
+        "the editor has the main screen"
+    );
     assert!(!raw(&pane_modes(&t)), "the editor gets a cooked terminal");
     assert_eq!(
         t.query("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}"),
