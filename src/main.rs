@@ -437,8 +437,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Some(Command::Doctor) => {
             let d = cudatutor::run::doctor::Diagnosis::gather();
-            emit(&d.render())?;
-            emit(&cudatutor::run::doctor::render_python(&opts))?;
+            emit(&d.render_in(lang))?;
+            emit(&cudatutor::run::doctor::render_python_in(&opts, lang))?;
             Ok(if d.cuda_usable().is_ok() {
                 ExitCode::SUCCESS
             } else {
