@@ -110,6 +110,17 @@ fn bin_method(
     Ok(wrap(&p.rt, r))
 }
 
+/// `t.add(other, alpha=1)` / `t.sub(...)`.
+fn alpha_method(p: &PyTensor, args: Args, op: BinaryOp, fname: &str) -> PyResult<Value> {
+    let a = args.bind(fname, &["other", "alpha"], 1)?;
+    let o = other_operand(&a[0].clone().unwrap_or_default(), fname)?;
+    let alpha = super::alpha_of(a[1].as_ref(), fname)?;
+    let r =
+        p.rt.binary_alpha(op, &Operand::Tensor(p.tensor()), &o, alpha)
+            .map_err(py_err)?;
+    Ok(wrap(&p.rt, r))
+}
+
 fn unary_method(p: &PyTensor, op: UnaryOp) -> PyResult<Value> {
     let r = p.rt.unary(op, &p.tensor()).map_err(py_err)?;
     Ok(wrap(&p.rt, r))
@@ -802,8 +813,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 p.rt.log_softmax(&p.tensor(), d, dt).map_err(py_err)?,
             ))
         },
-        "add" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Add, "add"),
-        "sub" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Sub, "sub"),
+        "add" => |_, p, _, args| alpha_method(p, args, BinaryOp::Add, "add"),
+        "sub" => |_, p, _, args| alpha_method(p, args, BinaryOp::Sub, "sub"),
         "mul" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Mul, "mul"),
         "div" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Div, "div"),
         "pow" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Pow, "pow"),
@@ -1001,6 +1012,17 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
     Some(method(this, name, f))
 }
 
+/// The in-place method's name for an op (its errors name it).
+fn name_of(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "add_",
+        BinaryOp::Sub => "sub_",
+        BinaryOp::Mul => "mul_",
+        BinaryOp::Div => "div_",
+        _ => "pow_",
+    }
+}
+
 fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
     let op = match name {
         "add_" => BinaryOp::Add,
@@ -1025,9 +1047,17 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
     Some(Value::native_fn(name, move |it, args| {
         let p = this2.as_any().downcast_ref::<PyTensor>().expect("a tensor");
         at_line(&p.rt, it);
+        let alpha = if matches!(op, BinaryOp::Add | BinaryOp::Sub) {
+            let a = args.bind(name_of(op), &["other", "alpha"], 1)?;
+            super::alpha_of(a[1].as_ref(), name_of(op))?
+        } else {
+            None
+        };
         let o = args.positional.first().cloned().unwrap_or_default();
-        let o = other_operand(&o, "add_")?;
-        let t = p.rt.inplace(op, &p.tensor(), &o).map_err(py_err)?;
+        let o = other_operand(&o, name_of(op))?;
+        let t =
+            p.rt.inplace_alpha(op, &p.tensor(), &o, alpha)
+                .map_err(py_err)?;
         *p.t.borrow_mut() = t;
         Ok(Value::Native(this2.clone()))
     }))
