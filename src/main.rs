@@ -188,6 +188,21 @@ enum Command {
     },
     /// Show the next hint of an exercise (recorded for `report`, as in the pager).
     Hint { exercise: String },
+    /// Show a lesson's quizzes: each question, its numbered choices and your first answer.
+    Quiz {
+        /// A number such as 3, or an id such as device-asserts.
+        lesson: String,
+    },
+    /// Answer a quiz: `cudatutor answer 3 1 2` answers quiz 1 of lesson 3 with choice 2. The
+    /// first answer is the grade, as in the pager; the explanation follows any answer.
+    Answer {
+        /// The lesson: a number such as 3, or an id such as device-asserts.
+        lesson: String,
+        /// The quiz's number in the lesson (1, 2, … as `cudatutor quiz` shows them).
+        quiz: usize,
+        /// The choice's number.
+        choice: usize,
+    },
     /// Write every exercise as a .py file (its goal as a comment) under DIR, for any IDE.
     Export {
         #[arg(default_value = classroom::export::DEFAULT_DIR)]
@@ -260,6 +275,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         return test_save_loop(&kib);
     }
     let opts = cli.engine.options();
+    let lang = cli.lang.unwrap_or_else(Lang::from_env);
     // Commands that need no lessons or progress.
     match &cli.command {
         Some(Command::Worker) => {
@@ -337,17 +353,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     run_cmd::Format::Text if files.len() > 1 => emit(&format!(
                         "== {}\n{}",
                         file.display(),
-                        cudatutor::run::diff::render(&d)
+                        cudatutor::run::diff::render_in(&d, lang)
                     ))?,
-                    run_cmd::Format::Text => emit(&cudatutor::run::diff::render(&d))?,
+                    run_cmd::Format::Text => emit(&cudatutor::run::diff::render_in(&d, lang))?,
                 }
             }
             if files.len() > 1 && *format == run_cmd::Format::Text {
-                emit(&format!(
-                    "{} script(s): {} identical, {differ} different, {failed} not run on PyTorch\n",
-                    files.len(),
-                    files.len() - differ - failed
-                ))?;
+                let summary = cudatutor::run::diff::text(lang)
+                    .summary
+                    .replace("{n}", &files.len().to_string())
+                    .replace("{same}", &(files.len() - differ - failed).to_string())
+                    .replace("{differ}", &differ.to_string())
+                    .replace("{failed}", &failed.to_string());
+                emit(&format!("{summary}\n"))?;
             }
             return Ok(ExitCode::from(if failed > 0 {
                 2
@@ -392,7 +410,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         _ => {}
     }
-    let lang = cli.lang.unwrap_or_else(Lang::from_env);
     let catalog = match load_catalog(&cli, lang) {
         Ok(c) => c,
         Err(message) => {
@@ -423,8 +440,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Some(Command::Doctor) => {
             let d = cudatutor::run::doctor::Diagnosis::gather();
-            emit(&d.render())?;
-            emit(&cudatutor::run::doctor::render_python(&opts))?;
+            emit(&d.render_in(lang))?;
+            emit(&cudatutor::run::doctor::render_python_in(&opts, lang))?;
             Ok(if d.cuda_usable().is_ok() {
                 ExitCode::SUCCESS
             } else {
@@ -605,6 +622,59 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Quiz { lesson }) => {
+            let Some(i) = catalog.find(lesson) else {
+                eprintln!("cudatutor: there is no lesson `{lesson}`. The lessons are:");
+                emit(&classroom::list::list_text(&catalog, &progress, lang))?;
+                return Ok(ExitCode::from(2));
+            };
+            emit(&classroom::quiz::render_quizzes(
+                &catalog.lessons[i],
+                i + 1,
+                &progress,
+                lang,
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Answer {
+            lesson,
+            quiz,
+            choice,
+        }) => {
+            let Some(i) = catalog.find(lesson) else {
+                eprintln!("cudatutor: there is no lesson `{lesson}`. The lessons are:");
+                emit(&classroom::list::list_text(&catalog, &progress, lang))?;
+                return Ok(ExitCode::from(2));
+            };
+            let Some(store) = &store else {
+                eprintln!("cudatutor: no data folder: set CUDATUTOR_DATA_DIR");
+                return Ok(ExitCode::from(2));
+            };
+            // Read again just before the save, as `hint` does: a pager open meanwhile keeps its
+            // work, and an answer given there first stays the grade.
+            let mut fresh = store.load().progress;
+            match classroom::quiz::answer(
+                &mut fresh,
+                &catalog.lessons[i],
+                i + 1,
+                *quiz,
+                *choice,
+                lang,
+            ) {
+                Ok(text) => {
+                    if let Err(e) = store.save(&fresh) {
+                        eprintln!("cudatutor: progress was not saved: {e}");
+                        return Ok(ExitCode::from(2));
+                    }
+                    emit(&text)?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    Ok(ExitCode::from(2))
+                }
+            }
         }
         Some(Command::Export { dir }) => {
             match classroom::export::export(dir, &catalog, &progress) {

@@ -809,3 +809,79 @@ fn the_exercism_runner_grades_one_exercise() {
     validate_exercism(&failed).unwrap();
     assert_eq!(failed["status"], "fail");
 }
+
+/// The workflow installs cudatutor from something real: the `cudatutor` submodule the
+/// checkout step fetches (`submodules: true`), built with `cargo install --locked --path`. A
+/// repository laid out as the docs say (the submodule is this source tree) resolves with that
+/// path and its lock file, offline, to the `cudatutor` package and binary.
+#[test]
+fn the_github_workflow_installs_cudatutor_from_the_checked_out_submodule() {
+    let yml = std::fs::read_to_string(docs_example("classroom.yml")).unwrap();
+    assert!(!yml.contains("YOUR-ORG"), "no placeholder address:\n{yml}");
+    let lines: Vec<&str> = yml.lines().collect();
+    let checkout = lines
+        .iter()
+        .position(|l| l.trim() == "uses: actions/checkout@v4")
+        .unwrap();
+    assert!(
+        lines[checkout..checkout + 4]
+            .iter()
+            .any(|l| l.trim() == "submodules: true"),
+        "the checkout fetches the submodule:\n{yml}"
+    );
+    let step = lines
+        .iter()
+        .position(|l| l.trim() == "- name: Install cudatutor")
+        .unwrap();
+    let run = lines[step..]
+        .iter()
+        .find_map(|l| l.trim().strip_prefix("run: "))
+        .unwrap();
+    let words: Vec<&str> = run.split_whitespace().collect();
+    assert_eq!(
+        &words[..4],
+        ["cargo", "install", "--locked", "--path"],
+        "{run}"
+    );
+    let path = words[4];
+    // The learner's repository: exercises and the submodule (this source tree).
+    let repo = temp("gh-install");
+    std::os::unix::fs::symlink(env!("CARGO_MANIFEST_DIR"), repo.join(path)).unwrap();
+    // The runner's platform only (Ubuntu, like this one): the other platforms' crates are not
+    // in an offline cache.
+    let rustc = Command::new("rustc").arg("-vV").output().unwrap();
+    let host = String::from_utf8_lossy(&rustc.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+        .unwrap();
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--locked", "--offline", "--format-version", "1"])
+        .args(["--filter-platform", &host])
+        .arg("--manifest-path")
+        .arg(Path::new(path).join("Cargo.toml"))
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let root = meta["resolve"]["root"].as_str().unwrap();
+    let package = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == root)
+        .unwrap();
+    assert_eq!(package["name"], "cudatutor");
+    assert!(
+        package["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "cudatutor" && t["kind"][0] == "bin"),
+        "cargo install gets the cudatutor binary"
+    );
+}

@@ -663,3 +663,100 @@ fn edit_in_editor_works_on_the_callers_progress_and_saves_nothing() {
     assert_eq!(progress.stats["l3-one-based"].attempts, 2);
     assert_eq!(progress.stats["l3-one-based"].attempts_to_pass, Some(1));
 }
+
+/// Quizzes without the pager: `quiz` shows a lesson's quizzes, `answer` answers one. The first
+/// answer is the grade (a second, right one changes nothing and says so), it is saved in
+/// progress where the pager and `report` read it, and both commands speak Chinese too.
+#[test]
+fn quizzes_can_be_answered_from_the_command_line() {
+    let root = temp("quiz");
+    let data = root.join("data");
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let lesson = &catalog.lessons[0];
+    let quiz = &lesson.quizzes[0];
+    let wrong = if quiz.answer == 1 { 2 } else { 1 };
+
+    let out = run(&data, &["--lang", "en", "quiz", "1"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains(quiz.question.trim()), "{said}");
+    assert!(
+        said.contains("not answered yet: cudatutor answer 1 1 CHOICE"),
+        "{said}"
+    );
+
+    let out = run(
+        &data,
+        &["--lang", "en", "answer", "1", "1", &wrong.to_string()],
+    );
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.starts_with("Not quite."), "{said}");
+    assert!(
+        said.contains(&format!("The answer is {}.", quiz.answer)),
+        "{said}"
+    );
+    // The right answer now does not count.
+    let out = run(
+        &data,
+        &[
+            "--lang",
+            "en",
+            "answer",
+            lesson.id.as_str(),
+            "1",
+            &quiz.answer.to_string(),
+        ],
+    );
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("does not count"), "{said}");
+    let key = cudatutor::progress::quiz_key(&lesson.id, 1);
+    let progress = saved(&data);
+    assert_eq!(
+        progress.quizzes[&key].answer, wrong,
+        "the first answer is kept"
+    );
+    assert!(!progress.quizzes[&key].correct);
+
+    // A right first answer on quiz 2 counts in the report.
+    let second = &lesson.quizzes[1];
+    let out = run(&data, &["answer", "1", "2", &second.answer.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = run(&data, &["report", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["lessons"][0]["quizzes_answered_correctly"], 1,
+        "{report}"
+    );
+    let out = run(&data, &["--lang", "en", "quiz", "1"]);
+    let said = text(&out);
+    assert!(
+        said.contains(&format!(
+            "your first answer: {wrong} (Not quite); it is the grade"
+        )),
+        "{said}"
+    );
+    assert!(said.contains(&format!("› {wrong}) ")), "{said}");
+
+    // Mistakes are told, nothing is recorded.
+    let out = run(&data, &["--lang", "en", "answer", "1", "99", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("has no quiz 99"), "{}", text(&out));
+    let out = run(&data, &["--lang", "en", "answer", "1", "3", "99"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("choices 1 to"), "{}", text(&out));
+    assert!(
+        !saved(&data)
+            .quizzes
+            .contains_key(&cudatutor::progress::quiz_key(&lesson.id, 3))
+    );
+
+    // In Chinese.
+    let out = run(&data, &["--lang", "zh", "answer", "1", "3", "1"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("正确答案是"), "{said}");
+    let out = run(&data, &["--lang", "zh", "quiz", "1"]);
+    assert!(text(&out).contains("你的第一次作答"), "{}", text(&out));
+}

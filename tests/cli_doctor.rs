@@ -112,3 +112,125 @@ fn the_gpu_self_test_process_without_a_driver_reports_why_and_fails() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `doctor --lang zh`: every word of doctor's own in Chinese (what the driver and the probes
+/// say is quoted as they say it), including the real-PyTorch section; the exit status is the
+/// same verdict as in English.
+#[test]
+fn doctor_speaks_chinese() {
+    let run = |lang: &str| {
+        Command::new(env!("CARGO_BIN_EXE_cudatutor"))
+            .args(["--lang", lang, "doctor"])
+            .env(
+                "CUDATUTOR_CACHE_DIR",
+                std::env::temp_dir().join("cudatutor-doctor-test"),
+            )
+            .env("CUDATUTOR_PYTHON", "/nonexistent/cudatutor-doctor/python3")
+            .output()
+            .expect("the binary runs")
+    };
+    let (en, zh) = (run("en"), run("zh"));
+    assert_eq!(en.status.code(), zh.status.code());
+    let text = String::from_utf8_lossy(&zh.stdout);
+    for section in [
+        "环境检查",
+        "驱动与 GPU",
+        "NVRTC（首次使用时编译 kernels/*.cu）",
+        "cuBLAS（矩阵乘法",
+        "仿真设备",
+        "内核缓存",
+        "后端",
+        "--backend auto 选择",
+        "真实的 PyTorch（--backend pytorch 和 `cudatutor diff`；未经沙箱隔离的 Python",
+        "python /nonexistent/cudatutor-doctor/python3（CUDATUTOR_PYTHON）：",
+    ] {
+        assert!(text.contains(section), "{section} missing:\n{text}");
+    }
+    for english in [
+        "Driver and GPUs",
+        "Kernel cache",
+        "Backend",
+        "picks",
+        "Real PyTorch",
+        "self-test passed",
+        "built in:",
+    ] {
+        assert!(
+            !text.contains(english),
+            "{english} left in English:\n{text}"
+        );
+    }
+    if !cudatutor::engine::cuda::probe::driver_library_present() {
+        assert!(text.contains("这台机器上没有 NVIDIA 驱动"), "{text}");
+    }
+    for (n, d) in [((13, 5), (13, 0)), ((14, 0), (13, 0)), ((13, 0), (13, 0))] {
+        use cudatutor::lesson::Lang;
+        use cudatutor::run::doctor::nvrtc_vs_driver_in;
+        let zh = nvrtc_vs_driver_in(n, d, Lang::Zh);
+        assert!(!zh.contains('{') && !zh.contains("driver"), "{zh}");
+        assert_eq!(
+            nvrtc_vs_driver_in(n, d, Lang::En),
+            cudatutor::run::doctor::nvrtc_vs_driver(n, d)
+        );
+    }
+}
+
+/// `diff --lang zh` says what differs in Chinese; without a usable Python it still says why.
+#[test]
+fn diff_speaks_chinese() {
+    let dir = std::env::temp_dir().join(format!("cudatutor-diff-zh-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hello.py");
+    std::fs::write(&file, "print('hi')\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cudatutor"))
+        .args(["--lang", "zh", "diff"])
+        .arg(&file)
+        .args(["--python", "/nonexistent/cudatutor-diff/python3"])
+        .output()
+        .expect("the binary runs");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    // The text of a comparison, from the library (both sides as a run would report them).
+    use cudatutor::lesson::Lang;
+    use cudatutor::run::RunReport;
+    use cudatutor::run::diff::{DiffReport, differences, render_in};
+    let engine = RunReport {
+        backend: "sim".into(),
+        device_name: "Simulated H200 (modelled)".into(),
+        stdout: "1\n2\n".into(),
+        ok: true,
+        ..RunReport::default()
+    };
+    let pytorch = RunReport {
+        backend: "pytorch".into(),
+        device_name: "real PyTorch 2.15.0 · CPU".into(),
+        stdout: "1\n".into(),
+        ok: true,
+        ..RunReport::default()
+    };
+    let d = DiffReport {
+        differences: differences(&engine, &pytorch),
+        engine,
+        pytorch,
+        pytorch_failed: None,
+    };
+    let zh = render_in(&d, Lang::Zh);
+    for words in [
+        "引擎：sim（模拟的 H200（时间为模型估算））",
+        "PyTorch：真实的 PyTorch 2.15.0 · CPU — 未经沙箱隔离的 Python",
+        "有 1 处不同：",
+        "标准输出第 2 行",
+        "（没有这一行）",
+    ] {
+        assert!(zh.contains(words), "{words}:\n{zh}");
+    }
+    let en = render_in(&d, Lang::En);
+    assert!(
+        en.contains("stdout line 2") && en.contains("(no such line)"),
+        "{en}"
+    );
+}

@@ -737,3 +737,78 @@ fn an_aborting_run_keeps_the_edit_and_restores_the_terminal() {
         "the edit typed before Ctrl-r is saved: {code}"
     );
 }
+
+/// `e` on a card in a real terminal: while the learner's editor ($EDITOR, a script here) runs,
+/// the terminal is the shell's again (main screen, cooked mode, no mouse reporting); when it
+/// exits the pager takes the terminal back (alternate screen, raw mode), redraws, saves the
+/// edited code and runs the checks.
+#[test]
+fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("outside-editor");
+    let work = temp_dir("outside-editor-work");
+    let fixed = "import torch\nx = torch.randn(10, device='cuda')\npredicted = 512\nprint(torch.cuda.memory_allocated())\n";
+    std::fs::write(work.join("new.py"), fixed).unwrap();
+    // Says it started, waits for the test's go, then writes the fixed code.
+    let script = work.join("editor.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho EDITOR-RUNNING\ntouch '{w}/started'\ni=0\nwhile [ ! -e '{w}/go' ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done\ncp '{w}/new.py' \"$1\"\n",
+            w = work.display()
+        ),
+    )
+    .unwrap();
+    let t = Tmux::start(
+        "e2e-outside-editor",
+        100,
+        30,
+        &[
+            format!("CUDATUTOR_DATA_DIR={}", data.display()),
+            format!("EDITOR=sh {}", script.display()),
+            "VISUAL=".to_string(),
+        ],
+    );
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim --lessons {}",
+        deck_dir()
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("1/1 Two cards and a quiz");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise deck-counters");
+    t.send(&["e"]);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !work.join("started").exists() {
+        assert!(std::time::Instant::now() < deadline, "the editor never ran");
+        sleep(Duration::from_millis(50));
+    }
+    t.wait_for("EDITOR-RUNNING");
+    assert_eq!(
+        t.query("#{alternate_on}"),
+        "0",
+        "the editor has the main screen"
+    );
+    assert!(!raw(&pane_modes(&t)), "the editor gets a cooked terminal");
+    assert_eq!(
+        t.query("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}"),
+        "000",
+        "no mouse reporting while the editor runs"
+    );
+    std::fs::write(work.join("go"), "").unwrap();
+    let screen = t.wait_for("All checks passed");
+    assert!(screen.contains("predicted = 512"), "{screen}");
+    assert!(!screen.contains("EDITOR-RUNNING"), "redrawn:\n{screen}");
+    assert_eq!(t.query("#{alternate_on}"), "1", "the pager's screen again");
+    assert!(raw(&pane_modes(&t)), "raw mode again");
+    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    assert!(saved.contains("predicted = 512"), "saved at once: {saved}");
+    assert!(
+        data.join("two-cards").join("deck-counters.py").is_file(),
+        "the exercise's file"
+    );
+    // The keys are the pager's again.
+    t.send(&["q"]);
+    t.wait_until("the shell prompt", pager_gone);
+    assert_restored(&t, "after e and q");
+}

@@ -424,3 +424,331 @@ fn a_real_engine_run_stops_on_ctrl_c() {
     );
     assert!(!s.contains("cancelling"), "{s}");
 }
+
+// ----- The pager's own tools: hints counted, output scrolled to its top, D, e -----
+
+/// `h` in the pager reveals a hint and records it for `report` (Progress::record_hint), as
+/// `cudatutor hint` does; a hint revealed with `cudatutor hint` shows on the card.
+#[test]
+fn a_hint_revealed_in_the_pager_is_counted_by_report() {
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('h'));
+    assert!(screen(&mut app, 100, 30).contains("Hint 1/1"));
+    let stats = app.progress().stats.get(FIRST).cloned().unwrap_or_default();
+    assert_eq!(stats.hints_revealed, 1, "recorded for report");
+    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap();
+    let report = cudatutor::classroom::report::build(&catalog, app.progress(), &[]);
+    let json = serde_json::to_value(&report).unwrap();
+    let activity = json["activity"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["exercise"] == FIRST)
+        .unwrap()
+        .clone();
+    assert_eq!(activity["hints_revealed"], 1, "{activity}");
+    // Revealed from the command line: the pager shows it too.
+    let mut progress = Progress::default();
+    progress.record_hint(FIRST, 1);
+    let mut app = App::new(catalog, Lang::En, Theme { color: false }, progress, None);
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    assert!(screen(&mut app, 100, 30).contains("Hint 1/1"));
+}
+
+/// Output whose lines wrap in the pane: Shift-↑ scrolls back until the first row is at the
+/// top, and not further (one Shift-↓ then moves the view). The limit counted unwrapped lines,
+/// so the view stopped short of the first rows.
+#[test]
+fn shift_up_reaches_the_first_row_of_wrapped_output() {
+    let long: String = (0..30)
+        .map(|i| {
+            format!(
+                "line {i:02}: {}\n",
+                "a long run of words that wraps in every output pane ".repeat(3)
+            )
+        })
+        .collect();
+    let report = RunReport {
+        stdout: format!("FIRST-ROW of the output\n{long}"),
+        ..RunReport::default()
+    };
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut app = deck_app(report.clone());
+        screen(&mut app, w, h);
+        press(&mut app, KeyCode::Tab);
+        run_and_wait(&mut app);
+        let s = screen(&mut app, w, h);
+        assert!(s.contains("line 29"), "{w}x{h}: the end shows first:\n{s}");
+        assert!(!s.contains("FIRST-ROW"), "{w}x{h}:\n{s}");
+        for _ in 0..400 {
+            key(&mut app, KeyCode::Up, KeyModifiers::SHIFT);
+        }
+        let s = screen(&mut app, w, h);
+        assert!(
+            s.contains("FIRST-ROW"),
+            "{w}x{h}: scrolled to the top:\n{s}"
+        );
+        key(&mut app, KeyCode::Down, KeyModifiers::SHIFT);
+        let s = screen(&mut app, w, h);
+        assert!(
+            !s.contains("FIRST-ROW"),
+            "{w}x{h}: the limit is the top, one Shift-↓ moves:\n{s}"
+        );
+    }
+}
+
+/// Returns a fixed comparison for `D` (and its engine report for `r`).
+struct Compared(cudatutor::run::diff::DiffReport);
+
+impl ExerciseRunner for Compared {
+    fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
+        self.0.engine.clone()
+    }
+    fn backend_label(&self) -> String {
+        "sim · Simulated H200 (modelled)".into()
+    }
+    fn compare(
+        &self,
+        _: &str,
+        _: Option<&str>,
+        opts: &RunOptions,
+    ) -> cudatutor::run::diff::DiffReport {
+        assert!(opts.cancel.is_some(), "a comparison can be cancelled");
+        self.0.clone()
+    }
+}
+
+fn comparison(engine_out: &str, torch_out: &str) -> cudatutor::run::diff::DiffReport {
+    let engine = RunReport {
+        backend: "sim".into(),
+        device_name: "Simulated H200 (modelled)".into(),
+        stdout: engine_out.into(),
+        ok: true,
+        ..RunReport::default()
+    };
+    let pytorch = RunReport {
+        backend: "pytorch".into(),
+        device_name: "real PyTorch 2.15.0 · CPU".into(),
+        stdout: torch_out.into(),
+        ok: true,
+        ..RunReport::default()
+    };
+    cudatutor::run::diff::DiffReport {
+        differences: cudatutor::run::diff::differences(&engine, &pytorch),
+        engine,
+        pytorch,
+        pytorch_failed: None,
+    }
+}
+
+fn compare_app(lang: Lang, diff: cudatutor::run::diff::DiffReport) -> App {
+    App::new(
+        Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap(),
+        lang,
+        Theme { color: false },
+        Progress::default(),
+        None,
+    )
+    .with_runner(Arc::new(Compared(diff)))
+}
+
+/// `D` on a card runs it on both in the background, then shows the comparison over the page:
+/// identical, or each differing line with both values; Esc closes it. It is in the key table,
+/// so the help lists it and the editor treats `D` as text.
+#[test]
+fn d_compares_the_exercise_with_real_pytorch() {
+    let mut app = compare_app(Lang::En, comparison("512\n", "512\n"));
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('D'));
+    assert!(app.is_running(), "D starts in the background");
+    assert!(app.wait_for_run(Duration::from_secs(10)));
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("Engine vs. real PyTorch"), "{s}");
+    assert!(s.contains("identical: stdout"), "{s}");
+    assert!(s.contains("unsandboxed"), "{s}");
+    press(&mut app, KeyCode::Esc);
+    let s = screen(&mut app, 100, 30);
+    assert!(!s.contains("Engine vs. real PyTorch"), "{s}");
+    assert_eq!(app.focused_exercise().as_deref(), Some(FIRST));
+
+    let mut app = compare_app(Lang::En, comparison("512\n", "1024\n"));
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('D'));
+    assert!(app.wait_for_run(Duration::from_secs(10)));
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("1 difference(s):"), "{s}");
+    assert!(s.contains("stdout line 1"), "{s}");
+    assert!(s.contains("engine:  \"512\""), "{s}");
+    assert!(s.contains("pytorch: \"1024\""), "{s}");
+
+    // In Chinese.
+    let mut app = compare_app(Lang::Zh, comparison("512\n", "1024\n"));
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('D'));
+    assert!(app.wait_for_run(Duration::from_secs(10)));
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("有 1 处不同"), "{s}");
+    assert!(s.contains("标准输出第 1 行"), "{s}");
+
+    // One key table: dispatch, help, and text in the editor.
+    let ev = KeyEvent::new(KeyCode::Char('D'), KeyModifiers::SHIFT);
+    assert_eq!(
+        keys::lookup(keys::Context::Card, false, &ev),
+        Some(keys::Action::Compare)
+    );
+    assert_eq!(keys::lookup(keys::Context::Editor, false, &ev), None);
+    let e = KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE);
+    assert_eq!(
+        keys::lookup(keys::Context::Card, false, &e),
+        Some(keys::Action::EditOutside)
+    );
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 60);
+    press(&mut app, KeyCode::Char('?'));
+    let mut help = String::new();
+    for _ in 0..12 {
+        help += &screen(&mut app, 100, 60);
+        press(&mut app, KeyCode::PageDown);
+    }
+    assert!(help.contains("real PyTorch (unsandboxed)"), "{help}");
+    assert!(help.contains("your own editor"), "{help}");
+}
+
+/// `D` where real PyTorch cannot run (no such Python): the engine side runs for real, and the
+/// comparison says plainly that PyTorch could not run, in English and in Chinese.
+#[test]
+fn d_says_when_real_pytorch_is_unavailable() {
+    for (lang, words) in [
+        (Lang::En, "real PyTorch could not run the script"),
+        (Lang::Zh, "真实的 PyTorch 无法运行这个脚本"),
+    ] {
+        let runner = EngineRunner::new(RunOptions {
+            backend: BackendChoice::Sim,
+            python: Some("/nonexistent/cudatutor-test/python3".into()),
+            ..RunOptions::default()
+        });
+        let mut app = App::new(
+            Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap(),
+            lang,
+            Theme { color: false },
+            Progress::default(),
+            None,
+        )
+        .with_runner(Arc::new(runner));
+        screen(&mut app, 100, 30);
+        press(&mut app, KeyCode::Tab);
+        press(&mut app, KeyCode::Char('D'));
+        assert!(app.wait_for_run(Duration::from_secs(60)));
+        let (_, diff) = app.comparison.as_ref().expect("a comparison");
+        assert!(diff.pytorch_failed.is_some());
+        assert!(diff.engine.stdout.contains("512"), "the engine ran");
+        let s = screen(&mut app, 100, 30);
+        assert!(s.contains(words), "{s}");
+        assert!(s.contains("/nonexistent/cudatutor-test/python3"), "{s}");
+    }
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cudatutor-uicards-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An editor script: keeps what it was shown in `seen.py`, writes `new.py` over the file and
+/// exits with `status`.
+fn editor_script(dir: &Path, new_code: &str, status: i32) -> String {
+    std::fs::write(dir.join("new.py"), new_code).unwrap();
+    let script = dir.join("editor.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncp \"$1\" '{d}/seen.py'\ncp '{d}/new.py' \"$1\"\nexit {status}\n",
+            d = dir.display()
+        ),
+    )
+    .unwrap();
+    format!("sh {}", script.display())
+}
+
+/// `e` on a card: the event loop is asked to hand the terminal over; the editor gets the
+/// card's code in `<data dir>/<lesson>/<exercise>.py`; what it saved becomes the card's code
+/// (one undo step), is saved to progress.json at once, and the checks run as with `r`. An
+/// editor that fails changes nothing and says why.
+#[test]
+fn e_edits_the_exercise_in_the_learners_editor() {
+    let root = temp("e");
+    let data = root.join("data");
+    let fixed = "import torch\nx = torch.randn(10, device='cuda')\npredicted = 512\nprint(torch.cuda.memory_allocated())";
+    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap();
+    let exercise = catalog.lessons[0].exercises[0].clone();
+    let runner = EngineRunner::new(RunOptions {
+        backend: BackendChoice::Sim,
+        ..RunOptions::default()
+    });
+    let mut app = App::new(
+        catalog,
+        Lang::En,
+        Theme { color: false },
+        Progress::default(),
+        None,
+    )
+    .with_runner(Arc::new(runner))
+    .with_store(cudatutor::progress::Store::at(&data));
+    app.edit_cmd = Some(editor_script(&root, fixed, 0));
+    screen(&mut app, 100, 30);
+    assert_eq!(app.take_outside_edit(), None);
+    press(&mut app, KeyCode::Tab);
+    let before = app.card(FIRST).unwrap().code();
+    press(&mut app, KeyCode::Char('e'));
+    let id = app
+        .take_outside_edit()
+        .expect("e asks for the outside editor");
+    assert_eq!(id, FIRST);
+    assert_eq!(app.take_outside_edit(), None, "asked once");
+    app.edit_outside(&id);
+    let seen = std::fs::read_to_string(root.join("seen.py")).unwrap();
+    assert_eq!(
+        seen.trim_end(),
+        before.trim_end(),
+        "the editor got the card's code"
+    );
+    assert!(data.join("two-cards").join("deck-counters.py").is_file());
+    assert_eq!(app.card(FIRST).unwrap().code(), fixed);
+    let saved = cudatutor::progress::Store::at(&data).load().progress;
+    assert_eq!(
+        saved.exercises[FIRST].code.as_deref(),
+        Some(fixed),
+        "saved at once"
+    );
+    assert!(app.is_running(), "the checks run");
+    assert!(app.wait_for_run(Duration::from_secs(30)));
+    assert_eq!(app.progress().stats[FIRST].attempts, 1);
+    assert!(
+        app.progress().passed(&exercise),
+        "the checks passed on the edited code"
+    );
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("All checks passed"), "{s}");
+    // Ctrl-z in the editor brings back the code from before.
+    press(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('z'), KeyModifiers::CONTROL);
+    assert_eq!(app.card(FIRST).unwrap().code(), before);
+    press(&mut app, KeyCode::Esc);
+
+    // An editor that fails: nothing read back, and the footer says so.
+    app.edit_cmd = Some(editor_script(&root, "garbage", 3));
+    press(&mut app, KeyCode::Char('e'));
+    let id = app.take_outside_edit().unwrap();
+    app.edit_outside(&id);
+    assert_eq!(app.card(FIRST).unwrap().code(), before);
+    assert!(!app.is_running());
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("Your editor did not run"), "{s}");
+}

@@ -11,6 +11,7 @@ pub mod formats;
 pub mod grade;
 pub mod lint;
 pub mod list;
+pub mod quiz;
 pub mod report;
 pub mod scaffold;
 pub mod watch;

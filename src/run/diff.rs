@@ -7,7 +7,128 @@
 //! The pager's "run on both" key calls [`diff_exercise`] and shows [`render`] (see docs/ui.md).
 
 use super::{BackendChoice, RunOptions, RunReport};
+use crate::lesson::Lang;
 use serde::Serialize;
+
+/// What a [`Difference`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum What {
+    /// Stdout line `n` (1-based); a missing line's value is `(no such line)`.
+    StdoutLine(usize),
+    /// More differing stdout lines than are listed (how many).
+    StdoutMore(usize),
+    ExceptionType,
+    ExceptionMessage,
+    ReportedLine,
+    OriginLine,
+    ExitStatus,
+    /// An allocator counter, named by its torch.cuda function.
+    #[default]
+    Memory,
+    /// Check `n` (1-based), at `line` of the check block; values `passed` / `failed`.
+    Check {
+        n: usize,
+        line: u32,
+    },
+}
+
+/// The fixed words of `cudatutor diff` and the pager's comparison, in one language.
+pub struct DiffText {
+    /// `{backend}`, `{device}`.
+    pub engine_header: &'static str,
+    /// `{device}`, `{note}`.
+    pub pytorch_header: &'static str,
+    pub unsandboxed: &'static str,
+    /// `{why}`.
+    pub could_not_run: &'static str,
+    pub identical: &'static str,
+    pub identical_memory: &'static str,
+    pub identical_checks: &'static str,
+    /// `{n}`.
+    pub differences: &'static str,
+    pub engine_value: &'static str,
+    pub pytorch_value: &'static str,
+    /// `{n}`.
+    pub stdout_line: &'static str,
+    pub stdout: &'static str,
+    /// `{n}`.
+    pub more_lines: &'static str,
+    pub exception_type: &'static str,
+    pub exception_message: &'static str,
+    pub reported_line: &'static str,
+    pub origin_line: &'static str,
+    pub exit_status: &'static str,
+    /// `{n}`, `{line}`.
+    pub check: &'static str,
+    pub none: &'static str,
+    pub no_such_line: &'static str,
+    pub passed: &'static str,
+    pub failed: &'static str,
+    /// `{n}` scripts, `{same}` identical, `{differ}` different, `{failed}` not run.
+    pub summary: &'static str,
+}
+
+pub const EN: DiffText = DiffText {
+    engine_header: "engine:  {backend} ({device})",
+    pytorch_header: "pytorch: {device} — {note}",
+    unsandboxed: super::pytorch::UNSANDBOXED_NOTE,
+    could_not_run: "real PyTorch could not run the script: {why}",
+    identical: "identical: stdout, exception, reported and origin lines, exit status",
+    identical_memory: ", memory counters",
+    identical_checks: ", checks",
+    differences: "{n} difference(s):",
+    engine_value: "engine: ",
+    pytorch_value: "pytorch:",
+    stdout_line: "stdout line {n}",
+    stdout: "stdout",
+    more_lines: "{n} more differing line(s)",
+    exception_type: "exception type",
+    exception_message: "exception message",
+    reported_line: "reported line",
+    origin_line: "origin line",
+    exit_status: "exit status",
+    check: "check {n} (check line {line})",
+    none: "(none)",
+    no_such_line: "(no such line)",
+    passed: "passed",
+    failed: "failed",
+    summary: "{n} script(s): {same} identical, {differ} different, {failed} not run on PyTorch",
+};
+
+pub const ZH: DiffText = DiffText {
+    engine_header: "引擎：{backend}（{device}）",
+    pytorch_header: "PyTorch：{device} — {note}",
+    unsandboxed: "未经沙箱隔离的 Python：脚本能做你能做的任何事",
+    could_not_run: "真实的 PyTorch 无法运行这个脚本：{why}",
+    identical: "完全一致：标准输出、异常、报告行和来源行、退出状态",
+    identical_memory: "、显存计数",
+    identical_checks: "、检查",
+    differences: "有 {n} 处不同：",
+    engine_value: "引擎：   ",
+    pytorch_value: "PyTorch：",
+    stdout_line: "标准输出第 {n} 行",
+    stdout: "标准输出",
+    more_lines: "另有 {n} 行不同",
+    exception_type: "异常类型",
+    exception_message: "异常信息",
+    reported_line: "报告错误的行",
+    origin_line: "启动出错内核的行",
+    exit_status: "退出状态",
+    check: "检查 {n}（检查代码第 {line} 行）",
+    none: "（无）",
+    no_such_line: "（没有这一行）",
+    passed: "通过",
+    failed: "未通过",
+    summary: "共 {n} 个脚本：{same} 个一致，{differ} 个不同，{failed} 个未能在 PyTorch 上运行",
+};
+
+/// The words of `diff` in `lang`.
+pub fn text(lang: Lang) -> &'static DiffText {
+    match lang {
+        Lang::En => &EN,
+        Lang::Zh => &ZH,
+    }
+}
 
 /// One thing the two runs disagree on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -18,6 +139,9 @@ pub struct Difference {
     pub engine: String,
     /// Real PyTorch's value.
     pub pytorch: String,
+    /// `what` as data, so the text can be written in the reader's language ([`render_in`]).
+    #[serde(skip)]
+    pub kind: What,
 }
 
 /// Both reports and their differences.
@@ -52,12 +176,13 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 /// What differs between an engine report and a PyTorch report of the same script.
 pub fn differences(engine: &RunReport, pytorch: &RunReport) -> Vec<Difference> {
     let mut out = Vec::new();
-    let mut push = |what: String, e: String, p: String| {
+    let mut push = |kind: What, what: String, e: String, p: String| {
         if e != p {
             out.push(Difference {
                 what,
                 engine: e,
                 pytorch: p,
+                kind,
             });
         }
     };
@@ -79,10 +204,16 @@ pub fn differences(engine: &RunReport, pytorch: &RunReport) -> Vec<Difference> {
             Some(l) => format!("{:?}", l.strip_suffix('\n').unwrap_or(l)),
             None => "(no such line)".to_string(),
         };
-        push(format!("stdout line {}", i + 1), show(e), show(p));
+        push(
+            What::StdoutLine(i + 1),
+            format!("stdout line {}", i + 1),
+            show(e),
+            show(p),
+        );
     }
     if unlisted > 0 {
         push(
+            What::StdoutMore(unlisted),
             "stdout".into(),
             format!("{unlisted} more differing line(s)"),
             String::new(),
@@ -90,27 +221,32 @@ pub fn differences(engine: &RunReport, pytorch: &RunReport) -> Vec<Difference> {
     }
     let (ee, pe) = (engine.error.as_ref(), pytorch.error.as_ref());
     push(
+        What::ExceptionType,
         "exception type".into(),
         opt(ee.map(|e| e.type_name.clone())),
         opt(pe.map(|e| e.type_name.clone())),
     );
     push(
+        What::ExceptionMessage,
         "exception message".into(),
         opt(ee.map(|e| e.message.clone())),
         opt(pe.map(|e| e.message.clone())),
     );
     push(
+        What::ReportedLine,
         "reported line".into(),
         opt(ee.and_then(|e| e.line)),
         opt(pe.and_then(|e| e.line)),
     );
     push(
+        What::OriginLine,
         "origin line".into(),
         opt(ee.and_then(|e| e.origin_line)),
         opt(pe.and_then(|e| e.origin_line)),
     );
     let status = |r: &RunReport| r.exit_status.unwrap_or(i32::from(!r.ok));
     push(
+        What::ExitStatus,
         "exit status".into(),
         status(engine).to_string(),
         status(pytorch).to_string(),
@@ -120,16 +256,19 @@ pub fn differences(engine: &RunReport, pytorch: &RunReport) -> Vec<Difference> {
     if !pytorch.memory.devices.is_empty() {
         let (em, pm) = (&engine.memory, &pytorch.memory);
         push(
+            What::Memory,
             "memory_allocated".into(),
             em.allocated.to_string(),
             pm.allocated.to_string(),
         );
         push(
+            What::Memory,
             "memory_reserved".into(),
             em.reserved.to_string(),
             pm.reserved.to_string(),
         );
         push(
+            What::Memory,
             "max_memory_allocated".into(),
             em.peak_allocated.to_string(),
             pm.peak_allocated.to_string(),
@@ -148,6 +287,7 @@ pub fn differences(engine: &RunReport, pytorch: &RunReport) -> Vec<Difference> {
             .or(pytorch.checks.get(i))
             .map_or(0, |c| c.line);
         push(
+            What::Check { n: i + 1, line },
             format!("check {} (check line {line})", i + 1),
             verdict(engine, i),
             verdict(pytorch, i),
@@ -193,38 +333,107 @@ pub fn diff_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> Diff
     }
 }
 
-/// The text `cudatutor diff` prints (and the pager's diff view shows).
+/// The text `cudatutor diff` prints (and the pager's comparison shows), in English.
 pub fn render(d: &DiffReport) -> String {
-    let mut s = format!(
-        "engine:  {} ({})\npytorch: {} — {}\n",
-        d.engine.backend,
-        d.engine.device_name,
-        d.pytorch.device_name,
-        super::pytorch::UNSANDBOXED_NOTE
+    render_in(d, Lang::En)
+}
+
+/// The text of `d` in `lang`. The values compared (stdout lines, messages, numbers) are shown
+/// as the runs produced them; only the words around them are translated.
+pub fn render_in(d: &DiffReport, lang: Lang) -> String {
+    let t = text(lang);
+    let device = |r: &RunReport| device_name(&r.device_name, lang);
+    let mut s = t
+        .engine_header
+        .replace("{backend}", &d.engine.backend)
+        .replace("{device}", &device(&d.engine));
+    s.push('\n');
+    s.push_str(
+        &t.pytorch_header
+            .replace("{device}", &device(&d.pytorch))
+            .replace("{note}", t.unsandboxed),
     );
+    s.push('\n');
     if let Some(why) = &d.pytorch_failed {
-        s.push_str(&format!("real PyTorch could not run the script: {why}\n"));
+        s.push_str(&t.could_not_run.replace("{why}", why));
+        s.push('\n');
         return s;
     }
     if d.differences.is_empty() {
-        s.push_str("identical: stdout, exception, reported and origin lines, exit status");
+        s.push_str(t.identical);
         if !d.pytorch.memory.devices.is_empty() {
-            s.push_str(", memory counters");
+            s.push_str(t.identical_memory);
         }
         if !d.engine.checks.is_empty() {
-            s.push_str(", checks");
+            s.push_str(t.identical_checks);
         }
         s.push('\n');
         return s;
     }
-    s.push_str(&format!("{} difference(s):\n", d.differences.len()));
+    s.push_str(
+        &t.differences
+            .replace("{n}", &d.differences.len().to_string()),
+    );
+    s.push('\n');
     for diff in &d.differences {
+        let (what, engine, pytorch) = words(diff, t);
         s.push_str(&format!(
-            "  {}\n    engine:  {}\n    pytorch: {}\n",
-            diff.what, diff.engine, diff.pytorch
+            "  {what}\n    {} {engine}\n    {} {pytorch}\n",
+            t.engine_value, t.pytorch_value
         ));
     }
     s
+}
+
+/// A device name in `lang`: the simulated GPU's and "real PyTorch" translated, a real GPU's
+/// name kept.
+pub fn device_name(name: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => name.to_string(),
+        Lang::Zh => name
+            .replace(
+                crate::engine::runtime::SIM_DEVICE_NAME,
+                "模拟的 H200（时间为模型估算）",
+            )
+            .replace("real PyTorch", "真实的 PyTorch"),
+    }
+}
+
+/// A difference's name and values in the words of `t` (the values themselves as they were).
+fn words(d: &Difference, t: &DiffText) -> (String, String, String) {
+    let value = |v: &str| -> String {
+        match (d.kind, v) {
+            (What::StdoutLine(_), "(no such line)") => t.no_such_line.to_string(),
+            (What::Check { .. }, "passed") => t.passed.to_string(),
+            (What::Check { .. }, "failed") => t.failed.to_string(),
+            (What::StdoutLine(_) | What::StdoutMore(_), _) => v.to_string(),
+            (_, "(none)") => t.none.to_string(),
+            _ => v.to_string(),
+        }
+    };
+    match d.kind {
+        What::StdoutMore(n) => (
+            t.stdout.to_string(),
+            t.more_lines.replace("{n}", &n.to_string()),
+            String::new(),
+        ),
+        kind => {
+            let what = match kind {
+                What::StdoutLine(n) => t.stdout_line.replace("{n}", &n.to_string()),
+                What::ExceptionType => t.exception_type.to_string(),
+                What::ExceptionMessage => t.exception_message.to_string(),
+                What::ReportedLine => t.reported_line.to_string(),
+                What::OriginLine => t.origin_line.to_string(),
+                What::ExitStatus => t.exit_status.to_string(),
+                What::Check { n, line } => t
+                    .check
+                    .replace("{n}", &n.to_string())
+                    .replace("{line}", &line.to_string()),
+                What::Memory | What::StdoutMore(_) => d.what.clone(),
+            };
+            (what, value(&d.engine), value(&d.pytorch))
+        }
+    }
 }
 
 #[cfg(test)]

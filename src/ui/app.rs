@@ -44,6 +44,10 @@ pub enum Overlay {
     },
     /// Typing a search query.
     SearchInput(String),
+    /// The last comparison (`D`): engine vs. real PyTorch.
+    Compare {
+        scroll: usize,
+    },
 }
 
 /// A yes/no question in the footer.
@@ -79,6 +83,13 @@ pub struct App {
     pub quit: bool,
     /// CUDA_LAUNCH_BLOCKING=1 for the next run (`b`).
     pub launch_blocking: bool,
+    /// The outside editor's command for `e` (None: $VISUAL, else $EDITOR).
+    pub edit_cmd: Option<String>,
+    /// `e` asked for the outside editor on this exercise: the event loop hands the terminal
+    /// over ([`App::take_outside_edit`], then [`App::edit_outside`]).
+    outside_edit: Option<String>,
+    /// The last comparison (`D`): the exercise and what differed.
+    pub comparison: Option<(String, crate::run::diff::DiffReport)>,
     size: Rect,
 }
 
@@ -114,12 +125,17 @@ impl App {
                     .get(&e.id)
                     .and_then(|s| s.code.as_deref());
                 let mut card = Card::new(&e.start_code, saved);
-                // Revealed hints stay revealed.
+                // Revealed hints stay revealed, here or with `cudatutor hint`.
+                let cli_hints = progress
+                    .stats
+                    .get(&e.id)
+                    .map_or(0, |s| s.hints_revealed as usize);
                 card.hints_shown = progress
                     .hints
                     .get(&e.id)
                     .copied()
                     .unwrap_or(0)
+                    .max(cli_hints)
                     .min(e.hints.len());
                 // The last run survives a restart.
                 if let Some(run) = progress.last_runs.get(&e.id) {
@@ -144,6 +160,9 @@ impl App {
             status: None,
             quit: false,
             launch_blocking: false,
+            edit_cmd: None,
+            outside_edit: None,
+            comparison: None,
             size: Rect::new(0, 0, DEFAULT_SIZE.0, DEFAULT_SIZE.1),
         };
         app.resize(DEFAULT_SIZE.0, DEFAULT_SIZE.1);
@@ -327,6 +346,7 @@ impl App {
             Overlay::Help { .. } => return Context::Help,
             Overlay::Lessons { .. } => return Context::Lessons,
             Overlay::SearchInput(_) => return Context::SearchInput,
+            Overlay::Compare { .. } => return Context::Compare,
             Overlay::None => {}
         }
         if self.confirm.is_some() {
@@ -429,13 +449,21 @@ impl App {
         use Action as A;
         let layout = self.layout();
         let page = layout.page() as isize;
-        if let Overlay::Help { scroll } = &mut self.overlay {
-            // The help's own scrolling.
+        let overlay_rows = match &self.overlay {
+            Overlay::Help { .. } => Some(
+                keys::help_sections()
+                    .iter()
+                    .map(|(_, bindings)| bindings.len() + 1)
+                    .sum::<usize>(),
+            ),
+            Overlay::Compare { .. } => Some(self.compare_lines(self.size).len()),
+            _ => None,
+        };
+        if let (Some(rows), Overlay::Help { scroll } | Overlay::Compare { scroll }) =
+            (overlay_rows, &mut self.overlay)
+        {
+            // The overlay's own scrolling.
             let step = (page.max(2) - 1) as usize;
-            let rows: usize = keys::help_sections()
-                .iter()
-                .map(|(_, bindings)| bindings.len() + 1)
-                .sum();
             // The box is the screen less the title and footer, its border two more.
             let last = rows.saturating_sub(usize::from(self.size.height.saturating_sub(4)));
             *scroll = match action {
@@ -564,7 +592,22 @@ impl App {
             }
             A::OutputBack | A::OutputForward | A::OutputLeft | A::OutputRight => {
                 if let Some(id) = self.focused_exercise() {
-                    self.deck.scroll_output(&id, action);
+                    let (width, height) = self.output_pane_size(&id).unwrap_or((1, 1));
+                    self.deck.scroll_output(&id, action, width, height);
+                }
+            }
+            A::Compare => {
+                if let Some(id) = self.focused_exercise() {
+                    self.start_compare(&id);
+                }
+            }
+            A::EditOutside => {
+                if let Some(id) = self.focused_exercise() {
+                    if self.runs.is_running() {
+                        self.status = Some(self.strings().run_in_progress.to_string());
+                    } else {
+                        self.outside_edit = Some(id);
+                    }
                 }
             }
             A::Answer => match (&self.overlay, key.code) {
@@ -987,6 +1030,8 @@ impl App {
                     .progress
                     .hints
                     .insert(id.clone(), card.hints_shown);
+                // `report` counts the hints revealed here as it counts `cudatutor hint`'s.
+                self.session.progress.record_hint(&id, card.hints_shown);
                 self.session.changed(false);
             } else {
                 self.status = Some(s.no_more_hints.to_string());
@@ -1116,6 +1161,18 @@ impl App {
         };
         let code = card.code() + "\n";
         let check = exercise.check.clone();
+        // The checks' messages in the lesson's language, and the predicted names.
+        let opts = self.run_options(exercise);
+        match self.runs.start(id, code, check, opts) {
+            Ok(()) => {}
+            Err(StartError::Busy) => self.status = Some(self.strings().run_in_progress.to_string()),
+            Err(StartError::Thread) => self.status = Some(self.strings().run_lost.to_string()),
+        }
+    }
+
+    /// The options of a run of exercise `id` from the pager (its GPUs, the lesson's language
+    /// for the checks' messages, the predicted names, `b`'s blocking).
+    fn run_options(&self, exercise: &Exercise) -> RunOptions {
         let lesson_lang = self
             .catalog
             .lessons
@@ -1124,7 +1181,6 @@ impl App {
         let mut opts = RunOptions {
             gpus: exercise.gpus,
             launch_blocking: self.launch_blocking,
-            // The checks' messages in the lesson's language, and the predicted names.
             exercise: crate::run::ExerciseContext::of(exercise, lesson_lang),
             ..RunOptions::default()
         };
@@ -1132,11 +1188,124 @@ impl App {
             opts.env
                 .push(("CUDA_LAUNCH_BLOCKING".to_string(), "1".to_string()));
         }
-        match self.runs.start(id, code, check, opts) {
+        opts
+    }
+
+    /// `D`: runs the exercise's code and checks on the engine and on real PyTorch in the
+    /// background; the comparison opens over the page when it ends.
+    pub fn start_compare(&mut self, id: &str) {
+        let (Some(card), Some(exercise)) = (self.deck.cards.get(id), self.exercise(id)) else {
+            return;
+        };
+        let code = card.code() + "\n";
+        let check = exercise.check.clone();
+        let opts = self.run_options(exercise);
+        match self.runs.start_compare(id, code, check, opts) {
             Ok(()) => {}
             Err(StartError::Busy) => self.status = Some(self.strings().run_in_progress.to_string()),
             Err(StartError::Thread) => self.status = Some(self.strings().run_lost.to_string()),
         }
+    }
+
+    /// The comparison overlay's lines for a terminal of `area`: the text of
+    /// [`crate::run::diff::render_in`], wrapped to the box.
+    pub fn compare_lines(&self, area: Rect) -> Vec<String> {
+        let Some((_, diff)) = &self.comparison else {
+            return Vec::new();
+        };
+        let width = usize::from(compare_width(area).saturating_sub(3)).max(1);
+        crate::run::diff::render_in(diff, self.lang)
+            .lines()
+            .flat_map(|l| super::panes::output::hard_wrap(l, width))
+            .collect()
+    }
+
+    /// `e` was pressed on this exercise: the caller (the event loop) now leaves the alternate
+    /// screen and raw mode, calls [`App::edit_outside`], and takes the terminal back.
+    pub fn take_outside_edit(&mut self) -> Option<String> {
+        self.outside_edit.take()
+    }
+
+    /// `e`: writes exercise `id`'s code to its work file (`<data dir>/<lesson>/<exercise>.py`),
+    /// runs the outside editor on it (`edit_cmd`, else $VISUAL, else $EDITOR) in the terminal,
+    /// and when it exits takes the file's code into the card (one undo step) and progress,
+    /// saves progress at once (the same atomic, merging save as every edit) and runs the checks
+    /// like `r`. The terminal must already be handed over (see [`App::take_outside_edit`]).
+    pub fn edit_outside(&mut self, id: &str) {
+        use crate::classroom::workfile;
+        let s = self.strings();
+        let Some(lesson) = self.catalog.lessons.get(self.pager.current) else {
+            return;
+        };
+        let Some(exercise) = lesson.exercises.iter().find(|e| e.id == id) else {
+            return;
+        };
+        let Some(card) = self.deck.cards.get(id) else {
+            return;
+        };
+        let dir = self
+            .session
+            .data_dir()
+            .unwrap_or_else(|| std::env::temp_dir().join("cudatutor-work"));
+        let path = workfile::work_file(&dir, lesson, exercise);
+        let before = card.code();
+        let edited = workfile::editor_command(self.edit_cmd.as_deref()).and_then(|command| {
+            workfile::write_code(&path, &before)?;
+            workfile::open_editor(&command, &path)?;
+            workfile::read_code(&path)
+        });
+        let code = match edited {
+            Ok(code) => code,
+            Err(why) => {
+                self.status = Some(s.editor_failed.replace("{why}", &why));
+                return;
+            }
+        };
+        let code = code.trim_end_matches('\n').to_string();
+        let changed = code != before;
+        if let Some(card) = self.deck.cards.get_mut(id)
+            && card.replace_code(&code)
+        {
+            self.edited(id);
+        }
+        if self.session.pending()
+            && let Err(Some(e)) = self.session.save()
+        {
+            self.status = Some(format!("{}: {e}", s.save_failed));
+            return;
+        }
+        self.status = Some(if changed {
+            s.edited_outside
+                .replace("{path}", &path.display().to_string())
+        } else {
+            s.edited_outside_unchanged.to_string()
+        });
+        self.start_run(id);
+        self.reveal_focus();
+    }
+
+    /// (columns, rows) of exercise `id`'s output pane at the current size, as the card draws it.
+    pub fn output_pane_size(&self, id: &str) -> Option<(usize, usize)> {
+        let frame = self.layout_frame(self.size);
+        let dims = super::card::Dims {
+            term_width: self.size.width,
+            page_height: frame.text.height,
+        };
+        let plan = self.exercise_plan(id, frame.text.width, dims)?;
+        let width = if plan.beside {
+            plan.right_w
+        } else {
+            frame.text.width.saturating_sub(4)
+        };
+        let height = match &plan.panes {
+            super::card::PanesPlan::Stacked(panes) => panes
+                .iter()
+                .find(|(p, _)| *p == Pane::Output)
+                .map_or(0, |(_, h)| h.saturating_sub(1)),
+            // Under the tab row.
+            super::card::PanesPlan::Tabbed => plan.panes_h.saturating_sub(1),
+        };
+        Some((usize::from(width), usize::from(height)))
     }
 
     /// Ctrl-c: asks the run in flight to stop.
@@ -1179,6 +1348,27 @@ impl App {
                     None => self.status.take(),
                 };
                 self.after_run(&exercise);
+            }
+            Outcome::Compared {
+                exercise,
+                diff,
+                stopped,
+            } => {
+                self.status = match stopped {
+                    Some(Stop::WallLimit) => Some(s.run_timed_out.replace(
+                        "{secs}",
+                        &fmt_secs(self.runs.wall_limit() * 2 + super::runs::COMPARE_STARTUP),
+                    )),
+                    Some(Stop::Learner) => Some(s.cancelled.to_string()),
+                    None => None,
+                };
+                // A cancelled comparison has nothing worth showing.
+                if stopped != Some(Stop::Learner) {
+                    self.comparison = Some((exercise, *diff));
+                    if self.overlay == Overlay::None && self.confirm.is_none() {
+                        self.overlay = Overlay::Compare { scroll: 0 };
+                    }
+                }
             }
             Outcome::Lost { .. } => self.status = Some(s.run_lost.to_string()),
             Outcome::Abandoned { stop, .. } => {
@@ -1262,6 +1452,11 @@ fn first_pane(report: &crate::run::RunReport) -> Pane {
     } else {
         Pane::Output
     }
+}
+
+/// The comparison box's width in a terminal of `area`.
+pub(super) fn compare_width(area: Rect) -> u16 {
+    area.width.min(100)
 }
 
 fn fmt_secs(d: Duration) -> String {

@@ -233,6 +233,8 @@ impl App {
             let frame = (elapsed.as_millis() / 80) as usize % SPINNER.len();
             let text = if running.stopping.is_some() {
                 s.cancelling
+            } else if running.job == super::runs::Job::Compare {
+                s.comparing
             } else {
                 s.running
             };

@@ -3,6 +3,7 @@
 //! history, the part of it in view, the last run's report and which pane shows it. Drawing the
 //! cards is in `card.rs`; the keys that act on them are in `app.rs`.
 
+use crate::run::diff::DiffReport;
 use crate::run::{RunOptions, RunReport};
 use ratatui_textarea::{CursorMove, TextArea};
 use std::time::Duration;
@@ -18,6 +19,11 @@ pub trait ExerciseRunner: Send + Sync + 'static {
     /// cancels one that runs on past it, and gives up on one that ignores the cancel.
     fn wall_limit(&self) -> Duration {
         RunOptions::default().max_wall
+    }
+    /// Runs `code` (then `check`) on the engine and on real PyTorch and compares them (`D`);
+    /// blocking; called on a background thread.
+    fn compare(&self, code: &str, check: Option<&str>, opts: &RunOptions) -> DiffReport {
+        crate::run::diff::diff_exercise(code, check, opts)
     }
 }
 
@@ -36,11 +42,12 @@ impl EngineRunner {
     }
 }
 
-impl ExerciseRunner for EngineRunner {
-    fn run(&self, code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
+impl EngineRunner {
+    /// The command line's options with the pager's per-run settings laid over them.
+    fn merged(&self, opts: &RunOptions) -> RunOptions {
         let mut env = self.base.env.clone();
         env.extend(opts.env.iter().cloned());
-        let merged = RunOptions {
+        RunOptions {
             gpus: self.base.gpus.max(opts.gpus),
             launch_blocking: self.base.launch_blocking || opts.launch_blocking,
             env,
@@ -48,8 +55,19 @@ impl ExerciseRunner for EngineRunner {
             // The lesson's language and the predicted names (prediction_pending).
             exercise: opts.exercise.clone(),
             ..self.base.clone()
-        };
-        crate::run::run_exercise(code, check, &merged)
+        }
+    }
+}
+
+impl ExerciseRunner for EngineRunner {
+    fn run(&self, code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
+        crate::run::run_exercise(code, check, &self.merged(opts))
+    }
+
+    fn compare(&self, code: &str, check: Option<&str>, opts: &RunOptions) -> DiffReport {
+        // The engine side runs on the simulated GPU unless --backend names another engine
+        // backend; the other side is the Python of --python / CUDATUTOR_PYTHON / python3.
+        crate::run::diff::diff_exercise(code, check, &self.merged(opts))
     }
 
     fn backend_label(&self) -> String {

@@ -59,6 +59,10 @@ pub enum Action {
     OutputLeft,
     OutputRight,
     Answer,
+    /// `D`: run the exercise on the engine and on real PyTorch and show what differs.
+    Compare,
+    /// `e`: open the exercise in the learner's own editor ($VISUAL / $EDITOR).
+    EditOutside,
     // The editor.
     LeaveEditor,
     Undo,
@@ -99,6 +103,8 @@ pub enum Context {
     Confirm,
     Help,
     Lessons,
+    /// The comparison of `D`, shown over the page.
+    Compare,
 }
 
 /// One key: a code and the modifiers that must be held.
@@ -250,6 +256,8 @@ pub const CARD: &[Binding] = &[
     b(A::FocusNext, &[k(K::Tab)], "Tab", true),
     b(A::FocusPrev, &[k(K::BackTab)], "Shift-Tab", false),
     b(A::Unfocus, &[k(K::Esc)], "Esc", true),
+    b(A::EditOutside, &[c('e')], "e", true),
+    b(A::Compare, &[c('D')], "D", true),
 ];
 
 /// A quiz focused. Keys not here go to the pager.
@@ -320,6 +328,20 @@ pub const HELP: &[Binding] = &[
     b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
 ];
 
+/// The comparison of `D` over the page.
+pub const COMPARE: &[Binding] = &[
+    b(
+        A::CloseOverlay,
+        &[k(K::Esc), c('q'), c('D'), k(K::Enter)],
+        "Esc",
+        true,
+    ),
+    b(A::ScrollDown, &[c('j'), k(K::Down)], "↑↓", true),
+    b(A::ScrollUp, &[c('k'), k(K::Up)], "↑", false),
+    b(A::PageDown, &[k(K::PageDown), c(' ')], "PgDn", false),
+    b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
+];
+
 pub const LESSONS: &[Binding] = &[
     b(A::ListDown, &[c('j'), k(K::Down)], "↑↓", true),
     b(A::ListUp, &[c('k'), k(K::Up)], "↑", false),
@@ -360,6 +382,7 @@ pub fn layers(context: Context, running: bool) -> Vec<&'static [Binding]> {
         Context::Confirm => layers.push(CONFIRM),
         Context::Help => layers.push(HELP),
         Context::Lessons => layers.push(LESSONS),
+        Context::Compare => layers.push(COMPARE),
     }
     layers
 }
@@ -479,6 +502,7 @@ mod tests {
             Context::Confirm,
             Context::Help,
             Context::Lessons,
+            Context::Compare,
         ] {
             for running in [false, true] {
                 let action = lookup(context, running, &key(KeyCode::Esc, KeyModifiers::NONE));

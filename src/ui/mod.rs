@@ -167,6 +167,14 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
             panic!("test panic requested with CUDATUTOR_TEST_PANIC_KEY");
         }
         let changed = app.handle_event(&ev);
+        if let Some(id) = app.take_outside_edit() {
+            // `e`: the terminal is the editor's until it exits (main screen, cooked mode),
+            // then the pager's again, redrawn from scratch.
+            restore_terminal();
+            app.edit_outside(&id);
+            enter_terminal()?;
+            terminal.clear()?;
+        }
         if app.tick(std::time::Instant::now()) || changed {
             terminal.draw(|f| f.render_widget(&*app, f.area()))?;
         }

@@ -8,6 +8,7 @@
 //! cannot be killed; the flag stays set, so the engine's next check ends it).
 
 use super::exercise::ExerciseRunner;
+use crate::run::diff::DiffReport;
 use crate::run::{RunOptions, RunReport};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +19,25 @@ use std::time::{Duration, Instant};
 pub const WALL_GRACE: Duration = Duration::from_secs(1);
 /// How long a cancelled run has to answer before it is abandoned.
 pub const STOP_GRACE: Duration = Duration::from_secs(2);
+/// A comparison (`D`) runs the exercise twice, and its first use starts the resident Python
+/// process, which imports torch (seconds, up to a minute on a loaded machine): its limit is
+/// two run limits and this.
+pub const COMPARE_STARTUP: Duration = Duration::from_secs(60);
+
+/// What a run in flight does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Job {
+    /// The exercise and its checks on the pager's backend (`r`).
+    Run,
+    /// The exercise on the engine and on real PyTorch, compared (`D`).
+    Compare,
+}
+
+/// What the run's thread sends back.
+enum Done {
+    Run(RunReport),
+    Compare(DiffReport),
+}
 
 /// Why a run was asked to stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,8 +53,11 @@ pub struct Running {
     pub exercise: String,
     /// The code it runs, kept with the report.
     pub code: String,
-    rx: Receiver<RunReport>,
+    pub job: Job,
+    rx: Receiver<Done>,
     cancel: Arc<AtomicBool>,
+    /// Past this (and [`WALL_GRACE`]) the controller stops it.
+    limit: Duration,
     pub started: Instant,
     /// When and why it was asked to stop.
     pub stopping: Option<(Instant, Stop)>,
@@ -46,6 +69,12 @@ pub enum Outcome {
         exercise: String,
         code: String,
         report: Box<RunReport>,
+        stopped: Option<Stop>,
+    },
+    /// A comparison (`D`) ended.
+    Compared {
+        exercise: String,
+        diff: Box<DiffReport>,
         stopped: Option<Stop>,
     },
     /// The thread ended without a report (it panicked).
@@ -92,36 +121,86 @@ impl RunController {
         check: Option<String>,
         mut opts: RunOptions,
     ) -> Result<(), StartError> {
+        self.spawn(exercise, code, check, &mut opts, Job::Run)
+    }
+
+    /// Starts a comparison of `code` (then `check`) on the engine and on real PyTorch.
+    pub fn start_compare(
+        &mut self,
+        exercise: &str,
+        code: String,
+        check: Option<String>,
+        mut opts: RunOptions,
+    ) -> Result<(), StartError> {
+        self.spawn(exercise, code, check, &mut opts, Job::Compare)
+    }
+
+    fn spawn(
+        &mut self,
+        exercise: &str,
+        code: String,
+        check: Option<String>,
+        opts: &mut RunOptions,
+        job: Job,
+    ) -> Result<(), StartError> {
         if self.running.is_some() {
             return Err(StartError::Busy);
         }
         let cancel = Arc::new(AtomicBool::new(false));
         opts.cancel = Some(cancel.clone());
         opts.max_wall = self.runner.wall_limit();
+        let limit = match job {
+            Job::Run => self.runner.wall_limit(),
+            Job::Compare => self.runner.wall_limit() * 2 + COMPARE_STARTUP,
+        };
+        let opts = opts.clone();
         let (tx, rx) = std::sync::mpsc::channel();
         let runner = self.runner.clone();
         let source = code.clone();
         std::thread::Builder::new()
             .name("cudatutor-run".into())
             .spawn(move || {
+                let label = runner.backend_label();
+                let internal = |why: String| {
+                    crate::run::internal_error_report(
+                        &crate::run::contain::panic_message(&why),
+                        label.split(" · ").next().unwrap_or("sim"),
+                    )
+                };
                 // A runner that panics (a bug in cudatutor) gives an internal-error report;
                 // the panic is neither printed over the pager nor seen by its terminal hook.
-                let report =
-                    crate::run::contain::contain(|| runner.run(&source, check.as_deref(), &opts))
+                let done = match job {
+                    Job::Run => Done::Run(
+                        crate::run::contain::contain(|| {
+                            runner.run(&source, check.as_deref(), &opts)
+                        })
+                        .unwrap_or_else(internal),
+                    ),
+                    Job::Compare => Done::Compare(
+                        crate::run::contain::contain(|| {
+                            runner.compare(&source, check.as_deref(), &opts)
+                        })
                         .unwrap_or_else(|why| {
-                            crate::run::internal_error_report(
-                                &crate::run::contain::panic_message(&why),
-                                runner.backend_label().split(" · ").next().unwrap_or("sim"),
-                            )
-                        });
-                let _ = tx.send(report);
+                            let report = internal(why);
+                            DiffReport {
+                                pytorch_failed: report.internal_error.clone(),
+                                engine: report.clone(),
+                                pytorch: report,
+                                differences: Vec::new(),
+                            }
+                        }),
+                    ),
+                };
+                let _ = tx.send(done);
             })
             .map_err(|_| StartError::Thread)?;
         self.running = Some(Running {
             exercise: exercise.to_string(),
             code,
+            job,
             rx,
             cancel,
+            limit,
             started: Instant::now(),
             stopping: None,
         });
@@ -153,7 +232,7 @@ impl RunController {
             Err(TryRecvError::Disconnected) => return Some(self.lost()),
             Err(TryRecvError::Empty) => {}
         }
-        let limit = self.runner.wall_limit() + WALL_GRACE;
+        let limit = running.limit + WALL_GRACE;
         match running.stopping {
             None if now.saturating_duration_since(running.started) >= limit => {
                 self.stop(now, Stop::WallLimit);
@@ -177,13 +256,21 @@ impl RunController {
         }
     }
 
-    fn finish(&mut self, report: RunReport) -> Outcome {
+    fn finish(&mut self, done: Done) -> Outcome {
         let running = self.running.take().expect("a run in flight");
-        Outcome::Finished {
-            exercise: running.exercise,
-            code: running.code,
-            report: Box::new(report),
-            stopped: running.stopping.map(|(_, why)| why),
+        let stopped = running.stopping.map(|(_, why)| why);
+        match done {
+            Done::Run(report) => Outcome::Finished {
+                exercise: running.exercise,
+                code: running.code,
+                report: Box::new(report),
+                stopped,
+            },
+            Done::Compare(diff) => Outcome::Compared {
+                exercise: running.exercise,
+                diff: Box::new(diff),
+                stopped,
+            },
         }
     }
 

@@ -59,6 +59,11 @@ impl Session {
         self.store.is_some()
     }
 
+    /// The data folder progress is saved in (where `e` writes the exercise's file).
+    pub fn data_dir(&self) -> Option<std::path::PathBuf> {
+        self.store.as_ref().map(|s| s.dir().to_path_buf())
+    }
+
     /// The debounced save: once the changes are old enough, writes them (with no store there
     /// is nowhere to write, and nothing to report). Err is the message for the footer.
     pub fn save_if_due(&mut self, now: Instant) -> Option<Result<(), Option<String>>> {

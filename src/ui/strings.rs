@@ -103,6 +103,15 @@ pub struct Strings {
     /// The backend label's words: "sim", the simulated device's name.
     pub sim: &'static str,
     pub sim_device: &'static str,
+    /// The comparison overlay's title.
+    pub compare_title: &'static str,
+    /// The footer and card while `D` runs: both runs, the PyTorch one unsandboxed.
+    pub comparing: &'static str,
+    /// `{why}`: the outside editor could not run or failed; nothing was read back.
+    pub editor_failed: &'static str,
+    /// After the outside editor: `{path}` was read back.
+    pub edited_outside: &'static str,
+    pub edited_outside_unchanged: &'static str,
 }
 
 pub const EN: Strings = Strings {
@@ -188,6 +197,11 @@ pub const EN: Strings = Strings {
     copied: "Copied",
     sim: "sim",
     sim_device: "Simulated H200 (modelled)",
+    compare_title: " Engine vs. real PyTorch ",
+    comparing: "engine vs. real PyTorch (unsandboxed Python)…",
+    editor_failed: "Your editor did not run: {why}",
+    edited_outside: "Saved from your editor ({path}); running the checks",
+    edited_outside_unchanged: "The file did not change; running the checks",
 };
 
 fn en_short(a: Action) -> &'static str {
@@ -224,6 +238,8 @@ fn en_short(a: Action) -> &'static str {
         PaneOutput | PaneMemory | PaneTimeline | PaneChecks => "pane",
         OutputBack | OutputForward | OutputLeft | OutputRight => "scroll output",
         Answer => "answer",
+        Compare => "vs PyTorch",
+        EditOutside => "your editor",
         LeaveEditor => "leave editor",
         Undo | Redo => "undo/redo",
         Copy => "copy",
@@ -294,6 +310,8 @@ fn en_long(a: Action) -> &'static str {
         OutputLeft => "scroll the output left",
         OutputRight => "scroll the output right",
         Answer => "answer the quiz (the first answer counts)",
+        Compare => "run on the engine and on real PyTorch (unsandboxed) and show what differs",
+        EditOutside => "edit in your own editor ($VISUAL / $EDITOR), then run the checks",
         LeaveEditor => "leave the editor (the code is kept)",
         Undo => "undo (a reset too)",
         Redo => "redo",
@@ -413,6 +431,11 @@ pub const ZH: Strings = Strings {
     copied: "已复制",
     sim: "模拟",
     sim_device: "模拟的 H200（时间为模型估算）",
+    compare_title: " 引擎与真实的 PyTorch 对比 ",
+    comparing: "引擎对比真实的 PyTorch（未经沙箱隔离的 Python）…",
+    editor_failed: "你的编辑器没有运行成功：{why}",
+    edited_outside: "已从你的编辑器保存（{path}）；正在运行检查",
+    edited_outside_unchanged: "文件没有变化；正在运行检查",
 };
 
 fn zh_short(a: Action) -> &'static str {
@@ -449,6 +472,8 @@ fn zh_short(a: Action) -> &'static str {
         PaneOutput | PaneMemory | PaneTimeline | PaneChecks => "面板",
         OutputBack | OutputForward | OutputLeft | OutputRight => "滚动输出",
         Answer => "作答",
+        Compare => "对比 PyTorch",
+        EditOutside => "外部编辑器",
         LeaveEditor => "离开编辑器",
         Undo | Redo => "撤销/重做",
         Copy => "复制",
@@ -519,6 +544,8 @@ fn zh_long(a: Action) -> &'static str {
         OutputLeft => "输出向左滚动",
         OutputRight => "输出向右滚动",
         Answer => "回答小测验（以第一次作答计分）",
+        Compare => "在引擎和真实的 PyTorch（未经沙箱隔离）上各运行一次，显示不同之处",
+        EditOutside => "用你自己的编辑器（$VISUAL / $EDITOR）编辑，关闭后运行检查",
         LeaveEditor => "离开编辑器（代码会保留）",
         Undo => "撤销（包括重置）",
         Redo => "重做",

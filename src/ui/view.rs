@@ -39,6 +39,7 @@ impl Widget for &App {
         match &self.overlay {
             Overlay::Help { scroll } => self.render_help(area, *scroll, buf),
             Overlay::Lessons { selected } => self.render_lessons(area, *selected, buf),
+            Overlay::Compare { scroll } => self.render_compare(area, *scroll, buf),
             _ => {}
         }
     }
@@ -354,6 +355,8 @@ impl App {
         if let Some(run) = running.filter(|_| context != Context::Confirm) {
             let state = if run.stopping.is_some() {
                 s.cancelling
+            } else if run.job == super::runs::Job::Compare {
+                s.comparing
             } else {
                 s.running
             };
@@ -477,6 +480,22 @@ impl App {
             scroll,
             buf,
         );
+    }
+
+    /// The comparison of `D`: what the engine and real PyTorch did differently.
+    fn render_compare(&self, area: Rect, scroll: usize, buf: &mut Buffer) {
+        let s = self.strings();
+        let title = match &self.comparison {
+            Some((id, _)) => format!("{}· {id} ", s.compare_title),
+            None => s.compare_title.to_string(),
+        };
+        let lines: Vec<Line> = self
+            .compare_lines(area)
+            .into_iter()
+            .map(|l| Line::styled(format!(" {l}"), self.theme.style(theme::TEXT)))
+            .collect();
+        let width = super::app::compare_width(area);
+        self.popup(area, &title, width, lines, scroll, buf);
     }
 
     /// The lesson list overlay: ↑↓ and Enter, or a lesson's number.

@@ -96,6 +96,31 @@ pub fn lines(
     prioritised(rows, &key, height, look)
 }
 
+/// How many rows the whole output takes in a pane `width` wide (wrapped lines counted once per
+/// row, a traceback's source and caret lines once each): what Shift-↑ can scroll through.
+pub fn row_count(report: &RunReport, width: usize) -> usize {
+    if width == 0 {
+        return 0;
+    }
+    let look = Look {
+        stdout: Style::new(),
+        stderr: Style::new(),
+        note: Style::new(),
+        no_output: "",
+        earlier: "",
+    };
+    logical_lines(report, &look)
+        .iter()
+        .map(|l| {
+            if l.whole {
+                1
+            } else {
+                hard_wrap(&l.text, width).len()
+            }
+        })
+        .sum()
+}
+
 /// The lines that explain an error, by their index among the logical lines.
 struct KeyLines {
     file: usize,
