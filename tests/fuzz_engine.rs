@@ -25,7 +25,10 @@ const GIB: u64 = 1 << 30;
 fn torch_run(src: &str, mut cfg: RuntimeConfig) -> (String, Option<String>) {
     let src = src.to_string();
     // As a real run: the interpreter's 10 s limit also stops long kernels (run/session.rs).
-    cfg.interrupt.deadline = Some((Instant::now() + Duration::from_secs(10), Duration::from_secs(10)));
+    cfg.interrupt.deadline = Some((
+        Instant::now() + Duration::from_secs(10),
+        Duration::from_secs(10),
+    ));
     std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(move || {

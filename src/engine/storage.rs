@@ -166,6 +166,18 @@ impl BackendStorage for DeviceStorage {
             DeviceStorage::Host(h) => h.scan(layout, dim, prod, out).map(DeviceStorage::Host),
         }
     }
+    fn conv2d(
+        x: (&Self, &Layout),
+        weight: (&Self, &Layout),
+        bias: Option<(&Self, &Layout)>,
+        geom: &crate::engine::host::conv::ConvGeom,
+    ) -> Result<Self> {
+        HostStorage::conv2d(host_pair(x), host_pair(weight), bias.map(host_pair), geom)
+            .map(DeviceStorage::Host)
+    }
+    fn pool2d(&self, layout: &Layout, geom: &crate::engine::host::conv::PoolGeom) -> Result<Self> {
+        host_of(self).pool2d(layout, geom).map(DeviceStorage::Host)
+    }
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
         match self {
             DeviceStorage::Host(h) => h.softmax(layout, dim, log).map(DeviceStorage::Host),

@@ -7,9 +7,9 @@ use super::checks::{self, CheckMessage, CheckStatement};
 use super::{CheckResult, ErrorReport, ExerciseContext, RunOptions, RunReport};
 use crate::engine::interrupt::Interrupt;
 use crate::engine::runtime::{Runtime, RuntimeConfig};
-use std::time::Instant;
 use crate::script::{Interpreter, Limits, Module, ScriptError};
 use std::rc::Rc;
+use std::time::Instant;
 
 /// The file name check blocks run under (their tracebacks say `check.py`).
 const CHECK_FILE: &str = "check.py";

@@ -110,6 +110,38 @@ fn bin_method(
     Ok(wrap(&p.rt, r))
 }
 
+/// `other` scaled by `alpha` (add/sub's keyword): one multiplication, then the op. ATen fuses
+/// the two for float tensors (a multiply-add), so past alpha = ±1 the last bit may differ.
+fn scaled(p: &PyTensor, o: Operand, alpha: Option<Value>) -> PyResult<Operand> {
+    let Some(alpha) = alpha else { return Ok(o) };
+    let a = other_operand(&alpha, "alpha")?;
+    if matches!(a, Operand::Scalar(Scalar::Int(1))) {
+        return Ok(o);
+    }
+    Ok(Operand::Tensor(
+        p.rt.binary(BinaryOp::Mul, &o, &a).map_err(py_err)?,
+    ))
+}
+
+fn alpha_method(
+    it: &mut Interpreter,
+    p: &PyTensor,
+    args: Args,
+    alpha: Option<Value>,
+    op: BinaryOp,
+    fname: &str,
+) -> PyResult<Value> {
+    if alpha.is_none() {
+        return bin_method(it, p, args, op, fname);
+    }
+    let o = one_tensor_arg(&args, fname)?;
+    let o = scaled(p, other_operand(&o, fname)?, alpha)?;
+    let r =
+        p.rt.binary(op, &Operand::Tensor(p.tensor()), &o)
+            .map_err(py_err)?;
+    Ok(wrap(&p.rt, r))
+}
+
 fn unary_method(p: &PyTensor, op: UnaryOp) -> PyResult<Value> {
     let r = p.rt.unary(op, &p.tensor()).map_err(py_err)?;
     Ok(wrap(&p.rt, r))
@@ -802,8 +834,14 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 p.rt.log_softmax(&p.tensor(), d, dt).map_err(py_err)?,
             ))
         },
-        "add" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Add, "add"),
-        "sub" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Sub, "sub"),
+        "add" => |it, p, _, mut args| {
+            let alpha = args.take_kw("alpha");
+            alpha_method(it, p, args, alpha, BinaryOp::Add, "add")
+        },
+        "sub" => |it, p, _, mut args| {
+            let alpha = args.take_kw("alpha");
+            alpha_method(it, p, args, alpha, BinaryOp::Sub, "sub")
+        },
         "mul" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Mul, "mul"),
         "div" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Div, "div"),
         "pow" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Pow, "pow"),
@@ -1022,11 +1060,20 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
         _ => return None,
     };
     let this2 = this.clone();
-    Some(Value::native_fn(name, move |it, args| {
+    Some(Value::native_fn(name, move |it, mut args| {
         let p = this2.as_any().downcast_ref::<PyTensor>().expect("a tensor");
         at_line(&p.rt, it);
-        let o = args.positional.first().cloned().unwrap_or_default();
+        let alpha = if matches!(op, BinaryOp::Add | BinaryOp::Sub) {
+            args.take_kw("alpha")
+        } else {
+            None
+        };
+        let o = match args.positional.first().cloned() {
+            Some(v) => v,
+            None => args.take_kw("other").unwrap_or_default(),
+        };
         let o = other_operand(&o, "add_")?;
+        let o = scaled(p, o, alpha)?;
         let t = p.rt.inplace(op, &p.tensor(), &o).map_err(py_err)?;
         *p.t.borrow_mut() = t;
         Ok(Value::Native(this2.clone()))

@@ -7,10 +7,10 @@
 //! to a running scalar otherwise. Only the product's rounding depends on that order; max/min
 //! values are exact and only their NaN rule matters.
 
-use crate::engine::interrupt::{CHUNK, should_stop};
 use super::iter::{Operand, contiguous_strides, plan};
 use super::lanes::Lanes;
 use super::sum::View;
+use crate::engine::interrupt::{CHUNK, should_stop};
 
 /// Lanes of the prod kernel's vectors.
 const L: usize = 8;

@@ -9,10 +9,10 @@
 //!   otherwise the scalar `Norm*Ops` reductions in float.
 //! - cumsum/cumprod accumulate in double (`acc_type<float, /*is_cuda=*/false>`).
 
-use crate::engine::interrupt::{CHUNK, should_stop};
 use super::iter::{Operand, contiguous_strides, plan};
 use super::lanes::Lanes;
 use super::sum::{View, sum_dims_f32};
+use crate::engine::interrupt::{CHUNK, should_stop};
 
 /// Calls `f(output index, reduced elements in iteration order)` for each output of reducing
 /// `dims` (empty: all) of a strided view, the outputs in row-major order of the kept dims.

@@ -82,6 +82,17 @@ pub(crate) enum Kind {
         reduction: super::Reduction,
         log_softmax_first: bool,
     },
+    /// conv2d: the input and weight (a bias is the third edge when present).
+    Conv2d {
+        x: Tensor,
+        weight: Tensor,
+        geom: crate::engine::host::conv::ConvGeom,
+    },
+    /// max/avg/adaptive-avg pooling of the input `x`.
+    Pool2d {
+        x: Tensor,
+        geom: crate::engine::host::conv::PoolGeom,
+    },
     Identity,
 }
 
@@ -286,6 +297,26 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
     let r = |x: f64| dt.cast(x);
     Ok(match kind {
         Kind::Identity => vec![Some(g.to_vec())],
+        Kind::Conv2d { x, weight, geom } => {
+            let (gx, gw, gb) = crate::engine::host::conv::conv2d_backward(
+                dt,
+                g,
+                &x.values_unchecked(),
+                &weight.values_unchecked(),
+                geom,
+            )?;
+            let mut v = vec![Some(gx), Some(gw)];
+            if node.edges.len() > 2 {
+                v.push(Some(gb));
+            }
+            v
+        }
+        Kind::Pool2d { x, geom } => vec![Some(crate::engine::host::conv::pool2d_backward(
+            dt,
+            g,
+            &x.values_unchecked(),
+            geom,
+        )?)],
         Kind::AddSub(sub, a, b) => {
             let to = |s: &Option<Vec<usize>>, neg: bool| {
                 s.as_ref().map(|s| {
