@@ -293,6 +293,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 filename: name,
                 argv0: Some(file.display().to_string()),
                 max_wall: time_limit.map_or(opts.max_wall, std::time::Duration::from_secs),
+                // As `python FILE`: os.environ is this process's environment, so
+                // `CUDA_LAUNCH_BLOCKING=1 cudatutor run FILE` works as the classic advice says
+                env: process_env(),
                 ..opts
             };
             return Ok(ExitCode::from(run_cmd::execute(
@@ -708,4 +711,12 @@ fn test_save_loop(kib: &std::ffi::OsStr) -> anyhow::Result<ExitCode> {
     let store = Store::default_location().ok_or_else(|| anyhow::anyhow!("no data folder"))?;
     cudatutor::progress::test_save_loop(&store, kib, 100_000).map_err(anyhow::Error::msg)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// This process's environment, as `os.environ` sees it (entries that are not UTF-8 are left
+/// out: CPython would decode them with surrogateescape, which the interpreter's str lacks).
+fn process_env() -> Vec<(String, String)> {
+    std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect()
 }

@@ -9,6 +9,16 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+/// How many exercises the built-in lessons hold (English and Chinese hold the same ids).
+fn builtin_exercise_count() -> usize {
+    Catalog::builtin(Lang::En)
+        .expect("the built-in lessons load")
+        .lessons
+        .iter()
+        .map(|l| l.exercises.len())
+        .sum()
+}
+
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cudatutor-formats-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -361,6 +371,14 @@ fn builtin_data(name: &str, broken: &[&str], absent: &[&str]) -> PathBuf {
     dir
 }
 
+/// `check --all --format FORMAT` of the lessons in `lessons`, parsed.
+fn graded(data: &Path, lessons: &str, format: &str) -> Value {
+    json_of(&cudatutor(
+        data,
+        &["--lessons", lessons, "check", "--all", "--format", format],
+    ))
+}
+
 fn json_of(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
@@ -379,7 +397,11 @@ fn every_format_of_the_builtin_lessons_is_valid() {
     consistent_github(&g);
     assert_eq!(g["status"], "fail");
     let tests = g["tests"].as_array().unwrap();
-    assert_eq!(tests.len(), 28, "one test per exercise");
+    assert_eq!(
+        tests.len(),
+        builtin_exercise_count(),
+        "one test per exercise"
+    );
     let by_name = |n: &str| {
         tests
             .iter()
@@ -432,7 +454,10 @@ fn every_format_of_the_builtin_lessons_is_valid() {
         &["check", "--all", "--format", "gradescope"],
     ));
     validate_gradescope(&s).unwrap();
-    assert_eq!(s["tests"].as_array().unwrap().len(), 28);
+    assert_eq!(
+        s["tests"].as_array().unwrap().len(),
+        builtin_exercise_count()
+    );
     let score: f64 = s["tests"]
         .as_array()
         .unwrap()
@@ -517,17 +542,7 @@ fn partial_credit_follows_the_weights_of_the_checks_that_pass() {
         .collect();
     assert_eq!(weights, vec![2.0, 1.0, 1.0, 1.0, 1.0]);
 
-    let g = json_of(&cudatutor(
-        &data,
-        &[
-            "--lessons",
-            lessons_arg,
-            "check",
-            "--all",
-            "--format",
-            "github",
-        ],
-    ));
+    let g = graded(&data, lessons_arg, "github");
     validate_github(&g).unwrap();
     consistent_github(&g);
     assert_eq!(g["max_score"], 6);
@@ -536,17 +551,7 @@ fn partial_credit_follows_the_weights_of_the_checks_that_pass() {
     // The first failing check's line in the check block.
     assert_eq!(g["tests"][0]["line_no"], 2);
 
-    let e = json_of(&cudatutor(
-        &data,
-        &[
-            "--lessons",
-            lessons_arg,
-            "check",
-            "--all",
-            "--format",
-            "exercism",
-        ],
-    ));
+    let e = graded(&data, lessons_arg, "exercism");
     validate_exercism(&e).unwrap();
     let statuses: Vec<&str> = e["tests"]
         .as_array()
@@ -562,17 +567,7 @@ fn partial_credit_follows_the_weights_of_the_checks_that_pass() {
         "the printed loss"
     );
 
-    let s = json_of(&cudatutor(
-        &data,
-        &[
-            "--lessons",
-            lessons_arg,
-            "check",
-            "--all",
-            "--format",
-            "gradescope",
-        ],
-    ));
+    let s = graded(&data, lessons_arg, "gradescope");
     validate_gradescope(&s).unwrap();
     assert_eq!(s["score"], 4);
     assert_eq!(s["tests"][0]["max_score"], 6);
@@ -591,32 +586,12 @@ fn partial_credit_follows_the_weights_of_the_checks_that_pass() {
 fn code_that_does_not_parse_earns_nothing_and_exercism_says_why() {
     let (lessons, data, _) = scaffold_with("syntax", Some("labels = (\n"));
     let lessons_arg = lessons.to_str().unwrap();
-    let g = json_of(&cudatutor(
-        &data,
-        &[
-            "--lessons",
-            lessons_arg,
-            "check",
-            "--all",
-            "--format",
-            "github",
-        ],
-    ));
+    let g = graded(&data, lessons_arg, "github");
     validate_github(&g).unwrap();
     consistent_github(&g);
     assert_eq!(g["tests"][0]["score"], 0);
     assert_eq!(g["max_score"], 6);
-    let e = json_of(&cudatutor(
-        &data,
-        &[
-            "--lessons",
-            lessons_arg,
-            "check",
-            "--all",
-            "--format",
-            "exercism",
-        ],
-    ));
+    let e = graded(&data, lessons_arg, "exercism");
     validate_exercism(&e).unwrap();
     assert_eq!(e["tests"].as_array().unwrap().len(), 1);
     assert!(
@@ -632,31 +607,11 @@ fn code_that_does_not_parse_earns_nothing_and_exercism_says_why() {
 fn nothing_started_is_zero_of_the_full_score() {
     let (lessons, data, _) = scaffold_with("none", None);
     let lessons_arg = lessons.to_str().unwrap();
-    let s = json_of(&cudatutor(
-        &data,
-        &[
-            "--lessons",
-            lessons_arg,
-            "check",
-            "--all",
-            "--format",
-            "gradescope",
-        ],
-    ));
+    let s = graded(&data, lessons_arg, "gradescope");
     validate_gradescope(&s).unwrap();
     assert_eq!(s["score"], 0);
     assert_eq!(s["tests"][0]["max_score"], 6);
-    let e = json_of(&cudatutor(
-        &data,
-        &[
-            "--lessons",
-            lessons_arg,
-            "check",
-            "--all",
-            "--format",
-            "exercism",
-        ],
-    ));
+    let e = graded(&data, lessons_arg, "exercism");
     validate_exercism(&e).unwrap();
     assert_eq!(e["status"], "fail");
 }

@@ -399,3 +399,56 @@ fn gpu_memory_past_the_bound_is_refused() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `run` hands the shell's environment to the script as `python FILE` does: the classic
+/// advice `CUDA_LAUNCH_BLOCKING=1 python train.py` works as `CUDA_LAUNCH_BLOCKING=1 cudatutor
+/// run train.py`, and CUDA_VISIBLE_DEVICES hides and renumbers the simulated GPUs.
+#[test]
+fn the_shells_cuda_variables_reach_the_script() {
+    let p = script("deferred_env.py", DEFERRED);
+    let out = bin()
+        .args(["run", p.to_str().unwrap()])
+        .env("CUDA_LAUNCH_BLOCKING", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    // synchronous launches: the error is raised at the cross_entropy line, not at .item()
+    assert!(err.contains("line 5, in <module>"), "{err}");
+    assert!(!out.stdout.starts_with(b"still running"), "{err}");
+
+    let p = script(
+        "visible.py",
+        "import os\nimport torch\nprint(os.environ.get('CUDA_VISIBLE_DEVICES'), torch.cuda.device_count())\nx = torch.ones(2, device='cuda:1')\n",
+    );
+    let with = |v: &str, gpus: &str| {
+        bin()
+            .args(["run", "--gpus", gpus, p.to_str().unwrap()])
+            .env("CUDA_VISIBLE_DEVICES", v)
+            .output()
+            .unwrap()
+    };
+    // both GPUs visible: cuda:1 exists
+    let out = with("0,1", "2");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0,1 2\n");
+    assert_eq!(out.status.code(), Some(0));
+    // one visible GPU, renumbered cuda:0: cuda:1 is PyTorch's invalid device ordinal
+    let out = with("1", "2");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1 1\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("torch.AcceleratorError: CUDA error: invalid device ordinal"),
+        "{err}"
+    );
+    // an entry past the last GPU ends the list (CUDA's rule): "0,7,1" is one GPU
+    let out = with("0,7,1", "2");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0,7,1 1\n");
+    // nothing visible
+    let out = with("", "2");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), " 0\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.trim_end()
+            .ends_with("RuntimeError: No CUDA GPUs are available"),
+        "{err}"
+    );
+}

@@ -323,3 +323,94 @@ fn a_wrong_block_needs_a_reason_line_and_code_and_an_exercise() {
         "{e}"
     );
 }
+
+#[test]
+fn nesting_past_the_limit_names_its_line() {
+    // 16 quote levels are accepted; the 17th is named with its line
+    let ok = format!("{HEAD}text\n\n{} deep enough\n", "> ".repeat(16));
+    parse_lesson("ok.md", &ok).expect("16 levels load");
+    let e = err(&format!("{HEAD}text\n\n{} too deep\n", "> ".repeat(10_000)));
+    assert_eq!(
+        e,
+        "bad.md:9: quotes and lists nested deeper than 16 levels (the pager could not show them; flatten the nesting)"
+    );
+    // lists count as levels too
+    let list: String = (0..40)
+        .map(|i| format!("{}- item\n", "  ".repeat(i)))
+        .collect();
+    let e = err(&format!("{HEAD}{list}"));
+    assert!(e.starts_with("bad.md:"), "{e}");
+    assert!(e.contains("nested deeper than 16 levels"), "{e}");
+}
+
+#[test]
+fn many_exercises_keep_their_line_numbers() {
+    // The line counter reads forward from fence to fence: each exercise's line must be its own.
+    let body: String = (0..2000)
+        .map(|i| format!("## E{i}\n\n```python exercise id=e{i}\nx = 1\n```\n\n"))
+        .collect();
+    let lesson = parse_lesson("many.md", &format!("{HEAD}{body}")).unwrap();
+    assert_eq!(lesson.exercises.len(), 2000);
+    for (i, ex) in lesson.exercises.iter().enumerate() {
+        assert_eq!(ex.line, 9 + 6 * i, "exercise e{i}");
+    }
+    let e = err(&format!(
+        "{HEAD}{body}```python exercise id=e1234\nx = 1\n```\n"
+    ));
+    assert_eq!(
+        e,
+        format!(
+            "bad.md:{}: duplicate exercise id `e1234` (first used on line {})",
+            7 + 6 * 2000,
+            9 + 6 * 1234
+        )
+    );
+}
+
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cudatutor-loader-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_lesson_is_refused_not_waited_on() {
+    let dir = scratch_dir("fifo");
+    std::fs::write(dir.join("a.md"), format!("{HEAD}text\n")).unwrap();
+    let fifo = dir.join("b.md");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    // A blocking read of the FIFO would never return: the test would hang, not fail.
+    let errors = Catalog::from_dir(&dir).expect_err("the FIFO is an error");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let e = errors[0].to_string();
+    assert!(e.starts_with(&format!("{}", fifo.display())), "{e}");
+    assert!(e.contains("not a regular file"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_oversized_lesson_is_refused_before_it_is_read() {
+    let dir = scratch_dir("big");
+    let big = format!("{HEAD}{}", "word ".repeat(2 << 20));
+    std::fs::write(dir.join("a.md"), big).unwrap();
+    let errors = Catalog::from_dir(&dir).expect_err("too big");
+    let e = errors[0].to_string();
+    assert!(e.contains("a lesson may hold at most 8 MiB"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn both_languages_hold_the_same_exercise_ids() {
+    let ids = |lang| -> Vec<String> {
+        Catalog::builtin(lang)
+            .unwrap()
+            .lessons
+            .iter()
+            .flat_map(|l| l.exercises.iter().map(|e| e.id.clone()))
+            .collect()
+    };
+    assert_eq!(ids(Lang::En), ids(Lang::Zh));
+}

@@ -27,11 +27,18 @@ use super::layout::Layout;
 use super::tensor::{BinaryOp, Reduction, UnaryOp};
 
 /// An elementwise operand: a buffer read through a layout, or a Python number.
-#[derive(Clone, Copy)]
 pub enum Arg<'a, S> {
     Tensor(&'a S, &'a Layout),
     Scalar(Scalar),
 }
+
+// by hand: a derive would ask `S: Copy`, and an operand only borrows its buffer
+impl<S> Clone for Arg<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S> Copy for Arg<'_, S> {}
 
 /// A reduction over some dims (see [`BackendStorage::reduce`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -112,11 +119,29 @@ pub trait BackendStorage: Sized {
         compute: DType,
         out: DType,
     ) -> Result<Self>;
+    /// `a + alpha * b` in `dtype` (add/sub with `alpha`; the front negates it for sub), the
+    /// multiply fused into the add for floats.
+    fn add_scaled(
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        alpha: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self>;
     /// `cond ? a : b` (cond bool; a and b of `dtype`).
     fn where_cond(
         cond: (&Self, &Layout),
         a: Arg<'_, Self>,
         b: Arg<'_, Self>,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self>;
+    /// The gradient of an elementwise activation (sigmoid, tanh: from the result `out`)
+    /// given the result's gradient `grad`, both read through layouts of `shape`.
+    fn activation_backward(
+        op: UnaryOp,
+        grad: (&Self, &Layout),
+        out: (&Self, &Layout),
         shape: &[usize],
         dtype: DType,
     ) -> Result<Self>;

@@ -48,6 +48,25 @@ impl Default for RuntimeConfig {
 /// What PyTorch raises for a CUDA call on a machine without a GPU (the sim with `gpus: 0`).
 pub const NO_DRIVER_MESSAGE: &str = "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
 
+/// What PyTorch raises for a CUDA call when CUDA_VISIBLE_DEVICES leaves no GPU visible.
+pub const NO_VISIBLE_GPU_MESSAGE: &str = "No CUDA GPUs are available";
+
+/// How many of `physical` GPUs a CUDA_VISIBLE_DEVICES value leaves visible, by the CUDA
+/// runtime's rule: the comma-separated entries are read in order and the list ends at the
+/// first entry that is not a valid index (not a number, negative, past the last GPU, or
+/// already listed), so `"1"` is one GPU, `"0,1"` two, `"1,5,0"` one, `""` and `"-1"` none.
+/// UUIDs (`GPU-...`) name no simulated card, so they end the list too.
+pub fn visible_count(spec: &str, physical: u32) -> u32 {
+    let mut seen: Vec<u32> = Vec::new();
+    for entry in spec.split(',') {
+        match entry.trim().parse::<u32>() {
+            Ok(i) if i < physical && !seen.contains(&i) => seen.push(i),
+            _ => break,
+        }
+    }
+    seen.len() as u32
+}
+
 /// What `torch.cuda.get_device_name()` says on the sim backend.
 pub const SIM_DEVICE_NAME: &str = "Simulated H200 (modelled)";
 
@@ -147,6 +166,8 @@ pub struct Runtime {
     device_log: RefCell<Vec<String>>,
     current_device: Cell<u32>,
     launch_blocking: Cell<bool>,
+    /// GPUs the script can see (CUDA_VISIBLE_DEVICES; all of them when unset).
+    visible_gpus: Cell<u32>,
     cuda_used: Cell<bool>,
     py_steps: Cell<u64>,
     grad_enabled: Cell<bool>,
@@ -182,6 +203,7 @@ impl Runtime {
             cuda_gens: RefCell::new((0..cfg.gpus).map(|_| CudaGenerator::default()).collect()),
             cpu_gen: Rc::new(RefCell::new(CpuGenerator::default())),
             launch_blocking: Cell::new(cfg.launch_blocking),
+            visible_gpus: Cell::new(cfg.gpus),
             host: super::hostmem::HostBudget::new(
                 cfg.host_mem_limit
                     .unwrap_or_else(super::hostmem::default_limit),
@@ -211,8 +233,18 @@ impl Runtime {
     pub fn host_memory(&self) -> (u64, u64) {
         (self.host.used(), self.host.limit)
     }
+    /// `torch.cuda.device_count()`: the GPUs CUDA_VISIBLE_DEVICES leaves visible.
     pub fn device_count(&self) -> u32 {
-        self.cfg.gpus
+        self.visible_gpus.get()
+    }
+    /// CUDA_VISIBLE_DEVICES as the script's environment holds it before CUDA starts (None:
+    /// unset, every GPU visible). The simulated GPUs are identical, so renumbering them shows
+    /// only in how many there are and which indices are valid.
+    pub fn set_visible_devices(&self, spec: Option<&str>) {
+        self.visible_gpus.set(match spec {
+            None => self.cfg.gpus,
+            Some(s) => visible_count(s, self.cfg.gpus),
+        });
     }
     pub fn device_name(&self) -> &str {
         &self.cfg.device_name
@@ -253,7 +285,11 @@ impl Runtime {
         if self.cfg.gpus == 0 {
             return Err(EngineError::runtime(NO_DRIVER_MESSAGE));
         }
-        if i < 0 || i >= self.cfg.gpus as i64 {
+        if self.visible_gpus.get() == 0 {
+            // CUDA_VISIBLE_DEVICES hid every GPU: c10::cuda::device_count_ensure_non_zero
+            return Err(EngineError::runtime(NO_VISIBLE_GPU_MESSAGE));
+        }
+        if i < 0 || i >= self.visible_gpus.get() as i64 {
             return Err(EngineError::new(
                 super::error::ErrorKind::AcceleratorError,
                 super::error::CUDA_INVALID_DEVICE_MESSAGE,
@@ -701,5 +737,24 @@ impl Runtime {
                 "cudatutor does not support device type '{n}' (only cpu, cuda and meta)"
             ))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::visible_count;
+
+    #[test]
+    fn cuda_visible_devices_is_read_as_the_cuda_runtime_reads_it() {
+        assert_eq!(visible_count("1", 2), 1);
+        assert_eq!(visible_count("1,0", 2), 2);
+        assert_eq!(visible_count(" 0 , 1 ", 2), 2);
+        // the list ends at the first invalid entry
+        assert_eq!(visible_count("1,5,0", 2), 1);
+        assert_eq!(visible_count("0,0,1", 2), 1);
+        assert_eq!(visible_count("GPU-8a1b,0", 2), 0);
+        assert_eq!(visible_count("", 2), 0);
+        assert_eq!(visible_count("-1", 2), 0);
+        assert_eq!(visible_count("2", 2), 0);
     }
 }

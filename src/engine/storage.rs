@@ -183,6 +183,26 @@ impl BackendStorage for DeviceStorage {
             DeviceStorage::Host(h) => h.softmax(layout, dim, log).map(DeviceStorage::Host),
         }
     }
+    fn add_scaled(
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        alpha: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        HostStorage::add_scaled(host_arg(a), host_arg(b), alpha, shape, dtype)
+            .map(DeviceStorage::Host)
+    }
+    fn activation_backward(
+        op: UnaryOp,
+        grad: (&Self, &Layout),
+        out: (&Self, &Layout),
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        HostStorage::activation_backward(op, host_pair(grad), host_pair(out), shape, dtype)
+            .map(DeviceStorage::Host)
+    }
     fn softmax_backward(
         grad: &Self,
         out: &Self,

@@ -84,7 +84,7 @@ impl Catalog {
         let mut errors = Vec::new();
         for path in paths {
             let name = path.display().to_string();
-            match std::fs::read(&path) {
+            match read_lesson_file(&path) {
                 Ok(bytes) => match String::from_utf8(bytes) {
                     Ok(text) => sources.push((name, text)),
                     Err(e) => {
@@ -194,4 +194,55 @@ impl Catalog {
     pub fn position_of_id(&self, id: &str) -> Option<usize> {
         self.lessons.iter().position(|l| l.id == id)
     }
+}
+
+/// The most a lesson file may hold: the six built-in lessons are under 100 KB each, and the
+/// loader and pager keep a few copies of the text, so a 50 MB file (RSS 100 MB in `lint`)
+/// is refused before it is read.
+pub const MAX_LESSON_BYTES: u64 = 8 << 20;
+
+/// A lesson file's bytes. Only regular files are read: a FIFO named `x.md` would block
+/// `list` forever and a device file would never end. The file is opened without blocking
+/// (a FIFO swapped in after the check cannot hang the open) and its type and size are read
+/// from the open handle.
+fn read_lesson_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, socket, device or folder); a lesson must be a plain .md file",
+        ));
+    }
+    if meta.len() > MAX_LESSON_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "the file is {} bytes; a lesson may hold at most {} MiB (split it into several lessons)",
+                meta.len(),
+                MAX_LESSON_BYTES >> 20
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // take(): a file that grows while it is read still stops at the limit
+    file.take(MAX_LESSON_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_LESSON_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "the file grew past {} MiB while it was read",
+                MAX_LESSON_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
 }

@@ -606,17 +606,7 @@ impl<'s> Compiler<'s> {
                 None => None,
             });
         }
-        let parent_q = self
-            .scopes
-            .last()
-            .map(|s| s.qualname.clone())
-            .unwrap_or_else(|| "".into());
-        let parent_kind = self.scopes.last().map(|s| s.kind).unwrap_or(Kind::Module);
-        let qualname: Rc<str> = match parent_kind {
-            Kind::Module => name.clone(),
-            Kind::Class => format!("{parent_q}.{name}").into(),
-            Kind::Function => format!("{parent_q}.<locals>.{name}").into(),
-        };
+        let qualname = self.child_qualname(name);
         let mut sc = Scope::new(Kind::Function, qualname.clone());
         // Which names this function binds, declares global/nonlocal, and lends to nested code.
         let mut coll = Assigned::new(&mut self.interned);
@@ -915,6 +905,22 @@ impl<'s> Compiler<'s> {
             .any(|s| s.kind == Kind::Function && s.locals.contains_key(n))
     }
 
+    /// `__qualname__` of a function or class named `name` defined in the current scope
+    /// (CPython's compiler_set_qualname: `Outer.name`, `f.<locals>.name`).
+    fn child_qualname(&self, name: &Rc<str>) -> Rc<str> {
+        let parent_q = self
+            .scopes
+            .last()
+            .map(|s| s.qualname.clone())
+            .unwrap_or_else(|| "".into());
+        let parent_kind = self.scopes.last().map(|s| s.kind).unwrap_or(Kind::Module);
+        match parent_kind {
+            Kind::Module => name.clone(),
+            Kind::Class => format!("{parent_q}.{name}").into(),
+            Kind::Function => format!("{parent_q}.<locals>.{name}").into(),
+        }
+    }
+
     fn class_body(
         &mut self,
         name: &Rc<str>,
@@ -922,17 +928,7 @@ impl<'s> Compiler<'s> {
         bases: Vec<Expr>,
         line: u32,
     ) -> PyResult<ClassDef> {
-        let parent_q = self
-            .scopes
-            .last()
-            .map(|s| s.qualname.clone())
-            .unwrap_or_else(|| "".into());
-        let parent_kind = self.scopes.last().map(|s| s.kind).unwrap_or(Kind::Module);
-        let qualname: Rc<str> = match parent_kind {
-            Kind::Module => name.clone(),
-            Kind::Class => format!("{parent_q}.{name}").into(),
-            Kind::Function => format!("{parent_q}.<locals>.{name}").into(),
-        };
+        let qualname = self.child_qualname(name);
         let mut sc = Scope::new(Kind::Class, qualname.clone());
         let mut coll = Assigned::new(&mut self.interned);
         for s in body {

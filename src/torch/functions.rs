@@ -220,18 +220,11 @@ fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResul
             format!("{fname}(): argument 'other' must be Tensor"),
         )
     })?;
-    let y = match (&a[2], y) {
-        (Some(alpha), Operand::Tensor(t)) => Operand::Tensor(
-            rt.binary(
-                BinaryOp::Mul,
-                &Operand::Tensor(t),
-                &operand_of(alpha)?.unwrap_or(Operand::Scalar(Scalar::Int(1))),
-            )
-            .map_err(py_err)?,
-        ),
-        (_, y) => y,
-    };
-    Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
+    let alpha = super::alpha_of(a[2].as_ref(), fname)?;
+    Ok(wrap(
+        rt,
+        rt.binary_alpha(op, &x, &y, alpha).map_err(py_err)?,
+    ))
 }
 
 fn tensor_list(it: &mut Interpreter, v: &Value, fname: &str) -> PyResult<Vec<Tensor>> {

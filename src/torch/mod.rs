@@ -251,15 +251,21 @@ pub fn py_err(e: EngineError) -> PyException {
     PyException::new(e.kind.name(), message)
 }
 
-/// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING before CUDA starts.
+/// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING and
+/// CUDA_VISIBLE_DEVICES before CUDA starts.
 pub(crate) fn at_line(rt: &Runtime, it: &Interpreter) {
     rt.set_line(it.current_line());
     rt.interpreter_steps(it.steps());
-    if !rt.cuda_initialized()
-        && let Some(v) = it.env().borrow().get("CUDA_LAUNCH_BLOCKING")
-        && v.trim() == "1"
-    {
-        rt.set_launch_blocking(true);
+    if !rt.cuda_initialized() {
+        let env = it.env().borrow();
+        if env
+            .get("CUDA_LAUNCH_BLOCKING")
+            .is_some_and(|v| v.trim() == "1")
+        {
+            rt.set_launch_blocking(true);
+        }
+        // read until CUDA starts, as the driver reads it once at initialisation
+        rt.set_visible_devices(env.get("CUDA_VISIBLE_DEVICES").map(String::as_str));
     }
 }
 
@@ -289,6 +295,24 @@ pub(crate) fn scalar_of(v: &Value) -> Option<Scalar> {
         Value::Int(i) => Some(Scalar::Int(*i)),
         Value::Float(f) => Some(Scalar::Float(*f)),
         _ => None,
+    }
+}
+
+/// The `alpha=` of add/sub (None when absent or 1, which is a plain add).
+pub(crate) fn alpha_of(v: Option<&Value>, fname: &str) -> PyResult<Option<Scalar>> {
+    match v {
+        None => Ok(None),
+        Some(v) => match scalar_of(v) {
+            Some(Scalar::Int(1)) => Ok(None),
+            Some(s) => Ok(Some(s)),
+            None => Err(PyException::new(
+                "TypeError",
+                format!(
+                    "{fname}(): argument 'alpha' must be Number, not {}",
+                    v.type_name()
+                ),
+            )),
+        },
     }
 }
 

@@ -107,19 +107,20 @@ class SGD(Optimizer):
                                   'weight_decay': weight_decay, 'nesterov': nesterov})
 
     def _update(self, p, d, g, buf):
+        # torch/optim/sgd.py's _single_tensor_sgd, op for op: add with alpha is one fused
+        # multiply-add per element, so float32 parameters get PyTorch's bits
         if g['weight_decay'] != 0:
-            d = d + g['weight_decay'] * p
+            d = d.add(p, alpha=g['weight_decay'])
         if g['momentum'] != 0:
             if buf is None:
-                buf = d.clone()
+                buf = d.detach().clone()
             else:
-                buf.mul_(g['momentum'])
-                buf.add_(d * (1 - g['dampening']))
+                buf.mul_(g['momentum']).add_(d, alpha=1 - g['dampening'])
             if g['nesterov']:
-                d = d + g['momentum'] * buf
+                d = d.add(buf, alpha=g['momentum'])
             else:
                 d = buf
-        p.sub_(g['lr'] * d)
+        p.add_(d, alpha=-g['lr'])
         return buf
 
 

@@ -110,34 +110,13 @@ fn bin_method(
     Ok(wrap(&p.rt, r))
 }
 
-/// `other` scaled by `alpha` (add/sub's keyword): one multiplication, then the op. ATen fuses
-/// the two for float tensors (a multiply-add), so past alpha = ±1 the last bit may differ.
-fn scaled(p: &PyTensor, o: Operand, alpha: Option<Value>) -> PyResult<Operand> {
-    let Some(alpha) = alpha else { return Ok(o) };
-    let a = other_operand(&alpha, "alpha")?;
-    if matches!(a, Operand::Scalar(Scalar::Int(1))) {
-        return Ok(o);
-    }
-    Ok(Operand::Tensor(
-        p.rt.binary(BinaryOp::Mul, &o, &a).map_err(py_err)?,
-    ))
-}
-
-fn alpha_method(
-    it: &mut Interpreter,
-    p: &PyTensor,
-    args: Args,
-    alpha: Option<Value>,
-    op: BinaryOp,
-    fname: &str,
-) -> PyResult<Value> {
-    if alpha.is_none() {
-        return bin_method(it, p, args, op, fname);
-    }
-    let o = one_tensor_arg(&args, fname)?;
-    let o = scaled(p, other_operand(&o, fname)?, alpha)?;
+/// `t.add(other, alpha=1)` / `t.sub(...)`.
+fn alpha_method(p: &PyTensor, args: Args, op: BinaryOp, fname: &str) -> PyResult<Value> {
+    let a = args.bind(fname, &["other", "alpha"], 1)?;
+    let o = other_operand(&a[0].clone().unwrap_or_default(), fname)?;
+    let alpha = super::alpha_of(a[1].as_ref(), fname)?;
     let r =
-        p.rt.binary(op, &Operand::Tensor(p.tensor()), &o)
+        p.rt.binary_alpha(op, &Operand::Tensor(p.tensor()), &o, alpha)
             .map_err(py_err)?;
     Ok(wrap(&p.rt, r))
 }
@@ -834,14 +813,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 p.rt.log_softmax(&p.tensor(), d, dt).map_err(py_err)?,
             ))
         },
-        "add" => |it, p, _, mut args| {
-            let alpha = args.take_kw("alpha");
-            alpha_method(it, p, args, alpha, BinaryOp::Add, "add")
-        },
-        "sub" => |it, p, _, mut args| {
-            let alpha = args.take_kw("alpha");
-            alpha_method(it, p, args, alpha, BinaryOp::Sub, "sub")
-        },
+        "add" => |_, p, _, args| alpha_method(p, args, BinaryOp::Add, "add"),
+        "sub" => |_, p, _, args| alpha_method(p, args, BinaryOp::Sub, "sub"),
         "mul" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Mul, "mul"),
         "div" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Div, "div"),
         "pow" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Pow, "pow"),
@@ -1039,6 +1012,17 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
     Some(method(this, name, f))
 }
 
+/// The in-place method's name for an op (its errors name it).
+fn name_of(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "add_",
+        BinaryOp::Sub => "sub_",
+        BinaryOp::Mul => "mul_",
+        BinaryOp::Div => "div_",
+        _ => "pow_",
+    }
+}
+
 fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
     let op = match name {
         "add_" => BinaryOp::Add,
@@ -1060,21 +1044,20 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
         _ => return None,
     };
     let this2 = this.clone();
-    Some(Value::native_fn(name, move |it, mut args| {
+    Some(Value::native_fn(name, move |it, args| {
         let p = this2.as_any().downcast_ref::<PyTensor>().expect("a tensor");
         at_line(&p.rt, it);
         let alpha = if matches!(op, BinaryOp::Add | BinaryOp::Sub) {
-            args.take_kw("alpha")
+            let a = args.bind(name_of(op), &["other", "alpha"], 1)?;
+            super::alpha_of(a[1].as_ref(), name_of(op))?
         } else {
             None
         };
-        let o = match args.positional.first().cloned() {
-            Some(v) => v,
-            None => args.take_kw("other").unwrap_or_default(),
-        };
-        let o = other_operand(&o, "add_")?;
-        let o = scaled(p, o, alpha)?;
-        let t = p.rt.inplace(op, &p.tensor(), &o).map_err(py_err)?;
+        let o = args.positional.first().cloned().unwrap_or_default();
+        let o = other_operand(&o, name_of(op))?;
+        let t =
+            p.rt.inplace_alpha(op, &p.tensor(), &o, alpha)
+                .map_err(py_err)?;
         *p.t.borrow_mut() = t;
         Ok(Value::Native(this2.clone()))
     }))

@@ -356,6 +356,24 @@ impl BackendStorage for HostStorage {
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
         nn::softmax(self, layout, dim, log)
     }
+    fn add_scaled(
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        alpha: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        elementwise::add_scaled(a, b, alpha, Layout::contiguous(shape).numel(), dtype)
+    }
+    fn activation_backward(
+        op: UnaryOp,
+        grad: (&Self, &Layout),
+        out: (&Self, &Layout),
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        nn::activation_backward(op, grad, out, shape, dtype)
+    }
     fn softmax_backward(
         grad: &Self,
         out: &Self,

@@ -12,7 +12,7 @@ use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::{try_with_capacity, try_zeroed};
 use crate::engine::interrupt::{CHUNK, poll};
 use crate::engine::layout::Layout;
-use crate::engine::tensor::Reduction;
+use crate::engine::tensor::{Reduction, UnaryOp};
 use half::{bf16, f16};
 
 /// Calls `$f::<T>(...)` for the floating dtypes, or returns the "not implemented" error.
@@ -200,6 +200,78 @@ fn softmax_backward_t<T: Float + Stored>(
 
 /// The input gradient of softmax/log_softmax from the output and its gradient (both
 /// contiguous of `shape`).
+fn activation_backward_t<T: Float + Stored>(op: UnaryOp, g: &[T], y: &[T]) -> Result<HostStorage> {
+    let n = g.len();
+    let mut out = got(try_with_capacity::<T>(n), n)?;
+    for (i, (&g, &y)) in g.iter().zip(y).enumerate() {
+        let (g, y) = (g.to_f64(), y.to_f64());
+        out.push(T::from_f64(match op {
+            UnaryOp::Sigmoid => g * (1.0 - y) * y,
+            UnaryOp::Tanh => g * (1.0 - y * y),
+            _ => {
+                if y <= 0.0 {
+                    0.0
+                } else {
+                    g
+                }
+            }
+        }));
+        if i % CHUNK == CHUNK - 1 {
+            poll()?;
+        }
+    }
+    Ok(T::wrap(out))
+}
+
+/// sigmoid_backward / tanh_backward (from the result y) and ReLU's threshold_backward
+/// (`y <= 0 ? 0 : grad`): float32 through PyTorch's vectorised kernels (engine::numerics),
+/// the other floats in float64 rounded once.
+pub fn activation_backward(
+    op: UnaryOp,
+    grad: (&HostStorage, &Layout),
+    out: (&HostStorage, &Layout),
+    shape: &[usize],
+    dtype: DType,
+) -> Result<HostStorage> {
+    use crate::engine::numerics::backward::{Backward, backward_f32};
+    let n = Layout::contiguous(shape).numel();
+    let which = match op {
+        UnaryOp::Sigmoid => Backward::Sigmoid,
+        UnaryOp::Tanh => Backward::Tanh,
+        UnaryOp::Relu => Backward::Relu,
+        other => {
+            return Err(EngineError::runtime(format!(
+                "internal: no activation backward for {}",
+                other.name()
+            )));
+        }
+    };
+    if dtype == DType::Float32 {
+        let g = gather_layout(typed::<f32>(grad.0)?, grad.1)?;
+        let y = gather_layout(typed::<f32>(out.0)?, out.1)?;
+        let mut gi = got(try_zeroed::<f32>(n), n)?;
+        for ((o, g), y) in gi
+            .chunks_mut(CHUNK)
+            .zip(g.chunks(CHUNK))
+            .zip(y.chunks(CHUNK))
+        {
+            backward_f32(which, g, y, o);
+            poll()?;
+        }
+        return Ok(HostStorage::F32(gi));
+    }
+    fn go<T: Float + Stored>(
+        op: UnaryOp,
+        grad: (&HostStorage, &Layout),
+        out: (&HostStorage, &Layout),
+    ) -> Result<HostStorage> {
+        let g = gather_layout(typed::<T>(grad.0)?, grad.1)?;
+        let y = gather_layout(typed::<T>(out.0)?, out.1)?;
+        activation_backward_t::<T>(op, &g, &y)
+    }
+    float_dispatch!(dtype, "activation_backward", go(op, grad, out))
+}
+
 pub fn softmax_backward(
     grad: &HostStorage,
     out: &HostStorage,
@@ -383,6 +455,38 @@ pub fn nll_loss_backward(
     red: Reduction,
     dtype: DType,
 ) -> Result<HostStorage> {
+    if dtype == DType::Float32 {
+        // LossNLL.cpp's backward, dividing by the forward's total weight (its cascade sum)
+        use crate::engine::numerics::loss::{
+            ClassShape, Reduction as R, nll_loss_backward_f32, nll_loss_f32,
+        };
+        let g = typed::<f32>(grad)?;
+        let tv = targets(target)?;
+        let w = weight.map(typed::<f32>).transpose()?;
+        let shape = ClassShape {
+            n,
+            c,
+            map: 1,
+            one_d: false,
+        };
+        let r = match red {
+            Reduction::None => R::None,
+            Reduction::Mean => R::Mean,
+            Reduction::Sum => R::Sum,
+        };
+        let mut gi = got(try_zeroed::<f32>(n * c), n * c)?;
+        let total = match (r, w) {
+            (R::Mean, Some(_)) => nll_loss_f32(&gi, shape, &tv[..n], w, r, ignore)
+                .map(|o| o.total_weight)
+                .unwrap_or(0.0),
+            (R::Mean, None) => tv[..n].iter().filter(|&&t| t != ignore).count() as f32,
+            _ => 0.0,
+        };
+        if g.len() >= if r == R::None { n } else { 1 } {
+            nll_loss_backward_f32(g, shape, &tv[..n], w, r, ignore, total, &mut gi);
+        }
+        return Ok(HostStorage::F32(gi));
+    }
     float_dispatch!(
         dtype,
         "nll_loss_backward_out_frame",

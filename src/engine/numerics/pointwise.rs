@@ -48,6 +48,30 @@ pub fn lerp(start: f32, end: f32, w: f32) -> f32 {
     }
 }
 
+use super::fast::avx2_fma;
+
+avx2_fma! {
+/// `out = x + alpha * y` elementwise, one FMA each ([`add_alpha`]); `x` or `y` of length 1
+/// broadcasts.
+pub fn add_alpha_into(out: &mut [f32], x: &[f32], y: &[f32], alpha: f32) {
+    match (x.len(), y.len()) {
+        (1, 1) => out.fill(add_alpha(x[0], y[0], alpha)),
+        (1, _) => {
+            let a = x[0];
+            out.iter_mut().zip(y).for_each(|(o, &b)| *o = b.mul_add(alpha, a));
+        }
+        (_, 1) => {
+            let b = y[0];
+            out.iter_mut().zip(x).for_each(|(o, &a)| *o = b.mul_add(alpha, a));
+        }
+        _ => out
+            .iter_mut()
+            .zip(x.iter().zip(y))
+            .for_each(|(o, (&a, &b))| *o = b.mul_add(alpha, a)),
+    }
+}
+}
+
 /// In-place `x.add_(y, alpha=alpha)` over slices (`y` of length 1 broadcasts).
 pub fn add_alpha_(x: &mut [f32], y: &[f32], alpha: f32) {
     if y.len() == 1 {

@@ -7,21 +7,24 @@
 //! cycle keeps storage alive). A leaf that requires grad carries a shared [`Leaf`] holding
 //! `.grad`. Any other op keeps only its name; backward reaching it raises NotImplementedError
 //! naming it. Saved values are freed by backward unless `retain_graph`, as in PyTorch.
-//! Gradients travel between nodes as f64 vectors holding values of each node's dtype. The
-//! steps whose rounding depends on the order of operations run PyTorch's float32 kernels
-//! (engine::numerics: sum_to's sums, softmax/log_softmax and nll_loss backward, sigmoid and
-//! tanh backward) and matrix products run through the host GEMM (host/matmul.rs); the others
-//! are single operations, computed in f64 and rounded once, which is exact for float32. The
-//! device work is modelled as one `backward` kernel.
+//! Gradients travel between nodes as device buffers of the node's dtype (contiguous, in the
+//! output's row-major order), and every formula is PyTorch's (derivatives.yaml,
+//! FunctionsManual.cpp) computed with the device interface's kernels, the ones the forward
+//! ops use: float32 gradients are float32 arithmetic in PyTorch's order (sum_to's sums, the
+//! softmax/log_softmax, nll_loss, sigmoid and tanh backward kernels of engine::numerics), and
+//! matrix products run through the host GEMM (host/matmul.rs). The device work is modelled
+//! as one `backward` kernel.
 
+use super::ops::Prepared;
 use super::{BinaryOp, Operand, Tensor, UnaryOp, contiguous_strides, for_each_offset};
+use crate::engine::backend::{Arg, BackendDevice, BackendStorage, MatmulDims, ReduceOp};
 use crate::engine::device::Device;
-use crate::engine::dtype::DType;
+use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::host::HostStorage;
 use crate::engine::layout::Layout;
-use crate::engine::numerics;
 use crate::engine::runtime::Runtime;
+use crate::engine::storage::DeviceStorage;
 use crate::engine::timing::Cost;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -54,8 +57,8 @@ pub(crate) struct Geometry {
 
 #[derive(Clone)]
 pub(crate) enum Kind {
-    /// a + b or a - b: only the operands' shapes (None for a Python number).
-    AddSub(bool, Option<Vec<usize>>, Option<Vec<usize>>),
+    /// a + b or a - b: only the operands' shapes (None for a Python number), and `alpha`.
+    AddSub(bool, Option<Vec<usize>>, Option<Vec<usize>>, Option<Scalar>),
     /// mul, div, pow: the operands' values are needed.
     Binary(BinaryOp, Operand, Operand),
     Unary(UnaryOp, Tensor, Tensor),
@@ -63,7 +66,6 @@ pub(crate) enum Kind {
     Reduce {
         in_shape: Vec<usize>,
         reduced: Vec<bool>,
-        keepdim: bool,
         mean: bool,
     },
     /// a @ b (+ bias of `bias_shape`), 2-D.
@@ -107,13 +109,15 @@ impl Kind {
     }
 
     /// The node of `op` applied to (a, b).
-    pub(crate) fn binary(op: BinaryOp, a: &Operand, b: &Operand) -> Kind {
+    pub(crate) fn binary(op: BinaryOp, a: &Operand, b: &Operand, alpha: Option<Scalar>) -> Kind {
         let shape = |o: &Operand| match o {
             Operand::Tensor(t) => Some(t.layout.shape.clone()),
             Operand::Scalar(_) => None,
         };
         match op {
-            BinaryOp::Add | BinaryOp::Sub => Kind::AddSub(op == BinaryOp::Sub, shape(a), shape(b)),
+            BinaryOp::Add | BinaryOp::Sub => {
+                Kind::AddSub(op == BinaryOp::Sub, shape(a), shape(b), alpha)
+            }
             _ => Kind::Binary(op, saved(a), saved(b)),
         }
     }
@@ -167,270 +171,203 @@ fn numel(shape: &[usize]) -> usize {
     shape.iter().product()
 }
 
-/// float32 values held in f64, narrowed (exact).
-fn f32s(v: &[f64]) -> Vec<f32> {
-    v.iter().map(|&x| x as f32).collect()
+/// A gradient: a contiguous buffer in row-major order of its node's output shape.
+type G = DeviceStorage;
+
+/// `a op b` in `dt` (both operands already of `dt` or numbers), stored as `dt`.
+fn bin(op: BinaryOp, a: Arg<'_, G>, b: Arg<'_, G>, shape: &[usize], dt: DType) -> Result<G> {
+    G::binary(op, a, b, shape, dt, dt)
 }
 
-fn f64s(v: &[f32]) -> Vec<f64> {
-    v.iter().map(|&x| x as f64).collect()
-}
-
-/// `g` (laid out for `from`) summed down to `to` (a broadcastable shape): ATen's `sum_to`,
-/// one sum over the leading dims and the dims `to` broadcasts, in `dt`'s arithmetic.
-fn sum_to(g: &[f64], from: &[usize], to: &[usize], dt: DType) -> Vec<f64> {
-    if from == to {
-        return g.to_vec();
-    }
-    let lead = from.len() - to.len().min(from.len());
-    let dims: Vec<usize> = (0..from.len())
-        .filter(|&k| k < lead || (to[k - lead] == 1 && from[k] != 1))
-        .collect();
-    if !dims.is_empty() && numel(from) > 0 && matches!(dt, DType::Float32 | DType::Float64) {
-        let st = contiguous_strides(from);
-        let v = numerics::View {
-            shape: from,
-            strides: &st,
-            offset: 0,
-        };
-        // the kept dims in order are `to`'s layout (its other dims have size 1)
-        return if dt == DType::Float32 {
-            f64s(&numerics::sum::sum_dims_f32(&f32s(g), v, &dims))
-        } else {
-            numerics::sum::sum_dims_f64(g, v, &dims)
-        };
-    }
-    let mut out = vec![0.0; numel(to)];
-    let tst = contiguous_strides(to);
-    let lead = from.len() - to.len().min(from.len());
-    let mut idx = vec![0usize; from.len()];
-    for &v in g {
-        let mut o = 0;
-        for (k, &i) in idx.iter().enumerate().skip(lead) {
-            let j = k - lead;
-            if to[j] != 1 {
-                o += i * tst[j];
-            }
-        }
-        out[o] += v;
-        for a in (0..idx.len()).rev() {
-            idx[a] += 1;
-            if idx[a] < from[a] {
-                break;
-            }
-            idx[a] = 0;
-        }
-    }
-    out
-}
-
-fn operand_values(o: &Operand, shape: &[usize]) -> Vec<f64> {
+/// A saved operand read as `dt` through a layout broadcast to `shape` (no copy when it
+/// already has that dtype).
+fn prep<'a>(o: &'a Operand, dt: DType, shape: &[usize]) -> Result<Prepared<'a>> {
     match o {
-        Operand::Tensor(t) => super::broadcast_values(t, shape),
-        Operand::Scalar(s) => vec![s.as_f64(); numel(shape)],
+        Operand::Tensor(t) => super::ops::prepare(t, dt, shape),
+        Operand::Scalar(s) => Ok(Prepared::Scalar(*s)),
     }
 }
 
-/// `exp` in the dtype's arithmetic (float32 math for float32).
-fn exp_in(dt: DType, x: f64) -> f64 {
-    if dt == DType::Float64 {
-        x.exp()
+/// A saved tensor as a contiguous buffer of `dt` (borrowed when it already is one).
+fn contiguous_of(t: &Tensor, dt: DType) -> Result<G> {
+    let p = super::ops::prepare(t, dt, &t.layout.shape)?;
+    let (s, l) = p.pair()?;
+    s.to_dtype(l, dt)
+}
+
+/// `g` (laid out for `from`) summed down to `to` (a shape `from` broadcasts from): ATen's
+/// `sum_to`, one sum over the leading dims and the dims `to` broadcasts, through the same
+/// reduction kernel as `Tensor.sum` (PyTorch's float32 order).
+fn sum_to(g: G, from: &[usize], to: &[usize], dt: DType) -> Result<G> {
+    if from == to {
+        return Ok(g);
+    }
+    let lead = from.len() - to.len().min(from.len());
+    let reduced: Vec<bool> = (0..from.len())
+        .map(|k| k < lead || (to[k - lead] == 1 && from[k] != 1))
+        .collect();
+    if !reduced.iter().any(|&r| r) {
+        return Ok(g);
+    }
+    let r = g.reduce(&Layout::contiguous(from), ReduceOp::Sum, &reduced, dt)?;
+    if r.dtype() == dt {
+        Ok(r)
     } else {
-        dt.cast((x as f32).exp() as f64)
+        r.to_dtype(&Layout::contiguous(&[r.len()]), dt)
     }
 }
 
-/// `A[m,k] @ B[k,n]` (layouts `[1, m, k]`, `[1, k, n]`) through the host GEMM, as f64.
-fn gemm(
-    a: (&HostStorage, &Layout),
-    b: (&HostStorage, &Layout),
-    m: usize,
-    k: usize,
-    n: usize,
-) -> Result<Vec<f64>> {
-    let r = crate::engine::host::matmul::matmul(
-        a,
-        b,
-        None,
-        crate::engine::backend::MatmulDims { batch: 1, m, k, n },
-    )?;
-    Ok(r.gather_f64(&Layout::contiguous(&[m * n])))
+/// Whether a saved tensor of `kind` holds no values (a phantom): its gradients are phantoms.
+fn saves_phantom(kind: &Kind) -> bool {
+    let op = |o: &Operand| matches!(o, Operand::Tensor(t) if t.is_phantom());
+    match kind {
+        Kind::Binary(_, a, b) => op(a) || op(b),
+        Kind::Unary(_, x, y) => x.is_phantom() || y.is_phantom(),
+        Kind::Mm(a, b, _) => a.is_phantom() || b.is_phantom(),
+        Kind::Softmax { out, .. } => out.is_phantom(),
+        Kind::Conv2d { x, weight, .. } => x.is_phantom() || weight.is_phantom(),
+        Kind::Pool2d { x, .. } => x.is_phantom(),
+        Kind::Nll {
+            input,
+            target,
+            weight,
+            ..
+        } => {
+            input.is_phantom()
+                || target.is_phantom()
+                || weight.as_ref().is_some_and(|w| w.is_phantom())
+        }
+        Kind::AddSub(..) | Kind::Reduce { .. } | Kind::View(..) | Kind::Identity => false,
+    }
 }
 
-/// Rows of length `shape[dim]` (dim moved last) and back.
-fn rows(v: &[f64], shape: &[usize], dim: usize) -> Vec<f64> {
-    if shape.is_empty() {
-        return v.to_vec();
-    }
-    let st = contiguous_strides(shape);
-    let nd = shape.len();
-    let perm: Vec<usize> = (0..nd).filter(|&i| i != dim).chain([dim]).collect();
-    let ps: Vec<usize> = perm.iter().map(|&i| shape[i]).collect();
-    let pst: Vec<usize> = perm.iter().map(|&i| st[i]).collect();
-    let mut out = Vec::with_capacity(v.len());
-    for_each_offset(&ps, &pst, 0, |o| out.push(v[o]));
-    out
-}
-
-fn unrows(r: &[f64], shape: &[usize], dim: usize) -> Vec<f64> {
-    if shape.is_empty() {
-        return r.to_vec();
-    }
-    let nd = shape.len();
-    let perm: Vec<usize> = (0..nd).filter(|&i| i != dim).chain([dim]).collect();
-    let ps: Vec<usize> = perm.iter().map(|&i| shape[i]).collect();
-    let pst = contiguous_strides(&ps);
-    let mut st = vec![0usize; nd];
-    for (j, &i) in perm.iter().enumerate() {
-        st[i] = pst[j];
-    }
-    let mut out = Vec::with_capacity(r.len());
-    for_each_offset(shape, &st, 0, |o| out.push(r[o]));
-    out
-}
-
-/// The gradients of a node's inputs given the gradient `g` of its output, each step rounded
-/// to the node's dtype as PyTorch's float kernels round.
-fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<Option<Vec<f64>>>> {
+/// The gradients of a node's inputs given the gradient `g` of its output (dtype `dt`), each
+/// formula PyTorch's (tools/autograd/derivatives.yaml, FunctionsManual.cpp) computed with
+/// the same device kernels as the forward ops, so float32 rounds as PyTorch's CPU rounds.
+fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
     let shape = &node.out_shape;
     let dt = node.out_dtype;
-    let r = |x: f64| dt.cast(x);
+    let l = Layout::contiguous(shape);
     Ok(match kind {
-        Kind::Identity => vec![Some(g.to_vec())],
+        Kind::Identity => vec![Some(g)],
         Kind::Conv2d { x, weight, geom } => {
+            // host/conv.rs: the GEMMs through the host GEMM in `dt`, the folds and batch
+            // sums in f64 rounded once to `dt`
+            let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
             let (gx, gw, gb) = crate::engine::host::conv::conv2d_backward(
                 dt,
-                g,
+                &gv,
                 &x.values_unchecked(),
                 &weight.values_unchecked(),
                 geom,
             )?;
-            let mut v = vec![Some(gx), Some(gw)];
+            let back = |v: Vec<f64>| HostStorage::from_f64s(dt, &v).map(DeviceStorage::Host);
+            let mut v = vec![Some(back(gx)?), Some(back(gw)?)];
             if node.edges.len() > 2 {
-                v.push(Some(gb));
+                v.push(Some(back(gb)?));
             }
             v
         }
-        Kind::Pool2d { x, geom } => vec![Some(crate::engine::host::conv::pool2d_backward(
-            dt,
-            g,
-            &x.values_unchecked(),
-            geom,
-        )?)],
-        Kind::AddSub(sub, a, b) => {
-            let to = |s: &Option<Vec<usize>>, neg: bool| {
-                s.as_ref().map(|s| {
-                    let v: Vec<f64> = if neg {
-                        g.iter().map(|x| -x).collect()
+        Kind::Pool2d { x, geom } => {
+            let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
+            let gx = crate::engine::host::conv::pool2d_backward(
+                dt,
+                &gv,
+                &x.values_unchecked(),
+                geom,
+            )?;
+            vec![Some(DeviceStorage::Host(HostStorage::from_f64s(dt, &gx)?))]
+        }
+        Kind::AddSub(sub, a, b, alpha) => {
+            // add: grad, grad * alpha; sub: grad, -grad * alpha; then sum_to
+            let gb = match b {
+                Some(bs) => {
+                    let mut v = if *sub {
+                        g.unary(&l, UnaryOp::Neg, dt)?
                     } else {
-                        g.to_vec()
+                        g.clone()
                     };
-                    sum_to(&v, shape, s, dt).into_iter().map(r).collect()
-                })
+                    if let Some(al) = alpha {
+                        v = bin(
+                            BinaryOp::Mul,
+                            Arg::Tensor(&v, &l),
+                            Arg::Scalar(*al),
+                            shape,
+                            dt,
+                        )?;
+                    }
+                    Some(sum_to(v, shape, bs, dt)?)
+                }
+                None => None,
             };
-            vec![to(a, false), to(b, *sub)]
+            let ga = match a {
+                Some(s) => Some(sum_to(g, shape, s, dt)?),
+                None => None,
+            };
+            vec![ga, gb]
         }
         Kind::Binary(op, a, b) => {
-            let av = operand_values(a, shape);
-            let bv = operand_values(b, shape);
-            let (ga, gb): (Vec<f64>, Vec<f64>) = match op {
+            let pa = prep(a, dt, shape)?;
+            let pb = prep(b, dt, shape)?;
+            let (av, bv) = (pa.arg()?, pb.arg()?);
+            let gv = Arg::Tensor(&g, &l);
+            let need = |i: usize| !matches!(node.edges.get(i), None | Some(Edge::None));
+            let (ga, gb) = match op {
+                // mul_tensor_backward: grad * other
                 BinaryOp::Mul => (
-                    g.iter().zip(&bv).map(|(g, b)| r(g * b)).collect(),
-                    g.iter().zip(&av).map(|(g, a)| r(g * a)).collect(),
+                    need(0)
+                        .then(|| bin(BinaryOp::Mul, gv, bv, shape, dt))
+                        .transpose()?,
+                    need(1)
+                        .then(|| bin(BinaryOp::Mul, gv, av, shape, dt))
+                        .transpose()?,
                 ),
+                // div_tensor_self_backward: grad / other;
+                // div_tensor_other_backward: -grad * ((self / other) / other)
                 BinaryOp::Div => (
-                    g.iter().zip(&bv).map(|(g, b)| r(g / b)).collect(),
-                    (0..g.len())
-                        .map(|i| r(-g[i] * r(av[i] / r(bv[i] * bv[i]))))
-                        .collect(),
+                    need(0)
+                        .then(|| bin(BinaryOp::Div, gv, bv, shape, dt))
+                        .transpose()?,
+                    need(1)
+                        .then(|| -> Result<G> {
+                            let q = bin(BinaryOp::Div, av, bv, shape, dt)?;
+                            let q = bin(BinaryOp::Div, Arg::Tensor(&q, &l), bv, shape, dt)?;
+                            let ng = g.unary(&l, UnaryOp::Neg, dt)?;
+                            bin(
+                                BinaryOp::Mul,
+                                Arg::Tensor(&ng, &l),
+                                Arg::Tensor(&q, &l),
+                                shape,
+                                dt,
+                            )
+                        })
+                        .transpose()?,
                 ),
                 BinaryOp::Pow => (
-                    (0..g.len())
-                        .map(|i| {
-                            if bv[i] == 0.0 {
-                                0.0
-                            } else {
-                                g[i] * bv[i] * av[i].powf(bv[i] - 1.0)
-                            }
-                        })
-                        .collect(),
-                    (0..g.len())
-                        .map(|i| {
-                            if av[i] == 0.0 && bv[i] >= 0.0 {
-                                0.0
-                            } else {
-                                g[i] * av[i].powf(bv[i]) * av[i].ln()
-                            }
-                        })
-                        .collect(),
+                    need(0)
+                        .then(|| pow_self_grad(gv, av, bv, b, shape, dt))
+                        .transpose()?,
+                    need(1)
+                        .then(|| pow_exp_grad(gv, av, bv, shape, dt))
+                        .transpose()?,
                 ),
                 _ => unreachable!("only differentiable binary ops get a node"),
             };
-            let to = |o: &Operand, v: Vec<f64>| match o {
-                Operand::Tensor(t) => Some(
-                    sum_to(&v, shape, &t.layout.shape, dt)
-                        .into_iter()
-                        .map(r)
-                        .collect(),
-                ),
-                Operand::Scalar(_) => None,
-            };
-            vec![to(a, ga), to(b, gb)]
-        }
-        Kind::Unary(op @ (UnaryOp::Sigmoid | UnaryOp::Tanh), _, out) if dt == DType::Float32 => {
-            let y = f32s(&out.values_unchecked());
-            let mut gi = vec![0f32; y.len()];
-            let b = if *op == UnaryOp::Sigmoid {
-                numerics::backward::Backward::Sigmoid
-            } else {
-                numerics::backward::Backward::Tanh
-            };
-            numerics::backward::backward_f32(b, &f32s(g), &y, &mut gi);
-            vec![Some(f64s(&gi))]
-        }
-        Kind::Unary(op, input, out) => {
-            let x = input.values_unchecked();
-            let y = out.values_unchecked();
-            let gi: Vec<f64> = (0..g.len())
-                .map(|i| {
-                    let (g, x, y) = (g[i], x[i], y[i]);
-                    match op {
-                        UnaryOp::Neg => -g,
-                        UnaryOp::Abs => {
-                            g * if x > 0.0 {
-                                1.0
-                            } else if x < 0.0 {
-                                -1.0
-                            } else {
-                                0.0
-                            }
-                        }
-                        UnaryOp::Exp => g * y,
-                        UnaryOp::Log => g / x,
-                        UnaryOp::Sqrt => g / (2.0 * y),
-                        UnaryOp::Sigmoid => g * y * (1.0 - y),
-                        UnaryOp::Tanh => g * (1.0 - y * y),
-                        UnaryOp::Relu => {
-                            if y > 0.0 {
-                                g
-                            } else {
-                                0.0
-                            }
-                        }
-                        UnaryOp::Sin => g * x.cos(),
-                        UnaryOp::Cos => -g * x.sin(),
-                        UnaryOp::Reciprocal => -g * y * y,
-                        _ => 0.0,
+            drop((pa, pb));
+            let to = |o: &Operand, v: Option<G>| -> Result<Option<G>> {
+                match (o, v) {
+                    (Operand::Tensor(t), Some(v)) => {
+                        Ok(Some(sum_to(v, shape, &t.layout.shape, dt)?))
                     }
-                })
-                .map(r)
-                .collect();
-            vec![Some(gi)]
+                    _ => Ok(None),
+                }
+            };
+            vec![to(a, ga)?, to(b, gb)?]
         }
+        Kind::Unary(op, input, out) => vec![Some(unary_grad(*op, input, out, &g, shape, dt)?)],
         Kind::Reduce {
             in_shape,
             reduced,
-            keepdim,
             mean,
         } => {
             let count: usize = in_shape
@@ -439,7 +376,8 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
                 .filter(|(_, r)| **r)
                 .map(|(d, _)| *d)
                 .product();
-            // the output's strides seen from the input's dims (0 on reduced dims)
+            // the output's strides seen from the input's dims (0 on reduced dims): grad
+            // expanded to the input's shape
             let kept: Vec<usize> = (0..in_shape.len())
                 .map(|i| if reduced[i] { 1 } else { in_shape[i] })
                 .collect();
@@ -447,135 +385,76 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
             let st: Vec<usize> = (0..in_shape.len())
                 .map(|i| if reduced[i] { 0 } else { kst[i] })
                 .collect();
-            let _ = keepdim;
-            let mut out = Vec::with_capacity(numel(in_shape));
-            let scale = if *mean {
-                1.0 / count.max(1) as f64
+            let ex = Layout::new(in_shape.clone(), st, 0);
+            vec![Some(if *mean {
+                // mean_backward: grad.expand(sizes) / numel
+                bin(
+                    BinaryOp::Div,
+                    Arg::Tensor(&g, &ex),
+                    Arg::Scalar(Scalar::Int(count as i64)),
+                    in_shape,
+                    dt,
+                )?
             } else {
-                1.0
-            };
-            let f = |x: f64| {
-                if *mean { r(x / count.max(1) as f64) } else { x }
-            };
-            let _ = scale;
-            if in_shape.is_empty() {
-                out.push(f(g[0]));
-            } else {
-                for_each_offset(in_shape, &st, 0, |o| out.push(f(g[o])));
-            }
-            vec![Some(out)]
+                g.to_dtype(&ex, dt)?
+            })]
         }
         Kind::Mm(a, b, bias) => {
             let (m, k, n) = (a.layout.shape[0], a.layout.shape[1], b.layout.shape[1]);
-            let gh = HostStorage::from_f64s(dt, g)?;
-            let ah = a.host_values().or_else(|_| HostStorage::zeros(dt, m * k))?;
-            let bh = b.host_values().or_else(|_| HostStorage::zeros(dt, k * n))?;
             let g3 = Layout::new(vec![1, m, n], vec![0, n, 1], 0);
-            // grad_a = grad @ b.T, grad_b = a.T @ grad (transposes are strides, not copies)
-            let ga = gemm(
-                (&gh, &g3),
-                (&bh, &Layout::new(vec![1, n, k], vec![0, 1, n], 0)),
-                m,
-                n,
-                k,
-            )?;
-            let gb = gemm(
-                (&ah, &Layout::new(vec![1, k, m], vec![0, 1, k], 0)),
-                (&gh, &g3),
-                k,
-                m,
-                n,
-            )?;
-            let mut v = vec![Some(ga), Some(gb)];
+            let tr = |l: &Layout| {
+                Layout::new(
+                    vec![1, l.shape[1], l.shape[0]],
+                    vec![0, l.strides[1], l.strides[0]],
+                    l.offset,
+                )
+            };
+            // mm_mat1_backward: grad @ mat2.T; mm_mat2_backward: mat1.T @ grad (transposes
+            // are strides, not copies)
+            let ga = if !matches!(node.edges.first(), None | Some(Edge::None)) {
+                let pb = super::ops::prepare(b, dt, &b.layout.shape)?;
+                let (bs, bl) = pb.pair()?;
+                Some(G::matmul(
+                    (&g, &g3),
+                    (bs, &tr(bl)),
+                    None,
+                    MatmulDims {
+                        batch: 1,
+                        m,
+                        k: n,
+                        n: k,
+                    },
+                )?)
+            } else {
+                None
+            };
+            let gb = if !matches!(node.edges.get(1), None | Some(Edge::None)) {
+                let pa = super::ops::prepare(a, dt, &a.layout.shape)?;
+                let (as_, al) = pa.pair()?;
+                Some(G::matmul(
+                    (as_, &tr(al)),
+                    (&g, &g3),
+                    None,
+                    MatmulDims {
+                        batch: 1,
+                        m: k,
+                        k: m,
+                        n,
+                    },
+                )?)
+            } else {
+                None
+            };
+            let mut v = vec![ga, gb];
             if let Some(bs) = bias {
-                v.push(Some(
-                    sum_to(g, &[m, n], bs, dt).into_iter().map(r).collect(),
-                ));
+                v.push(Some(sum_to(g, &[m, n], bs, dt)?));
             }
             v
         }
-        Kind::View(base, view) => {
-            // base's storage offsets -> its logical positions, in a table over the offsets'
-            // span (views never reach past their storage), then the view's elements scattered
-            // through it: two strided walks, no hashing
-            let mut offs = Vec::with_capacity(numel(&base.shape));
-            if base.shape.is_empty() {
-                offs.push(base.offset);
-            } else {
-                for_each_offset(&base.shape, &base.strides, base.offset, |o| offs.push(o));
-            }
-            let lo = offs.iter().copied().min().unwrap_or(0);
-            let hi = offs.iter().copied().max().unwrap_or(0);
-            let mut pos = vec![usize::MAX; if offs.is_empty() { 0 } else { hi - lo + 1 }];
-            let mut dup = false;
-            for (i, &o) in offs.iter().enumerate() {
-                dup |= pos[o - lo] != usize::MAX;
-                pos[o - lo] = i;
-            }
-            if dup {
-                return Err(EngineError::not_implemented(format!(
-                    "cudatutor cannot compute gradients through {} of a tensor with overlapping elements",
-                    node.name
-                )));
-            }
-            let mut out = vec![0.0; offs.len()];
-            let mut k = 0usize;
-            let mut add = |o: usize| {
-                if let Some(&j) = o.checked_sub(lo).and_then(|d| pos.get(d))
-                    && j != usize::MAX
-                {
-                    out[j] += g[k];
-                }
-                k += 1;
-            };
-            if view.shape.is_empty() {
-                add(view.offset);
-            } else {
-                for_each_offset(&view.shape, &view.strides, view.offset, add);
-            }
-            vec![Some(out)]
-        }
-        Kind::Softmax { dim, out, log } if dt == DType::Float32 => {
-            let y = f32s(&out.values_unchecked());
-            let (outer, c, inner) = if shape.is_empty() {
-                (1, 1, 1)
-            } else {
-                (
-                    shape[..*dim].iter().product(),
-                    shape[*dim],
-                    shape[*dim + 1..].iter().product(),
-                )
-            };
-            let gf = f32s(g);
-            let mut gi = vec![0f32; gf.len()];
-            if *log {
-                numerics::softmax::log_softmax_backward_f32(&gf, &y, &mut gi, outer, c, inner);
-            } else {
-                numerics::softmax::softmax_backward_f32(&gf, &y, &mut gi, outer, c, inner);
-            }
-            vec![Some(f64s(&gi))]
-        }
+        Kind::View(base, view) => vec![Some(view_grad(node, base, view, g, dt)?)],
         Kind::Softmax { dim, out, log } => {
-            let y = out.values_unchecked();
-            let c = if shape.is_empty() { 1 } else { shape[*dim] };
-            let gr = rows(g, shape, *dim);
-            let yr = rows(&y, shape, *dim);
-            let mut res = vec![0.0; gr.len()];
-            for row in 0..gr.len() / c.max(1) {
-                let s = row * c..(row + 1) * c;
-                if *log {
-                    let sum = s.clone().fold(0.0, |a, j| r(a + gr[j]));
-                    for j in s {
-                        res[j] = r(gr[j] - r(exp_in(dt, yr[j]) * sum));
-                    }
-                } else {
-                    let dot = s.clone().fold(0.0, |a, j| r(a + r(gr[j] * yr[j])));
-                    for j in s {
-                        res[j] = r(yr[j] * r(gr[j] - dot));
-                    }
-                }
-            }
-            vec![Some(unrows(&res, shape, *dim))]
+            let y = contiguous_of(out, dt)?;
+            vec![Some(G::softmax_backward(&g, &y, shape, *dim, *log)?)]
         }
         Kind::Nll {
             input,
@@ -590,131 +469,373 @@ fn input_grads(rt: &Runtime, node: &Node, kind: &Kind, g: &[f64]) -> Result<Vec<
             } else {
                 (1, input.layout.shape[0])
             };
-            let tv = target.values_unchecked();
-            if dt == DType::Float32 {
-                return Ok(vec![Some(nll_backward_f32(
-                    rt,
-                    input,
-                    &tv,
-                    weight.as_ref(),
-                    *ignore,
-                    *reduction,
-                    *log_softmax_first,
-                    g,
-                    (n, c),
-                )?)]);
-            }
-            let wv = weight.as_ref().map(|w| w.values_unchecked());
-            let w = |t: usize| wv.as_ref().map(|w| w[t]).unwrap_or(1.0);
-            let total: f64 = (0..n)
-                .filter(|&i| tv[i] as i64 != *ignore)
-                .map(|i| w(tv[i] as usize))
-                .sum();
-            let mut d = vec![0.0; n * c];
-            for i in 0..n {
-                let t = tv[i] as i64;
-                if t == *ignore || t < 0 || t as usize >= c {
-                    continue;
-                }
-                let gi = match reduction {
-                    super::Reduction::None => -g[i],
-                    super::Reduction::Sum => -g[0],
-                    super::Reduction::Mean => -r(g[0] / r(total)),
-                };
-                d[i * c + t as usize] = r(w(t as usize) * gi);
-            }
+            let tgt = contiguous_of(target, DType::Int64)?;
+            let w = weight.as_ref().map(|w| contiguous_of(w, dt)).transpose()?;
+            let d = G::nll_loss_backward(&g, n, c, &tgt, w.as_ref(), *ignore, *reduction, dt)?;
             if *log_softmax_first {
                 // through log_softmax over the class dim, from its (recomputed) output
-                let lp = rt.softmax_values(input, if input.dim() == 2 { 1 } else { 0 }, true, dt);
-                for i in 0..n {
-                    let sum = (0..c).fold(0.0, |a, j| r(a + d[i * c + j]));
-                    for j in 0..c {
-                        let p = exp_in(dt, lp[i * c + j]);
-                        d[i * c + j] = r(d[i * c + j] - r(p * sum));
-                    }
-                }
+                let p = super::ops::prepare(input, dt, &input.layout.shape)?;
+                let (s, li) = p.pair()?;
+                let lp = s.softmax(li, input.dim() - 1, true)?;
+                vec![Some(G::softmax_backward(
+                    &d,
+                    &lp,
+                    &input.layout.shape,
+                    input.dim() - 1,
+                    true,
+                )?)]
+            } else {
+                vec![Some(d)]
             }
-            vec![Some(d)]
         }
     })
 }
 
-/// nll_loss's input gradient (through log_softmax when `softmax_first`: cross_entropy) with
-/// PyTorch's float32 kernels (LossNLL.cpp's backward, log_softmax_backward).
-#[allow(clippy::too_many_arguments)]
-fn nll_backward_f32(
-    rt: &Runtime,
-    input: &Tensor,
-    tv: &[f64],
-    weight: Option<&Tensor>,
-    ignore: i64,
-    reduction: super::Reduction,
-    softmax_first: bool,
-    g: &[f64],
-    (n, c): (usize, usize),
-) -> Result<Vec<f64>> {
-    use numerics::loss::{ClassShape, Reduction as R, nll_loss_backward_f32, nll_loss_f32};
-    let tgt: Vec<i64> = tv.iter().map(|&t| t as i64).collect();
-    let w = weight.map(|w| f32s(&w.values_unchecked()));
-    let shape = ClassShape {
-        n,
-        c,
-        map: 1,
-        one_d: input.dim() == 1,
-    };
-    let red = match reduction {
-        super::Reduction::None => R::None,
-        super::Reduction::Mean => R::Mean,
-        super::Reduction::Sum => R::Sum,
-    };
-    let mut gi = vec![0f32; n * c];
-    // the forward's total weight (what the mean divided by), from the same kernel
-    let total = if red == R::Mean {
-        nll_loss_f32(&gi, shape, &tgt, w.as_deref(), red, ignore)
-            .map(|o| o.total_weight)
-            .unwrap_or(0.0)
-    } else {
-        0.0
-    };
-    nll_loss_backward_f32(
-        &f32s(g),
-        shape,
-        &tgt,
-        w.as_deref(),
-        red,
-        ignore,
-        total,
-        &mut gi,
-    );
-    if softmax_first {
-        let lp = f32s(&rt.softmax_values(input, input.dim() - 1, true, DType::Float32));
-        let mut out = vec![0f32; n * c];
-        numerics::softmax::log_softmax_backward_f32(&gi, &lp, &mut out, n, c, 1);
-        gi = out;
+/// pow_backward_self: `grad * (exponent * self.pow(exponent - 1))`, zero where the
+/// exponent is 0.
+fn pow_self_grad(
+    g: Arg<'_, G>,
+    a: Arg<'_, G>,
+    b: Arg<'_, G>,
+    bo: &Operand,
+    shape: &[usize],
+    dt: DType,
+) -> Result<G> {
+    let l = Layout::contiguous(shape);
+    match bo {
+        Operand::Scalar(s) => {
+            let e = s.as_f64();
+            if e == 0.0 {
+                return crate::engine::host::HostDevice
+                    .zeros(numel(shape), dt)
+                    .map(DeviceStorage::Host);
+            }
+            let p = bin(
+                BinaryOp::Pow,
+                a,
+                Arg::Scalar(Scalar::Float(e - 1.0)),
+                shape,
+                dt,
+            )?;
+            let t = bin(
+                BinaryOp::Mul,
+                Arg::Scalar(Scalar::Float(e)),
+                Arg::Tensor(&p, &l),
+                shape,
+                dt,
+            )?;
+            bin(BinaryOp::Mul, g, Arg::Tensor(&t, &l), shape, dt)
+        }
+        Operand::Tensor(_) => {
+            let e1 = bin(BinaryOp::Sub, b, Arg::Scalar(Scalar::Int(1)), shape, dt)?;
+            let p = bin(BinaryOp::Pow, a, Arg::Tensor(&e1, &l), shape, dt)?;
+            let t = bin(BinaryOp::Mul, b, Arg::Tensor(&p, &l), shape, dt)?;
+            let t = bin(BinaryOp::Mul, g, Arg::Tensor(&t, &l), shape, dt)?;
+            let zero = G::binary(
+                BinaryOp::Eq,
+                b,
+                Arg::Scalar(Scalar::Float(0.0)),
+                shape,
+                dt,
+                DType::Bool,
+            )?;
+            G::where_cond(
+                (&zero, &l),
+                Arg::Scalar(Scalar::Float(0.0)),
+                Arg::Tensor(&t, &l),
+                shape,
+                dt,
+            )
+        }
     }
-    Ok(f64s(&gi))
+}
+
+/// pow_backward_exponent: `grad * where(self == 0 & exponent >= 0, 0, result * self.log())`.
+fn pow_exp_grad(
+    g: Arg<'_, G>,
+    a: Arg<'_, G>,
+    b: Arg<'_, G>,
+    shape: &[usize],
+    dt: DType,
+) -> Result<G> {
+    let l = Layout::contiguous(shape);
+    let result = bin(BinaryOp::Pow, a, b, shape, dt)?;
+    let la = match a {
+        Arg::Tensor(s, sl) => s.unary(sl, UnaryOp::Log, dt)?,
+        Arg::Scalar(s) => crate::engine::host::HostDevice
+            .full(numel(shape), dt, Scalar::Float(s.as_f64()))
+            .map(DeviceStorage::Host)?
+            .unary(&l, UnaryOp::Log, dt)?,
+    };
+    let t = bin(
+        BinaryOp::Mul,
+        Arg::Tensor(&result, &l),
+        Arg::Tensor(&la, &l),
+        shape,
+        dt,
+    )?;
+    let z = G::binary(
+        BinaryOp::Eq,
+        a,
+        Arg::Scalar(Scalar::Float(0.0)),
+        shape,
+        dt,
+        DType::Bool,
+    )?;
+    let nn = G::binary(
+        BinaryOp::Ge,
+        b,
+        Arg::Scalar(Scalar::Float(0.0)),
+        shape,
+        dt,
+        DType::Bool,
+    )?;
+    let cond = G::binary(
+        BinaryOp::LogicalAnd,
+        Arg::Tensor(&z, &l),
+        Arg::Tensor(&nn, &l),
+        shape,
+        DType::Bool,
+        DType::Bool,
+    )?;
+    let t = G::where_cond(
+        (&cond, &l),
+        Arg::Scalar(Scalar::Float(0.0)),
+        Arg::Tensor(&t, &l),
+        shape,
+        dt,
+    )?;
+    bin(BinaryOp::Mul, g, Arg::Tensor(&t, &l), shape, dt)
+}
+
+/// The input gradient of an elementwise function (derivatives.yaml's formula for each).
+fn unary_grad(
+    op: UnaryOp,
+    input: &Tensor,
+    out: &Tensor,
+    g: &G,
+    shape: &[usize],
+    dt: DType,
+) -> Result<G> {
+    let l = Layout::contiguous(shape);
+    let gv = Arg::Tensor(g, &l);
+    let x = || -> Result<Prepared<'_>> { super::ops::prepare(input, dt, shape) };
+    let y = || -> Result<Prepared<'_>> { super::ops::prepare(out, dt, shape) };
+    let mul_by = |f: &G| bin(BinaryOp::Mul, gv, Arg::Tensor(f, &l), shape, dt);
+    Ok(match op {
+        UnaryOp::Neg => g.unary(&l, UnaryOp::Neg, dt)?,
+        // grad * self.sgn()
+        UnaryOp::Abs => {
+            let p = x()?;
+            let (s, sl) = p.pair()?;
+            mul_by(&s.unary(sl, UnaryOp::Sign, dt)?)?
+        }
+        // grad * result
+        UnaryOp::Exp => bin(BinaryOp::Mul, gv, y()?.arg()?, shape, dt)?,
+        // grad / self
+        UnaryOp::Log => bin(BinaryOp::Div, gv, x()?.arg()?, shape, dt)?,
+        // grad / (2 * result)
+        UnaryOp::Sqrt => {
+            let t = bin(
+                BinaryOp::Mul,
+                Arg::Scalar(Scalar::Int(2)),
+                y()?.arg()?,
+                shape,
+                dt,
+            )?;
+            bin(BinaryOp::Div, gv, Arg::Tensor(&t, &l), shape, dt)?
+        }
+        // sigmoid_backward / tanh_backward, and ReLU's threshold_backward(grad, result, 0)
+        // (result <= 0 ? 0 : grad): the activation kernels, from the result
+        UnaryOp::Sigmoid | UnaryOp::Tanh | UnaryOp::Relu => {
+            let p = y()?;
+            let (s, sl) = p.pair()?;
+            G::activation_backward(op, (g, &l), (s, sl), shape, dt)?
+        }
+        // grad * self.cos()
+        UnaryOp::Sin => {
+            let p = x()?;
+            let (s, sl) = p.pair()?;
+            mul_by(&s.unary(sl, UnaryOp::Cos, dt)?)?
+        }
+        // grad * -self.sin()
+        UnaryOp::Cos => {
+            let p = x()?;
+            let (s, sl) = p.pair()?;
+            let sn = s.unary(sl, UnaryOp::Sin, dt)?;
+            mul_by(&sn.unary(&l, UnaryOp::Neg, dt)?)?
+        }
+        // -grad * (result * result)
+        UnaryOp::Reciprocal => {
+            let p = y()?;
+            let yy = bin(BinaryOp::Mul, p.arg()?, p.arg()?, shape, dt)?;
+            let ng = g.unary(&l, UnaryOp::Neg, dt)?;
+            bin(
+                BinaryOp::Mul,
+                Arg::Tensor(&ng, &l),
+                Arg::Tensor(&yy, &l),
+                shape,
+                dt,
+            )?
+        }
+        // floor, ceil, round, sign: zero gradient
+        _ => crate::engine::host::HostDevice
+            .zeros(numel(shape), dt)
+            .map(DeviceStorage::Host)?,
+    })
+}
+
+/// A view's gradient laid back onto its base: the base's shape, zeros where the view does
+/// not reach, the view's elements added where it does.
+fn view_grad(node: &Node, base: &Geometry, view: &Geometry, g: G, dt: DType) -> Result<G> {
+    let bn = numel(&base.shape);
+    // the common case: a contiguous base and a view that does not repeat elements (t(),
+    // reshape, slices, permutes): one strided copy into zeros
+    let base_contig = base.strides == contiguous_strides(&base.shape) || bn <= 1;
+    if base_contig && !overlaps(view) && view.offset >= base.offset {
+        let vl = Layout::new(
+            view.shape.clone(),
+            view.strides.clone(),
+            view.offset - base.offset,
+        );
+        if vl.numel() == 0 || vl.storage_end() <= bn {
+            if vl.numel() == bn && vl.is_contiguous() && vl.offset == 0 {
+                return Ok(g);
+            }
+            let mut out = crate::engine::host::HostDevice
+                .zeros(bn, dt)
+                .map(DeviceStorage::Host)?;
+            out.copy_from(&vl, &g, &Layout::contiguous(&view.shape))?;
+            return Ok(out);
+        }
+    }
+    // otherwise: base's storage offsets -> its logical positions, in a table over the
+    // offsets' span (views never reach past their storage), then the view's elements added
+    // through it: two strided walks, no hashing
+    let mut offs = Vec::with_capacity(bn);
+    if base.shape.is_empty() {
+        offs.push(base.offset);
+    } else {
+        for_each_offset(&base.shape, &base.strides, base.offset, |o| offs.push(o));
+    }
+    let lo = offs.iter().copied().min().unwrap_or(0);
+    let hi = offs.iter().copied().max().unwrap_or(0);
+    let mut pos = vec![usize::MAX; if offs.is_empty() { 0 } else { hi - lo + 1 }];
+    let mut dup = false;
+    for (i, &o) in offs.iter().enumerate() {
+        dup |= pos[o - lo] != usize::MAX;
+        pos[o - lo] = i;
+    }
+    if dup {
+        return Err(EngineError::not_implemented(format!(
+            "cudatutor cannot compute gradients through {} of a tensor with overlapping elements",
+            node.name
+        )));
+    }
+    // repeated view elements (expand) sum in the gradient's own dtype, in view order
+    let gh = g.to_host(&Layout::contiguous(&[g.len()]))?;
+    let gv = gh.gather_f64(&Layout::contiguous(&[gh.len()]));
+    let mut out = vec![0.0; offs.len()];
+    let mut k = 0usize;
+    let mut add = |o: usize| {
+        if let Some(&j) = o.checked_sub(lo).and_then(|d| pos.get(d))
+            && j != usize::MAX
+        {
+            out[j] = dt.cast(out[j] + gv[k]);
+        }
+        k += 1;
+    };
+    if view.shape.is_empty() {
+        add(view.offset);
+    } else {
+        for_each_offset(&view.shape, &view.strides, view.offset, add);
+    }
+    Ok(DeviceStorage::Host(HostStorage::from_f64s(dt, &out)?))
+}
+
+/// Whether two elements of a view can sit at one storage offset (an expanded or otherwise
+/// self-overlapping view).
+fn overlaps(v: &Geometry) -> bool {
+    let mut dims: Vec<(usize, usize)> = v
+        .shape
+        .iter()
+        .zip(&v.strides)
+        .filter(|(s, _)| **s > 1)
+        .map(|(a, b)| (*b, *a))
+        .collect();
+    dims.sort_unstable();
+    let mut reach = 1usize;
+    for (stride, size) in dims {
+        if stride < reach {
+            return true;
+        }
+        reach = stride.saturating_mul(size);
+    }
+    false
+}
+
+/// `g` converted to `dt` when it has another dtype.
+fn as_dtype(g: G, dt: DType) -> Result<G> {
+    if g.dtype() == dt {
+        Ok(g)
+    } else {
+        g.to_dtype(&Layout::contiguous(&[g.len()]), dt)
+    }
 }
 
 impl Runtime {
-    /// Add `g` (row-major, the leaf's shape) into the leaf's `.grad` (in place when it exists).
-    fn accumulate(&self, leaf: &Leaf, g: Option<Vec<f64>>) -> Result<()> {
+    /// Add `g` (row-major, the leaf's shape; None: a phantom) into the leaf's `.grad` (in
+    /// place when it exists).
+    fn accumulate(&self, leaf: &Leaf, g: Option<G>) -> Result<()> {
         let dt = leaf.dtype;
+        let g = g.map(|g| as_dtype(g, dt)).transpose()?;
         let mut slot = leaf.grad.borrow_mut();
         match slot.as_ref() {
             Some(old) => {
                 if let Some(g) = g
                     && !old.is_phantom()
                 {
-                    let offs = old.offsets();
-                    let cur = old.values_unchecked();
-                    let sum: Vec<f64> = cur.iter().zip(&g).map(|(a, b)| dt.cast(a + b)).collect();
-                    old.write_at(&offs, &sum);
+                    let shape = old.layout.shape.clone();
+                    if numel(&shape) != g.len() {
+                        return Err(EngineError::runtime(format!(
+                            "Function AccumulateGrad returned an invalid gradient at index 0 - got {} but expected shape compatible with {}",
+                            super::size_repr(&leaf.shape),
+                            super::size_repr(&shape)
+                        )));
+                    }
+                    let gl = Layout::contiguous(&shape);
+                    let sum = {
+                        let r = old.read();
+                        let s = r.as_ref().ok_or_else(|| old.phantom_error())?;
+                        G::binary(
+                            BinaryOp::Add,
+                            Arg::Tensor(s, &old.layout),
+                            Arg::Tensor(&g, &gl),
+                            &shape,
+                            old.dtype(),
+                            old.dtype(),
+                        )?
+                    };
+                    let mut d = old.storage.data.borrow_mut();
+                    if let Some(d) = d.as_mut() {
+                        d.copy_from(&old.layout, &sum, &gl)?;
+                    }
                 }
             }
             None => {
-                let data = g.map(|g| g.into_iter().map(|v| dt.cast(v)).collect());
-                *slot =
-                    Some(self.alloc_tensor(leaf.shape.clone(), dt, leaf.device, data, false)?);
+                let out =
+                    self.alloc_out(leaf.shape.clone(), dt, leaf.device, g.is_some(), false)?;
+                if let Some(g) = g
+                    && out.wants_values()
+                {
+                    if g.len() != out.numel() {
+                        return Err(EngineError::runtime(
+                            "internal: a gradient's size does not match its leaf",
+                        ));
+                    }
+                    out.set_values(g)?;
+                }
+                *slot = Some(out);
             }
         }
         Ok(())
@@ -732,7 +853,8 @@ impl Runtime {
                 ),
             ));
         }
-        let seed: Option<Vec<f64>> = match gradient {
+        let dt = t.dtype();
+        let seed: Option<G> = match gradient {
             None if t.numel() != 1 => {
                 return Err(self.host_error(
                     "backward",
@@ -740,7 +862,12 @@ impl Runtime {
                     EngineError::runtime("grad can be implicitly created only for scalar outputs"),
                 ));
             }
-            None => Some(vec![1.0]),
+            None if t.is_phantom() => None,
+            None => Some(DeviceStorage::Host(HostStorage::full(
+                dt,
+                1,
+                Scalar::Int(1),
+            )?)),
             Some(g) => {
                 if g.layout.shape != t.layout.shape {
                     return Err(self.host_error(
@@ -753,10 +880,10 @@ impl Runtime {
                         )),
                     ));
                 }
-                if g.is_phantom() {
+                if g.is_phantom() || t.is_phantom() {
                     None
                 } else {
-                    Some(g.values_unchecked())
+                    Some(contiguous_of(g, dt)?)
                 }
             }
         };
@@ -777,32 +904,26 @@ impl Runtime {
             Edge::Unsupported(name) => return Err(unsupported(name)),
             Edge::None => return Ok(()),
         };
-        // dependency counts over the graph reachable from the root
+        // dependency counts over the graph reachable from the root (a handful of nodes: the
+        // hash maps cost nothing next to one kernel)
         let key = |n: &Rc<Node>| Rc::as_ptr(n) as usize;
         let mut deps: HashMap<usize, usize> = HashMap::new();
         let mut stack = vec![root.clone()];
         let mut seen = std::collections::HashSet::new();
         seen.insert(key(&root));
-        let mut huge = t.is_phantom();
         while let Some(n) = stack.pop() {
-            huge |= numel(&n.out_shape) > super::MAX_F64_ELEMENTS;
             for e in &n.edges {
-                match e {
-                    Edge::Node(c) => {
-                        *deps.entry(key(c)).or_insert(0) += 1;
-                        if seen.insert(key(c)) {
-                            stack.push(c.clone());
-                        }
+                if let Edge::Node(c) = e {
+                    *deps.entry(key(c)).or_insert(0) += 1;
+                    if seen.insert(key(c)) {
+                        stack.push(c.clone());
                     }
-                    Edge::Leaf(l) => huge |= numel(&l.shape) > super::MAX_F64_ELEMENTS,
-                    _ => {}
                 }
             }
         }
-        let mut pending: HashMap<usize, Vec<f64>> = HashMap::new();
-        if let Some(s) = seed {
-            pending.insert(key(&root), s);
-        }
+        // a node's gradient so far: Some(None) once a phantom contribution arrived
+        let mut pending: HashMap<usize, Option<G>> = HashMap::new();
+        pending.insert(key(&root), seed);
         let mut ready = vec![root];
         while let Some(n) = ready.pop() {
             let keep = retain || n.kind.borrow().as_ref().is_some_and(|k| !k.holds_saved());
@@ -816,14 +937,12 @@ impl Runtime {
                     "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.",
                 ));
             };
-            let g = pending.remove(&key(&n)).map(|g| {
-                g.into_iter()
-                    .map(|v| n.out_dtype.cast(v))
-                    .collect::<Vec<f64>>()
-            });
-            // tensors too large to hold values: gradients get their memory, not values
+            let g = pending.remove(&key(&n)).flatten();
+            // tensors whose values are not kept: gradients get their memory, not values
             let grads = match g {
-                Some(g) if !huge => input_grads(self, &n, &kind, &g)?,
+                Some(g) if !saves_phantom(&kind) => {
+                    input_grads(&n, &kind, as_dtype(g, n.out_dtype)?)?
+                }
                 _ => vec![None; n.edges.len()],
             };
             for (e, gi) in n
@@ -836,14 +955,22 @@ impl Runtime {
                     Edge::Unsupported(name) => return Err(unsupported(name)),
                     Edge::Leaf(l) => self.accumulate(l, gi)?,
                     Edge::Node(c) => {
-                        if let Some(gi) = gi {
-                            match pending.get_mut(&key(c)) {
-                                Some(acc) => acc.iter_mut().zip(gi).for_each(|(a, b)| *a += b),
-                                None => {
-                                    pending.insert(key(c), gi);
-                                }
+                        let gi = gi.map(|g| as_dtype(g, c.out_dtype)).transpose()?;
+                        let sum = match (pending.remove(&key(c)), gi) {
+                            (None, g) => g,
+                            (Some(Some(acc)), Some(g)) => {
+                                let l = Layout::contiguous(&c.out_shape);
+                                Some(bin(
+                                    BinaryOp::Add,
+                                    Arg::Tensor(&acc, &l),
+                                    Arg::Tensor(&g, &l),
+                                    &c.out_shape,
+                                    c.out_dtype,
+                                )?)
                             }
-                        }
+                            _ => None,
+                        };
+                        pending.insert(key(c), sum);
                         let d = deps.get_mut(&key(c)).expect("counted");
                         *d -= 1;
                         if *d == 0 {

@@ -2,9 +2,11 @@
 //! count_nonzero, repeat, split/chunk, dot/mv/bmm checks, l1_loss and binary_cross_entropy.
 
 use super::{Tensor, contiguous_strides, for_each_offset, wrap_dim};
+use crate::engine::backend::BackendDevice;
 use crate::engine::device::Device;
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
+use crate::engine::host::{HostStorage, Stored};
 use crate::engine::runtime::Runtime;
 use crate::engine::timing::Cost;
 use std::cmp::Ordering;
@@ -53,6 +55,39 @@ fn cmp_nan_last(a: f64, b: f64) -> Ordering {
     }
 }
 
+/// [`Runtime::unique`]'s sort: distinct values ascending (NaN last, each NaN distinct), each
+/// element's group, and the groups' sizes.
+fn unique_sorted<T: Stored + PartialOrd>(v: &[T]) -> (HostStorage, Vec<i64>, Vec<i64>) {
+    #[allow(clippy::eq_op)]
+    let nan = |x: &T| x != x;
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    // a stable sort: equal values keep their input order
+    order.sort_by(|&i, &j| {
+        let (a, b) = (&v[i], &v[j]);
+        match (nan(a), nan(b)) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            _ => a.partial_cmp(b).unwrap_or(Ordering::Equal),
+        }
+    });
+    let mut vals: Vec<T> = Vec::new();
+    let mut counts: Vec<i64> = Vec::new();
+    let mut inverse = vec![0i64; v.len()];
+    for &i in &order {
+        let x = v[i];
+        if vals.last().is_none_or(|l| *l != x) {
+            vals.push(x);
+            counts.push(0);
+        }
+        if let Some(c) = counts.last_mut() {
+            *c += 1;
+        }
+        inverse[i] = vals.len() as i64 - 1;
+    }
+    (T::wrap(vals), inverse, counts)
+}
+
 fn err_hint(t: &Tensor) -> Option<u32> {
     t.device().cuda_index()
 }
@@ -71,18 +106,57 @@ impl Runtime {
         data: impl FnOnce() -> Result<Vec<f64>>,
         grad_fn: Option<&'static str>,
     ) -> Result<Tensor> {
+        // the f64 path keeps no values past MAX_F64_ELEMENTS (its results are phantoms)
+        let keep = shape.iter().product::<usize>() <= super::MAX_F64_ELEMENTS;
+        self.computed_host(
+            name,
+            inputs,
+            shape,
+            dtype,
+            device,
+            keep.then_some(move || HostStorage::from_f64s(dtype, &data()?)),
+            grad_fn,
+        )
+    }
+
+    /// [`Runtime::computed`] with typed values (`data` returns a buffer of `dtype`; None: a
+    /// phantom).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn computed_host(
+        &self,
+        name: &str,
+        inputs: &[&Tensor],
+        shape: Vec<usize>,
+        dtype: DType,
+        device: Device,
+        data: Option<impl FnOnce() -> Result<HostStorage>>,
+        grad_fn: Option<&'static str>,
+    ) -> Result<Tensor> {
         let hint = device.cuda_index();
-        let phantom = inputs.iter().any(|t| t.is_phantom())
-            || device == Device::Meta
-            || shape.iter().product::<usize>() > super::MAX_F64_ELEMENTS;
-        let data = if phantom {
-            None
-        } else {
-            Some(data().map_err(|e| self.host_error(name, hint, e))?)
-        };
+        let phantom = inputs.iter().any(|t| t.is_phantom()) || device == Device::Meta;
+        let keep = !phantom && data.is_some();
         let mut out = self
-            .alloc_tensor(shape, dtype, device, data, false)
+            .alloc_out(shape, dtype, device, keep, false)
             .map_err(|e| self.host_error(name, hint, e))?;
+        if keep
+            && out.wants_values()
+            && let Some(data) = data
+        {
+            let h = data().map_err(|e| self.host_error(name, hint, e))?;
+            if h.len() != out.numel() || h.dtype() != dtype {
+                return Err(self.host_error(
+                    name,
+                    hint,
+                    EngineError::runtime("internal: values do not match the shape"),
+                ));
+            }
+            let v = self
+                .backend_for(device)
+                .from_host(h)
+                .map_err(|e| self.host_error(name, hint, e))?;
+            out.set_values(v)
+                .map_err(|e| self.host_error(name, hint, e))?;
+        }
         if let Some(g) = grad_fn
             && self.grad_enabled()
             && dtype.is_floating_point()
@@ -230,45 +304,46 @@ impl Runtime {
         Ok((values, indices))
     }
 
-    /// `torch.unique(t)` (sorted): (values, inverse indices, counts).
+    /// `torch.unique(t)` (sorted, dim=None): (values, inverse indices, counts), by one stable
+    /// sort of the elements in their own dtype (O(n log n)): ascending with NaN last, equal
+    /// neighbours merged (the first in input order stays, so -0.0 and 0.0 give the one seen
+    /// first; NaN equals nothing, so every NaN is its own value), as PyTorch's CPU kernel.
     pub fn unique(&self, t: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
-        let vals = t
-            .values()
+        let h = t
+            .host_values()
             .map_err(|e| self.host_error("unique", err_hint(t), e))?;
-        let mut u = vals.clone();
-        u.sort_by(|a, b| cmp_nan_last(*a, *b));
-        u.dedup();
-        let inverse: Vec<f64> = vals
-            .iter()
-            .map(|v| u.iter().position(|x| x == v).unwrap_or(0) as f64)
-            .collect();
-        let mut counts = vec![0.0; u.len()];
-        for &i in &inverse {
-            counts[i as usize] += 1.0;
-        }
+        let (u, inverse, counts) = crate::engine::host::host_dispatch!(&h, v => unique_sorted(v));
         if let Device::Cuda(i) = t.device() {
             // the output size depends on the data
             self.sync("unique", i)?;
         }
-        let n = u.len();
+        let n = counts.len();
         let dev = t.device();
-        let values = self.computed("unique", &[t], vec![n], t.dtype(), dev, || Ok(u), None)?;
-        let inv = self.computed(
+        let values = self.computed_host(
+            "unique",
+            &[t],
+            vec![n],
+            t.dtype(),
+            dev,
+            Some(|| Ok(u)),
+            None,
+        )?;
+        let inv = self.computed_host(
             "unique",
             &[],
             t.layout.shape.clone(),
             DType::Int64,
             dev,
-            || Ok(inverse),
+            Some(|| Ok(HostStorage::I64(inverse))),
             None,
         )?;
-        let cnt = self.computed(
+        let cnt = self.computed_host(
             "unique",
             &[],
             vec![n],
             DType::Int64,
             dev,
-            || Ok(counts),
+            Some(|| Ok(HostStorage::I64(counts))),
             None,
         )?;
         Ok((values, inv, cnt))

@@ -498,6 +498,17 @@ impl Runtime {
     /// with its new autograd history (an in-place op on a tensor that requires grad becomes
     /// its grad_fn, as in PyTorch); the caller keeps it.
     pub fn inplace(&self, op: super::BinaryOp, dst: &Tensor, other: &Operand) -> Result<Tensor> {
+        self.inplace_alpha(op, dst, other, None)
+    }
+
+    /// `dst.add_(other, alpha=)` / `sub_`: [`Runtime::binary_alpha`] written back.
+    pub fn inplace_alpha(
+        &self,
+        op: super::BinaryOp,
+        dst: &Tensor,
+        other: &Operand,
+        alpha: Option<crate::engine::dtype::Scalar>,
+    ) -> Result<Tensor> {
         if dst.requires_grad && dst.is_leaf() && self.grad_enabled() {
             return Err(self.host_error(
                 op.name(),
@@ -507,7 +518,7 @@ impl Runtime {
                 ),
             ));
         }
-        let r = self.binary(op, &Operand::Tensor(dst.clone()), other)?;
+        let r = self.binary_alpha(op, &Operand::Tensor(dst.clone()), other, alpha)?;
         if r.dtype().category() > dst.dtype().category() {
             return Err(self.host_error(
                 op.name(),
@@ -546,7 +557,7 @@ impl Runtime {
             let mut r = r;
             if !matches!(op, super::BinaryOp::Add | super::BinaryOp::Sub) {
                 let old = self.clone_tensor(&dst.detach())?;
-                let kind = super::autograd::Kind::binary(op, &Operand::Tensor(old), other);
+                let kind = super::autograd::Kind::binary(op, &Operand::Tensor(old), other, alpha);
                 let edges = r.node.as_ref().map(|n| n.edges.clone()).unwrap_or_default();
                 super::autograd::attach(&mut r, &edges, kind);
             }

@@ -128,8 +128,21 @@ impl Runtime {
 
     /// `a <op> b` with broadcasting and promotion.
     pub fn binary(&self, op: BinaryOp, a: &Operand, b: &Operand) -> Result<Tensor> {
+        self.binary_alpha(op, a, b, None)
+    }
+
+    /// `a + alpha * b` / `a - alpha * b` (add/sub with `alpha=`: one fused multiply-add per
+    /// element, as PyTorch computes it); `alpha` is ignored by the other ops.
+    pub fn binary_alpha(
+        &self,
+        op: BinaryOp,
+        a: &Operand,
+        b: &Operand,
+        alpha: Option<Scalar>,
+    ) -> Result<Tensor> {
         let hint = Self::dev_hint(&[a, b]);
-        match self.binary_inner(op, a, b) {
+        let alpha = alpha.filter(|_| matches!(op, BinaryOp::Add | BinaryOp::Sub));
+        match self.binary_inner(op, a, b, alpha) {
             Ok((t, cost)) => {
                 self.complete(op.name(), t.device(), cost, Vec::new())?;
                 Ok(t)
@@ -138,7 +151,13 @@ impl Runtime {
         }
     }
 
-    fn binary_inner(&self, op: BinaryOp, a: &Operand, b: &Operand) -> Result<(Tensor, Cost)> {
+    fn binary_inner(
+        &self,
+        op: BinaryOp,
+        a: &Operand,
+        b: &Operand,
+        alpha: Option<Scalar>,
+    ) -> Result<(Tensor, Cost)> {
         use BinaryOp::*;
         let tensors: Vec<&Tensor> = [a, b]
             .iter()
@@ -190,6 +209,25 @@ impl Runtime {
                 "Integers to negative integer powers are not allowed.",
             ));
         }
+        if let Some(al) = alpha {
+            // ATen's alpha_check
+            if compute != DType::Bool && matches!(al, Scalar::Bool(_)) {
+                return Err(EngineError::runtime(
+                    "Boolean alpha only supported for Boolean results.",
+                ));
+            }
+            if !compute.is_floating_point() && matches!(al, Scalar::Float(_)) {
+                return Err(EngineError::runtime(
+                    "For integral input tensors, argument alpha must not be a floating point number.",
+                ));
+            }
+        }
+        // sub(a, b, alpha) is add(a, b, -alpha)
+        let fused = alpha.map(|al| match (op, al) {
+            (Sub, Scalar::Int(i)) => Scalar::Int(i.wrapping_neg()),
+            (Sub, Scalar::Float(f)) => Scalar::Float(-f),
+            (_, al) => al,
+        });
         let sa: Vec<usize> = match a {
             Operand::Tensor(t) => t.layout.shape.clone(),
             _ => vec![],
@@ -207,7 +245,10 @@ impl Runtime {
         let mut out = self.produce(&tensors, shape.clone(), out_dt, device, || {
             let pa = prepare_operand(a, compute, &shape, device)?;
             let pb = prepare_operand(b, compute, &shape, device)?;
-            DeviceStorage::binary(op, pa.arg()?, pb.arg()?, &shape, compute, out_dt)
+            match fused {
+                Some(al) => DeviceStorage::add_scaled(pa.arg()?, pb.arg()?, al, &shape, compute),
+                None => DeviceStorage::binary(op, pa.arg()?, pb.arg()?, &shape, compute, out_dt),
+            }
         })?;
         if !op.is_comparison() {
             if let Some(g) = op.grad_fn() {
@@ -218,7 +259,7 @@ impl Runtime {
                     Operand::Tensor(t) => autograd::edge_of(t),
                     Operand::Scalar(_) => autograd::Edge::None,
                 };
-                let kind = autograd::Kind::binary(op, a, b);
+                let kind = autograd::Kind::binary(op, a, b, alpha);
                 autograd::attach(&mut out, &[edge(a), edge(b)], kind);
             }
         }
@@ -482,12 +523,12 @@ impl Runtime {
                 "SumBackward0"
             }),
         )?;
-        Self::reduce_node(&mut out, t, dims, keepdim, false);
+        Self::reduce_node(&mut out, t, dims, false);
         Ok(out)
     }
 
     /// The backward node of sum/mean over `dims`.
-    fn reduce_node(out: &mut Tensor, t: &Tensor, dims: Option<&[i64]>, keepdim: bool, mean: bool) {
+    fn reduce_node(out: &mut Tensor, t: &Tensor, dims: Option<&[i64]>, mean: bool) {
         let nd = t.dim();
         let mut reduced = vec![dims.is_none_or(|d| d.is_empty()); nd];
         for &d in dims.unwrap_or(&[]) {
@@ -500,7 +541,6 @@ impl Runtime {
         let kind = autograd::Kind::Reduce {
             in_shape: t.layout.shape.clone(),
             reduced,
-            keepdim,
             mean,
         };
         autograd::attach(out, &[autograd::edge_of(t)], kind);
@@ -533,7 +573,7 @@ impl Runtime {
                 "MeanBackward0"
             }),
         )?;
-        Self::reduce_node(&mut out, t, dims, keepdim, true);
+        Self::reduce_node(&mut out, t, dims, true);
         Ok(out)
     }
 

@@ -161,19 +161,6 @@ impl Runtime {
         Ok(out)
     }
 
-    /// log_softmax/softmax of `x` along `dim` computed in `dt`, as f64 values (logical
-    /// order); zeros for a phantom.
-    pub(crate) fn softmax_values(&self, x: &Tensor, dim: usize, log: bool, dt: DType) -> Vec<f64> {
-        let go = || -> Result<Vec<f64>> {
-            let p = super::ops::prepare(x, dt, &x.layout.shape)?;
-            let (s, l) = p.pair()?;
-            let r = s.softmax(l, dim, log)?;
-            Ok(r.to_host(&Layout::contiguous(&[x.numel()]))?
-                .gather_f64(&Layout::contiguous(&[x.numel()])))
-        };
-        go().unwrap_or_else(|_| vec![0.0; x.numel()])
-    }
-
     /// nll_loss (after log_softmax when `softmax_first`) of 1-D or 2-D `input` (n samples
     /// of c classes), through the device interface.
     #[allow(clippy::too_many_arguments)]

@@ -440,6 +440,22 @@ fn str_method(
         "split" | "rsplit" => {
             let a = args.bind(name, &["sep", "maxsplit"], 0)?;
             let maxsplit = a[1].as_ref().and_then(|v| v.as_int()).unwrap_or(-1);
+            // The pieces are counted before they are made: `s.split()` of a 20 MB string is
+            // ten million strings (~700 MB), and kept in a loop that aborted the process at
+            // its address-space limit instead of raising MemoryError.
+            let pieces = match a[0].as_ref().filter(|v| !v.is_none()) {
+                None => count_words(s),
+                Some(sep) => match sep.as_str() {
+                    Some(sep) if !sep.is_empty() => s.matches(sep).count() + 1,
+                    _ => 1,
+                },
+            };
+            let pieces = if maxsplit < 0 {
+                pieces
+            } else {
+                pieces.min(maxsplit as usize + 1)
+            };
+            budget_for_pieces(pieces, s.len())?;
             match a[0].as_ref().filter(|v| !v.is_none()) {
                 None => {
                     if name == "split" || maxsplit < 0 {
@@ -745,7 +761,10 @@ fn str_method(
                 Value::string(format!("{sign}{}{rest}", "0".repeat(w - n)))
             }
         }
-        "splitlines" => Value::list(s.lines().map(Value::str).collect()),
+        "splitlines" => {
+            budget_for_pieces(s.matches('\n').count() + 1, s.len())?;
+            Value::list(s.lines().map(Value::str).collect())
+        }
         "partition" | "rpartition" => {
             let a = args.exact(name, 1)?;
             let sep = arg_str(&a[0], name, 1)?;
@@ -1181,4 +1200,27 @@ fn set_method(
         _ => return Ok(None),
     };
     Ok(Some(v))
+}
+
+/// Words `str.split()` finds (runs of non-whitespace), counted without building them.
+fn count_words(s: &str) -> usize {
+    let mut words = 0;
+    let mut in_word = false;
+    for c in s.chars() {
+        let space = c.is_whitespace();
+        if !space && !in_word {
+            words += 1;
+        }
+        in_word = !space;
+    }
+    words
+}
+
+/// Asks the run's memory budget for a list of `pieces` new strings holding `bytes` in all:
+/// each piece is a list slot plus a small heap string (its header and the allocator's
+/// rounding: an estimate of 48 bytes for a short word, on the high side).
+fn budget_for_pieces(pieces: usize, bytes: usize) -> PyResult<()> {
+    const PIECE_OVERHEAD: usize = 48;
+    let per_piece = std::mem::size_of::<Value>() + PIECE_OVERHEAD;
+    budget_for::<u8>(pieces.saturating_mul(per_piece).saturating_add(bytes))
 }

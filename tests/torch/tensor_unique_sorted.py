@@ -1,0 +1,26 @@
+# torch.unique (dim=None): sorted values, return_inverse, return_counts; NaNs stay distinct
+# and sort last, -0.0 and 0.0 merge into the one seen first, int64 beyond 2**53 stays exact.
+import torch
+nan = float('nan')
+x = torch.tensor([nan, 1., nan, 0., -0., 2., 1.])
+print(torch.unique(x, return_inverse=True, return_counts=True))
+print(torch.unique(torch.tensor([-0., 0., 0.]), return_inverse=True, return_counts=True))
+print(torch.unique(torch.tensor([3, 1, 2, 3, 1]), sorted=False, return_inverse=True, return_counts=True))
+print(torch.unique(torch.tensor([True, False, True]), return_counts=True))
+print(torch.unique(torch.tensor([[3, 1], [2, 3]]), return_inverse=True))
+u, inv = torch.unique(torch.tensor([2**60 + 1, 2**60, 2**60 + 1]), return_inverse=True)
+print(u.tolist(), inv.tolist())
+print(torch.unique(torch.tensor([], dtype=torch.float32), return_inverse=True, return_counts=True))
+print(torch.unique(torch.tensor(5.), return_inverse=True, return_counts=True))
+print(torch.tensor([5, 5, 2, 7, 2, 5]).unique(return_counts=True))
+g = torch.Generator().manual_seed(3)
+big = torch.randint(0, 1000, (200000,), generator=g)
+u, inv, cnt = torch.unique(big, return_inverse=True, return_counts=True)
+print(u.shape, u[:5].tolist(), u[-3:].tolist(), cnt.sum().item(), cnt[:5].tolist())
+print(bool((u[inv] == big).all()))
+h = torch.tensor([1.5, -2.0, 1.5, 0.25], dtype=torch.float16)
+print(torch.unique(h, return_inverse=True))
+# a sort, not a pairwise search: a million distinct values are quick
+p = torch.randperm(1_000_000, generator=g)
+u, inv, cnt = torch.unique(p, return_inverse=True, return_counts=True)
+print(u[:3].tolist(), u[-1].item(), bool((u[inv] == p).all()), cnt.max().item())
