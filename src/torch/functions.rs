@@ -80,6 +80,13 @@ fn creation_kw(
 }
 
 fn finish(rt: &Rc<Runtime>, mut t: Tensor, rg: bool) -> PyResult<Value> {
+    if rg && !t.dtype().is_floating_point() {
+        // a factory's requires_grad=True says it capitalised (the setter does not)
+        return Err(PyException::new(
+            "RuntimeError",
+            "Only Tensors of floating point and complex dtype can require gradients",
+        ));
+    }
     if rg {
         t.set_requires_grad(true).map_err(py_err)?;
     }

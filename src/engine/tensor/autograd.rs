@@ -270,12 +270,8 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
         }
         Kind::Pool2d { x, geom } => {
             let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
-            let gx = crate::engine::host::conv::pool2d_backward(
-                dt,
-                &gv,
-                &x.values_unchecked(),
-                geom,
-            )?;
+            let gx =
+                crate::engine::host::conv::pool2d_backward(dt, &gv, &x.values_unchecked(), geom)?;
             vec![Some(DeviceStorage::Host(HostStorage::from_f64s(dt, &gx)?))]
         }
         Kind::AddSub(sub, a, b, alpha) => {
