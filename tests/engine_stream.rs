@@ -51,7 +51,7 @@ fn deferred_assert_is_reported_at_the_sync() {
     assert_eq!(
         rt.device_log(),
         vec![
-            "/pytorch/aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed."
+            "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:244: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed."
         ]
     );
     let ev = rt.events();

@@ -83,7 +83,7 @@ fn timeline() -> Vec<TimelineEntry> {
     t
 }
 
-const DEVICE_LOG: &str = "/pytorch/aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [4,0,0] Assertion `t >= 0 && t < n_classes` failed.";
+const DEVICE_LOG: &str = "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:244: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [4,0,0] Assertion `t >= 0 && t < n_classes` failed.";
 const CUDA_MESSAGE: &str = cudatutor::engine::error::CUDA_ASSERT_MESSAGE;
 
 /// Without CUDA_LAUNCH_BLOCKING: the kernel of line 7 fails, item() on line 8 reports it.

@@ -126,7 +126,7 @@ const CUDA_MESSAGE: &str = "CUDA error: device-side assert triggered\nCUDA kerne
 /// fails, item() on line 8 reports it.
 fn deferred(device_log_lines: usize, source: &str) -> RunReport {
     let log: Vec<String> = (0..device_log_lines.max(1))
-        .map(|t| format!("/pytorch/aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [{t},0,0] Assertion `t >= 0 && t < n_classes` failed."))
+        .map(|t| format!("/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:244: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [{t},0,0] Assertion `t >= 0 && t < n_classes` failed."))
         .collect();
     let caret = format!("{}{}", " ".repeat(10), "^".repeat(11));
     let traceback = format!(

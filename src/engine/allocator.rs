@@ -448,6 +448,11 @@ impl CachingAllocator {
         Ok(BlockId(block))
     }
 
+    /// The device address of a block (a real pointer when the segments come from a device).
+    pub fn block_addr(&self, id: BlockId) -> u64 {
+        self.blk(id.0).addr
+    }
+
     /// The size the allocator accounts for a block (its rounded, possibly unsplit, size).
     pub fn block_size(&self, id: BlockId) -> u64 {
         self.blk(id.0).size

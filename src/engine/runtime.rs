@@ -28,6 +28,31 @@ pub struct RuntimeConfig {
     pub host_mem_limit: Option<u64>,
     /// The run's cancel flag and deadline, polled inside busy kernels.
     pub interrupt: super::interrupt::Interrupt,
+    /// Where CUDA tensors' values live and their kernels run.
+    pub gpu_backend: GpuBackend,
+}
+
+/// Where a run's CUDA tensors live: host memory with the host's kernels (the sim), or a
+/// [`super::cuda::gpu::GpuDevice`] running kernels/*.cu. The stream model, the timeline and
+/// the allocator's rules are the same for all three.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GpuBackend {
+    #[default]
+    Sim,
+    /// kernels/*.cu compiled for the CPU (`--backend emulated`).
+    Emulated,
+    /// A real NVIDIA GPU through the driver (`--backend cuda`).
+    Cuda,
+}
+
+impl GpuBackend {
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuBackend::Sim => "sim",
+            GpuBackend::Emulated => "emulated",
+            GpuBackend::Cuda => "cuda",
+        }
+    }
 }
 
 impl Default for RuntimeConfig {
@@ -41,6 +66,7 @@ impl Default for RuntimeConfig {
             max_events: 200_000,
             host_mem_limit: None,
             interrupt: super::interrupt::Interrupt::default(),
+            gpu_backend: GpuBackend::Sim,
         }
     }
 }
@@ -120,6 +146,17 @@ pub(crate) struct CudaBlock {
     pub id: BlockId,
 }
 
+impl CudaBlock {
+    /// The block's device address (a pointer into device memory on a GPU backend).
+    pub fn addr(&self) -> u64 {
+        self.dev
+            .alloc
+            .try_borrow()
+            .map(|a| a.block_addr(self.id))
+            .unwrap_or(0)
+    }
+}
+
 impl Drop for CudaBlock {
     fn drop(&mut self) {
         let (allocated, reserved) = match self.dev.alloc.try_borrow_mut() {
@@ -175,6 +212,11 @@ pub struct Runtime {
     pub(crate) cuda_gens: RefCell<Vec<CudaGenerator>>,
     /// Host bytes of tensor values (see hostmem.rs).
     pub(crate) host: Rc<super::hostmem::HostBudget>,
+    /// The GPU backend's devices, one per CUDA index (empty on the sim).
+    pub(crate) gpus: Vec<Rc<super::cuda::gpu_storage::GpuCtx>>,
+    /// Why the GPU backend the config asked for could not be built (the run then stops at
+    /// its first CUDA call with this message).
+    gpu_error: Option<String>,
 }
 
 /// Device-side assert lines a kernel prints when it runs.
@@ -190,15 +232,34 @@ impl Runtime {
             dropped_events: Cell::new(0),
             max_events: cfg.max_events,
         });
+        let host_limit = cfg
+            .host_mem_limit
+            .unwrap_or_else(super::hostmem::default_limit);
+        let (gpus, gpu_error) = match open_gpus(&cfg, host_limit) {
+            Ok(g) => (g, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
         let devices = (0..cfg.gpus)
             .map(|i| {
+                let alloc = match gpus.get(i as usize) {
+                    Some(ctx) => CachingAllocator::new(
+                        i,
+                        Box::new(super::cuda::gpu::DeviceSegments::new(
+                            ctx.device.clone(),
+                            None,
+                        )),
+                    ),
+                    None => CachingAllocator::sim(i, cfg.gpu_memory),
+                };
                 Rc::new(DeviceShared {
                     index: i,
-                    alloc: RefCell::new(CachingAllocator::sim(i, cfg.gpu_memory)),
+                    alloc: RefCell::new(alloc),
                 })
             })
             .collect();
         Rc::new(Runtime {
+            gpus,
+            gpu_error,
             streams: RefCell::new(vec![Stream::default(); cfg.gpus as usize]),
             cuda_gens: RefCell::new((0..cfg.gpus).map(|_| CudaGenerator::default()).collect()),
             cpu_gen: Rc::new(RefCell::new(CpuGenerator::default())),
@@ -601,6 +662,7 @@ impl Runtime {
         assert: DeviceAssert,
     ) -> Result<()> {
         self.cuda_check(op, OpKind::Kernel, dev)?;
+        let assert = self.device_asserts(dev, assert);
         let t0 = self.host_us();
         self.advance_host(self.cfg.timing.host_dispatch_us);
         let asserts = !assert.is_empty();
@@ -628,6 +690,55 @@ impl Runtime {
             return self.wait_idle(op, OpKind::Sync, dev, t1);
         }
         Ok(())
+    }
+
+    /// On a GPU backend the kernels speak for themselves: the assert lines a kernel printed
+    /// while this op ran replace the host's lines. On the emulated device (which runs each
+    /// kernel to its end at the launch) an op whose asserting kernels ran without printing
+    /// did not fail, whatever the host's checks said; on the cuda device the driver's lines
+    /// reach the worker's capture instead, so the host's lines stand.
+    fn device_asserts(&self, dev: u32, assert: DeviceAssert) -> DeviceAssert {
+        let Some(ctx) = self.gpus.get(dev as usize) else {
+            return assert;
+        };
+        let lines = ctx.device.take_device_log();
+        let checked = ctx.take_checked_launches();
+        if !lines.is_empty() {
+            return lines;
+        }
+        if checked > 0 && ctx.device.kind() == super::cuda::gpu::GpuKind::Emulated {
+            return Vec::new();
+        }
+        assert
+    }
+
+    /// The GPU backend CUDA tensors run on (`sim` when none was built).
+    pub fn gpu_backend(&self) -> GpuBackend {
+        if self.gpus.is_empty() {
+            GpuBackend::Sim
+        } else {
+            self.cfg.gpu_backend
+        }
+    }
+
+    /// Why the GPU backend the config asked for could not be opened.
+    pub fn gpu_error(&self) -> Option<&str> {
+        self.gpu_error.as_deref()
+    }
+
+    /// Kernel launches on the GPU backend's devices, and the ops that ran on the host
+    /// instead (op, count), summed over the devices.
+    pub fn gpu_usage(&self) -> (u64, Vec<(String, u64)>) {
+        let mut launches = 0;
+        let mut fallbacks: std::collections::BTreeMap<String, u64> = Default::default();
+        for g in &self.gpus {
+            let (l, f) = g.usage();
+            launches += l;
+            for (k, v) in f {
+                *fallbacks.entry(k).or_insert(0) += v;
+            }
+        }
+        (launches, fallbacks.into_iter().collect())
     }
 
     /// A synchronising call (`torch.cuda.synchronize`, `bool`, `nonzero`, ...).
@@ -738,6 +849,57 @@ impl Runtime {
             ))),
         }
     }
+}
+
+/// The devices of a GPU backend, one per CUDA index (empty for the sim); `Err` says why they
+/// cannot be opened.
+fn open_gpus(
+    cfg: &RuntimeConfig,
+    host_limit: u64,
+) -> std::result::Result<Vec<Rc<super::cuda::gpu_storage::GpuCtx>>, String> {
+    use super::cuda::gpu::GpuDevice;
+    use super::cuda::gpu_storage::GpuCtx;
+    let mut out = Vec::new();
+    match cfg.gpu_backend {
+        GpuBackend::Sim => {}
+        GpuBackend::Emulated => {
+            for i in 0..cfg.gpus {
+                // Segments are mapped without reserving memory: only the pages a kernel
+                // writes cost host memory, and which tensors keep values is the host budget's
+                // decision, as on the sim.
+                let dev = super::cuda::emulated::EmulatedDevice::new(
+                    cfg.gpu_memory,
+                    cfg.gpu_memory.saturating_add(host_limit),
+                )
+                .map_err(|e| e.to_string())?;
+                let dev: Rc<dyn GpuDevice> = Rc::new(dev);
+                out.push(GpuCtx::new(dev, i));
+            }
+        }
+        GpuBackend::Cuda => {
+            let nvrtc = super::cuda::nvrtc::locate().map_err(|e| e.to_string())?;
+            let dir = std::env::var_os("CUDATUTOR_CACHE_DIR")
+                .filter(|d| !d.is_empty())
+                .map(std::path::PathBuf::from)
+                .or_else(|| {
+                    directories::ProjectDirs::from("", "", "cudatutor")
+                        .map(|d| d.cache_dir().join("ptx"))
+                })
+                .unwrap_or_else(|| std::env::temp_dir().join("cudatutor-ptx"));
+            for i in 0..cfg.gpus {
+                let dev = super::cuda::real::CudaDevice::open(
+                    i as i32,
+                    nvrtc.clone(),
+                    super::cuda::cache::PtxCache::new(dir.clone()),
+                    cfg.launch_blocking,
+                )
+                .map_err(|e| e.to_string())?;
+                let dev: Rc<dyn GpuDevice> = Rc::new(dev);
+                out.push(GpuCtx::new(dev, i));
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

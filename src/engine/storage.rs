@@ -2,25 +2,35 @@
 //! method dispatching to that device's [`BackendStorage`] implementation (candle-core's
 //! `Storage` is the model). A device joins by adding its variant here (and to [`AnyDevice`])
 //! and one arm per method; the ops' front halves only ever see [`DeviceStorage`].
+//!
+//! Variants: `Host` (CPU tensors, and the simulated GPU's values) and `Gpu` (a buffer in the
+//! memory of a [`crate::engine::cuda::gpu::GpuDevice`]: the emulated device, or a real GPU
+//! through the same code). Operands of one op live on one device (the front halves check
+//! devices); should a host buffer meet a GPU buffer anyway, the host one is moved to the GPU.
 
 use super::backend::{Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp};
+use super::cuda::gpu_storage::{GpuHandle, GpuStorage};
 use super::dtype::{DType, Scalar};
 use super::error::Result;
 use super::host::{HostDevice, HostStorage};
 use super::layout::Layout;
 use super::tensor::{BinaryOp, Reduction, UnaryOp};
+use std::borrow::Cow;
 
 /// A buffer on some device.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DeviceStorage {
     /// Host memory: CPU tensors and the simulated GPU.
     Host(HostStorage),
+    /// Device memory of a GPU backend (emulated or cuda).
+    Gpu(GpuStorage),
 }
 
 /// The device a [`DeviceStorage`] lives on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnyDevice {
     Host(HostDevice),
+    Gpu(GpuHandle),
 }
 
 impl BackendDevice for AnyDevice {
@@ -28,43 +38,93 @@ impl BackendDevice for AnyDevice {
     fn zeros(&self, n: usize, dtype: DType) -> Result<DeviceStorage> {
         match self {
             AnyDevice::Host(d) => d.zeros(n, dtype).map(DeviceStorage::Host),
+            AnyDevice::Gpu(d) => d.zeros(n, dtype).map(DeviceStorage::Gpu),
         }
     }
     fn full(&self, n: usize, dtype: DType, value: Scalar) -> Result<DeviceStorage> {
         match self {
             AnyDevice::Host(d) => d.full(n, dtype, value).map(DeviceStorage::Host),
+            AnyDevice::Gpu(d) => d.full(n, dtype, value).map(DeviceStorage::Gpu),
         }
     }
     fn from_host(&self, host: HostStorage) -> Result<DeviceStorage> {
         match self {
             AnyDevice::Host(d) => d.from_host(host).map(DeviceStorage::Host),
+            AnyDevice::Gpu(d) => d.from_host(host).map(DeviceStorage::Gpu),
         }
     }
 }
 
-/// An elementwise operand on the host variant.
-fn host_arg<'a>(a: Arg<'a, DeviceStorage>) -> Arg<'a, HostStorage> {
-    match a {
-        Arg::Tensor(DeviceStorage::Host(h), l) => Arg::Tensor(h, l),
-        Arg::Scalar(s) => Arg::Scalar(s),
-    }
+/// The GPU of the first GPU buffer among `xs` (None: all on the host).
+fn gpu_among(xs: &[Option<&DeviceStorage>]) -> Option<GpuHandle> {
+    xs.iter().flatten().find_map(|s| match s {
+        DeviceStorage::Gpu(g) => Some(g.device()),
+        DeviceStorage::Host(_) => None,
+    })
 }
 
-fn host_pair<'a>(p: (&'a DeviceStorage, &'a Layout)) -> (&'a HostStorage, &'a Layout) {
-    match p.0 {
-        DeviceStorage::Host(h) => (h, p.1),
-    }
-}
-
-fn host_of(s: &DeviceStorage) -> &HostStorage {
+/// `s` as a host buffer (a download for a GPU buffer: the whole buffer, layouts unchanged).
+fn as_host(s: &DeviceStorage) -> Result<Cow<'_, HostStorage>> {
     match s {
-        DeviceStorage::Host(h) => h,
+        DeviceStorage::Host(h) => Ok(Cow::Borrowed(h)),
+        DeviceStorage::Gpu(g) => g.to_host(&Layout::contiguous(&[g.len()])).map(Cow::Owned),
     }
 }
 
-fn checked(c: Checked<HostStorage>) -> Checked<DeviceStorage> {
+/// `s` as a buffer on `dev` (an upload for a host buffer).
+fn as_gpu<'a>(s: &'a DeviceStorage, dev: &GpuHandle) -> Result<Cow<'a, GpuStorage>> {
+    match s {
+        DeviceStorage::Gpu(g) => Ok(Cow::Borrowed(g)),
+        DeviceStorage::Host(h) => dev.from_host(h.clone()).map(Cow::Owned),
+    }
+}
+
+fn tensor_of<'a, 'b>(a: &'b Arg<'a, DeviceStorage>) -> Option<&'a DeviceStorage> {
+    match a {
+        Arg::Tensor(s, _) => Some(*s),
+        Arg::Scalar(_) => None,
+    }
+}
+
+/// An operand moved to one side of the dispatch.
+enum Side<'a, S: Clone> {
+    Tensor(Cow<'a, S>, &'a Layout),
+    Scalar(Scalar),
+}
+
+impl<S: Clone> Side<'_, S> {
+    fn arg(&self) -> Arg<'_, S> {
+        match self {
+            Side::Tensor(s, l) => Arg::Tensor(s.as_ref(), l),
+            Side::Scalar(v) => Arg::Scalar(*v),
+        }
+    }
+}
+
+fn host_side<'a>(a: Arg<'a, DeviceStorage>) -> Result<Side<'a, HostStorage>> {
+    Ok(match a {
+        Arg::Tensor(s, l) => Side::Tensor(as_host(s)?, l),
+        Arg::Scalar(v) => Side::Scalar(v),
+    })
+}
+
+fn gpu_side<'a>(a: Arg<'a, DeviceStorage>, dev: &GpuHandle) -> Result<Side<'a, GpuStorage>> {
+    Ok(match a {
+        Arg::Tensor(s, l) => Side::Tensor(as_gpu(s, dev)?, l),
+        Arg::Scalar(v) => Side::Scalar(v),
+    })
+}
+
+fn checked_host(c: Checked<HostStorage>) -> Checked<DeviceStorage> {
     Checked {
         value: DeviceStorage::Host(c.value),
+        bad: c.bad,
+    }
+}
+
+fn checked_gpu(c: Checked<GpuStorage>) -> Checked<DeviceStorage> {
+    Checked {
+        value: DeviceStorage::Gpu(c.value),
         bad: c.bad,
     }
 }
@@ -74,6 +134,7 @@ impl DeviceStorage {
     pub fn as_host(&self) -> Option<&HostStorage> {
         match self {
             DeviceStorage::Host(h) => Some(h),
+            DeviceStorage::Gpu(_) => None,
         }
     }
 }
@@ -84,26 +145,31 @@ impl BackendStorage for DeviceStorage {
     fn device(&self) -> AnyDevice {
         match self {
             DeviceStorage::Host(h) => AnyDevice::Host(h.device()),
+            DeviceStorage::Gpu(g) => AnyDevice::Gpu(g.device()),
         }
     }
     fn dtype(&self) -> DType {
         match self {
             DeviceStorage::Host(h) => h.dtype(),
+            DeviceStorage::Gpu(g) => g.dtype(),
         }
     }
     fn len(&self) -> usize {
         match self {
             DeviceStorage::Host(h) => h.len(),
+            DeviceStorage::Gpu(g) => g.len(),
         }
     }
     fn to_host(&self, layout: &Layout) -> Result<HostStorage> {
         match self {
             DeviceStorage::Host(h) => h.to_host(layout),
+            DeviceStorage::Gpu(g) => g.to_host(layout),
         }
     }
     fn to_dtype(&self, layout: &Layout, dtype: DType) -> Result<Self> {
         match self {
             DeviceStorage::Host(h) => h.to_dtype(layout, dtype).map(DeviceStorage::Host),
+            DeviceStorage::Gpu(g) => g.to_dtype(layout, dtype).map(DeviceStorage::Gpu),
         }
     }
     fn copy_from(&mut self, dst_layout: &Layout, src: &Self, src_layout: &Layout) -> Result<()> {
@@ -111,16 +177,27 @@ impl BackendStorage for DeviceStorage {
             (DeviceStorage::Host(d), DeviceStorage::Host(s)) => {
                 d.copy_from(dst_layout, s, src_layout)
             }
+            (DeviceStorage::Gpu(d), s) => {
+                let dev = d.device();
+                let s = as_gpu(s, &dev)?;
+                d.copy_from(dst_layout, &s, src_layout)
+            }
+            (DeviceStorage::Host(d), DeviceStorage::Gpu(s)) => {
+                let h = s.to_host(src_layout)?;
+                d.copy_from(dst_layout, &h, &Layout::contiguous(&src_layout.shape))
+            }
         }
     }
     fn fill(&mut self, layout: &Layout, value: Scalar) -> Result<()> {
         match self {
             DeviceStorage::Host(h) => BackendStorage::fill(h, layout, value),
+            DeviceStorage::Gpu(g) => BackendStorage::fill(g, layout, value),
         }
     }
     fn unary(&self, layout: &Layout, op: UnaryOp, out: DType) -> Result<Self> {
         match self {
             DeviceStorage::Host(h) => h.unary(layout, op, out).map(DeviceStorage::Host),
+            DeviceStorage::Gpu(g) => g.unary(layout, op, out).map(DeviceStorage::Gpu),
         }
     }
     fn binary(
@@ -131,8 +208,18 @@ impl BackendStorage for DeviceStorage {
         compute: DType,
         out: DType,
     ) -> Result<Self> {
-        HostStorage::binary(op, host_arg(a), host_arg(b), shape, compute, out)
-            .map(DeviceStorage::Host)
+        match gpu_among(&[tensor_of(&a), tensor_of(&b)]) {
+            None => {
+                let (a, b) = (host_side(a)?, host_side(b)?);
+                HostStorage::binary(op, a.arg(), b.arg(), shape, compute, out)
+                    .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (a, b) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?);
+                GpuStorage::binary(op, a.arg(), b.arg(), shape, compute, out)
+                    .map(DeviceStorage::Gpu)
+            }
+        }
     }
     fn where_cond(
         cond: (&Self, &Layout),
@@ -141,29 +228,51 @@ impl BackendStorage for DeviceStorage {
         shape: &[usize],
         dtype: DType,
     ) -> Result<Self> {
-        HostStorage::where_cond(host_pair(cond), host_arg(a), host_arg(b), shape, dtype)
-            .map(DeviceStorage::Host)
+        match gpu_among(&[Some(cond.0), tensor_of(&a), tensor_of(&b)]) {
+            None => {
+                let c = as_host(cond.0)?;
+                let (a, b) = (host_side(a)?, host_side(b)?);
+                HostStorage::where_cond((&c, cond.1), a.arg(), b.arg(), shape, dtype)
+                    .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let c = as_gpu(cond.0, &dev)?;
+                let (a, b) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?);
+                GpuStorage::where_cond((&c, cond.1), a.arg(), b.arg(), shape, dtype)
+                    .map(DeviceStorage::Gpu)
+            }
+        }
     }
     fn clamp(&self, layout: &Layout, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Self> {
         match self {
             DeviceStorage::Host(h) => h.clamp(layout, lo, hi).map(DeviceStorage::Host),
+            DeviceStorage::Gpu(g) => g.clamp(layout, lo, hi).map(DeviceStorage::Gpu),
         }
     }
     fn masked_fill(&self, layout: &Layout, mask: (&Self, &Layout), value: Scalar) -> Result<Self> {
         match self {
-            DeviceStorage::Host(h) => h
-                .masked_fill(layout, host_pair(mask), value)
-                .map(DeviceStorage::Host),
+            DeviceStorage::Host(h) => {
+                let m = as_host(mask.0)?;
+                h.masked_fill(layout, (&m, mask.1), value)
+                    .map(DeviceStorage::Host)
+            }
+            DeviceStorage::Gpu(g) => {
+                let m = as_gpu(mask.0, &g.device())?;
+                g.masked_fill(layout, (&m, mask.1), value)
+                    .map(DeviceStorage::Gpu)
+            }
         }
     }
     fn reduce(&self, layout: &Layout, op: ReduceOp, reduced: &[bool], out: DType) -> Result<Self> {
         match self {
             DeviceStorage::Host(h) => h.reduce(layout, op, reduced, out).map(DeviceStorage::Host),
+            DeviceStorage::Gpu(g) => g.reduce(layout, op, reduced, out).map(DeviceStorage::Gpu),
         }
     }
     fn scan(&self, layout: &Layout, dim: usize, prod: bool, out: DType) -> Result<Self> {
         match self {
             DeviceStorage::Host(h) => h.scan(layout, dim, prod, out).map(DeviceStorage::Host),
+            DeviceStorage::Gpu(g) => g.scan(layout, dim, prod, out).map(DeviceStorage::Gpu),
         }
     }
     fn conv2d(
@@ -181,6 +290,7 @@ impl BackendStorage for DeviceStorage {
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
         match self {
             DeviceStorage::Host(h) => h.softmax(layout, dim, log).map(DeviceStorage::Host),
+            DeviceStorage::Gpu(g) => g.softmax(layout, dim, log).map(DeviceStorage::Gpu),
         }
     }
     fn add_scaled(
@@ -190,8 +300,18 @@ impl BackendStorage for DeviceStorage {
         shape: &[usize],
         dtype: DType,
     ) -> Result<Self> {
-        HostStorage::add_scaled(host_arg(a), host_arg(b), alpha, shape, dtype)
-            .map(DeviceStorage::Host)
+        match gpu_among(&[tensor_of(&a), tensor_of(&b)]) {
+            None => {
+                let (a, b) = (host_side(a)?, host_side(b)?);
+                HostStorage::add_scaled(a.arg(), b.arg(), alpha, shape, dtype)
+                    .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (a, b) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?);
+                GpuStorage::add_scaled(a.arg(), b.arg(), alpha, shape, dtype)
+                    .map(DeviceStorage::Gpu)
+            }
+        }
     }
     fn activation_backward(
         op: UnaryOp,
@@ -200,8 +320,18 @@ impl BackendStorage for DeviceStorage {
         shape: &[usize],
         dtype: DType,
     ) -> Result<Self> {
-        HostStorage::activation_backward(op, host_pair(grad), host_pair(out), shape, dtype)
-            .map(DeviceStorage::Host)
+        match gpu_among(&[Some(grad.0), Some(out.0)]) {
+            None => {
+                let (g, o) = (as_host(grad.0)?, as_host(out.0)?);
+                HostStorage::activation_backward(op, (&g, grad.1), (&o, out.1), shape, dtype)
+                    .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (g, o) = (as_gpu(grad.0, &dev)?, as_gpu(out.0, &dev)?);
+                GpuStorage::activation_backward(op, (&g, grad.1), (&o, out.1), shape, dtype)
+                    .map(DeviceStorage::Gpu)
+            }
+        }
     }
     fn softmax_backward(
         grad: &Self,
@@ -210,8 +340,20 @@ impl BackendStorage for DeviceStorage {
         dim: usize,
         log: bool,
     ) -> Result<Self> {
-        HostStorage::softmax_backward(host_of(grad), host_of(out), shape, dim, log)
-            .map(DeviceStorage::Host)
+        match gpu_among(&[Some(grad), Some(out)]) {
+            None => {
+                HostStorage::softmax_backward(&*as_host(grad)?, &*as_host(out)?, shape, dim, log)
+                    .map(DeviceStorage::Host)
+            }
+            Some(dev) => GpuStorage::softmax_backward(
+                &*as_gpu(grad, &dev)?,
+                &*as_gpu(out, &dev)?,
+                shape,
+                dim,
+                log,
+            )
+            .map(DeviceStorage::Gpu),
+        }
     }
     fn nll_loss(
         &self,
@@ -222,16 +364,34 @@ impl BackendStorage for DeviceStorage {
         ignore_index: i64,
         reduction: Reduction,
     ) -> Result<Checked<Self>> {
-        host_of(self)
-            .nll_loss(
-                n,
-                c,
-                host_of(target),
-                weight.map(host_of),
-                ignore_index,
-                reduction,
-            )
-            .map(checked)
+        match gpu_among(&[Some(self), Some(target), weight]) {
+            None => {
+                let w = weight.map(as_host).transpose()?;
+                as_host(self)?
+                    .nll_loss(
+                        n,
+                        c,
+                        &*as_host(target)?,
+                        w.as_deref(),
+                        ignore_index,
+                        reduction,
+                    )
+                    .map(checked_host)
+            }
+            Some(dev) => {
+                let w = weight.map(|w| as_gpu(w, &dev)).transpose()?;
+                as_gpu(self, &dev)?
+                    .nll_loss(
+                        n,
+                        c,
+                        &*as_gpu(target, &dev)?,
+                        w.as_deref(),
+                        ignore_index,
+                        reduction,
+                    )
+                    .map(checked_gpu)
+            }
+        }
     }
     fn nll_loss_backward(
         grad: &Self,
@@ -243,22 +403,46 @@ impl BackendStorage for DeviceStorage {
         reduction: Reduction,
         dtype: DType,
     ) -> Result<Self> {
-        HostStorage::nll_loss_backward(
-            host_of(grad),
-            n,
-            c,
-            host_of(target),
-            weight.map(host_of),
-            ignore_index,
-            reduction,
-            dtype,
-        )
-        .map(DeviceStorage::Host)
+        match gpu_among(&[Some(grad), Some(target), weight]) {
+            None => {
+                let w = weight.map(as_host).transpose()?;
+                HostStorage::nll_loss_backward(
+                    &*as_host(grad)?,
+                    n,
+                    c,
+                    &*as_host(target)?,
+                    w.as_deref(),
+                    ignore_index,
+                    reduction,
+                    dtype,
+                )
+                .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let w = weight.map(|w| as_gpu(w, &dev)).transpose()?;
+                GpuStorage::nll_loss_backward(
+                    &*as_gpu(grad, &dev)?,
+                    n,
+                    c,
+                    &*as_gpu(target, &dev)?,
+                    w.as_deref(),
+                    ignore_index,
+                    reduction,
+                    dtype,
+                )
+                .map(DeviceStorage::Gpu)
+            }
+        }
     }
     fn index_select(&self, layout: &Layout, dim: usize, index: &Self) -> Result<Checked<Self>> {
-        host_of(self)
-            .index_select(layout, dim, host_of(index))
-            .map(checked)
+        match self {
+            DeviceStorage::Host(h) => h
+                .index_select(layout, dim, &*as_host(index)?)
+                .map(checked_host),
+            DeviceStorage::Gpu(g) => g
+                .index_select(layout, dim, &*as_gpu(index, &g.device())?)
+                .map(checked_gpu),
+        }
     }
     fn gather(
         &self,
@@ -267,12 +451,24 @@ impl BackendStorage for DeviceStorage {
         index: &Self,
         index_shape: &[usize],
     ) -> Result<Checked<Self>> {
-        host_of(self)
-            .gather(layout, dim, host_of(index), index_shape)
-            .map(checked)
+        match self {
+            DeviceStorage::Host(h) => h
+                .gather(layout, dim, &*as_host(index)?, index_shape)
+                .map(checked_host),
+            DeviceStorage::Gpu(g) => g
+                .gather(layout, dim, &*as_gpu(index, &g.device())?, index_shape)
+                .map(checked_gpu),
+        }
     }
     fn index_add(src: &Self, shape: &[usize], dim: usize, index: &Self) -> Result<Self> {
-        HostStorage::index_add(host_of(src), shape, dim, host_of(index)).map(DeviceStorage::Host)
+        match gpu_among(&[Some(src), Some(index)]) {
+            None => HostStorage::index_add(&*as_host(src)?, shape, dim, &*as_host(index)?)
+                .map(DeviceStorage::Host),
+            Some(dev) => {
+                GpuStorage::index_add(&*as_gpu(src, &dev)?, shape, dim, &*as_gpu(index, &dev)?)
+                    .map(DeviceStorage::Gpu)
+            }
+        }
     }
     fn matmul(
         a: (&Self, &Layout),
@@ -280,7 +476,31 @@ impl BackendStorage for DeviceStorage {
         bias: Option<(&Self, &Layout)>,
         dims: MatmulDims,
     ) -> Result<Self> {
-        HostStorage::matmul(host_pair(a), host_pair(b), bias.map(host_pair), dims)
-            .map(DeviceStorage::Host)
+        match gpu_among(&[Some(a.0), Some(b.0), bias.map(|x| x.0)]) {
+            None => {
+                let (ha, hb) = (as_host(a.0)?, as_host(b.0)?);
+                let hbias = bias.map(|(s, l)| as_host(s).map(|h| (h, l))).transpose()?;
+                HostStorage::matmul(
+                    (&ha, a.1),
+                    (&hb, b.1),
+                    hbias.as_ref().map(|(h, l)| (h.as_ref(), *l)),
+                    dims,
+                )
+                .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (ga, gb) = (as_gpu(a.0, &dev)?, as_gpu(b.0, &dev)?);
+                let gbias = bias
+                    .map(|(s, l)| as_gpu(s, &dev).map(|g| (g, l)))
+                    .transpose()?;
+                GpuStorage::matmul(
+                    (&ga, a.1),
+                    (&gb, b.1),
+                    gbias.as_ref().map(|(g, l)| (g.as_ref(), *l)),
+                    dims,
+                )
+                .map(DeviceStorage::Gpu)
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@ mod session;
 pub mod worker;
 
 pub use report::{
-    CheckResult, DeviceMemory, ErrorReport, MemoryReport, OpKind, OpStatus, RunReport,
+    CheckResult, DeviceMemory, DeviceUsage, ErrorReport, MemoryReport, OpKind, OpStatus, RunReport,
     TimelineEntry,
 };
 
@@ -142,9 +142,14 @@ pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
 }
 
 /// Whether this build's engine runs ops on the emulated and cuda devices (the device trait's
-/// GPU implementations are wired into the session). Until they are, `--backend emulated` and
-/// `--backend cuda` are refused rather than silently running on the sim.
-pub const ENGINE_RUNS_ON_DEVICES: bool = false;
+/// GPU implementation, `engine::cuda::gpu_storage`, is wired into the session's runtime).
+pub const ENGINE_RUNS_ON_DEVICES: bool = true;
+
+/// Whether `--backend auto` may pick cuda (after the self-test passed). The cuda device runs
+/// the engine through the same code the emulated device proves in CI, but that wiring has not
+/// yet run on a GPU (scripts/gpu-check.sh part B): until it has, `auto` stays on the sim and
+/// the cuda backend is used only when asked for (`--backend cuda`).
+pub const AUTO_PICKS_CUDA: bool = false;
 
 /// Can `--backend emulated` run here? `Err` says why not.
 pub fn emulated_usable() -> Result<(), String> {
@@ -258,14 +263,16 @@ pub fn backend_label(opts: &RunOptions) -> String {
     }
 }
 
-/// Whether the cuda backend can run on this machine, probed once per process.
+/// Whether `auto` picks the cuda backend on this machine (see [`AUTO_PICKS_CUDA`]), probed
+/// once per process.
 pub fn cuda_usable_here() -> bool {
     static USABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     // Cheapest test first: `auto` is decided on every start-up, and the full diagnosis loads
     // NVRTC (tens of MB resident, ~60 ms). Without a launcher or a GPU the answer is no anyway.
     // Trust, then use: only after the self-test passed on this (binary, driver, GPU).
     *USABLE.get_or_init(|| {
-        CUDA_RUNTIME_BUILT
+        AUTO_PICKS_CUDA
+            && CUDA_RUNTIME_BUILT
             && crate::engine::cuda::probe::probe_driver().has_gpu()
             && doctor::Diagnosis::gather().cuda_usable().is_ok()
             && doctor::kernel_cache_dir().is_some_and(|dir| {

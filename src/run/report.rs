@@ -47,6 +47,21 @@ pub struct RunReport {
     /// error of the backend, never as a result of the checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub internal_error: Option<String>,
+    /// On the emulated and cuda backends, where the ops ran: kernel launches, and the ops
+    /// that had no kernel and ran on the host instead (None on the sim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_usage: Option<DeviceUsage>,
+}
+
+/// What ran on a GPU backend's kernels and what fell back to the host (docs/cuda-backend.md
+/// lists the fallbacks).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceUsage {
+    /// Kernel launches on the device (kernels/*.cu).
+    pub launches: u64,
+    /// Ops computed on the host (download, host kernel, upload), with how often: the op's
+    /// name as the GPU storage knows it (`softmax_backward`, `random`, ...).
+    pub fallbacks: Vec<(String, u64)>,
 }
 
 /// The uncaught exception of a run.
@@ -63,7 +78,7 @@ pub struct ErrorReport {
     pub origin_line: Option<u32>,
     /// Column (1-based) for syntax errors, when known.
     pub column: Option<u32>,
-    /// Lines the device wrote (e.g. `...Loss.cu:250: nll_loss_forward...: Assertion ... failed.`).
+    /// Lines the device wrote (e.g. `...Loss.cu:244: nll_loss_forward...: Assertion ... failed.`).
     pub device_log: Vec<String>,
     /// The full CPython-style traceback text.
     pub traceback: String,

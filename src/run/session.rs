@@ -6,7 +6,7 @@ use super::check_text::{CheckText, check_text, fill};
 use super::checks::{self, CheckMessage, CheckStatement};
 use super::{CheckResult, ErrorReport, ExerciseContext, RunOptions, RunReport};
 use crate::engine::interrupt::Interrupt;
-use crate::engine::runtime::{Runtime, RuntimeConfig};
+use crate::engine::runtime::{GpuBackend, Runtime, RuntimeConfig};
 use crate::script::{Interpreter, Limits, Module, ScriptError};
 use std::rc::Rc;
 use std::time::Instant;
@@ -26,10 +26,22 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     if launch_blocking {
         env.insert("CUDA_LAUNCH_BLOCKING".into(), "1".into());
     }
+    let gpu_backend = match opts.backend {
+        super::BackendChoice::Emulated => GpuBackend::Emulated,
+        super::BackendChoice::Cuda => GpuBackend::Cuda,
+        super::BackendChoice::Auto if super::cuda_usable_here() => GpuBackend::Cuda,
+        _ => GpuBackend::Sim,
+    };
+    let device_name = match gpu_backend {
+        GpuBackend::Emulated => crate::engine::cuda::emulated::EMULATED_DEVICE_NAME.to_string(),
+        _ => crate::engine::runtime::SIM_DEVICE_NAME.to_string(),
+    };
     let rt = Runtime::new(RuntimeConfig {
         gpus: opts.gpus.max(1),
         gpu_memory: opts.gpu_memory,
         launch_blocking,
+        gpu_backend,
+        device_name,
         // The run's Ctrl-c and time limit reach into long kernels (a 4000x4000 matmul, a sum
         // over an expanded view), not only between the interpreter's steps.
         interrupt: Interrupt {
@@ -41,6 +53,13 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         },
         ..RuntimeConfig::default()
     });
+    if let Some(why) = rt.gpu_error() {
+        let message = format!(
+            "the {} device could not be opened: {why}",
+            gpu_backend.name()
+        );
+        return super::internal_error_report(&message, gpu_backend.name());
+    }
     if let Some(cap) = opts.mem_limit {
         rt.set_memory_cap(Some(cap));
     }
@@ -112,7 +131,7 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     // Drop the namespaces while the runtime is alive, so every tensor returns its memory.
     it.clear_namespaces();
     RunReport {
-        backend: "sim".into(),
+        backend: rt.gpu_backend().name().into(),
         device_name: rt.device_name().to_string(),
         modelled: true,
         launch_blocking: report_launch_blocking,
@@ -126,7 +145,20 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         checks,
         prediction_pending,
         internal_error: None,
+        device_usage: device_usage(&rt),
     }
+}
+
+/// What ran on the GPU backend's kernels and what on the host (None on the sim).
+fn device_usage(rt: &Runtime) -> Option<super::report::DeviceUsage> {
+    if rt.gpu_backend() == GpuBackend::Sim {
+        return None;
+    }
+    let (launches, fallbacks) = rt.gpu_usage();
+    Some(super::report::DeviceUsage {
+        launches,
+        fallbacks,
+    })
 }
 
 fn error_report(e: ScriptError, rt: &Runtime, device_log: Vec<String>) -> ErrorReport {

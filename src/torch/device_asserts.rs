@@ -13,7 +13,9 @@
 use crate::engine::timing::Cost;
 use crate::engine::{DType, Device, Reduction, Result, Runtime, Tensor};
 
-const LOSS_CU: &str = "/pytorch/aten/src/ATen/native/cuda/Loss.cu";
+/// Loss.cu as the 2.15 wheel's `__FILE__` names it (the lines below are read from PyTorch's
+/// source, not from the wheel's SASS as the nll_loss ones are).
+const LOSS_CU: &str = "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu";
 /// Source lines of the two asserts (the lambda in binary_cross_entropy_out_cuda).
 const INPUT_ASSERT: (&str, &str) = ("90", "input_val >= zero && input_val <= one");
 const TARGET_ASSERT: (&str, &str) = ("91", "target_val >= zero && target_val <= one");

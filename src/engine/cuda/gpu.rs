@@ -56,6 +56,23 @@ pub trait GpuDevice {
     fn mem_free(&self, ptr: DevicePtr, bytes: u64);
     /// `(free, total)` bytes, as cudaMemGetInfo.
     fn mem_info(&self) -> (u64, u64);
+    /// Device memory for an op's temporaries that PyTorch's caching allocator would not show
+    /// in the counters the sim models (casts of operands, intermediate results of composite
+    /// ops, staging of host values): by default an ordinary allocation; the emulated device
+    /// keeps it out of [`GpuDevice::mem_info`], so `torch.cuda.mem_get_info()` reads as the
+    /// sim's.
+    fn scratch_alloc(&self, bytes: u64) -> Result<DevicePtr, DeviceError> {
+        self.mem_alloc(bytes)
+    }
+    /// Returns memory from [`GpuDevice::scratch_alloc`].
+    fn scratch_free(&self, ptr: DevicePtr, bytes: u64) {
+        self.mem_free(ptr, bytes)
+    }
+    /// Multiprocessor count (some of PyTorch's grids depend on it, and so which thread
+    /// reports an assert): the emulated device reports the sim's H200, 132.
+    fn sm_count(&self) -> u32 {
+        132
+    }
 
     /// Host to device. With `non_blocking` from pinned memory the call may return before the
     /// copy ends (stream ordered); otherwise it returns when `src` may be reused.

@@ -18,6 +18,7 @@ pub mod capture;
 pub mod cublas;
 pub mod emulated;
 pub mod gpu;
+pub mod gpu_storage;
 pub mod kernels;
 pub mod launch;
 pub mod nvrtc;

@@ -313,6 +313,53 @@ impl Kernels<'_> {
         self.launch(&entry, self.elementwise_cfg(n), &args)
     }
 
+    /// `x.fill_(v)` on a strided view: out at `out.strides` over `shape` = value.
+    pub fn fill_strided(
+        &self,
+        shape: &[usize],
+        value: Scalar,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let mut args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(out.strides)?);
+        value.push(&mut args);
+        args.push(out.ptr);
+        let entry = format!("fill_strided_{}", value.elem().suffix());
+        self.launch(&entry, self.elementwise_cfg(n), &args)
+    }
+
+    /// out (bool) = isnan(a), for float `elem`.
+    pub fn isnan(
+        &self,
+        elem: Elem,
+        shape: &[usize],
+        a: Strided,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(a.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(a.ptr)
+            .arg(out.ptr);
+        self.launch(
+            &format!("isnan_{}", elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
     /// `torch.arange(start, start + n * step, step)` into a contiguous `out` of `elem`.
     pub fn arange(
         &self,

@@ -360,6 +360,10 @@ impl CudaDevice {
 }
 
 impl GpuDevice for CudaDevice {
+    fn sm_count(&self) -> u32 {
+        CudaDevice::sm_count(self)
+    }
+
     fn kind(&self) -> GpuKind {
         GpuKind::Cuda
     }

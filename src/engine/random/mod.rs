@@ -55,7 +55,7 @@
 
 mod avx_mathfun;
 mod cpu_generator;
-mod cpu_kernels;
+pub(crate) mod cpu_kernels;
 pub mod cuda;
 mod elements;
 mod factories;

@@ -23,8 +23,14 @@ impl Runtime {
     /// The backend device that holds the values of tensors on `device`. The one place a
     /// tensor device maps to a [`crate::engine::backend::BackendDevice`]: today the host, for
     /// CPU tensors and the simulated GPU alike.
-    pub(crate) fn backend_for(&self, _device: Device) -> AnyDevice {
-        AnyDevice::Host(HostDevice)
+    pub(crate) fn backend_for(&self, device: Device) -> AnyDevice {
+        match device {
+            Device::Cuda(i) => match self.gpus.get(i as usize) {
+                Some(g) => AnyDevice::Gpu(crate::engine::cuda::gpu_storage::GpuHandle(g.clone())),
+                None => AnyDevice::Host(HostDevice),
+            },
+            _ => AnyDevice::Host(HostDevice),
+        }
     }
 
     /// A fresh output tensor on `device`: its allocator block on CUDA (the caching
@@ -226,6 +232,13 @@ impl Tensor {
                 self.storage.numel
             )));
         }
+        // on a GPU backend the values move into the tensor's allocator block
+        let v = match (v, &self.storage._block) {
+            (DeviceStorage::Gpu(g), Some(b)) => {
+                DeviceStorage::Gpu(crate::engine::cuda::gpu_storage::adopt(g, b.addr())?)
+            }
+            (v, _) => v,
+        };
         *self.storage.data.borrow_mut() = Some(v);
         Ok(())
     }

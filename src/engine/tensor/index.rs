@@ -293,14 +293,18 @@ impl Runtime {
                 "index {x} is out of bounds for dimension {d} with size {size}"
             )));
         }
+        // index_elementwise_kernel<128, 4>: thread t of block b handles elements
+        // b*512 + j*128 + t (j = 0..3) and traps at its first bad one
+        let mut seen = std::collections::BTreeSet::new();
         Ok(bad
             .iter()
+            .map(|&(p, _, _, _)| (p / 512, p % 128))
+            .filter(|bt| seen.insert(*bt))
             .take(64)
-            .map(|(p, _, _, _)| {
+            .map(|(b, t)| {
                 format!(
-                    "/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [{},0,0], thread: [{},0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
-                    p / 128,
-                    p % 128
+                    "{}/IndexKernel.cu:111: operator(): block: [{b},0,0], thread: [{t},0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
+                    super::nn::ATEN_CUDA
                 )
             })
             .collect())

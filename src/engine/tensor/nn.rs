@@ -16,12 +16,20 @@ use crate::engine::timing::Cost;
 use super::ops::Reduction;
 
 /// Where PyTorch's kernels live, for device-log lines.
-const ATEN_CUDA: &str = "/pytorch/aten/src/ATen/native/cuda";
+/// `__FILE__` of ATen's CUDA kernels in the 2.15 wheel (`strings libtorch_cuda.so`; the lines
+/// below were read from its SASS: docs/cuda-backend.md, "Device-side asserts").
+pub(crate) const ATEN_CUDA: &str = "/__w/pytorch/pytorch/aten/src/ATen/native/cuda";
 /// Most assert lines one kernel prints into the device log here.
 const MAX_ASSERT_LINES: usize = 64;
 
 /// Device-log lines for the offending elements `bad` (linear thread ids) of a kernel run
 /// with `block` threads per block.
+/// index_select / embedding take indexSelectSmallIndex for at most this many indices.
+const SMALL_INDEX_SELECT: usize = 16;
+
+/// Streaming multiprocessors of the simulated H200 (the launch bounds grids by 8 x SMs).
+const H200_SMS: usize = 132;
+
 fn assert_lines(
     file_line: &str,
     kernel: &str,
@@ -637,7 +645,7 @@ impl Runtime {
             }
             asserts = if reduction == Reduction::None {
                 assert_lines(
-                    "Loss.cu:216",
+                    "Loss.cu:179",
                     "nll_loss_forward_no_reduce_cuda_kernel",
                     "cur_target >= 0 && cur_target < n_classes",
                     &bad,
@@ -653,7 +661,7 @@ impl Runtime {
                     .map(|i| i % 32)
                     .collect();
                 assert_lines(
-                    "Loss.cu:250",
+                    "Loss.cu:244",
                     "nll_loss_forward_reduce_cuda_kernel_2d",
                     "t >= 0 && t < n_classes",
                     &firsts,
@@ -661,7 +669,7 @@ impl Runtime {
                 )
             } else {
                 assert_lines(
-                    "Loss.cu:187",
+                    "Loss.cu:200",
                     "nll_loss_forward_reduce_cuda_kernel_1d",
                     "t >= 0 && t < n_classes",
                     &[0],
@@ -856,19 +864,36 @@ impl Runtime {
                     EngineError::index("index out of range in self"),
                 ));
             }
-            // one thread per output element; index position p covers p*slice .. (p+1)*slice
-            let threads: Vec<usize> = bad
-                .iter()
-                .flat_map(|&p| (p * slice.max(1))..((p + 1) * slice.max(1)))
-                .take(MAX_ASSERT_LINES)
-                .collect();
-            asserts = assert_lines(
-                "Indexing.cu:1369",
-                "indexSelectLargeIndex",
-                "srcIndex < srcSelectDimSize",
-                &threads,
-                128,
-            );
+            asserts = if idx.len() <= SMALL_INDEX_SELECT {
+                // indexSelectSmallIndex: blocks of min(slice, 128) threads, a grid of
+                // min(ceil(slice / 128), 8 * SMs) blocks, and every thread checks every index
+                // before it copies, so each launched thread reports the first bad one
+                let block = slice.clamp(1, 128);
+                let grid = slice.div_ceil(128).clamp(1, 8 * H200_SMS);
+                let threads: Vec<usize> = (0..grid * block).take(MAX_ASSERT_LINES).collect();
+                assert_lines(
+                    "Indexing.cu:1582",
+                    "indexSelectSmallIndex",
+                    "srcIndex < srcSelectDimSize",
+                    &threads,
+                    block,
+                )
+            } else {
+                // one thread per output element; index position p covers p*slice .. (p+1)*slice
+                // (2.15's large path is another kernel: this line is 2.x's, unverified)
+                let threads: Vec<usize> = bad
+                    .iter()
+                    .flat_map(|&p| (p * slice.max(1))..((p + 1) * slice.max(1)))
+                    .take(MAX_ASSERT_LINES)
+                    .collect();
+                assert_lines(
+                    "Indexing.cu:1369",
+                    "indexSelectLargeIndex",
+                    "srcIndex < srcSelectDimSize",
+                    &threads,
+                    128,
+                )
+            };
         }
         let mut shape = t.layout.shape.clone();
         if t.dim() > 0 {
@@ -957,7 +982,7 @@ impl Runtime {
                 ));
             }
             asserts = assert_lines(
-                "ScatterGatherKernel.cu:367",
+                "ScatterGatherKernel.cu:257",
                 "operator()",
                 "idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"",
                 &bad,

@@ -152,10 +152,20 @@ impl Runtime {
         if !t.is_phantom() && t.device() != Device::Meta {
             let contiguous = t.layout.contiguous_range().is_some();
             let mut data = t.storage.data.borrow_mut();
-            if let Some(DeviceStorage::Host(h)) = data.as_mut() {
-                self.with_rng(t.device(), generator, |rng| {
-                    with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
-                })??;
+            match data.as_mut() {
+                Some(DeviceStorage::Host(h)) => {
+                    self.with_rng(t.device(), generator, |rng| {
+                        with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
+                    })??;
+                }
+                // A GPU backend without a kernel for this draw: the host's mirror of the
+                // device's stream fills the values (listed in docs/cuda-backend.md)
+                Some(DeviceStorage::Gpu(g)) => g.update_on_host("random", |h| {
+                    self.with_rng(t.device(), generator, |rng| {
+                        with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
+                    })?
+                })?,
+                None => {}
             }
         }
         self.complete(
@@ -164,6 +174,52 @@ impl Runtime {
             Cost::new(t.nbytes() as u64, t.numel() as u64),
             Vec::new(),
         )
+    }
+
+    /// On a GPU backend, `uniform_(a, b)` / `normal_(a = mean, b = std)` of a contiguous
+    /// float32/float64 CUDA tensor by random.cu's kernels (the same numbers as the host's
+    /// mirror, which the sim uses). `false`: not this case; the caller draws on the host.
+    fn gpu_random_float(
+        &self,
+        op: &str,
+        t: &Tensor,
+        normal: bool,
+        a: f64,
+        b: f64,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<bool> {
+        if generator.is_some() || t.is_phantom() || !matches!(t.device(), Device::Cuda(_)) {
+            return Ok(false);
+        }
+        let Some(range) = t.layout.contiguous_range() else {
+            return Ok(false);
+        };
+        let drawn = {
+            let data = t.storage.data.borrow();
+            let Some(DeviceStorage::Gpu(g)) = data.as_ref() else {
+                return Ok(false);
+            };
+            // the checks every backend makes first (ATen's uniform_impl_ / normal_impl_)
+            let checked = match (normal, element_type(t.dtype())) {
+                (true, _) => random::cpu_kernels::check_normal_std(b),
+                (false, Some(et)) => random::cpu_kernels::check_uniform_args(et, a, b),
+                (false, None) => return Ok(false),
+            };
+            checked.map_err(random_err)?;
+            self.with_rng(t.device(), None, |rng| match rng {
+                Rng::Cuda(philox) => g.random_float(normal, range.start, range.len(), philox, a, b),
+                Rng::Cpu(_) => Ok(false),
+            })??
+        };
+        if drawn {
+            self.complete(
+                op,
+                t.device(),
+                Cost::new(t.nbytes() as u64, t.numel() as u64),
+                Vec::new(),
+            )?;
+        }
+        Ok(drawn)
     }
 
     /// A fresh uninitialised tensor that a random op then fills.
@@ -217,6 +273,9 @@ impl Runtime {
         to: f64,
         generator: Option<&SharedGenerator>,
     ) -> Result<()> {
+        if self.gpu_random_float(op, t, false, from, to, generator)? {
+            return Ok(());
+        }
         self.random_fill(op, t, generator, |rng, els, _| match rng {
             Rng::Cpu(g) => random::uniform_(g, els, from, to, CAP),
             Rng::Cuda(g) => random::cuda::uniform_(g, els, from, to, DEVICE),
@@ -243,6 +302,9 @@ impl Runtime {
         std: f64,
         generator: Option<&SharedGenerator>,
     ) -> Result<()> {
+        if self.gpu_random_float(op, t, true, mean, std, generator)? {
+            return Ok(());
+        }
         self.random_fill(op, t, generator, |rng, els, contiguous| match rng {
             Rng::Cpu(g) => random::normal_(g, els, mean, std, contiguous, CAP),
             Rng::Cuda(g) => random::cuda::normal_(g, els, mean, std, DEVICE),

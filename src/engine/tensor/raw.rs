@@ -43,8 +43,18 @@ impl Tensor {
     /// Write `vals` at the storage offsets `offsets` (converted to the dtype); nothing for
     /// a phantom.
     pub(crate) fn write_at(&self, offsets: &[usize], vals: &[f64]) {
-        if let Some(DeviceStorage::Host(h)) = self.storage.data.borrow_mut().as_mut() {
-            h.write_f64_at(offsets, vals);
+        let mut data = self.storage.data.borrow_mut();
+        match data.as_mut() {
+            Some(DeviceStorage::Host(h)) => h.write_f64_at(offsets, vals),
+            Some(DeviceStorage::Gpu(g)) => {
+                // through the host: read the buffer, write, copy it back in place
+                let whole = Layout::contiguous(&[g.len()]);
+                if let Ok(mut h) = g.to_host(&whole) {
+                    h.write_f64_at(offsets, vals);
+                    let _ = g.overwrite(&h);
+                }
+            }
+            None => {}
         }
     }
 

@@ -85,6 +85,8 @@ pub struct EmulatedDevice {
     host_limit: u64,
     /// Live segments: address -> length.
     segments: Mutex<BTreeMap<u64, u64>>,
+    /// Live scratch mappings (ops' temporaries, not counted in `mem_info`): address -> length.
+    scratch: Mutex<BTreeMap<u64, u64>>,
     log: Mutex<Vec<String>>,
     poisoned: AtomicBool,
 }
@@ -100,6 +102,7 @@ impl EmulatedDevice {
             capacity,
             host_limit,
             segments: Mutex::new(BTreeMap::new()),
+            scratch: Mutex::new(BTreeMap::new()),
             log: Mutex::new(Vec::new()),
             poisoned: AtomicBool::new(false),
         })
@@ -115,16 +118,18 @@ impl EmulatedDevice {
         if len == 0 {
             return Ok(());
         }
-        let segs = self
-            .segments
-            .lock()
-            .map_err(|_| DeviceError::Unavailable("emulated device state poisoned".into()))?;
-        let ok = segs
-            .range(..=ptr.0)
-            .next_back()
-            .is_some_and(|(&base, &size)| {
-                ptr.0.checked_add(len).is_some_and(|end| end <= base + size)
-            });
+        let inside = |map: &Mutex<BTreeMap<u64, u64>>| -> Result<bool, DeviceError> {
+            let segs = map
+                .lock()
+                .map_err(|_| DeviceError::Unavailable("emulated device state poisoned".into()))?;
+            Ok(segs
+                .range(..=ptr.0)
+                .next_back()
+                .is_some_and(|(&base, &size)| {
+                    ptr.0.checked_add(len).is_some_and(|end| end <= base + size)
+                }))
+        };
+        let ok = inside(&self.segments)? || inside(&self.scratch)?;
         if ok {
             Ok(())
         } else {
@@ -146,12 +151,31 @@ impl EmulatedDevice {
 
 impl Drop for EmulatedDevice {
     fn drop(&mut self) {
-        if let Ok(segs) = self.segments.lock() {
-            for (&addr, &len) in segs.iter() {
-                unmap(addr, len);
+        for map in [&self.segments, &self.scratch] {
+            if let Ok(segs) = map.lock() {
+                for (&addr, &len) in segs.iter() {
+                    unmap(addr, len);
+                }
             }
         }
     }
+}
+
+/// A fresh private anonymous mapping of `len` bytes (MAP_NORESERVE: pages are committed only
+/// when a kernel touches them, as device memory a tensor never writes costs nothing).
+fn map_anonymous(len: usize) -> Option<u64> {
+    // SAFETY: a fresh private anonymous mapping, owned by the caller.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    (p != libc::MAP_FAILED).then_some(p as u64)
 }
 
 fn unmap(addr: u64, len: u64) {
@@ -204,22 +228,7 @@ impl GpuDevice for EmulatedDevice {
         if len == 0 {
             return Err(DeviceError::Launch("a zero-byte segment".into()));
         }
-        // SAFETY: a fresh private anonymous mapping; MAP_NORESERVE: pages are committed only
-        // when a kernel touches them, as device memory a tensor never writes costs nothing.
-        let p = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if p == libc::MAP_FAILED {
-            return Err(DeviceError::OutOfMemory { bytes });
-        }
-        let addr = p as u64;
+        let addr = map_anonymous(len).ok_or(DeviceError::OutOfMemory { bytes })?;
         if let Ok(mut segs) = self.segments.lock() {
             segs.insert(addr, bytes);
         }
@@ -236,6 +245,31 @@ impl GpuDevice for EmulatedDevice {
     fn mem_info(&self) -> (u64, u64) {
         let used = self.used();
         (self.capacity.saturating_sub(used), self.capacity)
+    }
+
+    fn scratch_alloc(&self, bytes: u64) -> Result<DevicePtr, DeviceError> {
+        let scratch: u64 = self.scratch.lock().map(|s| s.values().sum()).unwrap_or(0);
+        if self.used().saturating_add(scratch).saturating_add(bytes) > self.host_limit {
+            return Err(DeviceError::Unsupported(format!(
+                "the emulated device keeps tensor values in host memory, and a temporary of \
+                 {bytes} bytes would pass its limit of {} bytes (CUDATUTOR_HOST_MEM_LIMIT); use \
+                 --backend sim for larger experiments",
+                self.host_limit
+            )));
+        }
+        let len = usize::try_from(bytes.max(1)).map_err(|_| DeviceError::OutOfMemory { bytes })?;
+        let addr = map_anonymous(len).ok_or(DeviceError::OutOfMemory { bytes })?;
+        if let Ok(mut s) = self.scratch.lock() {
+            s.insert(addr, len as u64);
+        }
+        Ok(DevicePtr(addr))
+    }
+
+    fn scratch_free(&self, ptr: DevicePtr, _bytes: u64) {
+        let removed = self.scratch.lock().ok().and_then(|mut s| s.remove(&ptr.0));
+        if let Some(len) = removed {
+            unmap(ptr.0, len);
+        }
     }
 
     fn copy_h2d(&self, dst: DevicePtr, src: &[u8], _non_blocking: bool) -> Result<(), DeviceError> {
