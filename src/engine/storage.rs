@@ -281,11 +281,38 @@ impl BackendStorage for DeviceStorage {
         bias: Option<(&Self, &Layout)>,
         geom: &crate::engine::host::conv::ConvGeom,
     ) -> Result<Self> {
-        HostStorage::conv2d(host_pair(x), host_pair(weight), bias.map(host_pair), geom)
-            .map(DeviceStorage::Host)
+        match gpu_among(&[Some(x.0), Some(weight.0), bias.map(|b| b.0)]) {
+            None => {
+                let (hx, hw) = (as_host(x.0)?, as_host(weight.0)?);
+                let hb = bias.map(|(s, l)| as_host(s).map(|h| (h, l))).transpose()?;
+                HostStorage::conv2d(
+                    (&hx, x.1),
+                    (&hw, weight.1),
+                    hb.as_ref().map(|(h, l)| (h.as_ref(), *l)),
+                    geom,
+                )
+                .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (gx, gw) = (as_gpu(x.0, &dev)?, as_gpu(weight.0, &dev)?);
+                let gb = bias
+                    .map(|(s, l)| as_gpu(s, &dev).map(|g| (g, l)))
+                    .transpose()?;
+                GpuStorage::conv2d(
+                    (&gx, x.1),
+                    (&gw, weight.1),
+                    gb.as_ref().map(|(g, l)| (g.as_ref(), *l)),
+                    geom,
+                )
+                .map(DeviceStorage::Gpu)
+            }
+        }
     }
     fn pool2d(&self, layout: &Layout, geom: &crate::engine::host::conv::PoolGeom) -> Result<Self> {
-        host_of(self).pool2d(layout, geom).map(DeviceStorage::Host)
+        match self {
+            DeviceStorage::Host(h) => h.pool2d(layout, geom).map(DeviceStorage::Host),
+            DeviceStorage::Gpu(g) => g.pool2d(layout, geom).map(DeviceStorage::Gpu),
+        }
     }
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
         match self {
