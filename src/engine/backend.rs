@@ -210,6 +210,16 @@ pub trait BackendStorage: Sized {
     /// Zeros of `shape` (dtype of `src`) with the slices of contiguous `src` added along
     /// `dim` at the positions `index` names: index_select's and embedding's backward.
     fn index_add(src: &Self, shape: &[usize], dim: usize, index: &Self) -> Result<Self>;
+    /// conv2d: input `[n, c, h, w]`, weight `[cout, c / groups, kh, kw]`, optional bias
+    /// `[cout]` (any layouts), output `[n, cout, oh, ow]` contiguous.
+    fn conv2d(
+        x: (&Self, &Layout),
+        weight: (&Self, &Layout),
+        bias: Option<(&Self, &Layout)>,
+        geom: &crate::engine::host::conv::ConvGeom,
+    ) -> Result<Self>;
+    /// Max, average or adaptive average pooling of `[planes, h, w]`, output `[planes, oh, ow]`.
+    fn pool2d(&self, layout: &Layout, geom: &crate::engine::host::conv::PoolGeom) -> Result<Self>;
     /// `a @ b` (+ `bias`, broadcast to the output) for `dims.batch` products; operand layouts
     /// are `[batch, m, k]`, `[batch, k, n]` (any strides), the result `[batch, m, n]`.
     fn matmul(

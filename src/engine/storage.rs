@@ -275,6 +275,45 @@ impl BackendStorage for DeviceStorage {
             DeviceStorage::Gpu(g) => g.scan(layout, dim, prod, out).map(DeviceStorage::Gpu),
         }
     }
+    fn conv2d(
+        x: (&Self, &Layout),
+        weight: (&Self, &Layout),
+        bias: Option<(&Self, &Layout)>,
+        geom: &crate::engine::host::conv::ConvGeom,
+    ) -> Result<Self> {
+        match gpu_among(&[Some(x.0), Some(weight.0), bias.map(|b| b.0)]) {
+            None => {
+                let (hx, hw) = (as_host(x.0)?, as_host(weight.0)?);
+                let hb = bias.map(|(s, l)| as_host(s).map(|h| (h, l))).transpose()?;
+                HostStorage::conv2d(
+                    (&hx, x.1),
+                    (&hw, weight.1),
+                    hb.as_ref().map(|(h, l)| (h.as_ref(), *l)),
+                    geom,
+                )
+                .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (gx, gw) = (as_gpu(x.0, &dev)?, as_gpu(weight.0, &dev)?);
+                let gb = bias
+                    .map(|(s, l)| as_gpu(s, &dev).map(|g| (g, l)))
+                    .transpose()?;
+                GpuStorage::conv2d(
+                    (&gx, x.1),
+                    (&gw, weight.1),
+                    gb.as_ref().map(|(g, l)| (g.as_ref(), *l)),
+                    geom,
+                )
+                .map(DeviceStorage::Gpu)
+            }
+        }
+    }
+    fn pool2d(&self, layout: &Layout, geom: &crate::engine::host::conv::PoolGeom) -> Result<Self> {
+        match self {
+            DeviceStorage::Host(h) => h.pool2d(layout, geom).map(DeviceStorage::Host),
+            DeviceStorage::Gpu(g) => g.pool2d(layout, geom).map(DeviceStorage::Gpu),
+        }
+    }
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
         match self {
             DeviceStorage::Host(h) => h.softmax(layout, dim, log).map(DeviceStorage::Host),

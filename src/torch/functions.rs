@@ -24,6 +24,46 @@ fn reg(m: &Module, rt: &Rc<Runtime>, name: &str, f: F) {
     });
 }
 
+fn nonneg(v: i64, what: &str) -> PyResult<usize> {
+    if v < 0 {
+        return Err(PyException::new(
+            "RuntimeError",
+            format!("{what} must be non-negative, but got {v}"),
+        ));
+    }
+    Ok(v as usize)
+}
+
+/// An int or a pair of ints (`_pair` in torch.nn.modules.utils); `default` when absent.
+fn pair_arg(
+    it: &mut Interpreter,
+    v: &Option<Value>,
+    what: &str,
+    default: (usize, usize),
+) -> PyResult<(usize, usize)> {
+    match v {
+        None | Some(Value::None) => Ok(default),
+        Some(Value::Tuple(_)) | Some(Value::List(_)) => {
+            let items = v.as_ref().unwrap().as_vec().unwrap_or_default();
+            match items.len() {
+                0 => Ok(default),
+                1 => {
+                    let a = nonneg(super::int_arg(it, &items[0])?, what)?;
+                    Ok((a, a))
+                }
+                _ => Ok((
+                    nonneg(super::int_arg(it, &items[0])?, what)?,
+                    nonneg(super::int_arg(it, &items[1])?, what)?,
+                )),
+            }
+        }
+        Some(x) => {
+            let a = nonneg(super::int_arg(it, x)?, what)?;
+            Ok((a, a))
+        }
+    }
+}
+
 /// Common creation keywords: (dtype, device, requires_grad).
 fn creation_kw(
     rt: &Runtime,
@@ -40,6 +80,13 @@ fn creation_kw(
 }
 
 fn finish(rt: &Rc<Runtime>, mut t: Tensor, rg: bool) -> PyResult<Value> {
+    if rg && !t.dtype().is_floating_point() {
+        // a factory's requires_grad=True says it capitalised (the setter does not)
+        return Err(PyException::new(
+            "RuntimeError",
+            "Only Tensors of floating point and complex dtype can require gradients",
+        ));
+    }
     if rg {
         t.set_requires_grad(true).map_err(py_err)?;
     }
@@ -1126,6 +1173,134 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         }
         .map_err(py_err)?;
         Ok(wrap(rt, out))
+    });
+    reg(&m, rt, "conv2d", |it, rt, args| {
+        let a = args.bind(
+            "conv2d",
+            &[
+                "input", "weight", "bias", "stride", "padding", "dilation", "groups",
+            ],
+            2,
+        )?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "conv2d", "input")?;
+        let w = need_tensor(a[1].as_ref().unwrap(), "conv2d", "weight")?;
+        let b = a[2].as_ref().and_then(tensor_of);
+        let ca = crate::engine::tensor::Conv2dArgs {
+            stride: pair_arg(it, &a[3], "stride", (1, 1))?,
+            padding: pair_arg(it, &a[4], "padding", (0, 0))?,
+            dilation: pair_arg(it, &a[5], "dilation", (1, 1))?,
+            groups: pair_arg(it, &a[6], "groups", (1, 1))?.0,
+        };
+        Ok(wrap(rt, rt.conv2d(&x, &w, b.as_ref(), ca).map_err(py_err)?))
+    });
+    reg(&m, rt, "max_pool2d", |it, rt, args| {
+        let a = args.bind(
+            "max_pool2d",
+            &[
+                "input",
+                "kernel_size",
+                "stride",
+                "padding",
+                "dilation",
+                "ceil_mode",
+                "return_indices",
+            ],
+            2,
+        )?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "max_pool2d", "input")?;
+        let k = pair_arg(it, &a[1], "kernel_size", (1, 1))?;
+        let pa = crate::engine::tensor::Pool2dArgs {
+            kind: crate::engine::host::conv::PoolKind::Max,
+            kernel: k,
+            stride: pair_arg(it, &a[2], "stride", k)?,
+            padding: pair_arg(it, &a[3], "padding", (0, 0))?,
+            dilation: pair_arg(it, &a[4], "dilation", (1, 1))?,
+            ceil_mode: truthy_opt(it, &a[5], false)?,
+        };
+        if truthy_opt(it, &a[6], false)? {
+            return Err(PyException::new(
+                "NotImplementedError",
+                "cudatutor does not support max_pool2d(return_indices=True) yet",
+            ));
+        }
+        Ok(wrap(rt, rt.pool2d(&x, pa).map_err(py_err)?))
+    });
+    reg(&m, rt, "avg_pool2d", |it, rt, args| {
+        let a = args.bind(
+            "avg_pool2d",
+            &[
+                "input",
+                "kernel_size",
+                "stride",
+                "padding",
+                "ceil_mode",
+                "count_include_pad",
+                "divisor_override",
+            ],
+            2,
+        )?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "avg_pool2d", "input")?;
+        let k = pair_arg(it, &a[1], "kernel_size", (1, 1))?;
+        let divisor = match &a[6] {
+            None | Some(Value::None) => None,
+            Some(v) => Some(super::int_arg(it, v)?),
+        };
+        if divisor == Some(0) {
+            return Err(PyException::new("RuntimeError", "divisor must be not zero"));
+        }
+        let pa = crate::engine::tensor::Pool2dArgs {
+            kind: crate::engine::host::conv::PoolKind::Avg {
+                count_include_pad: truthy_opt(it, &a[5], true)?,
+                divisor,
+            },
+            kernel: k,
+            stride: pair_arg(it, &a[2], "stride", k)?,
+            padding: pair_arg(it, &a[3], "padding", (0, 0))?,
+            dilation: (1, 1),
+            ceil_mode: truthy_opt(it, &a[4], false)?,
+        };
+        Ok(wrap(rt, rt.pool2d(&x, pa).map_err(py_err)?))
+    });
+    reg(&m, rt, "adaptive_avg_pool2d", |it, rt, args| {
+        let a = args.bind("adaptive_avg_pool2d", &["input", "output_size"], 2)?;
+        let x = need_tensor(a[0].as_ref().unwrap(), "adaptive_avg_pool2d", "input")?;
+        let nd = x.dim();
+        // None in output_size keeps the input's size there
+        let keep = |i: usize| if nd >= 2 { x.shape()[nd - 2 + i] } else { 1 };
+        let out = match &a[1] {
+            Some(Value::Tuple(_)) | Some(Value::List(_)) => {
+                let items = a[1].as_ref().unwrap().as_vec().unwrap_or_default();
+                if items.len() != 2 {
+                    return Err(PyException::new(
+                        "RuntimeError",
+                        "adaptive_avg_pool2d: output_size must be 2",
+                    ));
+                }
+                let mut o = [0usize; 2];
+                for (i, v) in items.iter().enumerate() {
+                    o[i] = if v.is_none() {
+                        keep(i)
+                    } else {
+                        nonneg(super::int_arg(it, v)?, "output_size")?
+                    };
+                }
+                (o[0], o[1])
+            }
+            Some(v) if !v.is_none() => {
+                let s = nonneg(super::int_arg(it, v)?, "output_size")?;
+                (s, s)
+            }
+            _ => (keep(0), keep(1)),
+        };
+        let pa = crate::engine::tensor::Pool2dArgs {
+            kind: crate::engine::host::conv::PoolKind::Adaptive,
+            kernel: out,
+            stride: (1, 1),
+            padding: (0, 0),
+            dilation: (1, 1),
+            ceil_mode: false,
+        };
+        Ok(wrap(rt, rt.pool2d(&x, pa).map_err(py_err)?))
     });
     reg(&m, rt, "linear", |_, rt, args| {
         let a = args.bind("linear", &["input", "weight", "bias"], 2)?;

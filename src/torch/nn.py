@@ -26,12 +26,58 @@ def _is_param(v):
     return _C.is_parameter(v)
 
 
+class _RemovableHandle:
+    _next_id = 0
+
+    def __init__(self, hooks, hook):
+        self.id = _RemovableHandle._next_id
+        _RemovableHandle._next_id += 1
+        self.hooks_dict_ref = hooks
+        hooks[self.id] = hook
+
+    def remove(self):
+        if self.id in self.hooks_dict_ref:
+            del self.hooks_dict_ref[self.id]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.remove()
+
+
 class Module:
     def __init__(self):
         self.training = True
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        pre = self.__dict__.get('_forward_pre_hooks')
+        if pre:
+            for hook in list(pre.values()):
+                r = hook(self, args)
+                if r is not None:
+                    args = r if isinstance(r, tuple) else (r,)
+        out = self.forward(*args, **kwargs)
+        post = self.__dict__.get('_forward_hooks')
+        if post:
+            for hook in list(post.values()):
+                r = hook(self, args, out)
+                if r is not None:
+                    out = r
+        return out
+
+    def _add_hook(self, kind, hook):
+        hooks = self.__dict__.get(kind)
+        if hooks is None:
+            hooks = OrderedDict()
+            self.__dict__[kind] = hooks
+        return _RemovableHandle(hooks, hook)
+
+    def register_forward_hook(self, hook):
+        return self._add_hook('_forward_hooks', hook)
+
+    def register_forward_pre_hook(self, hook):
+        return self._add_hook('_forward_pre_hooks', hook)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -357,6 +403,124 @@ class Linear(Module):
 
     def extra_repr(self):
         return f'in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}'
+
+
+def _pair(v):
+    if isinstance(v, (tuple, list)):
+        return tuple(v) if len(v) != 1 else (v[0], v[0])
+    return (v, v)
+
+
+class Conv2d(Module):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode='zeros', device=None, dtype=None):
+        super().__init__()
+        if groups <= 0:
+            raise ValueError('groups must be a positive integer')
+        if in_channels % groups != 0:
+            raise ValueError('in_channels must be divisible by groups')
+        if out_channels % groups != 0:
+            raise ValueError('out_channels must be divisible by groups')
+        if isinstance(padding, str):
+            raise NotImplementedError("cudatutor does not support string padding ('same'/'valid') in Conv2d yet")
+        if padding_mode != 'zeros':
+            raise NotImplementedError(f"cudatutor supports only padding_mode='zeros' in Conv2d")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = _pair(kernel_size)
+        self.stride = _pair(stride)
+        self.padding = _pair(padding)
+        self.dilation = _pair(dilation)
+        self.transposed = False
+        self.output_padding = (0, 0)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.weight = Parameter(torch.empty(out_channels, in_channels // groups, *self.kernel_size,
+                                            device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.bias = None
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        # kaiming_uniform_(weight, a=sqrt(5)), then the bias from U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+        fan_in = self.weight.shape[1] * self.kernel_size[0] * self.kernel_size[1]
+        if self.weight.numel() > 0:
+            gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
+            std = gain / math.sqrt(fan_in)
+            bound = math.sqrt(3.0) * std
+            with torch.no_grad():
+                self.weight.uniform_(-bound, bound)
+        if self.bias is not None and fan_in != 0:
+            bound = 1 / math.sqrt(fan_in)
+            with torch.no_grad():
+                self.bias.uniform_(-bound, bound)
+
+    def forward(self, input):
+        return functional.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def extra_repr(self):
+        s = f'{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}'
+        if self.padding != (0, 0):
+            s += f', padding={self.padding}'
+        if self.dilation != (1, 1):
+            s += f', dilation={self.dilation}'
+        if self.groups != 1:
+            s += f', groups={self.groups}'
+        if self.bias is None:
+            s += ', bias=False'
+        return s
+
+
+class MaxPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return functional.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                     ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+    def extra_repr(self):
+        return (f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, '
+                f'dilation={self.dilation}, ceil_mode={self.ceil_mode}')
+
+
+class AvgPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input):
+        return functional.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                     self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        return f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}'
+
+
+class AdaptiveAvgPool2d(Module):
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return functional.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self):
+        return f'output_size={self.output_size}'
 
 
 class Embedding(Module):

@@ -138,6 +138,44 @@ impl NativeObject for PySize {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    /// `size + tuple` and `tuple + size` (Size subclasses tuple; the sum is a Size).
+    fn binary_op(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        op: crate::script::BinOp,
+        other: &Value,
+        reflected: bool,
+    ) -> PyResult<Option<Value>> {
+        if op != crate::script::BinOp::Add {
+            return Ok(None);
+        }
+        let theirs = match other {
+            Value::Tuple(t) => (**t).clone(),
+            Value::Native(_) => match other.downcast::<PySize>() {
+                Some(s) => s.items(),
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        let mine = self.items();
+        let all: Vec<Value> = if reflected {
+            theirs.into_iter().chain(mine).collect()
+        } else {
+            mine.into_iter().chain(theirs).collect()
+        };
+        let dims: Option<Vec<usize>> = all
+            .iter()
+            .map(|v| match v {
+                Value::Int(i) if *i >= 0 => Some(*i as usize),
+                _ => None,
+            })
+            .collect();
+        Ok(Some(match dims {
+            Some(d) => Value::native(PySize(d)),
+            None => Value::tuple(all),
+        }))
+    }
     fn getattr(
         &self,
         _this: &Rc<dyn NativeObject>,

@@ -160,3 +160,70 @@ class AdamW(Adam):
 
     def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad)
+
+
+class Adadelta(Optimizer):
+    # torch/optim/adadelta.py, _single_tensor_adadelta
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False):
+        super().__init__(params, {'lr': lr, 'rho': rho, 'eps': eps, 'weight_decay': weight_decay,
+                                  'foreach': foreach, 'capturable': capturable, 'maximize': maximize,
+                                  'differentiable': differentiable})
+
+    def _update(self, p, d, g, st):
+        rho, eps, lr = g['rho'], g['eps'], g['lr']
+        if st is None:
+            st = [0, torch.zeros_like(p), torch.zeros_like(p)]
+        if g['maximize']:
+            d = -d
+        if g['weight_decay'] != 0:
+            d = d.add(p, alpha=g['weight_decay'])
+        st[0] += 1
+        square_avg, acc_delta = st[1], st[2]
+        square_avg.mul_(rho)
+        square_avg.copy_(torch.addcmul(square_avg, d, d, value=1 - rho))
+        std = square_avg.add(eps).sqrt_()
+        delta = acc_delta.add(eps).sqrt_()
+        delta.div_(std).mul_(d)
+        acc_delta.mul_(rho)
+        acc_delta.copy_(torch.addcmul(acc_delta, delta, delta, value=1 - rho))
+        p.add_(delta, alpha=-lr)
+        return st
+
+
+class RMSprop(Optimizer):
+    # torch/optim/rmsprop.py, _single_tensor_rmsprop
+    def __init__(self, params, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        super().__init__(params, {'lr': lr, 'alpha': alpha, 'eps': eps, 'weight_decay': weight_decay,
+                                  'momentum': momentum, 'centered': centered, 'capturable': capturable,
+                                  'foreach': foreach, 'maximize': maximize, 'differentiable': differentiable})
+
+    def _update(self, p, d, g, st):
+        alpha, eps, lr, mom = g['alpha'], g['eps'], g['lr'], g['momentum']
+        if st is None:
+            st = [0, torch.zeros_like(p), torch.zeros_like(p), torch.zeros_like(p)]
+        if g['maximize']:
+            d = -d
+        if g['weight_decay'] != 0:
+            d = d.add(p, alpha=g['weight_decay'])
+        st[0] += 1
+        square_avg = st[1]
+        square_avg.mul_(alpha)
+        square_avg.copy_(torch.addcmul(square_avg, d, d, value=1 - alpha))
+        if g['centered']:
+            grad_avg = st[3]
+            # lerp(grad_avg, d, 1 - alpha) with a weight below 0.5: self + weight * (end - self)
+            grad_avg.copy_(grad_avg + (1 - alpha) * (d - grad_avg))
+            avg = torch.addcmul(square_avg, grad_avg, grad_avg, value=-1).sqrt_()
+        else:
+            avg = square_avg.sqrt()
+        avg = avg.add_(eps)
+        if mom > 0:
+            buf = st[2]
+            buf.mul_(mom)
+            buf.copy_(torch.addcdiv(buf, d, avg))
+            p.add_(buf, alpha=-lr)
+        else:
+            p.copy_(torch.addcdiv(p, d, avg, value=-lr))
+        return st

@@ -449,6 +449,13 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "requires_grad_" => |it, p, this, args| {
             let a = args.bind("requires_grad_", &["requires_grad"], 0)?;
             let on = truthy_opt(it, &a[0], true)?;
+            if on && !p.tensor().dtype().is_floating_point() {
+                // requires_grad_() words it without "and complex" (the setter keeps it)
+                return Err(PyException::new(
+                    "RuntimeError",
+                    "only Tensors of floating point dtype can require gradients",
+                ));
+            }
             p.t.borrow_mut().set_requires_grad(on).map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },

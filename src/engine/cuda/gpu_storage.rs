@@ -1334,6 +1334,31 @@ impl BackendStorage for GpuStorage {
         })
     }
 
+    fn conv2d(
+        x: (&Self, &Layout),
+        weight: (&Self, &Layout),
+        bias: Option<(&Self, &Layout)>,
+        geom: &crate::engine::host::conv::ConvGeom,
+    ) -> Result<Self> {
+        x.0.ctx.note_fallback("conv2d");
+        let (hx, hw) = (x.0.download()?, weight.0.download()?);
+        let hb = bias
+            .map(|(b, l)| b.download().map(|h| (h, l)))
+            .transpose()?;
+        x.0.up(HostStorage::conv2d(
+            (&hx, x.1),
+            (&hw, weight.1),
+            hb.as_ref().map(|(h, l)| (h, *l)),
+            geom,
+        )?)
+    }
+
+    fn pool2d(&self, layout: &Layout, geom: &crate::engine::host::conv::PoolGeom) -> Result<Self> {
+        self.ctx.note_fallback("pool2d");
+        let h = self.download()?;
+        self.up(h.pool2d(layout, geom)?)
+    }
+
     fn index_add(src: &Self, shape: &[usize], dim: usize, index: &Self) -> Result<Self> {
         src.ctx.note_fallback("index_add");
         let (s, i) = (src.download()?, index.download()?);

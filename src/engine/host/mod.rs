@@ -4,6 +4,7 @@
 //! simulated GPU.
 
 pub mod arith;
+pub mod conv;
 pub mod element;
 pub mod elementwise;
 pub mod math;
@@ -340,6 +341,17 @@ impl BackendStorage for HostStorage {
         let r = reduce::scan(self, layout, dim, prod)?;
         debug_assert_eq!(r.dtype(), out);
         Ok(r)
+    }
+    fn conv2d(
+        x: (&Self, &Layout),
+        weight: (&Self, &Layout),
+        bias: Option<(&Self, &Layout)>,
+        geom: &conv::ConvGeom,
+    ) -> Result<Self> {
+        conv::conv2d(x, weight, bias, geom)
+    }
+    fn pool2d(&self, layout: &Layout, geom: &conv::PoolGeom) -> Result<Self> {
+        conv::pool2d(self, layout, geom)
     }
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
         nn::softmax(self, layout, dim, log)

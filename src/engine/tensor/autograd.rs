@@ -84,6 +84,17 @@ pub(crate) enum Kind {
         reduction: super::Reduction,
         log_softmax_first: bool,
     },
+    /// conv2d: the input and weight (a bias is the third edge when present).
+    Conv2d {
+        x: Tensor,
+        weight: Tensor,
+        geom: crate::engine::host::conv::ConvGeom,
+    },
+    /// max/avg/adaptive-avg pooling of the input `x`.
+    Pool2d {
+        x: Tensor,
+        geom: crate::engine::host::conv::PoolGeom,
+    },
     Identity,
 }
 
@@ -214,6 +225,8 @@ fn saves_phantom(kind: &Kind) -> bool {
         Kind::Unary(_, x, y) => x.is_phantom() || y.is_phantom(),
         Kind::Mm(a, b, _) => a.is_phantom() || b.is_phantom(),
         Kind::Softmax { out, .. } => out.is_phantom(),
+        Kind::Conv2d { x, weight, .. } => x.is_phantom() || weight.is_phantom(),
+        Kind::Pool2d { x, .. } => x.is_phantom(),
         Kind::Nll {
             input,
             target,
@@ -237,6 +250,30 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
     let l = Layout::contiguous(shape);
     Ok(match kind {
         Kind::Identity => vec![Some(g)],
+        Kind::Conv2d { x, weight, geom } => {
+            // host/conv.rs: the GEMMs through the host GEMM in `dt`, the folds and batch
+            // sums in f64 rounded once to `dt`
+            let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
+            let (gx, gw, gb) = crate::engine::host::conv::conv2d_backward(
+                dt,
+                &gv,
+                &x.values_unchecked(),
+                &weight.values_unchecked(),
+                geom,
+            )?;
+            let back = |v: Vec<f64>| HostStorage::from_f64s(dt, &v).map(DeviceStorage::Host);
+            let mut v = vec![Some(back(gx)?), Some(back(gw)?)];
+            if node.edges.len() > 2 {
+                v.push(Some(back(gb)?));
+            }
+            v
+        }
+        Kind::Pool2d { x, geom } => {
+            let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
+            let gx =
+                crate::engine::host::conv::pool2d_backward(dt, &gv, &x.values_unchecked(), geom)?;
+            vec![Some(DeviceStorage::Host(HostStorage::from_f64s(dt, &gx)?))]
+        }
         Kind::AddSub(sub, a, b, alpha) => {
             // add: grad, grad * alpha; sub: grad, -grad * alpha; then sum_to
             let gb = match b {

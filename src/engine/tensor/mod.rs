@@ -9,6 +9,7 @@
 //! NotImplementedError.
 
 pub(crate) mod autograd;
+mod conv;
 mod create;
 mod extra;
 mod front;
@@ -19,6 +20,7 @@ mod random_ops;
 mod raw;
 
 pub use super::op::{BinaryOp, Reduction, UnaryOp};
+pub use conv::{Conv2dArgs, Pool2dArgs};
 pub use create::{dtype_of_type_name, infer_dtype, tensor_type_name};
 pub use index::TensorIndex;
 pub use ops::Operand;

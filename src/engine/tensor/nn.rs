@@ -252,6 +252,28 @@ impl Runtime {
             })?;
             return self.gemm_out("linear", x, &wt, Some(b), dev, "AddmmBackward0");
         }
+        // ATen's linear folds a contiguous N-d input with a 1-D bias into one addmm and views
+        // the result back (_flatten_nd_linear): its messages say addmm, its grad_fn is a view
+        if x.dim() >= 3
+            && weight.dim() == 2
+            && x.is_contiguous()
+            && let Some(b) = bias
+            && b.dim() == 1
+        {
+            let last = x.layout.shape[x.dim() - 1];
+            let rows: usize = x.layout.shape[..x.dim() - 1].iter().product();
+            let flat = x.view_named(
+                "ViewBackward0",
+                vec![rows, last],
+                vec![last, 1],
+                x.layout.offset,
+            );
+            let y = self.linear(&flat, weight, Some(b))?;
+            let mut shape = x.layout.shape[..x.dim() - 1].to_vec();
+            shape.push(y.layout.shape[1]);
+            let st = contiguous_strides(&shape);
+            return Ok(y.view_named("ViewBackward0", shape, st, y.layout.offset));
+        }
         let y = self.matmul(x, &wt)?;
         match bias {
             Some(b) => self.add(&y.into(), &b.into()),

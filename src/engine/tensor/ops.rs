@@ -516,7 +516,12 @@ impl Runtime {
             dt,
             dt,
             ReduceOp::Sum,
-            Some("SumBackward0"),
+            // PyTorch's sum() is SumBackward0, sum(dim) SumBackward1 (likewise mean)
+            Some(if dims.is_some() {
+                "SumBackward1"
+            } else {
+                "SumBackward0"
+            }),
         )?;
         Self::reduce_node(&mut out, t, dims, false);
         Ok(out)
@@ -562,7 +567,11 @@ impl Runtime {
             dt,
             dt,
             ReduceOp::Mean,
-            Some("MeanBackward0"),
+            Some(if dims.is_some() {
+                "MeanBackward1"
+            } else {
+                "MeanBackward0"
+            }),
         )?;
         Self::reduce_node(&mut out, t, dims, true);
         Ok(out)
