@@ -117,6 +117,7 @@ fn deferred_assert() -> RunReport {
         checks: Vec::new(),
         prediction_pending: false,
         internal_error: None,
+        device_usage: None,
     }
 }
 

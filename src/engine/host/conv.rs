@@ -56,38 +56,9 @@ impl ConvGeom {
         self.k()
     }
 
-    /// One sample's columns `[groups, k, L]` (row-major) from its `[c, h, w]` values.
-    fn im2col(&self, x: &[f64]) -> Vec<f64> {
-        let (k, l) = (self.k(), self.l());
-        let mut cols = vec![0.0; self.groups * k * l];
-        for ci in 0..self.c {
-            for i in 0..self.kh {
-                for j in 0..self.kw {
-                    let row = (ci * self.kh + i) * self.kw + j;
-                    for oy in 0..self.oh {
-                        let y =
-                            (oy * self.stride.0 + i * self.dil.0) as isize - self.pad.0 as isize;
-                        if y < 0 || y as usize >= self.h {
-                            continue;
-                        }
-                        for ox in 0..self.ow {
-                            let xx = (ox * self.stride.1 + j * self.dil.1) as isize
-                                - self.pad.1 as isize;
-                            if xx < 0 || xx as usize >= self.w {
-                                continue;
-                            }
-                            cols[row * l + oy * self.ow + ox] =
-                                x[(ci * self.h + y as usize) * self.w + xx as usize];
-                        }
-                    }
-                }
-            }
-        }
-        cols
-    }
-
-    /// The sum of columns `[groups, k, L]` back into one sample's `[c, h, w]` (col2im).
-    fn col2im(&self, cols: &[f64], out: &mut [f64]) {
+    /// Every kernel tap that lands inside the image, in im2col's order: `f(column index into
+    /// `[groups, k, L]`, element index into one sample's `[c, h, w]`)`.
+    fn for_each_tap(&self, mut f: impl FnMut(usize, usize)) {
         let l = self.l();
         for ci in 0..self.c {
             for i in 0..self.kh {
@@ -105,13 +76,27 @@ impl ConvGeom {
                             if xx < 0 || xx as usize >= self.w {
                                 continue;
                             }
-                            out[(ci * self.h + y as usize) * self.w + xx as usize] +=
-                                cols[row * l + oy * self.ow + ox];
+                            f(
+                                row * l + oy * self.ow + ox,
+                                (ci * self.h + y as usize) * self.w + xx as usize,
+                            );
                         }
                     }
                 }
             }
         }
+    }
+
+    /// One sample's columns `[groups, k, L]` (row-major) from its `[c, h, w]` values.
+    fn im2col(&self, x: &[f64]) -> Vec<f64> {
+        let mut cols = vec![0.0; self.groups * self.k() * self.l()];
+        self.for_each_tap(|c, e| cols[c] = x[e]);
+        cols
+    }
+
+    /// The sum of columns `[groups, k, L]` back into one sample's `[c, h, w]` (col2im).
+    fn col2im(&self, cols: &[f64], out: &mut [f64]) {
+        self.for_each_tap(|c, e| out[e] += cols[c]);
     }
 }
 
