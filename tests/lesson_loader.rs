@@ -52,14 +52,15 @@ fn chinese_lesson_parses() {
 }
 
 #[test]
-fn builtin_catalogs_hold_five_lessons_in_order() {
+fn builtin_catalogs_hold_six_lessons_in_order() {
     for lang in [Lang::En, Lang::Zh] {
         let catalog = Catalog::builtin(lang).unwrap_or_else(|e| panic!("{e:?}"));
         let orders: Vec<u32> = catalog.lessons.iter().map(|l| l.order).collect();
-        assert_eq!(orders, [1, 2, 3, 4, 5], "{lang:?}");
+        assert_eq!(orders, [1, 2, 3, 4, 5, 6], "{lang:?}");
         assert_eq!(catalog.find("3"), Some(2));
         assert_eq!(catalog.find("device-asserts"), Some(2));
-        assert_eq!(catalog.find("6"), None);
+        assert_eq!(catalog.find("beyond-the-guide"), Some(5));
+        assert_eq!(catalog.find("7"), None);
         assert_eq!(catalog.find("0"), None);
     }
 }
