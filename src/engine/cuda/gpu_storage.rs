@@ -115,6 +115,24 @@ impl GpuCtx {
         f(&self.kernels()).map_err(dev_err)
     }
 
+    /// Runs one kernel that asserts on bad indices (counted for
+    /// [`GpuCtx::take_checked_launches`]); the result's `bad` is non-empty when this launch
+    /// poisoned the context: its assert lines are in the device log, and the front half only
+    /// needs to know that one fired.
+    fn run_checked(
+        &self,
+        f: impl FnOnce(&Kernels) -> std::result::Result<(), DeviceError>,
+    ) -> Result<Vec<usize>> {
+        let was = self.poisoned();
+        self.checked_launches.set(self.checked_launches.get() + 1);
+        self.run(f)?;
+        Ok(if !was && self.poisoned() {
+            vec![0]
+        } else {
+            Vec::new()
+        })
+    }
+
     fn scratch(&self, bytes: u64) -> Result<DevicePtr> {
         let bytes = bytes.max(1).div_ceil(512) * 512;
         {
@@ -417,6 +435,21 @@ impl GpuStorage {
 
     fn up(&self, h: HostStorage) -> Result<GpuStorage> {
         GpuStorage::upload(&self.ctx, &h)
+    }
+
+    /// [`Self::on_host`] for a checked op: the host's values uploaded, its bad positions kept.
+    fn checked_on_host(
+        &self,
+        what: &str,
+        op: impl FnOnce(&HostStorage) -> Result<Checked<HostStorage>>,
+    ) -> Result<Checked<GpuStorage>> {
+        self.on_host(what, |h| {
+            let r = op(h)?;
+            Ok(Checked {
+                value: self.up(r.value)?,
+                bad: r.bad,
+            })
+        })
     }
 }
 
@@ -1180,30 +1213,15 @@ impl BackendStorage for GpuStorage {
             let (po, pt) = (output.ptr(), total.ptr());
             let (pi, ptg) = (self.ptr(), target.ptr());
             let pw = weight.map(|w| w.ptr());
-            let was = self.ctx.poisoned();
-            self.ctx
-                .checked_launches
-                .set(self.ctx.checked_launches.get() + 1);
-            self.ctx.run(|k| {
+            let bad = self.ctx.run_checked(|k| {
                 k.nll_loss(e, false, red, Some(n), c, pi, ptg, pw, ignore_index, po, pt)
             })?;
-            // the kernel's own assert: its lines are in the device log; the front half only
-            // needs to know that one fired
-            let bad = if !was && self.ctx.poisoned() {
-                vec![0]
-            } else {
-                Vec::new()
-            };
             return Ok(Checked { value: output, bad });
         }
         let ht = target.download()?;
         let hw = weight.map(|w| w.download()).transpose()?;
-        self.on_host("nll_loss", |h| {
-            let r = h.nll_loss(n, c, &ht, hw.as_ref(), ignore_index, reduction)?;
-            Ok(Checked {
-                value: self.up(r.value)?,
-                bad: r.bad,
-            })
+        self.checked_on_host("nll_loss", |h| {
+            h.nll_loss(n, c, &ht, hw.as_ref(), ignore_index, reduction)
         })
     }
 
@@ -1261,28 +1279,14 @@ impl BackendStorage for GpuStorage {
                 index.ptr(),
                 res.ptr(),
             );
-            let was = self.ctx.poisoned();
-            self.ctx
-                .checked_launches
-                .set(self.ctx.checked_launches.get() + 1);
             let i32s = index.dtype == DType::Int32;
-            self.ctx
-                .run(|k| k.index_select(e, false, i32s, outer, size, inner, n_idx, ps, pi, po))?;
-            let bad = if !was && self.ctx.poisoned() {
-                vec![0]
-            } else {
-                Vec::new()
-            };
+            let bad = self.ctx.run_checked(|k| {
+                k.index_select(e, false, i32s, outer, size, inner, n_idx, ps, pi, po)
+            })?;
             return Ok(Checked { value: res, bad });
         }
         let hi = index.download()?;
-        self.on_host("index_select", |h| {
-            let r = h.index_select(layout, dim, &hi)?;
-            Ok(Checked {
-                value: self.up(r.value)?,
-                bad: r.bad,
-            })
-        })
+        self.checked_on_host("index_select", |h| h.index_select(layout, dim, &hi))
     }
 
     fn gather(
@@ -1310,28 +1314,14 @@ impl BackendStorage for GpuStorage {
                 index.at(&idx_layout, &sx),
                 res.at(&idx_layout, &so),
             );
-            let was = self.ctx.poisoned();
-            self.ctx
-                .checked_launches
-                .set(self.ctx.checked_launches.get() + 1);
             let size = layout.shape[dim];
-            self.ctx
-                .run(|k| k.gather(e, index_shape, dim, size, pi, px, po))?;
-            let bad = if !was && self.ctx.poisoned() {
-                vec![0]
-            } else {
-                Vec::new()
-            };
+            let bad = self
+                .ctx
+                .run_checked(|k| k.gather(e, index_shape, dim, size, pi, px, po))?;
             return Ok(Checked { value: res, bad });
         }
         let hi = index.download()?;
-        self.on_host("gather", |h| {
-            let r = h.gather(layout, dim, &hi, index_shape)?;
-            Ok(Checked {
-                value: self.up(r.value)?,
-                bad: r.bad,
-            })
-        })
+        self.checked_on_host("gather", |h| h.gather(layout, dim, &hi, index_shape))
     }
 
     fn conv2d(
