@@ -41,7 +41,10 @@ impl EmulatedStatus {
         Some(EmulatedStatus {
             files: names.len(),
             entries: names.iter().map(|(_, e)| e.len()).sum(),
-            self_test: crate::engine::cuda::selftest::run(&device, 132),
+            self_test: crate::engine::cuda::selftest::run(
+                &device,
+                crate::engine::random::cuda::DeviceShape::H200.sm_count,
+            ),
         })
     }
 }

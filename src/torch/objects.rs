@@ -10,6 +10,10 @@ use std::any::Any;
 use std::cell::Cell;
 use std::rc::Rc;
 
+/// The simulated card's shape (get_device_properties reports its SM count).
+const SIM_SHAPE: crate::engine::random::cuda::DeviceShape =
+    crate::engine::random::cuda::DeviceShape::H200;
+
 /// `torch.float32` etc.
 pub struct PyDType(pub DType);
 
@@ -626,7 +630,7 @@ impl NativeObject for DeviceProps {
             "total_memory" => Some(Value::Int(self.total_memory as i64)),
             "major" => Some(Value::Int(9)),
             "minor" => Some(Value::Int(0)),
-            "multi_processor_count" => Some(Value::Int(132)),
+            "multi_processor_count" => Some(Value::Int(i64::from(SIM_SHAPE.sm_count))),
             _ => None,
         })
     }
@@ -636,9 +640,10 @@ impl NativeObject for DeviceProps {
         _it: &mut Interpreter,
     ) -> PyResult<Option<String>> {
         Ok(Some(format!(
-            "_CudaDeviceProperties(name='{}', major=9, minor=0, total_memory={}MB, multi_processor_count=132)",
+            "_CudaDeviceProperties(name='{}', major=9, minor=0, total_memory={}MB, multi_processor_count={})",
             self.name,
-            self.total_memory >> 20
+            self.total_memory >> 20,
+            SIM_SHAPE.sm_count
         )))
     }
 }

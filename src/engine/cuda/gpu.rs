@@ -71,7 +71,7 @@ pub trait GpuDevice {
     /// Multiprocessor count (some of PyTorch's grids depend on it, and so which thread
     /// reports an assert): the emulated device reports the sim's H200, 132.
     fn sm_count(&self) -> u32 {
-        132
+        crate::engine::random::cuda::DeviceShape::H200.sm_count
     }
 
     /// Host to device. With `non_blocking` from pinned memory the call may return before the

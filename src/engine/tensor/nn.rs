@@ -27,9 +27,6 @@ const MAX_ASSERT_LINES: usize = 64;
 /// index_select / embedding take indexSelectSmallIndex for at most this many indices.
 const SMALL_INDEX_SELECT: usize = 16;
 
-/// Streaming multiprocessors of the simulated H200 (the launch bounds grids by 8 x SMs).
-const H200_SMS: usize = 132;
-
 fn assert_lines(
     file_line: &str,
     kernel: &str,
@@ -869,7 +866,8 @@ impl Runtime {
                 // min(ceil(slice / 128), 8 * SMs) blocks, and every thread checks every index
                 // before it copies, so each launched thread reports the first bad one
                 let block = slice.clamp(1, 128);
-                let grid = slice.div_ceil(128).clamp(1, 8 * H200_SMS);
+                let sms = crate::engine::random::cuda::DeviceShape::H200.sm_count as usize;
+                let grid = slice.div_ceil(128).clamp(1, 8 * sms);
                 let threads: Vec<usize> = (0..grid * block).take(MAX_ASSERT_LINES).collect();
                 assert_lines(
                     "Indexing.cu:1582",
