@@ -9,6 +9,7 @@ pub mod commands;
 pub mod engine;
 pub mod lesson;
 pub mod progress;
+pub mod regular_file;
 pub mod run;
 pub mod script;
 pub mod torch;

@@ -12,7 +12,7 @@ use crate::lesson::{Exercise, Lesson};
 use crate::run::RunReport;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -707,28 +707,15 @@ fn temp_owner_may_be_writing(pid: u32, entry: &std::fs::DirEntry) -> bool {
 /// The bytes of the progress file; None when there is none. Errors for what is not a regular
 /// file (a directory, a FIFO that would block the start) or is larger than [`MAX_FILE_BYTES`].
 fn read_progress_file(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    if meta.is_dir() {
-        return Err(std::io::Error::other("it is a directory, not a file"));
+    use crate::regular_file::{ReadError, read};
+    match read(path, MAX_FILE_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(ReadError::Io(e)) => Err(e),
+        Err(ReadError::Directory) => Err(std::io::Error::other("it is a directory, not a file")),
+        Err(ReadError::NotRegular) => Err(std::io::Error::other("it is not a regular file")),
+        Err(ReadError::TooLarge(len)) => Err(too_large(len)),
     }
-    if !meta.is_file() {
-        return Err(std::io::Error::other("it is not a regular file"));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(too_large(meta.len()));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_large(bytes.len() as u64));
-    }
-    Ok(Some(bytes))
 }
 
 fn too_large(len: u64) -> std::io::Error {

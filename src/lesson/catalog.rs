@@ -201,48 +201,23 @@ impl Catalog {
 /// is refused before it is read.
 pub const MAX_LESSON_BYTES: u64 = 8 << 20;
 
-/// A lesson file's bytes. Only regular files are read: a FIFO named `x.md` would block
-/// `list` forever and a device file would never end. The file is opened without blocking
-/// (a FIFO swapped in after the check cannot hang the open) and its type and size are read
-/// from the open handle.
+/// A lesson file's bytes: only a regular file of at most [`MAX_LESSON_BYTES`] is read (a
+/// FIFO named `x.md` would block `list` forever, a device file would never end).
 fn read_lesson_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::{Error, ErrorKind, Read};
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(Error::new(
+    use crate::regular_file::{ReadError, read};
+    use std::io::{Error, ErrorKind};
+    read(path, MAX_LESSON_BYTES).map_err(|e| match e {
+        ReadError::Io(e) => e,
+        ReadError::Directory | ReadError::NotRegular => Error::new(
             ErrorKind::InvalidInput,
             "not a regular file (a FIFO, socket, device or folder); a lesson must be a plain .md file",
-        ));
-    }
-    if meta.len() > MAX_LESSON_BYTES {
-        return Err(Error::new(
+        ),
+        ReadError::TooLarge(len) => Error::new(
             ErrorKind::InvalidInput,
             format!(
-                "the file is {} bytes; a lesson may hold at most {} MiB (split it into several lessons)",
-                meta.len(),
+                "the file is {len} bytes; a lesson may hold at most {} MiB (split it into several lessons)",
                 MAX_LESSON_BYTES >> 20
             ),
-        ));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    // take(): a file that grows while it is read still stops at the limit
-    file.take(MAX_LESSON_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_LESSON_BYTES {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            format!(
-                "the file grew past {} MiB while it was read",
-                MAX_LESSON_BYTES >> 20
-            ),
-        ));
-    }
-    Ok(bytes)
+        ),
+    })
 }
