@@ -16,8 +16,13 @@
 # lesson exercises and tests/cuda on --backend cuda against the sim.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT="${OUT:-./gpu-logs}"
-mkdir -p "$OUT"
+# The logs are many small files; the device tool brings back a limited number of files, so
+# they are written to a folder of their own and packed into $OUT/gpu-check.tar.gz at the end
+# (also when the run is cut short).
+DEST="${OUT:-./gpu-logs}"
+OUT=$(mktemp -d /tmp/gpu-check.XXXXXX)
+mkdir -p "$DEST"
+trap 'tar czf "$DEST/gpu-check.tar.gz" -C "$OUT" . ; cp "$OUT/summary.txt" "$DEST/" 2>/dev/null' EXIT
 BUDGET="${GPU_CHECK_BUDGET:-400}"
 CARRY=target/gpu-carry
 BIN="${CUDATUTOR_BIN:-$CARRY/cudatutor}"
@@ -68,6 +73,19 @@ for backend in sim cuda; do
     echo "warm run $backend: $(( (t1 - t0) / 1000000 )) ms (exit $rc)" | tee -a "$OUT/summary.txt"
   done
 done
+
+log "start-up: a run that touches no GPU, one that does, doctor, and python3 with torch"
+echo 'print(1)' >/tmp/gpu-check-print.py
+for what in "run --backend cuda /tmp/gpu-check-print.py" "run --backend cuda tests/cuda/alloc_small.py" "run --backend sim tests/cuda/alloc_small.py" "doctor"; do
+  t0=$(date +%s%N); timeout 30 "$BIN" $what >/dev/null 2>&1; rc=$?; t1=$(date +%s%N)
+  echo "start-up: cudatutor $what: $(( (t1 - t0) / 1000000 )) ms (exit $rc)" | tee -a "$OUT/summary.txt"
+done
+t0=$(date +%s%N); timeout 60 python3 -c "import torch; torch.zeros(1, device='cuda'); print(torch.cuda.memory_allocated())" >/dev/null 2>&1; t1=$(date +%s%N)
+echo "start-up: python3 import torch + first CUDA tensor: $(( (t1 - t0) / 1000000 )) ms" | tee -a "$OUT/summary.txt"
+
+log "how soon a device-side assert reaches the host (the stream model's trap and dispatch times)"
+step trap-timing 100 python3 scripts/gpu-trap-timing.py "$OUT/trap-timing.json"
+grep -E "^spin|^dispatch" "$OUT/trap-timing.txt" >>"$OUT/summary.txt"
 
 log "phase 2: real PyTorch on tests/cuda (fixtures), its CUDA random streams, in the background"
 ( step record-cuda 200 python3 scripts/record-pytorch-cuda.py "$OUT/fixtures-cuda" ) &

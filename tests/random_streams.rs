@@ -698,11 +698,9 @@ fn cuda_streams_match_recorded_pytorch() {
                 v
             } else {
                 // `gen_new` names the generator it creates by `id`; later ops name it by `gen`.
-                let named = op.get("gen").or_else(|| {
-                    (s(op, "op") == "gen_new")
-                        .then(|| op.get("id"))
-                        .flatten()
-                });
+                let named = op
+                    .get("gen")
+                    .or_else(|| (s(op, "op") == "gen_new").then(|| op.get("id")).flatten());
                 let g = match named.and_then(|g| g.as_u64()) {
                     Some(id) => gpu_gens.entry(id).or_default(),
                     None => &mut gpu,
@@ -856,10 +854,12 @@ fn normal_draws_close(want: &Value, got: &Value, dtype: &str) -> bool {
         match (a.as_array(), b.as_array()) {
             (Some(a), Some(b)) => {
                 a.len() == b.len()
-                    && a.iter().zip(b).all(|(x, y)| match (x.as_u64(), y.as_u64()) {
-                        (Some(x), Some(y)) => (value(x) - value(y)).abs() <= tolerance,
-                        _ => x == y,
-                    })
+                    && a.iter()
+                        .zip(b)
+                        .all(|(x, y)| match (x.as_u64(), y.as_u64()) {
+                            (Some(x), Some(y)) => (value(x) - value(y)).abs() <= tolerance,
+                            _ => x == y,
+                        })
             }
             _ => a == b,
         }
