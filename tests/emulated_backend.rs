@@ -218,3 +218,76 @@ fn every_cuda_test_script_runs_on_the_emulated_device_as_on_the_sim() {
     assert!(runs >= 40, "only {runs} runs: were the scripts found?");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A training loop on CUDA tensors (Linear, tanh + sigmoid + relu, cross_entropy, nll_loss on
+/// log_softmax, softmax, SGD) plus var/std, isfinite and add/sub with alpha: on the emulated
+/// device every op, backward included, runs on a kernel (no host fallback; before the backward
+/// kernels the backward of each activation, softmax, log_softmax and nll_loss fell back), and
+/// the report is the sim's up to float32 rounding (the kernels sum in their own order).
+#[test]
+fn a_cuda_training_loop_runs_forward_and_backward_on_kernels() {
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    let code = "\
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+lin1 = nn.Linear(4, 8).cuda()
+lin2 = nn.Linear(8, 3).cuda()
+opt = torch.optim.SGD(list(lin1.parameters()) + list(lin2.parameters()), lr=0.1)
+x = torch.randn(6, 4).cuda()
+y = torch.tensor([0, 2, 1, 1, 0, 2], device='cuda')
+for step in range(3):
+    opt.zero_grad()
+    h = torch.tanh(lin1(x)) + torch.sigmoid(lin1(x)) + torch.relu(lin1(x))
+    logits = lin2(h)
+    loss = F.cross_entropy(logits, y) + F.nll_loss(F.log_softmax(logits, dim=1), y, reduction='sum') * 0.1
+    p = F.softmax(logits, dim=1)
+    loss = loss + (p * p).sum() * 0.01
+    loss.backward()
+    opt.step()
+    print(step, loss.item())
+print(lin1.weight.grad.sum().item(), lin2.bias.grad.tolist())
+z = torch.arange(12.0, device='cuda').reshape(3, 4)
+print(z.std(dim=1), z.var(), torch.isfinite(z / 0).sum().item())
+print(torch.add(z, z, alpha=2)[0], torch.sub(z, 1, alpha=3)[1])
+";
+    let sim_opts = RunOptions {
+        filename: "train.py".into(),
+        ..RunOptions::default()
+    };
+    let emu_opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..sim_opts.clone()
+    };
+    let sim = run_exercise_in_process(code, None, &sim_opts);
+    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let emu = client.run(code, None, &emu_opts);
+    assert!(
+        sim.ok && sim.error.is_none(),
+        "{:?}\n{}",
+        sim.error,
+        sim.stderr
+    );
+    assert_eq!(emu.backend, "emulated", "{:?}", emu.internal_error);
+    let usage = emu.device_usage.as_ref().expect("device usage");
+    assert!(
+        usage.fallbacks.is_empty(),
+        "ops ran on the host: {:?}",
+        usage.fallbacks
+    );
+    assert!(usage.launches > 100, "{} launches", usage.launches);
+    let allowed = Allowed {
+        float: true,
+        ..Allowed::default()
+    };
+    if let Some((field, a, b)) = first_difference(&sim, &emu, allowed) {
+        panic!("{field} differs beyond float32 rounding\n--- sim\n{a}\n--- emulated\n{b}");
+    }
+}
