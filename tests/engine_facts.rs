@@ -352,6 +352,6 @@ fn out_of_memory() {
     assert_eq!(e.kind, ErrorKind::OutOfMemoryError);
     assert_eq!(
         e.message,
-        "CUDA out of memory. Tried to allocate 400.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 224.00 MiB is free. Including non-PyTorch memory, this process has 800.00 MiB memory in use. Of the allocated memory 800.00 MiB is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)"
+        "CUDA out of memory. Tried to allocate 400.00 MiB. GPU 0 has a total capacity of 1024.00 MiB of which 224.00 MiB is free. Including non-PyTorch memory, this process has 800.00 MiB memory in use. Of the allocated memory 800.00 MiB is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)"
     );
 }

@@ -118,6 +118,7 @@ fn deferred_assert() -> RunReport {
         prediction_pending: false,
         internal_error: None,
         device_usage: None,
+        backend_note: None,
     }
 }
 

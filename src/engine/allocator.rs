@@ -527,7 +527,7 @@ impl CachingAllocator {
 Including non-PyTorch memory, this process has {} memory in use. {}Of the allocated memory {} is allocated by PyTorch, \
 and {} is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting \
 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  \
-(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)",
+(https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)",
                 format_size(alloc_size),
                 self.device,
                 format_size(total),
@@ -697,7 +697,7 @@ mod tests {
         let e = a.malloc(30 * MIB).unwrap_err();
         assert_eq!(
             e.message,
-            "CUDA out of memory. Tried to allocate 30.00 MiB. GPU 0 has a total capacity of 100.00 MiB of which 20.00 MiB is free. Including non-PyTorch memory, this process has 80.00 MiB memory in use. Of the allocated memory 80.00 MiB is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)"
+            "CUDA out of memory. Tried to allocate 30.00 MiB. GPU 0 has a total capacity of 100.00 MiB of which 20.00 MiB is free. Including non-PyTorch memory, this process has 80.00 MiB memory in use. Of the allocated memory 80.00 MiB is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)"
         );
         a.free(y);
     }

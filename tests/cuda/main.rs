@@ -89,6 +89,21 @@ fn close(what: &str, g: &[f32], e: &[f32], rel: f32) {
     }
 }
 
+/// Equal within `tol` times the largest magnitude in `e`: for results of sums whose terms
+/// cancel (a GEMM element near zero), where a relative bound per element is meaningless (the
+/// H200 run: cuBLAS -1.19e-7 against the tiled kernel's -5.96e-8 in a product of unit-sized
+/// values).
+fn close_abs(what: &str, g: &[f32], e: &[f32], tol: f32) {
+    let scale = e.iter().fold(1e-30f32, |m, x| m.max(x.abs()));
+    for (i, (a, b)) in g.iter().zip(e).enumerate() {
+        assert!(
+            (a - b).abs() <= tol * scale,
+            "{what}[{i}]: gpu {a:e}, reference {b:e} (bound {:e})",
+            tol * scale
+        );
+    }
+}
+
 #[test]
 #[ignore = "needs a GPU (scripts/gpu-check.sh)"]
 fn gpu_self_test_passes_in_its_own_process() {
@@ -313,8 +328,9 @@ fn gpu_random_numbers_equal_the_emulated_devices() {
         k.random_float(true, Elem::F32, 100_003, 42, 8, 0.0, 1.0, out)
             .unwrap();
     });
-    // The GPU's fast __sincosf and logf against correctly rounded ones.
-    close("normal_f32", &g, &e, 2e-6);
+    // The GPU's fast __sincosf and logf against correctly rounded ones: an absolute bound
+    // (their error is absolute, about 2^-21; the H200 run found -8.47835e-2 vs -8.478332e-2).
+    close_abs("normal_f32", &g, &e, 1e-5);
     let (gd, ed) = (gpu(), emu());
     let mut outs = Vec::new();
     for d in [&gd as &dyn GpuDevice, &ed as &dyn GpuDevice] {
@@ -380,7 +396,7 @@ fn gpu_cublas_when_present_agrees_with_the_tiled_kernel() {
     )
     .unwrap();
     g.synchronize().unwrap();
-    close(
+    close_abs(
         "cublas vs tiled",
         &read_f32(&g, c1, 2000),
         &read_f32(&g, c2, 2000),
@@ -390,6 +406,27 @@ fn gpu_cublas_when_present_agrees_with_the_tiled_kernel() {
 
 #[path = "../support/report_compare.rs"]
 mod report_compare;
+
+/// `text` with the card-size sentence of PyTorch's out-of-memory message masked ("GPU 0 has a
+/// total capacity of X of which Y is free. Including non-PyTorch memory, this process has Z
+/// memory in use."), and l4-oom's printed capacity (a line that is only that number).
+fn without_card_size(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let mut line = line.to_string();
+            if let (Some(a), Some(b)) = (line.find(" has a total capacity of "), line.find(" memory in use."))
+                && a < b
+            {
+                line.replace_range(a..b, " has <this card's memory>");
+            }
+            if line.trim().parse::<f64>().is_ok_and(|v| v == 80.0 || v == 139.8) {
+                line = "<capacity in GiB>".into();
+            }
+            line
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 #[test]
 #[ignore = "needs a GPU (scripts/gpu-check.sh)"]
@@ -424,9 +461,22 @@ fn gpu_lesson_exercises_give_the_sims_reports() {
                     backend: BackendChoice::Cuda,
                     ..sim_opts.clone()
                 };
-                let sim = run_exercise_in_process(&code, ex.check.as_deref(), &sim_opts);
+                let mut sim = run_exercise_in_process(&code, ex.check.as_deref(), &sim_opts);
                 let t0 = std::time::Instant::now();
-                let gpu = client.run(&code, ex.check.as_deref(), &gpu_opts);
+                let mut gpu = client.run(&code, ex.check.as_deref(), &gpu_opts);
+                // The real card's size is its own (139.8 GiB on an H200, 80 GiB modelled): in
+                // the counters and in an out-of-memory message, where it is the one difference
+                // the first GPU run found (l4-oom's solution even prints it).
+                for r in [&mut sim, &mut gpu] {
+                    for d in &mut r.memory.devices {
+                        d.capacity = 0;
+                    }
+                    r.stdout = without_card_size(&r.stdout);
+                    r.stderr = without_card_size(&r.stderr);
+                    if let Some(e) = r.error.as_mut() {
+                        e.message = without_card_size(&e.message);
+                    }
+                }
                 let ms = t0.elapsed().as_millis();
                 runs += 1;
                 if let Some(u) = &gpu.device_usage {
