@@ -2,7 +2,8 @@
 # ATen composes them (torch.outer is `a.reshape(n, 1) * b`, torch.hstack a cat of atleast_1d's,
 # logsumexp subtracts the max first, ...). Values match PyTorch's where the composition is
 # PyTorch's own; a grad_fn shows the last native op (`MulBackward0` for outer, as PyTorch).
-# `_t_NAME` is the Tensor method NAME (src/torch/mod.rs EXTRA_METHODS lists them); the public
+# `_t_NAME` is the Tensor method NAME (a Tensor attribute the native object lacks is looked up
+# here); the public
 # functions are set on the torch module at the end.
 import torch
 
