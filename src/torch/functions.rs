@@ -1091,6 +1091,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         "gather",
         "masked_fill",
         "nonzero",
+        "select",
         "pow",
         "ne",
         "lt",
@@ -1642,6 +1643,29 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
             Some(o) => Ok(wrap(rt, rt.composite_finish(&name, &outer, &inner, o))),
             None => Ok(out),
         }
+    });
+    // _return_types(name, keys, values): torch.return_types.NAME(key=value, ...)
+    m.add_fn("_return_types", |it, args| {
+        let a = args.bind("_return_types", &["name", "keys", "values"], 3)?;
+        let name = a[0]
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .unwrap_or("tuple")
+            .to_string();
+        let keys = it.iterate(a[1].as_ref().unwrap())?;
+        let vals = it.iterate(a[2].as_ref().unwrap())?;
+        let fields = keys
+            .iter()
+            .zip(vals)
+            .map(|(k, v)| {
+                let k: &'static str =
+                    crate::engine::tensor::autograd::intern_name(k.as_str().unwrap_or("value"));
+                (k, v)
+            })
+            .collect();
+        Ok(Value::native(super::objects::ReturnTypes::new(
+            &name, fields,
+        )))
     });
     reg(&m, rt, "make_parameter", |it, rt, args| {
         let a = args.bind("Parameter", &["data", "requires_grad"], 0)?;

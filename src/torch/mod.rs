@@ -32,8 +32,7 @@ const AUTOGRAD_SRC: &str = include_str!("autograd.py");
 const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
 const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
 const NN_INIT_SRC: &str = include_str!("nn_init.py");
-const LINALG_SRC: &str =
-    "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\n";
+const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power, cross\n";
 /// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
 /// once torch.nn exists.
 const NN_FX_SRC: &str = "import torch.nn as _nn\nimport torch.nn.functional as _F\nimport torch._F as _F2\nfor _k in _nn._PY_FUNCTIONAL:\n    setattr(_F, _k, getattr(_nn, '_f_' + _k))\n    setattr(_F2, _k, getattr(_nn, '_f_' + _k))\n";

@@ -478,11 +478,15 @@ impl NativeObject for GradFn {
         Ok(match name {
             "name" => Some(Value::native_fn("name", move |_, _| Ok(Value::str(n)))),
             "next_functions" => {
-                let edges = self
+                let mut edges = self
                     .node
                     .as_ref()
                     .map(|n| n.edges.clone())
                     .unwrap_or_default();
+                // addmm's inputs are (bias, mat1, mat2) in PyTorch; the engine keeps the bias last
+                if self.name == "AddmmBackward0" && edges.len() == 3 {
+                    edges.rotate_right(1);
+                }
                 Some(Value::tuple(
                     edges
                         .into_iter()

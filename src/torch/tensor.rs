@@ -882,7 +882,34 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 p.rt.gather(&p.tensor(), d, &i).map_err(py_err)?,
             ))
         },
-        "nonzero" => |_, p, _, _| Ok(wrap(&p.rt, p.rt.nonzero(&p.tensor()).map_err(py_err)?)),
+        "nonzero" => |it, p, _, args| {
+            let a = args.bind("nonzero", &["as_tuple"], 0)?;
+            let z = p.rt.nonzero(&p.tensor()).map_err(py_err)?;
+            if !truthy_opt(it, &a[0], false)? {
+                return Ok(wrap(&p.rt, z));
+            }
+            // as_tuple=True: one index tensor per dimension (a 0-d input counts as 1-d)
+            let n = p.tensor().dim().max(1);
+            let mut cols = Vec::with_capacity(n);
+            for k in 0..n {
+                let c = if p.tensor().dim() == 0 {
+                    p.rt.zeros(&[z.shape()[0]], Some(DType::Int64), p.tensor().device())
+                } else {
+                    z.select(1, k as i64).and_then(|c| p.rt.contiguous(&c))
+                }
+                .map_err(py_err)?;
+                cols.push(wrap(&p.rt, c));
+            }
+            Ok(Value::tuple(cols))
+        },
+        "select" => |it, p, _, args| {
+            let a = args.bind("select", &["dim", "index"], 2)?;
+            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
+            let i = crate::torch::int_arg(it, a[1].as_ref().unwrap())?;
+            let t = p.tensor();
+            let r = t.select(d, i);
+            Ok(wrap(&p.rt, p.rt.view_op("select", &t, r).map_err(py_err)?))
+        },
         "fill_" => |_, p, this, args| {
             if let Some(v) = args.positional.first() {
                 super::check_long(v)?;
