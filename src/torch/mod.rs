@@ -351,6 +351,11 @@ pub(crate) fn flatten_data(
                 }
                 return Ok(());
             }
+            // a string on the first-element chain is a sequence to PyTorch's size walk, which
+            // then refuses it; elsewhere it is an invalid scalar
+            Value::Str(_) if depth > 0 && depth == shape.len() && out.is_empty() => {
+                return Err(PyException::new("ValueError", "too many dimensions 'str'"));
+            }
             _ => {
                 return Err(PyException::new(
                     "TypeError",

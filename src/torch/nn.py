@@ -22,6 +22,11 @@ class _IncompatibleKeys:
         return iter((self.missing_keys, self.unexpected_keys))
 
 
+_SCALAR_NAMES = {torch.float32: 'Float', torch.float64: 'Double', torch.float16: 'Half', torch.bfloat16: 'BFloat16',
+                 torch.int64: 'Long', torch.int32: 'Int', torch.int16: 'Short', torch.int8: 'Char',
+                 torch.uint8: 'Byte', torch.bool: 'Bool'}
+
+
 def _is_param(v):
     return _C.is_parameter(v)
 
@@ -49,6 +54,16 @@ class _RemovableHandle:
 class Module:
     def __init__(self):
         self.training = True
+
+    def __setattr__(self, name, value):
+        # nn.Module keeps submodules and parameters in dicts __init__ creates: before it ran
+        # (a subclass that forgot super().__init__()) PyTorch refuses to register them
+        if 'training' not in self.__dict__:
+            if isinstance(value, Module):
+                raise AttributeError('cannot assign module before Module.__init__() call')
+            if _is_param(value):
+                raise AttributeError('cannot assign parameters before Module.__init__() call')
+        object.__setattr__(self, name, value)
 
     def __call__(self, *args, **kwargs):
         pre = self.__dict__.get('_forward_pre_hooks')
@@ -862,6 +877,8 @@ def _f_binary_cross_entropy_with_logits(input, target, weight=None, size_average
         raise ValueError(f'Target size ({target.size()}) must be the same as input size ({input.size()})')
     if reduction not in ('mean', 'sum', 'none'):
         raise ValueError(f'{reduction} is not a valid value for reduction')
+    if not target.is_floating_point() and input.is_floating_point():
+        raise RuntimeError(f"result type {_SCALAR_NAMES.get(input.dtype, 'Float')} can't be cast to the desired output type {_SCALAR_NAMES.get(target.dtype, 'Long')}")
     return _C._composite('BinaryCrossEntropyWithLogitsBackward0', _bce_logits, input, target, weight,
                          pos_weight, reduction)
 
@@ -1792,3 +1809,95 @@ class GELU(Module):
 
     def extra_repr(self):
         return f"approximate={self.approximate!r}"
+
+
+# ---- cross_entropy: k-dimensional inputs, class-probability targets and label smoothing around
+# the native (N, C) / (C,) kernel, as ATen's cross_entropy composes them ----
+
+_native_cross_entropy = functional.cross_entropy
+_native_nll_loss = functional.nll_loss
+
+
+def _legacy_reduction(size_average, reduce):
+    if size_average is None and reduce is None:
+        return None
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if not reduce:
+        return 'none'
+    return 'mean' if size_average else 'sum'
+
+
+def _ce_smoothed(input, target, weight, ignore_index, reduction, label_smoothing):
+    class_dim = 0 if input.dim() == 1 else 1
+    n_classes = input.shape[class_dim]
+    lsm = input.log_softmax(class_dim)
+    nll = _native_nll_loss(lsm, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+    ignore = target == ignore_index
+    if weight is not None:
+        wshape = [1] * input.dim()
+        wshape[class_dim] = n_classes
+        smooth = -(lsm * weight.reshape(*wshape)).sum(class_dim)
+    else:
+        smooth = -lsm.sum(class_dim)
+    smooth = smooth.masked_fill(ignore, 0.0)
+    if reduction == 'mean':
+        if weight is not None:
+            ret = smooth.sum() / weight.index_select(0, target.masked_select(~ignore).flatten()).sum()
+        else:
+            ret = smooth.sum() / (~ignore).sum()
+    elif reduction == 'sum':
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return (1 - label_smoothing) * nll + ret * (label_smoothing / n_classes)
+
+
+def _f_cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                     reduction='mean', label_smoothing=0.0):
+    legacy = _legacy_reduction(size_average, reduce)
+    if legacy is not None:
+        reduction = legacy
+    if reduction not in ('mean', 'sum', 'none'):
+        raise ValueError(f'{reduction} is not a valid value for reduction')
+    if label_smoothing < 0.0 or label_smoothing > 1.0:
+        raise RuntimeError(f'label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}')
+    if isinstance(input, torch.Tensor) and isinstance(target, torch.Tensor) and input.shape == target.shape and input.dim() >= 1:
+        # class probabilities
+        if not target.is_floating_point():
+            raise RuntimeError(f'Expected floating point type for target with class probabilities, got {_SCALAR_NAMES.get(target.dtype, target.dtype)}')
+        if ignore_index >= 0:
+            raise RuntimeError('ignore_index is not supported for floating point target')
+        class_dim = 0 if input.dim() == 1 else 1
+        n_classes = input.shape[class_dim]
+        lsm = input.log_softmax(class_dim)
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        if weight is not None:
+            wshape = [1] * input.dim()
+            wshape[class_dim] = n_classes
+            lsm = lsm * weight.reshape(*wshape)
+        loss = -(lsm * target)
+        if reduction == 'none':
+            return loss.sum(class_dim)
+        if reduction == 'sum':
+            return loss.sum()
+        return loss.sum() / (input.numel() // n_classes)
+    if isinstance(input, torch.Tensor) and input.dim() > 2:
+        n, c = input.shape[0], input.shape[1]
+        want = [n] + list(input.shape[2:])
+        if list(target.shape) != want:
+            raise RuntimeError(f'Expected target size {want}, got {list(target.shape)}')
+        x2 = input.movedim(1, -1).reshape(-1, c)
+        t2 = target.reshape(-1)
+        if label_smoothing > 0:
+            r = _ce_smoothed(x2, t2, weight, ignore_index, reduction, label_smoothing)
+        else:
+            r = _native_cross_entropy(x2, t2, weight=weight, ignore_index=ignore_index, reduction=reduction)
+        return r.reshape(*want) if reduction == 'none' else r
+    if label_smoothing > 0:
+        return _ce_smoothed(input, target, weight, ignore_index, reduction, label_smoothing)
+    return _native_cross_entropy(input, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['cross_entropy']

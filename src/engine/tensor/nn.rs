@@ -155,6 +155,14 @@ impl Runtime {
             )));
         }
         if a.dtype() != b.dtype() {
+            // addmm (and so 2-D linear with a bias) words it its own way
+            if method == "addmm" {
+                return Err(EngineError::runtime(format!(
+                    "mat1 and mat2 must have the same dtype, but got {} and {}",
+                    a.dtype().scalar_name(),
+                    b.dtype().scalar_name()
+                )));
+            }
             return Err(EngineError::runtime(format!(
                 "expected m1 and m2 to have the same dtype, but got: {} != {}",
                 a.dtype().c_name(),
@@ -976,7 +984,8 @@ impl Runtime {
         let (dev, d) = self.guarded("gather", hint, || {
             let dev = self.wrapper_devices(&[(t, "self"), (index, "index")], "gather")?;
             let d = wrap_dim(dim, t.dim())?;
-            if index.dtype() != DType::Int64 {
+            // 2.15 takes int32 indices too (the kernel reads them as int64 here)
+            if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
                 return Err(EngineError::runtime("gather(): Expected dtype int64 for index"));
             }
             if index.dim() != t.dim() && !(index.dim() <= 1 && t.dim() <= 1) {
@@ -1037,6 +1046,27 @@ impl Runtime {
             })
             .map_err(|e| self.host_error("gather", hint, e))?;
         self.grad_of(&[t], &mut out, "GatherBackward0");
+        if out.requires_grad && iv.len() == out.numel() {
+            // output element at coordinates c is input element c with c[d] = index[c]
+            let tst = contiguous_strides(&t.layout.shape);
+            let ist = contiguous_strides(&ishape);
+            let pos: Vec<usize> = (0..iv.len())
+                .map(|k| {
+                    let mut p = 0usize;
+                    for j in 0..ishape.len() {
+                        let c = (k / ist[j]) % ishape[j].max(1);
+                        let c = if j == d { iv[k] as usize } else { c };
+                        p += c * tst.get(j).copied().unwrap_or(0);
+                    }
+                    p
+                })
+                .collect();
+            let kind = super::autograd::Kind::Scatter {
+                in_shape: t.layout.shape.clone(),
+                pos: Rc::new(pos),
+            };
+            super::autograd::attach(&mut out, &[super::autograd::edge_of(t)], kind);
+        }
         self.complete(
             "gather",
             dev,
