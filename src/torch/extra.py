@@ -1359,6 +1359,34 @@ def round(input, decimals=0):
     return _round_native(input / p) * p
 
 
+class _UntypedStorage:
+    def __init__(self, ptr, nbytes):
+        self._ptr = ptr
+        self._nbytes = nbytes
+
+    def nbytes(self):
+        return self._nbytes
+
+    def size(self):
+        return self._nbytes
+
+    def __len__(self):
+        return self._nbytes
+
+    def data_ptr(self):
+        return self._ptr
+
+
+def _t_data_ptr(self):
+    ptr, _ = torch._C._storage_info(self)
+    return ptr + self.storage_offset() * self.element_size()
+
+
+def _t_untyped_storage(self):
+    ptr, nbytes = torch._C._storage_info(self)
+    return _UntypedStorage(ptr, nbytes)
+
+
 _t_movedim = movedim
 _t_moveaxis = movedim
 _t_swapaxes = swapaxes

@@ -1644,6 +1644,22 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
             None => Ok(out),
         }
     });
+    // _storage_info(t): (an address for t's storage, its size in bytes): data_ptr() and
+    // untyped_storage() compare and subtract these as PyTorch's real pointers
+    m.add_fn("_storage_info", |_, args| {
+        let t = args
+            .positional
+            .first()
+            .and_then(tensor_of)
+            .ok_or_else(|| PyException::new("TypeError", "_storage_info() needs a tensor"))?;
+        // the storage's own heap address: distinct per live storage, never 0
+        let addr = Rc::as_ptr(&t.storage) as usize as i64;
+        let nbytes = t.storage.numel * t.dtype().element_size();
+        Ok(Value::tuple(vec![
+            Value::Int(addr),
+            Value::Int(nbytes as i64),
+        ]))
+    });
     // _return_types(name, keys, values): torch.return_types.NAME(key=value, ...)
     m.add_fn("_return_types", |it, args| {
         let a = args.bind("_return_types", &["name", "keys", "values"], 3)?;
