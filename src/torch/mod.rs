@@ -50,6 +50,7 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     it.define_exception("AcceleratorError", "RuntimeError");
     it.define_native_class("Tensor", &[]);
     it.define_native_class_in("Parameter", "torch.nn.parameter", &["Tensor"]);
+    it.define_native_subclass_of("Size", "torch", crate::script::value::BuiltinType::Tuple);
     let r = rt.clone();
     it.register_module("torch", Box::new(move |it| functions::torch_module(it, &r)));
     let r = rt.clone();

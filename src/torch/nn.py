@@ -1901,3 +1901,170 @@ def _f_cross_entropy(input, target, weight=None, size_average=None, ignore_index
 
 
 _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['cross_entropy']
+
+
+# ---- transposed convolution (a stride-1 convolution over the input spread out by the stride,
+# with the kernel flipped), padding and nearest upsampling ----
+
+def _f_pad(input, pad, mode='constant', value=None):
+    if mode != 'constant':
+        raise NotImplementedError(f"cudatutor: F.pad mode='{mode}' is not supported yet")
+    pad = list(pad)
+    if len(pad) % 2 != 0:
+        raise RuntimeError('Padding length must be divisible by 2')
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError('Padding length should be less than or equal to two times the input dimension but got padding length ' + str(len(pad)) + ' and input of dimension ' + str(input.dim()))
+    fill = 0.0 if value is None else value
+    x = input
+    for k in range(len(pad) // 2):
+        d = input.dim() - 1 - k
+        lo, hi = pad[2 * k], pad[2 * k + 1]
+        n = x.shape[d]
+        if lo < 0:
+            x = x.narrow(d, -lo, n + lo)
+            lo = 0
+        n = x.shape[d]
+        if hi < 0:
+            x = x.narrow(d, 0, n + hi)
+            hi = 0
+        parts = []
+        if lo > 0:
+            shape = list(x.shape)
+            shape[d] = lo
+            parts.append(torch.full(shape, fill, dtype=x.dtype, device=x.device))
+        parts.append(x)
+        if hi > 0:
+            shape = list(x.shape)
+            shape[d] = hi
+            parts.append(torch.full(shape, fill, dtype=x.dtype, device=x.device))
+        if len(parts) > 1:
+            x = torch.cat(parts, d)
+    return x
+
+
+def _f_conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    if groups != 1:
+        raise NotImplementedError('cudatutor: conv_transpose2d with groups > 1 is not supported yet')
+    unbatched = input.dim() == 3
+    x = input.unsqueeze(0) if unbatched else input
+    if x.dim() != 4:
+        raise RuntimeError(f'Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of size: {list(input.shape)}')
+    if x.shape[1] != weight.shape[0]:
+        raise RuntimeError(f'Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} to have {weight.shape[0]} channels, but got {x.shape[1]} channels instead')
+    s, p, op, dl = _pair(stride), _pair(padding), _pair(output_padding), _pair(dilation)
+    n, c, h, w = x.shape
+    kh, kw = weight.shape[2], weight.shape[3]
+    # spread the input out by the stride (zeros between its elements)
+    if s != (1, 1):
+        hs, ws = (h - 1) * s[0] + 1, (w - 1) * s[1] + 1
+        z = torch.zeros(n, c, hs, ws, dtype=x.dtype, device=x.device)
+        z[:, :, ::s[0], ::s[1]] = x
+        x = z
+    ph = dl[0] * (kh - 1) - p[0]
+    pw = dl[1] * (kw - 1) - p[1]
+    x = _f_pad(x, (pw, pw + op[1], ph, ph + op[0]))
+    wt = weight.flip([2, 3]).transpose(0, 1)
+    y = functional.conv2d(x, wt, bias, 1, 0, dl, 1)
+    return y.squeeze(0) if unbatched else y
+
+
+class ConvTranspose2d(Module):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode='zeros', device=None, dtype=None):
+        super().__init__()
+        if in_channels % groups != 0:
+            raise ValueError('in_channels must be divisible by groups')
+        if out_channels % groups != 0:
+            raise ValueError('out_channels must be divisible by groups')
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = _pair(kernel_size)
+        self.stride = _pair(stride)
+        self.padding = _pair(padding)
+        self.dilation = _pair(dilation)
+        self.output_padding = _pair(output_padding)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.weight = Parameter(torch.empty(in_channels, out_channels // groups, *self.kernel_size,
+                                            device=device, dtype=dtype))
+        self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype)) if bias else None
+        # _ConvNd.reset_parameters: kaiming_uniform_(a=sqrt(5)) with fan_in from the weight's dim 1
+        fan_in = (out_channels // groups) * self.kernel_size[0] * self.kernel_size[1]
+        if self.weight.numel() > 0:
+            gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
+            bound = math.sqrt(3.0) * gain / math.sqrt(fan_in)
+            with torch.no_grad():
+                self.weight.uniform_(-bound, bound)
+        if self.bias is not None and fan_in != 0:
+            bound = 1 / math.sqrt(fan_in)
+            with torch.no_grad():
+                self.bias.uniform_(-bound, bound)
+
+    def forward(self, input, output_size=None):
+        return _f_conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+                                   self.groups, self.dilation)
+
+    def extra_repr(self):
+        s = f'{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}'
+        if self.padding != (0, 0):
+            s += f', padding={self.padding}'
+        if self.dilation != (1, 1):
+            s += f', dilation={self.dilation}'
+        if self.output_padding != (0, 0):
+            s += f', output_padding={self.output_padding}'
+        if self.groups != 1:
+            s += f', groups={self.groups}'
+        if self.bias is None:
+            s += ', bias=False'
+        return s
+
+
+def _f_interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
+                   recompute_scale_factor=None, antialias=False):
+    if mode != 'nearest':
+        raise NotImplementedError(f"cudatutor: interpolate mode='{mode}' is not supported yet")
+    nd = input.dim() - 2
+    if nd < 1:
+        raise ValueError(f'Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})')
+    if size is None and scale_factor is None:
+        raise ValueError('either size or scale_factor should be defined')
+    if size is not None and scale_factor is not None:
+        raise ValueError('only one of size or scale_factor should be defined')
+    ins = list(input.shape[2:])
+    if size is not None:
+        outs = [size] * nd if isinstance(size, int) else list(size)
+        scales = [i / o for i, o in zip(ins, outs)]
+    else:
+        sf = [scale_factor] * nd if not isinstance(scale_factor, (tuple, list)) else list(scale_factor)
+        outs = [int(math.floor(i * f)) for i, f in zip(ins, sf)]
+        scales = [1.0 / f for f in sf]
+    x = input
+    for k in range(nd):
+        d = 2 + k
+        idx = [min(int(math.floor(o * scales[k])), ins[k] - 1) for o in range(outs[k])]
+        x = x.index_select(d, torch.tensor(idx, dtype=torch.int64, device=input.device))
+    return x
+
+
+class Upsample(Module):
+    def __init__(self, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None):
+        super().__init__()
+        self.name = type(self).__name__
+        self.size = size
+        self.scale_factor = float(scale_factor) if scale_factor is not None and not isinstance(scale_factor, tuple) else scale_factor
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input):
+        return _f_interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners)
+
+    def extra_repr(self):
+        if self.scale_factor is not None:
+            info = 'scale_factor=' + repr(self.scale_factor)
+        else:
+            info = 'size=' + repr(self.size)
+        return info + ', mode=' + repr(self.mode)
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['pad', 'conv_transpose2d', 'interpolate']

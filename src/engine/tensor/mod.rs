@@ -393,7 +393,13 @@ impl Tensor {
                 strides.push(self.layout.strides[i]);
             }
         }
-        Ok(self.view_named("SqueezeBackward0", shape, strides, self.layout.offset))
+        // PyTorch's squeeze() and squeeze(dim) are two overloads with their own node names
+        let name = if d.is_some() {
+            "SqueezeBackward1"
+        } else {
+            "SqueezeBackward0"
+        };
+        Ok(self.view_named(name, shape, strides, self.layout.offset))
     }
 
     pub fn transpose(&self, a: i64, b: i64) -> Result<Tensor> {

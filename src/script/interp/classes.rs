@@ -343,6 +343,26 @@ impl Interpreter {
         c
     }
 
+    /// A native class whose base is a builtin type (`torch.Size`, a tuple:
+    /// `isinstance(t.shape, tuple)` holds as in PyTorch).
+    pub fn define_native_subclass_of(
+        &mut self,
+        name: &str,
+        module: &str,
+        base: crate::script::value::BuiltinType,
+    ) -> Rc<Class> {
+        let b = self
+            .types
+            .builtin
+            .iter()
+            .find(|(t, _)| *t == base)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| self.types.object.clone());
+        let c = raw_class(name, module, vec![b], ClassKind::Native, false);
+        self.native_classes.insert(name.to_string(), c.clone());
+        c
+    }
+
     /// What calling a native class does (`torch.Tensor(data)`), and class attributes.
     pub fn set_class_ctor(&mut self, class: &Rc<Class>, ctor: Value) {
         *class.ctor.borrow_mut() = Some(ctor);
