@@ -779,13 +779,22 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                     Value::Int(_) | Value::Bool(_) => Value::Int(v.as_int().unwrap_or(0)),
                     Value::BigInt(_) => v.clone(),
                     other => {
-                        return Err(PyException::new(
-                            "TypeError",
-                            format!(
-                                "%{ty} format: a real number is required, not {}",
-                                other.type_name()
-                            ),
-                        ));
+                        let native = match other {
+                            Value::Native(n) => n.to_int(n, it)?,
+                            _ => None,
+                        };
+                        match native {
+                            Some(i) => Value::Int(i),
+                            None => {
+                                return Err(PyException::new(
+                                    "TypeError",
+                                    format!(
+                                        "%{ty} format: a real number is required, not {}",
+                                        other.type_name()
+                                    ),
+                                ));
+                            }
+                        }
                     }
                 };
                 format_spec(it, &n, &spec)?
@@ -808,7 +817,12 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                 if let Value::BigInt(b) = &v {
                     crate::script::bigint::to_f64(b)?;
                 }
-                let f = v.as_float().ok_or_else(|| {
+                // a native number (a one-element tensor) converts through its __float__
+                let native = match &v {
+                    Value::Native(n) if v.as_float().is_none() => n.to_float(n, it)?,
+                    _ => None,
+                };
+                let f = v.as_float().or(native).ok_or_else(|| {
                     PyException::new(
                         "TypeError",
                         format!("must be real number, not {}", v.type_name()),

@@ -53,3 +53,39 @@ def Variable(data, requires_grad=False, volatile=False):
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+def _jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy='reverse-mode'):
+    # torch.autograd.functional.jacobian, reverse mode: one backward per output element
+    if create_graph:
+        raise NotImplementedError("cudatutor's autograd does not support create_graph=True")
+    is_tuple = isinstance(inputs, (tuple, list))
+    ins = tuple(inputs) if is_tuple else (inputs,)
+    ins = tuple(x.detach().requires_grad_(True) for x in ins)
+    out = func(*ins)
+    out_tuple = isinstance(out, (tuple, list))
+    outs = tuple(out) if out_tuple else (out,)
+    jac = []
+    for o in outs:
+        rows = [[] for _ in ins]
+        flat = o.reshape(-1)
+        for k in range(flat.numel()):
+            if flat.requires_grad:
+                gs = grad(flat[k], ins, retain_graph=True, allow_unused=True)
+            else:
+                gs = [None] * len(ins)
+            for i, (g, x) in enumerate(zip(gs, ins)):
+                rows[i].append(torch.zeros_like(x) if g is None else g)
+        per_in = []
+        for i, x in enumerate(ins):
+            shape = tuple(o.shape) + tuple(x.shape)
+            if rows[i]:
+                per_in.append(torch.stack(rows[i], 0).reshape(shape))
+            else:
+                per_in.append(torch.zeros(shape, dtype=x.dtype))
+        jac.append(tuple(per_in) if is_tuple else per_in[0])
+    return tuple(jac) if out_tuple else jac[0]
+
+
+class functional:
+    jacobian = staticmethod(_jacobian)

@@ -6,6 +6,81 @@ class Dataset:
     def __getitem__(self, index):
         raise NotImplementedError('Subclasses of Dataset should implement __getitem__.')
 
+    def __add__(self, other):
+        return ConcatDataset([self, other])
+
+
+class Subset(Dataset):
+    def __init__(self, dataset, indices):
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, idx):
+        if isinstance(idx, list):
+            return self.dataset[[self.indices[i] for i in idx]]
+        return self.dataset[self.indices[idx]]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if len(self.datasets) == 0:
+            raise AssertionError('datasets should not be an empty iterable')
+        self.cumulative_sizes = []
+        total = 0
+        for d in self.datasets:
+            total += len(d)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError('absolute value of index should not exceed dataset length')
+            idx = len(self) + idx
+        for i, end in enumerate(self.cumulative_sizes):
+            if idx < end:
+                start = self.cumulative_sizes[i - 1] if i > 0 else 0
+                return self.datasets[i][idx - start]
+        raise IndexError('list index out of range')
+
+
+def random_split(dataset, lengths, generator=None):
+    # torch/utils/data/dataset.py: fractions become lengths (the remainder spread round-robin),
+    # then one randperm of the whole length from `generator` is cut into consecutive pieces
+    import math
+    n = len(dataset)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        subset_lengths = []
+        for frac in lengths:
+            if frac < 0 or frac > 1:
+                raise ValueError(f'Fraction at index {len(subset_lengths)} is not between 0 and 1')
+            subset_lengths.append(int(math.floor(n * frac)))
+        remainder = n - sum(subset_lengths)
+        for i in range(remainder):
+            subset_lengths[i % len(subset_lengths)] += 1
+        lengths = subset_lengths
+        for i, length in enumerate(lengths):
+            if length == 0:
+                torch._C.warn(f'Length of split at index {i} is 0. This might result in an empty dataset.')
+    if sum(lengths) != n:
+        raise ValueError('Sum of input lengths does not equal the length of the input dataset!')
+    if generator is None:
+        indices = torch.randperm(sum(lengths)).tolist()
+    else:
+        indices = torch.randperm(sum(lengths), generator=generator).tolist()
+    out = []
+    offset = 0
+    for length in lengths:
+        out.append(Subset(dataset, indices[offset:offset + length]))
+        offset += length
+    return out
+
 
 class TensorDataset(Dataset):
     def __init__(self, *tensors):

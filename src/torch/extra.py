@@ -2,8 +2,10 @@
 # ATen composes them (torch.outer is `a.reshape(n, 1) * b`, torch.hstack a cat of atleast_1d's,
 # logsumexp subtracts the max first, ...). Values match PyTorch's where the composition is
 # PyTorch's own; a grad_fn shows the last native op (`MulBackward0` for outer, as PyTorch).
-# `_t_NAME` is the Tensor method NAME (src/torch/mod.rs EXTRA_METHODS lists them); the public
+# `_t_NAME` is the Tensor method NAME (a Tensor attribute the native object lacks is looked up
+# here); the public
 # functions are set on the torch module at the end.
+import math
 import torch
 
 
@@ -342,8 +344,15 @@ def _scatter_index(index, dim, self_dim):
 def _scatter_(self, dim, index, src=None, value=None, reduce=None):
     if index.dtype != torch.int64:
         raise RuntimeError('scatter(): Expected dtype int64 for index')
-    if index.dim() != self.dim():
+    # a 0-d index counts as 1-d (ATen's ensure_nonempty_dim)
+    if index.dim() == 0 and self.dim() <= 1:
+        index = index.reshape(1)
+        if isinstance(src, torch.Tensor) and src.dim() == 0:
+            src = src.reshape(1)
+    if max(index.dim(), 1) != max(self.dim(), 1):
         raise RuntimeError('Index tensor must have the same number of dimensions as self tensor')
+    if self.dim() == 0:
+        raise NotImplementedError('cudatutor: scatter_ into a 0-d tensor is not supported yet')
     dim = _dims(self, dim)[0]
     coords = _scatter_index(index, dim, self.dim())
     if isinstance(src, torch.Tensor):
@@ -689,3 +698,757 @@ torch.IntTensor = _legacy(torch.int32, 'IntTensor')
 torch.BoolTensor = _legacy(torch.bool, 'BoolTensor')
 torch.ByteTensor = _legacy(torch.uint8, 'ByteTensor')
 torch.HalfTensor = _legacy(torch.float16, 'HalfTensor')
+
+
+# ---- shape utilities, small linear algebra, statistics (written over the native ops) ----
+
+def _rt(name, **fields):
+    return torch._C._return_types(name, list(fields.keys()), list(fields.values()))
+
+
+def _one_dim(x, dim):
+    return _dims(x, dim)[0]
+
+
+def movedim(input, source, destination):
+    n = input.dim()
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(f'movedim: Invalid source or destination dims: source ({src} dims) should contain the same number of dims as destination ({dst} dims)')
+    src = _dims(input, src) if n else []
+    dst = _dims(input, dst) if n else []
+    order = [None] * n
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter([i for i in range(n) if i not in src])
+    for i in range(n):
+        if order[i] is None:
+            order[i] = next(rest)
+    return input.permute(*order) if n else input
+
+
+def swapaxes(input, axis0, axis1):
+    return input.transpose(axis0, axis1)
+
+
+def narrow(input, dim, start, length):
+    d = _one_dim(input, dim)
+    n = input.shape[d]
+    if isinstance(start, torch.Tensor):
+        start = int(start.item())
+    if start < 0:
+        start += n
+    if start < 0 or start > n or length < 0 or start + length > n:
+        raise RuntimeError(f'start ({start}) + length ({length}) exceeds dimension size ({n}).')
+    return input[(slice(None),) * d + (slice(start, start + length),)]
+
+
+def unflatten(input, dim, sizes):
+    d = _one_dim(input, dim)
+    sizes = list(sizes)
+    n = input.shape[d]
+    if -1 in sizes:
+        known = 1
+        for s in sizes:
+            if s != -1:
+                known *= s
+        sizes[sizes.index(-1)] = n // known if known else 0
+    prod = 1
+    for s in sizes:
+        prod *= s
+    if prod != n:
+        raise RuntimeError(f'unflatten: Provided sizes {list(sizes)} don\'t multiply up to the size of dim {dim} ({n}) in the input tensor')
+    shape = list(input.shape)
+    return input.reshape(*(shape[:d] + sizes + shape[d + 1:]))
+
+
+def atleast_3d(x):
+    if x.dim() == 0:
+        return x.reshape(1, 1, 1)
+    if x.dim() == 1:
+        return x.reshape(1, x.shape[0], 1)
+    if x.dim() == 2:
+        return x.unsqueeze(-1)
+    return x
+
+
+def dstack(tensors):
+    return torch.cat([atleast_3d(t) for t in tensors], 2)
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    dims = list(dims)
+    if len(dims) != 2:
+        raise RuntimeError(f'expected total rotation dims == 2, but got dims = {len(dims)}')
+    if input.dim() < 2:
+        raise RuntimeError(f'expected total dims >= 2, but got total dims = {input.dim()}')
+    k = k % 4
+    if k == 1:
+        return flip(input, [dims[1]]).transpose(dims[0], dims[1])
+    if k == 2:
+        return flip(input, dims)
+    if k == 3:
+        return flip(input, [dims[0]]).transpose(dims[0], dims[1])
+    return input.clone()
+
+
+def tile(input, dims):
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    x = input
+    while x.dim() < len(dims):
+        x = x.unsqueeze(0)
+    dims = [1] * (x.dim() - len(dims)) + dims
+    return x.repeat(*dims)
+
+
+def _t_t_(self):
+    if self.dim() > 2:
+        raise RuntimeError(f't_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D')
+    if self.dim() < 2:
+        return self
+    raise NotImplementedError("cudatutor: t_() on a 2-D tensor (an in-place transpose of its strides) is not supported yet")
+
+
+def aminmax(input, dim=None, keepdim=False):
+    if dim is None:
+        if input.numel() == 0:
+            raise RuntimeError('aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.')
+        mn, mx = input.min(), input.max()
+        if keepdim:
+            mn = mn.reshape(*([1] * input.dim()))
+            mx = mx.reshape(*([1] * input.dim()))
+        return _rt('aminmax', min=mn, max=mx)
+    return _rt('aminmax', min=amin(input, dim, keepdim), max=amax(input, dim, keepdim))
+
+
+def _cum_extreme(input, dim, name, larger):
+    if input.dim() == 0:
+        return _rt(name, values=input.clone(), indices=torch.zeros((), dtype=torch.int64, device=input.device))
+    d = _one_dim(input, dim)
+    n = input.shape[d]
+    vals, idxs = [], []
+    cur = None
+    ci = None
+    for i in range(n):
+        xi = input.select(d, i)
+        if cur is None:
+            cur = xi
+            ci = torch.zeros(xi.shape, dtype=torch.int64, device=input.device)
+        else:
+            # a NaN wins and stays (PyTorch propagates it); ties take the later index
+            take = (xi >= cur) if larger else (xi <= cur)
+            if input.is_floating_point():
+                take = (take | xi.isnan()) & ~cur.isnan()
+            cur = torch.where(take, xi, cur)
+            ci = ci.masked_fill(take, i)
+        vals.append(cur)
+        idxs.append(ci)
+    if n == 0:
+        return _rt(name, values=input.clone(), indices=torch.zeros(input.shape, dtype=torch.int64, device=input.device))
+    return _rt(name, values=torch.stack(vals, d), indices=torch.stack(idxs, d))
+
+
+def cummax(input, dim):
+    return _cum_extreme(input, dim, 'cummax', True)
+
+
+def cummin(input, dim):
+    return _cum_extreme(input, dim, 'cummin', False)
+
+
+def logcumsumexp(input, dim):
+    d = _one_dim(input, dim)
+    if input.numel() == 0:
+        return input.clone()
+    m = input.amax(d, keepdim=True)
+    m = m.masked_fill(m.isinf(), 0.0)
+    return (input - m).exp().cumsum(d).log() + m
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    d = _one_dim(input, dim)
+    x = input
+    if prepend is not None:
+        x = torch.cat([prepend, x], d)
+    if append is not None:
+        x = torch.cat([x, append], d)
+    for _ in range(n):
+        k = x.shape[d]
+        if k == 0:
+            break
+        a = narrow(x, d, 1, k - 1)
+        b = narrow(x, d, 0, k - 1)
+        x = (a != b) if x.dtype == torch.bool else a - b
+    return x
+
+
+def msort(input):
+    return input.sort(dim=0).values
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):
+    d = _one_dim(input, dim) if input.dim() else 0
+    n = input.shape[d] if input.dim() else 1
+    if k < 1 or k > n:
+        raise IndexError(f'kthvalue(): selected number k out of range for dimension {dim}')
+    if input.dim() == 0:
+        return _rt('kthvalue', values=input.clone(), indices=torch.zeros((), dtype=torch.int64))
+    s = input.sort(dim=d, stable=True)
+    v = s.values.select(d, k - 1)
+    i = s.indices.select(d, k - 1)
+    if keepdim:
+        v, i = v.unsqueeze(d), i.unsqueeze(d)
+    return _rt('kthvalue', values=v, indices=i)
+
+
+def _rows_along(input, d):
+    # the input as rows of its dim d (moved last): (list of rows, the other dims' shape)
+    x = movedim(input, d, -1)
+    shape = list(x.shape[:-1])
+    return x.reshape(-1, input.shape[d]).tolist(), shape
+
+
+def mode(input, dim=-1, keepdim=False):
+    if input.dim() == 0:
+        return _rt('mode', values=input.clone(), indices=torch.zeros((), dtype=torch.int64))
+    d = _one_dim(input, dim)
+    rows, shape = _rows_along(input, d)
+    vals, idxs = [], []
+    for r in rows:
+        counts = {}
+        for v in r:
+            counts[v] = counts.get(v, 0) + 1
+        best = None
+        for v in sorted(counts):
+            if best is None or counts[v] > counts[best]:
+                best = v
+        vals.append(best)
+        idxs.append(max(i for i, v in enumerate(r) if v == best))
+    v = torch.tensor(vals, dtype=input.dtype, device=input.device).reshape(*shape)
+    i = torch.tensor(idxs, dtype=torch.int64, device=input.device).reshape(*shape)
+    if keepdim:
+        v, i = v.unsqueeze(d), i.unsqueeze(d)
+    return _rt('mode', values=v, indices=i)
+
+
+def quantile(input, q, dim=None, keepdim=False, interpolation='linear'):
+    if not input.is_floating_point():
+        raise RuntimeError(f'quantile() input tensor must be either float or double dtype')
+    scalar_q = not isinstance(q, torch.Tensor) or q.dim() == 0
+    qs = [float(q)] if not isinstance(q, torch.Tensor) else [float(v) for v in q.flatten().tolist()]
+    for v in qs:
+        if not 0 <= v <= 1:
+            raise RuntimeError('quantile() q values must be in the range [0, 1]')
+    x = input.flatten() if dim is None else input
+    d = 0 if dim is None else _one_dim(input, dim)
+    s = x.sort(dim=d).values
+    n = x.shape[d]
+    outs = []
+    for v in qs:
+        rank = v * (n - 1)
+        lo = int(math.floor(rank))
+        hi = min(lo + 1, n - 1)
+        below = s.select(d, lo)
+        above = s.select(d, hi)
+        w = rank - lo
+        if interpolation == 'lower':
+            r = below
+        elif interpolation == 'higher':
+            r = above if w > 0 else below
+        elif interpolation == 'nearest':
+            r = above if (w > 0.5 or (w == 0.5 and lo % 2 == 1)) else below
+        elif interpolation == 'midpoint':
+            r = below + (above - below) * 0.5 if w > 0 else below
+        else:
+            r = torch.lerp(below, above, w) if hasattr(torch, 'lerp') else below + (above - below) * w
+        if keepdim:
+            if dim is None:
+                r = r.reshape(*([1] * input.dim()))
+            else:
+                r = r.unsqueeze(d)
+        outs.append(r)
+    return outs[0] if scalar_q else torch.stack(outs)
+
+
+def cov(input, correction=1, fweights=None, aweights=None):
+    if input.dim() > 2:
+        raise RuntimeError(f'cov(): expected input to have two or fewer dimensions but got an input with {input.dim()} dimensions')
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    if not x.is_floating_point():
+        x = x.to(torch.float32)
+    n = x.shape[1]
+    avg = x.mean(1)
+    norm = n - correction
+    if norm <= 0:
+        norm = 0
+    xm = x - avg.unsqueeze(1)
+    c = torch.mm(xm, xm.t()) / norm
+    return c.squeeze()
+
+
+def corrcoef(input):
+    c = cov(input)
+    if c.dim() == 0:
+        return c / c
+    dg = diag(c)
+    sd = dg.sqrt()
+    c = c / sd.unsqueeze(1)
+    c = c / sd.unsqueeze(0)
+    return c.clamp(-1, 1)
+
+
+def result_type(tensor1, tensor2):
+    def probe(v):
+        if isinstance(v, torch.Tensor):
+            return torch.zeros((1,) if v.dim() else (), dtype=v.dtype)
+        return v
+    a, b = probe(tensor1), probe(tensor2)
+    if not isinstance(a, torch.Tensor) and not isinstance(b, torch.Tensor):
+        a = torch.tensor(a)
+    return (a + b).dtype if not (isinstance(a, torch.Tensor) and a.dtype == torch.bool and isinstance(b, torch.Tensor) and b.dtype == torch.bool) else torch.bool
+
+
+def promote_types(type1, type2):
+    if type1 == torch.bool and type2 == torch.bool:
+        return torch.bool
+    return (torch.zeros(1, dtype=type1) + torch.zeros(1, dtype=type2)).dtype
+
+
+def scatter_add(input, dim, index, src):
+    return _scatter_add_(input.clone(), dim, index, src)
+
+
+def _scatter_add_(self, dim, index, src):
+    if index.dtype != torch.int64:
+        raise RuntimeError('scatter(): Expected dtype int64 for index')
+    if index.dim() == 0:
+        index = index.reshape(1)
+        src = src.reshape(1) if src.dim() == 0 else src
+    if max(index.dim(), 1) != max(self.dim(), 1):
+        raise RuntimeError('Index tensor must have the same number of dimensions as self tensor')
+    d = _one_dim(self, dim) if self.dim() else 0
+    if index.numel() == 0:
+        return self
+    coords = _scatter_index(index, d, max(self.dim(), 1))
+    flat = self.reshape(-1) if self.dim() else self.reshape(1)
+    shape = list(self.shape) if self.dim() else [1]
+    lin = torch.zeros(index.shape, dtype=torch.int64, device=index.device)
+    step = 1
+    for k in range(len(shape) - 1, -1, -1):
+        lin = lin + coords[k] * step
+        step *= shape[k]
+    sl = tuple(slice(0, n) for n in index.shape)
+    vals = src[sl] if src.dim() else src.expand(index.shape)
+    acc = flat.tolist()
+    n = len(acc)
+    for j, v in zip(lin.reshape(-1).tolist(), vals.reshape(-1).tolist()):
+        if j < 0 or j >= n:
+            raise RuntimeError(f'index {j} is out of bounds for dimension {d} with size {self.shape[d] if self.dim() else 1}')
+        acc[j] += v
+    self.copy_(torch.tensor(acc, dtype=self.dtype, device=self.device).reshape(self.shape))
+    return self
+
+
+def _index_add_(self, dim, index, source, alpha=1):
+    d = _one_dim(self, dim) if self.dim() else 0
+    if index.dim() > 1:
+        raise IndexError('index_add_(): Index is supposed to be a vector')
+    if index.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError('index_add_(): Expected dtype int32/int64 for index')
+    n = self.shape[d] if self.dim() else 1
+    idx = index.reshape(-1).tolist()
+    for i, j in enumerate(idx):
+        if j < -n or j >= n:
+            raise IndexError('index out of range in self')
+        sl = (slice(None),) * d + (j,)
+        part = source.select(d, i) if source.dim() else source
+        if alpha != 1:
+            part = part * alpha
+        self[sl] = self[sl] + part
+    return self
+
+
+def index_add(input, dim, index, source, alpha=1):
+    return _index_add_(input.clone(), dim, index, source, alpha)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if not isinstance(other, torch.Tensor):
+        other = torch.tensor(other, dtype=input.dtype)
+    close = (input - other).abs() <= atol + rtol * other.abs()
+    close = close | (input == other)
+    if equal_nan and input.is_floating_point():
+        close = close | (input.isnan() & other.isnan())
+    return close
+
+
+def isin(elements, test_elements, assume_unique=False, invert=False):
+    if not isinstance(test_elements, torch.Tensor):
+        test_elements = torch.tensor(test_elements)
+    if not isinstance(elements, torch.Tensor):
+        elements = torch.tensor(elements)
+    r = (elements.reshape(-1, 1) == test_elements.reshape(1, -1)).any(1).reshape(elements.shape)
+    return ~r if invert else r
+
+
+def meshgrid(*tensors, indexing=None):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    if indexing is None:
+        torch._C.warn('torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.')
+        indexing = 'ij'
+    ts = list(tensors)
+    swap = indexing == 'xy' and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = [t.numel() for t in ts]
+    out = []
+    for i, t in enumerate(ts):
+        view = [1] * len(ts)
+        view[i] = -1
+        out.append(t.reshape(*view).expand(*shape))
+    if swap:
+        out = [o.transpose(0, 1) for o in out]
+        out[0], out[1] = out[1], out[0]
+    return tuple(out)
+
+
+def roll(input, shifts, dims=None):
+    if dims is None:
+        return roll(input.flatten(), shifts, 0).reshape(input.shape)
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    x = input
+    for s, d in zip(shifts, dims):
+        d = _one_dim(x, d)
+        n = x.shape[d]
+        if n == 0:
+            continue
+        s = s % n
+        if s:
+            x = torch.cat([narrow(x, d, n - s, s), narrow(x, d, 0, n - s)], d)
+    return x
+
+
+def einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    eq = equation.replace(' ', '')
+    if '.' in eq:
+        raise NotImplementedError("cudatutor: einsum with '...' is not supported yet")
+    if '->' in eq:
+        lhs, out = eq.split('->')
+    else:
+        lhs = eq
+        once = [c for c in lhs.replace(',', '') if lhs.replace(',', '').count(c) == 1]
+        out = ''.join(sorted(once))
+    ins = lhs.split(',')
+    if len(ins) != len(operands):
+        raise ValueError('einsum(): more operands were provided than specified in the equation' if len(operands) > len(ins) else 'einsum(): fewer operands were provided than specified in the equation')
+    letters = []
+    for s in ins:
+        for c in s:
+            if c not in letters:
+                letters.append(c)
+    full = list(out) + [c for c in letters if c not in out]
+    terms = []
+    for s, x in zip(ins, operands):
+        if len(s) != x.dim():
+            raise RuntimeError(f'einsum(): the number of subscripts in the equation ({len(s)}) does not match the number of dimensions ({x.dim()}) for operand {len(terms)} and no ellipsis was given')
+        s = list(s)
+        # a letter repeated in one operand: its diagonal
+        k = 0
+        while k < len(s):
+            c = s[k]
+            j = s.index(c, k + 1) if c in s[k + 1:] else -1
+            if j < 0:
+                k += 1
+                continue
+            n = x.shape[k]
+            y = movedim(x, [k, j], [0, 1])
+            ar = torch.arange(n, device=x.device)
+            x = y[ar, ar]
+            rest = [t for i, t in enumerate(s) if i != k and i != j]
+            s = [c] + rest
+            k = 0
+        order = [s.index(c) for c in full if c in s]
+        x = x.permute(*order) if x.dim() else x
+        have = [c for c in full if c in s]
+        shape = []
+        it = 0
+        for c in full:
+            if c in s:
+                shape.append(x.shape[it])
+                it += 1
+            else:
+                shape.append(1)
+        terms.append(x.reshape(*shape) if shape else x)
+    r = terms[0]
+    for t in terms[1:]:
+        r = r * t
+    extra = list(range(len(out), len(full)))
+    if extra:
+        r = r.sum(dim=extra)
+    elif len(terms) == 1:
+        r = r.clone()
+    return r
+
+
+# torch.linalg on small matrices: LU with partial pivoting (as LAPACK's getrf) in Python floats,
+# rounded once to the input's dtype
+
+def _check_square(A, fname):
+    if A.dim() < 2:
+        raise RuntimeError(f'linalg.{fname}: The input tensor A must have at least 2 dimensions.')
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f'linalg.{fname}: A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices')
+    if not A.is_floating_point():
+        raise RuntimeError(f'linalg.{fname}: Expected a floating point or complex tensor as input. Got {_dtype_name(A.dtype)}')
+
+
+def _batched(A, f, out_shape_tail, dtype=None):
+    # apply f (a list-of-lists matrix -> flat list of values) to each matrix of A
+    lead = list(A.shape[:-2])
+    mats = A.reshape(-1, A.shape[-2], A.shape[-1]).tolist()
+    vals = []
+    for m in mats:
+        vals.extend(f(m))
+    return torch.tensor(vals, dtype=dtype or A.dtype, device=A.device).reshape(*(lead + list(out_shape_tail)))
+
+
+def _lu(m):
+    n = len(m)
+    a = [list(map(float, r)) for r in m]
+    sign = 1.0
+    perm = list(range(n))
+    for k in range(n):
+        p = max(range(k, n), key=lambda i: abs(a[i][k]))
+        if a[p][k] == 0.0:
+            return a, perm, 0.0, False
+        if p != k:
+            a[k], a[p] = a[p], a[k]
+            perm[k], perm[p] = perm[p], perm[k]
+            sign = -sign
+        for i in range(k + 1, n):
+            a[i][k] /= a[k][k]
+            for j in range(k + 1, n):
+                a[i][j] -= a[i][k] * a[k][j]
+    return a, perm, sign, True
+
+
+def _det(m):
+    a, _, sign, ok = _lu(m)
+    if not ok:
+        return [0.0]
+    d = sign
+    for i in range(len(a)):
+        d *= a[i][i]
+    return [d]
+
+
+def _solve_lu(a, perm, b):
+    n = len(a)
+    y = [b[perm[i]] for i in range(n)]
+    for i in range(n):
+        for j in range(i):
+            y[i] -= a[i][j] * y[j]
+    for i in range(n - 1, -1, -1):
+        for j in range(i + 1, n):
+            y[i] -= a[i][j] * y[j]
+        y[i] /= a[i][i]
+    return y
+
+
+def _inv(m):
+    n = len(m)
+    a, perm, _, ok = _lu(m)
+    if not ok:
+        raise RuntimeError('linalg.inv: The diagonal element 1 is zero, the inversion could not be completed because the input matrix is singular.')
+    cols = [_solve_lu(a, perm, [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
+    return [cols[j][i] for i in range(n) for j in range(n)]
+
+
+def det(A):
+    _check_square(A, 'det')
+    return _batched(A, _det, [])
+
+
+def inv(A):
+    _check_square(A, 'inv')
+    return _batched(A, _inv, [A.shape[-1], A.shape[-1]])
+
+
+def solve(A, B, left=True):
+    _check_square(A, 'solve')
+    vec = B.dim() == 1
+    Bm = B.unsqueeze(-1) if vec else B
+    a, perm, _, ok = _lu(A.tolist())
+    if not ok:
+        raise RuntimeError('torch.linalg.solve: The solver failed because the input matrix is singular.')
+    cols = Bm.tolist()
+    k = len(cols[0])
+    sol = [_solve_lu(a, perm, [cols[i][j] for i in range(len(cols))]) for j in range(k)]
+    out = torch.tensor([[sol[j][i] for j in range(k)] for i in range(len(cols))], dtype=A.dtype, device=A.device)
+    return out.squeeze(-1) if vec else out
+
+
+def matrix_rank(A, tol=None, hermitian=False, atol=None, rtol=None):
+    m = [list(map(float, r)) for r in A.tolist()]
+    rows, cols = len(m), len(m[0]) if m else 0
+    big = max([abs(v) for r in m for v in r] + [0.0])
+    eps = 1.1920928955078125e-07 if A.dtype == torch.float32 else 2.220446049250313e-16
+    thr = big * max(rows, cols) * eps
+    rank = 0
+    for c in range(cols):
+        p = max(range(rank, rows), key=lambda i: abs(m[i][c]), default=None)
+        if p is None or abs(m[p][c]) <= thr:
+            continue
+        m[rank], m[p] = m[p], m[rank]
+        for i in range(rank + 1, rows):
+            f = m[i][c] / m[rank][c]
+            for j in range(c, cols):
+                m[i][j] -= f * m[rank][j]
+        rank += 1
+    return torch.tensor(rank)
+
+
+def matrix_power(A, n):
+    _check_square(A, 'matrix_power') if A.is_floating_point() else None
+    if n == 0:
+        k = A.shape[-1]
+        return torch.eye(k, dtype=A.dtype, device=A.device).expand(A.shape).clone()
+    if n < 0:
+        A = inv(A)
+        n = -n
+    # binary exponentiation, as ATen's linalg_matrix_power
+    result = None
+    z = A
+    while n > 0:
+        if n % 2 == 1:
+            result = z if result is None else torch.matmul(result, z)
+        n //= 2
+        if n > 0:
+            z = torch.matmul(z, z)
+    return result if result is not A else A.clone()
+
+
+def cross(input, other, dim=None):
+    if dim is None:
+        dim = -1
+        if input.dim() > 0 and input.shape[-1] != 3:
+            dim = [i for i, s in enumerate(input.shape) if s == 3][0] if 3 in list(input.shape) else -1
+    d = _one_dim(input, dim)
+    if input.shape[d] != 3:
+        raise RuntimeError(f'linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[d]} and {other.shape[d]}')
+    a = [input.select(d, i) for i in range(3)]
+    b = [other.select(d, i) for i in range(3)]
+    return torch.stack([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]], d)
+
+
+_round_native = torch.round
+
+
+def round(input, decimals=0):
+    if decimals == 0:
+        return _round_native(input)
+    if decimals > 0:
+        p = float(10 ** decimals)
+        return _round_native(input * p) / p
+    p = float(10 ** (-decimals))
+    return _round_native(input / p) * p
+
+
+class _UntypedStorage:
+    def __init__(self, ptr, nbytes):
+        self._ptr = ptr
+        self._nbytes = nbytes
+
+    def nbytes(self):
+        return self._nbytes
+
+    def size(self):
+        return self._nbytes
+
+    def __len__(self):
+        return self._nbytes
+
+    def data_ptr(self):
+        return self._ptr
+
+
+def _t_data_ptr(self):
+    ptr, _ = torch._C._storage_info(self)
+    return ptr + self.storage_offset() * self.element_size()
+
+
+def _t_untyped_storage(self):
+    ptr, nbytes = torch._C._storage_info(self)
+    return _UntypedStorage(ptr, nbytes)
+
+
+_t_movedim = movedim
+_t_moveaxis = movedim
+_t_swapaxes = swapaxes
+_t_swapdims = swapaxes
+_t_narrow = narrow
+_t_unflatten = unflatten
+_t_tile = tile
+_t_aminmax = aminmax
+_t_cummax = cummax
+_t_cummin = cummin
+_t_logcumsumexp = logcumsumexp
+_t_diff = diff
+_t_msort = msort
+_t_kthvalue = kthvalue
+_t_mode = mode
+_t_quantile = quantile
+_t_scatter_add = scatter_add
+_t_scatter_add_ = _scatter_add_
+_t_index_add = index_add
+_t_index_add_ = _index_add_
+_t_isclose = isclose
+_t_roll = roll
+_t_rot90 = rot90
+_t_det = det
+_t_inverse = inv
+_t_cross = cross
+_t_cov = cov
+_t_corrcoef = corrcoef
+_t_matrix_power = matrix_power
+
+torch.movedim = movedim
+torch.swapaxes = swapaxes
+torch.narrow = narrow
+torch.unflatten = unflatten
+torch.atleast_3d = atleast_3d
+torch.dstack = dstack
+torch.rot90 = rot90
+torch.tile = tile
+torch.aminmax = aminmax
+torch.cummax = cummax
+torch.cummin = cummin
+torch.logcumsumexp = logcumsumexp
+torch.diff = diff
+torch.msort = msort
+torch.kthvalue = kthvalue
+torch.mode = mode
+torch.quantile = quantile
+torch.cov = cov
+torch.corrcoef = corrcoef
+torch.result_type = result_type
+torch.promote_types = promote_types
+torch.scatter_add = scatter_add
+torch.index_add = index_add
+torch.isclose = isclose
+torch.isin = isin
+torch.meshgrid = meshgrid
+torch.roll = roll
+torch.einsum = einsum
+torch.det = det
+torch.round = round
+torch.cross = cross
+torch.matrix_power = matrix_power
+torch.moveaxis = movedim
+torch.swapdims = swapaxes
+torch.inverse = inv

@@ -228,10 +228,40 @@ fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResul
         )
     })?;
     let alpha = super::alpha_of(a[2].as_ref(), fname)?;
-    Ok(wrap(
-        rt,
-        rt.binary_alpha(op, &x, &y, alpha).map_err(py_err)?,
-    ))
+    let r = rt.binary_alpha(op, &x, &y, alpha).map_err(py_err)?;
+    write_out(rt, a[3].as_ref(), r)
+}
+
+/// The result `r` of a function called with `out=`: written into that tensor (which is
+/// returned, as PyTorch returns `out`); `r` itself without one.
+fn write_out(rt: &Rc<Runtime>, out: Option<&Value>, r: Tensor) -> PyResult<Value> {
+    let Some(o) = out.filter(|v| !v.is_none()) else {
+        return Ok(wrap(rt, r));
+    };
+    let dst = need_tensor(o, "out", "out")?;
+    let (rd, od) = (r.dtype(), dst.dtype());
+    if rd.category() > od.category() {
+        return Err(PyException::new(
+            "RuntimeError",
+            format!(
+                "result type {} can't be cast to the desired output type {}",
+                rd.scalar_name(),
+                od.scalar_name()
+            ),
+        ));
+    }
+    if dst.shape() != r.shape() {
+        return Err(PyException::new(
+            "NotImplementedError",
+            format!(
+                "cudatutor: out= of shape {} for a result of shape {} (PyTorch resizes it) is not supported yet",
+                crate::engine::tensor::size_repr(dst.shape()),
+                crate::engine::tensor::size_repr(r.shape())
+            ),
+        ));
+    }
+    rt.copy_(&dst, &r, "copy_").map_err(py_err)?;
+    Ok(o.clone())
 }
 
 fn tensor_list(it: &mut Interpreter, v: &Value, fname: &str) -> PyResult<Vec<Tensor>> {
@@ -856,16 +886,16 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         }
     });
     reg(&m, rt, "matmul", |_, rt, args| {
-        let a = args.bind("matmul", &["input", "other"], 2)?;
+        let a = args.bind("matmul", &["input", "other", "out"], 2)?;
         let x = need_tensor(a[0].as_ref().unwrap(), "matmul", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "matmul", "other")?;
-        Ok(wrap(rt, rt.matmul(&x, &y).map_err(py_err)?))
+        write_out(rt, a[2].as_ref(), rt.matmul(&x, &y).map_err(py_err)?)
     });
     reg(&m, rt, "mm", |_, rt, args| {
-        let a = args.bind("mm", &["input", "mat2"], 2)?;
+        let a = args.bind("mm", &["input", "mat2", "out"], 2)?;
         let x = need_tensor(a[0].as_ref().unwrap(), "mm", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "mm", "mat2")?;
-        Ok(wrap(rt, rt.mm(&x, &y).map_err(py_err)?))
+        write_out(rt, a[2].as_ref(), rt.mm(&x, &y).map_err(py_err)?)
     });
     for (name, second) in [("mv", "vec"), ("dot", "tensor"), ("bmm", "mat2")] {
         let rt = rt.clone();
@@ -1061,6 +1091,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         "gather",
         "masked_fill",
         "nonzero",
+        "select",
         "pow",
         "ne",
         "lt",
@@ -1309,7 +1340,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let b = a[2].as_ref().and_then(tensor_of);
         Ok(wrap(rt, rt.linear(&x, &w, b.as_ref()).map_err(py_err)?))
     });
-    reg(&m, rt, "embedding", |_, rt, args| {
+    reg(&m, rt, "embedding", |it, rt, args| {
         let a = args.bind(
             "embedding",
             &[
@@ -1325,7 +1356,25 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         )?;
         let x = need_tensor(a[0].as_ref().unwrap(), "embedding", "input")?;
         let w = need_tensor(a[1].as_ref().unwrap(), "embedding", "weight")?;
-        Ok(wrap(rt, rt.embedding(&w, &x).map_err(py_err)?))
+        let pad = match &a[2] {
+            Some(v) if !v.is_none() => {
+                let p = crate::torch::int_arg(it, v)?;
+                let n = w.shape().first().copied().unwrap_or(0) as i64;
+                if p >= n || p < -n {
+                    return Err(PyException::new(
+                        "AssertionError",
+                        if p >= 0 {
+                            "Padding_idx must be within num_embeddings"
+                        } else {
+                            "Padding_idx must be within num_embeddings"
+                        },
+                    ));
+                }
+                Some(if p < 0 { p + n } else { p })
+            }
+            _ => None,
+        };
+        Ok(wrap(rt, rt.embedding_padded(&w, &x, pad).map_err(py_err)?))
     });
     reg(&m, rt, "l1_loss", |it, rt, args| {
         let a = args.bind(
@@ -1401,6 +1450,10 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
             super::warn(it, &size_warning(&x, &y), false);
         }
+        // composed here from sub, mul and mean; one node named as PyTorch's single op
+        let outer = [x, y];
+        let inner = rt.composite_inputs(&outer);
+        let [x, y] = [inner[0].clone(), inner[1].clone()];
         let d = rt
             .binary(BinaryOp::Sub, &Operand::Tensor(x), &Operand::Tensor(y))
             .map_err(py_err)?;
@@ -1411,16 +1464,15 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
                 &Operand::Tensor(d),
             )
             .map_err(py_err)?;
-        let mut r = match reduction_arg(&a[4])? {
+        let r = match reduction_arg(&a[4])? {
             Reduction::None => sq,
             Reduction::Sum => rt.sum(&sq, None, false, None).map_err(py_err)?,
             Reduction::Mean => rt.mean(&sq, None, false).map_err(py_err)?,
         };
-        // composed here from sub, mul and mean; PyTorch's single op prints this name
-        if r.grad_fn.is_some() {
-            r.grad_fn = Some("MseLossBackward0");
-        }
-        Ok(wrap(rt, r))
+        Ok(wrap(
+            rt,
+            rt.composite_finish("MseLossBackward0", &outer, &inner, r),
+        ))
     });
     reg(&m, rt, "one_hot", |it, rt, args| {
         let a = args.bind("one_hot", &["tensor", "num_classes"], 1)?;
@@ -1552,6 +1604,85 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
         }
         Ok(Value::None)
     });
+    // _composite(name, fn, *args): fn(*args) computed as one autograd node named `name`
+    // (PyTorch's fused op: NativeBatchNormBackward0, BinaryCrossEntropyWithLogitsBackward0,
+    // ...) whose inputs are the tensors among args; backward runs fn's own graph
+    reg(&m, rt, "_composite", |it, rt, args| {
+        let mut pos = args.positional;
+        if pos.len() < 2 {
+            return Err(PyException::new(
+                "TypeError",
+                "_composite() needs a name and a function",
+            ));
+        }
+        let rest = pos.split_off(2);
+        let name = pos[0].as_str().unwrap_or("CompositeBackward0").to_string();
+        let f = pos[1].clone();
+        let outer: Vec<Tensor> = rest.iter().filter_map(tensor_of).collect();
+        let inner = rt.composite_inputs(&outer);
+        let mut k = 0;
+        let call_args: Vec<Value> = rest
+            .iter()
+            .map(|v| {
+                if tensor_of(v).is_some() {
+                    k += 1;
+                    wrap(rt, inner[k - 1].clone())
+                } else {
+                    v.clone()
+                }
+            })
+            .collect();
+        let out = it.call(
+            &f,
+            Args {
+                positional: call_args,
+                keywords: args.keywords,
+            },
+        )?;
+        match tensor_of(&out) {
+            Some(o) => Ok(wrap(rt, rt.composite_finish(&name, &outer, &inner, o))),
+            None => Ok(out),
+        }
+    });
+    // _storage_info(t): (an address for t's storage, its size in bytes): data_ptr() and
+    // untyped_storage() compare and subtract these as PyTorch's real pointers
+    m.add_fn("_storage_info", |_, args| {
+        let t = args
+            .positional
+            .first()
+            .and_then(tensor_of)
+            .ok_or_else(|| PyException::new("TypeError", "_storage_info() needs a tensor"))?;
+        // the storage's own heap address: distinct per live storage, never 0
+        let addr = Rc::as_ptr(&t.storage) as usize as i64;
+        let nbytes = t.storage.numel * t.dtype().element_size();
+        Ok(Value::tuple(vec![
+            Value::Int(addr),
+            Value::Int(nbytes as i64),
+        ]))
+    });
+    // _return_types(name, keys, values): torch.return_types.NAME(key=value, ...)
+    m.add_fn("_return_types", |it, args| {
+        let a = args.bind("_return_types", &["name", "keys", "values"], 3)?;
+        let name = a[0]
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .unwrap_or("tuple")
+            .to_string();
+        let keys = it.iterate(a[1].as_ref().unwrap())?;
+        let vals = it.iterate(a[2].as_ref().unwrap())?;
+        let fields = keys
+            .iter()
+            .zip(vals)
+            .map(|(k, v)| {
+                let k: &'static str =
+                    crate::engine::tensor::autograd::intern_name(k.as_str().unwrap_or("value"));
+                (k, v)
+            })
+            .collect();
+        Ok(Value::native(super::objects::ReturnTypes::new(
+            &name, fields,
+        )))
+    });
     reg(&m, rt, "make_parameter", |it, rt, args| {
         let a = args.bind("Parameter", &["data", "requires_grad"], 0)?;
         let t = match &a[0] {
@@ -1567,7 +1698,7 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
         p.param = true;
         Ok(Value::native(p))
     });
-    let pcls = it.define_native_class("Parameter", &["Tensor"]);
+    let pcls = it.define_native_class_in("Parameter", "torch.nn.parameter", &["Tensor"]);
     let ctor = m.get_attr("make_parameter").unwrap();
     it.set_class_ctor(&pcls, ctor);
     m.set_attr("Parameter", Value::Class(pcls));

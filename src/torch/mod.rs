@@ -32,79 +32,10 @@ const AUTOGRAD_SRC: &str = include_str!("autograd.py");
 const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
 const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
 const NN_INIT_SRC: &str = include_str!("nn_init.py");
-const LINALG_SRC: &str =
-    "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\n";
+const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power, cross\n";
 /// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
 /// once torch.nn exists.
 const NN_FX_SRC: &str = "import torch.nn as _nn\nimport torch.nn.functional as _F\nimport torch._F as _F2\nfor _k in _nn._PY_FUNCTIONAL:\n    setattr(_F, _k, getattr(_nn, '_f_' + _k))\n    setattr(_F2, _k, getattr(_nn, '_f_' + _k))\n";
-
-/// Tensor methods written in Python (src/torch/extra.py defines each as `_t_NAME`).
-pub(crate) const EXTRA_METHODS: &[&str] = &[
-    "amax",
-    "amin",
-    "flip",
-    "fliplr",
-    "flipud",
-    "diag",
-    "trace",
-    "tril",
-    "triu",
-    "masked_select",
-    "repeat_interleave",
-    "logsumexp",
-    "new_ones",
-    "new_zeros",
-    "new_full",
-    "new_tensor",
-    "new_empty",
-    "outer",
-    "inner",
-    "dot",
-    "square",
-    "clamp_min",
-    "clamp_max",
-    "nan_to_num",
-    "isinf",
-    "isposinf",
-    "isneginf",
-    "bitwise_xor",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_not",
-    "bincount",
-    "scatter",
-    "scatter_",
-    "xlogy",
-    "addcmul",
-    "addcdiv",
-    "var_mean",
-    "std_mean",
-    "positive",
-    "true_divide",
-    "multiply",
-    "subtract",
-    "divide",
-    "greater",
-    "less",
-    "exp_",
-    "log_",
-    "sqrt_",
-    "abs_",
-    "neg_",
-    "sin_",
-    "cos_",
-    "tanh_",
-    "sigmoid_",
-    "relu_",
-    "floor_",
-    "ceil_",
-    "round_",
-    "masked_fill_",
-    "type_as",
-    "is_inference",
-    "allclose",
-    "equal",
-];
 
 const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = False\n    deterministic = False\n    allow_tf32 = False\n\n\ncudnn = _Flags()\ncuda = _Flags()\n";
 
@@ -113,11 +44,13 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     crate::engine::print::reset_print_options();
     WARNED.with(|w| w.borrow_mut().clear());
     async_copy::clear();
+    tensor::clear_hooks();
     it.define_exception("OutOfMemoryError", "RuntimeError");
     // PyTorch 2.8+ raises every CUDA error (a device-side assert too) as this subclass
     it.define_exception("AcceleratorError", "RuntimeError");
     it.define_native_class("Tensor", &[]);
-    it.define_native_class("Parameter", &["Tensor"]);
+    it.define_native_class_in("Parameter", "torch.nn.parameter", &["Tensor"]);
+    it.define_native_subclass_of("Size", "torch", crate::script::value::BuiltinType::Tuple);
     let r = rt.clone();
     it.register_module("torch", Box::new(move |it| functions::torch_module(it, &r)));
     let r = rt.clone();
@@ -418,6 +351,11 @@ pub(crate) fn flatten_data(
                     shape.extend(a.shape.iter().copied());
                 }
                 return Ok(());
+            }
+            // a string on the first-element chain is a sequence to PyTorch's size walk, which
+            // then refuses it; elsewhere it is an invalid scalar
+            Value::Str(_) if depth > 0 && depth == shape.len() && out.is_empty() => {
+                return Err(PyException::new("ValueError", "too many dimensions 'str'"));
             }
             _ => {
                 return Err(PyException::new(

@@ -443,12 +443,26 @@ impl NativeObject for ReturnTypes {
     }
 }
 
-/// `loss.grad_fn`: `<NllLossBackward0 object at 0x...>`.
-pub struct GradFn(pub &'static str);
+/// `loss.grad_fn`: `<NllLossBackward0 object at 0x...>`, with `name()` and
+/// `next_functions` (its inputs' nodes: another grad_fn, an `AccumulateGrad` for a leaf that
+/// requires grad, None for an input that does not).
+pub struct GradFn {
+    pub name: &'static str,
+    pub(crate) node: Option<Rc<crate::engine::tensor::autograd::Node>>,
+}
+
+impl GradFn {
+    pub fn of(t: &crate::engine::Tensor) -> Option<GradFn> {
+        t.grad_fn().map(|name| GradFn {
+            name,
+            node: t.node.clone(),
+        })
+    }
+}
 
 impl NativeObject for GradFn {
     fn type_name(&self) -> &str {
-        self.0
+        self.name
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -459,9 +473,66 @@ impl NativeObject for GradFn {
         _it: &mut Interpreter,
         name: &str,
     ) -> PyResult<Option<Value>> {
-        let n = self.0;
+        use crate::engine::tensor::autograd::Edge;
+        let n = self.name;
         Ok(match name {
             "name" => Some(Value::native_fn("name", move |_, _| Ok(Value::str(n)))),
+            "next_functions" => {
+                let mut edges = self
+                    .node
+                    .as_ref()
+                    .map(|n| n.edges.clone())
+                    .unwrap_or_default();
+                // addmm's inputs are (bias, mat1, mat2) in PyTorch; the engine keeps the bias last
+                if self.name == "AddmmBackward0" && edges.len() == 3 {
+                    edges.rotate_right(1);
+                }
+                Some(Value::tuple(
+                    edges
+                        .into_iter()
+                        .map(|e| {
+                            let f = match e {
+                                Edge::None => Value::None,
+                                Edge::Leaf(_) => Value::native(AccumulateGrad),
+                                Edge::Node(n) => Value::native(GradFn {
+                                    name: n.name,
+                                    node: Some(n),
+                                }),
+                                Edge::Unsupported(name) => {
+                                    Value::native(GradFn { name, node: None })
+                                }
+                            };
+                            Value::tuple(vec![f, Value::Int(0)])
+                        })
+                        .collect(),
+                ))
+            }
+            _ => None,
+        })
+    }
+}
+
+/// A leaf's node in `next_functions`: `<AccumulateGrad object at 0x...>`.
+pub struct AccumulateGrad;
+
+impl NativeObject for AccumulateGrad {
+    fn type_name(&self) -> &str {
+        "AccumulateGrad"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "name" => Some(Value::native_fn("name", |_, _| {
+                Ok(Value::str("torch::autograd::AccumulateGrad"))
+            })),
+            "next_functions" => Some(Value::tuple(Vec::new())),
             _ => None,
         })
     }

@@ -4,8 +4,45 @@
 import torch
 
 
+# each optimizer's defaults in PyTorch 2.15's order, with the flags this engine does not act on
+# (what param_groups and state_dict() show)
+_DEFAULTS_2_15 = {
+    'SGD': ['lr', 'momentum', 'dampening', 'weight_decay', 'nesterov', 'maximize', 'foreach', 'differentiable',
+            'fused'],
+    'Adam': ['lr', 'betas', 'eps', 'weight_decay', 'amsgrad', 'maximize', 'foreach', 'capturable',
+             'differentiable', 'fused', 'decoupled_weight_decay'],
+    'AdamW': ['lr', 'betas', 'eps', 'weight_decay', 'amsgrad', 'maximize', 'foreach', 'capturable',
+              'differentiable', 'fused', 'decoupled_weight_decay'],
+    'RMSprop': ['lr', 'momentum', 'alpha', 'eps', 'centered', 'weight_decay', 'capturable', 'foreach', 'maximize',
+                'differentiable'],
+    'Adagrad': ['lr', 'lr_decay', 'eps', 'weight_decay', 'initial_accumulator_value', 'foreach', 'maximize',
+                'differentiable', 'fused'],
+    'Adadelta': ['lr', 'rho', 'eps', 'weight_decay', 'maximize', 'capturable', 'foreach', 'differentiable'],
+}
+_FLAG_DEFAULTS = {'maximize': False, 'foreach': None, 'differentiable': False, 'fused': None, 'capturable': False}
+
+
+def _complete_defaults(name, defaults):
+    order = _DEFAULTS_2_15.get(name)
+    if order is None:
+        return defaults
+    out = {}
+    for k in order:
+        if k in defaults:
+            out[k] = defaults[k]
+        elif k == 'decoupled_weight_decay':
+            out[k] = name == 'AdamW'
+        elif k in _FLAG_DEFAULTS:
+            out[k] = _FLAG_DEFAULTS[k]
+    for k, v in defaults.items():
+        if k not in out:
+            out[k] = v
+    return out
+
+
 class Optimizer:
     def __init__(self, params, defaults):
+        defaults = _complete_defaults(type(self).__name__, defaults)
         if isinstance(params, torch.Tensor):
             raise TypeError('params argument given to the optimizer should be an iterable of Tensors or dicts, but got ' + type(params).__name__)
         params = list(params)

@@ -284,13 +284,10 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "is_cpu" => return Some(Value::Bool(t.device() == Device::Cpu)),
         "requires_grad" => return Some(Value::Bool(t.requires_grad())),
         "is_leaf" => return Some(Value::Bool(t.is_leaf())),
+        "retains_grad" => return Some(Value::Bool(t.retains_grad())),
         "grad" => return Some(t.grad().map(|g| wrap(rt, g)).unwrap_or(Value::None)),
         "grad_fn" => {
-            return Some(
-                t.grad_fn()
-                    .map(|g| Value::native(GradFn(g)))
-                    .unwrap_or(Value::None),
-            );
+            return Some(GradFn::of(&t).map(Value::native).unwrap_or(Value::None));
         }
         "ndim" => return Some(Value::Int(t.dim() as i64)),
         "nbytes" => return Some(Value::Int(t.nbytes() as i64)),
@@ -885,7 +882,34 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 p.rt.gather(&p.tensor(), d, &i).map_err(py_err)?,
             ))
         },
-        "nonzero" => |_, p, _, _| Ok(wrap(&p.rt, p.rt.nonzero(&p.tensor()).map_err(py_err)?)),
+        "nonzero" => |it, p, _, args| {
+            let a = args.bind("nonzero", &["as_tuple"], 0)?;
+            let z = p.rt.nonzero(&p.tensor()).map_err(py_err)?;
+            if !truthy_opt(it, &a[0], false)? {
+                return Ok(wrap(&p.rt, z));
+            }
+            // as_tuple=True: one index tensor per dimension (a 0-d input counts as 1-d)
+            let n = p.tensor().dim().max(1);
+            let mut cols = Vec::with_capacity(n);
+            for k in 0..n {
+                let c = if p.tensor().dim() == 0 {
+                    p.rt.zeros(&[z.shape()[0]], Some(DType::Int64), p.tensor().device())
+                } else {
+                    z.select(1, k as i64).and_then(|c| p.rt.contiguous(&c))
+                }
+                .map_err(py_err)?;
+                cols.push(wrap(&p.rt, c));
+            }
+            Ok(Value::tuple(cols))
+        },
+        "select" => |it, p, _, args| {
+            let a = args.bind("select", &["dim", "index"], 2)?;
+            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
+            let i = crate::torch::int_arg(it, a[1].as_ref().unwrap())?;
+            let t = p.tensor();
+            let r = t.select(d, i);
+            Ok(wrap(&p.rt, p.rt.view_op("select", &t, r).map_err(py_err)?))
+        },
         "fill_" => |_, p, this, args| {
             if let Some(v) = args.positional.first() {
                 super::check_long(v)?;
@@ -1005,9 +1029,36 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     "cudatutor's autograd does not support create_graph=True",
                 ));
             }
-            p.rt.backward(&p.tensor(), g.as_ref(), retain)
-                .map_err(py_err)?;
+            backward_running_hooks(it, &p.rt, &p.tensor(), g.as_ref(), retain)?;
             Ok(Value::None)
+        },
+        "retain_grad" => |_, p, _, _| {
+            p.tensor().retain_grad().map_err(py_err)?;
+            Ok(Value::None)
+        },
+        "register_hook" => |_, p, _, args| {
+            let a = args.bind("register_hook", &["hook"], 1)?;
+            let t = p.tensor();
+            if !t.requires_grad() {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    "cannot register a hook on a tensor that doesn't require gradient",
+                ));
+            }
+            let id = HOOKS.with(|h| {
+                let mut h = h.borrow_mut();
+                h.0 += 1;
+                let id = h.0;
+                h.1.insert(id, a[0].clone().unwrap());
+                id
+            });
+            if !t.add_hook(id) {
+                return Err(PyException::new(
+                    "NotImplementedError",
+                    "cudatutor: register_hook on a tensor that is not a leaf is not supported yet",
+                ));
+            }
+            Ok(Value::native(HookHandle { t, id }))
         },
         "__len__" => |_, p, _, _| {
             Ok(Value::Int(
@@ -1142,7 +1193,7 @@ impl NativeObject for PyTensor {
                 };
                 return Ok(Some(wrap(&self.rt, r)));
             }
-            "grad" if !t.is_leaf() => crate::torch::warn(
+            "grad" if !t.is_leaf() && !t.retains_grad() => crate::torch::warn(
                 it,
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:488.)",
                 false,
@@ -1153,9 +1204,11 @@ impl NativeObject for PyTensor {
             return Ok(Some(v));
         }
         // methods written in Python over the native ones (src/torch/extra.py: `_t_NAME`)
-        if !name.starts_with('_') && crate::torch::EXTRA_METHODS.contains(&name) {
+        if !name.starts_with('_') {
             let m = it.import_module("torch._extra")?;
-            let f = it.getattr(&m, &format!("_t_{name}"))?;
+            let Some(f) = it.getattr_opt(&m, &format!("_t_{name}"))? else {
+                return Ok(None);
+            };
             let me = Value::Native(this.clone());
             return Ok(Some(Value::native_fn(name, move |it, mut args| {
                 args.positional.insert(0, me.clone());
@@ -1438,5 +1491,89 @@ fn float_or(it: &mut Interpreter, v: &Option<Value>, default: f64) -> PyResult<f
             Some(x) => Ok(x),
             None => Ok(crate::torch::int_arg(it, v)? as f64),
         },
+    }
+}
+
+thread_local! {
+    /// `register_hook` callables by id (the engine's leaves keep only the ids), and the last
+    /// id given.
+    static HOOKS: std::cell::RefCell<(u64, std::collections::HashMap<u64, Value>)> =
+        std::cell::RefCell::new((0, std::collections::HashMap::new()));
+}
+
+/// Forget every hook (a new run).
+pub(crate) fn clear_hooks() {
+    HOOKS.with(|h| h.borrow_mut().1.clear());
+}
+
+/// `t.backward(gradient, retain_graph)`, calling the leaves' `register_hook` hooks with
+/// their gradient (a hook's return value, when not None, replaces it).
+pub(crate) fn backward_running_hooks(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    t: &Tensor,
+    g: Option<&Tensor>,
+    retain: bool,
+) -> PyResult<()> {
+    let mut failed: Option<PyException> = None;
+    let r = rt.backward_with_hooks(t, g, retain, &mut |id, grad| {
+        let Some(f) = HOOKS.with(|h| h.borrow().1.get(&id).cloned()) else {
+            return Ok(None);
+        };
+        match it.call_simple(&f, vec![wrap(rt, grad)]) {
+            Ok(v) if v.is_none() => Ok(None),
+            Ok(v) => match super::tensor_of(&v) {
+                Some(t) => Ok(Some(t)),
+                None => {
+                    failed = Some(PyException::new(
+                        "TypeError",
+                        format!("expected Tensor or None (got {})", v.type_name()),
+                    ));
+                    Err(crate::engine::EngineError::runtime("hook failed"))
+                }
+            },
+            Err(e) => {
+                failed = Some(e);
+                Err(crate::engine::EngineError::runtime("hook failed"))
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    r.map_err(py_err)
+}
+
+/// What `register_hook` returns: `handle.remove()` unregisters the hook.
+pub struct HookHandle {
+    t: Tensor,
+    id: u64,
+}
+
+impl NativeObject for HookHandle {
+    fn type_name(&self) -> &str {
+        "RemovableHandle"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        let me = this.clone();
+        Ok(match name {
+            "remove" => Some(Value::native_fn("remove", move |_, _| {
+                if let Some(h) = me.as_any().downcast_ref::<HookHandle>() {
+                    h.t.remove_hook(h.id);
+                    HOOKS.with(|x| x.borrow_mut().1.remove(&h.id));
+                }
+                Ok(Value::None)
+            })),
+            "id" => Some(Value::Int(self.id as i64)),
+            _ => None,
+        })
     }
 }

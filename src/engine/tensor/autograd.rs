@@ -33,6 +33,8 @@ use std::rc::Rc;
 /// `.grad` of a leaf tensor, shared by every handle (and Python object) of that leaf.
 pub(crate) struct Leaf {
     pub grad: RefCell<Option<Tensor>>,
+    /// `register_hook` ids, in registration order (the bindings keep the callables).
+    pub hooks: RefCell<Vec<u64>>,
     pub shape: Vec<usize>,
     pub dtype: DType,
     pub device: Device,
@@ -96,6 +98,23 @@ pub(crate) enum Kind {
         geom: crate::engine::host::conv::PoolGeom,
     },
     Identity,
+    /// index_select, embedding, advanced indexing: output element k is input element
+    /// `pos[k]` (row-major in `in_shape`); `usize::MAX`: no gradient (embedding's
+    /// padding_idx). Backward adds each output gradient into its input position, in output
+    /// order (index_add / embedding_dense_backward), rounding to the dtype at every step.
+    Scatter {
+        in_shape: Vec<usize>,
+        pos: Rc<Vec<usize>>,
+    },
+    /// A composite op (mse_loss, binary_cross_entropy_with_logits, batch_norm, layer_norm,
+    /// ...) written over other ops but shown as one node, as PyTorch's fused op: the inner
+    /// graph from `root` down to fresh leaves standing for the inputs (`leaves[i]` for input
+    /// i, None when it does not require grad) is run by backward and its leaf gradients are
+    /// this node's input gradients.
+    Composite {
+        root: Edge,
+        leaves: Vec<Option<Rc<Leaf>>>,
+    },
 }
 
 impl Kind {
@@ -104,7 +123,11 @@ impl Kind {
     fn holds_saved(&self) -> bool {
         !matches!(
             self,
-            Kind::AddSub(..) | Kind::Reduce { .. } | Kind::View(..) | Kind::Identity
+            Kind::AddSub(..)
+                | Kind::Reduce { .. }
+                | Kind::View(..)
+                | Kind::Identity
+                | Kind::Composite { .. }
         )
     }
 
@@ -129,6 +152,76 @@ pub(crate) struct Node {
     pub kind: RefCell<Option<Kind>>,
     pub out_shape: Vec<usize>,
     pub out_dtype: DType,
+    /// `retain_grad()` on the output: the gradient reaching this node is also kept here as
+    /// the output's `.grad`.
+    pub retained: RefCell<Option<Rc<Leaf>>>,
+}
+
+impl Node {
+    pub(crate) fn new(
+        name: &'static str,
+        edges: Vec<Edge>,
+        kind: Kind,
+        out_shape: Vec<usize>,
+        out_dtype: DType,
+    ) -> Node {
+        Node {
+            name,
+            edges,
+            kind: RefCell::new(Some(kind)),
+            out_shape,
+            out_dtype,
+            retained: RefCell::new(None),
+        }
+    }
+}
+
+/// A grad_fn name given at run time (a composite op's), as the `&'static str` every node
+/// name is: each distinct name is leaked once.
+pub(crate) fn intern_name(name: &str) -> &'static str {
+    thread_local! {
+        static NAMES: RefCell<std::collections::HashSet<&'static str>> =
+            RefCell::new(std::collections::HashSet::new());
+    }
+    NAMES.with(|n| {
+        let mut n = n.borrow_mut();
+        if let Some(s) = n.get(name) {
+            return *s;
+        }
+        let s: &'static str = Box::leak(name.to_string().into_boxed_str());
+        n.insert(s);
+        s
+    })
+}
+
+/// For each storage offset in `offsets`, the row-major position of that element in a tensor
+/// of `layout` (None when the layout repeats elements or an offset is outside it).
+pub(crate) fn positions_of(layout: &Layout, offsets: &[usize]) -> Option<Vec<usize>> {
+    let mut offs = Vec::with_capacity(layout.numel());
+    if layout.shape.is_empty() {
+        offs.push(layout.offset);
+    } else {
+        for_each_offset(&layout.shape, &layout.strides, layout.offset, |o| {
+            offs.push(o)
+        });
+    }
+    let lo = offs.iter().copied().min().unwrap_or(0);
+    let hi = offs.iter().copied().max().unwrap_or(0);
+    let mut pos = vec![usize::MAX; if offs.is_empty() { 0 } else { hi - lo + 1 }];
+    for (i, &o) in offs.iter().enumerate() {
+        if pos[o - lo] != usize::MAX {
+            return None;
+        }
+        pos[o - lo] = i;
+    }
+    offsets
+        .iter()
+        .map(|&o| {
+            o.checked_sub(lo)
+                .and_then(|d| pos.get(d).copied())
+                .filter(|&p| p != usize::MAX)
+        })
+        .collect()
 }
 
 pub(crate) fn edge_of(t: &Tensor) -> Edge {
@@ -150,13 +243,13 @@ pub(crate) fn attach(out: &mut Tensor, inputs: &[Edge], kind: Kind) {
     if !out.requires_grad || out.grad_fn.is_none() {
         return;
     }
-    out.node = Some(Rc::new(Node {
-        name: out.grad_fn.unwrap_or("Backward"),
-        edges: inputs.to_vec(),
-        kind: RefCell::new(Some(kind)),
-        out_shape: out.layout.shape.clone(),
-        out_dtype: out.dtype(),
-    }));
+    out.node = Some(Rc::new(Node::new(
+        out.grad_fn.unwrap_or("Backward"),
+        inputs.to_vec(),
+        kind,
+        out.layout.shape.clone(),
+        out.dtype(),
+    )));
 }
 
 /// An operand as saved for backward (a detached handle: no graph, same storage).
@@ -237,7 +330,12 @@ fn saves_phantom(kind: &Kind) -> bool {
                 || target.is_phantom()
                 || weight.as_ref().is_some_and(|w| w.is_phantom())
         }
-        Kind::AddSub(..) | Kind::Reduce { .. } | Kind::View(..) | Kind::Identity => false,
+        Kind::AddSub(..)
+        | Kind::Reduce { .. }
+        | Kind::View(..)
+        | Kind::Identity
+        | Kind::Scatter { .. }
+        | Kind::Composite { .. } => false,
     }
 }
 
@@ -250,6 +348,17 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
     let l = Layout::contiguous(shape);
     Ok(match kind {
         Kind::Identity => vec![Some(g)],
+        Kind::Composite { .. } => unreachable!("composite nodes run their inner graph"),
+        Kind::Scatter { in_shape, pos } => {
+            let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
+            let mut out = vec![0.0; numel(in_shape)];
+            for (k, &p) in pos.iter().enumerate() {
+                if let (Some(o), Some(v)) = (out.get_mut(p), gv.get(k)) {
+                    *o = dt.cast(*o + v);
+                }
+            }
+            vec![Some(DeviceStorage::Host(HostStorage::from_f64s(dt, &out)?))]
+        }
         Kind::Conv2d { x, weight, geom } => {
             // host/conv.rs: the GEMMs through the host GEMM in `dt`, the folds and batch
             // sums in f64 rounded once to `dt`
@@ -347,6 +456,32 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                         .then(|| pow_exp_grad(gv, av, bv, shape, dt))
                         .transpose()?,
                 ),
+                // maximum: where(self == other, grad / 2, grad).masked_fill_(self < other, 0),
+                // other: the same masked where self > other (minimum: the comparisons swapped)
+                BinaryOp::Maximum | BinaryOp::Minimum => {
+                    let half = bin(BinaryOp::Div, gv, Arg::Scalar(Scalar::Int(2)), shape, dt)?;
+                    let eq = G::binary(BinaryOp::Eq, av, bv, shape, dt, DType::Bool)?;
+                    let t = G::where_cond((&eq, &l), Arg::Tensor(&half, &l), gv, shape, dt)?;
+                    let (lose_a, lose_b) = if *op == BinaryOp::Maximum {
+                        (BinaryOp::Lt, BinaryOp::Gt)
+                    } else {
+                        (BinaryOp::Gt, BinaryOp::Lt)
+                    };
+                    let side = |cmp: BinaryOp| -> Result<G> {
+                        let m = G::binary(cmp, av, bv, shape, dt, DType::Bool)?;
+                        G::where_cond(
+                            (&m, &l),
+                            Arg::Scalar(Scalar::Float(0.0)),
+                            Arg::Tensor(&t, &l),
+                            shape,
+                            dt,
+                        )
+                    };
+                    (
+                        need(0).then(|| side(lose_a)).transpose()?,
+                        need(1).then(|| side(lose_b)).transpose()?,
+                    )
+                }
                 _ => unreachable!("only differentiable binary ops get a node"),
             };
             drop((pa, pb));
@@ -839,6 +974,17 @@ impl Runtime {
 
     /// `t.backward(gradient=None, retain_graph=False)`.
     pub fn backward(&self, t: &Tensor, gradient: Option<&Tensor>, retain: bool) -> Result<()> {
+        self.backward_with_hooks(t, gradient, retain, &mut |_, _| Ok(None))
+    }
+
+    /// `t.backward(...)` with the leaves' `register_hook` hooks run by `hooks`.
+    pub fn backward_with_hooks(
+        &self,
+        t: &Tensor,
+        gradient: Option<&Tensor>,
+        retain: bool,
+        hooks: &mut HookFn<'_>,
+    ) -> Result<()> {
         let hint = t.device().cuda_index();
         if !t.requires_grad {
             return Err(self.host_error(
@@ -895,11 +1041,49 @@ impl Runtime {
             _ => self.cpu_op("backward", Cost::new(4096, 0)),
         }
         let root = match edge_of(t) {
-            Edge::Leaf(l) => return self.accumulate(&l, seed),
+            Edge::Leaf(l) => {
+                let seed = self.leaf_hooks(&l, seed, hooks)?;
+                return self.accumulate(&l, seed);
+            }
             Edge::Node(n) => n,
             Edge::Unsupported(name) => return Err(unsupported(name)),
             Edge::None => return Ok(()),
         };
+        self.run_graph(root, seed, retain, &[], hooks).map(|_| ())
+    }
+
+    /// A leaf's gradient after its `register_hook` hooks (each may replace it).
+    fn leaf_hooks(&self, leaf: &Leaf, g: Option<G>, hooks: &mut HookFn<'_>) -> Result<Option<G>> {
+        let ids: Vec<u64> = leaf.hooks.borrow().clone();
+        let Some(mut g) = g else { return Ok(None) };
+        for id in ids {
+            let t = self.alloc_out(leaf.shape.clone(), leaf.dtype, leaf.device, true, false)?;
+            if t.wants_values() {
+                t.set_values(as_dtype(g.clone(), leaf.dtype)?)?;
+            }
+            if let Some(r) = hooks(id, t)? {
+                if r.layout.shape != leaf.shape {
+                    return Err(EngineError::runtime(format!(
+                        "hook 'hook' has changed the size of value"
+                    )));
+                }
+                g = contiguous_of(&r, leaf.dtype)?;
+            }
+        }
+        Ok(Some(g))
+    }
+
+    /// Run backward from `root` with gradient `seed`. Gradients reaching the leaves in
+    /// `capture` are returned (in its order) instead of being added into their `.grad`.
+    fn run_graph(
+        &self,
+        root: Rc<Node>,
+        seed: Option<G>,
+        retain: bool,
+        capture: &[Rc<Leaf>],
+        hooks: &mut HookFn<'_>,
+    ) -> Result<Vec<Option<G>>> {
+        let mut captured: Vec<Option<G>> = vec![None; capture.len()];
         // dependency counts over the graph reachable from the root (a handful of nodes: the
         // hash maps cost nothing next to one kernel)
         let key = |n: &Rc<Node>| Rc::as_ptr(n) as usize;
@@ -934,10 +1118,21 @@ impl Runtime {
                 ));
             };
             let g = pending.remove(&key(&n)).flatten();
+            // retain_grad(): the output keeps the gradient that reached its node
+            let retained = n.retained.borrow().clone();
+            if let Some(l) = retained {
+                self.accumulate(&l, g.clone())?;
+            }
             // tensors whose values are not kept: gradients get their memory, not values
             let grads = match g {
                 Some(g) if !saves_phantom(&kind) => {
-                    input_grads(&n, &kind, as_dtype(g, n.out_dtype)?)?
+                    let g = as_dtype(g, n.out_dtype)?;
+                    match &kind {
+                        Kind::Composite { root, leaves } => {
+                            self.run_composite(root, leaves, g, retain, hooks)?
+                        }
+                        _ => input_grads(&n, &kind, g)?,
+                    }
                 }
                 _ => vec![None; n.edges.len()],
             };
@@ -949,7 +1144,27 @@ impl Runtime {
                 match e {
                     Edge::None => {}
                     Edge::Unsupported(name) => return Err(unsupported(name)),
-                    Edge::Leaf(l) => self.accumulate(l, gi)?,
+                    Edge::Leaf(l) => {
+                        if let Some(i) = capture.iter().position(|c| Rc::ptr_eq(c, l)) {
+                            let gi = gi.map(|g| as_dtype(g, l.dtype)).transpose()?;
+                            captured[i] = match (captured[i].take(), gi) {
+                                (Some(acc), Some(g)) => {
+                                    let sl = Layout::contiguous(&l.shape);
+                                    Some(bin(
+                                        BinaryOp::Add,
+                                        Arg::Tensor(&acc, &sl),
+                                        Arg::Tensor(&g, &sl),
+                                        &l.shape,
+                                        l.dtype,
+                                    )?)
+                                }
+                                (a, g) => a.or(g),
+                            };
+                        } else {
+                            let gi = self.leaf_hooks(l, gi, hooks)?;
+                            self.accumulate(l, gi)?
+                        }
+                    }
                     Edge::Node(c) => {
                         let gi = gi.map(|g| as_dtype(g, c.out_dtype)).transpose()?;
                         let sum = match (pending.remove(&key(c)), gi) {
@@ -976,9 +1191,92 @@ impl Runtime {
                 }
             }
         }
-        Ok(())
+        Ok(captured)
+    }
+
+    /// A composite node's input gradients: its inner graph run from its root with `g`, the
+    /// gradients of the inner leaves captured.
+    fn run_composite(
+        &self,
+        root: &Edge,
+        leaves: &[Option<Rc<Leaf>>],
+        g: G,
+        retain: bool,
+        hooks: &mut HookFn<'_>,
+    ) -> Result<Vec<Option<G>>> {
+        let cap: Vec<Rc<Leaf>> = leaves.iter().flatten().cloned().collect();
+        let got = match root {
+            Edge::Node(n) => self.run_graph(n.clone(), Some(g), retain, &cap, hooks)?,
+            Edge::Leaf(l) => cap
+                .iter()
+                .map(|c| Rc::ptr_eq(c, l).then(|| g.clone()))
+                .collect(),
+            Edge::Unsupported(name) => return Err(unsupported(name)),
+            Edge::None => vec![None; cap.len()],
+        };
+        let mut got = got.into_iter();
+        Ok(leaves
+            .iter()
+            .map(|l| {
+                if l.is_some() {
+                    got.next().flatten()
+                } else {
+                    None
+                }
+            })
+            .collect())
+    }
+
+    /// The inputs a composite op computes on: detached handles of `inputs`, each a fresh leaf
+    /// when its input requires grad (and grad mode is on).
+    pub fn composite_inputs(&self, inputs: &[Tensor]) -> Vec<Tensor> {
+        inputs
+            .iter()
+            .map(|t| {
+                let mut d = t.detach();
+                if t.requires_grad && self.grad_enabled() {
+                    let _ = d.set_requires_grad(true);
+                }
+                d
+            })
+            .collect()
+    }
+
+    /// The output of a composite op: `out` (computed from `inner`, made by
+    /// [`Runtime::composite_inputs`] from `inputs`) as one node named `name` whose inputs are
+    /// `inputs`; `out` itself when it does not require grad.
+    pub fn composite_finish(
+        &self,
+        name: &str,
+        inputs: &[Tensor],
+        inner: &[Tensor],
+        out: Tensor,
+    ) -> Tensor {
+        if !out.requires_grad || out.grad_fn.is_none() && out.leaf.is_none() {
+            return out;
+        }
+        let name = intern_name(name);
+        let mut o = out.detach();
+        o.requires_grad = true;
+        o.grad_fn = Some(name);
+        let kind = Kind::Composite {
+            root: edge_of(&out),
+            leaves: inner.iter().map(|t| t.leaf.clone()).collect(),
+        };
+        o.node = Some(Rc::new(Node::new(
+            name,
+            inputs.iter().map(edge_of).collect(),
+            kind,
+            o.layout.shape.clone(),
+            o.dtype(),
+        )));
+        o
     }
 }
+
+/// What backward calls for a leaf's `register_hook` hooks: (hook id, gradient) -> the
+/// replacement gradient, if any.
+pub type HookFn<'a> = dyn FnMut(u64, Tensor) -> Result<Option<Tensor>> + 'a;
 
 fn unsupported(name: &str) -> EngineError {
     EngineError::not_implemented(format!(

@@ -357,6 +357,15 @@ impl Runtime {
                 if t.requires_grad && self.grad_enabled() {
                     out.requires_grad = true;
                     out.grad_fn = Some("IndexBackward0");
+                    // index_put with accumulate into zeros: each picked element's gradient
+                    // goes back to where it was read
+                    if let Some(pos) = super::autograd::positions_of(&t.layout, &offsets) {
+                        let kind = super::autograd::Kind::Scatter {
+                            in_shape: t.layout.shape.clone(),
+                            pos: std::rc::Rc::new(pos),
+                        };
+                        super::autograd::attach(&mut out, &[super::autograd::edge_of(t)], kind);
+                    }
                 }
                 self.complete(
                     "getitem",

@@ -148,6 +148,7 @@ impl Tensor {
         } else if self.leaf.is_none() && self.grad_fn.is_none() {
             self.leaf = Some(Rc::new(autograd::Leaf {
                 grad: RefCell::new(None),
+                hooks: RefCell::new(Vec::new()),
                 shape: self.layout.shape.clone(),
                 dtype: self.dtype(),
                 device: self.device(),
@@ -157,7 +158,63 @@ impl Tensor {
     }
     /// `.grad` of a leaf (None for non-leaves and before the first backward).
     pub fn grad(&self) -> Option<Tensor> {
-        self.leaf.as_ref().and_then(|l| l.grad.borrow().clone())
+        if let Some(l) = &self.leaf {
+            return l.grad.borrow().clone();
+        }
+        let n = self.node.as_ref()?;
+        let r = n.retained.borrow();
+        r.as_ref().and_then(|l| l.grad.borrow().clone())
+    }
+
+    /// `t.retain_grad()`: a non-leaf keeps the gradient backward brings it as `.grad`
+    /// (a leaf does anyway; an output without a backward node cannot).
+    pub fn retain_grad(&self) -> Result<()> {
+        if !self.requires_grad {
+            return Err(EngineError::runtime(
+                "can't retain_grad on Tensor that has requires_grad=False",
+            ));
+        }
+        if let Some(n) = &self.node {
+            let mut r = n.retained.borrow_mut();
+            if r.is_none() {
+                *r = Some(Rc::new(autograd::Leaf {
+                    grad: RefCell::new(None),
+                    hooks: RefCell::new(Vec::new()),
+                    shape: self.layout.shape.clone(),
+                    dtype: self.dtype(),
+                    device: self.device(),
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `.grad` of this non-leaf is kept (`retain_grad()`); False for leaves, as PyTorch.
+    pub fn retains_grad(&self) -> bool {
+        self.leaf.is_none()
+            && self
+                .node
+                .as_ref()
+                .is_some_and(|n| n.retained.borrow().is_some())
+    }
+
+    /// `register_hook` on a leaf: remember hook `id` (backward passes it to its hook
+    /// runner). False when this tensor is not a leaf that requires grad.
+    pub fn add_hook(&self, id: u64) -> bool {
+        match &self.leaf {
+            Some(l) => {
+                l.hooks.borrow_mut().push(id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Forget hook `id` (`handle.remove()`).
+    pub fn remove_hook(&self, id: u64) {
+        if let Some(l) = &self.leaf {
+            l.hooks.borrow_mut().retain(|h| *h != id);
+        }
     }
     /// `t.grad = g` (None clears it).
     pub fn set_grad(&self, g: Option<Tensor>) -> Result<()> {
@@ -256,10 +313,10 @@ impl Tensor {
         offset: usize,
     ) -> Tensor {
         let node = if self.requires_grad {
-            Some(Rc::new(autograd::Node {
-                name: grad_fn,
-                edges: vec![autograd::edge_of(self)],
-                kind: RefCell::new(Some(autograd::Kind::View(
+            Some(Rc::new(autograd::Node::new(
+                grad_fn,
+                vec![autograd::edge_of(self)],
+                autograd::Kind::View(
                     autograd::Geometry {
                         shape: self.layout.shape.clone(),
                         strides: self.layout.strides.clone(),
@@ -270,10 +327,10 @@ impl Tensor {
                         strides: strides.clone(),
                         offset,
                     },
-                ))),
-                out_shape: shape.clone(),
-                out_dtype: self.dtype(),
-            }))
+                ),
+                shape.clone(),
+                self.dtype(),
+            )))
         } else {
             None
         };
@@ -336,7 +393,13 @@ impl Tensor {
                 strides.push(self.layout.strides[i]);
             }
         }
-        Ok(self.view_named("SqueezeBackward0", shape, strides, self.layout.offset))
+        // PyTorch's squeeze() and squeeze(dim) are two overloads with their own node names
+        let name = if d.is_some() {
+            "SqueezeBackward1"
+        } else {
+            "SqueezeBackward0"
+        };
+        Ok(self.view_named(name, shape, strides, self.layout.offset))
     }
 
     pub fn transpose(&self, a: i64, b: i64) -> Result<Tensor> {

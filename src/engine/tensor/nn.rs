@@ -14,6 +14,7 @@ use crate::engine::storage::DeviceStorage;
 use crate::engine::timing::Cost;
 
 use super::ops::Reduction;
+use std::rc::Rc;
 
 /// Where PyTorch's kernels live, for device-log lines.
 /// `__FILE__` of ATen's CUDA kernels in the 2.15 wheel (`strings libtorch_cuda.so`; the lines
@@ -154,6 +155,14 @@ impl Runtime {
             )));
         }
         if a.dtype() != b.dtype() {
+            // addmm (and so 2-D linear with a bias) words it its own way
+            if method == "addmm" {
+                return Err(EngineError::runtime(format!(
+                    "mat1 and mat2 must have the same dtype, but got {} and {}",
+                    a.dtype().scalar_name(),
+                    b.dtype().scalar_name()
+                )));
+            }
             return Err(EngineError::runtime(format!(
                 "expected m1 and m2 to have the same dtype, but got: {} != {}",
                 a.dtype().c_name(),
@@ -784,11 +793,22 @@ impl Runtime {
 
     /// `t.index_select(dim, index)`.
     pub fn index_select(&self, t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
-        self.index_select_as("index_select", t, dim, index, false)
+        self.index_select_as("index_select", t, dim, index, false, None)
     }
 
     /// `F.embedding(indices, weight)` (rows of `weight`, output shape indices.shape + [D]).
     pub fn embedding(&self, weight: &Tensor, indices: &Tensor) -> Result<Tensor> {
+        self.embedding_padded(weight, indices, None)
+    }
+
+    /// `F.embedding(indices, weight, padding_idx)`: rows equal to `padding_idx` get no
+    /// gradient.
+    pub fn embedding_padded(
+        &self,
+        weight: &Tensor,
+        indices: &Tensor,
+        padding_idx: Option<i64>,
+    ) -> Result<Tensor> {
         let hint = weight.device().cuda_index();
         self.guarded("embedding", hint, || {
             if !matches!(indices.dtype(), DType::Int64 | DType::Int32) {
@@ -810,11 +830,13 @@ impl Runtime {
             self.contiguous(indices)?
                 .view_of(vec![indices.numel()], vec![1], 0)
         };
-        let rows = self.index_select_as("embedding", weight, 0, &flat, true)?;
+        let mut rows = self.index_select_as("embedding", weight, 0, &flat, true, padding_idx)?;
         let mut shape = indices.layout.shape.clone();
         shape.push(weight.layout.shape[1]);
-        let st = contiguous_strides(&shape);
-        Ok(rows.view_of(shape, st, 0))
+        // the rows are the output, contiguous: only their shape changes (one node,
+        // EmbeddingBackward0, as PyTorch's)
+        rows.layout = Layout::contiguous(&shape);
+        Ok(rows)
     }
 
     fn index_select_as(
@@ -824,6 +846,7 @@ impl Runtime {
         dim: i64,
         index: &Tensor,
         embedding: bool,
+        padding_idx: Option<i64>,
     ) -> Result<Tensor> {
         let hint = t.device().cuda_index();
         let (dev, d, idx) = self.guarded(op, hint, || {
@@ -928,6 +951,29 @@ impl Runtime {
                 "IndexSelectBackward0"
             },
         );
+        if out.requires_grad {
+            // output element (a, i, b) is input element (a, idx[i], b)
+            let inner: usize = t.layout.shape.iter().skip(d + 1).product();
+            let outer: usize = t.layout.shape.iter().take(d).product();
+            let mut pos = Vec::with_capacity(out.numel());
+            for a in 0..outer.max(1) {
+                for &i in &idx {
+                    let skip = padding_idx == Some(i) || i < 0;
+                    for b in 0..inner.max(1) {
+                        pos.push(if skip {
+                            usize::MAX
+                        } else {
+                            (a * size + i as usize) * inner + b
+                        });
+                    }
+                }
+            }
+            let kind = super::autograd::Kind::Scatter {
+                in_shape: t.layout.shape.clone(),
+                pos: Rc::new(pos),
+            };
+            super::autograd::attach(&mut out, &[super::autograd::edge_of(t)], kind);
+        }
         self.complete(
             op,
             dev,
@@ -943,7 +989,8 @@ impl Runtime {
         let (dev, d) = self.guarded("gather", hint, || {
             let dev = self.wrapper_devices(&[(t, "self"), (index, "index")], "gather")?;
             let d = wrap_dim(dim, t.dim())?;
-            if index.dtype() != DType::Int64 {
+            // 2.15 takes int32 indices too (the kernel reads them as int64 here)
+            if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
                 return Err(EngineError::runtime("gather(): Expected dtype int64 for index"));
             }
             if index.dim() != t.dim() && !(index.dim() <= 1 && t.dim() <= 1) {
@@ -1004,6 +1051,27 @@ impl Runtime {
             })
             .map_err(|e| self.host_error("gather", hint, e))?;
         self.grad_of(&[t], &mut out, "GatherBackward0");
+        if out.requires_grad && iv.len() == out.numel() {
+            // output element at coordinates c is input element c with c[d] = index[c]
+            let tst = contiguous_strides(&t.layout.shape);
+            let ist = contiguous_strides(&ishape);
+            let pos: Vec<usize> = (0..iv.len())
+                .map(|k| {
+                    let mut p = 0usize;
+                    for j in 0..ishape.len() {
+                        let c = (k / ist[j]) % ishape[j].max(1);
+                        let c = if j == d { iv[k] as usize } else { c };
+                        p += c * tst.get(j).copied().unwrap_or(0);
+                    }
+                    p
+                })
+                .collect();
+            let kind = super::autograd::Kind::Scatter {
+                in_shape: t.layout.shape.clone(),
+                pos: Rc::new(pos),
+            };
+            super::autograd::attach(&mut out, &[super::autograd::edge_of(t)], kind);
+        }
         self.complete(
             "gather",
             dev,

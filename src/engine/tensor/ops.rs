@@ -254,7 +254,7 @@ impl Runtime {
             if let Some(g) = op.grad_fn() {
                 self.grad_of(&tensors, &mut out, g);
             }
-            if matches!(op, Add | Sub | Mul | Div | Pow) {
+            if matches!(op, Add | Sub | Mul | Div | Pow | Maximum | Minimum) {
                 let edge = |o: &Operand| match o {
                     Operand::Tensor(t) => autograd::edge_of(t),
                     Operand::Scalar(_) => autograd::Edge::None,

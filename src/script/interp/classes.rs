@@ -323,11 +323,42 @@ impl Interpreter {
     /// Define (or redefine) a native class with native bases, e.g. `("Parameter", &["Tensor"])`,
     /// so `isinstance(p, torch.Tensor)` holds for a native whose type_name is "Parameter".
     pub fn define_native_class(&mut self, name: &str, bases: &[&str]) -> Rc<Class> {
+        self.define_native_class_in(name, "torch", bases)
+    }
+
+    /// [`Interpreter::define_native_class`] with the class's `__module__` (what `type(x)`
+    /// prints: `<class 'torch.nn.parameter.Parameter'>`).
+    pub fn define_native_class_in(
+        &mut self,
+        name: &str,
+        module: &str,
+        bases: &[&str],
+    ) -> Rc<Class> {
         let mut bs: Vec<Rc<Class>> = bases.iter().map(|b| self.native_class(b)).collect();
         if bs.is_empty() {
             bs.push(self.types.object.clone());
         }
-        let c = raw_class(name, "torch", bs, ClassKind::Native, false);
+        let c = raw_class(name, module, bs, ClassKind::Native, false);
+        self.native_classes.insert(name.to_string(), c.clone());
+        c
+    }
+
+    /// A native class whose base is a builtin type (`torch.Size`, a tuple:
+    /// `isinstance(t.shape, tuple)` holds as in PyTorch).
+    pub fn define_native_subclass_of(
+        &mut self,
+        name: &str,
+        module: &str,
+        base: crate::script::value::BuiltinType,
+    ) -> Rc<Class> {
+        let b = self
+            .types
+            .builtin
+            .iter()
+            .find(|(t, _)| *t == base)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| self.types.object.clone());
+        let c = raw_class(name, module, vec![b], ClassKind::Native, false);
         self.native_classes.insert(name.to_string(), c.clone());
         c
     }
