@@ -14,7 +14,7 @@ mod messages;
 mod objects;
 mod tensor;
 
-pub use objects::{NdArray, PyDType, PyDevice, PySize};
+pub use objects::{PyDType, PyDevice, PySize};
 pub use tensor::PyTensor;
 
 use crate::engine::dtype::Scalar;
@@ -111,6 +111,7 @@ const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = F
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     crate::engine::print::reset_print_options();
+    crate::numpy::install(it, rt.clone());
     WARNED.with(|w| w.borrow_mut().clear());
     async_copy::clear();
     it.define_exception("OutOfMemoryError", "RuntimeError");
@@ -294,6 +295,10 @@ pub(crate) fn scalar_of(v: &Value) -> Option<Scalar> {
         Value::Bool(b) => Some(Scalar::Bool(*b)),
         Value::Int(i) => Some(Scalar::Int(*i)),
         Value::Float(f) => Some(Scalar::Float(*f)),
+        // numpy scalars take part as Python numbers (np.float64 is a float subclass)
+        Value::Native(_) => v
+            .downcast::<crate::numpy::NpScalar>()
+            .map(|s| s.to_scalar()),
         _ => None,
     }
 }
@@ -366,6 +371,36 @@ pub(crate) fn nested(vals: &[Scalar], shape: &[usize]) -> Value {
     Value::list(items)
 }
 
+/// The dtype numpy data brings to `torch.tensor` (an array's or numpy scalar's own; for a
+/// list, that of its first numpy element), None for plain Python data.
+pub(crate) fn numpy_dtype(v: &Value) -> Option<DType> {
+    if let Some(a) = v.downcast::<crate::numpy::NdArray>() {
+        return Some(a.dtype());
+    }
+    if let Some(s) = v.downcast::<crate::numpy::NpScalar>() {
+        return Some(s.dtype);
+    }
+    match v {
+        Value::List(_) | Value::Tuple(_) => {
+            let items = v.as_vec().unwrap_or_default();
+            let mut dt = None;
+            for x in items.iter().take(64) {
+                match numpy_dtype(x) {
+                    Some(d) => {
+                        dt = Some(match dt {
+                            None => d,
+                            Some(p) => crate::numpy::ops::np_promote(p, d),
+                        })
+                    }
+                    None => return None,
+                }
+            }
+            dt
+        }
+        _ => None,
+    }
+}
+
 /// Flatten `torch.tensor` data: nested lists/tuples of numbers (or one-element tensors).
 pub(crate) fn flatten_data(
     it: &mut Interpreter,
@@ -380,6 +415,22 @@ pub(crate) fn flatten_data(
         dt: &mut Option<DType>,
     ) -> PyResult<()> {
         check_long(v)?;
+        if let Some(s) = v.downcast::<crate::numpy::NpScalar>() {
+            if depth < shape.len() {
+                return Err(PyException::new(
+                    "ValueError",
+                    format!(
+                        "expected sequence of length {} at dim {depth} (got 0)",
+                        shape[depth]
+                    ),
+                ));
+            }
+            if dt.is_none() {
+                *dt = Some(s.dtype);
+            }
+            out.push(s.to_scalar());
+            return Ok(());
+        }
         if let Some(s) = scalar_of(v) {
             if depth < shape.len() {
                 return Err(PyException::new(
@@ -409,13 +460,23 @@ pub(crate) fn flatten_data(
         }
         let items = match v {
             Value::List(_) | Value::Tuple(_) => v.as_vec().unwrap_or_default(),
-            Value::Native(_) if v.downcast::<NdArray>().is_some() => {
-                let a = v.downcast::<NdArray>().unwrap();
-                for x in &a.vals {
-                    out.push(Scalar::from_element(a.dtype, *x));
+            Value::Native(_) if v.downcast::<crate::numpy::NdArray>().is_some() => {
+                let a = v.downcast::<crate::numpy::NdArray>().unwrap();
+                out.extend(a.scalars()?);
+                if dt.is_none() {
+                    *dt = Some(a.dtype());
                 }
                 if depth == shape.len() {
                     shape.extend(a.shape.iter().copied());
+                } else if shape[depth..] != a.shape[..] {
+                    return Err(PyException::new(
+                        "ValueError",
+                        format!(
+                            "expected sequence of length {} at dim {depth} (got {})",
+                            shape[depth],
+                            a.shape.first().copied().unwrap_or(0)
+                        ),
+                    ));
                 }
                 return Ok(());
             }
