@@ -367,7 +367,7 @@ pub fn numpy_str(vals: &[f64], shape: &[usize], dtype: DType) -> String {
         return scalar(vals.first().copied().unwrap_or(0.0), dtype);
     }
     if vals.is_empty() {
-        return format!("{}{}", "[".repeat(shape.len()), "]".repeat(shape.len()));
+        return "[]".into();
     }
     body(vals, shape, dtype, " ", 0, LINEWIDTH())
 }
@@ -396,7 +396,7 @@ pub fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String {
         let v = vals.first().copied().unwrap_or(0.0);
         Fmt::new(&[v], dtype).fmt(v).trim_start().to_string()
     } else if vals.is_empty() {
-        format!("{}{}", "[".repeat(shape.len()), "]".repeat(shape.len()))
+        "[]".to_string()
     } else {
         body(vals, shape, dtype, ", ", "array(".len(), LINEWIDTH() - 1)
     };

@@ -149,7 +149,15 @@ fn f_asarray(it: &mut Interpreter, args: Args) -> PyResult<Value> {
         return Ok(src.clone());
     }
     if let Some(t) = crate::torch::tensor_of(src) {
-        // np.asarray(t) shares the tensor's memory (t.__array__ returns t.numpy())
+        // np.asarray(t) shares the tensor's memory (t.__array__ returns t.numpy()); numpy 2
+        // first tries __array__(copy=False), which Tensor.__array__ does not take
+        if dt.is_none() {
+            crate::torch::warn_as(
+                it,
+                "DeprecationWarning",
+                "__array__ implementation doesn't accept a copy keyword, so passing copy=False failed. __array__ must implement 'dtype' and 'copy' keyword arguments. To learn more, see the migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide.html#adapting-to-changes-in-the-copy-keyword",
+            );
+        }
         let r = rt();
         r.numpy(&t).map_err(crate::torch::py_err)?;
         let x = NdArray::from_tensor(&r, &t);

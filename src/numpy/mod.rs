@@ -24,6 +24,8 @@ use std::rc::Rc;
 const PRELUDE: &str = include_str!("numpy.py");
 
 thread_local! {
+    /// numpy's exception classes of this run (UFuncTypeError, AxisError, LinAlgError).
+    static EXCEPTIONS: RefCell<Vec<Value>> = const { RefCell::new(Vec::new()) };
     static RUNTIME: RefCell<Option<Rc<Runtime>>> = const { RefCell::new(None) };
 }
 
@@ -314,6 +316,18 @@ fn core_module(_it: &mut Interpreter) -> PyResult<Value> {
         }
         Ok(v)
     });
+    let exc = EXCEPTIONS.with(|e| e.borrow().clone());
+    let ex = Module::new("numpy.exceptions");
+    for (name, v) in ["UFuncTypeError", "AxisError", "LinAlgError"]
+        .iter()
+        .zip(exc)
+    {
+        ex.set_attr(name, v.clone());
+        m.set_attr(name, v);
+    }
+    m.set_attr("exceptions", ex.into_value());
+    m.set_attr("True_", np_value(DType::Bool, 1.0));
+    m.set_attr("False_", np_value(DType::Bool, 0.0));
     m.set_attr("random", random::module());
     m.set_attr("linalg", funcs::linalg_module());
     m.set_attr("pi", Value::Float(std::f64::consts::PI));
@@ -335,6 +349,11 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
             it.define_native_class_in(np_name(dt), "numpy", &[]);
         }
     }
+    let ufunc_type_error =
+        it.define_exception_in("UFuncTypeError", "TypeError", "numpy._core._exceptions");
+    let axis_error = it.define_exception_in("AxisError", "ValueError", "numpy.exceptions");
+    let linalg_error = it.define_exception_in("LinAlgError", "ValueError", "numpy.linalg");
+    EXCEPTIONS.with(|e| *e.borrow_mut() = vec![ufunc_type_error, axis_error, linalg_error]);
     it.register_module("_numpy_core", Box::new(core_module));
     it.register_module(
         "numpy",

@@ -219,10 +219,32 @@ pub(crate) fn warn_at(it: &mut Interpreter, file: &str, line: u32, msg: &str, sr
 }
 
 fn warn_keyed(it: &mut Interpreter, key: String, file: &str, line: u32, msg: &str, src: &str) {
+    warn_keyed_as(it, key, file, line, "UserWarning", msg, src)
+}
+
+/// A warning of another category (`DeprecationWarning`) at the script line running now,
+/// once per location as Python's default filter shows it.
+pub(crate) fn warn_as(it: &mut Interpreter, category: &str, msg: &str) {
+    let line = it.current_line();
+    let file = it.main_file.to_string();
+    let src = it.source_line(&file, line).unwrap_or_default();
+    let key = format!("{file}\0{line}\0{category}\0{msg}");
+    warn_keyed_as(it, key, &file, line, category, msg, &src);
+}
+
+fn warn_keyed_as(
+    it: &mut Interpreter,
+    key: String,
+    file: &str,
+    line: u32,
+    category: &str,
+    msg: &str,
+    src: &str,
+) {
     if !WARNED.with(|w| w.borrow_mut().insert(key)) {
         return;
     }
-    let mut text = format!("{file}:{line}: UserWarning: {msg}\n");
+    let mut text = format!("{file}:{line}: {category}: {msg}\n");
     let src = src.trim();
     if !src.is_empty() {
         text.push_str(&format!("  {src}\n"));

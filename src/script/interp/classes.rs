@@ -362,6 +362,14 @@ impl Interpreter {
         Value::Class(c)
     }
 
+    /// [`Interpreter::define_exception`] in another module (`numpy.exceptions.AxisError`).
+    pub fn define_exception_in(&mut self, name: &str, base: &str, module: &str) -> Value {
+        let b = self.exc_class(base);
+        let c = raw_class(name, module, vec![b], ClassKind::User, true);
+        self.exc_classes.insert(name.to_string(), c.clone());
+        Value::Class(c)
+    }
+
     /// An exception class by name (RuntimeError if unknown).
     pub fn exc_class(&self, name: &str) -> Rc<Class> {
         self.exc_classes
