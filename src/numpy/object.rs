@@ -804,6 +804,20 @@ impl NativeObject for NdArray {
         reflected: bool,
     ) -> PyResult<Option<Value>> {
         let me = Value::Native(this.clone());
+        if !reflected && crate::torch::tensor_of(other).is_some() {
+            // numpy 2.4 with PyTorch 2.15: `ndarray <op> tensor` fails (tensor <op> ndarray works)
+            return Err(err(
+                "TypeError",
+                if op == BinOp::Add {
+                    "Concatenation operation is not implemented for NumPy arrays, use np.concatenate() instead. Please do not rely on this error; it may not be given on all Python implementations.".to_string()
+                } else {
+                    format!(
+                        "unsupported operand type(s) for {}: 'numpy.ndarray' and 'Tensor'",
+                        op.symbol()
+                    )
+                },
+            ));
+        }
         if op == BinOp::MatMul {
             if !ops::is_operand(other) {
                 return Ok(None);

@@ -342,7 +342,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let ctor = Value::native_fn("Tensor", move |it, args| {
         at_line(&r, it);
         if args.positional.len() == 1
-            && matches!(args.positional[0], Value::List(_) | Value::Tuple(_))
+            && (matches!(args.positional[0], Value::List(_) | Value::Tuple(_))
+                || args.positional[0]
+                    .downcast::<crate::numpy::NdArray>()
+                    .is_some())
         {
             let (vals, shape, _) = flatten_data(it, &args.positional[0])?;
             return Ok(wrap(

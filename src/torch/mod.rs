@@ -349,6 +349,15 @@ pub(crate) fn operand_of(v: &Value) -> PyResult<Option<Operand>> {
     if let Some(s) = scalar_of(v) {
         return Ok(Some(Operand::Scalar(s)));
     }
+    // an ndarray meeting a tensor is read as a tensor over its memory (a copy when its
+    // strides are negative), as Tensor's operators convert it
+    if let Some(a) = v.downcast::<crate::numpy::NdArray>() {
+        let t = match a.to_tensor() {
+            Ok(t) => t,
+            Err(_) => a.copy_as(a.dtype())?.to_tensor()?,
+        };
+        return Ok(Some(Operand::Tensor(t)));
+    }
     Ok(tensor_of(v).map(Operand::Tensor))
 }
 

@@ -1207,6 +1207,14 @@ impl NativeObject for PyTensor {
         let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
+        if other.downcast::<crate::numpy::NdArray>().is_some() {
+            // PyTorch 2.15's Tensor.__array_wrap__ predates numpy 2's signature
+            super::warn_as(
+                it,
+                "DeprecationWarning",
+                "__array_wrap__ must accept context and return_scalar arguments (positionally) in the future. (Deprecated NumPy 2.0)",
+            );
+        }
         let me = Operand::Tensor(self.tensor());
         let (a, b) = if reflected { (o, me) } else { (me, o) };
         if op == BinOp::MatMul {
