@@ -730,16 +730,6 @@ impl NativeObject for NdArray {
         _this: &Rc<dyn NativeObject>,
         _it: &mut Interpreter,
     ) -> PyResult<Option<String>> {
-        if self.shape.is_empty() {
-            let v = self.values()?;
-            let implied = matches!(self.dtype(), DType::Float64 | DType::Int64 | DType::Bool);
-            let s = scalar_str(self.dtype(), v[0]);
-            return Ok(Some(if implied {
-                format!("array({s})")
-            } else {
-                format!("array({s}, dtype={})", np_name(self.dtype()))
-            }));
-        }
         Ok(Some(numpy_repr(&self.values()?, &self.shape, self.dtype())))
     }
     fn format(
