@@ -8,6 +8,7 @@ pub mod classroom;
 pub mod commands;
 pub mod engine;
 pub mod lesson;
+pub mod numpy;
 pub mod progress;
 pub mod regular_file;
 pub mod run;

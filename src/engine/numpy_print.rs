@@ -3,10 +3,58 @@
 
 use super::dtype::{Category, DType, round_f16};
 
-const LINEWIDTH: usize = 75;
-const THRESHOLD: usize = 1000;
-const EDGE: usize = 3;
-const PRECISION: usize = 8;
+use std::cell::Cell;
+
+/// `np.set_printoptions` state (numpy's defaults until changed; reset per run).
+#[derive(Clone, Copy, Debug)]
+pub struct PrintOptions {
+    pub precision: usize,
+    pub suppress: bool,
+    pub linewidth: usize,
+    pub threshold: usize,
+    pub edgeitems: usize,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions {
+            precision: 8,
+            suppress: false,
+            linewidth: 75,
+            threshold: 1000,
+            edgeitems: 3,
+        }
+    }
+}
+
+thread_local! {
+    static OPTIONS: Cell<PrintOptions> = Cell::new(PrintOptions::default());
+}
+
+pub fn options() -> PrintOptions {
+    OPTIONS.with(|o| o.get())
+}
+
+pub fn set_options(o: PrintOptions) {
+    OPTIONS.with(|c| c.set(o));
+}
+
+#[allow(non_snake_case)]
+fn PRECISION() -> usize {
+    options().precision
+}
+#[allow(non_snake_case)]
+fn EDGE() -> usize {
+    options().edgeitems
+}
+#[allow(non_snake_case)]
+fn THRESHOLD() -> usize {
+    options().threshold
+}
+#[allow(non_snake_case)]
+fn LINEWIDTH() -> usize {
+    options().linewidth
+}
 
 /// Whether `a` and `b` are the same element of `dtype`.
 fn same(dtype: DType, a: f64, b: f64) -> bool {
@@ -21,8 +69,9 @@ fn same(dtype: DType, a: f64, b: f64) -> bool {
 /// `PRECISION`) that read back as the same element, Dragon4-unique style, trailing zeros and
 /// nothing after the point trimmed to "2." form.
 fn positional(v: f64, dtype: DType) -> String {
-    let mut s = format!("{v:.PRECISION$}");
-    for p in 0..=PRECISION {
+    let prec = PRECISION();
+    let mut s = format!("{v:.prec$}");
+    for p in 0..=prec {
         let c = format!("{v:.p$}");
         if c.parse::<f64>().is_ok_and(|x| same(dtype, x, v)) {
             s = c;
@@ -44,8 +93,9 @@ fn positional(v: f64, dtype: DType) -> String {
 
 /// Scientific digits: (mantissa "1.5", exponent -5), mantissa digits unique up to PRECISION.
 fn scientific(v: f64, dtype: DType) -> (String, i32) {
-    let mut s = format!("{v:.PRECISION$e}");
-    for p in 0..=PRECISION {
+    let prec = PRECISION();
+    let mut s = format!("{v:.prec$e}");
+    for p in 0..=prec {
         let c = format!("{v:.p$e}");
         if c.parse::<f64>().is_ok_and(|x| same(dtype, x, v)) {
             s = c;
@@ -101,7 +151,7 @@ impl Fmt {
                     abs_nz.iter().cloned().reduce(f64::max),
                     abs_nz.iter().cloned().reduce(f64::min),
                 ) {
-                    exp = mx >= 1e8 || mn < 1e-4 || mx / mn > 1000.0;
+                    exp = mx >= 1e8 || (!options().suppress && (mn < 1e-4 || mx / mn > 1000.0));
                 }
                 if exp {
                     for &v in &finite {
@@ -186,8 +236,8 @@ fn shown(vals: &[f64], shape: &[usize], summary: bool) -> Vec<f64> {
     }
     let inner: usize = shape[1..].iter().product();
     let n = shape[0];
-    let idx: Vec<usize> = if n > 2 * EDGE {
-        (0..EDGE).chain(n - EDGE..n).collect()
+    let idx: Vec<usize> = if n > 2 * EDGE() {
+        (0..EDGE()).chain(n - EDGE()..n).collect()
     } else {
         (0..n).collect()
     };
@@ -223,12 +273,12 @@ fn recurse(
     let next_width = width - 1;
     let n = shape[0];
     let inner: usize = shape[1..].iter().product();
-    let show_summary = summary && 2 * EDGE < n;
+    let show_summary = summary && 2 * EDGE() < n;
     let items: Vec<Option<usize>> = if show_summary {
-        (0..EDGE)
+        (0..EDGE())
             .map(Some)
             .chain([None])
-            .chain((n - EDGE..n).map(Some))
+            .chain((n - EDGE()..n).map(Some))
             .collect()
     } else {
         (0..n).map(Some).collect()
@@ -287,7 +337,7 @@ fn body(
     prefix_len: usize,
     width: usize,
 ) -> String {
-    let summary = vals.len() > THRESHOLD;
+    let summary = vals.len() > THRESHOLD();
     let f = Fmt::new(&shown(vals, shape, summary), dtype);
     let hanging = " ".repeat(prefix_len + 1);
     recurse(vals, shape, &f, &hanging, width, sep, summary)
@@ -317,9 +367,9 @@ pub fn numpy_str(vals: &[f64], shape: &[usize], dtype: DType) -> String {
         return scalar(vals.first().copied().unwrap_or(0.0), dtype);
     }
     if vals.is_empty() {
-        return format!("{}{}", "[".repeat(shape.len()), "]".repeat(shape.len()));
+        return "[]".into();
     }
-    body(vals, shape, dtype, " ", 0, LINEWIDTH)
+    body(vals, shape, dtype, " ", 0, LINEWIDTH())
 }
 
 /// numpy's name of a dtype.
@@ -331,7 +381,7 @@ pub fn numpy_dtype_name(dtype: DType) -> &'static str {
 pub fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String {
     let implied = matches!(dtype, DType::Float64 | DType::Int64 | DType::Bool);
     let mut extras = Vec::new();
-    if (vals.is_empty() && shape != [0]) || vals.len() > THRESHOLD {
+    if (vals.is_empty() && shape != [0]) || vals.len() > THRESHOLD() {
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
         extras.push(if dims.len() == 1 {
             format!("shape=({},)", dims[0])
@@ -346,9 +396,9 @@ pub fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String {
         let v = vals.first().copied().unwrap_or(0.0);
         Fmt::new(&[v], dtype).fmt(v).trim_start().to_string()
     } else if vals.is_empty() {
-        format!("{}{}", "[".repeat(shape.len()), "]".repeat(shape.len()))
+        "[]".to_string()
     } else {
-        body(vals, shape, dtype, ", ", "array(".len(), LINEWIDTH - 1)
+        body(vals, shape, dtype, ", ", "array(".len(), LINEWIDTH() - 1)
     };
     if extras.is_empty() {
         return format!("array({lst})");
@@ -356,7 +406,7 @@ pub fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String {
     let arr = format!("array({lst},");
     let extra = format!("{})", extras.join(", "));
     let last_len = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
-    let spacer = if last_len + extra.len() + 1 > LINEWIDTH {
+    let spacer = if last_len + extra.len() + 1 > LINEWIDTH() {
         format!("\n{}", " ".repeat("array(".len()))
     } else {
         " ".to_string()

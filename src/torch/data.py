@@ -101,6 +101,11 @@ def default_collate(batch):
     first = batch[0]
     if isinstance(first, torch.Tensor):
         return torch.stack(batch, 0)
+    if type(first).__module__ == "numpy":
+        # numpy arrays become tensors (sharing memory) before stacking; numpy scalars one tensor
+        if type(first).__name__ == "ndarray":
+            return default_collate([torch.as_tensor(b) for b in batch])
+        return torch.as_tensor(batch)
     if isinstance(first, (bool, int, float)):
         return torch.tensor(batch)
     if isinstance(first, (tuple, list)):

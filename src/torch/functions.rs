@@ -372,7 +372,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let ctor = Value::native_fn("Tensor", move |it, args| {
         at_line(&r, it);
         if args.positional.len() == 1
-            && matches!(args.positional[0], Value::List(_) | Value::Tuple(_))
+            && (matches!(args.positional[0], Value::List(_) | Value::Tuple(_))
+                || args.positional[0]
+                    .downcast::<crate::numpy::NdArray>()
+                    .is_some())
         {
             let (vals, shape, _) = flatten_data(it, &args.positional[0])?;
             return Ok(wrap(
@@ -410,9 +413,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
                 .map_err(py_err)?;
             return finish(rt, t, rg);
         }
+        let np_dt = super::numpy_dtype(a[0].as_ref().unwrap());
         let (vals, shape, inner_dt) = flatten_data(it, a[0].as_ref().unwrap())?;
         let (dt, dev, rg) = creation_kw(rt, &a[1..4], it)?;
-        let dt = dt.or(
+        let dt = dt.or(np_dt).or(
             if inner_dt.is_some() && vals.iter().all(|v| !matches!(v, Scalar::Float(_))) {
                 inner_dt
             } else {
@@ -441,9 +445,39 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
                     .map_err(py_err)?,
             ));
         }
+        if let Some(arr) = a[0].as_ref().unwrap().downcast::<crate::numpy::NdArray>() {
+            // as_tensor(ndarray) shares the array's memory (a copy only for another dtype or
+            // device), as torch.from_numpy does
+            let t = arr.to_tensor()?;
+            let dt = match &a[1] {
+                Some(v) => dtype_arg(v)?,
+                None => None,
+            };
+            let dev = device_arg(rt, a[2].as_ref())?;
+            if dt.is_none_or(|d| d == t.dtype()) && dev.is_none_or(|d| d == Device::Cpu) {
+                return Ok(wrap(rt, t));
+            }
+            return Ok(wrap(
+                rt,
+                rt.to(&t, dev, dt, false, false, "as_tensor")
+                    .map_err(py_err)?,
+            ));
+        }
+        let np_dt = super::numpy_dtype(a[0].as_ref().unwrap());
         let (vals, shape, _) = flatten_data(it, a[0].as_ref().unwrap())?;
         let (dt, dev, _) = creation_kw(rt, &[a[1].clone(), a[2].clone(), None], it)?;
+        let dt = dt.or(np_dt);
         Ok(wrap(rt, rt.tensor(&vals, shape, dt, dev).map_err(py_err)?))
+    });
+    reg(&m, rt, "from_numpy", |_it, rt, args| {
+        let a = args.exact("from_numpy", 1)?;
+        let Some(arr) = a[0].downcast::<crate::numpy::NdArray>() else {
+            return Err(PyException::new(
+                "TypeError",
+                format!("expected np.ndarray (got {})", a[0].type_name()),
+            ));
+        };
+        Ok(wrap(rt, arr.to_tensor()?))
     });
     reg(&m, rt, "zeros", |it, rt, args| {
         let (s, dt, dev, rg) = sized(it, rt, &args, "zeros")?;

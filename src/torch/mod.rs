@@ -14,7 +14,7 @@ mod messages;
 mod objects;
 mod tensor;
 
-pub use objects::{NdArray, PyDType, PyDevice, PySize};
+pub use objects::{PyDType, PyDevice, PySize};
 pub use tensor::PyTensor;
 
 use crate::engine::dtype::Scalar;
@@ -42,6 +42,7 @@ const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = F
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     crate::engine::print::reset_print_options();
+    crate::numpy::install(it, rt.clone());
     WARNED.with(|w| w.borrow_mut().clear());
     async_copy::clear();
     tensor::clear_hooks();
@@ -151,10 +152,32 @@ pub(crate) fn warn_at(it: &mut Interpreter, file: &str, line: u32, msg: &str, sr
 }
 
 fn warn_keyed(it: &mut Interpreter, key: String, file: &str, line: u32, msg: &str, src: &str) {
+    warn_keyed_as(it, key, file, line, "UserWarning", msg, src)
+}
+
+/// A warning of another category (`DeprecationWarning`) at the script line running now,
+/// once per location as Python's default filter shows it.
+pub(crate) fn warn_as(it: &mut Interpreter, category: &str, msg: &str) {
+    let line = it.current_line();
+    let file = it.main_file.to_string();
+    let src = it.source_line(&file, line).unwrap_or_default();
+    let key = format!("{file}\0{line}\0{category}\0{msg}");
+    warn_keyed_as(it, key, &file, line, category, msg, &src);
+}
+
+fn warn_keyed_as(
+    it: &mut Interpreter,
+    key: String,
+    file: &str,
+    line: u32,
+    category: &str,
+    msg: &str,
+    src: &str,
+) {
     if !WARNED.with(|w| w.borrow_mut().insert(key)) {
         return;
     }
-    let mut text = format!("{file}:{line}: UserWarning: {msg}\n");
+    let mut text = format!("{file}:{line}: {category}: {msg}\n");
     let src = src.trim();
     if !src.is_empty() {
         text.push_str(&format!("  {src}\n"));
@@ -227,6 +250,10 @@ pub(crate) fn scalar_of(v: &Value) -> Option<Scalar> {
         Value::Bool(b) => Some(Scalar::Bool(*b)),
         Value::Int(i) => Some(Scalar::Int(*i)),
         Value::Float(f) => Some(Scalar::Float(*f)),
+        // numpy scalars take part as Python numbers (np.float64 is a float subclass)
+        Value::Native(_) => v
+            .downcast::<crate::numpy::NpScalar>()
+            .map(|s| s.to_scalar()),
         _ => None,
     }
 }
@@ -254,6 +281,15 @@ pub(crate) fn operand_of(v: &Value) -> PyResult<Option<Operand>> {
     check_long(v)?;
     if let Some(s) = scalar_of(v) {
         return Ok(Some(Operand::Scalar(s)));
+    }
+    // an ndarray meeting a tensor is read as a tensor over its memory (a copy when its
+    // strides are negative), as Tensor's operators convert it
+    if let Some(a) = v.downcast::<crate::numpy::NdArray>() {
+        let t = match a.to_tensor() {
+            Ok(t) => t,
+            Err(_) => a.copy_as(a.dtype())?.to_tensor()?,
+        };
+        return Ok(Some(Operand::Tensor(t)));
     }
     Ok(tensor_of(v).map(Operand::Tensor))
 }
@@ -299,6 +335,36 @@ pub(crate) fn nested(vals: &[Scalar], shape: &[usize]) -> Value {
     Value::list(items)
 }
 
+/// The dtype numpy data brings to `torch.tensor` (an array's or numpy scalar's own; for a
+/// list, that of its first numpy element), None for plain Python data.
+pub(crate) fn numpy_dtype(v: &Value) -> Option<DType> {
+    if let Some(a) = v.downcast::<crate::numpy::NdArray>() {
+        return Some(a.dtype());
+    }
+    if let Some(s) = v.downcast::<crate::numpy::NpScalar>() {
+        return Some(s.dtype);
+    }
+    match v {
+        Value::List(_) | Value::Tuple(_) => {
+            let items = v.as_vec().unwrap_or_default();
+            let mut dt = None;
+            for x in items.iter().take(64) {
+                match numpy_dtype(x) {
+                    Some(d) => {
+                        dt = Some(match dt {
+                            None => d,
+                            Some(p) => crate::numpy::ops::np_promote(p, d),
+                        })
+                    }
+                    None => return None,
+                }
+            }
+            dt
+        }
+        _ => None,
+    }
+}
+
 /// Flatten `torch.tensor` data: nested lists/tuples of numbers (or one-element tensors).
 pub(crate) fn flatten_data(
     it: &mut Interpreter,
@@ -313,6 +379,22 @@ pub(crate) fn flatten_data(
         dt: &mut Option<DType>,
     ) -> PyResult<()> {
         check_long(v)?;
+        if let Some(s) = v.downcast::<crate::numpy::NpScalar>() {
+            if depth < shape.len() {
+                return Err(PyException::new(
+                    "ValueError",
+                    format!(
+                        "expected sequence of length {} at dim {depth} (got 0)",
+                        shape[depth]
+                    ),
+                ));
+            }
+            if dt.is_none() {
+                *dt = Some(s.dtype);
+            }
+            out.push(s.to_scalar());
+            return Ok(());
+        }
         if let Some(s) = scalar_of(v) {
             if depth < shape.len() {
                 return Err(PyException::new(
@@ -342,13 +424,23 @@ pub(crate) fn flatten_data(
         }
         let items = match v {
             Value::List(_) | Value::Tuple(_) => v.as_vec().unwrap_or_default(),
-            Value::Native(_) if v.downcast::<NdArray>().is_some() => {
-                let a = v.downcast::<NdArray>().unwrap();
-                for x in &a.vals {
-                    out.push(Scalar::from_element(a.dtype, *x));
+            Value::Native(_) if v.downcast::<crate::numpy::NdArray>().is_some() => {
+                let a = v.downcast::<crate::numpy::NdArray>().unwrap();
+                out.extend(a.scalars()?);
+                if dt.is_none() {
+                    *dt = Some(a.dtype());
                 }
                 if depth == shape.len() {
                     shape.extend(a.shape.iter().copied());
+                } else if shape[depth..] != a.shape[..] {
+                    return Err(PyException::new(
+                        "ValueError",
+                        format!(
+                            "expected sequence of length {} at dim {depth} (got {})",
+                            shape[depth],
+                            a.shape.first().copied().unwrap_or(0)
+                        ),
+                    ));
                 }
                 return Ok(());
             }

@@ -1,9 +1,8 @@
 //! Small torch objects: dtype, device, Size, the numpy stand-in, return_types, grad_fn, and
 //! the `no_grad` / `torch.cuda.device` context managers.
 
-use super::{at_line, py_err, scalar_value};
+use super::{at_line, py_err};
 use crate::engine::dtype::Scalar;
-use crate::engine::print::format_numpy;
 use crate::engine::{DType, DeviceSpec, Runtime};
 use crate::script::{Args, CmpOp, Interpreter, NativeObject, PyException, PyResult, Value};
 use std::any::Any;
@@ -253,129 +252,6 @@ impl NativeObject for PySize {
             v.as_int()
                 .is_some_and(|i| self.0.iter().any(|&d| d as i64 == i)),
         ))
-    }
-}
-
-/// What `t.numpy()` returns: a small read-only array that prints like numpy.
-pub struct NdArray {
-    pub vals: Vec<f64>,
-    pub shape: Vec<usize>,
-    pub dtype: DType,
-}
-
-impl NdArray {
-    fn np_dtype(&self) -> &'static str {
-        match self.dtype {
-            DType::Bool => "bool",
-            DType::UInt8 => "uint8",
-            DType::Int8 => "int8",
-            DType::Int16 => "int16",
-            DType::Int32 => "int32",
-            DType::Int64 => "int64",
-            DType::Float16 => "float16",
-            // numpy() refuses bfloat16 before an array exists
-            DType::BFloat16 => "bfloat16",
-            DType::Float32 => "float32",
-            DType::Float64 => "float64",
-        }
-    }
-    fn scalars(&self) -> Vec<Scalar> {
-        self.vals
-            .iter()
-            .map(|&v| Scalar::from_element(self.dtype, v))
-            .collect()
-    }
-}
-
-impl NativeObject for NdArray {
-    fn type_name(&self) -> &str {
-        "ndarray"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        let shape = Value::tuple(self.shape.iter().map(|&d| Value::Int(d as i64)).collect());
-        Ok(match name {
-            "shape" => Some(shape),
-            "ndim" => Some(Value::Int(self.shape.len() as i64)),
-            "size" => Some(Value::Int(self.vals.len() as i64)),
-            "dtype" => Some(Value::str(self.np_dtype())),
-            "tolist" => {
-                let v = super::nested(&self.scalars(), &self.shape);
-                Some(Value::native_fn("tolist", move |_, _| Ok(v.clone())))
-            }
-            _ => None,
-        })
-    }
-    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
-        Ok(Some(format_numpy(&self.vals, &self.shape, self.dtype)))
-    }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(crate::engine::numpy_print::numpy_repr(
-            &self.vals,
-            &self.shape,
-            self.dtype,
-        )))
-    }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
-        match self.shape.first() {
-            Some(n) => Ok(Some(*n)),
-            None => Err(PyException::new("TypeError", "len() of unsized object")),
-        }
-    }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
-        let Some(n) = self.shape.first().copied() else {
-            return Err(PyException::new(
-                "IndexError",
-                "too many indices for array: array is 0-dimensional, but 1 were indexed",
-            ));
-        };
-        let i = crate::torch::int_arg(it, key)?;
-        let j = if i < 0 { i + n as i64 } else { i };
-        if j < 0 || j >= n as i64 {
-            return Err(PyException::new(
-                "IndexError",
-                format!("index {i} is out of bounds for axis 0 with size {n}"),
-            ));
-        }
-        let inner: usize = self.shape[1..].iter().product();
-        let vals = self.vals[j as usize * inner..(j as usize + 1) * inner].to_vec();
-        if self.shape.len() == 1 {
-            return Ok(Some(scalar_value(Scalar::from_element(
-                self.dtype, vals[0],
-            ))));
-        }
-        Ok(Some(Value::native(NdArray {
-            vals,
-            shape: self.shape[1..].to_vec(),
-            dtype: self.dtype,
-        })))
-    }
-    fn iter(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
-        let n = self.shape.first().copied().unwrap_or(0);
-        let mut items = Vec::new();
-        for i in 0..n {
-            items.push(
-                self.getitem(this, it, &Value::Int(i as i64))?
-                    .unwrap_or_default(),
-            );
-        }
-        Ok(Some(Value::iter_from_vec(items)))
     }
 }
 

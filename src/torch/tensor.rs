@@ -1,12 +1,11 @@
 //! `torch.Tensor` as a script value.
 
-use super::objects::{GradFn, NdArray, PyDType, PyDevice, PySize, ReturnTypes};
+use super::objects::{GradFn, PyDType, PyDevice, PySize, ReturnTypes};
 use super::{
     at_line, device_arg, dims_arg, dtype_arg, index_items, operand_of, py_err, scalar_of,
     scalar_value, shape_from, tensor_of, to_args, truthy_opt, wrap,
 };
 use crate::engine::dtype::Scalar;
-use crate::engine::print::format_numpy;
 use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
 use crate::script::{
     Args, BinOp, CmpOp, Interpreter, NativeObject, PyException, PyResult, UnaryOp as PyUnary, Value,
@@ -371,11 +370,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "numpy" => |_, p, _, _| {
             let t = p.tensor();
             p.rt.numpy(&t).map_err(py_err)?;
-            Ok(Value::native(NdArray {
-                vals: t.values().map_err(py_err)?,
-                shape: t.shape().to_vec(),
-                dtype: t.dtype(),
-            }))
+            // the tensor's own memory: writes through either are seen by the other
+            Ok(crate::numpy::from_tensor(&t))
         },
         "cpu" => |_, p, this, _| {
             let t = p.tensor();
@@ -1264,6 +1260,14 @@ impl NativeObject for PyTensor {
         let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
+        if other.downcast::<crate::numpy::NdArray>().is_some() {
+            // PyTorch 2.15's Tensor.__array_wrap__ predates numpy 2's signature
+            super::warn_as(
+                it,
+                "DeprecationWarning",
+                "__array_wrap__ must accept context and return_scalar arguments (positionally) in the future. (Deprecated NumPy 2.0)",
+            );
+        }
         let me = Operand::Tensor(self.tensor());
         let (a, b) = if reflected { (o, me) } else { (me, o) };
         if op == BinOp::MatMul {
@@ -1476,11 +1480,6 @@ impl NativeObject for PyTensor {
         .map(|s| s.to_string())
         .collect()
     }
-}
-
-#[allow(dead_code)]
-fn _use(v: &NdArray) -> String {
-    format_numpy(&v.vals, &v.shape, v.dtype)
 }
 
 /// A float argument with a default (ints accepted, as Python floats would be).

@@ -363,6 +363,22 @@ impl Interpreter {
         c
     }
 
+    /// A native class shown as `<class 'MODULE.NAME'>` (numpy's `ndarray`, `float32`, ...).
+    pub fn define_native_class_in(
+        &mut self,
+        name: &str,
+        module: &str,
+        bases: &[&str],
+    ) -> Rc<Class> {
+        let mut bs: Vec<Rc<Class>> = bases.iter().map(|b| self.native_class(b)).collect();
+        if bs.is_empty() {
+            bs.push(self.types.object.clone());
+        }
+        let c = raw_class(name, module, bs, ClassKind::Native, false);
+        self.native_classes.insert(name.to_string(), c.clone());
+        c
+    }
+
     /// What calling a native class does (`torch.Tensor(data)`), and class attributes.
     pub fn set_class_ctor(&mut self, class: &Rc<Class>, ctor: Value) {
         *class.ctor.borrow_mut() = Some(ctor);
@@ -373,6 +389,14 @@ impl Interpreter {
     pub fn define_exception(&mut self, name: &str, base: &str) -> Value {
         let b = self.exc_class(base);
         let c = raw_class(name, "torch", vec![b], ClassKind::User, true);
+        self.exc_classes.insert(name.to_string(), c.clone());
+        Value::Class(c)
+    }
+
+    /// [`Interpreter::define_exception`] in another module (`numpy.exceptions.AxisError`).
+    pub fn define_exception_in(&mut self, name: &str, base: &str, module: &str) -> Value {
+        let b = self.exc_class(base);
+        let c = raw_class(name, module, vec![b], ClassKind::User, true);
         self.exc_classes.insert(name.to_string(), c.clone());
         Value::Class(c)
     }

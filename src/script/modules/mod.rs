@@ -158,8 +158,142 @@ fn checked_product(lo: u64, hi: u64) -> PyResult<BigInt> {
     Ok(range_product(lo, hi))
 }
 
+/// CPython's `m_tgamma` (Modules/mathmodule.c): exact factorials for integers up to 23,
+/// else the Lanczos approximation with g = 6.02468..., N = 13.
+fn tgamma(x: f64) -> PyResult<f64> {
+    const NUM: [f64; 13] = [
+        23531376880.410759688572007674451636754734846804940,
+        42919803642.649098768957899047001988850926355848959,
+        35711959237.355668049440185451547166705960488635843,
+        17921034426.037209699919755754458931112671403265390,
+        6039542586.3520280050642916443072979210699388420708,
+        1439720407.3117216736632230727949123939715485786772,
+        248874557.86205415651146038641322942321632125127801,
+        31426415.585400194380614231628318205362874684987640,
+        2876370.6289353724412254090516208496135991145378768,
+        186056.26539522349504029498971604569928220784236328,
+        8071.6720023658162106380029022722506138218516325024,
+        210.82427775157934587250973392071336271166969580291,
+        2.5066282746310002701649081771338373386264310793408,
+    ];
+    const DEN: [f64; 13] = [
+        0.0,
+        39916800.0,
+        120543840.0,
+        150917976.0,
+        105258076.0,
+        45995730.0,
+        13339535.0,
+        2637558.0,
+        357423.0,
+        32670.0,
+        1925.0,
+        66.0,
+        1.0,
+    ];
+    const G: f64 = 6.024680040776729583740234375;
+    const G_MINUS_HALF: f64 = 5.524680040776729583740234375;
+    fn lanczos_sum(x: f64) -> f64 {
+        let (mut num, mut den) = (0.0, 0.0);
+        if x < 5.0 {
+            for i in (0..13).rev() {
+                num = num * x + NUM[i];
+                den = den * x + DEN[i];
+            }
+        } else {
+            for i in 0..13 {
+                num = num / x + NUM[i];
+                den = den / x + DEN[i];
+            }
+        }
+        num / den
+    }
+    fn sinpi(x: f64) -> f64 {
+        // CPython's m_sinpi: reduce to [0, 2) then pick the exact quadrant formula
+        let y = x.abs() % 2.0;
+        let n = (2.0 * y).round() as i64;
+        let pi = std::f64::consts::PI;
+        let r = match n {
+            0 => (pi * y).sin(),
+            1 => (pi * (y - 0.5)).cos(),
+            2 => (pi * (1.0 - y)).sin(),
+            3 => -(pi * (y - 1.5)).cos(),
+            4 => (pi * (y - 2.0)).sin(),
+            _ => 0.0,
+        };
+        (1.0f64).copysign(x) * r
+    }
+    let range = || PyException::new("OverflowError", "math range error");
+    if !x.is_finite() {
+        if x.is_nan() || x > 0.0 {
+            return Ok(x);
+        }
+        return Err(domain());
+    }
+    if x == 0.0 {
+        return Err(domain());
+    }
+    if x == x.floor() {
+        if x < 0.0 {
+            return Err(domain());
+        }
+        if x <= 23.0 {
+            let mut f = 1.0;
+            for k in 2..(x as i64) {
+                f *= k as f64;
+            }
+            return Ok(f);
+        }
+    }
+    let absx = x.abs();
+    if absx < 1e-20 {
+        let r = 1.0 / x;
+        return if r.is_infinite() { Err(range()) } else { Ok(r) };
+    }
+    if absx > 200.0 {
+        return if x < 0.0 {
+            Ok(0.0 / sinpi(x))
+        } else {
+            Err(range())
+        };
+    }
+    let y = absx + G_MINUS_HALF;
+    let z = if absx > G_MINUS_HALF {
+        let q = y - absx;
+        q - G_MINUS_HALF
+    } else {
+        let q = y - G_MINUS_HALF;
+        q - absx
+    };
+    let z = z * G / y;
+    let mut r;
+    if x < 0.0 {
+        r = -std::f64::consts::PI / sinpi(absx) / absx * y.exp() / lanczos_sum(absx);
+        r -= z * r;
+        if absx < 140.0 {
+            r /= y.powf(absx - 0.5);
+        } else {
+            let s = y.powf(absx / 2.0 - 0.25);
+            r /= s;
+            r /= s;
+        }
+    } else {
+        r = lanczos_sum(absx) / y.exp();
+        r += z * r;
+        if absx < 140.0 {
+            r *= y.powf(absx - 0.5);
+        } else {
+            let s = y.powf(absx / 2.0 - 0.25);
+            r *= s;
+            r *= s;
+        }
+    }
+    if r.is_infinite() { Err(range()) } else { Ok(r) }
+}
+
 fn math() -> Value {
     let m = Module::new("math");
+    f1(&m, "gamma", tgamma);
     m.set_attr("pi", Value::Float(std::f64::consts::PI));
     m.set_attr("e", Value::Float(std::f64::consts::E));
     m.set_attr("tau", Value::Float(std::f64::consts::TAU));

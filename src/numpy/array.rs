@@ -1,0 +1,406 @@
+//! `numpy.ndarray` and numpy's scalar types as script values.
+//!
+//! An array is a strided view (numpy's signed strides, in elements) of an engine
+//! [`Storage`]: the same storage a CPU tensor holds, so `torch.from_numpy(a)` and `t.numpy()`
+//! share memory as in PyTorch (a write through one is seen by the other). Values are read and
+//! written through the storage's typed host buffer; arithmetic is done in f64 and rounded to
+//! the result dtype per element (exact for + - * / and sqrt of float32, as f64 holds every
+//! float32 product and quotient before the one rounding).
+
+use crate::engine::device::Device;
+use crate::engine::dtype::{Category, DType, Scalar};
+use crate::engine::host::HostStorage;
+use crate::engine::layout::Layout;
+use crate::engine::runtime::Runtime;
+use crate::engine::storage::DeviceStorage;
+use crate::engine::tensor::{Storage, Tensor};
+use crate::script::{PyException, PyResult, Value};
+use std::rc::Rc;
+
+pub struct NdArray {
+    pub(crate) rt: Rc<Runtime>,
+    pub(crate) storage: Rc<Storage>,
+    pub(crate) shape: Vec<usize>,
+    /// In elements; negative for reversed views (`a[::-1]`).
+    pub(crate) strides: Vec<isize>,
+    pub(crate) offset: usize,
+}
+
+/// A numpy scalar (`np.float64(0.1)`, what `a.sum()` and `a[0, 1]` return).
+#[derive(Clone, Copy)]
+pub struct NpScalar {
+    pub dtype: DType,
+    pub v: f64,
+}
+
+pub fn err(kind: &str, msg: impl Into<String>) -> PyException {
+    PyException::new(kind, msg.into())
+}
+
+pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
+    crate::engine::layout::contiguous_strides(shape)
+        .into_iter()
+        .map(|s| s as isize)
+        .collect()
+}
+
+pub fn numel(shape: &[usize]) -> usize {
+    shape.iter().product()
+}
+
+/// numpy's name of a dtype (`float64`, `int64`, `bool`).
+pub fn np_name(dt: DType) -> &'static str {
+    match dt {
+        DType::Bool => "bool",
+        DType::UInt8 => "uint8",
+        DType::Int8 => "int8",
+        DType::Int16 => "int16",
+        DType::Int32 => "int32",
+        DType::Int64 => "int64",
+        DType::Float16 => "float16",
+        DType::BFloat16 => "bfloat16",
+        DType::Float32 => "float32",
+        DType::Float64 => "float64",
+    }
+}
+
+/// Offsets (relative, in elements) of every element of a (shape, strides) walk, row-major.
+pub fn walk(shape: &[usize], strides: &[isize]) -> Vec<isize> {
+    let mut out = vec![0isize];
+    for (&n, &s) in shape.iter().zip(strides) {
+        let mut next = Vec::with_capacity(out.len() * n);
+        for &o in &out {
+            for i in 0..n {
+                next.push(o + i as isize * s);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+impl NdArray {
+    /// A fresh contiguous array holding `h` (its share of the run's host-memory budget).
+    pub fn from_host(rt: &Rc<Runtime>, h: HostStorage, shape: Vec<usize>) -> PyResult<NdArray> {
+        let n = numel(&shape);
+        if h.len() != n {
+            return Err(err(
+                "ValueError",
+                "internal: value count does not match the shape",
+            ));
+        }
+        let t = rt
+            .alloc_out(shape.clone(), h.dtype(), Device::Cpu, true, false)
+            .map_err(crate::torch::py_err)?;
+        if t.wants_values() {
+            t.set_values(DeviceStorage::Host(h))
+                .map_err(crate::torch::py_err)?;
+        }
+        Ok(NdArray {
+            rt: rt.clone(),
+            storage: t.storage.clone(),
+            strides: contiguous_strides(&shape),
+            shape,
+            offset: 0,
+        })
+    }
+
+    /// A fresh array of f64 values (each converted to `dtype` as numpy casts).
+    pub fn from_f64(
+        rt: &Rc<Runtime>,
+        vals: &[f64],
+        shape: Vec<usize>,
+        dtype: DType,
+    ) -> PyResult<NdArray> {
+        let cast: Vec<f64> = vals.iter().map(|&v| np_cast(dtype, v)).collect();
+        let h = HostStorage::from_f64s(dtype, &cast).map_err(crate::torch::py_err)?;
+        NdArray::from_host(rt, h, shape)
+    }
+
+    /// `t.numpy()`: the tensor's own storage and layout.
+    pub fn from_tensor(rt: &Rc<Runtime>, t: &Tensor) -> NdArray {
+        NdArray {
+            rt: rt.clone(),
+            storage: t.storage.clone(),
+            shape: t.layout.shape.clone(),
+            strides: t.layout.strides.iter().map(|&s| s as isize).collect(),
+            offset: t.layout.offset,
+        }
+    }
+
+    /// `torch.from_numpy(a)`: a CPU tensor over the same memory.
+    pub fn to_tensor(&self) -> PyResult<Tensor> {
+        if self.strides.iter().any(|&s| s < 0) {
+            return Err(err(
+                "ValueError",
+                "At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported. (You can probably work around this by making a copy of your array  with array.copy().)",
+            ));
+        }
+        Ok(Tensor {
+            storage: self.storage.clone(),
+            layout: Layout::new(
+                self.shape.clone(),
+                self.strides.iter().map(|&s| s as usize).collect(),
+                self.offset,
+            ),
+            requires_grad: false,
+            grad_fn: None,
+            node: None,
+            leaf: None,
+        })
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.storage.dtype
+    }
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+    pub fn size(&self) -> usize {
+        numel(&self.shape)
+    }
+    pub fn view(&self, shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> NdArray {
+        NdArray {
+            rt: self.rt.clone(),
+            storage: self.storage.clone(),
+            shape,
+            strides,
+            offset,
+        }
+    }
+    pub fn is_c_contiguous(&self) -> bool {
+        let c = contiguous_strides(&self.shape);
+        self.shape
+            .iter()
+            .zip(self.strides.iter().zip(&c))
+            .all(|(&n, (&s, &e))| n <= 1 || s == e)
+    }
+
+    /// Storage offsets of the elements in row-major order.
+    pub fn offsets(&self) -> Vec<usize> {
+        walk(&self.shape, &self.strides)
+            .into_iter()
+            .map(|o| (self.offset as isize + o) as usize)
+            .collect()
+    }
+
+    fn with_host<R>(&self, f: impl FnOnce(&HostStorage) -> R) -> PyResult<R> {
+        let d = self.storage.data.borrow();
+        match &*d {
+            Some(DeviceStorage::Host(h)) => Ok(f(h)),
+            _ => Err(err(
+                "NotImplementedError",
+                "cudatutor: this array's values are not kept (a phantom tensor's memory)",
+            )),
+        }
+    }
+
+    /// The elements in row-major order, widened to f64.
+    pub fn values(&self) -> PyResult<Vec<f64>> {
+        let offs = self.offsets();
+        self.with_host(|h| {
+            let all = h.gather_f64(&Layout::contiguous(&[h.len()]));
+            offs.iter()
+                .map(|&o| all.get(o).copied().unwrap_or(0.0))
+                .collect()
+        })
+    }
+
+    /// The elements as Python numbers (int64 exact).
+    pub fn scalars(&self) -> PyResult<Vec<Scalar>> {
+        let offs = self.offsets();
+        self.with_host(|h| {
+            let all = h.gather_scalars(&Layout::contiguous(&[h.len()]));
+            offs.iter()
+                .map(|&o| all.get(o).copied().unwrap_or(Scalar::Int(0)))
+                .collect()
+        })
+    }
+
+    /// Write f64 values (cast to this array's dtype) at storage offsets.
+    pub fn write(&self, offsets: &[usize], vals: &[f64]) -> PyResult<()> {
+        let dt = self.dtype();
+        let vals: Vec<f64> = vals.iter().map(|&v| np_cast(dt, v)).collect();
+        let mut d = self.storage.data.borrow_mut();
+        match &mut *d {
+            Some(DeviceStorage::Host(h)) => {
+                h.write_f64_at(offsets, &vals);
+                Ok(())
+            }
+            _ => Err(err(
+                "NotImplementedError",
+                "cudatutor: this array's values are not kept",
+            )),
+        }
+    }
+
+    /// A contiguous copy (optionally in another dtype).
+    pub fn copy_as(&self, dtype: DType) -> PyResult<NdArray> {
+        let v = self.values()?;
+        NdArray::from_f64(&self.rt, &v, self.shape.clone(), dtype)
+    }
+
+    /// This array read as `shape` under broadcasting.
+    pub fn broadcast_to(&self, shape: &[usize]) -> PyResult<NdArray> {
+        let n = shape.len();
+        let k = self.ndim();
+        if k > n {
+            return Err(broadcast_error(&self.shape, shape));
+        }
+        let mut strides = vec![0isize; n];
+        for i in 0..n {
+            if i + k >= n {
+                let j = i + k - n;
+                if self.shape[j] == shape[i] {
+                    strides[i] = self.strides[j];
+                } else if self.shape[j] == 1 {
+                    strides[i] = 0;
+                } else {
+                    return Err(broadcast_error(&self.shape, shape));
+                }
+            }
+        }
+        Ok(self.view(shape.to_vec(), strides, self.offset))
+    }
+
+    /// `a.reshape(shape)`: a view when the layout allows it (contiguous), else a copy.
+    pub fn reshape(&self, dims: &[i64]) -> PyResult<NdArray> {
+        let n = self.size();
+        let neg: Vec<usize> = (0..dims.len()).filter(|&i| dims[i] < 0).collect();
+        if neg.len() > 1 {
+            return Err(err("ValueError", "can only specify one unknown dimension"));
+        }
+        let known: usize = dims
+            .iter()
+            .filter(|&&d| d >= 0)
+            .map(|&d| d as usize)
+            .product();
+        let mut shape: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
+        if let Some(&i) = neg.first() {
+            if known == 0 || n % known != 0 {
+                return Err(reshape_error(n, dims));
+            }
+            shape[i] = n / known;
+        }
+        if numel(&shape) != n {
+            return Err(reshape_error(n, dims));
+        }
+        if self.is_c_contiguous() {
+            Ok(self.view(shape.clone(), contiguous_strides(&shape), self.offset))
+        } else {
+            let c = self.copy_as(self.dtype())?;
+            Ok(c.view(shape.clone(), contiguous_strides(&shape), 0))
+        }
+    }
+
+    pub fn transpose(&self, perm: Option<&[usize]>) -> NdArray {
+        let perm: Vec<usize> = match perm {
+            Some(p) => p.to_vec(),
+            None => (0..self.ndim()).rev().collect(),
+        };
+        self.view(
+            perm.iter().map(|&d| self.shape[d]).collect(),
+            perm.iter().map(|&d| self.strides[d]).collect(),
+            self.offset,
+        )
+    }
+}
+
+fn reshape_error(n: usize, dims: &[i64]) -> PyException {
+    let d: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+    let s = if d.len() == 1 {
+        format!("({},)", d[0])
+    } else {
+        format!("({})", d.join(", "))
+    };
+    err(
+        "ValueError",
+        format!("cannot reshape array of size {n} into shape {s}"),
+    )
+}
+
+pub fn shape_str(shape: &[usize]) -> String {
+    let d: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    if d.len() == 1 {
+        format!("({},)", d[0])
+    } else {
+        format!("({})", d.join(","))
+    }
+}
+
+fn broadcast_error(a: &[usize], b: &[usize]) -> PyException {
+    err(
+        "ValueError",
+        format!(
+            "operands could not be broadcast together with shapes {} {} ",
+            shape_str(a),
+            shape_str(b)
+        ),
+    )
+}
+
+/// numpy's broadcast of two shapes.
+pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for i in 0..n {
+        let x = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let y = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
+        out[i] = if x == y || y == 1 {
+            x
+        } else if x == 1 {
+            y
+        } else {
+            return Err(broadcast_error(a, b));
+        };
+    }
+    Ok(out)
+}
+
+/// A value converted to `dtype` as numpy's casts do (floats to ints truncate).
+pub fn np_cast(dtype: DType, v: f64) -> f64 {
+    match dtype.category() {
+        Category::Integral if v.is_finite() => {
+            let t = v.trunc();
+            match dtype {
+                DType::Int64 => t as i64 as f64,
+                DType::Int32 => t as i64 as i32 as f64,
+                DType::Int16 => t as i64 as i16 as f64,
+                DType::Int8 => t as i64 as i8 as f64,
+                DType::UInt8 => t as i64 as u8 as f64,
+                _ => t,
+            }
+        }
+        _ => dtype.cast(v),
+    }
+}
+
+impl NpScalar {
+    pub fn new(dtype: DType, v: f64) -> NpScalar {
+        NpScalar {
+            dtype,
+            v: np_cast(dtype, v),
+        }
+    }
+    pub fn to_scalar(&self) -> Scalar {
+        Scalar::from_element(self.dtype, self.v)
+    }
+}
+
+/// The Python value an element reads back as through `.item()` / `.tolist()`.
+pub fn py_value(dtype: DType, v: f64) -> Value {
+    crate::torch::scalar_value(Scalar::from_element(dtype, v))
+}
+
+/// The numpy scalar an element reads back as (`a[0]`, `a.sum()`).
+pub fn np_value(dtype: DType, v: f64) -> Value {
+    Value::native(NpScalar::new(dtype, v))
+}

@@ -1,0 +1,482 @@
+//! `np.random`'s legacy generator (`RandomState`, what `np.random.seed` / `rand` / `randn`
+//! use): MT19937 seeded by `mt19937_seed`, doubles from two 32-bit draws (27 + 26 bits),
+//! normals by the polar Box-Muller method with the second value cached (`legacy_gauss`),
+//! bounded integers by masked rejection, shuffles by `random_interval` — numpy's
+//! numpy/random/src/legacy and distributions code, so a seeded script prints numpy's numbers.
+
+use super::array::{NdArray, err, numel};
+use super::funcs::shape_arg;
+use crate::engine::dtype::DType;
+use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+const N: usize = 624;
+const M: usize = 397;
+
+#[derive(Clone)]
+pub struct State {
+    mt: [u32; N],
+    pos: usize,
+    gauss: Option<f64>,
+}
+
+impl State {
+    pub fn new(seed: u32) -> State {
+        let mut mt = [0u32; N];
+        let mut s = seed;
+        for (pos, slot) in mt.iter_mut().enumerate() {
+            *slot = s;
+            s = 1_812_433_253u32
+                .wrapping_mul(s ^ (s >> 30))
+                .wrapping_add(pos as u32 + 1);
+        }
+        State {
+            mt,
+            pos: N,
+            gauss: None,
+        }
+    }
+
+    fn next32(&mut self) -> u32 {
+        if self.pos >= N {
+            let mt = &mut self.mt;
+            for i in 0..N {
+                let y = (mt[i] & 0x8000_0000) | (mt[(i + 1) % N] & 0x7fff_ffff);
+                let mut v = mt[(i + M) % N] ^ (y >> 1);
+                if y & 1 != 0 {
+                    v ^= 0x9908_b0df;
+                }
+                mt[i] = v;
+            }
+            self.pos = 0;
+        }
+        let mut y = self.mt[self.pos];
+        self.pos += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^= y >> 18;
+        y
+    }
+
+    fn next64(&mut self) -> u64 {
+        ((self.next32() as u64) << 32) | self.next32() as u64
+    }
+
+    pub fn double(&mut self) -> f64 {
+        let a = (self.next32() >> 5) as f64;
+        let b = (self.next32() >> 6) as f64;
+        (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0
+    }
+
+    pub fn gauss(&mut self) -> f64 {
+        if let Some(g) = self.gauss.take() {
+            return g;
+        }
+        loop {
+            let x1 = 2.0 * self.double() - 1.0;
+            let x2 = 2.0 * self.double() - 1.0;
+            let r2 = x1 * x1 + x2 * x2;
+            if r2 < 1.0 && r2 != 0.0 {
+                let f = (-2.0 * r2.ln() / r2).sqrt();
+                self.gauss = Some(f * x1);
+                return f * x2;
+            }
+        }
+    }
+
+    /// `random_interval(max)`: uniform in [0, max] by masked rejection.
+    pub fn interval(&mut self, max: u64) -> u64 {
+        if max == 0 {
+            return 0;
+        }
+        let mut mask = max;
+        for s in [1, 2, 4, 8, 16, 32] {
+            mask |= mask >> s;
+        }
+        loop {
+            let v = if max <= 0xffff_ffff {
+                (self.next32() as u64) & mask
+            } else {
+                self.next64() & mask
+            };
+            if v <= max {
+                return v;
+            }
+        }
+    }
+
+    /// `random_bounded_uint64` with the mask method (legacy `randint`): off + [0, rng].
+    pub fn bounded(&mut self, off: i64, rng: u64) -> i64 {
+        if rng == 0 {
+            return off;
+        }
+        if rng == 0xffff_ffff {
+            return off.wrapping_add(self.next32() as i64);
+        }
+        off.wrapping_add(self.interval(rng) as i64)
+    }
+}
+
+pub struct RandomState(pub RefCell<State>);
+
+fn state_of(v: &Value) -> Option<&RandomState> {
+    v.downcast::<RandomState>()
+}
+
+fn size_of(it: &mut Interpreter, v: &Option<Value>) -> PyResult<Option<Vec<usize>>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(v) => shape_arg(it, v).map(Some),
+    }
+}
+
+fn out(vals: Vec<f64>, size: Option<Vec<usize>>, dt: DType) -> PyResult<Value> {
+    match size {
+        None => Ok(super::array::np_value(dt, vals[0])),
+        Some(s) => Ok(Value::native(NdArray::from_f64(
+            &super::runtime(),
+            &vals,
+            s,
+            dt,
+        )?)),
+    }
+}
+
+fn count(size: &Option<Vec<usize>>) -> usize {
+    size.as_ref().map_or(1, |s| numel(s))
+}
+
+fn float_of(it: &mut Interpreter, v: &Option<Value>, default: f64) -> PyResult<f64> {
+    match v {
+        None | Some(Value::None) => Ok(default),
+        Some(v) => {
+            let o = super::ops::operand(it, v)?;
+            Ok(o.vals.first().copied().unwrap_or(default))
+        }
+    }
+}
+
+/// Dims given as separate ints (`rand(2, 3)`).
+fn dims(it: &mut Interpreter, args: &Args, name: &str) -> PyResult<Option<Vec<usize>>> {
+    if !args.keywords.is_empty() {
+        return Err(err(
+            "TypeError",
+            format!("{name}() takes no keyword arguments"),
+        ));
+    }
+    if args.positional.is_empty() {
+        return Ok(None);
+    }
+    let mut s = Vec::new();
+    for v in &args.positional {
+        let d = it.index_int(v)?;
+        if d < 0 {
+            return Err(err("ValueError", "negative dimensions are not allowed"));
+        }
+        s.push(d as usize);
+    }
+    Ok(Some(s))
+}
+
+fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyResult<Value> {
+    match name {
+        "seed" => {
+            let a = args.bind("seed", &["seed"], 0)?;
+            let s = match &a[0] {
+                None | Some(Value::None) => 0,
+                Some(v) => {
+                    let i = it.index_int(v)?;
+                    if !(0..=0xffff_ffff).contains(&i) {
+                        return Err(err("ValueError", "Seed must be between 0 and 2**32 - 1"));
+                    }
+                    i as u32
+                }
+            };
+            *st.0.borrow_mut() = State::new(s);
+            Ok(Value::None)
+        }
+        "rand" => {
+            let size = dims(it, &args, "rand")?;
+            let vals = (0..count(&size))
+                .map(|_| st.0.borrow_mut().double())
+                .collect();
+            out(vals, size, DType::Float64)
+        }
+        "randn" => {
+            let size = dims(it, &args, "randn")?;
+            let vals = (0..count(&size))
+                .map(|_| st.0.borrow_mut().gauss())
+                .collect();
+            out(vals, size, DType::Float64)
+        }
+        "random" | "random_sample" | "sample" => {
+            let a = args.bind(name, &["size"], 0)?;
+            let size = size_of(it, &a[0])?;
+            let vals = (0..count(&size))
+                .map(|_| st.0.borrow_mut().double())
+                .collect();
+            out(vals, size, DType::Float64)
+        }
+        "standard_normal" => {
+            let a = args.bind(name, &["size"], 0)?;
+            let size = size_of(it, &a[0])?;
+            let vals = (0..count(&size))
+                .map(|_| st.0.borrow_mut().gauss())
+                .collect();
+            out(vals, size, DType::Float64)
+        }
+        "normal" => {
+            let a = args.bind("normal", &["loc", "scale", "size"], 0)?;
+            let loc = float_of(it, &a[0], 0.0)?;
+            let scale = float_of(it, &a[1], 1.0)?;
+            if scale < 0.0 {
+                return Err(err("ValueError", "scale < 0"));
+            }
+            let size = size_of(it, &a[2])?;
+            let vals = (0..count(&size))
+                .map(|_| loc + scale * st.0.borrow_mut().gauss())
+                .collect();
+            out(vals, size, DType::Float64)
+        }
+        "uniform" => {
+            let a = args.bind("uniform", &["low", "high", "size"], 0)?;
+            let lo = float_of(it, &a[0], 0.0)?;
+            let hi = float_of(it, &a[1], 1.0)?;
+            let size = size_of(it, &a[2])?;
+            let range = hi - lo;
+            let vals = (0..count(&size))
+                .map(|_| lo + range * st.0.borrow_mut().double())
+                .collect();
+            out(vals, size, DType::Float64)
+        }
+        "randint" => {
+            let a = args.bind("randint", &["low", "high", "size", "dtype"], 1)?;
+            let x = it.index_int(a[0].as_ref().unwrap())?;
+            let (lo, hi) = match &a[1] {
+                None | Some(Value::None) => (0, x),
+                Some(v) => (x, it.index_int(v)?),
+            };
+            if lo >= hi {
+                return Err(err("ValueError", "low >= high"));
+            }
+            let size = size_of(it, &a[2])?;
+            let rng = (hi - 1).wrapping_sub(lo) as u64;
+            let vals = (0..count(&size))
+                .map(|_| st.0.borrow_mut().bounded(lo, rng) as f64)
+                .collect();
+            out(vals, size, DType::Int64)
+        }
+        "permutation" => {
+            let a = args.bind("permutation", &["x"], 1)?;
+            let x = a[0].as_ref().unwrap();
+            let arr = if let Value::Int(n) = x {
+                NdArray::from_f64(
+                    &super::runtime(),
+                    &(0..*n.max(&0)).map(|i| i as f64).collect::<Vec<_>>(),
+                    vec![*n.max(&0) as usize],
+                    DType::Int64,
+                )?
+            } else {
+                let src = super::funcs::as_array(it, x)?;
+                src.copy_as(src.dtype())?
+            };
+            shuffle(it, st, &arr)?;
+            Ok(Value::native(arr))
+        }
+        "shuffle" => {
+            let a = args.bind("shuffle", &["x"], 1)?;
+            let x = a[0].as_ref().unwrap();
+            if let Some(arr) = x.downcast::<NdArray>() {
+                shuffle(it, st, arr)?;
+            } else if let Value::List(l) = x {
+                let n = l.borrow().len();
+                for i in (1..n).rev() {
+                    let j = st.0.borrow_mut().interval(i as u64) as usize;
+                    l.borrow_mut().swap(i, j);
+                }
+            }
+            Ok(Value::None)
+        }
+        "choice" => {
+            let a = args.bind("choice", &["a", "size", "replace", "p"], 1)?;
+            let src = a[0].as_ref().unwrap();
+            let pool = if let Value::Int(n) = src {
+                NdArray::from_f64(
+                    &super::runtime(),
+                    &(0..*n.max(&0)).map(|i| i as f64).collect::<Vec<_>>(),
+                    vec![*n.max(&0) as usize],
+                    DType::Int64,
+                )?
+            } else {
+                super::funcs::as_array(it, src)?
+            };
+            let pop = pool.size();
+            if pop == 0 {
+                return Err(err(
+                    "ValueError",
+                    "'a' cannot be empty unless no samples are taken",
+                ));
+            }
+            let size = size_of(it, &a[1])?;
+            let replace = match &a[2] {
+                Some(v) => it.truthy(v)?,
+                None => true,
+            };
+            let n = count(&size);
+            let vals = pool.values()?;
+            let idx: Vec<usize> = if let Some(p) = a[3].as_ref().filter(|v| !v.is_none()) {
+                if !replace {
+                    return Err(err(
+                        "NotImplementedError",
+                        "cudatutor's np.random.choice with p= and replace=False",
+                    ));
+                }
+                let p = super::ops::operand(it, p)?.vals;
+                let mut cdf = Vec::with_capacity(p.len());
+                let mut s = 0.0;
+                for &x in &p {
+                    s += x;
+                    cdf.push(s);
+                }
+                let total = s;
+                for c in cdf.iter_mut() {
+                    *c /= total;
+                }
+                (0..n)
+                    .map(|_| {
+                        let u = st.0.borrow_mut().double();
+                        cdf.iter().position(|&c| c > u).unwrap_or(pop - 1)
+                    })
+                    .collect()
+            } else if replace {
+                (0..n)
+                    .map(|_| st.0.borrow_mut().bounded(0, (pop - 1) as u64) as usize)
+                    .collect()
+            } else {
+                if n > pop {
+                    return Err(err(
+                        "ValueError",
+                        "Cannot take a larger sample than population when 'replace=False'",
+                    ));
+                }
+                let mut perm: Vec<usize> = (0..pop).collect();
+                for i in (1..pop).rev() {
+                    let j = st.0.borrow_mut().interval(i as u64) as usize;
+                    perm.swap(i, j);
+                }
+                perm.truncate(n);
+                perm
+            };
+            let picked: Vec<f64> = idx.iter().map(|&i| vals[i]).collect();
+            out(picked, size, pool.dtype())
+        }
+        "get_state" => Err(err(
+            "NotImplementedError",
+            "cudatutor's numpy does not support RandomState.get_state",
+        )),
+        _ => Err(err(
+            "AttributeError",
+            format!("'RandomState' object has no attribute '{name}'"),
+        )),
+    }
+}
+
+fn shuffle(_it: &mut Interpreter, st: &RandomState, arr: &NdArray) -> PyResult<()> {
+    let Some(&n) = arr.shape.first() else {
+        return Ok(());
+    };
+    let inner: usize = arr.shape[1..].iter().product();
+    let mut vals = arr.values()?;
+    for i in (1..n).rev() {
+        let j = st.0.borrow_mut().interval(i as u64) as usize;
+        if i != j {
+            for k in 0..inner {
+                vals.swap(i * inner + k, j * inner + k);
+            }
+        }
+    }
+    arr.write(&arr.offsets(), &vals)
+}
+
+const METHODS: &[&str] = &[
+    "seed",
+    "rand",
+    "randn",
+    "random",
+    "random_sample",
+    "sample",
+    "standard_normal",
+    "normal",
+    "uniform",
+    "randint",
+    "permutation",
+    "shuffle",
+    "choice",
+    "get_state",
+];
+
+impl NativeObject for RandomState {
+    fn type_name(&self) -> &str {
+        "RandomState"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn getattr(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        if !METHODS.contains(&name) {
+            return Ok(None);
+        }
+        let me = Value::Native(this.clone());
+        let nm = name.to_string();
+        Ok(Some(Value::native_fn(name, move |it, args| {
+            let st = state_of(&me).expect("a RandomState");
+            call(it, st, &nm, args)
+        })))
+    }
+    fn repr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+    ) -> PyResult<Option<String>> {
+        Ok(Some("RandomState(MT19937)".into()))
+    }
+}
+
+/// `np.random`: the functions of one global RandomState, and the class.
+pub fn module() -> Value {
+    let m = Module::new("numpy.random");
+    let global = Value::native(RandomState(RefCell::new(State::new(0))));
+    for &name in METHODS {
+        let g = global.clone();
+        m.add_fn(name, move |it, args| {
+            let st = state_of(&g).expect("a RandomState");
+            call(it, st, name, args)
+        });
+    }
+    m.add_fn("RandomState", |it, args| {
+        let a = args.bind("RandomState", &["seed"], 0)?;
+        let st = RandomState(RefCell::new(State::new(0)));
+        call(
+            it,
+            &st,
+            "seed",
+            Args::new(a[0].clone().into_iter().collect()),
+        )?;
+        Ok(Value::native(st))
+    });
+    m.add_fn("default_rng", |_it, _args| {
+        Err(err(
+            "NotImplementedError",
+            "cudatutor's numpy has the legacy np.random functions (np.random.seed, rand, randn, ...) but not np.random.default_rng's PCG64 generator",
+        ))
+    });
+    m.into_value()
+}
