@@ -435,8 +435,14 @@ pub fn binary(
     match compute {
         DType::Float32 => binary_t::<f32>(op, a, b, n, Some(pow_scalar::<f32>)),
         DType::Float64 => binary_t::<f64>(op, a, b, n, Some(pow_scalar::<f64>)),
-        DType::Float16 => binary_t::<f16>(op, a, b, n, Some(pow_scalar::<f16>)),
-        DType::BFloat16 => binary_t::<bf16>(op, a, b, n, Some(pow_scalar::<bf16>)),
+        DType::Float16 => match reduced_by_scalar::<f16>(op, a, b, n) {
+            Some(r) => r,
+            None => binary_t::<f16>(op, a, b, n, Some(pow_scalar::<f16>)),
+        },
+        DType::BFloat16 => match reduced_by_scalar::<bf16>(op, a, b, n) {
+            Some(r) => r,
+            None => binary_t::<bf16>(op, a, b, n, Some(pow_scalar::<bf16>)),
+        },
         DType::Int64 => binary_t::<i64>(op, a, b, n, None),
         DType::Int32 => binary_t::<i32>(op, a, b, n, None),
         DType::Int16 => binary_t::<i16>(op, a, b, n, None),
@@ -444,6 +450,31 @@ pub fn binary(
         DType::UInt8 => binary_t::<u8>(op, a, b, n, None),
         DType::Bool => binary_t::<bool>(op, a, b, n, None),
     }
+}
+
+/// float16/bfloat16 times or divided by a Python number: ATen's mul_kernel and div_true_kernel
+/// keep the number in float (`original_scalar_value<opmath_t>`), compute `float(a) * b` (or
+/// `/ b`) and round once, so `arange(200, dtype=half) * 0.01` differs from multiplying by
+/// 0.01 rounded to half. None for the other cases.
+fn reduced_by_scalar<T: Float + Stored>(
+    op: BinaryOp,
+    a: Arg<'_, HostStorage>,
+    b: Arg<'_, HostStorage>,
+    n: usize,
+) -> Option<Result<HostStorage>> {
+    let s = match (op, b) {
+        (BinaryOp::Mul | BinaryOp::Div, Arg::Scalar(s)) => s.as_f64() as f32,
+        _ => return None,
+    };
+    let f = |x: T| {
+        let x = x.to_f32();
+        T::from_f32(if op == BinaryOp::Mul { x * s } else { x / s })
+    };
+    Some((|| {
+        let x = src::<T>(a)?;
+        let one = Src::Const(T::from_f32(0.0));
+        Ok(T::wrap(zip_map(&x, &one, n, |p: T, _: T| f(p))?))
+    })())
 }
 
 /// `a + alpha * b` in `compute` (add/sub with `alpha`): floats fuse the multiply into the
