@@ -1025,6 +1025,31 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         ("cos", UnaryOp::Cos),
         ("sign", UnaryOp::Sign),
         ("reciprocal", UnaryOp::Reciprocal),
+        ("log2", UnaryOp::Log2),
+        ("log10", UnaryOp::Log10),
+        ("log1p", UnaryOp::Log1p),
+        ("expm1", UnaryOp::Expm1),
+        ("tan", UnaryOp::Tan),
+        ("asin", UnaryOp::Asin),
+        ("acos", UnaryOp::Acos),
+        ("atan", UnaryOp::Atan),
+        ("arcsin", UnaryOp::Asin),
+        ("arccos", UnaryOp::Acos),
+        ("arctan", UnaryOp::Atan),
+        ("sinh", UnaryOp::Sinh),
+        ("cosh", UnaryOp::Cosh),
+        ("asinh", UnaryOp::Asinh),
+        ("acosh", UnaryOp::Acosh),
+        ("atanh", UnaryOp::Atanh),
+        ("arcsinh", UnaryOp::Asinh),
+        ("arccosh", UnaryOp::Acosh),
+        ("arctanh", UnaryOp::Atanh),
+        ("rsqrt", UnaryOp::Rsqrt),
+        ("erf", UnaryOp::Erf),
+        ("erfc", UnaryOp::Erfc),
+        ("erfinv", UnaryOp::Erfinv),
+        ("trunc", UnaryOp::Trunc),
+        ("fix", UnaryOp::Trunc),
     ] {
         let rt = rt.clone();
         let n = name.to_string();
@@ -1121,6 +1146,28 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
     });
     reg(&m, rt, "tanh", |it, rt, args| {
         unary_fn(it, rt, args, UnaryOp::Tanh, "tanh")
+    });
+    reg(&m, rt, "gelu", |_, rt, args| {
+        let a = args.bind("gelu", &["input", "approximate"], 1)?;
+        let t = need_tensor(a[0].as_ref().unwrap(), "gelu", "input")?;
+        let op = match a[1].as_ref() {
+            None => UnaryOp::Gelu,
+            Some(Value::Str(s)) if &**s == "none" => UnaryOp::Gelu,
+            Some(Value::Str(s)) if &**s == "tanh" => UnaryOp::GeluTanh,
+            Some(Value::Str(_)) => {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    "approximate argument must be either none or tanh.",
+                ));
+            }
+            Some(_) => {
+                return Err(PyException::new(
+                    "TypeError",
+                    "gelu(): argument 'approximate' must be str",
+                ));
+            }
+        };
+        Ok(wrap(rt, rt.unary(op, &t).map_err(py_err)?))
     });
     reg(&m, rt, "softmax", |it, rt, args| {
         softmax_fn(it, rt, args, "softmax", Runtime::softmax)

@@ -332,8 +332,11 @@ impl Runtime {
         };
         if let Some(g) = op.grad_fn() {
             self.grad_of(&[t], &mut out, g);
-            let kind = autograd::Kind::Unary(op, t.detach(), out.detach());
-            autograd::attach(&mut out, &[autograd::edge_of(t)], kind);
+            // without a formula the node stays unattached: backward raises NotImplementedError
+            if op.has_backward() {
+                let kind = autograd::Kind::Unary(op, t.detach(), out.detach());
+                autograd::attach(&mut out, &[autograd::edge_of(t)], kind);
+            }
         }
         let cost = Cost::new((t.nbytes() + out.nbytes()) as u64, t.numel() as u64);
         self.complete(name, t.device(), cost, Vec::new())?;
