@@ -27,6 +27,14 @@ pub enum BinaryOp {
     LogicalXor,
     Maximum,
     Minimum,
+    /// `torch.fmod` (C's fmod: the sign of the dividend).
+    Fmod,
+    /// `div(rounding_mode='trunc')`.
+    TruncDiv,
+    /// `torch.atan2(input, other)` (float only).
+    Atan2,
+    /// `torch.hypot` (float only).
+    Hypot,
 }
 
 impl BinaryOp {
@@ -54,6 +62,10 @@ impl BinaryOp {
             LogicalXor => "logical_xor",
             Maximum => "maximum",
             Minimum => "minimum",
+            Fmod => "fmod",
+            TruncDiv => "div",
+            Atan2 => "atan2",
+            Hypot => "hypot",
         }
     }
     pub fn is_comparison(self) -> bool {
@@ -74,6 +86,10 @@ impl BinaryOp {
             Rem => "RemainderBackward0",
             Maximum => "MaximumBackward0",
             Minimum => "MinimumBackward0",
+            Fmod => "FmodBackward0",
+            TruncDiv => "DivBackward2",
+            Atan2 => "Atan2Backward0",
+            Hypot => "HypotBackward0",
             _ => return None,
         })
     }

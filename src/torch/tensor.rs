@@ -848,7 +848,22 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "add" => |_, p, _, args| alpha_method(p, args, BinaryOp::Add, "add"),
         "sub" => |_, p, _, args| alpha_method(p, args, BinaryOp::Sub, "sub"),
         "mul" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Mul, "mul"),
-        "div" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Div, "div"),
+        "div" => |_, p, _, args| {
+            let a = args.bind("div", &["other", "rounding_mode"], 1)?;
+            let o = other_operand(&a[0].clone().unwrap_or_default(), "div")?;
+            let op = super::functions::div_mode(a[1].as_ref())?;
+            let r =
+                p.rt.binary(op, &Operand::Tensor(p.tensor()), &o)
+                    .map_err(py_err)?;
+            Ok(wrap(&p.rt, r))
+        },
+        "atan2" | "arctan2" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Atan2, "atan2"),
+        "hypot" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Hypot, "hypot"),
+        "fmod" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Fmod, "fmod"),
+        "remainder" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Rem, "remainder"),
+        "floor_divide" => {
+            |it, p, _, args| bin_method(it, p, args, BinaryOp::FloorDiv, "floor_divide")
+        }
         "pow" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Pow, "pow"),
         "eq" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Eq, "eq"),
         "ne" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Ne, "ne"),

@@ -583,6 +583,15 @@ fn binary_t<T: Arith + Stored>(
         },
         Maximum => num!(T::maximum),
         Minimum => num!(T::minimum),
+        Fmod => num!(T::fmod),
+        TruncDiv => num!(T::trunc_div),
+        Atan2 | Hypot => {
+            return Err(EngineError::not_implemented(format!(
+                "\"{}_cpu\" not implemented for '{}'",
+                op.name(),
+                T::DTYPE.scalar_name()
+            )));
+        }
         BitAnd => num!(T::bitand),
         BitOr => num!(T::bitor),
         BitXor => num!(T::bitxor),
@@ -606,6 +615,41 @@ pub fn binary(
     n: usize,
     compute: DType,
 ) -> Result<HostStorage> {
+    if matches!(op, BinaryOp::Atan2 | BinaryOp::Hypot) {
+        // ATen's scalar half (glibc atan2f/hypotf; the AVX2 vector half, on the leading
+        // multiple of 16 of a contiguous row, is SLEEF's atan2f8_u10/hypotf8_u05)
+        let f32op = move |x: f32, y: f32| {
+            if op == BinaryOp::Atan2 {
+                x.atan2(y)
+            } else {
+                x.hypot(y)
+            }
+        };
+        macro_rules! via_f32 {
+            ($t:ty) => {{
+                let (x, y) = (src::<$t>(a)?, src::<$t>(b)?);
+                return Ok(<$t>::wrap(zip_map(&x, &y, n, |p: $t, q: $t| {
+                    <$t>::from_f32(f32op(p.to_f32(), q.to_f32()))
+                })?));
+            }};
+        }
+        match compute {
+            DType::Float32 => via_f32!(f32),
+            DType::Float16 => via_f32!(f16),
+            DType::BFloat16 => via_f32!(bf16),
+            DType::Float64 => {
+                let (x, y) = (src::<f64>(a)?, src::<f64>(b)?);
+                return Ok(f64::wrap(zip_map(&x, &y, n, |p: f64, q: f64| {
+                    if op == BinaryOp::Atan2 {
+                        p.atan2(q)
+                    } else {
+                        p.hypot(q)
+                    }
+                })?));
+            }
+            _ => {}
+        }
+    }
     match compute {
         DType::Float32 => binary_t::<f32>(op, a, b, n, Some(pow_scalar::<f32>)),
         DType::Float64 => binary_t::<f64>(op, a, b, n, Some(pow_scalar::<f64>)),

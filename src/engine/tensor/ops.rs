@@ -181,7 +181,7 @@ impl Runtime {
         }
         let mut compute = rt.result();
         let out_dt = match op {
-            Div if compute.category() != Category::Floating => {
+            Div | Atan2 if compute.category() != Category::Floating => {
                 compute = DEFAULT_FLOAT;
                 DEFAULT_FLOAT
             }
@@ -239,7 +239,11 @@ impl Runtime {
         let shape = broadcast_shapes(&sa, &sb)?;
         let n = super::checked_numel(&shape)?;
         let int = compute.category() != Category::Floating;
-        if int && matches!(op, FloorDiv | Rem) && device == Device::Cpu && self.has_zero(b)? {
+        if int
+            && matches!(op, FloorDiv | Rem | Fmod | TruncDiv)
+            && device == Device::Cpu
+            && self.has_zero(b)?
+        {
             return Err(EngineError::runtime("ZeroDivisionError"));
         }
         let mut out = self.produce(&tensors, shape.clone(), out_dt, device, || {
