@@ -1171,6 +1171,18 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
                 Some(args.positional.remove(0))
             };
             let x = x.unwrap_or_default();
+            if n == "pow"
+                && tensor_of(&x).is_none()
+                && let Some(base) = scalar_of(&x)
+                && let Some(e) = args.positional.first().and_then(tensor_of)
+            {
+                // torch.pow(self: Number, exponent: Tensor)
+                return Ok(wrap(
+                    &rt,
+                    rt.binary(BinaryOp::Pow, &Operand::Scalar(base), &Operand::Tensor(e))
+                        .map_err(py_err)?,
+                ));
+            }
             if tensor_of(&x).is_none() {
                 return Err(PyException::new(
                     "TypeError",
