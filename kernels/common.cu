@@ -36,6 +36,31 @@ __device__ __forceinline__ int64_t ct_offset(int64_t linear, const CtShape& shap
   return off;
 }
 
+// True when `strides` are the row-major contiguous strides of `shape` (dimensions of size 1
+// may have any stride): the tensor's elements are `p[0..n)` in order.
+__device__ __forceinline__ bool ct_is_contiguous(const CtShape& shape, const CtStrides& strides) {
+  int64_t expected = 1;
+  for (int d = shape.ndim - 1; d >= 0; --d) {
+    if (shape.sizes[d] != 1 && strides.s[d] != expected) return false;
+    expected *= shape.sizes[d];
+  }
+  return true;
+}
+
+// N elements loaded or stored at once (one 16-, 8- or 4-byte access), as PyTorch's
+// aligned_vector: contiguous elementwise kernels move whole vectors, which is what lets them
+// reach the memory bandwidth a device-to-device copy gets.
+template <typename T, int N>
+struct alignas(sizeof(T) * N) CtVec {
+  T v[N];
+};
+
+// Whether `p` may be read as CtVec<T, N>.
+template <typename T, int N>
+__device__ __forceinline__ bool ct_vec_aligned(const void* p) {
+  return ((unsigned long long)p) % (sizeof(T) * N) == 0;
+}
+
 // Grid-stride loop over [0, n).
 #define CT_KERNEL_LOOP(i, n)                                                     \
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);      \

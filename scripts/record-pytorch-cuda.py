@@ -6,6 +6,7 @@ as is, and with CUDA_LAUNCH_BLOCKING=1. For each run we keep stdout, stderr (the
 its last `File "...", line N` is where the host reported the error), the exit status, and the
 device log lines (kernel assertion messages). Output: <out>/<name>[.blocking].json
 """
+import concurrent.futures
 import json
 import os
 import pathlib
@@ -36,36 +37,49 @@ def main() -> int:
             }
         (out / "random.json").write_text(json.dumps({**version, "seeds": rows}, indent=2) + "\n")
     scripts = sorted((root / "tests" / "cuda").glob("*.py"))
-    for script in scripts:
-        for blocking in (False, True):
-            env = dict(os.environ)
-            env.pop("CUDA_LAUNCH_BLOCKING", None)
-            if blocking:
-                env["CUDA_LAUNCH_BLOCKING"] = "1"
-            p = subprocess.run([sys.executable, script.name], cwd=script.parent, env=env,
-                               capture_output=True, text=True, timeout=120)
-            lines = p.stderr.splitlines()
-            reported = None
-            for line in lines:
-                s = line.strip()
-                if s.startswith('File "') and script.name in s and ", line " in s:
-                    reported = int(s.split(", line ")[1].split(",")[0])
-            record = {
-                "torch": version["torch"],
-                "torch_cuda": version["cuda"],
-                "script": script.name,
-                "launch_blocking": blocking,
-                "exit_code": p.returncode,
-                "stdout": p.stdout,
-                "stderr": p.stderr,
-                "reported_line": reported,
-                "device_log": [l for l in lines if "Assertion" in l and "failed" in l],
-                "last_line": lines[-1] if lines else "",
-            }
-            suffix = ".blocking.json" if blocking else ".json"
-            (out / (script.stem + suffix)).write_text(json.dumps(record, indent=2) + "\n")
-            print(f"{script.name:28} blocking={int(blocking)} exit={p.returncode} line={reported} {record['last_line'][:70]}")
+    jobs = [(script, blocking) for script in scripts for blocking in (False, True)]
+    # Each run is its own process (a device-side assert poisons its context); they run side by
+    # side (RECORD_JOBS, default 8): the GPU has room, and gpu-check.sh has minutes, not hours.
+    workers = int(os.environ.get("RECORD_JOBS", "8"))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        for line in pool.map(lambda job: record(job[0], job[1], version, out), jobs):
+            print(line, flush=True)
     return 0
+
+
+def record(script, blocking, version, out):
+    env = dict(os.environ)
+    env.pop("CUDA_LAUNCH_BLOCKING", None)
+    if blocking:
+        env["CUDA_LAUNCH_BLOCKING"] = "1"
+    try:
+        p = subprocess.run([sys.executable, script.name], cwd=script.parent, env=env,
+                           capture_output=True, text=True, timeout=90)
+        code, stdout, stderr = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        code, stdout, stderr = "timeout", str(e.stdout or ""), str(e.stderr or "")
+    lines = stderr.splitlines()
+    reported = None
+    for line in lines:
+        s = line.strip()
+        if s.startswith('File "') and script.name in s and ", line " in s:
+            reported = int(s.split(", line ")[1].split(",")[0])
+    record = {
+        "torch": version["torch"],
+        "torch_cuda": version["cuda"],
+        "device": version["device"],
+        "script": script.name,
+        "launch_blocking": blocking,
+        "exit_code": code,
+        "stdout": stdout,
+        "stderr": stderr,
+        "reported_line": reported,
+        "device_log": [l for l in lines if "Assertion" in l and "failed" in l],
+        "last_line": lines[-1] if lines else "",
+    }
+    suffix = ".blocking.json" if blocking else ".json"
+    (out / (script.stem + suffix)).write_text(json.dumps(record, indent=2) + "\n")
+    return f"{script.name:28} blocking={int(blocking)} exit={code} line={reported} {record['last_line'][:70]}"
 
 
 if __name__ == "__main__":

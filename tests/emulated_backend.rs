@@ -10,173 +10,12 @@
 use cudatutor::classroom::grade::exercise_options;
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::run::worker::WorkerClient;
-use cudatutor::run::{BackendChoice, RunOptions, RunReport, run_exercise_in_process};
+use cudatutor::run::{BackendChoice, RunOptions, run_exercise_in_process};
 use std::collections::BTreeMap;
 
-/// The fields of a report the two backends must agree on, as `(field, text)`.
-fn comparable(r: &RunReport) -> Vec<(&'static str, String)> {
-    let mut v = vec![
-        ("ok", r.ok.to_string()),
-        ("stdout", r.stdout.clone()),
-        ("stderr", r.stderr.clone()),
-        ("internal_error", format!("{:?}", r.internal_error)),
-    ];
-    match &r.error {
-        None => v.push(("error", "None".into())),
-        Some(e) => {
-            v.push(("error.type", e.type_name.clone()));
-            v.push(("error.message", e.message.clone()));
-            v.push(("error.line", format!("{:?}", e.line)));
-            v.push(("error.origin_line", format!("{:?}", e.origin_line)));
-            v.push(("error.device_log", e.device_log.join("\n")));
-        }
-    }
-    // the counters, without the device's name (which says which backend ran)
-    let mut memory = r.memory.clone();
-    for d in &mut memory.devices {
-        d.name.clear();
-    }
-    v.push(("memory", format!("{memory:?}")));
-    v.push((
-        "checks",
-        r.checks
-            .iter()
-            .map(|c| format!("{} {} {:?}", c.line, c.passed, c.message))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    ));
-    v
-}
-
-/// How a listed run may differ from the sim (tests/emulated_known_gaps.txt).
-#[derive(Debug, Default, Clone, Copy)]
-struct Allowed {
-    /// Floating-point numbers in the texts agree to float32 rounding (relative 1e-6), not bit
-    /// for bit.
-    float: bool,
-    /// Device-log lines name the same kernel file, function, block, thread and condition, at
-    /// another path and line (`/pytorch/.../Loss.cu:250:` vs `/__w/pytorch/.../Loss.cu:244:`).
-    location: bool,
-    /// Anything: the reason says what (the test only checks that the run still differs).
-    differs: bool,
-}
-
-/// `text` with every `<path>/<File>.cu:<line>:` word reduced to `<File>.cu:`.
-fn without_locations(text: &str) -> String {
-    text.split_inclusive('\n')
-        .map(|line| {
-            line.split_inclusive(' ')
-                .map(|word| match word.trim_end().strip_suffix(':') {
-                    Some(loc) if loc.contains(".cu:") => {
-                        let file = loc.rsplit('/').next().unwrap_or(loc);
-                        let file = file.split(".cu:").next().unwrap_or(file);
-                        format!("{file}.cu: ")
-                    }
-                    _ => word.to_string(),
-                })
-                .collect::<String>()
-        })
-        .collect()
-}
-
-/// The texts split into numbers and the text between them.
-fn tokens(text: &str) -> Vec<Result<f64, String>> {
-    let mut out = Vec::new();
-    let b = text.as_bytes();
-    let (mut i, mut text_start) = (0, 0);
-    while i < b.len() {
-        let starts_number =
-            b[i].is_ascii_digit() || (b[i] == b'-' && i + 1 < b.len() && b[i + 1].is_ascii_digit());
-        if !starts_number {
-            i += 1;
-            continue;
-        }
-        let mut j = i + 1;
-        while j < b.len()
-            && (b[j].is_ascii_digit()
-                || b[j] == b'.'
-                || ((b[j] == b'e' || b[j] == b'E')
-                    && j + 1 < b.len()
-                    && (b[j + 1].is_ascii_digit() || b[j + 1] == b'-' || b[j + 1] == b'+'))
-                || ((b[j] == b'-' || b[j] == b'+') && (b[j - 1] == b'e' || b[j - 1] == b'E')))
-        {
-            j += 1;
-        }
-        match text[i..j].parse::<f64>() {
-            Ok(v) => {
-                out.push(Err(text[text_start..i].to_string()));
-                out.push(Ok(v));
-                text_start = j;
-            }
-            Err(_) => {}
-        }
-        i = j;
-    }
-    out.push(Err(text[text_start..].to_string()));
-    out
-}
-
-/// Equal but for float32 rounding of the numbers in them.
-fn close(a: &str, b: &str) -> bool {
-    let (ta, tb) = (tokens(a), tokens(b));
-    ta.len() == tb.len()
-        && ta.iter().zip(&tb).all(|(x, y)| match (x, y) {
-            (Ok(x), Ok(y)) => x == y || (x - y).abs() <= 1e-6 * x.abs().max(y.abs()),
-            (Err(x), Err(y)) => x == y,
-            _ => false,
-        })
-}
-
-/// The first field where the two reports differ beyond what `allowed` lets through, with
-/// both texts.
-fn first_difference(
-    sim: &RunReport,
-    emu: &RunReport,
-    allowed: Allowed,
-) -> Option<(String, String, String)> {
-    comparable(sim)
-        .into_iter()
-        .zip(comparable(emu))
-        .find(|((field, a), (_, b))| {
-            let (mut a, mut b) = (a.clone(), b.clone());
-            if allowed.location {
-                (a, b) = (without_locations(&a), without_locations(&b));
-            }
-            if allowed.float && *field != "memory" {
-                !close(&a, &b)
-            } else {
-                a != b
-            }
-        })
-        .map(|((field, a), (_, b))| (field.to_string(), a, b))
-}
-
-/// tests/emulated_known_gaps.txt: `exercise-id/which  kinds  reason` lines (`#` comments),
-/// kinds a comma list of `float`, `location`, `differs`.
-fn known_gaps() -> BTreeMap<String, (Allowed, String)> {
-    let text = include_str!("emulated_known_gaps.txt");
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let mut words = l.split_whitespace();
-            let key = words.next().unwrap_or_default().to_string();
-            let kinds = words.next().unwrap_or_default();
-            let reason = words.collect::<Vec<_>>().join(" ");
-            assert!(!reason.is_empty(), "{key}: a known gap needs its reason");
-            let mut allowed = Allowed::default();
-            for k in kinds.split(',') {
-                match k {
-                    "float" => allowed.float = true,
-                    "location" => allowed.location = true,
-                    "differs" => allowed.differs = true,
-                    other => panic!("{key}: unknown kind {other:?}"),
-                }
-            }
-            (key, (allowed, reason))
-        })
-        .collect()
-}
+#[path = "support/report_compare.rs"]
+mod report_compare;
+use report_compare::{Allowed, first_difference, known_gaps};
 
 #[test]
 fn every_lesson_exercise_runs_on_the_emulated_device_as_on_the_sim() {
@@ -189,7 +28,7 @@ fn every_lesson_exercise_runs_on_the_emulated_device_as_on_the_sim() {
         );
         return;
     }
-    let gaps = known_gaps();
+    let gaps = known_gaps(include_str!("emulated_known_gaps.txt"));
     let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
     let catalog = Catalog::builtin(Lang::En).unwrap();
     let (mut same, mut runs) = (0, 0);

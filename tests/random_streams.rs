@@ -651,11 +651,11 @@ fn cpu_streams_match_recorded_pytorch() {
     );
 }
 
-/// The CUDA streams, replayed from tests/fixtures/random/cuda.json. That file is recorded
-/// on a GPU machine (`scripts/record-random.py --device cuda`); until it exists this test
-/// is ignored, and run with `--ignored` it fails for want of it.
+/// The CUDA streams, replayed from tests/fixtures/random/cuda.json, recorded on a GPU machine
+/// (`scripts/record-random.py --device cuda`, run by scripts/gpu-check.sh: PyTorch 2.11+cu130
+/// on an H200, 2026-12-04; the file names its torch version and device). The replay needs no
+/// GPU: it runs the host mirror of PyTorch's CUDA generator that the sim draws from.
 #[test]
-#[ignore = "needs tests/fixtures/random/cuda.json, recorded on a GPU machine"]
 fn cuda_streams_match_recorded_pytorch() {
     use random::CudaGenerator;
     use random::cuda::{self, DeviceShape};
@@ -670,7 +670,7 @@ fn cuda_streams_match_recorded_pytorch() {
             .as_u64()
             .expect("threads") as u32,
     };
-    let mut checked = 0usize;
+    let (mut checked, mut approximate) = (0usize, 0usize);
     let mut failures = Vec::new();
     for case in doc["cases"].as_array().expect("cases") {
         let name = case["name"].as_str().unwrap_or("?");
@@ -697,7 +697,11 @@ fn cuda_streams_match_recorded_pytorch() {
                 }
                 v
             } else {
-                let g = match op.get("gen").and_then(|g| g.as_u64()) {
+                // `gen_new` names the generator it creates by `id`; later ops name it by `gen`.
+                let named = op
+                    .get("gen")
+                    .or_else(|| (s(op, "op") == "gen_new").then(|| op.get("id")).flatten());
+                let g = match named.and_then(|g| g.as_u64()) {
                     Some(id) => gpu_gens.entry(id).or_default(),
                     None => &mut gpu,
                 };
@@ -786,16 +790,34 @@ fn cuda_streams_match_recorded_pytorch() {
                 }
             };
             checked += 1;
+            // Normal and exponential draws on a GPU go through its fast `__logf`/`__sincosf`
+            // (float32) and libdevice's `log`/`sincospi` (float64); the host mirror uses
+            // correctly rounded libm, so those values agree to the bound below, not bit for
+            // bit (the layout, counters and offsets are exact: every uniform, integer and
+            // Bernoulli value is).
+            let gpu_math = matches!(s(op, "op"), "randn" | "normal" | "exponential");
             if got != want[i] {
-                failures.push(format!(
-                    "{name} / op {i} {}: {}",
-                    op["op"],
-                    first_difference(&want[i], &got)
-                ));
+                if gpu_math && normal_draws_close(&want[i], &got, s(op, "dtype")) {
+                    approximate += 1;
+                } else {
+                    failures.push(format!(
+                        "{name} / op {i} {}: {}",
+                        op["op"],
+                        first_difference(&want[i], &got)
+                    ));
+                }
             }
             cpu.done.push(got);
         }
     }
+    eprintln!(
+        "{checked} CUDA results: {} bit for bit, {approximate} normal/exponential draws within the GPU-math bound",
+        checked - approximate - failures.len()
+    );
+    assert!(
+        approximate * 5 < checked,
+        "{approximate} of {checked} only approximate: more than the normal and exponential draws"
+    );
     assert!(
         failures.is_empty(),
         "{} of {checked} CUDA results differ from PyTorch:\n{}",
@@ -807,4 +829,48 @@ fn cuda_streams_match_recorded_pytorch() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// Normal draws recorded on a GPU (`want`) and the host mirror's (`got`), both as the fixture
+/// encodes them (bit patterns, or a summary with the first and last 8 and a hash of all): equal
+/// but for the GPU's transcendental functions — float32 within 1e-5 absolute (`__logf` and
+/// `__sincosf` are accurate to about 2^-21 absolute), float64 within 1e-13, float16 exact or 1
+/// unit in the last place. A summary's hash cannot be compared approximately: its head and
+/// tail are, and its length must match.
+fn normal_draws_close(want: &Value, got: &Value, dtype: &str) -> bool {
+    let value = |bits: u64| -> f64 {
+        match dtype {
+            "float32" => f32::from_bits(bits as u32) as f64,
+            "float64" => f64::from_bits(bits),
+            _ => bits as f64,
+        }
+    };
+    let tolerance = match dtype {
+        "float32" => 1e-5,
+        "float64" => 1e-13,
+        _ => 1.0, // float16 compared as bit patterns: one unit in the last place
+    };
+    let close_arrays = |a: &Value, b: &Value| -> bool {
+        match (a.as_array(), b.as_array()) {
+            (Some(a), Some(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|(x, y)| match (x.as_u64(), y.as_u64()) {
+                            (Some(x), Some(y)) => (value(x) - value(y)).abs() <= tolerance,
+                            _ => x == y,
+                        })
+            }
+            _ => a == b,
+        }
+    };
+    match (want, got) {
+        (Value::Array(_), Value::Array(_)) => close_arrays(want, got),
+        (Value::Object(w), Value::Object(g)) => {
+            w.get("len") == g.get("len")
+                && close_arrays(&w["head"], &g["head"])
+                && close_arrays(&w["tail"], &g["tail"])
+        }
+        _ => false,
+    }
 }

@@ -131,6 +131,9 @@ pub fn render_summary(r: &RunReport) -> String {
             ""
         }
     );
+    if let Some(note) = &r.backend_note {
+        s.push_str(&format!("   {note}\n"));
+    }
     s.push_str(&format!(
         "   memory_allocated {} · memory_reserved {} · peak {}\n",
         format_bytes(r.memory.allocated),

@@ -726,6 +726,12 @@ impl Runtime {
         self.gpu_error.as_deref()
     }
 
+    /// Whether a GPU backend's device context is poisoned (a device-side assert or another
+    /// sticky error): nothing more can run in this process.
+    pub fn gpu_poisoned(&self) -> bool {
+        self.gpus.iter().any(|g| g.poisoned())
+    }
+
     /// Kernel launches on the GPU backend's devices, and the ops that ran on the host
     /// instead (op, count), summed over the devices.
     pub fn gpu_usage(&self) -> (u64, Vec<(String, u64)>) {

@@ -117,6 +117,23 @@ impl Diagnosis {
         .with_cuda_self_test()
     }
 
+    /// The part of the diagnosis `--backend cuda` needs before a run (the driver, NVRTC, the
+    /// cached self-test), without doctor's other sections (the emulated device's self-test,
+    /// cuBLAS, the cache listing), which cost a short run a good part of its start-up.
+    pub fn gather_for_cuda() -> Diagnosis {
+        Diagnosis {
+            cublas: false,
+            driver: probe::probe_driver(),
+            nvrtc: nvrtc::locate(),
+            cache_dir: kernel_cache_dir(),
+            cached_ptx_files: 0,
+            cuda_runtime_built: crate::run::CUDA_RUNTIME_BUILT,
+            emulated: None,
+            cuda_self_test: None,
+        }
+        .with_cuda_self_test()
+    }
+
     /// Runs (or reads the cached) cuda self-test when a GPU and NVRTC are present.
     fn with_cuda_self_test(mut self) -> Diagnosis {
         if self.driver.has_gpu()
@@ -290,11 +307,20 @@ impl Diagnosis {
         }
         let _ = writeln!(s, "\n{}", t("Backend"));
         match self.cuda_usable_in(lang) {
-            Ok(()) => {
+            Ok(()) if crate::run::AUTO_PICKS_CUDA => {
                 let _ = writeln!(
                     s,
                     "  {}",
                     t("--backend auto picks cuda: a usable GPU and NVRTC are present")
+                );
+            }
+            Ok(()) => {
+                let _ = writeln!(
+                    s,
+                    "  {}",
+                    t(
+                        "--backend cuda can run here (the GPU passed its self-test); --backend auto still picks sim in this build"
+                    )
                 );
             }
             Err(why) => {
@@ -458,6 +484,10 @@ const WORDS: &[(&str, &str)] = &[
     (
         "--backend auto picks cuda: a usable GPU and NVRTC are present",
         "--backend auto 选择 cuda：有可用的 GPU 和 NVRTC",
+    ),
+    (
+        "--backend cuda can run here (the GPU passed its self-test); --backend auto still picks sim in this build",
+        "这里可以用 --backend cuda（GPU 通过了自检）；此版本的 --backend auto 仍然选择 sim",
     ),
     (
         "--backend auto picks sim (the simulated GPU): {why}",

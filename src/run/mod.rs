@@ -128,9 +128,14 @@ pub const CUDA_RUNTIME_BUILT: bool = ENGINE_RUNS_ON_DEVICES;
 /// machine where it cannot (exit 2), naming what is missing.
 pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
     match opts.backend {
-        BackendChoice::Cuda => doctor::Diagnosis::gather()
-            .cuda_usable()
-            .map_err(|why| format!("--backend cuda cannot run here: {why}. Run `cudatutor doctor` for details, or use --backend sim.")),
+        BackendChoice::Cuda => {
+            // once per process (`run` asks before it starts the worker and again on the way)
+            static VERDICT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+            VERDICT
+                .get_or_init(|| doctor::Diagnosis::gather_for_cuda().cuda_usable())
+                .clone()
+                .map_err(|why| format!("--backend cuda cannot run here: {why}. Run `cudatutor doctor` for details, or use --backend sim."))
+        }
         BackendChoice::Emulated => emulated_usable().map_err(|why| {
             format!("--backend emulated cannot run here: {why}. Use --backend sim.")
         }),
@@ -274,7 +279,7 @@ pub fn cuda_usable_here() -> bool {
         AUTO_PICKS_CUDA
             && CUDA_RUNTIME_BUILT
             && crate::engine::cuda::probe::probe_driver().has_gpu()
-            && doctor::Diagnosis::gather().cuda_usable().is_ok()
+            && doctor::Diagnosis::gather_for_cuda().cuda_usable().is_ok()
             && doctor::kernel_cache_dir().is_some_and(|dir| {
                 crate::engine::cuda::selftest::cuda_selftest(&dir).is_ok_and(|r| r.passed())
             })

@@ -51,6 +51,10 @@ pub struct RunReport {
     /// that had no kernel and ran on the host instead (None on the sim).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_usage: Option<DeviceUsage>,
+    /// Why this run is on another backend than the one asked for (e.g. an exercise for two
+    /// GPUs asked for on a machine with one real GPU runs on the sim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend_note: Option<String>,
 }
 
 /// What ran on a GPU backend's kernels and what fell back to the host (docs/cuda-backend.md
@@ -62,6 +66,10 @@ pub struct DeviceUsage {
     /// Ops computed on the host (download, host kernel, upload), with how often: the op's
     /// name as the GPU storage knows it (`softmax_backward`, `random`, ...).
     pub fallbacks: Vec<(String, u64)>,
+    /// A device's context ended the run poisoned (a device-side assert or another sticky
+    /// error, even one the script caught): the worker must not take another run.
+    #[serde(default)]
+    pub poisoned: bool,
 }
 
 /// The uncaught exception of a run.

@@ -32,6 +32,7 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         super::BackendChoice::Auto if super::cuda_usable_here() => GpuBackend::Cuda,
         _ => GpuBackend::Sim,
     };
+    let (gpu_backend, backend_note) = enough_real_gpus(gpu_backend, opts.gpus);
     let device_name = match gpu_backend {
         GpuBackend::Emulated => crate::engine::cuda::emulated::EMULATED_DEVICE_NAME.to_string(),
         _ => crate::engine::runtime::SIM_DEVICE_NAME.to_string(),
@@ -146,7 +147,27 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         prediction_pending,
         internal_error: None,
         device_usage: device_usage(&rt),
+        backend_note,
     }
+}
+
+/// A run on real GPUs needs as many as the exercise models (`--gpus`, an exercise's `gpus`):
+/// with fewer on this machine it runs on the sim, and the report says why.
+fn enough_real_gpus(backend: GpuBackend, wanted: u32) -> (GpuBackend, Option<String>) {
+    if backend != GpuBackend::Cuda || wanted <= 1 {
+        return (backend, None);
+    }
+    let have = crate::engine::cuda::probe::probe_driver().devices.len() as u32;
+    if have == 0 || have >= wanted {
+        // (no GPU at all: opening the device says why)
+        return (backend, None);
+    }
+    (
+        GpuBackend::Sim,
+        Some(format!(
+            "this run models {wanted} GPUs and this machine has {have}: it ran on the simulated GPUs"
+        )),
+    )
 }
 
 /// What ran on the GPU backend's kernels and what on the host (None on the sim).
@@ -158,6 +179,7 @@ fn device_usage(rt: &Runtime) -> Option<super::report::DeviceUsage> {
     Some(super::report::DeviceUsage {
         launches,
         fallbacks,
+        poisoned: rt.gpu_poisoned(),
     })
 }
 

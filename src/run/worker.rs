@@ -146,10 +146,12 @@ impl WireOptions {
 /// CUDA error on a real or emulated GPU): the worker must not take another run.
 pub fn context_poisoned(report: &RunReport) -> bool {
     (report.backend == "cuda" || report.backend == "emulated")
-        && report
-            .error
-            .as_ref()
-            .is_some_and(|e| e.message.starts_with("CUDA error"))
+        && (report.device_usage.as_ref().is_some_and(|u| u.poisoned)
+            // (also when the script caught the CUDA error and ended normally)
+            || report
+                .error
+                .as_ref()
+                .is_some_and(|e| e.message.starts_with("CUDA error")))
 }
 
 /// Folds what the device printed during a run into its report: assert lines the engine did
@@ -200,8 +202,13 @@ pub fn serve(input: impl BufRead, output: impl Write) -> u8 {
 pub fn serve_with_capture(
     mut input: impl BufRead,
     mut output: impl Write,
-    mut capture: Option<DeviceCapture>,
+    capture: Option<DeviceCapture>,
 ) -> u8 {
+    // Shared with the cuda device, which takes the driver's assert lines as they appear.
+    let captured = capture.is_some();
+    if let Some(c) = capture {
+        crate::engine::cuda::capture::share(c);
+    }
     loop {
         let line = match read_request_line(&mut input) {
             Ok(Some(line)) => line,
@@ -231,8 +238,11 @@ pub fn serve_with_capture(
         let opts = RunOptions::from(request.options);
         let mut report =
             super::run_exercise_in_process(&request.code, request.check.as_deref(), &opts);
-        if let Some(c) = capture.as_mut() {
-            attach_device_output(&mut report, c.take_new_lines());
+        if captured {
+            attach_device_output(
+                &mut report,
+                crate::engine::cuda::capture::take_shared_lines(),
+            );
         }
         let poisoned = context_poisoned(&report);
         let text = serde_json::to_string(&report)

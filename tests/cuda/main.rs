@@ -387,3 +387,85 @@ fn gpu_cublas_when_present_agrees_with_the_tiled_kernel() {
         1e-5,
     );
 }
+
+#[path = "../support/report_compare.rs"]
+mod report_compare;
+
+#[test]
+#[ignore = "needs a GPU (scripts/gpu-check.sh)"]
+fn gpu_lesson_exercises_give_the_sims_reports() {
+    // Every built-in exercise, from its starting code (where the device-side asserts are) and
+    // from its solution, on the sim in this process and on the real GPU through the worker,
+    // as `cudatutor run --backend cuda` runs it. Float results may differ in float32 rounding
+    // (the kernels' summation order is the GPU's); anything else must agree.
+    use cudatutor::classroom::grade::exercise_options;
+    use cudatutor::lesson::{Catalog, Lang};
+    use cudatutor::run::worker::WorkerClient;
+    use cudatutor::run::{BackendChoice, RunOptions, run_exercise_in_process};
+    use report_compare::{Allowed, first_difference};
+    let bin = std::env::var_os("CUDATUTOR_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_cudatutor").into());
+    let mut client = WorkerClient::with_program(bin);
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let (mut exact, mut float_only, mut runs) = (0, 0, 0);
+    let (mut launches, mut fallbacks) = (0u64, std::collections::BTreeMap::new());
+    let mut failures = Vec::new();
+    for lesson in &catalog.lessons {
+        for ex in &lesson.exercises {
+            let mut codes = vec![("start", ex.start_code.clone())];
+            if let Some(s) = &ex.solution {
+                codes.push(("solution", s.clone()));
+            }
+            for (which, code) in codes {
+                let key = format!("{}/{which}", ex.id);
+                let sim_opts = exercise_options(lesson, ex, &RunOptions::default());
+                let gpu_opts = RunOptions {
+                    backend: BackendChoice::Cuda,
+                    ..sim_opts.clone()
+                };
+                let sim = run_exercise_in_process(&code, ex.check.as_deref(), &sim_opts);
+                let t0 = std::time::Instant::now();
+                let gpu = client.run(&code, ex.check.as_deref(), &gpu_opts);
+                let ms = t0.elapsed().as_millis();
+                runs += 1;
+                if let Some(u) = &gpu.device_usage {
+                    launches += u.launches;
+                    for (op, n) in &u.fallbacks {
+                        *fallbacks.entry(op.clone()).or_insert(0u64) += n;
+                    }
+                }
+                let verdict = if gpu.backend != "cuda" || gpu.internal_error.is_some() {
+                    failures.push(key.clone());
+                    format!("NOT ON THE GPU: {} {:?}", gpu.backend, gpu.internal_error)
+                } else if first_difference(&sim, &gpu, Allowed::default()).is_none() {
+                    exact += 1;
+                    "identical".to_string()
+                } else {
+                    let float = Allowed {
+                        float: true,
+                        ..Allowed::default()
+                    };
+                    match first_difference(&sim, &gpu, float) {
+                        None => {
+                            float_only += 1;
+                            "float32 rounding only".to_string()
+                        }
+                        Some((field, a, b)) => {
+                            failures.push(key.clone());
+                            format!("DIFFERS in {field}\n--- sim\n{a}\n--- cuda\n{b}")
+                        }
+                    }
+                };
+                eprintln!("{key:40} {ms:>6} ms  {verdict}");
+            }
+        }
+    }
+    eprintln!(
+        "cuda vs sim: {exact} of {runs} runs identical, {float_only} differ in float32 rounding only"
+    );
+    eprintln!("kernel launches: {launches}; host fallbacks (op: count): {fallbacks:?}");
+    assert!(runs >= 40, "only {runs} runs: were the lessons found?");
+    assert!(launches > 0, "no kernel ran on the GPU");
+    assert!(failures.is_empty(), "differ from the sim: {failures:?}");
+}

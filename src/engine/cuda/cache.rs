@@ -36,7 +36,12 @@ pub fn cache_key(source: &str, arch: &str, nvrtc_version: (i32, i32)) -> String 
     let v = format!("{}.{}", nvrtc_version.0, nvrtc_version.1);
     format!(
         "{:032x}",
-        fnv1a_128(&[source.as_bytes(), arch.as_bytes(), v.as_bytes()])
+        fnv1a_128(&[
+            source.as_bytes(),
+            arch.as_bytes(),
+            v.as_bytes(),
+            super::nvrtc::COMPILE_OPTIONS.join(" ").as_bytes(),
+        ])
     )
 }
 

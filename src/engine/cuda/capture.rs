@@ -3,6 +3,7 @@
 //! descriptors 1 and 2 at a capture file and read the new lines after each run.
 
 use std::io::Write;
+use std::sync::Mutex;
 
 /// Where the device's own output goes while the worker runs: a file both stdout and stderr
 /// point at. [`DeviceCapture::take_new_lines`] returns what was written since the last call.
@@ -31,6 +32,69 @@ impl DeviceCapture {
             .map(str::to_string)
             .collect()
     }
+}
+
+/// The worker's capture, shared by the process: the cuda device takes the driver's assert
+/// lines from it as soon as a failing launch is waited for (so the op that failed gets them,
+/// as on the emulated device), and the worker takes whatever else the device printed after
+/// each run. Other lines the device reads are kept for the worker, in order.
+static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
+
+struct Shared {
+    capture: DeviceCapture,
+    kept: Vec<String>,
+}
+
+/// Makes `capture` the process's shared capture (replacing an earlier one).
+pub fn share(capture: DeviceCapture) {
+    if let Ok(mut s) = SHARED.lock() {
+        *s = Some(Shared {
+            capture,
+            kept: Vec::new(),
+        });
+    }
+}
+
+/// Whether a shared capture is installed (the process is a worker with its output captured).
+pub fn shared() -> bool {
+    SHARED.lock().is_ok_and(|s| s.is_some())
+}
+
+/// The new device-side assert lines (`... Assertion `cond` failed.`) of the shared capture;
+/// the other new lines are kept for [`take_shared_lines`].
+pub fn take_shared_assert_lines() -> Vec<String> {
+    let Ok(mut guard) = SHARED.lock() else {
+        return Vec::new();
+    };
+    let Some(s) = guard.as_mut() else {
+        return Vec::new();
+    };
+    let (asserts, other): (Vec<String>, Vec<String>) = s
+        .capture
+        .take_new_lines()
+        .into_iter()
+        .partition(|l| is_assert_line(l));
+    s.kept.extend(other);
+    asserts
+}
+
+/// Every line of the shared capture not yet taken (kept lines first).
+pub fn take_shared_lines() -> Vec<String> {
+    let Ok(mut guard) = SHARED.lock() else {
+        return Vec::new();
+    };
+    let Some(s) = guard.as_mut() else {
+        return Vec::new();
+    };
+    let mut lines = std::mem::take(&mut s.kept);
+    lines.extend(s.capture.take_new_lines());
+    lines
+}
+
+/// A device-side assert as the driver prints it: `file:line: function: block: [..], thread:
+/// [..] Assertion `cond` failed.`
+pub fn is_assert_line(line: &str) -> bool {
+    line.contains("Assertion `") && line.trim_end().ends_with("failed.")
 }
 
 /// Moves this process's stdout to a private descriptor (returned: the protocol channel) and

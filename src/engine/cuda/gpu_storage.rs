@@ -126,6 +126,14 @@ impl GpuCtx {
         let was = self.poisoned();
         self.checked_launches.set(self.checked_launches.get() + 1);
         self.run(f)?;
+        // A real GPU runs the launch asynchronously: a failed assert shows only when its
+        // stream is waited for (CUDA_ERROR_ASSERT, which poisons the device). Wait here, for
+        // the kernels that check indices only, so the op learns at once whether it failed, as
+        // on the emulated device (which runs each launch to its end). The host's stream model
+        // still reports the error on the line PyTorch would.
+        if !was && self.device.kind() == super::gpu::GpuKind::Cuda {
+            let _ = self.device.synchronize();
+        }
         Ok(if !was && self.poisoned() {
             vec![0]
         } else {

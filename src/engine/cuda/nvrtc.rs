@@ -339,6 +339,13 @@ pub fn locate() -> Result<Nvrtc, NvrtcError> {
     FOUND.get_or_init(locate_uncached).clone()
 }
 
+/// NVRTC options besides the architecture, for PTX and CUBIN alike (part of the kernel
+/// cache's key). `--fmad=false`: no multiply-add is contracted into an FMA that the kernel did
+/// not write, as the emulated device is compiled (`-ffp-contract=off`), so a kernel gives the
+/// same bits on a GPU and on the emulated device (measured on an H200: with contraction the
+/// tiled sgemm differed from the emulated device in the last bits).
+pub const COMPILE_OPTIONS: &[&str] = &["--std=c++17", "--fmad=false"];
+
 impl Nvrtc {
     /// `"13.0"`.
     pub fn version_string(&self) -> String {
@@ -362,7 +369,9 @@ impl Nvrtc {
         }
         let opts = cudarc::nvrtc::CompileOptions {
             // `arch` is a &'static str in cudarc; pass it as a plain option instead.
-            options: vec![format!("--gpu-architecture={arch}"), "--std=c++17".into()],
+            options: std::iter::once(format!("--gpu-architecture={arch}"))
+                .chain(COMPILE_OPTIONS.iter().map(|o| o.to_string()))
+                .collect(),
             name: Some(file.to_string()),
             ..Default::default()
         };
@@ -415,10 +424,9 @@ impl Nvrtc {
         let start = Instant::now();
         let file_c = CString::new(file).map_err(|e| NvrtcError::Other(e.to_string()))?;
         let src_c = CString::new(source).map_err(|e| NvrtcError::Other(e.to_string()))?;
-        let options = [
-            format!("--gpu-architecture={arch}"),
-            "--std=c++17".to_string(),
-        ];
+        let options: Vec<String> = std::iter::once(format!("--gpu-architecture={arch}"))
+            .chain(COMPILE_OPTIONS.iter().map(|o| o.to_string()))
+            .collect();
         let options_c: Vec<CString> = options
             .iter()
             .map(|o| CString::new(o.as_str()).map_err(|e| NvrtcError::Other(e.to_string())))

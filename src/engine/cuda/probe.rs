@@ -144,8 +144,15 @@ pub fn driver_library_present() -> bool {
     guarded(|| Ok(unsafe { sys::is_culib_present() })).unwrap_or(false)
 }
 
-/// Probes the driver and every device. Never panics.
+/// Probes the driver and every device, once per process (cuInit and the device queries take
+/// a noticeable part of a short run's start-up, and the answer does not change while a
+/// process lives). Never panics.
 pub fn probe_driver() -> DriverProbe {
+    static PROBE: std::sync::OnceLock<DriverProbe> = std::sync::OnceLock::new();
+    PROBE.get_or_init(probe_driver_now).clone()
+}
+
+fn probe_driver_now() -> DriverProbe {
     let mut probe = DriverProbe {
         status: DriverStatus::NoDriver,
         driver_version: None,

@@ -471,13 +471,14 @@ impl GpuDevice for CudaDevice {
     }
 
     /// On a real GPU the driver prints the assert line on the process's stderr: the lines
-    /// read back from it when it was redirected ([`CudaDevice::with_log`]); otherwise empty
-    /// (the worker captures them into the report's device log itself).
+    /// read back from it when it was redirected ([`CudaDevice::with_log`]), or from the
+    /// worker's shared capture ([`super::capture::share`]); otherwise empty.
     fn take_device_log(&self) -> Vec<String> {
-        self.log
-            .as_ref()
-            .and_then(|l| l.lock().ok().map(|mut c| c.take_new_lines()))
-            .unwrap_or_default()
+        match &self.log {
+            Some(l) => l.lock().map(|mut c| c.take_new_lines()).unwrap_or_default(),
+            // In the worker: its shared capture (the driver prints on the process's stderr).
+            None => super::capture::take_shared_assert_lines(),
+        }
     }
 
     fn poisoned(&self) -> bool {
