@@ -200,7 +200,24 @@ impl UnaryOp {
         use UnaryOp::*;
         matches!(
             self,
-            Log2 | Log10 | Log1p | Expm1 | Tan | Asin | Acos | Atan | Sinh | Cosh | Asinh | Acosh | Atanh | Rsqrt | Erf | Erfc | Erfinv | Gelu | GeluTanh
+            Log2 | Log10
+                | Log1p
+                | Expm1
+                | Tan
+                | Asin
+                | Acos
+                | Atan
+                | Sinh
+                | Cosh
+                | Asinh
+                | Acosh
+                | Atanh
+                | Rsqrt
+                | Erf
+                | Erfc
+                | Erfinv
+                | Gelu
+                | GeluTanh
         )
     }
     /// Whether autograd has this op's backward formula (autograd.rs `unary_grad`).

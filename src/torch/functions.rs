@@ -993,12 +993,24 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
         });
     }
-    reg(&m, rt, "atan2", |_, rt, args| binary_plain(rt, args, BinaryOp::Atan2));
-    reg(&m, rt, "arctan2", |_, rt, args| binary_plain(rt, args, BinaryOp::Atan2));
-    reg(&m, rt, "hypot", |_, rt, args| binary_plain(rt, args, BinaryOp::Hypot));
-    reg(&m, rt, "fmod", |_, rt, args| binary_plain(rt, args, BinaryOp::Fmod));
-    reg(&m, rt, "remainder", |_, rt, args| binary_plain(rt, args, BinaryOp::Rem));
-    reg(&m, rt, "floor_divide", |_, rt, args| binary_plain(rt, args, BinaryOp::FloorDiv));
+    reg(&m, rt, "atan2", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Atan2)
+    });
+    reg(&m, rt, "arctan2", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Atan2)
+    });
+    reg(&m, rt, "hypot", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Hypot)
+    });
+    reg(&m, rt, "fmod", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Fmod)
+    });
+    reg(&m, rt, "remainder", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Rem)
+    });
+    reg(&m, rt, "floor_divide", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::FloorDiv)
+    });
 
     reg(&m, rt, "eq", |_, rt, args| {
         binary_fn(rt, args, BinaryOp::Eq, "eq")

@@ -267,7 +267,7 @@ fn unary_float<T: Float + Stored>(op: UnaryOp, a: &Src<T>, n: usize) -> Result<H
             "\"bitwise_not_cpu\" not implemented for '{}'",
             T::DTYPE.scalar_name()
         ))),
-         _ => {
+        _ => {
             if T::DTYPE == DType::Float64 {
                 w(map(a, n, |x: T| T::from_f64(math_f64(op, x.to_f64()))))
             } else {
@@ -291,12 +291,10 @@ fn unary_int<T: Int + Stored>(op: UnaryOp, a: &Src<T>, n: usize) -> Result<HostS
         LogicalNot => Ok(bool::wrap(map(a, n, |x: T| x.is_zero())?)),
         IsNan => Ok(bool::wrap(map(a, n, |_: T| false)?)),
         IsFinite => Ok(bool::wrap(map(a, n, |_: T| true)?)),
-        _ => {
-            Err(EngineError::runtime(format!(
-                "internal: {} on integers reaches the kernel uncast",
-                op.name()
-            )))
-        }
+        _ => Err(EngineError::runtime(format!(
+            "internal: {} on integers reaches the kernel uncast",
+            op.name()
+        ))),
     }
 }
 

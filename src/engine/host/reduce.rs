@@ -323,7 +323,11 @@ fn half_scan<T: Stored + Float>(
     for row in rows.chunks_mut(len.max(1)) {
         let mut acc = if prod { 1.0f32 } else { 0.0f32 };
         for x in row.iter_mut() {
-            acc = if prod { acc * x.to_f32() } else { acc + x.to_f32() };
+            acc = if prod {
+                acc * x.to_f32()
+            } else {
+                acc + x.to_f32()
+            };
             *x = T::from_f32(acc);
         }
     }
