@@ -48,3 +48,22 @@ CT_FOR_ALL_DTYPES(CT_ALL_COMPARES_SCALAR)
     CT_KERNEL_LOOP(i, n) { out[ct_offset(i, shape, so)] = ct_isnan(a[ct_offset(i, shape, sa)]); } \
   }
 CT_FOR_FLOAT_DTYPES(CT_ISNAN)
+
+// torch.isinf / torch.isfinite on floats (PyTorch's CUDA isinf is `a == inf || a == -inf`,
+// isfinite `::isfinite(a)`; integer and bool tensors need no kernel: the host fills the result).
+template <typename T> __device__ __forceinline__ bool ct_isinf(T v) {
+  return v == (T)1 / (T)0 || v == -(T)1 / (T)0;
+}
+template <typename T> __device__ __forceinline__ bool ct_isfinite(T v) {
+  return !ct_isnan(v) && !ct_isinf(v);
+}
+#define CT_ISINF_ISFINITE(T, S)                                                            \
+  extern "C" __global__ void isinf_##S(int64_t n, CtShape shape, CtStrides sa,             \
+                                       CtStrides so, const T* a, bool* out) {              \
+    CT_KERNEL_LOOP(i, n) { out[ct_offset(i, shape, so)] = ct_isinf(a[ct_offset(i, shape, sa)]); } \
+  }                                                                                        \
+  extern "C" __global__ void isfinite_##S(int64_t n, CtShape shape, CtStrides sa,          \
+                                          CtStrides so, const T* a, bool* out) {           \
+    CT_KERNEL_LOOP(i, n) { out[ct_offset(i, shape, so)] = ct_isfinite(a[ct_offset(i, shape, sa)]); } \
+  }
+CT_FOR_FLOAT_DTYPES(CT_ISINF_ISFINITE)

@@ -230,3 +230,54 @@ __device__ void ct_where(int64_t n, const CtShape& shape, const CtStrides& sc,
     ct_where<T>(n, shape, sc, sa, sb, so, cond, a, b, out);                                 \
   }
 CT_FOR_ALL_DTYPES(CT_WHERE)
+
+// torch.add(a, b, alpha=s) / torch.sub(a, b, alpha=s) (the host negates alpha for sub):
+// PyTorch's CUDA add kernel computes `a + alpha * b` in the op's math type, which nvcc
+// contracts into one fused multiply-add for floats (written out here: the emulated build
+// contracts nothing it is not told to); integers wrap. Entry: add_alpha_<numeric>.
+struct OpAddAlphaF {
+  template <typename T> __device__ T operator()(T a, T b, T alpha) const { return ct_fma(alpha, b, a); }
+};
+struct OpAddAlphaI {
+  template <typename T> __device__ T operator()(T a, T b, T alpha) const { return (T)(a + alpha * b); }
+};
+template <typename T, typename Op>
+__device__ void ct_add_alpha(int64_t n, const CtShape& shape, const CtStrides& sa,
+                             const CtStrides& sb, const CtStrides& so, const T* a,
+                             const T* b, T alpha, T* out, Op op) {
+  CT_KERNEL_LOOP(i, n) {
+    out[ct_offset(i, shape, so)] = op(a[ct_offset(i, shape, sa)], b[ct_offset(i, shape, sb)], alpha);
+  }
+}
+#define CT_ADD_ALPHA(T, S, OP)                                                             \
+  extern "C" __global__ void add_alpha_##S(int64_t n, CtShape shape, CtStrides sa,         \
+                                           CtStrides sb, CtStrides so, const T* a,         \
+                                           const T* b, T alpha, T* out) {                  \
+    ct_add_alpha<T>(n, shape, sa, sb, so, a, b, alpha, out, OP());                         \
+  }
+CT_ADD_ALPHA(float, f32, OpAddAlphaF)
+CT_ADD_ALPHA(double, f64, OpAddAlphaF)
+CT_ADD_ALPHA(int64_t, i64, OpAddAlphaI)
+CT_ADD_ALPHA(int32_t, i32, OpAddAlphaI)
+CT_ADD_ALPHA(uint8_t, u8, OpAddAlphaI)
+
+// The activations' backward (autograd), from the forward's result y and the incoming
+// gradient g, as PyTorch's CUDA kernels (BinaryMiscBackwardOpsKernels.cu, Activation*.cu):
+//   sigmoid_backward  g * (1 - y) * y
+//   tanh_backward     g * (1 - y * y)   (nvcc contracts 1 - y * y into fma(-y, y, 1))
+//   threshold_backward (ReLU's, threshold 0, value 0): y <= 0 ? 0 : g   (NaN y passes g)
+// Entries <op>_backward_<float>(n, shape, s_grad, s_y, s_out, grad, y, out), strided.
+struct OpSigmoidBackward {
+  template <typename T> __device__ T operator()(T g, T y) const { return g * ((T)1 - y) * y; }
+};
+struct OpTanhBackward {
+  template <typename T> __device__ T operator()(T g, T y) const { return g * ct_fma(-y, y, (T)1); }
+};
+struct OpThresholdBackward {
+  template <typename T> __device__ T operator()(T g, T y) const { return y <= (T)0 ? (T)0 : g; }
+};
+#define CT_ACTIVATION_BACKWARD(T, S)                                                       \
+  CT_BINARY(sigmoid_backward, OpSigmoidBackward, T, S)                                     \
+  CT_BINARY(tanh_backward, OpTanhBackward, T, S)                                           \
+  CT_BINARY(threshold_backward, OpThresholdBackward, T, S)
+CT_FOR_FLOAT_DTYPES(CT_ACTIVATION_BACKWARD)

@@ -170,3 +170,40 @@ __device__ void ct_index(int64_t n, const CtShape& shape, int32_t dim, int64_t d
     ct_index<T>(n, shape, dim, dim_size, s_src, s_out, s_idx, src, idx, out);               \
   }
 CT_FOR_ALL_DTYPES(CT_INDEX)
+
+// index_add: the backward of index_select and embedding (autograd's index_add into zeros).
+// src is the contiguous [outer, n_indices, inner] gradient, out the zeroed [outer, dim_size,
+// inner]; each element is added with atomicAdd at its index's slice: PyTorch's index_add_
+// kernel (indexFuncLargeIndex with atomic adds) for index_select. PyTorch's embedding
+// backward (embedding_dense_backward) sorts the indices first and sums each row's
+// contributions in position order; with atomics the order in which a repeated index's
+// contributions arrive is the GPU's schedule, so float sums of repeated indices may differ
+// from PyTorch's in the last bits on a GPU (the emulated device runs the grid in order:
+// position order for up to 8 * SMs * 128 elements). Out-of-range indices are skipped (the
+// forward's assert already fired for them). Launch: grid-stride, block 128.
+template <typename T, typename IndexT>
+__device__ void ct_index_add(int64_t outer, int64_t dim_size, int64_t inner,
+                             int64_t n_indices, const T* src, const IndexT* indices, T* out) {
+  const int64_t total = outer * n_indices * inner;
+  CT_KERNEL_LOOP(linear, total) {
+    const int64_t k = linear % inner;
+    const int64_t j = (linear / inner) % n_indices;
+    const int64_t o = linear / (inner * n_indices);
+    const int64_t t = (int64_t)indices[j];
+    if (t < 0 || t >= dim_size) continue;
+    atomicAdd(&out[(o * dim_size + t) * inner + k], src[linear]);
+  }
+}
+#define CT_INDEX_ADD(T, S)                                                                  \
+  extern "C" __global__ void index_add_##S(int64_t outer, int64_t dim_size, int64_t inner,  \
+                                           int64_t n_indices, const T* src,                 \
+                                           const int64_t* indices, T* out) {                \
+    ct_index_add<T, int64_t>(outer, dim_size, inner, n_indices, src, indices, out);         \
+  }                                                                                         \
+  extern "C" __global__ void index_add_##S##_i32(int64_t outer, int64_t dim_size,           \
+                                                 int64_t inner, int64_t n_indices,          \
+                                                 const T* src, const int32_t* indices,      \
+                                                 T* out) {                                  \
+    ct_index_add<T, int32_t>(outer, dim_size, inner, n_indices, src, indices, out);         \
+  }
+CT_FOR_FLOAT_DTYPES(CT_INDEX_ADD)

@@ -127,3 +127,60 @@ CT_NLL(float, f32, int64_t, i64)
 CT_NLL(double, f64, int64_t, i64)
 CT_NLL(float, f32, uint8_t, u8)
 CT_NLL(double, f64, uint8_t, u8)
+
+// nll_loss backward (Loss.cu's nll_loss_backward_reduce_cuda_kernel_2d and
+// nll_loss_backward_no_reduce_cuda_kernel): grad_input is zeroed first (the host launches
+// fill), then each used sample's target column receives
+//   reduced ('mean' when size_average, else 'sum'): w[t] * -(size_average ? g / total_weight : g)
+//   'none':                                        -w[t] * g[i]
+// total_weight is the forward's (the host gets it from the forward kernel). PyTorch asserts
+// the target range here too; these kernels skip an out-of-range target instead, because a
+// bad target already fired the forward's assert and a poisoned context runs no backward.
+// Launch as PyTorch: reduced <<<1, NLL_LOSS_THREADS>>>, 'none' GET_BLOCKS(n) x 128.
+template <typename scalar_t, typename index_t>
+__device__ void nll_loss_backward_reduce_cuda_kernel_2d(
+    scalar_t* grad_input, const scalar_t* grad_output, const index_t* target,
+    const scalar_t* weights, const scalar_t* total_weight, bool size_average, int64_t nframe,
+    int64_t ndim, int64_t n_classes, int64_t ignore_index) {
+  const scalar_t grad = -(size_average ? *grad_output / *total_weight : *grad_output);
+  for (int64_t i = threadIdx.x; i < nframe; i += NLL_LOSS_THREADS) {
+    const int64_t t = (int64_t)target[i];
+    if (t != ignore_index && t >= 0 && t < n_classes) {
+      grad_input[i * ndim + t] = weights != nullptr ? weights[t] * grad : grad;
+    }
+  }
+}
+
+template <typename scalar_t, typename index_t>
+__device__ void nll_loss_backward_no_reduce_cuda_kernel(
+    int64_t batch_size, const index_t* target, const scalar_t* grad_output,
+    scalar_t* grad_input, const scalar_t* weights, int64_t n_classes, int64_t ignore_index) {
+  CT_KERNEL_LOOP(index, batch_size) {
+    const int64_t cur_target = (int64_t)target[index];
+    if (cur_target == ignore_index || cur_target < 0 || cur_target >= n_classes) continue;
+    const scalar_t weight = weights != nullptr ? weights[cur_target] : (scalar_t)1;
+    grad_input[index * n_classes + cur_target] = -weight * grad_output[index];
+  }
+}
+
+#define CT_NLL_BACKWARD(T, TS, I, IS)                                                         \
+  extern "C" __global__ void nll_loss_backward_reduce_cuda_kernel_2d_##TS##_##IS(             \
+      T* grad_input, const T* grad_output, const I* target, const T* weights,                 \
+      const T* total_weight, bool size_average, int64_t nframe, int64_t ndim,                 \
+      int64_t n_classes, int64_t ignore_index) {                                              \
+    nll_loss_backward_reduce_cuda_kernel_2d<T, I>(grad_input, grad_output, target, weights,   \
+                                                  total_weight, size_average, nframe, ndim,   \
+                                                  n_classes, ignore_index);                   \
+  }                                                                                           \
+  extern "C" __global__ void nll_loss_backward_no_reduce_cuda_kernel_##TS##_##IS(             \
+      int64_t batch_size, const I* target, const T* grad_output, T* grad_input,               \
+      const T* weights, int64_t n_classes, int64_t ignore_index) {                            \
+    nll_loss_backward_no_reduce_cuda_kernel<T, I>(batch_size, target, grad_output,           \
+                                                  grad_input, weights, n_classes,             \
+                                                  ignore_index);                              \
+  }
+
+CT_NLL_BACKWARD(float, f32, int64_t, i64)
+CT_NLL_BACKWARD(double, f64, int64_t, i64)
+CT_NLL_BACKWARD(float, f32, uint8_t, u8)
+CT_NLL_BACKWARD(double, f64, uint8_t, u8)

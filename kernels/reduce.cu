@@ -165,3 +165,91 @@ CT_FOR_ALL_DTYPES(CT_MINMAX)
     ct_any_all<T, true>(g, in, out);                                                       \
   }
 CT_FOR_ALL_DTYPES(CT_ANY_ALL)
+
+// var / std (torch.var, torch.std, with `correction`): PyTorch's CUDA reduction with
+// WelfordOps (SharedReduceOps.h), accumulating in the element type (float for float32, as
+// at::acc_type<float, true>), the count in int32 for each thread's own elements:
+//   reduce:  n += 1; delta = x - mean; mean += delta / n; m2 += delta * (x - mean)
+//   combine: delta = b.mean - a.mean; N = a.n + b.n; r = b.n / N;
+//            mean = a.mean + delta * r; m2 = a.m2 + b.m2 + delta * delta * a.n * r
+//   project: var = m2 / max(N - correction, 0); std = sqrt(var)
+// with the multiply-adds nvcc contracts written out as ct_fma. Each thread folds its
+// elements (k = tid, tid + 256, ...) with `reduce`, then the block combines the 256 partial
+// states pairwise in shared memory (stride 128, 64, ..., 1). PyTorch's own reduce splits the
+// elements among threads and warps in another pattern (vectorised loads, warp shuffles), so
+// for long rows the last bits may differ from real CUDA; the formulas are PyTorch's.
+__device__ __forceinline__ float ct_sqrt(float x) { return sqrtf(x); }
+__device__ __forceinline__ double ct_sqrt(double x) { return sqrt(x); }
+
+template <typename T>
+struct CtWelford {
+  T mean, m2, nf;
+};
+
+template <typename T>
+__device__ __forceinline__ CtWelford<T> ct_welford_combine(CtWelford<T> a, CtWelford<T> b) {
+  if (a.nf == (T)0) return b;
+  if (b.nf == (T)0) return a;
+  const T delta = b.mean - a.mean;
+  const T new_count = a.nf + b.nf;
+  const T nb_over_n = b.nf / new_count;
+  CtWelford<T> r;
+  r.mean = ct_fma(delta, nb_over_n, a.mean);
+  r.m2 = ct_fma(delta * delta * a.nf, nb_over_n, a.m2 + b.m2);
+  r.nf = new_count;
+  return r;
+}
+
+template <typename T>
+__device__ void ct_var(CtReduceGeom g, T correction, bool take_sqrt, const T* in, T* out) {
+  __shared__ T s_mean[CT_REDUCE_THREADS];
+  __shared__ T s_m2[CT_REDUCE_THREADS];
+  __shared__ T s_nf[CT_REDUCE_THREADS];
+  const int64_t n_out = g.outer * g.inner;
+  const int tid = threadIdx.x;
+  for (int64_t r = blockIdx.x; r < n_out; r += gridDim.x) {
+    const int64_t base = ct_reduce_base(g, r);
+    T mean = (T)0, m2 = (T)0;
+    int32_t n = 0;
+    for (int64_t k = tid; k < g.len; k += CT_REDUCE_THREADS) {
+      const T x = in[base + k * g.s_len];
+      const int32_t new_n = n + 1;
+      const T new_nf = (T)new_n;
+      const T delta = x - mean;
+      const T new_mean = mean + delta / new_nf;
+      const T new_delta = x - new_mean;
+      m2 = ct_fma(delta, new_delta, m2);
+      mean = new_mean;
+      n = new_n;
+    }
+    s_mean[tid] = mean;
+    s_m2[tid] = m2;
+    s_nf[tid] = (T)n;
+    __syncthreads();
+    for (int stride = CT_REDUCE_THREADS / 2; stride > 0; stride >>= 1) {
+      if (tid < stride) {
+        CtWelford<T> a = {s_mean[tid], s_m2[tid], s_nf[tid]};
+        CtWelford<T> b = {s_mean[tid + stride], s_m2[tid + stride], s_nf[tid + stride]};
+        const CtWelford<T> c = ct_welford_combine(a, b);
+        s_mean[tid] = c.mean;
+        s_m2[tid] = c.m2;
+        s_nf[tid] = c.nf;
+      }
+      __syncthreads();
+    }
+    if (tid == 0) {
+      const T nf = s_nf[0];
+      const T divisor = nf > correction ? nf - correction : (T)0;
+      const T var = s_m2[0] / divisor;
+      out[r] = take_sqrt ? ct_sqrt(var) : var;
+    }
+    __syncthreads();  // the shared arrays are reused by the next output
+  }
+}
+
+#define CT_VAR(T, S)                                                                       \
+  extern "C" __global__ void var_##S(CtReduceGeom g, T correction, bool take_sqrt,        \
+                                     const T* in, T* out) {                                \
+    ct_var<T>(g, correction, take_sqrt, in, out);                                          \
+  }
+CT_FOR_FLOAT_DTYPES(CT_VAR)

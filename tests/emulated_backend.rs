@@ -10,7 +10,7 @@
 use cudatutor::classroom::grade::exercise_options;
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::run::worker::WorkerClient;
-use cudatutor::run::{BackendChoice, RunOptions, run_exercise_in_process};
+use cudatutor::run::{BackendChoice, RunOptions, RunReport, run_exercise_in_process};
 use std::collections::BTreeMap;
 
 #[path = "support/report_compare.rs"]
@@ -97,4 +97,197 @@ fn every_lesson_exercise_runs_on_the_emulated_device_as_on_the_sim() {
     assert!(launches > 0, "no kernel ran on the emulated device");
     assert!(runs >= 40, "only {runs} runs: were the lessons found?");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The outcome of one comparison against the gaps list: agrees, a listed gap (within its
+/// kinds, else a failure), or a failure.
+fn judge(
+    key: &str,
+    sim: &RunReport,
+    emu: &RunReport,
+    gaps: &BTreeMap<String, (Allowed, String)>,
+    same: &mut usize,
+    gaps_seen: &mut Vec<String>,
+    failures: &mut Vec<String>,
+) {
+    let exact = first_difference(sim, emu, Allowed::default());
+    match (exact, gaps.get(key)) {
+        (None, None) => *same += 1,
+        (None, Some(_)) => failures.push(format!(
+            "{key} now agrees with the sim: remove it from its known-gaps file"
+        )),
+        (Some(_), Some((allowed, _))) => {
+            gaps_seen.push(key.to_string());
+            if !allowed.differs
+                && let Some((field, a, b)) = first_difference(sim, emu, *allowed)
+            {
+                failures.push(format!(
+                    "{key}: {field} differs beyond {allowed:?}\n--- sim\n{a}\n--- emulated\n{b}\n"
+                ));
+            }
+        }
+        (Some((field, a, b)), None) => failures.push(format!(
+            "{key}: {field} differs\n--- sim\n{a}\n--- emulated\n{b}\n"
+        )),
+    }
+}
+
+/// Every tests/cuda/*.py script (the scripts scripts/gpu-check.sh records on real PyTorch and
+/// runs on every backend), run as `cudatutor run tests/cuda/NAME.py` runs it, with and without
+/// CUDA_LAUNCH_BLOCKING=1, on the sim in this process and on the emulated device through the
+/// worker: the same report fields as the lessons' must agree. Known differences are listed
+/// with their reason in tests/emulated_known_gaps_scripts.txt (stale entries fail).
+#[test]
+fn every_cuda_test_script_runs_on_the_emulated_device_as_on_the_sim() {
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    let gaps = known_gaps(include_str!("emulated_known_gaps_scripts.txt"));
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda");
+    let mut scripts: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    scripts.sort();
+    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let (mut same, mut runs) = (0, 0);
+    let mut failures = Vec::new();
+    let mut gaps_seen = Vec::new();
+    let (mut launches, mut fallbacks) = (0u64, BTreeMap::new());
+    for path in &scripts {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let code = std::fs::read_to_string(path).unwrap();
+        for (mode, env) in [
+            ("async", vec![]),
+            (
+                "blocking",
+                vec![("CUDA_LAUNCH_BLOCKING".to_string(), "1".to_string())],
+            ),
+        ] {
+            let key = format!("{name}/{mode}");
+            let sim_opts = RunOptions {
+                filename: name.clone(),
+                argv0: Some(format!("tests/cuda/{name}")),
+                env,
+                ..RunOptions::default()
+            };
+            let emu_opts = RunOptions {
+                backend: BackendChoice::Emulated,
+                ..sim_opts.clone()
+            };
+            let sim = run_exercise_in_process(&code, None, &sim_opts);
+            let emu = client.run(&code, None, &emu_opts);
+            runs += 1;
+            assert_eq!(sim.backend, "sim", "{key}");
+            assert_eq!(emu.backend, "emulated", "{key}: {:?}", emu.internal_error);
+            if let Some(u) = &emu.device_usage {
+                launches += u.launches;
+                for (op, n) in &u.fallbacks {
+                    *fallbacks.entry(op.clone()).or_insert(0u64) += n;
+                }
+            }
+            judge(
+                &key,
+                &sim,
+                &emu,
+                &gaps,
+                &mut same,
+                &mut gaps_seen,
+                &mut failures,
+            );
+        }
+    }
+    for key in gaps.keys() {
+        if !gaps_seen.contains(key) && !failures.iter().any(|f| f.starts_with(key.as_str())) {
+            failures.push(format!(
+                "{key} is in emulated_known_gaps_scripts.txt but was not run"
+            ));
+        }
+    }
+    eprintln!(
+        "tests/cuda scripts, emulated vs sim: {same} of {runs} runs identical, {} known gaps",
+        gaps_seen.len()
+    );
+    eprintln!("kernel launches: {launches}; host fallbacks (op: count): {fallbacks:?}");
+    assert!(launches > 0, "no kernel ran on the emulated device");
+    assert!(runs >= 40, "only {runs} runs: were the scripts found?");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A training loop on CUDA tensors (Linear, tanh + sigmoid + relu, cross_entropy, nll_loss on
+/// log_softmax, softmax, SGD) plus var/std, isfinite and add/sub with alpha: on the emulated
+/// device every op, backward included, runs on a kernel (no host fallback; before the backward
+/// kernels the backward of each activation, softmax, log_softmax and nll_loss fell back), and
+/// the report is the sim's up to float32 rounding (the kernels sum in their own order).
+#[test]
+fn a_cuda_training_loop_runs_forward_and_backward_on_kernels() {
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    let code = "\
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+lin1 = nn.Linear(4, 8).cuda()
+lin2 = nn.Linear(8, 3).cuda()
+opt = torch.optim.SGD(list(lin1.parameters()) + list(lin2.parameters()), lr=0.1)
+x = torch.randn(6, 4).cuda()
+y = torch.tensor([0, 2, 1, 1, 0, 2], device='cuda')
+for step in range(3):
+    opt.zero_grad()
+    h = torch.tanh(lin1(x)) + torch.sigmoid(lin1(x)) + torch.relu(lin1(x))
+    logits = lin2(h)
+    loss = F.cross_entropy(logits, y) + F.nll_loss(F.log_softmax(logits, dim=1), y, reduction='sum') * 0.1
+    p = F.softmax(logits, dim=1)
+    loss = loss + (p * p).sum() * 0.01
+    loss.backward()
+    opt.step()
+    print(step, loss.item())
+print(lin1.weight.grad.sum().item(), lin2.bias.grad.tolist())
+z = torch.arange(12.0, device='cuda').reshape(3, 4)
+print(z.std(dim=1), z.var(), torch.isfinite(z / 0).sum().item())
+print(torch.add(z, z, alpha=2)[0], torch.sub(z, 1, alpha=3)[1])
+";
+    let sim_opts = RunOptions {
+        filename: "train.py".into(),
+        ..RunOptions::default()
+    };
+    let emu_opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..sim_opts.clone()
+    };
+    let sim = run_exercise_in_process(code, None, &sim_opts);
+    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let emu = client.run(code, None, &emu_opts);
+    assert!(
+        sim.ok && sim.error.is_none(),
+        "{:?}\n{}",
+        sim.error,
+        sim.stderr
+    );
+    assert_eq!(emu.backend, "emulated", "{:?}", emu.internal_error);
+    let usage = emu.device_usage.as_ref().expect("device usage");
+    assert!(
+        usage.fallbacks.is_empty(),
+        "ops ran on the host: {:?}",
+        usage.fallbacks
+    );
+    assert!(usage.launches > 100, "{} launches", usage.launches);
+    let allowed = Allowed {
+        float: true,
+        ..Allowed::default()
+    };
+    if let Some((field, a, b)) = first_difference(&sim, &emu, allowed) {
+        panic!("{field} differs beyond float32 rounding\n--- sim\n{a}\n--- emulated\n{b}");
+    }
 }

@@ -1220,6 +1220,13 @@ fn every_entry_point_in_the_binary_is_launched_by_these_tests() {
     index_asserts_print_pytorch_215s_lines_with_pytorchs_threads();
     gemm_in_both_precisions_with_transposes_batches_and_beta();
     philox_random_numbers_are_reproducible_in_range_and_distributed();
+    activation_backward_and_add_alpha_match_the_host();
+    isinf_and_isfinite();
+    var_and_std_by_welford_match_the_host();
+    cumsum_and_cumprod_on_every_dtype_match_the_host();
+    softmax_backward_is_pytorchs_warp_kernel_and_close_to_the_host();
+    nll_loss_backward_every_variant_matches_the_host();
+    index_add_matches_the_host();
     let launched = LAUNCHED.lock().unwrap().clone();
     let all: BTreeSet<String> = emulated::entry_names()
         .into_iter()
@@ -1300,5 +1307,527 @@ fn random_numbers_follow_pytorchs_cuda_layout_counters_and_offsets() {
         let (ii, idx) = (rem / threads, rem % threads);
         let w = philox_ref(seed, 0, idx as u64, k as u64)[ii];
         assert_eq!(*g, (w as u64 % 100) as f64 - 5.0, "randint[{li}]");
+    }
+}
+
+// ----- the kernels that replaced host fallbacks (autograd backward, var/std, scans, ...) -----
+
+use cudatutor::engine::backend::{Arg as HArg, BackendStorage, ReduceOp};
+use cudatutor::engine::cuda::ops::{BackwardKernel, FloatTest};
+use cudatutor::engine::dtype::{DType, Scalar as HScalar};
+use cudatutor::engine::host::HostStorage;
+use cudatutor::engine::layout::Layout;
+use cudatutor::engine::tensor::{Reduction, UnaryOp};
+
+fn dtype_of(e: Elem) -> DType {
+    match e {
+        Elem::F32 => DType::Float32,
+        Elem::F64 => DType::Float64,
+        Elem::I64 => DType::Int64,
+        Elem::I32 => DType::Int32,
+        Elem::U8 => DType::UInt8,
+        Elem::Bool => DType::Bool,
+    }
+}
+
+/// Host values of `e` (exact for every value used here).
+fn host(v: &[f64], e: Elem) -> HostStorage {
+    match e {
+        Elem::F32 => HostStorage::F32(v.iter().map(|&x| x as f32).collect()),
+        Elem::F64 => HostStorage::F64(v.to_vec()),
+        Elem::I64 => HostStorage::I64(v.iter().map(|&x| x as i64).collect()),
+        Elem::I32 => HostStorage::I32(v.iter().map(|&x| x as i64 as i32).collect()),
+        Elem::U8 => HostStorage::U8(v.iter().map(|&x| x as i64 as u8).collect()),
+        Elem::Bool => HostStorage::Bool(v.iter().map(|&x| x != 0.0).collect()),
+    }
+}
+
+fn host_values(h: &HostStorage) -> Vec<f64> {
+    h.gather_f64(&Layout::contiguous(&[h.len()]))
+}
+
+#[test]
+fn activation_backward_and_add_alpha_match_the_host() {
+    let d = device();
+    let kk = k(&d);
+    let shape = [3usize, 4];
+    let l = Layout::contiguous(&shape);
+    let cs = [4isize, 1];
+    let g: Vec<f64> = A.iter().map(|v| v * 0.75).collect();
+    // results of sigmoid/tanh (in (-1, 1)), with a zero, a negative and a NaN for relu's
+    let y: Vec<f64> = vec![
+        0.25,
+        -0.5,
+        0.0,
+        0.875,
+        -0.0,
+        0.5,
+        f64::NAN,
+        0.125,
+        -0.75,
+        0.9,
+        0.3,
+        0.6,
+    ];
+    for e in FLOATS {
+        let dt = dtype_of(e);
+        let (pg, py) = (upload(&d, &g, e), upload(&d, &y, e));
+        let (hg, hy) = (host(&g, e), host(&y, e));
+        for (op, kop) in [
+            (UnaryOp::Sigmoid, BackwardKernel::Sigmoid),
+            (UnaryOp::Tanh, BackwardKernel::Tanh),
+            (UnaryOp::Relu, BackwardKernel::Threshold),
+        ] {
+            let out = alloc(&d, 12, e);
+            kk.activation_backward(
+                kop,
+                e,
+                &shape,
+                Strided {
+                    ptr: pg.ptr,
+                    strides: &cs,
+                },
+                Strided {
+                    ptr: py.ptr,
+                    strides: &cs,
+                },
+                Strided {
+                    ptr: out.ptr,
+                    strides: &cs,
+                },
+            )
+            .unwrap();
+            let want =
+                HostStorage::activation_backward(op, (&hg, &l), (&hy, &l), &shape, dt).unwrap();
+            // float32 and sigmoid/relu: the host's arithmetic exactly; the host's float64
+            // tanh backward does not fuse 1 - y * y (PyTorch's CUDA kernel does)
+            let tol = if e == Elem::F64 && kop == BackwardKernel::Tanh {
+                1e-15
+            } else {
+                0.0
+            };
+            check(
+                &format!("{kop:?} backward {e:?}"),
+                &download(&d, &out),
+                &host_values(&want),
+                tol,
+            );
+        }
+    }
+    // a + alpha * b with b broadcast along dim 0, every numeric dtype
+    for e in NUMERIC {
+        let dt = dtype_of(e);
+        let a: Vec<f64> = A.iter().map(|&v| cast(v, e)).collect();
+        let b: Vec<f64> = B[..4].iter().map(|&v| cast(v, e)).collect();
+        let alpha = if e.is_float() { -0.375 } else { 3.0 };
+        let (pa, pb, out) = (upload(&d, &a, e), upload(&d, &b, e), alloc(&d, 12, e));
+        let bs = [0isize, 1];
+        kk.add_alpha(
+            &shape,
+            Strided {
+                ptr: pa.ptr,
+                strides: &cs,
+            },
+            Strided {
+                ptr: pb.ptr,
+                strides: &bs,
+            },
+            Scalar::from_f64(alpha, e),
+            Strided {
+                ptr: out.ptr,
+                strides: &cs,
+            },
+        )
+        .unwrap();
+        let (ha, hb) = (host(&a, e), host(&b, e));
+        let lb = Layout::new(vec![3, 4], vec![0, 1], 0);
+        let hs = if e.is_float() {
+            HScalar::Float(alpha)
+        } else {
+            HScalar::Int(alpha as i64)
+        };
+        let want = HostStorage::add_scaled(
+            HArg::Tensor(&ha, &l),
+            HArg::Tensor(&hb, &lb),
+            hs,
+            &shape,
+            dt,
+        )
+        .unwrap();
+        check(
+            &format!("add_alpha {e:?}"),
+            &download(&d, &out),
+            &host_values(&want),
+            0.0,
+        );
+    }
+}
+
+#[test]
+fn isinf_and_isfinite() {
+    let d = device();
+    let kk = k(&d);
+    let x = [1.0, f64::INFINITY, -f64::INFINITY, f64::NAN, -0.0, 1e300];
+    for e in FLOATS {
+        let a = upload(&d, &x, e);
+        for test in [FloatTest::IsNan, FloatTest::IsInf, FloatTest::IsFinite] {
+            let out = alloc(&d, x.len(), Elem::Bool);
+            kk.float_test(
+                test,
+                e,
+                &[x.len()],
+                Strided {
+                    ptr: a.ptr,
+                    strides: &[1],
+                },
+                Strided {
+                    ptr: out.ptr,
+                    strides: &[1],
+                },
+            )
+            .unwrap();
+            let want: Vec<f64> = x
+                .iter()
+                .map(|&v| cast(v, e))
+                .map(|v| {
+                    f64::from(u8::from(match test {
+                        FloatTest::IsNan => v.is_nan(),
+                        FloatTest::IsInf => v.is_infinite(),
+                        FloatTest::IsFinite => v.is_finite(),
+                    }))
+                })
+                .collect();
+            check(&format!("{test:?} {e:?}"), &download(&d, &out), &want, 0.0);
+        }
+    }
+}
+
+#[test]
+fn var_and_std_by_welford_match_the_host() {
+    let d = device();
+    let kk = k(&d);
+    let (outer, len, inner) = (2usize, 700usize, 3usize);
+    let geom = CtReduceGeom {
+        outer: 2,
+        len: 700,
+        inner: 3,
+        s_outer: 2100,
+        s_len: 3,
+        s_inner: 1,
+    };
+    let l = Layout::contiguous(&[outer, len, inner]);
+    for e in FLOATS {
+        let x: Vec<f64> = (0..outer * len * inner)
+            .map(|i| cast(((i * 37 + 11) % 23) as f64 * 0.37 - 3.0, e))
+            .collect();
+        let a = upload(&d, &x, e);
+        let hx = host(&x, e);
+        for (correction, std) in [(1.0, false), (1.0, true), (0.0, false), (2.5, true)] {
+            let out = alloc(&d, outer * inner, e);
+            kk.var(e, geom, correction, std, a.ptr, out.ptr).unwrap();
+            let op = ReduceOp::Var { correction, std };
+            let want = hx
+                .reduce(&l, op, &[false, true, false], dtype_of(e))
+                .unwrap();
+            // an independent two-pass reference in f64 too
+            let two_pass: Vec<f64> = (0..outer * inner)
+                .map(|r| {
+                    let row: Vec<f64> = (0..len)
+                        .map(|j| x[(r / inner) * len * inner + j * inner + r % inner])
+                        .collect();
+                    let m = row.iter().sum::<f64>() / len as f64;
+                    let v = row.iter().map(|v| (v - m) * (v - m)).sum::<f64>()
+                        / (len as f64 - correction);
+                    if std { v.sqrt() } else { v }
+                })
+                .collect();
+            let tol = if e == Elem::F32 { 1e-5 } else { 1e-12 };
+            let got = download(&d, &out);
+            check(
+                &format!("var {e:?} c={correction} std={std}"),
+                &got,
+                &host_values(&want),
+                tol,
+            );
+            check(&format!("var {e:?} two-pass"), &got, &two_pass, tol);
+        }
+        // one element with correction 1: 0 / 0 = nan, as PyTorch
+        let g1 = CtReduceGeom {
+            outer: 1,
+            len: 1,
+            inner: 1,
+            s_outer: 1,
+            s_len: 1,
+            s_inner: 1,
+        };
+        let out = alloc(&d, 1, e);
+        kk.var(e, g1, 1.0, true, a.ptr, out.ptr).unwrap();
+        assert!(download(&d, &out)[0].is_nan(), "std of one element");
+    }
+}
+
+#[test]
+fn cumsum_and_cumprod_on_every_dtype_match_the_host() {
+    let d = device();
+    let kk = k(&d);
+    for (shape, dim) in [
+        (vec![2usize, 5, 3], 1usize),
+        (vec![7], 0),
+        (vec![3, 6], 1),
+        (vec![4, 2], 0),
+    ] {
+        let n: usize = shape.iter().product();
+        let l = Layout::contiguous(&shape);
+        let outer: usize = shape[..dim].iter().product();
+        let inner: usize = shape[dim + 1..].iter().product();
+        for e in ELEMS {
+            let x: Vec<f64> = (0..n)
+                .map(|i| {
+                    cast(
+                        ((i * 7 + 3) % 5) as f64 - 2.0 + if e.is_float() { 0.3 } else { 0.0 },
+                        e,
+                    )
+                })
+                .collect();
+            let a = upload(&d, &x, e);
+            let oe = if e.is_float() { e } else { Elem::I64 };
+            for prod in [false, true] {
+                let out = alloc(&d, n, oe);
+                kk.scan(prod, e, outer, shape[dim], inner, a.ptr, out.ptr)
+                    .unwrap();
+                // PyTorch scans integers and bools in int64 (the input promoted first)
+                let want = host(&x, oe).scan(&l, dim, prod, dtype_of(oe)).unwrap();
+                // the host accumulates float32 in double (PyTorch's CPU acc_type), the
+                // kernel in float (PyTorch's CUDA scan)
+                let tol = if e == Elem::F32 { 1e-6 } else { 0.0 };
+                check(
+                    &format!(
+                        "cum{} {e:?} {shape:?} dim {dim}",
+                        if prod { "prod" } else { "sum" }
+                    ),
+                    &download(&d, &out),
+                    &host_values(&want),
+                    tol,
+                );
+            }
+        }
+    }
+}
+
+/// PyTorch's softmax_warp_backward in float32, written out in the test: lane sums in order,
+/// the XOR butterfly, then fma(-b, sum, a).
+fn softmax_backward_ref(g: &[f32], y: &[f32], outer: usize, dim: usize, log: bool) -> Vec<f32> {
+    let w = dim.next_power_of_two().min(32);
+    let mut out = vec![0f32; g.len()];
+    for r in 0..outer {
+        let row = r * dim..(r + 1) * dim;
+        let (gr, yr) = (&g[row.clone()], &y[row.clone()]);
+        let a: Vec<f32> = if log {
+            gr.to_vec()
+        } else {
+            gr.iter().zip(yr).map(|(g, y)| g * y).collect()
+        };
+        let mut lanes = vec![0f32; w];
+        for (lane, s) in lanes.iter_mut().enumerate() {
+            let mut k = lane;
+            while k < dim {
+                *s += a[k];
+                k += w;
+            }
+        }
+        let mut off = w / 2;
+        while off > 0 {
+            let prev = lanes.clone();
+            for (lane, s) in lanes.iter_mut().enumerate() {
+                *s += prev[lane ^ off];
+            }
+            off /= 2;
+        }
+        let sum = lanes[0];
+        for k in 0..dim {
+            let b = if log { yr[k].exp() } else { yr[k] };
+            out[r * dim + k] = (-b).mul_add(sum, a[k]);
+        }
+    }
+    out
+}
+
+#[test]
+fn softmax_backward_is_pytorchs_warp_kernel_and_close_to_the_host() {
+    let d = device();
+    let kk = k(&d);
+    for (outer, dim, inner) in [(4usize, 5usize, 1usize), (2, 300, 1), (3, 4, 5), (2, 40, 1)] {
+        let n = outer * dim * inner;
+        let shape = [outer, dim, inner];
+        let x32: Vec<f32> = (0..n)
+            .map(|i| ((i * 29 % 17) as f32 - 8.0) * 0.37)
+            .collect();
+        let g32: Vec<f32> = (0..n)
+            .map(|i| ((i * 11 % 13) as f32 - 6.0) * 0.11)
+            .collect();
+        for log in [false, true] {
+            let mut y32 = vec![0f32; n];
+            if log {
+                cudatutor::engine::numerics::softmax::log_softmax_f32(
+                    &x32, &mut y32, outer, dim, inner,
+                );
+            } else {
+                cudatutor::engine::numerics::softmax::softmax_f32(
+                    &x32, &mut y32, outer, dim, inner,
+                );
+            }
+            let y: Vec<f64> = y32.iter().map(|&v| v as f64).collect();
+            let g: Vec<f64> = g32.iter().map(|&v| v as f64).collect();
+            for e in FLOATS {
+                let (pg, py, out) = (upload(&d, &g, e), upload(&d, &y, e), alloc(&d, n, e));
+                kk.softmax_backward(log, e, outer, dim, inner, pg.ptr, py.ptr, out.ptr)
+                    .unwrap();
+                let got = download(&d, &out);
+                let want =
+                    HostStorage::softmax_backward(&host(&g, e), &host(&y, e), &shape, 1, log)
+                        .unwrap();
+                // another formula and order than the CPU's: compare to the terms' scale
+                let scale = g.iter().map(|v| v.abs()).fold(0.0, f64::max);
+                let tol = if e == Elem::F32 { 1e-5 } else { 1e-12 };
+                for (i, (a, b)) in got.iter().zip(host_values(&want)).enumerate() {
+                    assert!(
+                        (a - b).abs() <= tol * scale,
+                        "softmax_backward log={log} {e:?} {shape:?} [{i}]: {a} vs {b}"
+                    );
+                }
+                if e == Elem::F32 && inner == 1 {
+                    let exact = softmax_backward_ref(&g32, &y32, outer, dim, log);
+                    check(
+                        &format!("softmax_backward log={log} warp order {shape:?}"),
+                        &got,
+                        &exact.iter().map(|&v| v as f64).collect::<Vec<_>>(),
+                        0.0,
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn nll_loss_backward_every_variant_matches_the_host() {
+    let d = device();
+    let kk = k(&d);
+    let (n, c) = (70usize, 5usize);
+    let target: Vec<i64> = (0..n as i64)
+        .map(|i| if i % 9 == 4 { -100 } else { i % c as i64 })
+        .collect();
+    let w: Vec<f64> = vec![1.0, 2.0, 0.5, 1.5, 0.25];
+    let gnone: Vec<f64> = (0..n).map(|i| ((i * 5 % 11) as f64 - 5.0) * 0.3).collect();
+    for e in FLOATS {
+        for u8_target in [false, true] {
+            let te = if u8_target { Elem::U8 } else { Elem::I64 };
+            let ignore = if u8_target { 255 } else { -100 };
+            let t: Vec<f64> = target
+                .iter()
+                .map(|&v| if v == -100 { ignore as f64 } else { v as f64 })
+                .collect();
+            let (pt, pw) = (upload(&d, &t, te), upload(&d, &w, e));
+            let ht = HostStorage::I64(t.iter().map(|&v| v as i64).collect());
+            for (red, hred) in [
+                (NllReduction::Mean, Reduction::Mean),
+                (NllReduction::Sum, Reduction::Sum),
+                (NllReduction::None, Reduction::None),
+            ] {
+                for weighted in [false, true] {
+                    let gv = if red == NllReduction::None {
+                        gnone.clone()
+                    } else {
+                        vec![cast(0.7, e)]
+                    };
+                    let pg = upload(&d, &gv, e);
+                    let gin = alloc(&d, n * c, e);
+                    let tw = alloc(&d, 1, e);
+                    let pw = weighted.then_some(pw.ptr);
+                    if red == NllReduction::Mean {
+                        let loss = alloc(&d, 1, e);
+                        kk.nll_loss(
+                            e,
+                            u8_target,
+                            red,
+                            Some(n),
+                            c,
+                            gin.ptr,
+                            pt.ptr,
+                            pw,
+                            ignore,
+                            loss.ptr,
+                            tw.ptr,
+                        )
+                        .unwrap();
+                    }
+                    kk.nll_loss_backward(
+                        e, u8_target, red, n, c, pg.ptr, pt.ptr, pw, ignore, tw.ptr, gin.ptr,
+                    )
+                    .unwrap();
+                    let hw = host(&w, e);
+                    let want = HostStorage::nll_loss_backward(
+                        &host(&gv, e),
+                        n,
+                        c,
+                        &ht,
+                        weighted.then_some(&hw),
+                        ignore,
+                        hred,
+                        dtype_of(e),
+                    )
+                    .unwrap();
+                    check(
+                        &format!("nll_loss_backward {red:?} {e:?} u8={u8_target} w={weighted}"),
+                        &download(&d, &gin),
+                        &host_values(&want),
+                        0.0,
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn index_add_matches_the_host() {
+    let d = device();
+    let kk = k(&d);
+    let (outer, size, inner) = (2usize, 6usize, 3usize);
+    let idx = [4.0, 0.0, 4.0, 5.0, 1.0, 4.0];
+    let n_idx = idx.len();
+    let src: Vec<f64> = (0..outer * n_idx * inner)
+        .map(|i| ((i * 13 % 7) as f64 - 3.0) * 0.1)
+        .collect();
+    for e in FLOATS {
+        for ie in [Elem::I64, Elem::I32] {
+            let (ps, pi, out) = (
+                upload(&d, &src, e),
+                upload(&d, &idx, ie),
+                alloc(&d, outer * size * inner, e),
+            );
+            kk.index_add(
+                e,
+                ie == Elem::I32,
+                outer,
+                size,
+                inner,
+                n_idx,
+                ps.ptr,
+                pi.ptr,
+                out.ptr,
+            )
+            .unwrap();
+            let want =
+                HostStorage::index_add(&host(&src, e), &[outer, size, inner], 1, &host(&idx, ie))
+                    .unwrap();
+            // the emulated device runs the atomics in position order, the host's order
+            check(
+                &format!("index_add {e:?} {ie:?}"),
+                &download(&d, &out),
+                &host_values(&want),
+                0.0,
+            );
+        }
     }
 }

@@ -99,7 +99,7 @@ fn thread_sanitizer_finds_no_race_in_the_barrier_kernels() {
     );
     assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert!(
-        stdout.contains("sanitize: 5 launches, 0 failures"),
+        stdout.contains("sanitize: 9 launches, 0 failures"),
         "{stdout}"
     );
 }
@@ -141,7 +141,7 @@ fn address_and_undefined_behaviour_sanitizers_are_clean() {
     let (code, stdout, stderr) = run(&exe);
     assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert!(
-        stdout.contains("sanitize: 5 launches, 0 failures"),
+        stdout.contains("sanitize: 9 launches, 0 failures"),
         "{stdout}"
     );
 }

@@ -167,6 +167,79 @@ int main() {
         expect_near("sgemm", cm[i * n + j], want, 0);
       }
   }
+  // var / std by Welford over rows of [6, 1000]: 256 partial states combined in shared memory.
+  {
+    const int rows = 6, cols = 1000;
+    std::vector<float> in(rows * cols), out(rows);
+    for (int i = 0; i < rows * cols; ++i) in[i] = (float)((i * 37) % 101) / 16.0f - 3.0f;
+    CtReduceGeomHost g{rows, cols, 1, cols, 1, 1};
+    const float* pin = in.data();
+    float* pout = out.data();
+    float correction = 1.0f;
+    bool take_sqrt = true;
+    launch(ct_emu_module_reduce, "var_f32", rows, 256, 1,
+           {&g, &correction, &take_sqrt, &pin, &pout});
+    for (int r = 0; r < rows; ++r) {
+      double m = 0, v = 0;
+      for (int c = 0; c < cols; ++c) m += in[r * cols + c];
+      m /= cols;
+      for (int c = 0; c < cols; ++c) v += (in[r * cols + c] - m) * (in[r * cols + c] - m);
+      expect_near("std_f32", out[r], std::sqrt(v / (cols - 1)), 1e-5);
+    }
+  }
+  // softmax / log_softmax backward over rows of [5, 300]: a warp of 32 lanes per row, the
+  // XOR butterfly through shared memory.
+  for (int log = 0; log < 2; ++log) {
+    const int rows = 5, cols = 300;
+    std::vector<float> y(rows * cols), g(rows * cols), out(rows * cols);
+    for (int r = 0; r < rows; ++r) {
+      double s = 0;
+      for (int c = 0; c < cols; ++c) s += std::exp(std::sin(0.1 * (r * cols + c)));
+      for (int c = 0; c < cols; ++c) {
+        const double p = std::exp(std::sin(0.1 * (r * cols + c))) / s;
+        y[r * cols + c] = log ? (float)std::log(p) : (float)p;
+        g[r * cols + c] = (float)((r * cols + c) % 7) - 3.0f;
+      }
+    }
+    int64_t outer = rows, dim = cols, inner = 1;
+    const float* pg = g.data();
+    const float* py = y.data();
+    float* po = out.data();
+    launch(ct_emu_module_softmax, log ? "log_softmax_backward_f32" : "softmax_backward_f32", rows,
+           32, 1, {&outer, &dim, &inner, &pg, &py, &po});
+    for (int r = 0; r < rows; ++r) {
+      double s = 0;
+      for (int c = 0; c < cols; ++c) s += log ? g[r * cols + c] : (double)g[r * cols + c] * y[r * cols + c];
+      for (int c = 0; c < cols; c += 37) {
+        const double yy = y[r * cols + c], gg = g[r * cols + c];
+        const double want = log ? gg - std::exp(yy) * s : yy * (gg - s);
+        expect_near(log ? "log_softmax_backward_f32" : "softmax_backward_f32", out[r * cols + c], want, 1e-5);
+      }
+    }
+  }
+  // nll_loss backward 2d, mean, with a weight: one block of 32 threads over 70 samples.
+  {
+    const int n = 70, c = 4;
+    std::vector<float> gin(n * c, 0.0f), w = {1.0f, 2.0f, 0.5f, 1.5f};
+    std::vector<int64_t> t(n);
+    for (int i = 0; i < n; ++i) t[i] = i % 5 == 4 ? -100 : i % c;
+    float grad_out = 0.5f, tw = 0;
+    for (int i = 0; i < n; ++i) tw += t[i] == -100 ? 0.0f : w[t[i]];
+    float* pgi = gin.data();
+    const float* pg = &grad_out;
+    const int64_t* ptg = t.data();
+    const float* pw = w.data();
+    const float* ptw = &tw;
+    bool mean = true;
+    int64_t nf = n, nd = c, nc = c, ignore = -100;
+    launch(ct_emu_module_loss, "nll_loss_backward_reduce_cuda_kernel_2d_f32_i64", 1, 32, 1,
+           {&pgi, &pg, &ptg, &pw, &ptw, &mean, &nf, &nd, &nc, &ignore});
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < c; ++k) {
+        const double want = (t[i] == k) ? -(double)w[k] * (0.5f / tw) : 0.0;
+        expect_near("nll_loss backward 2d", gin[i * c + k], want, 1e-6);
+      }
+  }
   std::printf("sanitize: %d launches, %d failures\n", launches, failures);
   return failures == 0 ? 0 : 1;
 }

@@ -105,6 +105,15 @@ inline float atomicAdd(float* address, float val) {
                                       __ATOMIC_SEQ_CST));
   return old;
 }
+inline double atomicAdd(double* address, double val) {
+  double old, desired;
+  __atomic_load(address, &old, __ATOMIC_SEQ_CST);
+  do {
+    desired = old + val;
+  } while (!__atomic_compare_exchange(address, &old, &desired, false, __ATOMIC_SEQ_CST,
+                                      __ATOMIC_SEQ_CST));
+  return old;
+}
 template <typename T> inline T atomicMax(T* address, T val) {
   T old = __atomic_load_n(address, __ATOMIC_SEQ_CST);
   while (old < val &&

@@ -239,6 +239,19 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         rt.cuda_manual_seed(crate::torch::int_arg(it, a[0].as_ref().unwrap())? as u64);
         Ok(Value::None)
     });
+    reg(&m, rt, "initial_seed", |_, rt, _| {
+        Ok(Value::Int(rt.cuda_initial_seed() as i64))
+    });
+    reg(&m, rt, "get_rng_state", |_, rt, _| {
+        crate::torch::objects::state_tensor(rt, &rt.cuda_rng_state())
+    });
+    reg(&m, rt, "set_rng_state", |_, rt, args| {
+        let a = args.bind("set_rng_state", &["new_state"], 1)?;
+        let b = crate::torch::objects::state_bytes(a[0].as_ref().unwrap(), "set_state")?;
+        rt.set_cuda_rng_state(&b)
+            .map_err(|e| PyException::new("RuntimeError", e))?;
+        Ok(Value::None)
+    });
     reg(&m, rt, "manual_seed_all", |it, rt, args| {
         let a = args.bind("manual_seed_all", &["seed"], 1)?;
         let s = crate::torch::int_arg(it, a[0].as_ref().unwrap())? as u64;

@@ -20,8 +20,8 @@
 use super::gpu::GpuDevice;
 use super::launch::{CtReduceGeom, DeviceError, DevicePtr};
 use super::ops::{
-    BinaryKernel, CompareKernel, Elem, Kernels, NllReduction, ReduceKernel, Scalar as KScalar,
-    Strided, UnaryKernel,
+    BackwardKernel, BinaryKernel, CompareKernel, Elem, FloatTest, Kernels, NllReduction,
+    ReduceKernel, Scalar as KScalar, Strided, UnaryKernel,
 };
 use crate::engine::backend::{Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp};
 use crate::engine::dtype::{DType, Scalar};
@@ -813,17 +813,27 @@ impl BackendStorage for GpuStorage {
             self.ctx.run(|k| k.unary(kop, e, &layout.shape, a, o))?;
             return Ok(res);
         }
-        if op == UnaryOp::IsNan
+        let test = match op {
+            UnaryOp::IsNan => Some(FloatTest::IsNan),
+            UnaryOp::IsFinite => Some(FloatTest::IsFinite),
+            _ => None,
+        };
+        if let (Some(test), Some(e)) = (test, self.elem())
             && out == DType::Bool
-            && let Some(e @ (Elem::F32 | Elem::F64)) = self.elem()
         {
+            if !e.is_float() {
+                // integers and bools: never NaN, always finite (PyTorch fills the result too)
+                let value = test == FloatTest::IsFinite;
+                return GpuHandle(self.ctx.clone()).full(n, DType::Bool, Scalar::Bool(value));
+            }
             let res = GpuStorage::alloc(&self.ctx, out, n)?;
             let (sa, so) = (strides(layout), contiguous_strides(&layout.shape));
             let (a, o) = (
                 self.at(layout, &sa),
                 res.at(&Layout::contiguous(&layout.shape), &so),
             );
-            self.ctx.run(|k| k.isnan(e, &layout.shape, a, o))?;
+            self.ctx
+                .run(|k| k.float_test(test, e, &layout.shape, a, o))?;
             return Ok(res);
         }
         self.on_host(format!("unary {op:?}"), |h| {
@@ -940,12 +950,52 @@ impl BackendStorage for GpuStorage {
         shape: &[usize],
         dtype: DType,
     ) -> Result<Self> {
-        // `torch.add(a, b, alpha=...)`: no fused kernel in elementwise.cu yet
+        // `torch.add(a, b, alpha=...)`: elementwise.cu's add_alpha (a number operand is a
+        // one-element temporary read with stride 0, as PyTorch passes it as a kernel argument)
         let Some(ctx) = ctx_of(&[&a, &b]) else {
             return Err(EngineError::runtime(
                 "internal: add_scaled on the GPU backend without a GPU operand",
             ));
         };
+        let usable = |x: &Arg<'_, GpuStorage>| match x {
+            Arg::Tensor(s, _) => Rc::ptr_eq(&s.ctx, &ctx) && s.dtype == dtype && !s.dead(),
+            Arg::Scalar(_) => true,
+        };
+        if let Some(e) = Elem::of(dtype)
+            && e != Elem::Bool
+            && usable(&a)
+            && usable(&b)
+        {
+            let n: usize = if shape.contains(&0) {
+                0
+            } else {
+                shape.iter().product()
+            };
+            let handle = GpuHandle(ctx.clone());
+            let zero = vec![0isize; shape.len()];
+            let operand = |x: Arg<'_, GpuStorage>| -> Result<(GpuStorage, Vec<isize>, u64)> {
+                match x {
+                    Arg::Tensor(s, l) => Ok((s.clone(), strides(l), l.offset as u64)),
+                    Arg::Scalar(v) => Ok((handle.full(1, dtype, v)?, zero.clone(), 0)),
+                }
+            };
+            let (sa, sta, oa) = operand(a)?;
+            let (sb, stb, ob) = operand(b)?;
+            let res = GpuStorage::alloc(&ctx, dtype, n)?;
+            let so = contiguous_strides(shape);
+            let es = esize(dtype);
+            let pa = Strided {
+                ptr: sa.ptr().offset(oa * es),
+                strides: &sta,
+            };
+            let pb = Strided {
+                ptr: sb.ptr().offset(ob * es),
+                strides: &stb,
+            };
+            let po = res.at(&Layout::contiguous(shape), &so);
+            ctx.run(|k| k.add_alpha(shape, pa, pb, kscalar(alpha, e), po))?;
+            return Ok(res);
+        }
         ctx.note_fallback("add_scaled");
         let (ha, hb) = (HostArg::of(a)?, HostArg::of(b)?);
         let h = HostStorage::add_scaled(ha.arg(), hb.arg(), alpha, shape, dtype)?;
@@ -960,6 +1010,28 @@ impl BackendStorage for GpuStorage {
         dtype: DType,
     ) -> Result<Self> {
         let ctx = grad.0.ctx.clone();
+        let kop = match op {
+            UnaryOp::Sigmoid => Some(BackwardKernel::Sigmoid),
+            UnaryOp::Tanh => Some(BackwardKernel::Tanh),
+            UnaryOp::Relu => Some(BackwardKernel::Threshold),
+            _ => None,
+        };
+        if let (Some(kop), Some(e @ (Elem::F32 | Elem::F64))) = (kop, Elem::of(dtype))
+            && grad.0.dtype == dtype
+            && out.0.dtype == dtype
+            && Rc::ptr_eq(&out.0.ctx, &ctx)
+        {
+            let n: usize = shape.iter().product();
+            let res = GpuStorage::alloc(&ctx, dtype, n)?;
+            let (sg, sy, so) = (strides(grad.1), strides(out.1), contiguous_strides(shape));
+            let (pg, py, po) = (
+                grad.0.at(grad.1, &sg),
+                out.0.at(out.1, &sy),
+                res.at(&Layout::contiguous(shape), &so),
+            );
+            ctx.run(|k| k.activation_backward(kop, e, shape, pg, py, po))?;
+            return Ok(res);
+        }
         ctx.note_fallback(format!("activation_backward {op:?}"));
         let (g, o) = (grad.0.download()?, out.0.download()?);
         let h = HostStorage::activation_backward(op, (&g, grad.1), (&o, out.1), shape, dtype)?;
@@ -1120,6 +1192,21 @@ impl BackendStorage for GpuStorage {
             .filter(|(_, r)| !**r)
             .map(|(s, _)| *s)
             .product();
+        if let ReduceOp::Var { correction, std } = op
+            && let Some(e @ (Elem::F32 | Elem::F64)) = self.elem()
+            && out == self.dtype
+            && len > 0
+            && n_out > 0
+        {
+            let (tmp, geom, offset) = reduce_geometry(self, layout, reduced)?;
+            let src = tmp.as_ref().unwrap_or(self);
+            let input = src.ptr().offset(offset * esize(self.dtype));
+            let res = GpuStorage::alloc(&self.ctx, out, n_out)?;
+            let o = res.ptr();
+            self.ctx
+                .run(|k| k.var(e, geom, correction, std, input, o))?;
+            return Ok(res);
+        }
         if let (Some(kop), Some(e)) = (kop, self.elem())
             && len > 0
             && n_out > 0
@@ -1156,6 +1243,33 @@ impl BackendStorage for GpuStorage {
     }
 
     fn scan(&self, layout: &Layout, dim: usize, prod: bool, out: DType) -> Result<Self> {
+        let n = layout.numel();
+        if let Some(e) = self.elem()
+            && out
+                == if e.is_float() {
+                    self.dtype
+                } else {
+                    DType::Int64
+                }
+            && n > 0
+            && dim < layout.shape.len()
+        {
+            let shape = &layout.shape;
+            let tmp;
+            let (src, off) = if layout.is_contiguous() {
+                (self, layout.offset as u64)
+            } else {
+                tmp = self.contiguous(layout)?;
+                (&tmp, 0)
+            };
+            let outer: usize = shape[..dim].iter().product();
+            let inner: usize = shape[dim + 1..].iter().product();
+            let res = GpuStorage::alloc(&self.ctx, out, n)?;
+            let (i, o) = (src.ptr().offset(off * esize(self.dtype)), res.ptr());
+            self.ctx
+                .run(|k| k.scan(prod, e, outer, shape[dim], inner, i, o))?;
+            return Ok(res);
+        }
         self.on_host(if prod { "cumprod" } else { "cumsum" }, |h| {
             self.up(h.scan(layout, dim, prod, out)?)
         })
@@ -1191,6 +1305,20 @@ impl BackendStorage for GpuStorage {
         dim: usize,
         log: bool,
     ) -> Result<Self> {
+        if let Some(e @ (Elem::F32 | Elem::F64)) = grad.elem()
+            && out.dtype == grad.dtype
+            && Rc::ptr_eq(&grad.ctx, &out.ctx)
+            && dim < shape.len()
+        {
+            let n: usize = shape.iter().product();
+            let outer: usize = shape[..dim].iter().product();
+            let inner: usize = shape[dim + 1..].iter().product();
+            let res = GpuStorage::alloc(&grad.ctx, grad.dtype, n)?;
+            let (pg, py, po) = (grad.ptr(), out.ptr(), res.ptr());
+            grad.ctx
+                .run(|k| k.softmax_backward(log, e, outer, shape[dim], inner, pg, py, po))?;
+            return Ok(res);
+        }
         grad.ctx.note_fallback("softmax_backward");
         let (g, o) = (grad.download()?, out.download()?);
         grad.up(HostStorage::softmax_backward(&g, &o, shape, dim, log)?)
@@ -1243,6 +1371,39 @@ impl BackendStorage for GpuStorage {
         reduction: Reduction,
         dtype: DType,
     ) -> Result<Self> {
+        if let Some(e @ (Elem::F32 | Elem::F64)) = Elem::of(dtype)
+            && grad.dtype == dtype
+            && matches!(target.dtype, DType::Int64 | DType::UInt8)
+            && weight.is_none_or(|w| w.dtype == dtype && Rc::ptr_eq(&w.ctx, &grad.ctx))
+            && Rc::ptr_eq(&target.ctx, &grad.ctx)
+            && c > 0
+        {
+            let ctx = &grad.ctx;
+            let red = match reduction {
+                Reduction::None => NllReduction::None,
+                Reduction::Mean => NllReduction::Mean,
+                Reduction::Sum => NllReduction::Sum,
+            };
+            let u8t = target.dtype == DType::UInt8;
+            // zeros, as PyTorch's at::zeros_like before its backward kernel
+            let gin = GpuHandle(ctx.clone()).zeros(n * c, dtype)?;
+            let total = GpuStorage::alloc(ctx, dtype, 1)?;
+            let (pgi, pt, ptg, pg) = (gin.ptr(), total.ptr(), target.ptr(), grad.ptr());
+            let pw = weight.map(|w| w.ptr());
+            if red == NllReduction::Mean && n > 0 {
+                // the forward's total weight: the forward kernel once more (on the zeros,
+                // its loss output is not used), so the divisor is the forward's own sum
+                let loss = GpuStorage::alloc(ctx, dtype, 1)?;
+                let pl = loss.ptr();
+                ctx.run(|k| {
+                    k.nll_loss(e, u8t, red, Some(n), c, pgi, ptg, pw, ignore_index, pl, pt)
+                })?;
+            }
+            ctx.run(|k| {
+                k.nll_loss_backward(e, u8t, red, n, c, pg, ptg, pw, ignore_index, pt, pgi)
+            })?;
+            return Ok(gin);
+        }
         grad.ctx.note_fallback("nll_loss_backward");
         let (g, t) = (grad.download()?, target.download()?);
         let w = weight.map(|w| w.download()).transpose()?;
@@ -1358,6 +1519,32 @@ impl BackendStorage for GpuStorage {
     }
 
     fn index_add(src: &Self, shape: &[usize], dim: usize, index: &Self) -> Result<Self> {
+        if let Some(e @ (Elem::F32 | Elem::F64)) = src.elem()
+            && matches!(index.dtype, DType::Int64 | DType::Int32)
+            && Rc::ptr_eq(&src.ctx, &index.ctx)
+            && (shape.is_empty() || dim < shape.len())
+        {
+            let total: usize = shape.iter().product();
+            let nd = shape.len();
+            let (outer, size, inner) = if nd == 0 {
+                (1, 1, 1)
+            } else {
+                (
+                    shape[..dim].iter().product::<usize>(),
+                    shape[dim],
+                    shape[dim + 1..].iter().product::<usize>(),
+                )
+            };
+            let out = GpuHandle(src.ctx.clone()).zeros(total, src.dtype)?;
+            let n_idx = index.len;
+            let i32s = index.dtype == DType::Int32;
+            let (ps, pi, po) = (src.ptr(), index.ptr(), out.ptr());
+            if total > 0 {
+                src.ctx
+                    .run(|k| k.index_add(e, i32s, outer, size, inner, n_idx, ps, pi, po))?;
+            }
+            return Ok(out);
+        }
         src.ctx.note_fallback("index_add");
         let (s, i) = (src.download()?, index.download()?);
         src.up(HostStorage::index_add(&s, shape, dim, &i)?)

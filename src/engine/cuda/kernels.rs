@@ -121,6 +121,11 @@ fn elementwise_entries() -> Vec<String> {
         &["pow_scalar", "pow_rscalar", "div_rscalar"],
         FLOAT_DTYPES,
     ));
+    v.extend(names(&["add_alpha"], NUMERIC_DTYPES));
+    v.extend(names(
+        &["sigmoid_backward", "tanh_backward", "threshold_backward"],
+        FLOAT_DTYPES,
+    ));
     v
 }
 
@@ -138,6 +143,7 @@ fn compare_entries() -> Vec<String> {
         ALL_DTYPES,
     ));
     v.extend(names(&["isnan"], FLOAT_DTYPES));
+    v.extend(names(&["isinf", "isfinite"], FLOAT_DTYPES));
     v
 }
 
@@ -148,11 +154,20 @@ fn reduce_entries() -> Vec<String> {
         &["max", "min", "argmax", "argmin", "any", "all"],
         ALL_DTYPES,
     ));
+    v.extend(names(&["var"], FLOAT_DTYPES));
     v
 }
 
 fn softmax_entries() -> Vec<String> {
-    names(&["softmax", "log_softmax"], FLOAT_DTYPES)
+    names(
+        &[
+            "softmax",
+            "log_softmax",
+            "softmax_backward",
+            "log_softmax_backward",
+        ],
+        FLOAT_DTYPES,
+    )
 }
 
 fn loss_entries() -> Vec<String> {
@@ -161,10 +176,19 @@ fn loss_entries() -> Vec<String> {
         "nll_loss_forward_reduce_cuda_kernel_1d",
         "nll_loss_forward_no_reduce_cuda_kernel",
     ];
+    let backward = [
+        "nll_loss_backward_reduce_cuda_kernel_2d",
+        "nll_loss_backward_no_reduce_cuda_kernel",
+    ];
     let mut v = Vec::new();
     for t in FLOAT_DTYPES {
         for i in ["i64", "u8"] {
             v.extend(kernels.iter().map(|k| format!("{k}_{t}_{i}")));
+        }
+    }
+    for t in FLOAT_DTYPES {
+        for i in ["i64", "u8"] {
+            v.extend(backward.iter().map(|k| format!("{k}_{t}_{i}")));
         }
     }
     v
@@ -185,7 +209,15 @@ fn index_entries() -> Vec<String> {
         }
     }
     v.extend(names(&["index"], ALL_DTYPES));
+    for d in FLOAT_DTYPES {
+        v.push(format!("index_add_{d}"));
+        v.push(format!("index_add_{d}_i32"));
+    }
     v
+}
+
+fn scan_entries() -> Vec<String> {
+    names(&["cumsum", "cumprod"], ALL_DTYPES)
 }
 
 fn matmul_entries() -> Vec<String> {
@@ -219,6 +251,7 @@ pub static KERNEL_FILES: &[KernelFile] = &[
     kernel_file!("elementwise.cu", elementwise_entries),
     kernel_file!("compare.cu", compare_entries),
     kernel_file!("reduce.cu", reduce_entries),
+    kernel_file!("scan.cu", scan_entries),
     kernel_file!("softmax.cu", softmax_entries),
     kernel_file!("loss.cu", loss_entries),
     kernel_file!("index.cu", index_entries),

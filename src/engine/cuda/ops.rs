@@ -279,6 +279,23 @@ pub enum ReduceKernel {
     All,
 }
 
+/// The float classification tests of compare.cu (bool output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatTest {
+    IsNan,
+    IsInf,
+    IsFinite,
+}
+
+/// The activations' backward kernels of elementwise.cu (from the forward's result).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackwardKernel {
+    Sigmoid,
+    Tanh,
+    /// ReLU's threshold_backward (threshold 0, value 0).
+    Threshold,
+}
+
 /// nll_loss's reduction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NllReduction {
@@ -358,6 +375,173 @@ impl Kernels<'_> {
             self.elementwise_cfg(n),
             &args,
         )
+    }
+
+    /// out (bool) = isnan / isinf / isfinite (a), for float `elem`.
+    pub fn float_test(
+        &self,
+        test: FloatTest,
+        elem: Elem,
+        shape: &[usize],
+        a: Strided,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let name = match test {
+            FloatTest::IsNan => return self.isnan(elem, shape, a, out),
+            FloatTest::IsInf => "isinf",
+            FloatTest::IsFinite => "isfinite",
+        };
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(a.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(a.ptr)
+            .arg(out.ptr);
+        self.launch(
+            &format!("{name}_{}", elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// out = a + alpha * b (`torch.add(a, b, alpha=)`; the multiply-add fused for floats, as
+    /// PyTorch's CUDA kernel compiles it). `alpha` is in the element type.
+    pub fn add_alpha(
+        &self,
+        shape: &[usize],
+        a: Strided,
+        b: Strided,
+        alpha: Scalar,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let elem = alpha.elem();
+        if elem == Elem::Bool {
+            return Err(DeviceError::Unsupported("add with alpha on bool".into()));
+        }
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let mut args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(a.strides)?)
+            .arg(CtStrides::new(b.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(a.ptr)
+            .arg(b.ptr);
+        alpha.push(&mut args);
+        args.push(out.ptr);
+        self.launch(
+            &format!("add_alpha_{}", elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// The gradient of sigmoid / tanh / relu from the result `y` and the result's gradient
+    /// `grad` (float `elem`), elementwise over `shape`.
+    pub fn activation_backward(
+        &self,
+        op: BackwardKernel,
+        elem: Elem,
+        shape: &[usize],
+        grad: Strided,
+        y: Strided,
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let name = match op {
+            BackwardKernel::Sigmoid => "sigmoid_backward",
+            BackwardKernel::Tanh => "tanh_backward",
+            BackwardKernel::Threshold => "threshold_backward",
+        };
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(CtShape::new(shape)?)
+            .arg(CtStrides::new(grad.strides)?)
+            .arg(CtStrides::new(y.strides)?)
+            .arg(CtStrides::new(out.strides)?)
+            .arg(grad.ptr)
+            .arg(y.ptr)
+            .arg(out.ptr);
+        self.launch(
+            &format!("{name}_{}", elem.suffix()),
+            self.elementwise_cfg(n),
+            &args,
+        )
+    }
+
+    /// var (std when `take_sqrt`) with `correction` over the middle dimension of `geom`
+    /// (reduce.cu's Welford kernel; float `elem`); `out` is contiguous [outer, inner].
+    pub fn var(
+        &self,
+        elem: Elem,
+        geom: CtReduceGeom,
+        correction: f64,
+        take_sqrt: bool,
+        input: DevicePtr,
+        out: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        let n_out = geom.outer.saturating_mul(geom.inner).max(0) as u64;
+        if n_out == 0 {
+            return Ok(());
+        }
+        let cfg = LaunchConfig::new(Dim3::x(grid_for(n_out, 1, 65535)), Dim3::x(REDUCE_THREADS));
+        let mut args = KernelArgs::new().arg(geom);
+        match elem {
+            Elem::F32 => args.push(correction as f32),
+            Elem::F64 => args.push(correction),
+            _ => return Err(DeviceError::Unsupported(format!("var of {elem:?}"))),
+        };
+        args.push(take_sqrt);
+        args.push(input);
+        args.push(out);
+        self.launch(&format!("var_{}", elem.suffix()), cfg, &args)
+    }
+
+    /// cumsum (cumprod when `prod`) along the middle dimension of a contiguous
+    /// [outer, len, inner] input of `elem` into a contiguous output (float: the same type;
+    /// integers and bool: int64), with PyTorch's outer-dim scan geometry.
+    #[allow(clippy::too_many_arguments)]
+    pub fn scan(
+        &self,
+        prod: bool,
+        elem: Elem,
+        outer: usize,
+        len: usize,
+        inner: usize,
+        input: DevicePtr,
+        out: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        if outer == 0 || len == 0 || inner == 0 {
+            return Ok(());
+        }
+        let block = inner.min(512) as u32;
+        let cfg = LaunchConfig::new(
+            Dim3::new(
+                grid_for(outer as u64, 1, 65535),
+                grid_for(inner as u64, block, 65535),
+                1,
+            ),
+            Dim3::x(block),
+        );
+        let args = KernelArgs::new()
+            .arg(n_i64(outer)?)
+            .arg(n_i64(len)?)
+            .arg(n_i64(inner)?)
+            .arg(input)
+            .arg(out);
+        let name = if prod { "cumprod" } else { "cumsum" };
+        self.launch(&format!("{name}_{}", elem.suffix()), cfg, &args)
     }
 
     /// `torch.arange(start, start + n * step, step)` into a contiguous `out` of `elem`.
@@ -676,6 +860,104 @@ impl Kernels<'_> {
         self.launch(&format!("{name}_{}", elem.suffix()), cfg, &args)
     }
 
+    /// The gradient of softmax / log_softmax over the middle dimension of contiguous
+    /// [outer, dim, inner] `grad` and `out` (the forward's result) into `gin`: PyTorch's
+    /// persistent warp kernel, block min(next_pow2(dim), 32) threads, one block per row.
+    #[allow(clippy::too_many_arguments)]
+    pub fn softmax_backward(
+        &self,
+        log: bool,
+        elem: Elem,
+        outer: usize,
+        dim: usize,
+        inner: usize,
+        grad: DevicePtr,
+        out: DevicePtr,
+        gin: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        let rows = (outer as u64).saturating_mul(inner as u64);
+        if rows == 0 || dim == 0 {
+            return Ok(());
+        }
+        let warp = (dim as u64).next_power_of_two().min(32) as u32;
+        let cfg = LaunchConfig::new(Dim3::x(grid_for(rows, 1, 65535)), Dim3::x(warp));
+        let args = KernelArgs::new()
+            .arg(n_i64(outer)?)
+            .arg(n_i64(dim)?)
+            .arg(n_i64(inner)?)
+            .arg(grad)
+            .arg(out)
+            .arg(gin);
+        let name = if log {
+            "log_softmax_backward"
+        } else {
+            "softmax_backward"
+        };
+        self.launch(&format!("{name}_{}", elem.suffix()), cfg, &args)
+    }
+
+    /// nll_loss's input gradient into the zeroed `[n, c]` `grad_input` (Loss.cu's backward
+    /// kernels): 'mean'/'sum' as one block of NLL_LOSS_THREADS with the forward's
+    /// `total_weight` (one element), 'none' GET_BLOCKS(n) x CUDA_NUM_THREADS with `grad_output`
+    /// of n elements.
+    #[allow(clippy::too_many_arguments)]
+    pub fn nll_loss_backward(
+        &self,
+        elem: Elem,
+        target_u8: bool,
+        reduction: NllReduction,
+        n: usize,
+        n_classes: usize,
+        grad_output: DevicePtr,
+        target: DevicePtr,
+        weight: Option<DevicePtr>,
+        ignore_index: i64,
+        total_weight: DevicePtr,
+        grad_input: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        if n == 0 {
+            return Ok(());
+        }
+        let suffix = format!("{}_{}", elem.suffix(), if target_u8 { "u8" } else { "i64" });
+        let weight = weight.unwrap_or(DevicePtr::NULL);
+        let c = n_i64(n_classes)?;
+        if reduction == NllReduction::None {
+            let cfg = LaunchConfig::new(
+                Dim3::x(grid_for(n as u64, CUDA_NUM_THREADS, u64::MAX)),
+                Dim3::x(CUDA_NUM_THREADS),
+            );
+            let args = KernelArgs::new()
+                .arg(n_i64(n)?)
+                .arg(target)
+                .arg(grad_output)
+                .arg(grad_input)
+                .arg(weight)
+                .arg(c)
+                .arg(ignore_index);
+            return self.launch(
+                &format!("nll_loss_backward_no_reduce_cuda_kernel_{suffix}"),
+                cfg,
+                &args,
+            );
+        }
+        let args = KernelArgs::new()
+            .arg(grad_input)
+            .arg(grad_output)
+            .arg(target)
+            .arg(weight)
+            .arg(total_weight)
+            .arg(reduction == NllReduction::Mean)
+            .arg(n_i64(n)?)
+            .arg(c)
+            .arg(c)
+            .arg(ignore_index);
+        self.launch(
+            &format!("nll_loss_backward_reduce_cuda_kernel_2d_{suffix}"),
+            LaunchConfig::new(Dim3::x(1), Dim3::x(NLL_LOSS_THREADS)),
+            &args,
+        )
+    }
+
     /// F.nll_loss forward as PyTorch launches it (Loss.cu): a 2-d input [n, c] with 'mean' or
     /// 'sum' is one block of NLL_LOSS_THREADS; a 1-d input [c] is <<<1, 1>>>; 'none' is
     /// GET_BLOCKS(n) blocks of CUDA_NUM_THREADS. `target_u8`: the target is uint8 (else int64).
@@ -820,6 +1102,43 @@ impl Kernels<'_> {
                 .arg(out)
         };
         self.launch(&format!("{kind}_{}{i32s}", elem.suffix()), cfg, &args)
+    }
+
+    /// index_add into the zeroed contiguous `out` [outer, dim_size, inner] of the contiguous
+    /// `src` [outer, n_indices, inner] at `indices` (float `elem`; atomicAdd, block 128).
+    #[allow(clippy::too_many_arguments)]
+    pub fn index_add(
+        &self,
+        elem: Elem,
+        index_i32: bool,
+        outer: usize,
+        dim_size: usize,
+        inner: usize,
+        n_indices: usize,
+        src: DevicePtr,
+        indices: DevicePtr,
+        out: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        let total = (outer as u64)
+            .saturating_mul(n_indices as u64)
+            .saturating_mul(inner as u64);
+        if total == 0 {
+            return Ok(());
+        }
+        let cfg = LaunchConfig::new(
+            Dim3::x(grid_for(total, 128, 8 * self.sm_count as u64)),
+            Dim3::x(128),
+        );
+        let args = KernelArgs::new()
+            .arg(n_i64(outer)?)
+            .arg(n_i64(dim_size)?)
+            .arg(n_i64(inner)?)
+            .arg(n_i64(n_indices)?)
+            .arg(src)
+            .arg(indices)
+            .arg(out);
+        let i32s = if index_i32 { "_i32" } else { "" };
+        self.launch(&format!("index_add_{}{i32s}", elem.suffix()), cfg, &args)
     }
 
     /// gather(input, dim, index): out and index share `shape`.
