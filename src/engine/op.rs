@@ -27,6 +27,14 @@ pub enum BinaryOp {
     LogicalXor,
     Maximum,
     Minimum,
+    /// `torch.fmod` (C's fmod: the sign of the dividend).
+    Fmod,
+    /// `div(rounding_mode='trunc')`.
+    TruncDiv,
+    /// `torch.atan2(input, other)` (float only).
+    Atan2,
+    /// `torch.hypot` (float only).
+    Hypot,
 }
 
 impl BinaryOp {
@@ -54,6 +62,10 @@ impl BinaryOp {
             LogicalXor => "logical_xor",
             Maximum => "maximum",
             Minimum => "minimum",
+            Fmod => "fmod",
+            TruncDiv => "div",
+            Atan2 => "atan2",
+            Hypot => "hypot",
         }
     }
     pub fn is_comparison(self) -> bool {
@@ -74,6 +86,10 @@ impl BinaryOp {
             Rem => "RemainderBackward0",
             Maximum => "MaximumBackward0",
             Minimum => "MinimumBackward0",
+            Fmod => "FmodBackward0",
+            TruncDiv => "DivBackward2",
+            Atan2 => "Atan2Backward0",
+            Hypot => "HypotBackward0",
             _ => return None,
         })
     }
@@ -101,6 +117,29 @@ pub enum UnaryOp {
     BitNot,
     IsNan,
     IsFinite,
+    // float functions computed as ATen's CPU kernels do (engine::numerics for float32)
+    Log2,
+    Log10,
+    Log1p,
+    Expm1,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Rsqrt,
+    Erf,
+    Erfc,
+    Erfinv,
+    /// `F.gelu(x)` (approximate='none')
+    Gelu,
+    /// `F.gelu(x, approximate='tanh')`
+    GeluTanh,
+    Trunc,
 }
 
 impl UnaryOp {
@@ -126,6 +165,26 @@ impl UnaryOp {
             BitNot => "bitwise_not",
             IsNan => "isnan",
             IsFinite => "isfinite",
+            Log2 => "log2",
+            Log10 => "log10",
+            Log1p => "log1p",
+            Expm1 => "expm1",
+            Tan => "tan",
+            Asin => "asin",
+            Acos => "acos",
+            Atan => "atan",
+            Sinh => "sinh",
+            Cosh => "cosh",
+            Asinh => "asinh",
+            Acosh => "acosh",
+            Atanh => "atanh",
+            Rsqrt => "rsqrt",
+            Erf => "erf",
+            Erfc => "erfc",
+            Erfinv => "erfinv",
+            Gelu => "gelu",
+            GeluTanh => "gelu",
+            Trunc => "trunc",
         }
     }
     pub fn float_only(self) -> bool {
@@ -133,7 +192,37 @@ impl UnaryOp {
         matches!(
             self,
             Exp | Log | Sqrt | Sigmoid | Tanh | Sin | Cos | Reciprocal
+        ) || self.is_math()
+    }
+    /// The float functions added with their float32 kernels (log2 ... gelu); their
+    /// backward is not written yet, so autograd names their node and raises on backward.
+    pub fn is_math(self) -> bool {
+        use UnaryOp::*;
+        matches!(
+            self,
+            Log2 | Log10
+                | Log1p
+                | Expm1
+                | Tan
+                | Asin
+                | Acos
+                | Atan
+                | Sinh
+                | Cosh
+                | Asinh
+                | Acosh
+                | Atanh
+                | Rsqrt
+                | Erf
+                | Erfc
+                | Erfinv
+                | Gelu
+                | GeluTanh
         )
+    }
+    /// Whether autograd has this op's backward formula (autograd.rs `unary_grad`).
+    pub fn has_backward(self) -> bool {
+        !self.is_math()
     }
     pub fn grad_fn(self) -> Option<&'static str> {
         use UnaryOp::*;
@@ -149,6 +238,26 @@ impl UnaryOp {
             Sin => "SinBackward0",
             Cos => "CosBackward0",
             Reciprocal => "ReciprocalBackward0",
+            Log2 => "Log2Backward0",
+            Log10 => "Log10Backward0",
+            Log1p => "Log1PBackward0",
+            Expm1 => "Expm1Backward0",
+            Tan => "TanBackward0",
+            Asin => "AsinBackward0",
+            Acos => "AcosBackward0",
+            Atan => "AtanBackward0",
+            Sinh => "SinhBackward0",
+            Cosh => "CoshBackward0",
+            Asinh => "AsinhBackward0",
+            Acosh => "AcoshBackward0",
+            Atanh => "AtanhBackward0",
+            Rsqrt => "RsqrtBackward0",
+            Erf => "ErfBackward0",
+            Erfc => "ErfcBackward0",
+            Erfinv => "ErfinvBackward0",
+            Gelu => "GeluBackward0",
+            GeluTanh => "GeluBackward0",
+            Trunc => "TruncBackward0",
             _ => return None,
         })
     }

@@ -1452,3 +1452,27 @@ torch.matrix_power = matrix_power
 torch.moveaxis = movedim
 torch.swapdims = swapaxes
 torch.inverse = inv
+
+
+def logspace(start, end, steps, base=10.0, dtype=None, layout=None, device=None, requires_grad=False):
+    # ATen's CPU logspace: start and end in the dtype, the step in double, each element
+    # pow(base, ...) in double from the nearer end, then rounded to the dtype
+    dt = dtype if dtype is not None else torch.get_default_dtype()
+    s = torch.tensor(start, dtype=dt).item()
+    e = torch.tensor(end, dtype=dt).item()
+    base = float(base)
+    vals = []
+    if steps == 1:
+        vals = [base ** s]
+    elif steps > 1:
+        step = (e - s) / (steps - 1)
+        half = steps // 2
+        for i in range(steps):
+            if i < half:
+                vals.append(base ** (s + step * i))
+            else:
+                vals.append(base ** (e - step * (steps - i - 1)))
+    return torch.tensor(vals, dtype=dt, device=device, requires_grad=requires_grad)
+
+
+torch.logspace = logspace

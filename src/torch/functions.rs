@@ -213,6 +213,44 @@ fn softmax_fn(
     Ok(wrap(rt, op(rt, &t, d, dt).map_err(py_err)?))
 }
 
+/// `torch.atan2(input, other)` and the other plain binary functions.
+fn binary_plain(rt: &Rc<Runtime>, args: Args, op: BinaryOp) -> PyResult<Value> {
+    let a = args.bind(op.name(), &["input", "other"], 2)?;
+    let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
+        PyException::new(
+            "TypeError",
+            format!("{}(): argument 'input' must be Tensor", op.name()),
+        )
+    })?;
+    let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
+        PyException::new(
+            "TypeError",
+            format!("{}(): argument 'other' must be Tensor", op.name()),
+        )
+    })?;
+    Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
+}
+
+/// The op of `div(..., rounding_mode=)`: true division, trunc or floor (PyTorch's message
+/// for any other value).
+pub(crate) fn div_mode(mode: Option<&Value>) -> PyResult<BinaryOp> {
+    match mode {
+        None | Some(Value::None) => Ok(BinaryOp::Div),
+        Some(Value::Str(s)) if &**s == "trunc" => Ok(BinaryOp::TruncDiv),
+        Some(Value::Str(s)) if &**s == "floor" => Ok(BinaryOp::FloorDiv),
+        Some(Value::Str(s)) => Err(PyException::new(
+            "RuntimeError",
+            format!(
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{s}'"
+            ),
+        )),
+        Some(_) => Err(PyException::new(
+            "TypeError",
+            "div(): argument 'rounding_mode' must be str or None",
+        )),
+    }
+}
+
 fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResult<Value> {
     let a = args.bind(fname, &["input", "other", "alpha", "out"], 2)?;
     let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
@@ -1006,9 +1044,38 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     reg(&m, rt, "mul", |_, rt, args| {
         binary_fn(rt, args, BinaryOp::Mul, "mul")
     });
-    reg(&m, rt, "div", |_, rt, args| {
-        binary_fn(rt, args, BinaryOp::Div, "div")
+    for name in ["div"] {
+        reg(&m, rt, name, |_, rt, args| {
+            let a = args.bind("div", &["input", "other", "rounding_mode"], 2)?;
+            let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
+                PyException::new("TypeError", "div(): argument 'input' must be Tensor")
+            })?;
+            let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
+                PyException::new("TypeError", "div(): argument 'other' must be Tensor")
+            })?;
+            let op = div_mode(a[2].as_ref())?;
+            Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
+        });
+    }
+    reg(&m, rt, "atan2", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Atan2)
     });
+    reg(&m, rt, "arctan2", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Atan2)
+    });
+    reg(&m, rt, "hypot", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Hypot)
+    });
+    reg(&m, rt, "fmod", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Fmod)
+    });
+    reg(&m, rt, "remainder", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::Rem)
+    });
+    reg(&m, rt, "floor_divide", |_, rt, args| {
+        binary_plain(rt, args, BinaryOp::FloorDiv)
+    });
+
     reg(&m, rt, "eq", |_, rt, args| {
         binary_fn(rt, args, BinaryOp::Eq, "eq")
     });
@@ -1089,6 +1156,31 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         ("cos", UnaryOp::Cos),
         ("sign", UnaryOp::Sign),
         ("reciprocal", UnaryOp::Reciprocal),
+        ("log2", UnaryOp::Log2),
+        ("log10", UnaryOp::Log10),
+        ("log1p", UnaryOp::Log1p),
+        ("expm1", UnaryOp::Expm1),
+        ("tan", UnaryOp::Tan),
+        ("asin", UnaryOp::Asin),
+        ("acos", UnaryOp::Acos),
+        ("atan", UnaryOp::Atan),
+        ("arcsin", UnaryOp::Asin),
+        ("arccos", UnaryOp::Acos),
+        ("arctan", UnaryOp::Atan),
+        ("sinh", UnaryOp::Sinh),
+        ("cosh", UnaryOp::Cosh),
+        ("asinh", UnaryOp::Asinh),
+        ("acosh", UnaryOp::Acosh),
+        ("atanh", UnaryOp::Atanh),
+        ("arcsinh", UnaryOp::Asinh),
+        ("arccosh", UnaryOp::Acosh),
+        ("arctanh", UnaryOp::Atanh),
+        ("rsqrt", UnaryOp::Rsqrt),
+        ("erf", UnaryOp::Erf),
+        ("erfc", UnaryOp::Erfc),
+        ("erfinv", UnaryOp::Erfinv),
+        ("trunc", UnaryOp::Trunc),
+        ("fix", UnaryOp::Trunc),
     ] {
         let rt = rt.clone();
         let n = name.to_string();
@@ -1156,6 +1248,18 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
                 Some(args.positional.remove(0))
             };
             let x = x.unwrap_or_default();
+            if n == "pow"
+                && tensor_of(&x).is_none()
+                && let Some(base) = scalar_of(&x)
+                && let Some(e) = args.positional.first().and_then(tensor_of)
+            {
+                // torch.pow(self: Number, exponent: Tensor)
+                return Ok(wrap(
+                    &rt,
+                    rt.binary(BinaryOp::Pow, &Operand::Scalar(base), &Operand::Tensor(e))
+                        .map_err(py_err)?,
+                ));
+            }
             if tensor_of(&x).is_none() {
                 return Err(PyException::new(
                     "TypeError",
@@ -1186,6 +1290,28 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
     });
     reg(&m, rt, "tanh", |it, rt, args| {
         unary_fn(it, rt, args, UnaryOp::Tanh, "tanh")
+    });
+    reg(&m, rt, "gelu", |_, rt, args| {
+        let a = args.bind("gelu", &["input", "approximate"], 1)?;
+        let t = need_tensor(a[0].as_ref().unwrap(), "gelu", "input")?;
+        let op = match a[1].as_ref() {
+            None => UnaryOp::Gelu,
+            Some(Value::Str(s)) if &**s == "none" => UnaryOp::Gelu,
+            Some(Value::Str(s)) if &**s == "tanh" => UnaryOp::GeluTanh,
+            Some(Value::Str(_)) => {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    "approximate argument must be either none or tanh.",
+                ));
+            }
+            Some(_) => {
+                return Err(PyException::new(
+                    "TypeError",
+                    "gelu(): argument 'approximate' must be str",
+                ));
+            }
+        };
+        Ok(wrap(rt, rt.unary(op, &t).map_err(py_err)?))
     });
     reg(&m, rt, "softmax", |it, rt, args| {
         softmax_fn(it, rt, args, "softmax", Runtime::softmax)

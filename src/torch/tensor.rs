@@ -777,6 +777,31 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "round" => |_, p, _, _| unary_method(p, UnaryOp::Round),
         "sign" => |_, p, _, _| unary_method(p, UnaryOp::Sign),
         "reciprocal" => |_, p, _, _| unary_method(p, UnaryOp::Reciprocal),
+        "log2" => |_, p, _, _| unary_method(p, UnaryOp::Log2),
+        "log10" => |_, p, _, _| unary_method(p, UnaryOp::Log10),
+        "log1p" => |_, p, _, _| unary_method(p, UnaryOp::Log1p),
+        "expm1" => |_, p, _, _| unary_method(p, UnaryOp::Expm1),
+        "tan" => |_, p, _, _| unary_method(p, UnaryOp::Tan),
+        "asin" => |_, p, _, _| unary_method(p, UnaryOp::Asin),
+        "acos" => |_, p, _, _| unary_method(p, UnaryOp::Acos),
+        "atan" => |_, p, _, _| unary_method(p, UnaryOp::Atan),
+        "arcsin" => |_, p, _, _| unary_method(p, UnaryOp::Asin),
+        "arccos" => |_, p, _, _| unary_method(p, UnaryOp::Acos),
+        "arctan" => |_, p, _, _| unary_method(p, UnaryOp::Atan),
+        "sinh" => |_, p, _, _| unary_method(p, UnaryOp::Sinh),
+        "cosh" => |_, p, _, _| unary_method(p, UnaryOp::Cosh),
+        "asinh" => |_, p, _, _| unary_method(p, UnaryOp::Asinh),
+        "acosh" => |_, p, _, _| unary_method(p, UnaryOp::Acosh),
+        "atanh" => |_, p, _, _| unary_method(p, UnaryOp::Atanh),
+        "arcsinh" => |_, p, _, _| unary_method(p, UnaryOp::Asinh),
+        "arccosh" => |_, p, _, _| unary_method(p, UnaryOp::Acosh),
+        "arctanh" => |_, p, _, _| unary_method(p, UnaryOp::Atanh),
+        "rsqrt" => |_, p, _, _| unary_method(p, UnaryOp::Rsqrt),
+        "erf" => |_, p, _, _| unary_method(p, UnaryOp::Erf),
+        "erfc" => |_, p, _, _| unary_method(p, UnaryOp::Erfc),
+        "erfinv" => |_, p, _, _| unary_method(p, UnaryOp::Erfinv),
+        "trunc" => |_, p, _, _| unary_method(p, UnaryOp::Trunc),
+        "fix" => |_, p, _, _| unary_method(p, UnaryOp::Trunc),
         "logical_not" => |_, p, _, _| unary_method(p, UnaryOp::LogicalNot),
         "isnan" => |_, p, _, _| unary_method(p, UnaryOp::IsNan),
         "isfinite" => |_, p, _, _| unary_method(p, UnaryOp::IsFinite),
@@ -816,7 +841,22 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "add" => |_, p, _, args| alpha_method(p, args, BinaryOp::Add, "add"),
         "sub" => |_, p, _, args| alpha_method(p, args, BinaryOp::Sub, "sub"),
         "mul" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Mul, "mul"),
-        "div" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Div, "div"),
+        "div" => |_, p, _, args| {
+            let a = args.bind("div", &["other", "rounding_mode"], 1)?;
+            let o = other_operand(&a[0].clone().unwrap_or_default(), "div")?;
+            let op = super::functions::div_mode(a[1].as_ref())?;
+            let r =
+                p.rt.binary(op, &Operand::Tensor(p.tensor()), &o)
+                    .map_err(py_err)?;
+            Ok(wrap(&p.rt, r))
+        },
+        "atan2" | "arctan2" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Atan2, "atan2"),
+        "hypot" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Hypot, "hypot"),
+        "fmod" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Fmod, "fmod"),
+        "remainder" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Rem, "remainder"),
+        "floor_divide" => {
+            |it, p, _, args| bin_method(it, p, args, BinaryOp::FloorDiv, "floor_divide")
+        }
         "pow" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Pow, "pow"),
         "eq" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Eq, "eq"),
         "ne" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Ne, "ne"),

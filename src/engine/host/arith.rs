@@ -17,6 +17,10 @@ pub trait Arith: Element {
     fn floor_div(self, b: Self) -> Self;
     /// Python's `%` (the sign of the divisor).
     fn rem(self, b: Self) -> Self;
+    /// C's `fmod` (the sign of the dividend; integers: `%`).
+    fn fmod(self, b: Self) -> Self;
+    /// Division rounded toward zero (`div(rounding_mode='trunc')`).
+    fn trunc_div(self, b: Self) -> Self;
     fn pow(self, b: Self) -> Self;
     /// NaN propagates.
     fn maximum(self, b: Self) -> Self;
@@ -106,6 +110,14 @@ macro_rules! float_arith {
                 }
             }
             #[inline(always)]
+            fn fmod(self, b: Self) -> Self {
+                self % b
+            }
+            #[inline(always)]
+            fn trunc_div(self, b: Self) -> Self {
+                (self / b).trunc()
+            }
+            #[inline(always)]
             fn pow(self, b: Self) -> Self {
                 self.powf(b)
             }
@@ -168,6 +180,12 @@ macro_rules! half_arith {
             }
             fn rem(self, b: Self) -> Self {
                 <$t>::from_f32(Arith::rem(self.to_f32(), b.to_f32()))
+            }
+            fn fmod(self, b: Self) -> Self {
+                <$t>::from_f32(self.to_f32() % b.to_f32())
+            }
+            fn trunc_div(self, b: Self) -> Self {
+                <$t>::from_f32((self.to_f32() / b.to_f32()).trunc())
             }
             fn pow(self, b: Self) -> Self {
                 <$t>::from_f32(self.to_f32().powf(b.to_f32()))
@@ -242,6 +260,14 @@ macro_rules! int_arith {
                     r
                 }
             }
+            #[inline(always)]
+            fn fmod(self, b: Self) -> Self {
+                if b == 0 { 0 } else { self.wrapping_rem(b) }
+            }
+            #[inline(always)]
+            fn trunc_div(self, b: Self) -> Self {
+                if b == 0 { 0 } else { self.wrapping_div(b) }
+            }
             /// c10's powi: negative exponents give 0 except for bases 1 and -1.
             fn pow(self, b: Self) -> Self {
                 if b < 0 {
@@ -309,6 +335,12 @@ impl Arith for bool {
         self && b
     }
     fn floor_div(self, b: Self) -> Self {
+        self && b
+    }
+    fn fmod(self, _: Self) -> Self {
+        false
+    }
+    fn trunc_div(self, b: Self) -> Self {
         self && b
     }
     fn rem(self, _: Self) -> Self {

@@ -267,6 +267,14 @@ fn unary_float<T: Float + Stored>(op: UnaryOp, a: &Src<T>, n: usize) -> Result<H
             "\"bitwise_not_cpu\" not implemented for '{}'",
             T::DTYPE.scalar_name()
         ))),
+        _ => {
+            if T::DTYPE == DType::Float64 {
+                w(map(a, n, |x: T| T::from_f64(math_f64(op, x.to_f64()))))
+            } else {
+                // float32, and float16/bfloat16 computed in float32 as ATen loads them
+                w(map(a, n, |x: T| T::from_f32(math_f32(op, x.to_f32()))))
+            }
+        }
     }
 }
 
@@ -279,16 +287,14 @@ fn unary_int<T: Int + Stored>(op: UnaryOp, a: &Src<T>, n: usize) -> Result<HostS
         Sign => w(map(a, n, Int::sign)),
         Relu => w(map(a, n, |x: T| Ord::max(x, T::ZERO))),
         BitNot => w(map(a, n, Int::not)),
-        Floor | Ceil | Round => w(map(a, n, |x: T| x)),
+        Floor | Ceil | Round | Trunc => w(map(a, n, |x: T| x)),
         LogicalNot => Ok(bool::wrap(map(a, n, |x: T| x.is_zero())?)),
         IsNan => Ok(bool::wrap(map(a, n, |_: T| false)?)),
         IsFinite => Ok(bool::wrap(map(a, n, |_: T| true)?)),
-        Exp | Log | Sqrt | Sigmoid | Tanh | Sin | Cos | Reciprocal => {
-            Err(EngineError::runtime(format!(
-                "internal: {} on integers reaches the kernel uncast",
-                op.name()
-            )))
-        }
+        _ => Err(EngineError::runtime(format!(
+            "internal: {} on integers reaches the kernel uncast",
+            op.name()
+        ))),
     }
 }
 
@@ -298,7 +304,7 @@ fn unary_bool(op: UnaryOp, a: &Src<bool>, n: usize) -> Result<HostStorage> {
         LogicalNot | BitNot => map(a, n, |x: bool| !x)?,
         IsNan => map(a, n, |_: bool| false)?,
         IsFinite => map(a, n, |_: bool| true)?,
-        Abs | Relu | Sign | Floor | Ceil | Round => map(a, n, |x: bool| x)?,
+        Abs | Relu | Sign | Floor | Ceil | Round | Trunc => map(a, n, |x: bool| x)?,
         _ => {
             return Err(EngineError::runtime(format!(
                 "internal: {} on bool reaches the kernel uncast",
@@ -308,14 +314,174 @@ fn unary_bool(op: UnaryOp, a: &Src<bool>, n: usize) -> Result<HostStorage> {
     }))
 }
 
+/// float32 `op` of one element as ATen's scalar half computes it (glibc, SLEEF where ATen's
+/// scalar code calls it, MKL's functions through engine::numerics::mkl's stand-ins); also the
+/// float32 arithmetic of float16/bfloat16.
+pub(crate) fn math_f32(op: UnaryOp, x: f32) -> f32 {
+    use crate::engine::numerics::{mkl, unary::Unary};
+    use UnaryOp::*;
+    match op {
+        Log2 => mkl::log2(x),
+        Log10 => mkl::log10(x),
+        Log1p => Unary::Log1p.scalar(x),
+        Expm1 => Unary::Expm1.scalar(x),
+        Tan => mkl::tan(x),
+        // MKL's vmsAsin/Acos/Atan: correctly rounded stand-ins
+        Asin => (x as f64).asin() as f32,
+        Acos => (x as f64).acos() as f32,
+        Atan => (x as f64).atan() as f32,
+        // ATen's scalar half: glibc (the AVX2 vector half is SLEEF's sinhf8_u10/coshf8_u10)
+        Sinh => x.sinh(),
+        Cosh => x.cosh(),
+        Asinh => x.asinh(),
+        Acosh => x.acosh(),
+        Atanh => x.atanh(),
+        Rsqrt => Unary::Rsqrt.scalar(x),
+        Erf => mkl::erf(x),
+        Erfc => mkl::erfc(x),
+        Erfinv => erfinv_f32(x),
+        Gelu => Unary::Gelu.scalar(x),
+        GeluTanh => Unary::GeluTanh.scalar(x),
+        Trunc => x.trunc(),
+        Exp => mkl::exp(x),
+        Log => mkl::log(x),
+        Sqrt => mkl::sqrt(x),
+        Tanh => mkl::tanh(x),
+        Sin => mkl::sin(x),
+        Cos => mkl::cos(x),
+        _ => f32::NAN,
+    }
+}
+
+/// float64 `op` of one element (glibc's double functions).
+pub(crate) fn math_f64(op: UnaryOp, x: f64) -> f64 {
+    use UnaryOp::*;
+    match op {
+        Log2 => x.log2(),
+        Log10 => x.log10(),
+        Log1p => x.ln_1p(),
+        Expm1 => x.exp_m1(),
+        Tan => x.tan(),
+        Asin => x.asin(),
+        Acos => x.acos(),
+        Atan => x.atan(),
+        Sinh => x.sinh(),
+        Cosh => x.cosh(),
+        Asinh => x.asinh(),
+        Acosh => x.acosh(),
+        Atanh => x.atanh(),
+        Rsqrt => 1.0 / x.sqrt(),
+        Erf => erf_f64(x),
+        Erfc => 1.0 - erf_f64(x),
+        Erfinv => erfinv_f64(x),
+        Gelu => x * 0.5 * (1.0 + erf_f64(x * std::f64::consts::FRAC_1_SQRT_2)),
+        GeluTanh => {
+            let inner = (2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x);
+            0.5 * x * (1.0 + inner.tanh())
+        }
+        Trunc => x.trunc(),
+        _ => f64::NAN,
+    }
+}
+
+unsafe extern "C" {
+    #[link_name = "erf"]
+    fn libm_erf(x: f64) -> f64;
+}
+
+fn erf_f64(x: f64) -> f64 {
+    // SAFETY: erf is a pure libm function of one double; it reads no memory.
+    unsafe { libm_erf(x) }
+}
+
+/// ATen's `calc_erfinv` (Math.h) in float: a rational first guess, two Newton steps.
+fn erfinv_f32(y: f32) -> f32 {
+    const A: [f32; 4] = [0.886226899, -1.645349621, 0.914624893, -0.140543331];
+    const B: [f32; 4] = [-2.118377725, 1.442710462, -0.329097515, 0.012229801];
+    const C: [f32; 4] = [-1.970840454, -1.624906493, 3.429567803, 1.641345311];
+    const D: [f32; 2] = [3.543889200, 1.637067800];
+    let ya = y.abs();
+    if ya > 1.0 {
+        return f32::NAN;
+    }
+    if ya == 1.0 {
+        return f32::INFINITY.copysign(y);
+    }
+    let mut x = if ya <= 0.7 {
+        let z = y * y;
+        let num = ((A[3] * z + A[2]) * z + A[1]) * z + A[0];
+        let dem = (((B[3] * z + B[2]) * z + B[1]) * z + B[0]) * z + 1.0;
+        y * num / dem
+    } else {
+        let z = (-((1.0 - ya) / 2.0).ln()).sqrt();
+        let num = ((C[3] * z + C[2]) * z + C[1]) * z + C[0];
+        let dem = (D[1] * z + D[0]) * z + 1.0;
+        num.copysign(y) / dem
+    };
+    let k = (2.0 / std::f64::consts::PI.sqrt()) as f32;
+    for _ in 0..2 {
+        x -= (crate::engine::numerics::unary::erff(x) - y) / (k * (-x * x).exp());
+    }
+    x
+}
+
+/// [`erfinv_f32`] in double.
+fn erfinv_f64(y: f64) -> f64 {
+    const A: [f64; 4] = [0.886226899, -1.645349621, 0.914624893, -0.140543331];
+    const B: [f64; 4] = [-2.118377725, 1.442710462, -0.329097515, 0.012229801];
+    const C: [f64; 4] = [-1.970840454, -1.624906493, 3.429567803, 1.641345311];
+    const D: [f64; 2] = [3.543889200, 1.637067800];
+    let ya = y.abs();
+    if ya > 1.0 {
+        return f64::NAN;
+    }
+    if ya == 1.0 {
+        return f64::INFINITY.copysign(y);
+    }
+    let mut x = if ya <= 0.7 {
+        let z = y * y;
+        let num = ((A[3] * z + A[2]) * z + A[1]) * z + A[0];
+        let dem = (((B[3] * z + B[2]) * z + B[1]) * z + B[0]) * z + 1.0;
+        y * num / dem
+    } else {
+        let z = (-((1.0 - ya) / 2.0).ln()).sqrt();
+        let num = ((C[3] * z + C[2]) * z + C[1]) * z + C[0];
+        let dem = (D[1] * z + D[0]) * z + 1.0;
+        num.copysign(y) / dem
+    };
+    let k = 2.0 / std::f64::consts::PI.sqrt();
+    for _ in 0..2 {
+        x -= (erf_f64(x) - y) / (k * (-x * x).exp());
+    }
+    x
+}
+
 /// `op` on each element of `layout` (of `h`'s dtype; the result dtype follows the op).
 pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorage> {
     let n = layout.numel();
     if let HostStorage::F32(x) = h {
         // float32 functions whose SLEEF/glibc split engine::numerics reproduces bit for bit
+        // (and MKL's, through its stand-ins)
+        use crate::engine::numerics::unary::Unary as U;
         let exact = match op {
-            UnaryOp::Sigmoid => Some(crate::engine::numerics::unary::Unary::Sigmoid),
-            UnaryOp::Reciprocal => Some(crate::engine::numerics::unary::Unary::Reciprocal),
+            UnaryOp::Sigmoid => Some(U::Sigmoid),
+            UnaryOp::Reciprocal => Some(U::Reciprocal),
+            UnaryOp::Log1p => Some(U::Log1p),
+            UnaryOp::Expm1 => Some(U::Expm1),
+            UnaryOp::Rsqrt => Some(U::Rsqrt),
+            UnaryOp::Gelu => Some(U::Gelu),
+            UnaryOp::GeluTanh => Some(U::GeluTanh),
+            UnaryOp::Exp => Some(U::Exp),
+            UnaryOp::Log => Some(U::Log),
+            UnaryOp::Log2 => Some(U::Log2),
+            UnaryOp::Log10 => Some(U::Log10),
+            UnaryOp::Sqrt => Some(U::Sqrt),
+            UnaryOp::Tanh => Some(U::Tanh),
+            UnaryOp::Sin => Some(U::Sin),
+            UnaryOp::Cos => Some(U::Cos),
+            UnaryOp::Tan => Some(U::Tan),
+            UnaryOp::Erf => Some(U::Erf),
+            UnaryOp::Erfc => Some(U::Erfc),
             _ => None,
         };
         if let Some(u) = exact
@@ -332,6 +498,12 @@ pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorag
             let ov = crate::engine::numerics::View::contiguous(&layout.shape, &ost);
             crate::engine::numerics::unary::unary_strided_f32(u, x, xv, &mut out, ov);
             return Ok(HostStorage::F32(out));
+        }
+        if let Some(u) = exact
+            && n == 1
+        {
+            // a 0-dim tensor: the scalar half
+            return Ok(HostStorage::F32(vec![u.scalar(x[layout.offset])]));
         }
     }
     let arg = Arg::Tensor(h, layout);
@@ -409,6 +581,15 @@ fn binary_t<T: Arith + Stored>(
         },
         Maximum => num!(T::maximum),
         Minimum => num!(T::minimum),
+        Fmod => num!(T::fmod),
+        TruncDiv => num!(T::trunc_div),
+        Atan2 | Hypot => {
+            return Err(EngineError::not_implemented(format!(
+                "\"{}_cpu\" not implemented for '{}'",
+                op.name(),
+                T::DTYPE.scalar_name()
+            )));
+        }
         BitAnd => num!(T::bitand),
         BitOr => num!(T::bitor),
         BitXor => num!(T::bitxor),
@@ -432,11 +613,52 @@ pub fn binary(
     n: usize,
     compute: DType,
 ) -> Result<HostStorage> {
+    if matches!(op, BinaryOp::Atan2 | BinaryOp::Hypot) {
+        // ATen's scalar half (glibc atan2f/hypotf; the AVX2 vector half, on the leading
+        // multiple of 16 of a contiguous row, is SLEEF's atan2f8_u10/hypotf8_u05)
+        let f32op = move |x: f32, y: f32| {
+            if op == BinaryOp::Atan2 {
+                x.atan2(y)
+            } else {
+                x.hypot(y)
+            }
+        };
+        macro_rules! via_f32 {
+            ($t:ty) => {{
+                let (x, y) = (src::<$t>(a)?, src::<$t>(b)?);
+                return Ok(<$t>::wrap(zip_map(&x, &y, n, |p: $t, q: $t| {
+                    <$t>::from_f32(f32op(p.to_f32(), q.to_f32()))
+                })?));
+            }};
+        }
+        match compute {
+            DType::Float32 => via_f32!(f32),
+            DType::Float16 => via_f32!(f16),
+            DType::BFloat16 => via_f32!(bf16),
+            DType::Float64 => {
+                let (x, y) = (src::<f64>(a)?, src::<f64>(b)?);
+                return Ok(f64::wrap(zip_map(&x, &y, n, |p: f64, q: f64| {
+                    if op == BinaryOp::Atan2 {
+                        p.atan2(q)
+                    } else {
+                        p.hypot(q)
+                    }
+                })?));
+            }
+            _ => {}
+        }
+    }
     match compute {
         DType::Float32 => binary_t::<f32>(op, a, b, n, Some(pow_scalar::<f32>)),
         DType::Float64 => binary_t::<f64>(op, a, b, n, Some(pow_scalar::<f64>)),
-        DType::Float16 => binary_t::<f16>(op, a, b, n, Some(pow_scalar::<f16>)),
-        DType::BFloat16 => binary_t::<bf16>(op, a, b, n, Some(pow_scalar::<bf16>)),
+        DType::Float16 => match reduced_by_scalar::<f16>(op, a, b, n) {
+            Some(r) => r,
+            None => binary_t::<f16>(op, a, b, n, Some(pow_scalar::<f16>)),
+        },
+        DType::BFloat16 => match reduced_by_scalar::<bf16>(op, a, b, n) {
+            Some(r) => r,
+            None => binary_t::<bf16>(op, a, b, n, Some(pow_scalar::<bf16>)),
+        },
         DType::Int64 => binary_t::<i64>(op, a, b, n, None),
         DType::Int32 => binary_t::<i32>(op, a, b, n, None),
         DType::Int16 => binary_t::<i16>(op, a, b, n, None),
@@ -444,6 +666,31 @@ pub fn binary(
         DType::UInt8 => binary_t::<u8>(op, a, b, n, None),
         DType::Bool => binary_t::<bool>(op, a, b, n, None),
     }
+}
+
+/// float16/bfloat16 times or divided by a Python number: ATen's mul_kernel and div_true_kernel
+/// keep the number in float (`original_scalar_value<opmath_t>`), compute `float(a) * b` (or
+/// `/ b`) and round once, so `arange(200, dtype=half) * 0.01` differs from multiplying by
+/// 0.01 rounded to half. None for the other cases.
+fn reduced_by_scalar<T: Float + Stored>(
+    op: BinaryOp,
+    a: Arg<'_, HostStorage>,
+    b: Arg<'_, HostStorage>,
+    n: usize,
+) -> Option<Result<HostStorage>> {
+    let s = match (op, b) {
+        (BinaryOp::Mul | BinaryOp::Div, Arg::Scalar(s)) => s.as_f64() as f32,
+        _ => return None,
+    };
+    let f = |x: T| {
+        let x = x.to_f32();
+        T::from_f32(if op == BinaryOp::Mul { x * s } else { x / s })
+    };
+    Some((|| {
+        let x = src::<T>(a)?;
+        let one = Src::Const(T::from_f32(0.0));
+        Ok(T::wrap(zip_map(&x, &one, n, |p: T, _: T| f(p))?))
+    })())
 }
 
 /// `a + alpha * b` in `compute` (add/sub with `alpha`): floats fuse the multiply into the

@@ -306,6 +306,35 @@ fn scan_t<T: Stored + super::arith::Arith>(
     Ok(T::wrap(unrows(rows, &layout.shape, dim)?))
 }
 
+/// A float16/bfloat16 scan: each step in float32, each output rounded to `T`.
+fn half_scan<T: Stored + Float>(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    prod: bool,
+) -> Result<HostStorage> {
+    let (p, _) = dim_last(layout, dim);
+    let mut rows = gather(typed::<T>(h)?, &p)?;
+    let len = if layout.dims() == 0 {
+        1
+    } else {
+        layout.shape[dim]
+    };
+    for row in rows.chunks_mut(len.max(1)) {
+        let mut acc = if prod { 1.0f32 } else { 0.0f32 };
+        for x in row.iter_mut() {
+            acc = if prod {
+                acc * x.to_f32()
+            } else {
+                acc + x.to_f32()
+            };
+            *x = T::from_f32(acc);
+        }
+    }
+    poll()?;
+    Ok(T::wrap(unrows(rows, &layout.shape, dim)?))
+}
+
 /// cumsum (cumprod when `prod`) along `dim`, in `h`'s dtype.
 pub fn scan(h: &HostStorage, layout: &Layout, dim: usize, prod: bool) -> Result<HostStorage> {
     macro_rules! go {
@@ -329,8 +358,9 @@ pub fn scan(h: &HostStorage, layout: &Layout, dim: usize, prod: bool) -> Result<
     match h.dtype() {
         DType::Float32 => go!(f32),
         DType::Float64 => go!(f64),
-        DType::Float16 => go!(f16),
-        DType::BFloat16 => go!(bf16),
+        // ATen accumulates half and bfloat16 in float (at::acc_type on the CPU)
+        DType::Float16 => half_scan::<f16>(h, layout, dim, prod),
+        DType::BFloat16 => half_scan::<bf16>(h, layout, dim, prod),
         DType::Int64 => go!(i64),
         DType::Int32 => go!(i32),
         DType::Int16 => go!(i16),

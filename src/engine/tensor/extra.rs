@@ -2,7 +2,7 @@
 //! count_nonzero, repeat, split/chunk, dot/mv/bmm checks, l1_loss and binary_cross_entropy.
 
 use super::{Tensor, contiguous_strides, for_each_offset, wrap_dim};
-use crate::engine::backend::BackendDevice;
+use crate::engine::backend::{BackendDevice, BackendStorage};
 use crate::engine::device::Device;
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
@@ -211,31 +211,31 @@ impl Runtime {
             DType::Int64
         });
         let shape = t.layout.shape.clone();
-        let src = t.clone();
-        self.computed(
-            name,
+        let hint = err_hint(t);
+        // the device's scan (float32: accumulated in double, as ATen's cpu_cum_base_kernel)
+        let mut out = self
+            .produce(&[t], shape, dt, t.device(), || {
+                let p = super::ops::prepare(t, dt, &t.layout.shape)?;
+                let (s, l) = p.pair()?;
+                s.scan(l, d.min(t.dim().saturating_sub(1)), prod, dt)
+            })
+            .map_err(|e| self.host_error(name, hint, e))?;
+        self.grad_of(
             &[t],
-            shape.clone(),
-            dt,
-            t.device(),
-            || {
-                let (rows, len) = rows_along(&src, d);
-                let mut out = rows.clone();
-                for row in out.chunks_mut(len.max(1)) {
-                    let mut acc = if prod { 1.0 } else { 0.0 };
-                    for x in row.iter_mut() {
-                        acc = dt.cast(if prod { acc * *x } else { acc + *x });
-                        *x = acc;
-                    }
-                }
-                Ok(unrows(&out, &shape, d.min(shape.len().saturating_sub(1))))
-            },
-            Some(if prod {
+            &mut out,
+            if prod {
                 "CumprodBackward0"
             } else {
                 "CumsumBackward0"
-            }),
-        )
+            },
+        );
+        self.complete(
+            name,
+            t.device(),
+            Cost::new((t.nbytes() + out.nbytes()) as u64, t.numel() as u64),
+            Vec::new(),
+        )?;
+        Ok(out)
     }
 
     /// `sort(dim=-1, descending=False)` (stable): (values, indices). `k` keeps the first k

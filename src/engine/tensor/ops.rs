@@ -181,7 +181,7 @@ impl Runtime {
         }
         let mut compute = rt.result();
         let out_dt = match op {
-            Div if compute.category() != Category::Floating => {
+            Div | Atan2 if compute.category() != Category::Floating => {
                 compute = DEFAULT_FLOAT;
                 DEFAULT_FLOAT
             }
@@ -239,7 +239,11 @@ impl Runtime {
         let shape = broadcast_shapes(&sa, &sb)?;
         let n = super::checked_numel(&shape)?;
         let int = compute.category() != Category::Floating;
-        if int && matches!(op, FloorDiv | Rem) && device == Device::Cpu && self.has_zero(b)? {
+        if int
+            && matches!(op, FloorDiv | Rem | Fmod | TruncDiv)
+            && device == Device::Cpu
+            && self.has_zero(b)?
+        {
             return Err(EngineError::runtime("ZeroDivisionError"));
         }
         let mut out = self.produce(&tensors, shape.clone(), out_dt, device, || {
@@ -332,8 +336,11 @@ impl Runtime {
         };
         if let Some(g) = op.grad_fn() {
             self.grad_of(&[t], &mut out, g);
-            let kind = autograd::Kind::Unary(op, t.detach(), out.detach());
-            autograd::attach(&mut out, &[autograd::edge_of(t)], kind);
+            // without a formula the node stays unattached: backward raises NotImplementedError
+            if op.has_backward() {
+                let kind = autograd::Kind::Unary(op, t.detach(), out.detach());
+                autograd::attach(&mut out, &[autograd::edge_of(t)], kind);
+            }
         }
         let cost = Cost::new((t.nbytes() + out.nbytes()) as u64, t.numel() as u64);
         self.complete(name, t.device(), cost, Vec::new())?;
