@@ -414,12 +414,18 @@ fn without_card_size(text: &str) -> String {
     text.lines()
         .map(|line| {
             let mut line = line.to_string();
-            if let (Some(a), Some(b)) = (line.find(" has a total capacity of "), line.find(" memory in use."))
-                && a < b
+            if let (Some(a), Some(b)) = (
+                line.find(" has a total capacity of "),
+                line.find(" memory in use."),
+            ) && a < b
             {
                 line.replace_range(a..b, " has <this card's memory>");
             }
-            if line.trim().parse::<f64>().is_ok_and(|v| v == 80.0 || v == 139.8) {
+            if line
+                .trim()
+                .parse::<f64>()
+                .is_ok_and(|v| v == 80.0 || v == 139.8)
+            {
                 line = "<capacity in GiB>".into();
             }
             line
