@@ -327,7 +327,7 @@ impl Interpreter {
     }
 
     /// [`Interpreter::define_native_class`] with the class's `__module__` (what `type(x)`
-    /// prints: `<class 'torch.nn.parameter.Parameter'>`).
+    /// prints: `<class 'torch.nn.parameter.Parameter'>`, numpy's `<class 'numpy.ndarray'>`).
     pub fn define_native_class_in(
         &mut self,
         name: &str,
@@ -359,22 +359,6 @@ impl Interpreter {
             .map(|(_, c)| c.clone())
             .unwrap_or_else(|| self.types.object.clone());
         let c = raw_class(name, module, vec![b], ClassKind::Native, false);
-        self.native_classes.insert(name.to_string(), c.clone());
-        c
-    }
-
-    /// A native class shown as `<class 'MODULE.NAME'>` (numpy's `ndarray`, `float32`, ...).
-    pub fn define_native_class_in(
-        &mut self,
-        name: &str,
-        module: &str,
-        bases: &[&str],
-    ) -> Rc<Class> {
-        let mut bs: Vec<Rc<Class>> = bases.iter().map(|b| self.native_class(b)).collect();
-        if bs.is_empty() {
-            bs.push(self.types.object.clone());
-        }
-        let c = raw_class(name, module, bs, ClassKind::Native, false);
         self.native_classes.insert(name.to_string(), c.clone());
         c
     }
