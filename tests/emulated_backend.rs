@@ -283,8 +283,12 @@ print(torch.add(z, z, alpha=2)[0], torch.sub(z, 1, alpha=3)[1])
         usage.fallbacks
     );
     assert!(usage.launches > 100, "{} launches", usage.launches);
+    // Three SGD steps compound the kernels' and the host's different float32 orders: a
+    // gradient of 0.02 differed by 2e-8 (1.1e-6 relative) once the host's float32 exp/log
+    // became correctly rounded; 1e-5 relative is still rounding, not a wrong formula.
     let allowed = Allowed {
         float: true,
+        rel: 1e-5,
         ..Allowed::default()
     };
     if let Some((field, a, b)) = first_difference(&sim, &emu, allowed) {

@@ -53,6 +53,8 @@ pub struct Allowed {
     pub location: bool,
     /// Anything: the reason says what (the test only checks that the run still differs).
     pub differs: bool,
+    /// With `float`: the relative bound (0 means 1e-6, one float32 rounding or so).
+    pub rel: f64,
 }
 
 /// `text` with every `<path>/<File>.cu:<line>:` word reduced to `<File>.cu:`.
@@ -112,10 +114,15 @@ pub fn tokens(text: &str) -> Vec<Result<f64, String>> {
 
 /// Equal but for float32 rounding of the numbers in them.
 pub fn close(a: &str, b: &str) -> bool {
+    close_within(a, b, 1e-6)
+}
+
+/// [`close`] with the relative bound `rel`.
+pub fn close_within(a: &str, b: &str, rel: f64) -> bool {
     let (ta, tb) = (tokens(a), tokens(b));
     ta.len() == tb.len()
         && ta.iter().zip(&tb).all(|(x, y)| match (x, y) {
-            (Ok(x), Ok(y)) => x == y || (x - y).abs() <= 1e-6 * x.abs().max(y.abs()),
+            (Ok(x), Ok(y)) => x == y || (x - y).abs() <= rel * x.abs().max(y.abs()),
             (Err(x), Err(y)) => x == y,
             _ => false,
         })
@@ -137,7 +144,8 @@ pub fn first_difference(
                 (a, b) = (without_locations(&a), without_locations(&b));
             }
             if allowed.float && *field != "memory" {
-                !close(&a, &b)
+                let rel = if allowed.rel > 0.0 { allowed.rel } else { 1e-6 };
+                !close_within(&a, &b, rel)
             } else {
                 a != b
             }
