@@ -403,7 +403,24 @@ impl Runtime {
             .select_items(t, items)
             .map_err(|e| self.host_error("setitem", hint, e))?;
         let (offsets, shape, asserts) = match sel {
-            Selection::View(v) => (v.offsets(), v.layout.shape.clone(), Vec::new()),
+            Selection::View(v) => {
+                // The view's element offsets cost 8 bytes each on the host, and an expanded
+                // view can name 2^40 elements of a few real ones: refuse what the run's host
+                // memory cannot hold instead of letting the allocation abort the process.
+                let bytes = (v.numel() as u64).saturating_mul(8);
+                if bytes > self.host.limit || !crate::engine::hostmem::can_allocate(bytes) {
+                    return Err(self.host_error(
+                        "setitem",
+                        hint,
+                        EngineError::runtime(format!(
+                            "cudatutor cannot write into a view of {} elements: its element offsets alone would need {} bytes of host memory, more than this run's limit",
+                            v.numel(),
+                            bytes
+                        )),
+                    ));
+                }
+                (v.offsets(), v.layout.shape.clone(), Vec::new())
+            }
             Selection::Gather {
                 offsets,
                 shape,
