@@ -58,7 +58,7 @@ fn outcome(rec: &Value, sim: &RunReport) -> Vec<(&'static str, String, String)> 
     let sim_log: Vec<String> = sim
         .stderr
         .lines()
-        .filter(|l| l.contains("Assertion `") && l.trim_end().ends_with("failed."))
+        .filter(|l| cudatutor::engine::cuda::capture::is_assert_line(l))
         .map(str::to_string)
         .collect();
     vec![

@@ -89,10 +89,12 @@ fn cublas_present() -> bool {
 
 impl Diagnosis {
     pub fn gather() -> Diagnosis {
-        let cache_dir = kernel_cache_dir();
-        let cached_ptx_files = cache_dir
+        // what `--backend cuda` needs, then doctor's other sections
+        let mut d = Diagnosis::gather_for_cuda();
+        d.cached_ptx_files = d
+            .cache_dir
             .as_ref()
-            .and_then(|d| std::fs::read_dir(d).ok())
+            .and_then(|dir| std::fs::read_dir(dir).ok())
             .map(|rd| {
                 rd.filter_map(Result::ok)
                     .filter(|e| {
@@ -103,18 +105,9 @@ impl Diagnosis {
                     .count()
             })
             .unwrap_or(0);
-        let driver = probe::probe_driver();
-        Diagnosis {
-            cublas: driver.has_gpu() && cublas_present(),
-            driver,
-            nvrtc: nvrtc::locate(),
-            cache_dir,
-            cached_ptx_files,
-            cuda_runtime_built: crate::run::CUDA_RUNTIME_BUILT,
-            emulated: EmulatedStatus::gather(),
-            cuda_self_test: None,
-        }
-        .with_cuda_self_test()
+        d.cublas = d.driver.has_gpu() && cublas_present();
+        d.emulated = EmulatedStatus::gather();
+        d
     }
 
     /// The part of the diagnosis `--backend cuda` needs before a run (the driver, NVRTC, the
