@@ -230,9 +230,11 @@ fn host_errors() {
 
 #[test]
 fn deferred_assert_reported_at_item_and_sticky() {
+    // line 3 launches the multiply and add kernels before the bug, so lines 6 and 7 launch
+    // kernels already loaded, which do not look at the context: the error waits for item()
     let src = "import torch
 import torch.nn.functional as F
-x = torch.randn(10, 5, device='cuda')
+x = torch.randn(10, 5, device='cuda') * 2 + 1
 labels = torch.tensor([0, 1, 2, 3, 4, 5, 0, 1, 2, 3], device='cuda')
 loss = F.cross_entropy(x, labels)
 y = loss * 2
