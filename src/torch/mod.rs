@@ -301,7 +301,7 @@ pub(crate) fn ternary_operands(
             return Err(PyException::new(
                 "TypeError",
                 format!(
-                    "{fname}(): argument '{cn}' must be Tensor, not {}",
+                    "{fname}(): argument '{cn}' (position 3) must be Tensor, not {}",
                     cv.type_name()
                 ),
             ));

@@ -148,10 +148,9 @@ fn ternary_inplace(
     fname: &str,
 ) -> PyResult<Value> {
     let (b, c, v) = ternary_bound(&args, op, fname)?;
-    let t = p
-        .rt
-        .inplace_ternary(op, &p.tensor(), &b, &c, v)
-        .map_err(py_err)?;
+    let t =
+        p.rt.inplace_ternary(op, &p.tensor(), &b, &c, v)
+            .map_err(py_err)?;
     *p.t.borrow_mut() = t;
     Ok(Value::Native(this.clone()))
 }

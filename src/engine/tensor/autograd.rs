@@ -569,9 +569,12 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                     let one_minus = || -> Result<G> {
                         match c {
                             // grad * (1 - weight.toDouble()): the difference in double
-                            Operand::Scalar(w) => times(Arg::Scalar(Scalar::Float(1.0 - w.as_f64()))),
+                            Operand::Scalar(w) => {
+                                times(Arg::Scalar(Scalar::Float(1.0 - w.as_f64())))
+                            }
                             Operand::Tensor(_) => {
-                                let f = bin(BinaryOp::Sub, Arg::Scalar(Scalar::Int(1)), cv, shape, dt)?;
+                                let f =
+                                    bin(BinaryOp::Sub, Arg::Scalar(Scalar::Int(1)), cv, shape, dt)?;
                                 times(Arg::Tensor(&f, &l))
                             }
                         }

@@ -633,7 +633,12 @@ impl Runtime {
             ))));
         }
         if r.layout.shape != dst.layout.shape {
-            let dims = |s: &[usize]| s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+            let dims = |s: &[usize]| {
+                s.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             return Err(fail(EngineError::runtime(format!(
                 "output with shape [{}] doesn't match the broadcast shape [{}]",
                 dims(&dst.layout.shape),

@@ -452,6 +452,11 @@ impl Runtime {
                     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.",
                 ));
             }
+            if dt == DType::Bool && op == TernaryOp::Addcmul {
+                return Err(EngineError::not_implemented(
+                    "\"addcmul_cpu_out\" not implemented for 'Bool'",
+                ));
+            }
             if !dt.is_floating_point() && matches!(value, Scalar::Float(_)) {
                 return Err(EngineError::runtime(
                     "For integral input tensors, argument alpha must not be a floating point number.",
