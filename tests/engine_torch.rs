@@ -1206,3 +1206,54 @@ print(cn == gn, cv == gv)
         "['LerpBackward0', 'LerpBackward0', 'LerpBackward1', 'AddcmulBackward0', 'AddcdivBackward0']\nTrue True\n"
     );
 }
+
+/// Odd calls of lerp/addcmul/addcdiv and the optimisers raise PyTorch's Python errors.
+#[test]
+fn ternary_ops_and_optimisers_refuse_odd_calls_with_pytorchs_errors() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "torch.lerp(torch.tensor([1.0]), torch.tensor([2.0], dtype=torch.float64), 0.5)",
+            "RuntimeError",
+            "expected dtype float for `end` but got dtype double",
+        ),
+        (
+            "torch.lerp(torch.tensor([1, 2]), torch.tensor([3, 4]), 0.5)",
+            "RuntimeError",
+            "\"lerp_kernel_scalar\" not implemented for 'Long'",
+        ),
+        (
+            "torch.addcmul(torch.tensor([True]), torch.tensor([True]), torch.tensor([False]))",
+            "NotImplementedError",
+            "\"addcmul_cpu_out\" not implemented for 'Bool'",
+        ),
+        (
+            "torch.tensor([1.0, 2.0]).lerp_(torch.ones(2, 2), 0.5)",
+            "RuntimeError",
+            "output with shape [2] doesn't match the broadcast shape [2, 2]",
+        ),
+        (
+            "torch.tensor([1.0], requires_grad=True).addcdiv_(torch.ones(1), torch.ones(1))",
+            "RuntimeError",
+            "a leaf Variable that requires grad is being used in an in-place operation.",
+        ),
+        (
+            "torch.optim.SGD([torch.tensor([1.0])], nesterov=True)",
+            "ValueError",
+            "Nesterov momentum requires a momentum and zero dampening",
+        ),
+        (
+            "torch.optim.Adam([torch.tensor([1.0])], betas=(1.0, 0.9))",
+            "ValueError",
+            "Invalid beta parameter at index 0: 1.0",
+        ),
+        (
+            "torch.optim.lr_scheduler.ReduceLROnPlateau(torch.optim.SGD([torch.tensor([1.0])]), factor=2)",
+            "ValueError",
+            "Factor should be < 1.0.",
+        ),
+    ];
+    for (call, kind, msg) in cases {
+        let (t, m, _) = err(&format!("import torch\n{call}\n"));
+        assert_eq!((t.as_str(), m.as_str()), (*kind, *msg), "{call}");
+    }
+}
