@@ -1075,19 +1075,27 @@ pub fn ternary(
         }
         Ok(T::wrap(out))
     }
-    let f32_op = move |v: f32| -> Box<dyn Fn(f32, f32, f32) -> f32> {
-        match op {
-            TernaryOp::Addcmul => Box::new(move |s, t1, t2| pw::addcmul(s, t1, t2, v)),
-            TernaryOp::Addcdiv => Box::new(move |s, t1, t2| pw::addcdiv(s, t1, t2, v)),
-            TernaryOp::Lerp => Box::new(pw::lerp),
-        }
-    };
     let v64 = value.as_f64();
+    let v = v64 as f32;
+    // float32 kernels, and float16/bfloat16 through them (one concrete closure per op, so the
+    // loop inlines it)
+    macro_rules! per_op {
+        ($t:ty, $to:expr, $from:expr) => {
+            match op {
+                TernaryOp::Addcmul => go::<$t>(a, b, c, n, move |s, t1, t2| {
+                    $from(pw::addcmul($to(s), $to(t1), $to(t2), v))
+                }),
+                TernaryOp::Addcdiv => go::<$t>(a, b, c, n, move |s, t1, t2| {
+                    $from(pw::addcdiv($to(s), $to(t1), $to(t2), v))
+                }),
+                TernaryOp::Lerp => go::<$t>(a, b, c, n, move |s, t1, t2| {
+                    $from(pw::lerp($to(s), $to(t1), $to(t2)))
+                }),
+            }
+        };
+    }
     match compute {
-        DType::Float32 => {
-            let f = f32_op(v64 as f32);
-            go::<f32>(a, b, c, n, move |s, t1, t2| f(s, t1, t2))
-        }
+        DType::Float32 => per_op!(f32, |x: f32| x, |x: f32| x),
         DType::Float64 => go::<f64>(a, b, c, n, move |s, t1, t2| match op {
             TernaryOp::Addcmul => (v64 * t1).mul_add(t2, s),
             TernaryOp::Addcdiv => s + v64 * t1 / t2,
@@ -1100,18 +1108,8 @@ pub fn ternary(
                 }
             }
         }),
-        DType::Float16 => {
-            let f = f32_op(v64 as f32);
-            go::<f16>(a, b, c, n, move |s, t1, t2| {
-                f16::from_f32(f(s.to_f32(), t1.to_f32(), t2.to_f32()))
-            })
-        }
-        DType::BFloat16 => {
-            let f = f32_op(v64 as f32);
-            go::<bf16>(a, b, c, n, move |s, t1, t2| {
-                bf16::from_f32(f(s.to_f32(), t1.to_f32(), t2.to_f32()))
-            })
-        }
+        DType::Float16 => per_op!(f16, |x: f16| x.to_f32(), f16::from_f32),
+        DType::BFloat16 => per_op!(bf16, |x: bf16| x.to_f32(), bf16::from_f32),
         _ if op != TernaryOp::Addcmul => Err(EngineError::runtime(format!(
             "\"{}_cpu\" not implemented for '{}'",
             op.name(),
