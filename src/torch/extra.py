@@ -373,14 +373,6 @@ def xlogy(input, other):
     return out.masked_fill(input == 0, 0.0).masked_fill(other.isnan() if isinstance(other, torch.Tensor) else input != input, float('nan'))
 
 
-def addcmul(input, tensor1, tensor2, value=1):
-    return input + value * tensor1 * tensor2
-
-
-def addcdiv(input, tensor1, tensor2, value=1):
-    return input + value * tensor1 / tensor2
-
-
 def var_mean(input, dim=None, unbiased=None, keepdim=False, correction=None):
     kw = {}
     if correction is not None:
@@ -606,8 +598,6 @@ _t_bitwise_not = bitwise_not
 _t_bincount = bincount
 _t_scatter = scatter
 _t_xlogy = xlogy
-_t_addcmul = addcmul
-_t_addcdiv = addcdiv
 _t_var_mean = var_mean
 _t_std_mean = std_mean
 _t_scatter_ = _scatter_
@@ -668,8 +658,6 @@ torch.bitwise_not = bitwise_not
 torch.bincount = bincount
 torch.scatter = scatter
 torch.xlogy = xlogy
-torch.addcmul = addcmul
-torch.addcdiv = addcdiv
 torch.var_mean = var_mean
 torch.std_mean = std_mean
 torch.is_floating_point = is_floating_point
@@ -961,7 +949,7 @@ def quantile(input, q, dim=None, keepdim=False, interpolation='linear'):
         elif interpolation == 'midpoint':
             r = below + (above - below) * 0.5 if w > 0 else below
         else:
-            r = torch.lerp(below, above, w) if hasattr(torch, 'lerp') else below + (above - below) * w
+            r = torch.lerp(below, above, w)
         if keepdim:
             if dim is None:
                 r = r.reshape(*([1] * input.dim()))

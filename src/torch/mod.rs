@@ -279,6 +279,51 @@ pub(crate) fn alpha_of(v: Option<&Value>, fname: &str) -> PyResult<Option<Scalar
 }
 
 /// A tensor or scalar operand; a Python int beyond int64 fails as in PyTorch.
+/// The operands of `addcmul`/`addcdiv`/`lerp` after `input`, already bound: the second
+/// tensor, the third operand (lerp's weight may be a number) and `value=` (default 1).
+pub(crate) fn ternary_operands(
+    op: crate::engine::backend::TernaryOp,
+    b: Option<&Value>,
+    c: Option<&Value>,
+    value: Option<&Value>,
+    fname: &str,
+) -> PyResult<(Tensor, Operand, Scalar)> {
+    use crate::engine::backend::TernaryOp;
+    let (bn, cn) = match op {
+        TernaryOp::Lerp => ("end", "weight"),
+        _ => ("tensor1", "tensor2"),
+    };
+    let none = Value::None;
+    let b = need_tensor(b.unwrap_or(&none), fname, bn)?;
+    let cv = c.unwrap_or(&none);
+    let c = match (op, operand_of(cv)?) {
+        (_, Some(Operand::Tensor(t))) => Operand::Tensor(t),
+        (TernaryOp::Lerp, Some(Operand::Scalar(s))) => Operand::Scalar(s),
+        _ => {
+            return Err(PyException::new(
+                "TypeError",
+                format!(
+                    "{fname}(): argument '{cn}' (position 3) must be Tensor, not {}",
+                    cv.type_name()
+                ),
+            ));
+        }
+    };
+    let value = match value.filter(|v| !v.is_none()) {
+        None => Scalar::Int(1),
+        Some(v) => scalar_of(v).ok_or_else(|| {
+            PyException::new(
+                "TypeError",
+                format!(
+                    "{fname}(): argument 'value' must be Number, not {}",
+                    v.type_name()
+                ),
+            )
+        })?,
+    };
+    Ok((b, c, value))
+}
+
 pub(crate) fn operand_of(v: &Value) -> PyResult<Option<Operand>> {
     check_long(v)?;
     if let Some(s) = scalar_of(v) {
