@@ -566,7 +566,7 @@ def _t_type_as(self, other):
 
 
 def _t_is_inference(self):
-    return False
+    return torch._C._is_inference(self)
 
 
 def _t_allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -1357,6 +1357,9 @@ def round(input, decimals=0):
         return _round_native(input * p) / p
     p = float(10 ** (-decimals))
     return _round_native(input / p) * p
+
+
+_t_round = round
 
 
 class _UntypedStorage:
