@@ -270,7 +270,12 @@ fn vector_str<V: PrintVal>(b: Block<V>, indent: usize, summarize: bool, f: &Form
     )
 }
 
-fn tensor_str_with<V: PrintVal>(b: Block<V>, indent: usize, summarize: bool, f: &Formatter) -> String {
+fn tensor_str_with<V: PrintVal>(
+    b: Block<V>,
+    indent: usize,
+    summarize: bool,
+    f: &Formatter,
+) -> String {
     let dim = b.shape.len();
     if dim == 0 {
         return f.format(b.vals[0]);

@@ -1367,7 +1367,7 @@ def broadcast_tensors(*tensors):
     return tuple(t.expand(shape) for t in tensors)
 
 
-_normal_native = torch.normal
+_normal_native = torch._normal_native
 
 
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,

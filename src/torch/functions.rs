@@ -1289,6 +1289,11 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     }
     let dot = m.dict.borrow_mut().remove_str("dot");
     drop(dot);
+    // normal: the prelude's takes tensor mean/std too and calls the native one for floats
+    let normal = m.dict.borrow_mut().remove_str("normal");
+    if let Some(n) = normal {
+        m.set_attr("_normal_native", n);
+    }
     Ok(m.into_value())
 }
 

@@ -103,7 +103,13 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         "torch.distributions",
         Box::new(|it| it.module_from_source("torch.distributions", DISTRIBUTIONS_SRC)),
     );
-    for sub in ["normal", "bernoulli", "categorical", "uniform", "multinomial"] {
+    for sub in [
+        "normal",
+        "bernoulli",
+        "categorical",
+        "uniform",
+        "multinomial",
+    ] {
         let name = format!("torch.distributions.{sub}");
         let src = "from torch.distributions import *\n";
         it.register_module(

@@ -873,7 +873,10 @@ fn char_range<'a>(
     if s.is_ascii() {
         return Ok(Some(&s[lo..hi]));
     }
-    let mut idx = s.char_indices().map(|(i, _)| i).chain(std::iter::once(s.len()));
+    let mut idx = s
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(s.len()));
     let a = idx.nth(lo).unwrap_or(s.len());
     let b = if hi > lo {
         idx.nth(hi - lo - 1).unwrap_or(s.len())

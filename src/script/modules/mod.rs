@@ -753,9 +753,7 @@ fn os_module(it: &mut Interpreter) -> PyResult<Value> {
     let m = os();
     let fs = it.import_module("_fs")?;
     if let Value::Module(om) = &m {
-        for name in [
-            "makedirs", "mkdir", "listdir", "remove", "rmdir", "getcwd",
-        ] {
+        for name in ["makedirs", "mkdir", "listdir", "remove", "rmdir", "getcwd"] {
             let f = it.getattr(&fs, name)?;
             om.set_attr(name, f);
         }
