@@ -1,5 +1,7 @@
 //! The standard modules a lesson may import: `sys`, `math`, `random` (deterministic), `os`
-//! (only `environ`/`getenv`), `time` (sleep does not block; it advances a virtual clock).
+//! (`environ`/`getenv` here, the file functions and `os.path` from the in-memory file system of
+//! `_fs.py`), `time` (sleep does not block; it advances a virtual clock), and the Python
+//! preludes (`json`, `dataclasses`, `argparse`, `collections`, …).
 
 use std::any::Any;
 use std::rc::Rc;
