@@ -213,6 +213,8 @@ pub struct Runtime {
     cuda_used: Cell<bool>,
     py_steps: Cell<u64>,
     grad_enabled: Cell<bool>,
+    /// `torch.inference_mode()`: tensors allocated meanwhile are inference tensors.
+    inference_mode: Cell<bool>,
     pub(crate) cpu_gen: Rc<RefCell<CpuGenerator>>,
     pub(crate) cuda_gens: RefCell<Vec<CudaGenerator>>,
     /// Host bytes of tensor values (see hostmem.rs).
@@ -285,6 +287,7 @@ impl Runtime {
             cuda_used: Cell::new(false),
             py_steps: Cell::new(0),
             grad_enabled: Cell::new(true),
+            inference_mode: Cell::new(false),
         })
     }
 
@@ -338,6 +341,13 @@ impl Runtime {
     /// `torch.no_grad()` / `torch.set_grad_enabled`.
     pub fn set_grad_enabled(&self, on: bool) {
         self.grad_enabled.set(on);
+    }
+    /// `torch.is_inference_mode_enabled()`.
+    pub fn inference_mode(&self) -> bool {
+        self.inference_mode.get()
+    }
+    pub fn set_inference_mode(&self, on: bool) {
+        self.inference_mode.set(on);
     }
     /// `torch.cuda.current_device()`.
     pub fn current_device(&self) -> u32 {

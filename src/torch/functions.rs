@@ -866,6 +866,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     reg(&m, rt, "enable_grad", |_, rt, _| {
         Ok(Value::native(GradMode::new(rt.clone(), true)))
     });
+    reg(&m, rt, "is_inference_mode_enabled", |_it, rt, args| {
+        args.exact("is_inference_mode_enabled", 0)?;
+        Ok(Value::Bool(rt.inference_mode()))
+    });
     reg(&m, rt, "inference_mode", |it, rt, args| {
         let a = args.bind("inference_mode", &["mode"], 0)?;
         let mode = truthy_opt(it, &a[0], true)?;
@@ -1315,6 +1319,11 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     }
     let dot = m.dict.borrow_mut().remove_str("dot");
     drop(dot);
+    // normal: the prelude's takes tensor mean/std too and calls the native one for floats
+    let normal = m.dict.borrow_mut().remove_str("normal");
+    if let Some(n) = normal {
+        m.set_attr("_normal_native", n);
+    }
     Ok(m.into_value())
 }
 
@@ -1776,6 +1785,12 @@ fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
 /// `torch._C`: native helpers the Python preludes use.
 pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch._C");
+    // t.is_inference(): allocated under torch.inference_mode()
+    m.add_fn("_is_inference", |_it, args| {
+        let a = args.exact("_is_inference", 1)?;
+        let t = super::need_tensor(&a[0], "is_inference", "self")?;
+        Ok(Value::Bool(t.is_inference()))
+    });
     // warn(message, file=None, line=0, source=''): a UserWarning at the script line running
     // now, or at a line of PyTorch's own Python source
     m.add_fn("warn", |it, args| {

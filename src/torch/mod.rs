@@ -32,6 +32,7 @@ const AUTOGRAD_SRC: &str = include_str!("autograd.py");
 const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
 const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
 const NN_INIT_SRC: &str = include_str!("nn_init.py");
+const DISTRIBUTIONS_SRC: &str = include_str!("distributions.py");
 const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power, cross\n";
 /// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
 /// once torch.nn exists.
@@ -98,6 +99,24 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         "torch.autograd",
         Box::new(|it| it.module_from_source("torch.autograd", AUTOGRAD_SRC)),
     );
+    it.register_module(
+        "torch.distributions",
+        Box::new(|it| it.module_from_source("torch.distributions", DISTRIBUTIONS_SRC)),
+    );
+    for sub in [
+        "normal",
+        "bernoulli",
+        "categorical",
+        "uniform",
+        "multinomial",
+    ] {
+        let name = format!("torch.distributions.{sub}");
+        let src = "from torch.distributions import *\n";
+        it.register_module(
+            &name.clone(),
+            Box::new(move |it| it.module_from_source(&name, src)),
+        );
+    }
     it.register_module(
         "torch.linalg",
         Box::new(|it| it.module_from_source("torch.linalg", LINALG_SRC)),

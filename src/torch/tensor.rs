@@ -809,7 +809,6 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "cos" => |_, p, _, _| unary_method(p, UnaryOp::Cos),
         "floor" => |_, p, _, _| unary_method(p, UnaryOp::Floor),
         "ceil" => |_, p, _, _| unary_method(p, UnaryOp::Ceil),
-        "round" => |_, p, _, _| unary_method(p, UnaryOp::Round),
         "sign" => |_, p, _, _| unary_method(p, UnaryOp::Sign),
         "reciprocal" => |_, p, _, _| unary_method(p, UnaryOp::Reciprocal),
         "log2" => |_, p, _, _| unary_method(p, UnaryOp::Log2),
@@ -1545,6 +1544,7 @@ impl NativeObject for PyTensor {
                 }
                 f.trunc() as i64
             }
+            Scalar::Int(i) => i,
             other => other.as_f64() as i64,
         }))
     }
