@@ -857,15 +857,6 @@ def cummin(input, dim):
     return _cum_extreme(input, dim, 'cummin', False)
 
 
-def logcumsumexp(input, dim):
-    d = _one_dim(input, dim)
-    if input.numel() == 0:
-        return input.clone()
-    m = input.amax(d, keepdim=True)
-    m = m.masked_fill(m.isinf(), 0.0)
-    return (input - m).exp().cumsum(d).log() + m
-
-
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     d = _one_dim(input, dim)
     x = input
@@ -1397,7 +1388,6 @@ _t_tile = tile
 _t_aminmax = aminmax
 _t_cummax = cummax
 _t_cummin = cummin
-_t_logcumsumexp = logcumsumexp
 _t_diff = diff
 _t_msort = msort
 _t_kthvalue = kthvalue
@@ -1428,7 +1418,6 @@ torch.tile = tile
 torch.aminmax = aminmax
 torch.cummax = cummax
 torch.cummin = cummin
-torch.logcumsumexp = logcumsumexp
 torch.diff = diff
 torch.msort = msort
 torch.kthvalue = kthvalue

@@ -343,6 +343,15 @@ pub(crate) fn math_f32(op: UnaryOp, x: f32) -> f32 {
         Gelu => Unary::Gelu.scalar(x),
         GeluTanh => Unary::GeluTanh.scalar(x),
         Trunc => x.trunc(),
+        Silu
+        | Mish
+        | Hardswish
+        | Hardsigmoid
+        | Softplus { .. }
+        | Elu { .. }
+        | LeakyRelu { .. }
+        | Hardtanh { .. } => activation_unary(op).map_or(f32::NAN, |u| u.scalar(x)),
+        LogSigmoid => crate::engine::numerics::loss::log_sigmoid_f32(&[x])[0],
         Exp => mkl::exp(x),
         Log => mkl::log(x),
         Sqrt => mkl::sqrt(x),
@@ -380,8 +389,72 @@ pub(crate) fn math_f64(op: UnaryOp, x: f64) -> f64 {
             0.5 * x * (1.0 + inner.tanh())
         }
         Trunc => x.trunc(),
+        Silu => x / (1.0 + (-x).exp()),
+        Mish => x * x.exp().ln_1p().tanh(),
+        Hardswish => x * (x + 3.0).clamp(0.0, 6.0) / 6.0,
+        Hardsigmoid => (x + 3.0).clamp(0.0, 6.0) / 6.0,
+        LogSigmoid => x.min(0.0) - (-x.abs()).exp().ln_1p(),
+        Softplus { beta, threshold } => {
+            if x * beta > threshold {
+                x
+            } else {
+                (x * beta).exp().ln_1p() / beta
+            }
+        }
+        Elu {
+            alpha,
+            scale,
+            input_scale,
+        } => {
+            if x <= 0.0 {
+                ((x * input_scale).exp() - 1.0) * (alpha * scale)
+            } else {
+                x * scale
+            }
+        }
+        LeakyRelu { slope } => {
+            if x > 0.0 {
+                x
+            } else {
+                x * slope
+            }
+        }
+        Hardtanh { min, max } => x.max(min).min(max),
         _ => f64::NAN,
     }
+}
+
+/// The engine::numerics form of a fused activation (its float32 parameters as ATen's
+/// `Scalar::to<float>()`).
+pub(crate) fn activation_unary(op: UnaryOp) -> Option<crate::engine::numerics::unary::Unary> {
+    use crate::engine::numerics::unary::Unary as U;
+    Some(match op {
+        UnaryOp::Silu => U::Silu,
+        UnaryOp::Mish => U::Mish,
+        UnaryOp::Hardswish => U::Hardswish,
+        UnaryOp::Hardsigmoid => U::Hardsigmoid,
+        UnaryOp::Softplus { beta, threshold } => U::Softplus {
+            beta: beta as f32,
+            threshold: threshold as f32,
+        },
+        UnaryOp::Elu {
+            alpha,
+            scale,
+            input_scale,
+        } => U::Elu {
+            alpha: alpha as f32,
+            scale: scale as f32,
+            input_scale: input_scale as f32,
+        },
+        UnaryOp::LeakyRelu { slope } => U::LeakyRelu {
+            slope: slope as f32,
+        },
+        UnaryOp::Hardtanh { min, max } => U::Hardtanh {
+            min: min as f32,
+            max: max as f32,
+        },
+        _ => return None,
+    })
 }
 
 unsafe extern "C" {
@@ -482,8 +555,18 @@ pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorag
             UnaryOp::Tan => Some(U::Tan),
             UnaryOp::Erf => Some(U::Erf),
             UnaryOp::Erfc => Some(U::Erfc),
-            _ => None,
+            _ => activation_unary(op),
         };
+        if op == UnaryOp::LogSigmoid {
+            // log_sigmoid_cpu_kernel: every element through the vector formula
+            let v = gather(x, layout)?;
+            let mut out = super::got(try_with_capacity::<f32>(n), n)?;
+            for c in v.chunks(CHUNK) {
+                out.extend(crate::engine::numerics::loss::log_sigmoid_f32(c));
+                poll()?;
+            }
+            return Ok(HostStorage::F32(out));
+        }
         if let Some(u) = exact
             && n > 0
             && layout.dims() > 0

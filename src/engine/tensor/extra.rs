@@ -88,6 +88,21 @@ fn unique_sorted<T: Stored + PartialOrd>(v: &[T]) -> (HostStorage, Vec<i64>, Vec
     (T::wrap(vals), inverse, counts)
 }
 
+/// ATen's `_log_add_exp_helper` in double.
+fn log_add_exp(x: f64, y: f64) -> f64 {
+    // std::min/std::max return the first argument when one is NaN
+    let (min, max) = if y.is_nan() {
+        (y, y)
+    } else {
+        (if y < x { y } else { x }, if x < y { y } else { x })
+    };
+    if min != max || min.is_finite() {
+        (min - max).exp().ln_1p() + max
+    } else {
+        x
+    }
+}
+
 fn err_hint(t: &Tensor) -> Option<u32> {
     t.device().cuda_index()
 }
@@ -236,6 +251,57 @@ impl Runtime {
             Vec::new(),
         )?;
         Ok(out)
+    }
+
+    /// `torch.logcumsumexp(t, dim)`: ATen's logcumsumexp_cpu_kernel, accumulated in double
+    /// (`acc_type<float, false>`) with `_log_add_exp_helper` (glibc's exp and log1p) and each
+    /// output rounded once, so the f64 path here is exact for float32.
+    pub fn logcumsumexp(&self, t: &Tensor, dim: i64) -> Result<Tensor> {
+        let name = "logcumsumexp";
+        let hint = err_hint(t);
+        if !t.dtype().is_floating_point() {
+            return Err(self.host_error(
+                name,
+                hint,
+                EngineError::runtime(format!(
+                    "\"logcumsumexp_out_cpu\" not implemented for '{}'",
+                    t.dtype().scalar_name()
+                )),
+            ));
+        }
+        let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error(name, hint, e))?;
+        let shape = t.layout.shape.clone();
+        let x = t.clone();
+        let dims = shape.clone();
+        self.computed(
+            name,
+            &[t],
+            shape,
+            t.dtype(),
+            t.device(),
+            move || {
+                let v = x.values_unchecked();
+                if dims.is_empty() {
+                    return Ok(v);
+                }
+                let len = dims[d];
+                let inner: usize = dims[d + 1..].iter().product();
+                let outer: usize = dims[..d].iter().product();
+                let mut out = vec![0.0; v.len()];
+                for o in 0..outer {
+                    for i in 0..inner {
+                        let mut cum = f64::NEG_INFINITY;
+                        for k in 0..len {
+                            let at = (o * len + k) * inner + i;
+                            cum = log_add_exp(v[at], cum);
+                            out[at] = cum;
+                        }
+                    }
+                }
+                Ok(out)
+            },
+            Some("LogcumsumexpBackward0"),
+        )
     }
 
     /// `sort(dim=-1, descending=False)` (stable): (values, indices). `k` keeps the first k
@@ -390,7 +456,7 @@ impl Runtime {
             ));
         }
         let dt = t.dtype();
-        self.reduce_op(
+        let mut out = self.reduce_op(
             "norm",
             t,
             dims,
@@ -399,7 +465,13 @@ impl Runtime {
             dt,
             crate::engine::backend::ReduceOp::Norm(p),
             Some("LinalgVectorNormBackward0"),
-        )
+        )?;
+        // norm_backward for p = 2 and p = 1; other orders stay without a formula
+        if p == 2.0 || p == 1.0 {
+            let saved = out.detach();
+            Self::stat_node(&mut out, t, dims, 0.0, None, Some((p, saved)));
+        }
+        Ok(out)
     }
 
     /// `torch.count_nonzero(t, dim=None)` (int64).
