@@ -162,15 +162,14 @@ pub enum UnaryOp {
         scale: f64,
         input_scale: f64,
     },
+    /// `F.celu(alpha)`: elu(alpha, scale 1, input_scale 1/alpha) with its own node
+    Celu { alpha: f64 },
     /// `F.leaky_relu(negative_slope)`
-    LeakyRelu {
-        slope: f64,
-    },
+    LeakyRelu { slope: f64 },
     /// `F.hardtanh(min_val, max_val)` (relu6 is hardtanh(0, 6))
-    Hardtanh {
-        min: f64,
-        max: f64,
-    },
+    Hardtanh { min: f64, max: f64 },
+    /// `torch.logit(eps)` (eps=None is -1, as ATen passes it)
+    Logit { eps: f64 },
 }
 
 impl UnaryOp {
@@ -223,15 +222,17 @@ impl UnaryOp {
             LogSigmoid => "log_sigmoid",
             Softplus { .. } => "softplus",
             Elu { .. } => "elu",
+            Celu { .. } => "celu",
             LeakyRelu { .. } => "leaky_relu",
             Hardtanh { .. } => "hardtanh",
+            Logit { .. } => "logit",
         }
     }
     pub fn float_only(self) -> bool {
         use UnaryOp::*;
         matches!(
             self,
-            Exp | Log | Sqrt | Sigmoid | Tanh | Sin | Cos | Reciprocal
+            Exp | Log | Sqrt | Sigmoid | Tanh | Sin | Cos | Reciprocal | Logit { .. }
         ) || self.is_math()
             || self.is_activation()
     }
@@ -247,6 +248,7 @@ impl UnaryOp {
                 | LogSigmoid
                 | Softplus { .. }
                 | Elu { .. }
+                | Celu { .. }
                 | LeakyRelu { .. }
                 | Hardtanh { .. }
         )
@@ -275,6 +277,18 @@ impl UnaryOp {
                 | Gelu
                 | GeluTanh
         )
+    }
+    /// celu as the elu it computes (ATen's celu calls elu with input_scale 1/alpha); every other
+    /// op as itself.
+    pub fn as_elu(self) -> UnaryOp {
+        match self {
+            UnaryOp::Celu { alpha } => UnaryOp::Elu {
+                alpha,
+                scale: 1.0,
+                input_scale: 1.0 / alpha,
+            },
+            op => op,
+        }
     }
     /// Whether autograd has this op's backward formula (autograd.rs `unary_grad`).
     pub fn has_backward(self) -> bool {
@@ -321,8 +335,10 @@ impl UnaryOp {
             LogSigmoid => "LogSigmoidBackward0",
             Softplus { .. } => "SoftplusBackward0",
             Elu { .. } => "EluBackward0",
+            Celu { .. } => "CeluBackward0",
             LeakyRelu { .. } => "LeakyReluBackward0",
             Hardtanh { .. } => "HardtanhBackward0",
+            Logit { .. } => "LogitBackward0",
             _ => return None,
         })
     }

@@ -368,6 +368,11 @@ def scatter(input, dim, index, src=None, value=None, reduce=None):
     return _scatter_(input.clone(), dim, index, src, value, reduce)
 
 
+def logit(input, eps=None):
+    # ATen's logit kernel (clamp to [eps, 1 - eps], log(x / (1 - x))) with LogitBackward0
+    return torch._C._activation('logit', input, eps)
+
+
 def xlogy(input, other):
     out = input * torch.log(other)
     return out.masked_fill(input == 0, 0.0).masked_fill(other.isnan() if isinstance(other, torch.Tensor) else input != input, float('nan'))
@@ -606,6 +611,7 @@ _t_bitwise_not = bitwise_not
 _t_bincount = bincount
 _t_scatter = scatter
 _t_xlogy = xlogy
+_t_logit = logit
 _t_addcmul = addcmul
 _t_addcdiv = addcdiv
 _t_var_mean = var_mean
@@ -668,6 +674,7 @@ torch.bitwise_not = bitwise_not
 torch.bincount = bincount
 torch.scatter = scatter
 torch.xlogy = xlogy
+torch.logit = logit
 torch.addcmul = addcmul
 torch.addcdiv = addcdiv
 torch.var_mean = var_mean

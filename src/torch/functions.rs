@@ -1789,7 +1789,9 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
         let t = need_tensor(a[1].as_ref().unwrap(), &name, "input")?;
         let mut p = [0.0f64; 3];
         for (k, v) in a[2..].iter().enumerate() {
-            if let Some(v) = v {
+            if let Some(v) = v
+                && !v.is_none()
+            {
                 p[k] = match v.as_float() {
                     Some(x) => x,
                     None => crate::torch::int_arg(it, v)? as f64,
@@ -1810,6 +1812,14 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
                 alpha: p[0],
                 scale: p[1],
                 input_scale: p[2],
+            },
+            "celu" => UnaryOp::Celu { alpha: p[0] },
+            "logit" => UnaryOp::Logit {
+                eps: if a[2].as_ref().is_none_or(|v| v.is_none()) {
+                    -1.0
+                } else {
+                    p[0]
+                },
             },
             "leaky_relu" => UnaryOp::LeakyRelu { slope: p[0] },
             "hardtanh" => UnaryOp::Hardtanh {

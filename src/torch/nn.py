@@ -924,7 +924,7 @@ def _f_selu(input, inplace=False):
 def _f_celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError('ZeroDivisionError: alpha cannot be 0 for CELU')
-    return _act_result(input, _C._activation('elu', input, alpha, 1.0, 1.0 / alpha), inplace)
+    return _act_result(input, _C._activation('celu', input, alpha), inplace)
 
 
 def _f_relu6(input, inplace=False):

@@ -202,7 +202,7 @@ fn softmax_backward_t<T: Float + Stored>(
 /// the result y for sigmoid, tanh and ReLU, from the input x for the others.
 fn activation_backward_f64(op: UnaryOp, g: f64, v: f64) -> f64 {
     use UnaryOp::*;
-    match op {
+    match op.as_elu() {
         Sigmoid => g * (1.0 - v) * v,
         Tanh => g * (1.0 - v * v),
         Relu => {
@@ -275,6 +275,20 @@ fn activation_backward_f64(op: UnaryOp, g: f64, v: f64) -> f64 {
                 g
             }
         }
+        Logit { eps } => {
+            let (lo, hi, outside) = if eps < 0.0 {
+                (0.0, 1.0, f64::NAN)
+            } else {
+                (eps, 1.0 - eps, 0.0)
+            };
+            if v < lo || v > hi {
+                outside
+            } else if v == 0.0 || v == 1.0 {
+                g * f64::INFINITY
+            } else {
+                g / (v * (1.0 - v))
+            }
+        }
         Gelu => {
             let cdf = 0.5
                 * (1.0
@@ -324,7 +338,7 @@ fn activation_backward_t<T: Float + Stored>(op: UnaryOp, g: &[T], y: &[T]) -> Re
 fn backward_kernel(op: UnaryOp) -> Option<crate::engine::numerics::backward::Backward> {
     use crate::engine::numerics::backward::Backward as B;
     let f = |v: f64| v as f32;
-    Some(match op {
+    Some(match op.as_elu() {
         UnaryOp::Sigmoid => B::Sigmoid,
         UnaryOp::Tanh => B::Tanh,
         UnaryOp::Relu => B::Relu,
@@ -353,6 +367,7 @@ fn backward_kernel(op: UnaryOp) -> Option<crate::engine::numerics::backward::Bac
             min: f(min),
             max: f(max),
         },
+        UnaryOp::Logit { eps } => B::Logit { eps: f(eps) },
         _ => return None,
     })
 }

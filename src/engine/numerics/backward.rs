@@ -51,6 +51,8 @@ pub enum Backward {
     /// `log_sigmoid_backward(grad, x, buffer)`, the buffer exp(-|x|) recomputed as the forward
     /// stored it (SLEEF's exp on every element).
     LogSigmoid,
+    /// `logit_backward(grad, x, eps)` (eps < 0: None).
+    Logit { eps: f32 },
 }
 
 impl Backward {
@@ -100,6 +102,7 @@ impl Backward {
             Backward::Hardsigmoid => hardsigmoid(g, v),
             Backward::Hardtanh { min, max } => hardtanh(g, v, min, max),
             Backward::LogSigmoid => log_sigmoid(g, v),
+            Backward::Logit { eps } => logit(g, v, eps),
         }
     }
 
@@ -149,6 +152,7 @@ impl Backward {
             Backward::Hardsigmoid => hardsigmoid(g, v),
             Backward::Hardtanh { min, max } => hardtanh(g, v, min, max),
             Backward::LogSigmoid => log_sigmoid(g, v),
+            Backward::Logit { eps } => logit(g, v, eps),
         }
     }
 }
@@ -176,6 +180,22 @@ fn hardsigmoid(g: f32, x: f32) -> f32 {
 #[inline(always)]
 fn hardtanh(g: f32, x: f32, min: f32, max: f32) -> f32 {
     if x <= min || x >= max { 0.0 } else { g }
+}
+
+#[inline(always)]
+fn logit(g: f32, x: f32, eps: f32) -> f32 {
+    let (lo, hi, outside) = if eps < 0.0 {
+        (0.0, 1.0, f32::NAN)
+    } else {
+        (eps, 1.0 - eps, 0.0)
+    };
+    if x < lo || x > hi {
+        outside
+    } else if x == 0.0 || x == 1.0 {
+        g * f32::INFINITY
+    } else {
+        g / (x * (1.0 - x))
+    }
 }
 
 #[inline(always)]

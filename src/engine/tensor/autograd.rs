@@ -1130,7 +1130,7 @@ fn unary_grad(
             )?
         }
         // the fused activations' backward kernels, from the input
-        UnaryOp::Gelu | UnaryOp::GeluTanh => {
+        UnaryOp::Gelu | UnaryOp::GeluTanh | UnaryOp::Logit { .. } => {
             let p = x()?;
             let (s, sl) = p.pair()?;
             G::activation_backward(op, (g, &l), (s, sl), shape, dt)?
