@@ -163,13 +163,22 @@ pub enum UnaryOp {
         input_scale: f64,
     },
     /// `F.celu(alpha)`: elu(alpha, scale 1, input_scale 1/alpha) with its own node
-    Celu { alpha: f64 },
+    Celu {
+        alpha: f64,
+    },
     /// `F.leaky_relu(negative_slope)`
-    LeakyRelu { slope: f64 },
+    LeakyRelu {
+        slope: f64,
+    },
     /// `F.hardtanh(min_val, max_val)` (relu6 is hardtanh(0, 6))
-    Hardtanh { min: f64, max: f64 },
+    Hardtanh {
+        min: f64,
+        max: f64,
+    },
     /// `torch.logit(eps)` (eps=None is -1, as ATen passes it)
-    Logit { eps: f64 },
+    Logit {
+        eps: f64,
+    },
 }
 
 impl UnaryOp {

@@ -1557,9 +1557,18 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
             super::warn(it, &size_warning(&x, &y), false);
         }
-        let r = rt
-            .pointwise_loss("l1_loss", &x, &y, None, reduction_arg(&a[4])?)
+        // ATen's l1_loss is composite: (input - target).abs(), then the reduction (so its
+        // nodes are SubBackward0, AbsBackward0 and MeanBackward0 / SumBackward0)
+        let red = reduction_arg(&a[4])?;
+        let d = rt
+            .binary(BinaryOp::Sub, &Operand::Tensor(x), &Operand::Tensor(y))
             .map_err(py_err)?;
+        let l = rt.unary(UnaryOp::Abs, &d).map_err(py_err)?;
+        let r = match red {
+            Reduction::None => l,
+            Reduction::Sum => rt.sum(&l, None, false, None).map_err(py_err)?,
+            Reduction::Mean => rt.mean(&l, None, false).map_err(py_err)?,
+        };
         Ok(wrap(rt, r))
     });
     reg(&m, rt, "binary_cross_entropy", |_, rt, args| {

@@ -890,6 +890,9 @@ def _f_smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='
         _C.warn(_size_warning(input, target))
     if beta < 0:
         raise RuntimeError('smooth_l1_loss does not support negative values for beta.')
+    if beta == 0.0:
+        # torch/nn/functional.py: beta 0 is l1_loss (its node is the mean's or the sum's)
+        return functional.l1_loss(input, target, reduction=reduction)
     return _C._loss('smooth_l1_loss', input, target, None, None, reduction, beta)
 
 

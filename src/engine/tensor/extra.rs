@@ -1,5 +1,5 @@
 //! Less central ops: eye, scans (cumsum/cumprod), sort/argsort/topk/unique, median, norm,
-//! count_nonzero, repeat, split/chunk, dot/mv/bmm checks, l1_loss and binary_cross_entropy.
+//! count_nonzero, repeat, split/chunk, dot/mv/bmm checks, logcumsumexp.
 
 use super::{Tensor, contiguous_strides, for_each_offset, wrap_dim};
 use crate::engine::backend::{BackendDevice, BackendStorage};
@@ -691,102 +691,5 @@ impl Runtime {
             Some(m) => Err(self.host_error(op, hint, EngineError::runtime(m))),
             None => Ok(()),
         }
-    }
-
-    /// `F.l1_loss` / `F.binary_cross_entropy` (elementwise, then reduced).
-    pub fn pointwise_loss(
-        &self,
-        name: &'static str,
-        input: &Tensor,
-        target: &Tensor,
-        weight: Option<&Tensor>,
-        reduction: super::Reduction,
-    ) -> Result<Tensor> {
-        let hint = err_hint(input);
-        let bce = name == "binary_cross_entropy";
-        if input.layout.shape != target.layout.shape {
-            let m = if bce {
-                format!(
-                    "Using a target size ({}) that is different to the input size ({}) is deprecated. Please ensure they have the same size.",
-                    super::size_repr(&target.layout.shape),
-                    super::size_repr(&input.layout.shape)
-                )
-            } else {
-                String::new()
-            };
-            if bce {
-                return Err(self.host_error(name, hint, EngineError::value(m)));
-            }
-        }
-        let shape = super::broadcast_shapes(&input.layout.shape, &target.layout.shape)
-            .map_err(|e| self.host_error(name, hint, e))?;
-        let dev = self
-            .common_device(&[input, target])
-            .map_err(|e| self.host_error(name, hint, e))?;
-        let dt = input.dtype();
-        let (x, y) = (input.clone(), target.clone());
-        let w = weight.cloned();
-        let out_shape = shape.clone();
-        let mut ins = vec![input, target];
-        if let Some(w) = weight {
-            ins.push(w);
-        }
-        let per = self.computed(
-            name,
-            &ins,
-            shape,
-            dt,
-            dev,
-            move || {
-                let xv = super::broadcast_values(&x, &out_shape);
-                let yv = super::broadcast_values(&y, &out_shape);
-                let wv = w.map(|w| super::broadcast_values(&w, &out_shape));
-                let f32m = dt != DType::Float64;
-                let mut out = Vec::with_capacity(xv.len());
-                for (i, (&a, &b)) in xv.iter().zip(&yv).enumerate() {
-                    let v = if bce {
-                        if !(0.0..=1.0).contains(&a) {
-                            return Err(EngineError::runtime(
-                                "all elements of input should be between 0 and 1",
-                            ));
-                        }
-                        if f32m {
-                            let (a, b) = (a as f32, b as f32);
-                            ((b - 1.0) * (1.0 - a).ln().max(-100.0) - b * a.ln().max(-100.0)) as f64
-                        } else {
-                            (b - 1.0) * (1.0 - a).ln().max(-100.0) - b * a.ln().max(-100.0)
-                        }
-                    } else {
-                        (a - b).abs()
-                    };
-                    let v = match &wv {
-                        Some(w) => v * w[i],
-                        None => v,
-                    };
-                    out.push(dt.cast(v));
-                }
-                Ok(out)
-            },
-            Some(if bce {
-                "BinaryCrossEntropyBackward0"
-            } else {
-                "AbsBackward0"
-            }),
-        )?;
-        let mut r = match reduction {
-            super::Reduction::None => return Ok(per),
-            super::Reduction::Sum => self.sum(&per, None, false, None)?,
-            super::Reduction::Mean => self.mean(&per, None, false)?,
-        };
-        if r.grad_fn.is_some() {
-            r.grad_fn = Some(if bce {
-                "BinaryCrossEntropyBackward0"
-            } else if reduction == super::Reduction::Mean {
-                "MeanBackward0"
-            } else {
-                "SumBackward0"
-            });
-        }
-        Ok(r)
     }
 }

@@ -322,7 +322,7 @@ impl Runtime {
             )));
         }
         if op.is_activation() && !dt.is_floating_point() {
-            return err(EngineError::runtime(format!(
+            return err(EngineError::not_implemented(format!(
                 "\"{}_cpu\" not implemented for '{}'",
                 name,
                 dt.scalar_name()
