@@ -106,7 +106,7 @@ pub(crate) enum Kind {
         in_shape: Vec<usize>,
         pos: Rc<Vec<usize>>,
     },
-    /// A composite op (mse_loss, binary_cross_entropy_with_logits, batch_norm, layer_norm,
+    /// A composite op (mse_loss, batch_norm, layer_norm,
     /// ...) written over other ops but shown as one node, as PyTorch's fused op: the inner
     /// graph from `root` down to fresh leaves standing for the inputs (`leaves[i]` for input
     /// i, None when it does not require grad) is run by backward and its leaf gradients are
