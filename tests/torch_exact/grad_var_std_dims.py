@@ -10,6 +10,3 @@ for kw in [{}, {'dim': 1}, {'dim': 0, 'keepdim': True}, {'dim': (0, 1)}, {'dim':
         print(kw, std, type(r.grad_fn).__name__)
         print(r.tolist())
         print(x.grad.tolist())
-x = torch.tensor([3.0], requires_grad=True)
-x.var().backward()
-print(x.grad.tolist())
