@@ -95,7 +95,7 @@ impl BinaryOp {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum UnaryOp {
     Neg,
     Abs,
@@ -140,6 +140,45 @@ pub enum UnaryOp {
     /// `F.gelu(x, approximate='tanh')`
     GeluTanh,
     Trunc,
+    // fused activations (Activation.cpp's kernels; parameters as the Python numbers given)
+    /// `F.silu`
+    Silu,
+    /// `F.mish`
+    Mish,
+    /// `F.hardswish`
+    Hardswish,
+    /// `F.hardsigmoid`
+    Hardsigmoid,
+    /// `F.logsigmoid`
+    LogSigmoid,
+    /// `F.softplus(beta, threshold)`
+    Softplus {
+        beta: f64,
+        threshold: f64,
+    },
+    /// `F.elu(alpha)`; selu and celu are elu with `scale` / `input_scale`
+    Elu {
+        alpha: f64,
+        scale: f64,
+        input_scale: f64,
+    },
+    /// `F.celu(alpha)`: elu(alpha, scale 1, input_scale 1/alpha) with its own node
+    Celu {
+        alpha: f64,
+    },
+    /// `F.leaky_relu(negative_slope)`
+    LeakyRelu {
+        slope: f64,
+    },
+    /// `F.hardtanh(min_val, max_val)` (relu6 is hardtanh(0, 6))
+    Hardtanh {
+        min: f64,
+        max: f64,
+    },
+    /// `torch.logit(eps)` (eps=None is -1, as ATen passes it)
+    Logit {
+        eps: f64,
+    },
 }
 
 impl UnaryOp {
@@ -185,17 +224,45 @@ impl UnaryOp {
             Gelu => "gelu",
             GeluTanh => "gelu",
             Trunc => "trunc",
+            Silu => "silu",
+            Mish => "mish",
+            Hardswish => "hardswish",
+            Hardsigmoid => "hardsigmoid",
+            LogSigmoid => "log_sigmoid",
+            Softplus { .. } => "softplus",
+            Elu { .. } => "elu",
+            Celu { .. } => "celu",
+            LeakyRelu { .. } => "leaky_relu",
+            Hardtanh { .. } => "hardtanh",
+            Logit { .. } => "logit",
         }
     }
     pub fn float_only(self) -> bool {
         use UnaryOp::*;
         matches!(
             self,
-            Exp | Log | Sqrt | Sigmoid | Tanh | Sin | Cos | Reciprocal
+            Exp | Log | Sqrt | Sigmoid | Tanh | Sin | Cos | Reciprocal | Logit { .. }
         ) || self.is_math()
+            || self.is_activation()
     }
-    /// The float functions added with their float32 kernels (log2 ... gelu); their
-    /// backward is not written yet, so autograd names their node and raises on backward.
+    /// The fused activations: float only, and ATen raises for integer inputs
+    /// (`"silu_cpu" not implemented for 'Long'`) rather than computing them in float.
+    pub fn is_activation(self) -> bool {
+        use UnaryOp::*;
+        matches!(
+            self,
+            Silu | Mish
+                | Hardswish
+                | Hardsigmoid
+                | LogSigmoid
+                | Softplus { .. }
+                | Elu { .. }
+                | Celu { .. }
+                | LeakyRelu { .. }
+                | Hardtanh { .. }
+        )
+    }
+    /// The float functions added with their float32 kernels (log2 ... gelu).
     pub fn is_math(self) -> bool {
         use UnaryOp::*;
         matches!(
@@ -220,9 +287,21 @@ impl UnaryOp {
                 | GeluTanh
         )
     }
+    /// celu as the elu it computes (ATen's celu calls elu with input_scale 1/alpha); every other
+    /// op as itself.
+    pub fn as_elu(self) -> UnaryOp {
+        match self {
+            UnaryOp::Celu { alpha } => UnaryOp::Elu {
+                alpha,
+                scale: 1.0,
+                input_scale: 1.0 / alpha,
+            },
+            op => op,
+        }
+    }
     /// Whether autograd has this op's backward formula (autograd.rs `unary_grad`).
     pub fn has_backward(self) -> bool {
-        !self.is_math()
+        true
     }
     pub fn grad_fn(self) -> Option<&'static str> {
         use UnaryOp::*;
@@ -258,6 +337,17 @@ impl UnaryOp {
             Gelu => "GeluBackward0",
             GeluTanh => "GeluBackward0",
             Trunc => "TruncBackward0",
+            Silu => "SiluBackward0",
+            Mish => "MishBackward0",
+            Hardswish => "HardswishBackward0",
+            Hardsigmoid => "HardsigmoidBackward0",
+            LogSigmoid => "LogSigmoidBackward0",
+            Softplus { .. } => "SoftplusBackward0",
+            Elu { .. } => "EluBackward0",
+            Celu { .. } => "CeluBackward0",
+            LeakyRelu { .. } => "LeakyReluBackward0",
+            Hardtanh { .. } => "HardtanhBackward0",
+            Logit { .. } => "LogitBackward0",
             _ => return None,
         })
     }

@@ -368,6 +368,11 @@ def scatter(input, dim, index, src=None, value=None, reduce=None):
     return _scatter_(input.clone(), dim, index, src, value, reduce)
 
 
+def logit(input, eps=None):
+    # ATen's logit kernel (clamp to [eps, 1 - eps], log(x / (1 - x))) with LogitBackward0
+    return torch._C._activation('logit', input, eps)
+
+
 def xlogy(input, other):
     out = input * torch.log(other)
     return out.masked_fill(input == 0, 0.0).masked_fill(other.isnan() if isinstance(other, torch.Tensor) else input != input, float('nan'))
@@ -598,6 +603,7 @@ _t_bitwise_not = bitwise_not
 _t_bincount = bincount
 _t_scatter = scatter
 _t_xlogy = xlogy
+_t_logit = logit
 _t_var_mean = var_mean
 _t_std_mean = std_mean
 _t_scatter_ = _scatter_
@@ -658,6 +664,7 @@ torch.bitwise_not = bitwise_not
 torch.bincount = bincount
 torch.scatter = scatter
 torch.xlogy = xlogy
+torch.logit = logit
 torch.var_mean = var_mean
 torch.std_mean = std_mean
 torch.is_floating_point = is_floating_point
@@ -843,15 +850,6 @@ def cummax(input, dim):
 
 def cummin(input, dim):
     return _cum_extreme(input, dim, 'cummin', False)
-
-
-def logcumsumexp(input, dim):
-    d = _one_dim(input, dim)
-    if input.numel() == 0:
-        return input.clone()
-    m = input.amax(d, keepdim=True)
-    m = m.masked_fill(m.isinf(), 0.0)
-    return (input - m).exp().cumsum(d).log() + m
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
@@ -1432,7 +1430,6 @@ _t_tile = tile
 _t_aminmax = aminmax
 _t_cummax = cummax
 _t_cummin = cummin
-_t_logcumsumexp = logcumsumexp
 _t_diff = diff
 _t_msort = msort
 _t_kthvalue = kthvalue
@@ -1463,7 +1460,6 @@ torch.tile = tile
 torch.aminmax = aminmax
 torch.cummax = cummax
 torch.cummin = cummin
-torch.logcumsumexp = logcumsumexp
 torch.diff = diff
 torch.msort = msort
 torch.kthvalue = kthvalue

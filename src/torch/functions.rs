@@ -8,6 +8,7 @@ use super::{
 };
 use crate::engine::backend::TernaryOp;
 use crate::engine::dtype::{DEFAULT_FLOAT, Scalar};
+use crate::engine::tensor::LossOp;
 use crate::engine::{
     BinaryOp, DType, Device, DeviceSpec, Operand, Reduction, Runtime, Tensor, UnaryOp,
 };
@@ -1262,6 +1263,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         "logical_or",
         "cumsum",
         "cumprod",
+        "logcumsumexp",
         "sort",
         "argsort",
         "topk",
@@ -1603,9 +1605,18 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
             super::warn(it, &size_warning(&x, &y), false);
         }
-        let r = rt
-            .pointwise_loss("l1_loss", &x, &y, None, reduction_arg(&a[4])?)
+        // ATen's l1_loss is composite: (input - target).abs(), then the reduction (so its
+        // nodes are SubBackward0, AbsBackward0 and MeanBackward0 / SumBackward0)
+        let red = reduction_arg(&a[4])?;
+        let d = rt
+            .binary(BinaryOp::Sub, &Operand::Tensor(x), &Operand::Tensor(y))
             .map_err(py_err)?;
+        let l = rt.unary(UnaryOp::Abs, &d).map_err(py_err)?;
+        let r = match red {
+            Reduction::None => l,
+            Reduction::Sum => rt.sum(&l, None, false, None).map_err(py_err)?,
+            Reduction::Mean => rt.mean(&l, None, false).map_err(py_err)?,
+        };
         Ok(wrap(rt, r))
     });
     reg(&m, rt, "binary_cross_entropy", |_, rt, args| {
@@ -1634,8 +1645,18 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         {
             return Ok(wrap(rt, r.map_err(py_err)?));
         }
+        if x.shape() != y.shape() {
+            return Err(PyException::new(
+                "ValueError",
+                format!(
+                    "Using a target size ({}) that is different to the input size ({}) is deprecated. Please ensure they have the same size.",
+                    crate::engine::tensor::size_repr(&y.layout.shape),
+                    crate::engine::tensor::size_repr(&x.layout.shape)
+                ),
+            ));
+        }
         let r = rt
-            .pointwise_loss("binary_cross_entropy", &x, &y, w.as_ref(), red)
+            .elementwise_loss(LossOp::Bce, &x, &y, w.as_ref(), None, red)
             .map_err(py_err)?;
         Ok(wrap(rt, r))
     });
@@ -1817,6 +1838,121 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
             None => super::warn(it, &msg, false),
         }
         Ok(Value::None)
+    });
+    // _activation(name, input, p0, p1, p2): the fused activation kernels (F.silu, F.softplus,
+    // F.elu/selu/celu, F.leaky_relu, F.hardtanh/relu6, F.mish, F.hardswish, F.hardsigmoid,
+    // F.logsigmoid) as one engine op with PyTorch's node; nn.py passes the numbers
+    reg(&m, rt, "_activation", |it, rt, args| {
+        let a = args.bind("_activation", &["name", "input", "p0", "p1", "p2"], 2)?;
+        let name = a[0]
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string();
+        let t = need_tensor(a[1].as_ref().unwrap(), &name, "input")?;
+        let mut p = [0.0f64; 3];
+        for (k, v) in a[2..].iter().enumerate() {
+            if let Some(v) = v
+                && !v.is_none()
+            {
+                p[k] = match v.as_float() {
+                    Some(x) => x,
+                    None => crate::torch::int_arg(it, v)? as f64,
+                };
+            }
+        }
+        let op = match name.as_str() {
+            "silu" => UnaryOp::Silu,
+            "mish" => UnaryOp::Mish,
+            "hardswish" => UnaryOp::Hardswish,
+            "hardsigmoid" => UnaryOp::Hardsigmoid,
+            "log_sigmoid" => UnaryOp::LogSigmoid,
+            "softplus" => UnaryOp::Softplus {
+                beta: p[0],
+                threshold: p[1],
+            },
+            "elu" => UnaryOp::Elu {
+                alpha: p[0],
+                scale: p[1],
+                input_scale: p[2],
+            },
+            "celu" => UnaryOp::Celu { alpha: p[0] },
+            "logit" => UnaryOp::Logit {
+                eps: if a[2].as_ref().is_none_or(|v| v.is_none()) {
+                    -1.0
+                } else {
+                    p[0]
+                },
+            },
+            "leaky_relu" => UnaryOp::LeakyRelu { slope: p[0] },
+            "hardtanh" => UnaryOp::Hardtanh {
+                min: p[0],
+                max: p[1],
+            },
+            other => {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    format!("_activation(): unknown activation {other}"),
+                ));
+            }
+        };
+        Ok(wrap(rt, rt.unary(op, &t).map_err(py_err)?))
+    });
+    // _loss(name, input, target, weight, pos_weight, reduction, param): the fused elementwise
+    // losses (binary_cross_entropy_with_logits, huber_loss, smooth_l1_loss) after nn.py's
+    // argument checks
+    reg(&m, rt, "_loss", |it, rt, args| {
+        let a = args.bind(
+            "_loss",
+            &[
+                "name",
+                "input",
+                "target",
+                "weight",
+                "pos_weight",
+                "reduction",
+                "param",
+            ],
+            6,
+        )?;
+        let name = a[0]
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string();
+        let x = need_tensor(a[1].as_ref().unwrap(), &name, "input")?;
+        let y = need_tensor(a[2].as_ref().unwrap(), &name, "target")?;
+        let opt = |v: &Option<Value>, what: &str| -> PyResult<Option<Tensor>> {
+            match v {
+                Some(v) if !v.is_none() => Ok(Some(need_tensor(v, &name, what)?)),
+                _ => Ok(None),
+            }
+        };
+        let w = opt(&a[3], "weight")?;
+        let pw = opt(&a[4], "pos_weight")?;
+        let red = reduction_arg(&a[5])?;
+        let param = match &a[6] {
+            Some(v) if !v.is_none() => match v.as_float() {
+                Some(x) => x,
+                None => crate::torch::int_arg(it, v)? as f64,
+            },
+            _ => 1.0,
+        };
+        let op = match name.as_str() {
+            "binary_cross_entropy_with_logits" => LossOp::BceLogits,
+            "huber_loss" => LossOp::Huber(param),
+            "smooth_l1_loss" => LossOp::SmoothL1(param),
+            other => {
+                return Err(PyException::new(
+                    "RuntimeError",
+                    format!("_loss(): unknown loss {other}"),
+                ));
+            }
+        };
+        let r = rt
+            .elementwise_loss(op, &x, &y, w.as_ref(), pw.as_ref(), red)
+            .map_err(py_err)?;
+        Ok(wrap(rt, r))
     });
     // _composite(name, fn, *args): fn(*args) computed as one autograd node named `name`
     // (PyTorch's fused op: NativeBatchNormBackward0, BinaryCrossEntropyWithLogitsBackward0,

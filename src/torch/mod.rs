@@ -33,6 +33,7 @@ const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
 const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
 const NN_INIT_SRC: &str = include_str!("nn_init.py");
 const DISTRIBUTIONS_SRC: &str = include_str!("distributions.py");
+const SPECIAL_SRC: &str = include_str!("special.py");
 const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power, cross\n";
 /// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
 /// once torch.nn exists.
@@ -136,6 +137,10 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     it.register_module(
         "torch.nn._fx",
         Box::new(|it| it.module_from_source("torch.nn._fx", NN_FX_SRC)),
+    );
+    it.register_module(
+        "torch.special",
+        Box::new(|it| it.module_from_source("torch.special", SPECIAL_SRC)),
     );
     it.register_module(
         "torch.backends",

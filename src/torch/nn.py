@@ -850,7 +850,7 @@ class Unflatten(Module):
 _PY_FUNCTIONAL = ['leaky_relu', 'binary_cross_entropy_with_logits', 'smooth_l1_loss', 'huber_loss', 'softplus',
                   'elu', 'relu6', 'hardtanh', 'silu', 'mish', 'logsigmoid', 'normalize', 'cosine_similarity',
                   'pairwise_distance', 'kl_div', 'softmin', 'threshold', 'hardsigmoid', 'hardswish', 'tanh',
-                  'sigmoid', 'glu']
+                  'sigmoid', 'glu', 'selu', 'celu', 'softsign', 'tanhshrink']
 
 
 def _reduce(loss, reduction):
@@ -863,12 +863,15 @@ def _reduce(loss, reduction):
     raise ValueError(f'{reduction} is not a valid value for reduction')
 
 
-def _f_leaky_relu(input, negative_slope=0.01, inplace=False):
-    out = torch.where(input > 0, input, input * negative_slope)
+def _act_result(input, out, inplace):
     if inplace:
         input.copy_(out)
         return input
     return out
+
+
+def _f_leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _act_result(input, _C._activation('leaky_relu', input, negative_slope), inplace)
 
 
 def _f_binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -879,83 +882,93 @@ def _f_binary_cross_entropy_with_logits(input, target, weight=None, size_average
         raise ValueError(f'{reduction} is not a valid value for reduction')
     if not target.is_floating_point() and input.is_floating_point():
         raise RuntimeError(f"result type {_SCALAR_NAMES.get(input.dtype, 'Float')} can't be cast to the desired output type {_SCALAR_NAMES.get(target.dtype, 'Long')}")
-    return _C._composite('BinaryCrossEntropyWithLogitsBackward0', _bce_logits, input, target, weight,
-                         pos_weight, reduction)
-
-
-def _bce_logits(input, target, weight, pos_weight, reduction):
-    # ATen's binary_cross_entropy_with_logits: (1 - t) * x + lw * softplus(-x), softplus(-x) =
-    # log(1 + exp(-x)) taken from the side where exp does not overflow; each side is smooth,
-    # so the gradient at x = 0 is sigmoid(0) - t as PyTorch's
-    pos = (input >= 0).to(input.dtype)
-    xp = input * pos
-    xn = input * (1 - pos)
-    soft = ((-xp).exp() + 1).log() - xn + (xn.exp() + 1).log() - 0.6931471805599453
-    if pos_weight is not None:
-        log_weight = (pos_weight - 1) * target + 1
-        loss = (1 - target) * input + log_weight * soft
-    else:
-        loss = (1 - target) * input + soft
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    return _C._loss('binary_cross_entropy_with_logits', input, target, weight, pos_weight, reduction)
 
 
 def _f_smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0):
     if input.shape != target.shape:
         _C.warn(_size_warning(input, target))
-    z = (input - target).abs()
+    if beta < 0:
+        raise RuntimeError('smooth_l1_loss does not support negative values for beta.')
     if beta == 0.0:
-        return _reduce(z, reduction)
-    loss = torch.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
-    return _reduce(loss, reduction)
+        # torch/nn/functional.py: beta 0 is l1_loss (its node is the mean's or the sum's)
+        return functional.l1_loss(input, target, reduction=reduction)
+    return _C._loss('smooth_l1_loss', input, target, None, None, reduction, beta)
 
 
 def _f_huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
     if input.shape != target.shape:
         _C.warn(_size_warning(input, target))
-    z = (input - target).abs()
-    loss = torch.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
     if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+        z = (input - target).abs()
+        loss = torch.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)) * weight
+        return _reduce(loss, reduction)
+    if delta <= 0:
+        raise RuntimeError('huber_loss does not support non-positive values for delta.')
+    return _C._loss('huber_loss', input, target, None, None, reduction, delta)
 
 
 def _f_softplus(input, beta=1.0, threshold=20.0):
-    bx = input * beta
-    return torch.where(bx > threshold, input, (bx.exp() + 1).log() / beta)
+    return _C._activation('softplus', input, beta, threshold)
 
 
 def _f_elu(input, alpha=1.0, inplace=False):
-    return torch.where(input > 0, input, (input.exp() - 1) * alpha)
+    return _act_result(input, _C._activation('elu', input, alpha, 1.0, 1.0), inplace)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _f_selu(input, inplace=False):
+    return _act_result(input, _C._activation('elu', input, _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
+
+
+def _f_celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError('ZeroDivisionError: alpha cannot be 0 for CELU')
+    return _act_result(input, _C._activation('celu', input, alpha), inplace)
 
 
 def _f_relu6(input, inplace=False):
-    return input.clamp(0, 6)
+    return _f_hardtanh(input, 0.0, 6.0, inplace)
 
 
 def _f_hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    return input.clamp(min_val, max_val)
+    if min_val > max_val:
+        raise ValueError('min_val cannot be greater than max_val')
+    if not input.is_floating_point():
+        return _act_result(input, input.clamp(min_val, max_val), inplace)
+    return _act_result(input, _C._activation('hardtanh', input, min_val, max_val), inplace)
 
 
 def _f_silu(input, inplace=False):
-    return input * torch.sigmoid(input)
+    return _act_result(input, _C._activation('silu', input), inplace)
 
 
 def _f_mish(input, inplace=False):
-    return input * torch.tanh(_f_softplus(input))
+    return _act_result(input, _C._activation('mish', input), inplace)
 
 
 def _f_logsigmoid(input):
-    return -_f_softplus(-input)
+    return _C._activation('log_sigmoid', input)
 
 
 def _f_hardsigmoid(input, inplace=False):
-    return ((input + 3).clamp(0, 6)) / 6
+    return _act_result(input, _C._activation('hardsigmoid', input), inplace)
 
 
 def _f_hardswish(input, inplace=False):
-    return input * (input + 3).clamp(0, 6) / 6
+    return _act_result(input, _C._activation('hardswish', input), inplace)
+
+
+def _f_softsign(input):
+    # torch/nn/functional.py's own composition
+    return input / (input.abs() + 1)
+
+
+def _f_tanhshrink(input):
+    return input - input.tanh()
 
 
 def _f_threshold(input, threshold, value, inplace=False):
@@ -985,10 +998,17 @@ def _f_normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 
 def _f_cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    w12 = (x1 * x2).sum(dim)
-    n1 = (x1 * x1).sum(dim)
-    n2 = (x2 * x2).sum(dim)
-    return w12 / ((n1 * n2).clamp(min=eps * eps)).sqrt()
+    # ATen's cosine_similarity: each input divided by its own norm (clamped to eps in place,
+    # without grad), then the product summed
+    if x1.shape != x2.shape:
+        shape = (x1.detach() * x2.detach()).shape
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = x1.norm(2, dim, keepdim=True).clone()
+    n2 = x2.norm(2, dim, keepdim=True).clone()
+    with torch.no_grad():
+        n1.clamp_(min=eps)
+        n2.clamp_(min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def _f_pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
@@ -999,7 +1019,8 @@ def _f_kl_div(input, target, size_average=None, reduce=None, reduction='mean', l
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        loss = torch.where(target > 0, target * (target.log() - input), torch.zeros_like(target))
+        # ATen's kl_div: xlogy(target, target) - target * input
+        loss = torch.xlogy(target, target) - target * input
     if reduction == 'batchmean':
         return loss.sum() / input.shape[0] if input.dim() != 0 else loss.sum()
     if reduction == 'mean':
@@ -1042,6 +1063,76 @@ class ReLU6(Module):
 
     def forward(self, input):
         return _f_relu6(input)
+
+
+class SELU(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _f_selu(input, self.inplace)
+
+    def extra_repr(self):
+        return 'inplace=True' if self.inplace else ''
+
+
+class CELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _f_celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f'alpha={self.alpha}' + (', inplace=True' if self.inplace else '')
+
+
+class Mish(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _f_mish(input, self.inplace)
+
+    def extra_repr(self):
+        return 'inplace=True' if self.inplace else ''
+
+
+class Hardswish(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _f_hardswish(input, self.inplace)
+
+
+class Hardsigmoid(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _f_hardsigmoid(input, self.inplace)
+
+
+class LogSigmoid(Module):
+    def forward(self, input):
+        return _f_logsigmoid(input)
+
+
+class Softsign(Module):
+    def forward(self, input):
+        return _f_softsign(input)
+
+
+class Tanhshrink(Module):
+    def forward(self, input):
+        return _f_tanhshrink(input)
 
 
 class SiLU(Module):

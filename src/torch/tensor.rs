@@ -658,6 +658,14 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             ))
         },
         "cumsum" => |it, p, _, args| cumulative(it, p, &args, false),
+        "logcumsumexp" => |it, p, _, args| {
+            let a = args.bind("logcumsumexp", &["dim"], 1)?;
+            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
+            Ok(wrap(
+                &p.rt,
+                p.rt.logcumsumexp(&p.tensor(), d).map_err(py_err)?,
+            ))
+        },
         "cumprod" => |it, p, _, args| cumulative(it, p, &args, true),
         "sort" => |it, p, _, args| {
             let a = args.bind("sort", &["dim", "descending", "stable"], 0)?;

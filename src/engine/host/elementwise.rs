@@ -343,6 +343,16 @@ pub(crate) fn math_f32(op: UnaryOp, x: f32) -> f32 {
         Gelu => Unary::Gelu.scalar(x),
         GeluTanh => Unary::GeluTanh.scalar(x),
         Trunc => x.trunc(),
+        Silu
+        | Mish
+        | Hardswish
+        | Hardsigmoid
+        | Softplus { .. }
+        | Elu { .. }
+        | LeakyRelu { .. }
+        | Hardtanh { .. }
+        | Logit { .. } => activation_unary(op).map_or(f32::NAN, |u| u.scalar(x)),
+        LogSigmoid => crate::engine::numerics::loss::log_sigmoid_f32(&[x])[0],
         Exp => mkl::exp(x),
         Log => mkl::log(x),
         Sqrt => mkl::sqrt(x),
@@ -356,6 +366,7 @@ pub(crate) fn math_f32(op: UnaryOp, x: f32) -> f32 {
 /// float64 `op` of one element (glibc's double functions).
 pub(crate) fn math_f64(op: UnaryOp, x: f64) -> f64 {
     use UnaryOp::*;
+    let op = op.as_elu();
     match op {
         Log2 => x.log2(),
         Log10 => x.log10(),
@@ -380,8 +391,85 @@ pub(crate) fn math_f64(op: UnaryOp, x: f64) -> f64 {
             0.5 * x * (1.0 + inner.tanh())
         }
         Trunc => x.trunc(),
+        Silu => x / (1.0 + (-x).exp()),
+        Mish => x * x.exp().ln_1p().tanh(),
+        Hardswish => x * (x + 3.0).clamp(0.0, 6.0) / 6.0,
+        Hardsigmoid => (x + 3.0).clamp(0.0, 6.0) / 6.0,
+        LogSigmoid => x.min(0.0) - (-x.abs()).exp().ln_1p(),
+        Softplus { beta, threshold } => {
+            if x * beta > threshold {
+                x
+            } else {
+                (x * beta).exp().ln_1p() / beta
+            }
+        }
+        Elu {
+            alpha,
+            scale,
+            input_scale,
+        } => {
+            if x <= 0.0 {
+                ((x * input_scale).exp() - 1.0) * (alpha * scale)
+            } else {
+                x * scale
+            }
+        }
+        LeakyRelu { slope } => {
+            if x > 0.0 {
+                x
+            } else {
+                x * slope
+            }
+        }
+        Hardtanh { min, max } => x.max(min).min(max),
+        Logit { eps } => {
+            let x = if eps < 0.0 {
+                x
+            } else {
+                x.max(eps).min(1.0 - eps)
+            };
+            if x == 1.0 {
+                f64::INFINITY
+            } else {
+                (x / (1.0 - x)).ln()
+            }
+        }
         _ => f64::NAN,
     }
+}
+
+/// The engine::numerics form of a fused activation (its float32 parameters as ATen's
+/// `Scalar::to<float>()`).
+pub(crate) fn activation_unary(op: UnaryOp) -> Option<crate::engine::numerics::unary::Unary> {
+    use crate::engine::numerics::unary::Unary as U;
+    Some(match op.as_elu() {
+        UnaryOp::Silu => U::Silu,
+        UnaryOp::Mish => U::Mish,
+        UnaryOp::Hardswish => U::Hardswish,
+        UnaryOp::Hardsigmoid => U::Hardsigmoid,
+        UnaryOp::Softplus { beta, threshold } => U::Softplus {
+            beta: beta as f32,
+            threshold: threshold as f32,
+        },
+        UnaryOp::Elu {
+            alpha,
+            scale,
+            input_scale,
+        } => U::Elu {
+            alpha: alpha as f32,
+            scale: scale as f32,
+            input_scale: input_scale as f32,
+        },
+        UnaryOp::LeakyRelu { slope } => U::LeakyRelu {
+            slope: slope as f32,
+        },
+        UnaryOp::Hardtanh { min, max } => U::Hardtanh {
+            min: min as f32,
+            max: max as f32,
+        },
+        UnaryOp::Logit { eps } => U::Logit { eps: eps as f32 },
+        _ => return None,
+    })
 }
 
 unsafe extern "C" {
@@ -394,38 +482,15 @@ fn erf_f64(x: f64) -> f64 {
     unsafe { libm_erf(x) }
 }
 
-/// ATen's `calc_erfinv` (Math.h) in float: a rational first guess, two Newton steps.
+/// float32 erfinv as PyTorch 2.15's CPU kernel computes it: `calc_erfinv` (Math.h: a rational
+/// first guess, two Newton steps) in double with glibc's erf/exp/log, rounded once (measured:
+/// the float instantiation, with or without FMA, differs from PyTorch on a quarter of inputs
+/// in (-1, 1); the double one on none).
 fn erfinv_f32(y: f32) -> f32 {
-    const A: [f32; 4] = [0.886226899, -1.645349621, 0.914624893, -0.140543331];
-    const B: [f32; 4] = [-2.118377725, 1.442710462, -0.329097515, 0.012229801];
-    const C: [f32; 4] = [-1.970840454, -1.624906493, 3.429567803, 1.641345311];
-    const D: [f32; 2] = [3.543889200, 1.637067800];
-    let ya = y.abs();
-    if ya > 1.0 {
-        return f32::NAN;
-    }
-    if ya == 1.0 {
-        return f32::INFINITY.copysign(y);
-    }
-    let mut x = if ya <= 0.7 {
-        let z = y * y;
-        let num = ((A[3] * z + A[2]) * z + A[1]) * z + A[0];
-        let dem = (((B[3] * z + B[2]) * z + B[1]) * z + B[0]) * z + 1.0;
-        y * num / dem
-    } else {
-        let z = (-((1.0 - ya) / 2.0).ln()).sqrt();
-        let num = ((C[3] * z + C[2]) * z + C[1]) * z + C[0];
-        let dem = (D[1] * z + D[0]) * z + 1.0;
-        num.copysign(y) / dem
-    };
-    let k = (2.0 / std::f64::consts::PI.sqrt()) as f32;
-    for _ in 0..2 {
-        x -= (crate::engine::numerics::unary::erff(x) - y) / (k * (-x * x).exp());
-    }
-    x
+    erfinv_f64(y as f64) as f32
 }
 
-/// [`erfinv_f32`] in double.
+/// ATen's `calc_erfinv` in double.
 fn erfinv_f64(y: f64) -> f64 {
     const A: [f64; 4] = [0.886226899, -1.645349621, 0.914624893, -0.140543331];
     const B: [f64; 4] = [-2.118377725, 1.442710462, -0.329097515, 0.012229801];
@@ -482,8 +547,18 @@ pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorag
             UnaryOp::Tan => Some(U::Tan),
             UnaryOp::Erf => Some(U::Erf),
             UnaryOp::Erfc => Some(U::Erfc),
-            _ => None,
+            _ => activation_unary(op),
         };
+        if op == UnaryOp::LogSigmoid {
+            // log_sigmoid_cpu_kernel: every element through the vector formula
+            let v = gather(x, layout)?;
+            let mut out = super::got(try_with_capacity::<f32>(n), n)?;
+            for c in v.chunks(CHUNK) {
+                out.extend(crate::engine::numerics::loss::log_sigmoid_f32(c));
+                poll()?;
+            }
+            return Ok(HostStorage::F32(out));
+        }
         if let Some(u) = exact
             && n > 0
             && layout.dims() > 0

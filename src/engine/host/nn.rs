@@ -198,24 +198,135 @@ fn softmax_backward_t<T: Float + Stored>(
     Ok(T::wrap(unrows(res, shape, dim)?))
 }
 
-/// The input gradient of softmax/log_softmax from the output and its gradient (both
-/// contiguous of `shape`).
+/// An activation's backward in float64 (float64 values; float16/bfloat16 rounded once): from
+/// the result y for sigmoid, tanh and ReLU, from the input x for the others.
+fn activation_backward_f64(op: UnaryOp, g: f64, v: f64) -> f64 {
+    use UnaryOp::*;
+    match op.as_elu() {
+        Sigmoid => g * (1.0 - v) * v,
+        Tanh => g * (1.0 - v * v),
+        Relu => {
+            if v <= 0.0 {
+                0.0
+            } else {
+                g
+            }
+        }
+        Silu => {
+            let s = 1.0 / (1.0 + (-v).exp());
+            g * s * (1.0 + v * (1.0 - s))
+        }
+        Mish => {
+            let s = 1.0 / (1.0 + (-v).exp());
+            let t = v.exp().ln_1p().tanh();
+            g * (t + v * s * (1.0 - t * t))
+        }
+        Hardswish => {
+            if v < -3.0 {
+                0.0
+            } else if v <= 3.0 {
+                g * (v / 3.0 + 0.5)
+            } else {
+                g
+            }
+        }
+        Hardsigmoid => {
+            if v > -3.0 && v < 3.0 {
+                g / 6.0
+            } else {
+                0.0
+            }
+        }
+        LogSigmoid => {
+            let b = (-v.abs()).exp();
+            let (md, sign) = if v < 0.0 { (1.0, 1.0) } else { (0.0, -1.0) };
+            (md - sign * (b / (1.0 + b))) * g
+        }
+        Softplus { beta, threshold } => {
+            let z = (v * beta).exp();
+            if v * beta > threshold {
+                g
+            } else {
+                g * z / (z + 1.0)
+            }
+        }
+        Elu {
+            alpha,
+            scale,
+            input_scale,
+        } => {
+            if v <= 0.0 {
+                g * input_scale * (alpha * scale) * (v * input_scale).exp()
+            } else {
+                g * scale
+            }
+        }
+        LeakyRelu { slope } => {
+            if v > 0.0 {
+                g
+            } else {
+                g * slope
+            }
+        }
+        Hardtanh { min, max } => {
+            if v <= min || v >= max {
+                0.0
+            } else {
+                g
+            }
+        }
+        Logit { eps } => {
+            let (lo, hi, outside) = if eps < 0.0 {
+                (0.0, 1.0, f64::NAN)
+            } else {
+                (eps, 1.0 - eps, 0.0)
+            };
+            if v < lo || v > hi {
+                outside
+            } else if v == 0.0 || v == 1.0 {
+                g * f64::INFINITY
+            } else {
+                g / (v * (1.0 - v))
+            }
+        }
+        Gelu => {
+            let cdf = 0.5
+                * (1.0
+                    + super::elementwise::math_f64(
+                        UnaryOp::Erf,
+                        v * std::f64::consts::FRAC_1_SQRT_2,
+                    ));
+            let pdf = std::f64::consts::FRAC_2_SQRT_PI
+                * std::f64::consts::FRAC_1_SQRT_2
+                * 0.5
+                * (v * v * -0.5).exp();
+            g * (cdf + v * pdf)
+        }
+        GeluTanh => {
+            let beta = std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5;
+            let kappa = 0.044715;
+            let inner = beta * (v + kappa * v * v * v);
+            let t = inner.tanh();
+            let left = 0.5 * v;
+            let right = 1.0 + t;
+            let left_d = 0.5 * right;
+            let tanh_d = 1.0 - t * t;
+            let inner_d = beta * (1.0 + 3.0 * kappa * v * v);
+            g * (left_d + left * tanh_d * inner_d)
+        }
+        _ => f64::NAN,
+    }
+}
+
 fn activation_backward_t<T: Float + Stored>(op: UnaryOp, g: &[T], y: &[T]) -> Result<HostStorage> {
     let n = g.len();
     let mut out = got(try_with_capacity::<T>(n), n)?;
     for (i, (&g, &y)) in g.iter().zip(y).enumerate() {
-        let (g, y) = (g.to_f64(), y.to_f64());
-        out.push(T::from_f64(match op {
-            UnaryOp::Sigmoid => g * (1.0 - y) * y,
-            UnaryOp::Tanh => g * (1.0 - y * y),
-            _ => {
-                if y <= 0.0 {
-                    0.0
-                } else {
-                    g
-                }
-            }
-        }));
+        out.push(T::from_f64(activation_backward_f64(
+            op,
+            g.to_f64(),
+            y.to_f64(),
+        )));
         if i % CHUNK == CHUNK - 1 {
             poll()?;
         }
@@ -223,9 +334,49 @@ fn activation_backward_t<T: Float + Stored>(op: UnaryOp, g: &[T], y: &[T]) -> Re
     Ok(T::wrap(out))
 }
 
-/// sigmoid_backward / tanh_backward (from the result y) and ReLU's threshold_backward
-/// (`y <= 0 ? 0 : grad`): float32 through PyTorch's vectorised kernels (engine::numerics),
-/// the other floats in float64 rounded once.
+/// The engine::numerics backward kernel of an activation.
+fn backward_kernel(op: UnaryOp) -> Option<crate::engine::numerics::backward::Backward> {
+    use crate::engine::numerics::backward::Backward as B;
+    let f = |v: f64| v as f32;
+    Some(match op.as_elu() {
+        UnaryOp::Sigmoid => B::Sigmoid,
+        UnaryOp::Tanh => B::Tanh,
+        UnaryOp::Relu => B::Relu,
+        UnaryOp::Gelu => B::Gelu,
+        UnaryOp::GeluTanh => B::GeluTanh,
+        UnaryOp::Silu => B::Silu,
+        UnaryOp::Mish => B::Mish,
+        UnaryOp::Hardswish => B::Hardswish,
+        UnaryOp::Hardsigmoid => B::Hardsigmoid,
+        UnaryOp::LogSigmoid => B::LogSigmoid,
+        UnaryOp::Softplus { beta, threshold } => B::Softplus {
+            beta: f(beta),
+            threshold: f(threshold),
+        },
+        UnaryOp::Elu {
+            alpha,
+            scale,
+            input_scale,
+        } => B::Elu {
+            alpha: f(alpha),
+            scale: f(scale),
+            input_scale: f(input_scale),
+        },
+        UnaryOp::LeakyRelu { slope } => B::LeakyRelu { slope: f(slope) },
+        UnaryOp::Hardtanh { min, max } => B::Hardtanh {
+            min: f(min),
+            max: f(max),
+        },
+        UnaryOp::Logit { eps } => B::Logit { eps: f(eps) },
+        _ => return None,
+    })
+}
+
+/// An activation's input gradient: sigmoid_backward / tanh_backward (from the result y),
+/// ReLU's threshold_backward (`y <= 0 ? 0 : grad`), and the backward kernels of gelu, silu,
+/// mish, hardswish, hardsigmoid, log_sigmoid, softplus, elu, leaky_relu and hardtanh (from the
+/// input x): float32 through PyTorch's vectorised kernels (engine::numerics), the other floats
+/// in float64 rounded once.
 pub fn activation_backward(
     op: UnaryOp,
     grad: (&HostStorage, &Layout),
@@ -233,23 +384,23 @@ pub fn activation_backward(
     shape: &[usize],
     dtype: DType,
 ) -> Result<HostStorage> {
-    use crate::engine::numerics::backward::{Backward, backward_f32};
+    use crate::engine::numerics::backward::backward_f32;
     let n = Layout::contiguous(shape).numel();
-    let which = match op {
-        UnaryOp::Sigmoid => Backward::Sigmoid,
-        UnaryOp::Tanh => Backward::Tanh,
-        UnaryOp::Relu => Backward::Relu,
-        other => {
-            return Err(EngineError::runtime(format!(
-                "internal: no activation backward for {}",
-                other.name()
-            )));
-        }
+    let Some(which) = backward_kernel(op) else {
+        return Err(EngineError::runtime(format!(
+            "internal: no activation backward for {}",
+            op.name()
+        )));
     };
     if dtype == DType::Float32 {
         let g = gather_layout(typed::<f32>(grad.0)?, grad.1)?;
         let y = gather_layout(typed::<f32>(out.0)?, out.1)?;
         let mut gi = got(try_zeroed::<f32>(n), n)?;
+        if matches!(op, UnaryOp::Gelu) && n > 1 {
+            // oneDNN's gelu backward runs over the whole (contiguous) tensor
+            backward_f32(which, &g, &y, &mut gi);
+            return Ok(HostStorage::F32(gi));
+        }
         for ((o, g), y) in gi
             .chunks_mut(CHUNK)
             .zip(g.chunks(CHUNK))

@@ -40,6 +40,19 @@ pub enum Backward {
     },
     /// `leaky_relu_backward(grad, x, slope)`.
     LeakyRelu { slope: f32 },
+    /// `mish_backward(grad, x)`.
+    Mish,
+    /// `hardswish_backward(grad, x)`.
+    Hardswish,
+    /// `hardsigmoid_backward(grad, x)`.
+    Hardsigmoid,
+    /// `hardtanh_backward(grad, x, min, max)`.
+    Hardtanh { min: f32, max: f32 },
+    /// `log_sigmoid_backward(grad, x, buffer)`, the buffer exp(-|x|) recomputed as the forward
+    /// stored it (SLEEF's exp on every element).
+    LogSigmoid,
+    /// `logit_backward(grad, x, eps)` (eps < 0: None).
+    Logit { eps: f32 },
 }
 
 impl Backward {
@@ -80,6 +93,16 @@ impl Backward {
                 }
             }
             Backward::LeakyRelu { slope } => leaky(g, v, slope),
+            Backward::Mish => {
+                let s = 1.0 / (1.0 + sleef::expf_u10(-v));
+                let t = sleef::tanhf_u10(sleef::log1pf_u10(sleef::expf_u10(v)));
+                g * (v * s).mul_add((-t).mul_add(t, 1.0), t)
+            }
+            Backward::Hardswish => hardswish(g, v),
+            Backward::Hardsigmoid => hardsigmoid(g, v),
+            Backward::Hardtanh { min, max } => hardtanh(g, v, min, max),
+            Backward::LogSigmoid => log_sigmoid(g, v),
+            Backward::Logit { eps } => logit(g, v, eps),
         }
     }
 
@@ -120,8 +143,68 @@ impl Backward {
                 }
             }
             Backward::LeakyRelu { slope } => leaky(g, v, slope),
+            Backward::Mish => {
+                let s = 1.0 / (1.0 + (-v).exp());
+                let t = v.exp().ln_1p().tanh();
+                g * (v * s).mul_add((-t).mul_add(t, 1.0), t)
+            }
+            Backward::Hardswish => hardswish(g, v),
+            Backward::Hardsigmoid => hardsigmoid(g, v),
+            Backward::Hardtanh { min, max } => hardtanh(g, v, min, max),
+            Backward::LogSigmoid => log_sigmoid(g, v),
+            Backward::Logit { eps } => logit(g, v, eps),
         }
     }
+}
+
+#[inline(always)]
+fn hardswish(g: f32, x: f32) -> f32 {
+    if x < -3.0 {
+        0.0
+    } else if x <= 3.0 {
+        g * (x / 3.0 + 0.5)
+    } else {
+        g
+    }
+}
+
+#[inline(always)]
+fn hardsigmoid(g: f32, x: f32) -> f32 {
+    if x > -3.0 && x < 3.0 {
+        g * (1.0f32 / 6.0f32)
+    } else {
+        0.0
+    }
+}
+
+#[inline(always)]
+fn hardtanh(g: f32, x: f32, min: f32, max: f32) -> f32 {
+    if x <= min || x >= max { 0.0 } else { g }
+}
+
+#[inline(always)]
+fn logit(g: f32, x: f32, eps: f32) -> f32 {
+    let (lo, hi, outside) = if eps < 0.0 {
+        (0.0, 1.0, f32::NAN)
+    } else {
+        (eps, 1.0 - eps, 0.0)
+    };
+    if x < lo || x > hi {
+        outside
+    } else if x == 0.0 || x == 1.0 {
+        g * f32::INFINITY
+    } else {
+        g / (x * (1.0 - x))
+    }
+}
+
+#[inline(always)]
+fn log_sigmoid(g: f32, x: f32) -> f32 {
+    let b = sleef::expf_u10(-x.abs());
+    let neg = x < 0.0;
+    let max_deriv = if neg { 1.0 } else { 0.0 };
+    let sign = if neg { 1.0 } else { -1.0 };
+    (max_deriv - sign * (b / (1.0 + b))) * g
 }
 
 #[inline(always)]

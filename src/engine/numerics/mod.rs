@@ -33,7 +33,8 @@
 //!
 //! **Elementwise** ([`unary`], [`pointwise`], [`backward`])
 //! - [`unary::unary_f32`], [`unary::unary_strided_f32`] with [`unary::Unary`]: sigmoid, log1p,
-//!   expm1, rsqrt, reciprocal, gelu (both), silu, softplus, elu, leaky_relu, `x ** e`:
+//!   expm1, rsqrt, reciprocal, gelu (both), silu, softplus, elu, leaky_relu, mish, hardswish,
+//!   hardsigmoid, hardtanh (the clamp kernel), logit (MKL's log), `x ** e`:
 //!   `cpu_kernel_vec`'s vector half (SLEEF, [`sleef`]) on the leading multiple of 32 of each
 //!   contiguous row, glibc on the rest ([`loops`]); contiguous gelu is oneDNN's ([`onednn`]).
 //!   exp, log, log2, log10, sqrt, tanh, sin, cos, tan, erf, erfc are MKL's in PyTorch:
@@ -43,7 +44,8 @@
 //!   `mul_scalar_`, `div_scalar_`, `addcmul_`, `addcdiv_`, `lerp_`): the ufunc add,
 //!   PointwiseOpsKernel, LerpKernel (GCC fuses `a + s*b`).
 //! - [`backward::backward_f32`] with [`backward::Backward`]: threshold (relu), sigmoid, tanh,
-//!   gelu (oneDNN for contiguous), silu, softplus, elu, leaky_relu backward kernels.
+//!   gelu (oneDNN for contiguous), silu, softplus, elu, leaky_relu, mish, hardswish,
+//!   hardsigmoid, hardtanh, log_sigmoid, logit backward kernels.
 //!
 //! **Softmax and losses** ([`softmax`], [`loss`])
 //! - [`softmax::softmax_f32`], [`softmax::log_softmax_f32`], [`softmax::softmax_backward_f32`],

@@ -64,6 +64,17 @@ pub enum Unary {
     },
     /// `F.leaky_relu(x, negative_slope)`.
     LeakyRelu { slope: f32 },
+    /// `F.mish`: x * tanh(log1p(exp(x))).
+    Mish,
+    /// `F.hardswish`: x * min(max(x + 3, 0), 6) / 6.
+    Hardswish,
+    /// `F.hardsigmoid`: min(max(x + 3, 0), 6) / 6.
+    Hardsigmoid,
+    /// `F.hardtanh(x, min, max)`: ATen's clamp kernel.
+    Hardtanh { min: f32, max: f32 },
+    /// `torch.logit(x, eps)` (eps < 0: None): log(x / (1 - x)) of x clamped to [eps, 1 - eps]
+    /// (MKL's log: stand-in).
+    Logit { eps: f32 },
     /// `x ** e` for a Python-number exponent (0.5 is `torch.sqrt`, see [`Unary::Sqrt`]).
     PowScalar { exponent: f64 },
     /// `torch.exp` (MKL; [`mkl`] stand-in, not bit-exact).
@@ -107,6 +118,7 @@ impl Unary {
                 | Unary::Tan
                 | Unary::Erf
                 | Unary::Erfc
+                | Unary::Logit { .. }
         ) || self == Unary::PowScalar { exponent: 0.5 }
     }
 
@@ -174,6 +186,17 @@ impl Unary {
                     x * slope
                 }
             }
+            Unary::Mish => x * sleef::tanhf_u10(sleef::log1pf_u10(sleef::expf_u10(x))),
+            Unary::Hardswish => {
+                x * super::vecops::minimum(super::vecops::maximum(x + 3.0, 0.0), 6.0) / 6.0
+            }
+            Unary::Hardsigmoid => {
+                super::vecops::minimum(super::vecops::maximum(x + 3.0, 0.0), 6.0) / 6.0
+            }
+            Unary::Hardtanh { min, max } => {
+                super::vecops::minimum(super::vecops::maximum(x, min), max)
+            }
+            Unary::Logit { eps } => logit(x, eps),
             Unary::PowScalar { exponent } => pow_lane(x, exponent),
             _ => self.mkl(x),
         }
@@ -223,6 +246,12 @@ impl Unary {
                     x * slope
                 }
             }
+            // glibc's expf, log1pf, tanhf (std:: on floats)
+            Unary::Mish => x * x.exp().ln_1p().tanh(),
+            Unary::Hardswish => x * std_min(std_max(x + 3.0, 0.0), 6.0) / 6.0,
+            Unary::Hardsigmoid => std_min(std_max(x + 3.0, 0.0), 6.0) / 6.0,
+            Unary::Hardtanh { min, max } => std_min(std_max(x, min), max),
+            Unary::Logit { eps } => logit(x, eps),
             Unary::PowScalar { exponent } => pow_scalar(x, exponent),
             _ => self.mkl(x),
         }
@@ -234,6 +263,40 @@ impl Unary {
     pub fn chunk(self) -> usize {
         CHUNK_AVX512
     }
+}
+
+/// `torch.logit` of a contiguous float32 tensor (LogitMKLKernel): x clamped to [eps, 1 - eps]
+/// when eps >= 0 (None is passed as -1), `x == 1 ? inf : x / (1 - x)`, then MKL's vmsLn
+/// ([`mkl::log`]'s stand-in). (A strided input runs cpu_kernel_vec with SLEEF's/glibc's log
+/// instead; the stand-in is used there too.)
+#[inline(always)]
+fn logit(x: f32, eps: f32) -> f32 {
+    let x = if eps < 0.0 {
+        x
+    } else if x < eps {
+        eps
+    } else if x > 1.0 - eps {
+        1.0 - eps
+    } else {
+        x
+    };
+    if x == 1.0 {
+        f32::INFINITY
+    } else {
+        mkl::log(x / (1.0 - x))
+    }
+}
+
+/// `std::max(a, b)`: `a < b ? b : a` (a NaN `a` comes back).
+#[inline(always)]
+fn std_max(a: f32, b: f32) -> f32 {
+    if a < b { b } else { a }
+}
+
+/// `std::min(a, b)`: `b < a ? b : a`.
+#[inline(always)]
+fn std_min(a: f32, b: f32) -> f32 {
+    if b < a { b } else { a }
 }
 
 #[inline(always)]

@@ -115,7 +115,7 @@ pub(crate) enum Kind {
         in_shape: Vec<usize>,
         pos: Rc<Vec<usize>>,
     },
-    /// A composite op (mse_loss, binary_cross_entropy_with_logits, batch_norm, layer_norm,
+    /// A composite op (mse_loss, batch_norm, layer_norm,
     /// ...) written over other ops but shown as one node, as PyTorch's fused op: the inner
     /// graph from `root` down to fresh leaves standing for the inputs (`leaves[i]` for input
     /// i, None when it does not require grad) is run by backward and its leaf gradients are
@@ -123,6 +123,28 @@ pub(crate) enum Kind {
     Composite {
         root: Edge,
         leaves: Vec<Option<Rc<Leaf>>>,
+    },
+    /// var / std (`std_out`: std's result) with `correction` over the dims marked in
+    /// `reduced` (`all`: no dim given), or the vector norm of order `p` (`norm_out`: its
+    /// result).
+    Stat {
+        input: Tensor,
+        reduced: Vec<bool>,
+        all: bool,
+        correction: f64,
+        std_out: Option<Tensor>,
+        norm: Option<(f64, Tensor)>,
+    },
+    /// binary_cross_entropy(_with_logits), huber_loss, smooth_l1_loss (tensor/loss.rs): the
+    /// operands and the shape they were broadcast to.
+    Loss {
+        op: super::loss::LossOp,
+        input: Tensor,
+        target: Tensor,
+        weight: Option<Tensor>,
+        pos_weight: Option<Tensor>,
+        reduction: super::Reduction,
+        shape: Vec<usize>,
     },
 }
 
@@ -340,6 +362,28 @@ fn saves_phantom(kind: &Kind) -> bool {
                 || target.is_phantom()
                 || weight.as_ref().is_some_and(|w| w.is_phantom())
         }
+        Kind::Stat {
+            input,
+            std_out,
+            norm,
+            ..
+        } => {
+            input.is_phantom()
+                || std_out.as_ref().is_some_and(|t| t.is_phantom())
+                || norm.as_ref().is_some_and(|(_, t)| t.is_phantom())
+        }
+        Kind::Loss {
+            input,
+            target,
+            weight,
+            pos_weight,
+            ..
+        } => {
+            input.is_phantom()
+                || target.is_phantom()
+                || weight.as_ref().is_some_and(|w| w.is_phantom())
+                || pos_weight.as_ref().is_some_and(|w| w.is_phantom())
+        }
         Kind::AddSub(..)
         | Kind::Reduce { .. }
         | Kind::View(..)
@@ -492,6 +536,58 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                         need(1).then(|| side(lose_b)).transpose()?,
                     )
                 }
+                // atan2_backward: recip = (self * self + other * other).reciprocal();
+                // grad * other * recip, grad * -self * recip
+                BinaryOp::Atan2 => {
+                    let aa = bin(BinaryOp::Mul, av, av, shape, dt)?;
+                    let bb = bin(BinaryOp::Mul, bv, bv, shape, dt)?;
+                    let sum = bin(
+                        BinaryOp::Add,
+                        Arg::Tensor(&aa, &l),
+                        Arg::Tensor(&bb, &l),
+                        shape,
+                        dt,
+                    )?;
+                    let recip = sum.unary(&l, UnaryOp::Reciprocal, dt)?;
+                    let rv = Arg::Tensor(&recip, &l);
+                    (
+                        need(0)
+                            .then(|| -> Result<G> {
+                                let t = bin(BinaryOp::Mul, gv, bv, shape, dt)?;
+                                bin(BinaryOp::Mul, Arg::Tensor(&t, &l), rv, shape, dt)
+                            })
+                            .transpose()?,
+                        need(1)
+                            .then(|| -> Result<G> {
+                                let na = match av {
+                                    Arg::Tensor(s, sl) => s.unary(sl, UnaryOp::Neg, dt)?,
+                                    Arg::Scalar(_) => bin(
+                                        BinaryOp::Mul,
+                                        av,
+                                        Arg::Scalar(Scalar::Int(-1)),
+                                        shape,
+                                        dt,
+                                    )?,
+                                };
+                                let t = bin(BinaryOp::Mul, gv, Arg::Tensor(&na, &l), shape, dt)?;
+                                bin(BinaryOp::Mul, Arg::Tensor(&t, &l), rv, shape, dt)
+                            })
+                            .transpose()?,
+                    )
+                }
+                // grad * self / result, grad * other / result
+                BinaryOp::Hypot => {
+                    let r = bin(BinaryOp::Hypot, av, bv, shape, dt)?;
+                    let rv = Arg::Tensor(&r, &l);
+                    let side = |v: Arg<'_, G>| -> Result<G> {
+                        let t = bin(BinaryOp::Mul, gv, v, shape, dt)?;
+                        bin(BinaryOp::Div, Arg::Tensor(&t, &l), rv, shape, dt)
+                    };
+                    (
+                        need(0).then(|| side(av)).transpose()?,
+                        need(1).then(|| side(bv)).transpose()?,
+                    )
+                }
                 _ => unreachable!("only differentiable binary ops get a node"),
             };
             drop((pa, pb));
@@ -607,6 +703,58 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             v
         }
         Kind::Unary(op, input, out) => vec![Some(unary_grad(*op, input, out, &g, shape, dt)?)],
+        Kind::Stat {
+            input,
+            reduced,
+            all,
+            correction,
+            std_out,
+            norm,
+        } => vec![Some(stat_grad(
+            input,
+            reduced,
+            *all,
+            *correction,
+            std_out.as_ref(),
+            norm.as_ref(),
+            g,
+            shape,
+            dt,
+        )?)],
+        Kind::Loss {
+            op,
+            input,
+            target,
+            weight,
+            pos_weight,
+            reduction,
+            shape: bshape,
+        } => {
+            let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
+            let need_t = !matches!(node.edges.get(1), None | Some(Edge::None));
+            let (gi, gt) = super::loss::loss_grads(
+                *op,
+                input,
+                target,
+                weight.as_ref(),
+                pos_weight.as_ref(),
+                *reduction,
+                bshape,
+                &gv,
+                need_t,
+            )?;
+            let gi = sum_to(DeviceStorage::Host(gi), bshape, &input.layout.shape, dt)?;
+            let gt = match gt {
+                Some(v) => Some(sum_to(
+                    DeviceStorage::Host(v),
+                    bshape,
+                    &target.layout.shape,
+                    dt,
+                )?),
+                None => None,
+            };
+            vec![Some(gi), gt]
+        }
         Kind::Reduce {
             in_shape,
             reduced,
@@ -731,6 +879,175 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             }
         }
     })
+}
+
+/// var_backward / std_backward / norm_backward (FunctionsManual.cpp) with the device kernels.
+#[allow(clippy::too_many_arguments)]
+fn stat_grad(
+    input: &Tensor,
+    reduced: &[bool],
+    all: bool,
+    correction: f64,
+    std_out: Option<&Tensor>,
+    norm: Option<&(f64, Tensor)>,
+    g: G,
+    out_shape: &[usize],
+    dt: DType,
+) -> Result<G> {
+    let in_shape = input.layout.shape.clone();
+    let nd = in_shape.len();
+    let lo = Layout::contiguous(out_shape);
+    // an output-shaped buffer seen over the input's shape (stride 0 on reduced dims)
+    let expanded = |_: ()| -> Layout {
+        let kept: Vec<usize> = (0..nd)
+            .map(|i| if reduced[i] { 1 } else { in_shape[i] })
+            .collect();
+        let kst = contiguous_strides(&kept);
+        let st: Vec<usize> = (0..nd)
+            .map(|i| if reduced[i] { 0 } else { kst[i] })
+            .collect();
+        Layout::new(in_shape.clone(), st, 0)
+    };
+    let ex = expanded(());
+    let li = Layout::contiguous(&in_shape);
+    let n_in = numel(&in_shape);
+    let p = super::ops::prepare(input, dt, &in_shape)?;
+    let (xs, xl) = p.pair()?;
+    if let Some((ord, result)) = norm {
+        let r = contiguous_of(result, dt)?;
+        let zero = G::binary(
+            BinaryOp::Eq,
+            Arg::Tensor(&r, &lo),
+            Arg::Scalar(Scalar::Float(0.0)),
+            out_shape,
+            dt,
+            DType::Bool,
+        )?;
+        if *ord == 1.0 {
+            // self.sgn() * grad
+            let sg = xs.unary(xl, UnaryOp::Sign, dt)?;
+            return bin(
+                BinaryOp::Mul,
+                Arg::Tensor(&sg, &li),
+                Arg::Tensor(&g, &ex),
+                &in_shape,
+                dt,
+            );
+        }
+        // p = 2: grad * (self / norm).masked_fill_(norm == 0, 0)
+        let q = bin(
+            BinaryOp::Div,
+            Arg::Tensor(xs, xl),
+            Arg::Tensor(&r, &ex),
+            &in_shape,
+            dt,
+        )?;
+        let q = q.masked_fill(&li, (&zero, &ex), Scalar::Float(0.0))?;
+        return bin(
+            BinaryOp::Mul,
+            Arg::Tensor(&g, &ex),
+            Arg::Tensor(&q, &li),
+            &in_shape,
+            dt,
+        );
+    }
+    // std_backward: grad_var = (grad / (result * 2)).masked_fill_(result == 0, 0)
+    let gv = match std_out {
+        Some(result) => {
+            let r = contiguous_of(result, dt)?;
+            let r2 = bin(
+                BinaryOp::Mul,
+                Arg::Tensor(&r, &lo),
+                Arg::Scalar(Scalar::Int(2)),
+                out_shape,
+                dt,
+            )?;
+            let q = bin(
+                BinaryOp::Div,
+                Arg::Tensor(&g, &lo),
+                Arg::Tensor(&r2, &lo),
+                out_shape,
+                dt,
+            )?;
+            let zero = G::binary(
+                BinaryOp::Eq,
+                Arg::Tensor(&r, &lo),
+                Arg::Scalar(Scalar::Float(0.0)),
+                out_shape,
+                dt,
+                DType::Bool,
+            )?;
+            q.masked_fill(&lo, (&zero, &lo), Scalar::Float(0.0))?
+        }
+        None => g,
+    };
+    // var_backward: (2.0 / (n - correction)) * grad * (self - self.mean(dim, keepdim=True))
+    let count: usize = if all {
+        n_in
+    } else {
+        (0..nd)
+            .filter(|&i| reduced[i])
+            .map(|i| in_shape[i])
+            .product()
+    };
+    let mask: Vec<bool> = if all {
+        vec![true; nd]
+    } else {
+        reduced.to_vec()
+    };
+    let mean = xs.reduce(xl, ReduceOp::Mean, &mask, dt)?;
+    let mean_l = if all {
+        Layout::new(in_shape.clone(), vec![0; nd], 0)
+    } else {
+        ex.clone()
+    };
+    let diff = bin(
+        BinaryOp::Sub,
+        Arg::Tensor(xs, xl),
+        Arg::Tensor(&mean, &mean_l),
+        &in_shape,
+        dt,
+    )?;
+    let dof = count as f64 - correction;
+    if dof <= 0.0 {
+        // grad * where(self == self.mean(), NaN, inf)
+        let eq = G::binary(
+            BinaryOp::Eq,
+            Arg::Tensor(xs, xl),
+            Arg::Tensor(&mean, &mean_l),
+            &in_shape,
+            dt,
+            DType::Bool,
+        )?;
+        let w = G::where_cond(
+            (&eq, &li),
+            Arg::Scalar(Scalar::Float(f64::NAN)),
+            Arg::Scalar(Scalar::Float(f64::INFINITY)),
+            &in_shape,
+            dt,
+        )?;
+        return bin(
+            BinaryOp::Mul,
+            Arg::Tensor(&gv, &ex),
+            Arg::Tensor(&w, &li),
+            &in_shape,
+            dt,
+        );
+    }
+    let sg = bin(
+        BinaryOp::Mul,
+        Arg::Scalar(Scalar::Float(2.0 / dof)),
+        Arg::Tensor(&gv, &lo),
+        out_shape,
+        dt,
+    )?;
+    bin(
+        BinaryOp::Mul,
+        Arg::Tensor(&sg, &ex),
+        Arg::Tensor(&diff, &li),
+        &in_shape,
+        dt,
+    )
 }
 
 /// pow_backward_self: `grad * (exponent * self.pow(exponent - 1))`, zero where the
@@ -864,6 +1181,9 @@ fn unary_grad(
     let x = || -> Result<Prepared<'_>> { super::ops::prepare(input, dt, shape) };
     let y = || -> Result<Prepared<'_>> { super::ops::prepare(out, dt, shape) };
     let mul_by = |f: &G| bin(BinaryOp::Mul, gv, Arg::Tensor(f, &l), shape, dt);
+    let fl = |v: f64| Arg::Scalar(Scalar::Float(v));
+    let int = |v: i64| Arg::Scalar(Scalar::Int(v));
+    let one = int(1);
     Ok(match op {
         UnaryOp::Neg => g.unary(&l, UnaryOp::Neg, dt)?,
         // grad * self.sgn()
@@ -920,7 +1240,137 @@ fn unary_grad(
                 dt,
             )?
         }
-        // floor, ceil, round, sign: zero gradient
+        // the fused activations' backward kernels, from the input
+        UnaryOp::Gelu | UnaryOp::GeluTanh | UnaryOp::Logit { .. } => {
+            let p = x()?;
+            let (s, sl) = p.pair()?;
+            G::activation_backward(op, (g, &l), (s, sl), shape, dt)?
+        }
+        op if op.is_activation() => {
+            let p = x()?;
+            let (s, sl) = p.pair()?;
+            G::activation_backward(op, (g, &l), (s, sl), shape, dt)?
+        }
+        // grad / (self * M_LN2), grad / (self * M_LN10)
+        UnaryOp::Log2 | UnaryOp::Log10 => {
+            let c = if op == UnaryOp::Log2 {
+                std::f64::consts::LN_2
+            } else {
+                std::f64::consts::LN_10
+            };
+            let t = bin(BinaryOp::Mul, x()?.arg()?, fl(c), shape, dt)?;
+            bin(BinaryOp::Div, gv, Arg::Tensor(&t, &l), shape, dt)?
+        }
+        // log1p_backward: grad / (self + 1)
+        UnaryOp::Log1p => {
+            let t = bin(BinaryOp::Add, x()?.arg()?, one, shape, dt)?;
+            bin(BinaryOp::Div, gv, Arg::Tensor(&t, &l), shape, dt)?
+        }
+        // grad * (result + 1)
+        UnaryOp::Expm1 => {
+            let t = bin(BinaryOp::Add, y()?.arg()?, one, shape, dt)?;
+            mul_by(&t)?
+        }
+        // grad * (1 + result.pow(2))
+        UnaryOp::Tan => {
+            let p = y()?;
+            let sq = bin(BinaryOp::Pow, p.arg()?, int(2), shape, dt)?;
+            let t = bin(BinaryOp::Add, one, Arg::Tensor(&sq, &l), shape, dt)?;
+            mul_by(&t)?
+        }
+        // asin: grad * (-self * self + 1).rsqrt(); acos: grad * -((-self * self + 1).rsqrt())
+        UnaryOp::Asin | UnaryOp::Acos => {
+            let p = x()?;
+            let (s, sl) = p.pair()?;
+            let ns = s.unary(sl, UnaryOp::Neg, dt)?;
+            let t = bin(BinaryOp::Mul, Arg::Tensor(&ns, &l), p.arg()?, shape, dt)?;
+            let t = bin(BinaryOp::Add, Arg::Tensor(&t, &l), one, shape, dt)?;
+            let mut r = t.unary(&l, UnaryOp::Rsqrt, dt)?;
+            if op == UnaryOp::Acos {
+                r = r.unary(&l, UnaryOp::Neg, dt)?;
+            }
+            mul_by(&r)?
+        }
+        // grad / (self * self + 1)
+        UnaryOp::Atan => {
+            let p = x()?;
+            let t = bin(BinaryOp::Mul, p.arg()?, p.arg()?, shape, dt)?;
+            let t = bin(BinaryOp::Add, Arg::Tensor(&t, &l), one, shape, dt)?;
+            bin(BinaryOp::Div, gv, Arg::Tensor(&t, &l), shape, dt)?
+        }
+        // grad * self.cosh(), grad * self.sinh()
+        UnaryOp::Sinh | UnaryOp::Cosh => {
+            let p = x()?;
+            let (s, sl) = p.pair()?;
+            let other = if op == UnaryOp::Sinh {
+                UnaryOp::Cosh
+            } else {
+                UnaryOp::Sinh
+            };
+            mul_by(&s.unary(sl, other, dt)?)?
+        }
+        // asinh: grad * (self.pow(2) + 1).rsqrt(); acosh: grad * (self * self - 1).rsqrt()
+        UnaryOp::Asinh | UnaryOp::Acosh => {
+            let p = x()?;
+            let t = if op == UnaryOp::Asinh {
+                let sq = bin(BinaryOp::Pow, p.arg()?, int(2), shape, dt)?;
+                bin(BinaryOp::Add, Arg::Tensor(&sq, &l), one, shape, dt)?
+            } else {
+                let sq = bin(BinaryOp::Mul, p.arg()?, p.arg()?, shape, dt)?;
+                bin(BinaryOp::Sub, Arg::Tensor(&sq, &l), one, shape, dt)?
+            };
+            mul_by(&t.unary(&l, UnaryOp::Rsqrt, dt)?)?
+        }
+        // grad * 1 / (1 - self.pow(2))
+        UnaryOp::Atanh => {
+            let p = x()?;
+            let sq = bin(BinaryOp::Pow, p.arg()?, int(2), shape, dt)?;
+            let d = bin(BinaryOp::Sub, one, Arg::Tensor(&sq, &l), shape, dt)?;
+            let t = bin(BinaryOp::Mul, gv, one, shape, dt)?;
+            bin(
+                BinaryOp::Div,
+                Arg::Tensor(&t, &l),
+                Arg::Tensor(&d, &l),
+                shape,
+                dt,
+            )?
+        }
+        // -0.5 * grad * result.pow(3)
+        UnaryOp::Rsqrt => {
+            let p = y()?;
+            let cube = bin(BinaryOp::Pow, p.arg()?, int(3), shape, dt)?;
+            let t = bin(BinaryOp::Mul, fl(-0.5), gv, shape, dt)?;
+            bin(
+                BinaryOp::Mul,
+                Arg::Tensor(&t, &l),
+                Arg::Tensor(&cube, &l),
+                shape,
+                dt,
+            )?
+        }
+        // erf: M_2_SQRTPI * exp(-(self.pow(2))) * grad (erfc: -M_2_SQRTPI ...);
+        // erfinv: (M_PI_4 * M_2_SQRTPI) * exp(self.erfinv().pow(2)) * grad
+        UnaryOp::Erf | UnaryOp::Erfc | UnaryOp::Erfinv => {
+            let p = x()?;
+            let e = if op == UnaryOp::Erfinv {
+                let (s, sl) = p.pair()?;
+                let r = s.unary(sl, UnaryOp::Erfinv, dt)?;
+                let sq = bin(BinaryOp::Pow, Arg::Tensor(&r, &l), int(2), shape, dt)?;
+                sq.unary(&l, UnaryOp::Exp, dt)?
+            } else {
+                let sq = bin(BinaryOp::Pow, p.arg()?, int(2), shape, dt)?;
+                let n = sq.unary(&l, UnaryOp::Neg, dt)?;
+                n.unary(&l, UnaryOp::Exp, dt)?
+            };
+            let c = match op {
+                UnaryOp::Erf => std::f64::consts::FRAC_2_SQRT_PI,
+                UnaryOp::Erfc => -std::f64::consts::FRAC_2_SQRT_PI,
+                _ => std::f64::consts::FRAC_PI_4 * std::f64::consts::FRAC_2_SQRT_PI,
+            };
+            let t = bin(BinaryOp::Mul, fl(c), Arg::Tensor(&e, &l), shape, dt)?;
+            bin(BinaryOp::Mul, Arg::Tensor(&t, &l), gv, shape, dt)?
+        }
+        // trunc, floor, ceil, round, sign: zero gradient
         _ => crate::engine::host::HostDevice
             .zeros(numel(shape), dt)
             .map(DeviceStorage::Host)?,

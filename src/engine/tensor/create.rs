@@ -230,7 +230,10 @@ impl Runtime {
                 .map(|i| {
                     // ATen fills the second half from the end for symmetry, in the dtype's
                     // arithmetic (float32 step and products for float32)
-                    let v = if f32m {
+                    // steps == 1: ATen fills the start
+                    let v = if steps == 1 {
+                        start
+                    } else if f32m {
                         let (s, e) = (start as f32, end as f32);
                         let st = if steps > 1 {
                             (e - s) / (steps - 1) as f32

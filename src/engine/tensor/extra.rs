@@ -1,5 +1,5 @@
 //! Less central ops: eye, scans (cumsum/cumprod), sort/argsort/topk/unique, median, norm,
-//! count_nonzero, repeat, split/chunk, dot/mv/bmm checks, l1_loss and binary_cross_entropy.
+//! count_nonzero, repeat, split/chunk, dot/mv/bmm checks, logcumsumexp.
 
 use super::{Tensor, contiguous_strides, for_each_offset, wrap_dim};
 use crate::engine::backend::{BackendDevice, BackendStorage};
@@ -86,6 +86,21 @@ fn unique_sorted<T: Stored + PartialOrd>(v: &[T]) -> (HostStorage, Vec<i64>, Vec
         inverse[i] = vals.len() as i64 - 1;
     }
     (T::wrap(vals), inverse, counts)
+}
+
+/// ATen's `_log_add_exp_helper` in double.
+fn log_add_exp(x: f64, y: f64) -> f64 {
+    // std::min/std::max return the first argument when one is NaN
+    let (min, max) = if y.is_nan() {
+        (y, y)
+    } else {
+        (if y < x { y } else { x }, if x < y { y } else { x })
+    };
+    if min != max || min.is_finite() {
+        (min - max).exp().ln_1p() + max
+    } else {
+        x
+    }
 }
 
 fn err_hint(t: &Tensor) -> Option<u32> {
@@ -236,6 +251,57 @@ impl Runtime {
             Vec::new(),
         )?;
         Ok(out)
+    }
+
+    /// `torch.logcumsumexp(t, dim)`: ATen's logcumsumexp_cpu_kernel, accumulated in double
+    /// (`acc_type<float, false>`) with `_log_add_exp_helper` (glibc's exp and log1p) and each
+    /// output rounded once, so the f64 path here is exact for float32.
+    pub fn logcumsumexp(&self, t: &Tensor, dim: i64) -> Result<Tensor> {
+        let name = "logcumsumexp";
+        let hint = err_hint(t);
+        if !t.dtype().is_floating_point() {
+            return Err(self.host_error(
+                name,
+                hint,
+                EngineError::runtime(format!(
+                    "\"logcumsumexp_out_cpu\" not implemented for '{}'",
+                    t.dtype().scalar_name()
+                )),
+            ));
+        }
+        let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error(name, hint, e))?;
+        let shape = t.layout.shape.clone();
+        let x = t.clone();
+        let dims = shape.clone();
+        self.computed(
+            name,
+            &[t],
+            shape,
+            t.dtype(),
+            t.device(),
+            move || {
+                let v = x.values_unchecked();
+                if dims.is_empty() {
+                    return Ok(v);
+                }
+                let len = dims[d];
+                let inner: usize = dims[d + 1..].iter().product();
+                let outer: usize = dims[..d].iter().product();
+                let mut out = vec![0.0; v.len()];
+                for o in 0..outer {
+                    for i in 0..inner {
+                        let mut cum = f64::NEG_INFINITY;
+                        for k in 0..len {
+                            let at = (o * len + k) * inner + i;
+                            cum = log_add_exp(v[at], cum);
+                            out[at] = cum;
+                        }
+                    }
+                }
+                Ok(out)
+            },
+            Some("LogcumsumexpBackward0"),
+        )
     }
 
     /// `sort(dim=-1, descending=False)` (stable): (values, indices). `k` keeps the first k
@@ -390,7 +456,7 @@ impl Runtime {
             ));
         }
         let dt = t.dtype();
-        self.reduce_op(
+        let mut out = self.reduce_op(
             "norm",
             t,
             dims,
@@ -399,7 +465,13 @@ impl Runtime {
             dt,
             crate::engine::backend::ReduceOp::Norm(p),
             Some("LinalgVectorNormBackward0"),
-        )
+        )?;
+        // norm_backward for p = 2 and p = 1; other orders stay without a formula
+        if p == 2.0 || p == 1.0 {
+            let saved = out.detach();
+            Self::stat_node(&mut out, t, dims, 0.0, None, Some((p, saved)));
+        }
+        Ok(out)
     }
 
     /// `torch.count_nonzero(t, dim=None)` (int64).
@@ -619,102 +691,5 @@ impl Runtime {
             Some(m) => Err(self.host_error(op, hint, EngineError::runtime(m))),
             None => Ok(()),
         }
-    }
-
-    /// `F.l1_loss` / `F.binary_cross_entropy` (elementwise, then reduced).
-    pub fn pointwise_loss(
-        &self,
-        name: &'static str,
-        input: &Tensor,
-        target: &Tensor,
-        weight: Option<&Tensor>,
-        reduction: super::Reduction,
-    ) -> Result<Tensor> {
-        let hint = err_hint(input);
-        let bce = name == "binary_cross_entropy";
-        if input.layout.shape != target.layout.shape {
-            let m = if bce {
-                format!(
-                    "Using a target size ({}) that is different to the input size ({}) is deprecated. Please ensure they have the same size.",
-                    super::size_repr(&target.layout.shape),
-                    super::size_repr(&input.layout.shape)
-                )
-            } else {
-                String::new()
-            };
-            if bce {
-                return Err(self.host_error(name, hint, EngineError::value(m)));
-            }
-        }
-        let shape = super::broadcast_shapes(&input.layout.shape, &target.layout.shape)
-            .map_err(|e| self.host_error(name, hint, e))?;
-        let dev = self
-            .common_device(&[input, target])
-            .map_err(|e| self.host_error(name, hint, e))?;
-        let dt = input.dtype();
-        let (x, y) = (input.clone(), target.clone());
-        let w = weight.cloned();
-        let out_shape = shape.clone();
-        let mut ins = vec![input, target];
-        if let Some(w) = weight {
-            ins.push(w);
-        }
-        let per = self.computed(
-            name,
-            &ins,
-            shape,
-            dt,
-            dev,
-            move || {
-                let xv = super::broadcast_values(&x, &out_shape);
-                let yv = super::broadcast_values(&y, &out_shape);
-                let wv = w.map(|w| super::broadcast_values(&w, &out_shape));
-                let f32m = dt != DType::Float64;
-                let mut out = Vec::with_capacity(xv.len());
-                for (i, (&a, &b)) in xv.iter().zip(&yv).enumerate() {
-                    let v = if bce {
-                        if !(0.0..=1.0).contains(&a) {
-                            return Err(EngineError::runtime(
-                                "all elements of input should be between 0 and 1",
-                            ));
-                        }
-                        if f32m {
-                            let (a, b) = (a as f32, b as f32);
-                            ((b - 1.0) * (1.0 - a).ln().max(-100.0) - b * a.ln().max(-100.0)) as f64
-                        } else {
-                            (b - 1.0) * (1.0 - a).ln().max(-100.0) - b * a.ln().max(-100.0)
-                        }
-                    } else {
-                        (a - b).abs()
-                    };
-                    let v = match &wv {
-                        Some(w) => v * w[i],
-                        None => v,
-                    };
-                    out.push(dt.cast(v));
-                }
-                Ok(out)
-            },
-            Some(if bce {
-                "BinaryCrossEntropyBackward0"
-            } else {
-                "AbsBackward0"
-            }),
-        )?;
-        let mut r = match reduction {
-            super::Reduction::None => return Ok(per),
-            super::Reduction::Sum => self.sum(&per, None, false, None)?,
-            super::Reduction::Mean => self.mean(&per, None, false)?,
-        };
-        if r.grad_fn.is_some() {
-            r.grad_fn = Some(if bce {
-                "BinaryCrossEntropyBackward0"
-            } else if reduction == super::Reduction::Mean {
-                "MeanBackward0"
-            } else {
-                "SumBackward0"
-            });
-        }
-        Ok(r)
     }
 }

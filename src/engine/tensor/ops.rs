@@ -258,7 +258,10 @@ impl Runtime {
             if let Some(g) = op.grad_fn() {
                 self.grad_of(&tensors, &mut out, g);
             }
-            if matches!(op, Add | Sub | Mul | Div | Pow | Maximum | Minimum) {
+            if matches!(
+                op,
+                Add | Sub | Mul | Div | Pow | Maximum | Minimum | Atan2 | Hypot
+            ) {
                 let edge = |o: &Operand| match o {
                     Operand::Tensor(t) => autograd::edge_of(t),
                     Operand::Scalar(_) => autograd::Edge::None,
@@ -315,6 +318,13 @@ impl Runtime {
         if op == BitNot && dt.is_floating_point() {
             return err(EngineError::runtime(format!(
                 "\"bitwise_not_cpu\" not implemented for '{}'",
+                dt.scalar_name()
+            )));
+        }
+        if op.is_activation() && !dt.is_floating_point() {
+            return err(EngineError::not_implemented(format!(
+                "\"{}_cpu\" not implemented for '{}'",
+                name,
                 dt.scalar_name()
             )));
         }
@@ -743,7 +753,7 @@ impl Runtime {
             ));
         }
         let dt = t.dtype();
-        self.reduce_op(
+        let mut out = self.reduce_op(
             name,
             t,
             dims,
@@ -752,7 +762,40 @@ impl Runtime {
             dt,
             ReduceOp::Var { correction, std },
             Some(if std { "StdBackward0" } else { "VarBackward0" }),
-        )
+        )?;
+        let std_out = std.then(|| out.detach());
+        Self::stat_node(&mut out, t, dims, correction, std_out, None);
+        Ok(out)
+    }
+
+    /// The backward node of var/std/norm over `dims`.
+    pub(crate) fn stat_node(
+        out: &mut Tensor,
+        t: &Tensor,
+        dims: Option<&[i64]>,
+        correction: f64,
+        std_out: Option<Tensor>,
+        norm: Option<(f64, Tensor)>,
+    ) {
+        let nd = t.dim();
+        let all = dims.is_none_or(|d| d.is_empty());
+        let mut reduced = vec![all; nd];
+        for &d in dims.unwrap_or(&[]) {
+            if let Ok(d) = wrap_dim(d, nd)
+                && nd > 0
+            {
+                reduced[d] = true;
+            }
+        }
+        let kind = autograd::Kind::Stat {
+            input: t.detach(),
+            reduced,
+            all,
+            correction,
+            std_out,
+            norm,
+        };
+        autograd::attach(out, &[autograd::edge_of(t)], kind);
     }
 
     pub fn any(&self, t: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
