@@ -48,7 +48,7 @@ impl View<'_> {
 }
 
 /// Rows of a register tile and columns (two 8-float vectors).
-const MR: usize = 4;
+const MR: usize = 6;
 const NR: usize = 16;
 /// Output rows between two interrupt polls.
 const ROWS_PER_POLL: usize = 128;
@@ -90,26 +90,36 @@ fn b_transposed(b: &View, k: usize, n: usize) -> bool {
 }
 
 avx2_fma! {
-    /// Fused K-blocked path for rows `[r0, r1)` of the packed operands: `ap` is `m_pad x k`
-    /// row-major (zero rows past m), `bp` is `k x npad` row-major (zero columns past n).
+    /// Fused K-blocked path for rows `[r0, r1)` of the packed operands: `ap` is row-major with
+    /// row length k (zero rows past m, at least MR of them), `bp` is `k x npad` row-major
+    /// (zero columns past n).
     #[allow(clippy::too_many_arguments)]
     fn fused_rows(out: &mut [f32], has_bias: bool, ap: &[f32], bp: &[f32], r0: usize, r1: usize,
                   k: usize, n: usize, npad: usize) {
         let kc = kc_of(k);
+        let mut panel = [0f32; MR * 192];
         let mut p0 = 0;
         let mut first = true;
         while p0 < k {
             let p1 = (p0 + kc).min(k);
+            let len = p1 - p0;
             let mut i = r0;
             while i < r1 {
                 let rows = MR.min(r1 - i);
+                // this row group's slice of a, p-major: panel[q * MR + r] = a[i + r, p0 + q]
+                for r in 0..MR {
+                    let src = &ap[(i + r) * k + p0..(i + r) * k + p1];
+                    for (q, &x) in src.iter().enumerate() {
+                        panel[q * MR + r] = x;
+                    }
+                }
                 let mut j = 0;
                 while j < n {
                     let mut acc = [[0f32; NR]; MR];
-                    for p in p0..p1 {
-                        let brow: [f32; NR] = bp[p * npad + j..p * npad + j + NR].try_into().unwrap();
-                        for (r, accr) in acc.iter_mut().enumerate() {
-                            let av = ap[(i + r) * k + p];
+                    let bcol = &bp[p0 * npad + j..];
+                    for (q, acol) in panel[..len * MR].chunks_exact(MR).enumerate() {
+                        let brow: [f32; NR] = bcol[q * npad..q * npad + NR].try_into().unwrap();
+                        for (accr, &av) in acc.iter_mut().zip(acol) {
                             for c in 0..NR {
                                 accr[c] = av.mul_add(brow[c], accr[c]);
                             }
@@ -172,16 +182,15 @@ avx2_fma! {
 }
 
 /// The small path's dot product for a transposed `b` (see the module comment).
-fn lanes_dot(x: impl Fn(usize) -> f32, y: impl Fn(usize) -> f32, k: usize, init: f32) -> f32 {
+fn lanes_dot(x: &[f32], y: &[f32], init: f32) -> f32 {
+    let k = x.len().min(y.len());
     let main = k - k % 8;
     let (mut l0, mut l1) = ([0f32; 4], [0f32; 4]);
-    let mut p = 0;
-    while p < main {
+    for (xc, yc) in x[..main].chunks_exact(8).zip(y[..main].chunks_exact(8)) {
         for q in 0..4 {
-            l0[q] += x(p + q) * y(p + q);
-            l1[q] += x(p + 4 + q) * y(p + 4 + q);
+            l0[q] += xc[q] * yc[q];
+            l1[q] += xc[4 + q] * yc[4 + q];
         }
-        p += 8;
     }
     let v: [f32; 4] = std::array::from_fn(|q| l0[q] + l1[q]);
     let mut s = if main > 0 {
@@ -190,9 +199,40 @@ fn lanes_dot(x: impl Fn(usize) -> f32, y: impl Fn(usize) -> f32, k: usize, init:
         init
     };
     for q in main..k {
-        s += x(q) * y(q);
+        s += x[q] * y[q];
     }
     s
+}
+
+/// Copies the `rows x cols` operand `v` into `dst` row-major with row length `ld` (the
+/// padding is left as it is), reading along whichever dimension is contiguous.
+fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) {
+    let base = v.offset as isize;
+    if v.cs == 1 {
+        for r in 0..rows {
+            let s = (base + r as isize * v.rs) as usize;
+            dst[r * ld..r * ld + cols].copy_from_slice(&v.data[s..s + cols]);
+        }
+    } else if v.rs == 1 {
+        // column by column, in tiles so that the writes stay in cache
+        const T: usize = 32;
+        for r0 in (0..rows).step_by(T) {
+            let r1 = (r0 + T).min(rows);
+            for c in 0..cols {
+                let s = (base + c as isize * v.cs) as usize;
+                let col = &v.data[s + r0..s + r1];
+                for (r, &x) in (r0..r1).zip(col) {
+                    dst[r * ld + c] = x;
+                }
+            }
+        }
+    } else {
+        for r in 0..rows {
+            for c in 0..cols {
+                dst[r * ld + c] = v.at(r, c);
+            }
+        }
+    }
 }
 
 /// `out[m x n] = a @ b`, or `out += a @ b` in the order above when `has_bias` (out then holds
@@ -216,17 +256,27 @@ pub fn sgemm(
         return Ok(());
     }
     let parts = parts(m, k, n);
-    if b_transposed(&b, k, n) && parts.iter().any(|p| p.2) {
-        // the dot-product small path reads the operands in place
+    let transposed = b_transposed(&b, k, n);
+    // a packed row-major, rows padded to MR with zeros
+    let m_pad = m + 2 * MR;
+    let mut ap = got(try_zeroed::<f32>(m_pad * k), m_pad * k)?;
+    pack(&mut ap, k, &a, m, k);
+    if transposed && parts.iter().any(|p| p.2) {
+        // the dot-product small path reads b's columns, contiguous in memory
+        let col = |j: usize| {
+            let s = (b.offset as isize + j as isize * b.cs) as usize;
+            &b.data[s..s + k]
+        };
         for &(r0, r1, small) in &parts {
             if !small {
                 continue;
             }
             for i in r0..r1 {
+                let x = &ap[i * k..(i + 1) * k];
                 for j in 0..n {
                     let o = &mut out[i * n + j];
                     let init = if has_bias { *o } else { 0.0 };
-                    *o = lanes_dot(|p| a.at(i, p), |p| b.at(p, j), k, init);
+                    *o = lanes_dot(x, col(j), init);
                 }
                 if i % ROWS_PER_POLL == 0 {
                     poll_now()?;
@@ -237,22 +287,10 @@ pub fn sgemm(
             return Ok(());
         }
     }
-    let transposed = b_transposed(&b, k, n);
-    // pack a (rows padded to MR with zeros) and b (columns padded to NR)
-    let m_pad = m.div_ceil(MR) * MR;
+    // b packed row-major, columns padded to NR with zeros
     let npad = n.div_ceil(NR) * NR;
-    let mut ap = got(try_zeroed::<f32>(m_pad * k), m_pad * k)?;
-    for i in 0..m {
-        for p in 0..k {
-            ap[i * k + p] = a.at(i, p);
-        }
-    }
     let mut bp = got(try_zeroed::<f32>(k * npad), k * npad)?;
-    for p in 0..k {
-        for j in 0..n {
-            bp[p * npad + j] = b.at(p, j);
-        }
-    }
+    pack(&mut bp, npad, &b, k, n);
     for (r0, r1, small) in parts {
         if small && transposed {
             continue;
