@@ -1346,7 +1346,7 @@ def cross(input, other, dim=None):
     return torch.stack([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]], d)
 
 
-_round_native = torch.round
+_round_native = torch._round_native
 
 
 def round(input, decimals=0):

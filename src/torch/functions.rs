@@ -1276,6 +1276,15 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             it.call(&f, args)
         });
     }
+    // torch._extra (imported on the first name this module lacks) defines these in Python
+    // over the native ops; the native module must not have them, or a script would get the
+    // native one until something else loaded the prelude. `round` stays reachable for it.
+    let round = m.dict.borrow_mut().remove_str("round");
+    if let Some(r) = round {
+        m.set_attr("_round_native", r);
+    }
+    let dot = m.dict.borrow_mut().remove_str("dot");
+    drop(dot);
     Ok(m.into_value())
 }
 

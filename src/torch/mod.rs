@@ -54,6 +54,8 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     it.define_native_subclass_of("Size", "torch", crate::script::value::BuiltinType::Tuple);
     let r = rt.clone();
     it.register_module("torch", Box::new(move |it| functions::torch_module(it, &r)));
+    // torch.nn, torch.optim … compile at first use; a name torch lacks loads torch._extra
+    it.set_lazy_package("torch", Some("torch._extra"));
     let r = rt.clone();
     it.register_module(
         "torch.nn.functional",

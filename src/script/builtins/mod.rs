@@ -530,13 +530,16 @@ pub(crate) fn install(it: &mut Interpreter) {
                     );
                 }
             }
-            Some(Value::Module(m)) => names.extend(
-                m.dict
-                    .borrow()
-                    .keys()
-                    .iter()
-                    .filter_map(|k| k.as_str().map(|s| s.to_string())),
-            ),
+            Some(Value::Module(m)) => {
+                it.load_lazy_package(m);
+                names.extend(
+                    m.dict
+                        .borrow()
+                        .keys()
+                        .iter()
+                        .filter_map(|k| k.as_str().map(|s| s.to_string())),
+                )
+            }
             Some(Value::Class(c)) => names.extend(
                 c.dict
                     .borrow()

@@ -94,7 +94,11 @@ impl Interpreter {
                     names.extend(keys(&b.dict.borrow()));
                 }
             }
-            Value::Module(m) => names.extend(keys(&m.dict.borrow())),
+            Value::Module(m) => {
+                let m = m.clone();
+                self.load_lazy_package(&m);
+                names.extend(keys(&m.dict.borrow()))
+            }
             Value::Native(n) => names.extend(n.dir()),
             v => names.extend(
                 super::super::builtins::methods::method_names(v)
@@ -174,7 +178,13 @@ impl Interpreter {
                     other => other,
                 }))
             }
-            Value::Module(m) => Ok(m.get_attr(name)),
+            Value::Module(m) => match m.get_attr(name) {
+                Some(v) => Ok(Some(v)),
+                None => {
+                    let m = m.clone();
+                    self.module_attr_missing(&m, name)
+                }
+            },
             Value::Native(n) => {
                 let n = n.clone();
                 if let Some(v) = n.getattr(&n, self, name)? {

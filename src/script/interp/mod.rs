@@ -101,6 +101,11 @@ pub struct Interpreter {
     pub(crate) main: Rc<Module>,
     pub(crate) modules: FxHashMap<String, Value>,
     pub(crate) module_inits: FxHashMap<String, ModuleInit>,
+    /// Packages whose registered submodules load at their first attribute access instead of
+    /// with the package (`import torch` need not compile torch.optim's prelude for a script
+    /// that never trains), with the module to import once when some other name is missing
+    /// (a prelude that sets the package's Python-written functions).
+    pub(crate) lazy_packages: FxHashMap<String, Option<String>>,
     pub(crate) stdout: String,
     pub(crate) stderr: String,
     /// Whether stdout / stderr reached [`MAX_OUTPUT`] (what follows is dropped).
@@ -171,6 +176,7 @@ impl Interpreter {
             main,
             modules: FxHashMap::default(),
             module_inits: FxHashMap::default(),
+            lazy_packages: FxHashMap::default(),
             stdout: String::new(),
             stderr: String::new(),
             stdout_full: false,
@@ -266,7 +272,7 @@ impl Interpreter {
         self.mark_stack_base();
         let file: Rc<str> = format!("<{name}>").into();
         let module = Rc::new(Module::new(name));
-        let code = self.compile_source(source, &file, name)?;
+        let code = self.compile_prelude(source, &file, name)?;
         self.exec_module_code(&code, &module, false)?;
         let v = Value::Module(module);
         self.modules.insert(name.to_string(), v.clone());

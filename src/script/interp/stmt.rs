@@ -83,6 +83,64 @@ impl Interpreter {
         if let Some(e) = super::super::syntax_error::prescan(source) {
             return Err(tb(e, file));
         }
+        self.compile_parsed(source, file, modname)
+    }
+
+    /// A prelude's code (Python the tutorial ships: torch.nn, torch.optim …), compiled once per
+    /// thread: every run builds a new interpreter, and compiling the ~5,000 lines of `import
+    /// torch` again took most of a short exercise run. The code is immutable (constants are
+    /// plain values), so runs can share it; each run still gets the lines for tracebacks.
+    /// Preludes skip the learner-facing SyntaxError prescan: they are known to parse.
+    pub(crate) fn compile_prelude(
+        &mut self,
+        source: &str,
+        file: &Rc<str>,
+        modname: &str,
+    ) -> PyResult<Rc<FuncCode>> {
+        type Cached = (String, String, Rc<Vec<String>>, Rc<FuncCode>);
+        thread_local! {
+            static PRELUDES: RefCell<Vec<Cached>> = const { RefCell::new(Vec::new()) };
+        }
+        let hit = PRELUDES.with(|c| {
+            c.borrow()
+                .iter()
+                .find(|(n, s, _, _)| n == modname && s == source)
+                .map(|(_, _, lines, code)| (lines.clone(), code.clone()))
+        });
+        if let Some((lines, code)) = hit {
+            self.sources.insert(file.clone(), lines);
+            return Ok(code);
+        }
+        let code = self.compile_parsed(source, file, modname)?;
+        if let Some(lines) = self.sources.get(file).cloned() {
+            PRELUDES.with(|c| {
+                c.borrow_mut()
+                    .push((modname.to_string(), source.to_string(), lines, code.clone()))
+            });
+        }
+        Ok(code)
+    }
+
+    /// Parse and compile source already known to pass the prescan.
+    fn compile_parsed(
+        &mut self,
+        source: &str,
+        file: &Rc<str>,
+        modname: &str,
+    ) -> PyResult<Rc<FuncCode>> {
+        self.sources.insert(
+            file.clone(),
+            Rc::new(source.lines().map(|l| l.to_string()).collect()),
+        );
+        let tb = |mut e: PyException, file: &Rc<str>| {
+            e.push_frame(TraceEntry {
+                file: file.clone(),
+                line: e.0.line_hint.unwrap_or(0),
+                func: "<module>".into(),
+                marks: Marks::NONE,
+            });
+            e
+        };
         let parsed = match rustpython_ruff_python_parser::parse_module(source) {
             Ok(p) => p,
             Err(err) => return Err(tb(super::super::syntax_error::convert(&err, source), file)),
@@ -297,6 +355,7 @@ impl Interpreter {
             StmtKind::ImportStar { module } => {
                 let m = self.import_module(module)?;
                 if let Value::Module(md) = &m {
+                    self.load_lazy_package(md);
                     let items: Vec<(Value, Value)> = md
                         .dict
                         .borrow()
@@ -984,6 +1043,10 @@ impl Interpreter {
         };
         let m = init(self)?;
         self.modules.insert(name.to_string(), m.clone());
+        if self.lazy_packages.contains_key(name) {
+            // children load at first access (`module_attr_missing`)
+            return Ok(m);
+        }
         // Link registered direct children.
         let prefix = format!("{name}.");
         let mut children: Vec<String> = self
@@ -1003,6 +1066,75 @@ impl Interpreter {
             }
         }
         Ok(m)
+    }
+}
+
+impl Interpreter {
+    /// Mark `package` as loading its registered submodules on first access; `fallback` (a
+    /// registered module) is imported once when any other attribute is missing.
+    pub fn set_lazy_package(&mut self, package: &str, fallback: Option<&str>) {
+        self.lazy_packages
+            .insert(package.to_string(), fallback.map(|f| f.to_string()));
+    }
+
+    /// An attribute a lazy package does not have yet: its registered submodule of that name,
+    /// or whatever its fallback prelude defines. `None` when neither has it.
+    pub(crate) fn module_attr_missing(
+        &mut self,
+        m: &Rc<super::super::value::Module>,
+        name: &str,
+    ) -> PyResult<Option<Value>> {
+        let Some(fallback) = self.lazy_packages.get(&*m.name).cloned() else {
+            return Ok(None);
+        };
+        let sub = format!("{}.{name}", m.name);
+        if !name.contains('.') && self.module_inits.contains_key(&sub) {
+            let v = self.import_module(&sub)?;
+            if m.get_attr(name).is_none() {
+                m.set_attr(name, v.clone());
+            }
+            return Ok(Some(v));
+        }
+        if fallback.is_some() {
+            self.import_lazy_fallback(m)?;
+            return Ok(m.get_attr(name));
+        }
+        Ok(None)
+    }
+
+    /// Import a lazy package's fallback prelude, once.
+    fn import_lazy_fallback(&mut self, m: &Rc<super::super::value::Module>) -> PyResult<()> {
+        // taken first, so a name the prelude itself misses while it runs does not import it
+        // again
+        let Some(fb) = self.lazy_packages.get_mut(&*m.name).and_then(Option::take) else {
+            return Ok(());
+        };
+        if !self.modules.contains_key(&fb) {
+            self.import_module(&fb)?;
+        }
+        Ok(())
+    }
+
+    /// Load everything a lazy package would load on demand (for `dir()`, `import *` and
+    /// "Did you mean" suggestions, which must see every name).
+    pub(crate) fn load_lazy_package(&mut self, m: &Rc<super::super::value::Module>) {
+        if !self.lazy_packages.contains_key(&*m.name) {
+            return;
+        }
+        let prefix = format!("{}.", m.name);
+        let mut children: Vec<String> = self
+            .module_inits
+            .keys()
+            .filter(|k| k.starts_with(&prefix) && !k[prefix.len()..].contains('.'))
+            .map(|k| k[prefix.len()..].to_string())
+            .collect();
+        children.sort();
+        for c in children {
+            if m.get_attr(&c).is_none() {
+                let _ = self.module_attr_missing(m, &c);
+            }
+        }
+        let _ = self.import_lazy_fallback(m);
     }
 }
 
