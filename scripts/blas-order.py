@@ -5,6 +5,8 @@ torch.mm / addmm / a.t()-layout mm with the model (compiled from C with real FMA
 the elements whose bits differ. Needs torch, numpy and gcc.
 
     /tmp/torchvenv/bin/python scripts/blas-order.py
+    OMP_NUM_THREADS=1 /tmp/torchvenv/bin/python scripts/blas-order.py   (one thread, as the
+        recordings of tests/ are made: no row split between threads)
 """
 import ctypes, os, subprocess, tempfile
 import numpy as np
@@ -46,7 +48,12 @@ def build():
     return ctypes.CDLL(lib)
 
 
+THREADS = int(os.environ.get("OMP_NUM_THREADS", "0") or 0)
+
+
 def parts(m, k, n):
+    if THREADS == 1:
+        return [(0, m, n <= 11 or m <= 3)]
     if n <= 11:
         return [(0, m, True)]
     if (n <= 16 and k <= 16) or (k <= 4 and m * n * k < 2048):
