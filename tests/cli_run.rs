@@ -26,9 +26,13 @@ fn json(args: &[&str]) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
 }
 
+/// `* 2` on line 3 launches the multiply kernel before the bug: CUDA loads a kernel at its
+/// first launch and only that load notices a failed context, so line 6's `loss * 2` launches
+/// without noticing and the error waits for the sync on line 8 (the script without it raises
+/// on line 6, as PyTorch did on an H200: tests/fixtures/cuda/assert_deferred.json).
 const DEFERRED: &str = "import torch
 import torch.nn.functional as F
-logits = torch.randn(10, 5, device='cuda')
+logits = torch.randn(10, 5, device='cuda') * 2
 labels = torch.tensor([0, 1, 2, 3, 4, 5, 0, 1, 2, 3], device='cuda')
 loss = F.cross_entropy(logits, labels)
 doubled = loss * 2

@@ -230,9 +230,11 @@ fn host_errors() {
 
 #[test]
 fn deferred_assert_reported_at_item_and_sticky() {
+    // line 3 launches the multiply and add kernels before the bug, so lines 6 and 7 launch
+    // kernels already loaded, which do not look at the context: the error waits for item()
     let src = "import torch
 import torch.nn.functional as F
-x = torch.randn(10, 5, device='cuda')
+x = torch.randn(10, 5, device='cuda') * 2 + 1
 labels = torch.tensor([0, 1, 2, 3, 4, 5, 0, 1, 2, 3], device='cuda')
 loss = F.cross_entropy(x, labels)
 y = loss * 2
@@ -1168,4 +1170,92 @@ print((t + 2**64 // 2**10).tolist())\n");
         "[9223372036854775807, -9223372036854775808]\ntorch.Size([3]) torch.Size([3])\n\
 [1.8014398509481984e+16, 1.8014398509481984e+16, 1.8014398509481984e+16]\n"
     );
+}
+
+/// lerp/addcmul/addcdiv and the optimisers built on them give the same bits on the simulated
+/// GPU as on the CPU (the GPU backend runs the host kernel), with the same autograd nodes,
+/// and the optimisers' state is keyed by the parameter tensors.
+#[test]
+fn ternary_ops_and_optimisers_on_the_gpu_match_the_cpu() {
+    let o = out(r#"
+import torch
+def run(dev):
+    a = torch.tensor([0.0, 1.0, -2.0, 3.3, 100.0, 0.25, -7.5, 1e-3] * 5, device=dev, requires_grad=True)
+    b = torch.tensor([1.0, 3.0, 2.0, -1.1, 0.001, 4.5, 0.5, -2.0] * 5, device=dev, requires_grad=True)
+    w = torch.linspace(-0.5, 1.5, 40, device=dev, requires_grad=True)
+    ys = [torch.lerp(a, b, 0.3), torch.lerp(a, b, 0.7), torch.lerp(a, b, w),
+          torch.addcmul(a, b, w, value=0.1), torch.addcdiv(a, b, w + 2, value=-0.01)]
+    names = [y.grad_fn.name() for y in ys]
+    sum(y.sum() for y in ys).backward()
+    vals = [y.detach().cpu().tolist() for y in ys] + [t.grad.cpu().tolist() for t in (a, b, w)]
+    p = torch.tensor([1.5, -0.7, 0.3, 2.0], device=dev, requires_grad=True)
+    for cls in [torch.optim.Adam, torch.optim.RMSprop, torch.optim.Adagrad, torch.optim.Adadelta]:
+        opt = cls([p], lr=0.05)
+        for _ in range(3):
+            opt.zero_grad()
+            ((p - 0.5) ** 2).sum().backward()
+            opt.step()
+        vals.append(p.detach().cpu().tolist())
+        vals.append(sorted(opt.state[p].keys()))
+    return names, vals
+cn, cv = run('cpu')
+gn, gv = run('cuda')
+print(cn)
+print(cn == gn, cv == gv)
+"#);
+    assert_eq!(
+        o,
+        "['LerpBackward0', 'LerpBackward0', 'LerpBackward1', 'AddcmulBackward0', 'AddcdivBackward0']\nTrue True\n"
+    );
+}
+
+/// Odd calls of lerp/addcmul/addcdiv and the optimisers raise PyTorch's Python errors.
+#[test]
+fn ternary_ops_and_optimisers_refuse_odd_calls_with_pytorchs_errors() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "torch.lerp(torch.tensor([1.0]), torch.tensor([2.0], dtype=torch.float64), 0.5)",
+            "RuntimeError",
+            "expected dtype float for `end` but got dtype double",
+        ),
+        (
+            "torch.lerp(torch.tensor([1, 2]), torch.tensor([3, 4]), 0.5)",
+            "RuntimeError",
+            "\"lerp_kernel_scalar\" not implemented for 'Long'",
+        ),
+        (
+            "torch.addcmul(torch.tensor([True]), torch.tensor([True]), torch.tensor([False]))",
+            "NotImplementedError",
+            "\"addcmul_cpu_out\" not implemented for 'Bool'",
+        ),
+        (
+            "torch.tensor([1.0, 2.0]).lerp_(torch.ones(2, 2), 0.5)",
+            "RuntimeError",
+            "output with shape [2] doesn't match the broadcast shape [2, 2]",
+        ),
+        (
+            "torch.tensor([1.0], requires_grad=True).addcdiv_(torch.ones(1), torch.ones(1))",
+            "RuntimeError",
+            "a leaf Variable that requires grad is being used in an in-place operation.",
+        ),
+        (
+            "torch.optim.SGD([torch.tensor([1.0])], nesterov=True)",
+            "ValueError",
+            "Nesterov momentum requires a momentum and zero dampening",
+        ),
+        (
+            "torch.optim.Adam([torch.tensor([1.0])], betas=(1.0, 0.9))",
+            "ValueError",
+            "Invalid beta parameter at index 0: 1.0",
+        ),
+        (
+            "torch.optim.lr_scheduler.ReduceLROnPlateau(torch.optim.SGD([torch.tensor([1.0])]), factor=2)",
+            "ValueError",
+            "Factor should be < 1.0.",
+        ),
+    ];
+    for (call, kind, msg) in cases {
+        let (t, m, _) = err(&format!("import torch\n{call}\n"));
+        assert_eq!((t.as_str(), m.as_str()), (*kind, *msg), "{call}");
+    }
 }

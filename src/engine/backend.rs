@@ -26,6 +26,36 @@ use super::host::HostStorage;
 use super::layout::Layout;
 use super::tensor::{BinaryOp, Reduction, UnaryOp};
 
+/// A pointwise op of three operands (PointwiseOpsKernel.cpp, LerpKernel.cpp).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TernaryOp {
+    /// `a + value * b * c`
+    Addcmul,
+    /// `a + value * b / c`
+    Addcdiv,
+    /// `lerp(a, b, weight c)` (`value` unused; a scalar weight is `c` as a number)
+    Lerp,
+}
+
+impl TernaryOp {
+    /// The op's name (errors, timeline).
+    pub fn name(self) -> &'static str {
+        match self {
+            TernaryOp::Addcmul => "addcmul",
+            TernaryOp::Addcdiv => "addcdiv",
+            TernaryOp::Lerp => "lerp",
+        }
+    }
+    /// Its autograd node's name.
+    pub fn grad_fn(self) -> &'static str {
+        match self {
+            TernaryOp::Addcmul => "AddcmulBackward0",
+            TernaryOp::Addcdiv => "AddcdivBackward0",
+            TernaryOp::Lerp => "LerpBackward0",
+        }
+    }
+}
+
 /// An elementwise operand: a buffer read through a layout, or a Python number.
 pub enum Arg<'a, S> {
     Tensor(&'a S, &'a Layout),
@@ -125,6 +155,18 @@ pub trait BackendStorage: Sized {
         a: Arg<'_, Self>,
         b: Arg<'_, Self>,
         alpha: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self>;
+    /// `op` on (a, b, c) in the floating `dtype` of all three, as ATen's CPU kernels round
+    /// it (float32: [`crate::engine::numerics::pointwise`]); `value` is addcmul/addcdiv's
+    /// `value=`.
+    fn ternary(
+        op: TernaryOp,
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        c: Arg<'_, Self>,
+        value: Scalar,
         shape: &[usize],
         dtype: DType,
     ) -> Result<Self>;

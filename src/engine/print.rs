@@ -2,7 +2,7 @@
 //! threshold 1000, edgeitems 3, linewidth 80, sci_mode None).
 
 use super::device::Device;
-use super::dtype::{Category, DType};
+use super::dtype::{Category, DType, Scalar};
 use super::error::Result;
 use super::runtime::Runtime;
 use super::tensor::Tensor;
@@ -98,16 +98,41 @@ struct Formatter {
     dtype: DType,
 }
 
-fn scalar_str(dtype: DType, v: f64) -> String {
+/// An element as the printer reads it: f64 for most dtypes, the exact i64 for int64 (whose
+/// values past 2**53 an f64 would round: `tensor(9007199254740993)`).
+pub trait PrintVal: Copy {
+    fn f(self) -> f64;
+    fn int_str(self) -> String;
+}
+
+impl PrintVal for f64 {
+    fn f(self) -> f64 {
+        self
+    }
+    fn int_str(self) -> String {
+        format!("{}", self as i64)
+    }
+}
+
+impl PrintVal for i64 {
+    fn f(self) -> f64 {
+        self as f64
+    }
+    fn int_str(self) -> String {
+        self.to_string()
+    }
+}
+
+fn scalar_str<V: PrintVal>(dtype: DType, v: V) -> String {
     match dtype.category() {
-        Category::Bool => if v != 0.0 { "True" } else { "False" }.to_string(),
-        Category::Integral => format!("{}", v as i64),
-        Category::Floating => fmt_fixed(v, PRECISION()),
+        Category::Bool => if v.f() != 0.0 { "True" } else { "False" }.to_string(),
+        Category::Integral => v.int_str(),
+        Category::Floating => fmt_fixed(v.f(), PRECISION()),
     }
 }
 
 impl Formatter {
-    fn new(vals: &[f64], dtype: DType) -> Formatter {
+    fn new<V: PrintVal>(vals: &[V], dtype: DType) -> Formatter {
         let mut f = Formatter {
             floating: dtype.is_floating_point(),
             int_mode: true,
@@ -123,7 +148,7 @@ impl Formatter {
         }
         let nz: Vec<f64> = vals
             .iter()
-            .copied()
+            .map(|v| v.f())
             .filter(|v| v.is_finite() && *v != 0.0)
             .collect();
         if nz.is_empty() {
@@ -159,8 +184,9 @@ impl Formatter {
         f
     }
 
-    fn format(&self, v: f64) -> String {
+    fn format<V: PrintVal>(&self, v: V) -> String {
         let ret = if self.floating {
+            let v = v.f();
             if self.sci_mode {
                 fmt_sci(v, PRECISION())
             } else if self.int_mode {
@@ -182,13 +208,13 @@ impl Formatter {
 
 /// A contiguous block of values with a shape (sub-tensors are slices of it).
 #[derive(Clone, Copy)]
-struct Block<'a> {
-    vals: &'a [f64],
+struct Block<'a, V> {
+    vals: &'a [V],
     shape: &'a [usize],
 }
 
-impl<'a> Block<'a> {
-    fn row(&self, i: usize) -> Block<'a> {
+impl<'a, V> Block<'a, V> {
+    fn row(&self, i: usize) -> Block<'a, V> {
         let inner: usize = self.shape[1..].iter().product();
         Block {
             vals: &self.vals[i * inner..(i + 1) * inner],
@@ -197,7 +223,7 @@ impl<'a> Block<'a> {
     }
 }
 
-fn summarized(b: Block, out: &mut Vec<f64>) {
+fn summarized<V: PrintVal>(b: Block<V>, out: &mut Vec<V>) {
     match b.shape.len() {
         0 => out.extend_from_slice(b.vals),
         1 => {
@@ -223,7 +249,7 @@ fn summarized(b: Block, out: &mut Vec<f64>) {
     }
 }
 
-fn vector_str(b: Block, indent: usize, summarize: bool, f: &Formatter) -> String {
+fn vector_str<V: PrintVal>(b: Block<V>, indent: usize, summarize: bool, f: &Formatter) -> String {
     let element_length = f.max_width + 2;
     let per_line = ((LINEWIDTH().saturating_sub(indent)) / element_length).max(1);
     let n = b.shape[0];
@@ -244,7 +270,12 @@ fn vector_str(b: Block, indent: usize, summarize: bool, f: &Formatter) -> String
     )
 }
 
-fn tensor_str_with(b: Block, indent: usize, summarize: bool, f: &Formatter) -> String {
+fn tensor_str_with<V: PrintVal>(
+    b: Block<V>,
+    indent: usize,
+    summarize: bool,
+    f: &Formatter,
+) -> String {
     let dim = b.shape.len();
     if dim == 0 {
         return f.format(b.vals[0]);
@@ -271,7 +302,7 @@ fn tensor_str_with(b: Block, indent: usize, summarize: bool, f: &Formatter) -> S
 }
 
 /// The bracketed contents (`_tensor_str`), for `numel > 0` tensors.
-fn tensor_str(vals: &[f64], shape: &[usize], dtype: DType, indent: usize) -> String {
+fn tensor_str<V: PrintVal>(vals: &[V], shape: &[usize], dtype: DType, indent: usize) -> String {
     let numel: usize = shape.iter().product();
     if numel == 0 {
         return "[]".to_string();
@@ -322,7 +353,7 @@ fn shape_tuple(shape: &[usize]) -> String {
 }
 
 /// `repr(t)` / `str(t)` given its values (row-major).
-pub fn format_tensor(vals: &[f64], t: &Tensor) -> String {
+pub fn format_tensor<V: PrintVal>(vals: &[V], t: &Tensor) -> String {
     let prefix = "tensor(";
     let indent = prefix.len();
     let dtype = t.dtype();
@@ -370,7 +401,7 @@ impl Runtime {
     pub fn repr(&self, t: &Tensor) -> Result<String> {
         if t.is_meta() {
             self.host_event("repr", None, self.timing().host_query_us);
-            return Ok(format_tensor(&[], t));
+            return Ok(format_tensor::<f64>(&[], t));
         }
         let shown = if t.numel() > THRESHOLD() {
             6usize.pow(t.dim() as u32).min(t.numel())
@@ -378,6 +409,17 @@ impl Runtime {
             t.numel()
         };
         self.read_back(t, "repr", (shown * t.element_size()) as u64)?;
+        if t.dtype() == DType::Int64 {
+            let ints: Vec<i64> = t
+                .scalars()?
+                .into_iter()
+                .map(|s| match s {
+                    Scalar::Int(i) => i,
+                    other => other.as_f64() as i64,
+                })
+                .collect();
+            return Ok(format_tensor(&ints, t));
+        }
         let vals = t.values()?;
         Ok(format_tensor(&vals, t))
     }

@@ -199,15 +199,22 @@ pub struct Runtime {
     pub(crate) shared: Rc<Shared>,
     pub(crate) devices: Vec<Rc<DeviceShared>>,
     streams: RefCell<Vec<Stream>>,
+    /// (device, kernel) pairs launched so far in this process: CUDA loads a kernel at its
+    /// first launch, and only that load notices a failed context.
+    loaded_kernels: RefCell<std::collections::HashSet<(u32, String)>>,
     failure: RefCell<Option<CudaFailure>>,
     device_log: RefCell<Vec<String>>,
     current_device: Cell<u32>,
+    /// Each device's cuBLAS and cuBLASLt workspaces, once a matrix product needed them.
+    blas_workspaces: RefCell<Vec<[Option<(CudaBlock, u64)>; 2]>>,
     launch_blocking: Cell<bool>,
     /// GPUs the script can see (CUDA_VISIBLE_DEVICES; all of them when unset).
     visible_gpus: Cell<u32>,
     cuda_used: Cell<bool>,
     py_steps: Cell<u64>,
     grad_enabled: Cell<bool>,
+    /// `torch.inference_mode()`: tensors allocated meanwhile are inference tensors.
+    inference_mode: Cell<bool>,
     pub(crate) cpu_gen: Rc<RefCell<CpuGenerator>>,
     pub(crate) cuda_gens: RefCell<Vec<CudaGenerator>>,
     /// Host bytes of tensor values (see hostmem.rs).
@@ -261,6 +268,8 @@ impl Runtime {
             gpus,
             gpu_error,
             streams: RefCell::new(vec![Stream::default(); cfg.gpus as usize]),
+            loaded_kernels: RefCell::new(Default::default()),
+            blas_workspaces: RefCell::new((0..cfg.gpus).map(|_| [None, None]).collect()),
             cuda_gens: RefCell::new((0..cfg.gpus).map(|_| CudaGenerator::default()).collect()),
             cpu_gen: Rc::new(RefCell::new(CpuGenerator::default())),
             launch_blocking: Cell::new(cfg.launch_blocking),
@@ -278,6 +287,7 @@ impl Runtime {
             cuda_used: Cell::new(false),
             py_steps: Cell::new(0),
             grad_enabled: Cell::new(true),
+            inference_mode: Cell::new(false),
         })
     }
 
@@ -331,6 +341,13 @@ impl Runtime {
     /// `torch.no_grad()` / `torch.set_grad_enabled`.
     pub fn set_grad_enabled(&self, on: bool) {
         self.grad_enabled.set(on);
+    }
+    /// `torch.is_inference_mode_enabled()`.
+    pub fn inference_mode(&self) -> bool {
+        self.inference_mode.get()
+    }
+    pub fn set_inference_mode(&self, on: bool) {
+        self.inference_mode.set(on);
     }
     /// `torch.cuda.current_device()`.
     pub fn current_device(&self) -> u32 {
@@ -536,6 +553,47 @@ impl Runtime {
         })
     }
 
+    /// The workspace cuBLAS (`lt` false) or cuBLASLt (`lt` true) takes at a device's first
+    /// matrix product of that kind: PyTorch allocates it through its caching allocator and
+    /// keeps it, so memory_allocated() and memory_reserved() count it. Measured on an H200
+    /// with PyTorch 2.11 (tests/cuda/matmul_workspace.py): 32 MiB at the first `a @ b` (the
+    /// `:4096:8` default from sm_90, in a segment of its own), 1 MiB more at the first
+    /// nn.Linear with a bias (cuBLASLt's). A CPU product takes none.
+    pub(crate) fn cublas_workspace(&self, dev: Device, lt: bool) -> Result<()> {
+        let Device::Cuda(d) = dev else {
+            return Ok(());
+        };
+        let slot = usize::from(lt);
+        if self
+            .blas_workspaces
+            .borrow()
+            .get(d as usize)
+            .is_none_or(|w| w[slot].is_some())
+        {
+            return Ok(());
+        }
+        let bytes = if lt {
+            1 << 20
+        } else {
+            super::cuda::cublas::workspace_size(None, 9)
+        };
+        let block = self.alloc_block(d, bytes)?;
+        if let Some(w) = self.blas_workspaces.borrow_mut().get_mut(d as usize) {
+            w[slot] = Some((block, bytes));
+        }
+        Ok(())
+    }
+
+    /// Bytes device `dev` holds for cuBLAS workspaces (kept for the process's life, as
+    /// PyTorch keeps them: they are not a leak).
+    pub fn blas_workspace_bytes(&self, dev: u32) -> u64 {
+        self.blas_workspaces
+            .borrow()
+            .get(dev as usize)
+            .map(|w| w.iter().flatten().map(|(_, b)| *b).sum())
+            .unwrap_or(0)
+    }
+
     fn counters(&self, dev: Option<u32>) -> (u64, u64) {
         match dev {
             Some(d) => {
@@ -598,6 +656,21 @@ impl Runtime {
     /// Every CUDA API call starts here: a reported error is sticky, and a failure whose time
     /// has come is reported now.
     fn cuda_check(&self, op: &str, kind: OpKind, dev: u32) -> Result<()> {
+        self.cuda_check_noticing(op, kind, dev, true, 0.0)
+    }
+
+    /// [`Runtime::cuda_check`] for a call that notices a new failure only when `notices`
+    /// (a kernel launch whose kernel is already loaded does not: see [`Runtime::launch`]), at
+    /// `after_us` past the call's start; an error the host was already told about is sticky
+    /// for every call.
+    fn cuda_check_noticing(
+        &self,
+        op: &str,
+        kind: OpKind,
+        dev: u32,
+        notices: bool,
+        after_us: f64,
+    ) -> Result<()> {
         self.check_device_index(dev as i64)?;
         self.cuda_used.set(true);
         let now = self.host_us();
@@ -606,7 +679,7 @@ impl Runtime {
             let s = &mut st[dev as usize];
             if s.reported {
                 Some(OpStatus::Failed)
-            } else if s.failed_at.is_some_and(|f| f <= now) {
+            } else if notices && s.failed_at.is_some_and(|f| f <= now + after_us) {
                 s.reported = true;
                 Some(OpStatus::Reported)
             } else {
@@ -679,7 +752,20 @@ impl Runtime {
         cost: Cost,
         assert: DeviceAssert,
     ) -> Result<()> {
-        self.cuda_check(op, OpKind::Kernel, dev)?;
+        // A launch notices a failed kernel only when it loads its own kernel first: CUDA loads
+        // modules lazily (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12), at the first
+        // launch of each kernel in a process, and that load reports the context's sticky
+        // error; a kernel already used launches without looking, and the error waits for a
+        // synchronising call. Measured on an H200 with PyTorch 2.11 (scripts/gpu-trap-timing.py):
+        // `y * 2` launched 0 to 160 µs after a failed nll_loss never raised once `y * 2` had run
+        // before; in tests/cuda/assert_deferred.py the first `loss * 2` raised. The launch
+        // check follows the host's dispatch (C10_CUDA_KERNEL_LAUNCH_CHECK after `<<<...>>>`).
+        let first_use = self
+            .loaded_kernels
+            .borrow_mut()
+            .insert((dev, op.to_string()));
+        let check_after = self.cfg.timing.host_dispatch_us;
+        self.cuda_check_noticing(op, OpKind::Kernel, dev, first_use, check_after)?;
         let assert = self.device_asserts(dev, assert);
         let t0 = self.host_us();
         self.advance_host(self.cfg.timing.host_dispatch_us);

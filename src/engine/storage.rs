@@ -8,7 +8,9 @@
 //! through the same code). Operands of one op live on one device (the front halves check
 //! devices); should a host buffer meet a GPU buffer anyway, the host one is moved to the GPU.
 
-use super::backend::{Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp};
+use super::backend::{
+    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp, TernaryOp,
+};
 use super::cuda::gpu_storage::{GpuHandle, GpuStorage};
 use super::dtype::{DType, Scalar};
 use super::error::Result;
@@ -217,6 +219,28 @@ impl BackendStorage for DeviceStorage {
             Some(dev) => {
                 let (a, b) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?);
                 GpuStorage::binary(op, a.arg(), b.arg(), shape, compute, out)
+                    .map(DeviceStorage::Gpu)
+            }
+        }
+    }
+    fn ternary(
+        op: TernaryOp,
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        c: Arg<'_, Self>,
+        value: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        match gpu_among(&[tensor_of(&a), tensor_of(&b), tensor_of(&c)]) {
+            None => {
+                let (a, b, c) = (host_side(a)?, host_side(b)?, host_side(c)?);
+                HostStorage::ternary(op, a.arg(), b.arg(), c.arg(), value, shape, dtype)
+                    .map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (a, b, c) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?, gpu_side(c, &dev)?);
+                GpuStorage::ternary(op, a.arg(), b.arg(), c.arg(), value, shape, dtype)
                     .map(DeviceStorage::Gpu)
             }
         }

@@ -20,8 +20,9 @@ pub struct TimingModel {
     pub pcie_pinned_bytes_per_us: f64,
     /// PCIe copy from pageable memory (12 GB/s; the host blocks while it runs).
     pub pcie_pageable_bytes_per_us: f64,
-    /// A device-side assert: time from the failing kernel's start until the context is marked
-    /// failed (the assert's printf flush and trap), so the fault lands somewhat after launch.
+    /// A device-side assert: time from the failing kernel's end until the context is marked
+    /// failed. Zero: on an H200 (PyTorch 2.11, tests/cuda/assert_deferred.py) the first launch
+    /// of a new kernel one op after the failing one (about 7 µs of host time) already saw it.
     pub assert_trap_us: f64,
     /// Host CPU math (reference implementation) bandwidth and throughput, for CPU tensors.
     pub cpu_bytes_per_us: f64,
@@ -43,7 +44,7 @@ impl Default for TimingModel {
             device_flops_per_us: 6.0e7,
             pcie_pinned_bytes_per_us: 25.0e3,
             pcie_pageable_bytes_per_us: 12.0e3,
-            assert_trap_us: 40.0,
+            assert_trap_us: 0.0,
             cpu_bytes_per_us: 20.0e3,
             cpu_flops_per_us: 1.0e5,
             sync_us: 2.0,

@@ -475,7 +475,13 @@ impl<'s> Compiler<'s> {
                     decorators.push(self.expr(&d.expression)?);
                 }
                 let name = self.name(f.name.as_str());
-                let func = self.function(&name, &f.parameters, FnBody::Stmts(&f.body), line)?;
+                let func = self.function_annotated(
+                    &name,
+                    &f.parameters,
+                    FnBody::Stmts(&f.body),
+                    line,
+                    f.returns.as_deref(),
+                )?;
                 let target = self.store_name(&name, line)?;
                 StmtKind::Def {
                     decorators,
@@ -592,6 +598,17 @@ impl<'s> Compiler<'s> {
         body: FnBody,
         line: u32,
     ) -> PyResult<FuncDef> {
+        self.function_annotated(name, params, body, line, None)
+    }
+
+    fn function_annotated(
+        &mut self,
+        name: &Rc<str>,
+        params: &ast::Parameters,
+        body: FnBody,
+        line: u32,
+        returns: Option<&ast::Expr>,
+    ) -> PyResult<FuncDef> {
         // Defaults are evaluated in the enclosing scope, at definition time.
         let mut defaults = Vec::new();
         for p in params.posonlyargs.iter().chain(&params.args) {
@@ -605,6 +622,39 @@ impl<'s> Compiler<'s> {
                 Some(d) => Some(self.expr(d)?),
                 None => None,
             });
+        }
+        // Annotations too (CPython 3.11 without `from __future__ import annotations`), in
+        // parameter order, `return` last.
+        let mut annotations = Vec::new();
+        {
+            let mut ann: Vec<(&str, &ast::Expr)> = Vec::new();
+            for p in params.posonlyargs.iter().chain(&params.args) {
+                if let Some(a) = &p.parameter.annotation {
+                    ann.push((p.parameter.name.as_str(), a));
+                }
+            }
+            if let Some(p) = &params.vararg {
+                if let Some(a) = &p.annotation {
+                    ann.push((p.name.as_str(), a));
+                }
+            }
+            for p in &params.kwonlyargs {
+                if let Some(a) = &p.parameter.annotation {
+                    ann.push((p.parameter.name.as_str(), a));
+                }
+            }
+            if let Some(p) = &params.kwarg {
+                if let Some(a) = &p.annotation {
+                    ann.push((p.name.as_str(), a));
+                }
+            }
+            if let Some(r) = returns {
+                ann.push(("return", r));
+            }
+            for (n, a) in ann {
+                let n = self.name(n);
+                annotations.push((n, self.expr(a)?));
+            }
         }
         let qualname = self.child_qualname(name);
         let mut sc = Scope::new(Kind::Function, qualname.clone());
@@ -741,6 +791,7 @@ impl<'s> Compiler<'s> {
             defaults,
             kwdefaults,
             captures: sc.captures,
+            annotations,
         })
     }
 
@@ -852,6 +903,7 @@ impl<'s> Compiler<'s> {
                 defaults: Vec::new(),
                 kwdefaults: Vec::new(),
                 captures: sc.captures,
+                annotations: Vec::new(),
             }),
             iter: Box::new(iter),
             marks,

@@ -61,6 +61,9 @@ pub struct FuncDef {
     pub defaults: Vec<Expr>,
     pub kwdefaults: Vec<Option<Expr>>,
     pub captures: Vec<Capture>,
+    /// Parameter and return annotations (`"return"` last), evaluated at definition time in
+    /// the enclosing scope into the function's `__annotations__`.
+    pub annotations: Vec<(Rc<str>, Expr)>,
 }
 
 pub struct ClassDef {

@@ -373,14 +373,6 @@ def xlogy(input, other):
     return out.masked_fill(input == 0, 0.0).masked_fill(other.isnan() if isinstance(other, torch.Tensor) else input != input, float('nan'))
 
 
-def addcmul(input, tensor1, tensor2, value=1):
-    return input + value * tensor1 * tensor2
-
-
-def addcdiv(input, tensor1, tensor2, value=1):
-    return input + value * tensor1 / tensor2
-
-
 def var_mean(input, dim=None, unbiased=None, keepdim=False, correction=None):
     kw = {}
     if correction is not None:
@@ -452,8 +444,9 @@ def _copy_tree(obj):
     return obj
 
 
-# torch.save / torch.load: a per-run in-memory store (cudatutor scripts never touch host files)
-_SAVED = {}
+# torch.save / torch.load: files of the run's in-memory file system (script/modules/_fs.py,
+# the one open() and os.path see; cudatutor scripts never touch host files)
+import _fs
 
 
 def _key(f):
@@ -461,21 +454,20 @@ def _key(f):
         return f
     if hasattr(f, '__fspath__'):
         return f.__fspath__()
-    if isinstance(f, (bytes,)):
-        return f.decode()
+    if isinstance(f, _fs.TextIOWrapper):
+        return f.name
     raise AttributeError(f"'{type(f).__name__}' object has no attribute 'write'")
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
-    _SAVED[_key(f)] = _copy_tree(obj) if not hasattr(obj, 'state_dict') else obj
+    _fs.store(_key(f), _copy_tree(obj) if not hasattr(obj, 'state_dict') else obj)
     return None
 
 
 def load(f, map_location=None, pickle_module=None, weights_only=None, mmap=None, **kwargs):
-    k = _key(f)
-    if k not in _SAVED:
-        raise FileNotFoundError(f"[Errno 2] No such file or directory: '{k}'")
-    obj = _SAVED[k]
+    obj = _fs.fetch(_key(f))
+    if isinstance(obj, str):
+        raise UnpicklingError("invalid load key, '" + (obj[:1] or '\\x00') + "'.")
     if hasattr(obj, 'state_dict'):
         if weights_only is None or weights_only:
             raise _unpickling_error(type(obj))
@@ -566,7 +558,7 @@ def _t_type_as(self, other):
 
 
 def _t_is_inference(self):
-    return False
+    return torch._C._is_inference(self)
 
 
 def _t_allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -606,8 +598,6 @@ _t_bitwise_not = bitwise_not
 _t_bincount = bincount
 _t_scatter = scatter
 _t_xlogy = xlogy
-_t_addcmul = addcmul
-_t_addcdiv = addcdiv
 _t_var_mean = var_mean
 _t_std_mean = std_mean
 _t_scatter_ = _scatter_
@@ -668,8 +658,6 @@ torch.bitwise_not = bitwise_not
 torch.bincount = bincount
 torch.scatter = scatter
 torch.xlogy = xlogy
-torch.addcmul = addcmul
-torch.addcdiv = addcdiv
 torch.var_mean = var_mean
 torch.std_mean = std_mean
 torch.is_floating_point = is_floating_point
@@ -961,7 +949,7 @@ def quantile(input, q, dim=None, keepdim=False, interpolation='linear'):
         elif interpolation == 'midpoint':
             r = below + (above - below) * 0.5 if w > 0 else below
         else:
-            r = torch.lerp(below, above, w) if hasattr(torch, 'lerp') else below + (above - below) * w
+            r = torch.lerp(below, above, w)
         if keepdim:
             if dim is None:
                 r = r.reshape(*([1] * input.dim()))
@@ -1357,6 +1345,53 @@ def round(input, decimals=0):
         return _round_native(input * p) / p
     p = float(10 ** (-decimals))
     return _round_native(input / p) * p
+
+
+_t_round = round
+
+
+def broadcast_tensors(*tensors):
+    shape = torch.broadcast_shapes(*[t.shape for t in tensors])
+    return tuple(t.expand(shape) for t in tensors)
+
+
+_normal_native = torch._normal_native
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
+           device=None, pin_memory=False, requires_grad=False):
+    """torch.normal with tensor mean and/or std, as ATen's normal_out_impl draws them."""
+    mt = isinstance(mean, torch.Tensor)
+    st = isinstance(std, torch.Tensor)
+    if not mt and not st:
+        kw = {}
+        if generator is not None:
+            kw['generator'] = generator
+        if dtype is not None:
+            kw['dtype'] = dtype
+        if device is not None:
+            kw['device'] = device
+        if size is None:
+            return _normal_native(mean, std, **kw)
+        return _normal_native(mean, std, size, requires_grad=requires_grad, **kw)
+    gen = {} if generator is None else {'generator': generator}
+    if st and bool((std < 0).any()):
+        raise RuntimeError('normal expects all elements of std >= 0.0')
+    if not st and std < 0:
+        raise RuntimeError(f'normal expects std >= 0.0, but found std {std}')
+    if mt and st:
+        shape = torch.broadcast_shapes(mean.shape, std.shape)
+        z = torch.empty(shape, dtype=mean.dtype, device=mean.device).normal_(0, 1, **gen)
+        return z * std + mean
+    if mt:
+        z = torch.empty(mean.shape, dtype=mean.dtype, device=mean.device).normal_(0, std, **gen)
+        return z + mean
+    z = torch.empty(std.shape, dtype=std.dtype, device=std.device).normal_(0, 1, **gen)
+    return z * std + mean
+
+
+torch.broadcast_tensors = broadcast_tensors
+torch.normal = normal
 
 
 class _UntypedStorage:

@@ -6,6 +6,7 @@ use super::{
     at_line, device_arg, device_spec, dims_arg, dtype_arg, flatten_data, need_tensor, operand_of,
     py_err, scalar_of, size_from, tensor_of, truthy_opt, wrap,
 };
+use crate::engine::backend::TernaryOp;
 use crate::engine::dtype::{DEFAULT_FLOAT, Scalar};
 use crate::engine::{
     BinaryOp, DType, Device, DeviceSpec, Operand, Reduction, Runtime, Tensor, UnaryOp,
@@ -249,6 +250,26 @@ pub(crate) fn div_mode(mode: Option<&Value>) -> PyResult<BinaryOp> {
             "div(): argument 'rounding_mode' must be str or None",
         )),
     }
+}
+
+/// `torch.lerp(input, end, weight, *, out=None)`, `torch.addcmul(input, tensor1, tensor2, *,
+/// value=1, out=None)`, `torch.addcdiv(...)`.
+fn ternary_fn(rt: &Rc<Runtime>, args: Args, op: TernaryOp, name: &str) -> PyResult<Value> {
+    let params: &[&str] = if op == TernaryOp::Lerp {
+        &["input", "end", "weight", "value", "out"]
+    } else {
+        &["input", "tensor1", "tensor2", "value", "out"]
+    };
+    let a = args.bind(name, params, 3)?;
+    let x = need_tensor(a[0].as_ref().unwrap(), name, "input")?;
+    let value = if op == TernaryOp::Lerp {
+        None
+    } else {
+        a[3].as_ref()
+    };
+    let (b, c, v) = super::ternary_operands(op, a[1].as_ref(), a[2].as_ref(), value, name)?;
+    let r = rt.ternary(op, &x, &b, &c, v).map_err(py_err)?;
+    write_out(rt, a[4].as_ref(), r)
 }
 
 fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResult<Value> {
@@ -845,6 +866,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     reg(&m, rt, "enable_grad", |_, rt, _| {
         Ok(Value::native(GradMode::new(rt.clone(), true)))
     });
+    reg(&m, rt, "is_inference_mode_enabled", |_it, rt, args| {
+        args.exact("is_inference_mode_enabled", 0)?;
+        Ok(Value::Bool(rt.inference_mode()))
+    });
     reg(&m, rt, "inference_mode", |it, rt, args| {
         let a = args.bind("inference_mode", &["mode"], 0)?;
         let mode = truthy_opt(it, &a[0], true)?;
@@ -933,6 +958,15 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             None => 0,
         };
         Ok(wrap(rt, rt.stack(&ts, d).map_err(py_err)?))
+    });
+    reg(&m, rt, "lerp", |_, rt, args| {
+        ternary_fn(rt, args, TernaryOp::Lerp, "lerp")
+    });
+    reg(&m, rt, "addcmul", |_, rt, args| {
+        ternary_fn(rt, args, TernaryOp::Addcmul, "addcmul")
+    });
+    reg(&m, rt, "addcdiv", |_, rt, args| {
+        ternary_fn(rt, args, TernaryOp::Addcdiv, "addcdiv")
     });
     reg(&m, rt, "where", |_, rt, args| {
         let a = args.bind("where", &["condition", "input", "other"], 1)?;
@@ -1285,6 +1319,11 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     }
     let dot = m.dict.borrow_mut().remove_str("dot");
     drop(dot);
+    // normal: the prelude's takes tensor mean/std too and calls the native one for floats
+    let normal = m.dict.borrow_mut().remove_str("normal");
+    if let Some(n) = normal {
+        m.set_attr("_normal_native", n);
+    }
     Ok(m.into_value())
 }
 
@@ -1746,6 +1785,12 @@ fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
 /// `torch._C`: native helpers the Python preludes use.
 pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch._C");
+    // t.is_inference(): allocated under torch.inference_mode()
+    m.add_fn("_is_inference", |_it, args| {
+        let a = args.exact("_is_inference", 1)?;
+        let t = super::need_tensor(&a[0], "is_inference", "self")?;
+        Ok(Value::Bool(t.is_inference()))
+    });
     // warn(message, file=None, line=0, source=''): a UserWarning at the script line running
     // now, or at a line of PyTorch's own Python source
     m.add_fn("warn", |it, args| {

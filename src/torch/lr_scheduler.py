@@ -5,6 +5,16 @@ import torch
 from torch.optim import Optimizer
 
 
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being "
+    "deprecated where possible. Please use `scheduler.step()` to step the "
+    "scheduler. During the deprecation, if epoch is different from None, the "
+    "closed form is used instead of the new chainable form, where available. "
+    "Please open an issue if you are unable to replicate your use case: "
+    "https://github.com/pytorch/pytorch/issues/new/choose."
+)
+
+
 class LRScheduler:
     _is_initial = False
 
@@ -43,9 +53,14 @@ class LRScheduler:
         self._step_count += 1
         if epoch is None:
             self.last_epoch += 1
+            values = self.get_lr()
         else:
+            torch._C.warn(EPOCH_DEPRECATION_WARNING)
             self.last_epoch = epoch
-        values = self.get_lr()
+            if hasattr(self, '_get_closed_form_lr'):
+                values = self._get_closed_form_lr()
+            else:
+                values = self.get_lr()
         for group, lr in zip(self.optimizer.param_groups, values):
             group['lr'] = lr
         self._last_lr = [group['lr'] for group in self.optimizer.param_groups]
@@ -98,6 +113,9 @@ class StepLR(LRScheduler):
             return [group['lr'] for group in self.optimizer.param_groups]
         return [group['lr'] * self.gamma for group in self.optimizer.param_groups]
 
+    def _get_closed_form_lr(self):
+        return [base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs]
+
 
 class MultiStepLR(LRScheduler):
     def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
@@ -112,6 +130,10 @@ class MultiStepLR(LRScheduler):
             return [group['lr'] for group in self.optimizer.param_groups]
         return [group['lr'] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
 
+    def _get_closed_form_lr(self):
+        k = sum(c for m, c in self.milestones.items() if m <= self.last_epoch)
+        return [base_lr * self.gamma ** k for base_lr in self.base_lrs]
+
 
 class ExponentialLR(LRScheduler):
     def __init__(self, optimizer, gamma, last_epoch=-1):
@@ -122,6 +144,9 @@ class ExponentialLR(LRScheduler):
         if self._is_initial:
             return [group['lr'] for group in self.optimizer.param_groups]
         return [group['lr'] * self.gamma for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -141,3 +166,112 @@ class CosineAnnealingLR(LRScheduler):
                     for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups)]
         return [(1 + math.cos(math.pi * self.last_epoch / self.T_max)) / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max)) * (group['lr'] - self.eta_min) + self.eta_min
                 for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+                for base_lr in self.base_lrs]
+
+
+class ReduceLROnPlateau(LRScheduler):
+    # torch/optim/lr_scheduler.py's ReduceLROnPlateau (its own step(metrics); no initial step)
+    def __init__(self, optimizer, mode='min', factor=0.1, patience=10, threshold=1e-4, threshold_mode='rel',
+                 cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError('Factor should be < 1.0.')
+        self.factor = factor
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f'{type(optimizer).__name__} is not an Optimizer')
+        self.optimizer = optimizer
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(optimizer.param_groups):
+                raise ValueError(f'expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}')
+            self.default_min_lr = None
+            self.min_lrs = list(min_lr)
+        else:
+            self.default_min_lr = min_lr
+            self.min_lrs = [min_lr] * len(optimizer.param_groups)
+        self.patience = patience
+        self.cooldown = cooldown
+        self.eps = eps
+        self.last_epoch = 0
+        self._last_lr = [group['lr'] for group in self.optimizer.param_groups]
+        self._init_is_better(mode=mode, threshold=threshold, threshold_mode=threshold_mode)
+        self._reset()
+
+    def _reset(self):
+        self.best = self.mode_worse
+        self.cooldown_counter = 0
+        self.num_bad_epochs = 0
+
+    def step(self, metrics, epoch=None):
+        current = float(metrics)
+        if epoch is None:
+            epoch = self.last_epoch + 1
+        else:
+            torch._C.warn(EPOCH_DEPRECATION_WARNING)
+        self.last_epoch = epoch
+        if self._is_better(current, self.best):
+            self.best = current
+            self.num_bad_epochs = 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            self._reduce_lr(epoch)
+            self.cooldown_counter = self.cooldown
+            self.num_bad_epochs = 0
+        self._last_lr = [group['lr'] for group in self.optimizer.param_groups]
+
+    def _reduce_lr(self, epoch):
+        if len(self.optimizer.param_groups) != len(self.min_lrs):
+            if self.default_min_lr is None:
+                raise RuntimeError(
+                    'The number of param groups in the `optimizer` '
+                    f'({len(self.optimizer.param_groups)}) differs '
+                    'from when `ReduceLROnPlateau` was initialized '
+                    f'({len(self.min_lrs)}), usually due to a new '
+                    'param group being added to the optimizer. Please '
+                    'modify the `min_lrs` field to match the length '
+                    'of the `optimizer` param groups.')
+            else:
+                self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
+        for i, param_group in enumerate(self.optimizer.param_groups):
+            old_lr = float(param_group['lr'])
+            new_lr = max(old_lr * self.factor, self.min_lrs[i])
+            if old_lr - new_lr > self.eps:
+                param_group['lr'] = new_lr
+
+    @property
+    def in_cooldown(self):
+        return self.cooldown_counter > 0
+
+    def _is_better(self, a, best):
+        if self.mode == 'min' and self.threshold_mode == 'rel':
+            rel_epsilon = 1.0 - self.threshold
+            return a < best * rel_epsilon
+        elif self.mode == 'min' and self.threshold_mode == 'abs':
+            return a < best - self.threshold
+        elif self.mode == 'max' and self.threshold_mode == 'rel':
+            rel_epsilon = self.threshold + 1.0
+            return a > best * rel_epsilon
+        else:
+            return a > best + self.threshold
+
+    def _init_is_better(self, mode, threshold, threshold_mode):
+        if mode not in {'min', 'max'}:
+            raise ValueError('mode ' + mode + ' is unknown!')
+        if threshold_mode not in {'rel', 'abs'}:
+            raise ValueError('threshold mode ' + threshold_mode + ' is unknown!')
+        if mode == 'min':
+            self.mode_worse = math.inf
+        else:
+            self.mode_worse = -math.inf
+        self.mode = mode
+        self.threshold = threshold
+        self.threshold_mode = threshold_mode
+
+    def load_state_dict(self, state_dict):
+        self.__dict__.update(state_dict)
+        self._init_is_better(mode=self.mode, threshold=self.threshold, threshold_mode=self.threshold_mode)

@@ -32,6 +32,7 @@ const AUTOGRAD_SRC: &str = include_str!("autograd.py");
 const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
 const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
 const NN_INIT_SRC: &str = include_str!("nn_init.py");
+const DISTRIBUTIONS_SRC: &str = include_str!("distributions.py");
 const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power, cross\n";
 /// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
 /// once torch.nn exists.
@@ -98,6 +99,24 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         "torch.autograd",
         Box::new(|it| it.module_from_source("torch.autograd", AUTOGRAD_SRC)),
     );
+    it.register_module(
+        "torch.distributions",
+        Box::new(|it| it.module_from_source("torch.distributions", DISTRIBUTIONS_SRC)),
+    );
+    for sub in [
+        "normal",
+        "bernoulli",
+        "categorical",
+        "uniform",
+        "multinomial",
+    ] {
+        let name = format!("torch.distributions.{sub}");
+        let src = "from torch.distributions import *\n";
+        it.register_module(
+            &name.clone(),
+            Box::new(move |it| it.module_from_source(&name, src)),
+        );
+    }
     it.register_module(
         "torch.linalg",
         Box::new(|it| it.module_from_source("torch.linalg", LINALG_SRC)),
@@ -279,6 +298,51 @@ pub(crate) fn alpha_of(v: Option<&Value>, fname: &str) -> PyResult<Option<Scalar
 }
 
 /// A tensor or scalar operand; a Python int beyond int64 fails as in PyTorch.
+/// The operands of `addcmul`/`addcdiv`/`lerp` after `input`, already bound: the second
+/// tensor, the third operand (lerp's weight may be a number) and `value=` (default 1).
+pub(crate) fn ternary_operands(
+    op: crate::engine::backend::TernaryOp,
+    b: Option<&Value>,
+    c: Option<&Value>,
+    value: Option<&Value>,
+    fname: &str,
+) -> PyResult<(Tensor, Operand, Scalar)> {
+    use crate::engine::backend::TernaryOp;
+    let (bn, cn) = match op {
+        TernaryOp::Lerp => ("end", "weight"),
+        _ => ("tensor1", "tensor2"),
+    };
+    let none = Value::None;
+    let b = need_tensor(b.unwrap_or(&none), fname, bn)?;
+    let cv = c.unwrap_or(&none);
+    let c = match (op, operand_of(cv)?) {
+        (_, Some(Operand::Tensor(t))) => Operand::Tensor(t),
+        (TernaryOp::Lerp, Some(Operand::Scalar(s))) => Operand::Scalar(s),
+        _ => {
+            return Err(PyException::new(
+                "TypeError",
+                format!(
+                    "{fname}(): argument '{cn}' (position 3) must be Tensor, not {}",
+                    cv.type_name()
+                ),
+            ));
+        }
+    };
+    let value = match value.filter(|v| !v.is_none()) {
+        None => Scalar::Int(1),
+        Some(v) => scalar_of(v).ok_or_else(|| {
+            PyException::new(
+                "TypeError",
+                format!(
+                    "{fname}(): argument 'value' must be Number, not {}",
+                    v.type_name()
+                ),
+            )
+        })?,
+    };
+    Ok((b, c, value))
+}
+
 pub(crate) fn operand_of(v: &Value) -> PyResult<Option<Operand>> {
     check_long(v)?;
     if let Some(s) = scalar_of(v) {

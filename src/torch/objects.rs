@@ -423,6 +423,9 @@ pub struct GradMode {
     /// restores the previous mode when its `with` block ends.
     set_on_create: bool,
     name: &'static str,
+    /// `torch.inference_mode(mode)`: the inference flag it sets, and the one it restores.
+    inference: Option<bool>,
+    prev_inference: Cell<bool>,
 }
 
 impl GradMode {
@@ -433,11 +436,15 @@ impl GradMode {
             prev: Cell::new(true),
             set_on_create: false,
             name: if enabled { "enable_grad" } else { "no_grad" },
+            inference: None,
+            prev_inference: Cell::new(false),
         }
     }
     pub fn inference_mode(rt: Rc<Runtime>, mode: bool) -> Self {
+        // inference_mode(False) inside an inference block turns both back on
         GradMode {
             name: "inference_mode",
+            inference: Some(mode),
             ..GradMode::new(rt, !mode)
         }
     }
@@ -450,6 +457,8 @@ impl GradMode {
             prev: Cell::new(prev),
             set_on_create: true,
             name: "set_grad_enabled",
+            inference: None,
+            prev_inference: Cell::new(false),
         }
     }
 }
@@ -471,6 +480,10 @@ impl NativeObject for GradMode {
         }
         self.prev.set(self.rt.grad_enabled());
         self.rt.set_grad_enabled(self.enabled);
+        self.prev_inference.set(self.rt.inference_mode());
+        if let Some(on) = self.inference {
+            self.rt.set_inference_mode(on);
+        }
         Ok(Some(Value::None))
     }
     fn exit(
@@ -480,6 +493,9 @@ impl NativeObject for GradMode {
         _exc: Option<&Value>,
     ) -> PyResult<bool> {
         self.rt.set_grad_enabled(self.prev.get());
+        if self.inference.is_some() {
+            self.rt.set_inference_mode(self.prev_inference.get());
+        }
         Ok(false)
     }
     fn call(
@@ -500,11 +516,17 @@ impl NativeObject for GradMode {
         };
         let rt = self.rt.clone();
         let enabled = self.enabled;
+        let inference = self.inference;
         Ok(Value::native_fn("decorate_context", move |it, args| {
             let prev = rt.grad_enabled();
+            let prev_inf = rt.inference_mode();
             rt.set_grad_enabled(enabled);
+            if let Some(on) = inference {
+                rt.set_inference_mode(on);
+            }
             let r = it.call(&f, args);
             rt.set_grad_enabled(prev);
+            rt.set_inference_mode(prev_inf);
             r
         }))
     }

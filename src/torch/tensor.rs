@@ -5,6 +5,7 @@ use super::{
     at_line, device_arg, dims_arg, dtype_arg, index_items, operand_of, py_err, scalar_of,
     scalar_value, shape_from, tensor_of, to_args, truthy_opt, wrap,
 };
+use crate::engine::backend::TernaryOp;
 use crate::engine::dtype::Scalar;
 use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
 use crate::script::{
@@ -118,6 +119,40 @@ fn alpha_method(p: &PyTensor, args: Args, op: BinaryOp, fname: &str) -> PyResult
         p.rt.binary_alpha(op, &Operand::Tensor(p.tensor()), &o, alpha)
             .map_err(py_err)?;
     Ok(wrap(&p.rt, r))
+}
+
+/// `t.lerp(end, weight)`, `t.addcmul(tensor1, tensor2, value=1)`, `t.addcdiv(...)`.
+fn ternary_method(p: &PyTensor, args: Args, op: TernaryOp, fname: &str) -> PyResult<Value> {
+    let (b, c, v) = ternary_bound(&args, op, fname)?;
+    let r = p.rt.ternary(op, &p.tensor(), &b, &c, v).map_err(py_err)?;
+    Ok(wrap(&p.rt, r))
+}
+
+fn ternary_bound(args: &Args, op: TernaryOp, fname: &str) -> PyResult<(Tensor, Operand, Scalar)> {
+    if op == TernaryOp::Lerp {
+        let a = args.bind(fname, &["end", "weight"], 2)?;
+        super::ternary_operands(op, a[0].as_ref(), a[1].as_ref(), None, fname)
+    } else {
+        let a = args.bind(fname, &["tensor1", "tensor2", "value"], 2)?;
+        super::ternary_operands(op, a[0].as_ref(), a[1].as_ref(), a[2].as_ref(), fname)
+    }
+}
+
+/// `t.lerp_(end, weight)`, `t.addcmul_(...)`, `t.addcdiv_(...)`: written into t, which is
+/// returned.
+fn ternary_inplace(
+    p: &PyTensor,
+    this: &Rc<dyn NativeObject>,
+    args: Args,
+    op: TernaryOp,
+    fname: &str,
+) -> PyResult<Value> {
+    let (b, c, v) = ternary_bound(&args, op, fname)?;
+    let t =
+        p.rt.inplace_ternary(op, &p.tensor(), &b, &c, v)
+            .map_err(py_err)?;
+    *p.t.borrow_mut() = t;
+    Ok(Value::Native(this.clone()))
 }
 
 fn unary_method(p: &PyTensor, op: UnaryOp) -> PyResult<Value> {
@@ -774,7 +809,6 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "cos" => |_, p, _, _| unary_method(p, UnaryOp::Cos),
         "floor" => |_, p, _, _| unary_method(p, UnaryOp::Floor),
         "ceil" => |_, p, _, _| unary_method(p, UnaryOp::Ceil),
-        "round" => |_, p, _, _| unary_method(p, UnaryOp::Round),
         "sign" => |_, p, _, _| unary_method(p, UnaryOp::Sign),
         "reciprocal" => |_, p, _, _| unary_method(p, UnaryOp::Reciprocal),
         "log2" => |_, p, _, _| unary_method(p, UnaryOp::Log2),
@@ -838,6 +872,9 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 p.rt.log_softmax(&p.tensor(), d, dt).map_err(py_err)?,
             ))
         },
+        "lerp" => |_, p, _, args| ternary_method(p, args, TernaryOp::Lerp, "lerp"),
+        "addcmul" => |_, p, _, args| ternary_method(p, args, TernaryOp::Addcmul, "addcmul"),
+        "addcdiv" => |_, p, _, args| ternary_method(p, args, TernaryOp::Addcdiv, "addcdiv"),
         "add" => |_, p, _, args| alpha_method(p, args, BinaryOp::Add, "add"),
         "sub" => |_, p, _, args| alpha_method(p, args, BinaryOp::Sub, "sub"),
         "mul" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Mul, "mul"),
@@ -1124,6 +1161,21 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
         "mul_" => BinaryOp::Mul,
         "div_" => BinaryOp::Div,
         "pow_" => BinaryOp::Pow,
+        "lerp_" => {
+            return Some(method(this, name, |_, p, this, args| {
+                ternary_inplace(p, this, args, TernaryOp::Lerp, "lerp_")
+            }));
+        }
+        "addcmul_" => {
+            return Some(method(this, name, |_, p, this, args| {
+                ternary_inplace(p, this, args, TernaryOp::Addcmul, "addcmul_")
+            }));
+        }
+        "addcdiv_" => {
+            return Some(method(this, name, |_, p, this, args| {
+                ternary_inplace(p, this, args, TernaryOp::Addcdiv, "addcdiv_")
+            }));
+        }
         "clamp_" => {
             return Some(method(this, name, |_, p, this, args| {
                 let a = args.bind("clamp_", &["min", "max"], 0)?;
@@ -1492,6 +1544,7 @@ impl NativeObject for PyTensor {
                 }
                 f.trunc() as i64
             }
+            Scalar::Int(i) => i,
             other => other.as_f64() as i64,
         }))
     }

@@ -23,7 +23,9 @@ use super::ops::{
     BackwardKernel, BinaryKernel, CompareKernel, Elem, FloatTest, Kernels, NllReduction,
     ReduceKernel, Scalar as KScalar, Strided, UnaryKernel,
 };
-use crate::engine::backend::{Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp};
+use crate::engine::backend::{
+    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp, TernaryOp,
+};
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::host::{HostStorage, host_dispatch};
@@ -940,6 +942,27 @@ impl BackendStorage for GpuStorage {
         ctx.note_fallback("binary");
         let (ha, hb) = (HostArg::of(a)?, HostArg::of(b)?);
         let h = HostStorage::binary(op, ha.arg(), hb.arg(), shape, compute, out)?;
+        GpuStorage::upload(&ctx, &h)
+    }
+
+    fn ternary(
+        op: TernaryOp,
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        c: Arg<'_, Self>,
+        value: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        // no CUDA kernel yet: the host's (PyTorch CPU's rounding), uploaded back
+        let Some(ctx) = ctx_of(&[&a, &b, &c]) else {
+            return Err(EngineError::runtime(
+                "internal: ternary on the GPU backend without a GPU operand",
+            ));
+        };
+        ctx.note_fallback(op.name());
+        let (ha, hb, hc) = (HostArg::of(a)?, HostArg::of(b)?, HostArg::of(c)?);
+        let h = HostStorage::ternary(op, ha.arg(), hb.arg(), hc.arg(), value, shape, dtype)?;
         GpuStorage::upload(&ctx, &h)
     }
 

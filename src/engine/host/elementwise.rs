@@ -1032,3 +1032,104 @@ mod tests {
         );
     }
 }
+
+/// `addcmul` / `addcdiv` / `lerp` (see [`crate::engine::backend::TernaryOp`]) in `compute`:
+/// float32 as ATen's CPU kernels round it ([`crate::engine::numerics::pointwise`]: the
+/// vectorised and scalar halves give the same bits, so the split does not matter), float64 the
+/// same formulas in double, float16 and bfloat16 in float32 rounded once (ATen's opmath),
+/// integers (addcmul only; the front half refuses the others) wrapping.
+pub fn ternary(
+    op: crate::engine::backend::TernaryOp,
+    a: Arg<'_, HostStorage>,
+    b: Arg<'_, HostStorage>,
+    c: Arg<'_, HostStorage>,
+    value: Scalar,
+    n: usize,
+    compute: DType,
+) -> Result<HostStorage> {
+    use crate::engine::backend::TernaryOp;
+    use crate::engine::numerics::pointwise as pw;
+    #[inline(always)]
+    fn at<T: Copy>(s: &Src<'_, T>, i: usize) -> T {
+        match s {
+            Src::Slice(v) => v[i],
+            Src::Owned(v) => v[i],
+            Src::Const(c) => *c,
+        }
+    }
+    fn go<T: Stored + Copy>(
+        a: Arg<'_, HostStorage>,
+        b: Arg<'_, HostStorage>,
+        c: Arg<'_, HostStorage>,
+        n: usize,
+        f: impl Fn(T, T, T) -> T,
+    ) -> Result<HostStorage> {
+        let (x, y, z) = (src::<T>(a)?, src::<T>(b)?, src::<T>(c)?);
+        let mut out = got(try_with_capacity(n), n)?;
+        let mut i = 0;
+        while i < n {
+            let e = (i + CHUNK).min(n);
+            out.extend((i..e).map(|k| f(at(&x, k), at(&y, k), at(&z, k))));
+            poll()?;
+            i = e;
+        }
+        Ok(T::wrap(out))
+    }
+    let v64 = value.as_f64();
+    let v = v64 as f32;
+    // float32 kernels, and float16/bfloat16 through them (one concrete closure per op, so the
+    // loop inlines it)
+    macro_rules! per_op {
+        ($t:ty, $to:expr, $from:expr) => {
+            match op {
+                TernaryOp::Addcmul => go::<$t>(a, b, c, n, move |s, t1, t2| {
+                    $from(pw::addcmul($to(s), $to(t1), $to(t2), v))
+                }),
+                TernaryOp::Addcdiv => go::<$t>(a, b, c, n, move |s, t1, t2| {
+                    $from(pw::addcdiv($to(s), $to(t1), $to(t2), v))
+                }),
+                TernaryOp::Lerp => go::<$t>(a, b, c, n, move |s, t1, t2| {
+                    $from(pw::lerp($to(s), $to(t1), $to(t2)))
+                }),
+            }
+        };
+    }
+    match compute {
+        DType::Float32 => per_op!(f32, |x: f32| x, |x: f32| x),
+        DType::Float64 => go::<f64>(a, b, c, n, move |s, t1, t2| match op {
+            TernaryOp::Addcmul => (v64 * t1).mul_add(t2, s),
+            TernaryOp::Addcdiv => s + v64 * t1 / t2,
+            TernaryOp::Lerp => {
+                let diff = t1 - s;
+                if t2.abs() < 0.5 {
+                    t2.mul_add(diff, s)
+                } else {
+                    (t2 - 1.0).mul_add(diff, t1)
+                }
+            }
+        }),
+        DType::Float16 => per_op!(f16, |x: f16| x.to_f32(), f16::from_f32),
+        DType::BFloat16 => per_op!(bf16, |x: bf16| x.to_f32(), bf16::from_f32),
+        _ if op != TernaryOp::Addcmul => Err(EngineError::runtime(format!(
+            "\"{}_cpu\" not implemented for '{}'",
+            op.name(),
+            compute.scalar_name()
+        ))),
+        _ => {
+            macro_rules! int {
+                ($t:ty) => {{
+                    let s = <$t>::from_scalar(value);
+                    go::<$t>(a, b, c, n, move |p, q, r| p.add(s.mul(q).mul(r)))
+                }};
+            }
+            match compute {
+                DType::Int64 => int!(i64),
+                DType::Int32 => int!(i32),
+                DType::Int16 => int!(i16),
+                DType::Int8 => int!(i8),
+                DType::UInt8 => int!(u8),
+                _ => int!(bool),
+            }
+        }
+    }
+}

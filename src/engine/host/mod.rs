@@ -15,7 +15,9 @@ pub mod sgemm;
 
 pub use element::{Element, Num, convert};
 
-use super::backend::{Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp};
+use super::backend::{
+    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp, TernaryOp,
+};
 use super::dtype::{DType, Scalar};
 use super::error::{EngineError, Result};
 use super::hostbuf;
@@ -356,6 +358,17 @@ impl BackendStorage for HostStorage {
     }
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
         nn::softmax(self, layout, dim, log)
+    }
+    fn ternary(
+        op: TernaryOp,
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        c: Arg<'_, Self>,
+        value: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        elementwise::ternary(op, a, b, c, value, Layout::contiguous(shape).numel(), dtype)
     }
     fn add_scaled(
         a: Arg<'_, Self>,

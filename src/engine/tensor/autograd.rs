@@ -98,6 +98,15 @@ pub(crate) enum Kind {
         geom: crate::engine::host::conv::PoolGeom,
     },
     Identity,
+    /// addcmul / addcdiv / lerp of (a, b, c) (lerp's weight `c` may be a number), `value`
+    /// addcmul/addcdiv's `value=`.
+    Ternary {
+        op: crate::engine::backend::TernaryOp,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+        value: Scalar,
+    },
     /// index_select, embedding, advanced indexing: output element k is input element
     /// `pos[k]` (row-major in `in_shape`); `usize::MAX`: no gradient (embedding's
     /// padding_idx). Backward adds each output gradient into its input position, in output
@@ -315,6 +324,7 @@ fn saves_phantom(kind: &Kind) -> bool {
     let op = |o: &Operand| matches!(o, Operand::Tensor(t) if t.is_phantom());
     match kind {
         Kind::Binary(_, a, b) => op(a) || op(b),
+        Kind::Ternary { a, b, c, .. } => op(a) || op(b) || op(c),
         Kind::Unary(_, x, y) => x.is_phantom() || y.is_phantom(),
         Kind::Mm(a, b, _) => a.is_phantom() || b.is_phantom(),
         Kind::Softmax { out, .. } => out.is_phantom(),
@@ -494,6 +504,107 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                 }
             };
             vec![to(a, ga)?, to(b, gb)?]
+        }
+        Kind::Ternary { op, a, b, c, value } => {
+            // derivatives.yaml: addcmul: grad, grad * (tensor2 * value), grad * (tensor1 *
+            // value); addcdiv: grad, grad * (value / tensor2), -grad * (value * tensor1 /
+            // (tensor2 * tensor2)); lerp: grad * (1 - weight), grad * weight, and for a
+            // tensor weight grad * (end - self)
+            use crate::engine::backend::TernaryOp;
+            let pa = prep(a, dt, shape)?;
+            let pb = prep(b, dt, shape)?;
+            let pc = prep(c, dt, shape)?;
+            let (av, bv, cv) = (pa.arg()?, pb.arg()?, pc.arg()?);
+            let gv = Arg::Tensor(&g, &l);
+            let need = |i: usize| !matches!(node.edges.get(i), None | Some(Edge::None));
+            let times = |x: Arg<'_, G>| bin(BinaryOp::Mul, gv, x, shape, dt);
+            let sv = Arg::Scalar(*value);
+            let (ga, gb, gc) = match op {
+                TernaryOp::Addcmul => (
+                    need(0).then(|| Ok(g.clone())).transpose()?,
+                    need(1)
+                        .then(|| -> Result<G> {
+                            let f = bin(BinaryOp::Mul, cv, sv, shape, dt)?;
+                            times(Arg::Tensor(&f, &l))
+                        })
+                        .transpose()?,
+                    need(2)
+                        .then(|| -> Result<G> {
+                            let f = bin(BinaryOp::Mul, bv, sv, shape, dt)?;
+                            times(Arg::Tensor(&f, &l))
+                        })
+                        .transpose()?,
+                ),
+                TernaryOp::Addcdiv => (
+                    need(0).then(|| Ok(g.clone())).transpose()?,
+                    need(1)
+                        .then(|| -> Result<G> {
+                            let f = bin(BinaryOp::Div, sv, cv, shape, dt)?;
+                            times(Arg::Tensor(&f, &l))
+                        })
+                        .transpose()?,
+                    need(2)
+                        .then(|| -> Result<G> {
+                            let num = bin(BinaryOp::Mul, bv, sv, shape, dt)?;
+                            let den = bin(BinaryOp::Mul, cv, cv, shape, dt)?;
+                            let q = bin(
+                                BinaryOp::Div,
+                                Arg::Tensor(&num, &l),
+                                Arg::Tensor(&den, &l),
+                                shape,
+                                dt,
+                            )?;
+                            let ng = g.unary(&l, UnaryOp::Neg, dt)?;
+                            bin(
+                                BinaryOp::Mul,
+                                Arg::Tensor(&ng, &l),
+                                Arg::Tensor(&q, &l),
+                                shape,
+                                dt,
+                            )
+                        })
+                        .transpose()?,
+                ),
+                TernaryOp::Lerp => {
+                    let one_minus = || -> Result<G> {
+                        match c {
+                            // grad * (1 - weight.toDouble()): the difference in double
+                            Operand::Scalar(w) => {
+                                times(Arg::Scalar(Scalar::Float(1.0 - w.as_f64())))
+                            }
+                            Operand::Tensor(_) => {
+                                let f =
+                                    bin(BinaryOp::Sub, Arg::Scalar(Scalar::Int(1)), cv, shape, dt)?;
+                                times(Arg::Tensor(&f, &l))
+                            }
+                        }
+                    };
+                    (
+                        need(0).then(one_minus).transpose()?,
+                        need(1).then(|| times(cv)).transpose()?,
+                        need(2)
+                            .then(|| -> Result<G> {
+                                let d = bin(BinaryOp::Sub, bv, av, shape, dt)?;
+                                times(Arg::Tensor(&d, &l))
+                            })
+                            .transpose()?,
+                    )
+                }
+            };
+            drop((pa, pb, pc));
+            let to = |o: &Operand, v: Option<G>| -> Result<Option<G>> {
+                match (o, v) {
+                    (Operand::Tensor(t), Some(v)) => {
+                        Ok(Some(sum_to(v, shape, &t.layout.shape, dt)?))
+                    }
+                    _ => Ok(None),
+                }
+            };
+            let mut v = vec![to(a, ga)?, to(b, gb)?];
+            if matches!(c, Operand::Tensor(_)) {
+                v.push(to(c, gc)?);
+            }
+            v
         }
         Kind::Unary(op, input, out) => vec![Some(unary_grad(*op, input, out, &g, shape, dt)?)],
         Kind::Reduce {

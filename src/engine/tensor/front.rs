@@ -76,6 +76,7 @@ impl Runtime {
                 pinned,
                 _block: block,
                 _host: host,
+                inference: self.inference_mode(),
             }),
             layout: Layout::contiguous(&shape),
             requires_grad: false,
@@ -216,6 +217,11 @@ impl Runtime {
 }
 
 impl Tensor {
+    /// `t.is_inference()`: made under `torch.inference_mode()`.
+    pub fn is_inference(&self) -> bool {
+        self.storage.inference
+    }
+
     /// Whether this fresh output should get values (it has its host-budget share).
     pub(crate) fn wants_values(&self) -> bool {
         self.storage._host.is_some()

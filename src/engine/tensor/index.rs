@@ -602,6 +602,72 @@ impl Runtime {
         Ok(out)
     }
 
+    /// `dst.addcmul_(b, c, value=)`, `addcdiv_`, `lerp_`: [`Runtime::ternary`] written back
+    /// into dst's storage. Returns dst's handle with its new autograd history (the caller
+    /// keeps it).
+    pub fn inplace_ternary(
+        &self,
+        op: crate::engine::backend::TernaryOp,
+        dst: &Tensor,
+        b: &Tensor,
+        c: &Operand,
+        value: crate::engine::dtype::Scalar,
+    ) -> Result<Tensor> {
+        let name = match op {
+            crate::engine::backend::TernaryOp::Addcmul => "addcmul_",
+            crate::engine::backend::TernaryOp::Addcdiv => "addcdiv_",
+            crate::engine::backend::TernaryOp::Lerp => "lerp_",
+        };
+        let fail = |e: EngineError| self.host_error(name, dst.device().cuda_index(), e);
+        if dst.requires_grad && dst.is_leaf() && self.grad_enabled() {
+            return Err(fail(EngineError::runtime(
+                "a leaf Variable that requires grad is being used in an in-place operation.",
+            )));
+        }
+        let r = self.ternary(op, dst, b, c, value)?;
+        if r.dtype().category() > dst.dtype().category() {
+            return Err(fail(EngineError::runtime(format!(
+                "result type {} can't be cast to the desired output type {}",
+                r.dtype().scalar_name(),
+                dst.dtype().scalar_name()
+            ))));
+        }
+        if r.layout.shape != dst.layout.shape {
+            let dims = |s: &[usize]| {
+                s.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(fail(EngineError::runtime(format!(
+                "output with shape [{}] doesn't match the broadcast shape [{}]",
+                dims(&dst.layout.shape),
+                dims(&r.layout.shape)
+            ))));
+        }
+        let mut out = dst.clone();
+        let mut r = r;
+        if r.requires_grad {
+            // backward reads dst's old values: keep a copy
+            let old = self.clone_tensor(&dst.detach())?;
+            let kind = super::autograd::Kind::Ternary {
+                op,
+                a: Operand::Tensor(old),
+                b: super::autograd::saved(&Operand::Tensor(b.clone())),
+                c: super::autograd::saved(c),
+                value,
+            };
+            let edges = r.node.as_ref().map(|n| n.edges.clone()).unwrap_or_default();
+            super::autograd::attach(&mut r, &edges, kind);
+            out.requires_grad = true;
+            out.grad_fn = r.grad_fn;
+            out.node = r.node.take();
+            out.leaf = None;
+        }
+        self.write_values(dst, &r)?;
+        Ok(out)
+    }
+
     fn write_values(&self, dst: &Tensor, r: &Tensor) -> Result<()> {
         if !dst.is_phantom() && !r.is_phantom() {
             super::raw::store_into(dst, r)

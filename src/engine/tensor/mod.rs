@@ -50,6 +50,8 @@ pub(crate) struct Storage {
     /// This storage's share of the runtime's host-memory budget (None for phantoms and
     /// backward's temporaries).
     pub _host: Option<super::hostmem::HostBytes>,
+    /// Allocated under `torch.inference_mode()` (its views share the flag, as in PyTorch).
+    pub inference: bool,
 }
 
 /// A tensor handle: cloning shares storage *and* is a new handle (like a second Python name

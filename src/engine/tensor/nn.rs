@@ -221,6 +221,10 @@ impl Runtime {
                 )
             })
             .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
+        // PyTorch's addmm takes cuBLASLt's bias epilogue for a 1-D bias over matrices whose
+        // sides are all larger than 1 (Blas.cpp, useLtInterface), plain cuBLAS otherwise
+        let lt = bias.is_some_and(|bi| bi.dim() == 1) && m > 1 && k > 1 && n > 1;
+        self.cublas_workspace(dev, lt)?;
         self.grad_of(&ins, &mut out, gf);
         let edges: Vec<_> = ins.iter().map(|t| super::autograd::edge_of(t)).collect();
         let kind =
@@ -386,6 +390,7 @@ impl Runtime {
                 )
             })
             .map_err(|e| self.host_error("matmul", hint, e))?;
+        self.cublas_workspace(dev, false)?;
         self.grad_of(&[a, b], &mut out, "BmmBackward0");
         let es = dt.element_size() as u64;
         self.complete(

@@ -381,6 +381,126 @@ impl Runtime {
         Ok(out)
     }
 
+    /// `torch.addcmul(a, b, c, value=)`, `torch.addcdiv(a, b, c, value=)` and
+    /// `torch.lerp(a, b, weight c)` (a tensor or a number): broadcast, promoted (lerp: one
+    /// dtype for all its tensors, as ATen asks), computed as PyTorch's CPU kernels round it,
+    /// with their autograd nodes.
+    pub fn ternary(
+        &self,
+        op: crate::engine::backend::TernaryOp,
+        a: &Tensor,
+        b: &Tensor,
+        c: &Operand,
+        value: Scalar,
+    ) -> Result<Tensor> {
+        use crate::engine::backend::TernaryOp;
+        let hint = a.device().cuda_index();
+        let r = (|| -> Result<(Tensor, Cost)> {
+            let mut ts: Vec<&Tensor> = vec![a, b];
+            if let Operand::Tensor(t) = c {
+                ts.push(t);
+            }
+            let device = self.common_device(&ts)?;
+            let mut rt = ResultType::new();
+            let mut shape = a.layout.shape.clone();
+            for t in &ts {
+                rt = rt.tensor(t.dtype(), t.dim());
+                shape = broadcast_shapes(&shape, &t.layout.shape)?;
+            }
+            let dt = rt.result();
+            if op == TernaryOp::Lerp {
+                // c10's TypeMeta names, as ATen's lerp check prints them
+                let meta = |d: DType| match d {
+                    DType::Float32 => "float",
+                    DType::Float64 => "double",
+                    DType::Float16 => "c10::Half",
+                    DType::BFloat16 => "c10::BFloat16",
+                    DType::Int64 => "long int",
+                    DType::Int32 => "int",
+                    DType::Int16 => "short int",
+                    DType::Int8 => "signed char",
+                    DType::UInt8 => "unsigned char",
+                    _ => "bool",
+                };
+                let names = ["end", "weight"];
+                for (t, name) in ts[1..].iter().zip(names) {
+                    if t.dtype() != a.dtype() {
+                        return Err(EngineError::runtime(format!(
+                            "expected dtype {} for `{name}` but got dtype {}",
+                            meta(a.dtype()),
+                            meta(t.dtype())
+                        )));
+                    }
+                }
+                if !dt.is_floating_point() {
+                    let k = if matches!(c, Operand::Scalar(_)) {
+                        "lerp_kernel_scalar"
+                    } else {
+                        "lerp_kernel_tensor"
+                    };
+                    return Err(EngineError::runtime(format!(
+                        "\"{k}\" not implemented for '{}'",
+                        dt.scalar_name()
+                    )));
+                }
+            }
+            if op == TernaryOp::Addcdiv
+                && !b.dtype().is_floating_point()
+                && matches!(c, Operand::Tensor(t) if !t.dtype().is_floating_point())
+            {
+                return Err(EngineError::runtime(
+                    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.",
+                ));
+            }
+            if dt == DType::Bool && op == TernaryOp::Addcmul {
+                return Err(EngineError::not_implemented(
+                    "\"addcmul_cpu_out\" not implemented for 'Bool'",
+                ));
+            }
+            if !dt.is_floating_point() && matches!(value, Scalar::Float(_)) {
+                return Err(EngineError::runtime(
+                    "For integral input tensors, argument alpha must not be a floating point number.",
+                ));
+            }
+            let n = super::checked_numel(&shape)?;
+            let a_op = Operand::Tensor(a.clone());
+            let b_op = Operand::Tensor(b.clone());
+            let mut out = self.produce(&ts, shape.clone(), dt, device, || {
+                let pa = prepare_operand(&a_op, dt, &shape, device)?;
+                let pb = prepare_operand(&b_op, dt, &shape, device)?;
+                let pc = prepare_operand(c, dt, &shape, device)?;
+                DeviceStorage::ternary(op, pa.arg()?, pb.arg()?, pc.arg()?, value, &shape, dt)
+            })?;
+            // lerp.Tensor is the second lerp overload: LerpBackward1
+            let name = match (op, c) {
+                (TernaryOp::Lerp, Operand::Tensor(_)) => "LerpBackward1",
+                _ => op.grad_fn(),
+            };
+            self.grad_of(&ts, &mut out, name);
+            let mut edges = vec![autograd::edge_of(a), autograd::edge_of(b)];
+            if let Operand::Tensor(t) = c {
+                edges.push(autograd::edge_of(t));
+            }
+            let kind = autograd::Kind::Ternary {
+                op,
+                a: autograd::saved(&a_op),
+                b: autograd::saved(&b_op),
+                c: autograd::saved(c),
+                value,
+            };
+            autograd::attach(&mut out, &edges, kind);
+            let bytes = ts.iter().map(|t| t.nbytes()).sum::<usize>() + out.nbytes();
+            Ok((out, Cost::new(bytes as u64, 3 * n as u64)))
+        })();
+        match r {
+            Ok((t, cost)) => {
+                self.complete(op.name(), t.device(), cost, Vec::new())?;
+                Ok(t)
+            }
+            Err(e) => Err(self.host_error(op.name(), hint, e)),
+        }
+    }
+
     /// `torch.where(cond, a, b)`.
     pub fn where_(&self, cond: &Tensor, a: &Operand, b: &Operand) -> Result<Tensor> {
         let hint = cond.device().cuda_index();

@@ -33,6 +33,7 @@ const STR_METHODS: &[&str] = &[
     "index",
     "rindex",
     "isdigit",
+    "isascii",
     "isalpha",
     "isalnum",
     "isspace",
@@ -582,6 +583,9 @@ fn str_method(
         }
         "startswith" | "endswith" => {
             let a = args.range(name, 1, 3)?;
+            let Some(s) = char_range(s, a.get(1), a.get(2))? else {
+                return Ok(Some(Value::Bool(false)));
+            };
             let pats: Vec<Value> = match &a[0] {
                 Value::Tuple(t) => (**t).clone(),
                 v => vec![v.clone()],
@@ -652,6 +656,9 @@ fn str_method(
         "count" => {
             let a = args.range("count", 1, 3)?;
             let p = arg_str(&a[0], "count", 1)?;
+            let Some(s) = char_range(s, a.get(1), a.get(2))? else {
+                return Ok(Some(Value::Int(0)));
+            };
             Value::Int(if p.is_empty() {
                 s.chars().count() as i64 + 1
             } else {
@@ -696,6 +703,7 @@ fn str_method(
                 && s.chars()
                     .all(|c| c.is_ascii_digit() || (name != "isdecimal" && c.is_numeric())),
         ),
+        "isascii" => Value::Bool(s.is_ascii()),
         "isalpha" => Value::Bool(!s.is_empty() && s.chars().all(char::is_alphabetic)),
         "isalnum" => Value::Bool(!s.is_empty() && s.chars().all(char::is_alphanumeric)),
         "isspace" => Value::Bool(!s.is_empty() && s.chars().all(char::is_whitespace)),
@@ -823,6 +831,59 @@ fn str_method(
         _ => return Ok(None),
     };
     Ok(Some(v))
+}
+
+/// `s[start:end]` by character positions with slice semantics (negative from the end,
+/// clamped, `None` = the default), for the methods that take `start, end`; `None` when
+/// `start` is past the end (CPython's `startswith`/`count` then answer False/0).
+fn char_range<'a>(
+    s: &'a str,
+    start: Option<&Value>,
+    end: Option<&Value>,
+) -> PyResult<Option<&'a str>> {
+    let bound = |v: Option<&Value>| -> PyResult<Option<i64>> {
+        match v {
+            None | Some(Value::None) => Ok(None),
+            Some(v) => v.as_int().map(Some).ok_or_else(|| {
+                PyException::type_error(
+                    "slice indices must be integers or None or have an __index__ method",
+                )
+            }),
+        }
+    };
+    let (b0, b1) = (bound(start)?, bound(end)?);
+    if b0.is_none() && b1.is_none() {
+        return Ok(Some(s));
+    }
+    let n = if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    } as i64;
+    let norm = |x: i64| if x < 0 { (x + n).max(0) } else { x };
+    let lo = b0.map_or(0, norm);
+    let hi = b1.map_or(n, norm).min(n);
+    if lo > n {
+        return Ok(None);
+    }
+    if hi <= lo {
+        return Ok(Some(""));
+    }
+    let (lo, hi) = (lo as usize, hi as usize);
+    if s.is_ascii() {
+        return Ok(Some(&s[lo..hi]));
+    }
+    let mut idx = s
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(s.len()));
+    let a = idx.nth(lo).unwrap_or(s.len());
+    let b = if hi > lo {
+        idx.nth(hi - lo - 1).unwrap_or(s.len())
+    } else {
+        a
+    };
+    Ok(Some(&s[a..b]))
 }
 
 /// `str.expandtabs`: each tab becomes the spaces up to the next multiple of `tabsize` columns

@@ -732,11 +732,11 @@ pub(crate) fn install(it: &mut Interpreter) {
     reg(it, "input", |_it, _args| {
         Err(PyException::new("EOFError", "EOF when reading a line"))
     });
-    reg(it, "open", |_it, _args| {
-        Err(PyException::new(
-            "PermissionError",
-            "cudatutor scripts cannot open files",
-        ))
+    // Files live in the run's in-memory file system (modules/_fs.py), never on the host.
+    reg(it, "open", |it, args| {
+        let fs = it.import_module("_fs")?;
+        let open = it.getattr(&fs, "open")?;
+        it.call(&open, args)
     });
     reg(it, "exit", |it, args| {
         super::modules::sys::quitter(it, args, "exit")

@@ -243,6 +243,15 @@ impl Interpreter {
                     let d = a.get_or_insert_with(Default::default);
                     Some(Value::dict(d.clone()))
                 }
+                // Created empty on first access, as CPython does.
+                "__annotations__" => {
+                    let mut a = f.attrs.borrow_mut();
+                    let d = a.get_or_insert_with(Default::default);
+                    if !d.contains_str("__annotations__") {
+                        d.set_str("__annotations__", Value::dict(Dict::new()));
+                    }
+                    d.get_str("__annotations__").cloned()
+                }
                 "__defaults__" => Some(if f.defaults.is_empty() {
                     Value::None
                 } else {

@@ -699,6 +699,18 @@ impl Interpreter {
                 None => None,
             });
         }
+        let attrs = if def.annotations.is_empty() {
+            None
+        } else {
+            let mut ann = Dict::new();
+            for (n, e) in &def.annotations {
+                let v = self.eval(f, e)?;
+                drop(ann.set_str(n, v));
+            }
+            let mut d = Dict::new();
+            d.set_str("__annotations__", Value::dict(ann));
+            Some(d)
+        };
         let closure = self.capture(f, &def.captures)?;
         Ok(Value::Function(Rc::new(Function {
             name: def.code.name.clone(),
@@ -709,7 +721,7 @@ impl Interpreter {
             closure,
             globals: f.globals.clone(),
             owner: RefCell::new(None),
-            attrs: RefCell::new(None),
+            attrs: RefCell::new(attrs),
         })))
     }
 
@@ -760,12 +772,12 @@ impl Interpreter {
             r?;
         }
         let dict = std::mem::take(&mut *ns.borrow_mut());
-        let cls = self.make_class(
-            &def.name,
-            &module_name.unwrap_or_else(|| "__main__".into()),
-            bases,
-            dict,
-        )?;
+        // A body may set `__module__` (json's `JSONDecodeError` says `json.decoder`).
+        let module_name = match dict.get_str("__module__").and_then(|v| v.as_str()) {
+            Some(m) => m.to_string(),
+            None => module_name.unwrap_or_else(|| "__main__".into()),
+        };
+        let cls = self.make_class(&def.name, &module_name, bases, dict)?;
         Ok(Value::Class(cls))
     }
 

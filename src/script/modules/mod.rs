@@ -1,5 +1,7 @@
 //! The standard modules a lesson may import: `sys`, `math`, `random` (deterministic), `os`
-//! (only `environ`/`getenv`), `time` (sleep does not block; it advances a virtual clock).
+//! (`environ`/`getenv` here, the file functions and `os.path` from the in-memory file system of
+//! `_fs.py`), `time` (sleep does not block; it advances a virtual clock), and the Python
+//! preludes (`json`, `dataclasses`, `argparse`, `collections`, …).
 
 use std::any::Any;
 use std::rc::Rc;
@@ -27,6 +29,11 @@ const PRELUDES: &[(&str, &str)] = &[
     ("collections", include_str!("collections.py")),
     ("typing", include_str!("typing.py")),
     ("random", include_str!("random.py")),
+    ("_fs", include_str!("_fs.py")),
+    ("os.path", include_str!("ospath.py")),
+    ("json", include_str!("json.py")),
+    ("dataclasses", include_str!("dataclasses.py")),
+    ("argparse", include_str!("argparse.py")),
 ];
 
 /// A frame of one of the [`PRELUDES`] (its file is `<name>`).
@@ -43,7 +50,7 @@ pub(crate) fn install(it: &mut Interpreter) {
     it.register_module("sys", Box::new(sys::module));
     it.register_module("math", Box::new(|_it| Ok(math())));
     it.register_module("_random", Box::new(|_it| Ok(mt::module())));
-    it.register_module("os", Box::new(|_it| Ok(os())));
+    it.register_module("os", Box::new(os_module));
     it.register_module("time", Box::new(|_it| Ok(time())));
 }
 
@@ -741,6 +748,21 @@ fn os() -> Value {
             .unwrap_or_else(|| a.get(1).cloned().unwrap_or(Value::None)))
     });
     m.into_value()
+}
+
+/// `os`: the environment from Rust, the file functions from the in-memory file system (`_fs`).
+fn os_module(it: &mut Interpreter) -> PyResult<Value> {
+    let m = os();
+    let fs = it.import_module("_fs")?;
+    if let Value::Module(om) = &m {
+        for name in ["makedirs", "mkdir", "listdir", "remove", "rmdir", "getcwd"] {
+            let f = it.getattr(&fs, name)?;
+            om.set_attr(name, f);
+        }
+        let unlink = it.getattr(&fs, "remove")?;
+        om.set_attr("unlink", unlink);
+    }
+    Ok(m)
 }
 
 // ------------------------------------------------------------ time

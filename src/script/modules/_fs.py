@@ -1,0 +1,299 @@
+# The per-run in-memory file system behind open(), os.makedirs/os.path and torch.save: a
+# script writes and reads its files as on disk, but nothing touches the host and every run
+# starts empty (in a folder of its own, as scripts/record-pytorch.py runs PyTorch).
+
+CWD = '/home/learner'
+files = {}          # absolute path -> str (text) or an object torch.save stored
+dirs = {'/', '/home', '/home/learner', '/tmp'}
+
+
+def _fspath(p):
+    if isinstance(p, str):
+        return p
+    if hasattr(p, '__fspath__'):
+        return p.__fspath__()
+    raise TypeError(f"expected str, bytes or os.PathLike object, not {type(p).__name__}")
+
+
+def normpath(p):
+    p = _fspath(p)
+    if p == '':
+        return '.'
+    absolute = p.startswith('/')
+    parts = []
+    for c in p.split('/'):
+        if c == '' or c == '.':
+            continue
+        if c == '..' and (parts and parts[-1] != '..'):
+            parts.pop()
+        elif c == '..' and absolute:
+            continue
+        else:
+            parts.append(c)
+    out = '/'.join(parts)
+    if absolute:
+        return '/' + out
+    return out or '.'
+
+
+def abspath(p):
+    p = _fspath(p)
+    if not p.startswith('/'):
+        p = CWD + '/' + p
+    return normpath(p)
+
+
+def _err(cls, errno, text, p):
+    return cls(f"[Errno {errno}] {text}: '{p}'")
+
+
+def exists(p):
+    try:
+        a = abspath(p)
+    except TypeError:
+        return False
+    return a in files or a in dirs
+
+
+def isfile(p):
+    return abspath(p) in files
+
+
+def isdir(p):
+    return abspath(p) in dirs
+
+
+def _parent(a):
+    i = a.rfind('/')
+    return a[:i] if i > 0 else '/'
+
+
+def makedirs(name, mode=0o777, exist_ok=False):
+    a = abspath(name)
+    if a in dirs or a in files:
+        if exist_ok and a in dirs:
+            return
+        raise _err(FileExistsError, 17, 'File exists', _fspath(name))
+    chain = []
+    while a not in dirs:
+        if a in files:
+            raise _err(NotADirectoryError, 20, 'Not a directory', _fspath(name))
+        chain.append(a)
+        a = _parent(a)
+    for d in chain:
+        dirs.add(d)
+
+
+def mkdir(path, mode=0o777):
+    a = abspath(path)
+    if a in dirs or a in files:
+        raise _err(FileExistsError, 17, 'File exists', _fspath(path))
+    if _parent(a) not in dirs:
+        raise _err(FileNotFoundError, 2, 'No such file or directory', _fspath(path))
+    dirs.add(a)
+
+
+def listdir(path='.'):
+    a = abspath(path)
+    if a in files:
+        raise _err(NotADirectoryError, 20, 'Not a directory', _fspath(path))
+    if a not in dirs:
+        raise _err(FileNotFoundError, 2, 'No such file or directory', _fspath(path))
+    prefix = a.rstrip('/') + '/'
+    out = []
+    for k in list(dirs) + list(files):
+        if k != a and k.startswith(prefix) and '/' not in k[len(prefix):]:
+            out.append(k[len(prefix):])
+    return out
+
+
+def remove(path):
+    a = abspath(path)
+    if a in dirs:
+        raise _err(IsADirectoryError, 21, 'Is a directory', _fspath(path))
+    if a not in files:
+        raise _err(FileNotFoundError, 2, 'No such file or directory', _fspath(path))
+    del files[a]
+
+
+def rmdir(path):
+    a = abspath(path)
+    if a not in dirs:
+        raise _err(FileNotFoundError, 2, 'No such file or directory', _fspath(path))
+    if listdir(path):
+        raise OSError(f"[Errno 39] Directory not empty: '{_fspath(path)}'")
+    dirs.discard(a)
+
+
+def getcwd():
+    return CWD
+
+
+def store(path, obj):
+    """torch.save: keep `obj` as the file's content (its parent folder must exist)."""
+    a = abspath(path)
+    if a in dirs:
+        raise _err(IsADirectoryError, 21, 'Is a directory', _fspath(path))
+    if _parent(a) not in dirs:
+        raise RuntimeError(f"Parent directory {_parent(_fspath(path)) if '/' in _fspath(path) else '.'} does not exist.")
+    files[a] = obj
+
+
+def fetch(path):
+    a = abspath(path)
+    if a not in files:
+        raise _err(FileNotFoundError, 2, 'No such file or directory', _fspath(path))
+    return files[a]
+
+
+class UnsupportedOperation(OSError):
+    __module__ = 'io'
+
+
+class TextIOWrapper:
+    def __init__(self, name, mode, key, binary):
+        self.name = name
+        self.mode = mode
+        self._key = key
+        self._binary = binary
+        self._readable = 'r' in mode or '+' in mode
+        self._writable = 'r' not in mode or '+' in mode
+        self.closed = False
+        if 'w' in mode or 'x' in mode:
+            files[key] = ''
+        content = files.get(key, '')
+        self._buf = content if isinstance(content, str) else ''
+        self._pos = len(self._buf) if 'a' in mode else 0
+
+    def __repr__(self):
+        if self._binary:
+            kind = 'BufferedReader' if self.mode == 'rb' else 'BufferedWriter'
+            return f"<_io.{kind} name='{self.name}'>"
+        return f"<_io.TextIOWrapper name='{self.name}' mode='{self.mode}' encoding='UTF-8'>"
+
+    def _check(self):
+        if self.closed:
+            raise ValueError('I/O operation on closed file.')
+
+    def _check_read(self):
+        self._check()
+        if not self._readable:
+            raise UnsupportedOperation('not readable')
+
+    def write(self, s):
+        self._check()
+        if not self._writable:
+            raise UnsupportedOperation('not writable')
+        if self._binary:
+            raise TypeError(f"a bytes-like object is required, not '{type(s).__name__}'")
+        if not isinstance(s, str):
+            raise TypeError(f'write() argument must be str, not {type(s).__name__}')
+        b = self._buf
+        self._buf = b[:self._pos] + s + b[self._pos + len(s):]
+        self._pos += len(s)
+        files[self._key] = self._buf
+        return len(s)
+
+    def writelines(self, lines):
+        for s in lines:
+            self.write(s)
+
+    def read(self, size=-1):
+        self._check_read()
+        if size is None or size < 0:
+            out = self._buf[self._pos:]
+        else:
+            out = self._buf[self._pos:self._pos + size]
+        self._pos += len(out)
+        return out
+
+    def readline(self, size=-1):
+        self._check_read()
+        i = self._buf.find('\n', self._pos)
+        end = len(self._buf) if i < 0 else i + 1
+        if size is not None and size >= 0:
+            end = min(end, self._pos + size)
+        out = self._buf[self._pos:end]
+        self._pos = end
+        return out
+
+    def readlines(self, hint=-1):
+        out = []
+        while True:
+            line = self.readline()
+            if not line:
+                return out
+            out.append(line)
+
+    def __iter__(self):
+        self._check()
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def seek(self, offset, whence=0):
+        self._check()
+        if whence == 0:
+            self._pos = offset
+        elif whence == 2:
+            self._pos = len(self._buf) + offset
+        else:
+            self._pos += offset
+        return self._pos
+
+    def tell(self):
+        self._check()
+        return self._pos
+
+    def flush(self):
+        self._check()
+
+    def readable(self):
+        self._check()
+        return self._readable
+
+    def writable(self):
+        self._check()
+        return self._writable
+
+    def close(self):
+        self.closed = True
+
+    def __enter__(self):
+        self._check()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def open(file, mode='r', buffering=-1, encoding=None, errors=None, newline=None, closefd=True):
+    if isinstance(file, int) or not isinstance(mode, str):
+        if not isinstance(mode, str):
+            raise TypeError(f"open() argument 'mode' must be str, not {type(mode).__name__}")
+        raise OSError(f'[Errno 9] Bad file descriptor')
+    name = _fspath(file)
+    kinds = [c for c in mode if c in 'rwax']
+    if any(c not in 'rwaxbt+' for c in mode) or len(set(mode)) != len(mode):
+        raise ValueError(f"invalid mode: '{mode}'")
+    if len(kinds) != 1:
+        raise ValueError('must have exactly one of create/read/write/append mode')
+    if 'b' in mode and 't' in mode:
+        raise ValueError("can't have text and binary mode at once")
+    if 'b' in mode and encoding is not None:
+        raise ValueError("binary mode doesn't take an encoding argument")
+    key = abspath(name)
+    if key in dirs:
+        raise _err(IsADirectoryError, 21, 'Is a directory', name)
+    if _parent(key) not in dirs:
+        raise _err(FileNotFoundError, 2, 'No such file or directory', name)
+    if kinds[0] == 'r' and key not in files:
+        raise _err(FileNotFoundError, 2, 'No such file or directory', name)
+    if kinds[0] == 'x' and key in files:
+        raise _err(FileExistsError, 17, 'File exists', name)
+    return TextIOWrapper(name, mode, key, 'b' in mode)

@@ -1,0 +1,20 @@
+import torch
+from torch.distributions import Normal, Bernoulli, Categorical, Uniform
+
+torch.manual_seed(0)
+n = Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 0.5]))
+print(n)
+print(n.mean, n.stddev, n.variance)
+s = n.sample()
+print(s)
+print(n.sample((3,)).shape)
+print(n.log_prob(torch.tensor([0.0, 1.0])))
+print(n.entropy())
+b = Bernoulli(probs=torch.tensor([0.3, 0.9]))
+print(b, b.sample((4,)))
+print(b.log_prob(torch.tensor([1.0, 0.0])), b.entropy(), b.mean)
+c = Categorical(probs=torch.tensor([0.1, 0.2, 0.7]))
+print(c, c.sample((6,)))
+print(c.log_prob(torch.tensor(2)), c.entropy())
+u = Uniform(0.0, 2.0)
+print(u, u.sample((3,)), u.log_prob(torch.tensor(1.0)), u.mean)
