@@ -1,12 +1,10 @@
-//! Matrix products on host buffers: the `gemm` crate for float32 and float64 (float16 and
-//! bfloat16 go through float32), a plain loop with wrapping arithmetic for the integers.
+//! Matrix products on host buffers: float32 in the summation order of PyTorch's CPU BLAS
+//! (`sgemm.rs`; float16 and bfloat16 go through it), float64 through the `gemm` crate (MKL's
+//! dgemm order is not reproduced), a plain loop with wrapping arithmetic for the integers.
 //!
 //! Each product is split into blocks of rows with an interrupt poll between them; splitting
 //! rows does not change any result (every element still sums its k products in the same
-//! order). Up to k = 256 every element is one fused multiply-add chain along k, which is
-//! what PyTorch's BLAS gives for such sizes; past that the crate sums blocks of k separately,
-//! and so does a BLAS with its own block size, so results may differ from PyTorch in the
-//! last bits (docs/performance.md measures by how much).
+//! order).
 
 use super::arith::Arith;
 use super::element::{Element, convert};
@@ -118,7 +116,6 @@ macro_rules! gemm_float {
         }
     };
 }
-gemm_float!(f32);
 gemm_float!(f64);
 
 /// The bias broadcast over one `[m, n]` product, or zeros.
@@ -158,6 +155,30 @@ fn matmul_float<T: GemmFloat + Stored>(
     Ok(T::wrap(out))
 }
 
+/// float32: PyTorch's CPU BLAS order (see [`super::sgemm`]).
+fn matmul_f32(
+    a: (&HostStorage, &Layout),
+    b: (&HostStorage, &Layout),
+    bias: Option<(&HostStorage, &Layout)>,
+    d: MatmulDims,
+) -> Result<HostStorage> {
+    let (av, bv) = (typed::<f32>(a.0)?, typed::<f32>(b.0)?);
+    let mut out = init_out::<f32>(bias, d)?;
+    let (m, k, n) = (d.m, d.k, d.n);
+    for i in 0..d.batch {
+        let (am, bm) = (mat(a.1, i), mat(b.1, i));
+        let view = |data, mt: Mat| super::sgemm::View {
+            data,
+            offset: mt.offset,
+            rs: mt.rs,
+            cs: mt.cs,
+        };
+        let dst = &mut out[i * m * n..(i + 1) * m * n];
+        super::sgemm::sgemm(dst, bias.is_some(), view(av, am), view(bv, bm), m, k, n)?;
+    }
+    Ok(HostStorage::F32(out))
+}
+
 /// float16/bfloat16: operands widened to float32, multiplied, rounded back once.
 fn matmul_reduced<T: Stored>(
     a: (&HostStorage, &Layout),
@@ -174,7 +195,7 @@ fn matmul_reduced<T: Stored>(
     let (a32, al) = widen(a)?;
     let (b32, bl) = widen(b)?;
     let bias32 = bias.map(widen).transpose()?;
-    let r = matmul_float::<f32>(
+    let r = matmul_f32(
         (&a32, &al),
         (&b32, &bl),
         bias32.as_ref().map(|(h, l)| (h, l)),
@@ -229,7 +250,7 @@ pub fn matmul(
     dims: MatmulDims,
 ) -> Result<HostStorage> {
     match a.0.dtype() {
-        DType::Float32 => matmul_float::<f32>(a, b, bias, dims),
+        DType::Float32 => matmul_f32(a, b, bias, dims),
         DType::Float64 => matmul_float::<f64>(a, b, bias, dims),
         DType::Float16 => matmul_reduced::<f16>(a, b, bias, dims),
         DType::BFloat16 => matmul_reduced::<bf16>(a, b, bias, dims),
@@ -248,7 +269,8 @@ pub fn matmul(
 mod tests {
     use super::*;
 
-    /// One fused multiply-add chain per element, the order the crate keeps up to k = 256.
+    /// One fused multiply-add chain per element: PyTorch's order for n >= 12 (and more than 3
+    /// rows in each thread's part) up to k = 192 (host/sgemm.rs).
     fn chain(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Vec<f32> {
         let mut c = vec![0f32; m * n];
         for i in 0..m {
@@ -261,7 +283,7 @@ mod tests {
 
     #[test]
     fn products_follow_layouts_and_keep_the_fma_order() {
-        let (m, k, n) = (37, 200, 19);
+        let (m, k, n) = (37, 150, 19);
         let mut s = 1u32;
         let mut r = || {
             s = s.wrapping_mul(1664525).wrapping_add(1013904223);

@@ -11,6 +11,7 @@ pub mod math;
 pub mod matmul;
 pub mod nn;
 pub mod reduce;
+pub mod sgemm;
 
 pub use element::{Element, Num, convert};
 

@@ -1,0 +1,392 @@
+//! float32 matrix products in the summation order of PyTorch 2.15's CPU BLAS (MKL's sgemm as
+//! the PyPI wheel runs it on this AMD AVX-512 machine, two threads), found by experiment
+//! (docs/engine.md, "Matrix products"; scripts/blas-order.py reproduces the evidence).
+//!
+//! For `out[m x n] = a[m x k] @ b[k x n] (+ bias)`, row-major output as PyTorch allocates it:
+//!
+//! - With one thread (`OMP_NUM_THREADS=1`, how tests/ are recorded, and what this module
+//!   does) the whole output is one part. With PyTorch's default two threads on this machine
+//!   the rows are split as MKL's two threads split them (kept behind `TWO_THREADS`): the first part has
+//!   `round_up(ceil(m / 2), 4)` rows, the second the rest (when that is not empty), except
+//!   when `n <= 16` and `k <= 16`, or `k <= 4` and `m * n * k < 2048` (one thread). This only shows when `n >= 12` (below that
+//!   the whole product takes the small path) and a part has at most 3 rows.
+//! - Small path, a part with `n <= 11` or at most 3 rows: every element is one *unfused*
+//!   multiply-then-add chain over k in order, started from the bias (or from 0). When `b` is
+//!   given transposed (`x @ w.t()`, as linear passes its weight) the small path is a dot
+//!   product instead: 8 lanes (two 4-wide accumulators) over the first `k - k % 8` products,
+//!   unfused, reduced as `(l0 + l2) + (l1 + l3)` after adding the two accumulators, added to
+//!   the bias, then the last `k % 8` products one by one (exact when `k % 8 == 0` or `k < 8`;
+//!   other tails are close but not always exact).
+//! - Otherwise: k is cut into blocks of `kc` (`kc = k` up to 192, `k / 2` up to 384, else
+//!   192; a last shorter block takes the rest), each block is one fused multiply-add chain per
+//!   element starting from 0, and each block's sum is added (unfused) to the output, which
+//!   starts as the bias or as the first block's sum.
+//!
+//! Not reproduced: MKL's small path computes a few elements with another order (the first
+//! elements of an output row that does not start on a 16-byte boundary when at least 4 more
+//! follow), products with `n == 1` (a matrix-vector product), and the small path of a
+//! transposed `b` when `k % 8` is not 0; those elements are typically one ulp away.
+
+use super::got;
+use crate::engine::error::Result;
+use crate::engine::hostbuf::try_zeroed;
+use crate::engine::interrupt::poll_now;
+use crate::engine::numerics::fast::avx2_fma;
+
+/// One operand: element `[r, c]` is `data[offset + r * rs + c * cs]`.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    pub data: &'a [f32],
+    pub offset: usize,
+    pub rs: isize,
+    pub cs: isize,
+}
+
+impl View<'_> {
+    #[inline]
+    fn at(&self, r: usize, c: usize) -> f32 {
+        self.data[(self.offset as isize + r as isize * self.rs + c as isize * self.cs) as usize]
+    }
+}
+
+/// Rows of a register tile and columns (two 8-float vectors).
+const MR: usize = 6;
+const NR: usize = 16;
+/// Output rows between two interrupt polls.
+const ROWS_PER_POLL: usize = 128;
+
+/// Whether to reproduce MKL's split between two threads (PyTorch's default on this machine)
+/// rather than one thread. The recordings the engine is held to are made with one OpenMP
+/// thread (scripts/record-pytorch.py), so: one.
+const TWO_THREADS: bool = false;
+
+/// MKL's K blocking: the block length for an inner dimension `k`.
+pub fn kc_of(k: usize) -> usize {
+    if k <= 192 {
+        k.max(1)
+    } else if k <= 384 {
+        k / 2
+    } else {
+        192
+    }
+}
+
+/// The row parts of an `m x n` output and whether each takes the small path.
+pub fn parts(m: usize, k: usize, n: usize) -> Vec<(usize, usize, bool)> {
+    if !TWO_THREADS {
+        return vec![(0, m, n <= 11 || m <= 3)];
+    }
+    if n <= 11 {
+        return vec![(0, m, true)];
+    }
+    if (n <= 16 && k <= 16) || (k <= 4 && m * n * k < 2048) {
+        // MKL runs these on one thread (the second bound is measured between 1792 and 3600)
+        return vec![(0, m, m <= 3)];
+    }
+    let m1 = m.div_ceil(2).div_ceil(4) * 4;
+    let mut v = vec![(0, m1.min(m), m1.min(m) <= 3)];
+    if m1 < m {
+        v.push((m1, m, m - m1 <= 3));
+    }
+    v
+}
+
+/// Whether PyTorch hands `b` (`k x n`) to the BLAS transposed: it is not laid out with unit
+/// column stride and a row stride of at least n, but with unit row stride (addmm_impl_cpu_'s
+/// test, seen from the swapped operands of a row-major result).
+fn b_transposed(b: &View, k: usize, n: usize) -> bool {
+    let nn = b.cs == 1 && b.rs >= n.max(1) as isize;
+    !nn && b.rs == 1 && b.cs >= k.max(1) as isize
+}
+
+avx2_fma! {
+    /// Fused K-blocked path for rows `[r0, r1)` of the packed operands: `ap` is row-major with
+    /// row length k (zero rows past m, at least MR of them), `bp` is `k x npad` row-major
+    /// (zero columns past n).
+    #[allow(clippy::too_many_arguments)]
+    fn fused_rows(out: &mut [f32], has_bias: bool, ap: &[f32], bp: &[f32], r0: usize, r1: usize,
+                  k: usize, n: usize, npad: usize) {
+        let kc = kc_of(k);
+        let mut panel = [0f32; MR * 192];
+        let mut p0 = 0;
+        let mut first = true;
+        while p0 < k {
+            let p1 = (p0 + kc).min(k);
+            let len = p1 - p0;
+            let mut i = r0;
+            while i < r1 {
+                let rows = MR.min(r1 - i);
+                // this row group's slice of a, p-major: panel[q * MR + r] = a[i + r, p0 + q]
+                for r in 0..MR {
+                    let src = &ap[(i + r) * k + p0..(i + r) * k + p1];
+                    for (q, &x) in src.iter().enumerate() {
+                        panel[q * MR + r] = x;
+                    }
+                }
+                let mut j = 0;
+                while j < n {
+                    let mut acc = [[0f32; NR]; MR];
+                    let bcol = &bp[p0 * npad + j..];
+                    for (q, acol) in panel[..len * MR].chunks_exact(MR).enumerate() {
+                        let brow: [f32; NR] = bcol[q * npad..q * npad + NR].try_into().unwrap();
+                        for (accr, &av) in acc.iter_mut().zip(acol) {
+                            for c in 0..NR {
+                                accr[c] = av.mul_add(brow[c], accr[c]);
+                            }
+                        }
+                    }
+                    let cols = NR.min(n - j);
+                    for (r, accr) in acc.iter().enumerate().take(rows) {
+                        let o = &mut out[(i + r) * n + j..(i + r) * n + j + cols];
+                        if first && !has_bias {
+                            o.copy_from_slice(&accr[..cols]);
+                        } else {
+                            for c in 0..cols {
+                                o[c] += accr[c];
+                            }
+                        }
+                    }
+                    j += NR;
+                }
+                i += MR;
+            }
+            first = false;
+            p0 = p1;
+        }
+    }
+}
+
+avx2_fma! {
+    /// Unfused path for rows `[r0, r1)`: each element a multiply-then-add chain over k from
+    /// its current value (the bias or 0).
+    #[allow(clippy::too_many_arguments)]
+    fn unfused_rows(out: &mut [f32], ap: &[f32], bp: &[f32], r0: usize, r1: usize, k: usize,
+                    n: usize, npad: usize) {
+        let mut i = r0;
+        while i < r1 {
+            let rows = MR.min(r1 - i);
+            let mut j = 0;
+            while j < n {
+                let cols = NR.min(n - j);
+                let mut acc = [[0f32; NR]; MR];
+                for (r, accr) in acc.iter_mut().enumerate().take(rows) {
+                    accr[..cols].copy_from_slice(&out[(i + r) * n + j..(i + r) * n + j + cols]);
+                }
+                for p in 0..k {
+                    let brow: [f32; NR] = bp[p * npad + j..p * npad + j + NR].try_into().unwrap();
+                    for (r, accr) in acc.iter_mut().enumerate() {
+                        let av = ap[(i + r) * k + p];
+                        for c in 0..NR {
+                            accr[c] += av * brow[c];
+                        }
+                    }
+                }
+                for (r, accr) in acc.iter().enumerate().take(rows) {
+                    out[(i + r) * n + j..(i + r) * n + j + cols].copy_from_slice(&accr[..cols]);
+                }
+                j += NR;
+            }
+            i += MR;
+        }
+    }
+}
+
+/// The small path's dot product for a transposed `b` (see the module comment).
+fn lanes_dot(x: &[f32], y: &[f32], init: f32) -> f32 {
+    let k = x.len().min(y.len());
+    let main = k - k % 8;
+    let (mut l0, mut l1) = ([0f32; 4], [0f32; 4]);
+    for (xc, yc) in x[..main].chunks_exact(8).zip(y[..main].chunks_exact(8)) {
+        for q in 0..4 {
+            l0[q] += xc[q] * yc[q];
+            l1[q] += xc[4 + q] * yc[4 + q];
+        }
+    }
+    let v: [f32; 4] = std::array::from_fn(|q| l0[q] + l1[q]);
+    let mut s = if main > 0 {
+        init + ((v[0] + v[2]) + (v[1] + v[3]))
+    } else {
+        init
+    };
+    for q in main..k {
+        s += x[q] * y[q];
+    }
+    s
+}
+
+/// Copies the `rows x cols` operand `v` into `dst` row-major with row length `ld` (the
+/// padding is left as it is), reading along whichever dimension is contiguous.
+fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) {
+    let base = v.offset as isize;
+    if v.cs == 1 {
+        for r in 0..rows {
+            let s = (base + r as isize * v.rs) as usize;
+            dst[r * ld..r * ld + cols].copy_from_slice(&v.data[s..s + cols]);
+        }
+    } else if v.rs == 1 {
+        // column by column, in tiles so that the writes stay in cache
+        const T: usize = 32;
+        for r0 in (0..rows).step_by(T) {
+            let r1 = (r0 + T).min(rows);
+            for c in 0..cols {
+                let s = (base + c as isize * v.cs) as usize;
+                let col = &v.data[s + r0..s + r1];
+                for (r, &x) in (r0..r1).zip(col) {
+                    dst[r * ld + c] = x;
+                }
+            }
+        }
+    } else {
+        for r in 0..rows {
+            for c in 0..cols {
+                dst[r * ld + c] = v.at(r, c);
+            }
+        }
+    }
+}
+
+/// `out[m x n] = a @ b`, or `out += a @ b` in the order above when `has_bias` (out then holds
+/// the bias broadcast to `m x n`).
+pub fn sgemm(
+    out: &mut [f32],
+    has_bias: bool,
+    a: View,
+    b: View,
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Result<()> {
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    if k == 0 {
+        if !has_bias {
+            out[..m * n].fill(0.0);
+        }
+        return Ok(());
+    }
+    let parts = parts(m, k, n);
+    let transposed = b_transposed(&b, k, n);
+    // a packed row-major, rows padded to MR with zeros
+    let m_pad = m + 2 * MR;
+    let mut ap = got(try_zeroed::<f32>(m_pad * k), m_pad * k)?;
+    pack(&mut ap, k, &a, m, k);
+    if transposed && parts.iter().any(|p| p.2) {
+        // the dot-product small path reads b's columns, contiguous in memory
+        let col = |j: usize| {
+            let s = (b.offset as isize + j as isize * b.cs) as usize;
+            &b.data[s..s + k]
+        };
+        for &(r0, r1, small) in &parts {
+            if !small {
+                continue;
+            }
+            for i in r0..r1 {
+                let x = &ap[i * k..(i + 1) * k];
+                for j in 0..n {
+                    let o = &mut out[i * n + j];
+                    let init = if has_bias { *o } else { 0.0 };
+                    *o = lanes_dot(x, col(j), init);
+                }
+                if i % ROWS_PER_POLL == 0 {
+                    poll_now()?;
+                }
+            }
+        }
+        if parts.iter().all(|p| p.2) {
+            return Ok(());
+        }
+    }
+    // b packed row-major, columns padded to NR with zeros
+    let npad = n.div_ceil(NR) * NR;
+    let mut bp = got(try_zeroed::<f32>(k * npad), k * npad)?;
+    pack(&mut bp, npad, &b, k, n);
+    for (r0, r1, small) in parts {
+        if small && transposed {
+            continue;
+        }
+        let mut r = r0;
+        while r < r1 {
+            let e = (r + ROWS_PER_POLL).min(r1);
+            if small {
+                unfused_rows(out, &ap, &bp, r, e, k, n, npad);
+            } else {
+                fused_rows(out, has_bias, &ap, &bp, r, e, k, n, npad);
+            }
+            poll_now()?;
+            r = e;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocking_and_parts_follow_the_measured_rule() {
+        if !TWO_THREADS {
+            assert_eq!(parts(5, 64, 16), vec![(0, 5, false)]);
+            assert_eq!(parts(3, 64, 16), vec![(0, 3, true)]);
+            assert_eq!(parts(64, 784, 10), vec![(0, 64, true)]);
+            return;
+        }
+        assert_eq!(kc_of(150), 150);
+        assert_eq!(kc_of(192), 192);
+        assert_eq!(kc_of(193), 96);
+        assert_eq!(kc_of(300), 150);
+        assert_eq!(kc_of(384), 192);
+        assert_eq!(kc_of(1000), 192);
+        assert_eq!(parts(8, 64, 5), vec![(0, 8, true)]);
+        assert_eq!(parts(5, 64, 16), vec![(0, 4, false), (4, 5, true)]);
+        assert_eq!(parts(5, 16, 16), vec![(0, 5, false)]);
+        assert_eq!(parts(5, 8, 17), vec![(0, 4, false), (4, 5, true)]);
+        assert_eq!(parts(11, 17, 16), vec![(0, 8, false), (8, 11, true)]);
+        assert_eq!(parts(13, 64, 16), vec![(0, 8, false), (8, 13, false)]);
+        assert_eq!(parts(3, 64, 16), vec![(0, 3, true)]);
+        assert_eq!(parts(7, 4, 33), vec![(0, 7, false)]);
+        assert_eq!(parts(6, 2, 300), vec![(0, 4, false), (4, 6, true)]);
+        assert_eq!(parts(64, 784, 256), vec![(0, 32, false), (32, 64, false)]);
+    }
+
+    /// The fused path equals a scalar model of it: K blocks of fma chains added to the bias.
+    #[test]
+    fn fused_path_is_blocked_fma_chains() {
+        let (m, k, n) = (13, 500, 21);
+        let mut s = 7u32;
+        let mut r = || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            (s >> 8) as f32 / (1 << 24) as f32 - 0.5
+        };
+        let a: Vec<f32> = (0..m * k).map(|_| r()).collect();
+        let b: Vec<f32> = (0..k * n).map(|_| r()).collect();
+        let bias: Vec<f32> = (0..m * n).map(|_| r()).collect();
+        let mut out = bias.clone();
+        let av = View {
+            data: &a,
+            offset: 0,
+            rs: k as isize,
+            cs: 1,
+        };
+        let bv = View {
+            data: &b,
+            offset: 0,
+            rs: n as isize,
+            cs: 1,
+        };
+        sgemm(&mut out, true, av, bv, m, k, n).unwrap();
+        for i in 0..m {
+            for j in 0..n {
+                let mut c = bias[i * n + j];
+                for blk in (0..k).collect::<Vec<_>>().chunks(192) {
+                    let acc = blk
+                        .iter()
+                        .fold(0f32, |acc, &p| a[i * k + p].mul_add(b[p * n + j], acc));
+                    c += acc;
+                }
+                assert_eq!(out[i * n + j].to_bits(), c.to_bits(), "{i} {j}");
+            }
+        }
+    }
+}
