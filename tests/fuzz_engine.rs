@@ -490,8 +490,9 @@ fn run_ops(ops: &[Op]) {
         assert!(used <= limit, "host bytes {used} over the bound {limit}");
     }
     drop(ts);
-    assert_eq!(rt.memory_allocated(0), 0);
-    assert_eq!(rt.memory_allocated(1), 0);
+    // all freed but for the cuBLAS workspaces a product took (kept for the process, as PyTorch)
+    assert_eq!(rt.memory_allocated(0), rt.blas_workspace_bytes(0));
+    assert_eq!(rt.memory_allocated(1), rt.blas_workspace_bytes(1));
     assert_eq!(rt.host_memory().0, 0);
 }
 
