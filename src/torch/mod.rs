@@ -41,6 +41,23 @@ const NN_FX_SRC: &str = "import torch.nn as _nn\nimport torch.nn.functional as _
 
 const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = False\n    deterministic = False\n    allow_tf32 = False\n\n\ncudnn = _Flags()\ncuda = _Flags()\n";
 
+/// The torch modules written in Python: (module name, source).
+const PRELUDES: &[(&str, &str)] = &[
+    ("torch.nn", NN_SRC),
+    ("torch.utils.data", DATA_SRC),
+    ("torch.optim", OPTIM_SRC),
+    ("torch._extra", EXTRA_SRC),
+    ("torch.autograd", AUTOGRAD_SRC),
+    ("torch.distributions", DISTRIBUTIONS_SRC),
+    ("torch.linalg", LINALG_SRC),
+    ("torch.optim.lr_scheduler", LR_SCHEDULER_SRC),
+    ("torch.nn.utils", NN_UTILS_SRC),
+    ("torch.nn.init", NN_INIT_SRC),
+    ("torch.nn._fx", NN_FX_SRC),
+    ("torch.special", SPECIAL_SRC),
+    ("torch.backends", BACKENDS_SRC),
+];
+
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     crate::engine::print::reset_print_options();
@@ -77,75 +94,23 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         Box::new(move |it| functions::native_helpers(it, &r)),
     );
     it.register_module(
-        "torch.nn",
-        Box::new(|it| it.module_from_source("torch.nn", NN_SRC)),
-    );
-    it.register_module(
         "torch.utils",
         Box::new(|_it| Ok(crate::script::Module::new("torch.utils").into_value())),
     );
-    it.register_module(
-        "torch.utils.data",
-        Box::new(|it| it.module_from_source("torch.utils.data", DATA_SRC)),
-    );
-    it.register_module(
-        "torch.optim",
-        Box::new(|it| it.module_from_source("torch.optim", OPTIM_SRC)),
-    );
-    it.register_module(
-        "torch._extra",
-        Box::new(|it| it.module_from_source("torch._extra", EXTRA_SRC)),
-    );
-    it.register_module(
-        "torch.autograd",
-        Box::new(|it| it.module_from_source("torch.autograd", AUTOGRAD_SRC)),
-    );
-    it.register_module(
-        "torch.distributions",
-        Box::new(|it| it.module_from_source("torch.distributions", DISTRIBUTIONS_SRC)),
-    );
-    for sub in [
-        "normal",
-        "bernoulli",
-        "categorical",
-        "uniform",
-        "multinomial",
-    ] {
-        let name = format!("torch.distributions.{sub}");
-        let src = "from torch.distributions import *\n";
-        it.register_module(
-            &name.clone(),
-            Box::new(move |it| it.module_from_source(&name, src)),
-        );
+    for &(name, src) in PRELUDES {
+        it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
     }
-    it.register_module(
-        "torch.linalg",
-        Box::new(|it| it.module_from_source("torch.linalg", LINALG_SRC)),
-    );
-    it.register_module(
-        "torch.optim.lr_scheduler",
-        Box::new(|it| it.module_from_source("torch.optim.lr_scheduler", LR_SCHEDULER_SRC)),
-    );
-    it.register_module(
-        "torch.nn.utils",
-        Box::new(|it| it.module_from_source("torch.nn.utils", NN_UTILS_SRC)),
-    );
-    it.register_module(
-        "torch.nn.init",
-        Box::new(|it| it.module_from_source("torch.nn.init", NN_INIT_SRC)),
-    );
-    it.register_module(
-        "torch.nn._fx",
-        Box::new(|it| it.module_from_source("torch.nn._fx", NN_FX_SRC)),
-    );
-    it.register_module(
-        "torch.special",
-        Box::new(|it| it.module_from_source("torch.special", SPECIAL_SRC)),
-    );
-    it.register_module(
-        "torch.backends",
-        Box::new(|it| it.module_from_source("torch.backends", BACKENDS_SRC)),
-    );
+    // `from torch.distributions.normal import Normal` as well as the package's own names
+    for name in [
+        "torch.distributions.normal",
+        "torch.distributions.bernoulli",
+        "torch.distributions.categorical",
+        "torch.distributions.uniform",
+        "torch.distributions.multinomial",
+    ] {
+        let src = "from torch.distributions import *\n";
+        it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+    }
 }
 
 thread_local! {
