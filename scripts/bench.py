@@ -176,6 +176,30 @@ def main():
                     f"{ratio:.2f}x ({ours_t['step_ms']:.2f} vs {th['step_ms']:.2f} ms)",
                     "<= 1.5x", ratio <= 1.5)
 
+    # Issue 15: an elementwise chain and a reduction on 4M float32 (timed inside the script)
+    # and the peak RSS of a script holding three 16M-element float32 tensors (192 MB of data).
+    ew = ROOT / "benches" / "scripts" / "elementwise_4m.py"
+    ours_e = step_figures([str(BIN), "run", str(ew)]).get("elementwise_ms")
+    if ours_e is not None and have_torch:
+        for label, extra in (("1 thread", {"OMP_NUM_THREADS": "1"}), ("default threads", {})):
+            th = step_figures([sys.executable, str(ew)], env={**os.environ, **extra})
+            if "elementwise_ms" in th:
+                ratio = ours_e / th["elementwise_ms"]
+                row(f"(x*2+1).relu().sum() on 4M float32: cudatutor / PyTorch CPU ({label})",
+                    f"{ratio:.2f}x ({ours_e:.2f} vs {th['elementwise_ms']:.2f} ms)",
+                    "<= 1.5x", ratio <= 1.5)
+    elif ours_e is not None:
+        row("(x*2+1).relu().sum() on 4M float32: cudatutor", f"{ours_e:.2f} ms")
+    held = ROOT / "benches" / "scripts" / "hold_three_16m.py"
+    if shutil.which("/usr/bin/time") or os.path.exists("/usr/bin/time"):
+        r = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", str(BIN), "run", str(held)],
+                           capture_output=True, text=True)
+        m = re.search(r"maxrss (\d+)", r.stderr)
+        if m:
+            mb = int(m.group(1)) / 1024
+            row("peak RSS, script holding three 16M float32 tensors", f"{mb:.0f} MB",
+                "<= 220 MB", mb <= 220)
+
     loop = "total = 0\nfor i in range(300000):\n    if i % 3 == 0:\n        total += i * 2\n    else:\n        total -= 1\nprint(total)\n"
     f = tmp / "loop.py"
     f.write_text(loop)
