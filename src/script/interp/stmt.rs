@@ -67,23 +67,18 @@ impl Interpreter {
         file: &Rc<str>,
         modname: &str,
     ) -> PyResult<Rc<FuncCode>> {
-        self.sources.insert(
-            file.clone(),
-            Rc::new(source.lines().map(|l| l.to_string()).collect()),
-        );
-        let tb = |mut e: PyException, file: &Rc<str>| {
-            e.push_frame(TraceEntry {
-                file: file.clone(),
-                line: e.0.line_hint.unwrap_or(0),
-                func: "<module>".into(),
-                marks: Marks::NONE,
-            });
-            e
-        };
+        self.remember_lines(source, file);
         if let Some(e) = super::super::syntax_error::prescan(source) {
-            return Err(tb(e, file));
+            return Err(module_frame(e, file));
         }
         self.compile_parsed(source, file, modname)
+    }
+
+    /// Keeps `source`'s lines for the tracebacks of `file`; returns them.
+    fn remember_lines(&mut self, source: &str, file: &Rc<str>) -> Rc<Vec<String>> {
+        let lines = Rc::new(source.lines().map(|l| l.to_string()).collect::<Vec<_>>());
+        self.sources.insert(file.clone(), lines.clone());
+        lines
     }
 
     /// A prelude's code (Python the tutorial ships: torch.nn, torch.optim …), compiled once per
@@ -111,39 +106,30 @@ impl Interpreter {
             self.sources.insert(file.clone(), lines);
             return Ok(code);
         }
+        let lines = self.remember_lines(source, file);
         let code = self.compile_parsed(source, file, modname)?;
-        if let Some(lines) = self.sources.get(file).cloned() {
-            PRELUDES.with(|c| {
-                c.borrow_mut()
-                    .push((modname.to_string(), source.to_string(), lines, code.clone()))
-            });
-        }
+        PRELUDES.with(|c| {
+            c.borrow_mut()
+                .push((modname.to_string(), source.to_string(), lines, code.clone()))
+        });
         Ok(code)
     }
 
-    /// Parse and compile source already known to pass the prescan.
+    /// Parse and compile source already known to pass the prescan (its lines remembered).
     fn compile_parsed(
         &mut self,
         source: &str,
         file: &Rc<str>,
         modname: &str,
     ) -> PyResult<Rc<FuncCode>> {
-        self.sources.insert(
-            file.clone(),
-            Rc::new(source.lines().map(|l| l.to_string()).collect()),
-        );
-        let tb = |mut e: PyException, file: &Rc<str>| {
-            e.push_frame(TraceEntry {
-                file: file.clone(),
-                line: e.0.line_hint.unwrap_or(0),
-                func: "<module>".into(),
-                marks: Marks::NONE,
-            });
-            e
-        };
         let parsed = match rustpython_ruff_python_parser::parse_module(source) {
             Ok(p) => p,
-            Err(err) => return Err(tb(super::super::syntax_error::convert(&err, source), file)),
+            Err(err) => {
+                return Err(module_frame(
+                    super::super::syntax_error::convert(&err, source),
+                    file,
+                ));
+            }
         };
         let module = parsed.into_syntax();
         if super::super::compile::check_depth(&module.body).is_err() {
@@ -153,7 +139,7 @@ impl Interpreter {
             let r = c.compile_module(&module.body, modname);
             std::mem::forget(module);
             return match r {
-                Err(e) => Err(tb(e, file)),
+                Err(e) => Err(module_frame(e, file)),
                 Ok(_) => Err(PyException::new(
                     "SyntaxError",
                     "too many nested parentheses",
@@ -163,7 +149,7 @@ impl Interpreter {
         let mut c = Compiler::new(source, file.clone());
         match c.compile_module(&module.body, modname) {
             Ok(code) => Ok(Rc::new(code)),
-            Err(e) => Err(tb(e, file)),
+            Err(e) => Err(module_frame(e, file)),
         }
     }
 
@@ -1060,24 +1046,29 @@ impl Interpreter {
             return Ok(m);
         }
         // Link registered direct children.
-        let prefix = format!("{name}.");
-        let mut children: Vec<String> = self
-            .module_inits
-            .keys()
-            .filter(|k| k.starts_with(&prefix) && !k[prefix.len()..].contains('.'))
-            .cloned()
-            .collect();
-        children.sort();
-        for c in children {
-            let cm = self.import_module(&c)?;
-            if let Value::Module(pm) = &m {
-                let short = &c[prefix.len()..];
-                if pm.get_attr(short).is_none() {
-                    pm.set_attr(short, cm);
-                }
+        for short in self.registered_children(name) {
+            let cm = self.import_module(&format!("{name}.{short}"))?;
+            if let Value::Module(pm) = &m
+                && pm.get_attr(&short).is_none()
+            {
+                pm.set_attr(&short, cm);
             }
         }
         Ok(m)
+    }
+
+    /// The last name part of each registered module directly below `package`, sorted.
+    fn registered_children(&self, package: &str) -> Vec<String> {
+        let prefix = format!("{package}.");
+        let mut children: Vec<String> = self
+            .module_inits
+            .keys()
+            .filter_map(|k| k.strip_prefix(&prefix))
+            .filter(|rest| !rest.contains('.'))
+            .map(str::to_string)
+            .collect();
+        children.sort();
+        children
     }
 }
 
@@ -1133,21 +1124,24 @@ impl Interpreter {
         if !self.lazy_packages.contains_key(&*m.name) {
             return;
         }
-        let prefix = format!("{}.", m.name);
-        let mut children: Vec<String> = self
-            .module_inits
-            .keys()
-            .filter(|k| k.starts_with(&prefix) && !k[prefix.len()..].contains('.'))
-            .map(|k| k[prefix.len()..].to_string())
-            .collect();
-        children.sort();
-        for c in children {
+        for c in self.registered_children(&m.name) {
             if m.get_attr(&c).is_none() {
                 let _ = self.module_attr_missing(m, &c);
             }
         }
         let _ = self.import_lazy_fallback(m);
     }
+}
+
+/// A compile error of `file` with the `<module>` frame tracebacks show for it.
+fn module_frame(mut e: PyException, file: &Rc<str>) -> PyException {
+    e.push_frame(TraceEntry {
+        file: file.clone(),
+        line: e.0.line_hint.unwrap_or(0),
+        func: "<module>".into(),
+        marks: Marks::NONE,
+    });
+    e
 }
 
 pub(crate) fn unbound_local(name: &str) -> PyException {
