@@ -14,6 +14,8 @@ pub enum ErrorKind {
     /// `torch.OutOfMemoryError`, a subclass of RuntimeError.
     OutOfMemoryError,
     NotImplementedError,
+    /// Python's own ZeroDivisionError (`nn.init`'s fan arithmetic on an empty tensor).
+    ZeroDivisionError,
     /// The run was cancelled (Ctrl-c) inside an op.
     KeyboardInterrupt,
     /// The run's wall-clock limit passed inside an op.
@@ -31,6 +33,7 @@ impl ErrorKind {
             ErrorKind::TypeError => "TypeError",
             ErrorKind::OutOfMemoryError => "OutOfMemoryError",
             ErrorKind::NotImplementedError => "NotImplementedError",
+            ErrorKind::ZeroDivisionError => "ZeroDivisionError",
             ErrorKind::KeyboardInterrupt => "KeyboardInterrupt",
             ErrorKind::TimeoutError => "TimeoutError",
         }
@@ -38,6 +41,12 @@ impl ErrorKind {
     /// A stop of the whole run (cancel, time limit), which no `except` may catch.
     pub fn is_stop(self) -> bool {
         matches!(self, ErrorKind::KeyboardInterrupt | ErrorKind::TimeoutError)
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

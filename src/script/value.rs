@@ -15,6 +15,7 @@ use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::ir::FuncCode;
 use super::native::{Args, NativeFn, NativeObject};
+use crate::script::ExcType;
 
 /// A small fast hasher (the FxHash mixing step): names are short and not attacker-chosen in a
 /// way that matters here (a learner can only slow down their own run, and the step limit holds).
@@ -1284,7 +1285,7 @@ pub fn builtin_type_name(t: BuiltinType) -> &'static str {
 pub fn expect_int(v: &Value, what: &str) -> PyResult<i64> {
     v.as_int().ok_or_else(|| {
         PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("{what} must be int, not {}", v.type_name()),
         )
     })

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::errors::{Payload, PyException, PyResult, ScriptError, final_line, render_frames};
 use super::value::{Class, Dict, FxHashMap, Module, Value};
+use crate::script::ExcType;
 
 mod attr;
 mod call;
@@ -241,7 +242,7 @@ impl Interpreter {
         let addr = std::hint::black_box(&here) as *const u8 as usize;
         if self.stack_base > addr && self.stack_base - addr > self.stack_limit {
             return Err(PyException::new(
-                "RecursionError",
+                ExcType::RecursionError,
                 "maximum recursion depth exceeded",
             ));
         }
@@ -454,7 +455,7 @@ impl Interpreter {
         let line = self.current_line();
         if self.steps > self.limits.max_steps {
             return Err(PyException::new(
-                "TimeoutError",
+                ExcType::TimeoutError,
                 format!(
                     "the script ran more than {} steps (line {line})",
                     self.limits.max_steps
@@ -465,11 +466,11 @@ impl Interpreter {
         if let Some(c) = &self.limits.cancel
             && c.load(Ordering::Relaxed)
         {
-            return Err(PyException::new("KeyboardInterrupt", "").uncatchable());
+            return Err(PyException::new(ExcType::KeyboardInterrupt, "").uncatchable());
         }
         if self.started.elapsed() > self.limits.max_wall {
             return Err(PyException::new(
-                "TimeoutError",
+                ExcType::TimeoutError,
                 format!(
                     "the script ran longer than {} seconds (line {line})",
                     fmt_secs(self.limits.max_wall)
@@ -560,11 +561,11 @@ impl Interpreter {
             return false;
         }
         let cls = match &e.0.payload {
-            Payload::Lazy { type_name, .. } => self.exc_class(type_name),
+            Payload::Lazy { kind, .. } => self.exc_class(*kind),
             Payload::Value(Value::Instance(i)) => i.class.clone(),
             Payload::Value(_) => return false,
         };
-        let system_exit = self.exc_class("SystemExit");
+        let system_exit = self.exc_class(ExcType::SystemExit);
         cls.is_subclass(&system_exit)
     }
 
@@ -689,7 +690,7 @@ impl Interpreter {
 
     pub fn exception_parts(&mut self, e: &PyException) -> (String, String, Option<Value>) {
         match &e.0.payload {
-            Payload::Lazy { type_name, message } => (type_name.clone(), message.clone(), None),
+            Payload::Lazy { kind, message } => (kind.name().to_string(), message.clone(), None),
             Payload::Value(v) => {
                 let tn = v.type_name();
                 let msg = match self.str(v) {

@@ -15,6 +15,7 @@ use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::native::{Args, NativeObject};
 use super::value::{Module, Value};
+use crate::script::ExcType;
 
 mod mt;
 mod structseq;
@@ -230,7 +231,7 @@ fn tgamma(x: f64) -> PyResult<f64> {
         };
         (1.0f64).copysign(x) * r
     }
-    let range = || PyException::new("OverflowError", "math range error");
+    let range = || PyException::new(ExcType::OverflowError, "math range error");
     if !x.is_finite() {
         if x.is_nan() || x > 0.0 {
             return Ok(x);
@@ -312,7 +313,7 @@ fn math() -> Value {
     f1(&m, "exp", |x| {
         let r = x.exp();
         if r.is_infinite() && x.is_finite() {
-            Err(PyException::new("OverflowError", "math range error"))
+            Err(PyException::new(ExcType::OverflowError, "math range error"))
         } else {
             Ok(r)
         }
@@ -357,7 +358,7 @@ fn math() -> Value {
                 let b = log_of(it, b, f64::ln)?;
                 if b == 0.0 {
                     return Err(PyException::new(
-                        "ZeroDivisionError",
+                        ExcType::ZeroDivisionError,
                         "float division by zero",
                     ));
                 }
@@ -506,7 +507,7 @@ fn math() -> Value {
             .filter(|n| *n <= i64::MAX as u64)
             .ok_or_else(|| {
                 PyException::new(
-                    "OverflowError",
+                    ExcType::OverflowError,
                     "factorial() argument should not exceed 9223372036854775807",
                 )
             })?;
@@ -560,7 +561,7 @@ fn math() -> Value {
             }
             let too_big = || {
                 PyException::new(
-                    "OverflowError",
+                    ExcType::OverflowError,
                     format!("{name}() argument should not exceed 9223372036854775807"),
                 )
             };
