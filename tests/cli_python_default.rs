@@ -138,7 +138,11 @@ fn python_flag_and_env_var_win_over_the_venv_python() {
         "{line}"
     );
     assert_eq!(calls(&other), 2);
-    assert_eq!(calls(&venv.bin("python3")), 0, "the venv's python lost both times");
+    assert_eq!(
+        calls(&venv.bin("python3")),
+        0,
+        "the venv's python lost both times"
+    );
 }
 
 #[test]
