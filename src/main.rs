@@ -54,7 +54,7 @@ struct EngineArgs {
     #[arg(long, global = true)]
     launch_blocking: bool,
     /// The Python interpreter of `--backend pytorch` and `diff` [default: CUDATUTOR_PYTHON, else
-    /// python3].
+    /// the Python of the venv cudatutor is installed in, else python3].
     #[arg(long, global = true, value_name = "PATH")]
     python: Option<PathBuf>,
 }

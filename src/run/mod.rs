@@ -65,7 +65,7 @@ pub struct RunOptions {
     /// the predicted variables); the default suits a plain script.
     pub exercise: ExerciseContext,
     /// The Python interpreter of `--backend pytorch` (`--python`); None: `CUDATUTOR_PYTHON`,
-    /// else `python3`.
+    /// else the Python cudatutor is installed with, else `python3` (pytorch::python_choice).
     pub python: Option<std::path::PathBuf>,
 }
 
