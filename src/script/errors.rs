@@ -116,9 +116,6 @@ impl PyException {
     pub fn index_error(msg: impl Into<String>) -> PyException {
         PyException::new("IndexError", msg)
     }
-    pub fn attribute_error(msg: impl Into<String>) -> PyException {
-        PyException::new("AttributeError", msg)
-    }
     pub(crate) fn uncatchable(mut self) -> PyException {
         self.0.uncatchable = true;
         self

@@ -9,7 +9,7 @@ use super::super::errors::{Payload, PyException, PyResult};
 use super::super::ir::CmpKind;
 use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
 use super::super::strfmt;
-use super::super::value::{BuiltinType, ClassKind, HKey, Value};
+use super::super::value::{ClassKind, HKey, Value};
 use super::Interpreter;
 
 /// Sizes past which strings and lists raise MemoryError instead of exhausting the machine
@@ -2066,6 +2066,3 @@ fn cmp_f(op: CmpOp, x: f64, y: f64) -> bool {
 pub(crate) fn addr(v: &Value) -> String {
     format!("0x{:012x}", v.ptr_id().unwrap_or(0))
 }
-
-#[allow(dead_code)]
-fn _unused(_: BuiltinType) {}
