@@ -38,10 +38,6 @@ impl ErrorKind {
             ErrorKind::TimeoutError => "TimeoutError",
         }
     }
-    /// A stop of the whole run (cancel, time limit), which no `except` may catch.
-    pub fn is_stop(self) -> bool {
-        matches!(self, ErrorKind::KeyboardInterrupt | ErrorKind::TimeoutError)
-    }
 }
 
 impl fmt::Display for ErrorKind {
@@ -83,11 +79,6 @@ impl EngineError {
     }
     pub fn not_implemented(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::NotImplementedError, message)
-    }
-    /// The sticky CUDA error PyTorch raises after a device-side assert, without
-    /// CUDA_LAUNCH_BLOCKING (four lines).
-    pub fn device_assert() -> Self {
-        Self::device_assert_for(false)
     }
     /// The same error as PyTorch 2.15 words it: `launch_blocking` drops the two
     /// "asynchronously reported" lines (c10/cuda/CUDAMiscFunctions.cpp).

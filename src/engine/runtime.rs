@@ -926,15 +926,6 @@ impl Runtime {
         Ok(())
     }
 
-    /// A cheap CUDA runtime query that does check the sticky error but not synchronise
-    /// (e.g. `torch.cuda.current_device`).
-    #[allow(dead_code)]
-    pub(crate) fn cuda_query(&self, op: &str, dev: u32) -> Result<()> {
-        self.cuda_check(op, OpKind::Host, dev)?;
-        self.host_event(op, Some(dev), self.cfg.timing.host_query_us);
-        Ok(())
-    }
-
     /// `torch.cuda.synchronize(device)`.
     pub fn synchronize(&self, dev: Option<u32>) -> Result<()> {
         let d = dev.unwrap_or(self.current_device());

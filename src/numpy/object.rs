@@ -5,9 +5,8 @@ use super::array::{NdArray, NpScalar, err, np_name, np_value, numel, py_value, w
 use super::ops::{self, Bin, Un, operand};
 use crate::engine::dtype::{Category, DType};
 use crate::engine::numpy_print::{numpy_repr, numpy_str};
-use crate::script::ExcType;
 use crate::script::{
-    Args, BinOp, CmpOp, Interpreter, NativeObject, PyResult, UnaryOp as PyUnary, Value,
+    BinOp, CmpOp, ExcType, Interpreter, NativeObject, PyResult, UnaryOp as PyUnary, Value,
 };
 use std::any::Any;
 use std::rc::Rc;
@@ -952,6 +951,3 @@ pub fn store_into(a: &NdArray, out: &ops::Out, ufunc: &str) -> PyResult<()> {
     let spread = ops::binary(Bin::Add, &o, &z)?;
     a.write(&a.offsets(), &spread.vals)
 }
-
-#[allow(dead_code)]
-fn _unused(_: Args) {}

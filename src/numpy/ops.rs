@@ -3,7 +3,7 @@
 //! element-wise ufuncs and reductions (pairwise float sums as numpy's `pairwise_sum`).
 
 use super::array::{NdArray, NpScalar, broadcast_shapes, err, np_cast, numel};
-use crate::engine::dtype::{Category, DType, Scalar};
+use crate::engine::dtype::{Category, DType};
 use crate::engine::runtime::Runtime;
 use crate::script::ExcType;
 use crate::script::{Interpreter, PyResult, Value};
@@ -797,8 +797,4 @@ pub fn mean_dtype(dt: DType) -> DType {
         Category::Floating => dt,
         _ => DType::Float64,
     }
-}
-
-pub fn scalar_to_f64(s: Scalar) -> f64 {
-    s.as_f64()
 }

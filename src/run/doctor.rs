@@ -71,14 +71,6 @@ pub fn nvrtc_vs_driver_in(nvrtc: (i32, i32), driver: (i32, i32), lang: Lang) -> 
         .replace("{d1}", &d.1.to_string())
 }
 
-/// The kernel cache directory: `CUDATUTOR_CACHE_DIR`, else the XDG cache dir.
-pub fn kernel_cache_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("CUDATUTOR_CACHE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    directories::ProjectDirs::from("", "", "cudatutor").map(|d| d.cache_dir().join("ptx"))
-}
-
 fn cublas_present() -> bool {
     // SAFETY: only dlopens candidate library names; a panic inside is caught.
     catch_unwind(AssertUnwindSafe(|| unsafe {
@@ -118,7 +110,7 @@ impl Diagnosis {
             cublas: false,
             driver: probe::probe_driver(),
             nvrtc: nvrtc::locate(),
-            cache_dir: kernel_cache_dir(),
+            cache_dir: super::kernel_cache_dir(),
             cached_ptx_files: 0,
             cuda_runtime_built: crate::run::CUDA_RUNTIME_BUILT,
             emulated: None,
@@ -344,7 +336,7 @@ pub fn render_python_in(opts: &crate::run::RunOptions, lang: Lang) -> String {
         s,
         "\n{}",
         t("Real PyTorch (--backend pytorch and `cudatutor diff`; {note}; never chosen by auto)")
-            .replace("{note}", crate::run::diff::text(lang).unsandboxed)
+            .replace("{note}", pytorch::unsandboxed_note(lang))
     );
     let how = match source {
         pytorch::PythonSource::Flag => "--python",

@@ -32,6 +32,16 @@ const START_LIMIT: Duration = Duration::from_secs(240);
 
 /// What the pager and summaries say about this backend wherever it is shown.
 pub const UNSANDBOXED_NOTE: &str = "unsandboxed Python: the script can do anything you can";
+/// [`UNSANDBOXED_NOTE`] in Chinese.
+pub const UNSANDBOXED_NOTE_ZH: &str = "未经沙箱隔离的 Python：脚本能做你能做的任何事";
+
+/// [`UNSANDBOXED_NOTE`] in `lang`.
+pub fn unsandboxed_note(lang: crate::lesson::Lang) -> &'static str {
+    match lang {
+        crate::lesson::Lang::En => UNSANDBOXED_NOTE,
+        crate::lesson::Lang::Zh => UNSANDBOXED_NOTE_ZH,
+    }
+}
 
 /// The environment variable `python -m cudatutor` sets to the interpreter that ran it
 /// (python/cudatutor/__main__.py), so the binary it starts uses that Python by default.
@@ -129,7 +139,7 @@ pub fn python_found(program: &Path) -> Result<PathBuf, String> {
 /// folder), else the temporary folder. The name carries a hash of the source, so two binaries
 /// never overwrite each other's runner while it runs.
 pub fn runner_path() -> std::io::Result<PathBuf> {
-    let dir = super::doctor::kernel_cache_dir()
+    let dir = super::kernel_cache_dir()
         .and_then(|d| d.parent().map(Path::to_path_buf))
         .unwrap_or_else(|| std::env::temp_dir().join("cudatutor"));
     let dir = if std::env::var_os("CUDATUTOR_CACHE_DIR").is_some_and(|d| !d.is_empty()) {
@@ -224,12 +234,13 @@ pub fn torch_version(program: &Path) -> Option<String> {
     v
 }
 
-/// The status-bar label: "pytorch · real PyTorch 2.15.0 · unsandboxed Python (python3)".
+/// What the status bar names after `pytorch · `: "real PyTorch 2.15.0 · unsandboxed Python
+/// (python3)".
 pub fn label(opts: &RunOptions) -> String {
     let program = python_program(opts);
     let version = torch_version(&program).unwrap_or_else(|| "(torch not found)".into());
     format!(
-        "pytorch · real PyTorch {version} · unsandboxed Python ({})",
+        "real PyTorch {version} · unsandboxed Python ({})",
         program.display()
     )
 }
@@ -677,11 +688,4 @@ pub fn resident_pid() -> Option<u32> {
         .lock()
         .ok()
         .and_then(|s| s.as_ref().map(Resident::pid))
-}
-
-/// Stops the resident process (the next run starts a fresh one).
-pub fn stop_resident() {
-    if let Ok(mut s) = resident().lock() {
-        *s = None;
-    }
 }

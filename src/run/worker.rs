@@ -105,7 +105,7 @@ impl WireOptions {
                 self.gpus
             ));
         }
-        let max_mem = crate::commands::size::MAX_GPU_MEMORY;
+        let max_mem = super::MAX_GPU_MEMORY;
         if self.gpu_memory == 0 || self.gpu_memory > max_mem {
             return Err(format!(
                 "gpu_memory must be between 1 and {max_mem}, got {}",

@@ -117,9 +117,6 @@ impl PyException {
     pub fn index_error(msg: impl Into<String>) -> PyException {
         PyException::new(ExcType::IndexError, msg)
     }
-    pub fn attribute_error(msg: impl Into<String>) -> PyException {
-        PyException::new(ExcType::AttributeError, msg)
-    }
     pub(crate) fn uncatchable(mut self) -> PyException {
         self.0.uncatchable = true;
         self

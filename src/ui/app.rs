@@ -385,10 +385,6 @@ impl App {
         }
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) {
-        self.handle_event(&Event::Key(key));
-    }
-
     fn key(&mut self, key: KeyEvent) {
         let context = self.context();
         let running = self.runs.is_running();
@@ -1423,14 +1419,6 @@ impl App {
                 true
             }
             None => false,
-        }
-    }
-
-    /// Writes progress now (atomically, through the store); a failure is shown, not fatal.
-    pub fn save_now(&mut self) {
-        self.remember_place();
-        if let Err(Some(e)) = self.session.save() {
-            self.status = Some(format!("{}: {e}", self.strings().save_failed));
         }
     }
 }

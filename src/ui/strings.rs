@@ -5,6 +5,7 @@
 
 use super::keys::{Action, HelpSection};
 use crate::lesson::Lang;
+use crate::run::{Backend, BackendLabel};
 
 pub struct Strings {
     pub app_name: &'static str,
@@ -591,12 +592,15 @@ pub fn for_lang(lang: Lang) -> &'static Strings {
 
 /// The backend label in the learner's language: "sim · Simulated H200 (modelled)" becomes
 /// "模拟 · 模拟的 H200（时间为模型估算）" in Chinese; a real GPU's name is kept as it is.
-pub fn backend_label(label: &str, s: &Strings) -> String {
-    let mut out = label.to_string();
-    if let Some(rest) = out.strip_prefix("sim · ") {
-        out = format!("{} · {rest}", s.sim);
-    }
-    out.replace(EN.sim_device, s.sim_device)
+pub fn backend_label(label: &BackendLabel, s: &Strings) -> String {
+    let backend = match label.backend {
+        Backend::Sim => s.sim,
+        other => other.name(),
+    };
+    format!(
+        "{backend} · {}",
+        label.device.replace(EN.sim_device, s.sim_device)
+    )
 }
 
 /// A device name as the memory pane shows it (the simulated one translated).
@@ -608,24 +612,31 @@ pub fn device_name(name: &str, s: &Strings) -> String {
 mod tests {
     use super::*;
 
+    fn label(backend: Backend, device: &str) -> BackendLabel {
+        BackendLabel {
+            backend,
+            device: device.to_string(),
+        }
+    }
+
     #[test]
     fn the_backend_label_is_translated() {
         assert_eq!(
-            backend_label("sim · Simulated H200 (modelled) ×2", &ZH),
+            backend_label(&label(Backend::Sim, "Simulated H200 (modelled) ×2"), &ZH),
             "模拟 · 模拟的 H200（时间为模型估算） ×2"
         );
         assert_eq!(
-            backend_label("sim · Simulated H200 (modelled)", &EN),
+            backend_label(&label(Backend::Sim, "Simulated H200 (modelled)"), &EN),
             "sim · Simulated H200 (modelled)"
         );
         assert_eq!(
-            backend_label("cuda · NVIDIA H200", &ZH),
+            backend_label(&label(Backend::Cuda, "NVIDIA H200"), &ZH),
             "cuda · NVIDIA H200"
         );
     }
 
     #[test]
     fn the_simulated_device_name_is_the_engines() {
-        assert_eq!(EN.sim_device, crate::engine::runtime::SIM_DEVICE_NAME);
+        assert_eq!(EN.sim_device, crate::run::SIM_DEVICE_NAME);
     }
 }

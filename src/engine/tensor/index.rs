@@ -1,9 +1,7 @@
 //! `t[...]` and `t[...] = v`: ints, slices, None, Ellipsis (views), bool masks and index
 //! tensors (advanced indexing, copies), and in-place writes.
 
-use super::{
-    Operand, Tensor, broadcast_shapes, broadcast_values, contiguous_strides, for_each_offset,
-};
+use super::{Operand, Tensor, broadcast_shapes, broadcast_values, contiguous_strides};
 use crate::engine::device::Device;
 use crate::engine::dtype::{Category, DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -690,9 +688,4 @@ impl Runtime {
             Vec::new(),
         )
     }
-}
-
-#[allow(dead_code)]
-fn _unused(t: &Tensor) {
-    for_each_offset(&t.layout.shape, &t.layout.strides, t.layout.offset, |_| {});
 }

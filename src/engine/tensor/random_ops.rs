@@ -605,18 +605,6 @@ impl Runtime {
     pub fn initial_seed(&self) -> u64 {
         self.cpu_gen.borrow().initial_seed()
     }
-
-    /// One raw 64-bit draw from the default CPU generator, as
-    /// `torch.empty((), dtype=torch.int64).random_()` makes it (DataLoader's seeds).
-    pub fn draw_int64(&self, generator: Option<&SharedGenerator>) -> i64 {
-        let mut v = [0i64; 1];
-        let _ = self.with_rng(Device::Cpu, generator, |rng| {
-            if let Rng::Cpu(g) = rng {
-                random::random_(g, ElementsMut::I64(&mut v));
-            }
-        });
-        v[0]
-    }
 }
 
 /// `torch.randperm(n, device='cuda')`: random keys from the device's Philox stream sorted

@@ -217,16 +217,6 @@ impl Interpreter {
         self.argv0.as_deref().unwrap_or(&self.main_file)
     }
 
-    pub fn set_recursion_limit(&mut self, n: usize) {
-        self.recursion_limit = n.max(10);
-    }
-
-    /// Bytes of stack the evaluator may use (default [`DEFAULT_STACK_LIMIT`]); keep it well
-    /// below the thread's stack size.
-    pub fn set_stack_limit(&mut self, bytes: usize) {
-        self.stack_limit = bytes;
-    }
-
     /// Remember where the stack starts when entering from outside (not on re-entry).
     fn mark_stack_base(&mut self) {
         if self.frames.is_empty() {

@@ -9,7 +9,7 @@ use super::super::errors::{Payload, PyException, PyResult};
 use super::super::ir::CmpKind;
 use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
 use super::super::strfmt;
-use super::super::value::{BuiltinType, ClassKind, HKey, Value};
+use super::super::value::{ClassKind, HKey, Value};
 use super::Interpreter;
 use crate::script::ExcType;
 
@@ -2086,6 +2086,3 @@ fn cmp_f(op: CmpOp, x: f64, y: f64) -> bool {
 pub(crate) fn addr(v: &Value) -> String {
     format!("0x{:012x}", v.ptr_id().unwrap_or(0))
 }
-
-#[allow(dead_code)]
-fn _unused(_: BuiltinType) {}
