@@ -7,6 +7,7 @@
 pub mod classroom;
 pub mod commands;
 pub mod engine;
+pub mod explain;
 pub mod lesson;
 pub mod numpy;
 pub mod progress;
