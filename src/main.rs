@@ -100,6 +100,10 @@ enum Command {
     Lesson {
         /// A number such as 3, or an id such as device-asserts.
         which: String,
+        /// Open it at this section: its heading (`"Labels out of range"`) or its slug
+        /// (`labels-out-of-range`), as `cudatutor explain` prints them.
+        #[arg(long, value_name = "HEADING")]
+        section: Option<String>,
     },
     /// List the lessons with their number, title and progress.
     List,
@@ -118,6 +122,20 @@ enum Command {
         /// `TimeoutError: the script ran longer than N seconds`.
         #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
         time_limit: Option<u64>,
+        /// When the script raises, explain it: the failing line, the tensor, the offending
+        /// value against its bound, and the line where that value entered (docs/explain.md).
+        #[arg(long)]
+        explain: bool,
+        /// Let the script read the files under DIR (csv, text, .npy/.npz, torch.load),
+        /// read-only; nothing else of this machine. May be given more than once.
+        #[arg(long, value_name = "DIR")]
+        allow_read: Vec<PathBuf>,
+    },
+    /// Explain a traceback or log (FILE, or `-` / nothing for stdin): what the error is and
+    /// is not, where its origin probably is, the checks to run, and the lesson that teaches it.
+    Explain {
+        /// The pasted text; `-` or nothing reads stdin.
+        file: Option<PathBuf>,
     },
     /// Run a script on the engine and on real PyTorch (this machine's Python, unsandboxed) and
     /// print what differs: stdout lines, exception type and message, reported and origin line,
@@ -288,11 +306,31 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 cudatutor::engine::cuda::selftest::cuda_selftest_process(dir),
             ));
         }
+        Some(Command::Explain { file }) => {
+            let text = match cudatutor::commands::explain::read_input(file.as_deref()) {
+                Ok(t) => t,
+                Err(message) => {
+                    eprintln!("cudatutor: {message}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
+            let lessons = load_catalog(&cli, lang).ok();
+            let width = cudatutor::commands::explain::width();
+            emit(&cudatutor::commands::explain::explain_text(
+                &text,
+                lang,
+                lessons.as_ref(),
+                width,
+            ))?;
+            return Ok(ExitCode::SUCCESS);
+        }
         Some(Command::Run {
             file,
             format,
             summary,
             time_limit,
+            explain,
+            allow_read,
         }) => {
             let (source, name) = match run_cmd::read_script(file) {
                 Ok(s) => s,
@@ -312,11 +350,30 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 // As `python FILE`: os.environ is this process's environment, so
                 // `CUDA_LAUNCH_BLOCKING=1 cudatutor run FILE` works as the classic advice says
                 env: process_env(),
+                allow_read: allow_read.clone(),
                 ..opts
             };
-            return Ok(ExitCode::from(run_cmd::execute(
-                &source, &opts, *format, *summary,
-            )));
+            if !*explain {
+                return Ok(ExitCode::from(run_cmd::execute(
+                    &source, &opts, *format, *summary,
+                )));
+            }
+            let (status, report) = run_cmd::execute_report(&source, &opts, *format, *summary);
+            let lessons = load_catalog(&cli, lang).ok();
+            let width = cudatutor::commands::explain::width();
+            let text = cudatutor::commands::explain::after_run(
+                &report,
+                &source,
+                lang,
+                lessons.as_ref(),
+                width,
+            );
+            if !text.is_empty() {
+                // after the traceback, on stderr (stdout stays what python3 would print)
+                use std::io::Write;
+                let _ = std::io::stderr().lock().write_all(text.as_bytes());
+            }
+            return Ok(ExitCode::from(status));
         }
         Some(Command::Diff { files, format }) => {
             let opts = RunOptions {
@@ -524,6 +581,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(
             Command::Run { .. }
+            | Command::Explain { .. }
             | Command::Diff { .. }
             | Command::Lint { .. }
             | Command::New { .. }
@@ -721,13 +779,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             emit(&classroom::list::list_text(&catalog, &progress, lang))?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Lesson { which }) => match catalog.find(which) {
+        Some(Command::Lesson { which, section }) => match catalog.find(which) {
             Some(index) => open_pager(
                 &opts,
                 catalog,
                 lang,
                 progress,
-                Some(index),
+                Some((index, section.clone())),
                 store.as_ref(),
                 warning,
             ),
@@ -754,7 +812,7 @@ fn open_pager(
     catalog: Catalog,
     lang: Lang,
     progress: Progress,
-    start: Option<usize>,
+    start: Option<(usize, Option<String>)>,
     store: Option<&Store>,
     warning: Option<String>,
 ) -> anyhow::Result<ExitCode> {
@@ -762,10 +820,17 @@ fn open_pager(
         launch_blocking: false,
         ..opts.clone()
     });
+    let (start, section) = match start {
+        Some((index, section)) => (Some(index), section),
+        None => (None, None),
+    };
     let mut app = App::new(catalog, lang, Theme::from_env(), progress, start)
         .with_runner(std::sync::Arc::new(runner));
     app.launch_blocking = opts.launch_blocking;
     app.status = warning;
+    if let (Some(index), Some(section)) = (start, &section) {
+        app.start_at_section(index, section);
+    }
     ui::run(app, store)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -70,18 +70,33 @@ fn traceback_name(path: &std::path::Path) -> String {
 /// stdout's reader went away, 2 when stdout cannot be written otherwise, see
 /// [`super::output`]).
 pub fn execute(source: &str, opts: &RunOptions, format: Format, summary: bool) -> u8 {
+    execute_report(source, opts, format, summary).0
+}
+
+/// [`execute`], also returning the run's report (for `run --explain`).
+pub fn execute_report(
+    source: &str,
+    opts: &RunOptions,
+    format: Format,
+    summary: bool,
+) -> (u8, RunReport) {
     let report = run::run_script(source, opts);
+    let status = print_report(&report, format, summary);
+    (status, report)
+}
+
+fn print_report(report: &RunReport, format: Format, summary: bool) -> u8 {
     let written = match format {
         Format::Json => super::output::emit(&format!(
             "{}\n",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
+            serde_json::to_string_pretty(report).unwrap_or_default()
         )),
         Format::Text => super::output::emit(&report.stdout).map(|()| {
             // A closed stderr is not worth failing over: the status still says what happened.
             let mut err = std::io::stderr().lock();
             let _ = err.write_all(report.stderr.as_bytes());
             if summary || std::io::stderr().is_terminal() {
-                let _ = err.write_all(render_summary(&report).as_bytes());
+                let _ = err.write_all(render_summary(report).as_bytes());
             }
         }),
     };
