@@ -27,6 +27,11 @@ pub fn read_input(file: Option<&Path>) -> Result<String, String> {
 }
 
 fn read_stdin() -> Result<Vec<u8>, String> {
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "cudatutor explain: paste the traceback or log, then press Ctrl-d (Ctrl-z Enter on Windows)"
+        );
+    }
     let mut bytes = Vec::new();
     std::io::stdin()
         .lock()

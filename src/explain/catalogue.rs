@@ -111,6 +111,11 @@ pub const FAMILY_FILES: &[(&str, &str)] = &[
         "scalar-conversion",
         include_str!("families/scalar-conversion.toml"),
     ),
+    (
+        "state-dict-keys",
+        include_str!("families/state-dict-keys.toml"),
+    ),
+    ("no-grad-fn", include_str!("families/no-grad-fn.toml")),
 ];
 
 /// One error family, as its file says.

@@ -196,68 +196,98 @@ pub fn parse_npz(bytes: &[u8]) -> PyResult<Vec<(String, Vec<u8>)>> {
         .collect())
 }
 
-/// The stored (uncompressed) members of a zip archive, by their local headers: what np.savez
-/// and torch.save write. A compressed member is refused with a message.
+/// The stored (uncompressed) members of a zip archive: what np.savez and torch.save write.
+/// Sizes and offsets come from the central directory (torch.save writes its local headers
+/// with the sizes after the data), zip64 included. A compressed member is refused.
 pub fn zip_members(bytes: &[u8]) -> PyResult<Vec<(String, Vec<u8>)>> {
+    let cut = || bad("the zip archive is damaged or cut short");
+    let le = |i: usize, n: usize| -> Option<u64> {
+        let s = bytes.get(i..i.checked_add(n)?)?;
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(s);
+        Some(u64::from_le_bytes(b))
+    };
+    // the end-of-central-directory record: within the last 64 KiB + 22 bytes
+    let lowest = bytes.len().saturating_sub(22 + 0xFFFF);
+    let eocd = (lowest..bytes.len().saturating_sub(21))
+        .rev()
+        .find(|&i| bytes.get(i..i + 4) == Some(b"PK\x05\x06"))
+        .ok_or_else(cut)?;
+    let mut count = le(eocd + 10, 2).ok_or_else(cut)?;
+    let mut cd = le(eocd + 16, 4).ok_or_else(cut)?;
+    // zip64: the locator just before points at the zip64 end record
+    if (count == 0xFFFF || cd == 0xFFFF_FFFF)
+        && eocd >= 20
+        && bytes.get(eocd - 20..eocd - 16) == Some(b"PK\x06\x07")
+    {
+        let rec = usize::try_from(le(eocd - 12, 8).ok_or_else(cut)?).map_err(|_| cut())?;
+        if bytes.get(rec..rec + 4) != Some(b"PK\x06\x06") {
+            return Err(cut());
+        }
+        count = le(rec + 32, 8).ok_or_else(cut)?;
+        cd = le(rec + 48, 8).ok_or_else(cut)?;
+    }
+    let mut at = usize::try_from(cd).map_err(|_| cut())?;
     let mut out = Vec::new();
-    let mut at = 0usize;
-    let u16_at = |b: &[u8], i: usize| -> Option<usize> {
-        Some(u16::from_le_bytes([*b.get(i)?, *b.get(i + 1)?]) as usize)
-    };
-    let u32_at = |b: &[u8], i: usize| -> Option<usize> {
-        Some(
-            u32::from_le_bytes([*b.get(i)?, *b.get(i + 1)?, *b.get(i + 2)?, *b.get(i + 3)?])
-                as usize,
-        )
-    };
-    let cut = || bad("the .npz archive is damaged or cut short");
-    while bytes.get(at..at + 4) == Some(b"PK\x03\x04") {
-        let flags = u16_at(bytes, at + 6).ok_or_else(cut)?;
-        let method = u16_at(bytes, at + 8).ok_or_else(cut)?;
-        let mut csize = u32_at(bytes, at + 18).ok_or_else(cut)?;
-        let name_len = u16_at(bytes, at + 26).ok_or_else(cut)?;
-        let extra_len = u16_at(bytes, at + 28).ok_or_else(cut)?;
-        let name_start = at + 30;
-        let name = String::from_utf8_lossy(
-            bytes
-                .get(name_start..name_start + name_len)
-                .ok_or_else(cut)?,
-        )
-        .into_owned();
-        let extra = bytes
-            .get(name_start + name_len..name_start + name_len + extra_len)
-            .ok_or_else(cut)?;
-        // zip64: the sizes are in the extra field
-        if csize == 0xFFFF_FFFF {
-            let mut i = 0;
-            while i + 4 <= extra.len() {
-                let id = u16_at(extra, i).ok_or_else(cut)?;
-                let len = u16_at(extra, i + 2).ok_or_else(cut)?;
-                if id == 1 && len >= 16 {
-                    let c = extra.get(i + 12..i + 20).ok_or_else(cut)?;
-                    csize = u64::from_le_bytes(c.try_into().map_err(|_| cut())?) as usize;
+    for _ in 0..count.min(1 << 20) {
+        if bytes.get(at..at + 4) != Some(b"PK\x01\x02") {
+            return Err(cut());
+        }
+        let method = le(at + 10, 2).ok_or_else(cut)?;
+        let mut csize = le(at + 20, 4).ok_or_else(cut)?;
+        let mut usize_ = le(at + 24, 4).ok_or_else(cut)?;
+        let name_len = le(at + 28, 2).ok_or_else(cut)? as usize;
+        let extra_len = le(at + 30, 2).ok_or_else(cut)? as usize;
+        let comment_len = le(at + 32, 2).ok_or_else(cut)? as usize;
+        let mut local = le(at + 42, 4).ok_or_else(cut)?;
+        let name = String::from_utf8_lossy(bytes.get(at + 46..at + 46 + name_len).ok_or_else(cut)?)
+            .into_owned();
+        let extra_at = at + 46 + name_len;
+        let extra = bytes.get(extra_at..extra_at + extra_len).ok_or_else(cut)?;
+        // zip64 extra field: the 0xFFFFFFFF values, in order
+        let mut i = 0;
+        while i + 4 <= extra.len() {
+            let id = u16::from_le_bytes([extra[i], extra[i + 1]]);
+            let len = usize::from(u16::from_le_bytes([extra[i + 2], extra[i + 3]]));
+            if id == 1 {
+                let mut f = i + 4;
+                let mut next = || -> Option<u64> {
+                    let s = extra.get(f..f + 8)?;
+                    f += 8;
+                    Some(u64::from_le_bytes(s.try_into().ok()?))
+                };
+                if usize_ == 0xFFFF_FFFF {
+                    usize_ = next().ok_or_else(cut)?;
                 }
-                i += 4 + len;
+                if csize == 0xFFFF_FFFF {
+                    csize = next().ok_or_else(cut)?;
+                }
+                if local == 0xFFFF_FFFF {
+                    local = next().ok_or_else(cut)?;
+                }
             }
+            i += 4 + len;
         }
-        if flags & 0x08 != 0 && csize == 0 {
-            return Err(err(
-                "NotImplementedError",
-                "cudatutor's numpy cannot read .npz archives written to a stream (sizes after the data)",
-            ));
-        }
-        let data_start = name_start + name_len + extra_len;
-        let data = bytes
-            .get(data_start..data_start.checked_add(csize).ok_or_else(cut)?)
-            .ok_or_else(cut)?;
+        let _ = usize_;
         if method != 0 {
             return Err(err(
                 "NotImplementedError",
                 "cudatutor reads zip archives whose members are stored (np.savez, torch.save); this one is compressed (np.savez_compressed)",
             ));
         }
+        let local = usize::try_from(local).map_err(|_| cut())?;
+        if bytes.get(local..local + 4) != Some(b"PK\x03\x04") {
+            return Err(cut());
+        }
+        let lname = le(local + 26, 2).ok_or_else(cut)? as usize;
+        let lextra = le(local + 28, 2).ok_or_else(cut)? as usize;
+        let start = local + 30 + lname + lextra;
+        let end = start
+            .checked_add(usize::try_from(csize).map_err(|_| cut())?)
+            .ok_or_else(cut)?;
+        let data = bytes.get(start..end).ok_or_else(cut)?;
         out.push((name, data.to_vec()));
-        at = data_start + csize;
+        at = extra_at + extra_len + comment_len;
     }
     Ok(out)
 }

@@ -429,7 +429,6 @@ fn element(bytes: &[u8], dtype: DType, i: usize, big: bool) -> Option<f64> {
         DType::Int8 => f64::from(b[0] as i8),
         DType::UInt8 => f64::from(b[0]),
         DType::Bool => f64::from(u8::from(b[0] != 0)),
-        _ => return None,
     })
 }
 

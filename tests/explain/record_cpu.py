@@ -4,7 +4,9 @@ Each case is a small learner-style script; it runs in a fresh `python` process (
 as argv[1], e.g. .venv-torch/bin/python) so the traceback is exactly what the learner would
 paste. Run from the repository root:
 
-    OMP_NUM_THREADS=1 .venv-torch/bin/python tests/explain/record_cpu.py .venv-torch/bin/python
+    OMP_NUM_THREADS=1 .venv-torch/bin/python tests/explain/record_cpu.py $PWD/.venv-torch/bin/python [CASE...]
+
+(naming cases records only those).
 
 Nothing here is edited by hand afterwards: a corpus file is the header this script writes and
 the process's own stderr.
@@ -175,14 +177,6 @@ logits = torch.randn(3, 5)
 labels = torch.tensor([1., 0., 4.])
 loss = F.cross_entropy(logits, labels)
 """),
-    "cpu-dtype-mse-long": ("dtype-mismatch", """
-import torch
-import torch.nn.functional as F
-pred = torch.randn(3, requires_grad=True)
-target = torch.tensor([1, 0, 1])
-loss = F.mse_loss(pred, target)
-loss.backward()
-"""),
     "cpu-dtype-inplace-cast": ("dtype-mismatch", """
 import torch
 counts = torch.zeros(3, dtype=torch.long)
@@ -252,6 +246,43 @@ b = torch.randn(2, 2)
 c = torch.cat([a, b], dim=0)
 """),
     "cpu-map-location": ("map-location", None),
+    "cpu-state-dict-missing": ("state-dict-keys", """
+import torch
+import torch.nn as nn
+saved = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)).state_dict()
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2), nn.Softmax(dim=1))
+model.load_state_dict({'model.' + k: v for k, v in saved.items()})
+"""),
+    "cpu-state-dict-size": ("state-dict-keys", """
+import torch
+import torch.nn as nn
+saved = nn.Linear(16, 10).state_dict()
+head = nn.Linear(16, 5)
+head.load_state_dict(saved)
+"""),
+    "cpu-no-grad-fn": ("no-grad-fn", """
+import torch
+import torch.nn as nn
+model = nn.Linear(3, 1)
+x = torch.randn(4, 3)
+with torch.no_grad():
+    loss = model(x).pow(2).mean()
+loss.backward()
+"""),
+    "cpu-no-grad-fn-detach": ("no-grad-fn", """
+import torch
+w = torch.randn(3, requires_grad=True)
+pred = (w * 2).detach()
+loss = (pred - 1).abs().sum()
+loss.backward()
+"""),
+    "cpu-multi-target": ("batch-size-mismatch", """
+import torch
+import torch.nn.functional as F
+logits = torch.randn(4, 3)
+labels = torch.tensor([[0], [2], [1], [1]])
+loss = F.cross_entropy(logits, labels)
+"""),
     "cpu-item-many": ("scalar-conversion", """
 import torch
 losses = torch.randn(3)
@@ -304,7 +335,10 @@ def main():
     version = subprocess.run([PY, "-c", "import torch; print(torch.__version__)"],
                              capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="explain-corpus-") as cwd:
+        only = sys.argv[2:]
         for name, (family, script) in CASES.items():
+            if only and name not in only:
+                continue
             if script is None:
                 run(MAP_LOCATION_SAVE, cwd, "save_on_gpu")
                 code, err = run(MAP_LOCATION_LOAD, cwd, "train")
