@@ -34,7 +34,7 @@ LAYERS = [
     # The Python-visible modules bind the two.
     ["torch", "numpy"],
     ["lesson", "run_report"],
-    ["progress"],
+    ["progress", "explain"],
     ["fault_injection"],
     ["run"],
     ["classroom"],

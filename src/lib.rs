@@ -7,6 +7,7 @@
 pub mod classroom;
 pub mod commands;
 pub mod engine;
+pub mod explain;
 #[cfg(feature = "fault-injection")]
 pub mod fault_injection;
 pub mod lesson;

@@ -38,6 +38,9 @@ enum Command {
     /// Run a Python script through the engine and print what `python3 FILE` would print.
     /// Exit status: 0 ran cleanly, 1 raised, 2 usage or I/O error.
     Run(commands::run::Args),
+    /// Explain a traceback or log (FILE, or `-` / nothing for stdin): what the error is and
+    /// is not, where its origin probably is, the checks to run, and the lesson that teaches it.
+    Explain(commands::explain::Args),
     /// Run a script on the engine and on real PyTorch (this machine's Python, unsandboxed) and
     /// print what differs: stdout lines, exception type and message, reported and origin line,
     /// exit status, memory counters. Exit 0 identical, 1 different, 2 when one side cannot run.
@@ -96,7 +99,8 @@ fn main() -> ExitCode {
         None => commands::lesson::resume(g),
         Some(Command::Lesson(args)) => commands::lesson::run(args, g),
         Some(Command::List) => commands::list::run(g),
-        Some(Command::Run(args)) => Ok(commands::run::run(args, g)),
+        Some(Command::Run(args)) => commands::run::run(args, g),
+        Some(Command::Explain(args)) => commands::explain::run(args, g),
         Some(Command::Diff(args)) => commands::diff::run(args, g),
         Some(Command::Check(args)) => commands::check::run(args, g),
         Some(Command::Report(args)) => commands::report::run(args, g),

@@ -113,6 +113,7 @@ fn deferred_assert() -> RunReport {
             column: None,
             device_log: vec![DEVICE_LOG.into()],
             traceback,
+            detail: None,
         }),
         memory: memory(1536, 1536),
         timeline,

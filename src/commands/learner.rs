@@ -76,7 +76,7 @@ pub fn no_data_folder() -> ExitCode {
     super::usage_error("no data folder: set CUDATUTOR_DATA_DIR")
 }
 
-fn load_catalog(globals: &Globals) -> Result<Catalog, String> {
+pub fn load_catalog(globals: &Globals) -> Result<Catalog, String> {
     let result = match &globals.lessons {
         Some(dir) => Catalog::from_dir(dir),
         None => Catalog::builtin(globals.lang),

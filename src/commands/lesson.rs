@@ -11,6 +11,10 @@ use std::process::ExitCode;
 pub struct Args {
     /// A number such as 3, or an id such as device-asserts.
     which: String,
+    /// Open it at this section: its heading (`"Labels out of range"`) or its slug
+    /// (`labels-out-of-range`), as `cudatutor explain` prints them.
+    #[arg(long, value_name = "HEADING")]
+    section: Option<String>,
 }
 
 /// `cudatutor lesson N`: exit 2 when there is no lesson N.
@@ -20,7 +24,7 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     match learner.catalog.find(&args.which) {
-        Some(index) => open_pager(globals, learner, Some(index)),
+        Some(index) => open_pager(globals, learner, Some(index), args.section.as_deref()),
         None => learner.no_lesson(&args.which, globals),
     }
 }
@@ -28,7 +32,7 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
 /// `cudatutor` with no subcommand: the pager where the learner stopped.
 pub fn resume(globals: &Globals) -> anyhow::Result<ExitCode> {
     match Learner::load(globals, true) {
-        Ok(learner) => open_pager(globals, learner, None),
+        Ok(learner) => open_pager(globals, learner, None, None),
         Err(code) => Ok(code),
     }
 }
@@ -37,6 +41,7 @@ fn open_pager(
     globals: &Globals,
     learner: Learner,
     start: Option<usize>,
+    section: Option<&str>,
 ) -> anyhow::Result<ExitCode> {
     let opts = &globals.opts;
     let runner = EngineRunner::new(RunOptions {
@@ -53,6 +58,9 @@ fn open_pager(
     .with_runner(std::sync::Arc::new(runner));
     app.launch_blocking = opts.launch_blocking;
     app.status = learner.warning;
+    if let (Some(index), Some(section)) = (start, section) {
+        app.start_at_section(index, section);
+    }
     ui::run(app, learner.store.as_ref())?;
     Ok(ExitCode::SUCCESS)
 }

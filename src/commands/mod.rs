@@ -12,6 +12,7 @@ pub mod diff;
 pub mod doctor;
 pub mod edit;
 pub mod engine_args;
+pub mod explain;
 pub mod export;
 pub mod hint;
 pub mod import;

@@ -21,6 +21,14 @@ pub struct Args {
     /// `TimeoutError: the script ran longer than N seconds`.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
     time_limit: Option<u64>,
+    /// When the script raises, explain it: the failing line, the tensor, the offending
+    /// value against its bound, and the line where that value entered (docs/explain.md).
+    #[arg(long)]
+    explain: bool,
+    /// Let the script read the files under DIR (csv, text, .npy/.npz, torch.load),
+    /// read-only; nothing else of this machine. May be given more than once.
+    #[arg(long, value_name = "DIR")]
+    allow_read: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -31,13 +39,13 @@ pub enum Format {
 
 /// `cudatutor run FILE`: exit 0 ran cleanly, 1 raised (or the status of `sys.exit`), 2 usage
 /// or I/O error.
-pub fn run(args: Args, globals: &Globals) -> ExitCode {
+pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
     let (source, name) = match read_script(&args.file) {
         Ok(s) => s,
-        Err(message) => return super::usage_error(message),
+        Err(message) => return Ok(super::usage_error(message)),
     };
     if let Err(message) = crate::run::backend_available(&globals.opts) {
-        return super::usage_error(message);
+        return Ok(super::usage_error(message));
     }
     let opts = RunOptions {
         filename: name,
@@ -48,9 +56,31 @@ pub fn run(args: Args, globals: &Globals) -> ExitCode {
         // As `python FILE`: os.environ is this process's environment, so
         // `CUDA_LAUNCH_BLOCKING=1 cudatutor run FILE` works as the classic advice says
         env: process_env(),
+        allow_read: args.allow_read.clone(),
         ..globals.opts.clone()
     };
-    ExitCode::from(execute(&source, &opts, args.format, args.summary))
+    if !args.explain {
+        return Ok(ExitCode::from(execute(
+            &source,
+            &opts,
+            args.format,
+            args.summary,
+        )));
+    }
+    let (status, report) = execute_report(&source, &opts, args.format, args.summary);
+    let lessons = super::learner::load_catalog(globals).ok();
+    let text = super::explain::after_run(
+        &report,
+        &source,
+        globals.lang,
+        lessons.as_ref(),
+        super::explain::width(),
+    );
+    if !text.is_empty() {
+        // after the traceback, on stderr (stdout stays what python3 would print)
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    }
+    Ok(ExitCode::from(status))
 }
 
 /// This process's environment, as `os.environ` sees it (entries that are not UTF-8 are left
@@ -121,18 +151,33 @@ fn traceback_name(path: &std::path::Path) -> String {
 /// stdout's reader went away, 2 when stdout cannot be written otherwise, see
 /// [`super::output`]).
 pub fn execute(source: &str, opts: &RunOptions, format: Format, summary: bool) -> u8 {
+    execute_report(source, opts, format, summary).0
+}
+
+/// [`execute`], also returning the run's report (for `run --explain`).
+pub fn execute_report(
+    source: &str,
+    opts: &RunOptions,
+    format: Format,
+    summary: bool,
+) -> (u8, RunReport) {
     let report = crate::run::run_script(source, opts);
+    let status = print_report(&report, format, summary);
+    (status, report)
+}
+
+fn print_report(report: &RunReport, format: Format, summary: bool) -> u8 {
     let written = match format {
         Format::Json => super::output::emit(&format!(
             "{}\n",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
+            serde_json::to_string_pretty(report).unwrap_or_default()
         )),
         Format::Text => super::output::emit(&report.stdout).map(|()| {
             // A closed stderr is not worth failing over: the status still says what happened.
             let mut err = std::io::stderr().lock();
             let _ = err.write_all(report.stderr.as_bytes());
             if summary || std::io::stderr().is_terminal() {
-                let _ = err.write_all(render_summary(&report).as_bytes());
+                let _ = err.write_all(render_summary(report).as_bytes());
             }
         }),
     };

@@ -6,6 +6,7 @@
 
 pub mod array;
 pub mod funcs;
+pub mod npyfile;
 pub mod object;
 pub mod ops;
 pub mod random;
@@ -303,6 +304,23 @@ fn core_module(_it: &mut Interpreter) -> PyResult<Value> {
         Ok(Value::native(NpDType(dtype_of(a[0].as_ref().unwrap())?)))
     });
     m.add_fn("set_printoptions", set_printoptions);
+    // np.load's reader (numpy.py wraps an .npz's dict in NpzFile)
+    m.add_fn("_load", |it, args| {
+        let a = args.exact("load", 1)?;
+        let path = match &a[0] {
+            Value::Str(s) => s.to_string(),
+            other => {
+                return Err(array::err(
+                    ExcType::TypeError,
+                    format!(
+                        "expected str, bytes or os.PathLike object, not {}",
+                        other.type_name()
+                    ),
+                ));
+            }
+        };
+        npyfile::load(it, &path)
+    });
     m.add_fn("get_printoptions", |_it, _args| {
         let o = options();
         let d = crate::script::Dict::new();

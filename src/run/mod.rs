@@ -77,6 +77,8 @@ pub struct RunOptions {
     /// The Python interpreter of `--backend pytorch` (`--python`); None: `CUDATUTOR_PYTHON`,
     /// else the Python cudatutor is installed with, else `python3` (pytorch::python_choice).
     pub python: Option<std::path::PathBuf>,
+    /// Host folders the script may read (`run --allow-read DIR`), read-only; empty: none.
+    pub allow_read: Vec<std::path::PathBuf>,
 }
 
 /// What grading an exercise needs besides its code and check block.
@@ -125,6 +127,7 @@ impl Default for RunOptions {
             cancel: None,
             exercise: ExerciseContext::default(),
             python: None,
+            allow_read: Vec::new(),
         }
     }
 }

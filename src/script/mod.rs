@@ -85,3 +85,9 @@ pub use exc_type::ExcType;
 pub use interp::{DEFAULT_RECURSION_LIMIT, Interpreter, Limits};
 pub use native::{Args, BinOp, CmpOp, NativeFn, NativeObject, UnaryOp};
 pub use value::{Class, Dict, HKey, Instance, Module, Value};
+
+/// The bytes of a file under a host folder the run may read (`run --allow-read`), `path` as
+/// the script wrote it; Err is the script's exception (FileNotFoundError, PermissionError, …).
+pub fn read_host_file(it: &Interpreter, path: &str) -> PyResult<Vec<u8>> {
+    modules::hostfs::read_bytes(it, path)
+}

@@ -7,6 +7,7 @@
 //! RuntimeError subclass).
 
 mod async_copy;
+mod checkpoint;
 mod cuda;
 mod device_asserts;
 mod functions;
@@ -88,6 +89,22 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     );
     let r = rt.clone();
     it.register_module("torch.cuda", Box::new(move |it| cuda::cuda_module(it, &r)));
+    let r = rt.clone();
+    // torch.load of a checkpoint in a host folder the run may read (--allow-read)
+    it.register_module(
+        "torch._checkpoint",
+        Box::new(move |_it| {
+            let m = crate::script::Module::new("torch._checkpoint");
+            let rt = r.clone();
+            m.add_fn("load", move |it, args| {
+                let a = args.exact("load", 2)?;
+                let path = a[0].as_str().unwrap_or_default().to_string();
+                let restore = matches!(a[1], Value::Bool(true));
+                checkpoint::load(it, &rt, &path, restore)
+            });
+            Ok(m.into_value())
+        }),
+    );
     let r = rt.clone();
     it.register_module(
         "torch._C",

@@ -121,6 +121,8 @@ pub struct Interpreter {
     pub(crate) main_file: Rc<str>,
     /// `sys.argv[0]`: the script's path as the learner gave it (None: the traceback name).
     pub(crate) argv0: Option<String>,
+    /// Host folders the script may read (`run --allow-read`), see modules/hostfs.rs.
+    pub(crate) host_mounts: Vec<crate::script::modules::hostfs::HostMount>,
     pub(crate) recursion_limit: usize,
     /// Time `time.sleep` pretended to sleep: added to `time.time()`/`perf_counter()`.
     pub(crate) slept: Duration,
@@ -190,6 +192,7 @@ impl Interpreter {
             env: RefCell::new(BTreeMap::new()),
             main_file: "<main>".into(),
             argv0: None,
+            host_mounts: Vec::new(),
             recursion_limit: DEFAULT_RECURSION_LIMIT,
             slept: Duration::ZERO,
             nested_depth: 0,
@@ -211,6 +214,14 @@ impl Interpreter {
     /// `sys.argv[0]` as `python3 FILE` sets it: FILE as typed (default: the traceback name).
     pub fn set_argv0(&mut self, path: &str) {
         self.argv0 = Some(path.to_string());
+    }
+
+    /// Lets the script read the files under host folder `dir`, read-only
+    /// (`cudatutor run --allow-read DIR`). Err: the folder cannot be used.
+    pub fn allow_read(&mut self, dir: &std::path::Path) -> Result<(), String> {
+        let mounts = crate::script::modules::hostfs::mounts_for(dir)?;
+        self.host_mounts.extend(mounts);
+        Ok(())
     }
 
     pub(crate) fn argv0(&self) -> &str {

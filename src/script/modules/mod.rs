@@ -17,6 +17,7 @@ use super::native::{Args, NativeObject};
 use super::value::{Module, Value};
 use crate::script::ExcType;
 
+pub(crate) mod hostfs;
 mod mt;
 mod structseq;
 pub(crate) mod sys;
@@ -35,6 +36,7 @@ const PRELUDES: &[(&str, &str)] = &[
     ("json", include_str!("json.py")),
     ("dataclasses", include_str!("dataclasses.py")),
     ("argparse", include_str!("argparse.py")),
+    ("csv", include_str!("csv.py")),
 ];
 
 /// A frame of one of the [`PRELUDES`] (its file is `<name>`).
@@ -52,6 +54,7 @@ pub(crate) fn install(it: &mut Interpreter) {
     it.register_module("math", Box::new(|_it| Ok(math())));
     it.register_module("_random", Box::new(|_it| Ok(mt::module())));
     it.register_module("os", Box::new(os_module));
+    it.register_module("_hostfs", Box::new(hostfs::module));
     it.register_module("time", Box::new(|_it| Ok(time())));
 }
 
