@@ -80,6 +80,12 @@ def _nested(values, single, is_bool, is_float):
     return str(int(values))
 
 
+def values_text(t):
+    """The nested list of a tensor's values, as `T(...)` writes it."""
+    return _nested(t.detach().tolist(), t.dtype == torch.float32, t.dtype == torch.bool,
+                   t.dtype.is_floating_point)
+
+
 def tensor_literal(t):
     if t.layout != torch.strided or t.is_quantized or t.is_complex():
         raise Unrepresentable("tensor of layout %s / dtype %s" % (t.layout, t.dtype))
@@ -91,9 +97,7 @@ def tensor_literal(t):
     dtype = DTYPE_NAMES[t.dtype]
     if t.numel() == 0:
         return "Z(%s, %s)" % (tuple(t.shape), dtype)
-    body = _nested(t.tolist(), t.dtype == torch.float32, t.dtype == torch.bool,
-                   t.dtype.is_floating_point)
-    return "T(%s, %s)" % (body, dtype)
+    return "T(%s, %s)" % (values_text(t), dtype)
 
 
 def literal(v):

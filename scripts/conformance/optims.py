@@ -17,7 +17,7 @@ import inspect
 
 import torch
 
-from literal import Unrepresentable, literal
+from literal import Unrepresentable, literal, values_text
 
 OPTIM_PRELUDE_TEMPLATE = '''
 
@@ -129,8 +129,7 @@ def prelude():
     w = torch.randn(3, 2)
     b = torch.randn(3)
     x = torch.randn(2)
-    strip = lambda t: literal(t)[2:-5]  # the nested list inside T(..., f32)
-    return OPTIM_PRELUDE_TEMPLATE % {"w": strip(w), "b": strip(b), "x": strip(x)}
+    return OPTIM_PRELUDE_TEMPLATE % {"w": values_text(w), "b": values_text(b), "x": values_text(x)}
 
 
 def param_kind(info):

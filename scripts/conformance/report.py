@@ -143,6 +143,21 @@ def cause_summary(manifest, results, limit):
     return "\n".join(out)
 
 
+def torch_raises(manifest):
+    """script -> how many of its non-error samples PyTorch answered with an exception."""
+    kinds = {(r[0], r[1]): r[2] for r in manifest}
+    counts = collections.Counter()
+    for path in sorted((SUITE / "expected").glob("*.stdout")):
+        script = path.stem
+        seen = set()
+        for line in path.read_text().splitlines():
+            m = re.match(r"\[(\w+)\] raised ", line)
+            if m and kinds.get((script, m.group(1)), "error") != "error" and m.group(1) not in seen:
+                seen.add(m.group(1))
+                counts[script] += 1
+    return counts
+
+
 def table(title, rows_by_entry, results, link_calls):
     lines = ["| %s | calls | samples | identical | differing | unsupported | commonest cause |" % title,
              "|---|---|---:|---:|---:|---:|---|"]
@@ -279,6 +294,13 @@ def render(manifest, results, timing, passed):
       "\"MKL VML float32 last bits\" marks float32 results of the ops PyTorch hands to MKL's "
       "closed VML functions (sqrt, exp, log, sin, ...: src/engine/numerics/mkl.rs) that differ "
       "by at most a few ulps.")
+    w("")
+    raising = torch_raises(manifest)
+    w("Samples that are not error inputs but whose PyTorch recording is an exception (the "
+      "database's own input makes PyTorch raise, e.g. a lazy module's uninitialised state_dict, "
+      "or the engine must raise the same error): %d%s." % (
+          sum(raising.values()),
+          "" if not raising else " (" + ", ".join("%s %d" % kv for kv in sorted(raising.items())) + ")"))
     w("")
     w("## Causes (the breadth to-do list)")
     w("")

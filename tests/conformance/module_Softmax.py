@@ -100,7 +100,7 @@ def run_backward(tag, build, inputs):
     try:
         m = build()
         args, kwargs = inputs()
-        leaves = [t for t in tensors_in([args, kwargs]) if t.is_floating_point()]
+        leaves = [t for t in tensors_in([args, kwargs]) if t.is_floating_point()][:1]
         for t in leaves:
             t.requires_grad_()
         out = m(*args, **kwargs)
