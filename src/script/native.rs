@@ -375,6 +375,12 @@ pub trait NativeObject: Any {
     fn type_name(&self) -> &str;
     /// For downcasting in the bindings: `obj.as_any().downcast_ref::<Tensor>()`.
     fn as_any(&self) -> &dyn Any;
+    /// The builtin type this native's Python class derives from, with the class's module:
+    /// `torch.return_types.max` is a tuple subclass, so `isinstance(r, tuple)` holds as in
+    /// PyTorch. `None`: a plain subclass of `object` in module `torch`.
+    fn builtin_base(&self) -> Option<(&'static str, super::value::BuiltinType)> {
+        None
+    }
 
     /// `x.name`. `Ok(None)` → `AttributeError: 'T' object has no attribute 'name'`.
     fn getattr(

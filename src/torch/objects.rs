@@ -278,6 +278,12 @@ impl NativeObject for ReturnTypes {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    fn builtin_base(&self) -> Option<(&'static str, crate::script::value::BuiltinType)> {
+        Some((
+            "torch.return_types",
+            crate::script::value::BuiltinType::Tuple,
+        ))
+    }
     fn getattr(
         &self,
         _this: &Rc<dyn NativeObject>,

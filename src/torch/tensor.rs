@@ -555,6 +555,15 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "squeeze" => |it, p, _, args| {
             let a = args.bind("squeeze", &["dim"], 0)?;
+            if let Some(v @ (Value::Tuple(_) | Value::List(_))) = &a[0] {
+                let dims = dims_arg(it, &Some(v.clone()))?.unwrap_or_default();
+                let t = p.tensor();
+                return Ok(wrap(
+                    &p.rt,
+                    p.rt.view_op("squeeze", &t, t.squeeze_dims(&dims))
+                        .map_err(py_err)?,
+                ));
+            }
             let d = match &a[0] {
                 Some(v) if !v.is_none() => Some(crate::torch::int_arg(it, v)?),
                 _ => None,
@@ -850,6 +859,21 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "isfinite" => |_, p, _, _| unary_method(p, UnaryOp::IsFinite),
         "clamp" | "clip" => |_, p, _, args| {
             let a = args.bind("clamp", &["min", "max"], 0)?;
+            // a tensor bound selects clamp.Tensor (None counts as no bound)
+            let bound = |v: &Option<Value>| -> PyResult<Option<Operand>> {
+                match v {
+                    Some(v) if !v.is_none() => operand_of(v),
+                    _ => Ok(None),
+                }
+            };
+            if a.iter().flatten().any(|v| tensor_of(v).is_some()) {
+                let (lo, hi) = (bound(&a[0])?, bound(&a[1])?);
+                return Ok(wrap(
+                    &p.rt,
+                    p.rt.clamp_tensor(&p.tensor(), lo.as_ref(), hi.as_ref())
+                        .map_err(py_err)?,
+                ));
+            }
             let lo = a[0].as_ref().and_then(scalar_of);
             let hi = a[1].as_ref().and_then(scalar_of);
             Ok(wrap(

@@ -1,6 +1,7 @@
 //! The differential harness shared by tests/python_conformance.rs (CPython recordings),
 //! tests/torch_fixtures.rs, tests/learner_corpus.rs and tests/torch_exact.rs (PyTorch
-//! recordings): every DIR/NAME.py runs through `cudatutor run FILE`; stdout must equal
+//! recordings; tests/conformance.rs runs its scripts with `run_isolated` and compares them sample
+//! by sample itself): every DIR/NAME.py runs through `cudatutor run FILE`; stdout must equal
 //! DIR/expected/NAME.stdout byte for byte, and DIR/expected/NAME.error must match too.
 //! Two recording layouts exist:
 //! - with DIR/expected/NAME.status (scripts/record-pytorch.py writes it): the exit status must
@@ -27,12 +28,27 @@ use std::time::{Duration, Instant};
 
 use super::corpus_report::{self, Checked};
 
-struct Outcome {
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
-    code: Option<i32>,
-    timed_out: bool,
-    spawn_error: Option<String>,
+/// What one run of `cudatutor run SCRIPT` did.
+pub struct Outcome {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    /// None when it was killed by a signal.
+    pub code: Option<i32>,
+    pub timed_out: bool,
+    /// Set when the binary could not be started at all.
+    pub spawn_error: Option<String>,
+}
+
+/// Runs one script the way `Suite { isolate: true, .. }` does (from a scratch folder holding
+/// only a copy of it, with the recorder's minimal environment), for harnesses that compare the
+/// output themselves (tests/conformance.rs compares it sample by sample).
+pub fn run_isolated(script: &Path, timeout: Duration) -> Outcome {
+    let how = RunHow {
+        root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf(),
+        timeout,
+        isolate: true,
+    };
+    run_binary(&how, script)
 }
 
 /// One differential suite: a folder of scripts and its recordings.
@@ -338,7 +354,7 @@ fn check_one(how: &RunHow, script: &Path, expected_dir: &Path, recorder: &str) -
     fail(problems.join("\n"), cause)
 }
 
-fn last_line(bytes: &[u8]) -> String {
+pub fn last_line(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes)
         .lines()
         .rev()

@@ -408,6 +408,31 @@ impl Tensor {
         Ok(self.view_named(name, shape, strides, self.layout.offset))
     }
 
+    /// `squeeze(dims)` with a tuple of dims (ATen's squeeze.dims): drops each listed dim of
+    /// size 1, keeps the others; a dim listed twice is an error, as dim_list_to_bitset says.
+    pub fn squeeze_dims(&self, dims: &[i64]) -> Result<Tensor> {
+        let n = self.dim();
+        let mut listed = vec![false; n.max(1)];
+        for &d in dims {
+            let w = wrap_dim(d, n)?;
+            if listed[w] {
+                return Err(EngineError::runtime(format!(
+                    "dim {w} appears multiple times in the list of dims"
+                )));
+            }
+            listed[w] = true;
+        }
+        let mut shape = Vec::new();
+        let mut strides = Vec::new();
+        for i in 0..n {
+            if !(self.layout.shape[i] == 1 && listed[i]) {
+                shape.push(self.layout.shape[i]);
+                strides.push(self.layout.strides[i]);
+            }
+        }
+        Ok(self.view_named("SqueezeBackward2", shape, strides, self.layout.offset))
+    }
+
     pub fn transpose(&self, a: i64, b: i64) -> Result<Tensor> {
         if self.dim() == 0 {
             wrap_dim(a, 0)?;

@@ -391,6 +391,62 @@ impl Runtime {
         Ok(out)
     }
 
+    /// `clamp(min, max)` where a bound is a tensor (`clamp.Tensor`): ATen computes
+    /// `min(max(x, lo), hi)` in the dtype promoted over the input and both bounds, NaN in any
+    /// of them giving NaN, which is `minimum(maximum(x, lo), hi)` elementwise. Its backward
+    /// (ClampBackward0) is not implemented: the node stays unattached, so `backward()` raises
+    /// NotImplementedError rather than splitting ties as maximum's backward would.
+    pub fn clamp_tensor(
+        &self,
+        t: &Tensor,
+        min: Option<&Operand>,
+        max: Option<&Operand>,
+    ) -> Result<Tensor> {
+        if min.is_none() && max.is_none() {
+            return self.clamp(t, None, None);
+        }
+        let mut rt = ResultType::new().tensor(t.dtype(), t.dim());
+        for b in [min, max].into_iter().flatten() {
+            rt = match b {
+                Operand::Tensor(b) => rt.tensor(b.dtype(), b.dim()),
+                Operand::Scalar(s) => rt.scalar(*s),
+            };
+        }
+        let dt = rt.result();
+        if dt == DType::Bool && min.is_some() && max.is_some() {
+            return Err(self.host_error(
+                "clamp",
+                t.device().cuda_index(),
+                EngineError::runtime("\"clamp_cpu\" not implemented for 'Bool'"),
+            ));
+        }
+        // the bounds in the common dtype, detached: the composition must not record
+        // maximum's and minimum's backward nodes
+        let cast = |o: &Operand| -> Result<Operand> {
+            Ok(match o {
+                Operand::Tensor(b) => {
+                    Operand::Tensor(self.to(&b.detach(), None, Some(dt), false, false, "clamp")?)
+                }
+                Operand::Scalar(s) => Operand::Scalar(*s),
+            })
+        };
+        let mut out = self.to(&t.detach(), None, Some(dt), false, false, "clamp")?;
+        if let Some(lo) = min {
+            out = self.binary(BinaryOp::Maximum, &Operand::Tensor(out), &cast(lo)?)?;
+        }
+        if let Some(hi) = max {
+            out = self.binary(BinaryOp::Minimum, &Operand::Tensor(out), &cast(hi)?)?;
+        }
+        let mut inputs = vec![t];
+        for b in [min, max].into_iter().flatten() {
+            if let Operand::Tensor(b) = b {
+                inputs.push(b);
+            }
+        }
+        self.grad_of(&inputs, &mut out, "ClampBackward0");
+        Ok(out)
+    }
+
     /// `torch.addcmul(a, b, c, value=)`, `torch.addcdiv(a, b, c, value=)` and
     /// `torch.lerp(a, b, weight c)` (a tensor or a number): broadcast, promoted (lerp: one
     /// dtype for all its tensors, as ATen asks), computed as PyTorch's CPU kernels round it,

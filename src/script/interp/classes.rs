@@ -254,7 +254,12 @@ impl Interpreter {
             Value::Instance(i) => i.class.clone(),
             Value::Native(n) => {
                 let name = n.type_name().to_string();
-                self.native_class(&name)
+                match n.builtin_base() {
+                    Some((module, base)) if !self.native_classes.contains_key(&name) => {
+                        self.define_native_subclass_of(&name, module, base)
+                    }
+                    _ => self.native_class(&name),
+                }
             }
             _ => match v.builtin_type() {
                 Some(t) => self.types.get(t),

@@ -1,0 +1,260 @@
+"""One conformance script per OptimizerInfo: every CPU optim_input of the database run for a
+few steps on a tiny model with literal parameters, its scheduler configurations, and its error
+inputs.
+
+  oN  optimizer input N: after each step the loss and every parameter, then opt.state_dict()
+  rN  scheduler configuration N (lr_scheduler): the learning rates after each of 12 steps and
+      each scheduler's state_dict
+  eN  error input N: the exception (or the warnings, for the database's warning cases)
+
+The model is `((w * x).sum(1) + b).pow(2).sum()` with w (3, 2), b (3,) and x (2,) drawn once by
+torch.randn under seed 0 and written as literals; only elementwise ops and sums of two or three
+numbers, so the optimizer's own arithmetic is what is compared. Muon takes only w (it accepts
+2-D parameters), SparseAdam an Embedding with sparse gradients.
+"""
+import ast
+import inspect
+
+import torch
+
+from literal import Unrepresentable, literal, values_text
+
+OPTIM_PRELUDE_TEMPLATE = '''
+
+W = %(w)s
+B = %(b)s
+X = %(x)s
+
+
+def make_params(kind):
+    if kind == "sparse":
+        emb = torch.nn.Embedding(4, 2, sparse=True)
+        return [emb.weight], lambda: emb(T([0, 2, 0], i64)).pow(2).sum()
+    w = torch.nn.Parameter(T(W, f32))
+    b = torch.nn.Parameter(T(B, f32))
+    x = T(X, f32)
+    loss_fn = lambda: ((w * x).sum(1) + b).pow(2).sum()
+    if kind == "matrix":
+        return [w], loss_fn
+    return [w, b], loss_fn
+
+
+def one_step(opt, loss_fn, closure):
+    if closure:
+        def closure_fn():
+            opt.zero_grad()
+            loss = loss_fn()
+            loss.backward()
+            return loss
+        return opt.step(closure_fn)
+    opt.zero_grad()
+    loss = loss_fn()
+    loss.backward()
+    opt.step()
+    return loss
+
+
+def run_optim(tag, make_opt, kind, closure, steps=3):
+    torch.manual_seed(0)
+    try:
+        params, loss_fn = make_params(kind)
+        opt = make_opt(params)
+        for step in range(steps):
+            loss = one_step(opt, loss_fn, closure)
+            emit(tag, "step " + str(step) + " loss " + repr(loss.item()))
+            for i, p in enumerate(params):
+                describe(tag, "param " + str(i) + ": ", p, False)
+        describe(tag, "state_dict: ", opt.state_dict(), False)
+    except Exception as e:
+        failed(tag, e)
+
+
+def run_schedule(tag, make_opt, make_schedulers, kind, closure, steps=12):
+    torch.manual_seed(0)
+    try:
+        params, loss_fn = make_params(kind)
+        opt = make_opt(params)
+        schedulers = make_schedulers(opt)
+        for step in range(steps):
+            loss = one_step(opt, loss_fn, closure)
+            for s in schedulers:
+                if isinstance(s, torch.optim.lr_scheduler.ReduceLROnPlateau):
+                    s.step(loss.item())
+                else:
+                    s.step()
+            emit(tag, "step " + str(step) + " lr " + repr([g["lr"] for g in opt.param_groups])
+                 + " last " + repr([s.get_last_lr() for s in schedulers]))
+        for s in schedulers:
+            describe(tag, type(s).__name__ + ".state_dict: ", s.state_dict(), False)
+    except Exception as e:
+        failed(tag, e)
+
+
+def run_optim_error(tag, make_opt, kind, on_step):
+    torch.manual_seed(0)
+    try:
+        params, loss_fn = make_params(kind)
+        opt = make_opt(params)
+        if on_step:
+            one_step(opt, loss_fn, False)
+        emit(tag, "no error")
+    except Exception as e:
+        failed(tag, e)
+
+
+def run_optim_warning(tag, make_opt, kind, on_step):
+    torch.manual_seed(0)
+    try:
+        import warnings
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            params, loss_fn = make_params(kind)
+            opt = make_opt(params)
+            if on_step:
+                one_step(opt, loss_fn, False)
+        for w in caught:
+            emit(tag, "warned " + w.category.__name__ + ": " + str(w.message))
+        emit(tag, "no error")
+    except Exception as e:
+        failed(tag, e)
+
+'''
+
+MAX_OPTIM_INPUTS = 12
+MAX_ERROR_INPUTS = 10
+
+
+def prelude():
+    torch.manual_seed(0)
+    w = torch.randn(3, 2)
+    b = torch.randn(3)
+    x = torch.randn(2)
+    return OPTIM_PRELUDE_TEMPLATE % {"w": values_text(w), "b": values_text(b), "x": values_text(x)}
+
+
+def param_kind(info):
+    if info.only_supports_sparse_grads:
+        return "sparse"
+    if info.optim_cls.__name__ == "Muon":
+        return "matrix"
+    return "plain"
+
+
+def params_text(params, names):
+    """Source for an explicit params argument, keeping object identity: a tensor that occurs
+    twice is one name. `names` collects (name, literal) assignments."""
+    if isinstance(params, torch.Tensor):
+        for name, (obj, _) in names.items():
+            if obj is params:
+                return name
+        name = "p%d" % len(names)
+        names[name] = (params, literal(params))
+        return name
+    if isinstance(params, (list, tuple)):
+        inner = ", ".join(params_text(p, names) for p in params)
+        return ("[%s]" if isinstance(params, list) else "(%s,)") % inner
+    if isinstance(params, set):
+        # A set's order is its hash order; the database uses one only to check the warning.
+        ordered = sorted(params, key=lambda t: t.detach().flatten().tolist())
+        return "{%s}" % ", ".join(params_text(p, names) for p in ordered)
+    if isinstance(params, dict):
+        return "{%s}" % ", ".join("%r: %s" % (k, params_text(v, names) if k == "params"
+                                              else literal(v)) for k, v in params.items())
+    if isinstance(params, str):
+        return repr(params)
+    return literal(params)
+
+
+def make_opt_text(cls_path, params, kwargs, helper_lines, helper_name):
+    """A lambda (or, with explicit params, a def) that builds the optimizer."""
+    kw = ", ".join("%s=%s" % (k, literal(v)) for k, v in kwargs.items())
+    if params is None:
+        return "lambda params: %s(params%s)" % (cls_path, (", " + kw) if kw else "")
+    names = {}
+    ptext = params_text(params, names)
+    helper_lines.append("def %s(params):" % helper_name)
+    for name, (_, lit) in names.items():
+        helper_lines.append("    %s = %s" % (name, lit))
+    helper_lines.append("    return %s(%s%s)" % (cls_path, ptext, (", " + kw) if kw else ""))
+    helper_lines.append("")
+    helper_lines.append("")
+    return helper_name
+
+
+_LAMBDA_SOURCES = {}
+
+
+def scheduler_text(fn):
+    """`torch.optim.lr_scheduler.X(opt, ...)` for one of the database's `lambda opt: X(...)`."""
+    path = inspect.getsourcefile(fn)
+    if path not in _LAMBDA_SOURCES:
+        tree = ast.parse(open(path).read())
+        by_line = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == ["opt"]:
+                by_line.setdefault(node.lineno, []).append(node)
+        _LAMBDA_SOURCES[path] = by_line
+    nodes = _LAMBDA_SOURCES[path].get(fn.__code__.co_firstlineno, [])
+    if len(nodes) != 1 or not isinstance(nodes[0].body, ast.Call):
+        raise Unrepresentable("scheduler lambda")
+    text = ast.unparse(nodes[0].body)
+    name = text.split("(")[0]
+    if not hasattr(torch.optim.lr_scheduler, name):
+        raise Unrepresentable("scheduler %s" % name)
+    return "torch.optim.lr_scheduler." + text
+
+
+def optim_samples(info, stats):
+    cls_path = "torch.optim." + info.optim_cls.__name__
+    kind = param_kind(info)
+    closure = bool(info.step_requires_closure)
+    helpers = []
+    lines = []
+    try:
+        inputs = info.optim_inputs_func(device="cpu", dtype=torch.float32)
+    except TypeError:
+        inputs = info.optim_inputs_func(device="cpu")
+    n = 0
+    for oi in inputs:
+        if n >= MAX_OPTIM_INPUTS:
+            break
+        try:
+            make = make_opt_text(cls_path, oi.params, oi.kwargs, helpers, "make_o%d" % n)
+        except Unrepresentable as e:
+            stats["unrepresentable"][str(e).split(" ")[0]] += 1
+            continue
+        lines.append(("o%d" % n, "float32", "optimizer",
+                      'run_optim("o%d", %s, "%s", %s)' % (n, make, kind, closure)))
+        n += 1
+    default = "lambda params: %s(params)" % cls_path
+    r = 0
+    for schedulers in info.scheduler_inputs:
+        try:
+            texts = [scheduler_text(fn) for fn in schedulers]
+        except Unrepresentable as e:
+            stats["unrepresentable"][str(e).split(" ")[0]] += 1
+            continue
+        make_s = "lambda opt: [%s]" % ", ".join(texts)
+        names = ",".join(t.split("(")[0].rsplit(".", 1)[1] for t in texts)
+        lines.append(("r%d" % r, "float32", "scheduler:" + names,
+                      'run_schedule("r%d", %s, %s, "%s", %s)' % (r, default, make_s, kind, closure)))
+        r += 1
+    if info.optim_error_inputs_func is not None:
+        torch.manual_seed(0)
+        errors = info.optim_error_inputs_func(device="cpu", dtype=torch.float32)
+        e = 0
+        for err in errors:
+            if e >= MAX_ERROR_INPUTS:
+                break
+            oi = err.optimizer_error_input
+            try:
+                make = make_opt_text(cls_path, oi.params, oi.kwargs, helpers, "make_e%d" % e)
+            except Unrepresentable as ex:
+                stats["unrepresentable"][str(ex).split(" ")[0]] += 1
+                continue
+            on_step = err.error_on.name == "STEP_ERROR"
+            runner = "run_optim_warning" if issubclass(err.error_type, Warning) else "run_optim_error"
+            lines.append(("e%d" % e, "float32", "error", '%s("e%d", %s, "%s", %s)'
+                          % (runner, e, make, kind, on_step)))
+            e += 1
+    return helpers, lines
