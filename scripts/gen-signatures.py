@@ -23,7 +23,7 @@ What it does, and why each step:
    verbatim, overloads in PyTorch's order: the library's, deprecated ones last as
    PythonArgParser sorts them).
 4. It records PyTorch's exact TypeError for a broad sample of bad calls into
-   tests/argparse/<namespace>.json, which tests/argparse.rs replays through our binder.
+   tests/argparse/<namespace>.json, which tests/torch_argparse.rs replays through our binder (src/torch/argparse/).
 """
 
 import glob

@@ -6,6 +6,7 @@
 //! Python exceptions with the same type and message (`torch.OutOfMemoryError` is a
 //! RuntimeError subclass).
 
+pub mod argparse;
 mod async_copy;
 mod checkpoint;
 mod cuda;
