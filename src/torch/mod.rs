@@ -14,6 +14,7 @@ mod device_asserts;
 mod functions;
 mod messages;
 mod objects;
+mod registry;
 mod tensor;
 
 pub use objects::{PyDType, PyDevice, PySize};
