@@ -391,6 +391,18 @@ pub trait NativeObject: Any {
     ) -> PyResult<Option<Value>> {
         Ok(None)
     }
+    /// `x.name(...)` for a method reached through `Value::BuiltinMethod` (what `getattr` returns
+    /// for types that keep a method table instead of building a closure per attribute access).
+    /// `Ok(None)`: no such method.
+    fn call_method(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        name: &str,
+        args: Args,
+    ) -> PyResult<Option<Value>> {
+        Ok(None)
+    }
     /// `x.name = v`. `Ok(false)` → AttributeError.
     fn setattr(
         &self,

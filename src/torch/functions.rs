@@ -295,7 +295,7 @@ fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResul
 
 /// The result `r` of a function called with `out=`: written into that tensor (which is
 /// returned, as PyTorch returns `out`); `r` itself without one.
-fn write_out(rt: &Rc<Runtime>, out: Option<&Value>, r: Tensor) -> PyResult<Value> {
+pub(crate) fn write_out(rt: &Rc<Runtime>, out: Option<&Value>, r: Tensor) -> PyResult<Value> {
     let Some(o) = out.filter(|v| !v.is_none()) else {
         return Ok(wrap(rt, r));
     };
@@ -1182,56 +1182,12 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let all = rt.all(&ok, None, false).map_err(py_err)?;
         Ok(Value::Bool(rt.to_bool(&all).map_err(py_err)?))
     });
-    for (name, op) in [
-        ("abs", UnaryOp::Abs),
-        ("exp", UnaryOp::Exp),
-        ("log", UnaryOp::Log),
-        ("sqrt", UnaryOp::Sqrt),
-        ("sigmoid", UnaryOp::Sigmoid),
-        ("tanh", UnaryOp::Tanh),
-        ("relu", UnaryOp::Relu),
-        ("neg", UnaryOp::Neg),
-        ("floor", UnaryOp::Floor),
-        ("ceil", UnaryOp::Ceil),
-        ("round", UnaryOp::Round),
-        ("isnan", UnaryOp::IsNan),
-        ("isfinite", UnaryOp::IsFinite),
-        ("logical_not", UnaryOp::LogicalNot),
-        ("sin", UnaryOp::Sin),
-        ("cos", UnaryOp::Cos),
-        ("sign", UnaryOp::Sign),
-        ("reciprocal", UnaryOp::Reciprocal),
-        ("log2", UnaryOp::Log2),
-        ("log10", UnaryOp::Log10),
-        ("log1p", UnaryOp::Log1p),
-        ("expm1", UnaryOp::Expm1),
-        ("tan", UnaryOp::Tan),
-        ("asin", UnaryOp::Asin),
-        ("acos", UnaryOp::Acos),
-        ("atan", UnaryOp::Atan),
-        ("arcsin", UnaryOp::Asin),
-        ("arccos", UnaryOp::Acos),
-        ("arctan", UnaryOp::Atan),
-        ("sinh", UnaryOp::Sinh),
-        ("cosh", UnaryOp::Cosh),
-        ("asinh", UnaryOp::Asinh),
-        ("acosh", UnaryOp::Acosh),
-        ("atanh", UnaryOp::Atanh),
-        ("arcsinh", UnaryOp::Asinh),
-        ("arccosh", UnaryOp::Acosh),
-        ("arctanh", UnaryOp::Atanh),
-        ("rsqrt", UnaryOp::Rsqrt),
-        ("erf", UnaryOp::Erf),
-        ("erfc", UnaryOp::Erfc),
-        ("erfinv", UnaryOp::Erfinv),
-        ("trunc", UnaryOp::Trunc),
-        ("fix", UnaryOp::Trunc),
-    ] {
+    // torch.round(input, *, decimals): its decimals overload is not in the registry yet
+    {
         let rt = rt.clone();
-        let n = name.to_string();
-        m.add_fn(name, move |it, args| {
+        m.add_fn("round", move |it, args| {
             at_line(&rt, it);
-            unary_fn(it, &rt, args, op, &n)
+            unary_fn(it, &rt, args, UnaryOp::Round, "round")
         });
     }
     // method-style reductions as functions: torch.sum(x, dim) → x.sum(dim)
@@ -1322,6 +1278,9 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             it.call(&f, args)
         });
     }
+    // every function of the registry PyTorch declares in torch (after the hand-written ones:
+    // a registered name replaces its old binding)
+    super::registry::install_functions(&m, rt, super::argparse::Namespace::Torch);
     // torch._extra (imported on the first name this module lacks) defines these in Python
     // over the native ops; the native module must not have them, or a script would get the
     // native one until something else loaded the prelude. `round` stays reachable for it.

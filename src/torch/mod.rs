@@ -6,6 +6,7 @@
 //! Python exceptions with the same type and message (`torch.OutOfMemoryError` is a
 //! RuntimeError subclass).
 
+pub mod argparse;
 mod async_copy;
 mod checkpoint;
 mod cuda;
@@ -13,6 +14,7 @@ mod device_asserts;
 mod functions;
 mod messages;
 mod objects;
+mod registry;
 mod tensor;
 
 pub use objects::{PyDType, PyDevice, PySize};

@@ -156,11 +156,6 @@ fn ternary_inplace(
     Ok(Value::Native(this.clone()))
 }
 
-fn unary_method(p: &PyTensor, op: UnaryOp) -> PyResult<Value> {
-    let r = p.rt.unary(op, &p.tensor()).map_err(py_err)?;
-    Ok(wrap(&p.rt, r))
-}
-
 fn view_args(it: &mut Interpreter, args: &Args) -> PyResult<Vec<i64>> {
     shape_from(it, &args.positional)
 }
@@ -815,48 +810,6 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             }
         },
         "storage_offset" => |_, p, _, _| Ok(Value::Int(p.tensor().storage_offset() as i64)),
-        "abs" => |_, p, _, _| unary_method(p, UnaryOp::Abs),
-        "neg" => |_, p, _, _| unary_method(p, UnaryOp::Neg),
-        "exp" => |_, p, _, _| unary_method(p, UnaryOp::Exp),
-        "log" => |_, p, _, _| unary_method(p, UnaryOp::Log),
-        "sqrt" => |_, p, _, _| unary_method(p, UnaryOp::Sqrt),
-        "sigmoid" => |_, p, _, _| unary_method(p, UnaryOp::Sigmoid),
-        "tanh" => |_, p, _, _| unary_method(p, UnaryOp::Tanh),
-        "relu" => |_, p, _, _| unary_method(p, UnaryOp::Relu),
-        "sin" => |_, p, _, _| unary_method(p, UnaryOp::Sin),
-        "cos" => |_, p, _, _| unary_method(p, UnaryOp::Cos),
-        "floor" => |_, p, _, _| unary_method(p, UnaryOp::Floor),
-        "ceil" => |_, p, _, _| unary_method(p, UnaryOp::Ceil),
-        "sign" => |_, p, _, _| unary_method(p, UnaryOp::Sign),
-        "reciprocal" => |_, p, _, _| unary_method(p, UnaryOp::Reciprocal),
-        "log2" => |_, p, _, _| unary_method(p, UnaryOp::Log2),
-        "log10" => |_, p, _, _| unary_method(p, UnaryOp::Log10),
-        "log1p" => |_, p, _, _| unary_method(p, UnaryOp::Log1p),
-        "expm1" => |_, p, _, _| unary_method(p, UnaryOp::Expm1),
-        "tan" => |_, p, _, _| unary_method(p, UnaryOp::Tan),
-        "asin" => |_, p, _, _| unary_method(p, UnaryOp::Asin),
-        "acos" => |_, p, _, _| unary_method(p, UnaryOp::Acos),
-        "atan" => |_, p, _, _| unary_method(p, UnaryOp::Atan),
-        "arcsin" => |_, p, _, _| unary_method(p, UnaryOp::Asin),
-        "arccos" => |_, p, _, _| unary_method(p, UnaryOp::Acos),
-        "arctan" => |_, p, _, _| unary_method(p, UnaryOp::Atan),
-        "sinh" => |_, p, _, _| unary_method(p, UnaryOp::Sinh),
-        "cosh" => |_, p, _, _| unary_method(p, UnaryOp::Cosh),
-        "asinh" => |_, p, _, _| unary_method(p, UnaryOp::Asinh),
-        "acosh" => |_, p, _, _| unary_method(p, UnaryOp::Acosh),
-        "atanh" => |_, p, _, _| unary_method(p, UnaryOp::Atanh),
-        "arcsinh" => |_, p, _, _| unary_method(p, UnaryOp::Asinh),
-        "arccosh" => |_, p, _, _| unary_method(p, UnaryOp::Acosh),
-        "arctanh" => |_, p, _, _| unary_method(p, UnaryOp::Atanh),
-        "rsqrt" => |_, p, _, _| unary_method(p, UnaryOp::Rsqrt),
-        "erf" => |_, p, _, _| unary_method(p, UnaryOp::Erf),
-        "erfc" => |_, p, _, _| unary_method(p, UnaryOp::Erfc),
-        "erfinv" => |_, p, _, _| unary_method(p, UnaryOp::Erfinv),
-        "trunc" => |_, p, _, _| unary_method(p, UnaryOp::Trunc),
-        "fix" => |_, p, _, _| unary_method(p, UnaryOp::Trunc),
-        "logical_not" => |_, p, _, _| unary_method(p, UnaryOp::LogicalNot),
-        "isnan" => |_, p, _, _| unary_method(p, UnaryOp::IsNan),
-        "isfinite" => |_, p, _, _| unary_method(p, UnaryOp::IsFinite),
         "clamp" | "clip" => |_, p, _, args| {
             let a = args.bind("clamp", &["min", "max"], 0)?;
             // a tensor bound selects clamp.Tensor (None counts as no bound)
@@ -1275,6 +1228,15 @@ impl NativeObject for PyTensor {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    fn call_method(
+        &self,
+        this: &Rc<dyn NativeObject>,
+        it: &mut Interpreter,
+        name: &str,
+        args: Args,
+    ) -> PyResult<Option<Value>> {
+        super::registry::call_method(it, &self.rt, Value::Native(this.clone()), name, args)
+    }
     fn getattr(
         &self,
         this: &Rc<dyn NativeObject>,
@@ -1323,6 +1285,13 @@ impl NativeObject for PyTensor {
                 false,
             ),
             _ => {}
+        }
+        if super::registry::is_method(name) {
+            // a method of the registry: the receiver and the name; bound when called
+            return Ok(Some(Value::BuiltinMethod(Rc::new((
+                Value::Native(this.clone()),
+                name.into(),
+            )))));
         }
         if let Some(v) = tensor_method(this, self, name) {
             return Ok(Some(v));

@@ -330,6 +330,7 @@ pub fn call_builtin_method(
     args: Args,
 ) -> PyResult<Option<Value>> {
     match recv {
+        Value::Native(n) => n.call_method(n, it, name, args),
         Value::Str(s) => {
             // String methods are linear scans at memory speed: a sixty-fourth of a unit of
             // work per byte keeps a loop of them on huge strings under the time limit.
