@@ -85,6 +85,13 @@ fn replay(ns: Namespace) -> (usize, Vec<String>) {
 }
 
 fn check(ns: Namespace) {
+    check_at_most(ns, 0);
+}
+
+/// As [`check`], with up to `known` calls allowed to differ: a ratchet for the namespaces whose
+/// last few messages are not PyTorch's yet (float-list elements, unpack errors), so a binder
+/// change that breaks more of them fails here; lower the figure as they are fixed.
+fn check_at_most(ns: Namespace, known: usize) {
     let (n, bad) = std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || replay(ns))
@@ -92,10 +99,10 @@ fn check(ns: Namespace) {
         .join()
         .unwrap();
     assert!(n > 100, "the {} corpus is too small: {n}", ns.stem());
-    if !bad.is_empty() {
+    if bad.len() > known {
         let shown: Vec<&String> = bad.iter().take(25).collect();
         panic!(
-            "{} of {n} {} calls differ from PyTorch:\n{}",
+            "{} of {n} {} calls differ from PyTorch (at most {known} may):\n{}",
             bad.len(),
             ns.stem(),
             shown
@@ -108,21 +115,18 @@ fn check(ns: Namespace) {
 }
 
 #[test]
-#[ignore = "a few recorded messages still differ (torch 134/12174, Tensor 160/4594, nn 3/1733: float-list elements, unpack errors); run with --ignored"]
 fn torch_functions_raise_pytorchs_argument_errors() {
-    check(Namespace::Torch);
+    check_at_most(Namespace::Torch, 134);
 }
 
 #[test]
-#[ignore = "a few recorded messages still differ (torch 134/12174, Tensor 160/4594, nn 3/1733: float-list elements, unpack errors); run with --ignored"]
 fn tensor_methods_raise_pytorchs_argument_errors() {
-    check(Namespace::Tensor);
+    check_at_most(Namespace::Tensor, 160);
 }
 
 #[test]
-#[ignore = "a few recorded messages still differ (torch 134/12174, Tensor 160/4594, nn 3/1733: float-list elements, unpack errors); run with --ignored"]
 fn nn_functions_raise_pytorchs_argument_errors() {
-    check(Namespace::Nn);
+    check_at_most(Namespace::Nn, 3);
 }
 
 #[test]
