@@ -52,10 +52,16 @@ impl Pristine {
     pub fn capture(it: &mut Interpreter) -> Pristine {
         let mut modules: Vec<(Rc<Module>, Dict)> = Vec::new();
         let mut classes: Vec<(Rc<Class>, Dict)> = Vec::new();
-        for name in CHECK_MODULES {
-            let Ok(Value::Module(m)) = it.import_module(name) else {
-                continue;
-            };
+        // every module first, then the copies: importing one (torch._extra) adds names to
+        // another (torch), and the copy must hold them
+        let imported: Vec<Rc<Module>> = CHECK_MODULES
+            .iter()
+            .filter_map(|name| match it.import_module(name) {
+                Ok(Value::Module(m)) => Some(m),
+                _ => None,
+            })
+            .collect();
+        for m in imported {
             if modules.iter().any(|(seen, _)| Rc::ptr_eq(seen, &m)) {
                 continue;
             }
