@@ -164,9 +164,14 @@ enum Command {
     /// run against its checks. Exit 1 on any problem.
     Lint {
         dir: PathBuf,
-        /// Also require a ```python wrong``` block on every exercise.
+        /// Also require a ```python wrong``` block and two ```python right``` blocks on every
+        /// exercise.
         #[arg(long)]
         strict: bool,
+        /// Each run's wall-clock limit in seconds (default 10): a loaded machine or the emulated
+        /// device may need more.
+        #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+        time_limit: Option<u64>,
     },
     /// Open an exercise in your own editor ($VISUAL, $EDITOR or --edit-cmd), then run it and
     /// its checks. The file is <data dir>/<lesson>/<exercise>.py; what you save is your code.
@@ -393,12 +398,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
             });
         }
-        Some(Command::Lint { dir, strict }) => {
+        Some(Command::Lint {
+            dir,
+            strict,
+            time_limit,
+        }) => {
+            let opts = RunOptions {
+                max_wall: time_limit.map_or(opts.max_wall, std::time::Duration::from_secs),
+                ..opts.clone()
+            };
             let problems = classroom::lint::lint_dir_with(dir, &opts, *strict);
             let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
             if problems.is_empty() {
                 text += &format!(
-                    "{}: every lesson loads, every exercise's solution passes its checks and every wrong fix fails them\n",
+                    "{}: every lesson loads, every exercise's solution and right fix passes its checks and every wrong fix fails them\n",
                     dir.display()
                 );
                 emit(&text)?;

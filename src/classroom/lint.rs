@@ -195,8 +195,8 @@ pub fn right_fixes_that_fail(
             if report.checks_passed() {
                 return None;
             }
-            let why = grade::first_failure(&report)
-                .or_else(|| report.internal_error.clone())
+            let why = run_failure(&report)
+                .or_else(|| grade::first_failure(&report))
                 .unwrap_or_default();
             Some(LessonError {
                 file: lesson.source_name.clone(),
@@ -208,6 +208,23 @@ pub fn right_fixes_that_fail(
             })
         })
         .collect()
+}
+
+/// Why a run has no check results at all, when it failed before its checks (a worker that
+/// could not start or answer, an internal error): that, and not "the exercise has no checks",
+/// is what the author needs to read.
+fn run_failure(report: &crate::run::RunReport) -> Option<String> {
+    if let Some(why) = &report.internal_error {
+        return Some(format!("the run failed inside cudatutor: {why}"));
+    }
+    if !report.checks.is_empty() {
+        return None;
+    }
+    let e = report.error.as_ref()?;
+    Some(format!(
+        "the run ended before its checks: {}: {}",
+        e.type_name, e.message
+    ))
 }
 
 /// Right blocks that are the solution again (or another right block again), comments and

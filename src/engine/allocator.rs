@@ -625,7 +625,11 @@ PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See do
                     allocated_size: allocated,
                     active_size: allocated,
                     requested_size: live(|b| b.requested_size),
-                    segment_type: if self.blk(head).small { "small" } else { "large" },
+                    segment_type: if self.blk(head).small {
+                        "small"
+                    } else {
+                        "large"
+                    },
                     blocks,
                 }
             })

@@ -171,10 +171,7 @@ struct Finder<'c> {
 
 impl Finder<'_> {
     fn predicted(&self, name: &str) -> Option<String> {
-        self.names
-            .iter()
-            .find(|p| p.as_str() == name)
-            .cloned()
+        self.names.iter().find(|p| p.as_str() == name).cloned()
     }
 
     fn line(&self, offset: usize) -> usize {
@@ -225,7 +222,10 @@ impl Finder<'_> {
         }
         for n in bound {
             if let Some(name) = self.predicted(&n) {
-                self.push(value.start().into(), |line| Problem::Computed { name, line });
+                self.push(value.start().into(), |line| Problem::Computed {
+                    name,
+                    line,
+                });
             }
         }
     }
@@ -272,7 +272,10 @@ impl<'a> Visitor<'a> for Finder<'_> {
                 }
             }
             Stmt::ImportFrom(i) => {
-                if i.module.as_ref().is_some_and(|m| m.id.as_str() == "__main__") {
+                if i.module
+                    .as_ref()
+                    .is_some_and(|m| m.id.as_str() == "__main__")
+                {
                     self.push(i.start().into(), |line| Problem::Dynamic {
                         what: "from __main__ import".into(),
                         line,
@@ -372,9 +375,9 @@ pub fn message(problem: &Problem, lang: &str) -> String {
         Problem::BoundOtherwise { name, line } => format!(
             "the prediction `{name}` should be set only by `{name} = value` at the top level; line {line} binds it another way"
         ),
-        Problem::Dynamic { what, line } if zh => format!(
-            "预测要按你写下的样子来评判：第 {line} 行用了 `{what}`，它能绕过赋值改动变量"
-        ),
+        Problem::Dynamic { what, line } if zh => {
+            format!("预测要按你写下的样子来评判：第 {line} 行用了 `{what}`，它能绕过赋值改动变量")
+        }
         Problem::Dynamic { what, line } => format!(
             "predictions are graded as you wrote them: line {line} uses `{what}`, which can change variables behind the assignments' back"
         ),
@@ -453,7 +456,10 @@ mod tests {
         }
         // a function's own variable of the same name is not the prediction
         assert_eq!(
-            first_problem("origin = 9\ndef f():\n    origin = len([])\n    return origin\n", &n),
+            first_problem(
+                "origin = 9\ndef f():\n    origin = len([])\n    return origin\n",
+                &n
+            ),
             None
         );
     }
@@ -466,11 +472,22 @@ mod tests {
         assert!(code_unchanged(start, guess, &n));
         assert!(!code_unchanged(
             start,
-            &guess.replace("import torch\n", "import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\nimport torch\n"),
+            &guess.replace(
+                "import torch\n",
+                "import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\nimport torch\n"
+            ),
             &n
         ));
-        assert!(!code_unchanged(start, &guess.replace("zeros(2)", "zeros(3)"), &n));
-        assert!(!code_unchanged(start, &guess.replace("reported   = 12", "other = 12"), &n));
+        assert!(!code_unchanged(
+            start,
+            &guess.replace("zeros(2)", "zeros(3)"),
+            &n
+        ));
+        assert!(!code_unchanged(
+            start,
+            &guess.replace("reported   = 12", "other = 12"),
+            &n
+        ));
         assert!(!code_unchanged(start, "origin = = 0", &n));
     }
 

@@ -254,7 +254,8 @@ fn run_checks(
     pristine: &Pristine,
     text: &CheckText,
 ) -> Vec<CheckResult> {
-    let whole = run_as_a_whole_failed(facts.error, text).or_else(|| facts.prediction_problem.clone());
+    let whole =
+        run_as_a_whole_failed(facts.error, text).or_else(|| facts.prediction_problem.clone());
     if let Some(message) = whole {
         return vec![CheckResult {
             source: String::new(),

@@ -297,7 +297,10 @@ fn memory_stats_2_15(s: &crate::engine::allocator::MemoryStats) -> Vec<(String, 
             "num_device_alloc".to_string(),
             Value::Int(s.segment.all.allocated),
         ),
-        ("num_device_free".to_string(), Value::Int(s.segment.all.freed)),
+        (
+            "num_device_free".to_string(),
+            Value::Int(s.segment.all.freed),
+        ),
         ("num_oom_rejections".to_string(), Value::Int(0)),
     ];
     for stat in ["oversize_allocations", "oversize_segments"] {

@@ -147,7 +147,10 @@ pub fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> 
                 )
             })
             .collect();
-        Ok(Value::tuple(vec![Value::list(segments), Value::list(traces)]))
+        Ok(Value::tuple(vec![
+            Value::list(segments),
+            Value::list(traces),
+        ]))
     });
     // worker_call(fn, arg, bad_fork, worker_id): a DataLoader worker's fetch, fn(arg). `bad_fork`: the
     // worker was forked after CUDA started, so any CUDA call in it raises; an exception comes
@@ -156,7 +159,9 @@ pub fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> 
         let a = args.bind("worker_call", &["fn", "arg", "bad_fork", "worker_id"], 4)?;
         let f = a[0].clone().unwrap_or_default();
         let arg = a[1].clone().unwrap_or_default();
-        let bad_fork = a[2].as_ref().is_some_and(|v| matches!(v, Value::Bool(true)));
+        let bad_fork = a[2]
+            .as_ref()
+            .is_some_and(|v| matches!(v, Value::Bool(true)));
         let worker = a[3].as_ref().and_then(Value::as_int).unwrap_or(0);
         rt.set_in_bad_fork(bad_fork);
         let result = it.call(&f, Args::new(vec![arg]));

@@ -42,7 +42,10 @@ mod tests {
         drop(b);
         let (segments, traces) = rt.memory_snapshot();
         assert_eq!(segments.len(), 2, "a large and a small segment");
-        let large = segments.iter().find(|(_, s)| s.segment_type == "large").unwrap();
+        let large = segments
+            .iter()
+            .find(|(_, s)| s.segment_type == "large")
+            .unwrap();
         assert_eq!(large.1.total_size, 20 << 20);
         assert_eq!(large.1.allocated_size, 4 << 20);
         assert_eq!(large.1.blocks[0].line, Some(3));
