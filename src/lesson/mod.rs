@@ -6,6 +6,6 @@ mod model;
 mod parse;
 pub mod predict;
 
-pub use catalog::{Catalog, Lang};
+pub use catalog::{BUILTIN_SET, Catalog, Lang, folder_set};
 pub use model::{Exercise, Lesson, LessonError, Quiz, RightFix, WrongFix};
 pub use parse::{FenceKind, classify_fence, parse_lesson, predicted_start};

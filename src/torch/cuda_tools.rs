@@ -6,6 +6,7 @@
 
 use super::{at_line, py_err};
 use crate::engine::Runtime;
+use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, PyException, PyResult, Value};
 use std::rc::Rc;
 
@@ -29,7 +30,7 @@ fn device_of(rt: &Runtime, v: Option<&Value>) -> PyResult<u32> {
 
 fn time_of(v: Option<&Value>, name: &str) -> PyResult<f64> {
     v.and_then(Value::as_float)
-        .ok_or_else(|| PyException::new("TypeError", format!("{name}(): expected a time")))
+        .ok_or_else(|| PyException::new(ExcType::TypeError, format!("{name}(): expected a time")))
 }
 
 pub fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
@@ -82,7 +83,7 @@ pub fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> 
                 Some("state") => Some(false),
                 _ => {
                     return Err(PyException::new(
-                        "ValueError",
+                        ExcType::ValueError,
                         "enabled must be one of None, 'state' or 'all'",
                     ));
                 }
@@ -175,7 +176,10 @@ pub fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> 
                 let message = format!(
                     "Caught {type_name} in DataLoader worker process {worker}.\nOriginal {original}"
                 );
-                Err(PyException::new(&type_name, message))
+                // ExceptionWrapper.reraise raises the worker's class again; a class the
+                // interpreter cannot name here (the script's own) comes back as RuntimeError
+                let class = ExcType::from_name(&type_name).unwrap_or(ExcType::RuntimeError);
+                Err(PyException::new(class, message))
             }
         }
     });

@@ -155,7 +155,18 @@ class Module:
     register_module = add_module
 
     def register_buffer(self, name, tensor, persistent=True):
+        # only registered buffers move with .to()/.cuda() and belong to state_dict: a tensor
+        # kept as a plain attribute stays where it was made, as in PyTorch
         self.__dict__[name] = tensor
+        names = self.__dict__.get('_buffer_names')
+        if names is None:
+            names = []
+            self.__dict__['_buffer_names'] = names
+        if name not in names:
+            names.append(name)
+
+    def _is_buffer(self, k, v):
+        return isinstance(v, torch.Tensor) and not _is_param(v) and k in self.__dict__.get('_buffer_names', ())
 
     def register_parameter(self, name, param):
         self.__dict__[name] = param
@@ -203,7 +214,7 @@ class Module:
     def _buffer_list(self, prefix=''):
         out = []
         for k, v in self.__dict__.items():
-            if isinstance(v, torch.Tensor) and not _is_param(v):
+            if self._is_buffer(k, v):
                 out.append((prefix + k, v))
         for k, m in self._child_list():
             out.extend(m._buffer_list(prefix + k + '.'))
@@ -236,13 +247,13 @@ class Module:
         return _ModulesView(self)
 
     def buffers(self):
-        return iter([v for v in self.__dict__.values() if isinstance(v, torch.Tensor) and not _is_param(v)])
+        return iter([v for _, v in self._buffer_list()])
 
     def _apply(self, fn):
         for k, v in list(self.__dict__.items()):
             if _is_param(v):
                 self.__dict__[k] = Parameter(fn(v), v.requires_grad)
-            elif isinstance(v, torch.Tensor):
+            elif self._is_buffer(k, v):
                 self.__dict__[k] = fn(v)
         for k, m in self._child_list():
             m._apply(fn)
@@ -1345,9 +1356,9 @@ class _BatchNorm(Module):
             self.weight = None
             self.bias = None
         if track_running_stats:
-            self.running_mean = torch.zeros(num_features, device=device, dtype=dtype)
-            self.running_var = torch.ones(num_features, device=device, dtype=dtype)
-            self.num_batches_tracked = torch.tensor(0, dtype=torch.long, device=device)
+            self.register_buffer('running_mean', torch.zeros(num_features, device=device, dtype=dtype))
+            self.register_buffer('running_var', torch.ones(num_features, device=device, dtype=dtype))
+            self.register_buffer('num_batches_tracked', torch.tensor(0, dtype=torch.long, device=device))
         else:
             self.running_mean = None
             self.running_var = None

@@ -8,6 +8,7 @@ use super::super::native::{Args, missing_args_message};
 use super::super::value::{BoundMethod, Class, ClassKind, Dict, Function, Instance, Value};
 use super::stmt::{Flow, Frame};
 use super::{FrameInfo, Interpreter};
+use crate::script::ExcType;
 
 impl Interpreter {
     /// Call any callable value.
@@ -52,7 +53,7 @@ impl Interpreter {
             Value::Instance(i) => match i.class.lookup("__call__") {
                 Some(m) => self.call_bound(&m, func.clone(), args),
                 None => Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("'{}' object is not callable", i.class.name),
                 )),
             },
@@ -61,7 +62,7 @@ impl Interpreter {
                 self.call(&inner, args)
             }
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("'{}' object is not callable", func.type_name()),
             )),
         }
@@ -174,7 +175,7 @@ impl Interpreter {
         self.check_stack()?;
         if self.frames.len() >= self.recursion_limit {
             return Err(PyException::new(
-                "RecursionError",
+                ExcType::RecursionError,
                 "maximum recursion depth exceeded",
             ));
         }
@@ -203,7 +204,7 @@ impl Interpreter {
                     format!("from {req} to {npos} positional arguments")
                 };
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "{fname}() takes {takes} but {given} {} given",
                         if given == 1 { "was" } else { "were" }
@@ -229,7 +230,7 @@ impl Interpreter {
                 Some(i) if i >= code.posonly => {
                     if locals[i].is_some() {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("{fname}() got multiple values for argument '{k}'"),
                         ));
                     }
@@ -242,7 +243,7 @@ impl Interpreter {
                         d.set_str(k, v.clone());
                     } else {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("{fname}() got an unexpected keyword argument '{k}'"),
                         ));
                     }
@@ -264,7 +265,7 @@ impl Interpreter {
         }
         if !missing.is_empty() {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 missing_args_message(fname, &missing, "positional"),
             ));
         }
@@ -279,7 +280,7 @@ impl Interpreter {
         }
         if !missing_kw.is_empty() {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 missing_args_message(fname, &missing_kw, "keyword-only"),
             ));
         }
@@ -331,7 +332,7 @@ impl Interpreter {
             ClassKind::Builtin(t) => return super::super::builtins::construct(self, t, args),
             ClassKind::Native => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("cannot create '{}' instances", c.name),
                 ));
             }
@@ -348,7 +349,7 @@ impl Interpreter {
                 let r = self.call_bound(&init, inst.clone(), args)?;
                 if !r.is_none() {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("__init__() should return None, not '{}'", r.type_name()),
                     ));
                 }
@@ -356,7 +357,7 @@ impl Interpreter {
             None => {
                 if !args.is_empty() && !c.is_exception {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("{}() takes no arguments", c.name),
                     ));
                 }
