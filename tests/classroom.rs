@@ -153,15 +153,15 @@ fn report_in_markdown_and_json() {
     let md = std::fs::read_to_string(&out_file).unwrap();
     assert!(md.starts_with("# cudatutor progress report"));
     assert!(
-        md.contains("| 1 | CUDA errors and asynchronous reporting | 3/4 |"),
+        md.contains("| 1 | CUDA errors and asynchronous reporting | 4/5 |"),
         "{md}"
     );
     assert!(md.contains("| 1 | `l1-sticky` | failed |"), "{md}");
 
     let out = cudatutor(&dir, &["report", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["lessons"][0]["exercises_passed"], 3);
-    assert_eq!(v["lessons"][0]["exercises_total"], 4);
+    assert_eq!(v["lessons"][0]["exercises_passed"], 4);
+    assert_eq!(v["lessons"][0]["exercises_total"], 5);
     assert_eq!(
         v["exercises"].as_array().unwrap().len(),
         builtin_exercise_count()
@@ -275,13 +275,18 @@ fn saved_code_that_monkeypatches_the_counters_is_graded_failed() {
         .unwrap();
     assert_eq!(counters["status"], "failed", "{counters}");
     assert_eq!(counters["internal_error"], false);
-    let failed: Vec<&serde_json::Value> = counters["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["passed"] == false)
-        .collect();
-    assert!(failed.len() >= 3, "{counters}");
+    // An object equal to everything is no written value: one result says so, before any
+    // check could be fooled (grading.rs tests replaced counters with written predictions).
+    let checks = counters["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 1, "{counters}");
+    assert_eq!(checks[0]["passed"], false);
+    assert!(
+        checks[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("`predicted_allocated` should be a prediction you write down"),
+        "{counters}"
+    );
 }
 
 #[test]
@@ -363,6 +368,83 @@ fn every_built_in_exercise_has_two_wrong_fixes_and_each_fails_its_checks() {
     assert!(
         wrong_runs >= 2 * 2 * builtin_exercise_count(),
         "{wrong_runs}"
+    );
+}
+
+#[test]
+fn every_built_in_exercise_has_two_right_fixes_and_each_passes_its_checks() {
+    use cudatutor::classroom::lint::{right_fixes_like_the_solution, right_fixes_that_fail};
+    use cudatutor::run::RunOptions;
+    let opts = RunOptions::default();
+    let mut right_runs = 0;
+    for lang in [Lang::En, Lang::Zh] {
+        for lesson in Catalog::builtin(lang).unwrap().lessons {
+            for ex in &lesson.exercises {
+                assert!(
+                    ex.rights.len() >= 2,
+                    "{}: {} has {} right fixes, fewer than two",
+                    lesson.source_name,
+                    ex.id,
+                    ex.rights.len()
+                );
+                let failing = right_fixes_that_fail(&lesson, ex, &opts);
+                assert!(failing.is_empty(), "{failing:?}");
+                let repeats = right_fixes_like_the_solution(&lesson, ex);
+                assert!(repeats.is_empty(), "{repeats:?}");
+                right_runs += ex.rights.len();
+            }
+        }
+    }
+    assert!(
+        right_runs >= 2 * 2 * builtin_exercise_count(),
+        "{right_runs}"
+    );
+}
+
+#[test]
+fn lint_names_a_right_fix_that_fails_or_repeats_the_solution_and_strict_wants_two() {
+    let dir = temp("lint-right");
+    let lessons = dir.join("lessons");
+    std::fs::create_dir_all(&lessons).unwrap();
+    std::fs::write(
+        lessons.join("01-r.md"),
+        "+++\nid = \"r\"\ntitle = \"R\"\norder = 1\n+++\n\n```python exercise id=r-ex\nx = 1\n```\n\n```python check\nassert x == 2, \"x should be 2\"\n```\n\n```hint\nh\n```\n\n```python wrong\n# one is not two\nx = 1 + 0\n```\n\n```python right\n# arithmetic\nx = 1 + 1\n```\n\n```python right\n# a right fix that is wrong\nx = 3\n```\n\n```python right\n# the solution again, commented\nx = 2  # two\n```\n\n```python solution\nx = 2\n```\n",
+    )
+    .unwrap();
+    let out = cudatutor(&dir, &["lint", lessons.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("01-r.md:29: exercise `r-ex`: a right fix fails its checks (\"a right fix that is wrong\"): check line 1: x should be 2"),
+        "{text}"
+    );
+    assert!(
+        text.contains("01-r.md:34: exercise `r-ex`: a right fix (\"the solution again, commented\") is the solution or another right fix again"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("01-r.md:24"),
+        "the arithmetic fix passes: {text}"
+    );
+    // --strict: fewer than two right blocks is a problem of its own.
+    std::fs::write(
+        lessons.join("01-r.md"),
+        "+++\nid = \"r\"\ntitle = \"R\"\norder = 1\n+++\n\n```python exercise id=r-ex\nx = 1\n```\n\n```python check\nassert x == 2, \"x should be 2\"\n```\n\n```hint\nh\n```\n\n```python wrong\n# one is not two\nx = 1 + 0\n```\n\n```python right\n# arithmetic\nx = 1 + 1\n```\n\n```python solution\nx = 2\n```\n",
+    )
+    .unwrap();
+    let plain = cudatutor(&dir, &["lint", lessons.to_str().unwrap()]);
+    assert_eq!(
+        plain.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&plain.stdout)
+    );
+    let strict = cudatutor(&dir, &["lint", "--strict", lessons.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&strict.stdout);
+    assert_eq!(strict.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("01-r.md:7: exercise `r-ex`: has 1 ```python right``` block(s) (--strict"),
+        "{text}"
     );
 }
 
@@ -490,12 +572,12 @@ fn the_tick_follows_the_current_code() {
         progress.passed(&ex),
         "trailing blank lines are the same code"
     );
-    assert!(list_text(&catalog, &progress, Lang::En).contains("  1/4 exercises  (cuda-errors)"));
+    assert!(list_text(&catalog, &progress, Lang::En).contains("  1/5 exercises  (cuda-errors)"));
 
     // The code is broken again and saved, not run: the ✓ goes at once.
     progress.exercises.get_mut(&ex.id).unwrap().code = Some(ex.start_code.clone());
     assert!(!progress.passed(&ex));
-    assert!(list_text(&catalog, &progress, Lang::En).contains("  0/4 exercises  (cuda-errors)"));
+    assert!(list_text(&catalog, &progress, Lang::En).contains("  0/5 exercises  (cuda-errors)"));
     // Back to the code that passed: its record counts again.
     progress.exercises.get_mut(&ex.id).unwrap().code = Some(solution.clone());
     assert!(progress.passed(&ex));
@@ -528,11 +610,11 @@ fn the_tick_follows_the_current_code() {
     saved.record_check(&ex, &solution, &report);
     Store::at(&dir).save(&saved).unwrap();
     let list = cudatutor(&dir, &["list"]);
-    assert!(String::from_utf8_lossy(&list.stdout).contains("1/4 exercises  (cuda-errors)"));
+    assert!(String::from_utf8_lossy(&list.stdout).contains("1/5 exercises  (cuda-errors)"));
     saved.exercises.get_mut(&ex.id).unwrap().code = Some(ex.start_code.clone());
     Store::at(&dir).save(&saved).unwrap();
     let list = String::from_utf8_lossy(&cudatutor(&dir, &["list"]).stdout).into_owned();
-    assert!(list.contains("0/4 exercises  (cuda-errors)"), "{list}");
+    assert!(list.contains("0/5 exercises  (cuda-errors)"), "{list}");
     let rows = json_lines(&cudatutor(&dir, &["check", "1", "--json"]));
     let sticky = rows.iter().find(|r| r["exercise"] == "l1-sticky").unwrap();
     assert_eq!(sticky["status"], "failed");
@@ -594,19 +676,122 @@ fn list_and_check_speak_chinese() {
     assert!(rows.iter().any(|r| r["status"] == "failed"));
 }
 
-/// The code's tokens without its comments: the same program whatever language its comments
-/// are written in.
+/// The code's tokens without its comments, and with every string literal that holds words of
+/// a language (the text it prints) replaced by one placeholder: the same program whatever
+/// language its comments and messages are written in. Strings outside `print(...)` without a
+/// space (`'cuda:0'`, `'x'`) stay as they are, so a changed device or key still shows.
 fn code_tokens(code: &str) -> Vec<String> {
     use rustpython_ruff_python_ast::token::TokenKind;
     use rustpython_ruff_text_size::Ranged;
     let parsed = rustpython_ruff_python_parser::parse_module(code)
         .unwrap_or_else(|e| panic!("does not parse: {e:?}\n{code}"));
-    parsed
-        .tokens()
-        .iter()
-        .filter(|t| !matches!(t.kind(), TokenKind::Comment | TokenKind::NonLogicalNewline))
-        .map(|t| code[t.range()].to_string())
-        .collect()
+    let words = |text: &str| {
+        let inner = literal_text(text);
+        has_cjk(inner) || english_words(inner) >= 2
+    };
+    // inside print(...), any literal with a letter is text for the reader ("allocated:")
+    let printed = |text: &str| {
+        let inner = literal_text(text);
+        has_cjk(inner) || inner.chars().any(|c| c.is_ascii_alphabetic())
+    };
+    let (mut depth, mut print_depth) = (0usize, None::<usize>);
+    let mut previous = String::new();
+    let mut out = Vec::new();
+    // an f-string is one piece: its words may sit around the fields in another order
+    let mut fstring: Option<(Vec<String>, bool)> = None;
+    for t in parsed.tokens().iter() {
+        let text = code[t.range()].to_string();
+        match t.kind() {
+            TokenKind::Lpar => {
+                depth += 1;
+                if previous == "print" && print_depth.is_none() {
+                    print_depth = Some(depth);
+                }
+            }
+            TokenKind::Rpar => {
+                if print_depth == Some(depth) {
+                    print_depth = None;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        if !matches!(t.kind(), TokenKind::Comment | TokenKind::NonLogicalNewline) {
+            previous = text.clone();
+        }
+        let words = |text: &str| words(text) || (print_depth.is_some() && printed(text));
+        match t.kind() {
+            TokenKind::Comment | TokenKind::NonLogicalNewline => {}
+            TokenKind::FStringStart => fstring = Some((vec![text], false)),
+            TokenKind::FStringEnd => {
+                if let Some((mut parts, worded)) = fstring.take() {
+                    parts.push(text);
+                    if worded {
+                        out.push("<text>".to_string());
+                    } else {
+                        out.extend(parts);
+                    }
+                }
+            }
+            _ => match fstring.as_mut() {
+                Some((parts, worded)) => {
+                    *worded |= t.kind() == TokenKind::FStringMiddle && words(&text);
+                    parts.push(text);
+                }
+                None if t.kind() == TokenKind::String && words(&text) => {
+                    out.push("<text>".to_string())
+                }
+                None => out.push(text),
+            },
+        }
+    }
+    out
+}
+
+/// How many words of two letters or more a text holds (`cell 3 done`: two).
+fn english_words(s: &str) -> usize {
+    s.split_whitespace()
+        .filter(|w| w.chars().filter(|c| c.is_ascii_alphabetic()).count() >= 2)
+        .count()
+}
+
+/// A string literal's own text, without its prefix and quotes.
+fn literal_text(token: &str) -> &str {
+    token
+        .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+        .trim_matches(|c| c == '"' || c == '\'')
+}
+
+/// The string literals the code passes to `print`.
+fn printed_texts(code: &str) -> Vec<String> {
+    use rustpython_ruff_python_ast::token::TokenKind;
+    use rustpython_ruff_text_size::Ranged;
+    let parsed = rustpython_ruff_python_parser::parse_module(code).unwrap();
+    let tokens = parsed.tokens();
+    let mut out = Vec::new();
+    let mut depth_in_print: Option<usize> = None;
+    let mut depth = 0usize;
+    for (i, t) in tokens.iter().enumerate() {
+        match t.kind() {
+            TokenKind::Lpar => {
+                depth += 1;
+                if i > 0 && &code[tokens[i - 1].range()] == "print" && depth_in_print.is_none() {
+                    depth_in_print = Some(depth);
+                }
+            }
+            TokenKind::Rpar => {
+                if depth_in_print == Some(depth) {
+                    depth_in_print = None;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            TokenKind::String | TokenKind::FStringMiddle if depth_in_print.is_some() => {
+                out.push(code[t.range()].to_string())
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The comments of the code, without their `#`.
@@ -681,12 +866,31 @@ fn assert_same_exercises(en: &cudatutor::lesson::Lesson, zh: &cudatutor::lesson:
                 e.id
             );
         }
+        assert_eq!(e.rights.len(), z.rights.len(), "{at}: right fixes");
+        for (er, zr) in e.rights.iter().zip(&z.rights) {
+            assert_eq!(
+                code_tokens(&er.code),
+                code_tokens(&zr.code),
+                "{at}: right fix {}",
+                zr.line
+            );
+            assert!(
+                has_cjk(&zr.note) && !has_cjk(&er.note),
+                "{at}: the note of right fix {} is not in its lesson's language",
+                zr.line
+            );
+        }
         let ec = split_checks(e.check.as_deref().unwrap()).unwrap();
         let zc = split_checks(z.check.as_deref().unwrap()).unwrap();
         assert_eq!(ec.len(), zc.len(), "{at}: checks");
         for (a, b) in ec.iter().zip(&zc) {
             if a.is_assert {
-                assert_eq!(a.test, b.test, "{at}: check line {}", b.line);
+                assert_eq!(
+                    code_tokens(a.test.as_deref().unwrap()),
+                    code_tokens(b.test.as_deref().unwrap()),
+                    "{at}: check line {}",
+                    b.line
+                );
                 let (Some(CheckMessage::Literal(em)), Some(CheckMessage::Literal(zm))) =
                     (&a.message, &b.message)
                 else {
@@ -711,11 +915,18 @@ fn assert_same_exercises(en: &cudatutor::lesson::Lesson, zh: &cudatutor::lesson:
         }
         let mut zh_code = vec![z.start_code.as_str(), zs];
         zh_code.extend(z.wrongs.iter().map(|w| w.code.as_str()));
+        zh_code.extend(z.rights.iter().map(|r| r.code.as_str()));
         for code in zh_code {
             for c in comments(code) {
                 assert!(
                     has_cjk(&c) || !has_english_words(&c),
                     "{at}: an English comment: # {c}"
+                );
+            }
+            for p in printed_texts(code) {
+                assert!(
+                    has_cjk(&p) || english_words(literal_text(&p)) < 2,
+                    "{at}: printed in English: {p}"
                 );
             }
         }

@@ -61,8 +61,12 @@ fn replaced_counters_do_not_fool_the_checks() {
     let failed: Vec<_> = messages(&r).into_iter().filter(|m| !m.0).collect();
     assert_eq!(
         failed.len(),
-        2,
-        "both predictions are wrong (the tensors themselves are as asked): {failed:?}"
+        3,
+        "the code changed (the counters replaced) and both predictions are wrong (the tensors themselves are as asked): {failed:?}"
+    );
+    assert!(
+        failed[0].1.starts_with("change only the values"),
+        "{failed:?}"
     );
 }
 
@@ -294,11 +298,11 @@ fn predictions_hide_the_answer_until_each_is_made() {
 
 #[test]
 fn right_fixes_the_old_checks_rejected_or_might_reject_pass() {
-    // The issue's case: moving the batch in the call instead of reassigning it.
+    // The dict branch of to_device written with zip instead of a comprehension.
     let loader = solution_with(
         "l5-loader-devices",
-        "    x, y = x.to(device), y.to(device)   # every batch, every time\n    out = model(x)\n    loss = F.cross_entropy(out, y)",
-        "    out = model(x.to(device))\n    loss = F.cross_entropy(out, y.to(device))",
+        "        return {key: to_device(value, device) for key, value in batch.items()}",
+        "        return dict(zip(batch.keys(), [to_device(v, device) for v in batch.values()]))",
     );
     let r = grade("l5-loader-devices", &loader);
     assert!(r.checks_passed(), "{:?}", messages(&r));
@@ -308,6 +312,22 @@ fn right_fixes_the_old_checks_rejected_or_might_reject_pass() {
         "x = torch.randn(3, 4)\nout = model(x.to(device))",
     );
     assert!(grade("l2-model-data", &model_data).checks_passed());
+    // The intermediate the goal names is checked too: made on the CPU and copied, it fails.
+    let copied = solution_with(
+        "l2-model-data",
+        "offset = torch.ones_like(out)",
+        "offset = torch.ones(3, 2).to(device)",
+    );
+    let r = grade("l2-model-data", &copied);
+    assert!(!r.checks_passed());
+    assert!(
+        messages(&r)
+            .iter()
+            .any(|(ok, m)| !ok
+                && m.starts_with("offset should be all ones, created on the GPU itself")),
+        "{:?}",
+        messages(&r)
+    );
     // Other right fixes: -1 mapped to -100; validation with any(); the shift written as += -1.
     let ignore = solution_with(
         "l3-ignore-index",
@@ -335,12 +355,114 @@ fn right_fixes_the_old_checks_rejected_or_might_reject_pass() {
         "if any(v < 0 or v >= logits.shape[1] for v in labels.tolist()):",
     );
     assert!(grade("l1-sticky", &sticky).checks_passed());
-    let shift = solution_with("l3-one-based", "labels = labels - 1", "labels += -1");
+    let shift = solution_with(
+        "l3-one-based",
+        "    return torch.tensor(csv_labels, device='cuda') - 1   # the file counts from 1",
+        "    t = torch.tensor(csv_labels, device='cuda')\n    t += -1\n    return t",
+    );
     assert!(
         grade("l3-one-based", &shift).checks_passed(),
         "{:?}",
         messages(&grade("l3-one-based", &shift))
     );
+    // The CUDA tools lessons recommend are there for the checks too (issue: torch.isinf and
+    // torch.cuda.Event raised AttributeError while grading).
+    let isinf = solution_with(
+        "l6-nan",
+        "    return torch.isfinite(t).all().item()",
+        "    return not (torch.isinf(t) | torch.isnan(t)).any().item()",
+    );
+    assert!(
+        grade("l6-nan", &isinf).checks_passed(),
+        "{:?}",
+        messages(&grade("l6-nan", &isinf))
+    );
+    let event = solution_with(
+        "l6-nonblocking",
+        "torch.cuda.synchronize()                     # wait until the copy has landed",
+        "landed = torch.cuda.Event()\nlanded.record()\nlanded.synchronize()",
+    );
+    assert!(
+        grade("l6-nonblocking", &event).checks_passed(),
+        "{:?}",
+        messages(&grade("l6-nonblocking", &event))
+    );
+}
+
+#[test]
+fn a_computed_prediction_is_one_clear_result_not_a_pass() {
+    let computed = solution_with(
+        "l2-counters",
+        "predicted_allocated = 512 + 512 + 1024   # each rounded up to 512 bytes",
+        "predicted_allocated = torch.cuda.memory_allocated()",
+    );
+    let r = grade("l2-counters", &computed);
+    assert!(!r.checks_passed());
+    assert_eq!(r.checks.len(), 1, "{:?}", messages(&r));
+    assert_eq!(r.checks[0].line, 0);
+    let m = r.checks[0].message.clone().unwrap();
+    assert!(
+        m.starts_with("`predicted_allocated` should be a prediction you write down")
+            && m.contains("(line 9)"),
+        "{m}"
+    );
+    // A device read off the tensor is no prediction either, in Chinese too.
+    let (_, ex) = exercise(Lang::Zh, "l5-current-device");
+    let code = ex
+        .solution
+        .unwrap()
+        .replacen("where_b = 'cuda:1'", "where_b = str(b.device)", 1);
+    let r = grade_in(Lang::Zh, "l5-current-device", &code);
+    assert_eq!(r.checks.len(), 1, "{:?}", messages(&r));
+    assert!(
+        r.checks[0]
+            .message
+            .as_deref()
+            .unwrap()
+            .starts_with("`where_b` 应当是你事先写下的预测值"),
+        "{:?}",
+        messages(&r)
+    );
+    // Arithmetic on written numbers is still a prediction.
+    let written = solution_with(
+        "l2-counters",
+        "predicted_allocated = 512 + 512 + 1024   # each rounded up to 512 bytes",
+        "predicted_allocated = 4 * 512",
+    );
+    assert!(grade("l2-counters", &written).checks_passed());
+}
+
+#[test]
+fn predictions_are_judged_against_the_code_as_given() {
+    // Launch blocking would make the question trivial: origin and reported are then the same
+    // line, and right for that changed code.
+    let (_, ex) = exercise(Lang::En, "l1-where-reported");
+    let blocking = format!(
+        "import os\nos.environ['CUDA_LAUNCH_BLOCKING'] = '1'\n{}",
+        ex.solution.as_deref().unwrap()
+    )
+    .replacen("origin = 9 ", "origin = 11", 1)
+    .replacen("reported = 12", "reported = 11", 1);
+    let r = grade("l1-where-reported", &blocking);
+    assert_eq!(r.error.as_ref().unwrap().line, Some(11), "{:?}", r.error);
+    assert!(!r.checks_passed());
+    assert!(
+        !r.checks[0].passed
+            && r.checks[0]
+                .message
+                .as_deref()
+                .unwrap()
+                .starts_with("change only the values of origin and reported"),
+        "{:?}",
+        messages(&r)
+    );
+    // Comments and spacing are the learner's to change.
+    let tidied =
+        ex.solution
+            .as_deref()
+            .unwrap()
+            .replacen("scale = 2.0", "scale = 2.0   # my note", 1);
+    assert!(grade("l1-where-reported", &tidied).checks_passed());
 }
 
 #[test]

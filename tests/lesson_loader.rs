@@ -325,6 +325,72 @@ fn a_wrong_block_needs_a_reason_line_and_code_and_an_exercise() {
 }
 
 #[test]
+fn right_blocks_carry_their_note_and_code() {
+    use cudatutor::lesson::{FenceKind, classify_fence};
+    assert_eq!(classify_fence("python right"), Ok(FenceKind::Right));
+    let lesson = parse_lesson(
+        "r.md",
+        &format!(
+            "{HEAD}```python exercise id=x\nx = 5\n```\n\n```python right\n# the same value, as arithmetic\nx = 2 + 2\n```\n\n```python wrong\n# clamping\nx = 9\n```\n"
+        ),
+    )
+    .unwrap();
+    let ex = &lesson.exercises[0];
+    assert_eq!(ex.rights.len(), 1);
+    assert_eq!(ex.rights[0].note, "the same value, as arithmetic");
+    assert_eq!(ex.rights[0].code, "x = 2 + 2\n");
+    assert_eq!(ex.rights[0].line, 11);
+    assert_eq!(ex.wrongs.len(), 1, "wrong and right blocks are kept apart");
+}
+
+#[test]
+fn a_right_block_needs_a_note_line_code_and_an_exercise() {
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x\nx = 5\n```\n```python right\nx = 4\n```\n"
+    ));
+    assert_eq!(
+        e,
+        "bad.md:10: a `right` block must start with a comment line saying how this fix differs from the solution (`# ...`)"
+    );
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x\nx = 5\n```\n```python right\n# only a note\n```\n"
+    ));
+    assert_eq!(
+        e,
+        "bad.md:10: a `right` block holds no code after its note line"
+    );
+    let e = err(&format!("{HEAD}```python right\n# why\nx = 1\n```\n"));
+    assert_eq!(e, "bad.md:7: a `right` block with no exercise before it");
+    let e = err(&format!(
+        "{HEAD}```python exercise id=x\nx = 5\n```\n```python right extra\n# why\nx = 1\n```\n"
+    ));
+    assert!(
+        e.contains("unknown attribute `extra` on a `right` block"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_starting_code_that_computes_its_prediction_is_refused() {
+    let e = err(&format!(
+        "{HEAD}```python exercise id=w predict=guess\nimport torch\nguess = torch.cuda.memory_allocated()\n```\n"
+    ));
+    assert!(
+        e.starts_with("bad.md:7: the starting code's predictions must be written values: `guess` should be a prediction you write down")
+            && e.contains("(line 2)"),
+        "{e}"
+    );
+    // A starting value written as arithmetic, or as another prediction, is a prediction.
+    assert!(
+        parse_lesson(
+            "ok.md",
+            &format!("{HEAD}```python exercise id=w predict=a,b\na = 40 + 400 + 800\nb = a\n```\n"),
+        )
+        .is_ok()
+    );
+}
+
+#[test]
 fn nesting_past_the_limit_names_its_line() {
     // 16 quote levels are accepted; the 17th is named with its line
     let ok = format!("{HEAD}text\n\n{} deep enough\n", "> ".repeat(16));

@@ -150,13 +150,16 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     t.send(&["Tab"]);
     t.wait_for("Exercise l3-one-based");
 
-    // The starting code: the assert fires in cross_entropy (line 6) and is reported at
-    // loss.item() (line 7).
+    // The starting code: the assert fires in cross_entropy (line 13) and is reported at
+    // loss.item() (line 14).
     t.send(&["r"]);
     let failed = t.wait_for("torch.AcceleratorError: CUDA error: device-side assert");
-    assert!(failed.contains("7 the error was reported here"), "{failed}");
     assert!(
-        failed.contains("6 this line launched the failing kernel"),
+        failed.contains("14 the error was reported here"),
+        "{failed}"
+    );
+    assert!(
+        failed.contains("13 this line launched the failing kernel"),
         "{failed}"
     );
     assert!(failed.contains("Exercise l3-one-based ✗"), "{failed}");
@@ -165,31 +168,27 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     t.send(&["b"]);
     t.wait_for("b CUDA_LAUNCH_BLOCKING=1");
     t.send(&["r"]);
-    // (the traceback's `line 6, in <module>` frame may scroll out of the output pane: the
+    // (the traceback's `line 13, in <module>` frame may scroll out of the output pane: the
     // composite cross_entropy adds its own frame below it, as PyTorch's functional.py does)
-    let blocking = t.wait_for("◆ 6 this line launched the failing kernel; the error was repor");
+    let blocking = t.wait_for("◆ 13 this line launched the failing kernel");
     assert!(
-        blocking.contains("◆ 6 this line launched the failing kernel"),
-        "{blocking}"
-    );
-    assert!(
-        blocking.contains("◆6 loss = F.cross_entropy"),
+        blocking.contains("◆13 loss = F.cross_entropy"),
         "reported at the origin:\n{blocking}"
     );
     assert!(
-        !blocking.contains("7 the error was reported here"),
+        !blocking.contains("14 the error was reported here"),
         "{blocking}"
     );
     t.send(&["b"]);
     t.wait_for("blocking off");
 
-    // Fix: insert `labels = labels - 1` before the loss line.
+    // Fix: after the function, bind to_targets to one that counts from 0 (line 10 is blank).
     t.send(&["Enter"]);
-    for _ in 0..5 {
+    for _ in 0..9 {
         t.send(&["Down"]);
     }
     t.send(&["Home"]);
-    t.type_text("labels = labels - 1");
+    t.type_text("to_targets = lambda labels: torch.tensor(labels, device='cuda') - 1");
     t.send(&["Enter"]);
     // Wait for Esc to land on its own: Esc followed at once by `r` reads as Alt-r.
     t.send(&["Escape"]);
@@ -209,14 +208,14 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
         s.matches("TMUX-TEST-PROMPT$").count() >= 2
     });
     let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
-    assert!(saved.contains("labels = labels - 1"), "{saved}");
+    assert!(saved.contains("to_targets = lambda labels"), "{saved}");
 
     // Reopen: the edit and the ✓ are still there.
     t.type_text(&format!("clear; {bin} --lang en lesson 3"));
     t.send(&["Enter"]);
     t.wait_for("3/6");
     t.send(&["Tab"]);
-    let reopened = t.wait_for("labels = labels - 1");
+    let reopened = t.wait_for("to_targets = lambda labels");
     assert!(reopened.contains("✓ l3-one-based"), "{reopened}");
     t.send(&["Escape"]);
     sleep(Duration::from_millis(200));

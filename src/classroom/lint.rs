@@ -4,7 +4,9 @@
 //! message (the learner sees the message, never the check's source); its solution passes them;
 //! its starting code does not (an exercise that already passes teaches nothing); every
 //! ```` ```python wrong ```` fix fails them (a check that lets a known wrong fix through is a
-//! bug); and an exercise that asks for a prediction has a solution that makes one.
+//! bug); every ```` ```python right ```` fix passes them and differs from the solution (a
+//! check that rejects a correct fix written another way is a bug too); and an exercise that
+//! asks for a prediction has a solution that makes one.
 
 use super::grade::{self, GradeStatus, Source};
 use crate::lesson::{Catalog, Exercise, Lesson, LessonError};
@@ -32,22 +34,33 @@ pub fn lint_dir_with(dir: &Path, opts: &RunOptions, strict: bool) -> Vec<LessonE
     problems
 }
 
+/// Right blocks `lint --strict` asks of every exercise.
+pub const STRICT_RIGHT_FIXES: usize = 2;
+
 /// What `lint --strict` adds to plain lint (which already asks for a message on every assert):
 /// every exercise needs at least one ```` ```python wrong ```` block, since the checks are only
-/// known to catch a wrong fix someone wrote down.
+/// known to catch a wrong fix someone wrote down, and at least [`STRICT_RIGHT_FIXES`]
+/// ```` ```python right ```` blocks, since they are only known to accept the fixes someone
+/// wrote down.
 pub fn strict_problems(catalog: &Catalog) -> Vec<LessonError> {
     let mut problems = Vec::new();
     for lesson in &catalog.lessons {
         for ex in &lesson.exercises {
+            let at = |message: String| LessonError {
+                file: lesson.source_name.clone(),
+                line: ex.line,
+                message: format!("exercise `{}`: {message}", ex.id),
+            };
             if ex.wrongs.is_empty() {
-                problems.push(LessonError {
-                    file: lesson.source_name.clone(),
-                    line: ex.line,
-                    message: format!(
-                        "exercise `{}`: has no ```python wrong``` block (--strict: write down at least one plausible wrong fix; lint checks that the checks fail it)",
-                        ex.id
-                    ),
-                });
+                problems.push(at(
+                    "has no ```python wrong``` block (--strict: write down at least one plausible wrong fix; lint checks that the checks fail it)".into(),
+                ));
+            }
+            if ex.rights.len() < STRICT_RIGHT_FIXES {
+                problems.push(at(format!(
+                    "has {} ```python right``` block(s) (--strict: write down at least {STRICT_RIGHT_FIXES} correct fixes that differ from the solution; lint checks that the checks pass them)",
+                    ex.rights.len()
+                )));
             }
         }
     }
@@ -128,6 +141,8 @@ pub fn lint_catalog(catalog: &Catalog, opts: &RunOptions) -> Vec<LessonError> {
                 ));
             }
             problems.extend(wrong_fixes_that_pass(lesson, ex, opts));
+            problems.extend(right_fixes_that_fail(lesson, ex, opts));
+            problems.extend(right_fixes_like_the_solution(lesson, ex));
         }
         for quiz in &lesson.quizzes {
             if quiz.answer == 0 || quiz.answer > quiz.choices.len() {
@@ -162,6 +177,94 @@ pub fn wrong_fixes_that_pass(
                 "exercise `{}`: a wrong fix passes its checks (\"{}\"): the checks cannot tell it from a fix",
                 ex.id, w.reason
             ),
+        })
+        .collect()
+}
+
+/// Every right block of `ex` that fails its checks, named by the block's line, its note and
+/// the first failing check.
+pub fn right_fixes_that_fail(
+    lesson: &Lesson,
+    ex: &Exercise,
+    opts: &RunOptions,
+) -> Vec<LessonError> {
+    ex.rights
+        .iter()
+        .filter_map(|r| {
+            let report = grade::run_graded(lesson, ex, &r.code, opts);
+            if report.checks_passed() {
+                return None;
+            }
+            let why = run_failure(&report)
+                .or_else(|| grade::first_failure(&report))
+                .unwrap_or_default();
+            Some(LessonError {
+                file: lesson.source_name.clone(),
+                line: r.line,
+                message: format!(
+                    "exercise `{}`: a right fix fails its checks (\"{}\"): {why}",
+                    ex.id, r.note
+                ),
+            })
+        })
+        .collect()
+}
+
+/// Why a run has no check results at all, when it failed before its checks (a worker that
+/// could not start or answer, an internal error): that, and not "the exercise has no checks",
+/// is what the author needs to read.
+fn run_failure(report: &crate::run::RunReport) -> Option<String> {
+    if let Some(why) = &report.internal_error {
+        return Some(format!("the run failed inside cudatutor: {why}"));
+    }
+    if !report.checks.is_empty() {
+        return None;
+    }
+    let e = report.error.as_ref()?;
+    Some(format!(
+        "the run ended before its checks: {}: {}",
+        e.type_name, e.message
+    ))
+}
+
+/// Right blocks that are the solution again (or another right block again), comments and
+/// spacing aside: they prove nothing the solution does not.
+pub fn right_fixes_like_the_solution(lesson: &Lesson, ex: &Exercise) -> Vec<LessonError> {
+    let mut seen: Vec<Vec<String>> = ex.solution.iter().map(|s| program_tokens(s)).collect();
+    let mut problems = Vec::new();
+    for r in &ex.rights {
+        let tokens = program_tokens(&r.code);
+        if seen.contains(&tokens) {
+            problems.push(LessonError {
+                file: lesson.source_name.clone(),
+                line: r.line,
+                message: format!(
+                    "exercise `{}`: a right fix (\"{}\") is the solution or another right fix again: write the fix differently",
+                    ex.id, r.note
+                ),
+            });
+        }
+        seen.push(tokens);
+    }
+    problems
+}
+
+/// The code's tokens without comments and line breaks that carry no meaning: the same program
+/// however it is spaced or commented (empty when it does not parse).
+fn program_tokens(code: &str) -> Vec<String> {
+    use rustpython_ruff_python_ast::token::TokenKind;
+    use rustpython_ruff_text_size::Ranged;
+    let Ok(parsed) = rustpython_ruff_python_parser::parse_module(code) else {
+        return vec![code.trim().to_string()];
+    };
+    parsed
+        .tokens()
+        .iter()
+        .filter(|t| !matches!(t.kind(), TokenKind::Comment | TokenKind::NonLogicalNewline))
+        .map(|t| {
+            code.get(usize::from(t.start())..usize::from(t.end()))
+                .unwrap_or_default()
+                .to_string()
         })
         .collect()
 }

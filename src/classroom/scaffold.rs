@@ -1,6 +1,6 @@
 //! `cudatutor new lesson NAME`: a new lesson file that already passes `cudatutor lint
-//! --strict`, with one of each piece (exercise, check with weights, hint, wrong fix, solution,
-//! quiz) for the instructor to replace with their own.
+//! --strict`, with one of each piece (exercise, check with weights, hint, wrong fixes, right
+//! fixes, solution, quiz) for the instructor to replace with their own.
 
 use std::path::{Path, PathBuf};
 
@@ -132,6 +132,32 @@ loss = F.cross_entropy(logits, labels)
 print(loss.item())
 ```
 
+```python right
+# another valid class for the fourth sample
+import torch
+import torch.nn.functional as F
+
+num_classes = 3
+torch.manual_seed(0)
+logits = torch.randn(4, num_classes, device='cuda')
+labels = torch.tensor([0, 1, 2, 1], device='cuda')
+loss = F.cross_entropy(logits, labels)
+print(loss.item())
+```
+
+```python right
+# the labels made on the CPU and moved to the GPU before the loss
+import torch
+import torch.nn.functional as F
+
+num_classes = 3
+torch.manual_seed(0)
+logits = torch.randn(4, num_classes, device='cuda')
+labels = torch.tensor([0, 1, 2, 0]).to('cuda')
+loss = F.cross_entropy(logits, labels)
+print(loss.item())
+```
+
 ```python solution
 import torch
 import torch.nn.functional as F
@@ -177,6 +203,7 @@ mod tests {
         assert_eq!(lesson.order, 4);
         assert_eq!(lesson.exercises.len(), 1);
         assert_eq!(lesson.exercises[0].wrongs.len(), 2);
+        assert_eq!(lesson.exercises[0].rights.len(), 2);
         assert_eq!(lesson.quizzes.len(), 1);
     }
 }

@@ -10,6 +10,7 @@
 //! refuses a segment, all wholly free cached segments are released and the request retried
 //! once, then `torch.OutOfMemoryError` is raised with PyTorch's message.
 
+use super::memory_history::{BlockSnapshot, History, SegmentSnapshot, TraceEntry};
 use std::collections::BTreeSet;
 
 pub const K_MIN_BLOCK_SIZE: u64 = 512;
@@ -192,6 +193,8 @@ struct Block {
     small: bool,
     prev: Option<usize>,
     next: Option<usize>,
+    /// The script line that allocated it, while memory history is recorded.
+    line: Option<u32>,
 }
 
 impl Block {
@@ -218,6 +221,10 @@ pub struct CachingAllocator {
     stats: MemoryStats,
     /// Per-process cap (`torch.cuda.set_per_process_memory_fraction`, the classroom cap).
     pub allowed_max: Option<u64>,
+    /// `torch.cuda.memory._record_memory_history`: None when off.
+    pub history: Option<History>,
+    /// The script line the next allocator call belongs to (the runtime sets it).
+    pub trace_line: u32,
 }
 
 impl CachingAllocator {
@@ -231,6 +238,8 @@ impl CachingAllocator {
             large_free: BTreeSet::new(),
             stats: MemoryStats::default(),
             allowed_max: None,
+            history: None,
+            trace_line: 0,
         }
     }
 
@@ -328,6 +337,7 @@ impl CachingAllocator {
         let addr = self.source.malloc(size)?;
         self.stats.segment.inc(small, 1);
         self.stats.reserved_bytes.inc(small, size as i64);
+        self.trace("segment_alloc", addr, size, None);
         Some(self.new_block(Block {
             addr,
             size,
@@ -336,6 +346,7 @@ impl CachingAllocator {
             small,
             prev: None,
             next: None,
+            line: None,
         }))
     }
 
@@ -353,6 +364,7 @@ impl CachingAllocator {
             let b = self.blocks[i].take().expect("live block");
             self.spare.push(i);
             self.source.free(b.addr, b.size);
+            self.trace("segment_free", b.addr, b.size, None);
             self.stats.segment.dec(b.small, 1);
             self.stats.reserved_bytes.dec(b.small, b.size as i64);
         }
@@ -412,6 +424,7 @@ impl CachingAllocator {
                 small,
                 prev: Some(block),
                 next,
+                line: None,
             });
             if let Some(n) = next {
                 self.blk_mut(n).prev = Some(rest);
@@ -433,12 +446,15 @@ impl CachingAllocator {
             self.stats.inactive_split_bytes.dec(small, s);
             self.stats.inactive_split.dec(small, 1);
         }
-        let bsize = {
+        let line = self.history.as_ref().map(|_| self.trace_line);
+        let (bsize, baddr) = {
             let b = self.blk_mut(block);
             b.allocated = true;
             b.requested = orig_size;
-            b.size
+            b.line = line;
+            (b.size, b.addr)
         };
+        self.trace("alloc", baddr, bsize, None);
         let st = &mut self.stats;
         st.allocation.inc(small, 1);
         st.allocated_bytes.inc(small, bsize as i64);
@@ -456,11 +472,18 @@ impl CachingAllocator {
     /// Return a block to its pool, coalescing with free neighbours.
     pub fn free(&mut self, id: BlockId) {
         let i = id.0;
-        let (small, size, requested) = {
+        let (small, size, requested, addr) = {
             let b = self.blk_mut(i);
             b.allocated = false;
-            (b.small, b.size, b.requested)
+            b.line = None;
+            (b.small, b.size, b.requested, b.addr)
         };
+        // one stream: a freed block is reusable at once. No line: a tensor is freed when its
+        // last reference goes (`del`, a rebinding), which the allocator does not see
+        let line = std::mem::take(&mut self.trace_line);
+        self.trace("free_requested", addr, size, None);
+        self.trace("free_completed", addr, size, None);
+        self.trace_line = line;
         self.stats.allocation.dec(small, 1);
         self.stats.allocated_bytes.dec(small, size as i64);
         let mut net_blocks: i64 = 0;
@@ -509,6 +532,7 @@ impl CachingAllocator {
     fn oom(&mut self, alloc_size: u64) -> OutOfMemory {
         self.stats.num_ooms += 1;
         let (free, total) = self.source.mem_info();
+        self.trace("oom", 0, alloc_size, Some(free));
         let allocated = self.allocated();
         let reserved = self.reserved();
         let in_use = total - free;
@@ -533,6 +557,86 @@ PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See do
                 format_size(reserved - allocated),
             ),
         }
+    }
+
+    /// Records an action while memory history is on.
+    fn trace(&mut self, action: &'static str, addr: u64, size: u64, device_free: Option<u64>) {
+        let line = self.trace_line;
+        if let Some(h) = self.history.as_mut() {
+            h.push(TraceEntry {
+                action,
+                addr,
+                size,
+                line,
+                device_free,
+            });
+        }
+    }
+
+    /// `_record_memory_history(enabled)`: `None` switches it off (and forgets the trace),
+    /// `Some(true)` records the trace of actions too (`"all"`), `Some(false)` only the lines of
+    /// live blocks (`"state"`).
+    pub fn record_history(&mut self, enabled: Option<bool>, max_entries: usize) {
+        self.history = enabled.map(|trace| History::new(trace, max_entries));
+    }
+
+    /// `torch.cuda.memory._snapshot()`: every segment with its blocks, in address order.
+    pub fn snapshot(&self) -> Vec<SegmentSnapshot> {
+        let mut heads: Vec<usize> = (0..self.blocks.len())
+            .filter(|&i| self.blocks[i].as_ref().is_some_and(|b| b.prev.is_none()))
+            .collect();
+        heads.sort_by_key(|&i| self.blk(i).addr);
+        heads
+            .into_iter()
+            .map(|head| {
+                let mut blocks = Vec::new();
+                let mut cur = Some(head);
+                while let Some(i) = cur {
+                    let b = self.blk(i);
+                    blocks.push(BlockSnapshot {
+                        address: b.addr,
+                        size: b.size,
+                        requested_size: if b.allocated { b.requested } else { 0 },
+                        state: if b.allocated {
+                            "active_allocated"
+                        } else {
+                            "inactive"
+                        },
+                        line: b.line,
+                    });
+                    cur = b.next;
+                }
+                let live = |f: fn(&BlockSnapshot) -> u64| {
+                    blocks
+                        .iter()
+                        .filter(|b| b.state == "active_allocated")
+                        .map(f)
+                        .sum::<u64>()
+                };
+                let allocated = live(|b| b.size);
+                SegmentSnapshot {
+                    address: self.blk(head).addr,
+                    total_size: blocks.iter().map(|b| b.size).sum(),
+                    allocated_size: allocated,
+                    active_size: allocated,
+                    requested_size: live(|b| b.requested_size),
+                    segment_type: if self.blk(head).small {
+                        "small"
+                    } else {
+                        "large"
+                    },
+                    blocks,
+                }
+            })
+            .collect()
+    }
+
+    /// The recorded trace, oldest first (empty when history is off or `"state"` only).
+    pub fn trace_entries(&self) -> Vec<TraceEntry> {
+        self.history
+            .as_ref()
+            .map(|h| h.entries.iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// `torch.cuda.memory_summary()`, in PyTorch's layout (torch/cuda/memory.py).

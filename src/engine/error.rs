@@ -109,12 +109,23 @@ For debugging consider passing CUDA_LAUNCH_BLOCKING=1";
 pub const CUDA_ASSERT_MESSAGE_BLOCKING: &str = "CUDA error: device-side assert triggered\n\
 Search for `cudaErrorAssert' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information.";
 
-/// `CUDA error: invalid device ordinal` with its help line (CUDAMiscFunctions.cpp's
-/// get_cuda_error_help for cudaErrorInvalidDevice).
+/// `CUDA error: invalid device ordinal` with its help line, as 2.15 builds it: get_cuda_error_help
+/// gives cudaErrorInvalidDevice (101) its own line instead of "Search for ...", and
+/// get_cuda_async_error_suffix adds the two "asynchronously reported" lines only for the
+/// kernel failures of [`async_suffix_applies`], so not here (libc10_cuda.so of
+/// torch-2.15.0+cu132: `cmp $0x65` in get_cuda_error_help, the bit mask 0x98401 over codes
+/// 700..719 in get_cuda_async_error_suffix; docs/lessons.md).
 pub const CUDA_INVALID_DEVICE_MESSAGE: &str = "CUDA error: invalid device ordinal\n\
-GPU device may be out of range, do you have enough GPUs?\n\
-CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n\
-For debugging consider passing CUDA_LAUNCH_BLOCKING=1";
+GPU device may be out of range, do you have enough GPUs?";
+
+/// The CUDA error codes after which 2.15 says the error "might be asynchronously reported"
+/// (unless CUDA_LAUNCH_BLOCKING is set): cudaErrorIllegalAddress (700), cudaErrorAssert (710),
+/// cudaErrorIllegalInstruction (715), cudaErrorMisalignedAddress (716) and
+/// cudaErrorLaunchFailure (719), the errors a kernel raises while it runs. Every other code
+/// (an invalid device ordinal, out of memory, ...) is raised by the call that failed.
+pub fn async_suffix_applies(cuda_error_code: u32) -> bool {
+    matches!(cuda_error_code, 700 | 710 | 715 | 716 | 719)
+}
 
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -125,3 +136,26 @@ impl fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 pub type Result<T> = std::result::Result<T, EngineError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_kernel_failures_say_they_may_be_reported_asynchronously() {
+        for code in [700, 710, 715, 716, 719] {
+            assert!(async_suffix_applies(code), "{code}");
+        }
+        // invalid device ordinal (101), out of memory (2), not ready (600), launch timeout (702)
+        for code in [101, 2, 600, 702, 0] {
+            assert!(!async_suffix_applies(code), "{code}");
+        }
+        assert!(CUDA_ASSERT_MESSAGE.contains("asynchronously reported"));
+        assert!(!CUDA_ASSERT_MESSAGE_BLOCKING.contains("asynchronously"));
+        assert_eq!(
+            CUDA_INVALID_DEVICE_MESSAGE,
+            "CUDA error: invalid device ordinal\nGPU device may be out of range, do you have enough GPUs?"
+        );
+        assert!(!CUDA_INVALID_DEVICE_MESSAGE.contains("Search for"));
+    }
+}

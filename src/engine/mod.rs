@@ -17,6 +17,7 @@ pub mod hostbuf;
 pub mod hostmem;
 pub mod interrupt;
 pub mod layout;
+pub mod memory_history;
 pub mod numerics;
 pub mod numpy_print;
 pub mod op;

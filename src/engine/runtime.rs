@@ -10,6 +10,10 @@ use super::timing::{Cost, TimingModel};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+mod memory_snapshot;
+mod streams;
+pub use streams::{BAD_FORK_MESSAGE, elapsed_ms};
+
 /// How to build a runtime.
 #[derive(Debug, Clone)]
 pub struct RuntimeConfig {
@@ -164,6 +168,7 @@ impl Drop for CudaBlock {
     fn drop(&mut self) {
         let (allocated, reserved) = match self.dev.alloc.try_borrow_mut() {
             Ok(mut a) => {
+                a.trace_line = self.shared.line.get();
                 a.free(self.id);
                 (a.allocated(), a.reserved())
             }
@@ -220,6 +225,9 @@ pub struct Runtime {
     grad_enabled: Cell<bool>,
     /// `torch.inference_mode()`: tensors allocated meanwhile are inference tensors.
     inference_mode: Cell<bool>,
+    /// Code runs in a DataLoader worker forked after CUDA had started in the parent: any CUDA
+    /// call raises PyTorch's "Cannot re-initialize CUDA in forked subprocess" (streams.rs).
+    in_bad_fork: Cell<bool>,
     pub(crate) cpu_gen: Rc<RefCell<CpuGenerator>>,
     pub(crate) cuda_gens: RefCell<Vec<CudaGenerator>>,
     /// Host bytes of tensor values (see hostmem.rs).
@@ -294,6 +302,7 @@ impl Runtime {
             py_steps: Cell::new(0),
             grad_enabled: Cell::new(true),
             inference_mode: Cell::new(false),
+            in_bad_fork: Cell::new(false),
         })
     }
 
@@ -366,6 +375,9 @@ impl Runtime {
         Ok(())
     }
     pub(crate) fn check_device_index(&self, i: i64) -> Result<u32> {
+        if self.in_bad_fork.get() {
+            return Err(EngineError::runtime(streams::BAD_FORK_MESSAGE));
+        }
         if self.cfg.gpus == 0 {
             return Err(EngineError::runtime(NO_DRIVER_MESSAGE));
         }
@@ -452,7 +464,9 @@ impl Runtime {
     /// `torch.cuda.empty_cache()` (does not synchronise, does not check errors).
     pub fn empty_cache(&self) {
         for d in &self.devices {
-            d.alloc.borrow_mut().empty_cache();
+            let mut a = d.alloc.borrow_mut();
+            a.trace_line = self.line();
+            a.empty_cache();
         }
         self.host_event(
             "empty_cache",
@@ -556,10 +570,13 @@ impl Runtime {
     pub(crate) fn alloc_block(&self, dev: u32, nbytes: u64) -> Result<CudaBlock> {
         self.check_device_index(dev as i64)?;
         let d = &self.devices[dev as usize];
-        let id =
-            d.alloc.borrow_mut().malloc(nbytes).map_err(|e| {
+        let id = {
+            let mut a = d.alloc.borrow_mut();
+            a.trace_line = self.line();
+            a.malloc(nbytes).map_err(|e| {
                 EngineError::new(super::error::ErrorKind::OutOfMemoryError, e.message)
-            })?;
+            })?
+        };
         Ok(CudaBlock {
             dev: d.clone(),
             shared: self.shared.clone(),

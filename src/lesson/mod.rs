@@ -4,7 +4,8 @@
 mod catalog;
 mod model;
 mod parse;
+pub mod predict;
 
 pub use catalog::{BUILTIN_SET, Catalog, Lang, folder_set};
-pub use model::{Exercise, Lesson, LessonError, Quiz, WrongFix};
+pub use model::{Exercise, Lesson, LessonError, Quiz, RightFix, WrongFix};
 pub use parse::{FenceKind, classify_fence, parse_lesson, predicted_start};

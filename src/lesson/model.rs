@@ -34,6 +34,9 @@ pub struct Exercise {
     pub predict: Vec<String>,
     /// Plausible wrong fixes (```` ```python wrong ```` blocks): each must fail the checks.
     pub wrongs: Vec<WrongFix>,
+    /// Correct fixes written differently from the solution (```` ```python right ````
+    /// blocks): each must pass the checks, so the checks are known not to demand one wording.
+    pub rights: Vec<RightFix>,
 }
 
 /// A plausible fix that is wrong, and why: lint and the test suite require it to fail the
@@ -42,6 +45,18 @@ pub struct Exercise {
 pub struct WrongFix {
     /// The one-line reason, from the block's first line (`# reason`), without the `#`.
     pub reason: String,
+    /// The code after that first line, run as the learner's code.
+    pub code: String,
+    /// 1-based line of the opening fence in the lesson file.
+    pub line: usize,
+}
+
+/// A correct fix other than the solution, and what makes it different: lint and the test
+/// suite require it to pass the exercise's checks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RightFix {
+    /// The one-line note, from the block's first line (`# note`), without the `#`.
+    pub note: String,
     /// The code after that first line, run as the learner's code.
     pub code: String,
     /// 1-based line of the opening fence in the lesson file.

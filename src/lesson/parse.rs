@@ -2,7 +2,7 @@
 //! blocks with special info strings carry the exercises, checks, hints, solutions and quizzes.
 //! Every rejection names the file and line; nothing here panics on any input.
 
-use super::model::{Exercise, Lesson, LessonError, Quiz, WrongFix};
+use super::model::{Exercise, Lesson, LessonError, Quiz, RightFix, WrongFix};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -26,6 +26,9 @@ pub enum FenceKind {
     Solution,
     /// A plausible wrong fix (```` ```python wrong ````), hidden from the learner.
     Wrong,
+    /// A correct fix written differently from the solution (```` ```python right ````),
+    /// hidden from the learner.
+    Right,
     Quiz,
     /// An ordinary code block, shown but not run; the language is kept for highlighting.
     Plain(String),
@@ -76,6 +79,7 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
             Some("check") => no_attributes(FenceKind::Check, "check"),
             Some("solution") => no_attributes(FenceKind::Solution, "solution"),
             Some("wrong") => no_attributes(FenceKind::Wrong, "wrong"),
+            Some("right") => no_attributes(FenceKind::Right, "right"),
             Some("exercise") => {
                 let mut id = None;
                 let mut gpus = 1;
@@ -127,7 +131,7 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
                 }
             }
             Some(other) => Err(format!(
-                "unknown block kind `python {other}` (expected exercise, check, solution or wrong)"
+                "unknown block kind `python {other}` (expected exercise, check, solution, wrong or right)"
             )),
         },
         other => Ok(FenceKind::Plain(other.to_string())),
@@ -273,6 +277,7 @@ fn attach_block(
         FenceKind::Hint => "hint",
         FenceKind::Solution => "solution",
         FenceKind::Wrong => "wrong",
+        FenceKind::Right => "right",
         _ => "",
     };
     match kind {
@@ -291,6 +296,12 @@ fn attach_block(
                     ));
                 }
             }
+            if let Some(problem) = super::predict::first_problem(&code, &predict) {
+                return Err(format!(
+                    "the starting code's predictions must be written values: {}",
+                    super::predict::message(&problem, "en")
+                ));
+            }
             exercises.push(Exercise {
                 id,
                 start_code: code,
@@ -301,10 +312,15 @@ fn attach_block(
                 gpus,
                 predict,
                 wrongs: Vec::new(),
+                rights: Vec::new(),
             });
         }
         FenceKind::Quiz => quizzes.push(parse_quiz(&code, line)?),
-        FenceKind::Check | FenceKind::Hint | FenceKind::Solution | FenceKind::Wrong => {
+        FenceKind::Check
+        | FenceKind::Hint
+        | FenceKind::Solution
+        | FenceKind::Wrong
+        | FenceKind::Right => {
             let Some(exercise) = exercises.last_mut() else {
                 return Err(format!("a `{what}` block with no exercise before it"));
             };
@@ -315,6 +331,11 @@ fn attach_block(
                 }
                 "wrong" => {
                     exercise.wrongs.push(parse_wrong(code, line)?);
+                    return Ok(());
+                }
+                "right" => {
+                    let (note, code) = reason_and_code(code, "right")?;
+                    exercise.rights.push(RightFix { note, code, line });
                     return Ok(());
                 }
                 "check" => &mut exercise.check,
@@ -334,6 +355,13 @@ fn attach_block(
 
 /// A wrong block: its first line is `# why this fix is wrong`, the rest is the code.
 fn parse_wrong(code: String, line: usize) -> Result<WrongFix, String> {
+    let (reason, code) = reason_and_code(code, "wrong")?;
+    Ok(WrongFix { reason, code, line })
+}
+
+/// The first line of a `wrong` or `right` block (a `# ...` comment saying why it is wrong, or
+/// how this right fix differs from the solution) and the code after it.
+fn reason_and_code(code: String, what: &str) -> Result<(String, String), String> {
     let (first, rest) = code.split_once('\n').unwrap_or((code.as_str(), ""));
     let reason = first
         .trim()
@@ -341,19 +369,19 @@ fn parse_wrong(code: String, line: usize) -> Result<WrongFix, String> {
         .map(str::trim)
         .filter(|r| !r.is_empty());
     let Some(reason) = reason else {
-        return Err(
-            "a `wrong` block must start with a comment line giving the reason the fix is wrong (`# ...`)"
-                .into(),
-        );
+        return Err(if what == "wrong" {
+            "a `wrong` block must start with a comment line giving the reason the fix is wrong (`# ...`)".into()
+        } else {
+            "a `right` block must start with a comment line saying how this fix differs from the solution (`# ...`)".into()
+        });
     };
     if rest.trim().is_empty() {
-        return Err("a `wrong` block holds no code after its reason line".into());
+        let first = if what == "wrong" { "reason" } else { "note" };
+        return Err(format!(
+            "a `{what}` block holds no code after its {first} line"
+        ));
     }
-    Ok(WrongFix {
-        reason: reason.to_string(),
-        code: rest.to_string(),
-        line,
-    })
+    Ok((reason.to_string(), rest.to_string()))
 }
 
 /// The source of the expression the starting code assigns to `name` at its top level (the

@@ -19,6 +19,11 @@ use std::rc::Rc;
 /// The modules a check block may use, imported before the learner's code runs.
 const CHECK_MODULES: &[&str] = &[
     "torch",
+    // the functions torch loads from its Python prelude on first use (`torch.isinf`): loaded
+    // here, before the capture, or restoring torch after the learner's code would drop them
+    // while the prelude counts as loaded
+    "torch._extra",
+    "torch.cuda._py",
     "torch.nn",
     "torch.nn.functional",
     "torch.cuda",
@@ -48,10 +53,16 @@ impl Pristine {
     pub fn capture(it: &mut Interpreter) -> Pristine {
         let mut modules: Vec<(Rc<Module>, Dict)> = Vec::new();
         let mut classes: Vec<(Rc<Class>, Dict)> = Vec::new();
-        for name in CHECK_MODULES {
-            let Ok(Value::Module(m)) = it.import_module(name) else {
-                continue;
-            };
+        // every module first, then the copies: importing one (torch._extra) adds names to
+        // another (torch), and the copy must hold them
+        let imported: Vec<Rc<Module>> = CHECK_MODULES
+            .iter()
+            .filter_map(|name| match it.import_module(name) {
+                Ok(Value::Module(m)) => Some(m),
+                _ => None,
+            })
+            .collect();
+        for m in imported {
             if modules.iter().any(|(seen, _)| Rc::ptr_eq(seen, &m)) {
                 continue;
             }
@@ -87,6 +98,11 @@ pub struct RunFacts<'a> {
     pub stdout: &'a str,
     pub timeline: &'a [TimelineEntry],
     pub launch_blocking: bool,
+    /// Why the predictions are not predictions (computed, bound otherwise): the one result
+    /// shown instead of the checks.
+    pub prediction_problem: Option<String>,
+    /// The code is the starting code apart from the predicted values (`code_unchanged()`).
+    pub code_unchanged: bool,
 }
 
 /// A fresh namespace for the checks: the learner's variables (those that do not shadow a
@@ -130,13 +146,14 @@ fn install_helpers(ns: &Rc<Module>, facts: &RunFacts) {
     let error = facts.error;
     let opt_str = |s: Option<String>| s.map(|s| Value::str(&s)).unwrap_or(Value::None);
     let opt_int = |n: Option<u32>| n.map(|n| Value::Int(i64::from(n))).unwrap_or(Value::None);
-    let constants: [(&str, Value); 6] = [
+    let constants: [(&str, Value); 7] = [
         ("error_type", opt_str(error.map(|e| e.type_name.clone()))),
         ("error_message", opt_str(error.map(|e| e.message.clone()))),
         ("error_line", opt_int(error.and_then(|e| e.line))),
         ("origin_line", opt_int(error.and_then(|e| e.origin_line))),
         ("output", Value::str(facts.stdout)),
         ("launch_blocking", Value::Bool(facts.launch_blocking)),
+        ("code_unchanged", Value::Bool(facts.code_unchanged)),
     ];
     for (name, value) in constants {
         ns.set_attr(
@@ -146,6 +163,36 @@ fn install_helpers(ns: &Rc<Module>, facts: &RunFacts) {
     }
 
     let ops: Rc<Vec<OpRun>> = Rc::new(facts.timeline.iter().filter_map(OpRun::of).collect());
+    // async_copies('h2d'): the copies of that direction the host did not wait for (it
+    // returned before the copy ended on the device), e.g. pinned non_blocking batches
+    let copies: Rc<Vec<(String, bool)>> = Rc::new(
+        facts
+            .timeline
+            .iter()
+            .filter(|e| matches!(e.kind.name(), "h2d" | "d2h"))
+            .map(|e| {
+                let overlapped = e.device_end_us.is_some_and(|end| e.host_end_us < end);
+                (e.kind.name().to_string(), overlapped)
+            })
+            .collect(),
+    );
+    ns.set_attr(
+        "async_copies",
+        Value::native_fn("async_copies", move |_it, args| {
+            let [direction] = n_args::<1>("async_copies", args)?;
+            let Some(direction) = direction.as_str().map(str::to_string) else {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    "async_copies(): the direction must be 'h2d' or 'd2h'",
+                ));
+            };
+            let n = copies
+                .iter()
+                .filter(|(kind, overlapped)| *kind == direction && *overlapped)
+                .count();
+            Ok(Value::Int(n as i64))
+        }),
+    );
     let all = ops.clone();
     ns.set_attr(
         "launched_ops",

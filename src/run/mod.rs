@@ -92,6 +92,10 @@ pub struct ExerciseContext {
     /// the report's `prediction_pending` says whether one is still at that value.
     #[serde(default)]
     pub predict: Vec<(String, String)>,
+    /// The exercise's starting code: predictions are judged against the run of the code as
+    /// given (the checks' `code_unchanged()`, [`crate::lesson::predict`]).
+    #[serde(default)]
+    pub start_code: String,
 }
 
 impl ExerciseContext {
@@ -107,7 +111,15 @@ impl ExerciseContext {
                         .map(|start| (name.clone(), start))
                 })
                 .collect(),
+            start_code: exercise.start_code.clone(),
         }
+    }
+
+    /// What grading makes of this attempt's predictions (computed ones are refused, and
+    /// whether the code is still the starting code apart from them).
+    pub fn judge_predictions(&self, code: &str) -> crate::lesson::predict::PredictionVerdict {
+        let names: Vec<String> = self.predict.iter().map(|(n, _)| n.clone()).collect();
+        crate::lesson::predict::judge(code, &self.start_code, &names, &self.lang)
     }
 }
 

@@ -264,6 +264,8 @@ struct Request<'a> {
     max_wall_ms: u64,
     checks: Option<Vec<WireCheck>>,
     predict: &'a [(String, String)],
+    /// The checks' `code_unchanged()` (decided here, from the code alone).
+    code_unchanged: bool,
 }
 
 /// What the runner says about one check statement.
@@ -405,6 +407,7 @@ impl Resident {
             Some(Ok(statements)) => Some(statements.iter().map(wire_check).collect()),
             _ => None,
         };
+        let predictions = opts.exercise.judge_predictions(code);
         let wall_ms = u64::try_from(opts.max_wall.as_millis())
             .unwrap_or(u64::MAX)
             .clamp(1, super::worker::MAX_WALL_MS);
@@ -417,6 +420,7 @@ impl Resident {
             max_wall_ms: wall_ms,
             checks: wire_checks,
             predict: &opts.exercise.predict,
+            code_unchanged: predictions.code_unchanged,
         };
         let line = serde_json::to_string(&request)
             .map_err(|e| failed(&format!("the run request could not be encoded: {e}")))?;
@@ -501,6 +505,14 @@ impl Resident {
                     error: None,
                 }]
             }
+            // (code that does not parse has no problem: its SyntaxError comes first)
+            (Some(_), Some(Ok(_))) if predictions.problem.is_some() => vec![CheckResult {
+                source: String::new(),
+                line: 0,
+                passed: false,
+                message: predictions.problem.clone(),
+                error: None,
+            }],
             (Some(_), Some(Ok(statements))) => check_results(
                 &statements,
                 reply.check_outcomes.unwrap_or_default(),

@@ -685,6 +685,10 @@ def _run_checks(statements, main, error, req, timeline, launch_blocking, torch):
         except BaseException:
             pass
     _helpers(ns, main, error, output, timeline, launch_blocking, torch)
+    unchanged = bool(req.get("code_unchanged", False))
+    ns["code_unchanged"] = lambda: unchanged
+    # real PyTorch records no device times: no copy is known to have overlapped
+    ns["async_copies"] = lambda direction: 0
 
     def learner_line(e):
         t = e.__traceback__

@@ -116,6 +116,8 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         .as_ref()
         .is_some_and(|e| is_syntax_error(&e.type_name));
     let prediction_pending = !unparsed && prediction_pending(&mut it, &opts.exercise);
+    // A prediction is written, not computed, and judged against the code as given.
+    let predictions = opts.exercise.judge_predictions(code);
     let checks = match (check, &pristine) {
         (Some(block), Some(pristine)) => {
             let facts = RunFacts {
@@ -123,6 +125,8 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
                 stdout: &stdout,
                 timeline: &timeline,
                 launch_blocking: report_launch_blocking,
+                prediction_problem: predictions.problem,
+                code_unchanged: predictions.code_unchanged,
             };
             run_checks(
                 &mut it,
@@ -261,7 +265,9 @@ fn run_checks(
     pristine: &Pristine,
     text: &CheckText,
 ) -> Vec<CheckResult> {
-    if let Some(message) = run_as_a_whole_failed(facts.error, text) {
+    let whole =
+        run_as_a_whole_failed(facts.error, text).or_else(|| facts.prediction_problem.clone());
+    if let Some(message) = whole {
         return vec![CheckResult {
             source: String::new(),
             line: 0,

@@ -230,6 +230,7 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             Value::Int(s.num_alloc_retries as i64),
         ));
         pairs.push(("num_ooms".into(), Value::Int(s.num_ooms as i64)));
+        pairs.extend(memory_stats_2_15(&s));
         pairs.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(Value::dict_from_pairs(
             pairs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect(),
@@ -283,4 +284,30 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         Ok(Value::None)
     });
     Ok(m.into_value())
+}
+
+/// The keys 2.15's `memory_stats()` has besides the core statistics (the names in
+/// libtorch_python.so's THCPModule_memoryStats): cudaMalloc and cudaFree calls are the
+/// segments' allocations and frees; no max_split_size is configured (PyTorch's SIZE_MAX, -1
+/// as a signed int), so nothing is oversize; one stream, so no synchronize-all.
+fn memory_stats_2_15(s: &crate::engine::allocator::MemoryStats) -> Vec<(String, Value)> {
+    let mut pairs = vec![
+        ("max_split_size".to_string(), Value::Int(-1)),
+        ("num_sync_all_streams".to_string(), Value::Int(0)),
+        (
+            "num_device_alloc".to_string(),
+            Value::Int(s.segment.all.allocated),
+        ),
+        (
+            "num_device_free".to_string(),
+            Value::Int(s.segment.all.freed),
+        ),
+        ("num_oom_rejections".to_string(), Value::Int(0)),
+    ];
+    for stat in ["oversize_allocations", "oversize_segments"] {
+        for field in ["allocated", "current", "freed", "peak"] {
+            pairs.push((format!("{stat}.{field}"), Value::Int(0)));
+        }
+    }
+    pairs
 }

@@ -126,8 +126,11 @@ def _pin(b):
 class DataLoader:
     def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
-                 generator=None, prefetch_factor=None, persistent_workers=False):
+                 generator=None, prefetch_factor=None, persistent_workers=False, multiprocessing_context=None):
+        if num_workers < 0:
+            raise ValueError('num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.')
         self.dataset = dataset
+        self.multiprocessing_context = multiprocessing_context
         self.batch_size = batch_size
         self.shuffle = shuffle
         self.num_workers = num_workers
@@ -150,6 +153,14 @@ class DataLoader:
         # RandomSampler seeds a fresh Generator from another int64 draw (or uses the
         # loader's generator) and takes randperm(n) from it.
         torch.empty((), dtype=torch.int64).random_(generator=self.generator)
+        # With workers, iter() starts them. On Linux they are forked (the default start
+        # method), and a process forked after CUDA started cannot use CUDA: any CUDA call in
+        # __getitem__ or collate_fn raises there, and the error comes back wrapped
+        # (torch.cuda._tools.worker_call). 'spawn' and 'forkserver' start fresh interpreters.
+        ctx = self.multiprocessing_context
+        if ctx is not None and not isinstance(ctx, str):
+            ctx = getattr(ctx, '_name', 'fork')
+        self._bad_fork = self.num_workers > 0 and ctx in (None, 'fork') and torch.cuda.is_initialized()
         return self._batches()
 
     def _batches(self):
@@ -164,17 +175,24 @@ class DataLoader:
         else:
             order = list(range(n))
         bs = self.batch_size if self.batch_size is not None else 1
-        for s in range(0, n, bs):
+        for number, s in enumerate(range(0, n, bs)):
             idx = order[s:s + bs]
             if len(idx) < bs and self.drop_last:
                 break
-            if isinstance(self.dataset, TensorDataset) and self.collate_fn is default_collate:
-                ix = torch.tensor(idx)
-                b = [t[ix] for t in self.dataset.tensors]
+            if self.num_workers > 0:
+                # batches go to the workers in turn; pinning happens in the main process
+                import torch.cuda._tools as _tools
+                b = _tools.worker_call(self._fetch, idx, self._bad_fork, number % self.num_workers)
             else:
-                b = self.collate_fn([self.dataset[i] for i in idx])
-            if self.batch_size is None:
-                b = self.dataset[idx[0]]
+                b = self._fetch(idx)
             if self.pin_memory:
                 b = _pin(b)
             yield b
+
+    def _fetch(self, idx):
+        if self.batch_size is None:
+            return self.dataset[idx[0]]
+        if isinstance(self.dataset, TensorDataset) and self.collate_fn is default_collate:
+            ix = torch.tensor(idx)
+            return [t[ix] for t in self.dataset.tensors]
+        return self.collate_fn([self.dataset[i] for i in idx])

@@ -10,6 +10,7 @@ pub mod argparse;
 mod async_copy;
 mod checkpoint;
 mod cuda;
+mod cuda_tools;
 mod device_asserts;
 mod functions;
 mod messages;
@@ -37,6 +38,8 @@ const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
 const NN_INIT_SRC: &str = include_str!("nn_init.py");
 const DISTRIBUTIONS_SRC: &str = include_str!("distributions.py");
 const SPECIAL_SRC: &str = include_str!("special.py");
+const CUDA_PY_SRC: &str = include_str!("cuda_py.py");
+const CUDA_MEMORY_SRC: &str = include_str!("cuda_memory.py");
 const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power, cross\n";
 /// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
 /// once torch.nn exists.
@@ -59,6 +62,8 @@ const PRELUDES: &[(&str, &str)] = &[
     ("torch.nn._fx", NN_FX_SRC),
     ("torch.special", SPECIAL_SRC),
     ("torch.backends", BACKENDS_SRC),
+    ("torch.cuda._py", CUDA_PY_SRC),
+    ("torch.cuda.memory", CUDA_MEMORY_SRC),
 ];
 
 /// Register the torch modules on `it`, all backed by `rt`.
@@ -91,6 +96,13 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     );
     let r = rt.clone();
     it.register_module("torch.cuda", Box::new(move |it| cuda::cuda_module(it, &r)));
+    // Event, current_stream … (cuda_py.py) load at first use, as torch.cuda.memory does
+    it.set_lazy_package("torch.cuda", Some("torch.cuda._py"));
+    let r = rt.clone();
+    it.register_module(
+        "torch.cuda._tools",
+        Box::new(move |it| cuda_tools::tools_module(it, &r)),
+    );
     let r = rt.clone();
     // torch.load of a checkpoint in a host folder the run may read (--allow-read)
     it.register_module(
@@ -239,15 +251,15 @@ pub(crate) fn at_line(rt: &Runtime, it: &Interpreter) {
     rt.set_line(it.current_line());
     rt.interpreter_steps(it.steps());
     if !rt.cuda_initialized() {
-        let env = it.env().borrow();
-        if env
-            .get("CUDA_LAUNCH_BLOCKING")
+        // the process environment (os.environ, or os.putenv), as CUDA's getenv sees it
+        if it
+            .process_env("CUDA_LAUNCH_BLOCKING")
             .is_some_and(|v| v.trim() == "1")
         {
             rt.set_launch_blocking(true);
         }
         // read until CUDA starts, as the driver reads it once at initialisation
-        rt.set_visible_devices(env.get("CUDA_VISIBLE_DEVICES").map(String::as_str));
+        rt.set_visible_devices(it.process_env("CUDA_VISIBLE_DEVICES").as_deref());
     }
 }
 

@@ -436,7 +436,11 @@ impl Builder<'_> {
             }
             // Checks, hints, solutions and wrong fixes are for the runner, the cards and lint,
             // not part of the page.
-            FenceKind::Check | FenceKind::Hint | FenceKind::Solution | FenceKind::Wrong => {}
+            FenceKind::Check
+            | FenceKind::Hint
+            | FenceKind::Solution
+            | FenceKind::Wrong
+            | FenceKind::Right => {}
         }
     }
 

@@ -118,6 +118,9 @@ pub struct Interpreter {
     pub(crate) native_classes: FxHashMap<String, Rc<Class>>,
     pub(crate) types: Types,
     pub(crate) env: RefCell<BTreeMap<String, String>>,
+    /// `os.putenv` / `os.unsetenv` since the last write through `os.environ`: the process
+    /// environment (what CUDA reads) differs from `os.environ` there, as in CPython.
+    pub(crate) putenv: RefCell<BTreeMap<String, Option<String>>>,
     pub(crate) main_file: Rc<str>,
     /// `sys.argv[0]`: the script's path as the learner gave it (None: the traceback name).
     pub(crate) argv0: Option<String>,
@@ -190,6 +193,7 @@ impl Interpreter {
             native_classes: FxHashMap::default(),
             types,
             env: RefCell::new(BTreeMap::new()),
+            putenv: RefCell::new(BTreeMap::new()),
             main_file: "<main>".into(),
             argv0: None,
             host_mounts: Vec::new(),
@@ -374,6 +378,15 @@ impl Interpreter {
     /// `os.environ`: set entries before the run; the torch bindings read them.
     pub fn env(&self) -> &RefCell<BTreeMap<String, String>> {
         &self.env
+    }
+
+    /// The process environment's value of `key`, what a C library's `getenv` sees: `os.environ`
+    /// unless `os.putenv` / `os.unsetenv` changed the key since.
+    pub fn process_env(&self, key: &str) -> Option<String> {
+        match self.putenv.borrow().get(key) {
+            Some(v) => v.clone(),
+            None => self.env.borrow().get(key).cloned(),
+        }
     }
 
     /// Steps executed so far in this run.

@@ -628,6 +628,7 @@ impl NativeObject for Environ {
                 )));
             }
         };
+        it.putenv.borrow_mut().remove(&k);
         it.env().borrow_mut().insert(k, v);
         Ok(true)
     }
@@ -638,6 +639,7 @@ impl NativeObject for Environ {
         key: &Value,
     ) -> PyResult<bool> {
         let k = env_key(key)?;
+        it.putenv.borrow_mut().remove(&k);
         let old = it.env().borrow_mut().remove(&k);
         match old {
             Some(_) => Ok(true),
@@ -710,6 +712,27 @@ impl NativeObject for Environ {
                     },
                 }
             })),
+            // update(mapping_or_pairs, **kw): each entry as os.environ[key] = value
+            "update" => Some(Value::native_fn("update", |it, args| {
+                let pairs = environ_update_pairs(it, args)?;
+                for (k, v) in pairs {
+                    let (k, v) = (env_key(&k)?, env_value(&v)?);
+                    it.putenv.borrow_mut().remove(&k);
+                    it.env().borrow_mut().insert(k, v);
+                }
+                Ok(Value::None)
+            })),
+            "copy" => Some(Value::native_fn("copy", |it, _args| {
+                let pairs: Vec<(String, Value)> = it
+                    .env()
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Value::str(v)))
+                    .collect();
+                Ok(Value::dict_from_pairs(
+                    pairs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect(),
+                ))
+            })),
             "keys" => Some(Value::native_fn("keys", |it, _args| {
                 Ok(Value::list(
                     it.env().borrow().keys().map(|k| Value::str(k)).collect(),
@@ -729,6 +752,41 @@ impl NativeObject for Environ {
     }
 }
 
+fn env_value(v: &Value) -> PyResult<String> {
+    match v {
+        Value::Str(s) => Ok(s.to_string()),
+        other => Err(PyException::type_error(format!(
+            "str expected, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// The (key, value) pairs of `os.environ.update(...)`: a mapping or an iterable of pairs,
+/// then keyword arguments, as `MutableMapping.update` takes them.
+fn environ_update_pairs(it: &mut Interpreter, mut args: Args) -> PyResult<Vec<(Value, Value)>> {
+    let keywords = std::mem::take(&mut args.keywords);
+    let a = args.range("update", 0, 1)?;
+    let mut pairs = Vec::new();
+    if let Some(src) = a.first() {
+        if let Value::Dict(d) = src {
+            pairs.extend(d.borrow().iter().map(|(k, v)| (k.clone(), v.clone())));
+        } else {
+            for item in it.iterate(src)? {
+                let kv = it.iterate(&item)?;
+                let [k, v]: [Value; 2] = kv.try_into().map_err(|_| {
+                    PyException::value_error("dictionary update sequence element has wrong length")
+                })?;
+                pairs.push((k, v));
+            }
+        }
+    }
+    for (k, v) in keywords {
+        pairs.push((Value::str(&k), v));
+    }
+    Ok(pairs)
+}
+
 fn env_key(key: &Value) -> PyResult<String> {
     match key {
         Value::Str(s) => Ok(s.to_string()),
@@ -744,6 +802,20 @@ fn os() -> Value {
     m.set_attr("environ", Value::native(Environ));
     m.set_attr("name", Value::str("posix"));
     m.set_attr("sep", Value::str("/"));
+    // putenv/unsetenv change the process environment (what CUDA reads at its start) and
+    // not os.environ, as in CPython
+    m.add_fn("putenv", |it, args| {
+        let a = args.exact("putenv", 2)?;
+        let (k, v) = (env_key(&a[0])?, env_value(&a[1])?);
+        it.putenv.borrow_mut().insert(k, Some(v));
+        Ok(Value::None)
+    });
+    m.add_fn("unsetenv", |it, args| {
+        let a = args.exact("unsetenv", 1)?;
+        let k = env_key(&a[0])?;
+        it.putenv.borrow_mut().insert(k, None);
+        Ok(Value::None)
+    });
     m.add_fn("getenv", |it, args| {
         let a = args.range("getenv", 1, 2)?;
         let k = env_key(&a[0])?;
