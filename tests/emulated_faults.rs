@@ -194,3 +194,31 @@ fn with_cuda_launch_blocking_each_fault_raises_on_its_own_line_without_the_async
         assert!(stderr.contains("line 3, in <module>"), "{stderr}");
     }
 }
+
+// ---------------------------------------------------------------- allocation errors
+
+#[test]
+fn a_segment_refused_for_another_reason_than_memory_is_not_out_of_memory() {
+    use cudatutor::engine::allocator::SegmentSource;
+    use cudatutor::engine::cuda::gpu::DeviceSegments;
+    use cudatutor::engine::error::ErrorKind;
+    // 64 MiB of modelled memory, of which the host keeps the values of at most 4 MiB
+    let device = std::rc::Rc::new(EmulatedDevice::new(64 << 20, 4 << 20).unwrap());
+    let mut segments = DeviceSegments::new(device, None);
+    // past the capacity: out of memory (PyTorch's OOM path), nothing else to say
+    assert_eq!(segments.malloc(128 << 20), None);
+    assert_eq!(segments.take_failure(), None);
+    // within the capacity but past what the host keeps: the device's own reason
+    assert_eq!(segments.malloc(8 << 20), None);
+    let e = segments.take_failure().expect("a reason");
+    assert_eq!(e.kind, ErrorKind::RuntimeError);
+    assert!(
+        e.message
+            .starts_with("the emulated device keeps tensor values in host memory"),
+        "{}",
+        e.message
+    );
+    assert_eq!(segments.take_failure(), None, "taken once");
+    // and what fits is given
+    assert!(segments.malloc(2 << 20).is_some());
+}
