@@ -7,7 +7,10 @@
 //! - `CUDATUTOR_TEST_PANIC_KEY=<char>`: the pager panics on that key (tests/tmux_e2e.rs: the
 //!   terminal is restored after a panic);
 //! - `CUDATUTOR_TEST_PANIC_IN_RUN=1`: every in-process run panics inside the engine session,
-//!   as a bug in the engine would (tests/tmux_e2e.rs: the pager survives it).
+//!   as a bug in the engine would (tests/tmux_e2e.rs: the pager survives it);
+//! - `CUDATUTOR_TEST_EMULATED_FAULT=ENTRY:KIND`: the emulated device faults at the first launch
+//!   of a kernel whose name contains ENTRY (KIND `oob-write`, `misaligned-load` or `trap`: CUDA
+//!   errors 700, 716, 719), read in src/engine/cuda/emulated/mod.rs (tests/emulated_faults.rs).
 
 use crate::progress::{ExerciseState, Progress, Store};
 use std::ffi::OsStr;

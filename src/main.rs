@@ -46,7 +46,8 @@ enum Command {
     /// exit status, memory counters. Exit 0 identical, 1 different, 2 when one side cannot run.
     Diff(commands::diff::Args),
     /// Grade saved work: run each exercise's saved code against its checks.
-    /// Exit 0 when every attempted exercise passes, 1 otherwise.
+    /// Exit 0 when every attempted exercise passes, 1 otherwise, 2 when the backend cannot
+    /// run here.
     Check(commands::check::Args),
     /// Progress and results for handing in.
     Report(commands::report::Args),

@@ -218,3 +218,96 @@ fn a_worker_that_dies_mid_run_is_a_report_not_a_crash() {
     let e = r.error.unwrap();
     assert!(e.message.contains("worker"), "{}", e.message);
 }
+
+/// A worker that takes the request and never answers, as one waiting on a kernel that never
+/// ends would; it appends its pid to `pids` first.
+fn hanging_worker(dir: &std::path::Path, pids: &std::path::Path) -> std::path::PathBuf {
+    let script = dir.join("hanging-worker.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ >> '{}'\nread -r line\nexec sleep 600\n",
+            pids.display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    script
+}
+
+#[test]
+fn a_hung_worker_is_killed_at_the_deadline_and_the_run_ends_with_timeout_error() {
+    let dir = std::env::temp_dir().join(format!("cudatutor-hung-worker-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    let mut client = WorkerClient::with_program(hanging_worker(&dir, &pids))
+        .with_grace(std::time::Duration::from_millis(300));
+    let opts = RunOptions {
+        backend: BackendChoice::Cuda,
+        max_wall: std::time::Duration::from_secs(1),
+        ..RunOptions::default()
+    };
+    for run in 1..=2 {
+        let t0 = std::time::Instant::now();
+        let r = client.run("torch.cuda.synchronize()", None, &opts);
+        let took = t0.elapsed();
+        assert!(!r.ok);
+        assert_eq!(r.backend, "cuda");
+        let e = r.error.as_ref().unwrap();
+        assert_eq!(e.type_name, "TimeoutError");
+        assert!(
+            e.message
+                .starts_with("the script ran longer than 1 seconds (its GPU work did not finish"),
+            "{}",
+            e.message
+        );
+        assert!(
+            r.stderr
+                .starts_with("TimeoutError: the script ran longer than 1 seconds")
+        );
+        assert_eq!(r.internal_error, None, "the learner's result, not a bug");
+        assert!(took >= std::time::Duration::from_millis(1300), "{took:?}");
+        assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+        assert_eq!(client.worker_pid(), None, "the hung worker was stopped");
+        // killed and reaped, and the next run got a worker of its own
+        let started: Vec<u32> = std::fs::read_to_string(&pids)
+            .unwrap()
+            .lines()
+            .map(|l| l.parse().unwrap())
+            .collect();
+        assert_eq!(started.len(), run);
+        let last = started[run - 1];
+        assert!(
+            !std::path::Path::new(&format!("/proc/{last}")).exists(),
+            "worker {last} still exists"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_cancelled_run_is_a_keyboard_interrupt_not_a_timeout() {
+    let dir = std::env::temp_dir().join(format!("cudatutor-cancel-worker-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    let mut client = WorkerClient::with_program(hanging_worker(&dir, &pids));
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = cancel.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let opts = RunOptions {
+        backend: BackendChoice::Cuda,
+        cancel: Some(cancel),
+        ..RunOptions::default()
+    };
+    let r = client.run("while True: pass", None, &opts);
+    assert_eq!(r.error.unwrap().type_name, "KeyboardInterrupt");
+    assert_eq!(client.worker_pid(), None);
+    let _ = std::fs::remove_dir_all(&dir);
+}

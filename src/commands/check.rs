@@ -30,8 +30,13 @@ pub struct Args {
     exercise: Option<String>,
 }
 
-/// Exit 0 when every attempted exercise passes, 1 otherwise.
+/// Exit 0 when every attempted exercise passes, 1 otherwise, 2 when the backend cannot run here.
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
+    // `--backend cuda` (or emulated, or pytorch) where it cannot run: one message and exit
+    // 2, as `run` does, instead of every exercise graded as failed
+    if let Err(message) = crate::run::backend_available(&globals.opts) {
+        return Ok(super::usage_error(message));
+    }
     let learner = match Learner::load(globals, false) {
         Ok(l) => l,
         Err(code) => return Ok(code),

@@ -62,6 +62,11 @@ pub trait SegmentSource {
     fn free(&mut self, addr: u64, size: u64);
     /// `(free, total)` as cudaMemGetInfo reports them.
     fn mem_info(&self) -> (u64, u64);
+    /// Why the last `malloc` returned None when the device refused for a reason other than a
+    /// full memory (PyTorch raises that as the CUDA error it is, never as out of memory).
+    fn take_failure(&mut self) -> Option<super::error::EngineError> {
+        None
+    }
 }
 
 /// A simulated device memory: a capacity counter and a bump address.
@@ -207,6 +212,9 @@ impl Block {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutOfMemory {
     pub message: String,
+    /// The device's own error instead, when it refused for another reason (see
+    /// [`SegmentSource::take_failure`]).
+    pub other: Option<super::error::EngineError>,
 }
 
 /// One device's caching allocator.
@@ -398,7 +406,12 @@ impl CachingAllocator {
                     self.stats.num_alloc_retries += 1;
                     match self.alloc_segment(alloc_size, small) {
                         Some(i) => i,
-                        None => return Err(self.oom(alloc_size)),
+                        None => {
+                            let other = self.source.take_failure();
+                            let mut e = self.oom(alloc_size);
+                            e.other = other;
+                            return Err(e);
+                        }
                     }
                 }
             },
@@ -541,6 +554,7 @@ impl CachingAllocator {
             None => String::new(),
         };
         OutOfMemory {
+            other: None,
             message: format!(
                 "CUDA out of memory. Tried to allocate {}. GPU {} has a total capacity of {} of which {} is free. \
 Including non-PyTorch memory, this process has {} memory in use. {}Of the allocated memory {} is allocated by PyTorch, \

@@ -83,15 +83,98 @@ impl EngineError {
     /// The same error as PyTorch 2.15 words it: `launch_blocking` drops the two
     /// "asynchronously reported" lines (c10/cuda/CUDAMiscFunctions.cpp).
     pub fn device_assert_for(launch_blocking: bool) -> Self {
+        Self::cuda_fault_for(CudaFault::Assert, launch_blocking)
+    }
+
+    /// A sticky CUDA error (a deferred kernel failure) as PyTorch 2.15 raises it; the
+    /// runtime's [`crate::engine::Runtime::cuda_failure`] names its origin line.
+    pub fn cuda_fault_for(fault: CudaFault, launch_blocking: bool) -> Self {
         EngineError {
             kind: ErrorKind::AcceleratorError,
-            message: if launch_blocking {
-                CUDA_ASSERT_MESSAGE_BLOCKING.to_string()
-            } else {
-                CUDA_ASSERT_MESSAGE.to_string()
-            },
+            message: fault.message(launch_blocking),
             cuda_assert: true,
         }
+    }
+}
+
+/// The sticky CUDA errors a kernel can leave behind: the context is unusable afterwards, every
+/// later CUDA call raises the same error, and only a new process recovers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CudaFault {
+    /// A failed device-side assert (cudaErrorAssert, 710).
+    #[default]
+    Assert,
+    /// A load or store outside any allocation (cudaErrorIllegalAddress, 700).
+    IllegalAddress,
+    /// A load or store not aligned to its size (cudaErrorMisalignedAddress, 716).
+    MisalignedAddress,
+    /// A kernel that trapped or otherwise died (cudaErrorLaunchFailure, 719).
+    LaunchFailure,
+    /// An invalid instruction (cudaErrorIllegalInstruction, 715).
+    IllegalInstruction,
+}
+
+impl CudaFault {
+    /// The fault of a CUDA error code (the driver's CUresult and the runtime's cudaError_t
+    /// agree on these), or None for an error that is not a sticky kernel fault.
+    pub fn from_code(code: i32) -> Option<CudaFault> {
+        Some(match code {
+            710 => CudaFault::Assert,
+            700 => CudaFault::IllegalAddress,
+            716 => CudaFault::MisalignedAddress,
+            719 => CudaFault::LaunchFailure,
+            715 => CudaFault::IllegalInstruction,
+            _ => return None,
+        })
+    }
+
+    pub fn code(self) -> i32 {
+        match self {
+            CudaFault::Assert => 710,
+            CudaFault::IllegalAddress => 700,
+            CudaFault::MisalignedAddress => 716,
+            CudaFault::LaunchFailure => 719,
+            CudaFault::IllegalInstruction => 715,
+        }
+    }
+
+    /// cudaGetErrorName, as the CUDA 13.2 runtime of PyTorch 2.15's wheel returns it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CudaFault::Assert => "cudaErrorAssert",
+            CudaFault::IllegalAddress => "cudaErrorIllegalAddress",
+            CudaFault::MisalignedAddress => "cudaErrorMisalignedAddress",
+            CudaFault::LaunchFailure => "cudaErrorLaunchFailure",
+            CudaFault::IllegalInstruction => "cudaErrorIllegalInstruction",
+        }
+    }
+
+    /// cudaGetErrorString, as the same runtime returns it (read with ctypes from the wheel's
+    /// nvidia/cu13/lib/libcudart.so.13, runtime version 13020, no GPU needed).
+    pub fn text(self) -> &'static str {
+        match self {
+            CudaFault::Assert => "device-side assert triggered",
+            CudaFault::IllegalAddress => "an illegal memory access was encountered",
+            CudaFault::MisalignedAddress => "misaligned address",
+            CudaFault::LaunchFailure => "unspecified launch failure",
+            CudaFault::IllegalInstruction => "an illegal instruction was encountered",
+        }
+    }
+
+    /// PyTorch 2.15's message (c10/cuda/CUDAException.cpp): "CUDA error: " + the error's
+    /// string, the help line naming it, and, unless CUDA_LAUNCH_BLOCKING is set, the two
+    /// "asynchronously reported" lines (get_cuda_async_error_suffix adds them for exactly
+    /// these five errors).
+    pub fn message(self, launch_blocking: bool) -> String {
+        let mut m = format!(
+            "CUDA error: {}\nSearch for `{}' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information.",
+            self.text(),
+            self.name()
+        );
+        if !launch_blocking {
+            m.push_str("\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1");
+        }
+        m
     }
 }
 

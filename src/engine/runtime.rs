@@ -103,9 +103,13 @@ pub const SIM_DEVICE_NAME: &str = "Simulated H200 (modelled)";
 /// One engine operation as the runtime records it: the timeline's entry itself.
 pub type OpEvent = TimelineEntry;
 
-/// A device-side assert: where it was launched and when the host learnt of it.
+/// A device-side assert (or another sticky kernel fault): where it was launched and when the
+/// host learnt of it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CudaFailure {
+    /// Which CUDA error the kernel left (an assert on the sim; the device's own on a GPU
+    /// backend).
+    pub fault: super::error::CudaFault,
     pub device: u32,
     /// Script line that launched the failing kernel.
     pub origin_line: u32,
@@ -574,7 +578,9 @@ impl Runtime {
             let mut a = d.alloc.borrow_mut();
             a.trace_line = self.line();
             a.malloc(nbytes).map_err(|e| {
-                EngineError::new(super::error::ErrorKind::OutOfMemoryError, e.message)
+                e.other.unwrap_or_else(|| {
+                    EngineError::new(super::error::ErrorKind::OutOfMemoryError, e.message)
+                })
             })?
         };
         Ok(CudaBlock {
@@ -725,7 +731,7 @@ impl Runtime {
                 if status == OpStatus::Reported {
                     self.mark_reported();
                 }
-                Err(EngineError::device_assert_for(self.launch_blocking()))
+                Err(self.failure_error())
             }
         }
     }
@@ -754,9 +760,21 @@ impl Runtime {
             self.streams.borrow_mut()[dev as usize].reported = true;
             self.record(op, kind, Some(dev), t0, None, OpStatus::Reported);
             self.mark_reported();
-            return Err(EngineError::device_assert_for(self.launch_blocking()));
+            return Err(self.failure_error());
         }
         Ok(())
+    }
+
+    /// The error every CUDA call raises once the context failed: the failing kernel's fault,
+    /// as PyTorch words it.
+    fn failure_error(&self) -> EngineError {
+        let fault = self
+            .failure
+            .borrow()
+            .as_ref()
+            .map(|f| f.fault)
+            .unwrap_or_default();
+        EngineError::cuda_fault_for(fault, self.launch_blocking())
     }
 
     /// Enqueue work lasting `dur` on `dev`'s stream; its device (start, end), or None when
@@ -798,25 +816,35 @@ impl Runtime {
         let check_after = self.cfg.timing.host_dispatch_us;
         self.cuda_check_noticing(op, OpKind::Kernel, dev, first_use, check_after)?;
         let assert = self.device_asserts(dev, assert);
+        // A kernel that faulted without an assert line (an illegal or misaligned address, a
+        // trap) fails the stream the same way, with its own CUDA error.
+        let fault = if assert.is_empty() {
+            self.device_fault(dev)
+        } else {
+            Some(super::error::CudaFault::Assert)
+        };
         let t0 = self.host_us();
         self.advance_host(self.cfg.timing.host_dispatch_us);
-        let asserts = !assert.is_empty();
+        let asserts = fault.is_some();
         let mut dur = self.cfg.timing.kernel_us(cost);
         if asserts {
             dur += self.cfg.timing.assert_trap_us;
         }
         let times = self.enqueue(dev, dur);
         let mut status = OpStatus::Ok;
-        if asserts && let Some((_, end)) = times {
+        if let Some(fault) = fault
+            && let Some((_, end)) = times
+        {
             status = OpStatus::Assert;
             self.streams.borrow_mut()[dev as usize].failed_at = Some(end);
             self.device_log.borrow_mut().extend(assert);
-            let detail = self
-                .detail
-                .borrow()
-                .clone()
-                .filter(|d| d.line() == self.line());
+            // what the host's check found explains an assert, not an address fault
+            let detail =
+                self.detail.borrow().clone().filter(|d| {
+                    fault == super::error::CudaFault::Assert && d.line() == self.line()
+                });
             *self.failure.borrow_mut() = Some(CudaFailure {
+                fault,
                 device: dev,
                 origin_line: self.line(),
                 origin_op: op.to_string(),
@@ -851,6 +879,16 @@ impl Runtime {
             return Vec::new();
         }
         assert
+    }
+
+    /// A sticky fault other than an assert that `dev`'s GPU backend device reported while
+    /// this op ran (None on the sim, and once the stream has already failed).
+    fn device_fault(&self, dev: u32) -> Option<super::error::CudaFault> {
+        let ctx = self.gpus.get(dev as usize)?;
+        if self.streams.borrow()[dev as usize].failed_at.is_some() {
+            return None;
+        }
+        ctx.device.sticky_fault()
     }
 
     /// The GPU backend CUDA tensors run on (`sim` when none was built).

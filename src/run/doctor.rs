@@ -4,6 +4,7 @@
 
 use crate::engine::cuda::nvrtc;
 use crate::engine::cuda::probe::{self, DriverProbe};
+use crate::engine::cuda::selftest::Retest;
 use crate::lesson::Lang;
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -81,8 +82,9 @@ fn cublas_present() -> bool {
 
 impl Diagnosis {
     pub fn gather() -> Diagnosis {
-        // what `--backend cuda` needs, then doctor's other sections
-        let mut d = Diagnosis::gather_for_cuda();
+        // what `--backend cuda` needs (a cached failure tested again, so that what doctor
+        // explains is the machine as it is now), then doctor's other sections
+        let mut d = Diagnosis::gather_with(Retest::Failures);
         d.cached_ptx_files = d
             .cache_dir
             .as_ref()
@@ -106,6 +108,10 @@ impl Diagnosis {
     /// cached self-test), without doctor's other sections (the emulated device's self-test,
     /// cuBLAS, the cache listing), which cost a short run a good part of its start-up.
     pub fn gather_for_cuda() -> Diagnosis {
+        Diagnosis::gather_with(Retest::Never)
+    }
+
+    fn gather_with(retest: Retest) -> Diagnosis {
         Diagnosis {
             cublas: false,
             driver: probe::probe_driver(),
@@ -116,18 +122,32 @@ impl Diagnosis {
             emulated: None,
             cuda_self_test: None,
         }
-        .with_cuda_self_test()
+        .with_cuda_self_test(retest)
     }
 
-    /// Runs (or reads the cached) cuda self-test when a GPU and NVRTC are present.
-    fn with_cuda_self_test(mut self) -> Diagnosis {
+    /// Runs (or reads the cached) cuda self-test when a GPU and NVRTC are present; without a
+    /// cache directory it runs every time, in a temporary one.
+    fn with_cuda_self_test(mut self, retest: Retest) -> Diagnosis {
         if self.driver.has_gpu()
-            && self.nvrtc.is_ok()
-            && let Some(dir) = &self.cache_dir
+            && let Ok(nvrtc) = &self.nvrtc
         {
-            self.cuda_self_test = Some(crate::engine::cuda::selftest::cuda_selftest(dir));
+            let dir = self
+                .cache_dir
+                .clone()
+                .unwrap_or_else(|| std::env::temp_dir().join("cudatutor-kernels"));
+            self.cuda_self_test = Some(crate::engine::cuda::selftest::cuda_selftest(
+                &dir,
+                Some(nvrtc.version),
+                retest,
+            ));
         }
         self
+    }
+
+    /// Whether `--backend auto` picks cuda with what this diagnosis found: the build allows it
+    /// ([`crate::run::AUTO_PICKS_CUDA`]) and the GPU passed its self-test (trust, then use).
+    pub fn auto_picks_cuda(&self) -> bool {
+        crate::run::AUTO_PICKS_CUDA && self.cuda_usable().is_ok()
     }
 
     /// Can `--backend cuda` run here? `Err` says why not.
@@ -151,13 +171,17 @@ impl Diagnosis {
             return Err(t("NVRTC is missing, so kernels cannot be compiled: {why}")
                 .replace("{why}", &e.to_string()));
         }
-        if let Some(Err(why)) = &self.cuda_self_test {
-            return Err(t("the GPU self-test could not run: {why}").replace("{why}", why));
-        }
-        if let Some(Ok(r)) = &self.cuda_self_test
-            && let Some(why) = r.first_failure()
-        {
-            return Err(t("the GPU self-test failed: {why}").replace("{why}", &why.to_string()));
+        match &self.cuda_self_test {
+            None => return Err(t("the GPU self-test has not run").into()),
+            Some(Err(why)) => {
+                return Err(t("the GPU self-test could not run: {why}").replace("{why}", why));
+            }
+            Some(Ok(r)) => {
+                if let Some(why) = r.first_failure() {
+                    return Err(t("the GPU self-test failed: {why} (tested again after a driver, NVRTC or cudatutor change, or by `cudatutor doctor`)")
+                        .replace("{why}", &why.to_string()));
+                }
+            }
         }
         if !self.cuda_runtime_built {
             return Err(t("this build of cudatutor has no kernel launcher for real GPUs yet; exercises run on the simulated GPU").into());
@@ -296,7 +320,7 @@ impl Diagnosis {
                 let _ = writeln!(
                     s,
                     "  {}",
-                    t("--backend auto picks cuda: a usable GPU and NVRTC are present")
+                    t("--backend auto picks cuda: the GPU passed its self-test")
                 );
             }
             Ok(()) => {
@@ -314,9 +338,47 @@ impl Diagnosis {
                     "  {}",
                     t("--backend auto picks sim (the simulated GPU): {why}").replace("{why}", &why)
                 );
+                if let Some(Ok(r)) = &self.cuda_self_test {
+                    self.render_self_test_failures(&mut s, r, lang);
+                }
             }
         }
         s
+    }
+
+    /// Every check of a failed cuda self-test that disagreed, one a line, and what to do.
+    fn render_self_test_failures(
+        &self,
+        s: &mut String,
+        r: &crate::engine::cuda::selftest::SelfTestReport,
+        lang: Lang,
+    ) {
+        let failed: Vec<_> = r.checks.iter().filter(|c| !c.passed).collect();
+        if failed.is_empty() {
+            return;
+        }
+        let _ = writeln!(
+            s,
+            "  {}",
+            tr(lang, "GPU self-test on {gpu}: {n} of {total} checks failed")
+                .replace("{gpu}", &r.device_name)
+                .replace("{n}", &failed.len().to_string())
+                .replace("{total}", &r.checks.len().to_string())
+        );
+        for c in failed {
+            let why = c.detail.clone().unwrap_or_else(|| {
+                format!("|device - host| = {:e} > {:e}", c.max_abs_diff, c.tolerance)
+            });
+            let _ = writeln!(s, "    {}: {why}", c.kernel);
+        }
+        let _ = writeln!(
+            s,
+            "  {}",
+            tr(
+                lang,
+                "cudatutor keeps using the simulated GPU. The test runs again by itself after a driver, NVRTC or cudatutor update; `cudatutor doctor` runs it again now."
+            )
+        );
     }
 }
 
@@ -467,8 +529,21 @@ const WORDS: &[(&str, &str)] = &[
     ),
     ("Backend", "后端"),
     (
-        "--backend auto picks cuda: a usable GPU and NVRTC are present",
-        "--backend auto 选择 cuda：有可用的 GPU 和 NVRTC",
+        "--backend auto picks cuda: the GPU passed its self-test",
+        "--backend auto 选择 cuda：GPU 通过了自检",
+    ),
+    (
+        "GPU self-test on {gpu}: {n} of {total} checks failed",
+        "{gpu} 上的 GPU 自检：{total} 项检查中有 {n} 项失败",
+    ),
+    (
+        "cudatutor keeps using the simulated GPU. The test runs again by itself after a driver, NVRTC or cudatutor update; `cudatutor doctor` runs it again now.",
+        "cudatutor 继续使用模拟的 GPU。驱动、NVRTC 或 cudatutor 更新后会自动重新自检；`cudatutor doctor` 会立即重新自检。",
+    ),
+    ("the GPU self-test has not run", "GPU 自检尚未运行"),
+    (
+        "the GPU self-test failed: {why} (tested again after a driver, NVRTC or cudatutor change, or by `cudatutor doctor`)",
+        "GPU 自检失败：{why}（驱动、NVRTC 或 cudatutor 变化后，或运行 `cudatutor doctor` 时会重新自检）",
     ),
     (
         "--backend cuda can run here (the GPU passed its self-test); --backend auto still picks sim in this build",
@@ -491,7 +566,6 @@ const WORDS: &[(&str, &str)] = &[
         "the GPU self-test could not run: {why}",
         "GPU 自检无法运行：{why}",
     ),
-    ("the GPU self-test failed: {why}", "GPU 自检失败：{why}"),
     (
         "this build of cudatutor has no kernel launcher for real GPUs yet; exercises run on the simulated GPU",
         "这个版本的 cudatutor 还没有在真实 GPU 上启动内核的功能；练习在模拟的 GPU 上运行",

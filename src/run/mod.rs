@@ -175,11 +175,11 @@ pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
 /// GPU implementation, `engine::cuda::gpu_storage`, is wired into the session's runtime).
 pub const ENGINE_RUNS_ON_DEVICES: bool = true;
 
-/// Whether `--backend auto` may pick cuda (after the self-test passed). The cuda device runs
-/// the engine through the same code the emulated device proves in CI, but that wiring has not
-/// yet run on a GPU (scripts/gpu-check.sh part B): until it has, `auto` stays on the sim and
-/// the cuda backend is used only when asked for (`--backend cuda`).
-pub const AUTO_PICKS_CUDA: bool = false;
+/// Whether `--backend auto` may pick cuda: it does once the GPU passed the self-test on this
+/// (binary, driver, GPU, NVRTC), which runs the kernels against host values and checks that a
+/// failing launch raises PyTorch's error. The self-test is the gate, so no particular GPU run
+/// is needed to turn it on; `false` would keep `auto` on the sim everywhere.
+pub const AUTO_PICKS_CUDA: bool = true;
 
 /// Can `--backend emulated` run here? `Err` says why not.
 pub fn emulated_usable() -> Result<(), String> {
@@ -402,21 +402,18 @@ pub fn cuda_selftest_process() -> u8 {
     crate::engine::cuda::selftest::cuda_selftest_process(dir)
 }
 
-/// Whether `auto` picks the cuda backend on this machine (see [`AUTO_PICKS_CUDA`]), probed
+/// Whether `auto` picks the cuda backend on this machine (see [`AUTO_PICKS_CUDA`]), decided
 /// once per process.
 pub fn cuda_usable_here() -> bool {
     static USABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     // Cheapest test first: `auto` is decided on every start-up, and the full diagnosis loads
     // NVRTC (tens of MB resident, ~60 ms). Without a launcher or a GPU the answer is no anyway.
-    // Trust, then use: only after the self-test passed on this (binary, driver, GPU).
+    // Trust, then use: only after the self-test passed (cached per binary, driver, GPU, NVRTC).
     *USABLE.get_or_init(|| {
         AUTO_PICKS_CUDA
             && CUDA_RUNTIME_BUILT
             && crate::engine::cuda::probe::probe_driver().has_gpu()
-            && doctor::Diagnosis::gather_for_cuda().cuda_usable().is_ok()
-            && kernel_cache_dir().is_some_and(|dir| {
-                crate::engine::cuda::selftest::cuda_selftest(&dir).is_ok_and(|r| r.passed())
-            })
+            && doctor::Diagnosis::gather_for_cuda().auto_picks_cuda()
     })
 }
 

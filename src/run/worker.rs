@@ -333,12 +333,21 @@ struct Running {
     stdout: BufReader<ChildStdout>,
 }
 
+/// How long past its own wall limit a run in the worker may take before the parent stops it:
+/// the worker's start (cuInit and the context, 0.4 s on an H200), one op the interpreter cannot
+/// interrupt (a cold cache's NVRTC compile), the report, and a loaded machine. A kernel that
+/// never ends is the case it exists for: the interpreter waits inside the driver and never
+/// reaches its own time check.
+pub const WORKER_GRACE: Duration = Duration::from_secs(30);
+
 /// The parent's side: starts `cudatutor __worker` when needed and restarts it after it exits.
 pub struct WorkerClient {
     program: std::path::PathBuf,
     running: Option<Running>,
     /// The file the live worker captures the device's output into (read after a crash).
     log: Option<std::path::PathBuf>,
+    /// See [`WORKER_GRACE`].
+    grace: Duration,
 }
 
 impl WorkerClient {
@@ -352,7 +361,15 @@ impl WorkerClient {
             program,
             running: None,
             log: None,
+            grace: WORKER_GRACE,
         }
+    }
+
+    /// The same client allowing `grace` past a run's wall limit instead of [`WORKER_GRACE`]
+    /// (the deadline tests use a short one).
+    pub fn with_grace(mut self, grace: Duration) -> WorkerClient {
+        self.grace = grace;
+        self
     }
 
     fn start(&mut self) -> std::io::Result<&mut Running> {
@@ -412,26 +429,21 @@ impl WorkerClient {
         let Ok(line) = serde_json::to_string(&request) else {
             return failed_report("the run request could not be encoded");
         };
+        // (None: a limit too far away to represent, i.e. none)
+        let deadline =
+            std::time::Instant::now().checked_add(opts.max_wall.saturating_add(self.grace));
         let running = match self.start() {
             Ok(r) => r,
             Err(e) => return failed_report(&format!("the GPU worker could not start: {e}")),
         };
-        if writeln!(running.stdin, "{line}")
-            .and_then(|_| running.stdin.flush())
-            .is_err()
-        {
-            self.stop();
-            return failed_report("the GPU worker exited before it took the run");
-        }
-        let watchdog = opts
-            .cancel
-            .clone()
-            .map(|flag| spawn_canceller(flag, running.child.clone()));
+        // Watching from before the request is written: a worker that hangs before it reads
+        // would otherwise block the write of a large request too.
+        let watch = spawn_watchdog(opts.cancel.clone(), deadline, running.child.clone());
         let mut reply = String::new();
-        let read = running.stdout.read_line(&mut reply);
-        if let Some(w) = watchdog {
-            w.store(true, Ordering::SeqCst);
-        }
+        let read = writeln!(running.stdin, "{line}")
+            .and_then(|_| running.stdin.flush())
+            .and_then(|_| running.stdout.read_line(&mut reply));
+        watch.done.store(true, Ordering::SeqCst);
         let report = match read {
             Ok(n) if n > 0 => serde_json::from_str::<RunReport>(&reply).unwrap_or_else(|e| {
                 failed_report(&format!("unreadable reply from the GPU worker: {e}"))
@@ -442,7 +454,9 @@ impl WorkerClient {
                     .as_ref()
                     .is_some_and(|c| c.load(Ordering::SeqCst));
                 self.stop();
-                return if cancelled {
+                return if watch.timed_out.load(Ordering::SeqCst) {
+                    timeout_report(opts)
+                } else if cancelled {
                     let mut r = failed_report("KeyboardInterrupt");
                     if let Some(e) = r.error.as_mut() {
                         e.type_name = "KeyboardInterrupt".into();
@@ -502,13 +516,31 @@ impl Drop for WorkerClient {
 
 static WORKER_SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// Kills the worker when `cancel` becomes true; stops watching when the returned flag is set.
-fn spawn_canceller(cancel: Arc<AtomicBool>, child: Arc<Mutex<Child>>) -> Arc<AtomicBool> {
-    let done = Arc::new(AtomicBool::new(false));
-    let done2 = done.clone();
+/// What the parent's watchdog shares with the run it watches.
+struct Watch {
+    /// Set by the run when the worker answered (or died): the watchdog ends.
+    done: Arc<AtomicBool>,
+    /// Set by the watchdog when it killed the worker at the deadline.
+    timed_out: Arc<AtomicBool>,
+}
+
+/// Kills the worker when `cancel` becomes true or `deadline` passes (then `timed_out` is set);
+/// stops watching when `done` is set.
+fn spawn_watchdog(
+    cancel: Option<Arc<AtomicBool>>,
+    deadline: Option<std::time::Instant>,
+    child: Arc<Mutex<Child>>,
+) -> Watch {
+    let watch = Watch {
+        done: Arc::new(AtomicBool::new(false)),
+        timed_out: Arc::new(AtomicBool::new(false)),
+    };
+    let (done, timed_out) = (watch.done.clone(), watch.timed_out.clone());
     std::thread::spawn(move || {
-        while !done2.load(Ordering::SeqCst) {
-            if cancel.load(Ordering::SeqCst) {
+        while !done.load(Ordering::SeqCst) {
+            let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
+            if late || cancel.as_ref().is_some_and(|c| c.load(Ordering::SeqCst)) {
+                timed_out.store(late, Ordering::SeqCst);
                 if let Ok(mut c) = child.lock() {
                     let _ = c.kill();
                 }
@@ -517,5 +549,33 @@ fn spawn_canceller(cancel: Arc<AtomicBool>, child: Arc<Mutex<Child>>) -> Arc<Ato
             std::thread::sleep(Duration::from_millis(20));
         }
     });
-    done
+    watch
+}
+
+/// The report of a run the parent stopped at its deadline: a TimeoutError as the interpreter
+/// raises at its own limit (the learner's result, graded as a run that was stopped), saying
+/// the GPU's work is what did not end.
+pub fn timeout_report(opts: &RunOptions) -> RunReport {
+    let secs = opts.max_wall.as_secs_f64();
+    let secs = if secs.fract() == 0.0 {
+        format!("{secs:.0}")
+    } else {
+        format!("{secs}")
+    };
+    let message = format!(
+        "the script ran longer than {secs} seconds (its GPU work did not finish: cudatutor \
+         stopped the GPU worker, and the next run starts a fresh one)"
+    );
+    let mut r = failed_report(&message);
+    r.backend = match opts.backend {
+        BackendChoice::Emulated => "emulated",
+        _ => "cuda",
+    }
+    .into();
+    r.stderr = format!("TimeoutError: {message}\n");
+    if let Some(e) = r.error.as_mut() {
+        e.type_name = "TimeoutError".into();
+        e.traceback = format!("TimeoutError: {message}");
+    }
+    r
 }

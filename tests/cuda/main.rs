@@ -407,10 +407,54 @@ fn gpu_cublas_when_present_agrees_with_the_tiled_kernel() {
 #[path = "../support/report_compare.rs"]
 mod report_compare;
 
+/// The card sizes a run may print, in GiB: the sim's modelled one and this machine's GPUs', as
+/// the driver reports them (80 GiB modelled; 139.8 on an H200, 79.19 on an H100), so the mask
+/// below holds on any card without a list of models.
+fn card_sizes_gib() -> Vec<f64> {
+    let mut sizes =
+        vec![cudatutor::run::RunOptions::default().gpu_memory as f64 / (1u64 << 30) as f64];
+    for d in cudatutor::engine::cuda::probe::probe_driver().devices {
+        sizes.push(d.total_memory_bytes as f64 / (1u64 << 30) as f64);
+    }
+    sizes
+}
+
+/// Whether `line` is only a card size printed with as many decimals as it shows (l4-oom's
+/// solution prints the capacity in GiB).
+fn is_a_card_size(line: &str, sizes: &[f64]) -> bool {
+    let t = line.trim();
+    let Ok(v) = t.parse::<f64>() else {
+        return false;
+    };
+    let decimals = t.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
+    let scale = 10f64.powi(decimals.min(6));
+    sizes
+        .iter()
+        .any(|s| ((s * scale).round() / scale - v).abs() < 0.5 / scale)
+}
+
+#[test]
+fn a_card_size_is_masked_on_any_card_without_a_list_of_models() {
+    // byte counts that print as an H200's 139.8 GiB and an H100's 79.19 GiB, and the sim's 80
+    let sizes = [
+        150_110_011_392f64,
+        85_031_714_816f64,
+        80.0 * (1u64 << 30) as f64,
+    ]
+    .map(|b| b / (1u64 << 30) as f64);
+    for printed in ["139.8", "139.80", "79.19", "79.2", "80.0", "80", " 80.00 "] {
+        assert!(is_a_card_size(printed, &sizes), "{printed}");
+    }
+    for other in ["139.7", "79.18", "81", "12.5", "tensor(80.)", ""] {
+        assert!(!is_a_card_size(other, &sizes), "{other}");
+    }
+}
+
 /// `text` with the card-size sentence of PyTorch's out-of-memory message masked ("GPU 0 has a
 /// total capacity of X of which Y is free. Including non-PyTorch memory, this process has Z
 /// memory in use."), and l4-oom's printed capacity (a line that is only that number).
 fn without_card_size(text: &str) -> String {
+    let sizes = card_sizes_gib();
     text.lines()
         .map(|line| {
             let mut line = line.to_string();
@@ -421,11 +465,7 @@ fn without_card_size(text: &str) -> String {
             {
                 line.replace_range(a..b, " has <this card's memory>");
             }
-            if line
-                .trim()
-                .parse::<f64>()
-                .is_ok_and(|v| v == 80.0 || v == 139.8)
-            {
+            if is_a_card_size(&line, &sizes) {
                 line = "<capacity in GiB>".into();
             }
             line
@@ -470,7 +510,8 @@ fn gpu_lesson_exercises_give_the_sims_reports() {
                 let mut sim = run_exercise_in_process(&code, ex.check.as_deref(), &sim_opts);
                 let t0 = std::time::Instant::now();
                 let mut gpu = client.run(&code, ex.check.as_deref(), &gpu_opts);
-                // The real card's size is its own (139.8 GiB on an H200, 80 GiB modelled): in
+                // The real card's size is its own (139.8 GiB on an H200, 79.19 on an H100, 80
+                // GiB modelled): in
                 // the counters and in an out-of-memory message, where it is the one difference
                 // the first GPU run found (l4-oom's solution even prints it).
                 for r in [&mut sim, &mut gpu] {

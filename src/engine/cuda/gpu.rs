@@ -88,6 +88,11 @@ pub trait GpuDevice {
     fn take_device_log(&self) -> Vec<String>;
     /// True once a sticky error poisoned the context.
     fn poisoned(&self) -> bool;
+    /// The CUDA error that poisoned the context, once one did (None: not poisoned, or an
+    /// error PyTorch has no words of its own for).
+    fn sticky_fault(&self) -> Option<crate::engine::error::CudaFault> {
+        None
+    }
     /// Device time of the last launch or copy, when the device measures it (CUDA events).
     fn last_span(&self) -> Option<MeasuredSpan> {
         None
@@ -103,6 +108,8 @@ pub struct DeviceSegments {
     /// per-process memory fraction: segments beyond it are refused like a full device.
     limit: Option<u64>,
     reserved: u64,
+    /// Why the last segment was refused, when not for lack of memory.
+    failure: Option<crate::engine::error::EngineError>,
 }
 
 impl DeviceSegments {
@@ -111,6 +118,7 @@ impl DeviceSegments {
             device,
             limit,
             reserved: 0,
+            failure: None,
         }
     }
 }
@@ -122,9 +130,21 @@ impl SegmentSource for DeviceSegments {
         {
             return None;
         }
-        let p = self.device.mem_alloc(size).ok()?;
+        let p = match self.device.mem_alloc(size) {
+            Ok(p) => p,
+            Err(DeviceError::OutOfMemory { .. }) => return None,
+            Err(e) => {
+                self.failure = Some(segment_error(e));
+                return None;
+            }
+        };
+        self.failure = None;
         self.reserved += size;
         Some(p.0)
+    }
+
+    fn take_failure(&mut self) -> Option<crate::engine::error::EngineError> {
+        self.failure.take()
     }
 
     fn free(&mut self, addr: u64, size: u64) {
@@ -134,5 +154,28 @@ impl SegmentSource for DeviceSegments {
 
     fn mem_info(&self) -> (u64, u64) {
         self.device.mem_info()
+    }
+}
+
+/// The error a segment refused for another reason than a full device raises: the CUDA error
+/// as PyTorch's C10_CUDA_CHECK would (a sticky one with its full text), or the emulated
+/// device's own limit in its words.
+fn segment_error(e: DeviceError) -> crate::engine::error::EngineError {
+    use crate::engine::error::{CudaFault, EngineError, ErrorKind};
+    match e {
+        DeviceError::Assert => EngineError::device_assert_for(false),
+        DeviceError::Sticky { code, name } => match CudaFault::from_code(code) {
+            Some(f) => EngineError::cuda_fault_for(f, false),
+            None => EngineError::new(ErrorKind::AcceleratorError, format!("CUDA error: {name}")),
+        },
+        DeviceError::Driver { name, .. } => {
+            EngineError::new(ErrorKind::AcceleratorError, format!("CUDA error: {name}"))
+        }
+        DeviceError::Unsupported(why)
+        | DeviceError::Unavailable(why)
+        | DeviceError::Launch(why) => EngineError::runtime(why),
+        DeviceError::OutOfMemory { bytes } => {
+            EngineError::runtime(format!("out of memory allocating {bytes} bytes"))
+        }
     }
 }

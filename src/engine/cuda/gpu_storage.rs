@@ -114,7 +114,14 @@ impl GpuCtx {
             return Ok(());
         }
         self.launches.set(self.launches.get() + 1);
-        f(&self.kernels()).map_err(dev_err)
+        match f(&self.kernels()) {
+            // A sticky error (the cuda device learns of a kernel's fault at a later call, or
+            // at once with CUDA_LAUNCH_BLOCKING) poisoned the device: the runtime's launch
+            // record sees it (`GpuDevice::sticky_fault`) and raises PyTorch's error on the
+            // line PyTorch would, naming the origin; nothing more runs here.
+            Err(e) if e.is_sticky() => Ok(()),
+            r => r.map_err(dev_err),
+        }
     }
 
     /// Runs one kernel that asserts on bad indices (counted for
@@ -196,10 +203,17 @@ impl Drop for GpuCtx {
 }
 
 fn dev_err(e: DeviceError) -> EngineError {
+    use crate::engine::error::CudaFault;
     match e {
         DeviceError::OutOfMemory { bytes } => EngineError::runtime(format!(
             "the GPU backend could not allocate {bytes} bytes for an op's temporary"
         )),
+        // a sticky error found outside a launch (a copy after an asynchronous fault): PyTorch's
+        // words for it (the launch path lets the runtime raise it instead, with its origin)
+        DeviceError::Assert => EngineError::device_assert_for(false),
+        DeviceError::Sticky { code, .. } if CudaFault::from_code(code).is_some() => {
+            EngineError::cuda_fault_for(CudaFault::from_code(code).unwrap_or_default(), false)
+        }
         e => EngineError::runtime(format!("internal: GPU backend: {e}")),
     }
 }
@@ -391,9 +405,12 @@ impl GpuStorage {
         let bytes = self.len as u64 * esize(self.dtype);
         let mut buf = crate::engine::hostbuf::try_zeroed::<u8>(bytes as usize)
             .ok_or_else(|| crate::engine::host::alloc_error(DType::UInt8, bytes as usize))?;
-        if self.ctx.device.copy_d2h(&mut buf, self.ptr()).is_err() {
-            return HostStorage::zeros(self.dtype, self.len);
-        }
+        // A failed copy raises (a copy that found the context broken by an earlier kernel's
+        // fault, on the cuda device where faults arrive late): zeros would be read as values.
+        self.ctx
+            .device
+            .copy_d2h(&mut buf, self.ptr())
+            .map_err(dev_err)?;
         host_from_bytes(self.dtype, self.len, &buf)
     }
 

@@ -485,6 +485,15 @@ impl GpuDevice for CudaDevice {
         self.poisoned.load(Ordering::SeqCst)
     }
 
+    fn sticky_fault(&self) -> Option<crate::engine::error::CudaFault> {
+        use crate::engine::error::CudaFault;
+        match self.sticky.lock().ok()?.as_ref()? {
+            DeviceError::Assert => Some(CudaFault::Assert),
+            DeviceError::Sticky { code, .. } => CudaFault::from_code(*code),
+            _ => None,
+        }
+    }
+
     fn last_span(&self) -> Option<MeasuredSpan> {
         self.spans.lock().ok().and_then(|s| s.last().copied())
     }

@@ -524,8 +524,14 @@ pub fn run(device: &dyn GpuDevice, sm_count: u32) -> SelfTestReport {
 // ---------------------------------------------------------------- the cuda self-test
 
 /// What a cached cuda self-test belongs to: this binary (path, size, mtime), the driver
-/// version and the GPU (name, memory, architecture). Any change runs the test again.
-pub fn cuda_cache_key(probe: &super::probe::DriverProbe, ordinal: i32) -> Option<String> {
+/// version, the GPU (name, memory, architecture) and the NVRTC that compiles the kernels. Any
+/// change runs the test again, so a failure is retried after a driver, binary or NVRTC change
+/// (a new NVRTC compiles different code, and an older one may be the fix).
+pub fn cuda_cache_key(
+    probe: &super::probe::DriverProbe,
+    ordinal: i32,
+    nvrtc_version: Option<(i32, i32)>,
+) -> Option<String> {
     let dev = probe.devices.iter().find(|d| d.ordinal == ordinal)?;
     let exe = std::env::current_exe().ok()?;
     let meta = std::fs::metadata(&exe).ok()?;
@@ -535,20 +541,25 @@ pub fn cuda_cache_key(probe: &super::probe::DriverProbe, ordinal: i32) -> Option
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| d.as_nanos())
         .unwrap_or(0);
-    let text = format!(
-        "{}|{}|{}|{:?}|{}|{}|{}",
-        exe.display(),
-        meta.len(),
-        mtime,
+    let binary = format!("{}|{}|{}", exe.display(), meta.len(), mtime);
+    let gpu = format!("{}|{}|{}", dev.name, dev.total_memory_bytes, dev.arch());
+    Some(cache_key(
+        &binary,
         probe.driver_version,
-        dev.name,
-        dev.total_memory_bytes,
-        dev.arch()
-    );
-    Some(format!(
-        "{:032x}",
-        super::cache::fnv1a_128(&[text.as_bytes()])
+        &gpu,
+        nvrtc_version,
     ))
+}
+
+/// The cache key of a (binary, driver, GPU, NVRTC) tuple.
+pub fn cache_key(
+    binary: &str,
+    driver: Option<(i32, i32)>,
+    gpu: &str,
+    nvrtc: Option<(i32, i32)>,
+) -> String {
+    let text = format!("{binary}|{driver:?}|{gpu}|nvrtc {nvrtc:?}");
+    format!("{:032x}", super::cache::fnv1a_128(&[text.as_bytes()]))
 }
 
 fn cache_file(dir: &std::path::Path, key: &str) -> std::path::PathBuf {
@@ -575,6 +586,111 @@ fn store(dir: &std::path::Path, key: &str, report: &SelfTestReport) {
     if std::fs::write(&tmp, text).is_ok() {
         let _ = std::fs::rename(&tmp, &path);
     }
+}
+
+/// When a cached result is used instead of testing again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retest {
+    /// Any cached result for the key stands (start-up: a failure is retried only after a
+    /// driver, binary or NVRTC change, so a broken GPU costs no start-up time).
+    Never,
+    /// A cached failure is tested again (doctor: its explanation is of the machine as it is now).
+    Failures,
+}
+
+/// The self-test result for `key`: the cached one (see [`Retest`]), else what `run_test` says,
+/// which is cached when it is a verdict (a report). `Err` (the test could not run: no process,
+/// a deadline passed) is never cached, so the next start tries again.
+pub fn cached_or_run(
+    cache_dir: &std::path::Path,
+    key: &str,
+    retest: Retest,
+    run_test: impl FnOnce() -> Result<SelfTestReport, String>,
+) -> Result<SelfTestReport, String> {
+    if let Some(r) = cached(cache_dir, key)
+        && (retest == Retest::Never || r.passed())
+    {
+        return Ok(r);
+    }
+    let report = run_test()?;
+    store(cache_dir, key, &report);
+    Ok(report)
+}
+
+/// The longest the `__selftest` process may take: a cold kernel cache compiles every
+/// kernels/*.cu file with NVRTC (about a second each on an idle machine), and a hung kernel
+/// must not hang `run`, `check` or `doctor` (after this the process is killed).
+pub const SELFTEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Runs `command` to its end, or kills it once `deadline` has passed. `Ok` holds its
+/// stdout and exit code; `Err` says it did not start or did not finish in time.
+pub fn output_within(
+    mut command: std::process::Command,
+    deadline: std::time::Duration,
+) -> Result<(Vec<u8>, Option<i32>), String> {
+    use std::io::Read;
+    let mut child = command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("the self-test process did not start: {e}"))?;
+    let mut stdout = child.stdout.take();
+    // Read on a thread of its own, so a child that never closes its stdout cannot hold this
+    // one past the deadline.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(out) = stdout.as_mut() {
+            let _ = out.take(1 << 24).read_to_end(&mut buf);
+        }
+        let _ = tx.send(buf);
+    });
+    let started = std::time::Instant::now();
+    let text = rx.recv_timeout(deadline);
+    let left = deadline.saturating_sub(started.elapsed());
+    let status = match text {
+        Ok(_) => wait_until(&mut child, left),
+        Err(_) => None,
+    };
+    match (text, status) {
+        (Ok(text), Some(status)) => Ok((text, status.code())),
+        _ => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(format!(
+                "the self-test did not finish within {} s and was stopped (a kernel that never \
+                 ends, or a driver that does not answer)",
+                deadline.as_secs()
+            ))
+        }
+    }
+}
+
+/// Waits for `child` to exit for at most `left`.
+fn wait_until(
+    child: &mut std::process::Child,
+    left: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    let end = std::time::Instant::now() + left;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if std::time::Instant::now() < end => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The report a `__selftest` process printed (its last line that is one).
+pub fn report_from_output(stdout: &[u8], code: Option<i32>) -> Result<SelfTestReport, String> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .ok_or_else(|| format!("the self-test process said nothing readable (exit {code:?})"))
 }
 
 /// The entry point of `cudatutor __selftest`: runs the self-test on GPU 0 in this process
@@ -621,37 +737,28 @@ pub fn cuda_selftest_process(cache_dir: std::path::PathBuf) -> u8 {
     code
 }
 
-/// The cuda self-test result for GPU 0: from the cache when this (binary, driver, GPU) was
-/// tested before, else by running `cudatutor __selftest` (a process of its own, as the test
-/// poisons its context) and caching what it says. Err: no GPU, or the test could not run.
-pub fn cuda_selftest(cache_dir: &std::path::Path) -> Result<SelfTestReport, String> {
+/// The cuda self-test result for GPU 0: from the cache when this (binary, driver, GPU,
+/// NVRTC) was tested before (see [`Retest`]), else by running `cudatutor __selftest` (a
+/// process of its own, as the test poisons its context; killed after [`SELFTEST_DEADLINE`])
+/// and caching what it says. Err: no GPU, or the test could not run.
+pub fn cuda_selftest(
+    cache_dir: &std::path::Path,
+    nvrtc_version: Option<(i32, i32)>,
+    retest: Retest,
+) -> Result<SelfTestReport, String> {
     let probe = super::probe::probe_driver();
     if !probe.has_gpu() {
         return Err(probe.to_string());
     }
-    let key = cuda_cache_key(&probe, 0).ok_or("cannot identify this binary or GPU")?;
-    if let Some(r) = cached(cache_dir, &key) {
-        return Ok(r);
-    }
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let out = std::process::Command::new(exe)
-        .arg("__selftest")
-        .env("CUDATUTOR_CACHE_DIR", cache_dir)
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("the self-test process did not start: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let report: SelfTestReport = text
-        .lines()
-        .rev()
-        .find_map(|l| serde_json::from_str(l).ok())
-        .ok_or_else(|| {
-            format!(
-                "the self-test process said nothing readable (exit {:?})",
-                out.status.code()
-            )
-        })?;
-    store(cache_dir, &key, &report);
-    Ok(report)
+    let key =
+        cuda_cache_key(&probe, 0, nvrtc_version).ok_or("cannot identify this binary or GPU")?;
+    cached_or_run(cache_dir, &key, retest, || {
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let mut command = std::process::Command::new(exe);
+        command
+            .arg("__selftest")
+            .env("CUDATUTOR_CACHE_DIR", cache_dir);
+        let (stdout, code) = output_within(command, SELFTEST_DEADLINE)?;
+        report_from_output(&stdout, code)
+    })
 }

@@ -15,6 +15,7 @@ pub mod source;
 
 use super::gpu::{GpuDevice, GpuKind};
 use super::launch::{DeviceError, DevicePtr, KernelArgs, LaunchConfig};
+use crate::engine::error::CudaFault;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -89,6 +90,69 @@ pub struct EmulatedDevice {
     scratch: Mutex<BTreeMap<u64, u64>>,
     log: Mutex<Vec<String>>,
     poisoned: AtomicBool,
+    /// The CUDA error that poisoned it.
+    fault: Mutex<Option<CudaFault>>,
+    /// Faults to inject (the fault tests): the next launch of an entry whose name contains the
+    /// text faults instead of running.
+    injected: Mutex<Vec<(String, InjectedFault)>>,
+}
+
+/// A kernel fault the emulated device can be told to cause (a GPU would; the kernels of
+/// kernels/*.cu never do on purpose), so each of PyTorch's sticky errors is tested without
+/// one. The faulting launch does not run its kernel, whose stray access would hit host memory
+/// here: the device is poisoned as the GPU's context would be, and the launch returns as
+/// cuLaunchKernel does (the error is the context's, seen at a later call).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InjectedFault {
+    /// A store past the end of its allocation: cudaErrorIllegalAddress (700).
+    OutOfBoundsWrite,
+    /// A 4-byte load from an address that is not a multiple of 4: cudaErrorMisalignedAddress
+    /// (716).
+    MisalignedLoad,
+    /// `__trap()`: cudaErrorLaunchFailure (719).
+    Trap,
+}
+
+impl InjectedFault {
+    /// The CUDA error a GPU reports for it.
+    pub fn fault(self) -> CudaFault {
+        match self {
+            InjectedFault::OutOfBoundsWrite => CudaFault::IllegalAddress,
+            InjectedFault::MisalignedLoad => CudaFault::MisalignedAddress,
+            InjectedFault::Trap => CudaFault::LaunchFailure,
+        }
+    }
+
+    /// `oob-write`, `misaligned-load`, `trap` (the names the test hook takes).
+    pub fn parse(name: &str) -> Option<InjectedFault> {
+        Some(match name {
+            "oob-write" => InjectedFault::OutOfBoundsWrite,
+            "misaligned-load" => InjectedFault::MisalignedLoad,
+            "trap" => InjectedFault::Trap,
+            _ => return None,
+        })
+    }
+}
+
+/// The faults `CUDATUTOR_TEST_EMULATED_FAULT=ENTRY:KIND[,ENTRY:KIND...]` asks every new
+/// emulated device to inject (KIND as [`InjectedFault::parse`]); only in builds with the
+/// `fault-injection` feature (the tests'), so no user's binary reads it.
+fn faults_from_env() -> Vec<(String, InjectedFault)> {
+    #[cfg(feature = "fault-injection")]
+    {
+        std::env::var("CUDATUTOR_TEST_EMULATED_FAULT")
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|item| {
+                let (entry, kind) = item.split_once(':')?;
+                Some((entry.to_string(), InjectedFault::parse(kind)?))
+            })
+            .collect()
+    }
+    #[cfg(not(feature = "fault-injection"))]
+    {
+        Vec::new()
+    }
 }
 
 impl EmulatedDevice {
@@ -105,7 +169,33 @@ impl EmulatedDevice {
             scratch: Mutex::new(BTreeMap::new()),
             log: Mutex::new(Vec::new()),
             poisoned: AtomicBool::new(false),
+            fault: Mutex::new(None),
+            injected: Mutex::new(faults_from_env()),
         })
+    }
+
+    /// Makes the next launch of an entry whose name contains `entry` fault as `fault`.
+    pub fn inject_fault(&self, entry: &str, fault: InjectedFault) {
+        if let Ok(mut f) = self.injected.lock() {
+            f.push((entry.to_string(), fault));
+        }
+    }
+
+    /// Poisons the device with `fault` (the first one stays: CUDA reports the first error).
+    fn poison(&self, fault: CudaFault) {
+        self.poisoned.store(true, Ordering::SeqCst);
+        if let Ok(mut f) = self.fault.lock() {
+            f.get_or_insert(fault);
+        }
+    }
+
+    /// The injected fault for a launch of `entry`, taken (it fires once).
+    fn take_injected(&self, entry: &str) -> Option<InjectedFault> {
+        let mut injected = self.injected.lock().ok()?;
+        let i = injected
+            .iter()
+            .position(|(e, _)| entry.contains(e.as_str()))?;
+        Some(injected.remove(i).1)
     }
 
     fn used(&self) -> u64 {
@@ -141,11 +231,16 @@ impl EmulatedDevice {
     }
 
     fn check_alive(&self) -> Result<(), DeviceError> {
-        if self.poisoned() {
-            Err(DeviceError::Assert)
-        } else {
-            Ok(())
+        if !self.poisoned() {
+            return Ok(());
         }
+        Err(match self.sticky_fault() {
+            None | Some(CudaFault::Assert) => DeviceError::Assert,
+            Some(f) => DeviceError::Sticky {
+                code: f.code(),
+                name: f.name().into(),
+            },
+        })
     }
 }
 
@@ -200,6 +295,10 @@ impl GpuDevice for EmulatedDevice {
 
     fn launch(&self, entry: &str, cfg: LaunchConfig, args: &KernelArgs) -> Result<(), DeviceError> {
         self.check_alive()?;
+        if let Some(f) = self.take_injected(entry) {
+            self.poison(f.fault());
+            return Ok(());
+        }
         #[cfg(ct_emulated)]
         {
             self.launch_built(entry, cfg, args)
@@ -312,6 +411,10 @@ impl GpuDevice for EmulatedDevice {
     fn poisoned(&self) -> bool {
         self.poisoned.load(Ordering::SeqCst)
     }
+
+    fn sticky_fault(&self) -> Option<CudaFault> {
+        *self.fault.lock().ok()?
+    }
 }
 
 #[cfg(ct_emulated)]
@@ -375,7 +478,7 @@ impl EmulatedDevice {
         match rc {
             ffi::CT_EMU_OK => Ok(()),
             ffi::CT_EMU_ASSERT => {
-                self.poisoned.store(true, Ordering::SeqCst);
+                self.poison(CudaFault::Assert);
                 if let Ok(mut log) = self.log.lock() {
                     log.extend(lines);
                 }
