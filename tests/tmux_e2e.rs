@@ -331,7 +331,7 @@ fn pager_exits_and_saves_when_its_terminal_goes_away() {
     }
 }
 
-// ----- Issue 18 in a real terminal -----
+// ----- Keys, focus and resizes in a real terminal -----
 
 fn deck_dir() -> String {
     format!("{}/tests/fixtures/lessons/deck", env!("CARGO_MANIFEST_DIR"))
@@ -517,7 +517,7 @@ fn the_chinese_help_box_has_a_whole_border() {
     t.send(&["q"]);
 }
 
-// ----- Issue 20: panics and signals never leave the terminal in the pager's state -----
+// ----- Panics and signals never leave the terminal in the pager's state -----
 
 /// Waits for the `echo EXIT=$?` after the pager (not the command line that types it).
 fn wait_exit(t: &Tmux) -> String {

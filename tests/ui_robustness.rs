@@ -1,4 +1,4 @@
-//! The pager side of issue 20: a panic inside a run is the run's internal error (no hook sees
+//! The pager keeps the learner's work: a panic inside a run is the run's internal error (no hook sees
 //! it, the code is untouched), a run saves the pending edit first, two pagers on one data
 //! folder keep each other's edits, and a real engine run gets the exercise's context (the
 //! prediction stays hidden). The terminal side (modes after panics and signals) is in
@@ -290,7 +290,7 @@ impl ExerciseRunner for AllPass {
     }
 }
 
-/// Issue 18: a ✓ stayed in the pager after the code was broken again. The ✓ is now the check
+/// A ✓ used to stay in the pager after the code was broken again. The ✓ is now the check
 /// record of the code the card holds (Progress::passed): an edit takes it away, undoing the
 /// edit brings it back, and it survives a restart only with that code.
 #[test]
