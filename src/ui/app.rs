@@ -253,7 +253,7 @@ impl App {
     }
 
     fn layout_frame(&self, area: Rect) -> PageLayout {
-        layout::frame(area, self.pager.toc_open)
+        layout::frame(area, self.pager.toc_shown(area.width))
     }
 
     /// Where everything goes in a terminal of `area`: the rectangles and each card's rows.
@@ -283,6 +283,13 @@ impl App {
     /// The terminal's size changed (and at start): lay the lesson out for it, go to a saved
     /// place if one is waiting, and keep the focused card in view.
     pub fn resize(&mut self, width: u16, height: u16) {
+        // Where the reader is, before the page is laid out again: the same place (the same
+        // line of the same paragraph, or the same row of a card) is put back at the top after.
+        let reading = self.pager.pending_place.is_none().then(|| {
+            let layout = self.layout();
+            let doc = self.document();
+            self.pager.place(&doc, &layout)
+        });
         self.size = Rect::new(0, 0, width, height);
         let text_width = self.layout_frame(self.size).text.width;
         let body = self
@@ -296,7 +303,7 @@ impl App {
             markdown::render(&body, text_width, theme, strings)
         });
         let layout = self.layout();
-        if let Some(place) = self.pager.pending_place.clone() {
+        if let Some(place) = self.pager.pending_place.clone().or(reading) {
             let doc = self.document();
             let doc = doc.into_owned();
             self.pager.go_to(&place, &doc, &layout);
@@ -540,7 +547,7 @@ impl App {
                 }
             }
             A::ToggleContents => {
-                self.pager.toc_open = !self.pager.toc_open;
+                self.pager.toc_open = Some(!self.pager.toc_shown(self.size.width));
                 let (w, h) = (self.size.width, self.size.height);
                 self.resize(w, h);
             }
@@ -1541,10 +1548,11 @@ impl App {
     /// Brings the results into view when the card that ran is the focused one.
     fn after_run(&mut self, id: &str) {
         if self.focused_exercise().as_deref() == Some(id) {
+            // The result first (F5 from the editor too); then, while editing, the cursor's
+            // line is kept on screen if the result pushed it off.
+            self.show_card_end();
             if self.deck.editing {
                 self.reveal_focus();
-            } else {
-                self.show_card_end();
             }
         }
     }
