@@ -190,6 +190,25 @@ impl Progress {
     /// without checks (the exercise has none, or the run failed inside cudatutor) records
     /// nothing.
     pub fn record_check(&mut self, ex: &Exercise, code: &str, report: &RunReport) {
+        self.record_check_counting(ex, code, report, true);
+    }
+
+    /// Whether the last check record of `ex` is for exactly this code: running it again is
+    /// not a new attempt at the exercise (the pager does not count it).
+    pub fn checked_this_code(&self, ex: &Exercise, code: &str) -> bool {
+        self.checks
+            .get(&ex.id)
+            .is_some_and(|c| c.code == code_fingerprint(code))
+    }
+
+    /// [`Progress::record_check`], counting the run as an attempt only when `attempt`.
+    pub fn record_check_counting(
+        &mut self,
+        ex: &Exercise,
+        code: &str,
+        report: &RunReport,
+        attempt: bool,
+    ) {
         if report.checks.is_empty() || report.internal_error.is_some() {
             return;
         }
@@ -201,7 +220,9 @@ impl Progress {
         };
         let passed = record.passed;
         self.checks.insert(ex.id.clone(), record);
-        self.note_attempt(&ex.id, passed, unix_time());
+        if attempt {
+            self.note_attempt(&ex.id, passed, unix_time());
+        }
     }
 
     /// Counts one graded run of exercise `id` at unix time `now` (first attempt, first pass).

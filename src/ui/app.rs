@@ -18,7 +18,7 @@ use super::theme::Theme;
 use crate::lesson::{Catalog, Exercise, Lang};
 use crate::progress::{Progress, Store};
 use crate::run::RunOptions;
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEventKind};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -89,8 +89,14 @@ pub struct App {
     /// A message for the footer until the next key.
     pub status: Option<String>,
     pub quit: bool,
-    /// CUDA_LAUNCH_BLOCKING=1 for the next run (`b`).
+    /// CUDA_LAUNCH_BLOCKING=1 for every run (`cudatutor lesson --launch-blocking`): the
+    /// learner's chosen environment, graded as usual.
     pub launch_blocking: bool,
+    /// `b`: CUDA_LAUNCH_BLOCKING=1 for the next run of this exercise only. That run is an
+    /// experiment: shown, never graded, so it cannot turn a ✓ into a ✗ or count as an attempt.
+    pub blocking_next: Option<String>,
+    /// The exercise whose run in flight is `b`'s experiment.
+    experiment: Option<String>,
     /// The outside editor's command for `e` (None: $VISUAL, else $EDITOR).
     pub edit_cmd: Option<String>,
     /// `e` asked for the outside editor on this exercise: the event loop hands the terminal
@@ -170,6 +176,8 @@ impl App {
             status: None,
             quit: false,
             launch_blocking: false,
+            blocking_next: None,
+            experiment: None,
             edit_cmd: None,
             outside_edit: None,
             comparison: None,
@@ -474,6 +482,33 @@ impl App {
                     text.push(c);
                 }
             }
+            Context::Card => {
+                // A printable key that is not a card command: the learner is typing into a
+                // card whose editor is closed. Say how to edit instead of dropping it silently.
+                if let KeyCode::Char(ch) = key.code
+                    && !key
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                {
+                    self.status = Some(
+                        self.strings()
+                            .press_enter_to_edit
+                            .replace("{key}", &ch.to_string()),
+                    );
+                }
+            }
+            Context::Pager | Context::Searching => {
+                // A card's key with no card focused: say why nothing happened.
+                if let Some(action) = keys::lookup(Context::Card, false, &key)
+                    && keys::acts_on_card(action)
+                {
+                    let name = keys::key_name(&keys::Key {
+                        code: key.code,
+                        mods: key.modifiers - KeyModifiers::SHIFT,
+                    });
+                    self.status = Some(self.strings().no_card_focused.replace("{key}", &name));
+                }
+            }
             _ => {}
         }
         Follow::Focus
@@ -624,6 +659,11 @@ impl App {
             A::Run => {
                 if let Some(id) = self.focused_exercise() {
                     self.start_run(&id);
+                    if self.deck.editing && self.status.is_none() {
+                        // The editor keeps the keys after F5: say so, so a letter meant for
+                        // the panes is not a surprise in the code.
+                        self.status = Some(self.strings().still_editing.to_string());
+                    }
                 }
             }
             A::Hint => self.reveal_hint(),
@@ -642,7 +682,18 @@ impl App {
                     }
                 }
             }
-            A::ToggleBlocking => self.launch_blocking = !self.launch_blocking,
+            A::ToggleBlocking => {
+                if let Some(id) = self.focused_exercise() {
+                    let s = self.strings();
+                    if self.blocking_next.as_deref() == Some(id.as_str()) {
+                        self.blocking_next = None;
+                        self.status = Some(s.blocking_disarmed.to_string());
+                    } else {
+                        self.status = Some(s.blocking_armed.replace("{id}", &id));
+                        self.blocking_next = Some(id);
+                    }
+                }
+            }
             A::PaneOutput | A::PaneMemory | A::PaneTimeline | A::PaneChecks => {
                 let pane = match action {
                     A::PaneOutput => Pane::Output,
@@ -1324,29 +1375,37 @@ impl App {
         let code = card.code() + "\n";
         let check = exercise.check.clone();
         // The checks' messages in the lesson's language, and the predicted names.
-        let opts = self.run_options(exercise);
+        let experiment = self.blocking_next.as_deref() == Some(id);
+        let opts = self.run_options(exercise, experiment);
         match self.runs.start(id, code, check, opts) {
-            Ok(()) => {}
+            Ok(()) if experiment => {
+                // `b` is for one run: this one.
+                self.blocking_next = None;
+                self.experiment = Some(id.to_string());
+            }
+            Ok(()) => self.experiment = None,
             Err(StartError::Busy) => self.status = Some(self.strings().run_in_progress.to_string()),
             Err(StartError::Thread) => self.status = Some(self.strings().run_lost.to_string()),
         }
     }
 
     /// The options of a run of exercise `id` from the pager (its GPUs, the lesson's language
-    /// for the checks' messages, the predicted names, `b`'s blocking).
-    fn run_options(&self, exercise: &Exercise) -> RunOptions {
+    /// for the checks' messages, the predicted names, blocking: the session's, or `b`'s for
+    /// this run when `experiment`).
+    fn run_options(&self, exercise: &Exercise, experiment: bool) -> RunOptions {
         let lesson_lang = self
             .catalog
             .lessons
             .get(self.pager.current)
             .map_or("en", |l| l.lang.as_str());
+        let blocking = self.launch_blocking || experiment;
         let mut opts = RunOptions {
             gpus: exercise.gpus,
-            launch_blocking: self.launch_blocking,
+            launch_blocking: blocking,
             exercise: crate::run::ExerciseContext::of(exercise, lesson_lang),
             ..RunOptions::default()
         };
-        if self.launch_blocking {
+        if blocking {
             opts.env
                 .push(("CUDA_LAUNCH_BLOCKING".to_string(), "1".to_string()));
         }
@@ -1361,7 +1420,7 @@ impl App {
         };
         let code = card.code() + "\n";
         let check = exercise.check.clone();
-        let opts = self.run_options(exercise);
+        let opts = self.run_options(exercise, self.blocking_next.as_deref() == Some(id));
         match self.runs.start_compare(id, code, check, opts) {
             Ok(()) => {}
             Err(StartError::Busy) => self.status = Some(self.strings().run_in_progress.to_string()),
@@ -1486,13 +1545,20 @@ impl App {
             } => {
                 let passed = report.checks_passed();
                 let internal = report.internal_error.is_some();
+                // `b`'s run is an experiment: shown, never graded (no record, no attempt).
+                let experiment = self.experiment.take().as_deref() == Some(exercise.as_str());
                 self.session.keep_run(&exercise, &code, &report);
                 // The ✓ comes from this record, kept with the fingerprint of the code that ran.
-                if let Some(ex) = self.exercise(&exercise).cloned() {
-                    self.session.progress.record_check(&ex, &code, &report);
+                if !experiment && let Some(ex) = self.exercise(&exercise).cloned() {
+                    // The same code run again (a stray `r`) is not a new attempt.
+                    let attempt = !self.session.progress.checked_this_code(&ex, &code);
+                    self.session
+                        .progress
+                        .record_check_counting(&ex, &code, &report, attempt);
                     self.session.changed(false);
                 }
                 if let Some(card) = self.deck.cards.get_mut(&exercise) {
+                    card.experiment = experiment;
                     card.pane = first_pane(&report);
                     card.report = Some(*report);
                     card.ran_code = Some(code);
@@ -1506,6 +1572,7 @@ impl App {
                             .replace("{secs}", &fmt_secs(self.runs.wall_limit())),
                     ),
                     Some(Stop::Learner) => Some(s.cancelled.to_string()),
+                    None if experiment => Some(s.blocking_experiment.to_string()),
                     None if passed => Some(s.checks_passed.to_string()),
                     None => self.status.take(),
                 };

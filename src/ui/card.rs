@@ -291,6 +291,14 @@ impl App {
                 t(theme::TEXT),
             ));
         }
+        if card.experiment {
+            rows.extend(wrap(
+                &[(s.blocking_experiment.to_string(), t(theme::HINT))],
+                width,
+                &[],
+                &[],
+            ));
+        }
         if card.stale() {
             rows.push(Line::styled(
                 truncate(&format!("({})", s.stale_run), width),
@@ -396,6 +404,29 @@ impl App {
             title.push(Span::styled(
                 format!("✎ {} ", s.editing),
                 self.theme.style(theme::CARD_EDITING),
+            ));
+        }
+        let solved_before = !passed
+            && self
+                .session
+                .progress
+                .stats
+                .get(id)
+                .is_some_and(|st| st.passed_at.is_some());
+        if solved_before {
+            // A reset (or new code) after a pass: the ✓ is for the code the card holds, and
+            // the title still says the exercise was solved once.
+            title.push(Span::styled(
+                format!("({}) ", s.solved_before),
+                self.theme.style(theme::CARD_DONE),
+            ));
+        }
+        if self.blocking_next.as_deref() == Some(id) {
+            // `b` is on for this card's next run: shown on the card itself, not only in the
+            // footer.
+            title.push(Span::styled(
+                format!("{} ", s.blocking_badge),
+                self.theme.style(theme::BLOCKING_ON),
             ));
         }
         let block = Block::bordered()
