@@ -760,3 +760,48 @@ fn quizzes_can_be_answered_from_the_command_line() {
     let out = run(&data, &["--lang", "zh", "quiz", "1"]);
     assert!(text(&out).contains("你的第一次作答"), "{}", text(&out));
 }
+
+/// `export` never overwrites a file edited since it wrote it (it says which, exits 1, and
+/// `--force` overwrites); `import` that imports nothing (a misplaced file) exits 1.
+#[test]
+fn export_keeps_edited_files_and_an_import_of_nothing_fails() {
+    let root = temp("export-keeps");
+    let data = root.join("data");
+    let dir = root.join("hw");
+    let out = run(&data, &["export", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let file = dir.join("device-asserts").join("l3-one-based.py");
+    let mut edited = std::fs::read_to_string(&file).unwrap();
+    edited.push_str("# my edit, not imported yet\n");
+    std::fs::write(&file, &edited).unwrap();
+    let out = run(&data, &["export", dir.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("l3-one-based.py: changed since it was exported"),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "wrote {} exercise files",
+            builtin_exercise_count() - 1
+        )),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), edited, "kept");
+    let out = run(&data, &["export", "--force", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!std::fs::read_to_string(&file).unwrap().contains("my edit"));
+
+    // A file moved out of its place: nothing is imported, and the exit says so.
+    std::fs::write(&file, &edited).unwrap();
+    std::fs::rename(&file, dir.join("l3-one-based.py")).unwrap();
+    let out = run(&data, &["import", dir.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("nothing was imported"), "{said}");
+    let empty = root.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = run(&data, &["import", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}

@@ -1369,6 +1369,7 @@ impl App {
         {
             self.status = Some(format!("{}: {e}", self.strings().save_before_run_failed));
         }
+        self.say_conflicts();
         let (Some(card), Some(exercise)) = (self.deck.cards.get(id), self.exercise(id)) else {
             return;
         };
@@ -1641,7 +1642,19 @@ impl App {
             }
             redraw = true;
         }
+        redraw |= self.say_conflicts();
         redraw
+    }
+
+    /// Another window saved other code for an exercise this one changed too: this window's is
+    /// kept and the other's is what `u` brings back; the footer says so, once.
+    fn say_conflicts(&mut self) -> bool {
+        if self.session.conflicts.is_empty() {
+            return false;
+        }
+        let ids = std::mem::take(&mut self.session.conflicts).join(", ");
+        self.status = Some(self.strings().other_window_changed.replace("{ids}", &ids));
+        true
     }
 
     /// Waits (up to `timeout`) for the run in flight and applies its report; for tests and
