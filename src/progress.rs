@@ -74,6 +74,9 @@ pub struct ExerciseStats {
     pub passed_at: Option<u64>,
     /// Attempts it took to pass (the attempt count at `passed_at`).
     pub attempts_to_pass: Option<u32>,
+    /// The learner opened the solution (the pager's `s`), for `report`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub solution_viewed: bool,
 }
 
 impl ExerciseStats {
@@ -234,6 +237,14 @@ impl Progress {
             stats.passed_at = Some(now);
             stats.attempts_to_pass = Some(stats.attempts);
         }
+    }
+
+    /// Records that the learner opened the solution of exercise `id` (for `report`).
+    pub fn record_solution_viewed(&mut self, id: &str) {
+        self.stats
+            .entry(id.to_string())
+            .or_default()
+            .solution_viewed = true;
     }
 
     /// Records that `shown` hints of exercise `id` are revealed (the pager's `h`, `cudatutor

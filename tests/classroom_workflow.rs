@@ -805,3 +805,39 @@ fn export_keeps_edited_files_and_an_import_of_nothing_fails() {
     let out = run(&data, &["import", empty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }
+
+/// `edit` (and `watch`, through the same run) name the work file in tracebacks, as `run FILE`
+/// does, not `exercise.py`; a SyntaxError's summary says 0 points, never "-0".
+#[test]
+fn edit_tracebacks_name_the_work_file_and_no_points_are_0() {
+    let root = temp("edit-traceback");
+    let data = root.join("data");
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let (_, lesson, ex) =
+        cudatutor::classroom::workfile::find_exercise(&catalog, "l3-one-based").unwrap();
+    let editor = editor_script(&root, "import torch\nx = (\n", 0);
+    let mut progress = Progress::default();
+    let opts = cudatutor::run::RunOptions {
+        backend: cudatutor::run::BackendChoice::Sim,
+        ..Default::default()
+    };
+    let outcome = cudatutor::classroom::workfile::edit_in_editor(
+        &data,
+        &mut progress,
+        lesson,
+        ex,
+        Some(&editor),
+        &opts,
+    )
+    .unwrap();
+    let stderr = &outcome.report.stderr;
+    let file = std::path::absolute(&outcome.path).unwrap();
+    assert!(
+        stderr.contains(&format!("File \"{}\"", file.display())),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("exercise.py"), "{stderr}");
+    let text = cudatutor::classroom::card::render_run(ex, &outcome.report, Lang::En);
+    assert!(!text.contains("-0"), "{text}");
+    assert!(text.contains("(0 of "), "{text}");
+}

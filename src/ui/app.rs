@@ -1312,6 +1312,9 @@ impl App {
                 if let Some(card) = self.deck.cards.get_mut(&id) {
                     card.solution_shown = true;
                 }
+                // `report` says the solution was seen.
+                self.session.progress.record_solution_viewed(&id);
+                self.session.changed(true);
             }
             Confirm::Quit(_) => {
                 self.runs.cancel(Instant::now());

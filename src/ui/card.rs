@@ -492,7 +492,7 @@ impl App {
             }
         }
         .intersection(inner);
-        self.render_panes(id, report, card, &plan.panes, panes, buf);
+        self.render_panes(report, card, &plan.panes, panes, buf);
     }
 
     /// The code with a gutter (line numbers; the reported and origin lines marked), coloured
@@ -606,7 +606,6 @@ impl App {
 
     fn render_panes(
         &self,
-        id: &str,
         report: &RunReport,
         card: &Card,
         plan: &PanesPlan,
@@ -639,7 +638,7 @@ impl App {
                     height: h.saturating_sub(1),
                 }
                 .intersection(area);
-                self.render_pane(id, report, card, *p, body, buf);
+                self.render_pane(report, card, *p, body, buf);
                 y += h;
             }
             return;
@@ -676,7 +675,7 @@ impl App {
             height: area.height - 1,
             ..area
         };
-        self.render_pane(id, report, card, card.pane, body, buf);
+        self.render_pane(report, card, card.pane, body, buf);
     }
 
     fn pane_name(&self, pane: Pane) -> &'static str {
@@ -691,7 +690,6 @@ impl App {
 
     fn render_pane(
         &self,
-        id: &str,
         report: &RunReport,
         card: &Card,
         pane: Pane,
@@ -704,12 +702,16 @@ impl App {
         let width = usize::from(area.width);
         let height = usize::from(area.height);
         let lines = match pane {
-            // What would give a prediction away stays hidden until one is written.
+            // What would give a prediction away stays hidden until one is written; the note
+            // under the editor already says what to write, so the pane does not repeat it.
             Pane::Output | Pane::Memory | Pane::Timeline if report.prediction_pending => wrap(
-                &[(self.predict_note(id), self.theme.style(theme::HINT))],
+                &[(
+                    self.strings().prediction_hidden.to_string(),
+                    self.theme.style(theme::HINT),
+                )],
                 width,
-                &[Span::styled("✎ ", self.theme.style(theme::HINT))],
-                &[Span::raw("  ")],
+                &[],
+                &[],
             ),
             Pane::Output => {
                 self.output_lines(report, width, height, card.output_back, card.output_left)
