@@ -350,9 +350,7 @@ fn en_long(a: Action) -> &'static str {
         Solution => "show / hide the solution (asks first)",
         Reset => "reset to the starting code (asks; u brings yours back)",
         RestorePrevious => "bring back the code a reset replaced",
-        ToggleBlocking => {
-            "CUDA_LAUNCH_BLOCKING=1 for this card's next run only (an experiment, not graded)"
-        }
+        ToggleBlocking => "CUDA_LAUNCH_BLOCKING=1 for this card's next run only (not graded)",
         PaneOutput => "output pane",
         PaneMemory => "memory pane",
         PaneTimeline => "timeline pane",
@@ -615,7 +613,7 @@ fn zh_long(a: Action) -> &'static str {
         Solution => "显示 / 隐藏参考答案（会先确认）",
         Reset => "恢复初始代码（会先确认；u 换回你的代码）",
         RestorePrevious => "换回被重置替换掉的代码",
-        ToggleBlocking => "仅此卡片的下一次运行使用 CUDA_LAUNCH_BLOCKING=1（实验，不计分）",
+        ToggleBlocking => "仅此卡片下次运行用 CUDA_LAUNCH_BLOCKING=1（不计分）",
         PaneOutput => "输出面板",
         PaneMemory => "显存面板",
         PaneTimeline => "时间线面板",

@@ -499,9 +499,9 @@ mod tests {
     #[test]
     fn the_last_line_of_a_long_message_is_one_step_back() {
         let r = report(LONG_TRACEBACK);
-        let first = text(&lines(&r, 60, 8, 0, 0, &LOOK));
+        let first = text(&lines(&r, 100, 6, 0, 0, &LOOK));
         assert!(first[0].starts_with("↑ "), "prioritised: {first:#?}");
-        let tail = text(&lines(&r, 60, 8, 1, 0, &LOOK));
+        let tail = text(&lines(&r, 100, 6, 1, 0, &LOOK));
         assert_eq!(
             tail.last().map(String::as_str),
             Some("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.")
