@@ -960,10 +960,14 @@ fn f5_in_the_editor_scrolls_to_the_result() {
 #[test]
 fn readme_key_tables_are_generated_from_the_key_table() {
     let readme = std::fs::read_to_string("README.md").unwrap();
-    let begin =
-        readme.find(keys::README_BEGIN).expect("the begin marker") + keys::README_BEGIN.len();
-    let end = readme.find(keys::README_END).expect("the end marker");
-    let wanted = keys::readme_tables();
+    let begin = readme
+        .find(cudatutor::ui::README_BEGIN)
+        .expect("the begin marker")
+        + cudatutor::ui::README_BEGIN.len();
+    let end = readme
+        .find(cudatutor::ui::README_END)
+        .expect("the end marker");
+    let wanted = cudatutor::ui::readme_tables();
     if std::env::var_os("UPDATE_README_KEYS").is_some() {
         let new = format!(
             "{}{}{}",

@@ -534,38 +534,6 @@ pub fn help_sections() -> [(HelpSection, &'static [Binding]); 8] {
     ]
 }
 
-/// Where README.md's key tables start and end: what is between is [`readme_tables`]'s text.
-pub const README_BEGIN: &str = "<!-- key tables: generated from src/ui/keys.rs (UPDATE_README_KEYS=1 cargo test --release --test ui_cards readme) -->";
-pub const README_END: &str = "<!-- end of the generated key tables -->";
-
-/// README.md's key tables, in English, from the same table as dispatch and the help overlay:
-/// one table per help section, each binding with all its keys and its help sentence.
-pub fn readme_tables() -> String {
-    let s = &super::strings::EN;
-    let mut out = String::new();
-    for (section, bindings) in help_sections() {
-        out.push_str(&format!(
-            "\n**{}**\n\n| keys | action |\n|---|---|\n",
-            (s.section)(section)
-        ));
-        for binding in bindings {
-            let keys = if binding.keys.len() == 9 {
-                format!("`{}`", binding.label)
-            } else {
-                binding
-                    .keys
-                    .iter()
-                    .map(|k| format!("`{}`", key_name(k)))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            out.push_str(&format!("| {keys} | {} |\n", (s.long)(binding.action)));
-        }
-    }
-    out.push('\n');
-    out
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HelpSection {
     Reading,

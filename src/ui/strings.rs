@@ -726,3 +726,36 @@ mod tests {
         assert_eq!(EN.sim_device, crate::run::SIM_DEVICE_NAME);
     }
 }
+
+/// Where README.md's key tables start and end: what is between is [`readme_tables`]'s text.
+pub const README_BEGIN: &str = "<!-- key tables: generated from src/ui/keys.rs (UPDATE_README_KEYS=1 cargo test --release --test ui_cards readme) -->";
+pub const README_END: &str = "<!-- end of the generated key tables -->";
+
+/// README.md's key tables, in English, from the key table (`keys.rs`) as dispatch and the help
+/// overlay read it (here, not in keys.rs, so that keys does not import strings):
+/// one table per help section, each binding with all its keys and its help sentence.
+pub fn readme_tables() -> String {
+    let s = &EN;
+    let mut out = String::new();
+    for (section, bindings) in super::keys::help_sections() {
+        out.push_str(&format!(
+            "\n**{}**\n\n| keys | action |\n|---|---|\n",
+            (s.section)(section)
+        ));
+        for binding in bindings {
+            let keys = if binding.keys.len() == 9 {
+                format!("`{}`", binding.label)
+            } else {
+                binding
+                    .keys
+                    .iter()
+                    .map(|k| format!("`{}`", super::keys::key_name(k)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            out.push_str(&format!("| {keys} | {} |\n", (s.long)(binding.action)));
+        }
+    }
+    out.push('\n');
+    out
+}
