@@ -237,13 +237,11 @@ fn is_caret_line(line: &str) -> bool {
 /// Colours and control characters out, line ends unified, log prefixes removed, tabs as
 /// spaces.
 fn clean(raw: &str) -> String {
-    let no_colour = ansi().replace_all(raw, "");
+    // Windows line ends first, so `\r\n` is one line end, not a line end and a blank line
+    // (which would cut a frame from its code line); a lone `\r` (a progress bar) still ends one.
+    let no_colour = ansi().replace_all(raw, "").replace("\r\n", "\n");
     let mut out = String::with_capacity(no_colour.len());
     for line in no_colour.split(['\n', '\r']) {
-        if line.is_empty() && out.ends_with("\n\n") {
-            // \r\n makes an empty piece between the two: keep one blank line at most
-            continue;
-        }
         let line = prefix().replace(line, "");
         for ch in line.chars() {
             match ch {
