@@ -74,6 +74,9 @@ pub struct ExerciseStats {
     pub passed_at: Option<u64>,
     /// Attempts it took to pass (the attempt count at `passed_at`).
     pub attempts_to_pass: Option<u32>,
+    /// The learner opened the solution (the pager's `s`), for `report`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub solution_viewed: bool,
 }
 
 impl ExerciseStats {
@@ -190,6 +193,25 @@ impl Progress {
     /// without checks (the exercise has none, or the run failed inside cudatutor) records
     /// nothing.
     pub fn record_check(&mut self, ex: &Exercise, code: &str, report: &RunReport) {
+        self.record_check_counting(ex, code, report, true);
+    }
+
+    /// Whether the last check record of `ex` is for exactly this code: running it again is
+    /// not a new attempt at the exercise (the pager does not count it).
+    pub fn checked_this_code(&self, ex: &Exercise, code: &str) -> bool {
+        self.checks
+            .get(&ex.id)
+            .is_some_and(|c| c.code == code_fingerprint(code))
+    }
+
+    /// [`Progress::record_check`], counting the run as an attempt only when `attempt`.
+    pub fn record_check_counting(
+        &mut self,
+        ex: &Exercise,
+        code: &str,
+        report: &RunReport,
+        attempt: bool,
+    ) {
         if report.checks.is_empty() || report.internal_error.is_some() {
             return;
         }
@@ -201,7 +223,9 @@ impl Progress {
         };
         let passed = record.passed;
         self.checks.insert(ex.id.clone(), record);
-        self.note_attempt(&ex.id, passed, unix_time());
+        if attempt {
+            self.note_attempt(&ex.id, passed, unix_time());
+        }
     }
 
     /// Counts one graded run of exercise `id` at unix time `now` (first attempt, first pass).
@@ -213,6 +237,14 @@ impl Progress {
             stats.passed_at = Some(now);
             stats.attempts_to_pass = Some(stats.attempts);
         }
+    }
+
+    /// Records that the learner opened the solution of exercise `id` (for `report`).
+    pub fn record_solution_viewed(&mut self, id: &str) {
+        self.stats
+            .entry(id.to_string())
+            .or_default()
+            .solution_viewed = true;
     }
 
     /// Records that `shown` hints of exercise `id` are revealed (the pager's `h`, `cudatutor
@@ -315,8 +347,9 @@ const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 /// disk now, which another window may have saved since). Entries are per exercise (code, last
 /// run, replaced code, hints, check record), per quiz, per lesson (place, scroll): two windows
 /// editing different exercises keep both edits; the same exercise edited in both keeps the
-/// last save's. A quiz answered in both keeps the answer already on disk (the first is the
-/// grade).
+/// last save's code, and the other's as its replaced code (`u` in the pager brings it back;
+/// see [`code_conflicts`]). A quiz answered in both keeps the answer already on disk (the first
+/// is the grade).
 pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
     fn entries<V: Clone + PartialEq>(
         base: &BTreeMap<String, V>,
@@ -356,7 +389,7 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
             quiz_answers.insert(key.clone(), answer.clone());
         }
     }
-    Progress {
+    let mut merged = Progress {
         last_lesson: if *last_lesson != base.last_lesson {
             last_lesson.clone()
         } else {
@@ -371,7 +404,39 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
         hints: entries(&base.hints, hints, &theirs.hints),
         checks: entries(&base.checks, checks, &theirs.checks),
         stats: entries(&base.stats, stats, &theirs.stats),
+    };
+    // The same exercise's code changed in both windows: this save's code wins, and the other
+    // window's is kept as the code `u` brings back, so neither is lost.
+    for (id, their_code) in code_conflicts(base, ours, theirs) {
+        merged.previous_code.insert(id, their_code);
     }
+    merged
+}
+
+/// The exercises whose code this window (`ours`) and another (`theirs`) both changed since
+/// `base`, to different code: each with the other window's code.
+pub fn code_conflicts(
+    base: &Progress,
+    ours: &Progress,
+    theirs: &Progress,
+) -> Vec<(String, String)> {
+    let code = |p: &Progress, id: &str| p.exercises.get(id).and_then(|e| e.code.clone());
+    ours.exercises
+        .keys()
+        .chain(theirs.exercises.keys())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter_map(|id| {
+            let (b, o, t) = (
+                code(base, id.as_str()),
+                code(ours, id.as_str()),
+                code(theirs, id.as_str()),
+            );
+            (b != o && b != t && o != t)
+                .then(|| t.map(|t| (id.clone(), t)))
+                .flatten()
+        })
+        .collect()
 }
 
 /// Where progress lives, which lesson set it loads and saves, and what happened when it was
@@ -573,6 +638,13 @@ impl Store {
     /// its load or last save are merged into what is there now ([`merge`]), so another
     /// window's save in between (an edit of another exercise, another lesson set) is kept.
     pub fn save(&self, progress: &Progress) -> std::io::Result<()> {
+        self.save_merging(progress).map(|_| ())
+    }
+
+    /// [`Store::save`], returning the exercises another window changed to other code since
+    /// this one loaded or saved (see [`code_conflicts`]): this save's code was kept, theirs is
+    /// now the exercise's `previous_code` in the file.
+    pub fn save_merging(&self, progress: &Progress) -> std::io::Result<Vec<(String, String)>> {
         if let Some(reason) = self.blocked() {
             return Err(std::io::Error::other(reason));
         }
@@ -584,9 +656,12 @@ impl Store {
             sets: self.other_sets(&path)?,
         };
         let base = self.base.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let merged = match (base, file.sets.remove(&self.set)) {
-            (Some(base), Some(theirs)) => merge(&base, progress, &theirs),
-            _ => progress.clone(),
+        let (merged, conflicts) = match (base, file.sets.remove(&self.set)) {
+            (Some(base), Some(theirs)) => (
+                merge(&base, progress, &theirs),
+                code_conflicts(&base, progress, &theirs),
+            ),
+            _ => (progress.clone(), Vec::new()),
         };
         file.sets.insert(self.set.clone(), merged);
         let json = serde_json::to_vec_pretty(&file).map_err(std::io::Error::other)?;
@@ -598,7 +673,7 @@ impl Store {
         }
         sync_dir(&self.dir);
         self.set_base(progress.clone());
-        Ok(())
+        Ok(conflicts)
     }
 
     /// Locks the data folder for one save (an exclusive `flock` on the folder itself: no lock

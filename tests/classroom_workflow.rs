@@ -760,3 +760,84 @@ fn quizzes_can_be_answered_from_the_command_line() {
     let out = run(&data, &["--lang", "zh", "quiz", "1"]);
     assert!(text(&out).contains("你的第一次作答"), "{}", text(&out));
 }
+
+/// `export` never overwrites a file edited since it wrote it (it says which, exits 1, and
+/// `--force` overwrites); `import` that imports nothing (a misplaced file) exits 1.
+#[test]
+fn export_keeps_edited_files_and_an_import_of_nothing_fails() {
+    let root = temp("export-keeps");
+    let data = root.join("data");
+    let dir = root.join("hw");
+    let out = run(&data, &["export", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let file = dir.join("device-asserts").join("l3-one-based.py");
+    let mut edited = std::fs::read_to_string(&file).unwrap();
+    edited.push_str("# my edit, not imported yet\n");
+    std::fs::write(&file, &edited).unwrap();
+    let out = run(&data, &["export", dir.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("l3-one-based.py: changed since it was exported"),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "wrote {} exercise files",
+            builtin_exercise_count() - 1
+        )),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), edited, "kept");
+    let out = run(&data, &["export", "--force", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!std::fs::read_to_string(&file).unwrap().contains("my edit"));
+
+    // A file moved out of its place: nothing is imported, and the exit says so.
+    std::fs::write(&file, &edited).unwrap();
+    std::fs::rename(&file, dir.join("l3-one-based.py")).unwrap();
+    let out = run(&data, &["import", dir.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("nothing was imported"), "{said}");
+    let empty = root.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = run(&data, &["import", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}
+
+/// `edit` (and `watch`, through the same run) name the work file in tracebacks, as `run FILE`
+/// does, not `exercise.py`; a SyntaxError's summary says 0 points, never "-0".
+#[test]
+fn edit_tracebacks_name_the_work_file_and_no_points_are_0() {
+    let root = temp("edit-traceback");
+    let data = root.join("data");
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let (_, lesson, ex) =
+        cudatutor::classroom::workfile::find_exercise(&catalog, "l3-one-based").unwrap();
+    let editor = editor_script(&root, "import torch\nx = (\n", 0);
+    let mut progress = Progress::default();
+    let opts = cudatutor::run::RunOptions {
+        backend: cudatutor::run::BackendChoice::Sim,
+        ..Default::default()
+    };
+    let outcome = cudatutor::classroom::workfile::edit_in_editor(
+        &data,
+        &mut progress,
+        lesson,
+        ex,
+        Some(&editor),
+        &opts,
+    )
+    .unwrap();
+    let stderr = &outcome.report.stderr;
+    let file = std::path::absolute(&outcome.path).unwrap();
+    assert!(
+        stderr.contains(&format!("File \"{}\"", file.display())),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("exercise.py"), "{stderr}");
+    let text = cudatutor::classroom::card::render_run(ex, &outcome.report, Lang::En);
+    assert!(!text.contains("-0"), "{text}");
+    assert!(text.contains("(0 of "), "{text}");
+}

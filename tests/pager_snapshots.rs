@@ -38,17 +38,78 @@ fn keys(app: &mut App, keys: &str) {
     }
 }
 
+/// At 80 columns the lesson list folds away by itself; `t` opens it.
 #[test]
 fn toc_open_80x24() {
     let mut app = app();
+    draw(&mut app, 80, 24);
+    keys(&mut app, "t");
     insta::assert_snapshot!(draw(&mut app, 80, 24).backend());
 }
 
 #[test]
 fn toc_closed_80x24() {
     let mut app = app();
-    keys(&mut app, "t");
     insta::assert_snapshot!(draw(&mut app, 80, 24).backend());
+}
+
+fn screen_text(app: &mut App, width: u16, height: u16) -> String {
+    format!("{}", draw(app, width, height).backend())
+}
+
+/// The lesson list is open where it leaves the text room (100 columns and more), folded below;
+/// `t` is the learner's choice and holds at any width.
+#[test]
+fn the_lesson_list_folds_away_at_narrow_widths() {
+    let mut app = app();
+    assert!(!screen_text(&mut app, 80, 24).contains("Lessons ─"));
+    assert!(screen_text(&mut app, 120, 40).contains("Lessons ─"));
+    keys(&mut app, "t");
+    assert!(!screen_text(&mut app, 120, 40).contains("Lessons ─"));
+    assert!(!screen_text(&mut app, 80, 24).contains("Lessons ─"));
+    keys(&mut app, "t");
+    assert!(screen_text(&mut app, 80, 24).contains("Lessons ─"));
+}
+
+/// A resize keeps the reading position: the section heading at the top of the screen is still
+/// there after the page is laid out at another width (the row number is not kept: it would be
+/// another place at another width).
+#[test]
+fn a_resize_keeps_the_reading_position() {
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let mut app = App::new(
+        catalog,
+        Lang::En,
+        Theme { color: false },
+        Progress::default(),
+        Some(2),
+    );
+    draw(&mut app, 120, 40);
+    // The lesson list closed at every width, so the first row is the page's text alone.
+    keys(&mut app, "t}}}");
+    let before = screen_text(&mut app, 120, 40);
+    let top = before.lines().nth(1).unwrap().to_string();
+    let heading: String = top
+        .trim_matches('"')
+        .split_whitespace()
+        .filter(|w| !w.contains('█') && !w.contains('║') && !w.contains('│'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(!heading.is_empty(), "{before}");
+    for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+        let after = screen_text(&mut app, w, h);
+        let first = after.lines().nth(1).unwrap();
+        let first: String = first
+            .trim_matches('"')
+            .split_whitespace()
+            .filter(|w| !w.contains('█') && !w.contains('║') && !w.contains('│'))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            first.starts_with(&heading) || heading.starts_with(&first),
+            "{w}x{h}: top was {heading:?}, now {first:?}:\n{after}"
+        );
+    }
 }
 
 #[test]

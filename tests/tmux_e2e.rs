@@ -330,7 +330,7 @@ fn pager_exits_and_saves_when_its_terminal_goes_away() {
     }
 }
 
-// ----- Issue 18 in a real terminal -----
+// ----- Keys, focus and resizes in a real terminal -----
 
 fn deck_dir() -> String {
     format!("{}/tests/fixtures/lessons/deck", env!("CARGO_MANIFEST_DIR"))
@@ -453,6 +453,41 @@ fn a_resize_keeps_the_edited_card_on_screen() {
     assert!(screen.contains("Esc leave editor"), "{screen}");
 }
 
+/// At 80x24 the lesson list folds away by itself (`t` still opens it), and a letter that is
+/// not a card key, typed on a focused card, says how to edit instead of vanishing.
+#[test]
+fn at_80x24_the_list_folds_away_and_a_stray_letter_says_press_enter() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("pager-narrow");
+    let t = Tmux::start(
+        "e2e-pager-narrow",
+        80,
+        24,
+        &[format!("CUDATUTOR_DATA_DIR={}", data.display())],
+    );
+    t.type_text(&format!(
+        "{bin} --lang en --backend sim --lessons {}",
+        deck_dir()
+    ));
+    t.send(&["Enter"]);
+    let screen = t.wait_for("1/1 Two cards and a quiz");
+    assert!(
+        !screen.contains("Lessons ─"),
+        "the list is folded:\n{screen}"
+    );
+    t.send(&["Tab"]);
+    t.wait_for("Enter edit");
+    t.send(&["a"]);
+    let screen = t.wait_for("press Enter");
+    assert!(!screen.contains("✎ editing"), "{screen}");
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
+    t.send(&["t"]);
+    t.wait_for("Lessons ─");
+    t.send(&["q"]);
+    t.wait_until("the shell prompt", pager_gone);
+}
+
 /// The Chinese help box over Chinese text keeps its border whole (a wide character that
 /// straddled it used to cover it).
 #[test]
@@ -516,7 +551,7 @@ fn the_chinese_help_box_has_a_whole_border() {
     t.send(&["q"]);
 }
 
-// ----- Issue 20: panics and signals never leave the terminal in the pager's state -----
+// ----- Panics and signals never leave the terminal in the pager's state -----
 
 /// Waits for the `echo EXIT=$?` after the pager (not the command line that types it).
 fn wait_exit(t: &Tmux) -> String {

@@ -762,3 +762,294 @@ fn e_edits_the_exercise_in_the_learners_editor() {
     let s = screen(&mut app, 100, 30);
     assert!(s.contains("Your editor did not run"), "{s}");
 }
+
+// ----- Modes a learner cannot confuse -----
+
+/// A letter that is not a card key, typed on a focused card whose editor is closed, is not
+/// dropped silently: the footer says how to edit, and the code is untouched.
+#[test]
+fn a_letter_that_is_not_a_card_key_says_press_enter_to_edit() {
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    let before = app.card(FIRST).unwrap().code();
+    for ch in ['a', '=', '9'] {
+        press(&mut app, KeyCode::Char(ch));
+        let s = screen(&mut app, 100, 30);
+        assert!(
+            s.contains(&format!("`{ch}` is not a card key: press Enter")),
+            "{ch}:\n{s}"
+        );
+        assert!(!app.editing());
+    }
+    assert_eq!(app.card(FIRST).unwrap().code(), before);
+    // In Chinese too.
+    let mut app = deck_app(RunReport::default());
+    app.lang = Lang::Zh;
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('a'));
+    assert!(screen(&mut app, 100, 30).contains("按 Enter"));
+}
+
+/// A card's key with no card focused says why nothing happened, instead of nothing.
+#[test]
+fn a_card_key_with_no_card_focused_says_why() {
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    assert_eq!(app.focus(), None);
+    for (code, name) in [
+        (KeyCode::Char('r'), "`r`"),
+        (KeyCode::Char('x'), "`x`"),
+        (KeyCode::Enter, "`Enter`"),
+    ] {
+        press(&mut app, code);
+        let s = screen(&mut app, 100, 30);
+        assert!(
+            s.contains(&format!("{name} acts on an exercise card")),
+            "{s}"
+        );
+        assert!(!app.is_running());
+    }
+}
+
+/// F5 in the editor runs and leaves the editor the keys (letters stay text, no command fires);
+/// the footer says so, so a `c` meant for the checks pane is no surprise.
+#[test]
+fn the_editor_keeps_the_keys_after_f5_and_says_so() {
+    let mut app = deck_app(counters_report(false));
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    assert!(app.editing());
+    press(&mut app, KeyCode::F(5));
+    assert!(
+        screen(&mut app, 100, 30).contains("You are still editing"),
+        "the footer says the editor has the keys"
+    );
+    assert!(app.wait_for_run(Duration::from_secs(10)));
+    let pane = app.card(FIRST).unwrap().pane;
+    let before = app.card(FIRST).unwrap().code();
+    press(&mut app, KeyCode::Char('c'));
+    assert!(app.editing());
+    assert_eq!(app.card(FIRST).unwrap().pane, pane, "no pane switch");
+    let after = app.card(FIRST).unwrap().code();
+    assert_eq!(after.len(), before.len() + 1, "`c` is text: {after}");
+}
+
+/// Returns `passing` normally and `failing` under CUDA_LAUNCH_BLOCKING; records each run's
+/// blocking.
+struct BlockingFails {
+    seen: Mutex<Vec<bool>>,
+}
+
+impl ExerciseRunner for BlockingFails {
+    fn run(&self, _: &str, _: Option<&str>, opts: &RunOptions) -> RunReport {
+        self.seen.lock().unwrap().push(opts.launch_blocking);
+        let passed = !opts.launch_blocking;
+        RunReport {
+            launch_blocking: opts.launch_blocking,
+            ok: passed,
+            checks: vec![cudatutor::run::CheckResult {
+                source: "assert ok".into(),
+                line: 1,
+                passed,
+                message: Some(
+                    if passed {
+                        "fine"
+                    } else {
+                        "launch blocking should be off"
+                    }
+                    .into(),
+                ),
+                error: None,
+            }],
+            ..RunReport::default()
+        }
+    }
+    fn backend_label(&self) -> BackendLabel {
+        BackendLabel {
+            backend: Backend::Sim,
+            device: "Simulated H200 (modelled)".into(),
+        }
+    }
+}
+
+/// `b` is for the next run of that card only, shows on the card while it is on, and that run
+/// is an experiment: it never turns a ✓ into a ✗ nor counts as an attempt.
+#[test]
+fn blocking_is_one_experiment_run_of_one_card() {
+    let runner = Arc::new(BlockingFails {
+        seen: Mutex::new(Vec::new()),
+    });
+    let mut app = deck_app(RunReport::default()).with_runner(runner.clone());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    run_and_wait(&mut app);
+    let ex = app.exercise(FIRST).unwrap().clone();
+    assert!(app.progress().passed(&ex));
+    assert_eq!(app.progress().stats[FIRST].attempts, 1);
+    press(&mut app, KeyCode::Char('b'));
+    let s = screen(&mut app, 100, 30);
+    assert!(
+        s.contains("CUDA_LAUNCH_BLOCKING=1 next run"),
+        "on the card:\n{s}"
+    );
+    run_and_wait(&mut app);
+    let s = screen(&mut app, 100, 40);
+    assert!(app.progress().passed(&ex), "still ✓:\n{s}");
+    assert!(s.contains("Exercise deck-counters ✓"), "{s}");
+    assert_eq!(app.progress().stats[FIRST].attempts, 1, "not an attempt");
+    assert!(s.contains("Experiment with CUDA_LAUNCH_BLOCKING=1"), "{s}");
+    assert!(
+        !s.contains("CUDA_LAUNCH_BLOCKING=1 next run"),
+        "off again:\n{s}"
+    );
+    assert_eq!(app.blocking_next, None);
+    run_and_wait(&mut app);
+    assert_eq!(*runner.seen.lock().unwrap(), vec![false, true, false]);
+    // `b` twice turns it off before any run.
+    press(&mut app, KeyCode::Char('b'));
+    press(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.blocking_next, None);
+}
+
+/// The prediction note shows once (under the editor), not again in the pane.
+#[test]
+fn the_prediction_message_shows_once() {
+    let mut app = deck_app(counters_report(true));
+    app.catalog.lessons[0].exercises[0].predict = vec!["predicted".into()];
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    run_and_wait(&mut app);
+    for pane in ['o', 'm', 't'] {
+        press(&mut app, KeyCode::Char(pane));
+        let s = screen(&mut app, 100, 40);
+        assert_eq!(
+            s.matches("Write your prediction first").count(),
+            1,
+            "{pane}:\n{s}"
+        );
+        assert!(
+            s.contains("Hidden until you write your prediction"),
+            "{pane}:\n{s}"
+        );
+    }
+}
+
+/// F5 from the editor brings the result into view, as `r` does.
+#[test]
+fn f5_in_the_editor_scrolls_to_the_result() {
+    let report = RunReport {
+        stdout: (0..40).map(|i| format!("line {i}\n")).collect::<String>() + "END-OF-OUTPUT\n",
+        ..RunReport::default()
+    };
+    let mut app = deck_app(report);
+    screen(&mut app, 100, 40);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::F(5));
+    assert!(app.wait_for_run(Duration::from_secs(10)));
+    let s = screen(&mut app, 100, 40);
+    assert!(s.contains("END-OF-OUTPUT"), "the result is on screen:\n{s}");
+    assert!(app.editing());
+}
+
+/// README.md's key tables are the key table's (`keys::readme_tables`); with
+/// UPDATE_README_KEYS=1 this test writes them.
+#[test]
+fn readme_key_tables_are_generated_from_the_key_table() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let begin = readme
+        .find(cudatutor::ui::README_BEGIN)
+        .expect("the begin marker")
+        + cudatutor::ui::README_BEGIN.len();
+    let end = readme
+        .find(cudatutor::ui::README_END)
+        .expect("the end marker");
+    let wanted = cudatutor::ui::readme_tables();
+    if std::env::var_os("UPDATE_README_KEYS").is_some() {
+        let new = format!(
+            "{}{}{}",
+            &readme[..begin],
+            format!("\n{wanted}"),
+            &readme[end..]
+        );
+        std::fs::write("README.md", new).unwrap();
+        return;
+    }
+    assert_eq!(
+        readme[begin..end].trim(),
+        wanted.trim(),
+        "README.md's key tables are stale: UPDATE_README_KEYS=1 cargo test --release --test ui_cards readme"
+    );
+    for text in ["`q` `Ctrl-q`", "`t`", "`l`", "`b` `F6`"] {
+        assert!(wanted.contains(text), "{text}");
+    }
+    assert!(!wanted.contains("| `q` `Esc`"), "Esc never quits");
+}
+
+/// After a pass, a reset takes the ✓ (it is for the code the card holds) but the card still
+/// says the exercise was solved, and `u` brings the passing code and its ✓ back.
+#[test]
+fn a_reset_after_a_pass_says_solved_before_and_u_brings_the_check_back() {
+    let runner = Arc::new(BlockingFails {
+        seen: Mutex::new(Vec::new()),
+    });
+    let mut app = deck_app(RunReport::default()).with_runner(runner);
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    typed(&mut app, "# mine\n");
+    press(&mut app, KeyCode::Esc);
+    run_and_wait(&mut app);
+    assert!(screen(&mut app, 100, 30).contains("Exercise deck-counters ✓"));
+    press(&mut app, KeyCode::Char('x'));
+    press(&mut app, KeyCode::Char('y'));
+    let s = screen(&mut app, 100, 30);
+    assert!(
+        s.contains("Exercise deck-counters · (solved before)"),
+        "{s}"
+    );
+    press(&mut app, KeyCode::Char('u'));
+    press(&mut app, KeyCode::Char('y'));
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("Exercise deck-counters ✓"), "{s}");
+    assert!(!s.contains("solved before"), "{s}");
+}
+
+/// A run of the same code again (a stray `r`) is not a new attempt; a run of changed code is.
+#[test]
+fn running_unchanged_code_again_is_not_an_attempt() {
+    let runner = Arc::new(BlockingFails {
+        seen: Mutex::new(Vec::new()),
+    });
+    let mut app = deck_app(RunReport::default()).with_runner(runner);
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    run_and_wait(&mut app);
+    run_and_wait(&mut app);
+    assert_eq!(app.progress().stats[FIRST].attempts, 1);
+    press(&mut app, KeyCode::Enter);
+    typed(&mut app, "# changed\n");
+    press(&mut app, KeyCode::Esc);
+    run_and_wait(&mut app);
+    assert_eq!(app.progress().stats[FIRST].attempts, 2);
+}
+
+/// Opening the solution is recorded for `report`.
+#[test]
+fn a_viewed_solution_is_recorded_for_report() {
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('s'));
+    assert!(
+        !app.progress()
+            .stats
+            .get(FIRST)
+            .is_some_and(|s| s.solution_viewed)
+    );
+    press(&mut app, KeyCode::Char('y'));
+    assert!(app.progress().stats[FIRST].solution_viewed);
+}

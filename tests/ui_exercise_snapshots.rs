@@ -460,7 +460,11 @@ fn failing_with_launch_blocking_120x40() {
     press(&mut app, KeyCode::Char('t'));
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Char('b'));
-    assert!(app.launch_blocking);
+    assert_eq!(
+        app.blocking_next.as_deref(),
+        Some(ID),
+        "for this card's next run"
+    );
     assert!(screen(&mut app, 120, 40).contains("CUDA_LAUNCH_BLOCKING=1"));
     press(&mut app, KeyCode::F(5));
     assert!(app.wait_for_run(Duration::from_secs(5)));

@@ -1,4 +1,4 @@
-//! The pager side of issue 20: a panic inside a run is the run's internal error (no hook sees
+//! The pager keeps the learner's work: a panic inside a run is the run's internal error (no hook sees
 //! it, the code is untouched), a run saves the pending edit first, two pagers on one data
 //! folder keep each other's edits, and a real engine run gets the exercise's context (the
 //! prediction stays hidden). The terminal side (modes after panics and signals) is in
@@ -236,6 +236,41 @@ fn two_pagers_on_one_data_dir_keep_both_edits() {
     assert!(saved_code(&dir, SECOND).unwrap().starts_with("# from B\n"));
 }
 
+/// Two pagers editing the same exercise: the last save's code is the exercise's, the other's
+/// is not lost: it is what `u` brings back (in the saving window and in the file), and the
+/// footer says so.
+#[test]
+fn two_pagers_on_the_same_exercise_lose_neither_edit() {
+    let dir = temp_dir("two-pagers-same");
+    let mut a = pager_on(&dir, Arc::new(Quiet));
+    let mut b = pager_on(&dir, Arc::new(Quiet));
+    screen(&mut a, 100, 30);
+    screen(&mut b, 100, 30);
+    press(&mut a, KeyCode::Tab);
+    edit_focused(&mut a, "# from A\n");
+    a.tick(Instant::now() + Duration::from_secs(1));
+    press(&mut b, KeyCode::Tab);
+    edit_focused(&mut b, "# from B\n");
+    b.tick(Instant::now() + Duration::from_secs(1));
+    let s = screen(&mut b, 100, 30);
+    assert!(
+        s.contains("Another window changed deck-counters too"),
+        "{s}"
+    );
+    let saved = Store::at(&dir).load().progress;
+    let code = saved.exercises[FIRST].code.clone().unwrap();
+    assert!(code.starts_with("# from B\n"), "{code}");
+    let theirs = saved.previous_code.get(FIRST).expect("A's code kept");
+    assert!(theirs.starts_with("# from A\n"), "{theirs}");
+    // `u` in B brings A's code back, as a swap.
+    press(&mut b, KeyCode::Char('u'));
+    press(&mut b, KeyCode::Char('y'));
+    assert!(b.card(FIRST).unwrap().code().starts_with("# from A\n"));
+    // B's later saves do not say it again.
+    b.tick(Instant::now() + Duration::from_secs(2));
+    assert!(!screen(&mut b, 100, 30).contains("Another window"));
+}
+
 /// A real engine run from the pager carries the exercise's context: lesson 2's l2-counters,
 /// run with its starting predictions, shows no counters (the engine set prediction_pending).
 #[test]
@@ -290,7 +325,7 @@ impl ExerciseRunner for AllPass {
     }
 }
 
-/// Issue 18: a ✓ stayed in the pager after the code was broken again. The ✓ is now the check
+/// A ✓ used to stay in the pager after the code was broken again. The ✓ is now the check
 /// record of the code the card holds (Progress::passed): an edit takes it away, undoing the
 /// edit brings it back, and it survives a restart only with that code.
 #[test]

@@ -41,6 +41,10 @@ pub struct CardText {
     pub missing_file: &'static str,
     /// `{path}`.
     pub unknown_file: &'static str,
+    /// `{path}`, `{dir}`: an exported file edited since `export` wrote it, not overwritten.
+    pub export_kept: &'static str,
+    /// `{dir}`: `import` changed nothing (and found no file to read, or a misplaced one).
+    pub imported_nothing: &'static str,
 }
 
 const EN: CardText = CardText {
@@ -66,6 +70,8 @@ const EN: CardText = CardText {
     imported: "{changed} exercise(s) updated, {unchanged} unchanged, from {dir}",
     missing_file: "{path}: missing, that exercise keeps its saved code",
     unknown_file: "{path}: not an exercise of these lessons, ignored",
+    export_kept: "{path}: changed since it was exported, kept as it is (cudatutor import {dir} first, or export --force to overwrite it)",
+    imported_nothing: "nothing was imported from {dir}: only files at <lesson id>/<exercise id>.py, where export puts them, are read",
 };
 
 const ZH: CardText = CardText {
@@ -91,6 +97,8 @@ const ZH: CardText = CardText {
     imported: "从 {dir} 导入：{changed} 个练习已更新，{unchanged} 个未变",
     missing_file: "{path}：文件不存在，该练习保留已保存的代码",
     unknown_file: "{path}：不是这些课程中的练习，已忽略",
+    export_kept: "{path}：导出后被修改过，保持原样（请先运行 cudatutor import {dir}，或用 export --force 覆盖）",
+    imported_nothing: "没有从 {dir} 导入任何内容：只读取位于 <课程 id>/<练习 id>.py（export 放置的位置）的文件",
 };
 
 pub fn card_text(lang: Lang) -> &'static CardText {

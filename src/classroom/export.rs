@@ -141,9 +141,39 @@ pub fn code_of(text: &str) -> String {
     }
 }
 
-/// Writes every exercise of `catalog` under `dir`. Returns the files written.
-pub fn export(dir: &Path, catalog: &Catalog, progress: &Progress) -> Result<Vec<PathBuf>, String> {
-    let mut written = Vec::new();
+/// The file under the export folder that records what `export` wrote (a fingerprint of each
+/// file's text), so a later export can tell a file the learner edited from one it wrote.
+pub const MANIFEST: &str = ".cudatutor-export.json";
+
+/// What an export did.
+#[derive(Debug, Default)]
+pub struct Exported {
+    /// Files written (or already holding exactly what would be written).
+    pub written: Vec<PathBuf>,
+    /// Files changed since export wrote them (or not written by it) whose code is not the saved
+    /// code: left as they are, since overwriting them would lose work not yet imported.
+    pub kept: Vec<PathBuf>,
+}
+
+fn read_manifest(dir: &Path) -> std::collections::BTreeMap<String, String> {
+    std::fs::read_to_string(dir.join(MANIFEST))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Writes every exercise of `catalog` under `dir`. A file that is there already is overwritten
+/// only when it is what the last export wrote, or holds the saved code anyway; otherwise it is
+/// kept (see [`Exported::kept`]) unless `force`.
+pub fn export(
+    dir: &Path,
+    catalog: &Catalog,
+    progress: &Progress,
+    force: bool,
+) -> Result<Exported, String> {
+    use crate::progress::code_fingerprint;
+    let mut out = Exported::default();
+    let mut manifest = read_manifest(dir);
     for (i, lesson) in catalog.lessons.iter().enumerate() {
         for ex in &lesson.exercises {
             let path = export_path(dir, lesson, ex);
@@ -151,12 +181,28 @@ pub fn export(dir: &Path, catalog: &Catalog, progress: &Progress) -> Result<Vec<
                 std::fs::create_dir_all(parent)
                     .map_err(|e| format!("{}: {e}", parent.display()))?;
             }
-            let text = exported_text(i + 1, lesson, ex, progress.current_code(ex));
-            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-            written.push(path);
+            let code = progress.current_code(ex);
+            let text = exported_text(i + 1, lesson, ex, code);
+            let key = format!("{}/{}.py", lesson.id, ex.id);
+            if !force && let Ok(there) = std::fs::read_to_string(&path) {
+                let as_written = manifest
+                    .get(&key)
+                    .is_some_and(|f| *f == code_fingerprint(&there));
+                let same_code = code_fingerprint(&code_of(&there)) == code_fingerprint(code);
+                if !as_written && !same_code && there != text {
+                    out.kept.push(path);
+                    continue;
+                }
+            }
+            std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+            manifest.insert(key, code_fingerprint(&text));
+            out.written.push(path);
         }
     }
-    Ok(written)
+    let json = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join(MANIFEST), json + "\n")
+        .map_err(|e| format!("{}: {e}", dir.join(MANIFEST).display()))?;
+    Ok(out)
 }
 
 /// What an import did.

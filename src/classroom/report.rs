@@ -32,6 +32,8 @@ pub struct ExerciseActivity {
     pub attempts_to_pass: Option<u32>,
     /// Seconds from the first graded run to the first pass.
     pub seconds_to_pass: Option<u64>,
+    /// The learner opened the solution in the pager.
+    pub solution_viewed: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -91,6 +93,7 @@ pub fn build<'a>(
                 hints_total: ex.hints.len(),
                 attempts_to_pass: stats.attempts_to_pass,
                 seconds_to_pass: stats.time_to_pass(),
+                solution_viewed: stats.solution_viewed,
             }
         })
         .collect();
@@ -128,7 +131,12 @@ pub fn render_markdown(report: &Report) -> String {
         let activity = report.activity.iter().find(|a| a.exercise == g.exercise);
         let attempts = activity.map_or(0, |a| a.attempts);
         let hints = activity.map_or(String::new(), |a| {
-            format!("{}/{}", a.hints_revealed, a.hints_total)
+            let solution = if a.solution_viewed {
+                ", solution seen"
+            } else {
+                ""
+            };
+            format!("{}/{}{solution}", a.hints_revealed, a.hints_total)
         });
         let time = activity
             .and_then(|a| {

@@ -195,7 +195,8 @@ fn run_file(
     let code = workfile::read_code(path)?;
     let mut progress = store.load().progress;
     workfile::set_code(&mut progress, ex, &code);
-    let report = workfile::run_and_record(&mut progress, lesson, ex, &code, settings.opts);
+    let opts = workfile::file_options(settings.opts, path);
+    let report = workfile::run_and_record(&mut progress, lesson, ex, &code, &opts);
     workfile::save_exercise(store, &progress, ex)?;
     let text = format!(
         "\n── {} ──\n{}",

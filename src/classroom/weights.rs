@@ -86,12 +86,22 @@ pub fn max_points(block: Option<&str>) -> f64 {
 
 /// Points rounded to 4 decimals, so that sums such as 0.1 + 0.2 print as 0.3.
 pub fn round_points(p: f64) -> f64 {
-    (p * 10_000.0).round() / 10_000.0
+    // `+ 0.0` turns -0.0 into 0.0: the sum of no points (an empty f64 sum is -0.0) or a tiny
+    // negative rounding must never print as "-0 of 4 points".
+    (p * 10_000.0).round() / 10_000.0 + 0.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_points_print_as_0_not_minus_0() {
+        let none: f64 = std::iter::empty::<f64>().sum();
+        assert_eq!(round_points(none).to_string(), "0");
+        assert_eq!(round_points(-0.00001).to_string(), "0");
+        assert_eq!(round_points(1.5).to_string(), "1.5");
+    }
 
     #[test]
     fn asserts_weigh_one_unless_a_comment_says() {

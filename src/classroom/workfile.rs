@@ -148,6 +148,16 @@ pub struct EditOutcome {
     pub report: RunReport,
 }
 
+/// The options of a run of the work file at `path`: its tracebacks name that file (absolute, as
+/// `cudatutor run FILE` names it), not `exercise.py`, so an editor can jump to the line.
+pub fn file_options(opts: &RunOptions, path: &Path) -> RunOptions {
+    let name = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    RunOptions {
+        filename: name.display().to_string(),
+        ..opts.clone()
+    }
+}
+
 /// Runs `code` as `ex`'s code against its checks and records the result in `progress` (the ✓,
 /// attempts, time to pass), as a run in the pager does.
 pub fn run_and_record(
@@ -180,7 +190,7 @@ pub fn edit_in_editor(
     open_editor(&command, &path)?;
     let code = read_code(&path)?;
     set_code(progress, ex, &code);
-    let report = run_and_record(progress, lesson, ex, &code, opts);
+    let report = run_and_record(progress, lesson, ex, &code, &file_options(opts, &path));
     Ok(EditOutcome {
         changed: code.trim_end_matches('\n') != before.trim_end_matches('\n'),
         path,

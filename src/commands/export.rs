@@ -1,5 +1,6 @@
-//! `cudatutor export [DIR]`: every exercise as a .py file (its goal as a comment), for any
-//! IDE.
+//! `cudatutor export [DIR] [--force]`: every exercise as a .py file (its goal as a comment),
+//! for any IDE. A file edited since the last export is kept, never overwritten, unless
+//! `--force`.
 
 use super::Globals;
 use super::learner::Learner;
@@ -12,6 +13,9 @@ use std::process::ExitCode;
 pub struct Args {
     #[arg(default_value = classroom::export::DEFAULT_DIR)]
     dir: PathBuf,
+    /// Overwrite files edited since the last export (their edits are lost unless imported).
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
@@ -20,17 +24,29 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     let dir = &args.dir;
-    match classroom::export::export(dir, &learner.catalog, &learner.progress) {
-        Ok(files) => {
+    match classroom::export::export(dir, &learner.catalog, &learner.progress, args.force) {
+        Ok(done) => {
             let words = classroom::card::card_text(globals.lang);
-            emit(&format!(
+            let mut said = String::new();
+            for path in &done.kept {
+                said.push_str(&format!(
+                    "{}\n",
+                    words
+                        .export_kept
+                        .replace("{path}", &path.display().to_string())
+                        .replace("{dir}", &dir.display().to_string())
+                ));
+            }
+            said.push_str(&format!(
                 "{}\n",
                 words
                     .exported
-                    .replace("{n}", &files.len().to_string())
+                    .replace("{n}", &done.written.len().to_string())
                     .replace("{dir}", &dir.display().to_string())
-            ))?;
-            Ok(ExitCode::SUCCESS)
+            ));
+            emit(&said)?;
+            // Files kept: the export did not do all it was asked (exit 1), and lost nothing.
+            Ok(super::status(done.kept.is_empty()))
         }
         Err(message) => Ok(super::usage_error(message)),
     }

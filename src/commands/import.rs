@@ -13,7 +13,8 @@ pub struct Args {
     dir: PathBuf,
 }
 
-/// Exit 0 when every file was read, 1 when some were not, 2 when nothing could be.
+/// Exit 0 when every file was read, 1 when some were not or none was there to read (nothing
+/// imported), 2 when the folder could not be used.
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
     let learner = match Learner::load(globals, false) {
         Ok(l) => l,
@@ -34,6 +35,20 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
     if let Err(e) = store.save(&fresh) {
         return Ok(super::usage_error(format!("progress was not saved: {e}")));
     }
-    emit(&imported.render(dir, globals.lang))?;
-    Ok(super::status(imported.errors.is_empty()))
+    let mut said = imported.render(dir, globals.lang);
+    // Nothing imported: no exercise file where export puts them (a wrong folder), or none
+    // changed while a .py file lies elsewhere (a misplaced file, which is not read).
+    let nothing = imported.changed.is_empty()
+        && (imported.unchanged.is_empty() || !imported.unknown.is_empty());
+    if nothing {
+        let words = classroom::card::card_text(globals.lang);
+        said.push_str(&format!(
+            "{}\n",
+            words
+                .imported_nothing
+                .replace("{dir}", &dir.display().to_string())
+        ));
+    }
+    emit(&said)?;
+    Ok(super::status(imported.errors.is_empty() && !nothing))
 }

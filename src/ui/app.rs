@@ -18,7 +18,7 @@ use super::theme::Theme;
 use crate::lesson::{Catalog, Exercise, Lang};
 use crate::progress::{Progress, Store};
 use crate::run::RunOptions;
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEventKind};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -89,8 +89,14 @@ pub struct App {
     /// A message for the footer until the next key.
     pub status: Option<String>,
     pub quit: bool,
-    /// CUDA_LAUNCH_BLOCKING=1 for the next run (`b`).
+    /// CUDA_LAUNCH_BLOCKING=1 for every run (`cudatutor lesson --launch-blocking`): the
+    /// learner's chosen environment, graded as usual.
     pub launch_blocking: bool,
+    /// `b`: CUDA_LAUNCH_BLOCKING=1 for the next run of this exercise only. That run is an
+    /// experiment: shown, never graded, so it cannot turn a ✓ into a ✗ or count as an attempt.
+    pub blocking_next: Option<String>,
+    /// The exercise whose run in flight is `b`'s experiment.
+    experiment: Option<String>,
     /// The outside editor's command for `e` (None: $VISUAL, else $EDITOR).
     pub edit_cmd: Option<String>,
     /// `e` asked for the outside editor on this exercise: the event loop hands the terminal
@@ -170,6 +176,8 @@ impl App {
             status: None,
             quit: false,
             launch_blocking: false,
+            blocking_next: None,
+            experiment: None,
             edit_cmd: None,
             outside_edit: None,
             comparison: None,
@@ -253,7 +261,7 @@ impl App {
     }
 
     fn layout_frame(&self, area: Rect) -> PageLayout {
-        layout::frame(area, self.pager.toc_open)
+        layout::frame(area, self.pager.toc_shown(area.width))
     }
 
     /// Where everything goes in a terminal of `area`: the rectangles and each card's rows.
@@ -283,6 +291,13 @@ impl App {
     /// The terminal's size changed (and at start): lay the lesson out for it, go to a saved
     /// place if one is waiting, and keep the focused card in view.
     pub fn resize(&mut self, width: u16, height: u16) {
+        // Where the reader is, before the page is laid out again: the same place (the same
+        // line of the same paragraph, or the same row of a card) is put back at the top after.
+        let reading = self.pager.pending_place.is_none().then(|| {
+            let layout = self.layout();
+            let doc = self.document();
+            self.pager.place(&doc, &layout)
+        });
         self.size = Rect::new(0, 0, width, height);
         let text_width = self.layout_frame(self.size).text.width;
         let body = self
@@ -296,7 +311,7 @@ impl App {
             markdown::render(&body, text_width, theme, strings)
         });
         let layout = self.layout();
-        if let Some(place) = self.pager.pending_place.clone() {
+        if let Some(place) = self.pager.pending_place.clone().or(reading) {
             let doc = self.document();
             let doc = doc.into_owned();
             self.pager.go_to(&place, &doc, &layout);
@@ -467,6 +482,33 @@ impl App {
                     text.push(c);
                 }
             }
+            Context::Card => {
+                // A printable key that is not a card command: the learner is typing into a
+                // card whose editor is closed. Say how to edit instead of dropping it silently.
+                if let KeyCode::Char(ch) = key.code
+                    && !key
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                {
+                    self.status = Some(
+                        self.strings()
+                            .press_enter_to_edit
+                            .replace("{key}", &ch.to_string()),
+                    );
+                }
+            }
+            Context::Pager | Context::Searching => {
+                // A card's key with no card focused: say why nothing happened.
+                if let Some(action) = keys::lookup(Context::Card, false, &key)
+                    && keys::acts_on_card(action)
+                {
+                    let name = keys::key_name(&keys::Key {
+                        code: key.code,
+                        mods: key.modifiers - KeyModifiers::SHIFT,
+                    });
+                    self.status = Some(self.strings().no_card_focused.replace("{key}", &name));
+                }
+            }
             _ => {}
         }
         Follow::Focus
@@ -540,7 +582,7 @@ impl App {
                 }
             }
             A::ToggleContents => {
-                self.pager.toc_open = !self.pager.toc_open;
+                self.pager.toc_open = Some(!self.pager.toc_shown(self.size.width));
                 let (w, h) = (self.size.width, self.size.height);
                 self.resize(w, h);
             }
@@ -617,6 +659,11 @@ impl App {
             A::Run => {
                 if let Some(id) = self.focused_exercise() {
                     self.start_run(&id);
+                    if self.deck.editing && self.status.is_none() {
+                        // The editor keeps the keys after F5: say so, so a letter meant for
+                        // the panes is not a surprise in the code.
+                        self.status = Some(self.strings().still_editing.to_string());
+                    }
                 }
             }
             A::Hint => self.reveal_hint(),
@@ -635,7 +682,18 @@ impl App {
                     }
                 }
             }
-            A::ToggleBlocking => self.launch_blocking = !self.launch_blocking,
+            A::ToggleBlocking => {
+                if let Some(id) = self.focused_exercise() {
+                    let s = self.strings();
+                    if self.blocking_next.as_deref() == Some(id.as_str()) {
+                        self.blocking_next = None;
+                        self.status = Some(s.blocking_disarmed.to_string());
+                    } else {
+                        self.status = Some(s.blocking_armed.replace("{id}", &id));
+                        self.blocking_next = Some(id);
+                    }
+                }
+            }
             A::PaneOutput | A::PaneMemory | A::PaneTimeline | A::PaneChecks => {
                 let pane = match action {
                     A::PaneOutput => Pane::Output,
@@ -1254,6 +1312,9 @@ impl App {
                 if let Some(card) = self.deck.cards.get_mut(&id) {
                     card.solution_shown = true;
                 }
+                // `report` says the solution was seen.
+                self.session.progress.record_solution_viewed(&id);
+                self.session.changed(true);
             }
             Confirm::Quit(_) => {
                 self.runs.cancel(Instant::now());
@@ -1311,35 +1372,44 @@ impl App {
         {
             self.status = Some(format!("{}: {e}", self.strings().save_before_run_failed));
         }
+        self.say_conflicts();
         let (Some(card), Some(exercise)) = (self.deck.cards.get(id), self.exercise(id)) else {
             return;
         };
         let code = card.code() + "\n";
         let check = exercise.check.clone();
         // The checks' messages in the lesson's language, and the predicted names.
-        let opts = self.run_options(exercise);
+        let experiment = self.blocking_next.as_deref() == Some(id);
+        let opts = self.run_options(exercise, experiment);
         match self.runs.start(id, code, check, opts) {
-            Ok(()) => {}
+            Ok(()) if experiment => {
+                // `b` is for one run: this one.
+                self.blocking_next = None;
+                self.experiment = Some(id.to_string());
+            }
+            Ok(()) => self.experiment = None,
             Err(StartError::Busy) => self.status = Some(self.strings().run_in_progress.to_string()),
             Err(StartError::Thread) => self.status = Some(self.strings().run_lost.to_string()),
         }
     }
 
     /// The options of a run of exercise `id` from the pager (its GPUs, the lesson's language
-    /// for the checks' messages, the predicted names, `b`'s blocking).
-    fn run_options(&self, exercise: &Exercise) -> RunOptions {
+    /// for the checks' messages, the predicted names, blocking: the session's, or `b`'s for
+    /// this run when `experiment`).
+    fn run_options(&self, exercise: &Exercise, experiment: bool) -> RunOptions {
         let lesson_lang = self
             .catalog
             .lessons
             .get(self.pager.current)
             .map_or("en", |l| l.lang.as_str());
+        let blocking = self.launch_blocking || experiment;
         let mut opts = RunOptions {
             gpus: exercise.gpus,
-            launch_blocking: self.launch_blocking,
+            launch_blocking: blocking,
             exercise: crate::run::ExerciseContext::of(exercise, lesson_lang),
             ..RunOptions::default()
         };
-        if self.launch_blocking {
+        if blocking {
             opts.env
                 .push(("CUDA_LAUNCH_BLOCKING".to_string(), "1".to_string()));
         }
@@ -1354,7 +1424,7 @@ impl App {
         };
         let code = card.code() + "\n";
         let check = exercise.check.clone();
-        let opts = self.run_options(exercise);
+        let opts = self.run_options(exercise, self.blocking_next.as_deref() == Some(id));
         match self.runs.start_compare(id, code, check, opts) {
             Ok(()) => {}
             Err(StartError::Busy) => self.status = Some(self.strings().run_in_progress.to_string()),
@@ -1479,13 +1549,20 @@ impl App {
             } => {
                 let passed = report.checks_passed();
                 let internal = report.internal_error.is_some();
+                // `b`'s run is an experiment: shown, never graded (no record, no attempt).
+                let experiment = self.experiment.take().as_deref() == Some(exercise.as_str());
                 self.session.keep_run(&exercise, &code, &report);
                 // The ✓ comes from this record, kept with the fingerprint of the code that ran.
-                if let Some(ex) = self.exercise(&exercise).cloned() {
-                    self.session.progress.record_check(&ex, &code, &report);
+                if !experiment && let Some(ex) = self.exercise(&exercise).cloned() {
+                    // The same code run again (a stray `r`) is not a new attempt.
+                    let attempt = !self.session.progress.checked_this_code(&ex, &code);
+                    self.session
+                        .progress
+                        .record_check_counting(&ex, &code, &report, attempt);
                     self.session.changed(false);
                 }
                 if let Some(card) = self.deck.cards.get_mut(&exercise) {
+                    card.experiment = experiment;
                     card.pane = first_pane(&report);
                     card.report = Some(*report);
                     card.ran_code = Some(code);
@@ -1499,6 +1576,7 @@ impl App {
                             .replace("{secs}", &fmt_secs(self.runs.wall_limit())),
                     ),
                     Some(Stop::Learner) => Some(s.cancelled.to_string()),
+                    None if experiment => Some(s.blocking_experiment.to_string()),
                     None if passed => Some(s.checks_passed.to_string()),
                     None => self.status.take(),
                 };
@@ -1541,10 +1619,11 @@ impl App {
     /// Brings the results into view when the card that ran is the focused one.
     fn after_run(&mut self, id: &str) {
         if self.focused_exercise().as_deref() == Some(id) {
+            // The result first (F5 from the editor too); then, while editing, the cursor's
+            // line is kept on screen if the result pushed it off.
+            self.show_card_end();
             if self.deck.editing {
                 self.reveal_focus();
-            } else {
-                self.show_card_end();
             }
         }
     }
@@ -1566,7 +1645,19 @@ impl App {
             }
             redraw = true;
         }
+        redraw |= self.say_conflicts();
         redraw
+    }
+
+    /// Another window saved other code for an exercise this one changed too: this window's is
+    /// kept and the other's is what `u` brings back; the footer says so, once.
+    fn say_conflicts(&mut self) -> bool {
+        if self.session.conflicts.is_empty() {
+            return false;
+        }
+        let ids = std::mem::take(&mut self.session.conflicts).join(", ");
+        self.status = Some(self.strings().other_window_changed.replace("{ids}", &ids));
+        true
     }
 
     /// Waits (up to `timeout`) for the run in flight and applies its report; for tests and

@@ -291,6 +291,14 @@ impl App {
                 t(theme::TEXT),
             ));
         }
+        if card.experiment {
+            rows.extend(wrap(
+                &[(s.blocking_experiment.to_string(), t(theme::HINT))],
+                width,
+                &[],
+                &[],
+            ));
+        }
         if card.stale() {
             rows.push(Line::styled(
                 truncate(&format!("({})", s.stale_run), width),
@@ -398,6 +406,29 @@ impl App {
                 self.theme.style(theme::CARD_EDITING),
             ));
         }
+        let solved_before = !passed
+            && self
+                .session
+                .progress
+                .stats
+                .get(id)
+                .is_some_and(|st| st.passed_at.is_some());
+        if solved_before {
+            // A reset (or new code) after a pass: the ✓ is for the code the card holds, and
+            // the title still says the exercise was solved once.
+            title.push(Span::styled(
+                format!("({}) ", s.solved_before),
+                self.theme.style(theme::CARD_DONE),
+            ));
+        }
+        if self.blocking_next.as_deref() == Some(id) {
+            // `b` is on for this card's next run: shown on the card itself, not only in the
+            // footer.
+            title.push(Span::styled(
+                format!("{} ", s.blocking_badge),
+                self.theme.style(theme::BLOCKING_ON),
+            ));
+        }
         let block = Block::bordered()
             .title(Line::from(title))
             .padding(Padding::horizontal(1))
@@ -461,7 +492,7 @@ impl App {
             }
         }
         .intersection(inner);
-        self.render_panes(id, report, card, &plan.panes, panes, buf);
+        self.render_panes(report, card, &plan.panes, panes, buf);
     }
 
     /// The code with a gutter (line numbers; the reported and origin lines marked), coloured
@@ -575,7 +606,6 @@ impl App {
 
     fn render_panes(
         &self,
-        id: &str,
         report: &RunReport,
         card: &Card,
         plan: &PanesPlan,
@@ -608,7 +638,7 @@ impl App {
                     height: h.saturating_sub(1),
                 }
                 .intersection(area);
-                self.render_pane(id, report, card, *p, body, buf);
+                self.render_pane(report, card, *p, body, buf);
                 y += h;
             }
             return;
@@ -645,7 +675,7 @@ impl App {
             height: area.height - 1,
             ..area
         };
-        self.render_pane(id, report, card, card.pane, body, buf);
+        self.render_pane(report, card, card.pane, body, buf);
     }
 
     fn pane_name(&self, pane: Pane) -> &'static str {
@@ -660,7 +690,6 @@ impl App {
 
     fn render_pane(
         &self,
-        id: &str,
         report: &RunReport,
         card: &Card,
         pane: Pane,
@@ -673,12 +702,16 @@ impl App {
         let width = usize::from(area.width);
         let height = usize::from(area.height);
         let lines = match pane {
-            // What would give a prediction away stays hidden until one is written.
+            // What would give a prediction away stays hidden until one is written; the note
+            // under the editor already says what to write, so the pane does not repeat it.
             Pane::Output | Pane::Memory | Pane::Timeline if report.prediction_pending => wrap(
-                &[(self.predict_note(id), self.theme.style(theme::HINT))],
+                &[(
+                    self.strings().prediction_hidden.to_string(),
+                    self.theme.style(theme::HINT),
+                )],
                 width,
-                &[Span::styled("✎ ", self.theme.style(theme::HINT))],
-                &[Span::raw("  ")],
+                &[],
+                &[],
             ),
             Pane::Output => {
                 self.output_lines(report, width, height, card.output_back, card.output_left)

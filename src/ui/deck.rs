@@ -108,14 +108,16 @@ impl Deck {
 
     /// Shift-arrows on a card: its output scrolled back (up) / forward, or sideways. The
     /// output pane is `width` x `height`: scrolling back stops when its first row is at the
-    /// top (counted in the rows the pane shows, wrapped lines included).
+    /// top (counted in the rows the pane shows, wrapped lines included; see
+    /// `output::max_back`).
     pub fn scroll_output(&mut self, id: &str, action: Action, width: usize, height: usize) {
         let Some(card) = self.cards.get_mut(id) else {
             return;
         };
-        let lines = card.report.as_ref().map_or(0, |r| {
-            super::panes::output::row_count(r, width).saturating_sub(height)
-        });
+        let lines = card
+            .report
+            .as_ref()
+            .map_or(0, |r| super::panes::output::max_back(r, width, height));
         let widest = card.report.as_ref().map_or(0, |r| {
             r.stdout
                 .lines()

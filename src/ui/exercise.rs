@@ -113,6 +113,8 @@ pub struct Card {
     pub start_code: String,
     pub hints_shown: usize,
     pub solution_shown: bool,
+    /// The report is from `b`'s run with CUDA_LAUNCH_BLOCKING=1: an experiment, not graded.
+    pub experiment: bool,
     pub report: Option<RunReport>,
     /// The code the report came from, to say when the code has changed since.
     pub ran_code: Option<String>,
@@ -135,6 +137,7 @@ impl Card {
             start_code: start_code.to_string(),
             hints_shown: 0,
             solution_shown: false,
+            experiment: false,
             report: None,
             ran_code: None,
             pane: Pane::Output,

@@ -422,6 +422,31 @@ pub fn layers(context: Context, running: bool) -> Vec<&'static [Binding]> {
     layers
 }
 
+/// Whether an action works on the focused exercise card (and so needs one).
+pub fn acts_on_card(action: Action) -> bool {
+    use Action as A;
+    matches!(
+        action,
+        A::Edit
+            | A::Run
+            | A::Hint
+            | A::Solution
+            | A::Reset
+            | A::RestorePrevious
+            | A::ToggleBlocking
+            | A::PaneOutput
+            | A::PaneMemory
+            | A::PaneTimeline
+            | A::PaneChecks
+            | A::OutputBack
+            | A::OutputForward
+            | A::OutputLeft
+            | A::OutputRight
+            | A::Compare
+            | A::EditOutside
+    )
+}
+
 /// What the key does in this context, if anything.
 pub fn lookup(context: Context, running: bool, key: &KeyEvent) -> Option<Action> {
     layers(context, running)

@@ -13,6 +13,10 @@ use ratatui::layout::Rect;
 pub const TOC_WIDTH: u16 = 30;
 /// Below this terminal width the contents pane is hidden so the text keeps room.
 pub const TOC_MIN_TERMINAL_WIDTH: u16 = 70;
+/// From this terminal width the contents pane is open until the learner closes it; below, it
+/// folds away by itself (at 80 columns its 30 would cut code lines and the footer), and `t`
+/// still opens it.
+pub const TOC_AUTO_WIDTH: u16 = 100;
 /// The smallest size at which anything but a "too small" note is drawn.
 pub const MIN_WIDTH: u16 = 20;
 pub const MIN_HEIGHT: u16 = 6;

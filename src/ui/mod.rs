@@ -28,6 +28,7 @@ pub use app::{App, Confirm, Overlay, SAVE_DEBOUNCE};
 pub use exercise::{Card, EngineRunner, ExerciseRunner, Pane, human_size};
 pub use layout::{At, PageLayout, SlotBox};
 pub use runs::{STOP_GRACE, WALL_GRACE};
+pub use strings::{README_BEGIN, README_END, readme_tables};
 pub use theme::Theme;
 
 use crate::progress::Store;

@@ -25,7 +25,9 @@ pub struct Pager {
     pub scroll: usize,
     /// Columns the code blocks are scrolled sideways.
     pub code_left: usize,
-    pub toc_open: bool,
+    /// The lesson list (contents pane) as the learner last set it with `t`; None until then:
+    /// shown when the terminal is wide enough (`layout::TOC_AUTO_WIDTH`), folded away below.
+    pub toc_open: Option<bool>,
     pub search: Option<Search>,
     /// The current lesson laid out for the width last prepared: (width, lesson, document).
     cache: Option<(u16, usize, Document)>,
@@ -40,11 +42,17 @@ impl Pager {
             current,
             scroll: 0,
             code_left: 0,
-            toc_open: true,
+            toc_open: None,
             search: None,
             cache: None,
             pending_place: None,
         }
+    }
+
+    /// Whether the lesson list is shown in a terminal `width` columns wide.
+    pub fn toc_shown(&self, width: u16) -> bool {
+        self.toc_open
+            .unwrap_or(width >= super::layout::TOC_AUTO_WIDTH)
     }
 
     /// The cached document when it was laid out for (`width`, the current lesson).

@@ -21,6 +21,8 @@ pub struct Session {
     dirty_since: Option<Instant>,
     /// The learner changed their code (or answers) since the last successful save.
     unsaved_work: bool,
+    /// Exercises whose code another window changed too, found by saves and not yet said.
+    pub conflicts: Vec<String>,
 }
 
 impl Session {
@@ -30,6 +32,7 @@ impl Session {
             store: None,
             dirty_since: None,
             unsaved_work: false,
+            conflicts: Vec::new(),
         }
     }
 
@@ -86,10 +89,15 @@ impl Session {
         let Some(store) = &self.store else {
             return if self.unsaved_work { Err(None) } else { Ok(()) };
         };
-        store
-            .save(&self.progress)
+        let conflicts = store
+            .save_merging(&self.progress)
             .map_err(|e| Some(e.to_string()))?;
         self.unsaved_work = false;
+        // Another window changed the same exercise: its code is what `u` brings back here too.
+        for (id, theirs) in conflicts {
+            self.progress.previous_code.insert(id.clone(), theirs);
+            self.conflicts.push(id);
+        }
         Ok(())
     }
 

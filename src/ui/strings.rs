@@ -122,6 +122,25 @@ pub struct Strings {
     pub explain_nothing: &'static str,
     /// The explanation has no lesson to open.
     pub explain_no_link: &'static str,
+    /// A printable key that is not a command on a focused card: `{key}` is the key.
+    pub press_enter_to_edit: &'static str,
+    /// `b` on a card: `{id}` is the exercise whose next run uses blocking.
+    pub blocking_armed: &'static str,
+    pub blocking_disarmed: &'static str,
+    /// On the card while `b` is on for its next run.
+    pub blocking_badge: &'static str,
+    /// Under the editor after a run with `b`'s blocking: an experiment, not graded.
+    pub blocking_experiment: &'static str,
+    /// A run started from the editor: the editor keeps the keys.
+    pub still_editing: &'static str,
+    /// A card's key (`{key}`) with no card focused.
+    pub no_card_focused: &'static str,
+    /// In the card's title: passed before, not with the code it holds now.
+    pub solved_before: &'static str,
+    /// A pane kept hidden while a prediction is due (the note under the editor says why).
+    pub prediction_hidden: &'static str,
+    /// `{ids}`: exercises another window changed too; this window's code was kept.
+    pub other_window_changed: &'static str,
 }
 
 pub const EN: Strings = Strings {
@@ -217,6 +236,16 @@ pub const EN: Strings = Strings {
     explain_title: " What this error is ",
     explain_nothing: "Nothing pasted yet: paste a traceback first (Esc closes)",
     explain_no_link: "No lesson of this set teaches it",
+    press_enter_to_edit: "`{key}` is not a card key: press Enter (or i) to edit the code; then every key is text",
+    blocking_armed: "CUDA_LAUNCH_BLOCKING=1 for the next run of {id} only: an experiment, not graded",
+    blocking_disarmed: "CUDA_LAUNCH_BLOCKING off",
+    blocking_badge: "CUDA_LAUNCH_BLOCKING=1 next run",
+    blocking_experiment: "Experiment with CUDA_LAUNCH_BLOCKING=1: not graded (your ✓ and attempts are unchanged)",
+    still_editing: "Running. You are still editing (letters are text): Esc leaves the editor, then o/m/t/c pick a pane",
+    no_card_focused: "`{key}` acts on an exercise card, and none is focused: Tab focuses the first card on screen",
+    solved_before: "solved before",
+    prediction_hidden: "Hidden until you write your prediction (see above)",
+    other_window_changed: "Another window changed {ids} too: your code is kept, and u brings back the other window's",
 };
 
 fn en_short(a: Action) -> &'static str {
@@ -321,7 +350,7 @@ fn en_long(a: Action) -> &'static str {
         Solution => "show / hide the solution (asks first)",
         Reset => "reset to the starting code (asks; u brings yours back)",
         RestorePrevious => "bring back the code a reset replaced",
-        ToggleBlocking => "CUDA_LAUNCH_BLOCKING=1 for the next run",
+        ToggleBlocking => "CUDA_LAUNCH_BLOCKING=1 for this card's next run only (not graded)",
         PaneOutput => "output pane",
         PaneMemory => "memory pane",
         PaneTimeline => "timeline pane",
@@ -470,6 +499,16 @@ pub const ZH: Strings = Strings {
     explain_title: " 这个错误是什么 ",
     explain_nothing: "还没有粘贴内容：请先粘贴 traceback（Esc 关闭）",
     explain_no_link: "这套课程中没有讲它的课",
+    press_enter_to_edit: "`{key}` 不是卡片上的按键：按 Enter（或 i）开始编辑代码；之后每个键都是文字",
+    blocking_armed: "仅 {id} 的下一次运行使用 CUDA_LAUNCH_BLOCKING=1：这是一次实验，不计分",
+    blocking_disarmed: "CUDA_LAUNCH_BLOCKING 已关闭",
+    blocking_badge: "下次运行 CUDA_LAUNCH_BLOCKING=1",
+    blocking_experiment: "使用 CUDA_LAUNCH_BLOCKING=1 的实验：不计分（你的 ✓ 和尝试次数不变）",
+    still_editing: "正在运行。你仍在编辑中（字母都是文字）：按 Esc 离开编辑器，再用 o/m/t/c 选择面板",
+    no_card_focused: "`{key}` 作用于练习卡片，但当前没有聚焦的卡片：按 Tab 聚焦屏幕上的第一张卡片",
+    solved_before: "曾经通过",
+    prediction_hidden: "写下预测之前不显示（见上方）",
+    other_window_changed: "另一个窗口也修改了 {ids}：保留你的代码，按 u 可取回另一个窗口的版本",
 };
 
 fn zh_short(a: Action) -> &'static str {
@@ -574,7 +613,7 @@ fn zh_long(a: Action) -> &'static str {
         Solution => "显示 / 隐藏参考答案（会先确认）",
         Reset => "恢复初始代码（会先确认；u 换回你的代码）",
         RestorePrevious => "换回被重置替换掉的代码",
-        ToggleBlocking => "下次运行使用 CUDA_LAUNCH_BLOCKING=1",
+        ToggleBlocking => "仅此卡片下次运行用 CUDA_LAUNCH_BLOCKING=1（不计分）",
         PaneOutput => "输出面板",
         PaneMemory => "显存面板",
         PaneTimeline => "时间线面板",
@@ -686,4 +725,37 @@ mod tests {
     fn the_simulated_device_name_is_the_engines() {
         assert_eq!(EN.sim_device, crate::run::SIM_DEVICE_NAME);
     }
+}
+
+/// Where README.md's key tables start and end: what is between is [`readme_tables`]'s text.
+pub const README_BEGIN: &str = "<!-- key tables: generated from src/ui/keys.rs (UPDATE_README_KEYS=1 cargo test --release --test ui_cards readme) -->";
+pub const README_END: &str = "<!-- end of the generated key tables -->";
+
+/// README.md's key tables, in English, from the key table (`keys.rs`) as dispatch and the help
+/// overlay read it (here, not in keys.rs, so that keys does not import strings):
+/// one table per help section, each binding with all its keys and its help sentence.
+pub fn readme_tables() -> String {
+    let s = &EN;
+    let mut out = String::new();
+    for (section, bindings) in super::keys::help_sections() {
+        out.push_str(&format!(
+            "\n**{}**\n\n| keys | action |\n|---|---|\n",
+            (s.section)(section)
+        ));
+        for binding in bindings {
+            let keys = if binding.keys.len() == 9 {
+                format!("`{}`", binding.label)
+            } else {
+                binding
+                    .keys
+                    .iter()
+                    .map(|k| format!("`{}`", super::keys::key_name(k)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            out.push_str(&format!("| {keys} | {} |\n", (s.long)(binding.action)));
+        }
+    }
+    out.push('\n');
+    out
 }

@@ -386,7 +386,10 @@ impl App {
             ];
             if binding.action == keys::Action::ToggleBlocking {
                 // The setting's state, not just its key.
-                let (text, st) = if self.launch_blocking {
+                let on = self.launch_blocking
+                    || self.blocking_next.is_some()
+                        && self.blocking_next == self.focused_exercise();
+                let (text, st) = if on {
                     (s.blocking_on, theme::BLOCKING_ON)
                 } else {
                     (s.blocking_off, theme::FOOTER)

@@ -56,7 +56,77 @@ pub fn lines(
     if logical.is_empty() {
         return vec![Line::styled(look.no_output.to_string(), look.note)];
     }
-    let rows: Vec<Row> = logical
+    let rows = rows_of(&logical, width, left);
+    if rows.len() <= height {
+        return rows.into_iter().map(|r| r.line).collect();
+    }
+    let key = key_lines(&logical);
+    let first_is_tail = first_view_is_tail(key.as_ref(), &rows, height);
+    if back > 0 || first_is_tail {
+        // Scrolled back: plain rows ending `offset` rows before the last. When the first view
+        // is the prioritised one, the first step back is the tail itself, so the last rows
+        // (which the prioritised view may leave out) are always one Shift-↑ away.
+        let offset = if first_is_tail { back } else { back - 1 };
+        let end = rows.len().saturating_sub(offset).max(height);
+        return rows
+            .into_iter()
+            .skip(end - height)
+            .take(height)
+            .map(|r| r.line)
+            .collect();
+    }
+    match key {
+        Some(key) => prioritised(rows, &key, height, look),
+        None => Vec::new(),
+    }
+}
+
+/// Whether the unscrolled view of rows that do not fit is simply their tail: without a
+/// traceback (the tail holds the last thing printed), or when the tail already holds the last
+/// `File` line. Otherwise it is the prioritised view.
+fn first_view_is_tail(key: Option<&KeyLines>, rows: &[Row], height: usize) -> bool {
+    let Some(key) = key else {
+        return true;
+    };
+    let tail_start = rows.len().saturating_sub(height);
+    rows[tail_start..].iter().any(|r| r.from == key.file)
+}
+
+/// How far Shift-↑ can scroll the output back in a pane `width` x `height`: far enough that
+/// the first row is at the top, counted in the rows the pane shows (wrapped lines once per
+/// row), plus the step from the prioritised view to the tail when the first view is
+/// prioritised. Every row of the output is on screen at one of the steps `0..=max_back`.
+pub fn max_back(report: &RunReport, width: usize, height: usize) -> usize {
+    if width == 0 || height == 0 {
+        return 0;
+    }
+    let rows = all_rows(report, width);
+    if rows.len() <= height {
+        return 0;
+    }
+    let logical = logical_lines(report, &plain_look());
+    let key = key_lines(&logical);
+    let extra = usize::from(!first_view_is_tail(key.as_ref(), &rows, height));
+    rows.len() - height + extra
+}
+
+fn plain_look() -> Look<'static> {
+    Look {
+        stdout: Style::new(),
+        stderr: Style::new(),
+        note: Style::new(),
+        no_output: "",
+        earlier: "",
+    }
+}
+
+/// The rows of the whole output at `width` (unstyled), as `lines` cuts them.
+fn all_rows(report: &RunReport, width: usize) -> Vec<Row> {
+    rows_of(&logical_lines(report, &plain_look()), width, 0)
+}
+
+fn rows_of(logical: &[Logical], width: usize, left: usize) -> Vec<Row> {
+    logical
         .iter()
         .enumerate()
         .flat_map(|(i, l)| {
@@ -70,55 +140,7 @@ pub fn lines(
                 from: i,
             })
         })
-        .collect();
-    if rows.len() <= height {
-        return rows.into_iter().map(|r| r.line).collect();
-    }
-    if back > 0 {
-        let end = rows.len().saturating_sub(back).max(height.min(rows.len()));
-        return rows
-            .into_iter()
-            .skip(end - height)
-            .take(height)
-            .map(|r| r.line)
-            .collect();
-    }
-    let Some(key) = key_lines(&logical) else {
-        // No traceback: the end, which holds the last thing printed.
-        let skip = rows.len() - height;
-        return rows.into_iter().skip(skip).map(|r| r.line).collect();
-    };
-    // The tail already holds the `File` line: show the tail.
-    let tail_start = rows.len() - height;
-    if rows[tail_start..].iter().any(|r| r.from == key.file) {
-        return rows.into_iter().skip(tail_start).map(|r| r.line).collect();
-    }
-    prioritised(rows, &key, height, look)
-}
-
-/// How many rows the whole output takes in a pane `width` wide (wrapped lines counted once per
-/// row, a traceback's source and caret lines once each): what Shift-↑ can scroll through.
-pub fn row_count(report: &RunReport, width: usize) -> usize {
-    if width == 0 {
-        return 0;
-    }
-    let look = Look {
-        stdout: Style::new(),
-        stderr: Style::new(),
-        note: Style::new(),
-        no_output: "",
-        earlier: "",
-    };
-    logical_lines(report, &look)
-        .iter()
-        .map(|l| {
-            if l.whole {
-                1
-            } else {
-                hard_wrap(&l.text, width).len()
-            }
-        })
-        .sum()
+        .collect()
 }
 
 /// The lines that explain an error, by their index among the logical lines.
@@ -427,5 +449,62 @@ mod tests {
         // Scrolling back shows the whole output in order.
         let rows = text(&lines(&report(TRACEBACK), 60, 5, 30, 0, &LOOK));
         assert_eq!(rows[0], "device log line one that is long");
+    }
+
+    /// A traceback whose message runs on after the exception line, as PyTorch's CUDA errors
+    /// do: the prioritised first view cannot hold it all in a short pane.
+    const LONG_TRACEBACK: &str = "log line 1\nlog line 2\nlog line 3\nTraceback (most recent call last):\n  File \"exercise.py\", line 3, in <module>\n    helper()\n    ^^^^^^^^\n  File \"exercise.py\", line 9, in helper\n    print(loss.item())\n          ^^^^^^^^^^^\nRuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n";
+
+    #[test]
+    fn every_row_of_the_output_is_reachable_at_every_size() {
+        for source in [TRACEBACK, LONG_TRACEBACK, "a\nb\nc\nd\ne\nf\ng\nh\n"] {
+            let r = report(source);
+            for width in [12, 20, 33, 60, 100] {
+                let all: Vec<String> = rows_of(&logical_lines(&r, &LOOK), width, 0)
+                    .into_iter()
+                    .map(|row| row.line.spans.iter().map(|s| s.content.as_ref()).collect())
+                    .collect();
+                for height in 1..all.len() + 2 {
+                    let mut seen = vec![false; all.len()];
+                    let max = max_back(&r, width, height);
+                    for back in 0..=max {
+                        let shown = text(&lines(&r, width, height, back, 0, &LOOK));
+                        assert!(shown.len() <= height, "{width}x{height} back {back}");
+                        for row in shown {
+                            for (i, a) in all.iter().enumerate() {
+                                if *a == row {
+                                    seen[i] = true;
+                                }
+                            }
+                        }
+                    }
+                    // The last step back shows the first rows.
+                    let top = text(&lines(&r, width, height, max, 0, &LOOK));
+                    assert_eq!(top.first(), all.first(), "{width}x{height}");
+                    let missing: Vec<&String> = all
+                        .iter()
+                        .zip(&seen)
+                        .filter(|(_, s)| !**s)
+                        .map(|(a, _)| a)
+                        .collect();
+                    assert!(
+                        missing.is_empty(),
+                        "{width}x{height}: never shown {missing:#?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_line_of_a_long_message_is_one_step_back() {
+        let r = report(LONG_TRACEBACK);
+        let first = text(&lines(&r, 100, 6, 0, 0, &LOOK));
+        assert!(first[0].starts_with("↑ "), "prioritised: {first:#?}");
+        let tail = text(&lines(&r, 100, 6, 1, 0, &LOOK));
+        assert_eq!(
+            tail.last().map(String::as_str),
+            Some("Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.")
+        );
     }
 }
