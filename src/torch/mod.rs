@@ -31,6 +31,7 @@ const EXTRA_SRC: &str = include_str!("extra.py");
 const AUTOGRAD_SRC: &str = include_str!("autograd.py");
 const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
 const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
+const NN_UTILS_RNN_SRC: &str = include_str!("nn_utils_rnn.py");
 const NN_INIT_SRC: &str = include_str!("nn_init.py");
 const DISTRIBUTIONS_SRC: &str = include_str!("distributions.py");
 const SPECIAL_SRC: &str = include_str!("special.py");
@@ -52,6 +53,7 @@ const PRELUDES: &[(&str, &str)] = &[
     ("torch.linalg", LINALG_SRC),
     ("torch.optim.lr_scheduler", LR_SCHEDULER_SRC),
     ("torch.nn.utils", NN_UTILS_SRC),
+    ("torch.nn.utils.rnn", NN_UTILS_RNN_SRC),
     ("torch.nn.init", NN_INIT_SRC),
     ("torch.nn._fx", NN_FX_SRC),
     ("torch.special", SPECIAL_SRC),
