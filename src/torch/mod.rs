@@ -102,6 +102,30 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     for &(name, src) in PRELUDES {
         it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
     }
+    // `from torch.utils.data.sampler import RandomSampler`, `from torch.optim.optimizer import
+    // Optimizer`: PyTorch's own module paths for names the preludes define
+    for (name, src) in [
+        (
+            "torch.utils.data.dataset",
+            "from torch.utils.data import *\n",
+        ),
+        (
+            "torch.utils.data.sampler",
+            "from torch.utils.data import *\n",
+        ),
+        (
+            "torch.utils.data.dataloader",
+            "from torch.utils.data import *\n",
+        ),
+        ("torch.optim.optimizer", "from torch.optim import *\n"),
+        ("torch.nn.utils.clip_grad", "from torch.nn.utils import *\n"),
+        (
+            "torch.nn.utils.convert_parameters",
+            "from torch.nn.utils import *\n",
+        ),
+    ] {
+        it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+    }
     // `from torch.distributions.normal import Normal` as well as the package's own names
     for name in [
         "torch.distributions.normal",
