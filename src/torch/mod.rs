@@ -730,9 +730,11 @@ pub(crate) fn index_items(
                 let t = rt.tensor(&vals, shape, None, Device::Cpu).map_err(py_err)?;
                 TensorIndex::Tensor(t)
             }
-            other => match tensor_of(other) {
-                Some(t) => TensorIndex::Tensor(t),
-                None => TensorIndex::Int(int_arg(it, other)?),
+            other => match (tensor_of(other), other.downcast::<crate::numpy::NdArray>()) {
+                (Some(t), _) => TensorIndex::Tensor(t),
+                // a numpy array indexes like the tensor of its values (integer or boolean)
+                (None, Some(a)) => TensorIndex::Tensor(a.copy_as(a.dtype())?.to_tensor()?),
+                (None, None) => TensorIndex::Int(int_arg(it, other)?),
             },
         });
     }
