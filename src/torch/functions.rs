@@ -722,12 +722,13 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         })))
     });
     reg(&m, rt, "initial_seed", |_, rt, _| {
-        Ok(Value::Int(rt.initial_seed() as i64))
+        // a u64: fresh processes start from 64 random bits
+        Ok(crate::script::bigint::from_i128(rt.initial_seed() as i128))
     });
     reg(&m, rt, "seed", |_, rt, _| {
         let s = super::objects::nondeterministic_seed();
         rt.manual_seed(s);
-        Ok(Value::Int(s as i64))
+        Ok(crate::script::bigint::from_i128(s as i128))
     });
     reg(&m, rt, "get_rng_state", |_, rt, _| {
         super::objects::state_tensor(rt, &rt.cpu_rng_state())

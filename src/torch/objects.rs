@@ -633,17 +633,9 @@ pub(crate) fn seed_arg(it: &mut Interpreter, v: &Value) -> PyResult<u64> {
     })
 }
 
-/// A fresh non-deterministic seed, as c10's `getNonDeterministicRandom` makes it (53 bits).
+/// A fresh non-deterministic seed, as c10's `getNonDeterministicRandom` makes it for the CPU.
 pub(crate) fn nondeterministic_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0),
-    );
-    h.finish() & 0x1F_FFFF_FFFF_FFFF
+    crate::engine::random::nondeterministic_seed()
 }
 
 /// A byte tensor of a generator state (`get_rng_state()`).
@@ -709,12 +701,14 @@ impl NativeObject for PyGenerator {
                 Ok(Value::Native(me.clone()))
             })),
             "initial_seed" => Some(Value::native_fn("initial_seed", move |_, _| {
-                Ok(Value::Int(g.borrow().initial_seed() as i64))
+                Ok(crate::script::bigint::from_i128(
+                    g.borrow().initial_seed() as i128
+                ))
             })),
             "seed" => Some(Value::native_fn("seed", move |_, _| {
                 let s = nondeterministic_seed();
                 g.borrow_mut().manual_seed(s);
-                Ok(Value::Int(s as i64))
+                Ok(crate::script::bigint::from_i128(s as i128))
             })),
             "get_state" => Some(Value::native_fn("get_state", move |_, _| {
                 let bytes = g.borrow().get_state();
