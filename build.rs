@@ -118,8 +118,13 @@ fn build_emulated_device() {
     }
 }
 
-/// Links libstdc++ statically when the compiler has the archive, else dynamically.
+/// Links libstdc++ statically when the compiler has the archive, else dynamically. Apple's
+/// toolchains ship libc++ only (no libstdc++ since Xcode 10), always as a system dylib.
 fn link_cxx_runtime(build: &cc::Build) {
+    if env::var("CARGO_CFG_TARGET_VENDOR").is_ok_and(|v| v == "apple") {
+        println!("cargo:rustc-link-lib=dylib=c++");
+        return;
+    }
     let compiler = build.get_compiler();
     let archive = std::process::Command::new(compiler.path())
         .arg("-print-file-name=libstdc++.a")

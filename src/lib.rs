@@ -7,11 +7,15 @@
 pub mod classroom;
 pub mod commands;
 pub mod engine;
+pub mod explain;
+#[cfg(feature = "fault-injection")]
+pub mod fault_injection;
 pub mod lesson;
 pub mod numpy;
 pub mod progress;
 pub mod regular_file;
 pub mod run;
+pub mod run_report;
 pub mod script;
 pub mod torch;
 pub mod ui;

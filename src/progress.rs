@@ -9,7 +9,7 @@
 //! names the path it is about (tests/fault_progress.rs, docs/robustness.md "Fault tests").
 
 use crate::lesson::{Exercise, Lesson};
-use crate::run::RunReport;
+use crate::run_report::RunReport;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex};
 
 const FILE_NAME: &str = "progress.json";
 
-/// The lesson set of the built-in lessons (both languages share it: the exercises are the same).
-pub const BUILTIN_SET: &str = "builtin";
+// Progress is kept per lesson set; the catalog names its set (lesson owns the ids).
+pub use crate::lesson::{BUILTIN_SET, folder_set};
 
 /// The current layout of progress.json: `{"version": 2, "sets": {"builtin": {...}, ...}}`.
 /// Version 1 files (one [`Progress`] at the top level, from before lesson sets) are read as the
@@ -143,7 +143,7 @@ pub struct ExerciseState {
 #[serde(default)]
 pub struct SavedRun {
     pub code: String,
-    pub report: crate::run::RunReport,
+    pub report: RunReport,
 }
 
 /// The result of the last run of an exercise's checks, for the code it ran.
@@ -372,13 +372,6 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
         checks: entries(&base.checks, checks, &theirs.checks),
         stats: entries(&base.stats, stats, &theirs.stats),
     }
-}
-
-/// The lesson set key of a lesson folder: `dir:` and its canonical path, so the same folder
-/// named two ways is one set and two folders never share one.
-pub fn folder_set(dir: &Path) -> String {
-    let path = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    format!("dir:{}", path.display())
 }
 
 /// Where progress lives, which lesson set it loads and saves, and what happened when it was
@@ -758,69 +751,6 @@ fn unique() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-/// For the kill -9 fault test (tests/fault_progress.rs) only, reached through the hidden
-/// `CUDATUTOR_TEST_SAVE_LOOP=<KiB>` variable: starts as the program does (load, which removes
-/// stale temp files), then saves [`test_generation`] 1, 2, 3… as fast as it can, printing
-/// `saved N` after each save returns, until stdout closes or `limit` saves.
-#[doc(hidden)]
-pub fn test_save_loop(store: &Store, kib: usize, limit: u64) -> Result<(), String> {
-    let loaded = store.load();
-    if let Some(w) = loaded.warning {
-        return Err(w);
-    }
-    let start = match loaded.progress.last_lesson.as_deref() {
-        None => 0,
-        Some(name) => name
-            .strip_prefix("gen-")
-            .and_then(|n| n.parse::<u64>().ok())
-            .ok_or_else(|| format!("not a test file: last_lesson {name:?}"))?,
-    };
-    if start > 0 && loaded.progress != test_generation(start, kib) {
-        return Err(format!(
-            "the file holds generation {start} but not its content"
-        ));
-    }
-    let mut out = std::io::stdout().lock();
-    for k in start + 1..=start + limit {
-        store
-            .save(&test_generation(k, kib))
-            .map_err(|e| e.to_string())?;
-        if writeln!(out, "saved {k}")
-            .and_then(|()| out.flush())
-            .is_err()
-        {
-            break;
-        }
-    }
-    Ok(())
-}
-
-/// Generation `k` of the kill test's progress: about `kib` KiB (varying with k, so an old and a
-/// new file differ in length too), every part of it naming k.
-#[doc(hidden)]
-pub fn test_generation(k: u64, kib: usize) -> Progress {
-    let mut p = Progress {
-        last_lesson: Some(format!("gen-{k}")),
-        ..Progress::default()
-    };
-    let total = kib * 1024 / 2 + (k as usize % 7) * kib * 1024 / 12;
-    let parts = 8;
-    for i in 0..parts {
-        let line = format!("x_{i} = {k}  # généré \"{k}\"\n");
-        let code = line.repeat((total / parts / line.len()).max(1));
-        p.exercises.insert(
-            format!("exercise-{i}"),
-            ExerciseState {
-                code: Some(code),
-                passed: (k + i as u64).is_multiple_of(2),
-            },
-        );
-        p.scroll
-            .insert(format!("lesson-{i}"), (k as usize) * 10 + i);
-    }
-    p
 }
 
 #[cfg(test)]
@@ -1430,21 +1360,5 @@ mod tests {
         assert_eq!(temp_file_pid(".progress.json.a.4.tmp"), None);
         assert_eq!(temp_file_pid("progress.json"), None);
         assert_eq!(temp_file_pid("progress.json.corrupt-1"), None);
-    }
-
-    #[test]
-    fn test_generations_differ_and_round_trip() {
-        let store = Store::at(temp_dir("generations"));
-        for k in [1, 2, 3] {
-            store.save(&test_generation(k, 8)).unwrap();
-            assert_eq!(store.load().progress, test_generation(k, 8));
-        }
-        assert_ne!(test_generation(1, 8), test_generation(2, 8));
-        let len = |k| {
-            serde_json::to_vec_pretty(&test_generation(k, 8))
-                .unwrap()
-                .len()
-        };
-        assert_ne!(len(1), len(2), "lengths differ too");
     }
 }

@@ -16,8 +16,10 @@
 mod common;
 
 use common::tmux::Tmux;
+#[cfg(feature = "fault-injection")]
+use cudatutor::fault_injection::test_generation;
 use cudatutor::lesson::{Catalog, Lang};
-use cudatutor::progress::{ExerciseState, Progress, Store, test_generation};
+use cudatutor::progress::{ExerciseState, Progress, Store};
 use cudatutor::ui::{App, Theme};
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
@@ -117,7 +119,19 @@ impl Rng {
 /// be left, and the next start removes it. Fails if too few kills land inside a save (a temp
 /// file left behind), since the test would then prove nothing.
 #[test]
+#[cfg_attr(
+    not(feature = "fault-injection"),
+    ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
+)]
 fn kill_9_during_saves_leaves_the_old_or_the_new_file() {
+    #[cfg(feature = "fault-injection")]
+    kill_9_during_saves();
+    #[cfg(not(feature = "fault-injection"))]
+    panic!("the save loop is a test hook: cargo test --features fault-injection");
+}
+
+#[cfg(feature = "fault-injection")]
+fn kill_9_during_saves() {
     const KIB: usize = 1024;
     const KILLS: usize = 40;
     let dir = temp_dir("kill");

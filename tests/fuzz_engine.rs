@@ -358,7 +358,7 @@ fn run_ops(ops: &[Op]) {
         if std::env::var_os("FUZZ_TRACE").is_some() {
             eprintln!("op {op:?}");
         }
-        let t0 = Instant::now();
+        let t0 = thread_cpu_time();
         match op {
             Op::New(shape, d, v, k) => {
                 let (dt, dev) = (Some(dtype(*d)), device(*v));
@@ -481,10 +481,12 @@ fn run_ops(ops: &[Op]) {
                 }
             }
         }
+        // CPU time, not wall time: a bound on the op's own work that other processes on a
+        // loaded machine cannot break (no single op may run away, whatever its sizes).
+        let spent = thread_cpu_time().saturating_sub(t0);
         assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "{op:?} took {:?}",
-            t0.elapsed()
+            spent < Duration::from_secs(20),
+            "{op:?} took {spent:?} of CPU time"
         );
         let (used, limit) = rt.host_memory();
         assert!(used <= limit, "host bytes {used} over the bound {limit}");
@@ -494,6 +496,18 @@ fn run_ops(ops: &[Op]) {
     assert_eq!(rt.memory_allocated(0), rt.blas_workspace_bytes(0));
     assert_eq!(rt.memory_allocated(1), rt.blas_workspace_bytes(1));
     assert_eq!(rt.host_memory().0, 0);
+}
+
+/// This thread's CPU time so far (CLOCK_THREAD_CPUTIME_ID).
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec we pass, which lives for the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 fn config(cases: u32) -> ProptestConfig {

@@ -9,7 +9,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cudatutor::script::{
-    Args, BinOp, CmpOp, Interpreter, Limits, Module, NativeObject, PyException, PyResult, Value,
+    Args, BinOp, CmpOp, ExcType, Interpreter, Limits, Module, NativeObject, PyException, PyResult,
+    Value,
 };
 
 /// What a failed run reports (ScriptError without the exception value, so it can cross threads).
@@ -299,11 +300,11 @@ fn install_vec2(it: &mut Interpreter, log: Rc<RefCell<Vec<String>>>) {
             });
             let cls = it.native_class("Vec2");
             m.set_attr("Vec2Type", Value::Class(cls));
-            let oom = it.define_exception("OutOfMemoryError", "RuntimeError");
+            let oom = it.define_exception(ExcType::OutOfMemoryError);
             m.set_attr("OutOfMemoryError", oom);
             m.add_fn("oom", |_it, _args| {
                 Err(PyException::new(
-                    "OutOfMemoryError",
+                    ExcType::OutOfMemoryError,
                     "CUDA out of memory. Tried to allocate 2.00 GiB",
                 ))
             });

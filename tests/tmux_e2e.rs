@@ -107,6 +107,10 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "fault-injection"),
+    ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
+)]
 fn terminal_is_restored_after_a_panic_in_the_ui() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
     let data = temp_dir("panic");
@@ -343,8 +347,8 @@ fn pager_gone(screen: &str) -> bool {
 #[test]
 fn esc_and_ctrl_c_never_quit_and_keys_act_only_on_what_is_seen() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("issue18-keys");
-    let t = e2e_shell("issue18-keys", &data);
+    let data = temp_dir("pager-keys");
+    let t = e2e_shell("pager-keys", &data);
     t.type_text(&format!(
         "{bin} --lang en --backend sim --lessons {}",
         deck_dir()
@@ -385,7 +389,7 @@ fn esc_and_ctrl_c_never_quit_and_keys_act_only_on_what_is_seen() {
 #[test]
 fn ctrl_c_stops_a_long_run_and_the_footer_tells_the_truth() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("issue18-cancel");
+    let data = temp_dir("pager-cancel");
     let lessons = data.join("lessons");
     std::fs::create_dir_all(&lessons).unwrap();
     std::fs::write(
@@ -393,7 +397,7 @@ fn ctrl_c_stops_a_long_run_and_the_footer_tells_the_truth() {
         "+++\nid = \"loop\"\ntitle = \"A long loop\"\norder = 1\n+++\n\n# A long loop\n\n```python exercise id=long-loop\nimport torch\na = torch.randn(512, 512, device='cuda')\nfor i in range(100000):\n    a = (a @ a).tanh()\nprint(a.sum().item())\n```\n\n```python check\nassert True, \"fine\"\n```\n\n```hint\nIt is long on purpose.\n```\n",
     )
     .unwrap();
-    let t = e2e_shell("issue18-cancel", &data);
+    let t = e2e_shell("pager-cancel", &data);
     t.type_text(&format!(
         "{bin} --lang en --backend sim --lessons {}",
         lessons.display()
@@ -425,9 +429,9 @@ fn ctrl_c_stops_a_long_run_and_the_footer_tells_the_truth() {
 #[test]
 fn a_resize_keeps_the_edited_card_on_screen() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("issue18-resize");
+    let data = temp_dir("pager-resize");
     let t = Tmux::start(
-        "e2e-issue18-resize",
+        "e2e-pager-resize",
         160,
         50,
         &[format!("CUDATUTOR_DATA_DIR={}", data.display())],
@@ -456,8 +460,8 @@ fn a_resize_keeps_the_edited_card_on_screen() {
 fn the_chinese_help_box_has_a_whole_border() {
     use unicode_width::UnicodeWidthChar;
     let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("issue18-help");
-    let t = e2e_shell("issue18-help", &data);
+    let data = temp_dir("pager-help");
+    let t = e2e_shell("pager-help", &data);
     t.type_text(&format!("{bin} --lang zh --backend sim lesson 2"));
     t.send(&["Enter"]);
     t.wait_for("2/6");
@@ -659,6 +663,10 @@ fn a_stopped_pager_gives_the_terminal_back_and_takes_it_again() {
 /// keys that follow are keys (Ctrl-q quits at once), and the exercise's saved code is
 /// untouched.
 #[test]
+#[cfg_attr(
+    not(feature = "fault-injection"),
+    ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
+)]
 fn a_panic_inside_a_run_leaves_the_pager_and_its_terminal_alone() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
     let data = temp_dir("run-panic");

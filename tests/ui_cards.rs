@@ -1,4 +1,4 @@
-//! The pager's cards beyond the issue-18 regressions: predictions that hide the answer, the
+//! The pager's cards beyond tests/ui_pager_behaviour.rs: predictions that hide the answer, the
 //! code a reset replaced brought back with `u`, quitting that asks, the key table behind the
 //! help, the lesson list, the output pane scrolled sideways, a report from older code, clicks
 //! in the contents pane, and a real engine run cancelled from the pager.
@@ -9,7 +9,8 @@ use crossterm::event::{
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::Progress;
 use cudatutor::run::{
-    BackendChoice, ErrorReport, MemoryReport, RunOptions, RunReport, TimelineEntry,
+    Backend, BackendChoice, BackendLabel, ErrorReport, MemoryReport, RunOptions, RunReport,
+    TimelineEntry,
 };
 use cudatutor::ui::{App, EngineRunner, ExerciseRunner, Theme, keys};
 use ratatui::{Terminal, backend::TestBackend};
@@ -25,8 +26,11 @@ impl ExerciseRunner for Fixed {
     fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
         self.0.lock().unwrap().clone()
     }
-    fn backend_label(&self) -> String {
-        "sim · Simulated H200 (modelled)".into()
+    fn backend_label(&self) -> BackendLabel {
+        BackendLabel {
+            backend: Backend::Sim,
+            device: "Simulated H200 (modelled)".into(),
+        }
     }
 }
 
@@ -360,8 +364,11 @@ fn the_footer_names_the_run_in_flight() {
             std::thread::sleep(Duration::from_millis(300));
             RunReport::default()
         }
-        fn backend_label(&self) -> String {
-            "test".into()
+        fn backend_label(&self) -> BackendLabel {
+            BackendLabel {
+                backend: Backend::Sim,
+                device: "test".into(),
+            }
         }
     }
     let mut app = deck_app(RunReport::default()).with_runner(Arc::new(Slow));
@@ -507,8 +514,11 @@ impl ExerciseRunner for Compared {
     fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
         self.0.engine.clone()
     }
-    fn backend_label(&self) -> String {
-        "sim · Simulated H200 (modelled)".into()
+    fn backend_label(&self) -> BackendLabel {
+        BackendLabel {
+            backend: Backend::Sim,
+            device: "Simulated H200 (modelled)".into(),
+        }
     }
     fn compare(
         &self,

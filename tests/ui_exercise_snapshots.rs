@@ -7,7 +7,8 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{Progress, Store, quiz_key};
 use cudatutor::run::{
-    CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunOptions, RunReport, TimelineEntry,
+    Backend, BackendLabel, CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunOptions,
+    RunReport, TimelineEntry,
 };
 use cudatutor::ui::{App, ExerciseRunner, Theme};
 use proptest::prelude::*;
@@ -18,6 +19,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 const LABEL: &str = "sim · Simulated H200 (modelled)";
+const LABEL_DEVICE: &str = "Simulated H200 (modelled)";
 const ID: &str = "labels-range";
 
 fn entry(
@@ -111,6 +113,7 @@ fn deferred_assert() -> RunReport {
             column: None,
             device_log: vec![DEVICE_LOG.into()],
             traceback,
+            detail: None,
         }),
         memory: memory(1536, 1536),
         timeline,
@@ -190,8 +193,11 @@ impl ExerciseRunner for Fixed {
         }
     }
 
-    fn backend_label(&self) -> String {
-        LABEL.into()
+    fn backend_label(&self) -> BackendLabel {
+        BackendLabel {
+            backend: Backend::Sim,
+            device: LABEL_DEVICE.into(),
+        }
     }
 }
 
@@ -620,8 +626,11 @@ fn ctrl_c_cancels_a_run_and_the_ui_keeps_drawing() {
                 ..RunReport::default()
             }
         }
-        fn backend_label(&self) -> String {
-            "test".into()
+        fn backend_label(&self) -> BackendLabel {
+            BackendLabel {
+                backend: Backend::Sim,
+                device: "test".into(),
+            }
         }
     }
     let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/exercise")).unwrap();

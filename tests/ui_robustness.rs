@@ -7,7 +7,7 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{Progress, Store};
-use cudatutor::run::{BackendChoice, RunOptions, RunReport};
+use cudatutor::run::{Backend, BackendChoice, BackendLabel, RunOptions, RunReport};
 use cudatutor::ui::{App, EngineRunner, ExerciseRunner, Theme};
 use ratatui::{Terminal, backend::TestBackend};
 use std::path::{Path, PathBuf};
@@ -100,8 +100,11 @@ impl ExerciseRunner for Panics {
             ..RunReport::default()
         }
     }
-    fn backend_label(&self) -> String {
-        "sim · test".into()
+    fn backend_label(&self) -> BackendLabel {
+        BackendLabel {
+            backend: Backend::Sim,
+            device: "test".into(),
+        }
     }
 }
 
@@ -114,8 +117,11 @@ impl ExerciseRunner for Quiet {
             ..RunReport::default()
         }
     }
-    fn backend_label(&self) -> String {
-        "sim · test".into()
+    fn backend_label(&self) -> BackendLabel {
+        BackendLabel {
+            backend: Backend::Sim,
+            device: "test".into(),
+        }
     }
 }
 
@@ -276,8 +282,11 @@ impl ExerciseRunner for AllPass {
             ..RunReport::default()
         }
     }
-    fn backend_label(&self) -> String {
-        "sim · test".into()
+    fn backend_label(&self) -> BackendLabel {
+        BackendLabel {
+            backend: Backend::Sim,
+            device: "test".into(),
+        }
     }
 }
 

@@ -1,5 +1,8 @@
 //! Sizes on the command line: `80GiB`, `16G`, `512MiB`, `1.5GB`, or a plain byte count.
 
+// The runner owns its limits; the command line checks against the same one.
+use crate::run::MAX_GPU_MEMORY;
+
 /// Parses a size; binary (`KiB`/`K`) and decimal (`KB`) suffixes, case-insensitive.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
@@ -32,10 +35,6 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     }
     Ok(bytes as u64)
 }
-
-/// The most GPU memory a device may be given (1 PiB): PyTorch reports memory as signed 64-bit
-/// counts, and sixteen such devices still add up far below that, so no count can wrap.
-pub const MAX_GPU_MEMORY: u64 = 1 << 50;
 
 /// A size for `--gpu-memory` / `--gpu-mem-limit`: [`parse_size`], at most [`MAX_GPU_MEMORY`].
 pub fn parse_gpu_size(text: &str) -> Result<u64, String> {

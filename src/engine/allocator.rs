@@ -453,11 +453,6 @@ impl CachingAllocator {
         self.blk(id.0).addr
     }
 
-    /// The size the allocator accounts for a block (its rounded, possibly unsplit, size).
-    pub fn block_size(&self, id: BlockId) -> u64 {
-        self.blk(id.0).size
-    }
-
     /// Return a block to its pool, coalescing with free neighbours.
     pub fn free(&mut self, id: BlockId) {
         let i = id.0;

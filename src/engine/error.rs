@@ -14,6 +14,8 @@ pub enum ErrorKind {
     /// `torch.OutOfMemoryError`, a subclass of RuntimeError.
     OutOfMemoryError,
     NotImplementedError,
+    /// Python's own ZeroDivisionError (`nn.init`'s fan arithmetic on an empty tensor).
+    ZeroDivisionError,
     /// The run was cancelled (Ctrl-c) inside an op.
     KeyboardInterrupt,
     /// The run's wall-clock limit passed inside an op.
@@ -31,13 +33,16 @@ impl ErrorKind {
             ErrorKind::TypeError => "TypeError",
             ErrorKind::OutOfMemoryError => "OutOfMemoryError",
             ErrorKind::NotImplementedError => "NotImplementedError",
+            ErrorKind::ZeroDivisionError => "ZeroDivisionError",
             ErrorKind::KeyboardInterrupt => "KeyboardInterrupt",
             ErrorKind::TimeoutError => "TimeoutError",
         }
     }
-    /// A stop of the whole run (cancel, time limit), which no `except` may catch.
-    pub fn is_stop(self) -> bool {
-        matches!(self, ErrorKind::KeyboardInterrupt | ErrorKind::TimeoutError)
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -74,11 +79,6 @@ impl EngineError {
     }
     pub fn not_implemented(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::NotImplementedError, message)
-    }
-    /// The sticky CUDA error PyTorch raises after a device-side assert, without
-    /// CUDA_LAUNCH_BLOCKING (four lines).
-    pub fn device_assert() -> Self {
-        Self::device_assert_for(false)
     }
     /// The same error as PyTorch 2.15 words it: `launch_blocking` drops the two
     /// "asynchronously reported" lines (c10/cuda/CUDAMiscFunctions.cpp).

@@ -21,6 +21,7 @@ pub mod numerics;
 pub mod numpy_print;
 pub mod op;
 pub mod print;
+pub mod provenance;
 pub mod random;
 pub mod runtime;
 pub mod storage;

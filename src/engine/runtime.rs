@@ -110,6 +110,9 @@ pub struct CudaFailure {
     pub failed_at_us: f64,
     /// Line of the call that raised it, once raised.
     pub reported_line: Option<u32>,
+    /// What the failing kernel's check found (the offending element and where its values came
+    /// from), for `run --explain`.
+    pub detail: Option<super::provenance::Detail>,
 }
 
 /// State shared with storages (so a freed tensor can record its `free` event).
@@ -203,6 +206,8 @@ pub struct Runtime {
     /// first launch, and only that load notices a failed context.
     loaded_kernels: RefCell<std::collections::HashSet<(u32, String)>>,
     failure: RefCell<Option<CudaFailure>>,
+    /// The latest check an op failed, with its offending values (provenance.rs).
+    detail: RefCell<Option<super::provenance::Detail>>,
     device_log: RefCell<Vec<String>>,
     current_device: Cell<u32>,
     /// Each device's cuBLAS and cuBLASLt workspaces, once a matrix product needed them.
@@ -282,6 +287,7 @@ impl Runtime {
             shared,
             devices,
             failure: RefCell::new(None),
+            detail: RefCell::new(None),
             device_log: RefCell::new(Vec::new()),
             current_device: Cell::new(0),
             cuda_used: Cell::new(false),
@@ -405,6 +411,14 @@ impl Runtime {
     /// The device-side assert of this run, if one happened.
     pub fn cuda_failure(&self) -> Option<CudaFailure> {
         self.failure.borrow().clone()
+    }
+    /// The latest check an op failed (an out-of-range value, tensors on two devices), with
+    /// the line it ran on: see provenance.rs.
+    pub fn last_detail(&self) -> Option<super::provenance::Detail> {
+        self.detail.borrow().clone()
+    }
+    pub(crate) fn note_detail(&self, detail: super::provenance::Detail) {
+        *self.detail.borrow_mut() = Some(detail);
     }
     pub fn memory_allocated(&self, dev: u32) -> u64 {
         self.devices[dev as usize].alloc.borrow().allocated()
@@ -780,12 +794,18 @@ impl Runtime {
             status = OpStatus::Assert;
             self.streams.borrow_mut()[dev as usize].failed_at = Some(end);
             self.device_log.borrow_mut().extend(assert);
+            let detail = self
+                .detail
+                .borrow()
+                .clone()
+                .filter(|d| d.line() == self.line());
             *self.failure.borrow_mut() = Some(CudaFailure {
                 device: dev,
                 origin_line: self.line(),
                 origin_op: op.to_string(),
                 failed_at_us: end,
                 reported_line: None,
+                detail,
             });
         }
         self.record(op, OpKind::Kernel, Some(dev), t0, times, status);
@@ -923,15 +943,6 @@ impl Runtime {
             let t1 = self.host_us();
             return self.wait_idle(op, OpKind::Sync, dst, t1);
         }
-        Ok(())
-    }
-
-    /// A cheap CUDA runtime query that does check the sticky error but not synchronise
-    /// (e.g. `torch.cuda.current_device`).
-    #[allow(dead_code)]
-    pub(crate) fn cuda_query(&self, op: &str, dev: u32) -> Result<()> {
-        self.cuda_check(op, OpKind::Host, dev)?;
-        self.host_event(op, Some(dev), self.cfg.timing.host_query_us);
         Ok(())
     }
 

@@ -36,12 +36,22 @@ impl Lang {
     }
 }
 
+/// The lesson set of the built-in lessons (both languages share it: the exercises are the same).
+pub const BUILTIN_SET: &str = "builtin";
+
+/// The lesson set key of a lesson folder: `dir:` and its canonical path, so the same folder
+/// named two ways is one set and two folders never share one.
+pub fn folder_set(dir: &Path) -> String {
+    let path = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    format!("dir:{}", path.display())
+}
+
 /// Lessons sorted by their `order`, checked as a whole (unique ids, orders and exercise ids).
 #[derive(Debug, Clone)]
 pub struct Catalog {
     pub lessons: Vec<Lesson>,
-    /// The lesson set progress is kept under: [`crate::progress::BUILTIN_SET`] for the built-in
-    /// lessons (whatever their language), [`crate::progress::folder_set`] for a folder.
+    /// The lesson set progress is kept under: [`BUILTIN_SET`] for the built-in
+    /// lessons (whatever their language), [`folder_set`] for a folder.
     pub set: String,
 }
 
@@ -110,7 +120,7 @@ impl Catalog {
             return Err(errors);
         }
         let result = Self::from_sources(sources).map(|mut catalog| {
-            catalog.set = crate::progress::folder_set(dir);
+            catalog.set = folder_set(dir);
             catalog
         });
         match result {
@@ -176,7 +186,7 @@ impl Catalog {
         if errors.is_empty() {
             Ok(Catalog {
                 lessons,
-                set: crate::progress::BUILTIN_SET.to_string(),
+                set: BUILTIN_SET.to_string(),
             })
         } else {
             Err(errors)

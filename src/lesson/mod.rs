@@ -5,6 +5,6 @@ mod catalog;
 mod model;
 mod parse;
 
-pub use catalog::{Catalog, Lang};
+pub use catalog::{BUILTIN_SET, Catalog, Lang, folder_set};
 pub use model::{Exercise, Lesson, LessonError, Quiz, WrongFix};
 pub use parse::{FenceKind, classify_fence, parse_lesson, predicted_start};

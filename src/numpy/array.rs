@@ -14,6 +14,7 @@ use crate::engine::layout::Layout;
 use crate::engine::runtime::Runtime;
 use crate::engine::storage::DeviceStorage;
 use crate::engine::tensor::{Storage, Tensor};
+use crate::script::ExcType;
 use crate::script::{PyException, PyResult, Value};
 use std::rc::Rc;
 
@@ -33,7 +34,7 @@ pub struct NpScalar {
     pub v: f64,
 }
 
-pub fn err(kind: &str, msg: impl Into<String>) -> PyException {
+pub fn err(kind: ExcType, msg: impl Into<String>) -> PyException {
     PyException::new(kind, msg.into())
 }
 
@@ -85,7 +86,7 @@ impl NdArray {
         let n = numel(&shape);
         if h.len() != n {
             return Err(err(
-                "ValueError",
+                ExcType::ValueError,
                 "internal: value count does not match the shape",
             ));
         }
@@ -132,7 +133,7 @@ impl NdArray {
     pub fn to_tensor(&self) -> PyResult<Tensor> {
         if self.strides.iter().any(|&s| s < 0) {
             return Err(err(
-                "ValueError",
+                ExcType::ValueError,
                 "At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported. (You can probably work around this by making a copy of your array  with array.copy().)",
             ));
         }
@@ -189,7 +190,7 @@ impl NdArray {
         match &*d {
             Some(DeviceStorage::Host(h)) => Ok(f(h)),
             _ => Err(err(
-                "NotImplementedError",
+                ExcType::NotImplementedError,
                 "cudatutor: this array's values are not kept (a phantom tensor's memory)",
             )),
         }
@@ -228,7 +229,7 @@ impl NdArray {
                 Ok(())
             }
             _ => Err(err(
-                "NotImplementedError",
+                ExcType::NotImplementedError,
                 "cudatutor: this array's values are not kept",
             )),
         }
@@ -268,7 +269,10 @@ impl NdArray {
         let n = self.size();
         let neg: Vec<usize> = (0..dims.len()).filter(|&i| dims[i] < 0).collect();
         if neg.len() > 1 {
-            return Err(err("ValueError", "can only specify one unknown dimension"));
+            return Err(err(
+                ExcType::ValueError,
+                "can only specify one unknown dimension",
+            ));
         }
         let known: usize = dims
             .iter()
@@ -314,7 +318,7 @@ fn reshape_error(n: usize, dims: &[i64]) -> PyException {
         format!("({})", d.join(", "))
     };
     err(
-        "ValueError",
+        ExcType::ValueError,
         format!("cannot reshape array of size {n} into shape {s}"),
     )
 }
@@ -330,7 +334,7 @@ pub fn shape_str(shape: &[usize]) -> String {
 
 fn broadcast_error(a: &[usize], b: &[usize]) -> PyException {
     err(
-        "ValueError",
+        ExcType::ValueError,
         format!(
             "operands could not be broadcast together with shapes {} {} ",
             shape_str(a),

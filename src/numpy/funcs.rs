@@ -4,6 +4,7 @@
 use super::array::{NdArray, NpScalar, contiguous_strides, err, np_cast, np_value, numel};
 use super::ops::{self, Bin, Un, operand};
 use crate::engine::dtype::{Category, DType};
+use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, PyResult, Value};
 
 pub type F = fn(&mut Interpreter, Args) -> PyResult<Value>;
@@ -49,13 +50,16 @@ pub fn shape_arg(it: &mut Interpreter, v: &Value) -> PyResult<Vec<usize>> {
     for x in &items {
         let d = it.index_int(x)?;
         if d < 0 {
-            return Err(err("ValueError", "negative dimensions are not allowed"));
+            return Err(err(
+                ExcType::ValueError,
+                "negative dimensions are not allowed",
+            ));
         }
         out.push(d as usize);
     }
     if numel(&out) > 1 << 31 {
         return Err(err(
-            "MemoryError",
+            ExcType::MemoryError,
             format!("Unable to allocate array with shape {:?}", out),
         ));
     }
@@ -174,7 +178,7 @@ fn f_asarray(it: &mut Interpreter, args: Args) -> PyResult<Value> {
 fn num(it: &mut Interpreter, v: &Value) -> PyResult<f64> {
     let o = operand(it, v)?;
     if o.vals.len() != 1 {
-        return Err(err("TypeError", "expected a number"));
+        return Err(err(ExcType::TypeError, "expected a number"));
     }
     Ok(o.vals[0])
 }
@@ -202,11 +206,11 @@ fn f_arange(it: &mut Interpreter, args: Args) -> PyResult<Value> {
         None => (0.0, x0),
     };
     if step == 0.0 {
-        return Err(err("ZeroDivisionError", "division by zero"));
+        return Err(err(ExcType::ZeroDivisionError, "division by zero"));
     }
     let n = ((stop - start) / step).ceil().max(0.0) as usize;
     if n > 1 << 31 {
-        return Err(err("MemoryError", "Maximum allowed size exceeded"));
+        return Err(err(ExcType::MemoryError, "Maximum allowed size exceeded"));
     }
     let dt = opt_dtype(&a[3])?.unwrap_or(if is_float {
         DType::Float64
@@ -243,7 +247,7 @@ fn f_linspace(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     };
     if n < 0 {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             format!("Number of samples, {n}, must be non-negative."),
         ));
     }
@@ -331,7 +335,10 @@ fn finish_out(
             other => other.clone(),
         };
         let Some(arr) = d.downcast::<NdArray>() else {
-            return Err(err("TypeError", "return arrays must be of ArrayType"));
+            return Err(err(
+                ExcType::TypeError,
+                "return arrays must be of ArrayType",
+            ));
         };
         super::object::store_into(arr, &out, name)?;
         return Ok(d);
@@ -415,7 +422,7 @@ pub fn round_values(v: &Value, decimals: i64) -> PyResult<Value> {
     } else if let Some(a) = v.downcast::<NdArray>() {
         (a.values()?, a.shape.clone(), a.dtype(), false)
     } else {
-        return Err(err("TypeError", "round: expected an array"));
+        return Err(err(ExcType::TypeError, "round: expected an array"));
     };
     let out: Vec<f64> = if dt.category() != Category::Floating {
         if decimals >= 0 {
@@ -533,7 +540,7 @@ fn f_where(it: &mut Interpreter, args: Args) -> PyResult<Value> {
             Ok(arr_value(NdArray::from_f64(&rt(), &vals, shape, dt)?))
         }
         _ => Err(err(
-            "ValueError",
+            ExcType::ValueError,
             "either both or neither of x and y should be given",
         )),
     }
@@ -624,7 +631,7 @@ fn reduce(it: &mut Interpreter, args: Args, name: &str, kind: Red) -> PyResult<V
     let idt = x.dtype;
     let empty_err = |what: &str| {
         err(
-            "ValueError",
+            ExcType::ValueError,
             format!("zero-size array to reduction operation {what} which has no identity"),
         )
     };
@@ -707,7 +714,7 @@ fn reduce(it: &mut Interpreter, args: Args, name: &str, kind: Red) -> PyResult<V
         Red::ArgMax | Red::ArgMin => {
             if groups.iter().any(|g| g.is_empty()) {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!(
                         "attempt to get {} of an empty sequence",
                         if kind == Red::ArgMax {
@@ -883,7 +890,7 @@ fn f_transpose(it: &mut Interpreter, args: Args) -> PyResult<Value> {
         let d = if d < 0 { d + n } else { d };
         if d < 0 || d >= n {
             return Err(err(
-                "AxisError",
+                ExcType::AxisError,
                 format!("axis {} is out of bounds for array of dimension {n}", d),
             ));
         }
@@ -892,7 +899,7 @@ fn f_transpose(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let mut sorted = perm.clone();
     sorted.sort();
     if sorted != (0..x.ndim()).collect::<Vec<_>>() {
-        return Err(err("ValueError", "axes don't match array"));
+        return Err(err(ExcType::ValueError, "axes don't match array"));
     }
     Ok(arr_value(x.transpose(Some(&perm))))
 }
@@ -905,7 +912,7 @@ fn f_expand_dims(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let d = if d < 0 { d + n } else { d };
     if d < 0 || d >= n {
         return Err(err(
-            "AxisError",
+            ExcType::AxisError,
             format!("axis {d} is out of bounds for array of dimension {n}"),
         ));
     }
@@ -928,7 +935,7 @@ fn f_squeeze(it: &mut Interpreter, args: Args) -> PyResult<Value> {
             Some(ax) => {
                 if ax.contains(&d) && x.shape[d] != 1 {
                     return Err(err(
-                        "ValueError",
+                        ExcType::ValueError,
                         "cannot select an axis to squeeze out which has size not equal to one",
                     ));
                 }
@@ -993,12 +1000,15 @@ fn f_concatenate(it: &mut Interpreter, args: Args) -> PyResult<Value> {
 
 fn concat(it: &mut Interpreter, arrs: Vec<NdArray>, axis: Option<Value>) -> PyResult<Value> {
     if arrs.is_empty() {
-        return Err(err("ValueError", "need at least one array to concatenate"));
+        return Err(err(
+            ExcType::ValueError,
+            "need at least one array to concatenate",
+        ));
     }
     let nd = arrs[0].ndim();
     if nd == 0 {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             "zero-dimensional arrays cannot be concatenated",
         ));
     }
@@ -1012,7 +1022,7 @@ fn concat(it: &mut Interpreter, arrs: Vec<NdArray>, axis: Option<Value>) -> PyRe
     for (i, x) in arrs.iter().enumerate() {
         if x.ndim() != nd {
             return Err(err(
-                "ValueError",
+                ExcType::ValueError,
                 format!(
                     "all the input array dimensions except for the concatenation axis must match exactly, but along dimension 0, the array at index 0 has size {} and the array at index {i} has size {}",
                     arrs[0].shape.first().unwrap_or(&0),
@@ -1023,7 +1033,7 @@ fn concat(it: &mut Interpreter, arrs: Vec<NdArray>, axis: Option<Value>) -> PyRe
         for d in 0..nd {
             if d != ax && x.shape[d] != arrs[0].shape[d] {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!(
                         "all the input array dimensions except for the concatenation axis must match exactly, but along dimension {d}, the array at index 0 has size {} and the array at index {i} has size {}",
                         arrs[0].shape[d], x.shape[d]
@@ -1060,11 +1070,11 @@ fn f_stack(it: &mut Interpreter, args: Args) -> PyResult<Value> {
         arrs.push(as_array(it, v)?);
     }
     if arrs.is_empty() {
-        return Err(err("ValueError", "need at least one array to stack"));
+        return Err(err(ExcType::ValueError, "need at least one array to stack"));
     }
     if arrs.iter().any(|x| x.shape != arrs[0].shape) {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             "all input arrays must have the same shape",
         ));
     }
@@ -1076,7 +1086,7 @@ fn f_stack(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let ax = if ax < 0 { ax + n } else { ax };
     if ax < 0 || ax >= n {
         return Err(err(
-            "AxisError",
+            ExcType::AxisError,
             format!("axis {ax} is out of bounds for array of dimension {n}"),
         ));
     }
@@ -1100,13 +1110,13 @@ pub fn matmul(it: &mut Interpreter, a: &Value, b: &Value) -> PyResult<Value> {
     let y = as_array(it, b)?;
     if x.ndim() == 0 || y.ndim() == 0 {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)",
         ));
     }
     if x.ndim() > 2 || y.ndim() > 2 {
         return Err(err(
-            "NotImplementedError",
+            ExcType::NotImplementedError,
             "cudatutor's numpy multiplies 1-d and 2-d arrays only",
         ));
     }
@@ -1123,7 +1133,7 @@ pub fn matmul(it: &mut Interpreter, a: &Value, b: &Value) -> PyResult<Value> {
     };
     if k != k2 {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             format!(
                 "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k})"
             ),
@@ -1175,7 +1185,7 @@ fn f_solve(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let y = as_array(it, a[1].as_ref().unwrap())?;
     if x.ndim() != 2 || x.shape[0] != x.shape[1] {
         return Err(err(
-            "LinAlgError",
+            ExcType::LinAlgError,
             "Last 2 dimensions of the array must be square",
         ));
     }
@@ -1185,7 +1195,7 @@ fn f_solve(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let mut b = y.values()?;
     if b.len() != n * cols {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             "solve: Input operand 1 has a mismatch in its core dimension 0",
         ));
     }
@@ -1194,7 +1204,7 @@ fn f_solve(it: &mut Interpreter, args: Args) -> PyResult<Value> {
             .max_by(|&i, &j| m[i * n + c].abs().total_cmp(&m[j * n + c].abs()))
             .unwrap_or(c);
         if m[p * n + c] == 0.0 {
-            return Err(err("LinAlgError", "Singular matrix"));
+            return Err(err(ExcType::LinAlgError, "Singular matrix"));
         }
         if p != c {
             for k in 0..n {
@@ -1359,14 +1369,14 @@ fn f_bincount(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let x = as_array(it, a[0].as_ref().unwrap())?;
     if x.dtype().category() == Category::Floating {
         return Err(err(
-            "TypeError",
+            ExcType::TypeError,
             "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'",
         ));
     }
     let vals = x.values()?;
     if vals.iter().any(|&v| v < 0.0) {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             "'list' argument must have no negative elements",
         ));
     }
@@ -1409,7 +1419,7 @@ fn f_item(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     if rest.is_empty() {
         if vals.len() != 1 {
             return Err(err(
-                "ValueError",
+                ExcType::ValueError,
                 "can only convert an array of size 1 to a Python scalar",
             ));
         }
@@ -1420,7 +1430,7 @@ fn f_item(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let j = if i < 0 { i + n } else { i };
     if j < 0 || j >= n {
         return Err(err(
-            "IndexError",
+            ExcType::IndexError,
             format!("index {i} is out of bounds for size {n}"),
         ));
     }

@@ -15,6 +15,7 @@
 use super::array::{NdArray, err, np_value, numel};
 use super::funcs::shape_arg;
 use crate::engine::dtype::DType;
+use crate::script::ExcType;
 use crate::script::{Args, Interpreter, NativeObject, PyResult, Value};
 use std::any::Any;
 use std::cell::RefCell;
@@ -332,7 +333,7 @@ fn os_entropy() -> Vec<u32> {
 /// sequence's elements' words one after the other.
 fn entropy_words(it: &mut Interpreter, seed: &Value, out: &mut Vec<u32>) -> PyResult<()> {
     match seed {
-        Value::Float(_) => Err(err("TypeError", "seed must be integer")),
+        Value::Float(_) => Err(err(ExcType::TypeError, "seed must be integer")),
         Value::List(_) | Value::Tuple(_) => {
             for v in it.iterate(seed)? {
                 entropy_words(it, &v, out)?;
@@ -348,7 +349,7 @@ fn entropy_words(it: &mut Interpreter, seed: &Value, out: &mut Vec<u32>) -> PyRe
             }
             let n = big_index(it, seed).map_err(|_| {
                 err(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "SeedSequence expects int or sequence of ints for entropy not {}",
                         it.repr(seed).unwrap_or_default()
@@ -356,7 +357,7 @@ fn entropy_words(it: &mut Interpreter, seed: &Value, out: &mut Vec<u32>) -> PyRe
                 )
             })?;
             if n.sign() == num_bigint::Sign::Minus {
-                return Err(err("ValueError", "expected non-negative integer"));
+                return Err(err(ExcType::ValueError, "expected non-negative integer"));
             }
             let digits = n.to_u32_digits().1;
             if digits.is_empty() {
@@ -380,7 +381,7 @@ pub fn default_rng(it: &mut Interpreter, args: Args) -> PyResult<Value> {
             // SeedSequence's own check comes first: an int or a sequence of ints
             if matches!(v, Value::Float(_) | Value::Str(_)) {
                 return Err(err(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "SeedSequence expects int or sequence of ints for entropy not {}",
                         it.str(v)?
@@ -429,7 +430,7 @@ fn scalar_f64(
             let o = super::ops::operand(it, v)?;
             if !o.shape.is_empty() || o.vals.len() != 1 {
                 return Err(err(
-                    "NotImplementedError",
+                    ExcType::NotImplementedError,
                     format!("cudatutor's Generator.{method} takes scalar arguments only"),
                 ));
             }
@@ -469,7 +470,7 @@ fn int64_arg(it: &mut Interpreter, v: &Value) -> PyResult<i128> {
     use num_traits::ToPrimitive;
     big_index(it, v)?
         .to_i128()
-        .ok_or_else(|| err("ValueError", "high is out of bounds for int64"))
+        .ok_or_else(|| err(ExcType::ValueError, "high is out of bounds for int64"))
 }
 
 fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult<Value> {
@@ -490,7 +491,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
                     result(vals, size, DType::Float32)
                 }
                 Some(d) => Err(err(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("Unsupported dtype dtype('{d}') for random"),
                 )),
             }
@@ -511,7 +512,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
                 Some("int32") => DType::Int32,
                 Some(d) => {
                     return Err(err(
-                        "NotImplementedError",
+                        ExcType::NotImplementedError,
                         format!("cudatutor's Generator.integers with dtype {d}"),
                     ));
                 }
@@ -527,13 +528,13 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
             }
             if low < lb {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!("low is out of bounds for {tname}"),
                 ));
             }
             if high > ub {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!("high is out of bounds for {tname}"),
                 ));
             }
@@ -545,7 +546,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
                 } else {
                     "low >= high"
                 };
-                return Err(err("ValueError", msg));
+                return Err(err(ExcType::ValueError, msg));
             }
             let size = size_arg(it, &a[2])?;
             let n = size.as_ref().map_or(1, |s| numel(s));
@@ -563,7 +564,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
                 && d != "float"
             {
                 return Err(err(
-                    "NotImplementedError",
+                    ExcType::NotImplementedError,
                     format!("cudatutor's Generator.standard_normal with dtype {d}"),
                 ));
             }
@@ -577,7 +578,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
             let loc = scalar_f64(it, &a[0], 0.0, "normal")?;
             let scale = scalar_f64(it, &a[1], 1.0, "normal")?;
             if scale < 0.0 || scale.is_nan() {
-                return Err(err("ValueError", "scale < 0"));
+                return Err(err(ExcType::ValueError, "scale < 0"));
             }
             let size = size_arg(it, &a[2])?;
             let n = size.as_ref().map_or(1, |s| numel(s));
@@ -593,12 +594,12 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
             let range = high - low;
             if !range.is_finite() {
                 return Err(err(
-                    "OverflowError",
+                    ExcType::OverflowError,
                     "high - low range exceeds valid bounds",
                 ));
             }
             if range < 0.0 {
-                return Err(err("ValueError", "high - low < 0"));
+                return Err(err(ExcType::ValueError, "high - low < 0"));
             }
             let size = size_arg(it, &a[2])?;
             let n = size.as_ref().map_or(1, |s| numel(s));
@@ -655,11 +656,11 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
         | "laplace"
         | "logistic"
         | "geometric" => Err(err(
-            "NotImplementedError",
+            ExcType::NotImplementedError,
             format!("cudatutor's numpy Generator does not support {name}() yet"),
         )),
         _ => Err(err(
-            "AttributeError",
+            ExcType::AttributeError,
             format!("'numpy.random._generator.Generator' object has no attribute '{name}'"),
         )),
     }
@@ -712,7 +713,7 @@ fn shuffle(it: &mut Interpreter, g: &Generator, x: &Value) -> PyResult<()> {
     }
     let tn = it.type_of(x).name.clone();
     Err(err(
-        "NotImplementedError",
+        ExcType::NotImplementedError,
         format!("cudatutor's Generator.shuffle of a {tn} object"),
     ))
 }
@@ -754,7 +755,7 @@ fn choice(it: &mut Interpreter, g: &Generator, args: Args) -> PyResult<Value> {
             let n = it.index_int(src)?;
             if n <= 0 && n_out != 0 {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     "a must be a positive integer unless no samples are taken",
                 ));
             }
@@ -763,14 +764,14 @@ fn choice(it: &mut Interpreter, g: &Generator, args: Args) -> PyResult<Value> {
         Some(p) => {
             if p.shape.is_empty() {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     "a must be a sequence or an integer, not <class 'numpy.ndarray'>",
                 ));
             }
             let n = p.shape[0];
             if n == 0 && n_out != 0 {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     "a cannot be empty unless no samples are taken",
                 ));
             }
@@ -782,10 +783,10 @@ fn choice(it: &mut Interpreter, g: &Generator, args: Args) -> PyResult<Value> {
         Some(pv) => {
             let o = super::ops::operand(it, pv)?;
             if o.shape.len() != 1 {
-                return Err(err("ValueError", "p must be 1-dimensional"));
+                return Err(err(ExcType::ValueError, "p must be 1-dimensional"));
             }
             if o.vals.len() != pop_size {
-                return Err(err("ValueError", "a and p must have same size"));
+                return Err(err(ExcType::ValueError, "a and p must have same size"));
             }
             // kahan_sum
             let mut sum = 0.0f64;
@@ -797,15 +798,18 @@ fn choice(it: &mut Interpreter, g: &Generator, args: Args) -> PyResult<Value> {
                 sum = t;
             }
             if sum.is_nan() {
-                return Err(err("ValueError", "Probabilities contain NaN"));
+                return Err(err(ExcType::ValueError, "Probabilities contain NaN"));
             }
             if o.vals.iter().any(|&x| x < 0.0) {
-                return Err(err("ValueError", "Probabilities are not non-negative"));
+                return Err(err(
+                    ExcType::ValueError,
+                    "Probabilities are not non-negative",
+                ));
             }
             let atol = f64::EPSILON.sqrt();
             if (sum - 1.0).abs() > atol {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     "Probabilities do not sum to 1. See Notes section of docstring for more information.",
                 ));
             }
@@ -845,14 +849,17 @@ fn choice(it: &mut Interpreter, g: &Generator, args: Args) -> PyResult<Value> {
     } else {
         if n_out > pop_size {
             return Err(err(
-                "ValueError",
+                ExcType::ValueError,
                 "Cannot take a larger sample than population when replace is False",
             ));
         }
         match &p {
             Some(p) => {
                 if p.iter().filter(|&&x| x > 0.0).count() < n_out {
-                    return Err(err("ValueError", "Fewer non-zero entries in p than size"));
+                    return Err(err(
+                        ExcType::ValueError,
+                        "Fewer non-zero entries in p than size",
+                    ));
                 }
                 let mut p = p.clone();
                 let mut found: Vec<i64> = Vec::with_capacity(n_out);

@@ -7,6 +7,7 @@
 pub mod array;
 pub mod funcs;
 pub mod generator;
+pub mod npyfile;
 pub mod object;
 pub mod ops;
 pub mod random;
@@ -16,6 +17,7 @@ pub use array::{NdArray, NpScalar};
 use crate::engine::dtype::DType;
 use crate::engine::numpy_print::{PrintOptions, options, set_options};
 use crate::engine::runtime::Runtime;
+use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
 use array::{err, np_name, np_value};
 use std::any::Any;
@@ -84,7 +86,7 @@ fn dtype_name_of(v: &Value) -> Option<DType> {
 pub fn dtype_of(v: &Value) -> PyResult<DType> {
     dtype_name_of(v).ok_or_else(|| {
         err(
-            "TypeError",
+            ExcType::TypeError,
             format!("Cannot interpret '{}' as a data type", v.type_name()),
         )
     })
@@ -191,7 +193,7 @@ impl NativeObject for NpType {
         if let Some(s) = v.as_str() {
             let x: f64 = s.trim().parse().map_err(|_| {
                 err(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!("could not convert string to float: '{s}'"),
                 )
             })?;
@@ -303,6 +305,23 @@ fn core_module(_it: &mut Interpreter) -> PyResult<Value> {
         Ok(Value::native(NpDType(dtype_of(a[0].as_ref().unwrap())?)))
     });
     m.add_fn("set_printoptions", set_printoptions);
+    // np.load's reader (numpy.py wraps an .npz's dict in NpzFile)
+    m.add_fn("_load", |it, args| {
+        let a = args.exact("load", 1)?;
+        let path = match &a[0] {
+            Value::Str(s) => s.to_string(),
+            other => {
+                return Err(array::err(
+                    ExcType::TypeError,
+                    format!(
+                        "expected str, bytes or os.PathLike object, not {}",
+                        other.type_name()
+                    ),
+                ));
+            }
+        };
+        npyfile::load(it, &path)
+    });
     m.add_fn("get_printoptions", |_it, _args| {
         let o = options();
         let d = crate::script::Dict::new();
@@ -350,10 +369,9 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
             it.define_native_class_in(np_name(dt), "numpy", &[]);
         }
     }
-    let ufunc_type_error =
-        it.define_exception_in("UFuncTypeError", "TypeError", "numpy._core._exceptions");
-    let axis_error = it.define_exception_in("AxisError", "ValueError", "numpy.exceptions");
-    let linalg_error = it.define_exception_in("LinAlgError", "ValueError", "numpy.linalg");
+    let ufunc_type_error = it.define_exception(ExcType::UFuncTypeError);
+    let axis_error = it.define_exception(ExcType::AxisError);
+    let linalg_error = it.define_exception(ExcType::LinAlgError);
     EXCEPTIONS.with(|e| *e.borrow_mut() = vec![ufunc_type_error, axis_error, linalg_error]);
     it.register_module("_numpy_core", Box::new(core_module));
     it.register_module(

@@ -152,3 +152,91 @@ def ndim(a):
 
 def cov(m):
     raise NotImplementedError("cudatutor's numpy has no np.cov")
+
+
+class NpzFile:
+    """What np.load returns for an .npz archive: its arrays by name."""
+
+    def __init__(self, arrays):
+        self._arrays = arrays
+        self.files = list(arrays)
+
+    def __getitem__(self, key):
+        if key not in self._arrays:
+            raise KeyError(f"{key} is not a file in the archive")
+        return self._arrays[key]
+
+    def __contains__(self, key):
+        return key in self._arrays
+
+    def __iter__(self):
+        return iter(self.files)
+
+    def __len__(self):
+        return len(self.files)
+
+    def keys(self):
+        return self._arrays.keys()
+
+    def values(self):
+        return self._arrays.values()
+
+    def items(self):
+        return self._arrays.items()
+
+    def get(self, key, default=None):
+        return self._arrays.get(key, default)
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return f"NpzFile with keys: {', '.join(self.files)}"
+
+
+def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding='ASCII'):
+    """np.load of a .npy or .npz file under a folder the run may read (--allow-read)."""
+    if hasattr(file, '__fspath__'):
+        file = file.__fspath__()
+    r = _core._load(file)
+    if isinstance(r, dict):
+        return NpzFile(r)
+    return r
+
+
+def loadtxt(fname, dtype=float, comments='#', delimiter=None, skiprows=0, usecols=None,
+            unpack=False, ndmin=0, max_rows=None):
+    """np.loadtxt of a text or CSV file (open() reads it: the run's files, or --allow-read)."""
+    if isinstance(fname, str) or hasattr(fname, '__fspath__'):
+        with open(fname) as f:
+            lines = f.read().splitlines()
+    else:
+        lines = [str(l).rstrip('\n') for l in fname]
+    rows = []
+    for line in lines[skiprows:]:
+        if comments is not None and comments in line:
+            line = line[:line.index(comments)]
+        if not line.strip():
+            continue
+        parts = line.split(delimiter) if delimiter is not None else line.split()
+        if usecols is not None:
+            cols = [usecols] if isinstance(usecols, int) else list(usecols)
+            parts = [parts[c] for c in cols]
+        rows.append([float(p) for p in parts])
+        if max_rows is not None and len(rows) >= max_rows:
+            break
+    out = array(rows, dtype=dtype)
+    if out.ndim == 2 and out.shape[1] == 1 and ndmin < 2:
+        out = out.reshape(-1)
+    if out.ndim == 2 and out.shape[0] == 1 and ndmin < 2:
+        out = out.reshape(-1)
+    if unpack:
+        return out.T
+    return out
+

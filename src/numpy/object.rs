@@ -6,7 +6,7 @@ use super::ops::{self, Bin, Un, operand};
 use crate::engine::dtype::{Category, DType};
 use crate::engine::numpy_print::{numpy_repr, numpy_str};
 use crate::script::{
-    Args, BinOp, CmpOp, Interpreter, NativeObject, PyResult, UnaryOp as PyUnary, Value,
+    BinOp, CmpOp, ExcType, Interpreter, NativeObject, PyResult, UnaryOp as PyUnary, Value,
 };
 use std::any::Any;
 use std::rc::Rc;
@@ -294,7 +294,7 @@ fn parse_key(it: &mut Interpreter, key: &Value) -> PyResult<Vec<Idx>> {
                     }
                 }
                 if b[2] == Some(0) {
-                    return Err(err("ValueError", "slice step cannot be zero"));
+                    return Err(err(ExcType::ValueError, "slice step cannot be zero"));
                 }
                 Idx::Slice(b[0], b[1], b[2])
             }
@@ -315,7 +315,7 @@ fn parse_key(it: &mut Interpreter, key: &Value) -> PyResult<Vec<Idx>> {
                         Category::Floating if o.vals.is_empty() => Idx::Arr(vec![], o.shape),
                         Category::Floating => {
                             return Err(err(
-                                "IndexError",
+                                ExcType::IndexError,
                                 "arrays used as indices must be of integer (or boolean) type",
                             ));
                         }
@@ -323,7 +323,7 @@ fn parse_key(it: &mut Interpreter, key: &Value) -> PyResult<Vec<Idx>> {
                 } else {
                     Idx::Int(it.index_int(v).map_err(|_| {
                         err(
-                            "IndexError",
+                            ExcType::IndexError,
                             "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
                         )
                     })?)
@@ -404,7 +404,7 @@ fn locate(it: &mut Interpreter, a: &NdArray, key: &Value) -> PyResult<Target> {
     let nd = a.ndim();
     if consumed > nd {
         return Err(err(
-            "IndexError",
+            ExcType::IndexError,
             format!(
                 "too many indices for array: array is {nd}-dimensional, but {consumed} were indexed"
             ),
@@ -412,7 +412,7 @@ fn locate(it: &mut Interpreter, a: &NdArray, key: &Value) -> PyResult<Target> {
     }
     if items.iter().filter(|i| matches!(i, Idx::Ellipsis)).count() > 1 {
         return Err(err(
-            "IndexError",
+            ExcType::IndexError,
             "an index can only have a single ellipsis ('...')",
         ));
     }
@@ -465,7 +465,7 @@ fn locate(it: &mut Interpreter, a: &NdArray, key: &Value) -> PyResult<Target> {
                 let j = if k < 0 { k + n } else { k };
                 if j < 0 || j >= n {
                     return Err(err(
-                        "IndexError",
+                        ExcType::IndexError,
                         format!("index {k} is out of bounds for axis {axis} with size {n}"),
                     ));
                 }
@@ -501,7 +501,7 @@ fn locate(it: &mut Interpreter, a: &NdArray, key: &Value) -> PyResult<Target> {
                     let j = if k < 0 { k + n } else { k };
                     if j < 0 || j >= n {
                         return Err(err(
-                            "IndexError",
+                            ExcType::IndexError,
                             format!("index {k} is out of bounds for axis {axis} with size {n}"),
                         ));
                     }
@@ -534,7 +534,7 @@ fn locate(it: &mut Interpreter, a: &NdArray, key: &Value) -> PyResult<Target> {
                 .map(|(_, _, _, s)| super::array::shape_str(s))
                 .collect();
             err(
-                "IndexError",
+                ExcType::IndexError,
                 format!(
                     "shape mismatch: indexing arrays could not be broadcast together with shapes {} ",
                     shapes.join(" ")
@@ -636,11 +636,14 @@ pub fn setitem(it: &mut Interpreter, a: &NdArray, key: &Value, v: &Value) -> PyR
         && a.dtype().category() != Category::Floating
         && o.vals.iter().any(|x| x.is_nan())
     {
-        return Err(err("ValueError", "cannot convert float NaN to integer"));
+        return Err(err(
+            ExcType::ValueError,
+            "cannot convert float NaN to integer",
+        ));
     }
     let sh = super::array::broadcast_shapes(&o.shape, &shape).map_err(|_| {
         err(
-            "ValueError",
+            ExcType::ValueError,
             format!(
                 "could not broadcast input array from shape {} into shape {}",
                 super::array::shape_str(&o.shape),
@@ -650,7 +653,7 @@ pub fn setitem(it: &mut Interpreter, a: &NdArray, key: &Value, v: &Value) -> PyR
     })?;
     if sh != shape {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             format!(
                 "could not broadcast input array from shape {} into shape {}",
                 super::array::shape_str(&o.shape),
@@ -747,19 +750,19 @@ impl NativeObject for NdArray {
                 .map(Some);
         }
         Err(err(
-            "TypeError",
+            ExcType::TypeError,
             "unsupported format string passed to numpy.ndarray.__format__",
         ))
     }
     fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
         match self.shape.first() {
             Some(n) => Ok(Some(*n)),
-            None => Err(err("TypeError", "len() of unsized object")),
+            None => Err(err(ExcType::TypeError, "len() of unsized object")),
         }
     }
     fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
         let Some(&n) = self.shape.first() else {
-            return Err(err("TypeError", "iteration over a 0-d array"));
+            return Err(err(ExcType::TypeError, "iteration over a 0-d array"));
         };
         let mut items = Vec::with_capacity(n);
         for i in 0..n {
@@ -797,7 +800,7 @@ impl NativeObject for NdArray {
         if !reflected && crate::torch::tensor_of(other).is_some() {
             // numpy 2.4 with PyTorch 2.15: `ndarray <op> tensor` fails (tensor <op> ndarray works)
             return Err(err(
-                "TypeError",
+                ExcType::TypeError,
                 if op == BinOp::Add {
                     "Concatenation operation is not implemented for NumPy arrays, use np.concatenate() instead. Please do not rely on this error; it may not be given on all Python implementations.".to_string()
                 } else {
@@ -859,7 +862,7 @@ impl NativeObject for NdArray {
     fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
         if self.size() != 1 {
             return Err(err(
-                "ValueError",
+                ExcType::ValueError,
                 "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
             ));
         }
@@ -878,7 +881,7 @@ impl NativeObject for NdArray {
     ) -> PyResult<Option<f64>> {
         if self.size() != 1 {
             return Err(err(
-                "TypeError",
+                ExcType::TypeError,
                 "only length-1 arrays can be converted to Python scalars",
             ));
         }
@@ -912,7 +915,7 @@ pub fn store_into(a: &NdArray, out: &ops::Out, ufunc: &str) -> PyResult<()> {
             other => other,
         };
         return Err(err(
-            "UFuncTypeError",
+            ExcType::UFuncTypeError,
             format!(
                 "Cannot cast ufunc '{name}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
                 np_name(out.dtype),
@@ -923,7 +926,7 @@ pub fn store_into(a: &NdArray, out: &ops::Out, ufunc: &str) -> PyResult<()> {
     let shape = super::array::broadcast_shapes(&out.shape, &a.shape)?;
     if shape != a.shape {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             format!(
                 "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
                 super::array::shape_str(&a.shape),
@@ -948,6 +951,3 @@ pub fn store_into(a: &NdArray, out: &ops::Out, ufunc: &str) -> PyResult<()> {
     let spread = ops::binary(Bin::Add, &o, &z)?;
     a.write(&a.offsets(), &spread.vals)
 }
-
-#[allow(dead_code)]
-fn _unused(_: Args) {}

@@ -3,8 +3,9 @@
 //! element-wise ufuncs and reductions (pairwise float sums as numpy's `pairwise_sum`).
 
 use super::array::{NdArray, NpScalar, broadcast_shapes, err, np_cast, numel};
-use crate::engine::dtype::{Category, DType, Scalar};
+use crate::engine::dtype::{Category, DType};
 use crate::engine::runtime::Runtime;
+use crate::script::ExcType;
 use crate::script::{Interpreter, PyResult, Value};
 use std::rc::Rc;
 
@@ -129,7 +130,7 @@ pub fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usi
         let check_leaf = |shape: &Vec<usize>| {
             if depth < shape.len() {
                 Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!(
                         "setting an array element with a sequence. The requested array has an inhomogeneous shape after {depth} dimensions. The detected shape was ({},) + inhomogeneous part.",
                         shape[..depth]
@@ -158,7 +159,7 @@ pub fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usi
             }
             Value::BigInt(_) => {
                 return Err(err(
-                    "OverflowError",
+                    ExcType::OverflowError,
                     "Python int too large to convert to C long",
                 ));
             }
@@ -189,7 +190,7 @@ pub fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usi
                 shape.extend(a.shape.iter().copied());
             } else if shape[depth..] != a.shape[..] {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     "setting an array element with a sequence. The requested array has an inhomogeneous shape",
                 ));
             }
@@ -201,7 +202,7 @@ pub fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usi
             Value::Range(_) => it.iterate(v)?,
             _ => {
                 return Err(err(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "cudatutor's numpy cannot make an array from '{}'",
                         v.type_name()
@@ -213,13 +214,13 @@ pub fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usi
             shape.push(items.len());
             if shape.len() > 64 {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     "maximum supported dimension for an ndarray is currently 64",
                 ));
             }
         } else if shape[depth] != items.len() {
             return Err(err(
-                "ValueError",
+                ExcType::ValueError,
                 format!(
                     "setting an array element with a sequence. The requested array has an inhomogeneous shape after {depth} dimensions. The detected shape was ({},) + inhomogeneous part.",
                     shape[..depth]
@@ -474,7 +475,7 @@ pub fn binary(op: Bin, a: &Operand, b: &Operand) -> PyResult<Out> {
     let mut dt = result_dtype(a, b);
     if matches!(op, Bin::And | Bin::Or | Bin::Xor) && dt.category() == Category::Floating {
         return Err(err(
-            "TypeError",
+            ExcType::TypeError,
             format!(
                 "ufunc 'bitwise_{}' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
                 match op {
@@ -490,13 +491,13 @@ pub fn binary(op: Bin, a: &Operand, b: &Operand) -> PyResult<Out> {
     }
     if op == Bin::Sub && dt == DType::Bool {
         return Err(err(
-            "TypeError",
+            ExcType::TypeError,
             "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.",
         ));
     }
     if op == Bin::Pow && dt.category() == Category::Integral && b.vals.iter().any(|&v| v < 0.0) {
         return Err(err(
-            "ValueError",
+            ExcType::ValueError,
             "Integers to negative integer powers are not allowed.",
         ));
     }
@@ -585,7 +586,7 @@ pub fn unary(op: Un, a: &Operand) -> PyResult<Out> {
         DType::Float64
     } else if src == DType::Bool && matches!(op, Un::Neg) {
         return Err(err(
-            "TypeError",
+            ExcType::TypeError,
             "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.",
         ));
     } else if src == DType::Bool && matches!(op, Un::Square | Un::Sign) {
@@ -709,13 +710,13 @@ pub fn axes_arg(
         let n = ndim as i64;
         if a < -n || a >= n {
             return Err(err(
-                "AxisError",
+                ExcType::AxisError,
                 format!("axis {a} is out of bounds for array of dimension {ndim}"),
             ));
         }
         let a = if a < 0 { a + n } else { a } as usize;
         if out.contains(&a) {
-            return Err(err("ValueError", "duplicate value in 'axis'"));
+            return Err(err(ExcType::ValueError, "duplicate value in 'axis'"));
         }
         out.push(a);
     }
@@ -796,8 +797,4 @@ pub fn mean_dtype(dt: DType) -> DType {
         Category::Floating => dt,
         _ => DType::Float64,
     }
-}
-
-pub fn scalar_to_f64(s: Scalar) -> f64 {
-    s.as_f64()
 }

@@ -7,6 +7,7 @@
 use super::array::{NdArray, err, numel};
 use super::funcs::shape_arg;
 use crate::engine::dtype::DType;
+use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
 use std::any::Any;
 use std::cell::RefCell;
@@ -163,7 +164,7 @@ fn float_of(it: &mut Interpreter, v: &Option<Value>, default: f64) -> PyResult<f
 fn dims(it: &mut Interpreter, args: &Args, name: &str) -> PyResult<Option<Vec<usize>>> {
     if !args.keywords.is_empty() {
         return Err(err(
-            "TypeError",
+            ExcType::TypeError,
             format!("{name}() takes no keyword arguments"),
         ));
     }
@@ -174,7 +175,10 @@ fn dims(it: &mut Interpreter, args: &Args, name: &str) -> PyResult<Option<Vec<us
     for v in &args.positional {
         let d = it.index_int(v)?;
         if d < 0 {
-            return Err(err("ValueError", "negative dimensions are not allowed"));
+            return Err(err(
+                ExcType::ValueError,
+                "negative dimensions are not allowed",
+            ));
         }
         s.push(d as usize);
     }
@@ -190,7 +194,10 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
                 Some(v) => {
                     let i = it.index_int(v)?;
                     if !(0..=0xffff_ffff).contains(&i) {
-                        return Err(err("ValueError", "Seed must be between 0 and 2**32 - 1"));
+                        return Err(err(
+                            ExcType::ValueError,
+                            "Seed must be between 0 and 2**32 - 1",
+                        ));
                     }
                     i as u32
                 }
@@ -233,7 +240,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             let loc = float_of(it, &a[0], 0.0)?;
             let scale = float_of(it, &a[1], 1.0)?;
             if scale < 0.0 {
-                return Err(err("ValueError", "scale < 0"));
+                return Err(err(ExcType::ValueError, "scale < 0"));
             }
             let size = size_of(it, &a[2])?;
             let vals = (0..count(&size))
@@ -260,7 +267,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
                 Some(v) => (x, it.index_int(v)?),
             };
             if lo >= hi {
-                return Err(err("ValueError", "low >= high"));
+                return Err(err(ExcType::ValueError, "low >= high"));
             }
             let size = size_of(it, &a[2])?;
             let rng = (hi - 1).wrapping_sub(lo) as u64;
@@ -316,7 +323,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             let pop = pool.size();
             if pop == 0 {
                 return Err(err(
-                    "ValueError",
+                    ExcType::ValueError,
                     "'a' cannot be empty unless no samples are taken",
                 ));
             }
@@ -330,7 +337,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             let idx: Vec<usize> = if let Some(p) = a[3].as_ref().filter(|v| !v.is_none()) {
                 if !replace {
                     return Err(err(
-                        "NotImplementedError",
+                        ExcType::NotImplementedError,
                         "cudatutor's np.random.choice with p= and replace=False",
                     ));
                 }
@@ -358,7 +365,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             } else {
                 if n > pop {
                     return Err(err(
-                        "ValueError",
+                        ExcType::ValueError,
                         "Cannot take a larger sample than population when 'replace=False'",
                     ));
                 }
@@ -374,11 +381,11 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             out(picked, size, pool.dtype())
         }
         "get_state" => Err(err(
-            "NotImplementedError",
+            ExcType::NotImplementedError,
             "cudatutor's numpy does not support RandomState.get_state",
         )),
         _ => Err(err(
-            "AttributeError",
+            ExcType::AttributeError,
             format!("'RandomState' object has no attribute '{name}'"),
         )),
     }

@@ -12,6 +12,7 @@
 //! plain Python values in Rust and calls no Python code.
 
 use super::report::{ErrorReport, TimelineEntry};
+use crate::script::ExcType;
 use crate::script::{Args, Class, Dict, Interpreter, Module, PyException, PyResult, Value};
 use std::rc::Rc;
 
@@ -228,12 +229,12 @@ fn install_helpers(ns: &Rc<Module>, facts: &RunFacts) {
         Value::native_fn("close", |_it, mut args| {
             let tol = match args.take_kw("tol") {
                 Some(v) => number(&v).ok_or_else(|| {
-                    PyException::new("TypeError", "close(): tol must be a number")
+                    PyException::new(ExcType::TypeError, "close(): tol must be a number")
                 })?,
                 None if args.positional.len() == 3 => {
                     let v = args.positional.pop().unwrap_or_default();
                     number(&v).ok_or_else(|| {
-                        PyException::new("TypeError", "close(): tol must be a number")
+                        PyException::new(ExcType::TypeError, "close(): tol must be a number")
                     })?
                 }
                 None => 1e-5,
@@ -256,7 +257,7 @@ fn install_helpers(ns: &Rc<Module>, facts: &RunFacts) {
             let [name, value] = two_args("set_global", args)?;
             let Some(name) = name.as_str().map(str::to_string) else {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     "set_global(): the name must be a string",
                 ));
             };
@@ -305,7 +306,7 @@ fn no_args(name: &str, args: &Args) -> PyResult<()> {
         Ok(())
     } else {
         Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("{name}() takes no arguments"),
         ))
     }
@@ -314,14 +315,14 @@ fn no_args(name: &str, args: &Args) -> PyResult<()> {
 fn n_args<const N: usize>(name: &str, args: Args) -> PyResult<[Value; N]> {
     if !args.keywords.is_empty() {
         return Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("{name}() takes no keyword arguments"),
         ));
     }
     let given = args.positional.len();
     <[Value; N]>::try_from(args.positional).map_err(|_| {
         PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("{name}() takes {N} arguments ({given} given)"),
         )
     })
@@ -337,7 +338,7 @@ fn op_and_device(name: &str, mut args: Args) -> PyResult<(String, Option<String>
     let device_kw = args.take_kw("device");
     if !args.keywords.is_empty() || args.positional.is_empty() || args.positional.len() > 2 {
         return Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("{name}() takes an op name and optionally a device"),
         ));
     }
@@ -347,7 +348,7 @@ fn op_and_device(name: &str, mut args: Args) -> PyResult<(String, Option<String>
         .map(str::to_string)
         .ok_or_else(|| {
             PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("{name}(): the op name must be a string"),
             )
         })?;
@@ -359,7 +360,7 @@ fn op_and_device(name: &str, mut args: Args) -> PyResult<(String, Option<String>
             Some(s) => Some(s.to_string()),
             None => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("{name}(): the device must be a string such as 'cuda:1' or an index"),
                 ));
             }

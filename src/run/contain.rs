@@ -79,12 +79,6 @@ pub fn panic_message(detail: &str) -> String {
     )
 }
 
-/// For the tests of the pager and the CLI: makes every in-process run panic inside the engine
-/// session when `CUDATUTOR_TEST_PANIC_IN_RUN` is set, as a bug in the engine would.
-pub(crate) fn test_panic_requested() -> bool {
-    std::env::var_os("CUDATUTOR_TEST_PANIC_IN_RUN").is_some_and(|v| !v.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

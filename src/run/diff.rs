@@ -98,7 +98,7 @@ pub const EN: DiffText = DiffText {
 pub const ZH: DiffText = DiffText {
     engine_header: "引擎：{backend}（{device}）",
     pytorch_header: "PyTorch：{device} — {note}",
-    unsandboxed: "未经沙箱隔离的 Python：脚本能做你能做的任何事",
+    unsandboxed: super::pytorch::UNSANDBOXED_NOTE_ZH,
     could_not_run: "真实的 PyTorch 无法运行这个脚本：{why}",
     identical: "完全一致：标准输出、异常、报告行和来源行、退出状态",
     identical_memory: "、显存计数",

@@ -71,14 +71,6 @@ pub fn nvrtc_vs_driver_in(nvrtc: (i32, i32), driver: (i32, i32), lang: Lang) -> 
         .replace("{d1}", &d.1.to_string())
 }
 
-/// The kernel cache directory: `CUDATUTOR_CACHE_DIR`, else the XDG cache dir.
-pub fn kernel_cache_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("CUDATUTOR_CACHE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    directories::ProjectDirs::from("", "", "cudatutor").map(|d| d.cache_dir().join("ptx"))
-}
-
 fn cublas_present() -> bool {
     // SAFETY: only dlopens candidate library names; a panic inside is caught.
     catch_unwind(AssertUnwindSafe(|| unsafe {
@@ -118,7 +110,7 @@ impl Diagnosis {
             cublas: false,
             driver: probe::probe_driver(),
             nvrtc: nvrtc::locate(),
-            cache_dir: kernel_cache_dir(),
+            cache_dir: super::kernel_cache_dir(),
             cached_ptx_files: 0,
             cuda_runtime_built: crate::run::CUDA_RUNTIME_BUILT,
             emulated: None,
@@ -339,19 +331,19 @@ pub fn render_python_in(opts: &crate::run::RunOptions, lang: Lang) -> String {
     use crate::run::pytorch;
     let t = |en| tr(lang, en);
     let mut s = String::new();
-    let program = pytorch::python_program(opts);
+    let (program, source) = pytorch::python_choice(opts);
     let _ = writeln!(
         s,
         "\n{}",
         t("Real PyTorch (--backend pytorch and `cudatutor diff`; {note}; never chosen by auto)")
-            .replace("{note}", crate::run::diff::text(lang).unsandboxed)
+            .replace("{note}", pytorch::unsandboxed_note(lang))
     );
-    let how = if opts.python.is_some() {
-        "--python"
-    } else if std::env::var_os(pytorch::PYTHON_ENV).is_some_and(|v| !v.is_empty()) {
-        pytorch::PYTHON_ENV
-    } else {
-        t("the default")
+    let how = match source {
+        pytorch::PythonSource::Flag => "--python",
+        pytorch::PythonSource::Env => pytorch::PYTHON_ENV,
+        pytorch::PythonSource::Launcher => t("the Python that ran `python -m cudatutor`"),
+        pytorch::PythonSource::BesideBinary => t("installed beside cudatutor, in its environment"),
+        pytorch::PythonSource::Path => t("the default"),
     };
     let program_how = t("python {program} ({how})")
         .replace("{program}", &program.display().to_string())
@@ -521,6 +513,14 @@ const WORDS: &[(&str, &str)] = &[
         "真实的 PyTorch（--backend pytorch 和 `cudatutor diff`；{note}；auto 从不选择它）",
     ),
     ("the default", "默认"),
+    (
+        "the Python that ran `python -m cudatutor`",
+        "运行 `python -m cudatutor` 的 Python",
+    ),
+    (
+        "installed beside cudatutor, in its environment",
+        "与 cudatutor 装在同一环境中",
+    ),
     ("python {program} ({how})", "python {program}（{how}）"),
     (": ", "："),
     (

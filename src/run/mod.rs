@@ -8,14 +8,20 @@ pub mod contain;
 pub mod diff;
 pub mod doctor;
 pub mod pytorch;
-pub mod report;
 mod session;
 pub mod worker;
 
-pub use report::{
-    CheckResult, DeviceMemory, DeviceUsage, ErrorReport, MemoryReport, OpKind, OpStatus, RunReport,
-    TimelineEntry,
+// What a run produced lives beneath run (progress keeps the last run's report), and is named
+// here as well so callers need not know that.
+/// The name of the simulated GPU (the engine's), for those above run.
+pub use crate::engine::runtime::SIM_DEVICE_NAME;
+pub use crate::run_report as report;
+pub use crate::run_report::{
+    AssertGap, CheckResult, DeviceMemory, DeviceUsage, ErrorReport, MemoryReport, OpKind, OpStatus,
+    RunReport, TimelineEntry, assert_gap,
 };
+/// The longest script a run takes (the interpreter's limit), for readers of script files.
+pub use crate::script::MAX_SOURCE;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -36,6 +42,10 @@ pub enum BackendChoice {
     /// UNSANDBOXED; never picked by `auto`.
     Pytorch,
 }
+
+/// The most GPU memory a device may be given (1 PiB): PyTorch reports memory as signed 64-bit
+/// counts, and sixteen such devices still add up far below that, so no count can wrap.
+pub const MAX_GPU_MEMORY: u64 = 1 << 50;
 
 /// How to run a script. `Default` is what `cudatutor run FILE` uses without flags.
 #[derive(Debug, Clone)]
@@ -65,8 +75,10 @@ pub struct RunOptions {
     /// the predicted variables); the default suits a plain script.
     pub exercise: ExerciseContext,
     /// The Python interpreter of `--backend pytorch` (`--python`); None: `CUDATUTOR_PYTHON`,
-    /// else `python3`.
+    /// else the Python cudatutor is installed with, else `python3` (pytorch::python_choice).
     pub python: Option<std::path::PathBuf>,
+    /// Host folders the script may read (`run --allow-read DIR`), read-only; empty: none.
+    pub allow_read: Vec<std::path::PathBuf>,
 }
 
 /// What grading an exercise needs besides its code and check block.
@@ -115,6 +127,7 @@ impl Default for RunOptions {
             cancel: None,
             exercise: ExerciseContext::default(),
             python: None,
+            allow_read: Vec::new(),
         }
     }
 }
@@ -197,34 +210,79 @@ pub fn run_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> RunRe
     run_exercise_in_process(code, check, opts)
 }
 
-/// Runs in this process, on a thread with a large stack (deeply recursive scripts must hit the
-/// interpreter's RecursionError, not overflow the Rust stack).
+/// The stack of a run's thread: deeply recursive scripts must hit the interpreter's
+/// RecursionError, not overflow the Rust stack.
+const RUN_STACK_BYTES: usize = 256 << 20;
+
+thread_local! {
+    /// True on a thread [`spawn_run`] started: a run there needs no thread or guard of its own.
+    static ON_RUN_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many run threads this thread started (the tests count them).
+    static RUN_THREADS_STARTED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Starts `work` on a run thread (a large stack) inside the one panic guard of a run, then
+/// hands its result to `done` on that thread: `Err` is the message of a panic inside `work` (a
+/// bug in cudatutor), which is neither printed over the pager nor seen by its terminal hook
+/// (see contain.rs). Every in-process run goes through here, once: the pager starts its runs
+/// with it, and [`run_exercise`] called on such a thread runs right there.
+pub fn spawn_run<T: 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+    done: impl FnOnce(Result<T, String>) + Send + 'static,
+) -> std::io::Result<()> {
+    #[cfg(test)]
+    RUN_THREADS_STARTED.with(|n| n.set(n.get() + 1));
+    std::thread::Builder::new()
+        .name("cudatutor-run".into())
+        .stack_size(RUN_STACK_BYTES)
+        .spawn(move || {
+            ON_RUN_THREAD.with(|on| on.set(true));
+            done(contain::contain(work));
+        })
+        .map(drop)
+}
+
+/// Runs in this process: right here on a run thread (the caller's [`spawn_run`] guards it),
+/// else on a run thread of its own, waiting for its report.
 pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
+    if ON_RUN_THREAD.with(std::cell::Cell::get) {
+        return run_on_this_thread(code, check, opts);
+    }
     let code = code.to_string();
     let check = check.map(str::to_string);
     let opts = opts.clone();
-    let worker = std::thread::Builder::new()
-        .name("cudatutor-run".into())
-        .stack_size(256 << 20)
-        .spawn(move || {
-            // A panic in the engine ends this run with an internal error: nothing printed
-            // over the pager, no hook that changes the terminal (see contain.rs).
-            contain::contain(|| {
-                if contain::test_panic_requested() {
-                    panic!("test panic requested with CUDATUTOR_TEST_PANIC_IN_RUN");
-                }
-                session::run(&code, check.as_deref(), &opts)
-            })
-            .unwrap_or_else(|why| internal_error_report(&contain::panic_message(&why), "sim"))
-        });
-    match worker.map(|h| h.join()) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let started = spawn_run(
+        move || run_on_this_thread(&code, check.as_deref(), &opts),
+        move |result| {
+            let report = result.unwrap_or_else(|why| {
+                internal_error_report(&contain::panic_message(&why), Backend::Sim.name())
+            });
+            let _ = tx.send(report);
+        },
+    );
+    match started.map(|()| rx.recv()) {
         Ok(Ok(report)) => report,
         Ok(Err(_)) => internal_error_report(
             &contain::panic_message("the run's thread ended without a report"),
-            "sim",
+            Backend::Sim.name(),
         ),
-        Err(e) => internal_error_report(&format!("could not start the run: {e}"), "sim"),
+        Err(e) => internal_error_report(
+            &format!("could not start the run: {e}"),
+            Backend::Sim.name(),
+        ),
     }
+}
+
+/// The engine session of an in-process run, on a run thread.
+fn run_on_this_thread(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
+    #[cfg(feature = "fault-injection")]
+    crate::fault_injection::panic_in_run_if_requested();
+    session::run(code, check, opts)
 }
 
 /// The report of a run that failed inside cudatutor (a panic, a run that could not start):
@@ -237,16 +295,59 @@ pub fn internal_error_report(message: &str, backend: &str) -> RunReport {
     report
 }
 
+/// The backend a run is on, as a value (the report's `backend` field names it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    #[default]
+    Sim,
+    Cuda,
+    Emulated,
+    Pytorch,
+}
+
+impl Backend {
+    /// The name `RunReport::backend` and the status bar use: `sim`, `cuda`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sim => "sim",
+            Backend::Cuda => "cuda",
+            Backend::Emulated => "emulated",
+            Backend::Pytorch => "pytorch",
+        }
+    }
+}
+
+/// Where exercises run, for the status bar: the backend and what it runs on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackendLabel {
+    pub backend: Backend,
+    /// e.g. "Simulated H200 (modelled) ×2", "NVIDIA H200".
+    pub device: String,
+}
+
+impl std::fmt::Display for BackendLabel {
+    /// e.g. "sim · Simulated H200 (modelled)".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} · {}", self.backend.name(), self.device)
+    }
+}
+
 /// What the status bar says about where exercises run, e.g. "sim · Simulated H200 (modelled)".
-pub fn backend_label(opts: &RunOptions) -> String {
+pub fn backend_label(opts: &RunOptions) -> BackendLabel {
     let cuda = match opts.backend {
-        BackendChoice::Pytorch => return pytorch::label(opts),
+        BackendChoice::Pytorch => {
+            return BackendLabel {
+                backend: Backend::Pytorch,
+                device: pytorch::label(opts),
+            };
+        }
         BackendChoice::Sim => false,
         BackendChoice::Emulated => {
-            return format!(
-                "emulated · {}",
-                crate::engine::cuda::emulated::EMULATED_DEVICE_NAME
-            );
+            return BackendLabel {
+                backend: Backend::Emulated,
+                device: crate::engine::cuda::emulated::EMULATED_DEVICE_NAME.to_string(),
+            };
         }
         BackendChoice::Cuda | BackendChoice::Auto => cuda_usable_here(),
     };
@@ -257,15 +358,36 @@ pub fn backend_label(opts: &RunOptions) -> String {
             .first()
             .map(|d| d.name.clone())
             .unwrap_or_default();
-        format!("cuda · {name}")
+        BackendLabel {
+            backend: Backend::Cuda,
+            device: name,
+        }
     } else {
         let n = if opts.gpus > 1 {
             format!(" ×{}", opts.gpus)
         } else {
             String::new()
         };
-        format!("sim · {}{n}", crate::engine::runtime::SIM_DEVICE_NAME)
+        BackendLabel {
+            backend: Backend::Sim,
+            device: format!("{SIM_DEVICE_NAME}{n}"),
+        }
     }
+}
+
+/// The kernel cache directory: `CUDATUTOR_CACHE_DIR`, else the XDG cache dir.
+pub fn kernel_cache_dir() -> Option<std::path::PathBuf> {
+    if let Some(d) = std::env::var_os("CUDATUTOR_CACHE_DIR").filter(|d| !d.is_empty()) {
+        return Some(std::path::PathBuf::from(d));
+    }
+    directories::ProjectDirs::from("", "", "cudatutor").map(|d| d.cache_dir().join("ptx"))
+}
+
+/// The cuda self-test on GPU 0, run in this process (`cudatutor __selftest`: a process of its
+/// own, since the test poisons its context); returns the process's exit status.
+pub fn cuda_selftest_process() -> u8 {
+    let dir = kernel_cache_dir().unwrap_or_else(|| std::env::temp_dir().join("cudatutor-kernels"));
+    crate::engine::cuda::selftest::cuda_selftest_process(dir)
 }
 
 /// Whether `auto` picks the cuda backend on this machine (see [`AUTO_PICKS_CUDA`]), probed
@@ -280,8 +402,75 @@ pub fn cuda_usable_here() -> bool {
             && CUDA_RUNTIME_BUILT
             && crate::engine::cuda::probe::probe_driver().has_gpu()
             && doctor::Diagnosis::gather_for_cuda().cuda_usable().is_ok()
-            && doctor::kernel_cache_dir().is_some_and(|dir| {
+            && kernel_cache_dir().is_some_and(|dir| {
                 crate::engine::cuda::selftest::cuda_selftest(&dir).is_ok_and(|r| r.passed())
             })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::sync::mpsc::channel;
+
+    fn sim() -> RunOptions {
+        RunOptions {
+            backend: BackendChoice::Sim,
+            ..RunOptions::default()
+        }
+    }
+
+    #[test]
+    fn a_run_from_an_ordinary_thread_gets_one_run_thread() {
+        let report = run_exercise_in_process("print(6 * 7)", None, &sim());
+        assert_eq!(report.stdout, "42\n");
+        assert_eq!(RUN_THREADS_STARTED.with(Cell::get), 1);
+    }
+
+    #[test]
+    fn a_run_on_a_run_thread_runs_right_there() {
+        let (tx, rx) = channel();
+        spawn_run(
+            || {
+                // Deep enough to need the run thread's stack before RecursionError.
+                let code = "def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\nprint(f(900))";
+                let report = run_exercise_in_process(code, None, &sim());
+                (report.stdout, RUN_THREADS_STARTED.with(Cell::get))
+            },
+            move |result| tx.send(result).unwrap(),
+        )
+        .unwrap();
+        let (stdout, started) = rx.recv().unwrap().unwrap();
+        assert_eq!(stdout, "900\n");
+        assert_eq!(started, 0, "no second thread for a run on a run thread");
+    }
+
+    #[test]
+    fn a_panic_on_a_run_thread_reaches_its_one_guard() {
+        let (tx, rx) = channel();
+        spawn_run(
+            || -> u32 { panic!("a bug in cudatutor") },
+            move |result| tx.send(result).unwrap(),
+        )
+        .unwrap();
+        let why = rx.recv().unwrap().unwrap_err();
+        assert!(
+            why.starts_with("a bug in cudatutor, at src/run/mod.rs:"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn the_status_bar_label_carries_its_backend() {
+        let label = backend_label(&RunOptions { gpus: 2, ..sim() });
+        assert_eq!(label.backend, Backend::Sim);
+        assert_eq!(label.to_string(), format!("sim · {SIM_DEVICE_NAME} ×2"));
+        let label = backend_label(&RunOptions {
+            backend: BackendChoice::Emulated,
+            ..sim()
+        });
+        assert_eq!(label.backend, Backend::Emulated);
+        assert!(label.to_string().starts_with("emulated · "), "{label}");
+    }
 }

@@ -32,16 +32,85 @@ const START_LIMIT: Duration = Duration::from_secs(240);
 
 /// What the pager and summaries say about this backend wherever it is shown.
 pub const UNSANDBOXED_NOTE: &str = "unsandboxed Python: the script can do anything you can";
+/// [`UNSANDBOXED_NOTE`] in Chinese.
+pub const UNSANDBOXED_NOTE_ZH: &str = "未经沙箱隔离的 Python：脚本能做你能做的任何事";
 
-/// The Python interpreter a run uses: `--python`, else `CUDATUTOR_PYTHON`, else `python3`.
+/// [`UNSANDBOXED_NOTE`] in `lang`.
+pub fn unsandboxed_note(lang: crate::lesson::Lang) -> &'static str {
+    match lang {
+        crate::lesson::Lang::En => UNSANDBOXED_NOTE,
+        crate::lesson::Lang::Zh => UNSANDBOXED_NOTE_ZH,
+    }
+}
+
+/// The environment variable `python -m cudatutor` sets to the interpreter that ran it
+/// (python/cudatutor/__main__.py), so the binary it starts uses that Python by default.
+pub const LAUNCHER_PYTHON_ENV: &str = "CUDATUTOR_LAUNCHER_PYTHON";
+
+/// Where the interpreter of a run comes from, in the order they win.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PythonSource {
+    /// `--python PATH`.
+    Flag,
+    /// `CUDATUTOR_PYTHON`.
+    Env,
+    /// The Python that ran `python -m cudatutor`.
+    Launcher,
+    /// The Python of the environment pip installed this binary into (its venv's bin/).
+    BesideBinary,
+    /// `python3` looked up on PATH.
+    Path,
+}
+
+/// The Python interpreter a run uses (see [`python_choice`]).
 pub fn python_program(opts: &RunOptions) -> PathBuf {
+    python_choice(opts).0
+}
+
+/// The Python interpreter a run uses and why: `--python`, else `CUDATUTOR_PYTHON`, else the
+/// Python of `python -m cudatutor`, else the Python beside this binary, else `python3`. The
+/// two middle ones make a learner's own PyTorch the default once the wheel is installed in the
+/// venv that holds torch, with no flag.
+pub fn python_choice(opts: &RunOptions) -> (PathBuf, PythonSource) {
     if let Some(p) = &opts.python {
-        return p.clone();
+        return (p.clone(), PythonSource::Flag);
     }
-    match std::env::var_os(PYTHON_ENV) {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => PathBuf::from("python3"),
+    let env_path = |name| {
+        std::env::var_os(name)
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(p) = env_path(PYTHON_ENV) {
+        return (p, PythonSource::Env);
     }
+    if let Some(p) = env_path(LAUNCHER_PYTHON_ENV).filter(|p| p.is_file()) {
+        return (p, PythonSource::Launcher);
+    }
+    if let Some(p) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| python_beside(&exe))
+    {
+        return (p, PythonSource::BesideBinary);
+    }
+    (PathBuf::from("python3"), PythonSource::Path)
+}
+
+/// The interpreter installed beside the binary `exe`. pip puts a wheel's binary in the scripts
+/// folder of the environment it installs into (a venv's or conda env's bin/), where that
+/// environment's own python already is. Knowing its own path is what works for every way of
+/// starting the binary (typed with the venv active, by full path, from a shell script), unlike
+/// a Python wrapper, which only `python -m cudatutor` goes through. The path is kept as found,
+/// not resolved: a venv's python is a symlink to the base interpreter, and only the link's path
+/// makes Python use the venv's site-packages and its torch.
+pub fn python_beside(exe: &Path) -> Option<PathBuf> {
+    let dir = exe.parent()?;
+    let names: &[&str] = if cfg!(windows) {
+        // A venv's Scripts\python.exe; a base or conda install keeps python.exe one level up.
+        &["python.exe", "../python.exe"]
+    } else {
+        &["python3", "python"]
+    };
+    names.iter().map(|n| dir.join(n)).find(|p| p.is_file())
 }
 
 /// Can `program` be started at all? (A name is looked up on PATH.) `Err` says why not.
@@ -70,7 +139,7 @@ pub fn python_found(program: &Path) -> Result<PathBuf, String> {
 /// folder), else the temporary folder. The name carries a hash of the source, so two binaries
 /// never overwrite each other's runner while it runs.
 pub fn runner_path() -> std::io::Result<PathBuf> {
-    let dir = super::doctor::kernel_cache_dir()
+    let dir = super::kernel_cache_dir()
         .and_then(|d| d.parent().map(Path::to_path_buf))
         .unwrap_or_else(|| std::env::temp_dir().join("cudatutor"));
     let dir = if std::env::var_os("CUDATUTOR_CACHE_DIR").is_some_and(|d| !d.is_empty()) {
@@ -165,12 +234,13 @@ pub fn torch_version(program: &Path) -> Option<String> {
     v
 }
 
-/// The status-bar label: "pytorch · real PyTorch 2.15.0 · unsandboxed Python (python3)".
+/// What the status bar names after `pytorch · `: "real PyTorch 2.15.0 · unsandboxed Python
+/// (python3)".
 pub fn label(opts: &RunOptions) -> String {
     let program = python_program(opts);
     let version = torch_version(&program).unwrap_or_else(|| "(torch not found)".into());
     format!(
-        "pytorch · real PyTorch {version} · unsandboxed Python ({})",
+        "real PyTorch {version} · unsandboxed Python ({})",
         program.display()
     )
 }
@@ -618,11 +688,4 @@ pub fn resident_pid() -> Option<u32> {
         .lock()
         .ok()
         .and_then(|s| s.as_ref().map(Resident::pid))
-}
-
-/// Stops the resident process (the next run starts a fresh one).
-pub fn stop_resident() {
-    if let Ok(mut s) = resident().lock() {
-        *s = None;
-    }
 }

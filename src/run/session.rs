@@ -91,6 +91,11 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     if let Some(argv0) = &opts.argv0 {
         it.set_argv0(argv0);
     }
+    for dir in &opts.allow_read {
+        if let Err(why) = it.allow_read(dir) {
+            return super::worker::failed_report(&why);
+        }
+    }
     crate::torch::install(&mut it, rt.clone());
     // The checks' own torch, counters and helpers are taken before the learner's code runs.
     let pristine = check.map(|_| Pristine::capture(&mut it));
@@ -207,6 +212,11 @@ fn error_report(e: ScriptError, rt: &Runtime, device_log: Vec<String>) -> ErrorR
         .cuda_failure()
         .filter(|_| e.message.starts_with("CUDA error"))
         .map(|f| f.origin_line);
+    // What the failing check found: the deferred kernel's, or the op that raised on this line.
+    let detail = match origin_line {
+        Some(_) => rt.cuda_failure().and_then(|f| f.detail),
+        None => rt.last_detail().filter(|d| Some(d.line()) == e.line),
+    };
     ErrorReport {
         type_name: e.type_name,
         message: e.message,
@@ -215,6 +225,7 @@ fn error_report(e: ScriptError, rt: &Runtime, device_log: Vec<String>) -> ErrorR
         column: e.column,
         device_log,
         traceback: e.traceback,
+        detail,
     }
 }
 

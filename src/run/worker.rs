@@ -47,6 +47,8 @@ pub struct WireOptions {
     pub max_wall_ms: u64,
     #[serde(default)]
     pub exercise: super::ExerciseContext,
+    #[serde(default)]
+    pub allow_read: Vec<std::path::PathBuf>,
 }
 
 impl From<&RunOptions> for WireOptions {
@@ -63,6 +65,7 @@ impl From<&RunOptions> for WireOptions {
             max_steps: o.max_steps,
             max_wall_ms: u64::try_from(o.max_wall.as_millis()).unwrap_or(u64::MAX),
             exercise: o.exercise.clone(),
+            allow_read: o.allow_read.clone(),
         }
     }
 }
@@ -83,6 +86,7 @@ impl From<WireOptions> for RunOptions {
             cancel: None,
             exercise: w.exercise,
             python: None,
+            allow_read: w.allow_read,
         }
     }
 }
@@ -105,7 +109,7 @@ impl WireOptions {
                 self.gpus
             ));
         }
-        let max_mem = crate::commands::size::MAX_GPU_MEMORY;
+        let max_mem = super::MAX_GPU_MEMORY;
         if self.gpu_memory == 0 || self.gpu_memory > max_mem {
             return Err(format!(
                 "gpu_memory must be between 1 and {max_mem}, got {}",

@@ -20,6 +20,7 @@ use num_traits::{FromPrimitive, One, Signed, ToPrimitive, Zero};
 use super::errors::{PyException, PyResult};
 use super::native::BinOp;
 use super::value::Value;
+use crate::script::ExcType;
 
 /// The largest int a script may build: 2**20 bits (128 KiB, about 315 000 decimal digits).
 /// Far beyond what exercises need (2**1000000 fits), small enough that one multiplication or
@@ -30,11 +31,11 @@ pub const MAX_BITS: u64 = 1 << 20;
 pub const MAX_STR_DIGITS: usize = 4300;
 
 pub fn memory_error() -> PyException {
-    PyException::new("MemoryError", "")
+    PyException::new(ExcType::MemoryError, "")
 }
 
 fn float_overflow() -> PyException {
-    PyException::new("OverflowError", "int too large to convert to float")
+    PyException::new(ExcType::OverflowError, "int too large to convert to float")
 }
 
 /// A BigInt as a value: `Int` when it fits 64 bits; MemoryError past [`MAX_BITS`].
@@ -99,7 +100,7 @@ pub fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
         BinOp::FloorDiv => {
             if b.is_zero() {
                 return Err(PyException::new(
-                    "ZeroDivisionError",
+                    ExcType::ZeroDivisionError,
                     "integer division or modulo by zero",
                 ));
             }
@@ -108,7 +109,7 @@ pub fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
         BinOp::Mod => {
             if b.is_zero() {
                 return Err(PyException::new(
-                    "ZeroDivisionError",
+                    ExcType::ZeroDivisionError,
                     "integer modulo by zero",
                 ));
             }
@@ -117,7 +118,10 @@ pub fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
         BinOp::Pow => pow(a, b),
         BinOp::LShift => {
             if b.is_negative() {
-                return Err(PyException::new("ValueError", "negative shift count"));
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    "negative shift count",
+                ));
             }
             if a.is_zero() {
                 return Ok(Value::Int(0));
@@ -129,7 +133,10 @@ pub fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
         }
         BinOp::RShift => {
             if b.is_negative() {
-                return Err(PyException::new("ValueError", "negative shift count"));
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    "negative shift count",
+                ));
             }
             match b.to_u64() {
                 // BigInt's >> rounds toward negative infinity, as Python's does.
@@ -141,7 +148,7 @@ pub fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
         BinOp::Or => value(a | b),
         BinOp::Xor => value(a ^ b),
         BinOp::MatMul => Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             "unsupported operand type(s) for @: 'int' and 'int'",
         )),
     }
@@ -153,7 +160,7 @@ fn pow(a: &BigInt, b: &BigInt) -> PyResult<Value> {
         let (x, y) = (to_f64(a)?, to_f64(b)?);
         if x == 0.0 {
             return Err(PyException::new(
-                "ZeroDivisionError",
+                ExcType::ZeroDivisionError,
                 "0.0 cannot be raised to a negative power",
             ));
         }
@@ -194,7 +201,7 @@ pub fn pow_mod(
 ) -> PyResult<Value> {
     if m.is_zero() {
         return Err(PyException::new(
-            "ValueError",
+            ExcType::ValueError,
             "pow() 3rd argument cannot be 0",
         ));
     }
@@ -204,7 +211,10 @@ pub fn pow_mod(
     let mut e = e.clone();
     if e.is_negative() {
         base = mod_inverse(&base, &mm).ok_or_else(|| {
-            PyException::new("ValueError", "base is not invertible for the given modulus")
+            PyException::new(
+                ExcType::ValueError,
+                "base is not invertible for the given modulus",
+            )
         })?;
         e = -e;
     }
@@ -282,13 +292,16 @@ pub fn true_div(a: &BigInt, b: &BigInt) -> PyResult<f64> {
     const MIN_EXP: i64 = f64::MIN_EXP as i64; // -1021
     const MAX_EXP: i64 = f64::MAX_EXP as i64; // 1024
     if b.is_zero() {
-        return Err(PyException::new("ZeroDivisionError", "division by zero"));
+        return Err(PyException::new(
+            ExcType::ZeroDivisionError,
+            "division by zero",
+        ));
     }
     let negate = a.is_negative() != b.is_negative();
     let signed = |f: f64| if negate { -f } else { f };
     let overflow = || {
         PyException::new(
-            "OverflowError",
+            ExcType::OverflowError,
             "integer division result too large for a float",
         )
     };
@@ -349,7 +362,10 @@ pub fn true_div(a: &BigInt, b: &BigInt) -> PyResult<f64> {
 pub fn i64_true_div(a: i64, b: i64) -> PyResult<f64> {
     const EXACT: u64 = 1 << 53;
     if b == 0 {
-        return Err(PyException::new("ZeroDivisionError", "division by zero"));
+        return Err(PyException::new(
+            ExcType::ZeroDivisionError,
+            "division by zero",
+        ));
     }
     if a.unsigned_abs() <= EXACT && b.unsigned_abs() <= EXACT {
         return Ok(a as f64 / b as f64);
@@ -398,7 +414,7 @@ pub fn hash(a: &BigInt) -> i64 {
 
 fn str_digits_error() -> PyException {
     PyException::new(
-        "ValueError",
+        ExcType::ValueError,
         format!(
             "Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion; \
              use sys.set_int_max_str_digits() to increase the limit"
@@ -450,13 +466,13 @@ pub fn radix_magnitude(v: &Value, radix: u32) -> Option<(String, bool)> {
 pub fn from_f64(f: f64) -> PyResult<Value> {
     if f.is_nan() {
         return Err(PyException::new(
-            "ValueError",
+            ExcType::ValueError,
             "cannot convert float NaN to integer",
         ));
     }
     if f.is_infinite() {
         return Err(PyException::new(
-            "OverflowError",
+            ExcType::OverflowError,
             "cannot convert float infinity to integer",
         ));
     }
@@ -480,13 +496,15 @@ impl ParseError {
     pub fn into_exception(self, s: &str, base: u32) -> PyException {
         match self {
             ParseError::Invalid => PyException::new(
-                "ValueError",
+                ExcType::ValueError,
                 format!(
                     "invalid literal for int() with base {base}: {}",
                     super::strfmt::str_repr(s)
                 ),
             ),
-            ParseError::TooManyDigits(n) => PyException::new("ValueError", too_many_digits(n)),
+            ParseError::TooManyDigits(n) => {
+                PyException::new(ExcType::ValueError, too_many_digits(n))
+            }
         }
     }
 }
@@ -584,7 +602,7 @@ pub fn from_literal(token: &str) -> PyResult<Value> {
     if radix == 10 && body.len() > MAX_STR_DIGITS {
         // CPython reports it as a SyntaxError on the literal's line.
         return Err(PyException::new(
-            "SyntaxError",
+            ExcType::SyntaxError,
             format!(
                 "{} - Consider hexadecimal for huge integer literals to avoid decimal \
                  conversion limits.",
@@ -593,7 +611,10 @@ pub fn from_literal(token: &str) -> PyResult<Value> {
         ));
     }
     let b = BigInt::parse_bytes(body.as_bytes(), radix).ok_or_else(|| {
-        PyException::new("SyntaxError", format!("invalid integer literal {token}"))
+        PyException::new(
+            ExcType::SyntaxError,
+            format!("invalid integer literal {token}"),
+        )
     })?;
     value(b)
 }

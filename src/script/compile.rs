@@ -16,6 +16,7 @@ use super::ir::*;
 use super::marks::{Anchor, Marks};
 use super::native::{BinOp, CmpOp, UnaryOp};
 use super::value::{FxBuild, FxHashMap, KeyView, Value, key_hash};
+use crate::script::ExcType;
 
 /// Deeper expression/statement nesting than this is refused (CPython refuses ~200 nested
 /// parentheses, and its compiler has a recursion limit too); it keeps every recursive pass
@@ -141,7 +142,7 @@ fn name_hash(name: &str) -> u64 {
 
 fn unsupported(what: &str, line: u32) -> PyException {
     let mut e = PyException::new(
-        "NotImplementedError",
+        ExcType::NotImplementedError,
         format!("cudatutor does not support {what} (line {line})"),
     );
     // The traceback's frame points at the line too (it said `line 0`, with no source line).
@@ -150,7 +151,7 @@ fn unsupported(what: &str, line: u32) -> PyException {
 }
 
 fn too_deep(line: u32) -> PyException {
-    let mut e = PyException::new("SyntaxError", "too many nested parentheses");
+    let mut e = PyException::new(ExcType::SyntaxError, "too many nested parentheses");
     e.0.line_hint = Some(line);
     e
 }
@@ -226,7 +227,7 @@ impl<'s> Compiler<'s> {
     /// Compile a module body.
     pub fn compile_module(&mut self, body: &[ast::Stmt], name: &str) -> PyResult<FuncCode> {
         if let Err(off) = check_depth(body) {
-            let mut e = PyException::new("SyntaxError", "too many nested parentheses");
+            let mut e = PyException::new(ExcType::SyntaxError, "too many nested parentheses");
             e.0.line_hint = Some(self.lines.line(off));
             e.0.column = Some(self.lines.column(self.src, off));
             return Err(e);
@@ -332,7 +333,7 @@ impl<'s> Compiler<'s> {
             S::Break(_) | S::Continue(_) => {
                 if self.scope().in_loop == 0 {
                     let mut e = PyException::new(
-                        "SyntaxError",
+                        ExcType::SyntaxError,
                         if matches!(s, S::Break(_)) {
                             "'break' outside loop"
                         } else {
@@ -350,7 +351,7 @@ impl<'s> Compiler<'s> {
             }
             S::Return(r) => {
                 if self.scope().kind != Kind::Function {
-                    let mut e = PyException::new("SyntaxError", "'return' outside function");
+                    let mut e = PyException::new(ExcType::SyntaxError, "'return' outside function");
                     e.0.line_hint = Some(line);
                     return Err(e);
                 }
@@ -549,7 +550,7 @@ impl<'s> Compiler<'s> {
                 if i.names.iter().any(|a| a.name.as_str() == "*") {
                     if self.scope().kind == Kind::Function {
                         let mut e = PyException::new(
-                            "SyntaxError",
+                            ExcType::SyntaxError,
                             "import * only allowed at module level",
                         );
                         e.0.line_hint = Some(line);
@@ -706,7 +707,7 @@ impl<'s> Compiler<'s> {
         for p in &all_params {
             if !seen.insert(p.clone()) {
                 let mut e = PyException::new(
-                    "SyntaxError",
+                    ExcType::SyntaxError,
                     format!("duplicate argument '{p}' in function definition"),
                 );
                 e.0.line_hint = Some(line);
@@ -748,14 +749,19 @@ impl<'s> Compiler<'s> {
         self.depth = saved_depth;
         let sc = match self.scopes.pop() {
             Some(s) => s,
-            None => return Err(PyException::new("SystemError", "scope stack underflow")),
+            None => {
+                return Err(PyException::new(
+                    ExcType::SystemError,
+                    "scope stack underflow",
+                ));
+            }
         };
         let body_ir = body_ir?;
         for n in &sc.nonlocals {
             if !sc.free_map.contains_key(n) {
                 // Declared but never used: still must exist in an enclosing function.
                 let mut e = PyException::new(
-                    "SyntaxError",
+                    ExcType::SyntaxError,
                     format!("no binding for nonlocal '{n}' found"),
                 );
                 e.0.line_hint = Some(line);
@@ -807,7 +813,7 @@ impl<'s> Compiler<'s> {
             }
             (None, _) => "'yield' outside function".to_string(),
         };
-        let mut e = PyException::new("SyntaxError", msg);
+        let mut e = PyException::new(ExcType::SyntaxError, msg);
         e.0.line_hint = Some(line);
         Err(e)
     }
@@ -818,7 +824,7 @@ impl<'s> Compiler<'s> {
     fn genexpr(&mut self, c: &ast::ExprGenerator, line: u32, marks: Marks) -> PyResult<Expr> {
         let gens = &c.generators;
         let Some(first) = gens.first() else {
-            let mut e = PyException::new("SyntaxError", "invalid syntax");
+            let mut e = PyException::new(ExcType::SyntaxError, "invalid syntax");
             e.0.line_hint = Some(line);
             return Err(e);
         };
@@ -876,7 +882,12 @@ impl<'s> Compiler<'s> {
         self.depth = saved_depth;
         let sc = match self.scopes.pop() {
             Some(s) => s,
-            None => return Err(PyException::new("SystemError", "scope stack underflow")),
+            None => {
+                return Err(PyException::new(
+                    ExcType::SystemError,
+                    "scope stack underflow",
+                ));
+            }
         };
         let code = FuncCode {
             name: "<genexpr>".into(),
@@ -994,7 +1005,12 @@ impl<'s> Compiler<'s> {
         let b = self.block(body);
         let sc = match self.scopes.pop() {
             Some(s) => s,
-            None => return Err(PyException::new("SystemError", "scope stack underflow")),
+            None => {
+                return Err(PyException::new(
+                    ExcType::SystemError,
+                    "scope stack underflow",
+                ));
+            }
         };
         let _ = saved_loop;
         let code = FuncCode {
@@ -1095,7 +1111,7 @@ impl<'s> Compiler<'s> {
                         Some(f) => Ok(Target::Free(f)),
                         None => {
                             let mut e = PyException::new(
-                                "SyntaxError",
+                                ExcType::SyntaxError,
                                 format!("no binding for nonlocal '{name}' found"),
                             );
                             e.0.line_hint = Some(line);
@@ -1194,7 +1210,7 @@ impl<'s> Compiler<'s> {
                     if let E::Starred(s) = el {
                         if star.is_some() {
                             let mut e = PyException::new(
-                                "SyntaxError",
+                                ExcType::SyntaxError,
                                 "multiple starred expressions in assignment",
                             );
                             e.0.line_hint = Some(line);
@@ -1210,14 +1226,14 @@ impl<'s> Compiler<'s> {
             }
             E::Starred(_) => {
                 let mut e = PyException::new(
-                    "SyntaxError",
+                    ExcType::SyntaxError,
                     "starred assignment target must be in a list or tuple",
                 );
                 e.0.line_hint = Some(line);
                 return Err(e);
             }
             _ => {
-                let mut e = PyException::new("SyntaxError", "cannot assign to expression");
+                let mut e = PyException::new(ExcType::SyntaxError, "cannot assign to expression");
                 e.0.line_hint = Some(line);
                 return Err(e);
             }

@@ -89,10 +89,6 @@ impl Seq {
     pub fn new(v: Vec<Value>) -> Seq {
         Seq(v)
     }
-    /// The elements, leaving this empty.
-    pub fn into_vec(mut self) -> Vec<Value> {
-        std::mem::take(&mut self.0)
-    }
 }
 
 impl Drop for Seq {

@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
+use super::exc_type::ExcType;
 use super::value::{Dict, Value};
 
 pub type PyResult<T> = Result<T, PyException>;
@@ -20,12 +21,12 @@ pub struct TraceEntry {
     pub marks: Marks,
 }
 
-/// What was raised. Native code raises by type name without an interpreter at hand
-/// (`PyException::new("RuntimeError", msg)`); the interpreter makes the instance from the name
-/// when a script looks at it (`except … as e`), so the common path allocates no object.
+/// What was raised. Native code raises by type without an interpreter at hand
+/// (`PyException::new(ExcType::RuntimeError, msg)`); the interpreter makes the instance from
+/// the type when a script looks at it (`except … as e`), so the common path allocates no object.
 #[derive(Clone)]
 pub enum Payload {
-    Lazy { type_name: String, message: String },
+    Lazy { kind: ExcType, message: String },
     Value(Value),
 }
 
@@ -74,10 +75,10 @@ pub struct PyException(pub Box<ExcInner>);
 impl PyException {
     /// An exception of a builtin type (or one defined with
     /// [`Interpreter::define_exception`](super::Interpreter::define_exception)) with a message.
-    pub fn new(type_name: &str, message: impl Into<String>) -> PyException {
+    pub fn new(kind: ExcType, message: impl Into<String>) -> PyException {
         PyException(Box::new(ExcInner {
             payload: Payload::Lazy {
-                type_name: type_name.to_string(),
+                kind,
                 message: message.into(),
             },
             traceback: Vec::new(),
@@ -105,19 +106,16 @@ impl PyException {
         }))
     }
     pub fn type_error(msg: impl Into<String>) -> PyException {
-        PyException::new("TypeError", msg)
+        PyException::new(ExcType::TypeError, msg)
     }
     pub fn value_error(msg: impl Into<String>) -> PyException {
-        PyException::new("ValueError", msg)
+        PyException::new(ExcType::ValueError, msg)
     }
     pub fn runtime_error(msg: impl Into<String>) -> PyException {
-        PyException::new("RuntimeError", msg)
+        PyException::new(ExcType::RuntimeError, msg)
     }
     pub fn index_error(msg: impl Into<String>) -> PyException {
-        PyException::new("IndexError", msg)
-    }
-    pub fn attribute_error(msg: impl Into<String>) -> PyException {
-        PyException::new("AttributeError", msg)
+        PyException::new(ExcType::IndexError, msg)
     }
     pub(crate) fn uncatchable(mut self) -> PyException {
         self.0.uncatchable = true;
@@ -126,8 +124,20 @@ impl PyException {
     /// The type name when known without the interpreter (always, for `new`).
     pub fn lazy_type_name(&self) -> Option<&str> {
         match &self.0.payload {
-            Payload::Lazy { type_name, .. } => Some(type_name),
+            Payload::Lazy { kind, .. } => Some(kind.name()),
             Payload::Value(Value::Instance(i)) => Some(&i.class.name),
+            Payload::Value(_) => None,
+        }
+    }
+    /// The exception's type when it is one of [`ExcType`]'s: always for `new`; for an instance,
+    /// when its class is that type itself (a script's subclass of ValueError is not
+    /// `ExcType::ValueError`).
+    pub fn kind(&self) -> Option<ExcType> {
+        match &self.0.payload {
+            Payload::Lazy { kind, .. } => Some(*kind),
+            Payload::Value(Value::Instance(i)) => {
+                ExcType::from_name(&i.class.name).filter(|t| t.module() == &*i.class.module)
+            }
             Payload::Value(_) => None,
         }
     }
@@ -180,7 +190,7 @@ impl PyException {
 impl fmt::Debug for PyException {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0.payload {
-            Payload::Lazy { type_name, message } => write!(f, "{type_name}: {message}"),
+            Payload::Lazy { kind, message } => write!(f, "{kind}: {message}"),
             Payload::Value(v) => write!(f, "<exception {}>", v.type_name()),
         }
     }

@@ -32,9 +32,11 @@
 //!   `isinstance(x, torch.Tensor)` and `type(x)` work); `define_native_class(name, bases)`
 //!   makes subclasses (`Parameter` under `Tensor`); [`Interpreter::set_class_ctor`] makes the
 //!   class callable (`torch.Tensor([1.0])`).
-//! * Errors: [`PyException::new`]`("RuntimeError", msg)`; new exception classes with
-//!   [`Interpreter::define_exception`]`("OutOfMemoryError", "RuntimeError")` (then
-//!   `PyException::new("OutOfMemoryError", …)` raises it and `except RuntimeError` catches it).
+//! * Errors: [`PyException::new`]`(ExcType::RuntimeError, msg)`, typed by [`ExcType`] (CPython's
+//!   hierarchy plus torch's and numpy's own); a library's exception class is made with
+//!   [`Interpreter::define_exception`]`(ExcType::OutOfMemoryError)` when its module installs
+//!   (then `PyException::new(ExcType::OutOfMemoryError, …)` raises it and `except RuntimeError`
+//!   catches it).
 //! * Modules: [`Interpreter::register_module`] (Rust-built, with [`Module`]) and
 //!   [`Interpreter::module_from_source`] (Python preludes such as `nn.Module`). Importing
 //!   `torch` makes registered submodules (`torch.nn`) reachable as attributes.
@@ -64,6 +66,7 @@ pub mod bigint;
 pub mod builtins;
 pub mod drop;
 pub mod errors;
+pub mod exc_type;
 pub mod interp;
 pub mod ir;
 pub mod native;
@@ -78,6 +81,13 @@ mod syntax_error;
 pub use syntax_error::MAX_SOURCE;
 
 pub use errors::{PyException, PyResult, ScriptError, TraceEntry};
+pub use exc_type::ExcType;
 pub use interp::{DEFAULT_RECURSION_LIMIT, Interpreter, Limits};
 pub use native::{Args, BinOp, CmpOp, NativeFn, NativeObject, UnaryOp};
 pub use value::{Class, Dict, HKey, Instance, Module, Value};
+
+/// The bytes of a file under a host folder the run may read (`run --allow-read`), `path` as
+/// the script wrote it; Err is the script's exception (FileNotFoundError, PermissionError, …).
+pub fn read_host_file(it: &Interpreter, path: &str) -> PyResult<Vec<u8>> {
+    modules::hostfs::read_bytes(it, path)
+}

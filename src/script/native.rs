@@ -12,6 +12,7 @@ use std::rc::Rc;
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::value::Value;
+use crate::script::ExcType;
 
 /// Binary operators, as they reach [`NativeObject::binary_op`]. `InPlace` forms are not separate:
 /// `a += b` first asks for `iadd` via [`NativeObject::inplace_op`], then falls back to `binary_op`.
@@ -238,7 +239,7 @@ impl Args {
                     if given == 1 { "was" } else { "were" }
                 )
             };
-            return Err(PyException::new("TypeError", msg));
+            return Err(PyException::new(ExcType::TypeError, msg));
         }
         for (i, v) in self.positional.iter().enumerate() {
             if i < npos {
@@ -257,7 +258,7 @@ impl Args {
                 Some(i) => {
                     if out[i].is_some() {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("{fname}() got multiple values for argument '{k}'"),
                         ));
                     }
@@ -265,7 +266,7 @@ impl Args {
                 }
                 None => {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("{fname}() got an unexpected keyword argument '{k}'"),
                     ));
                 }
@@ -280,7 +281,7 @@ impl Args {
             .collect();
         if !missing.is_empty() {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 missing_args_message(fname, &missing, "positional"),
             ));
         }
@@ -291,7 +292,7 @@ impl Args {
     pub fn exact(&self, fname: &str, n: usize) -> PyResult<&[Value]> {
         if !self.keywords.is_empty() {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("{fname}() takes no keyword arguments"),
             ));
         }
@@ -310,7 +311,7 @@ impl Args {
                     self.positional.len()
                 ),
             };
-            return Err(PyException::new("TypeError", msg));
+            return Err(PyException::new(ExcType::TypeError, msg));
         }
         Ok(&self.positional)
     }
@@ -319,14 +320,14 @@ impl Args {
     pub fn range(&self, fname: &str, min: usize, max: usize) -> PyResult<&[Value]> {
         if !self.keywords.is_empty() {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("{fname}() takes no keyword arguments"),
             ));
         }
         let n = self.positional.len();
         if n < min {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "{fname} expected at least {min} argument{}, got {n}",
                     if min == 1 { "" } else { "s" }
@@ -335,7 +336,7 @@ impl Args {
         }
         if n > max {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "{fname} expected at most {max} argument{}, got {n}",
                     if max == 1 { "" } else { "s" }
@@ -402,7 +403,7 @@ pub trait NativeObject: Any {
         args: Args,
     ) -> PyResult<Value> {
         Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("'{}' object is not callable", self.type_name()),
         ))
     }
@@ -488,7 +489,7 @@ pub trait NativeObject: Any {
     /// For native iterators: the next item, `Ok(None)` when exhausted (StopIteration).
     fn next(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
         Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("'{}' object is not an iterator", self.type_name()),
         ))
     }

@@ -5,6 +5,7 @@
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::value::Value;
+use crate::script::ExcType;
 
 /// Shortest round-trip digits and decimal exponent of a finite nonzero float:
 /// value = 0.d1d2d3… × 10^exp  (returned as digits "d1d2…" and exp such that
@@ -178,7 +179,10 @@ struct Spec {
 }
 
 fn bad_spec(spec: &str) -> PyException {
-    PyException::new("ValueError", format!("Invalid format specifier '{spec}'"))
+    PyException::new(
+        ExcType::ValueError,
+        format!("Invalid format specifier '{spec}'"),
+    )
 }
 
 fn parse_spec(spec: &str) -> PyResult<Spec> {
@@ -217,7 +221,7 @@ fn parse_spec(spec: &str) -> PyResult<Spec> {
         s.width = Some(w.parse().map_err(|_| bad_spec(spec))?);
         if s.width.unwrap_or(0) > 10_000 {
             return Err(PyException::new(
-                "ValueError",
+                ExcType::ValueError,
                 "Too many decimal digits in format string",
             ));
         }
@@ -236,14 +240,14 @@ fn parse_spec(spec: &str) -> PyResult<Spec> {
         }
         if i == st {
             return Err(PyException::new(
-                "ValueError",
+                ExcType::ValueError,
                 "Format specifier missing precision",
             ));
         }
         let p: String = cs[st..i].iter().collect();
         let p: usize = p.parse().map_err(|_| bad_spec(spec))?;
         if p > 1000 {
-            return Err(PyException::new("ValueError", "precision too big"));
+            return Err(PyException::new(ExcType::ValueError, "precision too big"));
         }
         s.precision = Some(p);
     }
@@ -310,7 +314,7 @@ fn check_grouping(s: &Spec) -> PyResult<()> {
         return Ok(());
     }
     Err(PyException::new(
-        "ValueError",
+        ExcType::ValueError,
         format!("Cannot specify '{g}' with '{}'.", s.ty.unwrap_or('s')),
     ))
 }
@@ -492,7 +496,7 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
             }
             if s.precision.is_some() {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     "Precision not allowed in integer format specifier",
                 ));
             }
@@ -517,19 +521,19 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
                 Some('c') => {
                     if s.sign.is_some() {
                         return Err(PyException::new(
-                            "ValueError",
+                            ExcType::ValueError,
                             "Sign not allowed with integer format specifier 'c'",
                         ));
                     }
                     if s.alt {
                         return Err(PyException::new(
-                            "ValueError",
+                            ExcType::ValueError,
                             "Alternate form (#) not allowed with integer format specifier 'c'",
                         ));
                     }
                     if let Value::BigInt(_) = v {
                         return Err(PyException::new(
-                            "OverflowError",
+                            ExcType::OverflowError,
                             "Python int too large to convert to C long",
                         ));
                     }
@@ -538,13 +542,16 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
                         .and_then(|i| u32::try_from(i).ok())
                         .and_then(char::from_u32)
                         .ok_or_else(|| {
-                            PyException::new("OverflowError", "%c arg not in range(0x110000)")
+                            PyException::new(
+                                ExcType::OverflowError,
+                                "%c arg not in range(0x110000)",
+                            )
                         })?;
                     return Ok(pad("", &c.to_string(), &s, '>'));
                 }
                 Some(t) => {
                     return Err(PyException::new(
-                        "ValueError",
+                        ExcType::ValueError,
                         format!(
                             "Unknown format code '{t}' for object of type '{}'",
                             v.type_name()
@@ -581,7 +588,7 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
                 && !matches!(t, 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%' | 'n')
             {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!(
                         "Unknown format code '{t}' for object of type '{}'",
                         v.type_name()
@@ -609,13 +616,13 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
                 && t != 's'
             {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!("Unknown format code '{t}' for object of type 'str'"),
                 ));
             }
             if s.sign.is_some() {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     "Sign not allowed in string format specifier",
                 ));
             }
@@ -629,7 +636,7 @@ pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<Stri
             let text = it.str(v)?;
             if s.ty.is_some() || s.precision.is_some() || s.sign.is_some() {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "unsupported format string passed to {}.__format__",
                         v.type_name()
@@ -692,7 +699,7 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
             i = j + 1;
             let m = mapping
                 .clone()
-                .ok_or_else(|| PyException::new("TypeError", "format requires a mapping"))?;
+                .ok_or_else(|| PyException::new(ExcType::TypeError, "format requires a mapping"))?;
             key_val = Some(it.getitem(&m, &Value::string(key))?);
         }
         let st = i;
@@ -705,12 +712,12 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
             // `%*d`: the width is the next argument.
             i += 1;
             let w = items.get(ai).cloned().ok_or_else(|| {
-                PyException::new("TypeError", "not enough arguments for format string")
+                PyException::new(ExcType::TypeError, "not enough arguments for format string")
             })?;
             ai += 1;
             let w = w
                 .as_int()
-                .ok_or_else(|| PyException::new("TypeError", "* wants int"))?;
+                .ok_or_else(|| PyException::new(ExcType::TypeError, "* wants int"))?;
             width = w.unsigned_abs().min(10_000).to_string();
             if w < 0 {
                 flags.push('-');
@@ -732,14 +739,14 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
             prec = Some(p);
         }
         let Some(&ty) = cs.get(i) else {
-            return Err(PyException::new("ValueError", "incomplete format"));
+            return Err(PyException::new(ExcType::ValueError, "incomplete format"));
         };
         i += 1;
         let v = match key_val {
             Some(v) => v,
             None => {
                 let v = items.get(ai).cloned().ok_or_else(|| {
-                    PyException::new("TypeError", "not enough arguments for format string")
+                    PyException::new(ExcType::TypeError, "not enough arguments for format string")
                 })?;
                 ai += 1;
                 v
@@ -787,7 +794,7 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                             Some(i) => Value::Int(i),
                             None => {
                                 return Err(PyException::new(
-                                    "TypeError",
+                                    ExcType::TypeError,
                                     format!(
                                         "%{ty} format: a real number is required, not {}",
                                         other.type_name()
@@ -802,7 +809,7 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
             'x' | 'X' | 'o' => {
                 if !crate::script::bigint::is_int(&v) {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!(
                             "%{ty} format: an integer is required, not {}",
                             v.type_name()
@@ -824,7 +831,7 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                 };
                 let f = v.as_float().or(native).ok_or_else(|| {
                     PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("must be real number, not {}", v.type_name()),
                     )
                 })?;
@@ -836,30 +843,36 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
             'c' => match &v {
                 Value::Str(s) if s.chars().count() == 1 => s.to_string(),
                 Value::Str(_) => {
-                    return Err(PyException::new("TypeError", "%c requires int or char"));
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "%c requires int or char",
+                    ));
                 }
                 other => {
                     if let Value::BigInt(_) = other {
                         return Err(PyException::new(
-                            "OverflowError",
+                            ExcType::OverflowError,
                             "%c arg not in range(0x110000)",
                         ));
                     }
-                    let n = other
-                        .as_int()
-                        .ok_or_else(|| PyException::new("TypeError", "%c requires int or char"))?;
+                    let n = other.as_int().ok_or_else(|| {
+                        PyException::new(ExcType::TypeError, "%c requires int or char")
+                    })?;
                     u32::try_from(n)
                         .ok()
                         .and_then(char::from_u32)
                         .map(|c| c.to_string())
                         .ok_or_else(|| {
-                            PyException::new("OverflowError", "%c arg not in range(0x110000)")
+                            PyException::new(
+                                ExcType::OverflowError,
+                                "%c arg not in range(0x110000)",
+                            )
                         })?
                 }
             },
             other => {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!(
                         "unsupported format character '{other}' (0x{:x}) at index {}",
                         other as u32,
@@ -872,7 +885,7 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
     }
     if mapping.is_none() && ai < items.len() {
         return Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             "not all arguments converted during string formatting",
         ));
     }
@@ -911,7 +924,7 @@ pub fn str_format(
             }
             if depth != 0 {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     "Single '{' encountered in format string",
                 ));
             }
@@ -941,7 +954,7 @@ pub fn str_format(
             let mut v = if head.is_empty() {
                 let v = args.get(auto).cloned().ok_or_else(|| {
                     PyException::new(
-                        "IndexError",
+                        ExcType::IndexError,
                         format!("Replacement index {auto} out of range for positional args tuple"),
                     )
                 })?;
@@ -950,7 +963,7 @@ pub fn str_format(
             } else if let Ok(n) = head.parse::<usize>() {
                 args.get(n).cloned().ok_or_else(|| {
                     PyException::new(
-                        "IndexError",
+                        ExcType::IndexError,
                         format!("Replacement index {n} out of range for positional args tuple"),
                     )
                 })?
@@ -959,7 +972,7 @@ pub fn str_format(
                     .iter()
                     .find(|(k, _)| *k == head)
                     .map(|(_, v)| v.clone())
-                    .ok_or_else(|| PyException::new("KeyError", format!("'{head}'")))?
+                    .ok_or_else(|| PyException::new(ExcType::KeyError, format!("'{head}'")))?
             };
             // Attribute and index access: {0.name} {0[1]}.
             let mut r = rest.as_str();
@@ -994,7 +1007,7 @@ pub fn str_format(
                 continue;
             }
             return Err(PyException::new(
-                "ValueError",
+                ExcType::ValueError,
                 "Single '}' encountered in format string",
             ));
         } else {

@@ -6,11 +6,12 @@ use rustpython_ruff_python_parser::{LexicalErrorType, ParseError, ParseErrorType
 
 use super::compile::LineIndex;
 use super::errors::PyException;
+use super::exc_type::ExcType;
 
 /// CPython's tokenizer limit is 200 nested brackets; we stay below it (see compile::MAX_NESTING).
 const MAX_BRACKETS: usize = 100;
 
-fn syntax(kind: &str, msg: &str, line: u32, col: u32) -> PyException {
+fn syntax(kind: ExcType, msg: &str, line: u32, col: u32) -> PyException {
     let mut e = PyException::new(kind, msg);
     e.0.line_hint = Some(line);
     e.0.column = Some(col);
@@ -73,7 +74,7 @@ fn scan(src: &str, only_depth: bool) -> Scan {
                 });
                 if stack.len() > MAX_BRACKETS {
                     return Scan::Err(syntax(
-                        "SyntaxError",
+                        ExcType::SyntaxError,
                         "too many nested parentheses",
                         idx.line(i),
                         idx.column(src, i),
@@ -89,7 +90,7 @@ fn scan(src: &str, only_depth: bool) -> Scan {
                 match stack.pop() {
                     None => {
                         return Scan::Err(syntax(
-                            "SyntaxError",
+                            ExcType::SyntaxError,
                             &format!("unmatched '{}'", c as char),
                             idx.line(i),
                             idx.column(src, i),
@@ -109,7 +110,12 @@ fn scan(src: &str, only_depth: bool) -> Scan {
                                 c as char, open.ch
                             )
                         };
-                        return Scan::Err(syntax("SyntaxError", &msg, cl, idx.column(src, i)));
+                        return Scan::Err(syntax(
+                            ExcType::SyntaxError,
+                            &msg,
+                            cl,
+                            idx.column(src, i),
+                        ));
                     }
                     Some(_) => {}
                 }
@@ -123,7 +129,7 @@ fn scan(src: &str, only_depth: bool) -> Scan {
     }
     if !only_depth && let Some(open) = stack.first() {
         return Scan::Err(syntax(
-            "SyntaxError",
+            ExcType::SyntaxError,
             &format!("'{}' was never closed", open.ch),
             idx.line(open.off),
             idx.column(src, open.off),
@@ -136,7 +142,7 @@ fn scan(src: &str, only_depth: bool) -> Scan {
             run += 1;
             if run > MAX_BRACKETS {
                 return Scan::Err(syntax(
-                    "SyntaxError",
+                    ExcType::SyntaxError,
                     "too many nested parentheses",
                     idx.line(j),
                     idx.column(src, j),
@@ -178,7 +184,7 @@ fn scan_chains(src: &str) -> Option<PyException> {
                 }
                 if indents.len() > 90 {
                     return Some(syntax(
-                        "IndentationError",
+                        ExcType::IndentationError,
                         "too many levels of indentation",
                         idx.line(i),
                         1,
@@ -245,7 +251,7 @@ fn scan_chains(src: &str) -> Option<PyException> {
                     counts[k] += 1;
                     if counts[k] > MAX_BRACKETS {
                         return Some(syntax(
-                            "SyntaxError",
+                            ExcType::SyntaxError,
                             "too many nested parentheses",
                             idx.line(st),
                             idx.column(src, st),
@@ -258,7 +264,7 @@ fn scan_chains(src: &str) -> Option<PyException> {
         }
         if counts[0] > MAX_BRACKETS {
             return Some(syntax(
-                "SyntaxError",
+                ExcType::SyntaxError,
                 "too many nested parentheses",
                 idx.line(i),
                 idx.column(src, i),
@@ -279,7 +285,7 @@ pub fn prescan(src: &str) -> Option<PyException> {
     }
     if src.len() > MAX_SOURCE {
         return Some(syntax(
-            "SyntaxError",
+            ExcType::SyntaxError,
             "source too long for cudatutor (over 1 MB)",
             1,
             1,
@@ -292,7 +298,12 @@ pub fn prescan(src: &str) -> Option<PyException> {
             nots += 1;
             if nots > MAX_BRACKETS {
                 let _ = k;
-                return Some(syntax("SyntaxError", "too many nested parentheses", 1, 1));
+                return Some(syntax(
+                    ExcType::SyntaxError,
+                    "too many nested parentheses",
+                    1,
+                    1,
+                ));
             }
         } else {
             nots = 0;
@@ -315,61 +326,66 @@ pub fn convert(err: &ParseError, src: &str) -> PyException {
     let mut line = idx.line(off);
     let mut col = idx.column(src, off);
     let text = err.error.to_string();
-    let (kind, msg): (&str, String) = match &err.error {
-        ParseErrorType::UnexpectedIndentation => ("IndentationError", "unexpected indent".into()),
+    let (kind, msg): (ExcType, String) = match &err.error {
+        ParseErrorType::UnexpectedIndentation => {
+            (ExcType::IndentationError, "unexpected indent".into())
+        }
         ParseErrorType::Lexical(LexicalErrorType::IndentationError) => (
-            "IndentationError",
+            ExcType::IndentationError,
             "unindent does not match any outer indentation level".into(),
         ),
         ParseErrorType::Lexical(LexicalErrorType::UnclosedStringError) => (
-            "SyntaxError",
+            ExcType::SyntaxError,
             format!("unterminated string literal (detected at line {line})"),
         ),
         ParseErrorType::Lexical(LexicalErrorType::Eof) => {
-            ("SyntaxError", "unexpected EOF while parsing".into())
+            (ExcType::SyntaxError, "unexpected EOF while parsing".into())
         }
         ParseErrorType::Lexical(LexicalErrorType::LineContinuationError) => (
-            "SyntaxError",
+            ExcType::SyntaxError,
             "unexpected character after line continuation character".into(),
         ),
         ParseErrorType::Lexical(LexicalErrorType::UnrecognizedToken { tok }) => (
-            "SyntaxError",
+            ExcType::SyntaxError,
             format!("invalid character '{tok}' (U+{:04X})", *tok as u32),
         ),
         ParseErrorType::InvalidAssignmentTarget | ParseErrorType::InvalidNamedAssignmentTarget => (
-            "SyntaxError",
+            ExcType::SyntaxError,
             "cannot assign to expression here. Maybe you meant '==' instead of '='?".into(),
         ),
         ParseErrorType::InvalidAugmentedAssignmentTarget => (
-            "SyntaxError",
+            ExcType::SyntaxError,
             "'expression' is an illegal expression for augmented assignment".into(),
         ),
-        ParseErrorType::InvalidDeleteTarget => ("SyntaxError", "cannot delete expression".into()),
+        ParseErrorType::InvalidDeleteTarget => {
+            (ExcType::SyntaxError, "cannot delete expression".into())
+        }
         ParseErrorType::PositionalAfterKeywordArgument => (
-            "SyntaxError",
+            ExcType::SyntaxError,
             "positional argument follows keyword argument".into(),
         ),
         ParseErrorType::PositionalAfterKeywordUnpacking => (
-            "SyntaxError",
+            ExcType::SyntaxError,
             "positional argument follows keyword argument unpacking".into(),
         ),
         ParseErrorType::NonDefaultParamAfterDefaultParam => (
-            "SyntaxError",
+            ExcType::SyntaxError,
             "non-default argument follows default argument".into(),
         ),
-        ParseErrorType::DuplicateKeywordArgumentError(k) => {
-            ("SyntaxError", format!("keyword argument repeated: {k}"))
-        }
+        ParseErrorType::DuplicateKeywordArgumentError(k) => (
+            ExcType::SyntaxError,
+            format!("keyword argument repeated: {k}"),
+        ),
         ParseErrorType::ExpectedToken { .. }
             if text.starts_with("Expected `:`")
                 && (text.ends_with("newline") || text.ends_with("end of file")) =>
         {
-            ("SyntaxError", "expected ':'".into())
+            (ExcType::SyntaxError, "expected ':'".into())
         }
         ParseErrorType::ExpectedToken { .. }
             if text.contains("found newline") || text.contains("found end of file") =>
         {
-            ("SyntaxError", "invalid syntax".into())
+            (ExcType::SyntaxError, "invalid syntax".into())
         }
         _ if text.starts_with("Expected an indented block") => {
             // ruff: "Expected an indented block after `if` statement"; CPython names the
@@ -379,13 +395,13 @@ pub fn convert(err: &ParseError, src: &str) -> PyException {
                 .replace('`', "'");
             let prev = line.saturating_sub(1).max(1);
             let m = format!("expected an indented block after {what} on line {prev}");
-            ("IndentationError", m)
+            (ExcType::IndentationError, m)
         }
         _ if text.contains("f-string") => (
-            "SyntaxError",
+            ExcType::SyntaxError,
             format!("f-string: {}", text.trim_start_matches("f-string: ")),
         ),
-        _ => ("SyntaxError", "invalid syntax".into()),
+        _ => (ExcType::SyntaxError, "invalid syntax".into()),
     };
     if line == 0 {
         line = 1;

@@ -11,7 +11,7 @@ use std::rc::{Rc, Weak};
 use num_bigint::BigInt;
 
 pub use super::drop::Seq;
-use super::errors::{PyException, PyResult};
+use super::errors::PyResult;
 use super::interp::Interpreter;
 use super::ir::FuncCode;
 use super::native::{Args, NativeFn, NativeObject};
@@ -965,9 +965,6 @@ impl Dict {
             .get(raw)
             .map(|e| e.as_ref().map(|(_, k, v)| (k, v)))
     }
-    pub fn raw_len(&self) -> usize {
-        self.entries.len()
-    }
     /// A set built the way CPython builds a constant display (`{'a', 'b', 'c', 'd', 'e'}`: a
     /// frozenset constant, filled in order, merged into an empty set).
     pub fn set_from_constant_display(&mut self) {
@@ -1204,21 +1201,6 @@ impl Value {
             _ => return None,
         })
     }
-
-    /// Convert to a Python value from Rust data.
-    pub fn from_vec_f64(v: &[f64]) -> Value {
-        Value::list(v.iter().map(|x| Value::Float(*x)).collect())
-    }
-    pub fn from_vec_i64(v: &[i64]) -> Value {
-        Value::list(v.iter().map(|x| Value::Int(*x)).collect())
-    }
-    /// A list/tuple of ints (`view(2, 3)` shapes) back to Rust; None if any item is not an int.
-    pub fn to_vec_i64(&self) -> Option<Vec<i64>> {
-        self.as_vec()?.iter().map(|v| v.as_int()).collect()
-    }
-    pub fn to_vec_f64(&self) -> Option<Vec<f64>> {
-        self.as_vec()?.iter().map(|v| v.as_float()).collect()
-    }
 }
 
 impl From<i64> for Value {
@@ -1278,16 +1260,6 @@ pub fn builtin_type_name(t: BuiltinType) -> &'static str {
         BuiltinType::Ellipsis => "ellipsis",
         BuiltinType::NotImplementedType => "NotImplementedType",
     }
-}
-
-/// Raise TypeError unless `v` is an int (for bindings: `dim` arguments and the like).
-pub fn expect_int(v: &Value, what: &str) -> PyResult<i64> {
-    v.as_int().ok_or_else(|| {
-        PyException::new(
-            "TypeError",
-            format!("{what} must be int, not {}", v.type_name()),
-        )
-    })
 }
 
 /// CPython's iteration order for a set: simulate its open-addressing table (size 8, growth

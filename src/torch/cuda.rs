@@ -3,6 +3,7 @@
 use super::objects::CudaDeviceCtx;
 use super::{at_line, device_spec, py_err};
 use crate::engine::{DeviceType, Runtime};
+use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, PyException, PyResult, Value};
 use std::rc::Rc;
 
@@ -29,7 +30,7 @@ fn dev_index(it: &mut Interpreter, rt: &Runtime, args: &Args, fname: &str) -> Py
                 .unwrap_or(rt.current_device() as i64),
             Some(s) => {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!("Expected a cuda device, but got: {s}"),
                 ));
             }
@@ -46,11 +47,11 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch.cuda");
     m.set_attr(
         "OutOfMemoryError",
-        Value::Class(it.exc_class("OutOfMemoryError")),
+        Value::Class(it.exc_class(ExcType::OutOfMemoryError)),
     );
     m.set_attr(
         "AcceleratorError",
-        Value::Class(it.exc_class("AcceleratorError")),
+        Value::Class(it.exc_class(ExcType::AcceleratorError)),
     );
     reg(&m, rt, "is_available", |_, rt, _| {
         Ok(Value::Bool(rt.device_count() > 0))
@@ -113,7 +114,7 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             Some(Value::Int(c)) if *c >= 0 => *c as f64,
             _ => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     "_cuda_sleep(): argument 'cycles' must be a non-negative int",
                 ));
             }
@@ -251,7 +252,7 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let a = args.bind("set_rng_state", &["new_state"], 1)?;
         let b = crate::torch::objects::state_bytes(a[0].as_ref().unwrap(), "set_state")?;
         rt.set_cuda_rng_state(&b)
-            .map_err(|e| PyException::new("RuntimeError", e))?;
+            .map_err(|e| PyException::new(ExcType::RuntimeError, e))?;
         Ok(Value::None)
     });
     reg(&m, rt, "manual_seed_all", |it, rt, args| {
@@ -269,7 +270,7 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let f = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(1.0);
         if !(0.0..=1.0).contains(&f) {
             return Err(PyException::new(
-                "ValueError",
+                ExcType::ValueError,
                 format!("Invalid fraction value: {f}. Allowed range: 0~1"),
             ));
         }

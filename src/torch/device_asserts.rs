@@ -80,6 +80,7 @@ pub(crate) fn binary_cross_entropy_cuda(
     if lines.is_empty() {
         return None;
     }
+    rt.note_outside_unit_interval("binary_cross_entropy", input, target);
     let shape = match reduction {
         Reduction::None => input.shape().to_vec(),
         _ => Vec::new(),

@@ -478,6 +478,13 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
 
 
 def load(f, map_location=None, pickle_module=None, weights_only=None, mmap=None, **kwargs):
+    if _fs.is_host_file(_key(f)):
+        # a checkpoint in a folder given with --allow-read: read as PyTorch reads it by default
+        import torch._checkpoint as _checkpoint
+        out = _checkpoint.load(_key(f), map_location is None)
+        if map_location is not None:
+            out = _map(out, map_location)
+        return out
     obj = _fs.fetch(_key(f))
     if isinstance(obj, str):
         raise UnpicklingError("invalid load key, '" + (obj[:1] or '\\x00') + "'.")

@@ -12,6 +12,7 @@ use crate::engine::tensor::LossOp;
 use crate::engine::{
     BinaryOp, DType, Device, DeviceSpec, Operand, Reduction, Runtime, Tensor, UnaryOp,
 };
+use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, PyException, PyResult, Value};
 use std::rc::Rc;
 
@@ -29,7 +30,7 @@ fn reg(m: &Module, rt: &Rc<Runtime>, name: &str, f: F) {
 fn nonneg(v: i64, what: &str) -> PyResult<usize> {
     if v < 0 {
         return Err(PyException::new(
-            "RuntimeError",
+            ExcType::RuntimeError,
             format!("{what} must be non-negative, but got {v}"),
         ));
     }
@@ -85,7 +86,7 @@ fn finish(rt: &Rc<Runtime>, mut t: Tensor, rg: bool) -> PyResult<Value> {
     if rg && !t.dtype().is_floating_point() {
         // a factory's requires_grad=True says it capitalised (the setter does not)
         return Err(PyException::new(
-            "RuntimeError",
+            ExcType::RuntimeError,
             "Only Tensors of floating point and complex dtype can require gradients",
         ));
     }
@@ -115,7 +116,7 @@ fn sized(
     if let Some(s) = args.take_kw("size") {
         if !args.positional.is_empty() {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("{fname}() got multiple values for argument 'size'"),
             ));
         }
@@ -220,13 +221,13 @@ fn binary_plain(rt: &Rc<Runtime>, args: Args, op: BinaryOp) -> PyResult<Value> {
     let a = args.bind(op.name(), &["input", "other"], 2)?;
     let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
         PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("{}(): argument 'input' must be Tensor", op.name()),
         )
     })?;
     let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
         PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("{}(): argument 'other' must be Tensor", op.name()),
         )
     })?;
@@ -241,13 +242,13 @@ pub(crate) fn div_mode(mode: Option<&Value>) -> PyResult<BinaryOp> {
         Some(Value::Str(s)) if &**s == "trunc" => Ok(BinaryOp::TruncDiv),
         Some(Value::Str(s)) if &**s == "floor" => Ok(BinaryOp::FloorDiv),
         Some(Value::Str(s)) => Err(PyException::new(
-            "RuntimeError",
+            ExcType::RuntimeError,
             format!(
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{s}'"
             ),
         )),
         Some(_) => Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             "div(): argument 'rounding_mode' must be str or None",
         )),
     }
@@ -277,13 +278,13 @@ fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResul
     let a = args.bind(fname, &["input", "other", "alpha", "out"], 2)?;
     let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
         PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("{fname}(): argument 'input' must be Tensor"),
         )
     })?;
     let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
         PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("{fname}(): argument 'other' must be Tensor"),
         )
     })?;
@@ -302,7 +303,7 @@ fn write_out(rt: &Rc<Runtime>, out: Option<&Value>, r: Tensor) -> PyResult<Value
     let (rd, od) = (r.dtype(), dst.dtype());
     if rd.category() > od.category() {
         return Err(PyException::new(
-            "RuntimeError",
+            ExcType::RuntimeError,
             format!(
                 "result type {} can't be cast to the desired output type {}",
                 rd.scalar_name(),
@@ -312,7 +313,7 @@ fn write_out(rt: &Rc<Runtime>, out: Option<&Value>, r: Tensor) -> PyResult<Value
     }
     if dst.shape() != r.shape() {
         return Err(PyException::new(
-            "NotImplementedError",
+            ExcType::NotImplementedError,
             format!(
                 "cudatutor: out= of shape {} for a result of shape {} (PyTorch resizes it) is not supported yet",
                 crate::engine::tensor::size_repr(dst.shape()),
@@ -332,7 +333,7 @@ fn tensor_list(it: &mut Interpreter, v: &Value, fname: &str) -> PyResult<Vec<Ten
         .map(|(i, x)| {
             tensor_of(x).ok_or_else(|| {
                 PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "expected Tensor as element {i} in argument 0, but got {}",
                         x.type_name()
@@ -379,7 +380,7 @@ fn loss_fn(
         && ls != 0.0
     {
         return Err(PyException::new(
-            "NotImplementedError",
+            ExcType::NotImplementedError,
             "cudatutor does not support label_smoothing yet",
         ));
     }
@@ -421,11 +422,11 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     m.set_attr("__version__", Value::str("2.5.0+cudatutor"));
     m.set_attr(
         "OutOfMemoryError",
-        Value::Class(it.exc_class("OutOfMemoryError")),
+        Value::Class(it.exc_class(ExcType::OutOfMemoryError)),
     );
     m.set_attr(
         "AcceleratorError",
-        Value::Class(it.exc_class("AcceleratorError")),
+        Value::Class(it.exc_class(ExcType::AcceleratorError)),
     );
     let tcls = it.native_class("Tensor");
     let r = rt.clone();
@@ -533,7 +534,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let a = args.exact("from_numpy", 1)?;
         let Some(arr) = a[0].downcast::<crate::numpy::NdArray>() else {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("expected np.ndarray (got {})", a[0].type_name()),
             ));
         };
@@ -570,7 +571,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let s = size_from(it, &[a[0].clone().unwrap()])?;
         super::check_long(a[1].as_ref().unwrap())?;
         let v = scalar_of(a[1].as_ref().unwrap()).ok_or_else(|| {
-            PyException::new("TypeError", "full(): argument 'fill_value' must be Number")
+            PyException::new(
+                ExcType::TypeError,
+                "full(): argument 'fill_value' must be Number",
+            )
         })?;
         let (dt, dev, rg) = creation_kw(rt, &a[2..5], it)?;
         finish(rt, rt.full(&s, v, dt, dev).map_err(py_err)?, rg)
@@ -591,7 +595,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             ),
             _ => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     "randint() received an invalid combination of arguments",
                 ));
             }
@@ -699,7 +703,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         super::check_long(a[1].as_ref().unwrap())?;
         let v = scalar_of(a[1].as_ref().unwrap()).ok_or_else(|| {
             PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 "full_like(): argument 'fill_value' must be Number",
             )
         })?;
@@ -744,7 +748,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let dev = device_arg(rt, a[0].as_ref())?.unwrap_or(Device::Cpu);
         if dev != Device::Cpu {
             return Err(PyException::new(
-                "RuntimeError",
+                ExcType::RuntimeError,
                 "cudatutor models torch.Generator objects on the CPU only (device='cpu')",
             ));
         }
@@ -793,7 +797,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         let num = |v: &Option<Value>| v.as_ref().and_then(|v| v.as_float());
         let (Some(m), Some(s)) = (num(&a[0]), num(&a[1])) else {
             return Err(PyException::new(
-                "NotImplementedError",
+                ExcType::NotImplementedError,
                 "cudatutor models torch.normal(mean, std, size) with float mean and std only",
             ));
         };
@@ -801,7 +805,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             Some(v) => size_from(it, &v.as_vec().unwrap_or_default())?,
             None => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     "normal() received an invalid combination of arguments",
                 ));
             }
@@ -844,7 +848,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             (None, None) => device_spec(v)?.unwrap_or(DeviceSpec::CPU),
             (None, Some(_)) => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     "device(): argument 'type' must be str",
                 ));
             }
@@ -976,10 +980,16 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         match (&a[1], &a[2]) {
             (Some(x), Some(y)) => {
                 let x = operand_of(x)?.ok_or_else(|| {
-                    PyException::new("TypeError", "where(): argument 'input' must be Tensor")
+                    PyException::new(
+                        ExcType::TypeError,
+                        "where(): argument 'input' must be Tensor",
+                    )
                 })?;
                 let y = operand_of(y)?.ok_or_else(|| {
-                    PyException::new("TypeError", "where(): argument 'other' must be Tensor")
+                    PyException::new(
+                        ExcType::TypeError,
+                        "where(): argument 'other' must be Tensor",
+                    )
                 })?;
                 Ok(wrap(rt, rt.where_(&c, &x, &y).map_err(py_err)?))
             }
@@ -1030,7 +1040,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         for v in [Some(n), mm].into_iter().flatten() {
             if v < 0 {
                 return Err(PyException::new(
-                    "RuntimeError",
+                    ExcType::RuntimeError,
                     format!("n must be greater or equal to 0, got {v}"),
                 ));
             }
@@ -1084,10 +1094,10 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         reg(&m, rt, name, |_, rt, args| {
             let a = args.bind("div", &["input", "other", "rounding_mode"], 2)?;
             let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
-                PyException::new("TypeError", "div(): argument 'input' must be Tensor")
+                PyException::new(ExcType::TypeError, "div(): argument 'input' must be Tensor")
             })?;
             let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
-                PyException::new("TypeError", "div(): argument 'other' must be Tensor")
+                PyException::new(ExcType::TypeError, "div(): argument 'other' must be Tensor")
             })?;
             let op = div_mode(a[2].as_ref())?;
             Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
@@ -1299,7 +1309,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             }
             if tensor_of(&x).is_none() {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "{n}(): argument 'input' (position 1) must be Tensor, not {}",
                         x.type_name()
@@ -1351,13 +1361,13 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             Some(Value::Str(s)) if &**s == "tanh" => UnaryOp::GeluTanh,
             Some(Value::Str(_)) => {
                 return Err(PyException::new(
-                    "RuntimeError",
+                    ExcType::RuntimeError,
                     "approximate argument must be either none or tanh.",
                 ));
             }
             Some(_) => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     "gelu(): argument 'approximate' must be str",
                 ));
             }
@@ -1382,7 +1392,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let p = match &a[1] {
             Some(v) => v.as_float().ok_or_else(|| {
                 PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "dropout(): argument 'p' must be float, not {}",
                         v.type_name()
@@ -1393,7 +1403,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         };
         if !(0.0..=1.0).contains(&p) {
             return Err(PyException::new(
-                "ValueError",
+                ExcType::ValueError,
                 format!(
                     "dropout probability has to be between 0 and 1, but got {}",
                     crate::script::strfmt::float_repr(p)
@@ -1461,7 +1471,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         };
         if truthy_opt(it, &a[6], false)? {
             return Err(PyException::new(
-                "NotImplementedError",
+                ExcType::NotImplementedError,
                 "cudatutor does not support max_pool2d(return_indices=True) yet",
             ));
         }
@@ -1488,7 +1498,10 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             Some(v) => Some(super::int_arg(it, v)?),
         };
         if divisor == Some(0) {
-            return Err(PyException::new("RuntimeError", "divisor must be not zero"));
+            return Err(PyException::new(
+                ExcType::RuntimeError,
+                "divisor must be not zero",
+            ));
         }
         let pa = crate::engine::tensor::Pool2dArgs {
             kind: crate::engine::host::conv::PoolKind::Avg {
@@ -1514,7 +1527,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
                 let items = a[1].as_ref().unwrap().as_vec().unwrap_or_default();
                 if items.len() != 2 {
                     return Err(PyException::new(
-                        "RuntimeError",
+                        ExcType::RuntimeError,
                         "adaptive_avg_pool2d: output_size must be 2",
                     ));
                 }
@@ -1573,7 +1586,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
                 let n = w.shape().first().copied().unwrap_or(0) as i64;
                 if p >= n || p < -n {
                     return Err(PyException::new(
-                        "AssertionError",
+                        ExcType::AssertionError,
                         if p >= 0 {
                             "Padding_idx must be within num_embeddings"
                         } else {
@@ -1648,7 +1661,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         }
         if x.shape() != y.shape() {
             return Err(PyException::new(
-                "ValueError",
+                ExcType::ValueError,
                 format!(
                     "Using a target size ({}) that is different to the input size ({}) is deprecated. Please ensure they have the same size.",
                     crate::engine::tensor::size_repr(&y.layout.shape),
@@ -1721,7 +1734,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
 /// before anything is allocated, so `one_hot(t, 2**62)` or `one_hot(tensor([2**40]))` is
 /// PyTorch's error rather than an abort.
 fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
-    let rt_err = |m: String| PyException::new("RuntimeError", m);
+    let rt_err = |m: String| PyException::new(ExcType::RuntimeError, m);
     if t.dtype() != DType::Int64 {
         return Err(rt_err(
             "one_hot is only applicable to index tensor of type LongTensor.".into(),
@@ -1900,7 +1913,7 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
             },
             other => {
                 return Err(PyException::new(
-                    "RuntimeError",
+                    ExcType::RuntimeError,
                     format!("_activation(): unknown activation {other}"),
                 ));
             }
@@ -1953,7 +1966,7 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
             "smooth_l1_loss" => LossOp::SmoothL1(param),
             other => {
                 return Err(PyException::new(
-                    "RuntimeError",
+                    ExcType::RuntimeError,
                     format!("_loss(): unknown loss {other}"),
                 ));
             }
@@ -1970,7 +1983,7 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
         let mut pos = args.positional;
         if pos.len() < 2 {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 "_composite() needs a name and a function",
             ));
         }
@@ -2006,11 +2019,9 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
     // _storage_info(t): (an address for t's storage, its size in bytes): data_ptr() and
     // untyped_storage() compare and subtract these as PyTorch's real pointers
     m.add_fn("_storage_info", |_, args| {
-        let t = args
-            .positional
-            .first()
-            .and_then(tensor_of)
-            .ok_or_else(|| PyException::new("TypeError", "_storage_info() needs a tensor"))?;
+        let t = args.positional.first().and_then(tensor_of).ok_or_else(|| {
+            PyException::new(ExcType::TypeError, "_storage_info() needs a tensor")
+        })?;
         // the storage's own heap address: distinct per live storage, never 0
         let addr = Rc::as_ptr(&t.storage) as usize as i64;
         let nbytes = t.storage.numel * t.dtype().element_size();
@@ -2089,7 +2100,7 @@ pub(crate) fn generator_kw(args: &mut Args) -> PyResult<Option<crate::engine::Sh
         Some(v) => match v.downcast::<super::objects::PyGenerator>() {
             Some(g) => Ok(Some(g.generator.clone())),
             None => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "expected a torch.Generator for argument 'generator', not {}",
                     v.type_name()

@@ -7,6 +7,7 @@
 //! RuntimeError subclass).
 
 mod async_copy;
+mod checkpoint;
 mod cuda;
 mod device_asserts;
 mod functions;
@@ -19,9 +20,9 @@ pub use tensor::PyTensor;
 
 use crate::engine::dtype::Scalar;
 use crate::engine::{
-    DType, Device, DeviceSpec, EngineError, Operand, Runtime, Tensor, TensorIndex,
+    DType, Device, DeviceSpec, EngineError, ErrorKind, Operand, Runtime, Tensor, TensorIndex,
 };
-use crate::script::{Args, Interpreter, PyException, PyResult, Value};
+use crate::script::{Args, ExcType, Interpreter, PyException, PyResult, Value};
 use std::rc::Rc;
 
 const NN_SRC: &str = include_str!("nn.py");
@@ -67,9 +68,9 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     WARNED.with(|w| w.borrow_mut().clear());
     async_copy::clear();
     tensor::clear_hooks();
-    it.define_exception("OutOfMemoryError", "RuntimeError");
+    it.define_exception(ExcType::OutOfMemoryError);
     // PyTorch 2.8+ raises every CUDA error (a device-side assert too) as this subclass
-    it.define_exception("AcceleratorError", "RuntimeError");
+    it.define_exception(ExcType::AcceleratorError);
     it.define_native_class("Tensor", &[]);
     it.define_native_class_in("Parameter", "torch.nn.parameter", &["Tensor"]);
     it.define_native_subclass_of("Size", "torch", crate::script::value::BuiltinType::Tuple);
@@ -90,6 +91,22 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     );
     let r = rt.clone();
     it.register_module("torch.cuda", Box::new(move |it| cuda::cuda_module(it, &r)));
+    let r = rt.clone();
+    // torch.load of a checkpoint in a host folder the run may read (--allow-read)
+    it.register_module(
+        "torch._checkpoint",
+        Box::new(move |_it| {
+            let m = crate::script::Module::new("torch._checkpoint");
+            let rt = r.clone();
+            m.add_fn("load", move |it, args| {
+                let a = args.exact("load", 2)?;
+                let path = a[0].as_str().unwrap_or_default().to_string();
+                let restore = matches!(a[1], Value::Bool(true));
+                checkpoint::load(it, &rt, &path, restore)
+            });
+            Ok(m.into_value())
+        }),
+    );
     let r = rt.clone();
     it.register_module(
         "torch._C",
@@ -221,7 +238,23 @@ pub(crate) fn numpy_aliases(args: &mut Args) {
 /// An engine error as the Python exception PyTorch raises.
 pub fn py_err(e: EngineError) -> PyException {
     let message = messages::device_check_2_15(&e.message).unwrap_or(e.message);
-    PyException::new(e.kind.name(), message)
+    PyException::new(exc_type_of(e.kind), message)
+}
+
+/// The Python exception type an engine error kind becomes.
+pub(crate) fn exc_type_of(kind: ErrorKind) -> ExcType {
+    match kind {
+        ErrorKind::RuntimeError => ExcType::RuntimeError,
+        ErrorKind::AcceleratorError => ExcType::AcceleratorError,
+        ErrorKind::IndexError => ExcType::IndexError,
+        ErrorKind::ValueError => ExcType::ValueError,
+        ErrorKind::TypeError => ExcType::TypeError,
+        ErrorKind::OutOfMemoryError => ExcType::OutOfMemoryError,
+        ErrorKind::NotImplementedError => ExcType::NotImplementedError,
+        ErrorKind::ZeroDivisionError => ExcType::ZeroDivisionError,
+        ErrorKind::KeyboardInterrupt => ExcType::KeyboardInterrupt,
+        ErrorKind::TimeoutError => ExcType::TimeoutError,
+    }
 }
 
 /// Tell the runtime which line runs now, and pick up CUDA_LAUNCH_BLOCKING and
@@ -253,7 +286,7 @@ pub(crate) fn tensor_of(v: &Value) -> Option<Tensor> {
 pub(crate) fn need_tensor(v: &Value, fname: &str, arg: &str) -> PyResult<Tensor> {
     tensor_of(v).ok_or_else(|| {
         PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!(
                 "{fname}(): argument '{arg}' (position 1) must be Tensor, not {}",
                 v.type_name()
@@ -283,7 +316,7 @@ pub(crate) fn alpha_of(v: Option<&Value>, fname: &str) -> PyResult<Option<Scalar
             Some(Scalar::Int(1)) => Ok(None),
             Some(s) => Ok(Some(s)),
             None => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "{fname}(): argument 'alpha' must be Number, not {}",
                     v.type_name()
@@ -316,7 +349,7 @@ pub(crate) fn ternary_operands(
         (TernaryOp::Lerp, Some(Operand::Scalar(s))) => Operand::Scalar(s),
         _ => {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "{fname}(): argument '{cn}' (position 3) must be Tensor, not {}",
                     cv.type_name()
@@ -328,7 +361,7 @@ pub(crate) fn ternary_operands(
         None => Scalar::Int(1),
         Some(v) => scalar_of(v).ok_or_else(|| {
             PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "{fname}(): argument 'value' must be Number, not {}",
                     v.type_name()
@@ -361,7 +394,7 @@ pub(crate) fn operand_of(v: &Value) -> PyResult<Option<Operand>> {
 pub(crate) fn check_long(v: &Value) -> PyResult<()> {
     if let Value::BigInt(_) = v {
         return Err(PyException::new(
-            "RuntimeError",
+            ExcType::RuntimeError,
             "Overflow when unpacking long",
         ));
     }
@@ -444,7 +477,7 @@ pub(crate) fn flatten_data(
         if let Some(s) = v.downcast::<crate::numpy::NpScalar>() {
             if depth < shape.len() {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!(
                         "expected sequence of length {} at dim {depth} (got 0)",
                         shape[depth]
@@ -460,7 +493,7 @@ pub(crate) fn flatten_data(
         if let Some(s) = scalar_of(v) {
             if depth < shape.len() {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!(
                         "expected sequence of length {} at dim {depth} (got 0)",
                         shape[depth]
@@ -473,7 +506,7 @@ pub(crate) fn flatten_data(
         if let Some(t) = tensor_of(v) {
             if t.numel() != 1 || t.dim() != 0 {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     "only one element tensors can be converted to Python scalars",
                 ));
             }
@@ -496,7 +529,7 @@ pub(crate) fn flatten_data(
                     shape.extend(a.shape.iter().copied());
                 } else if shape[depth..] != a.shape[..] {
                     return Err(PyException::new(
-                        "ValueError",
+                        ExcType::ValueError,
                         format!(
                             "expected sequence of length {} at dim {depth} (got {})",
                             shape[depth],
@@ -509,11 +542,14 @@ pub(crate) fn flatten_data(
             // a string on the first-element chain is a sequence to PyTorch's size walk, which
             // then refuses it; elsewhere it is an invalid scalar
             Value::Str(_) if depth > 0 && depth == shape.len() && out.is_empty() => {
-                return Err(PyException::new("ValueError", "too many dimensions 'str'"));
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    "too many dimensions 'str'",
+                ));
             }
             _ => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("new(): invalid data type '{}'", v.type_name()),
                 ));
             }
@@ -524,13 +560,13 @@ pub(crate) fn flatten_data(
             // recursion for `x = [x]` nested a million times.
             if shape.len() > 128 {
                 return Err(PyException::new(
-                    "ValueError",
+                    ExcType::ValueError,
                     format!("too many dimensions '{}'", v.type_name()),
                 ));
             }
         } else if shape[depth] != items.len() {
             return Err(PyException::new(
-                "ValueError",
+                ExcType::ValueError,
                 format!(
                     "expected sequence of length {} at dim {depth} (got {})",
                     shape[depth],
@@ -567,7 +603,7 @@ pub(crate) fn dtype_arg(v: &Value) -> PyResult<Option<DType>> {
         }
     }
     Err(PyException::new(
-        "TypeError",
+        ExcType::TypeError,
         format!(
             "argument 'dtype' must be torch.dtype, not {}",
             v.type_name()
@@ -590,7 +626,7 @@ pub(crate) fn device_spec(v: &Value) -> PyResult<Option<DeviceSpec>> {
         return DeviceSpec::new("cuda", Some(*i)).map(Some).map_err(py_err);
     }
     Err(PyException::new(
-        "TypeError",
+        ExcType::TypeError,
         format!(
             "Device() received an invalid combination of arguments - got ({})",
             v.type_name()
@@ -636,7 +672,7 @@ pub(crate) fn size_from(it: &mut Interpreter, items: &[Value]) -> PyResult<Vec<u
     let s = shape_from(it, items)?;
     if let Some(neg) = s.iter().find(|d| **d < 0) {
         return Err(PyException::new(
-            "RuntimeError",
+            ExcType::RuntimeError,
             format!(
                 "Trying to create tensor with negative dimension {neg}: [{}]",
                 s.iter()
@@ -705,7 +741,10 @@ pub(crate) fn index_items(
                     }
                 }
                 if b[2] == Some(0) {
-                    return Err(PyException::new("ValueError", "slice step cannot be zero"));
+                    return Err(PyException::new(
+                        ExcType::ValueError,
+                        "slice step cannot be zero",
+                    ));
                 }
                 TensorIndex::Slice(b[0], b[1], b[2])
             }
@@ -713,7 +752,7 @@ pub(crate) fn index_items(
             Value::Range(r) => {
                 if r.len() > 1 << 27 {
                     return Err(PyException::new(
-                        "RuntimeError",
+                        ExcType::RuntimeError,
                         "cudatutor: a range index longer than 2**27 items is not supported",
                     ));
                 }
@@ -771,7 +810,7 @@ pub(crate) fn to_args(
             "memory_format" => {}
             _ => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("to() got an unexpected keyword argument '{k}'"),
                 ));
             }

@@ -4,6 +4,7 @@
 use super::{at_line, py_err};
 use crate::engine::dtype::Scalar;
 use crate::engine::{DType, DeviceSpec, Runtime};
+use crate::script::ExcType;
 use crate::script::{Args, CmpOp, Interpreter, NativeObject, PyException, PyResult, Value};
 use std::any::Any;
 use std::cell::Cell;
@@ -507,7 +508,7 @@ impl NativeObject for GradMode {
         // used as a decorator: each call of the function runs in this grad mode
         let Some(f) = args.positional.first().cloned() else {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "{}.__call__() missing 1 required positional argument: 'orig_func'",
                     self.name
@@ -629,7 +630,7 @@ pub(crate) fn seed_arg(it: &mut Interpreter, v: &Value) -> PyResult<u64> {
     let s = super::int_arg(it, v)?;
     crate::engine::random::seed_from_int(s as i128).map_err(|e| {
         let (kind, msg) = e.python_error();
-        PyException::new(kind, msg)
+        PyException::new(super::exc_type_of(kind), msg)
     })
 }
 
@@ -657,7 +658,7 @@ pub(crate) fn state_tensor(rt: &Rc<Runtime>, bytes: &[u8]) -> PyResult<Value> {
 pub(crate) fn state_bytes(v: &Value, fname: &str) -> PyResult<Vec<u8>> {
     let t = super::tensor_of(v).ok_or_else(|| {
         PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!(
                 "{fname}(): argument 'new_state' (position 1) must be Tensor, not {}",
                 v.type_name()
@@ -666,7 +667,7 @@ pub(crate) fn state_bytes(v: &Value, fname: &str) -> PyResult<Vec<u8>> {
     })?;
     if t.dtype() != DType::UInt8 {
         return Err(PyException::new(
-            "RuntimeError",
+            ExcType::RuntimeError,
             format!(
                 "expected a torch.ByteTensor, but got {}",
                 crate::engine::tensor::tensor_type_name(&t)
@@ -719,7 +720,7 @@ impl NativeObject for PyGenerator {
                 let b = state_bytes(a[0].as_ref().unwrap_or(&Value::None), "set_state")?;
                 g.borrow_mut()
                     .set_state(&b)
-                    .map_err(|m| PyException::new("RuntimeError", m))?;
+                    .map_err(|m| PyException::new(ExcType::RuntimeError, m))?;
                 Ok(Value::Native(me.clone()))
             })),
             "device" => Some(Value::native(PyDevice(crate::engine::Device::Cpu.spec()))),

@@ -8,6 +8,7 @@ use super::{
 use crate::engine::backend::TernaryOp;
 use crate::engine::dtype::Scalar;
 use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
+use crate::script::ExcType;
 use crate::script::{
     Args, BinOp, CmpOp, Interpreter, NativeObject, PyException, PyResult, UnaryOp as PyUnary, Value,
 };
@@ -85,7 +86,7 @@ fn one_tensor_arg(args: &Args, fname: &str) -> PyResult<Value> {
 fn other_operand(v: &Value, fname: &str) -> PyResult<Operand> {
     operand_of(v)?.ok_or_else(|| {
         PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!(
                 "{fname}(): argument 'other' (position 1) must be Tensor, not {}",
                 v.type_name()
@@ -276,7 +277,7 @@ pub(crate) fn unique_value(
     )?;
     if a[3].as_ref().is_some_and(|v| !v.is_none()) {
         return Err(PyException::new(
-            "NotImplementedError",
+            ExcType::NotImplementedError,
             "cudatutor does not support unique(dim=...) yet",
         ));
     }
@@ -378,11 +379,11 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             // t.type(torch.int64) or t.type('torch.LongTensor')
             let dt = match v.as_str() {
                 Some(name) => crate::engine::tensor::dtype_of_type_name(name).ok_or_else(|| {
-                    PyException::new("ValueError", format!("invalid type: '{name}'"))
+                    PyException::new(ExcType::ValueError, format!("invalid type: '{name}'"))
                 })?,
                 None => dtype_arg(v)?.ok_or_else(|| {
                     PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!(
                             "type() received an invalid combination of arguments - got ({})",
                             v.type_name()
@@ -480,7 +481,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             if on && !p.tensor().dtype().is_floating_point() {
                 // requires_grad_() words it without "and complex" (the setter keeps it)
                 return Err(PyException::new(
-                    "RuntimeError",
+                    ExcType::RuntimeError,
                     "only Tensors of floating point dtype can require gradients",
                 ));
             }
@@ -498,7 +499,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     return Ok(wrap(&p.rt, t.clone()));
                 }
                 return Err(PyException::new(
-                    "NotImplementedError",
+                    ExcType::NotImplementedError,
                     "cudatutor does not support view(dtype) yet",
                 ));
             }
@@ -700,7 +701,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let largest = truthy_opt(it, &a[2], true)?;
             if k < 0 {
                 return Err(PyException::new(
-                    "RuntimeError",
+                    ExcType::RuntimeError,
                     "selected index k out of range",
                 ));
             }
@@ -716,7 +717,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "median" => |_, p, _, args| {
             if !args.is_empty() {
                 return Err(PyException::new(
-                    "NotImplementedError",
+                    ExcType::NotImplementedError,
                     "cudatutor does not support median(dim) yet",
                 ));
             }
@@ -728,7 +729,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 None | Some(Value::None) => 2.0,
                 Some(v) if v.as_str() == Some("fro") => 2.0,
                 Some(v) => v.as_float().ok_or_else(|| {
-                    PyException::new("TypeError", "norm(): argument 'p' must be a number")
+                    PyException::new(ExcType::TypeError, "norm(): argument 'p' must be a number")
                 })?,
             };
             let d = dims_arg(it, &a[1])?;
@@ -935,7 +936,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     .and_then(|v| v.first().copied())
                     .ok_or_else(|| {
                         PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             "masked_fill(): argument 'value' must be Number",
                         )
                     })?,
@@ -996,7 +997,10 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 super::check_long(v)?;
             }
             let v = args.positional.first().and_then(scalar_of).ok_or_else(|| {
-                PyException::new("TypeError", "fill_(): argument 'value' must be Number")
+                PyException::new(
+                    ExcType::TypeError,
+                    "fill_(): argument 'value' must be Number",
+                )
             })?;
             p.rt.fill_(&p.tensor(), v).map_err(py_err)?;
             Ok(Value::Native(this.clone()))
@@ -1106,7 +1110,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let retain = truthy_opt(it, &a[1], false)?;
             if truthy_opt(it, &a[2], false)? {
                 return Err(PyException::new(
-                    "NotImplementedError",
+                    ExcType::NotImplementedError,
                     "cudatutor's autograd does not support create_graph=True",
                 ));
             }
@@ -1122,7 +1126,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let t = p.tensor();
             if !t.requires_grad() {
                 return Err(PyException::new(
-                    "RuntimeError",
+                    ExcType::RuntimeError,
                     "cannot register a hook on a tensor that doesn't require gradient",
                 ));
             }
@@ -1135,7 +1139,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             });
             if !t.add_hook(id) {
                 return Err(PyException::new(
-                    "NotImplementedError",
+                    ExcType::NotImplementedError,
                     "cudatutor: register_hook on a tensor that is not a leaf is not supported yet",
                 ));
             }
@@ -1222,7 +1226,7 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
 fn one_element(t: &Tensor) -> PyResult<()> {
     if t.numel() != 1 {
         return Err(PyException::new(
-            "ValueError",
+            ExcType::ValueError,
             "only one element tensors can be converted to Python scalars",
         ));
     }
@@ -1263,7 +1267,7 @@ impl NativeObject for PyTensor {
             ),
             "mT" | "mH" if t.dim() < 2 => {
                 return Err(PyException::new(
-                    "RuntimeError",
+                    ExcType::RuntimeError,
                     format!(
                         "tensor.{name} is only supported on matrices or batches of matrices. Got {}-D tensor.",
                         t.dim()
@@ -1272,7 +1276,7 @@ impl NativeObject for PyTensor {
             }
             "H" if t.dim() != 2 && t.dim() != 0 => {
                 return Err(PyException::new(
-                    "RuntimeError",
+                    ExcType::RuntimeError,
                     format!(
                         "tensor.H is only supported on matrices (2-D tensors). Got {}-D tensor.",
                         t.dim()
@@ -1477,7 +1481,10 @@ impl NativeObject for PyTensor {
     fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
         let t = self.t.borrow();
         if t.dim() == 0 {
-            return Err(PyException::new("TypeError", "len() of a 0-d tensor"));
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "len() of a 0-d tensor",
+            ));
         }
         Ok(Some(t.shape()[0]))
     }
@@ -1517,7 +1524,7 @@ impl NativeObject for PyTensor {
             return self.repr(this, it);
         }
         Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             "unsupported format string passed to Tensor.__format__",
         ))
     }
@@ -1546,7 +1553,7 @@ impl NativeObject for PyTensor {
             Scalar::Float(f) => {
                 if f.is_nan() {
                     return Err(PyException::new(
-                        "ValueError",
+                        ExcType::ValueError,
                         "cannot convert float NaN to integer",
                     ));
                 }
@@ -1627,7 +1634,7 @@ pub(crate) fn backward_running_hooks(
                 Some(t) => Ok(Some(t)),
                 None => {
                     failed = Some(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("expected Tensor or None (got {})", v.type_name()),
                     ));
                     Err(crate::engine::EngineError::runtime("hook failed"))

@@ -48,6 +48,14 @@ pub enum Overlay {
     Compare {
         scroll: usize,
     },
+    /// `!`: the traceback being pasted.
+    ExplainInput(String),
+    /// Its explanation (see [`App::explain_lines`]), and the lesson section it links to.
+    Explained {
+        scroll: usize,
+        pasted: String,
+        link: Option<crate::explain::LessonLink>,
+    },
 }
 
 /// A yes/no question in the footer.
@@ -90,6 +98,8 @@ pub struct App {
     outside_edit: Option<String>,
     /// The last comparison (`D`): the exercise and what differed.
     pub comparison: Option<(String, crate::run::diff::DiffReport)>,
+    /// A section to show once the real terminal size is known (`lesson N --section`).
+    pending_section: Option<(usize, String)>,
     size: Rect,
 }
 
@@ -163,6 +173,7 @@ impl App {
             edit_cmd: None,
             outside_edit: None,
             comparison: None,
+            pending_section: None,
             size: Rect::new(0, 0, DEFAULT_SIZE.0, DEFAULT_SIZE.1),
         };
         app.resize(DEFAULT_SIZE.0, DEFAULT_SIZE.1);
@@ -291,6 +302,12 @@ impl App {
             self.pager.go_to(&place, &doc, &layout);
         }
         self.pager.scroll_to(self.pager.scroll, &layout);
+        if let Some((index, section)) = self.pending_section.clone() {
+            // the section's row depends on the width: placed again at each size until a key
+            self.pending_section = None;
+            self.open_section(index, &section);
+            self.pending_section = Some((index, section));
+        }
         self.reveal_focus();
     }
 
@@ -347,6 +364,8 @@ impl App {
             Overlay::Lessons { .. } => return Context::Lessons,
             Overlay::SearchInput(_) => return Context::SearchInput,
             Overlay::Compare { .. } => return Context::Compare,
+            Overlay::ExplainInput(_) => return Context::ExplainInput,
+            Overlay::Explained { .. } => return Context::Explained,
             Overlay::None => {}
         }
         if self.confirm.is_some() {
@@ -369,6 +388,7 @@ impl App {
             Event::Key(key) if key.kind != KeyEventKind::Release => {
                 // The learner acts: a saved place no longer applies on the next resize.
                 self.pager.pending_place = None;
+                self.pending_section = None;
                 self.key(*key);
                 true
             }
@@ -383,10 +403,6 @@ impl App {
             }
             _ => false,
         }
-    }
-
-    pub fn handle_key(&mut self, key: KeyEvent) {
-        self.handle_event(&Event::Key(key));
     }
 
     fn key(&mut self, key: KeyEvent) {
@@ -440,6 +456,17 @@ impl App {
                     query.push(c);
                 }
             }
+            Context::ExplainInput => {
+                if let (Overlay::ExplainInput(text), KeyCode::Char(c)) =
+                    (&mut self.overlay, key.code)
+                    && !key
+                        .modifiers
+                        .intersects(crossterm::event::KeyModifiers::CONTROL)
+                    && text.len() < crate::explain::input::MAX_TEXT
+                {
+                    text.push(c);
+                }
+            }
             _ => {}
         }
         Follow::Focus
@@ -457,10 +484,15 @@ impl App {
                     .sum::<usize>(),
             ),
             Overlay::Compare { .. } => Some(self.compare_lines(self.size).len()),
+            Overlay::Explained { .. } => Some(self.explain_lines(self.size).len()),
             _ => None,
         };
-        if let (Some(rows), Overlay::Help { scroll } | Overlay::Compare { scroll }) =
-            (overlay_rows, &mut self.overlay)
+        if let (
+            Some(rows),
+            Overlay::Help { scroll }
+            | Overlay::Compare { scroll }
+            | Overlay::Explained { scroll, .. },
+        ) = (overlay_rows, &mut self.overlay)
         {
             // The overlay's own scrolling.
             let step = (page.max(2) - 1) as usize;
@@ -474,7 +506,7 @@ impl App {
                 _ => *scroll,
             }
             .min(last);
-            if action != A::CloseOverlay {
+            if action != A::CloseOverlay && action != A::OpenLink {
                 return Follow::Focus;
             }
         }
@@ -532,6 +564,34 @@ impl App {
                 self.say_hit();
             }
             A::SearchCancel => self.overlay = Overlay::None,
+            A::Explain => self.overlay = Overlay::ExplainInput(String::new()),
+            A::ExplainCancel => self.overlay = Overlay::None,
+            A::ExplainErase => {
+                if let Overlay::ExplainInput(text) = &mut self.overlay {
+                    text.pop();
+                }
+                return Follow::Focus;
+            }
+            A::ExplainNewLine => {
+                if let Overlay::ExplainInput(text) = &mut self.overlay
+                    && text.len() < crate::explain::input::MAX_TEXT
+                {
+                    text.push('\n');
+                }
+                return Follow::Focus;
+            }
+            A::ExplainSubmit => self.explain_pasted(),
+            A::OpenLink => {
+                if let Overlay::Explained { link, .. } = &self.overlay {
+                    match link.clone() {
+                        Some(link) => {
+                            self.overlay = Overlay::None;
+                            self.open_section(link.lesson_index, &link.section);
+                        }
+                        None => self.status = Some(self.strings().explain_no_link.to_string()),
+                    }
+                }
+            }
             A::SearchErase => {
                 if let Overlay::SearchInput(q) = &mut self.overlay {
                     q.pop();
@@ -773,6 +833,17 @@ impl App {
     }
 
     fn paste(&mut self, text: &str) -> bool {
+        // A traceback pasted after `!`: kept whole, line ends unified.
+        if let Overlay::ExplainInput(input) = &mut self.overlay {
+            let text = text.replace("\r\n", "\n").replace('\r', "\n");
+            let room = crate::explain::input::MAX_TEXT.saturating_sub(input.len());
+            let mut cut = text.len().min(room);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            input.push_str(&text[..cut]);
+            return true;
+        }
         // Pasted text goes into the editor as it is (no auto-indent per line).
         let Some(id) = self.editing_id() else {
             return false;
@@ -952,6 +1023,90 @@ impl App {
         let (w, h) = (self.size.width, self.size.height);
         self.resize(w, h);
         self.pager.pending_place = None;
+    }
+
+    /// Opens lesson `index` at the section titled `title` (compared loosely: case and inline
+    /// code marks do not count). Returns whether the section was found; the lesson opens
+    /// either way.
+    pub fn open_section(&mut self, index: usize, title: &str) -> bool {
+        if index >= self.catalog.lessons.len() {
+            return false;
+        }
+        if index != self.pager.current {
+            self.open_lesson(index);
+        }
+        self.pager.pending_place = None;
+        let (w, h) = (self.size.width, self.size.height);
+        self.resize(w, h);
+        let layout = self.layout();
+        let doc = self.document().into_owned();
+        let wanted = crate::explain::links::normalize(title);
+        let slug = crate::explain::links::slug(title);
+        let Some(section) = doc.sections.iter().find(|s| {
+            crate::explain::links::normalize(&s.title) == wanted
+                || crate::explain::links::slug(&s.title) == slug
+        }) else {
+            return false;
+        };
+        let row = layout.page_row(section.line);
+        self.pager.scroll_to(row, &layout);
+        self.deck.unfocus();
+        true
+    }
+
+    /// `cudatutor lesson N --section S`: open at that section once the terminal's size is
+    /// known (the event loop resizes first; [`App::resize`] then goes there). A section that
+    /// is not in the lesson is said in the footer.
+    pub fn start_at_section(&mut self, index: usize, section: &str) {
+        if !self.open_section(index, section) {
+            self.status = Some(format!("{}: {section}", self.strings().no_match));
+        }
+        self.pending_section = Some((index, section.to_string()));
+    }
+
+    /// Ctrl-d in the `!` prompt: explain what was pasted, over the page.
+    fn explain_pasted(&mut self) {
+        let Overlay::ExplainInput(text) = &self.overlay else {
+            return;
+        };
+        if text.trim().is_empty() {
+            self.status = Some(self.strings().explain_nothing.to_string());
+            return;
+        }
+        let pasted = text.clone();
+        let e = crate::explain::explain(
+            &pasted,
+            &crate::explain::Options {
+                lang: self.lang,
+                lessons: Some(&self.catalog),
+                read_script: None,
+            },
+        );
+        self.overlay = Overlay::Explained {
+            scroll: 0,
+            pasted,
+            link: e.link,
+        };
+    }
+
+    /// The explanation overlay's lines for a terminal of `area`.
+    pub fn explain_lines(&self, area: Rect) -> Vec<String> {
+        let Overlay::Explained { pasted, .. } = &self.overlay else {
+            return Vec::new();
+        };
+        let width = usize::from(compare_width(area).saturating_sub(3)).max(20);
+        let e = crate::explain::explain(
+            pasted,
+            &crate::explain::Options {
+                lang: self.lang,
+                lessons: Some(&self.catalog),
+                read_script: None,
+            },
+        );
+        e.render(self.lang, width)
+            .lines()
+            .flat_map(|l| super::panes::output::hard_wrap(l, width))
+            .collect()
     }
 
     fn next_lesson(&mut self, forward: bool) {
@@ -1423,14 +1578,6 @@ impl App {
                 true
             }
             None => false,
-        }
-    }
-
-    /// Writes progress now (atomically, through the store); a failure is shown, not fatal.
-    pub fn save_now(&mut self) {
-        self.remember_place();
-        if let Err(Some(e)) = self.session.save() {
-            self.status = Some(format!("{}: {e}", self.strings().save_failed));
         }
     }
 }

@@ -4,7 +4,7 @@
 //! cards is in `card.rs`; the keys that act on them are in `app.rs`.
 
 use crate::run::diff::DiffReport;
-use crate::run::{RunOptions, RunReport};
+use crate::run::{BackendLabel, RunOptions, RunReport};
 use ratatui_textarea::{CursorMove, TextArea};
 use std::time::Duration;
 use unicode_width::UnicodeWidthChar;
@@ -13,8 +13,9 @@ use unicode_width::UnicodeWidthChar;
 pub trait ExerciseRunner: Send + Sync + 'static {
     /// Runs `code` then (if given) the check block; blocking; called on a background thread.
     fn run(&self, code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport;
-    /// e.g. "sim · Simulated H200 (modelled)" for the status bar.
-    fn backend_label(&self) -> String;
+    /// Where runs go, e.g. "sim · Simulated H200 (modelled)" in the status bar; its backend
+    /// names the report of a run that panicked.
+    fn backend_label(&self) -> BackendLabel;
     /// How long a run may take. The engine stops a run at this limit by itself; the pager
     /// cancels one that runs on past it, and gives up on one that ignores the cancel.
     fn wall_limit(&self) -> Duration {
@@ -32,7 +33,7 @@ pub trait ExerciseRunner: Send + Sync + 'static {
 /// the exercise's GPU count) are laid over them.
 pub struct EngineRunner {
     base: RunOptions,
-    label: String,
+    label: BackendLabel,
 }
 
 impl EngineRunner {
@@ -70,7 +71,7 @@ impl ExerciseRunner for EngineRunner {
         crate::run::diff::diff_exercise(code, check, &self.merged(opts))
     }
 
-    fn backend_label(&self) -> String {
+    fn backend_label(&self) -> BackendLabel {
         self.label.clone()
     }
 
@@ -389,9 +390,9 @@ pub fn human_size(bytes: u64) -> String {
 }
 
 /// The failing kernel (status `assert`) and the call that reported it (`reported`), with the
-/// gap in µs between them, as the engine defines it ([`crate::engine::assert_gap`]).
+/// gap in µs between them, as the engine defines it ([`crate::run::assert_gap`]).
 pub fn assert_gap(report: &RunReport) -> Option<(usize, usize, f64)> {
-    crate::engine::assert_gap(&report.timeline).map(|g| (g.kernel, g.reporter, g.us))
+    crate::run::assert_gap(&report.timeline).map(|g| (g.kernel, g.reporter, g.us))
 }
 
 /// "412 µs", "1.25 ms".

@@ -63,6 +63,15 @@ pub enum Action {
     Compare,
     /// `e`: open the exercise in the learner's own editor ($VISUAL / $EDITOR).
     EditOutside,
+    // Explaining a pasted error (`!`).
+    /// `!`: open the prompt to paste a traceback.
+    Explain,
+    ExplainSubmit,
+    ExplainCancel,
+    ExplainErase,
+    ExplainNewLine,
+    /// In the explanation: open the lesson section it links to.
+    OpenLink,
     // The editor.
     LeaveEditor,
     Undo,
@@ -105,6 +114,10 @@ pub enum Context {
     Lessons,
     /// The comparison of `D`, shown over the page.
     Compare,
+    /// Pasting a traceback to explain (`!`): every other key is text.
+    ExplainInput,
+    /// The explanation of the pasted error, shown over the page.
+    Explained,
 }
 
 /// One key: a code and the modifiers that must be held.
@@ -212,6 +225,7 @@ pub const PAGER: &[Binding] = &[
     b(A::PrevLesson, &[c('p'), c('[')], "p [", false),
     b(A::LessonList, &[c('l')], "l", true),
     b(A::Search, &[c('/')], "/", true),
+    b(A::Explain, &[c('!')], "!", false),
     b(A::NextSection, &[c('}')], "}", false),
     b(A::PrevSection, &[c('{')], "{", false),
     b(A::CodeRight, &[k(K::Right)], "←→", true),
@@ -342,6 +356,25 @@ pub const COMPARE: &[Binding] = &[
     b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
 ];
 
+/// Pasting a traceback after `!`: Enter is a new line (tracebacks have many), every other
+/// key not listed is text; a paste arrives whole.
+pub const EXPLAIN_INPUT: &[Binding] = &[
+    b(A::ExplainSubmit, &[ctrl_c('d'), k(K::F(5))], "Ctrl-d", true),
+    b(A::ExplainCancel, &[k(K::Esc)], "Esc", true),
+    b(A::ExplainNewLine, &[k(K::Enter)], "Enter", false),
+    b(A::ExplainErase, &[k(K::Backspace)], "Backspace", false),
+];
+
+/// The explanation over the page.
+pub const EXPLAINED: &[Binding] = &[
+    b(A::OpenLink, &[k(K::Enter), c('o')], "Enter", true),
+    b(A::CloseOverlay, &[k(K::Esc), c('q'), c('!')], "Esc", true),
+    b(A::ScrollDown, &[c('j'), k(K::Down)], "↑↓", true),
+    b(A::ScrollUp, &[c('k'), k(K::Up)], "↑", false),
+    b(A::PageDown, &[k(K::PageDown), c(' ')], "PgDn", false),
+    b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
+];
+
 pub const LESSONS: &[Binding] = &[
     b(A::ListDown, &[c('j'), k(K::Down)], "↑↓", true),
     b(A::ListUp, &[c('k'), k(K::Up)], "↑", false),
@@ -383,6 +416,8 @@ pub fn layers(context: Context, running: bool) -> Vec<&'static [Binding]> {
         Context::Help => layers.push(HELP),
         Context::Lessons => layers.push(LESSONS),
         Context::Compare => layers.push(COMPARE),
+        Context::ExplainInput => layers.push(EXPLAIN_INPUT),
+        Context::Explained => layers.push(EXPLAINED),
     }
     layers
 }
@@ -461,7 +496,7 @@ pub fn keys_text(binding: &Binding) -> String {
 }
 
 /// The help overlay's sections: each table once, every binding in it.
-pub fn help_sections() -> [(HelpSection, &'static [Binding]); 6] {
+pub fn help_sections() -> [(HelpSection, &'static [Binding]); 8] {
     [
         (HelpSection::Reading, PAGER),
         (HelpSection::Search, SEARCHING),
@@ -469,6 +504,8 @@ pub fn help_sections() -> [(HelpSection, &'static [Binding]); 6] {
         (HelpSection::Editor, EDITOR),
         (HelpSection::Quiz, QUIZ),
         (HelpSection::Running, RUNNING),
+        (HelpSection::ExplainInput, EXPLAIN_INPUT),
+        (HelpSection::Explained, EXPLAINED),
     ]
 }
 
@@ -480,6 +517,8 @@ pub enum HelpSection {
     Editor,
     Quiz,
     Running,
+    ExplainInput,
+    Explained,
 }
 
 #[cfg(test)]
@@ -503,6 +542,8 @@ mod tests {
             Context::Help,
             Context::Lessons,
             Context::Compare,
+            Context::ExplainInput,
+            Context::Explained,
         ] {
             for running in [false, true] {
                 let action = lookup(context, running, &key(KeyCode::Esc, KeyModifiers::NONE));
@@ -526,6 +567,23 @@ mod tests {
         assert_eq!(lookup(Context::Pager, false, &up), None);
         let back = key(KeyCode::BackTab, KeyModifiers::SHIFT);
         assert_eq!(lookup(Context::Card, false, &back), Some(Action::FocusPrev));
+    }
+
+    #[test]
+    fn letters_and_enter_are_text_while_pasting_a_traceback() {
+        for ch in "qhsxbrtmoiucjkgGnp/?{}[]1!".chars() {
+            let ev = key(KeyCode::Char(ch), KeyModifiers::NONE);
+            assert_eq!(lookup(Context::ExplainInput, false, &ev), None, "{ch}");
+        }
+        let enter = key(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(
+            lookup(Context::ExplainInput, false, &enter),
+            Some(Action::ExplainNewLine)
+        );
+        let bang = key(KeyCode::Char('!'), KeyModifiers::NONE);
+        assert_eq!(lookup(Context::Pager, false, &bang), Some(Action::Explain));
+        // a focused card lets the pager's keys through: `!` works there too
+        assert_eq!(lookup(Context::Card, false, &bang), Some(Action::Explain));
     }
 
     #[test]

@@ -122,9 +122,8 @@ pub fn run(mut app: App, store: Option<&Store>) -> anyhow::Result<()> {
 
 fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
     // A hidden trigger for the fault tests: proves the terminal is restored after a panic.
-    let panic_key = std::env::var_os("CUDATUTOR_TEST_PANIC_KEY")
-        .and_then(|v| v.into_string().ok())
-        .and_then(|s| s.chars().next());
+    #[cfg(feature = "fault-injection")]
+    let panic_key = crate::fault_injection::panic_key();
     let termination = signals::Termination::install();
     let tty = tty::TtyWatch::open();
     let hung_up = || tty.as_ref().is_some_and(tty::TtyWatch::hung_up);
@@ -161,6 +160,7 @@ fn event_loop(app: &mut App, terminal: &mut Term) -> anyhow::Result<()> {
             continue;
         }
         let ev = event::read()?;
+        #[cfg(feature = "fault-injection")]
         if let (Some(trigger), event::Event::Key(k)) = (panic_key, &ev)
             && k.code == event::KeyCode::Char(trigger)
         {

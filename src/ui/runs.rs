@@ -9,7 +9,7 @@
 
 use super::exercise::ExerciseRunner;
 use crate::run::diff::DiffReport;
-use crate::run::{RunOptions, RunReport};
+use crate::run::{BackendLabel, RunOptions, RunReport};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
@@ -96,7 +96,7 @@ impl RunController {
         }
     }
 
-    pub fn backend_label(&self) -> String {
+    pub fn backend_label(&self) -> BackendLabel {
         self.runner.backend_label()
     }
 
@@ -156,44 +156,35 @@ impl RunController {
         let opts = opts.clone();
         let (tx, rx) = std::sync::mpsc::channel();
         let runner = self.runner.clone();
+        let backend = runner.backend_label().backend;
         let source = code.clone();
-        std::thread::Builder::new()
-            .name("cudatutor-run".into())
-            .spawn(move || {
-                let label = runner.backend_label();
-                let internal = |why: String| {
-                    crate::run::internal_error_report(
+        // One thread and one panic guard per run: the engine runs right on this run thread.
+        // A runner that panics (a bug in cudatutor) gives an internal-error report.
+        crate::run::spawn_run(
+            move || match job {
+                Job::Run => Done::Run(runner.run(&source, check.as_deref(), &opts)),
+                Job::Compare => Done::Compare(runner.compare(&source, check.as_deref(), &opts)),
+            },
+            move |result| {
+                let done = result.unwrap_or_else(|why| {
+                    let report = crate::run::internal_error_report(
                         &crate::run::contain::panic_message(&why),
-                        label.split(" · ").next().unwrap_or("sim"),
-                    )
-                };
-                // A runner that panics (a bug in cudatutor) gives an internal-error report;
-                // the panic is neither printed over the pager nor seen by its terminal hook.
-                let done = match job {
-                    Job::Run => Done::Run(
-                        crate::run::contain::contain(|| {
-                            runner.run(&source, check.as_deref(), &opts)
-                        })
-                        .unwrap_or_else(internal),
-                    ),
-                    Job::Compare => Done::Compare(
-                        crate::run::contain::contain(|| {
-                            runner.compare(&source, check.as_deref(), &opts)
-                        })
-                        .unwrap_or_else(|why| {
-                            let report = internal(why);
-                            DiffReport {
-                                pytorch_failed: report.internal_error.clone(),
-                                engine: report.clone(),
-                                pytorch: report,
-                                differences: Vec::new(),
-                            }
+                        backend.name(),
+                    );
+                    match job {
+                        Job::Run => Done::Run(report),
+                        Job::Compare => Done::Compare(DiffReport {
+                            pytorch_failed: report.internal_error.clone(),
+                            engine: report.clone(),
+                            pytorch: report,
+                            differences: Vec::new(),
                         }),
-                    ),
-                };
+                    }
+                });
                 let _ = tx.send(done);
-            })
-            .map_err(|_| StartError::Thread)?;
+            },
+        )
+        .map_err(|_| StartError::Thread)?;
         self.running = Some(Running {
             exercise: exercise.to_string(),
             code,
@@ -312,8 +303,11 @@ mod tests {
                 ..RunReport::default()
             }
         }
-        fn backend_label(&self) -> String {
-            "stub".into()
+        fn backend_label(&self) -> BackendLabel {
+            BackendLabel {
+                backend: crate::run::Backend::Sim,
+                device: "stub".into(),
+            }
         }
         fn wall_limit(&self) -> Duration {
             Duration::from_millis(50)

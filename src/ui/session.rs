@@ -55,10 +55,6 @@ impl Session {
         self.unsaved_work
     }
 
-    pub fn has_store(&self) -> bool {
-        self.store.is_some()
-    }
-
     /// The data folder progress is saved in (where `e` writes the exercise's file).
     pub fn data_dir(&self) -> Option<std::path::PathBuf> {
         self.store.as_ref().map(|s| s.dir().to_path_buf())

@@ -28,8 +28,9 @@ pub struct Termination {
     suspend: Arc<AtomicBool>,
 }
 
-/// The catchable signals whose default action ends the process.
-const TERMINATING: [libc::c_int; 14] = [
+/// The catchable signals whose default action ends the process (SIGPWR and SIGSTKFLT exist on
+/// Linux only: macOS has neither).
+const TERMINATING: &[libc::c_int] = &[
     libc::SIGTERM,
     libc::SIGINT,
     libc::SIGHUP,
@@ -42,7 +43,9 @@ const TERMINATING: [libc::c_int; 14] = [
     libc::SIGXCPU,
     libc::SIGXFSZ,
     libc::SIGIO,
+    #[cfg(any(target_os = "linux", target_os = "android"))]
     libc::SIGPWR,
+    #[cfg(any(target_os = "linux", target_os = "android"))]
     libc::SIGSTKFLT,
 ];
 
@@ -62,7 +65,7 @@ impl Termination {
     pub fn install() -> Termination {
         let quit = Arc::new(AtomicBool::new(false));
         let suspend = Arc::new(AtomicBool::new(false));
-        for sig in TERMINATING {
+        for &sig in TERMINATING {
             let _ = signal_hook::flag::register(sig, quit.clone());
         }
         let _ = signal_hook::flag::register(libc::SIGTSTP, suspend.clone());

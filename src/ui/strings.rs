@@ -5,6 +5,7 @@
 
 use super::keys::{Action, HelpSection};
 use crate::lesson::Lang;
+use crate::run::{Backend, BackendLabel};
 
 pub struct Strings {
     pub app_name: &'static str,
@@ -112,6 +113,15 @@ pub struct Strings {
     /// After the outside editor: `{path}` was read back.
     pub edited_outside: &'static str,
     pub edited_outside_unchanged: &'static str,
+    /// The `!` prompt's title, and its text before anything is pasted.
+    pub explain_prompt_title: &'static str,
+    pub explain_prompt_help: &'static str,
+    /// The explanation box's title.
+    pub explain_title: &'static str,
+    /// Ctrl-d with nothing pasted.
+    pub explain_nothing: &'static str,
+    /// The explanation has no lesson to open.
+    pub explain_no_link: &'static str,
 }
 
 pub const EN: Strings = Strings {
@@ -202,6 +212,11 @@ pub const EN: Strings = Strings {
     editor_failed: "Your editor did not run: {why}",
     edited_outside: "Saved from your editor ({path}); running the checks",
     edited_outside_unchanged: "The file did not change; running the checks",
+    explain_prompt_title: " Explain an error: paste a traceback, then Ctrl-d ",
+    explain_prompt_help: "Paste the error's text here: the traceback, its last `...Error: ...` line, and the `Assertion ... failed.` lines above it if there are any. Enter starts a new line; Ctrl-d (or F5) explains it; Esc closes.",
+    explain_title: " What this error is ",
+    explain_nothing: "Nothing pasted yet: paste a traceback first (Esc closes)",
+    explain_no_link: "No lesson of this set teaches it",
 };
 
 fn en_short(a: Action) -> &'static str {
@@ -240,6 +255,12 @@ fn en_short(a: Action) -> &'static str {
         Answer => "answer",
         Compare => "vs PyTorch",
         EditOutside => "your editor",
+        Explain => "explain an error",
+        ExplainSubmit => "explain",
+        ExplainCancel => "close",
+        ExplainErase => "delete",
+        ExplainNewLine => "new line",
+        OpenLink => "open the lesson",
         LeaveEditor => "leave editor",
         Undo | Redo => "undo/redo",
         Copy => "copy",
@@ -312,6 +333,12 @@ fn en_long(a: Action) -> &'static str {
         Answer => "answer the quiz (the first answer counts)",
         Compare => "run on the engine and on real PyTorch (unsandboxed) and show what differs",
         EditOutside => "edit in your own editor ($VISUAL / $EDITOR), then run the checks",
+        Explain => "explain an error: paste a traceback from your own script",
+        ExplainSubmit => "explain what was pasted",
+        ExplainCancel => "close without explaining",
+        ExplainErase => "delete the last character",
+        ExplainNewLine => "new line (pasted text keeps its own)",
+        OpenLink => "open the lesson section that teaches it",
         LeaveEditor => "leave the editor (the code is kept)",
         Undo => "undo (a reset too)",
         Redo => "redo",
@@ -345,6 +372,8 @@ fn en_section(s: HelpSection) -> &'static str {
         HelpSection::Editor => "The editor (Enter); other keys are text",
         HelpSection::Quiz => "A quiz (Tab)",
         HelpSection::Running => "While a run is going",
+        HelpSection::ExplainInput => "Pasting an error (!); other keys are text",
+        HelpSection::Explained => "The explanation of an error",
     }
 }
 
@@ -436,6 +465,11 @@ pub const ZH: Strings = Strings {
     editor_failed: "你的编辑器没有运行成功：{why}",
     edited_outside: "已从你的编辑器保存（{path}）；正在运行检查",
     edited_outside_unchanged: "文件没有变化；正在运行检查",
+    explain_prompt_title: " 解释错误：粘贴 traceback，然后按 Ctrl-d ",
+    explain_prompt_help: "把错误的文字粘贴到这里：traceback、最后的 `...Error: ...` 那一行，以及它上方的 `Assertion ... failed.` 行（如果有）。Enter 换行；Ctrl-d（或 F5）开始解释；Esc 关闭。",
+    explain_title: " 这个错误是什么 ",
+    explain_nothing: "还没有粘贴内容：请先粘贴 traceback（Esc 关闭）",
+    explain_no_link: "这套课程中没有讲它的课",
 };
 
 fn zh_short(a: Action) -> &'static str {
@@ -474,6 +508,12 @@ fn zh_short(a: Action) -> &'static str {
         Answer => "作答",
         Compare => "对比 PyTorch",
         EditOutside => "外部编辑器",
+        Explain => "解释错误",
+        ExplainSubmit => "解释",
+        ExplainCancel => "关闭",
+        ExplainErase => "删除",
+        ExplainNewLine => "换行",
+        OpenLink => "打开课程",
         LeaveEditor => "离开编辑器",
         Undo | Redo => "撤销/重做",
         Copy => "复制",
@@ -546,6 +586,12 @@ fn zh_long(a: Action) -> &'static str {
         Answer => "回答小测验（以第一次作答计分）",
         Compare => "在引擎和真实的 PyTorch（未经沙箱隔离）上各运行一次，显示不同之处",
         EditOutside => "用你自己的编辑器（$VISUAL / $EDITOR）编辑，关闭后运行检查",
+        Explain => "解释错误：粘贴你自己脚本的 traceback",
+        ExplainSubmit => "解释粘贴的内容",
+        ExplainCancel => "不解释，直接关闭",
+        ExplainErase => "删除最后一个字符",
+        ExplainNewLine => "换行（粘贴的文字保留原有的换行）",
+        OpenLink => "打开讲解它的课程小节",
         LeaveEditor => "离开编辑器（代码会保留）",
         Undo => "撤销（包括重置）",
         Redo => "重做",
@@ -579,6 +625,8 @@ fn zh_section(s: HelpSection) -> &'static str {
         HelpSection::Editor => "编辑器（Enter）；其他按键都是文字",
         HelpSection::Quiz => "小测验（Tab）",
         HelpSection::Running => "运行进行中",
+        HelpSection::ExplainInput => "粘贴错误（!）；其他按键都是文字",
+        HelpSection::Explained => "错误的解释",
     }
 }
 
@@ -591,12 +639,15 @@ pub fn for_lang(lang: Lang) -> &'static Strings {
 
 /// The backend label in the learner's language: "sim · Simulated H200 (modelled)" becomes
 /// "模拟 · 模拟的 H200（时间为模型估算）" in Chinese; a real GPU's name is kept as it is.
-pub fn backend_label(label: &str, s: &Strings) -> String {
-    let mut out = label.to_string();
-    if let Some(rest) = out.strip_prefix("sim · ") {
-        out = format!("{} · {rest}", s.sim);
-    }
-    out.replace(EN.sim_device, s.sim_device)
+pub fn backend_label(label: &BackendLabel, s: &Strings) -> String {
+    let backend = match label.backend {
+        Backend::Sim => s.sim,
+        other => other.name(),
+    };
+    format!(
+        "{backend} · {}",
+        label.device.replace(EN.sim_device, s.sim_device)
+    )
 }
 
 /// A device name as the memory pane shows it (the simulated one translated).
@@ -608,24 +659,31 @@ pub fn device_name(name: &str, s: &Strings) -> String {
 mod tests {
     use super::*;
 
+    fn label(backend: Backend, device: &str) -> BackendLabel {
+        BackendLabel {
+            backend,
+            device: device.to_string(),
+        }
+    }
+
     #[test]
     fn the_backend_label_is_translated() {
         assert_eq!(
-            backend_label("sim · Simulated H200 (modelled) ×2", &ZH),
+            backend_label(&label(Backend::Sim, "Simulated H200 (modelled) ×2"), &ZH),
             "模拟 · 模拟的 H200（时间为模型估算） ×2"
         );
         assert_eq!(
-            backend_label("sim · Simulated H200 (modelled)", &EN),
+            backend_label(&label(Backend::Sim, "Simulated H200 (modelled)"), &EN),
             "sim · Simulated H200 (modelled)"
         );
         assert_eq!(
-            backend_label("cuda · NVIDIA H200", &ZH),
+            backend_label(&label(Backend::Cuda, "NVIDIA H200"), &ZH),
             "cuda · NVIDIA H200"
         );
     }
 
     #[test]
     fn the_simulated_device_name_is_the_engines() {
-        assert_eq!(EN.sim_device, crate::engine::runtime::SIM_DEVICE_NAME);
+        assert_eq!(EN.sim_device, crate::run::SIM_DEVICE_NAME);
     }
 }

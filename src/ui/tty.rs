@@ -48,7 +48,15 @@ impl TtyWatch {
         }];
         // SAFETY: one valid pollfd, zero timeout.
         let ready = unsafe { libc::poll(fds.as_mut_ptr(), 1, 0) };
-        ready > 0 && fds[0].revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+        // macOS's poll(2) "does not support devices": it reports POLLNVAL for every terminal,
+        // live or not, so there only POLLHUP and POLLERR mean gone (else the pager would quit
+        // at once); a hang-up it cannot see still arrives as SIGHUP.
+        let gone = if cfg!(target_os = "macos") {
+            libc::POLLHUP | libc::POLLERR
+        } else {
+            libc::POLLHUP | libc::POLLERR | libc::POLLNVAL
+        };
+        ready > 0 && fds[0].revents & gone != 0
     }
 }
 

@@ -40,6 +40,8 @@ impl Widget for &App {
             Overlay::Help { scroll } => self.render_help(area, *scroll, buf),
             Overlay::Lessons { selected } => self.render_lessons(area, *selected, buf),
             Overlay::Compare { scroll } => self.render_compare(area, *scroll, buf),
+            Overlay::ExplainInput(text) => self.render_explain_input(area, text, buf),
+            Overlay::Explained { scroll, .. } => self.render_explained(area, *scroll, buf),
             _ => {}
         }
     }
@@ -496,6 +498,56 @@ impl App {
             .collect();
         let width = super::app::compare_width(area);
         self.popup(area, &title, width, lines, scroll, buf);
+    }
+
+    /// `!`: the text pasted so far (its last lines when it is long), or how to use the prompt.
+    fn render_explain_input(&self, area: Rect, text: &str, buf: &mut Buffer) {
+        let s = self.strings();
+        let width = super::app::compare_width(area);
+        let inner = usize::from(width.saturating_sub(3)).max(10);
+        let rows = usize::from(area.height.saturating_sub(6)).max(1);
+        let style = self.theme.style(theme::TEXT);
+        let mut lines: Vec<Line> = if text.is_empty() {
+            crate::explain::render::wrap(s.explain_prompt_help, inner)
+                .into_iter()
+                .map(|l| Line::styled(format!(" {l}"), self.theme.style(theme::FOOTER)))
+                .collect()
+        } else {
+            let wrapped: Vec<String> = text
+                .split('\n')
+                .flat_map(|l| super::panes::output::hard_wrap(l, inner))
+                .collect();
+            let skip = wrapped.len().saturating_sub(rows);
+            wrapped
+                .into_iter()
+                .skip(skip)
+                .map(|l| Line::styled(format!(" {l}"), style))
+                .collect()
+        };
+        // the cursor, after the last character
+        match lines.last_mut() {
+            Some(last) if !text.is_empty() => last.spans.push(Span::styled("▏", style)),
+            _ => lines.push(Line::styled(" ▏", style)),
+        }
+        self.popup(area, s.explain_prompt_title, width, lines, 0, buf);
+    }
+
+    fn render_explained(&self, area: Rect, scroll: usize, buf: &mut Buffer) {
+        let s = self.strings();
+        let lines: Vec<Line> = self
+            .explain_lines(area)
+            .into_iter()
+            .map(|l| {
+                let style = if l.starts_with("──") || (!l.starts_with(' ') && !l.is_empty()) {
+                    self.theme.style(theme::HEADING_3)
+                } else {
+                    self.theme.style(theme::TEXT)
+                };
+                Line::styled(format!(" {l}"), style)
+            })
+            .collect();
+        let width = super::app::compare_width(area);
+        self.popup(area, s.explain_title, width, lines, scroll, buf);
     }
 
     /// The lesson list overlay: ↑↓ and Enter, or a lesson's number.

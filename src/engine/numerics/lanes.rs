@@ -148,12 +148,6 @@ impl<T: Real, const N: usize> Lanes<T, N> {
         s[..N].copy_from_slice(&self.0);
     }
 
-    /// `Vectorized::store(ptr, count)`.
-    #[inline(always)]
-    pub fn store_partial(self, s: &mut [T], count: usize) {
-        s[..count].copy_from_slice(&self.0[..count]);
-    }
-
     #[inline(always)]
     pub fn map(self, f: impl Fn(T) -> T) -> Self {
         let mut out = self.0;

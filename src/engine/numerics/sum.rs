@@ -368,8 +368,3 @@ pub fn mean_dims_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
 pub fn mean_f32(x: &[f32]) -> f32 {
     sum_f32(x) / x.len() as f32
 }
-
-/// `torch.mean(x)` of a contiguous float64 buffer.
-pub fn mean_f64(x: &[f64]) -> f64 {
-    sum_f64(x) / x.len() as f64
-}

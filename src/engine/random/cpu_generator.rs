@@ -59,9 +59,12 @@ pub enum SeedError {
 
 impl SeedError {
     /// The exception type and message PyTorch raises.
-    pub fn python_error(&self) -> (&'static str, &'static str) {
+    pub fn python_error(&self) -> (crate::engine::ErrorKind, &'static str) {
         match self {
-            SeedError::Overflow => ("ValueError", "Overflow when unpacking long long"),
+            SeedError::Overflow => (
+                crate::engine::ErrorKind::ValueError,
+                "Overflow when unpacking long long",
+            ),
         }
     }
 }

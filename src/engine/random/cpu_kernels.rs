@@ -8,19 +8,20 @@ use super::elements::{ElementType, ElementsMut};
 use super::half::{f16_bits_to_f32, f32_to_f16_bits};
 use super::messages::{cpp_double, py_float_repr};
 use super::sampling::{self, CpuCapability};
+use crate::engine::ErrorKind;
 
 /// A failed check, with the exception PyTorch raises.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RandomError {
-    /// "RuntimeError", "ValueError", ...
-    pub kind: &'static str,
+    /// The exception PyTorch raises.
+    pub kind: ErrorKind,
     pub message: String,
 }
 
 impl RandomError {
     pub(crate) fn runtime(message: impl Into<String>) -> Self {
         RandomError {
-            kind: "RuntimeError",
+            kind: ErrorKind::RuntimeError,
             message: message.into(),
         }
     }
@@ -28,7 +29,7 @@ impl RandomError {
 
 impl std::fmt::Display for RandomError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.kind, self.message)
+        write!(f, "{}: {}", self.kind.name(), self.message)
     }
 }
 
@@ -39,7 +40,7 @@ pub type Result<T> = std::result::Result<T, RandomError>;
 /// ATen's dispatch error for a dtype a kernel has no version of.
 pub(crate) fn not_implemented(what: &str, t: ElementType) -> RandomError {
     RandomError {
-        kind: "NotImplementedError",
+        kind: ErrorKind::NotImplementedError,
         message: format!("\"{what}\" not implemented for '{}'", t.scalar_type_name()),
     }
 }
@@ -610,7 +611,7 @@ pub(crate) fn check_exponential_lambda(t: ElementType, lambda: f64) -> Result<()
 pub(crate) fn check_dropout_prob(p: f64) -> Result<()> {
     if !(0.0..=1.0).contains(&p) {
         return Err(RandomError {
-            kind: "ValueError",
+            kind: ErrorKind::ValueError,
             message: format!(
                 "dropout probability has to be between 0 and 1, but got {}",
                 py_float_repr(p)

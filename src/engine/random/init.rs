@@ -6,10 +6,11 @@ use super::cpu_generator::CpuGenerator;
 use super::cpu_kernels::{self, RandomError, Result};
 use super::elements::ElementsMut;
 use super::sampling::CpuCapability;
+use crate::engine::ErrorKind;
 
 fn value_error(message: impl Into<String>) -> RandomError {
     RandomError {
-        kind: "ValueError",
+        kind: ErrorKind::ValueError,
         message: message.into(),
     }
 }
@@ -121,7 +122,7 @@ pub fn xavier_std(shape: &[usize], gain: f64) -> Result<f64> {
     let (fan_in, fan_out) = fan_in_and_fan_out(shape)?;
     if fan_in + fan_out == 0 {
         return Err(RandomError {
-            kind: "ZeroDivisionError",
+            kind: ErrorKind::ZeroDivisionError,
             message: "float division by zero".to_string(),
         });
     }
@@ -239,7 +240,7 @@ pub fn trunc_normal_f32_(
     let norm_cdf = |x: f64| (1.0 + erf(x / 2f64.sqrt())) / 2.0;
     if std == 0.0 {
         return Err(RandomError {
-            kind: "ZeroDivisionError",
+            kind: ErrorKind::ZeroDivisionError,
             message: "float division by zero".to_string(),
         });
     }

@@ -284,6 +284,9 @@ impl Runtime {
     fn copy_to(&self, t: &Tensor, dt: DType, dev: Device, pinned: bool) -> Result<Tensor> {
         let keep = dev != Device::Meta && !t.is_phantom();
         let out = self.alloc_out(t.layout.shape.clone(), dt, dev, keep, pinned)?;
+        out.storage
+            .provenance
+            .note_copy_of(&t.storage.provenance, t.device().to_string());
         if out.wants_values()
             && let Some(v) = self.converted(t, dt, dev)?
         {

@@ -77,6 +77,7 @@ impl Runtime {
                 _block: block,
                 _host: host,
                 inference: self.inference_mode(),
+                provenance: crate::engine::provenance::Provenance::new(self.line()),
             }),
             layout: Layout::contiguous(&shape),
             requires_grad: false,
@@ -169,6 +170,13 @@ impl Runtime {
             if d == common || (d == Device::Cpu && t.dim() == 0 && common.is_cuda()) {
                 continue;
             }
+            let roles = ["self", "other", "third", "fourth"];
+            let named: Vec<(&Tensor, &str)> = ts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (*t, roles.get(i).copied().unwrap_or("operand")))
+                .collect();
+            self.note_device_clash("", &named);
             return Err(EngineError::runtime(format!(
                 "Expected all tensors to be on the same device, but found at least two devices, {common} and {d}!"
             )));
@@ -194,6 +202,7 @@ impl Runtime {
         }
         for (t, name) in &args[1..] {
             if t.device() != first {
+                self.note_device_clash(method, args);
                 return Err(EngineError::runtime(format!(
                     "Expected all tensors to be on the same device, but found at least two devices, {first} and {}! (when checking argument for argument {name} in method wrapper_CUDA_{method})",
                     t.device()

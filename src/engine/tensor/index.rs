@@ -1,9 +1,7 @@
 //! `t[...]` and `t[...] = v`: ints, slices, None, Ellipsis (views), bool masks and index
 //! tensors (advanced indexing, copies), and in-place writes.
 
-use super::{
-    Operand, Tensor, broadcast_shapes, broadcast_values, contiguous_strides, for_each_offset,
-};
+use super::{Operand, Tensor, broadcast_shapes, broadcast_values, contiguous_strides};
 use crate::engine::device::Device;
 use crate::engine::dtype::{Category, DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -217,6 +215,26 @@ impl Runtime {
                     bad.push((p, x, adv_dims[j], size as usize));
                 }
             }
+        }
+        if let Some(&(p, x, d, size)) = bad.first() {
+            // the index tensor that held it, and its place there (indices broadcast together)
+            let j = adv_dims.iter().position(|&k| k == d).unwrap_or(0);
+            let it = &adv[j].1;
+            let at = crate::engine::provenance::unravel(p, &bshape);
+            let skip = bshape.len().saturating_sub(it.dim());
+            let position = it
+                .layout
+                .shape
+                .iter()
+                .enumerate()
+                .map(|(i, &s)| if s == 1 { 0 } else { at[skip + i] })
+                .collect();
+            let bound = crate::engine::provenance::Bound::DimSize {
+                dim: d,
+                size,
+                negative_ok: true,
+            };
+            self.note_bad_value("index", "index", it, position, x as f64, bound, bad.len());
         }
         let mut shape = Vec::new();
         let mut bi = 0;
@@ -464,6 +482,7 @@ impl Runtime {
         if !t.is_phantom() && !vals.is_empty() {
             t.write_at(&offsets, &vals);
         }
+        t.storage.provenance.note_write(self.line());
         let name = if masked_fill {
             "masked_fill_"
         } else {
@@ -507,6 +526,7 @@ impl Runtime {
         if !dst.is_phantom() && !src.is_phantom() {
             super::raw::store_into(dst, src).map_err(|e| self.host_error(op, hint, e))?;
         }
+        dst.storage.provenance.note_write(self.line());
         let dev = dst.device();
         match (src.device(), dev) {
             (Device::Cpu, Device::Cuda(i)) if src.dim() > 0 => {
@@ -673,6 +693,7 @@ impl Runtime {
             super::raw::store_into(dst, r)
                 .map_err(|e| self.host_error("copy_", dst.device().cuda_index(), e))?;
         }
+        dst.storage.provenance.note_write(self.line());
         Ok(())
     }
 
@@ -683,6 +704,7 @@ impl Runtime {
             let offs = t.offsets();
             t.write_at(&offs, &vec![v; offs.len()]);
         }
+        t.storage.provenance.note_write(self.line());
         self.complete(
             "fill_",
             t.device(),
@@ -690,9 +712,4 @@ impl Runtime {
             Vec::new(),
         )
     }
-}
-
-#[allow(dead_code)]
-fn _unused(t: &Tensor) {
-    for_each_offset(&t.layout.shape, &t.layout.strides, t.layout.offset, |_| {});
 }

@@ -272,6 +272,9 @@ impl Runtime {
         ins.extend(weight);
         ins.extend(pos_weight);
         let dev = self.common_device(&ins).map_err(fail)?;
+        if op == LossOp::Bce {
+            self.note_outside_unit_interval(name, input, target);
+        }
         let dt = input.dtype();
         if !dt.is_floating_point() {
             return Err(fail(EngineError::runtime(format!(

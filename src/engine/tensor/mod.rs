@@ -54,6 +54,8 @@ pub(crate) struct Storage {
     pub _host: Option<super::hostmem::HostBytes>,
     /// Allocated under `torch.inference_mode()` (its views share the flag, as in PyTorch).
     pub inference: bool,
+    /// Where the values came from, for `run --explain` (see provenance.rs).
+    pub provenance: super::provenance::Provenance,
 }
 
 /// A tensor handle: cloning shares storage *and* is a new handle (like a second Python name

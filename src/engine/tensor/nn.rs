@@ -646,6 +646,12 @@ impl Runtime {
             .map_err(|e| self.host_error(op, hint, e))?;
         let mut asserts = Vec::new();
         if !bad.is_empty() {
+            if let Ok(values) = target.scalars() {
+                let position = crate::engine::provenance::unravel(bad[0], target.shape());
+                let bound = crate::engine::provenance::Bound::Classes { classes: c };
+                let value = values[bad[0]].as_f64();
+                self.note_bad_value(op, "target", target, position, value, bound, bad.len());
+            }
             if dev == Device::Cpu {
                 let t = target.scalars()?[bad[0]].as_f64() as i64;
                 return Err(self.host_error(
@@ -793,7 +799,7 @@ impl Runtime {
 
     /// `t.index_select(dim, index)`.
     pub fn index_select(&self, t: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
-        self.index_select_as("index_select", t, dim, index, false, None)
+        self.index_select_as("index_select", t, dim, index, index, false, None)
     }
 
     /// `F.embedding(indices, weight)` (rows of `weight`, output shape indices.shape + [D]).
@@ -830,7 +836,8 @@ impl Runtime {
             self.contiguous(indices)?
                 .view_of(vec![indices.numel()], vec![1], 0)
         };
-        let mut rows = self.index_select_as("embedding", weight, 0, &flat, true, padding_idx)?;
+        let mut rows =
+            self.index_select_as("embedding", weight, 0, &flat, indices, true, padding_idx)?;
         let mut shape = indices.layout.shape.clone();
         shape.push(weight.layout.shape[1]);
         // the rows are the output, contiguous: only their shape changes (one node,
@@ -839,12 +846,16 @@ impl Runtime {
         Ok(rows)
     }
 
+    /// `shown` is the index tensor as the script passed it (embedding flattens it to `index`):
+    /// the offending element is reported at its place in `shown`.
+    #[allow(clippy::too_many_arguments)]
     fn index_select_as(
         &self,
         op: &'static str,
         t: &Tensor,
         dim: i64,
         index: &Tensor,
+        shown: &Tensor,
         embedding: bool,
         padding_idx: Option<i64>,
     ) -> Result<Tensor> {
@@ -882,6 +893,19 @@ impl Runtime {
             .collect();
         let mut asserts = Vec::new();
         if !bad.is_empty() {
+            let bound = if embedding {
+                crate::engine::provenance::Bound::Rows { rows: size }
+            } else {
+                crate::engine::provenance::Bound::DimSize {
+                    dim: d,
+                    size,
+                    negative_ok: false,
+                }
+            };
+            let role = if embedding { "indices" } else { "index" };
+            let position = crate::engine::provenance::unravel(bad[0], shown.shape());
+            let value = idx[bad[0]] as f64;
+            self.note_bad_value(op, role, shown, position, value, bound, bad.len());
             if dev == Device::Cpu {
                 return Err(self.host_error(
                     op,
@@ -1021,6 +1045,14 @@ impl Runtime {
             .collect();
         let mut asserts = Vec::new();
         if !bad.is_empty() {
+            let bound = crate::engine::provenance::Bound::DimSize {
+                dim: d,
+                size: size as usize,
+                negative_ok: false,
+            };
+            let position = crate::engine::provenance::unravel(bad[0], index.shape());
+            let value = iv[bad[0]] as f64;
+            self.note_bad_value("gather", "index", index, position, value, bound, bad.len());
             if dev == Device::Cpu {
                 let v = iv[bad[0]];
                 return Err(self.host_error(

@@ -6,7 +6,7 @@
 use super::{Layout, Tensor};
 use crate::engine::device::Device;
 use crate::engine::dtype::DType;
-use crate::engine::error::{EngineError, ErrorKind, Result};
+use crate::engine::error::{EngineError, Result};
 use crate::engine::host::HostStorage;
 use crate::engine::random::{
     self, CpuCapability, CpuGenerator, CudaGenerator, ElementsMut, RandomError, cuda::DeviceShape,
@@ -32,14 +32,7 @@ const DEVICE: DeviceShape = DeviceShape::H200;
 const CAP: CpuCapability = CpuCapability::Avx2;
 
 pub(crate) fn random_err(e: RandomError) -> EngineError {
-    let kind = match e.kind {
-        "ValueError" => ErrorKind::ValueError,
-        "TypeError" => ErrorKind::TypeError,
-        "IndexError" => ErrorKind::IndexError,
-        "NotImplementedError" => ErrorKind::NotImplementedError,
-        _ => ErrorKind::RuntimeError,
-    };
-    EngineError::new(kind, e.message)
+    EngineError::new(e.kind, e.message)
 }
 
 /// `f` over the elements of `layout` in `v`, in visit order: the slice itself when
@@ -611,18 +604,6 @@ impl Runtime {
     /// `torch.initial_seed()`.
     pub fn initial_seed(&self) -> u64 {
         self.cpu_gen.borrow().initial_seed()
-    }
-
-    /// One raw 64-bit draw from the default CPU generator, as
-    /// `torch.empty((), dtype=torch.int64).random_()` makes it (DataLoader's seeds).
-    pub fn draw_int64(&self, generator: Option<&SharedGenerator>) -> i64 {
-        let mut v = [0i64; 1];
-        let _ = self.with_rng(Device::Cpu, generator, |rng| {
-            if let Rng::Cpu(g) = rng {
-                random::random_(g, ElementsMut::I64(&mut v));
-            }
-        });
-        v[0]
     }
 }
 

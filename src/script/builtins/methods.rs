@@ -9,6 +9,7 @@ use super::super::errors::{PyException, PyResult};
 use super::super::interp::{Interpreter, MAX_ITEMS, MAX_STR, budget_for, grow_check};
 use super::super::native::{Args, NativeObject};
 use super::super::value::{BuiltinType, Class, ClassKind, Dict, DictIterKind, IterState, Value};
+use crate::script::ExcType;
 
 const STR_METHODS: &[&str] = &[
     "split",
@@ -125,7 +126,7 @@ fn pad_width(w: u64) -> PyResult<usize> {
     usize::try_from(w)
         .ok()
         .filter(|&w| w <= MAX_STR)
-        .ok_or_else(|| PyException::new("MemoryError", ""))
+        .ok_or_else(|| PyException::new(ExcType::MemoryError, ""))
 }
 
 fn names_for(t: BuiltinType) -> &'static [&'static str] {
@@ -403,7 +404,7 @@ pub fn call_builtin_method(
         Value::Iter(_) => match name {
             "__next__" => match it.next_item(recv)? {
                 Some(v) => Ok(Some(v)),
-                None => Err(PyException::new("StopIteration", "")),
+                None => Err(PyException::new(ExcType::StopIteration, "")),
             },
             "__iter__" => Ok(Some(recv.clone())),
             _ => Ok(None),
@@ -505,7 +506,7 @@ fn str_method(
                 .sum::<usize>()
                 .saturating_add(s.len().saturating_mul(items.len().saturating_sub(1)));
             if total > MAX_STR {
-                return Err(PyException::new("MemoryError", ""));
+                return Err(PyException::new(ExcType::MemoryError, ""));
             }
             budget_for::<u8>(total)?;
             it.work((total / 64) as u64)?;
@@ -562,7 +563,7 @@ fn str_method(
             };
             let total = (found as u128) * (new.len() as u128) + s.len() as u128;
             if total > MAX_STR as u128 {
-                return Err(PyException::new("MemoryError", ""));
+                return Err(PyException::new(ExcType::MemoryError, ""));
             }
             budget_for::<u8>(total as usize)?;
             it.work((total / 64) as u64)?;
@@ -824,7 +825,7 @@ fn str_method(
         }
         "encode" => {
             return Err(PyException::new(
-                "NotImplementedError",
+                ExcType::NotImplementedError,
                 "cudatutor does not support bytes",
             ));
         }
@@ -899,7 +900,7 @@ fn expand_tabs(s: &str, tabsize: i64) -> PyResult<String> {
                     let t = usize::try_from(tabsize).unwrap_or(usize::MAX);
                     let n = t - col % t;
                     if out.len().saturating_add(n) > MAX_LEN {
-                        return Err(PyException::new("MemoryError", ""));
+                        return Err(PyException::new(ExcType::MemoryError, ""));
                     }
                     out.extend(std::iter::repeat_n(' ', n));
                     col += n;
@@ -939,7 +940,7 @@ fn list_method(
             let a = args.exact("extend", 1)?;
             let items = it.iterate(&a[0])?;
             if l.borrow().len() + items.len() > MAX_ITEMS {
-                return Err(PyException::new("MemoryError", ""));
+                return Err(PyException::new(ExcType::MemoryError, ""));
             }
             {
                 let lb = l.borrow();
@@ -1112,7 +1113,7 @@ fn dict_method(
                 Some((k, v)) => Value::tuple(vec![k, v]),
                 None => {
                     return Err(PyException::new(
-                        "KeyError",
+                        ExcType::KeyError,
                         "'popitem(): dictionary is empty'",
                     ));
                 }
@@ -1188,7 +1189,10 @@ fn set_method(
                 }
             };
             let Some(k) = first else {
-                return Err(PyException::new("KeyError", "'pop from an empty set'"));
+                return Err(PyException::new(
+                    ExcType::KeyError,
+                    "'pop from an empty set'",
+                ));
             };
             let hk = it.hkey(&k)?;
             let removed = d.borrow_mut().remove(&hk);

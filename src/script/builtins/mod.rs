@@ -9,6 +9,7 @@ use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::native::{Args, CmpOp};
 use super::value::{BuiltinType, Dict, IterState, Property, RangeObj, Value};
+use crate::script::ExcType;
 
 fn reg(
     it: &mut Interpreter,
@@ -216,7 +217,7 @@ pub(crate) fn install(it: &mut Interpreter) {
                     }
                     None => {
                         return Err(PyException::new(
-                            "AttributeError",
+                            ExcType::AttributeError,
                             format!("'{}' object has no attribute 'write'", f.type_name()),
                         ));
                     }
@@ -354,7 +355,10 @@ pub(crate) fn install(it: &mut Interpreter) {
                 Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_)
             );
         if float_zero {
-            return Err(PyException::new("ZeroDivisionError", "float divmod()"));
+            return Err(PyException::new(
+                ExcType::ZeroDivisionError,
+                "float divmod()",
+            ));
         }
         let q = it.binary_op(super::native::BinOp::FloorDiv, &a[0], &a[1])?;
         let r = it.binary_op(super::native::BinOp::Mod, &a[0], &a[1])?;
@@ -405,7 +409,7 @@ pub(crate) fn install(it: &mut Interpreter) {
         let a = args.exact("chr", 1)?;
         if let Value::BigInt(_) = &a[0] {
             return Err(PyException::new(
-                "OverflowError",
+                ExcType::OverflowError,
                 "Python int too large to convert to C int",
             ));
         }
@@ -465,7 +469,7 @@ pub(crate) fn install(it: &mut Interpreter) {
         if a.len() == 3 {
             match it.getattr(&a[0], &name) {
                 Ok(v) => Ok(v),
-                Err(e) if e.lazy_type_name() == Some("AttributeError") => Ok(a[2].clone()),
+                Err(e) if e.kind() == Some(ExcType::AttributeError) => Ok(a[2].clone()),
                 Err(e) => Err(e),
             }
         } else {
@@ -498,7 +502,7 @@ pub(crate) fn install(it: &mut Interpreter) {
             .to_string();
         match it.getattr(&a[0], &name) {
             Ok(_) => Ok(Value::Bool(true)),
-            Err(e) if e.lazy_type_name() == Some("AttributeError") => Ok(Value::Bool(false)),
+            Err(e) if e.kind() == Some(ExcType::AttributeError) => Ok(Value::Bool(false)),
             Err(e) => Err(e),
         }
     });
@@ -589,7 +593,7 @@ pub(crate) fn install(it: &mut Interpreter) {
             Some(v) => Ok(v),
             None => match a.get(1) {
                 Some(d) => Ok(d.clone()),
-                None => Err(PyException::new("StopIteration", "")),
+                None => Err(PyException::new(ExcType::StopIteration, "")),
             },
         }
     });
@@ -730,7 +734,10 @@ pub(crate) fn install(it: &mut Interpreter) {
         Ok(Value::list(sort_values(it, items, key.as_ref(), reverse)?))
     });
     reg(it, "input", |_it, _args| {
-        Err(PyException::new("EOFError", "EOF when reading a line"))
+        Err(PyException::new(
+            ExcType::EOFError,
+            "EOF when reading a line",
+        ))
     });
     // Files live in the run's in-memory file system (modules/_fs.py), never on the host.
     reg(it, "open", |it, args| {
@@ -805,7 +812,7 @@ fn round(it: &mut Interpreter, x: &Value, nd: Option<Value>) -> PyResult<Value> 
                 }
                 if f.is_infinite() {
                     return Err(PyException::new(
-                        "OverflowError",
+                        ExcType::OverflowError,
                         "cannot convert float infinity to integer",
                     ));
                 }
@@ -1096,7 +1103,7 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
                         Some(x) if x.abs() <= super::value::RANGE_BOUND => x,
                         _ => {
                             return Err(PyException::new(
-                                "OverflowError",
+                                ExcType::OverflowError,
                                 "cudatutor's range() takes ints up to 2**120 in magnitude",
                             ));
                         }

@@ -7,6 +7,7 @@ use super::super::errors::{Hint, PyException, PyResult};
 use super::super::native::Args;
 use super::super::value::{ClassKind, Dict, Value};
 use super::Interpreter;
+use crate::script::ExcType;
 
 impl Interpreter {
     /// `obj.name`, raising CPython's AttributeError when missing.
@@ -31,7 +32,7 @@ impl Interpreter {
             Value::Class(c) => format!("type object '{}' has no attribute '{name}'", c.name),
             _ => format!("'{}' object has no attribute '{name}'", obj.type_name()),
         };
-        let mut e = PyException::new("AttributeError", msg);
+        let mut e = PyException::new(ExcType::AttributeError, msg);
         e.0.hint = Some(Box::new(Hint::Attr {
             obj: obj.clone(),
             name: name.to_string(),
@@ -142,7 +143,7 @@ impl Interpreter {
                         Args::new(vec![Value::str(name)]),
                     ) {
                         Ok(v) => Ok(Some(v)),
-                        Err(e) if e.lazy_type_name() == Some("AttributeError") => Ok(None),
+                        Err(e) if e.kind() == Some(ExcType::AttributeError) => Ok(None),
                         Err(e) => Err(e),
                     };
                 }
@@ -344,7 +345,7 @@ impl Interpreter {
                     Ok(())
                 } else {
                     Err(PyException::new(
-                        "AttributeError",
+                        ExcType::AttributeError,
                         format!("'{}' object has no attribute '{name}'", n.type_name()),
                     ))
                 }
@@ -358,7 +359,7 @@ impl Interpreter {
                 Ok(())
             }
             _ => Err(PyException::new(
-                "AttributeError",
+                ExcType::AttributeError,
                 format!("'{}' object has no attribute '{name}'", obj.type_name()),
             )),
         }
@@ -377,7 +378,7 @@ impl Interpreter {
         if let Some(Value::Property(p)) = inst.class.lookup(name) {
             if p.fset.is_none() {
                 return Err(PyException::new(
-                    "AttributeError",
+                    ExcType::AttributeError,
                     format!(
                         "property '{name}' of '{}' object has no setter",
                         inst.class.name

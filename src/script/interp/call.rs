@@ -8,6 +8,7 @@ use super::super::native::{Args, missing_args_message};
 use super::super::value::{BoundMethod, Class, ClassKind, Dict, Function, Instance, Value};
 use super::stmt::{Flow, Frame};
 use super::{FrameInfo, Interpreter};
+use crate::script::ExcType;
 
 impl Interpreter {
     /// Call any callable value.
@@ -52,7 +53,7 @@ impl Interpreter {
             Value::Instance(i) => match i.class.lookup("__call__") {
                 Some(m) => self.call_bound(&m, func.clone(), args),
                 None => Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("'{}' object is not callable", i.class.name),
                 )),
             },
@@ -61,7 +62,7 @@ impl Interpreter {
                 self.call(&inner, args)
             }
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("'{}' object is not callable", func.type_name()),
             )),
         }
@@ -182,7 +183,7 @@ impl Interpreter {
         self.check_stack()?;
         if self.frames.len() >= self.recursion_limit {
             return Err(PyException::new(
-                "RecursionError",
+                ExcType::RecursionError,
                 "maximum recursion depth exceeded",
             ));
         }
@@ -211,7 +212,7 @@ impl Interpreter {
                     format!("from {req} to {npos} positional arguments")
                 };
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "{fname}() takes {takes} but {given} {} given",
                         if given == 1 { "was" } else { "were" }
@@ -237,7 +238,7 @@ impl Interpreter {
                 Some(i) if i >= code.posonly => {
                     if locals[i].is_some() {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("{fname}() got multiple values for argument '{k}'"),
                         ));
                     }
@@ -250,7 +251,7 @@ impl Interpreter {
                         d.set_str(k, v.clone());
                     } else {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("{fname}() got an unexpected keyword argument '{k}'"),
                         ));
                     }
@@ -272,7 +273,7 @@ impl Interpreter {
         }
         if !missing.is_empty() {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 missing_args_message(fname, &missing, "positional"),
             ));
         }
@@ -287,7 +288,7 @@ impl Interpreter {
         }
         if !missing_kw.is_empty() {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 missing_args_message(fname, &missing_kw, "keyword-only"),
             ));
         }
@@ -339,7 +340,7 @@ impl Interpreter {
             ClassKind::Builtin(t) => return super::super::builtins::construct(self, t, args),
             ClassKind::Native => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("cannot create '{}' instances", c.name),
                 ));
             }
@@ -356,7 +357,7 @@ impl Interpreter {
                 let r = self.call_bound(&init, inst.clone(), args)?;
                 if !r.is_none() {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("__init__() should return None, not '{}'", r.type_name()),
                     ));
                 }
@@ -364,7 +365,7 @@ impl Interpreter {
             None => {
                 if !args.is_empty() && !c.is_exception {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("{}() takes no arguments", c.name),
                     ));
                 }

@@ -9,6 +9,7 @@ use super::super::errors::{Payload, PyException, PyResult};
 use super::super::native::Args;
 use super::super::value::{BuiltinType, Class, ClassKind, Dict, ExcChain, Instance, Value};
 use super::Interpreter;
+use crate::script::ExcType;
 
 /// The class objects of the builtin types (`int`, `list`, …) and `object`.
 pub struct Types {
@@ -144,55 +145,6 @@ impl Default for Types {
     }
 }
 
-const EXCEPTIONS: &[(&str, &str)] = &[
-    ("SystemExit", "BaseException"),
-    ("KeyboardInterrupt", "BaseException"),
-    ("GeneratorExit", "BaseException"),
-    ("Exception", "BaseException"),
-    ("StopIteration", "Exception"),
-    ("ArithmeticError", "Exception"),
-    ("FloatingPointError", "ArithmeticError"),
-    ("OverflowError", "ArithmeticError"),
-    ("ZeroDivisionError", "ArithmeticError"),
-    ("AssertionError", "Exception"),
-    ("AttributeError", "Exception"),
-    ("BufferError", "Exception"),
-    ("EOFError", "Exception"),
-    ("ImportError", "Exception"),
-    ("ModuleNotFoundError", "ImportError"),
-    ("LookupError", "Exception"),
-    ("IndexError", "LookupError"),
-    ("KeyError", "LookupError"),
-    ("MemoryError", "Exception"),
-    ("NameError", "Exception"),
-    ("UnboundLocalError", "NameError"),
-    ("OSError", "Exception"),
-    ("TimeoutError", "OSError"),
-    ("FileNotFoundError", "OSError"),
-    ("PermissionError", "OSError"),
-    ("FileExistsError", "OSError"),
-    ("IsADirectoryError", "OSError"),
-    ("NotADirectoryError", "OSError"),
-    ("ReferenceError", "Exception"),
-    ("RuntimeError", "Exception"),
-    ("NotImplementedError", "RuntimeError"),
-    ("RecursionError", "RuntimeError"),
-    ("SyntaxError", "Exception"),
-    ("IndentationError", "SyntaxError"),
-    ("TabError", "IndentationError"),
-    ("SystemError", "Exception"),
-    ("TypeError", "Exception"),
-    ("ValueError", "Exception"),
-    ("UnicodeError", "ValueError"),
-    ("UnicodeDecodeError", "UnicodeError"),
-    ("UnicodeEncodeError", "UnicodeError"),
-    ("Warning", "Exception"),
-    ("UserWarning", "Warning"),
-    ("DeprecationWarning", "Warning"),
-    ("RuntimeWarning", "Warning"),
-    ("FutureWarning", "Warning"),
-];
-
 /// An exception's `args`, and the attributes CPython derives from them: `SystemExit.code`
 /// (None, the one argument, or the tuple) and `StopIteration.value` (None or the first).
 pub(crate) fn set_exc_args(inst: &Instance, args: Vec<Value>) {
@@ -281,14 +233,17 @@ pub(crate) fn install_exceptions(it: &mut Interpreter) {
         );
     }
     it.exc_classes.insert("BaseException".into(), base.clone());
-    for (name, parent) in EXCEPTIONS {
+    // The builtins, each after its base (ExcType::ALL's order); library exceptions (torch's,
+    // numpy's) are made by `define_exception` when their module is installed.
+    for kind in ExcType::ALL.iter().filter(|k| k.is_builtin()) {
+        let Some(parent) = kind.base() else { continue };
         let p = it
             .exc_classes
-            .get(*parent)
+            .get(parent.name())
             .cloned()
             .unwrap_or_else(|| base.clone());
-        let c = raw_class(name, "builtins", vec![p], ClassKind::User, true);
-        it.exc_classes.insert((*name).into(), c);
+        let c = raw_class(kind.name(), "builtins", vec![p], ClassKind::User, true);
+        it.exc_classes.insert(kind.name().into(), c);
     }
 }
 
@@ -373,27 +328,22 @@ impl Interpreter {
         *class.ctor.borrow_mut() = Some(ctor);
     }
 
-    /// Define an exception class `name` under `base` (a builtin or previously defined
-    /// exception). `PyException::new(name, msg)` then raises it.
-    pub fn define_exception(&mut self, name: &str, base: &str) -> Value {
-        let b = self.exc_class(base);
-        let c = raw_class(name, "torch", vec![b], ClassKind::User, true);
-        self.exc_classes.insert(name.to_string(), c.clone());
+    /// Define a library's exception class (`torch.OutOfMemoryError`, `numpy.linalg.LinAlgError`)
+    /// under its base, in its module; `PyException::new(kind, msg)` then raises it.
+    pub fn define_exception(&mut self, kind: ExcType) -> Value {
+        let b = match kind.base() {
+            Some(base) => self.exc_class(base),
+            None => self.types.object.clone(),
+        };
+        let c = raw_class(kind.name(), kind.module(), vec![b], ClassKind::User, true);
+        self.exc_classes.insert(kind.name().to_string(), c.clone());
         Value::Class(c)
     }
 
-    /// [`Interpreter::define_exception`] in another module (`numpy.exceptions.AxisError`).
-    pub fn define_exception_in(&mut self, name: &str, base: &str, module: &str) -> Value {
-        let b = self.exc_class(base);
-        let c = raw_class(name, module, vec![b], ClassKind::User, true);
-        self.exc_classes.insert(name.to_string(), c.clone());
-        Value::Class(c)
-    }
-
-    /// An exception class by name (RuntimeError if unknown).
-    pub fn exc_class(&self, name: &str) -> Rc<Class> {
+    /// The class of an exception type (RuntimeError's if a library type is not defined yet).
+    pub fn exc_class(&self, kind: ExcType) -> Rc<Class> {
         self.exc_classes
-            .get(name)
+            .get(kind.name())
             .or_else(|| self.exc_classes.get("RuntimeError"))
             .cloned()
             .unwrap_or_else(|| self.types.object.clone())
@@ -407,8 +357,8 @@ impl Interpreter {
 
     /// The exception's instance, creating it from a lazy (type name, message) form.
     pub fn exc_value(&mut self, e: &mut PyException) -> Value {
-        if let Payload::Lazy { type_name, message } = &e.0.payload {
-            let cls = self.exc_class(type_name);
+        if let Payload::Lazy { kind, message } = &e.0.payload {
+            let cls = self.exc_class(*kind);
             let args = if message.is_empty() {
                 vec![]
             } else {
@@ -535,14 +485,14 @@ impl Interpreter {
             }
             Value::Class(c) if c.is_exception => {
                 let ec = match &e.0.payload {
-                    Payload::Lazy { type_name, .. } => self.exc_class(type_name),
+                    Payload::Lazy { kind, .. } => self.exc_class(*kind),
                     Payload::Value(Value::Instance(i)) => i.class.clone(),
                     Payload::Value(_) => return Ok(false),
                 };
                 Ok(ec.is_subclass(c))
             }
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 "catching classes that do not inherit from BaseException is not allowed",
             )),
         }
@@ -564,7 +514,7 @@ impl Interpreter {
                         && !matches!(t, BuiltinType::Type)
                     {
                         return Err(PyException::new(
-                            "NotImplementedError",
+                            ExcType::NotImplementedError,
                             format!(
                                 "cudatutor does not support subclassing builtin type '{}'",
                                 c.name
@@ -575,7 +525,7 @@ impl Interpreter {
                 }
                 other => {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("bases must be types, not {}", other.type_name()),
                     ));
                 }
@@ -587,7 +537,7 @@ impl Interpreter {
         let is_exc = bs.iter().any(|b| b.is_exception);
         let Some(mro) = c3(&bs) else {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 "Cannot create a consistent method resolution order (MRO)",
             ));
         };

@@ -9,6 +9,7 @@ use super::super::native::Args;
 use super::super::value::{Dict, Value};
 use super::Interpreter;
 use super::stmt::{Frame, unbound_local};
+use crate::script::ExcType;
 
 enum CompOut {
     List(Vec<Value>),
@@ -54,7 +55,7 @@ impl Interpreter {
                 let v = f.free.get(*i as usize).and_then(|c| c.borrow().clone());
                 v.ok_or_else(|| {
                     PyException::new(
-                        "NameError",
+                        ExcType::NameError,
                         format!(
                             "cannot access free variable '{}' where it is not associated with a value in enclosing scope",
                             f.code.free_names.get(*i as usize).map(|s| &**s).unwrap_or("?")
@@ -225,7 +226,7 @@ impl Interpreter {
                 Ok(Value::dict(d))
             }
             Expr::Starred(_) => Err(PyException::new(
-                "SyntaxError",
+                ExcType::SyntaxError,
                 "can't use starred expression here",
             )),
             Expr::Comp {
@@ -265,7 +266,10 @@ impl Interpreter {
                 let it = self.get_iter(&src).map_err(|e| e.mark(marks))?;
                 drop(src);
                 let Value::Function(fun) = self.make_function(f, def)? else {
-                    return Err(PyException::new("SystemError", "bad generator expression"));
+                    return Err(PyException::new(
+                        ExcType::SystemError,
+                        "bad generator expression",
+                    ));
                 };
                 let mut locals = vec![None; def.code.local_names.len()];
                 if let Some(slot) = locals.first_mut() {
@@ -476,7 +480,7 @@ impl Interpreter {
                     let v = self.eval(f, inner)?;
                     if !self.is_iterable(&v) {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("Value after * must be an iterable, not {}", v.type_name()),
                         ));
                     }
@@ -500,7 +504,7 @@ impl Interpreter {
                 Some(k) => {
                     if keywords.iter().any(|(x, _): &(String, Value)| x == &**k) {
                         return Err(PyException::new(
-                            "SyntaxError",
+                            ExcType::SyntaxError,
                             format!("keyword argument repeated: {k}"),
                         ));
                     }
@@ -512,7 +516,7 @@ impl Interpreter {
                             Value::Str(s) => {
                                 if keywords.iter().any(|(x, _)| x == &*s) {
                                     return Err(PyException::new(
-                                        "TypeError",
+                                        ExcType::TypeError,
                                         format!("got multiple values for keyword argument '{s}'"),
                                     ));
                                 }
@@ -520,7 +524,7 @@ impl Interpreter {
                             }
                             _ => {
                                 return Err(PyException::new(
-                                    "TypeError",
+                                    ExcType::TypeError,
                                     "keywords must be strings",
                                 ));
                             }
@@ -548,7 +552,7 @@ impl Interpreter {
                     Some(k) => k,
                     None => {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("'{}' object is not a mapping", m.type_name()),
                         ));
                     }
@@ -569,7 +573,7 @@ impl Interpreter {
             .and_then(|func| func.owner.borrow().as_ref().and_then(|w| w.upgrade()));
         let Some(cls) = owner else {
             return Err(PyException::new(
-                "RuntimeError",
+                ExcType::RuntimeError,
                 "super(): __class__ cell not found",
             ));
         };
@@ -582,7 +586,10 @@ impl Interpreter {
         };
         match first {
             Some(obj) => Ok(Value::Super(Rc::new((cls, obj)))),
-            None => Err(PyException::new("RuntimeError", "super(): no arguments")),
+            None => Err(PyException::new(
+                ExcType::RuntimeError,
+                "super(): no arguments",
+            )),
         }
     }
 }

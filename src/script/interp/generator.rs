@@ -36,6 +36,7 @@ use super::super::value::{CellRef, Function, Value};
 use super::iter::is_stop_iteration;
 use super::stmt::{Flow, Frame};
 use super::{FrameInfo, Interpreter};
+use crate::script::ExcType;
 
 /// Each started generator's stack. Only touched pages take memory; the size bounds how deep
 /// calls made from inside a generator may go (the recursion check raises RecursionError
@@ -75,9 +76,10 @@ pub(crate) struct GenStack(DefaultStack);
 impl GenStack {
     fn new() -> PyResult<GenStack> {
         if !crate::engine::hostmem::can_allocate(STACK_SIZE as u64) {
-            return Err(PyException::new("MemoryError", ""));
+            return Err(PyException::new(ExcType::MemoryError, ""));
         }
-        let s = DefaultStack::new(STACK_SIZE).map_err(|_| PyException::new("MemoryError", ""))?;
+        let s = DefaultStack::new(STACK_SIZE)
+            .map_err(|_| PyException::new(ExcType::MemoryError, ""))?;
         crate::engine::hostmem::charge(STACK_SIZE as i64);
         Ok(GenStack(s))
     }
@@ -341,7 +343,7 @@ impl Interpreter {
         self.check_stack()?;
         if self.frames.len() >= self.recursion_limit {
             return Err(PyException::new(
-                "RecursionError",
+                ExcType::RecursionError,
                 "maximum recursion depth exceeded",
             ));
         }
@@ -378,7 +380,10 @@ impl Interpreter {
                 c
             }
             GenState::Running | GenState::Done => {
-                return Err(PyException::new("SystemError", "generator state changed"));
+                return Err(PyException::new(
+                    ExcType::SystemError,
+                    "generator state changed",
+                ));
             }
         };
         g.interp.set(me);
@@ -492,7 +497,7 @@ impl Interpreter {
     fn stop_iteration_escaped(&mut self, mut e: PyException) -> PyException {
         let cause = self.exc_value(&mut e);
         Self::with_exc_chain(&cause, |ch| ch.traceback = e.0.traceback.clone());
-        let mut r = PyException::new("RuntimeError", "generator raised StopIteration");
+        let mut r = PyException::new(ExcType::RuntimeError, "generator raised StopIteration");
         let rv = self.exc_value(&mut r);
         Self::with_exc_chain(&rv, |ch| {
             ch.cause = cause.clone();
@@ -507,7 +512,7 @@ impl Interpreter {
     pub(crate) fn gen_yield(&mut self, v: Value) -> PyResult<Value> {
         let Some(ctx) = self.gen_ctx.pop() else {
             return Err(PyException::new(
-                "SystemError",
+                ExcType::SystemError,
                 "yield outside a running generator",
             ));
         };
@@ -545,7 +550,7 @@ impl Interpreter {
             let step = match sub.downcast::<Generator>() {
                 Some(g) => {
                     if let GenInput::Throw(e) = &input
-                        && self.exc_is(e, "GeneratorExit")
+                        && self.exc_is(e, ExcType::GeneratorExit)
                     {
                         self.gen_close(g)?;
                         let GenInput::Throw(e) = input else {
@@ -578,7 +583,7 @@ impl Interpreter {
             }),
             GenInput::Send(v) => self.delegate_call(sub, "send", vec![v]),
             GenInput::Throw(e) => {
-                if self.exc_is(&e, "GeneratorExit") {
+                if self.exc_is(&e, ExcType::GeneratorExit) {
                     if let Some(close) = self.getattr_opt(sub, "close")? {
                         self.call(&close, Args::default())?;
                     }
@@ -622,7 +627,7 @@ impl Interpreter {
                 _ => {}
             }
         }
-        let exit = PyException::new("GeneratorExit", "");
+        let exit = PyException::new(ExcType::GeneratorExit, "");
         match self.gen_resume(g, GenInput::Throw(exit)) {
             Ok(GenStep::Yielded(_)) => Err(PyException::runtime_error(
                 "generator ignored GeneratorExit",
@@ -630,7 +635,7 @@ impl Interpreter {
             Ok(GenStep::Returned(_)) => Ok(()),
             Err(e)
                 if !e.0.uncatchable
-                    && (self.exc_is(&e, "GeneratorExit") || is_stop_iteration(&e)) =>
+                    && (self.exc_is(&e, ExcType::GeneratorExit) || is_stop_iteration(&e)) =>
             {
                 Ok(())
             }
@@ -638,9 +643,9 @@ impl Interpreter {
         }
     }
 
-    /// Is `e` an instance of the builtin exception class `name` (or a subclass)?
-    pub(crate) fn exc_is(&mut self, e: &PyException, name: &str) -> bool {
-        let cls = Value::Class(self.exc_class(name));
+    /// Is `e` an instance of the builtin exception class `kind` (or a subclass)?
+    pub(crate) fn exc_is(&mut self, e: &PyException, kind: ExcType) -> bool {
+        let cls = Value::Class(self.exc_class(kind));
         self.exc_matches(e, &cls).unwrap_or(false)
     }
 
@@ -654,7 +659,7 @@ impl Interpreter {
 
     /// `StopIteration(value)` (no arguments for None), as a finished generator raises it.
     pub(crate) fn stop_iteration(&mut self, value: Value) -> PyException {
-        let cls = self.exc_class("StopIteration");
+        let cls = self.exc_class(ExcType::StopIteration);
         let args = if value.is_none() { vec![] } else { vec![value] };
         PyException::from_value(self.new_exception_instance(&cls, args))
     }
@@ -711,7 +716,7 @@ impl Interpreter {
             return Ok(());
         }
         let mut fatal = None;
-        let exit = PyException::new("GeneratorExit", "");
+        let exit = PyException::new(ExcType::GeneratorExit, "");
         let problem = match self.run_coroutine(&mut p.coro, GenInput::Throw(exit)) {
             CoroutineResult::Yield(_) => Some(PyException::runtime_error(
                 "generator ignored GeneratorExit",
@@ -721,7 +726,7 @@ impl Interpreter {
                 if e.0.uncatchable {
                     fatal = Some(e);
                     None
-                } else if self.exc_is(&e, "GeneratorExit") || is_stop_iteration(&e) {
+                } else if self.exc_is(&e, ExcType::GeneratorExit) || is_stop_iteration(&e) {
                     None
                 } else {
                     Some(e)

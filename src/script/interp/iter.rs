@@ -7,6 +7,7 @@ use super::super::errors::{Payload, PyException, PyResult};
 use super::super::native::Args;
 use super::super::value::{DictIterKind, IterState, Value};
 use super::Interpreter;
+use crate::script::ExcType;
 
 impl Interpreter {
     pub(crate) fn is_iterable(&self, v: &Value) -> bool {
@@ -68,7 +69,7 @@ impl Interpreter {
                     }
                 } else {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("'{}' object is not iterable", i.class.name),
                     ));
                 }
@@ -85,14 +86,14 @@ impl Interpreter {
                     }
                 } else {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("'{}' object is not iterable", n.type_name()),
                     ));
                 }
             }
             _ => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("'{}' object is not iterable", v.type_name()),
                 ));
             }
@@ -111,7 +112,7 @@ impl Interpreter {
                     Err(e) => Err(e),
                 },
                 None => Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("'{}' object is not an iterator", i.class.name),
                 )),
             },
@@ -120,7 +121,7 @@ impl Interpreter {
                 n.next(&n, self)
             }
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("'{}' object is not an iterator", it.type_name()),
             )),
         }
@@ -163,7 +164,7 @@ impl Interpreter {
                 if *used != d.len() {
                     *used = usize::MAX;
                     return Err(PyException::new(
-                        "RuntimeError",
+                        ExcType::RuntimeError,
                         "dictionary changed size during iteration",
                     ));
                 }
@@ -184,7 +185,7 @@ impl Interpreter {
                     drop(d);
                     *b = IterState::Done;
                     return Err(PyException::new(
-                        "RuntimeError",
+                        ExcType::RuntimeError,
                         "dictionary keys changed during iteration",
                     ));
                 }
@@ -207,7 +208,7 @@ impl Interpreter {
                 if *used != set.borrow().len() {
                     *used = usize::MAX;
                     return Err(PyException::new(
-                        "RuntimeError",
+                        ExcType::RuntimeError,
                         "Set changed size during iteration",
                     ));
                 }
@@ -335,8 +336,8 @@ impl Interpreter {
                     Ok(v) => Ok(Some(v)),
                     Err(e)
                         if matches!(
-                            e.lazy_type_name(),
-                            Some("IndexError") | Some("StopIteration")
+                            e.kind(),
+                            Some(ExcType::IndexError | ExcType::StopIteration)
                         ) =>
                     {
                         *st.borrow_mut() = IterState::Done;
@@ -364,7 +365,7 @@ impl Interpreter {
             }
             Value::Range(r) => {
                 if r.len() > 10_000_000 {
-                    return Err(PyException::new("MemoryError", ""));
+                    return Err(PyException::new(ExcType::MemoryError, ""));
                 }
                 super::budget_for::<Value>(r.len())?;
                 self.work(r.len() as u64)?;
@@ -387,7 +388,7 @@ impl Interpreter {
 
 pub(crate) fn is_stop_iteration(e: &PyException) -> bool {
     match &e.0.payload {
-        Payload::Lazy { type_name, .. } => type_name == "StopIteration",
+        Payload::Lazy { kind, .. } => *kind == ExcType::StopIteration,
         Payload::Value(Value::Instance(i)) => {
             &*i.class.name == "StopIteration"
                 || i.class.mro.iter().any(|c| &*c.name == "StopIteration")

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::errors::{Payload, PyException, PyResult, ScriptError, final_line, render_frames};
 use super::value::{Class, Dict, FxHashMap, Module, Value};
+use crate::script::ExcType;
 
 mod attr;
 mod call;
@@ -120,6 +121,8 @@ pub struct Interpreter {
     pub(crate) main_file: Rc<str>,
     /// `sys.argv[0]`: the script's path as the learner gave it (None: the traceback name).
     pub(crate) argv0: Option<String>,
+    /// Host folders the script may read (`run --allow-read`), see modules/hostfs.rs.
+    pub(crate) host_mounts: Vec<crate::script::modules::hostfs::HostMount>,
     pub(crate) recursion_limit: usize,
     /// Time `time.sleep` pretended to sleep: added to `time.time()`/`perf_counter()`.
     pub(crate) slept: Duration,
@@ -189,6 +192,7 @@ impl Interpreter {
             env: RefCell::new(BTreeMap::new()),
             main_file: "<main>".into(),
             argv0: None,
+            host_mounts: Vec::new(),
             recursion_limit: DEFAULT_RECURSION_LIMIT,
             slept: Duration::ZERO,
             nested_depth: 0,
@@ -212,18 +216,16 @@ impl Interpreter {
         self.argv0 = Some(path.to_string());
     }
 
+    /// Lets the script read the files under host folder `dir`, read-only
+    /// (`cudatutor run --allow-read DIR`). Err: the folder cannot be used.
+    pub fn allow_read(&mut self, dir: &std::path::Path) -> Result<(), String> {
+        let mounts = crate::script::modules::hostfs::mounts_for(dir)?;
+        self.host_mounts.extend(mounts);
+        Ok(())
+    }
+
     pub(crate) fn argv0(&self) -> &str {
         self.argv0.as_deref().unwrap_or(&self.main_file)
-    }
-
-    pub fn set_recursion_limit(&mut self, n: usize) {
-        self.recursion_limit = n.max(10);
-    }
-
-    /// Bytes of stack the evaluator may use (default [`DEFAULT_STACK_LIMIT`]); keep it well
-    /// below the thread's stack size.
-    pub fn set_stack_limit(&mut self, bytes: usize) {
-        self.stack_limit = bytes;
     }
 
     /// Remember where the stack starts when entering from outside (not on re-entry).
@@ -241,7 +243,7 @@ impl Interpreter {
         let addr = std::hint::black_box(&here) as *const u8 as usize;
         if self.stack_base > addr && self.stack_base - addr > self.stack_limit {
             return Err(PyException::new(
-                "RecursionError",
+                ExcType::RecursionError,
                 "maximum recursion depth exceeded",
             ));
         }
@@ -454,7 +456,7 @@ impl Interpreter {
         let line = self.current_line();
         if self.steps > self.limits.max_steps {
             return Err(PyException::new(
-                "TimeoutError",
+                ExcType::TimeoutError,
                 format!(
                     "the script ran more than {} steps (line {line})",
                     self.limits.max_steps
@@ -465,11 +467,11 @@ impl Interpreter {
         if let Some(c) = &self.limits.cancel
             && c.load(Ordering::Relaxed)
         {
-            return Err(PyException::new("KeyboardInterrupt", "").uncatchable());
+            return Err(PyException::new(ExcType::KeyboardInterrupt, "").uncatchable());
         }
         if self.started.elapsed() > self.limits.max_wall {
             return Err(PyException::new(
-                "TimeoutError",
+                ExcType::TimeoutError,
                 format!(
                     "the script ran longer than {} seconds (line {line})",
                     fmt_secs(self.limits.max_wall)
@@ -560,11 +562,11 @@ impl Interpreter {
             return false;
         }
         let cls = match &e.0.payload {
-            Payload::Lazy { type_name, .. } => self.exc_class(type_name),
+            Payload::Lazy { kind, .. } => self.exc_class(*kind),
             Payload::Value(Value::Instance(i)) => i.class.clone(),
             Payload::Value(_) => return false,
         };
-        let system_exit = self.exc_class("SystemExit");
+        let system_exit = self.exc_class(ExcType::SystemExit);
         cls.is_subclass(&system_exit)
     }
 
@@ -689,7 +691,7 @@ impl Interpreter {
 
     pub fn exception_parts(&mut self, e: &PyException) -> (String, String, Option<Value>) {
         match &e.0.payload {
-            Payload::Lazy { type_name, message } => (type_name.clone(), message.clone(), None),
+            Payload::Lazy { kind, message } => (kind.name().to_string(), message.clone(), None),
             Payload::Value(v) => {
                 let tn = v.type_name();
                 let msg = match self.str(v) {

@@ -9,8 +9,9 @@ use super::super::errors::{Payload, PyException, PyResult};
 use super::super::ir::CmpKind;
 use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
 use super::super::strfmt;
-use super::super::value::{BuiltinType, ClassKind, HKey, Value};
+use super::super::value::{ClassKind, HKey, Value};
 use super::Interpreter;
+use crate::script::ExcType;
 
 /// Sizes past which strings and lists raise MemoryError instead of exhausting the machine
 /// (`s += s` in a loop doubles faster than the step limit can stop it).
@@ -19,7 +20,7 @@ pub(crate) const MAX_ITEMS: usize = 10_000_000;
 
 /// CPython's MemoryError (no message).
 pub(crate) fn memory_error() -> PyException {
-    PyException::new("MemoryError", "")
+    PyException::new(ExcType::MemoryError, "")
 }
 
 /// MemoryError unless the run's memory budget (engine::hostmem: tensors, interpreter objects
@@ -74,8 +75,8 @@ fn num_f64(v: &Value) -> PyResult<f64> {
 
 /// CPython names the in-place operator when neither side supports it (`for +=:`, `for **=:`).
 fn inplace_message(mut e: PyException, op: BinOp) -> PyException {
-    if let Payload::Lazy { type_name, message } = &mut e.0.payload
-        && type_name == "TypeError"
+    if let Payload::Lazy { kind, message } = &mut e.0.payload
+        && *kind == ExcType::TypeError
         && let Some(rest) = message.strip_prefix("unsupported operand type(s) for ")
         && let Some((_, operands)) = rest.split_once(": ")
     {
@@ -89,7 +90,7 @@ fn inplace_message(mut e: PyException, op: BinOp) -> PyException {
 
 fn unsupported(op: BinOp, a: &Value, b: &Value) -> PyException {
     PyException::new(
-        "TypeError",
+        ExcType::TypeError,
         format!(
             "unsupported operand type(s) for {}: '{}' and '{}'",
             op.symbol(),
@@ -117,7 +118,7 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
         BinOp::FloorDiv => {
             if b == 0 {
                 return Err(PyException::new(
-                    "ZeroDivisionError",
+                    ExcType::ZeroDivisionError,
                     "integer division or modulo by zero",
                 ));
             }
@@ -134,7 +135,7 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
         BinOp::Mod => {
             if b == 0 {
                 return Err(PyException::new(
-                    "ZeroDivisionError",
+                    ExcType::ZeroDivisionError,
                     "integer modulo by zero",
                 ));
             }
@@ -149,7 +150,7 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
             if b < 0 {
                 if a == 0 {
                     return Err(PyException::new(
-                        "ZeroDivisionError",
+                        ExcType::ZeroDivisionError,
                         "0.0 cannot be raised to a negative power",
                     ));
                 }
@@ -163,7 +164,10 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
         }
         BinOp::LShift => {
             if b < 0 {
-                return Err(PyException::new("ValueError", "negative shift count"));
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    "negative shift count",
+                ));
             }
             if a == 0 {
                 return Ok(Value::Int(0));
@@ -179,7 +183,10 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
         }
         BinOp::RShift => {
             if b < 0 {
-                return Err(PyException::new("ValueError", "negative shift count"));
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    "negative shift count",
+                ));
             }
             Value::Int(a >> b.min(63))
         }
@@ -188,7 +195,7 @@ pub(crate) fn int_op(op: BinOp, a: i64, b: i64) -> PyResult<Value> {
         BinOp::Xor => Value::Int(a ^ b),
         BinOp::MatMul => {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 "unsupported operand type(s) for @: 'int' and 'int'",
             ));
         }
@@ -203,7 +210,7 @@ pub(crate) fn float_op(op: BinOp, a: f64, b: f64, an: &str, bn: &str) -> PyResul
         BinOp::TrueDiv => {
             if b == 0.0 {
                 return Err(PyException::new(
-                    "ZeroDivisionError",
+                    ExcType::ZeroDivisionError,
                     "float division by zero",
                 ));
             }
@@ -212,7 +219,7 @@ pub(crate) fn float_op(op: BinOp, a: f64, b: f64, an: &str, bn: &str) -> PyResul
         BinOp::FloorDiv => {
             if b == 0.0 {
                 return Err(PyException::new(
-                    "ZeroDivisionError",
+                    ExcType::ZeroDivisionError,
                     "float floor division by zero",
                 ));
             }
@@ -232,21 +239,21 @@ pub(crate) fn float_op(op: BinOp, a: f64, b: f64, an: &str, bn: &str) -> PyResul
         }
         BinOp::Mod => {
             if b == 0.0 {
-                return Err(PyException::new("ZeroDivisionError", "float modulo"));
+                return Err(PyException::new(ExcType::ZeroDivisionError, "float modulo"));
             }
             pymod(a, b)
         }
         BinOp::Pow => {
             if a == 0.0 && b < 0.0 {
                 return Err(PyException::new(
-                    "ZeroDivisionError",
+                    ExcType::ZeroDivisionError,
                     "0.0 cannot be raised to a negative power",
                 ));
             }
             let r = a.powf(b);
             if r.is_infinite() && a.is_finite() && b.is_finite() {
                 return Err(PyException::new(
-                    "OverflowError",
+                    ExcType::OverflowError,
                     "(34, 'Numerical result out of range')",
                 ));
             }
@@ -254,7 +261,7 @@ pub(crate) fn float_op(op: BinOp, a: f64, b: f64, an: &str, bn: &str) -> PyResul
         }
         _ => {
             return Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "unsupported operand type(s) for {}: '{an}' and '{bn}'",
                     op.symbol()
@@ -322,21 +329,21 @@ impl Interpreter {
         }
         Err(match (op, a, b) {
             (BinOp::Add, Value::Str(_), _) => PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "can only concatenate str (not \"{}\") to str",
                     b.type_name()
                 ),
             ),
             (BinOp::Add, Value::List(_), _) => PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "can only concatenate list (not \"{}\") to list",
                     b.type_name()
                 ),
             ),
             (BinOp::Add, Value::Tuple(_), _) => PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "can only concatenate tuple (not \"{}\") to tuple",
                     b.type_name()
@@ -350,7 +357,7 @@ impl Interpreter {
                     a
                 };
                 PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "can't multiply sequence by non-int of type '{}'",
                         other.type_name()
@@ -411,7 +418,7 @@ impl Interpreter {
         Ok(match (op, a, b) {
             (BinOp::Add, Value::Str(x), Value::Str(y)) => {
                 if x.len() + y.len() > MAX_STR {
-                    return Err(PyException::new("MemoryError", ""));
+                    return Err(PyException::new(ExcType::MemoryError, ""));
                 }
                 budget_for::<u8>(x.len() + y.len())?;
                 self.work(((x.len() + y.len()) / 64) as u64)?;
@@ -431,14 +438,14 @@ impl Interpreter {
             (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
             | (BinOp::Mul, Value::BigInt(_), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
                 // Even a negative one: CPython converts the count to ssize_t first.
-                return Err(index_size_error("OverflowError"));
+                return Err(index_size_error(ExcType::OverflowError));
             }
             (BinOp::Mod, Value::Str(fmt), args) => {
                 Some(Value::string(strfmt::percent_format(self, fmt, args)?))
             }
             (BinOp::Add, Value::List(x), Value::List(y)) => {
                 if x.borrow().len() + y.borrow().len() > MAX_ITEMS {
-                    return Err(PyException::new("MemoryError", ""));
+                    return Err(PyException::new(ExcType::MemoryError, ""));
                 }
                 budget_for::<Value>(x.borrow().len() + y.borrow().len())?;
                 self.work((x.borrow().len() + y.borrow().len()) as u64)?;
@@ -552,7 +559,7 @@ impl Interpreter {
                     other => self.iterate(other)?,
                 };
                 if l.borrow().len() + items.len() > MAX_ITEMS {
-                    return Err(PyException::new("MemoryError", ""));
+                    return Err(PyException::new(ExcType::MemoryError, ""));
                 }
                 {
                     let lb = l.borrow();
@@ -612,7 +619,7 @@ impl Interpreter {
             _ => {}
         }
         Err(PyException::new(
-            "TypeError",
+            ExcType::TypeError,
             format!("bad operand type for {}: '{}'", op.symbol(), a.type_name()),
         ))
     }
@@ -642,7 +649,7 @@ impl Interpreter {
             CmpOp::Eq => Ok(Value::Bool(a.is(b))),
             CmpOp::Ne => Ok(Value::Bool(!a.is(b))),
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "'{}' not supported between instances of '{}' and '{}'",
                     op.symbol(),
@@ -856,7 +863,7 @@ impl Interpreter {
         {
             self.nested_depth -= 1;
             return Err(PyException::new(
-                "RecursionError",
+                ExcType::RecursionError,
                 format!("maximum recursion depth exceeded{what}"),
             ));
         }
@@ -896,7 +903,7 @@ impl Interpreter {
                         Value::Bool(b) => b,
                         other => {
                             return Err(PyException::new(
-                                "TypeError",
+                                ExcType::TypeError,
                                 format!(
                                     "__bool__ should return bool, returned {}",
                                     other.type_name()
@@ -955,7 +962,7 @@ impl Interpreter {
             Value::Ellipsis => HKey::Ellipsis,
             Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Slice(_) => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("unhashable type: '{}'", v.type_name()),
                 ));
             }
@@ -963,7 +970,7 @@ impl Interpreter {
                 if let Some(h) = i.class.lookup_user("__hash__") {
                     if h.is_none() {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("unhashable type: '{}'", i.class.name),
                         ));
                     }
@@ -977,14 +984,14 @@ impl Interpreter {
                         Some(x) => HKey::Hashed(i.class.name.clone(), x),
                         None => {
                             return Err(PyException::new(
-                                "TypeError",
+                                ExcType::TypeError,
                                 "__hash__ method should return an integer",
                             ));
                         }
                     }
                 } else if i.class.lookup_user("__eq__").is_some() {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("unhashable type: '{}'", i.class.name),
                     ));
                 } else {
@@ -1111,7 +1118,7 @@ impl Interpreter {
                         Value::Str(s) => s.to_string(),
                         other => {
                             return Err(PyException::new(
-                                "TypeError",
+                                ExcType::TypeError,
                                 format!(
                                     "__repr__ returned non-string (type {})",
                                     other.type_name()
@@ -1149,7 +1156,7 @@ impl Interpreter {
     /// limits polled every 4096 items (a repr of ten million items is one native call).
     fn repr_grow(&mut self, out: &mut String, s: &str, i: usize) -> PyResult<()> {
         if out.len() + s.len() > MAX_STR {
-            return Err(PyException::new("MemoryError", ""));
+            return Err(PyException::new(ExcType::MemoryError, ""));
         }
         grow_check(out.as_bytes(), out.capacity(), s.len())?;
         out.push_str(s);
@@ -1173,7 +1180,7 @@ impl Interpreter {
         self.repr_grow(&mut part, &format!("{a}: {b}"), i)?;
         *total += part.len() + 2;
         if *total > MAX_STR {
-            return Err(PyException::new("MemoryError", ""));
+            return Err(PyException::new(ExcType::MemoryError, ""));
         }
         Ok(part)
     }
@@ -1215,7 +1222,7 @@ impl Interpreter {
                     match r {
                         Value::Str(s) => Ok(s.to_string()),
                         other => Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("__str__ returned non-string (type {})", other.type_name()),
                         )),
                     }
@@ -1246,7 +1253,7 @@ impl Interpreter {
                     return self.str(v);
                 }
                 Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "unsupported format string passed to {}.__format__",
                         i.class.name
@@ -1266,7 +1273,7 @@ impl Interpreter {
                     return strfmt::format_spec(self, &Value::Float(f), spec);
                 }
                 Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "unsupported format string passed to {}.__format__",
                         n.type_name()
@@ -1287,7 +1294,7 @@ impl Interpreter {
             Value::Range(r) => {
                 if r.len_exact() > i64::MAX as u128 {
                     return Err(PyException::new(
-                        "OverflowError",
+                        ExcType::OverflowError,
                         "Python int too large to convert to C ssize_t",
                     ));
                 }
@@ -1298,22 +1305,22 @@ impl Interpreter {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     if let Value::BigInt(b) = &r {
                         return Err(if b.sign() == num_bigint::Sign::Minus {
-                            PyException::new("ValueError", "__len__() should return >= 0")
+                            PyException::new(ExcType::ValueError, "__len__() should return >= 0")
                         } else {
-                            index_size_error("OverflowError")
+                            index_size_error(ExcType::OverflowError)
                         });
                     }
                     match r.as_int() {
                         Some(n) if n >= 0 => n as usize,
                         Some(_) => {
                             return Err(PyException::new(
-                                "ValueError",
+                                ExcType::ValueError,
                                 "__len__() should return >= 0",
                             ));
                         }
                         None => {
                             return Err(PyException::new(
-                                "TypeError",
+                                ExcType::TypeError,
                                 format!(
                                     "'{}' object cannot be interpreted as an integer",
                                     r.type_name()
@@ -1324,7 +1331,7 @@ impl Interpreter {
                 }
                 None => {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("object of type '{}' has no len()", i.class.name),
                     ));
                 }
@@ -1335,7 +1342,7 @@ impl Interpreter {
                     Some(l) => l,
                     None => {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!("object of type '{}' has no len()", n.type_name()),
                         ));
                     }
@@ -1343,7 +1350,7 @@ impl Interpreter {
             }
             _ => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("object of type '{}' has no len()", v.type_name()),
                 ));
             }
@@ -1356,7 +1363,7 @@ impl Interpreter {
             Value::Str(s) => match item {
                 Value::Str(x) => Ok(s.contains(&**x)),
                 _ => Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "'in <string>' requires string as left operand, not {}",
                         item.type_name()
@@ -1416,7 +1423,7 @@ impl Interpreter {
                     return self.contains_by_iter(container, item);
                 }
                 Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "argument of type '{}' is not iterable",
                         container.type_name()
@@ -1447,14 +1454,14 @@ impl Interpreter {
         let i = match key {
             Value::Int(i) => *i,
             Value::Bool(b) => *b as i64,
-            Value::BigInt(_) => return Err(index_size_error("IndexError")),
+            Value::BigInt(_) => return Err(index_size_error(ExcType::IndexError)),
             Value::Native(nat) => {
                 let nat = nat.clone();
                 match nat.to_int(&nat, self)? {
                     Some(i) => i,
                     None => {
                         return Err(PyException::new(
-                            "TypeError",
+                            ExcType::TypeError,
                             format!(
                                 "{what} indices must be integers or slices, not {}",
                                 key.type_name()
@@ -1465,7 +1472,7 @@ impl Interpreter {
             }
             _ => {
                 return Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "{what} indices must be integers or slices, not {}",
                         key.type_name()
@@ -1489,7 +1496,10 @@ impl Interpreter {
             v => self.slice_int(v)?,
         };
         if step == 0 {
-            return Err(PyException::new("ValueError", "slice step cannot be zero"));
+            return Err(PyException::new(
+                ExcType::ValueError,
+                "slice step cannot be zero",
+            ));
         }
         let n = n as i64;
         let clampi = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
@@ -1526,7 +1536,7 @@ impl Interpreter {
             (start - stop).max(0) / step.checked_neg().unwrap_or(i64::MAX)
         };
         if count > MAX_ITEMS as i64 {
-            return Err(PyException::new("MemoryError", ""));
+            return Err(PyException::new(ExcType::MemoryError, ""));
         }
         self.work(count.max(0) as u64)?;
         if step > 0 {
@@ -1570,7 +1580,10 @@ impl Interpreter {
             v => int(v)?,
         };
         if step == 0 {
-            return Err(PyException::new("ValueError", "slice step cannot be zero"));
+            return Err(PyException::new(
+                ExcType::ValueError,
+                "slice step cannot be zero",
+            ));
         }
         let mut adjust = |v: &Value, default: i128| -> PyResult<i128> {
             if v.is_none() {
@@ -1607,7 +1620,7 @@ impl Interpreter {
         match v {
             Value::Int(i) => Ok(*i),
             Value::BigInt(_) => Err(PyException::new(
-                "OverflowError",
+                ExcType::OverflowError,
                 "Python int too large to convert to C ssize_t",
             )),
             Value::Bool(b) => Ok(*b as i64),
@@ -1615,7 +1628,7 @@ impl Interpreter {
                 let n = n.clone();
                 n.to_int(&n, self)?.ok_or_else(|| {
                     PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         "slice indices must be integers or None or have an __index__ method",
                     )
                 })
@@ -1626,11 +1639,12 @@ impl Interpreter {
                     if let Value::BigInt(_) = r {
                         return self.index_int(&r);
                     }
-                    r.as_int()
-                        .ok_or_else(|| PyException::new("TypeError", "__index__ returned non-int"))
+                    r.as_int().ok_or_else(|| {
+                        PyException::new(ExcType::TypeError, "__index__ returned non-int")
+                    })
                 }
                 None => Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "'{}' object cannot be interpreted as an integer",
                         i.class.name
@@ -1638,7 +1652,7 @@ impl Interpreter {
                 )),
             },
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "'{}' object cannot be interpreted as an integer",
                     v.type_name()
@@ -1680,11 +1694,14 @@ impl Interpreter {
                             _ => None,
                         };
                         v.ok_or_else(|| {
-                            PyException::new("IndexError", format!("{what} index out of range"))
+                            PyException::new(
+                                ExcType::IndexError,
+                                format!("{what} index out of range"),
+                            )
                         })
                     }
                     None => Err(PyException::new(
-                        "IndexError",
+                        ExcType::IndexError,
                         format!("{what} index out of range"),
                     )),
                 }
@@ -1701,7 +1718,10 @@ impl Interpreter {
                     Some(i) => Ok(Value::string(
                         chars.get(i).map(|c| c.to_string()).unwrap_or_default(),
                     )),
-                    None => Err(PyException::new("IndexError", "string index out of range")),
+                    None => Err(PyException::new(
+                        ExcType::IndexError,
+                        "string index out of range",
+                    )),
                 }
             }
             Value::Range(r) => {
@@ -1714,7 +1734,7 @@ impl Interpreter {
                         .filter(|s| s.abs() <= super::super::value::RANGE_BOUND)
                         .ok_or_else(|| {
                             PyException::new(
-                                "OverflowError",
+                                ExcType::OverflowError,
                                 "cudatutor's range() takes ints up to 2**120 in magnitude",
                             )
                         })?;
@@ -1730,17 +1750,17 @@ impl Interpreter {
                     return match (k >= 0).then(|| r.item(k as u128)).flatten() {
                         Some(v) => Ok(bigint::from_i128(v)),
                         None => Err(PyException::new(
-                            "IndexError",
+                            ExcType::IndexError,
                             "range object index out of range",
                         )),
                     };
                 }
                 match self.seq_index(key, r.len(), "range")? {
                     Some(i) => r.get(i).map(Value::Int).ok_or_else(|| {
-                        PyException::new("IndexError", "range object index out of range")
+                        PyException::new(ExcType::IndexError, "range object index out of range")
                     }),
                     None => Err(PyException::new(
-                        "IndexError",
+                        ExcType::IndexError,
                         "range object index out of range",
                     )),
                 }
@@ -1756,7 +1776,7 @@ impl Interpreter {
             Value::Instance(i) => match i.class.lookup_user("__getitem__") {
                 Some(m) => self.call_bound(&m, obj.clone(), Args::new(vec![key.clone()])),
                 None => Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("'{}' object is not subscriptable", i.class.name),
                 )),
             },
@@ -1765,7 +1785,7 @@ impl Interpreter {
                 match n.getitem(&n, self, key)? {
                     Some(v) => Ok(v),
                     None => Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("'{}' object is not subscriptable", n.type_name()),
                     )),
                 }
@@ -1773,14 +1793,14 @@ impl Interpreter {
             // `list[int]` and friends in annotations.
             Value::Class(c) if matches!(c.kind, ClassKind::Builtin(_)) => Ok(obj.clone()),
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("'{}' object is not subscriptable", obj.type_name()),
             )),
         }
     }
 
     pub(crate) fn key_error(&mut self, key: &Value) -> PyException {
-        let cls = self.exc_class("KeyError");
+        let cls = self.exc_class(ExcType::KeyError);
         PyException::from_value(self.new_exception_instance(&cls, vec![key.clone()]))
     }
 
@@ -1804,7 +1824,7 @@ impl Interpreter {
                         };
                         let end = idx.last().map(|e| e + 1).unwrap_or(start).max(start);
                         if n + items.len() > MAX_ITEMS {
-                            return Err(PyException::new("MemoryError", ""));
+                            return Err(PyException::new(ExcType::MemoryError, ""));
                         }
                         budget_for::<Value>(n + items.len())?;
                         let mut lb = l.borrow_mut();
@@ -1816,7 +1836,7 @@ impl Interpreter {
                     let idx = self.slice_indices(s, n)?;
                     if idx.len() != items.len() {
                         return Err(PyException::new(
-                            "ValueError",
+                            ExcType::ValueError,
                             format!(
                                 "attempt to assign sequence of size {} to extended slice of size {}",
                                 items.len(),
@@ -1843,7 +1863,7 @@ impl Interpreter {
                         Ok(())
                     }
                     None => Err(PyException::new(
-                        "IndexError",
+                        ExcType::IndexError,
                         "list assignment index out of range",
                     )),
                 }
@@ -1860,7 +1880,7 @@ impl Interpreter {
                     .call_bound(&m, obj.clone(), Args::new(vec![key.clone(), v]))
                     .map(|_| ()),
                 None => Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("'{}' object does not support item assignment", i.class.name),
                 )),
             },
@@ -1870,7 +1890,7 @@ impl Interpreter {
                     Ok(())
                 } else {
                     Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!(
                             "'{}' object does not support item assignment",
                             n.type_name()
@@ -1879,7 +1899,7 @@ impl Interpreter {
                 }
             }
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "'{}' object does not support item assignment",
                     obj.type_name()
@@ -1915,7 +1935,7 @@ impl Interpreter {
                         Ok(())
                     }
                     None => Err(PyException::new(
-                        "IndexError",
+                        ExcType::IndexError,
                         "list assignment index out of range",
                     )),
                 }
@@ -1936,7 +1956,7 @@ impl Interpreter {
                     .call_bound(&m, obj.clone(), Args::new(vec![key.clone()]))
                     .map(|_| ()),
                 None => Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!("'{}' object doesn't support item deletion", i.class.name),
                 )),
             },
@@ -1946,13 +1966,13 @@ impl Interpreter {
                     Ok(())
                 } else {
                     Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("'{}' object doesn't support item deletion", n.type_name()),
                     ))
                 }
             }
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!("'{}' object doesn't support item deletion", obj.type_name()),
             )),
         }
@@ -1966,7 +1986,7 @@ impl Interpreter {
                 match n.enter(&n, self)? {
                     Some(v) => Ok(v),
                     None => Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!(
                             "'{}' object does not support the context manager protocol",
                             n.type_name()
@@ -1980,7 +2000,7 @@ impl Interpreter {
             ) {
                 (Some(m), Some(_)) => self.call_bound(&m, mgr.clone(), Args::default()),
                 _ => Err(PyException::new(
-                    "TypeError",
+                    ExcType::TypeError,
                     format!(
                         "'{}' object does not support the context manager protocol",
                         i.class.name
@@ -1988,7 +2008,7 @@ impl Interpreter {
                 )),
             },
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 format!(
                     "'{}' object does not support the context manager protocol",
                     mgr.type_name()
@@ -2029,7 +2049,7 @@ impl Interpreter {
 
 /// "cannot fit 'int' into an index-sized integer" (IndexError for `x[10**20]`, OverflowError
 /// for `'a' * 10**20`).
-pub(crate) fn index_size_error(kind: &str) -> PyException {
+pub(crate) fn index_size_error(kind: ExcType) -> PyException {
     PyException::new(kind, "cannot fit 'int' into an index-sized integer")
 }
 
@@ -2066,6 +2086,3 @@ fn cmp_f(op: CmpOp, x: f64, y: f64) -> bool {
 pub(crate) fn addr(v: &Value) -> String {
     format!("0x{:012x}", v.ptr_id().unwrap_or(0))
 }
-
-#[allow(dead_code)]
-fn _unused(_: BuiltinType) {}

@@ -10,6 +10,7 @@ use super::super::marks::Marks;
 use super::super::native::BinOp;
 use super::super::value::{CellRef, Dict, Function, Module, Value};
 use super::{FrameInfo, Interpreter};
+use crate::script::ExcType;
 
 /// How a block finished.
 pub(crate) enum Flow {
@@ -141,7 +142,7 @@ impl Interpreter {
             return match r {
                 Err(e) => Err(module_frame(e, file)),
                 Ok(_) => Err(PyException::new(
-                    "SyntaxError",
+                    ExcType::SyntaxError,
                     "too many nested parentheses",
                 )),
             };
@@ -327,7 +328,7 @@ impl Interpreter {
                                 self.import_module(&sub)?
                             } else {
                                 return Err(PyException::new(
-                                    "ImportError",
+                                    ExcType::ImportError,
                                     format!(
                                         "cannot import name '{n}' from '{module}' (unknown location)"
                                     ),
@@ -390,11 +391,11 @@ impl Interpreter {
                     let failed = match msg {
                         Some(m) => {
                             let m = self.eval(f, m)?;
-                            let cls = self.exc_class("AssertionError");
+                            let cls = self.exc_class(ExcType::AssertionError);
                             let inst = self.new_exception_instance(&cls, vec![m]);
                             PyException::from_value(inst)
                         }
-                        None => PyException::new("AssertionError", ""),
+                        None => PyException::new(ExcType::AssertionError, ""),
                     };
                     return Err(failed.mark(marks));
                 }
@@ -629,7 +630,7 @@ impl Interpreter {
         let Some(exc) = exc else {
             return Ok(match f.handling.last() {
                 Some(e) => e.clone(),
-                None => PyException::new("RuntimeError", "No active exception to reraise"),
+                None => PyException::new(ExcType::RuntimeError, "No active exception to reraise"),
             });
         };
         let v = self.eval(f, exc)?;
@@ -644,7 +645,7 @@ impl Interpreter {
                 Value::Instance(i) if i.class.is_exception => cv,
                 _ => {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         "exception causes must derive from BaseException",
                     ));
                 }
@@ -667,7 +668,7 @@ impl Interpreter {
             }
             Value::Instance(i) if i.class.is_exception => Ok(PyException::from_value(v)),
             _ => Err(PyException::new(
-                "TypeError",
+                ExcType::TypeError,
                 "exceptions must derive from BaseException",
             )),
         }
@@ -720,7 +721,12 @@ impl Interpreter {
             };
             match cell {
                 Some(c) => out.push(c.clone()),
-                None => return Err(PyException::new("SystemError", "bad closure reference")),
+                None => {
+                    return Err(PyException::new(
+                        ExcType::SystemError,
+                        "bad closure reference",
+                    ));
+                }
             }
         }
         Ok(out)
@@ -827,7 +833,7 @@ impl Interpreter {
             _ => {
                 if !self.is_iterable(&v) {
                     return Err(PyException::new(
-                        "TypeError",
+                        ExcType::TypeError,
                         format!("cannot unpack non-iterable {} object", v.type_name()),
                     ));
                 }
@@ -839,13 +845,13 @@ impl Interpreter {
             None => {
                 if items.len() > n {
                     return Err(PyException::new(
-                        "ValueError",
+                        ExcType::ValueError,
                         format!("too many values to unpack (expected {n})"),
                     ));
                 }
                 if items.len() < n {
                     return Err(PyException::new(
-                        "ValueError",
+                        ExcType::ValueError,
                         format!(
                             "not enough values to unpack (expected {n}, got {})",
                             items.len()
@@ -858,7 +864,7 @@ impl Interpreter {
                 let fixed = n - 1;
                 if items.len() < fixed {
                     return Err(PyException::new(
-                        "ValueError",
+                        ExcType::ValueError,
                         format!(
                             "not enough values to unpack (expected at least {fixed}, got {})",
                             items.len()
@@ -964,7 +970,7 @@ impl Interpreter {
                 self.setitem(&o, &k, nv).map_err(|e| e.mark(m))
             }
             Target::Unpack(..) => Err(PyException::new(
-                "SyntaxError",
+                ExcType::SyntaxError,
                 "illegal expression for augmented assignment",
             )),
             _ => {
@@ -985,7 +991,12 @@ impl Interpreter {
             Target::Free(i) => Expr::Free(*i),
             Target::Global(n, h) => Expr::Global(n.clone(), *h, *m),
             Target::Name(n, h) => Expr::Name(n.clone(), *h, *m),
-            _ => return Err(PyException::new("SystemError", "bad augmented target")),
+            _ => {
+                return Err(PyException::new(
+                    ExcType::SystemError,
+                    "bad augmented target",
+                ));
+            }
         };
         self.eval(f, &e)
     }
@@ -1011,7 +1022,7 @@ impl Interpreter {
             let _ = child;
             if !self.module_inits.contains_key(name) {
                 return Err(PyException::new(
-                    "ModuleNotFoundError",
+                    ExcType::ModuleNotFoundError,
                     format!("No module named '{name}'"),
                 ));
             }
@@ -1025,7 +1036,7 @@ impl Interpreter {
         }
         if !self.module_inits.contains_key(name) {
             return Err(PyException::new(
-                "ModuleNotFoundError",
+                ExcType::ModuleNotFoundError,
                 format!("No module named '{name}'"),
             ));
         }
@@ -1035,7 +1046,7 @@ impl Interpreter {
     fn init_module(&mut self, name: &str) -> PyResult<Value> {
         let Some(init) = self.module_inits.get(name).cloned() else {
             return Err(PyException::new(
-                "ModuleNotFoundError",
+                ExcType::ModuleNotFoundError,
                 format!("No module named '{name}'"),
             ));
         };
@@ -1146,11 +1157,11 @@ fn module_frame(mut e: PyException, file: &Rc<str>) -> PyException {
 
 pub(crate) fn unbound_local(name: &str) -> PyException {
     PyException::new(
-        "UnboundLocalError",
+        ExcType::UnboundLocalError,
         format!("cannot access local variable '{name}' where it is not associated with a value"),
     )
 }
 
 pub(crate) fn name_error(name: &str) -> PyException {
-    PyException::new("NameError", format!("name '{name}' is not defined"))
+    PyException::new(ExcType::NameError, format!("name '{name}' is not defined"))
 }

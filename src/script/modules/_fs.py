@@ -1,6 +1,9 @@
 # The per-run in-memory file system behind open(), os.makedirs/os.path and torch.save: a
 # script writes and reads its files as on disk, but nothing touches the host and every run
 # starts empty (in a folder of its own, as scripts/record-pytorch.py runs PyTorch).
+# `cudatutor run --allow-read DIR` mounts host folders under it, read-only (_hostfs, in Rust:
+# modules/hostfs.rs); with none mounted every _hostfs call answers "not there".
+import _hostfs
 
 CWD = '/home/learner'
 files = {}          # absolute path -> str (text) or an object torch.save stored
@@ -52,15 +55,23 @@ def exists(p):
         a = abspath(p)
     except TypeError:
         return False
-    return a in files or a in dirs
+    return a in files or a in dirs or _hostfs.kind(a) in ('file', 'dir')
 
 
 def isfile(p):
-    return abspath(p) in files
+    a = abspath(p)
+    return a in files or _hostfs.kind(a) == 'file'
 
 
 def isdir(p):
-    return abspath(p) in dirs
+    a = abspath(p)
+    return a in dirs or _hostfs.kind(a) == 'dir'
+
+
+def _read_only(a, p):
+    # a host folder mounted with --allow-read: nothing in it may change
+    if _hostfs.mounted(a):
+        raise _err(OSError, 30, 'Read-only file system', _fspath(p))
 
 
 def _parent(a):
@@ -70,6 +81,11 @@ def _parent(a):
 
 def makedirs(name, mode=0o777, exist_ok=False):
     a = abspath(name)
+    if _hostfs.kind(a) == 'dir':
+        if exist_ok:
+            return
+        raise _err(FileExistsError, 17, 'File exists', _fspath(name))
+    _read_only(a, name)
     if a in dirs or a in files:
         if exist_ok and a in dirs:
             return
@@ -86,6 +102,9 @@ def makedirs(name, mode=0o777, exist_ok=False):
 
 def mkdir(path, mode=0o777):
     a = abspath(path)
+    if _hostfs.kind(a) is not None:
+        raise _err(FileExistsError, 17, 'File exists', _fspath(path))
+    _read_only(a, path)
     if a in dirs or a in files:
         raise _err(FileExistsError, 17, 'File exists', _fspath(path))
     if _parent(a) not in dirs:
@@ -95,20 +114,25 @@ def mkdir(path, mode=0o777):
 
 def listdir(path='.'):
     a = abspath(path)
-    if a in files:
+    host = _hostfs.kind(a)
+    if a in files or host == 'file':
         raise _err(NotADirectoryError, 20, 'Not a directory', _fspath(path))
-    if a not in dirs:
+    if a not in dirs and host != 'dir':
         raise _err(FileNotFoundError, 2, 'No such file or directory', _fspath(path))
     prefix = a.rstrip('/') + '/'
     out = []
     for k in list(dirs) + list(files):
         if k != a and k.startswith(prefix) and '/' not in k[len(prefix):]:
             out.append(k[len(prefix):])
+    for name in _hostfs.listdir(a):
+        if name not in out:
+            out.append(name)
     return out
 
 
 def remove(path):
     a = abspath(path)
+    _read_only(a, path)
     if a in dirs:
         raise _err(IsADirectoryError, 21, 'Is a directory', _fspath(path))
     if a not in files:
@@ -118,6 +142,7 @@ def remove(path):
 
 def rmdir(path):
     a = abspath(path)
+    _read_only(a, path)
     if a not in dirs:
         raise _err(FileNotFoundError, 2, 'No such file or directory', _fspath(path))
     if listdir(path):
@@ -132,11 +157,18 @@ def getcwd():
 def store(path, obj):
     """torch.save: keep `obj` as the file's content (its parent folder must exist)."""
     a = abspath(path)
+    _read_only(a, path)
     if a in dirs:
         raise _err(IsADirectoryError, 21, 'Is a directory', _fspath(path))
     if _parent(a) not in dirs:
         raise RuntimeError(f"Parent directory {_parent(_fspath(path)) if '/' in _fspath(path) else '.'} does not exist.")
     files[a] = obj
+
+
+def is_host_file(path):
+    """A file of a host folder mounted with --allow-read (not one the run wrote)."""
+    a = abspath(path)
+    return a not in files and _hostfs.kind(a) == 'file'
 
 
 def fetch(path):
@@ -288,6 +320,24 @@ def open(file, mode='r', buffering=-1, encoding=None, errors=None, newline=None,
     if 'b' in mode and encoding is not None:
         raise ValueError("binary mode doesn't take an encoding argument")
     key = abspath(name)
+    if _hostfs.mounted(key):
+        if kinds[0] != 'r' or '+' in mode:
+            raise _err(OSError, 30, 'Read-only file system', name)
+        if key not in files:
+            host = _hostfs.kind(key)
+            if host == 'dir':
+                raise _err(IsADirectoryError, 21, 'Is a directory', name)
+            if host == 'refused':
+                raise _err(PermissionError, 13, 'Permission denied', name)
+            if host is None:
+                raise _err(FileNotFoundError, 2, 'No such file or directory', name)
+        if 'b' in mode:
+            raise NotImplementedError(
+                "cudatutor reads host files as text; binary files load through np.load "
+                "(.npy, .npz) and torch.load")
+        if key not in files:
+            files[key] = _hostfs.read_text(key, name)
+        return TextIOWrapper(name, mode, key, False)
     if key in dirs:
         raise _err(IsADirectoryError, 21, 'Is a directory', name)
     if _parent(key) not in dirs:

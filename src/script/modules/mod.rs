@@ -15,7 +15,9 @@ use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::native::{Args, NativeObject};
 use super::value::{Module, Value};
+use crate::script::ExcType;
 
+pub(crate) mod hostfs;
 mod mt;
 mod structseq;
 pub(crate) mod sys;
@@ -34,6 +36,7 @@ const PRELUDES: &[(&str, &str)] = &[
     ("json", include_str!("json.py")),
     ("dataclasses", include_str!("dataclasses.py")),
     ("argparse", include_str!("argparse.py")),
+    ("csv", include_str!("csv.py")),
 ];
 
 /// A frame of one of the [`PRELUDES`] (its file is `<name>`).
@@ -51,6 +54,7 @@ pub(crate) fn install(it: &mut Interpreter) {
     it.register_module("math", Box::new(|_it| Ok(math())));
     it.register_module("_random", Box::new(|_it| Ok(mt::module())));
     it.register_module("os", Box::new(os_module));
+    it.register_module("_hostfs", Box::new(hostfs::module));
     it.register_module("time", Box::new(|_it| Ok(time())));
 }
 
@@ -230,7 +234,7 @@ fn tgamma(x: f64) -> PyResult<f64> {
         };
         (1.0f64).copysign(x) * r
     }
-    let range = || PyException::new("OverflowError", "math range error");
+    let range = || PyException::new(ExcType::OverflowError, "math range error");
     if !x.is_finite() {
         if x.is_nan() || x > 0.0 {
             return Ok(x);
@@ -312,7 +316,7 @@ fn math() -> Value {
     f1(&m, "exp", |x| {
         let r = x.exp();
         if r.is_infinite() && x.is_finite() {
-            Err(PyException::new("OverflowError", "math range error"))
+            Err(PyException::new(ExcType::OverflowError, "math range error"))
         } else {
             Ok(r)
         }
@@ -357,7 +361,7 @@ fn math() -> Value {
                 let b = log_of(it, b, f64::ln)?;
                 if b == 0.0 {
                     return Err(PyException::new(
-                        "ZeroDivisionError",
+                        ExcType::ZeroDivisionError,
                         "float division by zero",
                     ));
                 }
@@ -506,7 +510,7 @@ fn math() -> Value {
             .filter(|n| *n <= i64::MAX as u64)
             .ok_or_else(|| {
                 PyException::new(
-                    "OverflowError",
+                    ExcType::OverflowError,
                     "factorial() argument should not exceed 9223372036854775807",
                 )
             })?;
@@ -560,7 +564,7 @@ fn math() -> Value {
             }
             let too_big = || {
                 PyException::new(
-                    "OverflowError",
+                    ExcType::OverflowError,
                     format!("{name}() argument should not exceed 9223372036854775807"),
                 )
             };

@@ -11,6 +11,7 @@ use std::rc::Rc;
 use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::Signed;
 
+use crate::script::ExcType;
 use crate::script::errors::{PyException, PyResult};
 use crate::script::interp::Interpreter;
 use crate::script::native::NativeObject;
@@ -332,7 +333,7 @@ impl NativeObject for Core {
                     Value::Bool(b) => *b as i64,
                     Value::BigInt(_) => {
                         return Err(PyException::new(
-                            "OverflowError",
+                            ExcType::OverflowError,
                             "Python int too large to convert to C int",
                         ));
                     }
@@ -352,7 +353,7 @@ impl NativeObject for Core {
                     return Ok(Value::Int(0));
                 }
                 if k > crate::script::bigint::MAX_BITS as i64 {
-                    return Err(PyException::new("MemoryError", ""));
+                    return Err(PyException::new(ExcType::MemoryError, ""));
                 }
                 let n = core_of(&this)?.0.borrow_mut().getrandbits(k as u64);
                 crate::script::bigint::value(BigInt::from_biguint(Sign::Plus, n))
@@ -400,7 +401,7 @@ impl NativeObject for Core {
                         .and_then(|b| u32::try_from(&b).ok())
                         .ok_or_else(|| {
                             PyException::new(
-                                "OverflowError",
+                                ExcType::OverflowError,
                                 "Python int too large to convert to C unsigned long",
                             )
                         })?;

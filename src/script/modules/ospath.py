@@ -1,5 +1,6 @@
 # os.path over the per-run in-memory file system (_fs).
-from _fs import exists, isfile, isdir, abspath, normpath, _fspath, fetch
+from _fs import exists, isfile, isdir, abspath, normpath, _fspath, fetch, files
+import _hostfs
 
 sep = '/'
 curdir = '.'
@@ -48,6 +49,9 @@ def splitext(p):
 
 
 def getsize(p):
+    a = abspath(p)
+    if a not in files and _hostfs.kind(a) in ('file', 'dir'):
+        return _hostfs.size(a)
     c = fetch(p)
     if not isinstance(c, str):
         return 1024

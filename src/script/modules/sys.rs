@@ -6,6 +6,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use super::structseq::StructSeq;
+use crate::script::ExcType;
 use crate::script::errors::{PyException, PyResult};
 use crate::script::interp::Interpreter;
 use crate::script::native::{Args, NativeObject};
@@ -194,7 +195,7 @@ impl NativeObject for Modules {
 pub(crate) fn quitter(it: &mut Interpreter, args: Args, fname: &str) -> PyResult<Value> {
     let a = args.range(fname, 0, 1)?;
     let code = a.first().cloned().unwrap_or(Value::None);
-    let cls = it.exc_class("SystemExit");
+    let cls = it.exc_class(ExcType::SystemExit);
     let inst = it.new_exception_instance(&cls, vec![code]);
     Err(PyException::from_value(inst))
 }
@@ -208,7 +209,7 @@ fn sys_exit(it: &mut Interpreter, args: Args) -> PyResult<Value> {
         Some(Value::Tuple(t)) => t.to_vec(),
         Some(v) => vec![v.clone()],
     };
-    let cls = it.exc_class("SystemExit");
+    let cls = it.exc_class(ExcType::SystemExit);
     let inst = it.new_exception_instance(&cls, args);
     Err(PyException::from_value(inst))
 }
@@ -290,7 +291,7 @@ pub(crate) fn module(it: &mut Interpreter) -> PyResult<Value> {
         let depth = it.frames.len() as i64;
         if n <= depth {
             return Err(PyException::new(
-                "RecursionError",
+                ExcType::RecursionError,
                 format!(
                     "cannot set the recursion limit to {n} at the recursion depth {depth}: the limit is too low"
                 ),

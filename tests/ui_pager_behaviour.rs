@@ -1,13 +1,16 @@
-//! Issue 18, the pager's half: one test per bug as it was reported, each on a TestBackend
-//! through the App's real entry points (`handle_event`, `tick`, a frame). Every test here
-//! failed on the code before the fix. The App calls these tests make beyond events and
-//! drawing are gathered in `api`, so the same tests could be run against the old code.
+//! The pager's behaviour where learners found it wrong: keys act only on what is on screen,
+//! nothing quits unless asked, footers and panes say what they show (in Chinese too), the
+//! editor keeps its place, and the last run and the reading place survive a restart. One test
+//! per reported bug, each on a TestBackend through the App's real entry points (`handle_event`,
+//! `tick`, a frame); every one failed on the code before its fix. The App calls these tests
+//! make beyond events and drawing are gathered in `api`.
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{Progress, Store};
 use cudatutor::run::{
-    CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunOptions, RunReport, TimelineEntry,
+    Backend, BackendLabel, CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunOptions,
+    RunReport, TimelineEntry,
 };
 use cudatutor::ui::{App, ExerciseRunner, Theme};
 use ratatui::{Terminal, backend::TestBackend};
@@ -46,8 +49,11 @@ impl ExerciseRunner for Fixed {
     fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
         self.0.lock().unwrap().clone()
     }
-    fn backend_label(&self) -> String {
-        "sim · Simulated H200 (modelled)".into()
+    fn backend_label(&self) -> BackendLabel {
+        BackendLabel {
+            backend: Backend::Sim,
+            device: "Simulated H200 (modelled)".into(),
+        }
     }
 }
 
@@ -76,8 +82,11 @@ impl ExerciseRunner for UntilCancelled {
             ..RunReport::default()
         }
     }
-    fn backend_label(&self) -> String {
-        "test".into()
+    fn backend_label(&self) -> BackendLabel {
+        BackendLabel {
+            backend: Backend::Sim,
+            device: "test".into(),
+        }
     }
 }
 
@@ -495,7 +504,7 @@ fn a_reset_can_be_undone_in_the_editor() {
 /// Outputs were lost on quitting.
 #[test]
 fn the_last_runs_output_survives_a_restart() {
-    let dir = std::env::temp_dir().join(format!("cudatutor-issue18-output-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("cudatutor-pager-output-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = Store::at(&dir);
     let report = deferred(1, "print(loss.item())");

@@ -1,8 +1,35 @@
 //! `cudatutor run FILE`: what `python3 FILE` would print, plus (on a terminal) a short summary
 //! of memory and of where an error happened on the device versus where the host reported it.
 
-use crate::run::{self, RunOptions, RunReport};
+use super::Globals;
+use crate::run::{RunOptions, RunReport};
 use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The script; `-` reads it from stdin.
+    file: PathBuf,
+    /// text: stdout and traceback as python3 prints them; json: the full RunReport.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Print the memory/timeline summary even when stderr is not a terminal.
+    #[arg(long)]
+    summary: bool,
+    /// The script's wall-clock limit in seconds (default 10); past it the run ends with
+    /// `TimeoutError: the script ran longer than N seconds`.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    time_limit: Option<u64>,
+    /// When the script raises, explain it: the failing line, the tensor, the offending
+    /// value against its bound, and the line where that value entered (docs/explain.md).
+    #[arg(long)]
+    explain: bool,
+    /// Let the script read the files under DIR (csv, text, .npy/.npz, torch.load),
+    /// read-only; nothing else of this machine. May be given more than once.
+    #[arg(long, value_name = "DIR")]
+    allow_read: Vec<PathBuf>,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -10,9 +37,63 @@ pub enum Format {
     Json,
 }
 
+/// `cudatutor run FILE`: exit 0 ran cleanly, 1 raised (or the status of `sys.exit`), 2 usage
+/// or I/O error.
+pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
+    let (source, name) = match read_script(&args.file) {
+        Ok(s) => s,
+        Err(message) => return Ok(super::usage_error(message)),
+    };
+    if let Err(message) = crate::run::backend_available(&globals.opts) {
+        return Ok(super::usage_error(message));
+    }
+    let opts = RunOptions {
+        filename: name,
+        argv0: Some(args.file.display().to_string()),
+        max_wall: args
+            .time_limit
+            .map_or(globals.opts.max_wall, std::time::Duration::from_secs),
+        // As `python FILE`: os.environ is this process's environment, so
+        // `CUDA_LAUNCH_BLOCKING=1 cudatutor run FILE` works as the classic advice says
+        env: process_env(),
+        allow_read: args.allow_read.clone(),
+        ..globals.opts.clone()
+    };
+    if !args.explain {
+        return Ok(ExitCode::from(execute(
+            &source,
+            &opts,
+            args.format,
+            args.summary,
+        )));
+    }
+    let (status, report) = execute_report(&source, &opts, args.format, args.summary);
+    let lessons = super::learner::load_catalog(globals).ok();
+    let text = super::explain::after_run(
+        &report,
+        &source,
+        globals.lang,
+        lessons.as_ref(),
+        super::explain::width(),
+    );
+    if !text.is_empty() {
+        // after the traceback, on stderr (stdout stays what python3 would print)
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    }
+    Ok(ExitCode::from(status))
+}
+
+/// This process's environment, as `os.environ` sees it (entries that are not UTF-8 are left
+/// out: CPython would decode them with surrogateescape, which the interpreter's str lacks).
+fn process_env() -> Vec<(String, String)> {
+    std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect()
+}
+
 /// Reads the script (`-` is stdin). Err is a usage/I-O message (exit 2).
 ///
-/// At most one byte past the source limit ([`crate::script::MAX_SOURCE`]) is read, so
+/// At most one byte past the source limit ([`crate::run::MAX_SOURCE`]) is read, so
 /// `run /dev/zero` or `yes | cudatutor run -` stops at once with the run's "source too long"
 /// SyntaxError instead of reading the endless stream into memory.
 pub fn read_script(path: &std::path::Path) -> Result<(String, String), String> {
@@ -36,10 +117,10 @@ pub fn read_script(path: &std::path::Path) -> Result<(String, String), String> {
     Ok((text, traceback_name(path)))
 }
 
-/// Up to [`crate::script::MAX_SOURCE`] + 1 bytes of `r`.
+/// Up to [`crate::run::MAX_SOURCE`] + 1 bytes of `r`.
 fn read_limited(r: impl Read) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    r.take(crate::script::MAX_SOURCE as u64 + 1)
+    r.take(crate::run::MAX_SOURCE as u64 + 1)
         .read_to_end(&mut bytes)?;
     Ok(bytes)
 }
@@ -47,7 +128,7 @@ fn read_limited(r: impl Read) -> std::io::Result<Vec<u8>> {
 /// The source as text. One that was cut at the limit is too long whatever its bytes: it goes
 /// on (lossily decoded, still over the limit) to the run's SyntaxError.
 fn source_text(bytes: Vec<u8>) -> Result<String, std::string::FromUtf8Error> {
-    if bytes.len() > crate::script::MAX_SOURCE {
+    if bytes.len() > crate::run::MAX_SOURCE {
         return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
     String::from_utf8(bytes)
@@ -70,18 +151,33 @@ fn traceback_name(path: &std::path::Path) -> String {
 /// stdout's reader went away, 2 when stdout cannot be written otherwise, see
 /// [`super::output`]).
 pub fn execute(source: &str, opts: &RunOptions, format: Format, summary: bool) -> u8 {
-    let report = run::run_script(source, opts);
+    execute_report(source, opts, format, summary).0
+}
+
+/// [`execute`], also returning the run's report (for `run --explain`).
+pub fn execute_report(
+    source: &str,
+    opts: &RunOptions,
+    format: Format,
+    summary: bool,
+) -> (u8, RunReport) {
+    let report = crate::run::run_script(source, opts);
+    let status = print_report(&report, format, summary);
+    (status, report)
+}
+
+fn print_report(report: &RunReport, format: Format, summary: bool) -> u8 {
     let written = match format {
         Format::Json => super::output::emit(&format!(
             "{}\n",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
+            serde_json::to_string_pretty(report).unwrap_or_default()
         )),
         Format::Text => super::output::emit(&report.stdout).map(|()| {
             // A closed stderr is not worth failing over: the status still says what happened.
             let mut err = std::io::stderr().lock();
             let _ = err.write_all(report.stderr.as_bytes());
             if summary || std::io::stderr().is_terminal() {
-                let _ = err.write_all(render_summary(&report).as_bytes());
+                let _ = err.write_all(render_summary(report).as_bytes());
             }
         }),
     };
@@ -120,7 +216,7 @@ pub fn render_summary(r: &RunReport) -> String {
         "\n── cudatutor: {} backend{}, {}{}\n",
         r.backend,
         if r.backend == "pytorch" {
-            format!(" ({})", run::pytorch::UNSANDBOXED_NOTE)
+            format!(" ({})", crate::run::pytorch::UNSANDBOXED_NOTE)
         } else {
             String::new()
         },
@@ -143,7 +239,7 @@ pub fn render_summary(r: &RunReport) -> String {
     if let Some(e) = &r.error
         && let (Some(origin), Some(line)) = (e.origin_line, e.line)
     {
-        let gap = match crate::engine::assert_gap(&r.timeline) {
+        let gap = match crate::run::assert_gap(&r.timeline) {
             Some(g) => format!(", {:.1} µs after the failing launch returned", g.us),
             None => String::new(),
         };

@@ -90,6 +90,10 @@ pub struct ErrorReport {
     pub device_log: Vec<String>,
     /// The full CPython-style traceback text.
     pub traceback: String,
+    /// What the failing op's check found (the offending element and where its values came
+    /// from, or the operands on two devices), when the engine knows: `run --explain` reads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<crate::engine::provenance::Detail>,
 }
 
 /// One assertion of an exercise's check block.

@@ -1,0 +1,63 @@
+//! The global options that say how exercises and scripts run (the pager, `run`, `check`,
+//! `lint` and `diff` all use them).
+
+use super::size::parse_gpu_size;
+use crate::run::{BackendChoice, RunOptions};
+use std::path::PathBuf;
+
+/// How exercises and scripts run (the pager, `run`, `check` and `lint` all use these).
+#[derive(clap::Args, Clone)]
+pub struct EngineArgs {
+    /// Where CUDA tensors live: a real GPU (cuda), the simulated GPU (sim), the real kernels run
+    /// on the CPU (emulated), or cuda when usable. `pytorch` runs the script on this machine's
+    /// own Python and PyTorch, UNSANDBOXED (never chosen by auto).
+    #[arg(long, global = true, value_enum, default_value = "auto")]
+    backend: BackendArg,
+    /// Number of simulated GPUs (cuda:0 … cuda:N-1).
+    #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    gpus: u32,
+    /// Memory of each simulated GPU, e.g. 80GiB, 24GiB, 512MiB.
+    #[arg(long, global = true, default_value = "80GiB", value_parser = parse_gpu_size)]
+    gpu_memory: u64,
+    /// Cap this process's GPU memory (for labs sharing one card); also CUDATUTOR_GPU_MEM_LIMIT.
+    #[arg(long, global = true, value_parser = parse_gpu_size, env = "CUDATUTOR_GPU_MEM_LIMIT")]
+    gpu_mem_limit: Option<u64>,
+    /// Make every kernel launch synchronous, as CUDA_LAUNCH_BLOCKING=1 does.
+    #[arg(long, global = true)]
+    launch_blocking: bool,
+    /// The Python interpreter of `--backend pytorch` and `diff` [default: CUDATUTOR_PYTHON, else
+    /// the Python of the venv cudatutor is installed in, else python3].
+    #[arg(long, global = true, value_name = "PATH")]
+    python: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum BackendArg {
+    Auto,
+    Sim,
+    Cuda,
+    Emulated,
+    Pytorch,
+}
+
+impl EngineArgs {
+    pub fn options(&self) -> RunOptions {
+        // The limit caps this process's allocator (PyTorch's per-process memory fraction); the
+        // device keeps its capacity, which the OOM message reports as "total capacity".
+        RunOptions {
+            backend: match self.backend {
+                BackendArg::Auto => BackendChoice::Auto,
+                BackendArg::Sim => BackendChoice::Sim,
+                BackendArg::Cuda => BackendChoice::Cuda,
+                BackendArg::Emulated => BackendChoice::Emulated,
+                BackendArg::Pytorch => BackendChoice::Pytorch,
+            },
+            python: self.python.clone(),
+            gpus: self.gpus,
+            gpu_memory: self.gpu_memory,
+            mem_limit: self.gpu_mem_limit,
+            launch_blocking: self.launch_blocking,
+            ..RunOptions::default()
+        }
+    }
+}
