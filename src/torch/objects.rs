@@ -627,8 +627,14 @@ pub struct PyGenerator {
 /// `torch.Generator`'s seed argument as PyTorch converts it (negative values two's
 /// complement; outside [-2^63, 2^64) the ValueError/RuntimeError PyTorch raises).
 pub(crate) fn seed_arg(it: &mut Interpreter, v: &Value) -> PyResult<u64> {
-    let s = super::int_arg(it, v)?;
-    crate::engine::random::seed_from_int(s as i128).map_err(|e| {
+    // a Python int up to 2^64 - 1 (what initial_seed() hands back) without passing through
+    // i64; other objects through __index__
+    let s = match crate::script::bigint::to_i128(v) {
+        Some(s) => s,
+        None if matches!(v, Value::BigInt(_)) => i128::MAX,
+        None => super::int_arg(it, v)? as i128,
+    };
+    crate::engine::random::seed_from_int(s).map_err(|e| {
         let (kind, msg) = e.python_error();
         PyException::new(super::exc_type_of(kind), msg)
     })
