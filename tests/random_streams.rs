@@ -874,3 +874,62 @@ fn normal_draws_close(want: &Value, got: &Value, dtype: &str) -> bool {
         _ => false,
     }
 }
+
+/// Runs `cudatutor run` on a script (in a scratch folder), with CUDATUTOR_SEED set or removed;
+/// returns its stdout.
+fn run_seeded(name: &str, code: &str, seed: Option<&str>) -> String {
+    let dir = std::env::temp_dir().join(format!("cudatutor-seed-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("seed.py");
+    std::fs::write(&script, code).unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_cudatutor"));
+    cmd.arg("run").arg(&script).env_remove("CUDATUTOR_SEED");
+    if let Some(s) = seed {
+        cmd.env("CUDATUTOR_SEED", s);
+    }
+    let out = cmd.output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const UNSEEDED: &str = "import torch\nprint(torch.initial_seed())\nprint(torch.rand(4).tolist())\nprint(torch.Generator().initial_seed(), torch.cuda.initial_seed())\n";
+
+#[test]
+fn a_fresh_run_seeds_the_default_generator_from_os_randomness_as_pytorch_does() {
+    let a = run_seeded("fresh-a", UNSEEDED, None);
+    let b = run_seeded("fresh-b", UNSEEDED, None);
+    // 64 random bits twice: equal only with probability 2^-64
+    assert_ne!(a, b, "two unseeded runs printed the same numbers:\n{a}");
+    for out in [&a, &b] {
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines[0].parse::<u64>().is_ok(),
+            "initial_seed() is not a u64: {out}"
+        );
+        // torch.Generator() and the CUDA generators keep PyTorch's fixed default
+        assert_eq!(lines[2], "67280421310721 67280421310721", "{out}");
+    }
+}
+
+#[test]
+fn cudatutor_seed_pins_the_default_generator_as_manual_seed_would() {
+    let pinned = run_seeded("pinned", UNSEEDED, Some("18446744073709551615"));
+    let lines: Vec<&str> = pinned.lines().collect();
+    assert_eq!(lines[0], "18446744073709551615", "{pinned}");
+    let reference = run_seeded(
+        "reference",
+        "import torch\ntorch.manual_seed(18446744073709551615)\nprint(torch.rand(4).tolist())\n",
+        None,
+    );
+    assert_eq!(lines[1], reference.trim_end(), "{pinned}");
+    assert_eq!(
+        pinned,
+        run_seeded("pinned-again", UNSEEDED, Some("18446744073709551615"))
+    );
+}

@@ -157,29 +157,20 @@ impl Formatter {
         let min = nz.iter().map(|v| v.abs()).fold(f64::INFINITY, f64::min);
         let max = nz.iter().map(|v| v.abs()).fold(0.0, f64::max);
         f.int_mode = nz.iter().all(|v| *v == v.ceil());
-        if f.int_mode {
-            if max / min > 1000.0 || max > 1.0e8 {
-                f.sci_mode = true;
-                for &v in &nz {
-                    f.max_width = f.max_width.max(fmt_sci(v, PRECISION()).len());
-                }
+        // _tensor_str.py decides scientific notation once (set_printoptions(sci_mode=...) or
+        // the automatic rule) and measures the widths in the notation it chose
+        f.sci_mode = print_options()
+            .sci_mode
+            .unwrap_or(max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4);
+        for &v in &nz {
+            let w = if f.sci_mode {
+                fmt_sci(v, PRECISION()).len()
+            } else if f.int_mode {
+                fmt_fixed(v, 0).len() + 1
             } else {
-                for &v in &nz {
-                    f.max_width = f.max_width.max(fmt_fixed(v, 0).len() + 1);
-                }
-            }
-        } else if max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4 {
-            f.sci_mode = true;
-            for &v in &nz {
-                f.max_width = f.max_width.max(fmt_sci(v, PRECISION()).len());
-            }
-        } else {
-            for &v in &nz {
-                f.max_width = f.max_width.max(fmt_fixed(v, PRECISION()).len());
-            }
-        }
-        if let Some(sci) = print_options().sci_mode {
-            f.sci_mode = sci;
+                fmt_fixed(v, PRECISION()).len()
+            };
+            f.max_width = f.max_width.max(w);
         }
         f
     }

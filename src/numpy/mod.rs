@@ -6,6 +6,7 @@
 
 pub mod array;
 pub mod funcs;
+pub mod generator;
 pub mod npyfile;
 pub mod object;
 pub mod ops;

@@ -479,11 +479,6 @@ pub fn module() -> Value {
         )?;
         Ok(Value::native(st))
     });
-    m.add_fn("default_rng", |_it, _args| {
-        Err(err(
-            ExcType::NotImplementedError,
-            "cudatutor's numpy has the legacy np.random functions (np.random.seed, rand, randn, ...) but not np.random.default_rng's PCG64 generator",
-        ))
-    });
+    m.add_fn("default_rng", super::generator::default_rng);
     m.into_value()
 }

@@ -14,6 +14,20 @@ use std::time::Instant;
 /// The file name check blocks run under (their tracebacks say `check.py`).
 const CHECK_FILE: &str = "check.py";
 
+/// The seed a run's default CPU generator starts from, as `torch.initial_seed()` reports it:
+/// `CUDATUTOR_SEED` (a decimal u64) when the host sets it, so tests and recorded sessions can
+/// pin it; otherwise 64 fresh random bits, as PyTorch 2.15 reads them from /dev/urandom
+/// (c10's getNonDeterministicRandom), so unseeded `torch.rand` differs from run to run.
+pub fn initial_cpu_seed() -> u64 {
+    if let Some(seed) = std::env::var("CUDATUTOR_SEED")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+    {
+        return seed;
+    }
+    crate::engine::random::nondeterministic_seed()
+}
+
 /// Is `CUDA_LAUNCH_BLOCKING` set to a value CUDA treats as on?
 fn env_says_blocking(v: Option<&String>) -> bool {
     v.is_some_and(|v| v.trim() == "1")
@@ -64,6 +78,10 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     if let Some(cap) = opts.mem_limit {
         rt.set_memory_cap(Some(cap));
     }
+    // PyTorch seeds a fresh process's CPU generator from /dev/urandom (docs/random.md)
+    rt.default_generator()
+        .borrow_mut()
+        .manual_seed(initial_cpu_seed());
     let mut it = Interpreter::new(Limits {
         max_steps: opts.max_steps,
         max_wall: opts.max_wall,

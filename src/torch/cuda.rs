@@ -242,7 +242,9 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         Ok(Value::None)
     });
     reg(&m, rt, "initial_seed", |_, rt, _| {
-        Ok(Value::Int(rt.cuda_initial_seed() as i64))
+        Ok(crate::script::bigint::from_i128(
+            rt.cuda_initial_seed() as i128
+        ))
     });
     reg(&m, rt, "get_rng_state", |_, rt, _| {
         crate::torch::objects::state_tensor(rt, &rt.cuda_rng_state())

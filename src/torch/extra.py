@@ -404,6 +404,14 @@ def is_floating_point(input):
     return input.is_floating_point()
 
 
+def is_complex(input):
+    # the engine has no complex dtypes
+    return False
+
+
+_t_is_complex = is_complex
+
+
 def is_nonzero(input):
     if input.numel() != 1:
         if input.numel() == 0:
@@ -1514,3 +1522,85 @@ def logspace(start, end, steps, base=10.0, dtype=None, layout=None, device=None,
 
 
 torch.logspace = logspace
+torch.is_complex = is_complex
+
+
+# torch.finfo / torch.iinfo: the limits of a dtype as PyTorch's C++ structs report them (the
+# repr formats each number with %g, as torch/csrc/TypeInfo.cpp does)
+_FINFO = {
+    # name: (bits, eps, max, smallest_normal, resolution)
+    'float32': (32, 1.1920928955078125e-07, 3.4028234663852886e+38, 1.1754943508222875e-38, 1e-06),
+    'float64': (64, 2.220446049250313e-16, 1.7976931348623157e+308, 2.2250738585072014e-308, 1e-15),
+    'float16': (16, 0.0009765625, 65504.0, 6.103515625e-05, 0.001),
+    'bfloat16': (16, 0.0078125, 3.3895313892515355e+38, 1.1754943508222875e-38, 0.01),
+}
+_COMPLEX_PART = {'complex64': 'float32', 'complex128': 'float64', 'complex32': 'float16'}
+_IINFO = {
+    'uint8': (8, 0, 255), 'int8': (8, -128, 127), 'int16': (16, -32768, 32767),
+    'int32': (32, -2147483648, 2147483647), 'int64': (64, -9223372036854775808, 9223372036854775807),
+    'uint16': (16, 0, 65535), 'uint32': (32, 0, 4294967295), 'uint64': (64, 0, 18446744073709551615),
+}
+
+
+dtype = type(torch.float32)
+torch.dtype = dtype
+
+
+def _dtype_arg(fn, t):
+    if not isinstance(t, dtype):
+        raise TypeError(f"{fn}(): argument 'type' (position 1) must be torch.dtype, not {type(t).__name__}")
+    return str(t)[len('torch.'):]
+
+
+class finfo:
+    def __init__(self, type=None):
+        name = _dtype_arg('finfo', torch.get_default_dtype() if type is None else type)
+        name = _COMPLEX_PART.get(name, name)
+        if name not in _FINFO:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        bits, eps, big, tiny, resolution = _FINFO[name]
+        self.bits = bits
+        self.eps = eps
+        self.max = big
+        self.min = -big
+        self.tiny = tiny
+        self.smallest_normal = tiny
+        self.resolution = resolution
+        self.dtype = name
+
+    def __eq__(self, other):
+        return isinstance(other, finfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(('finfo', self.dtype))
+
+    def __repr__(self):
+        return (f'finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, '
+                f'smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})')
+
+
+class iinfo:
+    def __init__(self, type):
+        name = _dtype_arg('iinfo', type)
+        if name == 'bool':
+            raise TypeError('torch.bool is not supported by torch.iinfo')
+        if name not in _IINFO:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        self.bits, self.min, self.max = _IINFO[name]
+        self.dtype = name
+
+    def __eq__(self, other):
+        return isinstance(other, iinfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(('iinfo', self.dtype))
+
+    def __repr__(self):
+        return f'iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})'
+
+
+finfo.__module__ = 'torch'
+iinfo.__module__ = 'torch'
+torch.finfo = finfo
+torch.iinfo = iinfo

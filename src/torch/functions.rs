@@ -726,12 +726,13 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         })))
     });
     reg(&m, rt, "initial_seed", |_, rt, _| {
-        Ok(Value::Int(rt.initial_seed() as i64))
+        // a u64: fresh processes start from 64 random bits
+        Ok(crate::script::bigint::from_i128(rt.initial_seed() as i128))
     });
     reg(&m, rt, "seed", |_, rt, _| {
         let s = super::objects::nondeterministic_seed();
         rt.manual_seed(s);
-        Ok(Value::Int(s as i64))
+        Ok(crate::script::bigint::from_i128(s as i128))
     });
     reg(&m, rt, "get_rng_state", |_, rt, _| {
         super::objects::state_tensor(rt, &rt.cpu_rng_state())
@@ -1786,7 +1787,15 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
     });
     // warn(message, file=None, line=0, source=''): a UserWarning at the script line running
     // now, or at a line of PyTorch's own Python source
-    m.add_fn("warn", |it, args| {
+    m.add_fn("warn", |it, mut args| {
+        // category='FutureWarning' (…): a warning of that class at the script line running now
+        if let Some(cat) = args.take_kw("category") {
+            let a = args.bind("warn", &["message"], 1)?;
+            let msg = a[0].as_ref().and_then(|v| v.as_str()).unwrap_or_default();
+            let cat = cat.as_str().unwrap_or("UserWarning").to_string();
+            super::warn_as(it, &cat, &msg.to_string());
+            return Ok(Value::None);
+        }
         let a = args.bind("warn", &["message", "file", "line", "source"], 1)?;
         let msg = a[0]
             .as_ref()

@@ -1,9 +1,15 @@
-# torch.optim.lr_scheduler for cudatutor: torch/optim/lr_scheduler.py of PyTorch 2.15 (the
-# chainable get_lr forms, the initial step at construction, the step-order warning).
+# torch.optim.lr_scheduler for cudatutor: torch/optim/lr_scheduler.py of PyTorch 2.15, class for
+# class (the chainable get_lr forms, the closed forms used when step(epoch) is given, the initial
+# step at construction, the optimizer.step wrapper that notices a scheduler stepped first, the
+# warnings, the state_dict of each scheduler). Learning rates are Python floats computed in the
+# source's order, so get_last_lr() prints PyTorch's digits.
 import math
 import torch
 from torch.optim import Optimizer
+from collections import Counter
+from functools import partial
 
+inf = math.inf
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being "
@@ -15,7 +21,72 @@ EPOCH_DEPRECATION_WARNING = (
 )
 
 
+def _bisect_right(a, x):
+    lo, hi = 0, len(a)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < a[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _is_function(fn):
+    # types.FunctionType: a def or a lambda (not a bound method, class or callable object)
+    return type(fn).__name__ == 'function'
+
+
+def _to_scalar(x):
+    if isinstance(x, torch.Tensor) and x.dim() != 0:
+        return x.squeeze()
+    return x
+
+
+def _format_param(name, optimizer, param):
+    def _copy(_param):
+        return _param.clone() if isinstance(_param, torch.Tensor) else _param
+
+    if isinstance(param, (list, tuple)):
+        if len(param) != len(optimizer.param_groups):
+            raise ValueError(
+                f"{name} must have the same length as optimizer.param_groups. "
+                f"{name} has {len(param)} values, param_groups has {len(optimizer.param_groups)}."
+            )
+    else:
+        param = [param] * len(optimizer.param_groups)
+    return list(map(_copy, param))
+
+
+def _param_groups_val_list(optimizer, key):
+    return [group[key].clone() if isinstance(group[key], torch.Tensor) else group[key]
+            for group in optimizer.param_groups]
+
+
+def _update_param_group_val(param_group, key, val):
+    if isinstance(param_group[key], torch.Tensor):
+        param_group[key].fill_(_to_scalar(val))
+    else:
+        param_group[key] = val
+
+
+def _patch_track_step_called(opt):
+    # LRScheduler.__init__'s patch_track_step_called: optimizer.step is wrapped once so that a
+    # scheduler can tell whether it ran before the first scheduler.step()
+    if hasattr(opt.step, '_wrapped_by_lr_sched'):
+        return opt.step
+    step_fn = opt.step
+
+    def wrapper(*args, **kwargs):
+        opt._opt_called = True
+        return step_fn(*args, **kwargs)
+
+    wrapper._wrapped_by_lr_sched = True
+    opt.step = wrapper
+
+
 class LRScheduler:
+    _get_lr_called_within_step = False
     _is_initial = False
 
     def __init__(self, optimizer, last_epoch=-1):
@@ -24,13 +95,22 @@ class LRScheduler:
         self.optimizer = optimizer
         if last_epoch == -1:
             for group in optimizer.param_groups:
-                group.setdefault('initial_lr', group['lr'])
+                initial_lr = group['lr']
+                if isinstance(initial_lr, torch.Tensor):
+                    initial_lr = initial_lr.clone()
+                group.setdefault('initial_lr', initial_lr)
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if 'initial_lr' not in group:
-                    raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when resuming scheduler with last_epoch >= 0.\nThis typically happens when:\n1. You're trying to resume training from a checkpoint but haven't properly loaded the optimizer state\n2. You're using last_epoch >= 0 for a fresh training run (not recommended)")
-        self.base_lrs = [group['initial_lr'] for group in optimizer.param_groups]
+                    raise KeyError(
+                        f"param 'initial_lr' is not specified in param_groups[{i}] when resuming scheduler with last_epoch >= 0.\n"
+                        "This typically happens when:\n"
+                        "1. You're trying to resume training from a checkpoint but haven't properly loaded the optimizer state\n"
+                        "2. You're using last_epoch >= 0 for a fresh training run (not recommended)"
+                    )
+        self.base_lrs = _param_groups_val_list(optimizer, 'initial_lr')
         self.last_epoch = last_epoch
+        _patch_track_step_called(self.optimizer)
         self._initial_step()
 
     def _initial_step(self):
@@ -41,6 +121,12 @@ class LRScheduler:
         finally:
             self._is_initial = False
 
+    def state_dict(self):
+        return {key: value for key, value in self.__dict__.items() if key != 'optimizer'}
+
+    def load_state_dict(self, state_dict):
+        self.__dict__.update(state_dict)
+
     def get_last_lr(self):
         return self._last_lr
 
@@ -48,58 +134,137 @@ class LRScheduler:
         raise NotImplementedError
 
     def step(self, epoch=None):
-        if self._step_count == 1 and not getattr(self.optimizer, '_opt_called', False):
-            torch._C.warn('Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first value of the learning rate schedule. See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate')
+        if self._step_count == 1:
+            if not hasattr(self.optimizer.step, '_wrapped_by_lr_sched'):
+                torch._C.warn(
+                    "Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+                    "initialization. Please, make sure to call `optimizer.step()` before "
+                    "`lr_scheduler.step()`. See more details at "
+                    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+            elif not getattr(self.optimizer, '_opt_called', False):
+                torch._C.warn(
+                    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
+                    "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
+                    "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
+                    "will result in PyTorch skipping the first value of the learning rate schedule. "
+                    "See more details at "
+                    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
         self._step_count += 1
-        if epoch is None:
-            self.last_epoch += 1
-            values = self.get_lr()
-        else:
+        if epoch is not None:
             torch._C.warn(EPOCH_DEPRECATION_WARNING)
-            self.last_epoch = epoch
-            if hasattr(self, '_get_closed_form_lr'):
-                values = self._get_closed_form_lr()
-            else:
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch=None):
+        self._get_lr_called_within_step = True
+        try:
+            if epoch is None:
+                self.last_epoch += 1
                 values = self.get_lr()
-        for group, lr in zip(self.optimizer.param_groups, values):
-            group['lr'] = lr
-        self._last_lr = [group['lr'] for group in self.optimizer.param_groups]
+            else:
+                self.last_epoch = epoch
+                if hasattr(self, '_get_closed_form_lr'):
+                    values = self._get_closed_form_lr()
+                else:
+                    values = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for param_group, lr in zip(self.optimizer.param_groups, values):
+            _update_param_group_val(param_group, 'lr', lr)
+        self._last_lr = _param_groups_val_list(self.optimizer, 'lr')
 
-    def state_dict(self):
-        return {k: v for k, v in self.__dict__.items() if k != 'optimizer'}
 
-    def load_state_dict(self, state_dict):
-        self.__dict__.update(state_dict)
+_LR_SCHEDULER_PY = '/usr/local/lib/python3.11/site-packages/torch/optim/lr_scheduler.py'
+# where each get_lr of PyTorch 2.15's lr_scheduler.py calls _warn_get_lr_called_within_step: the
+# warning (stacklevel=2) points there
+_GET_LR_LINES = {
+    'LambdaLR': 461, 'MultiplicativeLR': 579, 'StepLR': 654, 'MultiStepLR': 744, 'ConstantLR': 845,
+    'LinearLR': 959, 'ExponentialLR': 1058, 'PolynomialLR': 1304, 'CosineAnnealingLR': 1426, 'CyclicLR': 2030,
+    'CosineAnnealingWarmRestarts': 2200, 'OneCycleLR': 2571,
+}
 
 
-_LRScheduler = LRScheduler
+def _warn_get_lr_called_within_step(lr_scheduler):
+    if not lr_scheduler._get_lr_called_within_step:
+        msg = 'To get the last learning rate computed by the scheduler, please use `get_last_lr()`.'
+        line = None
+        for cls in type(lr_scheduler).__mro__:
+            if cls.__name__ in _GET_LR_LINES and cls.__module__ == __name__:
+                line = _GET_LR_LINES[cls.__name__]
+                break
+        if line is None:
+            torch._C.warn(msg)
+        else:
+            torch._C.warn(msg, _LR_SCHEDULER_PY, line, '_warn_get_lr_called_within_step(self)')
+
+
+class _LRScheduler(LRScheduler):
+    pass
+
+
+def _lambdas_state_dict(self):
+    state_dict = {key: value for key, value in self.__dict__.items() if key not in ('optimizer', 'lr_lambdas')}
+    state_dict['lr_lambdas'] = [None] * len(self.lr_lambdas)
+    for idx, fn in enumerate(self.lr_lambdas):
+        if not _is_function(fn):
+            state_dict['lr_lambdas'][idx] = fn.__dict__.copy()
+    return state_dict
+
+
+def _lambdas_load_state_dict(self, state_dict):
+    lr_lambdas = state_dict.pop('lr_lambdas')
+    self.__dict__.update(state_dict)
+    state_dict['lr_lambdas'] = lr_lambdas
+    for idx, fn in enumerate(lr_lambdas):
+        if fn is not None:
+            self.lr_lambdas[idx].__dict__.update(fn)
+
+
+def _lambda_list(optimizer, lr_lambda):
+    if not isinstance(lr_lambda, list) and not isinstance(lr_lambda, tuple):
+        return [lr_lambda] * len(optimizer.param_groups)
+    if len(lr_lambda) != len(optimizer.param_groups):
+        raise ValueError(f'Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}')
+    return list(lr_lambda)
 
 
 class LambdaLR(LRScheduler):
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _lambda_list(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
+    def state_dict(self):
+        return _lambdas_state_dict(self)
+
+    def load_state_dict(self, state_dict):
+        _lambdas_load_state_dict(self, state_dict)
+
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         return [base_lr * lmbda(self.last_epoch) for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
 
 class MultiplicativeLR(LRScheduler):
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            self.lr_lambdas = list(lr_lambda)
+        self.optimizer = optimizer
+        self.lr_lambdas = _lambda_list(optimizer, lr_lambda)
+        for lr_lambda in self.lr_lambdas:
+            if not callable(lr_lambda):
+                raise TypeError(f'lr_lambda should be a function, but got {type(lr_lambda).__name__}')
         super().__init__(optimizer, last_epoch)
 
+    def state_dict(self):
+        return _lambdas_state_dict(self)
+
+    def load_state_dict(self, state_dict):
+        _lambdas_load_state_dict(self, state_dict)
+
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if not self._is_initial:
-            return [group['lr'] * lmbda(self.last_epoch) for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
-        return [group['lr'] for group in self.optimizer.param_groups]
+            return [group['lr'] * lmbda(self.last_epoch)
+                    for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
+        return _param_groups_val_list(self.optimizer, 'lr')
 
 
 class StepLR(LRScheduler):
@@ -109,8 +274,9 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if (self.last_epoch == 0) or (self.last_epoch % self.step_size != 0):
-            return [group['lr'] for group in self.optimizer.param_groups]
+            return _param_groups_val_list(self.optimizer, 'lr')
         return [group['lr'] * self.gamma for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
@@ -119,20 +285,70 @@ class StepLR(LRScheduler):
 
 class MultiStepLR(LRScheduler):
     def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
-        self.milestones = {}
-        for m in milestones:
-            self.milestones[m] = self.milestones.get(m, 0) + 1
+        self.milestones = Counter(milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch not in self.milestones:
-            return [group['lr'] for group in self.optimizer.param_groups]
-        return [group['lr'] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
+            return _param_groups_val_list(self.optimizer, 'lr')
+        return [group['lr'] * self.gamma ** self.milestones[self.last_epoch]
+                for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
-        k = sum(c for m, c in self.milestones.items() if m <= self.last_epoch)
-        return [base_lr * self.gamma ** k for base_lr in self.base_lrs]
+        milestones = sorted(self.milestones.elements())
+        return [base_lr * self.gamma ** _bisect_right(milestones, self.last_epoch) for base_lr in self.base_lrs]
+
+
+class ConstantLR(LRScheduler):
+    def __init__(self, optimizer, factor=1.0 / 3, total_iters=5, last_epoch=-1):
+        if factor > 1.0 or factor < 0:
+            raise ValueError('Constant multiplicative factor expected to be between 0 and 1.')
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        _warn_get_lr_called_within_step(self)
+        if self.last_epoch == 0:
+            return [group['lr'] * self.factor for group in self.optimizer.param_groups]
+        if self.last_epoch != self.total_iters:
+            return _param_groups_val_list(self.optimizer, 'lr')
+        return [group['lr'] * (1.0 / self.factor) for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base_lr in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError(
+                'Starting multiplicative factor expected to be greater than 0 and less or equal to 1.')
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError('Ending multiplicative factor expected to be between 0 and 1.')
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        _warn_get_lr_called_within_step(self)
+        if self.last_epoch == 0:
+            return [group['lr'] * self.start_factor for group in self.optimizer.param_groups]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _param_groups_val_list(self.optimizer, 'lr')
+        return [group['lr'] * (1.0 + (self.end_factor - self.start_factor)
+                               / (self.total_iters * self.start_factor
+                                  + (self.last_epoch - 1) * (self.end_factor - self.start_factor)))
+                for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * (self.start_factor + (self.end_factor - self.start_factor)
+                           * min(self.total_iters, self.last_epoch) / self.total_iters)
+                for base_lr in self.base_lrs]
 
 
 class ExponentialLR(LRScheduler):
@@ -141,12 +357,111 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self._is_initial:
-            return [group['lr'] for group in self.optimizer.param_groups]
+            return _param_groups_val_list(self.optimizer, 'lr')
         return [group['lr'] * self.gamma for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
         return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
+
+
+def _check_schedulers(self, optimizer, schedulers):
+    for scheduler_idx, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, 'optimizer'):
+            raise TypeError(
+                f'{self.__class__.__name__} at index {scheduler_idx} should have `optimizer` as its attribute.')
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(
+                f'{self.__class__.__name__} does not support `ReduceLROnPlateau` scheduler as it '
+                'requires additional kwargs to be specified when calling `step`, '
+                f'but got one at index {scheduler_idx} in the given schedulers sequence.')
+        if optimizer != scheduler.optimizer:
+            raise ValueError(
+                f'{self.__class__.__name__} expects all schedulers to belong to the same optimizer, but '
+                f'got scheduler {scheduler.__class__.__name__} at index {scheduler_idx} has {scheduler.optimizer}, '
+                f'which is different from {optimizer.__class__.__name__}.')
+
+
+def _schedulers_state_dict(self):
+    state_dict = {key: value for key, value in self.__dict__.items() if key not in ('optimizer', '_schedulers')}
+    state_dict['_schedulers'] = [None] * len(self._schedulers)
+    for idx, s in enumerate(self._schedulers):
+        state_dict['_schedulers'][idx] = s.state_dict()
+    return state_dict
+
+
+def _schedulers_load_state_dict(self, state_dict):
+    _schedulers = state_dict.pop('_schedulers')
+    self.__dict__.update(state_dict)
+    state_dict['_schedulers'] = _schedulers
+    for idx, s in enumerate(_schedulers):
+        self._schedulers[idx].load_state_dict(s)
+
+
+class SequentialLR(LRScheduler):
+    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
+        if len(schedulers) < 1:
+            raise ValueError(f'{self.__class__.__name__} expects at least one scheduler, but got no scheduler.')
+        _check_schedulers(self, optimizer, schedulers)
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError(
+                'Sequential Schedulers expects number of schedulers provided to be one more '
+                f'than the number of milestone points, but got number of schedulers {len(schedulers)} and the '
+                f'number of milestones to be equal to {len(milestones)}')
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        for group in self.optimizer.param_groups:
+            _update_param_group_val(group, 'lr', group['initial_lr'])
+        self.recursive_undo()
+        idx = _bisect_right(self._milestones, 0)
+        self._schedulers[idx]._initial_step()
+        self._last_lr = schedulers[idx].get_last_lr()
+
+    def recursive_undo(self, sched=None):
+        scheds = self if sched is None else sched
+        if hasattr(scheds, '_schedulers'):
+            for s in scheds._schedulers:
+                self.recursive_undo(s)
+        elif hasattr(scheds, 'last_epoch'):
+            scheds.last_epoch -= 1
+
+    def step(self):
+        self.last_epoch += 1
+        idx = _bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler._update_lr(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+    def state_dict(self):
+        return _schedulers_state_dict(self)
+
+    def load_state_dict(self, state_dict):
+        _schedulers_load_state_dict(self, state_dict)
+
+
+class PolynomialLR(LRScheduler):
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        _warn_get_lr_called_within_step(self)
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _param_groups_val_list(self.optimizer, 'lr')
+        decay_factor = ((1.0 - self.last_epoch / self.total_iters)
+                        / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [group['lr'] * decay_factor for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [(base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power)
+                for base_lr in self.base_lrs]
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -156,15 +471,18 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self._is_initial:
-            return [group['lr'] for group in self.optimizer.param_groups]
+            return _param_groups_val_list(self.optimizer, 'lr')
         elif self._step_count == 1 and self.last_epoch > 0:
             return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos((self.last_epoch) * math.pi / self.T_max)) / 2
                     for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups)]
         elif (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:
             return [group['lr'] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
                     for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups)]
-        return [(1 + math.cos(math.pi * self.last_epoch / self.T_max)) / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max)) * (group['lr'] - self.eta_min) + self.eta_min
+        return [(1 + math.cos(math.pi * self.last_epoch / self.T_max))
+                / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max))
+                * (group['lr'] - self.eta_min) + self.eta_min
                 for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
@@ -172,8 +490,31 @@ class CosineAnnealingLR(LRScheduler):
                 for base_lr in self.base_lrs]
 
 
+class ChainedScheduler(LRScheduler):
+    def __init__(self, schedulers, optimizer=None):
+        if len(schedulers) < 1:
+            raise ValueError(
+                f'{self.__class__.__name__} expects at least one scheduler to be chained, but got no scheduler.')
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_schedulers(self, optimizer, schedulers)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, 'lr')
+
+    def step(self):
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, 'lr')
+
+    def state_dict(self):
+        return _schedulers_state_dict(self)
+
+    def load_state_dict(self, state_dict):
+        _schedulers_load_state_dict(self, state_dict)
+
+
 class ReduceLROnPlateau(LRScheduler):
-    # torch/optim/lr_scheduler.py's ReduceLROnPlateau (its own step(metrics); no initial step)
+    # its own step(metrics); no initial step
     def __init__(self, optimizer, mode='min', factor=0.1, patience=10, threshold=1e-4, threshold_mode='rel',
                  cooldown=0, min_lr=0, eps=1e-8):
         if factor >= 1.0:
@@ -194,7 +535,7 @@ class ReduceLROnPlateau(LRScheduler):
         self.cooldown = cooldown
         self.eps = eps
         self.last_epoch = 0
-        self._last_lr = [group['lr'] for group in self.optimizer.param_groups]
+        self._last_lr = _param_groups_val_list(self.optimizer, 'lr')
         self._init_is_better(mode=mode, threshold=threshold, threshold_mode=threshold_mode)
         self._reset()
 
@@ -222,7 +563,7 @@ class ReduceLROnPlateau(LRScheduler):
             self._reduce_lr(epoch)
             self.cooldown_counter = self.cooldown
             self.num_bad_epochs = 0
-        self._last_lr = [group['lr'] for group in self.optimizer.param_groups]
+        self._last_lr = _param_groups_val_list(self.optimizer, 'lr')
 
     def _reduce_lr(self, epoch):
         if len(self.optimizer.param_groups) != len(self.min_lrs):
@@ -241,7 +582,7 @@ class ReduceLROnPlateau(LRScheduler):
             old_lr = float(param_group['lr'])
             new_lr = max(old_lr * self.factor, self.min_lrs[i])
             if old_lr - new_lr > self.eps:
-                param_group['lr'] = new_lr
+                _update_param_group_val(param_group, 'lr', new_lr)
 
     @property
     def in_cooldown(self):
@@ -265,9 +606,9 @@ class ReduceLROnPlateau(LRScheduler):
         if threshold_mode not in {'rel', 'abs'}:
             raise ValueError('threshold mode ' + threshold_mode + ' is unknown!')
         if mode == 'min':
-            self.mode_worse = math.inf
+            self.mode_worse = inf
         else:
-            self.mode_worse = -math.inf
+            self.mode_worse = -inf
         self.mode = mode
         self.threshold = threshold
         self.threshold_mode = threshold_mode
@@ -275,3 +616,288 @@ class ReduceLROnPlateau(LRScheduler):
     def load_state_dict(self, state_dict):
         self.__dict__.update(state_dict)
         self._init_is_better(mode=self.mode, threshold=self.threshold, threshold_mode=self.threshold_mode)
+
+
+class CyclicLR(LRScheduler):
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, mode='triangular',
+                 gamma=1.0, scale_fn=None, scale_mode='cycle', cycle_momentum=True, base_momentum=0.8,
+                 max_momentum=0.9, last_epoch=-1):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f'{type(optimizer).__name__} is not an Optimizer')
+        self.optimizer = optimizer
+        base_lrs = _format_param('base_lr', optimizer, base_lr)
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                _update_param_group_val(group, 'lr', lr)
+        self.max_lrs = _format_param('max_lr', optimizer, max_lr)
+        step_size_up = float(step_size_up)
+        step_size_down = float(step_size_down) if step_size_down is not None else step_size_up
+        self.total_size = step_size_up + step_size_down
+        self.step_ratio = step_size_up / self.total_size
+        if mode not in ['triangular', 'triangular2', 'exp_range'] and scale_fn is None:
+            raise ValueError('mode is invalid and scale_fn is None')
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        self._init_scale_fn()
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if 'momentum' not in optimizer.defaults and 'betas' not in optimizer.defaults:
+                raise ValueError('optimizer must support momentum or beta1 with `cycle_momentum` option enabled')
+            self.use_beta1 = 'betas' in self.optimizer.defaults
+            self.base_momentums = _format_param('base_momentum', optimizer, base_momentum)
+            self.max_momentums = _format_param('max_momentum', optimizer, max_momentum)
+            if last_epoch == -1:
+                for m_momentum, b_momentum, group in zip(self.max_momentums, self.base_momentums,
+                                                         optimizer.param_groups):
+                    if self.use_beta1:
+                        group['betas'] = (m_momentum, *group['betas'][1:])
+                    else:
+                        group['momentum'] = m_momentum
+                    group['max_momentum'] = m_momentum
+                    group['base_momentum'] = b_momentum
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _init_scale_fn(self):
+        if self._scale_fn_custom is not None:
+            return
+        if self.mode == 'triangular':
+            self._scale_fn_ref = CyclicLR._triangular_scale_fn
+            self.scale_mode = 'cycle'
+        elif self.mode == 'triangular2':
+            self._scale_fn_ref = CyclicLR._triangular2_scale_fn
+            self.scale_mode = 'cycle'
+        elif self.mode == 'exp_range':
+            self._scale_fn_ref = partial(CyclicLR._exp_range_scale_fn, self.gamma)
+            self.scale_mode = 'iterations'
+
+    def scale_fn(self, x):
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        return self._scale_fn_ref(x)
+
+    @staticmethod
+    def _triangular_scale_fn(x):
+        return 1.0
+
+    @staticmethod
+    def _triangular2_scale_fn(x):
+        return 1 / (2.0 ** (x - 1))
+
+    @staticmethod
+    def _exp_range_scale_fn(gamma, x):
+        return gamma ** x
+
+    def get_lr(self):
+        _warn_get_lr_called_within_step(self)
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        if x <= self.step_ratio:
+            scale_factor = x / self.step_ratio
+        else:
+            scale_factor = (x - 1) / (self.step_ratio - 1)
+        lrs = []
+        for base_lr, max_lr in zip(self.base_lrs, self.max_lrs):
+            base_height = (max_lr - base_lr) * scale_factor
+            if self.scale_mode == 'cycle':
+                lr = base_lr + base_height * self.scale_fn(cycle)
+            else:
+                lr = base_lr + base_height * self.scale_fn(self.last_epoch)
+            lrs.append(lr)
+        if self.cycle_momentum:
+            momentums = []
+            for base_momentum, max_momentum in zip(self.base_momentums, self.max_momentums):
+                base_height = (max_momentum - base_momentum) * scale_factor
+                if self.scale_mode == 'cycle':
+                    momentum = max_momentum - base_height * self.scale_fn(cycle)
+                else:
+                    momentum = max_momentum - base_height * self.scale_fn(self.last_epoch)
+                momentums.append(momentum)
+            for param_group, momentum in zip(self.optimizer.param_groups, momentums):
+                if self.use_beta1:
+                    param_group['betas'] = (momentum, *param_group['betas'][1:])
+                else:
+                    param_group['momentum'] = momentum
+        return lrs
+
+    def state_dict(self):
+        state = super().state_dict()
+        state.pop('_scale_fn_ref', None)
+        fn = state.pop('_scale_fn_custom')
+        state['_scale_fn_custom'] = None
+        if fn is not None and not _is_function(fn):
+            state['_scale_fn_custom'] = fn.__dict__.copy()
+        return state
+
+    def load_state_dict(self, state_dict):
+        fn = state_dict.pop('_scale_fn_custom')
+        super().load_state_dict(state_dict)
+        if fn is not None:
+            self._scale_fn_custom.__dict__.update(fn)
+        self._init_scale_fn()
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    def __init__(self, optimizer, T_0, T_mult=1, eta_min=0.0, last_epoch=-1):
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f'Expected positive integer T_0, but got {T_0}')
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f'Expected integer T_mult >= 1, but got {T_mult}')
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f'Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}')
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        _warn_get_lr_called_within_step(self)
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+                for base_lr in self.base_lrs]
+
+    def step(self, epoch=None):
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
+        else:
+            if epoch < 0:
+                raise ValueError(f'Expected non-negative epoch, but got {epoch}')
+            if epoch >= self.T_0:
+                if self.T_mult == 1:
+                    self.T_cur = epoch % self.T_0
+                else:
+                    n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                    self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                    self.T_i = self.T_0 * self.T_mult ** (n)
+            else:
+                self.T_i = self.T_0
+                self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        self._get_lr_called_within_step = True
+        try:
+            values = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for param_group, lr in zip(self.optimizer.param_groups, values):
+            _update_param_group_val(param_group, 'lr', lr)
+        self._last_lr = _param_groups_val_list(self.optimizer, 'lr')
+
+
+class OneCycleLR(LRScheduler):
+    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,
+                 anneal_strategy='cos', cycle_momentum=True, base_momentum=0.85, max_momentum=0.95,
+                 div_factor=25.0, final_div_factor=1e4, three_phase=False, last_epoch=-1):
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f'{type(optimizer).__name__} is not an Optimizer')
+        self.optimizer = optimizer
+        if total_steps is not None:
+            if total_steps <= 0 or not isinstance(total_steps, int):
+                raise ValueError(f'Expected positive integer total_steps, but got {total_steps}')
+            self.total_steps = total_steps
+        elif epochs is not None and steps_per_epoch is not None:
+            if not isinstance(epochs, int) or epochs <= 0:
+                raise ValueError(f'Expected positive integer epochs, but got {epochs}')
+            if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
+                raise ValueError(f'Expected positive integer steps_per_epoch, but got {steps_per_epoch}')
+            self.total_steps = epochs * steps_per_epoch
+        else:
+            raise ValueError('You must define either total_steps OR (epochs AND steps_per_epoch)')
+        if three_phase:
+            self._schedule_phases = [
+                {'end_step': float(pct_start * self.total_steps) - 1, 'start_lr': 'initial_lr',
+                 'end_lr': 'max_lr', 'start_momentum': 'max_momentum', 'end_momentum': 'base_momentum'},
+                {'end_step': float(2 * pct_start * self.total_steps) - 2, 'start_lr': 'max_lr',
+                 'end_lr': 'initial_lr', 'start_momentum': 'base_momentum', 'end_momentum': 'max_momentum'},
+                {'end_step': self.total_steps - 1, 'start_lr': 'initial_lr', 'end_lr': 'min_lr',
+                 'start_momentum': 'max_momentum', 'end_momentum': 'max_momentum'},
+            ]
+        else:
+            self._schedule_phases = [
+                {'end_step': float(pct_start * self.total_steps) - 1, 'start_lr': 'initial_lr',
+                 'end_lr': 'max_lr', 'start_momentum': 'max_momentum', 'end_momentum': 'base_momentum'},
+                {'end_step': self.total_steps - 1, 'start_lr': 'max_lr', 'end_lr': 'min_lr',
+                 'start_momentum': 'base_momentum', 'end_momentum': 'max_momentum'},
+            ]
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError(f'Expected float between 0 and 1 pct_start, but got {pct_start}')
+        if anneal_strategy not in ['cos', 'linear']:
+            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
+        else:
+            self._anneal_func_type = anneal_strategy
+        max_lrs = _format_param('max_lr', self.optimizer, max_lr)
+        if last_epoch == -1:
+            for idx, group in enumerate(self.optimizer.param_groups):
+                group['initial_lr'] = max_lrs[idx] / div_factor
+                group['max_lr'] = max_lrs[idx]
+                group['min_lr'] = group['initial_lr'] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if self.cycle_momentum:
+            if 'momentum' not in self.optimizer.defaults and 'betas' not in self.optimizer.defaults:
+                raise ValueError('optimizer must support momentum or beta1 with `cycle_momentum` option enabled')
+            self.use_beta1 = 'betas' in self.optimizer.defaults
+            max_momentums = _format_param('max_momentum', optimizer, max_momentum)
+            base_momentums = _format_param('base_momentum', optimizer, base_momentum)
+            if last_epoch == -1:
+                for m_momentum, b_momentum, group in zip(max_momentums, base_momentums, optimizer.param_groups):
+                    if self.use_beta1:
+                        group['betas'] = (m_momentum, *group['betas'][1:])
+                    else:
+                        group['momentum'] = m_momentum
+                    group['max_momentum'] = m_momentum
+                    group['base_momentum'] = b_momentum
+        super().__init__(optimizer, last_epoch)
+
+    def _anneal_func(self, *args, **kwargs):
+        if hasattr(self, '_anneal_func_type'):
+            if self._anneal_func_type == 'cos':
+                return self._annealing_cos(*args, **kwargs)
+            elif self._anneal_func_type == 'linear':
+                return self._annealing_linear(*args, **kwargs)
+            else:
+                raise ValueError(f'Unknown _anneal_func_type: {self._anneal_func_type}')
+        return self.anneal_func(*args, **kwargs)
+
+    @staticmethod
+    def _annealing_cos(start, end, pct):
+        cos_out = math.cos(math.pi * pct) + 1
+        return end + (start - end) / 2.0 * cos_out
+
+    @staticmethod
+    def _annealing_linear(start, end, pct):
+        return (end - start) * pct + start
+
+    def get_lr(self):
+        _warn_get_lr_called_within_step(self)
+        lrs = []
+        step_num = self.last_epoch
+        if step_num > self.total_steps:
+            raise ValueError(
+                f'Tried to step {step_num} times. The specified number of total steps is {self.total_steps}')
+        for group in self.optimizer.param_groups:
+            start_step = 0.0
+            for i, phase in enumerate(self._schedule_phases):
+                end_step = phase['end_step']
+                if step_num <= end_step or i == len(self._schedule_phases) - 1:
+                    pct = (step_num - start_step) / (end_step - start_step)
+                    computed_lr = self._anneal_func(group[phase['start_lr']], group[phase['end_lr']], pct)
+                    if self.cycle_momentum:
+                        computed_momentum = self._anneal_func(group[phase['start_momentum']],
+                                                              group[phase['end_momentum']], pct)
+                    break
+                start_step = phase['end_step']
+            lrs.append(computed_lr)
+            if self.cycle_momentum:
+                if self.use_beta1:
+                    group['betas'] = (computed_momentum, *group['betas'][1:])
+                else:
+                    group['momentum'] = computed_momentum
+        return lrs

@@ -35,6 +35,7 @@ const EXTRA_SRC: &str = include_str!("extra.py");
 const AUTOGRAD_SRC: &str = include_str!("autograd.py");
 const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
 const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
+const NN_UTILS_RNN_SRC: &str = include_str!("nn_utils_rnn.py");
 const NN_INIT_SRC: &str = include_str!("nn_init.py");
 const DISTRIBUTIONS_SRC: &str = include_str!("distributions.py");
 const SPECIAL_SRC: &str = include_str!("special.py");
@@ -58,6 +59,7 @@ const PRELUDES: &[(&str, &str)] = &[
     ("torch.linalg", LINALG_SRC),
     ("torch.optim.lr_scheduler", LR_SCHEDULER_SRC),
     ("torch.nn.utils", NN_UTILS_SRC),
+    ("torch.nn.utils.rnn", NN_UTILS_RNN_SRC),
     ("torch.nn.init", NN_INIT_SRC),
     ("torch.nn._fx", NN_FX_SRC),
     ("torch.special", SPECIAL_SRC),
@@ -129,6 +131,30 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         Box::new(|_it| Ok(crate::script::Module::new("torch.utils").into_value())),
     );
     for &(name, src) in PRELUDES {
+        it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+    }
+    // `from torch.utils.data.sampler import RandomSampler`, `from torch.optim.optimizer import
+    // Optimizer`: PyTorch's own module paths for names the preludes define
+    for (name, src) in [
+        (
+            "torch.utils.data.dataset",
+            "from torch.utils.data import *\n",
+        ),
+        (
+            "torch.utils.data.sampler",
+            "from torch.utils.data import *\n",
+        ),
+        (
+            "torch.utils.data.dataloader",
+            "from torch.utils.data import *\n",
+        ),
+        ("torch.optim.optimizer", "from torch.optim import *\n"),
+        ("torch.nn.utils.clip_grad", "from torch.nn.utils import *\n"),
+        (
+            "torch.nn.utils.convert_parameters",
+            "from torch.nn.utils import *\n",
+        ),
+    ] {
         it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
     }
     // `from torch.distributions.normal import Normal` as well as the package's own names
@@ -757,9 +783,11 @@ pub(crate) fn index_items(
                 let t = rt.tensor(&vals, shape, None, Device::Cpu).map_err(py_err)?;
                 TensorIndex::Tensor(t)
             }
-            other => match tensor_of(other) {
-                Some(t) => TensorIndex::Tensor(t),
-                None => TensorIndex::Int(int_arg(it, other)?),
+            other => match (tensor_of(other), other.downcast::<crate::numpy::NdArray>()) {
+                (Some(t), _) => TensorIndex::Tensor(t),
+                // a numpy array indexes like the tensor of its values (integer or boolean)
+                (None, Some(a)) => TensorIndex::Tensor(a.copy_as(a.dtype())?.to_tensor()?),
+                (None, None) => TensorIndex::Int(int_arg(it, other)?),
             },
         });
     }

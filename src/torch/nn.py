@@ -51,19 +51,118 @@ class _RemovableHandle:
         self.remove()
 
 
+def _typename(o):
+    # torch.typename
+    if isinstance(o, torch.Tensor):
+        return o.type()
+    module = ''
+    m = getattr(type(o), '__module__', None)
+    if m is not None and m != 'builtins':
+        module = m + '.'
+    return module + type(o).__name__
+
+
+def _addindent(s_, numSpaces):
+    s = s_.split('\n')
+    if len(s) == 1:
+        return s_
+    first = s.pop(0)
+    s = [(numSpaces * ' ') + line for line in s]
+    s = '\n'.join(s)
+    s = first + '\n' + s
+    return s
+
+
 class Module:
-    def __init__(self):
-        self.training = True
+    # torch/nn/modules/module.py. Parameters, buffers and submodules are registered in
+    # `_parameters`, `_buffers` and `_modules` (which give every listing, state_dict, repr and
+    # `.to()` PyTorch's order and membership) and are also kept in the instance __dict__, so
+    # that reading `self.weight` in a forward is a plain attribute lookup; every write goes
+    # through __setattr__ / register_* / __delattr__, which keep the two in step.
+    _version = 1
+    call_super_init = False
+
+    def __init__(self, *args, **kwargs):
+        if self.call_super_init is False and bool(kwargs):
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument "
+                            f"'{next(iter(kwargs))}'")
+        if self.call_super_init is False and bool(args):
+            raise TypeError(f'{type(self).__name__}.__init__() takes 1 positional argument but {len(args) + 1} were'
+                            ' given')
+        d = self.__dict__
+        d['training'] = True
+        d['_parameters'] = {}
+        d['_buffers'] = {}
+        d['_non_persistent_buffers_set'] = set()
+        d['_modules'] = {}
+
+    def _set_member(self, name, value):
+        self.__dict__[name] = value
 
     def __setattr__(self, name, value):
-        # nn.Module keeps submodules and parameters in dicts __init__ creates: before it ran
-        # (a subclass that forgot super().__init__()) PyTorch refuses to register them
-        if 'training' not in self.__dict__:
-            if isinstance(value, Module):
-                raise AttributeError('cannot assign module before Module.__init__() call')
-            if _is_param(value):
+        d = self.__dict__
+        params = d.get('_parameters')
+        if _is_param(value):
+            if params is None:
                 raise AttributeError('cannot assign parameters before Module.__init__() call')
-        object.__setattr__(self, name, value)
+            self._remove_member(name, params=False)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                                '(torch.nn.Parameter or None expected)')
+            self.register_parameter(name, value)
+        else:
+            modules = d.get('_modules')
+            if isinstance(value, Module):
+                if modules is None:
+                    raise AttributeError('cannot assign module before Module.__init__() call')
+                self._remove_member(name, modules=False)
+                modules[name] = value
+                d[name] = value
+            elif modules is not None and name in modules:
+                if value is not None:
+                    raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                                    '(torch.nn.Module or None expected)')
+                modules[name] = value
+                d[name] = value
+            else:
+                buffers = d.get('_buffers')
+                if buffers is not None and name in buffers:
+                    if value is not None and not isinstance(value, torch.Tensor):
+                        raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                                        '(torch.nn.Buffer, torch.Tensor or None expected)')
+                    self.register_buffer(name, value, name not in d['_non_persistent_buffers_set'])
+                else:
+                    object.__setattr__(self, name, value)
+
+    def _remove_member(self, name, params=True, modules=True):
+        d = self.__dict__
+        if params and name in d.get('_parameters', ()):
+            del d['_parameters'][name]
+        if name in d.get('_buffers', ()):
+            del d['_buffers'][name]
+            d['_non_persistent_buffers_set'].discard(name)
+        if modules and name in d.get('_modules', ()):
+            del d['_modules'][name]
+
+    def __delattr__(self, name):
+        d = self.__dict__
+        if name in d.get('_parameters', ()):
+            del d['_parameters'][name]
+            d.pop(name, None)
+        elif name in d.get('_buffers', ()):
+            del d['_buffers'][name]
+            d['_non_persistent_buffers_set'].discard(name)
+            d.pop(name, None)
+        elif name in d.get('_modules', ()):
+            del d['_modules'][name]
+            d.pop(name, None)
+        else:
+            object.__delattr__(self, name)
+
+    def __getattr__(self, name):
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __call__(self, *args, **kwargs):
         pre = self.__dict__.get('_forward_pre_hooks')
@@ -97,170 +196,361 @@ class Module:
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
+    # ---- registration
+    def register_buffer(self, name, tensor, persistent=True):
+        d = self.__dict__
+        if '_buffers' not in d:
+            raise AttributeError('cannot assign buffer before Module.__init__() call')
+        elif not isinstance(name, str):
+            raise TypeError(f'buffer name should be a string. Got {_typename(name)}')
+        elif '.' in name:
+            raise KeyError('buffer name can\'t contain "."')
+        elif name == '':
+            raise KeyError('buffer name can\'t be empty string ""')
+        elif hasattr(self, name) and name not in d['_buffers']:
+            raise KeyError(f"attribute '{name}' already exists")
+        elif tensor is not None and not isinstance(tensor, torch.Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                            '(torch Tensor or None required)')
+        d['_buffers'][name] = tensor
+        d[name] = tensor
+        if persistent:
+            d['_non_persistent_buffers_set'].discard(name)
+        else:
+            d['_non_persistent_buffers_set'].add(name)
+
+    def register_parameter(self, name, param):
+        d = self.__dict__
+        if '_parameters' not in d:
+            raise AttributeError('cannot assign parameter before Module.__init__() call')
+        elif not isinstance(name, str):
+            raise TypeError(f'parameter name should be a string. Got {_typename(name)}')
+        elif '.' in name:
+            raise KeyError('parameter name can\'t contain "."')
+        elif name == '':
+            raise KeyError('parameter name can\'t be empty string ""')
+        elif hasattr(self, name) and name not in d['_parameters']:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is None:
+            d['_parameters'][name] = None
+        elif not _is_param(param):
+            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' "
+                            '(torch.nn.Parameter or None required)')
+        elif param.grad_fn:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
+                             f"parameters must be created explicitly. To express '{name}' "
+                             'as a function of another Tensor, compute the value in '
+                             'the forward() method.')
+        else:
+            d['_parameters'][name] = param
+        d[name] = param
+
+    def add_module(self, name, module):
+        d = self.__dict__
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f'{_typename(module)} is not a Module subclass')
+        elif not isinstance(name, str):
+            raise TypeError(f'module name should be a string. Got {_typename(name)}')
+        elif hasattr(self, name) and name not in d['_modules']:
+            raise KeyError(f"attribute '{name}' already exists")
+        elif '.' in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        elif name == '':
+            raise KeyError('module name can\'t be empty string ""')
+        d['_modules'][name] = module
+        d[name] = module
+
+    def register_module(self, name, module):
+        self.add_module(name, module)
+
+    def get_submodule(self, target):
+        if target == '':
+            return self
+        mod = self
+        for item in target.split('.'):
+            if not hasattr(mod, item):
+                raise AttributeError(mod._get_name() + ' has no attribute `' + item + '`')
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError('`' + item + '` is not an nn.Module')
+        return mod
+
+    def set_submodule(self, target, module, strict=False):
+        if target == '':
+            raise ValueError('Cannot set the submodule without a target name!')
+        atoms = target.split('.')
+        if not isinstance(module, Module):
+            raise ValueError('`' + 'module' + f'` is not an nn.Module, found {type(module)}')
+        if len(atoms) == 1:
+            parent = self
+        else:
+            parent = self.get_submodule('.'.join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + ' has no attribute `' + atoms[-1] + '`')
+        if hasattr(parent, atoms[-1]):
+            mod = getattr(parent, atoms[-1])
+            if not isinstance(mod, Module):
+                raise AttributeError('`' + atoms[-1] + '` is not an nn.Module')
+        setattr(parent, atoms[-1], module)
+
+    def get_parameter(self, target):
+        module_path, _, param_name = target.rpartition('.')
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, param_name):
+            raise AttributeError(mod._get_name() + ' has no attribute `' + param_name + '`')
+        param = getattr(mod, param_name)
+        if not _is_param(param):
+            raise AttributeError('`' + param_name + '` is not an nn.Parameter')
+        return param
+
+    def get_buffer(self, target):
+        module_path, _, buffer_name = target.rpartition('.')
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, buffer_name):
+            raise AttributeError(mod._get_name() + ' has no attribute `' + buffer_name + '`')
+        buffer = getattr(mod, buffer_name)
+        if buffer_name not in mod._buffers:
+            raise AttributeError('`' + buffer_name + '` is not a buffer')
+        return buffer
+
+    # ---- listings (the order of PyTorch's _named_members: modules in pre-order, each one's
+    # own members in registration order)
     def _child_list(self):
-        return [(k, v) for k, v in self.__dict__.items() if isinstance(v, Module)]
-
-    def _param_list(self, prefix='', recurse=True):
-        out = []
-        for k, v in self.__dict__.items():
-            if _is_param(v):
-                out.append((prefix + k, v))
-        if recurse:
-            for k, m in self._child_list():
-                out.extend(m._param_list(prefix + k + '.'))
-        return out
-
-    def _module_list(self):
-        out = [self]
-        for _, m in self._child_list():
-            out.extend(m._module_list())
-        return out
-
-    # PyTorch returns generators here; iterators over lists behave the same for next()/for/list()
-    def named_children(self):
-        return iter(self._child_list())
-
-    def children(self):
-        return iter([m for _, m in self._child_list()])
-
-    def modules(self):
-        return iter(self._module_list())
+        return [(k, m) for k, m in self._modules.items() if m is not None]
 
     def named_modules(self, memo=None, prefix='', remove_duplicate=True):
         out = []
-        seen = set()
+        if memo is None:
+            memo = set()
 
         def walk(m, pre):
+            if m in memo:
+                return
             if remove_duplicate:
-                if id(m) in seen:
-                    return
-                seen.add(id(m))
+                memo.add(m)
             out.append((pre, m))
-            for k, c in m._child_list():
-                walk(c, pre + ('.' if pre else '') + k)
+            for name, c in m._modules.items():
+                if c is None:
+                    continue
+                walk(c, pre + ('.' if pre else '') + name)
         walk(self, prefix)
         return iter(out)
 
-    def add_module(self, name, module):
-        if module is not None and not isinstance(module, Module):
-            raise TypeError(f'{type(module).__name__} is not a Module subclass')
-        if not isinstance(name, str):
-            raise TypeError(f'module name should be a string. Got {type(name).__name__}')
-        if '.' in name:
-            raise KeyError(f'module name can\'t contain ".", got: {name}')
-        if name == '':
-            raise KeyError('module name can\'t be empty string ""')
-        self.__dict__[name] = module
+    def _named_members(self, kind, prefix='', recurse=True, remove_duplicate=True):
+        if kind not in self.__dict__:
+            getattr(self, kind)
+        memo = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        out = []
+        for module_prefix, module in modules:
+            d = module.__dict__
+            # a module whose __init__ skipped Module.__init__ has no registry: PyTorch's
+            # AttributeError ('Net' object has no attribute '_parameters')
+            members = d[kind] if kind in d else getattr(module, kind)
+            for k, v in members.items():
+                if v is None or v in memo:
+                    continue
+                if remove_duplicate:
+                    memo.add(v)
+                out.append((module_prefix + ('.' if module_prefix else '') + k, v))
+        return out
 
-    register_module = add_module
+    def _param_list(self, prefix='', recurse=True):
+        return self._named_members('_parameters', prefix, recurse, False)
 
-    def register_buffer(self, name, tensor, persistent=True):
-        # only registered buffers move with .to()/.cuda() and belong to state_dict: a tensor
-        # kept as a plain attribute stays where it was made, as in PyTorch
-        self.__dict__[name] = tensor
-        names = self.__dict__.get('_buffer_names')
-        if names is None:
-            names = []
-            self.__dict__['_buffer_names'] = names
-        if name not in names:
-            names.append(name)
+    def _buffer_list(self, prefix='', recurse=True):
+        return self._named_members('_buffers', prefix, recurse, False)
 
-    def _is_buffer(self, k, v):
-        return isinstance(v, torch.Tensor) and not _is_param(v) and k in self.__dict__.get('_buffer_names', ())
+    def _unique_params(self, prefix='', recurse=True):
+        return self._named_members('_parameters', prefix, recurse, True)
 
-    def register_parameter(self, name, param):
-        self.__dict__[name] = param
+    def _module_list(self):
+        return [m for _, m in self.named_modules()]
 
-    def get_submodule(self, target):
-        m = self
-        if target == '':
-            return m
-        for part in target.split('.'):
-            m = getattr(m, part)
-        return m
+    # PyTorch returns generators here; iterators over lists behave the same for next()/for/list()
+    def named_parameters(self, prefix='', recurse=True, remove_duplicate=True):
+        return iter(self._named_members('_parameters', prefix, recurse, remove_duplicate))
+
+    def parameters(self, recurse=True):
+        return iter([p for _, p in self._named_members('_parameters', '', recurse, True)])
+
+    def named_buffers(self, prefix='', recurse=True, remove_duplicate=True):
+        return iter(self._named_members('_buffers', prefix, recurse, remove_duplicate))
+
+    def buffers(self, recurse=True):
+        return iter([b for _, b in self._named_members('_buffers', '', recurse, True)])
+
+    def named_children(self):
+        memo = set()
+        out = []
+        for name, module in self._modules.items():
+            if module is not None and module not in memo:
+                memo.add(module)
+                out.append((name, module))
+        return iter(out)
+
+    def children(self):
+        return iter([m for _, m in self.named_children()])
+
+    def modules(self, remove_duplicate=True):
+        return iter([m for _, m in self.named_modules(remove_duplicate=remove_duplicate)])
 
     def apply(self, fn):
-        for _, m in self._child_list():
-            m.apply(fn)
+        for module in self.children():
+            module.apply(fn)
         fn(self)
         return self
 
-    def load_state_dict(self, state_dict, strict=True, assign=False):
-        own = dict(self._param_list())
-        own.update(self._buffer_list())
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        errors = []
-        for k, p in own.items():
-            if k in state_dict:
-                v = state_dict[k]
-                if not isinstance(v, torch.Tensor):
-                    errors.append(f'While copying the parameter named "{k}", expected torch.Tensor or Tensor-like object from checkpoint but received {type(v)}')
+    # ---- state_dict
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buf if keep_vars else buf.detach()
+
+    def state_dict(self, *args, destination=None, prefix='', keep_vars=False):
+        if len(args) > 0:
+            _C.warn('Positional args are being deprecated, use kwargs instead. Refer to '
+                    'https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict'
+                    ' for details.', category='FutureWarning')
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == '':
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
+        if destination is None:
+            destination = OrderedDict()
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + '.', keep_vars=keep_vars)
+        return destination
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        local_state = {}
+        for k, v in self._parameters.items():
+            if v is not None:
+                local_state[k] = v
+        for k, v in self._buffers.items():
+            if v is not None and k not in self._non_persistent_buffers_set:
+                local_state[k] = v
+        assign = local_metadata.get('assign_to_params_buffers', False)
+        for name, param in local_state.items():
+            key = prefix + name
+            if key in state_dict:
+                input_param = state_dict[key]
+                if not isinstance(input_param, torch.Tensor):
+                    error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
+                                      f'Tensor-like object from checkpoint but received {type(input_param)}')
                     continue
-                if v.shape != p.shape:
-                    errors.append(f'size mismatch for {k}: copying a param with shape {v.shape} from checkpoint, the shape in current model is {p.shape}.')
+                if len(param.shape) == 0 and len(input_param.shape) == 1 and input_param.shape[0] == 1:
+                    input_param = input_param[0]
+                if input_param.shape != param.shape:
+                    error_msgs.append(f'size mismatch for {key}: copying a param with shape {input_param.shape} from '
+                                      f'checkpoint, the shape in current model is {param.shape}.')
                     continue
-                with torch.no_grad():
-                    p.copy_(v)
+                try:
+                    with torch.no_grad():
+                        if assign:
+                            if _is_param(param):
+                                if not _is_param(input_param):
+                                    input_param = Parameter(input_param, requires_grad=param.requires_grad)
+                                else:
+                                    input_param.requires_grad_(param.requires_grad)
+                            setattr(self, name, input_param)
+                        else:
+                            param.copy_(input_param)
+                except Exception as ex:
+                    error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in the model '
+                                      f'are {param.size()} and whose dimensions in the checkpoint are '
+                                      f'{input_param.size()}, an exception occurred : {ex.args}.')
+            elif strict:
+                missing_keys.append(key)
         if strict:
-            if unexpected:
-                errors.insert(0, 'Unexpected key(s) in state_dict: {}. '.format(', '.join(f'"{k}"' for k in unexpected)))
-            if missing:
-                errors.insert(0, 'Missing key(s) in state_dict: {}. '.format(', '.join(f'"{k}"' for k in missing)))
-        if errors:
-            raise RuntimeError('Error(s) in loading state_dict for {}:\n\t{}'.format(type(self).__name__, '\n\t'.join(errors)))
-        return _IncompatibleKeys(missing if not strict else [], unexpected if not strict else [])
+            for key in state_dict.keys():
+                if key.startswith(prefix):
+                    input_name = key[len(prefix):].split('.', 1)
+                    if len(input_name) > 1:
+                        if input_name[0] not in self._modules:
+                            unexpected_keys.append(key)
+                    elif input_name[0] not in local_state:
+                        unexpected_keys.append(key)
 
-    def _buffer_list(self, prefix=''):
-        out = []
-        for k, v in self.__dict__.items():
-            if self._is_buffer(k, v):
-                out.append((prefix + k, v))
-        for k, m in self._child_list():
-            out.extend(m._buffer_list(prefix + k + '.'))
-        return out
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        if not isinstance(state_dict, (dict, OrderedDict)):
+            raise TypeError(f'Expected state_dict to be dict-like, got {type(state_dict)}.')
+        missing_keys = []
+        unexpected_keys = []
+        error_msgs = []
+        state_dict = OrderedDict(state_dict)
+        metadata = {'assign_to_params_buffers': assign} if assign else {}
 
-    def named_buffers(self, prefix='', recurse=True):
-        return iter(self._buffer_list(prefix))
+        def load(module, local_state_dict, prefix=''):
+            module._load_from_state_dict(local_state_dict, prefix, metadata, True, missing_keys, unexpected_keys,
+                                         error_msgs)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + '.'
+                    child_state_dict = {k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)}
+                    load(child, child_state_dict, child_prefix)
+        load(self, state_dict)
+        if strict:
+            if len(unexpected_keys) > 0:
+                error_msgs.insert(0, 'Unexpected key(s) in state_dict: {}. '.format(
+                    ', '.join(f'"{k}"' for k in unexpected_keys)))
+            if len(missing_keys) > 0:
+                error_msgs.insert(0, 'Missing key(s) in state_dict: {}. '.format(
+                    ', '.join(f'"{k}"' for k in missing_keys)))
+        if len(error_msgs) > 0:
+            raise RuntimeError('Error(s) in loading state_dict for {}:\n\t{}'.format(
+                self.__class__.__name__, '\n\t'.join(error_msgs)))
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
 
-    def _unique_params(self, prefix='', recurse=True):
-        # a parameter shared by two modules (tied layers) is listed once, under its first name
-        seen = set()
-        out = []
-        for k, p in self._param_list(prefix, recurse):
-            if id(p) in seen:
+    # ---- conversions
+    def _apply(self, fn, recurse=True):
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        d = self.__dict__
+        for key, param in list(d['_parameters'].items()):
+            if param is None:
                 continue
-            seen.add(id(p))
-            out.append((k, p))
-        return out
-
-    def named_parameters(self, prefix='', recurse=True, remove_duplicate=True):
-        if not remove_duplicate:
-            return iter(self._param_list(prefix, recurse))
-        return iter(self._unique_params(prefix, recurse))
-
-    def parameters(self, recurse=True):
-        return iter([p for _, p in self._unique_params(recurse=recurse)])
-
-    @property
-    def _modules(self):
-        return _ModulesView(self)
-
-    def buffers(self):
-        return iter([v for _, v in self._buffer_list()])
-
-    def _apply(self, fn):
-        for k, v in list(self.__dict__.items()):
-            if _is_param(v):
-                self.__dict__[k] = Parameter(fn(v), v.requires_grad)
-            elif self._is_buffer(k, v):
-                self.__dict__[k] = fn(v)
-        for k, m in self._child_list():
-            m._apply(fn)
+            with torch.no_grad():
+                param_applied = fn(param)
+            param_grad = param.grad
+            # PyTorch keeps the Parameter object and swaps its data (param.data = ...)
+            param.data = param_applied
+            if param_grad is not None:
+                with torch.no_grad():
+                    grad_applied = fn(param_grad)
+                param.grad = grad_applied
+        for key, buf in list(d['_buffers'].items()):
+            if buf is not None:
+                new = fn(buf)
+                d['_buffers'][key] = new
+                d[key] = new
         return self
 
     def to(self, *args, **kwargs):
-        return self._apply(lambda t: t.to(*args, **kwargs))
+        device, dtype, non_blocking = _parse_to(*args, **kwargs)
+        if dtype is not None and not dtype.is_floating_point:
+            raise TypeError('nn.Module.to only accepts floating point or complex '
+                            f'dtypes, but got desired dtype={dtype}')
+
+        def convert(t):
+            kw = {}
+            if device is not None:
+                kw['device'] = device
+            if dtype is not None and t.is_floating_point():
+                kw['dtype'] = dtype
+            if non_blocking:
+                kw['non_blocking'] = True
+            return t.to(**kw) if kw else t
+        return self._apply(convert)
 
     def cuda(self, device=None):
         return self._apply(lambda t: t.cuda(device))
@@ -268,19 +558,39 @@ class Module:
     def cpu(self):
         return self._apply(lambda t: t.cpu())
 
+    def type(self, dst_type):
+        return self._apply(lambda t: t.type(dst_type))
+
     def float(self):
-        return self._apply(lambda t: t.float())
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
 
     def double(self):
-        return self._apply(lambda t: t.double())
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self):
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def bfloat16(self):
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
+    def share_memory(self):
+        return self
 
     def train(self, mode=True):
-        for m in self._module_list():
-            m.training = mode
+        if not isinstance(mode, bool):
+            raise ValueError('training mode is expected to be boolean')
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
         return self
 
     def eval(self):
         return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
 
     def zero_grad(self, set_to_none=True):
         for p in self.parameters():
@@ -288,159 +598,285 @@ class Module:
                 if set_to_none:
                     p.grad = None
                 else:
+                    if p.grad.grad_fn is not None:
+                        p.grad.detach_()
+                    else:
+                        p.grad.requires_grad_(False)
                     p.grad.zero_()
 
-    def requires_grad_(self, requires_grad=True):
-        for p in self.parameters():
-            p.requires_grad_(requires_grad)
-        return self
-
-    def state_dict(self, destination=None, prefix='', keep_vars=False):
-        d = OrderedDict()
-        for k, p in self._param_list(prefix) + self._buffer_list(prefix):
-            d[k] = p if keep_vars else p.detach()
-        return d
+    # ---- printing
+    def _get_name(self):
+        return self.__class__.__name__
 
     def extra_repr(self):
         return ''
 
     def __repr__(self):
-        lines = []
-        for k, m in self._child_list():
-            r = repr(m).replace('\n', '\n  ')
-            lines.append('(' + k + '): ' + r)
-        main = type(self).__name__ + '(' + self.extra_repr()
+        extra_lines = []
+        extra_repr = self.extra_repr()
+        if extra_repr:
+            extra_lines = extra_repr.split('\n')
+        child_lines = []
+        for key, module in self._modules.items():
+            mod_str = repr(module)
+            mod_str = _addindent(mod_str, 2)
+            child_lines.append('(' + key + '): ' + mod_str)
+        lines = extra_lines + child_lines
+        main_str = self._get_name() + '('
         if lines:
-            main = main + '\n  ' + '\n  '.join(lines) + '\n'
-        return main + ')'
+            if len(extra_lines) == 1 and not child_lines:
+                main_str += extra_lines[0]
+            else:
+                main_str += '\n  ' + '\n  '.join(lines) + '\n'
+        main_str += ')'
+        return main_str
+
+    def __dir__(self):
+        module_attrs = dir(self.__class__)
+        attrs = list(self.__dict__.keys())
+        keys = module_attrs + attrs
+        keys = [key for key in keys if not key[0].isdigit()]
+        return sorted(set(keys))
 
 
-class _ModulesView:
-    # `module._modules`: the submodules as an ordered mapping, writes registering them
-    def __init__(self, owner):
-        self._owner = owner
+_DTYPE = type(torch.float32)
 
-    def _items(self):
-        return self._owner._child_list()
 
-    def __setitem__(self, key, module):
-        self._owner.__dict__[key] = module
-
-    def __getitem__(self, key):
-        for k, m in self._items():
-            if k == key:
-                return m
-        raise KeyError(key)
-
-    def __delitem__(self, key):
-        self[key]
-        del self._owner.__dict__[key]
-
-    def __contains__(self, key):
-        return key in self.keys()
-
-    def __len__(self):
-        return len(self._items())
-
-    def __iter__(self):
-        return iter(self.keys())
-
-    def get(self, key, default=None):
-        return self[key] if key in self.keys() else default
-
-    def keys(self):
-        return [k for k, _ in self._items()]
-
-    def values(self):
-        return [m for _, m in self._items()]
-
-    def items(self):
-        return self._items()
-
-    def __repr__(self):
-        return 'OrderedDict(' + repr(self._items()) + ')'
+def _parse_to(*args, **kwargs):
+    # torch._C._nn._parse_to: (device, dtype, non_blocking) from .to()'s overloads
+    device = kwargs.get('device')
+    dtype = kwargs.get('dtype')
+    non_blocking = kwargs.get('non_blocking', False)
+    for a in args:
+        if isinstance(a, _DTYPE):
+            dtype = a
+        elif isinstance(a, torch.Tensor):
+            device, dtype = a.device, a.dtype
+        elif isinstance(a, bool):
+            non_blocking = a
+        elif a is not None:
+            device = a
+    return device, dtype, non_blocking
 
 
 class Sequential(Module):
-    def __init__(self, *modules):
+    def __init__(self, *args):
         super().__init__()
-        if len(modules) == 1 and isinstance(modules[0], (dict, OrderedDict)):
-            for k, m in modules[0].items():
-                self.add_module(k, m)
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
         else:
-            for i, m in enumerate(modules):
-                self.add_module(str(i), m)
+            for idx, module in enumerate(args):
+                self.add_module(str(idx), module)
 
-    def forward(self, input):
-        for _, m in self._child_list():
-            input = m(input)
-        return input
+    def _get_item_by_idx(self, iterator, idx):
+        size = len(self)
+        if not isinstance(idx, int):
+            idx = idx.__index__()
+        if not -size <= idx < size:
+            raise IndexError(f'index {idx} is out of range')
+        idx %= size
+        return list(iterator)[idx]
 
-    def __getitem__(self, i):
-        items = self._child_list()
-        if isinstance(i, slice):
-            return Sequential(OrderedDict(items[i]))
-        n = len(items)
-        if not -n <= i < n:
-            raise IndexError(f'index {i} is out of range')
-        return items[i % n][1]
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return self.__class__(OrderedDict(list(self._modules.items())[idx]))
+        return self._get_item_by_idx(self._modules.values(), idx)
 
-    def __len__(self):
-        return len(self._child_list())
+    def __setitem__(self, idx, module):
+        key = self._get_item_by_idx(self._modules.keys(), idx)
+        return setattr(self, key, module)
 
-    def __iter__(self):
-        return iter([m for _, m in self._child_list()])
-
-    def append(self, m):
-        self.__dict__[str(len(self))] = m
-        return self
-
-    def _renumber(self, mods):
-        for k, _ in self._child_list():
-            del self.__dict__[k]
+    def _renumber(self):
+        mods = list(self._modules.values())
+        for k in list(self._modules.keys()):
+            self.__dict__.pop(k, None)
+        self.__dict__['_modules'] = {}
         for i, m in enumerate(mods):
+            self._modules[str(i)] = m
             self.__dict__[str(i)] = m
 
     def __delitem__(self, idx):
-        mods = [m for _, m in self._child_list()]
         if isinstance(idx, slice):
-            del mods[idx]
+            for key in list(self._modules.keys())[idx]:
+                delattr(self, key)
         else:
-            n = len(mods)
-            if not -n <= idx < n:
-                raise IndexError(f'index {idx} is out of range')
-            del mods[idx]
-        self._renumber(mods)
+            key = self._get_item_by_idx(self._modules.keys(), idx)
+            delattr(self, key)
+        self._renumber()
 
-    def __setitem__(self, idx, module):
-        items = self._child_list()
-        n = len(items)
-        if not -n <= idx < n:
-            raise IndexError(f'index {idx} is out of range')
-        self.__dict__[items[idx % n][0]] = module
+    def __len__(self):
+        return len(self._modules)
+
+    def __add__(self, other):
+        if isinstance(other, Sequential):
+            ret = Sequential()
+            for layer in self:
+                ret.append(layer)
+            for layer in other:
+                ret.append(layer)
+            return ret
+        raise ValueError('add operator supports only objects '
+                         f'of Sequential class, but {str(type(other))} is given.')
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def __iadd__(self, other):
+        if isinstance(other, Sequential):
+            offset = len(self)
+            for i, module in enumerate(other):
+                self.add_module(str(i + offset), module)
+            return self
+        raise ValueError('add operator supports only objects '
+                         f'of Sequential class, but {str(type(other))} is given.')
+
+    def __mul__(self, other):
+        if not isinstance(other, int):
+            raise TypeError(f'unsupported operand type(s) for *: {type(self)} and {type(other)}')
+        elif other <= 0:
+            raise ValueError(f'Non-positive multiplication factor {other} for {type(self)}')
+        combined = Sequential()
+        offset = 0
+        for _ in range(other):
+            for module in self:
+                combined.add_module(str(offset), module)
+                offset += 1
+        return combined
+
+    def __rmul__(self, other):
+        return self.__mul__(other)
+
+    def __iter__(self):
+        return iter(list(self._modules.values()))
+
+    def forward(self, input):
+        for module in self:
+            input = module(input)
+        return input
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
 
     def insert(self, index, module):
         if not isinstance(module, Module):
             raise AssertionError(f'module should be of type: {Module}')
-        mods = [m for _, m in self._child_list()]
-        n = len(mods)
+        n = len(self._modules)
         if not (-n <= index <= n):
             raise IndexError(f'Index out of range: {index}')
         if index < 0:
             index += n
-        mods.insert(index, module)
-        self._renumber(mods)
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+            self.__dict__[str(i)] = self._modules[str(i)]
+        self._modules[str(index)] = module
+        self.__dict__[str(index)] = module
         return self
 
     def extend(self, sequential):
-        for m in sequential:
-            self.append(m)
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+
+class ModuleList(Module):
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def _get_abs_string_index(self, idx):
+        if not isinstance(idx, int):
+            idx = idx.__index__()
+        if not (-len(self) <= idx < len(self)):
+            raise IndexError(f'index {idx} is out of range')
+        if idx < 0:
+            idx += len(self)
+        return str(idx)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return self.__class__(list(self._modules.values())[idx])
+        return self._modules[self._get_abs_string_index(idx)]
+
+    def __setitem__(self, idx, module):
+        idx = self._get_abs_string_index(idx)
+        return setattr(self, str(idx), module)
+
+    def __delitem__(self, idx):
+        if isinstance(idx, slice):
+            for k in range(len(self._modules))[idx]:
+                delattr(self, str(k))
+        else:
+            delattr(self, self._get_abs_string_index(idx))
+        Sequential._renumber(self)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(list(self._modules.values()))
+
+    def __iadd__(self, modules):
+        return self.extend(modules)
+
+    def __add__(self, other):
+        combined = ModuleList()
+        for i, module in enumerate(list(self) + list(other)):
+            combined.add_module(str(i), module)
+        return combined
+
+    def __repr__(self):
+        list_of_reprs = [repr(item) for item in self]
+        if len(list_of_reprs) == 0:
+            return self._get_name() + '()'
+        start_end_indices = [[0, 0]]
+        repeated_blocks = [list_of_reprs[0]]
+        for i, r in enumerate(list_of_reprs[1:], 1):
+            if r == repeated_blocks[-1]:
+                start_end_indices[-1][1] += 1
+                continue
+            start_end_indices.append([i, i])
+            repeated_blocks.append(r)
+        lines = []
+        main_str = self._get_name() + '('
+        for (start_id, end_id), b in zip(start_end_indices, repeated_blocks):
+            local_repr = f'({start_id}): {b}'
+            if start_id != end_id:
+                n = end_id - start_id + 1
+                local_repr = f'({start_id}-{end_id}): {n} x {b}'
+            local_repr = _addindent(local_repr, 2)
+            lines.append(local_repr)
+        main_str += '\n  ' + '\n  '.join(lines) + '\n'
+        main_str += ')'
+        return main_str
+
+    def insert(self, index, module):
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+            self.__dict__[str(i)] = self._modules[str(i)]
+        self._modules[str(index)] = module
+        self.__dict__[str(index)] = module
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
         return self
 
     def pop(self, key):
         v = self[key]
         del self[key]
         return v
+
+    def extend(self, modules):
+        if isinstance(modules, (int, float, bool)) or modules is None:
+            raise TypeError('ModuleList.extend should be called with an iterable, but got ' + type(modules).__name__)
+        offset = len(self)
+        for i, module in enumerate(modules):
+            self.add_module(str(offset + i), module)
+        return self
 
 
 class ModuleDict(Module):
@@ -449,62 +885,213 @@ class ModuleDict(Module):
         if modules is not None:
             self.update(modules)
 
-    def update(self, modules):
-        items = modules.items() if hasattr(modules, 'items') else modules
-        for k, m in items:
-            self.add_module(k, m)
-
     def __getitem__(self, key):
-        return self.__dict__[key] if key in self.keys() else self._missing(key)
-
-    def _missing(self, key):
-        raise KeyError(key)
+        return self._modules[key]
 
     def __setitem__(self, key, module):
         self.add_module(key, module)
 
+    def __delitem__(self, key):
+        del self._modules[key]
+        self.__dict__.pop(key, None)
+
     def __len__(self):
-        return len(self._child_list())
+        return len(self._modules)
 
     def __iter__(self):
-        return iter(self.keys())
+        return iter(list(self._modules))
 
     def __contains__(self, key):
-        return key in self.keys()
+        return key in self._modules
 
-    def keys(self):
-        return [k for k, _ in self._child_list()]
-
-    def values(self):
-        return [m for _, m in self._child_list()]
-
-    def items(self):
-        return self._child_list()
+    def clear(self):
+        for k in list(self._modules):
+            self.__dict__.pop(k, None)
+        self._modules.clear()
 
     def pop(self, key):
-        m = self[key]
-        del self.__dict__[key]
-        return m
+        v = self[key]
+        del self[key]
+        return v
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def update(self, modules):
+        if isinstance(modules, (int, float, bool)) or modules is None:
+            raise TypeError('ModuleDict.update should be called with an iterable of key/value pairs, but got '
+                            + type(modules).__name__)
+        if isinstance(modules, (dict, OrderedDict, ModuleDict)):
+            for key, module in modules.items():
+                self[key] = module
+        else:
+            for j, m in enumerate(modules):
+                if not len(m) == 2:
+                    raise ValueError('ModuleDict update sequence element #' + str(j) + ' has length '
+                                     + str(len(m)) + '; 2 is required')
+                self[m[0]] = m[1]
 
 
-class ModuleList(Module):
-    def __init__(self, modules=None):
+class ParameterList(Module):
+    def __init__(self, values=None):
         super().__init__()
-        for m in (modules or []):
-            self.append(m)
+        self._size = 0
+        if values is not None:
+            self += values
 
-    def append(self, m):
-        self.__dict__[str(len(self._child_list()))] = m
-        return self
+    def _get_abs_string_index(self, idx):
+        if not isinstance(idx, int):
+            idx = idx.__index__()
+        if not (-len(self) <= idx < len(self)):
+            raise IndexError(f'index {idx} is out of range')
+        if idx < 0:
+            idx += len(self)
+        return str(idx)
 
-    def __getitem__(self, i):
-        return [m for _, m in self._child_list()][i]
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            start, stop, step = idx.indices(len(self))
+            out = self.__class__()
+            for i in range(start, stop, step):
+                out.append(self[i])
+            return out
+        idx = self._get_abs_string_index(idx)
+        return getattr(self, str(idx))
+
+    def __setitem__(self, idx, param):
+        idx = self._get_abs_string_index(idx)
+        if isinstance(param, torch.Tensor) and not _is_param(param):
+            param = Parameter(param)
+        return setattr(self, str(idx), param)
 
     def __len__(self):
-        return len(self._child_list())
+        return self._size
 
     def __iter__(self):
-        return iter([m for _, m in self._child_list()])
+        return iter([self[i] for i in range(len(self))])
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def append(self, value):
+        new_idx = len(self)
+        self._size += 1
+        self[new_idx] = value
+        return self
+
+    def extend(self, values):
+        if isinstance(values, torch.Tensor) or isinstance(values, (int, float, bool)) or values is None:
+            raise TypeError('ParameterList.extend should be called with an iterable, but got '
+                            + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        child_lines = []
+        for k, p in enumerate(self):
+            if isinstance(p, torch.Tensor):
+                size_str = 'x'.join(str(size) for size in p.size())
+                device_str = f' ({p.device})' if p.device.type == 'cuda' else ''
+                parastr = '{} containing: [{} of size {}{}]'.format(
+                    'Parameter' if _is_param(p) else 'Tensor', p.dtype, size_str, device_str)
+                child_lines.append('  (' + str(k) + '): ' + parastr)
+            else:
+                child_lines.append('  (' + str(k) + '): Object of type: ' + type(p).__name__)
+        return '\n'.join(child_lines)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError('ParameterList should not be called.')
+
+
+class ParameterDict(Module):
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def _key_to_attr(self, key):
+        if not isinstance(key, str):
+            raise TypeError('Index given to ParameterDict cannot be used as a key as it is not a string '
+                            f'(type is \'{type(key).__name__}\'). Open an issue on github if you need '
+                            'non-string keys.')
+        return key
+
+    def __getitem__(self, key):
+        attr = self._key_to_attr(key)
+        return getattr(self, attr)
+
+    def __setitem__(self, key, value):
+        self._keys[key] = None
+        attr = self._key_to_attr(key)
+        if isinstance(value, torch.Tensor) and not _is_param(value):
+            value = Parameter(value)
+        setattr(self, attr, value)
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        attr = self._key_to_attr(key)
+        delattr(self, attr)
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(list(self._keys))
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return [(k, self[k]) for k in self._keys]
+
+    def values(self):
+        return [self[k] for k in self._keys]
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def update(self, parameters):
+        if isinstance(parameters, (dict, OrderedDict, ParameterDict)):
+            for key, parameter in parameters.items():
+                self[key] = parameter
+        else:
+            for j, p in enumerate(parameters):
+                if not len(p) == 2:
+                    raise ValueError('ParameterDict update sequence element #' + str(j) + ' has length '
+                                     + str(len(p)) + '; 2 is required')
+                self[p[0]] = p[1]
+
+    def extra_repr(self):
+        child_lines = []
+        for k, p in self.items():
+            if isinstance(p, torch.Tensor):
+                size_str = 'x'.join(str(size) for size in p.size())
+                device_str = f' ({p.device})' if p.device.type == 'cuda' else ''
+                parastr = '{} containing: [{} of size {}{}]'.format(
+                    'Parameter' if _is_param(p) else 'Tensor', _typename(p), size_str, device_str)
+                child_lines.append('  (' + str(k) + '): ' + parastr)
+            else:
+                child_lines.append('  (' + str(k) + '): Object of type: ' + type(p).__name__)
+        return '\n'.join(child_lines)
+
+    def __call__(self, input):
+        raise RuntimeError('ParameterDict should not be called.')
 
 
 class Linear(Module):
@@ -516,7 +1103,7 @@ class Linear(Module):
         if bias:
             self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype))
         else:
-            self.bias = None
+            self.register_parameter('bias', None)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -576,7 +1163,7 @@ class Conv2d(Module):
         if bias:
             self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
         else:
-            self.bias = None
+            self.register_parameter('bias', None)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -693,7 +1280,15 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
+        # in place as PyTorch does, except where autograd records it: the engine's relu_ does
+        # not rebase the grad_fn yet, so a tracked input takes the out-of-place op (same values
+        # and gradients; the input tensor is left unchanged)
+        if self.inplace and not (input.requires_grad and torch.is_grad_enabled()):
+            return input.relu_()
         return functional.relu(input)
+
+    def extra_repr(self):
+        return 'inplace=True' if self.inplace else ''
 
 
 class Sigmoid(Module):
@@ -1234,16 +1829,27 @@ class CosineSimilarity(Module):
 
 
 def _replicate(m, device):
+    # a copy of the module tree whose parameters and buffers live on `device`
     r = object.__new__(type(m))
+    d = r.__dict__
     for k, v in m.__dict__.items():
-        if _is_param(v):
-            r.__dict__[k] = Parameter(v.to(device), v.requires_grad)
-        elif isinstance(v, torch.Tensor):
-            r.__dict__[k] = v.to(device)
-        elif isinstance(v, Module):
-            r.__dict__[k] = _replicate(v, device)
-        else:
-            r.__dict__[k] = v
+        d[k] = v
+    d['_parameters'] = {}
+    d['_buffers'] = {}
+    d['_modules'] = {}
+    d['_non_persistent_buffers_set'] = set(m._non_persistent_buffers_set)
+    for k, v in m._parameters.items():
+        nv = None if v is None else Parameter(v.to(device), v.requires_grad)
+        d['_parameters'][k] = nv
+        d[k] = nv
+    for k, v in m._buffers.items():
+        nv = None if v is None else v.to(device)
+        d['_buffers'][k] = nv
+        d[k] = nv
+    for k, v in m._modules.items():
+        nv = None if v is None else _replicate(v, device)
+        d['_modules'][k] = nv
+        d[k] = nv
     return r
 
 
@@ -1353,16 +1959,28 @@ class _BatchNorm(Module):
             self.weight = Parameter(torch.ones(num_features, device=device, dtype=dtype))
             self.bias = Parameter(torch.zeros(num_features, device=device, dtype=dtype))
         else:
-            self.weight = None
-            self.bias = None
+            self.register_parameter('weight', None)
+            self.register_parameter('bias', None)
         if track_running_stats:
             self.register_buffer('running_mean', torch.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer('running_var', torch.ones(num_features, device=device, dtype=dtype))
             self.register_buffer('num_batches_tracked', torch.tensor(0, dtype=torch.long, device=device))
         else:
-            self.running_mean = None
-            self.running_var = None
-            self.num_batches_tracked = None
+            self.register_buffer('running_mean', None)
+            self.register_buffer('running_var', None)
+            self.register_buffer('num_batches_tracked', None)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        # _NormBase: a state dict without version metadata (older than 2) may lack the counter
+        if self.track_running_stats:
+            key = prefix + 'num_batches_tracked'
+            if key not in state_dict:
+                state_dict[key] = (self.num_batches_tracked if self.num_batches_tracked is not None
+                                   and self.num_batches_tracked.device != torch.device('meta')
+                                   else torch.tensor(0, dtype=torch.long))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
 
     def reset_running_stats(self):
         if self.track_running_stats:
@@ -1399,7 +2017,7 @@ class _BatchNorm(Module):
 
     def extra_repr(self):
         return (f'{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, '
-                f'bias={self.bias is not None if self.affine else True}, '
+                f'bias={self.bias is not None}, '
                 f'track_running_stats={self.track_running_stats}')
 
 
@@ -1456,17 +2074,20 @@ class LayerNorm(Module):
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
             self.weight = Parameter(torch.ones(*self.normalized_shape, device=device, dtype=dtype))
-            self.bias = Parameter(torch.zeros(*self.normalized_shape, device=device, dtype=dtype)) if bias else None
+            if bias:
+                self.bias = Parameter(torch.zeros(*self.normalized_shape, device=device, dtype=dtype))
+            else:
+                self.register_parameter('bias', None)
         else:
-            self.weight = None
-            self.bias = None
+            self.register_parameter('weight', None)
+            self.register_parameter('bias', None)
 
     def forward(self, input):
         return _f_layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
         return (f'{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, '
-                f'bias={self.bias is not None if self.elementwise_affine else True}')
+                f'bias={self.bias is not None}')
 
 
 def _f_group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
@@ -1494,26 +2115,30 @@ def _group_norm(x, weight, bias, g, eps):
 
 
 class GroupNorm(Module):
-    def __init__(self, num_groups, num_channels, eps=1e-05, affine=True, device=None, dtype=None):
+    def __init__(self, num_groups, num_channels, eps=1e-05, affine=True, device=None, dtype=None, *, bias=True):
         super().__init__()
         if num_channels % num_groups != 0:
-            raise ValueError('num_channels must be divisible by num_groups')
+            raise ValueError(f'num_channels ({num_channels}) must be divisible by num_groups ({num_groups})')
         self.num_groups = num_groups
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
         if affine:
             self.weight = Parameter(torch.ones(num_channels, device=device, dtype=dtype))
-            self.bias = Parameter(torch.zeros(num_channels, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(torch.zeros(num_channels, device=device, dtype=dtype))
+            else:
+                self.register_parameter('bias', None)
         else:
-            self.weight = None
-            self.bias = None
+            self.register_parameter('weight', None)
+            self.register_parameter('bias', None)
 
     def forward(self, input):
         return _f_group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f'{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}'
+        return (f'{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, '
+                f'bias={self.bias is not None}')
 
 
 # ---- recurrent layers: ATen's CPU path (input projection for all steps at once, then per step
@@ -1578,7 +2203,98 @@ class RNNBase(Module):
     def _cell(self, xw, h, c, w_hh, b_hh):
         raise NotImplementedError
 
+    def _packed_forward(self, input, hx):
+        # ATen's PackedLayer / ReversedPackedLayer: the input projection of all rows at once, then
+        # each step on the batch_sizes[t] sequences still running; a sequence's final hidden state
+        # is the one it had at its last step
+        import torch.nn.utils.rnn as rnn_utils
+        data, batch_sizes = input.data, input.batch_sizes
+        sizes = batch_sizes.tolist()
+        max_batch = sizes[0]
+        dirs = 2 if self.bidirectional else 1
+        lstm = self._gates == 4
+        if data.shape[-1] != self.input_size:
+            raise RuntimeError(f'input.size(-1) must be equal to input_size. Expected {self.input_size}, got {data.shape[-1]}')
+        if hx is None:
+            h0 = torch.zeros(self.num_layers * dirs, max_batch, self.hidden_size, dtype=data.dtype, device=data.device)
+            c0 = h0 if lstm else None
+        else:
+            h0, c0 = hx if lstm else (hx, None)
+            if input.sorted_indices is not None:
+                h0 = h0.index_select(1, input.sorted_indices)
+                c0 = c0.index_select(1, input.sorted_indices) if lstm else None
+            want = (self.num_layers * dirs, max_batch, self.hidden_size)
+            if tuple(h0.shape) != want:
+                raise RuntimeError(f'Expected hidden size {want}, got {list(h0.shape)}')
+        hn, cn = [], []
+        layer_in = data
+        for layer in range(self.num_layers):
+            outs_dir = []
+            for d in range(dirs):
+                sfx = f'_l{layer}' + ('_reverse' if d == 1 else '')
+                w_ih = getattr(self, 'weight_ih' + sfx)
+                w_hh = getattr(self, 'weight_hh' + sfx)
+                b_ih = getattr(self, 'bias_ih' + sfx) if self.bias else None
+                b_hh = getattr(self, 'bias_hh' + sfx) if self.bias else None
+                xw = functional.linear(layer_in, w_ih, b_ih)
+                k = layer * dirs + d
+                steps_out = []
+                if d == 0:
+                    h = h0[k]
+                    c = c0[k] if lstm else None
+                    done_h, done_c = [], []
+                    offset = 0
+                    last = sizes[0]
+                    for bs in sizes:
+                        if bs < last:
+                            done_h.append(h[bs:last])
+                            h = h[:bs]
+                            if lstm:
+                                done_c.append(c[bs:last])
+                                c = c[:bs]
+                        last = bs
+                        h, c = self._cell(xw[offset:offset + bs], h, c, w_hh, b_hh)
+                        offset += bs
+                        steps_out.append(h)
+                    done_h.append(h)
+                    done_h.reverse()
+                    hn.append(torch.cat(done_h, 0))
+                    if lstm:
+                        done_c.append(c)
+                        done_c.reverse()
+                        cn.append(torch.cat(done_c, 0))
+                else:
+                    last = sizes[-1]
+                    h = h0[k][:last]
+                    c = c0[k][:last] if lstm else None
+                    offset = sum(sizes)
+                    for bs in reversed(sizes):
+                        if bs > last:
+                            h = torch.cat([h, h0[k][last:bs]], 0)
+                            if lstm:
+                                c = torch.cat([c, c0[k][last:bs]], 0)
+                        h, c = self._cell(xw[offset - bs:offset], h, c, w_hh, b_hh)
+                        offset -= bs
+                        last = bs
+                        steps_out.append(h)
+                    steps_out.reverse()
+                    hn.append(h)
+                    cn.append(c)
+                outs_dir.append(torch.cat(steps_out, 0))
+            layer_in = outs_dir[0] if dirs == 1 else torch.cat(outs_dir, 1)
+            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
+                layer_in = functional.dropout(layer_in, self.dropout, True)
+        h_n = torch.stack(hn, 0)
+        c_n = torch.stack(cn, 0) if lstm else None
+        if input.unsorted_indices is not None:
+            h_n = h_n.index_select(1, input.unsorted_indices)
+            c_n = c_n.index_select(1, input.unsorted_indices) if lstm else None
+        out = rnn_utils.PackedSequence(layer_in, batch_sizes, input.sorted_indices, input.unsorted_indices)
+        return (out, (h_n, c_n)) if lstm else (out, h_n)
+
     def forward(self, input, hx=None):
+        if type(input).__name__ == 'PackedSequence':
+            return self._packed_forward(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(f'{self.mode}: Expected input to be 2D or 3D, got {input.dim()}D instead')
         batched = input.dim() == 3

@@ -633,24 +633,22 @@ pub struct PyGenerator {
 /// `torch.Generator`'s seed argument as PyTorch converts it (negative values two's
 /// complement; outside [-2^63, 2^64) the ValueError/RuntimeError PyTorch raises).
 pub(crate) fn seed_arg(it: &mut Interpreter, v: &Value) -> PyResult<u64> {
-    let s = super::int_arg(it, v)?;
-    crate::engine::random::seed_from_int(s as i128).map_err(|e| {
+    // a Python int up to 2^64 - 1 (what initial_seed() hands back) without passing through
+    // i64; other objects through __index__
+    let s = match crate::script::bigint::to_i128(v) {
+        Some(s) => s,
+        None if matches!(v, Value::BigInt(_)) => i128::MAX,
+        None => super::int_arg(it, v)? as i128,
+    };
+    crate::engine::random::seed_from_int(s).map_err(|e| {
         let (kind, msg) = e.python_error();
         PyException::new(super::exc_type_of(kind), msg)
     })
 }
 
-/// A fresh non-deterministic seed, as c10's `getNonDeterministicRandom` makes it (53 bits).
+/// A fresh non-deterministic seed, as c10's `getNonDeterministicRandom` makes it for the CPU.
 pub(crate) fn nondeterministic_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0),
-    );
-    h.finish() & 0x1F_FFFF_FFFF_FFFF
+    crate::engine::random::nondeterministic_seed()
 }
 
 /// A byte tensor of a generator state (`get_rng_state()`).
@@ -716,12 +714,14 @@ impl NativeObject for PyGenerator {
                 Ok(Value::Native(me.clone()))
             })),
             "initial_seed" => Some(Value::native_fn("initial_seed", move |_, _| {
-                Ok(Value::Int(g.borrow().initial_seed() as i64))
+                Ok(crate::script::bigint::from_i128(
+                    g.borrow().initial_seed() as i128
+                ))
             })),
             "seed" => Some(Value::native_fn("seed", move |_, _| {
                 let s = nondeterministic_seed();
                 g.borrow_mut().manual_seed(s);
-                Ok(Value::Int(s as i64))
+                Ok(crate::script::bigint::from_i128(s as i128))
             })),
             "get_state" => Some(Value::native_fn("get_state", move |_, _| {
                 let bytes = g.borrow().get_state();

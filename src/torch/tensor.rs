@@ -1563,7 +1563,8 @@ impl NativeObject for PyTensor {
     ) -> PyResult<Option<f64>> {
         at_line(&self.rt, it);
         one_element(&self.t.borrow())?;
-        if self.t.borrow().requires_grad() {
+        // PyTorch warns only while grad mode is on (float(loss) under no_grad is silent)
+        if self.t.borrow().requires_grad() && self.rt.grad_enabled() {
             crate::torch::warn(
                 it,
                 "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at /pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:820.)",

@@ -6,6 +6,30 @@ use super::mt19937::{Mt19937, STATE_N};
 /// `torch.initial_seed()` of a fresh process and of a fresh `torch.Generator()`.
 pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
 
+/// The seed of a fresh process's default CPU generator and of `torch.seed()` /
+/// `Generator.seed()`: 64 bits read from /dev/urandom, as c10's getNonDeterministicRandom does
+/// for the CPU (the CUDA generators keep [`DEFAULT_SEED`] until seeded). Without
+/// /dev/urandom, the standard library's per-process random hasher keys mixed with the clock.
+pub fn nondeterministic_seed() -> u64 {
+    use std::io::Read;
+    let mut bytes = [0u8; 8];
+    let from_os = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .is_ok();
+    if from_os {
+        return u64::from_le_bytes(bytes);
+    }
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    h.finish()
+}
+
 /// Bytes in `torch.get_rng_state()` (ATen's `CPUGeneratorImplState` on x86-64/aarch64).
 pub const CPU_STATE_BYTES: usize = 5056;
 

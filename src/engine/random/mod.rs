@@ -6,7 +6,8 @@
 //! Generators — one [`CpuGenerator`] for the default CPU stream (`torch.manual_seed`,
 //! `torch.initial_seed`, `torch.get_rng_state`) and one per `torch.Generator()` object:
 //! - [`CpuGenerator::new`]`(seed)`, `Default` ([`DEFAULT_SEED`] = 67280421310721, what a fresh
-//!   process and a fresh `torch.Generator()` report);
+//!   fresh `torch.Generator()` reports; a fresh process's default generator starts from
+//!   [`nondeterministic_seed`], 64 OS random bits, as in PyTorch);
 //! - [`seed_from_int`]`(i128)` turns a Python int into the seed `manual_seed` uses
 //!   (negative values two's complement; outside [-2^63, 2^64) a `ValueError`);
 //! - `manual_seed(u64)`, `initial_seed()`, `random()` (u32), `random64()`;
@@ -65,7 +66,9 @@ mod messages;
 mod mt19937;
 mod sampling;
 
-pub use cpu_generator::{CPU_STATE_BYTES, CpuGenerator, DEFAULT_SEED, SeedError, seed_from_int};
+pub use cpu_generator::{
+    CPU_STATE_BYTES, CpuGenerator, DEFAULT_SEED, SeedError, nondeterministic_seed, seed_from_int,
+};
 pub use cpu_kernels::{
     Probabilities, RandomError, Result, bernoulli_scalar_, bernoulli_tensor_, cauchy_,
     exponential_, geometric_, log_normal_, normal_, normal_uses_batches, random_, random_from_to_,

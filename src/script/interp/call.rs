@@ -122,9 +122,17 @@ impl Interpreter {
     pub(crate) fn call_method(&mut self, obj: &Value, name: &str, args: Args) -> PyResult<Value> {
         match obj {
             Value::Instance(inst) => {
-                if !inst.dict.borrow().is_empty()
-                    && let Some(v) = inst.dict.borrow().get_str(name).cloned()
-                {
+                // the instance dict's borrow must end before the call: the function may set
+                // attributes on this same instance (`obj.step = wrapper` calling `obj.x = 1`)
+                let own = {
+                    let d = inst.dict.borrow();
+                    if d.is_empty() {
+                        None
+                    } else {
+                        d.get_str(name).cloned()
+                    }
+                };
+                if let Some(v) = own {
                     return self.call(&v, args);
                 }
                 if let Some(attr) = inst.class.lookup(name) {

@@ -1,0 +1,32 @@
+import torch
+from torch.optim import lr_scheduler as S
+p = torch.nn.Parameter(torch.zeros(1))
+o = torch.optim.SGD([p], lr=0.1)
+def err(f):
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+err(lambda: S.LinearLR(o, start_factor=0))
+err(lambda: S.LinearLR(o, end_factor=2))
+err(lambda: S.ConstantLR(o, factor=2))
+err(lambda: S.OneCycleLR(o, max_lr=0.1))
+err(lambda: S.OneCycleLR(o, max_lr=0.1, total_steps=0))
+err(lambda: S.OneCycleLR(o, max_lr=0.1, total_steps=10, pct_start=1))
+err(lambda: S.OneCycleLR(o, max_lr=0.1, total_steps=10, anneal_strategy='x'))
+err(lambda: S.OneCycleLR(torch.optim.Adagrad([p]), max_lr=0.1, total_steps=10))
+err(lambda: S.CyclicLR(o, 0.1, 1.0, mode='x'))
+err(lambda: S.CosineAnnealingWarmRestarts(o, T_0=0))
+err(lambda: S.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=0))
+err(lambda: S.StepLR(o, 2, last_epoch=3))
+err(lambda: S.StepLR('x', 2))
+err(lambda: S.SequentialLR(o, [S.StepLR(o, 2)], milestones=[1]))
+err(lambda: S.SequentialLR(o, [], milestones=[]))
+err(lambda: S.ReduceLROnPlateau(o, factor=1.0))
+err(lambda: S.ReduceLROnPlateau(o, mode='avg'))
+err(lambda: S.LambdaLR(o, [lambda e: 1, lambda e: 2]))
+o2 = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=0.1)
+s = S.OneCycleLR(o2, max_lr=0.1, total_steps=2)
+o2.step(); s.step(); o2.step(); s.step()
+err(lambda: s.step())
+print(s.get_lr())

@@ -1,0 +1,37 @@
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+w = torch.empty(3, 5)
+for name in ['linear', 'conv2d', 'sigmoid', 'tanh', 'relu', 'leaky_relu', 'selu']:
+    print(name, nn.init.calculate_gain(name))
+print(nn.init.calculate_gain('leaky_relu', 0.2))
+print(nn.init._calculate_fan_in_and_fan_out(torch.empty(4, 3, 2, 2)))
+print(nn.init.uniform_(w, -1, 1))
+print(nn.init.normal_(w, 0, 0.1))
+print(nn.init.constant_(w, 0.3))
+print(nn.init.ones_(w)); print(nn.init.zeros_(w)); print(nn.init.eye_(w))
+print(nn.init.xavier_uniform_(w, gain=nn.init.calculate_gain('relu')))
+print(nn.init.xavier_normal_(w))
+print(nn.init.kaiming_uniform_(w, mode='fan_out', nonlinearity='relu'))
+print(nn.init.kaiming_normal_(w, a=0.1))
+print(nn.init.trunc_normal_(w, std=0.5))
+print(nn.init.trunc_normal_(w, mean=0.0, std=1.0, a=0.5, b=1.0))
+g = torch.Generator().manual_seed(5)
+print(nn.init.uniform_(w, generator=g))
+print(nn.init.normal_(torch.empty(3), generator=g))
+print(nn.init.kaiming_uniform_(torch.empty(2, 3), generator=g))
+print(nn.init.dirac_(torch.empty(2, 2, 3)))
+print(nn.init.sparse_(torch.empty(4, 3), sparsity=0.5))
+def err(f):
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+err(lambda: nn.init.calculate_gain('foo'))
+err(lambda: nn.init.calculate_gain('leaky_relu', 'x'))
+err(lambda: nn.init.xavier_uniform_(torch.empty(3)))
+err(lambda: nn.init.kaiming_normal_(torch.empty(3, 3), mode='fan'))
+err(lambda: nn.init.eye_(torch.empty(3)))
+err(lambda: nn.init.dirac_(torch.empty(3, 3)))
+print(nn.init.kaiming_uniform_(torch.empty(0, 3)))
+print(torch.rand(2))

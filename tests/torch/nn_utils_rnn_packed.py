@@ -1,0 +1,37 @@
+import torch
+from torch.nn.utils.rnn import pad_sequence, pack_padded_sequence, pad_packed_sequence, pack_sequence
+a = torch.tensor([1., 2., 3.])
+b = torch.tensor([4., 5.])
+c = torch.tensor([6.])
+print(pad_sequence([a, b, c]))
+print(pad_sequence([a, b, c], batch_first=True, padding_value=-1))
+print(pad_sequence([a, b, c], batch_first=True, padding_side='left'))
+padded = pad_sequence([a, b, c], batch_first=True)
+packed = pack_padded_sequence(padded, [3, 2, 1], batch_first=True)
+print(packed)
+out, lens = pad_packed_sequence(packed, batch_first=True)
+print(out, lens)
+packed2 = pack_padded_sequence(pad_sequence([b, a, c], batch_first=True), [2, 3, 1], batch_first=True, enforce_sorted=False)
+print(packed2)
+print(pad_packed_sequence(packed2, batch_first=True, total_length=4))
+ps = pack_sequence([a, b, c])
+print(ps.data, ps.batch_sizes)
+try:
+    pack_padded_sequence(padded, [1, 2, 3], batch_first=True)
+except RuntimeError as e:
+    print(e)
+torch.manual_seed(0)
+rnn = torch.nn.GRU(2, 3, batch_first=True)
+seqs = [torch.randn(4, 2), torch.randn(2, 2), torch.randn(3, 2)]
+lengths = [4, 2, 3]
+x = pad_sequence(seqs, batch_first=True)
+packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+out, h = rnn(packed)
+o, l = pad_packed_sequence(out, batch_first=True)
+print(o.shape, l.tolist())
+print(torch.round(o.detach(), decimals=4))
+print(torch.round(h.detach(), decimals=4))
+lstm = torch.nn.LSTM(2, 3, num_layers=2, bidirectional=True)
+out, (h, c) = lstm(pack_sequence([torch.randn(3, 2), torch.randn(1, 2)]))
+print(out.data.shape, out.batch_sizes, h.shape)
+print(torch.round(h.detach(), decimals=4))

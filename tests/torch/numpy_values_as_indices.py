@@ -1,0 +1,25 @@
+import torch
+import numpy as np
+t = torch.arange(10) * 10
+i = np.int64(3)
+print(t[i], t[np.int32(2)], t[np.array([1, 2])], t[np.array([True] * 5 + [False] * 5)])
+print(torch.zeros(np.int64(2), np.int64(3)).shape)
+print(torch.ones((np.int64(2), 3)).shape)
+print(t.view(np.int64(2), -1).shape, t.reshape(np.int64(5), 2).shape)
+print(t + np.float64(1.5))
+print(t * np.int64(2))
+print(torch.tensor(np.float32(2.5)), torch.tensor([np.float64(1.0), np.float64(2.0)]))
+print(torch.full((2,), np.float64(3.0)))
+x = torch.randn(4, 3)
+idx = np.argmax(np.array([1, 5, 2]))
+print(idx, type(idx).__name__, x[idx].shape)
+print(t[np.arange(3)])
+print(t[np.int64(-1)].item())
+print(t.sum(dim=np.int64(0)))
+print(torch.arange(np.int64(5)))
+print(torch.randn(np.int64(2)).shape)
+print(t.narrow(0, np.int64(1), np.int64(2)))
+t[np.int64(0)] = 99
+print(t)
+print(range(10)[np.int64(3)])
+print([1, 2, 3][np.int64(1)])
