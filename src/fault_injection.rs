@@ -7,7 +7,10 @@
 //! - `CUDATUTOR_TEST_PANIC_KEY=<char>`: the pager panics on that key (tests/tmux_e2e.rs: the
 //!   terminal is restored after a panic);
 //! - `CUDATUTOR_TEST_PANIC_IN_RUN=1`: every in-process run panics inside the engine session,
-//!   as a bug in the engine would (tests/tmux_e2e.rs: the pager survives it).
+//!   as a bug in the engine would (tests/tmux_e2e.rs: the pager survives it);
+//! - `CUDATUTOR_TEST_ABORT_IN_RUN=<marker>`: a run whose code contains the marker aborts its
+//!   process, as an allocation failure would (tests/grading_isolation.rs: `check` still
+//!   writes every exercise's grade).
 
 use crate::progress::{ExerciseState, Progress, Store};
 use std::ffi::OsStr;
@@ -44,6 +47,17 @@ pub fn panic_key() -> Option<char> {
 pub fn panic_in_run_if_requested() {
     if std::env::var_os("CUDATUTOR_TEST_PANIC_IN_RUN").is_some_and(|v| !v.is_empty()) {
         panic!("test panic requested with CUDATUTOR_TEST_PANIC_IN_RUN");
+    }
+}
+
+/// Aborts the process when `CUDATUTOR_TEST_ABORT_IN_RUN` is set and `code` contains it.
+pub fn abort_in_run_if_requested(code: &str) {
+    if let Some(marker) = std::env::var_os("CUDATUTOR_TEST_ABORT_IN_RUN")
+        .and_then(|v| v.into_string().ok())
+        .filter(|m| !m.is_empty())
+        && code.contains(&marker)
+    {
+        std::process::abort();
     }
 }
 
