@@ -85,13 +85,23 @@ pub fn max_points(block: Option<&str>) -> f64 {
 }
 
 /// Points rounded to 4 decimals, so that sums such as 0.1 + 0.2 print as 0.3.
+/// Never -0.0: an empty sum of f64 is -0.0 in Rust, and `"score": -0.0` is no score a
+/// grader shows.
 pub fn round_points(p: f64) -> f64 {
-    (p * 10_000.0).round() / 10_000.0
+    (p * 10_000.0).round() / 10_000.0 + 0.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_points_is_zero_not_minus_zero() {
+        let none: f64 = std::iter::empty::<f64>().sum();
+        assert!(round_points(none).is_sign_positive());
+        assert_eq!(serde_json::to_string(&round_points(none)).unwrap(), "0.0");
+        assert_eq!(round_points(-0.0).to_string(), "0");
+    }
 
     #[test]
     fn asserts_weigh_one_unless_a_comment_says() {
