@@ -58,9 +58,6 @@ ALLOWED = {
     # module beneath both on the torch-binding branch.
     ("torch", "numpy"): "their shared helpers move beneath both",
     ("numpy", "torch"): "their shared helpers move beneath both",
-    # The interpreter charges its heap to engine::hostmem; the budget module beneath both is
-    # built on the grading-isolation branch.
-    ("script", "engine"): "engine::hostmem, until the budget module beneath both",
 }
 
 

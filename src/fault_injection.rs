@@ -11,6 +11,9 @@
 //! - `CUDATUTOR_TEST_EMULATED_FAULT=ENTRY:KIND`: the emulated device faults at the first launch
 //!   of a kernel whose name contains ENTRY (KIND `oob-write`, `misaligned-load` or `trap`: CUDA
 //!   errors 700, 716, 719), read in src/engine/cuda/emulated/mod.rs (tests/emulated_faults.rs).
+//! - `CUDATUTOR_TEST_ABORT_IN_RUN=<marker>`: a run whose code contains the marker aborts its
+//!   process, as an allocation failure would (tests/grading_isolation.rs: `check` still
+//!   writes every exercise's grade).
 
 use crate::progress::{ExerciseState, Progress, Store};
 use std::ffi::OsStr;
@@ -47,6 +50,17 @@ pub fn panic_key() -> Option<char> {
 pub fn panic_in_run_if_requested() {
     if std::env::var_os("CUDATUTOR_TEST_PANIC_IN_RUN").is_some_and(|v| !v.is_empty()) {
         panic!("test panic requested with CUDATUTOR_TEST_PANIC_IN_RUN");
+    }
+}
+
+/// Aborts the process when `CUDATUTOR_TEST_ABORT_IN_RUN` is set and `code` contains it.
+pub fn abort_in_run_if_requested(code: &str) {
+    if let Some(marker) = std::env::var_os("CUDATUTOR_TEST_ABORT_IN_RUN")
+        .and_then(|v| v.into_string().ok())
+        .filter(|m| !m.is_empty())
+        && code.contains(&marker)
+    {
+        std::process::abort();
     }
 }
 

@@ -4,6 +4,7 @@
 //! evaluator -> [`torch`] bindings -> [`engine`] -> backend; [`run`] turns one script into a
 //! report which [`ui`] and the JSON output render.
 
+pub mod budget;
 pub mod classroom;
 pub mod commands;
 pub mod engine;
@@ -19,3 +20,9 @@ pub mod run_report;
 pub mod script;
 pub mod torch;
 pub mod ui;
+
+// The unit tests run the interpreter in their own process: they count its heap as the binary
+// does (src/main.rs declares the allocator for the product).
+#[cfg(test)]
+#[global_allocator]
+static ALLOCATOR: budget::CountingAlloc = budget::CountingAlloc;

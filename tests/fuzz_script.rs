@@ -7,6 +7,11 @@
 //! Generated cases (proptest, fixed case counts) mix the same ingredients at random depths;
 //! scripts that once broke something live in tests/corpus/scripts/ and run on every build.
 
+/// The interpreter runs in this test process: its heap is counted for the run budget as in
+/// the binary (src/main.rs), so hoarding meets MemoryError here too.
+#[global_allocator]
+static ALLOCATOR: cudatutor::budget::CountingAlloc = cudatutor::budget::CountingAlloc;
+
 use std::time::{Duration, Instant};
 
 use cudatutor::run::{BackendChoice, RunOptions, RunReport, run_script};

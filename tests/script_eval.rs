@@ -1,6 +1,11 @@
 //! The interpreter through its public API: outputs, error types and messages, tracebacks,
 //! classes as the torch preludes use them, native objects, drop timing and limits.
 
+/// The interpreter runs in this test process: its heap is counted for the run budget as in
+/// the binary (src/main.rs), so hoarding meets MemoryError here too.
+#[global_allocator]
+static ALLOCATOR: cudatutor::budget::CountingAlloc = cudatutor::budget::CountingAlloc;
+
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -8,6 +8,7 @@ use super::card::card_text;
 use super::workfile::set_code;
 use crate::lesson::{Catalog, Exercise, Lang, Lesson};
 use crate::progress::Progress;
+use crate::regular_file::ReadError;
 use std::path::{Path, PathBuf};
 
 /// The line that ends the header of an exported file.
@@ -249,6 +250,10 @@ impl Imported {
     }
 }
 
+/// The largest exercise file `import` reads: the longest script a run takes, plus room for
+/// the goal comment `export` writes above the marker.
+pub const MAX_IMPORT_BYTES: u64 = crate::run::MAX_SOURCE as u64 + (64 << 10);
+
 /// Reads every exercise's file under `dir` into `progress` (in memory: the caller saves).
 pub fn import(dir: &Path, catalog: &Catalog, progress: &mut Progress) -> Imported {
     let mut out = Imported::default();
@@ -257,14 +262,37 @@ pub fn import(dir: &Path, catalog: &Catalog, progress: &mut Progress) -> Importe
         for ex in &lesson.exercises {
             let path = export_path(dir, lesson, ex);
             known.push(path.clone());
-            let bytes = match std::fs::read(&path) {
+            // a reader, not a follower: regular files of bounded size only, never a link
+            // (to /etc/passwd, /dev/zero) nor a FIFO that would hang the import
+            let bytes = match crate::regular_file::read_no_follow(&path, MAX_IMPORT_BYTES) {
                 Ok(b) => b,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
                     out.missing.push(path);
                     continue;
                 }
-                Err(e) => {
+                Err(ReadError::Io(e)) if e.raw_os_error() == Some(libc::ELOOP) => {
+                    out.errors.push(format!(
+                        "{}: a symbolic link, not imported (only regular files are)",
+                        path.display()
+                    ));
+                    continue;
+                }
+                Err(ReadError::Io(e)) => {
                     out.errors.push(format!("{}: {e}", path.display()));
+                    continue;
+                }
+                Err(ReadError::Directory | ReadError::NotRegular) => {
+                    out.errors.push(format!(
+                        "{}: not a regular file, not imported",
+                        path.display()
+                    ));
+                    continue;
+                }
+                Err(ReadError::TooLarge(n)) => {
+                    out.errors.push(format!(
+                        "{}: {n} bytes, more than the {MAX_IMPORT_BYTES} an exercise file may hold",
+                        path.display()
+                    ));
                     continue;
                 }
             };
@@ -352,5 +380,53 @@ mod tests {
         assert!(z.lines().all(|l| l.width() <= 22), "{z}");
         assert_eq!(z.lines().count(), 6, "{z}");
         assert_eq!(comment_lines("", 20), "");
+    }
+
+    #[test]
+    fn import_reads_regular_files_and_refuses_links_and_fifos() {
+        let dir = std::env::temp_dir().join(format!("cudatutor-import-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let catalog = Catalog::builtin(Lang::En).unwrap();
+        let lesson = &catalog.lessons[0];
+        let (a, b, c) = (
+            &lesson.exercises[0],
+            &lesson.exercises[1],
+            &lesson.exercises[2],
+        );
+        std::fs::create_dir_all(dir.join(&lesson.id)).unwrap();
+        let secret = dir.join("secret.txt");
+        std::fs::write(&secret, "root:x:0:0\n").unwrap();
+        std::os::unix::fs::symlink(&secret, export_path(&dir, lesson, a)).unwrap();
+        let fifo =
+            std::ffi::CString::new(export_path(&dir, lesson, b).to_str().unwrap().as_bytes())
+                .unwrap();
+        // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        std::fs::write(export_path(&dir, lesson, c), format!("{MARKER}\nx = 1\n")).unwrap();
+        let mut progress = Progress::default();
+        let imported = import(&dir, &catalog, &mut progress);
+        assert_eq!(
+            imported.changed,
+            vec![c.id.clone()],
+            "{:?}",
+            imported.errors
+        );
+        assert!(
+            imported.errors.iter().any(|e| e.contains("symbolic link")),
+            "{:?}",
+            imported.errors
+        );
+        assert!(
+            imported
+                .errors
+                .iter()
+                .any(|e| e.contains("not a regular file")),
+            "{:?}",
+            imported.errors
+        );
+        let saved = |id: &str| progress.exercises.get(id).and_then(|s| s.code.clone());
+        assert_eq!(saved(&a.id), None, "the link's target is not saved code");
+        assert_eq!(saved(&b.id), None);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -127,8 +127,10 @@ pub fn exercise_options(lesson: &Lesson, ex: &Exercise, opts: &RunOptions) -> Ru
 }
 
 /// Runs `code` as exercise `ex`'s code against its checks.
+/// On the simulated backend it runs in a child process with its own limits
+/// (run/isolate.rs), so a run that aborts or is killed is a failed grade, not a lost file.
 pub fn run_graded(lesson: &Lesson, ex: &Exercise, code: &str, opts: &RunOptions) -> RunReport {
-    run::run_exercise(
+    run::isolate::run_exercise_isolated(
         code,
         ex.check.as_deref(),
         &exercise_options(lesson, ex, opts),

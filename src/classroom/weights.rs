@@ -85,9 +85,9 @@ pub fn max_points(block: Option<&str>) -> f64 {
 }
 
 /// Points rounded to 4 decimals, so that sums such as 0.1 + 0.2 print as 0.3.
+/// Never -0.0: an empty sum of f64 is -0.0 in Rust, and `"score": -0.0` is no score a
+/// grader shows.
 pub fn round_points(p: f64) -> f64 {
-    // `+ 0.0` turns -0.0 into 0.0: the sum of no points (an empty f64 sum is -0.0) or a tiny
-    // negative rounding must never print as "-0 of 4 points".
     (p * 10_000.0).round() / 10_000.0 + 0.0
 }
 
@@ -101,6 +101,8 @@ mod tests {
         assert_eq!(round_points(none).to_string(), "0");
         assert_eq!(round_points(-0.00001).to_string(), "0");
         assert_eq!(round_points(1.5).to_string(), "1.5");
+        assert!(round_points(none).is_sign_positive());
+        assert_eq!(serde_json::to_string(&round_points(none)).unwrap(), "0.0");
     }
 
     #[test]

@@ -29,6 +29,16 @@ pub struct EngineArgs {
     /// the Python of the venv cudatutor is installed in, else python3].
     #[arg(long, global = true, value_name = "PATH")]
     python: Option<PathBuf>,
+    /// The most host memory a run may hold (tensors, lists, strings together), e.g. 2GiB,
+    /// 512MiB; also CUDATUTOR_MEMORY_LIMIT [default: half the machine's memory, at most 3GiB;
+    /// less when the process's cgroup or address-space limit allows less].
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_memory_limit)]
+    memory_limit: Option<u64>,
+}
+
+fn parse_memory_limit(s: &str) -> Result<u64, String> {
+    crate::budget::parse_size(s)
+        .ok_or_else(|| format!("`{s}` is not a size: write bytes or e.g. 512MiB, 2GiB"))
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -42,6 +52,10 @@ enum BackendArg {
 
 impl EngineArgs {
     pub fn options(&self) -> RunOptions {
+        if let Some(bytes) = self.memory_limit {
+            // before anything reads the limit: options are built first thing in main
+            crate::budget::set_limit(bytes);
+        }
         // The limit caps this process's allocator (PyTorch's per-process memory fraction); the
         // device keeps its capacity, which the OOM message reports as "total capacity".
         RunOptions {

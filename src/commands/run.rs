@@ -47,16 +47,21 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
     if let Err(message) = crate::run::backend_available(&globals.opts) {
         return Ok(super::usage_error(message));
     }
+    let max_wall = args
+        .time_limit
+        .map_or(globals.opts.max_wall, std::time::Duration::from_secs);
     let opts = RunOptions {
         filename: name,
         argv0: Some(args.file.display().to_string()),
-        max_wall: args
-            .time_limit
-            .map_or(globals.opts.max_wall, std::time::Duration::from_secs),
+        max_wall,
+        // the wall limit stops long loops; the step limit scales with it
+        max_steps: crate::run::steps_for(max_wall),
         // As `python FILE`: os.environ is this process's environment, so
         // `CUDA_LAUNCH_BLOCKING=1 cudatutor run FILE` works as the classic advice says
         env: process_env(),
         allow_read: args.allow_read.clone(),
+        // Ctrl-c stops the run with KeyboardInterrupt
+        cancel: Some(crate::run::sigint::cancel_on_sigint()),
         ..globals.opts.clone()
     };
     if !args.explain {
@@ -183,6 +188,14 @@ fn print_report(report: &RunReport, format: Format, summary: bool) -> u8 {
     };
     match written {
         Ok(()) => match report.exit_status {
+            // interrupted by Ctrl-c: the status a shell shows for python3 stopped by it
+            _ if report
+                .error
+                .as_ref()
+                .is_some_and(|e| e.type_name == "KeyboardInterrupt") =>
+            {
+                crate::run::sigint::INTERRUPTED_STATUS
+            }
             // The low byte, as the process status python3 exits with.
             Some(code) => (code & 0xff) as u8,
             None => u8::from(!report.ok),

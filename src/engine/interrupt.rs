@@ -153,6 +153,27 @@ pub fn should_stop() -> bool {
     }
 }
 
+/// `cmp` for a long sort (`sort_by`), polling every few thousand comparisons: once a stop is
+/// due every comparison says Equal, so the sort finishes in a blink with a meaningless order
+/// that nobody sees, since the op ends with the stop ([`should_stop`]).
+pub fn polling_cmp<T>(
+    mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering,
+) -> impl FnMut(&T, &T) -> std::cmp::Ordering {
+    let mut n = 0u32;
+    let mut stopped = false;
+    move |a, b| {
+        if stopped {
+            return std::cmp::Ordering::Equal;
+        }
+        n = n.wrapping_add(1);
+        if n.is_multiple_of(4096) && should_stop() {
+            stopped = true;
+            return std::cmp::Ordering::Equal;
+        }
+        cmp(a, b)
+    }
+}
+
 /// The stop a [`should_stop`] loop saw during this op, if any (cleared).
 pub fn take_pending() -> Option<EngineError> {
     PENDING.with(|p| p.borrow_mut().take())

@@ -280,7 +280,9 @@ impl super::runtime::Runtime {
             if t.is_phantom() {
                 continue;
             }
-            let vals = t.values_unchecked();
+            let Ok(vals) = t.values_or_zeros() else {
+                continue;
+            };
             if let Some(i) = vals.iter().position(outside) {
                 let count = vals.iter().filter(|v| outside(v)).count();
                 let position = unravel(i, t.shape());

@@ -49,6 +49,76 @@ pub fn numel(shape: &[usize]) -> usize {
     shape.iter().product()
 }
 
+/// numpy's size in its MemoryError (`_ArrayMemoryError._size_to_string`): binary units,
+/// three significant figures (`745. GiB`, `7.45 GiB`), whole bytes below 1 KiB.
+pub fn numpy_size_string(bytes: u128) -> String {
+    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let bits = 128 - bytes.leading_zeros() as usize;
+    let mut unit = bits.saturating_sub(1).max(1) / 10;
+    let mut n = bytes as f64 / (1u128 << (unit * 10)) as f64;
+    if n.round() == 1024.0 {
+        unit += 1;
+        n /= 1024.0;
+    }
+    if unit >= UNITS.len() {
+        n *= (1u128 << ((unit - (UNITS.len() - 1)) * 10)) as f64;
+        unit = UNITS.len() - 1;
+    }
+    if unit == 0 {
+        return format!("{n:.0} {}", UNITS[0]);
+    }
+    if n.round() < 1000.0 {
+        // Python's '{:#.3g}': three significant figures, the point always kept
+        let digits = if n >= 100.0 {
+            0
+        } else if n >= 10.0 {
+            1
+        } else {
+            2
+        };
+        let text = format!("{n:.digits$}");
+        // rounding may carry into a new digit (99.95 -> 100.0): keep three figures
+        let int_digits = text.split('.').next().map_or(0, str::len);
+        let text = if int_digits + digits > 3 {
+            format!("{n:.prec$}", prec = digits.saturating_sub(1))
+        } else {
+            text
+        };
+        let text = if text.contains('.') { text } else { text + "." };
+        return format!("{text} {}", UNITS[unit]);
+    }
+    format!("{n:.0}. {}", UNITS[unit])
+}
+
+/// numpy's MemoryError for an array of `shape` and `dtype` when the run has no room for it
+/// (`per_element` bytes of working memory each): asked before an array is built, so a size
+/// the script decides is an exception, never an aborting allocation.
+pub fn ensure_room(shape: &[usize], dtype: DType, per_element: u64) -> PyResult<()> {
+    let n = shape
+        .iter()
+        .try_fold(1u128, |a, &d| a.checked_mul(d as u128))
+        .unwrap_or(u128::MAX);
+    let work = n.saturating_mul(per_element as u128);
+    if work <= u64::MAX as u128 && crate::budget::room_for(work as u64) {
+        return Ok(());
+    }
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let tuple = if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    };
+    let bytes = n.saturating_mul(dtype.element_size() as u128);
+    Err(err(
+        ExcType::MemoryError,
+        format!(
+            "Unable to allocate {} for an array with shape {tuple} and data type {}",
+            numpy_size_string(bytes),
+            np_name(dtype)
+        ),
+    ))
+}
+
 /// numpy's name of a dtype (`float64`, `int64`, `bool`).
 pub fn np_name(dt: DType) -> &'static str {
     match dt {
@@ -198,6 +268,8 @@ impl NdArray {
 
     /// The elements in row-major order, widened to f64.
     pub fn values(&self) -> PyResult<Vec<f64>> {
+        // the offsets, the storage widened and the values (a broadcast view is its full size)
+        ensure_room(&self.shape, self.dtype(), 24)?;
         let offs = self.offsets();
         self.with_host(|h| {
             let all = h.gather_f64(&Layout::contiguous(&[h.len()]));
@@ -209,6 +281,11 @@ impl NdArray {
 
     /// The elements as Python numbers (int64 exact).
     pub fn scalars(&self) -> PyResult<Vec<Scalar>> {
+        ensure_room(
+            &self.shape,
+            self.dtype(),
+            8 + 2 * std::mem::size_of::<Scalar>() as u64,
+        )?;
         let offs = self.offsets();
         self.with_host(|h| {
             let all = h.gather_scalars(&Layout::contiguous(&[h.len()]));
@@ -407,4 +484,19 @@ pub fn py_value(dtype: DType, v: f64) -> Value {
 /// The numpy scalar an element reads back as (`a[0]`, `a.sum()`).
 pub fn np_value(dtype: DType, v: f64) -> Value {
     Value::native(NpScalar::new(dtype, v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_as_numpy_writes_them() {
+        assert_eq!(numpy_size_string(800_000_000_000), "745. GiB");
+        assert_eq!(numpy_size_string(8_000_000_000), "7.45 GiB");
+        assert_eq!(numpy_size_string(80_000_000_000), "74.5 GiB");
+        assert_eq!(numpy_size_string(512), "512 bytes");
+        assert_eq!(numpy_size_string(8 << 60), "8.00 EiB");
+        assert_eq!(numpy_size_string(1u128 << 70), "1024. EiB");
+    }
 }

@@ -57,12 +57,8 @@ pub fn shape_arg(it: &mut Interpreter, v: &Value) -> PyResult<Vec<usize>> {
         }
         out.push(d as usize);
     }
-    if numel(&out) > 1 << 31 {
-        return Err(err(
-            ExcType::MemoryError,
-            format!("Unable to allocate array with shape {:?}", out),
-        ));
-    }
+    // the values as f64 and the storage; numpy's default dtype names the size
+    super::array::ensure_room(&out, DType::Float64, 16)?;
     Ok(out)
 }
 
@@ -209,14 +205,12 @@ fn f_arange(it: &mut Interpreter, args: Args) -> PyResult<Value> {
         return Err(err(ExcType::ZeroDivisionError, "division by zero"));
     }
     let n = ((stop - start) / step).ceil().max(0.0) as usize;
-    if n > 1 << 31 {
-        return Err(err(ExcType::MemoryError, "Maximum allowed size exceeded"));
-    }
     let dt = opt_dtype(&a[3])?.unwrap_or(if is_float {
         DType::Float64
     } else {
         DType::Int64
     });
+    super::array::ensure_room(&[n], dt, 16)?;
     // numpy fills start, start + step, then start + i * delta
     let delta = (start + step) - start;
     let vals: Vec<f64> = (0..n)

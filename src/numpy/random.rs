@@ -182,6 +182,8 @@ fn dims(it: &mut Interpreter, args: &Args, name: &str) -> PyResult<Option<Vec<us
         }
         s.push(d as usize);
     }
+    // the draws as f64 and the array: asked for before any draw
+    super::array::ensure_room(&s, DType::Float64, 16)?;
     Ok(Some(s))
 }
 
@@ -280,6 +282,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             let a = args.bind("permutation", &["x"], 1)?;
             let x = a[0].as_ref().unwrap();
             let arr = if let Value::Int(n) = x {
+                super::array::ensure_room(&[*n.max(&0) as usize], DType::Int64, 16)?;
                 NdArray::from_f64(
                     &super::runtime(),
                     &(0..*n.max(&0)).map(|i| i as f64).collect::<Vec<_>>(),

@@ -7,8 +7,10 @@ pub mod checks;
 pub mod contain;
 pub mod diff;
 pub mod doctor;
+pub mod isolate;
 pub mod pytorch;
 mod session;
+pub mod sigint;
 pub mod worker;
 
 // What a run produced lives beneath run (progress keeps the last run's report), and is named
@@ -46,6 +48,16 @@ pub enum BackendChoice {
 /// The most GPU memory a device may be given (1 PiB): PyTorch reports memory as signed 64-bit
 /// counts, and sixteen such devices still add up far below that, so no count can wrap.
 pub const MAX_GPU_MEMORY: u64 = 1 << 50;
+
+/// Interpreter steps allowed per second of the wall limit: more than the interpreter runs on
+/// this machine (about 13 million a second), so the wall limit is what stops a long loop and
+/// a loop CPython finishes in a few seconds is not cut short (`--time-limit` scales both).
+pub const STEPS_PER_SECOND: u64 = 20_000_000;
+
+/// The step limit that goes with a wall limit ([`STEPS_PER_SECOND`]).
+pub fn steps_for(wall: std::time::Duration) -> u64 {
+    (wall.as_secs_f64() * STEPS_PER_SECOND as f64).max(STEPS_PER_SECOND as f64) as u64
+}
 
 /// How to run a script. `Default` is what `cudatutor run FILE` uses without flags.
 #[derive(Debug, Clone)]
@@ -134,7 +146,7 @@ impl Default for RunOptions {
             env: Vec::new(),
             filename: "exercise.py".to_string(),
             argv0: None,
-            max_steps: 20_000_000,
+            max_steps: steps_for(std::time::Duration::from_secs(10)),
             max_wall: std::time::Duration::from_secs(10),
             cancel: None,
             exercise: ExerciseContext::default(),
@@ -294,6 +306,8 @@ pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOption
 fn run_on_this_thread(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     #[cfg(feature = "fault-injection")]
     crate::fault_injection::panic_in_run_if_requested();
+    #[cfg(feature = "fault-injection")]
+    crate::fault_injection::abort_in_run_if_requested(code);
     session::run(code, check, opts)
 }
 

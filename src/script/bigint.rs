@@ -220,8 +220,11 @@ pub fn pow_mod(
     }
     let mut r = BigInt::one() % &mm;
     let nbits = e.bits();
+    // One step with a modulus of 10^300000 takes hundreds of milliseconds: then every step
+    // polls, so the limit holds within one step; small moduli poll every 64.
+    let every = if mm.bits() > 4096 { 1 } else { 64 };
     for i in (0..nbits).rev() {
-        if i % 64 == 0 {
+        if i % every == 0 {
             check()?;
         }
         r = (&r * &r) % &mm;

@@ -708,6 +708,7 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
         }
         let mut flags: String = cs[st..i].iter().collect();
         let mut width = String::new();
+        let mut wide: Option<u64> = None;
         if cs.get(i) == Some(&'*') {
             // `%*d`: the width is the next argument.
             i += 1;
@@ -715,10 +716,22 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                 PyException::new(ExcType::TypeError, "not enough arguments for format string")
             })?;
             ai += 1;
+            if let Value::BigInt(_) = w {
+                return Err(PyException::new(
+                    ExcType::OverflowError,
+                    "Python int too large to convert to C ssize_t",
+                ));
+            }
             let w = w
                 .as_int()
                 .ok_or_else(|| PyException::new(ExcType::TypeError, "* wants int"))?;
-            width = w.unsigned_abs().min(10_000).to_string();
+            // CPython pads to any width it can allocate; past the spec parser's digits the
+            // padding is added below, after the budget says yes
+            if w.unsigned_abs() > 10_000 {
+                wide = Some(w.unsigned_abs());
+            } else {
+                width = w.unsigned_abs().to_string();
+            }
             if w < 0 {
                 flags.push('-');
             }
@@ -732,6 +745,24 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
         if cs.get(i) == Some(&'.') {
             i += 1;
             let mut p = String::new();
+            if cs.get(i) == Some(&'*') {
+                // `%.*f`: the precision is the next argument
+                i += 1;
+                let v = items.get(ai).cloned().ok_or_else(|| {
+                    PyException::new(ExcType::TypeError, "not enough arguments for format string")
+                })?;
+                ai += 1;
+                if let Value::BigInt(_) = v {
+                    return Err(PyException::new(
+                        ExcType::OverflowError,
+                        "Python int too large to convert to C int",
+                    ));
+                }
+                let n = v
+                    .as_int()
+                    .ok_or_else(|| PyException::new(ExcType::TypeError, "* wants int"))?;
+                p = n.clamp(0, 10_000).to_string();
+            }
             while i < cs.len() && cs[i].is_ascii_digit() {
                 p.push(cs[i]);
                 i += 1;
@@ -881,7 +912,16 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
                 ));
             }
         };
-        out.push_str(&text);
+        match wide {
+            Some(w) => pad_wide(
+                &mut out,
+                &text,
+                w,
+                flags.contains('-'),
+                flags.contains('0') && !matches!(ty, 's' | 'r' | 'a' | 'c'),
+            )?,
+            None => out.push_str(&text),
+        }
     }
     if mapping.is_none() && ai < items.len() {
         return Err(PyException::new(
@@ -890,6 +930,35 @@ pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult
         ));
     }
     Ok(out)
+}
+
+/// `text` padded to `width` characters (`%*d` with a width past the spec parser's): spaces
+/// on the right (`-`), zeros after the sign (`0`), else spaces on the left; MemoryError when
+/// the run's budget has no room for the string, as CPython's allocation would fail.
+fn pad_wide(out: &mut String, text: &str, width: u64, left: bool, zeros: bool) -> PyResult<()> {
+    let len = text.chars().count() as u64;
+    let pad = width.saturating_sub(len);
+    let total = (out.len() as u64)
+        .saturating_add(text.len() as u64)
+        .saturating_add(pad);
+    if total > super::interp::MAX_STR as u64 {
+        return Err(super::interp::memory_error());
+    }
+    super::interp::budget_for::<u8>(total as usize)?;
+    let pad = pad as usize;
+    if left {
+        out.push_str(text);
+        out.extend(std::iter::repeat_n(' ', pad));
+    } else if zeros {
+        let digits = text.trim_start_matches(['-', '+', ' ']);
+        out.push_str(&text[..text.len() - digits.len()]);
+        out.extend(std::iter::repeat_n('0', pad));
+        out.push_str(digits);
+    } else {
+        out.extend(std::iter::repeat_n(' ', pad));
+        out.push_str(text);
+    }
+    Ok(())
 }
 
 /// `"...".format(*args, **kwargs)`.

@@ -522,6 +522,9 @@ pub enum HKey {
     Id(usize),
     /// An object's own hash, plus its type name so different types do not collide.
     Hashed(Rc<str>, i64),
+    /// An instance whose class defines `__hash__` but not `__eq__`: its hash, and its identity,
+    /// since object's `__eq__` is identity (two such objects with one hash are two keys).
+    HashedObject(Rc<str>, i64, usize),
     Ellipsis,
 }
 
@@ -535,6 +538,7 @@ pub enum KeyView<'a> {
     Tuple(&'a [HKey]),
     Id(usize),
     Hashed(&'a str, i64),
+    HashedObject(&'a str, i64, usize),
     Ellipsis,
 }
 
@@ -550,6 +554,7 @@ impl HKey {
             HKey::Tuple(t) => KeyView::Tuple(t),
             HKey::Id(i) => KeyView::Id(*i),
             HKey::Hashed(n, h) => KeyView::Hashed(n, *h),
+            HKey::HashedObject(n, h, id) => KeyView::HashedObject(n, *h, *id),
             HKey::Ellipsis => KeyView::Ellipsis,
         }
     }
@@ -586,7 +591,7 @@ impl HKey {
             Some(h) => h,
             None => match self {
                 HKey::None => 0x5f3759df,
-                HKey::Hashed(_, h) => *h,
+                HKey::Hashed(_, h) | HKey::HashedObject(_, h, _) => *h,
                 _ => {
                     let mut h = FxHasher::default();
                     self.hash(&mut h);

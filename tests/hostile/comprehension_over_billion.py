@@ -1,4 +1,5 @@
-# expect: TimeoutError: the script ran more than 20000000 steps (line 4)
-# env: ARGS=--time-limit 60
-# (a wide wall limit: the step or depth limit must be what stops it, also on a loaded machine)
+# expect: MemoryError
+# env: ARGS=--time-limit 60 --memory-limit 256MiB
+# (a wide wall limit and a small budget: the memory budget must be what stops it, also on a
+# loaded machine; the step limit scales with the wall limit and no longer cuts it first)
 squares = [i * i for i in range(10**9)]

@@ -131,6 +131,29 @@ pub fn alloc_error(dtype: DType, n: usize) -> EngineError {
     ))
 }
 
+/// Ok when the run has room for `work` bytes of working memory ([`hostmem::room_for`]); else
+/// PyTorch's allocation failure naming `pytorch_bytes`, the buffer PyTorch itself asks for
+/// first at that point (usually the output: `numel × element_size`).
+pub fn ensure_room(work: u64, pytorch_bytes: u64) -> Result<()> {
+    if hostmem::room_for(work) {
+        Ok(())
+    } else {
+        Err(EngineError::runtime(hostmem::cpu_alloc_error(
+            pytorch_bytes,
+        )))
+    }
+}
+
+/// [`ensure_room`] for `n` elements needing `per_element` bytes of working memory each,
+/// reported as PyTorch's buffer of `n` elements of `dtype`.
+pub fn ensure_room_for_elements(n: usize, per_element: u64, dtype: DType) -> Result<()> {
+    let n = n as u64;
+    ensure_room(
+        n.saturating_mul(per_element),
+        n.saturating_mul(dtype.element_size() as u64),
+    )
+}
+
 /// `Some(v)` or PyTorch's allocation failure.
 pub fn got<T: Element>(v: Option<Vec<T>>, n: usize) -> Result<Vec<T>> {
     v.ok_or_else(|| alloc_error(T::DTYPE, n))

@@ -4,7 +4,7 @@
 
 use super::avx_mathfun;
 use super::cpu_generator::CpuGenerator;
-use super::elements::{ElementType, ElementsMut};
+use super::elements::{ElementType, ElementsMut, polled, polled_blocks16, polled_mut};
 use super::half::{f16_bits_to_f32, f32_to_f16_bits};
 use super::messages::{cpp_double, py_float_repr};
 use super::sampling::{self, CpuCapability};
@@ -105,13 +105,13 @@ pub fn uniform_(
         // (PyTorch's clamp after the cast to the element type).
         ElementsMut::F32(s) => {
             let (a, b) = (from as f32, to as f32);
-            for v in s.iter_mut() {
+            for v in polled_mut(s) {
                 let x = sampling::uniform_f32(rng, a, b, cap);
                 *v = if x == b { a } else { x };
             }
         }
         ElementsMut::F64(s) => {
-            for v in s.iter_mut() {
+            for v in polled_mut(s) {
                 let x = sampling::uniform_f64(rng, from, to, cap);
                 *v = if x == to { from } else { x };
             }
@@ -121,7 +121,7 @@ pub fn uniform_(
             let (a, b) = (from as f32, to as f32);
             let to_half = f32_to_f16_bits(b);
             let from_half = f32_to_f16_bits(a);
-            for v in s.iter_mut() {
+            for v in polled_mut(s) {
                 let h = f32_to_f16_bits(sampling::uniform_f32(rng, a, b, cap));
                 *v = if same_half(h, to_half) { from_half } else { h };
             }
@@ -185,6 +185,11 @@ pub fn normal_(
             let n = s.len();
             let mut i = 0;
             while i + 16 <= n {
+                if i % crate::engine::interrupt::CHUNK == 0
+                    && crate::engine::interrupt::should_stop()
+                {
+                    break;
+                }
                 for b in buf.iter_mut() {
                     *b = sampling::unit_f32(rng);
                 }
@@ -218,11 +223,11 @@ fn normal_fill_f32(
     std: f32,
     cap: CpuCapability,
 ) {
-    for v in data.iter_mut() {
+    for v in polled_mut(data) {
         *v = sampling::unit_f32(rng);
     }
     let n = data.len();
-    for chunk in data.chunks_exact_mut(16) {
+    for chunk in polled_blocks16(data) {
         box_muller_16_f32(chunk, mean, std, cap);
     }
     if !n.is_multiple_of(16) {
@@ -268,7 +273,7 @@ fn normal_fill_f64(
     std: f64,
     _cap: CpuCapability,
 ) {
-    for v in data.iter_mut() {
+    for v in polled_mut(data) {
         *v = sampling::unit_f64(rng);
     }
     let n = data.len();
@@ -283,7 +288,7 @@ fn normal_fill_f64(
             d[j + 8] = (radius * theta.sin()).mul_add(std, mean);
         }
     };
-    for chunk in data.chunks_exact_mut(16) {
+    for chunk in polled_blocks16(data) {
         fill16(chunk);
     }
     if !n.is_multiple_of(16) {
@@ -474,27 +479,21 @@ pub fn random_precision_warning(t: ElementType, from: i64, to_inc: i64) -> Optio
 /// 0/1 for bool.
 pub fn random_(rng: &mut CpuGenerator, mut out: ElementsMut) {
     match out {
-        ElementsMut::Bool(ref mut s) => s.iter_mut().for_each(|v| *v = rng.random() & 1 == 1),
-        ElementsMut::I64(ref mut s) => s
-            .iter_mut()
-            .for_each(|v| *v = (rng.random64() % (1u64 << 63)) as i64),
-        ElementsMut::F64(ref mut s) => s
-            .iter_mut()
-            .for_each(|v| *v = (rng.random64() % ((1u64 << 53) + 1)) as f64),
-        ElementsMut::F32(ref mut s) => s
-            .iter_mut()
-            .for_each(|v| *v = (rng.random() as u64 % ((1u64 << 24) + 1)) as f32),
-        ElementsMut::F16(ref mut s) => s
-            .iter_mut()
-            .for_each(|v| *v = f32_to_f16_bits((rng.random() as u64 % ((1u64 << 11) + 1)) as f32)),
-        ElementsMut::U8(ref mut s) => s.iter_mut().for_each(|v| *v = (rng.random() % 256) as u8),
-        ElementsMut::I8(ref mut s) => s.iter_mut().for_each(|v| *v = (rng.random() % 128) as i8),
-        ElementsMut::I16(ref mut s) => s
-            .iter_mut()
-            .for_each(|v| *v = (rng.random() % 32768) as i16),
-        ElementsMut::I32(ref mut s) => s
-            .iter_mut()
-            .for_each(|v| *v = (rng.random() % (1u32 << 31)) as i32),
+        ElementsMut::Bool(ref mut s) => polled(s, |v| *v = rng.random() & 1 == 1),
+        ElementsMut::I64(ref mut s) => polled(s, |v| *v = (rng.random64() % (1u64 << 63)) as i64),
+        ElementsMut::F64(ref mut s) => {
+            polled(s, |v| *v = (rng.random64() % ((1u64 << 53) + 1)) as f64)
+        }
+        ElementsMut::F32(ref mut s) => polled(s, |v| {
+            *v = (rng.random() as u64 % ((1u64 << 24) + 1)) as f32
+        }),
+        ElementsMut::F16(ref mut s) => polled(s, |v| {
+            *v = f32_to_f16_bits((rng.random() as u64 % ((1u64 << 11) + 1)) as f32)
+        }),
+        ElementsMut::U8(ref mut s) => polled(s, |v| *v = (rng.random() % 256) as u8),
+        ElementsMut::I8(ref mut s) => polled(s, |v| *v = (rng.random() % 128) as i8),
+        ElementsMut::I16(ref mut s) => polled(s, |v| *v = (rng.random() % 32768) as i16),
+        ElementsMut::I32(ref mut s) => polled(s, |v| *v = (rng.random() % (1u32 << 31)) as i32),
     }
 }
 

@@ -159,15 +159,15 @@ impl ElementsMut<'_> {
     /// casts: integers wrap, floats round to nearest (half through float).
     pub(crate) fn fill_from_i64(&mut self, mut f: impl FnMut() -> i64) {
         match self {
-            ElementsMut::Bool(s) => s.iter_mut().for_each(|v| *v = f() != 0),
-            ElementsMut::U8(s) => s.iter_mut().for_each(|v| *v = f() as u8),
-            ElementsMut::I8(s) => s.iter_mut().for_each(|v| *v = f() as i8),
-            ElementsMut::I16(s) => s.iter_mut().for_each(|v| *v = f() as i16),
-            ElementsMut::I32(s) => s.iter_mut().for_each(|v| *v = f() as i32),
-            ElementsMut::I64(s) => s.iter_mut().for_each(|v| *v = f()),
-            ElementsMut::F16(s) => s.iter_mut().for_each(|v| *v = f32_to_f16_bits(f() as f32)),
-            ElementsMut::F32(s) => s.iter_mut().for_each(|v| *v = f() as f32),
-            ElementsMut::F64(s) => s.iter_mut().for_each(|v| *v = f() as f64),
+            ElementsMut::Bool(s) => polled(s, |v| *v = f() != 0),
+            ElementsMut::U8(s) => polled(s, |v| *v = f() as u8),
+            ElementsMut::I8(s) => polled(s, |v| *v = f() as i8),
+            ElementsMut::I16(s) => polled(s, |v| *v = f() as i16),
+            ElementsMut::I32(s) => polled(s, |v| *v = f() as i32),
+            ElementsMut::I64(s) => polled(s, |v| *v = f()),
+            ElementsMut::F16(s) => polled(s, |v| *v = f32_to_f16_bits(f() as f32)),
+            ElementsMut::F32(s) => polled(s, |v| *v = f() as f32),
+            ElementsMut::F64(s) => polled(s, |v| *v = f() as f64),
         }
     }
 
@@ -175,15 +175,15 @@ impl ElementsMut<'_> {
     /// `static_cast<scalar_t>(double)`: float16 through float, integers truncated.
     pub(crate) fn fill_from_f64(&mut self, mut f: impl FnMut() -> f64) {
         match self {
-            ElementsMut::Bool(s) => s.iter_mut().for_each(|v| *v = f() != 0.0),
-            ElementsMut::U8(s) => s.iter_mut().for_each(|v| *v = f() as i64 as u8),
-            ElementsMut::I8(s) => s.iter_mut().for_each(|v| *v = f() as i64 as i8),
-            ElementsMut::I16(s) => s.iter_mut().for_each(|v| *v = f() as i64 as i16),
-            ElementsMut::I32(s) => s.iter_mut().for_each(|v| *v = f() as i64 as i32),
-            ElementsMut::I64(s) => s.iter_mut().for_each(|v| *v = f() as i64),
-            ElementsMut::F16(s) => s.iter_mut().for_each(|v| *v = f64_to_f16_bits(f())),
-            ElementsMut::F32(s) => s.iter_mut().for_each(|v| *v = f() as f32),
-            ElementsMut::F64(s) => s.iter_mut().for_each(|v| *v = f()),
+            ElementsMut::Bool(s) => polled(s, |v| *v = f() != 0.0),
+            ElementsMut::U8(s) => polled(s, |v| *v = f() as i64 as u8),
+            ElementsMut::I8(s) => polled(s, |v| *v = f() as i64 as i8),
+            ElementsMut::I16(s) => polled(s, |v| *v = f() as i64 as i16),
+            ElementsMut::I32(s) => polled(s, |v| *v = f() as i64 as i32),
+            ElementsMut::I64(s) => polled(s, |v| *v = f() as i64),
+            ElementsMut::F16(s) => polled(s, |v| *v = f64_to_f16_bits(f())),
+            ElementsMut::F32(s) => polled(s, |v| *v = f() as f32),
+            ElementsMut::F64(s) => polled(s, |v| *v = f()),
         }
     }
 
@@ -196,17 +196,15 @@ impl ElementsMut<'_> {
             b
         };
         match self {
-            ElementsMut::Bool(s) => s.iter_mut().for_each(|v| *v = next()),
-            ElementsMut::U8(s) => s.iter_mut().for_each(|v| *v = next() as u8),
-            ElementsMut::I8(s) => s.iter_mut().for_each(|v| *v = next() as i8),
-            ElementsMut::I16(s) => s.iter_mut().for_each(|v| *v = next() as i16),
-            ElementsMut::I32(s) => s.iter_mut().for_each(|v| *v = next() as i32),
-            ElementsMut::I64(s) => s.iter_mut().for_each(|v| *v = next() as i64),
-            ElementsMut::F16(s) => s
-                .iter_mut()
-                .for_each(|v| *v = if next() { 0x3c00 } else { 0 }),
-            ElementsMut::F32(s) => s.iter_mut().for_each(|v| *v = next() as u8 as f32),
-            ElementsMut::F64(s) => s.iter_mut().for_each(|v| *v = next() as u8 as f64),
+            ElementsMut::Bool(s) => polled(s, |v| *v = next()),
+            ElementsMut::U8(s) => polled(s, |v| *v = next() as u8),
+            ElementsMut::I8(s) => polled(s, |v| *v = next() as i8),
+            ElementsMut::I16(s) => polled(s, |v| *v = next() as i16),
+            ElementsMut::I32(s) => polled(s, |v| *v = next() as i32),
+            ElementsMut::I64(s) => polled(s, |v| *v = next() as i64),
+            ElementsMut::F16(s) => polled(s, |v| *v = if next() { 0x3c00 } else { 0 }),
+            ElementsMut::F32(s) => polled(s, |v| *v = next() as u8 as f32),
+            ElementsMut::F64(s) => polled(s, |v| *v = next() as u8 as f64),
         }
     }
 }
@@ -296,4 +294,34 @@ mod tests {
         assert_eq!(iteration_order(&[], &[]), vec![0]);
         assert!(iteration_order(&[0, 3], &[3, 1]).is_empty());
     }
+}
+
+/// Visits every element of `s` in order, polling the run's deadline and cancel flag between
+/// chunks of [`CHUNK`](crate::engine::interrupt::CHUNK) elements: once a stop is due the rest
+/// is left as it is, and the op ends with the stop instead of its result
+/// ([`should_stop`](crate::engine::interrupt::should_stop)). The draws happen in the same order
+/// as without polls, so the random stream is unchanged.
+pub(crate) fn polled<T>(s: &mut [T], mut f: impl FnMut(&mut T)) {
+    for part in s.chunks_mut(crate::engine::interrupt::CHUNK) {
+        if crate::engine::interrupt::should_stop() {
+            return;
+        }
+        part.iter_mut().for_each(&mut f);
+    }
+}
+
+/// The elements of `s` in order, as [`polled`] visits them: the iteration ends early when a
+/// stop is due.
+pub(crate) fn polled_mut<T>(s: &mut [T]) -> impl Iterator<Item = &mut T> {
+    s.chunks_mut(crate::engine::interrupt::CHUNK)
+        .take_while(|_| !crate::engine::interrupt::should_stop())
+        .flatten()
+}
+
+/// `s.chunks_exact_mut(16)` (Box-Muller's blocks), polled as [`polled_mut`].
+pub(crate) fn polled_blocks16<T>(s: &mut [T]) -> impl Iterator<Item = &mut [T]> {
+    const { assert!(crate::engine::interrupt::CHUNK % 16 == 0) };
+    s.chunks_mut(crate::engine::interrupt::CHUNK)
+        .take_while(|_| !crate::engine::interrupt::should_stop())
+        .flat_map(|c| c.chunks_exact_mut(16))
 }

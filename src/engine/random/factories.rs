@@ -15,6 +15,9 @@ pub fn randperm(rng: &mut CpuGenerator, n: usize) -> Vec<i64> {
     if n < (u32::MAX / 20) as i64 {
         let mut r: Vec<i64> = (0..n).collect();
         for i in 0..(n - 1).max(0) {
+            if stop_due(i) {
+                break;
+            }
             let z = rng.random() as i64 % (n - i);
             r.swap(i as usize, (z + i) as usize);
         }
@@ -22,12 +25,22 @@ pub fn randperm(rng: &mut CpuGenerator, n: usize) -> Vec<i64> {
     } else {
         let mut r = vec![0i64; n as usize];
         for i in 0..n {
+            if stop_due(i) {
+                break;
+            }
             let z = (rng.random64() % (i as u64 + 1)) as usize;
             r[i as usize] = r[z];
             r[z] = i;
         }
         r
     }
+}
+
+/// Every [`CHUNK`](crate::engine::interrupt::CHUNK) steps: is the run's stop due? (The op
+/// then ends with it, interrupt::should_stop.)
+#[inline]
+fn stop_due(i: i64) -> bool {
+    i % crate::engine::interrupt::CHUNK as i64 == 0 && crate::engine::interrupt::should_stop()
 }
 
 /// The largest n `randperm` accepts for a dtype (ATen's precision check): `None` when any

@@ -420,8 +420,8 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             let (gx, gw, gb) = crate::engine::host::conv::conv2d_backward(
                 dt,
                 &gv,
-                &x.values_unchecked(),
-                &weight.values_unchecked(),
+                &x.values_or_zeros()?,
+                &weight.values_or_zeros()?,
                 geom,
             )?;
             let back = |v: Vec<f64>| HostStorage::from_f64s(dt, &v).map(DeviceStorage::Host);
@@ -434,7 +434,7 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
         Kind::Pool2d { x, geom } => {
             let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
             let gx =
-                crate::engine::host::conv::pool2d_backward(dt, &gv, &x.values_unchecked(), geom)?;
+                crate::engine::host::conv::pool2d_backward(dt, &gv, &x.values_or_zeros()?, geom)?;
             vec![Some(DeviceStorage::Host(HostStorage::from_f64s(dt, &gx)?))]
         }
         Kind::AddSub(sub, a, b, alpha) => {

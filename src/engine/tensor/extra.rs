@@ -12,10 +12,10 @@ use crate::engine::timing::Cost;
 use std::cmp::Ordering;
 
 /// The values of `t` with dim `d` moved last: (rows concatenated, row length).
-fn rows_along(t: &Tensor, d: usize) -> (Vec<f64>, usize) {
+fn rows_along(t: &Tensor, d: usize) -> Result<(Vec<f64>, usize)> {
     let nd = t.dim();
     if nd == 0 {
-        return (t.values_unchecked(), 1);
+        return Ok((t.values_or_zeros()?, 1));
     }
     let perm: Vec<i64> = (0..nd)
         .filter(|&i| i != d)
@@ -23,7 +23,7 @@ fn rows_along(t: &Tensor, d: usize) -> (Vec<f64>, usize) {
         .map(|i| i as i64)
         .collect();
     let p = t.permute(&perm).expect("a valid permutation");
-    (p.values_unchecked(), t.layout.shape[d])
+    Ok((p.values_or_zeros()?, t.layout.shape[d]))
 }
 
 /// Inverse of [`rows_along`]: `rows` (dim `d` last, each row of length `shape[d]`) laid out
@@ -61,16 +61,18 @@ fn unique_sorted<T: Stored + PartialOrd>(v: &[T]) -> (HostStorage, Vec<i64>, Vec
     #[allow(clippy::eq_op)]
     let nan = |x: &T| x != x;
     let mut order: Vec<usize> = (0..v.len()).collect();
-    // a stable sort: equal values keep their input order
-    order.sort_by(|&i, &j| {
-        let (a, b) = (&v[i], &v[j]);
-        match (nan(a), nan(b)) {
-            (true, true) => Ordering::Equal,
-            (true, false) => Ordering::Greater,
-            (false, true) => Ordering::Less,
-            _ => a.partial_cmp(b).unwrap_or(Ordering::Equal),
-        }
-    });
+    // a stable sort: equal values keep their input order (polled: see Runtime::unique)
+    order.sort_by(crate::engine::interrupt::polling_cmp(
+        |&i: &usize, &j: &usize| {
+            let (a, b) = (&v[i], &v[j]);
+            match (nan(a), nan(b)) {
+                (true, true) => Ordering::Equal,
+                (true, false) => Ordering::Greater,
+                (false, true) => Ordering::Less,
+                _ => a.partial_cmp(b).unwrap_or(Ordering::Equal),
+            }
+        },
+    ));
     let mut vals: Vec<T> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
     let mut inverse = vec![0i64; v.len()];
@@ -157,7 +159,10 @@ impl Runtime {
             && out.wants_values()
             && let Some(data) = data
         {
-            let h = data().map_err(|e| self.host_error(name, hint, e))?;
+            // under the run's interrupt: long loops inside poll its deadline
+            let h = self
+                .compute(data)
+                .map_err(|e| self.host_error(name, hint, e))?;
             if h.len() != out.numel() || h.dtype() != dtype {
                 return Err(self.host_error(
                     name,
@@ -280,7 +285,7 @@ impl Runtime {
             t.dtype(),
             t.device(),
             move || {
-                let v = x.values_unchecked();
+                let v = x.values_or_zeros()?;
                 if dims.is_empty() {
                     return Ok(v);
                 }
@@ -326,6 +331,21 @@ impl Runtime {
                 EngineError::runtime("selected index k out of range"),
             ));
         }
+        // Working memory per element: the f64 copy and its index, the kept values and indices,
+        // both laid back out, and the two outputs. Asked for before any work, so a sort of a
+        // huge expanded view fails at once (PyTorch fails on its values output; its topk on a
+        // scratch vector, with C++'s bare std::bad_alloc).
+        let per_element = 56 + 2 * t.dtype().element_size() as u64;
+        if let Err(e) =
+            crate::engine::host::ensure_room_for_elements(t.numel(), per_element, t.dtype())
+        {
+            let e = if k.is_some() {
+                EngineError::runtime("std::bad_alloc")
+            } else {
+                e
+            };
+            return Err(self.host_error(name, hint, e));
+        }
         let keep = k.unwrap_or(len);
         let mut shape = t.layout.shape.clone();
         if t.dim() > 0 {
@@ -334,18 +354,32 @@ impl Runtime {
         let mut order: Vec<f64> = Vec::new();
         let mut vals: Vec<f64> = Vec::new();
         if !t.is_phantom() {
-            let (rows, _) = rows_along(t, d);
-            for row in rows.chunks(len.max(1)) {
-                let mut idx: Vec<usize> = (0..row.len()).collect();
-                idx.sort_by(|&a, &b| {
-                    let o = cmp_nan_last(row[a], row[b]);
-                    if descending { o.reverse() } else { o }
-                });
-                for &i in idx.iter().take(keep) {
-                    order.push(i as f64);
-                    vals.push(row[i]);
+            let (rows, _) = rows_along(t, d).map_err(|e| self.host_error(name, hint, e))?;
+            // polled between rows and inside each row's sort: a sort of 2^24 elements stops
+            // at the run's limit
+            self.compute(|| {
+                for row in rows.chunks(len.max(1)) {
+                    if crate::engine::interrupt::should_stop() {
+                        break;
+                    }
+                    let mut idx: Vec<usize> = (0..row.len()).collect();
+                    idx.sort_by(crate::engine::interrupt::polling_cmp(
+                        |&a: &usize, &b: &usize| {
+                            let o = cmp_nan_last(row[a], row[b]);
+                            if descending { o.reverse() } else { o }
+                        },
+                    ));
+                    if crate::engine::interrupt::should_stop() {
+                        // the order is meaningless once stopped: nothing to keep
+                        break;
+                    }
+                    for &i in idx.iter().take(keep) {
+                        order.push(i as f64);
+                        vals.push(row[i]);
+                    }
                 }
-            }
+                Ok(())
+            })?;
         }
         let dd = d.min(shape.len().saturating_sub(1));
         let (vs, is) = if t.is_phantom() {
@@ -375,10 +409,15 @@ impl Runtime {
     /// neighbours merged (the first in input order stays, so -0.0 and 0.0 give the one seen
     /// first; NaN equals nothing, so every NaN is its own value), as PyTorch's CPU kernel.
     pub fn unique(&self, t: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
+        // the copy, its order, the inverse, the values and counts: asked for before any work
+        let per_element = 24 + 2 * t.dtype().element_size() as u64;
+        crate::engine::host::ensure_room_for_elements(t.numel(), per_element, t.dtype())
+            .map_err(|e| self.host_error("unique", err_hint(t), e))?;
         let h = t
             .host_values()
             .map_err(|e| self.host_error("unique", err_hint(t), e))?;
-        let (u, inverse, counts) = crate::engine::host::host_dispatch!(&h, v => unique_sorted(v));
+        let (u, inverse, counts) =
+            self.compute(|| Ok(crate::engine::host::host_dispatch!(&h, v => unique_sorted(v))))?;
         if let Device::Cuda(i) = t.device() {
             // the output size depends on the data
             self.sync("unique", i)?;
@@ -432,11 +471,13 @@ impl Runtime {
             t.dtype(),
             t.device(),
             || {
-                let mut v = src.values_unchecked();
+                let mut v = src.values_or_zeros()?;
                 if v.iter().any(|x| x.is_nan()) {
                     return Ok(vec![f64::NAN]);
                 }
-                v.sort_by(|a, b| cmp_nan_last(*a, *b));
+                v.sort_by(crate::engine::interrupt::polling_cmp(|a: &f64, b: &f64| {
+                    cmp_nan_last(*a, *b)
+                }));
                 Ok(vec![v[(v.len() - 1) / 2]])
             },
             Some("MedianBackward0"),
@@ -532,7 +573,7 @@ impl Runtime {
             t.dtype(),
             t.device(),
             move || {
-                let v = src.values_unchecked();
+                let v = src.values_or_zeros()?;
                 let sst = contiguous_strides(&src_shape);
                 let n: usize = out_shape.iter().product();
                 let mut out = Vec::with_capacity(n);

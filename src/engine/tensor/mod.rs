@@ -277,7 +277,10 @@ impl Tensor {
     }
 
     /// The elements in logical order, copied to the host with their own dtype.
+    /// A copy of an expanded view is as big as the view, so its size is asked for first.
     pub(crate) fn host_values(&self) -> Result<HostStorage> {
+        let elem = self.dtype().element_size() as u64;
+        crate::engine::host::ensure_room_for_elements(self.numel(), elem, self.dtype())?;
         match self.storage.data.borrow().as_ref() {
             Some(s) => s.to_host(&self.layout),
             None if self.numel() == 0 => HostStorage::zeros(self.dtype(), 0),
@@ -288,18 +291,35 @@ impl Tensor {
     /// The elements in logical order (row-major), widened to f64 (exact for every dtype
     /// but int64 beyond 2^53: use [`Tensor::scalars`] for exact values).
     pub fn values(&self) -> Result<Vec<f64>> {
+        // the copy in its own dtype, then the widened one
+        let elem = self.dtype().element_size() as u64;
+        crate::engine::host::ensure_room_for_elements(self.numel(), elem + 8, self.dtype())?;
         Ok(self
             .host_values()?
             .gather_f64(&Layout::contiguous(&[self.numel()])))
     }
 
-    /// [`Tensor::values`], zeros for a phantom.
+    /// [`Tensor::values`], or nothing (an empty vector) for a phantom or when there is no
+    /// room for them: callers compare the length with `numel` and skip what they cannot see.
     pub(crate) fn values_unchecked(&self) -> Vec<f64> {
-        self.values().unwrap_or_else(|_| vec![0.0; self.numel()])
+        self.values().unwrap_or_default()
+    }
+
+    /// [`Tensor::values`], zeros for a phantom; PyTorch's allocation failure when there is no
+    /// room for them.
+    pub(crate) fn values_or_zeros(&self) -> Result<Vec<f64>> {
+        if self.is_phantom() {
+            crate::engine::host::ensure_room_for_elements(self.numel(), 8, self.dtype())?;
+            return crate::engine::hostbuf::try_zeroed(self.numel())
+                .ok_or_else(|| crate::engine::host::alloc_error(self.dtype(), self.numel()));
+        }
+        self.values()
     }
 
     /// Element values as Python scalars, logical order (int64 exact).
     pub fn scalars(&self) -> Result<Vec<Scalar>> {
+        let per = (self.dtype().element_size() + std::mem::size_of::<Scalar>()) as u64;
+        crate::engine::host::ensure_room_for_elements(self.numel(), per, self.dtype())?;
         Ok(self
             .host_values()?
             .gather_scalars(&Layout::contiguous(&[self.numel()])))

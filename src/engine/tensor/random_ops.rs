@@ -145,21 +145,25 @@ impl Runtime {
         if !t.is_phantom() && t.device() != Device::Meta {
             let contiguous = t.layout.contiguous_range().is_some();
             let mut data = t.storage.data.borrow_mut();
-            match data.as_mut() {
-                Some(DeviceStorage::Host(h)) => {
-                    self.with_rng(t.device(), generator, |rng| {
-                        with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
-                    })??;
+            // the kernels poll the run's deadline and cancel flag between chunks
+            self.compute(|| {
+                match data.as_mut() {
+                    Some(DeviceStorage::Host(h)) => {
+                        self.with_rng(t.device(), generator, |rng| {
+                            with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
+                        })??;
+                    }
+                    // A GPU backend without a kernel for this draw: the host's mirror of the
+                    // device's stream fills the values (listed in docs/cuda-backend.md)
+                    Some(DeviceStorage::Gpu(g)) => g.update_on_host("random", |h| {
+                        self.with_rng(t.device(), generator, |rng| {
+                            with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
+                        })?
+                    })?,
+                    None => {}
                 }
-                // A GPU backend without a kernel for this draw: the host's mirror of the
-                // device's stream fills the values (listed in docs/cuda-backend.md)
-                Some(DeviceStorage::Gpu(g)) => g.update_on_host("random", |h| {
-                    self.with_rng(t.device(), generator, |rng| {
-                        with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
-                    })?
-                })?,
-                None => {}
-            }
+                Ok(())
+            })?;
         }
         self.complete(
             op,
@@ -453,9 +457,14 @@ impl Runtime {
             )));
         }
         let n = n as usize;
-        let perm: Vec<i64> = self.with_rng(device, generator, |rng| match rng {
-            Rng::Cpu(g) => random::randperm(g, n),
-            Rng::Cuda(g) => cuda_randperm(g, n),
+        // the permutation, its scalars and the output (and CUDA's keys): asked for before any
+        // draw, so `torch.randperm(10**11)` is PyTorch's allocation failure, not an abort
+        crate::engine::host::ensure_room_for_elements(n, 48, dt)?;
+        let perm: Vec<i64> = self.compute(|| {
+            self.with_rng(device, generator, |rng| match rng {
+                Rng::Cpu(g) => random::randperm(g, n),
+                Rng::Cuda(g) => cuda_randperm(g, n),
+            })
         })?;
         let t = self.fresh("randperm", &[n], dt, device)?;
         if !t.is_phantom() && device != Device::Meta {
@@ -568,6 +577,13 @@ impl Runtime {
             }
         };
         let sizes = input.shape().to_vec();
+        let categories = sizes.last().copied().unwrap_or(1);
+        if replacement || (num_samples > 0 && num_samples as usize <= categories) {
+            // the samples (PyTorch's int64 output), asked for before any draw
+            let rows = sizes.iter().rev().skip(1).product::<usize>();
+            let n = rows.saturating_mul(num_samples.max(0) as usize);
+            crate::engine::host::ensure_room_for_elements(n, 16, DType::Int64)?;
+        }
         let inp = random::MultinomialInput {
             probs: pr,
             sizes: &sizes,

@@ -338,7 +338,7 @@ pub fn call_builtin_method(
             // `s.split()` of a 20 MB string makes ten million strings: when the result has
             // taken the run past its memory budget it is dropped and this is MemoryError.
             match str_method(it, s, name, args)? {
-                Some(v) if !crate::engine::hostmem::can_allocate(0) => {
+                Some(v) if !crate::budget::can_allocate(0) => {
                     drop(v);
                     Err(super::super::interp::memory_error())
                 }

@@ -313,7 +313,8 @@ pub(crate) fn install(it: &mut Interpreter) {
         let a = args.exact("hash", 1)?;
         let k = it.hkey(&a[0])?;
         Ok(Value::Int(match (&a[0], &k) {
-            (_, super::value::HKey::Hashed(_, h)) => *h,
+            (_, super::value::HKey::Hashed(_, h))
+            | (_, super::value::HKey::HashedObject(_, h, _)) => *h,
             _ => k.py_hash(),
         }))
     });

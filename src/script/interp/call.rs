@@ -17,7 +17,7 @@ impl Interpreter {
             Value::Function(fun) => self.call_function(fun, args.positional, &args.keywords),
             Value::NativeFn(nf) => {
                 let nf = nf.clone();
-                let before = crate::engine::hostmem::thread_heap();
+                let before = crate::budget::thread_heap();
                 let r = (nf.f)(self, args);
                 self.after_native(before, r)
             }
@@ -46,7 +46,7 @@ impl Interpreter {
             Value::Class(c) => self.instantiate(c, args),
             Value::Native(n) => {
                 let n = n.clone();
-                let before = crate::engine::hostmem::thread_heap();
+                let before = crate::budget::thread_heap();
                 let r = n.call(&n, self, args);
                 self.after_native(before, r)
             }
@@ -407,12 +407,12 @@ impl Interpreter {
     #[inline]
     fn after_native(&mut self, heap_before: i64, r: PyResult<Value>) -> PyResult<Value> {
         match r {
-            Ok(v) if !crate::engine::hostmem::can_allocate(0) => {
+            Ok(v) if !crate::budget::can_allocate(0) => {
                 drop(v);
                 Err(super::memory_error())
             }
             Ok(v) => {
-                let grown = crate::engine::hostmem::thread_heap() - heap_before;
+                let grown = crate::budget::thread_heap() - heap_before;
                 if grown > 0 {
                     self.work(grown as u64 / 256)?;
                 }

@@ -70,24 +70,24 @@ pub(crate) struct GenOut(Value, *mut Interpreter);
 type Coro = Coroutine<GenIn, GenOut, PyResult<Value>, GenStack>;
 
 /// A generator's stack: corosensei's (mapped, with a guard page), counted in the run's memory
-/// budget while it exists (engine::hostmem).
+/// budget while it exists (crate::budget).
 pub(crate) struct GenStack(DefaultStack);
 
 impl GenStack {
     fn new() -> PyResult<GenStack> {
-        if !crate::engine::hostmem::can_allocate(STACK_SIZE as u64) {
+        if !crate::budget::can_allocate(STACK_SIZE as u64) {
             return Err(PyException::new(ExcType::MemoryError, ""));
         }
         let s = DefaultStack::new(STACK_SIZE)
             .map_err(|_| PyException::new(ExcType::MemoryError, ""))?;
-        crate::engine::hostmem::charge(STACK_SIZE as i64);
+        crate::budget::charge(STACK_SIZE as i64);
         Ok(GenStack(s))
     }
 }
 
 impl Drop for GenStack {
     fn drop(&mut self) {
-        crate::engine::hostmem::charge(-(STACK_SIZE as i64));
+        crate::budget::charge(-(STACK_SIZE as i64));
     }
 }
 

@@ -27,7 +27,7 @@ impl Interpreter {
     /// MemoryError unless the run's memory budget has room for `bytes` more: for native code
     /// (the torch bindings) before it builds something big, such as `x.tolist()`.
     pub fn check_alloc(&self, bytes: u64) -> PyResult<()> {
-        if crate::engine::hostmem::can_allocate(bytes) {
+        if crate::budget::can_allocate(bytes) {
             Ok(())
         } else {
             Err(memory_error())
@@ -145,7 +145,7 @@ pub struct Interpreter {
     /// Stacks of finished generators, for the next ones.
     pub(crate) gen_stacks: Vec<generator::GenStack>,
     /// The run's memory budget on this thread, for as long as the interpreter lives.
-    _budget: crate::engine::hostmem::RunBudget,
+    _budget: crate::budget::RunBudget,
 }
 
 /// `out.push_str(s)` up to [`MAX_OUTPUT`] bytes; the write that crosses it keeps what fits
@@ -207,7 +207,7 @@ impl Interpreter {
             gen_ctx: Vec::new(),
             gen_queue: Rc::default(),
             gen_stacks: Vec::new(),
-            _budget: crate::engine::hostmem::RunBudget::begin(crate::engine::hostmem::run_limit()),
+            _budget: crate::budget::RunBudget::begin(crate::budget::run_limit()),
         };
         classes::install_exceptions(&mut it);
         super::builtins::install(&mut it);
@@ -405,14 +405,14 @@ impl Interpreter {
         Ok(())
     }
 
-    /// MemoryError when the run holds more than its memory budget (engine::hostmem): growth
+    /// MemoryError when the run holds more than its memory budget (crate::budget): growth
     /// that no single allocation check saw (slice copies, `split` results, many small
     /// objects) is caught here, every 1024 steps and at every work check, while the
     /// budget's slack under `RLIMIT_AS` still has room. Not sticky: an `except MemoryError:`
     /// that frees what it kept goes on.
     #[cold]
     fn check_budget(&mut self) -> PyResult<()> {
-        if crate::engine::hostmem::can_allocate(0) {
+        if crate::budget::can_allocate(0) {
             Ok(())
         } else {
             Err(memory_error())

@@ -23,12 +23,12 @@ pub(crate) fn memory_error() -> PyException {
     PyException::new(ExcType::MemoryError, "")
 }
 
-/// MemoryError unless the run's memory budget (engine::hostmem: tensors, interpreter objects
+/// MemoryError unless the run's memory budget (crate::budget: tensors, interpreter objects
 /// and temporaries together, under RLIMIT_AS and the cgroup limit) has room for `n` more `T`s.
 #[inline]
 pub(crate) fn budget_for<T>(n: usize) -> PyResult<()> {
     let bytes = (n as u64).saturating_mul(std::mem::size_of::<T>() as u64);
-    if crate::engine::hostmem::can_allocate(bytes) {
+    if crate::budget::can_allocate(bytes) {
         Ok(())
     } else {
         Err(memory_error())
@@ -981,6 +981,10 @@ impl Interpreter {
                         _ => r,
                     };
                     match r.as_int() {
+                        // without its own __eq__ an object equals only itself
+                        Some(x) if i.class.lookup_user("__eq__").is_none() => {
+                            HKey::HashedObject(i.class.name.clone(), x, v.ptr_id().unwrap_or(0))
+                        }
                         Some(x) => HKey::Hashed(i.class.name.clone(), x),
                         None => {
                             return Err(PyException::new(
