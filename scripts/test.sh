@@ -41,4 +41,4 @@ python3 scripts/module-graph.py --check >/dev/null
 # panic inside runs, a save loop to kill); a user's `cargo build --release` has none. Checking
 # that the build without them compiles costs far less than a second release build.
 cargo check --locked --lib --bins
-cargo test --release --locked --features fault-injection
+cargo test --release --locked --features fault-injection --no-fail-fast
