@@ -77,6 +77,7 @@ pub const FAMILY_FILES: &[(&str, &str)] = &[
     ),
     ("fork-reinit", include_str!("families/fork-reinit.toml")),
     ("nccl-timeout", include_str!("families/nccl-timeout.toml")),
+    ("cuda-events", include_str!("families/cuda-events.toml")),
     (
         "dtype-mismatch",
         include_str!("families/dtype-mismatch.toml"),

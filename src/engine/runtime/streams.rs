@@ -108,7 +108,7 @@ mod tests {
     fn an_event_completes_after_the_work_queued_before_it() {
         let rt = Runtime::new(RuntimeConfig::default());
         let start = rt.event_record(0).unwrap();
-        rt.launch("_sleep", 0, Cost::new(0, 10_000_000_000), Vec::new())
+        rt.launch("_sleep", 0, Cost::new(0, 100_000_000_000), Vec::new())
             .unwrap();
         let end = rt.event_record(0).unwrap();
         assert!(end > start + 1000.0, "{start} {end}");
