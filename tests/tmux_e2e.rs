@@ -165,8 +165,9 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     assert!(failed.contains("Exercise l3-one-based ✗"), "{failed}");
 
     // Launch blocking: the same code reports at its origin.
+    // `b` arms blocking for this card's next run only (an experiment, not graded).
     t.send(&["b"]);
-    t.wait_for("b CUDA_LAUNCH_BLOCKING=1");
+    t.wait_for("CUDA_LAUNCH_BLOCKING=1 next run");
     t.send(&["r"]);
     // (the traceback's `line 13, in <module>` frame may scroll out of the output pane: the
     // composite cross_entropy adds its own frame below it, as PyTorch's functional.py does)
@@ -179,8 +180,11 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
         !blocking.contains("14 the error was reported here"),
         "{blocking}"
     );
-    t.send(&["b"]);
-    t.wait_for("blocking off");
+    // That run used the blocking; the card's badge is gone and the next run is a normal one.
+    assert!(
+        !blocking.contains("CUDA_LAUNCH_BLOCKING=1 next run"),
+        "{blocking}"
+    );
 
     // Fix: after the function, bind to_targets to one that counts from 0 (line 10 is blank).
     t.send(&["Enter"]);

@@ -536,10 +536,12 @@ impl App {
             | Overlay::Explained { scroll, .. },
         ) = (overlay_rows, &mut self.overlay)
         {
-            // The overlay's own scrolling.
-            let step = (page.max(2) - 1) as usize;
-            // The box is the screen less the title and footer, its border two more.
-            let last = rows.saturating_sub(usize::from(self.size.height.saturating_sub(4)));
+            // The overlay's own scrolling. The box is the screen less the title and footer,
+            // its border two more; a page is the box's rows less one (not the lesson's page,
+            // which is taller than the box and made PageDown skip rows of the help).
+            let visible = usize::from(self.size.height.saturating_sub(4));
+            let step = visible.max(2) - 1;
+            let last = rows.saturating_sub(visible);
             *scroll = match action {
                 A::ScrollDown => *scroll + 1,
                 A::ScrollUp => scroll.saturating_sub(1),
