@@ -122,11 +122,17 @@ impl Runtime {
                 "Expected a 'cuda' device type for generator but found 'cpu'",
             )),
             (Device::Cuda(i), None) => {
+                // The runtime's one device check, so a bad ordinal is 2.15's AcceleratorError
+                // with its help line, as everywhere else (not a second, plainer text here).
+                let i = self.check_device_index(i as i64)?;
                 let mut gens = self.cuda_gens.borrow_mut();
-                match gens.get_mut(i as usize) {
-                    Some(g) => Ok(f(Rng::Cuda(g))),
-                    None => Err(EngineError::runtime("CUDA error: invalid device ordinal")),
-                }
+                let g = gens.get_mut(i as usize).ok_or_else(|| {
+                    EngineError::new(
+                        crate::engine::error::ErrorKind::AcceleratorError,
+                        crate::engine::error::CUDA_INVALID_DEVICE_MESSAGE,
+                    )
+                })?;
+                Ok(f(Rng::Cuda(g)))
             }
             (_, Some(g)) => Ok(f(Rng::Cpu(&mut g.borrow_mut()))),
             (_, None) => Ok(f(Rng::Cpu(&mut self.cpu_gen.borrow_mut()))),
