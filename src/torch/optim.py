@@ -126,7 +126,7 @@ class Optimizer:
         elif isinstance(params, set):
             torch._C.warn('optimizer parameters need to be organized in ordered collections, but the ordering of '
                           'tensors in sets will change between runs. Please use a list instead. This will be an '
-                          'error in a future release.')
+                          'error in a future release.', category='FutureWarning')
         self.state = defaultdict(dict)
         self.param_groups = []
         param_groups = list(params)
