@@ -365,11 +365,26 @@ pub(crate) fn scalar_of(v: &Value) -> Option<Scalar> {
     }
 }
 
+/// A Number argument (`alpha=`, `value=`): a Python number or, as PyTorch's argument parser
+/// takes it, a 0-dim tensor that does not require grad (its value: an optimizer's tensor lr).
+fn number_arg(v: &Value) -> PyResult<Option<Scalar>> {
+    if let Some(s) = scalar_of(v) {
+        return Ok(Some(s));
+    }
+    if let Some(p) = v.downcast::<PyTensor>() {
+        let t = p.tensor();
+        if t.dim() == 0 && !t.requires_grad() {
+            return p.rt.item(&t).map(Some).map_err(py_err);
+        }
+    }
+    Ok(None)
+}
+
 /// The `alpha=` of add/sub (None when absent or 1, which is a plain add).
 pub(crate) fn alpha_of(v: Option<&Value>, fname: &str) -> PyResult<Option<Scalar>> {
     match v {
         None => Ok(None),
-        Some(v) => match scalar_of(v) {
+        Some(v) => match number_arg(v)? {
             Some(Scalar::Int(1)) => Ok(None),
             Some(s) => Ok(Some(s)),
             None => Err(PyException::new(
@@ -416,7 +431,7 @@ pub(crate) fn ternary_operands(
     };
     let value = match value.filter(|v| !v.is_none()) {
         None => Scalar::Int(1),
-        Some(v) => scalar_of(v).ok_or_else(|| {
+        Some(v) => number_arg(v)?.ok_or_else(|| {
             PyException::new(
                 ExcType::TypeError,
                 format!(
