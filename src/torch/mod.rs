@@ -28,7 +28,14 @@ use crate::engine::{
 use crate::script::{Args, ExcType, Interpreter, PyException, PyResult, Value};
 use std::rc::Rc;
 
-const NN_SRC: &str = include_str!("nn.py");
+/// torch.nn: nn.py, then the modules added in their own files (one prelude: they share its
+/// helpers and its `_PY_FUNCTIONAL` list).
+const NN_SRC: &str = concat!(
+    include_str!("nn.py"),
+    include_str!("nn_layers.py"),
+    include_str!("nn_losses.py"),
+    include_str!("nn_attention.py")
+);
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");
 const EXTRA_SRC: &str = include_str!("extra.py");
