@@ -2429,6 +2429,13 @@ def _f_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=
         raise RuntimeError(f'Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: {list(input.shape)}')
     if weight.dim() < 3:
         raise RuntimeError('weight should have at least three dimensions')
+    # check_shape_forward: the arguments' signs before the shapes
+    if not isinstance(padding, str) and _single(padding)[0] < 0:
+        raise RuntimeError('negative padding is not supported')
+    if _single(stride)[0] <= 0:
+        raise RuntimeError('non-positive stride is not supported')
+    if _single(dilation)[0] < 0:
+        raise RuntimeError('dilation should be greater than zero')
     if isinstance(groups, int) and groups > 0:
         # ATen's check_shape_forward, naming conv1d's own shapes (conv2d below sees them
         # with an extra dimension)
