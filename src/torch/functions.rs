@@ -301,7 +301,7 @@ fn softmax_fn(
                     "Implicit dimension choice for {fname} has been deprecated. Change the call to include dim=X as an argument."
                 ),
                 false,
-            );
+            )?;
             if t.dim() <= 1 || t.dim() == 3 { 0 } else { 1 }
         }
     };
@@ -565,7 +565,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
                 it,
                 "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                 false,
-            );
+            )?;
             let (dt, _, rg) = creation_kw(rt, &a[1..4], it)?;
             let dev = device_arg(rt, a[2].as_ref())?;
             let t = rt
@@ -1703,7 +1703,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let x = need_tensor(a[0].as_ref().unwrap(), "l1_loss", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "l1_loss", "target")?;
         if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
-            super::warn(it, &size_warning(&x, &y), false);
+            super::warn(it, &size_warning(&x, &y), false)?;
         }
         // ATen's l1_loss is composite: (input - target).abs(), then the reduction (so its
         // nodes are SubBackward0, AbsBackward0 and MeanBackward0 / SumBackward0)
@@ -1777,7 +1777,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let x = need_tensor(a[0].as_ref().unwrap(), "mse_loss", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "mse_loss", "target")?;
         if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
-            super::warn(it, &size_warning(&x, &y), false);
+            super::warn(it, &size_warning(&x, &y), false)?;
         }
         // composed here from sub, mul and mean; one node named as PyTorch's single op
         let outer = [x, y];
@@ -1920,7 +1920,7 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
             let a = args.bind("warn", &["message"], 1)?;
             let msg = a[0].as_ref().and_then(|v| v.as_str()).unwrap_or_default();
             let cat = cat.as_str().unwrap_or("UserWarning").to_string();
-            super::warn_as(it, &cat, &msg.to_string());
+            super::warn_as(it, &cat, &msg.to_string())?;
             return Ok(Value::None);
         }
         let a = args.bind("warn", &["message", "file", "line", "source"], 1)?;
@@ -1941,9 +1941,9 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
                     .and_then(|v| v.as_str())
                     .unwrap_or_default()
                     .to_string();
-                super::warn_at(it, &file, line, &msg, &src);
+                super::warn_at(it, &file, line, &msg, &src)?;
             }
-            None => super::warn(it, &msg, false),
+            None => super::warn(it, &msg, false)?,
         }
         Ok(Value::None)
     });

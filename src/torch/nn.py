@@ -1302,6 +1302,10 @@ class Tanh(Module):
 
 
 class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        # PyTorch's Identity takes and ignores any arguments
+        super().__init__()
+
     def forward(self, input):
         return input
 
@@ -1319,6 +1323,8 @@ def _legacy_softmax_dim(name, ndim):
 class Softmax(Module):
     def __init__(self, dim=None):
         super().__init__()
+        if dim is not None and (not isinstance(dim, int) or isinstance(dim, bool)):
+            raise TypeError(f'dim must be an int or None, got {type(dim)}')
         self.dim = dim
 
     def forward(self, input):
@@ -1333,6 +1339,8 @@ class Softmax(Module):
 class LogSoftmax(Module):
     def __init__(self, dim=None):
         super().__init__()
+        if dim is not None and (not isinstance(dim, int) or isinstance(dim, bool)):
+            raise TypeError(f'dim must be an int or None, got {type(dim)}')
         self.dim = dim
 
     def forward(self, input):
@@ -1422,7 +1430,7 @@ class L1Loss(Module):
 class BCELoss(Module):
     def __init__(self, weight=None, size_average=None, reduce=None, reduction='mean'):
         super().__init__()
-        self.weight = weight
+        self.register_buffer('weight', weight)
         self.reduction = reduction
 
     def forward(self, input, target):
@@ -1783,8 +1791,9 @@ class Hardtanh(Module):
 class BCEWithLogitsLoss(Module):
     def __init__(self, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None):
         super().__init__()
-        self.weight = weight
-        self.pos_weight = pos_weight
+        # buffers, as PyTorch registers them (they show in the state_dict)
+        self.register_buffer('weight', weight)
+        self.register_buffer('pos_weight', pos_weight)
         self.reduction = reduction
 
     def forward(self, input, target):
@@ -2154,7 +2163,21 @@ class RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
         super().__init__()
-        if not isinstance(hidden_size, int) or hidden_size <= 0:
+        # RNNBase.__init__'s checks, in its order
+        if not isinstance(dropout, (int, float)) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError('dropout should be a number in range [0, 1] representing the probability of an '
+                             'element being zeroed')
+        if not isinstance(bias, bool):
+            raise TypeError(f'bias should be of type bool, got: {type(bias).__name__}')
+        if not isinstance(batch_first, bool):
+            raise TypeError(f'batch_first should be of type bool, got: {type(batch_first).__name__}')
+        if not isinstance(input_size, int):
+            raise TypeError(f'input_size should be of type int, got: {type(input_size).__name__}')
+        if input_size <= 0:
+            raise ValueError('input_size must be greater than zero')
+        if not isinstance(hidden_size, int):
+            raise TypeError(f'hidden_size should be of type int, got: {type(hidden_size).__name__}')
+        if hidden_size <= 0:
             raise ValueError('hidden_size must be greater than zero')
         if num_layers <= 0:
             raise ValueError('num_layers must be greater than zero')
@@ -2299,6 +2322,10 @@ class RNNBase(Module):
     def forward(self, input, hx=None):
         if type(input).__name__ == 'PackedSequence':
             return self._packed_forward(input, hx)
+        if input.dtype != self.weight_ih_l0.dtype:
+            w = self.weight_ih_l0.dtype
+            raise ValueError(f'RNN input dtype ({input.dtype}) does not match weight dtype ({w}). '
+                             f'Convert input: input.to({w}), or convert model: model.to({input.dtype})')
         if input.dim() not in (2, 3):
             raise ValueError(f'{self.mode}: Expected input to be 2D or 3D, got {input.dim()}D instead')
         batched = input.dim() == 3
@@ -2366,12 +2393,6 @@ class RNN(RNNBase):
         self.nonlinearity = nonlinearity
         super().__init__('RNN_TANH' if nonlinearity == 'tanh' else 'RNN_RELU', input_size, hidden_size,
                          num_layers, bias, batch_first, dropout, bidirectional, 0, device, dtype)
-
-    def extra_repr(self):
-        s = super().extra_repr()
-        if self.nonlinearity != 'tanh':
-            s += f', nonlinearity={self.nonlinearity}'
-        return s
 
     def _cell(self, xw, h, c, w_hh, b_hh):
         pre = functional.linear(h, w_hh, b_hh) + xw

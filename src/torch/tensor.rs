@@ -1313,7 +1313,7 @@ impl NativeObject for PyTensor {
                 it,
                 "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered internally at /pytorch/aten/src/ATen/native/TensorShape.cpp:4306.)",
                 true,
-            ),
+            )?,
             "mT" | "mH" if t.dim() < 2 => {
                 return Err(PyException::new(
                     ExcType::RuntimeError,
@@ -1346,7 +1346,7 @@ impl NativeObject for PyTensor {
                 it,
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:488.)",
                 false,
-            ),
+            )?,
             _ => {}
         }
         if super::registry::is_method(name) {
@@ -1426,7 +1426,7 @@ impl NativeObject for PyTensor {
                 it,
                 "DeprecationWarning",
                 "__array_wrap__ must accept context and return_scalar arguments (positionally) in the future. (Deprecated NumPy 2.0)",
-            );
+            )?;
         }
         let me = Operand::Tensor(self.tensor());
         let (a, b) = if reflected { (o, me) } else { (me, o) };
@@ -1632,7 +1632,7 @@ impl NativeObject for PyTensor {
                 it,
                 "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at /pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:820.)",
                 false,
-            );
+            )?;
         }
         Ok(Some(self.rt.item(&self.tensor()).map_err(py_err)?.as_f64()))
     }

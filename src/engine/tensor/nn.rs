@@ -1192,6 +1192,21 @@ impl Runtime {
             })
             .map_err(|e| self.host_error("cat", hint, e))?;
         self.grad_of(&refs, &mut out, "CatBackward0");
+        if out.requires_grad {
+            let mut at = 0usize;
+            let mut parts = Vec::with_capacity(ts.len());
+            for t in ts.iter() {
+                if t.dim() == 1 && t.numel() == 0 {
+                    parts.push(None);
+                    continue;
+                }
+                parts.push(Some((t.layout.shape.clone(), at)));
+                at += t.layout.shape[d];
+            }
+            let edges: Vec<_> = ts.iter().map(super::autograd::edge_of).collect();
+            let kind = super::autograd::Kind::Cat { dim: d, parts };
+            super::autograd::attach(&mut out, &edges, kind);
+        }
         self.complete(
             "cat",
             dev,
