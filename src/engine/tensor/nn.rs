@@ -1013,9 +1013,15 @@ impl Runtime {
         let (dev, d) = self.guarded("gather", hint, || {
             let dev = self.wrapper_devices(&[(t, "self"), (index, "index")], "gather")?;
             let d = wrap_dim(dim, t.dim())?;
-            // 2.15 takes int32 indices too (the kernel reads them as int64 here)
+            // 2.15 takes int32 indices too (the kernel reads them as int64 here); an empty
+            // index is checked for nothing (gather's meta function returns early)
+            if index.numel() == 0 {
+                return Ok((dev, d));
+            }
             if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
-                return Err(EngineError::runtime("gather(): Expected dtype int64 for index"));
+                return Err(EngineError::runtime(
+                    "gather(): Expected dtype int32/int64 for index",
+                ));
             }
             if index.dim() != t.dim() && !(index.dim() <= 1 && t.dim() <= 1) {
                 return Err(EngineError::runtime("Index tensor must have the same number of dimensions as input tensor"));

@@ -901,6 +901,45 @@ impl Runtime {
         )
     }
 
+    /// `any` / `all` over a tuple of dims (2.2's IntArrayRef overloads); `dim=()` reduces
+    /// nothing, giving each element's truth as bool.
+    pub fn any_all_dims(
+        &self,
+        t: &Tensor,
+        dims: &[i64],
+        keepdim: bool,
+        is_all: bool,
+    ) -> Result<Tensor> {
+        let (name, op) = if is_all {
+            ("all", ReduceOp::All)
+        } else {
+            ("any", ReduceOp::Any)
+        };
+        if dims.is_empty() {
+            let one = t.unsqueeze(0)?;
+            return self.reduce_op(
+                name,
+                &one,
+                Some(&[0]),
+                false,
+                t.dtype(),
+                DType::Bool,
+                op,
+                None,
+            );
+        }
+        self.reduce_op(
+            name,
+            t,
+            Some(dims),
+            keepdim,
+            t.dtype(),
+            DType::Bool,
+            op,
+            None,
+        )
+    }
+
     /// `max()` / `min()` over all elements.
     pub fn max_all(&self, t: &Tensor, is_max: bool) -> Result<Tensor> {
         let name = if is_max { "max" } else { "min" };
