@@ -170,6 +170,69 @@ pub fn grade_one(
     }
 }
 
+/// Grades a learner's submission of one exercise (`None`: not started). A submission that
+/// changes nothing (the starting code as given, or a file without code) scores 0 without
+/// running: the starting code may pass some checks (they show what already works), and those
+/// points are not the learner's.
+pub fn grade_submission(
+    lesson_no: usize,
+    lesson: &Lesson,
+    ex: &Exercise,
+    code: Option<&str>,
+    opts: &RunOptions,
+) -> ExerciseGrade {
+    let Some(code) = code else {
+        return not_started(lesson_no, lesson, ex);
+    };
+    let words = classroom_text(lesson_lang(lesson));
+    let why = if !has_code(code) {
+        words.no_code
+    } else if same_code(code, &ex.start_code) {
+        words.starting_code
+    } else {
+        return grade_one(lesson_no, lesson, ex, Some(code), opts);
+    };
+    let mut grade = not_started(lesson_no, lesson, ex);
+    grade.status = GradeStatus::Failed;
+    grade.backend = backend_asked(opts).to_string();
+    grade.checks_total = 1;
+    grade.first_failure = Some(format!("check: {why}"));
+    grade.checks = vec![CheckLine {
+        line: 0,
+        passed: false,
+        message: why.to_string(),
+        weight: 0.0,
+    }];
+    grade
+}
+
+fn lesson_lang(lesson: &Lesson) -> Lang {
+    if lesson.lang == "zh" {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
+}
+
+/// Whether `code` holds a statement (not only blank lines and comments).
+fn has_code(code: &str) -> bool {
+    code.lines().any(|l| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('#')
+    })
+}
+
+/// The same code apart from trailing spaces and blank lines (what an editor may add or drop).
+fn same_code(a: &str, b: &str) -> bool {
+    let lines = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| l.trim_end().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    lines(a) == lines(b)
+}
+
 fn not_started(lesson_no: usize, lesson: &Lesson, ex: &Exercise) -> ExerciseGrade {
     ExerciseGrade {
         schema: SCHEMA_VERSION,
@@ -267,12 +330,33 @@ pub fn grade_catalog(
     source: Source,
     opts: &RunOptions,
 ) -> Vec<ExerciseGrade> {
+    grade_catalog_reporting(catalog, only, progress, source, opts, &mut |_, _, _| {})
+}
+
+/// [`grade_catalog`], telling `step(done, total, exercise id)` before each exercise.
+pub fn grade_catalog_reporting(
+    catalog: &Catalog,
+    only: Option<usize>,
+    progress: &Progress,
+    source: Source,
+    opts: &RunOptions,
+    step: &mut dyn FnMut(usize, usize, &str),
+) -> Vec<ExerciseGrade> {
     let mut out = Vec::new();
+    let chosen = |i: usize| only.is_none_or(|o| o == i);
+    let total = catalog
+        .lessons
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| chosen(*i))
+        .map(|(_, l)| l.exercises.len())
+        .sum();
     for (i, lesson) in catalog.lessons.iter().enumerate() {
-        if only.is_some_and(|o| o != i) {
+        if !chosen(i) {
             continue;
         }
         for ex in &lesson.exercises {
+            step(out.len(), total, &ex.id);
             let code = match source {
                 Source::Saved => progress
                     .exercises
@@ -281,7 +365,10 @@ pub fn grade_catalog(
                 Source::Solution => ex.solution.as_deref(),
                 Source::Start => Some(ex.start_code.as_str()),
             };
-            out.push(grade_one(i + 1, lesson, ex, code, opts));
+            out.push(match source {
+                Source::Saved => grade_submission(i + 1, lesson, ex, code, opts),
+                Source::Solution | Source::Start => grade_one(i + 1, lesson, ex, code, opts),
+            });
         }
     }
     out
@@ -322,7 +409,10 @@ pub fn render_table(grades: &[ExerciseGrade], lang: Lang) -> String {
         pad_to(h_result, result_w)
     );
     for g in grades {
+        // a message may quote what the learner's code printed or raised: nothing in it may
+        // drive the terminal
         let failure = localized_failure(g, lang);
+        let failure = crate::lesson::terminal_text::without_controls(&failure);
         s.push_str(&format!(
             "{}  {}  {}  {failure}\n",
             pad_to(&g.lesson.to_string(), lesson_w),

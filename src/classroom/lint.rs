@@ -8,9 +8,8 @@
 //! check that rejects a correct fix written another way is a bug too); and an exercise that
 //! asks for a prediction has a solution that makes one.
 
-use super::grade::{self, GradeStatus, Source};
+use super::grade::{self, GradeStatus};
 use crate::lesson::{Catalog, Exercise, Lesson, LessonError};
-use crate::progress::Progress;
 use crate::run::RunOptions;
 use crate::run::checks::split_checks;
 use std::path::Path;
@@ -22,11 +21,29 @@ pub fn lint_dir(dir: &Path, opts: &RunOptions) -> Vec<LessonError> {
 
 /// [`lint_dir`], and with `strict` also [`strict_problems`].
 pub fn lint_dir_with(dir: &Path, opts: &RunOptions, strict: bool) -> Vec<LessonError> {
+    lint_dir_reporting(dir, opts, strict, &mut |_| {})
+}
+
+/// Where lint is: the exercise it is about to run (`done` exercises before it, of `total`).
+pub struct LintStep<'a> {
+    pub done: usize,
+    pub total: usize,
+    pub lesson: &'a str,
+    pub exercise: &'a str,
+}
+
+/// [`lint_dir_with`], telling `progress` before each exercise's runs.
+pub fn lint_dir_reporting(
+    dir: &Path,
+    opts: &RunOptions,
+    strict: bool,
+    progress: &mut dyn FnMut(LintStep),
+) -> Vec<LessonError> {
     let catalog = match Catalog::from_dir(dir) {
         Ok(c) => c,
         Err(errors) => return errors,
     };
-    let mut problems = lint_catalog(&catalog, opts);
+    let mut problems = lint_catalog_reporting(&catalog, opts, progress);
     if strict {
         problems.extend(strict_problems(&catalog));
         problems.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
@@ -68,16 +85,29 @@ pub fn strict_problems(catalog: &Catalog) -> Vec<LessonError> {
 }
 
 pub fn lint_catalog(catalog: &Catalog, opts: &RunOptions) -> Vec<LessonError> {
+    lint_catalog_reporting(catalog, opts, &mut |_| {})
+}
+
+/// [`lint_catalog`], telling `progress` before each exercise's runs.
+pub fn lint_catalog_reporting(
+    catalog: &Catalog,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(LintStep),
+) -> Vec<LessonError> {
     let mut problems = Vec::new();
-    let progress = Progress::default();
-    let solutions = grade::grade_catalog(catalog, None, &progress, Source::Solution, opts);
-    let starts = grade::grade_catalog(catalog, None, &progress, Source::Start, opts);
-    let mut graded = solutions.iter().zip(&starts);
-    for lesson in &catalog.lessons {
+    let total = catalog.lessons.iter().map(|l| l.exercises.len()).sum();
+    let mut done = 0;
+    for (i, lesson) in catalog.lessons.iter().enumerate() {
         for ex in &lesson.exercises {
-            let Some((solved, started)) = graded.next() else {
-                break;
-            };
+            progress(LintStep {
+                done,
+                total,
+                lesson: &lesson.id,
+                exercise: &ex.id,
+            });
+            done += 1;
+            let solved = grade::grade_one(i + 1, lesson, ex, ex.solution.as_deref(), opts);
+            let started = grade::grade_one(i + 1, lesson, ex, Some(&ex.start_code), opts);
             let at = |line: usize, message: String| LessonError {
                 file: lesson.source_name.clone(),
                 line,

@@ -18,6 +18,10 @@ pub struct ClassroomText {
     pub summary: &'static str,
     /// A failing check in the table: `{line}`, `{message}`.
     pub check_line: &'static str,
+    /// The one result of a submission that is the exercise's starting code, unchanged.
+    pub starting_code: &'static str,
+    /// The one result of a submission with no code at all (empty, or only comments).
+    pub no_code: &'static str,
 }
 
 const EN: ClassroomText = ClassroomText {
@@ -28,6 +32,8 @@ const EN: ClassroomText = ClassroomText {
     not_started: "not started",
     summary: "{passed} passed, {failed} failed, {not_started} not started",
     check_line: "check line {line}: {message}",
+    starting_code: "this is the exercise's starting code, unchanged: nothing to grade yet",
+    no_code: "the submitted file holds no code: nothing to grade",
 };
 
 const ZH: ClassroomText = ClassroomText {
@@ -38,6 +44,8 @@ const ZH: ClassroomText = ClassroomText {
     not_started: "未开始",
     summary: "{passed} 个通过，{failed} 个未通过，{not_started} 个未开始",
     check_line: "检查第 {line} 行：{message}",
+    starting_code: "这是练习的初始代码，没有任何修改：还没有可评分的内容",
+    no_code: "提交的文件里没有代码：没有可评分的内容",
 };
 
 pub fn classroom_text(lang: Lang) -> &'static ClassroomText {

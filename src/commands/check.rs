@@ -60,6 +60,17 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
         grade::Source::Saved
     };
     let grades = match &args.exercise {
+        // `--solutions` is an author's run over a whole folder: it says where it is on stderr.
+        None if args.solutions => grade::grade_catalog_reporting(
+            catalog,
+            only,
+            progress,
+            source,
+            opts,
+            &mut |done, total, id| {
+                eprintln!("check: {}/{total} {id}", done + 1);
+            },
+        ),
         None => grade::grade_catalog(catalog, only, progress, source, opts),
         Some(id) => {
             let Some((i, lesson, ex)) = classroom::workfile::find_exercise(catalog, id) else {
@@ -72,7 +83,10 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
                     .get(&ex.id)
                     .and_then(|s| s.code.as_deref()),
             };
-            vec![grade::grade_one(i + 1, lesson, ex, code, opts)]
+            vec![match source {
+                grade::Source::Solution => grade::grade_one(i + 1, lesson, ex, code, opts),
+                _ => grade::grade_submission(i + 1, lesson, ex, code, opts),
+            }]
         }
     };
     let format = if args.json {

@@ -28,7 +28,17 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
             .map_or(globals.opts.max_wall, std::time::Duration::from_secs),
         ..globals.opts.clone()
     };
-    let problems = crate::classroom::lint::lint_dir_with(dir, &opts, args.strict);
+    // One line per exercise on stderr: a big folder takes minutes, and says where it is.
+    let problems =
+        crate::classroom::lint::lint_dir_reporting(dir, &opts, args.strict, &mut |step| {
+            eprintln!(
+                "lint: {}/{} {} {}",
+                step.done + 1,
+                step.total,
+                step.lesson,
+                step.exercise
+            );
+        });
     let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
     if problems.is_empty() {
         text += &format!(

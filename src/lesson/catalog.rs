@@ -2,6 +2,8 @@
 
 use super::model::{Lesson, LessonError};
 use super::parse::parse_lesson;
+use super::terminal_text::without_controls;
+use std::collections::HashMap;
 use std::path::Path;
 
 include!(concat!(env!("OUT_DIR"), "/builtin_lessons.rs"));
@@ -81,22 +83,39 @@ impl Catalog {
         };
         let read =
             std::fs::read_dir(dir).map_err(|e| io_err(format!("cannot read the folder: {e}")))?;
-        let mut paths: Vec<_> = read
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "md"))
-            .collect();
+        let mut paths: Vec<_> = Vec::new();
+        for entry in read.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.extension().is_some_and(|x| x == "md") {
+                if paths.len() == MAX_LESSON_FILES {
+                    return Err(io_err(format!(
+                        "more than {MAX_LESSON_FILES} lesson files (*.md) in this folder: split it into several lesson sets"
+                    )));
+                }
+                paths.push(path);
+            }
+        }
         paths.sort();
         if paths.is_empty() {
             return Err(io_err("no lesson files (*.md) in this folder".into()));
         }
         let mut sources = Vec::new();
         let mut errors = Vec::new();
+        let mut total: u64 = 0;
         for path in paths {
-            let name = path.display().to_string();
+            let name = without_controls(&path.display().to_string()).into_owned();
             match read_lesson_file(&path) {
+                Ok(bytes) if total + bytes.len() as u64 > MAX_FOLDER_BYTES => {
+                    return Err(io_err(format!(
+                        "the lesson files add up to more than {} MiB (at {name}): split the folder into several lesson sets",
+                        MAX_FOLDER_BYTES >> 20
+                    )));
+                }
                 Ok(bytes) => match String::from_utf8(bytes) {
-                    Ok(text) => sources.push((name, text)),
+                    Ok(text) => {
+                        total += text.len() as u64;
+                        sources.push((name, text))
+                    }
                     Err(e) => {
                         let at = e.utf8_error().valid_up_to();
                         let bytes = e.as_bytes();
@@ -140,40 +159,54 @@ impl Catalog {
         let mut lessons = Vec::new();
         let mut errors = Vec::new();
         for (name, text) in sources {
+            // whatever a terminal would act on is gone before anything can print it
+            let text = without_controls(&text);
             match parse_lesson(&name, &text) {
                 Ok(lesson) => lessons.push(lesson),
                 Err(e) => errors.push(e),
             }
         }
         lessons.sort_by(|a: &Lesson, b: &Lesson| a.order.cmp(&b.order).then(a.id.cmp(&b.id)));
-        for (i, lesson) in lessons.iter().enumerate() {
-            for earlier in &lessons[..i] {
-                let clash = if earlier.id == lesson.id {
-                    Some(format!("duplicate lesson id `{}`", lesson.id))
-                } else if earlier.order == lesson.order {
-                    Some(format!("duplicate lesson order {}", lesson.order))
-                } else {
-                    None
-                };
-                if let Some(what) = clash {
+        // Each id and order against the first lesson that had it: linear in the lessons and
+        // exercises (a folder of thousands of them is checked in milliseconds).
+        let mut ids: HashMap<&str, &Lesson> = HashMap::new();
+        let mut orders: HashMap<_, &Lesson> = HashMap::new();
+        let mut exercise_ids: HashMap<&str, (&Lesson, usize)> = HashMap::new();
+        for lesson in &lessons {
+            let clash = if let Some(earlier) = ids.get(lesson.id.as_str()) {
+                Some((format!("duplicate lesson id `{}`", lesson.id), *earlier))
+            } else {
+                orders
+                    .get(&lesson.order)
+                    .map(|earlier| (format!("duplicate lesson order {}", lesson.order), *earlier))
+            };
+            if let Some((what, earlier)) = clash {
+                errors.push(LessonError {
+                    file: lesson.source_name.clone(),
+                    line: 2,
+                    message: format!("{what} (also in {})", earlier.source_name),
+                });
+            }
+            let mut own: Vec<(&str, usize)> = Vec::new();
+            for exercise in &lesson.exercises {
+                if let Some((earlier, line)) = exercise_ids.get(exercise.id.as_str())
+                    && !std::ptr::eq(*earlier, lesson)
+                {
                     errors.push(LessonError {
                         file: lesson.source_name.clone(),
-                        line: 2,
-                        message: format!("{what} (also in {})", earlier.source_name),
+                        line: exercise.line,
+                        message: format!(
+                            "duplicate exercise id `{}` (also in {}:{line})",
+                            exercise.id, earlier.source_name
+                        ),
                     });
                 }
-                for exercise in &lesson.exercises {
-                    if let Some(other) = earlier.exercises.iter().find(|e| e.id == exercise.id) {
-                        errors.push(LessonError {
-                            file: lesson.source_name.clone(),
-                            line: exercise.line,
-                            message: format!(
-                                "duplicate exercise id `{}` (also in {}:{})",
-                                exercise.id, earlier.source_name, other.line
-                            ),
-                        });
-                    }
-                }
+                own.push((exercise.id.as_str(), exercise.line));
+            }
+            ids.entry(lesson.id.as_str()).or_insert(lesson);
+            orders.entry(lesson.order).or_insert(lesson);
+            for (id, line) in own {
+                exercise_ids.entry(id).or_insert((lesson, line));
             }
         }
         if errors.is_empty() && lessons.is_empty() {
@@ -210,6 +243,12 @@ impl Catalog {
 /// loader and pager keep a few copies of the text, so a 50 MB file (RSS 100 MB in `lint`)
 /// is refused before it is read.
 pub const MAX_LESSON_BYTES: u64 = 8 << 20;
+
+/// At most this many lesson files in a folder (the built-in set has a dozen).
+pub const MAX_LESSON_FILES: usize = 2000;
+
+/// At most this many bytes of lesson files in a folder, all together.
+pub const MAX_FOLDER_BYTES: u64 = 32 << 20;
 
 /// A lesson file's bytes: only a regular file of at most [`MAX_LESSON_BYTES`] is read (a
 /// FIFO named `x.md` would block `list` forever, a device file would never end).

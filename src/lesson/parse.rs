@@ -94,6 +94,14 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
                                     "`predict={value}`: `{bad}` is not a variable name (write `predict=name1,name2`)"
                                 ));
                             }
+                            // each name is looked up in the starting code (and every
+                            // submission): a handful is a lesson, thousands are a stall
+                            if names.len() > MAX_PREDICTED {
+                                return Err(format!(
+                                    "`predict=` names {} variables: at most {MAX_PREDICTED}",
+                                    names.len()
+                                ));
+                            }
                             if predict.replace(names).is_some() {
                                 return Err("`predict=` given twice on an exercise block".into());
                             }
@@ -137,6 +145,9 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
         other => Ok(FenceKind::Plain(other.to_string())),
     }
 }
+
+/// At most this many names in one `predict=`.
+pub const MAX_PREDICTED: usize = 32;
 
 /// A Python identifier in ASCII (what a `predict=` name may be).
 fn is_identifier(name: &str) -> bool {

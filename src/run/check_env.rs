@@ -4,7 +4,10 @@
 //! Before the learner's code runs, the modules a check may use are imported and their
 //! namespaces (and those of the classes they hold, `torch.Tensor`, `nn.Linear` …) are copied
 //! ([`Pristine::capture`]). After it, they are put back ([`Pristine::restore`]): whatever the
-//! learner's code assigned to `torch.cuda.memory_allocated` or `F.cross_entropy` is gone. The
+//! learner's code assigned to `torch.cuda.memory_allocated` or `F.cross_entropy` is gone, and
+//! so again before every check statement and after every call a check makes into the
+//! learner's code (the interpreter's `CallGuard`, which keeps what the check itself patched,
+//! `torch.cuda.is_available = lambda: False` around a call of the learner's function). The
 //! checks then run in a fresh module whose globals are a copy of the learner's variables, minus
 //! any that shadow a builtin (`def len(x): ...` does not reach the checks), plus `torch`, `nn`,
 //! `F`, `os` and the helpers, always the real ones. Comparisons that must not trust a learner's
@@ -13,7 +16,10 @@
 
 use super::report::{ErrorReport, TimelineEntry};
 use crate::script::ExcType;
-use crate::script::{Args, Class, Dict, Interpreter, Module, PyException, PyResult, Value};
+use crate::script::{
+    Args, Class, Dict, GuardedWorld, Interpreter, Module, PyException, PyResult, Value,
+};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The modules a check block may use, imported before the learner's code runs.
@@ -41,28 +47,36 @@ const CHECK_NAMES: &[(&str, &str)] = &[
     ("math", "math"),
 ];
 
-/// The namespaces of the check modules and their classes as they were before the learner's code.
+/// The namespaces of every module loaded before the learner's code (the check modules and
+/// what they import: `torch._F`, `torch._C`, `collections` …) and of the classes they hold, as
+/// they were then.
 pub struct Pristine {
     modules: Vec<(Rc<Module>, Dict)>,
     classes: Vec<(Rc<Class>, Dict)>,
+    /// The modules [`CHECK_NAMES`] binds, taken at capture (not looked up again afterwards,
+    /// when the learner's code could have replaced what an import finds).
+    named: Vec<(&'static str, Rc<Module>)>,
 }
 
 impl Pristine {
-    /// Imports [`CHECK_MODULES`] and copies their namespaces. A module that fails to import is
-    /// left out (the checks then import it like any script would).
+    /// Imports [`CHECK_MODULES`] and copies the namespaces of every loaded module. A module
+    /// that fails to import is left out (the checks then import it like any script would).
     pub fn capture(it: &mut Interpreter) -> Pristine {
         let mut modules: Vec<(Rc<Module>, Dict)> = Vec::new();
         let mut classes: Vec<(Rc<Class>, Dict)> = Vec::new();
         // every module first, then the copies: importing one (torch._extra) adds names to
         // another (torch), and the copy must hold them
-        let imported: Vec<Rc<Module>> = CHECK_MODULES
+        for name in CHECK_MODULES {
+            let _ = it.import_module(name);
+        }
+        let named = CHECK_NAMES
             .iter()
-            .filter_map(|name| match it.import_module(name) {
-                Ok(Value::Module(m)) => Some(m),
+            .filter_map(|(name, module)| match it.import_module(module) {
+                Ok(Value::Module(m)) => Some((*name, m)),
                 _ => None,
             })
             .collect();
-        for m in imported {
+        for m in it.loaded_modules() {
             if modules.iter().any(|(seen, _)| Rc::ptr_eq(seen, &m)) {
                 continue;
             }
@@ -76,19 +90,94 @@ impl Pristine {
             }
             modules.push((m, dict));
         }
-        Pristine { modules, classes }
+        Pristine {
+            modules,
+            classes,
+            named,
+        }
     }
 
-    /// Puts every copied namespace back as it was captured.
+    /// Puts back every copied namespace that differs from its copy.
     pub fn restore(&self) {
         for (m, dict) in &self.modules {
-            let old = std::mem::replace(&mut *m.dict.borrow_mut(), dict.clone());
-            drop(old);
+            put_back(&m.dict, dict);
         }
         for (c, dict) in &self.classes {
-            let old = std::mem::replace(&mut *c.dict.borrow_mut(), dict.clone());
+            put_back(&c.dict, dict);
+        }
+    }
+
+    /// The namespaces whose code the checks trust: the copied modules' (where their functions
+    /// find their globals).
+    pub fn trusted(&self) -> Vec<Rc<RefCell<Dict>>> {
+        self.modules.iter().map(|(m, _)| m.dict.clone()).collect()
+    }
+}
+
+/// The namespaces a check changed itself (by their place in the modules, then the classes),
+/// as it changed them: what a call into the learner's code must not undo.
+struct CheckChanges(Vec<(usize, Dict)>);
+
+impl GuardedWorld for Pristine {
+    /// Only the namespaces that differ from their pristine copy are copied: usually none.
+    fn save(&self) -> Box<dyn std::any::Any> {
+        let live = self
+            .modules
+            .iter()
+            .map(|(m, copy)| (&*m.dict, copy))
+            .chain(self.classes.iter().map(|(c, copy)| (&c.dict, copy)));
+        let changed = live
+            .enumerate()
+            .filter(|(_, (live, copy))| !unchanged(live, copy))
+            .map(|(i, (live, _))| (i, live.borrow().clone()))
+            .collect();
+        Box::new(CheckChanges(changed))
+    }
+
+    fn put_back(&self, saved: Box<dyn std::any::Any>) {
+        self.restore();
+        let Ok(changes) = saved.downcast::<CheckChanges>() else {
+            return;
+        };
+        for (i, dict) in changes.0 {
+            let live = match self.modules.get(i) {
+                Some((m, _)) => &*m.dict,
+                None => match self.classes.get(i - self.modules.len()) {
+                    Some((c, _)) => &c.dict,
+                    None => continue,
+                },
+            };
+            let old = std::mem::replace(&mut *live.borrow_mut(), dict);
             drop(old);
         }
+    }
+}
+
+/// `live` still holds the same objects under the same names as `copy` (compared without
+/// allocating: the checks compare around every call into the learner's code).
+fn unchanged(live: &RefCell<Dict>, copy: &Dict) -> bool {
+    let now = live.borrow();
+    now.len() == copy.len()
+        && now
+            .iter()
+            .zip(copy.iter())
+            .all(|((k1, v1), (k2, v2))| identical(k1, k2) && identical(v1, v2))
+}
+
+/// `live` set back to `copy` unless it is [`unchanged`].
+fn put_back(live: &RefCell<Dict>, copy: &Dict) {
+    if !unchanged(live, copy) {
+        let old = std::mem::replace(&mut *live.borrow_mut(), copy.clone());
+        drop(old);
+    }
+}
+
+/// The same object: the same allocation, or equal plain values (ints, floats, None).
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a.ptr_id(), b.ptr_id()) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a.type_name() == b.type_name() && plain_eq(a, b, 0),
+        _ => false,
     }
 }
 
@@ -107,7 +196,7 @@ pub struct RunFacts<'a> {
 
 /// A fresh namespace for the checks: the learner's variables (those that do not shadow a
 /// builtin or start with `__`), the real modules of [`CHECK_NAMES`], and the helpers.
-pub fn check_namespace(it: &mut Interpreter, facts: &RunFacts) -> Rc<Module> {
+pub fn check_namespace(it: &mut Interpreter, pristine: &Pristine, facts: &RunFacts) -> Rc<Module> {
     let ns = Rc::new(Module::new("__check__"));
     let learner = it.main_module();
     let copied: Vec<(Value, Value)> = learner
@@ -123,10 +212,8 @@ pub fn check_namespace(it: &mut Interpreter, facts: &RunFacts) -> Rc<Module> {
         }
         ns.set_attr(name, value);
     }
-    for (name, module) in CHECK_NAMES {
-        if let Ok(m) = it.import_module(module) {
-            ns.set_attr(name, m);
-        }
+    for (name, module) in &pristine.named {
+        ns.set_attr(name, Value::Module(module.clone()));
     }
     install_helpers(&ns, facts);
     let _ = it.run_in_module(HELPERS_IN_PYTHON, "<check helpers>", &ns);

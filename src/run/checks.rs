@@ -47,6 +47,10 @@ pub struct CheckSyntaxError {
     pub message: String,
 }
 
+/// At most this many top-level statements in a check block: each runs on its own, compiled
+/// with its line's padding, so a block far longer would take time quadratic in its length.
+pub const MAX_CHECK_STATEMENTS: usize = 1000;
+
 /// Splits `block` into its top-level statements.
 pub fn split_checks(block: &str) -> Result<Vec<CheckStatement>, CheckSyntaxError> {
     let parsed = rustpython_ruff_python_parser::parse_module(block).map_err(|e| {
@@ -57,6 +61,15 @@ pub fn split_checks(block: &str) -> Result<Vec<CheckStatement>, CheckSyntaxError
         }
     })?;
     let module = parsed.into_syntax();
+    if let Some(extra) = module.body.get(MAX_CHECK_STATEMENTS) {
+        let offset = usize::from(extra.range().start()).min(block.len());
+        return Err(CheckSyntaxError {
+            line: line_of(block, offset),
+            message: format!(
+                "more than {MAX_CHECK_STATEMENTS} top-level statements: split the exercise, or loop inside one check"
+            ),
+        });
+    }
     Ok(module
         .body
         .iter()
@@ -132,6 +145,15 @@ mod tests {
     fn a_broken_block_names_its_line() {
         let err = split_checks("assert x\nassert y y\nz = 1\n").unwrap_err();
         assert_eq!(err.line, 2, "{err:?}");
+    }
+
+    #[test]
+    fn a_block_of_too_many_statements_is_refused_at_the_first_one_too_many() {
+        let block = "assert True, 'ok'\n".repeat(MAX_CHECK_STATEMENTS + 5);
+        let err = split_checks(&block).unwrap_err();
+        assert_eq!(err.line as usize, MAX_CHECK_STATEMENTS + 1);
+        let fits = "assert True, 'ok'\n".repeat(MAX_CHECK_STATEMENTS);
+        assert_eq!(split_checks(&fits).unwrap().len(), MAX_CHECK_STATEMENTS);
     }
 
     #[test]

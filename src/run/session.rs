@@ -7,7 +7,8 @@ use super::checks::{self, CheckMessage, CheckStatement};
 use super::{CheckResult, ErrorReport, ExerciseContext, RunOptions, RunReport};
 use crate::engine::interrupt::Interrupt;
 use crate::engine::runtime::{GpuBackend, Runtime, RuntimeConfig};
-use crate::script::{Interpreter, Limits, Module, ScriptError};
+use crate::lesson::terminal_text::without_controls;
+use crate::script::{CallGuard, Interpreter, Limits, Module, ScriptError};
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -98,7 +99,7 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     }
     crate::torch::install(&mut it, rt.clone());
     // The checks' own torch, counters and helpers are taken before the learner's code runs.
-    let pristine = check.map(|_| Pristine::capture(&mut it));
+    let pristine = check.map(|_| Rc::new(Pristine::capture(&mut it)));
 
     let outcome = it.run_main(code, &opts.filename);
     // What the learner sees is the exercise's own run: take everything before the checks.
@@ -280,7 +281,7 @@ fn run_checks(
     it: &mut Interpreter,
     block: &str,
     facts: &RunFacts,
-    pristine: &Pristine,
+    pristine: &Rc<Pristine>,
     text: &CheckText,
 ) -> Vec<CheckResult> {
     let whole =
@@ -314,7 +315,11 @@ fn run_checks(
             }];
         }
     };
-    let ns = check_env::check_namespace(it, facts);
+    let ns = check_env::check_namespace(it, pristine, facts);
+    // Every call from the checks into the learner's code is bracketed by a restore.
+    let mut trusted = pristine.trusted();
+    trusted.push(ns.dict.clone());
+    it.set_call_guard(Some(CallGuard::new(&trusted, pristine.clone())));
     let mut results = Vec::new();
     // Why the setup before the remaining checks failed, in the learner's terms.
     let mut setup_failure: Option<String> = None;
@@ -362,8 +367,18 @@ fn run_checks(
             (Err(e), false) => setup_failure = Some(learner_terms(&e, text)),
         }
     }
+    it.set_call_guard(None);
     let old = ns.dict.borrow_mut().clear();
     drop(old);
+    // A message can hold what the learner's values print as (an f-string message): nothing
+    // in it may drive the terminal `check` or the pager prints it on.
+    for r in &mut results {
+        for text in [&mut r.message, &mut r.error].into_iter().flatten() {
+            if let std::borrow::Cow::Owned(clean) = without_controls(text) {
+                *text = clean;
+            }
+        }
+    }
     results
 }
 

@@ -525,6 +525,11 @@ pub enum HKey {
     /// An instance whose class defines `__hash__` but not `__eq__`: its hash, and its identity,
     /// since object's `__eq__` is identity (two such objects with one hash are two keys).
     HashedObject(Rc<str>, i64, usize),
+    /// An instance whose class defines both `__hash__` and `__eq__`: its hash and its
+    /// identity. The index hashes it by its hash alone, so the keys it might equal are found
+    /// together ([`Dict::eq_candidates`]); whether it equals one of them is its `__eq__`'s
+    /// answer, which the interpreter asks (`Interpreter::key_in`), as CPython does.
+    EqObject(i64, usize),
     Ellipsis,
 }
 
@@ -539,6 +544,7 @@ pub enum KeyView<'a> {
     Id(usize),
     Hashed(&'a str, i64),
     HashedObject(&'a str, i64, usize),
+    EqObject(i64, usize),
     Ellipsis,
 }
 
@@ -555,6 +561,7 @@ impl HKey {
             HKey::Id(i) => KeyView::Id(*i),
             HKey::Hashed(n, h) => KeyView::Hashed(n, *h),
             HKey::HashedObject(n, h, id) => KeyView::HashedObject(n, *h, *id),
+            HKey::EqObject(h, id) => KeyView::EqObject(*h, *id),
             HKey::Ellipsis => KeyView::Ellipsis,
         }
     }
@@ -591,7 +598,7 @@ impl HKey {
             Some(h) => h,
             None => match self {
                 HKey::None => 0x5f3759df,
-                HKey::Hashed(_, h) | HKey::HashedObject(_, h, _) => *h,
+                HKey::Hashed(_, h) | HKey::HashedObject(_, h, _) | HKey::EqObject(h, _) => *h,
                 _ => {
                     let mut h = FxHasher::default();
                     self.hash(&mut h);
@@ -769,7 +776,11 @@ pub fn hash_tuple(items: &[i64]) -> i64 {
 /// name, so a name site can compute it once at compile time ([`Dict::get_hashed`]).
 pub fn key_hash(k: KeyView<'_>) -> u64 {
     let mut h = FxHasher::default();
-    k.hash(&mut h);
+    match k {
+        // by the object's hash alone: objects that may be equal share a bucket
+        KeyView::EqObject(x, _) => ("eq-object", x).hash(&mut h),
+        _ => k.hash(&mut h),
+    }
     h.finish()
 }
 
@@ -856,6 +867,26 @@ impl Dict {
     /// `get_str` for a name whose [`key_hash`] is already known.
     pub fn get_hashed(&self, k: &str, hash: u64) -> Option<&Value> {
         self.value_at(self.find(hash, KeyView::Str(k))?)
+    }
+    /// For an [`HKey::EqObject`] key absent by identity: the other `EqObject` keys with its
+    /// hash (each with its key object), which it equals if its `__eq__` says so. Empty for
+    /// any other key, or when the object itself is a key.
+    pub fn eq_candidates(&self, k: &HKey) -> Vec<(HKey, Value)> {
+        let HKey::EqObject(hash, id) = *k else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for &i in self.index.iter_hash(key_hash(k.view())) {
+            if let Some(Some((hk @ HKey::EqObject(h, other), key, _))) = self.entries.get(i)
+                && *h == hash
+            {
+                if *other == id {
+                    return Vec::new();
+                }
+                out.push((hk.clone(), key.clone()));
+            }
+        }
+        out
     }
     pub fn contains(&self, k: &HKey) -> bool {
         let v = k.view();

@@ -15,7 +15,7 @@ use super::HostStorage;
 use crate::engine::backend::MatmulDims;
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
-use crate::engine::interrupt::poll;
+use crate::engine::interrupt::{poll, poll_now};
 use crate::engine::layout::Layout;
 
 /// Sizes of one conv2d: input `[n, c, h, w]`, weight `[cout, c / groups, kh, kw]`, output
@@ -58,11 +58,14 @@ impl ConvGeom {
 
     /// Every kernel tap that lands inside the image, in im2col's order: `f(column index into
     /// `[groups, k, L]`, element index into one sample's `[c, h, w]`)`.
-    fn for_each_tap(&self, mut f: impl FnMut(usize, usize)) {
+    /// Polled once per column row (every `oh * ow` taps): one sample's columns can be
+    /// hundreds of MB, filled in seconds on a loaded machine.
+    fn for_each_tap(&self, mut f: impl FnMut(usize, usize)) -> Result<()> {
         let l = self.l();
         for ci in 0..self.c {
             for i in 0..self.kh {
                 for j in 0..self.kw {
+                    poll()?;
                     let row = (ci * self.kh + i) * self.kw + j;
                     for oy in 0..self.oh {
                         let y =
@@ -85,18 +88,19 @@ impl ConvGeom {
                 }
             }
         }
+        Ok(())
     }
 
     /// One sample's columns `[groups, k, L]` (row-major) from its `[c, h, w]` values.
-    fn im2col(&self, x: &[f64]) -> Vec<f64> {
+    fn im2col(&self, x: &[f64]) -> Result<Vec<f64>> {
         let mut cols = vec![0.0; self.groups * self.k() * self.l()];
-        self.for_each_tap(|c, e| cols[c] = x[e]);
-        cols
+        self.for_each_tap(|c, e| cols[c] = x[e])?;
+        Ok(cols)
     }
 
     /// The sum of columns `[groups, k, L]` back into one sample's `[c, h, w]` (col2im).
-    fn col2im(&self, cols: &[f64], out: &mut [f64]) {
-        self.for_each_tap(|c, e| out[e] += cols[c]);
+    fn col2im(&self, cols: &[f64], out: &mut [f64]) -> Result<()> {
+        self.for_each_tap(|c, e| out[e] += cols[c])
     }
 }
 
@@ -162,7 +166,8 @@ pub fn conv2d(
     let per_in = g.c * g.h * g.w;
     let mut out = Vec::with_capacity(g.n * g.cout * l);
     for s in 0..g.n {
-        let cols = g.im2col(&xv[s * per_in..(s + 1) * per_in]);
+        let cols = g.im2col(&xv[s * per_in..(s + 1) * per_in])?;
+        poll_now()?;
         let y = product(
             dt,
             &wv,
@@ -173,7 +178,7 @@ pub fn conv2d(
             false,
         )?;
         out.extend_from_slice(&y);
-        poll()?;
+        poll_now()?;
     }
     HostStorage::from_f64s(dt, &out)
 }
@@ -197,9 +202,10 @@ pub fn conv2d_backward(
         let go = &grad[s * per_out..(s + 1) * per_out];
         // input: weight^T [k, cog] @ grad [cog, L] per group, folded back
         let gcols = product(dt, weight, go, None, (g.groups, k, cog, l), true, false)?;
-        g.col2im(&gcols, &mut gx[s * per_in..(s + 1) * per_in]);
+        g.col2im(&gcols, &mut gx[s * per_in..(s + 1) * per_in])?;
         // weight: grad [cog, L] @ cols^T [L, k] per group, summed over the batch
-        let cols = g.im2col(&x[s * per_in..(s + 1) * per_in]);
+        let cols = g.im2col(&x[s * per_in..(s + 1) * per_in])?;
+        poll_now()?;
         let w = product(dt, go, &cols, None, (g.groups, cog, l, k), false, true)?;
         for (a, b) in gw.iter_mut().zip(&w) {
             *a += b;
@@ -207,7 +213,7 @@ pub fn conv2d_backward(
         for (co, b) in gb.iter_mut().enumerate() {
             *b += go[co * l..(co + 1) * l].iter().sum::<f64>();
         }
-        poll()?;
+        poll_now()?;
     }
     let r = |v: Vec<f64>| v.into_iter().map(|x| dt.cast(x)).collect::<Vec<f64>>();
     Ok((r(gx), r(gw), r(gb)))

@@ -76,7 +76,12 @@ fn unique_sorted<T: Stored + PartialOrd>(v: &[T]) -> (HostStorage, Vec<i64>, Vec
     let mut vals: Vec<T> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
     let mut inverse = vec![0i64; v.len()];
-    for &i in &order {
+    for (n, &i) in order.iter().enumerate() {
+        // the groups of 2^24 elements take a second on a loaded machine: polled as the sort
+        // (a stopped op's partial result is never seen)
+        if n % crate::engine::interrupt::CHUNK == 0 && crate::engine::interrupt::should_stop() {
+            break;
+        }
         let x = v[i];
         if vals.last().is_none_or(|l| *l != x) {
             vals.push(x);

@@ -171,7 +171,7 @@ pub(crate) fn unbound_builtin(_it: &mut Interpreter, c: &Rc<Class>, name: &str) 
             let v = a.get(1).cloned().unwrap_or(Value::None);
             let mut d = Dict::new();
             for k in it.iterate(&a[0])? {
-                let h = it.hkey(&k)?;
+                let h = it.key_in(&d, &k)?;
                 d.insert(h, k, v.clone());
             }
             Ok(Value::dict(d))
@@ -242,7 +242,7 @@ impl NativeObject for DictView {
         v: &Value,
     ) -> PyResult<Option<bool>> {
         if self.kind == DictIterKind::Keys {
-            let k = it.hkey(v)?;
+            let k = it.key_in_cell(&self.dict, v)?;
             return Ok(Some(self.dict.borrow().contains(&k)));
         }
         for x in &self.items() {
@@ -1078,13 +1078,13 @@ fn dict_method(
         }
         "get" => {
             let a = args.range("get", 1, 2)?;
-            let k = it.hkey(&a[0])?;
+            let k = it.key_in_cell(d, &a[0])?;
             let v = d.borrow().get(&k).cloned();
             v.unwrap_or_else(|| a.get(1).cloned().unwrap_or(Value::None))
         }
         "setdefault" => {
             let a = args.range("setdefault", 1, 2)?;
-            let k = it.hkey(&a[0])?;
+            let k = it.key_in_cell(d, &a[0])?;
             let cur = d.borrow().get(&k).cloned();
             match cur {
                 Some(v) => v,
@@ -1097,7 +1097,7 @@ fn dict_method(
         }
         "pop" => {
             let a = args.range("pop", 1, 2)?;
-            let k = it.hkey(&a[0])?;
+            let k = it.key_in_cell(d, &a[0])?;
             let r = d.borrow_mut().remove(&k);
             match r {
                 Some((_, v)) => v,
@@ -1152,7 +1152,7 @@ fn set_method(
     let other_set = |it: &mut Interpreter, v: &Value| -> PyResult<Dict> {
         let mut o = Dict::new();
         for x in it.iterate(v)? {
-            let h = it.hkey(&x)?;
+            let h = it.key_in(&o, &x)?;
             o.insert(h, x, Value::None);
         }
         Ok(o)
@@ -1160,7 +1160,7 @@ fn set_method(
     let v = match name {
         "add" => {
             let a = args.exact("add", 1)?;
-            let k = it.hkey(&a[0])?;
+            let k = it.key_in_cell(d, &a[0])?;
             if !d.borrow().contains(&k) {
                 super::super::interp::dict_grow_check(&d.borrow())?;
                 d.borrow_mut().insert(k, a[0].clone(), Value::None);
@@ -1169,7 +1169,7 @@ fn set_method(
         }
         "remove" | "discard" => {
             let a = args.exact(name, 1)?;
-            let k = it.hkey(&a[0])?;
+            let k = it.key_in_cell(d, &a[0])?;
             let r = d.borrow_mut().remove(&k);
             if r.is_none() && name == "remove" {
                 return Err(it.key_error(&a[0]));

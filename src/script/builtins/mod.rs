@@ -314,7 +314,8 @@ pub(crate) fn install(it: &mut Interpreter) {
         let k = it.hkey(&a[0])?;
         Ok(Value::Int(match (&a[0], &k) {
             (_, super::value::HKey::Hashed(_, h))
-            | (_, super::value::HKey::HashedObject(_, h, _)) => *h,
+            | (_, super::value::HKey::HashedObject(_, h, _))
+            | (_, super::value::HKey::EqObject(h, _)) => *h,
             _ => k.py_hash(),
         }))
     });
@@ -1070,7 +1071,7 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
             if let Some(v) = a.first() {
                 for x in it.iterate(v)? {
                     it.work(1)?;
-                    let k = it.hkey(&x)?;
+                    let k = it.key_in(&d, &x)?;
                     super::interp::dict_grow_check(&d)?;
                     d.insert(k, x, Value::None);
                 }
@@ -1192,7 +1193,7 @@ pub(crate) fn dict_update(it: &mut Interpreter, d: &mut Dict, src: &Value) -> Py
         Value::Instance(_) | Value::Native(_) if it.getattr_opt(src, "keys")?.is_some() => {
             for (k, v) in it.mapping_items(src)? {
                 it.work(1)?;
-                let h = it.hkey(&k)?;
+                let h = it.key_in(d, &k)?;
                 super::interp::dict_grow_check(d)?;
                 d.insert(h, k, v);
             }
@@ -1210,7 +1211,7 @@ pub(crate) fn dict_update(it: &mut Interpreter, d: &mut Dict, src: &Value) -> Py
                         pair.len()
                     )));
                 }
-                let h = it.hkey(&pair[0])?;
+                let h = it.key_in(d, &pair[0])?;
                 super::interp::dict_grow_check(d)?;
                 d.insert(h, pair[0].clone(), pair[1].clone());
             }

@@ -315,11 +315,13 @@ impl Interpreter {
             line: code.line,
             is_main,
         });
+        let guard = self.enter_untrusted(&fun.globals);
         let r = self.exec_block(&mut frame, &code.body);
         let line = self.frames.last().map(|f| f.line).unwrap_or(0);
         self.frames.pop();
         // Locals die here, when the call returns (before the caller continues).
         drop(frame);
+        self.leave_untrusted(guard);
         match r {
             Ok(Flow::Return(v)) => Ok(v),
             Ok(_) => Ok(Value::None),

@@ -195,7 +195,7 @@ impl Interpreter {
                 let vs = self.eval_items(f, items)?;
                 let mut d = Dict::new();
                 for v in vs {
-                    let k = self.hkey(&v)?;
+                    let k = self.key_in(&d, &v)?;
                     d.insert(k, v, Value::None);
                 }
                 if items.len() > 2 && items.iter().all(|e| matches!(e, Expr::Const(_))) {
@@ -211,13 +211,13 @@ impl Interpreter {
                         Some(k) => {
                             let kv = self.eval(f, k)?;
                             let vv = self.eval(f, v)?;
-                            let hk = self.hkey(&kv)?;
+                            let hk = self.key_in(&d, &kv)?;
                             d.insert(hk, kv, vv);
                         }
                         None => {
                             let m = self.eval(f, v)?;
                             for (kv, vv) in self.mapping_items(&m)? {
-                                let hk = self.hkey(&kv)?;
+                                let hk = self.key_in(&d, &kv)?;
                                 d.insert(hk, kv, vv);
                             }
                         }
@@ -403,7 +403,7 @@ impl Interpreter {
                 }
                 CompOut::Set(d) => {
                     let v = self.eval(f, body.elt)?;
-                    let k = self.hkey(&v)?;
+                    let k = self.key_in(d, &v)?;
                     super::dict_grow_check(d)?;
                     d.insert(k, v, Value::None);
                 }
@@ -413,7 +413,7 @@ impl Interpreter {
                         Some(e) => self.eval(f, e)?,
                         None => Value::None,
                     };
-                    let hk = self.hkey(&k)?;
+                    let hk = self.key_in(d, &k)?;
                     super::dict_grow_check(d)?;
                     d.insert(hk, k, v);
                 }

@@ -32,7 +32,7 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use super::super::errors::{PyException, PyResult};
 use super::super::native::{Args, NativeObject};
-use super::super::value::{CellRef, Function, Value};
+use super::super::value::{CellRef, Dict, Function, Value};
 use super::iter::is_stop_iteration;
 use super::stmt::{Flow, Frame};
 use super::{FrameInfo, Interpreter};
@@ -139,6 +139,8 @@ pub(crate) struct Generator {
     qualname: Rc<str>,
     file: Rc<str>,
     def_line: u32,
+    /// The generator function's globals: whether resuming it enters untrusted code.
+    globals: Rc<RefCell<Dict>>,
     state: RefCell<GenState>,
     /// The address of the interpreter whose frames the coroutine's stack refers to.
     interp: Cell<usize>,
@@ -327,6 +329,7 @@ impl Interpreter {
             qualname: code.qualname.clone(),
             file: code.file.clone(),
             def_line: code.line,
+            globals: fun.globals.clone(),
             interp: Cell::new(self as *const Interpreter as usize),
             queue: Rc::downgrade(&self.gen_queue),
             state: RefCell::new(GenState::Created(Box::new(GenStart {
@@ -397,7 +400,10 @@ impl Interpreter {
             }
         };
         g.interp.set(me);
-        match self.run_coroutine(&mut coro, input) {
+        let guard = self.enter_untrusted(&g.globals);
+        let result = self.run_coroutine(&mut coro, input);
+        self.leave_untrusted(guard);
+        match result {
             CoroutineResult::Yield(GenOut(v, from)) => {
                 debug_assert_eq!(
                     from as usize, me,

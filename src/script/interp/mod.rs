@@ -144,8 +144,50 @@ pub struct Interpreter {
     pub(crate) gen_queue: Rc<generator::GenQueue>,
     /// Stacks of finished generators, for the next ones.
     pub(crate) gen_stacks: Vec<generator::GenStack>,
+    /// While checks run: what brackets each call from trusted code into the learner's
+    /// (see [`CallGuard`]), and how many such calls are running now.
+    pub(crate) call_guard: Option<Rc<CallGuard>>,
+    pub(crate) untrusted_depth: usize,
     /// The run's memory budget on this thread, for as long as the interpreter lives.
     _budget: crate::budget::RunBudget,
+}
+
+/// Calls into untrusted code while a check runs. Python code whose globals are one of the
+/// trusted namespaces (the check block's, the modules it uses) is trusted; any other function
+/// or generator (the learner's) is untrusted. A call from trusted into untrusted code saves
+/// the world as the trusted code has it ([`GuardedWorld::save`]: usually pristine, or with a
+/// check's own deliberate patch such as `torch.cuda.is_available = lambda: False`) and puts it
+/// back when the call has returned (its locals dropped), so what the learner's function
+/// patched (`torch.equal`, `F.cross_entropy`) is undone before the check's own code uses it
+/// again, even inside one expression. Calls the untrusted code makes in turn run as they
+/// are: the learner's function sees its own patches.
+pub struct CallGuard {
+    trusted: std::collections::HashSet<usize, super::value::FxBuild>,
+    world: Rc<dyn GuardedWorld>,
+}
+
+/// The namespaces a [`CallGuard`] keeps as the trusted code left them.
+pub trait GuardedWorld {
+    /// The world as it is now, to be put back by [`GuardedWorld::put_back`].
+    fn save(&self) -> Box<dyn std::any::Any>;
+    /// The world as `save` found it.
+    fn put_back(&self, saved: Box<dyn std::any::Any>);
+}
+
+impl CallGuard {
+    /// A guard trusting the given namespaces (module dicts, by identity).
+    pub fn new(trusted: &[Rc<RefCell<Dict>>], world: Rc<dyn GuardedWorld>) -> CallGuard {
+        CallGuard {
+            trusted: trusted.iter().map(|d| Rc::as_ptr(d) as usize).collect(),
+            world,
+        }
+    }
+}
+
+/// An untrusted call in progress: the guard and the world it puts back.
+pub(crate) struct UntrustedCall {
+    guard: Rc<CallGuard>,
+    saved: Box<dyn std::any::Any>,
 }
 
 /// `out.push_str(s)` up to [`MAX_OUTPUT`] bytes; the write that crosses it keeps what fits
@@ -207,6 +249,8 @@ impl Interpreter {
             gen_ctx: Vec::new(),
             gen_queue: Rc::default(),
             gen_stacks: Vec::new(),
+            call_guard: None,
+            untrusted_depth: 0,
             _budget: crate::budget::RunBudget::begin(crate::budget::run_limit()),
         };
         classes::install_exceptions(&mut it);
@@ -324,6 +368,17 @@ impl Interpreter {
             .and_then(|code| self.exec_module_code(&code, module, true));
         self.frames.clear();
         r.map_err(|e| self.to_script_error(e))
+    }
+
+    /// Every module imported so far (not `__main__`), in no particular order.
+    pub fn loaded_modules(&self) -> Vec<Rc<Module>> {
+        self.modules
+            .values()
+            .filter_map(|v| match v {
+                Value::Module(m) if !Rc::ptr_eq(m, &self.main) => Some(m.clone()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The `__main__` module (its namespace is the script's globals).
@@ -718,6 +773,33 @@ impl Interpreter {
 
     /// Clear module namespaces so reference cycles through globals do not keep objects
     /// (tensors) alive after the run.
+    /// Brackets every call from trusted into untrusted code with `guard` (checks), or stops.
+    pub fn set_call_guard(&mut self, guard: Option<CallGuard>) {
+        self.call_guard = guard.map(Rc::new);
+        self.untrusted_depth = 0;
+    }
+
+    /// When a call of code with these globals crosses from trusted into untrusted code: the
+    /// world as the trusted code has it, saved for [`Interpreter::leave_untrusted`].
+    pub(crate) fn enter_untrusted(&mut self, globals: &Rc<RefCell<Dict>>) -> Option<UntrustedCall> {
+        let guard = self.call_guard.as_ref()?;
+        if self.untrusted_depth > 0 || guard.trusted.contains(&(Rc::as_ptr(globals) as usize)) {
+            return None;
+        }
+        let guard = guard.clone();
+        self.untrusted_depth = 1;
+        let saved = guard.world.save();
+        Some(UntrustedCall { guard, saved })
+    }
+
+    /// The untrusted call entered by [`Interpreter::enter_untrusted`] has returned.
+    pub(crate) fn leave_untrusted(&mut self, call: Option<UntrustedCall>) {
+        if let Some(UntrustedCall { guard, saved }) = call {
+            self.untrusted_depth = 0;
+            guard.world.put_back(saved);
+        }
+    }
+
     pub fn clear_namespaces(&mut self) {
         let old = self.main.dict.borrow_mut().clear();
         drop(old);

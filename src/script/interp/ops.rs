@@ -985,7 +985,7 @@ impl Interpreter {
                         Some(x) if i.class.lookup_user("__eq__").is_none() => {
                             HKey::HashedObject(i.class.name.clone(), x, v.ptr_id().unwrap_or(0))
                         }
-                        Some(x) => HKey::Hashed(i.class.name.clone(), x),
+                        Some(x) => HKey::EqObject(x, v.ptr_id().unwrap_or(0)),
                         None => {
                             return Err(PyException::new(
                                 ExcType::TypeError,
@@ -1011,6 +1011,35 @@ impl Interpreter {
             }
             _ => HKey::Id(v.ptr_id().unwrap_or(0)),
         })
+    }
+
+    /// The key `v` has in `d`: its own [`HKey`], or, for an object with its own `__hash__` and
+    /// `__eq__`, the key of an entry with the same hash that its `__eq__` (or the entry's,
+    /// CPython's `==`) says it equals. An `__eq__` that raises propagates.
+    pub fn key_in(&mut self, d: &super::super::value::Dict, v: &Value) -> PyResult<HKey> {
+        let k = self.hkey(v)?;
+        let candidates = d.eq_candidates(&k);
+        self.equal_key(k, v, candidates)
+    }
+
+    /// [`Interpreter::key_in`] for a dict behind a `RefCell` (not borrowed while `__eq__` runs).
+    pub fn key_in_cell(
+        &mut self,
+        d: &std::cell::RefCell<super::super::value::Dict>,
+        v: &Value,
+    ) -> PyResult<HKey> {
+        let k = self.hkey(v)?;
+        let candidates = d.borrow().eq_candidates(&k);
+        self.equal_key(k, v, candidates)
+    }
+
+    fn equal_key(&mut self, k: HKey, v: &Value, candidates: Vec<(HKey, Value)>) -> PyResult<HKey> {
+        for (hk, key) in candidates {
+            if self.eq(v, &key)? {
+                return Ok(hk);
+            }
+        }
+        Ok(k)
     }
 
     /// `repr(v)`.
@@ -1400,7 +1429,7 @@ impl Interpreter {
                 Ok(false)
             }
             Value::Dict(d) | Value::Set(d) => {
-                let k = self.hkey(item)?;
+                let k = self.key_in_cell(d, item)?;
                 Ok(d.borrow().contains(&k))
             }
             Value::Range(r) => Ok(match super::super::bigint::to_i128(item) {
@@ -1770,7 +1799,7 @@ impl Interpreter {
                 }
             }
             Value::Dict(d) => {
-                let k = self.hkey(key)?;
+                let k = self.key_in_cell(d, key)?;
                 let v = d.borrow().get(&k).cloned();
                 match v {
                     Some(v) => Ok(v),
@@ -1873,7 +1902,7 @@ impl Interpreter {
                 }
             }
             Value::Dict(d) => {
-                let k = self.hkey(key)?;
+                let k = self.key_in_cell(d, key)?;
                 dict_grow_check(&d.borrow())?;
                 let old = d.borrow_mut().insert(k, key.clone(), v);
                 drop(old);
@@ -1945,7 +1974,7 @@ impl Interpreter {
                 }
             }
             Value::Dict(d) => {
-                let k = self.hkey(key)?;
+                let k = self.key_in_cell(d, key)?;
                 let old = d.borrow_mut().remove(&k);
                 match old {
                     Some(x) => {
