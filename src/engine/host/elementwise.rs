@@ -1144,7 +1144,17 @@ pub fn ternary(
         let mut i = 0;
         while i < n {
             let e = (i + CHUNK).min(n);
-            out.extend((i..e).map(|k| f(at(&x, k), at(&y, k), at(&z, k))));
+            // The optimisers' shapes (addcmul_/addcdiv_ of three tensors, lerp_ with a number)
+            // get loops over plain slices, which vectorise; the rest reads operand by operand.
+            match (x.chunk(i..e), y.chunk(i..e), z.chunk(i..e)) {
+                (Chunk::Slice(p), Chunk::Slice(q), Chunk::Slice(r)) => {
+                    out.extend(p.iter().zip(q).zip(r).map(|((&s, &t1), &t2)| f(s, t1, t2)))
+                }
+                (Chunk::Slice(p), Chunk::Slice(q), Chunk::Const(t2)) => {
+                    out.extend(p.iter().zip(q).map(|(&s, &t1)| f(s, t1, t2)))
+                }
+                _ => out.extend((i..e).map(|k| f(at(&x, k), at(&y, k), at(&z, k)))),
+            }
             poll()?;
             i = e;
         }
