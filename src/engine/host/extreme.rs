@@ -126,7 +126,30 @@ fn row_extreme<const MAX: bool>(row: &[f32]) -> usize {
         return p;
     }
     // `best` is one of the row's values (compared by ==, so 0.0 and -0.0 tie as `>` does).
-    row.iter().position(|&v| v == best).unwrap_or(0)
+    first_equal(row, best)
+}
+
+/// The first position of `best` in `row`, looked for a vector of lanes at a time.
+#[inline(always)]
+fn first_equal(row: &[f32], best: f32) -> usize {
+    let mut chunks = row.chunks_exact(L);
+    let mut start = 0;
+    for c in &mut chunks {
+        let mut hit = false;
+        for &v in c {
+            hit |= v == best;
+        }
+        if hit {
+            return start + c.iter().position(|&v| v == best).unwrap_or(0);
+        }
+        start += L;
+    }
+    start
+        + chunks
+            .remainder()
+            .iter()
+            .position(|&v| v == best)
+            .unwrap_or(0)
 }
 
 avx2_fma! {
