@@ -2450,6 +2450,13 @@ def _f_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=
         raise RuntimeError(f'Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: {list(input.shape)}')
     if weight.dim() < 3:
         raise RuntimeError('weight should have at least three dimensions')
+    # check_shape_forward: the arguments' signs before the shapes
+    if not isinstance(padding, str) and _single(padding)[0] < 0:
+        raise RuntimeError('negative padding is not supported')
+    if _single(stride)[0] <= 0:
+        raise RuntimeError('non-positive stride is not supported')
+    if _single(dilation)[0] < 0:
+        raise RuntimeError('dilation should be greater than zero')
     if isinstance(groups, int) and groups > 0:
         # ATen's check_shape_forward, naming conv1d's own shapes (conv2d below sees them
         # with an extra dimension)
@@ -3573,137 +3580,6 @@ def _f_interpolate(input, size=None, scale_factor=None, mode='nearest', align_co
     raise NotImplementedError('Input Error: Only 3D, 4D and 5D input Tensors supported'
                               f' (got {input.dim()}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact'
                               f' (got {mode})')
-
-
-def _f_pixel_shuffle(input, upscale_factor):
-    # aten/src/ATen/native/PixelShuffle.cpp: checks, then a view, a permute and a reshape
-    if input.dim() < 3:
-        raise RuntimeError(f'pixel_shuffle expects input to have at least 3 dimensions, but got input with {input.dim()} dimension(s)')
-    if upscale_factor <= 0:
-        raise RuntimeError(f'pixel_shuffle expects a positive upscale_factor, but got {upscale_factor}')
-    r = upscale_factor
-    lead = list(input.shape[:-3])
-    c, h, w = input.shape[-3], input.shape[-2], input.shape[-1]
-    if c % (r * r) != 0:
-        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
-    oc = c // (r * r)
-    n = len(lead)
-    x = input.reshape(lead + [oc, r, r, h, w])
-    x = x.permute(*(list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2]))
-    return x.reshape(lead + [oc, h * r, w * r])
-
-
-def _f_pixel_unshuffle(input, downscale_factor):
-    if input.dim() < 3:
-        raise RuntimeError(f'pixel_unshuffle expects input to have at least 3 dimensions, but got input with {input.dim()} dimension(s)')
-    if downscale_factor <= 0:
-        raise RuntimeError(f'pixel_unshuffle expects a positive downscale_factor, but got {downscale_factor}')
-    r = downscale_factor
-    lead = list(input.shape[:-3])
-    c, h, w = input.shape[-3], input.shape[-2], input.shape[-1]
-    if h % r != 0:
-        raise RuntimeError(f'pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)={h} is not divisible by {r}')
-    if w % r != 0:
-        raise RuntimeError(f'pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)={w} is not divisible by {r}')
-    oh, ow = h // r, w // r
-    n = len(lead)
-    x = input.reshape(lead + [c, oh, r, ow, r])
-    x = x.permute(*(list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3]))
-    return x.reshape(lead + [c * r * r, oh, ow])
-
-
-def _f_prelu(input, weight):
-    # ATen's prelu: `x > 0 ? x : weight * x`, the weight one value or one per channel (dim 1)
-    channels = input.shape[1] if input.dim() > 1 else 1
-    if weight.numel() != 1 and input.dim() == 0:
-        raise RuntimeError('Not allow zero-dim input tensor.')
-    if weight.numel() != 1 and weight.numel() != channels:
-        raise RuntimeError(f'Mismatch of parameter numbers and input channel size. Found parameter numbers = {weight.numel()} and channel size = {channels}.')
-    if weight.dim() > 1:
-        raise RuntimeError(f'prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}')
-    w = weight
-    if weight.numel() != 1 and input.dim() > 1:
-        shape = [1] * input.dim()
-        shape[1] = channels
-        w = weight.reshape(shape)
-    elif weight.numel() == 1:
-        w = weight.reshape(())
-    return torch.where(input > 0, input, w * input)
-
-
-def _alpha_dropout_common(input, p, training, name):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f'dropout probability has to be between 0 and 1, but got {p}')
-    # ATen's _dropout_impl: nothing to do when not training or p == 0; p == 1 zeroes
-    if p == 0 or not training or input.numel() == 0:
-        return input
-    if p == 1:
-        return input * torch.zeros((), dtype=input.dtype, device=input.device)
-    raise NotImplementedError(f'cudatutor: {name} with 0 < p < 1 in training mode is not supported yet')
-
-
-def _f_alpha_dropout(input, p=0.5, training=False, inplace=False):
-    return _alpha_dropout_common(input, p, training, 'alpha_dropout')
-
-
-def _f_feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
-    return _alpha_dropout_common(input, p, training, 'feature_alpha_dropout')
-
-
-_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['pixel_shuffle', 'pixel_unshuffle', 'prelu', 'alpha_dropout',
-                                   'feature_alpha_dropout']
-
-
-def _f_hardshrink(input, lambd=0.5):
-    # ATen's hardshrink: 0 inside [-lambd, lambd], the input elsewhere (NaN stays)
-    return torch.where((input >= -lambd) & (input <= lambd), torch.zeros((), dtype=input.dtype), input)
-
-
-def _f_softshrink(input, lambd=0.5):
-    # ATen's softshrink: shifted toward zero outside [-lambd, lambd], input * 0 inside (keeps
-    # the sign of zero and NaN)
-    if lambd < 0:
-        big = '3.40282e+38' if input.dtype == torch.float32 else '1.79769e+308'
-        raise RuntimeError(f'lambda must be in range [0, {big}] for input dtype {_SCALAR_NAMES.get(input.dtype, input.dtype)}, but found {lambd}')
-    return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, input * 0))
-
-
-def _f_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
-    if lower > upper:
-        raise RuntimeError('Lower bound should be less than or equal to the upper bound')
-    if training and input.numel() == 0:
-        return input.clone()
-    if training:
-        raise NotImplementedError('cudatutor: rrelu(training=True) is not supported yet')
-    # evaluation: a leaky ReLU with the mean slope (ATen's rrelu)
-    return _f_leaky_relu(input, (lower + upper) / 2, inplace)
-
-
-def _f_unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    # im2col: for each channel and kernel tap (row-major), the input under the tap at every
-    # sliding position, flattened to (N, C * kh * kw, L)
-    if input.dim() not in (3, 4):
-        raise NotImplementedError(f'Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)')
-    k, d, p, s = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
-    unbatched = input.dim() == 3
-    x = input.unsqueeze(0) if unbatched else input
-    n, c, h, w = x.shape
-    oh = (h + 2 * p[0] - (d[0] * (k[0] - 1) + 1)) // s[0] + 1
-    ow = (w + 2 * p[1] - (d[1] * (k[1] - 1) + 1)) // s[1] + 1
-    if oh < 1 or ow < 1:
-        raise RuntimeError(f'Given input with spatial size ({h}, {w}), kernel_size=({k[0]}, {k[1]}), dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), calculated shape of the array of sliding blocks as ({oh}, {ow}), but its components must be at least one.')
-    xp = _f_pad(x, (p[1], p[1], p[0], p[0])) if p != (0, 0) else x
-    taps = []
-    for i in range(k[0]):
-        rows = torch.tensor([r * s[0] + i * d[0] for r in range(oh)], dtype=torch.int64, device=x.device)
-        for j in range(k[1]):
-            cols = torch.tensor([q * s[1] + j * d[1] for q in range(ow)], dtype=torch.int64, device=x.device)
-            taps.append(xp.index_select(2, rows).index_select(3, cols))
-    out = torch.stack(taps, 2).reshape(n, c * k[0] * k[1], oh * ow)
-    return out.squeeze(0) if unbatched else out
-
-
-_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['hardshrink', 'softshrink', 'rrelu', 'unfold']
 
 
 class Upsample(Module):

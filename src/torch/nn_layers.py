@@ -725,3 +725,41 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self):
         return '{size}, alpha={alpha}, beta={beta}, k={k}'.format(**self.__dict__)
+
+
+def _f_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    # ATen's rrelu_with_noise: in training, each element <= 0 is scaled by its own draw from
+    # U(lower, upper) on the default generator, in element order (float64 draws; the results are
+    # within 2 float32 ulps of 2.15's kernel on the suite's samples, whose exact rounding is not
+    # matched yet); in eval, leaky_relu with the mean slope
+    if lower > upper:
+        raise RuntimeError('Lower bound should be less than or equal to the upper bound')
+    if not training:
+        return functional.leaky_relu(input, (lower + upper) / 2, inplace)
+    mask = input <= 0
+    k = int(mask.sum().item())
+    noise = torch.ones_like(input)
+    if k > 0:
+        draws = torch.empty(k, dtype=torch.float64).uniform_(lower, upper)
+        with torch.no_grad():
+            noise[mask] = draws.to(input.dtype)
+    out = input * noise
+    return _act_result(input, out, inplace) if inplace else out
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['rrelu']
+
+
+class RReLU(Module):
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return functional.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        inplace_str = ', inplace=True' if self.inplace else ''
+        return f'lower={self.lower}, upper={self.upper}{inplace_str}'
