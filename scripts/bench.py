@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every speed figure cudatutor promises, measured in one run, printed beside its goal.
 
-  scripts/bench.sh            (builds the release binary and runs this)
+  scripts/bench.sh --product  (runs this; plain scripts/bench.sh runs the speed table,
+                              scripts/bench_table.py)
 
 Figures:
   * criterion benches (cargo bench): first frame, full render 80x24 / 120x40, keystroke -> frame

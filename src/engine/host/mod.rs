@@ -7,6 +7,7 @@ pub mod arith;
 pub mod conv;
 pub mod element;
 pub mod elementwise;
+pub mod extreme;
 pub mod math;
 pub mod matmul;
 pub mod nn;

@@ -122,8 +122,16 @@ fn split_at_dim(shape: &[usize], dim: usize) -> (usize, usize, usize) {
 /// vectorised kernels, bit for bit), the other floats row by row.
 pub fn softmax(h: &HostStorage, layout: &Layout, dim: usize, log: bool) -> Result<HostStorage> {
     if h.dtype() == DType::Float32 {
-        let x = super::elementwise::to_dtype(h, layout, DType::Float32)?;
-        let x = typed::<f32>(&x)?;
+        // A contiguous input is read in place (ATen's `.contiguous()` is a no-op then); only a
+        // strided one is gathered first.
+        let gathered;
+        let x = match (h, layout.contiguous_range()) {
+            (HostStorage::F32(v), Some(r)) => &v[r],
+            _ => {
+                gathered = super::elementwise::to_dtype(h, layout, DType::Float32)?;
+                typed::<f32>(&gathered)?
+            }
+        };
         let (outer, d, inner) = split_at_dim(&layout.shape, dim);
         let mut out = got(try_zeroed::<f32>(x.len()), x.len())?;
         if !x.is_empty() {

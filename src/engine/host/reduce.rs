@@ -199,6 +199,9 @@ pub fn reduce(
     if let Some(r) = exact(h, layout, op, reduced) {
         return Ok(r);
     }
+    if let Some(r) = extreme_in_place(h, layout, op, reduced) {
+        return r;
+    }
     match h.dtype() {
         DType::Float32 => reduce_t::<f32>(h, layout, op, reduced, float_reduce),
         DType::Float64 => reduce_t::<f64>(h, layout, op, reduced, float_reduce),
@@ -211,6 +214,41 @@ pub fn reduce(
         DType::UInt8 => reduce_t::<u8>(h, layout, op, reduced, int_reduce),
         DType::Bool => reduce_t::<bool>(h, layout, op, reduced, ordered_reduce),
     }
+}
+
+/// float32 max/min/argmax/argmin along one dimension, read in place ([`super::extreme`]);
+/// None for the other cases (the generic path gives the same values).
+fn extreme_in_place(
+    h: &HostStorage,
+    layout: &Layout,
+    op: ReduceOp,
+    reduced: &[bool],
+) -> Option<Result<HostStorage>> {
+    let HostStorage::F32(x) = h else {
+        return None;
+    };
+    let is_max = match op {
+        ReduceOp::Max | ReduceOp::ArgMax => true,
+        ReduceOp::Min | ReduceOp::ArgMin => false,
+        _ => return None,
+    };
+    let mut dims = (0..layout.dims()).filter(|&d| reduced[d]);
+    let (Some(dim), None) = (dims.next(), dims.next()) else {
+        return None;
+    };
+    if layout.numel() == 0 {
+        return None;
+    }
+    let want_values = matches!(op, ReduceOp::Max | ReduceOp::Min);
+    Some(
+        super::extreme::extreme_dim_f32(x, layout, dim, is_max).map(|(values, indices)| {
+            if want_values {
+                HostStorage::F32(values)
+            } else {
+                HostStorage::I64(indices)
+            }
+        }),
+    )
 }
 
 /// The reductions engine::numerics reproduces bit for bit (float32; float64 sum and mean);

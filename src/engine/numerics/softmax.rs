@@ -9,7 +9,7 @@
 use super::fast::avx2_fma;
 use super::lanes::Lanes;
 use super::sleef;
-use super::vecops::{dot_reduce_all, map_reduce_all, maximum, reduce_all};
+use super::vecops::{dot_reduce_all, maximum, reduce_all};
 
 /// Lanes of the softmax kernels' `Vectorized<float>` (measured: see mod.rs).
 const N: usize = 16;
@@ -38,7 +38,13 @@ fn softmax_row(x: &[f32], out: &mut [f32]) {
 #[inline(always)]
 fn log_softmax_row(x: &[f32], out: &mut [f32]) {
     let max = reduce_all::<f32, N>(x, maximum);
-    let sum = map_reduce_all::<f32, N>(x, |v| vexp(v - max), |a, b| a + b);
+    // map_reduce_all(exp(v - max), +), with the exps first written into `out` by a plain loop:
+    // the same lanes summed in the same order, but LLVM vectorises this loop, not 16 inlined
+    // copies of exp inside one Lanes::map.
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = vexp(v - max);
+    }
+    let sum = reduce_all::<f32, N>(out, |a, b| a + b);
     let lse = sleef::logf_u10_avx512(sum);
     for (o, &v) in out.iter_mut().zip(x) {
         *o = v - max - lse;

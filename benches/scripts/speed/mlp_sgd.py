@@ -1,0 +1,16 @@
+# MLP 784-256-10 training step (zero_grad, forward, cross_entropy, backward, SGD step).
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+x = torch.randn(BATCH, 784)
+y = torch.randint(0, 10, (BATCH,))
+
+
+def step():
+    opt.zero_grad()
+    F.cross_entropy(model(x), y).backward()
+    opt.step()
