@@ -915,6 +915,9 @@ fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
         "the exercise's file"
     );
     // The keys are the pager's again.
+    // Esc first: on a focused card `q` is code.
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
     t.send(&["q"]);
     t.wait_until("the shell prompt", pager_gone);
     assert_restored(&t, "after e and q");
