@@ -178,25 +178,37 @@ pub fn room_for(bytes: u64) -> bool {
 /// `RLIMIT_DATA` and the process's cgroups still allow.
 pub fn run_limit() -> u64 {
     let mut out = limit();
+    #[cfg(unix)]
     let left = [
         rlimit_left(libc::RLIMIT_AS),
         rlimit_left(libc::RLIMIT_DATA),
         cgroup_memory_left(Path::new("/sys/fs/cgroup"), &read("/proc/self/cgroup")),
     ];
+    // Windows has neither resource limits nor cgroups: the budget is the limit alone.
+    #[cfg(not(unix))]
+    let left: [Option<u64>; 0] = [];
     for l in left.into_iter().flatten() {
         out = out.min(l / 4 * 3);
     }
     out
 }
 
+#[cfg(unix)]
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }
 
+/// The type getrlimit's resource argument has: glibc's enum, an int elsewhere (musl, macOS).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub type RlimitResource = libc::__rlimit_resource_t;
+#[cfg(all(unix, not(all(target_os = "linux", target_env = "gnu"))))]
+pub type RlimitResource = libc::c_int;
+
 /// A resource limit minus what the process has of it now (`VmSize` for the address space,
 /// heap and data for `RLIMIT_DATA`: both read as the virtual size, the larger), when there is
 /// a limit.
-fn rlimit_left(resource: libc::__rlimit_resource_t) -> Option<u64> {
+#[cfg(unix)]
+fn rlimit_left(resource: RlimitResource) -> Option<u64> {
     let mut rl = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,

@@ -11,6 +11,7 @@
 use super::host::Element;
 
 /// Below this a buffer cannot hold a whole huge page, so advising it would do nothing.
+#[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// An empty vector with room for `n` elements, or None when the system refuses the memory.

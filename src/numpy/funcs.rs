@@ -156,7 +156,7 @@ fn f_asarray(it: &mut Interpreter, args: Args) -> PyResult<Value> {
                 it,
                 "DeprecationWarning",
                 "__array__ implementation doesn't accept a copy keyword, so passing copy=False failed. __array__ must implement 'dtype' and 'copy' keyword arguments. To learn more, see the migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide.html#adapting-to-changes-in-the-copy-keyword",
-            );
+            )?;
         }
         let r = rt();
         r.numpy(&t).map_err(crate::torch::py_err)?;

@@ -23,6 +23,7 @@ use super::check_text::check_text;
 use super::worker::{WireOptions, WorkerRequest};
 use super::{BackendChoice, CheckResult, ErrorReport, RunOptions, RunReport};
 use std::io::{Read, Write};
+#[cfg(unix)]
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -111,7 +112,9 @@ pub fn run_in_child(
         return super::internal_error_report("the run request could not be encoded", backend);
     };
     let budget = crate::budget::limit();
+    #[cfg(unix)]
     let address_space = budget.saturating_add(ADDRESS_SPACE_HEADROOM);
+    #[cfg(unix)]
     let cpu_secs = opts.max_wall.saturating_add(GRACE).as_secs().max(1);
     // A worker built with the device capture moves its stdout and stderr into this file
     // (worker.rs); what an abort printed is read back from it.
@@ -129,8 +132,11 @@ pub fn run_in_child(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    // The limits are Unix resource limits; elsewhere (Windows) the child has the wall deadline
+    // and the memory budget it reads from the environment, and no address-space cap.
     // SAFETY: the closure runs in the child between fork and exec and only calls getrlimit
     // and setrlimit, which are async-signal-safe, on plain stack values.
+    #[cfg(unix)]
     unsafe {
         cmd.pre_exec(move || {
             lower_limit(libc::RLIMIT_AS, address_space);
@@ -162,15 +168,13 @@ pub fn run_in_child(
     let stderr = child.stderr.take();
     let err_reader = std::thread::spawn(move || read_tail(stderr, MAX_STDERR));
     let deadline = Instant::now() + opts.max_wall + GRACE;
-    let pid = child.id() as libc::pid_t;
     let mut killed = false;
     let mut cancelled = false;
-    let mut status = 0i32;
-    loop {
-        // SAFETY: wait4 on our own child with a valid status pointer and no rusage.
-        let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-        if r == pid || r < 0 {
-            break;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {}
+            Err(_) => break None,
         }
         let cancel = opts
             .cancel
@@ -182,7 +186,7 @@ pub fn run_in_child(
             killed = true;
         }
         std::thread::sleep(Duration::from_millis(10));
-    }
+    };
     let _ = writer.join();
     let reply = reader.join().unwrap_or_default();
     let mut stderr = err_reader.join().unwrap_or_default();
@@ -204,25 +208,31 @@ pub fn run_in_child(
     }
     let death = if killed {
         Death::Deadline
-    } else if libc::WIFSIGNALED(status) {
-        match libc::WTERMSIG(status) {
-            libc::SIGXCPU => Death::CpuTime,
-            libc::SIGKILL => Death::Memory,
-            s if at_memory_limit(&stderr) => {
-                let _ = s;
-                Death::Memory
-            }
-            s => Death::Signal(s),
-        }
     } else {
-        let code = libc::WEXITSTATUS(status);
-        if at_memory_limit(&stderr) {
-            Death::Memory
-        } else {
-            Death::Exit(code)
-        }
+        death_of(status, &stderr)
     };
     death_report(death, &stderr, budget, opts)
+}
+
+/// How a child that wrote no report ended: killed by the kernel at a limit (SIGXCPU for CPU
+/// time, SIGKILL from the OOM killer or the address-space cap), an allocation failure its
+/// stderr names, another signal, or an exit status.
+fn death_of(status: Option<std::process::ExitStatus>, stderr: &[u8]) -> Death {
+    #[cfg(unix)]
+    if let Some(signal) = status.and_then(|s| std::os::unix::process::ExitStatusExt::signal(&s)) {
+        return match signal {
+            libc::SIGXCPU => Death::CpuTime,
+            libc::SIGKILL => Death::Memory,
+            _ if at_memory_limit(stderr) => Death::Memory,
+            s => Death::Signal(s),
+        };
+    }
+    if at_memory_limit(stderr) {
+        Death::Memory
+    } else {
+        // No status at all (waiting failed) reads as an exit without a report.
+        Death::Exit(status.and_then(|s| s.code()).unwrap_or(-1))
+    }
 }
 
 /// Did the child's stderr say an allocation failed (Rust's "memory allocation of N bytes
@@ -309,6 +319,12 @@ fn stopped_report(kind: &str, message: &str, opts: &RunOptions) -> RunReport {
     }
 }
 
+#[cfg(not(unix))]
+fn signal_name(_: i32) -> &'static str {
+    "a signal"
+}
+
+#[cfg(unix)]
 fn signal_name(s: i32) -> &'static str {
     match s {
         libc::SIGABRT => "SIGABRT",
@@ -325,7 +341,8 @@ fn signal_name(s: i32) -> &'static str {
 
 /// Lowers a resource's soft and hard limits to `value` (never raises one: a parent already
 /// under a tighter limit keeps it). Async-signal-safe.
-fn lower_limit(resource: libc::__rlimit_resource_t, value: u64) {
+#[cfg(unix)]
+fn lower_limit(resource: crate::budget::RlimitResource, value: u64) {
     let mut rl = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -433,6 +450,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn a_crashed_child_is_an_internal_error_naming_its_signal() {
         let r = death_report(
             Death::Signal(libc::SIGSEGV),

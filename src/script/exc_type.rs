@@ -91,6 +91,13 @@ exc_types! {
     DeprecationWarning: Warning @ "builtins",
     RuntimeWarning: Warning @ "builtins",
     FutureWarning: Warning @ "builtins",
+    PendingDeprecationWarning: Warning @ "builtins",
+    SyntaxWarning: Warning @ "builtins",
+    ImportWarning: Warning @ "builtins",
+    UnicodeWarning: Warning @ "builtins",
+    BytesWarning: Warning @ "builtins",
+    ResourceWarning: Warning @ "builtins",
+    EncodingWarning: Warning @ "builtins",
     // torch's own: `torch.OutOfMemoryError` and (2.8+) `torch.AcceleratorError` for every CUDA
     // error, both RuntimeError subclasses, so `except RuntimeError` still catches them.
     OutOfMemoryError: RuntimeError @ "torch",

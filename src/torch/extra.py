@@ -37,14 +37,34 @@ def _reduce_dims(x, dims, keepdim, fn):
     return out
 
 
+def _check_iter_dims(input):
+    # ATen's TensorIterator, which every reduction goes through, stops at 64 dims
+    if input.dim() > 64:
+        raise RuntimeError('only tensors with up to 64 dims are supported')
+
+
+def _check_reduction_sizes(input, dims, prefix, name):
+    # a max-like reduction has no identity: it needs a dim to reduce, each of non-zero size
+    if input.numel() == 0:
+        if not dims and input.dim() > 0:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+        for d in dims:
+            if input.dim() > 0 and input.shape[d] == 0:
+                raise IndexError(f'{prefix}Expected reduction dim {d} to have non-zero size.')
+
+
 def amax(input, dim=(), keepdim=False):
+    _check_iter_dims(input)
     dims = _dims(input, dim) if dim != () else []
+    _check_reduction_sizes(input, dims, 'amax(): ', "amax")
     return _reduce_dims(input, dims, keepdim,
                         lambda t, d, k: t.max() if d is None else t.max(d, keepdim=k).values)
 
 
 def amin(input, dim=(), keepdim=False):
+    _check_iter_dims(input)
     dims = _dims(input, dim) if dim != () else []
+    _check_reduction_sizes(input, dims, 'amin(): ', "amin")
     return _reduce_dims(input, dims, keepdim,
                         lambda t, d, k: t.min() if d is None else t.min(d, keepdim=k).values)
 
@@ -135,6 +155,9 @@ def inner(input, other):
 
 
 def square(input):
+    # pow(input, 2): a bool input promotes to int64 with the int exponent
+    if input.dtype == torch.bool:
+        input = input.long()
     return input * input
 
 
@@ -341,27 +364,90 @@ def _scatter_index(index, dim, self_dim):
     return tuple(coords)
 
 
-def _scatter_(self, dim, index, src=None, value=None, reduce=None):
-    if index.dtype != torch.int64:
-        raise RuntimeError('scatter(): Expected dtype int64 for index')
-    # a 0-d index counts as 1-d (ATen's ensure_nonempty_dim)
-    if index.dim() == 0 and self.dim() <= 1:
-        index = index.reshape(1)
-        if isinstance(src, torch.Tensor) and src.dim() == 0:
-            src = src.reshape(1)
+def _scatter_checks(name, self, dim, index, src):
+    # ATen's scatter_gather_dtype_check, then scatter_shape_check (nothing to check for an
+    # empty index); False when there is nothing to write
+    if index.numel() != 0 and index.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError(f'{name}(): Expected dtype int32/int64 for index')
+    if isinstance(src, torch.Tensor) and src.dtype != self.dtype:
+        raise RuntimeError(f'{name}(): Expected self.dtype to be equal to src.dtype')
+    if index.numel() == 0:
+        return False
     if max(index.dim(), 1) != max(self.dim(), 1):
         raise RuntimeError('Index tensor must have the same number of dimensions as self tensor')
+    if isinstance(src, torch.Tensor) and max(src.dim(), 1) != max(index.dim(), 1):
+        raise RuntimeError('Index tensor must have the same number of dimensions as src tensor')
+    for d in range(index.dim()):
+        too_big = d != dim and index.shape[d] > self.shape[d]
+        if isinstance(src, torch.Tensor) and index.shape[d] > src.shape[d]:
+            too_big = True
+        if too_big:
+            msg = f'Expected index {list(index.shape)} to be smaller than self {list(self.shape)} apart from dimension {dim}'
+            if isinstance(src, torch.Tensor):
+                msg += f' and to be smaller size than src {list(src.shape)}'
+            raise RuntimeError(msg)
+    return True
+
+
+def _scatter_steps(self, dim, index, src, reduce):
+    # ATen's CPU scatter kernel walks the index along `dim` in order for each position of the
+    # other dimensions; one vectorised step per position along `dim` keeps that order (the
+    # destinations of one step never coincide), so sums and products round as PyTorch's do
+    if index.dim() == 0:
+        index = index.reshape(1)
+    if isinstance(src, torch.Tensor) and src.dim() == 0:
+        src = src.reshape(1)
+    index = index.long()
+    rest = [index.shape[d] for d in range(index.dim()) if d != dim]
+    grids = {}
+    for r, d in enumerate([d for d in range(index.dim()) if d != dim]):
+        shape = [1] * len(rest)
+        shape[r] = rest[r]
+        grids[d] = torch.arange(rest[r], device=index.device).reshape(*shape).expand(*rest)
+    if isinstance(src, torch.Tensor):
+        src = src[tuple(slice(0, n) for n in index.shape)]
+    size = self.shape[dim]
+    walk = index.movedim(dim, -1).reshape(-1)
+    bad = (walk < 0) | (walk >= size)
+    if bool(bad.any()):
+        raise RuntimeError(f'index {int(walk[bad][0])} is out of bounds for dimension {dim} with size {size}')
+    if reduce == 'add' and not self.is_floating_point() and self.dtype != torch.bool:
+        # integer sums do not depend on the order: one pass over Python ints
+        coords = _scatter_index(index, dim, self.dim())
+        lin = torch.zeros(index.shape, dtype=torch.int64, device=index.device)
+        step = 1
+        for k in range(self.dim() - 1, -1, -1):
+            lin = lin + coords[k] * step
+            step *= self.shape[k]
+        acc = self.reshape(-1).tolist()
+        vals = src.reshape(-1).tolist() if isinstance(src, torch.Tensor) else [src] * index.numel()
+        for j, v in zip(lin.reshape(-1).tolist(), vals):
+            acc[j] += v
+        self.copy_(torch.tensor(acc, dtype=self.dtype, device=self.device).reshape(self.shape))
+        return self
+    for k in range(index.shape[dim]):
+        coords = tuple(index.select(dim, k) if d == dim else grids[d] for d in range(index.dim()))
+        v = src.select(dim, k) if isinstance(src, torch.Tensor) else src
+        if reduce is None:
+            self[coords] = v
+        elif reduce == 'add':
+            self[coords] = self[coords] + v
+        else:
+            self[coords] = self[coords] * v
+    return self
+
+
+def _scatter_(self, dim, index, src=None, value=None, reduce=None):
+    if value is not None:
+        src = value
     if self.dim() == 0:
         raise NotImplementedError('cudatutor: scatter_ into a 0-d tensor is not supported yet')
     dim = _dims(self, dim)[0]
-    coords = _scatter_index(index, dim, self.dim())
-    if isinstance(src, torch.Tensor):
-        sl = tuple(slice(0, n) for n in index.shape)
-        v = src[sl]
-    else:
-        v = src if value is None else value
-    self[coords] = v
-    return self
+    if not _scatter_checks('scatter', self, dim, index, src):
+        return self
+    if reduce is not None and reduce not in ('add', 'multiply'):
+        raise RuntimeError('reduce argument must be either add or multiply.')
+    return _scatter_steps(self, dim, index, src, reduce)
 
 
 def scatter(input, dim, index, src=None, value=None, reduce=None):
@@ -379,6 +465,11 @@ def xlogy(input, other):
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    if isinstance(dim, bool):
+        # the `var_mean(input, bool unbiased)` overload
+        dim, unbiased = None, dim
+    if dim is None and keepdim:
+        dim = list(range(input.dim()))
     kw = {}
     if correction is not None:
         kw['correction'] = correction
@@ -390,6 +481,11 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, correction=None):
+    if isinstance(dim, bool):
+        # the `std_mean(input, bool unbiased)` overload
+        dim, unbiased = None, dim
+    if dim is None and keepdim:
+        dim = list(range(input.dim()))
     kw = {}
     if correction is not None:
         kw['correction'] = correction
@@ -743,6 +839,10 @@ def swapaxes(input, axis0, axis1):
 
 
 def narrow(input, dim, start, length):
+    if input.dim() == 0:
+        raise RuntimeError('narrow() cannot be applied to a 0-dim tensor.')
+    if not isinstance(length, torch.Tensor) and length < 0:
+        raise RuntimeError('narrow(): length must be non-negative.')
     d = _one_dim(input, dim)
     n = input.shape[d]
     if isinstance(start, torch.Tensor):
@@ -784,6 +884,8 @@ def atleast_3d(x):
 
 
 def dstack(tensors):
+    if len(tensors) == 0:
+        raise RuntimeError('dstack expects a non-empty TensorList')
     return torch.cat([atleast_3d(t) for t in tensors], 2)
 
 
@@ -821,6 +923,9 @@ def _t_t_(self):
 
 
 def aminmax(input, dim=None, keepdim=False):
+    _check_iter_dims(input)
+    if dim is not None:
+        _check_reduction_sizes(input, _dims(input, dim), 'aminmax: ', 'aminmax')
     if dim is None:
         if input.numel() == 0:
             raise RuntimeError('aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.')
@@ -868,6 +973,8 @@ def cummin(input, dim):
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
+    if n < 0:
+        raise RuntimeError(f'order must be non-negative but got {n}')
     d = _one_dim(input, dim)
     x = input
     if prepend is not None:
@@ -892,7 +999,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     d = _one_dim(input, dim) if input.dim() else 0
     n = input.shape[d] if input.dim() else 1
     if k < 1 or k > n:
-        raise IndexError(f'kthvalue(): selected number k out of range for dimension {dim}')
+        raise RuntimeError(f'kthvalue(): selected number k out of range for dimension {d}')
     if input.dim() == 0:
         return _rt('kthvalue', values=input.clone(), indices=torch.zeros((), dtype=torch.int64))
     s = input.sort(dim=d, stable=True)
@@ -901,6 +1008,31 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     if keepdim:
         v, i = v.unsqueeze(d), i.unsqueeze(d)
     return _rt('kthvalue', values=v, indices=i)
+
+
+def _median_dim(input, dim, keepdim=False):
+    # ATen's median_with_indices_impl: the first NaN of a row if it has one, else its lower
+    # middle element in sorted order (ties: the stable sort's first, where ATen's nth_element
+    # is free to pick any)
+    x = input if input.dim() else input.reshape(1)
+    d = _one_dim(x, dim)
+    n = x.shape[d]
+    if n == 0:
+        raise IndexError(f'median(): Expected reduction dim {d} to have non-zero size.')
+    s = x.sort(dim=d, stable=True)
+    v = s.values.narrow(d, (n - 1) // 2, 1)
+    i = s.indices.narrow(d, (n - 1) // 2, 1)
+    if x.is_floating_point():
+        nan = x.isnan()
+        has_nan = nan.any(d, keepdim=True)
+        first_nan = nan.long().argmax(d, keepdim=True)
+        v = torch.where(has_nan, x.gather(d, first_nan), v)
+        i = torch.where(has_nan, first_nan, i)
+    if input.dim() == 0:
+        v, i = v.reshape(()), i.reshape(())
+    elif not keepdim:
+        v, i = v.squeeze(d), i.squeeze(d)
+    return _rt('median', values=v, indices=i)
 
 
 def _rows_along(input, d):
@@ -941,7 +1073,7 @@ def quantile(input, q, dim=None, keepdim=False, interpolation='linear'):
     for v in qs:
         if not 0 <= v <= 1:
             raise RuntimeError('quantile() q values must be in the range [0, 1]')
-    x = input.flatten() if dim is None else input
+    x = input.flatten() if dim is None else (input if input.dim() else input.reshape(1))
     d = 0 if dim is None else _one_dim(input, dim)
     s = x.sort(dim=d).values
     n = x.shape[d]
@@ -966,10 +1098,36 @@ def quantile(input, q, dim=None, keepdim=False, interpolation='linear'):
         if keepdim:
             if dim is None:
                 r = r.reshape(*([1] * input.dim()))
-            else:
+            elif input.dim():
                 r = r.unsqueeze(d)
         outs.append(r)
     return outs[0] if scalar_q else torch.stack(outs)
+
+
+def _cov_weights(fweights, aweights, n):
+    # ATen's checks of cov's weights, in its order; their product (None without weights)
+    w = None
+    if fweights is not None:
+        if fweights.dim() > 1:
+            raise RuntimeError(f'cov(): expected fweights to have one or fewer dimensions but got fweights with {fweights.dim()} dimensions')
+        if fweights.is_floating_point() or fweights.dtype == torch.bool:
+            raise RuntimeError(f'cov(): expected fweights to have integral dtype but got fweights with {_dtype_name(fweights.dtype)} dtype')
+        if fweights.numel() != n:
+            raise RuntimeError(f'cov(): expected fweights to have the same numel as there are observations in the input but got {fweights.numel()} != {n}')
+        if n > 0 and bool(fweights.min() < 0):
+            raise RuntimeError('cov(): fweights cannot be negative')
+        w = fweights
+    if aweights is not None:
+        if aweights.dim() > 1:
+            raise RuntimeError(f'cov(): expected aweights to have one or fewer dimensions but got aweights with {aweights.dim()} dimensions')
+        if not aweights.is_floating_point():
+            raise RuntimeError(f'cov(): expected aweights to have floating point dtype but got aweights with {_dtype_name(aweights.dtype)} dtype')
+        if aweights.numel() != n:
+            raise RuntimeError(f'cov(): expected aweights to have the same numel as there are observations in the input but got {aweights.numel()} != {n}')
+        if n > 0 and bool(aweights.min() < 0):
+            raise RuntimeError('cov(): aweights cannot be negative')
+        w = aweights if w is None else w * aweights
+    return w
 
 
 def cov(input, correction=1, fweights=None, aweights=None):
@@ -979,6 +1137,21 @@ def cov(input, correction=1, fweights=None, aweights=None):
     if not x.is_floating_point():
         x = x.to(torch.float32)
     n = x.shape[1]
+    w = _cov_weights(fweights, aweights, n)
+    if w is not None:
+        # ATen's cov with weights: a weighted mean, a corrected weight sum as the divisor
+        w_sum = w.sum()
+        if not bool(w_sum != 0):
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+        avg = (x * w).sum(1) / w_sum
+        if correction != 0 and aweights is not None:
+            norm = w_sum - correction * ((w * aweights).sum() / w_sum)
+        else:
+            norm = w_sum - correction
+        if bool(norm <= 0):
+            norm = torch.zeros((), dtype=norm.dtype)
+        xm = x - avg.unsqueeze(1)
+        return (torch.mm(xm, (xm * w).t()) / norm).squeeze()
     avg = x.mean(1)
     norm = n - correction
     if norm <= 0:
@@ -1021,34 +1194,16 @@ def scatter_add(input, dim, index, src):
 
 
 def _scatter_add_(self, dim, index, src):
-    if index.dtype != torch.int64:
-        raise RuntimeError('scatter(): Expected dtype int64 for index')
-    if index.dim() == 0:
-        index = index.reshape(1)
-        src = src.reshape(1) if src.dim() == 0 else src
-    if max(index.dim(), 1) != max(self.dim(), 1):
-        raise RuntimeError('Index tensor must have the same number of dimensions as self tensor')
-    d = _one_dim(self, dim) if self.dim() else 0
-    if index.numel() == 0:
+    if self.dim() == 0:
+        # a 0-d tensor scatters as a 1-element vector
+        view = self.reshape(1)
+        _scatter_add_(view, dim, index, src)
+        self.copy_(view.reshape(()))
         return self
-    coords = _scatter_index(index, d, max(self.dim(), 1))
-    flat = self.reshape(-1) if self.dim() else self.reshape(1)
-    shape = list(self.shape) if self.dim() else [1]
-    lin = torch.zeros(index.shape, dtype=torch.int64, device=index.device)
-    step = 1
-    for k in range(len(shape) - 1, -1, -1):
-        lin = lin + coords[k] * step
-        step *= shape[k]
-    sl = tuple(slice(0, n) for n in index.shape)
-    vals = src[sl] if src.dim() else src.expand(index.shape)
-    acc = flat.tolist()
-    n = len(acc)
-    for j, v in zip(lin.reshape(-1).tolist(), vals.reshape(-1).tolist()):
-        if j < 0 or j >= n:
-            raise RuntimeError(f'index {j} is out of bounds for dimension {d} with size {self.shape[d] if self.dim() else 1}')
-        acc[j] += v
-    self.copy_(torch.tensor(acc, dtype=self.dtype, device=self.device).reshape(self.shape))
-    return self
+    dim = _dims(self, dim)[0]
+    if not _scatter_checks('scatter', self, dim, index, src):
+        return self
+    return _scatter_steps(self, dim, index, src, 'add')
 
 
 def _index_add_(self, dim, index, source, alpha=1):
@@ -1057,7 +1212,26 @@ def _index_add_(self, dim, index, source, alpha=1):
         raise IndexError('index_add_(): Index is supposed to be a vector')
     if index.dtype not in (torch.int64, torch.int32):
         raise RuntimeError('index_add_(): Expected dtype int32/int64 for index')
-    n = self.shape[d] if self.dim() else 1
+    if self.dtype != source.dtype:
+        raise RuntimeError(f'index_add_(): self ({_dtype_name(self.dtype)}) and source ({_dtype_name(source.dtype)}) must have the same scalar type')
+    if not (d == 0 or d < source.dim()):
+        raise IndexError(f'index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim {source.dim()}')
+    count = source.shape[d] if source.dim() else 1
+    if index.numel() != count:
+        raise RuntimeError(f'index_add_(): Number of indices ({index.numel()}) should be equal to source.size(dim) ({count})')
+    self_sizes, source_sizes = list(self.shape), list(source.shape)
+    if self.dim() and source.dim():
+        del self_sizes[d]
+        del source_sizes[d]
+    if self_sizes != source_sizes:
+        raise RuntimeError(f'source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = {list(self.shape)} source.shape = {list(source.shape)}')
+    if self.dim() == 0:
+        # a 0-d tensor adds as a 1-element vector
+        one = self.reshape(1)
+        _index_add_(one, 0, index, source.reshape(1), alpha)
+        self.copy_(one.reshape(()))
+        return self
+    n = self.shape[d]
     idx = index.reshape(-1).tolist()
     for i, j in enumerate(idx):
         if j < -n or j >= n:
@@ -1075,8 +1249,15 @@ def index_add(input, dim, index, source, alpha=1):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    # torch.isclose takes two tensors (argument parsing), then checks its tolerances
+    if not isinstance(input, torch.Tensor):
+        raise TypeError(f"isclose(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     if not isinstance(other, torch.Tensor):
-        other = torch.tensor(other, dtype=input.dtype)
+        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    if rtol < 0:
+        raise RuntimeError(f'rtol must be greater than or equal to zero, but got {rtol}')
+    if atol < 0:
+        raise RuntimeError(f'atol must be greater than or equal to zero, but got {atol}')
     close = (input - other).abs() <= atol + rtol * other.abs()
     close = close | (input == other)
     if equal_nan and input.is_floating_point():
@@ -1211,7 +1392,14 @@ def _check_square(A, fname):
 def _batched(A, f, out_shape_tail, dtype=None):
     # apply f (a list-of-lists matrix -> flat list of values) to each matrix of A
     lead = list(A.shape[:-2])
-    mats = A.reshape(-1, A.shape[-2], A.shape[-1]).tolist()
+    count = 1
+    for s in lead:
+        count *= s
+    if A.shape[-2] == 0 or A.shape[-1] == 0:
+        # reshape(-1, 0, 0) would be ambiguous; empty matrices need no values
+        mats = [[] for _ in range(count)]
+    else:
+        mats = A.reshape(count, A.shape[-2], A.shape[-1]).tolist()
     vals = []
     for m in mats:
         vals.extend(f(m))
@@ -1295,6 +1483,19 @@ def solve(A, B, left=True):
 
 
 def matrix_rank(A, tol=None, hermitian=False, atol=None, rtol=None):
+    if A.dim() > 2:
+        # one rank per matrix of the batch
+        lead = list(A.shape[:-2])
+        rows, cols = A.shape[-2], A.shape[-1]
+        count = 1
+        for n in lead:
+            count *= n
+        if rows == 0 or cols == 0:
+            ranks = [0] * count
+        else:
+            flat = A.reshape(count, rows, cols)
+            ranks = [int(matrix_rank(flat[i], tol, hermitian, atol, rtol)) for i in range(count)]
+        return torch.tensor(ranks, dtype=torch.int64, device=A.device).reshape(lead)
     m = [list(map(float, r)) for r in A.tolist()]
     rows, cols = len(m), len(m[0]) if m else 0
     big = max([abs(v) for r in m for v in r] + [0.0])
@@ -1521,6 +1722,33 @@ def logspace(start, end, steps, base=10.0, dtype=None, layout=None, device=None,
     return torch.tensor(vals, dtype=dt, device=device, requires_grad=requires_grad)
 
 
+def unbind(input, dim=0):
+    if input.dim() == 0:
+        raise IndexError('Dimension specified as 0 but tensor has no dimensions')
+    d = _one_dim(input, dim)
+    return tuple(input.select(d, i) for i in range(input.shape[d]))
+
+
+def zero_(input):
+    return input.zero_()
+
+
+def ravel(input):
+    # a contiguous 1-D copy (a view when the input is already contiguous)
+    return input.reshape(-1)
+
+
+def clone(input, *, memory_format=None):
+    return input.clone()
+
+
+torch.clone = clone
+_t_mv = lambda self, vec: torch.mv(self, vec)
+_t_bmm = lambda self, mat2: torch.bmm(self, mat2)
+torch.unbind = unbind
+torch.zero_ = zero_
+torch.ravel = ravel
+_t_ravel = ravel
 torch.logspace = logspace
 torch.is_complex = is_complex
 

@@ -31,7 +31,14 @@ fn nonneg(v: i64, what: &str) -> PyResult<usize> {
     if v < 0 {
         return Err(PyException::new(
             ExcType::RuntimeError,
-            format!("{what} must be non-negative, but got {v}"),
+            match what {
+                // conv2d words its argument errors as ATen's check_shape_forward does
+                "conv stride" => "non-positive stride is not supported".to_string(),
+                "conv padding" => "negative padding is not supported".to_string(),
+                "conv dilation" => "dilation should be greater than zero".to_string(),
+                "conv groups" => "non-positive groups is not supported".to_string(),
+                _ => format!("{what} must be non-negative, but got {v}"),
+            },
         ));
     }
     Ok(v as usize)
@@ -65,6 +72,95 @@ fn pair_arg(
             Ok((a, a))
         }
     }
+}
+
+/// A pooling argument read as `_pair` reads it, signs unchecked: [`pool_checks`] checks them
+/// in ATen's order.
+fn pair_i64(it: &mut Interpreter, v: &Option<Value>, default: (i64, i64)) -> PyResult<(i64, i64)> {
+    match v {
+        None | Some(Value::None) => Ok(default),
+        Some(Value::Tuple(_)) | Some(Value::List(_)) => {
+            let items = v.as_ref().unwrap().as_vec().unwrap_or_default();
+            match items.len() {
+                0 => Ok(default),
+                1 => {
+                    let a = super::int_arg(it, &items[0])?;
+                    Ok((a, a))
+                }
+                _ => Ok((
+                    super::int_arg(it, &items[0])?,
+                    super::int_arg(it, &items[1])?,
+                )),
+            }
+        }
+        Some(x) => {
+            let a = super::int_arg(it, x)?;
+            Ok((a, a))
+        }
+    }
+}
+
+/// The checks of max_pool2d / avg_pool2d that come before the input's sizes, in ATen's order
+/// (the input's rank, then pooling_output_shape for height and width, then the signs in
+/// pool2d_shape_check); the engine checks the rest. Returns the arguments as sizes.
+#[allow(clippy::type_complexity)]
+fn pool_checks(
+    x: &crate::engine::tensor::Tensor,
+    kernel: (i64, i64),
+    stride: (i64, i64),
+    padding: (i64, i64),
+    dilation: (i64, i64),
+) -> PyResult<(
+    (usize, usize),
+    (usize, usize),
+    (usize, usize),
+    (usize, usize),
+)> {
+    let rt_err = |m: String| PyException::new(ExcType::RuntimeError, m);
+    if !(x.dim() == 3 || x.dim() == 4) {
+        return Err(rt_err(
+            "non-empty 3D or 4D (batch mode) tensor expected for input".to_string(),
+        ));
+    }
+    for (k, s, p, d) in [
+        (kernel.0, stride.0, padding.0, dilation.0),
+        (kernel.1, stride.1, padding.1, dilation.1),
+    ] {
+        if s == 0 {
+            return Err(rt_err("stride should not be zero".to_string()));
+        }
+        if p < 0 {
+            return Err(rt_err(format!(
+                "pad must be non-negative, but got pad: {p}"
+            )));
+        }
+        let effective = k.saturating_sub(1).saturating_mul(d).saturating_add(1) / 2;
+        if p > effective {
+            return Err(rt_err(format!(
+                "pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}"
+            )));
+        }
+    }
+    if kernel.0 <= 0 || kernel.1 <= 0 {
+        return Err(rt_err(format!(
+            "kernel size should be greater than zero, but got kH: {} kW: {}",
+            kernel.0, kernel.1
+        )));
+    }
+    if stride.0 <= 0 || stride.1 <= 0 {
+        return Err(rt_err(format!(
+            "stride should be greater than zero, but got dH: {} dW: {}",
+            stride.0, stride.1
+        )));
+    }
+    if dilation.0 <= 0 || dilation.1 <= 0 {
+        return Err(rt_err(format!(
+            "dilation should be greater than zero, but got dilationH: {} dilationW: {}",
+            dilation.0, dilation.1
+        )));
+    }
+    let u = |v: (i64, i64)| (v.0 as usize, v.1 as usize);
+    Ok((u(kernel), u(stride), u(padding), u(dilation)))
 }
 
 /// Common creation keywords: (dtype, device, requires_grad).
@@ -205,7 +301,7 @@ fn softmax_fn(
                     "Implicit dimension choice for {fname} has been deprecated. Change the call to include dim=X as an argument."
                 ),
                 false,
-            );
+            )?;
             if t.dim() <= 1 || t.dim() == 3 { 0 } else { 1 }
         }
     };
@@ -413,6 +509,9 @@ fn add_dtypes(m: &Module) {
     ] {
         m.set_attr(n, Value::native(PyDType(d)));
     }
+    for n in super::objects::MEMORY_FORMATS {
+        m.set_attr(n, Value::native(super::objects::PyMemoryFormat(n)));
+    }
 }
 
 /// The `torch` module.
@@ -466,7 +565,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
                 it,
                 "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                 false,
-            );
+            )?;
             let (dt, _, rg) = creation_kw(rt, &a[1..4], it)?;
             let dev = device_arg(rt, a[2].as_ref())?;
             let t = rt
@@ -662,9 +761,28 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             &["start", "end", "steps", "dtype", "device", "requires_grad"],
             3,
         )?;
+        // tensor bounds must be 0-d (ATen's linspace), and steps non-negative
+        let rank = |v: &Option<Value>| v.as_ref().and_then(tensor_of).map(|t| t.dim());
+        let (rs, re) = (rank(&a[0]), rank(&a[1]));
+        if rs.unwrap_or(0) > 0 || re.unwrap_or(0) > 0 {
+            return Err(PyException::new(
+                ExcType::RuntimeError,
+                format!(
+                    "linspace only supports 0-dimensional start and end tensors, but got start with {} dimension(s) and end with {} dimension(s).",
+                    rs.unwrap_or(0),
+                    re.unwrap_or(0)
+                ),
+            ));
+        }
         let s = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
         let e = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
         let n = crate::torch::int_arg(it, a[2].as_ref().unwrap())?;
+        if n < 0 {
+            return Err(PyException::new(
+                ExcType::RuntimeError,
+                "number of steps must be non-negative",
+            ));
+        }
         let (dt, dev, rg) = creation_kw(rt, &a[3..6], it)?;
         finish(
             rt,
@@ -1037,11 +1155,13 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             Some(v) if !v.is_none() => Some(crate::torch::int_arg(it, v)?),
             _ => None,
         };
-        for v in [Some(n), mm].into_iter().flatten() {
-            if v < 0 {
+        for (name, v) in [("n", Some(n)), ("m", mm)] {
+            if let Some(v) = v
+                && v < 0
+            {
                 return Err(PyException::new(
                     ExcType::RuntimeError,
-                    format!("n must be greater or equal to 0, got {v}"),
+                    format!("{name} must be greater or equal to 0, got {v}"),
                 ));
             }
         }
@@ -1397,10 +1517,10 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let w = need_tensor(a[1].as_ref().unwrap(), "conv2d", "weight")?;
         let b = a[2].as_ref().and_then(tensor_of);
         let ca = crate::engine::tensor::Conv2dArgs {
-            stride: pair_arg(it, &a[3], "stride", (1, 1))?,
-            padding: pair_arg(it, &a[4], "padding", (0, 0))?,
-            dilation: pair_arg(it, &a[5], "dilation", (1, 1))?,
-            groups: pair_arg(it, &a[6], "groups", (1, 1))?.0,
+            stride: pair_arg(it, &a[3], "conv stride", (1, 1))?,
+            padding: pair_arg(it, &a[4], "conv padding", (0, 0))?,
+            dilation: pair_arg(it, &a[5], "conv dilation", (1, 1))?,
+            groups: pair_arg(it, &a[6], "conv groups", (1, 1))?.0,
         };
         Ok(wrap(rt, rt.conv2d(&x, &w, b.as_ref(), ca).map_err(py_err)?))
     });
@@ -1419,13 +1539,17 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             2,
         )?;
         let x = need_tensor(a[0].as_ref().unwrap(), "max_pool2d", "input")?;
-        let k = pair_arg(it, &a[1], "kernel_size", (1, 1))?;
+        let k = pair_i64(it, &a[1], (1, 1))?;
+        let stride = pair_i64(it, &a[2], k)?;
+        let padding = pair_i64(it, &a[3], (0, 0))?;
+        let dilation = pair_i64(it, &a[4], (1, 1))?;
+        let (kernel, stride, padding, dilation) = pool_checks(&x, k, stride, padding, dilation)?;
         let pa = crate::engine::tensor::Pool2dArgs {
             kind: crate::engine::host::conv::PoolKind::Max,
-            kernel: k,
-            stride: pair_arg(it, &a[2], "stride", k)?,
-            padding: pair_arg(it, &a[3], "padding", (0, 0))?,
-            dilation: pair_arg(it, &a[4], "dilation", (1, 1))?,
+            kernel,
+            stride,
+            padding,
+            dilation,
             ceil_mode: truthy_opt(it, &a[5], false)?,
         };
         if truthy_opt(it, &a[6], false)? {
@@ -1451,7 +1575,9 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             2,
         )?;
         let x = need_tensor(a[0].as_ref().unwrap(), "avg_pool2d", "input")?;
-        let k = pair_arg(it, &a[1], "kernel_size", (1, 1))?;
+        let k = pair_i64(it, &a[1], (1, 1))?;
+        let stride = pair_i64(it, &a[2], k)?;
+        let padding = pair_i64(it, &a[3], (0, 0))?;
         let divisor = match &a[6] {
             None | Some(Value::None) => None,
             Some(v) => Some(super::int_arg(it, v)?),
@@ -1462,14 +1588,15 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
                 "divisor must be not zero",
             ));
         }
+        let (kernel, stride, padding, _) = pool_checks(&x, k, stride, padding, (1, 1))?;
         let pa = crate::engine::tensor::Pool2dArgs {
             kind: crate::engine::host::conv::PoolKind::Avg {
                 count_include_pad: truthy_opt(it, &a[5], true)?,
                 divisor,
             },
-            kernel: k,
-            stride: pair_arg(it, &a[2], "stride", k)?,
-            padding: pair_arg(it, &a[3], "padding", (0, 0))?,
+            kernel,
+            stride,
+            padding,
             dilation: (1, 1),
             ceil_mode: truthy_opt(it, &a[4], false)?,
         };
@@ -1576,7 +1703,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let x = need_tensor(a[0].as_ref().unwrap(), "l1_loss", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "l1_loss", "target")?;
         if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
-            super::warn(it, &size_warning(&x, &y), false);
+            super::warn(it, &size_warning(&x, &y), false)?;
         }
         // ATen's l1_loss is composite: (input - target).abs(), then the reduction (so its
         // nodes are SubBackward0, AbsBackward0 and MeanBackward0 / SumBackward0)
@@ -1650,7 +1777,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let x = need_tensor(a[0].as_ref().unwrap(), "mse_loss", "input")?;
         let y = need_tensor(a[1].as_ref().unwrap(), "mse_loss", "target")?;
         if x.shape() != y.shape() && truthy_opt(it, &a[6], true)? {
-            super::warn(it, &size_warning(&x, &y), false);
+            super::warn(it, &size_warning(&x, &y), false)?;
         }
         // composed here from sub, mul and mean; one node named as PyTorch's single op
         let outer = [x, y];
@@ -1793,7 +1920,7 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
             let a = args.bind("warn", &["message"], 1)?;
             let msg = a[0].as_ref().and_then(|v| v.as_str()).unwrap_or_default();
             let cat = cat.as_str().unwrap_or("UserWarning").to_string();
-            super::warn_as(it, &cat, &msg.to_string());
+            super::warn_as(it, &cat, &msg.to_string())?;
             return Ok(Value::None);
         }
         let a = args.bind("warn", &["message", "file", "line", "source"], 1)?;
@@ -1814,9 +1941,9 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
                     .and_then(|v| v.as_str())
                     .unwrap_or_default()
                     .to_string();
-                super::warn_at(it, &file, line, &msg, &src);
+                super::warn_at(it, &file, line, &msg, &src)?;
             }
-            None => super::warn(it, &msg, false),
+            None => super::warn(it, &msg, false)?,
         }
         Ok(Value::None)
     });

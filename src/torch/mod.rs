@@ -28,7 +28,14 @@ use crate::engine::{
 use crate::script::{Args, ExcType, Interpreter, PyException, PyResult, Value};
 use std::rc::Rc;
 
-const NN_SRC: &str = include_str!("nn.py");
+/// torch.nn: nn.py, then the modules added in their own files (one prelude: they share its
+/// helpers and its `_PY_FUNCTIONAL` list).
+const NN_SRC: &str = concat!(
+    include_str!("nn.py"),
+    include_str!("nn_layers.py"),
+    include_str!("nn_losses.py"),
+    include_str!("nn_attention.py")
+);
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");
 const EXTRA_SRC: &str = include_str!("extra.py");
@@ -179,8 +186,9 @@ thread_local! {
 
 /// A `UserWarning` as Python's warnings module prints it on stderr: `FILE:LINE: UserWarning:
 /// MESSAGE` and the source line, attributed to the script line running now (PyTorch's C++
-/// warnings point at the Python caller). `once`: TORCH_WARN_ONCE (once per run).
-pub(crate) fn warn(it: &mut Interpreter, msg: &str, once: bool) {
+/// warnings point at the Python caller). `once`: TORCH_WARN_ONCE (once per run). An error
+/// when a `warnings` filter turns it into one.
+pub(crate) fn warn(it: &mut Interpreter, msg: &str, once: bool) -> PyResult<()> {
     let line = it.current_line();
     let file = it.main_file.to_string();
     let src = it.source_line(&file, line).unwrap_or_default();
@@ -189,30 +197,46 @@ pub(crate) fn warn(it: &mut Interpreter, msg: &str, once: bool) {
     } else {
         format!("{file}\0{line}\0{msg}")
     };
-    warn_keyed(it, key, &file, line, msg, &src);
+    warn_keyed(it, key, &file, line, msg, &src)
 }
 
 /// A warning attributed to a line of PyTorch's own Python source (a module's forward calling
 /// the functional form, `warnings.warn(..., stacklevel=2)`): its file, line and text.
-pub(crate) fn warn_at(it: &mut Interpreter, file: &str, line: u32, msg: &str, src: &str) {
+pub(crate) fn warn_at(
+    it: &mut Interpreter,
+    file: &str,
+    line: u32,
+    msg: &str,
+    src: &str,
+) -> PyResult<()> {
     let key = format!("{file}\0{line}\0{msg}");
-    warn_keyed(it, key, file, line, msg, src);
+    warn_keyed(it, key, file, line, msg, src)
 }
 
-fn warn_keyed(it: &mut Interpreter, key: String, file: &str, line: u32, msg: &str, src: &str) {
+fn warn_keyed(
+    it: &mut Interpreter,
+    key: String,
+    file: &str,
+    line: u32,
+    msg: &str,
+    src: &str,
+) -> PyResult<()> {
     warn_keyed_as(it, key, file, line, "UserWarning", msg, src)
 }
 
 /// A warning of another category (`DeprecationWarning`) at the script line running now,
 /// once per location as Python's default filter shows it.
-pub(crate) fn warn_as(it: &mut Interpreter, category: &str, msg: &str) {
+pub(crate) fn warn_as(it: &mut Interpreter, category: &str, msg: &str) -> PyResult<()> {
     let line = it.current_line();
     let file = it.main_file.to_string();
     let src = it.source_line(&file, line).unwrap_or_default();
     let key = format!("{file}\0{line}\0{category}\0{msg}");
-    warn_keyed_as(it, key, &file, line, category, msg, &src);
+    warn_keyed_as(it, key, &file, line, category, msg, &src)
 }
 
+/// Show a warning: through the script's `warnings` module once it is imported (its filters,
+/// `catch_warnings(record=True)`, `showwarning`), else as its default filter would, once per
+/// key. TORCH_WARN_ONCE keys (`once\0...`) reach the module at most once, as in C++.
 fn warn_keyed_as(
     it: &mut Interpreter,
     key: String,
@@ -221,9 +245,34 @@ fn warn_keyed_as(
     category: &str,
     msg: &str,
     src: &str,
-) {
-    if !WARNED.with(|w| w.borrow_mut().insert(key)) {
-        return;
+) -> PyResult<()> {
+    let once = key.starts_with("once\0");
+    let shown_before = !WARNED.with(|w| w.borrow_mut().insert(key));
+    if let Some(warnings) = it.modules.get("warnings").cloned() {
+        if once && shown_before {
+            return Ok(());
+        }
+        let module = if file == &*it.main_file {
+            "__main__".to_string()
+        } else {
+            let stem = file.rsplit('/').next().unwrap_or(file);
+            stem.strip_suffix(".py").unwrap_or(stem).to_string()
+        };
+        let hook = it.getattr(&warnings, "_warn_from_engine")?;
+        let args = vec![
+            Value::from(category),
+            Value::from(msg),
+            Value::from(file),
+            Value::Int(i64::from(line)),
+            Value::from(module.as_str()),
+            Value::from(src),
+            Value::Bool(shown_before),
+        ];
+        it.call(&hook, Args::new(args))?;
+        return Ok(());
+    }
+    if shown_before {
+        return Ok(());
     }
     let mut text = format!("{file}:{line}: {category}: {msg}\n");
     let src = src.trim();
@@ -231,6 +280,7 @@ fn warn_keyed_as(
         text.push_str(&format!("  {src}\n"));
     }
     it.write_stderr(&text);
+    Ok(())
 }
 
 /// PyTorch's argument parser takes numpy's names too: `axis` for `dim`, `keepdims` for
@@ -322,11 +372,26 @@ pub(crate) fn scalar_of(v: &Value) -> Option<Scalar> {
     }
 }
 
+/// A Number argument (`alpha=`, `value=`): a Python number or, as PyTorch's argument parser
+/// takes it, a 0-dim tensor that does not require grad (its value: an optimizer's tensor lr).
+fn number_arg(v: &Value) -> PyResult<Option<Scalar>> {
+    if let Some(s) = scalar_of(v) {
+        return Ok(Some(s));
+    }
+    if let Some(p) = v.downcast::<PyTensor>() {
+        let t = p.tensor();
+        if t.dim() == 0 && !t.requires_grad() {
+            return p.rt.item(&t).map(Some).map_err(py_err);
+        }
+    }
+    Ok(None)
+}
+
 /// The `alpha=` of add/sub (None when absent or 1, which is a plain add).
 pub(crate) fn alpha_of(v: Option<&Value>, fname: &str) -> PyResult<Option<Scalar>> {
     match v {
         None => Ok(None),
-        Some(v) => match scalar_of(v) {
+        Some(v) => match number_arg(v)? {
             Some(Scalar::Int(1)) => Ok(None),
             Some(s) => Ok(Some(s)),
             None => Err(PyException::new(
@@ -373,7 +438,7 @@ pub(crate) fn ternary_operands(
     };
     let value = match value.filter(|v| !v.is_none()) {
         None => Scalar::Int(1),
-        Some(v) => scalar_of(v).ok_or_else(|| {
+        Some(v) => number_arg(v)?.ok_or_else(|| {
             PyException::new(
                 ExcType::TypeError,
                 format!(

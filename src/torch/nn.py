@@ -1302,6 +1302,10 @@ class Tanh(Module):
 
 
 class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        # PyTorch's Identity takes and ignores any arguments
+        super().__init__()
+
     def forward(self, input):
         return input
 
@@ -1319,6 +1323,8 @@ def _legacy_softmax_dim(name, ndim):
 class Softmax(Module):
     def __init__(self, dim=None):
         super().__init__()
+        if dim is not None and (not isinstance(dim, int) or isinstance(dim, bool)):
+            raise TypeError(f'dim must be an int or None, got {type(dim)}')
         self.dim = dim
 
     def forward(self, input):
@@ -1333,6 +1339,8 @@ class Softmax(Module):
 class LogSoftmax(Module):
     def __init__(self, dim=None):
         super().__init__()
+        if dim is not None and (not isinstance(dim, int) or isinstance(dim, bool)):
+            raise TypeError(f'dim must be an int or None, got {type(dim)}')
         self.dim = dim
 
     def forward(self, input):
@@ -1422,7 +1430,7 @@ class L1Loss(Module):
 class BCELoss(Module):
     def __init__(self, weight=None, size_average=None, reduce=None, reduction='mean'):
         super().__init__()
-        self.weight = weight
+        self.register_buffer('weight', weight)
         self.reduction = reduction
 
     def forward(self, input, target):
@@ -1544,7 +1552,8 @@ def _f_hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError('min_val cannot be greater than max_val')
     if not input.is_floating_point():
-        return _act_result(input, input.clamp(min_val, max_val), inplace)
+        # an integer input clamps to the bounds cast to its type (truncated toward zero)
+        return _act_result(input, input.clamp(int(min_val), int(max_val)), inplace)
     return _act_result(input, _C._activation('hardtanh', input, min_val, max_val), inplace)
 
 
@@ -1595,6 +1604,9 @@ def _f_glu(input, dim=-1):
 
 
 def _f_softmin(input, dim=None, _stacklevel=3, dtype=None):
+    # (-input).softmax(dim, dtype=dtype): the cast comes first
+    if dtype is not None:
+        input = input.to(dtype)
     return functional.softmax(-input, dim)
 
 
@@ -1779,8 +1791,9 @@ class Hardtanh(Module):
 class BCEWithLogitsLoss(Module):
     def __init__(self, weight=None, size_average=None, reduce=None, reduction='mean', pos_weight=None):
         super().__init__()
-        self.weight = weight
-        self.pos_weight = pos_weight
+        # buffers, as PyTorch registers them (they show in the state_dict)
+        self.register_buffer('weight', weight)
+        self.register_buffer('pos_weight', pos_weight)
         self.reduction = reduction
 
     def forward(self, input, target):
@@ -2150,7 +2163,21 @@ class RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
         super().__init__()
-        if not isinstance(hidden_size, int) or hidden_size <= 0:
+        # RNNBase.__init__'s checks, in its order
+        if not isinstance(dropout, (int, float)) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError('dropout should be a number in range [0, 1] representing the probability of an '
+                             'element being zeroed')
+        if not isinstance(bias, bool):
+            raise TypeError(f'bias should be of type bool, got: {type(bias).__name__}')
+        if not isinstance(batch_first, bool):
+            raise TypeError(f'batch_first should be of type bool, got: {type(batch_first).__name__}')
+        if not isinstance(input_size, int):
+            raise TypeError(f'input_size should be of type int, got: {type(input_size).__name__}')
+        if input_size <= 0:
+            raise ValueError('input_size must be greater than zero')
+        if not isinstance(hidden_size, int):
+            raise TypeError(f'hidden_size should be of type int, got: {type(hidden_size).__name__}')
+        if hidden_size <= 0:
             raise ValueError('hidden_size must be greater than zero')
         if num_layers <= 0:
             raise ValueError('num_layers must be greater than zero')
@@ -2295,6 +2322,10 @@ class RNNBase(Module):
     def forward(self, input, hx=None):
         if type(input).__name__ == 'PackedSequence':
             return self._packed_forward(input, hx)
+        if input.dtype != self.weight_ih_l0.dtype:
+            w = self.weight_ih_l0.dtype
+            raise ValueError(f'RNN input dtype ({input.dtype}) does not match weight dtype ({w}). '
+                             f'Convert input: input.to({w}), or convert model: model.to({input.dtype})')
         if input.dim() not in (2, 3):
             raise ValueError(f'{self.mode}: Expected input to be 2D or 3D, got {input.dim()}D instead')
         batched = input.dim() == 3
@@ -2363,12 +2394,6 @@ class RNN(RNNBase):
         super().__init__('RNN_TANH' if nonlinearity == 'tanh' else 'RNN_RELU', input_size, hidden_size,
                          num_layers, bias, batch_first, dropout, bidirectional, 0, device, dtype)
 
-    def extra_repr(self):
-        s = super().extra_repr()
-        if self.nonlinearity != 'tanh':
-            s += f', nonlinearity={self.nonlinearity}'
-        return s
-
     def _cell(self, xw, h, c, w_hh, b_hh):
         pre = functional.linear(h, w_hh, b_hh) + xw
         return (pre.tanh() if self.nonlinearity == 'tanh' else pre.relu()), None
@@ -2419,12 +2444,44 @@ def _single(v):
 
 
 def _f_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    if isinstance(padding, str):
-        raise NotImplementedError("cudatutor does not support string padding ('same'/'valid') in conv1d yet")
     unbatched = input.dim() == 2
     x = input.unsqueeze(0) if unbatched else input
     if x.dim() != 3:
         raise RuntimeError(f'Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: {list(input.shape)}')
+    if weight.dim() < 3:
+        raise RuntimeError('weight should have at least three dimensions')
+    # check_shape_forward: the arguments' signs before the shapes
+    if not isinstance(padding, str) and _single(padding)[0] < 0:
+        raise RuntimeError('negative padding is not supported')
+    if _single(stride)[0] <= 0:
+        raise RuntimeError('non-positive stride is not supported')
+    if _single(dilation)[0] < 0:
+        raise RuntimeError('dilation should be greater than zero')
+    if isinstance(groups, int) and groups > 0:
+        # ATen's check_shape_forward, naming conv1d's own shapes (conv2d below sees them
+        # with an extra dimension)
+        ws = list(weight.shape)
+        if ws[0] < groups:
+            raise RuntimeError(f'Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got weight of size {ws} instead')
+        if ws[0] % groups != 0:
+            raise RuntimeError(f'Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of size {ws} instead')
+        if x.shape[1] != ws[1] * groups:
+            raise RuntimeError(f'Given groups={groups}, weight of size {ws}, expected input{list(x.shape)} to have {ws[1] * groups} channels, but got {x.shape[1]} channels instead')
+    if isinstance(padding, str):
+        # ATen's _convolution_mode
+        if padding == 'valid':
+            padding = 0
+        elif padding == 'same':
+            if any(st != 1 for st in _single(stride)):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            total = _single(dilation)[0] * (weight.shape[-1] - 1)
+            left = total // 2
+            if total % 2 != 0:
+                # the odd element of padding goes on the right, by padding the input
+                x = _f_pad(x, (0, total - 2 * left))
+            padding = left
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
     y = functional.conv2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, _single(stride)[0]),
                           (0, _single(padding)[0]), (1, _single(dilation)[0]), groups)
     y = y.squeeze(2)
@@ -2477,14 +2534,349 @@ class Conv1d(Module):
         return s
 
 
+_native_max_pool2d = functional.max_pool2d
+
+
+def _triple(v):
+    if isinstance(v, (tuple, list)):
+        return tuple(v) if len(v) != 1 else (v[0], v[0], v[0])
+    return (v, v, v)
+
+
+def _max_pool2d_indices(x, out, kernel, stride, padding, dilation):
+    # The flat index (row * W + col within the plane) of each window's maximum, chosen as
+    # aten's max_pool2d CPU kernel chooses it: windows scanned row by row, a value replaces
+    # the running maximum when it is greater or NaN, and an all-lowest window keeps its first
+    # valid position.
+    h, w = x.shape[-2], x.shape[-1]
+    oh, ow = out.shape[-2], out.shape[-1]
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+
+    def first_valid(o, s, p, d):
+        start = o * s - p
+        while start < 0:
+            start += d
+        return start
+
+    first = torch.tensor([[first_valid(r, sh, ph, dh) * w + first_valid(c, sw, pw, dw) for c in range(ow)]
+                          for r in range(oh)], dtype=torch.int64, device=x.device)
+    idx = first.expand(out.shape).clone()
+    if x.is_floating_point():
+        best = torch.full(out.shape, -math.inf, dtype=x.dtype, device=x.device)
+    else:
+        best = torch.full(out.shape, torch.iinfo(x.dtype).min, dtype=x.dtype, device=x.device)
+    for i in range(kh):
+        rows = [r * sh - ph + i * dh for r in range(oh)]
+        for j in range(kw):
+            cols = [c * sw - pw + j * dw for c in range(ow)]
+            valid = torch.tensor([[0 <= r < h and 0 <= c < w for c in cols] for r in rows], device=x.device)
+            cand = torch.tensor([[r * w + c for c in cols] for r in rows], dtype=torch.int64, device=x.device)
+            ri = torch.tensor([min(max(r, 0), h - 1) for r in rows], dtype=torch.int64, device=x.device)
+            ci = torch.tensor([min(max(c, 0), w - 1) for c in cols], dtype=torch.int64, device=x.device)
+            v = x.index_select(-2, ri).index_select(-1, ci)
+            take = valid & ((v > best) | v.isnan())
+            best = torch.where(take, v, best)
+            idx = torch.where(take, cand, idx)
+    return idx
+
+
+def _f_max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    out = _native_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if not return_indices:
+        return out
+    k = _pair(kernel_size)
+    s = k if stride is None or stride == [] or stride == () else _pair(stride)
+    with torch.no_grad():
+        idx = _max_pool2d_indices(input.detach(), out, k, s, _pair(padding), _pair(dilation))
+    return out, idx
+
+
+def _max_pool1d_checks(input, k, s, p, d, ceil_mode):
+    # aten's max_pool1d (the path without indices) checks and words its errors itself
+    shape = list(input.shape)
+    if input.dim() not in (2, 3) or shape[-1] == 0 or shape[-2] == 0:
+        raise RuntimeError(f'max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got:{shape}')
+    if k <= 0:
+        raise RuntimeError(f'max_pool1d() kernel_size must be greater than zero, but got {k}')
+    if s <= 0:
+        raise RuntimeError(f'max_pool1d() stride must be greater than zero, but got {s}')
+    if p < 0:
+        raise RuntimeError(f'max_pool1d() padding must be non-negative, but got {p}')
+    if p > k // 2:
+        raise RuntimeError(f'max_pool1d() padding should be at most half of kernel size, but got padding={p} and kernel_size={k}')
+    if d <= 0:
+        raise RuntimeError(f'max_pool1d() dilation must be greater than zero, but got {d}')
+    n = shape[-1] + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+    ow = (n // s) + 1
+    if ceil_mode and (ow - 1) * s >= shape[-1] + p:
+        ow -= 1
+    if ow <= 0:
+        raise RuntimeError(f'max_pool1d() Invalid computed output size: {ow}')
+
+
+def _pool_out_size(size, k, p, s, d, ceil_mode):
+    # ATen's pooling_output_shape
+    n = size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+    out = n // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _triple_arg(v, name, default=None):
+    if v is None or (isinstance(v, (list, tuple)) and len(v) == 0):
+        return default
+    t = _triple(v)
+    if len(t) != 3:
+        raise RuntimeError(f'{name} must either be a single int, or a tuple of three ints')
+    return t
+
+
+def _pool3d_checks(input, k, s, p, d, ceil_mode, fn_name, check_input_size):
+    if input.dim() not in (4, 5):
+        raise RuntimeError('non-empty 4D or 5D (batch mode) tensor expected for input')
+    sizes = list(input.shape[-3:])
+    outs = []
+    for i in range(3):
+        if s[i] == 0:
+            raise RuntimeError('stride should not be zero')
+        if p[i] < 0:
+            raise RuntimeError(f'pad must be non-negative, but got pad: {p[i]}')
+        if p[i] > ((k[i] - 1) * d[i] + 1) // 2:
+            raise RuntimeError(f'pad should be at most half of effective kernel size, but got pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}')
+        outs.append(_pool_out_size(sizes[i], k[i], p[i], s[i], d[i], ceil_mode))
+    if min(k) <= 0:
+        raise RuntimeError(f'kernel size should be greater than zero, but got kT: {k[0]} kH: {k[1]} kW: {k[2]}')
+    if min(s) <= 0:
+        raise RuntimeError(f'stride should be greater than zero, but got dT: {s[0]} dH: {s[1]} dW: {s[2]}')
+    if min(d) <= 0:
+        raise RuntimeError(f'dilation should be greater than zero, got dilationT: {d[0]} dilationH: {d[1]} dilationW: {d[2]}')
+    for i in range(input.dim()):
+        if input.dim() == 5 and i == 0:
+            continue
+        if input.shape[i] == 0:
+            raise RuntimeError(f'{fn_name}: Expected input to have non-zero size for non-batch dimensions, but input has sizes {list(input.shape)} with dimension {i} being empty')
+    if k[0] // 2 < p[0] or k[2] // 2 < p[2] or k[1] // 2 < p[1]:
+        raise RuntimeError(f'pad should be smaller than or equal to half of kernel size, but got kT: {k[0]} kW: {k[2]} kH: {k[1]} padT: {p[0]} padW: {p[2]} padH: {p[1]}')
+    if check_input_size and (sizes[0] < k[0] or sizes[1] < k[1] or sizes[2] < k[2]):
+        raise RuntimeError(f'input image (T: {sizes[0]} H: {sizes[1]} W: {sizes[2]}) smaller than kernel size (kT: {k[0]} kH: {k[1]} kW: {k[2]})')
+    if min(outs) < 1:
+        c = input.shape[-4]
+        raise RuntimeError(f'Given input size: ({c}x{sizes[0]}x{sizes[1]}x{sizes[2]}). Calculated output size: ({c}x{outs[0]}x{outs[1]}x{outs[2]}). Output size is too small')
+    return sizes, outs
+
+
+def _pool3d_taps(x, sizes, outs, k, s, p, d):
+    # every kernel tap in ATen's loop order: (values at the tap for each output position,
+    # whether the tap lies inside the input, its flat index in the input volume)
+    for a in range(k[0]):
+        ts = [o * s[0] - p[0] + a * d[0] for o in range(outs[0])]
+        for b in range(k[1]):
+            hs = [o * s[1] - p[1] + b * d[1] for o in range(outs[1])]
+            for c in range(k[2]):
+                ws = [o * s[2] - p[2] + c * d[2] for o in range(outs[2])]
+                valid = torch.tensor([[[0 <= t < sizes[0] and 0 <= h < sizes[1] and 0 <= w < sizes[2]
+                                        for w in ws] for h in hs] for t in ts], device=x.device)
+                flat = torch.tensor([[[(t * sizes[1] + h) * sizes[2] + w for w in ws] for h in hs] for t in ts],
+                                    dtype=torch.int64, device=x.device)
+                sel = x
+                for dim, pos, n in ((-3, ts, sizes[0]), (-2, hs, sizes[1]), (-1, ws, sizes[2])):
+                    idx = torch.tensor([min(max(q, 0), n - 1) for q in pos], dtype=torch.int64, device=x.device)
+                    sel = sel.index_select(dim, idx)
+                yield sel, valid, flat
+
+
+def _f_max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    # aten's max_pool3d CPU kernel: windows scanned in order, a value replaces the running
+    # maximum when greater or NaN; an all-lowest window keeps its first valid position
+    k = _triple_arg(kernel_size, 'max_pool3d: kernel_size')
+    s = _triple_arg(stride, 'max_pool3d: stride', k)
+    p = _triple_arg(padding, 'max_pool3d: padding')
+    d = _triple_arg(dilation, 'max_pool3d: dilation')
+    sizes, outs = _pool3d_checks(input, k, s, p, d, ceil_mode, 'max_pool3d_with_indices_out_cpu_template()', False)
+    x = input
+    out_shape = list(input.shape[:-3]) + outs
+    if x.is_floating_point():
+        best = torch.full(out_shape, -math.inf, dtype=x.dtype, device=x.device)
+    else:
+        best = torch.full(out_shape, torch.iinfo(x.dtype).min, dtype=x.dtype, device=x.device)
+    idx = None
+    for v, valid, flat in _pool3d_taps(x, sizes, outs, k, s, p, d):
+        if idx is None:
+            # the first valid tap of each window
+            def first(o, st, pa, di):
+                q = o * st - pa
+                while q < 0:
+                    q += di
+                return q
+            idx = torch.tensor([[[(first(t, s[0], p[0], d[0]) * sizes[1] + first(h, s[1], p[1], d[1])) * sizes[2]
+                                  + first(w, s[2], p[2], d[2]) for w in range(outs[2])] for h in range(outs[1])]
+                                for t in range(outs[0])], dtype=torch.int64, device=x.device).expand(out_shape).clone()
+        take = valid & ((v > best) | v.isnan())
+        best = torch.where(take, v, best)
+        idx = torch.where(take, flat, idx)
+    if return_indices:
+        return best, idx
+    return best
+
+
+def _f_avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                  divisor_override=None):
+    # aten's avg_pool3d CPU kernel: each window summed in order (in float for float32), then
+    # divided by the window's size (padding counted or not) or the override
+    k = _triple_arg(kernel_size, 'avg_pool3d: kernel_size')
+    s = _triple_arg(stride, 'avg_pool3d: stride', k)
+    p = _triple_arg(padding, 'avg_pool3d: padding')
+    if input.dim() not in (4, 5):
+        raise RuntimeError('non-empty 4D or 5D (batch mode) tensor expected for input')
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError('divisor must be not zero')
+    return _avg_pool3d_core(input, k, s, p, ceil_mode, count_include_pad, divisor_override, True)
+
+
+def _avg_pool3d_core(input, k, s, p, ceil_mode, count_include_pad, divisor_override, check_input_size):
+    sizes, outs = _pool3d_checks(input, k, s, p, (1, 1, 1), ceil_mode, 'avg_pool3d()', check_input_size)
+    out_shape = list(input.shape[:-3]) + outs
+    total = torch.zeros(out_shape, dtype=input.dtype, device=input.device)
+    for v, valid, _ in _pool3d_taps(input, sizes, outs, k, s, p, (1, 1, 1)):
+        total = torch.where(valid, total + v, total)
+    divisors = []
+    empty = []
+    for t in range(outs[0]):
+        for h in range(outs[1]):
+            for w in range(outs[2]):
+                lo = [t * s[0] - p[0], h * s[1] - p[1], w * s[2] - p[2]]
+                hi = [min(lo[i] + k[i], sizes[i] + p[i]) for i in range(3)]
+                pool_size = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])
+                lo = [max(v, 0) for v in lo]
+                hi = [min(hi[i], sizes[i]) for i in range(3)]
+                empty.append(any(lo[i] >= hi[i] for i in range(3)))
+                if divisor_override is not None:
+                    divisors.append(divisor_override)
+                elif count_include_pad:
+                    divisors.append(pool_size)
+                else:
+                    divisors.append((hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]))
+    if input.is_floating_point():
+        div = torch.tensor([float(v) if not e else 1.0 for v, e in zip(divisors, empty)],
+                           dtype=input.dtype, device=input.device).reshape(outs)
+        out = total / div
+    else:
+        # integer windows sum and divide in the integer type (C++ division truncates)
+        div = torch.tensor([v if not e else 1 for v, e in zip(divisors, empty)],
+                           dtype=input.dtype, device=input.device).reshape(outs)
+        out = torch.div(total, div, rounding_mode='trunc')
+    if any(empty):
+        out = out.masked_fill(torch.tensor(empty, device=input.device).reshape(outs), 0)
+    return out
+
+
+_native_avg_pool2d = functional.avg_pool2d
+
+
+def _f_avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                  divisor_override=None):
+    if isinstance(input, torch.Tensor) and not input.is_floating_point() and input.dim() in (3, 4):
+        # 2.15 averages integer inputs too (summed and divided in the integer type): the
+        # 3-d kernel over a depth of one
+        k = _pair(kernel_size)
+        st = k if stride is None or stride == [] or stride == () else _pair(stride)
+        pd = _pair(padding)
+        # the native kernel checks the arguments first (its errors are PyTorch's)
+        _native_avg_pool2d(input.float(), k, st, pd, ceil_mode, count_include_pad, divisor_override)
+        out = _avg_pool3d_core(input.unsqueeze(-3), (1,) + tuple(k), (1,) + tuple(st), (0,) + tuple(pd), ceil_mode,
+                               count_include_pad, divisor_override, False)
+        return out.squeeze(-3)
+    return _native_avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
 def _f_max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     k = _single(kernel_size)[0]
-    s = k if stride is None or stride == [] else _single(stride)[0]
-    r = functional.max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _single(padding)[0]),
-                              (1, _single(dilation)[0]), ceil_mode=ceil_mode, return_indices=return_indices)
+    s = k if stride is None or stride == [] or stride == () else _single(stride)[0]
+    p, d = _single(padding)[0], _single(dilation)[0]
+    if not return_indices and not input.requires_grad:
+        _max_pool1d_checks(input, k, s, p, d, ceil_mode)
+    r = _f_max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode=ceil_mode,
+                      return_indices=return_indices)
     if return_indices:
         return r[0].squeeze(-2), r[1].squeeze(-2)
     return r.squeeze(-2)
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    input_size = input.size()
+    default_size = []
+    for d in range(len(kernel_size)):
+        default_size.append((input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d])
+    if output_size is None:
+        return default_size
+    if len(output_size) == len(kernel_size) + 2:
+        output_size = output_size[2:]
+    if len(output_size) != len(kernel_size):
+        raise ValueError('output_size should be a sequence containing '
+                         f"{len(kernel_size)} or {len(kernel_size) + 2} elements, but it has a length of '{len(output_size)}'")
+    for d in range(len(kernel_size)):
+        min_size = default_size[d] - stride[d]
+        max_size = default_size[d] + stride[d]
+        if not (min_size < output_size[d] < max_size):
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {min_size} and {max_size})')
+    return list(output_size)
+
+
+def _max_unpool(input, indices, out_spatial, name, dims, stride=None):
+    # aten's max_unpooling{2,3}d_forward_out_cpu: each input value is written at its index
+    # within its plane of the zeroed output, in order (a repeated index keeps the last value)
+    if indices.dtype != torch.int64:
+        raise RuntimeError(f'elements in indices should be type int64 but got: {_SCALAR_NAMES.get(indices.dtype, indices.dtype)}')
+    nd = input.dim()
+    if nd not in (dims + 1, dims + 2):
+        raise RuntimeError(f'Input to {name} should be a {dims + 1}d or {dims + 2}d Tensor, but got a tensor with {nd} dimensions.')
+    if list(input.shape) != list(indices.shape):
+        raise RuntimeError(f'Expected shape of indices to be same as that of the input tensor ({list(input.shape)}) but got indices tensor with shape: {list(indices.shape)}')
+    for i in range(1, nd):
+        if input.shape[i] == 0:
+            raise RuntimeError(f'{name}_forward_out_cpu(): Expected input to have non-zero size for non-batch dimensions, but got {list(input.shape)} with dimension {i} being empty.')
+    if stride is not None and not all(x > 0 for x in stride):
+        raise RuntimeError(f'strides should be greater than zero, but got stride: {list(stride)}')
+    lead = list(input.shape[:nd - dims])
+    size = 1
+    for o in out_spatial:
+        size *= o
+    planes = 1
+    for l in lead:
+        planes *= l
+    flat_idx = indices.reshape(planes, -1)
+    if flat_idx.numel() > 0:
+        bad = (flat_idx < 0) | (flat_idx >= size)
+        if bool(bad.any()):
+            first = int(flat_idx[bad][-1])
+            raise RuntimeError(f'Found an invalid max index: {first} (output volumes are of size '
+                               + 'x'.join(str(o) for o in out_spatial) + ')')
+    out = torch.zeros(planes, size, dtype=input.dtype, device=input.device)
+    if flat_idx.numel() > 0 and size > 0:
+        out = out.scatter(1, flat_idx, input.reshape(planes, -1))
+    return out.reshape(lead + list(out_spatial))
+
+
+def _f_max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    k = _single(kernel_size)
+    s = k if stride is None else _single(stride)
+    out = _unpool_output_size(input, k, s, _single(padding), output_size)
+    return _max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), out + [1], 'max_unpooling2d', 2).squeeze(-1)
+
+
+def _f_max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    k = _pair(kernel_size)
+    s = k if stride is None else _pair(stride)
+    out = _unpool_output_size(input, k, s, _pair(padding), output_size)
+    return _max_unpool(input, indices, out, 'max_unpooling2d', 2)
+
+
+def _f_max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    k = _triple(kernel_size)
+    s = k if stride is None else _triple(stride)
+    out = _unpool_output_size(input, k, s, _triple(padding), output_size)
+    return _max_unpool(input, indices, out, 'max_unpooling3d', 3, s)
 
 
 def _f_avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
@@ -2505,13 +2897,81 @@ def _adaptive_1d(input, output_size, reduce):
     return torch.stack(parts, -1)
 
 
+def _adaptive_max_cells(x, outs):
+    # aten's adaptive_max_pool2d CPU kernel over the last two dims of x: each output cell's
+    # window is rows floor(i*H/OH)..ceil((i+1)*H/OH) (and columns alike); a value replaces
+    # the running maximum when greater or NaN (so the last NaN wins, else the first maximum)
+    h, w = x.shape[-2], x.shape[-1]
+    oh, ow = outs
+    lead = list(x.shape[:-2])
+    vals, idxs = [], []
+    for i in range(oh):
+        h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
+        for j in range(ow):
+            w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
+            win = x[..., h0:h1, w0:w1].reshape(lead + [(h1 - h0) * (w1 - w0)])
+            k = win.shape[-1]
+            if win.is_floating_point():
+                nan = win.isnan()
+                filled = win.masked_fill(nan, -math.inf)
+                best = filled.amax(-1, keepdim=True)
+                first = (filled == best).long().argmax(-1)
+                last_nan = (k - 1) - nan.flip(-1).long().argmax(-1)
+                local = torch.where(nan.any(-1), last_nan, first)
+            else:
+                best = win.amax(-1, keepdim=True)
+                local = (win == best).long().argmax(-1)
+            vals.append(win.gather(-1, local.unsqueeze(-1)).squeeze(-1))
+            ww = w1 - w0
+            idxs.append((h0 + local // ww) * w + (w0 + local % ww))
+    if not vals:
+        return (torch.zeros(lead + [oh, ow], dtype=x.dtype, device=x.device),
+                torch.zeros(lead + [oh, ow], dtype=torch.int64, device=x.device))
+    return (torch.stack(vals, -1).reshape(lead + [oh, ow]),
+            torch.stack(idxs, -1).reshape(lead + [oh, ow]))
+
+
+def _adaptive_max_pool2d_checked(input, outs, name):
+    if len(outs) != 2:
+        raise RuntimeError(f'{name}(): internal error: output_size.size() must be 2')
+    for o in outs:
+        if o < 0:
+            raise RuntimeError(f'Trying to create tensor with negative dimension {o}: {list(input.shape[:-2]) + list(outs)}')
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f'{name}(): Expected 3D or 4D tensor, but got: {list(input.shape)}')
+    for i in range(1, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f'{name}(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {list(input.shape)} with dimension {i} being empty')
+    return _adaptive_max_cells(input, outs)
+
+
+def _f_adaptive_max_pool2d(input, output_size, return_indices=False):
+    out = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size, output_size]
+    if len(out) == 2 or isinstance(output_size, int):
+        if input.dim() <= len(out):
+            raise ValueError(f'Input dimension should be at least {len(out) + 1}')
+        out = [input.shape[input.dim() - 2 + k] if v is None else v for k, v in enumerate(out)]
+    v, i = _adaptive_max_pool2d_checked(input, out, 'adaptive_max_pool2d')
+    return (v, i) if return_indices else v
+
+
 def _f_adaptive_max_pool1d(input, output_size, return_indices=False):
-    if return_indices:
-        raise NotImplementedError('cudatutor: adaptive_max_pool1d(return_indices=True) is not supported yet')
-    return _adaptive_1d(input, output_size, lambda t: t.amax(-1))
+    out = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size]
+    if len(out) != 1:
+        raise RuntimeError(f"adaptive_max_pool1d() argument 'output_size' should contain one int (got {len(out)})")
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f'adaptive_max_pool1d(): Expected 2D or 3D tensor, but got: {list(input.shape)}')
+    v, i = _adaptive_max_pool2d_checked(input.unsqueeze(-2), [1, out[0]], 'adaptive_max_pool2d')
+    v, i = v.squeeze(-2), i.squeeze(-2)
+    return (v, i) if return_indices else v
 
 
 def _f_adaptive_avg_pool1d(input, output_size):
+    out = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size]
+    if len(out) != 1:
+        raise RuntimeError(f"adaptive_avg_pool1d() argument 'output_size' should contain one int (got {len(out)})")
+    if out[0] < 0:
+        raise RuntimeError(f'adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {{1, {out[0]}}}')
     return _adaptive_1d(input, output_size, lambda t: t.mean(-1))
 
 
@@ -2614,6 +3074,8 @@ class Dropout2d(Module):
 
 
 _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['batch_norm', 'layer_norm', 'group_norm', 'conv1d', 'max_pool1d', 'avg_pool1d',
+                                   'max_pool2d', 'max_unpool1d', 'max_unpool2d', 'max_unpool3d', 'adaptive_max_pool2d',
+                                   'max_pool3d', 'avg_pool3d', 'avg_pool2d',
                                    'adaptive_max_pool1d', 'adaptive_avg_pool1d', 'dropout2d']
 
 
@@ -2724,14 +3186,146 @@ _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['cross_entropy']
 # ---- transposed convolution (a stride-1 convolution over the input spread out by the stride,
 # with the kernel flipped), padding and nearest upsampling ----
 
+_PAD_MODES = ('constant', 'reflect', 'replicate', 'circular')
+
+
+def _pad_index(mode, lo, n, hi):
+    # the source index of each output position along one padded dimension
+    out = []
+    for i in range(-lo, n + hi):
+        if mode == 'replicate':
+            j = min(max(i, 0), n - 1)
+        elif mode == 'reflect':
+            j = -i if i < 0 else (2 * (n - 1) - i if i >= n else i)
+        else:
+            j = i % n
+        out.append(j)
+    return out
+
+
+def _f_pad_indexed(input, pad, mode):
+    # reflect / replicate / circular: every output element is a copy of one input element,
+    # chosen per padded dimension (aten/src/ATen/native/PadNd.cpp, ReflectionPad.cpp,
+    # ReplicationPadding.cpp, the circular case of _pad_circular)
+    k = len(pad) // 2
+    ndim = input.dim()
+    if not ((k == 1 and ndim in (2, 3)) or (k == 2 and ndim in (3, 4)) or (k == 3 and ndim in (4, 5))):
+        raise NotImplementedError(
+            f'Padding size {len(pad)} is not supported for {ndim}D input tensor.\n'
+            'Supported combinations for non-constant padding:\n'
+            '  - 2D or 3D input: padding size = 2 (pads last dimension)\n'
+            '  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n'
+            '  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)')
+    shape = list(input.shape)
+    names = ['D', 'H', 'W'][3 - k:]
+    if mode == 'circular':
+        # outermost padded dimension first, as _pad_circular checks them
+        for j in range(k):
+            d = ndim - k + j
+            lo, hi = pad[2 * (k - 1 - j)], pad[2 * (k - 1 - j) + 1]
+            if lo > shape[d] or hi > shape[d]:
+                raise RuntimeError('Padding value causes wrapping around more than once.')
+            if shape[d] + lo + hi < 0:
+                raise RuntimeError('Negative padding value is resulting in an empty dimension')
+        return _pad_circular(input, pad, k)
+    else:
+        batched = ndim == k + 2
+        if any(s == 0 for s in shape[1 if batched else 0:]):
+            raise RuntimeError(f'Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: {shape}')
+        if mode == 'reflect':
+            for i in range(k):
+                d = ndim - 1 - i
+                lo, hi = pad[2 * i], pad[2 * i + 1]
+                if lo >= shape[d] or hi >= shape[d]:
+                    raise RuntimeError(f'Argument #{4 + 2 * i}: Padding size should be less than the corresponding input dimension, but got: padding ({lo}, {hi}) at dimension {d} of input {shape}')
+        outs = [shape[ndim - k + j] + pad[2 * (k - 1 - j)] + pad[2 * (k - 1 - j) + 1] for j in range(k)]
+        if any(o < 1 for o in outs):
+            ins = [shape[ndim - k + j] for j in range(k)]
+            if k == 1:
+                raise RuntimeError(f'input (W: {ins[0]}) is too small. Calculated output W: {outs[0]}')
+            raise RuntimeError('Calculated output ' + ' '.join(f'{n}: {o}' for n, o in zip(names, outs))
+                               + ' must be >= 1 in every dimension (input '
+                               + ', '.join(f'{n}: {s}' for n, s in zip(names, ins)) + ')')
+    x = input
+    for i in range(k):
+        d = ndim - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        n = x.shape[d]
+        if n == 0:
+            # an empty batch: only the shape changes
+            new = list(x.shape)
+            new[d] = n + lo + hi
+            x = torch.zeros(new, dtype=x.dtype, device=x.device)
+            continue
+        idx = _pad_index(mode, lo, n, hi)
+        x = x.index_select(d, torch.tensor(idx, dtype=torch.int64, device=x.device))
+    return x
+
+
+def _pad_circular(input, pad, k):
+    # aten's _pad_circular: copy the input, cropped by the negative pads, into the middle of
+    # the output, then fill each dimension's left and right pads (last dimension first) by
+    # copying from the output itself. When a pad is wider than what is left after cropping,
+    # source and destination overlap: copy_ refuses when the slices are contiguous in memory,
+    # and otherwise copies element by element in order.
+    shape = list(input.shape)
+    ndim = len(shape)
+    out_shape = list(shape)
+    for i in range(k):
+        d = ndim - 1 - i
+        out_shape[d] = shape[d] + pad[2 * i] + pad[2 * i + 1]
+    per_dim = []
+    for i in range(k):
+        d = ndim - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        n = shape[d]
+        start = max(-lo, 0)
+        kept = n - start - max(-hi, 0)
+        lo_p, hi_p = max(lo, 0), max(hi, 0)
+        size = out_shape[d]
+        src = [None] * size
+        if kept < 0:
+            # the crops overlap: PyTorch's output holds memory it never wrote
+            per_dim.append((d, [0] * size))
+            continue
+        for t in range(kept):
+            src[lo_p + t] = start + t
+        leading = 1
+        for s_ in out_shape[:d]:
+            leading *= s_
+        contiguous = leading == 1 and 0 not in out_shape
+        for pad_w, dst0, src0 in ((lo, 0, size - lo - hi_p), (hi, size - hi, lo_p)):
+            if pad_w <= 0:
+                continue
+            if contiguous and src0 < dst0 + pad_w and dst0 < src0 + pad_w and src0 != dst0:
+                raise RuntimeError('unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.')
+            for t in range(pad_w):
+                # a source outside the output reads memory PyTorch never wrote: any value
+                src[dst0 + t] = src[src0 + t] if 0 <= src0 + t < size else None
+        per_dim.append((d, [0 if j is None else j for j in src]))
+    x = input
+    for d, idx in per_dim:
+        if x.numel() == 0 or not idx:
+            new = list(x.shape)
+            new[d] = len(idx)
+            x = torch.zeros(new, dtype=x.dtype, device=x.device)
+        else:
+            x = x.index_select(d, torch.tensor(idx, dtype=torch.int64, device=x.device))
+    return x
+
+
 def _f_pad(input, pad, mode='constant', value=None):
-    if mode != 'constant':
-        raise NotImplementedError(f"cudatutor: F.pad mode='{mode}' is not supported yet")
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f'Unrecognised padding mode {mode}')
     pad = list(pad)
     if len(pad) % 2 != 0:
         raise RuntimeError('Padding length must be divisible by 2')
     if len(pad) // 2 > input.dim():
         raise RuntimeError('Padding length should be less than or equal to two times the input dimension but got padding length ' + str(len(pad)) + ' and input of dimension ' + str(input.dim()))
+    if mode != 'constant':
+        if value is not None and value != 0:
+            raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+        return _f_pad_indexed(input, pad, mode)
     fill = 0.0 if value is None else value
     x = input
     for k in range(len(pad) // 2):
@@ -2837,31 +3431,155 @@ class ConvTranspose2d(Module):
         return s
 
 
+def _contiguous_channels_last(shape):
+    # is_contiguous(channels_last) of a row-major tensor of this shape: size-1 dims are free
+    strides = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    order = [1] + list(range(len(shape) - 1, 1, -1)) + [0]
+    expected = 1
+    for d in order:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _f32(v):
+    return torch.tensor(v, dtype=torch.float32).item()
+
+
+def _interp_source_index_cl(in_size, out_size, scale_factor, exact):
+    # nearest_idx / nearest_exact_idx of the channels-last kernel: a float scale; nearest keeps
+    # the index when the size is unchanged and halves it when it doubles
+    scale = _f32(1.0 / scale_factor) if scale_factor is not None and scale_factor > 0 else \
+        _f32(_f32(float(in_size)) / _f32(float(out_size)))
+    out = []
+    for o in range(out_size):
+        if exact:
+            j = int(math.floor(_f32((o + 0.5) * scale)))
+        elif out_size == in_size:
+            j = o
+        elif out_size == 2 * in_size:
+            j = o >> 1
+        else:
+            j = int(math.floor(_f32(_f32(float(o)) * scale)))
+        out.append(min(j, in_size - 1))
+    return torch.tensor(out, dtype=torch.int64)
+
+
+def _interp_source_index(in_size, out_size, scale_factor, exact, opdt):
+    # HelperInterpNearest / HelperInterpNearestExact (aten/src/ATen/native/cpu/UpSampleKernel.cpp):
+    # the scale and source positions in the input's opmath type, floorf of the position (a
+    # float64 position is narrowed to float32 first, as floorf takes a float)
+    if scale_factor is not None and scale_factor > 0:
+        scale = torch.tensor(1.0 / scale_factor, dtype=opdt)
+    else:
+        scale = torch.tensor(float(in_size), dtype=opdt) / torch.tensor(float(out_size), dtype=opdt)
+    o = torch.arange(out_size, dtype=opdt)
+    if exact:
+        # scale * (o + 0.5) - 0.5, which the compiler fuses into one multiply-add, then + 0.5
+        src = torch.addcmul(torch.full((out_size,), -0.5, dtype=opdt), o + 0.5, scale.expand(out_size))
+        src = src.clamp(min=0) + 0.5
+    else:
+        src = o * scale
+    idx = torch.floor(src.to(torch.float32)).long()
+    return idx.clamp(max=in_size - 1)
+
+
+def _upsample_nearest(input, output_size, scale_factors, exact):
+    dim = input.dim() - 2
+    ins = list(input.shape[2:])
+    if output_size is None:
+        output_size = [int(math.floor(float(ins[i] * scale_factors[i]))) for i in range(dim)]
+    names = ['D', 'H', 'W'][3 - dim:]
+    if any(s <= 0 for s in ins) or any(s <= 0 for s in output_size):
+        raise RuntimeError('Input and output sizes should be greater than 0, but got input ('
+                           + ', '.join(f'{n}: {s}' for n, s in zip(names, ins)) + ') and output ('
+                           + ', '.join(f'{n}: {s}' for n, s in zip(names, output_size)) + ')')
+    opdt = torch.float64 if input.dtype == torch.float64 else torch.float32
+    # a 4-D/5-D input that is also contiguous as channels-last (one channel, say) takes
+    # ATen's channels-last kernel, whose index rule differs
+    channels_last = dim >= 2 and _contiguous_channels_last(list(input.shape))
+    x = input
+    for k in range(dim):
+        sf = scale_factors[k] if scale_factors is not None else None
+        if channels_last:
+            idx = _interp_source_index_cl(ins[k], output_size[k], sf, exact)
+        elif dim == 2 and not exact and output_size[k] == ins[k]:
+            # measured on 2.15: 2-D nearest keeps a dimension whose size does not change, 1-D
+            # nearest does not (3-D nearest with a non-integer scale is not matched yet)
+            continue
+        else:
+            idx = _interp_source_index(ins[k], output_size[k], sf, exact, opdt)
+        x = x.index_select(2 + k, idx.to(input.device))
+    return x
+
+
 def _f_interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
                    recompute_scale_factor=None, antialias=False):
-    if mode != 'nearest':
-        raise NotImplementedError(f"cudatutor: interpolate mode='{mode}' is not supported yet")
-    nd = input.dim() - 2
-    if nd < 1:
-        raise ValueError(f'Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})')
-    if size is None and scale_factor is None:
-        raise ValueError('either size or scale_factor should be defined')
+    # torch.nn.functional.interpolate's own argument handling, then the mode's kernel
+    if mode in ('nearest', 'area', 'nearest-exact'):
+        if align_corners is not None:
+            raise ValueError('align_corners option can only be set with the interpolating modes: '
+                             'linear | bilinear | bicubic | trilinear')
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
     if size is not None and scale_factor is not None:
         raise ValueError('only one of size or scale_factor should be defined')
-    ins = list(input.shape[2:])
-    if size is not None:
-        outs = [size] * nd if isinstance(size, int) else list(size)
-        scales = [i / o for i, o in zip(ins, outs)]
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError('Input and output must have the same number of spatial dimensions, but got '
+                                 f'input with spatial dimensions of {list(input.shape[2:])} and output size of {size}. '
+                                 'Please provide input tensor in (N, C, d1, d2, ...,dK) format and '
+                                 'output size in (o1, o2, ...,oK) format.')
+            output_size = list(size)
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError('Input and scale_factor must have the same number of spatial dimensions, but '
+                                 f'got input with spatial dimensions of {list(input.shape[2:])} and '
+                                 f'scale_factor of shape {scale_factor}. '
+                                 'Please provide input tensor in (N, C, d1, d2, ...,dK) format and '
+                                 'scale_factor in (s1, s2, ...,sK) format.')
+            scale_factors = list(scale_factor)
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
     else:
-        sf = [scale_factor] * nd if not isinstance(scale_factor, (tuple, list)) else list(scale_factor)
-        outs = [int(math.floor(i * f)) for i, f in zip(ins, sf)]
-        scales = [1.0 / f for f in sf]
-    x = input
-    for k in range(nd):
-        d = 2 + k
-        idx = [min(int(math.floor(o * scales[k])), ins[k] - 1) for o in range(outs[k])]
-        x = x.index_select(d, torch.tensor(idx, dtype=torch.int64, device=input.device))
-    return x
+        raise ValueError('either size or scale_factor should be defined')
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError('recompute_scale_factor is not meaningful with an explicit size.')
+    if mode == 'area' and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        output_size = [int(math.floor(float(input.shape[i + 2] * scale_factors[i]))) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ('bilinear', 'bicubic', 'lanczos') and input.dim() == 4):
+        raise ValueError('Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and '
+                         'requires a 4-D tensor as input')
+    if 1 <= dim <= 3 and mode in ('nearest', 'nearest-exact'):
+        return _upsample_nearest(input, output_size, scale_factors, mode == 'nearest-exact')
+    if dim == 1 and mode == 'area':
+        return functional.adaptive_avg_pool1d(input, output_size)
+    if dim == 2 and mode == 'area':
+        return functional.adaptive_avg_pool2d(input, output_size)
+    if dim == 3 and mode == 'area':
+        return functional.adaptive_avg_pool3d(input, output_size)
+    wants = {'linear': 3, 'bilinear': 4, 'trilinear': 5, 'bicubic': 4}
+    if mode in wants and input.dim() == wants[mode]:
+        raise NotImplementedError(f"cudatutor: interpolate mode='{mode}' is not supported yet")
+    if mode in ('linear', 'bilinear', 'trilinear') and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f'Got {input.dim()}D input, but {mode} mode needs {wants[mode]}D input')
+    raise NotImplementedError('Input Error: Only 3D, 4D and 5D input Tensors supported'
+                              f' (got {input.dim()}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact'
+                              f' (got {mode})')
 
 
 class Upsample(Module):

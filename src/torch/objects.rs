@@ -65,6 +65,56 @@ impl NativeObject for PyDType {
     }
 }
 
+/// `torch.contiguous_format`, `torch.preserve_format`, `torch.channels_last`,
+/// `torch.channels_last_3d`: the memory formats a learner passes as `memory_format=`. The
+/// engine's tensors are laid out by their strides alone; these objects exist so that such
+/// arguments are accepted, print and compare as PyTorch's.
+pub struct PyMemoryFormat(pub &'static str);
+
+/// The names of [`PyMemoryFormat`], as `torch.NAME`.
+pub const MEMORY_FORMATS: [&str; 4] = [
+    "contiguous_format",
+    "preserve_format",
+    "channels_last",
+    "channels_last_3d",
+];
+
+impl NativeObject for PyMemoryFormat {
+    fn type_name(&self) -> &str {
+        "memory_format"
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn repr(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+    ) -> PyResult<Option<String>> {
+        Ok(Some(format!("torch.{}", self.0)))
+    }
+    fn compare(
+        &self,
+        _this: &Rc<dyn NativeObject>,
+        _it: &mut Interpreter,
+        op: CmpOp,
+        other: &Value,
+    ) -> PyResult<Option<Value>> {
+        let Some(o) = other.downcast::<PyMemoryFormat>() else {
+            return Ok(None);
+        };
+        Ok(match op {
+            CmpOp::Eq => Some(Value::Bool(self.0 == o.0)),
+            CmpOp::Ne => Some(Value::Bool(self.0 != o.0)),
+            _ => None,
+        })
+    }
+    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+        let index = MEMORY_FORMATS.iter().position(|n| *n == self.0);
+        Ok(Some(2000 + index.unwrap_or(0) as i64))
+    }
+}
+
 /// `torch.device(...)`.
 pub struct PyDevice(pub DeviceSpec);
 

@@ -126,7 +126,7 @@ class Optimizer:
         elif isinstance(params, set):
             torch._C.warn('optimizer parameters need to be organized in ordered collections, but the ordering of '
                           'tensors in sets will change between runs. Please use a list instead. This will be an '
-                          'error in a future release.')
+                          'error in a future release.', category='FutureWarning')
         self.state = defaultdict(dict)
         self.param_groups = []
         param_groups = list(params)
@@ -1543,3 +1543,195 @@ class LBFGS(Optimizer):
         state['prev_loss'] = prev_loss
         return orig_loss
 
+
+
+# ------------------------------------------------------------------------------------ Adafactor
+class Adafactor(Optimizer):
+    def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0, weight_decay=0.0, *,
+                 foreach=None, maximize=False):
+        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
+            raise ValueError('Tensor lr must be 1-element')
+        if not 0.0 <= lr:
+            raise ValueError(f'Learning rate should be >= 0 but is: {lr}')
+        if not 0.0 >= beta2_decay:
+            raise ValueError(f'beta2_decay should be <= 0 but is: {beta2_decay}')
+        if eps[0] is not None and not 0.0 <= eps[0]:
+            raise ValueError(f'epsilon1 should be >= 0 but is: {eps[0]}')
+        if not 0.0 <= eps[1]:
+            raise ValueError(f'epsilon2 should be >= 0 but is: {eps[1]}')
+        if not 1.0 <= d:
+            raise ValueError(f'Clipping threshold d should be >= 1 but is: {d}')
+        if not 0.0 <= weight_decay:
+            raise ValueError(f'weight_decay should be >= 0 but is: {weight_decay}')
+        defaults = {'lr': lr, 'beta2_decay': beta2_decay, 'eps': eps, 'd': d, 'weight_decay': weight_decay,
+                    'foreach': foreach, 'maximize': maximize}
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        return self._run_step(closure, (), {'closure': closure})
+
+    def _step(self, closure=None):
+        loss = _call_closure(closure)
+        for group in self.param_groups:
+            params, grads, row_vars, col_vars, variances, steps = [], [], [], [], [], []
+            for p in group['params']:
+                if p.grad is None:
+                    continue
+                if _is_sparse(p.grad):
+                    raise RuntimeError('Adafactor does not support sparse gradients')
+                params.append(p)
+                grads.append(p.grad)
+                state = self.state[p]
+                if len(state) == 0:
+                    state['step'] = torch.tensor(0.0, dtype=_get_scalar_dtype())
+                    if p.grad.dim() > 1:
+                        row_shape = list(p.grad.shape)
+                        row_shape[-1] = 1
+                        state['row_var'] = p.grad.new_zeros(row_shape)
+                        col_shape = list(p.grad.shape)
+                        col_shape[-2] = 1
+                        state['col_var'] = p.grad.new_zeros(col_shape)
+                    else:
+                        state['variance'] = torch.zeros_like(p.grad)
+                row_vars.append(state.get('row_var', None))
+                col_vars.append(state.get('col_var', None))
+                variances.append(state.get('variance', None))
+                steps.append(state['step'])
+            eps1, eps2 = group['eps']
+            with torch.no_grad():
+                _single_tensor_adafactor(params, grads, row_vars, col_vars, variances, steps, d=group['d'],
+                                         lr=group['lr'], beta2_decay=group['beta2_decay'],
+                                         weight_decay=group['weight_decay'], eps1=eps1, eps2=eps2,
+                                         maximize=group['maximize'])
+        return loss
+
+
+def _single_tensor_adafactor(params, grads, row_vars, col_vars, variances, state_steps, *, d, lr, beta2_decay,
+                             weight_decay, eps1, eps2, maximize):
+    lr = _to_scalar(lr)
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        step_t = state_steps[i]
+        row_var = row_vars[i]
+        col_var = col_vars[i]
+        variance = variances[i]
+        if eps1 is None:
+            eps1 = torch.finfo(param.dtype).eps
+        step_t += 1
+        step_float = step_t.item()
+        one_minus_beta2_t = step_float ** beta2_decay
+        rho_t = min(lr, 1 / (step_float ** 0.5))
+        alpha = max(eps2, param.norm(2).item() / (param.numel() ** 0.5)) * rho_t
+        if weight_decay != 0:
+            param.mul_(1 - lr * weight_decay)
+        if grad.dim() > 1:
+            # square_ is pow(x, 2), which ATen computes as x * x
+            row_norm = torch.linalg.vector_norm(grad, dim=-1, keepdim=True)
+            row_mean = (row_norm * row_norm).div_(grad.size(-1))
+            row_var.lerp_(row_mean, one_minus_beta2_t)
+            col_norm = torch.linalg.vector_norm(grad, dim=-2, keepdim=True)
+            col_mean = (col_norm * col_norm).div_(grad.size(-2))
+            col_var.lerp_(col_mean, one_minus_beta2_t)
+            var_estimate = row_var @ col_var
+            var_estimate.div_(row_var.mean(dim=-2, keepdim=True).clamp_(min=eps1))
+        else:
+            grad_squared = grad * grad
+            variance.lerp_(grad_squared, one_minus_beta2_t)
+            var_estimate = variance.clone()
+        update = var_estimate.clamp_(min=eps1 * eps1).rsqrt()
+        update.mul_(grad)
+        denom = max(1.0, update.norm(2).item() / ((update.numel() ** 0.5) * d))
+        param.add_(update, alpha=-alpha / denom)
+
+
+# ----------------------------------------------------------------------------------------- Muon
+def _zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps, eps):
+    if ns_steps >= 100:
+        raise ValueError('Number of steps must be less than 100 for computational efficiency')
+    if len(grad.shape) != 2:
+        raise ValueError('Input tensor gradient must be a 2D matrix')
+    if len(ns_coefficients) != 3:
+        raise ValueError('Coefficients must be a tuple of exactly 3 values')
+    a, b, c = ns_coefficients
+    ortho_grad = grad.to(dtype=torch.bfloat16, copy=True)
+    if grad.size(0) > grad.size(1):
+        ortho_grad = ortho_grad.T
+    ortho_grad.div_(ortho_grad.norm().clamp(min=eps))
+    for _ in range(ns_steps):
+        gram_matrix = ortho_grad @ ortho_grad.T
+        gram_update = torch.addmm(gram_matrix, gram_matrix, gram_matrix, beta=b, alpha=c)
+        ortho_grad = torch.addmm(ortho_grad, gram_update, ortho_grad, beta=a)
+    if grad.size(0) > grad.size(1):
+        ortho_grad = ortho_grad.T
+    return ortho_grad
+
+
+def _adjust_lr(lr, adjust_lr_fn, param_shape):
+    A, B = param_shape[:2]
+    if adjust_lr_fn is None or adjust_lr_fn == 'original':
+        adjusted_ratio = math.sqrt(max(1, A / B))
+    elif adjust_lr_fn == 'match_rms_adamw':
+        adjusted_ratio = 0.2 * math.sqrt(max(A, B))
+    elif adjust_lr_fn == 'spectral_unclamped':
+        adjusted_ratio = math.sqrt(A / B)
+    else:
+        adjusted_ratio = 1.0
+    return lr * adjusted_ratio
+
+
+class Muon(Optimizer):
+    def __init__(self, params, lr=1e-3, weight_decay=0.1, momentum=0.95, nesterov=True,
+                 ns_coefficients=(3.4445, -4.7750, 2.0315), eps=1e-7, ns_steps=5, adjust_lr_fn=None):
+        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
+            raise ValueError('Tensor lr must be 1-element')
+        if not 0.0 <= lr:
+            raise ValueError(f'Learning rate should be >= 0 but is: {lr}')
+        if not 0.0 <= momentum:
+            raise ValueError(f'momentum should be >= 0 but is: {momentum}')
+        if not 0.0 <= weight_decay:
+            raise ValueError(f'weight decay should be >= 0 but is: {weight_decay}')
+        if adjust_lr_fn is not None and adjust_lr_fn not in ['original', 'match_rms_adamw', 'spectral_unclamped']:
+            raise ValueError(f'Adjust learning rate function {adjust_lr_fn} is not supported')
+        defaults = {'lr': lr, 'weight_decay': weight_decay, 'momentum': momentum, 'nesterov': nesterov,
+                    'ns_coefficients': ns_coefficients, 'eps': eps, 'ns_steps': ns_steps,
+                    'adjust_lr_fn': adjust_lr_fn}
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group['params']:
+                if p.ndim != 2:
+                    raise ValueError(f'Muon only supports 2D parameters whereas we found a parameter with size: '
+                                     f'{p.size()}')
+
+    def step(self, closure=None):
+        return self._run_step(closure, (), {'closure': closure})
+
+    def _step(self, closure=None):
+        loss = _call_closure(closure)
+        for group in self.param_groups:
+            params, grads, bufs = [], [], []
+            for p in group['params']:
+                if p.grad is None:
+                    continue
+                if _is_sparse(p.grad):
+                    raise RuntimeError('Muon does not support sparse gradients')
+                params.append(p)
+                grads.append(p.grad)
+                state = self.state[p]
+                if 'momentum_buffer' not in state:
+                    state['momentum_buffer'] = torch.zeros_like(p.grad)
+                bufs.append(state['momentum_buffer'])
+            with torch.no_grad():
+                lr = _to_scalar(group['lr'])
+                for i, param in enumerate(params):
+                    grad = grads[i]
+                    if grad.ndim != 2:
+                        raise ValueError('Param gradient must be a 2D matrix')
+                    buf = bufs[i]
+                    buf.lerp_(grad, 1 - group['momentum'])
+                    update = grad.lerp(buf, group['momentum']) if group['nesterov'] else buf
+                    update = _zeropower_via_newtonschulz(update, group['ns_coefficients'], group['ns_steps'],
+                                                         group['eps'])
+                    adjusted_lr = _adjust_lr(lr, group['adjust_lr_fn'], param.shape)
+                    param.mul_(1 - lr * group['weight_decay'])
+                    param.add_(update, alpha=-adjusted_lr)
+        return loss

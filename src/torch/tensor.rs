@@ -184,6 +184,54 @@ fn dim_keep(it: &mut Interpreter, args: &Args, fname: &str) -> PyResult<(Option<
     Ok((d, truthy_opt(it, &a[1], false)?))
 }
 
+/// `t.any(dim, keepdim)` / `t.all(...)`: `dim` an int, None, or a tuple of ints.
+fn any_all(it: &mut Interpreter, p: &PyTensor, args: &Args, is_all: bool) -> PyResult<Value> {
+    let name = if is_all { "all" } else { "any" };
+    let a = args.bind(name, &["dim", "keepdim"], 0)?;
+    let keep = truthy_opt(it, &a[1], false)?;
+    let t = p.tensor();
+    let out = match &a[0] {
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => {
+            let mut dims = Vec::new();
+            for d in v.as_vec().unwrap_or_default() {
+                dims.push(crate::torch::int_arg(it, &d)?);
+            }
+            p.rt.any_all_dims(&t, &dims, keep, is_all)
+        }
+        other => {
+            let d = match other {
+                None | Some(Value::None) => None,
+                Some(v) => Some(crate::torch::int_arg(it, v)?),
+            };
+            if is_all {
+                p.rt.all(&t, d, keep)
+            } else {
+                p.rt.any(&t, d, keep)
+            }
+        }
+    };
+    Ok(wrap(&p.rt, out.map_err(py_err)?))
+}
+
+/// `torch._extra.NAME(self, *args)`: the general form of a method, written in Python
+/// (src/torch/extra.py) where the native one covers the common case.
+fn call_extra(
+    it: &mut Interpreter,
+    this: &Rc<dyn NativeObject>,
+    name: &str,
+    mut args: Args,
+) -> PyResult<Value> {
+    let m = it.import_module("torch._extra")?;
+    let Some(f) = it.getattr_opt(&m, name)? else {
+        return Err(PyException::new(
+            ExcType::NotImplementedError,
+            format!("cudatutor: torch._extra.{name} is missing"),
+        ));
+    };
+    args.positional.insert(0, Value::Native(this.clone()));
+    it.call(&f, args)
+}
+
 /// `t.max()`, `t.max(dim)`, `t.max(other)` (and min).
 pub(crate) fn max_like(
     it: &mut Interpreter,
@@ -220,6 +268,17 @@ pub(crate) fn max_like(
 
 fn std_var(it: &mut Interpreter, p: &PyTensor, args: &Args, std: bool) -> PyResult<Value> {
     let name = if std { "std" } else { "var" };
+    // the `std(bool unbiased)` overload: a lone bool is `unbiased`, not a dim
+    if let [Value::Bool(unbiased)] = args.positional.as_slice()
+        && args.keywords.is_empty()
+    {
+        let corr = if *unbiased { 1.0 } else { 0.0 };
+        return Ok(wrap(
+            &p.rt,
+            p.rt.var(&p.tensor(), None, corr, false, std)
+                .map_err(py_err)?,
+        ));
+    }
     let a = args.bind(name, &["dim", "unbiased", "keepdim", "correction"], 0)?;
     let d = dims_arg(it, &a[0])?;
     let unbiased = truthy_opt(it, &a[1], true)?;
@@ -638,14 +697,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let (d, k) = dim_keep(it, &args, "prod")?;
             Ok(wrap(&p.rt, p.rt.prod(&p.tensor(), d, k).map_err(py_err)?))
         },
-        "any" => |it, p, _, args| {
-            let (d, k) = dim_keep(it, &args, "any")?;
-            Ok(wrap(&p.rt, p.rt.any(&p.tensor(), d, k).map_err(py_err)?))
-        },
-        "all" => |it, p, _, args| {
-            let (d, k) = dim_keep(it, &args, "all")?;
-            Ok(wrap(&p.rt, p.rt.all(&p.tensor(), d, k).map_err(py_err)?))
-        },
+        "any" => |it, p, _, args| any_all(it, p, &args, false),
+        "all" => |it, p, _, args| any_all(it, p, &args, true),
         "max" => |it, p, _, args| max_like(it, &p.rt, &p.tensor(), &args, true),
         "min" => |it, p, _, args| max_like(it, &p.rt, &p.tensor(), &args, false),
         "argmax" => |it, p, _, args| {
@@ -718,12 +771,10 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             )))
         },
         "unique" => |it, p, _, args| unique_value(it, &p.rt, &p.tensor(), &args),
-        "median" => |_, p, _, args| {
+        "median" => |it, p, this, args| {
             if !args.is_empty() {
-                return Err(PyException::new(
-                    ExcType::NotImplementedError,
-                    "cudatutor does not support median(dim) yet",
-                ));
+                // median(dim): values and indices, written in Python (src/torch/extra.py)
+                return call_extra(it, this, "_median_dim", args);
             }
             Ok(wrap(&p.rt, p.rt.median(&p.tensor()).map_err(py_err)?))
         },
@@ -777,16 +828,24 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             };
             let t = p.tensor();
             let sz = a[0].as_ref().unwrap();
-            let ts = match sz {
-                Value::List(_) | Value::Tuple(_) => {
+            // split_size_or_sections: an int, or a sequence of ints (a list, a tuple, a
+            // torch.Size)
+            let sections = match sz {
+                Value::List(_) | Value::Tuple(_) => sz.as_vec(),
+                _ => sz
+                    .downcast::<PySize>()
+                    .map(|s| s.0.iter().map(|&n| Value::Int(n as i64)).collect()),
+            };
+            let ts = match sections {
+                Some(sections) => {
                     let mut sizes = Vec::new();
-                    for v in sz.as_vec().unwrap_or_default() {
+                    for v in sections {
                         sizes.push(crate::torch::int_arg(it, &v)?.max(0) as usize);
                     }
                     p.rt.split_sizes(&t, &sizes, d)
                 }
-                v => {
-                    let n = crate::torch::int_arg(it, v)?;
+                None => {
+                    let n = crate::torch::int_arg(it, sz)?;
                     p.rt.split_even(&t, n.max(0) as usize, d)
                 }
             }
@@ -1068,7 +1127,11 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             p.rt.copy_(&p.tensor(), &s, "copy_").map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
-        "unbind" => |_, p, _, _| {
+        "unbind" => |it, p, this, args| {
+            if !args.is_empty() {
+                // unbind(dim): written in Python (src/torch/extra.py)
+                return call_extra(it, this, "unbind", args);
+            }
             let ts = p.tensor().unbind0().map_err(py_err)?;
             Ok(Value::tuple(
                 ts.into_iter().map(|t| wrap(&p.rt, t)).collect(),
@@ -1250,7 +1313,7 @@ impl NativeObject for PyTensor {
                 it,
                 "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered internally at /pytorch/aten/src/ATen/native/TensorShape.cpp:4306.)",
                 true,
-            ),
+            )?,
             "mT" | "mH" if t.dim() < 2 => {
                 return Err(PyException::new(
                     ExcType::RuntimeError,
@@ -1283,7 +1346,7 @@ impl NativeObject for PyTensor {
                 it,
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:488.)",
                 false,
-            ),
+            )?,
             _ => {}
         }
         if super::registry::is_method(name) {
@@ -1363,7 +1426,7 @@ impl NativeObject for PyTensor {
                 it,
                 "DeprecationWarning",
                 "__array_wrap__ must accept context and return_scalar arguments (positionally) in the future. (Deprecated NumPy 2.0)",
-            );
+            )?;
         }
         let me = Operand::Tensor(self.tensor());
         let (a, b) = if reflected { (o, me) } else { (me, o) };
@@ -1569,7 +1632,7 @@ impl NativeObject for PyTensor {
                 it,
                 "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at /pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:820.)",
                 false,
-            );
+            )?;
         }
         Ok(Some(self.rt.item(&self.tensor()).map_err(py_err)?.as_f64()))
     }

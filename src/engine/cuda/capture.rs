@@ -2,6 +2,7 @@
 //! prints a failed device-side assert there): the worker and the self-test process point file
 //! descriptors 1 and 2 at a capture file and read the new lines after each run.
 
+#[cfg(unix)]
 use std::io::Write;
 use std::sync::Mutex;
 

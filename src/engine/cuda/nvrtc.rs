@@ -15,7 +15,7 @@
 //! Only after one of these succeeds does any cudarc NVRTC function run; each cudarc call is
 //! also wrapped in `catch_unwind`, so a broken installation is an error, never a panic.
 
-use std::ffi::{CString, c_char, c_int, c_void};
+use std::ffi::{CString, c_char, c_int};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -103,6 +103,7 @@ pub fn is_elf(bytes: &[u8]) -> bool {
 #[cfg(unix)]
 mod dl {
     use super::*;
+    use std::ffi::c_void;
     const RTLD_NOW: c_int = 2;
     const RTLD_GLOBAL: c_int = 0x100;
     unsafe extern "C" {

@@ -115,6 +115,25 @@ pub(crate) enum Kind {
         in_shape: Vec<usize>,
         pos: Rc<Vec<usize>>,
     },
+    /// torch.where(cond, a, b): the condition and the shapes of the tensor operands (None for a
+    /// Python number); grad goes to `a` where cond holds, to `b` elsewhere, then sum_to.
+    Where {
+        cond: Tensor,
+        a: Option<Vec<usize>>,
+        b: Option<Vec<usize>>,
+    },
+    /// clamp with Python-number bounds: the input (clamp_backward: grad where min <= x <= max).
+    Clamp {
+        x: Tensor,
+        min: Option<Scalar>,
+        max: Option<Scalar>,
+    },
+    /// cat (and stack, over unsqueezed views) along `dim`: each input's shape and where its
+    /// slab starts along `dim` (None for a legacy empty 1-D input, which gets no gradient).
+    Cat {
+        dim: usize,
+        parts: Vec<Option<(Vec<usize>, usize)>>,
+    },
     /// A composite op (mse_loss, batch_norm, layer_norm,
     /// ...) written over other ops but shown as one node, as PyTorch's fused op: the inner
     /// graph from `root` down to fresh leaves standing for the inputs (`leaves[i]` for input
@@ -159,6 +178,7 @@ impl Kind {
                 | Kind::View(..)
                 | Kind::Identity
                 | Kind::Composite { .. }
+                | Kind::Cat { .. }
         )
     }
 
@@ -389,7 +409,10 @@ fn saves_phantom(kind: &Kind) -> bool {
         | Kind::View(..)
         | Kind::Identity
         | Kind::Scatter { .. }
+        | Kind::Cat { .. }
         | Kind::Composite { .. } => false,
+        Kind::Where { cond, .. } => cond.is_phantom(),
+        Kind::Clamp { x, .. } => x.is_phantom(),
     }
 }
 
@@ -842,6 +865,60 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             v
         }
         Kind::View(base, view) => vec![Some(view_grad(node, base, view, g, dt)?)],
+        // derivatives.yaml: self: where(condition, grad, 0), other: where(condition, 0, grad),
+        // each summed to its operand's shape
+        Kind::Where { cond, a, b } => {
+            let pc = super::ops::prepare(cond, DType::Bool, shape)?;
+            let (cs, cl) = pc.pair()?;
+            let zero = || Arg::Scalar(Scalar::Float(0.0));
+            let side = |s: &Option<Vec<usize>>, first: bool| -> Result<Option<G>> {
+                let Some(s) = s else { return Ok(None) };
+                let gv = Arg::Tensor(&g, &l);
+                let (x, y) = if first { (gv, zero()) } else { (zero(), gv) };
+                let w = G::where_cond((cs, cl), x, y, shape, dt)?;
+                sum_to(w, shape, s, dt).map(Some)
+            };
+            vec![side(a, true)?, side(b, false)?]
+        }
+        // clamp_backward: where(self >= min, grad, 0), then where(self <= max, ..., 0)
+        Kind::Clamp { x, min, max } => {
+            let xo = Operand::Tensor(x.clone());
+            let px = prep(&xo, dt, shape)?;
+            let mut r = g;
+            for (bound, op) in [(min, BinaryOp::Ge), (max, BinaryOp::Le)] {
+                let Some(b) = bound else { continue };
+                let m = G::binary(op, px.arg()?, Arg::Scalar(*b), shape, dt, DType::Bool)?;
+                r = G::where_cond(
+                    (&m, &l),
+                    Arg::Tensor(&r, &l),
+                    Arg::Scalar(Scalar::Float(0.0)),
+                    shape,
+                    dt,
+                )?;
+            }
+            vec![Some(r)]
+        }
+        // cat_tensors_backward: each input's slab of the gradient, copied out
+        Kind::Cat { dim, parts } => {
+            let strides = contiguous_strides(shape);
+            let mut v = Vec::with_capacity(parts.len());
+            for part in parts {
+                let Some((in_shape, at)) = part else {
+                    v.push(None);
+                    continue;
+                };
+                let n = numel(in_shape);
+                let mut out = crate::engine::host::HostDevice
+                    .zeros(n, dt)
+                    .map(DeviceStorage::Host)?;
+                if n > 0 {
+                    let slab = Layout::new(in_shape.clone(), strides.clone(), at * strides[*dim]);
+                    out.copy_from(&Layout::contiguous(in_shape), &g, &slab)?;
+                }
+                v.push(Some(out));
+            }
+            v
+        }
         Kind::Softmax { dim, out, log } => {
             let y = contiguous_of(out, dt)?;
             vec![Some(G::softmax_backward(&g, &y, shape, *dim, *log)?)]

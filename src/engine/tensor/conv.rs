@@ -97,14 +97,12 @@ impl Runtime {
             }
             let xs = &x.layout.shape;
             let ws = &weight.layout.shape;
-            if xs[1] != ws[1] * a.groups {
+            if ws[0] < a.groups {
                 return Err(EngineError::runtime(format!(
-                    "Given groups={}, weight of size [{}], expected input[{}] to have {} channels, but got {} channels instead",
+                    "Given groups={}, expected weight to be at least {} at dimension 0, but got weight of size [{}] instead",
                     a.groups,
-                    dims(ws),
-                    dims(xs),
-                    ws[1] * a.groups,
-                    xs[1]
+                    a.groups,
+                    dims(ws)
                 )));
             }
             if ws[0] % a.groups != 0 {
@@ -113,6 +111,16 @@ impl Runtime {
                     a.groups,
                     a.groups,
                     dims(ws)
+                )));
+            }
+            if xs[1] != ws[1] * a.groups {
+                return Err(EngineError::runtime(format!(
+                    "Given groups={}, weight of size [{}], expected input[{}] to have {} channels, but got {} channels instead",
+                    a.groups,
+                    dims(ws),
+                    dims(xs),
+                    ws[1] * a.groups,
+                    xs[1]
                 )));
             }
             if let Some(b) = bias
@@ -149,10 +157,11 @@ impl Runtime {
             if let Some(b) = bias
                 && b.dtype() != x.dtype()
             {
+                // ATen's convolution names the bias mismatch by C types ("long int")
                 return Err(EngineError::runtime(format!(
                     "Input type ({}) and bias type ({}) should be the same",
-                    crate::engine::tensor::create::tensor_type_name(x),
-                    crate::engine::tensor::create::tensor_type_name(b)
+                    x.dtype().c_name(),
+                    b.dtype().c_name()
                 )));
             }
             Ok((
@@ -231,8 +240,7 @@ impl Runtime {
                         dims(xs)
                     )));
                 }
-            } else if !(nd == 3 || nd == 4) || xs.iter().skip(nd.saturating_sub(3)).any(|&d| d == 0)
-            {
+            } else if !(nd == 3 || nd == 4) {
                 return Err(EngineError::runtime(
                     "non-empty 3D or 4D (batch mode) tensor expected for input",
                 ));
@@ -254,29 +262,35 @@ impl Runtime {
                         a.stride.0, a.stride.1
                     )));
                 }
-                if a.kind == PoolKind::Max {
-                    if a.dilation.0 == 0 || a.dilation.1 == 0 {
-                        return Err(EngineError::runtime(format!(
-                            "dilation should be greater than zero, but got dilationH: {} dilationW: {}",
-                            a.dilation.0, a.dilation.1
-                        )));
-                    }
-                    if a.padding.0 > kh / 2 || a.padding.1 > kw / 2 {
-                        return Err(EngineError::runtime(format!(
-                            "pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and dilation={}",
-                            if a.padding.0 > kh / 2 { a.padding.0 } else { a.padding.1 },
-                            if a.padding.0 > kh / 2 { kh } else { kw },
-                            if a.padding.0 > kh / 2 { a.dilation.0 } else { a.dilation.1 },
-                        )));
-                    }
-                } else if a.padding.0 > kh / 2 || a.padding.1 > kw / 2 {
+                let dil = if a.kind == PoolKind::Max { a.dilation } else { (1, 1) };
+                if dil.0 == 0 || dil.1 == 0 {
                     return Err(EngineError::runtime(format!(
-                        "pad should be at most half of kernel size, but got pad={} and kernel_size={}",
-                        if a.padding.0 > kh / 2 { a.padding.0 } else { a.padding.1 },
-                        if a.padding.0 > kh / 2 { kh } else { kw },
+                        "dilation should be greater than zero, but got dilationH: {} dilationW: {}",
+                        dil.0, dil.1
                     )));
                 }
-                let dil = if a.kind == PoolKind::Max { a.dilation } else { (1, 1) };
+                // ATen's pooling_output_shape, height then width
+                for (p, k, d) in [(a.padding.0, kh, dil.0), (a.padding.1, kw, dil.1)] {
+                    if p > ((k - 1) * d + 1) / 2 {
+                        return Err(EngineError::runtime(format!(
+                            "pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}"
+                        )));
+                    }
+                }
+                // then pool2d_shape_check: a batch may be empty, nothing else
+                let spatial_ok = xs[nd - 3] != 0 && xs[nd - 2] != 0 && xs[nd - 1] != 0;
+                if !spatial_ok {
+                    return Err(EngineError::runtime(format!(
+                        "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[{}]",
+                        dims(xs)
+                    )));
+                }
+                if a.padding.0 > kh / 2 || a.padding.1 > kw / 2 {
+                    return Err(EngineError::runtime(format!(
+                        "pad should be smaller than or equal to half of kernel size, but got padW = {}, padH = {}, kW = {kw}, kH = {kh}",
+                        a.padding.1, a.padding.0
+                    )));
+                }
                 let oh = pool_out(h, kh, a.padding.0, a.stride.0, dil.0, a.ceil_mode);
                 let ow = pool_out(w, kw, a.padding.1, a.stride.1, dil.1, a.ceil_mode);
                 if oh < 1 || ow < 1 {

@@ -174,11 +174,18 @@ impl Runtime {
                 EngineError::runtime("step must be nonzero"),
             ));
         }
+        if !start.is_finite() || !end.is_finite() {
+            return Err(self.host_error(
+                "arange",
+                device.cuda_index(),
+                EngineError::runtime(format!("unsupported range: {start} -> {end}")),
+            ));
+        }
         if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
             return Err(self.host_error(
                 "arange",
                 device.cuda_index(),
-                EngineError::runtime("upper bound and larger bound inconsistent with step sign"),
+                EngineError::runtime("upper bound and lower bound inconsistent with step sign"),
             ));
         }
         let dt = dtype.unwrap_or(if float_args {

@@ -1013,9 +1013,15 @@ impl Runtime {
         let (dev, d) = self.guarded("gather", hint, || {
             let dev = self.wrapper_devices(&[(t, "self"), (index, "index")], "gather")?;
             let d = wrap_dim(dim, t.dim())?;
-            // 2.15 takes int32 indices too (the kernel reads them as int64 here)
+            // 2.15 takes int32 indices too (the kernel reads them as int64 here); an empty
+            // index is checked for nothing (gather's meta function returns early)
+            if index.numel() == 0 {
+                return Ok((dev, d));
+            }
             if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
-                return Err(EngineError::runtime("gather(): Expected dtype int64 for index"));
+                return Err(EngineError::runtime(
+                    "gather(): Expected dtype int32/int64 for index",
+                ));
             }
             if index.dim() != t.dim() && !(index.dim() <= 1 && t.dim() <= 1) {
                 return Err(EngineError::runtime("Index tensor must have the same number of dimensions as input tensor"));
@@ -1186,6 +1192,21 @@ impl Runtime {
             })
             .map_err(|e| self.host_error("cat", hint, e))?;
         self.grad_of(&refs, &mut out, "CatBackward0");
+        if out.requires_grad {
+            let mut at = 0usize;
+            let mut parts = Vec::with_capacity(ts.len());
+            for t in ts.iter() {
+                if t.dim() == 1 && t.numel() == 0 {
+                    parts.push(None);
+                    continue;
+                }
+                parts.push(Some((t.layout.shape.clone(), at)));
+                at += t.layout.shape[d];
+            }
+            let edges: Vec<_> = ts.iter().map(super::autograd::edge_of).collect();
+            let kind = super::autograd::Kind::Cat { dim: d, parts };
+            super::autograd::attach(&mut out, &edges, kind);
+        }
         self.complete(
             "cat",
             dev,

@@ -382,6 +382,12 @@ impl Runtime {
             })
             .map_err(|e| self.host_error("clamp", t.device().cuda_index(), e))?;
         self.grad_of(&[t], &mut out, "ClampBackward1");
+        let kind = autograd::Kind::Clamp {
+            x: t.detach(),
+            min,
+            max,
+        };
+        autograd::attach(&mut out, &[autograd::edge_of(t)], kind);
         self.complete(
             "clamp",
             t.device(),
@@ -600,6 +606,17 @@ impl Runtime {
                 DeviceStorage::where_cond(pc.pair()?, pa.arg()?, pb.arg()?, &shape, dt)
             })?;
             self.grad_of(&ts, &mut out, "WhereBackward0");
+            let side = |o: &Operand| match o {
+                Operand::Tensor(t) => (super::autograd::edge_of(t), Some(t.layout.shape.clone())),
+                Operand::Scalar(_) => (super::autograd::Edge::None, None),
+            };
+            let ((ea, sa), (eb, sb)) = (side(a), side(b));
+            let kind = super::autograd::Kind::Where {
+                cond: cond.detach(),
+                a: sa,
+                b: sb,
+            };
+            super::autograd::attach(&mut out, &[ea, eb], kind);
             Ok(out)
         })();
         match r {
@@ -880,6 +897,45 @@ impl Runtime {
             dt,
             DType::Bool,
             ReduceOp::All,
+            None,
+        )
+    }
+
+    /// `any` / `all` over a tuple of dims (2.2's IntArrayRef overloads); `dim=()` reduces
+    /// nothing, giving each element's truth as bool.
+    pub fn any_all_dims(
+        &self,
+        t: &Tensor,
+        dims: &[i64],
+        keepdim: bool,
+        is_all: bool,
+    ) -> Result<Tensor> {
+        let (name, op) = if is_all {
+            ("all", ReduceOp::All)
+        } else {
+            ("any", ReduceOp::Any)
+        };
+        if dims.is_empty() {
+            let one = t.unsqueeze(0)?;
+            return self.reduce_op(
+                name,
+                &one,
+                Some(&[0]),
+                false,
+                t.dtype(),
+                DType::Bool,
+                op,
+                None,
+            );
+        }
+        self.reduce_op(
+            name,
+            t,
+            Some(dims),
+            keepdim,
+            t.dtype(),
+            DType::Bool,
+            op,
             None,
         )
     }

@@ -99,6 +99,16 @@ unsafe impl corosensei::stack::Stack for GenStack {
     fn limit(&self) -> corosensei::stack::StackPointer {
         self.0.limit()
     }
+    // Windows keeps a stack's bounds in the thread's TEB as well.
+    #[cfg(windows)]
+    fn teb_fields(&self) -> corosensei::stack::StackTebFields {
+        self.0.teb_fields()
+    }
+    #[cfg(windows)]
+    fn update_teb_fields(&mut self, stack_limit: usize, guaranteed_stack_bytes: usize) {
+        self.0
+            .update_teb_fields(stack_limit, guaranteed_stack_bytes)
+    }
 }
 type GenYielder = Yielder<GenIn, GenOut>;
 

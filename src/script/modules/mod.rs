@@ -21,6 +21,7 @@ pub(crate) mod hostfs;
 mod mt;
 mod structseq;
 pub(crate) mod sys;
+mod warnings_native;
 
 /// Standard modules written in Python with generators and classes. CPython implements most of
 /// them in C, so their frames never show in its tracebacks: [`is_hidden_file`] keeps them out
@@ -37,6 +38,7 @@ const PRELUDES: &[(&str, &str)] = &[
     ("dataclasses", include_str!("dataclasses.py")),
     ("argparse", include_str!("argparse.py")),
     ("csv", include_str!("csv.py")),
+    ("warnings", include_str!("warnings.py")),
 ];
 
 /// A frame of one of the [`PRELUDES`] (its file is `<name>`).
@@ -56,6 +58,7 @@ pub(crate) fn install(it: &mut Interpreter) {
     it.register_module("os", Box::new(os_module));
     it.register_module("_hostfs", Box::new(hostfs::module));
     it.register_module("time", Box::new(|_it| Ok(time())));
+    it.register_module("_warnings", Box::new(warnings_native::module));
 }
 
 fn num(it: &mut Interpreter, v: &Value) -> PyResult<f64> {

@@ -258,6 +258,7 @@ impl Drop for EmulatedDevice {
 
 /// A fresh private anonymous mapping of `len` bytes (MAP_NORESERVE: pages are committed only
 /// when a kernel touches them, as device memory a tensor never writes costs nothing).
+#[cfg(unix)]
 fn map_anonymous(len: usize) -> Option<u64> {
     // SAFETY: a fresh private anonymous mapping, owned by the caller.
     let p = unsafe {
@@ -273,6 +274,24 @@ fn map_anonymous(len: usize) -> Option<u64> {
     (p != libc::MAP_FAILED).then_some(p as u64)
 }
 
+/// Without mmap (Windows): zeroed, page-aligned memory from the allocator, committed at once.
+#[cfg(not(unix))]
+fn map_anonymous(len: usize) -> Option<u64> {
+    let layout = std::alloc::Layout::from_size_align(len.max(1), 4096).ok()?;
+    // SAFETY: the layout's size is not zero.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) };
+    (!p.is_null()).then_some(p as u64)
+}
+
+#[cfg(not(unix))]
+fn unmap(addr: u64, len: u64) {
+    if let Ok(layout) = std::alloc::Layout::from_size_align((len as usize).max(1), 4096) {
+        // SAFETY: (addr, len) came from map_anonymous with this layout and is freed once.
+        unsafe { std::alloc::dealloc(addr as *mut u8, layout) }
+    }
+}
+
+#[cfg(unix)]
 fn unmap(addr: u64, len: u64) {
     // SAFETY: (addr, len) is a mapping this device made with mmap and has not unmapped.
     unsafe {

@@ -1,0 +1,765 @@
+
+# ---- torch.nn, continued (src/torch/nn_layers.py): activations, shuffles, norms and layers
+# that nn.py lacked, each as PyTorch 2.15's torch/nn/modules/*.py builds it.
+
+
+def _f_hardshrink(input, lambd=0.5):
+    # ATen: where(-lambd <= x <= lambd, 0, x)
+    return torch.where((input >= -lambd) & (input <= lambd), torch.zeros_like(input), input)
+
+
+def _f_softshrink(input, lambd=0.5):
+    if lambd < 0:
+        top, name = ('3.40282e+38', 'Float') if input.dtype == torch.float32 else ('1.79769e+308', 'Double')
+        raise RuntimeError(f'lambda must be in range [0, {top}] for input dtype {name}, but found {lambd:g}')
+    # ATen: x > lambd ? x - lambd : (x < -lambd ? x + lambd : 0)
+    zero = torch.zeros_like(input)
+    return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, zero))
+
+
+def _f_pixel_shuffle(input, upscale_factor):
+    r = upscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f'pixel_shuffle expects input to have at least 3 dimensions, but got input with '
+                           f'{input.dim()} dimension(s)')
+    c, h, w = input.shape[-3], input.shape[-2], input.shape[-1]
+    if c % (r * r) != 0:
+        raise RuntimeError(f'pixel_shuffle expects its input\'s \'channel\' dimension to be divisible by the '
+                           f'square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}')
+    batch = list(input.shape[:-3])
+    oc = c // (r * r)
+    x = input.reshape(batch + [oc, r, r, h, w])
+    n = len(batch)
+    perm = list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2]
+    return x.permute(*perm).reshape(batch + [oc, h * r, w * r])
+
+
+def _f_pixel_unshuffle(input, downscale_factor):
+    r = downscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f'pixel_unshuffle expects input to have at least 3 dimensions, but got input with '
+                           f'{input.dim()} dimension(s)')
+    c, h, w = input.shape[-3], input.shape[-2], input.shape[-1]
+    batch = list(input.shape[:-3])
+    oh, ow = h // r, w // r
+    x = input.reshape(batch + [c, oh, r, ow, r])
+    n = len(batch)
+    perm = list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3]
+    return x.permute(*perm).reshape(batch + [c * r * r, oh, ow])
+
+
+def _f_channel_shuffle(input, groups):
+    b, c = input.shape[0], input.shape[1]
+    rest = list(input.shape[2:])
+    x = input.reshape([b, groups, c // groups] + rest)
+    return x.transpose(1, 2).reshape([b, c] + rest)
+
+
+def _f_prelu(input, weight):
+    if weight.numel() != 1:
+        if input.dim() == 0:
+            raise RuntimeError('Not allow zero-dim input tensor.')
+        channels = input.shape[1] if input.dim() > 1 else 1
+        if weight.numel() != channels:
+            raise RuntimeError(f'Mismatch of parameter numbers and input channel size. Found parameter numbers = '
+                               f'{weight.numel()} and channel size = {channels}.')
+    if weight.dim() > 1:
+        raise RuntimeError(f'prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}')
+    w = weight.reshape(()) if weight.numel() == 1 else weight
+    if weight.numel() != 1 and input.dim() >= 2:
+        shape = [1] * input.dim()
+        shape[1] = weight.numel()
+        w = weight.reshape(shape)
+    return torch.where(input > 0, input, w * input)
+
+
+def _f_rms_norm(input, normalized_shape, weight=None, eps=None):
+    ns = list(normalized_shape)
+    if len(ns) == 0:
+        raise RuntimeError(f'Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one '
+                           f'element, but got normalized_shape = {ns}')
+    if weight is not None and list(weight.shape) != ns:
+        raise RuntimeError(f'Expected weight to be of same shape as normalized_shape, but got weight of shape '
+                           f'{list(weight.shape)} and normalized_shape = {ns}')
+    if input.dim() < len(ns) or list(input.shape[input.dim() - len(ns):]) != ns:
+        raise RuntimeError(f'Given normalized_shape={ns}, expected input with shape [*{", ".join(str(v) for v in ns)}], '
+                           f'but got input of size{list(input.shape)}')
+    dims = [-i for i in range(1, len(normalized_shape) + 1)]
+    if eps is None:
+        eps = torch.finfo(input.dtype).eps
+    rms = torch.rsqrt(input.pow(2).mean(dims, keepdim=True) + eps)
+    out = input * rms
+    if weight is not None:
+        out = out * weight
+    return out
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['hardshrink', 'softshrink', 'pixel_shuffle', 'pixel_unshuffle',
+                                   'channel_shuffle', 'prelu', 'rms_norm']
+
+
+class Threshold(Module):
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return functional.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        inplace_str = ', inplace=True' if self.inplace else ''
+        return f'threshold={self.threshold}, value={self.value}{inplace_str}'
+
+
+class GLU(Module):
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return functional.glu(input, self.dim)
+
+    def extra_repr(self):
+        return f'dim={self.dim}'
+
+
+class Softmin(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        if self.dim is None:
+            return functional.softmin(input, _legacy_softmax_dim('softmin', input.dim()))
+        return functional.softmin(input, self.dim)
+
+    def extra_repr(self):
+        return f'dim={self.dim}'
+
+
+class Softmax2d(Module):
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f'Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead')
+        return functional.softmax(input, -3)
+
+
+class Hardshrink(Module):
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return functional.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return f'{self.lambd}'
+
+
+class Softshrink(Module):
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return functional.softshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return str(self.lambd)
+
+
+class PReLU(Module):
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(torch.empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        with torch.no_grad():
+            self.weight.fill_(self.init)
+
+    def forward(self, input):
+        return functional.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f'num_parameters={self.num_parameters}'
+
+
+class PairwiseDistance(Module):
+    def __init__(self, p=2.0, eps=1e-6, keepdim=False):
+        super().__init__()
+        self.norm = p
+        self.eps = eps
+        self.keepdim = keepdim
+
+    def forward(self, x1, x2):
+        return functional.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class PixelShuffle(Module):
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input):
+        return functional.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self):
+        return f'upscale_factor={self.upscale_factor}'
+
+
+class PixelUnshuffle(Module):
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input):
+        return functional.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self):
+        return f'downscale_factor={self.downscale_factor}'
+
+
+class ChannelShuffle(Module):
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return functional.channel_shuffle(input, self.groups)
+
+    def extra_repr(self):
+        return f'groups={self.groups}'
+
+
+class RMSNorm(Module):
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if self.elementwise_affine:
+            self.weight = Parameter(torch.empty(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter('weight', None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            with torch.no_grad():
+                self.weight.fill_(1.0)
+
+    def forward(self, x):
+        return functional.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return '{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}'.format(**self.__dict__)
+
+
+def _f_instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                     momentum=0.1, eps=1e-5):
+    if use_input_stats:
+        size = input.size()
+        n = 1
+        for s in size[2:]:
+            n *= s
+        if n == 1:
+            raise ValueError(f'Expected more than 1 spatial element when training, got input size {size}')
+    # ATen's instance_norm: batch norm over (1, b * c, ...) with the stats repeated b times,
+    # the running stats then the mean of the b copies
+    b, c = input.shape[0], input.shape[1]
+    shape = [1, b * c] + list(input.shape[2:])
+    rep = lambda t: None if t is None else t.repeat(b)
+    rm, rv = rep(running_mean), rep(running_var)
+    out = _f_batch_norm(input.contiguous().view(shape), rm, rv, rep(weight), rep(bias), use_input_stats,
+                        momentum, eps)
+    with torch.no_grad():
+        if running_mean is not None:
+            running_mean.copy_(rm.view(b, c).mean(0))
+        if running_var is not None:
+            running_var.copy_(rv.view(b, c).mean(0))
+    return out.view(input.shape)
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['instance_norm']
+
+
+class _InstanceNorm(_BatchNorm):
+    _no_batch_dim = 2
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        if affine and not bias:
+            self.register_parameter('bias', None)
+
+    def _check_input_dim(self, input):
+        n = self._no_batch_dim
+        if input.dim() not in (n, n + 1):
+            raise ValueError(f'expected {n}D or {n + 1}D input (got {input.dim()}D input)')
+
+    def _apply_instance_norm(self, input):
+        return functional.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                                        self.training or not self.track_running_stats,
+                                        self.momentum if self.momentum is not None else 0.0, self.eps)
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        feature_dim = input.dim() - self._no_batch_dim
+        if input.size(feature_dim) != self.num_features:
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={feature_dim} to match num_features "
+                                 f"({self.num_features}), but got: {input.size(feature_dim)}.")
+            _C.warn(f"input's size at dim={feature_dim} does not match num_features. You can silence this warning "
+                    f"by not passing in num_features, which is not used because affine=False")
+        if input.dim() == self._no_batch_dim:
+            return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
+        return self._apply_instance_norm(input)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    _no_batch_dim = 2
+
+
+class InstanceNorm2d(_InstanceNorm):
+    _no_batch_dim = 3
+
+
+class InstanceNorm3d(_InstanceNorm):
+    _no_batch_dim = 4
+
+
+class RNNCellBase(Module):
+    _kind = 'RNNCell'
+
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(torch.empty(num_chunks * hidden_size, input_size, device=device, dtype=dtype))
+        self.weight_hh = Parameter(torch.empty(num_chunks * hidden_size, hidden_size, device=device, dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(torch.empty(num_chunks * hidden_size, device=device, dtype=dtype))
+            self.bias_hh = Parameter(torch.empty(num_chunks * hidden_size, device=device, dtype=dtype))
+        else:
+            self.register_parameter('bias_ih', None)
+            self.register_parameter('bias_hh', None)
+        self.reset_parameters()
+
+    def extra_repr(self):
+        s = f'{self.input_size}, {self.hidden_size}'
+        if self.bias is not True:
+            s += f', bias={self.bias}'
+        if getattr(self, 'nonlinearity', 'tanh') != 'tanh':
+            s += f', nonlinearity={self.nonlinearity}'
+        return s
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        with torch.no_grad():
+            for w in self.parameters():
+                w.uniform_(-stdv, stdv)
+
+    def _check(self, input, hx, name):
+        # ATen's check_rnn_cell_forward_input / _hidden
+        if input.size(1) != self.input_size:
+            raise RuntimeError(f'input has inconsistent input_size: got {input.size(1)} expected {self.input_size}')
+        if input.size(0) != hx.size(0):
+            raise RuntimeError(f'Input batch size {input.size(0)} doesn\'t match hidden{name} batch size '
+                               f'{hx.size(0)}')
+        if hx.size(1) != self.hidden_size:
+            raise RuntimeError(f'hidden{name} has inconsistent hidden_size: got {hx.size(1)}, expected '
+                               f'{self.hidden_size}')
+
+    def _batched(self, input, what):
+        if input.dim() not in (1, 2):
+            raise ValueError(f'{self._kind}: Expected {what} to be 1D or 2D, got {input.dim()}D instead')
+
+
+class RNNCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity='tanh', device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        self._batched(input, 'input')
+        if hx is not None:
+            self._batched(hx, 'hidden')
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            hx = torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
+        elif not is_batched:
+            hx = hx.unsqueeze(0)
+        if self.nonlinearity not in ('tanh', 'relu'):
+            raise RuntimeError(f'Unknown nonlinearity: {self.nonlinearity}')
+        self._check(input, hx, '0')
+        pre = functional.linear(hx, self.weight_hh, self.bias_hh) + functional.linear(input, self.weight_ih,
+                                                                                      self.bias_ih)
+        ret = pre.tanh() if self.nonlinearity == 'tanh' else pre.relu()
+        return ret if is_batched else ret.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    _kind = 'LSTMCell'
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        if input.dim() not in (1, 2):
+            raise ValueError(f'LSTMCell: Expected input to be 1D or 2D, got {input.dim()}D instead')
+        if hx is not None:
+            for idx, value in enumerate(hx):
+                if value.dim() not in (1, 2):
+                    raise ValueError(f'LSTMCell: Expected hx[{idx}] to be 1D or 2D, got {value.dim()}D instead')
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            zeros = torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
+            hx = (zeros, zeros)
+        else:
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if not is_batched else hx
+        self._check(input, hx[0], '0')
+        self._check(input, hx[1], '1')
+        gates = functional.linear(hx[0], self.weight_hh, self.bias_hh) + functional.linear(input, self.weight_ih,
+                                                                                           self.bias_ih)
+        i, f, g, o = gates.chunk(4, 1)
+        cy = f.sigmoid() * hx[1] + i.sigmoid() * g.tanh()
+        hy = o.sigmoid() * cy.tanh()
+        if not is_batched:
+            return (hy.squeeze(0), cy.squeeze(0))
+        return (hy, cy)
+
+
+class GRUCell(RNNCellBase):
+    _kind = 'GRUCell'
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        self._batched(input, 'input')
+        if hx is not None:
+            self._batched(hx, 'hidden')
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            hx = torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
+        elif not is_batched:
+            hx = hx.unsqueeze(0)
+        self._check(input, hx, '0')
+        ig = functional.linear(input, self.weight_ih, self.bias_ih).chunk(3, 1)
+        hg = functional.linear(hx, self.weight_hh, self.bias_hh).chunk(3, 1)
+        r = (hg[0] + ig[0]).sigmoid()
+        z = (hg[1] + ig[1]).sigmoid()
+        n = (ig[2] + hg[2] * r).tanh()
+        ret = (hx - n) * z + n
+        return ret if is_batched else ret.squeeze(0)
+
+
+def _dropout_impl(input, p, train, feature, alpha):
+    # ATen's _dropout_impl: noise from bernoulli_(1 - p) (per channel for the feature forms),
+    # scaled by 1 / (1 - p); the alpha forms keep SELU's mean and variance instead
+    if p < 0 or p > 1:
+        raise RuntimeError(f'dropout probability has to be between 0 and 1, but got {p}')
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if p == 1:
+        return input * torch.zeros((), dtype=input.dtype, device=input.device)
+    if feature:
+        if input.dim() < 2:
+            raise RuntimeError('Feature dropout requires at least 2 dimensions in the input')
+        shape = [input.shape[0], input.shape[1]] + [1] * (input.dim() - 2)
+        noise = torch.empty(shape, dtype=input.dtype, device=input.device)
+    else:
+        noise = torch.empty_like(input)
+    noise.bernoulli_(1 - p)
+    if alpha:
+        a_ = 1.7580993408473766
+        a = 1. / math.sqrt((a_ * a_ * p + 1) * (1 - p))
+        b = noise.add(-1).mul_(a_ * a).add_(a_ * a * p)
+        noise.mul_(a)
+        return input * noise + b
+    noise.div_(1 - p)
+    return input * noise
+
+
+def _dropout_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f'dropout probability has to be between 0 and 1, but got {p}')
+
+
+def _f_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _dropout_p(p)
+    out = _dropout_impl(input, p, training, False, True)
+    return _act_result(input, out, inplace) if out is not input else input
+
+
+def _f_feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _dropout_p(p)
+    out = _dropout_impl(input, p, training, True, True)
+    return _act_result(input, out, inplace) if out is not input else input
+
+
+def _f_dropout1d(input, p=0.5, training=True, inplace=False):
+    _dropout_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (2, 3):
+        raise RuntimeError(f'dropout1d: Expected 2D or 3D input, but received a {inp_dim}D input. Note that dropout1d '
+                           f'exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel '
+                           f'dimension, and an optional batch dimension (i.e. 2D or 3D inputs).')
+    is_batched = inp_dim == 3
+    x = input if is_batched else input.unsqueeze(0)
+    out = _dropout_impl(x, p, training, True, False)
+    if not is_batched:
+        out = out.squeeze(0)
+    return _act_result(input, out, inplace) if out is not x and out is not input else input
+
+
+def _f_dropout3d(input, p=0.5, training=True, inplace=False):
+    _dropout_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (4, 5):
+        _C.warn(f'dropout3d: Received a {inp_dim}-D input to dropout3d, which is deprecated and will result in an '
+                f'error in a future release. To retain the behavior and silence this warning, please use dropout '
+                f'instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial '
+                f'dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).')
+    is_batched = inp_dim == 5
+    x = input if is_batched else input.unsqueeze(0)
+    out = _dropout_impl(x, p, training, True, False)
+    if not is_batched:
+        out = out.squeeze(0)
+    return _act_result(input, out, inplace) if out is not x and out is not input else input
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['alpha_dropout', 'feature_alpha_dropout', 'dropout1d', 'dropout3d']
+
+
+class _DropoutNd(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f'dropout probability has to be between 0 and 1, but got {p}')
+        self.p = p
+        self.inplace = inplace
+
+    def extra_repr(self):
+        return f'p={self.p}, inplace={self.inplace}'
+
+
+class Dropout1d(_DropoutNd):
+    def forward(self, input):
+        return functional.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    def forward(self, input):
+        return functional.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return functional.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return functional.feature_alpha_dropout(input, self.p, self.training)
+
+
+class UninitializedParameter:
+    # A lazy module's parameter before its first forward (not a Tensor here: it cannot be one
+    # without values); its shape raises PyTorch's error.
+    def __init__(self, dtype=None):
+        self.dtype = dtype if dtype is not None else torch.get_default_dtype()
+
+    @property
+    def shape(self):
+        raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error usually "
+                           "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
+                           "initialized one. Call `forward` to initialize the parameters before accessing their "
+                           "attributes.")
+
+    def __repr__(self):
+        return '<UninitializedParameter>'
+
+
+class LazyLinear(Linear):
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features = 0
+        self.out_features = out_features
+        self._lazy = (device, dtype, bias)
+        self.register_parameter('weight', None)
+        self.register_parameter('bias', None)
+        self.__dict__['weight'] = UninitializedParameter(dtype)
+        self.__dict__['bias'] = UninitializedParameter(dtype) if bias else None
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        if self._lazy is not None:
+            destination[prefix + 'weight'] = self.__dict__['weight']
+            if self._lazy[2]:
+                destination[prefix + 'bias'] = self.__dict__['bias']
+            return
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+
+    def extra_repr(self):
+        has_bias = self._lazy[2] if self._lazy is not None else self.bias is not None
+        return f'in_features={self.in_features}, out_features={self.out_features}, bias={has_bias}'
+
+    def forward(self, input):
+        if self._lazy is not None:
+            device, dtype, bias = self._lazy
+            self._lazy = None
+            self.in_features = input.shape[-1]
+            self.register_parameter('weight', Parameter(torch.empty(self.out_features, self.in_features,
+                                                                    device=device, dtype=dtype)))
+            self.register_parameter('bias', Parameter(torch.empty(self.out_features, device=device, dtype=dtype))
+                                    if bias else None)
+            self.reset_parameters()
+        return functional.linear(input, self.weight, self.bias)
+
+
+def _im2col_positions(c, h, w, kernel, dilation, padding, stride):
+    # (output positions, flat positions into the padded (c, h + 2p, w + 2p) image) in im2col's
+    # order: channel, kernel row, kernel column, then output row, output column
+    kh, kw = kernel
+    dh, dw = dilation
+    ph, pw = padding
+    sh, sw = stride
+    hp, wp = h + 2 * ph, w + 2 * pw
+    oh = (hp - (dh * (kh - 1) + 1)) // sh + 1
+    ow = (wp - (dw * (kw - 1) + 1)) // sw + 1
+    pos = []
+    for ch in range(c):
+        for ki in range(kh):
+            for kj in range(kw):
+                for i in range(oh):
+                    for j in range(ow):
+                        pos.append(ch * hp * wp + (i * sh + ki * dh) * wp + (j * sw + kj * dw))
+    return oh, ow, pos
+
+
+def _f_unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    kernel, dil, pad, st = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    if input.dim() not in (3, 4):
+        raise NotImplementedError(f'Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)')
+    batched = input.dim() == 4
+    x = input if batched else input.unsqueeze(0)
+    n, c, h, w = x.shape
+    oh, ow, pos = _im2col_positions(c, h, w, kernel, dil, pad, st)
+    if pad[0] or pad[1]:
+        x = functional.pad(x, (pad[1], pad[1], pad[0], pad[0]))
+    flat = c * (h + 2 * pad[0]) * (w + 2 * pad[1])
+    cols = x.reshape(n, flat).index_select(1, torch.tensor(pos, dtype=torch.int64))
+    out = cols.reshape(n, c * kernel[0] * kernel[1], oh * ow)
+    return out if batched else out.squeeze(0)
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['unfold']
+
+
+class Unfold(Module):
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        return functional.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self):
+        return (f'kernel_size={self.kernel_size}, dilation={self.dilation}, padding={self.padding}, '
+                f'stride={self.stride}')
+
+
+def _f_local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f'Expected 3D or higher dimensionality input (got {dim} dimensions)')
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = functional.pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = functional.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        # PyTorch's avg_pool3d with a (size, 1, 1) window: the same window sums as avg_pool2d's
+        # (size, 1) window over (N, 1, C, rest)
+        sizes = input.size()
+        div = div.reshape(sizes[0], 1, sizes[1], -1)
+        div = functional.pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = functional.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+        div = div.reshape(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['local_response_norm']
+
+
+class LocalResponseNorm(Module):
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return functional.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return '{size}, alpha={alpha}, beta={beta}, k={k}'.format(**self.__dict__)
+
+
+def _f_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    # ATen's rrelu_with_noise: in training, each element <= 0 is scaled by its own draw from
+    # U(lower, upper) on the default generator, in element order (float64 draws; the results are
+    # within 2 float32 ulps of 2.15's kernel on the suite's samples, whose exact rounding is not
+    # matched yet); in eval, leaky_relu with the mean slope
+    if lower > upper:
+        raise RuntimeError('Lower bound should be less than or equal to the upper bound')
+    if not training:
+        return functional.leaky_relu(input, (lower + upper) / 2, inplace)
+    mask = input <= 0
+    k = int(mask.sum().item())
+    noise = torch.ones_like(input)
+    if k > 0:
+        draws = torch.empty(k, dtype=torch.float64).uniform_(lower, upper)
+        with torch.no_grad():
+            noise[mask] = draws.to(input.dtype)
+    out = input * noise
+    return _act_result(input, out, inplace) if inplace else out
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['rrelu']
+
+
+class RReLU(Module):
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return functional.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        inplace_str = ', inplace=True' if self.inplace else ''
+        return f'lower={self.lower}, upper={self.upper}{inplace_str}'
