@@ -533,6 +533,9 @@ fn pager_still_works(c: &Confinement, fault: Fault) {
     );
     t.send(&["Escape"]);
     t.wait_until("the editor to close", |s| !s.contains("✎"));
+    // Esc again leaves the card: on a focused card `q` is code.
+    t.send(&["Escape"]);
+    std::thread::sleep(std::time::Duration::from_millis(200));
     t.send(&["q"]);
     // The edit cannot be saved: the pager asks before leaving, naming why.
     let asked = t.wait_for("quit anyway?");

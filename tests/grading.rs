@@ -546,3 +546,88 @@ fn dump() {
         }
     }
 }
+
+/// A fix whose new line raises an error the exercise does not expect (an API that does not
+/// exist, a name never defined): the first failed check says what raised and where, and that
+/// this is not about the goal, rather than blaming the goal ("launch blocking should be on").
+/// The error the starting code raises as given is the goal, and is not called unexpected.
+#[test]
+fn an_error_the_exercise_does_not_expect_is_said_first_with_its_place() {
+    let unexpected = |lang: Lang, id: &str, after: &str, line: &str| {
+        let (_, ex) = exercise(lang, id);
+        assert!(ex.start_code.contains(after), "{id}: {after:?}");
+        let code = ex
+            .start_code
+            .replacen(after, &format!("{after}{line}\n"), 1);
+        let at = code[..code.find(line).unwrap()].matches('\n').count() + 1;
+        (grade_in(lang, id, &code), at)
+    };
+    for (id, line, raised) in [
+        (
+            "l1-launch-blocking",
+            "torch.cuda.set_blocking_please(True)",
+            "AttributeError",
+        ),
+        ("l2-two-fixes", "print(undefined_helper)", "NameError"),
+        (
+            "l3-one-based",
+            "torch.cuda.set_blocking_please(True)",
+            "AttributeError",
+        ),
+    ] {
+        let (r, at) = unexpected(Lang::En, id, "import torch\n", line);
+        let first = r.checks.iter().find(|c| !c.passed).expect("a failed check");
+        let message = first.message.as_deref().unwrap();
+        assert!(
+            message.starts_with(&format!("exercise.py:{at} raised {raised}: ")),
+            "{id}: {message}"
+        );
+        assert!(
+            message
+                .contains(", which this exercise does not expect: this is not about the goal yet"),
+            "{id}: {message}"
+        );
+        assert!(
+            message.contains("set_blocking_please") || message.contains("undefined_helper"),
+            "{message}"
+        );
+        assert!(message.contains("(this check said: "), "{message}");
+        let later: Vec<_> = r.checks.iter().filter(|c| !c.passed).skip(1).collect();
+        assert!(
+            later.iter().all(|c| !c
+                .message
+                .as_deref()
+                .unwrap_or("")
+                .contains("not about the goal")),
+            "said once, first: {:?}",
+            messages(&r)
+        );
+    }
+    // In Chinese too.
+    let (r, at) = unexpected(
+        Lang::Zh,
+        "l1-launch-blocking",
+        "import torch\n",
+        "torch.cuda.set_blocking_please(True)",
+    );
+    let first = r.checks.iter().find(|c| !c.passed).unwrap();
+    let message = first.message.as_deref().unwrap();
+    assert!(
+        message.starts_with(&format!("exercise.py:{at} 抛出了 AttributeError")),
+        "{message}"
+    );
+    assert!(message.contains("与目标无关"), "{message}");
+    // The starting code's own error (the device-side assert of l3-one-based) is the goal.
+    let (_, ex) = exercise(Lang::En, "l3-one-based");
+    let r = grade("l3-one-based", &ex.start_code);
+    assert!(r.error.is_some(), "the starting code raises");
+    assert!(
+        r.checks.iter().all(|c| !c
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("not about the goal")),
+        "{:?}",
+        messages(&r)
+    );
+}

@@ -373,8 +373,9 @@ fn esc_and_ctrl_c_never_quit_and_keys_act_only_on_what_is_seen() {
     // Focus the first card, scroll it away, press x: nothing is asked.
     t.send(&["Tab"]);
     t.wait_for("Exercise deck-counters");
+    // (arrows: on a focused card `j` is code)
     for _ in 0..40 {
-        t.send(&["j"]);
+        t.send(&["Down"]);
     }
     t.wait_until("the card to leave", |s| {
         !s.contains("Exercise deck-counters")
@@ -458,9 +459,9 @@ fn a_resize_keeps_the_edited_card_on_screen() {
 }
 
 /// At 80x24 the lesson list folds away by itself (`t` still opens it), and a letter that is
-/// not a card key, typed on a focused card, says how to edit instead of vanishing.
+/// not a card key, typed on a focused card, opens the editor and is typed there.
 #[test]
-fn at_80x24_the_list_folds_away_and_a_stray_letter_says_press_enter() {
+fn at_80x24_the_list_folds_away_and_a_letter_that_is_no_card_key_is_typed() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
     let data = temp_dir("pager-narrow");
     let t = Tmux::start(
@@ -482,8 +483,10 @@ fn at_80x24_the_list_folds_away_and_a_stray_letter_says_press_enter() {
     t.send(&["Tab"]);
     t.wait_for("Enter edit");
     t.send(&["a"]);
-    let screen = t.wait_for("press Enter");
-    assert!(!screen.contains("✎ editing"), "{screen}");
+    let screen = t.wait_for("went into the code");
+    assert!(screen.contains("✎ editing"), "{screen}");
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
     t.send(&["Escape"]);
     sleep(Duration::from_millis(200));
     t.send(&["t"]);
@@ -786,6 +789,62 @@ fn an_aborting_run_keeps_the_edit_and_restores_the_terminal() {
     );
 }
 
+/// A learner's line that aborts its process (the test hook aborts any run whose code holds a
+/// marker, as an allocation failure did): the run happens in its own worker process, so the
+/// pager goes on, says that the run's process was killed by signal 6, keeps the edit typed
+/// before Ctrl-r, and takes the next run as usual.
+#[test]
+#[cfg_attr(
+    not(feature = "fault-injection"),
+    ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
+)]
+fn a_line_that_aborts_ends_its_worker_and_the_pager_goes_on() {
+    let bin = env!("CARGO_BIN_EXE_cudatutor");
+    let data = temp_dir("worker-abort");
+    let t = e2e_shell("worker-abort", &data);
+    t.type_text(&format!(
+        "CUDATUTOR_TEST_ABORT_IN_RUN=ABORT_HERE {bin} --lang en --backend sim lesson 2; echo EXIT=$?"
+    ));
+    t.send(&["Enter"]);
+    t.wait_for("2/6");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise l2-counters");
+    t.send(&["Enter"]);
+    t.send(&["C-End"]);
+    t.send(&["Enter"]);
+    t.type_text("marker = 'ABORT_HERE'");
+    t.send(&["C-r"]);
+    let s = t.wait_for("killed by signal 6");
+    assert!(s.contains("Internal error in cudatutor"), "{s}");
+    assert!(!pager_gone(&s), "the pager is still there:\n{s}");
+    assert_eq!(t.query("#{alternate_on}"), "1", "still the pager's screen");
+    assert!(raw(&pane_modes(&t)), "still raw mode:\n{}", pane_modes(&t));
+    // The pager still takes keys and runs: remove the marker line (Ctrl-z undoes the typing
+    // one step at a time, so select the line instead) and run again.
+    t.send(&["Home"]);
+    t.send(&["S-End"]);
+    t.send(&["BSpace"]);
+    t.type_text("after = 1");
+    t.send(&["C-r"]);
+    let s = t.wait_until("the second run's end", |s| {
+        !s.contains("running…") && !s.contains("killed by signal 6")
+    });
+    assert!(!pager_gone(&s), "{s}");
+    t.send(&["Escape"]);
+    t.send(&["C-q"]);
+    let after = wait_exit(&t);
+    assert!(after.contains("EXIT=0"), "{after}");
+    assert_restored(&t, "after the quit");
+    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let progress = cudatutor::progress::read_set(saved.as_bytes(), "builtin").unwrap();
+    let code = progress.exercises["l2-counters"].code.clone().unwrap();
+    assert!(
+        code.contains("after = 1"),
+        "the edit after the abort is saved: {code}"
+    );
+    assert!(!code.contains("ABORT_HERE"), "{code}");
+}
+
 /// `e` on a card in a real terminal: while the learner's editor ($EDITOR, a script here) runs,
 /// the terminal is the shell's again (main screen, cooked mode, no mouse reporting); when it
 /// exits the pager takes the terminal back (alternate screen, raw mode), redraws, saves the
@@ -856,6 +915,9 @@ fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
         "the exercise's file"
     );
     // The keys are the pager's again.
+    // Esc first: on a focused card `q` is code.
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
     t.send(&["q"]);
     t.wait_until("the shell prompt", pager_gone);
     assert_restored(&t, "after e and q");

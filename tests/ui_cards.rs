@@ -765,31 +765,80 @@ fn e_edits_the_exercise_in_the_learners_editor() {
 
 // ----- Modes a learner cannot confuse -----
 
-/// A letter that is not a card key, typed on a focused card whose editor is closed, is not
-/// dropped silently: the footer says how to edit, and the code is untouched.
+/// A printable key that is not one of the card's own keys, typed on a focused card whose
+/// editor is closed, is code: it opens the editor and is typed there (never swallowed, never
+/// a reading command such as `p` for the previous lesson or `q` for quit), and the footer
+/// says so.
 #[test]
-fn a_letter_that_is_not_a_card_key_says_press_enter_to_edit() {
+fn a_key_that_is_not_a_card_key_opens_the_editor_and_is_typed() {
     let mut app = deck_app(RunReport::default());
     screen(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
+    let lesson = app.pager.current;
     let before = app.card(FIRST).unwrap().code();
-    for ch in ['a', '=', '9'] {
-        press(&mut app, KeyCode::Char(ch));
-        let s = screen(&mut app, 100, 30);
-        assert!(
-            s.contains(&format!("`{ch}` is not a card key: press Enter")),
-            "{ch}:\n{s}"
-        );
-        assert!(!app.editing());
-    }
-    assert_eq!(app.card(FIRST).unwrap().code(), before);
+    typed(&mut app, "print(1)");
+    assert!(app.editing(), "the first letter opened the editor");
+    assert_eq!(app.pager.current, lesson, "`p` did not turn the page");
+    let code = app.card(FIRST).unwrap().code();
+    assert!(code.contains("print(1)"), "every key was typed: {code}");
+    assert_eq!(code.replacen("print(1)", "", 1), before);
+    // `q` types `q`: the pager does not quit under a focused card.
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.editing());
+    press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit, "q on a card is code");
+    assert!(app.editing());
+    let s = screen(&mut app, 100, 30);
+    assert!(
+        s.contains("`q` is not a card key, so it went into the code"),
+        "{s}"
+    );
     // In Chinese too.
     let mut app = deck_app(RunReport::default());
     app.lang = Lang::Zh;
     screen(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Char('a'));
-    assert!(screen(&mut app, 100, 30).contains("按 Enter"));
+    assert!(app.editing());
+    assert!(screen(&mut app, 100, 30).contains("不是卡片上的按键"));
+}
+
+/// "origin = 9" typed on a focused card: `o` and `r` are card keys and act (a pane, a run),
+/// but not silently: when `i`, which is not a card key, opens the editor, the footer names
+/// the two that acted before it, and from there on every key is code.
+#[test]
+fn card_keys_typed_before_code_are_named_when_the_code_starts() {
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    typed(&mut app, "ori");
+    assert!(app.editing());
+    let s = screen(&mut app, 100, 30);
+    assert!(
+        s.contains("`o` `r` acted as card keys; `i` is not one"),
+        "{s}"
+    );
+    typed(&mut app, "gin = 9");
+    assert!(app.card(FIRST).unwrap().code().contains("igin = 9"));
+    // A card key alone, then another card key: nothing is typed, nothing named.
+    let mut app = deck_app(RunReport::default());
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('o'));
+    press(&mut app, KeyCode::Char('m'));
+    assert!(!app.editing());
+    assert!(!screen(&mut app, 100, 30).contains("acted as card keys"));
+    // Chinese names them too.
+    let mut app = deck_app(RunReport::default());
+    app.lang = Lang::Zh;
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    typed(&mut app, "oa");
+    assert!(
+        screen(&mut app, 100, 30).contains("`o` 作为卡片按键执行了"),
+        "{}",
+        screen(&mut app, 100, 30)
+    );
 }
 
 /// A card's key with no card focused says why nothing happened, instead of nothing.

@@ -535,8 +535,9 @@ fn solution_shown_100x30() {
     press(&mut app, KeyCode::Char('s'));
     press(&mut app, KeyCode::Char('y'));
     assert!(app.deck.cards[ID].solution_shown);
-    press(&mut app, KeyCode::Char('j'));
-    press(&mut app, KeyCode::Char('j'));
+    // (arrows: on a focused card `j` is code)
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
     let s = screen(&mut app, 100, 30);
     assert!(s.contains("solution (read-only)"), "{s}");
     insta::assert_snapshot!(s);
@@ -651,7 +652,7 @@ fn ctrl_c_cancels_a_run_and_the_ui_keeps_drawing() {
     key(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
     assert!(app.is_running());
     // Still responsive: keys and frames while the run is in flight.
-    press(&mut app, KeyCode::Char('j'));
+    press(&mut app, KeyCode::Down);
     assert!(app.tick(Instant::now()), "the spinner asks for frames");
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("running"), "{s}");

@@ -316,7 +316,8 @@ fn no_key_acts_on_a_card_scrolled_out_of_view() {
     press(&mut app, KeyCode::Enter);
     typed(&mut app, "# mine\n");
     press(&mut app, KeyCode::Esc);
-    times(&mut app, KeyCode::Char('j'), 40);
+    // (arrows: on a focused card `j` is code)
+    times(&mut app, KeyCode::Down, 40);
     let rows = screen(&mut app, 100, 30);
     assert!(!text(&rows).contains("import torch\n"), "{}", text(&rows));
     press(&mut app, KeyCode::Char('x'));

@@ -225,6 +225,9 @@ fn two_pagers_on_one_data_dir_keep_both_edits() {
     );
     assert!(saved_code(&dir, SECOND).unwrap().starts_with("# from B\n"));
     // Quitting each saves its place too, and still keeps the other's work.
+    // (Esc first: on a focused card `q` is code)
+    press(&mut b, KeyCode::Esc);
+    press(&mut a, KeyCode::Esc);
     press(&mut b, KeyCode::Char('q'));
     press(&mut a, KeyCode::Char('q'));
     assert!(a.quit && b.quit);
@@ -236,14 +239,53 @@ fn two_pagers_on_one_data_dir_keep_both_edits() {
     assert!(saved_code(&dir, SECOND).unwrap().starts_with("# from B\n"));
 }
 
-/// Two pagers editing the same exercise: the last save's code is the exercise's, the other's
-/// is not lost: it is what `u` brings back (in the saving window and in the file), and the
-/// footer says so.
+/// Two pagers editing the same exercise: the save keeps this window's code and the other's is
+/// not lost (it is what `u` brings back, in the window and in the file); then the window asks
+/// which to keep. `m` keeps mine.
 #[test]
 fn two_pagers_on_the_same_exercise_lose_neither_edit() {
     let dir = temp_dir("two-pagers-same");
-    let mut a = pager_on(&dir, Arc::new(Quiet));
-    let mut b = pager_on(&dir, Arc::new(Quiet));
+    let (_a, mut b) = two_windows_on_one_exercise(&dir);
+    let s = screen(&mut b, 100, 30);
+    assert!(
+        s.contains("Another window saved other code for deck-counters: keep which?"),
+        "{s}"
+    );
+    assert!(
+        s.contains("m mine") && s.contains("t theirs") && s.contains("b both"),
+        "{s}"
+    );
+    let saved = Store::at(&dir).load().progress;
+    let code = saved.exercises[FIRST].code.clone().unwrap();
+    assert!(code.starts_with("# from B\n"), "{code}");
+    let theirs = saved.previous_code.get(FIRST).expect("A's code kept");
+    assert!(theirs.starts_with("# from A\n"), "{theirs}");
+    // Other keys leave the question up and do nothing.
+    press(&mut b, KeyCode::Char('x'));
+    press(&mut b, KeyCode::Char('q'));
+    assert!(!b.quit);
+    assert!(screen(&mut b, 100, 30).contains("keep which?"));
+    press(&mut b, KeyCode::Char('m'));
+    let s = screen(&mut b, 100, 30);
+    assert!(
+        s.contains("Kept this window's code for deck-counters"),
+        "{s}"
+    );
+    assert!(b.card(FIRST).unwrap().code().starts_with("# from B\n"));
+    // `u` in B brings A's code back, as a swap.
+    press(&mut b, KeyCode::Char('u'));
+    press(&mut b, KeyCode::Char('y'));
+    assert!(b.card(FIRST).unwrap().code().starts_with("# from A\n"));
+    // B's later saves do not ask again.
+    b.tick(Instant::now() + Duration::from_secs(2));
+    assert!(!screen(&mut b, 100, 30).contains("Another window"));
+}
+
+/// A edits and saves deck-counters, then B (loaded before A saved) edits it and saves: B's
+/// save finds A's version. Returns both windows, B asking.
+fn two_windows_on_one_exercise(dir: &Path) -> (App, App) {
+    let mut a = pager_on(dir, Arc::new(Quiet));
+    let mut b = pager_on(dir, Arc::new(Quiet));
     screen(&mut a, 100, 30);
     screen(&mut b, 100, 30);
     press(&mut a, KeyCode::Tab);
@@ -252,23 +294,57 @@ fn two_pagers_on_the_same_exercise_lose_neither_edit() {
     press(&mut b, KeyCode::Tab);
     edit_focused(&mut b, "# from B\n");
     b.tick(Instant::now() + Duration::from_secs(1));
-    let s = screen(&mut b, 100, 30);
-    assert!(
-        s.contains("Another window changed deck-counters too"),
-        "{s}"
-    );
-    let saved = Store::at(&dir).load().progress;
-    let code = saved.exercises[FIRST].code.clone().unwrap();
-    assert!(code.starts_with("# from B\n"), "{code}");
-    let theirs = saved.previous_code.get(FIRST).expect("A's code kept");
-    assert!(theirs.starts_with("# from A\n"), "{theirs}");
-    // `u` in B brings A's code back, as a swap.
+    (a, b)
+}
+
+/// `t` takes the other window's code (and `u` brings this window's back); `b` keeps both:
+/// this window's code, then the other's commented out under a header. Either is saved.
+#[test]
+fn a_conflict_can_take_theirs_or_keep_both() {
+    let dir = temp_dir("two-pagers-theirs");
+    let (_a, mut b) = two_windows_on_one_exercise(&dir);
+    press(&mut b, KeyCode::Char('t'));
+    let code = b.card(FIRST).unwrap().code();
+    assert!(code.starts_with("# from A\n"), "{code}");
+    assert!(screen(&mut b, 100, 30).contains("Took the other window's code"));
+    b.tick(Instant::now() + Duration::from_secs(2));
+    assert!(saved_code(&dir, FIRST).unwrap().starts_with("# from A\n"));
     press(&mut b, KeyCode::Char('u'));
     press(&mut b, KeyCode::Char('y'));
-    assert!(b.card(FIRST).unwrap().code().starts_with("# from A\n"));
-    // B's later saves do not say it again.
+    assert!(b.card(FIRST).unwrap().code().starts_with("# from B\n"));
+
+    let dir = temp_dir("two-pagers-both");
+    let (_a, mut b) = two_windows_on_one_exercise(&dir);
+    press(&mut b, KeyCode::Char('b'));
+    let code = b.card(FIRST).unwrap().code();
+    assert!(code.starts_with("# from B\n"), "{code}");
+    let header = code
+        .find("# ---- the other window's version")
+        .expect("the header");
+    assert!(code[header..].contains("\n# # from A\n"), "{code}");
+    assert!(
+        code[header..].lines().skip(1).all(|l| l.starts_with('#')),
+        "theirs is commented out: {code}"
+    );
     b.tick(Instant::now() + Duration::from_secs(2));
-    assert!(!screen(&mut b, 100, 30).contains("Another window"));
+    assert!(saved_code(&dir, FIRST).unwrap().contains("# # from A"));
+}
+
+/// The question and its answers in Chinese.
+#[test]
+fn the_conflict_question_is_asked_in_chinese_too() {
+    let dir = temp_dir("two-pagers-zh");
+    let (_a, mut b) = two_windows_on_one_exercise(&dir);
+    b.lang = Lang::Zh;
+    let s = screen(&mut b, 100, 30);
+    assert!(
+        s.contains("另一个窗口为 deck-counters 保存了不同的代码"),
+        "{s}"
+    );
+    assert!(s.contains("我的") && s.contains("都保留"), "{s}");
+    press(&mut b, KeyCode::Char('b'));
+    let code = b.card(FIRST).unwrap().code();
+    assert!(code.contains("# ---- 另一个窗口的版本"), "{code}");
 }
 
 /// A real engine run from the pager carries the exercise's context: lesson 2's l2-counters,
@@ -351,6 +427,7 @@ fn the_tick_follows_the_code_in_the_card() {
     }
     press(&mut app, KeyCode::Esc);
     assert!(screen(&mut app, 100, 30).contains(&ticked));
+    press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
     let again = pager_on(&dir, Arc::new(AllPass));

@@ -21,6 +21,10 @@ pub struct CheckText {
     pub unnamed_check: &'static str,
     /// The check block itself does not parse (the lesson's fault): `{line}`, `{error}`.
     pub check_block_broken: &'static str,
+    /// Leads the first failed check when the script raised an error the exercise does not
+    /// expect (unexpected.rs): `{file}`, `{line}`, `{error}`, and `{check}` the check's own
+    /// message.
+    pub unexpected_error: &'static str,
 }
 
 const EN: CheckText = CheckText {
@@ -32,6 +36,7 @@ const EN: CheckText = CheckText {
     check_raised: "checking raised {error}",
     unnamed_check: "check {n}",
     check_block_broken: "the lesson's check block does not parse (its line {line}): {error}",
+    unexpected_error: "{file}:{line} raised {error}, which this exercise does not expect: this is not about the goal yet, fix that line first (this check said: {check})",
 };
 
 const ZH: CheckText = CheckText {
@@ -43,6 +48,7 @@ const ZH: CheckText = CheckText {
     check_raised: "检查时出错：{error}",
     unnamed_check: "检查 {n}",
     check_block_broken: "课程的检查代码块无法解析（其第 {line} 行）：{error}",
+    unexpected_error: "{file}:{line} 抛出了 {error}，这是本练习并不预期的错误：这还与目标无关，请先修正那一行（此项检查的结果：{check}）",
 };
 
 /// The texts for a language code (`zh`, else English).
@@ -75,6 +81,7 @@ mod tests {
                 t.check_raised,
                 t.unnamed_check,
                 t.check_block_broken,
+                t.unexpected_error,
             ]
             .map(|s| {
                 let mut keys: Vec<&str> = s

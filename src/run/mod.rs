@@ -11,6 +11,7 @@ pub mod isolate;
 pub mod pytorch;
 mod session;
 pub mod sigint;
+mod unexpected;
 pub mod worker;
 
 // What a run produced lives beneath run (progress keeps the last run's report), and is named

@@ -147,13 +147,27 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
                 prediction_problem: predictions.problem,
                 code_unchanged: predictions.code_unchanged,
             };
-            run_checks(
-                &mut it,
-                block,
-                &facts,
-                pristine,
-                check_text(&opts.exercise.lang),
-            )
+            let text = check_text(&opts.exercise.lang);
+            let mut results = run_checks(&mut it, block, &facts, pristine, text);
+            // An error the exercise does not expect is said first, with its place, so that no
+            // check about the goal takes the blame for it.
+            // (not when one result already speaks for the whole run: a SyntaxError, a stop)
+            if let Some(e) = &error
+                && run_as_a_whole_failed(Some(e), text).is_none()
+                && let Some(note) = super::unexpected::unexpected_error_note(
+                    e,
+                    code,
+                    &opts.exercise.start_code,
+                    block,
+                    &opts.filename,
+                    text,
+                )
+                && let Some(first) = results.iter_mut().find(|c| !c.passed)
+            {
+                let own = first.message.take().unwrap_or_default();
+                first.message = Some(note.replace("{check}", &own));
+            }
+            results
         }
         _ => Vec::new(),
     };

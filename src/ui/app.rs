@@ -66,6 +66,9 @@ pub enum Confirm {
     Solution(String),
     /// Quitting while a run is going, or when the work could not be saved (why).
     Quit(Option<String>),
+    /// A save wrote this window's code for the exercise over code another window had saved
+    /// since this one loaded it (kept in `previous_code`): keep mine, take theirs, keep both.
+    Conflict(String),
 }
 
 /// After a key: did the learner move the view (a focused card that left it loses the focus),
@@ -88,6 +91,9 @@ pub struct App {
     pub confirm: Option<Confirm>,
     /// A message for the footer until the next key.
     pub status: Option<String>,
+    /// Printable card keys that just acted in a row (`o`, `r` of "origin"): when the next
+    /// printable key turns out to be code, the footer names them, so none acted silently.
+    card_letters: Vec<char>,
     pub quit: bool,
     /// CUDA_LAUNCH_BLOCKING=1 for every run (`cudatutor lesson --launch-blocking`): the
     /// learner's chosen environment, graded as usual.
@@ -174,6 +180,7 @@ impl App {
             overlay: Overlay::None,
             confirm: None,
             status: None,
+            card_letters: Vec::new(),
             quit: false,
             launch_blocking: false,
             blocking_next: None,
@@ -383,8 +390,10 @@ impl App {
             Overlay::Explained { .. } => return Context::Explained,
             Overlay::None => {}
         }
-        if self.confirm.is_some() {
-            return Context::Confirm;
+        match self.confirm {
+            Some(Confirm::Conflict(_)) => return Context::Conflict,
+            Some(_) => return Context::Confirm,
+            None => {}
         }
         match self.focused_kind() {
             Some(SlotKind::Exercise(_)) if self.deck.editing => Context::Editor,
@@ -440,10 +449,23 @@ impl App {
             self.reveal_focus();
             return;
         }
+        // Letters that act as card keys are remembered until any other key comes.
+        let card_letter = match (context, action, printable(&key)) {
+            (Context::Card, Some(a), Some(ch)) if keys::acts_on_card(a) => Some(ch),
+            _ => None,
+        };
+        let letters = std::mem::take(&mut self.card_letters);
         let follow = match action {
             Some(action) => self.apply(action, key),
-            None => self.unbound(context, key),
+            None => self.unbound(context, key, &letters),
         };
+        if let Some(ch) = card_letter {
+            self.card_letters = letters;
+            self.card_letters.push(ch);
+            // (a held key repeating is not a word being typed: keep the last few)
+            let extra = self.card_letters.len().saturating_sub(8);
+            self.card_letters.drain(..extra);
+        }
         match follow {
             Follow::View => self.unfocus_if_hidden(),
             Follow::Focus => self.reveal_focus(),
@@ -451,7 +473,7 @@ impl App {
     }
 
     /// Keys the table does not name: text for the editor and the search prompt.
-    fn unbound(&mut self, context: Context, key: KeyEvent) -> Follow {
+    fn unbound(&mut self, context: Context, key: KeyEvent, card_letters: &[char]) -> Follow {
         match context {
             Context::Editor => {
                 if let Some(id) = self.editing_id()
@@ -483,18 +505,28 @@ impl App {
                 }
             }
             Context::Card => {
-                // A printable key that is not a card command: the learner is typing into a
-                // card whose editor is closed. Say how to edit instead of dropping it silently.
-                if let KeyCode::Char(ch) = key.code
-                    && !key
-                        .modifiers
-                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                // A printable key that is neither a card key nor a pager key (the help's
+                // "exercise card" table): the learner is typing code into a card whose editor
+                // is closed. It opens the editor and is typed there, so nothing is swallowed;
+                // the footer says so, naming any card keys that acted just before it.
+                if let Some(ch) = printable(&key)
+                    && let Some(id) = self.focused_exercise()
                 {
-                    self.status = Some(
-                        self.strings()
-                            .press_enter_to_edit
-                            .replace("{key}", &ch.to_string()),
-                    );
+                    self.deck.editing = true;
+                    if self.deck.cards.get_mut(&id).is_some_and(|c| c.input(key)) {
+                        self.edited(&id);
+                    }
+                    let s = self.strings();
+                    let say = if card_letters.is_empty() {
+                        s.typed_into_code.replace("{key}", &ch.to_string())
+                    } else {
+                        let acted: Vec<String> =
+                            card_letters.iter().map(|c| format!("`{c}`")).collect();
+                        s.card_keys_then_code
+                            .replace("{keys}", &acted.join(" "))
+                            .replace("{key}", &ch.to_string())
+                    };
+                    self.status = Some(say);
                 }
             }
             Context::Pager | Context::Searching => {
@@ -771,6 +803,10 @@ impl App {
             }
             A::CancelRun => self.cancel_run(),
             A::Yes | A::No => {}
+            A::KeepMine | A::TakeTheirs | A::KeepBoth => match self.confirm.take() {
+                Some(Confirm::Conflict(id)) => self.settle_conflict(&id, action),
+                other => self.confirm = other,
+            },
             A::CloseOverlay => self.overlay = Overlay::None,
             A::ListUp | A::ListDown => {
                 let down = action == A::ListDown;
@@ -1322,6 +1358,8 @@ impl App {
                 self.runs.cancel(Instant::now());
                 self.quit = true;
             }
+            // (answered by its own keys, `settle_conflict`)
+            Confirm::Conflict(id) => self.settle_conflict(&id, Action::KeepMine),
         }
     }
 
@@ -1550,7 +1588,7 @@ impl App {
                 stopped,
             } => {
                 let passed = report.checks_passed();
-                let internal = report.internal_error.is_some();
+                let internal = report.internal_error.clone();
                 // `b`'s run is an experiment: shown, never graded (no record, no attempt).
                 let experiment = self.experiment.take().as_deref() == Some(exercise.as_str());
                 self.session.keep_run(&exercise, &code, &report);
@@ -1572,7 +1610,12 @@ impl App {
                     card.output_left = 0;
                 }
                 self.status = match stopped {
-                    _ if internal => Some(s.run_internal_error.to_string()),
+                    // What ended it (a worker killed by a signal, a panic), in the footer: the
+                    // learner sees at once that the pager survived and why the run did not.
+                    _ if internal.is_some() => Some(
+                        s.run_internal_error
+                            .replace("{why}", internal.as_deref().unwrap_or_default()),
+                    ),
                     Some(Stop::WallLimit) => Some(
                         s.run_timed_out
                             .replace("{secs}", &fmt_secs(self.runs.wall_limit())),
@@ -1651,15 +1694,81 @@ impl App {
         redraw
     }
 
-    /// Another window saved other code for an exercise this one changed too: this window's is
-    /// kept and the other's is what `u` brings back; the footer says so, once.
+    /// Another window saved other code for an exercise this one changed too. The save kept
+    /// this window's code and the other's is in `previous_code` (what `u` brings back), so
+    /// nothing is lost whatever happens next; then the learner is asked, one exercise at a
+    /// time, which to keep (mine, theirs, both), once no other question, overlay or editor
+    /// is open.
     fn say_conflicts(&mut self) -> bool {
-        if self.session.conflicts.is_empty() {
+        // Not while the editor is open either: the letters being typed would answer it.
+        if self.session.conflicts.is_empty()
+            || self.confirm.is_some()
+            || self.overlay != Overlay::None
+            || self.deck.editing
+        {
             return false;
         }
-        let ids = std::mem::take(&mut self.session.conflicts).join(", ");
-        self.status = Some(self.strings().other_window_changed.replace("{ids}", &ids));
+        let id = self.session.conflicts.remove(0);
+        // (the same exercise found twice before it was asked: one question)
+        self.session.conflicts.retain(|other| *other != id);
+        if self.deck.cards.contains_key(&id)
+            && self.session.progress.previous_code.contains_key(&id)
+        {
+            self.confirm = Some(Confirm::Conflict(id));
+        } else {
+            // Not in this lesson's cards: the footer says so, `u` in its lesson brings it back.
+            self.status = Some(self.strings().other_window_changed.replace("{ids}", &id));
+        }
         true
+    }
+
+    /// The learner's answer to [`Confirm::Conflict`] for exercise `id`.
+    fn settle_conflict(&mut self, id: &str, answer: Action) {
+        let s = self.strings();
+        let Some(theirs) = self.session.progress.previous_code.get(id).cloned() else {
+            return;
+        };
+        let Some(card) = self.deck.cards.get_mut(id) else {
+            return;
+        };
+        let mine = card.code();
+        let (code, status) = match answer {
+            Action::TakeTheirs => (theirs.clone(), s.conflict_took_theirs),
+            Action::KeepBoth => {
+                let mut both = mine.trim_end_matches('\n').to_string();
+                both.push_str("\n\n");
+                both.push_str(s.conflict_both_header);
+                for line in theirs.trim_end_matches('\n').lines() {
+                    both.push('\n');
+                    if line.is_empty() {
+                        both.push('#');
+                    } else {
+                        both.push_str("# ");
+                        both.push_str(line);
+                    }
+                }
+                (both, s.conflict_kept_both)
+            }
+            _ => {
+                self.status = Some(s.conflict_kept_mine.replace("{id}", id));
+                return;
+            }
+        };
+        // One undoable step (Ctrl-z in the editor); `u` swaps with the code replaced.
+        if card.replace_code(&code) {
+            let previous = if answer == Action::TakeTheirs {
+                mine
+            } else {
+                theirs
+            };
+            self.session
+                .progress
+                .previous_code
+                .insert(id.to_string(), previous);
+            self.edited(id);
+            self.session.changed(true);
+        }
+        self.status = Some(status.replace("{id}", id));
     }
 
     /// Waits (up to `timeout`) for the run in flight and applies its report; for tests and
@@ -1683,6 +1792,20 @@ pub(super) enum TocEntry {
     Section(usize),
     /// An exercise of the open lesson: its card index.
     Exercise(usize),
+}
+
+/// The character a key types, when it is a plain printable key (no Ctrl, no Alt).
+fn printable(key: &KeyEvent) -> Option<char> {
+    match key.code {
+        KeyCode::Char(ch)
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            Some(ch)
+        }
+        _ => None,
+    }
 }
 
 /// The pane a report opens on: checks when the code ran cleanly and was checked.

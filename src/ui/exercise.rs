@@ -61,8 +61,13 @@ impl EngineRunner {
 }
 
 impl ExerciseRunner for EngineRunner {
+    /// The run goes to the same isolated worker process as `check`, `lint`, `edit` and
+    /// `watch` (run/isolate.rs): a line that aborts, exhausts memory or spins in native code
+    /// ends that process, never the pager, and the report says what ended it. Cancelling
+    /// (Ctrl-c) kills the worker. The report crosses the pipe whole (output, timeline,
+    /// allocator counters), so the panes are fed as by an in-process run.
     fn run(&self, code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
-        crate::run::run_exercise(code, check, &self.merged(opts))
+        crate::run::isolate::run_exercise_isolated(code, check, &self.merged(opts))
     }
 
     fn compare(&self, code: &str, check: Option<&str>, opts: &RunOptions) -> DiffReport {

@@ -93,6 +93,12 @@ pub enum Action {
     // Questions and overlays.
     Yes,
     No,
+    /// Another window saved other code for this exercise: keep this window's.
+    KeepMine,
+    /// ... take the other window's.
+    TakeTheirs,
+    /// ... keep both (the other window's below, commented out).
+    KeepBoth,
     CloseOverlay,
     ListUp,
     ListDown,
@@ -110,6 +116,8 @@ pub enum Context {
     Quiz,
     Editor,
     Confirm,
+    /// Another window saved other code for an exercise this one changed: keep which?
+    Conflict,
     Help,
     Lessons,
     /// The comparison of `D`, shown over the page.
@@ -252,7 +260,9 @@ pub const SEARCH_INPUT: &[Binding] = &[
 
 /// An exercise card focused, its editor closed. Keys not here go to the pager.
 pub const CARD: &[Binding] = &[
-    b(A::Edit, &[k(K::Enter), c('i')], "Enter", true),
+    // Enter only: `i` is the first letter of many a line of code (any key not in these
+    // tables opens the editor and is typed, app.rs `unbound`).
+    b(A::Edit, &[k(K::Enter)], "Enter", true),
     b(A::Run, &[c('r'), k(K::F(5)), ctrl_c('r')], "r", true),
     b(A::Hint, &[c('h'), k(K::F(2))], "h", true),
     b(A::Solution, &[c('s')], "s", true),
@@ -272,6 +282,7 @@ pub const CARD: &[Binding] = &[
     b(A::Unfocus, &[k(K::Esc)], "Esc", true),
     b(A::EditOutside, &[c('e')], "e", true),
     b(A::Compare, &[c('D')], "D", true),
+    b(A::Help, &[c('?')], "?", false),
 ];
 
 /// A quiz focused. Keys not here go to the pager.
@@ -327,6 +338,14 @@ pub const RUNNING: &[Binding] = &[b(A::CancelRun, &[ctrl_c('c')], "Ctrl-c", true
 pub const CONFIRM: &[Binding] = &[
     b(A::Yes, &[c('y'), c('Y'), k(K::Enter)], "y", true),
     b(A::No, &[c('n'), c('N'), k(K::Esc)], "n", true),
+];
+
+/// Another window saved other code for an exercise this window changed too. Every other key
+/// leaves the question up: the answer decides whose work the exercise keeps.
+pub const CONFLICT: &[Binding] = &[
+    b(A::KeepMine, &[c('m'), k(K::Esc)], "m", true),
+    b(A::TakeTheirs, &[c('t')], "t", true),
+    b(A::KeepBoth, &[c('b')], "b", true),
 ];
 
 pub const HELP: &[Binding] = &[
@@ -413,6 +432,7 @@ pub fn layers(context: Context, running: bool) -> Vec<&'static [Binding]> {
         Context::Quiz => layers.extend([QUIZ, PAGER]),
         Context::Editor => layers.push(EDITOR),
         Context::Confirm => layers.push(CONFIRM),
+        Context::Conflict => layers.push(CONFLICT),
         Context::Help => layers.push(HELP),
         Context::Lessons => layers.push(LESSONS),
         Context::Compare => layers.push(COMPARE),
@@ -449,7 +469,27 @@ pub fn acts_on_card(action: Action) -> bool {
 
 /// What the key does in this context, if anything.
 pub fn lookup(context: Context, running: bool, key: &KeyEvent) -> Option<Action> {
-    layers(context, running)
+    // On a focused card only the card's own keys take printable characters: every other
+    // one is code being typed (app.rs opens the editor with it), never a reading command
+    // that happens to start a word (`q = 1`, `print(...)`, `n = 3`). The reading keys that
+    // type nothing (arrows, PgUp/PgDn, Home/End, Tab, Ctrl-d/u/q) still work there.
+    let typing = context == Context::Card
+        && matches!(key.code, KeyCode::Char(_))
+        && !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    let tables = if typing {
+        // (the card's own tables, without the pager's that `layers` adds after them)
+        let mut own: Vec<&'static [Binding]> = Vec::new();
+        if running {
+            own.push(RUNNING);
+        }
+        own.push(CARD);
+        own
+    } else {
+        layers(context, running)
+    };
+    tables
         .into_iter()
         .flat_map(|layer| layer.iter())
         .find(|binding| binding.keys.iter().any(|k| k.matches(key)))
@@ -564,6 +604,7 @@ mod tests {
             Context::Quiz,
             Context::Editor,
             Context::Confirm,
+            Context::Conflict,
             Context::Help,
             Context::Lessons,
             Context::Compare,
@@ -607,8 +648,44 @@ mod tests {
         );
         let bang = key(KeyCode::Char('!'), KeyModifiers::NONE);
         assert_eq!(lookup(Context::Pager, false, &bang), Some(Action::Explain));
-        // a focused card lets the pager's keys through: `!` works there too
-        assert_eq!(lookup(Context::Card, false, &bang), Some(Action::Explain));
+        // a focused card takes no printable key of the pager's: `!` is code there
+        assert_eq!(lookup(Context::Card, false, &bang), None);
+    }
+
+    #[test]
+    fn on_a_card_only_the_cards_letters_act_and_reading_keys_that_type_nothing_pass() {
+        let plain = |ch| key(KeyCode::Char(ch), KeyModifiers::NONE);
+        // the letters the card's table lists act
+        for (ch, action) in [
+            ('r', Action::Run),
+            ('o', Action::PaneOutput),
+            ('x', Action::Reset),
+            ('?', Action::Help),
+        ] {
+            assert_eq!(lookup(Context::Card, false, &plain(ch)), Some(action));
+        }
+        // the pager's letters, `i` and other code are typed, not obeyed
+        for ch in "qnpjkgGl/![]{} i=(9a".chars() {
+            assert_eq!(lookup(Context::Card, false, &plain(ch)), None, "{ch:?}");
+        }
+        // keys that type nothing still read the page
+        let down = key(KeyCode::Down, KeyModifiers::NONE);
+        assert_eq!(
+            lookup(Context::Card, false, &down),
+            Some(Action::ScrollDown)
+        );
+        let quit = key(KeyCode::Char('q'), KeyModifiers::CONTROL);
+        assert_eq!(lookup(Context::Card, false, &quit), Some(Action::Quit));
+        let half = key(KeyCode::Char('d'), KeyModifiers::CONTROL);
+        assert_eq!(
+            lookup(Context::Card, false, &half),
+            Some(Action::HalfPageDown)
+        );
+        // a quiz keeps the pager's letters
+        assert_eq!(
+            lookup(Context::Quiz, false, &plain('j')),
+            Some(Action::ScrollDown)
+        );
     }
 
     #[test]

@@ -123,7 +123,8 @@ pub struct Strings {
     /// The explanation has no lesson to open.
     pub explain_no_link: &'static str,
     /// A printable key that is not a command on a focused card: `{key}` is the key.
-    pub press_enter_to_edit: &'static str,
+    pub typed_into_code: &'static str,
+    pub card_keys_then_code: &'static str,
     /// `b` on a card: `{id}` is the exercise whose next run uses blocking.
     pub blocking_armed: &'static str,
     pub blocking_disarmed: &'static str,
@@ -141,6 +142,14 @@ pub struct Strings {
     pub prediction_hidden: &'static str,
     /// `{ids}`: exercises another window changed too; this window's code was kept.
     pub other_window_changed: &'static str,
+    /// Asked when a save wrote over code another window saved for `{id}` since this one
+    /// loaded it.
+    pub confirm_conflict: &'static str,
+    pub conflict_kept_mine: &'static str,
+    pub conflict_took_theirs: &'static str,
+    pub conflict_kept_both: &'static str,
+    /// The header line above the other window's code kept by "keep both".
+    pub conflict_both_header: &'static str,
 }
 
 pub const EN: Strings = Strings {
@@ -174,7 +183,7 @@ pub const EN: Strings = Strings {
     run_abandoned: "The run did not stop; it was left to finish in the background",
     run_in_progress: "A run is already in progress",
     run_lost: "The run stopped without a report",
-    run_internal_error: "Internal error in cudatutor during this run (not your code); your code is saved. The output pane says more",
+    run_internal_error: "Internal error in cudatutor during this run (not your code): {why}. Your code is saved; the pager goes on",
     save_before_run_failed: "Could not save your code before the run",
     not_run: "Not run yet: press r or F5",
     hint: "Hint",
@@ -236,7 +245,8 @@ pub const EN: Strings = Strings {
     explain_title: " What this error is ",
     explain_nothing: "Nothing pasted yet: paste a traceback first (Esc closes)",
     explain_no_link: "No lesson of this set teaches it",
-    press_enter_to_edit: "`{key}` is not a card key: press Enter (or i) to edit the code; then every key is text",
+    typed_into_code: "`{key}` is not a card key, so it went into the code: you are editing (Esc leaves the editor)",
+    card_keys_then_code: "{keys} acted as card keys; `{key}` is not one, so it went into the code: you are editing now (Esc leaves; Ctrl-z undoes)",
     blocking_armed: "CUDA_LAUNCH_BLOCKING=1 for the next run of {id} only: an experiment, not graded",
     blocking_disarmed: "CUDA_LAUNCH_BLOCKING off",
     blocking_badge: "CUDA_LAUNCH_BLOCKING=1 next run",
@@ -246,6 +256,11 @@ pub const EN: Strings = Strings {
     solved_before: "solved before",
     prediction_hidden: "Hidden until you write your prediction (see above)",
     other_window_changed: "Another window changed {ids} too: your code is kept, and u brings back the other window's",
+    confirm_conflict: "Another window saved other code for {id}: keep which?",
+    conflict_kept_mine: "Kept this window's code for {id}; u brings back the other window's",
+    conflict_took_theirs: "Took the other window's code for {id}; u brings back yours",
+    conflict_kept_both: "Kept both in {id}: yours, then the other window's commented out below it",
+    conflict_both_header: "# ---- the other window's version (kept by \"keep both\"; uncomment what you need) ----",
 };
 
 fn en_short(a: Action) -> &'static str {
@@ -305,6 +320,9 @@ fn en_short(a: Action) -> &'static str {
         CancelRun => "cancel the run",
         Yes => "yes",
         No => "no",
+        KeepMine => "mine",
+        TakeTheirs => "theirs",
+        KeepBoth => "both",
         CloseOverlay => "close",
         ListUp | ListDown => "move",
         ListOpen => "open",
@@ -386,6 +404,9 @@ fn en_long(a: Action) -> &'static str {
         CancelRun => "cancel the run in flight",
         Yes => "yes",
         No => "no",
+        KeepMine => "keep this window's code (the other's stays behind u)",
+        TakeTheirs => "take the other window's code (yours stays behind u)",
+        KeepBoth => "keep both: yours, then the other window's commented out below it",
         CloseOverlay => "close",
         ListUp => "up",
         ListDown => "down",
@@ -397,7 +418,7 @@ fn en_section(s: HelpSection) -> &'static str {
     match s {
         HelpSection::Reading => "Reading",
         HelpSection::Search => "After a search",
-        HelpSection::Card => "An exercise card (Tab)",
+        HelpSection::Card => "An exercise card (Tab): any other letter is typed as code",
         HelpSection::Editor => "The editor (Enter); other keys are text",
         HelpSection::Quiz => "A quiz (Tab)",
         HelpSection::Running => "While a run is going",
@@ -437,7 +458,7 @@ pub const ZH: Strings = Strings {
     run_abandoned: "运行没有停下；已让它在后台结束",
     run_in_progress: "已有一次运行正在进行",
     run_lost: "运行结束了，但没有返回报告",
-    run_internal_error: "本次运行中 cudatutor 出现内部错误（不是你的代码的问题）；你的代码已保存。详情见输出面板",
+    run_internal_error: "本次运行中 cudatutor 出现内部错误（不是你的代码的问题）：{why}。你的代码已保存，页面继续可用",
     save_before_run_failed: "运行前未能保存你的代码",
     not_run: "尚未运行：按 r 或 F5",
     hint: "提示",
@@ -499,7 +520,8 @@ pub const ZH: Strings = Strings {
     explain_title: " 这个错误是什么 ",
     explain_nothing: "还没有粘贴内容：请先粘贴 traceback（Esc 关闭）",
     explain_no_link: "这套课程中没有讲它的课",
-    press_enter_to_edit: "`{key}` 不是卡片上的按键：按 Enter（或 i）开始编辑代码；之后每个键都是文字",
+    typed_into_code: "`{key}` 不是卡片上的按键，所以它被输入到代码中：你正在编辑（按 Esc 离开编辑器）",
+    card_keys_then_code: "{keys} 作为卡片按键执行了；`{key}` 不是卡片按键，所以它被输入到代码中：你现在正在编辑（Esc 离开；Ctrl-z 撤销）",
     blocking_armed: "仅 {id} 的下一次运行使用 CUDA_LAUNCH_BLOCKING=1：这是一次实验，不计分",
     blocking_disarmed: "CUDA_LAUNCH_BLOCKING 已关闭",
     blocking_badge: "下次运行 CUDA_LAUNCH_BLOCKING=1",
@@ -509,6 +531,11 @@ pub const ZH: Strings = Strings {
     solved_before: "曾经通过",
     prediction_hidden: "写下预测之前不显示（见上方）",
     other_window_changed: "另一个窗口也修改了 {ids}：保留你的代码，按 u 可取回另一个窗口的版本",
+    confirm_conflict: "另一个窗口为 {id} 保存了不同的代码：保留哪一份？",
+    conflict_kept_mine: "已保留本窗口的 {id} 代码；按 u 可取回另一个窗口的版本",
+    conflict_took_theirs: "已采用另一个窗口的 {id} 代码；按 u 可取回你的版本",
+    conflict_kept_both: "{id} 中两者都已保留：先是你的，下面是另一个窗口的版本（已注释）",
+    conflict_both_header: "# ---- 另一个窗口的版本（由“两者都保留”保留；按需取消注释）----",
 };
 
 fn zh_short(a: Action) -> &'static str {
@@ -568,6 +595,9 @@ fn zh_short(a: Action) -> &'static str {
         CancelRun => "取消运行",
         Yes => "是",
         No => "否",
+        KeepMine => "我的",
+        TakeTheirs => "对方的",
+        KeepBoth => "都保留",
         CloseOverlay => "关闭",
         ListUp | ListDown => "移动",
         ListOpen => "打开",
@@ -649,6 +679,9 @@ fn zh_long(a: Action) -> &'static str {
         CancelRun => "取消正在进行的运行",
         Yes => "是",
         No => "否",
+        KeepMine => "保留本窗口的代码（另一个窗口的版本可用 u 取回）",
+        TakeTheirs => "采用另一个窗口的代码（你的版本可用 u 取回）",
+        KeepBoth => "两者都保留：先是你的，下面是另一个窗口的版本（已注释）",
         CloseOverlay => "关闭",
         ListUp => "向上",
         ListDown => "向下",
@@ -660,7 +693,7 @@ fn zh_section(s: HelpSection) -> &'static str {
     match s {
         HelpSection::Reading => "阅读",
         HelpSection::Search => "搜索之后",
-        HelpSection::Card => "练习卡片（Tab）",
+        HelpSection::Card => "练习卡片（Tab）：其他字母都输入为代码",
         HelpSection::Editor => "编辑器（Enter）；其他按键都是文字",
         HelpSection::Quiz => "小测验（Tab）",
         HelpSection::Running => "运行进行中",

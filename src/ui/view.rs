@@ -436,6 +436,7 @@ impl App {
             Confirm::Solution(_) => s.confirm_solution.to_string(),
             Confirm::Quit(None) => s.confirm_quit_running.to_string(),
             Confirm::Quit(Some(why)) => s.confirm_quit_unsaved.replace("{why}", why),
+            Confirm::Conflict(id) => s.confirm_conflict.replace("{id}", id),
         })
     }
 
