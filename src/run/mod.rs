@@ -271,6 +271,16 @@ pub fn spawn_run<T: 'static>(
         .map(drop)
 }
 
+/// How much Rust stack the interpreter may use on this thread: a quarter of a run thread's
+/// (so CPython's 1000 frames, and more under `sys.setrecursionlimit`, reach RecursionError
+/// by the frame count whatever each frame costs in this build), None elsewhere (the
+/// interpreter's default, sized for an 8 MiB main thread).
+pub(crate) fn run_thread_stack_limit() -> Option<usize> {
+    ON_RUN_THREAD
+        .with(std::cell::Cell::get)
+        .then_some(RUN_STACK_BYTES / 4)
+}
+
 /// Runs in this process: right here on a run thread (the caller's [`spawn_run`] guards it),
 /// else on a run thread of its own, waiting for its report.
 pub fn run_exercise_in_process(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {

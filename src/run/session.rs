@@ -88,6 +88,9 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         max_wall: opts.max_wall,
         cancel: opts.cancel.clone(),
     });
+    if let Some(limit) = super::run_thread_stack_limit() {
+        it.set_stack_limit(limit);
+    }
     *it.env().borrow_mut() = env;
     if let Some(argv0) = &opts.argv0 {
         it.set_argv0(argv0);

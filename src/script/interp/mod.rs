@@ -210,6 +210,12 @@ fn push_capped(out: &mut String, full: &mut bool, s: &str) {
 }
 
 impl Interpreter {
+    /// How much Rust stack the evaluator may use before RecursionError (the thread must have
+    /// more than this: [`DEFAULT_STACK_LIMIT`] suits an 8 MiB thread).
+    pub fn set_stack_limit(&mut self, bytes: usize) {
+        self.stack_limit = bytes;
+    }
+
     pub fn new(limits: Limits) -> Interpreter {
         let types = Types::new();
         let main = Rc::new(Module::new("__main__"));
@@ -781,6 +787,9 @@ impl Interpreter {
 
     /// When a call of code with these globals crosses from trusted into untrusted code: the
     /// world as the trusted code has it, saved for [`Interpreter::leave_untrusted`].
+    // Never inlined: call_function's frame is on the stack once per Python frame, and the
+    // stack check (DEFAULT_STACK_LIMIT) must still let CPython's 1000 frames through.
+    #[inline(never)]
     pub(crate) fn enter_untrusted(&mut self, globals: &Rc<RefCell<Dict>>) -> Option<UntrustedCall> {
         let guard = self.call_guard.as_ref()?;
         if self.untrusted_depth > 0 || guard.trusted.contains(&(Rc::as_ptr(globals) as usize)) {
@@ -793,6 +802,7 @@ impl Interpreter {
     }
 
     /// The untrusted call entered by [`Interpreter::enter_untrusted`] has returned.
+    #[inline(never)]
     pub(crate) fn leave_untrusted(&mut self, call: Option<UntrustedCall>) {
         if let Some(UntrustedCall { guard, saved }) = call {
             self.untrusted_depth = 0;
