@@ -167,43 +167,31 @@ class Optimizer:
                         f'{pre_hook} must return None or a tuple of (new_args, new_kwargs), but got {result}.')
         return args, kwargs
 
-    def register_step_pre_hook(self, hook):
-        handle = _RemovableHandle(self._optimizer_step_pre_hooks)
-        self._optimizer_step_pre_hooks[handle.id] = hook
+    def _register_hook(self, hooks, hook, prepend=False):
+        # One handle per hook, keyed by its id; `prepend` puts it first, as optimizer.py does.
+        handle = _RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
         return handle
+
+    def register_step_pre_hook(self, hook):
+        return self._register_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook):
-        handle = _RemovableHandle(self._optimizer_step_post_hooks)
-        self._optimizer_step_post_hooks[handle.id] = hook
-        return handle
+        return self._register_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook, prepend=False):
-        handle = _RemovableHandle(self._optimizer_state_dict_pre_hooks)
-        self._optimizer_state_dict_pre_hooks[handle.id] = hook
-        if prepend:
-            self._optimizer_state_dict_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return self._register_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
 
     def register_state_dict_post_hook(self, hook, prepend=False):
-        handle = _RemovableHandle(self._optimizer_state_dict_post_hooks)
-        self._optimizer_state_dict_post_hooks[handle.id] = hook
-        if prepend:
-            self._optimizer_state_dict_post_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return self._register_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
 
     def register_load_state_dict_pre_hook(self, hook, prepend=False):
-        handle = _RemovableHandle(self._optimizer_load_state_dict_pre_hooks)
-        self._optimizer_load_state_dict_pre_hooks[handle.id] = hook
-        if prepend:
-            self._optimizer_load_state_dict_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return self._register_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
 
     def register_load_state_dict_post_hook(self, hook, prepend=False):
-        handle = _RemovableHandle(self._optimizer_load_state_dict_post_hooks)
-        self._optimizer_load_state_dict_post_hooks[handle.id] = hook
-        if prepend:
-            self._optimizer_load_state_dict_post_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return self._register_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     def state_dict(self):
         for pre_hook in self._optimizer_state_dict_pre_hooks.values():
