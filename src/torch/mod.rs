@@ -34,7 +34,9 @@ const NN_SRC: &str = concat!(
     include_str!("nn.py"),
     include_str!("nn_layers.py"),
     include_str!("nn_losses.py"),
-    include_str!("nn_attention.py")
+    include_str!("nn_attention.py"),
+    include_str!("nn_padding.py"),
+    include_str!("nn_lazy.py")
 );
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");
