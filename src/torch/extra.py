@@ -1929,3 +1929,46 @@ torch.masked_select = _with_out(torch.masked_select, _out_castable)
 torch.index_select = _with_out(torch.index_select, _out_castable)
 torch.bernoulli = _with_out(torch.bernoulli, _out_castable)
 torch.multinomial = _with_out(torch.multinomial, _out_long)
+# ---- torch.addmm's beta and alpha in bfloat16/float16 (the native binding does float32/float64) ----
+
+_native_addmm = torch.addmm
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    # the native binding does beta/alpha as MKL's float32/float64 GEMM does; a reduced-precision
+    # GEMM accumulates in float32 and rounds once (_addmm_scaled)
+    if (out is None and (beta != 1 or alpha != 1) and isinstance(mat1, torch.Tensor)
+            and mat1.dtype in (torch.bfloat16, torch.float16)):
+        return torch._C._composite('AddmmBackward0', _addmm_scaled, input, mat1, mat2, beta, alpha)
+    if out is None:
+        return _native_addmm(input, mat1, mat2, beta=beta, alpha=alpha)
+    return _native_addmm(input, mat1, mat2, beta=beta, alpha=alpha, out=out)
+
+
+def _addmm_scaled(input, mat1, mat2, beta, alpha):
+    # mat1 @ mat2 with addmm's own checks and messages (a zero input adds nothing)
+    if mat1.dim() == 2 and mat2.dim() == 2:
+        zero = torch.zeros(mat1.shape[0], mat2.shape[1], dtype=mat1.dtype, device=mat1.device)
+    else:
+        zero = input
+    prod = _native_addmm(zero, mat1, mat2)
+    c = input.expand(prod.shape)
+    dt = prod.dtype
+    if dt in (torch.bfloat16, torch.float16):
+        # the reduced-precision GEMM accumulates in float32: alpha * (a @ b) + beta * c, rounded
+        # once to the dtype
+        prod32 = _native_addmm(zero.float(), mat1.float(), mat2.float())
+        if beta == 0:
+            return (prod32 * alpha).to(dt)
+        return (prod32 * alpha + c.float() * beta).to(dt)
+    if beta == 0:
+        # BLAS ignores C when beta is 0 (a nan in input does not reach the result)
+        return prod * alpha
+    if dt == torch.float32:
+        return torch.nn._fma32(c, torch.tensor(beta, dtype=dt), prod * alpha)
+    if dt == torch.float64:
+        return torch.nn._fma64(c, torch.tensor(beta, dtype=dt), prod * alpha)
+    return c * beta + prod * alpha
+
+
+torch.addmm = addmm

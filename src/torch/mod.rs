@@ -39,7 +39,9 @@ const NN_SRC: &str = concat!(
     include_str!("nn_bilinear.py"),
     include_str!("nn_conv3d.py"),
     include_str!("nn_fractional_pool.py"),
-    include_str!("nn_interpolate.py")
+    include_str!("nn_interpolate.py"),
+    include_str!("nn_padding.py"),
+    include_str!("nn_lazy.py")
 );
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");

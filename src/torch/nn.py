@@ -1145,14 +1145,18 @@ class Conv2d(Module):
         if out_channels % groups != 0:
             raise ValueError('out_channels must be divisible by groups')
         if isinstance(padding, str):
-            raise NotImplementedError("cudatutor does not support string padding ('same'/'valid') in Conv2d yet")
+            # _ConvNd's checks of a padding string
+            if padding not in ('same', 'valid'):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding == 'same' and any(st != 1 for st in _pair(stride)):
+                raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode != 'zeros':
             raise NotImplementedError(f"cudatutor supports only padding_mode='zeros' in Conv2d")
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = _pair(kernel_size)
         self.stride = _pair(stride)
-        self.padding = _pair(padding)
+        self.padding = padding if isinstance(padding, str) else _pair(padding)
         self.dilation = _pair(dilation)
         self.transposed = False
         self.output_padding = (0, 0)
@@ -1181,7 +1185,18 @@ class Conv2d(Module):
                 self.bias.uniform_(-bound, bound)
 
     def forward(self, input):
-        return functional.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        padding = self.padding
+        if padding == 'valid':
+            padding = (0, 0)
+        elif padding == 'same':
+            # ATen's _convolution_mode: half the total padding on each side, the odd element on
+            # the right by padding the input
+            total = [d * (k - 1) for d, k in zip(self.dilation, self.kernel_size)]
+            left = [t // 2 for t in total]
+            if any(t % 2 for t in total):
+                input = _f_pad(input, (0, total[1] - 2 * left[1], 0, total[0] - 2 * left[0]))
+            padding = tuple(left)
+        return functional.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
 
     def extra_repr(self):
         s = f'{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}'
@@ -1372,6 +1387,10 @@ class Dropout(Module):
         self.inplace = inplace
 
     def forward(self, input):
+        if (self.inplace and self.training and self.p != 0 and input.numel() > 0 and input.requires_grad
+                and input.is_leaf and torch.is_grad_enabled()):
+            # dropout_ multiplies the input in place: autograd's check of in-place ops on leaves
+            raise RuntimeError('a leaf Variable that requires grad is being used in an in-place operation.')
         return functional.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
@@ -1930,6 +1949,10 @@ def _f_batch_norm(input, running_mean, running_var, weight=None, bias=None, trai
                 n *= s
         if n == 1:
             raise ValueError(f'Expected more than 1 value per channel when training, got input size {input.size()}')
+    if training and eps <= 0.0:
+        raise ValueError(f'batch_norm eps must be positive during training, but got {eps}')
+    elif eps < 0.0:
+        raise ValueError(f'batch_norm eps must be non-negative, but got {eps}')
     if input.numel() == 0:
         # _batch_norm_impl_index: an empty input is cloned (scaled by weight[0], shifted by
         # bias[0] when given), not normalised
@@ -1943,26 +1966,100 @@ def _f_batch_norm(input, running_mean, running_var, weight=None, bias=None, trai
                          running_var, training, momentum, eps)
 
 
+def _fma32(a, b, c):
+    # a * b + c rounded once, as the CPU kernel's fused multiply-add: the product of two
+    # float32 values is exact in float64, so only the sum rounds (twice, which differs from
+    # one rounding only on halfway cases)
+    return (a.double() * b.double() + c.double()).float()
+
+
+def _fma64(a, b, c):
+    # a * b + c rounded once in float64, by error-free transformations: the product split
+    # exactly into p + e (Veltkamp/Dekker), then p + c split into s + t (Knuth's TwoSum);
+    # s + (t + e) is the fused result (but for rare double-rounding ties). The gradient is
+    # the plain a * b + c's: the correction is added detached.
+    plain = a * b + c
+    factor = 134217729.0
+    ca, cb = a * factor, b * factor
+    ah = ca - (ca - a)
+    al = a - ah
+    bh = cb - (cb - b)
+    bl = b - bh
+    p = a * b
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)
+    exact = s + (t + e)
+    return plain + (exact - plain).detach()
+
+
+def _batch_norm_stats(x, c, n, dt):
+    # ATen's batch_norm_cpu_collect_stats: (mean, biased var, var_sum) per channel, computed
+    # without autograd. A contiguous input sums each channel in order in double (the mean), and
+    # the float products (x - mean)^2 in double (the variance sum); an (N, C) input takes the
+    # channels-last kernel: running sums per channel in the input's dtype (the variance one
+    # a fused multiply-add per step), divided in double
+    xc = x.transpose(0, 1).reshape(c, -1) if x.dim() > 1 else x.reshape(c, 1)
+    if n == x.shape[0]:
+        acc = xc[:, 0]
+        for j in range(1, n):
+            acc = acc + xc[:, j]
+        mean = (acc.double() / n).to(dt)
+        d = xc - mean.reshape(c, 1)
+        fma = _fma32 if dt == torch.float32 else _fma64
+        var_sum = torch.zeros(c, dtype=dt, device=x.device)
+        for j in range(n):
+            var_sum = fma(d[:, j], d[:, j], var_sum)
+    else:
+        mean = (xc.double().cumsum(1)[:, -1] / n).to(dt)
+        d = xc - mean.reshape(c, 1)
+        var_sum = (d * d).double().cumsum(1)[:, -1].to(dt)
+    return mean, var_sum / n, var_sum
+
+
 def _batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps):
-    # ATen's CPU batch norm: per channel mean and invstd = 1 / sqrt(var + eps), then
-    # out = x * alpha + beta with alpha = invstd * weight, beta = bias - mean * alpha
+    # ATen's CPU batch norm (batch_norm.cpp, cpu/batch_norm_kernel.cpp): per channel mean and
+    # invstd = 1 / sqrt(var + eps) (in double while training), then out = x * alpha + beta with
+    # alpha = invstd * weight, beta = bias - mean * alpha, both fused multiply-adds. The
+    # statistics' gradient is the plain mean's and var's.
     c = x.shape[1] if x.dim() > 1 else x.shape[0]
-    dims = [0] + list(range(2, x.dim()))
     shape = [1, c] + [1] * (x.dim() - 2)
+    dt = x.dtype
+    n = x.numel() // c if c else 0
+    # the CPU kernel's order of operations (on a GPU PyTorch runs other kernels)
+    exact = x.device.type == 'cpu' and dt in (torch.float32, torch.float64)
     if training:
+        dims = [0] + list(range(2, x.dim()))
         mean = x.mean(dims)
         var = x.var(dims, unbiased=False)
-        if running_mean is not None:
-            n = x.numel() // c
+        var_sum = var * n
+        if exact and n > 0:
             with torch.no_grad():
-                running_mean.copy_(momentum * mean + (1 - momentum) * running_mean)
-                running_var.copy_(momentum * var * (n / (n - 1)) + (1 - momentum) * running_var)
+                m_exact, v_exact, var_sum = _batch_norm_stats(x.detach(), c, n, dt)
+            mean = _exact_as(mean, m_exact)
+            var = _exact_as(var, v_exact)
+            invstd = (1 / (var.double() + eps).sqrt()).to(dt)
+        else:
+            invstd = 1 / (var + eps).sqrt()
     else:
         mean = running_mean
-        var = running_var
-    invstd = 1 / (var + eps).sqrt()
+        invstd = 1 / (running_var + eps).sqrt()
+    if training and (running_mean is not None or running_var is not None):
+        with torch.no_grad():
+            mom = torch.tensor(momentum, dtype=dt)
+            if running_mean is not None:
+                running_mean.copy_(mom * mean + (1 - mom) * running_mean)
+            if running_var is not None:
+                unbiased = (var_sum / (n - 1)).double()
+                running_var.copy_((mom.double() * unbiased + (1 - mom).double() * running_var.double()).to(dt))
     alpha = invstd if weight is None else invstd * weight
-    beta = -mean * alpha if bias is None else bias - mean * alpha
+    b = torch.zeros_like(alpha) if bias is None else bias
+    fma = (_fma32 if dt == torch.float32 else _fma64) if exact else None
+    if fma is not None:
+        beta = fma(-mean, alpha, b)
+        return fma(x, alpha.reshape(*shape), beta.reshape(*shape))
+    beta = b - mean * alpha
     return x * alpha.reshape(*shape) + beta.reshape(*shape)
 
 
@@ -2072,18 +2169,95 @@ def _f_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     return _C._composite('NativeLayerNormBackward0', _layer_norm, input, weight, bias, k, eps)
 
 
+def _rowwise_moments(x):
+    # ATen's RowwiseMoments (native/cpu/moments_utils.h) for each row of the 2-D x, rows side
+    # by side: Welford updates over 256-bit lanes (V values) in chunks of 16 vectors, the chunk
+    # moments merged pairwise up a stack, the lanes then merged one by one into the moments of
+    # the scalar tail; the compiler fuses the lane updates and the last merges into
+    # multiply-adds. Returns (mean, biased variance), each of shape (rows,).
+    dt = x.dtype
+    fma = _fma32 if dt == torch.float32 else _fma64
+    rows, n_all = x.shape
+    lanes = 32 // x.element_size()
+    n = n_all // lanes
+    chunks = -(-n // 16)
+    depth = 0 if chunks <= 1 else (chunks - 1).bit_length()
+    one = torch.tensor(1.0, dtype=dt)
+    zeros = torch.zeros(rows, lanes, dtype=dt, device=x.device)
+    stack = [[0, zeros, zeros] for _ in range(max(depth, 1))]
+
+    def merge(count_add, m1_add, m2_add, j):
+        count, m1, m2 = stack[j]
+        total = count + count_add
+        c = torch.tensor(0.0, dtype=dt) if total == 0 else torch.tensor(float(count_add), dtype=dt) / total
+        delta = m1_add - m1
+        stack[j] = [total, m1 + delta * c, m2 + (m2_add + delta * delta * c * float(count))]
+
+    vecs = x[:, :n * lanes].reshape(rows, n, lanes)
+    for i in range(chunks):
+        size = min(16, n - i * 16)
+        m1v, m2v = zeros, zeros
+        for j in range(size):
+            v = vecs[:, i * 16 + j, :]
+            d = v - m1v
+            m1v = fma(d, one / (j + 1), m1v)
+            m2v = fma(d, v - m1v, m2v)
+        merge(size, m1v, m2v, 0)
+        mask, j = i + 1, 1
+        while j < depth and (mask & 1) == 0:
+            merge(stack[j - 1][0], stack[j - 1][1], stack[j - 1][2], j)
+            stack[j - 1] = [0, zeros, zeros]
+            mask >>= 1
+            j += 1
+    for i in range(1, depth):
+        merge(stack[i][0], stack[i][1], stack[i][2], 0)
+    m1_lanes, m2_lanes = stack[0][1], stack[0][2]
+    count = 0
+    m1 = torch.zeros(rows, dtype=dt, device=x.device)
+    m2 = torch.zeros(rows, dtype=dt, device=x.device)
+    for i in range(n * lanes, n_all):
+        v = x[:, i]
+        d = v - m1
+        count += 1
+        m1 = m1 + d / count
+        m2 = m2 + d * (v - m1)
+    for i in range(lanes):
+        total = count + n
+        c = torch.tensor(0.0, dtype=dt) if total == 0 else torch.tensor(float(n), dtype=dt) / total
+        delta = m1_lanes[:, i] - m1
+        m1 = fma(delta, c, m1)
+        m2 = m2 + (m2_lanes[:, i] + delta * delta * c * float(count))
+        count = total
+    return m1, m2 / n_all
+
+
+def _exact_as(plain, exact):
+    # plain's value replaced by exact (a few ulps away) while the gradient stays plain's
+    return plain + (exact - plain).detach()
+
+
 def _layer_norm(x, weight, bias, k, eps):
-    # ATen's CPU layer norm: rstd = 1 / sqrt(var + eps), y = (x * rstd + (-rstd * mean)) * w + b
+    # ATen's CPU layer norm (layer_norm_kernel.cpp): each row's mean and variance by
+    # RowwiseMoments, rstd = 1 / sqrt(var + eps) in the dtype, y = (x - mean) * rstd * w + b
+    # with the last multiply-add fused. The moments' gradient is the plain mean's and var's.
     dims = list(range(x.dim() - k, x.dim()))
     mean = x.mean(dims, keepdim=True)
     var = x.var(dims, unbiased=False, keepdim=True)
+    exact = x.device.type == 'cpu' and x.dtype in (torch.float32, torch.float64)
+    if exact and x.numel() > 0:
+        with torch.no_grad():
+            m_exact, v_exact = _rowwise_moments(x.detach().reshape(mean.numel(), x.numel() // mean.numel()))
+        mean = _exact_as(mean, m_exact.reshape(mean.shape))
+        var = _exact_as(var, v_exact.reshape(var.shape))
     rstd = 1 / (var + eps).sqrt()
-    y = x * rstd + (-rstd * mean)
-    if weight is not None:
-        y = y * weight
-    if bias is not None:
-        y = y + bias
-    return y
+    y = (x - mean) * rstd
+    if weight is None and bias is None:
+        return y
+    w = weight if weight is not None else torch.ones_like(bias)
+    b = bias if bias is not None else torch.zeros_like(weight)
+    if exact:
+        return (_fma32 if x.dtype == torch.float32 else _fma64)(y, w, b)
+    return y * w + b
 
 
 class LayerNorm(Module):
@@ -2141,6 +2315,9 @@ def _f_group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
 
 
 def _group_norm(x, weight, bias, g, eps):
+    # ATen's CPU group norm (group_norm_kernel.cpp): each (sample, group)'s moments by
+    # RowwiseMoments, rstd = 1 / sqrt(max(var, 0) + eps); then per channel scale = rstd * w and
+    # bias = -scale * mean + b, y = scale * x + bias, both fused multiply-adds
     n, c = x.shape[0], x.shape[1]
     # the group size spelled out: an empty batch leaves -1 ambiguous
     k = c // g
@@ -2149,14 +2326,36 @@ def _group_norm(x, weight, bias, g, eps):
     xg = x.reshape(n, g, k)
     mean = xg.mean(2, keepdim=True)
     var = xg.var(2, unbiased=False, keepdim=True)
-    rstd = 1 / (var + eps).sqrt()
-    y = (xg * rstd + (-rstd * mean)).reshape(x.shape)
+    fma = None
+    if x.device.type == 'cpu' and x.dtype in (torch.float32, torch.float64):
+        fma = _fma32 if x.dtype == torch.float32 else _fma64
+    if fma is not None and x.numel() > 0:
+        with torch.no_grad():
+            m_exact, v_exact = _rowwise_moments(xg.detach().reshape(n * g, -1))
+        mean = _exact_as(mean, m_exact.reshape(mean.shape))
+        var = _exact_as(var, v_exact.reshape(var.shape))
+    # (the clamp at 0 and eps in double: eps is the kernel's double argument)
+    rstd = (1 / (var.clamp_min(0).double() + eps).sqrt()).to(x.dtype) if fma is not None else 1 / (var + eps).sqrt()
     shape = [1, c] + [1] * (x.dim() - 2)
-    if weight is not None:
-        y = y * weight.reshape(*shape)
-    if bias is not None:
-        y = y + bias.reshape(*shape)
-    return y
+    if fma is None:
+        y = (xg * rstd + (-rstd * mean)).reshape(x.shape)
+        if weight is not None:
+            y = y * weight.reshape(*shape)
+        if bias is not None:
+            y = y + bias.reshape(*shape)
+        return y
+    if weight is None and bias is None:
+        # without an affine the kernel normalizes as (x - mean) * rstd
+        return ((xg - mean) * rstd).reshape(x.shape)
+    # per channel: (n, g, d) -> (n, c)
+    d = c // g
+    rstd_c = rstd.reshape(n, g, 1).expand(n, g, d).reshape(n, c)
+    mean_c = mean.reshape(n, g, 1).expand(n, g, d).reshape(n, c)
+    scale = rstd_c if weight is None else rstd_c * weight.reshape(1, c)
+    b = torch.zeros_like(scale) if bias is None else bias.reshape(1, c).expand(n, c)
+    shift = fma(-scale, mean_c, b)
+    inner = [n, c] + [1] * (x.dim() - 2)
+    return fma(scale.reshape(*inner), x, shift.reshape(*inner))
 
 
 class GroupNorm(Module):
@@ -2213,8 +2412,12 @@ class RNNBase(Module):
             raise ValueError('hidden_size must be greater than zero')
         if num_layers <= 0:
             raise ValueError('num_layers must be greater than zero')
-        if proj_size != 0:
-            raise NotImplementedError('cudatutor: LSTM proj_size is not supported yet')
+        if not isinstance(proj_size, int) or isinstance(proj_size, bool) or proj_size < 0:
+            raise ValueError('proj_size should be a positive integer or zero to disable projections')
+        if proj_size >= hidden_size:
+            raise ValueError('proj_size has to be smaller than hidden_size')
+        if proj_size != 0 and mode != 'LSTM':
+            raise ValueError('proj_size argument is only supported for LSTM, not RNN or GRU')
         self.mode = mode
         self.input_size = input_size
         self.hidden_size = hidden_size
@@ -2226,15 +2429,20 @@ class RNNBase(Module):
         self.proj_size = proj_size
         dirs = 2 if bidirectional else 1
         g = self._gates * hidden_size
+        # with proj_size (LSTM) each step's hidden state is projected to proj_size by weight_hr
+        real_hidden = proj_size if proj_size > 0 else hidden_size
         for layer in range(num_layers):
             for d in range(dirs):
-                n_in = input_size if layer == 0 else hidden_size * dirs
+                n_in = input_size if layer == 0 else real_hidden * dirs
                 sfx = f'_l{layer}' + ('_reverse' if d == 1 else '')
                 setattr(self, 'weight_ih' + sfx, Parameter(torch.empty(g, n_in, device=device, dtype=dtype)))
-                setattr(self, 'weight_hh' + sfx, Parameter(torch.empty(g, hidden_size, device=device, dtype=dtype)))
+                setattr(self, 'weight_hh' + sfx, Parameter(torch.empty(g, real_hidden, device=device, dtype=dtype)))
                 if bias:
                     setattr(self, 'bias_ih' + sfx, Parameter(torch.empty(g, device=device, dtype=dtype)))
                     setattr(self, 'bias_hh' + sfx, Parameter(torch.empty(g, device=device, dtype=dtype)))
+                if proj_size > 0:
+                    setattr(self, 'weight_hr' + sfx,
+                            Parameter(torch.empty(proj_size, hidden_size, device=device, dtype=dtype)))
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -2262,6 +2470,13 @@ class RNNBase(Module):
     def _cell(self, xw, h, c, w_hh, b_hh):
         raise NotImplementedError
 
+    def _step(self, xw, h, c, w_hh, b_hh, w_hr):
+        # ATen's LSTM cell with a projection: hy = matmul(o * tanh(cy), w_hr.t())
+        h, c = self._cell(xw, h, c, w_hh, b_hh)
+        if w_hr is not None:
+            h = h.matmul(w_hr.t())
+        return h, c
+
     def _packed_forward(self, input, hx):
         # ATen's PackedLayer / ReversedPackedLayer: the input projection of all rows at once, then
         # each step on the batch_sizes[t] sequences still running; a sequence's final hidden state
@@ -2275,14 +2490,16 @@ class RNNBase(Module):
         if data.shape[-1] != self.input_size:
             raise RuntimeError(f'input.size(-1) must be equal to input_size. Expected {self.input_size}, got {data.shape[-1]}')
         if hx is None:
-            h0 = torch.zeros(self.num_layers * dirs, max_batch, self.hidden_size, dtype=data.dtype, device=data.device)
-            c0 = h0 if lstm else None
+            h0 = torch.zeros(self.num_layers * dirs, max_batch, self.proj_size or self.hidden_size, dtype=data.dtype,
+                             device=data.device)
+            c0 = (torch.zeros(self.num_layers * dirs, max_batch, self.hidden_size, dtype=data.dtype, device=data.device)
+                  if lstm else None)
         else:
             h0, c0 = hx if lstm else (hx, None)
             if input.sorted_indices is not None:
                 h0 = h0.index_select(1, input.sorted_indices)
                 c0 = c0.index_select(1, input.sorted_indices) if lstm else None
-            want = (self.num_layers * dirs, max_batch, self.hidden_size)
+            want = (self.num_layers * dirs, max_batch, self.proj_size or self.hidden_size)
             if tuple(h0.shape) != want:
                 raise RuntimeError(f'Expected hidden size {want}, got {list(h0.shape)}')
         hn, cn = [], []
@@ -2295,6 +2512,7 @@ class RNNBase(Module):
                 w_hh = getattr(self, 'weight_hh' + sfx)
                 b_ih = getattr(self, 'bias_ih' + sfx) if self.bias else None
                 b_hh = getattr(self, 'bias_hh' + sfx) if self.bias else None
+                w_hr = getattr(self, 'weight_hr' + sfx) if self.proj_size > 0 else None
                 xw = functional.linear(layer_in, w_ih, b_ih)
                 k = layer * dirs + d
                 steps_out = []
@@ -2312,7 +2530,7 @@ class RNNBase(Module):
                                 done_c.append(c[bs:last])
                                 c = c[:bs]
                         last = bs
-                        h, c = self._cell(xw[offset:offset + bs], h, c, w_hh, b_hh)
+                        h, c = self._step(xw[offset:offset + bs], h, c, w_hh, b_hh, w_hr)
                         offset += bs
                         steps_out.append(h)
                     done_h.append(h)
@@ -2332,7 +2550,7 @@ class RNNBase(Module):
                             h = torch.cat([h, h0[k][last:bs]], 0)
                             if lstm:
                                 c = torch.cat([c, c0[k][last:bs]], 0)
-                        h, c = self._cell(xw[offset - bs:offset], h, c, w_hh, b_hh)
+                        h, c = self._step(xw[offset - bs:offset], h, c, w_hh, b_hh, w_hr)
                         offset -= bs
                         last = bs
                         steps_out.append(h)
@@ -2370,14 +2588,15 @@ class RNNBase(Module):
         dirs = 2 if self.bidirectional else 1
         lstm = self._gates == 4
         if hx is None:
-            h0 = torch.zeros(self.num_layers * dirs, n, self.hidden_size, dtype=x.dtype, device=x.device)
-            c0 = h0 if lstm else None
+            h0 = torch.zeros(self.num_layers * dirs, n, self.proj_size or self.hidden_size, dtype=x.dtype,
+                             device=x.device)
+            c0 = torch.zeros(self.num_layers * dirs, n, self.hidden_size, dtype=x.dtype, device=x.device) if lstm else None
         else:
             h0, c0 = hx if lstm else (hx, None)
             if not batched:
                 h0 = h0.unsqueeze(1)
                 c0 = c0.unsqueeze(1) if c0 is not None else None
-            want = (self.num_layers * dirs, n, self.hidden_size)
+            want = (self.num_layers * dirs, n, self.proj_size or self.hidden_size)
             if tuple(h0.shape) != want:
                 raise RuntimeError(f'Expected hidden size {want}, got {list(h0.shape)}')
         hn, cn = [], []
@@ -2390,6 +2609,7 @@ class RNNBase(Module):
                 w_hh = getattr(self, 'weight_hh' + sfx)
                 b_ih = getattr(self, 'bias_ih' + sfx) if self.bias else None
                 b_hh = getattr(self, 'bias_hh' + sfx) if self.bias else None
+                w_hr = getattr(self, 'weight_hr' + sfx) if self.proj_size > 0 else None
                 xw = functional.linear(layer_in, w_ih, b_ih)
                 k = layer * dirs + d
                 h = h0[k]
@@ -2397,7 +2617,7 @@ class RNNBase(Module):
                 outs = [None] * steps
                 order = range(steps) if d == 0 else range(steps - 1, -1, -1)
                 for t in order:
-                    h, c = self._cell(xw[t], h, c, w_hh, b_hh)
+                    h, c = self._step(xw[t], h, c, w_hh, b_hh, w_hr)
                     outs[t] = h
                 outs_dir.append(torch.stack(outs, 0) if steps else xw[:, :, :self.hidden_size] * 0)
                 hn.append(h)
@@ -3212,7 +3432,38 @@ def _f_cross_entropy(input, target, weight=None, size_average=None, ignore_index
     return _native_cross_entropy(input, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
 
 
-_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['cross_entropy']
+def _f_nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                reduction='mean'):
+    # ATen's nll_loss_nd: 1-D and 2-D inputs take the native kernel; an (N, C, d1, ...) input
+    # is nll_loss2d over its (batch, position) pairs in row-major order, the order in which
+    # the native kernel sums the (N * d1 * ..., C) rows made here
+    if not (isinstance(input, torch.Tensor) and isinstance(target, torch.Tensor) and input.dim() > 2):
+        return _native_nll_loss(input, target, weight=weight, size_average=size_average, ignore_index=ignore_index,
+                                reduce=reduce, reduction=reduction)
+    legacy = _legacy_reduction(size_average, reduce)
+    if legacy is not None:
+        reduction = legacy
+    if reduction not in ('mean', 'sum', 'none'):
+        raise ValueError(f'{reduction} is not a valid value for reduction')
+    if target.dim() >= 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(f'Expected input batch_size ({input.shape[0]}) to match target batch_size ({target.shape[0]}).')
+    n, c = input.shape[0], input.shape[1]
+    want = [n] + list(input.shape[2:])
+    if input.dim() == 4:
+        if target.dim() != 3:
+            raise RuntimeError(f'only batches of spatial targets supported (3D tensors) but got targets of dimension: '
+                               f'{target.dim()}')
+        if list(target.shape) != want:
+            raise RuntimeError(f"input and target batch or spatial sizes don't match: target {list(target.shape)}, "
+                               f'input {list(input.shape)}')
+    elif list(target.shape) != want:
+        raise RuntimeError(f'Expected target size {want}, got {list(target.shape)}')
+    x2 = input.movedim(1, -1).reshape(-1, c)
+    r = _native_nll_loss(x2, target.reshape(-1), weight=weight, ignore_index=ignore_index, reduction=reduction)
+    return r.reshape(*want) if reduction == 'none' else r
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['cross_entropy', 'nll_loss']
 
 
 # ---- transposed convolution (a stride-1 convolution over the input spread out by the stride,

@@ -2,7 +2,7 @@
 
 # ---- torch.nn, continued (src/torch/nn_attention.py): MultiheadAttention as PyTorch 2.15's
 # torch/nn/modules/activation.py builds it and F.multi_head_attention_forward computes it
-# (the path that returns the attention weights; no masks yet).
+# (the path that returns the attention weights, with its masks).
 
 
 class NonDynamicallyQuantizableLinear(Linear):
@@ -15,16 +15,26 @@ def _f_multi_head_attention_forward(query, key, value, embed_dim_to_check, num_h
                                     use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
                                     v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
                                     is_causal=False):
-    if key_padding_mask is not None or attn_mask is not None or is_causal or use_separate_proj_weight:
-        raise NotImplementedError('cudatutor: multi_head_attention_forward supports no masks and packed '
-                                  'projection weights only yet')
     is_batched = query.dim() == 3
     if not is_batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
     tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _canonical_mask(key_padding_mask, 'key_padding_mask', query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError('Need attn_mask if specifying the is_causal hint. You may use the Transformer module '
+                           'method `generate_square_subsequent_mask` to create this mask.')
+    attn_mask = _canonical_mask(attn_mask, 'attn_mask', query.dtype)
     head_dim = embed_dim // num_heads
     E = embed_dim
-    if key is value:
+    if use_separate_proj_weight:
+        b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        q = functional.linear(query, q_proj_weight, b_q)
+        k = functional.linear(key, k_proj_weight, b_k)
+        v = functional.linear(value, v_proj_weight, b_v)
+    elif key is value:
         if query is key:
             proj = functional.linear(query, in_proj_weight, in_proj_bias)
             proj = proj.unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
@@ -42,9 +52,32 @@ def _f_multi_head_attention_forward(query, key, value, embed_dim_to_check, num_h
         q = functional.linear(query, w_q, b_q)
         k = functional.linear(key, w_k, b_k)
         v = functional.linear(value, w_v, b_v)
+    if attn_mask is not None:
+        # a 2-D mask is shared by every batch entry and head
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, src_len):
+                raise RuntimeError(f'The shape of the 2D attn_mask is {attn_mask.shape}, but should be '
+                                   f'{(tgt_len, src_len)}.')
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError(f'The shape of the 3D attn_mask is {attn_mask.shape}, but should be '
+                                   f'{(bsz * num_heads, tgt_len, src_len)}.')
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
     if bias_k is not None and bias_v is not None:
-        k = torch.cat([k, bias_k.repeat(1, bsz, 1)])
-        v = torch.cat([v, bias_v.repeat(1, bsz, 1)])
+        # (PyTorch repeats the biases; for the module's (1, 1, E) biases an expand has the same
+        # values and a gradient the engine computes)
+        def _along_batch(bias):
+            if bias.dim() == 3 and bias.shape[0] == 1 and bias.shape[1] == 1:
+                return bias.expand(1, bsz, bias.shape[2])
+            return bias.repeat(1, bsz, 1)
+        k = torch.cat([k, _along_batch(bias_k)])
+        v = torch.cat([v, _along_batch(bias_v)])
+        if attn_mask is not None:
+            attn_mask = functional.pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = functional.pad(key_padding_mask, (0, 1))
     q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
     k = k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
     v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
@@ -52,12 +85,28 @@ def _f_multi_head_attention_forward(query, key, value, embed_dim_to_check, num_h
         zero_attn_shape = (bsz * num_heads, 1, head_dim)
         k = torch.cat([k, torch.zeros(zero_attn_shape, dtype=k.dtype, device=k.device)], dim=1)
         v = torch.cat([v, torch.zeros(zero_attn_shape, dtype=v.dtype, device=v.device)], dim=1)
+        if attn_mask is not None:
+            attn_mask = functional.pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = functional.pad(key_padding_mask, (0, 1))
     src_len = k.size(1)
+    if key_padding_mask is not None:
+        if key_padding_mask.shape[0] != bsz:
+            raise AssertionError(f'Expected key_padded_mask.shape[0] to be {bsz}, but got {key_padding_mask.shape[0]}')
+        if key_padding_mask.shape[1] != src_len:
+            raise AssertionError(f'Expected key_padded_mask.shape[1] to be {src_len}, but got '
+                                 f'{key_padding_mask.shape[1]}')
+        key_padding_mask = (key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1)
+                            .reshape(bsz * num_heads, 1, src_len))
+        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
     if not training:
         dropout_p = 0.0
     B, Nt, Eh = q.shape
     q_scaled = q * math.sqrt(1.0 / float(Eh))
     weights = torch.bmm(q_scaled, k.transpose(-2, -1))
+    if attn_mask is not None:
+        # baddbmm(attn_mask, q, k^T): the mask added to the products
+        weights = attn_mask + weights
     weights = functional.softmax(weights, dim=-1)
     if dropout_p > 0.0:
         weights = functional.dropout(weights, p=dropout_p)
@@ -74,6 +123,17 @@ def _f_multi_head_attention_forward(query, key, value, embed_dim_to_check, num_h
         out = out.squeeze(1)
         weights = weights.squeeze(0)
     return out, weights
+
+
+def _canonical_mask(mask, mask_name, target_type):
+    # F._canonical_mask: a bool mask becomes a float one with -inf where it is True
+    if mask is None:
+        return None
+    if mask.dtype != torch.bool and not mask.is_floating_point():
+        raise AssertionError(f'only bool and floating types of {mask_name} are supported')
+    if not mask.is_floating_point():
+        mask = torch.zeros_like(mask, dtype=target_type).masked_fill(mask, float('-inf'))
+    return mask
 
 
 _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['multi_head_attention_forward']
@@ -147,11 +207,16 @@ class MultiheadAttention(Module):
                     value = key
             else:
                 query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        separate = not self._qkv_same_embed_dim
         out, weights = functional.multi_head_attention_forward(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
             self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
             training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
-            attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal)
+            attn_mask=attn_mask, use_separate_proj_weight=separate,
+            q_proj_weight=self.q_proj_weight if separate else None,
+            k_proj_weight=self.k_proj_weight if separate else None,
+            v_proj_weight=self.v_proj_weight if separate else None,
+            average_attn_weights=average_attn_weights, is_causal=is_causal)
         if self.batch_first and is_batched:
             return out.transpose(1, 0), weights
         return out, weights

@@ -12,8 +12,15 @@ def _f_softshrink(input, lambd=0.5):
     if lambd < 0:
         top, name = ('3.40282e+38', 'Float') if input.dtype == torch.float32 else ('1.79769e+308', 'Double')
         raise RuntimeError(f'lambda must be in range [0, {top}] for input dtype {name}, but found {lambd:g}')
-    # ATen: x > lambd ? x - lambd : (x < -lambd ? x + lambd : 0)
+    # ATen's CPU kernel: x > lambd ? x - lambd : (x < -lambd ? x + lambd : x * 0); its vectorized
+    # loop (two 256-bit vectors a step over a contiguous input) gives +0.0 inside the band,
+    # the scalar loop for the remaining elements x * 0, which keeps a negative x's sign
     zero = torch.zeros_like(input)
+    if input.is_floating_point() and input.is_contiguous() and input.numel() > 0:
+        step = 64 // input.element_size()
+        n = input.numel()
+        tail = torch.arange(n).reshape(input.shape) >= n - n % step
+        zero = torch.where(tail, input * 0, zero)
     return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, zero))
 
 
@@ -70,6 +77,11 @@ def _f_prelu(input, weight):
         shape = [1] * input.dim()
         shape[1] = weight.numel()
         w = weight.reshape(shape)
+    # one node named as ATen's fused prelu kernel
+    return _C._composite('PreluKernelBackward0', _prelu_where, input, w)
+
+
+def _prelu_where(input, w):
     return torch.where(input > 0, input, w * input)
 
 
@@ -584,6 +596,23 @@ class UninitializedParameter:
     def __init__(self, dtype=None):
         self.dtype = dtype if dtype is not None else torch.get_default_dtype()
 
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def to(self, *args, **kwargs):
+        # Module.to / .double() on a lazy module: the parameter-to-be takes the new dtype
+        dtype = kwargs.get('dtype')
+        for a in args:
+            if isinstance(a, torch.dtype):
+                dtype = a
+        return UninitializedParameter(dtype if dtype is not None else self.dtype)
+
+    def float(self):
+        return UninitializedParameter(torch.float32)
+
+    def double(self):
+        return UninitializedParameter(torch.float64)
+
     @property
     def shape(self):
         raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error usually "
@@ -686,6 +715,323 @@ class Unfold(Module):
                 f'stride={self.stride}')
 
 
+def _f_fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    out_size, kernel, dil, pad, st = (_pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding),
+                                      _pair(stride))
+    ndim = input.dim()
+    if not ((ndim == 2 and input.shape[0] != 0 and input.shape[1] != 0)
+            or (ndim == 3 and input.shape[1] != 0 and input.shape[2] != 0)):
+        raise RuntimeError('Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero '
+                           f'dimensions for input, but got: {list(input.shape)}')
+    batched = ndim == 3
+    x = input if batched else input.unsqueeze(0)
+    n, planes, length = x.shape
+    if planes % (kernel[0] * kernel[1]) != 0:
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
+                           f'got input.size(1)={planes} and kernel_size=({kernel[0]}, {kernel[1]})')
+    c = planes // (kernel[0] * kernel[1])
+    h, w = out_size
+    oh, ow, _ = _im2col_positions(0, h, w, kernel, dil, pad, st)
+    if oh < 1 or ow < 1:
+        raise RuntimeError(f'Given output_size=({h}, {w}), kernel_size=({kernel[0]}, {kernel[1]}), '
+                           f'dilation=({dil[0]}, {dil[1]}), padding=({pad[0]}, {pad[1]}), stride=({st[0]}, {st[1]}), '
+                           f'calculated shape of the array of sliding blocks as ({oh}, {ow}), which is too small '
+                           f'(non-positive)')
+    if length != oh * ow:
+        raise RuntimeError(f'Given output_size=({h}, {w}), kernel_size=({kernel[0]}, {kernel[1]}), '
+                           f'dilation=({dil[0]}, {dil[1]}), padding=({pad[0]}, {pad[1]}), stride=({st[0]}, {st[1]}), '
+                           f"expected size of input's dimension 2 to match the calculated number of sliding blocks "
+                           f'{oh} * {ow} = {oh * ow}, but got input.size(2)={length}.')
+    out = _C._composite('Col2ImBackward0', _col2im, x, c, h, w, kernel, dil, pad, st, oh, ow)
+    return out if batched else out.squeeze(0)
+
+
+def _col2im(x, c, h, w, kernel, dil, pad, st, oh, ow):
+    # ATen's col2im: each column adds into its image position, the columns in (channel,
+    # kernel row, kernel column) order; here one gather per kernel offset (a zero slot for the
+    # positions it does not reach) added in that order, so every element sums as col2im sums
+    n = x.shape[0]
+    hp, wp = h + 2 * pad[0], w + 2 * pad[1]
+    cols = x.reshape(n, c, kernel[0] * kernel[1], oh * ow)
+    acc = torch.zeros(n, c, hp * wp, dtype=x.dtype, device=x.device)
+    zero = torch.zeros(n, c, 1, dtype=x.dtype, device=x.device)
+    for ki in range(kernel[0]):
+        for kj in range(kernel[1]):
+            idx = [oh * ow] * (hp * wp)
+            for i in range(oh):
+                for j in range(ow):
+                    idx[(i * st[0] + ki * dil[0]) * wp + j * st[1] + kj * dil[1]] = i * ow + j
+            src = torch.cat([cols[:, :, ki * kernel[1] + kj, :], zero], 2)
+            acc = acc + src.index_select(2, torch.tensor(idx, dtype=torch.int64, device=x.device))
+    return acc.reshape(n, c, hp, wp)[:, :, pad[0]:pad[0] + h, pad[1]:pad[1] + w].contiguous()
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['fold']
+
+
+class Fold(Module):
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.output_size = output_size
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        return functional.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self):
+        return (f'output_size={self.output_size}, kernel_size={self.kernel_size}, dilation={self.dilation}, '
+                f'padding={self.padding}, stride={self.stride}')
+
+
+def _f_embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode='mean',
+                     sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    # F.embedding_bag's checks, in its order
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(f'embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it must '
+                         f'have the same shape as the input ({input.shape})')
+    if weight.dim() != 2:
+        raise ValueError(f'weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}')
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError('if input is 2D, then offsets has to be None, as input is treated is a mini-batch of '
+                             'fixed length sequences. However, found offsets of type Tensor')
+        n, length = input.shape
+        starts = [i * length for i in range(n + 1)]
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError('offsets has to be a 1D Tensor but got None')
+        if offsets.dim() != 1:
+            raise ValueError('offsets has to be a 1D Tensor')
+        starts = offsets.tolist()
+        if not include_last_offset:
+            starts = starts + [input.numel()]
+    else:
+        raise ValueError(f'input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}')
+    if mode not in ('sum', 'mean', 'max'):
+        raise ValueError('mode has to be one of sum, mean or max')
+    if max_norm is not None:
+        raise NotImplementedError('cudatutor: embedding_bag with max_norm is not supported yet')
+    if per_sample_weights is not None and mode != 'sum':
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  f"GitHub.")
+    idx = input.reshape(-1)
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx = weight.shape[0] + padding_idx
+    return _C._composite('EmbeddingBagBackward0', _embedding_bag, weight, idx, starts, mode, per_sample_weights,
+                         padding_idx)
+
+
+def _embedding_bag(weight, idx, starts, mode, per_sample_weights, padding_idx):
+    # ATen's CPU embedding_bag: a bag's rows added one after another in the weight's dtype
+    # (the mean then divides by the number of rows not at padding_idx), or their elementwise
+    # max; an empty bag gives zeros
+    ids = idx.tolist()
+    rows = weight.index_select(0, idx)
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights.reshape(-1, 1)
+    outs = []
+    for b in range(len(starts) - 1):
+        take = [p for p in range(starts[b], starts[b + 1]) if padding_idx is None or ids[p] != padding_idx]
+        if not take:
+            outs.append(torch.zeros(weight.shape[1], dtype=weight.dtype, device=weight.device))
+        elif mode == 'max':
+            # a later row replaces the running max only where strictly larger (the first max
+            # keeps the gradient)
+            acc = rows[take[0]]
+            for p in take[1:]:
+                acc = torch.where(rows[p] > acc, rows[p], acc)
+            outs.append(acc)
+        else:
+            acc = rows[take[0]]
+            for p in take[1:]:
+                acc = acc + rows[p]
+            outs.append(acc / len(take) if mode == 'mean' else acc)
+    if not outs:
+        return torch.zeros(0, weight.shape[1], dtype=weight.dtype, device=weight.device)
+    return torch.stack(outs)
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['embedding_bag']
+
+
+class EmbeddingBag(Module):
+    def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+                 mode='mean', sparse=False, _weight=None, include_last_offset=False, padding_idx=None, device=None,
+                 dtype=None):
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        if padding_idx is not None:
+            if padding_idx > 0:
+                assert padding_idx < num_embeddings, 'padding_idx must be within num_embeddings'
+            elif padding_idx < 0:
+                assert padding_idx >= -num_embeddings, 'padding_idx must be within num_embeddings'
+                padding_idx = num_embeddings + padding_idx
+        self.padding_idx = padding_idx
+        if _weight is None:
+            self.weight = Parameter(torch.empty(num_embeddings, embedding_dim, device=device, dtype=dtype))
+            self.reset_parameters()
+        else:
+            assert list(_weight.shape) == [num_embeddings, embedding_dim], \
+                'Shape of weight does not match num_embeddings and embedding_dim'
+            self.weight = Parameter(_weight)
+        self.mode = mode
+        self.sparse = sparse
+        self.include_last_offset = include_last_offset
+
+    def reset_parameters(self):
+        with torch.no_grad():
+            self.weight.normal_(0.0, 1.0)
+            if self.padding_idx is not None:
+                self.weight[self.padding_idx].fill_(0)
+
+    def forward(self, input, offsets=None, per_sample_weights=None):
+        return functional.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
+                                        self.scale_grad_by_freq, self.mode, self.sparse, per_sample_weights,
+                                        self.include_last_offset, self.padding_idx)
+
+    def extra_repr(self):
+        s = f'{self.num_embeddings}, {self.embedding_dim}'
+        if self.max_norm is not None:
+            s += f', max_norm={self.max_norm}'
+        if self.norm_type != 2:
+            s += f', norm_type={self.norm_type}'
+        if self.scale_grad_by_freq is not False:
+            s += f', scale_grad_by_freq={self.scale_grad_by_freq}'
+        s += f', mode={self.mode!r}'
+        if self.padding_idx is not None:
+            s += f', padding_idx={self.padding_idx}'
+        return s
+
+
+def _ASMoutput(output, loss):
+    # PyTorch's namedtuple ('_ASMoutput', ['output', 'loss']): a tuple with those fields
+    return torch._C._return_types('_ASMoutput', ['output', 'loss'], [output, loss])
+
+
+class AdaptiveLogSoftmaxWithLoss(Module):
+    def __init__(self, in_features, n_classes, cutoffs, div_value=4.0, head_bias=False, device=None, dtype=None):
+        super().__init__()
+        cutoffs = list(cutoffs)
+        if len(cutoffs) == 0:
+            raise ValueError('cutoffs should be a sequence of length larger than 0')
+        if (cutoffs != sorted(cutoffs) or min(cutoffs) <= 0 or max(cutoffs) > (n_classes - 1)
+                or len(set(cutoffs)) != len(cutoffs) or any(int(c) != c for c in cutoffs)):
+            raise ValueError('cutoffs should be a sequence of unique, positive integers sorted in an increasing '
+                             'order, where each value is between 1 and n_classes-1')
+        self.in_features = in_features
+        self.n_classes = n_classes
+        self.cutoffs = cutoffs + [n_classes]
+        self.div_value = div_value
+        self.head_bias = head_bias
+        self.shortlist_size = self.cutoffs[0]
+        self.n_clusters = len(self.cutoffs) - 1
+        self.head_size = self.shortlist_size + self.n_clusters
+        self.head = Linear(self.in_features, self.head_size, bias=self.head_bias, device=device, dtype=dtype)
+        self.tail = ModuleList()
+        for i in range(self.n_clusters):
+            hsz = int(self.in_features // (self.div_value ** (i + 1)))
+            osz = self.cutoffs[i + 1] - self.cutoffs[i]
+            self.tail.append(Sequential(Linear(self.in_features, hsz, bias=False, device=device, dtype=dtype),
+                                        Linear(hsz, osz, bias=False, device=device, dtype=dtype)))
+
+    def reset_parameters(self):
+        self.head.reset_parameters()
+        for i2h, h2o in self.tail:
+            i2h.reset_parameters()
+            h2o.reset_parameters()
+
+    def forward(self, input_, target_):
+        targ_dim = target_.dim()
+        if targ_dim == 1:
+            if input_.size(0) != target_.size(0):
+                raise RuntimeError('Input and target should have the same size in the batch dimension.')
+            if input_.dim() != 2:
+                raise RuntimeError(f'1D target tensor expects 2D input tensors, but found inputs with size '
+                                   f'{input_.size()}')
+        elif targ_dim == 0:
+            if input_.dim() != 1:
+                raise RuntimeError(f'0D target tensor expects 1D input tensors, but found inputs with size '
+                                   f'{input_.size()}')
+        else:
+            raise RuntimeError('0D or 1D target tensor expected, multi-target not supported')
+        is_batched = targ_dim > 0
+        input = input_ if is_batched else input_.unsqueeze(0)
+        target = target_ if is_batched else target_.unsqueeze(0)
+        batch_size = target.size(0)
+        targets = target.tolist()
+        # PyTorch fills `output` (zeros) and `gather_inds` in place per cluster; here each row's
+        # value is computed the same way and the rows are put back in order by one gather
+        gather_inds = [0] * batch_size
+        pieces, order = [], []
+        used_rows = 0
+        cutoff_values = [0] + self.cutoffs
+        for i in range(len(cutoff_values) - 1):
+            low_idx, high_idx = cutoff_values[i], cutoff_values[i + 1]
+            rows = [r for r in range(batch_size) if low_idx <= targets[r] < high_idx]
+            if not rows:
+                continue
+            if i == 0:
+                for r in rows:
+                    gather_inds[r] = targets[r]
+                pieces.append(input.new_zeros(len(rows)))
+            else:
+                row_indices = torch.tensor(rows, dtype=torch.int64, device=input.device)
+                relative_target = torch.tensor([targets[r] - low_idx for r in rows], dtype=torch.int64,
+                                               device=input.device)
+                cluster_output = self.tail[i - 1](input.index_select(0, row_indices))
+                for r in rows:
+                    gather_inds[r] = self.shortlist_size + i - 1
+                cluster_logprob = functional.log_softmax(cluster_output, dim=1)
+                pieces.append(cluster_logprob.gather(1, relative_target.unsqueeze(1)).squeeze(1))
+            order = order + rows
+            used_rows += len(rows)
+        if used_rows != batch_size:
+            raise RuntimeError(f'Target values should be in [0, {self.n_classes - 1}], but values in range '
+                               f'[{target.min().item()}, {target.max().item()}] were found. ')
+        position = [0] * batch_size
+        for k, r in enumerate(order):
+            position[r] = k
+        output = torch.cat(pieces).index_select(0, torch.tensor(position, dtype=torch.int64, device=input.device))
+        head_logprob = functional.log_softmax(self.head(input), dim=1)
+        inds = torch.tensor(gather_inds, dtype=torch.int64, device=input.device)
+        output = output + head_logprob.gather(1, inds.unsqueeze(1)).squeeze()
+        loss = (-output).mean()
+        if not is_batched:
+            output = output.squeeze(0)
+        return _ASMoutput(output, loss)
+
+    def _get_full_log_prob(self, input, head_output):
+        head_logprob = functional.log_softmax(head_output, dim=1)
+        parts = [head_logprob[:, :self.shortlist_size]]
+        for i in range(len(self.cutoffs) - 1):
+            cluster_logprob = functional.log_softmax(self.tail[i](input), dim=1)
+            parts.append(cluster_logprob + head_logprob[:, self.shortlist_size + i].unsqueeze(1))
+        return torch.cat(parts, 1)
+
+    def log_prob(self, input):
+        return self._get_full_log_prob(input, self.head(input))
+
+    def predict(self, input):
+        head_output = self.head(input)
+        output = torch.argmax(head_output, dim=1)
+        not_in_shortlist = output >= self.shortlist_size
+        if not not_in_shortlist.any():
+            return output
+        if not_in_shortlist.all():
+            return torch.argmax(self._get_full_log_prob(input, head_output), dim=1)
+        log_prob = self._get_full_log_prob(input[not_in_shortlist], head_output[not_in_shortlist])
+        output[not_in_shortlist] = torch.argmax(log_prob, dim=1)
+        return output
+
+
 def _f_local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     dim = input.dim()
     if dim < 3:
@@ -729,9 +1075,9 @@ class LocalResponseNorm(Module):
 
 def _f_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     # ATen's rrelu_with_noise: in training, each element <= 0 is scaled by its own draw from
-    # U(lower, upper) on the default generator, in element order (float64 draws; the results are
-    # within 2 float32 ulps of 2.15's kernel on the suite's samples, whose exact rounding is not
-    # matched yet); in eval, leaky_relu with the mean slope
+    # U(lower, upper) on the default generator, in element order: a float64 draw between the
+    # bounds as the input's dtype holds them (the kernel keeps lower and upper in its opmath
+    # type), rounded to the dtype; in eval, leaky_relu with the mean slope
     if lower > upper:
         raise RuntimeError('Lower bound should be less than or equal to the upper bound')
     if not training:
@@ -740,7 +1086,11 @@ def _f_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False)
     k = int(mask.sum().item())
     noise = torch.ones_like(input)
     if k > 0:
-        draws = torch.empty(k, dtype=torch.float64).uniform_(lower, upper)
+        lo, hi = lower, upper
+        if input.dtype in (torch.float32, torch.float16, torch.bfloat16):
+            lo = torch.tensor(lower, dtype=torch.float32).item()
+            hi = torch.tensor(upper, dtype=torch.float32).item()
+        draws = torch.empty(k, dtype=torch.float64).uniform_(lo, hi)
         with torch.no_grad():
             noise[mask] = draws.to(input.dtype)
     out = input * noise

@@ -231,10 +231,136 @@ def _f_multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_avera
     return acc.to(input.dtype)
 
 
+def _f_multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
+    reduction = _loss_reduction(size_average, reduce, reduction)
+    if reduction not in ('mean', 'sum', 'none'):
+        raise ValueError(f'{reduction} is not a valid value for reduction')
+    ndims = input.dim()
+    if not ((ndims == 2 and input.shape[1] != 0) or (ndims == 1 and input.shape[0] != 0) or ndims == 0):
+        raise RuntimeError(f'Expected non-empty vector or matrix with optional 0-dim batch size, but got: '
+                           f'{list(input.shape)}')
+    if ndims <= 1:
+        nframe, dim = 1, (1 if ndims == 0 else input.shape[0])
+        fits = target.dim() <= 1 and target.numel() == dim
+    else:
+        nframe, dim = input.shape[0], input.shape[1]
+        fits = target.dim() == 2 and target.shape[0] == nframe and target.shape[1] == dim
+    if not fits:
+        raise RuntimeError(f'inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}')
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"multilabel_margin_loss_forward_out_frame" not implemented for '
+                                  f"'{_SCALAR_NAMES.get(input.dtype, str(input.dtype))}'")
+    if target.dtype != torch.int64:
+        raise RuntimeError(f'expected scalar type Long but found {_SCALAR_NAMES.get(target.dtype, str(target.dtype))}')
+    if target.numel() and (target.min().item() < -1 or target.max().item() >= dim):
+        raise RuntimeError("argument #2 'target' is out of range")
+    # no reduction on a 1-D target still gives a 0-d loss
+    scalar_out = reduction != 'none' or target.dim() <= 1
+    return _C._composite('MultilabelMarginLossBackward0', _multilabel_margin_loss, input, target, reduction,
+                         nframe, dim, scalar_out)
+
+
+def _multilabel_margin_loss(input, target, reduction, nframe, dim, scalar_out):
+    # ATen's CPU kernel (LossMultiLabelMargin.cpp): the targets of a row run up to its first -1;
+    # for each target j and each non-target d, z = (1 - x[j]) + x[d] in the input's dtype and the
+    # positive z are summed in double; a row's sum rounds to the dtype. The reduced loss adds
+    # the rows in double, divides by dim (and nframe for the mean) and rounds once; 'none'
+    # divides each rounded row by dim in the dtype.
+    dt = input.dtype
+    x = input.detach().reshape(nframe, dim)
+    rows = target.reshape(nframe, dim).tolist()
+    hits = []
+    total = 0.0
+    per_row = []
+    for t in range(nframe):
+        targets = []
+        for j in rows[t]:
+            if j < 0:
+                break
+            targets.append(j)
+        is_target = set(targets)
+        count = [0] * dim
+        row_sum = 0.0
+        xr = x[t]
+        for j in targets:
+            z = ((1 - xr[j]) + xr).tolist()
+            for d in range(dim):
+                if d not in is_target and z[d] > 0:
+                    row_sum += z[d]
+                    count[j] -= 1
+                    count[d] += 1
+        row_val = torch.tensor(row_sum, dtype=dt)
+        per_row.append(row_val)
+        total += row_val.item()
+        hits.append(count)
+    if scalar_out:
+        total /= dim
+        if reduction == 'mean':
+            total /= nframe
+        value = torch.tensor(total, dtype=dt)
+    else:
+        value = torch.stack(per_row) / dim
+    # the gradient: each hit adds (or subtracts) g = 1 / dim (1 / (nframe * dim) for the mean)
+    # to the element in the dtype, one addition at a time, then scales by the incoming gradient
+    g = torch.tensor(1.0 / (nframe * dim) if reduction == 'mean' else 1.0 / dim, dtype=dt).item()
+    counts = torch.tensor(hits, dtype=torch.int64)
+    mag = counts.abs()
+    steps = mag.max().item() if mag.numel() else 0
+    acc = torch.zeros(nframe, dim, dtype=dt)
+    for s in range(1, steps + 1):
+        acc = torch.where(mag >= s, acc + g, acc)
+    grad = torch.where(counts < 0, -acc, acc)
+    xf = input.reshape(nframe, dim)
+    if scalar_out:
+        a = (xf * grad).sum()
+    else:
+        a = (xf * grad).sum(1)
+    # value plus an exact zero whose gradient is grad times the incoming one
+    return value + (a - a.detach())
+
+
+def _f_linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction='mean',
+                            ignore_index=None, label_smoothing=0.0, options=None):
+    # F.linear_cross_entropy's reference path: linear, then cross_entropy on the logits (the
+    # chunked path that `options` selects computes the same loss in chunks)
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f'expected input with dimensionality 1 or 2, got {input.dim()}')
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f'expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}')
+    num_batches = tuple(input.shape[:-1])
+    in_features = input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError('expected equal input and linear_weight last dimensions (in_features), '
+                           f'got {input.shape[-1]} and {linear_weight.shape[-1]}, respectively')
+    num_classes = linear_weight.shape[0]
+    out_features = tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes,) + out_features:
+        raise RuntimeError(f'expected linear_bias shape {(num_classes,) + out_features}, got {tuple(linear_bias.shape)}')
+    if len(out_features) > 0 and len(num_batches) == 0:
+        raise RuntimeError(f'K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires'
+                           f' batched input, (N, {in_features}), got unbatched'
+                           f' input with shape {tuple(input.shape)}')
+    logits_shape = num_batches + (num_classes,) + out_features
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError('ignore_index cannot be specified when target contains probabilities')
+    ignore_index = ignore_index if ignore_index is not None else -100
+    if out_features:
+        rows = num_classes
+        for f in out_features:
+            rows *= f
+        linear_weight = linear_weight.reshape(rows, in_features)
+        if linear_bias is not None:
+            linear_bias = linear_bias.reshape(rows)
+    logits = functional.linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return functional.cross_entropy(logits, target, weight=weight, reduction=reduction, ignore_index=ignore_index,
+                                    label_smoothing=label_smoothing)
+
+
 _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['margin_ranking_loss', 'hinge_embedding_loss', 'soft_margin_loss',
                                    'cosine_embedding_loss', 'poisson_nll_loss', 'gaussian_nll_loss',
                                    'multilabel_soft_margin_loss', 'triplet_margin_loss',
-                                   'triplet_margin_with_distance_loss', 'multi_margin_loss']
+                                   'triplet_margin_with_distance_loss', 'multi_margin_loss',
+                                   'multilabel_margin_loss', 'linear_cross_entropy']
 
 
 class _Loss(Module):
@@ -307,6 +433,51 @@ class GaussianNLLLoss(_Loss):
 class MultiLabelSoftMarginLoss(_WeightedLoss):
     def forward(self, input, target):
         return functional.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None, dtype=None,
+                 reduction='mean', weight=None, ignore_index=None, label_smoothing=0.0, options=None):
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError(f'expected weight shape to be {(num_classes,)}, got {tuple(weight.shape)}')
+        if label_smoothing < 0 or label_smoothing > 1.0:
+            raise RuntimeError(f'expected label_smoothing to be in range [0, 1], got {label_smoothing}')
+        super().__init__(weight=weight, size_average=None, reduce=None, reduction=reduction)
+        self.num_classes = num_classes
+        self.out_features = out_features
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+        # the weight is stored two-dimensional (Linear's) and reshaped in forward
+        rows = num_classes
+        for f in out_features:
+            rows *= f
+        self.linear = Linear(in_features, rows, bias=bias, device=device, dtype=dtype)
+        self.options = options
+
+    def forward(self, input, target):
+        linear_weight = self.linear.weight.reshape((self.num_classes,) + tuple(self.out_features)
+                                                   + (self.linear.in_features,))
+        linear_bias = (self.linear.bias.reshape((self.num_classes,) + tuple(self.out_features))
+                       if self.linear.bias is not None else None)
+        return functional.linear_cross_entropy(input, linear_weight, target, linear_bias=linear_bias,
+                                               weight=self.weight, reduction=self.reduction,
+                                               ignore_index=self.ignore_index,
+                                               label_smoothing=self.label_smoothing, options=self.options)
+
+    def extra_repr(self):
+        return (f'in_features={self.linear.in_features},'
+                f' num_classes={self.num_classes},'
+                f' out_features={self.out_features},'
+                f' bias={self.linear.bias is not None},'
+                f' reduction={self.reduction},'
+                f' ignore_index={self.ignore_index},'
+                f' label_smoothing={self.label_smoothing},'
+                f' options={self.options}')
+
+
+class MultiLabelMarginLoss(_Loss):
+    def forward(self, input, target):
+        return functional.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
 class MultiMarginLoss(_WeightedLoss):

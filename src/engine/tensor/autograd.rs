@@ -72,6 +72,12 @@ pub(crate) enum Kind {
     },
     /// a @ b (+ bias of `bias_shape`), 2-D.
     Mm(Tensor, Tensor, Option<Vec<usize>>),
+    /// a @ b with batch dims: the operands (1-D ones made matrices) and the broadcast batch.
+    Bmm {
+        a: Tensor,
+        b: Tensor,
+        batch: Vec<usize>,
+    },
     View(Geometry, Geometry),
     Softmax {
         dim: usize,
@@ -342,7 +348,7 @@ fn contiguous_of(t: &Tensor, dt: DType) -> Result<G> {
 /// `g` (laid out for `from`) summed down to `to` (a shape `from` broadcasts from): ATen's
 /// `sum_to`, one sum over the leading dims and the dims `to` broadcasts, through the same
 /// reduction kernel as `Tensor.sum` (PyTorch's float32 order).
-fn sum_to(g: G, from: &[usize], to: &[usize], dt: DType) -> Result<G> {
+pub(super) fn sum_to(g: G, from: &[usize], to: &[usize], dt: DType) -> Result<G> {
     if from == to {
         return Ok(g);
     }
@@ -369,6 +375,7 @@ fn saves_phantom(kind: &Kind) -> bool {
         Kind::Ternary { a, b, c, .. } => op(a) || op(b) || op(c),
         Kind::Unary(_, x, y) => x.is_phantom() || y.is_phantom(),
         Kind::Mm(a, b, _) => a.is_phantom() || b.is_phantom(),
+        Kind::Bmm { a, b, .. } => a.is_phantom() || b.is_phantom(),
         Kind::Softmax { out, .. } => out.is_phantom(),
         Kind::Conv2d { x, weight, .. } => x.is_phantom() || weight.is_phantom(),
         Kind::Pool2d { x, .. } => x.is_phantom(),
@@ -864,6 +871,7 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             }
             v
         }
+        Kind::Bmm { a, b, batch } => super::bmm_grad::input_grads(node, a, b, batch, g, dt)?,
         Kind::View(base, view) => vec![Some(view_grad(node, base, view, g, dt)?)],
         // derivatives.yaml: self: where(condition, grad, 0), other: where(condition, 0, grad),
         // each summed to its operand's shape

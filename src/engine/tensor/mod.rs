@@ -9,12 +9,14 @@
 //! NotImplementedError.
 
 pub(crate) mod autograd;
+mod bmm_grad;
 mod conv;
 mod create;
 mod extra;
 mod front;
 mod index;
 pub(crate) mod loss;
+mod matmul_fold;
 mod nn;
 mod ops;
 mod random_ops;

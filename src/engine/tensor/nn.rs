@@ -106,6 +106,7 @@ impl Runtime {
                 let m = self.mm_impl("matmul", a, &b.unsqueeze(1)?, "mv", "mv")?;
                 Ok(m.view_named("MvBackward0", vec![a.layout.shape[0]], vec![1], 0))
             }
+            _ if Self::should_fold(a, b) => self.matmul_folded(a, b),
             _ => self.bmm_broadcast(a, b),
         }
     }
@@ -172,7 +173,7 @@ impl Runtime {
         Ok(dev)
     }
 
-    fn mm_impl(
+    pub(super) fn mm_impl(
         &self,
         op: &str,
         a: &Tensor,
@@ -392,6 +393,13 @@ impl Runtime {
             .map_err(|e| self.host_error("matmul", hint, e))?;
         self.cublas_workspace(dev, false)?;
         self.grad_of(&[a, b], &mut out, "BmmBackward0");
+        let edges = [super::autograd::edge_of(a), super::autograd::edge_of(b)];
+        let kind = super::autograd::Kind::Bmm {
+            a: a2.detach(),
+            b: b2.detach(),
+            batch: batch.clone(),
+        };
+        super::autograd::attach(&mut out, &edges, kind);
         let es = dt.element_size() as u64;
         self.complete(
             "matmul",
