@@ -27,8 +27,28 @@ pub enum Category {
     Floating,
 }
 
-/// The default floating dtype (`torch.get_default_dtype()`).
-pub const DEFAULT_FLOAT: DType = DType::Float32;
+thread_local! {
+    /// `torch.set_default_dtype`'s choice for the run on this thread (float32 until a script
+    /// sets it; each run starts afresh: [`reset_default_float`]).
+    static DEFAULT_FLOAT: std::cell::Cell<DType> = const { std::cell::Cell::new(DType::Float32) };
+}
+
+/// The default floating dtype (`torch.get_default_dtype()`): what a Python float becomes,
+/// and what factory functions make without `dtype=`.
+pub fn default_float() -> DType {
+    DEFAULT_FLOAT.with(|d| d.get())
+}
+
+/// `torch.set_default_dtype(dt)` (the bindings check that `dt` is float32 or float64 as
+/// PyTorch's CPU build allows, plus float16/bfloat16).
+pub fn set_default_float(dt: DType) {
+    DEFAULT_FLOAT.with(|d| d.set(dt));
+}
+
+/// Back to float32, as a fresh PyTorch process starts.
+pub fn reset_default_float() {
+    set_default_float(DType::Float32);
+}
 
 impl DType {
     pub const ALL: [DType; 10] = [
@@ -251,7 +271,7 @@ impl Scalar {
         match self {
             Scalar::Bool(_) => DType::Bool,
             Scalar::Int(_) => DType::Int64,
-            Scalar::Float(_) => DEFAULT_FLOAT,
+            Scalar::Float(_) => default_float(),
         }
     }
     /// The Python value an element of `dtype` reads back as (`item()`, `tolist()`).
@@ -311,7 +331,7 @@ impl ResultType {
     }
     pub fn result(self) -> DType {
         combine_categories(self.dim, combine_categories(self.zero_dim, self.wrapped))
-            .unwrap_or(DEFAULT_FLOAT)
+            .unwrap_or_else(default_float)
     }
 }
 

@@ -352,7 +352,10 @@ pub fn format_tensor<V: PrintVal>(vals: &[V], t: &Tensor) -> String {
     if t.device() != Device::Cpu {
         suffixes.push(format!("device='{}'", t.device()));
     }
-    let has_default = matches!(dtype, DType::Float32 | DType::Int64 | DType::Bool);
+    // _tensor_str.py: the dtype is left out when it is the default dtype (set_default_dtype),
+    // int64 or bool
+    let has_default = dtype == crate::engine::dtype::default_float()
+        || matches!(dtype, DType::Int64 | DType::Bool);
     let body;
     if t.is_meta() {
         suffixes.push(format!("size={}", shape_tuple(t.shape())));
@@ -364,7 +367,7 @@ pub fn format_tensor<V: PrintVal>(vals: &[V], t: &Tensor) -> String {
         if t.dim() != 1 {
             suffixes.push(format!("size={}", shape_tuple(t.shape())));
         }
-        if dtype != DType::Float32 {
+        if dtype != crate::engine::dtype::default_float() {
             suffixes.push(format!("dtype={dtype}"));
         }
         body = "[]".to_string();

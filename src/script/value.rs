@@ -261,6 +261,14 @@ pub struct Class {
 }
 
 impl Class {
+    /// `cls.__module__`: what the class dict says (a script may set it after the class
+    /// statement, as torch's preludes do), else the module the class was made in.
+    pub fn module_name(&self) -> Rc<str> {
+        if let Some(Value::Str(s)) = self.dict.borrow().get_str("__module__") {
+            return s.clone();
+        }
+        self.module.clone()
+    }
     /// Look `name` up along the MRO (self first).
     pub fn lookup(&self, name: &str) -> Option<Value> {
         if let Some(v) = self.dict.borrow().get_str(name) {

@@ -891,14 +891,6 @@ def tile(input, dims):
     return x.repeat(*dims)
 
 
-def _t_t_(self):
-    if self.dim() > 2:
-        raise RuntimeError(f't_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D')
-    if self.dim() < 2:
-        return self
-    raise NotImplementedError("cudatutor: t_() on a 2-D tensor (an in-place transpose of its strides) is not supported yet")
-
-
 def aminmax(input, dim=None, keepdim=False):
     _check_iter_dims(input)
     if dim is not None:

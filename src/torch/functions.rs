@@ -7,7 +7,7 @@ use super::{
     py_err, scalar_of, size_from, tensor_of, truthy_opt, wrap,
 };
 use crate::engine::backend::TernaryOp;
-use crate::engine::dtype::{DEFAULT_FLOAT, Scalar};
+use crate::engine::dtype::{Scalar, default_float};
 use crate::engine::tensor::LossOp;
 use crate::engine::{
     BinaryOp, DType, Device, DeviceSpec, Operand, Reduction, Runtime, Tensor, UnaryOp,
@@ -581,7 +581,8 @@ fn add_dtypes(m: &Module) {
 pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch");
     add_dtypes(&m);
-    m.set_attr("__version__", Value::str("2.5.0+cudatutor"));
+    // the wheel the lessons describe (torch.version.cuda is its CUDA)
+    m.set_attr("__version__", Value::str("2.15.0+cu132"));
     m.set_attr(
         "OutOfMemoryError",
         Value::Class(it.exc_class(ExcType::OutOfMemoryError)),
@@ -1036,7 +1037,25 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         Ok(Value::Int(t.numel() as i64))
     });
     reg(&m, rt, "get_default_dtype", |_, _, _| {
-        Ok(Value::native(PyDType(DEFAULT_FLOAT)))
+        Ok(Value::native(PyDType(default_float())))
+    });
+    reg(&m, rt, "set_default_dtype", |_, _, args| {
+        let a = args.bind("set_default_dtype", &["d"], 1)?;
+        let d = a[0].as_ref().unwrap();
+        let Some(dt) = d.downcast::<PyDType>().map(|d| d.0) else {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "invalid dtype object: only floating-point types are supported as the default type",
+            ));
+        };
+        if !dt.is_floating_point() {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "only floating-point types are supported as the default type",
+            ));
+        }
+        crate::engine::dtype::set_default_float(dt);
+        Ok(Value::None)
     });
     reg(&m, rt, "device", |it, _, args| {
         let a = args.bind("device", &["type", "index"], 1)?;
@@ -1068,6 +1087,13 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         }
         Ok(Value::native(PySize(dims)))
     });
+    // torch.Size is a class (a tuple subclass): `isinstance(x.shape, torch.Size)` holds and
+    // calling it builds one
+    if let Some(f) = m.get_attr("Size") {
+        let scls = it.native_class("Size");
+        it.set_class_ctor(&scls, f);
+        m.set_attr("Size", Value::Class(scls));
+    }
     reg(&m, rt, "no_grad", |_, rt, _| {
         Ok(Value::native(GradMode::new(rt.clone(), false)))
     });

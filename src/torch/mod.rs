@@ -45,7 +45,14 @@ const NN_SRC: &str = concat!(
 );
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");
-const EXTRA_SRC: &str = include_str!("extra.py");
+/// torch._extra: extra.py, then the families kept in their own files.
+const EXTRA_SRC: &str = concat!(
+    include_str!("extra.py"),
+    include_str!("extra_views.py"),
+    include_str!("extra_search.py"),
+    include_str!("extra_runtime.py")
+);
+const VERSION_SRC: &str = "__version__ = '2.15.0+cu132'\ncuda = '13.2'\ndebug = False\ngit_version = 'd0f2af8b66b20da4baa50644c0cd3f887a2eae2e'\nhip = None\nrocm = None\nxpu = None\n";
 const AUTOGRAD_SRC: &str = include_str!("autograd.py");
 const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
 const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
@@ -60,7 +67,7 @@ const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector
 /// once torch.nn exists.
 const NN_FX_SRC: &str = "import torch.nn as _nn\nimport torch.nn.functional as _F\nimport torch._F as _F2\nfor _k in _nn._PY_FUNCTIONAL:\n    setattr(_F, _k, getattr(_nn, '_f_' + _k))\n    setattr(_F2, _k, getattr(_nn, '_f_' + _k))\n";
 
-const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = False\n    deterministic = False\n    allow_tf32 = False\n\n\ncudnn = _Flags()\ncuda = _Flags()\n";
+const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = False\n    deterministic = False\n    allow_tf32 = False\n\n    def version(self):\n        return 92600\n\n    def is_available(self):\n        return True\n\n\nclass _Absent:\n    def is_available(self):\n        return False\n\n    def is_built(self):\n        return False\n\n\ncudnn = _Flags()\ncuda = _Flags()\nmps = _Absent()\n";
 
 /// The torch modules written in Python: (module name, source).
 const PRELUDES: &[(&str, &str)] = &[
@@ -80,11 +87,13 @@ const PRELUDES: &[(&str, &str)] = &[
     ("torch.backends", BACKENDS_SRC),
     ("torch.cuda._py", CUDA_PY_SRC),
     ("torch.cuda.memory", CUDA_MEMORY_SRC),
+    ("torch.version", VERSION_SRC),
 ];
 
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     crate::engine::print::reset_print_options();
+    crate::engine::dtype::reset_default_float();
     crate::numpy::install(it, rt.clone());
     WARNED.with(|w| w.borrow_mut().clear());
     async_copy::clear();

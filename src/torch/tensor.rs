@@ -542,6 +542,31 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             p.t.borrow_mut().set_requires_grad(on).map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
+        // `self._set_view_(view, name)`: the in-place view ops (`unsqueeze_`, `t_`, `resize_`
+        // … in extra_inplace.py) compute the view out of place, then make this very object
+        // (every Python reference to it) that view, its grad_fn renamed as PyTorch names the
+        // in-place node.
+        "_set_view_" => |_, p, this, args| {
+            let a = args.bind("_set_view_", &["view", "grad_fn"], 1)?;
+            let view = super::need_tensor(a[0].as_ref().unwrap(), "_set_view_", "view")?;
+            let name = match &a[1] {
+                Some(Value::Str(s)) => Some(s.to_string()),
+                _ => None,
+            };
+            let cur = p.tensor();
+            if cur.requires_grad && cur.is_leaf() && p.rt.grad_enabled() {
+                return Err(PyException::new(
+                    ExcType::RuntimeError,
+                    "a leaf Variable that requires grad is being used in an in-place operation.",
+                ));
+            }
+            let mut new = view.clone();
+            if let Some(n) = name {
+                new = new.with_grad_fn_name(&n);
+            }
+            *p.t.borrow_mut() = new;
+            Ok(Value::Native(this.clone()))
+        },
         "view" => |it, p, _, args| {
             let t = p.tensor();
             if let Some(d) = args
@@ -640,6 +665,21 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             Ok(wrap(
                 &p.rt,
                 p.rt.view_op("transpose", &t, t.transpose(d0, d1))
+                    .map_err(py_err)?,
+            ))
+        },
+        "as_strided" => |it, p, _, args| {
+            let a = args.bind("as_strided", &["size", "stride", "storage_offset"], 2)?;
+            let size = shape_from(it, std::slice::from_ref(a[0].as_ref().unwrap()))?;
+            let stride = shape_from(it, std::slice::from_ref(a[1].as_ref().unwrap()))?;
+            let offset = match &a[2] {
+                None | Some(Value::None) => None,
+                Some(v) => Some(crate::torch::int_arg(it, v)?),
+            };
+            let t = p.tensor();
+            Ok(wrap(
+                &p.rt,
+                p.rt.view_op("as_strided", &t, t.as_strided(&size, &stride, offset))
                     .map_err(py_err)?,
             ))
         },
@@ -1378,6 +1418,11 @@ impl NativeObject for PyTensor {
         // methods written in Python over the native ones (src/torch/extra.py: `_t_NAME`)
         if !name.starts_with('_') {
             let m = it.import_module("torch._extra")?;
+            // attributes written in Python (`_tp_NAME(self)`, e.g. `layout`)
+            if let Some(p) = it.getattr_opt(&m, &format!("_tp_{name}"))? {
+                let args = crate::script::Args::new(vec![Value::Native(this.clone())]);
+                return it.call(&p, args).map(Some);
+            }
             let Some(f) = it.getattr_opt(&m, &format!("_t_{name}"))? else {
                 return Ok(None);
             };

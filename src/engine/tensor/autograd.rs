@@ -233,6 +233,37 @@ impl Node {
     }
 }
 
+impl Tensor {
+    /// This tensor under another grad_fn name: an in-place view op (`unsqueeze_`, `t_` …)
+    /// computes the out-of-place view, whose node PyTorch names differently
+    /// (`UnsqueezeBackward1` for `UnsqueezeBackward0`). Backward is the same.
+    pub fn with_grad_fn_name(mut self, name: &str) -> Tensor {
+        if self.grad_fn.is_none() {
+            return self;
+        }
+        let name = intern_name(name);
+        self.grad_fn = Some(name);
+        if let Some(node) = self.node.take() {
+            let renamed = match Rc::try_unwrap(node) {
+                Ok(mut n) => {
+                    n.name = name;
+                    n
+                }
+                Err(shared) => Node {
+                    name,
+                    edges: shared.edges.clone(),
+                    kind: RefCell::new(shared.kind.borrow().clone()),
+                    out_shape: shared.out_shape.clone(),
+                    out_dtype: shared.out_dtype,
+                    retained: RefCell::new(shared.retained.borrow().clone()),
+                },
+            };
+            self.node = Some(Rc::new(renamed));
+        }
+        self
+    }
+}
+
 /// A grad_fn name given at run time (a composite op's), as the `&'static str` every node
 /// name is: each distinct name is leaked once.
 pub(crate) fn intern_name(name: &str) -> &'static str {

@@ -3,7 +3,7 @@
 use super::{Layout, Tensor, contiguous_strides};
 use crate::engine::backend::{BackendDevice, BackendStorage};
 use crate::engine::device::Device;
-use crate::engine::dtype::{DEFAULT_FLOAT, DType, Scalar};
+use crate::engine::dtype::{DType, Scalar, default_float};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::host::HostStorage;
 use crate::engine::runtime::Runtime;
@@ -15,12 +15,16 @@ pub fn infer_dtype(values: &[Scalar]) -> DType {
     let mut dt = DType::Bool;
     for v in values {
         match v {
-            Scalar::Float(_) => return DEFAULT_FLOAT,
+            Scalar::Float(_) => return default_float(),
             Scalar::Int(_) => dt = DType::Int64,
             Scalar::Bool(_) => {}
         }
     }
-    if values.is_empty() { DEFAULT_FLOAT } else { dt }
+    if values.is_empty() {
+        default_float()
+    } else {
+        dt
+    }
 }
 
 impl Runtime {
@@ -120,7 +124,7 @@ impl Runtime {
         device: Device,
     ) -> Result<Tensor> {
         let dt = dtype.unwrap_or(match value {
-            Scalar::Float(_) => DEFAULT_FLOAT,
+            Scalar::Float(_) => default_float(),
             Scalar::Int(_) => DType::Int64,
             Scalar::Bool(_) => DType::Bool,
         });
@@ -128,12 +132,12 @@ impl Runtime {
         self.created("full", shape.to_vec(), dt, device, |n| b.full(n, dt, value))
     }
     pub fn zeros(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DEFAULT_FLOAT);
+        let dt = dtype.unwrap_or_else(default_float);
         let b = self.backend_for(device);
         self.created("zeros", shape.to_vec(), dt, device, |n| b.zeros(n, dt))
     }
     pub fn ones(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DEFAULT_FLOAT);
+        let dt = dtype.unwrap_or_else(default_float);
         let b = self.backend_for(device);
         self.created("ones", shape.to_vec(), dt, device, |n| {
             b.full(n, dt, Scalar::Int(1))
@@ -141,7 +145,7 @@ impl Runtime {
     }
     /// `torch.empty`: zeros in the simulator (PyTorch leaves garbage).
     pub fn empty(&self, shape: &[usize], dtype: Option<DType>, device: Device) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DEFAULT_FLOAT);
+        let dt = dtype.unwrap_or_else(default_float);
         let b = self.backend_for(device);
         let t = self
             .alloc_out(shape.to_vec(), dt, device, device != Device::Meta, false)
@@ -189,7 +193,7 @@ impl Runtime {
             ));
         }
         let dt = dtype.unwrap_or(if float_args {
-            DEFAULT_FLOAT
+            default_float()
         } else {
             DType::Int64
         });
@@ -224,7 +228,7 @@ impl Runtime {
         dtype: Option<DType>,
         device: Device,
     ) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(DEFAULT_FLOAT);
+        let dt = dtype.unwrap_or_else(default_float);
         let step = if steps > 1 {
             (end - start) / (steps - 1) as f64
         } else {

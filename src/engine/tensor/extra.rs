@@ -205,7 +205,7 @@ impl Runtime {
         device: Device,
     ) -> Result<Tensor> {
         let m = m.unwrap_or(n);
-        let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
+        let dt = dtype.unwrap_or_else(crate::engine::dtype::default_float);
         self.created_host("eye", vec![n, m], dt, device, |len| {
             let v: Vec<f64> = (0..len)
                 .map(|i| {

@@ -21,6 +21,7 @@ mod nn;
 mod ops;
 mod random_ops;
 mod raw;
+mod strided;
 
 pub use super::op::{BinaryOp, Reduction, UnaryOp};
 pub use conv::{Conv2dArgs, Pool2dArgs};

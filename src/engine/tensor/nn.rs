@@ -1322,6 +1322,18 @@ impl Runtime {
             })
             .map_err(|e| self.host_error("masked_fill", hint, e))?;
         self.grad_of(&[t], &mut out, "MaskedFillBackward0");
+        // derivatives.yaml: self: grad.masked_fill(mask, 0) -- where(mask, 0, grad), which
+        // the Where node computes (no operand on the filled side: the value is a number)
+        let kind = super::autograd::Kind::Where {
+            cond: mask.detach(),
+            a: None,
+            b: Some(t.layout.shape.clone()),
+        };
+        super::autograd::attach(
+            &mut out,
+            &[super::autograd::Edge::None, super::autograd::edge_of(t)],
+            kind,
+        );
         self.complete(
             "masked_fill",
             t.device(),

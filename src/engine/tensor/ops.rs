@@ -5,7 +5,7 @@
 use super::{Tensor, autograd, broadcast_shapes, wrap_dim};
 use crate::engine::backend::{Arg, BackendStorage, ReduceOp};
 use crate::engine::device::Device;
-use crate::engine::dtype::{Category, DEFAULT_FLOAT, DType, ResultType, Scalar};
+use crate::engine::dtype::{Category, DType, ResultType, Scalar, default_float};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::layout::Layout;
 use crate::engine::runtime::Runtime;
@@ -182,8 +182,8 @@ impl Runtime {
         let mut compute = rt.result();
         let out_dt = match op {
             Div | Atan2 if compute.category() != Category::Floating => {
-                compute = DEFAULT_FLOAT;
-                DEFAULT_FLOAT
+                compute = default_float();
+                default_float()
             }
             Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor => DType::Bool,
             _ => compute,
@@ -330,7 +330,7 @@ impl Runtime {
         }
         let out_dt = match op {
             LogicalNot | IsNan | IsFinite => DType::Bool,
-            _ if op.float_only() && !dt.is_floating_point() => DEFAULT_FLOAT,
+            _ if op.float_only() && !dt.is_floating_point() => default_float(),
             _ => dt,
         };
         // integer inputs of float functions are computed in float32

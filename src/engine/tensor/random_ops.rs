@@ -385,7 +385,7 @@ impl Runtime {
         device: Device,
         generator: Option<&SharedGenerator>,
     ) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
+        let dt = dtype.unwrap_or_else(crate::engine::dtype::default_float);
         self.check_float_random("rand", dt)?;
         let t = self.fresh_unrecorded("rand", shape, dt, device)?;
         self.uniform_as("rand", &t, 0.0, 1.0, generator)?;
@@ -400,7 +400,7 @@ impl Runtime {
         device: Device,
         generator: Option<&SharedGenerator>,
     ) -> Result<Tensor> {
-        let dt = dtype.unwrap_or(crate::engine::dtype::DEFAULT_FLOAT);
+        let dt = dtype.unwrap_or_else(crate::engine::dtype::default_float);
         self.check_float_random("randn", dt)?;
         let t = self.fresh_unrecorded("randn", shape, dt, device)?;
         self.normal_as("randn", &t, 0.0, 1.0, generator)?;

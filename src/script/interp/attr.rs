@@ -152,7 +152,7 @@ impl Interpreter {
             Value::Class(c) => {
                 match name {
                     "__name__" | "__qualname__" => return Ok(Some(Value::str(&c.name))),
-                    "__module__" => return Ok(Some(Value::str(&c.module))),
+                    "__module__" => return Ok(Some(Value::Str(c.module_name()))),
                     "__bases__" => {
                         return Ok(Some(Value::tuple(
                             c.bases.iter().map(|b| Value::Class(b.clone())).collect(),
@@ -312,9 +312,10 @@ impl Interpreter {
                     let c = self.type_of(obj);
                     return Ok(Some(Value::Class(c)));
                 }
-                Ok(super::super::builtins::methods::builtin_attr(
-                    self, obj, name,
-                ))
+                Ok(
+                    super::super::builtins::methods::builtin_attr(self, obj, name)
+                        .or_else(|| self.builtin_dunder(obj, name)),
+                )
             }
         }
     }

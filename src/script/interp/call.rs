@@ -149,6 +149,12 @@ impl Interpreter {
                 let m = self.getattr(obj, name).map_err(PyException::in_lookup)?;
                 self.call(&m, args)
             }
+            _ if name.starts_with("__")
+                && !super::super::builtins::methods::method_names(obj).contains(&name)
+                && let Some(f) = self.builtin_dunder(obj, name) =>
+            {
+                self.call(&f, args)
+            }
             _ => match super::super::builtins::methods::call_builtin_method(self, obj, name, args)?
             {
                 Some(v) => Ok(v),

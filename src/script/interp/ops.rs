@@ -1137,10 +1137,11 @@ impl Interpreter {
                 format!("<bound method {fname} of {r}>")
             }
             Value::Class(c) => {
-                if &*c.module == "builtins" {
+                let module = c.module_name();
+                if &*module == "builtins" {
                     format!("<class '{}'>", c.name)
                 } else {
-                    format!("<class '{}.{}'>", c.module, c.name)
+                    format!("<class '{}.{}'>", module, c.name)
                 }
             }
             Value::Module(m) => format!("<module '{}'>", m.name),
@@ -1162,7 +1163,7 @@ impl Interpreter {
                 } else {
                     format!(
                         "<{}.{} object at {}>",
-                        i.class.module,
+                        i.class.module_name(),
                         i.class.name,
                         addr(v)
                     )

@@ -819,6 +819,13 @@ fn os() -> Value {
         it.putenv.borrow_mut().insert(k, None);
         Ok(Value::None)
     });
+    // the machine's logical CPUs, as CPython's os.cpu_count()
+    m.add_fn("cpu_count", |_it, args| {
+        args.exact("cpu_count", 0)?;
+        Ok(std::thread::available_parallelism()
+            .map(|n| Value::Int(n.get() as i64))
+            .unwrap_or(Value::None))
+    });
     m.add_fn("getenv", |it, args| {
         let a = args.range("getenv", 1, 2)?;
         let k = env_key(&a[0])?;
