@@ -286,20 +286,18 @@ mod tests {
             ),
             (") and then".to_string(), Style::new()),
         ];
-        for width in 12..60 {
+        let whole = "(x.to(\"cuda\", non_blocking=True))";
+        for width in whole.len()..60 {
             let lines = texts(&wrap(&pieces, width, &[], &[]));
             assert_eq!(
                 lines.join(" "),
                 "Call it as (x.to(\"cuda\", non_blocking=True)) and then",
                 "{width}"
             );
-            let whole = "(x.to(\"cuda\", non_blocking=True))";
-            if width >= whole.len() {
-                assert!(
-                    lines.iter().any(|l| l.contains(whole)),
-                    "{width}: {lines:?}"
-                );
-            }
+            assert!(
+                lines.iter().any(|l| l.contains(whole)),
+                "{width}: {lines:?}"
+            );
             for l in &lines {
                 assert!(l.width() <= width, "{width}: {l}");
             }
