@@ -29,6 +29,11 @@ pub struct RunReport {
     pub stdout: String,
     /// The device log (kernel assertion lines) and the traceback, as python3 prints to stderr.
     pub stderr: String,
+    /// The order stdout and stderr were written in: `[to_stderr, bytes]` per run of writes
+    /// to one stream, adding up to `stdout` and `stderr` (see [`RunReport::interleaved`]).
+    /// Empty when unknown: stdout, then stderr.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub output_order: Vec<(bool, usize)>,
     pub error: Option<ErrorReport>,
     pub memory: MemoryReport,
     /// One entry per engine operation, in host order.
@@ -120,5 +125,55 @@ impl RunReport {
     /// True when every check ran and passed (and there was at least one).
     pub fn checks_passed(&self) -> bool {
         !self.checks.is_empty() && self.checks.iter().all(|c| c.passed)
+    }
+}
+
+/// Adds `bytes` written to one stream to a [`RunReport::output_order`].
+pub fn extend_order(order: &mut Vec<(bool, usize)>, to_stderr: bool, bytes: usize) {
+    if bytes == 0 {
+        return;
+    }
+    match order.last_mut() {
+        Some((err, n)) if *err == to_stderr => *n += bytes,
+        _ => order.push((to_stderr, bytes)),
+    }
+}
+
+impl RunReport {
+    /// stdout and stderr as a terminal showed them: `(is_stderr, text)` pieces in write
+    /// order. Without a usable `output_order` (an older report, or output cut to its tail):
+    /// stdout, then stderr.
+    pub fn interleaved(&self) -> Vec<(bool, &str)> {
+        let fits = |err: bool, text: &str| {
+            self.output_order
+                .iter()
+                .filter(|(e, _)| *e == err)
+                .map(|(_, n)| n)
+                .sum::<usize>()
+                == text.len()
+        };
+        let usable =
+            !self.output_order.is_empty() && fits(false, &self.stdout) && fits(true, &self.stderr);
+        if !usable {
+            return [(false, self.stdout.as_str()), (true, self.stderr.as_str())]
+                .into_iter()
+                .filter(|(_, t)| !t.is_empty())
+                .collect();
+        }
+        let (mut out_at, mut err_at) = (0, 0);
+        let mut pieces = Vec::new();
+        for &(err, n) in &self.output_order {
+            let (text, at) = if err {
+                (&self.stderr, &mut err_at)
+            } else {
+                (&self.stdout, &mut out_at)
+            };
+            // (every piece ends on a character boundary: whole writes are counted)
+            if let Some(piece) = text.get(*at..*at + n) {
+                pieces.push((err, piece));
+            }
+            *at += n;
+        }
+        pieces
     }
 }

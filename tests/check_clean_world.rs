@@ -200,3 +200,13 @@ fn a_submission_that_changes_nothing_scores_zero_on_every_builtin_exercise() {
     assert!(edited.checks.iter().any(|c| c.line > 0), "{edited:?}");
     assert_eq!(edited.status, GradeStatus::Failed);
 }
+
+#[test]
+fn a_table_torch_reads_changed_in_place_does_not_reach_the_checks() {
+    // torch.finfo reads the dict torch._extra._FINFO: the namespace still names the same dict,
+    // so putting names back is not enough; its contents are put back too (and a list's).
+    let hostile = "import torch\nimport torch._extra as e\ne._FINFO['float32'] = (32, 0.5, 1.0, 1.0, 1.0)\ne._FINFO.pop('float64')\ne._COMPLEX_PART.clear()\neps = 0.5\nprint('fooled', torch.finfo(torch.float32).eps)\n";
+    let honest = "import torch\neps = torch.finfo(torch.float32).eps\nprint('fooled')\n";
+    let check = "assert eps == torch.finfo(torch.float32).eps, 'eps is float32 epsilon'\nassert eps == 2.0 ** -23 and torch.finfo(torch.float64).bits == 64, 'the tables are whole'\n";
+    fools_itself_not_the_check(hostile, honest, check, "fooled 0.5");
+}

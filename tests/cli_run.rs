@@ -456,3 +456,94 @@ fn the_shells_cuda_variables_reach_the_script() {
         "{err}"
     );
 }
+
+/// A caught device-side assert: the kernel's line reaches stderr at the synchronization
+/// that reported it (`loss.item()`), so on a terminal it shows after what the script printed
+/// before that line and before what it printed after, as with PyTorch on a GPU.
+const CAUGHT: &str = "import torch
+import torch.nn.functional as F
+logits = torch.randn(10, 5, device='cuda')
+labels = torch.tensor([0, 1, 2, 3, 4, 5, 0, 1, 2, 3], device='cuda')
+print('before')
+loss = F.cross_entropy(logits, labels)
+print('launched')
+try:
+    loss.item()
+except RuntimeError:
+    print('caught')
+print('after')
+";
+
+#[test]
+fn a_caught_asserts_device_line_shows_where_the_sync_reported_it() {
+    let p = script("caught.py", CAUGHT);
+    // one pipe for both streams, as a terminal shows them
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' run '{}' 2>&1",
+            env!("CARGO_BIN_EXE_cudatutor"),
+            p.display()
+        ))
+        .output()
+        .expect("sh runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = |what: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no {what:?} in {text}"))
+    };
+    let assertion = at("Assertion `t >= 0 && t < n_classes` failed.");
+    assert!(at("launched") < assertion, "{text}");
+    assert!(
+        assertion < at("caught") && at("caught") < at("after"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    // each stream alone is still what python3 writes to it
+    let apart = run(&["run", p.to_str().unwrap()]);
+    assert_eq!(
+        String::from_utf8_lossy(&apart.stdout),
+        "before\nlaunched\ncaught\nafter\n"
+    );
+    // the report keeps the order: [to_stderr, bytes] runs adding up to stdout and stderr
+    let r = json(&["run", "--format", "json", p.to_str().unwrap()]);
+    let order = r["output_order"].as_array().expect("output_order");
+    let (stdout, stderr) = (r["stdout"].as_str().unwrap(), r["stderr"].as_str().unwrap());
+    let (mut o, mut e, mut merged) = (0, 0, String::new());
+    for run in order {
+        let n = run[1].as_u64().unwrap() as usize;
+        if run[0].as_bool().unwrap() {
+            merged.push_str(&stderr[e..e + n]);
+            e += n;
+        } else {
+            merged.push_str(&stdout[o..o + n]);
+            o += n;
+        }
+    }
+    assert_eq!((o, e), (stdout.len(), stderr.len()));
+    assert_eq!(merged, text, "the report's order is the terminal's");
+}
+
+#[test]
+fn an_uncaught_asserts_device_line_stays_above_the_traceback() {
+    let p = script("deferred_merged.py", DEFERRED);
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' run '{}' 2>&1",
+            env!("CARGO_BIN_EXE_cudatutor"),
+            p.display()
+        ))
+        .output()
+        .expect("sh runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let running = text.find("still running").expect("stdout");
+    let assertion = text.find("Assertion `t >= 0").expect("device line");
+    let traceback = text
+        .find("Traceback (most recent call last)")
+        .expect("traceback");
+    assert!(running < assertion && assertion < traceback, "{text}");
+}

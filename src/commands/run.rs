@@ -177,10 +177,8 @@ fn print_report(report: &RunReport, format: Format, summary: bool) -> u8 {
             "{}\n",
             serde_json::to_string_pretty(report).unwrap_or_default()
         )),
-        Format::Text => super::output::emit(&report.stdout).map(|()| {
-            // A closed stderr is not worth failing over: the status still says what happened.
+        Format::Text => emit_interleaved(report).map(|()| {
             let mut err = std::io::stderr().lock();
-            let _ = err.write_all(report.stderr.as_bytes());
             if summary || std::io::stderr().is_terminal() {
                 let _ = err.write_all(render_summary(report).as_bytes());
             }
@@ -276,4 +274,20 @@ mod tests {
         assert_eq!(format_bytes(1536), "1.50 KiB");
         assert_eq!(format_bytes(80 << 30), "80.00 GiB");
     }
+}
+
+/// stdout and stderr in the order the script wrote them (a caught assert's device line
+/// before the script's later prints, as python3 on a terminal), each flushed before the
+/// other stream's turn. A closed stderr is not worth failing over: the status still says
+/// what happened; a closed stdout is ([`super::output::emit`]).
+fn emit_interleaved(report: &RunReport) -> std::io::Result<()> {
+    for (to_stderr, text) in report.interleaved() {
+        if to_stderr {
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
+        } else {
+            super::output::emit(text)?;
+        }
+    }
+    Ok(())
 }

@@ -218,6 +218,8 @@ pub struct Runtime {
     /// The latest check an op failed, with its offending values (provenance.rs).
     detail: RefCell<Option<super::provenance::Detail>>,
     device_log: RefCell<Vec<String>>,
+    /// Device-log lines already handed to the script's stderr ([`Runtime::take_printed_device_log`]).
+    device_log_printed: Cell<usize>,
     current_device: Cell<u32>,
     /// Each device's cuBLAS and cuBLASLt workspaces, once a matrix product needed them.
     blas_workspaces: RefCell<Vec<[Option<(CudaBlock, u64)>; 2]>>,
@@ -301,6 +303,7 @@ impl Runtime {
             failure: RefCell::new(None),
             detail: RefCell::new(None),
             device_log: RefCell::new(Vec::new()),
+            device_log_printed: Cell::new(0),
             current_device: Cell::new(0),
             cuda_used: Cell::new(false),
             py_steps: Cell::new(0),
@@ -423,6 +426,24 @@ impl Runtime {
     /// Lines the (simulated) device printed: kernel assertion messages.
     pub fn device_log(&self) -> Vec<String> {
         self.device_log.borrow().clone()
+    }
+    /// The device-log lines the script's stderr has not shown yet, once the host has been
+    /// told of the failure (CUDA prints a kernel's assert lines at the synchronization that
+    /// reports it, PyTorch's RuntimeError being raised there); with `all`, whatever is left
+    /// (the run's end).
+    pub fn take_printed_device_log(&self, all: bool) -> Vec<String> {
+        let reported = self
+            .failure
+            .borrow()
+            .as_ref()
+            .is_some_and(|f| f.reported_line.is_some());
+        if !(all || reported) {
+            return Vec::new();
+        }
+        let log = self.device_log.borrow();
+        let from = self.device_log_printed.get().min(log.len());
+        self.device_log_printed.set(log.len());
+        log[from..].to_vec()
     }
     /// The device-side assert of this run, if one happened.
     pub fn cuda_failure(&self) -> Option<CudaFailure> {

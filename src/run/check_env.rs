@@ -56,6 +56,9 @@ pub struct Pristine {
     /// The modules [`CHECK_NAMES`] binds, taken at capture (not looked up again afterwards,
     /// when the learner's code could have replaced what an import finds).
     named: Vec<(&'static str, Rc<Module>)>,
+    /// The lists, dicts and sets those namespaces reach, whose contents a learner can change
+    /// in place (`torch._extra._FINFO['float32'] = ...`).
+    containers: super::check_containers::Containers,
 }
 
 impl Pristine {
@@ -90,10 +93,17 @@ impl Pristine {
             }
             modules.push((m, dict));
         }
+        let containers = super::check_containers::Containers::capture(
+            modules
+                .iter()
+                .map(|(_, d)| d)
+                .chain(classes.iter().map(|(_, d)| d)),
+        );
         Pristine {
             modules,
             classes,
             named,
+            containers,
         }
     }
 
@@ -105,6 +115,7 @@ impl Pristine {
         for (c, dict) in &self.classes {
             put_back(&c.dict, dict);
         }
+        self.containers.restore();
     }
 
     /// The namespaces whose code the checks trust: the copied modules' (where their functions
@@ -155,7 +166,7 @@ impl GuardedWorld for Pristine {
 
 /// `live` still holds the same objects under the same names as `copy` (compared without
 /// allocating: the checks compare around every call into the learner's code).
-fn unchanged(live: &RefCell<Dict>, copy: &Dict) -> bool {
+pub(super) fn unchanged(live: &RefCell<Dict>, copy: &Dict) -> bool {
     let now = live.borrow();
     now.len() == copy.len()
         && now
@@ -173,7 +184,7 @@ fn put_back(live: &RefCell<Dict>, copy: &Dict) {
 }
 
 /// The same object: the same allocation, or equal plain values (ints, floats, None).
-fn identical(a: &Value, b: &Value) -> bool {
+pub(super) fn identical(a: &Value, b: &Value) -> bool {
     match (a.ptr_id(), b.ptr_id()) {
         (Some(x), Some(y)) => x == y,
         (None, None) => a.type_name() == b.type_name() && plain_eq(a, b, 0),

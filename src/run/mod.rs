@@ -1,6 +1,7 @@
 //! Run one script (or one exercise with its checks) and produce a [`RunReport`]; the worker
 //! subprocess that isolates real-GPU runs lives here too.
 
+mod check_containers;
 mod check_env;
 mod check_text;
 pub mod checks;

@@ -101,19 +101,24 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         }
     }
     crate::torch::install(&mut it, rt.clone());
+    // A kernel's assert lines reach stderr at the synchronization that reports them, in
+    // their place among what the script prints (a caught assert's line comes before the
+    // script's later output, as on a terminal).
+    let log_rt = rt.clone();
+    it.set_stderr_source(Box::new(move || log_rt.take_printed_device_log(false)));
     // The checks' own torch, counters and helpers are taken before the learner's code runs.
     let pristine = check.map(|_| Rc::new(Pristine::capture(&mut it)));
 
     let outcome = it.run_main(code, &opts.filename);
+    // Lines of an assert no synchronization reported come last, before the traceback.
+    for line in rt.take_printed_device_log(true) {
+        it.write_stderr(&format!("{line}\n"));
+    }
     // What the learner sees is the exercise's own run: take everything before the checks.
     let stdout = it.take_stdout();
-    let mut stderr = String::new();
+    let mut stderr = it.take_stderr();
+    let mut output_order = it.take_output_order();
     let device_log = rt.device_log();
-    for line in &device_log {
-        stderr.push_str(line);
-        stderr.push('\n');
-    }
-    stderr.push_str(&it.take_stderr());
     // `sys.exit(0)` ends the run cleanly; another code is an error with that status.
     let exit_status = outcome.as_ref().err().and_then(|e| e.exit_status);
     let error = outcome
@@ -121,10 +126,12 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         .filter(|e| e.exit_status != Some(0))
         .map(|e| error_report(e, &rt, device_log.clone()));
     if let Some(e) = &error {
+        let before = stderr.len();
         stderr.push_str(&e.traceback);
         if !e.traceback.is_empty() && !e.traceback.ends_with('\n') {
             stderr.push('\n');
         }
+        crate::run_report::extend_order(&mut output_order, true, stderr.len() - before);
     }
     let report_launch_blocking = rt.launch_blocking();
     let timeline = rt.timeline();
@@ -185,6 +192,7 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         exit_status,
         stdout,
         stderr,
+        output_order,
         error,
         memory,
         timeline,

@@ -180,6 +180,10 @@ pub fn attach_device_output(report: &mut RunReport, lines: Vec<String>) {
         prefix.push('\n');
     }
     report.stderr.insert_str(0, &prefix);
+    // (the driver's capture says only that they were printed: first, as before)
+    if !report.output_order.is_empty() {
+        report.output_order.insert(0, (true, prefix.len()));
+    }
     if let Some(e) = report.error.as_mut() {
         e.device_log.extend(new);
     }

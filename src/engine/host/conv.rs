@@ -93,7 +93,8 @@ impl ConvGeom {
 
     /// One sample's columns `[groups, k, L]` (row-major) from its `[c, h, w]` values.
     fn im2col(&self, x: &[f64]) -> Result<Vec<f64>> {
-        let mut cols = vec![0.0; self.groups * self.k() * self.l()];
+        let len = self.groups * self.k() * self.l();
+        let mut cols = super::got(crate::engine::hostbuf::try_zeroed(len), len)?;
         self.for_each_tap(|c, e| cols[c] = x[e])?;
         Ok(cols)
     }
@@ -169,7 +170,8 @@ pub fn conv2d(
     let bv = bias.map(|b| b.0.gather_f64(b.1));
     let (cog, k, l) = (g.cog(), g.k(), g.l());
     let per_in = g.c * g.h * g.w;
-    let mut out = Vec::with_capacity(g.n * g.cout * l);
+    let total = g.n * g.cout * l;
+    let mut out = super::got(crate::engine::hostbuf::try_with_capacity(total), total)?;
     for s in 0..g.n {
         let cols = g.im2col(&xv[s * per_in..(s + 1) * per_in])?;
         poll_now()?;

@@ -62,25 +62,33 @@ pub(crate) fn gather<T: Element>(v: &[T], layout: &Layout) -> Result<Vec<T>> {
     let n = layout.numel();
     if let Some(r) = layout.contiguous_range() {
         let mut out = got(try_with_capacity(n), n)?;
-        out.extend_from_slice(&v[r]);
+        for piece in v[r].chunks(CHUNK) {
+            poll()?;
+            out.extend_from_slice(piece);
+        }
         return Ok(out);
     }
     let mut out = got(try_with_capacity(n), n)?;
     let mut done = 0usize;
     let mut stop = Ok(());
     layout.for_each_run(|start, len, stride| {
-        if stop.is_err() {
-            return;
-        }
-        if stride == 1 {
-            out.extend_from_slice(&v[start..start + len]);
-        } else {
-            out.extend((0..len).map(|i| v[start + i * stride]));
-        }
-        done += len;
-        if done >= CHUNK {
-            done = 0;
-            stop = poll();
+        // a run is cut into CHUNK-long pieces: one run can be hundreds of MB, whose first
+        // touch (huge pages compacted on a loaded machine) took seconds
+        let mut at = 0;
+        while at < len && stop.is_ok() {
+            let piece = CHUNK.min(len - at);
+            let first = start + at * stride;
+            if stride == 1 {
+                out.extend_from_slice(&v[first..first + piece]);
+            } else {
+                out.extend((0..piece).map(|i| v[first + i * stride]));
+            }
+            at += piece;
+            done += piece;
+            if done >= CHUNK {
+                done = 0;
+                stop = poll();
+            }
         }
     });
     stop.map(|_| out)

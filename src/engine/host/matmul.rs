@@ -4,7 +4,10 @@
 //!
 //! Each product is split into blocks of rows with an interrupt poll between them; splitting
 //! rows does not change any result (every element still sums its k products in the same
-//! order).
+//! order). float64 products too large for one poll interval (a block of rows past
+//! [`WORK_PER_CALL`] multiply-adds, which views expanded from one element make possible
+//! without memory) are cut further into column blocks and, for k past it, k blocks
+//! accumulated in order. The float32 kernels poll inside their own loops (sgemm.rs).
 
 use super::arith::Arith;
 use super::element::{Element, convert};
@@ -14,13 +17,31 @@ use crate::engine::backend::MatmulDims;
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::{try_filled, try_zeroed};
-use crate::engine::interrupt::poll_now;
+use crate::engine::interrupt::{CHUNK, poll, poll_now};
 use crate::engine::layout::Layout;
 use half::{bf16, f16};
 
 /// Rows of the output computed between two interrupt polls: a 1024x1024x1024 float32
 /// product is split into 8 pieces of about 10 ms each.
 const ROWS_PER_POLL: usize = 128;
+
+/// Multiply-adds of one float64 GEMM call between two polls: about 50 ms of one core on a
+/// loaded machine. Products whose 128-row blocks stay under it (`k * n` up to 2^21: every
+/// size the tests record) keep the plain row blocks above, so their bits are the ones the
+/// row split always gave.
+const WORK_PER_CALL: usize = 1 << 28;
+
+/// The gemm crate computes whole register tiles: a call with fewer rows or columns than this
+/// costs about as much as one with this many (a 1 x 1 x 2^28 call on views expanded from one
+/// element took seconds), so work is counted with both sides at least this.
+const TILE: usize = 16;
+
+/// The work of one gemm call, its sides counted as whole tiles.
+fn call_work(rows: usize, k: usize, cols: usize) -> usize {
+    rows.max(TILE)
+        .saturating_mul(cols.max(TILE))
+        .saturating_mul(k)
+}
 
 /// One matrix of a batch: element strides of its rows and columns, and its offset.
 #[derive(Clone, Copy)]
@@ -41,10 +62,12 @@ fn mat(l: &Layout, i: usize) -> Mat {
 
 /// Floats the gemm crate multiplies natively.
 trait GemmFloat: Element + Arith {
-    /// `dst[m x n] (+)= a[m x k] @ b[k x n]`; `accumulate` keeps dst's values (the bias).
+    /// `dst[m x n] (+)= a[m x k] @ b[k x n]`, dst's rows `dst_rs` apart; `accumulate` keeps
+    /// dst's values (the bias, or the sum of earlier k blocks).
     #[allow(clippy::too_many_arguments)]
     fn gemm(
         dst: &mut [Self],
+        dst_rs: usize,
         a: &[Self],
         am: Mat,
         b: &[Self],
@@ -61,6 +84,7 @@ macro_rules! gemm_float {
         impl GemmFloat for $t {
             fn gemm(
                 dst: &mut [Self],
+                dst_rs: usize,
                 a: &[Self],
                 am: Mat,
                 b: &[Self],
@@ -73,10 +97,12 @@ macro_rules! gemm_float {
                 if m == 0 || n == 0 {
                     return;
                 }
-                assert!(dst.len() >= m * n);
+                assert!(dst_rs >= n && dst.len() >= (m - 1) * dst_rs + n);
                 if k == 0 {
                     if !accumulate {
-                        dst[..m * n].fill(0.0);
+                        for r in 0..m {
+                            dst[r * dst_rs..r * dst_rs + n].fill(0.0);
+                        }
                     }
                     return;
                 }
@@ -85,8 +111,8 @@ macro_rules! gemm_float {
                     mt.offset as isize + (r as isize - 1) * mt.rs + (c as isize - 1) * mt.cs
                 };
                 assert!(end(am, m, k) < a.len() as isize && end(bm, k, n) < b.len() as isize);
-                // SAFETY: dst holds m*n elements written with row stride n and column stride
-                // 1; a and b are read at offset + r*rs + c*cs for r, c inside their shapes,
+                // SAFETY: dst holds the m x n elements written with row stride dst_rs and
+                // column stride 1 (asserted above); a and b are read at offset + r*rs + c*cs for r, c inside their shapes,
                 // all inside the slices (asserted above, strides are non-negative). The three
                 // do not alias: dst is a fresh buffer of its own.
                 unsafe {
@@ -96,7 +122,7 @@ macro_rules! gemm_float {
                         k,
                         dst.as_mut_ptr(),
                         1,
-                        n as isize,
+                        dst_rs as isize,
                         accumulate,
                         a.as_ptr().add(am.offset),
                         am.cs,
@@ -139,20 +165,64 @@ fn matmul_float<T: GemmFloat + Stored>(
     for i in 0..d.batch {
         let (am, bm) = (mat(a.1, i), mat(b.1, i));
         let base = i * d.m * d.n;
+        let per_row = d.k.saturating_mul(d.n.max(TILE)).max(1);
+        let rows_per_call = (WORK_PER_CALL / per_row).clamp(1, ROWS_PER_POLL);
+        let whole_rows = call_work(rows_per_call, d.k, d.n) <= WORK_PER_CALL;
         let mut r = 0;
         while r < d.m {
-            let rows = ROWS_PER_POLL.min(d.m - r);
+            let rows = rows_per_call.min(d.m - r);
             let sub = Mat {
                 offset: am.offset + r * a.1.strides[1],
                 ..am
             };
             let dst = &mut out[base + r * d.n..base + (r + rows) * d.n];
-            T::gemm(dst, av, sub, bv, bm, rows, d.k, d.n, acc);
+            if whole_rows {
+                T::gemm(dst, d.n, av, sub, bv, bm, rows, d.k, d.n, acc);
+                poll_now()?;
+            } else {
+                gemm_in_blocks(dst, (av, sub), (bv, bm), rows, d.k, d.n, acc)?;
+            }
             r += rows;
-            poll_now()?;
         }
     }
     Ok(T::wrap(out))
+}
+
+/// A block of rows too much work for one call ([`call_work`] past [`WORK_PER_CALL`]):
+/// column blocks, and k blocks added in order, each call within it, polled between calls.
+fn gemm_in_blocks<T: GemmFloat>(
+    dst: &mut [T],
+    (av, am): (&[T], Mat),
+    (bv, bm): (&[T], Mat),
+    m: usize,
+    k: usize,
+    n: usize,
+    accumulate: bool,
+) -> Result<()> {
+    let k_block = k.min(WORK_PER_CALL / (m.max(TILE) * TILE)).max(1);
+    let cols = (WORK_PER_CALL / (m.max(TILE) * k_block)).clamp(1, n);
+    let mut c = 0;
+    while c < n {
+        let w = cols.min(n - c);
+        let mut p = 0;
+        while p < k {
+            let len = k_block.min(k - p);
+            let a_sub = Mat {
+                offset: (am.offset as isize + p as isize * am.cs) as usize,
+                ..am
+            };
+            let b_sub = Mat {
+                offset: (bm.offset as isize + p as isize * bm.rs + c as isize * bm.cs) as usize,
+                ..bm
+            };
+            let sums = accumulate || p > 0;
+            T::gemm(&mut dst[c..], n, av, a_sub, bv, b_sub, m, len, w, sums);
+            poll_now()?;
+            p += len;
+        }
+        c += w;
+    }
+    Ok(())
 }
 
 /// float32: PyTorch's CPU BLAS order (see [`super::sgemm`]).
@@ -225,12 +295,17 @@ fn matmul_int<T: Stored + Arith>(
             for c in 0..d.n {
                 let mut acc = T::ZERO;
                 for p in 0..d.k {
+                    // views expanded from one element can make k itself 10^12 long
+                    if p % CHUNK == CHUNK - 1 {
+                        poll()?;
+                    }
                     let x =
                         av[(am.offset as isize + r as isize * am.rs + p as isize * am.cs) as usize];
                     let y =
                         bv[(bm.offset as isize + p as isize * bm.rs + c as isize * bm.cs) as usize];
                     acc = acc.add(x.mul(y));
                 }
+                poll()?;
                 let o = &mut out[(i * d.m + r) * d.n + c];
                 *o = o.add(acc);
             }

@@ -206,8 +206,13 @@ impl HostStorage {
     /// Values given as f64 (each already an exact value of `dtype`).
     pub fn from_f64s(dtype: DType, vals: &[f64]) -> Result<HostStorage> {
         fn f<T: Stored>(vals: &[f64]) -> Result<HostStorage> {
-            let v = hostbuf::try_collect(vals.iter().map(|&x| T::from_f64(x)));
-            Ok(T::wrap(got(v, vals.len())?))
+            let mut v = got(hostbuf::try_with_capacity(vals.len()), vals.len())?;
+            // polled: a convolution converts hundreds of MB of columns this way
+            for chunk in vals.chunks(super::interrupt::CHUNK) {
+                super::interrupt::poll()?;
+                v.extend(chunk.iter().map(|&x| T::from_f64(x)));
+            }
+            Ok(T::wrap(v))
         }
         dtype_dispatch!(dtype, f(vals))
     }
@@ -221,14 +226,30 @@ impl HostStorage {
         dtype_dispatch!(dtype, f(vals))
     }
 
-    /// The elements of `layout` in logical order, widened to f64.
+    /// The elements of `layout` in logical order, widened to f64. Polled: once a stop is due
+    /// the rest is zeros, never seen, since the op ends with the stop
+    /// ([`super::interrupt::should_stop`]).
     pub fn gather_f64(&self, layout: &Layout) -> Vec<f64> {
         fn g<T: Element>(v: &[T], layout: &Layout) -> Vec<f64> {
-            let mut out = Vec::with_capacity(layout.numel());
+            use super::interrupt::{CHUNK, should_stop};
+            let numel = layout.numel();
+            let mut out = Vec::with_capacity(numel);
             if let Some(r) = layout.contiguous_range() {
-                out.extend(v[r].iter().map(|x| x.to_f64()));
+                for chunk in v[r].chunks(CHUNK) {
+                    if should_stop() {
+                        break;
+                    }
+                    out.extend(chunk.iter().map(|x| x.to_f64()));
+                }
+                out.resize(numel, 0.0);
             } else {
-                layout.for_each_offset(|o| out.push(v[o].to_f64()));
+                let mut stopped = false;
+                layout.for_each_offset(|o| {
+                    if out.len() % CHUNK == 0 && !stopped {
+                        stopped = should_stop();
+                    }
+                    out.push(if stopped { 0.0 } else { v[o].to_f64() });
+                });
             }
             out
         }

@@ -30,7 +30,7 @@
 use super::got;
 use crate::engine::error::Result;
 use crate::engine::hostbuf::try_zeroed;
-use crate::engine::interrupt::poll_now;
+use crate::engine::interrupt::{poll, poll_now, should_stop, take_pending};
 use crate::engine::numerics::fast::avx2_fma;
 
 /// One operand: element `[r, c]` is `data[offset + r * rs + c * cs]`.
@@ -125,6 +125,12 @@ avx2_fma! {
                 }
                 let mut j = 0;
                 while j < n {
+                    // A stop returns early with a partial product that nobody sees (the
+                    // caller turns the pending stop into the op's error): one row group of a
+                    // [k, n] operand can be seconds of work.
+                    if should_stop() {
+                        return;
+                    }
                     let mut acc = [[0f32; NR]; MR];
                     let bcol = &bp[p0 * npad + j..];
                     for (q, acol) in panel[..len * MR].chunks_exact(MR).enumerate() {
@@ -167,6 +173,9 @@ avx2_fma! {
             let rows = MR.min(r1 - i);
             let mut j = 0;
             while j < n {
+                if should_stop() {
+                    return;
+                }
                 let cols = NR.min(n - j);
                 let mut acc = [[0f32; NR]; MR];
                 for (r, accr) in acc.iter_mut().enumerate().take(rows) {
@@ -215,11 +224,13 @@ fn lanes_dot(x: &[f32], y: &[f32], init: f32) -> f32 {
 }
 
 /// Copies the `rows x cols` operand `v` into `dst` row-major with row length `ld` (the
-/// padding is left as it is), reading along whichever dimension is contiguous.
-fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) {
+/// padding is left as it is), reading along whichever dimension is contiguous. Polled every
+/// row or tile: a convolution's columns are hundreds of MB, copied in about a second.
+fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) -> Result<()> {
     let base = v.offset as isize;
     if v.cs == 1 {
         for r in 0..rows {
+            poll()?;
             let s = (base + r as isize * v.rs) as usize;
             dst[r * ld..r * ld + cols].copy_from_slice(&v.data[s..s + cols]);
         }
@@ -229,6 +240,9 @@ fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) {
         for r0 in (0..rows).step_by(T) {
             let r1 = (r0 + T).min(rows);
             for c in 0..cols {
+                if c % T == 0 {
+                    poll()?;
+                }
                 let s = (base + c as isize * v.cs) as usize;
                 let col = &v.data[s + r0..s + r1];
                 for (r, &x) in (r0..r1).zip(col) {
@@ -238,11 +252,13 @@ fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) {
         }
     } else {
         for r in 0..rows {
+            poll()?;
             for c in 0..cols {
                 dst[r * ld + c] = v.at(r, c);
             }
         }
     }
+    Ok(())
 }
 
 /// `out[m x n] = a @ b`, or `out += a @ b` in the order above when `has_bias` (out then holds
@@ -270,7 +286,7 @@ pub fn sgemm(
     // a packed row-major, rows padded to MR with zeros
     let m_pad = m + 2 * MR;
     let mut ap = got(try_zeroed::<f32>(m_pad * k), m_pad * k)?;
-    pack(&mut ap, k, &a, m, k);
+    pack(&mut ap, k, &a, m, k)?;
     if transposed && parts.iter().any(|p| p.2) {
         // the dot-product small path reads b's columns, contiguous in memory
         let col = |j: usize| {
@@ -284,12 +300,11 @@ pub fn sgemm(
             for i in r0..r1 {
                 let x = &ap[i * k..(i + 1) * k];
                 for j in 0..n {
+                    // every few dot products (each k long): one row can be a [k, n] product
+                    poll()?;
                     let o = &mut out[i * n + j];
                     let init = if has_bias { *o } else { 0.0 };
                     *o = lanes_dot(x, col(j), init);
-                }
-                if i % ROWS_PER_POLL == 0 {
-                    poll_now()?;
                 }
             }
         }
@@ -300,7 +315,7 @@ pub fn sgemm(
     // b packed row-major, columns padded to NR with zeros
     let npad = n.div_ceil(NR) * NR;
     let mut bp = got(try_zeroed::<f32>(k * npad), k * npad)?;
-    pack(&mut bp, npad, &b, k, n);
+    pack(&mut bp, npad, &b, k, n)?;
     for (r0, r1, small) in parts {
         if small && transposed {
             continue;
@@ -312,6 +327,9 @@ pub fn sgemm(
                 unfused_rows(out, &ap, &bp, r, e, k, n, npad);
             } else {
                 fused_rows(out, has_bias, &ap, &bp, r, e, k, n, npad);
+            }
+            if let Some(stop) = take_pending() {
+                return Err(stop);
             }
             poll_now()?;
             r = e;

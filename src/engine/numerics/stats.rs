@@ -375,6 +375,10 @@ pub fn cumulative_f32(x: &[f32], view: View<'_>, dim: usize, product: bool) -> V
         }
         let mut acc = if product { 1f64 } else { 0f64 };
         for i in 0..len {
+            // polled inside a line too: one line can be 10^8 long (the op returns the stop)
+            if i % CHUNK == 0 && should_stop() {
+                return out;
+            }
             let v = x[in_off + i * view.strides[dim]] as f64;
             if product {
                 acc *= v;

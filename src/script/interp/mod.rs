@@ -113,6 +113,12 @@ pub struct Interpreter {
     /// Whether stdout / stderr reached [`MAX_OUTPUT`] (what follows is dropped).
     pub(crate) stdout_full: bool,
     pub(crate) stderr_full: bool,
+    /// The order of what was written: (to stderr, bytes), one entry per run of writes to
+    /// the same stream, so that a report can show both streams as a terminal would.
+    pub(crate) output_order: Vec<(bool, usize)>,
+    /// Lines another part of the program prints to stderr on its own (the device log of a
+    /// kernel assert, at the synchronization that reports it), fetched before each write.
+    pub(crate) stderr_source: Option<Box<dyn FnMut() -> Vec<String>>>,
     pub(crate) frames: Vec<FrameInfo>,
     pub(crate) sources: FxHashMap<Rc<str>, Rc<Vec<String>>>,
     pub(crate) exc_classes: FxHashMap<String, Rc<Class>>,
@@ -236,6 +242,8 @@ impl Interpreter {
             stderr: String::new(),
             stdout_full: false,
             stderr_full: false,
+            output_order: Vec::new(),
+            stderr_source: None,
             frames: Vec::new(),
             sources: FxHashMap::default(),
             exc_classes: FxHashMap::default(),
@@ -416,14 +424,58 @@ impl Interpreter {
     }
     /// Append to stdout, keeping at most [`MAX_OUTPUT`] bytes (then [`TRUNCATED_NOTE`]).
     pub fn write_stdout(&mut self, s: &str) {
-        push_capped(&mut self.stdout, &mut self.stdout_full, s);
+        self.flush_stderr_source();
+        self.push_output(false, s);
     }
     pub fn write_stderr(&mut self, s: &str) {
-        push_capped(&mut self.stderr, &mut self.stderr_full, s);
+        self.flush_stderr_source();
+        self.push_output(true, s);
     }
     pub fn take_stderr(&mut self) -> String {
         self.stderr_full = false;
         std::mem::take(&mut self.stderr)
+    }
+
+    /// Where stderr lines printed outside the script come from (see `stderr_source`).
+    pub fn set_stderr_source(&mut self, source: Box<dyn FnMut() -> Vec<String>>) {
+        self.stderr_source = Some(source);
+    }
+
+    /// Writes the lines the stderr source has now, in their place among the script's output.
+    pub fn flush_stderr_source(&mut self) {
+        let lines = match self.stderr_source.as_mut() {
+            Some(source) => source(),
+            None => return,
+        };
+        for line in lines {
+            self.push_output(true, &line);
+            self.push_output(true, "\n");
+        }
+    }
+
+    /// The order of the stdout and stderr written since the last call: (to stderr, bytes)
+    /// per run of writes to one stream, adding up to what `take_stdout` and `take_stderr`
+    /// return.
+    pub fn take_output_order(&mut self) -> Vec<(bool, usize)> {
+        std::mem::take(&mut self.output_order)
+    }
+
+    fn push_output(&mut self, to_stderr: bool, s: &str) {
+        let (buf, full) = if to_stderr {
+            (&mut self.stderr, &mut self.stderr_full)
+        } else {
+            (&mut self.stdout, &mut self.stdout_full)
+        };
+        let before = buf.len();
+        push_capped(buf, full, s);
+        let added = buf.len() - before;
+        if added == 0 {
+            return;
+        }
+        match self.output_order.last_mut() {
+            Some((err, n)) if *err == to_stderr => *n += added,
+            _ => self.output_order.push((to_stderr, added)),
+        }
     }
 
     /// The 1-based line now executing in the innermost frame of the main script file (0 before

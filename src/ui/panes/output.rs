@@ -1,5 +1,5 @@
-//! The output pane: what the script printed (stdout, then stderr: the device log and the
-//! traceback), fitted to the pane without lying about it.
+//! The output pane: what the script printed (stdout and stderr, the device log and the
+//! traceback, in the order they were written), fitted to the pane without lying about it.
 //!
 //! * A traceback's source line and the caret line under it are never wrapped: wrapping one
 //!   and not the other (or both at different places) makes the caret point at the wrong code.
@@ -242,10 +242,9 @@ fn prioritised(rows: Vec<Row>, key: &KeyLines, height: usize, look: &Look) -> Ve
 
 fn logical_lines(report: &RunReport, look: &Look) -> Vec<Logical> {
     let mut out = Vec::new();
-    for (text, style, traceback) in [
-        (&report.stdout, look.stdout, false),
-        (&report.stderr, look.stderr, true),
-    ] {
+    // in write order: a caught assert's device line above the script's later prints
+    for (traceback, text) in report.interleaved() {
+        let style = if traceback { look.stderr } else { look.stdout };
         if text.is_empty() {
             continue;
         }
@@ -391,6 +390,29 @@ mod tests {
     }
 
     const TRACEBACK: &str = "device log line one that is long\nTraceback (most recent call last):\n  File \"exercise.py\", line 8, in <module>\n    print(loss.item())\n          ^^^^^^^^^^^\nRuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\n";
+
+    #[test]
+    fn a_caught_asserts_device_line_sits_between_the_prints_around_its_sync() {
+        let device = "Loss.cu:244: nll_loss_forward: block: [0,0,0], thread: [6,0,0] Assertion `t >= 0 && t < n_classes` failed.\n";
+        let r = RunReport {
+            stdout: "before\ncaught\nafter\n".into(),
+            stderr: device.into(),
+            output_order: vec![(false, 7), (true, device.len()), (false, 13)],
+            ..RunReport::default()
+        };
+        let rows = text(&lines(&r, 200, 10, 0, 0, &LOOK));
+        assert_eq!(rows[0], "before");
+        assert!(rows[1].ends_with("failed."), "{rows:#?}");
+        assert_eq!(&rows[2..4], ["caught", "after"]);
+        // an order that does not add up (an older report): stdout, then stderr
+        let old = RunReport {
+            output_order: vec![(true, 3)],
+            ..r
+        };
+        let rows = text(&lines(&old, 200, 10, 0, 0, &LOOK));
+        assert_eq!(&rows[..3], ["before", "caught", "after"]);
+        assert!(rows[3].ends_with("failed."), "{rows:#?}");
+    }
 
     #[test]
     fn hard_wrap_keeps_every_character() {
