@@ -247,7 +247,7 @@ pub struct Runtime {
 pub(crate) type DeviceAssert = Vec<String>;
 
 impl Runtime {
-    pub fn new(cfg: RuntimeConfig) -> Rc<Runtime> {
+    pub fn new(mut cfg: RuntimeConfig) -> Rc<Runtime> {
         super::hostbuf::tune_malloc();
         let shared = Rc::new(Shared {
             line: Cell::new(0),
@@ -263,6 +263,10 @@ impl Runtime {
             Ok(g) => (g, None),
             Err(e) => (Vec::new(), Some(e)),
         };
+        // a real GPU is named by its driver (torch.cuda.get_device_name, the report)
+        if let Some(id) = gpus.first().and_then(|g| g.device.identity()) {
+            cfg.device_name = id.name;
+        }
         let devices = (0..cfg.gpus)
             .map(|i| {
                 let alloc = match gpus.get(i as usize) {
@@ -338,6 +342,19 @@ impl Runtime {
     }
     pub fn device_name(&self) -> &str {
         &self.cfg.device_name
+    }
+    /// Device `index` as `torch.cuda` describes it: the driver's answers on the cuda backend,
+    /// the modelled H200 (with the configured capacity) on the sim and the emulated device.
+    pub fn device_identity(&self, index: u32) -> super::cuda::gpu::DeviceIdentity {
+        self.gpus
+            .get(index as usize)
+            .and_then(|g| g.device.identity())
+            .unwrap_or_else(|| {
+                super::cuda::gpu::DeviceIdentity::modelled_h200(
+                    &self.cfg.device_name,
+                    self.cfg.gpu_memory,
+                )
+            })
     }
     pub fn timing(&self) -> &TimingModel {
         &self.cfg.timing
