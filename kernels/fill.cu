@@ -40,7 +40,3 @@ CT_ARANGE(int32_t, i32, int64_t)
 extern "C" __global__ void fill_b16(int64_t n, uint16_t bits, uint16_t* out) {
   ct_fill<uint16_t>(n, bits, out);
 }
-extern "C" __global__ void fill_strided_b16(int64_t n, CtShape shape, CtStrides strides,
-                                            uint16_t bits, uint16_t* out) {
-  ct_fill_strided<uint16_t>(n, shape, strides, bits, out);
-}

@@ -1099,6 +1099,21 @@ fn open_gpus(
 mod tests {
     use super::visible_count;
 
+    /// Without a driver's device (the sim), torch.cuda describes the modelled H200: its name,
+    /// capability 9.0, 132 SMs and the configured capacity, not fixed numbers.
+    #[test]
+    fn the_sim_describes_itself_as_the_modelled_h200_with_its_configured_memory() {
+        let rt = super::Runtime::new(super::RuntimeConfig {
+            gpu_memory: 24 << 30,
+            ..super::RuntimeConfig::default()
+        });
+        let id = rt.device_identity(0);
+        assert_eq!(id.name, super::SIM_DEVICE_NAME);
+        assert_eq!(id.capability, (9, 0));
+        assert_eq!(id.sm_count, 132);
+        assert_eq!(id.total_memory, 24 << 30);
+    }
+
     #[test]
     fn cuda_visible_devices_is_read_as_the_cuda_runtime_reads_it() {
         assert_eq!(visible_count("1", 2), 1);
