@@ -34,3 +34,9 @@ CT_ARANGE(float, f32, float)
 CT_ARANGE(double, f64, double)
 CT_ARANGE(int64_t, i64, int64_t)
 CT_ARANGE(int32_t, i32, int64_t)
+
+// float16 / bfloat16 fills: the host rounds the value to the 16-bit type (as the scalar's
+// conversion does for every backend) and the kernel stores its bit pattern.
+extern "C" __global__ void fill_b16(int64_t n, uint16_t bits, uint16_t* out) {
+  ct_fill<uint16_t>(n, bits, out);
+}

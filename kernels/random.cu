@@ -224,3 +224,130 @@ __device__ void ct_randint(int64_t n, uint64_t seed, uint64_t offset, int64_t lo
     ct_randint<T>(n, seed, offset, low, range, out);                                       \
   }
 CT_FOR_NUMERIC_DTYPES(CT_RANDINT)
+
+// bernoulli_(p) with a number p: a uniform below p is 1 (ATen's bernoulli_kernel through
+// uniform_and_transform: a double uniform, two per curand4, for a float64 tensor; a float
+// one, four per curand4, compared with (float)p, for every other dtype).
+template <typename T> struct WriteBernoulliF32 {
+  T* out;
+  float p;
+  __device__ void operator()(int64_t i, float r) const { out[i] = (T)(r < p); }
+};
+template <typename T> struct WriteBernoulliF64 {
+  T* out;
+  double p;
+  __device__ void operator()(int64_t i, double r) const { out[i] = (T)(r < p); }
+};
+#define CT_BERNOULLI_SCALAR(T, S)                                                          \
+  extern "C" __global__ void bernoulli_scalar_##S(int64_t n, uint64_t seed, uint64_t offset, \
+                                                  double p, T* out) {                      \
+    ct_distribution<4>(n, seed, offset, DrawUniform4(), WriteBernoulliF32<T>{out, (float)p}); \
+  }
+CT_BERNOULLI_SCALAR(float, f32)
+CT_BERNOULLI_SCALAR(int64_t, i64)
+CT_BERNOULLI_SCALAR(int32_t, i32)
+CT_BERNOULLI_SCALAR(uint8_t, u8)
+CT_BERNOULLI_SCALAR(bool, bool)
+extern "C" __global__ void bernoulli_scalar_f64(int64_t n, uint64_t seed, uint64_t offset,
+                                                double p, double* out) {
+  ct_distribution<2>(n, seed, offset, DrawUniform2Double(), WriteBernoulliF64<double>{out, p});
+}
+
+// exponential_(lambd): -1/lambd * log(u), where a u that rounds to 1 takes -eps/2 as its log
+// (ATen's exponential transformation), in float for float32 and double for float64.
+struct WriteExponentialF32 {
+  float* out;
+  float lambda;
+  __device__ void operator()(int64_t i, float r) const {
+    const float eps = 1.1920929e-07f;  // FLT_EPSILON
+    const float lg = r >= 1.0f - eps / 2.0f ? -eps / 2.0f : logf(r);
+    out[i] = (-1.0f / lambda) * lg;
+  }
+};
+struct WriteExponentialF64 {
+  double* out;
+  double lambda;
+  __device__ void operator()(int64_t i, double r) const {
+    const double eps = 2.220446049250313e-16;  // DBL_EPSILON
+    const double lg = r >= 1.0 - eps / 2.0 ? -eps / 2.0 : log(r);
+    out[i] = (-1.0 / lambda) * lg;
+  }
+};
+extern "C" __global__ void exponential_f32(int64_t n, uint64_t seed, uint64_t offset,
+                                           double lambda, float* out) {
+  ct_distribution<4>(n, seed, offset, DrawUniform4(), WriteExponentialF32{out, (float)lambda});
+}
+extern "C" __global__ void exponential_f64(int64_t n, uint64_t seed, uint64_t offset,
+                                           double lambda, double* out) {
+  ct_distribution<2>(n, seed, offset, DrawUniform2Double(), WriteExponentialF64{out, lambda});
+}
+
+// F.dropout's noise on a float32 tensor of ones (ATen's fused_dropout_kernel_vec /
+// fused_dropout_kernel, Dropout.cu): element kept when its uniform is below keep = 1 - p,
+// then scaled by 1 / keep. With `vec` > 1 (a contiguous tensor whose size `vec` divides)
+// thread idx takes `vec` consecutive elements per iteration, one curand4 each time;
+// otherwise the grid-stride layout of the other distributions.
+struct WriteDropoutNoise {
+  float* out;
+  float keep, scale;
+  __device__ void operator()(int64_t i, float r) const {
+    out[i] = 1.0f * (float)(r < keep) * scale;
+  }
+};
+extern "C" __global__ void dropout_noise_f32(int64_t n, uint64_t seed, uint64_t offset,
+                                             float keep, float scale, int32_t vec, float* out) {
+  const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t threads = (int64_t)blockDim.x * gridDim.x;
+  if (vec > 1) {
+    uint64_t k = 0;
+    for (int64_t li = idx * vec; li < n; li += threads * vec, ++k) {
+      float r[4];
+      DrawUniform4()(ct_curand4(seed, offset, (uint64_t)idx, k), r);
+      for (int j = 0; j < vec && j < 4; ++j) {
+        out[li + j] = 1.0f * (float)(r[j] < keep) * scale;
+      }
+    }
+    return;
+  }
+  ct_distribution<4>(n, seed, offset, DrawUniform4(), WriteDropoutNoise{out, keep, scale});
+}
+
+// float32 -> float16 bits, rounded to nearest even (__float2half_rn), in integer arithmetic
+// so every compiler gives the same bits.
+__device__ __forceinline__ uint16_t ct_float_to_half_bits(float x) {
+  const uint32_t bits = __float_as_uint(x);
+  const uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);
+  const int32_t exp = (int32_t)((bits >> 23) & 0xffu);
+  const uint32_t man = bits & 0x007fffffu;
+  if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (man != 0 ? (0x0200u | (man >> 13)) : 0u));
+  const int32_t e = exp - 127 + 15;
+  if (e >= 0x1f) return (uint16_t)(sign | 0x7c00u);
+  if (e <= 0) {
+    if (e < -10) return sign;
+    const uint32_t full = man | 0x00800000u;
+    const uint32_t shift = (uint32_t)(14 - e);
+    const uint32_t half_man = full >> shift;
+    const uint32_t rem = full & ((1u << shift) - 1u);
+    const uint32_t halfway = 1u << (shift - 1u);
+    const bool up = rem > halfway || (rem == halfway && (half_man & 1u));
+    return (uint16_t)(sign | (half_man + (up ? 1u : 0u)));
+  }
+  const uint32_t half = ((uint32_t)e << 10) | (man >> 13);
+  const uint32_t rem = man & 0x1fffu;
+  const bool up = rem > 0x1000u || (rem == 0x1000u && (half & 1u));
+  return (uint16_t)(sign | (half + (up ? 1u : 0u)));
+}
+
+// randn / normal_ of a float16 tensor: the float normal, `r * std + mean` in float (one fused
+// multiply-add), rounded to half.
+struct WriteNormalF16 {
+  uint16_t* out;
+  float mean, stddev;
+  __device__ void operator()(int64_t i, float r) const {
+    out[i] = ct_float_to_half_bits(fmaf(r, stddev, mean));
+  }
+};
+extern "C" __global__ void normal_f16(int64_t n, uint64_t seed, uint64_t offset, float mean,
+                                      float stddev, uint16_t* out) {
+  ct_distribution<4>(n, seed, offset, DrawNormal4(), WriteNormalF16{out, mean, stddev});
+}

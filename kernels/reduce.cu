@@ -253,3 +253,65 @@ __device__ void ct_var(CtReduceGeom g, T correction, bool take_sqrt, const T* in
     ct_var<T>(g, correction, take_sqrt, in, out);                                          \
   }
 CT_FOR_FLOAT_DTYPES(CT_VAR)
+
+// torch.linalg.vector_norm / Tensor.norm(p) of a float32/float64 tensor over one dimension,
+// as ATen's norm ops (SharedReduceOps.h: NormTwoOps, NormOneOps, AbsMaxOps, AbsMinOps,
+// NormZeroOps, NormOps), accumulating in the element type as PyTorch's CUDA reduce does for
+// float and double: p = 2 folds `acc + x * x` (one fused multiply-add, as nvcc contracts it)
+// and takes the square root; p = 1 sums |x|; inf / -inf take the largest / smallest |x|
+// (NaN propagates); 0 counts the nonzeros; any other p sums |x|^p and takes the 1/p-th power.
+// Threads and blocks as ct_sum: each thread folds its elements in order, the block combines.
+struct CombineMaxNan {
+  template <typename A> __device__ A operator()(A a, A b) const {
+    return ct_isnan(a) ? a : (ct_isnan(b) ? b : (a > b ? a : b));
+  }
+};
+struct CombineMinNan {
+  template <typename A> __device__ A operator()(A a, A b) const {
+    return ct_isnan(a) ? a : (ct_isnan(b) ? b : (a < b ? a : b));
+  }
+};
+__device__ __forceinline__ float ct_abs(float x) { return fabsf(x); }
+__device__ __forceinline__ double ct_abs(double x) { return fabs(x); }
+__device__ __forceinline__ float ct_pow(float x, float y) { return powf(x, y); }
+__device__ __forceinline__ double ct_pow(double x, double y) { return pow(x, y); }
+
+template <typename T>
+__device__ void ct_norm(CtReduceGeom g, T p, const T* in, T* out) {
+  __shared__ T smem[CT_REDUCE_THREADS];
+  const int64_t n_out = g.outer * g.inner;
+  const T inf = (T)1.0 / (T)0.0;
+  const int kind = p == (T)2 ? 2 : p == (T)1 ? 1 : p == inf ? 3 : p == -inf ? 4 : p == (T)0 ? 0 : 5;
+  for (int64_t r = blockIdx.x; r < n_out; r += gridDim.x) {
+    const int64_t base = ct_reduce_base(g, r);
+    T acc = kind == 4 ? inf : (T)0;
+    for (int64_t k = threadIdx.x; k < g.len; k += CT_REDUCE_THREADS) {
+      const T x = in[base + k * g.s_len];
+      const T a = ct_abs(x);
+      switch (kind) {
+        case 2: acc = ct_fma(x, x, acc); break;
+        case 1: acc = acc + a; break;
+        case 3: acc = CombineMaxNan()(acc, a); break;
+        case 4: acc = CombineMinNan()(acc, a); break;
+        case 0: acc = acc + (T)(x != (T)0); break;
+        default: acc = acc + ct_pow(a, p); break;
+      }
+    }
+    if (kind == 3) {
+      acc = ct_block_reduce<T>(acc, smem, CombineMaxNan());
+    } else if (kind == 4) {
+      acc = ct_block_reduce<T>(acc, smem, CombineMinNan());
+    } else {
+      acc = ct_block_reduce<T>(acc, smem, CombineSum());
+    }
+    if (threadIdx.x == 0) {
+      out[r] = kind == 2 ? ct_sqrt(acc) : kind == 5 ? ct_pow(acc, (T)1 / p) : acc;
+    }
+  }
+}
+
+#define CT_NORM(T, S)                                                                      \
+  extern "C" __global__ void norm_##S(CtReduceGeom g, T p, const T* in, T* out) {         \
+    ct_norm<T>(g, p, in, out);                                                             \
+  }
+CT_FOR_FLOAT_DTYPES(CT_NORM)

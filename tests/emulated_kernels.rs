@@ -1227,6 +1227,7 @@ fn every_entry_point_in_the_binary_is_launched_by_these_tests() {
     softmax_backward_is_pytorchs_warp_kernel_and_close_to_the_host();
     nll_loss_backward_every_variant_matches_the_host();
     index_add_matches_the_host();
+    draws_norms_and_half_fills_match_the_hosts_mirror();
     let launched = LAUNCHED.lock().unwrap().clone();
     let all: BTreeSet<String> = emulated::entry_names()
         .into_iter()
@@ -1828,6 +1829,155 @@ fn index_add_matches_the_host() {
                 &host_values(&want),
                 0.0,
             );
+        }
+    }
+}
+
+/// The draws that replaced the host's mirror (bernoulli_(p) on every dtype, exponential_,
+/// F.dropout's noise at each vector width, float16 randn) give the mirror's numbers exactly
+/// (src/engine/random/cuda/kernels.rs, which the sim draws with), from the same (seed,
+/// offset) and the same launch policy, for sizes of one partial block, several blocks and a
+/// grid-stride loop; the 16-bit fill stores the bits it is given; the norms give the exact
+/// values of inputs whose norms are exact (and propagate NaN).
+#[test]
+fn draws_norms_and_half_fills_match_the_hosts_mirror() {
+    use cudatutor::engine::cuda::ops::random_policy;
+    use cudatutor::engine::random::cuda::{self as rc, DeviceShape};
+    use cudatutor::engine::random::{CudaGenerator, ElementsMut};
+    let d = device();
+    let kk = k(&d);
+    let dev = DeviceShape::H200;
+    // the kernel's (seed, offset): a fresh generator advanced by the launch's increment, as
+    // GpuStorage does; the mirror draws from another fresh generator of the same seed
+    let state = |seed: u64, n: usize, unroll: u64| {
+        let mut g = CudaGenerator::new(seed);
+        let (_, inc) = random_policy(n as u64, unroll, kk.sm_count);
+        g.philox_state(inc)
+    };
+    let bits16 = |b: &Buf, n: usize| {
+        let mut raw = vec![0u8; n * 2];
+        d.copy_d2h(&mut raw, b.ptr).unwrap();
+        raw.chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect::<Vec<u16>>()
+    };
+    for n in [7usize, 300, 1_100_003] {
+        for e in ELEMS {
+            let unroll = if e == Elem::F64 { 2 } else { 4 };
+            let (seed, offset) = state(11, n, unroll);
+            let out = alloc(&d, n, e);
+            kk.bernoulli_scalar(e, n, seed, offset, 0.4, out.ptr)
+                .unwrap();
+            let mut g = CudaGenerator::new(11);
+            let want: Vec<f64> = if e == Elem::F64 {
+                let mut v = vec![0f64; n];
+                rc::bernoulli_scalar_(&mut g, ElementsMut::F64(&mut v), 0.4, dev).unwrap();
+                v
+            } else {
+                let mut v = vec![0f32; n];
+                rc::bernoulli_scalar_(&mut g, ElementsMut::F32(&mut v), 0.4, dev).unwrap();
+                v.into_iter().map(f64::from).collect()
+            };
+            check(
+                &format!("bernoulli_scalar {e:?} n={n}"),
+                &download(&d, &out),
+                &want,
+                0.0,
+            );
+        }
+        for e in FLOATS {
+            let unroll = if e == Elem::F64 { 2 } else { 4 };
+            let (seed, offset) = state(5, n, unroll);
+            let out = alloc(&d, n, e);
+            kk.exponential(e, n, seed, offset, 1.5, out.ptr).unwrap();
+            let mut g = CudaGenerator::new(5);
+            let want: Vec<f64> = if e == Elem::F64 {
+                let mut v = vec![0f64; n];
+                rc::exponential_(&mut g, ElementsMut::F64(&mut v), 1.5, dev).unwrap();
+                v
+            } else {
+                let mut v = vec![0f32; n];
+                rc::exponential_(&mut g, ElementsMut::F32(&mut v), 1.5, dev).unwrap();
+                v.into_iter().map(f64::from).collect()
+            };
+            check(
+                &format!("exponential {e:?} n={n}"),
+                &download(&d, &out),
+                &want,
+                0.0,
+            );
+        }
+        // dropout's noise: sizes divisible by 4, by 2 only, and by neither
+        for m in [n + 1, n + 3, n] {
+            let p = 0.3;
+            let keep = (1.0 - p) as f32;
+            let scale = (1.0 / keep as f64) as f32;
+            let mut vec = 4usize;
+            while vec > 1 && !m.is_multiple_of(vec) {
+                vec /= 2;
+            }
+            let (seed, offset) = state(9, m, 4);
+            let out = alloc(&d, m, Elem::F32);
+            kk.dropout_noise(m, seed, offset, keep, scale, vec as i32, out.ptr)
+                .unwrap();
+            let mut g = CudaGenerator::new(9);
+            let want = rc::dropout_(&mut g, &vec![1f32; m], p, true, dev).unwrap();
+            let want: Vec<f64> = want.output.into_iter().map(f64::from).collect();
+            check(
+                &format!("dropout_noise m={m} vec={vec}"),
+                &download(&d, &out),
+                &want,
+                0.0,
+            );
+        }
+        let (seed, offset) = state(3, n, 4);
+        let out = alloc(&d, n.div_ceil(2), Elem::F32);
+        kk.normal_f16(n, seed, offset, 0.5, 2.0, out.ptr).unwrap();
+        let mut g = CudaGenerator::new(3);
+        let mut want = vec![0u16; n];
+        rc::normal_(&mut g, ElementsMut::F16(&mut want), 0.5, 2.0, dev).unwrap();
+        assert_eq!(bits16(&out, n), want, "normal_f16 n={n}");
+    }
+    let out = alloc(&d, 5, Elem::F32);
+    kk.fill_bits16(9, 0x3c00, out.ptr).unwrap();
+    assert_eq!(bits16(&out, 10), [vec![0x3c00u16; 9], vec![0]].concat());
+    for e in FLOATS {
+        // rows [3, -4, 0, 12] and [1, nan, 2, 2]
+        let x = upload(&d, &[3.0, -4.0, 0.0, 12.0, 1.0, f64::NAN, 2.0, 2.0], e);
+        let geom = CtReduceGeom {
+            outer: 2,
+            len: 4,
+            inner: 1,
+            s_outer: 4,
+            s_len: 1,
+            s_inner: 1,
+        };
+        let inf = f64::INFINITY;
+        let cube_root_1819 = if e == Elem::F32 {
+            (1819f32).powf(1.0 / 3.0) as f64
+        } else {
+            1819f64.powf(1.0 / 3.0)
+        };
+        for (p, want) in [
+            (2.0, [13.0, f64::NAN]),
+            (1.0, [19.0, f64::NAN]),
+            (inf, [12.0, f64::NAN]),
+            (-inf, [0.0, f64::NAN]),
+            (0.0, [3.0, 4.0]),
+            (3.0, [cube_root_1819, f64::NAN]),
+        ] {
+            let out = alloc(&d, 2, e);
+            kk.norm(e, geom, p, x.ptr, out.ptr).unwrap();
+            let got = download(&d, &out);
+            assert_eq!(got[0], want[0], "norm {e:?} p={p}");
+            assert_eq!(
+                got[1].is_nan(),
+                want[1].is_nan(),
+                "norm {e:?} p={p}: {got:?}"
+            );
+            if !want[1].is_nan() {
+                assert_eq!(got[1], want[1], "norm {e:?} p={p}");
+            }
         }
     }
 }

@@ -91,6 +91,11 @@ inline float __int_as_float(int v) {
   __builtin_memcpy(&f, &v, sizeof f);
   return f;
 }
+inline unsigned int __float_as_uint(float f) {
+  unsigned int v;
+  __builtin_memcpy(&v, &f, sizeof v);
+  return v;
+}
 
 // Atomics: the GPU's read-modify-write semantics, sequentially consistent on the host.
 template <typename T> inline T atomicAdd(T* address, T val) {

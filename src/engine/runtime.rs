@@ -249,7 +249,7 @@ pub struct Runtime {
 pub(crate) type DeviceAssert = Vec<String>;
 
 impl Runtime {
-    pub fn new(cfg: RuntimeConfig) -> Rc<Runtime> {
+    pub fn new(mut cfg: RuntimeConfig) -> Rc<Runtime> {
         super::hostbuf::tune_malloc();
         let shared = Rc::new(Shared {
             line: Cell::new(0),
@@ -265,6 +265,10 @@ impl Runtime {
             Ok(g) => (g, None),
             Err(e) => (Vec::new(), Some(e)),
         };
+        // a real GPU is named by its driver (torch.cuda.get_device_name, the report)
+        if let Some(id) = gpus.first().and_then(|g| g.device.identity()) {
+            cfg.device_name = id.name;
+        }
         let devices = (0..cfg.gpus)
             .map(|i| {
                 let alloc = match gpus.get(i as usize) {
@@ -341,6 +345,19 @@ impl Runtime {
     }
     pub fn device_name(&self) -> &str {
         &self.cfg.device_name
+    }
+    /// Device `index` as `torch.cuda` describes it: the driver's answers on the cuda backend,
+    /// the modelled H200 (with the configured capacity) on the sim and the emulated device.
+    pub fn device_identity(&self, index: u32) -> super::cuda::gpu::DeviceIdentity {
+        self.gpus
+            .get(index as usize)
+            .and_then(|g| g.device.identity())
+            .unwrap_or_else(|| {
+                super::cuda::gpu::DeviceIdentity::modelled_h200(
+                    &self.cfg.device_name,
+                    self.cfg.gpu_memory,
+                )
+            })
     }
     pub fn timing(&self) -> &TimingModel {
         &self.cfg.timing
@@ -1102,6 +1119,21 @@ fn open_gpus(
 #[cfg(test)]
 mod tests {
     use super::visible_count;
+
+    /// Without a driver's device (the sim), torch.cuda describes the modelled H200: its name,
+    /// capability 9.0, 132 SMs and the configured capacity, not fixed numbers.
+    #[test]
+    fn the_sim_describes_itself_as_the_modelled_h200_with_its_configured_memory() {
+        let rt = super::Runtime::new(super::RuntimeConfig {
+            gpu_memory: 24 << 30,
+            ..super::RuntimeConfig::default()
+        });
+        let id = rt.device_identity(0);
+        assert_eq!(id.name, super::SIM_DEVICE_NAME);
+        assert_eq!(id.capability, (9, 0));
+        assert_eq!(id.sm_count, 132);
+        assert_eq!(id.total_memory, 24 << 30);
+    }
 
     #[test]
     fn cuda_visible_devices_is_read_as_the_cuda_runtime_reads_it() {

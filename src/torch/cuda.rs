@@ -92,9 +92,12 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     reg(&m, rt, "get_device_properties", |it, rt, args| {
         let d = dev_index(it, rt, &args, "get_device_properties")?;
         let total = rt.mem_get_info(d).1;
+        let id = rt.device_identity(d);
         Ok(Value::native(super::objects::DeviceProps {
             name: rt.device_name().to_string(),
             total_memory: total,
+            capability: id.capability,
+            sm_count: id.sm_count,
         }))
     });
     reg(&m, rt, "get_device_name", |it, rt, args| {
@@ -102,8 +105,12 @@ pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         Ok(Value::str(rt.device_name()))
     });
     reg(&m, rt, "get_device_capability", |it, rt, args| {
-        dev_index(it, rt, &args, "get_device_capability")?;
-        Ok(Value::tuple(vec![Value::Int(9), Value::Int(0)]))
+        let d = dev_index(it, rt, &args, "get_device_capability")?;
+        let (major, minor) = rt.device_identity(d).capability;
+        Ok(Value::tuple(vec![
+            Value::Int(i64::from(major)),
+            Value::Int(i64::from(minor)),
+        ]))
     });
     // torch.cuda._sleep(cycles): a kernel that spins for `cycles` GPU clock cycles (PyTorch's
     // own tests and its non_blocking tutorial use it to keep the GPU busy); at the H200's

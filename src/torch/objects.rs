@@ -10,10 +10,6 @@ use std::any::Any;
 use std::cell::Cell;
 use std::rc::Rc;
 
-/// The simulated card's shape (get_device_properties reports its SM count).
-const SIM_SHAPE: crate::engine::random::cuda::DeviceShape =
-    crate::engine::random::cuda::DeviceShape::H200;
-
 /// `torch.float32` etc.
 pub struct PyDType(pub DType);
 
@@ -636,6 +632,9 @@ impl NativeObject for CudaDeviceCtx {
 pub struct DeviceProps {
     pub name: String,
     pub total_memory: u64,
+    /// (major, minor): the driver's on a real GPU, 9.0 for the modelled H200.
+    pub capability: (i32, i32),
+    pub sm_count: u32,
 }
 
 impl NativeObject for DeviceProps {
@@ -654,9 +653,9 @@ impl NativeObject for DeviceProps {
         Ok(match name {
             "name" => Some(Value::str(&self.name)),
             "total_memory" => Some(Value::Int(self.total_memory as i64)),
-            "major" => Some(Value::Int(9)),
-            "minor" => Some(Value::Int(0)),
-            "multi_processor_count" => Some(Value::Int(i64::from(SIM_SHAPE.sm_count))),
+            "major" => Some(Value::Int(i64::from(self.capability.0))),
+            "minor" => Some(Value::Int(i64::from(self.capability.1))),
+            "multi_processor_count" => Some(Value::Int(i64::from(self.sm_count))),
             _ => None,
         })
     }
@@ -666,10 +665,12 @@ impl NativeObject for DeviceProps {
         _it: &mut Interpreter,
     ) -> PyResult<Option<String>> {
         Ok(Some(format!(
-            "_CudaDeviceProperties(name='{}', major=9, minor=0, total_memory={}MB, multi_processor_count={})",
+            "_CudaDeviceProperties(name='{}', major={}, minor={}, total_memory={}MB, multi_processor_count={})",
             self.name,
+            self.capability.0,
+            self.capability.1,
             self.total_memory >> 20,
-            SIM_SHAPE.sm_count
+            self.sm_count
         )))
     }
 }

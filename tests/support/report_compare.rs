@@ -154,7 +154,8 @@ pub fn first_difference(
 }
 
 /// A known-gaps file (tests/emulated_known_gaps.txt): `exercise-id/which  kinds  reason` lines (`#` comments),
-/// kinds a comma list of `float`, `location`, `differs`.
+/// kinds a comma list of `float`, `float:REL` (float with the relative bound REL, e.g.
+/// `float:1e-5`), `location`, `differs`.
 pub fn known_gaps(text: &str) -> BTreeMap<String, (Allowed, String)> {
     text.lines()
         .map(str::trim)
@@ -170,6 +171,12 @@ pub fn known_gaps(text: &str) -> BTreeMap<String, (Allowed, String)> {
                 match k {
                     "float" => allowed.float = true,
                     "location" => allowed.location = true,
+                    _ if k.starts_with("float:") => {
+                        allowed.float = true;
+                        allowed.rel = k["float:".len()..]
+                            .parse()
+                            .unwrap_or_else(|_| panic!("{key}: bad relative bound in {k:?}"));
+                    }
                     "differs" => allowed.differs = true,
                     other => panic!("{key}: unknown kind {other:?}"),
                 }

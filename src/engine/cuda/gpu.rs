@@ -35,6 +35,31 @@ pub struct MeasuredSpan {
     pub end_us: f64,
 }
 
+/// What `torch.cuda.get_device_name` / `get_device_capability` / `get_device_properties`
+/// report for a device: on the cuda device, the driver's answers (cuDeviceGetName,
+/// cuDeviceTotalMem, the compute-capability and multiprocessor-count attributes); the sim
+/// and the emulated device report the modelled H200 instead ([`DeviceIdentity::modelled_h200`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceIdentity {
+    pub name: String,
+    pub capability: (i32, i32),
+    pub total_memory: u64,
+    pub sm_count: u32,
+}
+
+impl DeviceIdentity {
+    /// The simulated GPU: an H200 (capability 9.0, 132 SMs) named as modelled, with
+    /// `total_memory` the sim's configured capacity.
+    pub fn modelled_h200(name: &str, total_memory: u64) -> DeviceIdentity {
+        DeviceIdentity {
+            name: name.to_string(),
+            capability: (9, 0),
+            total_memory,
+            sm_count: crate::engine::random::cuda::DeviceShape::H200.sm_count,
+        }
+    }
+}
+
 /// One device that runs kernels/*.cu.
 ///
 /// Errors follow CUDA: a kernel's device-side assert poisons the context, and from then on
@@ -46,6 +71,11 @@ pub trait GpuDevice {
     fn name(&self) -> String;
     /// `sm_90` for a real device; the emulated device says `host`.
     fn arch(&self) -> String;
+    /// The device as its driver describes it (None: a device with no driver of its own, the
+    /// emulated one, whose runs report the sim's modelled H200).
+    fn identity(&self) -> Option<DeviceIdentity> {
+        None
+    }
 
     /// Launches `entry` (an `extern "C"` kernel of kernels/*.cu) on the device's stream.
     fn launch(&self, entry: &str, cfg: LaunchConfig, args: &KernelArgs) -> Result<(), DeviceError>;

@@ -32,6 +32,9 @@ use crate::engine::host::{HostStorage, host_dispatch};
 use crate::engine::layout::Layout;
 use crate::engine::tensor::{BinaryOp, Reduction, UnaryOp};
 use std::cell::{Cell, RefCell};
+
+mod random;
+use random::half_bits;
 use std::rc::Rc;
 
 /// Most bytes of freed scratch kept for reuse.
@@ -533,6 +536,11 @@ impl BackendDevice for GpuHandle {
                 Ok(out)
             }
             None => {
+                if let Some(bits) = half_bits(dtype, value)? {
+                    let p = out.ptr();
+                    self.0.run(|k| k.fill_bits16(n, bits, p))?;
+                    return Ok(out);
+                }
                 self.0.note_fallback("full");
                 GpuStorage::upload(&self.0, &HostStorage::full(dtype, n, value)?)
             }
@@ -1247,6 +1255,20 @@ impl BackendStorage for GpuStorage {
                 .run(|k| k.var(e, geom, correction, std, input, o))?;
             return Ok(res);
         }
+        if let ReduceOp::Norm(p) = op
+            && let Some(e @ (Elem::F32 | Elem::F64)) = self.elem()
+            && out == self.dtype
+            && len > 0
+            && n_out > 0
+        {
+            let (tmp, geom, offset) = reduce_geometry(self, layout, reduced)?;
+            let src = tmp.as_ref().unwrap_or(self);
+            let input = src.ptr().offset(offset * esize(self.dtype));
+            let res = GpuStorage::alloc(&self.ctx, out, n_out)?;
+            let o = res.ptr();
+            self.ctx.run(|k| k.norm(e, geom, p, input, o))?;
+            return Ok(res);
+        }
         if let (Some(kop), Some(e)) = (kop, self.elem())
             && len > 0
             && n_out > 0
@@ -1680,6 +1702,9 @@ impl GpuStorage {
         a: f64,
         b: f64,
     ) -> Result<bool> {
+        if self.dtype == DType::Float16 && normal {
+            return self.normal_f16(start, n, generator, a, b);
+        }
         let Some(e @ (Elem::F32 | Elem::F64)) = self.elem() else {
             return Ok(false);
         };
@@ -1701,7 +1726,7 @@ impl GpuStorage {
     /// under `what` in the report of what ran where.
     pub(crate) fn update_on_host(
         &self,
-        what: &'static str,
+        what: impl Into<String>,
         f: impl FnOnce(&mut HostStorage) -> Result<()>,
     ) -> Result<()> {
         self.ctx.note_fallback(what);

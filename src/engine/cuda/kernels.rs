@@ -64,12 +64,17 @@ fn names(ops: &[&str], dtypes: &[&str]) -> Vec<String> {
 fn fill_entries() -> Vec<String> {
     let mut v = names(&["fill", "fill_strided"], ALL_DTYPES);
     v.extend(names(&["arange"], &["f32", "f64", "i64", "i32"]));
+    v.push("fill_b16".into());
     v
 }
 
 fn random_entries() -> Vec<String> {
     let mut v = names(&["uniform", "normal"], FLOAT_DTYPES);
     v.extend(names(&["randint"], NUMERIC_DTYPES));
+    v.extend(names(&["bernoulli_scalar"], ALL_DTYPES));
+    v.extend(names(&["exponential"], FLOAT_DTYPES));
+    v.push("dropout_noise_f32".into());
+    v.push("normal_f16".into());
     v
 }
 
@@ -154,7 +159,7 @@ fn reduce_entries() -> Vec<String> {
         &["max", "min", "argmax", "argmin", "any", "all"],
         ALL_DTYPES,
     ));
-    v.extend(names(&["var"], FLOAT_DTYPES));
+    v.extend(names(&["var", "norm"], FLOAT_DTYPES));
     v
 }
 

@@ -172,6 +172,7 @@ unsafe impl KernelArg for i64 {}
 unsafe impl KernelArg for u64 {}
 unsafe impl KernelArg for i32 {}
 unsafe impl KernelArg for u32 {}
+unsafe impl KernelArg for u16 {}
 unsafe impl KernelArg for u8 {}
 unsafe impl KernelArg for bool {}
 unsafe impl KernelArg for CtShape {}

@@ -6,6 +6,11 @@
 //! Everything here works on device pointers and element counts; the caller (the op's front
 //! half) has done PyTorch's host checks, promotion and output allocation.
 
+mod draws;
+mod half;
+mod norm;
+pub use draws::draw_unroll;
+
 use super::gpu::GpuDevice;
 use super::kernels::{MATMUL_TILE, NLL_LOSS_THREADS, REDUCE_THREADS, SOFTMAX_THREADS};
 use super::launch::{

@@ -376,6 +376,15 @@ impl GpuDevice for CudaDevice {
         self.info.arch()
     }
 
+    fn identity(&self) -> Option<super::gpu::DeviceIdentity> {
+        Some(super::gpu::DeviceIdentity {
+            name: self.info.name.clone(),
+            capability: self.info.compute_capability,
+            total_memory: self.info.total_memory_bytes,
+            sm_count: CudaDevice::sm_count(self),
+        })
+    }
+
     fn launch(&self, entry: &str, cfg: LaunchConfig, args: &KernelArgs) -> Result<(), DeviceError> {
         self.check_alive()?;
         let f = self.function(entry)?;

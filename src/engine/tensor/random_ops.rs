@@ -149,6 +149,11 @@ impl Runtime {
         kernel: impl FnOnce(Rng, ElementsMut, bool) -> random::Result<()>,
     ) -> Result<()> {
         if !t.is_phantom() && t.device() != Device::Meta {
+            // a CPU generator for a CUDA tensor is PyTorch's error before any draw (and no
+            // host round trip of the tensor)
+            if generator.is_some() && matches!(t.device(), Device::Cuda(_)) {
+                self.with_rng(t.device(), generator, |_| ())?;
+            }
             let contiguous = t.layout.contiguous_range().is_some();
             let mut data = t.storage.data.borrow_mut();
             // the kernels poll the run's deadline and cancel flag between chunks
@@ -161,11 +166,13 @@ impl Runtime {
                     }
                     // A GPU backend without a kernel for this draw: the host's mirror of the
                     // device's stream fills the values (listed in docs/cuda-backend.md)
-                    Some(DeviceStorage::Gpu(g)) => g.update_on_host("random", |h| {
-                        self.with_rng(t.device(), generator, |rng| {
-                            with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
+                    Some(DeviceStorage::Gpu(g)) => {
+                        g.update_on_host(format!("random {op}"), |h| {
+                            self.with_rng(t.device(), generator, |rng| {
+                                with_elements(h, &t.layout, |els| kernel(rng, els, contiguous))
+                            })?
                         })?
-                    })?,
+                    }
                     None => {}
                 }
                 Ok(())
@@ -223,6 +230,75 @@ impl Runtime {
             )?;
         }
         Ok(drawn)
+    }
+
+    /// On a GPU backend, a draw into a contiguous CUDA tensor by random.cu's kernels:
+    /// `draw(storage, elements, generator)` launches it (the numbers of the host's mirror,
+    /// which the sim uses) and says whether it had a kernel. `false`: not this case (a CPU
+    /// tensor, a `torch.Generator`, a strided tensor, a dtype without a kernel); the caller
+    /// draws on the host.
+    fn gpu_draw(
+        &self,
+        op: &str,
+        t: &Tensor,
+        generator: Option<&SharedGenerator>,
+        draw: impl FnOnce(
+            &crate::engine::cuda::gpu_storage::GpuStorage,
+            std::ops::Range<usize>,
+            &mut CudaGenerator,
+        ) -> Result<bool>,
+    ) -> Result<bool> {
+        if generator.is_some() || t.is_phantom() || !matches!(t.device(), Device::Cuda(_)) {
+            return Ok(false);
+        }
+        let Some(range) = t.layout.contiguous_range() else {
+            return Ok(false);
+        };
+        let drawn = {
+            let data = t.storage.data.borrow();
+            let Some(DeviceStorage::Gpu(g)) = data.as_ref() else {
+                return Ok(false);
+            };
+            self.with_rng(t.device(), None, |rng| match rng {
+                Rng::Cuda(philox) => draw(g, range, philox),
+                Rng::Cpu(_) => Ok(false),
+            })??
+        };
+        if drawn {
+            self.complete(
+                op,
+                t.device(),
+                Cost::new(t.nbytes() as u64, t.numel() as u64),
+                Vec::new(),
+            )?;
+        }
+        Ok(drawn)
+    }
+
+    /// `randint` / `random_(from, to)` on a GPU backend's kernel, after every backend's
+    /// range checks ([`Self::gpu_draw`]).
+    fn gpu_randint(
+        &self,
+        op: &str,
+        t: &Tensor,
+        from: i64,
+        to: Option<i64>,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<bool> {
+        let Some(et) = element_type(t.dtype()) else {
+            return Ok(false);
+        };
+        if generator.is_some() || !matches!(t.device(), Device::Cuda(_)) {
+            return Ok(false);
+        }
+        let Some((span, low)) =
+            random::cpu_kernels::random_range(et, from, to).map_err(random_err)?
+        else {
+            return Ok(false);
+        };
+        self.gpu_draw(op, t, generator, |g, r, philox| {
+            g.randint(r.start, r.len(), philox, low, span)
+        })
     }
 
     /// A fresh uninitialised tensor that a random op then fills.
@@ -334,6 +410,9 @@ impl Runtime {
         to: Option<i64>,
         generator: Option<&SharedGenerator>,
     ) -> Result<()> {
+        if self.gpu_randint(op, t, from, to, generator)? {
+            return Ok(());
+        }
         self.random_fill(op, t, generator, |rng, els, _| match rng {
             Rng::Cpu(g) => random::random_from_to_(g, els, from, to),
             Rng::Cuda(g) => random::cuda::random_from_to_(g, els, from, to, DEVICE),
@@ -358,6 +437,14 @@ impl Runtime {
         p: f64,
         generator: Option<&SharedGenerator>,
     ) -> Result<()> {
+        if matches!(t.device(), Device::Cuda(_)) {
+            random::cpu_kernels::check_bernoulli_p(p).map_err(random_err)?;
+        }
+        if self.gpu_draw("bernoulli_", t, generator, |g, r, philox| {
+            g.bernoulli_scalar(r.start, r.len(), philox, p)
+        })? {
+            return Ok(());
+        }
         self.random_fill("bernoulli_", t, generator, |rng, els, _| match rng {
             Rng::Cpu(g) => random::bernoulli_scalar_(g, els, p),
             Rng::Cuda(g) => random::cuda::bernoulli_scalar_(g, els, p, DEVICE),
@@ -371,6 +458,16 @@ impl Runtime {
         lambd: f64,
         generator: Option<&SharedGenerator>,
     ) -> Result<()> {
+        if let Some(et) = element_type(t.dtype())
+            && matches!(t.device(), Device::Cuda(_))
+        {
+            random::cpu_kernels::check_exponential_lambda(et, lambd).map_err(random_err)?;
+        }
+        if self.gpu_draw("exponential_", t, generator, |g, r, philox| {
+            g.exponential(r.start, r.len(), philox, lambd)
+        })? {
+            return Ok(());
+        }
         self.random_fill("exponential_", t, generator, |rng, els, _| match rng {
             Rng::Cpu(g) => random::exponential_(g, els, lambd),
             Rng::Cuda(g) => random::cuda::exponential_(g, els, lambd, DEVICE),
@@ -492,6 +589,12 @@ impl Runtime {
     pub fn dropout_noise(&self, x: &Tensor, p: f64) -> Result<Tensor> {
         random::check_dropout_p(p).map_err(random_err)?;
         let noise = self.fresh("empty_like", x.shape(), x.dtype(), x.device())?;
+        // the noise is a fresh contiguous tensor (the host's mirror draws it as such too)
+        if self.gpu_draw("bernoulli_", &noise, None, |g, r, philox| {
+            g.dropout_noise(r.start, r.len(), philox, p)
+        })? {
+            return Ok(noise);
+        }
         self.random_fill(
             "bernoulli_",
             &noise,
