@@ -17,6 +17,7 @@ mod index;
 pub(crate) mod loss;
 mod nn;
 mod ops;
+mod provenance_notes;
 mod random_ops;
 mod raw;
 
