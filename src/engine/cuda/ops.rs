@@ -181,12 +181,13 @@ pub enum UnaryKernel {
     Cos,
     Floor,
     Ceil,
+    Frac,
     LogicalNot,
 }
 
 impl UnaryKernel {
     /// Every kernel, so an op's definition can name its kernel (engine::op::UnaryOp::cuda_kernel).
-    pub const ALL: [UnaryKernel; 13] = [
+    pub const ALL: [UnaryKernel; 14] = [
         UnaryKernel::Neg,
         UnaryKernel::Abs,
         UnaryKernel::Relu,
@@ -199,6 +200,7 @@ impl UnaryKernel {
         UnaryKernel::Cos,
         UnaryKernel::Floor,
         UnaryKernel::Ceil,
+        UnaryKernel::Frac,
         UnaryKernel::LogicalNot,
     ];
     /// The kernel of this name in kernels/elementwise.cu.
@@ -219,6 +221,7 @@ impl UnaryKernel {
             UnaryKernel::Cos => "cos",
             UnaryKernel::Floor => "floor",
             UnaryKernel::Ceil => "ceil",
+            UnaryKernel::Frac => "frac",
             UnaryKernel::LogicalNot => "logical_not",
         }
     }

@@ -266,6 +266,13 @@ unary_ops! {
         name: "trunc", grad_fn: "TruncBackward0", dtypes: All,
         f32: f32::trunc, f64: f64::trunc,
     }
+    /// `torch.frac`: x - trunc(x) (exact in every float dtype; integers raise, as ATen's
+    /// frac_cpu dispatches floats only)
+    Frac {
+        name: "frac", grad_fn: "FracBackward0", dtypes: FloatOnly, cuda: "frac",
+        f32: |x: f32| x - x.trunc(),
+        f64: |x: f64| x - x.trunc(),
+    }
     // fused activations (Activation.cpp's kernels; parameters as the Python numbers given,
     // rounded to float32 for float32 as ATen's `Scalar::to<float>()`)
     /// `F.silu`
