@@ -108,6 +108,8 @@ struct OpFloor { __device__ float operator()(float x) const { return floorf(x); 
                  __device__ double operator()(double x) const { return floor(x); } };
 struct OpCeil { __device__ float operator()(float x) const { return ceilf(x); }
                 __device__ double operator()(double x) const { return ceil(x); } };
+struct OpFrac { __device__ float operator()(float x) const { return x - truncf(x); }
+                __device__ double operator()(double x) const { return x - trunc(x); } };
 struct OpLogicalNot { template <typename T> __device__ T operator()(T x) const { return (T)!x; } };
 
 // ---- binary functors ----
@@ -173,7 +175,8 @@ CT_FOR_NUMERIC_DTYPES(CT_NUMERIC_UNARY)
   CT_UNARY(exp, OpExp, T, S) CT_UNARY(log, OpLog, T, S) CT_UNARY(sqrt, OpSqrt, T, S)     \
   CT_UNARY(tanh, OpTanh, T, S) CT_UNARY(sigmoid, OpSigmoid, T, S)                        \
   CT_UNARY(sin, OpSin, T, S) CT_UNARY(cos, OpCos, T, S)                                  \
-  CT_UNARY(floor, OpFloor, T, S) CT_UNARY(ceil, OpCeil, T, S)
+  CT_UNARY(floor, OpFloor, T, S) CT_UNARY(ceil, OpCeil, T, S)                          \
+  CT_UNARY(frac, OpFrac, T, S)
 CT_FOR_FLOAT_DTYPES(CT_FLOAT_UNARY)
 
 CT_UNARY(logical_not, OpLogicalNot, bool, bool)

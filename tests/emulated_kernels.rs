@@ -196,7 +196,7 @@ fn unary_kernels_on_every_dtype() {
     let d = device();
     let kk = k(&d);
     type Case = (UnaryKernel, &'static [Elem], fn(f64) -> f64);
-    let ops: [Case; 13] = [
+    let ops: [Case; 14] = [
         (UnaryKernel::Neg, &NUMERIC, |x| -x),
         (UnaryKernel::Abs, &NUMERIC, f64::abs),
         (UnaryKernel::Relu, &NUMERIC, |x| x.max(0.0)),
@@ -209,6 +209,7 @@ fn unary_kernels_on_every_dtype() {
         (UnaryKernel::Cos, &FLOATS, f64::cos),
         (UnaryKernel::Floor, &FLOATS, f64::floor),
         (UnaryKernel::Ceil, &FLOATS, f64::ceil),
+        (UnaryKernel::Frac, &FLOATS, |x| x - x.trunc()),
         (UnaryKernel::LogicalNot, &[Elem::Bool], |x| {
             f64::from(u8::from(x == 0.0))
         }),
@@ -242,6 +243,7 @@ fn unary_kernels_on_every_dtype() {
                     | UnaryKernel::Relu
                     | UnaryKernel::Floor
                     | UnaryKernel::Ceil
+                    | UnaryKernel::Frac
                     | UnaryKernel::LogicalNot
                     | UnaryKernel::Sqrt
             ) {

@@ -8,7 +8,7 @@
 //! kernel has THP off or cannot find a huge page it falls back to small pages, and nothing
 //! else changes.
 
-use super::host::Element;
+use super::element::Element;
 
 /// Below this a buffer cannot hold a whole huge page, so advising it would do nothing.
 #[cfg(target_os = "linux")]

@@ -10,6 +10,7 @@ pub mod backend;
 pub mod cuda;
 pub mod device;
 pub mod dtype;
+pub mod element;
 pub mod error;
 pub mod event;
 pub mod host;

@@ -559,7 +559,7 @@ impl Runtime {
         }
     }
     /// `torch.default_generator`: the CPU stream itself, shared.
-    pub fn default_generator(&self) -> super::tensor::SharedGenerator {
+    pub fn default_generator(&self) -> super::random::SharedGenerator {
         self.cpu_gen.clone()
     }
     /// `torch.cuda.initial_seed()`: the current GPU's seed.

@@ -16,7 +16,7 @@ use super::dtype::{DType, Scalar};
 use super::error::Result;
 use super::host::{HostDevice, HostStorage};
 use super::layout::Layout;
-use super::tensor::{BinaryOp, Reduction, UnaryOp};
+use super::op::{BinaryOp, Reduction, UnaryOp};
 use std::borrow::Cow;
 
 /// A buffer on some device.

@@ -30,7 +30,7 @@ use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::host::{HostStorage, host_dispatch};
 use crate::engine::layout::Layout;
-use crate::engine::tensor::{BinaryOp, Reduction, UnaryOp};
+use crate::engine::op::{BinaryOp, Reduction, UnaryOp};
 use std::cell::{Cell, RefCell};
 
 mod random;
@@ -551,23 +551,9 @@ impl BackendDevice for GpuHandle {
     }
 }
 
+/// The CUDA kernel the op's definition names (engine::op::unary), if any.
 fn unary_kernel(op: UnaryOp) -> Option<UnaryKernel> {
-    Some(match op {
-        UnaryOp::Neg => UnaryKernel::Neg,
-        UnaryOp::Abs => UnaryKernel::Abs,
-        UnaryOp::Relu => UnaryKernel::Relu,
-        UnaryOp::Exp => UnaryKernel::Exp,
-        UnaryOp::Log => UnaryKernel::Log,
-        UnaryOp::Sqrt => UnaryKernel::Sqrt,
-        UnaryOp::Tanh => UnaryKernel::Tanh,
-        UnaryOp::Sigmoid => UnaryKernel::Sigmoid,
-        UnaryOp::Sin => UnaryKernel::Sin,
-        UnaryOp::Cos => UnaryKernel::Cos,
-        UnaryOp::Floor => UnaryKernel::Floor,
-        UnaryOp::Ceil => UnaryKernel::Ceil,
-        UnaryOp::LogicalNot => UnaryKernel::LogicalNot,
-        _ => return None,
-    })
+    UnaryKernel::from_name(op.cuda_kernel()?)
 }
 
 fn unary_supported(op: UnaryKernel, e: Elem) -> bool {

@@ -82,7 +82,7 @@ fn elementwise_entries() -> Vec<String> {
     let mut v = names(&["neg", "abs", "relu"], NUMERIC_DTYPES);
     v.extend(names(
         &[
-            "exp", "log", "sqrt", "tanh", "sigmoid", "sin", "cos", "floor", "ceil",
+            "exp", "log", "sqrt", "tanh", "sigmoid", "sin", "cos", "floor", "ceil", "frac",
         ],
         FLOAT_DTYPES,
     ));

@@ -186,10 +186,32 @@ pub enum UnaryKernel {
     Cos,
     Floor,
     Ceil,
+    Frac,
     LogicalNot,
 }
 
 impl UnaryKernel {
+    /// Every kernel, so an op's definition can name its kernel (engine::op::UnaryOp::cuda_kernel).
+    pub const ALL: [UnaryKernel; 14] = [
+        UnaryKernel::Neg,
+        UnaryKernel::Abs,
+        UnaryKernel::Relu,
+        UnaryKernel::Exp,
+        UnaryKernel::Log,
+        UnaryKernel::Sqrt,
+        UnaryKernel::Tanh,
+        UnaryKernel::Sigmoid,
+        UnaryKernel::Sin,
+        UnaryKernel::Cos,
+        UnaryKernel::Floor,
+        UnaryKernel::Ceil,
+        UnaryKernel::Frac,
+        UnaryKernel::LogicalNot,
+    ];
+    /// The kernel of this name in kernels/elementwise.cu.
+    pub fn from_name(name: &str) -> Option<UnaryKernel> {
+        UnaryKernel::ALL.into_iter().find(|k| k.name() == name)
+    }
     pub fn name(self) -> &'static str {
         match self {
             UnaryKernel::Neg => "neg",
@@ -204,6 +226,7 @@ impl UnaryKernel {
             UnaryKernel::Cos => "cos",
             UnaryKernel::Floor => "floor",
             UnaryKernel::Ceil => "ceil",
+            UnaryKernel::Frac => "frac",
             UnaryKernel::LogicalNot => "logical_not",
         }
     }

@@ -2,7 +2,7 @@
 //! bfloat16 computed in float32 and rounded, as c10::Half's operators do), integers wrapping
 //! on overflow, bool as logic.
 
-use super::element::Element;
+use crate::engine::element::Element;
 use half::{bf16, f16};
 
 /// The binary arithmetic of one element type.

@@ -12,11 +12,11 @@
 //! float64, then divide.
 
 use super::HostStorage;
-use crate::engine::backend::MatmulDims;
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::interrupt::{poll, poll_now};
 use crate::engine::layout::Layout;
+use crate::engine::op::MatmulDims;
 
 /// Sizes of one conv2d: input `[n, c, h, w]`, weight `[cout, c / groups, kh, kw]`, output
 /// `[n, cout, oh, ow]`.

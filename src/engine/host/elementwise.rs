@@ -8,16 +8,16 @@
 //! interrupt poll between chunks.
 
 use super::arith::Arith;
-use super::element::{Element, convert};
 use super::math::{Float, Int};
 use super::{HostStorage, Stored, got, host_dispatch};
-use crate::engine::backend::Arg;
 use crate::engine::dtype::{DType, Scalar};
+use crate::engine::element::{Element, convert};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::{try_with_capacity, try_zeroed};
 use crate::engine::interrupt::{CHUNK, poll};
 use crate::engine::layout::Layout;
-use crate::engine::tensor::{BinaryOp, UnaryOp};
+use crate::engine::op::Arg;
+use crate::engine::op::{BinaryOp, UnaryOp};
 use half::{bf16, f16};
 
 /// The elements of one operand in the result's logical order.
@@ -277,10 +277,10 @@ fn unary_float<T: Float + Stored>(op: UnaryOp, a: &Src<T>, n: usize) -> Result<H
         ))),
         _ => {
             if T::DTYPE == DType::Float64 {
-                w(map(a, n, |x: T| T::from_f64(math_f64(op, x.to_f64()))))
+                w(map(a, n, |x: T| T::from_f64(op.f64(x.to_f64()))))
             } else {
                 // float32, and float16/bfloat16 computed in float32 as ATen loads them
-                w(map(a, n, |x: T| T::from_f32(math_f32(op, x.to_f32()))))
+                w(map(a, n, |x: T| T::from_f32(op.f32(x.to_f32()))))
             }
         }
     }
@@ -322,241 +322,13 @@ fn unary_bool(op: UnaryOp, a: &Src<bool>, n: usize) -> Result<HostStorage> {
     }))
 }
 
-/// float32 `op` of one element as ATen's scalar half computes it (glibc, SLEEF where ATen's
-/// scalar code calls it, MKL's functions through engine::numerics::mkl's stand-ins); also the
-/// float32 arithmetic of float16/bfloat16.
-pub(crate) fn math_f32(op: UnaryOp, x: f32) -> f32 {
-    use crate::engine::numerics::{mkl, unary::Unary};
-    use UnaryOp::*;
-    match op {
-        Log2 => mkl::log2(x),
-        Log10 => mkl::log10(x),
-        Log1p => Unary::Log1p.scalar(x),
-        Expm1 => Unary::Expm1.scalar(x),
-        Tan => mkl::tan(x),
-        // MKL's vmsAsin/Acos/Atan: correctly rounded stand-ins
-        Asin => (x as f64).asin() as f32,
-        Acos => (x as f64).acos() as f32,
-        Atan => (x as f64).atan() as f32,
-        // ATen's scalar half: glibc (the AVX2 vector half is SLEEF's sinhf8_u10/coshf8_u10)
-        Sinh => x.sinh(),
-        Cosh => x.cosh(),
-        Asinh => x.asinh(),
-        Acosh => x.acosh(),
-        Atanh => x.atanh(),
-        Rsqrt => Unary::Rsqrt.scalar(x),
-        Erf => mkl::erf(x),
-        Erfc => mkl::erfc(x),
-        Erfinv => erfinv_f32(x),
-        Gelu => Unary::Gelu.scalar(x),
-        GeluTanh => Unary::GeluTanh.scalar(x),
-        Trunc => x.trunc(),
-        Silu
-        | Mish
-        | Hardswish
-        | Hardsigmoid
-        | Softplus { .. }
-        | Elu { .. }
-        | LeakyRelu { .. }
-        | Hardtanh { .. }
-        | Logit { .. } => activation_unary(op).map_or(f32::NAN, |u| u.scalar(x)),
-        LogSigmoid => crate::engine::numerics::loss::log_sigmoid_f32(&[x])[0],
-        Exp => mkl::exp(x),
-        Log => mkl::log(x),
-        Sqrt => mkl::sqrt(x),
-        Tanh => mkl::tanh(x),
-        Sin => mkl::sin(x),
-        Cos => mkl::cos(x),
-        _ => f32::NAN,
-    }
-}
-
-/// float64 `op` of one element (glibc's double functions).
-pub(crate) fn math_f64(op: UnaryOp, x: f64) -> f64 {
-    use UnaryOp::*;
-    let op = op.as_elu();
-    match op {
-        Log2 => x.log2(),
-        Log10 => x.log10(),
-        Log1p => x.ln_1p(),
-        Expm1 => x.exp_m1(),
-        Tan => x.tan(),
-        Asin => x.asin(),
-        Acos => x.acos(),
-        Atan => x.atan(),
-        Sinh => x.sinh(),
-        Cosh => x.cosh(),
-        Asinh => x.asinh(),
-        Acosh => x.acosh(),
-        Atanh => x.atanh(),
-        Rsqrt => 1.0 / x.sqrt(),
-        Erf => erf_f64(x),
-        Erfc => 1.0 - erf_f64(x),
-        Erfinv => erfinv_f64(x),
-        Gelu => x * 0.5 * (1.0 + erf_f64(x * std::f64::consts::FRAC_1_SQRT_2)),
-        GeluTanh => {
-            let inner = (2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x);
-            0.5 * x * (1.0 + inner.tanh())
-        }
-        Trunc => x.trunc(),
-        Silu => x / (1.0 + (-x).exp()),
-        Mish => x * x.exp().ln_1p().tanh(),
-        Hardswish => x * (x + 3.0).clamp(0.0, 6.0) / 6.0,
-        Hardsigmoid => (x + 3.0).clamp(0.0, 6.0) / 6.0,
-        LogSigmoid => x.min(0.0) - (-x.abs()).exp().ln_1p(),
-        Softplus { beta, threshold } => {
-            if x * beta > threshold {
-                x
-            } else {
-                (x * beta).exp().ln_1p() / beta
-            }
-        }
-        Elu {
-            alpha,
-            scale,
-            input_scale,
-        } => {
-            if x <= 0.0 {
-                ((x * input_scale).exp() - 1.0) * (alpha * scale)
-            } else {
-                x * scale
-            }
-        }
-        LeakyRelu { slope } => {
-            if x > 0.0 {
-                x
-            } else {
-                x * slope
-            }
-        }
-        Hardtanh { min, max } => x.max(min).min(max),
-        Logit { eps } => {
-            let x = if eps < 0.0 {
-                x
-            } else {
-                x.max(eps).min(1.0 - eps)
-            };
-            if x == 1.0 {
-                f64::INFINITY
-            } else {
-                (x / (1.0 - x)).ln()
-            }
-        }
-        _ => f64::NAN,
-    }
-}
-
-/// The engine::numerics form of a fused activation (its float32 parameters as ATen's
-/// `Scalar::to<float>()`).
-pub(crate) fn activation_unary(op: UnaryOp) -> Option<crate::engine::numerics::unary::Unary> {
-    use crate::engine::numerics::unary::Unary as U;
-    Some(match op.as_elu() {
-        UnaryOp::Silu => U::Silu,
-        UnaryOp::Mish => U::Mish,
-        UnaryOp::Hardswish => U::Hardswish,
-        UnaryOp::Hardsigmoid => U::Hardsigmoid,
-        UnaryOp::Softplus { beta, threshold } => U::Softplus {
-            beta: beta as f32,
-            threshold: threshold as f32,
-        },
-        UnaryOp::Elu {
-            alpha,
-            scale,
-            input_scale,
-        } => U::Elu {
-            alpha: alpha as f32,
-            scale: scale as f32,
-            input_scale: input_scale as f32,
-        },
-        UnaryOp::LeakyRelu { slope } => U::LeakyRelu {
-            slope: slope as f32,
-        },
-        UnaryOp::Hardtanh { min, max } => U::Hardtanh {
-            min: min as f32,
-            max: max as f32,
-        },
-        UnaryOp::Logit { eps } => U::Logit { eps: eps as f32 },
-        _ => return None,
-    })
-}
-
-unsafe extern "C" {
-    #[link_name = "erf"]
-    fn libm_erf(x: f64) -> f64;
-}
-
-fn erf_f64(x: f64) -> f64 {
-    // SAFETY: erf is a pure libm function of one double; it reads no memory.
-    unsafe { libm_erf(x) }
-}
-
-/// float32 erfinv as PyTorch 2.15's CPU kernel computes it: `calc_erfinv` (Math.h: a rational
-/// first guess, two Newton steps) in double with glibc's erf/exp/log, rounded once (measured:
-/// the float instantiation, with or without FMA, differs from PyTorch on a quarter of inputs
-/// in (-1, 1); the double one on none).
-fn erfinv_f32(y: f32) -> f32 {
-    erfinv_f64(y as f64) as f32
-}
-
-/// ATen's `calc_erfinv` in double.
-fn erfinv_f64(y: f64) -> f64 {
-    const A: [f64; 4] = [0.886226899, -1.645349621, 0.914624893, -0.140543331];
-    const B: [f64; 4] = [-2.118377725, 1.442710462, -0.329097515, 0.012229801];
-    const C: [f64; 4] = [-1.970840454, -1.624906493, 3.429567803, 1.641345311];
-    const D: [f64; 2] = [3.543889200, 1.637067800];
-    let ya = y.abs();
-    if ya > 1.0 {
-        return f64::NAN;
-    }
-    if ya == 1.0 {
-        return f64::INFINITY.copysign(y);
-    }
-    let mut x = if ya <= 0.7 {
-        let z = y * y;
-        let num = ((A[3] * z + A[2]) * z + A[1]) * z + A[0];
-        let dem = (((B[3] * z + B[2]) * z + B[1]) * z + B[0]) * z + 1.0;
-        y * num / dem
-    } else {
-        let z = (-((1.0 - ya) / 2.0).ln()).sqrt();
-        let num = ((C[3] * z + C[2]) * z + C[1]) * z + C[0];
-        let dem = (D[1] * z + D[0]) * z + 1.0;
-        num.copysign(y) / dem
-    };
-    let k = 2.0 / std::f64::consts::PI.sqrt();
-    for _ in 0..2 {
-        x -= (erf_f64(x) - y) / (k * (-x * x).exp());
-    }
-    x
-}
-
 /// `op` on each element of `layout` (of `h`'s dtype; the result dtype follows the op).
 pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorage> {
     let n = layout.numel();
     if let HostStorage::F32(x) = h {
         // float32 functions whose SLEEF/glibc split engine::numerics reproduces bit for bit
         // (and MKL's, through its stand-ins)
-        use crate::engine::numerics::unary::Unary as U;
-        let exact = match op {
-            UnaryOp::Sigmoid => Some(U::Sigmoid),
-            UnaryOp::Reciprocal => Some(U::Reciprocal),
-            UnaryOp::Log1p => Some(U::Log1p),
-            UnaryOp::Expm1 => Some(U::Expm1),
-            UnaryOp::Rsqrt => Some(U::Rsqrt),
-            UnaryOp::Gelu => Some(U::Gelu),
-            UnaryOp::GeluTanh => Some(U::GeluTanh),
-            UnaryOp::Exp => Some(U::Exp),
-            UnaryOp::Log => Some(U::Log),
-            UnaryOp::Log2 => Some(U::Log2),
-            UnaryOp::Log10 => Some(U::Log10),
-            UnaryOp::Sqrt => Some(U::Sqrt),
-            UnaryOp::Tanh => Some(U::Tanh),
-            UnaryOp::Sin => Some(U::Sin),
-            UnaryOp::Cos => Some(U::Cos),
-            UnaryOp::Tan => Some(U::Tan),
-            UnaryOp::Erf => Some(U::Erf),
-            UnaryOp::Erfc => Some(U::Erfc),
-            _ => activation_unary(op),
-        };
+        let exact = op.vector_f32();
         if op == UnaryOp::LogSigmoid {
             // log_sigmoid_cpu_kernel: every element through the vector formula
             let v = gather(x, layout)?;
@@ -1116,13 +888,13 @@ mod tests {
     }
 }
 
-/// `addcmul` / `addcdiv` / `lerp` (see [`crate::engine::backend::TernaryOp`]) in `compute`:
+/// `addcmul` / `addcdiv` / `lerp` (see [`crate::engine::op::TernaryOp`]) in `compute`:
 /// float32 as ATen's CPU kernels round it ([`crate::engine::numerics::pointwise`]: the
 /// vectorised and scalar halves give the same bits, so the split does not matter), float64 the
 /// same formulas in double, float16 and bfloat16 in float32 rounded once (ATen's opmath),
 /// integers (addcmul only; the front half refuses the others) wrapping.
 pub fn ternary(
-    op: crate::engine::backend::TernaryOp,
+    op: crate::engine::op::TernaryOp,
     a: Arg<'_, HostStorage>,
     b: Arg<'_, HostStorage>,
     c: Arg<'_, HostStorage>,
@@ -1130,8 +902,8 @@ pub fn ternary(
     n: usize,
     compute: DType,
 ) -> Result<HostStorage> {
-    use crate::engine::backend::TernaryOp;
     use crate::engine::numerics::pointwise as pw;
+    use crate::engine::op::TernaryOp;
     #[inline(always)]
     fn at<T: Copy>(s: &Src<'_, T>, i: usize) -> T {
         match s {

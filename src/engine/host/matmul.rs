@@ -10,15 +10,15 @@
 //! accumulated in order. The float32 kernels poll inside their own loops (sgemm.rs).
 
 use super::arith::Arith;
-use super::element::{Element, convert};
 use super::elementwise::{gather, typed};
 use super::{HostStorage, Stored, got};
-use crate::engine::backend::MatmulDims;
 use crate::engine::dtype::DType;
+use crate::engine::element::{Element, convert};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::{try_filled, try_zeroed};
 use crate::engine::interrupt::{CHUNK, poll, poll_now};
 use crate::engine::layout::Layout;
+use crate::engine::op::MatmulDims;
 use half::{bf16, f16};
 
 /// Rows of the output computed between two interrupt polls: a 1024x1024x1024 float32

@@ -1,18 +1,18 @@
 //! softmax/log_softmax and their backward, nll_loss and its backward, and the gathers
 //! (index_select, embedding, gather) with index_add for their backward, on host buffers.
 
-use super::element::Element;
 use super::elementwise::{gather as gather_layout, typed};
 use super::math::Float;
 use super::reduce::{dim_last, unrows};
 use super::{HostStorage, Stored, got};
-use crate::engine::backend::Checked;
 use crate::engine::dtype::DType;
+use crate::engine::element::Element;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::{try_with_capacity, try_zeroed};
 use crate::engine::interrupt::{CHUNK, poll};
 use crate::engine::layout::Layout;
-use crate::engine::tensor::{Reduction, UnaryOp};
+use crate::engine::op::Checked;
+use crate::engine::op::{Reduction, UnaryOp};
 use half::{bf16, f16};
 
 /// Calls `$f::<T>(...)` for the floating dtypes, or returns the "not implemented" error.
@@ -298,12 +298,7 @@ fn activation_backward_f64(op: UnaryOp, g: f64, v: f64) -> f64 {
             }
         }
         Gelu => {
-            let cdf = 0.5
-                * (1.0
-                    + super::elementwise::math_f64(
-                        UnaryOp::Erf,
-                        v * std::f64::consts::FRAC_1_SQRT_2,
-                    ));
+            let cdf = 0.5 * (1.0 + UnaryOp::Erf.f64(v * std::f64::consts::FRAC_1_SQRT_2));
             let pdf = std::f64::consts::FRAC_2_SQRT_PI
                 * std::f64::consts::FRAC_1_SQRT_2
                 * 0.5

@@ -9,16 +9,16 @@
 //! Welford in double, ...), so results match PyTorch CPU bit for bit ([`exact`]). The other
 //! float dtypes accumulate in float64 and round once ([`sum_float`]).
 
-use super::element::Element;
 use super::elementwise::{gather, typed};
 use super::math::Float;
 use super::{HostStorage, Stored, got};
-use crate::engine::backend::ReduceOp;
 use crate::engine::dtype::DType;
+use crate::engine::element::Element;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::try_with_capacity;
 use crate::engine::interrupt::{CHUNK, poll};
 use crate::engine::layout::Layout;
+use crate::engine::op::ReduceOp;
 use half::{bf16, f16};
 
 /// The values of `layout` arranged as `groups` runs of `group` (reduced dims last).

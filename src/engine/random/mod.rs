@@ -75,6 +75,9 @@ pub use cpu_kernels::{
     random_precision_warning, uniform_,
 };
 pub use cuda::CudaGenerator;
+
+/// A `torch.Generator()` object (CPU): shared by the Python handles that name it.
+pub type SharedGenerator = std::rc::Rc<std::cell::RefCell<CpuGenerator>>;
 pub use elements::{ElementType, ElementsMut, iteration_order};
 pub use factories::{
     MultinomialInput, NormalParam, check_dropout_p, dropout_noise_, multinomial, normal_tensors_,

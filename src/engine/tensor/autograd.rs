@@ -1302,6 +1302,8 @@ fn unary_grad(
     let one = int(1);
     Ok(match op {
         UnaryOp::Neg => g.unary(&l, UnaryOp::Neg, dt)?,
+        // frac: grad (times one: the same values, in a fresh buffer)
+        UnaryOp::Frac => bin(BinaryOp::Mul, gv, one, shape, dt)?,
         // grad * self.sgn()
         UnaryOp::Abs => {
             let p = x()?;

@@ -19,6 +19,7 @@ pub(crate) mod loss;
 mod matmul_fold;
 mod nn;
 mod ops;
+mod provenance_notes;
 mod random_ops;
 mod raw;
 mod strided;

@@ -14,11 +14,8 @@ use crate::engine::random::{
 use crate::engine::runtime::Runtime;
 use crate::engine::storage::DeviceStorage;
 use crate::engine::timing::Cost;
-use std::cell::RefCell;
-use std::rc::Rc;
 
-/// A `torch.Generator()` object (CPU): shared by the Python handles that name it.
-pub type SharedGenerator = Rc<RefCell<CpuGenerator>>;
+pub use crate::engine::random::SharedGenerator;
 
 /// The generator one op draws from.
 pub enum Rng<'a> {

@@ -53,6 +53,7 @@ const UNARY: &[(&str, UnaryOp)] = &[
     ("erfinv", UnaryOp::Erfinv),
     ("trunc", UnaryOp::Trunc),
     ("fix", UnaryOp::Trunc),
+    ("frac", UnaryOp::Frac),
 ];
 
 pub fn register(r: &mut Registry) {

@@ -20,95 +20,14 @@
 //! * allocation is fallible: an implementation returns an error, never aborts;
 //! * long loops call [`crate::engine::interrupt::poll`] so Ctrl-c and the time limit stop them.
 
+mod host;
+
 use super::dtype::{DType, Scalar};
 use super::error::Result;
 use super::host::HostStorage;
 use super::layout::Layout;
-use super::tensor::{BinaryOp, Reduction, UnaryOp};
-
-/// A pointwise op of three operands (PointwiseOpsKernel.cpp, LerpKernel.cpp).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TernaryOp {
-    /// `a + value * b * c`
-    Addcmul,
-    /// `a + value * b / c`
-    Addcdiv,
-    /// `lerp(a, b, weight c)` (`value` unused; a scalar weight is `c` as a number)
-    Lerp,
-}
-
-impl TernaryOp {
-    /// The op's name (errors, timeline).
-    pub fn name(self) -> &'static str {
-        match self {
-            TernaryOp::Addcmul => "addcmul",
-            TernaryOp::Addcdiv => "addcdiv",
-            TernaryOp::Lerp => "lerp",
-        }
-    }
-    /// Its autograd node's name.
-    pub fn grad_fn(self) -> &'static str {
-        match self {
-            TernaryOp::Addcmul => "AddcmulBackward0",
-            TernaryOp::Addcdiv => "AddcdivBackward0",
-            TernaryOp::Lerp => "LerpBackward0",
-        }
-    }
-}
-
-/// An elementwise operand: a buffer read through a layout, or a Python number.
-pub enum Arg<'a, S> {
-    Tensor(&'a S, &'a Layout),
-    Scalar(Scalar),
-}
-
-// by hand: a derive would ask `S: Copy`, and an operand only borrows its buffer
-impl<S> Clone for Arg<'_, S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<S> Copy for Arg<'_, S> {}
-
-/// A reduction over some dims (see [`BackendStorage::reduce`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ReduceOp {
-    Sum,
-    Mean,
-    Prod,
-    /// Variance with `correction` (Bessel: 1); `std` takes the square root.
-    Var {
-        correction: f64,
-        std: bool,
-    },
-    Max,
-    Min,
-    /// Index of the first maximum (NaN counts as the maximum).
-    ArgMax,
-    ArgMin,
-    Any,
-    All,
-    CountNonzero,
-    /// The p-norm (inf, -inf and 0 included).
-    Norm(f64),
-}
-
-/// `m x k @ k x n`, `batch` times.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MatmulDims {
-    pub batch: usize,
-    pub m: usize,
-    pub k: usize,
-    pub n: usize,
-}
-
-/// What a loss kernel returns besides the loss: the samples whose target was out of range
-/// (on CUDA each becomes a device-side assert line; on the CPU the first is an IndexError).
-pub struct Checked<S> {
-    pub value: S,
-    /// Offending positions (samples, index entries), in order.
-    pub bad: Vec<usize>,
-}
+pub use super::op::{Arg, Checked, MatmulDims, ReduceOp, TernaryOp};
+use super::op::{BinaryOp, Reduction, UnaryOp};
 
 /// A buffer of one dtype on one device.
 pub trait BackendStorage: Sized {

@@ -1,0 +1,194 @@
+//! The host's implementation of the device interface: each method a call of the host
+//! kernel that computes it (engine::host). It lives here, above the kernels, so that host/
+//! never imports the interface it serves.
+
+use crate::engine::backend::{
+    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp, TernaryOp,
+};
+use crate::engine::dtype::{DType, Scalar};
+use crate::engine::error::Result;
+use crate::engine::host::{HostDevice, HostStorage, conv, elementwise, matmul, nn, reduce};
+use crate::engine::layout::Layout;
+use crate::engine::op::{BinaryOp, Reduction, UnaryOp};
+
+impl BackendDevice for HostDevice {
+    type Storage = HostStorage;
+    fn zeros(&self, n: usize, dtype: DType) -> Result<HostStorage> {
+        HostStorage::zeros(dtype, n)
+    }
+    fn full(&self, n: usize, dtype: DType, value: Scalar) -> Result<HostStorage> {
+        HostStorage::full(dtype, n, value)
+    }
+    fn from_host(&self, host: HostStorage) -> Result<HostStorage> {
+        Ok(host)
+    }
+}
+
+impl BackendStorage for HostStorage {
+    type Device = HostDevice;
+
+    fn device(&self) -> HostDevice {
+        HostDevice
+    }
+    fn dtype(&self) -> DType {
+        HostStorage::dtype(self)
+    }
+    fn len(&self) -> usize {
+        HostStorage::len(self)
+    }
+    fn to_host(&self, layout: &Layout) -> Result<HostStorage> {
+        elementwise::to_dtype(self, layout, self.dtype())
+    }
+    fn to_dtype(&self, layout: &Layout, dtype: DType) -> Result<Self> {
+        elementwise::to_dtype(self, layout, dtype)
+    }
+    fn copy_from(&mut self, dst_layout: &Layout, src: &Self, src_layout: &Layout) -> Result<()> {
+        elementwise::copy_into(self, dst_layout, src, src_layout)
+    }
+    fn fill(&mut self, layout: &Layout, value: Scalar) -> Result<()> {
+        elementwise::fill(self, layout, value);
+        Ok(())
+    }
+    fn unary(&self, layout: &Layout, op: UnaryOp, out: DType) -> Result<Self> {
+        let r = elementwise::unary(self, layout, op)?;
+        debug_assert_eq!(r.dtype(), out);
+        Ok(r)
+    }
+    fn binary(
+        op: BinaryOp,
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        shape: &[usize],
+        compute: DType,
+        out: DType,
+    ) -> Result<Self> {
+        let n = Layout::contiguous(shape).numel();
+        let r = elementwise::binary(op, a, b, n, compute)?;
+        debug_assert_eq!(r.dtype(), out);
+        Ok(r)
+    }
+    fn where_cond(
+        cond: (&Self, &Layout),
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        let n = Layout::contiguous(shape).numel();
+        elementwise::where_cond(cond, a, b, n, dtype)
+    }
+    fn clamp(&self, layout: &Layout, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Self> {
+        elementwise::clamp(self, layout, lo, hi)
+    }
+    fn masked_fill(&self, layout: &Layout, mask: (&Self, &Layout), value: Scalar) -> Result<Self> {
+        elementwise::masked_fill(self, layout, mask, value)
+    }
+    fn reduce(&self, layout: &Layout, op: ReduceOp, reduced: &[bool], out: DType) -> Result<Self> {
+        let r = reduce::reduce(self, layout, op, reduced)?;
+        debug_assert_eq!(r.dtype(), out);
+        Ok(r)
+    }
+    fn scan(&self, layout: &Layout, dim: usize, prod: bool, out: DType) -> Result<Self> {
+        let r = reduce::scan(self, layout, dim, prod)?;
+        debug_assert_eq!(r.dtype(), out);
+        Ok(r)
+    }
+    fn conv2d(
+        x: (&Self, &Layout),
+        weight: (&Self, &Layout),
+        bias: Option<(&Self, &Layout)>,
+        geom: &conv::ConvGeom,
+    ) -> Result<Self> {
+        conv::conv2d(x, weight, bias, geom)
+    }
+    fn pool2d(&self, layout: &Layout, geom: &conv::PoolGeom) -> Result<Self> {
+        conv::pool2d(self, layout, geom)
+    }
+    fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
+        nn::softmax(self, layout, dim, log)
+    }
+    fn ternary(
+        op: TernaryOp,
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        c: Arg<'_, Self>,
+        value: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        elementwise::ternary(op, a, b, c, value, Layout::contiguous(shape).numel(), dtype)
+    }
+    fn add_scaled(
+        a: Arg<'_, Self>,
+        b: Arg<'_, Self>,
+        alpha: Scalar,
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        elementwise::add_scaled(a, b, alpha, Layout::contiguous(shape).numel(), dtype)
+    }
+    fn activation_backward(
+        op: UnaryOp,
+        grad: (&Self, &Layout),
+        out: (&Self, &Layout),
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Self> {
+        nn::activation_backward(op, grad, out, shape, dtype)
+    }
+    fn softmax_backward(
+        grad: &Self,
+        out: &Self,
+        shape: &[usize],
+        dim: usize,
+        log: bool,
+    ) -> Result<Self> {
+        nn::softmax_backward(grad, out, shape, dim, log)
+    }
+    fn nll_loss(
+        &self,
+        n: usize,
+        c: usize,
+        target: &Self,
+        weight: Option<&Self>,
+        ignore_index: i64,
+        reduction: Reduction,
+    ) -> Result<Checked<Self>> {
+        nn::nll_loss(self, n, c, target, weight, ignore_index, reduction)
+    }
+    fn nll_loss_backward(
+        grad: &Self,
+        n: usize,
+        c: usize,
+        target: &Self,
+        weight: Option<&Self>,
+        ignore_index: i64,
+        reduction: Reduction,
+        dtype: DType,
+    ) -> Result<Self> {
+        nn::nll_loss_backward(grad, n, c, target, weight, ignore_index, reduction, dtype)
+    }
+    fn index_select(&self, layout: &Layout, dim: usize, index: &Self) -> Result<Checked<Self>> {
+        nn::index_select(self, layout, dim, index)
+    }
+    fn gather(
+        &self,
+        layout: &Layout,
+        dim: usize,
+        index: &Self,
+        index_shape: &[usize],
+    ) -> Result<Checked<Self>> {
+        nn::gather(self, layout, dim, index, index_shape)
+    }
+    fn index_add(src: &Self, shape: &[usize], dim: usize, index: &Self) -> Result<Self> {
+        nn::index_add(src, shape, dim, index)
+    }
+    fn matmul(
+        a: (&Self, &Layout),
+        b: (&Self, &Layout),
+        bias: Option<(&Self, &Layout)>,
+        dims: MatmulDims,
+    ) -> Result<Self> {
+        matmul::matmul(a, b, bias, dims)
+    }
+}

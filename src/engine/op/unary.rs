@@ -1,0 +1,450 @@
+//! The unary elementwise ops, each defined once.
+//!
+//! One entry of [`unary_ops!`] below is the whole definition of an op for every device, as
+//! candle-core's `UnaryOpT` is: its PyTorch name, its autograd node, which dtypes it takes,
+//! the CUDA kernel that computes it (kernels/elementwise.cu, `<name>_<dtype>`), and its host
+//! kernels: float32 as ATen's CPU kernels round it (the vectorised SLEEF/glibc split of
+//! engine::numerics where ATen vectorises, the scalar function otherwise) and float64 with
+//! glibc's double functions. float16 and bfloat16 compute in float32 (ATen's opmath).
+//! The integer and bool kernels of the ops that take them, and the backward formulas, follow
+//! the same op in host/elementwise.rs and tensor/autograd.rs (docs/engine.md: adding an op).
+
+use crate::engine::numerics::unary::Unary as U;
+use crate::engine::numerics::{loss, mkl};
+
+/// Which dtypes an op takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dtypes {
+    /// Every dtype, computed in its own (neg, abs, floor, ~, isnan, ...).
+    All,
+    /// Floats; integers and bool are promoted to the default float first (exp, sin, ...).
+    PromoteToFloat,
+    /// Floats only: ATen raises for integers (`"silu_cpu" not implemented for 'Long'`)
+    /// rather than computing them in float (the fused activations).
+    FloatOnly,
+}
+
+/// `$f(x)` when the entry gives a kernel `$f`, else `default`.
+macro_rules! call_or {
+    ([], $x:ident, $default:expr) => {
+        $default
+    };
+    ([$f:expr], $x:ident, $default:expr) => {
+        ($f)($x)
+    };
+}
+
+/// Each entry: `Op(params) { name, grad_fn?, dtypes, cuda?, vector_f32?, f32?, f64? }`. An op
+/// without `grad_fn` never requires grad; without `cuda` a CUDA tensor computes it on the host;
+/// without `f32`/`f64` its float kernel is the dtype-generic one of host/elementwise.rs
+/// (`unary_float`: neg, abs, exp, ... the same function for every float dtype).
+macro_rules! unary_ops {
+    ($(
+        $(#[doc = $doc:literal])*
+        $op:ident $(($($field:ident : $fty:ty),+ $(,)?))? {
+            name: $name:literal,
+            $(grad_fn: $grad:literal,)?
+            dtypes: $dtypes:ident,
+            $(cuda: $cuda:literal,)?
+            $(vector_f32: $vec:expr,)?
+            $(f32: $f32:expr,)?
+            $(f64: $f64:expr,)?
+        }
+    )*) => {
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub enum UnaryOp {
+            $( $(#[doc = $doc])* $op $({ $($field: $fty),+ })?, )*
+        }
+
+        impl UnaryOp {
+            /// PyTorch's name of the op (errors, the timeline).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( UnaryOp::$op { .. } => $name, )*
+                }
+            }
+            /// Its autograd node's name; None: the result never requires grad.
+            pub fn grad_fn(self) -> Option<&'static str> {
+                match self {
+                    $( UnaryOp::$op { .. } => None $(.or(Some($grad)))?, )*
+                }
+            }
+            /// Which dtypes it takes.
+            pub fn dtypes(self) -> Dtypes {
+                match self {
+                    $( UnaryOp::$op { .. } => Dtypes::$dtypes, )*
+                }
+            }
+            /// Its kernel's name in kernels/elementwise.cu (the entry is `<name>_<dtype>`);
+            /// None: a CUDA tensor computes it on the host.
+            pub fn cuda_kernel(self) -> Option<&'static str> {
+                match self {
+                    $( UnaryOp::$op { .. } => None $(.or(Some($cuda)))?, )*
+                }
+            }
+            /// The vectorised float32 kernel of engine::numerics that reproduces ATen's bits
+            /// (None: each element through [`UnaryOp::f32`] or the generic kernel).
+            #[allow(unused_variables)]
+            pub fn vector_f32(self) -> Option<U> {
+                match self {
+                    $( UnaryOp::$op $({ $($field),+ })? => None $(.or(Some($vec)))?, )*
+                }
+            }
+            /// One float32 element as ATen's scalar code computes it (also the float32
+            /// arithmetic of float16 and bfloat16); NaN for an op computed by the generic
+            /// kernel.
+            #[allow(unused_variables, clippy::redundant_closure_call)]
+            pub fn f32(self, x: f32) -> f32 {
+                match self {
+                    $( UnaryOp::$op $({ $($field),+ })? => call_or!([$($f32)?], x, f32::NAN), )*
+                }
+            }
+            /// One float64 element (glibc's double functions); NaN as for [`UnaryOp::f32`].
+            #[allow(unused_variables, clippy::redundant_closure_call)]
+            pub fn f64(self, x: f64) -> f64 {
+                match self {
+                    $( UnaryOp::$op $({ $($field),+ })? => call_or!([$($f64)?], x, f64::NAN), )*
+                }
+            }
+        }
+    };
+}
+
+unary_ops! {
+    Neg {
+        name: "neg", grad_fn: "NegBackward0", dtypes: All, cuda: "neg",
+    }
+    Abs {
+        name: "abs", grad_fn: "AbsBackward0", dtypes: All, cuda: "abs",
+    }
+    Exp {
+        name: "exp", grad_fn: "ExpBackward0", dtypes: PromoteToFloat, cuda: "exp",
+        vector_f32: U::Exp,
+    }
+    Log {
+        name: "log", grad_fn: "LogBackward0", dtypes: PromoteToFloat, cuda: "log",
+        vector_f32: U::Log,
+    }
+    Sqrt {
+        name: "sqrt", grad_fn: "SqrtBackward0", dtypes: PromoteToFloat, cuda: "sqrt",
+        vector_f32: U::Sqrt,
+    }
+    Sigmoid {
+        name: "sigmoid", grad_fn: "SigmoidBackward0", dtypes: PromoteToFloat, cuda: "sigmoid",
+        vector_f32: U::Sigmoid,
+    }
+    Tanh {
+        name: "tanh", grad_fn: "TanhBackward0", dtypes: PromoteToFloat, cuda: "tanh",
+        vector_f32: U::Tanh,
+    }
+    Relu {
+        name: "relu", grad_fn: "ReluBackward0", dtypes: All, cuda: "relu",
+    }
+    Sin {
+        name: "sin", grad_fn: "SinBackward0", dtypes: PromoteToFloat, cuda: "sin",
+        vector_f32: U::Sin,
+    }
+    Cos {
+        name: "cos", grad_fn: "CosBackward0", dtypes: PromoteToFloat, cuda: "cos",
+        vector_f32: U::Cos,
+    }
+    Floor {
+        name: "floor", dtypes: All, cuda: "floor",
+    }
+    Ceil {
+        name: "ceil", dtypes: All, cuda: "ceil",
+    }
+    Round {
+        name: "round", dtypes: All,
+    }
+    Sign {
+        name: "sign", dtypes: All,
+    }
+    Reciprocal {
+        name: "reciprocal", grad_fn: "ReciprocalBackward0", dtypes: PromoteToFloat,
+        vector_f32: U::Reciprocal,
+    }
+    LogicalNot {
+        name: "logical_not", dtypes: All, cuda: "logical_not",
+    }
+    /// `~`
+    BitNot {
+        name: "bitwise_not", dtypes: All,
+    }
+    IsNan {
+        name: "isnan", dtypes: All,
+    }
+    IsFinite {
+        name: "isfinite", dtypes: All,
+    }
+    Log2 {
+        name: "log2", grad_fn: "Log2Backward0", dtypes: PromoteToFloat,
+        vector_f32: U::Log2, f32: mkl::log2, f64: f64::log2,
+    }
+    Log10 {
+        name: "log10", grad_fn: "Log10Backward0", dtypes: PromoteToFloat,
+        vector_f32: U::Log10, f32: mkl::log10, f64: f64::log10,
+    }
+    Log1p {
+        name: "log1p", grad_fn: "Log1PBackward0", dtypes: PromoteToFloat,
+        vector_f32: U::Log1p, f32: |x| U::Log1p.scalar(x), f64: f64::ln_1p,
+    }
+    Expm1 {
+        name: "expm1", grad_fn: "Expm1Backward0", dtypes: PromoteToFloat,
+        vector_f32: U::Expm1, f32: |x| U::Expm1.scalar(x), f64: f64::exp_m1,
+    }
+    Tan {
+        name: "tan", grad_fn: "TanBackward0", dtypes: PromoteToFloat,
+        vector_f32: U::Tan, f32: mkl::tan, f64: f64::tan,
+    }
+    // MKL's vmsAsin/Acos/Atan: correctly rounded stand-ins
+    Asin {
+        name: "asin", grad_fn: "AsinBackward0", dtypes: PromoteToFloat,
+        f32: |x: f32| (x as f64).asin() as f32, f64: f64::asin,
+    }
+    Acos {
+        name: "acos", grad_fn: "AcosBackward0", dtypes: PromoteToFloat,
+        f32: |x: f32| (x as f64).acos() as f32, f64: f64::acos,
+    }
+    Atan {
+        name: "atan", grad_fn: "AtanBackward0", dtypes: PromoteToFloat,
+        f32: |x: f32| (x as f64).atan() as f32, f64: f64::atan,
+    }
+    // ATen's scalar half: glibc (the AVX2 vector half is SLEEF's sinhf8_u10/coshf8_u10)
+    Sinh {
+        name: "sinh", grad_fn: "SinhBackward0", dtypes: PromoteToFloat,
+        f32: f32::sinh, f64: f64::sinh,
+    }
+    Cosh {
+        name: "cosh", grad_fn: "CoshBackward0", dtypes: PromoteToFloat,
+        f32: f32::cosh, f64: f64::cosh,
+    }
+    Asinh {
+        name: "asinh", grad_fn: "AsinhBackward0", dtypes: PromoteToFloat,
+        f32: f32::asinh, f64: f64::asinh,
+    }
+    Acosh {
+        name: "acosh", grad_fn: "AcoshBackward0", dtypes: PromoteToFloat,
+        f32: f32::acosh, f64: f64::acosh,
+    }
+    Atanh {
+        name: "atanh", grad_fn: "AtanhBackward0", dtypes: PromoteToFloat,
+        f32: f32::atanh, f64: f64::atanh,
+    }
+    Rsqrt {
+        name: "rsqrt", grad_fn: "RsqrtBackward0", dtypes: PromoteToFloat,
+        vector_f32: U::Rsqrt, f32: |x| U::Rsqrt.scalar(x), f64: |x: f64| 1.0 / x.sqrt(),
+    }
+    Erf {
+        name: "erf", grad_fn: "ErfBackward0", dtypes: PromoteToFloat,
+        vector_f32: U::Erf, f32: mkl::erf, f64: erf_f64,
+    }
+    Erfc {
+        name: "erfc", grad_fn: "ErfcBackward0", dtypes: PromoteToFloat,
+        vector_f32: U::Erfc, f32: mkl::erfc, f64: |x| 1.0 - erf_f64(x),
+    }
+    Erfinv {
+        name: "erfinv", grad_fn: "ErfinvBackward0", dtypes: PromoteToFloat,
+        f32: erfinv_f32, f64: erfinv_f64,
+    }
+    /// `F.gelu(x)` (approximate='none')
+    Gelu {
+        name: "gelu", grad_fn: "GeluBackward0", dtypes: PromoteToFloat,
+        vector_f32: U::Gelu, f32: |x| U::Gelu.scalar(x),
+        f64: |x: f64| x * 0.5 * (1.0 + erf_f64(x * std::f64::consts::FRAC_1_SQRT_2)),
+    }
+    /// `F.gelu(x, approximate='tanh')`
+    GeluTanh {
+        name: "gelu", grad_fn: "GeluBackward0", dtypes: PromoteToFloat,
+        vector_f32: U::GeluTanh, f32: |x| U::GeluTanh.scalar(x),
+        f64: |x: f64| {
+            let inner = (2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x);
+            0.5 * x * (1.0 + inner.tanh())
+        },
+    }
+    Trunc {
+        name: "trunc", grad_fn: "TruncBackward0", dtypes: All,
+        f32: f32::trunc, f64: f64::trunc,
+    }
+    /// `torch.frac`: x - trunc(x) (exact in every float dtype; integers raise, as ATen's
+    /// frac_cpu dispatches floats only)
+    Frac {
+        name: "frac", grad_fn: "FracBackward0", dtypes: FloatOnly, cuda: "frac",
+        f32: |x: f32| x - x.trunc(),
+        f64: |x: f64| x - x.trunc(),
+    }
+    // fused activations (Activation.cpp's kernels; parameters as the Python numbers given,
+    // rounded to float32 for float32 as ATen's `Scalar::to<float>()`)
+    /// `F.silu`
+    Silu {
+        name: "silu", grad_fn: "SiluBackward0", dtypes: FloatOnly,
+        vector_f32: U::Silu, f32: |x| U::Silu.scalar(x),
+        f64: |x: f64| x / (1.0 + (-x).exp()),
+    }
+    /// `F.mish`
+    Mish {
+        name: "mish", grad_fn: "MishBackward0", dtypes: FloatOnly,
+        vector_f32: U::Mish, f32: |x| U::Mish.scalar(x),
+        f64: |x: f64| x * x.exp().ln_1p().tanh(),
+    }
+    /// `F.hardswish`
+    Hardswish {
+        name: "hardswish", grad_fn: "HardswishBackward0", dtypes: FloatOnly,
+        vector_f32: U::Hardswish, f32: |x| U::Hardswish.scalar(x),
+        f64: |x: f64| x * (x + 3.0).clamp(0.0, 6.0) / 6.0,
+    }
+    /// `F.hardsigmoid`
+    Hardsigmoid {
+        name: "hardsigmoid", grad_fn: "HardsigmoidBackward0", dtypes: FloatOnly,
+        vector_f32: U::Hardsigmoid, f32: |x| U::Hardsigmoid.scalar(x),
+        f64: |x: f64| (x + 3.0).clamp(0.0, 6.0) / 6.0,
+    }
+    /// `F.logsigmoid` (float32: log_sigmoid_cpu_kernel's vector formula on every element;
+    /// host/elementwise.rs runs it over whole chunks)
+    LogSigmoid {
+        name: "log_sigmoid", grad_fn: "LogSigmoidBackward0", dtypes: FloatOnly,
+        f32: |x| loss::log_sigmoid_f32(&[x])[0],
+        f64: |x: f64| x.min(0.0) - (-x.abs()).exp().ln_1p(),
+    }
+    /// `F.softplus(beta, threshold)`
+    Softplus(beta: f64, threshold: f64) {
+        name: "softplus", grad_fn: "SoftplusBackward0", dtypes: FloatOnly,
+        vector_f32: U::Softplus { beta: beta as f32, threshold: threshold as f32 },
+        f32: |x| U::Softplus { beta: beta as f32, threshold: threshold as f32 }.scalar(x),
+        f64: |x: f64| if x * beta > threshold { x } else { (x * beta).exp().ln_1p() / beta },
+    }
+    /// `F.elu(alpha)`; selu and celu are elu with `scale` / `input_scale`
+    Elu(alpha: f64, scale: f64, input_scale: f64) {
+        name: "elu", grad_fn: "EluBackward0", dtypes: FloatOnly,
+        vector_f32: elu_f32(alpha, scale, input_scale),
+        f32: |x| elu_f32(alpha, scale, input_scale).scalar(x),
+        f64: |x| elu_f64(alpha, scale, input_scale, x),
+    }
+    /// `F.celu(alpha)`: elu(alpha, scale 1, input_scale 1/alpha) with its own node
+    Celu(alpha: f64) {
+        name: "celu", grad_fn: "CeluBackward0", dtypes: FloatOnly,
+        vector_f32: elu_f32(alpha, 1.0, 1.0 / alpha),
+        f32: |x| elu_f32(alpha, 1.0, 1.0 / alpha).scalar(x),
+        f64: |x| elu_f64(alpha, 1.0, 1.0 / alpha, x),
+    }
+    /// `F.leaky_relu(negative_slope)`
+    LeakyRelu(slope: f64) {
+        name: "leaky_relu", grad_fn: "LeakyReluBackward0", dtypes: FloatOnly,
+        vector_f32: U::LeakyRelu { slope: slope as f32 },
+        f32: |x| U::LeakyRelu { slope: slope as f32 }.scalar(x),
+        f64: |x: f64| if x > 0.0 { x } else { x * slope },
+    }
+    /// `F.hardtanh(min_val, max_val)` (relu6 is hardtanh(0, 6))
+    Hardtanh(min: f64, max: f64) {
+        name: "hardtanh", grad_fn: "HardtanhBackward0", dtypes: FloatOnly,
+        vector_f32: U::Hardtanh { min: min as f32, max: max as f32 },
+        f32: |x| U::Hardtanh { min: min as f32, max: max as f32 }.scalar(x),
+        f64: |x: f64| x.max(min).min(max),
+    }
+    /// `torch.logit(eps)` (eps=None is -1, as ATen passes it)
+    Logit(eps: f64) {
+        name: "logit", grad_fn: "LogitBackward0", dtypes: PromoteToFloat,
+        vector_f32: U::Logit { eps: eps as f32 },
+        f32: |x| U::Logit { eps: eps as f32 }.scalar(x),
+        f64: |x: f64| {
+            let x = if eps < 0.0 { x } else { x.max(eps).min(1.0 - eps) };
+            if x == 1.0 { f64::INFINITY } else { (x / (1.0 - x)).ln() }
+        },
+    }
+}
+
+impl UnaryOp {
+    /// Integers are promoted to float before the op (or, for the fused activations,
+    /// refused).
+    pub fn float_only(self) -> bool {
+        self.dtypes() != Dtypes::All
+    }
+    /// The fused activations: float only, and ATen raises for integer inputs
+    /// (`"silu_cpu" not implemented for 'Long'`) rather than computing them in float.
+    pub fn is_activation(self) -> bool {
+        self.dtypes() == Dtypes::FloatOnly
+    }
+    /// celu as the elu it computes (ATen's celu calls elu with input_scale 1/alpha); every
+    /// other op as itself.
+    pub fn as_elu(self) -> UnaryOp {
+        match self {
+            UnaryOp::Celu { alpha } => UnaryOp::Elu {
+                alpha,
+                scale: 1.0,
+                input_scale: 1.0 / alpha,
+            },
+            op => op,
+        }
+    }
+    /// Whether autograd has this op's backward formula (autograd.rs `unary_grad`).
+    pub fn has_backward(self) -> bool {
+        true
+    }
+}
+
+/// elu's float32 kernel, its parameters rounded to float32 as ATen's `Scalar::to<float>()`.
+fn elu_f32(alpha: f64, scale: f64, input_scale: f64) -> U {
+    U::Elu {
+        alpha: alpha as f32,
+        scale: scale as f32,
+        input_scale: input_scale as f32,
+    }
+}
+
+fn elu_f64(alpha: f64, scale: f64, input_scale: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        ((x * input_scale).exp() - 1.0) * (alpha * scale)
+    } else {
+        x * scale
+    }
+}
+
+unsafe extern "C" {
+    #[link_name = "erf"]
+    fn libm_erf(x: f64) -> f64;
+}
+
+/// glibc's double erf.
+pub fn erf_f64(x: f64) -> f64 {
+    // SAFETY: erf is a pure libm function of one double; it reads no memory.
+    unsafe { libm_erf(x) }
+}
+
+/// float32 erfinv as PyTorch 2.15's CPU kernel computes it: `calc_erfinv` (Math.h: a rational
+/// first guess, two Newton steps) in double with glibc's erf/exp/log, rounded once (measured:
+/// the float instantiation, with or without FMA, differs from PyTorch on a quarter of inputs
+/// in (-1, 1); the double one on none).
+fn erfinv_f32(y: f32) -> f32 {
+    erfinv_f64(y as f64) as f32
+}
+
+/// ATen's `calc_erfinv` in double.
+fn erfinv_f64(y: f64) -> f64 {
+    const A: [f64; 4] = [0.886226899, -1.645349621, 0.914624893, -0.140543331];
+    const B: [f64; 4] = [-2.118377725, 1.442710462, -0.329097515, 0.012229801];
+    const C: [f64; 4] = [-1.970840454, -1.624906493, 3.429567803, 1.641345311];
+    const D: [f64; 2] = [3.543889200, 1.637067800];
+    let ya = y.abs();
+    if ya > 1.0 {
+        return f64::NAN;
+    }
+    if ya == 1.0 {
+        return f64::INFINITY.copysign(y);
+    }
+    let mut x = if ya <= 0.7 {
+        let z = y * y;
+        let num = ((A[3] * z + A[2]) * z + A[1]) * z + A[0];
+        let dem = (((B[3] * z + B[2]) * z + B[1]) * z + B[0]) * z + 1.0;
+        y * num / dem
+    } else {
+        let z = (-((1.0 - ya) / 2.0).ln()).sqrt();
+        let num = ((C[3] * z + C[2]) * z + C[1]) * z + C[0];
+        let dem = (D[1] * z + D[0]) * z + 1.0;
+        num.copysign(y) / dem
+    };
+    let k = 2.0 / std::f64::consts::PI.sqrt();
+    for _ in 0..2 {
+        x -= (erf_f64(x) - y) / (k * (-x * x).exp());
+    }
+    x
+}
