@@ -54,7 +54,7 @@ fn dtype_name_of(v: &Value) -> Option<DType> {
     if let Some(d) = v.downcast::<NpType>() {
         return Some(d.0);
     }
-    if let Some(d) = v.downcast::<crate::torch::PyDType>() {
+    if let Some(d) = v.downcast::<crate::binding::PyDType>() {
         return Some(d.0);
     }
     if let Some(s) = v.as_str() {

@@ -1,7 +1,8 @@
 //! `torch.*` and `torch.nn.functional.*` functions.
 
+use super::PyTensor;
 use super::objects::{GradMode, PyDType, PyDevice, PySize};
-use super::tensor::{PyTensor, max_like};
+use super::tensor::max_like;
 use super::{
     at_line, device_arg, device_spec, dims_arg, dtype_arg, flatten_data, need_tensor, operand_of,
     py_err, scalar_of, size_from, tensor_of, truthy_opt, wrap,
