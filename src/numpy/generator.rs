@@ -974,15 +974,7 @@ impl NativeObject for Generator {
         _it: &mut Interpreter,
         name: &str,
     ) -> PyResult<Option<Value>> {
-        if !METHODS.contains(&name) {
-            return Ok(None);
-        }
-        let me = Value::Native(this.clone());
-        let nm = name.to_string();
-        Ok(Some(Value::native_fn(name, move |it, args| {
-            let g = me.downcast::<Generator>().expect("a Generator");
-            call(it, g, &nm, args)
-        })))
+        Ok(super::bound_method(this, METHODS, name, call))
     }
     fn repr(
         &self,
