@@ -72,6 +72,7 @@ fn run_limited(dir: &Path, script: &Path, wall: Duration) -> Outcome {
         let _ = std::io::Read::read_to_end(&mut err_pipe, &mut s);
         s
     });
+    // SAFETY: rusage is a plain C struct of integers, for which all zeros is a valid value.
     let (mut status, mut usage) = (0i32, unsafe { std::mem::zeroed::<libc::rusage>() });
     loop {
         // SAFETY: plain wait4 on our own child with valid out-pointers.
