@@ -358,7 +358,7 @@ impl NdArray {
             .product();
         let mut shape: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
         if let Some(&i) = neg.first() {
-            if known == 0 || n % known != 0 {
+            if known == 0 || !n.is_multiple_of(known) {
                 return Err(reshape_error(n, dims));
             }
             shape[i] = n / known;

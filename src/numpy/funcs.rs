@@ -1252,7 +1252,7 @@ fn sort_along(vals: &[f64], shape: &[usize], axis: usize, arg: bool) -> Vec<f64>
     let st = strides[axis] as usize;
     let mut out = vals.to_vec();
     for base in 0..vals.len() {
-        if (base / st) % n != 0 {
+        if !(base / st).is_multiple_of(n) {
             continue;
         }
         let mut idx: Vec<usize> = (0..n).collect();

@@ -62,9 +62,9 @@ fn seed_pool(entropy: &[u32]) -> [u32; POOL_SIZE] {
         }
     }
     for &word in entropy.iter().skip(POOL_SIZE) {
-        for dst in 0..POOL_SIZE {
+        for dst in pool.iter_mut() {
             let h = hashmix(word, &mut hc);
-            pool[dst] = mix(pool[dst], h);
+            *dst = mix(*dst, h);
         }
     }
     pool

@@ -1674,11 +1674,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
                 if p >= n || p < -n {
                     return Err(PyException::new(
                         ExcType::AssertionError,
-                        if p >= 0 {
-                            "Padding_idx must be within num_embeddings"
-                        } else {
-                            "Padding_idx must be within num_embeddings"
-                        },
+                        "Padding_idx must be within num_embeddings",
                     ));
                 }
                 Some(if p < 0 { p + n } else { p })
@@ -1921,7 +1917,7 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
             let a = args.bind("warn", &["message"], 1)?;
             let msg = a[0].as_ref().and_then(|v| v.as_str()).unwrap_or_default();
             let cat = cat.as_str().unwrap_or("UserWarning").to_string();
-            super::warn_as(it, &cat, &msg.to_string())?;
+            super::warn_as(it, &cat, msg)?;
             return Ok(Value::None);
         }
         let a = args.bind("warn", &["message", "file", "line", "source"], 1)?;

@@ -404,9 +404,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     .and_then(|n| n.as_str().map(|s| format!("torch.{s}"))),
                 _ => None,
             };
-            let v = &legacy
-                .map(|s| Value::string(s))
-                .unwrap_or_else(|| v.clone());
+            let v = &legacy.map(Value::string).unwrap_or_else(|| v.clone());
             // t.type(torch.int64) or t.type('torch.LongTensor')
             let dt = match v.as_str() {
                 Some(name) => crate::engine::tensor::dtype_of_type_name(name).ok_or_else(|| {

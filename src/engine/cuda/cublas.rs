@@ -27,7 +27,7 @@ pub fn present() -> bool {
 pub fn workspace_size(config: Option<&str>, major: i32) -> u64 {
     fn parse(s: &str) -> Option<u64> {
         let parts: Vec<&str> = s.split(':').collect();
-        if parts.first() != Some(&"") || parts.len() < 3 || parts.len() % 2 == 0 {
+        if parts.first() != Some(&"") || parts.len() < 3 || parts.len().is_multiple_of(2) {
             return None;
         }
         let mut total = 0u64;
