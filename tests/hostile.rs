@@ -64,6 +64,8 @@ fn run_limited(dir: &Path, script: &Path, wall: Duration) -> Outcome {
         });
     }
     let start = Instant::now();
+    // reaped below by wait4, which also reads the child's rusage
+    #[allow(clippy::zombie_processes)]
     let mut child = cmd.spawn().expect("the binary starts");
     let pid = child.id() as libc::pid_t;
     let mut err_pipe = child.stderr.take().expect("stderr is piped");

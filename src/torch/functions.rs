@@ -1211,19 +1211,17 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     reg(&m, rt, "mul", |_, rt, args| {
         binary_fn(rt, args, BinaryOp::Mul, "mul")
     });
-    for name in ["div"] {
-        reg(&m, rt, name, |_, rt, args| {
-            let a = args.bind("div", &["input", "other", "rounding_mode"], 2)?;
-            let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
-                PyException::new(ExcType::TypeError, "div(): argument 'input' must be Tensor")
-            })?;
-            let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
-                PyException::new(ExcType::TypeError, "div(): argument 'other' must be Tensor")
-            })?;
-            let op = div_mode(a[2].as_ref())?;
-            Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
-        });
-    }
+    reg(&m, rt, "div", |_, rt, args| {
+        let a = args.bind("div", &["input", "other", "rounding_mode"], 2)?;
+        let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
+            PyException::new(ExcType::TypeError, "div(): argument 'input' must be Tensor")
+        })?;
+        let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
+            PyException::new(ExcType::TypeError, "div(): argument 'other' must be Tensor")
+        })?;
+        let op = div_mode(a[2].as_ref())?;
+        Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
+    });
     reg(&m, rt, "atan2", |_, rt, args| {
         binary_plain(rt, args, BinaryOp::Atan2)
     });

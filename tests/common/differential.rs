@@ -9,6 +9,7 @@
 //!   (an empty NAME.error means stderr stayed empty);
 //! - without it (older recordings): NAME.error is the last stderr line when the script raised
 //!   (exit 1), or empty for a clean exit (exit 0).
+//!
 //! Every fixture runs and the failure lists every mismatch. DIR/KNOWN_GAPS lists names that
 //! still differ, with reasons: they must keep failing (the list only shrinks), nothing else may,
 //! and each must be a fixture. `FIXTURE_FILTER=substring` runs a subset.
