@@ -390,6 +390,69 @@ fn binary_fn(rt: &Rc<Runtime>, args: Args, op: BinaryOp, fname: &str) -> PyResul
     write_out(rt, a[3].as_ref(), r)
 }
 
+/// conv2d's `padding='valid'` (none) and `padding='same'` (ATen's _convolution_mode: half of
+/// `dilation * (kernel - 1)` on each side). A weight that is not 4-D keeps padding 0 so that the
+/// convolution raises PyTorch's shape error.
+fn conv2d_string_padding(
+    mode: &str,
+    x: &Tensor,
+    w: &Tensor,
+    stride: (usize, usize),
+    dilation: (usize, usize),
+    groups: i64,
+) -> PyResult<(usize, usize)> {
+    match mode {
+        "valid" => Ok((0, 0)),
+        "same" => {
+            if stride != (1, 1) {
+                return Err(PyException::new(
+                    ExcType::RuntimeError,
+                    "padding='same' is not supported for strided convolutions",
+                ));
+            }
+            // the convolution's own checks come before the padding: the groups, then
+            // check_shape_forward's dimensions
+            if groups <= 0 {
+                return Err(PyException::new(
+                    ExcType::RuntimeError,
+                    "non-positive groups is not supported",
+                ));
+            }
+            if w.dim() != x.dim() && w.dim() >= 3 {
+                return Err(PyException::new(
+                    ExcType::RuntimeError,
+                    format!(
+                        "Expected {wd}-dimensional input for {wd}-dimensional weight{:?}, but got {}-dimensional input of size {:?} instead",
+                        w.shape(),
+                        x.dim(),
+                        x.shape(),
+                        wd = w.dim()
+                    ),
+                ));
+            }
+            if w.dim() != 4 {
+                return Ok((0, 0));
+            }
+            let total = |k: usize, d: usize| d * k.saturating_sub(1);
+            let (th, tw) = (
+                total(w.shape()[2], dilation.0),
+                total(w.shape()[3], dilation.1),
+            );
+            if th % 2 == 1 || tw % 2 == 1 {
+                return Err(PyException::new(
+                    ExcType::NotImplementedError,
+                    "cudatutor: conv2d padding='same' with an even kernel extent (asymmetric padding) is not supported yet",
+                ));
+            }
+            Ok((th / 2, tw / 2))
+        }
+        _ => Err(PyException::new(
+            ExcType::RuntimeError,
+            format!("Invalid padding string: '{mode}'"),
+        )),
+    }
+}
+
 /// The result `r` of a function called with `out=`: written into that tensor (which is
 /// returned, as PyTorch returns `out`); `r` itself without one.
 pub(crate) fn write_out(rt: &Rc<Runtime>, out: Option<&Value>, r: Tensor) -> PyResult<Value> {
@@ -775,9 +838,30 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
                 ),
             ));
         }
-        let s = a[0].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
-        let e = a[1].as_ref().and_then(|v| v.as_float()).unwrap_or(0.0);
-        let n = crate::torch::int_arg(it, a[2].as_ref().unwrap())?;
+        // a bound is a number or a 0-d tensor's value
+        let bound = |v: &Option<Value>| {
+            v.as_ref()
+                .and_then(|v| {
+                    v.as_float().or_else(|| {
+                        tensor_of(v).and_then(|t| t.scalars().ok()?.first().map(|s| s.as_f64()))
+                    })
+                })
+                .unwrap_or(0.0)
+        };
+        let (s, e) = (bound(&a[0]), bound(&a[1]));
+        let n = match crate::torch::int_arg(it, a[2].as_ref().unwrap()) {
+            Ok(n) => n,
+            Err(err) => {
+                // PyTorch's argument parser words a bad `steps` (no overload takes it)
+                if let Some(p) =
+                    super::argparse::parser(super::argparse::Namespace::Torch, "linspace")
+                {
+                    let pos: Vec<Value> = a[..3].iter().flatten().cloned().collect();
+                    p.parse(&pos, &[])?;
+                }
+                return Err(err);
+            }
+        };
         if n < 0 {
             return Err(PyException::new(
                 ExcType::RuntimeError,
@@ -1364,7 +1448,8 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
         m.add_fn(name, move |it, mut args| {
             at_line(&rt, it);
             super::numpy_aliases(&mut args);
-            let x = if args.positional.is_empty() {
+            let from_kw = args.positional.is_empty();
+            let x = if from_kw {
                 args.take_kw("input")
             } else {
                 Some(args.positional.remove(0))
@@ -1383,6 +1468,17 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
                 ));
             }
             if tensor_of(&x).is_none() {
+                // PyTorch's argument parser words this error (an invalid combination of
+                // arguments where the function has several overloads)
+                if let Some(p) = super::argparse::parser(super::argparse::Namespace::Torch, &n) {
+                    let (mut pos, mut kw) = (args.positional.clone(), args.keywords.clone());
+                    if from_kw {
+                        kw.push(("input".to_string(), x.clone()));
+                    } else {
+                        pos.insert(0, x.clone());
+                    }
+                    p.parse(&pos, &kw)?;
+                }
                 return Err(PyException::new(
                     ExcType::TypeError,
                     format!(
@@ -1515,10 +1611,19 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let x = need_tensor(a[0].as_ref().unwrap(), "conv2d", "input")?;
         let w = need_tensor(a[1].as_ref().unwrap(), "conv2d", "weight")?;
         let b = a[2].as_ref().and_then(tensor_of);
+        let stride = pair_arg(it, &a[3], "conv stride", (1, 1))?;
+        let dilation = pair_arg(it, &a[5], "conv dilation", (1, 1))?;
+        let padding = match a[4].as_ref().and_then(|v| v.as_str().map(str::to_string)) {
+            Some(mode) => {
+                let groups = a[6].as_ref().and_then(|v| v.as_int()).unwrap_or(1);
+                conv2d_string_padding(&mode, &x, &w, stride, dilation, groups)?
+            }
+            None => pair_arg(it, &a[4], "conv padding", (0, 0))?,
+        };
         let ca = crate::engine::tensor::Conv2dArgs {
-            stride: pair_arg(it, &a[3], "conv stride", (1, 1))?,
-            padding: pair_arg(it, &a[4], "conv padding", (0, 0))?,
-            dilation: pair_arg(it, &a[5], "conv dilation", (1, 1))?,
+            stride,
+            padding,
+            dilation,
             groups: pair_arg(it, &a[6], "conv groups", (1, 1))?.0,
         };
         Ok(wrap(rt, rt.conv2d(&x, &w, b.as_ref(), ca).map_err(py_err)?))
@@ -1610,21 +1715,37 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         let out = match &a[1] {
             Some(Value::Tuple(_)) | Some(Value::List(_)) => {
                 let items = a[1].as_ref().unwrap().as_vec().unwrap_or_default();
+                // functional.py's _list_with_default, then the ATen checks in their order
+                if nd <= items.len() {
+                    return Err(PyException::new(
+                        ExcType::ValueError,
+                        format!("Input dimension should be at least {}", items.len() + 1),
+                    ));
+                }
                 if items.len() != 2 {
                     return Err(PyException::new(
                         ExcType::RuntimeError,
                         "adaptive_avg_pool2d: output_size must be 2",
                     ));
                 }
-                let mut o = [0usize; 2];
+                let mut o = [0i64; 2];
                 for (i, v) in items.iter().enumerate() {
                     o[i] = if v.is_none() {
-                        keep(i)
+                        keep(i) as i64
                     } else {
-                        nonneg(super::int_arg(it, v)?, "output_size")?
+                        super::int_arg(it, v)?
                     };
                 }
-                (o[0], o[1])
+                if o[0] < 0 || o[1] < 0 {
+                    return Err(PyException::new(
+                        ExcType::RuntimeError,
+                        format!(
+                            "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {{{}, {}}}",
+                            o[0], o[1]
+                        ),
+                    ));
+                }
+                (o[0] as usize, o[1] as usize)
             }
             Some(v) if !v.is_none() => {
                 let s = nonneg(super::int_arg(it, v)?, "output_size")?;

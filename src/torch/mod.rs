@@ -34,7 +34,12 @@ const NN_SRC: &str = concat!(
     include_str!("nn.py"),
     include_str!("nn_layers.py"),
     include_str!("nn_losses.py"),
-    include_str!("nn_attention.py")
+    include_str!("nn_attention.py"),
+    include_str!("nn_pool_pad.py"),
+    include_str!("nn_bilinear.py"),
+    include_str!("nn_conv3d.py"),
+    include_str!("nn_fractional_pool.py"),
+    include_str!("nn_interpolate.py")
 );
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");
@@ -48,7 +53,7 @@ const DISTRIBUTIONS_SRC: &str = include_str!("distributions.py");
 const SPECIAL_SRC: &str = include_str!("special.py");
 const CUDA_PY_SRC: &str = include_str!("cuda_py.py");
 const CUDA_MEMORY_SRC: &str = include_str!("cuda_memory.py");
-const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power, cross\n";
+const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power\nfrom torch._extra import linalg_cross as cross\n";
 /// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
 /// once torch.nn exists.
 const NN_FX_SRC: &str = "import torch.nn as _nn\nimport torch.nn.functional as _F\nimport torch._F as _F2\nfor _k in _nn._PY_FUNCTIONAL:\n    setattr(_F, _k, getattr(_nn, '_f_' + _k))\n    setattr(_F2, _k, getattr(_nn, '_f_' + _k))\n";

@@ -1930,6 +1930,15 @@ def _f_batch_norm(input, running_mean, running_var, weight=None, bias=None, trai
                 n *= s
         if n == 1:
             raise ValueError(f'Expected more than 1 value per channel when training, got input size {input.size()}')
+    if input.numel() == 0:
+        # _batch_norm_impl_index: an empty input is cloned (scaled by weight[0], shifted by
+        # bias[0] when given), not normalised
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     return _C._composite('NativeBatchNormBackward0', _batch_norm, input, weight, bias, running_mean,
                          running_var, training, momentum, eps)
 
@@ -2106,15 +2115,38 @@ class LayerNorm(Module):
 def _f_group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     if input.dim() < 2:
         raise RuntimeError(f'Expected at least 2 dimensions for input tensor but received {input.dim()}')
+    # functional.py's _verify_batch_size (its ZeroDivisionError for num_groups=0 included)
+    sizes = [input.shape[0] * input.shape[1] // num_groups, num_groups] + list(input.shape[2:])
+    count = 1
+    for s in sizes:
+        count *= s
+    if count == 1:
+        raise ValueError(f'Expected more than 1 value per channel when training, got input size {list(sizes)}')
+    # then ATen's group_norm, in its order
     c = input.shape[1]
+    if c <= 0:
+        raise RuntimeError(f'Expected number of channels to be greater than 0, got {c}')
+    hw = 1
+    for s in input.shape[2:]:
+        hw *= s
+    if hw <= 0:
+        raise RuntimeError(f'Expected HxW to be greater than 0, got {hw}')
     if c % num_groups != 0:
-        raise RuntimeError(f'Expected number of channels in input to be divisible by num_groups, but got input of shape {input.size()} and num_groups={num_groups}')
+        raise RuntimeError(f'Expected number of channels in input to be divisible by num_groups, but got input of shape {list(input.shape)} and num_groups={num_groups}')
+    for name, p in (('weight', weight), ('bias', bias)):
+        if p is not None and (p.dim() != 1 or p.numel() != c):
+            raise RuntimeError(f'Expected {name} to be a vector of size equal to the number of channels in input, '
+                               f'but got {name} of shape {list(p.shape)} and input of shape {list(input.shape)}')
     return _C._composite('NativeGroupNormBackward0', _group_norm, input, weight, bias, num_groups, eps)
 
 
 def _group_norm(x, weight, bias, g, eps):
     n, c = x.shape[0], x.shape[1]
-    xg = x.reshape(n, g, -1)
+    # the group size spelled out: an empty batch leaves -1 ambiguous
+    k = c // g
+    for s in x.shape[2:]:
+        k *= s
+    xg = x.reshape(n, g, k)
     mean = xg.mean(2, keepdim=True)
     var = xg.var(2, unbiased=False, keepdim=True)
     rstd = 1 / (var + eps).sqrt()
@@ -3573,6 +3605,8 @@ def _f_interpolate(input, size=None, scale_factor=None, mode='nearest', align_co
     if dim == 3 and mode == 'area':
         return functional.adaptive_avg_pool3d(input, output_size)
     wants = {'linear': 3, 'bilinear': 4, 'trilinear': 5, 'bicubic': 4}
+    if mode in ('linear', 'trilinear') and input.dim() == wants[mode] and not antialias:
+        return _upsample_linear(input, output_size, scale_factors, align_corners)
     if mode in wants and input.dim() == wants[mode]:
         raise NotImplementedError(f"cudatutor: interpolate mode='{mode}' is not supported yet")
     if mode in ('linear', 'bilinear', 'trilinear') and input.dim() in (3, 4, 5):

@@ -940,6 +940,15 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let m = super::need_tensor(a[0].as_ref().unwrap(), "masked_fill", "mask")?;
             let v = a[1].as_ref().unwrap();
             super::check_long(v)?;
+            if let Some(vt) = tensor_of(v).filter(|t| t.dim() > 0) {
+                return Err(PyException::new(
+                    ExcType::RuntimeError,
+                    format!(
+                        "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+                        vt.dim()
+                    ),
+                ));
+            }
             let s = match scalar_of(v) {
                 Some(s) => s,
                 None => tensor_of(v)
@@ -952,10 +961,17 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                         )
                     })?,
             };
-            Ok(wrap(
-                &p.rt,
-                p.rt.masked_fill(&p.tensor(), &m, s).map_err(py_err)?,
-            ))
+            // out of place, PyTorch fills a copy of the input expanded to the broadcast shape
+            // of input and mask (a larger mask widens the result)
+            let mut t = p.tensor();
+            if let Ok(shape) = crate::engine::tensor::broadcast_shapes(t.shape(), m.shape()) {
+                if shape.as_slice() != t.shape() && m.dtype() == crate::engine::DType::Bool {
+                    let sizes: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+                    let e = t.expand(&sizes);
+                    t = p.rt.view_op("expand", &t, e).map_err(py_err)?;
+                }
+            }
+            Ok(wrap(&p.rt, p.rt.masked_fill(&t, &m, s).map_err(py_err)?))
         },
         "index_select" => |it, p, _, args| {
             let a = args.bind("index_select", &["dim", "index"], 2)?;

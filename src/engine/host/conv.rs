@@ -158,7 +158,12 @@ pub fn conv2d(
     g: &ConvGeom,
 ) -> Result<HostStorage> {
     let dt = x.0.dtype();
-    floating(dt, "slow_conv2d_cpu")?;
+    // slow_conv2d_cpu runs every integer type (an exact wrapping product) but not Bool
+    if dt == DType::Bool {
+        return Err(EngineError::not_implemented(
+            "\"slow_conv2d_cpu\" not implemented for 'Bool'",
+        ));
+    }
     let xv = x.0.gather_f64(x.1);
     let wv = weight.0.gather_f64(weight.1);
     let bv = bias.map(|b| b.0.gather_f64(b.1));

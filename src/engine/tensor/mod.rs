@@ -724,6 +724,15 @@ pub fn infer_shape(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
     let mut out: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
     match infer {
         Some(i) => {
+            // infer_size_impl: 0 elements into a shape whose other dims multiply to 0 leave
+            // the -1 free, which PyTorch refuses with its own message
+            if prod == 0 && numel == 0 {
+                let dims: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
+                return Err(EngineError::runtime(format!(
+                    "cannot reshape tensor of 0 elements into shape [{}] because the unspecified dimension size -1 can be any value and is ambiguous",
+                    dims.join(", ")
+                )));
+            }
             if prod == 0 || !numel.is_multiple_of(prod) {
                 return Err(bad());
             }

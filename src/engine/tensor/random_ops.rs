@@ -577,9 +577,10 @@ impl Runtime {
                 random::Probabilities::F16(&bits)
             }
             _ => {
-                return Err(EngineError::runtime(
-                    "multinomial only supports floating-point dtypes for input",
-                ));
+                return Err(EngineError::runtime(format!(
+                    "multinomial only supports floating-point dtypes for input, got: {}",
+                    input.dtype().scalar_name()
+                )));
             }
         };
         let sizes = input.shape().to_vec();

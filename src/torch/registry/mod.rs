@@ -16,6 +16,8 @@
 //! file it belongs to and add `r.add("my_op", my_op)` to that file's `register`. Generic
 //! entries (every unary op from one list) use `r.add_boxed` with a closure.
 
+mod binary;
+mod blas;
 mod math;
 
 use super::argparse::{Namespace, Parsed, parser};
@@ -62,6 +64,8 @@ fn registry() -> &'static Registry {
     REGISTRY.get_or_init(|| {
         let mut r = Registry::default();
         math::register(&mut r);
+        binary::register(&mut r);
+        blas::register(&mut r);
         r
     })
 }

@@ -1,0 +1,83 @@
+//! Binary elementwise ops whose signatures take a Tensor or a Number as `other` (and for a few
+//! a Number as `self`), registered from one list: argument errors are PyTorch's
+//! ("eq() received an invalid combination of arguments - got (int, int) ...", "maximum():
+//! argument 'other' (position 2) must be Tensor, not int") and `out=` follows from the table.
+
+use super::{Registry, tensor_value};
+use crate::engine::{BinaryOp, Operand, Runtime};
+use crate::script::{ExcType, Interpreter, PyException, PyResult, Value};
+use crate::torch::argparse::Parsed;
+use crate::torch::operand_of;
+use std::rc::Rc;
+
+/// PyTorch name → engine op.
+const BINARY: &[(&str, BinaryOp)] = &[
+    ("eq", BinaryOp::Eq),
+    ("ne", BinaryOp::Ne),
+    ("lt", BinaryOp::Lt),
+    ("le", BinaryOp::Le),
+    ("gt", BinaryOp::Gt),
+    ("ge", BinaryOp::Ge),
+    ("fmod", BinaryOp::Fmod),
+    ("remainder", BinaryOp::Rem),
+    ("maximum", BinaryOp::Maximum),
+    ("minimum", BinaryOp::Minimum),
+    ("atan2", BinaryOp::Atan2),
+    ("arctan2", BinaryOp::Atan2),
+    ("logical_and", BinaryOp::LogicalAnd),
+    ("logical_or", BinaryOp::LogicalOr),
+    ("logical_xor", BinaryOp::LogicalXor),
+    ("bitwise_and", BinaryOp::BitAnd),
+    ("bitwise_or", BinaryOp::BitOr),
+    ("bitwise_xor", BinaryOp::BitXor),
+    ("hypot", BinaryOp::Hypot),
+];
+
+/// The operand bound to `name` (a Tensor, or a Number where the overload takes a Scalar).
+fn operand(a: &Parsed, name: &str) -> PyResult<Option<Operand>> {
+    match a.value(name) {
+        Some(v) => operand_of(v),
+        None => Ok(None),
+    }
+}
+
+/// `clamp_min(input, min)` / `clamp_max(input, max)`: a Tensor or a Number bound (a Number
+/// clamps in the input's dtype, as `clamp(min=)` does).
+fn clamp_min(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Value> {
+    let x = a.tensor("input")?;
+    match operand(a, "min")? {
+        Some(Operand::Scalar(s)) => tensor_value(rt, rt.clamp(&x, Some(s), None)),
+        lo => tensor_value(rt, rt.clamp_tensor(&x, lo.as_ref(), None)),
+    }
+}
+
+fn clamp_max(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Value> {
+    let x = a.tensor("input")?;
+    match operand(a, "max")? {
+        Some(Operand::Scalar(s)) => tensor_value(rt, rt.clamp(&x, None, Some(s))),
+        hi => tensor_value(rt, rt.clamp_tensor(&x, None, hi.as_ref())),
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    r.add("clamp_min", clamp_min);
+    r.add("clamp_max", clamp_max);
+    for &(name, op) in BINARY {
+        r.add_boxed(
+            name,
+            Box::new(move |_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed| {
+                // `bitwise_and(Scalar self, Tensor other)` binds its number as `self`
+                let x = match operand(a, "input")? {
+                    Some(x) => x,
+                    None => operand(a, "self")?.ok_or_else(|| {
+                        PyException::new(ExcType::TypeError, format!("{name}(): missing input"))
+                    })?,
+                };
+                let y = operand(a, "other")?.ok_or_else(|| {
+                    PyException::new(ExcType::TypeError, format!("{name}(): missing other"))
+                })?;
+                tensor_value(rt, rt.binary(op, &x, &y))
+            }),
+        );
+    }
+}
