@@ -31,6 +31,8 @@ fn with_gemm(
     k: usize,
     n: usize,
 ) {
+    // SAFETY: products() below, the only caller, passes slices of m x k, k x n and m x n
+    // elements with strides inside them; dst is borrowed mutably for the call.
     unsafe {
         gemm::gemm(
             m,
@@ -69,6 +71,8 @@ fn with_matrixmultiply(
     k: usize,
     n: usize,
 ) {
+    // SAFETY: products() below, the only caller, passes slices of m x k, k x n and m x n
+    // elements with strides inside them; dst is borrowed mutably for the call.
     unsafe {
         matrixmultiply::sgemm(
             m,

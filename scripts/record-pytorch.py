@@ -13,9 +13,10 @@ and DIR/expected/VERSION with the Python, torch and numpy versions and the CPU c
 torch's vectorised kernels used (float32 reductions and exp differ in the last bits between
 AVX2 and AVX512 builds of a kernel, so full-precision recordings name it).
 
-Each script runs alone in a fresh temporary directory holding only a copy of itself, so a
-`torch.save("model.pth")` writes nothing into the repository and no script sees another's
-files. The scripts run on the CPU only (CUDA_VISIBLE_DEVICES is emptied; one OpenMP thread,
+Each script runs alone in a fresh temporary directory holding only a copy of itself (and of
+the modules beside it that it imports, such as tests/conformance/prelude.py: those are not
+recorded as scripts), so a `torch.save("model.pth")` writes nothing into the repository and no
+script sees another's files. The scripts run on the CPU only (CUDA_VISIBLE_DEVICES is emptied; one OpenMP thread,
 so a reduction's order does not depend on the core count). numpy must be importable too:
 without it torch answers every .numpy() with "Numpy is not available" instead of its real
 checks (a venv with --system-site-packages plus `pip install numpy` gives one).
@@ -34,6 +35,7 @@ import argparse
 import concurrent.futures
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -64,11 +66,29 @@ def last_nonempty_line(stderr):
     return lines[-1].rstrip() + "\n" if lines else ""
 
 
+LOCAL_IMPORT = re.compile(r"^(?:import|from) (\w+)", re.M)
+
+
+def local_modules(script):
+    """The modules next to `script` that it imports (NAME.py beside it): copied with it, as
+    tests/common/differential.rs copies them (tests/conformance/prelude.py)."""
+    return sorted({script.parent / (m + ".py") for m in LOCAL_IMPORT.findall(script.read_text())
+                   if (script.parent / (m + ".py")).is_file()})
+
+
+def imported_by_siblings(scripts):
+    """The stems of the scripts another script imports: modules, not scripts to record."""
+    return {m.stem for s in scripts for m in local_modules(s)}
+
+
 def record_one(python, script, out, env):
-    """Run one script in its own scratch folder; write its three files. Returns (name, status
-    line) or (name, None, why) when it could not be recorded."""
+    """Run one script in its own scratch folder (with the modules beside it that it imports);
+    write its three files. Returns (name, status line) or (name, None, why) when it could not be
+    recorded."""
     with tempfile.TemporaryDirectory(prefix="record-pytorch-") as scratch:
         shutil.copy(script, scratch)
+        for module in local_modules(script):
+            shutil.copy(module, scratch)
         try:
             p = subprocess.run([python, script.name], cwd=scratch, capture_output=True,
                                env=env, timeout=TIMEOUT_S)
@@ -122,6 +142,8 @@ def main():
         "by scripts/record-pytorch.py\n")
 
     scripts = sorted(src.glob("*.py"))
+    modules = imported_by_siblings(scripts)
+    scripts = [s for s in scripts if s.stem not in modules]
     if args.names:
         wanted = {n[:-3] if n.endswith(".py") else n for n in args.names}
         scripts = [s for s in scripts if s.stem in wanted]

@@ -228,7 +228,7 @@ fn rlimit_left(resource: RlimitResource) -> Option<u64> {
     };
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
-    Some((rl.rlim_cur as u64).saturating_sub(pages.saturating_mul(page)))
+    Some(rl.rlim_cur.saturating_sub(pages.saturating_mul(page)))
 }
 
 /// The least memory any cgroup of this process still allows (limit minus usage), over the

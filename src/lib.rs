@@ -4,6 +4,7 @@
 //! evaluator -> [`torch`] bindings -> [`engine`] -> backend; [`run`] turns one script into a
 //! report which [`ui`] and the JSON output render.
 
+pub mod binding;
 pub mod budget;
 pub mod classroom;
 pub mod commands;

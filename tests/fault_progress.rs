@@ -539,7 +539,7 @@ fn pager_still_works(c: &Confinement, fault: Fault) {
     t.send(&["q"]);
     // The edit cannot be saved: the pager asks before leaving, naming why.
     let asked = t.wait_for("quit anyway?");
-    assert!(asked.contains(&c.os_error), "{asked}");
+    assert!(asked.contains(c.os_error), "{asked}");
     t.send(&["y"]);
     // Until the prompt is back after the epilogue: the capture can otherwise land while
     // the FAULT-LEFT line is still being drawn.

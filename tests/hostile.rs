@@ -64,6 +64,8 @@ fn run_limited(dir: &Path, script: &Path, wall: Duration) -> Outcome {
         });
     }
     let start = Instant::now();
+    // reaped below by wait4, which also reads the child's rusage
+    #[allow(clippy::zombie_processes)]
     let mut child = cmd.spawn().expect("the binary starts");
     let pid = child.id() as libc::pid_t;
     let mut err_pipe = child.stderr.take().expect("stderr is piped");
@@ -72,6 +74,7 @@ fn run_limited(dir: &Path, script: &Path, wall: Duration) -> Outcome {
         let _ = std::io::Read::read_to_end(&mut err_pipe, &mut s);
         s
     });
+    // SAFETY: rusage is a plain C struct of integers, for which all zeros is a valid value.
     let (mut status, mut usage) = (0i32, unsafe { std::mem::zeroed::<libc::rusage>() });
     loop {
         // SAFETY: plain wait4 on our own child with valid out-pointers.

@@ -447,6 +447,7 @@ fn a_fifo_named_like_a_lesson_is_refused_not_waited_on() {
     std::fs::write(dir.join("a.md"), format!("{HEAD}text\n")).unwrap();
     let fifo = dir.join("b.md");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: `c` is a NUL-terminated path that outlives the call.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     // A blocking read of the FIFO would never return: the test would hang, not fail.
     let errors = Catalog::from_dir(&dir).expect_err("the FIFO is an error");

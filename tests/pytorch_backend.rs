@@ -9,7 +9,7 @@
 //! CLI tests start a few processes of their own.
 
 use cudatutor::run::{self, BackendChoice, OpKind, OpStatus, RunOptions, RunReport};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -29,10 +29,10 @@ fn python() -> Option<PathBuf> {
     found
 }
 
-fn opts(py: &PathBuf, filename: &str) -> RunOptions {
+fn opts(py: &Path, filename: &str) -> RunOptions {
     RunOptions {
         backend: BackendChoice::Pytorch,
-        python: Some(py.clone()),
+        python: Some(py.to_path_buf()),
         filename: filename.into(),
         max_wall: Duration::from_secs(60),
         ..RunOptions::default()

@@ -5,13 +5,13 @@
 mod common;
 
 use common::tmux::Tmux;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::thread::sleep;
 use std::time::Duration;
 
 /// A 100x30 shell whose cudatutor keeps its progress in `data_dir`.
-fn e2e_shell(name: &str, data_dir: &PathBuf) -> Tmux {
+fn e2e_shell(name: &str, data_dir: &Path) -> Tmux {
     let data = format!("CUDATUTOR_DATA_DIR={}", data_dir.display());
     Tmux::start(&format!("e2e-{name}"), 100, 30, &[data])
 }

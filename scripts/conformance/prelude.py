@@ -1,5 +1,6 @@
-"""The helpers every generated conformance script starts with (plain Python, run by both
-PyTorch and cudatutor's interpreter).
+"""The helpers every generated conformance script imports (plain Python, run by both PyTorch
+and cudatutor's interpreter). generate.py writes them once, with the module and optimizer
+runners, to tests/conformance/prelude.py; each script starts `from prelude import *`.
 
 Every sample prints only lines tagged `[ID] `, so tests/conformance.rs compares a script sample by
 sample: one missing feature makes its own samples differ, never the others. A sample's output is

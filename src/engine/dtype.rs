@@ -193,7 +193,7 @@ impl DType {
 #[inline]
 pub fn f64_to_i64(v: f64) -> i64 {
     // 2^63 is the first value out of range; -2^63 itself is in range.
-    if v.is_nan() || !(-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&v) {
+    if v.is_nan() || !(i64::MIN as f64..-(i64::MIN as f64)).contains(&v) {
         i64::MIN
     } else {
         v as i64

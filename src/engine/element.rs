@@ -233,7 +233,7 @@ mod tests {
         assert_eq!(convert::<i64, u8>(300), 44);
         // half types round to nearest even
         assert_eq!(convert::<f32, f16>(65520.0).to_f64(), f64::INFINITY);
-        assert_eq!(convert::<f32, bf16>(1.00390625).to_f64(), 1.0);
+        assert_eq!(convert::<f32, bf16>(1.0 + 1.0 / 256.0).to_f64(), 1.0);
         assert_eq!(convert::<f64, f16>(1.7).to_f64(), 1.7001953125);
     }
 }

@@ -129,6 +129,8 @@ pub fn tune_malloc() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         static ONCE: std::sync::Once = std::sync::Once::new();
+        // SAFETY: mallopt only sets glibc's allocator parameters (valid ones, by name); it
+        // touches no memory of ours and runs once, under the Once.
         ONCE.call_once(|| unsafe {
             libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
             libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);

@@ -81,7 +81,7 @@ fn as_gpu<'a>(s: &'a DeviceStorage, dev: &GpuHandle) -> Result<Cow<'a, GpuStorag
     }
 }
 
-fn tensor_of<'a, 'b>(a: &'b Arg<'a, DeviceStorage>) -> Option<&'a DeviceStorage> {
+fn tensor_of<'a>(a: &Arg<'a, DeviceStorage>) -> Option<&'a DeviceStorage> {
     match a {
         Arg::Tensor(s, _) => Some(*s),
         Arg::Scalar(_) => None,

@@ -238,10 +238,11 @@ impl<'a> Visitor<'a> for Finder<'_> {
                 let targets: Vec<&Expr> = a.targets.iter().collect();
                 self.assignment(&targets, &a.value);
             }
-            Stmt::AnnAssign(a) => match &a.value {
-                Some(v) => self.assignment(&[&*a.target], v),
-                None => {}
-            },
+            Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    self.assignment(&[&*a.target], v)
+                }
+            }
             Stmt::AugAssign(a) => self.assignment(&[&*a.target], &a.value),
             Stmt::For(f) if self.depth == 0 => self.bound_otherwise(&f.target),
             Stmt::With(w) if self.depth == 0 => {
@@ -284,7 +285,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
                 if self.depth == 0 {
                     for alias in &i.names {
                         let bound = alias.asname.as_ref().unwrap_or(&alias.name);
-                        self.identifier(&bound.id.to_string(), alias.start().into());
+                        self.identifier(bound.id.as_ref(), alias.start().into());
                     }
                 }
             }

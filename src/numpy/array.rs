@@ -162,10 +162,10 @@ impl NdArray {
         }
         let t = rt
             .alloc_out(shape.clone(), h.dtype(), Device::Cpu, true, false)
-            .map_err(crate::torch::py_err)?;
+            .map_err(crate::binding::py_err)?;
         if t.wants_values() {
             t.set_values(DeviceStorage::Host(h))
-                .map_err(crate::torch::py_err)?;
+                .map_err(crate::binding::py_err)?;
         }
         Ok(NdArray {
             rt: rt.clone(),
@@ -184,7 +184,7 @@ impl NdArray {
         dtype: DType,
     ) -> PyResult<NdArray> {
         let cast: Vec<f64> = vals.iter().map(|&v| np_cast(dtype, v)).collect();
-        let h = HostStorage::from_f64s(dtype, &cast).map_err(crate::torch::py_err)?;
+        let h = HostStorage::from_f64s(dtype, &cast).map_err(crate::binding::py_err)?;
         NdArray::from_host(rt, h, shape)
     }
 
@@ -358,7 +358,7 @@ impl NdArray {
             .product();
         let mut shape: Vec<usize> = dims.iter().map(|&d| d.max(0) as usize).collect();
         if let Some(&i) = neg.first() {
-            if known == 0 || n % known != 0 {
+            if known == 0 || !n.is_multiple_of(known) {
                 return Err(reshape_error(n, dims));
             }
             shape[i] = n / known;
@@ -478,7 +478,7 @@ impl NpScalar {
 
 /// The Python value an element reads back as through `.item()` / `.tolist()`.
 pub fn py_value(dtype: DType, v: f64) -> Value {
-    crate::torch::scalar_value(Scalar::from_element(dtype, v))
+    crate::binding::scalar_value(Scalar::from_element(dtype, v))
 }
 
 /// The numpy scalar an element reads back as (`a[0]`, `a.sum()`).

@@ -148,18 +148,18 @@ fn f_asarray(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     {
         return Ok(src.clone());
     }
-    if let Some(t) = crate::torch::tensor_of(src) {
+    if let Some(t) = crate::binding::tensor_of(src) {
         // np.asarray(t) shares the tensor's memory (t.__array__ returns t.numpy()); numpy 2
         // first tries __array__(copy=False), which Tensor.__array__ does not take
         if dt.is_none() {
-            crate::torch::warn_as(
+            crate::binding::warn_as(
                 it,
                 "DeprecationWarning",
                 "__array__ implementation doesn't accept a copy keyword, so passing copy=False failed. __array__ must implement 'dtype' and 'copy' keyword arguments. To learn more, see the migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide.html#adapting-to-changes-in-the-copy-keyword",
             )?;
         }
         let r = rt();
-        r.numpy(&t).map_err(crate::torch::py_err)?;
+        r.numpy(&t).map_err(crate::binding::py_err)?;
         let x = NdArray::from_tensor(&r, &t);
         return match dt {
             Some(d) if d != x.dtype() => Ok(arr_value(x.copy_as(d)?)),
@@ -1252,7 +1252,7 @@ fn sort_along(vals: &[f64], shape: &[usize], axis: usize, arg: bool) -> Vec<f64>
     let st = strides[axis] as usize;
     let mut out = vals.to_vec();
     for base in 0..vals.len() {
-        if (base / st) % n != 0 {
+        if !(base / st).is_multiple_of(n) {
             continue;
         }
         let mut idx: Vec<usize> = (0..n).collect();
@@ -1402,7 +1402,7 @@ fn f_tolist(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let a = args.bind("tolist", &["a"], 1)?;
     let x = as_array(it, a[0].as_ref().unwrap())?;
     let vals = x.scalars()?;
-    Ok(crate::torch::nested(&vals, &x.shape))
+    Ok(crate::binding::nested(&vals, &x.shape))
 }
 
 fn f_item(it: &mut Interpreter, args: Args) -> PyResult<Value> {
@@ -1417,7 +1417,7 @@ fn f_item(it: &mut Interpreter, args: Args) -> PyResult<Value> {
                 "can only convert an array of size 1 to a Python scalar",
             ));
         }
-        return Ok(crate::torch::scalar_value(vals[0]));
+        return Ok(crate::binding::scalar_value(vals[0]));
     }
     let i = it.index_int(&rest[0])?;
     let n = vals.len() as i64;
@@ -1428,7 +1428,7 @@ fn f_item(it: &mut Interpreter, args: Args) -> PyResult<Value> {
             format!("index {i} is out of bounds for size {n}"),
         ));
     }
-    Ok(crate::torch::scalar_value(vals[j as usize]))
+    Ok(crate::binding::scalar_value(vals[j as usize]))
 }
 
 fn f_fill(it: &mut Interpreter, args: Args) -> PyResult<Value> {

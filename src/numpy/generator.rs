@@ -62,9 +62,9 @@ fn seed_pool(entropy: &[u32]) -> [u32; POOL_SIZE] {
         }
     }
     for &word in entropy.iter().skip(POOL_SIZE) {
-        for dst in 0..POOL_SIZE {
+        for dst in pool.iter_mut() {
             let h = hashmix(word, &mut hc);
-            pool[dst] = mix(pool[dst], h);
+            *dst = mix(*dst, h);
         }
     }
     pool
@@ -251,6 +251,8 @@ impl Pcg64 {
 }
 
 // ---- the ziggurat tables ----
+// numpy's ziggurat_constants.h spells it with one digit more than f64 keeps.
+#[allow(clippy::excessive_precision)]
 const ZIG_R: f64 = 3.654_152_885_361_008_8;
 const ZIG_INV_R: f64 = 1.0 / ZIG_R;
 
@@ -974,15 +976,7 @@ impl NativeObject for Generator {
         _it: &mut Interpreter,
         name: &str,
     ) -> PyResult<Option<Value>> {
-        if !METHODS.contains(&name) {
-            return Ok(None);
-        }
-        let me = Value::Native(this.clone());
-        let nm = name.to_string();
-        Ok(Some(Value::native_fn(name, move |it, args| {
-            let g = me.downcast::<Generator>().expect("a Generator");
-            call(it, g, &nm, args)
-        })))
+        Ok(super::bound_method(this, METHODS, name, call))
     }
     fn repr(
         &self,

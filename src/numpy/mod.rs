@@ -54,7 +54,7 @@ fn dtype_name_of(v: &Value) -> Option<DType> {
     if let Some(d) = v.downcast::<NpType>() {
         return Some(d.0);
     }
-    if let Some(d) = v.downcast::<crate::torch::PyDType>() {
+    if let Some(d) = v.downcast::<crate::binding::PyDType>() {
         return Some(d.0);
     }
     if let Some(s) = v.as_str() {
@@ -360,6 +360,27 @@ fn core_module(_it: &mut Interpreter) -> PyResult<Value> {
 }
 
 /// Register `numpy` on `it`, its arrays backed by `rt`'s host memory.
+/// `obj.NAME` of a numpy object whose methods are the names in `methods`, all run by one
+/// `call` (numpy.random's Generator and RandomState): a bound method, None for another name.
+pub(crate) fn bound_method<T: 'static>(
+    this: &Rc<dyn NativeObject>,
+    methods: &[&str],
+    name: &str,
+    call: fn(&mut Interpreter, &T, &str, Args) -> PyResult<Value>,
+) -> Option<Value> {
+    if !methods.contains(&name) {
+        return None;
+    }
+    let me = Value::Native(this.clone());
+    let name_owned = name.to_string();
+    Some(Value::native_fn(name, move |it, args| {
+        let obj = me
+            .downcast::<T>()
+            .expect("the object the method was taken from");
+        call(it, obj, &name_owned, args)
+    }))
+}
+
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     set_options(PrintOptions::default());
     RUNTIME.with(|r| *r.borrow_mut() = Some(rt));

@@ -797,7 +797,7 @@ impl NativeObject for NdArray {
         reflected: bool,
     ) -> PyResult<Option<Value>> {
         let me = Value::Native(this.clone());
-        if !reflected && crate::torch::tensor_of(other).is_some() {
+        if !reflected && crate::binding::tensor_of(other).is_some() {
             // numpy 2.4 with PyTorch 2.15: `ndarray <op> tensor` fails (tensor <op> ndarray works)
             return Err(err(
                 ExcType::TypeError,

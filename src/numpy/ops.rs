@@ -179,7 +179,7 @@ pub fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usi
         }
         let sub: Option<NdArray> = if let Some(a) = v.downcast::<NdArray>() {
             Some(a.view(a.shape.clone(), a.strides.clone(), a.offset))
-        } else if let Some(t) = crate::torch::tensor_of(v) {
+        } else if let Some(t) = crate::binding::tensor_of(v) {
             Some(tensor_array(it, &t)?)
         } else {
             None
@@ -247,7 +247,7 @@ pub fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usi
 pub fn tensor_array(it: &mut Interpreter, t: &crate::engine::Tensor) -> PyResult<NdArray> {
     let _ = it;
     let rt = super::runtime();
-    rt.numpy(t).map_err(crate::torch::py_err)?;
+    rt.numpy(t).map_err(crate::binding::py_err)?;
     let a = NdArray::from_tensor(&rt, t);
     a.copy_as(a.dtype())
 }

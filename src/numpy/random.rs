@@ -441,15 +441,7 @@ impl NativeObject for RandomState {
         _it: &mut Interpreter,
         name: &str,
     ) -> PyResult<Option<Value>> {
-        if !METHODS.contains(&name) {
-            return Ok(None);
-        }
-        let me = Value::Native(this.clone());
-        let nm = name.to_string();
-        Ok(Some(Value::native_fn(name, move |it, args| {
-            let st = state_of(&me).expect("a RandomState");
-            call(it, st, &nm, args)
-        })))
+        Ok(super::bound_method(this, METHODS, name, call))
     }
     fn repr(
         &self,

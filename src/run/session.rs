@@ -94,6 +94,14 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     *it.env().borrow_mut() = env;
     if let Some(argv0) = &opts.argv0 {
         it.set_argv0(argv0);
+        // `python3 FILE` imports the modules next to FILE (sys.path[0]); `-` (stdin) has none
+        if argv0 != "-" {
+            let dir = std::path::Path::new(argv0).parent();
+            it.set_script_dir(
+                dir.filter(|d| !d.as_os_str().is_empty())
+                    .unwrap_or(".".as_ref()),
+            );
+        }
     }
     for dir in &opts.allow_read {
         if let Err(why) = it.allow_read(dir) {

@@ -634,20 +634,20 @@ impl<'s> Compiler<'s> {
                     ann.push((p.parameter.name.as_str(), a));
                 }
             }
-            if let Some(p) = &params.vararg {
-                if let Some(a) = &p.annotation {
-                    ann.push((p.name.as_str(), a));
-                }
+            if let Some(p) = &params.vararg
+                && let Some(a) = &p.annotation
+            {
+                ann.push((p.name.as_str(), a));
             }
             for p in &params.kwonlyargs {
                 if let Some(a) = &p.parameter.annotation {
                     ann.push((p.parameter.name.as_str(), a));
                 }
             }
-            if let Some(p) = &params.kwarg {
-                if let Some(a) = &p.annotation {
-                    ann.push((p.name.as_str(), a));
-                }
+            if let Some(p) = &params.kwarg
+                && let Some(a) = &p.annotation
+            {
+                ann.push((p.name.as_str(), a));
             }
             if let Some(r) = returns {
                 ann.push(("return", r));

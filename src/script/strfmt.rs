@@ -71,7 +71,7 @@ fn tie_to_even(a: f64, digits: &str, exp: i32) -> Option<String> {
     }
     let low = &exact[..n];
     let last = low.bytes().last()? - b'0';
-    if last % 2 == 0 {
+    if last.is_multiple_of(2) {
         return (low != digits && reads_back(low, exp, a)).then(|| low.to_string());
     }
     // The upper candidate: `low` plus one in its last place (a carry would make it shorter,

@@ -640,7 +640,7 @@ mod tests {
         for n in 0..p.len() {
             let _ = unpickle(&p[..n]);
         }
-        assert!(unpickle(&[b'(', b'e', b'.']).is_err());
+        assert!(unpickle(b"(e.").is_err());
         assert!(unpickle(&[0xff]).is_err());
     }
 }

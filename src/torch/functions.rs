@@ -1,7 +1,8 @@
 //! `torch.*` and `torch.nn.functional.*` functions.
 
+use super::PyTensor;
 use super::objects::{GradMode, PyDType, PyDevice, PySize};
-use super::tensor::{PyTensor, max_like};
+use super::tensor::max_like;
 use super::{
     at_line, device_arg, device_spec, dims_arg, dtype_arg, flatten_data, need_tensor, operand_of,
     py_err, scalar_of, size_from, tensor_of, truthy_opt, wrap,
@@ -1320,19 +1321,17 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     reg(&m, rt, "mul", |_, rt, args| {
         binary_fn(rt, args, BinaryOp::Mul, "mul")
     });
-    for name in ["div"] {
-        reg(&m, rt, name, |_, rt, args| {
-            let a = args.bind("div", &["input", "other", "rounding_mode"], 2)?;
-            let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
-                PyException::new(ExcType::TypeError, "div(): argument 'input' must be Tensor")
-            })?;
-            let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
-                PyException::new(ExcType::TypeError, "div(): argument 'other' must be Tensor")
-            })?;
-            let op = div_mode(a[2].as_ref())?;
-            Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
-        });
-    }
+    reg(&m, rt, "div", |_, rt, args| {
+        let a = args.bind("div", &["input", "other", "rounding_mode"], 2)?;
+        let x = operand_of(a[0].as_ref().unwrap())?.ok_or_else(|| {
+            PyException::new(ExcType::TypeError, "div(): argument 'input' must be Tensor")
+        })?;
+        let y = operand_of(a[1].as_ref().unwrap())?.ok_or_else(|| {
+            PyException::new(ExcType::TypeError, "div(): argument 'other' must be Tensor")
+        })?;
+        let op = div_mode(a[2].as_ref())?;
+        Ok(wrap(rt, rt.binary(op, &x, &y).map_err(py_err)?))
+    });
     reg(&m, rt, "atan2", |_, rt, args| {
         binary_plain(rt, args, BinaryOp::Atan2)
     });
@@ -1820,11 +1819,7 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
                 if p >= n || p < -n {
                     return Err(PyException::new(
                         ExcType::AssertionError,
-                        if p >= 0 {
-                            "Padding_idx must be within num_embeddings"
-                        } else {
-                            "Padding_idx must be within num_embeddings"
-                        },
+                        "Padding_idx must be within num_embeddings",
                     ));
                 }
                 Some(if p < 0 { p + n } else { p })
@@ -2067,7 +2062,7 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
             let a = args.bind("warn", &["message"], 1)?;
             let msg = a[0].as_ref().and_then(|v| v.as_str()).unwrap_or_default();
             let cat = cat.as_str().unwrap_or("UserWarning").to_string();
-            super::warn_as(it, &cat, &msg.to_string())?;
+            super::warn_as(it, &cat, msg)?;
             return Ok(Value::None);
         }
         let a = args.bind("warn", &["message", "file", "line", "source"], 1)?;

@@ -7,24 +7,24 @@
 //! RuntimeError subclass).
 
 pub mod argparse;
-mod async_copy;
 mod checkpoint;
 mod cuda;
 mod cuda_tools;
 mod device_asserts;
 mod functions;
-mod messages;
 mod objects;
 mod registry;
 mod tensor;
 
-pub use objects::{PyDType, PyDevice, PySize};
-pub use tensor::PyTensor;
+pub use objects::{PyDevice, PySize};
+// What torch and numpy share lives beneath both (src/binding/).
+pub use crate::binding::{PyDType, PyTensor, py_err};
+pub(crate) use crate::binding::{
+    async_copy, exc_type_of, nested, scalar_value, tensor_of, warn, warn_as, warn_at,
+};
 
 use crate::engine::dtype::Scalar;
-use crate::engine::{
-    DType, Device, DeviceSpec, EngineError, ErrorKind, Operand, Runtime, Tensor, TensorIndex,
-};
+use crate::engine::{DType, Device, DeviceSpec, Operand, Runtime, Tensor, TensorIndex};
 use crate::script::{Args, ExcType, Interpreter, PyException, PyResult, Value};
 use std::rc::Rc;
 
@@ -95,7 +95,7 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     crate::engine::print::reset_print_options();
     crate::engine::dtype::reset_default_float();
     crate::numpy::install(it, rt.clone());
-    WARNED.with(|w| w.borrow_mut().clear());
+    crate::binding::warnings::forget_shown();
     async_copy::clear();
     tensor::clear_hooks();
     it.define_exception(ExcType::OutOfMemoryError);
@@ -193,112 +193,6 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     }
 }
 
-thread_local! {
-    /// Warnings already shown in this run: Python's default filter shows each (location,
-    /// message) once; PyTorch's TORCH_WARN_ONCE ones once per process (key without location).
-    static WARNED: std::cell::RefCell<std::collections::HashSet<String>> =
-        std::cell::RefCell::new(std::collections::HashSet::new());
-}
-
-/// A `UserWarning` as Python's warnings module prints it on stderr: `FILE:LINE: UserWarning:
-/// MESSAGE` and the source line, attributed to the script line running now (PyTorch's C++
-/// warnings point at the Python caller). `once`: TORCH_WARN_ONCE (once per run). An error
-/// when a `warnings` filter turns it into one.
-pub(crate) fn warn(it: &mut Interpreter, msg: &str, once: bool) -> PyResult<()> {
-    let line = it.current_line();
-    let file = it.main_file.to_string();
-    let src = it.source_line(&file, line).unwrap_or_default();
-    let key = if once {
-        format!("once\0{msg}")
-    } else {
-        format!("{file}\0{line}\0{msg}")
-    };
-    warn_keyed(it, key, &file, line, msg, &src)
-}
-
-/// A warning attributed to a line of PyTorch's own Python source (a module's forward calling
-/// the functional form, `warnings.warn(..., stacklevel=2)`): its file, line and text.
-pub(crate) fn warn_at(
-    it: &mut Interpreter,
-    file: &str,
-    line: u32,
-    msg: &str,
-    src: &str,
-) -> PyResult<()> {
-    let key = format!("{file}\0{line}\0{msg}");
-    warn_keyed(it, key, file, line, msg, src)
-}
-
-fn warn_keyed(
-    it: &mut Interpreter,
-    key: String,
-    file: &str,
-    line: u32,
-    msg: &str,
-    src: &str,
-) -> PyResult<()> {
-    warn_keyed_as(it, key, file, line, "UserWarning", msg, src)
-}
-
-/// A warning of another category (`DeprecationWarning`) at the script line running now,
-/// once per location as Python's default filter shows it.
-pub(crate) fn warn_as(it: &mut Interpreter, category: &str, msg: &str) -> PyResult<()> {
-    let line = it.current_line();
-    let file = it.main_file.to_string();
-    let src = it.source_line(&file, line).unwrap_or_default();
-    let key = format!("{file}\0{line}\0{category}\0{msg}");
-    warn_keyed_as(it, key, &file, line, category, msg, &src)
-}
-
-/// Show a warning: through the script's `warnings` module once it is imported (its filters,
-/// `catch_warnings(record=True)`, `showwarning`), else as its default filter would, once per
-/// key. TORCH_WARN_ONCE keys (`once\0...`) reach the module at most once, as in C++.
-fn warn_keyed_as(
-    it: &mut Interpreter,
-    key: String,
-    file: &str,
-    line: u32,
-    category: &str,
-    msg: &str,
-    src: &str,
-) -> PyResult<()> {
-    let once = key.starts_with("once\0");
-    let shown_before = !WARNED.with(|w| w.borrow_mut().insert(key));
-    if let Some(warnings) = it.modules.get("warnings").cloned() {
-        if once && shown_before {
-            return Ok(());
-        }
-        let module = if file == &*it.main_file {
-            "__main__".to_string()
-        } else {
-            let stem = file.rsplit('/').next().unwrap_or(file);
-            stem.strip_suffix(".py").unwrap_or(stem).to_string()
-        };
-        let hook = it.getattr(&warnings, "_warn_from_engine")?;
-        let args = vec![
-            Value::from(category),
-            Value::from(msg),
-            Value::from(file),
-            Value::Int(i64::from(line)),
-            Value::from(module.as_str()),
-            Value::from(src),
-            Value::Bool(shown_before),
-        ];
-        it.call(&hook, Args::new(args))?;
-        return Ok(());
-    }
-    if shown_before {
-        return Ok(());
-    }
-    let mut text = format!("{file}:{line}: {category}: {msg}\n");
-    let src = src.trim();
-    if !src.is_empty() {
-        text.push_str(&format!("  {src}\n"));
-    }
-    it.write_stderr(&text);
-    Ok(())
-}
-
 /// PyTorch's argument parser takes numpy's names too: `axis` for `dim`, `keepdims` for
 /// `keepdim` (python_arg_parser.cpp's numpy_compatibility_arg_names).
 pub(crate) fn numpy_aliases(args: &mut Args) {
@@ -312,28 +206,6 @@ pub(crate) fn numpy_aliases(args: &mut Args) {
                 }
             }
         }
-    }
-}
-
-/// An engine error as the Python exception PyTorch raises.
-pub fn py_err(e: EngineError) -> PyException {
-    let message = messages::device_check_2_15(&e.message).unwrap_or(e.message);
-    PyException::new(exc_type_of(e.kind), message)
-}
-
-/// The Python exception type an engine error kind becomes.
-pub(crate) fn exc_type_of(kind: ErrorKind) -> ExcType {
-    match kind {
-        ErrorKind::RuntimeError => ExcType::RuntimeError,
-        ErrorKind::AcceleratorError => ExcType::AcceleratorError,
-        ErrorKind::IndexError => ExcType::IndexError,
-        ErrorKind::ValueError => ExcType::ValueError,
-        ErrorKind::TypeError => ExcType::TypeError,
-        ErrorKind::OutOfMemoryError => ExcType::OutOfMemoryError,
-        ErrorKind::NotImplementedError => ExcType::NotImplementedError,
-        ErrorKind::ZeroDivisionError => ExcType::ZeroDivisionError,
-        ErrorKind::KeyboardInterrupt => ExcType::KeyboardInterrupt,
-        ErrorKind::TimeoutError => ExcType::TimeoutError,
     }
 }
 
@@ -357,10 +229,6 @@ pub(crate) fn at_line(rt: &Runtime, it: &Interpreter) {
 
 pub(crate) fn wrap(rt: &Rc<Runtime>, t: Tensor) -> Value {
     Value::native(PyTensor::new(rt.clone(), t))
-}
-
-pub(crate) fn tensor_of(v: &Value) -> Option<Tensor> {
-    v.downcast::<PyTensor>().map(|p| p.tensor())
 }
 
 pub(crate) fn need_tensor(v: &Value, fname: &str, arg: &str) -> PyResult<Tensor> {
@@ -500,29 +368,6 @@ pub(crate) fn check_long(v: &Value) -> PyResult<()> {
 pub(crate) fn int_arg(it: &mut Interpreter, v: &Value) -> PyResult<i64> {
     check_long(v)?;
     it.index_int(v)
-}
-
-pub(crate) fn scalar_value(s: Scalar) -> Value {
-    match s {
-        Scalar::Bool(b) => Value::Bool(b),
-        Scalar::Int(i) => Value::Int(i),
-        Scalar::Float(f) => Value::Float(f),
-    }
-}
-
-/// Nested Python lists from row-major values.
-pub(crate) fn nested(vals: &[Scalar], shape: &[usize]) -> Value {
-    if shape.is_empty() {
-        return vals
-            .first()
-            .map(|s| scalar_value(*s))
-            .unwrap_or(Value::None);
-    }
-    let inner: usize = shape[1..].iter().product();
-    let items = (0..shape[0])
-        .map(|i| nested(&vals[i * inner..(i + 1) * inner], &shape[1..]))
-        .collect();
-    Value::list(items)
 }
 
 /// The dtype numpy data brings to `torch.tensor` (an array's or numpy scalar's own; for a

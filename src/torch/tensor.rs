@@ -1,5 +1,6 @@
 //! `torch.Tensor` as a script value.
 
+use super::PyTensor;
 use super::objects::{GradFn, PyDType, PyDevice, PySize, ReturnTypes};
 use super::{
     at_line, device_arg, dims_arg, dtype_arg, index_items, operand_of, py_err, scalar_of,
@@ -13,31 +14,7 @@ use crate::script::{
     Args, BinOp, CmpOp, Interpreter, NativeObject, PyException, PyResult, UnaryOp as PyUnary, Value,
 };
 use std::any::Any;
-use std::cell::RefCell;
 use std::rc::Rc;
-
-/// A tensor handle as Python sees it (one Python object; views are new objects).
-pub struct PyTensor {
-    pub t: RefCell<Tensor>,
-    pub rt: Rc<Runtime>,
-    /// `nn.Parameter`: prints as "Parameter containing:" and is a Tensor subclass.
-    pub param: bool,
-}
-
-impl PyTensor {
-    pub fn new(rt: Rc<Runtime>, t: Tensor) -> PyTensor {
-        PyTensor {
-            t: RefCell::new(t),
-            rt,
-            param: false,
-        }
-    }
-    pub fn tensor(&self) -> Tensor {
-        // a non-blocking copy to the CPU shows its values only once they have landed
-        super::async_copy::settle(self);
-        self.t.borrow().clone()
-    }
-}
 
 type M = fn(&mut Interpreter, &PyTensor, &Rc<dyn NativeObject>, Args) -> PyResult<Value>;
 
@@ -427,9 +404,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     .and_then(|n| n.as_str().map(|s| format!("torch.{s}"))),
                 _ => None,
             };
-            let v = &legacy
-                .map(|s| Value::string(s))
-                .unwrap_or_else(|| v.clone());
+            let v = &legacy.map(Value::string).unwrap_or_else(|| v.clone());
             // t.type(torch.int64) or t.type('torch.LongTensor')
             let dt = match v.as_str() {
                 Some(name) => crate::engine::tensor::dtype_of_type_name(name).ok_or_else(|| {

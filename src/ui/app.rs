@@ -1401,7 +1401,7 @@ impl App {
     /// Starts the exercise's code and checks on a background thread; the report comes back
     /// through `tick`, so the UI keeps drawing meanwhile.
     pub fn start_run(&mut self, id: &str) {
-        if self.deck.cards.get(id).is_none() || self.exercise(id).is_none() {
+        if !self.deck.cards.contains_key(id) || self.exercise(id).is_none() {
             return;
         }
         // The code about to run is saved first, without waiting for the debounce: a run that

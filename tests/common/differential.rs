@@ -9,6 +9,7 @@
 //!   (an empty NAME.error means stderr stayed empty);
 //! - without it (older recordings): NAME.error is the last stderr line when the script raised
 //!   (exit 1), or empty for a clean exit (exit 0).
+//!
 //! Every fixture runs and the failure lists every mismatch. DIR/KNOWN_GAPS lists names that
 //! still differ, with reasons: they must keep failing (the list only shrinks), nothing else may,
 //! and each must be a fixture. `FIXTURE_FILTER=substring` runs a subset.
@@ -412,6 +413,31 @@ struct RunHow {
 }
 
 /// A scratch folder per isolated run, removed when dropped.
+/// Copies `script` into `folder` with the modules next to it that it imports (`import NAME` or
+/// `from NAME import ...` at the start of a line, NAME.py beside it), as scripts/record-pytorch.py
+/// copies them: the conformance scripts share tests/conformance/prelude.py this way.
+fn copy_with_local_imports(script: &Path, folder: &Path) -> std::io::Result<()> {
+    let name = script.file_name().unwrap_or_default();
+    std::fs::copy(script, folder.join(name))?;
+    let text = std::fs::read_to_string(script)?;
+    let beside = script.parent().unwrap_or(Path::new("."));
+    for line in text.lines() {
+        let module = line
+            .strip_prefix("import ")
+            .or_else(|| line.strip_prefix("from "))
+            .and_then(|rest| rest.split([' ', ',']).next())
+            .unwrap_or("");
+        if module.is_empty() || !module.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let file = format!("{module}.py");
+        if beside.join(&file).is_file() {
+            std::fs::copy(beside.join(&file), folder.join(&file))?;
+        }
+    }
+    Ok(())
+}
+
 struct Scratch(PathBuf);
 
 impl Drop for Scratch {
@@ -441,8 +467,8 @@ fn run_binary(how: &RunHow, script: &Path) -> Outcome {
             SCRATCH_SEQ.fetch_add(1, Ordering::Relaxed)
         ));
         let file_name = script.file_name().unwrap();
-        if let Err(e) = std::fs::create_dir_all(&folder)
-            .and_then(|_| std::fs::copy(script, folder.join(file_name)))
+        if let Err(e) =
+            std::fs::create_dir_all(&folder).and_then(|_| copy_with_local_imports(script, &folder))
         {
             return spawn_failed(format!("cannot prepare {}: {e}", folder.display()));
         }

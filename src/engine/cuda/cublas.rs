@@ -27,7 +27,7 @@ pub fn present() -> bool {
 pub fn workspace_size(config: Option<&str>, major: i32) -> u64 {
     fn parse(s: &str) -> Option<u64> {
         let parts: Vec<&str> = s.split(':').collect();
-        if parts.first() != Some(&"") || parts.len() < 3 || parts.len() % 2 == 0 {
+        if parts.first() != Some(&"") || parts.len() < 3 || parts.len().is_multiple_of(2) {
             return None;
         }
         let mut total = 0u64;
@@ -114,13 +114,13 @@ impl Cublas {
             return Err(DeviceError::Unavailable("libcublas not found".into()));
         }
         let mut handle: cb::cublasHandle_t = std::ptr::null_mut();
-        // SAFETY: out-pointer to a handle; destroyed in Drop.
         guarded("cublasCreate", || {
+            // SAFETY: out-pointer to a handle; destroyed in Drop.
             status("cublasCreate", unsafe { cb::cublasCreate_v2(&mut handle) })
         })?;
         let c = Cublas { handle };
-        // SAFETY: a valid handle and stream.
         guarded("cublasSetStream", || {
+            // SAFETY: a valid handle and stream.
             status("cublasSetStream", unsafe {
                 cb::cublasSetStream_v2(c.handle, stream.cast())
             })
@@ -131,8 +131,8 @@ impl Cublas {
     /// Gives cuBLAS `bytes` of workspace at `ptr` (allocated by the caller through the caching
     /// allocator and kept alive as long as the handle is used).
     pub fn set_workspace(&self, ptr: DevicePtr, bytes: u64) -> Result<(), DeviceError> {
-        // SAFETY: `ptr` is device memory of `bytes` bytes owned by the caller.
         guarded("cublasSetWorkspace", || {
+            // SAFETY: `ptr` is device memory of `bytes` bytes owned by the caller.
             status("cublasSetWorkspace", unsafe {
                 cb::cublasSetWorkspace_v2(self.handle, ptr.0 as *mut _, bytes as usize)
             })
@@ -182,8 +182,8 @@ impl Cublas {
         match elem {
             Elem::F32 => {
                 let (al, be) = (alpha as f32, beta as f32);
-                // SAFETY: device pointers and strides describe the caller's matrices.
                 guarded("cublasSgemmStridedBatched", || {
+                    // SAFETY: device pointers and strides describe the caller's matrices.
                     status("cublasSgemmStridedBatched", unsafe {
                         cb::cublasSgemmStridedBatched(
                             self.handle,
@@ -209,8 +209,8 @@ impl Cublas {
                 })
             }
             Elem::F64 => {
-                // SAFETY: as above.
                 guarded("cublasDgemmStridedBatched", || {
+                    // SAFETY: as above.
                     status("cublasDgemmStridedBatched", unsafe {
                         cb::cublasDgemmStridedBatched(
                             self.handle,

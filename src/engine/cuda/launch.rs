@@ -92,6 +92,7 @@ fn too_large() -> DeviceError {
 
 /// A device address (CUdeviceptr; on the emulated device, a host address).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct DevicePtr(pub u64);
 
 impl DevicePtr {
@@ -164,20 +165,33 @@ impl fmt::Display for LaunchConfig {
 /// passed for, and no padding whose value matters.
 pub unsafe trait KernelArg: Copy + 'static {}
 
-// SAFETY: primitives and the #[repr(C)] mirrors above are exactly their C counterparts
-// (bool is one byte in both Rust and C++).
+// Primitives and the #[repr(C)] mirrors above are exactly their C counterparts.
+// SAFETY: f32 is C's float.
 unsafe impl KernelArg for f32 {}
+// SAFETY: f64 is C's double.
 unsafe impl KernelArg for f64 {}
+// SAFETY: i64 is C's int64_t.
 unsafe impl KernelArg for i64 {}
+// SAFETY: u64 is C's uint64_t.
 unsafe impl KernelArg for u64 {}
+// SAFETY: i32 is C's int32_t.
 unsafe impl KernelArg for i32 {}
+// SAFETY: u32 is C's uint32_t.
 unsafe impl KernelArg for u32 {}
+// SAFETY: u16 is C's uint16_t (float16/bfloat16 bit patterns).
 unsafe impl KernelArg for u16 {}
+// SAFETY: u8 is C's uint8_t.
 unsafe impl KernelArg for u8 {}
+// SAFETY: bool is one byte holding 0 or 1 in both Rust and C++.
 unsafe impl KernelArg for bool {}
+// SAFETY: CtShape is #[repr(C)] with the fields of its kernel-side struct.
 unsafe impl KernelArg for CtShape {}
+// SAFETY: CtStrides is #[repr(C)] with the fields of its kernel-side struct.
 unsafe impl KernelArg for CtStrides {}
+// SAFETY: CtReduceGeom is #[repr(C)] with the fields of its kernel-side struct.
 unsafe impl KernelArg for CtReduceGeom {}
+// SAFETY: DevicePtr is a transparent u64, as the kernels' pointer parameters are 64-bit
+// addresses.
 unsafe impl KernelArg for DevicePtr {}
 
 /// The argument array of one launch. Each value lives in its own 8-byte-aligned slot (every

@@ -469,7 +469,8 @@ unsafe fn cubin_raw(
 ) -> Result<Vec<u8>, RawFailure> {
     use cudarc::nvrtc::sys::{self as nv, nvrtcResult::NVRTC_SUCCESS};
     let mut prog: nv::nvrtcProgram = std::ptr::null_mut();
-    // SAFETY (this block): arguments as documented by NVRTC; `prog` is destroyed below.
+    // SAFETY: arguments as NVRTC documents them, in this whole block; `prog` is destroyed
+    // below.
     unsafe {
         let r = nv::nvrtcCreateProgram(
             &mut prog,

@@ -161,9 +161,10 @@ fn probe_driver_now() -> DriverProbe {
     if !driver_library_present() {
         return probe;
     }
-    // SAFETY (all below): the library is loaded; cudarc checks each CUresult.
+    // The library is loaded; cudarc checks each CUresult of the calls below.
     probe.driver_version = guarded(|| {
         let mut v: std::ffi::c_int = 0;
+        // SAFETY: `v` is a valid out-pointer for the call's one int.
         let r = unsafe { sys::cuDriverGetVersion(&mut v) };
         if r == sys::CUresult::CUDA_SUCCESS {
             Ok((v / 1000, (v % 1000) / 10))

@@ -141,7 +141,7 @@ fn extreme<T: Element>(c: &[T], is_max: bool, is_nan: impl Fn(T) -> bool) -> (us
 
 /// The reductions every dtype has (order, truth, counts).
 fn ordered_reduce<T: Stored>(g: &Grouped<T>, op: ReduceOp) -> Result<HostStorage> {
-    let nan = |x: T| x != x;
+    let nan = |x: T| x.to_f64().is_nan();
     Ok(match op {
         ReduceOp::Max => T::wrap(per_group(g, |c| extreme(c, true, nan).1)?),
         ReduceOp::Min => T::wrap(per_group(g, |c| extreme(c, false, nan).1)?),

@@ -320,7 +320,7 @@ pub(crate) fn polled_mut<T>(s: &mut [T]) -> impl Iterator<Item = &mut T> {
 
 /// `s.chunks_exact_mut(16)` (Box-Muller's blocks), polled as [`polled_mut`].
 pub(crate) fn polled_blocks16<T>(s: &mut [T]) -> impl Iterator<Item = &mut [T]> {
-    const { assert!(crate::engine::interrupt::CHUNK % 16 == 0) };
+    const { assert!(crate::engine::interrupt::CHUNK.is_multiple_of(16)) };
     s.chunks_mut(crate::engine::interrupt::CHUNK)
         .take_while(|_| !crate::engine::interrupt::should_stop())
         .flat_map(|c| c.chunks_exact_mut(16))

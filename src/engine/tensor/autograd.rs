@@ -1742,9 +1742,9 @@ impl Runtime {
             }
             if let Some(r) = hooks(id, t)? {
                 if r.layout.shape != leaf.shape {
-                    return Err(EngineError::runtime(format!(
-                        "hook 'hook' has changed the size of value"
-                    )));
+                    return Err(EngineError::runtime(
+                        "hook 'hook' has changed the size of value".to_string(),
+                    ));
                 }
                 g = contiguous_of(&r, leaf.dtype)?;
             }

@@ -105,7 +105,7 @@ impl Runtime {
                     dims(ws)
                 )));
             }
-            if ws[0] % a.groups != 0 {
+            if !ws[0].is_multiple_of(a.groups) {
                 return Err(EngineError::runtime(format!(
                     "Given groups={}, expected weight to be divisible by {} at dimension 0, but got weight of size [{}] instead",
                     a.groups,
@@ -271,7 +271,7 @@ impl Runtime {
                 }
                 // ATen's pooling_output_shape, height then width
                 for (p, k, d) in [(a.padding.0, kh, dil.0), (a.padding.1, kw, dil.1)] {
-                    if p > ((k - 1) * d + 1) / 2 {
+                    if p > ((k - 1) * d).div_ceil(2) {
                         return Err(EngineError::runtime(format!(
                             "pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}"
                         )));

@@ -176,7 +176,7 @@ pub(crate) fn backward(
                 nl::bce_with_logits_backward_f32(&gf, &x, &t, w.as_deref(), pw.as_deref(), nred(r))
             }
             LossOp::Huber(d) => nl::huber_loss_backward_f32(&gf, &x, &t, nred(r), d),
-            LossOp::SmoothL1(b) if b == 0.0 => {
+            LossOp::SmoothL1(0.0) => {
                 // l1_loss's backward: sign(x - t) * grad (/ numel)
                 let n = x.len();
                 let norm = if r == Reduction::Mean {

@@ -234,9 +234,9 @@ impl Tensor {
         if let Some(g) = &g
             && g.layout.shape != self.layout.shape
         {
-            return Err(EngineError::runtime(format!(
-                "assigned grad has data of a different size"
-            )));
+            return Err(EngineError::runtime(
+                "assigned grad has data of a different size".to_string(),
+            ));
         }
         *l.grad.borrow_mut() = g.map(|g| g.detach());
         Ok(())

@@ -525,8 +525,7 @@ impl Runtime {
                     "Expected input batch_size ({n}) to match target batch_size ({tn})."
                 )));
             }
-            if !(input.dim() == 2 && target.dim() == 1) && !(input.dim() == 1 && target.dim() == 0)
-            {
+            if !(input.dim() == 2 && target.dim() == 1 || input.dim() == 1 && target.dim() == 0) {
                 return Err(EngineError::runtime(format!(
                     "Expected input batch_size ({n}) to match target batch_size ({tn})."
                 )));

@@ -22,6 +22,7 @@ mod expr;
 pub(crate) mod generator;
 mod iter;
 mod ops;
+mod script_dir;
 pub(crate) use ops::{MAX_ITEMS, MAX_STR, budget_for, dict_grow_check, grow_check, memory_error};
 
 impl Interpreter {
@@ -133,6 +134,8 @@ pub struct Interpreter {
     pub(crate) argv0: Option<String>,
     /// Host folders the script may read (`run --allow-read`), see modules/hostfs.rs.
     pub(crate) host_mounts: Vec<crate::script::modules::hostfs::HostMount>,
+    /// The main script's folder, where `import NAME` finds NAME.py (see script_dir.rs).
+    pub(crate) script_dir: Option<std::path::PathBuf>,
     pub(crate) recursion_limit: usize,
     /// Time `time.sleep` pretended to sleep: added to `time.time()`/`perf_counter()`.
     pub(crate) slept: Duration,
@@ -254,6 +257,7 @@ impl Interpreter {
             main_file: "<main>".into(),
             argv0: None,
             host_mounts: Vec::new(),
+            script_dir: None,
             recursion_limit: DEFAULT_RECURSION_LIMIT,
             slept: Duration::ZERO,
             nested_depth: 0,

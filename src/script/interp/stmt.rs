@@ -1035,6 +1035,9 @@ impl Interpreter {
             return Ok(m);
         }
         if !self.module_inits.contains_key(name) {
+            if let Some(m) = self.import_script_sibling(name)? {
+                return Ok(m);
+            }
             return Err(PyException::new(
                 ExcType::ModuleNotFoundError,
                 format!("No module named '{name}'"),

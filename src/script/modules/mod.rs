@@ -173,7 +173,9 @@ fn checked_product(lo: u64, hi: u64) -> PyResult<BigInt> {
 }
 
 /// CPython's `m_tgamma` (Modules/mathmodule.c): exact factorials for integers up to 23,
-/// else the Lanczos approximation with g = 6.02468..., N = 13.
+/// else the Lanczos approximation with g = 6.02468..., N = 13. Its constants are spelled as in
+/// CPython's source, digits past f64's precision included, so the two can be compared by eye.
+#[allow(clippy::excessive_precision)]
 fn tgamma(x: f64) -> PyResult<f64> {
     const NUM: [f64; 13] = [
         23531376880.410759688572007674451636754734846804940,

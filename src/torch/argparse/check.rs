@@ -5,8 +5,8 @@ use super::signature::{Param, ParamType};
 use crate::engine::dtype::Category;
 use crate::numpy::{NdArray, NpScalar};
 use crate::script::{ExcType, PyException, PyResult, Value};
+use crate::torch::PyTensor;
 use crate::torch::objects::{PyDType, PyDevice, PyGenerator, PySize};
-use crate::torch::tensor::PyTensor;
 
 /// `Py_TYPE(obj)->tp_name`: C types carry their module (`torch.dtype`, `numpy.float64`),
 /// Python classes and builtins their bare name.

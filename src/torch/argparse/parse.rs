@@ -255,10 +255,10 @@ impl Parser {
             .iter()
             .filter(|s| n >= s.min_args && n <= s.max_args && !s.hidden)
             .collect();
-        if let [sig] = plausible.as_slice() {
-            if let Err(e) = parse_signature(sig, args, kwargs, true) {
-                return e;
-            }
+        if let [sig] = plausible.as_slice()
+            && let Err(e) = parse_signature(sig, args, kwargs, true)
+        {
+            return e;
         }
         let options: Vec<String> = self
             .signatures

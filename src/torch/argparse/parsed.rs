@@ -6,8 +6,8 @@ use super::signature::{Param, ParamType, Signature};
 use crate::engine::dtype::Scalar;
 use crate::engine::{DType, Tensor};
 use crate::script::{ExcType, PyException, PyResult, Value};
+use crate::torch::PyTensor;
 use crate::torch::objects::PyDType;
-use crate::torch::tensor::PyTensor;
 
 /// A parameter named by position in the matched overload or by name.
 pub trait ArgKey {

@@ -1,0 +1,20 @@
+//! What the torch and numpy bindings share, beneath both: the tensor handle (`PyTensor`) and
+//! dtype objects (`PyDType`) each side recognises, engine errors as Python exceptions, engine
+//! scalars as Python values, and native warnings. torch builds on numpy (`torch.from_numpy`,
+//! `t.numpy()`); numpy reaches torch's objects only through this module.
+
+pub(crate) mod async_copy;
+mod dtype;
+mod errors;
+mod messages;
+mod tensor;
+mod values;
+pub(crate) mod warnings;
+
+pub use dtype::PyDType;
+pub(crate) use errors::exc_type_of;
+pub use errors::py_err;
+pub use tensor::PyTensor;
+pub(crate) use tensor::tensor_of;
+pub(crate) use values::{nested, scalar_value};
+pub(crate) use warnings::{warn, warn_as, warn_at};
