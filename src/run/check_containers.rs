@@ -111,7 +111,7 @@ impl Containers {
                     && now
                         .iter()
                         .zip(copy)
-                        .all(|(a, b)| super::check_env::identical(a, b))
+                        .all(|(a, b)| super::same_value::identical(a, b))
             };
             if !same {
                 let old = std::mem::replace(&mut *live.borrow_mut(), Seq::new(copy.clone()));
@@ -119,7 +119,7 @@ impl Containers {
             }
         }
         for (live, copy) in &self.dicts {
-            if !super::check_env::unchanged(live, copy) {
+            if !super::same_value::unchanged(live, copy) {
                 let old = std::mem::replace(&mut *live.borrow_mut(), copy.clone());
                 drop(old);
             }

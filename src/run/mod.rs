@@ -10,6 +10,7 @@ pub mod diff;
 pub mod doctor;
 pub mod isolate;
 pub mod pytorch;
+mod same_value;
 mod session;
 pub mod sigint;
 mod unexpected;

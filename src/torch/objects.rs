@@ -12,7 +12,6 @@ use std::any::Any;
 use std::cell::Cell;
 use std::rc::Rc;
 
-
 /// `torch.contiguous_format`, `torch.preserve_format`, `torch.channels_last`,
 /// `torch.channels_last_3d`: the memory formats a learner passes as `memory_format=`. The
 /// engine's tensors are laid out by their strides alone; these objects exist so that such
