@@ -105,6 +105,8 @@ fn deferred_assert() -> RunReport {
         exit_status: None,
         stdout: String::new(),
         stderr: format!("{DEVICE_LOG}\n{traceback}"),
+        // no write order recorded: the pane shows the device log, then the traceback
+        output_order: Vec::new(),
         error: Some(ErrorReport {
             type_name: "AcceleratorError".into(),
             message: CUDA_MESSAGE.into(),
