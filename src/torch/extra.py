@@ -1911,19 +1911,19 @@ def _with_out(fn, check, out_name=None, fields=()):
     return call
 
 
-torch.gather = _with_out(torch.gather, _out_same_dtype)
+torch.gather = _with_out(torch._gather_native, _out_same_dtype)
 torch.aminmax = _with_out(torch.aminmax, _out_same_dtype, 'aminmax_out', ('min', 'max'))
 torch.amax = _with_out(torch.amax, _out_input_dtype)
 torch.amin = _with_out(torch.amin, _out_input_dtype)
 torch.kthvalue = _with_out(torch.kthvalue, _out_castable, 'kthvalue_out', ('values', 'indices'))
-torch.cat = _with_out(torch.cat, _out_castable)
+torch.cat = _with_out(torch._cat_native, _out_castable)
 torch.masked_select = _with_out(torch.masked_select, _out_castable)
-torch.index_select = _with_out(torch.index_select, _out_castable)
-torch.bernoulli = _with_out(torch.bernoulli, _out_castable)
-torch.multinomial = _with_out(torch.multinomial, _out_long)
+torch.index_select = _with_out(torch._index_select_native, _out_castable)
+torch.bernoulli = _with_out(torch._bernoulli_native, _out_castable)
+torch.multinomial = _with_out(torch._multinomial_native, _out_long)
 # ---- torch.addmm's beta and alpha in bfloat16/float16 (the native binding does float32/float64) ----
 
-_native_addmm = torch.addmm
+_native_addmm = torch._addmm_native
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):

@@ -1532,6 +1532,20 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     }
     let dot = m.dict.borrow_mut().remove_str("dot");
     drop(dot);
+    // out= wrappers and addmm's reduced-precision path (extra.py) call these natives
+    for name in [
+        "gather",
+        "cat",
+        "index_select",
+        "bernoulli",
+        "multinomial",
+        "addmm",
+    ] {
+        let native = m.dict.borrow_mut().remove_str(name);
+        if let Some(f) = native {
+            m.set_attr(&format!("_{name}_native"), f);
+        }
+    }
     // normal: the prelude's takes tensor mean/std too and calls the native one for floats
     let normal = m.dict.borrow_mut().remove_str("normal");
     if let Some(n) = normal {
