@@ -269,8 +269,7 @@ impl Builder<'_> {
             Event::Text(t) => self.text(&t),
             Event::Code(t) => {
                 self.push_style(theme::INLINE_CODE);
-                // one unit for wrapping (wrap.rs shows the spaces again)
-                self.text(&t.replace(' ', &super::wrap::CODE_SPACE.to_string()));
+                self.text(&t);
                 self.pop_style();
             }
             Event::SoftBreak => self.text(" "),
@@ -361,11 +360,7 @@ impl Builder<'_> {
             }
             TagEnd::Heading(_) => {
                 let level = self.heading.take().unwrap_or(2);
-                let title: String = self
-                    .inline
-                    .iter()
-                    .map(|(t, _)| t.replace(super::wrap::CODE_SPACE, " "))
-                    .collect();
+                let title: String = self.inline.iter().map(|(t, _)| t.as_str()).collect();
                 let line = self.doc.lines.len();
                 self.doc.sections.push(Section { level, title, line });
                 self.flush_paragraph();

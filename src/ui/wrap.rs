@@ -22,78 +22,31 @@ pub fn no_line_start(text: &str) -> bool {
             .all(|c| "。，、；：！？）》」』】〕〉…".contains(c))
 }
 
-/// Inline code's spaces as the Markdown renderer hands them over: a code span wraps as one
-/// unit, like a word, and shows plain spaces again once placed.
-pub const CODE_SPACE: char = '\u{a0}';
-
-/// An unbreakable token: one or more styled parts (`(` + `` `x` `` + `).` stay together),
-/// or a single space.
-struct Token {
-    parts: Vec<Piece>,
-    space: bool,
-}
-
-impl Token {
-    fn text(&self) -> String {
-        self.parts.iter().map(|(t, _)| t.as_str()).collect()
-    }
-    fn width(&self) -> usize {
-        self.parts.iter().map(|(t, _)| t.width()).sum()
-    }
-}
-
-/// Splits pieces into unbreakable tokens: words (across pieces when no space separates
-/// them), single spaces, single wide characters.
-fn tokens(pieces: &[Piece]) -> Vec<Token> {
-    let mut out: Vec<Token> = Vec::new();
-    let mut parts: Vec<Piece> = Vec::new();
-    let end_word = |parts: &mut Vec<Piece>, out: &mut Vec<Token>| {
-        if !parts.is_empty() {
-            out.push(Token {
-                parts: std::mem::take(parts),
-                space: false,
-            });
-        }
-    };
+/// Splits pieces into unbreakable tokens: words, single spaces, single wide characters.
+fn tokens(pieces: &[Piece]) -> Vec<(String, Style, bool)> {
+    let mut out: Vec<(String, Style, bool)> = Vec::new();
     for (text, style) in pieces {
         let mut word = String::new();
         for c in text.chars() {
             let c = if c == '\n' || c == '\t' { ' ' } else { c };
             if c == ' ' || is_cjk(c) {
                 if !word.is_empty() {
-                    parts.push((std::mem::take(&mut word), *style));
+                    out.push((std::mem::take(&mut word), *style, false));
                 }
-                end_word(&mut parts, &mut out);
-                out.push(Token {
-                    parts: vec![(c.to_string(), *style)],
-                    space: c == ' ',
-                });
+                out.push((c.to_string(), *style, c == ' '));
             } else {
                 word.push(c);
             }
         }
         if !word.is_empty() {
-            parts.push((word, *style));
+            out.push((word, *style, false));
         }
     }
-    end_word(&mut parts, &mut out);
     out
-}
-
-/// A placed part: inline code's spaces shown as spaces.
-fn span(text: String, style: Style) -> Span<'static> {
-    if text.contains(CODE_SPACE) {
-        Span::styled(text.replace(CODE_SPACE, " "), style)
-    } else {
-        Span::styled(text, style)
-    }
 }
 
 /// Wraps `pieces` into lines of at most `width` cells, each starting with a prefix
 /// (`first_prefix` on the first line, `rest_prefix` after), e.g. a bullet and its indent.
-/// Lines break at spaces and between Chinese characters, never inside a word or an inline
-/// code span, nor between a word and the punctuation or code touching it, unless that one
-/// unit is wider than the line.
 pub fn wrap(
     pieces: &[Piece],
     width: usize,
@@ -109,15 +62,14 @@ pub fn wrap(
     let mut pending_space: Option<Style> = None;
     // Words (not spaces) on the current line, so kinsoku never empties a line.
     let mut words_on_line = 0usize;
-    for token in tokens(pieces) {
-        if token.space {
+    for (text, style, is_space) in tokens(pieces) {
+        if is_space {
             if !line_empty {
-                pending_space = Some(token.parts[0].1);
+                pending_space = Some(style);
             }
             continue;
         }
-        let text = token.text();
-        let w = token.width();
+        let w = text.width();
         let space_w = usize::from(pending_space.is_some());
         if !line_empty && used + space_w + w > width.max(prefix_width(rest_prefix) + 1) {
             // Kinsoku: a 。 or ， may not start the next line, so the character before it goes
@@ -165,35 +117,27 @@ pub fn wrap(
         }
         words_on_line += 1;
         if w <= avail || !line_empty {
-            for (part, style) in token.parts {
-                current.push(span(part, style));
-            }
+            current.push(Span::styled(text, style));
             used += w;
         } else {
-            // A unit wider than the whole line: cut it into line-sized chunks.
+            // A word wider than the whole line: cut it into line-sized chunks.
+            let mut chunk = String::new();
             let mut chunk_w = 0;
-            for (part, style) in token.parts {
-                let mut chunk = String::new();
-                for c in part.chars() {
-                    let cw = c.width().unwrap_or(0);
-                    if chunk_w + cw > avail && chunk_w > 0 {
-                        if !chunk.is_empty() {
-                            current.push(span(std::mem::take(&mut chunk), style));
-                        }
-                        lines.push(Line::from(std::mem::take(&mut current)));
-                        current = rest_prefix.to_vec();
-                        used = prefix_width(rest_prefix);
-                        avail = width.saturating_sub(used).max(1);
-                        chunk_w = 0;
-                    }
-                    chunk.push(c);
-                    chunk_w += cw;
+            for c in text.chars() {
+                let cw = c.width().unwrap_or(0);
+                if chunk_w + cw > avail && !chunk.is_empty() {
+                    current.push(Span::styled(std::mem::take(&mut chunk), style));
+                    lines.push(Line::from(std::mem::take(&mut current)));
+                    current = rest_prefix.to_vec();
+                    used = prefix_width(rest_prefix);
+                    avail = width.saturating_sub(used).max(1);
+                    chunk_w = 0;
                 }
-                if !chunk.is_empty() {
-                    current.push(span(chunk, style));
-                }
+                chunk.push(c);
+                chunk_w += cw;
             }
             used += chunk_w;
+            current.push(Span::styled(chunk, style));
         }
         line_empty = false;
     }
@@ -273,44 +217,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn inline_code_and_the_punctuation_touching_it_wrap_as_one_unit() {
-        let code = Style::new().fg(ratatui::style::Color::LightYellow);
-        let pieces = vec![
-            ("Call it as (".to_string(), Style::new()),
-            (
-                format!("x.to(\"cuda\",{CODE_SPACE}non_blocking=True)"),
-                code,
-            ),
-            (") and then".to_string(), Style::new()),
-        ];
-        for width in 12..60 {
-            let lines = texts(&wrap(&pieces, width, &[], &[]));
-            assert_eq!(
-                lines.join(" "),
-                "Call it as (x.to(\"cuda\", non_blocking=True)) and then",
-                "{width}"
-            );
-            let whole = "(x.to(\"cuda\", non_blocking=True))";
-            if width >= whole.len() {
-                assert!(
-                    lines.iter().any(|l| l.contains(whole)),
-                    "{width}: {lines:?}"
-                );
-            }
-            for l in &lines {
-                assert!(l.width() <= width, "{width}: {l}");
-            }
-        }
-        // longer than the line: cut, every cell kept
-        let lines = texts(&wrap(&pieces, 8, &[], &[]));
-        assert!(lines.iter().all(|l| l.width() <= 8), "{lines:?}");
-        assert_eq!(
-            lines.concat().replace(' ', ""),
-            "Callitas(x.to(\"cuda\",non_blocking=True))andthen"
-        );
     }
 
     #[test]
