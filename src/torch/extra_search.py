@@ -43,7 +43,8 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
 
 def histc(input, bins=100, min=0, max=0, *, out=None):
     if not input.is_floating_point():
-        raise NotImplementedError(f'"histogram_cpu" not implemented for \'{_dtype_title(input.dtype)}\'')
+        name = _SCALARTYPE_NAMES.get(str(input.dtype), str(input.dtype))
+        raise NotImplementedError(f'"histogram_cpu" not implemented for \'{name}\'')
     if bins <= 0:
         raise RuntimeError(f'torch.histc(): bins must be > 0, but got {bins} for dimension 0')
     lo, hi = float(min), float(max)
@@ -60,11 +61,6 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     pos = ((x - lo) * bins / (hi - lo)).to(torch.int64)
     pos = pos.clamp(max=bins - 1)
     return torch.bincount(pos, minlength=bins)[:bins].to(input.dtype)
-
-
-def _dtype_title(dt):
-    return {torch.int64: 'Long', torch.int32: 'Int', torch.int16: 'Short', torch.int8: 'Char',
-            torch.uint8: 'Byte', torch.bool: 'Bool'}.get(dt, str(dt))
 
 
 def argwhere(input):
