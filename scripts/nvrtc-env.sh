@@ -29,7 +29,7 @@ _cudatutor_nvrtc_env() {
     if [ ! -x "$venv/bin/python" ]; then
       python3 -m venv "$venv" || { echo "nvrtc-env: python3 -m venv failed" >&2; return 1; }
     fi
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check nvidia-cuda-nvrtc \
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir nvidia-cuda-nvrtc \
       || { echo "nvrtc-env: pip install nvidia-cuda-nvrtc failed" >&2; return 1; }
     lib="$(_cudatutor_find_nvrtc)" || {
       echo "nvrtc-env: installed, but libnvrtc.so.13 not found under $venv" >&2

@@ -29,7 +29,13 @@ if [ -z "$tv" ] || ! grep -q "^__version__ = '2\.15\.0" "$tv" \
    || ! ls "$torch_venv"/lib/python3*/site-packages/numpy/__init__.py >/dev/null 2>&1; then
   echo "test.sh: installing torch 2.15.0 and numpy from PyPI into $torch_venv (one time, ~5 GB)" >&2
   [ -x "$torch_venv/bin/python" ] || python3 -m venv "$torch_venv"
-  "$torch_venv/bin/python" -m pip install --quiet --disable-pip-version-check "torch==2.15.0" numpy
+  # No pip cache: the wheels (~3 GB) would be stored twice, and a CI disk that holds the
+  # installed packages may not hold their cached copies too.
+  avail_kb="$(df -Pk "$PWD" | awk 'NR==2 {print $4}')"
+  if [ -n "$avail_kb" ] && [ "$avail_kb" -lt 7000000 ]; then
+    echo "test.sh: only $((avail_kb / 1024)) MiB free on $(df -P "$PWD" | awk 'NR==2 {print $6}'); installing torch needs ~6 GiB" >&2
+  fi
+  "$torch_venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir "torch==2.15.0" numpy
 fi
 export CUDATUTOR_TEST_PYTHON="$torch_venv/bin/python"
 export CUDATUTOR_REQUIRE_PYTORCH=1
