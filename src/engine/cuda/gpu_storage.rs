@@ -546,7 +546,7 @@ impl BackendDevice for GpuHandle {
             }
         }
     }
-    fn from_host(&self, host: HostStorage) -> Result<GpuStorage> {
+    fn upload(&self, host: HostStorage) -> Result<GpuStorage> {
         GpuStorage::upload(&self.0, &host)
     }
 }
