@@ -556,14 +556,6 @@ fn unary_kernel(op: UnaryOp) -> Option<UnaryKernel> {
     UnaryKernel::from_name(op.cuda_kernel()?)
 }
 
-fn unary_supported(op: UnaryKernel, e: Elem) -> bool {
-    match op {
-        UnaryKernel::Neg | UnaryKernel::Abs | UnaryKernel::Relu => e != Elem::Bool,
-        UnaryKernel::LogicalNot => e == Elem::Bool,
-        _ => e.is_float(),
-    }
-}
-
 fn compare_kernel(op: BinaryOp) -> Option<CompareKernel> {
     Some(match op {
         BinaryOp::Eq => CompareKernel::Eq,
@@ -815,7 +807,7 @@ impl BackendStorage for GpuStorage {
         let n = layout.numel();
         if let (Some(e), Some(kop)) = (self.elem(), unary_kernel(op))
             && out == self.dtype
-            && unary_supported(kop, e)
+            && kop.supports(e)
         {
             let res = GpuStorage::alloc(&self.ctx, out, n)?;
             let (sa, so) = (strides(layout), contiguous_strides(&layout.shape));

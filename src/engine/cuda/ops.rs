@@ -29,6 +29,14 @@ pub enum Elem {
 }
 
 impl Elem {
+    pub const ALL: [Elem; 6] = [
+        Elem::F32,
+        Elem::F64,
+        Elem::I64,
+        Elem::I32,
+        Elem::U8,
+        Elem::Bool,
+    ];
     /// The entry-name suffix (`add_f32`).
     pub fn suffix(self) -> &'static str {
         match self {
@@ -171,64 +179,33 @@ fn n_i64(n: usize) -> Result<i64, DeviceError> {
     i64::try_from(n).map_err(|_| DeviceError::Unsupported("more than 2^63 elements".into()))
 }
 
-/// Unary ops of elementwise.cu.
+/// A unary kernel of elementwise.cu, by the name an op's definition gives it
+/// (engine::op::unary's `cuda:`); the launch is `<name>_<dtype>`, for the dtypes the file
+/// builds it for ([`super::kernels::unary_entries`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnaryKernel {
-    Neg,
-    Abs,
-    Relu,
-    Exp,
-    Log,
-    Sqrt,
-    Tanh,
-    Sigmoid,
-    Sin,
-    Cos,
-    Floor,
-    Ceil,
-    Frac,
-    LogicalNot,
+pub struct UnaryKernel {
+    name: &'static str,
+}
+
+/// elementwise.cu's unary entry points, read once.
+fn unary_entries() -> &'static [String] {
+    static ENTRIES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    ENTRIES.get_or_init(super::kernels::unary_entries)
 }
 
 impl UnaryKernel {
-    /// Every kernel, so an op's definition can name its kernel (engine::op::UnaryOp::cuda_kernel).
-    pub const ALL: [UnaryKernel; 14] = [
-        UnaryKernel::Neg,
-        UnaryKernel::Abs,
-        UnaryKernel::Relu,
-        UnaryKernel::Exp,
-        UnaryKernel::Log,
-        UnaryKernel::Sqrt,
-        UnaryKernel::Tanh,
-        UnaryKernel::Sigmoid,
-        UnaryKernel::Sin,
-        UnaryKernel::Cos,
-        UnaryKernel::Floor,
-        UnaryKernel::Ceil,
-        UnaryKernel::Frac,
-        UnaryKernel::LogicalNot,
-    ];
-    /// The kernel of this name in kernels/elementwise.cu.
-    pub fn from_name(name: &str) -> Option<UnaryKernel> {
-        UnaryKernel::ALL.into_iter().find(|k| k.name() == name)
+    /// The kernel of this name, if elementwise.cu defines it for some dtype.
+    pub fn from_name(name: &'static str) -> Option<UnaryKernel> {
+        let k = UnaryKernel { name };
+        Elem::ALL.into_iter().any(|e| k.supports(e)).then_some(k)
     }
     pub fn name(self) -> &'static str {
-        match self {
-            UnaryKernel::Neg => "neg",
-            UnaryKernel::Abs => "abs",
-            UnaryKernel::Relu => "relu",
-            UnaryKernel::Exp => "exp",
-            UnaryKernel::Log => "log",
-            UnaryKernel::Sqrt => "sqrt",
-            UnaryKernel::Tanh => "tanh",
-            UnaryKernel::Sigmoid => "sigmoid",
-            UnaryKernel::Sin => "sin",
-            UnaryKernel::Cos => "cos",
-            UnaryKernel::Floor => "floor",
-            UnaryKernel::Ceil => "ceil",
-            UnaryKernel::Frac => "frac",
-            UnaryKernel::LogicalNot => "logical_not",
-        }
+        self.name
+    }
+    /// Whether the file builds it for elements of `e`.
+    pub fn supports(self, e: Elem) -> bool {
+        let entry = format!("{}_{}", self.name, e.suffix());
+        unary_entries().iter().any(|x| *x == entry)
     }
 }
 
