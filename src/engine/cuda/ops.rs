@@ -205,7 +205,7 @@ impl UnaryKernel {
     /// Whether the file builds it for elements of `e`.
     pub fn supports(self, e: Elem) -> bool {
         let entry = format!("{}_{}", self.name, e.suffix());
-        unary_entries().iter().any(|x| *x == entry)
+        unary_entries().contains(&entry)
     }
 }
 
