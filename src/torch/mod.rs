@@ -55,7 +55,10 @@ const EXTRA_SRC: &str = concat!(
     include_str!("extra_runtime.py")
 );
 const VERSION_SRC: &str = "__version__ = '2.15.0+cu132'\ncuda = '13.2'\ndebug = False\ngit_version = 'd0f2af8b66b20da4baa50644c0cd3f887a2eae2e'\nhip = None\nrocm = None\nxpu = None\n";
-const AUTOGRAD_SRC: &str = include_str!("autograd.py");
+const AUTOGRAD_SRC: &str = concat!(
+    include_str!("autograd.py"),
+    include_str!("autograd_functional.py")
+);
 const LR_SCHEDULER_SRC: &str = include_str!("lr_scheduler.py");
 const NN_UTILS_SRC: &str = include_str!("nn_utils.py");
 const NN_UTILS_RNN_SRC: &str = include_str!("nn_utils_rnn.py");
@@ -174,6 +177,10 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
             "from torch.utils.data import *\n",
         ),
         ("torch.optim.optimizer", "from torch.optim import *\n"),
+        (
+            "torch.autograd.functional",
+            "from torch.autograd import functional as _f\nvjp, jvp, jacobian, hessian, vhp, hvp = _f.vjp, _f.jvp, _f.jacobian, _f.hessian, _f.vhp, _f.hvp\n",
+        ),
         ("torch.nn.utils.clip_grad", "from torch.nn.utils import *\n"),
         (
             "torch.nn.utils.convert_parameters",

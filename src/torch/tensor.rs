@@ -1189,15 +1189,61 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 Some(v) if !v.is_none() => Some(super::need_tensor(v, "backward", "gradient")?),
                 _ => None,
             };
-            let retain = truthy_opt(it, &a[1], false)?;
-            if truthy_opt(it, &a[2], false)? {
-                return Err(PyException::new(
-                    ExcType::NotImplementedError,
-                    "cudatutor's autograd does not support create_graph=True",
-                ));
+            let create = truthy_opt(it, &a[2], false)?;
+            // retain_graph defaults to create_graph
+            let retain = truthy_opt(it, &a[1], create)?;
+            if create {
+                crate::torch::warn_at(
+                    it,
+                    AUTOGRAD_GRAPH_PY,
+                    1113,
+                    CREATE_GRAPH_WARNING,
+                    AUTOGRAD_GRAPH_LINE,
+                )?;
             }
-            backward_running_hooks(it, &p.rt, &p.tensor(), g.as_ref(), retain)?;
+            backward_running_hooks(it, &p.rt, &p.tensor(), g.as_ref(), retain, create)?;
             Ok(Value::None)
+        },
+        // torch.autograd.grad's engine call (src/torch/autograd.py):
+        // _autograd_grad(outputs, grad_outputs, inputs, retain_graph, create_graph)
+        "_autograd_grad" => |it, p, _, args| {
+            let a = args.bind(
+                "_autograd_grad",
+                &[
+                    "outputs",
+                    "grad_outputs",
+                    "inputs",
+                    "retain_graph",
+                    "create_graph",
+                ],
+                5,
+            )?;
+            let list = |v: &Option<Value>| v.as_ref().and_then(|v| v.as_vec()).unwrap_or_default();
+            let outs = list(&a[0]);
+            let gos = list(&a[1]);
+            let mut roots = Vec::with_capacity(outs.len());
+            for (i, o) in outs.iter().enumerate() {
+                let t = super::need_tensor(o, "grad", "outputs")?;
+                let g = match gos.get(i) {
+                    Some(v) if !v.is_none() => Some(super::need_tensor(v, "grad", "grad_outputs")?),
+                    _ => None,
+                };
+                roots.push((t, g));
+            }
+            let ins = list(&a[2])
+                .iter()
+                .map(|v| super::need_tensor(v, "grad", "inputs"))
+                .collect::<PyResult<Vec<_>>>()?;
+            let retain = truthy_opt(it, &a[3], false)?;
+            let create = truthy_opt(it, &a[4], false)?;
+            let got =
+                p.rt.autograd_grad(&roots, &ins, retain, create)
+                    .map_err(py_err)?;
+            Ok(Value::list(
+                got.into_iter()
+                    .map(|g| g.map_or(Value::None, |g| wrap(&p.rt, g)))
+                    .collect(),
+            ))
         },
         "retain_grad" => |_, p, _, _| {
             p.tensor().retain_grad().map_err(py_err)?;
@@ -1719,15 +1765,21 @@ pub(crate) fn clear_hooks() {
 
 /// `t.backward(gradient, retain_graph)`, calling the leaves' `register_hook` hooks with
 /// their gradient (a hook's return value, when not None, replaces it).
+/// Where PyTorch's create_graph warning points: the engine call in torch/autograd/graph.py.
+const AUTOGRAD_GRAPH_PY: &str = "/usr/local/lib/python3.11/site-packages/torch/autograd/graph.py";
+const AUTOGRAD_GRAPH_LINE: &str = "  return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass";
+const CREATE_GRAPH_WARNING: &str = "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters to None after use to break the cycle and avoid the leak. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1445.)";
+
 pub(crate) fn backward_running_hooks(
     it: &mut Interpreter,
     rt: &Rc<Runtime>,
     t: &Tensor,
     g: Option<&Tensor>,
     retain: bool,
+    create: bool,
 ) -> PyResult<()> {
     let mut failed: Option<PyException> = None;
-    let r = rt.backward_with_hooks(t, g, retain, &mut |id, grad| {
+    let mut run_hook = |id: u64, grad: Tensor| {
         let Some(f) = HOOKS.with(|h| h.borrow().1.get(&id).cloned()) else {
             return Ok(None);
         };
@@ -1748,7 +1800,12 @@ pub(crate) fn backward_running_hooks(
                 Err(crate::engine::EngineError::runtime("hook failed"))
             }
         }
-    });
+    };
+    let r = if create {
+        rt.backward_create_graph(t, g, retain, &mut run_hook)
+    } else {
+        rt.backward_with_hooks(t, g, retain, &mut run_hook)
+    };
     if let Some(e) = failed {
         return Err(e);
     }

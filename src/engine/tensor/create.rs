@@ -292,7 +292,13 @@ impl Runtime {
 
     /// A contiguous copy of `t` on `dev` as `dt` (a phantom when `t` is one or the values
     /// do not fit).
-    fn copy_to(&self, t: &Tensor, dt: DType, dev: Device, pinned: bool) -> Result<Tensor> {
+    pub(crate) fn copy_to(
+        &self,
+        t: &Tensor,
+        dt: DType,
+        dev: Device,
+        pinned: bool,
+    ) -> Result<Tensor> {
         let keep = dev != Device::Meta && !t.is_phantom();
         let out = self.alloc_out(t.layout.shape.clone(), dt, dev, keep, pinned)?;
         out.storage

@@ -15,6 +15,10 @@
 //! matrix products run through the host GEMM (host/matmul.rs). The device work is modelled
 //! as one `backward` kernel.
 
+mod backward_ops;
+mod graph_backward;
+mod ready;
+
 use super::ops::Prepared;
 use super::{BinaryOp, Operand, Tensor, UnaryOp, contiguous_strides, for_each_offset};
 use crate::engine::backend::{Arg, BackendDevice, BackendStorage, MatmulDims, ReduceOp};
@@ -171,6 +175,21 @@ pub(crate) enum Kind {
         reduction: super::Reduction,
         shape: Vec<usize>,
     },
+    /// A backward function computed as an op of its own with `create_graph=True`
+    /// (backward_ops.rs): its (grad_output, output) operands.
+    BackwardOp {
+        op: backward_ops::BackOp,
+        g: Tensor,
+        y: Tensor,
+    },
+    /// A view's gradient laid onto its base with `create_graph=True` (backward_ops.rs):
+    /// its backward views the gradient as `view_name` viewed the base.
+    ViewScatter {
+        base: Geometry,
+        view: Geometry,
+        view_name: &'static str,
+        device: Device,
+    },
 }
 
 impl Kind {
@@ -185,6 +204,7 @@ impl Kind {
                 | Kind::Identity
                 | Kind::Composite { .. }
                 | Kind::Cat { .. }
+                | Kind::ViewScatter { .. }
         )
     }
 
@@ -212,6 +232,8 @@ pub(crate) struct Node {
     /// `retain_grad()` on the output: the gradient reaching this node is also kept here as
     /// the output's `.grad`.
     pub retained: RefCell<Option<Rc<Leaf>>>,
+    /// When it was made (ready.rs: backward runs the latest-made ready node first).
+    pub seq: u64,
 }
 
 impl Node {
@@ -229,6 +251,7 @@ impl Node {
             out_shape,
             out_dtype,
             retained: RefCell::new(None),
+            seq: ready::next_seq(),
         }
     }
 }
@@ -256,6 +279,7 @@ impl Tensor {
                     out_shape: shared.out_shape.clone(),
                     out_dtype: shared.out_dtype,
                     retained: RefCell::new(shared.retained.borrow().clone()),
+                    seq: shared.seq,
                 },
             };
             self.node = Some(Rc::new(renamed));
@@ -451,6 +475,8 @@ fn saves_phantom(kind: &Kind) -> bool {
         | Kind::Composite { .. } => false,
         Kind::Where { cond, .. } => cond.is_phantom(),
         Kind::Clamp { x, .. } => x.is_phantom(),
+        Kind::BackwardOp { g, y, .. } => g.is_phantom() || y.is_phantom(),
+        Kind::ViewScatter { .. } => false,
     }
 }
 
@@ -463,7 +489,9 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
     let l = Layout::contiguous(shape);
     Ok(match kind {
         Kind::Identity => vec![Some(g)],
-        Kind::Composite { .. } => unreachable!("composite nodes run their inner graph"),
+        Kind::Composite { .. } | Kind::BackwardOp { .. } | Kind::ViewScatter { .. } => {
+            unreachable!("composite and formula nodes are run by the runtime")
+        }
         Kind::Scatter { in_shape, pos } => {
             let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
             let mut out = vec![0.0; numel(in_shape)];
@@ -1497,7 +1525,13 @@ fn unary_grad(
 
 /// A view's gradient laid back onto its base: the base's shape, zeros where the view does
 /// not reach, the view's elements added where it does.
-fn view_grad(node: &Node, base: &Geometry, view: &Geometry, g: G, dt: DType) -> Result<G> {
+pub(super) fn view_grad(
+    node: &Node,
+    base: &Geometry,
+    view: &Geometry,
+    g: G,
+    dt: DType,
+) -> Result<G> {
     let bn = numel(&base.shape);
     // the common case: a contiguous base and a view that does not repeat elements (t(),
     // reshape, slices, permutes): one strided copy into zeros
@@ -1783,7 +1817,8 @@ impl Runtime {
         // a node's gradient so far: Some(None) once a phantom contribution arrived
         let mut pending: HashMap<usize, Option<G>> = HashMap::new();
         pending.insert(key(&root), seed);
-        let mut ready = vec![root];
+        let mut ready = ready::ReadyQueue::default();
+        ready.push(root);
         while let Some(n) = ready.pop() {
             let keep = retain || n.kind.borrow().as_ref().is_some_and(|k| !k.holds_saved());
             let kind = if keep {
@@ -1792,9 +1827,7 @@ impl Runtime {
                 n.kind.borrow_mut().take()
             };
             let Some(kind) = kind else {
-                return Err(EngineError::runtime(
-                    "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.",
-                ));
+                return Err(freed_error());
             };
             let g = pending.remove(&key(&n)).flatten();
             // retain_grad(): the output keeps the gradient that reached its node
@@ -1809,6 +1842,9 @@ impl Runtime {
                     match &kind {
                         Kind::Composite { root, leaves } => {
                             self.run_composite(root, leaves, g, retain, hooks)?
+                        }
+                        Kind::BackwardOp { .. } | Kind::ViewScatter { .. } => {
+                            self.formula_grads(&n, &kind, g)?
                         }
                         _ => input_grads(&n, &kind, g)?,
                     }
@@ -1871,6 +1907,41 @@ impl Runtime {
             }
         }
         Ok(captured)
+    }
+
+    /// The input gradients of a node whose backward is written with Tensor ops
+    /// (backward_ops.rs), for plain backward: the same formulas with grad mode off, on `g`
+    /// as a tensor, their results as buffers.
+    fn formula_grads(&self, n: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
+        let was = self.grad_enabled();
+        self.set_grad_enabled(false);
+        let r = (|| -> Result<Vec<Option<G>>> {
+            let ts = match kind {
+                Kind::BackwardOp { op, g: sg, y } => {
+                    let gg = backward_ops::tensor_of_buffer(self, &n.out_shape, g, y.device())?;
+                    let need = [
+                        backward_ops::needs(n.edges.first()),
+                        backward_ops::needs(n.edges.get(1)),
+                    ];
+                    self.backward_op_grads(*op, sg, y, &gg, need)?
+                }
+                Kind::ViewScatter {
+                    base,
+                    view,
+                    view_name,
+                    device,
+                } => {
+                    let gg = backward_ops::tensor_of_buffer(self, &n.out_shape, g, *device)?;
+                    vec![Some(self.view_scatter_grad(base, view, view_name, &gg)?)]
+                }
+                _ => unreachable!("only formula nodes"),
+            };
+            ts.into_iter()
+                .map(|t| t.map(|t| contiguous_of(&t, t.dtype())).transpose())
+                .collect()
+        })();
+        self.set_grad_enabled(was);
+        r
     }
 
     /// A composite node's input gradients: its inner graph run from its root with `g`, the
@@ -1956,6 +2027,20 @@ impl Runtime {
 /// What backward calls for a leaf's `register_hook` hooks: (hook id, gradient) -> the
 /// replacement gradient, if any.
 pub type HookFn<'a> = dyn FnMut(u64, Tensor) -> Result<Option<Tensor>> + 'a;
+
+/// Backward reaching a node whose saved values an earlier backward freed.
+fn freed_error() -> EngineError {
+    EngineError::runtime(
+        "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.",
+    )
+}
+
+/// A node whose backward has no Tensor-op form yet, reached with `create_graph=True`.
+fn unsupported_create_graph(name: &str) -> EngineError {
+    EngineError::not_implemented(format!(
+        "cudatutor's autograd cannot compute gradients with create_graph=True through {name} yet"
+    ))
+}
 
 fn unsupported(name: &str) -> EngineError {
     EngineError::not_implemented(format!(
