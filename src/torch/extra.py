@@ -1892,12 +1892,16 @@ def _store_out(o, r):
         o.data = r.to(o.dtype).clone()
 
 
-def _with_out(fn, check, out_name=None, fields=()):
+def _with_out(fn, check, out_name=None, fields=(), check_first=False):
+    # check_first: the op checks out's dtype before its inputs (multinomial_out), so the
+    # check runs before the op, without its result
     def call(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
-        r = fn(*args, **kwargs)
         src = args[0] if args and isinstance(args[0], torch.Tensor) else kwargs.get('input')
+        if check_first:
+            check(None, out, src)
+        r = fn(*args, **kwargs)
         if fields:
             outs = list(out)
             for x, o in zip(r, outs):
@@ -1905,7 +1909,8 @@ def _with_out(fn, check, out_name=None, fields=()):
             for x, o in zip(r, outs):
                 _store_out(o, x)
             return _rt(out_name, **dict(zip(fields, outs)))
-        check(r, out, src)
+        if not check_first:
+            check(r, out, src)
         _store_out(out, r)
         return out
     return call
@@ -1920,7 +1925,7 @@ torch.cat = _with_out(torch._cat_native, _out_castable)
 torch.masked_select = _with_out(torch.masked_select, _out_castable)
 torch.index_select = _with_out(torch._index_select_native, _out_castable)
 torch.bernoulli = _with_out(torch._bernoulli_native, _out_castable)
-torch.multinomial = _with_out(torch._multinomial_native, _out_long)
+torch.multinomial = _with_out(torch._multinomial_native, _out_long, check_first=True)
 # ---- torch.addmm's beta and alpha in bfloat16/float16 (the native binding does float32/float64) ----
 
 _native_addmm = torch._addmm_native

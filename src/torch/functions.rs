@@ -2314,6 +2314,28 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
     let ctor = m.get_attr("make_parameter").unwrap();
     it.set_class_ctor(&pcls, ctor);
     m.set_attr("Parameter", Value::Class(pcls));
+    // UninitializedParameter / UninitializedBuffer(requires_grad=..., device=None, dtype=None):
+    // an empty tensor of that dtype and device stands for what the lazy module will create
+    reg(&m, rt, "make_uninitialized_parameter", |it, rt, args| {
+        make_uninitialized(it, rt, args, false)
+    });
+    reg(&m, rt, "make_uninitialized_buffer", |it, rt, args| {
+        make_uninitialized(it, rt, args, true)
+    });
+    for (class, base, ctor) in [
+        (
+            "UninitializedParameter",
+            "Parameter",
+            "make_uninitialized_parameter",
+        ),
+        ("UninitializedBuffer", "Tensor", "make_uninitialized_buffer"),
+    ] {
+        let cls = it.define_native_class_in(class, "torch.nn.parameter", &[base]);
+        if let Some(f) = m.get_attr(ctor) {
+            it.set_class_ctor(&cls, f);
+        }
+        m.set_attr(class, Value::Class(cls));
+    }
     reg(&m, rt, "is_parameter", |_, _, args| {
         Ok(Value::Bool(
             args.positional
@@ -2333,6 +2355,42 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
         ))
     });
     Ok(m.into_value())
+}
+
+/// `UninitializedParameter(requires_grad=True, device=None, dtype=None)` and
+/// `UninitializedBuffer(requires_grad=False, ...)` (torch/nn/parameter.py's defaults).
+fn make_uninitialized(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    args: Args,
+    buffer: bool,
+) -> PyResult<Value> {
+    let name = if buffer {
+        "UninitializedBuffer"
+    } else {
+        "UninitializedParameter"
+    };
+    let a = args.bind(name, &["requires_grad", "device", "dtype"], 0)?;
+    let torch = it.import_module("torch")?;
+    let empty = it.getattr(&torch, "empty")?;
+    let mut kw = Vec::new();
+    for (key, v) in [("device", &a[1]), ("dtype", &a[2])] {
+        if let Some(v) = v {
+            kw.push((key.to_string(), v.clone()));
+        }
+    }
+    let t = it.call(&empty, Args::with_keywords(vec![Value::Int(0)], kw))?;
+    let t = need_tensor(&t, name, "data")?;
+    let grad = truthy_opt(it, &a[0], !buffer)?;
+    let mut t = t.detach();
+    if grad {
+        t.set_requires_grad(true).map_err(py_err)?;
+    }
+    let mut p = PyTensor::new(rt.clone(), t);
+    p.param = !buffer;
+    Ok(Value::native(super::uninitialized::Uninitialized::new(
+        buffer, p,
+    )))
 }
 
 /// The `generator=` keyword of a random op (None or a `torch.Generator`).

@@ -15,6 +15,7 @@ mod functions;
 mod objects;
 mod registry;
 mod tensor;
+mod uninitialized;
 
 pub use objects::{PyDevice, PySize};
 // What torch and numpy share lives beneath both (src/binding/).
@@ -38,6 +39,7 @@ const NN_SRC: &str = concat!(
     include_str!("nn_pool_pad.py"),
     include_str!("nn_bilinear.py"),
     include_str!("nn_conv3d.py"),
+    include_str!("nn_conv_transpose.py"),
     include_str!("nn_fractional_pool.py"),
     include_str!("nn_interpolate.py"),
     include_str!("nn_padding.py"),

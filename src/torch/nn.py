@@ -1134,9 +1134,12 @@ def _pair(v):
     return (v, v)
 
 
-class Conv2d(Module):
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 bias=True, padding_mode='zeros', device=None, dtype=None):
+class _ConvNd(Module):
+    # torch/nn/modules/conv.py's _ConvNd: one __init__ (its checks in its order and words), one
+    # reset_parameters and one extra_repr for every convolution and transposed convolution module.
+    # The sizes arrive as tuples of the module's dimensionality (its _single/_pair/_triple).
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed,
+                 output_padding, groups, bias, padding_mode, device=None, dtype=None):
         super().__init__()
         if groups <= 0:
             raise ValueError('groups must be a positive integer')
@@ -1145,25 +1148,40 @@ class Conv2d(Module):
         if out_channels % groups != 0:
             raise ValueError('out_channels must be divisible by groups')
         if isinstance(padding, str):
-            # _ConvNd's checks of a padding string
+            # PyTorch formats a set here; CPython's string hashing orders it per process, and
+            # this is the order most runs of 2.15 print
             if padding not in ('same', 'valid'):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
-            if padding == 'same' and any(st != 1 for st in _pair(stride)):
+            if padding == 'same' and any(st != 1 for st in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode != 'zeros':
-            raise NotImplementedError(f"cudatutor supports only padding_mode='zeros' in Conv2d")
+        if padding_mode not in ('zeros', 'reflect', 'replicate', 'circular'):
+            raise ValueError("padding_mode must be one of {'zeros', 'reflect', 'replicate', 'circular'}, "
+                             f"but got padding_mode='{padding_mode}'")
         self.in_channels = in_channels
         self.out_channels = out_channels
-        self.kernel_size = _pair(kernel_size)
-        self.stride = _pair(stride)
-        self.padding = padding if isinstance(padding, str) else _pair(padding)
-        self.dilation = _pair(dilation)
-        self.transposed = False
-        self.output_padding = (0, 0)
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.transposed = transposed
+        self.output_padding = output_padding
         self.groups = groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(torch.empty(out_channels, in_channels // groups, *self.kernel_size,
-                                            device=device, dtype=dtype))
+        # F.pad's amounts (last dimension first) for a padding_mode other than 'zeros'
+        if isinstance(padding, str):
+            self._reversed_padding_repeated_twice = [0, 0] * len(kernel_size)
+            if padding == 'same':
+                for d, k, i in zip(dilation, kernel_size, range(len(kernel_size) - 1, -1, -1)):
+                    total = d * (k - 1)
+                    self._reversed_padding_repeated_twice[2 * i] = total // 2
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total - total // 2
+        else:
+            self._reversed_padding_repeated_twice = [v for v in reversed(padding) for _ in range(2)]
+        if transposed:
+            shape = (in_channels, out_channels // groups) + tuple(kernel_size)
+        else:
+            shape = (out_channels, in_channels // groups) + tuple(kernel_size)
+        self.weight = Parameter(torch.empty(shape, device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
         else:
@@ -1171,20 +1189,52 @@ class Conv2d(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        # kaiming_uniform_(weight, a=sqrt(5)), then the bias from U(-1/sqrt(fan_in), 1/sqrt(fan_in))
-        fan_in = self.weight.shape[1] * self.kernel_size[0] * self.kernel_size[1]
-        if self.weight.numel() > 0:
-            gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
-            std = gain / math.sqrt(fan_in)
-            bound = math.sqrt(3.0) * std
-            with torch.no_grad():
+        # init.kaiming_uniform_(weight, a=sqrt(5)), then the bias from U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+        # (bound 0 for an empty fan-in: the draw still happens)
+        fan_in = self.weight.shape[1] * math.prod(self.weight.shape[2:])
+        with torch.no_grad():
+            if self.weight.numel() > 0:
+                gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
+                std = gain / math.sqrt(fan_in)
+                bound = math.sqrt(3.0) * std
                 self.weight.uniform_(-bound, bound)
-        if self.bias is not None and fan_in != 0:
-            bound = 1 / math.sqrt(fan_in)
-            with torch.no_grad():
+            if self.bias is not None:
+                bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
                 self.bias.uniform_(-bound, bound)
 
+    def _padded_by_mode(self, input):
+        # _conv_forward for padding_mode 'reflect'/'replicate'/'circular': F.pad first, then a
+        # convolution without padding
+        return _f_pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+
+    def extra_repr(self):
+        s = f'{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}'
+        if self.padding != (0,) * len(self.padding):
+            s += f', padding={self.padding}'
+        if self.dilation != (1,) * len(self.dilation):
+            s += f', dilation={self.dilation}'
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += f', output_padding={self.output_padding}'
+        if self.groups != 1:
+            s += f', groups={self.groups}'
+        if self.bias is None:
+            s += ', bias=False'
+        if self.padding_mode != 'zeros':
+            s += f', padding_mode={self.padding_mode}'
+        return s
+
+
+class Conv2d(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode='zeros', device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride),
+                         padding if isinstance(padding, str) else _pair(padding), _pair(dilation), False,
+                         _pair(0), groups, bias, padding_mode, device, dtype)
+
     def forward(self, input):
+        if self.padding_mode != 'zeros':
+            return functional.conv2d(self._padded_by_mode(input), self.weight, self.bias, self.stride, (0, 0),
+                                     self.dilation, self.groups)
         padding = self.padding
         if padding == 'valid':
             padding = (0, 0)
@@ -1197,18 +1247,6 @@ class Conv2d(Module):
                 input = _f_pad(input, (0, total[1] - 2 * left[1], 0, total[0] - 2 * left[0]))
             padding = tuple(left)
         return functional.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
-
-    def extra_repr(self):
-        s = f'{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}'
-        if self.padding != (0, 0):
-            s += f', padding={self.padding}'
-        if self.dilation != (1, 1):
-            s += f', dilation={self.dilation}'
-        if self.groups != 1:
-            s += f', groups={self.groups}'
-        if self.bias is None:
-            s += ', bias=False'
-        return s
 
 
 class MaxPool2d(Module):
@@ -2740,50 +2778,18 @@ def _f_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=
     return y.squeeze(0) if unbatched else y
 
 
-class Conv1d(Module):
+class Conv1d(_ConvNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode='zeros', device=None, dtype=None):
-        super().__init__()
-        if in_channels % groups != 0:
-            raise ValueError('in_channels must be divisible by groups')
-        if out_channels % groups != 0:
-            raise ValueError('out_channels must be divisible by groups')
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride)
-        self.padding = padding if isinstance(padding, str) else _single(padding)
-        self.dilation = _single(dilation)
-        self.groups = groups
-        self.padding_mode = padding_mode
-        self.weight = Parameter(torch.empty(out_channels, in_channels // groups, self.kernel_size[0],
-                                            device=device, dtype=dtype))
-        self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype)) if bias else None
-        fan_in = (in_channels // groups) * self.kernel_size[0]
-        if self.weight.numel() > 0:
-            gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
-            bound = math.sqrt(3.0) * gain / math.sqrt(fan_in)
-            with torch.no_grad():
-                self.weight.uniform_(-bound, bound)
-        if self.bias is not None and fan_in != 0:
-            bound = 1 / math.sqrt(fan_in)
-            with torch.no_grad():
-                self.bias.uniform_(-bound, bound)
+        super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride),
+                         padding if isinstance(padding, str) else _single(padding), _single(dilation), False,
+                         _single(0), groups, bias, padding_mode, device, dtype)
 
     def forward(self, input):
+        if self.padding_mode != 'zeros':
+            return _f_conv1d(self._padded_by_mode(input), self.weight, self.bias, self.stride, 0, self.dilation,
+                             self.groups)
         return _f_conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
-
-    def extra_repr(self):
-        s = f'{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}'
-        if self.padding != (0,):
-            s += f', padding={self.padding}'
-        if self.dilation != (1,):
-            s += f', dilation={self.dilation}'
-        if self.groups != 1:
-            s += f', groups={self.groups}'
-        if self.bias is None:
-            s += ', bias=False'
-        return s
 
 
 _native_max_pool2d = functional.max_pool2d
@@ -3417,6 +3423,9 @@ def _f_cross_entropy(input, target, weight=None, size_average=None, ignore_index
         return loss.sum() / (input.numel() // n_classes)
     if isinstance(input, torch.Tensor) and input.dim() > 2:
         n, c = input.shape[0], input.shape[1]
+        if target.dim() >= 1 and target.shape[0] != n:
+            # nll_loss_nd's batch check comes before the target's shape
+            raise ValueError(f'Expected input batch_size ({n}) to match target batch_size ({target.shape[0]}).')
         want = [n] + list(input.shape[2:])
         if list(target.shape) != want:
             raise RuntimeError(f'Expected target size {want}, got {list(target.shape)}')
@@ -3637,83 +3646,6 @@ def _f_pad(input, pad, mode='constant', value=None):
     return x
 
 
-def _f_conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
-    if groups != 1:
-        raise NotImplementedError('cudatutor: conv_transpose2d with groups > 1 is not supported yet')
-    unbatched = input.dim() == 3
-    x = input.unsqueeze(0) if unbatched else input
-    if x.dim() != 4:
-        raise RuntimeError(f'Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of size: {list(input.shape)}')
-    if x.shape[1] != weight.shape[0]:
-        raise RuntimeError(f'Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} to have {weight.shape[0]} channels, but got {x.shape[1]} channels instead')
-    s, p, op, dl = _pair(stride), _pair(padding), _pair(output_padding), _pair(dilation)
-    n, c, h, w = x.shape
-    kh, kw = weight.shape[2], weight.shape[3]
-    # spread the input out by the stride (zeros between its elements)
-    if s != (1, 1):
-        hs, ws = (h - 1) * s[0] + 1, (w - 1) * s[1] + 1
-        z = torch.zeros(n, c, hs, ws, dtype=x.dtype, device=x.device)
-        z[:, :, ::s[0], ::s[1]] = x
-        x = z
-    ph = dl[0] * (kh - 1) - p[0]
-    pw = dl[1] * (kw - 1) - p[1]
-    x = _f_pad(x, (pw, pw + op[1], ph, ph + op[0]))
-    wt = weight.flip([2, 3]).transpose(0, 1)
-    y = functional.conv2d(x, wt, bias, 1, 0, dl, 1)
-    return y.squeeze(0) if unbatched else y
-
-
-class ConvTranspose2d(Module):
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode='zeros', device=None, dtype=None):
-        super().__init__()
-        if in_channels % groups != 0:
-            raise ValueError('in_channels must be divisible by groups')
-        if out_channels % groups != 0:
-            raise ValueError('out_channels must be divisible by groups')
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.kernel_size = _pair(kernel_size)
-        self.stride = _pair(stride)
-        self.padding = _pair(padding)
-        self.dilation = _pair(dilation)
-        self.output_padding = _pair(output_padding)
-        self.groups = groups
-        self.padding_mode = padding_mode
-        self.weight = Parameter(torch.empty(in_channels, out_channels // groups, *self.kernel_size,
-                                            device=device, dtype=dtype))
-        self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype)) if bias else None
-        # _ConvNd.reset_parameters: kaiming_uniform_(a=sqrt(5)) with fan_in from the weight's dim 1
-        fan_in = (out_channels // groups) * self.kernel_size[0] * self.kernel_size[1]
-        if self.weight.numel() > 0:
-            gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
-            bound = math.sqrt(3.0) * gain / math.sqrt(fan_in)
-            with torch.no_grad():
-                self.weight.uniform_(-bound, bound)
-        if self.bias is not None and fan_in != 0:
-            bound = 1 / math.sqrt(fan_in)
-            with torch.no_grad():
-                self.bias.uniform_(-bound, bound)
-
-    def forward(self, input, output_size=None):
-        return _f_conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
-                                   self.groups, self.dilation)
-
-    def extra_repr(self):
-        s = f'{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}'
-        if self.padding != (0, 0):
-            s += f', padding={self.padding}'
-        if self.dilation != (1, 1):
-            s += f', dilation={self.dilation}'
-        if self.output_padding != (0, 0):
-            s += f', output_padding={self.output_padding}'
-        if self.groups != 1:
-            s += f', groups={self.groups}'
-        if self.bias is None:
-            s += ', bias=False'
-        return s
-
-
 def _contiguous_channels_last(shape):
     # is_contiguous(channels_last) of a row-major tensor of this shape: size-1 dims are free
     strides = [1] * len(shape)
@@ -3888,4 +3820,4 @@ class Upsample(Module):
         return info + ', mode=' + repr(self.mode)
 
 
-_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['pad', 'conv_transpose2d', 'interpolate']
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['pad', 'interpolate']

@@ -106,69 +106,18 @@ def _f_conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=
     return y.squeeze(0) if unbatched else y
 
 
-class Conv3d(Module):
+class Conv3d(_ConvNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode='zeros', device=None, dtype=None):
-        super().__init__()
-        if groups <= 0:
-            raise ValueError('groups must be a positive integer')
-        if in_channels % groups != 0:
-            raise ValueError('in_channels must be divisible by groups')
-        if out_channels % groups != 0:
-            raise ValueError('out_channels must be divisible by groups')
-        if isinstance(padding, str):
-            if padding not in ('same', 'valid'):
-                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}")
-            if padding == 'same' and any(v != 1 for v in _triple(stride)):
-                raise ValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode != 'zeros':
-            raise NotImplementedError("cudatutor supports only padding_mode='zeros' in Conv3d")
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.kernel_size = _triple(kernel_size)
-        self.stride = _triple(stride)
-        self.padding = padding if isinstance(padding, str) else _triple(padding)
-        self.dilation = _triple(dilation)
-        self.transposed = False
-        self.output_padding = (0, 0, 0)
-        self.groups = groups
-        self.padding_mode = padding_mode
-        self.weight = Parameter(torch.empty(out_channels, in_channels // groups, *self.kernel_size,
-                                            device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter('bias', None)
-        self.reset_parameters()
-
-    def reset_parameters(self):
-        # kaiming_uniform_(weight, a=sqrt(5)), then the bias from U(-1/sqrt(fan_in), 1/sqrt(fan_in))
-        fan_in = self.weight.shape[1] * self.kernel_size[0] * self.kernel_size[1] * self.kernel_size[2]
-        if self.weight.numel() > 0:
-            gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
-            std = gain / math.sqrt(fan_in)
-            bound = math.sqrt(3.0) * std
-            with torch.no_grad():
-                self.weight.uniform_(-bound, bound)
-        if self.bias is not None and fan_in != 0:
-            bound = 1 / math.sqrt(fan_in)
-            with torch.no_grad():
-                self.bias.uniform_(-bound, bound)
+        super().__init__(in_channels, out_channels, _triple(kernel_size), _triple(stride),
+                         padding if isinstance(padding, str) else _triple(padding), _triple(dilation), False,
+                         _triple(0), groups, bias, padding_mode, device, dtype)
 
     def forward(self, input):
+        if self.padding_mode != 'zeros':
+            return functional.conv3d(self._padded_by_mode(input), self.weight, self.bias, self.stride, 0,
+                                     self.dilation, self.groups)
         return functional.conv3d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
-
-    def extra_repr(self):
-        s = f'{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}'
-        if self.padding != (0, 0, 0):
-            s += f', padding={self.padding}'
-        if self.dilation != (1, 1, 1):
-            s += f', dilation={self.dilation}'
-        if self.groups != 1:
-            s += f', groups={self.groups}'
-        if self.bias is None:
-            s += ', bias=False'
-        return s
 
 
 _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['conv3d']

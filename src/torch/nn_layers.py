@@ -590,38 +590,10 @@ class FeatureAlphaDropout(_DropoutNd):
         return functional.feature_alpha_dropout(input, self.p, self.training)
 
 
-class UninitializedParameter:
-    # A lazy module's parameter before its first forward (not a Tensor here: it cannot be one
-    # without values); its shape raises PyTorch's error.
-    def __init__(self, dtype=None):
-        self.dtype = dtype if dtype is not None else torch.get_default_dtype()
-
-    def is_floating_point(self):
-        return self.dtype.is_floating_point
-
-    def to(self, *args, **kwargs):
-        # Module.to / .double() on a lazy module: the parameter-to-be takes the new dtype
-        dtype = kwargs.get('dtype')
-        for a in args:
-            if isinstance(a, torch.dtype):
-                dtype = a
-        return UninitializedParameter(dtype if dtype is not None else self.dtype)
-
-    def float(self):
-        return UninitializedParameter(torch.float32)
-
-    def double(self):
-        return UninitializedParameter(torch.float64)
-
-    @property
-    def shape(self):
-        raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error usually "
-                           "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
-                           "initialized one. Call `forward` to initialize the parameters before accessing their "
-                           "attributes.")
-
-    def __repr__(self):
-        return '<UninitializedParameter>'
+# torch.nn.parameter's placeholders of a lazy module before its first forward (src/torch/uninitialized.rs):
+# Tensor subclasses whose shape raises PyTorch's error
+UninitializedParameter = _C.UninitializedParameter
+UninitializedBuffer = _C.UninitializedBuffer
 
 
 class LazyLinear(Linear):
@@ -632,8 +604,8 @@ class LazyLinear(Linear):
         self._lazy = (device, dtype, bias)
         self.register_parameter('weight', None)
         self.register_parameter('bias', None)
-        self.__dict__['weight'] = UninitializedParameter(dtype)
-        self.__dict__['bias'] = UninitializedParameter(dtype) if bias else None
+        self.__dict__['weight'] = UninitializedParameter(device=device, dtype=dtype)
+        self.__dict__['bias'] = UninitializedParameter(device=device, dtype=dtype) if bias else None
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         if self._lazy is not None:
@@ -658,6 +630,10 @@ class LazyLinear(Linear):
                                     if bias else None)
             self.reset_parameters()
         return functional.linear(input, self.weight, self.bias)
+
+    def _get_name(self):
+        # PyTorch's cls_to_become: after its first forward the module prints as a Linear
+        return 'LazyLinear' if self._lazy is not None else 'Linear'
 
 
 def _im2col_positions(c, h, w, kernel, dilation, padding, stride):

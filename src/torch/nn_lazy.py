@@ -17,9 +17,10 @@ class _LazyMixin:
                 continue
             if name in self._parameters:
                 self.register_parameter(name, None)
+                self.__dict__[name] = UninitializedParameter(device=self._lazy_kw[0], dtype=dtype)
             else:
                 self.register_buffer(name, None)
-            self.__dict__[name] = UninitializedParameter(dtype)
+                self.__dict__[name] = UninitializedBuffer(device=self._lazy_kw[0], dtype=dtype)
         self._lazy = True
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
@@ -29,7 +30,7 @@ class _LazyMixin:
             if value is not None:
                 destination[prefix + name] = value
         for name in self._lazy_names:
-            if isinstance(self.__dict__.get(name), UninitializedParameter):
+            if isinstance(self.__dict__.get(name), (UninitializedParameter, UninitializedBuffer)):
                 destination[prefix + name] = self.__dict__[name]
         for name, value in self._buffers.items():
             if value is not None:
@@ -39,36 +40,50 @@ class _LazyMixin:
         # .to(dtype) / .double() before the first forward: the uninitialized parameters take it
         for name in self._lazy_names:
             value = self.__dict__.get(name)
-            if isinstance(value, UninitializedParameter):
+            if isinstance(value, (UninitializedParameter, UninitializedBuffer)):
                 self.__dict__[name] = fn(value)
         return super()._apply(fn, recurse)
 
-    def forward(self, input):
+    def _lazy_first_call(self, input):
         if self._lazy:
             self._lazy = False
             first = self.__dict__.get(self._lazy_names[0])
             if isinstance(first, UninitializedParameter):
                 self._lazy_kw = (self._lazy_kw[0], first.dtype) + tuple(self._lazy_kw[2:])
             for name in self._lazy_names:
-                if isinstance(self.__dict__.get(name), UninitializedParameter):
+                if isinstance(self.__dict__.get(name), (UninitializedParameter, UninitializedBuffer)):
                     del self.__dict__[name]
             self._materialize(input)
+            # PyTorch's cls_to_become: the module is the eager class from now on (here: it
+            # prints as that class; its type stays the lazy one)
+            self._became = self._eager_name
+
+    def _get_name(self):
+        return getattr(self, '_became', None) or super()._get_name()
+
+    def forward(self, input):
+        self._lazy_first_call(input)
         return super().forward(input)
 
 
 def _lazy_conv_class(base, spatial):
+    # LazyConvNd / LazyConvTransposeNd (_LazyConvXdMixin): the base's __init__ with 0 input
+    # channels; the first forward reads them from the input and builds the weight the base would
     class _LazyConv(_LazyMixin, base):
         _lazy_names = ('weight', 'bias')
+        _eager_name = base.__name__
 
-        def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                     padding_mode='zeros', device=None, dtype=None):
-            base.__init__(self, 0, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
-                          device=device, dtype=dtype)
+        def _lazy_init(self, bias, device, dtype):
             self._lazy_kw = (device, dtype, bias)
             self._lazy_start(dtype)
 
+        def reset_parameters(self):
+            # _LazyConvXdMixin.reset_parameters: nothing to draw until the input channels are known
+            if self.in_channels != 0 and not getattr(self, '_lazy', True):
+                super().reset_parameters()
+
         def _materialize(self, input):
-            # _LazyConvXdMixin._get_in_channels, then _ConvNd.reset_parameters
+            # _LazyConvXdMixin._get_in_channels, then the parameters as _ConvNd.__init__ makes them
             batched = spatial + 2
             if input.dim() not in (spatial + 1, batched):
                 raise RuntimeError(f'Expected {spatial + 1}D (unbatched) or {batched}D (batched) input to '
@@ -76,34 +91,72 @@ def _lazy_conv_class(base, spatial):
             self.in_channels = input.shape[1] if input.dim() == batched else input.shape[0]
             device, dtype, bias = self._lazy_kw
             kernel = tuple(self.kernel_size)
-            self.register_parameter('weight', Parameter(torch.empty(self.out_channels, self.in_channels // self.groups,
-                                                                    *kernel, device=device, dtype=dtype)))
+            if self.transposed:
+                shape = (self.in_channels, self.out_channels // self.groups) + kernel
+            else:
+                shape = (self.out_channels, self.in_channels // self.groups) + kernel
+            self.register_parameter('weight', Parameter(torch.empty(shape, device=device, dtype=dtype)))
             self.register_parameter('bias', Parameter(torch.empty(self.out_channels, device=device, dtype=dtype))
                                     if bias else None)
-            fan_in = (self.in_channels // self.groups) * math.prod(kernel)
-            with torch.no_grad():
-                if self.weight.numel() > 0:
-                    gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
-                    self.weight.uniform_(-math.sqrt(3.0) * gain / math.sqrt(fan_in),
-                                         math.sqrt(3.0) * gain / math.sqrt(fan_in))
-                if self.bias is not None and fan_in != 0:
-                    bound = 1 / math.sqrt(fan_in)
-                    self.bias.uniform_(-bound, bound)
+            self.reset_parameters()
 
     return _LazyConv
 
 
-class LazyConv1d(_lazy_conv_class(Conv1d, 1)):
+def _lazy_conv_nd_class(base, spatial):
+    class _LazyConvNd(_lazy_conv_class(base, spatial)):
+        def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                     padding_mode='zeros', device=None, dtype=None):
+            base.__init__(self, 0, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
+                          device=device, dtype=dtype)
+            self._lazy_init(bias, device, dtype)
+
+    return _LazyConvNd
+
+
+def _lazy_conv_transpose_class(base, spatial):
+    class _LazyConvTransposeNd(_lazy_conv_class(base, spatial)):
+        def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                     dilation=1, padding_mode='zeros', device=None, dtype=None):
+            base.__init__(self, 0, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
+                          dilation, padding_mode, device=device, dtype=dtype)
+            self._lazy_init(bias, device, dtype)
+
+        def forward(self, input, output_size=None):
+            self._lazy_first_call(input)
+            return base.forward(self, input, output_size)
+
+    return _LazyConvTransposeNd
+
+
+class LazyConv1d(_lazy_conv_nd_class(Conv1d, 1)):
     pass
 
 
-class LazyConv2d(_lazy_conv_class(Conv2d, 2)):
+class LazyConv2d(_lazy_conv_nd_class(Conv2d, 2)):
+    pass
+
+
+class LazyConv3d(_lazy_conv_nd_class(Conv3d, 3)):
+    pass
+
+
+class LazyConvTranspose1d(_lazy_conv_transpose_class(ConvTranspose1d, 1)):
+    pass
+
+
+class LazyConvTranspose2d(_lazy_conv_transpose_class(ConvTranspose2d, 2)):
+    pass
+
+
+class LazyConvTranspose3d(_lazy_conv_transpose_class(ConvTranspose3d, 3)):
     pass
 
 
 def _lazy_batch_norm_class(base):
     class _LazyBatchNorm(_LazyMixin, base):
         _lazy_names = ('weight', 'bias', 'running_mean', 'running_var')
+        _eager_name = base.__name__
 
         def __init__(self, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
             base.__init__(self, 0, eps, momentum, affine, track_running_stats, device=device, dtype=dtype)

@@ -181,17 +181,25 @@ class LPPool2d(_LPPoolNd):
 
 def _f_adaptive_avg_pool3d(input, output_size):
     sizes = list(input.shape)
-    out = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * 3
+    if isinstance(output_size, (list, tuple)):
+        # F.adaptive_avg_pool3d's _list_with_default: None keeps the input's size
+        out = list(output_size)
+        if len(sizes) <= len(out):
+            raise ValueError(f'Input dimension should be at least {len(out) + 1}')
+        out = [d if v is None else v for v, d in zip(out, sizes[len(sizes) - len(out):])]
+    else:
+        out = [output_size] * 3
     if len(out) != 3:
         raise RuntimeError('adaptive_avg_pool3d: output_size must be 3')
-    # None keeps the input's size (F.adaptive_avg_pool3d's _list_with_default)
-    out = [sizes[len(sizes) - 3 + i] if v is None else v for i, v in enumerate(out)]
     if input.dim() not in (4, 5):
         raise RuntimeError(f'adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}')
     for i in range(1, input.dim()):
         if sizes[i] == 0:
             raise RuntimeError(f'adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch '
                                f'dimensions, but input has sizes {list(input.shape)} with dimension {i} being empty')
+    if any(v < 0 for v in out):
+        raise RuntimeError('adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 '
+                           f'but received {{{out[0]}, {out[1]},{out[2]}}}')
     batched = input.dim() == 5
     x = input if batched else input.unsqueeze(0)
     return _C._composite('AdaptiveAvgPool3DBackward0', _adaptive_avg_pool3d, x, out, batched)

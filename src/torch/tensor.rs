@@ -699,6 +699,16 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let (d, k, dt) = reduce_args(it, &args, "mean")?;
             let mut t = p.tensor();
             if let Some(dt) = dt {
+                if !dt.is_floating_point() {
+                    // ATen's mean checks the dtype= it was given before the input's
+                    return Err(PyException::new(
+                        ExcType::NotImplementedError,
+                        format!(
+                            "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex dtype. Got: {}",
+                            dt.scalar_name()
+                        ),
+                    ));
+                }
                 t =
                     p.rt.to(&t, None, Some(dt), false, false, "to")
                         .map_err(py_err)?;

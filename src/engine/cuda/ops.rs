@@ -205,7 +205,7 @@ impl UnaryKernel {
     /// Whether the file builds it for elements of `e`.
     pub fn supports(self, e: Elem) -> bool {
         let entry = format!("{}_{}", self.name, e.suffix());
-        unary_entries().iter().any(|x| *x == entry)
+        unary_entries().contains(&entry)
     }
 }
 
@@ -356,6 +356,36 @@ impl Kernels<'_> {
         self.launch(&entry, self.elementwise_cfg(n), &args)
     }
 
+    /// Launches an elementwise kernel of the files' common layout (elementwise.cu,
+    /// compare.cu): `n`, the shape, each input's strides, the output's strides, each input's
+    /// pointer, the scalar operands, the output's pointer; nothing for an empty shape.
+    fn elementwise(
+        &self,
+        entry: &str,
+        shape: &[usize],
+        inputs: &[Strided],
+        scalars: &[Scalar],
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let mut args = KernelArgs::new().arg(n_i64(n)?).arg(CtShape::new(shape)?);
+        for x in inputs {
+            args.push(CtStrides::new(x.strides)?);
+        }
+        args.push(CtStrides::new(out.strides)?);
+        for x in inputs {
+            args.push(x.ptr);
+        }
+        for &v in scalars {
+            v.push(&mut args);
+        }
+        args.push(out.ptr);
+        self.launch(entry, self.elementwise_cfg(n), &args)
+    }
+
     /// out (bool) = isnan(a), for float `elem`.
     pub fn isnan(
         &self,
@@ -364,22 +394,7 @@ impl Kernels<'_> {
         a: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("isnan_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        self.elementwise(&format!("isnan_{}", elem.suffix()), shape, &[a], &[], out)
     }
 
     /// out (bool) = isnan / isinf / isfinite (a), for float `elem`.
@@ -396,22 +411,7 @@ impl Kernels<'_> {
             FloatTest::IsInf => "isinf",
             FloatTest::IsFinite => "isfinite",
         };
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("{name}_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        self.elementwise(&format!("{name}_{}", elem.suffix()), shape, &[a], &[], out)
     }
 
     /// out = a + alpha * b (`torch.add(a, b, alpha=)`; the multiply-add fused for floats, as
@@ -428,25 +428,8 @@ impl Kernels<'_> {
         if elem == Elem::Bool {
             return Err(DeviceError::Unsupported("add with alpha on bool".into()));
         }
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let mut args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(b.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(b.ptr);
-        alpha.push(&mut args);
-        args.push(out.ptr);
-        self.launch(
-            &format!("add_alpha_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("add_alpha_{}", elem.suffix());
+        self.elementwise(&entry, shape, &[a, b], &[alpha], out)
     }
 
     /// The gradient of sigmoid / tanh / relu from the result `y` and the result's gradient
@@ -465,23 +448,12 @@ impl Kernels<'_> {
             BackwardKernel::Tanh => "tanh_backward",
             BackwardKernel::Threshold => "threshold_backward",
         };
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(grad.strides)?)
-            .arg(CtStrides::new(y.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(grad.ptr)
-            .arg(y.ptr)
-            .arg(out.ptr);
-        self.launch(
+        self.elementwise(
             &format!("{name}_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
+            shape,
+            &[grad, y],
+            &[],
+            out,
         )
     }
 
@@ -586,22 +558,8 @@ impl Kernels<'_> {
         a: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("{}_{}", op.name(), elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("{}_{}", op.name(), elem.suffix());
+        self.elementwise(&entry, shape, &[a], &[], out)
     }
 
     /// out = op(a, b) elementwise over `shape` (broadcast operands have stride 0).
@@ -614,24 +572,8 @@ impl Kernels<'_> {
         b: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(b.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(b.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("{}_{}", op.name(), elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("{}_{}", op.name(), elem.suffix());
+        self.elementwise(&entry, shape, &[a, b], &[], out)
     }
 
     /// out = op(a, s) (or op(s, a) when `scalar_first`) with a scalar operand passed as a
@@ -667,23 +609,7 @@ impl Kernels<'_> {
                 )));
             }
         };
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let mut args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr);
-        s.push(&mut args);
-        args.push(out.ptr);
-        self.launch(
-            &format!("{name}_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        self.elementwise(&format!("{name}_{}", elem.suffix()), shape, &[a], &[s], out)
     }
 
     /// out (bool) = a OP b.
@@ -696,24 +622,8 @@ impl Kernels<'_> {
         b: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(b.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(b.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("{}_{}", op.name(), elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("{}_{}", op.name(), elem.suffix());
+        self.elementwise(&entry, shape, &[a, b], &[], out)
     }
 
     /// out (bool) = a OP s.
@@ -725,23 +635,8 @@ impl Kernels<'_> {
         s: Scalar,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let mut args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr);
-        s.push(&mut args);
-        args.push(out.ptr);
-        self.launch(
-            &format!("{}_scalar_{}", op.name(), s.elem().suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("{}_scalar_{}", op.name(), s.elem().suffix());
+        self.elementwise(&entry, shape, &[a], &[s], out)
     }
 
     /// out = cond ? a : b.
@@ -754,25 +649,12 @@ impl Kernels<'_> {
         b: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(cond.strides)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(b.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(cond.ptr)
-            .arg(a.ptr)
-            .arg(b.ptr)
-            .arg(out.ptr);
-        self.launch(
+        self.elementwise(
             &format!("where_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
+            shape,
+            &[cond, a, b],
+            &[],
+            out,
         )
     }
 

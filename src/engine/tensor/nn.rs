@@ -495,6 +495,20 @@ impl Runtime {
                 "input tensor should be 1D or 2D".to_string(),
             ));
         }
+        // ATen's order: nll_loss_nd's batch check, the meta function's target shape check,
+        // then the kernel's target dtype
+        if input.dim() == 2 && target.dim() >= 1 && target.layout.shape[0] != input.layout.shape[0]
+        {
+            return Err(EngineError::value(format!(
+                "Expected input batch_size ({}) to match target batch_size ({}).",
+                input.layout.shape[0], target.layout.shape[0]
+            )));
+        }
+        if target.dim() > 1 {
+            return Err(EngineError::runtime(
+                "0D or 1D target tensor expected, multi-target not supported".to_string(),
+            ));
+        }
         if !matches!(target.dtype(), DType::Int64 | DType::UInt8) {
             return Err(EngineError::runtime(format!(
                 "expected target dtype to be Long or Byte, but got {}",

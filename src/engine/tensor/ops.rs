@@ -311,7 +311,8 @@ impl Runtime {
         let err = |e| Err(self.host_error(name, t.device().cuda_index(), e));
         let dt = t.dtype();
         if op == Neg && dt == DType::Bool {
-            return err(EngineError::runtime(
+            // torch 2.15 raises it as NotImplementedError (recorded: conformance op_neg e0)
+            return err(EngineError::not_implemented(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
             ));
         }
