@@ -213,3 +213,39 @@ fn search_hits_are_highlighted_even_without_colour() {
         "only the hit is marked"
     );
 }
+
+/// Inline code wraps as one unit with the punctuation touching it: never split inside a span
+/// (its spaces included) unless the span is wider than the text column.
+#[test]
+fn inline_code_is_never_split_across_lines_80x24_and_100x30() {
+    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/inline-code")).unwrap();
+    let spans = [
+        "`x.to(\"cuda\", non_blocking=True)`,",
+        "`torch.cuda.synchronize()`",
+        "(or",
+        "`loss.item()`,",
+        "`F.cross_entropy(logits, labels)`;",
+        "`loss < 0.1`",
+        "`torch.allclose(a, b, atol=1e-6)`",
+        "(`end - start`)",
+        "(`x.pin_memory().to(\"cuda\", non_blocking=True)`)",
+    ]
+    .map(|s| s.replace('`', ""));
+    for (width, height) in [(80u16, 24u16), (100, 30)] {
+        let mut app = App::new(
+            catalog.clone(),
+            Lang::En,
+            Theme { color: false },
+            Progress::default(),
+            None,
+        );
+        let screen = screen_text(&mut app, width, height);
+        for span in &spans {
+            assert!(
+                screen.lines().any(|row| row.contains(span.as_str())),
+                "{width}x{height}: `{span}` is split:\n{screen}"
+            );
+        }
+        insta::assert_snapshot!(format!("inline_code_{width}x{height}"), screen);
+    }
+}

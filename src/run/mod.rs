@@ -269,8 +269,26 @@ pub fn spawn_run<T: 'static>(
         .spawn(move || {
             ON_RUN_THREAD.with(|on| on.set(true));
             done(contain::contain(work));
+            // after the report: a process that exits once it is printed does not wait for this
+            let _ = contain::contain(|| drop(LEFT_TO_FREE.with(|l| l.take())));
         })
         .map(drop)
+}
+
+thread_local! {
+    /// What finished runs on this run thread leave to free after their reports.
+    static LEFT_TO_FREE: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Frees a finished run's heap once its report has been handed on, when the run is on a run
+/// thread ([`spawn_run`]); elsewhere at once.
+pub(crate) fn free_after_report(heap: Box<dyn std::any::Any>) {
+    if ON_RUN_THREAD.with(std::cell::Cell::get) {
+        LEFT_TO_FREE.with(|l| l.borrow_mut().push(heap));
+    } else {
+        drop(heap);
+    }
 }
 
 /// How much Rust stack the interpreter may use on this thread: a quarter of a run thread's

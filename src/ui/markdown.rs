@@ -269,7 +269,8 @@ impl Builder<'_> {
             Event::Text(t) => self.text(&t),
             Event::Code(t) => {
                 self.push_style(theme::INLINE_CODE);
-                self.text(&t);
+                // one unit for wrapping (wrap.rs shows the spaces again)
+                self.text(&t.replace(' ', &super::wrap::CODE_SPACE.to_string()));
                 self.pop_style();
             }
             Event::SoftBreak => self.text(" "),
@@ -360,7 +361,11 @@ impl Builder<'_> {
             }
             TagEnd::Heading(_) => {
                 let level = self.heading.take().unwrap_or(2);
-                let title: String = self.inline.iter().map(|(t, _)| t.as_str()).collect();
+                let title: String = self
+                    .inline
+                    .iter()
+                    .map(|(t, _)| t.replace(super::wrap::CODE_SPACE, " "))
+                    .collect();
                 let line = self.doc.lines.len();
                 self.doc.sections.push(Section { level, title, line });
                 self.flush_paragraph();

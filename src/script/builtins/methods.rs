@@ -510,14 +510,15 @@ fn str_method(
                 return Err(PyException::new(ExcType::MemoryError, ""));
             }
             budget_for::<u8>(total)?;
-            it.work((total / 64) as u64)?;
-            let mut out = String::with_capacity(total);
+            let mut out = String::new();
+            out.try_reserve_exact(total)
+                .map_err(|_| super::super::interp::memory_error())?;
             for (i, x) in items.iter().enumerate() {
                 if i > 0 {
                     out.push_str(s);
                 }
                 match x {
-                    Value::Str(p) => out.push_str(p),
+                    Value::Str(p) => it.push_str_polled(&mut out, p)?,
                     other => {
                         return Err(PyException::type_error(format!(
                             "sequence item {i}: expected str instance, {} found",
@@ -979,7 +980,7 @@ fn list_method(
         }
         "remove" => {
             let a = args.exact("remove", 1)?;
-            let items = l.borrow().clone();
+            let items = it.copy_polled(&l.borrow())?;
             for (i, x) in items.iter().enumerate() {
                 it.work(1)?;
                 if it.eq(x, &a[0])? {
@@ -999,7 +1000,7 @@ fn list_method(
         }
         "index" => {
             let a = args.range("index", 1, 3)?;
-            let items = l.borrow().clone();
+            let items = it.copy_polled(&l.borrow())?;
             let start = a.get(1).and_then(|v| v.as_int()).unwrap_or(0).max(0) as usize;
             for (i, x) in items.iter().enumerate().skip(start) {
                 it.work(1)?;
@@ -1012,7 +1013,7 @@ fn list_method(
         }
         "count" => {
             let a = args.exact("count", 1)?;
-            let items = l.borrow().clone();
+            let items = it.copy_polled(&l.borrow())?;
             let mut n = 0;
             for x in &items {
                 it.work(1)?;
@@ -1048,7 +1049,7 @@ fn list_method(
         }
         "copy" => {
             args.exact("copy", 0)?;
-            Value::list(l.borrow().clone())
+            Value::list(it.copy_polled(&l.borrow())?)
         }
         _ => {
             let _ = recv;

@@ -921,6 +921,7 @@ pub(crate) fn sort_values(
     super::interp::budget_for::<(Value, Value)>(items.len().saturating_mul(2))?;
     let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
     for v in items {
+        it.work(1)?;
         let k = match key {
             Some(f) => it.call(f, Args::new(vec![v.clone()]))?,
             None => v.clone(),

@@ -352,17 +352,8 @@ impl Interpreter {
     /// Collect any iterable into a Vec (`list(x)`, unpacking, `*args`).
     pub fn iterate(&mut self, v: &Value) -> PyResult<Vec<Value>> {
         match v {
-            Value::List(l) => {
-                let n = l.borrow().len();
-                super::budget_for::<Value>(n)?;
-                self.work(n as u64)?;
-                return Ok(l.borrow().clone());
-            }
-            Value::Tuple(t) => {
-                super::budget_for::<Value>(t.len())?;
-                self.work(t.len() as u64)?;
-                return Ok((**t).clone());
-            }
+            Value::List(l) => return self.copy_polled(&l.borrow()),
+            Value::Tuple(t) => return self.copy_polled(t),
             Value::Range(r) => {
                 if r.len() > 10_000_000 {
                     return Err(PyException::new(ExcType::MemoryError, ""));

@@ -22,6 +22,7 @@ mod expr;
 pub(crate) mod generator;
 mod iter;
 mod ops;
+mod polled;
 mod script_dir;
 pub(crate) use ops::{MAX_ITEMS, MAX_STR, budget_for, dict_grow_check, grow_check, memory_error};
 

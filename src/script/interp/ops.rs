@@ -11,6 +11,7 @@ use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
 use super::super::strfmt;
 use super::super::value::{ClassKind, HKey, Value};
 use super::Interpreter;
+use super::polled::SlicePositions;
 use crate::script::ExcType;
 
 /// Sizes past which strings and lists raise MemoryError instead of exhausting the machine
@@ -282,26 +283,8 @@ fn pymod(a: f64, b: f64) -> f64 {
     }
 }
 
-fn repeat<T: Clone>(v: &[T], n: i64) -> PyResult<Vec<T>> {
-    if n <= 0 {
-        return Ok(Vec::new());
-    }
-    let total = v
-        .len()
-        .checked_mul(n as usize)
-        .filter(|t| *t <= 50_000_000)
-        .ok_or_else(memory_error)?;
-    budget_for::<T>(total)?;
-    let mut out = Vec::new();
-    out.try_reserve_exact(total).map_err(|_| memory_error())?;
-    out.extend_from_slice(v);
-    // Doubling copies: memcpy speed for `'y' * 10**7`, not ten million one-byte appends.
-    while out.len() < total {
-        let k = (total - out.len()).min(out.len());
-        out.extend_from_within(..k);
-    }
-    Ok(out)
-}
+/// The most elements (bytes of a string) `seq * n` makes.
+const REPEAT_MAX: usize = 50_000_000;
 
 /// The endings of CPython's RecursionError messages for nested data.
 const IN_COMPARISON: &str = " in comparison";
@@ -421,18 +404,18 @@ impl Interpreter {
                     return Err(PyException::new(ExcType::MemoryError, ""));
                 }
                 budget_for::<u8>(x.len() + y.len())?;
-                self.work(((x.len() + y.len()) / 64) as u64)?;
-                let mut s = String::with_capacity(x.len() + y.len());
-                s.push_str(x);
-                s.push_str(y);
+                let mut s = String::new();
+                s.try_reserve_exact(x.len() + y.len())
+                    .map_err(|_| memory_error())?;
+                self.push_str_polled(&mut s, x)?;
+                self.push_str_polled(&mut s, y)?;
                 Some(Value::string(s))
             }
             (BinOp::Mul, Value::Str(s), n) | (BinOp::Mul, n, Value::Str(s))
                 if n.as_int().is_some() =>
             {
                 let n = n.as_int().unwrap_or(0);
-                let bytes = repeat(s.as_bytes(), n)?;
-                self.work((bytes.len() / 64) as u64)?;
+                let bytes = self.repeat_polled(s.as_bytes(), n, REPEAT_MAX)?;
                 Some(Value::string(String::from_utf8(bytes).unwrap_or_default()))
             }
             (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
@@ -447,31 +430,23 @@ impl Interpreter {
                 if x.borrow().len() + y.borrow().len() > MAX_ITEMS {
                     return Err(PyException::new(ExcType::MemoryError, ""));
                 }
-                budget_for::<Value>(x.borrow().len() + y.borrow().len())?;
-                self.work((x.borrow().len() + y.borrow().len()) as u64)?;
-                let mut v = x.borrow().clone();
-                v.extend(y.borrow().iter().cloned());
+                let v = self.concat_polled(&x.borrow(), &y.borrow())?;
                 Some(Value::list(v))
             }
             (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
-                budget_for::<Value>(x.len() + y.len())?;
-                self.work((x.len() + y.len()) as u64)?;
-                let mut v = (**x).clone();
-                v.extend(y.iter().cloned());
+                let v = self.concat_polled(x, y)?;
                 Some(Value::tuple(v))
             }
             (BinOp::Mul, Value::List(l), n) | (BinOp::Mul, n, Value::List(l))
                 if n.as_int().is_some() =>
             {
-                let v = repeat(&l.borrow(), n.as_int().unwrap_or(0))?;
-                self.work(v.len() as u64)?;
+                let v = self.repeat_polled(&l.borrow(), n.as_int().unwrap_or(0), REPEAT_MAX)?;
                 Some(Value::list(v))
             }
             (BinOp::Mul, Value::Tuple(l), n) | (BinOp::Mul, n, Value::Tuple(l))
                 if n.as_int().is_some() =>
             {
-                let v = repeat(l, n.as_int().unwrap_or(0))?;
-                self.work(v.len() as u64)?;
+                let v = self.repeat_polled(l, n.as_int().unwrap_or(0), REPEAT_MAX)?;
                 Some(Value::tuple(v))
             }
             (BinOp::Or, Value::Dict(x), Value::Dict(y)) => {
@@ -1523,8 +1498,8 @@ impl Interpreter {
         })
     }
 
-    /// Resolve a slice against a length: the selected indices.
-    pub(crate) fn slice_indices(&mut self, s: &[Value; 3], n: usize) -> PyResult<Vec<usize>> {
+    /// Resolve a slice against a length: the positions it selects.
+    pub(crate) fn slice_positions(&mut self, s: &[Value; 3], n: usize) -> PyResult<SlicePositions> {
         let step = match &s[2] {
             Value::None => 1,
             v => self.slice_int(v)?,
@@ -1562,35 +1537,34 @@ impl Interpreter {
                 }
             }
         };
-        let mut out = Vec::new();
-        let mut i = start;
-        let count = if step > 0 {
-            (stop - start).max(0) / step
+        // start and stop are within -1..=n, so the span fits an i128 whatever the step
+        let span = if step > 0 {
+            i128::from(stop) - i128::from(start)
         } else {
-            (start - stop).max(0) / step.checked_neg().unwrap_or(i64::MAX)
+            i128::from(start) - i128::from(stop)
         };
-        if count > MAX_ITEMS as i64 {
+        let step_size = i128::from(step).abs();
+        let left = if span > 0 {
+            ((span - 1) / step_size + 1) as usize
+        } else {
+            0
+        };
+        Ok(SlicePositions {
+            next: start,
+            step,
+            left,
+        })
+    }
+
+    /// The indices a slice of a sequence of length `n` takes, in order (MemoryError past
+    /// [`MAX_ITEMS`] of them).
+    pub(crate) fn slice_indices(&mut self, s: &[Value; 3], n: usize) -> PyResult<Vec<usize>> {
+        let positions = self.slice_positions(s, n)?;
+        if positions.len() > MAX_ITEMS {
             return Err(PyException::new(ExcType::MemoryError, ""));
         }
-        self.work(count.max(0) as u64)?;
-        if step > 0 {
-            while i < stop {
-                out.push(i as usize);
-                i = match i.checked_add(step) {
-                    Some(x) => x,
-                    None => break,
-                };
-            }
-        } else {
-            while i > stop {
-                out.push(i as usize);
-                i = match i.checked_add(step) {
-                    Some(x) => x,
-                    None => break,
-                };
-            }
-        }
-        Ok(out)
+        self.work(positions.len() as u64)?;
+        Ok(positions.collect())
     }
 
     /// `slice.indices(n)`: start, stop and step adjusted to a length, as CPython's
@@ -1705,10 +1679,19 @@ impl Interpreter {
                     "tuple"
                 };
                 if let Value::Slice(s) = key {
-                    let items = obj.as_vec().unwrap_or_default();
-                    let idx = self.slice_indices(s, items.len())?;
-                    let out: Vec<Value> =
-                        idx.iter().filter_map(|i| items.get(*i).cloned()).collect();
+                    let n = match obj {
+                        Value::List(l) => l.borrow().len(),
+                        Value::Tuple(t) => t.len(),
+                        _ => 0,
+                    };
+                    // (an `__index__` in the slice may have shortened the list meanwhile:
+                    // positions past its end are left out)
+                    let positions = self.slice_positions(s, n)?;
+                    let out = match obj {
+                        Value::List(l) => self.slice_polled(&l.borrow(), positions)?,
+                        Value::Tuple(t) => self.slice_polled(t, positions)?,
+                        _ => Vec::new(),
+                    };
                     return Ok(if what == "list" {
                         Value::list(out)
                     } else {
@@ -1741,12 +1724,26 @@ impl Interpreter {
                 }
             }
             Value::Str(s) => {
+                // ASCII text indexes by byte: no copy of the whole string as characters
+                if s.is_ascii() {
+                    if let Value::Slice(sl) = key {
+                        let positions = self.slice_positions(sl, s.len())?;
+                        let bytes = self.slice_polled(s.as_bytes(), positions)?;
+                        return Ok(Value::string(String::from_utf8(bytes).unwrap_or_default()));
+                    }
+                    return match self.seq_index(key, s.len(), "string")? {
+                        Some(i) => Ok(Value::str(s.get(i..i + 1).unwrap_or_default())),
+                        None => Err(PyException::new(
+                            ExcType::IndexError,
+                            "string index out of range",
+                        )),
+                    };
+                }
                 let chars: Vec<char> = s.chars().collect();
                 if let Value::Slice(sl) = key {
-                    let idx = self.slice_indices(sl, chars.len())?;
-                    return Ok(Value::string(
-                        idx.iter().filter_map(|i| chars.get(*i)).collect(),
-                    ));
+                    let positions = self.slice_positions(sl, chars.len())?;
+                    let picked = self.slice_polled(&chars, positions)?;
+                    return Ok(Value::string(picked.into_iter().collect()));
                 }
                 match self.seq_index(key, chars.len(), "string")? {
                     Some(i) => Ok(Value::string(
