@@ -40,6 +40,7 @@ const NN_SRC: &str = concat!(
     include_str!("nn_conv3d.py"),
     include_str!("nn_fractional_pool.py"),
     include_str!("nn_interpolate.py"),
+    include_str!("nn_upsample2d.py"),
     include_str!("nn_padding.py"),
     include_str!("nn_lazy.py")
 );
