@@ -41,6 +41,7 @@ const NN_SRC: &str = concat!(
     include_str!("nn_fractional_pool.py"),
     include_str!("nn_interpolate.py"),
     include_str!("nn_upsample2d.py"),
+    include_str!("nn_sdpa.py"),
     include_str!("nn_padding.py"),
     include_str!("nn_lazy.py")
 );
