@@ -326,7 +326,8 @@ pub(crate) fn kth_position(row: &[f64], k: usize) -> usize {
     let mut vals: Vec<f64> = row.to_vec();
     let mut idx: Vec<usize> = (0..n).collect();
     let gt = |x: f64, y: f64| (x.is_nan() && !y.is_nan()) || x > y;
-    let target = (k.max(1) - 1) as i64;
+    // k is checked by the caller; clamped so no k can index past the row
+    let target = (k.clamp(1, n) - 1) as i64;
     let mut swap = |vals: &mut Vec<f64>, i: i64, j: i64| {
         vals.swap(i as usize, j as usize);
         idx.swap(i as usize, j as usize);
