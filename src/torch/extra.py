@@ -971,9 +971,9 @@ def kthvalue(input, k, dim=-1, keepdim=False):
         raise RuntimeError(f'kthvalue(): selected number k out of range for dimension {d}')
     if input.dim() == 0:
         return _rt('kthvalue', values=input.clone(), indices=torch.zeros((), dtype=torch.int64))
-    s = input.sort(dim=d, stable=True)
-    v = s.values.select(d, k - 1)
-    i = s.indices.select(d, k - 1)
+    # the position PyTorch's quick_select reports (it decides among equal values), then its value
+    i = torch._C._kthvalue_positions(input, d, k).to(input.device)
+    v = input.gather(d, i.unsqueeze(d)).squeeze(d)
     if keepdim:
         v, i = v.unsqueeze(d), i.unsqueeze(d)
     return _rt('kthvalue', values=v, indices=i)

@@ -2103,6 +2103,18 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
         }
         Ok(Value::None)
     });
+    // _kthvalue_positions(input, dim, k): the positions kthvalue reports (PyTorch's
+    // quick_select order decides among equal values); extra.py gathers the values
+    reg(&m, rt, "_kthvalue_positions", |it, rt, args| {
+        let a = args.bind("_kthvalue_positions", &["input", "dim", "k"], 3)?;
+        let t = need_tensor(a[0].as_ref().unwrap(), "kthvalue", "input")?;
+        let d = crate::torch::int_arg(it, a[1].as_ref().unwrap())?;
+        let k = crate::torch::int_arg(it, a[2].as_ref().unwrap())?;
+        let i = rt
+            .kthvalue_positions(&t, d, k.max(1) as usize)
+            .map_err(py_err)?;
+        Ok(wrap(rt, i))
+    });
     // _activation(name, input, p0, p1, p2): the fused activation kernels (F.silu, F.softplus,
     // F.elu/selu/celu, F.leaky_relu, F.hardtanh/relu6, F.mish, F.hardswish, F.hardsigmoid,
     // F.logsigmoid) as one engine op with PyTorch's node; nn.py passes the numbers

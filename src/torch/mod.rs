@@ -42,6 +42,8 @@ const NN_SRC: &str = concat!(
     include_str!("nn_conv_transpose.py"),
     include_str!("nn_fractional_pool.py"),
     include_str!("nn_interpolate.py"),
+    include_str!("nn_upsample2d.py"),
+    include_str!("nn_sdpa.py"),
     include_str!("nn_padding.py"),
     include_str!("nn_lazy.py")
 );
@@ -52,7 +54,8 @@ const EXTRA_SRC: &str = concat!(
     include_str!("extra.py"),
     include_str!("extra_views.py"),
     include_str!("extra_search.py"),
-    include_str!("extra_runtime.py")
+    include_str!("extra_runtime.py"),
+    include_str!("extra_poisson_qr.py")
 );
 const VERSION_SRC: &str = "__version__ = '2.15.0+cu132'\ncuda = '13.2'\ndebug = False\ngit_version = 'd0f2af8b66b20da4baa50644c0cd3f887a2eae2e'\nhip = None\nrocm = None\nxpu = None\n";
 const AUTOGRAD_SRC: &str = concat!(
@@ -67,7 +70,7 @@ const DISTRIBUTIONS_SRC: &str = include_str!("distributions.py");
 const SPECIAL_SRC: &str = include_str!("special.py");
 const CUDA_PY_SRC: &str = include_str!("cuda_py.py");
 const CUDA_MEMORY_SRC: &str = include_str!("cuda_memory.py");
-const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power\nfrom torch._extra import linalg_cross as cross\n";
+const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power\nfrom torch._extra import linalg_cross as cross\nfrom torch._extra import linalg_qr as qr\n";
 /// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
 /// once torch.nn exists.
 const NN_FX_SRC: &str = "import torch.nn as _nn\nimport torch.nn.functional as _F\nimport torch._F as _F2\nfor _k in _nn._PY_FUNCTIONAL:\n    setattr(_F, _k, getattr(_nn, '_f_' + _k))\n    setattr(_F2, _k, getattr(_nn, '_f_' + _k))\n";

@@ -3790,6 +3790,12 @@ def _f_interpolate(input, size=None, scale_factor=None, mode='nearest', align_co
     wants = {'linear': 3, 'bilinear': 4, 'trilinear': 5, 'bicubic': 4}
     if mode in ('linear', 'trilinear') and input.dim() == wants[mode] and not antialias:
         return _upsample_linear(input, output_size, scale_factors, align_corners)
+    if mode == 'bilinear' and input.dim() == 4 and not antialias:
+        return _C._composite('UpsampleBilinear2DBackward0', _upsample_bilinear2d, input, output_size,
+                             scale_factors, align_corners)
+    if mode == 'bicubic' and input.dim() == 4 and not antialias:
+        return _C._composite('UpsampleBicubic2DBackward0', _upsample_bicubic2d, input, output_size,
+                             scale_factors, align_corners)
     if mode in wants and input.dim() == wants[mode]:
         raise NotImplementedError(f"cudatutor: interpolate mode='{mode}' is not supported yet")
     if mode in ('linear', 'bilinear', 'trilinear') and input.dim() in (3, 4, 5):
@@ -3810,7 +3816,8 @@ class Upsample(Module):
         self.recompute_scale_factor = recompute_scale_factor
 
     def forward(self, input):
-        return _f_interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners)
+        return _f_interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                              recompute_scale_factor=self.recompute_scale_factor)
 
     def extra_repr(self):
         if self.scale_factor is not None:

@@ -6,7 +6,8 @@
 # compute_source_index_and_lambda in the op's math type (float for float32); each output is
 # t0 * w0 + t1 * w1 nested from the innermost dim out, which the compiled kernel evaluates as
 # fma(t0, w0, t1 * w1) (measured on 2.15: 74 of 74 random linear and 72 of 72 trilinear
-# float32 cases bit for bit). 'bilinear' and 'bicubic' take other kernels, not matched yet ----
+# float32 cases bit for bit; float64 contracts the same way). 'bilinear' and 'bicubic' are in
+# nn_upsample2d.py ----
 
 
 def _linear_weights(in_size, out_size, align_corners, scale_factor, dtype):
@@ -22,6 +23,12 @@ def _linear_weights(in_size, out_size, align_corners, scale_factor, dtype):
         scale = r(1.0 / scale_factor)
     else:
         scale = r(r(float(in_size)) / r(float(out_size)))
+    fused = None
+    if dtype == torch.float64 and not align_corners and in_size != out_size:
+        # fma(scale, o + 0.5, -0.5) in float64, as the compiled kernel contracts it
+        o = torch.arange(out_size, dtype=torch.float64)
+        fused = _fma64(torch.full((out_size,), scale, dtype=torch.float64), o + 0.5,
+                       torch.full((out_size,), -0.5, dtype=torch.float64)).tolist()
     i0s, i1s, l0s, l1s = [], [], [], []
     for o in range(out_size):
         if in_size == out_size:
@@ -29,9 +36,12 @@ def _linear_weights(in_size, out_size, align_corners, scale_factor, dtype):
         else:
             if align_corners:
                 src = r(scale * o)
+            elif fused is not None:
+                src = max(fused[o], 0.0)
             else:
                 src = max(r(r(scale * r(o + 0.5)) - 0.5), 0.0)
-            i0 = min(int(math.floor(src)), in_size - 1)
+            # floorf: a float64 position is narrowed to float first
+            i0 = min(int(math.floor(_f32(src) if dtype == torch.float64 else src)), in_size - 1)
             l1 = min(max(r(src - i0), 0.0), 1.0)
             i1 = i0 + (1 if i0 < in_size - 1 else 0)
             l0 = r(1.0 - l1)
@@ -70,7 +80,7 @@ def _upsample_linear(input, output_size, scale_factors, align_corners):
             # fma(t0, w0, t1 * w1): t0 * w0 is exact in a double, one rounding at the end
             x = (a.double() * w0.double() + (b * w1).double()).float()
         else:
-            x = a * w0 + b * w1
+            x = _fma64(a, w0, b * w1)
     return x
 
 

@@ -12,6 +12,7 @@ pub mod matmul;
 pub mod nn;
 pub mod reduce;
 pub mod sgemm;
+pub mod stl_select;
 
 pub use crate::engine::element::{Element, Num, convert};
 

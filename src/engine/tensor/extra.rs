@@ -367,6 +367,16 @@ impl Runtime {
                     if crate::engine::interrupt::should_stop() {
                         break;
                     }
+                    if let Some(k) = k {
+                        // topk: libstdc++'s selection, whose order decides the ties
+                        let picked =
+                            crate::engine::host::stl_select::topk_order(row, k, descending);
+                        for i in picked {
+                            order.push(i as f64);
+                            vals.push(row[i]);
+                        }
+                        continue;
+                    }
                     let mut idx: Vec<usize> = (0..row.len()).collect();
                     idx.sort_by(crate::engine::interrupt::polling_cmp(
                         |&a: &usize, &b: &usize| {
@@ -407,6 +417,42 @@ impl Runtime {
         )?;
         let indices = self.computed(name, &[], shape, DType::Int64, t.device(), || Ok(is), None)?;
         Ok((values, indices))
+    }
+
+    /// The positions `kthvalue(k, dim)` returns (int64, dim `dim` removed): PyTorch's
+    /// quick_select order, which decides which of equal values is reported.
+    pub fn kthvalue_positions(&self, t: &Tensor, dim: i64, k: usize) -> Result<Tensor> {
+        let hint = err_hint(t);
+        let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("kthvalue", hint, e))?;
+        let len = if t.dim() == 0 { 1 } else { t.layout.shape[d] };
+        crate::engine::host::ensure_room_for_elements(t.numel(), 24, t.dtype())
+            .map_err(|e| self.host_error("kthvalue", hint, e))?;
+        let mut shape = t.layout.shape.clone();
+        if t.dim() > 0 {
+            shape.remove(d);
+        }
+        let mut picked: Vec<f64> = Vec::new();
+        if !t.is_phantom() {
+            let (rows, _) = rows_along(t, d).map_err(|e| self.host_error("kthvalue", hint, e))?;
+            self.compute(|| {
+                for row in rows.chunks(len.max(1)) {
+                    if crate::engine::interrupt::should_stop() {
+                        break;
+                    }
+                    picked.push(crate::engine::host::stl_select::kth_position(row, k) as f64);
+                }
+                Ok(())
+            })?;
+        }
+        self.computed(
+            "kthvalue",
+            &[],
+            shape,
+            DType::Int64,
+            t.device(),
+            || Ok(picked),
+            None,
+        )
     }
 
     /// `torch.unique(t)` (sorted, dim=None): (values, inverse indices, counts), by one stable
