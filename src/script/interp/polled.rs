@@ -246,7 +246,7 @@ mod tests {
         });
         std::thread::sleep(Duration::from_millis(2));
         let src = vec![0u8; 64 << 20];
-        let e = it.copy_polled(&src).err().expect("stopped");
+        let e = it.copy_polled(&src).expect_err("stopped");
         assert_eq!(e.kind(), Some(crate::script::ExcType::TimeoutError));
     }
 }
