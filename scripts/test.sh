@@ -41,6 +41,9 @@ export CUDATUTOR_TEST_PYTHON="$torch_venv/bin/python"
 export CUDATUTOR_REQUIRE_PYTORCH=1
 
 cargo fmt --check
+# Lints as errors, over every target and with the test hooks compiled in (Cargo.toml's [lints]
+# add the unsafe rules: unsafe_op_in_unsafe_fn, undocumented_unsafe_blocks).
+cargo clippy --locked --all-targets --features fault-injection -- -D warnings
 # No import cycle, no arrow running back up, and docs/design.md's module graph up to date.
 python3 scripts/module-graph.py --check >/dev/null
 # The tests run the binary with its test hooks (the `fault-injection` feature: a panic key, a

@@ -312,7 +312,7 @@ impl Runtime {
             }),
             Some(op.grad_fn()),
         )?;
-        let kind = Kind::Loss {
+        let kind = Kind::Loss(LossNode {
             op,
             input: input.detach(),
             target: target.detach(),
@@ -320,7 +320,7 @@ impl Runtime {
             pos_weight: pos_weight.map(|p| p.detach()),
             reduction,
             shape,
-        };
+        });
         autograd::attach(
             &mut out,
             &[autograd::edge_of(input), autograd::edge_of(target)],
@@ -330,23 +330,57 @@ impl Runtime {
     }
 }
 
-/// The loss node's input gradients: the input's (summed to its shape by the caller), and the
-/// target's for huber / smooth_l1 (minus the input's, as derivatives.yaml); a target that
-/// needs binary_cross_entropy's target gradient is not supported yet.
-pub(crate) fn loss_grads(
+/// What a loss's autograd node keeps: the op, its operands (detached) and the broadcast
+/// shape the loss was computed over.
+#[derive(Clone)]
+pub(crate) struct LossNode {
+    pub op: LossOp,
+    pub input: Tensor,
+    pub target: Tensor,
+    pub weight: Option<Tensor>,
+    pub pos_weight: Option<Tensor>,
+    pub reduction: Reduction,
+    pub shape: Vec<usize>,
+}
+
+impl LossNode {
+    /// The input gradients from the output's gradient `g`: the input's (summed to its shape by
+    /// the caller), and the target's when `need_target` (see [`loss_grads`]).
+    pub(crate) fn grads(
+        &self,
+        g: &[f64],
+        need_target: bool,
+    ) -> Result<(HostStorage, Option<HostStorage>)> {
+        let o = Operands::of(
+            &self.input,
+            &self.target,
+            self.weight.as_ref(),
+            self.pos_weight.as_ref(),
+            &self.shape,
+        );
+        loss_grads(
+            self.op,
+            &o,
+            self.reduction,
+            self.input.dtype(),
+            g,
+            need_target,
+        )
+    }
+}
+
+/// The loss node's input gradients: the input's, and the target's for huber / smooth_l1
+/// (minus the input's, as derivatives.yaml); a target that needs binary_cross_entropy's target
+/// gradient is not supported yet.
+fn loss_grads(
     op: LossOp,
-    input: &Tensor,
-    target: &Tensor,
-    weight: Option<&Tensor>,
-    pos_weight: Option<&Tensor>,
+    o: &Operands,
     reduction: Reduction,
-    shape: &[usize],
+    dt: DType,
     g: &[f64],
     need_target: bool,
 ) -> Result<(HostStorage, Option<HostStorage>)> {
-    let o = Operands::of(input, target, weight, pos_weight, shape);
-    let dt = input.dtype();
-    let gi = backward(op, &o, g, reduction, dt)?;
+    let gi = backward(op, o, g, reduction, dt)?;
     let gt = if need_target {
         match op {
             LossOp::Huber(_) | LossOp::SmoothL1(_) => {

@@ -166,15 +166,7 @@ pub(crate) enum Kind {
     },
     /// binary_cross_entropy(_with_logits), huber_loss, smooth_l1_loss (tensor/loss.rs): the
     /// operands and the shape they were broadcast to.
-    Loss {
-        op: super::loss::LossOp,
-        input: Tensor,
-        target: Tensor,
-        weight: Option<Tensor>,
-        pos_weight: Option<Tensor>,
-        reduction: super::Reduction,
-        shape: Vec<usize>,
-    },
+    Loss(super::loss::LossNode),
     /// A backward function computed as an op of its own with `create_graph=True`
     /// (backward_ops.rs): its (grad_output, output) operands.
     BackwardOp {
@@ -454,17 +446,11 @@ fn saves_phantom(kind: &Kind) -> bool {
                 || std_out.as_ref().is_some_and(|t| t.is_phantom())
                 || norm.as_ref().is_some_and(|(_, t)| t.is_phantom())
         }
-        Kind::Loss {
-            input,
-            target,
-            weight,
-            pos_weight,
-            ..
-        } => {
-            input.is_phantom()
-                || target.is_phantom()
-                || weight.as_ref().is_some_and(|w| w.is_phantom())
-                || pos_weight.as_ref().is_some_and(|w| w.is_phantom())
+        Kind::Loss(n) => {
+            n.input.is_phantom()
+                || n.target.is_phantom()
+                || n.weight.as_ref().is_some_and(|w| w.is_phantom())
+                || n.pos_weight.as_ref().is_some_and(|w| w.is_phantom())
         }
         Kind::AddSub(..)
         | Kind::Reduce { .. }
@@ -810,34 +796,16 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             shape,
             dt,
         )?)],
-        Kind::Loss {
-            op,
-            input,
-            target,
-            weight,
-            pos_weight,
-            reduction,
-            shape: bshape,
-        } => {
+        Kind::Loss(n) => {
             let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
             let need_t = !matches!(node.edges.get(1), None | Some(Edge::None));
-            let (gi, gt) = super::loss::loss_grads(
-                *op,
-                input,
-                target,
-                weight.as_ref(),
-                pos_weight.as_ref(),
-                *reduction,
-                bshape,
-                &gv,
-                need_t,
-            )?;
-            let gi = sum_to(DeviceStorage::Host(gi), bshape, &input.layout.shape, dt)?;
+            let (gi, gt) = n.grads(&gv, need_t)?;
+            let gi = sum_to(DeviceStorage::Host(gi), &n.shape, &n.input.layout.shape, dt)?;
             let gt = match gt {
                 Some(v) => Some(sum_to(
                     DeviceStorage::Host(v),
-                    bshape,
-                    &target.layout.shape,
+                    &n.shape,
+                    &n.target.layout.shape,
                     dt,
                 )?),
                 None => None,
