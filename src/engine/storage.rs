@@ -554,4 +554,16 @@ impl BackendStorage for DeviceStorage {
             }
         }
     }
+    fn dot(a: (&Self, &Layout), b: (&Self, &Layout), dims: MatmulDims) -> Result<Self> {
+        match gpu_among(&[Some(a.0), Some(b.0)]) {
+            None => {
+                let (ha, hb) = (as_host(a.0)?, as_host(b.0)?);
+                HostStorage::dot((&ha, a.1), (&hb, b.1), dims).map(DeviceStorage::Host)
+            }
+            Some(dev) => {
+                let (ga, gb) = (as_gpu(a.0, &dev)?, as_gpu(b.0, &dev)?);
+                GpuStorage::matmul((&ga, a.1), (&gb, b.1), None, dims).map(DeviceStorage::Gpu)
+            }
+        }
+    }
 }

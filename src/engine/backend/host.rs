@@ -191,4 +191,7 @@ impl BackendStorage for HostStorage {
     ) -> Result<Self> {
         matmul::matmul(a, b, bias, dims)
     }
+    fn dot(a: (&Self, &Layout), b: (&Self, &Layout), dims: MatmulDims) -> Result<Self> {
+        matmul::dot(a, b, dims)
+    }
 }

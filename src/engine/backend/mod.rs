@@ -189,6 +189,11 @@ pub trait BackendStorage: Sized {
         bias: Option<(&Self, &Layout)>,
         dims: MatmulDims,
     ) -> Result<Self>;
+    /// `a @ b` for a `[1, 1, k] @ [1, k, 1]` product that PyTorch computes with the BLAS dot
+    /// (`torch.dot`, `1-D @ 1-D`), whose summation order is not gemm's; by default a product.
+    fn dot(a: (&Self, &Layout), b: (&Self, &Layout), dims: MatmulDims) -> Result<Self> {
+        Self::matmul(a, b, None, dims)
+    }
 }
 
 /// A device that makes buffers.

@@ -1,6 +1,8 @@
 //! Matrix products on host buffers: float32 in the summation order of PyTorch's CPU BLAS
-//! (`sgemm.rs`; float16 and bfloat16 go through it), float64 through the `gemm` crate (MKL's
-//! dgemm order is not reproduced), a plain loop with wrapping arithmetic for the integers.
+//! (`sgemm.rs`; float16 and bfloat16 go through it), float64 through the `gemm` crate called
+//! once per K block of MKL's dgemm (`sgemm::k_blocks`: each block one fused chain per element,
+//! the blocks added in order), `torch.dot` in MKL's sdot/ddot order (`dot.rs`), a plain loop
+//! with wrapping arithmetic for the integers.
 //!
 //! Each product is split into blocks of rows with an interrupt poll between them; splitting
 //! rows does not change any result (every element still sums its k products in the same
@@ -62,6 +64,8 @@ fn mat(l: &Layout, i: usize) -> Mat {
 
 /// Floats the gemm crate multiplies natively.
 trait GemmFloat: Element + Arith {
+    /// `a * b + c` rounded once.
+    fn fma(a: Self, b: Self, c: Self) -> Self;
     /// `dst[m x n] (+)= a[m x k] @ b[k x n]`, dst's rows `dst_rs` apart; `accumulate` keeps
     /// dst's values (the bias, or the sum of earlier k blocks).
     #[allow(clippy::too_many_arguments)]
@@ -82,6 +86,9 @@ trait GemmFloat: Element + Arith {
 macro_rules! gemm_float {
     ($t:ty) => {
         impl GemmFloat for $t {
+            fn fma(a: Self, b: Self, c: Self) -> Self {
+                a.mul_add(b, c)
+            }
             fn gemm(
                 dst: &mut [Self],
                 dst_rs: usize,
@@ -165,6 +172,19 @@ fn matmul_float<T: GemmFloat + Stored>(
     for i in 0..d.batch {
         let (am, bm) = (mat(a.1, i), mat(b.1, i));
         let base = i * d.m * d.n;
+        if d.k == 1 && acc && d.n >= 2 {
+            // MKL fuses the one product with the bias (n == 1 adds it unfused)
+            for r in 0..d.m {
+                poll()?;
+                for c in 0..d.n {
+                    let x = av[(am.offset as isize + r as isize * am.rs) as usize];
+                    let y = bv[(bm.offset as isize + c as isize * bm.cs) as usize];
+                    let o = &mut out[base + r * d.n + c];
+                    *o = T::fma(x, y, *o);
+                }
+            }
+            continue;
+        }
         let per_row = d.k.saturating_mul(d.n.max(TILE)).max(1);
         let rows_per_call = (WORK_PER_CALL / per_row).clamp(1, ROWS_PER_POLL);
         let whole_rows = call_work(rows_per_call, d.k, d.n) <= WORK_PER_CALL;
@@ -177,7 +197,22 @@ fn matmul_float<T: GemmFloat + Stored>(
             };
             let dst = &mut out[base + r * d.n..base + (r + rows) * d.n];
             if whole_rows {
-                T::gemm(dst, d.n, av, sub, bv, bm, rows, d.k, d.n, acc);
+                // MKL dgemm's K blocks, each one gemm call (one fused chain per element from
+                // 0, added to what dst holds)
+                for (p, len) in super::sgemm::k_blocks(d.k) {
+                    let a_sub = Mat {
+                        offset: (sub.offset as isize + p as isize * sub.cs) as usize,
+                        ..sub
+                    };
+                    let b_sub = Mat {
+                        offset: (bm.offset as isize + p as isize * bm.rs) as usize,
+                        ..bm
+                    };
+                    T::gemm(dst, d.n, av, a_sub, bv, b_sub, rows, len, d.n, acc || p > 0);
+                }
+                if d.k == 0 {
+                    T::gemm(dst, d.n, av, sub, bv, bm, rows, 0, d.n, acc);
+                }
                 poll_now()?;
             } else {
                 gemm_in_blocks(dst, (av, sub), (bv, bm), rows, d.k, d.n, acc)?;
@@ -244,7 +279,17 @@ fn matmul_f32(
             cs: mt.cs,
         };
         let dst = &mut out[i * m * n..(i + 1) * m * n];
-        super::sgemm::sgemm(dst, bias.is_some(), view(av, am), view(bv, bm), m, k, n)?;
+        let (va, vb) = (view(av, am), view(bv, bm));
+        if d.batch == 1
+            && m == 1
+            && n < super::sgemm::ROW_CHAIN_MAX_N
+            && bias.is_none()
+            && !super::sgemm::b_transposed(&vb, k, n)
+        {
+            super::sgemm::row_chains(dst, &va, &vb, k, n)?;
+            continue;
+        }
+        super::sgemm::sgemm(dst, bias.is_some(), va, vb, m, k, n)?;
     }
     Ok(HostStorage::F32(out))
 }
@@ -315,6 +360,39 @@ fn matmul_int<T: Stored + Arith>(
         }
     }
     Ok(T::wrap(out))
+}
+
+/// `a @ b` for one `[1, k] @ [k, 1]` product that PyTorch computes as a dot product
+/// (`torch.dot`, `1-D @ 1-D`): float32 and float64 in MKL's sdot/ddot order ([`super::dot`]),
+/// other dtypes as any product.
+pub fn dot(
+    a: (&HostStorage, &Layout),
+    b: (&HostStorage, &Layout),
+    dims: MatmulDims,
+) -> Result<HostStorage> {
+    fn vectors<T: Stored>(
+        a: (&HostStorage, &Layout),
+        b: (&HostStorage, &Layout),
+    ) -> Result<(Vec<T>, Vec<T>)> {
+        Ok((
+            gather(typed::<T>(a.0)?, a.1)?,
+            gather(typed::<T>(b.0)?, b.1)?,
+        ))
+    }
+    if dims.batch != 1 || dims.m != 1 || dims.n != 1 {
+        return matmul(a, b, None, dims);
+    }
+    match a.0.dtype() {
+        DType::Float32 => {
+            let (x, y) = vectors::<f32>(a, b)?;
+            Ok(HostStorage::F32(vec![super::dot::dot(&x, &y)?]))
+        }
+        DType::Float64 => {
+            let (x, y) = vectors::<f64>(a, b)?;
+            Ok(HostStorage::F64(vec![super::dot::dot(&x, &y)?]))
+        }
+        _ => matmul(a, b, None, dims),
+    }
 }
 
 /// `a @ b (+ bias)` for `dims.batch` products (see [`crate::engine::backend::BackendStorage::matmul`]).

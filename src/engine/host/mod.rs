@@ -5,6 +5,7 @@
 
 pub mod arith;
 pub mod conv;
+pub mod dot;
 pub mod elementwise;
 pub mod extreme;
 pub mod math;

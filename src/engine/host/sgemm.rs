@@ -1,31 +1,32 @@
 //! float32 matrix products in the summation order of PyTorch 2.15's CPU BLAS (MKL's sgemm as
-//! the PyPI wheel runs it on this AMD AVX-512 machine, two threads), found by experiment
-//! (docs/engine.md, "Matrix products"; scripts/blas-order.py reproduces the evidence).
+//! the PyPI wheel runs it with one thread on the Intel Xeon the recordings come from), found
+//! by experiment (docs/engine.md, "Matrix products"; scripts/blas-order.py reproduces the
+//! evidence).
 //!
 //! For `out[m x n] = a[m x k] @ b[k x n] (+ bias)`, row-major output as PyTorch allocates it:
+//! k is cut into the blocks of [`k_blocks`] (384 while more than 768 remain, then the rest,
+//! or two halves of it when longer than 384), each block is one fused multiply-add chain per
+//! element starting from 0, and each block's sum is added (unfused) to the output, which
+//! starts as the bias or as the first block's sum. float64 (matmul.rs) uses the same blocks.
 //!
-//! - With one thread (`OMP_NUM_THREADS=1`, how tests/ are recorded, and what this module
-//!   does) the whole output is one part. With PyTorch's default two threads on this machine
-//!   the rows are split as MKL's two threads split them (kept behind `TWO_THREADS`): the first part has
-//!   `round_up(ceil(m / 2), 4)` rows, the second the rest (when that is not empty), except
-//!   when `n <= 16` and `k <= 16`, or `k <= 4` and `m * n * k < 2048` (one thread). This only shows when `n >= 12` (below that
-//!   the whole product takes the small path) and a part has at most 3 rows.
-//! - Small path, a part with `n <= 11` or at most 3 rows: every element is one *unfused*
-//!   multiply-then-add chain over k in order, started from the bias (or from 0). When `b` is
-//!   given transposed (`x @ w.t()`, as linear passes its weight) the small path is a dot
-//!   product instead: 8 lanes (two 4-wide accumulators) over the first `k - k % 8` products,
-//!   unfused, reduced as `(l0 + l2) + (l1 + l3)` after adding the two accumulators, added to
-//!   the bias, then the last `k % 8` products one by one (exact when `k % 8 == 0` or `k < 8`;
-//!   other tails are close but not always exact).
-//! - Otherwise: k is cut into blocks of `kc` (`kc = k` up to 192, `k / 2` up to 384, else
-//!   192; a last shorter block takes the rest), each block is one fused multiply-add chain per
-//!   element starting from 0, and each block's sum is added (unfused) to the output, which
-//!   starts as the bias or as the first block's sum.
+//! A single product of one output row (`m == 1`, no bias, `b` not transposed) with `n < 16`
+//! is MKL's matrix-vector kernel: one fused chain per element over all of k (matmul.rs takes
+//! [`row_chains`] before calling [`sgemm`]).
 //!
-//! Not reproduced: MKL's small path computes a few elements with another order (the first
-//! elements of an output row that does not start on a 16-byte boundary when at least 4 more
-//! follow), products with `n == 1` (a matrix-vector product), and the small path of a
-//! transposed `b` when `k % 8` is not 0; those elements are typically one ulp away.
+//! Kept from measurements on an AMD EPYC, which do not describe the recordings' machine
+//! (the small path still serves a transposed `b`, see [`sgemm`]):
+//! MKL's split between two threads (behind `TWO_THREADS = false`: the first part has
+//! `round_up(ceil(m / 2), 4)` rows, the second the rest, except when `n <= 16` and
+//! `k <= 16`, or `k <= 4` and `m * n * k < 2048`), and its small path for a part with
+//! `n <= 11` or at most 3 rows: an unfused chain from the bias, or for a transposed `b` an
+//! 8-lane dot product (two 4-wide accumulators, `(l0 + l2) + (l1 + l3)`, then the bias, then
+//! the last `k % 8` products one by one).
+//!
+//! With `k == 1` and a bias MKL fuses the one product with it, `fma(a, b, bias)`, when
+//! `n >= 2` (n == 1 adds it unfused, which the blocked path gives).
+//!
+//! Not reproduced: a transposed `b` with small outputs, one-row
+//! products with `n >= 16`, products with `n == 1` (matrix-vector).
 
 use super::got;
 use crate::engine::error::Result;
@@ -60,20 +61,37 @@ const ROWS_PER_POLL: usize = 128;
 /// thread (scripts/record-pytorch.py), so: one.
 const TWO_THREADS: bool = false;
 
-/// MKL's K blocking: the block length for an inner dimension `k`.
-pub fn kc_of(k: usize) -> usize {
-    if k <= 192 {
-        k.max(1)
-    } else if k <= 384 {
-        k / 2
+/// Longest K block of MKL's gemm kernels on this machine (sgemm and dgemm alike).
+pub const KC: usize = 384;
+
+/// MKL's K blocks for an inner dimension `k`, as `(start, length)` (measured against PyTorch
+/// 2.15 CPU, one thread, on this Intel Xeon, float32 and float64 alike): blocks of 384 while
+/// more than 768 remain, then the rest as one block, or as two halves (the first the larger)
+/// when it is longer than 384: k = 1000 is 384 + 308 + 308, k = 500 is 250 + 250.
+pub fn k_blocks(k: usize) -> impl Iterator<Item = (usize, usize)> {
+    let full = if k > 2 * KC {
+        (k - 2 * KC).div_ceil(KC)
     } else {
-        192
-    }
+        0
+    };
+    let rest = k - full * KC;
+    let (h1, h2) = if rest > KC {
+        (rest.div_ceil(2), rest / 2)
+    } else {
+        (rest, 0)
+    };
+    let lens = std::iter::repeat_n(KC, full).chain([h1, h2].into_iter().filter(|&l| l > 0));
+    lens.scan(0, |start, len| {
+        let s = *start;
+        *start += len;
+        Some((s, len))
+    })
 }
 
 /// The row parts of an `m x n` output and whether each takes the small path.
 pub fn parts(m: usize, k: usize, n: usize) -> Vec<(usize, usize, bool)> {
     if !TWO_THREADS {
+        // the small path's shapes; on this Intel Xeon only a transposed `b` takes it (sgemm)
         return vec![(0, m, n <= 11 || m <= 3)];
     }
     if n <= 11 {
@@ -94,7 +112,7 @@ pub fn parts(m: usize, k: usize, n: usize) -> Vec<(usize, usize, bool)> {
 /// Whether PyTorch hands `b` (`k x n`) to the BLAS transposed: it is not laid out with unit
 /// column stride and a row stride of at least n, but with unit row stride (addmm_impl_cpu_'s
 /// test, seen from the swapped operands of a row-major result).
-fn b_transposed(b: &View, k: usize, n: usize) -> bool {
+pub fn b_transposed(b: &View, k: usize, n: usize) -> bool {
     let nn = b.cs == 1 && b.rs >= n.max(1) as isize;
     !nn && b.rs == 1 && b.cs >= k.max(1) as isize
 }
@@ -106,13 +124,10 @@ avx2_fma! {
     #[allow(clippy::too_many_arguments)]
     fn fused_rows(out: &mut [f32], has_bias: bool, ap: &[f32], bp: &[f32], r0: usize, r1: usize,
                   k: usize, n: usize, npad: usize) {
-        let kc = kc_of(k);
-        let mut panel = [0f32; MR * 192];
-        let mut p0 = 0;
+        let mut panel = [0f32; MR * KC];
         let mut first = true;
-        while p0 < k {
-            let p1 = (p0 + kc).min(k);
-            let len = p1 - p0;
+        for (p0, len) in k_blocks(k) {
+            let p1 = p0 + len;
             let mut i = r0;
             while i < r1 {
                 let rows = MR.min(r1 - i);
@@ -157,7 +172,6 @@ avx2_fma! {
                 i += MR;
             }
             first = false;
-            p0 = p1;
         }
     }
 }
@@ -223,6 +237,28 @@ fn lanes_dot(x: &[f32], y: &[f32], init: f32) -> f32 {
     s
 }
 
+/// A single output row (`1-D @ 2-D`, `mm` of one row) narrower than this is MKL's
+/// matrix-vector kernel: one fused chain per element (measured for n < 16; wider rows take
+/// another order, not reproduced).
+pub const ROW_CHAIN_MAX_N: usize = 16;
+
+/// `out[1 x n] = a[1 x k] @ b[k x n]`: each element one fused multiply-add chain over all of
+/// k from 0, without K blocking (MKL's gemv path for one row; exact against PyTorch for n
+/// from 1 to 15, k from 1 to 1000).
+pub fn row_chains(out: &mut [f32], a: &View, b: &View, k: usize, n: usize) -> Result<()> {
+    for (j, o) in out.iter_mut().enumerate().take(n) {
+        let mut acc = 0f32;
+        for p in 0..k {
+            if p % 4096 == 4095 {
+                poll()?;
+            }
+            acc = a.at(0, p).mul_add(b.at(p, j), acc);
+        }
+        *o = acc;
+    }
+    poll_now()
+}
+
 /// Copies the `rows x cols` operand `v` into `dst` row-major with row length `ld` (the
 /// padding is left as it is), reading along whichever dimension is contiguous. Polled every
 /// row or tile: a convolution's columns are hundreds of MB, copied in about a second.
@@ -281,8 +317,26 @@ pub fn sgemm(
         }
         return Ok(());
     }
-    let parts = parts(m, k, n);
+    if k == 1 && has_bias && n >= 2 {
+        // MKL fuses the one product with the bias (n == 1 adds it unfused, as below)
+        for i in 0..m {
+            poll()?;
+            for j in 0..n {
+                let o = &mut out[i * n + j];
+                *o = a.at(i, 0).mul_add(b.at(0, j), *o);
+            }
+        }
+        return Ok(());
+    }
     let transposed = b_transposed(&b, k, n);
+    // On this Intel Xeon a `b` given as is takes the fused path at every shape; the small
+    // path (measured on an AMD EPYC) is kept for a transposed `b`, whose small outputs MKL
+    // runs with another kernel, not found, which that dot product matches more often than
+    // the fused path does (25 conformance samples: linear, RNN cells, Bilinear, cov).
+    let parts: Vec<_> = parts(m, k, n)
+        .into_iter()
+        .map(|(r0, r1, small)| (r0, r1, small && transposed))
+        .collect();
     // a packed row-major, rows padded to MR with zeros
     let m_pad = m + 2 * MR;
     let mut ap = got(try_zeroed::<f32>(m_pad * k), m_pad * k)?;
@@ -344,18 +398,31 @@ mod tests {
 
     #[test]
     fn blocking_and_parts_follow_the_measured_rule() {
+        let blocks = |k| k_blocks(k).collect::<Vec<_>>();
+        assert_eq!(blocks(0), vec![]);
+        assert_eq!(blocks(150), vec![(0, 150)]);
+        assert_eq!(blocks(384), vec![(0, 384)]);
+        assert_eq!(blocks(385), vec![(0, 193), (193, 192)]);
+        assert_eq!(blocks(768), vec![(0, 384), (384, 384)]);
+        assert_eq!(blocks(769), vec![(0, 384), (384, 193), (577, 192)]);
+        assert_eq!(blocks(1000), vec![(0, 384), (384, 308), (692, 308)]);
+        assert_eq!(
+            blocks(2000),
+            vec![
+                (0, 384),
+                (384, 384),
+                (768, 384),
+                (1152, 384),
+                (1536, 232),
+                (1768, 232)
+            ]
+        );
         if !TWO_THREADS {
             assert_eq!(parts(5, 64, 16), vec![(0, 5, false)]);
             assert_eq!(parts(3, 64, 16), vec![(0, 3, true)]);
             assert_eq!(parts(64, 784, 10), vec![(0, 64, true)]);
             return;
         }
-        assert_eq!(kc_of(150), 150);
-        assert_eq!(kc_of(192), 192);
-        assert_eq!(kc_of(193), 96);
-        assert_eq!(kc_of(300), 150);
-        assert_eq!(kc_of(384), 192);
-        assert_eq!(kc_of(1000), 192);
         assert_eq!(parts(8, 64, 5), vec![(0, 8, true)]);
         assert_eq!(parts(5, 64, 16), vec![(0, 4, false), (4, 5, true)]);
         assert_eq!(parts(5, 16, 16), vec![(0, 5, false)]);
@@ -397,7 +464,8 @@ mod tests {
         for i in 0..m {
             for j in 0..n {
                 let mut c = bias[i * n + j];
-                for blk in (0..k).collect::<Vec<_>>().chunks(192) {
+                // k = 500: two halves of 250
+                for blk in (0..k).collect::<Vec<_>>().chunks(250) {
                     let acc = blk
                         .iter()
                         .fold(0f32, |acc, &p| a[i * k + p].mul_add(b[p * n + j], acc));

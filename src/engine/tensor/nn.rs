@@ -81,7 +81,12 @@ impl Runtime {
                     Ok(())
                 });
                 r?;
-                let m = self.mm_impl("matmul", &a.unsqueeze(0)?, &b.unsqueeze(1)?, "mm", "mm")?;
+                // ATen's dot: the BLAS dot's order, not gemm's
+                let (a2, b2) = (a.unsqueeze(0)?, b.unsqueeze(1)?);
+                let hint = a2.device().cuda_index().or(b2.device().cuda_index());
+                let dev =
+                    self.guarded("matmul", hint, || self.check_mm(&a2, &b2, "mm", "mm", None))?;
+                let m = self.gemm_out("matmul", &a2, &b2, None, dev, "MmBackward0", true)?;
                 Ok(m.view_named("DotBackward0", vec![], vec![], 0))
             }
             (2, 2) => self.mm_impl("matmul", a, b, "mm", "mm"),
@@ -183,7 +188,7 @@ impl Runtime {
     ) -> Result<Tensor> {
         let hint = a.device().cuda_index().or(b.device().cuda_index());
         let dev = self.guarded(op, hint, || self.check_mm(a, b, prefix, method, None))?;
-        self.gemm_out(op, a, b, None, dev, "MmBackward0")
+        self.gemm_out(op, a, b, None, dev, "MmBackward0", false)
     }
 
     fn gemm_out(
@@ -194,6 +199,7 @@ impl Runtime {
         bias: Option<&Tensor>,
         dev: Device,
         gf: &'static str,
+        dot: bool,
     ) -> Result<Tensor> {
         let (m, k, n) = (a.layout.shape[0], a.layout.shape[1], b.layout.shape[1]);
         let dt = a.dtype();
@@ -214,12 +220,11 @@ impl Runtime {
                     Some(p) => Some(p.pair()?),
                     None => None,
                 };
-                DeviceStorage::matmul(
-                    (sa, &batched(la)),
-                    (sb, &batched(lb)),
-                    bias,
-                    MatmulDims { batch: 1, m, k, n },
-                )
+                let dims = MatmulDims { batch: 1, m, k, n };
+                if dot {
+                    return DeviceStorage::dot((sa, &batched(la)), (sb, &batched(lb)), dims);
+                }
+                DeviceStorage::matmul((sa, &batched(la)), (sb, &batched(lb)), bias, dims)
             })
             .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
         // PyTorch's addmm takes cuBLASLt's bias epilogue for a 1-D bias over matrices whose
@@ -245,7 +250,7 @@ impl Runtime {
             broadcast_shapes(&bias.layout.shape, &[a.layout.shape[0], b.layout.shape[1]])?;
             Ok(dev)
         })?;
-        self.gemm_out("addmm", a, b, Some(bias), dev, "AddmmBackward0")
+        self.gemm_out("addmm", a, b, Some(bias), dev, "AddmmBackward0", false)
     }
 
     /// `F.linear(x, weight, bias)`: addmm for 2-D input with bias, matmul otherwise.
@@ -261,7 +266,7 @@ impl Runtime {
                 broadcast_shapes(&b.layout.shape, &[x.layout.shape[0], wt.layout.shape[1]])?;
                 Ok(dev)
             })?;
-            return self.gemm_out("linear", x, &wt, Some(b), dev, "AddmmBackward0");
+            return self.gemm_out("linear", x, &wt, Some(b), dev, "AddmmBackward0", false);
         }
         // ATen's linear folds a contiguous N-d input with a 1-D bias into one addmm and views
         // the result back (_flatten_nd_linear): its messages say addmm, its grad_fn is a view
