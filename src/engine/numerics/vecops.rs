@@ -16,6 +16,19 @@ pub fn maximum(a: f32, b: f32) -> f32 {
     }
 }
 
+/// `vec::maximum` of `Vectorized<double>`: `max_pd(a, b)`, or the all-ones NaN when either
+/// is NaN.
+#[inline(always)]
+pub fn maximum_f64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::from_bits(u64::MAX)
+    } else if a > b {
+        a
+    } else {
+        b
+    }
+}
+
 /// `vec::minimum`: `min_ps(a, b)` (a < b ? a : b), or the all-ones NaN when either is NaN.
 #[inline(always)]
 pub fn minimum(a: f32, b: f32) -> f32 {
