@@ -540,15 +540,13 @@ fn the_chinese_help_box_has_a_whole_border() {
         let Some(left) = left else {
             return false;
         };
-        let mut checked = 0;
-        for row in &rows[top + 1..] {
+        for (checked, row) in rows[top + 1..].iter().enumerate() {
             if at(row, left) == Some('└') {
                 return checked > 5;
             }
             if at(row, left) != Some('│') {
                 return false;
             }
-            checked += 1;
         }
         false
     };

@@ -1018,12 +1018,7 @@ fn readme_key_tables_are_generated_from_the_key_table() {
         .expect("the end marker");
     let wanted = cudatutor::ui::readme_tables();
     if std::env::var_os("UPDATE_README_KEYS").is_some() {
-        let new = format!(
-            "{}{}{}",
-            &readme[..begin],
-            format!("\n{wanted}"),
-            &readme[end..]
-        );
+        let new = format!("{}\n{}{}", &readme[..begin], wanted, &readme[end..]);
         std::fs::write("README.md", new).unwrap();
         return;
     }

@@ -262,20 +262,6 @@ pub fn render_summary(r: &RunReport) -> String {
     s
 }
 
-#[cfg(test)]
-mod tests {
-    use super::format_bytes;
-
-    #[test]
-    fn sizes_print_like_pytorch() {
-        assert_eq!(format_bytes(512), "512 bytes");
-        assert_eq!(format_bytes(2 << 20), "2.00 MiB");
-        assert_eq!(format_bytes(20 << 20), "20.00 MiB");
-        assert_eq!(format_bytes(1536), "1.50 KiB");
-        assert_eq!(format_bytes(80 << 30), "80.00 GiB");
-    }
-}
-
 /// stdout and stderr in the order the script wrote them (a caught assert's device line
 /// before the script's later prints, as python3 on a terminal), each flushed before the
 /// other stream's turn. A closed stderr is not worth failing over: the status still says
@@ -290,4 +276,18 @@ fn emit_interleaved(report: &RunReport) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_bytes;
+
+    #[test]
+    fn sizes_print_like_pytorch() {
+        assert_eq!(format_bytes(512), "512 bytes");
+        assert_eq!(format_bytes(2 << 20), "2.00 MiB");
+        assert_eq!(format_bytes(20 << 20), "20.00 MiB");
+        assert_eq!(format_bytes(1536), "1.50 KiB");
+        assert_eq!(format_bytes(80 << 30), "80.00 GiB");
+    }
 }

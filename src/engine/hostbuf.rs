@@ -85,6 +85,25 @@ fn advise_huge_pages<T>(v: &Vec<T>) {
     }
 }
 
+/// glibc's malloc gives blocks of 128 KiB and more (its dynamic threshold grows to 32 MiB only
+/// after such blocks are freed) their own mmap, and a freed one goes back to the kernel at
+/// once: a training loop's gradients (1-2 MB each, made and freed every step) then fault in
+/// every page again, about a quarter of a step's time in `perf`. Buffers up to 32 MiB come
+/// from the heap instead and freed heap memory is kept up to 64 MiB; larger tensors still get
+/// their own mapping, so peak memory is unchanged. Called once per process.
+pub fn tune_malloc() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        // SAFETY: mallopt only sets glibc's allocator parameters (valid ones, by name); it
+        // touches no memory of ours and runs once, under the Once.
+        ONCE.call_once(|| unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
+        });
+    }
+}
+
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages<T>(_: &Vec<T>) {}
 
@@ -116,24 +135,5 @@ mod tests {
         assert!(try_zeroed::<f64>(usize::MAX / 4).is_none());
         assert!(try_with_capacity::<f32>(usize::MAX / 2).is_none());
         assert!(try_filled(1 << 60, 1u8).is_none());
-    }
-}
-
-/// glibc's malloc gives blocks of 128 KiB and more (its dynamic threshold grows to 32 MiB only
-/// after such blocks are freed) their own mmap, and a freed one goes back to the kernel at
-/// once: a training loop's gradients (1-2 MB each, made and freed every step) then fault in
-/// every page again, about a quarter of a step's time in `perf`. Buffers up to 32 MiB come
-/// from the heap instead and freed heap memory is kept up to 64 MiB; larger tensors still get
-/// their own mapping, so peak memory is unchanged. Called once per process.
-pub fn tune_malloc() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        // SAFETY: mallopt only sets glibc's allocator parameters (valid ones, by name); it
-        // touches no memory of ours and runs once, under the Once.
-        ONCE.call_once(|| unsafe {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
-            libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
-        });
     }
 }

@@ -14,6 +14,9 @@ mod memory_snapshot;
 mod streams;
 pub use streams::{BAD_FORK_MESSAGE, elapsed_ms};
 
+/// One device's cuBLAS and cuBLASLt workspaces: each a block and its size in bytes.
+type BlasWorkspaces = [Option<(CudaBlock, u64)>; 2];
+
 /// How to build a runtime.
 #[derive(Debug, Clone)]
 pub struct RuntimeConfig {
@@ -222,7 +225,7 @@ pub struct Runtime {
     device_log_printed: Cell<usize>,
     current_device: Cell<u32>,
     /// Each device's cuBLAS and cuBLASLt workspaces, once a matrix product needed them.
-    blas_workspaces: RefCell<Vec<[Option<(CudaBlock, u64)>; 2]>>,
+    blas_workspaces: RefCell<Vec<BlasWorkspaces>>,
     launch_blocking: Cell<bool>,
     /// GPUs the script can see (CUDA_VISIBLE_DEVICES; all of them when unset).
     visible_gpus: Cell<u32>,

@@ -49,10 +49,10 @@ impl BackendDevice for AnyDevice {
             AnyDevice::Gpu(d) => d.full(n, dtype, value).map(DeviceStorage::Gpu),
         }
     }
-    fn from_host(&self, host: HostStorage) -> Result<DeviceStorage> {
+    fn upload(&self, host: HostStorage) -> Result<DeviceStorage> {
         match self {
-            AnyDevice::Host(d) => d.from_host(host).map(DeviceStorage::Host),
-            AnyDevice::Gpu(d) => d.from_host(host).map(DeviceStorage::Gpu),
+            AnyDevice::Host(d) => d.upload(host).map(DeviceStorage::Host),
+            AnyDevice::Gpu(d) => d.upload(host).map(DeviceStorage::Gpu),
         }
     }
 }
@@ -77,7 +77,7 @@ fn as_host(s: &DeviceStorage) -> Result<Cow<'_, HostStorage>> {
 fn as_gpu<'a>(s: &'a DeviceStorage, dev: &GpuHandle) -> Result<Cow<'a, GpuStorage>> {
     match s {
         DeviceStorage::Gpu(g) => Ok(Cow::Borrowed(g)),
-        DeviceStorage::Host(h) => dev.from_host(h.clone()).map(Cow::Owned),
+        DeviceStorage::Host(h) => dev.upload(h.clone()).map(Cow::Owned),
     }
 }
 

@@ -63,8 +63,11 @@ pub struct Options<'a> {
     pub lessons: Option<&'a Catalog>,
     /// Reads a script named in the traceback (to find a deferred error's launching line);
     /// None reads nothing.
-    pub read_script: Option<&'a dyn Fn(&str) -> Option<String>>,
+    pub read_script: Option<ScriptReader<'a>>,
 }
+
+/// Reads a script's text by the name a traceback gives it.
+pub type ScriptReader<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Explains a paste.
 pub fn explain(text: &str, opts: &Options) -> Explanation {

@@ -437,11 +437,11 @@ fn spread(o: &Operand, shape: &[usize]) -> Vec<f64> {
     let nd = shape.len();
     let src = super::array::contiguous_strides(&o.shape);
     let mut strides = vec![0isize; nd];
-    for i in 0..nd {
+    for (i, stride) in strides.iter_mut().enumerate() {
         if i + k >= nd {
             let j = i + k - nd;
             if o.shape[j] != 1 {
-                strides[i] = src[j];
+                *stride = src[j];
             }
         }
     }

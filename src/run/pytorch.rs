@@ -401,7 +401,7 @@ impl Resident {
         code: &str,
         check: Option<&str>,
         opts: &RunOptions,
-    ) -> Result<RunReport, RunReport> {
+    ) -> Result<RunReport, Box<RunReport>> {
         let split = check.map(checks::split_checks);
         let wire_checks = match &split {
             Some(Ok(statements)) => Some(statements.iter().map(wire_check).collect()),
@@ -422,13 +422,16 @@ impl Resident {
             predict: &opts.exercise.predict,
             code_unchanged: predictions.code_unchanged,
         };
-        let line = serde_json::to_string(&request)
-            .map_err(|e| failed(&format!("the run request could not be encoded: {e}")))?;
+        let line = serde_json::to_string(&request).map_err(|e| {
+            Box::new(failed(&format!(
+                "the run request could not be encoded: {e}"
+            )))
+        })?;
         if writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .is_err()
         {
-            return Err(failed("the resident Python process has exited"));
+            return Err(Box::new(failed("the resident Python process has exited")));
         }
         // The runner kills the script at its wall limit; this margin covers the fork, the
         // report, and a machine under load.
@@ -448,20 +451,22 @@ impl Resident {
                 }
                 r.stderr = "KeyboardInterrupt\n".into();
                 r.internal_error = None;
-                return Err(r);
+                return Err(Box::new(r));
             }
             match self.lines.recv_timeout(Duration::from_millis(50)) {
                 Ok(line) => break line,
                 Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
                 Err(RecvTimeoutError::Timeout) => {
                     self.kill();
-                    return Err(failed(
+                    return Err(Box::new(failed(
                         "the resident Python process did not answer in time and was stopped",
-                    ));
+                    )));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     self.kill();
-                    return Err(failed("the resident Python process died during the run"));
+                    return Err(Box::new(failed(
+                        "the resident Python process died during the run",
+                    )));
                 }
             }
         };
@@ -689,7 +694,7 @@ pub fn run_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> RunRe
         Err(report) => {
             // Cancelled, or the process died: the next run starts a fresh one.
             *slot = None;
-            report
+            *report
         }
     }
 }

@@ -577,5 +577,8 @@ pub trait NativeObject: Any {
 /// A Rust function as a Python callable (`builtin_function_or_method`).
 pub struct NativeFn {
     pub name: Rc<str>,
-    pub f: Box<dyn Fn(&mut Interpreter, Args) -> PyResult<Value>>,
+    pub f: NativeBody,
 }
+
+/// The Rust body of a [`NativeFn`].
+pub type NativeBody = Box<dyn Fn(&mut Interpreter, Args) -> PyResult<Value>>;

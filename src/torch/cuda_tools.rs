@@ -172,7 +172,7 @@ pub fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> 
             Err(e) if e.0.uncatchable => Err(e),
             Err(e) => {
                 let (type_name, _, _) = it.exception_parts(&e);
-                let original = it.to_script_error(e).traceback;
+                let original = it.script_error_of(e).traceback;
                 let message = format!(
                     "Caught {type_name} in DataLoader worker process {worker}.\nOriginal {original}"
                 );

@@ -602,7 +602,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
                     .downcast::<crate::numpy::NdArray>()
                     .is_some())
         {
-            let (vals, shape, _) = flatten_data(it, &args.positional[0])?;
+            let (vals, shape, _) = flatten_data(&args.positional[0])?;
             return Ok(wrap(
                 &r,
                 r.tensor(&vals, shape, Some(DType::Float32), Device::Cpu)
@@ -639,7 +639,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             return finish(rt, t, rg);
         }
         let np_dt = super::numpy_dtype(a[0].as_ref().unwrap());
-        let (vals, shape, inner_dt) = flatten_data(it, a[0].as_ref().unwrap())?;
+        let (vals, shape, inner_dt) = flatten_data(a[0].as_ref().unwrap())?;
         let (dt, dev, rg) = creation_kw(rt, &a[1..4], it)?;
         let dt = dt.or(np_dt).or(
             if inner_dt.is_some() && vals.iter().all(|v| !matches!(v, Scalar::Float(_))) {
@@ -689,7 +689,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
             ));
         }
         let np_dt = super::numpy_dtype(a[0].as_ref().unwrap());
-        let (vals, shape, _) = flatten_data(it, a[0].as_ref().unwrap())?;
+        let (vals, shape, _) = flatten_data(a[0].as_ref().unwrap())?;
         let (dt, dev, _) = creation_kw(rt, &[a[1].clone(), a[2].clone(), None], it)?;
         let dt = dt.or(np_dt);
         Ok(wrap(rt, rt.tensor(&vals, shape, dt, dev).map_err(py_err)?))

@@ -401,12 +401,8 @@ pub(crate) fn numpy_dtype(v: &Value) -> Option<DType> {
 }
 
 /// Flatten `torch.tensor` data: nested lists/tuples of numbers (or one-element tensors).
-pub(crate) fn flatten_data(
-    it: &mut Interpreter,
-    v: &Value,
-) -> PyResult<(Vec<Scalar>, Vec<usize>, Option<DType>)> {
+pub(crate) fn flatten_data(v: &Value) -> PyResult<(Vec<Scalar>, Vec<usize>, Option<DType>)> {
     fn rec(
-        it: &mut Interpreter,
         v: &Value,
         depth: usize,
         shape: &mut Vec<usize>,
@@ -515,14 +511,14 @@ pub(crate) fn flatten_data(
             ));
         }
         for x in &items {
-            rec(it, x, depth + 1, shape, out, dt)?;
+            rec(x, depth + 1, shape, out, dt)?;
         }
         Ok(())
     }
     let mut shape = Vec::new();
     let mut out = Vec::new();
     let mut dt = None;
-    rec(it, v, 0, &mut shape, &mut out, &mut dt)?;
+    rec(v, 0, &mut shape, &mut out, &mut dt)?;
     Ok((out, shape, dt))
 }
 
@@ -705,7 +701,7 @@ pub(crate) fn index_items(
                 TensorIndex::Tensor(t)
             }
             Value::List(_) => {
-                let (vals, shape, _) = flatten_data(it, p)?;
+                let (vals, shape, _) = flatten_data(p)?;
                 let t = rt.tensor(&vals, shape, None, Device::Cpu).map_err(py_err)?;
                 TensorIndex::Tensor(t)
             }

@@ -1004,12 +1004,13 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             // out of place, PyTorch fills a copy of the input expanded to the broadcast shape
             // of input and mask (a larger mask widens the result)
             let mut t = p.tensor();
-            if let Ok(shape) = crate::engine::tensor::broadcast_shapes(t.shape(), m.shape()) {
-                if shape.as_slice() != t.shape() && m.dtype() == crate::engine::DType::Bool {
-                    let sizes: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
-                    let e = t.expand(&sizes);
-                    t = p.rt.view_op("expand", &t, e).map_err(py_err)?;
-                }
+            if let Ok(shape) = crate::engine::tensor::broadcast_shapes(t.shape(), m.shape())
+                && shape.as_slice() != t.shape()
+                && m.dtype() == crate::engine::DType::Bool
+            {
+                let sizes: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+                let e = t.expand(&sizes);
+                t = p.rt.view_op("expand", &t, e).map_err(py_err)?;
             }
             Ok(wrap(&p.rt, p.rt.masked_fill(&t, &m, s).map_err(py_err)?))
         },
@@ -1556,7 +1557,7 @@ impl NativeObject for PyTensor {
         let val = match operand_of(&v)? {
             Some(o) => o,
             None => {
-                let (vals, shape, _) = super::flatten_data(it, &v)?;
+                let (vals, shape, _) = super::flatten_data(&v)?;
                 let t = self.tensor();
                 Operand::Tensor(
                     self.rt

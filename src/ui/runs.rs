@@ -35,8 +35,8 @@ pub enum Job {
 
 /// What the run's thread sends back.
 enum Done {
-    Run(RunReport),
-    Compare(DiffReport),
+    Run(Box<RunReport>),
+    Compare(Box<DiffReport>),
 }
 
 /// Why a run was asked to stop.
@@ -162,8 +162,10 @@ impl RunController {
         // A runner that panics (a bug in cudatutor) gives an internal-error report.
         crate::run::spawn_run(
             move || match job {
-                Job::Run => Done::Run(runner.run(&source, check.as_deref(), &opts)),
-                Job::Compare => Done::Compare(runner.compare(&source, check.as_deref(), &opts)),
+                Job::Run => Done::Run(Box::new(runner.run(&source, check.as_deref(), &opts))),
+                Job::Compare => {
+                    Done::Compare(Box::new(runner.compare(&source, check.as_deref(), &opts)))
+                }
             },
             move |result| {
                 let done = result.unwrap_or_else(|why| {
@@ -172,13 +174,13 @@ impl RunController {
                         backend.name(),
                     );
                     match job {
-                        Job::Run => Done::Run(report),
-                        Job::Compare => Done::Compare(DiffReport {
+                        Job::Run => Done::Run(Box::new(report)),
+                        Job::Compare => Done::Compare(Box::new(DiffReport {
                             pytorch_failed: report.internal_error.clone(),
                             engine: report.clone(),
                             pytorch: report,
                             differences: Vec::new(),
-                        }),
+                        })),
                     }
                 });
                 let _ = tx.send(done);
@@ -254,12 +256,12 @@ impl RunController {
             Done::Run(report) => Outcome::Finished {
                 exercise: running.exercise,
                 code: running.code,
-                report: Box::new(report),
+                report,
                 stopped,
             },
             Done::Compare(diff) => Outcome::Compared {
                 exercise: running.exercise,
-                diff: Box::new(diff),
+                diff,
                 stopped,
             },
         }

@@ -727,39 +727,6 @@ pub fn device_name(name: &str, s: &Strings) -> String {
     name.replace(EN.sim_device, s.sim_device)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn label(backend: Backend, device: &str) -> BackendLabel {
-        BackendLabel {
-            backend,
-            device: device.to_string(),
-        }
-    }
-
-    #[test]
-    fn the_backend_label_is_translated() {
-        assert_eq!(
-            backend_label(&label(Backend::Sim, "Simulated H200 (modelled) ×2"), &ZH),
-            "模拟 · 模拟的 H200（时间为模型估算） ×2"
-        );
-        assert_eq!(
-            backend_label(&label(Backend::Sim, "Simulated H200 (modelled)"), &EN),
-            "sim · Simulated H200 (modelled)"
-        );
-        assert_eq!(
-            backend_label(&label(Backend::Cuda, "NVIDIA H200"), &ZH),
-            "cuda · NVIDIA H200"
-        );
-    }
-
-    #[test]
-    fn the_simulated_device_name_is_the_engines() {
-        assert_eq!(EN.sim_device, crate::run::SIM_DEVICE_NAME);
-    }
-}
-
 /// Where README.md's key tables start and end: what is between is [`readme_tables`]'s text.
 pub const README_BEGIN: &str = "<!-- key tables: generated from src/ui/keys.rs (UPDATE_README_KEYS=1 cargo test --release --test ui_cards readme) -->";
 pub const README_END: &str = "<!-- end of the generated key tables -->";
@@ -791,4 +758,37 @@ pub fn readme_tables() -> String {
     }
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn label(backend: Backend, device: &str) -> BackendLabel {
+        BackendLabel {
+            backend,
+            device: device.to_string(),
+        }
+    }
+
+    #[test]
+    fn the_backend_label_is_translated() {
+        assert_eq!(
+            backend_label(&label(Backend::Sim, "Simulated H200 (modelled) ×2"), &ZH),
+            "模拟 · 模拟的 H200（时间为模型估算） ×2"
+        );
+        assert_eq!(
+            backend_label(&label(Backend::Sim, "Simulated H200 (modelled)"), &EN),
+            "sim · Simulated H200 (modelled)"
+        );
+        assert_eq!(
+            backend_label(&label(Backend::Cuda, "NVIDIA H200"), &ZH),
+            "cuda · NVIDIA H200"
+        );
+    }
+
+    #[test]
+    fn the_simulated_device_name_is_the_engines() {
+        assert_eq!(EN.sim_device, crate::run::SIM_DEVICE_NAME);
+    }
 }

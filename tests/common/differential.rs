@@ -459,8 +459,7 @@ fn run_binary(how: &RunHow, script: &Path) -> Outcome {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cudatutor"));
     cmd.arg("run");
     // Held until the child has exited, then removed.
-    let _scratch;
-    if how.isolate {
+    let _scratch = if how.isolate {
         let folder = std::env::temp_dir().join(format!(
             "cudatutor-corpus-{}-{}",
             std::process::id(),
@@ -479,13 +478,13 @@ fn run_binary(how: &RunHow, script: &Path) -> Outcome {
             .env("HOME", std::env::var_os("HOME").unwrap_or_default())
             .env("LANG", "C.UTF-8")
             .env("PYTHONHASHSEED", "0");
-        _scratch = Some(Scratch(folder));
+        Some(Scratch(folder))
     } else {
         cmd.arg(script)
             .current_dir(&how.root)
             .env_remove("CUDATUTOR_TEST_VAR");
-        _scratch = None;
-    }
+        None
+    };
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -98,13 +98,10 @@ pub fn tokens(text: &str) -> Vec<Result<f64, String>> {
         {
             j += 1;
         }
-        match text[i..j].parse::<f64>() {
-            Ok(v) => {
-                out.push(Err(text[text_start..i].to_string()));
-                out.push(Ok(v));
-                text_start = j;
-            }
-            Err(_) => {}
+        if let Ok(v) = text[i..j].parse::<f64>() {
+            out.push(Err(text[text_start..i].to_string()));
+            out.push(Ok(v));
+            text_start = j;
         }
         i = j;
     }

@@ -19,7 +19,7 @@ impl BackendDevice for HostDevice {
     fn full(&self, n: usize, dtype: DType, value: Scalar) -> Result<HostStorage> {
         HostStorage::full(dtype, n, value)
     }
-    fn from_host(&self, host: HostStorage) -> Result<HostStorage> {
+    fn upload(&self, host: HostStorage) -> Result<HostStorage> {
         Ok(host)
     }
 }

@@ -197,5 +197,5 @@ pub trait BackendDevice: Sized + Clone {
     fn zeros(&self, n: usize, dtype: DType) -> Result<Self::Storage>;
     fn full(&self, n: usize, dtype: DType, value: Scalar) -> Result<Self::Storage>;
     /// Host values moved onto this device.
-    fn from_host(&self, host: HostStorage) -> Result<Self::Storage>;
+    fn upload(&self, host: HostStorage) -> Result<Self::Storage>;
 }

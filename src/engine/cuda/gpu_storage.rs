@@ -546,7 +546,7 @@ impl BackendDevice for GpuHandle {
             }
         }
     }
-    fn from_host(&self, host: HostStorage) -> Result<GpuStorage> {
+    fn upload(&self, host: HostStorage) -> Result<GpuStorage> {
         GpuStorage::upload(&self.0, &host)
     }
 }
@@ -554,14 +554,6 @@ impl BackendDevice for GpuHandle {
 /// The CUDA kernel the op's definition names (engine::op::unary), if any.
 fn unary_kernel(op: UnaryOp) -> Option<UnaryKernel> {
     UnaryKernel::from_name(op.cuda_kernel()?)
-}
-
-fn unary_supported(op: UnaryKernel, e: Elem) -> bool {
-    match op {
-        UnaryKernel::Neg | UnaryKernel::Abs | UnaryKernel::Relu => e != Elem::Bool,
-        UnaryKernel::LogicalNot => e == Elem::Bool,
-        _ => e.is_float(),
-    }
 }
 
 fn compare_kernel(op: BinaryOp) -> Option<CompareKernel> {
@@ -815,7 +807,7 @@ impl BackendStorage for GpuStorage {
         let n = layout.numel();
         if let (Some(e), Some(kop)) = (self.elem(), unary_kernel(op))
             && out == self.dtype
-            && unary_supported(kop, e)
+            && kop.supports(e)
         {
             let res = GpuStorage::alloc(&self.ctx, out, n)?;
             let (sa, so) = (strides(layout), contiguous_strides(&layout.shape));

@@ -78,15 +78,55 @@ fn random_entries() -> Vec<String> {
     v
 }
 
+/// The unary entry points elementwise.cu defines, read from its `CT_UNARY(name, functor, T,
+/// S)` lines: one inside a `#define GROUP(T, S)` that `CT_FOR_<KIND>_DTYPES(GROUP)` expands for
+/// each of KIND's dtypes, or one at the top level with its suffix written out
+/// (`logical_not_bool`). Adding a unary kernel is then the .cu line and the op table's
+/// `cuda: "name"`; tests/kernels_compile.rs checks the list against the compiled PTX.
+pub fn unary_entries() -> Vec<String> {
+    fn calls(text: &str) -> impl Iterator<Item = (&str, &str)> {
+        text.split("CT_UNARY(").skip(1).filter_map(|call| {
+            let args: Vec<&str> = call.split(')').next()?.split(',').map(str::trim).collect();
+            (args.len() == 4).then(|| (args[0], args[3]))
+        })
+    }
+    let text = include_str!("../../../kernels/elementwise.cu").replace("\\\n", " ");
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("#define ") {
+            let name = rest.split('(').next().unwrap_or("");
+            let ops: Vec<&str> = calls(rest)
+                .filter(|&(_, s)| s == "S")
+                .map(|(n, _)| n)
+                .collect();
+            if name != "CT_UNARY" && !ops.is_empty() {
+                groups.push((name, ops));
+            }
+        } else if let Some(rest) = line.strip_prefix("CT_FOR_") {
+            let Some((kind, group)) = rest.split_once("_DTYPES(") else {
+                continue;
+            };
+            let dtypes = match kind {
+                "ALL" => ALL_DTYPES,
+                "NUMERIC" => NUMERIC_DTYPES,
+                "FLOAT" => FLOAT_DTYPES,
+                "INT" => INT_DTYPES,
+                _ => continue,
+            };
+            let group = group.trim_end_matches(')');
+            if let Some((_, ops)) = groups.iter().find(|(g, _)| *g == group) {
+                out.extend(names(ops, dtypes));
+            }
+        } else {
+            out.extend(calls(line).map(|(n, s)| format!("{n}_{s}")));
+        }
+    }
+    out
+}
+
 fn elementwise_entries() -> Vec<String> {
-    let mut v = names(&["neg", "abs", "relu"], NUMERIC_DTYPES);
-    v.extend(names(
-        &[
-            "exp", "log", "sqrt", "tanh", "sigmoid", "sin", "cos", "floor", "ceil", "frac",
-        ],
-        FLOAT_DTYPES,
-    ));
-    v.push("logical_not_bool".into());
+    let mut v = unary_entries();
     v.extend(names(
         &["add", "sub", "mul", "maximum", "minimum"],
         NUMERIC_DTYPES,
@@ -291,6 +331,41 @@ mod tests {
         }
         assert!(seen.contains("add_f32"));
         assert!(seen.contains("nll_loss_forward_reduce_cuda_kernel_2d_f32_i64"));
+    }
+
+    #[test]
+    fn unary_entries_are_read_from_the_file_with_each_groups_dtypes() {
+        let e = unary_entries();
+        for want in [
+            "neg_u8",
+            "relu_i64",
+            "exp_f32",
+            "frac_f64",
+            "logical_not_bool",
+        ] {
+            assert!(e.iter().any(|x| x == want), "{want} missing from {e:?}");
+        }
+        for absent in [
+            "neg_bool",
+            "exp_i64",
+            "logical_not_f32",
+            "CT_UNARY_S",
+            "NAME_S",
+        ] {
+            assert!(!e.iter().any(|x| x == absent), "{absent} listed");
+        }
+    }
+
+    #[test]
+    fn every_cuda_kernel_an_op_names_is_defined_in_elementwise_cu() {
+        let e = unary_entries();
+        for name in crate::engine::op::UnaryOp::CUDA_KERNELS {
+            let prefix = format!("{name}_");
+            assert!(
+                e.iter().any(|x| x.starts_with(&prefix)),
+                "the op table names CUDA kernel {name}, which elementwise.cu does not define"
+            );
+        }
     }
 
     #[test]

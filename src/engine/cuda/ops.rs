@@ -29,6 +29,14 @@ pub enum Elem {
 }
 
 impl Elem {
+    pub const ALL: [Elem; 6] = [
+        Elem::F32,
+        Elem::F64,
+        Elem::I64,
+        Elem::I32,
+        Elem::U8,
+        Elem::Bool,
+    ];
     /// The entry-name suffix (`add_f32`).
     pub fn suffix(self) -> &'static str {
         match self {
@@ -171,64 +179,33 @@ fn n_i64(n: usize) -> Result<i64, DeviceError> {
     i64::try_from(n).map_err(|_| DeviceError::Unsupported("more than 2^63 elements".into()))
 }
 
-/// Unary ops of elementwise.cu.
+/// A unary kernel of elementwise.cu, by the name an op's definition gives it
+/// (engine::op::unary's `cuda:`); the launch is `<name>_<dtype>`, for the dtypes the file
+/// builds it for ([`super::kernels::unary_entries`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnaryKernel {
-    Neg,
-    Abs,
-    Relu,
-    Exp,
-    Log,
-    Sqrt,
-    Tanh,
-    Sigmoid,
-    Sin,
-    Cos,
-    Floor,
-    Ceil,
-    Frac,
-    LogicalNot,
+pub struct UnaryKernel {
+    name: &'static str,
+}
+
+/// elementwise.cu's unary entry points, read once.
+fn unary_entries() -> &'static [String] {
+    static ENTRIES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    ENTRIES.get_or_init(super::kernels::unary_entries)
 }
 
 impl UnaryKernel {
-    /// Every kernel, so an op's definition can name its kernel (engine::op::UnaryOp::cuda_kernel).
-    pub const ALL: [UnaryKernel; 14] = [
-        UnaryKernel::Neg,
-        UnaryKernel::Abs,
-        UnaryKernel::Relu,
-        UnaryKernel::Exp,
-        UnaryKernel::Log,
-        UnaryKernel::Sqrt,
-        UnaryKernel::Tanh,
-        UnaryKernel::Sigmoid,
-        UnaryKernel::Sin,
-        UnaryKernel::Cos,
-        UnaryKernel::Floor,
-        UnaryKernel::Ceil,
-        UnaryKernel::Frac,
-        UnaryKernel::LogicalNot,
-    ];
-    /// The kernel of this name in kernels/elementwise.cu.
-    pub fn from_name(name: &str) -> Option<UnaryKernel> {
-        UnaryKernel::ALL.into_iter().find(|k| k.name() == name)
+    /// The kernel of this name, if elementwise.cu defines it for some dtype.
+    pub fn from_name(name: &'static str) -> Option<UnaryKernel> {
+        let k = UnaryKernel { name };
+        Elem::ALL.into_iter().any(|e| k.supports(e)).then_some(k)
     }
     pub fn name(self) -> &'static str {
-        match self {
-            UnaryKernel::Neg => "neg",
-            UnaryKernel::Abs => "abs",
-            UnaryKernel::Relu => "relu",
-            UnaryKernel::Exp => "exp",
-            UnaryKernel::Log => "log",
-            UnaryKernel::Sqrt => "sqrt",
-            UnaryKernel::Tanh => "tanh",
-            UnaryKernel::Sigmoid => "sigmoid",
-            UnaryKernel::Sin => "sin",
-            UnaryKernel::Cos => "cos",
-            UnaryKernel::Floor => "floor",
-            UnaryKernel::Ceil => "ceil",
-            UnaryKernel::Frac => "frac",
-            UnaryKernel::LogicalNot => "logical_not",
-        }
+        self.name
+    }
+    /// Whether the file builds it for elements of `e`.
+    pub fn supports(self, e: Elem) -> bool {
+        let entry = format!("{}_{}", self.name, e.suffix());
+        unary_entries().contains(&entry)
     }
 }
 
@@ -379,6 +356,36 @@ impl Kernels<'_> {
         self.launch(&entry, self.elementwise_cfg(n), &args)
     }
 
+    /// Launches an elementwise kernel of the files' common layout (elementwise.cu,
+    /// compare.cu): `n`, the shape, each input's strides, the output's strides, each input's
+    /// pointer, the scalar operands, the output's pointer; nothing for an empty shape.
+    fn elementwise(
+        &self,
+        entry: &str,
+        shape: &[usize],
+        inputs: &[Strided],
+        scalars: &[Scalar],
+        out: Strided,
+    ) -> Result<(), DeviceError> {
+        let n: usize = shape.iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let mut args = KernelArgs::new().arg(n_i64(n)?).arg(CtShape::new(shape)?);
+        for x in inputs {
+            args.push(CtStrides::new(x.strides)?);
+        }
+        args.push(CtStrides::new(out.strides)?);
+        for x in inputs {
+            args.push(x.ptr);
+        }
+        for &v in scalars {
+            v.push(&mut args);
+        }
+        args.push(out.ptr);
+        self.launch(entry, self.elementwise_cfg(n), &args)
+    }
+
     /// out (bool) = isnan(a), for float `elem`.
     pub fn isnan(
         &self,
@@ -387,22 +394,7 @@ impl Kernels<'_> {
         a: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("isnan_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        self.elementwise(&format!("isnan_{}", elem.suffix()), shape, &[a], &[], out)
     }
 
     /// out (bool) = isnan / isinf / isfinite (a), for float `elem`.
@@ -419,22 +411,7 @@ impl Kernels<'_> {
             FloatTest::IsInf => "isinf",
             FloatTest::IsFinite => "isfinite",
         };
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("{name}_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        self.elementwise(&format!("{name}_{}", elem.suffix()), shape, &[a], &[], out)
     }
 
     /// out = a + alpha * b (`torch.add(a, b, alpha=)`; the multiply-add fused for floats, as
@@ -451,25 +428,8 @@ impl Kernels<'_> {
         if elem == Elem::Bool {
             return Err(DeviceError::Unsupported("add with alpha on bool".into()));
         }
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let mut args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(b.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(b.ptr);
-        alpha.push(&mut args);
-        args.push(out.ptr);
-        self.launch(
-            &format!("add_alpha_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("add_alpha_{}", elem.suffix());
+        self.elementwise(&entry, shape, &[a, b], &[alpha], out)
     }
 
     /// The gradient of sigmoid / tanh / relu from the result `y` and the result's gradient
@@ -488,23 +448,12 @@ impl Kernels<'_> {
             BackwardKernel::Tanh => "tanh_backward",
             BackwardKernel::Threshold => "threshold_backward",
         };
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(grad.strides)?)
-            .arg(CtStrides::new(y.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(grad.ptr)
-            .arg(y.ptr)
-            .arg(out.ptr);
-        self.launch(
+        self.elementwise(
             &format!("{name}_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
+            shape,
+            &[grad, y],
+            &[],
+            out,
         )
     }
 
@@ -609,22 +558,8 @@ impl Kernels<'_> {
         a: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("{}_{}", op.name(), elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("{}_{}", op.name(), elem.suffix());
+        self.elementwise(&entry, shape, &[a], &[], out)
     }
 
     /// out = op(a, b) elementwise over `shape` (broadcast operands have stride 0).
@@ -637,24 +572,8 @@ impl Kernels<'_> {
         b: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(b.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(b.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("{}_{}", op.name(), elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("{}_{}", op.name(), elem.suffix());
+        self.elementwise(&entry, shape, &[a, b], &[], out)
     }
 
     /// out = op(a, s) (or op(s, a) when `scalar_first`) with a scalar operand passed as a
@@ -690,23 +609,7 @@ impl Kernels<'_> {
                 )));
             }
         };
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let mut args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr);
-        s.push(&mut args);
-        args.push(out.ptr);
-        self.launch(
-            &format!("{name}_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        self.elementwise(&format!("{name}_{}", elem.suffix()), shape, &[a], &[s], out)
     }
 
     /// out (bool) = a OP b.
@@ -719,24 +622,8 @@ impl Kernels<'_> {
         b: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(b.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr)
-            .arg(b.ptr)
-            .arg(out.ptr);
-        self.launch(
-            &format!("{}_{}", op.name(), elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("{}_{}", op.name(), elem.suffix());
+        self.elementwise(&entry, shape, &[a, b], &[], out)
     }
 
     /// out (bool) = a OP s.
@@ -748,23 +635,8 @@ impl Kernels<'_> {
         s: Scalar,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let mut args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(a.ptr);
-        s.push(&mut args);
-        args.push(out.ptr);
-        self.launch(
-            &format!("{}_scalar_{}", op.name(), s.elem().suffix()),
-            self.elementwise_cfg(n),
-            &args,
-        )
+        let entry = format!("{}_scalar_{}", op.name(), s.elem().suffix());
+        self.elementwise(&entry, shape, &[a], &[s], out)
     }
 
     /// out = cond ? a : b.
@@ -777,25 +649,12 @@ impl Kernels<'_> {
         b: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let n: usize = shape.iter().product();
-        if n == 0 {
-            return Ok(());
-        }
-        let args = KernelArgs::new()
-            .arg(n_i64(n)?)
-            .arg(CtShape::new(shape)?)
-            .arg(CtStrides::new(cond.strides)?)
-            .arg(CtStrides::new(a.strides)?)
-            .arg(CtStrides::new(b.strides)?)
-            .arg(CtStrides::new(out.strides)?)
-            .arg(cond.ptr)
-            .arg(a.ptr)
-            .arg(b.ptr)
-            .arg(out.ptr);
-        self.launch(
+        self.elementwise(
             &format!("where_{}", elem.suffix()),
-            self.elementwise_cfg(n),
-            &args,
+            shape,
+            &[cond, a, b],
+            &[],
+            out,
         )
     }
 

@@ -238,7 +238,7 @@ pub fn run(device: &dyn GpuDevice, sm_count: u32) -> SelfTestReport {
         let (pa, out) = (m.upload(&a)?, m.alloc(24 * 4)?);
         // a viewed as [6, 4].t() -> shape [4, 6] with strides [1, 4]; output contiguous.
         k.unary(
-            UnaryKernel::Exp,
+            UnaryKernel::from_name("exp").ok_or(DeviceError::Unsupported("exp kernel".into()))?,
             Elem::F32,
             &[4, 6],
             Strided {

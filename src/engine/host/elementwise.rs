@@ -454,12 +454,15 @@ fn pow_scalar<T: Float + Stored>(a: &Src<T>, e: f64, n: usize) -> Result<Vec<T>>
     }
 }
 
+/// A dtype's own `tensor ** python_float` kernel (float32's follows ATen's vectorised pow).
+type PowByScalar<T> = fn(&Src<T>, f64, usize) -> Result<Vec<T>>;
+
 fn binary_t<T: Arith + Stored>(
     op: BinaryOp,
     a: Arg<'_, HostStorage>,
     b: Arg<'_, HostStorage>,
     n: usize,
-    pow_float: Option<fn(&Src<T>, f64, usize) -> Result<Vec<T>>>,
+    pow_float: Option<PowByScalar<T>>,
 ) -> Result<HostStorage> {
     use BinaryOp::*;
     let exponent = match b {
@@ -885,135 +888,6 @@ pub fn masked_fill(
     crate::dtype_dispatch!(h.dtype(), masked_fill_t(h, layout, &m, value))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn f32s(h: &HostStorage) -> Vec<f32> {
-        typed::<f32>(h).unwrap().to_vec()
-    }
-
-    #[test]
-    fn binary_broadcasts_casts_and_compares() {
-        let a = HostStorage::F32(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-        let la = Layout::contiguous(&[2, 3]);
-        let b = HostStorage::F32(vec![10.0, 20.0, 30.0]);
-        let lb = Layout::contiguous(&[3]).broadcast_as(&[2, 3]);
-        let r = binary(
-            BinaryOp::Add,
-            Arg::Tensor(&a, &la),
-            Arg::Tensor(&b, &lb),
-            6,
-            DType::Float32,
-        )
-        .unwrap();
-        assert_eq!(f32s(&r), vec![11.0, 22.0, 33.0, 14.0, 25.0, 36.0]);
-        // a transposed operand is gathered in logical order
-        let t = Layout::new(vec![3, 2], vec![1, 3], 0);
-        let r = binary(
-            BinaryOp::Mul,
-            Arg::Tensor(&a, &t),
-            Arg::Scalar(Scalar::Int(2)),
-            6,
-            DType::Float32,
-        )
-        .unwrap();
-        assert_eq!(f32s(&r), vec![2.0, 8.0, 4.0, 10.0, 6.0, 12.0]);
-        let r = binary(
-            BinaryOp::Gt,
-            Arg::Tensor(&a, &la),
-            Arg::Scalar(Scalar::Float(3.5)),
-            6,
-            DType::Float32,
-        )
-        .unwrap();
-        assert_eq!(
-            r,
-            HostStorage::Bool(vec![false, false, false, true, true, true])
-        );
-        // int64 stays exact and wraps
-        let i = HostStorage::I64(vec![i64::MIN, 9_007_199_254_740_993]);
-        let li = Layout::contiguous(&[2]);
-        let r = binary(
-            BinaryOp::FloorDiv,
-            Arg::Tensor(&i, &li),
-            Arg::Scalar(Scalar::Int(-1)),
-            2,
-            DType::Int64,
-        )
-        .unwrap();
-        assert_eq!(r, HostStorage::I64(vec![i64::MIN, -9_007_199_254_740_993]));
-        assert!(has_zero(Arg::Tensor(&HostStorage::I64(vec![1, 0]), &li)).unwrap());
-    }
-
-    #[test]
-    fn casts_copies_and_fills_follow_layouts() {
-        let a = HostStorage::F64(vec![1.5, -2.5, 3.0e10, f64::NAN]);
-        let l = Layout::contiguous(&[4]);
-        assert_eq!(
-            to_dtype(&a, &l, DType::Int32).unwrap(),
-            HostStorage::I32(vec![1, -2, i32::MIN, i32::MIN])
-        );
-        let mut d = HostStorage::F32(vec![0.0; 4]);
-        let dl = Layout::new(vec![2], vec![2], 1);
-        copy_into(
-            &mut d,
-            &dl,
-            &HostStorage::I64(vec![7, 8]),
-            &Layout::contiguous(&[2]),
-        )
-        .unwrap();
-        assert_eq!(f32s(&d), vec![0.0, 7.0, 0.0, 8.0]);
-        fill(
-            &mut d,
-            &Layout::new(vec![2], vec![2], 0),
-            Scalar::Float(0.5),
-        );
-        assert_eq!(f32s(&d), vec![0.5, 7.0, 0.5, 8.0]);
-        let mut s = HostStorage::I64(vec![1, 2, 3, 4]);
-        copy_within(
-            &mut s,
-            &Layout::new(vec![3], vec![1], 1),
-            &Layout::contiguous(&[3]),
-        )
-        .unwrap();
-        assert_eq!(s, HostStorage::I64(vec![1, 1, 2, 3]));
-    }
-
-    #[test]
-    fn unary_where_clamp_and_mask() {
-        let a = HostStorage::F32(vec![-1.0, f32::NAN, 2.0]);
-        let l = Layout::contiguous(&[3]);
-        assert_eq!(unary(&a, &l, UnaryOp::Relu).unwrap().gather_f64(&l)[2], 2.0);
-        assert!(unary(&a, &l, UnaryOp::Relu).unwrap().gather_f64(&l)[1].is_nan());
-        let c = HostStorage::Bool(vec![true, false, true]);
-        let w = where_cond(
-            (&c, &l),
-            Arg::Tensor(&a, &l),
-            Arg::Scalar(Scalar::Int(9)),
-            3,
-            DType::Float32,
-        )
-        .unwrap();
-        assert_eq!(f32s(&w)[..2], [-1.0, 9.0]);
-        let cl = clamp(&a, &l, Some(Scalar::Float(0.0)), Some(Scalar::Float(1.0))).unwrap();
-        let v = f32s(&cl);
-        assert_eq!((v[0], v[2]), (0.0, 1.0));
-        assert!(v[1].is_nan());
-        let m = masked_fill(&a, &l, (&c, &l), Scalar::Int(0)).unwrap();
-        assert_eq!(f32s(&m)[0], 0.0);
-        assert_eq!(
-            unary(
-                &HostStorage::I64(vec![i64::MIN]),
-                &Layout::contiguous(&[1]),
-                UnaryOp::Neg
-            )
-            .unwrap(),
-            HostStorage::I64(vec![i64::MIN])
-        );
-    }
-}
-
 /// `addcmul` / `addcdiv` / `lerp` (see [`crate::engine::op::TernaryOp`]) in `compute`:
 /// float32 as ATen's CPU kernels round it ([`crate::engine::numerics::pointwise`]: the
 /// vectorised and scalar halves give the same bits, so the split does not matter), float64 the
@@ -1145,5 +1019,134 @@ pub fn ternary(
                 _ => int!(bool),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32s(h: &HostStorage) -> Vec<f32> {
+        typed::<f32>(h).unwrap().to_vec()
+    }
+
+    #[test]
+    fn binary_broadcasts_casts_and_compares() {
+        let a = HostStorage::F32(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let la = Layout::contiguous(&[2, 3]);
+        let b = HostStorage::F32(vec![10.0, 20.0, 30.0]);
+        let lb = Layout::contiguous(&[3]).broadcast_as(&[2, 3]);
+        let r = binary(
+            BinaryOp::Add,
+            Arg::Tensor(&a, &la),
+            Arg::Tensor(&b, &lb),
+            6,
+            DType::Float32,
+        )
+        .unwrap();
+        assert_eq!(f32s(&r), vec![11.0, 22.0, 33.0, 14.0, 25.0, 36.0]);
+        // a transposed operand is gathered in logical order
+        let t = Layout::new(vec![3, 2], vec![1, 3], 0);
+        let r = binary(
+            BinaryOp::Mul,
+            Arg::Tensor(&a, &t),
+            Arg::Scalar(Scalar::Int(2)),
+            6,
+            DType::Float32,
+        )
+        .unwrap();
+        assert_eq!(f32s(&r), vec![2.0, 8.0, 4.0, 10.0, 6.0, 12.0]);
+        let r = binary(
+            BinaryOp::Gt,
+            Arg::Tensor(&a, &la),
+            Arg::Scalar(Scalar::Float(3.5)),
+            6,
+            DType::Float32,
+        )
+        .unwrap();
+        assert_eq!(
+            r,
+            HostStorage::Bool(vec![false, false, false, true, true, true])
+        );
+        // int64 stays exact and wraps
+        let i = HostStorage::I64(vec![i64::MIN, 9_007_199_254_740_993]);
+        let li = Layout::contiguous(&[2]);
+        let r = binary(
+            BinaryOp::FloorDiv,
+            Arg::Tensor(&i, &li),
+            Arg::Scalar(Scalar::Int(-1)),
+            2,
+            DType::Int64,
+        )
+        .unwrap();
+        assert_eq!(r, HostStorage::I64(vec![i64::MIN, -9_007_199_254_740_993]));
+        assert!(has_zero(Arg::Tensor(&HostStorage::I64(vec![1, 0]), &li)).unwrap());
+    }
+
+    #[test]
+    fn casts_copies_and_fills_follow_layouts() {
+        let a = HostStorage::F64(vec![1.5, -2.5, 3.0e10, f64::NAN]);
+        let l = Layout::contiguous(&[4]);
+        assert_eq!(
+            to_dtype(&a, &l, DType::Int32).unwrap(),
+            HostStorage::I32(vec![1, -2, i32::MIN, i32::MIN])
+        );
+        let mut d = HostStorage::F32(vec![0.0; 4]);
+        let dl = Layout::new(vec![2], vec![2], 1);
+        copy_into(
+            &mut d,
+            &dl,
+            &HostStorage::I64(vec![7, 8]),
+            &Layout::contiguous(&[2]),
+        )
+        .unwrap();
+        assert_eq!(f32s(&d), vec![0.0, 7.0, 0.0, 8.0]);
+        fill(
+            &mut d,
+            &Layout::new(vec![2], vec![2], 0),
+            Scalar::Float(0.5),
+        );
+        assert_eq!(f32s(&d), vec![0.5, 7.0, 0.5, 8.0]);
+        let mut s = HostStorage::I64(vec![1, 2, 3, 4]);
+        copy_within(
+            &mut s,
+            &Layout::new(vec![3], vec![1], 1),
+            &Layout::contiguous(&[3]),
+        )
+        .unwrap();
+        assert_eq!(s, HostStorage::I64(vec![1, 1, 2, 3]));
+    }
+
+    #[test]
+    fn unary_where_clamp_and_mask() {
+        let a = HostStorage::F32(vec![-1.0, f32::NAN, 2.0]);
+        let l = Layout::contiguous(&[3]);
+        assert_eq!(unary(&a, &l, UnaryOp::Relu).unwrap().gather_f64(&l)[2], 2.0);
+        assert!(unary(&a, &l, UnaryOp::Relu).unwrap().gather_f64(&l)[1].is_nan());
+        let c = HostStorage::Bool(vec![true, false, true]);
+        let w = where_cond(
+            (&c, &l),
+            Arg::Tensor(&a, &l),
+            Arg::Scalar(Scalar::Int(9)),
+            3,
+            DType::Float32,
+        )
+        .unwrap();
+        assert_eq!(f32s(&w)[..2], [-1.0, 9.0]);
+        let cl = clamp(&a, &l, Some(Scalar::Float(0.0)), Some(Scalar::Float(1.0))).unwrap();
+        let v = f32s(&cl);
+        assert_eq!((v[0], v[2]), (0.0, 1.0));
+        assert!(v[1].is_nan());
+        let m = masked_fill(&a, &l, (&c, &l), Scalar::Int(0)).unwrap();
+        assert_eq!(f32s(&m)[0], 0.0);
+        assert_eq!(
+            unary(
+                &HostStorage::I64(vec![i64::MIN]),
+                &Layout::contiguous(&[1]),
+                UnaryOp::Neg
+            )
+            .unwrap(),
+            HostStorage::I64(vec![i64::MIN])
+        );
     }
 }

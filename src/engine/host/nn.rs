@@ -794,9 +794,9 @@ fn gather_t<T: Stored>(
         }
         let mut off = layout.offset;
         let mut rem = k;
-        for d in 0..ishape.len() {
-            let c = rem / ist[d];
-            rem %= ist[d];
+        for (d, &step) in ist.iter().enumerate() {
+            let c = rem / step;
+            rem %= step;
             let c = if d == dim { x as usize } else { c };
             off += c * layout.strides.get(d).copied().unwrap_or(0);
         }

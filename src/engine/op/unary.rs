@@ -34,8 +34,10 @@ macro_rules! call_or {
     };
 }
 
-/// Each entry: `Op(params) { name, grad_fn?, dtypes, cuda?, vector_f32?, f32?, f64? }`. An op
-/// without `grad_fn` never requires grad; without `cuda` a CUDA tensor computes it on the host;
+/// Each entry: `Op(params) { name, grad_fn?, dtypes, cuda?, torch?, vector_f32?, f32?, f64? }`.
+/// An op without `grad_fn` never requires grad; without `cuda` a CUDA tensor computes it on the
+/// host; `torch: ["name", "alias"]` binds `torch.name` and `Tensor.name` (ops without
+/// parameters: the others are reached through their own bindings, e.g. F.leaky_relu);
 /// without `f32`/`f64` its float kernel is the dtype-generic one of host/elementwise.rs
 /// (`unary_float`: neg, abs, exp, ... the same function for every float dtype).
 macro_rules! unary_ops {
@@ -46,6 +48,7 @@ macro_rules! unary_ops {
             $(grad_fn: $grad:literal,)?
             dtypes: $dtypes:ident,
             $(cuda: $cuda:literal,)?
+            $(torch: [$($torch:literal),+ $(,)?],)?
             $(vector_f32: $vec:expr,)?
             $(f32: $f32:expr,)?
             $(f64: $f64:expr,)?
@@ -57,6 +60,11 @@ macro_rules! unary_ops {
         }
 
         impl UnaryOp {
+            /// Every CUDA kernel name an entry gives (`cuda:`), in table order.
+            pub const CUDA_KERNELS: &[&str] = &[ $( $( $cuda, )? )* ];
+            /// The `torch.X` / `Tensor.X` names bound to each op (`torch:`; the signatures
+            /// are in src/torch/signatures/*.sig): the bindings are made from this list.
+            pub const TORCH_NAMES: &[(&str, UnaryOp)] = &[ $( $( $( ($torch, UnaryOp::$op), )+ )? )* ];
             /// PyTorch's name of the op (errors, the timeline).
             pub fn name(self) -> &'static str {
                 match self {
@@ -113,59 +121,74 @@ macro_rules! unary_ops {
 unary_ops! {
     Neg {
         name: "neg", grad_fn: "NegBackward0", dtypes: All, cuda: "neg",
+        torch: ["neg", "negative"],
     }
     Abs {
         name: "abs", grad_fn: "AbsBackward0", dtypes: All, cuda: "abs",
+        torch: ["abs", "absolute"],
     }
     Exp {
         name: "exp", grad_fn: "ExpBackward0", dtypes: PromoteToFloat, cuda: "exp",
+        torch: ["exp"],
         vector_f32: U::Exp,
     }
     Log {
         name: "log", grad_fn: "LogBackward0", dtypes: PromoteToFloat, cuda: "log",
+        torch: ["log"],
         vector_f32: U::Log,
     }
     Sqrt {
         name: "sqrt", grad_fn: "SqrtBackward0", dtypes: PromoteToFloat, cuda: "sqrt",
+        torch: ["sqrt"],
         vector_f32: U::Sqrt,
     }
     Sigmoid {
         name: "sigmoid", grad_fn: "SigmoidBackward0", dtypes: PromoteToFloat, cuda: "sigmoid",
+        torch: ["sigmoid"],
         vector_f32: U::Sigmoid,
     }
     Tanh {
         name: "tanh", grad_fn: "TanhBackward0", dtypes: PromoteToFloat, cuda: "tanh",
+        torch: ["tanh"],
         vector_f32: U::Tanh,
     }
     Relu {
         name: "relu", grad_fn: "ReluBackward0", dtypes: All, cuda: "relu",
+        torch: ["relu"],
     }
     Sin {
         name: "sin", grad_fn: "SinBackward0", dtypes: PromoteToFloat, cuda: "sin",
+        torch: ["sin"],
         vector_f32: U::Sin,
     }
     Cos {
         name: "cos", grad_fn: "CosBackward0", dtypes: PromoteToFloat, cuda: "cos",
+        torch: ["cos"],
         vector_f32: U::Cos,
     }
     Floor {
         name: "floor", dtypes: All, cuda: "floor",
+        torch: ["floor"],
     }
     Ceil {
         name: "ceil", dtypes: All, cuda: "ceil",
+        torch: ["ceil"],
     }
     Round {
         name: "round", dtypes: All,
     }
     Sign {
         name: "sign", dtypes: All,
+        torch: ["sign"],
     }
     Reciprocal {
         name: "reciprocal", grad_fn: "ReciprocalBackward0", dtypes: PromoteToFloat,
+        torch: ["reciprocal"],
         vector_f32: U::Reciprocal,
     }
     LogicalNot {
         name: "logical_not", dtypes: All, cuda: "logical_not",
+        torch: ["logical_not"],
     }
     /// `~`
     BitNot {
@@ -173,78 +196,97 @@ unary_ops! {
     }
     IsNan {
         name: "isnan", dtypes: All,
+        torch: ["isnan"],
     }
     IsFinite {
         name: "isfinite", dtypes: All,
+        torch: ["isfinite"],
     }
     Log2 {
         name: "log2", grad_fn: "Log2Backward0", dtypes: PromoteToFloat,
+        torch: ["log2"],
         vector_f32: U::Log2, f32: mkl::log2, f64: f64::log2,
     }
     Log10 {
         name: "log10", grad_fn: "Log10Backward0", dtypes: PromoteToFloat,
+        torch: ["log10"],
         vector_f32: U::Log10, f32: mkl::log10, f64: f64::log10,
     }
     Log1p {
         name: "log1p", grad_fn: "Log1PBackward0", dtypes: PromoteToFloat,
+        torch: ["log1p"],
         vector_f32: U::Log1p, f32: |x| U::Log1p.scalar(x), f64: f64::ln_1p,
     }
     Expm1 {
         name: "expm1", grad_fn: "Expm1Backward0", dtypes: PromoteToFloat,
+        torch: ["expm1"],
         vector_f32: U::Expm1, f32: |x| U::Expm1.scalar(x), f64: f64::exp_m1,
     }
     Tan {
         name: "tan", grad_fn: "TanBackward0", dtypes: PromoteToFloat,
+        torch: ["tan"],
         vector_f32: U::Tan, f32: mkl::tan, f64: f64::tan,
     }
     // MKL's vmsAsin/Acos/Atan: correctly rounded stand-ins
     Asin {
         name: "asin", grad_fn: "AsinBackward0", dtypes: PromoteToFloat,
+        torch: ["asin", "arcsin"],
         f32: |x: f32| (x as f64).asin() as f32, f64: f64::asin,
     }
     Acos {
         name: "acos", grad_fn: "AcosBackward0", dtypes: PromoteToFloat,
+        torch: ["acos", "arccos"],
         f32: |x: f32| (x as f64).acos() as f32, f64: f64::acos,
     }
     Atan {
         name: "atan", grad_fn: "AtanBackward0", dtypes: PromoteToFloat,
+        torch: ["atan", "arctan"],
         f32: |x: f32| (x as f64).atan() as f32, f64: f64::atan,
     }
     // ATen's scalar half: glibc (the AVX2 vector half is SLEEF's sinhf8_u10/coshf8_u10)
     Sinh {
         name: "sinh", grad_fn: "SinhBackward0", dtypes: PromoteToFloat,
+        torch: ["sinh"],
         f32: f32::sinh, f64: f64::sinh,
     }
     Cosh {
         name: "cosh", grad_fn: "CoshBackward0", dtypes: PromoteToFloat,
+        torch: ["cosh"],
         f32: f32::cosh, f64: f64::cosh,
     }
     Asinh {
         name: "asinh", grad_fn: "AsinhBackward0", dtypes: PromoteToFloat,
+        torch: ["asinh", "arcsinh"],
         f32: f32::asinh, f64: f64::asinh,
     }
     Acosh {
         name: "acosh", grad_fn: "AcoshBackward0", dtypes: PromoteToFloat,
+        torch: ["acosh", "arccosh"],
         f32: f32::acosh, f64: f64::acosh,
     }
     Atanh {
         name: "atanh", grad_fn: "AtanhBackward0", dtypes: PromoteToFloat,
+        torch: ["atanh", "arctanh"],
         f32: f32::atanh, f64: f64::atanh,
     }
     Rsqrt {
         name: "rsqrt", grad_fn: "RsqrtBackward0", dtypes: PromoteToFloat,
+        torch: ["rsqrt"],
         vector_f32: U::Rsqrt, f32: |x| U::Rsqrt.scalar(x), f64: |x: f64| 1.0 / x.sqrt(),
     }
     Erf {
         name: "erf", grad_fn: "ErfBackward0", dtypes: PromoteToFloat,
+        torch: ["erf"],
         vector_f32: U::Erf, f32: mkl::erf, f64: erf_f64,
     }
     Erfc {
         name: "erfc", grad_fn: "ErfcBackward0", dtypes: PromoteToFloat,
+        torch: ["erfc"],
         vector_f32: U::Erfc, f32: mkl::erfc, f64: |x| 1.0 - erf_f64(x),
     }
     Erfinv {
         name: "erfinv", grad_fn: "ErfinvBackward0", dtypes: PromoteToFloat,
+        torch: ["erfinv"],
         f32: erfinv_f32, f64: erfinv_f64,
     }
     /// `F.gelu(x)` (approximate='none')
@@ -264,12 +306,14 @@ unary_ops! {
     }
     Trunc {
         name: "trunc", grad_fn: "TruncBackward0", dtypes: All,
+        torch: ["trunc", "fix"],
         f32: f32::trunc, f64: f64::trunc,
     }
     /// `torch.frac`: x - trunc(x) (exact in every float dtype; integers raise, as ATen's
     /// frac_cpu dispatches floats only)
     Frac {
         name: "frac", grad_fn: "FracBackward0", dtypes: FloatOnly, cuda: "frac",
+        torch: ["frac"],
         f32: |x: f32| x - x.trunc(),
         f64: |x: f64| x - x.trunc(),
     }

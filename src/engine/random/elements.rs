@@ -268,34 +268,6 @@ pub fn iteration_order(sizes: &[usize], strides: &[usize]) -> Vec<usize> {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn contiguous_is_memory_order() {
-        assert_eq!(iteration_order(&[2, 3], &[3, 1]), vec![0, 1, 2, 3, 4, 5]);
-    }
-
-    #[test]
-    fn transposed_is_memory_order() {
-        // A (3, 2) transpose of a contiguous (2, 3): strides (1, 3).
-        assert_eq!(iteration_order(&[3, 2], &[1, 3]), vec![0, 1, 2, 3, 4, 5]);
-    }
-
-    #[test]
-    fn sliced_columns_skip_storage() {
-        // x[:, ::2] of a (2, 4): sizes (2, 2), strides (4, 2).
-        assert_eq!(iteration_order(&[2, 2], &[4, 2]), vec![0, 2, 4, 6]);
-    }
-
-    #[test]
-    fn scalar_and_empty() {
-        assert_eq!(iteration_order(&[], &[]), vec![0]);
-        assert!(iteration_order(&[0, 3], &[3, 1]).is_empty());
-    }
-}
-
 /// Visits every element of `s` in order, polling the run's deadline and cancel flag between
 /// chunks of [`CHUNK`](crate::engine::interrupt::CHUNK) elements: once a stop is due the rest
 /// is left as it is, and the op ends with the stop instead of its result
@@ -324,4 +296,32 @@ pub(crate) fn polled_blocks16<T>(s: &mut [T]) -> impl Iterator<Item = &mut [T]> 
     s.chunks_mut(crate::engine::interrupt::CHUNK)
         .take_while(|_| !crate::engine::interrupt::should_stop())
         .flat_map(|c| c.chunks_exact_mut(16))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contiguous_is_memory_order() {
+        assert_eq!(iteration_order(&[2, 3], &[3, 1]), vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn transposed_is_memory_order() {
+        // A (3, 2) transpose of a contiguous (2, 3): strides (1, 3).
+        assert_eq!(iteration_order(&[3, 2], &[1, 3]), vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn sliced_columns_skip_storage() {
+        // x[:, ::2] of a (2, 4): sizes (2, 2), strides (4, 2).
+        assert_eq!(iteration_order(&[2, 2], &[4, 2]), vec![0, 2, 4, 6]);
+    }
+
+    #[test]
+    fn scalar_and_empty() {
+        assert_eq!(iteration_order(&[], &[]), vec![0]);
+        assert!(iteration_order(&[0, 3], &[3, 1]).is_empty());
+    }
 }

@@ -45,7 +45,7 @@ impl Runtime {
             pinned,
         )?;
         if out.wants_values() {
-            out.set_values(self.backend_for(device).from_host(values)?)?;
+            out.set_values(self.backend_for(device).upload(values)?)?;
         }
         Ok(out)
     }
@@ -90,7 +90,7 @@ impl Runtime {
         make: impl FnOnce(usize) -> Result<HostStorage>,
     ) -> Result<Tensor> {
         let backend = self.backend_for(device);
-        self.created(op, shape, dtype, device, |n| backend.from_host(make(n)?))
+        self.created(op, shape, dtype, device, |n| backend.upload(make(n)?))
     }
 
     /// `torch.tensor(data, dtype=, device=)`: `values` flattened row-major with `shape`.
@@ -286,7 +286,7 @@ impl Runtime {
                 &Layout::contiguous(&[h.len()]),
                 dt,
             )?;
-            self.backend_for(dev).from_host(h).map(Some)
+            self.backend_for(dev).upload(h).map(Some)
         })
     }
 

@@ -177,7 +177,7 @@ impl Runtime {
             }
             let v = self
                 .backend_for(device)
-                .from_host(h)
+                .upload(h)
                 .map_err(|e| self.host_error(name, hint, e))?;
             out.set_values(v)
                 .map_err(|e| self.host_error(name, hint, e))?;

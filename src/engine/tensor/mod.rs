@@ -448,8 +448,8 @@ impl Tensor {
         }
         let mut shape = Vec::new();
         let mut strides = Vec::new();
-        for i in 0..n {
-            if !(self.layout.shape[i] == 1 && listed[i]) {
+        for (i, &drop) in listed.iter().enumerate().take(n) {
+            if !(self.layout.shape[i] == 1 && drop) {
                 shape.push(self.layout.shape[i]);
                 strides.push(self.layout.strides[i]);
             }

@@ -645,8 +645,7 @@ impl Runtime {
         let nd = t.dim();
         let mut red = vec![false; nd];
         match dims {
-            None => red.iter_mut().for_each(|r| *r = true),
-            Some(ds) if ds.is_empty() => red.iter_mut().for_each(|r| *r = true),
+            None | Some([]) => red.iter_mut().for_each(|r| *r = true),
             Some(ds) => {
                 for &d in ds {
                     let d = wrap_dim(d, nd)?;

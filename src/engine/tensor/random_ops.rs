@@ -576,7 +576,7 @@ impl Runtime {
                     .collect::<Vec<_>>(),
             )?;
             use crate::engine::backend::BackendDevice;
-            *t.storage.data.borrow_mut() = Some(self.backend_for(device).from_host(h)?);
+            *t.storage.data.borrow_mut() = Some(self.backend_for(device).upload(h)?);
         }
         Ok(t)
     }

@@ -166,7 +166,7 @@ impl Runtime {
                 ));
             }
             let h = HostStorage::from_f64s(dtype, &d)?;
-            out.set_values(self.backend_for(device).from_host(h)?)?;
+            out.set_values(self.backend_for(device).upload(h)?)?;
         }
         Ok(out)
     }

@@ -414,7 +414,7 @@ impl Interpreter {
             }
             CoroutineResult::Return(r) => {
                 *g.state.borrow_mut() = GenState::Done;
-                self.recycle_stack(coro);
+                self.recycle_stack(*coro);
                 r.map(GenStep::Returned)
             }
         }
@@ -459,7 +459,7 @@ impl Interpreter {
     }
 
     /// A finished coroutine's stack goes back to the pool.
-    fn recycle_stack(&mut self, coro: Box<Coro>) {
+    fn recycle_stack(&mut self, coro: Coro) {
         if coro.done() && self.gen_stacks.len() < STACK_POOL {
             self.gen_stacks.push(coro.into_stack());
         }
@@ -751,13 +751,13 @@ impl Interpreter {
         };
         if let Some(e) = problem {
             // CPython reports an exception it cannot raise anywhere like this.
-            let text = self.to_script_error(e).traceback;
+            let text = self.script_error_of(e).traceback;
             let generator = format!("<generator object {} at 0x{:012x}>", p.qualname, p.addr);
             self.write_stderr(&format!("Exception ignored in: {generator}\n{text}"));
         }
         if p.coro.done() {
             let PendingClose { coro, .. } = p;
-            self.recycle_stack(coro);
+            self.recycle_stack(*coro);
         }
         fatal.map_or(Ok(()), Err)
     }

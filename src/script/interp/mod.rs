@@ -90,6 +90,8 @@ pub(crate) struct FrameInfo {
 }
 
 type ModuleInit = Rc<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
+/// A module's initialiser as an embedder hands it over.
+pub type ModuleInitBox = Box<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
 
 pub struct Interpreter {
     pub(crate) limits: Limits,
@@ -326,11 +328,7 @@ impl Interpreter {
 
     /// Register a module importable by name ("torch", "torch.nn", …). `init` runs at first
     /// import and returns the module value.
-    pub fn register_module(
-        &mut self,
-        name: &str,
-        init: Box<dyn Fn(&mut Interpreter) -> PyResult<Value>>,
-    ) {
+    pub fn register_module(&mut self, name: &str, init: ModuleInitBox) {
         self.module_inits.insert(name.to_string(), Rc::from(init));
         self.modules.remove(name);
     }
@@ -368,7 +366,7 @@ impl Interpreter {
             .compile_source(source, &file, "__main__")
             .and_then(|code| self.exec_module_code(&code, &main, true));
         self.frames.clear();
-        r.map_err(|e| self.to_script_error(e))
+        r.map_err(|e| self.script_error_of(e))
     }
 
     /// Run source in the namespace of `module` instead of `__main__` (exercise checks run in a
@@ -386,7 +384,7 @@ impl Interpreter {
             .compile_source(source, &file, &module.name)
             .and_then(|code| self.exec_module_code(&code, module, true));
         self.frames.clear();
-        r.map_err(|e| self.to_script_error(e))
+        r.map_err(|e| self.script_error_of(e))
     }
 
     /// Every module imported so far (not `__main__`), in no particular order.
@@ -614,7 +612,7 @@ impl Interpreter {
     }
 
     /// Turn an escaped exception into the embedder's view, traceback text included.
-    pub(crate) fn to_script_error(&mut self, mut e: PyException) -> ScriptError {
+    pub(crate) fn script_error_of(&mut self, mut e: PyException) -> ScriptError {
         if self.is_system_exit(&e) {
             return self.system_exit(&mut e);
         }

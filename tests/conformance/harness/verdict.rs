@@ -368,64 +368,64 @@ pub fn judge(want: &[String], got: Option<&[String]>, ending: &Ending) -> Option
     );
     let want_err = raised(want);
     let got_err = raised(got);
-    if let Some((gi, g)) = got_err {
-        if gi == first {
-            if engine_gap(g) {
-                let (kind, cause) = gap_cause(g);
-                return Some(Finding {
-                    verdict: Verdict::Unsupported,
-                    kind,
-                    cause,
-                    detail: format!("raises {}", clip(g, 200)),
-                });
-            }
-            let (kind, cause) = match want_err {
-                Some((wi, w)) if wi == first => {
-                    if exception_type(w) == exception_type(g) {
-                        (
-                            "wrong message",
-                            format!(
-                                "{} message differs (PyTorch: {})",
-                                exception_type(w),
-                                clip(&normalise(w), 100)
-                            ),
-                        )
-                    } else {
-                        (
-                            "wrong exception type",
-                            format!(
-                                "raises {} where PyTorch raises {}",
-                                exception_type(g),
-                                exception_type(w)
-                            ),
-                        )
-                    }
-                }
-                _ => (
-                    "unexpected exception",
-                    format!("raises where PyTorch returns: {}", clip(&normalise(g), 110)),
-                ),
-            };
+    if let Some((gi, g)) = got_err
+        && gi == first
+    {
+        if engine_gap(g) {
+            let (kind, cause) = gap_cause(g);
             return Some(Finding {
-                verdict: Verdict::Differs,
+                verdict: Verdict::Unsupported,
                 kind,
                 cause,
-                detail,
+                detail: format!("raises {}", clip(g, 200)),
             });
         }
+        let (kind, cause) = match want_err {
+            Some((wi, w)) if wi == first => {
+                if exception_type(w) == exception_type(g) {
+                    (
+                        "wrong message",
+                        format!(
+                            "{} message differs (PyTorch: {})",
+                            exception_type(w),
+                            clip(&normalise(w), 100)
+                        ),
+                    )
+                } else {
+                    (
+                        "wrong exception type",
+                        format!(
+                            "raises {} where PyTorch raises {}",
+                            exception_type(g),
+                            exception_type(w)
+                        ),
+                    )
+                }
+            }
+            _ => (
+                "unexpected exception",
+                format!("raises where PyTorch returns: {}", clip(&normalise(g), 110)),
+            ),
+        };
+        return Some(Finding {
+            verdict: Verdict::Differs,
+            kind,
+            cause,
+            detail,
+        });
     }
-    if let Some((wi, w)) = want_err {
-        if wi == first {
-            return Some(Finding {
-                verdict: Verdict::Differs,
-                kind: "no exception",
-                cause: format!(
-                    "no exception where PyTorch raises {}",
-                    clip(&normalise(w), 100)
-                ),
-                detail,
-            });
-        }
+    if let Some((wi, w)) = want_err
+        && wi == first
+    {
+        return Some(Finding {
+            verdict: Verdict::Differs,
+            kind: "no exception",
+            cause: format!(
+                "no exception where PyTorch raises {}",
+                clip(&normalise(w), 100)
+            ),
+            detail,
+        });
     }
     if first >= want.len() || first >= got.len() {
         return Some(Finding {
