@@ -878,8 +878,9 @@ def family_double():
         cases.append({"op": "var_mean", "input": nrm(seed, n, 3.0, 2.0), "view": contiguous_view([n]), "dims": [], "correction": 1})
         seed += 1
         cases.append({"op": "prod", "input": u(seed, n, 0.5, 1.5, "f64"), "view": contiguous_view([n]), "dims": []})
-        seed += 1
-        cases.append({"op": "norm2", "input": nrm(seed, n, 0.0, 2.0, "f64"), "view": contiguous_view([n]), "dims": []})
+        if n > 1:  # a norm over one element is |x|, not the vector path
+            seed += 1
+            cases.append({"op": "norm2", "input": nrm(seed, n, 0.0, 2.0, "f64"), "view": contiguous_view([n]), "dims": []})
     for shape in ([3, 5], [7, 33], [33, 7], [4, 1000], [2, 3, 40], [5, 17, 19], [1, 50]):
         nd = len(shape)
         n = numel(shape)
@@ -887,8 +888,8 @@ def family_double():
             dim_sets = [[d] for d in range(nd)] + ([[0, nd - 1]] if nd >= 2 else [])
             for dims in dim_sets:
                 for op in ("var", "std", "var_mean", "prod"):
-                    if op == "prod" and len(dims) > 1:
-                        continue  # torch.prod takes one dim
+                    if op == "prod" and (len(dims) > 1 or view["shape"][dims[0]] == 1):
+                        continue  # torch.prod takes one dim; over a size-1 dim it is a copy
                     seed += 1
                     spec = u(seed, n, 0.5, 1.5, "f64") if op == "prod" else nrm(seed, n, 1.0, 2.0, "f64")
                     cases.append({"op": op, "input": spec, "view": view, "dims": dims, "correction": 1})

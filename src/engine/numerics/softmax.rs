@@ -13,7 +13,7 @@ use super::fast::avx2_fma;
 use super::lanes::{Lanes, Real};
 use super::sleef;
 use super::sleef_f64;
-use super::vecops::{dot_reduce_all, maximum, maximum_f64, reduce_all};
+use super::vecops::{dot_reduce_all, maximum, maximum_f64, reduce_all, reduce_all_folded};
 
 /// Lanes of the softmax kernels' `Vectorized<float>` (measured: see mod.rs).
 const N: usize = 16;
@@ -33,9 +33,23 @@ pub trait SoftmaxFloat: Real {
     fn vmax(self, other: Self) -> Self;
     /// `std::max`-like scalar max of the tails (NaN-ignoring, as the float kernel measured).
     fn smax(self, other: Self) -> Self;
+    /// Whether `vec_reduce_all` has a SIMD shuffle tree for this type (float); double folds
+    /// the lanes left to right (measured: with the tree, double rows of 8 or more differ by
+    /// 1-2 ulp).
+    const TREE: bool;
+    /// `vec::reduce_all` as this type's build runs it.
+    #[inline(always)]
+    fn reduce<const L: usize>(data: &[Self], red: impl Fn(Self, Self) -> Self + Copy) -> Self {
+        if Self::TREE {
+            reduce_all::<Self, L>(data, red)
+        } else {
+            reduce_all_folded::<Self, L>(data, red)
+        }
+    }
 }
 
 impl SoftmaxFloat for f32 {
+    const TREE: bool = true;
     #[inline(always)]
     fn vexp(self) -> f32 {
         sleef::expf_u10(self)
@@ -59,6 +73,7 @@ impl SoftmaxFloat for f32 {
 }
 
 impl SoftmaxFloat for f64 {
+    const TREE: bool = false;
     #[inline(always)]
     fn vexp(self) -> f64 {
         sleef_f64::exp_u10(self)
@@ -90,11 +105,11 @@ fn vexp(x: f32) -> f32 {
 /// `_vec_softmax_lastdim` for one row.
 #[inline(always)]
 fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
-    let max = reduce_all::<T, L>(x, T::vmax);
+    let max = T::reduce::<L>(x, T::vmax);
     for (o, &v) in out.iter_mut().zip(x) {
         *o = (v - max).vexp();
     }
-    let sum = reduce_all::<T, L>(out, |a, b| a + b);
+    let sum = T::reduce::<L>(out, |a, b| a + b);
     let r = T::ONE / sum;
     for o in out.iter_mut() {
         *o = *o * r;
@@ -104,14 +119,14 @@ fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
 /// `_vec_log_softmax_lastdim` for one row (serial_vec_log_softmax_lastdim_range).
 #[inline(always)]
 fn log_softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
-    let max = reduce_all::<T, L>(x, T::vmax);
+    let max = T::reduce::<L>(x, T::vmax);
     // map_reduce_all(exp(v - max), +), with the exps first written into `out` by a plain loop:
     // the same lanes summed in the same order, but LLVM vectorises this loop, not 16 inlined
     // copies of exp inside one Lanes::map.
     for (o, &v) in out.iter_mut().zip(x) {
         *o = (v - max).vexp();
     }
-    let sum = reduce_all::<T, L>(out, |a, b| a + b);
+    let sum = T::reduce::<L>(out, |a, b| a + b);
     let lse = sum.vlog();
     for (o, &v) in out.iter_mut().zip(x) {
         *o = v - max - lse;

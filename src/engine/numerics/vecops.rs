@@ -98,6 +98,30 @@ pub fn map_reduce_all<T: Real, const N: usize>(
     tree(acc, red)
 }
 
+/// `vec::reduce_all(red, data)` for a type without a SIMD `vec_reduce_all` (double): the
+/// last step folds the lanes left to right (`VecReduceAllSIMD`'s generic case) instead of
+/// the shuffle tree.
+#[inline(always)]
+pub fn reduce_all_folded<T: Real, const N: usize>(data: &[T], red: impl Fn(T, T) -> T + Copy) -> T {
+    let size = data.len();
+    if size < N {
+        return fold_lanes(Lanes::<T, N>::load_partial(data, size), size, red);
+    }
+    let mut acc = Lanes::<T, N>::load(data);
+    let mut d = N;
+    let full = size - size % N;
+    while d < full {
+        acc = acc.zip(Lanes::<T, N>::load(&data[d..]), red);
+        d += N;
+    }
+    if size > d {
+        let count = size - d;
+        let v = Lanes::<T, N>::load_partial(&data[d..], count);
+        acc = acc.set_first(acc.zip(v, red), count);
+    }
+    fold_lanes(acc, N, red)
+}
+
 /// `vec::reduce_all(red, data)`.
 #[inline(always)]
 pub fn reduce_all<T: Real, const N: usize>(data: &[T], red: impl Fn(T, T) -> T + Copy) -> T {
