@@ -801,6 +801,153 @@ def family_extrema():
         return f(x, dim=case["dim"])
     return cases, run
 
+F64_EDGE = [0.0, -0.0, 1.0, -1.0, float("inf"), -float("inf"), float("nan"), 5e-324, -5e-324,
+            2.2250738585072014e-308, 1e-310, -1e-310, 1.7e308, -1.7e308, 1e307, 1e300, -1e300,
+            709.7, 709.8, -745.1, -745.2, -1000.5, 36.0, -36.8, -37.0, 18.7, 19.0, 2.5, 2.6,
+            5.99, 6.0, 1e-9, -1e-9, -0.999999, 0.5, 2.0, 20.0, 20.5, -20.0]
+
+
+def f64_unary_ops():
+    import torch
+    import torch.nn.functional as F
+    return {
+        "log1p": (torch.log1p, [("u", -0.99, 10.0), ("b", -30, 30)]),
+        "expm1": (torch.expm1, [("n", 0.0, 5.0), ("b", -30, 10)]),
+        "sigmoid": (torch.sigmoid, [("n", 0.0, 5.0)]),
+        "silu": (F.silu, [("n", 0.0, 5.0)]),
+        "softplus": (F.softplus, [("n", 0.0, 10.0)]),
+        "softplus_b3": (lambda t: F.softplus(t, beta=3, threshold=0.2), [("n", 0.0, 1.0)]),
+        "elu": (F.elu, [("n", 0.0, 3.0)]),
+        "celu_a05": (lambda t: F.celu(t, alpha=0.5), [("n", 0.0, 3.0)]),
+        "selu": (F.selu, [("n", 0.0, 3.0)]),
+        "mish": (F.mish, [("n", 0.0, 5.0)]),
+        "gelu": (F.gelu, [("n", 0.0, 3.0), ("u", -8.0, 8.0)]),
+        "gelu_tanh": (lambda t: F.gelu(t, approximate="tanh"), [("n", 0.0, 3.0)]),
+        "logsigmoid": (F.logsigmoid, [("n", 0.0, 10.0)]),
+        "sinh": (torch.sinh, [("n", 0.0, 4.0), ("u", -720.0, 720.0)]),
+        "cosh": (torch.cosh, [("n", 0.0, 4.0), ("u", -720.0, 720.0)]),
+    }
+
+
+def family_double():
+    """float64 kernels on SLEEF's double functions (softmax, log_softmax, log1p, expm1 and the
+    activations), and the double reductions (var/std/var_mean, prod, p=2 norm); var_mean of
+    float32 over every element."""
+    import torch
+    cases = []
+    seed = 70000
+    ops = f64_unary_ops()
+    for name, (_, ranges) in ops.items():
+        for kind, a, b in ranges:
+            for n in (1, 2, 7, 15, 16, 17, 31, 32, 33, 40, 100, 1000):
+                seed += 1
+                spec = nrm(seed, n, a, b, "f64") if kind == "n" else u(seed, n, a, b, "f64") if kind == "u" else bits(seed, n, a, b, "f64")
+                cases.append({"op": name, "input": spec, "view": contiguous_view([n])})
+            seed += 1
+            spec = nrm(seed, 37 * 29, 0.0, 3.0, "f64")
+            cases.append({"op": name, "input": spec, "view": permuted_view([37, 29], [1, 0])})
+            seed += 1
+            cases.append({"op": name, "input": nrm(seed, 3 * 70, 0.0, 3.0, "f64"), "view": {"shape": [3, 40], "strides": [70, 1], "offset": 5}})
+            seed += 1
+            cases.append({"op": name, "input": nrm(seed, 1, 0.0, 3.0, "f64"), "view": {"shape": [40], "strides": [0], "offset": 0}})
+        cases.append({"op": name, "input": vals(F64_EDGE * 2, "f64"), "view": contiguous_view([2 * len(F64_EDGE)])})
+    shapes = [[1, c] for c in list(range(1, 41)) + [63, 64, 65, 100, 1000]] + \
+             [[3, 7], [5, 17], [4, 33], [64, 10], [2, 3, 40], [8, 16, 3], [3, 5, 70], [2, 200, 20],
+              [10, 37], [37, 10], [6, 1, 5]]
+    for shape in shapes:
+        n = numel(shape)
+        for dim in range(len(shape)):
+            if shape[0] == 1 and dim == 0 and len(shape) == 2:
+                continue
+            for op in ("softmax", "log_softmax"):
+                for kind in ("n", "u"):
+                    seed += 1
+                    spec = nrm(seed, n, 0.0, 3.0, "f64") if kind == "n" else u(seed, n, -30.0, 30.0, "f64")
+                    cases.append({"op": op, "input": spec, "shape": shape, "dim": dim})
+    edge_rows = [[0.0, 1e300, -1e300, 5.0], [float("-inf"), 1.0, 2.0, float("-inf")], [float("nan"), 1.0, 2.0, 3.0],
+                 [3.0] * 20, [-0.0, -0.0], [-0.0], [float("inf"), 1.0], [700.0, -700.0, 0.0, 1.0] * 5, [5e-324, 0.0, -5e-324]]
+    for row in edge_rows:
+        for op in ("softmax", "log_softmax"):
+            cases.append({"op": op, "input": vals(row, "f64"), "shape": [1, len(row)], "dim": 1})
+    for n in (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1000, 4097):
+        for op in ("var", "std", "var_mean", "std_mean"):
+            for correction in (1, 0):
+                seed += 1
+                cases.append({"op": op, "input": nrm(seed, n, 3.0, 2.0, "f64"), "view": contiguous_view([n]), "dims": [], "correction": correction})
+        seed += 1
+        cases.append({"op": "var_mean", "input": nrm(seed, n, 3.0, 2.0), "view": contiguous_view([n]), "dims": [], "correction": 1})
+        seed += 1
+        cases.append({"op": "prod", "input": u(seed, n, 0.5, 1.5, "f64"), "view": contiguous_view([n]), "dims": []})
+        if n > 1:  # a norm over one element is |x|, not the vector path
+            seed += 1
+            cases.append({"op": "norm2", "input": nrm(seed, n, 0.0, 2.0, "f64"), "view": contiguous_view([n]), "dims": []})
+    for shape in ([3, 5], [7, 33], [33, 7], [4, 1000], [2, 3, 40], [5, 17, 19], [1, 50]):
+        nd = len(shape)
+        n = numel(shape)
+        for view in (contiguous_view(shape), permuted_view(shape, list(reversed(range(nd))))):
+            dim_sets = [[d] for d in range(nd)] + ([[0, nd - 1]] if nd >= 2 else [])
+            for dims in dim_sets:
+                for op in ("var", "std", "var_mean", "prod"):
+                    if op == "prod" and (len(dims) > 1 or view["shape"][dims[0]] == 1):
+                        continue  # torch.prod takes one dim; over a size-1 dim it is a copy
+                    seed += 1
+                    spec = u(seed, n, 0.5, 1.5, "f64") if op == "prod" else nrm(seed, n, 1.0, 2.0, "f64")
+                    cases.append({"op": op, "input": spec, "view": view, "dims": dims, "correction": 1})
+            if view == contiguous_view(shape):
+                seed += 1
+                cases.append({"op": "norm2", "input": nrm(seed, n, 0.0, 2.0, "f64"), "view": view, "dims": [nd - 1]})
+
+    def run(case):
+        op = case["op"]
+        if op in ("softmax", "log_softmax"):
+            x = tensor(case["input"]).reshape(case["shape"])
+            return (torch.softmax if op == "softmax" else torch.log_softmax)(x, case["dim"])
+        x = tensor(case["input"], case["view"])
+        if op in ops:
+            return ops[op][0](x)
+        dims = case["dims"] or None
+        if op in ("var", "std", "var_mean", "std_mean"):
+            f = {"var": torch.var, "std": torch.std, "var_mean": torch.var_mean, "std_mean": torch.std_mean}[op]
+            r = f(x, dim=dims, correction=case["correction"])
+            return torch.cat([r[0].reshape(-1), r[1].reshape(-1)]) if op.endswith("_mean") else r
+        if op == "prod":
+            return torch.prod(x) if dims is None else torch.prod(x, dims[0])
+        return torch.linalg.vector_norm(x, 2, dim=dims)
+    return cases, run
+
+
+def family_binary():
+    """float32 atan2 and pow of two tensors: rows of several lengths, a broadcast scalar
+    operand, a transposed pair, edge values."""
+    import torch
+    cases = []
+    seed = 90000
+    edge = [0.0, -0.0, 1.0, -1.0, float("inf"), -float("inf"), float("nan"), 1e-45, -1e-45, 3e-39,
+            2.0, 0.5, 100.0, -3.0]
+    for op in ("atan2", "pow"):
+        for n in (1, 7, 16, 17, 31, 32, 33, 50, 64, 100, 1000):
+            seed += 2
+            a = u(seed, n, 0.01, 8.0) if op == "pow" else nrm(seed, n, 0.0, 3.0)
+            b = u(seed + 1, n, -4.0, 4.0) if op == "pow" else nrm(seed + 1, n, 0.0, 3.0)
+            cases.append({"op": op, "a": a, "b": b, "av": contiguous_view([n]), "bv": contiguous_view([n])})
+            # a broadcast scalar on either side (a 0-dim tensor operand)
+            cases.append({"op": op, "a": a, "b": b, "av": contiguous_view([n]), "bv": {"shape": [n], "strides": [0], "offset": 0}})
+            cases.append({"op": op, "a": a, "b": b, "av": {"shape": [n], "strides": [0], "offset": 0}, "bv": contiguous_view([n])})
+        seed += 2
+        a = u(seed, 37 * 29, 0.01, 8.0) if op == "pow" else nrm(seed, 37 * 29, 0.0, 3.0)
+        b = u(seed + 1, 37 * 29, -4.0, 4.0) if op == "pow" else nrm(seed + 1, 37 * 29, 0.0, 3.0)
+        cases.append({"op": op, "a": a, "b": b, "av": permuted_view([37, 29], [1, 0]), "bv": permuted_view([37, 29], [1, 0])})
+        cases.append({"op": op, "a": a, "b": b, "av": contiguous_view([29, 37]), "bv": permuted_view([37, 29], [1, 0])})
+        ea = [x for x in edge for _ in edge]
+        eb = [y for _ in edge for y in edge]
+        cases.append({"op": op, "a": vals(ea), "b": vals(eb), "av": contiguous_view([len(ea)]), "bv": contiguous_view([len(eb)])})
+
+    def run(case):
+        a = tensor(case["a"], case["av"])
+        b = tensor(case["b"], case["bv"])
+        return torch.atan2(a, b) if case["op"] == "atan2" else torch.pow(a, b)
+    return cases, run
+
 
 FAMILIES = {
     "sum": family_sum,
@@ -813,6 +960,8 @@ FAMILIES = {
     "optim": family_optim,
     "mkl": family_mkl,
     "extrema": family_extrema,
+    "double": family_double,
+    "binary": family_binary,
 }
 
 

@@ -700,3 +700,155 @@ fn prod_max_min_argmax() {
         }),
     );
 }
+
+fn unary_f64_op(name: &str) -> Result<nx::unary_f64::UnaryF64, String> {
+    use nx::unary_f64::UnaryF64 as U;
+    let elu = |alpha: f64, scale: f64, input_scale: f64| U::Elu {
+        alpha,
+        scale,
+        input_scale,
+    };
+    Ok(match name {
+        "log1p" => U::Log1p,
+        "expm1" => U::Expm1,
+        "sigmoid" => U::Sigmoid,
+        "silu" => U::Silu,
+        "softplus" => U::Softplus {
+            beta: 1.0,
+            threshold: 20.0,
+        },
+        "softplus_b3" => U::Softplus {
+            beta: 3.0,
+            threshold: 0.2,
+        },
+        "elu" => elu(1.0, 1.0, 1.0),
+        "celu_a05" => elu(0.5, 1.0, 1.0 / 0.5),
+        "selu" => elu(
+            1.6732632423543772848170429916717,
+            1.0507009873554804934193349852946,
+            1.0,
+        ),
+        "mish" => U::Mish,
+        "gelu" => U::Gelu,
+        "gelu_tanh" => U::GeluTanh,
+        "logsigmoid" => U::LogSigmoid,
+        "sinh" => U::Sinh,
+        "cosh" => U::Cosh,
+        op => return Err(format!("unknown op {op}")),
+    })
+}
+
+/// The float64 kernels: softmax/log_softmax and the elementwise ops on SLEEF's double
+/// functions, the double reductions (var/std/var_mean, prod, p=2 norm), var_mean of float32.
+#[test]
+fn float64_kernels() {
+    assert_family(
+        "double",
+        run_family("double", |case: &Value| {
+            let op = case["op"].as_str().unwrap_or("");
+            if op == "softmax" || op == "log_softmax" {
+                let shape = usizes(&case["shape"]);
+                let d = case["dim"].as_u64().unwrap_or(0) as usize;
+                let outer: usize = shape[..d].iter().product();
+                let inner: usize = shape[d + 1..].iter().product();
+                let x = gen_f64(&case["input"]);
+                let mut out = vec![0f64; x.len()];
+                if op == "softmax" {
+                    nx::softmax::softmax_f64(&x, &mut out, outer, shape[d], inner);
+                } else {
+                    nx::softmax::log_softmax_f64(&x, &mut out, outer, shape[d], inner);
+                }
+                return Ok(Bits::F64(out));
+            }
+            let (shape, strides, offset) = view(&case["view"]);
+            let v = nx::sum::View {
+                shape: &shape,
+                strides: &strides,
+                offset,
+            };
+            if let Ok(u) = unary_f64_op(op) {
+                let x = gen_f64(&case["input"]);
+                let out_strides = nx::iter::allocated_output_strides(&shape, &[&strides]);
+                let n: usize = shape.iter().product();
+                let mut out = vec![0f64; n];
+                let ov = nx::sum::View {
+                    shape: &shape,
+                    strides: &out_strides,
+                    offset: 0,
+                };
+                nx::unary_f64::unary_strided_f64(u, &x, v, &mut out, ov);
+                return Ok(Bits::F64(numerics_support::logical(
+                    &out,
+                    &shape,
+                    &out_strides,
+                    0,
+                )));
+            }
+            let dims = usizes(&case["dims"]);
+            let correction = case["correction"].as_f64().unwrap_or(1.0);
+            if !is_f64(&case["input"]) {
+                // float32 var_mean over every element
+                let x = gen_f32(&case["input"]);
+                let (var, mean) = nx::stats::var_mean_f32(&x, v, &dims, correction, false);
+                return Ok(Bits::F32([var, mean].concat()));
+            }
+            let x = gen_f64(&case["input"]);
+            Ok(Bits::F64(match op {
+                "var" | "std" => nx::stats::var_f64(&x, v, &dims, correction, op == "std"),
+                "var_mean" | "std_mean" => {
+                    let (var, mean) =
+                        nx::stats::var_mean_f64(&x, v, &dims, correction, op == "std_mean");
+                    [var, mean].concat()
+                }
+                "prod" => nx::reduce::prod_f64(&x, v, &dims),
+                "norm2" => nx::stats::vector_norm2_f64(&x, v, &dims)
+                    .ok_or("the p=2 vector path does not apply")?,
+                _ => return Err(format!("unknown op {op}")),
+            }))
+        }),
+    );
+}
+
+/// float32 atan2 and pow of two tensors: SLEEF on the leading multiple of 32 of each row whose
+/// operands are contiguous or one a broadcast scalar, glibc on the rest.
+#[test]
+fn float32_atan2_and_tensor_pow() {
+    assert_family(
+        "binary",
+        run_family("binary", |case: &Value| {
+            let op = match case["op"].as_str().unwrap_or("") {
+                "atan2" => nx::binary::Binary::Atan2,
+                "pow" => nx::binary::Binary::Pow,
+                op => return Err(format!("unknown op {op}")),
+            };
+            let (shape, ast, aoff) = view(&case["av"]);
+            let (_, bst, boff) = view(&case["bv"]);
+            let (a, b) = (gen_f32(&case["a"]), gen_f32(&case["b"]));
+            let out_strides = nx::iter::allocated_output_strides(&shape, &[&ast, &bst]);
+            let n: usize = shape.iter().product();
+            let mut out = vec![0f32; n];
+            let av = nx::sum::View {
+                shape: &shape,
+                strides: &ast,
+                offset: aoff,
+            };
+            let bv = nx::sum::View {
+                shape: &shape,
+                strides: &bst,
+                offset: boff,
+            };
+            let ov = nx::sum::View {
+                shape: &shape,
+                strides: &out_strides,
+                offset: 0,
+            };
+            nx::binary::binary_strided_f32(op, &a, av, &b, bv, &mut out, ov);
+            Ok(Bits::F32(numerics_support::logical(
+                &out,
+                &shape,
+                &out_strides,
+                0,
+            )))
+        }),
+    );
+}

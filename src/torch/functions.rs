@@ -2174,6 +2174,29 @@ pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value>
         };
         Ok(wrap(rt, rt.unary(op, &t).map_err(py_err)?))
     });
+    // _var_mean(input, dim, correction, keepdim, std): torch.var_mean / std_mean as one
+    // Welford reduction (extra.py has bound PyTorch's overloads; dim is None or a list)
+    reg(&m, rt, "_var_mean", |it, rt, args| {
+        let a = args.bind(
+            "_var_mean",
+            &["input", "dim", "correction", "keepdim", "std"],
+            5,
+        )?;
+        let t = need_tensor(a[0].as_ref().unwrap(), "var_mean", "input")?;
+        let d = dims_arg(it, &a[1])?;
+        let v = a[2].as_ref().unwrap();
+        let corr = match v.as_float() {
+            Some(x) => x,
+            None => crate::torch::int_arg(it, v)? as f64,
+        };
+        // extra.py passes both as bool()
+        let keep = matches!(a[3], Some(Value::Bool(true)));
+        let std = matches!(a[4], Some(Value::Bool(true)));
+        let (var, mean) = rt
+            .var_mean(&t, d.as_deref(), corr, keep, std)
+            .map_err(py_err)?;
+        Ok(Value::tuple(vec![wrap(rt, var), wrap(rt, mean)]))
+    });
     // _loss(name, input, target, weight, pos_weight, reduction, param): the fused elementwise
     // losses (binary_cross_entropy_with_logits, huber_loss, smooth_l1_loss) after nn.py's
     // argument checks

@@ -361,6 +361,26 @@ pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorag
             return Ok(HostStorage::F32(vec![u.scalar(x[layout.offset])]));
         }
     }
+    if let HostStorage::F64(x) = h
+        && let Some(u) = vector_f64(op)
+        && n > 0
+    {
+        // float64 functions whose SLEEF/glibc split engine::numerics reproduces bit for bit
+        if layout.dims() == 0 {
+            // a 0-dim tensor: the scalar half
+            return Ok(HostStorage::F64(vec![u.scalar(x[layout.offset])]));
+        }
+        let mut out = super::got(crate::engine::hostbuf::try_zeroed::<f64>(n), n)?;
+        let ost = crate::engine::layout::contiguous_strides(&layout.shape);
+        let xv = crate::engine::numerics::View {
+            shape: &layout.shape,
+            strides: &layout.strides,
+            offset: layout.offset,
+        };
+        let ov = crate::engine::numerics::View::contiguous(&layout.shape, &ost);
+        crate::engine::numerics::unary_f64::unary_strided_f64(u, x, xv, &mut out, ov);
+        return Ok(HostStorage::F64(out));
+    }
     let arg = Arg::Tensor(h, layout);
     match h.dtype() {
         DType::Float32 => unary_float::<f32>(op, &src(arg)?, n),
@@ -374,6 +394,40 @@ pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorag
         DType::UInt8 => unary_int::<u8>(op, &src(arg)?, n),
         DType::Bool => unary_bool(op, &src(arg)?, n),
     }
+}
+
+/// The float64 ops engine::numerics computes as ATen's double kernels (SLEEF's double
+/// functions on the vector half), with their parameters in double.
+fn vector_f64(op: UnaryOp) -> Option<crate::engine::numerics::unary_f64::UnaryF64> {
+    use crate::engine::numerics::unary_f64::UnaryF64 as U;
+    Some(match op {
+        UnaryOp::Sigmoid => U::Sigmoid,
+        UnaryOp::Log1p => U::Log1p,
+        UnaryOp::Expm1 => U::Expm1,
+        UnaryOp::Silu => U::Silu,
+        UnaryOp::Softplus { beta, threshold } => U::Softplus { beta, threshold },
+        UnaryOp::Elu {
+            alpha,
+            scale,
+            input_scale,
+        } => U::Elu {
+            alpha,
+            scale,
+            input_scale,
+        },
+        UnaryOp::Celu { alpha } => U::Elu {
+            alpha,
+            scale: 1.0,
+            input_scale: 1.0 / alpha,
+        },
+        UnaryOp::Mish => U::Mish,
+        UnaryOp::Gelu => U::Gelu,
+        UnaryOp::GeluTanh => U::GeluTanh,
+        UnaryOp::LogSigmoid => U::LogSigmoid,
+        UnaryOp::Sinh => U::Sinh,
+        UnaryOp::Cosh => U::Cosh,
+        _ => return None,
+    })
 }
 
 // ----- binary -----
@@ -471,6 +525,12 @@ pub fn binary(
     n: usize,
     compute: DType,
 ) -> Result<HostStorage> {
+    if compute == DType::Float32
+        && (op == BinaryOp::Atan2 || (op == BinaryOp::Pow && matches!(b, Arg::Tensor(..))))
+        && let Some(r) = vector_binary_f32(op, a, b, n)
+    {
+        return r;
+    }
     if matches!(op, BinaryOp::Atan2 | BinaryOp::Hypot) {
         // ATen's scalar half (glibc atan2f/hypotf; the AVX2 vector half, on the leading
         // multiple of 16 of a contiguous row, is SLEEF's atan2f8_u10/hypotf8_u05)
@@ -523,6 +583,72 @@ pub fn binary(
         DType::Int8 => binary_t::<i8>(op, a, b, n, None),
         DType::UInt8 => binary_t::<u8>(op, a, b, n, None),
         DType::Bool => binary_t::<bool>(op, a, b, n, None),
+    }
+}
+
+/// float32 atan2, and pow of two tensors, as `cpu_kernel_vec` splits them between SLEEF and
+/// glibc (engine::numerics::binary); None when neither operand is a float32 tensor.
+fn vector_binary_f32(
+    op: BinaryOp,
+    a: Arg<'_, HostStorage>,
+    b: Arg<'_, HostStorage>,
+    n: usize,
+) -> Option<Result<HostStorage>> {
+    use crate::engine::numerics::binary::{Binary, binary_strided_f32};
+    let shape = match (a, b) {
+        (Arg::Tensor(_, l), _) | (_, Arg::Tensor(_, l)) => l.shape.clone(),
+        _ => return None,
+    };
+    let zeros = vec![0usize; shape.len()];
+    let (av, ast, aoff) = f32_operand(a, &zeros)?;
+    let (bv, bst, boff) = f32_operand(b, &zeros)?;
+    let bin = if op == BinaryOp::Atan2 {
+        Binary::Atan2
+    } else {
+        Binary::Pow
+    };
+    Some((|| {
+        let mut out = super::got(crate::engine::hostbuf::try_zeroed::<f32>(n), n)?;
+        if n > 0 {
+            let ost = crate::engine::layout::contiguous_strides(&shape);
+            let view = crate::engine::numerics::View::contiguous;
+            binary_strided_f32(
+                bin,
+                &av,
+                crate::engine::numerics::View {
+                    offset: aoff,
+                    ..view(&shape, &ast)
+                },
+                &bv,
+                crate::engine::numerics::View {
+                    offset: boff,
+                    ..view(&shape, &bst)
+                },
+                &mut out,
+                view(&shape, &ost),
+            );
+        }
+        Ok(HostStorage::F32(out))
+    })())
+}
+
+/// A float32 operand as (values, strides, offset); a Python number is a broadcast scalar.
+fn f32_operand<'a>(
+    x: Arg<'a, HostStorage>,
+    zeros: &[usize],
+) -> Option<(std::borrow::Cow<'a, [f32]>, Vec<usize>, usize)> {
+    match x {
+        Arg::Tensor(HostStorage::F32(v), l) => Some((
+            std::borrow::Cow::Borrowed(&v[..]),
+            l.strides.clone(),
+            l.offset,
+        )),
+        Arg::Scalar(s) => Some((
+            std::borrow::Cow::Owned(vec![s.as_f64() as f32]),
+            zeros.to_vec(),
+            0,
+        )),
+        _ => None,
     }
 }
 

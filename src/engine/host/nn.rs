@@ -143,6 +143,26 @@ pub fn softmax(h: &HostStorage, layout: &Layout, dim: usize, log: bool) -> Resul
         }
         return Ok(HostStorage::F32(out));
     }
+    if let (HostStorage::F64(v), Some(r)) = (h, layout.contiguous_range()) {
+        // float64 through Vectorized<double>'s kernels (SLEEF's double exp and log).
+        let x = &v[r];
+        let (outer, d, inner) = split_at_dim(&layout.shape, dim);
+        let mut out = got(try_zeroed::<f64>(x.len()), x.len())?;
+        if !x.is_empty() {
+            if log {
+                crate::engine::numerics::softmax::log_softmax_f64(x, &mut out, outer, d, inner);
+            } else {
+                crate::engine::numerics::softmax::softmax_f64(x, &mut out, outer, d, inner);
+            }
+        }
+        return Ok(HostStorage::F64(out));
+    }
+    if h.dtype() == DType::Float64 {
+        // A strided float64 input: ATen's `.contiguous()` first, then the same kernel.
+        let gathered = super::elementwise::to_dtype(h, layout, DType::Float64)?;
+        let contiguous = Layout::contiguous(&layout.shape);
+        return softmax(&gathered, &contiguous, dim, log);
+    }
     let what = if log {
         "log_softmax_lastdim_kernel_impl"
     } else {
@@ -550,6 +570,37 @@ pub fn nll_loss(
             if let Ok(o) = nll_loss_f32(x, shape, &tv[..n], w, r, ignore) {
                 return Ok(Checked {
                     value: HostStorage::F32(o.loss),
+                    bad: Vec::new(),
+                });
+            }
+        }
+    }
+    if let HostStorage::F64(x) = lp {
+        // float64: the same kernel in double
+        let tv = targets(target)?;
+        let valid = tv[..n]
+            .iter()
+            .all(|&t| t == ignore || (t >= 0 && t < c as i64));
+        let w = match weight {
+            Some(w) => Some(typed::<f64>(w)?),
+            None => None,
+        };
+        if valid {
+            use crate::engine::numerics::loss::{ClassShape, Reduction as R, nll_loss_f64};
+            let shape = ClassShape {
+                n,
+                c,
+                map: 1,
+                one_d: false,
+            };
+            let r = match red {
+                Reduction::None => R::None,
+                Reduction::Mean => R::Mean,
+                Reduction::Sum => R::Sum,
+            };
+            if let Ok((loss, _)) = nll_loss_f64(x, shape, &tv[..n], w, r, ignore) {
+                return Ok(Checked {
+                    value: HostStorage::F64(loss),
                     bad: Vec::new(),
                 });
             }

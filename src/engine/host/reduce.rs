@@ -81,6 +81,12 @@ pub fn sum_float<T: Element>(c: &[T]) -> f64 {
 
 fn float_reduce<T: Float + Stored>(g: &Grouped<T>, op: ReduceOp) -> Result<HostStorage> {
     let w = |v: Result<Vec<T>>| v.map(T::wrap);
+    // var_mean's parts where no exact kernel ran (empty inputs, float16/bfloat16)
+    let op = match op {
+        ReduceOp::WelfordVar { correction, std } => ReduceOp::Var { correction, std },
+        ReduceOp::WelfordMean => ReduceOp::Mean,
+        op => op,
+    };
     match op {
         ReduceOp::Sum => w(per_group(g, |c| T::from_f64(sum_float(c)))),
         ReduceOp::Mean => w(per_group(g, |c| {
@@ -272,12 +278,26 @@ fn exact(h: &HostStorage, layout: &Layout, op: ReduceOp, reduced: &[bool]) -> Op
             ReduceOp::Mean => sum::mean_dims_f32(x, v, &dims),
             ReduceOp::Prod => nr::prod_f32(x, v, &dims),
             ReduceOp::Var { correction, std } => stats::var_f32(x, v, &dims, correction, std),
+            ReduceOp::WelfordVar { correction, std } => {
+                stats::var_mean_f32(x, v, &dims, correction, std).0
+            }
+            ReduceOp::WelfordMean => stats::var_mean_f32(x, v, &dims, 0.0, false).1,
             ReduceOp::Norm(p) => stats::vector_norm_f32(x, v, &dims, stats::NormOrd::from_f64(p)),
             _ => return None,
         })),
         HostStorage::F64(x) => Some(HostStorage::F64(match op {
             ReduceOp::Sum => sum::sum_dims_f64(x, v, &dims),
             ReduceOp::Mean => sum::mean_dims_f64(x, v, &dims),
+            ReduceOp::Var { correction, std } => stats::var_f64(x, v, &dims, correction, std),
+            ReduceOp::WelfordVar { correction, std } => {
+                stats::var_mean_f64(x, v, &dims, correction, std).0
+            }
+            ReduceOp::WelfordMean => stats::var_mean_f64(x, v, &dims, 0.0, false).1,
+            ReduceOp::Norm(p) if p == 2.0 => stats::vector_norm2_f64(x, v, &dims)?,
+            // (a reduction over a size-1 dimension is a copy; the generic loop gives it)
+            ReduceOp::Prod if dims.iter().all(|&d| layout.shape[d] > 1) => {
+                nr::prod_f64(x, v, &dims)
+            }
             _ => return None,
         })),
         _ => None,

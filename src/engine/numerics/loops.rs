@@ -96,3 +96,46 @@ pub fn unary_strided<T: Copy>(
         }
     });
 }
+
+/// A binary elementwise op over strided views of one shape, as `cpu_kernel_vec` iterates it:
+/// the views are sorted and merged like TensorIterator's, and a row goes through the vector
+/// loop when the output and both inputs are contiguous in it or one input is a broadcast
+/// scalar (`is_contiguous_scalar`), through the scalar op otherwise. `out` must not overlap
+/// the inputs.
+#[allow(clippy::too_many_arguments)]
+pub fn binary_strided<T: Copy>(
+    a: &[T],
+    av: View<'_>,
+    b: &[T],
+    bv: View<'_>,
+    out: &mut [T],
+    ov: View<'_>,
+    chunk: usize,
+    vop: impl Fn(T, T) -> T,
+    op: impl Fn(T, T) -> T,
+) {
+    let p = plan(
+        ov.shape,
+        &[
+            Operand::input(ov.strides, ov.offset),
+            Operand::input(av.strides, av.offset),
+            Operand::input(bv.strides, bv.offset),
+        ],
+    );
+    p.for_each_2d(|offs, size0, size1, s0, s1| {
+        let vector = s0[0] == 1
+            && ((s0[1] == 1 && s0[2] == 1)
+                || (s0[1] == 0 && s0[2] == 1)
+                || (s0[1] == 1 && s0[2] == 0));
+        for j in 0..size1 {
+            let o0 = offs[0] + j * s1[0];
+            let a0 = offs[1] + j * s1[1];
+            let b0 = offs[2] + j * s1[2];
+            let split = if vector { size0 - size0 % chunk } else { 0 };
+            for i in 0..size0 {
+                let (x, y) = (a[a0 + i * s0[1]], b[b0 + i * s0[2]]);
+                out[o0 + i * s0[0]] = if i < split { vop(x, y) } else { op(x, y) };
+            }
+        }
+    });
+}

@@ -7,6 +7,7 @@
 //! order with the same roundings; a Python number that ATen turns into a float32 scalar is
 //! rounded the same way (`as f32` of the f64 ATen computes).
 
+use super::lanes::Real;
 use super::softmax::log_softmax_f32;
 use super::sum::{View, sum_dims_f32, sum_f32};
 use super::{sleef, vecops};
@@ -59,6 +60,31 @@ pub fn nll_loss_f32(
     reduction: Reduction,
     ignore_index: i64,
 ) -> Result<NllOutput, LossError> {
+    let (loss, total_weight) = nll_loss_t(input, shape, target, weight, reduction, ignore_index)?;
+    Ok(NllOutput { loss, total_weight })
+}
+
+/// `nll_loss_nd` forward on float64 log-probabilities: the same kernel in double; returns
+/// (loss, total_weight).
+pub fn nll_loss_f64(
+    input: &[f64],
+    shape: ClassShape,
+    target: &[i64],
+    weight: Option<&[f64]>,
+    reduction: Reduction,
+    ignore_index: i64,
+) -> Result<(Vec<f64>, f64), LossError> {
+    nll_loss_t(input, shape, target, weight, reduction, ignore_index)
+}
+
+fn nll_loss_t<T: Real>(
+    input: &[T],
+    shape: ClassShape,
+    target: &[i64],
+    weight: Option<&[T]>,
+    reduction: Reduction,
+    ignore_index: i64,
+) -> Result<(Vec<T>, T), LossError> {
     let ClassShape { n, c, map, one_d } = shape;
     let check = |t: i64| {
         if t >= 0 && (t as usize) < c {
@@ -68,7 +94,7 @@ pub fn nll_loss_f32(
         }
     };
     if reduction == Reduction::None && !one_d {
-        let mut out = vec![0f32; n * map];
+        let mut out = vec![T::ZERO; n * map];
         for b in 0..n {
             for e in 0..map {
                 let t = target[b * map + e];
@@ -76,21 +102,18 @@ pub fn nll_loss_f32(
                     continue;
                 }
                 let t = check(t)?;
-                let w = weight.map_or(1.0, |w| w[t]);
+                let w = weight.map_or(T::ONE, |w| w[t]);
                 out[b * map + e] = -input[b * c * map + t * map + e] * w;
             }
         }
-        return Ok(NllOutput {
-            loss: out,
-            total_weight: 0.0,
-        });
+        return Ok((out, T::ZERO));
     }
     const LEVELS: usize = 8;
     let numiter = n * map;
     let level_power = (super::sum::ceil_log2(numiter) / LEVELS as u32).max(4);
     let level_mask = (1usize << level_power) - 1;
-    let mut wsum = [0f32; LEVELS];
-    let mut lsum = [0f32; LEVELS];
+    let mut wsum = [T::ZERO; LEVELS];
+    let mut lsum = [T::ZERO; LEVELS];
     let mut ignored = 0usize;
     for b in 0..n {
         for e in 0..map {
@@ -104,35 +127,32 @@ pub fn nll_loss_f32(
             let data = input[b * c * map + t * map + e];
             match weight {
                 Some(w) => {
-                    lsum[0] -= data * w[t];
-                    wsum[0] += w[t];
+                    lsum[0] = lsum[0] - data * w[t];
+                    wsum[0] = wsum[0] + w[t];
                 }
-                None => lsum[0] -= data,
+                None => lsum[0] = lsum[0] - data,
             }
             for j in 0..LEVELS - 1 {
                 let mask = level_mask << (j as u32 * level_power);
                 if idx & mask != 0 {
                     break;
                 }
-                wsum[j + 1] += wsum[j];
-                lsum[j + 1] += lsum[j];
-                wsum[j] = 0.0;
-                lsum[j] = 0.0;
+                wsum[j + 1] = wsum[j + 1] + wsum[j];
+                lsum[j + 1] = lsum[j + 1] + lsum[j];
+                wsum[j] = T::ZERO;
+                lsum[j] = T::ZERO;
             }
         }
     }
     let total_weight = match weight {
-        None => (numiter - ignored) as f32,
-        Some(_) => wsum.iter().fold(0.0f32, |a, &b| a + b),
+        None => T::from_f64((numiter - ignored) as f64),
+        Some(_) => wsum.iter().fold(T::ZERO, |a, &b| a + b),
     };
-    let mut out = lsum.iter().fold(0.0f32, |a, &b| a + b);
+    let mut out = lsum.iter().fold(T::ZERO, |a, &b| a + b);
     if reduction == Reduction::Mean {
-        out /= total_weight;
+        out = out / total_weight;
     }
-    Ok(NllOutput {
-        loss: vec![out],
-        total_weight,
-    })
+    Ok((vec![out], total_weight))
 }
 
 /// `nll_loss_backward` into a zeroed `(n, c, map)` gradient: `-grad` (divided by the total

@@ -47,6 +47,16 @@
 //!   gelu (oneDNN for contiguous), silu, softplus, elu, leaky_relu, mish, hardswish,
 //!   hardsigmoid, hardtanh, log_sigmoid, logit backward kernels.
 //!
+//! **float64** ([`sleef_f64`], [`unary_f64`]) and float32 binaries ([`binary`])
+//! - [`sleef_f64`]: SLEEF's double exp, log, expm1, log1p, tanh, erf (`Sleef_*d8_u10`).
+//! - [`unary_f64::unary_strided_f64`] with [`unary_f64::UnaryF64`]: sigmoid, silu, softplus,
+//!   elu (selu, celu), mish, gelu (both), logsigmoid, log1p, expm1 of double.
+//! - [`softmax::softmax_f64`], [`softmax::log_softmax_f64`]; [`stats::var_f64`],
+//!   [`stats::var_mean_f64`], [`stats::vector_norm2_f64`], [`reduce::prod_f64`],
+//!   [`loss::nll_loss_f64`].
+//! - [`binary::binary_strided_f32`]: float32 atan2 and pow of two tensors (BinaryOpsKernel,
+//!   PowKernel: SLEEF/glibc split at 32).
+//!
 //! **Softmax and losses** ([`softmax`], [`loss`])
 //! - [`softmax::softmax_f32`], [`softmax::log_softmax_f32`], [`softmax::softmax_backward_f32`],
 //!   [`softmax::log_softmax_backward_f32`] over `outer x dim x inner`: SoftMaxKernel.cpp /
@@ -71,6 +81,7 @@
 //! float functions, checked on every float32 input against libtorch's own SLEEF).
 
 pub mod backward;
+pub mod binary;
 pub(crate) mod fast;
 pub mod iter;
 pub mod lanes;
@@ -83,10 +94,12 @@ pub mod pointwise;
 pub mod range;
 pub mod reduce;
 pub mod sleef;
+pub mod sleef_f64;
 pub mod softmax;
 pub mod stats;
 pub mod sum;
 pub mod unary;
+pub mod unary_f64;
 pub mod vecops;
 
 pub use iter::View;

@@ -8,19 +8,21 @@
 //! values are exact and only their NaN rule matters.
 
 use super::iter::{Operand, contiguous_strides, plan};
-use super::lanes::Lanes;
+use super::lanes::{Lanes, Real};
 use super::sum::View;
 use crate::engine::interrupt::{CHUNK, should_stop};
 
-/// Lanes of the prod kernel's vectors.
+/// Lanes of the prod kernel's float vectors (the AVX2 build's `Vectorized<float>`).
 const L: usize = 8;
+/// Lanes of its double vectors (`Vectorized<double>`).
+const L64: usize = 4;
 
 /// `vectorized_inner_reduction` of one contiguous row into `*dst`.
-fn inner_row(x: &[f32], dst: &mut f32, op: impl Fn(f32, f32) -> f32 + Copy) {
+fn inner_row<T: Real, const L: usize>(x: &[T], dst: &mut T, op: impl Fn(T, T) -> T + Copy) {
     let n = x.len();
     let count = n / (4 * L);
     if count > 0 {
-        let mut acc = [Lanes::<f32, L>::splat(0.0); 4];
+        let mut acc = [Lanes::<T, L>::splat(T::ZERO); 4];
         for (j, a) in acc.iter_mut().enumerate() {
             *a = Lanes::load(&x[j * L..]);
         }
@@ -44,13 +46,13 @@ fn inner_row(x: &[f32], dst: &mut f32, op: impl Fn(f32, f32) -> f32 + Copy) {
 }
 
 /// `binary_kernel_reduce_vec` over `dims` (empty: all) of a strided view, from `ident`.
-fn reduce_vec(
-    x: &[f32],
+fn reduce_vec<T: Real, const L: usize>(
+    x: &[T],
     view: View<'_>,
     dims: &[usize],
-    ident: f32,
-    op: impl Fn(f32, f32) -> f32 + Copy,
-) -> Vec<f32> {
+    ident: T,
+    op: impl Fn(T, T) -> T + Copy,
+) -> Vec<T> {
     let ndim = view.shape.len();
     let reduced: Vec<bool> = (0..ndim)
         .map(|d| dims.is_empty() || dims.contains(&d))
@@ -91,7 +93,7 @@ fn reduce_vec(
                 let row = i0 + j * s1[1];
                 let o = o0 + j * s1[0];
                 let mut d = out[o];
-                inner_row(&x[row..row + size0], &mut d, op);
+                inner_row::<T, L>(&x[row..row + size0], &mut d, op);
                 out[o] = d;
             }
         } else if s0[0] == 0 && s1[0] == 1 && s1[1] == 1 {
@@ -99,7 +101,7 @@ fn reduce_vec(
             let blocks = size1 / (4 * L);
             for blk in 0..blocks {
                 let c0 = blk * 4 * L;
-                let mut acc = [Lanes::<f32, L>::splat(0.0); 4];
+                let mut acc = [Lanes::<T, L>::splat(T::ZERO); 4];
                 for (j, a) in acc.iter_mut().enumerate() {
                     *a = Lanes::load(&x[i0 + c0 + j * L..]);
                 }
@@ -145,7 +147,12 @@ fn reduce_vec(
 
 /// `torch.prod(x, dims)` of a float32 view (empty `dims`: all).
 pub fn prod_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
-    reduce_vec(x, view, dims, 1.0, |a, b| a * b)
+    reduce_vec::<f32, L>(x, view, dims, 1.0, |a, b| a * b)
+}
+
+/// `torch.prod(x, dims)` of a float64 view: the same kernel over 4-lane double vectors.
+pub fn prod_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
+    reduce_vec::<f64, L64>(x, view, dims, 1.0, |a, b| a * b)
 }
 
 /// `max_impl` / `min_impl`: NaN wins, otherwise the larger (smaller).
@@ -175,12 +182,12 @@ fn min_nan(a: f32, b: f32) -> f32 {
 
 /// `torch.amax(x, dims)` / `x.max()`: the largest value, NaN if any is NaN.
 pub fn amax_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
-    reduce_vec(x, view, dims, f32::NEG_INFINITY, max_nan)
+    reduce_vec::<f32, L>(x, view, dims, f32::NEG_INFINITY, max_nan)
 }
 
 /// `torch.amin(x, dims)` / `x.min()`.
 pub fn amin_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
-    reduce_vec(x, view, dims, f32::INFINITY, min_nan)
+    reduce_vec::<f32, L>(x, view, dims, f32::INFINITY, min_nan)
 }
 
 /// `torch.argmax(x, dim)` (`argmin` when `min`): the first index of the extreme value along

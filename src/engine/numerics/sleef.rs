@@ -535,3 +535,78 @@ pub fn erf_vec(x: f32) -> f32 {
     let v = fma(e * t, r, 1.0);
     f32::from_bits(v.to_bits() ^ sign)
 }
+
+/// SLEEF's `atan2kf_u1`: atan2 of two double-floats (y >= 0), as a double-float.
+#[inline(always)]
+fn atan2kf_u1(y: F2, x: F2) -> F2 {
+    let mut q: i32 = if x.x < 0.0 { -2 } else { 0 };
+    let x = if x.x < 0.0 { dfneg(x) } else { x };
+    if x.x < y.x {
+        q += 1;
+    }
+    let p = x.x < y.x;
+    let s = if p { dfneg(x) } else { y };
+    let t = if p { y } else { x };
+    let s = dfdiv(s, t);
+    let mut t = dfsqu(s);
+    t = dfnormalize(t);
+    let mut u = -0.00176397908944636583328247_f32;
+    u = fma(u, t.x, 0.0107900900766253471374512);
+    u = fma(u, t.x, -0.0309564601629972457885742);
+    u = fma(u, t.x, 0.0577365085482597351074219);
+    u = fma(u, t.x, -0.0838950723409652709960938);
+    u = fma(u, t.x, 0.109463557600975036621094);
+    u = fma(u, t.x, -0.142626821994781494140625);
+    u = fma(u, t.x, 0.199983194470405578613281);
+    t = dfmul_f2f2(t, dfadd_ff(-0.333332866430282592773438, u * t.x));
+    t = dfmul_f2f2(s, dfadd_ff2(1.0, t));
+    dfadd_f2f2(
+        dfmul_f2f(
+            f2(1.5707963705062866211, -4.3711388286737928865e-08),
+            q as f32,
+        ),
+        t,
+    )
+}
+
+/// `Sleef_atan2f16_u10` (xatan2f_u1).
+#[inline(always)]
+pub fn atan2f_u10(y: f32, x: f32) -> f32 {
+    let (y0, x0) = (y, x);
+    let o = x.abs() < 2.9387372783541830947e-39;
+    let (y, x) = if o {
+        (y * (1 << 24) as f32, x * (1 << 24) as f32)
+    } else {
+        (y, x)
+    };
+    let d = atan2kf_u1(f2(y.abs(), 0.0), f2(x, 0.0));
+    let mut r = d.x + d.y;
+    r = mulsign(r, x);
+    const PI_2: f32 = std::f64::consts::FRAC_PI_2 as f32;
+    const PI_4: f32 = std::f64::consts::FRAC_PI_4 as f32;
+    // visinf2(d, m): m with d's sign bit OR-ed in where d is infinite; else 0
+    let isinf2 = |d: f32, m: f32| {
+        if d.is_infinite() {
+            f32::from_bits((d.to_bits() & 0x8000_0000) | m.to_bits())
+        } else {
+            0.0
+        }
+    };
+    if x.is_infinite() || x == 0.0 {
+        r = PI_2 - isinf2(x, mulsign(PI_2, x));
+    }
+    if y.is_infinite() {
+        r = PI_2 - isinf2(x, mulsign(PI_4, x));
+    }
+    if y == 0.0 {
+        r = if x.to_bits() & 0x8000_0000 != 0 {
+            std::f32::consts::PI
+        } else {
+            0.0
+        };
+    }
+    if x0.is_nan() || y0.is_nan() {
+        return ALL_ONES_NAN;
+    }
+    mulsign(r, y)
+}

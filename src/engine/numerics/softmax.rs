@@ -1,18 +1,100 @@
-//! `softmax` / `log_softmax` of float32 along a dimension (SoftMaxKernel.cpp,
-//! LogSoftmaxKernelImpl.h), forward and backward.
+//! `softmax` / `log_softmax` along a dimension (SoftMaxKernel.cpp, LogSoftmaxKernelImpl.h),
+//! forward for float32 and float64, backward for float32.
 //!
 //! The input is contiguous (ATen's `softmax_cpu` calls `.contiguous()` first) and seen as
 //! `outer x dim x inner`. Along the last dimension (`inner == 1`) each row is reduced with
 //! `vec::reduce_all` / `map_reduce_all`; along another dimension the kernels keep one running
-//! max and sum per inner position, a vector of them at a time, with a scalar tail.
+//! max and sum per inner position, a vector of them at a time, with a scalar tail. The float
+//! kernels run `Vectorized<float>` (16 lanes, SLEEF's float exp/log), the double ones
+//! `Vectorized<double>` (8 lanes, SLEEF's double exp/log, [`sleef_f64`]); the same code is
+//! written once over [`SoftmaxFloat`].
 
 use super::fast::avx2_fma;
-use super::lanes::Lanes;
+use super::lanes::{Lanes, Real};
 use super::sleef;
-use super::vecops::{dot_reduce_all, maximum, reduce_all};
+use super::sleef_f64;
+use super::vecops::{dot_reduce_all, maximum, maximum_f64, reduce_all, reduce_all_folded};
 
 /// Lanes of the softmax kernels' `Vectorized<float>` (measured: see mod.rs).
 const N: usize = 16;
+/// Lanes of `Vectorized<double>` in the same AVX-512 build.
+const N64: usize = 8;
+
+/// What the softmax kernels need of their element type beyond [`Real`]: the vector exp and
+/// log ATen's `Vectorized<T>` calls, the scalar tail's libm exp, and `vec::maximum`.
+pub trait SoftmaxFloat: Real {
+    /// `Vectorized<T>::exp()` for one lane.
+    fn vexp(self) -> Self;
+    /// `Vectorized<T>::log()` for one lane.
+    fn vlog(self) -> Self;
+    /// `std::exp` (glibc), the scalar tails' exp.
+    fn libm_exp(self) -> Self;
+    /// `vec::maximum` (NaN-propagating).
+    fn vmax(self, other: Self) -> Self;
+    /// `std::max`-like scalar max of the tails (NaN-ignoring, as the float kernel measured).
+    fn smax(self, other: Self) -> Self;
+    /// Whether `vec_reduce_all` has a SIMD shuffle tree for this type (float); double folds
+    /// the lanes left to right (measured: with the tree, double rows of 8 or more differ by
+    /// 1-2 ulp).
+    const TREE: bool;
+    /// `vec::reduce_all` as this type's build runs it.
+    #[inline(always)]
+    fn reduce<const L: usize>(data: &[Self], red: impl Fn(Self, Self) -> Self + Copy) -> Self {
+        if Self::TREE {
+            reduce_all::<Self, L>(data, red)
+        } else {
+            reduce_all_folded::<Self, L>(data, red)
+        }
+    }
+}
+
+impl SoftmaxFloat for f32 {
+    const TREE: bool = true;
+    #[inline(always)]
+    fn vexp(self) -> f32 {
+        sleef::expf_u10(self)
+    }
+    #[inline(always)]
+    fn vlog(self) -> f32 {
+        sleef::logf_u10_avx512(self)
+    }
+    #[inline(always)]
+    fn libm_exp(self) -> f32 {
+        self.exp()
+    }
+    #[inline(always)]
+    fn vmax(self, other: f32) -> f32 {
+        maximum(self, other)
+    }
+    #[inline(always)]
+    fn smax(self, other: f32) -> f32 {
+        self.max(other)
+    }
+}
+
+impl SoftmaxFloat for f64 {
+    const TREE: bool = false;
+    #[inline(always)]
+    fn vexp(self) -> f64 {
+        sleef_f64::exp_u10(self)
+    }
+    #[inline(always)]
+    fn vlog(self) -> f64 {
+        sleef_f64::log_u10(self)
+    }
+    #[inline(always)]
+    fn libm_exp(self) -> f64 {
+        self.exp()
+    }
+    #[inline(always)]
+    fn vmax(self, other: f64) -> f64 {
+        maximum_f64(self, other)
+    }
+    #[inline(always)]
+    fn smax(self, other: f64) -> f64 {
+        self.max(other)
+    }
+}
 
 /// `exp` inside the float softmax kernels.
 #[inline(always)]
@@ -22,30 +104,30 @@ fn vexp(x: f32) -> f32 {
 
 /// `_vec_softmax_lastdim` for one row.
 #[inline(always)]
-fn softmax_row(x: &[f32], out: &mut [f32]) {
-    let max = reduce_all::<f32, N>(x, maximum);
+fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
+    let max = T::reduce::<L>(x, T::vmax);
     for (o, &v) in out.iter_mut().zip(x) {
-        *o = vexp(v - max);
+        *o = (v - max).vexp();
     }
-    let sum = reduce_all::<f32, N>(out, |a, b| a + b);
-    let r = 1.0 / sum;
+    let sum = T::reduce::<L>(out, |a, b| a + b);
+    let r = T::ONE / sum;
     for o in out.iter_mut() {
-        *o *= r;
+        *o = *o * r;
     }
 }
 
 /// `_vec_log_softmax_lastdim` for one row (serial_vec_log_softmax_lastdim_range).
 #[inline(always)]
-fn log_softmax_row(x: &[f32], out: &mut [f32]) {
-    let max = reduce_all::<f32, N>(x, maximum);
+fn log_softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
+    let max = T::reduce::<L>(x, T::vmax);
     // map_reduce_all(exp(v - max), +), with the exps first written into `out` by a plain loop:
     // the same lanes summed in the same order, but LLVM vectorises this loop, not 16 inlined
     // copies of exp inside one Lanes::map.
     for (o, &v) in out.iter_mut().zip(x) {
-        *o = vexp(v - max);
+        *o = (v - max).vexp();
     }
-    let sum = reduce_all::<f32, N>(out, |a, b| a + b);
-    let lse = sleef::logf_u10_avx512(sum);
+    let sum = T::reduce::<L>(out, |a, b| a + b);
+    let lse = sum.vlog();
     for (o, &v) in out.iter_mut().zip(x) {
         *o = v - max - lse;
     }
@@ -54,90 +136,122 @@ fn log_softmax_row(x: &[f32], out: &mut [f32]) {
 avx2_fma! {
     /// `torch.softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
     pub fn softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
-        softmax_impl(x, out, outer, dim, inner)
+        softmax_impl::<f32, N>(x, out, outer, dim, inner)
+    }
+}
+
+avx2_fma! {
+    /// `torch.softmax(x, dim)` of a contiguous float64 buffer seen as `outer x dim x inner`.
+    pub fn softmax_f64(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+        softmax_impl::<f64, N64>(x, out, outer, dim, inner)
     }
 }
 
 #[inline(always)]
-fn softmax_impl(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+fn softmax_impl<T: SoftmaxFloat, const L: usize>(
+    x: &[T],
+    out: &mut [T],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
     if inner == 1 {
         for (xr, or) in x
             .chunks_exact(dim.max(1))
             .zip(out.chunks_exact_mut(dim.max(1)))
             .take(outer)
         {
-            softmax_row(xr, or);
+            softmax_row::<T, L>(xr, or);
         }
     } else {
-        softmax_inner(x, out, outer, dim, inner);
+        softmax_inner::<T, L>(x, out, outer, dim, inner);
     }
 }
 
 avx2_fma! {
     /// `torch.log_softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
     pub fn log_softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
-        log_softmax_impl(x, out, outer, dim, inner)
+        log_softmax_impl::<f32, N>(x, out, outer, dim, inner)
+    }
+}
+
+avx2_fma! {
+    /// `torch.log_softmax(x, dim)` of a contiguous float64 buffer seen as `outer x dim x inner`.
+    pub fn log_softmax_f64(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+        log_softmax_impl::<f64, N64>(x, out, outer, dim, inner)
     }
 }
 
 #[inline(always)]
-fn log_softmax_impl(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+fn log_softmax_impl<T: SoftmaxFloat, const L: usize>(
+    x: &[T],
+    out: &mut [T],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
     if inner == 1 {
         for (xr, or) in x
             .chunks_exact(dim.max(1))
             .zip(out.chunks_exact_mut(dim.max(1)))
             .take(outer)
         {
-            log_softmax_row(xr, or);
+            log_softmax_row::<T, L>(xr, or);
         }
     } else {
-        log_softmax_inner(x, out, outer, dim, inner);
+        log_softmax_inner::<T, L>(x, out, outer, dim, inner);
     }
 }
 
-/// `_vec_softmax` (softmax along a dimension that is not the last): vectors of N inner
+/// `_vec_softmax` (softmax along a dimension that is not the last): vectors of L inner
 /// positions, then the scalar tail of each outer slice.
 #[inline(always)]
-fn softmax_inner(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+fn softmax_inner<T: SoftmaxFloat, const L: usize>(
+    x: &[T],
+    out: &mut [T],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
     let total = outer * inner;
     let mut idx = 0usize;
     while idx < total {
         let outer_idx = idx / inner;
         let inner_idx = idx % inner;
         let base = outer_idx * dim * inner + inner_idx;
-        if inner_idx + N <= inner && idx + N <= total {
+        if inner_idx + L <= inner && idx + L <= total {
             let at = |d: usize| base + d * inner;
-            let mut mx = Lanes::<f32, N>::load(&x[at(0)..]);
+            let mut mx = Lanes::<T, L>::load(&x[at(0)..]);
             for d in 1..dim {
-                mx = mx.zip(Lanes::load(&x[at(d)..]), maximum);
+                mx = mx.zip(Lanes::load(&x[at(d)..]), T::vmax);
             }
-            let mut sum = Lanes::<f32, N>::splat(0.0);
+            let mut sum = Lanes::<T, L>::splat(T::ZERO);
             for d in 0..dim {
-                let e = (Lanes::<f32, N>::load(&x[at(d)..]) - mx).map(vexp);
+                let e = (Lanes::<T, L>::load(&x[at(d)..]) - mx).map(T::vexp);
                 e.store(&mut out[at(d)..]);
                 sum = sum + e;
             }
             for d in 0..dim {
-                let o = Lanes::<f32, N>::load(&out[at(d)..]) / sum;
+                let o = Lanes::<T, L>::load(&out[at(d)..]) / sum;
                 o.store(&mut out[at(d)..]);
             }
-            idx += N;
+            idx += L;
         } else {
             let size = (total - idx).min(inner - inner_idx);
             for j in 0..size {
                 let at = |d: usize| base + j + d * inner;
                 let mut mx = x[at(0)];
                 for d in 1..dim {
-                    mx = mx.max(x[at(d)]);
+                    mx = mx.smax(x[at(d)]);
                 }
-                let mut sum = 0.0f32;
+                let mut sum = T::ZERO;
                 for d in 0..dim {
-                    let e = (x[at(d)] - mx).exp();
+                    let e = (x[at(d)] - mx).libm_exp();
                     out[at(d)] = e;
-                    sum += e;
+                    sum = sum + e;
                 }
                 for d in 0..dim {
-                    out[at(d)] /= sum;
+                    out[at(d)] = out[at(d)] / sum;
                 }
             }
             idx += size;
@@ -147,20 +261,26 @@ fn softmax_inner(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: us
 
 /// `serial_vec_logsoftmax_range` (log_softmax along a dimension that is not the last).
 #[inline(always)]
-fn log_softmax_inner(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
-    // Chunks of the inner dimension, sized to fit 128 KiB per chunk (a multiple of N).
-    let max_chunk = ((128 * 1024 / dim.max(1) / 4).max(N) / N) * N;
+fn log_softmax_inner<T: SoftmaxFloat, const L: usize>(
+    x: &[T],
+    out: &mut [T],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
+    // Chunks of the inner dimension, sized to fit 128 KiB per chunk (a multiple of L).
+    let max_chunk = ((128 * 1024 / dim.max(1) / std::mem::size_of::<T>()).max(L) / L) * L;
     let chunk = max_chunk.min(inner);
     let num_chunks = inner.div_ceil(chunk);
-    let mut mx = vec![0f32; chunk];
-    let mut sum = vec![0f32; chunk];
+    let mut mx = vec![T::ZERO; chunk];
+    let mut sum = vec![T::ZERO; chunk];
     for i in 0..outer * num_chunks {
         let outer_idx = i / num_chunks;
         let begin = (i % num_chunks) * chunk;
         let size = chunk.min(inner - begin);
-        let vsize = size - size % N;
-        mx[..size].fill(f32::NEG_INFINITY);
-        sum[..size].fill(0.0);
+        let vsize = size - size % L;
+        mx[..size].fill(T::NEG_INFINITY);
+        sum[..size].fill(T::ZERO);
         let row = |d: usize| outer_idx * dim * inner + d * inner + begin;
         for d in 0..dim {
             let r = row(d);
@@ -175,14 +295,14 @@ fn log_softmax_inner(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner
         for d in 0..dim {
             let r = row(d);
             for k in 0..vsize {
-                sum[k] += vexp(x[r + k] - mx[k]);
+                sum[k] = sum[k] + (x[r + k] - mx[k]).vexp();
             }
             for k in vsize..size {
-                sum[k] += (x[r + k] - mx[k]).exp();
+                sum[k] = sum[k] + (x[r + k] - mx[k]).libm_exp();
             }
         }
         for s in sum[..size].iter_mut() {
-            *s = sleef::logf_u10_avx512(*s);
+            *s = s.vlog();
         }
         for d in 0..dim {
             let r = row(d);

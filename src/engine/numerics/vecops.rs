@@ -16,6 +16,19 @@ pub fn maximum(a: f32, b: f32) -> f32 {
     }
 }
 
+/// `vec::maximum` of `Vectorized<double>`: `max_pd(a, b)`, or the all-ones NaN when either
+/// is NaN.
+#[inline(always)]
+pub fn maximum_f64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::from_bits(u64::MAX)
+    } else if a > b {
+        a
+    } else {
+        b
+    }
+}
+
 /// `vec::minimum`: `min_ps(a, b)` (a < b ? a : b), or the all-ones NaN when either is NaN.
 #[inline(always)]
 pub fn minimum(a: f32, b: f32) -> f32 {
@@ -83,6 +96,30 @@ pub fn map_reduce_all<T: Real, const N: usize>(
         acc = acc.set_first(acc.zip(v, red), count);
     }
     tree(acc, red)
+}
+
+/// `vec::reduce_all(red, data)` for a type without a SIMD `vec_reduce_all` (double): the
+/// last step folds the lanes left to right (`VecReduceAllSIMD`'s generic case) instead of
+/// the shuffle tree.
+#[inline(always)]
+pub fn reduce_all_folded<T: Real, const N: usize>(data: &[T], red: impl Fn(T, T) -> T + Copy) -> T {
+    let size = data.len();
+    if size < N {
+        return fold_lanes(Lanes::<T, N>::load_partial(data, size), size, red);
+    }
+    let mut acc = Lanes::<T, N>::load(data);
+    let mut d = N;
+    let full = size - size % N;
+    while d < full {
+        acc = acc.zip(Lanes::<T, N>::load(&data[d..]), red);
+        d += N;
+    }
+    if size > d {
+        let count = size - d;
+        let v = Lanes::<T, N>::load_partial(&data[d..], count);
+        acc = acc.set_first(acc.zip(v, red), count);
+    }
+    fold_lanes(acc, N, red)
 }
 
 /// `vec::reduce_all(red, data)`.

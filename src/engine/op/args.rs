@@ -60,6 +60,14 @@ pub enum ReduceOp {
         correction: f64,
         std: bool,
     },
+    /// `var_mean`'s variance: Welford's (ATen's `std_var_mean_out`), also over every element
+    /// (where plain `var` takes the two-pass route).
+    WelfordVar {
+        correction: f64,
+        std: bool,
+    },
+    /// `var_mean`'s mean: Welford's running mean (not sum / n).
+    WelfordMean,
     Max,
     Min,
     /// Index of the first maximum (NaN counts as the maximum).

@@ -82,11 +82,13 @@ fn f32s(v: &[f64]) -> Vec<f32> {
     v.iter().map(|&x| x as f32).collect()
 }
 
+/// `apply_loss_reduction` in double: `sum()` / `mean()` are the double cascade sum (and / n).
 fn reduce64(loss: Vec<f64>, r: Reduction) -> Vec<f64> {
+    use crate::engine::numerics::sum::sum_f64;
     match r {
         Reduction::None => loss,
-        Reduction::Sum => vec![loss.iter().sum()],
-        Reduction::Mean => vec![loss.iter().sum::<f64>() / loss.len() as f64],
+        Reduction::Sum => vec![sum_f64(&loss)],
+        Reduction::Mean => vec![sum_f64(&loss) / loss.len() as f64],
     }
 }
 
@@ -124,7 +126,7 @@ fn forward(op: LossOp, o: &Operands, r: Reduction, dt: DType) -> Result<HostStor
                 (t - 1.0) * (-x).ln_1p().max(-100.0) - t * x.ln().max(-100.0)
             }
             LossOp::BceLogits => {
-                let ls = x.min(0.0) - (-x.abs()).exp().ln_1p();
+                let ls = crate::engine::numerics::unary_f64::log_sigmoid(x);
                 let lw = o.pw.as_ref().map_or(1.0, |p| (p[i] - 1.0) * t + 1.0);
                 (1.0 - t) * x - ls * lw
             }

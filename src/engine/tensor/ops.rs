@@ -841,6 +841,59 @@ impl Runtime {
         Ok(out)
     }
 
+    /// `torch.var_mean` / `torch.std_mean` (`std`): ATen's `std_var_mean_out`, where both
+    /// results come from one Welford reduction (the mean is its running mean, not sum / n, and
+    /// a reduction over every element is Welford's too, not var's two passes). The nodes are
+    /// those of `var`/`std` and `mean`.
+    pub fn var_mean(
+        &self,
+        t: &Tensor,
+        dims: Option<&[i64]>,
+        correction: f64,
+        keepdim: bool,
+        std: bool,
+    ) -> Result<(Tensor, Tensor)> {
+        let name = if std { "std_mean" } else { "var_mean" };
+        if !t.dtype().is_floating_point() {
+            return Err(self.host_error(
+                name,
+                t.device().cuda_index(),
+                EngineError::runtime(
+                    "std and var only support floating point and complex dtypes".to_string(),
+                ),
+            ));
+        }
+        let dt = t.dtype();
+        let mut var = self.reduce_op(
+            name,
+            t,
+            dims,
+            keepdim,
+            dt,
+            dt,
+            ReduceOp::WelfordVar { correction, std },
+            Some(if std { "StdBackward0" } else { "VarBackward0" }),
+        )?;
+        let std_out = std.then(|| var.detach());
+        Self::stat_node(&mut var, t, dims, correction, std_out, None);
+        let mut mean = self.reduce_op(
+            name,
+            t,
+            dims,
+            keepdim,
+            dt,
+            dt,
+            ReduceOp::WelfordMean,
+            Some(if dims.is_some() {
+                "MeanBackward1"
+            } else {
+                "MeanBackward0"
+            }),
+        )?;
+        Self::reduce_node(&mut mean, t, dims, true);
+        Ok((var, mean))
+    }
+
     /// The backward node of var/std/norm over `dims`.
     pub(crate) fn stat_node(
         out: &mut Tensor,
