@@ -293,7 +293,7 @@ fn exact(h: &HostStorage, layout: &Layout, op: ReduceOp, reduced: &[bool]) -> Op
                 stats::var_mean_f64(x, v, &dims, correction, std).0
             }
             ReduceOp::WelfordMean => stats::var_mean_f64(x, v, &dims, 0.0, false).1,
-            ReduceOp::Norm(p) if p == 2.0 => stats::vector_norm2_f64(x, v, &dims)?,
+            ReduceOp::Norm(2.0) => stats::vector_norm2_f64(x, v, &dims)?,
             // (a reduction over a size-1 dimension is a copy; the generic loop gives it)
             ReduceOp::Prod if dims.iter().all(|&d| layout.shape[d] > 1) => {
                 nr::prod_f64(x, v, &dims)

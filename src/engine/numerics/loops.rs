@@ -123,10 +123,8 @@ pub fn binary_strided<T: Copy>(
         ],
     );
     p.for_each_2d(|offs, size0, size1, s0, s1| {
-        let vector = s0[0] == 1
-            && ((s0[1] == 1 && s0[2] == 1)
-                || (s0[1] == 0 && s0[2] == 1)
-                || (s0[1] == 1 && s0[2] == 0));
+        // contiguous output, operands contiguous or one of them a broadcast scalar
+        let vector = s0[0] == 1 && matches!((s0[1], s0[2]), (1, 1) | (0, 1) | (1, 0));
         for j in 0..size1 {
             let o0 = offs[0] + j * s1[0];
             let a0 = offs[1] + j * s1[1];

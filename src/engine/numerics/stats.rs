@@ -421,14 +421,14 @@ pub fn vector_norm_f32(x: &[f32], view: View<'_>, dims: &[usize], ord: NormOrd) 
         .product();
     let mut out = vec![0f32; out_numel];
     // The vector path: p = 2, one reduced dimension after merging, contiguous in memory.
-    if ord == NormOrd::Two {
-        if let Some(dim_size) = norm2_vector_rows(view, dims) {
-            for_each_output(view, dims, |o, idx| {
-                let start = idx.next().unwrap_or(0);
-                out[o] = norm2_lastdim::<f32, NORM_LANES>(&x[start..start + dim_size]);
-            });
-            return out;
-        }
+    if ord == NormOrd::Two
+        && let Some(dim_size) = norm2_vector_rows(view, dims)
+    {
+        for_each_output(view, dims, |o, idx| {
+            let start = idx.next().unwrap_or(0);
+            out[o] = norm2_lastdim::<f32, NORM_LANES>(&x[start..start + dim_size]);
+        });
+        return out;
     }
     for_each_output(view, dims, |o, idx| {
         out[o] = match ord {

@@ -86,7 +86,7 @@ impl Runtime {
                 let hint = a2.device().cuda_index().or(b2.device().cuda_index());
                 let dev =
                     self.guarded("matmul", hint, || self.check_mm(&a2, &b2, "mm", "mm", None))?;
-                let m = self.gemm_out("matmul", &a2, &b2, None, dev, "MmBackward0", true)?;
+                let m = self.gemm_out("matmul", &a2, &b2, None, dev, true)?;
                 Ok(m.view_named("DotBackward0", vec![], vec![], 0))
             }
             (2, 2) => self.mm_impl("matmul", a, b, "mm", "mm"),
@@ -188,7 +188,7 @@ impl Runtime {
     ) -> Result<Tensor> {
         let hint = a.device().cuda_index().or(b.device().cuda_index());
         let dev = self.guarded(op, hint, || self.check_mm(a, b, prefix, method, None))?;
-        self.gemm_out(op, a, b, None, dev, "MmBackward0", false)
+        self.gemm_out(op, a, b, None, dev, false)
     }
 
     fn gemm_out(
@@ -198,9 +198,14 @@ impl Runtime {
         b: &Tensor,
         bias: Option<&Tensor>,
         dev: Device,
-        gf: &'static str,
         dot: bool,
     ) -> Result<Tensor> {
+        // the node PyTorch records: mm, or addmm when there is a bias (addmm, linear)
+        let gf = if bias.is_some() {
+            "AddmmBackward0"
+        } else {
+            "MmBackward0"
+        };
         let (m, k, n) = (a.layout.shape[0], a.layout.shape[1], b.layout.shape[1]);
         let dt = a.dtype();
         let mut ins = vec![a, b];
@@ -250,7 +255,7 @@ impl Runtime {
             broadcast_shapes(&bias.layout.shape, &[a.layout.shape[0], b.layout.shape[1]])?;
             Ok(dev)
         })?;
-        self.gemm_out("addmm", a, b, Some(bias), dev, "AddmmBackward0", false)
+        self.gemm_out("addmm", a, b, Some(bias), dev, false)
     }
 
     /// `F.linear(x, weight, bias)`: addmm for 2-D input with bias, matmul otherwise.
@@ -266,7 +271,7 @@ impl Runtime {
                 broadcast_shapes(&b.layout.shape, &[x.layout.shape[0], wt.layout.shape[1]])?;
                 Ok(dev)
             })?;
-            return self.gemm_out("linear", x, &wt, Some(b), dev, "AddmmBackward0", false);
+            return self.gemm_out("linear", x, &wt, Some(b), dev, false);
         }
         // ATen's linear folds a contiguous N-d input with a 1-D bias into one addmm and views
         // the result back (_flatten_nd_linear): its messages say addmm, its grad_fn is a view
