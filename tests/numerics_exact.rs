@@ -723,11 +723,7 @@ fn unary_f64_op(name: &str) -> Result<nx::unary_f64::UnaryF64, String> {
         },
         "elu" => elu(1.0, 1.0, 1.0),
         "celu_a05" => elu(0.5, 1.0, 1.0 / 0.5),
-        "selu" => elu(
-            1.6732632423543772,
-            1.0507009873554805,
-            1.0,
-        ),
+        "selu" => elu(1.6732632423543772, 1.0507009873554805, 1.0),
         "mish" => U::Mish,
         "gelu" => U::Gelu,
         "gelu_tanh" => U::GeluTanh,
