@@ -62,17 +62,15 @@ fn unique_sorted<T: Stored + PartialOrd>(v: &[T]) -> (HostStorage, Vec<i64>, Vec
     let nan = |x: &T| x != x;
     let mut order: Vec<usize> = (0..v.len()).collect();
     // a stable sort: equal values keep their input order (polled: see Runtime::unique)
-    order.sort_by(crate::engine::interrupt::polling_cmp(
-        |&i: &usize, &j: &usize| {
-            let (a, b) = (&v[i], &v[j]);
-            match (nan(a), nan(b)) {
-                (true, true) => Ordering::Equal,
-                (true, false) => Ordering::Greater,
-                (false, true) => Ordering::Less,
-                _ => a.partial_cmp(b).unwrap_or(Ordering::Equal),
-            }
-        },
-    ));
+    crate::engine::interrupt::polling_sort_by(&mut order, |&i: &usize, &j: &usize| {
+        let (a, b) = (&v[i], &v[j]);
+        match (nan(a), nan(b)) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            _ => a.partial_cmp(b).unwrap_or(Ordering::Equal),
+        }
+    });
     let mut vals: Vec<T> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
     let mut inverse = vec![0i64; v.len()];
@@ -378,12 +376,13 @@ impl Runtime {
                         continue;
                     }
                     let mut idx: Vec<usize> = (0..row.len()).collect();
-                    idx.sort_by(crate::engine::interrupt::polling_cmp(
+                    crate::engine::interrupt::polling_sort_by(
+                        &mut idx,
                         |&a: &usize, &b: &usize| {
                             let o = cmp_nan_last(row[a], row[b]);
                             if descending { o.reverse() } else { o }
                         },
-                    ));
+                    );
                     if crate::engine::interrupt::should_stop() {
                         // the order is meaningless once stopped: nothing to keep
                         break;
@@ -526,9 +525,9 @@ impl Runtime {
                 if v.iter().any(|x| x.is_nan()) {
                     return Ok(vec![f64::NAN]);
                 }
-                v.sort_by(crate::engine::interrupt::polling_cmp(|a: &f64, b: &f64| {
+                crate::engine::interrupt::polling_sort_by(&mut v, |a: &f64, b: &f64| {
                     cmp_nan_last(*a, *b)
-                }));
+                });
                 Ok(vec![v[(v.len() - 1) / 2]])
             },
             Some("MedianBackward0"),
