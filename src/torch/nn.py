@@ -3297,23 +3297,25 @@ class AdaptiveAvgPool1d(Module):
 # ---- channel dropout: one Bernoulli draw per (sample, channel), as ATen's feature dropout ----
 
 def _f_dropout2d(input, p=0.5, training=True, inplace=False):
+    # functional.dropout2d: ATen's feature_dropout, one Bernoulli draw per (N, C) pair; a 3-D
+    # input is read as (N, C, L) (PyTorch's historical 1-D behaviour, with its warning), and
+    # other ranks only warn
     if p < 0.0 or p > 1.0:
         raise ValueError(f'dropout probability has to be between 0 and 1, but got {p}')
-    if not training or p == 0.0:
-        return input
-    if input.dim() not in (3, 4):
-        raise NotImplementedError('cudatutor: dropout2d supports 3-D and 4-D inputs only')
-    if p == 1.0:
-        return input * torch.zeros_like(input)
-    shape = list(input.shape[:-2]) + [1, 1]
-    noise = torch.empty(*shape, dtype=input.dtype, device=input.device)
-    noise.bernoulli_(1 - p)
-    noise.div_(1 - p)
-    out = input * noise
-    if inplace:
-        input.copy_(out)
-        return input
-    return out
+    inp_dim = input.dim()
+    if inp_dim not in (3, 4):
+        _C.warn(f'dropout2d: Received a {inp_dim}-D input to dropout2d, which is deprecated and will result in an '
+                f'error in a future release. To retain the behavior and silence this warning, please use dropout '
+                f'instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial '
+                f'dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).')
+    if inp_dim == 3:
+        _C.warn('dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is '
+                'desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will '
+                'change in a future release to interpret the input as one without a batch dimension, i.e. shape '
+                '(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d '
+                'instead.')
+    out = _dropout_impl(input, p, training, True, False)
+    return _act_result(input, out, inplace) if out is not input else input
 
 
 class Dropout2d(Module):
