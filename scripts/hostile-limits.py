@@ -46,6 +46,33 @@ ONE_CALL = {
     "hoard_lists": "x = []\nwhile True:\n    x.append([0] * 10**6)\n",
     "hoard_strs": "x = []\nwhile True:\n    x.append('a' * 10**7)\n",
     "hoard_tensors": "import torch\nx = []\nwhile True:\n    x.append(torch.ones(10**7))\n",
+    # interpreter calls sized by the script: MemoryError before allocating, or stopped inside
+    **{
+        f"big_{name}": f"y = {expr}\n"
+        for name, expr in [
+            ("list_of_range", "list(range(10**9))"),
+            ("sorted_range", "sorted(range(10**9))"),
+            ("list_repeat", "[0] * 10**9"),
+            ("str_repeat", "'x' * 10**9"),
+            ("join", "''.join(['ab'] * 10**8)"),
+            ("list_comp", "[i for i in range(10**9)]"),
+        ]
+    },
+    # loops of dict and set copies and set algebra on 10^6 entries
+    **{
+        f"loop_{name}": "d = dict.fromkeys(range(10**6), 0)\ns = set(range(10**6))\n"
+        f"t = set(range(5 * 10**5, 15 * 10**5))\nwhile True:\n    y = {expr}\n"
+        for name, expr in [
+            ("dict_call", "dict(d)"),
+            ("dict_copy", "d.copy()"),
+            ("dict_unpack", "{**d}"),
+            ("dict_union", "d | d"),
+            ("set_call", "set(s)"),
+            ("set_or", "s | t"),
+            ("set_and", "s & t"),
+            ("set_xor", "s ^ t"),
+        ]
+    },
     # loops of long calls
     "sort_loop_2_24": "import torch\nx = torch.rand(2**24)\nwhile True:\n    x.sort()\n",
     "unique_loop_2_24": "import torch\nx = torch.rand(2**24)\nwhile True:\n    x.unique()\n",

@@ -76,8 +76,40 @@ fn count(delta: i64) {
     let _ = THREAD_HEAP.try_with(|h| h.set(h.get().wrapping_add(delta)));
 }
 
-// SAFETY: every method forwards to `System` unchanged; the only addition is a thread-local
-// counter update (a `Cell<i64>` with a const initialiser and no destructor, so it neither
+/// Blocks at least this big are advised to use transparent huge pages: the kernel maps and
+/// (at exit) unmaps them 2 MiB at a time instead of 4 KiB. A run stopped while it hoards
+/// 2.9 GB of 16 MB lists spent 1.0 s of its exit unmapping small pages on the loaded machine,
+/// 0.3 s with huge ones. Only a hint: with THP off nothing changes.
+const HUGE_BLOCK: usize = 4 << 20;
+
+#[inline]
+fn advise_huge_pages(p: *mut u8, size: usize) {
+    #[cfg(target_os = "linux")]
+    if size >= HUGE_BLOCK && !p.is_null() {
+        advise_huge_pages_now(p, size);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (p, size);
+}
+
+#[cfg(target_os = "linux")]
+#[cold]
+fn advise_huge_pages_now(p: *mut u8, size: usize) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let start = (p as usize).next_multiple_of(HUGE_PAGE);
+    let end = (p as usize).saturating_add(size) / HUGE_PAGE * HUGE_PAGE;
+    if end > start {
+        // SAFETY: [start, end) lies inside the block just allocated, which is mapped;
+        // MADV_HUGEPAGE changes how its pages are backed, never their contents, and a failure
+        // (THP disabled) is harmless, so the result is ignored.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+// SAFETY: every method forwards to `System` unchanged; the additions are a huge-page hint on
+// large blocks and a thread-local counter update (a `Cell<i64>` with a const initialiser and no destructor, so it neither
 // allocates nor can be gone).
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
@@ -85,6 +117,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             count(layout.size() as i64);
+            advise_huge_pages(p, layout.size());
         }
         p
     }
@@ -93,6 +126,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
             count(layout.size() as i64);
+            advise_huge_pages(p, layout.size());
         }
         p
     }
@@ -106,6 +140,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             count(new_size as i64 - layout.size() as i64);
+            advise_huge_pages(p, new_size);
         }
         p
     }

@@ -1370,3 +1370,20 @@ fn hashes_and_set_order_are_cpythons_with_hash_seed_0() {
         )
     );
 }
+
+/// `time.process_time` and `time.thread_time` are CPU time, as in CPython: a sleep (virtual
+/// here: the clock moves, the thread does not) adds to `perf_counter` but not to them, and
+/// busy work adds to both.
+#[test]
+fn process_time_and_thread_time_count_cpu_time_only() {
+    let o = out("import time\n\
+         p0, t0, w0 = time.process_time(), time.thread_time(), time.perf_counter()\n\
+         time.sleep(30)\n\
+         p1, t1, w1 = time.process_time(), time.thread_time(), time.perf_counter()\n\
+         print(w1 - w0 >= 30, p1 - p0 < 5, t1 - t0 < 5)\n\
+         n = 0\n\
+         while time.thread_time() - t1 < 0.05:\n    n += 1\n\
+         print(time.process_time() - p1 >= 0.05, n > 0)\n\
+         print(type(time.process_time_ns()).__name__, type(time.thread_time_ns()).__name__, time.monotonic_ns() > 0)\n");
+    assert_eq!(o, "True True True\nTrue True\nint int True\n");
+}

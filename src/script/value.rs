@@ -795,11 +795,14 @@ pub fn key_hash(k: KeyView<'_>) -> u64 {
 /// An insertion-ordered hash map from Python keys to values: `dict`, `set`, namespaces,
 /// instance and class `__dict__`s. Deleted entries leave a hole that compaction removes.
 /// The index holds positions in `entries`, looked up by hash, so a caller that knows a key's
-/// hash (a global name in compiled code) skips hashing it.
+/// hash (a global name in compiled code) skips hashing it. Each slot keeps its key's hash
+/// beside the position (as CPython's entries do): growing the table rehashes from the slots
+/// alone instead of reading every entry back and hashing its key again, and a probe compares
+/// hashes before it touches an entry.
 #[derive(Default, Clone)]
 pub struct Dict {
     entries: Vec<Option<(HKey, Value, Value)>>,
-    index: hashbrown::HashTable<usize>,
+    index: hashbrown::HashTable<(usize, u64)>,
     /// Sets only: how CPython laid out the first entries (see [`cpython_set_order_of`]):
     /// the count inserted straight into a table of the given size. 0 = plain insertion.
     set_base: [u32; 2],
@@ -829,6 +832,9 @@ fn entry_hash(entries: &[Option<(HKey, Value, Value)>], i: usize) -> u64 {
 }
 
 impl Dict {
+    /// The largest set whose copy [`Dict::set_copy`] lays out as CPython would (past it, a
+    /// copy keeps this table's order).
+    pub const SIMULATED_SET_MAX: usize = 100_000;
     pub fn new() -> Dict {
         Dict::default()
     }
@@ -842,24 +848,27 @@ impl Dict {
     fn find(&self, h: u64, k: KeyView<'_>) -> Option<usize> {
         let entries = &self.entries;
         self.index
-            .find(h, |&i| match (entries.get(i), k) {
-                // Names are interned: the same text is usually the same allocation.
-                (Some(Some((HKey::Str(s), _, _))), KeyView::Str(q)) => {
-                    std::ptr::eq(s.as_ptr(), q.as_ptr()) && s.len() == q.len() || **s == *q
-                }
-                (Some(Some((hk, _, _))), _) => hk.view() == k,
-                _ => false,
+            .find(h, |&(i, eh)| {
+                eh == h
+                    && match (entries.get(i), k) {
+                        // Names are interned: the same text is usually the same allocation.
+                        (Some(Some((HKey::Str(s), _, _))), KeyView::Str(q)) => {
+                            std::ptr::eq(s.as_ptr(), q.as_ptr()) && s.len() == q.len() || **s == *q
+                        }
+                        (Some(Some((hk, _, _))), _) => hk.view() == k,
+                        _ => false,
+                    }
             })
-            .copied()
+            .map(|&(i, _)| i)
     }
     /// Removes `k` from the index; returns where its entry is.
     fn unindex(&mut self, k: KeyView<'_>) -> Option<usize> {
         let entries = &self.entries;
-        let found = self.index.find_entry(
-            key_hash(k),
-            |&i| matches!(entries.get(i), Some(Some((hk, _, _))) if hk.view() == k),
-        );
-        found.ok().map(|e| e.remove().0)
+        let h = key_hash(k);
+        let found = self.index.find_entry(h, |&(i, eh)| {
+            eh == h && matches!(entries.get(i), Some(Some((hk, _, _))) if hk.view() == k)
+        });
+        found.ok().map(|e| e.remove().0.0)
     }
     fn value_at(&self, i: usize) -> Option<&Value> {
         self.entries.get(i)?.as_ref().map(|e| &e.2)
@@ -884,7 +893,7 @@ impl Dict {
             return Vec::new();
         };
         let mut out = Vec::new();
-        for &i in self.index.iter_hash(key_hash(k.view())) {
+        for &(i, _) in self.index.iter_hash(key_hash(k.view())) {
             if let Some(Some((hk @ HKey::EqObject(h, other), key, _))) = self.entries.get(i)
                 && *h == hash
             {
@@ -917,7 +926,7 @@ impl Dict {
     /// Appends a key known to be absent.
     fn push_new(&mut self, h: u64, hk: HKey, key: Value, v: Value) {
         let Dict { entries, index, .. } = self;
-        index.insert_unique(h, entries.len(), |&i| entry_hash(entries, i));
+        index.insert_unique(h, (entries.len(), h), |&(_, eh)| eh);
         entries.push(Some((hk, key, v)));
     }
     /// Insert or replace; returns the previous value (which the caller drops — at the moment
@@ -977,7 +986,8 @@ impl Dict {
             let Dict { entries, index, .. } = self;
             index.clear();
             for i in 0..entries.len() {
-                index.insert_unique(entry_hash(entries, i), i, |&j| entry_hash(entries, j));
+                let h = entry_hash(entries, i);
+                index.insert_unique(h, (i, h), |&(_, eh)| eh);
             }
         }
     }
@@ -1027,7 +1037,7 @@ impl Dict {
                 None => return self.clone(),
             }
         }
-        if n > 100_000 {
+        if n > Dict::SIMULATED_SET_MAX {
             return self.clone();
         }
         let (order, size) = simulate_indices(&hashes, self.set_base);
@@ -1050,13 +1060,45 @@ impl Dict {
         d.set_base = [n as u32, new_size as u32];
         d
     }
+    /// Slots in the entry vector (live entries plus the holes deletions left): what a copy
+    /// allocates.
+    pub fn slots(&self) -> usize {
+        self.entries.len()
+    }
+    /// A copy (`d.copy()`, `dict(d)`, `{**d}`, `set(s)` of a large set), its entries cloned
+    /// `chunk` at a time with `poll(n)` after each chunk of `n`, so that copying millions of
+    /// entries stops at the run's limits; `refused()` when the allocator refuses the memory.
+    /// The index is copied as it is (hashes included): nothing is hashed again.
+    pub fn clone_polled<E>(
+        &self,
+        chunk: usize,
+        mut poll: impl FnMut(usize) -> Result<(), E>,
+        refused: impl FnOnce() -> E,
+    ) -> Result<Dict, E> {
+        let mut entries = Vec::new();
+        if entries.try_reserve_exact(self.entries.len()).is_err() {
+            return Err(refused());
+        }
+        for part in self.entries.chunks(chunk.max(1)) {
+            entries.extend_from_slice(part);
+            poll(part.len())?;
+        }
+        Ok(Dict {
+            entries,
+            index: self.index.clone(),
+            set_base: self.set_base,
+        })
+    }
     pub fn pop_last(&mut self) -> Option<(Value, Value)> {
         self.set_base = [0, 0];
         while let Some(e) = self.entries.pop() {
             if let Some((hk, k, v)) = e {
                 // Its position is the table's last, just popped: find it by position.
                 let at = self.entries.len();
-                if let Ok(found) = self.index.find_entry(key_hash(hk.view()), |&i| i == at) {
+                if let Ok(found) = self
+                    .index
+                    .find_entry(key_hash(hk.view()), |&(i, _)| i == at)
+                {
                     found.remove();
                 }
                 return Some((k, v));

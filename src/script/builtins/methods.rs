@@ -1122,7 +1122,7 @@ fn dict_method(
             }
         }
         "update" => {
-            let mut tmp = d.borrow().clone();
+            let mut tmp = it.copy_dict_polled(&d.borrow())?;
             if let Some(src) = args.positional.first() {
                 super::dict_update(it, &mut tmp, src)?;
             }
@@ -1138,7 +1138,7 @@ fn dict_method(
             drop(old);
             Value::None
         }
-        "copy" => Value::dict(d.borrow().clone()),
+        "copy" => Value::dict(it.copy_dict_polled(&d.borrow())?),
         _ => return Ok(None),
     };
     Ok(Some(v))
@@ -1206,32 +1206,34 @@ fn set_method(
             drop(old);
             Value::None
         }
-        "copy" => Value::Set(Rc::new(RefCell::new(d.borrow().set_copy()))),
+        "copy" => Value::Set(Rc::new(RefCell::new(it.copy_set_polled(&d.borrow())?))),
         "update" | "intersection_update" | "difference_update" => {
             for src in &args.positional {
                 let o = other_set(it, src)?;
-                let mut cur = d.borrow().clone();
+                let mut cur = it.copy_dict_polled(&d.borrow())?;
                 match name {
                     "update" => {
                         for (h, k, _) in o.iter_full() {
+                            it.work(1)?;
                             if !cur.contains(h) {
+                                super::super::interp::dict_grow_check(&cur)?;
                                 cur.insert(h.clone(), k.clone(), Value::None);
                             }
                         }
                     }
                     "intersection_update" => {
-                        let keep: Vec<_> = cur
-                            .iter_full()
-                            .filter(|(h, _, _)| o.contains(h))
-                            .map(|(h, k, _)| (h.clone(), k.clone()))
-                            .collect();
-                        cur = Dict::new();
-                        for (h, k) in keep {
-                            cur.insert(h, k, Value::None);
+                        let mut keep = Dict::new();
+                        for (h, k, _) in cur.iter_full() {
+                            it.work(1)?;
+                            if o.contains(h) {
+                                keep.insert(h.clone(), k.clone(), Value::None);
+                            }
                         }
+                        cur = keep;
                     }
                     _ => {
                         for (h, _, _) in o.iter_full() {
+                            it.work(1)?;
                             cur.remove(h);
                         }
                     }
@@ -1241,7 +1243,7 @@ fn set_method(
             Value::None
         }
         "union" | "intersection" | "difference" | "symmetric_difference" => {
-            let mut acc = Value::Set(Rc::new(RefCell::new(d.borrow().clone())));
+            let mut acc = Value::Set(Rc::new(RefCell::new(it.copy_dict_polled(&d.borrow())?)));
             for src in &args.positional {
                 let o = Value::Set(Rc::new(RefCell::new(other_set(it, src)?)));
                 let op = match name {
@@ -1258,10 +1260,27 @@ fn set_method(
             let a = args.exact(name, 1)?;
             let o = other_set(it, &a[0])?;
             let s = d.borrow();
-            Value::Bool(match name {
-                "issubset" => s.iter_full().all(|(h, _, _)| o.contains(h)),
-                "issuperset" => o.iter_full().all(|(h, _, _)| s.contains(h)),
-                _ => !s.iter_full().any(|(h, _, _)| o.contains(h)),
+            // (a lookup per item: counted as work, so a loop of them on big sets is stopped)
+            let (probe, table) = if name == "issuperset" {
+                (&o, &*s)
+            } else {
+                (&*s, &o)
+            };
+            let mut all_in = true;
+            let mut any_in = false;
+            for (h, _, _) in probe.iter_full() {
+                it.work(1)?;
+                let found = table.contains(h);
+                all_in &= found;
+                any_in |= found;
+                if (name == "isdisjoint" && any_in) || (name != "isdisjoint" && !all_in) {
+                    break;
+                }
+            }
+            Value::Bool(if name == "isdisjoint" {
+                !any_in
+            } else {
+                all_in
             })
         }
         _ => return Ok(None),

@@ -1066,7 +1066,9 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
         B::Set => {
             let a = args.range("set", 0, 1)?;
             if let Some(Value::Set(src)) = a.first() {
-                return Ok(Value::Set(Rc::new(RefCell::new(src.borrow().set_copy()))));
+                return Ok(Value::Set(Rc::new(RefCell::new(
+                    it.copy_set_polled(&src.borrow())?,
+                ))));
             }
             let mut d = Dict::new();
             if let Some(v) = a.first() {
@@ -1087,8 +1089,11 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
                     args.positional.len()
                 )));
             }
-            if let Some(src) = args.positional.first() {
-                dict_update(it, &mut d, src)?;
+            match args.positional.first() {
+                // a copy of the table as it is, a chunk at a time (no key hashed again)
+                Some(Value::Dict(src)) => d = it.copy_dict_polled(&src.borrow())?,
+                Some(src) => dict_update(it, &mut d, src)?,
+                None => {}
             }
             for (k, v) in args.keywords {
                 d.set_str(&k, v);

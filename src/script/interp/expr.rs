@@ -216,9 +216,23 @@ impl Interpreter {
                         }
                         None => {
                             let m = self.eval(f, v)?;
-                            for (kv, vv) in self.mapping_items(&m)? {
-                                let hk = self.key_in(&d, &kv)?;
-                                d.insert(hk, kv, vv);
+                            match &m {
+                                // `{**d}`: a polled copy of the table; `{**a, **b}`: polled
+                                // inserts with the keys' hashes as they are
+                                Value::Dict(src) if d.is_empty() => {
+                                    d = self.copy_dict_polled(&src.borrow())?;
+                                }
+                                Value::Dict(_) => {
+                                    crate::script::builtins::dict_update(self, &mut d, &m)?
+                                }
+                                _ => {
+                                    for (kv, vv) in self.mapping_items(&m)? {
+                                        self.work(1)?;
+                                        let hk = self.key_in(&d, &kv)?;
+                                        super::dict_grow_check(&d)?;
+                                        d.insert(hk, kv, vv);
+                                    }
+                                }
                             }
                         }
                     }
@@ -252,7 +266,18 @@ impl Interpreter {
                 for g in gens {
                     clear_target(f, &g.target);
                 }
-                r?;
+                if let Err(e) = r {
+                    if e.0.uncatchable {
+                        // Stopped (time limit, Ctrl-c): what it built (millions of items for
+                        // `[i for i in range(10**9)]`) is freed with the run's heap after the
+                        // report, not while the stop unwinds.
+                        self.left_at_stop.push(match out {
+                            CompOut::List(v) => Value::list(v),
+                            CompOut::Set(d) | CompOut::Dict(d) => Value::dict(d),
+                        });
+                    }
+                    return Err(e);
+                }
                 Ok(match out {
                     CompOut::List(v) => Value::list(v),
                     CompOut::Set(d) => Value::Set(Rc::new(std::cell::RefCell::new(d))),

@@ -96,6 +96,9 @@ pub type ModuleInitBox = Box<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
 
 pub struct Interpreter {
     pub(crate) limits: Limits,
+    /// What a stopped run was building when its limit fell (a comprehension's partial
+    /// result): dropped with the interpreter, after the run's report.
+    pub(crate) left_at_stop: Vec<Value>,
     pub(crate) steps: u64,
     pub(crate) started: Instant,
     pub(crate) next_check: u64,
@@ -234,6 +237,7 @@ impl Interpreter {
         let main = Rc::new(Module::new("__main__"));
         let mut it = Interpreter {
             limits,
+            left_at_stop: Vec::new(),
             steps: 0,
             started: Instant::now(),
             next_check: 1024,

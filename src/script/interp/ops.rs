@@ -450,8 +450,10 @@ impl Interpreter {
                 Some(Value::tuple(v))
             }
             (BinOp::Or, Value::Dict(x), Value::Dict(y)) => {
-                let mut d = x.borrow().clone();
+                let mut d = self.copy_dict_polled(&x.borrow())?;
                 for (h, k, v) in y.borrow().iter_full() {
+                    self.work(1)?;
+                    dict_grow_check(&d)?;
                     d.insert(h.clone(), k.clone(), v.clone());
                 }
                 Some(Value::dict(d))
@@ -462,31 +464,41 @@ impl Interpreter {
                 match op {
                     BinOp::Or => {
                         for (h, k, _) in x.iter_full().chain(y.iter_full()) {
+                            self.work(1)?;
+                            dict_grow_check(&d)?;
                             d.insert(h.clone(), k.clone(), Value::None);
                         }
                     }
                     BinOp::And => {
                         for (h, k, _) in x.iter_full() {
+                            self.work(1)?;
                             if y.contains(h) {
+                                dict_grow_check(&d)?;
                                 d.insert(h.clone(), k.clone(), Value::None);
                             }
                         }
                     }
                     BinOp::Sub => {
                         for (h, k, _) in x.iter_full() {
+                            self.work(1)?;
                             if !y.contains(h) {
+                                dict_grow_check(&d)?;
                                 d.insert(h.clone(), k.clone(), Value::None);
                             }
                         }
                     }
                     _ => {
                         for (h, k, _) in x.iter_full() {
+                            self.work(1)?;
                             if !y.contains(h) {
+                                dict_grow_check(&d)?;
                                 d.insert(h.clone(), k.clone(), Value::None);
                             }
                         }
                         for (h, k, _) in y.iter_full() {
+                            self.work(1)?;
                             if !x.contains(h) {
+                                dict_grow_check(&d)?;
                                 d.insert(h.clone(), k.clone(), Value::None);
                             }
                         }

@@ -8,7 +8,7 @@
 use super::ops::{budget_for, memory_error};
 use super::{Interpreter, WORK_CHECK};
 use crate::script::errors::PyResult;
-use crate::script::value::Value;
+use crate::script::value::{Dict, HKey, Value};
 
 /// An element of a polled copy, and how many of them make one unit of work: one value (a
 /// reference count to bump), or 64 bytes of text, as the string methods count them.
@@ -170,6 +170,26 @@ impl Interpreter {
             rest = &rest[cut..];
         }
         Ok(())
+    }
+
+    /// A copy of a dict or set, within the memory budget, polling between chunks of entries.
+    pub(crate) fn copy_dict_polled(&mut self, d: &Dict) -> PyResult<Dict> {
+        // an entry and its index slot
+        budget_for::<(Option<(HKey, Value, Value)>, usize, u64)>(d.slots())?;
+        d.clone_polled(chunk::<Value>(), |n| self.work(n as u64), memory_error)
+    }
+
+    /// `s.copy()`, `set(s)`: laid out as CPython lays the copy out (`Dict::set_copy`, which
+    /// simulates sets of up to 100,000 items and copies larger ones as they are); large ones
+    /// copied a chunk at a time, polling between chunks.
+    pub(crate) fn copy_set_polled(&mut self, s: &Dict) -> PyResult<Dict> {
+        if s.len() > Dict::SIMULATED_SET_MAX {
+            return self.copy_dict_polled(s);
+        }
+        budget_for::<(Option<(HKey, Value, Value)>, usize, u64)>(s.slots())?;
+        let out = s.set_copy();
+        self.work(s.len() as u64)?;
+        Ok(out)
     }
 
     /// An empty vector with room for `n` elements, or MemoryError (the run's budget, then the
