@@ -569,7 +569,14 @@ impl Runtime {
             Kind::Unary(u, x, y) => {
                 let x = rel(x, 0);
                 let y = relink(y, &Edge::Node(n.clone()));
-                vec![Some(self.unary_grad_t(*u, &x, &y, &g, n.name)?)]
+                let alg = super::unary_grad::Tensors {
+                    rt: self,
+                    input: x,
+                    result: y,
+                    g: &g,
+                    name: n.name,
+                };
+                vec![Some(u.backward(&alg)?)]
             }
             Kind::Reduce {
                 in_shape,
@@ -748,83 +755,5 @@ impl Runtime {
         let cond = self.binary(BinaryOp::LogicalAnd, &op(&z), &op(&nn))?;
         let t = self.where_(&cond, &fl(0.0), &op(&t))?;
         self.mul(&op(g), &op(&t))
-    }
-
-    /// unary_grad (mod.rs) with Tensor ops: `x` the input, `y` the result, both linked.
-    fn unary_grad_t(
-        &self,
-        u: UnaryOp,
-        x: &Tensor,
-        y: &Tensor,
-        g: &Tensor,
-        name: &str,
-    ) -> Result<Tensor> {
-        let gt = op(g);
-        let un = |o: UnaryOp, t: &Tensor| self.unary(o, t);
-        Ok(match u {
-            UnaryOp::Neg => un(UnaryOp::Neg, g)?,
-            UnaryOp::Frac => self.mul(&gt, &int(1))?,
-            UnaryOp::Abs => self.mul(&gt, &op(&un(UnaryOp::Sign, x)?))?,
-            UnaryOp::Exp => self.mul(&gt, &op(y))?,
-            UnaryOp::Log => self.div(&gt, &op(x))?,
-            UnaryOp::Sqrt => {
-                let t = self.mul(&int(2), &op(y))?;
-                self.div(&gt, &op(&t))?
-            }
-            UnaryOp::Sigmoid | UnaryOp::Tanh | UnaryOp::Relu => {
-                self.backward_op(BackOp::Activation(u), g, y)?
-            }
-            UnaryOp::Sin => self.mul(&gt, &op(&un(UnaryOp::Cos, x)?))?,
-            UnaryOp::Cos => {
-                let s = un(UnaryOp::Sin, x)?;
-                self.mul(&gt, &op(&un(UnaryOp::Neg, &s)?))?
-            }
-            UnaryOp::Reciprocal => {
-                let yy = self.mul(&op(y), &op(y))?;
-                let ng = un(UnaryOp::Neg, g)?;
-                self.mul(&op(&ng), &op(&yy))?
-            }
-            UnaryOp::Log2 | UnaryOp::Log10 => {
-                let c = if u == UnaryOp::Log2 {
-                    std::f64::consts::LN_2
-                } else {
-                    std::f64::consts::LN_10
-                };
-                let t = self.mul(&op(x), &fl(c))?;
-                self.div(&gt, &op(&t))?
-            }
-            UnaryOp::Log1p => {
-                let t = self.add(&op(x), &int(1))?;
-                self.div(&gt, &op(&t))?
-            }
-            UnaryOp::Expm1 => {
-                let t = self.add(&op(y), &int(1))?;
-                self.mul(&gt, &op(&t))?
-            }
-            UnaryOp::Tan => {
-                let sq = self.binary(BinaryOp::Pow, &op(y), &int(2))?;
-                let t = self.add(&int(1), &op(&sq))?;
-                self.mul(&gt, &op(&t))?
-            }
-            UnaryOp::Atan => {
-                let t = self.mul(&op(x), &op(x))?;
-                let t = self.add(&op(&t), &int(1))?;
-                self.div(&gt, &op(&t))?
-            }
-            UnaryOp::Sinh | UnaryOp::Cosh => {
-                let other = if u == UnaryOp::Sinh {
-                    UnaryOp::Cosh
-                } else {
-                    UnaryOp::Sinh
-                };
-                self.mul(&gt, &op(&un(other, x)?))?
-            }
-            UnaryOp::Rsqrt => {
-                let cube = self.binary(BinaryOp::Pow, &op(y), &int(3))?;
-                let t = self.mul(&fl(-0.5), &gt)?;
-                self.mul(&op(&t), &op(&cube))?
-            }
-            _ => return Err(unsupported_create_graph(name)),
-        })
     }
 }
