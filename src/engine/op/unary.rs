@@ -440,6 +440,15 @@ unary_ops! {
         f64: |x: f64| x - x.trunc(),
         backward: |a, _op| a.mul(&a.grad()?, 1i64),
     }
+    /// `torch.deg2rad`: one multiply by pi/180, as ATen's mul by a wrapped scalar (float32
+    /// and the half types multiply by the constant rounded to float32)
+    Deg2Rad {
+        name: "deg2rad", grad_fn: "Deg2RadBackward0", dtypes: PromoteToFloat, cuda: "deg2rad",
+        torch: ["deg2rad"],
+        f32: |x: f32| x * RADIANS_PER_DEGREE as f32,
+        f64: |x: f64| x * RADIANS_PER_DEGREE,
+        backward: |a, _op| a.mul(&a.grad()?, RADIANS_PER_DEGREE),
+    }
     // fused activations (Activation.cpp's kernels; parameters as the Python numbers given,
     // rounded to float32 for float32 as ATen's `Scalar::to<float>()`)
     /// `F.silu`
@@ -562,6 +571,9 @@ fn one_minus_square_rsqrt<A: GradAlgebra>(a: &A) -> Result<A::V> {
     let t = a.add(&a.mul(&a.unary(Op::Neg, &x)?, &x)?, 1i64)?;
     a.unary(Op::Rsqrt, &t)
 }
+
+/// ATen's M_PI_180 (deg2rad) and M_180_PI (rad2deg): the doubles pi/180 and 180/pi round to.
+const RADIANS_PER_DEGREE: f64 = std::f64::consts::PI / 180.0;
 
 /// elu's float32 kernel, its parameters rounded to float32 as ATen's `Scalar::to<float>()`.
 fn elu_f32(alpha: f64, scale: f64, input_scale: f64) -> U {
