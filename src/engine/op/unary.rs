@@ -449,6 +449,14 @@ unary_ops! {
         f64: |x: f64| x * RADIANS_PER_DEGREE,
         backward: |a, _op| a.mul(&a.grad()?, RADIANS_PER_DEGREE),
     }
+    /// `torch.rad2deg`: one multiply by 180/pi (as deg2rad)
+    Rad2Deg {
+        name: "rad2deg", grad_fn: "Rad2DegBackward0", dtypes: PromoteToFloat, cuda: "rad2deg",
+        torch: ["rad2deg"],
+        f32: |x: f32| x * DEGREES_PER_RADIAN as f32,
+        f64: |x: f64| x * DEGREES_PER_RADIAN,
+        backward: |a, _op| a.mul(&a.grad()?, DEGREES_PER_RADIAN),
+    }
     // fused activations (Activation.cpp's kernels; parameters as the Python numbers given,
     // rounded to float32 for float32 as ATen's `Scalar::to<float>()`)
     /// `F.silu`
@@ -574,6 +582,7 @@ fn one_minus_square_rsqrt<A: GradAlgebra>(a: &A) -> Result<A::V> {
 
 /// ATen's M_PI_180 (deg2rad) and M_180_PI (rad2deg): the doubles pi/180 and 180/pi round to.
 const RADIANS_PER_DEGREE: f64 = std::f64::consts::PI / 180.0;
+const DEGREES_PER_RADIAN: f64 = 180.0 / std::f64::consts::PI;
 
 /// elu's float32 kernel, its parameters rounded to float32 as ATen's `Scalar::to<float>()`.
 fn elu_f32(alpha: f64, scale: f64, input_scale: f64) -> U {
