@@ -556,6 +556,27 @@ impl Runtime {
                             .then(|| self.pow_exp_grad_t(&g, &ar, &br))
                             .transpose()?,
                     ),
+                    // maximum: where(self == other, grad / 2, grad).masked_fill_(self < other,
+                    // 0), other: the same masked where self > other (minimum: the comparisons
+                    // swapped), mod.rs's steps as Tensor ops
+                    BinaryOp::Maximum | BinaryOp::Minimum => {
+                        let (lose_a, lose_b) = if *bop == BinaryOp::Maximum {
+                            (BinaryOp::Lt, BinaryOp::Gt)
+                        } else {
+                            (BinaryOp::Gt, BinaryOp::Lt)
+                        };
+                        let side = |cmp: BinaryOp| -> Result<Tensor> {
+                            let half = self.div(&gt, &int(2))?;
+                            let eq = self.binary(BinaryOp::Eq, &ar, &br)?;
+                            let t = self.where_(&eq, &op(&half), &gt)?;
+                            let m = self.binary(cmp, &ar, &br)?;
+                            self.masked_fill(&t, &m, Scalar::Float(0.0))
+                        };
+                        (
+                            need(0).then(|| side(lose_a)).transpose()?,
+                            need(1).then(|| side(lose_b)).transpose()?,
+                        )
+                    }
                     _ => return Err(unsupported_create_graph(n.name)),
                 };
                 let to = |o: &Operand, v: Option<Tensor>| -> Result<Option<Tensor>> {
@@ -565,6 +586,71 @@ impl Runtime {
                     }
                 };
                 vec![to(a, ga)?, to(b, gb)?]
+            }
+            // mod.rs's Kind::Ternary steps as Tensor ops (derivatives.yaml: addcmul, addcdiv,
+            // lerp)
+            Kind::Ternary {
+                op: top,
+                a,
+                b,
+                c,
+                value,
+            } => {
+                use crate::engine::op::TernaryOp;
+                let (ar, br, cr) = (rel_op(a, 0), rel_op(b, 1), rel_op(c, 2));
+                let gt = op(&g);
+                let sv = Operand::Scalar(*value);
+                let times = |x: &Operand| self.mul(&gt, x);
+                let (ga, gb, gc) = match top {
+                    TernaryOp::Addcmul => (
+                        need(0).then(|| g.clone()),
+                        need(1)
+                            .then(|| times(&op(&self.mul(&cr, &sv)?)))
+                            .transpose()?,
+                        need(2)
+                            .then(|| times(&op(&self.mul(&br, &sv)?)))
+                            .transpose()?,
+                    ),
+                    TernaryOp::Addcdiv => (
+                        need(0).then(|| g.clone()),
+                        need(1)
+                            .then(|| times(&op(&self.div(&sv, &cr)?)))
+                            .transpose()?,
+                        need(2)
+                            .then(|| -> Result<Tensor> {
+                                let num = self.mul(&br, &sv)?;
+                                let den = self.mul(&cr, &cr)?;
+                                let q = self.div(&op(&num), &op(&den))?;
+                                let ng = self.unary(UnaryOp::Neg, &g)?;
+                                self.mul(&op(&ng), &op(&q))
+                            })
+                            .transpose()?,
+                    ),
+                    TernaryOp::Lerp => (
+                        need(0)
+                            .then(|| match c {
+                                // grad * (1 - weight.toDouble()): the difference in double
+                                Operand::Scalar(w) => times(&fl(1.0 - w.as_f64())),
+                                Operand::Tensor(_) => times(&op(&self.sub(&int(1), &cr)?)),
+                            })
+                            .transpose()?,
+                        need(1).then(|| times(&cr)).transpose()?,
+                        need(2)
+                            .then(|| times(&op(&self.sub(&br, &ar)?)))
+                            .transpose()?,
+                    ),
+                };
+                let to = |o: &Operand, v: Option<Tensor>| -> Result<Option<Tensor>> {
+                    match (shape_of(o), v) {
+                        (Some(s), Some(v)) => Ok(Some(self.sum_to_tensor(v, &s)?)),
+                        _ => Ok(None),
+                    }
+                };
+                let mut v = vec![to(a, ga)?, to(b, gb)?];
+                if matches!(c, Operand::Tensor(_)) {
+                    v.push(to(c, gc)?);
+                }
+                v
             }
             Kind::Unary(u, x, y) => {
                 let x = rel(x, 0);
