@@ -312,7 +312,7 @@ mod tests {
         for n in [0, 5, CHUNK, CHUNK + 1, 3 * CHUNK + 17, 8 * CHUNK] {
             let mut v = scrambled(n);
             let mut want = v.clone();
-            want.sort_by(|a, b| a.0.cmp(&b.0));
+            want.sort_by_key(|a| a.0);
             polling_sort_by(&mut v, |a, b| a.0.cmp(&b.0));
             assert_eq!(v, want, "n = {n}");
         }

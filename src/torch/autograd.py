@@ -72,3 +72,96 @@ def Variable(data, requires_grad=False, volatile=False):
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+class FunctionCtx:
+    """The `ctx` of a custom Function: what forward keeps for backward."""
+
+    def save_for_backward(self, *tensors):
+        self._saved = tensors
+
+    @property
+    def saved_tensors(self):
+        return getattr(self, "_saved", ())
+
+    def mark_non_differentiable(self, *args):
+        self._non_differentiable = args
+
+    def mark_dirty(self, *args):
+        self._dirty = args
+
+    def set_materialize_grads(self, value):
+        self._materialize_grads = value
+
+
+class Function:
+    """torch.autograd.Function: forward runs with grad mode off; its output becomes one node
+    (`<Name>Backward`) whose backward calls the class's `backward(ctx, grad)`."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @staticmethod
+    def forward(*args, **kwargs):
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        ctx = FunctionCtx()
+        ctx.needs_input_grad = tuple(
+            isinstance(a, torch.Tensor) and a.requires_grad for a in args
+        )
+        new_style = cls.setup_context is not Function.setup_context
+        with torch.no_grad():
+            if new_style:
+                out = cls.forward(*args, **kwargs)
+            else:
+                out = cls.forward(ctx, *args, **kwargs)
+        if new_style:
+            cls.setup_context(ctx, args, out)
+        tensors = [a for a in args if isinstance(a, torch.Tensor)]
+        if not (torch.is_grad_enabled() and any(t.requires_grad for t in tensors)):
+            return out
+        if not isinstance(out, torch.Tensor):
+            raise NotImplementedError(
+                "cudatutor's autograd.Function supports a forward that returns one tensor"
+            )
+        name = cls.__name__ + "Backward"
+        n_args = len(args)
+        positions = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor)]
+
+        def run_backward(grad):
+            grads = cls.backward(ctx, grad)
+            if not isinstance(grads, tuple):
+                grads = (grads,)
+            if len(grads) != n_args:
+                raise RuntimeError(
+                    "function %s returned an incorrect number of gradients (expected %d, got %d)"
+                    % (name, n_args, len(grads))
+                )
+            for i, (a, g) in enumerate(zip(args, grads)):
+                if g is not None and not isinstance(a, torch.Tensor):
+                    raise RuntimeError(
+                        "function %s returned a gradient different than None at position %d, "
+                        "but the corresponding forward input was not a Variable" % (name, i + 1)
+                    )
+            return [grads[i] for i in positions]
+
+        return out._function_output(name, tensors, run_backward)
+
+
+def once_differentiable(fn):
+    return fn

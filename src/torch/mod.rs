@@ -184,6 +184,10 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
             "torch.autograd.functional",
             "from torch.autograd import functional as _f\nvjp, jvp, jacobian, hessian, vhp, hvp = _f.vjp, _f.jvp, _f.jacobian, _f.hessian, _f.vhp, _f.hvp\n",
         ),
+        (
+            "torch.autograd.function",
+            "from torch.autograd import Function, FunctionCtx, once_differentiable\n",
+        ),
         ("torch.nn.utils.clip_grad", "from torch.nn.utils import *\n"),
         (
             "torch.nn.utils.convert_parameters",
@@ -199,6 +203,7 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         "torch.distributions.categorical",
         "torch.distributions.uniform",
         "torch.distributions.multinomial",
+        "torch.distributions.kl",
     ] {
         let src = "from torch.distributions import *\n";
         it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));

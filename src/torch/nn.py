@@ -1300,30 +1300,63 @@ class AdaptiveAvgPool2d(Module):
 
 
 class Embedding(Module):
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, device=None, dtype=None):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
         super().__init__()
+        if sparse:
+            # the engine has no sparse tensors: a dense gradient would look like PyTorch's
+            # but print and behave differently (is_sparse, SparseAdam)
+            raise NotImplementedError('cudatutor: nn.Embedding(sparse=True) is not supported yet (no sparse '
+                                      'gradients); use sparse=False')
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        self.padding_idx = padding_idx
         if padding_idx is not None:
             if padding_idx > 0:
                 assert padding_idx < num_embeddings, 'Padding_idx must be within num_embeddings'
             elif padding_idx < 0:
                 assert padding_idx >= -num_embeddings, 'Padding_idx must be within num_embeddings'
                 padding_idx = num_embeddings + padding_idx
-            self.padding_idx = padding_idx
-        self.weight = Parameter(torch.empty(num_embeddings, embedding_dim, device=device, dtype=dtype).normal_(0.0, 1.0))
-        if padding_idx is not None:
-            with torch.no_grad():
-                self.weight[padding_idx].fill_(0)
+        self.padding_idx = padding_idx
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        if _weight is None:
+            self.weight = Parameter(torch.empty(num_embeddings, embedding_dim, device=device, dtype=dtype)
+                                    .normal_(0.0, 1.0), requires_grad=not _freeze)
+            if padding_idx is not None:
+                with torch.no_grad():
+                    self.weight[padding_idx].fill_(0)
+        else:
+            assert list(_weight.shape) == [num_embeddings, embedding_dim], \
+                'Shape of weight does not match num_embeddings and embedding_dim'
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+        self.sparse = sparse
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,
+                        scale_grad_by_freq=False, sparse=False):
+        assert embeddings.dim() == 2, 'Embeddings parameter is expected to be 2-dimensional'
+        rows, cols = embeddings.shape
+        return cls(num_embeddings=rows, embedding_dim=cols, _weight=embeddings, _freeze=freeze,
+                   padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
+                   scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
     def forward(self, input):
-        return functional.embedding(input, self.weight, self.padding_idx)
+        return functional.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                                    self.scale_grad_by_freq, self.sparse)
 
     def extra_repr(self):
         s = f'{self.num_embeddings}, {self.embedding_dim}'
         if self.padding_idx is not None:
             s = s + f', padding_idx={self.padding_idx}'
+        if self.max_norm is not None:
+            s = s + f', max_norm={self.max_norm}'
+        if self.norm_type != 2:
+            s = s + f', norm_type={self.norm_type}'
+        if self.scale_grad_by_freq is not False:
+            s = s + f', scale_grad_by_freq={self.scale_grad_by_freq}'
+        if self.sparse is not False:
+            s = s + ', sparse=True'
         return s
 
 
@@ -3297,23 +3330,25 @@ class AdaptiveAvgPool1d(Module):
 # ---- channel dropout: one Bernoulli draw per (sample, channel), as ATen's feature dropout ----
 
 def _f_dropout2d(input, p=0.5, training=True, inplace=False):
+    # functional.dropout2d: ATen's feature_dropout, one Bernoulli draw per (N, C) pair; a 3-D
+    # input is read as (N, C, L) (PyTorch's historical 1-D behaviour, with its warning), and
+    # other ranks only warn
     if p < 0.0 or p > 1.0:
         raise ValueError(f'dropout probability has to be between 0 and 1, but got {p}')
-    if not training or p == 0.0:
-        return input
-    if input.dim() not in (3, 4):
-        raise NotImplementedError('cudatutor: dropout2d supports 3-D and 4-D inputs only')
-    if p == 1.0:
-        return input * torch.zeros_like(input)
-    shape = list(input.shape[:-2]) + [1, 1]
-    noise = torch.empty(*shape, dtype=input.dtype, device=input.device)
-    noise.bernoulli_(1 - p)
-    noise.div_(1 - p)
-    out = input * noise
-    if inplace:
-        input.copy_(out)
-        return input
-    return out
+    inp_dim = input.dim()
+    if inp_dim not in (3, 4):
+        _C.warn(f'dropout2d: Received a {inp_dim}-D input to dropout2d, which is deprecated and will result in an '
+                f'error in a future release. To retain the behavior and silence this warning, please use dropout '
+                f'instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial '
+                f'dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).')
+    if inp_dim == 3:
+        _C.warn('dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is '
+                'desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will '
+                'change in a future release to interpret the input as one without a batch dimension, i.e. shape '
+                '(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d '
+                'instead.')
+    out = _dropout_impl(input, p, training, True, False)
+    return _act_result(input, out, inplace) if out is not input else input
 
 
 class Dropout2d(Module):

@@ -801,13 +801,46 @@ def _f_embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, sc
                          padding_idx)
 
 
+_embedding_native = functional.embedding
+
+
+def _f_embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+                 sparse=False):
+    # functional.embedding: padding_idx checked first; with max_norm, the rows the input
+    # names are renormalised in place first (ATen's embedding_renorm_: each distinct index
+    # once, in ascending order, a row whose norm exceeds max_norm scaled by
+    # max_norm / (norm + 1e-7)), then the lookup runs on the changed weight
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError('Padding_idx must be within num_embeddings')
+        elif padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError('Padding_idx must be within num_embeddings')
+    if max_norm is not None:
+        input = input.contiguous()
+        with torch.no_grad():
+            for i in sorted(set(input.reshape(-1).tolist())):
+                row = weight[i]
+                norm = row.norm(norm_type).item()
+                if norm > max_norm:
+                    row.mul_(max_norm / (norm + 1e-7))
+    return _embedding_native(input, weight, padding_idx, scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+
+
+_PY_FUNCTIONAL = _PY_FUNCTIONAL + ['embedding']
+
+
 def _embedding_bag(weight, idx, starts, mode, per_sample_weights, padding_idx):
     # ATen's CPU embedding_bag: a bag's rows added one after another in the weight's dtype
     # (the mean then divides by the number of rows not at padding_idx), or their elementwise
-    # max; an empty bag gives zeros
+    # max; an empty bag gives zeros. Weighted float32 bags without padding_idx take fbgemm's
+    # kernel (index_select_scale_add's fast path): each row joins the bag by one fused
+    # multiply-add, out = fma(w, row, out) from zero; otherwise each row is scaled, then added
     ids = idx.tolist()
     rows = weight.index_select(0, idx)
-    if per_sample_weights is not None:
+    fused = per_sample_weights is not None and weight.dtype == torch.float32 and padding_idx is None
+    if per_sample_weights is not None and not fused:
         rows = rows * per_sample_weights.reshape(-1, 1)
     outs = []
     for b in range(len(starts) - 1):
@@ -820,6 +853,12 @@ def _embedding_bag(weight, idx, starts, mode, per_sample_weights, padding_idx):
             acc = rows[take[0]]
             for p in take[1:]:
                 acc = torch.where(rows[p] > acc, rows[p], acc)
+            outs.append(acc)
+        elif fused:
+            w = per_sample_weights.reshape(-1, 1)
+            acc = rows[take[0]] * w[take[0]]
+            for p in take[1:]:
+                acc = _fma32(rows[p], w[p], acc)
             outs.append(acc)
         else:
             acc = rows[take[0]]

@@ -390,6 +390,21 @@ impl NativeObject for GradFn {
             _ => None,
         })
     }
+    /// A custom `autograd.Function`'s node is a Python class of torch.autograd.function:
+    /// `<torch.autograd.function.SqBackward object at 0x...>`; built-in nodes print bare.
+    fn repr(&self, this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+        if !self.node.as_ref().is_some_and(|n| n.is_python_function()) {
+            return Ok(None);
+        }
+        let addr = format!(
+            "0x{:012x}",
+            Value::Native(this.clone()).ptr_id().unwrap_or(0)
+        );
+        Ok(Some(format!(
+            "<torch.autograd.function.{} object at {addr}>",
+            self.name
+        )))
+    }
 }
 
 /// A leaf's node in `next_functions`: `<AccumulateGrad object at 0x...>`.

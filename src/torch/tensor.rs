@@ -8,6 +8,7 @@ use super::{
 };
 use crate::engine::backend::TernaryOp;
 use crate::engine::dtype::Scalar;
+use crate::engine::tensor::{HookCall, HookFn};
 use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
 use crate::script::ExcType;
 use crate::script::{
@@ -1236,9 +1237,9 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 .collect::<PyResult<Vec<_>>>()?;
             let retain = truthy_opt(it, &a[3], false)?;
             let create = truthy_opt(it, &a[4], false)?;
-            let got =
-                p.rt.autograd_grad(&roots, &ins, retain, create)
-                    .map_err(py_err)?;
+            let got = with_python_callbacks(it, &p.rt, |rt, hooks| {
+                rt.autograd_grad(&roots, &ins, retain, create, hooks)
+            })?;
             Ok(Value::list(
                 got.into_iter()
                     .map(|g| g.map_or(Value::None, |g| wrap(&p.rt, g)))
@@ -1248,6 +1249,29 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "retain_grad" => |_, p, _, _| {
             p.tensor().retain_grad().map_err(py_err)?;
             Ok(Value::None)
+        },
+        // autograd.Function.apply's engine call (src/torch/autograd.py): this tensor (its
+        // forward's output) as the output of one node `name` over `inputs`, whose backward
+        // calls `backward(grad)` for a list with one gradient or None per input
+        "_function_output" => |_, p, _, args| {
+            let a = args.bind("_function_output", &["name", "inputs", "backward"], 3)?;
+            let name = a[0].as_ref().and_then(|v| v.as_str()).unwrap_or("Backward");
+            let inputs = a[1]
+                .as_ref()
+                .and_then(|v| v.as_vec())
+                .unwrap_or_default()
+                .iter()
+                .map(|v| super::need_tensor(v, "_function_output", "inputs"))
+                .collect::<PyResult<Vec<_>>>()?;
+            let id = HOOKS.with(|h| {
+                let mut h = h.borrow_mut();
+                h.0 += 1;
+                let id = h.0;
+                h.1.insert(id, a[2].clone().unwrap_or(Value::None));
+                id
+            });
+            let out = p.rt.function_finish(name, id, &inputs, p.tensor());
+            Ok(wrap(&p.rt, out))
         },
         "register_hook" => |_, p, _, args| {
             let a = args.bind("register_hook", &["hook"], 1)?;
@@ -1266,9 +1290,15 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 id
             });
             if !t.add_hook(id) {
+                // requires grad with neither a leaf nor a node: an op whose graph is kept
+                // only by name
+                HOOKS.with(|h| h.borrow_mut().1.remove(&id));
                 return Err(PyException::new(
                     ExcType::NotImplementedError,
-                    "cudatutor: register_hook on a tensor that is not a leaf is not supported yet",
+                    format!(
+                        "cudatutor cannot register a hook on the output of {} yet",
+                        t.grad_fn().unwrap_or("this op")
+                    ),
                 ));
             }
             Ok(Value::native(HookHandle { t, id }))
@@ -1778,38 +1808,99 @@ pub(crate) fn backward_running_hooks(
     retain: bool,
     create: bool,
 ) -> PyResult<()> {
-    let mut failed: Option<PyException> = None;
-    let mut run_hook = |id: u64, grad: Tensor| {
-        let Some(f) = HOOKS.with(|h| h.borrow().1.get(&id).cloned()) else {
-            return Ok(None);
-        };
-        match it.call_simple(&f, vec![wrap(rt, grad)]) {
-            Ok(v) if v.is_none() => Ok(None),
-            Ok(v) => match super::tensor_of(&v) {
-                Some(t) => Ok(Some(t)),
-                None => {
-                    failed = Some(PyException::new(
-                        ExcType::TypeError,
-                        format!("expected Tensor or None (got {})", v.type_name()),
-                    ));
-                    Err(crate::engine::EngineError::runtime("hook failed"))
-                }
-            },
-            Err(e) => {
-                failed = Some(e);
-                Err(crate::engine::EngineError::runtime("hook failed"))
-            }
+    with_python_callbacks(it, rt, |rt, hooks| {
+        if create {
+            rt.backward_create_graph(t, g, retain, hooks)
+        } else {
+            rt.backward_with_hooks(t, g, retain, hooks)
         }
+    })
+}
+
+/// Runs `f` (a backward) with the Python callables it reaches: `register_hook` hooks and
+/// custom Functions' backward, found by id in [`HOOKS`]. The first Python exception one of
+/// them raises is the result.
+pub(crate) fn with_python_callbacks<R>(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    f: impl FnOnce(&Rc<Runtime>, &mut HookFn<'_>) -> crate::engine::Result<R>,
+) -> PyResult<R> {
+    let mut failed: Option<PyException> = None;
+    let mut run = |id: u64, call: HookCall| -> crate::engine::Result<Vec<Option<Tensor>>> {
+        let Some(f) = HOOKS.with(|h| h.borrow().1.get(&id).cloned()) else {
+            return Ok(Vec::new());
+        };
+        let answer = match call {
+            HookCall::Tensor(grad) => {
+                let shape = grad.shape().to_vec();
+                it.call_simple(&f, vec![wrap(rt, grad)])
+                    .and_then(|v| hook_answer(it, &f, &v, &shape))
+            }
+            HookCall::Function(grad) => it
+                .call_simple(&f, vec![wrap(rt, grad)])
+                .and_then(|v| function_answer(&v)),
+        };
+        answer.map_err(|e| {
+            failed.get_or_insert(e);
+            crate::engine::EngineError::runtime("a Python callback failed")
+        })
     };
-    let r = if create {
-        rt.backward_create_graph(t, g, retain, &mut run_hook)
-    } else {
-        rt.backward_with_hooks(t, g, retain, &mut run_hook)
-    };
+    let r = f(rt, &mut run);
     if let Some(e) = failed {
         return Err(e);
     }
     r.map_err(py_err)
+}
+
+/// A `register_hook` hook's return: None keeps the gradient (of `shape`), a tensor of the
+/// same shape replaces it.
+fn hook_answer(
+    it: &mut Interpreter,
+    hook: &Value,
+    v: &Value,
+    shape: &[usize],
+) -> PyResult<Vec<Option<Tensor>>> {
+    if v.is_none() {
+        return Ok(Vec::new());
+    }
+    match super::tensor_of(v) {
+        Some(t) if t.shape() != shape => {
+            let name = it
+                .getattr(hook, "__name__")
+                .ok()
+                .and_then(|n| n.as_str().map(str::to_string))
+                .unwrap_or_else(|| "hook".to_string());
+            Err(PyException::new(
+                ExcType::RuntimeError,
+                format!("hook '{name}' has changed the size of value"),
+            ))
+        }
+        Some(t) => Ok(vec![Some(t)]),
+        None => Err(PyException::new(
+            ExcType::TypeError,
+            format!("expected Tensor or None (got {})", v.type_name()),
+        )),
+    }
+}
+
+/// A custom Function's backward (through autograd.py's wrapper, which checks the count):
+/// a list of tensors or None, one per tensor input.
+fn function_answer(v: &Value) -> PyResult<Vec<Option<Tensor>>> {
+    let items = v.as_vec().unwrap_or_default();
+    items
+        .iter()
+        .map(|g| {
+            if g.is_none() {
+                return Ok(None);
+            }
+            super::tensor_of(g).map(Some).ok_or_else(|| {
+                PyException::new(
+                    ExcType::TypeError,
+                    format!("expected Tensor or None (got {})", g.type_name()),
+                )
+            })
+        })
+        .collect()
 }
 
 /// What `register_hook` returns: `handle.remove()` unregisters the hook.

@@ -25,6 +25,7 @@ mod raw;
 mod strided;
 
 pub use super::op::{BinaryOp, Reduction, UnaryOp};
+pub use autograd::{HookCall, HookFn};
 pub use conv::{Conv2dArgs, Pool2dArgs};
 pub use create::{dtype_of_type_name, infer_dtype, tensor_type_name};
 pub use index::TensorIndex;
@@ -208,15 +209,19 @@ impl Tensor {
                 .is_some_and(|n| n.retained.borrow().is_some())
     }
 
-    /// `register_hook` on a leaf: remember hook `id` (backward passes it to its hook
-    /// runner). False when this tensor is not a leaf that requires grad.
+    /// `register_hook`: remember hook `id` on the leaf or on the node that made this tensor
+    /// (backward passes it to its hook runner). False when it has neither (no grad).
     pub fn add_hook(&self, id: u64) -> bool {
-        match &self.leaf {
-            Some(l) => {
+        match (&self.leaf, &self.node) {
+            (Some(l), _) => {
                 l.hooks.borrow_mut().push(id);
                 true
             }
-            None => false,
+            (None, Some(n)) => {
+                n.hooks.borrow_mut().push((id, self.device()));
+                true
+            }
+            (None, None) => false,
         }
     }
 
@@ -224,6 +229,9 @@ impl Tensor {
     pub fn remove_hook(&self, id: u64) {
         if let Some(l) = &self.leaf {
             l.hooks.borrow_mut().retain(|h| *h != id);
+        }
+        if let Some(n) = &self.node {
+            n.hooks.borrow_mut().retain(|h| h.0 != id);
         }
     }
     /// `t.grad = g` (None clears it).

@@ -10,7 +10,10 @@
 //! (tanh, sigmoid, relu, softmax) go through backward_ops.rs.
 
 use super::backward_ops::{BackOp, needs};
-use super::{Edge, HookFn, Kind, Leaf, Node, unsupported, unsupported_create_graph};
+use super::{
+    Edge, HookCall, HookFn, Kind, Leaf, Node, check_function_grad, hook_replacement,
+    hook_size_error, unsupported, unsupported_create_graph,
+};
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::runtime::Runtime;
@@ -114,6 +117,7 @@ impl Runtime {
         inputs: &[Tensor],
         retain: bool,
         create: bool,
+        hooks: &mut HookFn<'_>,
     ) -> Result<Vec<Option<Tensor>>> {
         let mut roots = Vec::with_capacity(outputs.len());
         for (i, (t, g)) in outputs.iter().enumerate() {
@@ -139,7 +143,7 @@ impl Runtime {
             retain,
             create,
         };
-        self.graph_run(&roots, &run, &mut |_, _| Ok(None))
+        self.graph_run(&roots, &run, hooks)
     }
 
     /// The gradient backward starts from at output `i`: `gradient`, or ones for a
@@ -304,9 +308,19 @@ impl Runtime {
         }
         while let Some(n) = ready.pop() {
             let k = node_key(&n);
-            let Some(g) = pending.remove(&k) else {
+            let Some(mut g) = pending.remove(&k) else {
                 continue;
             };
+            // the output's own hooks first (retain_grad's capture runs last, as in PyTorch)
+            let ids: Vec<u64> = n.hooks.borrow().iter().map(|h| h.0).collect();
+            for id in ids {
+                if let Some(r) = hook_replacement(hooks(id, HookCall::Tensor(g.clone()))?) {
+                    if r.layout.shape != n.out_shape {
+                        return Err(hook_size_error());
+                    }
+                    g = r;
+                }
+            }
             if let Some(i) = target_of(&Edge::Node(n.clone())) {
                 captured[i] = Some(g.clone());
             }
@@ -410,11 +424,9 @@ impl Runtime {
         }
         let ids: Vec<u64> = l.hooks.borrow().clone();
         for id in ids {
-            if let Some(r) = hooks(id, g.clone())? {
+            if let Some(r) = hook_replacement(hooks(id, HookCall::Tensor(g.clone()))?) {
                 if r.layout.shape != l.shape {
-                    return Err(EngineError::runtime(
-                        "hook 'hook' has changed the size of value".to_string(),
-                    ));
+                    return Err(hook_size_error());
                 }
                 g = r;
             }
@@ -763,6 +775,22 @@ impl Runtime {
                     }
                 }
                 v
+            }
+            // Python code: with create_graph its Tensor ops record their own graph
+            Kind::Function { id, inputs, .. } => {
+                let answers = hooks(*id, HookCall::Function(g))?;
+                let mut out = Vec::with_capacity(inputs.len());
+                for (i, want) in inputs.iter().enumerate() {
+                    let gi = answers.get(i).cloned().flatten();
+                    out.push(match (want, gi) {
+                        (Some((shape, _)), Some(gi)) => {
+                            check_function_grad(n.name, i, &gi, shape)?;
+                            Some(gi)
+                        }
+                        _ => None,
+                    });
+                }
+                out
             }
             // the inner graph's saved values are linked to its own leaves, not to this node's
             // inputs: its gradients would have no way back to them

@@ -175,6 +175,14 @@ pub(crate) enum Kind {
         g: Tensor,
         y: Tensor,
     },
+    /// A custom `torch.autograd.Function`: its backward is Python code the bindings keep under
+    /// `id` ([`HookCall::Function`]); `inputs[i]` is the shape and dtype of input edge i's
+    /// gradient (None for an input that does not require grad).
+    Function {
+        id: u64,
+        inputs: Vec<Option<(Vec<usize>, DType)>>,
+        device: Device,
+    },
     /// A view's gradient laid onto its base with `create_graph=True` (backward_ops.rs):
     /// its backward views the gradient as `view_name` viewed the base.
     ViewScatter {
@@ -225,11 +233,19 @@ pub(crate) struct Node {
     /// `retain_grad()` on the output: the gradient reaching this node is also kept here as
     /// the output's `.grad`.
     pub retained: RefCell<Option<Rc<Leaf>>>,
+    /// `register_hook` ids on the output (a non-leaf), in registration order, with the
+    /// output's device (the hooks see the gradient as a tensor there).
+    pub hooks: RefCell<Vec<(u64, Device)>>,
     /// When it was made (ready.rs: backward runs the latest-made ready node first).
     pub seq: u64,
 }
 
 impl Node {
+    /// Whether this is a custom `autograd.Function`'s node (its backward is Python code).
+    pub(crate) fn is_python_function(&self) -> bool {
+        matches!(*self.kind.borrow(), Some(Kind::Function { .. }))
+    }
+
     pub(crate) fn new(
         name: &'static str,
         edges: Vec<Edge>,
@@ -244,6 +260,7 @@ impl Node {
             out_shape,
             out_dtype,
             retained: RefCell::new(None),
+            hooks: RefCell::new(Vec::new()),
             seq: ready::next_seq(),
         }
     }
@@ -272,6 +289,7 @@ impl Tensor {
                     out_shape: shared.out_shape.clone(),
                     out_dtype: shared.out_dtype,
                     retained: RefCell::new(shared.retained.borrow().clone()),
+                    hooks: RefCell::new(shared.hooks.borrow().clone()),
                     seq: shared.seq,
                 },
             };
@@ -459,7 +477,8 @@ fn saves_phantom(kind: &Kind) -> bool {
         | Kind::Identity
         | Kind::Scatter { .. }
         | Kind::Cat { .. }
-        | Kind::Composite { .. } => false,
+        | Kind::Composite { .. }
+        | Kind::Function { .. } => false,
         Kind::Where { cond, .. } => cond.is_phantom(),
         Kind::Clamp { x, .. } => x.is_phantom(),
         Kind::BackwardOp { g, y, .. } => g.is_phantom() || y.is_phantom(),
@@ -476,8 +495,11 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
     let l = Layout::contiguous(shape);
     Ok(match kind {
         Kind::Identity => vec![Some(g)],
-        Kind::Composite { .. } | Kind::BackwardOp { .. } | Kind::ViewScatter { .. } => {
-            unreachable!("composite and formula nodes are run by the runtime")
+        Kind::Composite { .. }
+        | Kind::BackwardOp { .. }
+        | Kind::ViewScatter { .. }
+        | Kind::Function { .. } => {
+            unreachable!("composite, formula and Python nodes are run by the runtime")
         }
         Kind::Scatter { in_shape, pos } => {
             let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
@@ -1454,7 +1476,7 @@ impl Runtime {
 
     /// `t.backward(gradient=None, retain_graph=False)`.
     pub fn backward(&self, t: &Tensor, gradient: Option<&Tensor>, retain: bool) -> Result<()> {
-        self.backward_with_hooks(t, gradient, retain, &mut |_, _| Ok(None))
+        self.backward_with_hooks(t, gradient, retain, &mut |_, _| Ok(Vec::new()))
     }
 
     /// `t.backward(...)` with the leaves' `register_hook` hooks run by `hooks`.
@@ -1535,22 +1557,65 @@ impl Runtime {
     /// A leaf's gradient after its `register_hook` hooks (each may replace it).
     fn leaf_hooks(&self, leaf: &Leaf, g: Option<G>, hooks: &mut HookFn<'_>) -> Result<Option<G>> {
         let ids: Vec<u64> = leaf.hooks.borrow().clone();
+        self.tensor_hooks(&ids, &leaf.shape, leaf.dtype, leaf.device, g, hooks)
+    }
+
+    /// The gradient `g` of a tensor of `shape`/`dtype` on `device` after its `register_hook`
+    /// hooks `ids`, each seeing it as a tensor and maybe replacing it.
+    fn tensor_hooks(
+        &self,
+        ids: &[u64],
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        g: Option<G>,
+        hooks: &mut HookFn<'_>,
+    ) -> Result<Option<G>> {
         let Some(mut g) = g else { return Ok(None) };
-        for id in ids {
-            let t = self.alloc_out(leaf.shape.clone(), leaf.dtype, leaf.device, true, false)?;
+        for &id in ids {
+            let t = self.alloc_out(shape.to_vec(), dtype, device, true, false)?;
             if t.wants_values() {
-                t.set_values(as_dtype(g.clone(), leaf.dtype)?)?;
+                t.set_values(as_dtype(g.clone(), dtype)?)?;
             }
-            if let Some(r) = hooks(id, t)? {
-                if r.layout.shape != leaf.shape {
-                    return Err(EngineError::runtime(
-                        "hook 'hook' has changed the size of value".to_string(),
-                    ));
+            if let Some(r) = hook_replacement(hooks(id, HookCall::Tensor(t))?) {
+                if r.layout.shape != shape {
+                    return Err(hook_size_error());
                 }
-                g = contiguous_of(&r, leaf.dtype)?;
+                g = contiguous_of(&r, dtype)?;
             }
         }
         Ok(Some(g))
+    }
+
+    /// A custom Function's input gradients: its Python backward run by the bindings on the
+    /// output's gradient `g`, each answer checked against its input's shape.
+    fn function_grads(
+        &self,
+        n: &Node,
+        kind: &Kind,
+        g: G,
+        hooks: &mut HookFn<'_>,
+    ) -> Result<Vec<Option<G>>> {
+        let Kind::Function { id, inputs, device } = kind else {
+            unreachable!("only Function nodes")
+        };
+        let t = self.alloc_out(n.out_shape.clone(), n.out_dtype, *device, true, false)?;
+        if t.wants_values() {
+            t.set_values(g)?;
+        }
+        let answers = hooks(*id, HookCall::Function(t))?;
+        let mut out = Vec::with_capacity(inputs.len());
+        for (i, want) in inputs.iter().enumerate() {
+            let gi = answers.get(i).cloned().flatten();
+            out.push(match (want, gi) {
+                (Some((shape, dt)), Some(gi)) => {
+                    check_function_grad(n.name, i, &gi, shape)?;
+                    Some(contiguous_of(&gi, *dt)?)
+                }
+                _ => None,
+            });
+        }
+        Ok(out)
     }
 
     /// Run backward from `root` with gradient `seed`. Gradients reaching the leaves in
@@ -1597,6 +1662,15 @@ impl Runtime {
                 return Err(freed_error());
             };
             let g = pending.remove(&key(&n)).flatten();
+            // the output's own hooks first, then retain_grad's capture (PyTorch runs the
+            // retains_grad hook last)
+            let ids: Vec<u64> = n.hooks.borrow().iter().map(|h| h.0).collect();
+            let g = match n.hooks.borrow().first() {
+                Some(&(_, device)) => {
+                    self.tensor_hooks(&ids, &n.out_shape, n.out_dtype, device, g, hooks)?
+                }
+                None => g,
+            };
             // retain_grad(): the output keeps the gradient that reached its node
             let retained = n.retained.borrow().clone();
             if let Some(l) = retained {
@@ -1613,6 +1687,7 @@ impl Runtime {
                         Kind::BackwardOp { .. } | Kind::ViewScatter { .. } => {
                             self.formula_grads(&n, &kind, g)?
                         }
+                        Kind::Function { .. } => self.function_grads(&n, &kind, g, hooks)?,
                         _ => input_grads(&n, &kind, g)?,
                     }
                 }
@@ -1744,6 +1819,32 @@ impl Runtime {
             .collect())
     }
 
+    /// The output of a custom `autograd.Function`: `out` (computed by its forward with grad
+    /// mode off) as one node named `name` over `inputs`, whose backward is the Python code
+    /// the bindings keep under `id`.
+    pub fn function_finish(&self, name: &str, id: u64, inputs: &[Tensor], out: Tensor) -> Tensor {
+        let name = intern_name(name);
+        let mut o = out.detach();
+        o.requires_grad = true;
+        o.grad_fn = Some(name);
+        let kind = Kind::Function {
+            id,
+            inputs: inputs
+                .iter()
+                .map(|t| t.requires_grad.then(|| (t.layout.shape.clone(), t.dtype())))
+                .collect(),
+            device: o.device(),
+        };
+        o.node = Some(Rc::new(Node::new(
+            name,
+            inputs.iter().map(edge_of).collect(),
+            kind,
+            o.layout.shape.clone(),
+            o.dtype(),
+        )));
+        o
+    }
+
     /// The inputs a composite op computes on: detached handles of `inputs`, each a fresh leaf
     /// when its input requires grad (and grad mode is on).
     pub fn composite_inputs(&self, inputs: &[Tensor]) -> Vec<Tensor> {
@@ -1791,9 +1892,45 @@ impl Runtime {
     }
 }
 
-/// What backward calls for a leaf's `register_hook` hooks: (hook id, gradient) -> the
-/// replacement gradient, if any.
-pub type HookFn<'a> = dyn FnMut(u64, Tensor) -> Result<Option<Tensor>> + 'a;
+/// What backward asks of the bindings, which keep the Python callables by id.
+pub enum HookCall {
+    /// A `register_hook` hook with the gradient reaching its tensor: the answer's first
+    /// element, when Some, replaces it.
+    Tensor(Tensor),
+    /// A custom `autograd.Function`'s backward with its output's gradient: the answer is one
+    /// gradient (or None) per input edge.
+    Function(Tensor),
+}
+
+/// What backward calls for hooks and custom Functions: (id, call) -> the answer.
+pub type HookFn<'a> = dyn FnMut(u64, HookCall) -> Result<Vec<Option<Tensor>>> + 'a;
+
+/// A tensor hook's replacement gradient, if it gave one.
+pub(crate) fn hook_replacement(answer: Vec<Option<Tensor>>) -> Option<Tensor> {
+    answer.into_iter().next().flatten()
+}
+
+pub(crate) fn hook_size_error() -> EngineError {
+    EngineError::runtime("hook 'hook' has changed the size of value".to_string())
+}
+
+/// validate_outputs: a custom Function's gradient for input `i` must have the input's shape.
+pub(crate) fn check_function_grad(name: &str, i: usize, g: &Tensor, want: &[usize]) -> Result<()> {
+    if g.layout.shape == want {
+        return Ok(());
+    }
+    let dims = |s: &[usize]| {
+        s.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Err(EngineError::runtime(format!(
+        "Function {name} returned an invalid gradient at index {i} - got [{}] but expected shape compatible with [{}]",
+        dims(&g.layout.shape),
+        dims(want)
+    )))
+}
 
 /// Backward reaching a node whose saved values an earlier backward freed.
 fn freed_error() -> EngineError {
