@@ -110,6 +110,10 @@ struct OpCeil { __device__ float operator()(float x) const { return ceilf(x); }
                 __device__ double operator()(double x) const { return ceil(x); } };
 struct OpFrac { __device__ float operator()(float x) const { return x - truncf(x); }
                 __device__ double operator()(double x) const { return x - trunc(x); } };
+struct OpDeg2Rad { __device__ float operator()(float x) const { return x * (float)0.017453292519943295; }
+                   __device__ double operator()(double x) const { return x * 0.017453292519943295; } };
+struct OpRad2Deg { __device__ float operator()(float x) const { return x * (float)57.29577951308232; }
+                   __device__ double operator()(double x) const { return x * 57.29577951308232; } };
 struct OpLogicalNot { template <typename T> __device__ T operator()(T x) const { return (T)!x; } };
 
 // ---- binary functors ----
@@ -176,7 +180,8 @@ CT_FOR_NUMERIC_DTYPES(CT_NUMERIC_UNARY)
   CT_UNARY(tanh, OpTanh, T, S) CT_UNARY(sigmoid, OpSigmoid, T, S)                        \
   CT_UNARY(sin, OpSin, T, S) CT_UNARY(cos, OpCos, T, S)                                  \
   CT_UNARY(floor, OpFloor, T, S) CT_UNARY(ceil, OpCeil, T, S)                          \
-  CT_UNARY(frac, OpFrac, T, S)
+  CT_UNARY(frac, OpFrac, T, S) CT_UNARY(deg2rad, OpDeg2Rad, T, S)    \
+  CT_UNARY(rad2deg, OpRad2Deg, T, S)
 CT_FOR_FLOAT_DTYPES(CT_FLOAT_UNARY)
 
 CT_UNARY(logical_not, OpLogicalNot, bool, bool)

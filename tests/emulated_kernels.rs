@@ -198,7 +198,7 @@ fn unary_kernels_on_every_dtype() {
     // kernel name (as the op table gives it), the dtypes elementwise.cu builds it for, and an
     // independent reference
     type Case = (&'static str, &'static [Elem], fn(f64) -> f64);
-    let ops: [Case; 14] = [
+    let ops: [Case; 16] = [
         ("neg", &NUMERIC, |x| -x),
         ("abs", &NUMERIC, f64::abs),
         ("relu", &NUMERIC, |x| x.max(0.0)),
@@ -212,6 +212,8 @@ fn unary_kernels_on_every_dtype() {
         ("floor", &FLOATS, f64::floor),
         ("ceil", &FLOATS, f64::ceil),
         ("frac", &FLOATS, |x| x - x.trunc()),
+        ("deg2rad", &FLOATS, |x| x * (std::f64::consts::PI / 180.0)),
+        ("rad2deg", &FLOATS, |x| x * (180.0 / std::f64::consts::PI)),
         ("logical_not", &[Elem::Bool], |x| {
             f64::from(u8::from(x == 0.0))
         }),

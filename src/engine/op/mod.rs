@@ -6,10 +6,12 @@
 
 mod args;
 mod binary;
+mod grad;
 mod unary;
 
 pub use args::{Arg, Checked, MatmulDims, ReduceOp, TernaryOp};
 pub use binary::BinaryOp;
+pub use grad::{GradAlgebra, Val};
 pub use unary::{Dtypes, UnaryOp};
 
 use crate::engine::error::{EngineError, Result};

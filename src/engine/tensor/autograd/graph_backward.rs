@@ -568,6 +568,27 @@ impl Runtime {
                             .then(|| self.pow_exp_grad_t(&g, &ar, &br))
                             .transpose()?,
                     ),
+                    // maximum: where(self == other, grad / 2, grad).masked_fill_(self < other,
+                    // 0), other: the same masked where self > other (minimum: the comparisons
+                    // swapped), mod.rs's steps as Tensor ops
+                    BinaryOp::Maximum | BinaryOp::Minimum => {
+                        let (lose_a, lose_b) = if *bop == BinaryOp::Maximum {
+                            (BinaryOp::Lt, BinaryOp::Gt)
+                        } else {
+                            (BinaryOp::Gt, BinaryOp::Lt)
+                        };
+                        let side = |cmp: BinaryOp| -> Result<Tensor> {
+                            let half = self.div(&gt, &int(2))?;
+                            let eq = self.binary(BinaryOp::Eq, &ar, &br)?;
+                            let t = self.where_(&eq, &op(&half), &gt)?;
+                            let m = self.binary(cmp, &ar, &br)?;
+                            self.masked_fill(&t, &m, Scalar::Float(0.0))
+                        };
+                        (
+                            need(0).then(|| side(lose_a)).transpose()?,
+                            need(1).then(|| side(lose_b)).transpose()?,
+                        )
+                    }
                     _ => return Err(unsupported_create_graph(n.name)),
                 };
                 let to = |o: &Operand, v: Option<Tensor>| -> Result<Option<Tensor>> {
@@ -578,10 +599,82 @@ impl Runtime {
                 };
                 vec![to(a, ga)?, to(b, gb)?]
             }
+            // mod.rs's Kind::Ternary steps as Tensor ops (derivatives.yaml: addcmul, addcdiv,
+            // lerp)
+            Kind::Ternary {
+                op: top,
+                a,
+                b,
+                c,
+                value,
+            } => {
+                use crate::engine::op::TernaryOp;
+                let (ar, br, cr) = (rel_op(a, 0), rel_op(b, 1), rel_op(c, 2));
+                let gt = op(&g);
+                let sv = Operand::Scalar(*value);
+                let times = |x: &Operand| self.mul(&gt, x);
+                let (ga, gb, gc) = match top {
+                    TernaryOp::Addcmul => (
+                        need(0).then(|| g.clone()),
+                        need(1)
+                            .then(|| times(&op(&self.mul(&cr, &sv)?)))
+                            .transpose()?,
+                        need(2)
+                            .then(|| times(&op(&self.mul(&br, &sv)?)))
+                            .transpose()?,
+                    ),
+                    TernaryOp::Addcdiv => (
+                        need(0).then(|| g.clone()),
+                        need(1)
+                            .then(|| times(&op(&self.div(&sv, &cr)?)))
+                            .transpose()?,
+                        need(2)
+                            .then(|| -> Result<Tensor> {
+                                let num = self.mul(&br, &sv)?;
+                                let den = self.mul(&cr, &cr)?;
+                                let q = self.div(&op(&num), &op(&den))?;
+                                let ng = self.unary(UnaryOp::Neg, &g)?;
+                                self.mul(&op(&ng), &op(&q))
+                            })
+                            .transpose()?,
+                    ),
+                    TernaryOp::Lerp => (
+                        need(0)
+                            .then(|| match c {
+                                // grad * (1 - weight.toDouble()): the difference in double
+                                Operand::Scalar(w) => times(&fl(1.0 - w.as_f64())),
+                                Operand::Tensor(_) => times(&op(&self.sub(&int(1), &cr)?)),
+                            })
+                            .transpose()?,
+                        need(1).then(|| times(&cr)).transpose()?,
+                        need(2)
+                            .then(|| times(&op(&self.sub(&br, &ar)?)))
+                            .transpose()?,
+                    ),
+                };
+                let to = |o: &Operand, v: Option<Tensor>| -> Result<Option<Tensor>> {
+                    match (shape_of(o), v) {
+                        (Some(s), Some(v)) => Ok(Some(self.sum_to_tensor(v, &s)?)),
+                        _ => Ok(None),
+                    }
+                };
+                let mut v = vec![to(a, ga)?, to(b, gb)?];
+                if matches!(c, Operand::Tensor(_)) {
+                    v.push(to(c, gc)?);
+                }
+                v
+            }
             Kind::Unary(u, x, y) => {
                 let x = rel(x, 0);
                 let y = relink(y, &Edge::Node(n.clone()));
-                vec![Some(self.unary_grad_t(*u, &x, &y, &g, n.name)?)]
+                let alg = super::unary_grad::Tensors {
+                    rt: self,
+                    input: x,
+                    result: y,
+                    g: &g,
+                    name: n.name,
+                };
+                vec![Some(u.backward(&alg)?)]
             }
             Kind::Reduce {
                 in_shape,
@@ -776,83 +869,5 @@ impl Runtime {
         let cond = self.binary(BinaryOp::LogicalAnd, &op(&z), &op(&nn))?;
         let t = self.where_(&cond, &fl(0.0), &op(&t))?;
         self.mul(&op(g), &op(&t))
-    }
-
-    /// unary_grad (mod.rs) with Tensor ops: `x` the input, `y` the result, both linked.
-    fn unary_grad_t(
-        &self,
-        u: UnaryOp,
-        x: &Tensor,
-        y: &Tensor,
-        g: &Tensor,
-        name: &str,
-    ) -> Result<Tensor> {
-        let gt = op(g);
-        let un = |o: UnaryOp, t: &Tensor| self.unary(o, t);
-        Ok(match u {
-            UnaryOp::Neg => un(UnaryOp::Neg, g)?,
-            UnaryOp::Frac => self.mul(&gt, &int(1))?,
-            UnaryOp::Abs => self.mul(&gt, &op(&un(UnaryOp::Sign, x)?))?,
-            UnaryOp::Exp => self.mul(&gt, &op(y))?,
-            UnaryOp::Log => self.div(&gt, &op(x))?,
-            UnaryOp::Sqrt => {
-                let t = self.mul(&int(2), &op(y))?;
-                self.div(&gt, &op(&t))?
-            }
-            UnaryOp::Sigmoid | UnaryOp::Tanh | UnaryOp::Relu => {
-                self.backward_op(BackOp::Activation(u), g, y)?
-            }
-            UnaryOp::Sin => self.mul(&gt, &op(&un(UnaryOp::Cos, x)?))?,
-            UnaryOp::Cos => {
-                let s = un(UnaryOp::Sin, x)?;
-                self.mul(&gt, &op(&un(UnaryOp::Neg, &s)?))?
-            }
-            UnaryOp::Reciprocal => {
-                let yy = self.mul(&op(y), &op(y))?;
-                let ng = un(UnaryOp::Neg, g)?;
-                self.mul(&op(&ng), &op(&yy))?
-            }
-            UnaryOp::Log2 | UnaryOp::Log10 => {
-                let c = if u == UnaryOp::Log2 {
-                    std::f64::consts::LN_2
-                } else {
-                    std::f64::consts::LN_10
-                };
-                let t = self.mul(&op(x), &fl(c))?;
-                self.div(&gt, &op(&t))?
-            }
-            UnaryOp::Log1p => {
-                let t = self.add(&op(x), &int(1))?;
-                self.div(&gt, &op(&t))?
-            }
-            UnaryOp::Expm1 => {
-                let t = self.add(&op(y), &int(1))?;
-                self.mul(&gt, &op(&t))?
-            }
-            UnaryOp::Tan => {
-                let sq = self.binary(BinaryOp::Pow, &op(y), &int(2))?;
-                let t = self.add(&int(1), &op(&sq))?;
-                self.mul(&gt, &op(&t))?
-            }
-            UnaryOp::Atan => {
-                let t = self.mul(&op(x), &op(x))?;
-                let t = self.add(&op(&t), &int(1))?;
-                self.div(&gt, &op(&t))?
-            }
-            UnaryOp::Sinh | UnaryOp::Cosh => {
-                let other = if u == UnaryOp::Sinh {
-                    UnaryOp::Cosh
-                } else {
-                    UnaryOp::Sinh
-                };
-                self.mul(&gt, &op(&un(other, x)?))?
-            }
-            UnaryOp::Rsqrt => {
-                let cube = self.binary(BinaryOp::Pow, &op(y), &int(3))?;
-                let t = self.mul(&fl(-0.5), &gt)?;
-                self.mul(&op(&t), &op(&cube))?
-            }
-            _ => return Err(unsupported_create_graph(name)),
-        })
     }
 }

@@ -18,6 +18,7 @@
 mod backward_ops;
 mod graph_backward;
 mod ready;
+mod unary_grad;
 
 use super::ops::Prepared;
 use super::{BinaryOp, Operand, Tensor, UnaryOp, contiguous_strides, for_each_offset};
@@ -799,7 +800,17 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             }
             v
         }
-        Kind::Unary(op, input, out) => vec![Some(unary_grad(*op, input, out, &g, shape, dt)?)],
+        Kind::Unary(op, input, out) => {
+            let alg = unary_grad::Buffers {
+                input,
+                out,
+                g: &g,
+                shape,
+                dt,
+                layout: Layout::contiguous(shape),
+            };
+            vec![Some(alg.finish(op.backward(&alg)?)?)]
+        }
         Kind::Stat {
             input,
             reduced,
@@ -1299,218 +1310,6 @@ fn pow_exp_grad(
         dt,
     )?;
     bin(BinaryOp::Mul, g, Arg::Tensor(&t, &l), shape, dt)
-}
-
-/// The input gradient of an elementwise function (derivatives.yaml's formula for each).
-fn unary_grad(
-    op: UnaryOp,
-    input: &Tensor,
-    out: &Tensor,
-    g: &G,
-    shape: &[usize],
-    dt: DType,
-) -> Result<G> {
-    let l = Layout::contiguous(shape);
-    let gv = Arg::Tensor(g, &l);
-    let x = || -> Result<Prepared<'_>> { super::ops::prepare(input, dt, shape) };
-    let y = || -> Result<Prepared<'_>> { super::ops::prepare(out, dt, shape) };
-    let mul_by = |f: &G| bin(BinaryOp::Mul, gv, Arg::Tensor(f, &l), shape, dt);
-    let fl = |v: f64| Arg::Scalar(Scalar::Float(v));
-    let int = |v: i64| Arg::Scalar(Scalar::Int(v));
-    let one = int(1);
-    Ok(match op {
-        UnaryOp::Neg => g.unary(&l, UnaryOp::Neg, dt)?,
-        // frac: grad (times one: the same values, in a fresh buffer)
-        UnaryOp::Frac => bin(BinaryOp::Mul, gv, one, shape, dt)?,
-        // grad * self.sgn()
-        UnaryOp::Abs => {
-            let p = x()?;
-            let (s, sl) = p.pair()?;
-            mul_by(&s.unary(sl, UnaryOp::Sign, dt)?)?
-        }
-        // grad * result
-        UnaryOp::Exp => bin(BinaryOp::Mul, gv, y()?.arg()?, shape, dt)?,
-        // grad / self
-        UnaryOp::Log => bin(BinaryOp::Div, gv, x()?.arg()?, shape, dt)?,
-        // grad / (2 * result)
-        UnaryOp::Sqrt => {
-            let t = bin(
-                BinaryOp::Mul,
-                Arg::Scalar(Scalar::Int(2)),
-                y()?.arg()?,
-                shape,
-                dt,
-            )?;
-            bin(BinaryOp::Div, gv, Arg::Tensor(&t, &l), shape, dt)?
-        }
-        // sigmoid_backward / tanh_backward, and ReLU's threshold_backward(grad, result, 0)
-        // (result <= 0 ? 0 : grad): the activation kernels, from the result
-        UnaryOp::Sigmoid | UnaryOp::Tanh | UnaryOp::Relu => {
-            let p = y()?;
-            let (s, sl) = p.pair()?;
-            G::activation_backward(op, (g, &l), (s, sl), shape, dt)?
-        }
-        // grad * self.cos()
-        UnaryOp::Sin => {
-            let p = x()?;
-            let (s, sl) = p.pair()?;
-            mul_by(&s.unary(sl, UnaryOp::Cos, dt)?)?
-        }
-        // grad * -self.sin()
-        UnaryOp::Cos => {
-            let p = x()?;
-            let (s, sl) = p.pair()?;
-            let sn = s.unary(sl, UnaryOp::Sin, dt)?;
-            mul_by(&sn.unary(&l, UnaryOp::Neg, dt)?)?
-        }
-        // -grad * (result * result)
-        UnaryOp::Reciprocal => {
-            let p = y()?;
-            let yy = bin(BinaryOp::Mul, p.arg()?, p.arg()?, shape, dt)?;
-            let ng = g.unary(&l, UnaryOp::Neg, dt)?;
-            bin(
-                BinaryOp::Mul,
-                Arg::Tensor(&ng, &l),
-                Arg::Tensor(&yy, &l),
-                shape,
-                dt,
-            )?
-        }
-        // the fused activations' backward kernels, from the input
-        UnaryOp::Gelu | UnaryOp::GeluTanh | UnaryOp::Logit { .. } => {
-            let p = x()?;
-            let (s, sl) = p.pair()?;
-            G::activation_backward(op, (g, &l), (s, sl), shape, dt)?
-        }
-        op if op.is_activation() => {
-            let p = x()?;
-            let (s, sl) = p.pair()?;
-            G::activation_backward(op, (g, &l), (s, sl), shape, dt)?
-        }
-        // grad / (self * M_LN2), grad / (self * M_LN10)
-        UnaryOp::Log2 | UnaryOp::Log10 => {
-            let c = if op == UnaryOp::Log2 {
-                std::f64::consts::LN_2
-            } else {
-                std::f64::consts::LN_10
-            };
-            let t = bin(BinaryOp::Mul, x()?.arg()?, fl(c), shape, dt)?;
-            bin(BinaryOp::Div, gv, Arg::Tensor(&t, &l), shape, dt)?
-        }
-        // log1p_backward: grad / (self + 1)
-        UnaryOp::Log1p => {
-            let t = bin(BinaryOp::Add, x()?.arg()?, one, shape, dt)?;
-            bin(BinaryOp::Div, gv, Arg::Tensor(&t, &l), shape, dt)?
-        }
-        // grad * (result + 1)
-        UnaryOp::Expm1 => {
-            let t = bin(BinaryOp::Add, y()?.arg()?, one, shape, dt)?;
-            mul_by(&t)?
-        }
-        // grad * (1 + result.pow(2))
-        UnaryOp::Tan => {
-            let p = y()?;
-            let sq = bin(BinaryOp::Pow, p.arg()?, int(2), shape, dt)?;
-            let t = bin(BinaryOp::Add, one, Arg::Tensor(&sq, &l), shape, dt)?;
-            mul_by(&t)?
-        }
-        // asin: grad * (-self * self + 1).rsqrt(); acos: grad * -((-self * self + 1).rsqrt())
-        UnaryOp::Asin | UnaryOp::Acos => {
-            let p = x()?;
-            let (s, sl) = p.pair()?;
-            let ns = s.unary(sl, UnaryOp::Neg, dt)?;
-            let t = bin(BinaryOp::Mul, Arg::Tensor(&ns, &l), p.arg()?, shape, dt)?;
-            let t = bin(BinaryOp::Add, Arg::Tensor(&t, &l), one, shape, dt)?;
-            let mut r = t.unary(&l, UnaryOp::Rsqrt, dt)?;
-            if op == UnaryOp::Acos {
-                r = r.unary(&l, UnaryOp::Neg, dt)?;
-            }
-            mul_by(&r)?
-        }
-        // grad / (self * self + 1)
-        UnaryOp::Atan => {
-            let p = x()?;
-            let t = bin(BinaryOp::Mul, p.arg()?, p.arg()?, shape, dt)?;
-            let t = bin(BinaryOp::Add, Arg::Tensor(&t, &l), one, shape, dt)?;
-            bin(BinaryOp::Div, gv, Arg::Tensor(&t, &l), shape, dt)?
-        }
-        // grad * self.cosh(), grad * self.sinh()
-        UnaryOp::Sinh | UnaryOp::Cosh => {
-            let p = x()?;
-            let (s, sl) = p.pair()?;
-            let other = if op == UnaryOp::Sinh {
-                UnaryOp::Cosh
-            } else {
-                UnaryOp::Sinh
-            };
-            mul_by(&s.unary(sl, other, dt)?)?
-        }
-        // asinh: grad * (self.pow(2) + 1).rsqrt(); acosh: grad * (self * self - 1).rsqrt()
-        UnaryOp::Asinh | UnaryOp::Acosh => {
-            let p = x()?;
-            let t = if op == UnaryOp::Asinh {
-                let sq = bin(BinaryOp::Pow, p.arg()?, int(2), shape, dt)?;
-                bin(BinaryOp::Add, Arg::Tensor(&sq, &l), one, shape, dt)?
-            } else {
-                let sq = bin(BinaryOp::Mul, p.arg()?, p.arg()?, shape, dt)?;
-                bin(BinaryOp::Sub, Arg::Tensor(&sq, &l), one, shape, dt)?
-            };
-            mul_by(&t.unary(&l, UnaryOp::Rsqrt, dt)?)?
-        }
-        // grad * 1 / (1 - self.pow(2))
-        UnaryOp::Atanh => {
-            let p = x()?;
-            let sq = bin(BinaryOp::Pow, p.arg()?, int(2), shape, dt)?;
-            let d = bin(BinaryOp::Sub, one, Arg::Tensor(&sq, &l), shape, dt)?;
-            let t = bin(BinaryOp::Mul, gv, one, shape, dt)?;
-            bin(
-                BinaryOp::Div,
-                Arg::Tensor(&t, &l),
-                Arg::Tensor(&d, &l),
-                shape,
-                dt,
-            )?
-        }
-        // -0.5 * grad * result.pow(3)
-        UnaryOp::Rsqrt => {
-            let p = y()?;
-            let cube = bin(BinaryOp::Pow, p.arg()?, int(3), shape, dt)?;
-            let t = bin(BinaryOp::Mul, fl(-0.5), gv, shape, dt)?;
-            bin(
-                BinaryOp::Mul,
-                Arg::Tensor(&t, &l),
-                Arg::Tensor(&cube, &l),
-                shape,
-                dt,
-            )?
-        }
-        // erf: M_2_SQRTPI * exp(-(self.pow(2))) * grad (erfc: -M_2_SQRTPI ...);
-        // erfinv: (M_PI_4 * M_2_SQRTPI) * exp(self.erfinv().pow(2)) * grad
-        UnaryOp::Erf | UnaryOp::Erfc | UnaryOp::Erfinv => {
-            let p = x()?;
-            let e = if op == UnaryOp::Erfinv {
-                let (s, sl) = p.pair()?;
-                let r = s.unary(sl, UnaryOp::Erfinv, dt)?;
-                let sq = bin(BinaryOp::Pow, Arg::Tensor(&r, &l), int(2), shape, dt)?;
-                sq.unary(&l, UnaryOp::Exp, dt)?
-            } else {
-                let sq = bin(BinaryOp::Pow, p.arg()?, int(2), shape, dt)?;
-                let n = sq.unary(&l, UnaryOp::Neg, dt)?;
-                n.unary(&l, UnaryOp::Exp, dt)?
-            };
-            let c = match op {
-                UnaryOp::Erf => std::f64::consts::FRAC_2_SQRT_PI,
-                UnaryOp::Erfc => -std::f64::consts::FRAC_2_SQRT_PI,
-                _ => std::f64::consts::FRAC_PI_4 * std::f64::consts::FRAC_2_SQRT_PI,
-            };
-            let t = bin(BinaryOp::Mul, fl(c), Arg::Tensor(&e, &l), shape, dt)?;
-            bin(BinaryOp::Mul, Arg::Tensor(&t, &l), gv, shape, dt)?
-        }
-        // trunc, floor, ceil, round, sign: zero gradient
-        _ => crate::engine::host::HostDevice
-            .zeros(numel(shape), dt)
-            .map(DeviceStorage::Host)?,
-    })
 }
 
 /// A view's gradient laid back onto its base: the base's shape, zeros where the view does
