@@ -289,9 +289,42 @@ fn matmul_f32(
             super::sgemm::row_chains(dst, &va, &vb, k, n)?;
             continue;
         }
-        super::sgemm::sgemm(dst, bias.is_some(), va, vb, m, k, n)?;
+        let transposed = super::sgemm::b_transposed(&vb, k, n);
+        // MKL's kernels for a transposed `b` of one product (bmm's batched kernels were not
+        // measured): the pair-dot kernel, or a fused chain everywhere else measured (m, n >= 2
+        // below sgemm_t_smalln); one row, one column and smalln keep the older dot path
+        let measured = transposed && d.batch == 1 && m >= 2 && n >= 2;
+        if measured && super::pair_dot::mkl_picks_pair_dot(m, k, n) {
+            let rows = gather_rows(&va, m, k)?;
+            let wrow = |j: usize| {
+                let s = (vb.offset as isize + j as isize * vb.cs) as usize;
+                &vb.data[s..s + k]
+            };
+            super::pair_dot::pair_dots(
+                dst,
+                bias.is_some(),
+                |i| &rows[i * k..(i + 1) * k],
+                wrow,
+                m,
+                n,
+            )?;
+            continue;
+        }
+        let old_dot = transposed && !(measured && !super::pair_dot::mkl_picks_small_n(m, k));
+        super::sgemm::sgemm(dst, bias.is_some(), va, vb, m, k, n, old_dot)?;
     }
     Ok(HostStorage::F32(out))
+}
+
+/// `v` (`m x k`) copied row-major.
+fn gather_rows(v: &super::sgemm::View, m: usize, k: usize) -> Result<Vec<f32>> {
+    let mut rows = got(try_zeroed::<f32>(m * k), m * k)?;
+    for i in 0..m {
+        for p in 0..k {
+            rows[i * k + p] = v.at(i, p);
+        }
+    }
+    Ok(rows)
 }
 
 /// float16/bfloat16: operands widened to float32, multiplied, rounded back once.

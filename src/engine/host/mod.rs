@@ -11,6 +11,7 @@ pub mod extreme;
 pub mod math;
 pub mod matmul;
 pub mod nn;
+pub mod pair_dot;
 pub mod reduce;
 pub mod sgemm;
 pub mod stl_select;

@@ -25,8 +25,11 @@
 //! With `k == 1` and a bias MKL fuses the one product with it, `fma(a, b, bias)`, when
 //! `n >= 2` (n == 1 adds it unfused, which the blocked path gives).
 //!
-//! Not reproduced: a transposed `b` with small outputs, one-row
-//! products with `n >= 16`, products with `n == 1` (matrix-vector).
+//! A transposed `b` (`x @ w.t()`) with m, n >= 2: MKL's pair-dot kernel where it picks it
+//! (host/pair_dot.rs), otherwise the fused path above (exact on every shape measured).
+//!
+//! Not reproduced: a transposed `b` with one row, one column or k >= 24 m (sgemm_t_smalln),
+//! one-row products with `n >= 16`, products with `n == 1` (matrix-vector).
 
 use super::got;
 use crate::engine::error::Result;
@@ -45,7 +48,7 @@ pub struct View<'a> {
 
 impl View<'_> {
     #[inline]
-    fn at(&self, r: usize, c: usize) -> f32 {
+    pub fn at(&self, r: usize, c: usize) -> f32 {
         self.data[(self.offset as isize + r as isize * self.rs + c as isize * self.cs) as usize]
     }
 }
@@ -298,7 +301,9 @@ fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) -> Resul
 }
 
 /// `out[m x n] = a @ b`, or `out += a @ b` in the order above when `has_bias` (out then holds
-/// the bias broadcast to `m x n`).
+/// the bias broadcast to `m x n`). `old_dot`: a transposed `b`'s small parts take the AMD
+/// 8-lane dot (shapes whose MKL kernel is not reproduced); otherwise every part is fused.
+#[allow(clippy::too_many_arguments)]
 pub fn sgemm(
     out: &mut [f32],
     has_bias: bool,
@@ -307,6 +312,7 @@ pub fn sgemm(
     m: usize,
     k: usize,
     n: usize,
+    old_dot: bool,
 ) -> Result<()> {
     if m == 0 || n == 0 {
         return Ok(());
@@ -328,11 +334,12 @@ pub fn sgemm(
         }
         return Ok(());
     }
-    let transposed = b_transposed(&b, k, n);
-    // On this Intel Xeon a `b` given as is takes the fused path at every shape; the small
-    // path (measured on an AMD EPYC) is kept for a transposed `b`, whose small outputs MKL
-    // runs with another kernel, not found, which that dot product matches more often than
-    // the fused path does (25 conformance samples: linear, RNN cells, Bilinear, cov).
+    let transposed = old_dot && b_transposed(&b, k, n);
+    // On this Intel Xeon a `b` given as is, and a transposed `b` of m, n >= 2 outside the
+    // pair-dot kernel (pair_dot.rs) and sgemm_t_smalln, take the fused path at every shape
+    // measured; the small path (measured on an AMD EPYC) is kept where the caller asks for
+    // it: a transposed `b` in the shapes whose MKL kernel is not reproduced (one row, one
+    // column, k >= 24 m, bmm).
     let parts: Vec<_> = parts(m, k, n)
         .into_iter()
         .map(|(r0, r1, small)| (r0, r1, small && transposed))
@@ -460,7 +467,7 @@ mod tests {
             rs: n as isize,
             cs: 1,
         };
-        sgemm(&mut out, true, av, bv, m, k, n).unwrap();
+        sgemm(&mut out, true, av, bv, m, k, n, true).unwrap();
         for i in 0..m {
             for j in 0..n {
                 let mut c = bias[i * n + j];
