@@ -134,9 +134,39 @@ fn f_array(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let a = args.bind("array", &["object", "dtype", "copy", "order", "ndmin"], 1)?;
     let src = a[0].as_ref().unwrap();
     let dt = opt_dtype(&a[1])?;
+    if crate::binding::tensor_of(src).is_some() {
+        tensor_array_copy(it, a[2].as_ref())?;
+    }
     let o = operand(it, src)?;
     let dt = dt.unwrap_or(o.dtype);
     Ok(arr_value(NdArray::from_f64(&rt(), &o.vals, o.shape, dt)?))
+}
+
+/// What numpy 2.4 says before `np.array(tensor, copy=...)` makes its array: it calls
+/// `Tensor.__array__(dtype, copy=copy)`, which takes no `copy`, so it warns and calls it again
+/// without (copy=True, the default); `copy=None` passes no keyword; `copy=False` warns and
+/// then refuses, since the retry cannot promise to share memory (all measured with 2.15).
+fn tensor_array_copy(it: &mut Interpreter, copy: Option<&Value>) -> PyResult<()> {
+    let copy = match copy {
+        None => Some(true),
+        Some(v) if v.is_none() => None,
+        Some(v) => Some(it.truthy(v)?),
+    };
+    if copy.is_none() {
+        return Ok(());
+    }
+    crate::binding::warn_as(
+        it,
+        "DeprecationWarning",
+        "__array__ implementation doesn't accept a copy keyword, so passing copy=False failed. __array__ must implement 'dtype' and 'copy' keyword arguments. To learn more, see the migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide.html#adapting-to-changes-in-the-copy-keyword",
+    )?;
+    if copy == Some(false) {
+        return Err(err(
+            ExcType::ValueError,
+            "Unable to avoid copy while creating an array as requested.\nIf using `np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when needed (no behavior change in NumPy 1.x).\nFor more details, see https://numpy.org/devdocs/numpy_2_0_migration_guide.html#adapting-to-changes-in-the-copy-keyword.",
+        ));
+    }
+    Ok(())
 }
 
 fn f_asarray(it: &mut Interpreter, args: Args) -> PyResult<Value> {
@@ -149,15 +179,8 @@ fn f_asarray(it: &mut Interpreter, args: Args) -> PyResult<Value> {
         return Ok(src.clone());
     }
     if let Some(t) = crate::binding::tensor_of(src) {
-        // np.asarray(t) shares the tensor's memory (t.__array__ returns t.numpy()); numpy 2
-        // first tries __array__(copy=False), which Tensor.__array__ does not take
-        if dt.is_none() {
-            crate::binding::warn_as(
-                it,
-                "DeprecationWarning",
-                "__array__ implementation doesn't accept a copy keyword, so passing copy=False failed. __array__ must implement 'dtype' and 'copy' keyword arguments. To learn more, see the migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide.html#adapting-to-changes-in-the-copy-keyword",
-            )?;
-        }
+        // np.asarray(t) shares the tensor's memory (t.__array__ returns t.numpy()); numpy 2.4
+        // calls __array__ without a copy keyword here, so nothing is said (measured)
         let r = rt();
         r.numpy(&t).map_err(crate::binding::py_err)?;
         let x = NdArray::from_tensor(&r, &t);
