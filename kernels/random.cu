@@ -351,3 +351,53 @@ extern "C" __global__ void normal_f16(int64_t n, uint64_t seed, uint64_t offset,
                                       float stddev, uint16_t* out) {
   ct_distribution<4>(n, seed, offset, DrawNormal4(), WriteNormalF16{out, mean, stddev});
 }
+
+// torch.bernoulli(p) / bernoulli_(p_tensor) (ATen's bernoulli_tensor_cuda_kernel through
+// CUDA_tensor_apply2 with step 4 and 512-thread blocks): thread idx takes elements
+// 4 * idx .. 4 * idx + 3 from one curand_uniform4 after curand_init(seed, idx, offset), and
+// an element is 1 when its uniform is <= p (p as float, as double for a float64 output, and
+// 0 <= p <= 1 asserted on the device, from the last element down as PyTorch's switch does).
+// The grid covers every element (ceil(n / 2048) blocks), so no thread loops; the generator's
+// offset advances by philox_cuda_state(10), i.e. 12. The assert reports this file's line:
+// PyTorch 2.15's line in DistributionTemplates.h is not read yet (no CUDA wheel here).
+template <typename T, typename P>
+__device__ void ct_bernoulli_tensor(int64_t n, uint64_t seed, uint64_t offset, const P* p,
+                                    T* out) {
+  const int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t base = idx * 4;
+  if (base >= n) return;
+  const int64_t left = n - base;
+  const int count = left < 4 ? (int)left : 4;
+  float u[4];
+  DrawUniform4()(ct_curand4(seed, offset, (uint64_t)idx, 0), u);
+  switch (count) {
+    case 4: {
+      const P p4 = p[base + 3];
+      CUDA_KERNEL_ASSERT_IN(0 <= p4 && p4 <= 1, "operator()");
+      out[base + 3] = (T)(u[3] <= p4);
+    }
+    case 3: {
+      const P p3 = p[base + 2];
+      CUDA_KERNEL_ASSERT_IN(0 <= p3 && p3 <= 1, "operator()");
+      out[base + 2] = (T)(u[2] <= p3);
+    }
+    case 2: {
+      const P p2 = p[base + 1];
+      CUDA_KERNEL_ASSERT_IN(0 <= p2 && p2 <= 1, "operator()");
+      out[base + 1] = (T)(u[1] <= p2);
+    }
+    default: {
+      const P p1 = p[base];
+      CUDA_KERNEL_ASSERT_IN(0 <= p1 && p1 <= 1, "operator()");
+      out[base] = (T)(u[0] <= p1);
+    }
+  }
+}
+extern "C" __global__ void bernoulli_tensor_f32(int64_t n, uint64_t seed, uint64_t offset,
+                                                const float* p, float* out) {
+  ct_bernoulli_tensor<float, float>(n, seed, offset, p, out);
+}
+extern "C" __global__ void bernoulli_tensor_f64(int64_t n, uint64_t seed, uint64_t offset,
+                                                const double* p, double* out) {
+  ct_bernoulli_tensor<double, double>(n, seed, offset, p, out);
+}

@@ -14,7 +14,7 @@
 #   --backend      cuda (default) on a GPU machine; emulated or sim anywhere (then there is no
 #                  card: "peak card memory" is not measured and says so)
 #   --card         the card's memory, e.g. 139.8GiB (default: nvidia-smi's memory.total of GPU
-#                  0 on cuda, else 80GiB, the simulated card's)
+#                  0 on cuda, else 143156MiB, the simulated card's: a real H200's)
 #   --bin          the cudatutor binary (default target/release/cudatutor)
 #   --out          where each learner's JSON lines and stderr go (default a fresh temp folder)
 #   --time-limit   seconds a learner's whole check may take before it is stopped (default 900)
@@ -62,7 +62,7 @@ if [ -z "$CARD" ]; then
   if [ "$SMI" = 1 ]; then
     CARD="$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0 | head -1 | tr -d ' ')MiB"
   else
-    CARD=80GiB
+    CARD=143156MiB
   fi
 fi
 CARD_BYTES=$(to_bytes "$CARD")

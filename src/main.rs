@@ -103,7 +103,7 @@ fn main() -> ExitCode {
         opts: cli.engine.options(),
     };
     let g = &globals;
-    exit_code(match cli.command {
+    let status = match cli.command {
         None => commands::lesson::resume(g),
         Some(Command::Lesson(args)) => commands::lesson::run(args, g),
         Some(Command::List) => commands::list::run(g),
@@ -124,7 +124,10 @@ fn main() -> ExitCode {
         Some(Command::Worker) => Ok(commands::worker::run()),
         Some(Command::SelfTest) => Ok(commands::selftest::run()),
         Some(Command::Doctor) => commands::doctor::run(g),
-    })
+    };
+    // the GPU worker the command's runs kept warm ends with it (and its log file with it)
+    cudatutor::run::warm_worker::release();
+    exit_code(status)
 }
 
 /// A command's status; an error it could not handle is reported here: 141 when stdout's reader

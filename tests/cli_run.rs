@@ -309,7 +309,7 @@ fn a_per_process_memory_cap_limits_reserved_memory() {
         "import torch\nx = torch.zeros(30 * 1024 * 1024, device='cuda')\nprint(torch.cuda.memory_reserved())\ny = torch.zeros(30 * 1024 * 1024, device='cuda')\n",
     );
     let expect_oom = "CUDA out of memory. Tried to allocate 120.00 MiB. GPU 0 has a total capacity \
-of 80.00 GiB of which 79.88 GiB is free. Including non-PyTorch memory, this process has 120.00 MiB \
+of 139.80 GiB of which 139.68 GiB is free. Including non-PyTorch memory, this process has 120.00 MiB \
 memory in use. 200.00 MiB allowed; Of the allocated memory 120.00 MiB is allocated by PyTorch";
     let by_flag = run(&["--gpu-mem-limit", "200MiB", "run", p.to_str().unwrap()]);
     let by_env = bin()
@@ -323,7 +323,8 @@ memory in use. 200.00 MiB allowed; Of the allocated memory 120.00 MiB is allocat
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(expect_oom), "{err}");
     }
-    // Without the cap the same script fits on the 80 GiB card.
+    // Without the cap the same script fits on the 139.80 GiB card (a real H200's, the sim's
+    // default).
     let free = run(&["run", p.to_str().unwrap()]);
     assert_eq!(free.status.code(), Some(0));
     let bad = run(&["--gpu-mem-limit", "lots", "run", p.to_str().unwrap()]);

@@ -165,17 +165,9 @@ fn judge(
 /// CUDA_LAUNCH_BLOCKING=1, on the sim in this process and on the emulated device through the
 /// worker: the same report fields as the lessons' must agree. Known differences are listed
 /// with their reason in tests/emulated_known_gaps_scripts.txt (stale entries fail).
-/// The host fallbacks tests/cuda still makes on the emulated device: (script, the op as the
-/// report's device_usage names it, why). Every other op of every script runs on a kernel;
-/// the test fails on a fallback not listed here and on a listed one that no longer happens.
-const STILL_ON_HOST: &[(&str, &str, &str)] = &[(
-    "random_nn.py",
-    "random bernoulli_",
-    "torch.bernoulli(p) with a tensor of probabilities: no kernel yet (PyTorch's \
-     bernoulli_tensor_cuda_kernel asserts 0 <= p <= 1 on the device, at a line of the 2.15 \
-     wheel not read yet)",
-)];
-
+/// Every op of every script runs on a kernel: a host fallback in a report's device_usage
+/// fails the test (the last ones, `torch.bernoulli(p)` with a tensor of probabilities, now
+/// run random.cu's bernoulli_tensor kernel).
 #[test]
 fn every_cuda_test_script_runs_on_the_emulated_device_as_on_the_sim() {
     pin_seed();
@@ -229,22 +221,12 @@ fn every_cuda_test_script_runs_on_the_emulated_device_as_on_the_sim() {
                 launches += u.launches;
                 for (op, n) in &u.fallbacks {
                     *fallbacks.entry(op.clone()).or_insert(0u64) += n;
-                    let listed = STILL_ON_HOST
-                        .iter()
-                        .any(|(script, what, _)| *script == name && *what == op.as_str());
-                    if !listed {
-                        failures.push(format!(
-                            "{key}: {op} ran on the host instead of a kernel ({n} times)"
-                        ));
-                    }
+                    failures.push(format!(
+                        "{key}: {op} ran on the host instead of a kernel ({n} times)"
+                    ));
                 }
-                for (script, what, _) in STILL_ON_HOST {
-                    if *script == name && !u.fallbacks.iter().any(|(op, _)| op == what) {
-                        failures.push(format!(
-                            "{key}: {what} now runs on a kernel: remove it from STILL_ON_HOST"
-                        ));
-                    }
-                }
+            } else {
+                failures.push(format!("{key}: the emulated report has no device_usage"));
             }
             judge(
                 &key,
@@ -419,4 +401,133 @@ print(torch.tensor([1.0, 2.0, 2.0], dtype=torch.float64, device='cuda').norm(p=3
     if let Some((field, a, b)) = first_difference(&sim, &emu, Allowed::default()) {
         panic!("{field} differs\n--- sim\n{a}\n--- emulated\n{b}");
     }
+}
+
+/// The report's timeline on a GPU backend is measured: on the emulated device every kernel
+/// and copy is timed where the cuda device records its CUDA events, and the report says
+/// `modelled: false`, with each launch's device span non-empty and the spans in launch
+/// order; the sim's report stays `modelled: true`. The checks keep the model's clock, so the
+/// rest of the report still agrees with the sim's.
+#[test]
+fn the_emulated_report_timeline_is_measured_and_the_sims_is_modelled() {
+    pin_seed();
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    let code = "\
+import torch
+x = torch.randn(256, 256, device='cuda')
+y = x @ x
+z = torch.relu(y).sum()
+w = torch.ones(1000).cuda() * 2
+print(round(z.item() * 0 + w.sum().item()))
+";
+    let sim_opts = RunOptions {
+        filename: "timed.py".into(),
+        ..RunOptions::default()
+    };
+    let emu_opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..sim_opts.clone()
+    };
+    let sim = run_exercise_in_process(code, None, &sim_opts);
+    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let emu = client.run(code, None, &emu_opts);
+    assert_eq!(emu.backend, "emulated", "{:?}", emu.internal_error);
+    assert!(sim.modelled, "the sim's times are the model's");
+    assert!(!emu.modelled, "the emulated device's times are measured");
+    assert_eq!(sim.stdout, "2000\n");
+    assert_eq!(emu.stdout, sim.stdout);
+    if let Some((field, a, b)) = first_difference(&sim, &emu, Allowed::default()) {
+        panic!("{field} differs\n--- sim\n{a}\n--- emulated\n{b}");
+    }
+    use cudatutor::engine::event::OpKind;
+    let kernels: Vec<_> = emu
+        .timeline
+        .iter()
+        .filter(|e| e.kind == OpKind::Kernel)
+        .collect();
+    assert!(kernels.len() >= 4, "{} kernel ops", kernels.len());
+    let mut last_start = f64::MIN;
+    for k in &kernels {
+        let (Some(s), Some(e)) = (k.device_start_us, k.device_end_us) else {
+            panic!("kernel op {} has no measured device time", k.op);
+        };
+        assert!(e > s, "{}: a measured span of {} µs", k.op, e - s);
+        assert!(
+            s >= last_start,
+            "{} starts before the op launched before it",
+            k.op
+        );
+        last_start = s;
+    }
+    // measured, not the model's numbers for the same ops
+    let sim_kernels: Vec<_> = sim
+        .timeline
+        .iter()
+        .filter(|e| e.kind == OpKind::Kernel)
+        .collect();
+    assert_eq!(sim_kernels.len(), kernels.len());
+    assert!(
+        sim_kernels
+            .iter()
+            .zip(&kernels)
+            .any(|(a, b)| a.device_end_us != b.device_end_us),
+        "the emulated timeline repeats the modelled times"
+    );
+}
+
+/// torch.bernoulli(p) with a tensor of probabilities runs random.cu's bernoulli_tensor kernel
+/// on the emulated device (no host fallback) and draws PyTorch's CUDA stream bit for bit as
+/// the host's mirror of it on the sim does: float32 and float64 probabilities, sizes that are
+/// and are not a multiple of the four elements a thread takes, with p of 0 and 1 exact, and
+/// the generator's offset after each draw (the next randn agrees too).
+#[test]
+fn bernoulli_with_a_tensor_of_probabilities_runs_on_a_kernel_as_on_the_sim() {
+    pin_seed();
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    let code = "\
+import torch
+torch.manual_seed(7)
+for n in (1, 3, 8, 4099):
+    p = torch.rand(n, device='cuda')
+    print(n, torch.bernoulli(p).sum().item(), torch.bernoulli(p.double()).sum().item())
+p = torch.tensor([0.0, 1.0, 0.5, 0.25, 1.0, 0.0, 0.75], device='cuda')
+print(torch.bernoulli(p).tolist())
+print(torch.bernoulli(torch.full((2, 3), 0.5, device='cuda')))
+print(torch.randn(3, device='cuda'))
+";
+    let sim_opts = RunOptions {
+        filename: "bern.py".into(),
+        ..RunOptions::default()
+    };
+    let emu_opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..sim_opts.clone()
+    };
+    let sim = run_exercise_in_process(code, None, &sim_opts);
+    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let emu = client.run(code, None, &emu_opts);
+    assert!(sim.ok, "{:?}\n{}", sim.error, sim.stderr);
+    assert_eq!(emu.backend, "emulated", "{:?}", emu.internal_error);
+    let usage = emu.device_usage.as_ref().expect("device usage");
+    assert!(
+        usage.fallbacks.is_empty(),
+        "ops ran on the host: {:?}",
+        usage.fallbacks
+    );
+    if let Some((field, a, b)) = first_difference(&sim, &emu, Allowed::default()) {
+        panic!("{field} differs\n--- sim\n{a}\n--- emulated\n{b}");
+    }
+    assert!(sim.stdout.contains("[0.0, 1.0, "), "{}", sim.stdout);
 }

@@ -1888,6 +1888,36 @@ fn draws_norms_and_half_fills_match_the_hosts_mirror() {
                 0.0,
             );
         }
+        // torch.bernoulli(p) with a tensor of probabilities (0 and 1 among them, exact)
+        for e in FLOATS {
+            let probs: Vec<f64> = (0..n).map(|i| ((i * 37) % 101) as f64 / 100.0).collect();
+            let probs: Vec<f64> = probs.into_iter().map(|p| p.min(1.0)).collect();
+            let p = upload(&d, &probs, e);
+            let mut g = CudaGenerator::new(13);
+            let (seed, offset) = g.philox_state(10);
+            let out = alloc(&d, n, e);
+            kk.bernoulli_tensor(e, n, seed, offset, p.ptr, out.ptr)
+                .unwrap();
+            let mut g = CudaGenerator::new(13);
+            let want: Vec<f64> = if e == Elem::F64 {
+                let mut v = vec![0f64; n];
+                let pr = cudatutor::engine::random::Probabilities::F64(&probs);
+                rc::bernoulli_tensor_(&mut g, ElementsMut::F64(&mut v), pr).unwrap();
+                v
+            } else {
+                let p32: Vec<f32> = probs.iter().map(|&x| x as f32).collect();
+                let mut v = vec![0f32; n];
+                let pr = cudatutor::engine::random::Probabilities::F32(&p32);
+                rc::bernoulli_tensor_(&mut g, ElementsMut::F32(&mut v), pr).unwrap();
+                v.into_iter().map(f64::from).collect()
+            };
+            check(
+                &format!("bernoulli_tensor {e:?} n={n}"),
+                &download(&d, &out),
+                &want,
+                0.0,
+            );
+        }
         for e in FLOATS {
             let unroll = if e == Elem::F64 { 2 } else { 4 };
             let (seed, offset) = state(5, n, unroll);

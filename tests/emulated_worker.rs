@@ -311,3 +311,45 @@ fn a_cancelled_run_is_a_keyboard_interrupt_not_a_timeout() {
     assert_eq!(client.worker_pid(), None);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs through `run_exercise` (the pager, `watch`, `check --all`) share one warm worker:
+/// the second run is served by the process the first one started, and both reports are the
+/// emulated device's. Prints the first and the warm run's wall time (the figures in
+/// docs/cuda-backend.md).
+#[test]
+fn exercise_runs_reuse_one_warm_worker() {
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    use cudatutor::run::{run_exercise, warm_worker};
+    warm_worker::use_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..RunOptions::default()
+    };
+    let code = "import torch\nx = torch.ones(4, device='cuda') * 3\nprint(x.sum().item())\n";
+    let mut times = Vec::new();
+    let mut pids = Vec::new();
+    for _ in 0..3 {
+        let t = std::time::Instant::now();
+        let r = run_exercise(code, None, &opts);
+        times.push(t.elapsed());
+        assert_eq!(r.backend, "emulated", "{:?}", r.internal_error);
+        assert_eq!(r.stdout, "12.0\n");
+        pids.push(warm_worker::pid().expect("a warm worker after the run"));
+    }
+    assert_eq!(pids[0], pids[1], "the second run started a new worker");
+    assert_eq!(pids[1], pids[2], "the third run started a new worker");
+    eprintln!(
+        "emulated run through run_exercise: first {:.1} ms (worker start), warm {:.1} ms and {:.1} ms",
+        times[0].as_secs_f64() * 1e3,
+        times[1].as_secs_f64() * 1e3,
+        times[2].as_secs_f64() * 1e3
+    );
+    warm_worker::release();
+    assert_eq!(warm_worker::pid(), None, "release stops the warm worker");
+}

@@ -474,7 +474,7 @@ print(torch.backends.cudnn.benchmark)
 ");
     assert_eq!(
         o,
-        "512 2097152 0\ntensor([1., 2.]) torch.Size([2, 3])\n80\nTrue\n"
+        "512 2097152 0\ntensor([1., 2.]) torch.Size([2, 3])\n139\nTrue\n"
     );
 }
 

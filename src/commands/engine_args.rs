@@ -16,8 +16,9 @@ pub struct EngineArgs {
     /// Number of simulated GPUs (cuda:0 … cuda:N-1).
     #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     gpus: u32,
-    /// Memory of each simulated GPU, e.g. 80GiB, 24GiB, 512MiB.
-    #[arg(long, global = true, default_value = "80GiB", value_parser = parse_gpu_size)]
+    /// Memory of each simulated GPU, e.g. 80GiB, 24GiB, 512MiB; the default is a real H200's
+    /// (139.80 GiB).
+    #[arg(long, global = true, default_value = "143156MiB", value_parser = parse_gpu_size)]
     gpu_memory: u64,
     /// Cap this process's GPU memory (for labs sharing one card); also CUDATUTOR_GPU_MEM_LIMIT.
     #[arg(long, global = true, value_parser = parse_gpu_size, env = "CUDATUTOR_GPU_MEM_LIMIT")]

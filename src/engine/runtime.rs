@@ -10,6 +10,7 @@ use super::timing::{Cost, TimingModel};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+mod measured;
 mod memory_snapshot;
 mod streams;
 pub use streams::{BAD_FORK_MESSAGE, elapsed_ms};
@@ -66,7 +67,7 @@ impl Default for RuntimeConfig {
     fn default() -> Self {
         RuntimeConfig {
             gpus: 1,
-            gpu_memory: 80 << 30,
+            gpu_memory: SIM_GPU_MEMORY,
             device_name: SIM_DEVICE_NAME.to_string(),
             launch_blocking: false,
             timing: TimingModel::default(),
@@ -102,6 +103,12 @@ pub fn visible_count(spec: &str, physical: u32) -> u32 {
 
 /// What `torch.cuda.get_device_name()` says on the sim backend.
 pub const SIM_DEVICE_NAME: &str = "Simulated H200 (modelled)";
+
+/// The simulated card's memory by default: a real H200's, as PyTorch reports it
+/// (`total_memory=143156MB` in `_CudaDeviceProperties`, i.e. 143,156 MiB, printed as "139.80
+/// GiB" in the OOM messages recorded on an H200 in tests/fixtures/cuda/oom.json). The bytes
+/// below the MiB are not known here, so the model takes exactly 143,156 MiB.
+pub const SIM_GPU_MEMORY: u64 = 143_156 << 20;
 
 /// One engine operation as the runtime records it: the timeline's entry itself.
 pub type OpEvent = TimelineEntry;
@@ -246,6 +253,10 @@ pub struct Runtime {
     /// Why the GPU backend the config asked for could not be built (the run then stops at
     /// its first CUDA call with this message).
     gpu_error: Option<String>,
+    /// Which measured spans of the GPU backend's devices each timeline entry made
+    /// (measured.rs), and how many of each device's spans are tagged so far.
+    span_tags: RefCell<Vec<measured::SpanTag>>,
+    spans_seen: RefCell<Vec<usize>>,
 }
 
 /// Device-side assert lines a kernel prints when it runs.
@@ -317,6 +328,8 @@ impl Runtime {
             grad_enabled: Cell::new(true),
             inference_mode: Cell::new(false),
             in_bad_fork: Cell::new(false),
+            span_tags: RefCell::new(Vec::new()),
+            spans_seen: RefCell::new(Vec::new()),
         })
     }
 
@@ -693,6 +706,16 @@ impl Runtime {
         status: OpStatus,
     ) {
         let (allocated, reserved) = self.counters(device);
+        if let Some(dev) = device
+            && !self.gpus.is_empty()
+        {
+            let index = self.shared.events.try_borrow().map(|e| e.len());
+            if let Ok(index) = index
+                && index < self.shared.max_events
+            {
+                self.tag_measured_spans(index, dev);
+            }
+        }
         self.shared.push(OpEvent {
             line: self.line(),
             op: op.to_string(),

@@ -14,6 +14,7 @@ mod same_value;
 mod session;
 pub mod sigint;
 mod unexpected;
+pub mod warm_worker;
 pub mod worker;
 
 // What a run produced lives beneath run (progress keeps the last run's report), and is named
@@ -143,7 +144,7 @@ impl Default for RunOptions {
         RunOptions {
             backend: BackendChoice::Auto,
             gpus: 1,
-            gpu_memory: 80 << 30,
+            gpu_memory: crate::engine::runtime::SIM_GPU_MEMORY,
             mem_limit: None,
             launch_blocking: false,
             env: Vec::new(),
@@ -229,10 +230,7 @@ pub fn run_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> RunRe
         if let Err(why) = backend_available(opts) {
             return worker::failed_report(&why);
         }
-        return match worker::WorkerClient::new() {
-            Ok(mut client) => client.run(code, check, opts),
-            Err(e) => worker::failed_report(&format!("the GPU worker could not start: {e}")),
-        };
+        return warm_worker::run(code, check, opts);
     }
     run_exercise_in_process(code, check, opts)
 }

@@ -127,6 +127,17 @@ pub trait GpuDevice {
     fn last_span(&self) -> Option<MeasuredSpan> {
         None
     }
+    /// How many launches and copies the device has timed so far (finished or not): the
+    /// runtime tags each op of the timeline with the spans recorded while it ran.
+    fn spans_recorded(&self) -> usize {
+        0
+    }
+    /// The device times of every launch and copy timed so far, in the order they were
+    /// recorded (waits for the work to finish). A span that could not be measured (its
+    /// events failed on a poisoned context) is NaN, so the indices still match.
+    fn measured_spans(&self) -> Vec<MeasuredSpan> {
+        Vec::new()
+    }
 }
 
 /// The caching allocator's segment source on a [`GpuDevice`]: segments are real device memory

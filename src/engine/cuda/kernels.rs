@@ -72,6 +72,7 @@ fn random_entries() -> Vec<String> {
     let mut v = names(&["uniform", "normal"], FLOAT_DTYPES);
     v.extend(names(&["randint"], NUMERIC_DTYPES));
     v.extend(names(&["bernoulli_scalar"], ALL_DTYPES));
+    v.extend(names(&["bernoulli_tensor"], FLOAT_DTYPES));
     v.extend(names(&["exponential"], FLOAT_DTYPES));
     v.push("dropout_noise_f32".into());
     v.push("normal_f16".into());

@@ -187,25 +187,52 @@ pub struct UnaryKernel {
     name: &'static str,
 }
 
-/// elementwise.cu's unary entry points, read once.
-fn unary_entries() -> &'static [String] {
-    static ENTRIES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    ENTRIES.get_or_init(super::kernels::unary_entries)
+/// elementwise.cu's unary entry points by kernel name: for each name, the full entry name
+/// per element type it is built for (indexed as [`Elem::ALL`]). Built once from the file, so
+/// a dispatch is one hash lookup and formats no string.
+type UnaryTable = std::collections::HashMap<String, [Option<&'static str>; Elem::ALL.len()]>;
+
+fn unary_table() -> &'static UnaryTable {
+    static TABLE: std::sync::OnceLock<UnaryTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = UnaryTable::new();
+        for entry in super::kernels::unary_entries() {
+            for (i, e) in Elem::ALL.into_iter().enumerate() {
+                let Some(name) = entry
+                    .strip_suffix(e.suffix())
+                    .and_then(|rest| rest.strip_suffix('_'))
+                else {
+                    continue;
+                };
+                // the table lives for the process: each entry name is leaked once
+                let full: &'static str = Box::leak(entry.clone().into_boxed_str());
+                table
+                    .entry(name.to_string())
+                    .or_insert([None; Elem::ALL.len()])[i] = Some(full);
+            }
+        }
+        table
+    })
 }
 
 impl UnaryKernel {
     /// The kernel of this name, if elementwise.cu defines it for some dtype.
     pub fn from_name(name: &'static str) -> Option<UnaryKernel> {
-        let k = UnaryKernel { name };
-        Elem::ALL.into_iter().any(|e| k.supports(e)).then_some(k)
+        unary_table()
+            .contains_key(name)
+            .then_some(UnaryKernel { name })
     }
     pub fn name(self) -> &'static str {
         self.name
     }
     /// Whether the file builds it for elements of `e`.
     pub fn supports(self, e: Elem) -> bool {
-        let entry = format!("{}_{}", self.name, e.suffix());
-        unary_entries().contains(&entry)
+        self.entry(e).is_some()
+    }
+    /// The entry point for elements of `e` (`exp_f32`), if the file builds it.
+    pub fn entry(self, e: Elem) -> Option<&'static str> {
+        let i = Elem::ALL.iter().position(|&x| x == e)?;
+        unary_table().get(self.name)?[i]
     }
 }
 
@@ -558,8 +585,10 @@ impl Kernels<'_> {
         a: Strided,
         out: Strided,
     ) -> Result<(), DeviceError> {
-        let entry = format!("{}_{}", op.name(), elem.suffix());
-        self.elementwise(&entry, shape, &[a], &[], out)
+        let entry = op
+            .entry(elem)
+            .ok_or_else(|| DeviceError::Unsupported(format!("{} {elem:?}", op.name())))?;
+        self.elementwise(entry, shape, &[a], &[], out)
     }
 
     /// out = op(a, b) elementwise over `shape` (broadcast operands have stride 0).
@@ -1224,5 +1253,40 @@ impl Kernels<'_> {
             .arg(out);
         self.launch(&format!("randint_{}", elem.suffix()), cfg, &args)?;
         Ok(increment)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Elem, UnaryKernel};
+
+    #[test]
+    fn the_unary_table_names_each_entry_elementwise_cu_builds() {
+        let entries = super::super::kernels::unary_entries();
+        assert!(!entries.is_empty());
+        let exp = UnaryKernel::from_name("exp").expect("exp is a unary kernel");
+        assert_eq!(exp.entry(Elem::F32), Some("exp_f32"));
+        assert_eq!(exp.entry(Elem::F64), Some("exp_f64"));
+        // a name with an underscore, built for one dtype only
+        let not = UnaryKernel::from_name("logical_not").expect("logical_not is a unary kernel");
+        assert_eq!(not.entry(Elem::Bool), Some("logical_not_bool"));
+        assert!(!not.supports(Elem::F32));
+        assert!(UnaryKernel::from_name("no_such_kernel").is_none());
+        // every entry of the file is reachable through the table, and nothing else is
+        for entry in &entries {
+            let found = Elem::ALL.into_iter().any(|e| {
+                entry
+                    .strip_suffix(e.suffix())
+                    .and_then(|r| r.strip_suffix('_'))
+                    .and_then(|name| super::unary_table().get(name))
+                    .is_some_and(|row| row.contains(&Some(entry.as_str())))
+            });
+            assert!(found, "{entry} is not in the unary table");
+        }
+        let in_table: usize = super::unary_table()
+            .values()
+            .map(|row| row.iter().flatten().count())
+            .sum();
+        assert_eq!(in_table, entries.len());
     }
 }

@@ -347,6 +347,13 @@ impl CudaDevice {
                         start_us: a as f64 * 1000.0,
                         end_us: b as f64 * 1000.0,
                     });
+                } else {
+                    // unmeasurable (a poisoned context): kept as NaN so later spans keep
+                    // their index, which the runtime's op tags refer to
+                    spans.push(MeasuredSpan {
+                        start_us: f64::NAN,
+                        end_us: f64::NAN,
+                    });
                 }
                 let _ = result::event::destroy(p.start);
                 let _ = result::event::destroy(p.end);
@@ -505,6 +512,16 @@ impl GpuDevice for CudaDevice {
 
     fn last_span(&self) -> Option<MeasuredSpan> {
         self.spans.lock().ok().and_then(|s| s.last().copied())
+    }
+
+    fn spans_recorded(&self) -> usize {
+        let done = self.spans.lock().map(|s| s.len()).unwrap_or(0);
+        let pending = self.pending.lock().map(|p| p.len()).unwrap_or(0);
+        done + pending
+    }
+
+    fn measured_spans(&self) -> Vec<MeasuredSpan> {
+        CudaDevice::measured_spans(self)
     }
 }
 

@@ -625,9 +625,36 @@ impl Runtime {
         }
     }
 
+    /// `torch.bernoulli(p)` on a GPU backend's kernel when `p` is a contiguous float32 or
+    /// float64 tensor there (`out` is fresh, so contiguous): the values never leave the
+    /// device. `false` when the case stays with the host's mirror of PyTorch's stream.
+    fn gpu_bernoulli_tensor(
+        &self,
+        out: &Tensor,
+        p: &Tensor,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<bool> {
+        if !matches!(p.dtype(), DType::Float32 | DType::Float64) || p.is_phantom() {
+            return Ok(false);
+        }
+        let Some(p_range) = p.layout.contiguous_range() else {
+            return Ok(false);
+        };
+        let p_data = p.storage.data.borrow();
+        let Some(DeviceStorage::Gpu(probs)) = p_data.as_ref() else {
+            return Ok(false);
+        };
+        self.gpu_draw("bernoulli_", out, generator, |g, r, philox| {
+            g.bernoulli_tensor(r.start, r.len(), philox, probs, p_range.start)
+        })
+    }
+
     /// `torch.bernoulli(p)`: 0/1 drawn with each element's probability, in `p`'s dtype.
     pub fn bernoulli(&self, p: &Tensor, generator: Option<&SharedGenerator>) -> Result<Tensor> {
         let out = self.fresh("bernoulli", p.shape(), p.dtype(), p.device())?;
+        if self.gpu_bernoulli_tensor(&out, p, generator)? {
+            return Ok(out);
+        }
         let Some(probs) = self.host_values(p)? else {
             return Ok(out);
         };

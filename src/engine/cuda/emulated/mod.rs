@@ -6,14 +6,16 @@
 //! poisons the context for good, as on a GPU.
 //!
 //! It is the CI proof of the kernels and of the launch code, and a teaching mode of its own
-//! ("these are the real kernels"). Device times are not measured here: a CPU's time says
-//! nothing about a GPU's, so runs on it keep the sim's modelled timeline.
+//! ("these are the real kernels"). Each launch and copy is timed on the host clock
+//! ([`GpuDevice::measured_spans`]) exactly where the cuda device records its CUDA events, so
+//! the report's measured timeline takes the same code path here as on a GPU; the figures are
+//! a CPU's and say nothing about a GPU's speed.
 
 #[cfg(ct_emulated)]
 mod ffi;
 pub mod source;
 
-use super::gpu::{GpuDevice, GpuKind};
+use super::gpu::{GpuDevice, GpuKind, MeasuredSpan};
 use super::launch::{DeviceError, DevicePtr, KernelArgs, LaunchConfig};
 use crate::engine::error::CudaFault;
 use std::collections::BTreeMap;
@@ -95,6 +97,10 @@ pub struct EmulatedDevice {
     /// Faults to inject (the fault tests): the next launch of an entry whose name contains the
     /// text faults instead of running.
     injected: Mutex<Vec<(String, InjectedFault)>>,
+    /// When the device opened: the zero of its measured spans.
+    origin: std::time::Instant,
+    /// Host-clock times of every launch and copy, in order.
+    spans: Mutex<Vec<MeasuredSpan>>,
 }
 
 /// A kernel fault the emulated device can be told to cause (a GPU would; the kernels of
@@ -171,7 +177,27 @@ impl EmulatedDevice {
             poisoned: AtomicBool::new(false),
             fault: Mutex::new(None),
             injected: Mutex::new(faults_from_env()),
+            origin: std::time::Instant::now(),
+            spans: Mutex::new(Vec::new()),
         })
+    }
+
+    /// Runs `work` (one launch or copy) and records its host-clock span, as the cuda device
+    /// brackets the same calls with a CUDA event pair.
+    fn timed<T>(&self, work: impl FnOnce() -> T) -> T {
+        let start = self.origin.elapsed();
+        let out = work();
+        let end = self.origin.elapsed();
+        // (bounded: a loop of millions of launches keeps its first 2^21 spans, 32 MiB)
+        if let Ok(mut s) = self.spans.lock()
+            && s.len() < 1 << 21
+        {
+            s.push(MeasuredSpan {
+                start_us: start.as_secs_f64() * 1e6,
+                end_us: end.as_secs_f64() * 1e6,
+            });
+        }
+        out
     }
 
     /// Makes the next launch of an entry whose name contains `entry` fault as `fault`.
@@ -320,7 +346,7 @@ impl GpuDevice for EmulatedDevice {
         }
         #[cfg(ct_emulated)]
         {
-            self.launch_built(entry, cfg, args)
+            self.timed(|| self.launch_built(entry, cfg, args))
         }
         #[cfg(not(ct_emulated))]
         {
@@ -395,7 +421,9 @@ impl GpuDevice for EmulatedDevice {
         self.check_range(dst, src.len() as u64)?;
         // SAFETY: dst..dst+len lies inside a live mapping of this device (checked above) and
         // cannot overlap `src`, a Rust slice outside every device mapping.
-        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst.0 as *mut u8, src.len()) };
+        self.timed(|| unsafe {
+            std::ptr::copy_nonoverlapping(src.as_ptr(), dst.0 as *mut u8, src.len())
+        });
         Ok(())
     }
 
@@ -403,7 +431,9 @@ impl GpuDevice for EmulatedDevice {
         self.check_alive()?;
         self.check_range(src, dst.len() as u64)?;
         // SAFETY: as in copy_h2d.
-        unsafe { std::ptr::copy_nonoverlapping(src.0 as *const u8, dst.as_mut_ptr(), dst.len()) };
+        self.timed(|| unsafe {
+            std::ptr::copy_nonoverlapping(src.0 as *const u8, dst.as_mut_ptr(), dst.len())
+        });
         Ok(())
     }
 
@@ -412,7 +442,9 @@ impl GpuDevice for EmulatedDevice {
         self.check_range(src, bytes)?;
         self.check_range(dst, bytes)?;
         // SAFETY: both ranges lie in live mappings; `copy` allows overlap (cuMemcpyDtoD does).
-        unsafe { std::ptr::copy(src.0 as *const u8, dst.0 as *mut u8, bytes as usize) };
+        self.timed(|| unsafe {
+            std::ptr::copy(src.0 as *const u8, dst.0 as *mut u8, bytes as usize)
+        });
         Ok(())
     }
 
@@ -433,6 +465,18 @@ impl GpuDevice for EmulatedDevice {
 
     fn sticky_fault(&self) -> Option<CudaFault> {
         *self.fault.lock().ok()?
+    }
+
+    fn last_span(&self) -> Option<MeasuredSpan> {
+        self.spans.lock().ok()?.last().copied()
+    }
+
+    fn spans_recorded(&self) -> usize {
+        self.spans.lock().map(|s| s.len()).unwrap_or(0)
+    }
+
+    fn measured_spans(&self) -> Vec<MeasuredSpan> {
+        self.spans.lock().map(|s| s.clone()).unwrap_or_default()
     }
 }
 

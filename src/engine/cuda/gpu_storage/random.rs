@@ -75,6 +75,34 @@ impl GpuStorage {
         Ok(true)
     }
 
+    /// `torch.bernoulli(p)` into this fresh float32/float64 buffer (elements `start..start +
+    /// n`) from `p`'s contiguous elements `p_start..p_start + n` of the same dtype; the
+    /// generator advances as PyTorch's `philox_cuda_state(10)`. `false` for another dtype.
+    pub(crate) fn bernoulli_tensor(
+        &self,
+        start: usize,
+        n: usize,
+        generator: &mut CudaGenerator,
+        p: &GpuStorage,
+        p_start: usize,
+    ) -> Result<bool> {
+        let Some(e @ (Elem::F32 | Elem::F64)) = self.elem() else {
+            return Ok(false);
+        };
+        if p.elem() != Some(e) {
+            return Ok(false);
+        }
+        let (seed, offset) = generator.philox_state(10);
+        if n == 0 {
+            return Ok(true);
+        }
+        let out = self.at_element(start);
+        let probs = p.at_element(p_start);
+        self.ctx
+            .run(|k| k.bernoulli_tensor(e, n, seed, offset, probs, out))?;
+        Ok(true)
+    }
+
     /// `exponential_(lambd)` (lambd checked by the caller) on elements `start..start + n` of
     /// a float32/float64 buffer.
     pub(crate) fn exponential(

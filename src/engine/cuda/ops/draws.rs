@@ -6,6 +6,10 @@
 use super::{Elem, Kernels, RANDOM_THREADS, n_i64, random_policy};
 use crate::engine::cuda::launch::{DeviceError, DevicePtr, Dim3, KernelArgs, LaunchConfig};
 
+/// Threads per block of ATen's bernoulli_tensor_cuda_kernel (CUDA_tensor_apply2's
+/// max_threads_per_block).
+const BERNOULLI_TENSOR_THREADS: u32 = 512;
+
 /// Values one curand4 call gives a draw over `elem`: 2 doubles for float64, else 4 floats.
 pub fn draw_unroll(elem: Elem) -> u64 {
     if elem == Elem::F64 { 2 } else { 4 }
@@ -38,6 +42,42 @@ impl Kernels<'_> {
             .arg(p)
             .arg(out);
         self.launch(&format!("bernoulli_scalar_{}", elem.suffix()), cfg, &args)
+    }
+
+    /// `torch.bernoulli(p)` with a contiguous tensor of probabilities `p` (float32 or
+    /// float64, like `out`) into a contiguous `out` of `n` elements: ATen's
+    /// bernoulli_tensor_cuda_kernel, 512-thread blocks of four elements per thread.
+    #[allow(clippy::too_many_arguments)]
+    pub fn bernoulli_tensor(
+        &self,
+        elem: Elem,
+        n: usize,
+        seed: u64,
+        offset: u64,
+        p: DevicePtr,
+        out: DevicePtr,
+    ) -> Result<(), DeviceError> {
+        if !elem.is_float() {
+            return Err(DeviceError::Unsupported(format!(
+                "bernoulli_tensor {elem:?}"
+            )));
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let grid = (n as u64).div_ceil(BERNOULLI_TENSOR_THREADS as u64 * 4);
+        let grid = u32::try_from(grid)
+            .ok()
+            .filter(|&g| g <= i32::MAX as u32)
+            .ok_or_else(|| DeviceError::Unsupported(format!("bernoulli_tensor of {n} elements")))?;
+        let cfg = LaunchConfig::new(Dim3::x(grid), Dim3::x(BERNOULLI_TENSOR_THREADS));
+        let args = KernelArgs::new()
+            .arg(n_i64(n)?)
+            .arg(seed)
+            .arg(offset)
+            .arg(p)
+            .arg(out);
+        self.launch(&format!("bernoulli_tensor_{}", elem.suffix()), cfg, &args)
     }
 
     /// `exponential_(lambd)` into a contiguous float32/float64 `out` of `n` elements.
