@@ -142,7 +142,7 @@ fn product(
     };
     let hbias = bias.map(|v| HostStorage::from_f64s(dt, v)).transpose()?;
     let lbias = Layout::new(vec![batch, m, n], vec![m, 1, 0], 0);
-    let r = super::matmul::matmul(
+    let r = super::matmul::matmul_for_conv(
         (&ha, &la),
         (&hb, &lb),
         hbias.as_ref().map(|h| (h, &lbias)),

@@ -260,12 +260,15 @@ fn gemm_in_blocks<T: GemmFloat>(
     Ok(())
 }
 
-/// float32: PyTorch's CPU BLAS order (see [`super::sgemm`]).
+/// float32: PyTorch's CPU BLAS order (see [`super::sgemm`]). `mkl_small`: a transposed `b`
+/// may take MKL's small-product kernels (pair_dot.rs, the fused chain); false for products
+/// that are not MKL's sgemm in PyTorch (conv's), which keep the older dot path.
 fn matmul_f32(
     a: (&HostStorage, &Layout),
     b: (&HostStorage, &Layout),
     bias: Option<(&HostStorage, &Layout)>,
     d: MatmulDims,
+    mkl_small: bool,
 ) -> Result<HostStorage> {
     let (av, bv) = (typed::<f32>(a.0)?, typed::<f32>(b.0)?);
     let mut out = init_out::<f32>(bias, d)?;
@@ -291,9 +294,16 @@ fn matmul_f32(
         }
         let transposed = super::sgemm::b_transposed(&vb, k, n);
         // MKL's kernels for a transposed `b` of one product (bmm's batched kernels were not
-        // measured): the pair-dot kernel, or a fused chain everywhere else measured (m, n >= 2
-        // below sgemm_t_smalln); one row, one column and smalln keep the older dot path
-        let measured = transposed && d.batch == 1 && m >= 2 && n >= 2;
+        // measured): the pair-dot kernel, or a fused chain everywhere else measured (m, n in
+        // 2..=32, k <= 300, below sgemm_t_smalln); one row, one column, smalln and larger
+        // products keep the older dot path (a Linear(784, 10) on a batch of 256 matches
+        // PyTorch that way in the learner corpus, and not through the fused chain)
+        let measured = mkl_small
+            && transposed
+            && d.batch == 1
+            && (2..=32).contains(&m)
+            && (2..=32).contains(&n)
+            && k <= 300;
         if measured && super::pair_dot::mkl_picks_pair_dot(m, k, n) {
             let rows = gather_rows(&va, m, k)?;
             let wrow = |j: usize| {
@@ -348,6 +358,7 @@ fn matmul_reduced<T: Stored>(
         (&b32, &bl),
         bias32.as_ref().map(|(h, l)| (h, l)),
         d,
+        true,
     )?;
     let v = typed::<f32>(&r)?;
     let n = v.len();
@@ -436,7 +447,7 @@ pub fn matmul(
     dims: MatmulDims,
 ) -> Result<HostStorage> {
     match a.0.dtype() {
-        DType::Float32 => matmul_f32(a, b, bias, dims),
+        DType::Float32 => matmul_f32(a, b, bias, dims, true),
         DType::Float64 => matmul_float::<f64>(a, b, bias, dims),
         DType::Float16 => matmul_reduced::<f16>(a, b, bias, dims),
         DType::BFloat16 => matmul_reduced::<bf16>(a, b, bias, dims),
@@ -448,6 +459,21 @@ pub fn matmul(
         DType::Bool => Err(EngineError::runtime(
             "\"addmm_impl_cpu_\" not implemented for 'Bool'",
         )),
+    }
+}
+
+/// conv's GEMMs (host/conv.rs): PyTorch convolves through oneDNN or slow_conv2d, not MKL's
+/// small-product kernels, so a transposed `b` keeps the older dot path there (the learner
+/// corpus' small CNNs match PyTorch that way and not through the small kernels).
+pub fn matmul_for_conv(
+    a: (&HostStorage, &Layout),
+    b: (&HostStorage, &Layout),
+    bias: Option<(&HostStorage, &Layout)>,
+    dims: MatmulDims,
+) -> Result<HostStorage> {
+    match a.0.dtype() {
+        DType::Float32 => matmul_f32(a, b, bias, dims, false),
+        _ => matmul(a, b, bias, dims),
     }
 }
 
