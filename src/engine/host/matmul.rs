@@ -320,7 +320,8 @@ fn matmul_f32(
             )?;
             continue;
         }
-        let old_dot = transposed && !(measured && !super::pair_dot::mkl_picks_small_n(m, k));
+        // outside the measured shapes, and in sgemm_t_smalln's, the older dot path
+        let old_dot = transposed && (!measured || super::pair_dot::mkl_picks_small_n(m, k));
         super::sgemm::sgemm(dst, bias.is_some(), va, vb, m, k, n, old_dot)?;
     }
     Ok(HostStorage::F32(out))
