@@ -118,7 +118,7 @@ fn a_tensor_past_the_card_is_pytorchs_oom() {
     let err = err.unwrap();
     assert!(
         err.starts_with(
-            "OutOfMemoryError: CUDA out of memory. Tried to allocate 3725.29 GiB. GPU 0 has a total capacity of 80.00 GiB of which 80.00 GiB is free. "
+            "OutOfMemoryError: CUDA out of memory. Tried to allocate 3725.29 GiB. GPU 0 has a total capacity of 139.80 GiB of which 139.80 GiB is free. "
         ),
         "{err}"
     );
@@ -133,7 +133,7 @@ fn a_tensor_past_the_card_is_pytorchs_oom() {
     // PyTorch's format_size: exactly 1 GiB is still "1024.00 MiB".
     assert_eq!(
         out,
-        "80 CUDA out of memory. Tried to allocate 1024.00 MiB\n"
+        "139 CUDA out of memory. Tried to allocate 1024.00 MiB\n"
     );
     let (out, err) = torch_run(
         "import torch\nxs = []\ntry:\n    while True:\n        xs.append(torch.ones(4 << 20, device='cuda'))\nexcept torch.OutOfMemoryError as e:\n    print(len(xs) > 1000, type(e).__name__)\n",
