@@ -11,8 +11,8 @@
 
 use super::backward_ops::{BackOp, needs};
 use super::{
-    Edge, HookCall, HookFn, Kind, Leaf, Node, check_function_grad, hook_replacement,
-    hook_size_error, unsupported, unsupported_create_graph,
+    Edge, HookCall, HookFn, Kind, Leaf, Node, function_answers, hook_replacement, unsupported,
+    unsupported_create_graph,
 };
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -41,6 +41,22 @@ fn relink(saved: &Tensor, e: &Edge) -> Tensor {
         }
     }
     t
+}
+
+/// Gradient `g` of a tensor of `shape` after its `register_hook` hooks `ids`, each seeing the
+/// gradient so far and maybe replacing it.
+fn run_hooks(
+    ids: &[u64],
+    shape: &[usize],
+    mut g: Tensor,
+    hooks: &mut HookFn<'_>,
+) -> Result<Tensor> {
+    for &id in ids {
+        if let Some(r) = hook_replacement(hooks(id, HookCall::Tensor(g.clone()))?, shape)? {
+            g = r;
+        }
+    }
+    Ok(g)
 }
 
 fn op(t: &Tensor) -> Operand {
@@ -313,14 +329,7 @@ impl Runtime {
             };
             // the output's own hooks first (retain_grad's capture runs last, as in PyTorch)
             let ids: Vec<u64> = n.hooks.borrow().iter().map(|h| h.0).collect();
-            for id in ids {
-                if let Some(r) = hook_replacement(hooks(id, HookCall::Tensor(g.clone()))?) {
-                    if r.layout.shape != n.out_shape {
-                        return Err(hook_size_error());
-                    }
-                    g = r;
-                }
-            }
+            g = run_hooks(&ids, &n.out_shape, g, hooks)?;
             if let Some(i) = target_of(&Edge::Node(n.clone())) {
                 captured[i] = Some(g.clone());
             }
@@ -423,14 +432,7 @@ impl Runtime {
             return Ok(());
         }
         let ids: Vec<u64> = l.hooks.borrow().clone();
-        for id in ids {
-            if let Some(r) = hook_replacement(hooks(id, HookCall::Tensor(g.clone()))?) {
-                if r.layout.shape != l.shape {
-                    return Err(hook_size_error());
-                }
-                g = r;
-            }
-        }
+        let g = run_hooks(&ids, &l.shape, g, hooks)?;
         self.accumulate_tensor(l, g, run.create)
     }
 
@@ -779,18 +781,10 @@ impl Runtime {
             // Python code: with create_graph its Tensor ops record their own graph
             Kind::Function { id, inputs, .. } => {
                 let answers = hooks(*id, HookCall::Function(g))?;
-                let mut out = Vec::with_capacity(inputs.len());
-                for (i, want) in inputs.iter().enumerate() {
-                    let gi = answers.get(i).cloned().flatten();
-                    out.push(match (want, gi) {
-                        (Some((shape, _)), Some(gi)) => {
-                            check_function_grad(n.name, i, &gi, shape)?;
-                            Some(gi)
-                        }
-                        _ => None,
-                    });
-                }
-                out
+                function_answers(n.name, inputs, answers)?
+                    .into_iter()
+                    .map(|a| a.map(|(g, _)| g))
+                    .collect()
             }
             // the inner graph's saved values are linked to its own leaves, not to this node's
             // inputs: its gradients would have no way back to them

@@ -1577,10 +1577,7 @@ impl Runtime {
             if t.wants_values() {
                 t.set_values(as_dtype(g.clone(), dtype)?)?;
             }
-            if let Some(r) = hook_replacement(hooks(id, HookCall::Tensor(t))?) {
-                if r.layout.shape != shape {
-                    return Err(hook_size_error());
-                }
+            if let Some(r) = hook_replacement(hooks(id, HookCall::Tensor(t))?, shape)? {
                 g = contiguous_of(&r, dtype)?;
             }
         }
@@ -1604,18 +1601,10 @@ impl Runtime {
             t.set_values(g)?;
         }
         let answers = hooks(*id, HookCall::Function(t))?;
-        let mut out = Vec::with_capacity(inputs.len());
-        for (i, want) in inputs.iter().enumerate() {
-            let gi = answers.get(i).cloned().flatten();
-            out.push(match (want, gi) {
-                (Some((shape, dt)), Some(gi)) => {
-                    check_function_grad(n.name, i, &gi, shape)?;
-                    Some(contiguous_of(&gi, *dt)?)
-                }
-                _ => None,
-            });
-        }
-        Ok(out)
+        function_answers(n.name, inputs, answers)?
+            .into_iter()
+            .map(|a| a.map(|(g, dt)| contiguous_of(&g, dt)).transpose())
+            .collect()
     }
 
     /// Run backward from `root` with gradient `seed`. Gradients reaching the leaves in
@@ -1905,17 +1894,43 @@ pub enum HookCall {
 /// What backward calls for hooks and custom Functions: (id, call) -> the answer.
 pub type HookFn<'a> = dyn FnMut(u64, HookCall) -> Result<Vec<Option<Tensor>>> + 'a;
 
-/// A tensor hook's replacement gradient, if it gave one.
-pub(crate) fn hook_replacement(answer: Vec<Option<Tensor>>) -> Option<Tensor> {
-    answer.into_iter().next().flatten()
+/// A tensor hook's answer for a gradient of `shape`: its replacement, if it gave one, which
+/// must keep the shape.
+pub(crate) fn hook_replacement(
+    answer: Vec<Option<Tensor>>,
+    shape: &[usize],
+) -> Result<Option<Tensor>> {
+    match answer.into_iter().next().flatten() {
+        Some(r) if r.layout.shape != shape => Err(EngineError::runtime(
+            "hook 'hook' has changed the size of value".to_string(),
+        )),
+        r => Ok(r),
+    }
 }
 
-pub(crate) fn hook_size_error() -> EngineError {
-    EngineError::runtime("hook 'hook' has changed the size of value".to_string())
+/// A custom Function's answer (one gradient or None per input edge), checked against the
+/// inputs' shapes and paired with their dtypes; None where an input takes no gradient.
+pub(crate) fn function_answers(
+    name: &str,
+    inputs: &[Option<(Vec<usize>, DType)>],
+    answers: Vec<Option<Tensor>>,
+) -> Result<Vec<Option<(Tensor, DType)>>> {
+    let mut answers = answers.into_iter();
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(i, want)| match (want, answers.next().flatten()) {
+            (Some((shape, dt)), Some(g)) => {
+                check_function_grad(name, i, &g, shape)?;
+                Ok(Some((g, *dt)))
+            }
+            _ => Ok(None),
+        })
+        .collect()
 }
 
 /// validate_outputs: a custom Function's gradient for input `i` must have the input's shape.
-pub(crate) fn check_function_grad(name: &str, i: usize, g: &Tensor, want: &[usize]) -> Result<()> {
+fn check_function_grad(name: &str, i: usize, g: &Tensor, want: &[usize]) -> Result<()> {
     if g.layout.shape == want {
         return Ok(());
     }
