@@ -12,6 +12,7 @@
 //! float64, then divide.
 
 use super::HostStorage;
+use super::elementwise::{gather, typed};
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::interrupt::{poll, poll_now};
@@ -56,34 +57,39 @@ impl ConvGeom {
         self.k()
     }
 
-    /// Every kernel tap that lands inside the image, in im2col's order: `f(column index into
-    /// `[groups, k, L]`, element index into one sample's `[c, h, w]`)`.
-    /// Polled once per column row (every `oh * ow` taps): one sample's columns can be
-    /// hundreds of MB, filled in seconds on a loaded machine.
-    fn for_each_tap(&self, mut f: impl FnMut(usize, usize)) -> Result<()> {
+    /// Every kernel tap that lands inside the image, in im2col's order, as runs along one
+    /// output row: `f(first column index into `[groups, k, L]`, first element index into one
+    /// sample's `[c, h, w]`, taps, element step)`; a run's columns follow each other and its
+    /// elements are `stride.1` apart. Polled once per column row (every `oh * ow` taps): one
+    /// sample's columns can be hundreds of MB, filled in seconds on a loaded machine.
+    fn for_each_tap_run(&self, mut f: impl FnMut(usize, usize, usize, usize)) -> Result<()> {
         let l = self.l();
+        let (sw, pw) = (self.stride.1.max(1), self.pad.1);
         for ci in 0..self.c {
             for i in 0..self.kh {
                 for j in 0..self.kw {
                     poll()?;
                     let row = (ci * self.kh + i) * self.kw + j;
+                    // the outputs whose input column `ox * sw + off - pw` lands in 0..w
+                    let off = j * self.dil.1;
+                    let ox0 = pw.saturating_sub(off).div_ceil(sw);
+                    let ox1 = (self.w + pw).saturating_sub(off).div_ceil(sw).min(self.ow);
+                    if ox0 >= ox1 {
+                        continue;
+                    }
+                    let x0 = ox0 * sw + off - pw;
                     for oy in 0..self.oh {
                         let y =
                             (oy * self.stride.0 + i * self.dil.0) as isize - self.pad.0 as isize;
                         if y < 0 || y as usize >= self.h {
                             continue;
                         }
-                        for ox in 0..self.ow {
-                            let xx = (ox * self.stride.1 + j * self.dil.1) as isize
-                                - self.pad.1 as isize;
-                            if xx < 0 || xx as usize >= self.w {
-                                continue;
-                            }
-                            f(
-                                row * l + oy * self.ow + ox,
-                                (ci * self.h + y as usize) * self.w + xx as usize,
-                            );
-                        }
+                        f(
+                            row * l + oy * self.ow + ox0,
+                            (ci * self.h + y as usize) * self.w + x0,
+                            ox1 - ox0,
+                            sw,
+                        );
                     }
                 }
             }
@@ -91,17 +97,37 @@ impl ConvGeom {
         Ok(())
     }
 
-    /// One sample's columns `[groups, k, L]` (row-major) from its `[c, h, w]` values.
+    /// One sample's columns `[groups, k, L]` (row-major) from its `[c, h, w]` values, into
+    /// `cols`, whose padding entries must already be zero: they are never written, so one
+    /// zeroed buffer serves every sample of a batch.
+    fn im2col_into<T: Copy>(&self, x: &[T], cols: &mut [T]) -> Result<()> {
+        self.for_each_tap_run(|c, e, n, step| {
+            if step == 1 {
+                cols[c..c + n].copy_from_slice(&x[e..e + n]);
+            } else {
+                for (t, col) in cols[c..c + n].iter_mut().enumerate() {
+                    *col = x[e + t * step];
+                }
+            }
+        })
+    }
+
+    /// One sample's columns `[groups, k, L]` in a new zeroed buffer.
     fn im2col(&self, x: &[f64]) -> Result<Vec<f64>> {
         let len = self.groups * self.k() * self.l();
         let mut cols = super::got(crate::engine::hostbuf::try_zeroed(len), len)?;
-        self.for_each_tap(|c, e| cols[c] = x[e])?;
+        self.im2col_into(x, &mut cols)?;
         Ok(cols)
     }
 
-    /// The sum of columns `[groups, k, L]` back into one sample's `[c, h, w]` (col2im).
-    fn col2im(&self, cols: &[f64], out: &mut [f64]) -> Result<()> {
-        self.for_each_tap(|c, e| out[e] += cols[c])
+    /// The sum of columns `[groups, k, L]` back into one sample's `[c, h, w]` (col2im), in
+    /// f64, tap by tap in im2col's order.
+    fn col2im<T: Copy + Into<f64>>(&self, cols: &[T], out: &mut [f64]) -> Result<()> {
+        self.for_each_tap_run(|c, e, n, step| {
+            for (t, &col) in cols[c..c + n].iter().enumerate() {
+                out[e + t * step] += col.into();
+            }
+        })
     }
 }
 
@@ -165,6 +191,9 @@ pub fn conv2d(
             "\"slow_conv2d_cpu\" not implemented for 'Bool'",
         ));
     }
+    if let Some(y) = conv2d_f32(x, weight, bias, g)? {
+        return Ok(y);
+    }
     let xv = x.0.gather_f64(x.1);
     let wv = weight.0.gather_f64(weight.1);
     let bv = bias.map(|b| b.0.gather_f64(b.1));
@@ -199,6 +228,9 @@ pub fn conv2d_backward(
     weight: &[f64],
     g: &ConvGeom,
 ) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+    if dt == DType::Float32 {
+        return conv2d_backward_f32(grad, x, weight, g);
+    }
     let (cog, k, l) = (g.cog(), g.k(), g.l());
     let per_in = g.c * g.h * g.w;
     let per_out = g.cout * l;
@@ -222,7 +254,141 @@ pub fn conv2d_backward(
         }
         poll_now()?;
     }
-    let r = |v: Vec<f64>| v.into_iter().map(|x| dt.cast(x)).collect::<Vec<f64>>();
+    let r = |v| round_to(dt, v);
+    Ok((r(gx), r(gw), r(gb)))
+}
+
+/// conv2d of float32 tensors on their own buffers: the columns of each sample written into one
+/// reused float32 buffer and multiplied there, the same products (and so the same bits) as
+/// [`conv2d`]'s path through f64, without widening or a fresh buffer per sample. `None` when
+/// an operand is not float32.
+fn conv2d_f32(
+    x: (&HostStorage, &Layout),
+    weight: (&HostStorage, &Layout),
+    bias: Option<(&HostStorage, &Layout)>,
+    g: &ConvGeom,
+) -> Result<Option<HostStorage>> {
+    let (HostStorage::F32(xs), HostStorage::F32(ws)) = (x.0, weight.0) else {
+        return Ok(None);
+    };
+    let bs = match bias {
+        Some((HostStorage::F32(b), l)) => Some(gather(b, l)?),
+        Some(_) => return Ok(None),
+        None => None,
+    };
+    let gathered;
+    let xv = match x.1.contiguous_range() {
+        Some(r) => &xs[r],
+        None => {
+            gathered = gather(xs, x.1)?;
+            &gathered[..]
+        }
+    };
+    let hw = HostStorage::F32(gather(ws, weight.1)?);
+    let hb = bs.map(HostStorage::F32);
+    let (cog, k, l) = (g.cog(), g.k(), g.l());
+    let per_in = g.c * g.h * g.w;
+    let len = g.groups * k * l;
+    let mut cols = HostStorage::F32(super::got(crate::engine::hostbuf::try_zeroed(len), len)?);
+    let la = Layout::contiguous(&[g.groups, cog, k]);
+    let lb = Layout::contiguous(&[g.groups, k, l]);
+    let lbias = Layout::new(vec![g.groups, cog, l], vec![cog, 1, 0], 0);
+    let dims = MatmulDims {
+        batch: g.groups,
+        m: cog,
+        k,
+        n: l,
+    };
+    let total = g.n * g.cout * l;
+    let mut out = super::got(crate::engine::hostbuf::try_with_capacity(total), total)?;
+    for s in 0..g.n {
+        if let HostStorage::F32(c) = &mut cols {
+            g.im2col_into(&xv[s * per_in..(s + 1) * per_in], c)?;
+        }
+        poll_now()?;
+        let y = super::matmul::matmul_for_conv(
+            (&hw, &la),
+            (&cols, &lb),
+            hb.as_ref().map(|h| (h, &lbias)),
+            dims,
+        )?;
+        out.extend_from_slice(typed::<f32>(&y)?);
+        poll_now()?;
+    }
+    Ok(Some(HostStorage::F32(out)))
+}
+
+/// [`conv2d_backward`] for float32: the same products on float32 buffers (the output's
+/// gradient read in place through each sample's offset, one reused column buffer), the folds
+/// and batch sums in f64 as there, rounded once to float32.
+fn conv2d_backward_f32(
+    grad: &[f64],
+    x: &[f64],
+    weight: &[f64],
+    g: &ConvGeom,
+) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+    let narrow = |v: &[f64]| {
+        super::got(
+            crate::engine::hostbuf::try_collect(v.iter().map(|&a| a as f32)),
+            v.len(),
+        )
+    };
+    let (cog, k, l) = (g.cog(), g.k(), g.l());
+    let per_in = g.c * g.h * g.w;
+    let per_out = g.cout * l;
+    let hw = HostStorage::F32(narrow(weight)?);
+    let hgo = HostStorage::F32(narrow(grad)?);
+    let xf = narrow(x)?;
+    let len = g.groups * k * l;
+    let mut cols = HostStorage::F32(super::got(crate::engine::hostbuf::try_zeroed(len), len)?);
+    let mut gx = vec![0.0; g.n * per_in];
+    let mut gw = vec![0.0; weight.len()];
+    let mut gb = vec![0.0; g.cout];
+    // weight^T: weight `[groups, cog, k]` read as `[groups, k, cog]`
+    let lwt = Layout::new(vec![g.groups, k, cog], vec![k * cog, 1, k], 0);
+    // cols^T: `[groups, k, L]` read as `[groups, L, k]`
+    let lct = Layout::new(vec![g.groups, l, k], vec![l * k, 1, l], 0);
+    for s in 0..g.n {
+        let lgo = Layout::new(vec![g.groups, cog, l], vec![cog * l, l, 1], s * per_out);
+        // input: weight^T [k, cog] @ grad [cog, L] per group, folded back
+        let gcols = super::matmul::matmul_for_conv(
+            (&hw, &lwt),
+            (&hgo, &lgo),
+            None,
+            MatmulDims {
+                batch: g.groups,
+                m: k,
+                k: cog,
+                n: l,
+            },
+        )?;
+        g.col2im(typed::<f32>(&gcols)?, &mut gx[s * per_in..(s + 1) * per_in])?;
+        // weight: grad [cog, L] @ cols^T [L, k] per group, summed over the batch
+        if let HostStorage::F32(c) = &mut cols {
+            g.im2col_into(&xf[s * per_in..(s + 1) * per_in], c)?;
+        }
+        poll_now()?;
+        let w = super::matmul::matmul_for_conv(
+            (&hgo, &lgo),
+            (&cols, &lct),
+            None,
+            MatmulDims {
+                batch: g.groups,
+                m: cog,
+                k: l,
+                n: k,
+            },
+        )?;
+        for (a, &b) in gw.iter_mut().zip(typed::<f32>(&w)?) {
+            *a += b as f64;
+        }
+        let go = &grad[s * per_out..(s + 1) * per_out];
+        for (co, b) in gb.iter_mut().enumerate() {
+            *b += go[co * l..(co + 1) * l].iter().sum::<f64>();
+        }
+        poll_now()?;
+    }
+    let r = |v| round_to(DType::Float32, v);
     Ok((r(gx), r(gw), r(gb)))
 }
 
@@ -320,29 +486,109 @@ impl PoolGeom {
         }
     }
 
-    fn positions(win: &Window) -> impl Iterator<Item = (usize, usize)> + '_ {
-        (win.rows.0..win.rows.1)
-            .step_by(win.rows.2.max(1))
-            .flat_map(move |y| {
-                (win.cols.0..win.cols.1)
-                    .step_by(win.cols.2.max(1))
-                    .map(move |x| (y, x))
-            })
+    /// `f(y, x)` for every position of a window, row by row.
+    #[inline]
+    fn each_position(win: &Window, mut f: impl FnMut(usize, usize)) {
+        let (rs, cs) = (win.rows.2.max(1), win.cols.2.max(1));
+        let mut y = win.rows.0;
+        while y < win.rows.1 {
+            let mut x = win.cols.0;
+            while x < win.cols.1 {
+                f(y, x);
+                x += cs;
+            }
+            y += rs;
+        }
     }
 
     /// For max pooling, the input index (within its plane) each output takes.
-    fn argmax(&self, plane: &[f64], win: &Window) -> usize {
+    fn argmax<T: Copy + Into<f64>>(&self, plane: &[T], win: &Window) -> usize {
         let mut best = win.rows.0 * self.w + win.cols.0;
         let mut m = f64::NEG_INFINITY;
-        for (y, x) in Self::positions(win) {
-            let v = plane[y * self.w + x];
+        Self::each_position(win, |y, x| {
+            let v: f64 = plane[y * self.w + x].into();
             if v > m || v.is_nan() {
                 m = v;
                 best = y * self.w + x;
             }
-        }
+        });
         best
     }
+}
+
+/// A max pooling's windows, once per call: the rows of each output row and the columns of each
+/// output column (`start, end, step`; a max window is their product).
+struct MaxSpans {
+    rows: Vec<(usize, usize, usize)>,
+    cols: Vec<(usize, usize, usize)>,
+}
+
+impl MaxSpans {
+    fn of(g: &PoolGeom) -> Result<MaxSpans> {
+        let rows = crate::engine::hostbuf::try_collect((0..g.oh).map(|oy| g.window(oy, 0).rows));
+        let cols = crate::engine::hostbuf::try_collect((0..g.ow).map(|ox| g.window(0, ox).cols));
+        match (rows, cols) {
+            (Some(rows), Some(cols)) => Ok(MaxSpans { rows, cols }),
+            _ => Err(super::alloc_error(DType::Int64, g.oh + g.ow)),
+        }
+    }
+
+    /// Every output of one `h x w` plane in order: `f(output index, its window)` for outputs
+    /// whose window is not empty.
+    #[inline(always)]
+    fn each_output(&self, mut f: impl FnMut(usize, &Window)) {
+        for (oy, &rows) in self.rows.iter().enumerate() {
+            for (ox, &cols) in self.cols.iter().enumerate() {
+                if rows.0 < rows.1 && cols.0 < cols.1 {
+                    let win = Window {
+                        rows,
+                        cols,
+                        divide: 1.0,
+                    };
+                    f(oy * self.cols.len() + ox, &win);
+                }
+            }
+        }
+    }
+}
+
+/// Max pooling of a float32 tensor on its own buffer (no widening to f64 and back): the
+/// same windows and picks as [`pool2d`] (the value [`PoolGeom::argmax`] points at: the first
+/// largest, or the last NaN).
+fn max_pool2d_f32(x: &[f32], layout: &Layout, g: &PoolGeom) -> Result<HostStorage> {
+    let gathered;
+    let xv = match layout.contiguous_range() {
+        Some(r) => &x[r],
+        None => {
+            gathered = gather(x, layout)?;
+            &gathered[..]
+        }
+    };
+    let spans = MaxSpans::of(g)?;
+    let per = g.h * g.w;
+    let per_out = g.oh * g.ow;
+    let total = g.planes * per_out;
+    let mut out = super::got(
+        crate::engine::hostbuf::try_filled(total, f32::NEG_INFINITY),
+        total,
+    )?;
+    for (plane, o) in xv
+        .chunks_exact(per.max(1))
+        .zip(out.chunks_exact_mut(per_out.max(1)))
+    {
+        spans.each_output(|i, win| {
+            let mut m = f32::NEG_INFINITY;
+            PoolGeom::each_position(win, |y, x| {
+                let v = plane[y * g.w + x];
+                if v > m || v.is_nan() {
+                    m = v;
+                }
+            });
+            o[i] = m;
+        });
+        poll()?;
+    }
+    Ok(HostStorage::F32(out))
 }
 
 /// Pooling of `x` (`[planes, h, w]` in `layout`'s order), output `[planes, oh, ow]`.
@@ -355,6 +601,9 @@ pub fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStor
     };
     if g.kind != PoolKind::Max || dt == DType::Bool {
         floating(dt, what)?;
+    }
+    if let (PoolKind::Max, HostStorage::F32(x)) = (g.kind, h) {
+        return max_pool2d_f32(x, layout, g);
     }
     let xv = h.gather_f64(layout);
     let per = g.h * g.w;
@@ -378,9 +627,9 @@ pub fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStor
                             0.0
                         } else if f32_acc {
                             let mut s = 0f32;
-                            for (y, x) in PoolGeom::positions(&win) {
+                            PoolGeom::each_position(&win, |y, x| {
                                 s += plane[y * g.w + x] as f32;
-                            }
+                            });
                             if g.kind == PoolKind::Adaptive {
                                 let kh = (win.rows.1 - win.rows.0) as f32;
                                 let kw = (win.cols.1 - win.cols.0) as f32;
@@ -390,9 +639,9 @@ pub fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStor
                             }
                         } else {
                             let mut s = 0f64;
-                            for (y, x) in PoolGeom::positions(&win) {
+                            PoolGeom::each_position(&win, |y, x| {
                                 s += plane[y * g.w + x];
-                            }
+                            });
                             if g.kind == PoolKind::Adaptive {
                                 let kh = (win.rows.1 - win.rows.0) as f64;
                                 let kw = (win.cols.1 - win.cols.0) as f64;
@@ -424,6 +673,18 @@ pub fn pool2d_backward(dt: DType, grad: &[f64], x: &[f64], g: &PoolGeom) -> Resu
             v / d
         }
     };
+    if g.kind == PoolKind::Max {
+        let spans = MaxSpans::of(g)?;
+        let per_out = g.oh * g.ow;
+        for p in 0..g.planes {
+            let plane = &x[p * per..(p + 1) * per];
+            let gp = &mut gx[p * per..(p + 1) * per];
+            let go = &grad[p * per_out..(p + 1) * per_out];
+            spans.each_output(|i, win| gp[g.argmax(plane, win)] += go[i]);
+            poll()?;
+        }
+        return Ok(round_to(dt, gx));
+    }
     for p in 0..g.planes {
         let plane = &x[p * per..(p + 1) * per];
         let gp = &mut gx[p * per..(p + 1) * per];
@@ -438,24 +699,34 @@ pub fn pool2d_backward(dt: DType, grad: &[f64], x: &[f64], g: &PoolGeom) -> Resu
                     PoolKind::Max => gp[g.argmax(plane, &win)] += go,
                     PoolKind::Avg { .. } => {
                         let d = div(go, win.divide);
-                        for (y, x) in PoolGeom::positions(&win) {
+                        PoolGeom::each_position(&win, |y, x| {
                             gp[y * g.w + x] += d;
-                        }
+                        });
                     }
                     PoolKind::Adaptive => {
                         let kh = (win.rows.1 - win.rows.0) as f64;
                         let kw = (win.cols.1 - win.cols.0) as f64;
                         let d = div(div(go, kh), kw);
-                        for (y, x) in PoolGeom::positions(&win) {
+                        PoolGeom::each_position(&win, |y, x| {
                             gp[y * g.w + x] += d;
-                        }
+                        });
                     }
                 }
             }
         }
         poll()?;
     }
-    Ok(gx.into_iter().map(|v| dt.cast(v)).collect())
+    Ok(round_to(dt, gx))
+}
+
+/// f64 sums rounded once to `dt` (float32's rounding without a match per element).
+fn round_to(dt: DType, mut v: Vec<f64>) -> Vec<f64> {
+    match dt {
+        DType::Float64 => {}
+        DType::Float32 => v.iter_mut().for_each(|x| *x = *x as f32 as f64),
+        _ => v.iter_mut().for_each(|x| *x = dt.cast(*x)),
+    }
+    v
 }
 
 #[cfg(test)]
