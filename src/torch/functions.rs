@@ -2070,6 +2070,7 @@ fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
 /// `torch._C`: native helpers the Python preludes use.
 pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch._C");
+    super::fused_optim::register(&m, rt);
     // t.is_inference(): allocated under torch.inference_mode()
     m.add_fn("_is_inference", |_it, args| {
         let a = args.exact("_is_inference", 1)?;

@@ -12,6 +12,7 @@ mod cuda;
 mod cuda_tools;
 mod device_asserts;
 mod functions;
+mod fused_optim;
 mod objects;
 mod registry;
 mod tensor;

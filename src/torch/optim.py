@@ -449,10 +449,24 @@ class SGD(Optimizer):
         return loss
 
 
+def _plain_numbers(*values):
+    # Python ints and floats (not bools, tensors or other number types): what the engine's
+    # one-pass optimiser steps take
+    return all(type(v) in (int, float) for v in values)
+
+
 def _single_tensor_sgd(params, grads, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov,
                        maximize):
     lr = _to_scalar(lr)
+    # one pass per parameter in the engine (the same float32 ops per element, so the same
+    # bits) where the numbers are plain; the first momentum step makes its buffer below
+    fused = _plain_numbers(lr, weight_decay, momentum, dampening)
     for i, param in enumerate(params):
+        if fused and (momentum == 0 or momentum_buffer_list[i] is not None) and torch._C._sgd_update_(
+                param, grads[i], momentum_buffer_list[i] if momentum != 0 else None, bool(maximize),
+                weight_decay if weight_decay != 0 else None, momentum if momentum != 0 else None,
+                1 - dampening, bool(nesterov), -lr):
+            continue
         grad = grads[i] if not maximize else -grads[i]
         if weight_decay != 0:
             if isinstance(weight_decay, torch.Tensor) and weight_decay.requires_grad:
@@ -558,12 +572,24 @@ def _single_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, s
     lr = _to_scalar(lr)
     beta1 = _to_scalar(beta1)
     beta2 = _to_scalar(beta2)
+    # one pass per parameter in the engine (the same float32 ops per element, so the same
+    # bits) where the numbers are plain; the Python numbers below are computed as here
+    fused = _plain_numbers(lr, weight_decay, beta1, beta2, eps)
     for i, param in enumerate(params):
-        grad = grads[i] if not maximize else -grads[i]
         exp_avg = exp_avgs[i]
         exp_avg_sq = exp_avg_sqs[i]
         step_t = state_steps[i]
         step_t += 1
+        if fused:
+            step = _get_value(step_t)
+            decoupled = weight_decay != 0 and decoupled_weight_decay
+            if torch._C._adam_update_(
+                    param, grads[i], exp_avg, exp_avg_sq, max_exp_avg_sqs[i] if amsgrad else None,
+                    bool(maximize), 1 - lr * weight_decay if decoupled else None,
+                    weight_decay if weight_decay != 0 and not decoupled else None, 1 - beta1, beta2,
+                    1 - beta2, (1 - beta2 ** step) ** 0.5, eps, -(lr / (1 - beta1 ** step))):
+                continue
+        grad = grads[i] if not maximize else -grads[i]
         if weight_decay != 0:
             if decoupled_weight_decay:
                 param.mul_(1 - lr * weight_decay)

@@ -7,6 +7,7 @@
 //! approximate); the `*_with_sqrt` variants take the square root from the caller, which is how
 //! the tests check the rest of the update bit for bit against PyTorch's own square roots.
 
+use super::fast::avx2_fma;
 use super::mkl;
 use super::pointwise::{add_alpha, addcdiv, addcmul, lerp, scalar};
 
@@ -34,43 +35,84 @@ impl Default for Sgd {
     }
 }
 
+/// SGD's float32 scalars for one step, as `_single_tensor_sgd` hands them to its tensor ops
+/// (each a Python float rounded once to float32).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SgdScalars {
+    pub maximize: bool,
+    /// `grad.add(param, alpha=weight_decay)` when weight decay is on.
+    pub weight_decay: Option<f32>,
+    /// `(momentum, 1 - dampening)` when momentum is on.
+    pub momentum: Option<(f32, f32)>,
+    pub nesterov: bool,
+    /// `param.add_(grad, alpha=-lr)`.
+    pub neg_lr: f32,
+}
+
+impl SgdScalars {
+    pub fn of(cfg: &Sgd) -> Self {
+        SgdScalars {
+            maximize: cfg.maximize,
+            weight_decay: (cfg.weight_decay != 0.0).then(|| scalar(cfg.weight_decay)),
+            momentum: (cfg.momentum != 0.0)
+                .then(|| (scalar(cfg.momentum), scalar(1.0 - cfg.dampening))),
+            nesterov: cfg.nesterov,
+            neg_lr: scalar(-cfg.lr),
+        }
+    }
+}
+
 /// One `SGD.step()` for one parameter. `buf` is the momentum buffer (None before the first step).
 pub fn sgd_step(cfg: &Sgd, param: &mut [f32], grad: &[f32], buf: &mut Option<Vec<f32>>) {
-    let mut g: Vec<f32> = if cfg.maximize {
-        grad.iter().map(|v| -v).collect()
-    } else {
-        grad.to_vec()
+    let s = SgdScalars::of(cfg);
+    match buf {
+        Some(b) => sgd_pass(&s, param, grad, Some(b), false),
+        None if s.momentum.is_some() => {
+            let mut b = vec![0.0; param.len()];
+            sgd_pass(&s, param, grad, Some(&mut b), true);
+            *buf = Some(b);
+        }
+        None => sgd_pass(&s, param, grad, None, false),
+    }
+}
+
+/// One SGD step in one pass over the elements, each element through the same float32 ops in
+/// the same order as `_single_tensor_sgd`'s tensor ops (those ops are elementwise, so running
+/// them element by element instead of op by op changes no bit). `first`: the momentum buffer
+/// is new (`grad.clone()` after the weight decay) and `buf` only receives it.
+#[inline(always)]
+fn sgd_pass(s: &SgdScalars, param: &mut [f32], grad: &[f32], buf: Option<&mut [f32]>, first: bool) {
+    let step = |p: &mut f32, gv: f32, b: Option<&mut f32>| {
+        let mut g = if s.maximize { -gv } else { gv };
+        if let Some(wd) = s.weight_decay {
+            g = add_alpha(g, *p, wd);
+        }
+        if let (Some((m, keep)), Some(b)) = (s.momentum, b) {
+            *b = if first { g } else { add_alpha(*b * m, g, keep) };
+            g = if s.nesterov { add_alpha(g, *b, m) } else { *b };
+        }
+        *p = add_alpha(*p, g, s.neg_lr);
     };
-    if cfg.weight_decay != 0.0 {
-        let wd = scalar(cfg.weight_decay);
-        for (gv, &p) in g.iter_mut().zip(param.iter()) {
-            *gv = add_alpha(*gv, p, wd);
-        }
-    }
-    if cfg.momentum != 0.0 {
-        let m = scalar(cfg.momentum);
-        match buf {
-            None => *buf = Some(g.clone()),
-            Some(b) => {
-                let keep = scalar(1.0 - cfg.dampening);
-                for (bv, &gv) in b.iter_mut().zip(&g) {
-                    *bv = add_alpha(*bv * m, gv, keep);
-                }
+    match buf {
+        Some(buf) => {
+            for ((p, &gv), b) in param.iter_mut().zip(grad).zip(buf.iter_mut()) {
+                step(p, gv, Some(b));
             }
         }
-        let b = buf.as_ref().map(|b| b.as_slice()).unwrap_or(&[]);
-        if cfg.nesterov {
-            for (gv, &bv) in g.iter_mut().zip(b) {
-                *gv = add_alpha(*gv, bv, m);
+        None => {
+            for (p, &gv) in param.iter_mut().zip(grad) {
+                step(p, gv, None);
             }
-        } else {
-            g.copy_from_slice(b);
         }
     }
-    let neg_lr = scalar(-cfg.lr);
-    for (p, &gv) in param.iter_mut().zip(&g) {
-        *p = add_alpha(*p, gv, neg_lr);
-    }
+}
+
+avx2_fma! {
+/// [`sgd_step`] on buffers the caller owns (a momentum buffer from an earlier step, or none
+/// when momentum is off), in one pass.
+pub fn sgd_update(s: &SgdScalars, param: &mut [f32], grad: &[f32], buf: Option<&mut [f32]>) {
+    sgd_pass(s, param, grad, buf, false)
+}
 }
 
 /// `torch.optim.Adam` / `AdamW` hyper-parameters (`decoupled_weight_decay` is AdamW).
@@ -127,6 +169,46 @@ pub fn adam_step(cfg: &Adam, param: &mut [f32], grad: &[f32], st: &mut AdamState
     adam_step_with_sqrt(cfg, param, grad, st, mkl::sqrt);
 }
 
+/// Adam's float32 scalars for one step, as `_single_tensor_adam` hands them to its tensor ops:
+/// each a Python float (bias corrections in f64 as Python computes them) rounded once to
+/// float32.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AdamScalars {
+    pub maximize: bool,
+    /// `param.mul_(1 - lr * weight_decay)` (AdamW's decoupled decay) when on.
+    pub decay_factor: Option<f32>,
+    /// `grad.add(param, alpha=weight_decay)` (Adam's L2 decay) when on.
+    pub l2: Option<f32>,
+    pub one_minus_beta1: f32,
+    pub beta2: f32,
+    pub one_minus_beta2: f32,
+    pub bias_correction2_sqrt: f32,
+    pub eps: f32,
+    /// `param.addcdiv_(exp_avg, denom, value=-step_size)`.
+    pub neg_step_size: f32,
+}
+
+impl AdamScalars {
+    /// The scalars of step number `step` (already counted).
+    pub fn of(cfg: &Adam, step: f64) -> Self {
+        let decay = cfg.weight_decay != 0.0;
+        let bc1 = 1.0 - cfg.beta1.powf(step);
+        let bc2 = 1.0 - cfg.beta2.powf(step);
+        AdamScalars {
+            maximize: cfg.maximize,
+            decay_factor: (decay && cfg.decoupled_weight_decay)
+                .then(|| scalar(1.0 - cfg.lr * cfg.weight_decay)),
+            l2: (decay && !cfg.decoupled_weight_decay).then(|| scalar(cfg.weight_decay)),
+            one_minus_beta1: scalar(1.0 - cfg.beta1),
+            beta2: scalar(cfg.beta2),
+            one_minus_beta2: scalar(1.0 - cfg.beta2),
+            bias_correction2_sqrt: scalar(bc2.powf(0.5)),
+            eps: scalar(cfg.eps),
+            neg_step_size: scalar(-(cfg.lr / bc1)),
+        }
+    }
+}
+
 /// [`adam_step`] with the elementwise `torch.sqrt` supplied by the caller.
 pub fn adam_step_with_sqrt(
     cfg: &Adam,
@@ -135,51 +217,82 @@ pub fn adam_step_with_sqrt(
     st: &mut AdamState,
     sqrt: impl Fn(f32) -> f32,
 ) {
-    let mut g: Vec<f32> = if cfg.maximize {
-        grad.iter().map(|v| -v).collect()
-    } else {
-        grad.to_vec()
-    };
     st.step += 1.0;
-    if cfg.weight_decay != 0.0 {
-        if cfg.decoupled_weight_decay {
-            let f = scalar(1.0 - cfg.lr * cfg.weight_decay);
-            param.iter_mut().for_each(|p| *p *= f);
-        } else {
-            let wd = scalar(cfg.weight_decay);
-            for (gv, &p) in g.iter_mut().zip(param.iter()) {
-                *gv = add_alpha(*gv, p, wd);
+    let s = AdamScalars::of(cfg, st.step as f64);
+    let max = cfg.amsgrad.then_some(st.max_exp_avg_sq.as_mut_slice());
+    adam_pass(
+        &s,
+        param,
+        grad,
+        (&mut st.exp_avg, &mut st.exp_avg_sq, max),
+        sqrt,
+    );
+}
+
+/// Adam's moments: `exp_avg`, `exp_avg_sq` and, with amsgrad, `max_exp_avg_sq`.
+type Moments<'a> = (&'a mut [f32], &'a mut [f32], Option<&'a mut [f32]>);
+
+/// One Adam step in one pass over the elements, each element through the same float32 ops in
+/// the same order as `_single_tensor_adam`'s tensor ops (those ops are elementwise, so running
+/// them element by element instead of op by op changes no bit).
+#[inline(always)]
+fn adam_pass(
+    s: &AdamScalars,
+    param: &mut [f32],
+    grad: &[f32],
+    (exp_avg, exp_avg_sq, max): Moments<'_>,
+    sqrt: impl Fn(f32) -> f32,
+) {
+    let step = |p: &mut f32, gv: f32, m: &mut f32, v: &mut f32, mx: Option<&mut f32>| {
+        let mut g = if s.maximize { -gv } else { gv };
+        if let Some(f) = s.decay_factor {
+            *p *= f;
+        }
+        if let Some(wd) = s.l2 {
+            g = add_alpha(g, *p, wd);
+        }
+        *m = lerp(*m, g, s.one_minus_beta1);
+        *v = addcmul(*v * s.beta2, g, g, s.one_minus_beta2);
+        let second = match mx {
+            Some(mx) => {
+                *mx = maximum(*mx, *v);
+                *mx
+            }
+            None => *v,
+        };
+        let denom = sqrt(second) / s.bias_correction2_sqrt + s.eps;
+        *p = addcdiv(*p, *m, denom, s.neg_step_size);
+    };
+    let it = param
+        .iter_mut()
+        .zip(grad)
+        .zip(exp_avg.iter_mut().zip(exp_avg_sq.iter_mut()));
+    match max {
+        Some(max) => {
+            for (((p, &g), (m, v)), mx) in it.zip(max.iter_mut()) {
+                step(p, g, m, v, Some(mx));
+            }
+        }
+        None => {
+            for ((p, &g), (m, v)) in it {
+                step(p, g, m, v, None);
             }
         }
     }
-    let w1 = scalar(1.0 - cfg.beta1);
-    for (m, &gv) in st.exp_avg.iter_mut().zip(&g) {
-        *m = lerp(*m, gv, w1);
-    }
-    let b2 = scalar(cfg.beta2);
-    let v2 = scalar(1.0 - cfg.beta2);
-    for (v, &gv) in st.exp_avg_sq.iter_mut().zip(&g) {
-        *v = addcmul(*v * b2, gv, gv, v2);
-    }
-    let step = st.step as f64;
-    let bc1 = 1.0 - cfg.beta1.powf(step);
-    let bc2 = 1.0 - cfg.beta2.powf(step);
-    let step_size = cfg.lr / bc1;
-    let bc2_sqrt = scalar(bc2.powf(0.5));
-    let eps = scalar(cfg.eps);
-    let second: &[f32] = if cfg.amsgrad {
-        for (mx, &v) in st.max_exp_avg_sq.iter_mut().zip(&st.exp_avg_sq) {
-            *mx = maximum(*mx, v);
-        }
-        &st.max_exp_avg_sq
-    } else {
-        &st.exp_avg_sq
-    };
-    let value = scalar(-step_size);
-    for ((p, &m), &v) in param.iter_mut().zip(&st.exp_avg).zip(second) {
-        let denom = sqrt(v) / bc2_sqrt + eps;
-        *p = addcdiv(*p, m, denom, value);
-    }
+}
+
+avx2_fma! {
+/// [`adam_step`] on buffers the caller owns, in one pass; `max_exp_avg_sq` with amsgrad.
+pub fn adam_update(
+    s: &AdamScalars,
+    param: &mut [f32],
+    grad: &[f32],
+    exp_avg: &mut [f32],
+    exp_avg_sq: &mut [f32],
+    max_exp_avg_sq: Option<&mut [f32]>,
+) {
+    adam_pass(s, param, grad, (exp_avg, exp_avg_sq, max_exp_avg_sq), mkl::sqrt)
+}
 }
 
 /// `torch.maximum`: NaN if either is NaN.
