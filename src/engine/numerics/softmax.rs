@@ -37,6 +37,11 @@ pub trait SoftmaxFloat: Real {
     /// the lanes left to right (measured: with the tree, double rows of 8 or more differ by
     /// 1-2 ulp).
     const TREE: bool;
+    /// A row's maximum as `vec::reduce_all(x, vec::maximum)` gives it.
+    #[inline(always)]
+    fn row_max<const L: usize>(data: &[Self]) -> Self {
+        Self::reduce::<L>(data, Self::vmax)
+    }
     /// `vec::reduce_all` as this type's build runs it.
     #[inline(always)]
     fn reduce<const L: usize>(data: &[Self], red: impl Fn(Self, Self) -> Self + Copy) -> Self {
@@ -69,6 +74,32 @@ impl SoftmaxFloat for f32 {
     #[inline(always)]
     fn smax(self, other: f32) -> f32 {
         self.max(other)
+    }
+    /// Four vectors of running maxima instead of one, so the loop is not one chain of
+    /// dependent `vec::maximum`s. A maximum does not depend on the order its elements are
+    /// taken in (any NaN gives the one all-ones NaN), except for the sign of a zero maximum:
+    /// a zero result is recomputed in `reduce_all`'s order.
+    #[inline(always)]
+    fn row_max<const L: usize>(data: &[f32]) -> f32 {
+        const W: usize = 64;
+        if data.len() >= W {
+            let mut acc = [f32::NEG_INFINITY; W];
+            let mut chunks = data.chunks_exact(W);
+            for c in &mut chunks {
+                for (a, &v) in acc.iter_mut().zip(c) {
+                    *a = maximum(*a, v);
+                }
+            }
+            let m = chunks
+                .remainder()
+                .iter()
+                .chain(&acc)
+                .fold(f32::NEG_INFINITY, |m, &v| maximum(m, v));
+            if m != 0.0 {
+                return m;
+            }
+        }
+        reduce_all::<f32, L>(data, maximum)
     }
 }
 
@@ -105,7 +136,7 @@ fn vexp(x: f32) -> f32 {
 /// `_vec_softmax_lastdim` for one row.
 #[inline(always)]
 fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
-    let max = T::reduce::<L>(x, T::vmax);
+    let max = T::row_max::<L>(x);
     for (o, &v) in out.iter_mut().zip(x) {
         *o = (v - max).vexp();
     }
@@ -119,7 +150,7 @@ fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
 /// `_vec_log_softmax_lastdim` for one row (serial_vec_log_softmax_lastdim_range).
 #[inline(always)]
 fn log_softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
-    let max = T::reduce::<L>(x, T::vmax);
+    let max = T::row_max::<L>(x);
     // map_reduce_all(exp(v - max), +), with the exps first written into `out` by a plain loop:
     // the same lanes summed in the same order, but LLVM vectorises this loop, not 16 inlined
     // copies of exp inside one Lanes::map.
@@ -428,6 +459,41 @@ fn log_softmax_backward_inner(
             }
             for k in vsize..size {
                 gi[r + k] = (-out[r + k].exp()).mul_add(sum[k], grad[r + k]);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of every length from 1 to 299 with random values, and with NaNs, infinities and zeros
+    /// of both signs mixed in: the four-accumulator maximum is `reduce_all`'s, bit for bit.
+    #[test]
+    fn row_max_is_reduce_alls_maximum_bit_for_bit() {
+        let mut s = 12345u32;
+        let mut r = move || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            s
+        };
+        let specials = [0.0, -0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+        for len in 1..300 {
+            for kind in 0..4 {
+                let row: Vec<f32> = (0..len)
+                    .map(|_| {
+                        let u = r();
+                        match kind {
+                            1 if u % 7 == 0 => specials[(u as usize / 7) % specials.len()],
+                            2 => specials[(u as usize) % 2],
+                            3 => -((u >> 8) as f32),
+                            _ => (u >> 8) as f32 / (1 << 20) as f32 - 8.0,
+                        }
+                    })
+                    .collect();
+                let want = reduce_all::<f32, N>(&row, maximum);
+                let got = <f32 as SoftmaxFloat>::row_max::<N>(&row);
+                assert_eq!(got.to_bits(), want.to_bits(), "len {len} kind {kind}");
             }
         }
     }
