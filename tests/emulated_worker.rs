@@ -408,3 +408,44 @@ fn a_run_beside_a_busy_warm_worker_gets_a_worker_of_the_same_program() {
     assert_eq!(beside.stdout, "3.0\n");
     warm_worker::release();
 }
+
+/// Runs on the warm worker are isolated as separate processes are: a tensor the first run
+/// left alive, its peak and its segment are gone from the next run's counters (each run has its
+/// own caching allocator, whose segments are freed with it, also where the device itself is
+/// kept open between runs).
+#[test]
+fn a_warm_workers_next_run_starts_with_fresh_memory_counters() {
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    use cudatutor::run::{run_exercise, warm_worker};
+    let _one_at_a_time = warm_tests_lock();
+    warm_worker::use_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..RunOptions::default()
+    };
+    let first = run_exercise(
+        "import torch\nx = torch.ones(300000, device='cuda')\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\n",
+        None,
+        &opts,
+    );
+    assert_eq!(
+        first.stdout, "1200128 20971520\n",
+        "{:?}",
+        first.internal_error
+    );
+    let pid = warm_worker::pid();
+    let next = run_exercise(
+        "import torch\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved(), torch.cuda.max_memory_allocated())\nfree, total = torch.cuda.mem_get_info()\nprint(total - free)\n",
+        None,
+        &opts,
+    );
+    assert_eq!(warm_worker::pid(), pid, "the same warm worker ran both");
+    assert_eq!(next.stdout, "0 0 0\n0\n", "{:?}", next.internal_error);
+    warm_worker::release();
+}
