@@ -122,11 +122,11 @@ pub fn b_transposed(b: &View, k: usize, n: usize) -> bool {
 
 avx2_fma! {
     /// Fused K-blocked path for rows `[r0, r1)` of the packed operands: `ap` is row-major with
-    /// row length k (zero rows past m, at least MR of them), `bp` is `k x npad` row-major
-    /// (zero columns past n).
+    /// row length k (zero rows past m, at least MR of them), `bp` is b in column panels
+    /// ([`pack_panels`], zero columns past n).
     #[allow(clippy::too_many_arguments)]
     fn fused_rows(out: &mut [f32], has_bias: bool, ap: &[f32], bp: &[f32], r0: usize, r1: usize,
-                  k: usize, n: usize, npad: usize) {
+                  k: usize, n: usize) {
         let mut panel = [0f32; MR * KC];
         let mut first = true;
         for (p0, len) in k_blocks(k) {
@@ -150,9 +150,10 @@ avx2_fma! {
                         return;
                     }
                     let mut acc = [[0f32; NR]; MR];
-                    let bcol = &bp[p0 * npad + j..];
+                    // this column panel's rows p0.. (contiguous: see `pack_panels`)
+                    let bcol = &bp[j * k + p0 * NR..];
                     for (q, acol) in panel[..len * MR].chunks_exact(MR).enumerate() {
-                        let brow: [f32; NR] = bcol[q * npad..q * npad + NR].try_into().unwrap();
+                        let brow: [f32; NR] = bcol[q * NR..q * NR + NR].try_into().unwrap();
                         for (accr, &av) in acc.iter_mut().zip(acol) {
                             for c in 0..NR {
                                 accr[c] = av.mul_add(brow[c], accr[c]);
@@ -184,7 +185,7 @@ avx2_fma! {
     /// its current value (the bias or 0).
     #[allow(clippy::too_many_arguments)]
     fn unfused_rows(out: &mut [f32], ap: &[f32], bp: &[f32], r0: usize, r1: usize, k: usize,
-                    n: usize, npad: usize) {
+                    n: usize) {
         let mut i = r0;
         while i < r1 {
             let rows = MR.min(r1 - i);
@@ -198,8 +199,9 @@ avx2_fma! {
                 for (r, accr) in acc.iter_mut().enumerate().take(rows) {
                     accr[..cols].copy_from_slice(&out[(i + r) * n + j..(i + r) * n + j + cols]);
                 }
+                let bcol = &bp[j * k..];
                 for p in 0..k {
-                    let brow: [f32; NR] = bp[p * npad + j..p * npad + j + NR].try_into().unwrap();
+                    let brow: [f32; NR] = bcol[p * NR..p * NR + NR].try_into().unwrap();
                     for (r, accr) in acc.iter_mut().enumerate() {
                         let av = ap[(i + r) * k + p];
                         for c in 0..NR {
@@ -260,6 +262,44 @@ pub fn row_chains(out: &mut [f32], a: &View, b: &View, k: usize, n: usize) -> Re
         *o = acc;
     }
     poll_now()
+}
+
+/// Copies the `k x n` operand `v` into `dst` as column panels NR wide: panel `j / NR` holds
+/// its k rows one after another, so element `[p, j]` is at `j * k + p * NR + j % NR` (for `j` a
+/// multiple of NR, `j * k` is the panel's start). The kernels then read b in order: row after
+/// row of one panel, where a row-major copy made them jump `n` floats per row (for n = 1024
+/// every row of a panel fell on the same L1 set). Padding columns are left as they are.
+fn pack_panels(dst: &mut [f32], v: &View, k: usize, n: usize) -> Result<()> {
+    let base = v.offset as isize;
+    let at = |p: usize, j: usize| (j / NR) * NR * k + p * NR + j % NR;
+    if v.cs == 1 {
+        for p in 0..k {
+            poll()?;
+            let s = (base + p as isize * v.rs) as usize;
+            for (c, chunk) in v.data[s..s + n].chunks(NR).enumerate() {
+                let d = at(p, c * NR);
+                dst[d..d + chunk.len()].copy_from_slice(chunk);
+            }
+        }
+    } else if v.rs == 1 {
+        for j in 0..n {
+            if j % NR == 0 {
+                poll()?;
+            }
+            let s = (base + j as isize * v.cs) as usize;
+            for (p, &x) in v.data[s..s + k].iter().enumerate() {
+                dst[at(p, j)] = x;
+            }
+        }
+    } else {
+        for p in 0..k {
+            poll()?;
+            for j in 0..n {
+                dst[at(p, j)] = v.at(p, j);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Copies the `rows x cols` operand `v` into `dst` row-major with row length `ld` (the
@@ -373,10 +413,10 @@ pub fn sgemm(
             return Ok(());
         }
     }
-    // b packed row-major, columns padded to NR with zeros
+    // b packed in column panels, columns padded to NR with zeros
     let npad = n.div_ceil(NR) * NR;
     let mut bp = got(try_zeroed::<f32>(k * npad), k * npad)?;
-    pack(&mut bp, npad, &b, k, n)?;
+    pack_panels(&mut bp, &b, k, n)?;
     for (r0, r1, small) in parts {
         if small && transposed {
             continue;
@@ -385,9 +425,9 @@ pub fn sgemm(
         while r < r1 {
             let e = (r + ROWS_PER_POLL).min(r1);
             if small {
-                unfused_rows(out, &ap, &bp, r, e, k, n, npad);
+                unfused_rows(out, &ap, &bp, r, e, k, n);
             } else {
-                fused_rows(out, has_bias, &ap, &bp, r, e, k, n, npad);
+                fused_rows(out, has_bias, &ap, &bp, r, e, k, n);
             }
             if let Some(stop) = take_pending() {
                 return Err(stop);
