@@ -162,6 +162,26 @@ fn labels_app(lang: Lang, report: RunReport, progress: Progress) -> App {
         .with_runner(Arc::new(Fixed(Mutex::new(report))))
 }
 
+/// A pager on the deck at `w` x `h` (its runs report nothing) with the first card's editor open.
+fn editing_the_first_card(w: u16, h: u16) -> App {
+    let mut app = deck_app(RunReport::default());
+    screen_rows(&mut app, w, h);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    app
+}
+
+/// The exercise fixture at 100x30 with its card's run started (`r`) on a runner that goes on
+/// until cancelled (ignoring the cancel for `ignore`).
+fn running_until_cancelled(ignore: Duration) -> App {
+    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default())
+        .with_runner(Arc::new(UntilCancelled { ignore }));
+    screen_rows(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('r'));
+    app
+}
+
 fn text(rows: &[String]) -> String {
     rows.join("\n")
 }
@@ -176,10 +196,7 @@ fn footer(rows: &[String]) -> String {
 /// screen, and y replaced it.
 #[test]
 fn no_key_acts_on_a_card_scrolled_out_of_view() {
-    let mut app = deck_app(RunReport::default());
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     typed(&mut app, "# mine\n");
     press(&mut app, KeyCode::Esc);
     // (arrows: on a focused card `j` is code)
@@ -236,10 +253,7 @@ fn a_resize_keeps_the_edited_card_on_screen() {
 
 #[test]
 fn esc_never_quits() {
-    let mut app = deck_app(RunReport::default());
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     times(&mut app, KeyCode::Esc, 3);
     assert!(!app.quit, "Esc Esc Esc from the editor quit");
     // After a failed search.
@@ -252,10 +266,7 @@ fn esc_never_quits() {
 
 #[test]
 fn ctrl_c_in_the_editor_never_quits() {
-    let mut app = deck_app(RunReport::default());
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     ctrl(&mut app, 'c');
     assert!(!app.quit, "Ctrl-c with nothing selected quit");
     assert!(api::editing(&app));
@@ -264,14 +275,7 @@ fn ctrl_c_in_the_editor_never_quits() {
 /// q asks while a run is going instead of dropping it.
 #[test]
 fn q_asks_while_a_run_is_going() {
-    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default()).with_runner(
-        Arc::new(UntilCancelled {
-            ignore: Duration::ZERO,
-        }),
-    );
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('r'));
+    let mut app = running_until_cancelled(Duration::ZERO);
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('q'));
     assert!(!app.quit, "q quit with a run going");
@@ -286,14 +290,7 @@ fn q_asks_while_a_run_is_going() {
 /// Ctrl-c during a run: the footer kept "cancelling…" after the run ended.
 #[test]
 fn the_footer_tells_the_truth_after_a_cancel() {
-    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default()).with_runner(
-        Arc::new(UntilCancelled {
-            ignore: Duration::ZERO,
-        }),
-    );
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('r'));
+    let mut app = running_until_cancelled(Duration::ZERO);
     ctrl(&mut app, 'c');
     let during = text(&screen_rows(&mut app, 100, 30));
     assert!(during.contains("cancelling"), "{during}");
@@ -308,14 +305,7 @@ fn the_footer_tells_the_truth_after_a_cancel() {
 /// cancels it past the limit and stops waiting for it when it ignores that too.
 #[test]
 fn every_run_from_the_pager_has_a_wall_limit() {
-    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default()).with_runner(
-        Arc::new(UntilCancelled {
-            ignore: Duration::from_secs(15),
-        }),
-    );
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('r'));
+    let mut app = running_until_cancelled(Duration::from_secs(15));
     assert!(app.is_running());
     let start = Instant::now();
     app.tick(start + Duration::from_secs(30));
@@ -331,14 +321,7 @@ fn every_run_from_the_pager_has_a_wall_limit() {
 /// The card's first error line said `KeyboardInterrupt:` with a trailing colon.
 #[test]
 fn keyboard_interrupt_has_no_trailing_colon() {
-    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default()).with_runner(
-        Arc::new(UntilCancelled {
-            ignore: Duration::ZERO,
-        }),
-    );
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('r'));
+    let mut app = running_until_cancelled(Duration::ZERO);
     ctrl(&mut app, 'c');
     assert!(app.wait_for_run(Duration::from_secs(10)));
     let all = text(&screen_rows(&mut app, 100, 30));
@@ -351,10 +334,7 @@ fn keyboard_interrupt_has_no_trailing_colon() {
 /// y to the reset replaced the saved code, and undo in the editor could not bring it back.
 #[test]
 fn a_reset_can_be_undone_in_the_editor() {
-    let mut app = deck_app(RunReport::default());
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     typed(&mut app, "# mine\n");
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('x'));
@@ -571,10 +551,7 @@ fn the_checks_pane_shows_messages_not_sources() {
 
 #[test]
 fn ctrl_home_and_ctrl_end_go_to_the_ends_of_the_code() {
-    let mut app = deck_app(RunReport::default());
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Right);
     key(&mut app, KeyCode::End, KeyModifiers::CONTROL);
@@ -595,10 +572,7 @@ fn ctrl_home_and_ctrl_end_go_to_the_ends_of_the_code() {
 
 #[test]
 fn the_editor_comes_back_from_the_side_once_the_line_is_short() {
-    let mut app = deck_app(RunReport::default());
-    screen_rows(&mut app, 80, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(80, 30);
     key(&mut app, KeyCode::End, KeyModifiers::CONTROL);
     press(&mut app, KeyCode::Enter);
     typed(&mut app, &format!("s = '{}'", "w".repeat(80)));
@@ -610,10 +584,7 @@ fn the_editor_comes_back_from_the_side_once_the_line_is_short() {
 
 #[test]
 fn backspace_in_indentation_goes_back_one_indent_stop() {
-    let mut app = deck_app(RunReport::default());
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     key(&mut app, KeyCode::End, KeyModifiers::CONTROL);
     press(&mut app, KeyCode::Enter);
     typed(&mut app, "if x:");
