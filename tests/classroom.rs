@@ -2,61 +2,26 @@
 //! started, and a corrupt progress file; lint on the built-in lessons, a broken folder and the
 //! example lesson in docs/authoring.md.
 
-use cudatutor::lesson::{Catalog, Lang};
-use cudatutor::progress::{ExerciseState, Progress, Store};
+use cudatutor::lesson::{Catalog, Exercise, Lang, Lesson};
+use cudatutor::progress::{Progress, Store};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-/// How many exercises the built-in lessons hold (English and Chinese hold the same ids).
-fn builtin_exercise_count() -> usize {
-    Catalog::builtin(Lang::En)
-        .expect("the built-in lessons load")
-        .lessons
-        .iter()
-        .map(|l| l.exercises.len())
-        .sum()
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{builtin_attempts, builtin_exercise_count, cudatutor, save_attempt, scratch_dir};
 
 fn temp(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("cudatutor-classroom-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch_dir("classroom", name)
 }
 
-fn cudatutor(data: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cudatutor"))
-        .args(args)
-        .env("CUDATUTOR_DATA_DIR", data)
-        .env("LANG", "C.UTF-8")
-        .output()
-        .expect("binary runs")
-}
-
-/// A data folder where each exercise holds its solution, except `broken` which holds its start.
+/// A data folder where each exercise holds its solution, except `broken` which holds its start;
+/// all marked passed (deliberately wrong for `broken`: check must not trust it).
 fn data_dir(name: &str, broken: &[&str]) -> PathBuf {
     let dir = temp(name);
-    let catalog = Catalog::builtin(Lang::En).unwrap();
-    let mut progress = Progress::default();
-    for lesson in &catalog.lessons {
-        for ex in &lesson.exercises {
-            // an attempt that keeps the bug (the starting code unchanged would not even run)
-            let code = if broken.contains(&ex.id.as_str()) {
-                format!("{}\n# my attempt\n", ex.start_code)
-            } else {
-                ex.solution.clone().unwrap()
-            };
-            progress.exercises.insert(
-                ex.id.clone(),
-                ExerciseState {
-                    code: Some(code),
-                    passed: true, // deliberately wrong for `broken`: check must not trust it
-                },
-            );
-        }
-    }
-    Store::at(&dir).save(&progress).unwrap();
+    Store::at(&dir)
+        .save(&builtin_attempts(broken, &[], true))
+        .unwrap();
     dir
 }
 
@@ -188,19 +153,36 @@ fn the_built_in_lessons_pass_lint() {
     );
 }
 
+/// `cudatutor lint FLAGS dir/lessons` after writing `files` (name, text) there: its exit code
+/// and what it printed.
+fn lint_lessons(dir: &Path, files: &[(&str, &str)], flags: &[&str]) -> (Option<i32>, String) {
+    let lessons = dir.join("lessons");
+    std::fs::create_dir_all(&lessons).unwrap();
+    for (name, text) in files {
+        std::fs::write(lessons.join(name), text).unwrap();
+    }
+    let mut args = vec!["lint"];
+    args.extend_from_slice(flags);
+    args.push(lessons.to_str().unwrap());
+    let out = cudatutor(dir, &args);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 #[test]
 fn lint_names_every_problem_with_file_and_line() {
     let dir = temp("lint-broken");
-    let lessons = dir.join("lessons");
-    std::fs::create_dir_all(&lessons).unwrap();
-    std::fs::write(
-        lessons.join("01-weak.md"),
-        "+++\nid = \"weak\"\ntitle = \"Weak checks\"\norder = 1\n+++\n\n# Weak\n\n```python exercise id=weak-ex\nx = 1\n```\n\n```python check\nassert x == 1, \"x is one\"\n```\n\n```python solution\nx = 1\n```\n",
-    )
-    .unwrap();
-    let out = cudatutor(&dir, &["lint", lessons.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (code, text) = lint_lessons(
+        &dir,
+        &[(
+            "01-weak.md",
+            "+++\nid = \"weak\"\ntitle = \"Weak checks\"\norder = 1\n+++\n\n# Weak\n\n```python exercise id=weak-ex\nx = 1\n```\n\n```python check\nassert x == 1, \"x is one\"\n```\n\n```python solution\nx = 1\n```\n",
+        )],
+        &[],
+    );
+    assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("01-weak.md:9: exercise `weak-ex`: has no ```hint``` block"),
         "{text}"
@@ -212,26 +194,23 @@ fn lint_names_every_problem_with_file_and_line() {
         "{text}"
     );
 
-    std::fs::write(lessons.join("02-bad.md"), "+++\nid = 3\n+++\n").unwrap();
-    let out = cudatutor(&dir, &["lint", lessons.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1));
+    let (code, text) = lint_lessons(&dir, &[("02-bad.md", "+++\nid = 3\n+++\n")], &[]);
+    assert_eq!(code, Some(1));
     assert!(text.contains("02-bad.md:"), "{text}");
 }
 
 #[test]
 fn lint_names_a_wrong_fix_that_passes_a_silent_assert_and_an_unmade_prediction() {
     let dir = temp("lint-wrong");
-    let lessons = dir.join("lessons");
-    std::fs::create_dir_all(&lessons).unwrap();
-    std::fs::write(
-        lessons.join("01-weak.md"),
-        "+++\nid = \"weak\"\ntitle = \"Weak\"\norder = 1\n+++\n\n```python exercise id=weak-ex predict=guess\nguess = 0\nx = 1\n```\n\n```python check\nassert x >= 2, \"x should be at least 2\"\nassert x < 10\n```\n\n```hint\nh\n```\n\n```python wrong\n# three is not two\nx = 3\n```\n\n```python wrong\n# one is still one\nx = 1\n```\n\n```python solution\nguess = 0\nx = 2\n```\n",
-    )
-    .unwrap();
-    let out = cudatutor(&dir, &["lint", lessons.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (code, text) = lint_lessons(
+        &dir,
+        &[(
+            "01-weak.md",
+            "+++\nid = \"weak\"\ntitle = \"Weak\"\norder = 1\n+++\n\n```python exercise id=weak-ex predict=guess\nguess = 0\nx = 1\n```\n\n```python check\nassert x >= 2, \"x should be at least 2\"\nassert x < 10\n```\n\n```hint\nh\n```\n\n```python wrong\n# three is not two\nx = 3\n```\n\n```python wrong\n# one is still one\nx = 1\n```\n\n```python solution\nguess = 0\nx = 2\n```\n",
+        )],
+        &[],
+    );
+    assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("01-weak.md:21: exercise `weak-ex`: a wrong fix passes its checks (\"three is not two\")"),
         "{text}"
@@ -259,13 +238,7 @@ fn saved_code_that_monkeypatches_the_counters_is_graded_failed() {
     let dir = temp("monkeypatch");
     let attack = "import torch\n\nclass Anything:\n    def __eq__(self, other):\n        return True\n\nx = torch.randn(10)\ny = torch.randn(10, device='cuda')\na = torch.zeros(100, device='cuda')\nb = torch.zeros(200, device='cuda')\ntorch.cuda.memory_allocated = lambda *args: 2048\ntorch.cuda.memory_reserved = lambda *args: 2048\npredicted_allocated = Anything()\npredicted_reserved = Anything()\n";
     let mut progress = Progress::default();
-    progress.exercises.insert(
-        "l2-counters".into(),
-        ExerciseState {
-            code: Some(attack.into()),
-            passed: true,
-        },
-    );
+    save_attempt(&mut progress, "l2-counters", attack.into(), true);
     Store::at(&dir).save(&progress).unwrap();
     let out = cudatutor(&dir, &["check", "2", "--json"]);
     assert_eq!(out.status.code(), Some(1));
@@ -344,28 +317,39 @@ fn every_built_in_lesson_has_three_exercises_and_a_quiz_in_both_languages() {
     }
 }
 
+/// Every built-in exercise with its lesson, in English, then in Chinese.
+fn each_builtin_exercise(mut f: impl FnMut(&Lesson, &Exercise)) {
+    for lang in [Lang::En, Lang::Zh] {
+        for lesson in Catalog::builtin(lang).unwrap().lessons {
+            for ex in &lesson.exercises {
+                f(&lesson, ex);
+            }
+        }
+    }
+}
+
+/// An exercise holds at least two `kind` ("wrong", "right") fix blocks.
+fn assert_two_or_more(lesson: &Lesson, ex: &Exercise, count: usize, kind: &str) {
+    assert!(
+        count >= 2,
+        "{}: {} has {count} {kind} fixes, fewer than two",
+        lesson.source_name,
+        ex.id
+    );
+}
+
 #[test]
 fn every_built_in_exercise_has_two_wrong_fixes_and_each_fails_its_checks() {
     use cudatutor::classroom::lint::wrong_fixes_that_pass;
     use cudatutor::run::RunOptions;
     let opts = RunOptions::default();
     let mut wrong_runs = 0;
-    for lang in [Lang::En, Lang::Zh] {
-        for lesson in Catalog::builtin(lang).unwrap().lessons {
-            for ex in &lesson.exercises {
-                assert!(
-                    ex.wrongs.len() >= 2,
-                    "{}: {} has {} wrong fixes, fewer than two",
-                    lesson.source_name,
-                    ex.id,
-                    ex.wrongs.len()
-                );
-                let passing = wrong_fixes_that_pass(&lesson, ex, &opts);
-                assert!(passing.is_empty(), "{passing:?}");
-                wrong_runs += ex.wrongs.len();
-            }
-        }
-    }
+    each_builtin_exercise(|lesson, ex| {
+        assert_two_or_more(lesson, ex, ex.wrongs.len(), "wrong");
+        let passing = wrong_fixes_that_pass(lesson, ex, &opts);
+        assert!(passing.is_empty(), "{passing:?}");
+        wrong_runs += ex.wrongs.len();
+    });
     assert!(
         wrong_runs >= 2 * 2 * builtin_exercise_count(),
         "{wrong_runs}"
@@ -378,24 +362,14 @@ fn every_built_in_exercise_has_two_right_fixes_and_each_passes_its_checks() {
     use cudatutor::run::RunOptions;
     let opts = RunOptions::default();
     let mut right_runs = 0;
-    for lang in [Lang::En, Lang::Zh] {
-        for lesson in Catalog::builtin(lang).unwrap().lessons {
-            for ex in &lesson.exercises {
-                assert!(
-                    ex.rights.len() >= 2,
-                    "{}: {} has {} right fixes, fewer than two",
-                    lesson.source_name,
-                    ex.id,
-                    ex.rights.len()
-                );
-                let failing = right_fixes_that_fail(&lesson, ex, &opts);
-                assert!(failing.is_empty(), "{failing:?}");
-                let repeats = right_fixes_like_the_solution(&lesson, ex);
-                assert!(repeats.is_empty(), "{repeats:?}");
-                right_runs += ex.rights.len();
-            }
-        }
-    }
+    each_builtin_exercise(|lesson, ex| {
+        assert_two_or_more(lesson, ex, ex.rights.len(), "right");
+        let failing = right_fixes_that_fail(lesson, ex, &opts);
+        assert!(failing.is_empty(), "{failing:?}");
+        let repeats = right_fixes_like_the_solution(lesson, ex);
+        assert!(repeats.is_empty(), "{repeats:?}");
+        right_runs += ex.rights.len();
+    });
     assert!(
         right_runs >= 2 * 2 * builtin_exercise_count(),
         "{right_runs}"
@@ -405,16 +379,15 @@ fn every_built_in_exercise_has_two_right_fixes_and_each_passes_its_checks() {
 #[test]
 fn lint_names_a_right_fix_that_fails_or_repeats_the_solution_and_strict_wants_two() {
     let dir = temp("lint-right");
-    let lessons = dir.join("lessons");
-    std::fs::create_dir_all(&lessons).unwrap();
-    std::fs::write(
-        lessons.join("01-r.md"),
-        "+++\nid = \"r\"\ntitle = \"R\"\norder = 1\n+++\n\n```python exercise id=r-ex\nx = 1\n```\n\n```python check\nassert x == 2, \"x should be 2\"\n```\n\n```hint\nh\n```\n\n```python wrong\n# one is not two\nx = 1 + 0\n```\n\n```python right\n# arithmetic\nx = 1 + 1\n```\n\n```python right\n# a right fix that is wrong\nx = 3\n```\n\n```python right\n# the solution again, commented\nx = 2  # two\n```\n\n```python solution\nx = 2\n```\n",
-    )
-    .unwrap();
-    let out = cudatutor(&dir, &["lint", lessons.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (code, text) = lint_lessons(
+        &dir,
+        &[(
+            "01-r.md",
+            "+++\nid = \"r\"\ntitle = \"R\"\norder = 1\n+++\n\n```python exercise id=r-ex\nx = 1\n```\n\n```python check\nassert x == 2, \"x should be 2\"\n```\n\n```hint\nh\n```\n\n```python wrong\n# one is not two\nx = 1 + 0\n```\n\n```python right\n# arithmetic\nx = 1 + 1\n```\n\n```python right\n# a right fix that is wrong\nx = 3\n```\n\n```python right\n# the solution again, commented\nx = 2  # two\n```\n\n```python solution\nx = 2\n```\n",
+        )],
+        &[],
+    );
+    assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("01-r.md:29: exercise `r-ex`: a right fix fails its checks (\"a right fix that is wrong\"): check line 1: x should be 2"),
         "{text}"
@@ -428,21 +401,14 @@ fn lint_names_a_right_fix_that_fails_or_repeats_the_solution_and_strict_wants_tw
         "the arithmetic fix passes: {text}"
     );
     // --strict: fewer than two right blocks is a problem of its own.
-    std::fs::write(
-        lessons.join("01-r.md"),
+    let one_right = [(
+        "01-r.md",
         "+++\nid = \"r\"\ntitle = \"R\"\norder = 1\n+++\n\n```python exercise id=r-ex\nx = 1\n```\n\n```python check\nassert x == 2, \"x should be 2\"\n```\n\n```hint\nh\n```\n\n```python wrong\n# one is not two\nx = 1 + 0\n```\n\n```python right\n# arithmetic\nx = 1 + 1\n```\n\n```python solution\nx = 2\n```\n",
-    )
-    .unwrap();
-    let plain = cudatutor(&dir, &["lint", lessons.to_str().unwrap()]);
-    assert_eq!(
-        plain.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&plain.stdout)
-    );
-    let strict = cudatutor(&dir, &["lint", "--strict", lessons.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&strict.stdout);
-    assert_eq!(strict.status.code(), Some(1), "{text}");
+    )];
+    let (code, text) = lint_lessons(&dir, &one_right, &[]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = lint_lessons(&dir, &[], &["--strict"]);
+    assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("01-r.md:7: exercise `r-ex`: has 1 ```python right``` block(s) (--strict"),
         "{text}"
@@ -450,7 +416,7 @@ fn lint_names_a_right_fix_that_fails_or_repeats_the_solution_and_strict_wants_tw
 }
 
 /// The built-in English lesson holding exercise `id`, and the exercise.
-fn builtin_exercise(id: &str) -> (cudatutor::lesson::Lesson, cudatutor::lesson::Exercise) {
+fn builtin_exercise(id: &str) -> (Lesson, Exercise) {
     let catalog = Catalog::builtin(Lang::En).unwrap();
     for lesson in catalog.lessons {
         if let Some(ex) = lesson.exercises.iter().find(|e| e.id == id).cloned() {
@@ -506,13 +472,7 @@ fn an_instructor_lesson_that_reuses_a_built_in_id_keeps_its_own_progress() {
         mine.exercises.is_empty() && mine.last_lesson.is_none(),
         "{mine:?}"
     );
-    mine.exercises.insert(
-        "l1-where-reported".into(),
-        ExerciseState {
-            code: Some("x = 2\n".into()),
-            passed: false,
-        },
-    );
+    save_attempt(&mut mine, "l1-where-reported", "x = 2\n".into(), false);
     store.save(&mine).unwrap();
     let bytes = std::fs::read(dir.join("progress.json")).unwrap();
     let file: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
@@ -553,12 +513,11 @@ fn the_tick_follows_the_current_code() {
     let (lesson, ex) = builtin_exercise("l1-sticky");
     let solution = ex.solution.clone().unwrap();
     let mut progress = Progress::default();
-    progress.exercises.insert(
-        ex.id.clone(),
-        ExerciseState {
-            code: Some(solution.trim_end().to_string()),
-            passed: false,
-        },
+    save_attempt(
+        &mut progress,
+        &ex.id,
+        solution.trim_end().to_string(),
+        false,
     );
     assert!(!progress.passed(&ex), "no run yet");
     let report = run_graded(
@@ -588,26 +547,14 @@ fn the_tick_follows_the_current_code() {
     assert!(!progress.passed(&ex));
     // A passed flag from an older version alone never shows a ✓.
     let (_, other) = builtin_exercise("l1-intermittent");
-    progress.exercises.insert(
-        other.id.clone(),
-        ExerciseState {
-            code: Some(ex.start_code.clone()),
-            passed: true,
-        },
-    );
+    save_attempt(&mut progress, &other.id, ex.start_code.clone(), true);
     assert!(!progress.passed(&other));
 
     // The issue's case through the binary: the saved code passed once, then was broken again;
     // list and check agree that it is not done.
     let dir = temp("tick");
     let mut saved = Progress::default();
-    saved.exercises.insert(
-        ex.id.clone(),
-        ExerciseState {
-            code: Some(solution.clone()),
-            passed: true,
-        },
-    );
+    save_attempt(&mut saved, &ex.id, solution.clone(), true);
     saved.record_check(&ex, &solution, &report);
     Store::at(&dir).save(&saved).unwrap();
     let list = cudatutor(&dir, &["list"]);
@@ -829,11 +776,9 @@ fn has_english_words(s: &str) -> bool {
 /// predictions, program text (comments aside) in the starting code, solution and each wrong
 /// fix, and the same checks (assert tests and setup) — only the words differ, and those are
 /// Chinese: every check message, wrong-fix reason and code comment.
-fn assert_same_exercises(en: &cudatutor::lesson::Lesson, zh: &cudatutor::lesson::Lesson) {
+fn assert_same_exercises(en: &Lesson, zh: &Lesson) {
     use cudatutor::run::checks::{CheckMessage, split_checks};
-    let ids = |l: &cudatutor::lesson::Lesson| {
-        l.exercises.iter().map(|x| x.id.clone()).collect::<Vec<_>>()
-    };
+    let ids = |l: &Lesson| l.exercises.iter().map(|x| x.id.clone()).collect::<Vec<_>>();
     assert_eq!(ids(en), ids(zh), "lesson {}: the same exercises", en.id);
     for (e, z) in en.exercises.iter().zip(&zh.exercises) {
         let at = format!("{} / {}", zh.source_name, z.id);

@@ -4,34 +4,24 @@
 //! weights on a lesson with some checks passing.
 
 use cudatutor::lesson::{Catalog, Lang};
-use cudatutor::progress::{ExerciseState, Progress, Store, folder_set};
+use cudatutor::progress::{Progress, Store, folder_set};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// How many exercises the built-in lessons hold (English and Chinese hold the same ids).
-fn builtin_exercise_count() -> usize {
-    Catalog::builtin(Lang::En)
-        .expect("the built-in lessons load")
-        .lessons
-        .iter()
-        .map(|l| l.exercises.len())
-        .sum()
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{builtin_attempts, builtin_exercise_count, command, save_attempt, scratch_dir};
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cudatutor-formats-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch_dir("formats", name)
 }
 
+/// The sim backend, whatever the machine has.
 fn cudatutor(data: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cudatutor"))
+    command(data)
         .args(args)
         .args(["--backend", "sim"])
-        .env("CUDATUTOR_DATA_DIR", data)
-        .env("LANG", "C.UTF-8")
         .output()
         .expect("binary runs")
 }
@@ -348,27 +338,9 @@ fn the_rules_reject_what_the_platforms_would_not_read() {
 /// code) and `absent` (never started).
 fn builtin_data(name: &str, broken: &[&str], absent: &[&str]) -> PathBuf {
     let dir = temp(name);
-    let catalog = Catalog::builtin(Lang::En).unwrap();
-    let mut progress = Progress::default();
-    for ex in catalog.lessons.iter().flat_map(|l| &l.exercises) {
-        if absent.contains(&ex.id.as_str()) {
-            continue;
-        }
-        // an attempt that keeps the bug (the starting code unchanged would not even run)
-        let code = if broken.contains(&ex.id.as_str()) {
-            format!("{}\n# my attempt\n", ex.start_code)
-        } else {
-            ex.solution.clone().unwrap()
-        };
-        progress.exercises.insert(
-            ex.id.clone(),
-            ExerciseState {
-                code: Some(code),
-                passed: false,
-            },
-        );
-    }
-    Store::at(&dir).save(&progress).unwrap();
+    Store::at(&dir)
+        .save(&builtin_attempts(broken, absent, false))
+        .unwrap();
     dir
 }
 
@@ -502,13 +474,7 @@ fn scaffold_with(name: &str, code: Option<&str>) -> (PathBuf, PathBuf, String) {
     let data = root.join("data");
     let mut progress = Progress::default();
     if let Some(code) = code {
-        progress.exercises.insert(
-            "weights-labels".into(),
-            ExerciseState {
-                code: Some(code.into()),
-                passed: false,
-            },
-        );
+        save_attempt(&mut progress, "weights-labels", code.into(), false);
     }
     Store::at(&data)
         .for_set(&folder_set(&lessons))

@@ -2,40 +2,28 @@
 //! (piped, manual, and in tmux), `export` / `import` round trip, `hint`, `report`'s attempts,
 //! hints and time to pass, `new lesson` passing `lint --strict`, and `lint --strict` itself.
 
+#[path = "support/cli.rs"]
+mod cli;
 mod common;
 
+use cli::{builtin_exercise_count, command, save_attempt, scratch_dir};
 use common::tmux::Tmux;
 use cudatutor::lesson::{Catalog, Lang};
-use cudatutor::progress::{ExerciseState, Progress, Store};
+use cudatutor::progress::{Progress, Store};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How many exercises the built-in lessons hold (English and Chinese hold the same ids).
-fn builtin_exercise_count() -> usize {
-    Catalog::builtin(Lang::En)
-        .expect("the built-in lessons load")
-        .lessons
-        .iter()
-        .map(|l| l.exercises.len())
-        .sum()
-}
-
 fn temp(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("cudatutor-workflow-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch_dir("workflow", name)
 }
 
+/// The sim backend, and no editor of the machine's.
 fn cmd(data: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cudatutor"));
-    c.env("CUDATUTOR_DATA_DIR", data)
-        .env("LANG", "C.UTF-8")
-        .env_remove("VISUAL")
+    let mut c = command(data);
+    c.env_remove("VISUAL")
         .env_remove("EDITOR")
         .args(["--backend", "sim"]);
     c
@@ -67,21 +55,11 @@ fn saved(data: &Path) -> Progress {
     Store::at(data).load().progress
 }
 
-/// An editor script: saves what it was shown in `seen.py` beside it, then replaces the file
-/// with `new.py` from the same folder, and exits with `status`.
+/// cli::editor_script's path, as `$EDITOR` names it.
 fn editor_script(dir: &Path, new_code: &str, status: i32) -> String {
-    std::fs::write(dir.join("new.py"), new_code).unwrap();
-    let script = dir.join("editor.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\ncp \"$1\" '{d}/seen.py'\ncp '{d}/new.py' \"$1\"\nexit {status}\n",
-            d = dir.display()
-        ),
-    )
-    .unwrap();
-    let _ = Command::new("chmod").arg("+x").arg(&script).status();
-    script.display().to_string()
+    cli::editor_script(dir, new_code, status)
+        .display()
+        .to_string()
 }
 
 #[test]
@@ -337,13 +315,7 @@ fn manual_run_waits_for_enter_and_without_an_exercise_moves_on() {
             continue;
         }
         let code = ex.solution.clone().unwrap();
-        progress.exercises.insert(
-            ex.id.clone(),
-            ExerciseState {
-                code: Some(code.clone()),
-                passed: false,
-            },
-        );
+        save_attempt(&mut progress, &ex.id, code.clone(), false);
         let report = cudatutor::classroom::grade::run_graded(
             catalog
                 .lessons
@@ -399,17 +371,15 @@ fn watch_in_a_terminal_picks_up_a_save() {
         &[format!("CUDATUTOR_DATA_DIR={}", data.display())],
     )
     .joining_wrapped_lines();
-    t.type_text(&format!(
+    t.enter(&format!(
         "{} --backend sim watch l3-one-based",
         env!("CARGO_BIN_EXE_cudatutor")
     ));
-    t.send(&["Enter"]);
     t.wait_for("q then Enter quits");
     t.wait_for("checks pass");
     std::fs::write(&file, exercise("l3-one-based").solution.unwrap()).unwrap();
     t.wait_for("✓ solved");
-    t.type_text("q");
-    t.send(&["Enter"]);
+    t.enter("q");
     t.wait_until("the prompt again", |s| {
         s.trim_end().ends_with(common::tmux::PROMPT)
     });
@@ -436,13 +406,7 @@ fn export_then_import_changes_nothing_and_edits_come_back() {
             _ => Some(format!("# ---- your code\nx = {i}")),
         };
         if let Some(code) = code {
-            progress.exercises.insert(
-                ex.id.clone(),
-                ExerciseState {
-                    code: Some(code),
-                    passed: false,
-                },
-            );
+            save_attempt(&mut progress, &ex.id, code, false);
         }
     }
     Store::at(&data).save(&progress).unwrap();
@@ -615,6 +579,22 @@ fn the_builtin_lessons_pass_lint_strict() {
     }
 }
 
+/// The function the pager's `e` calls, with `editor` as the editor, on the sim backend.
+fn edit_in_editor(
+    data: &Path,
+    progress: &mut Progress,
+    lesson: &cudatutor::lesson::Lesson,
+    ex: &cudatutor::lesson::Exercise,
+    editor: &str,
+) -> cudatutor::classroom::workfile::EditOutcome {
+    let opts = cudatutor::run::RunOptions {
+        backend: cudatutor::run::BackendChoice::Sim,
+        ..Default::default()
+    };
+    cudatutor::classroom::workfile::edit_in_editor(data, progress, lesson, ex, Some(editor), &opts)
+        .unwrap()
+}
+
 /// The function the pager's `e` calls: it changes the pager's progress in memory (code, check
 /// record, stats) and leaves saving to the pager.
 #[test]
@@ -626,19 +606,7 @@ fn edit_in_editor_works_on_the_callers_progress_and_saves_nothing() {
         cudatutor::classroom::workfile::find_exercise(&catalog, "l3-one-based").unwrap();
     let editor = editor_script(&root, ex.solution.as_deref().unwrap(), 0);
     let mut progress = Progress::default();
-    let opts = cudatutor::run::RunOptions {
-        backend: cudatutor::run::BackendChoice::Sim,
-        ..Default::default()
-    };
-    let outcome = cudatutor::classroom::workfile::edit_in_editor(
-        &data,
-        &mut progress,
-        lesson,
-        ex,
-        Some(&editor),
-        &opts,
-    )
-    .unwrap();
+    let outcome = edit_in_editor(&data, &mut progress, lesson, ex, &editor);
     assert!(outcome.changed);
     assert!(outcome.report.checks_passed());
     assert_eq!(
@@ -650,15 +618,7 @@ fn edit_in_editor_works_on_the_callers_progress_and_saves_nothing() {
     assert!(!data.join("progress.json").exists(), "the caller saves");
     // Closing the editor without a change: not changed, still run and counted.
     let same = editor_script(&temp("edit-api-2"), ex.solution.as_deref().unwrap(), 0);
-    let again = cudatutor::classroom::workfile::edit_in_editor(
-        &data,
-        &mut progress,
-        lesson,
-        ex,
-        Some(&same),
-        &opts,
-    )
-    .unwrap();
+    let again = edit_in_editor(&data, &mut progress, lesson, ex, &same);
     assert!(!again.changed);
     assert_eq!(progress.stats["l3-one-based"].attempts, 2);
     assert_eq!(progress.stats["l3-one-based"].attempts_to_pass, Some(1));
@@ -817,19 +777,7 @@ fn edit_tracebacks_name_the_work_file_and_no_points_are_0() {
         cudatutor::classroom::workfile::find_exercise(&catalog, "l3-one-based").unwrap();
     let editor = editor_script(&root, "import torch\nx = (\n", 0);
     let mut progress = Progress::default();
-    let opts = cudatutor::run::RunOptions {
-        backend: cudatutor::run::BackendChoice::Sim,
-        ..Default::default()
-    };
-    let outcome = cudatutor::classroom::workfile::edit_in_editor(
-        &data,
-        &mut progress,
-        lesson,
-        ex,
-        Some(&editor),
-        &opts,
-    )
-    .unwrap();
+    let outcome = edit_in_editor(&data, &mut progress, lesson, ex, &editor);
     let stderr = &outcome.report.stderr;
     let file = std::path::absolute(&outcome.path).unwrap();
     assert!(

@@ -3,16 +3,19 @@
 
 use std::process::Command;
 
+/// `cudatutor ARGS doctor`, its kernel cache in a scratch folder of its own.
+fn doctor(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cudatutor"));
+    c.args(args).arg("doctor").env(
+        "CUDATUTOR_CACHE_DIR",
+        std::env::temp_dir().join("cudatutor-doctor-test"),
+    );
+    c
+}
+
 #[test]
 fn doctor_exit_status_matches_its_verdict() {
-    let out = Command::new(env!("CARGO_BIN_EXE_cudatutor"))
-        .arg("doctor")
-        .env(
-            "CUDATUTOR_CACHE_DIR",
-            std::env::temp_dir().join("cudatutor-doctor-test"),
-        )
-        .output()
-        .expect("the binary runs");
+    let out = doctor(&[]).output().expect("the binary runs");
     let text = String::from_utf8_lossy(&out.stdout);
     for section in [
         "Driver and GPUs",
@@ -43,14 +46,7 @@ fn doctor_exit_status_matches_its_verdict() {
 
 #[test]
 fn doctor_lists_the_emulated_device_and_its_self_test() {
-    let out = Command::new(env!("CARGO_BIN_EXE_cudatutor"))
-        .arg("doctor")
-        .env(
-            "CUDATUTOR_CACHE_DIR",
-            std::env::temp_dir().join("cudatutor-doctor-test"),
-        )
-        .output()
-        .expect("the binary runs");
+    let out = doctor(&[]).output().expect("the binary runs");
     let text = String::from_utf8_lossy(&out.stdout);
     let entries: usize = cudatutor::engine::cuda::emulated::entry_names()
         .iter()
@@ -120,12 +116,7 @@ fn the_gpu_self_test_process_without_a_driver_reports_why_and_fails() {
 #[test]
 fn doctor_speaks_chinese() {
     let run = |lang: &str| {
-        Command::new(env!("CARGO_BIN_EXE_cudatutor"))
-            .args(["--lang", lang, "doctor"])
-            .env(
-                "CUDATUTOR_CACHE_DIR",
-                std::env::temp_dir().join("cudatutor-doctor-test"),
-            )
+        doctor(&["--lang", lang])
             .env("CUDATUTOR_PYTHON", "/nonexistent/cudatutor-doctor/python3")
             .output()
             .expect("the binary runs")

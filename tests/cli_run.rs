@@ -1,6 +1,9 @@
 //! `cudatutor run`: the python3-compatible contract (stdout, traceback on stderr, exit status),
 //! the JSON report, and where a deferred device-side assert is reported.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -140,19 +143,7 @@ fn usage_and_io_errors_exit_2() {
 
 #[test]
 fn dash_reads_the_script_from_stdin() {
-    let mut child = bin()
-        .args(["run", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"print(sum(range(10)))\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = cli::output_with_stdin(bin().args(["run", "-"]), b"print(sum(range(10)))\n");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "45\n");
     assert_eq!(out.status.code(), Some(0));
 }
@@ -475,19 +466,24 @@ except RuntimeError:
 print('after')
 ";
 
-#[test]
-fn a_caught_asserts_device_line_shows_where_the_sync_reported_it() {
-    let p = script("caught.py", CAUGHT);
-    // one pipe for both streams, as a terminal shows them
-    let out = Command::new("sh")
+/// `cudatutor run SCRIPT` with stderr sent into stdout's pipe, as a terminal shows both.
+fn run_merged(script: &std::path::Path) -> Output {
+    Command::new("sh")
         .arg("-c")
         .arg(format!(
             "'{}' run '{}' 2>&1",
             env!("CARGO_BIN_EXE_cudatutor"),
-            p.display()
+            script.display()
         ))
         .output()
-        .expect("sh runs");
+        .expect("sh runs")
+}
+
+#[test]
+fn a_caught_asserts_device_line_shows_where_the_sync_reported_it() {
+    let p = script("caught.py", CAUGHT);
+    // one pipe for both streams, as a terminal shows them
+    let out = run_merged(&p);
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
     let at = |what: &str| {
@@ -531,15 +527,7 @@ fn a_caught_asserts_device_line_shows_where_the_sync_reported_it() {
 #[test]
 fn an_uncaught_asserts_device_line_stays_above_the_traceback() {
     let p = script("deferred_merged.py", DEFERRED);
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "'{}' run '{}' 2>&1",
-            env!("CARGO_BIN_EXE_cudatutor"),
-            p.display()
-        ))
-        .output()
-        .expect("sh runs");
+    let out = run_merged(&p);
     let text = String::from_utf8_lossy(&out.stdout);
     let running = text.find("still running").expect("stdout");
     let assertion = text.find("Assertion `t >= 0").expect("device line");

@@ -27,16 +27,60 @@ fn pin_seed() {
     PINNED.call_once(|| unsafe { std::env::set_var("CUDATUTOR_SEED", "67280421310721") });
 }
 
+/// Pins the seed (see pin_seed) and says whether this build has the emulated device: build.rs
+/// found no C++ compiler otherwise (scripts/test.sh installs g++, so the suite never takes
+/// that branch; CUDATUTOR_REQUIRE_EMULATED makes it a failure).
+fn emulated_device_ready() -> bool {
+    pin_seed();
+    if cudatutor::engine::cuda::emulated::built() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+        "the emulated device is not built"
+    );
+    false
+}
+
+/// `code` run as `filename` on the sim in this process and on the emulated device in a worker
+/// (which must be the backend that ran it): the two reports.
+fn on_sim_and_emulated(code: &str, filename: &str) -> (RunReport, RunReport) {
+    let sim_opts = RunOptions {
+        filename: filename.into(),
+        ..RunOptions::default()
+    };
+    let emu_opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..sim_opts.clone()
+    };
+    let sim = run_exercise_in_process(code, None, &sim_opts);
+    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let emu = client.run(code, None, &emu_opts);
+    assert_eq!(emu.backend, "emulated", "{:?}", emu.internal_error);
+    (sim, emu)
+}
+
+/// Every op of an emulated run went to a kernel (no host fallback): its device usage.
+fn all_on_kernels(emu: &RunReport) -> &cudatutor::run::DeviceUsage {
+    let usage = emu.device_usage.as_ref().expect("device usage");
+    assert!(
+        usage.fallbacks.is_empty(),
+        "ops ran on the host: {:?}",
+        usage.fallbacks
+    );
+    usage
+}
+
+/// The two reports agree on every field the backends must agree on.
+fn assert_same_report(sim: &RunReport, emu: &RunReport) {
+    if let Some((field, a, b)) = first_difference(sim, emu, Allowed::default()) {
+        panic!("{field} differs\n--- sim\n{a}\n--- emulated\n{b}");
+    }
+}
+
 #[test]
 fn every_lesson_exercise_runs_on_the_emulated_device_as_on_the_sim() {
-    pin_seed();
-    if !cudatutor::engine::cuda::emulated::built() {
-        // build.rs found no C++ compiler: the emulated device does not exist in this build
-        // (scripts/test.sh installs g++, so the suite never takes this branch)
-        assert!(
-            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
-            "the emulated device is not built"
-        );
+    if !emulated_device_ready() {
         return;
     }
     let gaps = known_gaps(include_str!("emulated_known_gaps.txt"));
@@ -170,12 +214,7 @@ fn judge(
 /// run random.cu's bernoulli_tensor kernel).
 #[test]
 fn every_cuda_test_script_runs_on_the_emulated_device_as_on_the_sim() {
-    pin_seed();
-    if !cudatutor::engine::cuda::emulated::built() {
-        assert!(
-            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
-            "the emulated device is not built"
-        );
+    if !emulated_device_ready() {
         return;
     }
     let gaps = known_gaps(include_str!("emulated_known_gaps_scripts.txt"));
@@ -263,12 +302,7 @@ fn every_cuda_test_script_runs_on_the_emulated_device_as_on_the_sim() {
 /// the report is the sim's up to float32 rounding (the kernels sum in their own order).
 #[test]
 fn a_cuda_training_loop_runs_forward_and_backward_on_kernels() {
-    pin_seed();
-    if !cudatutor::engine::cuda::emulated::built() {
-        assert!(
-            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
-            "the emulated device is not built"
-        );
+    if !emulated_device_ready() {
         return;
     }
     let code = "\
@@ -296,30 +330,14 @@ z = torch.arange(12.0, device='cuda').reshape(3, 4)
 print(z.std(dim=1), z.var(), torch.isfinite(z / 0).sum().item())
 print(torch.add(z, z, alpha=2)[0], torch.sub(z, 1, alpha=3)[1])
 ";
-    let sim_opts = RunOptions {
-        filename: "train.py".into(),
-        ..RunOptions::default()
-    };
-    let emu_opts = RunOptions {
-        backend: BackendChoice::Emulated,
-        ..sim_opts.clone()
-    };
-    let sim = run_exercise_in_process(code, None, &sim_opts);
-    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
-    let emu = client.run(code, None, &emu_opts);
+    let (sim, emu) = on_sim_and_emulated(code, "train.py");
     assert!(
         sim.ok && sim.error.is_none(),
         "{:?}\n{}",
         sim.error,
         sim.stderr
     );
-    assert_eq!(emu.backend, "emulated", "{:?}", emu.internal_error);
-    let usage = emu.device_usage.as_ref().expect("device usage");
-    assert!(
-        usage.fallbacks.is_empty(),
-        "ops ran on the host: {:?}",
-        usage.fallbacks
-    );
+    let usage = all_on_kernels(&emu);
     assert!(usage.launches > 100, "{} launches", usage.launches);
     // Three SGD steps compound the kernels' and the host's different float32 orders: a
     // gradient of 0.02 differed by 2e-8 (1.1e-6 relative) once the host's float32 exp/log
@@ -343,12 +361,7 @@ print(torch.add(z, z, alpha=2)[0], torch.sub(z, 1, alpha=3)[1])
 /// PyTorch's CUDA streams is the sim's, so the kernels draw PyTorch's numbers.
 #[test]
 fn random_draws_half_fills_and_norms_run_on_kernels_with_the_sims_values() {
-    pin_seed();
-    if !cudatutor::engine::cuda::emulated::built() {
-        assert!(
-            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
-            "the emulated device is not built"
-        );
+    if !emulated_device_ready() {
         return;
     }
     let code = "\
@@ -374,33 +387,15 @@ print(v.norm(), v.norm(dim=1), v.norm(p=1, dim=0), v.norm(p=float('inf')))
 print(torch.linalg.vector_norm(v, ord=float('-inf'), dim=1), torch.linalg.vector_norm(v, ord=0))
 print(torch.tensor([1.0, 2.0, 2.0], dtype=torch.float64, device='cuda').norm(p=3))
 ";
-    let sim_opts = RunOptions {
-        filename: "draws.py".into(),
-        ..RunOptions::default()
-    };
-    let emu_opts = RunOptions {
-        backend: BackendChoice::Emulated,
-        ..sim_opts.clone()
-    };
-    let sim = run_exercise_in_process(code, None, &sim_opts);
-    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
-    let emu = client.run(code, None, &emu_opts);
+    let (sim, emu) = on_sim_and_emulated(code, "draws.py");
     assert!(
         sim.ok && sim.error.is_none(),
         "{:?}\n{}",
         sim.error,
         sim.stderr
     );
-    assert_eq!(emu.backend, "emulated", "{:?}", emu.internal_error);
-    let usage = emu.device_usage.as_ref().expect("device usage");
-    assert!(
-        usage.fallbacks.is_empty(),
-        "ops ran on the host: {:?}",
-        usage.fallbacks
-    );
-    if let Some((field, a, b)) = first_difference(&sim, &emu, Allowed::default()) {
-        panic!("{field} differs\n--- sim\n{a}\n--- emulated\n{b}");
-    }
+    all_on_kernels(&emu);
+    assert_same_report(&sim, &emu);
 }
 
 /// The report's timeline on a GPU backend is measured: on the emulated device every kernel
@@ -410,12 +405,7 @@ print(torch.tensor([1.0, 2.0, 2.0], dtype=torch.float64, device='cuda').norm(p=3
 /// rest of the report still agrees with the sim's.
 #[test]
 fn the_emulated_report_timeline_is_measured_and_the_sims_is_modelled() {
-    pin_seed();
-    if !cudatutor::engine::cuda::emulated::built() {
-        assert!(
-            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
-            "the emulated device is not built"
-        );
+    if !emulated_device_ready() {
         return;
     }
     let code = "\
@@ -426,25 +416,12 @@ z = torch.relu(y).sum()
 w = torch.ones(1000).cuda() * 2
 print(round(z.item() * 0 + w.sum().item()))
 ";
-    let sim_opts = RunOptions {
-        filename: "timed.py".into(),
-        ..RunOptions::default()
-    };
-    let emu_opts = RunOptions {
-        backend: BackendChoice::Emulated,
-        ..sim_opts.clone()
-    };
-    let sim = run_exercise_in_process(code, None, &sim_opts);
-    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
-    let emu = client.run(code, None, &emu_opts);
-    assert_eq!(emu.backend, "emulated", "{:?}", emu.internal_error);
+    let (sim, emu) = on_sim_and_emulated(code, "timed.py");
     assert!(sim.modelled, "the sim's times are the model's");
     assert!(!emu.modelled, "the emulated device's times are measured");
     assert_eq!(sim.stdout, "2000\n");
     assert_eq!(emu.stdout, sim.stdout);
-    if let Some((field, a, b)) = first_difference(&sim, &emu, Allowed::default()) {
-        panic!("{field} differs\n--- sim\n{a}\n--- emulated\n{b}");
-    }
+    assert_same_report(&sim, &emu);
     use cudatutor::engine::event::OpKind;
     let kernels: Vec<_> = emu
         .timeline
@@ -488,12 +465,7 @@ print(round(z.item() * 0 + w.sum().item()))
 /// the generator's offset after each draw (the next randn agrees too).
 #[test]
 fn bernoulli_with_a_tensor_of_probabilities_runs_on_a_kernel_as_on_the_sim() {
-    pin_seed();
-    if !cudatutor::engine::cuda::emulated::built() {
-        assert!(
-            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
-            "the emulated device is not built"
-        );
+    if !emulated_device_ready() {
         return;
     }
     let code = "\
@@ -507,28 +479,10 @@ print(torch.bernoulli(p).tolist())
 print(torch.bernoulli(torch.full((2, 3), 0.5, device='cuda')))
 print(torch.randn(3, device='cuda'))
 ";
-    let sim_opts = RunOptions {
-        filename: "bern.py".into(),
-        ..RunOptions::default()
-    };
-    let emu_opts = RunOptions {
-        backend: BackendChoice::Emulated,
-        ..sim_opts.clone()
-    };
-    let sim = run_exercise_in_process(code, None, &sim_opts);
-    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
-    let emu = client.run(code, None, &emu_opts);
+    let (sim, emu) = on_sim_and_emulated(code, "bern.py");
     assert!(sim.ok, "{:?}\n{}", sim.error, sim.stderr);
-    assert_eq!(emu.backend, "emulated", "{:?}", emu.internal_error);
-    let usage = emu.device_usage.as_ref().expect("device usage");
-    assert!(
-        usage.fallbacks.is_empty(),
-        "ops ran on the host: {:?}",
-        usage.fallbacks
-    );
-    if let Some((field, a, b)) = first_difference(&sim, &emu, Allowed::default()) {
-        panic!("{field} differs\n--- sim\n{a}\n--- emulated\n{b}");
-    }
+    all_on_kernels(&emu);
+    assert_same_report(&sim, &emu);
     assert!(sim.stdout.contains("[0.0, 1.0, "), "{}", sim.stdout);
 }
 

@@ -137,6 +137,16 @@ struct Buf {
     elem: Elem,
 }
 
+impl Buf {
+    /// The buffer as a contiguous 1-D operand.
+    fn flat(&self) -> Strided<'static> {
+        Strided {
+            ptr: self.ptr,
+            strides: &[1],
+        }
+    }
+}
+
 fn upload(d: &Recorder, v: &[f64], e: Elem) -> Buf {
     let raw = bytes_of(v, e);
     let p = d
@@ -390,15 +400,9 @@ fn scalar_operands_and_pytorchs_division_by_a_scalar() {
             op,
             first,
             &[12],
-            Strided {
-                ptr: a.ptr,
-                strides: s(&[1]),
-            },
+            a.flat(),
             Scalar::from_f64(sv, e),
-            Strided {
-                ptr: out.ptr,
-                strides: s(&[1]),
-            },
+            out.flat(),
         )
         .unwrap();
         let got = download(&d, &out);
@@ -449,44 +453,16 @@ fn comparisons_where_isnan_on_every_dtype() {
         let (a, b) = (upload(&d, &x, e), upload(&d, &y, e));
         for (op, f) in ops {
             let out = alloc(&d, 12, Elem::Bool);
-            kk.compare(
-                op,
-                e,
-                &[12],
-                Strided {
-                    ptr: a.ptr,
-                    strides: s(&[1]),
-                },
-                Strided {
-                    ptr: b.ptr,
-                    strides: s(&[1]),
-                },
-                Strided {
-                    ptr: out.ptr,
-                    strides: s(&[1]),
-                },
-            )
-            .unwrap();
+            kk.compare(op, e, &[12], a.flat(), b.flat(), out.flat())
+                .unwrap();
             let want: Vec<f64> = (0..12)
                 .map(|i| f64::from(u8::from(f(x[i], y[i]))))
                 .collect();
             check(&format!("{op:?} {e:?}"), &download(&d, &out), &want, 0.0);
             let out = alloc(&d, 12, Elem::Bool);
             let sv = cast(1.0, e);
-            kk.compare_scalar(
-                op,
-                &[12],
-                Strided {
-                    ptr: a.ptr,
-                    strides: s(&[1]),
-                },
-                Scalar::from_f64(sv, e),
-                Strided {
-                    ptr: out.ptr,
-                    strides: s(&[1]),
-                },
-            )
-            .unwrap();
+            kk.compare_scalar(op, &[12], a.flat(), Scalar::from_f64(sv, e), out.flat())
+                .unwrap();
             let want: Vec<f64> = (0..12).map(|i| f64::from(u8::from(f(x[i], sv)))).collect();
             check(
                 &format!("{op:?} scalar {e:?}"),
@@ -498,27 +474,8 @@ fn comparisons_where_isnan_on_every_dtype() {
         // where(cond, a, b) with cond = a > b.
         let cond: Vec<f64> = (0..12).map(|i| f64::from(u8::from(x[i] > y[i]))).collect();
         let (c, out) = (upload(&d, &cond, Elem::Bool), alloc(&d, 12, e));
-        kk.where_(
-            e,
-            &[12],
-            Strided {
-                ptr: c.ptr,
-                strides: s(&[1]),
-            },
-            Strided {
-                ptr: a.ptr,
-                strides: s(&[1]),
-            },
-            Strided {
-                ptr: b.ptr,
-                strides: s(&[1]),
-            },
-            Strided {
-                ptr: out.ptr,
-                strides: s(&[1]),
-            },
-        )
-        .unwrap();
+        kk.where_(e, &[12], c.flat(), a.flat(), b.flat(), out.flat())
+            .unwrap();
         let want: Vec<f64> = (0..12)
             .map(|i| if cond[i] != 0.0 { x[i] } else { y[i] })
             .collect();
@@ -1059,23 +1016,8 @@ fn index_asserts_print_pytorch_215s_lines_with_pytorchs_threads() {
     idx[600] = 5.0;
     let pi = upload(&d, &idx, Elem::I64);
     let out = alloc(&d, 700, Elem::F32);
-    kk.index(
-        Elem::F32,
-        &[700],
-        0,
-        5,
-        Strided {
-            ptr: x.ptr,
-            strides: s(&[1]),
-        },
-        pi.ptr,
-        1,
-        Strided {
-            ptr: out.ptr,
-            strides: s(&[1]),
-        },
-    )
-    .unwrap();
+    kk.index(Elem::F32, &[700], 0, 5, x.flat(), pi.ptr, 1, out.flat())
+        .unwrap();
     assert_eq!(
         d.take_device_log(),
         vec!["/__w/pytorch/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:111: operator(): block: [1,0,0], thread: [88,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.".to_string()]

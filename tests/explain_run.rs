@@ -4,6 +4,9 @@
 //! entered (`# entered`: the tensor's creation or last write). Run through the real binary
 //! on the simulated GPU, from the scripts' folder, with `--allow-read data`.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -184,26 +187,15 @@ fn the_explanation_speaks_chinese_too() {
 
 #[test]
 fn explain_reads_a_paste_on_stdin_and_never_fails() {
-    use std::io::Write;
     for input in [
         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 7.79 GiB of which 1.10 GiB is free.",
         "",
         "\u{0}\u{1}garbage \u{1b}[31m",
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cudatutor"))
-            .args(["--lang", "en", "explain", "-"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = cli::output_with_stdin(
+            Command::new(cli::BIN).args(["--lang", "en", "explain", "-"]),
+            input.as_bytes(),
+        );
         assert_eq!(out.status.code(), Some(0), "{input:?}");
         assert!(!out.stdout.is_empty(), "{input:?}");
     }

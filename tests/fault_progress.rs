@@ -13,14 +13,19 @@
 //! (`unshare -m`, or `unshare -rm` as a normal user). Where none of that is possible the test
 //! prints SKIPPED and why. docs/robustness.md "Fault tests" has what each proves and timings.
 
+#[path = "support/cli.rs"]
+mod cli;
 mod common;
+#[path = "support/pager.rs"]
+mod pager;
+use pager::app_on;
 
 use common::tmux::Tmux;
 #[cfg(feature = "fault-injection")]
 use cudatutor::fault_injection::test_generation;
 use cudatutor::lesson::{Catalog, Lang};
-use cudatutor::progress::{ExerciseState, Progress, Store};
-use cudatutor::ui::{App, Theme};
+use cudatutor::progress::{Progress, Store};
+use cudatutor::ui::App;
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -31,10 +36,7 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_cudatutor");
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cudatutor-fault-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    cli::scratch_dir("fault", name)
 }
 
 /// Names of save temp files (`.progress.json.<pid>.<n>.tmp`) in `dir`.
@@ -426,12 +428,11 @@ fn seed_progress() -> Progress {
         last_lesson: Some("device-asserts".into()),
         ..Progress::default()
     };
-    p.exercises.insert(
-        "l3-one-based".into(),
-        ExerciseState {
-            code: Some("# seeded-before-the-fault\nimport torch\n".into()),
-            passed: false,
-        },
+    cli::save_attempt(
+        &mut p,
+        "l3-one-based",
+        "# seeded-before-the-fault\nimport torch\n".into(),
+        false,
     );
     p
 }
@@ -500,8 +501,7 @@ fn pager_still_works(c: &Confinement, fault: Fault) {
         &seed,
         &[BIN, "--lang", "en", "--backend", "sim", "lesson", "3"],
     );
-    t.type_text(&format!("CUDATUTOR_DATA_DIR='{}' {line}", dir.display()));
-    t.send(&["Enter"]);
+    t.enter(&format!("CUDATUTOR_DATA_DIR='{}' {line}", dir.display()));
     let start = format!(
         "progress will not be saved: {}: {}",
         dir.display(),
@@ -632,13 +632,10 @@ fn unwritable_store_in_the_app_keeps_edits_and_says_where() {
     let data = base.join("data");
     std::fs::write(&data, b"in the way").unwrap();
     let store = Store::at(&data);
-    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/exercise")).unwrap();
-    let mut app = App::new(
-        catalog,
+    let mut app = app_on(
+        "tests/fixtures/lessons/exercise",
         Lang::En,
-        Theme { color: false },
         Progress::default(),
-        None,
     )
     .with_store(store.clone());
     app.status = store.check_writable(app.progress()).err();

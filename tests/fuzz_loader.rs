@@ -8,12 +8,15 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang, Lesson, LessonError, parse_lesson};
 use cudatutor::progress::Progress;
-use cudatutor::ui::{App, Theme};
+use cudatutor::ui::App;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use ratatui::{Terminal, backend::TestBackend};
 use std::path::Path;
 use std::sync::OnceLock;
+#[path = "support/pager.rs"]
+mod pager;
+use pager::{app_on, fresh_app};
 
 /// (file name, text) of every built-in lesson and fixture lesson.
 fn sources() -> &'static [(String, String)] {
@@ -267,13 +270,7 @@ fn render(lesson: Lesson) {
         lessons: vec![lesson],
         set: cudatutor::progress::BUILTIN_SET.to_string(),
     };
-    let mut app = App::new(
-        catalog,
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    );
+    let mut app = fresh_app(catalog, None);
     for (w, h) in [(80, 24), (23, 7)] {
         draw(&app, w, h);
         for code in [
@@ -418,14 +415,7 @@ fn the_sources_themselves_load() {
 /// is drawn as spaces to the next multiple of 4, as the editor does.
 #[test]
 fn control_characters_never_reach_the_screen() {
-    let catalog = Catalog::from_dir(Path::new("tests/corpus/lessons-draw")).unwrap();
-    let mut app = App::new(
-        catalog,
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    );
+    let mut app = app_on("tests/corpus/lessons-draw", Lang::En, Progress::default());
     let keys = [
         KeyCode::Tab,
         KeyCode::Enter,

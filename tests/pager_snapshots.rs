@@ -5,26 +5,14 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::Progress;
 use cudatutor::ui::{App, Theme};
-use ratatui::{Terminal, backend::TestBackend};
 use std::path::Path;
 
-fn app() -> App {
-    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/good")).unwrap();
-    App::new(
-        catalog,
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    )
-}
+#[path = "support/pager.rs"]
+mod pager;
+use pager::{app_on, draw, frame_text, fresh_app};
 
-/// The terminal is `width` x `height` (as the event loop tells the App), then a frame.
-fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
-    app.handle_event(&Event::Resize(width, height));
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| f.render_widget(&*app, f.area())).unwrap();
-    terminal
+fn app() -> App {
+    app_on("tests/fixtures/lessons/good", Lang::En, Progress::default())
 }
 
 fn keys(app: &mut App, keys: &str) {
@@ -53,22 +41,18 @@ fn toc_closed_80x24() {
     insta::assert_snapshot!(draw(&mut app, 80, 24).backend());
 }
 
-fn screen_text(app: &mut App, width: u16, height: u16) -> String {
-    format!("{}", draw(app, width, height).backend())
-}
-
 /// The lesson list is open where it leaves the text room (100 columns and more), folded below;
 /// `t` is the learner's choice and holds at any width.
 #[test]
 fn the_lesson_list_folds_away_at_narrow_widths() {
     let mut app = app();
-    assert!(!screen_text(&mut app, 80, 24).contains("Lessons ─"));
-    assert!(screen_text(&mut app, 120, 40).contains("Lessons ─"));
+    assert!(!frame_text(&mut app, 80, 24).contains("Lessons ─"));
+    assert!(frame_text(&mut app, 120, 40).contains("Lessons ─"));
     keys(&mut app, "t");
-    assert!(!screen_text(&mut app, 120, 40).contains("Lessons ─"));
-    assert!(!screen_text(&mut app, 80, 24).contains("Lessons ─"));
+    assert!(!frame_text(&mut app, 120, 40).contains("Lessons ─"));
+    assert!(!frame_text(&mut app, 80, 24).contains("Lessons ─"));
     keys(&mut app, "t");
-    assert!(screen_text(&mut app, 80, 24).contains("Lessons ─"));
+    assert!(frame_text(&mut app, 80, 24).contains("Lessons ─"));
 }
 
 /// A resize keeps the reading position: the section heading at the top of the screen is still
@@ -77,17 +61,11 @@ fn the_lesson_list_folds_away_at_narrow_widths() {
 #[test]
 fn a_resize_keeps_the_reading_position() {
     let catalog = Catalog::builtin(Lang::En).unwrap();
-    let mut app = App::new(
-        catalog,
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        Some(2),
-    );
+    let mut app = fresh_app(catalog, Some(2));
     draw(&mut app, 120, 40);
     // The lesson list closed at every width, so the first row is the page's text alone.
     keys(&mut app, "t}}}");
-    let before = screen_text(&mut app, 120, 40);
+    let before = frame_text(&mut app, 120, 40);
     let top = before.lines().nth(1).unwrap().to_string();
     let heading: String = top
         .trim_matches('"')
@@ -97,7 +75,7 @@ fn a_resize_keeps_the_reading_position() {
         .join(" ");
     assert!(!heading.is_empty(), "{before}");
     for (w, h) in [(80, 24), (100, 30), (120, 40)] {
-        let after = screen_text(&mut app, w, h);
+        let after = frame_text(&mut app, w, h);
         let first = after.lines().nth(1).unwrap();
         let first: String = first
             .trim_matches('"')
@@ -239,7 +217,7 @@ fn inline_code_is_never_split_across_lines_80x24_and_100x30() {
             Progress::default(),
             None,
         );
-        let screen = screen_text(&mut app, width, height);
+        let screen = frame_text(&mut app, width, height);
         for span in &spans {
             assert!(
                 screen.lines().any(|row| row.contains(span.as_str())),

@@ -593,6 +593,21 @@ fn first_difference(want: &Value, got: &Value) -> String {
     }
 }
 
+/// No replayed result differs from PyTorch's; else the first 40 differences, and how many.
+fn assert_none_differ(failures: &[String], checked: usize, what: &str) {
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} {what} differ from PyTorch:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
 #[test]
 fn cpu_streams_match_recorded_pytorch() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/random");
@@ -638,17 +653,7 @@ fn cpu_streams_match_recorded_pytorch() {
         }
     }
     assert!(checked > 5000, "only {checked} results checked");
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} results differ from PyTorch:\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .take(40)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert_none_differ(&failures, checked, "results");
 }
 
 /// The CUDA streams, replayed from tests/fixtures/random/cuda.json, recorded on a GPU machine
@@ -818,17 +823,7 @@ fn cuda_streams_match_recorded_pytorch() {
         approximate * 5 < checked,
         "{approximate} of {checked} only approximate: more than the normal and exponential draws"
     );
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} CUDA results differ from PyTorch:\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .take(40)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert_none_differ(&failures, checked, "CUDA results");
 }
 
 /// Normal draws recorded on a GPU (`want`) and the host mirror's (`got`), both as the fixture

@@ -2,6 +2,8 @@
 //! opens help, quits, and checks that the shell prompt is back and the terminal restored
 //! (cooked mode, main screen). Fails, never skips, when tmux is missing.
 
+#[path = "support/cli.rs"]
+mod cli;
 mod common;
 
 use common::tmux::Tmux;
@@ -12,15 +14,37 @@ use std::time::Duration;
 
 /// A 100x30 shell whose cudatutor keeps its progress in `data_dir`.
 fn e2e_shell(name: &str, data_dir: &Path) -> Tmux {
+    sized_shell(name, data_dir, 100, 30)
+}
+
+/// A `width` x `height` shell whose cudatutor keeps its progress in `data_dir`.
+fn sized_shell(name: &str, data_dir: &Path, width: u16, height: u16) -> Tmux {
     let data = format!("CUDATUTOR_DATA_DIR={}", data_dir.display());
-    Tmux::start(&format!("e2e-{name}"), 100, 30, &[data])
+    Tmux::start(&format!("e2e-{name}"), width, height, &[data])
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cudatutor-e2e-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    cli::scratch_dir("e2e", name)
+}
+
+/// `e2e_shell` on a fresh scratch data folder, and the folder.
+fn scratch_shell(name: &str) -> (Tmux, PathBuf) {
+    let data = temp_dir(name);
+    (e2e_shell(name, &data), data)
+}
+
+/// The progress file the pager saved in `data`.
+fn saved_progress(data: &Path) -> String {
+    std::fs::read_to_string(data.join("progress.json")).expect("progress saved")
+}
+
+/// The pager saved lesson 2 (`devices`) as the learner's place.
+fn assert_lesson_2_saved(data: &Path, what: &str) {
+    let saved = saved_progress(data);
+    assert!(
+        saved.contains("\"last_lesson\": \"devices\""),
+        "{what}: place saved: {saved}"
+    );
 }
 
 #[test]
@@ -28,13 +52,11 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
     let catalog = cudatutor::lesson::Catalog::builtin(cudatutor::lesson::Lang::En).unwrap();
     let title = catalog.lessons[2].title.clone();
-    let data = temp_dir("pager");
-    let t = e2e_shell("pager", &data);
+    let (t, data) = scratch_shell("pager");
     let cooked = t.query("#{pane_id}");
     assert!(!cooked.is_empty());
 
-    t.type_text(&format!("{bin} --lang en lesson 3"));
-    t.send(&["Enter"]);
+    t.enter(&format!("{bin} --lang en lesson 3"));
     let first = t.wait_for(&format!("3/6 {title}"));
     assert_eq!(
         t.query("#{alternate_on}"),
@@ -49,8 +71,7 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
     t.wait_until("the page to scroll", |s| s != first);
 
     // Search: the footer reports the hit count.
-    t.type_text("/ignore_index");
-    t.send(&["Enter"]);
+    t.enter("/ignore_index");
     t.wait_for("match");
 
     // Help overlay.
@@ -70,10 +91,9 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
     assert_eq!(t.query("#{alternate_on}"), "0", "back on the main screen");
 
     // The terminal is in cooked mode again: stty reports canonical input and echo.
-    t.type_text(
+    t.enter(
         "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo STTY-$((6*7))",
     );
-    t.send(&["Enter"]);
     let stty = t.wait_for("STTY-42");
     let line = stty
         .lines()
@@ -97,8 +117,7 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
         progress.contains("\"last_lesson\": \"device-asserts\""),
         "{progress}"
     );
-    t.type_text(&format!("clear; {bin} --lang en"));
-    t.send(&["Enter"]);
+    t.enter(&format!("clear; {bin} --lang en"));
     t.wait_for(&format!("3/6 {title}"));
     t.send(&["q"]);
     t.wait_until("the prompt again", |s| {
@@ -113,12 +132,10 @@ fn lesson_3_scroll_search_help_quit_restores_terminal() {
 )]
 fn terminal_is_restored_after_a_panic_in_the_ui() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("panic");
-    let t = e2e_shell("panic", &data);
-    t.type_text(&format!(
+    let (t, _) = scratch_shell("panic");
+    t.enter(&format!(
         "CUDATUTOR_TEST_PANIC_KEY=Z {bin} --lang en lesson 1; echo EXIT=$?"
     ));
-    t.send(&["Enter"]);
     t.wait_for("1/6");
     t.send(&["Z"]);
     let after = t.wait_for("EXIT=");
@@ -127,13 +144,7 @@ fn terminal_is_restored_after_a_panic_in_the_ui() {
         "the panic message is printed on the main screen:\n{after}"
     );
     assert_eq!(t.query("#{alternate_on}"), "0");
-    t.type_text("stty -a | tr ' ' '\\n' | grep -E '^-?icanon$'; echo STTY-$((6*7))");
-    t.send(&["Enter"]);
-    let stty = t.wait_for("STTY-42");
-    assert!(
-        stty.lines().any(|l| l.trim() == "icanon"),
-        "cooked mode after the panic:\n{stty}"
-    );
+    assert_cooked(&t, "after the panic");
 }
 
 /// The learner's loop in lesson 3: enter the label exercise, run it and see the deferred
@@ -142,10 +153,8 @@ fn terminal_is_restored_after_a_panic_in_the_ui() {
 #[test]
 fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("exercise");
-    let t = e2e_shell("exercise", &data);
-    t.type_text(&format!("{bin} --lang en --backend sim lesson 3"));
-    t.send(&["Enter"]);
+    let (t, data) = scratch_shell("exercise");
+    t.enter(&format!("{bin} --lang en --backend sim lesson 3"));
     t.wait_for("3/6");
     t.send(&["Tab"]);
     t.wait_for("Exercise l3-one-based");
@@ -192,8 +201,7 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
         t.send(&["Down"]);
     }
     t.send(&["Home"]);
-    t.type_text("to_targets = lambda labels: torch.tensor(labels, device='cuda') - 1");
-    t.send(&["Enter"]);
+    t.enter("to_targets = lambda labels: torch.tensor(labels, device='cuda') - 1");
     // Wait for Esc to land on its own: Esc followed at once by `r` reads as Alt-r.
     t.send(&["Escape"]);
     t.wait_until("the editor to close", |s| !s.contains("✎"));
@@ -205,25 +213,20 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
         "the contents pane marks it:\n{passed}"
     );
 
-    t.send(&["Escape"]);
-    sleep(Duration::from_millis(200));
-    t.send(&["q"]);
+    escape_then_quit(&t);
     t.wait_until("the shell prompt", |s| {
         s.matches("TMUX-TEST-PROMPT$").count() >= 2
     });
-    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let saved = saved_progress(&data);
     assert!(saved.contains("to_targets = lambda labels"), "{saved}");
 
     // Reopen: the edit and the ✓ are still there.
-    t.type_text(&format!("clear; {bin} --lang en lesson 3"));
-    t.send(&["Enter"]);
+    t.enter(&format!("clear; {bin} --lang en lesson 3"));
     t.wait_for("3/6");
     t.send(&["Tab"]);
     let reopened = t.wait_for("to_targets = lambda labels");
     assert!(reopened.contains("✓ l3-one-based"), "{reopened}");
-    t.send(&["Escape"]);
-    sleep(Duration::from_millis(200));
-    t.send(&["q"]);
+    escape_then_quit(&t);
 }
 
 /// `kill -TERM` (and -INT, -HUP) end the pager like `q`: terminal restored, place saved.
@@ -231,10 +234,8 @@ fn lesson_3_label_exercise_fail_fix_pass_and_keep() {
 fn terminal_is_restored_after_sigterm_and_sigint() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
     for signal in ["TERM", "INT"] {
-        let data = temp_dir(&format!("signal-{signal}"));
-        let t = e2e_shell(&format!("signal-{signal}"), &data);
-        t.type_text(&format!("{bin} --lang en lesson 2 & sleep 0.3; fg"));
-        t.send(&["Enter"]);
+        let (t, data) = scratch_shell(&format!("signal-{signal}"));
+        t.enter(&format!("{bin} --lang en lesson 2 & sleep 0.3; fg"));
         t.wait_for("2/6");
         assert_eq!(t.query("#{alternate_on}"), "1");
         // This pager only, by its pid: `pkill -f` on the command line also hit the pagers
@@ -253,18 +254,8 @@ fn terminal_is_restored_after_sigterm_and_sigint() {
             "0",
             "SIG{signal}: main screen again"
         );
-        t.type_text("stty -a | tr ' ' '\\n' | grep -E '^-?icanon$'; echo STTY-$((6*7))");
-        t.send(&["Enter"]);
-        let stty = t.wait_for("STTY-42");
-        assert!(
-            stty.lines().any(|l| l.trim() == "icanon"),
-            "SIG{signal}: cooked mode:\n{stty}"
-        );
-        let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
-        assert!(
-            saved.contains("\"last_lesson\": \"devices\""),
-            "SIG{signal}: {saved}"
-        );
+        assert_cooked(&t, &format!("SIG{signal}"));
+        assert_lesson_2_saved(&data, &format!("SIG{signal}"));
     }
 }
 
@@ -293,11 +284,9 @@ fn pager_exits_and_saves_when_its_terminal_goes_away() {
         ("sighup", String::new()),
         ("no-sighup", format!("python3 -c '{block_sighup}' ")),
     ] {
-        let data = temp_dir(&format!("hangup-{case}"));
-        let t = e2e_shell(&format!("hangup-{case}"), &data);
+        let (t, data) = scratch_shell(&format!("hangup-{case}"));
         // exec: the pane's process is the pager itself, so its pid is the pane's.
-        t.type_text(&format!("exec {wrapper}{bin} --lang en lesson 2"));
-        t.send(&["Enter"]);
+        t.enter(&format!("exec {wrapper}{bin} --lang en lesson 2"));
         t.wait_for("2/6");
         let pid = t.query("#{pane_pid}");
         if case == "no-sighup" {
@@ -326,11 +315,7 @@ fn pager_exits_and_saves_when_its_terminal_goes_away() {
             ended,
             "{case}: the pager still runs 5 s after its terminal went away"
         );
-        let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
-        assert!(
-            saved.contains("\"last_lesson\": \"devices\""),
-            "{case}: place saved: {saved}"
-        );
+        assert_lesson_2_saved(&data, case);
     }
 }
 
@@ -338,6 +323,23 @@ fn pager_exits_and_saves_when_its_terminal_goes_away() {
 
 fn deck_dir() -> String {
     format!("{}/tests/fixtures/lessons/deck", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Starts the pager on the deck (sim backend) and waits for its first screen.
+fn open_deck(t: &Tmux) -> String {
+    t.enter(&format!(
+        "{} --lang en --backend sim --lessons {}",
+        cli::BIN,
+        deck_dir()
+    ));
+    t.wait_for("1/1 Two cards and a quiz")
+}
+
+/// Esc (waited for on its own: Esc followed at once by a key reads as Alt-key), then `q`.
+fn escape_then_quit(t: &Tmux) {
+    t.send(&["Escape"]);
+    sleep(Duration::from_millis(200));
+    t.send(&["q"]);
 }
 
 /// The shell prompt is back (the pager ended) or not.
@@ -349,15 +351,8 @@ fn pager_gone(screen: &str) -> bool {
 /// scrolled out of view takes no key (x asks nothing); q quits.
 #[test]
 fn esc_and_ctrl_c_never_quit_and_keys_act_only_on_what_is_seen() {
-    let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("pager-keys");
-    let t = e2e_shell("pager-keys", &data);
-    t.type_text(&format!(
-        "{bin} --lang en --backend sim --lessons {}",
-        deck_dir()
-    ));
-    t.send(&["Enter"]);
-    t.wait_for("1/1 Two cards and a quiz");
+    let (t, _) = scratch_shell("pager-keys");
+    open_deck(&t);
     t.send(&["Tab"]);
     t.wait_for("Enter edit");
     t.send(&["Enter"]);
@@ -402,11 +397,10 @@ fn ctrl_c_stops_a_long_run_and_the_footer_tells_the_truth() {
     )
     .unwrap();
     let t = e2e_shell("pager-cancel", &data);
-    t.type_text(&format!(
+    t.enter(&format!(
         "{bin} --lang en --backend sim --lessons {}",
         lessons.display()
     ));
-    t.send(&["Enter"]);
     t.wait_for("1/1 A long loop");
     t.send(&["Tab"]);
     t.wait_for("Exercise long-loop");
@@ -423,29 +417,16 @@ fn ctrl_c_stops_a_long_run_and_the_footer_tells_the_truth() {
         "{after}"
     );
     assert!(!pager_gone(&after), "Ctrl-c quit:\n{after}");
-    t.send(&["Escape"]);
-    sleep(Duration::from_millis(200));
-    t.send(&["q"]);
+    escape_then_quit(&t);
     t.wait_until("the shell prompt", pager_gone);
 }
 
 /// From 160x50 to 40x12 inside an editor: the edited card stays on screen.
 #[test]
 fn a_resize_keeps_the_edited_card_on_screen() {
-    let bin = env!("CARGO_BIN_EXE_cudatutor");
     let data = temp_dir("pager-resize");
-    let t = Tmux::start(
-        "e2e-pager-resize",
-        160,
-        50,
-        &[format!("CUDATUTOR_DATA_DIR={}", data.display())],
-    );
-    t.type_text(&format!(
-        "{bin} --lang en --backend sim --lessons {}",
-        deck_dir()
-    ));
-    t.send(&["Enter"]);
-    t.wait_for("1/1 Two cards and a quiz");
+    let t = sized_shell("pager-resize", &data, 160, 50);
+    open_deck(&t);
     t.send(&["Tab"]);
     t.send(&["Tab"]);
     t.wait_for("Exercise deck-two-fixes");
@@ -462,20 +443,9 @@ fn a_resize_keeps_the_edited_card_on_screen() {
 /// not a card key, typed on a focused card, opens the editor and is typed there.
 #[test]
 fn at_80x24_the_list_folds_away_and_a_letter_that_is_no_card_key_is_typed() {
-    let bin = env!("CARGO_BIN_EXE_cudatutor");
     let data = temp_dir("pager-narrow");
-    let t = Tmux::start(
-        "e2e-pager-narrow",
-        80,
-        24,
-        &[format!("CUDATUTOR_DATA_DIR={}", data.display())],
-    );
-    t.type_text(&format!(
-        "{bin} --lang en --backend sim --lessons {}",
-        deck_dir()
-    ));
-    t.send(&["Enter"]);
-    let screen = t.wait_for("1/1 Two cards and a quiz");
+    let t = sized_shell("pager-narrow", &data, 80, 24);
+    let screen = open_deck(&t);
     assert!(
         !screen.contains("Lessons ─"),
         "the list is folded:\n{screen}"
@@ -501,10 +471,8 @@ fn at_80x24_the_list_folds_away_and_a_letter_that_is_no_card_key_is_typed() {
 fn the_chinese_help_box_has_a_whole_border() {
     use unicode_width::UnicodeWidthChar;
     let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("pager-help");
-    let t = e2e_shell("pager-help", &data);
-    t.type_text(&format!("{bin} --lang zh --backend sim lesson 2"));
-    t.send(&["Enter"]);
+    let (t, _) = scratch_shell("pager-help");
+    t.enter(&format!("{bin} --lang zh --backend sim lesson 2"));
     t.wait_for("2/6");
     t.send(&["?"]);
     // The character at a display column of a captured row.
@@ -551,9 +519,7 @@ fn the_chinese_help_box_has_a_whole_border() {
         false
     };
     t.wait_until("the help box with a whole left border", whole);
-    t.send(&["Escape"]);
-    sleep(Duration::from_millis(200));
-    t.send(&["q"]);
+    escape_then_quit(&t);
 }
 
 // ----- Panics and signals never leave the terminal in the pager's state -----
@@ -599,6 +565,41 @@ fn raw(modes: &str) -> bool {
     modes.split_whitespace().any(|w| w == "-icanon")
 }
 
+/// Canonical input again, as the shell's stty reads it.
+fn assert_cooked(t: &Tmux, what: &str) {
+    t.enter("stty -a | tr ' ' '\\n' | grep -E '^-?icanon$'; echo STTY-$((6*7))");
+    let stty = t.wait_for("STTY-42");
+    assert!(
+        stty.lines().any(|l| l.trim() == "icanon"),
+        "{what}: cooked mode:\n{stty}"
+    );
+}
+
+/// Starts `ENV cudatutor --lang en --backend sim lesson 2; echo EXIT=$?` (ENV: test hooks,
+/// or nothing) and focuses the lesson's l2-counters card.
+fn open_l2_counters(t: &Tmux, env: &str) {
+    t.enter(&format!(
+        "{env}{} --lang en --backend sim lesson 2; echo EXIT=$?",
+        cli::BIN
+    ));
+    t.wait_for("2/6");
+    t.send(&["Tab"]);
+    t.wait_for("Exercise l2-counters");
+}
+
+/// Opens the focused card's editor with the cursor on a new line after its code.
+fn edit_on_a_new_last_line(t: &Tmux) {
+    t.send(&["Enter"]);
+    t.send(&["C-End"]);
+    t.send(&["Enter"]);
+}
+
+/// Still the pager's alternate screen, still in raw mode.
+fn assert_still_the_pager(t: &Tmux) {
+    assert_eq!(t.query("#{alternate_on}"), "1", "still the pager's screen");
+    assert!(raw(&pane_modes(t)), "still raw mode:\n{}", pane_modes(t));
+}
+
 /// Main screen, no mouse reporting, cooked mode: what the shell needs after the pager.
 fn assert_restored(t: &Tmux, what: &str) {
     assert_eq!(t.query("#{alternate_on}"), "0", "{what}: main screen");
@@ -607,13 +608,7 @@ fn assert_restored(t: &Tmux, what: &str) {
         "000",
         "{what}: mouse reporting off"
     );
-    t.type_text("stty -a | tr ' ' '\\n' | grep -E '^-?icanon$'; echo STTY-$((6*7))");
-    t.send(&["Enter"]);
-    let stty = t.wait_for("STTY-42");
-    assert!(
-        stty.lines().any(|l| l.trim() == "icanon"),
-        "{what}: cooked mode:\n{stty}"
-    );
+    assert_cooked(t, what);
 }
 
 /// Every signal: the terminating ones (SIGQUIT, SIGUSR1, SIGALRM, ...) end the pager as `q`
@@ -631,10 +626,8 @@ fn the_terminal_is_restored_on_every_signal() {
         ("SEGV", 11, false),
         ("BUS", 7, false),
     ] {
-        let data = temp_dir(&format!("sig-{sig}"));
-        let t = e2e_shell(&format!("sig-{sig}"), &data);
-        t.type_text(&format!("{bin} --lang en lesson 2; echo EXIT=$?"));
-        t.send(&["Enter"]);
+        let (t, data) = scratch_shell(&format!("sig-{sig}"));
+        t.enter(&format!("{bin} --lang en lesson 2; echo EXIT=$?"));
         t.wait_for("2/6");
         assert_eq!(t.query("#{alternate_on}"), "1");
         let pid = pager_pid(&t);
@@ -653,11 +646,7 @@ fn the_terminal_is_restored_on_every_signal() {
         );
         assert_restored(&t, &format!("SIG{sig}"));
         if graceful {
-            let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
-            assert!(
-                saved.contains("\"last_lesson\": \"devices\""),
-                "SIG{sig}: place saved: {saved}"
-            );
+            assert_lesson_2_saved(&data, &format!("SIG{sig}"));
         }
     }
 }
@@ -667,10 +656,8 @@ fn the_terminal_is_restored_on_every_signal() {
 #[test]
 fn a_stopped_pager_gives_the_terminal_back_and_takes_it_again() {
     let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("tstp");
-    let t = e2e_shell("tstp", &data);
-    t.type_text(&format!("{bin} --lang en lesson 2"));
-    t.send(&["Enter"]);
+    let (t, _) = scratch_shell("tstp");
+    t.enter(&format!("{bin} --lang en lesson 2"));
     t.wait_for("2/6");
     let pid = pager_pid(&t);
     assert!(
@@ -682,8 +669,7 @@ fn a_stopped_pager_gives_the_terminal_back_and_takes_it_again() {
     );
     t.wait_for("Stopped");
     assert_restored(&t, "stopped");
-    t.type_text("clear; fg");
-    t.send(&["Enter"]);
+    t.enter("clear; fg");
     t.wait_for("2/6");
     assert_eq!(
         t.query("#{alternate_on}"),
@@ -707,16 +693,8 @@ fn a_stopped_pager_gives_the_terminal_back_and_takes_it_again() {
     ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
 )]
 fn a_panic_inside_a_run_leaves_the_pager_and_its_terminal_alone() {
-    let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("run-panic");
-    let t = e2e_shell("run-panic", &data);
-    t.type_text(&format!(
-        "CUDATUTOR_TEST_PANIC_IN_RUN=1 {bin} --lang en --backend sim lesson 2; echo EXIT=$?"
-    ));
-    t.send(&["Enter"]);
-    t.wait_for("2/6");
-    t.send(&["Tab"]);
-    t.wait_for("Exercise l2-counters");
+    let (t, data) = scratch_shell("run-panic");
+    open_l2_counters(&t, "CUDATUTOR_TEST_PANIC_IN_RUN=1 ");
     t.send(&["r"]);
     let s = t.wait_for("Internal error in cudatutor");
     assert!(
@@ -724,13 +702,12 @@ fn a_panic_inside_a_run_leaves_the_pager_and_its_terminal_alone() {
         "nothing printed over the pager:\n{s}"
     );
     assert!(!s.contains("stack backtrace"), "{s}");
-    assert_eq!(t.query("#{alternate_on}"), "1", "still the pager's screen");
-    assert!(raw(&pane_modes(&t)), "still raw mode:\n{}", pane_modes(&t));
+    assert_still_the_pager(&t);
     t.send(&["C-q"]);
     let after = wait_exit(&t);
     assert!(after.contains("EXIT=0"), "{after}");
     assert_restored(&t, "after the quit");
-    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let saved = saved_progress(&data);
     let progress = cudatutor::progress::read_set(saved.as_bytes(), "builtin").unwrap();
     assert!(
         progress
@@ -747,21 +724,10 @@ fn a_panic_inside_a_run_leaves_the_pager_and_its_terminal_alone() {
 /// goes on; the edit and the terminal are checked the same way.
 #[test]
 fn an_aborting_run_keeps_the_edit_and_restores_the_terminal() {
-    let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("abort");
-    let t = e2e_shell("abort", &data);
-    t.type_text(&format!(
-        "{bin} --lang en --backend sim lesson 2; echo EXIT=$?"
-    ));
-    t.send(&["Enter"]);
-    t.wait_for("2/6");
-    t.send(&["Tab"]);
-    t.wait_for("Exercise l2-counters");
-    t.send(&["Enter"]);
-    t.send(&["C-End"]);
-    t.send(&["Enter"]);
-    t.type_text("import torch.nn.functional as F");
-    t.send(&["Enter"]);
+    let (t, data) = scratch_shell("abort");
+    open_l2_counters(&t, "");
+    edit_on_a_new_last_line(&t);
+    t.enter("import torch.nn.functional as F");
     t.type_text("big = F.one_hot(torch.tensor([2**40]))");
     t.send(&["C-r"]);
     let after = t.wait_until("the abort or the run's end", |s| {
@@ -778,7 +744,7 @@ fn an_aborting_run_keeps_the_edit_and_restores_the_terminal() {
         wait_exit(&t);
     }
     assert_restored(&t, "after the run");
-    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let saved = saved_progress(&data);
     let progress = cudatutor::progress::read_set(saved.as_bytes(), "builtin").unwrap();
     let code = progress.exercises["l2-counters"].code.clone().unwrap();
     assert!(
@@ -797,26 +763,15 @@ fn an_aborting_run_keeps_the_edit_and_restores_the_terminal() {
     ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
 )]
 fn a_line_that_aborts_ends_its_worker_and_the_pager_goes_on() {
-    let bin = env!("CARGO_BIN_EXE_cudatutor");
-    let data = temp_dir("worker-abort");
-    let t = e2e_shell("worker-abort", &data);
-    t.type_text(&format!(
-        "CUDATUTOR_TEST_ABORT_IN_RUN=ABORT_HERE {bin} --lang en --backend sim lesson 2; echo EXIT=$?"
-    ));
-    t.send(&["Enter"]);
-    t.wait_for("2/6");
-    t.send(&["Tab"]);
-    t.wait_for("Exercise l2-counters");
-    t.send(&["Enter"]);
-    t.send(&["C-End"]);
-    t.send(&["Enter"]);
+    let (t, data) = scratch_shell("worker-abort");
+    open_l2_counters(&t, "CUDATUTOR_TEST_ABORT_IN_RUN=ABORT_HERE ");
+    edit_on_a_new_last_line(&t);
     t.type_text("marker = 'ABORT_HERE'");
     t.send(&["C-r"]);
     let s = t.wait_for("killed by signal 6");
     assert!(s.contains("Internal error in cudatutor"), "{s}");
     assert!(!pager_gone(&s), "the pager is still there:\n{s}");
-    assert_eq!(t.query("#{alternate_on}"), "1", "still the pager's screen");
-    assert!(raw(&pane_modes(&t)), "still raw mode:\n{}", pane_modes(&t));
+    assert_still_the_pager(&t);
     // The pager still takes keys and runs: remove the marker line (Ctrl-z undoes the typing
     // one step at a time, so select the line instead) and run again.
     t.send(&["Home"]);
@@ -833,7 +788,7 @@ fn a_line_that_aborts_ends_its_worker_and_the_pager_goes_on() {
     let after = wait_exit(&t);
     assert!(after.contains("EXIT=0"), "{after}");
     assert_restored(&t, "after the quit");
-    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let saved = saved_progress(&data);
     let progress = cudatutor::progress::read_set(saved.as_bytes(), "builtin").unwrap();
     let code = progress.exercises["l2-counters"].code.clone().unwrap();
     assert!(
@@ -849,7 +804,6 @@ fn a_line_that_aborts_ends_its_worker_and_the_pager_goes_on() {
 /// edited code and runs the checks.
 #[test]
 fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
-    let bin = env!("CARGO_BIN_EXE_cudatutor");
     let data = temp_dir("outside-editor");
     let work = temp_dir("outside-editor-work");
     let fixed = "import torch\nx = torch.randn(10, device='cuda')\npredicted = 512\nprint(torch.cuda.memory_allocated())\n";
@@ -874,12 +828,7 @@ fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
             "VISUAL=".to_string(),
         ],
     );
-    t.type_text(&format!(
-        "{bin} --lang en --backend sim --lessons {}",
-        deck_dir()
-    ));
-    t.send(&["Enter"]);
-    t.wait_for("1/1 Two cards and a quiz");
+    open_deck(&t);
     t.send(&["Tab"]);
     t.wait_for("Exercise deck-counters");
     t.send(&["e"]);
@@ -906,7 +855,7 @@ fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
     assert!(!screen.contains("EDITOR-RUNNING"), "redrawn:\n{screen}");
     assert_eq!(t.query("#{alternate_on}"), "1", "the pager's screen again");
     assert!(raw(&pane_modes(&t)), "raw mode again");
-    let saved = std::fs::read_to_string(data.join("progress.json")).unwrap();
+    let saved = saved_progress(&data);
     assert!(saved.contains("predicted = 512"), "saved at once: {saved}");
     assert!(
         data.join("two-cards").join("deck-counters.py").is_file(),
@@ -914,9 +863,7 @@ fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
     );
     // The keys are the pager's again.
     // Esc first: on a focused card `q` is code.
-    t.send(&["Escape"]);
-    sleep(Duration::from_millis(200));
-    t.send(&["q"]);
+    escape_then_quit(&t);
     t.wait_until("the shell prompt", pager_gone);
     assert_restored(&t, "after e and q");
 }

@@ -9,80 +9,20 @@ use crossterm::event::{
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::Progress;
 use cudatutor::run::{
-    Backend, BackendChoice, BackendLabel, ErrorReport, MemoryReport, RunOptions, RunReport,
-    TimelineEntry,
+    BackendChoice, BackendLabel, ErrorReport, MemoryReport, RunOptions, RunReport, TimelineEntry,
 };
 use cudatutor::ui::{App, EngineRunner, ExerciseRunner, Theme, keys};
-use ratatui::{Terminal, backend::TestBackend};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+#[path = "support/cli.rs"]
+mod cli;
+#[path = "support/pager.rs"]
+mod pager;
+use pager::{app_on, deck_app, fresh_app, key, press, run_and_wait, screen, sim_label, typed};
+
 const FIRST: &str = "deck-counters";
-
-struct Fixed(Mutex<RunReport>);
-
-impl ExerciseRunner for Fixed {
-    fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
-        self.0.lock().unwrap().clone()
-    }
-    fn backend_label(&self) -> BackendLabel {
-        BackendLabel {
-            backend: Backend::Sim,
-            device: "Simulated H200 (modelled)".into(),
-        }
-    }
-}
-
-fn deck_app(report: RunReport) -> App {
-    App::new(
-        Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap(),
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    )
-    .with_runner(Arc::new(Fixed(Mutex::new(report))))
-}
-
-fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.handle_event(&Event::Resize(w, h));
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| f.render_widget(&*app, f.area())).unwrap();
-    let buf = terminal.backend().buffer();
-    (0..h)
-        .map(|y| {
-            let mut row = String::new();
-            let mut x = 0;
-            while x < w {
-                let symbol = buf[(x, y)].symbol();
-                row.push_str(symbol);
-                x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
-            }
-            row
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn key(app: &mut App, code: KeyCode, mods: KeyModifiers) {
-    app.handle_event(&Event::Key(KeyEvent::new(code, mods)));
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    key(app, code, KeyModifiers::NONE);
-}
-
-fn typed(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-}
-
-fn run_and_wait(app: &mut App) {
-    press(app, KeyCode::Char('r'));
-    assert!(app.wait_for_run(Duration::from_secs(10)), "the run ended");
-}
 
 fn counters_report(pending: bool) -> RunReport {
     let traceback = "Traceback (most recent call last):\n  File \"exercise.py\", line 4, in <module>\n    print(torch.cuda.memory_allocated())\nRuntimeError: boom\n".to_string();
@@ -261,13 +201,7 @@ fn the_help_lists_every_key_in_the_table() {
 /// The lesson list: a number opens that lesson; Esc closes it.
 #[test]
 fn the_lesson_list_opens_a_lesson_by_number() {
-    let mut app = App::new(
-        Catalog::from_dir(Path::new("tests/fixtures/lessons/good")).unwrap(),
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    );
+    let mut app = app_on("tests/fixtures/lessons/good", Lang::En, Progress::default());
     screen(&mut app, 80, 24);
     press(&mut app, KeyCode::Char('l'));
     assert!(screen(&mut app, 80, 24).contains("┌ Lessons"));
@@ -284,13 +218,7 @@ fn the_lesson_list_opens_a_lesson_by_number() {
 fn a_click_on_a_lesson_below_the_open_ones_sections_opens_it() {
     let catalog = Catalog::builtin(Lang::En).unwrap();
     let title = catalog.lessons[3].title.clone();
-    let mut app = App::new(
-        catalog,
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        Some(2),
-    );
+    let mut app = fresh_app(catalog, Some(2));
     let s = screen(&mut app, 100, 40);
     let row = s
         .lines()
@@ -365,10 +293,7 @@ fn the_footer_names_the_run_in_flight() {
             RunReport::default()
         }
         fn backend_label(&self) -> BackendLabel {
-            BackendLabel {
-                backend: Backend::Sim,
-                device: "test".into(),
-            }
+            sim_label("test")
         }
     }
     let mut app = deck_app(RunReport::default()).with_runner(Arc::new(Slow));
@@ -401,14 +326,7 @@ fn a_real_engine_run_stops_on_ctrl_c() {
         max_wall: Duration::from_secs(60),
         ..RunOptions::default()
     });
-    let mut app = App::new(
-        catalog,
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    )
-    .with_runner(Arc::new(runner));
+    let mut app = fresh_app(catalog, None).with_runner(Arc::new(runner));
     screen(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Char('r'));
@@ -515,10 +433,7 @@ impl ExerciseRunner for Compared {
         self.0.engine.clone()
     }
     fn backend_label(&self) -> BackendLabel {
-        BackendLabel {
-            backend: Backend::Sim,
-            device: "Simulated H200 (modelled)".into(),
-        }
+        sim_label("Simulated H200 (modelled)")
     }
     fn compare(
         &self,
@@ -555,14 +470,8 @@ fn comparison(engine_out: &str, torch_out: &str) -> cudatutor::run::diff::DiffRe
 }
 
 fn compare_app(lang: Lang, diff: cudatutor::run::diff::DiffReport) -> App {
-    App::new(
-        Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap(),
-        lang,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    )
-    .with_runner(Arc::new(Compared(diff)))
+    app_on("tests/fixtures/lessons/deck", lang, Progress::default())
+        .with_runner(Arc::new(Compared(diff)))
 }
 
 /// `D` on a card runs it on both in the background, then shows the comparison over the page:
@@ -643,14 +552,8 @@ fn d_says_when_real_pytorch_is_unavailable() {
             python: Some("/nonexistent/cudatutor-test/python3".into()),
             ..RunOptions::default()
         });
-        let mut app = App::new(
-            Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap(),
-            lang,
-            Theme { color: false },
-            Progress::default(),
-            None,
-        )
-        .with_runner(Arc::new(runner));
+        let mut app = app_on("tests/fixtures/lessons/deck", lang, Progress::default())
+            .with_runner(Arc::new(runner));
         screen(&mut app, 100, 30);
         press(&mut app, KeyCode::Tab);
         press(&mut app, KeyCode::Char('D'));
@@ -665,26 +568,12 @@ fn d_says_when_real_pytorch_is_unavailable() {
 }
 
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("cudatutor-uicards-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    cli::scratch_dir("uicards", name)
 }
 
-/// An editor script: keeps what it was shown in `seen.py`, writes `new.py` over the file and
-/// exits with `status`.
+/// `sh` running cli::editor_script (see there).
 fn editor_script(dir: &Path, new_code: &str, status: i32) -> String {
-    std::fs::write(dir.join("new.py"), new_code).unwrap();
-    let script = dir.join("editor.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\ncp \"$1\" '{d}/seen.py'\ncp '{d}/new.py' \"$1\"\nexit {status}\n",
-            d = dir.display()
-        ),
-    )
-    .unwrap();
-    format!("sh {}", script.display())
+    format!("sh {}", cli::editor_script(dir, new_code, status).display())
 }
 
 /// `e` on a card: the event loop is asked to hand the terminal over; the editor gets the
@@ -702,15 +591,9 @@ fn e_edits_the_exercise_in_the_learners_editor() {
         backend: BackendChoice::Sim,
         ..RunOptions::default()
     });
-    let mut app = App::new(
-        catalog,
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    )
-    .with_runner(Arc::new(runner))
-    .with_store(cudatutor::progress::Store::at(&data));
+    let mut app = fresh_app(catalog, None)
+        .with_runner(Arc::new(runner))
+        .with_store(cudatutor::progress::Store::at(&data));
     app.edit_cmd = Some(editor_script(&root, fixed, 0));
     screen(&mut app, 100, 30);
     assert_eq!(app.take_outside_edit(), None);
@@ -917,10 +800,7 @@ impl ExerciseRunner for BlockingFails {
         }
     }
     fn backend_label(&self) -> BackendLabel {
-        BackendLabel {
-            backend: Backend::Sim,
-            device: "Simulated H200 (modelled)".into(),
-        }
+        sim_label("Simulated H200 (modelled)")
     }
 }
 

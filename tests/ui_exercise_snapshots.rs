@@ -4,75 +4,40 @@
 //! terminals, and random key sequences that must never panic.
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use cudatutor::lesson::{Catalog, Lang};
+use cudatutor::lesson::Lang;
 use cudatutor::progress::{Progress, Store, quiz_key};
 use cudatutor::run::{
-    Backend, BackendLabel, CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunOptions,
-    RunReport, TimelineEntry,
+    BackendLabel, CheckResult, ErrorReport, RunOptions, RunReport, TimelineEntry,
 };
-use cudatutor::ui::{App, ExerciseRunner, Theme};
+use cudatutor::ui::{App, ExerciseRunner};
 use proptest::prelude::*;
-use ratatui::{Terminal, backend::TestBackend};
-use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+
+#[path = "support/pager.rs"]
+mod pager;
+use pager::{
+    UntilCancelled, app_on, draw, frame_text, key, press, sim_label, sim_memory, timeline_entry,
+    typed,
+};
 
 const LABEL: &str = "sim · Simulated H200 (modelled)";
 const LABEL_DEVICE: &str = "Simulated H200 (modelled)";
 const ID: &str = "labels-range";
 
-fn entry(
-    line: u32,
-    op: &str,
-    kind: &str,
-    host: (f64, f64),
-    dev: Option<(f64, f64)>,
-) -> TimelineEntry {
-    TimelineEntry {
-        line,
-        op: op.into(),
-        kind: kind.parse().expect("an event kind"),
-        device: dev.map(|_| 0),
-        host_us: host.0,
-        host_end_us: host.1,
-        device_start_us: dev.map(|d| d.0),
-        device_end_us: dev.map(|d| d.1),
-        status: cudatutor::run::OpStatus::Ok,
-        allocated: 0,
-        reserved: 0,
-    }
-}
-
-fn memory(allocated: u64, peak: u64) -> MemoryReport {
-    MemoryReport {
-        allocated,
-        reserved: 2 << 20,
-        peak_allocated: peak,
-        devices: vec![DeviceMemory {
-            index: 0,
-            name: "Simulated H200 (modelled)".into(),
-            allocated,
-            reserved: 2 << 20,
-            peak_allocated: peak,
-            capacity: 80 << 30,
-        }],
-    }
-}
-
 fn timeline() -> Vec<TimelineEntry> {
     let mut t = vec![
-        entry(4, "manual_seed", "host", (0.0, 2.0), None),
-        entry(5, "randn", "kernel", (3.0, 8.0), Some((9.0, 14.0))),
-        entry(6, "randint", "kernel", (9.0, 13.0), Some((14.0, 18.0))),
-        entry(
+        timeline_entry(4, "manual_seed", "host", (0.0, 2.0), None),
+        timeline_entry(5, "randn", "kernel", (3.0, 8.0), Some((9.0, 14.0))),
+        timeline_entry(6, "randint", "kernel", (9.0, 13.0), Some((14.0, 18.0))),
+        timeline_entry(
             7,
             "cross_entropy",
             "kernel",
             (14.0, 22.0),
             Some((22.0, 40.0)),
         ),
-        entry(8, "item", "d2h", (23.0, 46.5), Some((40.0, 41.0))),
+        timeline_entry(8, "item", "d2h", (23.0, 46.5), Some((40.0, 41.0))),
     ];
     let mut allocated = 0;
     for e in &mut t {
@@ -117,7 +82,7 @@ fn deferred_assert() -> RunReport {
             traceback,
             detail: None,
         }),
-        memory: memory(1536, 1536),
+        memory: sim_memory(1536, 1536),
         timeline,
         checks: Vec::new(),
         prediction_pending: false,
@@ -155,7 +120,7 @@ fn passing() -> RunReport {
         modelled: true,
         ok: true,
         stdout: "1.8523\n".into(),
-        memory: memory(1536, 1536),
+        memory: sim_memory(1536, 1536),
         timeline: timeline(),
         checks: vec![
             CheckResult {
@@ -196,51 +161,19 @@ impl ExerciseRunner for Fixed {
     }
 
     fn backend_label(&self) -> BackendLabel {
-        BackendLabel {
-            backend: Backend::Sim,
-            device: LABEL_DEVICE.into(),
-        }
+        sim_label(LABEL_DEVICE)
     }
 }
 
 fn app_with(normal: RunReport, progress: Progress) -> App {
-    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/exercise")).unwrap();
-    App::new(catalog, Lang::En, Theme { color: false }, progress, None).with_runner(Arc::new(
-        Fixed {
-            normal,
-            blocking: blocking_assert(),
-        },
-    ))
+    app_on("tests/fixtures/lessons/exercise", Lang::En, progress).with_runner(Arc::new(Fixed {
+        normal,
+        blocking: blocking_assert(),
+    }))
 }
 
 fn app() -> App {
     app_with(deferred_assert(), Progress::default())
-}
-
-/// The terminal is `width` x `height` (as the event loop tells the App), then a frame.
-fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
-    app.handle_event(&Event::Resize(width, height));
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| f.render_widget(&*app, f.area())).unwrap();
-    terminal
-}
-
-fn screen(app: &mut App, width: u16, height: u16) -> String {
-    format!("{}", draw(app, width, height).backend())
-}
-
-fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
-    app.handle_event(&Event::Key(KeyEvent::new(code, modifiers)));
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    key(app, code, KeyModifiers::NONE);
-}
-
-fn type_text(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
 }
 
 /// Focus the exercise card, run it and wait for the report.
@@ -257,7 +190,7 @@ fn card_focused_100x30() {
     draw(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.focused_exercise().as_deref(), Some(ID));
-    let s = screen(&mut app, 100, 30);
+    let s = frame_text(&mut app, 100, 30);
     assert!(s.contains("Exercise labels-range ·"), "{s}");
     assert!(s.contains(LABEL), "backend label in the status bar: {s}");
     assert!(
@@ -275,9 +208,9 @@ fn editing_100x30() {
     press(&mut app, KeyCode::Enter);
     assert!(app.editing());
     // Letters that are commands outside the editor are text inside it.
-    type_text(&mut app, "# hsxbrtmoq ");
+    typed(&mut app, "# hsxbrtmoq ");
     assert!(!app.quit);
-    let s = screen(&mut app, 100, 30);
+    let s = frame_text(&mut app, 100, 30);
     assert!(s.contains("# hsxbrtmoq import torch"), "{s}");
     assert!(s.contains("Esc leave editor"), "{s}");
     insta::assert_snapshot!(s);
@@ -295,12 +228,12 @@ fn editor_undo_redo_indent_and_tab() {
     }
     press(&mut app, KeyCode::End);
     press(&mut app, KeyCode::Enter);
-    type_text(&mut app, "if True:");
+    typed(&mut app, "if True:");
     press(&mut app, KeyCode::Enter);
-    type_text(&mut app, "x = 1");
+    typed(&mut app, "x = 1");
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Tab);
-    type_text(&mut app, "y");
+    typed(&mut app, "y");
     let code = app.deck.cards[ID].code();
     assert!(
         code.ends_with("print(loss.item())\nif True:\n    x = 1\n        y"),
@@ -337,8 +270,8 @@ fn the_cursor_stays_on_screen_as_the_code_grows() {
             press(&mut app, KeyCode::Enter);
             draw(&mut app, w, h);
         }
-        type_text(&mut app, "zz");
-        let s = screen(&mut app, w, h);
+        typed(&mut app, "zz");
+        let s = frame_text(&mut app, w, h);
         assert!(s.contains("zz"), "{w}x{h}: {s}");
     }
 }
@@ -391,7 +324,7 @@ fn bracketed_paste_goes_into_the_editor_verbatim() {
 fn failing_deferred_assert_100x30() {
     let mut app = app();
     run_exercise(&mut app, 100, 30);
-    let s = screen(&mut app, 100, 30);
+    let s = frame_text(&mut app, 100, 30);
     assert!(s.contains("▶8"), "reported line marked in the gutter: {s}");
     assert!(s.contains("●7"), "origin line marked in the gutter: {s}");
     assert!(
@@ -406,12 +339,12 @@ fn failing_deferred_assert_120x40() {
     let mut app = app();
     // With the contents pane, the card is too narrow for panes beside the code: below.
     run_exercise(&mut app, 120, 40);
-    let below = screen(&mut app, 120, 40);
+    let below = frame_text(&mut app, 120, 40);
     assert!(below.contains("├──"), "{below}");
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('t'));
     press(&mut app, KeyCode::Tab);
-    let s = screen(&mut app, 120, 40);
+    let s = frame_text(&mut app, 120, 40);
     // Wide: the panes sit beside the editor, all four at once.
     for needle in [
         "─ checks",
@@ -430,26 +363,26 @@ fn failing_deferred_assert_120x40() {
 fn failing_deferred_assert_80x24_panes_cycle() {
     let mut app = app();
     run_exercise(&mut app, 80, 24);
-    let output = screen(&mut app, 80, 24);
+    let output = frame_text(&mut app, 80, 24);
     insta::assert_snapshot!("deferred_80x24_output", output);
     // The end of the traceback shows first; Shift-↑ scrolls back to the device log.
     assert!(!output.contains("/pytorch/aten"), "{output}");
     for _ in 0..30 {
         key(&mut app, KeyCode::Up, KeyModifiers::SHIFT);
     }
-    let top = screen(&mut app, 80, 24);
+    let top = frame_text(&mut app, 80, 24);
     assert!(top.contains("/pytorch/aten"), "{top}");
     for _ in 0..30 {
         key(&mut app, KeyCode::Down, KeyModifiers::SHIFT);
     }
-    assert_eq!(screen(&mut app, 80, 24), output);
+    assert_eq!(frame_text(&mut app, 80, 24), output);
     press(&mut app, KeyCode::Char('t'));
-    let timeline = screen(&mut app, 80, 24);
+    let timeline = frame_text(&mut app, 80, 24);
     insta::assert_snapshot!("deferred_80x24_timeline", timeline);
     assert!(timeline.contains("host"), "{timeline}");
     assert!(timeline.contains("device"), "{timeline}");
     press(&mut app, KeyCode::Char('m'));
-    let memory = screen(&mut app, 80, 24);
+    let memory = frame_text(&mut app, 80, 24);
     insta::assert_snapshot!("deferred_80x24_memory", memory);
     assert!(memory.contains("1.50 KiB"), "{memory}");
     assert!(memory.contains("2.00 MiB"), "{memory}");
@@ -467,13 +400,13 @@ fn failing_with_launch_blocking_120x40() {
         Some(ID),
         "for this card's next run"
     );
-    assert!(screen(&mut app, 120, 40).contains("CUDA_LAUNCH_BLOCKING=1"));
+    assert!(frame_text(&mut app, 120, 40).contains("CUDA_LAUNCH_BLOCKING=1"));
     press(&mut app, KeyCode::F(5));
     assert!(app.wait_for_run(Duration::from_secs(5)));
     let report = app.deck.cards[ID].report.clone().unwrap();
     let error = report.error.unwrap();
     assert_eq!(error.line, error.origin_line);
-    let s = screen(&mut app, 120, 40);
+    let s = frame_text(&mut app, 120, 40);
     assert!(
         s.contains("◆7"),
         "one mark when launch and report are the same line: {s}"
@@ -490,7 +423,7 @@ fn passing_report_100x30() {
         app.progress().passed(&exercise),
         "the ✓ of the code that ran"
     );
-    let s = screen(&mut app, 100, 30);
+    let s = frame_text(&mut app, 100, 30);
     assert!(s.contains("Exercise labels-range ✓"), "{s}");
     assert!(
         s.contains("✓ 1. Labels out of range"),
@@ -505,7 +438,7 @@ fn passing_report_120x40() {
     draw(&mut app, 120, 40);
     press(&mut app, KeyCode::Char('t'));
     run_exercise(&mut app, 120, 40);
-    insta::assert_snapshot!(screen(&mut app, 120, 40));
+    insta::assert_snapshot!(frame_text(&mut app, 120, 40));
 }
 
 #[test]
@@ -514,14 +447,14 @@ fn hint_revealed_80x24() {
     draw(&mut app, 80, 24);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Char('h'));
-    let s = screen(&mut app, 80, 24);
+    let s = frame_text(&mut app, 80, 24);
     assert!(s.contains("Hint 1/2"), "{s}");
     assert!(!s.contains("Hint 2/2"), "one at a time: {s}");
     insta::assert_snapshot!(s);
     // In the editor, F2 reveals the next one.
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::F(2));
-    assert!(screen(&mut app, 80, 40).contains("Hint 2/2"));
+    assert!(frame_text(&mut app, 80, 40).contains("Hint 2/2"));
 }
 
 #[test]
@@ -530,7 +463,7 @@ fn solution_shown_100x30() {
     draw(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Char('s'));
-    let asking = screen(&mut app, 100, 30);
+    let asking = frame_text(&mut app, 100, 30);
     assert!(asking.contains("Show the solution?"), "{asking}");
     press(&mut app, KeyCode::Char('n'));
     assert!(!app.deck.cards[ID].solution_shown);
@@ -540,7 +473,7 @@ fn solution_shown_100x30() {
     // (arrows: on a focused card `j` is code)
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Down);
-    let s = screen(&mut app, 100, 30);
+    let s = frame_text(&mut app, 100, 30);
     assert!(s.contains("solution (read-only)"), "{s}");
     insta::assert_snapshot!(s);
 }
@@ -551,11 +484,11 @@ fn reset_asks_then_restores_the_start_code() {
     draw(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Enter);
-    type_text(&mut app, "oops");
+    typed(&mut app, "oops");
     press(&mut app, KeyCode::Esc);
     assert!(app.progress().exercises[ID].code.is_some());
     press(&mut app, KeyCode::Char('x'));
-    assert!(screen(&mut app, 100, 30).contains("starting code?"));
+    assert!(frame_text(&mut app, 100, 30).contains("starting code?"));
     press(&mut app, KeyCode::Char('y'));
     assert!(app.deck.cards[ID].code().starts_with("import torch"));
     assert_eq!(app.progress().exercises[ID].code, None);
@@ -569,7 +502,7 @@ fn quiz_answered_80x24() {
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.focused_quiz(), Some(1));
     press(&mut app, KeyCode::Char('3'));
-    let s = screen(&mut app, 80, 24);
+    let s = frame_text(&mut app, 80, 24);
     assert!(s.contains("Correct."), "{s}");
     assert!(app.progress().quizzes[&quiz_key("labels-live", 1)].correct);
     insta::assert_snapshot!(s);
@@ -577,30 +510,24 @@ fn quiz_answered_80x24() {
 
 #[test]
 fn chinese_strings_in_the_card() {
-    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/exercise")).unwrap();
-    let mut app = App::new(
-        catalog,
+    let mut app = app_on(
+        "tests/fixtures/lessons/exercise",
         Lang::Zh,
-        Theme { color: false },
         Progress::default(),
-        None,
     );
     draw(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
-    let s = screen(&mut app, 100, 30);
+    let s = frame_text(&mut app, 100, 30);
     assert!(s.contains("练习 labels-range"), "{s}");
     assert!(s.contains("编辑"), "{s}");
 }
 
 #[test]
 fn chinese_after_a_deferred_assert_100x30() {
-    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/exercise")).unwrap();
-    let mut app = App::new(
-        catalog,
+    let mut app = app_on(
+        "tests/fixtures/lessons/exercise",
         Lang::Zh,
-        Theme { color: false },
         Progress::default(),
-        None,
     )
     .with_runner(Arc::new(Fixed {
         normal: deferred_assert(),
@@ -608,7 +535,7 @@ fn chinese_after_a_deferred_assert_100x30() {
     }));
     run_exercise(&mut app, 100, 30);
     press(&mut app, KeyCode::Char('t'));
-    let s = screen(&mut app, 100, 30);
+    let s = frame_text(&mut app, 100, 30);
     assert!(s.contains("错误在这一行被报告"), "{s}");
     assert!(s.contains("主机"), "{s}");
     insta::assert_snapshot!(s);
@@ -616,39 +543,14 @@ fn chinese_after_a_deferred_assert_100x30() {
 
 #[test]
 fn ctrl_c_cancels_a_run_and_the_ui_keeps_drawing() {
-    struct WaitsForCancel;
-    impl ExerciseRunner for WaitsForCancel {
-        fn run(&self, _: &str, _: Option<&str>, opts: &RunOptions) -> RunReport {
-            let cancel = opts.cancel.clone().expect("the UI passes a cancel flag");
-            let start = Instant::now();
-            while !cancel.load(Ordering::SeqCst) && start.elapsed() < Duration::from_secs(10) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            RunReport {
-                stderr: "KeyboardInterrupt\n".into(),
-                error: Some(ErrorReport {
-                    type_name: "KeyboardInterrupt".into(),
-                    ..ErrorReport::default()
-                }),
-                ..RunReport::default()
-            }
-        }
-        fn backend_label(&self) -> BackendLabel {
-            BackendLabel {
-                backend: Backend::Sim,
-                device: "test".into(),
-            }
-        }
-    }
-    let catalog = Catalog::from_dir(Path::new("tests/fixtures/lessons/exercise")).unwrap();
-    let mut app = App::new(
-        catalog,
+    let mut app = app_on(
+        "tests/fixtures/lessons/exercise",
         Lang::En,
-        Theme { color: false },
         Progress::default(),
-        None,
     )
-    .with_runner(Arc::new(WaitsForCancel));
+    .with_runner(Arc::new(UntilCancelled {
+        ignore: Duration::ZERO,
+    }));
     draw(&mut app, 80, 24);
     press(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Char('r'), KeyModifiers::CONTROL);
@@ -656,7 +558,7 @@ fn ctrl_c_cancels_a_run_and_the_ui_keeps_drawing() {
     // Still responsive: keys and frames while the run is in flight.
     press(&mut app, KeyCode::Down);
     assert!(app.tick(Instant::now()), "the spinner asks for frames");
-    let s = screen(&mut app, 80, 24);
+    let s = frame_text(&mut app, 80, 24);
     assert!(s.contains("running"), "{s}");
     assert!(s.contains("Ctrl-c cancel the run"), "{s}");
     key(&mut app, KeyCode::Char('c'), KeyModifiers::CONTROL);
@@ -673,7 +575,7 @@ fn ctrl_c_cancels_a_run_and_the_ui_keeps_drawing() {
 #[test]
 fn small_40x12_never_panics() {
     let mut app = app();
-    insta::assert_snapshot!(screen(&mut app, 40, 12));
+    insta::assert_snapshot!(frame_text(&mut app, 40, 12));
     run_exercise(&mut app, 40, 12);
     for (w, h) in [
         (40, 12),
@@ -691,12 +593,12 @@ fn small_40x12_never_panics() {
             draw(&mut app, w, h);
         }
         press(&mut app, KeyCode::Enter);
-        type_text(&mut app, "xy:");
+        typed(&mut app, "xy:");
         press(&mut app, KeyCode::Enter);
         draw(&mut app, w, h);
         press(&mut app, KeyCode::Esc);
     }
-    insta::assert_snapshot!("small_40x12_after_run", screen(&mut app, 40, 12));
+    insta::assert_snapshot!("small_40x12_after_run", frame_text(&mut app, 40, 12));
 }
 
 #[test]
@@ -708,7 +610,7 @@ fn edits_and_answers_are_saved_debounced_and_restored() {
     draw(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Enter);
-    type_text(&mut app, "# mine\n");
+    typed(&mut app, "# mine\n");
     press(&mut app, KeyCode::Esc);
     // Not saved before the debounce, saved after it.
     assert!(!app.tick(Instant::now()) || !store.path().exists());

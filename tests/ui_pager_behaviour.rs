@@ -5,17 +5,11 @@
 //! `tick`, a frame); every one failed on the code before its fix. The App calls these tests
 //! make beyond events and drawing are gathered in `api`.
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{Progress, Store};
-use cudatutor::run::{
-    Backend, BackendLabel, CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunOptions,
-    RunReport, TimelineEntry,
-};
-use cudatutor::ui::{App, ExerciseRunner, Theme};
-use ratatui::{Terminal, backend::TestBackend};
-use std::path::Path;
-use std::sync::atomic::Ordering;
+use cudatutor::run::{CheckResult, ErrorReport, MemoryReport, RunReport, TimelineEntry};
+use cudatutor::ui::{App, Theme};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -38,58 +32,19 @@ mod api {
     }
 }
 
+#[path = "support/pager.rs"]
+mod pager;
+use pager::{
+    Fixed, UntilCancelled, app_on, ctrl, deck_app, key, press, run_and_wait, screen_rows,
+    sim_memory, timeline_entry, times, typed,
+};
+
 const FIRST: &str = "deck-counters";
 
 // ----- Runners and reports -----
 
-/// Returns the report it holds (the last one set) for every run.
-struct Fixed(Mutex<RunReport>);
-
-impl ExerciseRunner for Fixed {
-    fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
-        self.0.lock().unwrap().clone()
-    }
-    fn backend_label(&self) -> BackendLabel {
-        BackendLabel {
-            backend: Backend::Sim,
-            device: "Simulated H200 (modelled)".into(),
-        }
-    }
-}
-
-/// Runs until its cancel flag is set (or `ignore` has passed and the flag is set), then
-/// reports the KeyboardInterrupt the engine raises.
-struct UntilCancelled {
-    ignore: Duration,
-}
-
-impl ExerciseRunner for UntilCancelled {
-    fn run(&self, _: &str, _: Option<&str>, opts: &RunOptions) -> RunReport {
-        let cancel = opts.cancel.clone().expect("the UI passes a cancel flag");
-        let start = Instant::now();
-        while (start.elapsed() < self.ignore || !cancel.load(Ordering::SeqCst))
-            && start.elapsed() < Duration::from_secs(20)
-        {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        RunReport {
-            stderr: "KeyboardInterrupt\n".into(),
-            error: Some(ErrorReport {
-                type_name: "KeyboardInterrupt".into(),
-                traceback: "KeyboardInterrupt\n".into(),
-                ..ErrorReport::default()
-            }),
-            ..RunReport::default()
-        }
-    }
-    fn backend_label(&self) -> BackendLabel {
-        BackendLabel {
-            backend: Backend::Sim,
-            device: "test".into(),
-        }
-    }
-}
-
+/// A timeline row with its status (as the engine names it) and, for work on the device, the
+/// 512 bytes it holds of 2 MiB reserved.
 fn entry(
     line: u32,
     op: &str,
@@ -99,34 +54,15 @@ fn entry(
     status: &str,
 ) -> TimelineEntry {
     TimelineEntry {
-        line,
-        op: op.into(),
-        kind: kind.parse().expect("an event kind"),
-        device: dev.map(|_| 0),
-        host_us: host.0,
-        host_end_us: host.1,
-        device_start_us: dev.map(|d| d.0),
-        device_end_us: dev.map(|d| d.1),
         status: status.parse().expect("an event status"),
         allocated: if dev.is_some() { 512 } else { 0 },
         reserved: if dev.is_some() { 2 << 20 } else { 0 },
+        ..timeline_entry(line, op, kind, host, dev)
     }
 }
 
 fn memory() -> MemoryReport {
-    MemoryReport {
-        allocated: 1536,
-        reserved: 2 << 20,
-        peak_allocated: 8 << 20,
-        devices: vec![DeviceMemory {
-            index: 0,
-            name: "Simulated H200 (modelled)".into(),
-            allocated: 1536,
-            reserved: 2 << 20,
-            peak_allocated: 8 << 20,
-            capacity: 80 << 30,
-        }],
-    }
+    sim_memory(1536, 8 << 20)
 }
 
 const CUDA_MESSAGE: &str = "CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.";
@@ -221,83 +157,33 @@ fn blocking() -> RunReport {
 
 // ----- Driving the App -----
 
-fn catalog(dir: &str) -> Catalog {
-    Catalog::from_dir(Path::new(dir)).unwrap()
-}
-
-fn deck_app(report: RunReport) -> App {
-    App::new(
-        catalog("tests/fixtures/lessons/deck"),
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    )
-    .with_runner(Arc::new(Fixed(Mutex::new(report))))
-}
-
 fn labels_app(lang: Lang, report: RunReport, progress: Progress) -> App {
-    App::new(
-        catalog("tests/fixtures/lessons/exercise"),
-        lang,
-        Theme { color: false },
-        progress,
-        None,
-    )
-    .with_runner(Arc::new(Fixed(Mutex::new(report))))
+    app_on("tests/fixtures/lessons/exercise", lang, progress)
+        .with_runner(Arc::new(Fixed(Mutex::new(report))))
 }
 
-/// The terminal is `w` x `h` (as the event loop tells the App), then a frame.
-fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
-    app.handle_event(&Event::Resize(w, h));
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| f.render_widget(&*app, f.area())).unwrap();
-    let buf = terminal.backend().buffer();
-    (0..h)
-        .map(|y| {
-            let mut row = String::new();
-            let mut x = 0;
-            while x < w {
-                let symbol = buf[(x, y)].symbol();
-                row.push_str(symbol);
-                x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
-            }
-            row
-        })
-        .collect()
+/// A pager on the deck at `w` x `h` (its runs report nothing) with the first card's editor open.
+fn editing_the_first_card(w: u16, h: u16) -> App {
+    let mut app = deck_app(RunReport::default());
+    screen_rows(&mut app, w, h);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Enter);
+    app
+}
+
+/// The exercise fixture at 100x30 with its card's run started (`r`) on a runner that goes on
+/// until cancelled (ignoring the cancel for `ignore`).
+fn running_until_cancelled(ignore: Duration) -> App {
+    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default())
+        .with_runner(Arc::new(UntilCancelled { ignore }));
+    screen_rows(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Char('r'));
+    app
 }
 
 fn text(rows: &[String]) -> String {
     rows.join("\n")
-}
-
-fn key(app: &mut App, code: KeyCode, mods: KeyModifiers) {
-    app.handle_event(&Event::Key(KeyEvent::new(code, mods)));
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    key(app, code, KeyModifiers::NONE);
-}
-
-fn ctrl(app: &mut App, c: char) {
-    key(app, KeyCode::Char(c), KeyModifiers::CONTROL);
-}
-
-fn typed(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-}
-
-fn times(app: &mut App, code: KeyCode, n: usize) {
-    for _ in 0..n {
-        press(app, code);
-    }
-}
-
-fn run_and_wait(app: &mut App) {
-    press(app, KeyCode::Char('r'));
-    assert!(app.wait_for_run(Duration::from_secs(10)), "the run ended");
 }
 
 fn footer(rows: &[String]) -> String {
@@ -310,18 +196,15 @@ fn footer(rows: &[String]) -> String {
 /// screen, and y replaced it.
 #[test]
 fn no_key_acts_on_a_card_scrolled_out_of_view() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     typed(&mut app, "# mine\n");
     press(&mut app, KeyCode::Esc);
     // (arrows: on a focused card `j` is code)
     times(&mut app, KeyCode::Down, 40);
-    let rows = screen(&mut app, 100, 30);
+    let rows = screen_rows(&mut app, 100, 30);
     assert!(!text(&rows).contains("import torch\n"), "{}", text(&rows));
     press(&mut app, KeyCode::Char('x'));
-    let rows = screen(&mut app, 100, 30);
+    let rows = screen_rows(&mut app, 100, 30);
     assert!(
         !footer(&rows).contains("starting code"),
         "{}",
@@ -343,7 +226,7 @@ fn no_key_acts_on_a_card_scrolled_out_of_view() {
 #[test]
 fn a_quiz_out_of_view_cannot_be_answered() {
     let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
+    screen_rows(&mut app, 100, 30);
     press(&mut app, KeyCode::Char('G'));
     key(&mut app, KeyCode::BackTab, KeyModifiers::SHIFT);
     times(&mut app, KeyCode::Char('k'), 40);
@@ -355,12 +238,12 @@ fn a_quiz_out_of_view_cannot_be_answered() {
 #[test]
 fn a_resize_keeps_the_edited_card_on_screen() {
     let mut app = deck_app(RunReport::default());
-    screen(&mut app, 160, 50);
+    screen_rows(&mut app, 160, 50);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Enter);
     assert!(api::editing(&app));
-    let rows = screen(&mut app, 40, 12);
+    let rows = screen_rows(&mut app, 40, 12);
     let all = text(&rows);
     assert!(all.contains("x = torch.ones(3"), "{all}");
     assert!(footer(&rows).contains("Esc"), "{}", footer(&rows));
@@ -370,10 +253,7 @@ fn a_resize_keeps_the_edited_card_on_screen() {
 
 #[test]
 fn esc_never_quits() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     times(&mut app, KeyCode::Esc, 3);
     assert!(!app.quit, "Esc Esc Esc from the editor quit");
     // After a failed search.
@@ -386,10 +266,7 @@ fn esc_never_quits() {
 
 #[test]
 fn ctrl_c_in_the_editor_never_quits() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     ctrl(&mut app, 'c');
     assert!(!app.quit, "Ctrl-c with nothing selected quit");
     assert!(api::editing(&app));
@@ -398,18 +275,11 @@ fn ctrl_c_in_the_editor_never_quits() {
 /// q asks while a run is going instead of dropping it.
 #[test]
 fn q_asks_while_a_run_is_going() {
-    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default()).with_runner(
-        Arc::new(UntilCancelled {
-            ignore: Duration::ZERO,
-        }),
-    );
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('r'));
+    let mut app = running_until_cancelled(Duration::ZERO);
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('q'));
     assert!(!app.quit, "q quit with a run going");
-    let rows = screen(&mut app, 100, 30);
+    let rows = screen_rows(&mut app, 100, 30);
     assert!(footer(&rows).contains("quit?"), "{}", footer(&rows));
     press(&mut app, KeyCode::Char('y'));
     assert!(app.quit);
@@ -420,20 +290,13 @@ fn q_asks_while_a_run_is_going() {
 /// Ctrl-c during a run: the footer kept "cancelling…" after the run ended.
 #[test]
 fn the_footer_tells_the_truth_after_a_cancel() {
-    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default()).with_runner(
-        Arc::new(UntilCancelled {
-            ignore: Duration::ZERO,
-        }),
-    );
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('r'));
+    let mut app = running_until_cancelled(Duration::ZERO);
     ctrl(&mut app, 'c');
-    let during = text(&screen(&mut app, 100, 30));
+    let during = text(&screen_rows(&mut app, 100, 30));
     assert!(during.contains("cancelling"), "{during}");
     assert!(app.wait_for_run(Duration::from_secs(10)));
     app.tick(Instant::now());
-    let after = text(&screen(&mut app, 100, 30));
+    let after = text(&screen_rows(&mut app, 100, 30));
     assert!(!after.contains("cancelling"), "{after}");
     assert!(!app.is_running());
 }
@@ -442,14 +305,7 @@ fn the_footer_tells_the_truth_after_a_cancel() {
 /// cancels it past the limit and stops waiting for it when it ignores that too.
 #[test]
 fn every_run_from_the_pager_has_a_wall_limit() {
-    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default()).with_runner(
-        Arc::new(UntilCancelled {
-            ignore: Duration::from_secs(15),
-        }),
-    );
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('r'));
+    let mut app = running_until_cancelled(Duration::from_secs(15));
     assert!(app.is_running());
     let start = Instant::now();
     app.tick(start + Duration::from_secs(30));
@@ -458,24 +314,17 @@ fn every_run_from_the_pager_has_a_wall_limit() {
         !app.is_running(),
         "still waiting for a run past its wall limit"
     );
-    let rows = screen(&mut app, 100, 30);
+    let rows = screen_rows(&mut app, 100, 30);
     assert!(footer(&rows).contains("limit"), "{}", footer(&rows));
 }
 
 /// The card's first error line said `KeyboardInterrupt:` with a trailing colon.
 #[test]
 fn keyboard_interrupt_has_no_trailing_colon() {
-    let mut app = labels_app(Lang::En, RunReport::default(), Progress::default()).with_runner(
-        Arc::new(UntilCancelled {
-            ignore: Duration::ZERO,
-        }),
-    );
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('r'));
+    let mut app = running_until_cancelled(Duration::ZERO);
     ctrl(&mut app, 'c');
     assert!(app.wait_for_run(Duration::from_secs(10)));
-    let all = text(&screen(&mut app, 100, 30));
+    let all = text(&screen_rows(&mut app, 100, 30));
     assert!(all.contains("✗ KeyboardInterrupt"), "{all}");
     assert!(!all.contains("KeyboardInterrupt:"), "{all}");
 }
@@ -485,10 +334,7 @@ fn keyboard_interrupt_has_no_trailing_colon() {
 /// y to the reset replaced the saved code, and undo in the editor could not bring it back.
 #[test]
 fn a_reset_can_be_undone_in_the_editor() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     typed(&mut app, "# mine\n");
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('x'));
@@ -511,17 +357,17 @@ fn the_last_runs_output_survives_a_restart() {
     let report = deferred(1, "print(loss.item())");
     let mut app =
         labels_app(Lang::En, report.clone(), Progress::default()).with_store(store.clone());
-    screen(&mut app, 100, 30);
+    screen_rows(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     run_and_wait(&mut app);
     press(&mut app, KeyCode::Esc);
     app.remember_place();
     app.tick(Instant::now() + Duration::from_secs(5));
-    let before = text(&screen(&mut app, 100, 30));
+    let before = text(&screen_rows(&mut app, 100, 30));
     assert!(before.contains("RuntimeError: CUDA error"), "{before}");
     let loaded = store.load().progress;
     let mut again = labels_app(Lang::En, RunReport::default(), loaded);
-    let after = text(&screen(&mut again, 100, 30));
+    let after = text(&screen_rows(&mut again, 100, 30));
     assert!(after.contains("RuntimeError: CUDA error"), "{after}");
     assert!(after.contains("▶8"), "the gutter marks came back: {after}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -534,12 +380,12 @@ fn the_last_runs_output_survives_a_restart() {
 fn the_caret_stays_under_its_source_line() {
     let source = "loss = F.cross_entropy(model_output_for_this_batch, labels_from_the_csv_file)";
     let mut app = labels_app(Lang::En, deferred(1, source), Progress::default());
-    screen(&mut app, 80, 30);
+    screen_rows(&mut app, 80, 30);
     // The lesson list open (it folds away by itself at 80 columns): the narrow pane of the bug.
     press(&mut app, KeyCode::Char('t'));
     press(&mut app, KeyCode::Tab);
     run_and_wait(&mut app);
-    let rows = screen(&mut app, 80, 30);
+    let rows = screen_rows(&mut app, 80, 30);
     let at = rows
         .iter()
         .position(|r| r.contains("    loss = F.cross_entropy("))
@@ -568,11 +414,11 @@ fn short_output_panes_show_the_file_and_exception_lines() {
         })
         .collect();
     let mut app = labels_app(Lang::En, report, Progress::default());
-    screen(&mut app, 120, 40);
+    screen_rows(&mut app, 120, 40);
     press(&mut app, KeyCode::Char('t'));
     press(&mut app, KeyCode::Tab);
     run_and_wait(&mut app);
-    let all = text(&screen(&mut app, 120, 40));
+    let all = text(&screen_rows(&mut app, 120, 40));
     assert!(all.contains("File \"exercise.py\", line 8"), "{all}");
     assert!(all.contains("RuntimeError: CUDA error"), "{all}");
 }
@@ -581,11 +427,11 @@ fn short_output_panes_show_the_file_and_exception_lines() {
 #[test]
 fn the_timeline_shows_what_blocking_changes() {
     let mut app = labels_app(Lang::En, blocking(), Progress::default());
-    screen(&mut app, 100, 30);
+    screen_rows(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     run_and_wait(&mut app);
     press(&mut app, KeyCode::Char('t'));
-    let all = text(&screen(&mut app, 100, 40));
+    let all = text(&screen_rows(&mut app, 100, 40));
     assert!(!all.contains('╰'), "no gap to join under blocking:\n{all}");
     assert!(all.contains("no gap"), "{all}");
 }
@@ -600,11 +446,11 @@ fn every_timeline_mark_is_labelled_and_the_glyphs_explained() {
             deferred(1, "print(loss.item())"),
             Progress::default(),
         );
-        screen(&mut app, width, 40);
+        screen_rows(&mut app, width, 40);
         press(&mut app, KeyCode::Tab);
         run_and_wait(&mut app);
         press(&mut app, KeyCode::Char('t'));
-        let rows = screen(&mut app, width, 40);
+        let rows = screen_rows(&mut app, width, 40);
         let all = text(&rows);
         let host = rows
             .iter()
@@ -648,11 +494,11 @@ fn the_memory_pane_has_an_axis_a_visible_zero_and_whole_counters() {
         deferred(1, "print(loss.item())"),
         Progress::default(),
     );
-    screen(&mut app, 100, 30);
+    screen_rows(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     run_and_wait(&mut app);
     press(&mut app, KeyCode::Char('m'));
-    let rows = screen(&mut app, 100, 40);
+    let rows = screen_rows(&mut app, 100, 40);
     let all = text(&rows);
     assert!(all.contains("peak 8.00 MiB"), "{all}");
     let allocated = rows
@@ -691,11 +537,11 @@ fn the_checks_pane_shows_messages_not_sources() {
         ..RunReport::default()
     };
     let mut app = deck_app(report);
-    screen(&mut app, 100, 30);
+    screen_rows(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     run_and_wait(&mut app);
     press(&mut app, KeyCode::Char('c'));
-    let all = text(&screen(&mut app, 100, 30));
+    let all = text(&screen_rows(&mut app, 100, 30));
     assert!(all.contains("✗ count again"), "{all}");
     assert!(!all.contains("2048"), "{all}");
     assert!(!all.contains("assert "), "{all}");
@@ -705,10 +551,7 @@ fn the_checks_pane_shows_messages_not_sources() {
 
 #[test]
 fn ctrl_home_and_ctrl_end_go_to_the_ends_of_the_code() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Right);
     key(&mut app, KeyCode::End, KeyModifiers::CONTROL);
@@ -729,25 +572,19 @@ fn ctrl_home_and_ctrl_end_go_to_the_ends_of_the_code() {
 
 #[test]
 fn the_editor_comes_back_from_the_side_once_the_line_is_short() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 80, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(80, 30);
     key(&mut app, KeyCode::End, KeyModifiers::CONTROL);
     press(&mut app, KeyCode::Enter);
     typed(&mut app, &format!("s = '{}'", "w".repeat(80)));
-    screen(&mut app, 80, 30);
+    screen_rows(&mut app, 80, 30);
     times(&mut app, KeyCode::Backspace, 80);
-    let all = text(&screen(&mut app, 80, 30));
+    let all = text(&screen_rows(&mut app, 80, 30));
     assert!(all.contains("5 s = 'w "), "{all}");
 }
 
 #[test]
 fn backspace_in_indentation_goes_back_one_indent_stop() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
+    let mut app = editing_the_first_card(100, 30);
     key(&mut app, KeyCode::End, KeyModifiers::CONTROL);
     press(&mut app, KeyCode::Enter);
     typed(&mut app, "if x:");
@@ -766,14 +603,14 @@ fn backspace_in_indentation_goes_back_one_indent_stop() {
 #[test]
 fn code_blocks_scroll_sideways() {
     let mut app = deck_app(RunReport::default());
-    screen(&mut app, 80, 24);
+    screen_rows(&mut app, 80, 24);
     press(&mut app, KeyCode::Char('/'));
     typed(&mut app, "some_function");
     press(&mut app, KeyCode::Enter);
-    let rows = screen(&mut app, 80, 24);
+    let rows = screen_rows(&mut app, 80, 24);
     assert!(!text(&rows).contains("the_end_of_the_line)"));
     times(&mut app, KeyCode::Right, 20);
-    let all = text(&screen(&mut app, 80, 24));
+    let all = text(&screen_rows(&mut app, 80, 24));
     assert!(all.contains("the_end_of_the_line)"), "{all}");
 }
 
@@ -781,11 +618,11 @@ fn code_blocks_scroll_sideways() {
 fn table_cells_do_not_break_inside_identifiers() {
     let mut app = deck_app(RunReport::default());
     for (w, h) in [(80, 60), (100, 60), (120, 60)] {
-        screen(&mut app, w, h);
+        screen_rows(&mut app, w, h);
         press(&mut app, KeyCode::Char('/'));
         typed(&mut app, "what it returns");
         press(&mut app, KeyCode::Enter);
-        let all = text(&screen(&mut app, w, h));
+        let all = text(&screen_rows(&mut app, w, h));
         assert!(all.contains("torch.cuda.memory_allocated()"), "{w}:\n{all}");
         assert!(all.contains("torch.cuda.memory_reserved()"), "{w}:\n{all}");
         press(&mut app, KeyCode::Esc);
@@ -796,10 +633,10 @@ fn table_cells_do_not_break_inside_identifiers() {
 #[test]
 fn tab_keeps_the_cards_goal_in_view() {
     let mut app = deck_app(RunReport::default());
-    screen(&mut app, 80, 24);
+    screen_rows(&mut app, 80, 24);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Tab);
-    let all = text(&screen(&mut app, 80, 24));
+    let all = text(&screen_rows(&mut app, 80, 24));
     assert!(all.contains("Exercise deck-two-fixes"), "{all}");
     assert!(all.contains("Goal: make y the sum"), "{all}");
 }
@@ -812,7 +649,7 @@ fn the_place_is_restored_exactly_after_a_restart() {
         deferred(1, "print(loss.item())"),
         Progress::default(),
     );
-    screen(&mut app, 100, 24);
+    screen_rows(&mut app, 100, 24);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Char('h'));
     press(&mut app, KeyCode::Char('h'));
@@ -820,13 +657,13 @@ fn the_place_is_restored_exactly_after_a_restart() {
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('G'));
     times(&mut app, KeyCode::Char('k'), 3);
-    let before = screen(&mut app, 100, 24);
+    let before = screen_rows(&mut app, 100, 24);
     app.remember_place();
     let saved = api::progress(&app).clone();
     let json = serde_json::to_string(&saved).unwrap();
     let loaded: Progress = serde_json::from_str(&json).unwrap();
     let mut again = labels_app(Lang::En, RunReport::default(), loaded);
-    let after = screen(&mut again, 100, 24);
+    let after = screen_rows(&mut again, 100, 24);
     assert_eq!(
         before[1..8],
         after[1..8],
@@ -839,18 +676,12 @@ fn the_place_is_restored_exactly_after_a_restart() {
 /// The lesson list could not be driven from the keyboard.
 #[test]
 fn the_lesson_list_works_from_the_keyboard() {
-    let mut app = App::new(
-        catalog("tests/fixtures/lessons/good"),
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        None,
-    );
-    screen(&mut app, 80, 24);
+    let mut app = app_on("tests/fixtures/lessons/good", Lang::En, Progress::default());
+    screen_rows(&mut app, 80, 24);
     press(&mut app, KeyCode::Char('l'));
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Enter);
-    let rows = screen(&mut app, 80, 24);
+    let rows = screen_rows(&mut app, 80, 24);
     assert!(rows[0].contains("2/2 Labels out of range"), "{}", rows[0]);
 }
 
@@ -862,13 +693,13 @@ fn a_reset_clears_the_old_output_and_marks() {
         deferred(1, "print(loss.item())"),
         Progress::default(),
     );
-    screen(&mut app, 100, 30);
+    screen_rows(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
     run_and_wait(&mut app);
-    assert!(text(&screen(&mut app, 100, 30)).contains("▶8"));
+    assert!(text(&screen_rows(&mut app, 100, 30)).contains("▶8"));
     press(&mut app, KeyCode::Char('x'));
     press(&mut app, KeyCode::Char('y'));
-    let all = text(&screen(&mut app, 100, 30));
+    let all = text(&screen_rows(&mut app, 100, 30));
     assert!(!all.contains("▶8"), "{all}");
     assert!(!all.contains("RuntimeError"), "{all}");
 }
@@ -877,11 +708,11 @@ fn a_reset_clears_the_old_output_and_marks() {
 #[test]
 fn a_search_footer_shows_the_search_keys() {
     let mut app = deck_app(RunReport::default());
-    screen(&mut app, 80, 24);
+    screen_rows(&mut app, 80, 24);
     press(&mut app, KeyCode::Char('/'));
     typed(&mut app, "filler");
     press(&mut app, KeyCode::Enter);
-    let f = footer(&screen(&mut app, 80, 24));
+    let f = footer(&screen_rows(&mut app, 80, 24));
     assert!(!f.contains("lesson"), "{f}");
     assert!(f.contains("n/N"), "{f}");
 }
@@ -890,11 +721,11 @@ fn a_search_footer_shows_the_search_keys() {
 #[test]
 fn a_second_answer_never_counts() {
     let mut app = labels_app(Lang::En, RunReport::default(), Progress::default());
-    screen(&mut app, 80, 24);
+    screen_rows(&mut app, 80, 24);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Char('2'));
-    let all = text(&screen(&mut app, 80, 30));
+    let all = text(&screen_rows(&mut app, 80, 30));
     assert!(all.contains("The answer is 3"), "{all}");
     press(&mut app, KeyCode::Char('3'));
     let state = api::progress(&app)
@@ -925,7 +756,7 @@ fn no_chinese_line_starts_with_a_full_stop_or_comma() {
             press(&mut app, KeyCode::Char('t'));
             let mut seen = 0;
             for _ in 0..200 {
-                let rows = screen(&mut app, w, 40);
+                let rows = screen_rows(&mut app, w, 40);
                 for row in &rows[1..rows.len() - 1] {
                     let first = row.trim_start().chars().next();
                     assert!(
@@ -936,7 +767,7 @@ fn no_chinese_line_starts_with_a_full_stop_or_comma() {
                 let before = rows.clone();
                 press(&mut app, KeyCode::PageDown);
                 seen += 1;
-                if screen(&mut app, w, 40) == before {
+                if screen_rows(&mut app, w, 40) == before {
                     break;
                 }
             }
@@ -957,9 +788,9 @@ fn the_help_border_is_whole_in_chinese() {
         Some(1),
     );
     for w in [60u16, 80, 100, 101, 120] {
-        screen(&mut app, w, 30);
+        screen_rows(&mut app, w, 30);
         press(&mut app, KeyCode::Char('?'));
-        let rows = screen(&mut app, w, 30);
+        let rows = screen_rows(&mut app, w, 30);
         // Each row as its characters at their terminal columns.
         let columns = |row: &str| -> Vec<(usize, char)> {
             let mut col = 0;
@@ -1013,20 +844,20 @@ fn footers_fit_eighty_columns_with_whole_entries() {
         let mut contexts = Vec::new();
         contexts.push((
             "pager",
-            footer(&screen(&mut app, 80, 24)),
-            footer(&screen(&mut app, 220, 24)),
+            footer(&screen_rows(&mut app, 80, 24)),
+            footer(&screen_rows(&mut app, 220, 24)),
         ));
         press(&mut app, KeyCode::Tab);
         contexts.push((
             "card",
-            footer(&screen(&mut app, 80, 24)),
-            footer(&screen(&mut app, 220, 24)),
+            footer(&screen_rows(&mut app, 80, 24)),
+            footer(&screen_rows(&mut app, 220, 24)),
         ));
         press(&mut app, KeyCode::Enter);
         contexts.push((
             "editor",
-            footer(&screen(&mut app, 80, 24)),
-            footer(&screen(&mut app, 220, 24)),
+            footer(&screen_rows(&mut app, 80, 24)),
+            footer(&screen_rows(&mut app, 220, 24)),
         ));
         for (what, narrow, wide) in contexts {
             let narrow = narrow.trim_end().to_string();
@@ -1046,7 +877,7 @@ fn footers_fit_eighty_columns_with_whole_entries() {
 #[test]
 fn the_backend_label_is_in_chinese() {
     let mut app = labels_app(Lang::Zh, RunReport::default(), Progress::default());
-    let rows = screen(&mut app, 100, 30);
+    let rows = screen_rows(&mut app, 100, 30);
     assert!(rows[0].contains("模拟"), "{}", rows[0]);
     assert!(!rows[0].contains("Simulated"), "{}", rows[0]);
 }
@@ -1054,10 +885,10 @@ fn the_backend_label_is_in_chinese() {
 #[test]
 fn the_first_card_on_screen_is_the_one_tab_focuses() {
     let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
+    screen_rows(&mut app, 100, 30);
     times(&mut app, KeyCode::Char('j'), 10);
     press(&mut app, KeyCode::Tab);
-    let all = text(&screen(&mut app, 100, 30));
+    let all = text(&screen_rows(&mut app, 100, 30));
     assert!(all.contains("Exercise deck-counters"), "{all}");
     assert_eq!(api::focus(&app), Some(0));
 }

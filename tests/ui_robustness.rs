@@ -4,77 +4,48 @@
 //! prediction stays hidden). The terminal side (modes after panics and signals) is in
 //! tmux_e2e.rs.
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang};
-use cudatutor::progress::{Progress, Store};
-use cudatutor::run::{Backend, BackendChoice, BackendLabel, RunOptions, RunReport};
+use cudatutor::progress::Store;
+use cudatutor::run::{BackendChoice, BackendLabel, RunOptions, RunReport};
 use cudatutor::ui::{App, EngineRunner, ExerciseRunner, Theme};
-use ratatui::{Terminal, backend::TestBackend};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+#[path = "support/cli.rs"]
+mod cli;
+#[path = "support/pager.rs"]
+mod pager;
+use pager::{DECK, catalog, fresh_app, key, press, screen, sim_label, typed};
+
 const FIRST: &str = "deck-counters";
 const SECOND: &str = "deck-two-fixes";
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cudatutor-uirob-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn deck() -> Catalog {
-    Catalog::from_dir(Path::new("tests/fixtures/lessons/deck")).unwrap()
+    cli::scratch_dir("uirob", name)
 }
 
 /// A pager on the deck with its progress in `dir`, as `cudatutor --lessons` starts one.
 fn pager_on(dir: &Path, runner: Arc<dyn ExerciseRunner>) -> App {
     let store = Store::at(dir);
     let progress = store.load().progress;
-    App::new(deck(), Lang::En, Theme { color: false }, progress, None)
-        .with_runner(runner)
-        .with_store(store)
-}
-
-fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.handle_event(&Event::Resize(w, h));
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| f.render_widget(&*app, f.area())).unwrap();
-    let buf = terminal.backend().buffer();
-    (0..h)
-        .map(|y| {
-            let mut row = String::new();
-            let mut x = 0;
-            while x < w {
-                let symbol = buf[(x, y)].symbol();
-                row.push_str(symbol);
-                x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
-            }
-            row
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    app.handle_event(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-}
-
-fn typed(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
+    App::new(
+        catalog(DECK),
+        Lang::En,
+        Theme { color: false },
+        progress,
+        None,
+    )
+    .with_runner(runner)
+    .with_store(store)
 }
 
 /// Types `text` at the top of the focused card's code.
 fn edit_focused(app: &mut App, text: &str) {
     press(app, KeyCode::Enter);
-    app.handle_event(&Event::Key(KeyEvent::new(
-        KeyCode::Home,
-        KeyModifiers::CONTROL,
-    )));
+    key(app, KeyCode::Home, KeyModifiers::CONTROL);
     typed(app, text);
     press(app, KeyCode::Esc);
 }
@@ -101,10 +72,7 @@ impl ExerciseRunner for Panics {
         }
     }
     fn backend_label(&self) -> BackendLabel {
-        BackendLabel {
-            backend: Backend::Sim,
-            device: "test".into(),
-        }
+        sim_label("test")
     }
 }
 
@@ -118,10 +86,7 @@ impl ExerciseRunner for Quiet {
         }
     }
     fn backend_label(&self) -> BackendLabel {
-        BackendLabel {
-            backend: Backend::Sim,
-            device: "test".into(),
-        }
+        sim_label("test")
     }
 }
 
@@ -356,14 +321,8 @@ fn a_real_run_keeps_an_unmade_prediction_hidden() {
         max_wall: Duration::from_secs(60),
         ..RunOptions::default()
     });
-    let mut app = App::new(
-        Catalog::builtin(Lang::En).unwrap(),
-        Lang::En,
-        Theme { color: false },
-        Progress::default(),
-        Some(1),
-    )
-    .with_runner(Arc::new(runner));
+    let mut app =
+        fresh_app(Catalog::builtin(Lang::En).unwrap(), Some(1)).with_runner(Arc::new(runner));
     screen(&mut app, 100, 40);
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.focused_exercise().as_deref(), Some("l2-counters"));
@@ -394,10 +353,7 @@ impl ExerciseRunner for AllPass {
         }
     }
     fn backend_label(&self) -> BackendLabel {
-        BackendLabel {
-            backend: Backend::Sim,
-            device: "test".into(),
-        }
+        sim_label("test")
     }
 }
 

@@ -19,117 +19,23 @@ import torch
 
 from literal import Unrepresentable, literal, values_text
 
-OPTIM_PRELUDE_TEMPLATE = '''
-
-W = %(w)s
-B = %(b)s
-X = %(x)s
-
-
-def make_params(kind):
-    if kind == "sparse":
-        emb = torch.nn.Embedding(4, 2, sparse=True)
-        return [emb.weight], lambda: emb(T([0, 2, 0], i64)).pow(2).sum()
-    w = torch.nn.Parameter(T(W, f32))
-    b = torch.nn.Parameter(T(B, f32))
-    x = T(X, f32)
-    loss_fn = lambda: ((w * x).sum(1) + b).pow(2).sum()
-    if kind == "matrix":
-        return [w], loss_fn
-    return [w, b], loss_fn
-
-
-def one_step(opt, loss_fn, closure):
-    if closure:
-        def closure_fn():
-            opt.zero_grad()
-            loss = loss_fn()
-            loss.backward()
-            return loss
-        return opt.step(closure_fn)
-    opt.zero_grad()
-    loss = loss_fn()
-    loss.backward()
-    opt.step()
-    return loss
-
-
-def run_optim(tag, make_opt, kind, closure, steps=3):
-    torch.manual_seed(0)
-    try:
-        params, loss_fn = make_params(kind)
-        opt = make_opt(params)
-        for step in range(steps):
-            loss = one_step(opt, loss_fn, closure)
-            emit(tag, "step " + str(step) + " loss " + repr(loss.item()))
-            for i, p in enumerate(params):
-                describe(tag, "param " + str(i) + ": ", p, False)
-        describe(tag, "state_dict: ", opt.state_dict(), False)
-    except Exception as e:
-        failed(tag, e)
-
-
-def run_schedule(tag, make_opt, make_schedulers, kind, closure, steps=12):
-    torch.manual_seed(0)
-    try:
-        params, loss_fn = make_params(kind)
-        opt = make_opt(params)
-        schedulers = make_schedulers(opt)
-        for step in range(steps):
-            loss = one_step(opt, loss_fn, closure)
-            for s in schedulers:
-                if isinstance(s, torch.optim.lr_scheduler.ReduceLROnPlateau):
-                    s.step(loss.item())
-                else:
-                    s.step()
-            emit(tag, "step " + str(step) + " lr " + repr([g["lr"] for g in opt.param_groups])
-                 + " last " + repr([s.get_last_lr() for s in schedulers]))
-        for s in schedulers:
-            describe(tag, type(s).__name__ + ".state_dict: ", s.state_dict(), False)
-    except Exception as e:
-        failed(tag, e)
-
-
-def run_optim_error(tag, make_opt, kind, on_step):
-    torch.manual_seed(0)
-    try:
-        params, loss_fn = make_params(kind)
-        opt = make_opt(params)
-        if on_step:
-            one_step(opt, loss_fn, False)
-        emit(tag, "no error")
-    except Exception as e:
-        failed(tag, e)
-
-
-def run_optim_warning(tag, make_opt, kind, on_step):
-    torch.manual_seed(0)
-    try:
-        import warnings
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            params, loss_fn = make_params(kind)
-            opt = make_opt(params)
-            if on_step:
-                one_step(opt, loss_fn, False)
-        for w in caught:
-            emit(tag, "warned " + w.category.__name__ + ": " + str(w.message))
-        emit(tag, "no error")
-    except Exception as e:
-        failed(tag, e)
-
-'''
-
 MAX_OPTIM_INPUTS = 12
 MAX_ERROR_INPUTS = 10
 
 
-def prelude():
+def check_model_literals(prelude):
+    """The model's parameters are written once, as literals, in tests/conformance/prelude.py
+    (`W = ...`, `B = ...`, `X = ...`): stop if they are no longer what torch.randn draws under
+    seed 0, which the recordings were made from."""
     torch.manual_seed(0)
     w = torch.randn(3, 2)
     b = torch.randn(3)
     x = torch.randn(2)
-    return OPTIM_PRELUDE_TEMPLATE % {"w": values_text(w), "b": values_text(b), "x": values_text(x)}
+    missing = [line for line in ("W = " + values_text(w), "B = " + values_text(b), "X = " + values_text(x))
+               if line not in prelude.split("\n")]
+    if missing:
+        raise SystemExit("tests/conformance/prelude.py: the model's literals differ from "
+                         "torch.randn under seed 0; write them as\n" + "\n".join(missing))
 
 
 def param_kind(info):

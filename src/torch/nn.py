@@ -3738,7 +3738,10 @@ def _interp_source_index(in_size, out_size, scale_factor, exact, opdt):
     return idx.clamp(max=in_size - 1)
 
 
-def _upsample_nearest(input, output_size, scale_factors, exact):
+def _upsample_sizes(input, output_size, scale_factors):
+    # ATen's upsample_compute_output_size, shared by every upsample kernel (UpSample.h): the
+    # spatial dims, the input's sizes in them and the output's (from the scale factors when no
+    # size is given), both checked positive.
     dim = input.dim() - 2
     ins = list(input.shape[2:])
     if output_size is None:
@@ -3748,6 +3751,11 @@ def _upsample_nearest(input, output_size, scale_factors, exact):
         raise RuntimeError('Input and output sizes should be greater than 0, but got input ('
                            + ', '.join(f'{n}: {s}' for n, s in zip(names, ins)) + ') and output ('
                            + ', '.join(f'{n}: {s}' for n, s in zip(names, output_size)) + ')')
+    return dim, ins, output_size
+
+
+def _upsample_nearest(input, output_size, scale_factors, exact):
+    dim, ins, output_size = _upsample_sizes(input, output_size, scale_factors)
     opdt = torch.float64 if input.dtype == torch.float64 else torch.float32
     # a 4-D/5-D input that is also contiguous as channels-last (one channel, say) takes
     # ATen's channels-last kernel, whose index rule differs

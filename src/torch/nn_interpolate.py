@@ -53,15 +53,7 @@ def _linear_weights(in_size, out_size, align_corners, scale_factor, dtype):
 
 
 def _upsample_linear(input, output_size, scale_factors, align_corners):
-    dim = input.dim() - 2
-    ins = list(input.shape[2:])
-    if output_size is None:
-        output_size = [int(math.floor(float(ins[i] * scale_factors[i]))) for i in range(dim)]
-    names = ['D', 'H', 'W'][3 - dim:]
-    if any(s <= 0 for s in ins) or any(s <= 0 for s in output_size):
-        raise RuntimeError('Input and output sizes should be greater than 0, but got input ('
-                           + ', '.join(f'{n}: {s}' for n, s in zip(names, ins)) + ') and output ('
-                           + ', '.join(f'{n}: {s}' for n, s in zip(names, output_size)) + ')')
+    dim, ins, output_size = _upsample_sizes(input, output_size, scale_factors)
     if not input.is_floating_point():
         raise NotImplementedError(f'"upsample_linear_cpu" not implemented for '
                                   f'\'{_SCALARTYPE_OF.get(str(input.dtype), str(input.dtype))}\'')

@@ -54,6 +54,12 @@ fn engine_gap(line: &str) -> bool {
 /// Digit runs that stand alone (sizes, indices, values) become `N`, so one message about
 /// different shapes groups together; digits inside a name (`conv2d`, `log1p`) stay.
 pub fn normalise(line: &str) -> String {
+    normalise_numbers(line, false)
+}
+
+/// `normalise`; with `exponents`, a run also takes `e`, `-` and `+` (`1e-05`), so messages
+/// about different float values group together too (tests/conformance's verdicts).
+pub fn normalise_numbers(line: &str, exponents: bool) -> String {
     let chars: Vec<char> = line.chars().collect();
     let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
     let mut out = String::new();
@@ -61,7 +67,11 @@ pub fn normalise(line: &str) -> String {
     while i < chars.len() {
         if chars[i].is_ascii_digit() && !word(i.checked_sub(1).and_then(|j| chars.get(j))) {
             let mut j = i;
-            while j < chars.len() && (chars[j].is_ascii_digit() || chars[j] == '.') {
+            while j < chars.len()
+                && (chars[j].is_ascii_digit()
+                    || chars[j] == '.'
+                    || (exponents && matches!(chars[j], 'e' | '-' | '+')))
+            {
                 j += 1;
             }
             if !word(chars.get(j)) {
@@ -76,7 +86,8 @@ pub fn normalise(line: &str) -> String {
     out
 }
 
-fn clip(s: &str, max: usize) -> String {
+/// `s` cut to `max` characters, `...` marking a cut.
+pub fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         s.to_string()
     } else {

@@ -95,6 +95,12 @@ impl Tmux {
         assert!(status.success());
     }
 
+    /// A command line: its text, then Enter.
+    pub fn enter(&self, line: &str) {
+        self.type_text(line);
+        self.send(&["Enter"]);
+    }
+
     pub fn screen(&self) -> String {
         let mut capture = self.tmux();
         capture.args(["capture-pane", "-p", "-t", &self.session]);

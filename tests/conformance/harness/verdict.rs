@@ -70,41 +70,13 @@ pub fn engine_gap(err: &str) -> bool {
         )
 }
 
-/// Digit runs that stand alone become `N`, so messages about different sizes group together;
-/// digits inside a name (`conv2d`) stay.
+/// Digit runs that stand alone become `N`, so messages about different sizes or values group
+/// together; digits inside a name (`conv2d`) stay.
 pub fn normalise(line: &str) -> String {
-    let chars: Vec<char> = line.chars().collect();
-    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
-    let mut out = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i].is_ascii_digit() && !word(i.checked_sub(1).and_then(|j| chars.get(j))) {
-            let mut j = i;
-            while j < chars.len()
-                && (chars[j].is_ascii_digit() || matches!(chars[j], '.' | 'e' | '-' | '+'))
-            {
-                j += 1;
-            }
-            if !word(chars.get(j)) {
-                out.push('N');
-                i = j;
-                continue;
-            }
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
-    out
+    crate::common::corpus_report::normalise_numbers(line, true)
 }
 
-pub fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let cut: String = s.chars().take(max).collect();
-        format!("{cut}...")
-    }
-}
+pub use crate::common::corpus_report::clip;
 
 /// The text between the first pair of single quotes after `after`.
 fn quoted_after<'a>(s: &'a str, after: &str) -> Option<&'a str> {
