@@ -15,6 +15,7 @@ use super::errors::PyResult;
 use super::interp::Interpreter;
 use super::ir::FuncCode;
 use super::native::{Args, NativeFn, NativeObject};
+pub use super::pystr::PyStr;
 
 /// A small fast hasher (the FxHash mixing step): names are short and not attacker-chosen in a
 /// way that matters here (a learner can only slow down their own run, and the step limit holds).
@@ -86,7 +87,7 @@ pub enum Value {
     /// An int outside the i64 range (never one that fits: see `script::bigint`).
     BigInt(Rc<BigInt>),
     Float(f64),
-    Str(Rc<str>),
+    Str(PyStr),
     List(Rc<RefCell<Seq>>),
     Tuple(Rc<Seq>),
     Dict(Rc<RefCell<Dict>>),
@@ -265,7 +266,7 @@ impl Class {
     /// statement, as torch's preludes do), else the module the class was made in.
     pub fn module_name(&self) -> Rc<str> {
         if let Some(Value::Str(s)) = self.dict.borrow().get_str("__module__") {
-            return s.clone();
+            return s.to_rc();
         }
         self.module.clone()
     }
@@ -395,7 +396,7 @@ pub enum IterState {
         step: i128,
     },
     Chars {
-        s: Rc<str>,
+        s: PyStr,
         pos: usize,
     },
     Enumerate {
@@ -524,7 +525,7 @@ pub enum HKey {
     /// An int outside the i64 range (an integral float that large too).
     Big(Rc<BigInt>),
     Float(u64),
-    Str(Rc<str>),
+    Str(PyStr),
     Tuple(Box<[HKey]>),
     /// Identity (classes, functions, instances without `__hash__`, natives without `hash`).
     Id(usize),
@@ -881,6 +882,11 @@ impl Dict {
         let v = KeyView::Str(k);
         self.value_at(self.find(key_hash(v), v)?)
     }
+    /// The value of the name `k` (its [`key_hash`] `hash`), to change in place.
+    pub fn get_mut_hashed(&mut self, k: &str, hash: u64) -> Option<&mut Value> {
+        let i = self.find(hash, KeyView::Str(k))?;
+        self.entries.get_mut(i)?.as_mut().map(|e| &mut e.2)
+    }
     /// `get_str` for a name whose [`key_hash`] is already known.
     pub fn get_hashed(&self, k: &str, hash: u64) -> Option<&Value> {
         self.value_at(self.find(hash, KeyView::Str(k))?)
@@ -946,7 +952,7 @@ impl Dict {
         match self.replace(h, KeyView::Str(k), v) {
             Ok(old) => Some(old),
             Err(v) => {
-                let s: Rc<str> = k.into();
+                let s = PyStr::from(k);
                 self.push_new(h, HKey::Str(s.clone()), Value::Str(s), v);
                 None
             }
@@ -961,7 +967,8 @@ impl Dict {
         match self.replace(h, KeyView::Str(k), v) {
             Ok(old) => Some(old),
             Err(v) => {
-                self.push_new(h, HKey::Str(k.clone()), Value::Str(k.clone()), v);
+                let s = PyStr::from(k);
+                self.push_new(h, HKey::Str(s.clone()), Value::Str(s), v);
                 None
             }
         }
@@ -1254,7 +1261,7 @@ impl Value {
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
-            (Value::Str(a), Value::Str(b)) => Rc::ptr_eq(a, b) || (a.len() <= 1 && a == b),
+            (Value::Str(a), Value::Str(b)) => PyStr::ptr_eq(a, b) || (a.len() <= 1 && a == b),
             _ => match (self.ptr_id(), other.ptr_id()) {
                 (Some(a), Some(b)) => a == b,
                 _ => false,
@@ -1265,7 +1272,7 @@ impl Value {
     /// The address of the heap object, if it is one.
     pub fn ptr_id(&self) -> Option<usize> {
         Some(match self {
-            Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
+            Value::Str(s) => s.addr(),
             Value::BigInt(x) => Rc::as_ptr(x) as usize,
             Value::List(x) => Rc::as_ptr(x) as usize,
             Value::Tuple(x) => Rc::as_ptr(x) as usize,

@@ -8,7 +8,7 @@ use super::super::errors::{PyException, PyResult, TraceEntry};
 use super::super::ir::*;
 use super::super::marks::Marks;
 use super::super::native::BinOp;
-use super::super::value::{CellRef, Dict, Function, Module, Value};
+use super::super::value::{CellRef, Dict, Function, Module, PyStr, Value};
 use super::{FrameInfo, Interpreter};
 use crate::script::ExcType;
 
@@ -220,6 +220,26 @@ impl Interpreter {
                 }
             }
             StmtKind::AugAssign(t, op, value, marks) => self.aug_assign(f, t, *op, value, marks)?,
+            StmtKind::ConcatAssign {
+                target,
+                left,
+                right,
+                marks,
+            } => {
+                let a = self.eval(f, left)?;
+                let b = self.eval(f, right)?;
+                if let (Value::Str(_), Value::Str(_)) = (&a, &b) {
+                    self.concat_assign(f, target, a, &b)?;
+                } else {
+                    let v = self
+                        .binary_op(BinOp::Add, &a, &b)
+                        .map_err(|e| e.mark(marks))?;
+                    // The operands go before the old binding, as when the `+` is evaluated
+                    // on its own.
+                    drop((a, b));
+                    self.store(f, target, v)?;
+                }
+            }
             StmtKind::If(test, body, orelse) => {
                 let c = self.eval(f, test)?;
                 let b = self.truthy(&c)?;
@@ -357,7 +377,7 @@ impl Interpreter {
                                 Some(ns) => ns.clone(),
                                 None => f.globals.clone(),
                             };
-                            let old = target.borrow_mut().set_name(&k, v);
+                            let old = target.borrow_mut().set_str(&k, v);
                             drop(old);
                         }
                     }
@@ -753,7 +773,7 @@ impl Interpreter {
         ns.borrow_mut().set_str(
             "__doc__",
             match &def.body.doc {
-                Some(d) => Value::Str(d.clone()),
+                Some(d) => Value::Str(d.into()),
                 None => Value::None,
             },
         );
@@ -976,10 +996,88 @@ impl Interpreter {
             _ => {
                 let cur = self.load_target(f, t, m).map_err(|e| e.mark(m))?;
                 let rhs = self.eval(f, value)?;
-                // Take the old binding out first so an in-place operand is uniquely owned.
+                if let (BinOp::Add, Value::Str(_), Value::Str(_)) = (op, &cur, &rhs) {
+                    return self.concat_assign(f, t, cur, &rhs);
+                }
                 let nv = self.inplace_op(op, cur, &rhs)?;
                 self.store(f, t, nv)
             }
+        }
+    }
+
+    /// `name += text` or `name = name + text` with `cur` (the variable's str, loaded before the
+    /// right side was evaluated) and `rhs` strs. When the variable still holds `cur` and,
+    /// once `cur` is dropped, no one else does, the text is appended into its buffer
+    /// (CPython's `unicode_concatenate`); otherwise a new string is made, as `+` makes it.
+    fn concat_assign(
+        &mut self,
+        f: &mut Frame,
+        t: &Target,
+        cur: Value,
+        rhs: &Value,
+    ) -> PyResult<()> {
+        let taken = match &cur {
+            Value::Str(x) => self.take_binding_if_same(f, t, x),
+            _ => None,
+        };
+        let Some(mut s) = taken else {
+            let v = self.binary_op(BinOp::Add, &cur, rhs)?;
+            drop(cur);
+            return self.store(f, t, v);
+        };
+        drop(cur);
+        if let (Some(buf), Value::Str(y)) = (s.get_mut(), rhs) {
+            // On failure (MemoryError, a limit) the variable keeps its old text.
+            let r = self.append_str_polled(buf, y);
+            self.store(f, t, Value::Str(s))?;
+            return r;
+        }
+        let old = Value::Str(s);
+        match self.binary_op(BinOp::Add, &old, rhs) {
+            Ok(v) => {
+                drop(old);
+                self.store(f, t, v)
+            }
+            Err(e) => {
+                self.store(f, t, old)?;
+                Err(e)
+            }
+        }
+    }
+
+    /// Takes the str out of a name target's binding when it is `x` itself (the same object),
+    /// leaving the binding empty (unbound, or None in a namespace) until the caller stores
+    /// into it again; nothing runs in between.
+    fn take_binding_if_same(&mut self, f: &mut Frame, t: &Target, x: &PyStr) -> Option<PyStr> {
+        fn take_if(slot: &mut Option<Value>, x: &PyStr) -> Option<PyStr> {
+            match slot {
+                Some(Value::Str(s)) if PyStr::ptr_eq(s, x) => match slot.take() {
+                    Some(Value::Str(s)) => Some(s),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        fn take_value_if(slot: &mut Value, x: &PyStr) -> Option<PyStr> {
+            match slot {
+                Value::Str(s) if PyStr::ptr_eq(s, x) => match std::mem::take(slot) {
+                    Value::Str(s) => Some(s),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        match t {
+            Target::Fast(i) => take_if(f.locals.get_mut(*i as usize)?, x),
+            Target::Cell(i) => take_if(&mut f.cells.get(*i as usize)?.borrow_mut(), x),
+            Target::Free(i) => take_if(&mut f.free.get(*i as usize)?.borrow_mut(), x),
+            Target::Global(n, h) => take_value_if(f.globals.borrow_mut().get_mut_hashed(n, *h)?, x),
+            Target::Name(n, h) => {
+                let d = f.ns.clone().unwrap_or_else(|| f.globals.clone());
+                let mut d = d.borrow_mut();
+                take_value_if(d.get_mut_hashed(n, *h)?, x)
+            }
+            _ => None,
         }
     }
 
