@@ -529,11 +529,12 @@ pub enum HKey {
     Tuple(Box<[HKey]>),
     /// Identity (classes, functions, instances without `__hash__`, natives without `hash`).
     Id(usize),
-    /// An object's own hash, plus its type name so different types do not collide.
-    Hashed(Rc<str>, i64),
+    /// An object's own hash, plus its type name so different types do not collide. (Boxed,
+    /// as the next one: the rare keys stay out of the size of every dict entry.)
+    Hashed(Box<(Rc<str>, i64)>),
     /// An instance whose class defines `__hash__` but not `__eq__`: its hash, and its identity,
     /// since object's `__eq__` is identity (two such objects with one hash are two keys).
-    HashedObject(Rc<str>, i64, usize),
+    HashedObject(Box<(Rc<str>, i64, usize)>),
     /// An instance whose class defines both `__hash__` and `__eq__`: its hash and its
     /// identity. The index hashes it by its hash alone, so the keys it might equal are found
     /// together ([`Dict::eq_candidates`]); whether it equals one of them is its `__eq__`'s
@@ -568,8 +569,8 @@ impl HKey {
             HKey::Str(s) => KeyView::Str(s),
             HKey::Tuple(t) => KeyView::Tuple(t),
             HKey::Id(i) => KeyView::Id(*i),
-            HKey::Hashed(n, h) => KeyView::Hashed(n, *h),
-            HKey::HashedObject(n, h, id) => KeyView::HashedObject(n, *h, *id),
+            HKey::Hashed(b) => KeyView::Hashed(&b.0, b.1),
+            HKey::HashedObject(b) => KeyView::HashedObject(&b.0, b.1, b.2),
             HKey::EqObject(h, id) => KeyView::EqObject(*h, *id),
             HKey::Ellipsis => KeyView::Ellipsis,
         }
@@ -607,7 +608,9 @@ impl HKey {
             Some(h) => h,
             None => match self {
                 HKey::None => 0x5f3759df,
-                HKey::Hashed(_, h) | HKey::HashedObject(_, h, _) | HKey::EqObject(h, _) => *h,
+                HKey::Hashed(b) => b.1,
+                HKey::HashedObject(b) => b.1,
+                HKey::EqObject(h, _) => *h,
                 _ => {
                     let mut h = FxHasher::default();
                     self.hash(&mut h);
@@ -824,6 +827,20 @@ impl Drop for Dict {
     }
 }
 
+/// Whether the entry at `i` has the key `k`.
+#[inline]
+fn key_at(entries: &[Option<(HKey, Value, Value)>], i: usize, k: KeyView<'_>) -> bool {
+    match (entries.get(i), k) {
+        // The same text is often the same allocation (a key looked up by the string it was
+        // stored with).
+        (Some(Some((HKey::Str(s), _, _))), KeyView::Str(q)) => {
+            std::ptr::eq(s.as_ptr(), q.as_ptr()) && s.len() == q.len() || **s == *q
+        }
+        (Some(Some((hk, _, _))), _) => hk.view() == k,
+        _ => false,
+    }
+}
+
 /// The hash of the key at `entries[i]` (every indexed position holds an entry).
 fn entry_hash(entries: &[Option<(HKey, Value, Value)>], i: usize) -> u64 {
     entries
@@ -849,17 +866,7 @@ impl Dict {
     fn find(&self, h: u64, k: KeyView<'_>) -> Option<usize> {
         let entries = &self.entries;
         self.index
-            .find(h, |&(i, eh)| {
-                eh == h
-                    && match (entries.get(i), k) {
-                        // Names are interned: the same text is usually the same allocation.
-                        (Some(Some((HKey::Str(s), _, _))), KeyView::Str(q)) => {
-                            std::ptr::eq(s.as_ptr(), q.as_ptr()) && s.len() == q.len() || **s == *q
-                        }
-                        (Some(Some((hk, _, _))), _) => hk.view() == k,
-                        _ => false,
-                    }
-            })
+            .find(h, |&(i, eh)| eh == h && key_at(entries, i, k))
             .map(|&(i, _)| i)
     }
     /// Removes `k` from the index; returns where its entry is.
@@ -939,10 +946,21 @@ impl Dict {
     /// CPython would).
     pub fn insert(&mut self, hk: HKey, key: Value, v: Value) -> Option<Value> {
         let h = key_hash(hk.view());
-        match self.replace(h, hk.view(), v) {
-            Ok(old) => Some(old),
-            Err(v) => {
-                self.push_new(h, hk, key, v);
+        let Dict { entries, index, .. } = self;
+        // One probe finds the key or the slot for it.
+        let view = hk.view();
+        match index.entry(
+            h,
+            |&(i, eh)| eh == h && key_at(entries, i, view),
+            |&(_, eh)| eh,
+        ) {
+            hashbrown::hash_table::Entry::Occupied(o) => match entries.get_mut(o.get().0) {
+                Some(Some(e)) => Some(std::mem::replace(&mut e.2, v)),
+                _ => None,
+            },
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                slot.insert((entries.len(), h));
+                entries.push(Some((hk, key, v)));
                 None
             }
         }

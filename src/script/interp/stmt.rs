@@ -8,7 +8,7 @@ use super::super::errors::{PyException, PyResult, TraceEntry};
 use super::super::ir::*;
 use super::super::marks::Marks;
 use super::super::native::BinOp;
-use super::super::value::{CellRef, Dict, Function, Module, PyStr, Value};
+use super::super::value::{CellRef, Dict, Function, Module, Value};
 use super::{FrameInfo, Interpreter};
 use crate::script::ExcType;
 
@@ -437,14 +437,14 @@ impl Interpreter {
         // appending while iterating behaves as in CPython.
         match &src {
             Value::Range(r) => {
+                // The length once; each item by a multiply (no division per item).
                 let n = r.len();
+                let (start, step) = (r.start, r.step);
                 for i in 0..n {
-                    let v = match r.get(i) {
-                        Some(v) => Value::Int(v),
-                        None => match r.item(i as u128) {
-                            Some(v) => super::super::bigint::from_i128(v),
-                            None => break,
-                        },
+                    let x = start + step * i as i128;
+                    let v = match i64::try_from(x) {
+                        Ok(v) => Value::Int(v),
+                        Err(_) => super::super::bigint::from_i128(x),
                     };
                     self.store(f, target, v)?;
                     match self.exec_block(f, body)? {
@@ -1005,84 +1005,13 @@ impl Interpreter {
         }
     }
 
-    /// `name += text` or `name = name + text` with `cur` (the variable's str, loaded before the
-    /// right side was evaluated) and `rhs` strs. When the variable still holds `cur` and,
-    /// once `cur` is dropped, no one else does, the text is appended into its buffer
-    /// (CPython's `unicode_concatenate`); otherwise a new string is made, as `+` makes it.
-    fn concat_assign(
-        &mut self,
-        f: &mut Frame,
-        t: &Target,
-        cur: Value,
-        rhs: &Value,
-    ) -> PyResult<()> {
-        let taken = match &cur {
-            Value::Str(x) => self.take_binding_if_same(f, t, x),
-            _ => None,
-        };
-        let Some(mut s) = taken else {
-            let v = self.binary_op(BinOp::Add, &cur, rhs)?;
-            drop(cur);
-            return self.store(f, t, v);
-        };
-        drop(cur);
-        if let (Some(buf), Value::Str(y)) = (s.get_mut(), rhs) {
-            // On failure (MemoryError, a limit) the variable keeps its old text.
-            let r = self.append_str_polled(buf, y);
-            self.store(f, t, Value::Str(s))?;
-            return r;
-        }
-        let old = Value::Str(s);
-        match self.binary_op(BinOp::Add, &old, rhs) {
-            Ok(v) => {
-                drop(old);
-                self.store(f, t, v)
-            }
-            Err(e) => {
-                self.store(f, t, old)?;
-                Err(e)
-            }
-        }
-    }
-
-    /// Takes the str out of a name target's binding when it is `x` itself (the same object),
-    /// leaving the binding empty (unbound, or None in a namespace) until the caller stores
-    /// into it again; nothing runs in between.
-    fn take_binding_if_same(&mut self, f: &mut Frame, t: &Target, x: &PyStr) -> Option<PyStr> {
-        fn take_if(slot: &mut Option<Value>, x: &PyStr) -> Option<PyStr> {
-            match slot {
-                Some(Value::Str(s)) if PyStr::ptr_eq(s, x) => match slot.take() {
-                    Some(Value::Str(s)) => Some(s),
-                    _ => None,
-                },
-                _ => None,
-            }
-        }
-        fn take_value_if(slot: &mut Value, x: &PyStr) -> Option<PyStr> {
-            match slot {
-                Value::Str(s) if PyStr::ptr_eq(s, x) => match std::mem::take(slot) {
-                    Value::Str(s) => Some(s),
-                    _ => None,
-                },
-                _ => None,
-            }
-        }
-        match t {
-            Target::Fast(i) => take_if(f.locals.get_mut(*i as usize)?, x),
-            Target::Cell(i) => take_if(&mut f.cells.get(*i as usize)?.borrow_mut(), x),
-            Target::Free(i) => take_if(&mut f.free.get(*i as usize)?.borrow_mut(), x),
-            Target::Global(n, h) => take_value_if(f.globals.borrow_mut().get_mut_hashed(n, *h)?, x),
-            Target::Name(n, h) => {
-                let d = f.ns.clone().unwrap_or_else(|| f.globals.clone());
-                let mut d = d.borrow_mut();
-                take_value_if(d.get_mut_hashed(n, *h)?, x)
-            }
-            _ => None,
-        }
-    }
-
     /// The current value of a name target (`m`: where a NameError points).
     fn load_target(&mut self, f: &mut Frame, t: &Target, m: &Marks) -> PyResult<Value> {
+        if let Target::Fast(i) = t
+            && let Some(Some(v)) = f.locals.get(*i as usize)
+        {
+            return Ok(v.clone());
+        }
         let e = match t {
             Target::Fast(i) => Expr::Fast(*i),
             Target::Cell(i) => Expr::Cell(*i),
