@@ -297,7 +297,17 @@ impl<'s> Compiler<'s> {
                 for t in &a.targets {
                     ts.push(self.target(t)?);
                 }
-                StmtKind::Assign(ts, value)
+                match (ts.as_slice(), value) {
+                    ([t], Expr::Bin(BinOp::Add, left, right, marks)) if same_variable(t, &left) => {
+                        StmtKind::ConcatAssign {
+                            target: ts.swap_remove(0),
+                            left: *left,
+                            right: *right,
+                            marks,
+                        }
+                    }
+                    (_, value) => StmtKind::Assign(ts, value),
+                }
             }
             S::AnnAssign(a) => {
                 let assign = match &a.value {
@@ -1976,4 +1986,16 @@ pub fn check_depth(body: &[ast::Stmt]) -> Result<(), usize> {
         return Err(d.at);
     }
     Ok(())
+}
+
+/// Whether loading `e` reads the variable `t` stores into (`s = s + t`).
+fn same_variable(t: &Target, e: &Expr) -> bool {
+    match (t, e) {
+        (Target::Fast(a), Expr::Fast(b))
+        | (Target::Cell(a), Expr::Cell(b))
+        | (Target::Free(a), Expr::Free(b)) => a == b,
+        (Target::Global(a, _), Expr::Global(b, _, _))
+        | (Target::Name(a, _), Expr::Name(b, _, _)) => a == b,
+        _ => false,
+    }
 }

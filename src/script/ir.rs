@@ -91,6 +91,15 @@ pub enum StmtKind {
     Assign(Vec<Target>, Expr),
     /// With the target's markers: loading or storing it can fail (the operation itself, no).
     AugAssign(Target, BinOp, Expr, Marks),
+    /// `name = name + value` (the same variable on both sides): an assignment of a `+`
+    /// (`left`, `right` and the `+`'s markers) that appends in place when both sides are
+    /// strs and the variable holds the only reference, as CPython's `unicode_concatenate`.
+    ConcatAssign {
+        target: Target,
+        left: Expr,
+        right: Expr,
+        marks: Marks,
+    },
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     While(Expr, Vec<Stmt>, Vec<Stmt>),
     For(Target, Expr, Vec<Stmt>, Vec<Stmt>),

@@ -70,6 +70,7 @@ pub mod exc_type;
 pub mod interp;
 pub mod ir;
 pub mod native;
+pub mod pystr;
 pub mod strfmt;
 pub mod value;
 
@@ -84,6 +85,7 @@ pub use errors::{PyException, PyResult, ScriptError, TraceEntry};
 pub use exc_type::ExcType;
 pub use interp::{CallGuard, DEFAULT_RECURSION_LIMIT, GuardedWorld, Interpreter, Limits};
 pub use native::{Args, BinOp, CmpOp, NativeFn, NativeObject, UnaryOp};
+pub use pystr::PyStr;
 pub use value::{Class, Dict, HKey, Instance, Module, Value};
 
 /// The bytes of a file under a host folder the run may read (`run --allow-read`), `path` as

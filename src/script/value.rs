@@ -15,6 +15,7 @@ use super::errors::PyResult;
 use super::interp::Interpreter;
 use super::ir::FuncCode;
 use super::native::{Args, NativeFn, NativeObject};
+pub use super::pystr::PyStr;
 
 /// A small fast hasher (the FxHash mixing step): names are short and not attacker-chosen in a
 /// way that matters here (a learner can only slow down their own run, and the step limit holds).
@@ -86,7 +87,7 @@ pub enum Value {
     /// An int outside the i64 range (never one that fits: see `script::bigint`).
     BigInt(Rc<BigInt>),
     Float(f64),
-    Str(Rc<str>),
+    Str(PyStr),
     List(Rc<RefCell<Seq>>),
     Tuple(Rc<Seq>),
     Dict(Rc<RefCell<Dict>>),
@@ -265,7 +266,7 @@ impl Class {
     /// statement, as torch's preludes do), else the module the class was made in.
     pub fn module_name(&self) -> Rc<str> {
         if let Some(Value::Str(s)) = self.dict.borrow().get_str("__module__") {
-            return s.clone();
+            return s.to_rc();
         }
         self.module.clone()
     }
@@ -395,7 +396,7 @@ pub enum IterState {
         step: i128,
     },
     Chars {
-        s: Rc<str>,
+        s: PyStr,
         pos: usize,
     },
     Enumerate {
@@ -524,15 +525,16 @@ pub enum HKey {
     /// An int outside the i64 range (an integral float that large too).
     Big(Rc<BigInt>),
     Float(u64),
-    Str(Rc<str>),
+    Str(PyStr),
     Tuple(Box<[HKey]>),
     /// Identity (classes, functions, instances without `__hash__`, natives without `hash`).
     Id(usize),
-    /// An object's own hash, plus its type name so different types do not collide.
-    Hashed(Rc<str>, i64),
+    /// An object's own hash, plus its type name so different types do not collide. (Boxed,
+    /// as the next one: the rare keys stay out of the size of every dict entry.)
+    Hashed(Box<(Rc<str>, i64)>),
     /// An instance whose class defines `__hash__` but not `__eq__`: its hash, and its identity,
     /// since object's `__eq__` is identity (two such objects with one hash are two keys).
-    HashedObject(Rc<str>, i64, usize),
+    HashedObject(Box<(Rc<str>, i64, usize)>),
     /// An instance whose class defines both `__hash__` and `__eq__`: its hash and its
     /// identity. The index hashes it by its hash alone, so the keys it might equal are found
     /// together ([`Dict::eq_candidates`]); whether it equals one of them is its `__eq__`'s
@@ -567,8 +569,8 @@ impl HKey {
             HKey::Str(s) => KeyView::Str(s),
             HKey::Tuple(t) => KeyView::Tuple(t),
             HKey::Id(i) => KeyView::Id(*i),
-            HKey::Hashed(n, h) => KeyView::Hashed(n, *h),
-            HKey::HashedObject(n, h, id) => KeyView::HashedObject(n, *h, *id),
+            HKey::Hashed(b) => KeyView::Hashed(&b.0, b.1),
+            HKey::HashedObject(b) => KeyView::HashedObject(&b.0, b.1, b.2),
             HKey::EqObject(h, id) => KeyView::EqObject(*h, *id),
             HKey::Ellipsis => KeyView::Ellipsis,
         }
@@ -606,7 +608,9 @@ impl HKey {
             Some(h) => h,
             None => match self {
                 HKey::None => 0x5f3759df,
-                HKey::Hashed(_, h) | HKey::HashedObject(_, h, _) | HKey::EqObject(h, _) => *h,
+                HKey::Hashed(b) => b.1,
+                HKey::HashedObject(b) => b.1,
+                HKey::EqObject(h, _) => *h,
                 _ => {
                     let mut h = FxHasher::default();
                     self.hash(&mut h);
@@ -823,6 +827,20 @@ impl Drop for Dict {
     }
 }
 
+/// Whether the entry at `i` has the key `k`.
+#[inline]
+fn key_at(entries: &[Option<(HKey, Value, Value)>], i: usize, k: KeyView<'_>) -> bool {
+    match (entries.get(i), k) {
+        // The same text is often the same allocation (a key looked up by the string it was
+        // stored with).
+        (Some(Some((HKey::Str(s), _, _))), KeyView::Str(q)) => {
+            std::ptr::eq(s.as_ptr(), q.as_ptr()) && s.len() == q.len() || **s == *q
+        }
+        (Some(Some((hk, _, _))), _) => hk.view() == k,
+        _ => false,
+    }
+}
+
 /// The hash of the key at `entries[i]` (every indexed position holds an entry).
 fn entry_hash(entries: &[Option<(HKey, Value, Value)>], i: usize) -> u64 {
     entries
@@ -848,17 +866,7 @@ impl Dict {
     fn find(&self, h: u64, k: KeyView<'_>) -> Option<usize> {
         let entries = &self.entries;
         self.index
-            .find(h, |&(i, eh)| {
-                eh == h
-                    && match (entries.get(i), k) {
-                        // Names are interned: the same text is usually the same allocation.
-                        (Some(Some((HKey::Str(s), _, _))), KeyView::Str(q)) => {
-                            std::ptr::eq(s.as_ptr(), q.as_ptr()) && s.len() == q.len() || **s == *q
-                        }
-                        (Some(Some((hk, _, _))), _) => hk.view() == k,
-                        _ => false,
-                    }
-            })
+            .find(h, |&(i, eh)| eh == h && key_at(entries, i, k))
             .map(|&(i, _)| i)
     }
     /// Removes `k` from the index; returns where its entry is.
@@ -880,6 +888,11 @@ impl Dict {
     pub fn get_str(&self, k: &str) -> Option<&Value> {
         let v = KeyView::Str(k);
         self.value_at(self.find(key_hash(v), v)?)
+    }
+    /// The value of the name `k` (its [`key_hash`] `hash`), to change in place.
+    pub fn get_mut_hashed(&mut self, k: &str, hash: u64) -> Option<&mut Value> {
+        let i = self.find(hash, KeyView::Str(k))?;
+        self.entries.get_mut(i)?.as_mut().map(|e| &mut e.2)
     }
     /// `get_str` for a name whose [`key_hash`] is already known.
     pub fn get_hashed(&self, k: &str, hash: u64) -> Option<&Value> {
@@ -933,10 +946,21 @@ impl Dict {
     /// CPython would).
     pub fn insert(&mut self, hk: HKey, key: Value, v: Value) -> Option<Value> {
         let h = key_hash(hk.view());
-        match self.replace(h, hk.view(), v) {
-            Ok(old) => Some(old),
-            Err(v) => {
-                self.push_new(h, hk, key, v);
+        let Dict { entries, index, .. } = self;
+        // One probe finds the key or the slot for it.
+        let view = hk.view();
+        match index.entry(
+            h,
+            |&(i, eh)| eh == h && key_at(entries, i, view),
+            |&(_, eh)| eh,
+        ) {
+            hashbrown::hash_table::Entry::Occupied(o) => match entries.get_mut(o.get().0) {
+                Some(Some(e)) => Some(std::mem::replace(&mut e.2, v)),
+                _ => None,
+            },
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                slot.insert((entries.len(), h));
+                entries.push(Some((hk, key, v)));
                 None
             }
         }
@@ -946,7 +970,7 @@ impl Dict {
         match self.replace(h, KeyView::Str(k), v) {
             Ok(old) => Some(old),
             Err(v) => {
-                let s: Rc<str> = k.into();
+                let s = PyStr::from(k);
                 self.push_new(h, HKey::Str(s.clone()), Value::Str(s), v);
                 None
             }
@@ -961,7 +985,8 @@ impl Dict {
         match self.replace(h, KeyView::Str(k), v) {
             Ok(old) => Some(old),
             Err(v) => {
-                self.push_new(h, HKey::Str(k.clone()), Value::Str(k.clone()), v);
+                let s = PyStr::from(k);
+                self.push_new(h, HKey::Str(s.clone()), Value::Str(s), v);
                 None
             }
         }
@@ -1254,7 +1279,7 @@ impl Value {
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
-            (Value::Str(a), Value::Str(b)) => Rc::ptr_eq(a, b) || (a.len() <= 1 && a == b),
+            (Value::Str(a), Value::Str(b)) => PyStr::ptr_eq(a, b) || (a.len() <= 1 && a == b),
             _ => match (self.ptr_id(), other.ptr_id()) {
                 (Some(a), Some(b)) => a == b,
                 _ => false,
@@ -1265,7 +1290,7 @@ impl Value {
     /// The address of the heap object, if it is one.
     pub fn ptr_id(&self) -> Option<usize> {
         Some(match self {
-            Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
+            Value::Str(s) => s.addr(),
             Value::BigInt(x) => Rc::as_ptr(x) as usize,
             Value::List(x) => Rc::as_ptr(x) as usize,
             Value::Tuple(x) => Rc::as_ptr(x) as usize,

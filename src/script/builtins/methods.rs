@@ -10,6 +10,7 @@ use super::super::interp::{Interpreter, MAX_ITEMS, MAX_STR, budget_for, grow_che
 use super::super::native::{Args, NativeObject};
 use super::super::value::{BuiltinType, Class, ClassKind, Dict, DictIterKind, IterState, Value};
 use crate::script::ExcType;
+use crate::script::PyStr;
 
 const STR_METHODS: &[&str] = &[
     "split",
@@ -432,12 +433,7 @@ pub fn call_builtin_method(
     }
 }
 
-fn str_method(
-    it: &mut Interpreter,
-    s: &Rc<str>,
-    name: &str,
-    args: Args,
-) -> PyResult<Option<Value>> {
+fn str_method(it: &mut Interpreter, s: &PyStr, name: &str, args: Args) -> PyResult<Option<Value>> {
     let s: &str = s;
     let v = match name {
         "split" | "rsplit" => {
@@ -717,7 +713,7 @@ fn str_method(
             Value::Bool(s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase))
         }
         "istitle" => {
-            let t = str_method(it, &Rc::from(s), "title", Args::default())?;
+            let t = str_method(it, &PyStr::from(s), "title", Args::default())?;
             Value::Bool(
                 t.as_ref().and_then(|t| t.as_str()) == Some(s)
                     && s.chars().any(char::is_alphabetic),

@@ -313,9 +313,9 @@ pub(crate) fn install(it: &mut Interpreter) {
         let a = args.exact("hash", 1)?;
         let k = it.hkey(&a[0])?;
         Ok(Value::Int(match (&a[0], &k) {
-            (_, super::value::HKey::Hashed(_, h))
-            | (_, super::value::HKey::HashedObject(_, h, _))
-            | (_, super::value::HKey::EqObject(h, _)) => *h,
+            (_, super::value::HKey::Hashed(b)) => b.1,
+            (_, super::value::HKey::HashedObject(b)) => b.1,
+            (_, super::value::HKey::EqObject(h, _)) => *h,
             _ => k.py_hash(),
         }))
     });

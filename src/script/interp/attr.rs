@@ -152,7 +152,7 @@ impl Interpreter {
             Value::Class(c) => {
                 match name {
                     "__name__" | "__qualname__" => return Ok(Some(Value::str(&c.name))),
-                    "__module__" => return Ok(Some(Value::Str(c.module_name()))),
+                    "__module__" => return Ok(Some(Value::Str(c.module_name().into()))),
                     "__bases__" => {
                         return Ok(Some(Value::tuple(
                             c.bases.iter().map(|b| Value::Class(b.clone())).collect(),
@@ -261,7 +261,7 @@ impl Interpreter {
                 "__name__" => Some(Value::str(&f.name)),
                 "__qualname__" => Some(Value::str(&f.qualname)),
                 "__doc__" => Some(match &f.code.doc {
-                    Some(d) => Value::Str(d.clone()),
+                    Some(d) => Value::Str(d.into()),
                     None => Value::None,
                 }),
                 "__module__" => f.globals.borrow().get_str("__name__").cloned(),

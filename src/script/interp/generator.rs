@@ -286,8 +286,8 @@ impl NativeObject for Generator {
             }),
             "gi_running" => Value::Bool(matches!(*self.state.borrow(), GenState::Running)),
             "gi_suspended" => Value::Bool(matches!(*self.state.borrow(), GenState::Suspended(_))),
-            "__name__" => Value::Str(self.name.clone()),
-            "__qualname__" => Value::Str(self.qualname.clone()),
+            "__name__" => Value::Str((&self.name).into()),
+            "__qualname__" => Value::Str((&self.qualname).into()),
             _ => return Ok(None),
         }))
     }

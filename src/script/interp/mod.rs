@@ -17,6 +17,7 @@ use crate::script::ExcType;
 mod attr;
 mod call;
 mod classes;
+mod concat;
 mod dunder;
 mod expr;
 pub(crate) mod generator;

@@ -969,9 +969,9 @@ impl Interpreter {
                     };
                     match r.as_int() {
                         // without its own __eq__ an object equals only itself
-                        Some(x) if i.class.lookup_user("__eq__").is_none() => {
-                            HKey::HashedObject(i.class.name.clone(), x, v.ptr_id().unwrap_or(0))
-                        }
+                        Some(x) if i.class.lookup_user("__eq__").is_none() => HKey::HashedObject(
+                            Box::new((i.class.name.clone(), x, v.ptr_id().unwrap_or(0))),
+                        ),
                         Some(x) => HKey::EqObject(x, v.ptr_id().unwrap_or(0)),
                         None => {
                             return Err(PyException::new(
@@ -992,7 +992,7 @@ impl Interpreter {
             Value::Native(n) => {
                 let n = n.clone();
                 match n.hash(&n, self)? {
-                    Some(h) => HKey::Hashed(n.type_name().into(), h),
+                    Some(h) => HKey::Hashed(Box::new((n.type_name().into(), h))),
                     None => HKey::Id(v.ptr_id().unwrap_or(0)),
                 }
             }
@@ -1912,9 +1912,16 @@ impl Interpreter {
                 }
             }
             Value::Dict(d) => {
-                let k = self.key_in_cell(d, key)?;
-                dict_grow_check(&d.borrow())?;
-                let old = d.borrow_mut().insert(k, key.clone(), v);
+                let k = match key {
+                    // No `__eq__` to ask: the key is its own.
+                    Value::Int(i) => HKey::Int(*i),
+                    Value::Str(s) => HKey::Str(s.clone()),
+                    _ => self.key_in_cell(d, key)?,
+                };
+                let mut db = d.borrow_mut();
+                dict_grow_check(&db)?;
+                let old = db.insert(k, key.clone(), v);
+                drop(db);
                 drop(old);
                 Ok(())
             }

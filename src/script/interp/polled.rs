@@ -6,7 +6,9 @@
 //! whose partial result is dropped.
 
 use super::ops::{budget_for, memory_error};
-use super::{Interpreter, WORK_CHECK};
+use super::{Interpreter, MAX_STR, WORK_CHECK};
+use crate::script::ExcType;
+use crate::script::errors::PyException;
 use crate::script::errors::PyResult;
 use crate::script::value::{Dict, HKey, Value};
 
@@ -170,6 +172,27 @@ impl Interpreter {
             rest = &rest[cut..];
         }
         Ok(())
+    }
+
+    /// Appends `s` to a string's own buffer (`s += t` on a string no one else holds): the
+    /// buffer at least doubles when it must grow, as CPython's resize does in effect, and that
+    /// growth must fit the memory budget; polls as [`Self::push_str_polled`]. On failure the
+    /// buffer is as it was.
+    pub(crate) fn append_str_polled(&mut self, buf: &mut String, s: &str) -> PyResult<()> {
+        let need = buf.len().saturating_add(s.len());
+        if need > MAX_STR {
+            return Err(PyException::new(ExcType::MemoryError, ""));
+        }
+        if need > buf.capacity() {
+            budget_for::<u8>(need.max(buf.capacity().saturating_mul(2)))?;
+            buf.try_reserve(s.len()).map_err(|_| memory_error())?;
+        }
+        let old_len = buf.len();
+        let r = self.push_str_polled(buf, s);
+        if r.is_err() {
+            buf.truncate(old_len);
+        }
+        r
     }
 
     /// A copy of a dict or set, within the memory budget, polling between chunks of entries.

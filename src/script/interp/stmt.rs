@@ -220,6 +220,26 @@ impl Interpreter {
                 }
             }
             StmtKind::AugAssign(t, op, value, marks) => self.aug_assign(f, t, *op, value, marks)?,
+            StmtKind::ConcatAssign {
+                target,
+                left,
+                right,
+                marks,
+            } => {
+                let a = self.eval(f, left)?;
+                let b = self.eval(f, right)?;
+                if let (Value::Str(_), Value::Str(_)) = (&a, &b) {
+                    self.concat_assign(f, target, a, &b)?;
+                } else {
+                    let v = self
+                        .binary_op(BinOp::Add, &a, &b)
+                        .map_err(|e| e.mark(marks))?;
+                    // The operands go before the old binding, as when the `+` is evaluated
+                    // on its own.
+                    drop((a, b));
+                    self.store(f, target, v)?;
+                }
+            }
             StmtKind::If(test, body, orelse) => {
                 let c = self.eval(f, test)?;
                 let b = self.truthy(&c)?;
@@ -357,7 +377,7 @@ impl Interpreter {
                                 Some(ns) => ns.clone(),
                                 None => f.globals.clone(),
                             };
-                            let old = target.borrow_mut().set_name(&k, v);
+                            let old = target.borrow_mut().set_str(&k, v);
                             drop(old);
                         }
                     }
@@ -417,14 +437,14 @@ impl Interpreter {
         // appending while iterating behaves as in CPython.
         match &src {
             Value::Range(r) => {
+                // The length once; each item by a multiply (no division per item).
                 let n = r.len();
+                let (start, step) = (r.start, r.step);
                 for i in 0..n {
-                    let v = match r.get(i) {
-                        Some(v) => Value::Int(v),
-                        None => match r.item(i as u128) {
-                            Some(v) => super::super::bigint::from_i128(v),
-                            None => break,
-                        },
+                    let x = start + step * i as i128;
+                    let v = match i64::try_from(x) {
+                        Ok(v) => Value::Int(v),
+                        Err(_) => super::super::bigint::from_i128(x),
                     };
                     self.store(f, target, v)?;
                     match self.exec_block(f, body)? {
@@ -753,7 +773,7 @@ impl Interpreter {
         ns.borrow_mut().set_str(
             "__doc__",
             match &def.body.doc {
-                Some(d) => Value::Str(d.clone()),
+                Some(d) => Value::Str(d.into()),
                 None => Value::None,
             },
         );
@@ -976,7 +996,9 @@ impl Interpreter {
             _ => {
                 let cur = self.load_target(f, t, m).map_err(|e| e.mark(m))?;
                 let rhs = self.eval(f, value)?;
-                // Take the old binding out first so an in-place operand is uniquely owned.
+                if let (BinOp::Add, Value::Str(_), Value::Str(_)) = (op, &cur, &rhs) {
+                    return self.concat_assign(f, t, cur, &rhs);
+                }
                 let nv = self.inplace_op(op, cur, &rhs)?;
                 self.store(f, t, nv)
             }
@@ -985,6 +1007,11 @@ impl Interpreter {
 
     /// The current value of a name target (`m`: where a NameError points).
     fn load_target(&mut self, f: &mut Frame, t: &Target, m: &Marks) -> PyResult<Value> {
+        if let Target::Fast(i) = t
+            && let Some(Some(v)) = f.locals.get(*i as usize)
+        {
+            return Ok(v.clone());
+        }
         let e = match t {
             Target::Fast(i) => Expr::Fast(*i),
             Target::Cell(i) => Expr::Cell(*i),
