@@ -73,6 +73,20 @@ thread_local! {
     static RUN: Cell<(i64, u64)> = const { Cell::new((0, u64::MAX)) };
 }
 
+/// What a block of `size` bytes costs the process, counted instead of its size: glibc gives a
+/// small block a chunk of its size plus an 8-byte header, rounded up to 16 and at least 32
+/// bytes (a 40-byte tuple takes 48), and a mapped block whole pages. Counting sizes alone,
+/// `list(enumerate(range(10**9)))` (millions of small tuples) reached 3351 MiB of RSS under a
+/// 3072 MiB budget.
+#[inline]
+fn cost(size: usize) -> i64 {
+    if size >= mapped::MAPPED_BLOCK {
+        size.next_multiple_of(4096) as i64
+    } else {
+        (size.saturating_add(8 + 15) & !15).max(32) as i64
+    }
+}
+
 #[inline]
 fn count(delta: i64) {
     let _ = THREAD_HEAP.try_with(|h| h.set(h.get().wrapping_add(delta)));
@@ -130,7 +144,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
             p
         };
         if !p.is_null() {
-            count(layout.size() as i64);
+            count(cost(layout.size()));
         }
         p
     }
@@ -145,7 +159,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
             p
         };
         if !p.is_null() {
-            count(layout.size() as i64);
+            count(cost(layout.size()));
         }
         p
     }
@@ -157,7 +171,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
             // SAFETY: `ptr` came from `System` with `layout`.
             unsafe { System.dealloc(ptr, layout) };
         }
-        count(-(layout.size() as i64));
+        count(-cost(layout.size()));
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let was_mapped = mapped::is_mapped(layout);
@@ -177,7 +191,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
             }
         };
         if !p.is_null() {
-            count(new_size as i64 - layout.size() as i64);
+            count(cost(new_size) - cost(layout.size()));
         }
         p
     }
