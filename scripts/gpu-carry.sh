@@ -11,4 +11,6 @@ tests=$(cargo test --release --locked --no-run --test cuda --message-format=json
 mkdir -p target/gpu-carry
 strip -o target/gpu-carry/cudatutor target/release/cudatutor
 strip -o target/gpu-carry/cuda-tests "$tests"
+# the commit the binaries were built from, for gpu-check.sh's summary (tests/fixtures/gpu-runs)
+{ git rev-parse HEAD; git diff --quiet HEAD || echo "(with uncommitted changes)"; } | paste -sd' ' - >target/gpu-carry/COMMIT
 ls -la target/gpu-carry

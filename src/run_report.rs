@@ -75,6 +75,14 @@ pub struct DeviceUsage {
     /// error, even one the script caught): the worker must not take another run.
     #[serde(default)]
     pub poisoned: bool,
+    /// Device memory the engine held outside the caching allocator's segments (op results on
+    /// their way into their blocks, temporaries, the pool of freed scratch), in bytes: the
+    /// most at once during the run, and what was left pooled at its end. PyTorch's process
+    /// holds none of it (its ops write into allocator blocks).
+    #[serde(default)]
+    pub scratch_peak_bytes: u64,
+    #[serde(default)]
+    pub scratch_pooled_bytes: u64,
 }
 
 /// The uncaught exception of a run.

@@ -531,3 +531,61 @@ print(torch.randn(3, device='cuda'))
     }
     assert!(sim.stdout.contains("[0.0, 1.0, "), "{}", sim.stdout);
 }
+
+/// The allocator counters after reductions and matrix products on the emulated device (the
+/// cuda backend's code path: op results computed into scratch, then moved into their
+/// allocator blocks; cuBLAS workspaces taken from the caching allocator) are the ones real
+/// PyTorch printed on an H200 (tests/fixtures/cuda, 2.11): scratch never shows in
+/// memory_allocated / memory_reserved / max_memory_allocated. The report counts the scratch
+/// the run held beside them (device memory PyTorch's process does not hold), which stays
+/// within the pool's bound.
+#[test]
+fn counters_after_reductions_and_matmuls_on_the_emulated_device_are_pytorchs() {
+    pin_seed();
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    for name in [
+        "matmul_workspace",
+        "alloc_temporaries",
+        "alloc_small",
+        "scalar_peak",
+    ] {
+        let script = std::fs::read_to_string(root.join(format!("tests/cuda/{name}.py")))
+            .expect("the recorded script");
+        let recorded: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join(format!("tests/fixtures/cuda/{name}.json")))
+                .expect("the recording"),
+        )
+        .expect("the recording is JSON");
+        let opts = RunOptions {
+            backend: BackendChoice::Emulated,
+            ..RunOptions::default()
+        };
+        let r = client.run(&script, None, &opts);
+        assert_eq!(r.backend, "emulated", "{name}: {:?}", r.internal_error);
+        assert_eq!(
+            r.stdout,
+            recorded["stdout"].as_str().unwrap_or_default(),
+            "{name}: the counters differ from PyTorch's on the GPU"
+        );
+        let usage = r.device_usage.expect("the emulated device's usage");
+        assert!(
+            usage.scratch_peak_bytes > 0,
+            "{name}: its ops computed into scratch, which the report counts"
+        );
+        assert!(
+            usage.scratch_pooled_bytes <= usage.scratch_peak_bytes
+                && usage.scratch_pooled_bytes <= 256 << 20,
+            "{name}: pooled scratch {} beyond its bound (peak {})",
+            usage.scratch_pooled_bytes,
+            usage.scratch_peak_bytes
+        );
+    }
+}

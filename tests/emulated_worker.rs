@@ -326,6 +326,7 @@ fn exercise_runs_reuse_one_warm_worker() {
         return;
     }
     use cudatutor::run::{run_exercise, warm_worker};
+    let _one_at_a_time = warm_tests_lock();
     warm_worker::use_program(env!("CARGO_BIN_EXE_cudatutor").into());
     let opts = RunOptions {
         backend: BackendChoice::Emulated,
@@ -352,4 +353,99 @@ fn exercise_runs_reuse_one_warm_worker() {
     );
     warm_worker::release();
     assert_eq!(warm_worker::pid(), None, "release stops the warm worker");
+}
+
+/// The tests that use the process's one warm worker take turns (each checks which worker
+/// served its runs).
+fn warm_tests_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A run that finds the warm worker busy with another thread's run gets a worker of its own,
+/// of the program the warm worker runs (`use_program`), not of the running executable (here
+/// the test binary, which knows no `__worker` and would answer no report).
+#[test]
+fn a_run_beside_a_busy_warm_worker_gets_a_worker_of_the_same_program() {
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    use cudatutor::run::{run_exercise, warm_worker};
+    let _one_at_a_time = warm_tests_lock();
+    warm_worker::use_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..RunOptions::default()
+    };
+    let long_opts = opts.clone();
+    let (started_tx, started_rx) = std::sync::mpsc::channel();
+    let long = std::thread::spawn(move || {
+        let _ = started_tx.send(());
+        run_exercise(
+            "import time\ntime.sleep(3)\nprint('long')\n",
+            None,
+            &long_opts,
+        )
+    });
+    started_rx.recv().expect("the long run's thread started");
+    // Whichever of the two runs comes second finds the warm worker busy (the long one sleeps
+    // 3 s in its worker): either way one run goes through the busy branch.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let beside = run_exercise(
+        "import torch\nprint(torch.ones(3, device='cuda').sum().item())\n",
+        None,
+        &opts,
+    );
+    let long = long.join().expect("the long run's thread");
+    assert_eq!(long.stdout, "long\n", "{:?}", long.internal_error);
+    assert_eq!(beside.backend, "emulated", "{:?}", beside.internal_error);
+    assert_eq!(beside.internal_error, None);
+    assert_eq!(beside.stdout, "3.0\n");
+    warm_worker::release();
+}
+
+/// Runs on the warm worker are isolated as separate processes are: a tensor the first run
+/// left alive, its peak and its segment are gone from the next run's counters (each run has its
+/// own caching allocator, whose segments are freed with it, also where the device itself is
+/// kept open between runs).
+#[test]
+fn a_warm_workers_next_run_starts_with_fresh_memory_counters() {
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return;
+    }
+    use cudatutor::run::{run_exercise, warm_worker};
+    let _one_at_a_time = warm_tests_lock();
+    warm_worker::use_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    let opts = RunOptions {
+        backend: BackendChoice::Emulated,
+        ..RunOptions::default()
+    };
+    let first = run_exercise(
+        "import torch\nx = torch.ones(300000, device='cuda')\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\n",
+        None,
+        &opts,
+    );
+    assert_eq!(
+        first.stdout, "1200128 20971520\n",
+        "{:?}",
+        first.internal_error
+    );
+    let pid = warm_worker::pid();
+    let next = run_exercise(
+        "import torch\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved(), torch.cuda.max_memory_allocated())\nfree, total = torch.cuda.mem_get_info()\nprint(total - free)\n",
+        None,
+        &opts,
+    );
+    assert_eq!(warm_worker::pid(), pid, "the same warm worker ran both");
+    assert_eq!(next.stdout, "0 0 0\n0\n", "{:?}", next.internal_error);
+    warm_worker::release();
 }

@@ -288,10 +288,7 @@ impl Runtime {
                 let alloc = match gpus.get(i as usize) {
                     Some(ctx) => CachingAllocator::new(
                         i,
-                        Box::new(super::cuda::gpu::DeviceSegments::new(
-                            ctx.device.clone(),
-                            None,
-                        )),
+                        Box::new(super::cuda::gpu::DeviceSegments::for_ctx(ctx, None)),
                     ),
                     None => CachingAllocator::sim(i, cfg.gpu_memory),
                 };
@@ -988,6 +985,19 @@ impl Runtime {
             }
         }
         (launches, fallbacks.into_iter().collect())
+    }
+
+    /// Device memory the GPU backend's contexts hold outside the caching allocator's
+    /// segments (scratch), summed over the devices; zeros on the sim.
+    pub fn gpu_scratch(&self) -> super::cuda::gpu_storage::ScratchFigures {
+        let mut sum = super::cuda::gpu_storage::ScratchFigures::default();
+        for g in &self.gpus {
+            let f = g.scratch_figures();
+            sum.live += f.live;
+            sum.pooled += f.pooled;
+            sum.peak += f.peak;
+        }
+        sum
     }
 
     /// A synchronising call (`torch.cuda.synchronize`, `bool`, `nonzero`, ...).

@@ -260,10 +260,13 @@ fn device_usage(rt: &Runtime) -> Option<super::report::DeviceUsage> {
         return None;
     }
     let (launches, fallbacks) = rt.gpu_usage();
+    let scratch = rt.gpu_scratch();
     Some(super::report::DeviceUsage {
         launches,
         fallbacks,
         poisoned: rt.gpu_poisoned(),
+        scratch_peak_bytes: scratch.peak,
+        scratch_pooled_bytes: scratch.pooled,
     })
 }
 

@@ -20,6 +20,17 @@ static WARM: Mutex<Warm> = Mutex::new(Warm {
     program: None,
 });
 
+/// The program [`use_program`] set, readable while [`WARM`] is held by a run: a run that
+/// finds the warm worker busy starts its own worker of the same program.
+static PROGRAM: Mutex<Option<std::path::PathBuf>> = Mutex::new(None);
+
+fn chosen_program() -> Option<std::path::PathBuf> {
+    match PROGRAM.lock() {
+        Ok(p) => p.clone(),
+        Err(p) => p.into_inner().clone(),
+    }
+}
+
 fn new_client(program: &Option<std::path::PathBuf>) -> std::io::Result<WorkerClient> {
     match program {
         Some(p) => Ok(WorkerClient::with_program(p.clone())),
@@ -33,8 +44,9 @@ pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
         Ok(w) => w,
         Err(TryLockError::Poisoned(p)) => p.into_inner(),
         Err(TryLockError::WouldBlock) => {
-            // another thread's run holds it: this run takes a worker of its own
-            let program = None;
+            // another thread's run holds it: this run takes a worker of its own (of the
+            // program the warm one runs)
+            let program = chosen_program();
             return match new_client(&program) {
                 Ok(mut c) => c.run(code, check, opts),
                 Err(e) => {
@@ -75,7 +87,11 @@ pub fn use_program(program: std::path::PathBuf) {
         Err(p) => p.into_inner(),
     };
     warm.client = None;
-    warm.program = Some(program);
+    warm.program = Some(program.clone());
+    match PROGRAM.lock() {
+        Ok(mut p) => *p = Some(program),
+        Err(p) => *p.into_inner() = Some(program),
+    }
 }
 
 /// The warm worker's process id, while one runs.

@@ -193,6 +193,8 @@ pub fn attach_device_output(report: &mut RunReport, lines: Vec<String>) {
 /// copy of stdout, points stdout and stderr at a capture file (the device's output), and
 /// serves requests. Falls back to plain stdio when the descriptors cannot be moved.
 pub fn serve_process() -> u8 {
+    // A worker serves run after run: the GPU's context and kernels stay loaded between them.
+    crate::engine::cuda::real::keep_contexts_between_runs();
     let stdin = std::io::stdin().lock();
     match crate::engine::cuda::capture::redirect_device_output() {
         Some((protocol, capture)) => serve_with_capture(stdin, protocol, Some(capture)),

@@ -561,3 +561,50 @@ fn gpu_lesson_exercises_give_the_sims_reports() {
     assert!(launches > 0, "no kernel ran on the GPU");
     assert!(failures.is_empty(), "differ from the sim: {failures:?}");
 }
+
+/// First and warm exercise runs through the warm worker (`run_exercise`, as the pager, `watch`
+/// and `check --all` run them) on the GPU: prints the wall times gpu-check.sh puts in its
+/// summary (goals on a GPU: the first under 400 ms, a warm one under 50 ms beyond the
+/// script's own GPU work). The worker keeps the CUDA context and the loaded kernels between
+/// runs, so the warm runs must come from one worker process. `CUDATUTOR_WARM_BACKEND=emulated`
+/// runs the same steps on the emulated device (gpu-check.sh's dry run without a GPU).
+#[test]
+#[ignore = "needs a GPU (scripts/gpu-check.sh)"]
+fn gpu_warm_worker_first_and_warm_runs() {
+    use cudatutor::run::{BackendChoice, RunOptions, run_exercise, warm_worker};
+    let bin = std::env::var_os("CUDATUTOR_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_cudatutor").into());
+    warm_worker::use_program(bin);
+    let (backend, name) = match std::env::var("CUDATUTOR_WARM_BACKEND").as_deref() {
+        Ok("emulated") => (BackendChoice::Emulated, "emulated"),
+        _ => (BackendChoice::Cuda, "cuda"),
+    };
+    let opts = RunOptions {
+        backend,
+        ..RunOptions::default()
+    };
+    let code = "import torch\nx = torch.ones(4, device='cuda') * 3\nprint(x.sum().item())\n";
+    let mut ms = Vec::new();
+    let mut pids = Vec::new();
+    for _ in 0..5 {
+        let t = std::time::Instant::now();
+        let r = run_exercise(code, None, &opts);
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(r.backend, name, "{:?} {:?}", r.internal_error, r.error);
+        assert_eq!(r.stdout, "12.0\n");
+        pids.push(warm_worker::pid().expect("a warm worker after the run"));
+    }
+    warm_worker::release();
+    let warm: Vec<String> = ms[1..].iter().map(|t| format!("{t:.1}")).collect();
+    eprintln!(
+        "warm worker on {name}: first {:.1} ms, warm {} ms, one worker for all: {}",
+        ms[0],
+        warm.join(" / "),
+        pids.windows(2).all(|w| w[0] == w[1])
+    );
+    assert!(
+        pids.windows(2).all(|w| w[0] == w[1]),
+        "each run started a worker: {pids:?}"
+    );
+}

@@ -151,6 +151,20 @@ pub struct DeviceSegments {
     reserved: u64,
     /// Why the last segment was refused, when not for lack of memory.
     failure: Option<crate::engine::error::EngineError>,
+    /// The engine's context on this device, whose pooled scratch is given back when the card
+    /// is full (scratch takes card memory as segments do).
+    scratch: Option<Rc<super::gpu_storage::GpuCtx>>,
+    /// Segments not yet freed (address -> bytes): freed when the run's allocator goes, since
+    /// the device's context may outlive the run (a warm worker keeps it for the next run).
+    live: std::collections::BTreeMap<u64, u64>,
+}
+
+impl Drop for DeviceSegments {
+    fn drop(&mut self) {
+        for (addr, size) in std::mem::take(&mut self.live) {
+            self.device.mem_free(DevicePtr(addr), size);
+        }
+    }
 }
 
 impl DeviceSegments {
@@ -160,7 +174,18 @@ impl DeviceSegments {
             limit,
             reserved: 0,
             failure: None,
+            scratch: None,
+            live: std::collections::BTreeMap::new(),
         }
+    }
+
+    /// The segments of `ctx`'s device: a segment that does not fit while `ctx` pools freed
+    /// scratch is tried once more after the pool is freed (PyTorch's process holds no such
+    /// pool, so its allocation would have found that memory free).
+    pub fn for_ctx(ctx: &Rc<super::gpu_storage::GpuCtx>, limit: Option<u64>) -> DeviceSegments {
+        let mut segments = DeviceSegments::new(ctx.device.clone(), limit);
+        segments.scratch = Some(ctx.clone());
+        segments
     }
 }
 
@@ -171,7 +196,16 @@ impl SegmentSource for DeviceSegments {
         {
             return None;
         }
-        let p = match self.device.mem_alloc(size) {
+        let mut got = self.device.mem_alloc(size);
+        if matches!(got, Err(DeviceError::OutOfMemory { .. }))
+            && self
+                .scratch
+                .as_ref()
+                .is_some_and(|c| c.release_scratch_pool())
+        {
+            got = self.device.mem_alloc(size);
+        }
+        let p = match got {
             Ok(p) => p,
             Err(DeviceError::OutOfMemory { .. }) => return None,
             Err(e) => {
@@ -181,6 +215,7 @@ impl SegmentSource for DeviceSegments {
         };
         self.failure = None;
         self.reserved += size;
+        self.live.insert(p.0, size);
         Some(p.0)
     }
 
@@ -189,6 +224,7 @@ impl SegmentSource for DeviceSegments {
     }
 
     fn free(&mut self, addr: u64, size: u64) {
+        self.live.remove(&addr);
         self.device.mem_free(DevicePtr(addr), size);
         self.reserved = self.reserved.saturating_sub(size);
     }
@@ -218,5 +254,70 @@ fn segment_error(e: DeviceError) -> crate::engine::error::EngineError {
         DeviceError::OutOfMemory { bytes } => {
             EngineError::runtime(format!("out of memory allocating {bytes} bytes"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DeviceSegments, GpuDevice};
+    use crate::engine::allocator::SegmentSource;
+    use crate::engine::backend::BackendDevice;
+    use crate::engine::cuda::emulated::EmulatedDevice;
+    use crate::engine::cuda::gpu_storage::{GpuCtx, GpuHandle};
+    use crate::engine::dtype::DType;
+    use std::rc::Rc;
+
+    /// Freed scratch kept in the pool takes card memory: a segment that only fits without it
+    /// is granted after the pool is freed, and the figures say what scratch held.
+    #[test]
+    fn a_segment_that_fits_once_the_scratch_pool_is_freed_is_granted() {
+        if !crate::engine::cuda::emulated::built() {
+            return;
+        }
+        let dev: Rc<dyn GpuDevice> =
+            Rc::new(EmulatedDevice::new(64 << 20, 1 << 30).expect("an emulated device"));
+        let ctx = GpuCtx::new(dev, 0);
+        let values = GpuHandle(ctx.clone())
+            .zeros(4 << 20, DType::Float32)
+            .expect("16 MiB of zeros in scratch");
+        assert_eq!(ctx.scratch_figures().live, 16 << 20);
+        drop(values);
+        assert_eq!(ctx.scratch_figures().pooled, 16 << 20);
+        assert_eq!(ctx.scratch_figures().live, 0);
+
+        let mut without_pool = DeviceSegments::new(ctx.device.clone(), None);
+        assert_eq!(
+            without_pool.malloc(56 << 20),
+            None,
+            "the pooled scratch holds 16 of the card's 64 MiB"
+        );
+        let mut segments = DeviceSegments::for_ctx(&ctx, None);
+        let seg = segments.malloc(56 << 20);
+        assert!(seg.is_some(), "the pool was freed for the segment");
+        let figures = ctx.scratch_figures();
+        assert_eq!((figures.live, figures.pooled), (0, 0));
+        assert_eq!(figures.peak, 16 << 20);
+        if let Some(addr) = seg {
+            segments.free(addr, 56 << 20);
+        }
+    }
+
+    /// The segments a run's allocator still held when it went are freed with it: a device
+    /// kept open for the next run (the warm worker) starts that run with the card as empty
+    /// as a fresh process's.
+    #[test]
+    fn segments_still_held_when_the_allocator_goes_are_freed() {
+        if !crate::engine::cuda::emulated::built() {
+            return;
+        }
+        let dev: Rc<dyn GpuDevice> =
+            Rc::new(EmulatedDevice::new(64 << 20, 1 << 30).expect("an emulated device"));
+        let mut segments = DeviceSegments::new(dev.clone(), None);
+        let a = segments.malloc(2 << 20).expect("a small segment");
+        let _b = segments.malloc(20 << 20).expect("a large segment");
+        segments.free(a, 2 << 20);
+        assert_eq!(dev.mem_info(), ((64 - 20) << 20, 64 << 20));
+        drop(segments);
+        assert_eq!(dev.mem_info(), (64 << 20, 64 << 20), "every segment freed");
     }
 }

@@ -12,6 +12,12 @@
 //! back half makes (casts of operands, the log-probabilities between log_softmax and nll_loss)
 //! stay in scratch: the sim does not count them, and neither do these counters.
 //!
+//! Scratch is card memory all the same (on a real GPU cuMemGetInfo sees it): [`GpuCtx`]
+//! counts it ([`ScratchFigures`]: live, pooled, peak; the report's device usage shows them),
+//! and a segment the caching allocator cannot get while freed scratch is pooled gets it after
+//! the pool is given back ([`super::gpu::DeviceSegments`]), so the pool never makes a script
+//! run out of memory where PyTorch's process would not.
+//!
 //! Errors. A kernel's device-side assert poisons the device; from then on no kernel runs and
 //! no copy is made (the buffers made after it are "dead": they read as zeros). That never
 //! shows: the sim's stream model, which the run keeps, raises the CUDA error at the next
@@ -48,6 +54,11 @@ pub struct GpuCtx {
     /// Freed scratch mappings: (bytes, address).
     pool: RefCell<Vec<(u64, DevicePtr)>>,
     pool_bytes: Cell<u64>,
+    /// Scratch bytes handed out and not yet returned (an op's result before [`adopt`], the
+    /// temporaries a back half holds, values made on the host on their way in).
+    scratch_live: Cell<u64>,
+    /// The most scratch (live and pooled) this context held at once.
+    scratch_peak: Cell<u64>,
     /// Launches of kernels that check their indices with a device-side assert since the last
     /// [`GpuCtx::take_checked_launches`].
     checked_launches: Cell<u32>,
@@ -71,6 +82,8 @@ impl GpuCtx {
             sm_count,
             pool: RefCell::new(Vec::new()),
             pool_bytes: Cell::new(0),
+            scratch_live: Cell::new(0),
+            scratch_peak: Cell::new(0),
             checked_launches: Cell::new(0),
             launches: Cell::new(0),
             fallbacks: RefCell::new(Default::default()),
@@ -153,8 +166,42 @@ impl GpuCtx {
         })
     }
 
-    fn scratch(&self, bytes: u64) -> Result<DevicePtr> {
+    /// What scratch holds of the card now and at most so far: the device memory this
+    /// context uses outside the caching allocator's segments.
+    pub fn scratch_figures(&self) -> ScratchFigures {
+        ScratchFigures {
+            live: self.scratch_live.get(),
+            pooled: self.pool_bytes.get(),
+            peak: self.scratch_peak.get(),
+        }
+    }
+
+    /// Frees the pooled scratch (the caching allocator needs the memory); true when there was
+    /// some.
+    pub fn release_scratch_pool(&self) -> bool {
+        let had = self.pool_bytes.get() > 0;
+        self.drain_pool();
+        had
+    }
+
+    fn note_scratch_out(&self, bytes: u64) {
+        self.scratch_live.set(self.scratch_live.get() + bytes);
+        let held = self.scratch_live.get() + self.pool_bytes.get();
+        if held > self.scratch_peak.get() {
+            self.scratch_peak.set(held);
+        }
+    }
+
+    /// Scratch of at least `bytes`: its address and its size (a pooled block may be up to
+    /// twice the request; the whole block is what it holds of the card).
+    fn scratch(&self, bytes: u64) -> Result<(DevicePtr, u64)> {
         let bytes = bytes.max(1).div_ceil(512) * 512;
+        let (p, held) = self.scratch_block(bytes)?;
+        self.note_scratch_out(held);
+        Ok((p, held))
+    }
+
+    fn scratch_block(&self, bytes: u64) -> Result<(DevicePtr, u64)> {
         {
             let mut pool = self.pool.borrow_mut();
             // best fit among blocks at most twice the request
@@ -167,21 +214,26 @@ impl GpuCtx {
             if let Some(i) = best {
                 let (b, p) = pool.swap_remove(i);
                 self.pool_bytes.set(self.pool_bytes.get() - b);
-                return Ok(p);
+                return Ok((p, b));
             }
         }
         match self.device.scratch_alloc(bytes) {
-            Ok(p) => Ok(p),
+            Ok(p) => Ok((p, bytes)),
             Err(_) => {
                 // give the pool back and try once more
                 self.drain_pool();
-                self.device.scratch_alloc(bytes).map_err(dev_err)
+                self.device
+                    .scratch_alloc(bytes)
+                    .map(|p| (p, bytes))
+                    .map_err(dev_err)
             }
         }
     }
 
     fn release(&self, ptr: DevicePtr, bytes: u64) {
         let bytes = bytes.max(1).div_ceil(512) * 512;
+        self.scratch_live
+            .set(self.scratch_live.get().saturating_sub(bytes));
         if self.pool_bytes.get() + bytes <= POOL_LIMIT {
             self.pool.borrow_mut().push((bytes, ptr));
             self.pool_bytes.set(self.pool_bytes.get() + bytes);
@@ -197,6 +249,17 @@ impl GpuCtx {
         }
         self.pool_bytes.set(0);
     }
+}
+
+/// Device memory a [`GpuCtx`] holds outside the caching allocator's segments, in bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScratchFigures {
+    /// Handed out now (an op in progress, or a value not yet moved into its block).
+    pub live: u64,
+    /// Freed and kept for reuse (at most [`POOL_LIMIT`]).
+    pub pooled: u64,
+    /// The most live and pooled scratch at once.
+    pub peak: u64,
 }
 
 impl Drop for GpuCtx {
@@ -360,13 +423,13 @@ impl GpuStorage {
         let bytes = (len as u64)
             .checked_mul(esize(dtype))
             .ok_or_else(|| EngineError::runtime("tensor too large"))?;
-        let ptr = ctx.scratch(bytes)?;
+        let (ptr, held) = ctx.scratch(bytes)?;
         Ok(GpuStorage {
             ctx: ctx.clone(),
             mem: Some(Rc::new(GpuMem {
                 ctx: ctx.clone(),
                 ptr,
-                bytes,
+                bytes: held,
                 owned: true,
             })),
             dtype,

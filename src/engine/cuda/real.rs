@@ -81,9 +81,58 @@ pub fn classify(code: sys::CUresult) -> DeviceError {
     }
 }
 
+#[derive(Default)]
 struct Loaded {
     modules: HashMap<&'static str, sys::CUmodule>,
     functions: HashMap<String, sys::CUfunction>,
+}
+
+/// Whether a device's context outlives the run that opened it ([`keep_contexts_between_runs`]).
+static KEEP_CONTEXTS: AtomicBool = AtomicBool::new(false);
+
+/// Makes every [`CudaDevice`] of this process leave its primary context and loaded kernels to
+/// the next run on the same GPU instead of releasing them: the warm worker's runs then skip
+/// the context's creation and the module loads. Runs stay isolated: a run's allocator frees
+/// its segments when it ends ([`super::gpu::DeviceSegments`]), each run has its own stream
+/// events, counters and generators, and a context that ended poisoned, or with an error
+/// pending, is never kept (the worker also exits after a poisoned run).
+pub fn keep_contexts_between_runs() {
+    KEEP_CONTEXTS.store(true, Ordering::SeqCst);
+}
+
+/// A context a finished run left for the next: the primary context's retain and the kernels
+/// loaded in it.
+struct KeptContext {
+    ordinal: i32,
+    ctx: sys::CUcontext,
+    loaded: Loaded,
+}
+
+// SAFETY: the handles are the driver's, valid in every thread of the process (the driver API
+// is thread safe); a kept context is taken out of KEPT, under its lock, by one device at a time.
+unsafe impl Send for KeptContext {}
+
+static KEPT: Mutex<Vec<KeptContext>> = Mutex::new(Vec::new());
+
+/// The context an earlier run on GPU `ordinal` left, if any.
+fn take_kept(ordinal: i32) -> Option<KeptContext> {
+    let mut kept = KEPT.lock().ok()?;
+    let i = kept.iter().position(|k| k.ordinal == ordinal)?;
+    Some(kept.swap_remove(i))
+}
+
+/// Unloads `loaded`'s modules and releases one retain of `dev`'s primary context.
+///
+/// # Safety
+/// The modules were loaded in that context, and this retain has not been released.
+unsafe fn release_context(dev: sys::CUdevice, loaded: &mut Loaded) {
+    loaded.functions.clear();
+    for (_, m) in loaded.modules.drain() {
+        // SAFETY: as the caller promises.
+        let _ = unsafe { result::module::unload(m) };
+    }
+    // SAFETY: as the caller promises.
+    let _ = unsafe { result::primary_ctx::release(dev) };
 }
 
 /// Events recorded around one launch or copy.
@@ -142,14 +191,26 @@ impl CudaDevice {
             })?;
         guarded("cuInit", result::init)?;
         let dev = guarded("cuDeviceGet", || result::device::get(ordinal))?;
-        // SAFETY: `dev` came from cuDeviceGet; the retained context is released in Drop.
-        let ctx = guarded("cuDevicePrimaryCtxRetain", || unsafe {
-            result::primary_ctx::retain(dev)
-        })?;
-        // SAFETY: a context just retained.
-        guarded("cuCtxSetCurrent", || unsafe {
+        // An earlier run's context (the warm worker), or a fresh retain.
+        let (ctx, mut loaded) = match take_kept(ordinal) {
+            Some(k) => (k.ctx, k.loaded),
+            None => {
+                // SAFETY: `dev` came from cuDeviceGet; the retain is released in Drop (or
+                // handed to the next run, which releases it).
+                let ctx = guarded("cuDevicePrimaryCtxRetain", || unsafe {
+                    result::primary_ctx::retain(dev)
+                })?;
+                (ctx, Loaded::default())
+            }
+        };
+        // SAFETY: a context retained above or by the run that kept it.
+        if let Err(e) = guarded("cuCtxSetCurrent", || unsafe {
             result::ctx::set_current(ctx)
-        })?;
+        }) {
+            // SAFETY: this retain and these modules belong to `ctx`, released once here.
+            unsafe { release_context(dev, &mut loaded) };
+            return Err(e);
+        }
         let origin = guarded("cuEventCreate", || {
             result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT)
         })?;
@@ -167,10 +228,7 @@ impl CudaDevice {
             nvrtc,
             cache,
             launch_blocking,
-            loaded: Mutex::new(Loaded {
-                modules: HashMap::new(),
-                functions: HashMap::new(),
-            }),
+            loaded: Mutex::new(loaded),
             origin,
             pending: Mutex::new(Vec::new()),
             spans: Mutex::new(Vec::new()),
@@ -539,12 +597,28 @@ impl Drop for CudaDevice {
                     }
                 }
                 let _ = result::event::destroy(self.origin);
-                if let Ok(mut l) = self.loaded.lock() {
-                    for (_, m) in l.modules.drain() {
-                        let _ = result::module::unload(m);
+                let mut loaded = self
+                    .loaded
+                    .lock()
+                    .map(|mut l| std::mem::take(&mut *l))
+                    .unwrap_or_default();
+                // Kept for the next run only when nothing failed: not poisoned, and the
+                // stream's last work ended without an error (one could still be pending).
+                let healthy = KEEP_CONTEXTS.load(Ordering::SeqCst)
+                    && !self.poisoned()
+                    && self.make_current().is_ok()
+                    && guarded("cuCtxSynchronize", result::ctx::synchronize).is_ok();
+                let mut kept = KEPT.lock().ok();
+                match kept.as_mut() {
+                    Some(k) if healthy && !k.iter().any(|c| c.ordinal == self.ordinal) => {
+                        k.push(KeptContext {
+                            ordinal: self.ordinal,
+                            ctx: self.ctx,
+                            loaded,
+                        });
                     }
+                    _ => release_context(self.dev, &mut loaded),
                 }
-                let _ = result::primary_ctx::release(self.dev);
             }
         }));
     }

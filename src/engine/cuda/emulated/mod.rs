@@ -228,6 +228,11 @@ impl EmulatedDevice {
         self.segments.lock().map(|s| s.values().sum()).unwrap_or(0)
     }
 
+    /// Bytes of live scratch mappings (handed out or pooled by the engine).
+    fn scratch_bytes(&self) -> u64 {
+        self.scratch.lock().map(|s| s.values().sum()).unwrap_or(0)
+    }
+
     /// Checks that `[ptr, ptr + len)` lies inside one live segment (a copy out of bounds is a
     /// bug in the caller; on the host it would corrupt memory, so it is refused).
     fn check_range(&self, ptr: DevicePtr, len: u64) -> Result<(), DeviceError> {
@@ -357,7 +362,15 @@ impl GpuDevice for EmulatedDevice {
 
     fn mem_alloc(&self, bytes: u64) -> Result<DevicePtr, DeviceError> {
         let used = self.used();
-        if used.saturating_add(bytes) > self.capacity {
+        // Scratch takes the card's memory as on a real GPU (where cuMemGetInfo sees it), so
+        // a segment that only fits once the engine's scratch pool is freed fails here too and
+        // the same retry runs (gpu::DeviceSegments); `mem_info` leaves scratch out, as the
+        // sim's counters do.
+        if used
+            .saturating_add(self.scratch_bytes())
+            .saturating_add(bytes)
+            > self.capacity
+        {
             return Err(DeviceError::OutOfMemory { bytes });
         }
         if used.saturating_add(bytes) > self.host_limit {
@@ -392,7 +405,7 @@ impl GpuDevice for EmulatedDevice {
     }
 
     fn scratch_alloc(&self, bytes: u64) -> Result<DevicePtr, DeviceError> {
-        let scratch: u64 = self.scratch.lock().map(|s| s.values().sum()).unwrap_or(0);
+        let scratch = self.scratch_bytes();
         if self.used().saturating_add(scratch).saturating_add(bytes) > self.host_limit {
             return Err(DeviceError::Unsupported(format!(
                 "the emulated device keeps tensor values in host memory, and a temporary of \
