@@ -58,6 +58,25 @@ ONE_CALL = {
             ("list_comp", "[i for i in range(10**9)]"),
         ]
     },
+    # one call over a huge range: polled as it goes, its partial list freed after the report
+    **{
+        f"range_{name}": code
+        for name, code in [
+            ("list_comp_loop", "while True:\n    y = [i for i in range(10**9)]\n"),
+            ("set_comp", "y = {i for i in range(10**9)}\n"),
+            ("list_zip", "y = list(zip(range(10**9), range(10**9)))\n"),
+            ("list_enumerate", "y = list(enumerate(range(10**9)))\n"),
+            ("list_map", "y = list(map(abs, range(10**9)))\n"),
+            ("sorted_gen", "y = sorted(i for i in range(10**9))\n"),
+            ("sum", "y = sum(range(10**12))\n"),
+            ("max", "y = max(range(10**12))\n"),
+            ("any_gen", "y = any(x < 0 for x in range(10**12))\n"),
+            ("join_gen", "y = ''.join(str(i) for i in range(10**9))\n"),
+            ("factorial", "import math\ny = math.factorial(10**7)\n"),
+            ("int_of_digits", "y = int('9' * 10**6)\n"),
+            ("str_of_power", "y = str(10**(10**6))\n"),
+        ]
+    },
     # loops of dict and set copies and set algebra on 10^6 entries
     **{
         f"loop_{name}": "d = dict.fromkeys(range(10**6), 0)\ns = set(range(10**6))\n"

@@ -144,3 +144,131 @@ fn an_aborting_exercise_fails_alone_and_every_results_file_is_complete() {
     // exercism's top status is "error" when a test could not run (an internal error)
     assert!(g["status"] == "error" || g["status"] == "fail", "{g}");
 }
+
+/// `cmd`'s output, or a failure naming `what` when it runs past `secs` (a FIFO read would
+/// block for ever).
+fn output_within(mut cmd: Command, secs: u64, what: &str) -> Output {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            panic!("{what} ran past {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The documented Gradescope flow (`export`, the learner's folder, `import`, `check --format
+/// gradescope`) on a hostile folder: one exercise file is a link to /dev/zero, one a FIFO,
+/// one patches the names checks use (`same`, `torch.allclose`, `torch.equal`,
+/// `torch.Tensor.__eq__`) over unsolved code, one aborts its process. The import reads
+/// neither the link nor the FIFO (and does not hang), and the results file is complete: those
+/// four fail, every other exercise keeps its pass.
+#[test]
+#[cfg_attr(
+    not(feature = "fault-injection"),
+    ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
+)]
+fn a_hostile_submission_folder_imports_without_following_links_and_grades_completely() {
+    let root = temp("hostile-folder");
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let lesson = &catalog.lessons[0];
+    assert!(lesson.exercises.len() >= 5, "lesson 1 has five exercises");
+    const PATCHES: &str = "\nimport torch\nsame = lambda *a, **k: True\ntorch.allclose = lambda *a, **k: True\ntorch.equal = lambda *a, **k: True\ntorch.Tensor.__eq__ = lambda *a, **k: True\n";
+    let mut progress = Progress::default();
+    for (i, ex) in lesson.exercises.iter().enumerate() {
+        let code = match i {
+            0 => format!("{}\n{MARKER}\n", ex.solution.clone().unwrap()),
+            3 => format!("{}{PATCHES}", ex.start_code),
+            _ => ex.solution.clone().unwrap(),
+        };
+        progress.exercises.insert(
+            ex.id.clone(),
+            ExerciseState {
+                code: Some(code),
+                passed: false,
+            },
+        );
+    }
+    let learner = root.join("learner");
+    Store::at(&learner).save(&progress).unwrap();
+    let folder = root.join("submission");
+    let export = Command::new(env!("CARGO_BIN_EXE_cudatutor"))
+        .args(["export", folder.to_str().unwrap(), "--backend", "sim"])
+        .env("CUDATUTOR_DATA_DIR", &learner)
+        .output()
+        .unwrap();
+    assert!(export.status.success(), "{export:?}");
+    let file =
+        |i: usize| cudatutor::classroom::export::export_path(&folder, lesson, &lesson.exercises[i]);
+    std::fs::remove_file(file(1)).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", file(1)).unwrap();
+    std::fs::remove_file(file(2)).unwrap();
+    let fifo = std::ffi::CString::new(file(2).to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+
+    // the grader's side: a fresh data folder
+    let grader = root.join("grader");
+    let mut import = Command::new(env!("CARGO_BIN_EXE_cudatutor"));
+    import
+        .args(["import", folder.to_str().unwrap(), "--backend", "sim"])
+        .env("CUDATUTOR_DATA_DIR", &grader)
+        .env("LANG", "C.UTF-8");
+    let out = output_within(import, 60, "import of a folder holding a FIFO");
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "some files were refused: {said}"
+    );
+    assert!(said.contains("a symbolic link, not imported"), "{said}");
+    assert!(said.contains("not a regular file, not imported"), "{said}");
+    let stored = Store::at(&grader).load().progress;
+    for i in [1, 2] {
+        let ex = &lesson.exercises[i];
+        let code = stored.current_code(ex);
+        assert!(
+            code.len() < 100_000 && !code.contains('\0'),
+            "{}: nothing was read through the link or the FIFO",
+            ex.id
+        );
+    }
+
+    let g = parsed(&check(&grader, "gradescope"));
+    let tests = g["tests"].as_array().expect("gradescope tests");
+    assert_eq!(
+        tests.len(),
+        lesson.exercises.len(),
+        "one test per exercise: {g}"
+    );
+    for (i, (t, ex)) in tests.iter().zip(&lesson.exercises).enumerate() {
+        let name = t["name"].as_str().unwrap_or_default();
+        assert!(
+            name.contains(&ex.id),
+            "tests in exercise order: {name} / {}",
+            ex.id
+        );
+        let passed = t["score"].as_f64() == t["max_score"].as_f64();
+        assert_eq!(passed, i > 3, "{}: {t}", ex.id);
+    }
+    assert!(
+        tests[0]["output"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("SIGABRT"),
+        "{}",
+        tests[0]
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -347,3 +347,96 @@ fn a_loop_of_dict_and_set_copies_stops_near_where_a_plain_loop_stops() {
         assert!(took < plain, "{name} took {took:?}");
     }
 }
+
+/// One call that walks a huge range, building a list or not: a comprehension, `list()` of
+/// `zip`/`enumerate`/`map`, `sum`/`max`/`min`/`any`/`all` over 10^12 items, a join of a
+/// generator. Each is polled as it goes (a comprehension or `list()` also asks the budget as
+/// its list grows, MemoryError past it), and a stopped call's partial list is freed after the
+/// report. `[i for i in range(10**9)]` stopped 1.15-1.62 s late before: each doubling of its
+/// list copied it in one unpolled step (glibc's realloc could not `mremap` a block whose
+/// middle had been advised to use huge pages), and `list(zip(...))` freed millions of tuples
+/// before reporting. Calls CPython answers at once answer at once: `max(range(10**12))` is
+/// walked (it used to raise MemoryError), `int('9' * 10**6)` and `str(10**5000)` raise CPython's
+/// digit-limit ValueError, `math.factorial(10**7)` and `10**(10**6)` pass the interpreter's
+/// int size cap (MemoryError).
+#[test]
+fn a_call_over_a_huge_range_stops_near_where_a_plain_loop_stops() {
+    let stop = |name: &str, code: &str| -> (Duration, String) {
+        let path = script(name, code);
+        let (out, took) = run(&path, &["--time-limit", "4"]);
+        (took, last_line(&out))
+    };
+    let (plain, last) = stop(
+        "plain_range.py",
+        "import torch\nwhile True:\n    torch.ones(4096).sum()\n",
+    );
+    assert!(last.starts_with("TimeoutError: the script ran longer than 4 seconds (line"));
+    for (name, code) in [
+        ("list_comp.py", "y = [i for i in range(10**9)]\n"),
+        (
+            "list_comp_loop.py",
+            "while True:\n    y = [i for i in range(10**9)]\n",
+        ),
+        ("set_comp.py", "y = {i for i in range(10**9)}\n"),
+        ("list_zip.py", "y = list(zip(range(10**9), range(10**9)))\n"),
+        ("list_enumerate.py", "y = list(enumerate(range(10**9)))\n"),
+        ("list_map.py", "y = list(map(abs, range(10**9)))\n"),
+        ("tuple_gen.py", "y = tuple(i for i in range(10**9))\n"),
+        ("sorted_gen.py", "y = sorted(i for i in range(10**9))\n"),
+        ("sum_range.py", "y = sum(range(10**12))\n"),
+        ("sum_gen.py", "y = sum(x * 2 for x in range(10**12))\n"),
+        ("max_range.py", "y = max(range(10**12))\n"),
+        ("min_gen.py", "y = min(-x for x in range(10**12))\n"),
+        ("any_gen.py", "y = any(x < 0 for x in range(10**12))\n"),
+        ("all_map.py", "y = all(map(abs, range(1, 10**12)))\n"),
+        ("join_gen.py", "y = ''.join(str(i) for i in range(10**9))\n"),
+    ] {
+        let (took, last) = stop(name, code);
+        assert!(
+            last.starts_with("TimeoutError: the script ran longer than 4 seconds (line")
+                || last.starts_with("TimeoutError: the script ran more than")
+                || last == "MemoryError",
+            "{name}: {last}"
+        );
+        let past = took.saturating_sub(plain);
+        println!("{name}: {last}, {past:?} after the plain loop ({took:?} in all)");
+        assert!(
+            past < Duration::from_millis(1000),
+            "{name} stopped {past:?} after the plain loop did ({plain:?})"
+        );
+    }
+    for (name, code, error) in [
+        (
+            "int_of_digits.py",
+            "y = int('9' * 10**6)\n",
+            "ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 1000000 digits; use sys.set_int_max_str_digits() to increase the limit",
+        ),
+        (
+            "str_of_int.py",
+            "y = str(10**5000)\n",
+            "ValueError: Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit",
+        ),
+        ("huge_power.py", "y = str(10**(10**6))\n", "MemoryError"),
+        (
+            "factorial.py",
+            "import math\ny = math.factorial(10**7)\n",
+            "MemoryError",
+        ),
+        ("list_range.py", "y = list(range(10**9))\n", "MemoryError"),
+    ] {
+        let (took, last) = stop(name, code);
+        assert_eq!(last, error, "{name}");
+        assert!(took < plain, "{name} took {took:?}");
+    }
+    let path = script(
+        "range_values.py",
+        "print(max(range(10**6)), min(3, 1, 2), max([1, 5, 2], key=lambda x: -x), max([], default=7), len(list(range(3 * 10**5, 0, -3))))\n",
+    );
+    let (out, _) = run(&path, &[]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "999999 1 1 7 100000\n",
+        "{}",
+        last_line(&out)
+    );
+}

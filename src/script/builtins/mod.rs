@@ -864,24 +864,26 @@ fn min_max(it: &mut Interpreter, mut args: Args, name: &str, op: CmpOp) -> PyRes
             "'{k}' is an invalid keyword argument for {name}()"
         )));
     }
-    let items = match args.positional.len() {
+    // one iterable is walked item by item (CPython's `max(range(10**12))` runs until stopped,
+    // it never builds a list); several arguments are the items themselves
+    let iter = match args.positional.len() {
         0 => {
             return Err(PyException::type_error(format!(
                 "{name} expected at least 1 argument, got 0"
             )));
         }
-        1 => it.iterate(&args.positional[0])?,
+        1 => it.get_iter(&args.positional[0])?,
         _ => {
             if default.is_some() {
                 return Err(PyException::type_error(format!(
                     "Cannot specify a default for {name}() with multiple positional arguments"
                 )));
             }
-            args.positional.clone()
+            it.get_iter(&Value::tuple(args.positional.clone()))?
         }
     };
     let mut best: Option<(Value, Value)> = None;
-    for v in items {
+    while let Some(v) = it.next_item(&iter)? {
         it.work(1)?;
         let k = match &key {
             Some(f) => it.call(f, Args::new(vec![v.clone()]))?,

@@ -355,25 +355,51 @@ impl Interpreter {
             Value::List(l) => return self.copy_polled(&l.borrow()),
             Value::Tuple(t) => return self.copy_polled(t),
             Value::Range(r) => {
-                if r.len() > 10_000_000 {
-                    return Err(PyException::new(ExcType::MemoryError, ""));
+                // MemoryError past the budget before anything is made (`list(range(10**9))`),
+                // else made a chunk at a time with the limits polled between chunks
+                let n = r.len();
+                super::budget_for::<Value>(n)?;
+                let mut out = Vec::with_capacity(n);
+                const CHUNK: usize = 1 << 16;
+                for start in (0..n).step_by(CHUNK) {
+                    let end = (start + CHUNK).min(n);
+                    if let Err(e) = self.work((end - start) as u64) {
+                        return Err(self.leave_at_stop(out, e));
+                    }
+                    out.extend(
+                        (start..end)
+                            .filter_map(|i| r.item(i as u128).map(super::super::bigint::from_i128)),
+                    );
                 }
-                super::budget_for::<Value>(r.len())?;
-                self.work(r.len() as u64)?;
-                return Ok((0..r.len() as u128)
-                    .filter_map(|i| r.item(i).map(super::super::bigint::from_i128))
-                    .collect());
+                return Ok(out);
             }
             _ => {}
         }
         let it = self.get_iter(v)?;
         let mut out = Vec::new();
-        while let Some(x) = self.next_item(&it)? {
-            self.step()?;
-            super::grow_check(&out, out.capacity(), 1)?;
-            out.push(x);
+        loop {
+            let next = self.next_item(&it).and_then(|x| {
+                self.step()?;
+                super::grow_check(&out, out.capacity(), 1)?;
+                Ok(x)
+            });
+            match next {
+                Ok(Some(x)) => out.push(x),
+                Ok(None) => return Ok(out),
+                Err(e) => return Err(self.leave_at_stop(out, e)),
+            }
         }
-        Ok(out)
+    }
+
+    /// `e`, leaving `partial` (what a call was building) to be freed with the run's heap after
+    /// its report when `e` stops the run: `list(zip(range(10**9), range(10**9)))` holds
+    /// millions of tuples when the limit falls, and freeing them first made the report 0.4 s
+    /// (idle) to 2 s (loaded) late.
+    pub(crate) fn leave_at_stop(&mut self, partial: Vec<Value>, e: PyException) -> PyException {
+        if e.0.uncatchable && !partial.is_empty() {
+            self.left_at_stop.push(Value::list(partial));
+        }
+        e
     }
 }
 
