@@ -11,10 +11,11 @@
 use std::{env, fs, path::Path, path::PathBuf};
 
 #[path = "src/engine/cuda/emulated/source.rs"]
-#[allow(dead_code)]
+// The crate's `pub` items are private to this build script.
+#[allow(dead_code, unreachable_pub)]
 mod emu_source;
 #[path = "src/engine/cuda/kernels.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod kernels;
 
 fn main() {

@@ -143,7 +143,7 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub fn push(&self, e: OpEvent) {
+    pub(crate) fn push(&self, e: OpEvent) {
         if let Ok(mut ev) = self.events.try_borrow_mut()
             && ev.len() < self.max_events
         {
@@ -169,7 +169,7 @@ pub(crate) struct CudaBlock {
 
 impl CudaBlock {
     /// The block's device address (a pointer into device memory on a GPU backend).
-    pub fn addr(&self) -> u64 {
+    pub(crate) fn addr(&self) -> u64 {
         self.dev
             .alloc
             .try_borrow()

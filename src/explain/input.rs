@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 /// The most of a paste that is read: a log's end holds the error, so a longer paste keeps
 /// its last `MAX_TEXT` bytes.
-pub const MAX_TEXT: usize = 1 << 20;
+pub(crate) const MAX_TEXT: usize = 1 << 20;
 
 /// One `File "...", line N, in f` frame of a traceback, with its code line when shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,7 +132,7 @@ fn assert_re() -> &'static Regex {
 }
 
 /// Reads a paste. Never fails; very long pastes keep their end.
-pub fn parse(raw: &str) -> Parsed {
+pub(crate) fn parse(raw: &str) -> Parsed {
     let mut raw = raw;
     if raw.len() > MAX_TEXT {
         let mut cut = raw.len() - MAX_TEXT;

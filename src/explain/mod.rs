@@ -9,13 +9,13 @@
 //! values came from (culprit.rs). Nothing here fails or panics, whatever the input.
 
 pub mod catalogue;
-pub mod culprit;
+pub(crate) mod culprit;
 mod diagnose;
-pub mod input;
+pub(crate) mod input;
 pub mod links;
 mod matcher;
 pub mod origin;
-pub mod render;
+pub(crate) mod render;
 
 pub use catalogue::{Catalogue, Family};
 pub use links::LessonLink;

@@ -4,15 +4,15 @@
 //! `np.random` generator bit for bit. `_numpy_core` is native; `numpy` itself is a small
 //! Python prelude (numpy.py) over it.
 
-pub mod array;
-pub mod funcs;
-pub mod generator;
-pub mod npyfile;
-pub mod object;
-pub mod ops;
-pub mod random;
+pub(crate) mod array;
+pub(crate) mod funcs;
+pub(crate) mod generator;
+pub(crate) mod npyfile;
+pub(crate) mod object;
+pub(crate) mod ops;
+pub(crate) mod random;
 
-pub use array::{NdArray, NpScalar};
+pub(crate) use array::{NdArray, NpScalar};
 
 use crate::engine::dtype::DType;
 use crate::engine::numpy_print::{PrintOptions, options, set_options};
@@ -33,7 +33,7 @@ thread_local! {
 }
 
 /// The runtime of the run in progress (arrays take their memory from its host budget).
-pub fn runtime() -> Rc<Runtime> {
+pub(crate) fn runtime() -> Rc<Runtime> {
     RUNTIME.with(|r| {
         r.borrow()
             .clone()
@@ -42,10 +42,10 @@ pub fn runtime() -> Rc<Runtime> {
 }
 
 /// `a.dtype`: prints as `float32`, compares equal to `np.float32`, `'float32'` and itself.
-pub struct NpDType(pub DType);
+pub(crate) struct NpDType(pub DType);
 
 /// `np.float32`, `np.int64`, ...: the scalar types (callable, `__name__`).
-pub struct NpType(pub DType);
+pub(crate) struct NpType(pub DType);
 
 fn dtype_name_of(v: &Value) -> Option<DType> {
     if let Some(d) = v.downcast::<NpDType>() {
@@ -83,7 +83,7 @@ fn dtype_name_of(v: &Value) -> Option<DType> {
 }
 
 /// A `dtype=` argument.
-pub fn dtype_of(v: &Value) -> PyResult<DType> {
+pub(crate) fn dtype_of(v: &Value) -> PyResult<DType> {
     dtype_name_of(v).ok_or_else(|| {
         err(
             ExcType::TypeError,
@@ -381,7 +381,7 @@ pub(crate) fn bound_method<T: 'static>(
     }))
 }
 
-pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
+pub(crate) fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     set_options(PrintOptions::default());
     RUNTIME.with(|r| *r.borrow_mut() = Some(rt));
     it.define_native_class_in("ndarray", "numpy", &[]);
@@ -402,6 +402,6 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
 }
 
 /// `t.numpy()`'s array: the tensor's own memory.
-pub fn from_tensor(t: &crate::engine::Tensor) -> Value {
+pub(crate) fn from_tensor(t: &crate::engine::Tensor) -> Value {
     Value::native(NdArray::from_tensor(&runtime(), t))
 }

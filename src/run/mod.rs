@@ -12,7 +12,7 @@ pub mod isolate;
 pub mod pytorch;
 mod same_value;
 mod session;
-pub mod sigint;
+pub(crate) mod sigint;
 mod unexpected;
 pub mod warm_worker;
 pub mod worker;

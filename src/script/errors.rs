@@ -234,7 +234,7 @@ impl fmt::Display for ScriptError {
 impl std::error::Error for ScriptError {}
 
 /// CPython's last traceback line: "Type: message", or just "Type" for an empty message.
-pub fn final_line(type_name: &str, message: &str) -> String {
+pub(crate) fn final_line(type_name: &str, message: &str) -> String {
     if message.is_empty() {
         type_name.to_string()
     } else {
@@ -246,7 +246,7 @@ pub fn final_line(type_name: &str, message: &str) -> String {
 /// `source_line(file, n)` gives the text of a line, if known. Like CPython (traceback.c,
 /// `TB_RECURSIVE_CUTOFF`), a run of identical frames (same file, line and function: endless
 /// recursion) shows its first 3 and then `[Previous line repeated N more times]`.
-pub fn render_frames(
+pub(crate) fn render_frames(
     frames: &[TraceEntry],
     source_line: &dyn Fn(&str, u32) -> Option<String>,
 ) -> String {

@@ -62,19 +62,19 @@
 //! below its entry point — run scripts on a thread with at least 8 MiB of stack. A debug build
 //! spends ~22 KB of stack per Python call (~230 frames); release builds far less.
 
-pub mod bigint;
-pub mod builtins;
-pub mod drop;
-pub mod errors;
-pub mod exc_type;
-pub mod interp;
-pub mod ir;
-pub mod native;
+pub(crate) mod bigint;
+pub(crate) mod builtins;
+pub(crate) mod drop;
+pub(crate) mod errors;
+pub(crate) mod exc_type;
+pub(crate) mod interp;
+pub(crate) mod ir;
+pub(crate) mod native;
 pub mod strfmt;
-pub mod value;
+pub(crate) mod value;
 
 mod compile;
-pub mod marks;
+pub(crate) mod marks;
 mod modules;
 mod suggest;
 mod syntax_error;

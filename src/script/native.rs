@@ -348,7 +348,7 @@ impl Args {
 }
 
 /// CPython's "f() missing 2 required positional arguments: 'a' and 'b'".
-pub fn missing_args_message(fname: &str, missing: &[&str], kind: &str) -> String {
+pub(crate) fn missing_args_message(fname: &str, missing: &[&str], kind: &str) -> String {
     let quoted: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
     let list = match quoted.len() {
         0 => String::new(),
@@ -581,4 +581,4 @@ pub struct NativeFn {
 }
 
 /// The Rust body of a [`NativeFn`].
-pub type NativeBody = Box<dyn Fn(&mut Interpreter, Args) -> PyResult<Value>>;
+pub(crate) type NativeBody = Box<dyn Fn(&mut Interpreter, Args) -> PyResult<Value>>;

@@ -10,7 +10,7 @@ use std::rc::{Rc, Weak};
 
 use num_bigint::BigInt;
 
-pub use super::drop::Seq;
+pub(crate) use super::drop::Seq;
 use super::errors::PyResult;
 use super::interp::Interpreter;
 use super::ir::FuncCode;
@@ -19,7 +19,7 @@ use super::native::{Args, NativeFn, NativeObject};
 /// A small fast hasher (the FxHash mixing step): names are short and not attacker-chosen in a
 /// way that matters here (a learner can only slow down their own run, and the step limit holds).
 #[derive(Default, Clone, Copy)]
-pub struct FxHasher {
+pub(crate) struct FxHasher {
     hash: u64,
 }
 
@@ -70,11 +70,11 @@ impl Hasher for FxHasher {
     }
 }
 
-pub type FxBuild = BuildHasherDefault<FxHasher>;
-pub type FxHashMap<K, V> = HashMap<K, V, FxBuild>;
+pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+pub(crate) type FxHashMap<K, V> = HashMap<K, V, FxBuild>;
 
 /// A shared, mutable variable slot: a closure cell (`nonlocal`, captured locals).
-pub type CellRef = Rc<RefCell<Option<Value>>>;
+pub(crate) type CellRef = Rc<RefCell<Option<Value>>>;
 
 /// A Python value.
 #[derive(Clone, Default)]
@@ -124,7 +124,7 @@ pub struct RangeObj {
 }
 
 /// The largest magnitude of a `range()` argument.
-pub const RANGE_BOUND: i128 = 1 << 120;
+pub(crate) const RANGE_BOUND: i128 = 1 << 120;
 
 impl RangeObj {
     /// The exact number of items.
@@ -639,14 +639,14 @@ const HASH_BITS: u32 = 61;
 const HASH_MODULUS: u64 = (1 << HASH_BITS) - 1;
 
 /// CPython's hash of an int: the value modulo 2**61 - 1, keeping the sign (-1 becomes -2).
-pub fn hash_int(i: i64) -> i64 {
+pub(crate) fn hash_int(i: i64) -> i64 {
     let m = (i.unsigned_abs() % HASH_MODULUS) as i64;
     let h = if i < 0 { -m } else { m };
     if h == -1 { -2 } else { h }
 }
 
 /// CPython's `_Py_HashDouble` (None for NaN, whose hash is its address).
-pub fn hash_float(v: f64) -> Option<i64> {
+pub(crate) fn hash_float(v: f64) -> Option<i64> {
     if v.is_nan() {
         return None;
     }
@@ -702,7 +702,7 @@ pub fn hash_float(v: f64) -> Option<i64> {
 
 /// CPython's str hash with a zero key (`PYTHONHASHSEED=0`): SipHash-1-3 over the string's
 /// storage (1, 2 or 4 bytes per character, by its widest character).
-pub fn hash_str(s: &str) -> i64 {
+pub(crate) fn hash_str(s: &str) -> i64 {
     if s.is_empty() {
         return 0;
     }
@@ -763,7 +763,7 @@ fn siphash13(k0: u64, k1: u64, data: &[u8]) -> u64 {
 }
 
 /// CPython's tuple hash (the xxHash-style mix of the items' hashes).
-pub fn hash_tuple(items: &[i64]) -> i64 {
+pub(crate) fn hash_tuple(items: &[i64]) -> i64 {
     const P1: u64 = 11_400_714_785_074_694_791;
     const P2: u64 = 14_029_467_366_897_019_727;
     const P5: u64 = 2_870_177_450_012_600_261;
@@ -782,7 +782,7 @@ pub fn hash_tuple(items: &[i64]) -> i64 {
 
 /// The index's hash of a key (FxHash of its [`KeyView`]): the same for an `HKey` and a borrowed
 /// name, so a name site can compute it once at compile time ([`Dict::get_hashed`]).
-pub fn key_hash(k: KeyView<'_>) -> u64 {
+pub(crate) fn key_hash(k: KeyView<'_>) -> u64 {
     let mut h = FxHasher::default();
     match k {
         // by the object's hash alone: objects that may be equal share a bucket
@@ -1320,7 +1320,7 @@ impl From<Vec<Value>> for Value {
     }
 }
 
-pub fn builtin_type_name(t: BuiltinType) -> &'static str {
+pub(crate) fn builtin_type_name(t: BuiltinType) -> &'static str {
     match t {
         BuiltinType::NoneType => "NoneType",
         BuiltinType::Bool => "bool",
@@ -1348,19 +1348,9 @@ pub fn builtin_type_name(t: BuiltinType) -> &'static str {
     }
 }
 
-/// CPython's iteration order for a set: simulate its open-addressing table (size 8, growth
-/// at 3/5 full to 4× used, linear probes of 9 then perturbation) over CPython's hashes, so
-/// `print({3, 1, 2})` shows `{1, 2, 3}` and a set of strings prints in the order CPython
-/// shows with `PYTHONHASHSEED=0` (the recordings' setting; with random seeds CPython's order
-/// changes from run to run anyway). Sets holding anything whose CPython hash is an address
-/// (None, objects) keep insertion order.
-pub fn cpython_set_order(items: Vec<Value>) -> Vec<Value> {
-    simulate_set_order(items, [0, 0])
-}
-
 /// [`cpython_set_order`] of a set's entries, honouring how its first entries were laid out
 /// ([`Dict::set_from_constant_display`]).
-pub fn cpython_set_order_of(d: &Dict) -> Vec<Value> {
+pub(crate) fn cpython_set_order_of(d: &Dict) -> Vec<Value> {
     simulate_set_order(d.keys(), d.set_base)
 }
 

@@ -1,7 +1,7 @@
 //! Small torch objects: dtype, device, Size, the numpy stand-in, return_types, grad_fn, and
 //! the `no_grad` / `torch.cuda.device` context managers.
 
-pub use crate::binding::PyDType;
+pub(super) use crate::binding::PyDType;
 
 use super::{at_line, py_err};
 use crate::engine::dtype::Scalar;
@@ -16,10 +16,10 @@ use std::rc::Rc;
 /// `torch.channels_last_3d`: the memory formats a learner passes as `memory_format=`. The
 /// engine's tensors are laid out by their strides alone; these objects exist so that such
 /// arguments are accepted, print and compare as PyTorch's.
-pub struct PyMemoryFormat(pub &'static str);
+pub(super) struct PyMemoryFormat(pub &'static str);
 
 /// The names of [`PyMemoryFormat`], as `torch.NAME`.
-pub const MEMORY_FORMATS: [&str; 4] = [
+pub(super) const MEMORY_FORMATS: [&str; 4] = [
     "contiguous_format",
     "preserve_format",
     "channels_last",
@@ -254,13 +254,13 @@ impl NativeObject for PySize {
 }
 
 /// `torch.return_types.max(values=..., indices=...)`: a named tuple.
-pub struct ReturnTypes {
+pub(super) struct ReturnTypes {
     name: String,
     fields: Vec<(&'static str, Value)>,
 }
 
 impl ReturnTypes {
-    pub fn new(name: &str, fields: Vec<(&'static str, Value)>) -> Self {
+    pub(super) fn new(name: &str, fields: Vec<(&'static str, Value)>) -> Self {
         ReturnTypes {
             name: name.to_string(),
             fields,
@@ -326,13 +326,13 @@ impl NativeObject for ReturnTypes {
 /// `loss.grad_fn`: `<NllLossBackward0 object at 0x...>`, with `name()` and
 /// `next_functions` (its inputs' nodes: another grad_fn, an `AccumulateGrad` for a leaf that
 /// requires grad, None for an input that does not).
-pub struct GradFn {
+pub(super) struct GradFn {
     pub name: &'static str,
     pub(crate) node: Option<Rc<crate::engine::tensor::autograd::Node>>,
 }
 
 impl GradFn {
-    pub fn of(t: &crate::engine::Tensor) -> Option<GradFn> {
+    pub(super) fn of(t: &crate::engine::Tensor) -> Option<GradFn> {
         t.grad_fn().map(|name| GradFn {
             name,
             node: t.node.clone(),
@@ -408,7 +408,7 @@ impl NativeObject for GradFn {
 }
 
 /// A leaf's node in `next_functions`: `<AccumulateGrad object at 0x...>`.
-pub struct AccumulateGrad;
+pub(super) struct AccumulateGrad;
 
 impl NativeObject for AccumulateGrad {
     fn type_name(&self) -> &str {
@@ -434,7 +434,7 @@ impl NativeObject for AccumulateGrad {
 }
 
 /// `with torch.no_grad():` (and `torch.enable_grad()`).
-pub struct GradMode {
+pub(super) struct GradMode {
     pub rt: Rc<Runtime>,
     pub enabled: bool,
     prev: Cell<bool>,
@@ -448,7 +448,7 @@ pub struct GradMode {
 }
 
 impl GradMode {
-    pub fn new(rt: Rc<Runtime>, enabled: bool) -> Self {
+    pub(super) fn new(rt: Rc<Runtime>, enabled: bool) -> Self {
         GradMode {
             rt,
             enabled,
@@ -459,7 +459,7 @@ impl GradMode {
             prev_inference: Cell::new(false),
         }
     }
-    pub fn inference_mode(rt: Rc<Runtime>, mode: bool) -> Self {
+    pub(super) fn inference_mode(rt: Rc<Runtime>, mode: bool) -> Self {
         // inference_mode(False) inside an inference block turns both back on
         GradMode {
             name: "inference_mode",
@@ -467,7 +467,7 @@ impl GradMode {
             ..GradMode::new(rt, !mode)
         }
     }
-    pub fn set_now(rt: Rc<Runtime>, enabled: bool) -> Self {
+    pub(super) fn set_now(rt: Rc<Runtime>, enabled: bool) -> Self {
         let prev = rt.grad_enabled();
         rt.set_grad_enabled(enabled);
         GradMode {
@@ -552,14 +552,14 @@ impl NativeObject for GradMode {
 }
 
 /// `with torch.cuda.device(i):`.
-pub struct CudaDeviceCtx {
+pub(super) struct CudaDeviceCtx {
     pub rt: Rc<Runtime>,
     pub index: i64,
     prev: Cell<u32>,
 }
 
 impl CudaDeviceCtx {
-    pub fn new(rt: Rc<Runtime>, index: i64) -> Self {
+    pub(super) fn new(rt: Rc<Runtime>, index: i64) -> Self {
         CudaDeviceCtx {
             rt,
             index,
@@ -595,7 +595,7 @@ impl NativeObject for CudaDeviceCtx {
 }
 
 /// `torch.cuda.get_device_properties(i)`.
-pub struct DeviceProps {
+pub(super) struct DeviceProps {
     pub name: String,
     pub total_memory: u64,
     /// (major, minor): the driver's on a real GPU, 9.0 for the modelled H200.
@@ -642,7 +642,7 @@ impl NativeObject for DeviceProps {
 }
 
 /// A `torch.Generator()` (CPU): its own mt19937 stream, passed as `generator=`.
-pub struct PyGenerator {
+pub(super) struct PyGenerator {
     pub rt: Rc<Runtime>,
     pub generator: crate::engine::SharedGenerator,
 }

@@ -1904,7 +1904,7 @@ fn function_answer(v: &Value) -> PyResult<Vec<Option<Tensor>>> {
 }
 
 /// What `register_hook` returns: `handle.remove()` unregisters the hook.
-pub struct HookHandle {
+pub(super) struct HookHandle {
     t: Tensor,
     id: u64,
 }

@@ -107,7 +107,7 @@ struct Snapshot {
 
 const UNDO_DEPTH: usize = 300;
 /// Indentation step for Tab, Shift-Tab and Backspace in indentation.
-pub const INDENT: usize = 4;
+pub(super) const INDENT: usize = 4;
 
 /// One exercise as the learner works on it.
 pub struct Card {
@@ -367,7 +367,7 @@ fn clamp16(n: usize) -> u16 {
 }
 
 /// Display columns of characters, a tab as spaces to the next multiple of 4.
-pub fn display_width(chars: impl Iterator<Item = char>) -> usize {
+pub(super) fn display_width(chars: impl Iterator<Item = char>) -> usize {
     chars.fold(0, |x, c| match c {
         '\t' => x + INDENT - x % INDENT,
         c => x + c.width().unwrap_or(0),
@@ -399,12 +399,12 @@ pub fn human_size(bytes: u64) -> String {
 
 /// The failing kernel (status `assert`) and the call that reported it (`reported`), with the
 /// gap in µs between them, as the engine defines it ([`crate::run::assert_gap`]).
-pub fn assert_gap(report: &RunReport) -> Option<(usize, usize, f64)> {
+pub(super) fn assert_gap(report: &RunReport) -> Option<(usize, usize, f64)> {
     crate::run::assert_gap(&report.timeline).map(|g| (g.kernel, g.reporter, g.us))
 }
 
 /// "412 µs", "1.25 ms".
-pub fn human_us(us: f64) -> String {
+pub(super) fn human_us(us: f64) -> String {
     if us >= 1000.0 {
         format!("{:.2} ms", us / 1000.0)
     } else {

@@ -113,7 +113,7 @@ struct Table {
 }
 
 /// Lays out `body` at `width` columns.
-pub fn render(body: &str, width: u16, theme: Theme, strings: &Strings) -> Document {
+pub(super) fn render(body: &str, width: u16, theme: Theme, strings: &Strings) -> Document {
     let mut b = Builder {
         width: usize::from(width.max(4)),
         theme,

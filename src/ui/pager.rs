@@ -9,7 +9,7 @@ use crate::progress::Place;
 use std::borrow::Cow;
 
 /// Columns the code blocks move per ← / →.
-pub const CODE_STEP: usize = 8;
+pub(super) const CODE_STEP: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Search {

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 pub const SAVE_DEBOUNCE: Duration = Duration::from_millis(500);
 /// A kept report's stdout and stderr keep at most this many bytes each (their end, which holds
 /// the exception), so progress.json stays small.
-pub const KEPT_OUTPUT_BYTES: usize = 64 << 10;
+pub(super) const KEPT_OUTPUT_BYTES: usize = 64 << 10;
 /// A kept report's timeline keeps at most this many operations.
-pub const KEPT_TIMELINE: usize = 4000;
+pub(super) const KEPT_TIMELINE: usize = 4000;
 
 pub struct Session {
     pub progress: Progress,

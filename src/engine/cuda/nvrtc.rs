@@ -112,7 +112,7 @@ mod dl {
     }
 
     /// dlopen `path` for the rest of the process (the handle is never closed).
-    pub fn open_forever(path: &Path) -> Result<(), String> {
+    pub(super) fn open_forever(path: &Path) -> Result<(), String> {
         use std::os::unix::ffi::OsStrExt;
         let c = CString::new(path.as_os_str().as_bytes()).map_err(|e| e.to_string())?;
         // SAFETY: dlopen/dlerror are thread-safe in glibc; `c` is a valid C string.

@@ -152,7 +152,7 @@ fn product(
 }
 
 /// conv2d of `x` (`[n, c, h, w]`) with `weight` and `bias`, output `[n, cout, oh, ow]`.
-pub fn conv2d(
+pub(crate) fn conv2d(
     x: (&HostStorage, &Layout),
     weight: (&HostStorage, &Layout),
     bias: Option<(&HostStorage, &Layout)>,
@@ -192,7 +192,7 @@ pub fn conv2d(
 
 /// The gradients of conv2d's input, weight and bias (each row-major, f64 holding values
 /// of `dt`) given the output's gradient `grad` (`[n, cout, oh, ow]`).
-pub fn conv2d_backward(
+pub(crate) fn conv2d_backward(
     dt: DType,
     grad: &[f64],
     x: &[f64],
@@ -346,7 +346,7 @@ impl PoolGeom {
 }
 
 /// Pooling of `x` (`[planes, h, w]` in `layout`'s order), output `[planes, oh, ow]`.
-pub fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStorage> {
+pub(crate) fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStorage> {
     let dt = h.dtype();
     let what = match g.kind {
         PoolKind::Max => "max_pool2d",
@@ -413,7 +413,7 @@ pub fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStor
 
 /// The input gradient of a pooling (row-major `[planes, h, w]`, values of `dt`) given the
 /// output's gradient and, for max pooling, the input.
-pub fn pool2d_backward(dt: DType, grad: &[f64], x: &[f64], g: &PoolGeom) -> Result<Vec<f64>> {
+pub(crate) fn pool2d_backward(dt: DType, grad: &[f64], x: &[f64], g: &PoolGeom) -> Result<Vec<f64>> {
     let per = g.h * g.w;
     let mut gx = vec![0.0; g.planes * per];
     let f32_acc = dt != DType::Float64;

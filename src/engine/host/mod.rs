@@ -3,18 +3,18 @@
 //! kernels that compute on them. It serves CPU tensors and is the value path of the
 //! simulated GPU.
 
-pub mod arith;
-pub mod conv;
-pub mod dot;
-pub mod elementwise;
-pub mod extreme;
-pub mod math;
-pub mod matmul;
-pub mod nn;
-pub mod pair_dot;
-pub mod reduce;
-pub mod sgemm;
-pub mod stl_select;
+pub(crate) mod arith;
+pub(crate) mod conv;
+pub(crate) mod dot;
+pub(crate) mod elementwise;
+pub(crate) mod extreme;
+pub(crate) mod math;
+pub(crate) mod matmul;
+pub(crate) mod nn;
+pub(crate) mod pair_dot;
+pub(crate) mod reduce;
+pub(crate) mod sgemm;
+pub(crate) mod stl_select;
 
 pub use crate::engine::element::{Element, Num, convert};
 

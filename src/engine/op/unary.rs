@@ -607,7 +607,7 @@ unsafe extern "C" {
 }
 
 /// glibc's double erf.
-pub fn erf_f64(x: f64) -> f64 {
+pub(super) fn erf_f64(x: f64) -> f64 {
     // SAFETY: erf is a pure libm function of one double; it reads no memory.
     unsafe { libm_erf(x) }
 }

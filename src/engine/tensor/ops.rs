@@ -12,7 +12,7 @@ use crate::engine::runtime::Runtime;
 use crate::engine::storage::DeviceStorage;
 use crate::engine::timing::Cost;
 
-pub use crate::engine::op::{BinaryOp, Reduction, UnaryOp};
+pub(super) use crate::engine::op::{BinaryOp, Reduction, UnaryOp};
 
 /// An argument of an elementwise op: a tensor or a Python number.
 #[derive(Debug, Clone)]

@@ -18,7 +18,7 @@ use crate::engine::timing::Cost;
 pub use crate::engine::random::SharedGenerator;
 
 /// The generator one op draws from.
-pub enum Rng<'a> {
+pub(crate) enum Rng<'a> {
     Cpu(&'a mut CpuGenerator),
     Cuda(&'a mut CudaGenerator),
 }

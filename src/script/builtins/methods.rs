@@ -323,7 +323,7 @@ fn py_split_whitespace(s: &str, maxsplit: i64) -> Vec<Value> {
 }
 
 /// Call `recv.name(args)` for builtin receivers. `Ok(None)`: no such method.
-pub fn call_builtin_method(
+pub(crate) fn call_builtin_method(
     it: &mut Interpreter,
     recv: &Value,
     name: &str,

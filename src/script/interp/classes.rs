@@ -12,7 +12,7 @@ use super::Interpreter;
 use crate::script::ExcType;
 
 /// The class objects of the builtin types (`int`, `list`, …) and `object`.
-pub struct Types {
+pub(crate) struct Types {
     pub object: Rc<Class>,
     pub builtin: Vec<(BuiltinType, Rc<Class>)>,
 }
@@ -76,7 +76,7 @@ fn c3(bases: &[Rc<Class>]) -> Option<Vec<Rc<Class>>> {
 }
 
 impl Types {
-    pub fn new() -> Types {
+    pub(crate) fn new() -> Types {
         let object = raw_class("object", "builtins", Vec::new(), ClassKind::Object, false);
         let mut builtin = Vec::new();
         use BuiltinType as B;
@@ -130,7 +130,7 @@ impl Types {
         }
         Types { object, builtin }
     }
-    pub fn get(&self, t: BuiltinType) -> Rc<Class> {
+    pub(crate) fn get(&self, t: BuiltinType) -> Rc<Class> {
         self.builtin
             .iter()
             .find(|(x, _)| *x == t)

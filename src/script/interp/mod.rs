@@ -39,7 +39,7 @@ impl Interpreter {
 }
 mod stmt;
 
-pub use classes::Types;
+pub(crate) use classes::Types;
 
 /// Python frames deeper than this raise RecursionError (CPython's default). The stack check
 /// ([`DEFAULT_STACK_LIMIT`]) may stop recursion earlier, in debug builds especially.
@@ -47,7 +47,7 @@ pub const DEFAULT_RECURSION_LIMIT: usize = 1000;
 
 /// How much of the thread's stack the evaluator may use before raising RecursionError. Run
 /// scripts on a thread with at least 8 MiB of stack (the main thread has that on Linux).
-pub const DEFAULT_STACK_LIMIT: usize = 5 << 20;
+pub(crate) const DEFAULT_STACK_LIMIT: usize = 5 << 20;
 
 /// Units of builtin work between two checks of the wall-time limit: about a millisecond of
 /// comparisons or copies.
@@ -55,10 +55,10 @@ pub(crate) const WORK_CHECK: u64 = 1 << 16;
 
 /// Most bytes of `print` output (and, separately, of stderr) kept between two
 /// [`Interpreter::take_stdout`]s; past it the rest is dropped and [`TRUNCATED_NOTE`] says so.
-pub const MAX_OUTPUT: usize = 8 << 20;
+pub(crate) const MAX_OUTPUT: usize = 8 << 20;
 
 /// Appended once where output was cut at [`MAX_OUTPUT`].
-pub const TRUNCATED_NOTE: &str =
+pub(crate) const TRUNCATED_NOTE: &str =
     "\n[cudatutor: output truncated: only the first 8 MiB of what the script printed are kept]\n";
 
 /// Budgets that stop runaway scripts.
@@ -92,7 +92,7 @@ pub(crate) struct FrameInfo {
 
 type ModuleInit = Rc<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
 /// A module's initialiser as an embedder hands it over.
-pub type ModuleInitBox = Box<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
+pub(crate) type ModuleInitBox = Box<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
 
 pub struct Interpreter {
     pub(crate) limits: Limits,
