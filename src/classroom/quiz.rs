@@ -64,7 +64,12 @@ pub(crate) fn quiz_text(lang: Lang) -> &'static QuizText {
 
 /// `cudatutor quiz LESSON`: every quiz of the lesson (its 1-based `number` among the lessons),
 /// with its choices and, once answered, the learner's first answer and the explanation.
-pub(crate) fn render_quizzes(lesson: &Lesson, number: usize, progress: &Progress, lang: Lang) -> String {
+pub(crate) fn render_quizzes(
+    lesson: &Lesson,
+    number: usize,
+    progress: &Progress,
+    lang: Lang,
+) -> String {
     let t = quiz_text(lang);
     if lesson.quizzes.is_empty() {
         return format!(

@@ -48,7 +48,12 @@ pub struct PredictionVerdict {
 
 /// The verdict for `code`, an attempt at an exercise whose starting code is `start_code` and
 /// whose predicted variables are `names`; messages in `lang` (`zh`, else English).
-pub(crate) fn judge(code: &str, start_code: &str, names: &[String], lang: &str) -> PredictionVerdict {
+pub(crate) fn judge(
+    code: &str,
+    start_code: &str,
+    names: &[String],
+    lang: &str,
+) -> PredictionVerdict {
     let problem = if names.is_empty() {
         None
     } else {

@@ -152,7 +152,11 @@ pub(crate) fn walk(shape: &[usize], strides: &[isize]) -> Vec<isize> {
 
 impl NdArray {
     /// A fresh contiguous array holding `h` (its share of the run's host-memory budget).
-    pub(crate) fn from_host(rt: &Rc<Runtime>, h: HostStorage, shape: Vec<usize>) -> PyResult<NdArray> {
+    pub(crate) fn from_host(
+        rt: &Rc<Runtime>,
+        h: HostStorage,
+        shape: Vec<usize>,
+    ) -> PyResult<NdArray> {
         let n = numel(&shape);
         if h.len() != n {
             return Err(err(

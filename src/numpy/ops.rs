@@ -112,7 +112,10 @@ pub(crate) fn result_dtype(a: &Operand, b: &Operand) -> DType {
 
 /// Infer the dtype and shape of nested Python data (lists, tuples, numbers, numpy scalars,
 /// arrays, tensors) and collect its values.
-pub(crate) fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usize>, DType)> {
+pub(crate) fn from_data(
+    it: &mut Interpreter,
+    v: &Value,
+) -> PyResult<(Vec<f64>, Vec<usize>, DType)> {
     fn rec(
         it: &mut Interpreter,
         v: &Value,

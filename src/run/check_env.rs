@@ -189,7 +189,11 @@ pub(super) struct RunFacts<'a> {
 
 /// A fresh namespace for the checks: the learner's variables (those that do not shadow a
 /// builtin or start with `__`), the real modules of [`CHECK_NAMES`], and the helpers.
-pub(super) fn check_namespace(it: &mut Interpreter, pristine: &Pristine, facts: &RunFacts) -> Rc<Module> {
+pub(super) fn check_namespace(
+    it: &mut Interpreter,
+    pristine: &Pristine,
+    facts: &RunFacts,
+) -> Rc<Module> {
     let ns = Rc::new(Module::new("__check__"));
     let learner = it.main_module();
     let copied: Vec<(Value, Value)> = learner

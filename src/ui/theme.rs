@@ -25,7 +25,8 @@ pub(super) const QUOTE_BAR: Style = Style::new().fg(Color::Green);
 pub(super) const QUOTE_TEXT: Style = Style::new().fg(Color::Gray).add_modifier(Modifier::ITALIC);
 pub(super) const CODE_FRAME: Style = Style::new().fg(Color::DarkGray);
 pub(super) const EXERCISE_FRAME: Style = Style::new().fg(Color::Magenta);
-pub(super) const EXERCISE_TITLE: Style = Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD);
+pub(super) const EXERCISE_TITLE: Style =
+    Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD);
 pub(super) const TABLE_BORDER: Style = Style::new().fg(Color::DarkGray);
 pub(super) const TABLE_HEADER: Style = Style::new().add_modifier(Modifier::BOLD);
 pub(super) const BULLET: Style = Style::new().fg(Color::Yellow);

@@ -278,8 +278,7 @@ impl PartialEq for GpuHandle {
 }
 impl Eq for GpuHandle {}
 
-impl GpuHandle {
-}
+impl GpuHandle {}
 
 fn esize(dtype: DType) -> u64 {
     dtype.element_size() as u64

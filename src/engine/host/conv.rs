@@ -413,7 +413,12 @@ pub(crate) fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<H
 
 /// The input gradient of a pooling (row-major `[planes, h, w]`, values of `dt`) given the
 /// output's gradient and, for max pooling, the input.
-pub(crate) fn pool2d_backward(dt: DType, grad: &[f64], x: &[f64], g: &PoolGeom) -> Result<Vec<f64>> {
+pub(crate) fn pool2d_backward(
+    dt: DType,
+    grad: &[f64],
+    x: &[f64],
+    g: &PoolGeom,
+) -> Result<Vec<f64>> {
     let per = g.h * g.w;
     let mut gx = vec![0.0; g.planes * per];
     let f32_acc = dt != DType::Float64;

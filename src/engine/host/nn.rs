@@ -120,7 +120,12 @@ fn split_at_dim(shape: &[usize], dim: usize) -> (usize, usize, usize) {
 
 /// softmax (log_softmax when `log`) along `dim`: float32 through engine::numerics (ATen's
 /// vectorised kernels, bit for bit), the other floats row by row.
-pub(crate) fn softmax(h: &HostStorage, layout: &Layout, dim: usize, log: bool) -> Result<HostStorage> {
+pub(crate) fn softmax(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    log: bool,
+) -> Result<HostStorage> {
     if h.dtype() == DType::Float32 {
         // A contiguous input is read in place (ATen's `.contiguous()` is a no-op then); only a
         // strided one is gathered first.

@@ -394,7 +394,12 @@ fn half_scan<T: Stored + Float>(
 }
 
 /// cumsum (cumprod when `prod`) along `dim`, in `h`'s dtype.
-pub(crate) fn scan(h: &HostStorage, layout: &Layout, dim: usize, prod: bool) -> Result<HostStorage> {
+pub(crate) fn scan(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    prod: bool,
+) -> Result<HostStorage> {
     macro_rules! go {
         ($t:ty) => {
             scan_t::<$t>(h, layout, dim, prod)

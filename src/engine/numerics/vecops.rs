@@ -102,7 +102,10 @@ pub(crate) fn map_reduce_all<T: Real, const N: usize>(
 /// last step folds the lanes left to right (`VecReduceAllSIMD`'s generic case) instead of
 /// the shuffle tree.
 #[inline(always)]
-pub(crate) fn reduce_all_folded<T: Real, const N: usize>(data: &[T], red: impl Fn(T, T) -> T + Copy) -> T {
+pub(crate) fn reduce_all_folded<T: Real, const N: usize>(
+    data: &[T],
+    red: impl Fn(T, T) -> T + Copy,
+) -> T {
     let size = data.len();
     if size < N {
         return fold_lanes(Lanes::<T, N>::load_partial(data, size), size, red);

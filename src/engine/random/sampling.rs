@@ -116,7 +116,12 @@ pub(super) fn cauchy_f64(rng: &mut CpuGenerator, median: f64, sigma: f64) -> f64
 
 /// `at::lognormal_distribution<double>(mean, std)`: `exp` of a cached-pair normal.
 #[inline]
-pub(super) fn log_normal_f64(rng: &mut CpuGenerator, mean: f64, std: f64, cap: CpuCapability) -> f64 {
+pub(super) fn log_normal_f64(
+    rng: &mut CpuGenerator,
+    mean: f64,
+    std: f64,
+    cap: CpuCapability,
+) -> f64 {
     normal_f64(rng, mean, std, cap).exp()
 }
 

@@ -35,7 +35,11 @@ pub(crate) struct Frame<'a> {
 }
 
 impl<'a> Frame<'a> {
-    pub(crate) fn new(code: &'a FuncCode, globals: Rc<RefCell<Dict>>, free: &'a [CellRef]) -> Frame<'a> {
+    pub(crate) fn new(
+        code: &'a FuncCode,
+        globals: Rc<RefCell<Dict>>,
+        free: &'a [CellRef],
+    ) -> Frame<'a> {
         Frame::with_locals(code, globals, free, vec![None; code.local_names.len()])
     }
 

@@ -120,7 +120,12 @@ fn is_dimname(v: &Value) -> bool {
 }
 
 /// `FunctionParameter::check`.
-pub(super) fn check(p: &Param, v: &Value, argnum: usize, failed: &mut Option<usize>) -> PyResult<bool> {
+pub(super) fn check(
+    p: &Param,
+    v: &Value,
+    argnum: usize,
+    failed: &mut Option<usize>,
+) -> PyResult<bool> {
     use ParamType as T;
     Ok(match p.ty {
         T::Tensor => {
