@@ -56,7 +56,7 @@ fn embed_lessons() {
     }
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("builtin_lessons.rs");
     let code = format!(
-        "/// (lang, file name, contents) of every built-in lesson.\npub static BUILTIN_LESSONS: &[(&str, &str, &str)] = &[\n{}];\n",
+        "/// (lang, file name, contents) of every built-in lesson.\npub(crate) static BUILTIN_LESSONS: &[(&str, &str, &str)] = &[\n{}];\n",
         entries.concat()
     );
     fs::write(out, code).unwrap();

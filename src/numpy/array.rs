@@ -475,7 +475,7 @@ impl NpScalar {
             v: np_cast(dtype, v),
         }
     }
-    pub(crate) fn to_scalar(&self) -> Scalar {
+    pub(crate) fn to_scalar(self) -> Scalar {
         Scalar::from_element(self.dtype, self.v)
     }
 }

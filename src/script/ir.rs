@@ -247,7 +247,8 @@ pub enum Expr {
     },
     /// `(elt for x in it ...)`: a generator function (`def`) called with `iter(it)`, the
     /// outermost iterable, evaluated here in the enclosing frame; not iterable fails at the
-    /// whole expression (`marks`).
+    /// whole expression (`marks`). Named as CPython's parser names it (genexp).
+    #[allow(clippy::enum_variant_names)]
     GenExpr {
         def: Rc<FuncDef>,
         iter: Box<Expr>,
