@@ -48,7 +48,7 @@ pub struct Globals {
 }
 
 /// Says `message` on stderr as `cudatutor: <message>` and gives the usage/I-O status, 2.
-pub fn usage_error(message: impl std::fmt::Display) -> ExitCode {
+pub(crate) fn usage_error(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("cudatutor: {message}");
     ExitCode::from(2)
 }

@@ -67,7 +67,7 @@ pub struct Options<'a> {
 }
 
 /// Reads a script's text by the name a traceback gives it.
-pub type ScriptReader<'a> = &'a dyn Fn(&str) -> Option<String>;
+pub(crate) type ScriptReader<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Explains a paste.
 pub fn explain(text: &str, opts: &Options) -> Explanation {

@@ -37,7 +37,7 @@ pub(crate) enum Problem {
 
 /// What grading needs to know about the predictions of one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PredictionVerdict {
+pub(crate) struct PredictionVerdict {
     /// The learner-facing reason the predictions are not predictions, in the lesson's
     /// language; None when they are (or the exercise asks for none, or the code does not
     /// parse: its SyntaxError comes first).

@@ -46,14 +46,7 @@ pub struct FuncCode {
     pub doc: Option<Rc<str>>,
 }
 
-impl FuncCode {
-    pub fn n_params(&self) -> usize {
-        self.params.len()
-            + self.vararg.is_some() as usize
-            + self.kwonly.len()
-            + self.kwarg.is_some() as usize
-    }
-}
+impl FuncCode {}
 
 /// `def`/`lambda`: the code plus what is evaluated when the definition runs.
 pub struct FuncDef {
@@ -163,7 +156,7 @@ pub enum CompKind {
 
 impl CompKind {
     /// The name of the frame CPython 3.11 runs the comprehension in.
-    pub fn frame_name(&self) -> &'static str {
+    pub(crate) fn frame_name(&self) -> &'static str {
         match self {
             CompKind::List => "<listcomp>",
             CompKind::Set => "<setcomp>",

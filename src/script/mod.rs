@@ -88,6 +88,6 @@ pub use value::{Class, Dict, HKey, Instance, Module, Value};
 
 /// The bytes of a file under a host folder the run may read (`run --allow-read`), `path` as
 /// the script wrote it; Err is the script's exception (FileNotFoundError, PermissionError, …).
-pub fn read_host_file(it: &Interpreter, path: &str) -> PyResult<Vec<u8>> {
+pub(crate) fn read_host_file(it: &Interpreter, path: &str) -> PyResult<Vec<u8>> {
     modules::hostfs::read_bytes(it, path)
 }

@@ -53,7 +53,7 @@ impl BinOp {
         }
     }
     /// The dunder name (`__add__`); the reflected one is `__r` + the rest (`__radd__`).
-    pub fn dunder(self) -> &'static str {
+    pub(crate) fn dunder(self) -> &'static str {
         match self {
             BinOp::Add => "__add__",
             BinOp::Sub => "__sub__",
@@ -70,7 +70,7 @@ impl BinOp {
             BinOp::Xor => "__xor__",
         }
     }
-    pub fn rdunder(self) -> &'static str {
+    pub(crate) fn rdunder(self) -> &'static str {
         match self {
             BinOp::Add => "__radd__",
             BinOp::Sub => "__rsub__",
@@ -87,7 +87,7 @@ impl BinOp {
             BinOp::Xor => "__rxor__",
         }
     }
-    pub fn idunder(self) -> &'static str {
+    pub(crate) fn idunder(self) -> &'static str {
         match self {
             BinOp::Add => "__iadd__",
             BinOp::Sub => "__isub__",
@@ -122,7 +122,7 @@ impl UnaryOp {
             UnaryOp::Invert => "unary ~",
         }
     }
-    pub fn dunder(self) -> &'static str {
+    pub(crate) fn dunder(self) -> &'static str {
         match self {
             UnaryOp::Neg => "__neg__",
             UnaryOp::Pos => "__pos__",
@@ -154,7 +154,7 @@ impl CmpOp {
             CmpOp::Ge => ">=",
         }
     }
-    pub fn dunder(self) -> &'static str {
+    pub(crate) fn dunder(self) -> &'static str {
         match self {
             CmpOp::Eq => "__eq__",
             CmpOp::Ne => "__ne__",
@@ -191,7 +191,7 @@ impl Args {
             keywords: Vec::new(),
         }
     }
-    pub fn with_keywords(positional: Vec<Value>, keywords: Vec<(String, Value)>) -> Args {
+    pub(crate) fn with_keywords(positional: Vec<Value>, keywords: Vec<(String, Value)>) -> Args {
         Args {
             positional,
             keywords,
@@ -205,7 +205,7 @@ impl Args {
     }
 
     /// Remove and return the keyword argument `name`, if given.
-    pub fn take_kw(&mut self, name: &str) -> Option<Value> {
+    pub(crate) fn take_kw(&mut self, name: &str) -> Option<Value> {
         let i = self.keywords.iter().position(|(k, _)| k == name)?;
         Some(self.keywords.remove(i).1)
     }

@@ -128,7 +128,7 @@ pub(crate) const RANGE_BOUND: i128 = 1 << 120;
 
 impl RangeObj {
     /// The exact number of items.
-    pub fn len_exact(&self) -> u128 {
+    pub(crate) fn len_exact(&self) -> u128 {
         let (a, b, s) = (self.start, self.stop, self.step);
         let n = if s > 0 {
             if b > a { (b - a + s - 1) / s } else { 0 }
@@ -159,7 +159,7 @@ impl RangeObj {
         Some(self.start + self.step * i as i128)
     }
     /// The position of `v`, if the range holds it.
-    pub fn index_of(&self, v: i128) -> Option<u128> {
+    pub(crate) fn index_of(&self, v: i128) -> Option<u128> {
         let d = v.checked_sub(self.start)?;
         if self.step == 0 || d % self.step != 0 {
             return None;
@@ -168,7 +168,7 @@ impl RangeObj {
         (k >= 0 && (k as u128) < self.len_exact()).then_some(k as u128)
     }
     /// True when every item fits i64 (iterated with the i64 iterator).
-    pub fn fits_i64(&self) -> bool {
+    pub(crate) fn fits_i64(&self) -> bool {
         let last = match self.len_exact() {
             0 => return true,
             n => self.start + self.step * (n - 1) as i128,
@@ -263,7 +263,7 @@ pub struct Class {
 impl Class {
     /// `cls.__module__`: what the class dict says (a script may set it after the class
     /// statement, as torch's preludes do), else the module the class was made in.
-    pub fn module_name(&self) -> Rc<str> {
+    pub(crate) fn module_name(&self) -> Rc<str> {
         if let Some(Value::Str(s)) = self.dict.borrow().get_str("__module__") {
             return s.clone();
         }
@@ -283,7 +283,7 @@ impl Class {
     }
     /// Like [`Class::lookup`] but ignores what `object` itself provides: used to ask "does this
     /// class override `__setattr__` / `__eq__`…".
-    pub fn lookup_user(&self, name: &str) -> Option<Value> {
+    pub(crate) fn lookup_user(&self, name: &str) -> Option<Value> {
         if self.kind != ClassKind::Object
             && let Some(v) = self.dict.borrow().get_str(name)
         {
@@ -300,7 +300,7 @@ impl Class {
         None
     }
     /// `issubclass(self, other)`.
-    pub fn is_subclass(&self, other: &Class) -> bool {
+    pub(crate) fn is_subclass(&self, other: &Class) -> bool {
         std::ptr::eq(self, other) || self.mro.iter().any(|c| std::ptr::eq(&**c, other))
     }
 }
@@ -356,7 +356,7 @@ impl Module {
     pub fn set_attr(&self, name: &str, v: Value) {
         self.dict.borrow_mut().set_str(name, v);
     }
-    pub fn get_attr(&self, name: &str) -> Option<Value> {
+    pub(crate) fn get_attr(&self, name: &str) -> Option<Value> {
         self.dict.borrow().get_str(name).cloned()
     }
     /// Add a native function attribute (`torch.zeros`).
@@ -501,7 +501,7 @@ pub enum DictIterKind {
 }
 
 impl IterState {
-    pub fn over_dict(dict: &Rc<RefCell<Dict>>, kind: DictIterKind) -> IterState {
+    pub(crate) fn over_dict(dict: &Rc<RefCell<Dict>>, kind: DictIterKind) -> IterState {
         let n = dict.borrow().len();
         IterState::Dict {
             dict: dict.clone(),
@@ -601,7 +601,7 @@ impl HKey {
     }
     /// `hash()`: CPython's value where it does not depend on addresses (ints, floats,
     /// strings as under `PYTHONHASHSEED=0`, tuples of those), a stable hash otherwise.
-    pub fn py_hash(&self) -> i64 {
+    pub(crate) fn py_hash(&self) -> i64 {
         match self.cpython_hash() {
             Some(h) => h,
             None => match self {
@@ -617,7 +617,7 @@ impl HKey {
     }
     /// CPython 3.11's hash of this key (strings as with `PYTHONHASHSEED=0`), when it is one
     /// that does not depend on an address.
-    pub fn cpython_hash(&self) -> Option<i64> {
+    pub(crate) fn cpython_hash(&self) -> Option<i64> {
         Some(match self {
             HKey::Int(i) => hash_int(*i),
             HKey::Big(b) => super::bigint::hash(b),
@@ -834,7 +834,7 @@ fn entry_hash(entries: &[Option<(HKey, Value, Value)>], i: usize) -> u64 {
 impl Dict {
     /// The largest set whose copy [`Dict::set_copy`] lays out as CPython would (past it, a
     /// copy keeps this table's order).
-    pub const SIMULATED_SET_MAX: usize = 100_000;
+    pub(crate) const SIMULATED_SET_MAX: usize = 100_000;
     pub fn new() -> Dict {
         Dict::default()
     }
@@ -877,18 +877,18 @@ impl Dict {
         let v = k.view();
         self.value_at(self.find(key_hash(v), v)?)
     }
-    pub fn get_str(&self, k: &str) -> Option<&Value> {
+    pub(crate) fn get_str(&self, k: &str) -> Option<&Value> {
         let v = KeyView::Str(k);
         self.value_at(self.find(key_hash(v), v)?)
     }
     /// `get_str` for a name whose [`key_hash`] is already known.
-    pub fn get_hashed(&self, k: &str, hash: u64) -> Option<&Value> {
+    pub(crate) fn get_hashed(&self, k: &str, hash: u64) -> Option<&Value> {
         self.value_at(self.find(hash, KeyView::Str(k))?)
     }
     /// For an [`HKey::EqObject`] key absent by identity: the other `EqObject` keys with its
     /// hash (each with its key object), which it equals if its `__eq__` says so. Empty for
     /// any other key, or when the object itself is a key.
-    pub fn eq_candidates(&self, k: &HKey) -> Vec<(HKey, Value)> {
+    pub(crate) fn eq_candidates(&self, k: &HKey) -> Vec<(HKey, Value)> {
         let HKey::EqObject(hash, id) = *k else {
             return Vec::new();
         };
@@ -909,7 +909,7 @@ impl Dict {
         let v = k.view();
         self.find(key_hash(v), v).is_some()
     }
-    pub fn contains_str(&self, k: &str) -> bool {
+    pub(crate) fn contains_str(&self, k: &str) -> bool {
         let v = KeyView::Str(k);
         self.find(key_hash(v), v).is_some()
     }
@@ -941,7 +941,7 @@ impl Dict {
             }
         }
     }
-    pub fn set_str(&mut self, k: &str, v: Value) -> Option<Value> {
+    pub(crate) fn set_str(&mut self, k: &str, v: Value) -> Option<Value> {
         let h = key_hash(KeyView::Str(k));
         match self.replace(h, KeyView::Str(k), v) {
             Ok(old) => Some(old),
@@ -953,11 +953,11 @@ impl Dict {
         }
     }
     /// Insert with an already interned name (no allocation).
-    pub fn set_name(&mut self, k: &Rc<str>, v: Value) -> Option<Value> {
+    pub(crate) fn set_name(&mut self, k: &Rc<str>, v: Value) -> Option<Value> {
         self.set_name_hashed(k, key_hash(KeyView::Str(k)), v)
     }
     /// `set_name` for a name whose [`key_hash`] is already known.
-    pub fn set_name_hashed(&mut self, k: &Rc<str>, h: u64, v: Value) -> Option<Value> {
+    pub(crate) fn set_name_hashed(&mut self, k: &Rc<str>, h: u64, v: Value) -> Option<Value> {
         match self.replace(h, KeyView::Str(k), v) {
             Ok(old) => Some(old),
             Err(v) => {
@@ -973,7 +973,7 @@ impl Dict {
         self.maybe_compact();
         e.map(|(_, k, v)| (k, v))
     }
-    pub fn remove_str(&mut self, k: &str) -> Option<Value> {
+    pub(crate) fn remove_str(&mut self, k: &str) -> Option<Value> {
         let i = self.unindex(KeyView::Str(k))?;
         self.set_base = [0, 0];
         let e = self.entries.get_mut(i)?.take();
@@ -1004,7 +1004,7 @@ impl Dict {
     pub fn iter(&self) -> impl Iterator<Item = (&Value, &Value)> {
         self.entries.iter().flatten().map(|(_, k, v)| (k, v))
     }
-    pub fn iter_full(&self) -> impl Iterator<Item = (&HKey, &Value, &Value)> {
+    pub(crate) fn iter_full(&self) -> impl Iterator<Item = (&HKey, &Value, &Value)> {
         self.entries.iter().flatten().map(|(h, k, v)| (h, k, v))
     }
     pub fn keys(&self) -> Vec<Value> {
@@ -1014,14 +1014,14 @@ impl Dict {
         self.iter().map(|(_, v)| v.clone()).collect()
     }
     /// The i-th live entry (for iterators that survive mutation by index).
-    pub fn entry_at(&self, raw: usize) -> Option<Option<(&Value, &Value)>> {
+    pub(crate) fn entry_at(&self, raw: usize) -> Option<Option<(&Value, &Value)>> {
         self.entries
             .get(raw)
             .map(|e| e.as_ref().map(|(_, k, v)| (k, v)))
     }
     /// A set built the way CPython builds a constant display (`{'a', 'b', 'c', 'd', 'e'}`: a
     /// frozenset constant, filled in order, merged into an empty set).
-    pub fn set_from_constant_display(&mut self) {
+    pub(crate) fn set_from_constant_display(&mut self) {
         *self = self.set_copy();
     }
     /// CPython's `set_merge` of this set into a new empty one (`s.copy()`, `set(s)`): the new
@@ -1062,14 +1062,14 @@ impl Dict {
     }
     /// Slots in the entry vector (live entries plus the holes deletions left): what a copy
     /// allocates.
-    pub fn slots(&self) -> usize {
+    pub(crate) fn slots(&self) -> usize {
         self.entries.len()
     }
     /// A copy (`d.copy()`, `dict(d)`, `{**d}`, `set(s)` of a large set), its entries cloned
     /// `chunk` at a time with `poll(n)` after each chunk of `n`, so that copying millions of
     /// entries stops at the run's limits; `refused()` when the allocator refuses the memory.
     /// The index is copied as it is (hashes included): nothing is hashed again.
-    pub fn clone_polled<E>(
+    pub(crate) fn clone_polled<E>(
         &self,
         chunk: usize,
         mut poll: impl FnMut(usize) -> Result<(), E>,
@@ -1089,7 +1089,7 @@ impl Dict {
             set_base: self.set_base,
         })
     }
-    pub fn pop_last(&mut self) -> Option<(Value, Value)> {
+    pub(crate) fn pop_last(&mut self) -> Option<(Value, Value)> {
         self.set_base = [0, 0];
         while let Some(e) = self.entries.pop() {
             if let Some((hk, k, v)) = e {
@@ -1127,7 +1127,7 @@ impl Value {
         Value::Dict(Rc::new(RefCell::new(d)))
     }
     /// A dict with string keys, in the given order.
-    pub fn dict_from_pairs(pairs: Vec<(&str, Value)>) -> Value {
+    pub(crate) fn dict_from_pairs(pairs: Vec<(&str, Value)>) -> Value {
         let mut d = Dict::new();
         for (k, v) in pairs {
             d.set_str(k, v);
@@ -1215,7 +1215,7 @@ impl Value {
         }
     }
 
-    pub fn builtin_type(&self) -> Option<BuiltinType> {
+    pub(crate) fn builtin_type(&self) -> Option<BuiltinType> {
         Some(match self {
             Value::None => BuiltinType::NoneType,
             Value::Bool(_) => BuiltinType::Bool,
@@ -1263,7 +1263,7 @@ impl Value {
     }
 
     /// The address of the heap object, if it is one.
-    pub fn ptr_id(&self) -> Option<usize> {
+    pub(crate) fn ptr_id(&self) -> Option<usize> {
         Some(match self {
             Value::Str(s) => Rc::as_ptr(s) as *const u8 as usize,
             Value::BigInt(x) => Rc::as_ptr(x) as usize,

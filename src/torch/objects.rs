@@ -664,7 +664,7 @@ pub(crate) fn seed_arg(it: &mut Interpreter, v: &Value) -> PyResult<u64> {
 }
 
 /// A fresh non-deterministic seed, as c10's `getNonDeterministicRandom` makes it for the CPU.
-pub(crate) fn nondeterministic_seed() -> u64 {
+pub(super) fn nondeterministic_seed() -> u64 {
     crate::engine::random::nondeterministic_seed()
 }
 

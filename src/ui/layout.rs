@@ -119,7 +119,12 @@ pub(super) fn frame(area: Rect, toc_open: bool) -> PageLayout {
 
 impl PageLayout {
     /// Places the cards: `slot_lines[i]` is the line card i goes before, `heights[i]` its rows.
-    pub fn with_slots(mut self, lines: usize, slot_lines: Vec<usize>, heights: &[usize]) -> Self {
+    pub(crate) fn with_slots(
+        mut self,
+        lines: usize,
+        slot_lines: Vec<usize>,
+        heights: &[usize],
+    ) -> Self {
         let mut extra = 0;
         self.slots = slot_lines
             .iter()
@@ -146,7 +151,7 @@ impl PageLayout {
     }
 
     /// The page row of rendered line `line` (cards before it push it down).
-    pub fn page_row(&self, line: usize) -> usize {
+    pub(crate) fn page_row(&self, line: usize) -> usize {
         line + self
             .slot_lines
             .iter()
@@ -182,7 +187,7 @@ impl PageLayout {
     }
 
     /// The card under terminal cell (`column`, `row`), if any.
-    pub fn card_at(&self, column: u16, row: u16, scroll: usize) -> Option<usize> {
+    pub(crate) fn card_at(&self, column: u16, row: u16, scroll: usize) -> Option<usize> {
         let t = self.text;
         if self.too_small || column < t.x || column >= t.x + t.width || row < t.y {
             return None;

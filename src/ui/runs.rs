@@ -100,7 +100,7 @@ impl RunController {
         self.runner.backend_label()
     }
 
-    pub fn wall_limit(&self) -> Duration {
+    pub(crate) fn wall_limit(&self) -> Duration {
         self.runner.wall_limit()
     }
 
@@ -125,7 +125,7 @@ impl RunController {
     }
 
     /// Starts a comparison of `code` (then `check`) on the engine and on real PyTorch.
-    pub fn start_compare(
+    pub(crate) fn start_compare(
         &mut self,
         exercise: &str,
         code: String,

@@ -12,7 +12,7 @@ pub(super) use unix::TtyWatch;
 /// Windows closes a console's processes with it, so there is nothing to watch: the pager
 /// never sees a hung-up terminal there.
 #[cfg(not(unix))]
-pub struct TtyWatch;
+pub(crate) struct TtyWatch;
 
 #[cfg(not(unix))]
 impl TtyWatch {
@@ -20,7 +20,7 @@ impl TtyWatch {
         None
     }
 
-    pub fn hung_up(&self) -> bool {
+    pub(crate) fn hung_up(&self) -> bool {
         false
     }
 }

@@ -52,7 +52,7 @@ impl ConvGeom {
         self.oh * self.ow
     }
     /// Products summed per output element: `c/groups * kh * kw`.
-    pub fn k_len(&self) -> usize {
+    pub(crate) fn k_len(&self) -> usize {
         self.k()
     }
 

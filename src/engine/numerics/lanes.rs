@@ -19,7 +19,7 @@ pub(crate) const F32_AVX2: usize = 8;
 pub(crate) const F64_AVX2: usize = 4;
 
 /// The floating-point types the numerics work in (f32, f64).
-pub trait Real:
+pub(crate) trait Real:
     Copy
     + Summand
     + PartialOrd
@@ -192,7 +192,7 @@ lanewise!(Mul, mul, *);
 lanewise!(Div, div, /);
 
 /// A value a cascade sum accumulates: a scalar or a whole vector register.
-pub trait Summand: Copy {
+pub(crate) trait Summand: Copy {
     fn zero() -> Self;
     fn plus(self, o: Self) -> Self;
 }

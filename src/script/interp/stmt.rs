@@ -1014,7 +1014,7 @@ impl Interpreter {
     /// Import a (possibly dotted) module, importing its parents first and linking it as an
     /// attribute of its parent; importing a package also makes its registered submodules
     /// reachable as attributes (`import torch` → `torch.nn`).
-    pub fn import_module(&mut self, name: &str) -> PyResult<Value> {
+    pub(crate) fn import_module(&mut self, name: &str) -> PyResult<Value> {
         if let Some(m) = self.modules.get(name) {
             return Ok(m.clone());
         }
@@ -1093,7 +1093,7 @@ impl Interpreter {
 impl Interpreter {
     /// Mark `package` as loading its registered submodules on first access; `fallback` (a
     /// registered module) is imported once when any other attribute is missing.
-    pub fn set_lazy_package(&mut self, package: &str, fallback: Option<&str>) {
+    pub(crate) fn set_lazy_package(&mut self, package: &str, fallback: Option<&str>) {
         self.lazy_packages
             .insert(package.to_string(), fallback.map(|f| f.to_string()));
     }
