@@ -17,7 +17,6 @@ use super::funcs::shape_arg;
 use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, NativeObject, PyResult, Value};
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -966,9 +965,6 @@ const METHODS: &[&str] = &[
 impl NativeObject for Generator {
     fn type_name(&self) -> &str {
         "Generator"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

@@ -20,7 +20,6 @@ use crate::engine::runtime::Runtime;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
 use array::{err, np_name, np_value};
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -96,9 +95,6 @@ impl NativeObject for NpDType {
     fn type_name(&self) -> &str {
         "dtype"
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
     fn getattr(
         &self,
         _this: &Rc<dyn NativeObject>,
@@ -155,9 +151,6 @@ impl NativeObject for NpDType {
 impl NativeObject for NpType {
     fn type_name(&self) -> &str {
         "type"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

@@ -8,7 +8,6 @@ use crate::engine::numpy_print::{numpy_repr, numpy_str};
 use crate::script::{
     BinOp, CmpOp, ExcType, Interpreter, NativeObject, PyResult, UnaryOp as PyUnary, Value,
 };
-use std::any::Any;
 use std::rc::Rc;
 
 pub(crate) fn bin_of(op: BinOp) -> Option<Bin> {
@@ -136,9 +135,6 @@ pub(crate) fn scalar_repr(dtype: DType, v: f64) -> String {
 impl NativeObject for NpScalar {
     fn type_name(&self) -> &str {
         np_name(self.dtype)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -689,9 +685,6 @@ pub(crate) fn setitem(it: &mut Interpreter, a: &NdArray, key: &Value, v: &Value)
 impl NativeObject for NdArray {
     fn type_name(&self) -> &str {
         "ndarray"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

@@ -9,7 +9,6 @@ use super::funcs::shape_arg;
 use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -431,9 +430,6 @@ const METHODS: &[&str] = &[
 impl NativeObject for RandomState {
     fn type_name(&self) -> &str {
         "RandomState"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

@@ -373,8 +373,6 @@ pub(crate) fn missing_args_message(fname: &str, missing: &[&str], kind: &str) ->
 pub trait NativeObject: Any {
     /// The Python type name: `type(x).__name__`, and the name in error messages.
     fn type_name(&self) -> &str;
-    /// For downcasting in the bindings: `obj.as_any().downcast_ref::<Tensor>()`.
-    fn as_any(&self) -> &dyn Any;
     /// The builtin type this native's Python class derives from, with the class's module:
     /// `torch.return_types.max` is a tuple subclass, so `isinstance(r, tuple)` holds as in
     /// PyTorch. `None`: a plain subclass of `object` in module `torch`.
@@ -571,6 +569,14 @@ pub trait NativeObject: Any {
     /// `dir(x)` helpers and `hasattr` do not need this; it only feeds `dir()`.
     fn dir(&self) -> Vec<String> {
         Vec::new()
+    }
+}
+
+impl dyn NativeObject {
+    /// For downcasting in the bindings: `obj.as_any().downcast_ref::<Tensor>()` (trait
+    /// upcasting: every native object is `Any`, so no type writes this itself).
+    pub fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 

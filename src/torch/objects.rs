@@ -8,7 +8,6 @@ use crate::engine::dtype::Scalar;
 use crate::engine::{DType, DeviceSpec, Runtime};
 use crate::script::ExcType;
 use crate::script::{Args, CmpOp, Interpreter, NativeObject, PyException, PyResult, Value};
-use std::any::Any;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -29,9 +28,6 @@ pub(super) const MEMORY_FORMATS: [&str; 4] = [
 impl NativeObject for PyMemoryFormat {
     fn type_name(&self) -> &str {
         "memory_format"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn repr(
         &self,
@@ -68,9 +64,6 @@ pub struct PyDevice(pub DeviceSpec);
 impl NativeObject for PyDevice {
     fn type_name(&self) -> &str {
         "device"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -135,9 +128,6 @@ impl PySize {
 impl NativeObject for PySize {
     fn type_name(&self) -> &str {
         "Size"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     /// `size + tuple` and `tuple + size` (Size subclasses tuple; the sum is a Size).
     fn binary_op(
@@ -272,9 +262,6 @@ impl NativeObject for ReturnTypes {
     fn type_name(&self) -> &str {
         &self.name
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
     fn builtin_base(&self) -> Option<(&'static str, crate::script::value::BuiltinType)> {
         Some((
             "torch.return_types",
@@ -344,9 +331,6 @@ impl NativeObject for GradFn {
     fn type_name(&self) -> &str {
         self.name
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
     fn getattr(
         &self,
         _this: &Rc<dyn NativeObject>,
@@ -413,9 +397,6 @@ pub(super) struct AccumulateGrad;
 impl NativeObject for AccumulateGrad {
     fn type_name(&self) -> &str {
         "AccumulateGrad"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -485,9 +466,6 @@ impl GradMode {
 impl NativeObject for GradMode {
     fn type_name(&self) -> &str {
         self.name
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn enter(
         &self,
@@ -572,9 +550,6 @@ impl NativeObject for CudaDeviceCtx {
     fn type_name(&self) -> &str {
         "device"
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
     fn enter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
         self.prev.set(self.rt.current_device());
@@ -606,9 +581,6 @@ pub(super) struct DeviceProps {
 impl NativeObject for DeviceProps {
     fn type_name(&self) -> &str {
         "_CudaDeviceProperties"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -710,9 +682,6 @@ pub(crate) fn state_bytes(v: &Value, fname: &str) -> PyResult<Vec<u8>> {
 impl NativeObject for PyGenerator {
     fn type_name(&self) -> &str {
         "Generator"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

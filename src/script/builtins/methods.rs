@@ -1,7 +1,6 @@
 //! Methods of the builtin types (`str.split`, `list.append`, `dict.items`, …), dispatched by
 //! name without building a method object on the common `x.method(...)` path.
 
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -223,9 +222,6 @@ impl NativeObject for DictView {
             DictIterKind::Values => "dict_values",
             DictIterKind::Items => "dict_items",
         }
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
         Ok(Some(Value::Iter(Rc::new(RefCell::new(
