@@ -11,10 +11,11 @@
 use std::{env, fs, path::Path, path::PathBuf};
 
 #[path = "src/engine/cuda/emulated/source.rs"]
-#[allow(dead_code)]
+// The crate's `pub` items are private to this build script.
+#[allow(dead_code, unreachable_pub)]
 mod emu_source;
 #[path = "src/engine/cuda/kernels.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod kernels;
 
 fn main() {
@@ -55,7 +56,7 @@ fn embed_lessons() {
     }
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("builtin_lessons.rs");
     let code = format!(
-        "/// (lang, file name, contents) of every built-in lesson.\npub static BUILTIN_LESSONS: &[(&str, &str, &str)] = &[\n{}];\n",
+        "/// (lang, file name, contents) of every built-in lesson.\npub(crate) static BUILTIN_LESSONS: &[(&str, &str, &str)] = &[\n{}];\n",
         entries.concat()
     );
     fs::write(out, code).unwrap();

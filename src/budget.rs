@@ -28,18 +28,18 @@ mod mapped;
 
 /// The most a run takes by default, however big the machine: a tutorial's exercises need
 /// megabytes, and a classroom server grades many learners at once.
-pub const DEFAULT_CAP: u64 = 3 << 30;
+pub(crate) const DEFAULT_CAP: u64 = 3 << 30;
 
 /// The variable that sets the limit (`--memory-limit` sets it too, for the run's children).
-pub const LIMIT_VAR: &str = "CUDATUTOR_MEMORY_LIMIT";
+pub(crate) const LIMIT_VAR: &str = "CUDATUTOR_MEMORY_LIMIT";
 /// The older name of [`LIMIT_VAR`], still read.
-pub const OLD_LIMIT_VAR: &str = "CUDATUTOR_HOST_MEM_LIMIT";
+pub(crate) const OLD_LIMIT_VAR: &str = "CUDATUTOR_HOST_MEM_LIMIT";
 
 static LIMIT: OnceLock<u64> = OnceLock::new();
 
 /// Sets the process's limit (`--memory-limit`), before anything has read it; false when it was
 /// already read.
-pub fn set_limit(bytes: u64) -> bool {
+pub(crate) fn set_limit(bytes: u64) -> bool {
     LIMIT.set(bytes.max(1)).is_ok()
 }
 
@@ -198,24 +198,24 @@ unsafe impl GlobalAlloc for CountingAlloc {
 }
 
 /// This thread's live heap bytes (see [`CountingAlloc`]).
-pub fn thread_heap() -> i64 {
+pub(crate) fn thread_heap() -> i64 {
     THREAD_HEAP.try_with(Cell::get).unwrap_or(0)
 }
 
 /// Count `bytes` of memory that is not heap (a generator's stack) as this thread's, until the
 /// same amount is charged back negative.
-pub fn charge(bytes: i64) {
+pub(crate) fn charge(bytes: i64) {
     count(bytes);
 }
 
 /// The run on this thread, from [`RunBudget::begin`] until the value drops (runs nest: the
 /// outer one's budget comes back).
-pub struct RunBudget {
+pub(crate) struct RunBudget {
     previous: (i64, u64),
 }
 
 impl RunBudget {
-    pub fn begin(limit: u64) -> RunBudget {
+    pub(crate) fn begin(limit: u64) -> RunBudget {
         let previous = RUN.try_with(Cell::get).unwrap_or((0, u64::MAX));
         let _ = RUN.try_with(|r| r.set((thread_heap(), limit)));
         RunBudget { previous }
@@ -228,20 +228,21 @@ impl Drop for RunBudget {
     }
 }
 
+#[cfg(test)]
 /// Bytes the run on this thread holds beyond what the thread held when it began.
-pub fn run_used() -> u64 {
+pub(crate) fn run_used() -> u64 {
     let (base, _) = RUN.try_with(Cell::get).unwrap_or((0, u64::MAX));
     (thread_heap() - base).max(0) as u64
 }
 
 /// The run's limit (`u64::MAX` when no run is going on on this thread).
-pub fn run_limit_now() -> u64 {
+pub(crate) fn run_limit_now() -> u64 {
     RUN.try_with(Cell::get).map(|r| r.1).unwrap_or(u64::MAX)
 }
 
 /// May the run on this thread take `bytes` more?
 #[inline]
-pub fn can_allocate(bytes: u64) -> bool {
+pub(crate) fn can_allocate(bytes: u64) -> bool {
     let (base, limit) = RUN.try_with(Cell::get).unwrap_or((0, u64::MAX));
     if limit == u64::MAX {
         return true;
@@ -254,7 +255,7 @@ pub fn can_allocate(bytes: u64) -> bool {
 /// the run on this thread ([`can_allocate`])? Ops that materialise or sort many elements ask
 /// before they start, so a size the script decides (`torch.ones(1).expand(10**11).sort()`)
 /// ends in an error instead of an aborting allocation, and before any work is done.
-pub fn room_for(bytes: u64) -> bool {
+pub(crate) fn room_for(bytes: u64) -> bool {
     bytes <= limit() && can_allocate(bytes)
 }
 
@@ -262,7 +263,7 @@ pub fn room_for(bytes: u64) -> bool {
 
 /// The limit a run starts with now: [`limit`], and three quarters of what `RLIMIT_AS`,
 /// `RLIMIT_DATA` and the process's cgroups still allow.
-pub fn run_limit() -> u64 {
+pub(crate) fn run_limit() -> u64 {
     let mut out = limit();
     #[cfg(unix)]
     let left = [
@@ -286,9 +287,9 @@ fn read(path: &str) -> String {
 
 /// The type getrlimit's resource argument has: glibc's enum, an int elsewhere (musl, macOS).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub type RlimitResource = libc::__rlimit_resource_t;
+pub(crate) type RlimitResource = libc::__rlimit_resource_t;
 #[cfg(all(unix, not(all(target_os = "linux", target_env = "gnu"))))]
-pub type RlimitResource = libc::c_int;
+pub(crate) type RlimitResource = libc::c_int;
 
 /// A resource limit minus what the process has of it now (`VmSize` for the address space,
 /// heap and data for `RLIMIT_DATA`: both read as the virtual size, the larger), when there is
@@ -321,7 +322,7 @@ fn rlimit_left(resource: RlimitResource) -> Option<u64> {
 /// cgroup /proc/self/cgroup names and each of its ancestors, under `root` (/sys/fs/cgroup):
 /// v2 (`0::/path`, `memory.max` and `memory.current`) or v1 (the `memory` controller's line,
 /// `memory/path/memory.limit_in_bytes` and `memory.usage_in_bytes`). None: no limit found.
-pub fn cgroup_memory_left(root: &Path, proc_cgroup: &str) -> Option<u64> {
+pub(crate) fn cgroup_memory_left(root: &Path, proc_cgroup: &str) -> Option<u64> {
     let mut least: Option<u64> = None;
     for line in proc_cgroup.lines() {
         let mut parts = line.splitn(3, ':');
@@ -380,7 +381,7 @@ fn mem_total(meminfo: &str) -> Option<u64> {
 }
 
 /// `12345`, `512M`, `8G`, `8GiB`, `1.5 GB` → bytes (binary multiples throughout).
-pub fn parse_size(s: &str) -> Option<u64> {
+pub(crate) fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
     let split = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -400,7 +401,7 @@ pub fn parse_size(s: &str) -> Option<u64> {
 }
 
 /// `3 GiB`, `512 MiB`, `1.5 GiB`: a budget as a learner reads it.
-pub fn human_bytes(b: u64) -> String {
+pub(crate) fn human_bytes(b: u64) -> String {
     let gib = b as f64 / (1u64 << 30) as f64;
     if gib >= 1.0 {
         let t = format!("{gib:.1}");

@@ -39,7 +39,7 @@ pub fn save_loop(kib: &OsStr) -> anyhow::Result<ExitCode> {
 }
 
 /// The key `CUDATUTOR_TEST_PANIC_KEY` names: the pager panics when it is pressed.
-pub fn panic_key() -> Option<char> {
+pub(crate) fn panic_key() -> Option<char> {
     std::env::var_os("CUDATUTOR_TEST_PANIC_KEY")
         .and_then(|v| v.into_string().ok())
         .and_then(|s| s.chars().next())
@@ -47,14 +47,14 @@ pub fn panic_key() -> Option<char> {
 
 /// Panics when `CUDATUTOR_TEST_PANIC_IN_RUN` is set: called by every in-process run inside the
 /// engine session, as a bug in the engine would panic.
-pub fn panic_in_run_if_requested() {
+pub(crate) fn panic_in_run_if_requested() {
     if std::env::var_os("CUDATUTOR_TEST_PANIC_IN_RUN").is_some_and(|v| !v.is_empty()) {
         panic!("test panic requested with CUDATUTOR_TEST_PANIC_IN_RUN");
     }
 }
 
 /// Aborts the process when `CUDATUTOR_TEST_ABORT_IN_RUN` is set and `code` contains it.
-pub fn abort_in_run_if_requested(code: &str) {
+pub(crate) fn abort_in_run_if_requested(code: &str) {
     if let Some(marker) = std::env::var_os("CUDATUTOR_TEST_ABORT_IN_RUN")
         .and_then(|v| v.into_string().ok())
         .filter(|m| !m.is_empty())
@@ -68,7 +68,7 @@ pub fn abort_in_run_if_requested(code: &str) {
 /// `CUDATUTOR_TEST_SAVE_LOOP=<KiB>` variable: starts as the program does (load, which removes
 /// stale temp files), then saves [`test_generation`] 1, 2, 3… as fast as it can, printing
 /// `saved N` after each save returns, until stdout closes or `limit` saves.
-pub fn test_save_loop(store: &Store, kib: usize, limit: u64) -> Result<(), String> {
+pub(crate) fn test_save_loop(store: &Store, kib: usize, limit: u64) -> Result<(), String> {
     let loaded = store.load();
     if let Some(w) = loaded.warning {
         return Err(w);

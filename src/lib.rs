@@ -4,7 +4,7 @@
 //! evaluator -> [`torch`] bindings -> [`engine`] -> backend; [`run`] turns one script into a
 //! report which [`ui`] and the JSON output render.
 
-pub mod binding;
+pub(crate) mod binding;
 pub mod budget;
 pub mod classroom;
 pub mod commands;
@@ -13,9 +13,9 @@ pub mod explain;
 #[cfg(feature = "fault-injection")]
 pub mod fault_injection;
 pub mod lesson;
-pub mod numpy;
+pub(crate) mod numpy;
 pub mod progress;
-pub mod regular_file;
+pub(crate) mod regular_file;
 pub mod run;
 pub mod run_report;
 pub mod script;

@@ -163,7 +163,7 @@ pub struct CheckRecord {
 /// A stable fingerprint of exercise code (FNV-1a, 64 bits, of the text without trailing
 /// whitespace): equal for the code the editor holds and the same code saved or run with a
 /// final newline, and stable across versions of cudatutor, unlike std's hasher.
-pub fn code_fingerprint(code: &str) -> String {
+pub(crate) fn code_fingerprint(code: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in code.trim_end().bytes() {
         h ^= u64::from(b);
@@ -198,14 +198,14 @@ impl Progress {
 
     /// Whether the last check record of `ex` is for exactly this code: running it again is
     /// not a new attempt at the exercise (the pager does not count it).
-    pub fn checked_this_code(&self, ex: &Exercise, code: &str) -> bool {
+    pub(crate) fn checked_this_code(&self, ex: &Exercise, code: &str) -> bool {
         self.checks
             .get(&ex.id)
             .is_some_and(|c| c.code == code_fingerprint(code))
     }
 
     /// [`Progress::record_check`], counting the run as an attempt only when `attempt`.
-    pub fn record_check_counting(
+    pub(crate) fn record_check_counting(
         &mut self,
         ex: &Exercise,
         code: &str,
@@ -229,7 +229,7 @@ impl Progress {
     }
 
     /// Counts one graded run of exercise `id` at unix time `now` (first attempt, first pass).
-    pub fn note_attempt(&mut self, id: &str, passed: bool, now: u64) {
+    pub(crate) fn note_attempt(&mut self, id: &str, passed: bool, now: u64) {
         let stats = self.stats.entry(id.to_string()).or_default();
         stats.attempts = stats.attempts.saturating_add(1);
         stats.first_attempt_at.get_or_insert(now);
@@ -240,7 +240,7 @@ impl Progress {
     }
 
     /// Records that the learner opened the solution of exercise `id` (for `report`).
-    pub fn record_solution_viewed(&mut self, id: &str) {
+    pub(crate) fn record_solution_viewed(&mut self, id: &str) {
         self.stats
             .entry(id.to_string())
             .or_default()
@@ -350,7 +350,7 @@ const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 /// last save's code, and the other's as its replaced code (`u` in the pager brings it back;
 /// see [`code_conflicts`]). A quiz answered in both keeps the answer already on disk (the first
 /// is the grade).
-pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
+pub(crate) fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
     fn entries<V: Clone + PartialEq>(
         base: &BTreeMap<String, V>,
         ours: &BTreeMap<String, V>,
@@ -415,7 +415,7 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
 
 /// The exercises whose code this window (`ours`) and another (`theirs`) both changed since
 /// `base`, to different code: each with the other window's code.
-pub fn code_conflicts(
+pub(crate) fn code_conflicts(
     base: &Progress,
     ours: &Progress,
     theirs: &Progress,
@@ -464,7 +464,7 @@ pub struct Loaded {
 
 /// A progress file is a few KiB (the learner's code for each exercise). Anything far larger is
 /// not one of ours, and reading it whole would stall the start.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Temp files of saves that never reached their rename (the process was killed) are removed
 /// at the next start once their process is gone; where that cannot be told, once this old.
@@ -472,7 +472,7 @@ const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(24 * 
 
 impl Store {
     /// `CUDATUTOR_DATA_DIR`, else the platform data dir (`~/.local/share/cudatutor`).
-    pub fn default_location() -> Option<Store> {
+    pub(crate) fn default_location() -> Option<Store> {
         if let Some(dir) = std::env::var_os("CUDATUTOR_DATA_DIR").filter(|d| !d.is_empty()) {
             return Some(Store::at(dir));
         }
@@ -644,7 +644,10 @@ impl Store {
     /// [`Store::save`], returning the exercises another window changed to other code since
     /// this one loaded or saved (see [`code_conflicts`]): this save's code was kept, theirs is
     /// now the exercise's `previous_code` in the file.
-    pub fn save_merging(&self, progress: &Progress) -> std::io::Result<Vec<(String, String)>> {
+    pub(crate) fn save_merging(
+        &self,
+        progress: &Progress,
+    ) -> std::io::Result<Vec<(String, String)>> {
         if let Some(reason) = self.blocked() {
             return Err(std::io::Error::other(reason));
         }

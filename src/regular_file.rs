@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// Why a file was not read.
 #[derive(Debug)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// Opening or reading failed (NotFound included).
     Io(std::io::Error),
     Directory,
@@ -20,14 +20,14 @@ pub enum ReadError {
 /// The bytes of the regular file at `path`, at most `max` of them. The file is opened without
 /// blocking (a FIFO swapped in after a check cannot hang the open) and its type and size come
 /// from the open handle; `take` stops a file that grows while it is read.
-pub fn read(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+pub(crate) fn read(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     read_with(path, max, false)
 }
 
 /// [`read`], refusing a symbolic link as the last component (`O_NOFOLLOW`: the open itself
 /// fails, so a link swapped in after a check is refused too). For files a learner hands in
 /// (`import DIR`): a submitted `X.py -> /etc/passwd` must not become saved code.
-pub fn read_no_follow(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+pub(crate) fn read_no_follow(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     read_with(path, max, true)
 }
 

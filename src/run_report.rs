@@ -137,7 +137,7 @@ impl RunReport {
 }
 
 /// Adds `bytes` written to one stream to a [`RunReport::output_order`].
-pub fn extend_order(order: &mut Vec<(bool, usize)>, to_stderr: bool, bytes: usize) {
+pub(crate) fn extend_order(order: &mut Vec<(bool, usize)>, to_stderr: bool, bytes: usize) {
     if bytes == 0 {
         return;
     }
@@ -151,7 +151,7 @@ impl RunReport {
     /// stdout and stderr as a terminal showed them: `(is_stderr, text)` pieces in write
     /// order. Without a usable `output_order` (an older report, or output cut to its tail):
     /// stdout, then stderr.
-    pub fn interleaved(&self) -> Vec<(bool, &str)> {
+    pub(crate) fn interleaved(&self) -> Vec<(bool, &str)> {
         let fits = |err: bool, text: &str| {
             self.output_order
                 .iter()

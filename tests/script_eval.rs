@@ -6,7 +6,6 @@
 #[global_allocator]
 static ALLOCATOR: cudatutor::budget::CountingAlloc = cudatutor::budget::CountingAlloc;
 
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -134,9 +133,6 @@ fn mk(log: &Rc<RefCell<Vec<String>>>, name: String, x: f64, y: f64) -> Value {
 impl NativeObject for Vec2 {
     fn type_name(&self) -> &str {
         "Vec2"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

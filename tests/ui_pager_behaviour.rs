@@ -18,16 +18,16 @@ mod api {
     use cudatutor::progress::Progress;
     use cudatutor::ui::App;
 
-    pub fn code(app: &App, id: &str) -> String {
+    pub(crate) fn code(app: &App, id: &str) -> String {
         app.card(id).expect("the exercise exists").code()
     }
-    pub fn progress(app: &App) -> &Progress {
+    pub(crate) fn progress(app: &App) -> &Progress {
         app.progress()
     }
-    pub fn editing(app: &App) -> bool {
+    pub(crate) fn editing(app: &App) -> bool {
         app.editing()
     }
-    pub fn focus(app: &App) -> Option<usize> {
+    pub(crate) fn focus(app: &App) -> Option<usize> {
         app.focus()
     }
 }

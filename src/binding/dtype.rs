@@ -2,7 +2,6 @@
 
 use crate::engine::DType;
 use crate::script::{CmpOp, Interpreter, NativeObject, PyResult, Value};
-use std::any::Any;
 use std::rc::Rc;
 
 /// `torch.float32` etc.
@@ -11,9 +10,6 @@ pub struct PyDType(pub DType);
 impl NativeObject for PyDType {
     fn type_name(&self) -> &str {
         "dtype"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

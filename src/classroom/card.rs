@@ -7,7 +7,7 @@ use crate::lesson::{Exercise, Lang};
 use crate::run::RunReport;
 
 /// The fixed words of the commands that work outside the pager, in one language.
-pub struct CardText {
+pub(crate) struct CardText {
     pub output: &'static str,
     pub prediction_pending: &'static str,
     pub checks: &'static str,
@@ -101,7 +101,7 @@ const ZH: CardText = CardText {
     imported_nothing: "没有从 {dir} 导入任何内容：只读取位于 <课程 id>/<练习 id>.py（export 放置的位置）的文件",
 };
 
-pub fn card_text(lang: Lang) -> &'static CardText {
+pub(crate) fn card_text(lang: Lang) -> &'static CardText {
     match lang {
         Lang::En => &EN,
         Lang::Zh => &ZH,

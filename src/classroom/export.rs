@@ -16,16 +16,16 @@ pub const MARKER: &str =
     "# ---- your code starts below this line (cudatutor import reads from here) ----";
 
 /// The folder `export` and `import` use when none is given.
-pub const DEFAULT_DIR: &str = "cudatutor-exercises";
+pub(crate) const DEFAULT_DIR: &str = "cudatutor-exercises";
 
 /// The exported file of `ex`.
-pub fn export_path(dir: &Path, lesson: &Lesson, ex: &Exercise) -> PathBuf {
+pub(crate) fn export_path(dir: &Path, lesson: &Lesson, ex: &Exercise) -> PathBuf {
     dir.join(&lesson.id).join(format!("{}.py", ex.id))
 }
 
 /// The exercise's goal: the paragraph of its section that starts with `Goal:` (`目标：` in
 /// Chinese lessons), else the section's first paragraph; empty when the lesson has none.
-pub fn exercise_goal(lesson: &Lesson, ex: &Exercise) -> String {
+pub(crate) fn exercise_goal(lesson: &Lesson, ex: &Exercise) -> String {
     let fence = ex.line.saturating_sub(lesson.body_first_line);
     let lines: Vec<&str> = lesson.body.lines().take(fence).collect();
     let section_start = lines
@@ -103,7 +103,12 @@ fn comment_lines(text: &str, width: usize) -> String {
 }
 
 /// The text of `ex`'s exported file: the header, the marker, the code.
-pub fn exported_text(lesson_no: usize, lesson: &Lesson, ex: &Exercise, code: &str) -> String {
+pub(crate) fn exported_text(
+    lesson_no: usize,
+    lesson: &Lesson,
+    ex: &Exercise,
+    code: &str,
+) -> String {
     let mut s = format!(
         "# cudatutor exercise `{}` (lesson {lesson_no}: {})\n#\n",
         ex.id, lesson.title
@@ -131,7 +136,7 @@ pub fn exported_text(lesson_no: usize, lesson: &Lesson, ex: &Exercise, code: &st
 }
 
 /// The code in an exported file: everything after the marker line, else the whole file.
-pub fn code_of(text: &str) -> String {
+pub(crate) fn code_of(text: &str) -> String {
     let text = text
         .strip_prefix('\u{feff}')
         .unwrap_or(text)
@@ -252,7 +257,7 @@ impl Imported {
 
 /// The largest exercise file `import` reads: the longest script a run takes, plus room for
 /// the goal comment `export` writes above the marker.
-pub const MAX_IMPORT_BYTES: u64 = crate::run::MAX_SOURCE as u64 + (64 << 10);
+pub(crate) const MAX_IMPORT_BYTES: u64 = crate::run::MAX_SOURCE as u64 + (64 << 10);
 
 /// Reads every exercise's file under `dir` into `progress` (in memory: the caller saves).
 pub fn import(dir: &Path, catalog: &Catalog, progress: &mut Progress) -> Imported {

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 /// The grade formats of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum GradeFormat {
+pub(crate) enum GradeFormat {
     /// The table in the learner's language.
     Text,
     /// cudatutor's own schema: one JSON object per exercise per line (`--json`).
@@ -40,7 +40,7 @@ fn test_name(g: &ExerciseGrade) -> String {
 
 /// One line per check, `✓`/`✗`, its message and weight, then the exercise's own error: what
 /// the learner sees on the card's checks pane.
-pub fn checks_text(g: &ExerciseGrade) -> String {
+pub(crate) fn checks_text(g: &ExerciseGrade) -> String {
     let mut s = String::new();
     match g.status {
         GradeStatus::NotStarted => s.push_str("not started: no saved code for this exercise\n"),
@@ -87,7 +87,7 @@ fn number(x: f64) -> Value {
 }
 
 /// GitHub Classroom's reporter result object, version 1.
-pub fn github(grades: &[ExerciseGrade]) -> Value {
+pub(crate) fn github(grades: &[ExerciseGrade]) -> Value {
     let (_, max) = total(grades);
     let status_of = |g: &ExerciseGrade| {
         if g.internal_error {
@@ -133,7 +133,7 @@ pub fn github(grades: &[ExerciseGrade]) -> Value {
 }
 
 /// Exercism's results.json, version 3.
-pub fn exercism(grades: &[ExerciseGrade]) -> Value {
+pub(crate) fn exercism(grades: &[ExerciseGrade]) -> Value {
     let mut tests = Vec::new();
     for (task, g) in grades.iter().enumerate() {
         let task_id = task + 1;
@@ -222,7 +222,7 @@ fn truncate_output(output: &str) -> String {
 }
 
 /// Gradescope's results.json.
-pub fn gradescope(grades: &[ExerciseGrade]) -> Value {
+pub(crate) fn gradescope(grades: &[ExerciseGrade]) -> Value {
     let (score, max) = total(grades);
     let passed = grades
         .iter()
@@ -265,7 +265,7 @@ pub fn gradescope(grades: &[ExerciseGrade]) -> Value {
 }
 
 /// The rendering of `grades` in `format` (not `Text`, which is [`super::grade::render_table`]).
-pub fn render(grades: &[ExerciseGrade], format: GradeFormat) -> String {
+pub(crate) fn render(grades: &[ExerciseGrade], format: GradeFormat) -> String {
     let value = match format {
         GradeFormat::Text | GradeFormat::Json => {
             return super::grade::render_json_lines(grades);

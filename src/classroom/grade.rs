@@ -33,7 +33,7 @@ impl GradeStatus {
         self.label_in(Lang::En)
     }
 
-    pub fn label_in(self, lang: Lang) -> &'static str {
+    pub(crate) fn label_in(self, lang: Lang) -> &'static str {
         let words = classroom_text(lang);
         match self {
             GradeStatus::Passed => words.passed,
@@ -92,7 +92,7 @@ pub struct CheckLine {
     pub weight: f64,
 }
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// The first failing check's message, `check line N: message` (`check: message` for a result
 /// about the whole run), or why there are no passing checks.
@@ -139,7 +139,7 @@ pub fn run_graded(lesson: &Lesson, ex: &Exercise, code: &str, opts: &RunOptions)
 
 /// The backend a run was meant for, for a report that does not say (a worker that never
 /// answered).
-pub fn backend_asked(opts: &RunOptions) -> &'static str {
+pub(crate) fn backend_asked(opts: &RunOptions) -> &'static str {
     match opts.backend {
         BackendChoice::Cuda => "cuda",
         BackendChoice::Sim => "sim",
@@ -151,7 +151,7 @@ pub fn backend_asked(opts: &RunOptions) -> &'static str {
 }
 
 /// Grades one exercise. `None` code means the learner has not started it.
-pub fn grade_one(
+pub(crate) fn grade_one(
     lesson_no: usize,
     lesson: &Lesson,
     ex: &Exercise,
@@ -334,7 +334,7 @@ pub fn grade_catalog(
 }
 
 /// [`grade_catalog`], telling `step(done, total, exercise id)` before each exercise.
-pub fn grade_catalog_reporting(
+pub(crate) fn grade_catalog_reporting(
     catalog: &Catalog,
     only: Option<usize>,
     progress: &Progress,
@@ -375,12 +375,12 @@ pub fn grade_catalog_reporting(
 }
 
 /// `check`'s exit rule: every attempted exercise passed (not-started ones do not fail).
-pub fn all_attempted_pass(grades: &[ExerciseGrade]) -> bool {
+pub(crate) fn all_attempted_pass(grades: &[ExerciseGrade]) -> bool {
     grades.iter().all(|g| g.status != GradeStatus::Failed)
 }
 
 /// The human table `check` prints, in `lang`.
-pub fn render_table(grades: &[ExerciseGrade], lang: Lang) -> String {
+pub(crate) fn render_table(grades: &[ExerciseGrade], lang: Lang) -> String {
     use unicode_width::UnicodeWidthStr;
     let words = classroom_text(lang);
     let [h_lesson, h_exercise, h_result, h_failure] = words.headers;

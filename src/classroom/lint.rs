@@ -14,26 +14,17 @@ use crate::run::RunOptions;
 use crate::run::checks::split_checks;
 use std::path::Path;
 
-/// All problems found, in file order; empty means the folder is fine.
-pub fn lint_dir(dir: &Path, opts: &RunOptions) -> Vec<LessonError> {
-    lint_dir_with(dir, opts, false)
-}
-
-/// [`lint_dir`], and with `strict` also [`strict_problems`].
-pub fn lint_dir_with(dir: &Path, opts: &RunOptions, strict: bool) -> Vec<LessonError> {
-    lint_dir_reporting(dir, opts, strict, &mut |_| {})
-}
-
 /// Where lint is: the exercise it is about to run (`done` exercises before it, of `total`).
-pub struct LintStep<'a> {
+pub(crate) struct LintStep<'a> {
     pub done: usize,
     pub total: usize,
     pub lesson: &'a str,
     pub exercise: &'a str,
 }
 
-/// [`lint_dir_with`], telling `progress` before each exercise's runs.
-pub fn lint_dir_reporting(
+/// All problems found in `dir`, in file order (with `strict` also [`strict_problems`]; empty means
+/// the folder is fine), telling `progress` before each exercise's runs.
+pub(crate) fn lint_dir_reporting(
     dir: &Path,
     opts: &RunOptions,
     strict: bool,
@@ -52,14 +43,14 @@ pub fn lint_dir_reporting(
 }
 
 /// Right blocks `lint --strict` asks of every exercise.
-pub const STRICT_RIGHT_FIXES: usize = 2;
+pub(crate) const STRICT_RIGHT_FIXES: usize = 2;
 
 /// What `lint --strict` adds to plain lint (which already asks for a message on every assert):
 /// every exercise needs at least one ```` ```python wrong ```` block, since the checks are only
 /// known to catch a wrong fix someone wrote down, and at least [`STRICT_RIGHT_FIXES`]
 /// ```` ```python right ```` blocks, since they are only known to accept the fixes someone
 /// wrote down.
-pub fn strict_problems(catalog: &Catalog) -> Vec<LessonError> {
+pub(crate) fn strict_problems(catalog: &Catalog) -> Vec<LessonError> {
     let mut problems = Vec::new();
     for lesson in &catalog.lessons {
         for ex in &lesson.exercises {
@@ -84,12 +75,8 @@ pub fn strict_problems(catalog: &Catalog) -> Vec<LessonError> {
     problems
 }
 
-pub fn lint_catalog(catalog: &Catalog, opts: &RunOptions) -> Vec<LessonError> {
-    lint_catalog_reporting(catalog, opts, &mut |_| {})
-}
-
-/// [`lint_catalog`], telling `progress` before each exercise's runs.
-pub fn lint_catalog_reporting(
+/// All problems of a loaded catalog, telling `progress` before each exercise's runs.
+pub(crate) fn lint_catalog_reporting(
     catalog: &Catalog,
     opts: &RunOptions,
     progress: &mut dyn FnMut(LintStep),

@@ -6,7 +6,7 @@ use crate::progress::Progress;
 use unicode_width::UnicodeWidthStr;
 
 /// The fixed words of `list` and `check` in one language.
-pub struct ClassroomText {
+pub(crate) struct ClassroomText {
     /// `list`: after `done/total`.
     pub exercises: &'static str,
     /// `check` table headers: lesson, exercise, result, first failing check.
@@ -48,7 +48,7 @@ const ZH: ClassroomText = ClassroomText {
     no_code: "提交的文件里没有代码：没有可评分的内容",
 };
 
-pub fn classroom_text(lang: Lang) -> &'static ClassroomText {
+pub(crate) fn classroom_text(lang: Lang) -> &'static ClassroomText {
     match lang {
         Lang::En => &EN,
         Lang::Zh => &ZH,

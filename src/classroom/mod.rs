@@ -7,15 +7,15 @@
 
 pub mod card;
 pub mod export;
-pub mod formats;
+pub(crate) mod formats;
 pub mod grade;
 pub mod lint;
 pub mod list;
-pub mod quiz;
+pub(crate) mod quiz;
 pub mod report;
 pub mod scaffold;
-pub mod watch;
-pub mod weights;
+pub(crate) mod watch;
+pub(crate) mod weights;
 pub mod workfile;
 
 pub use grade::{ExerciseGrade, GradeStatus, grade_catalog};

@@ -8,7 +8,7 @@ use crate::lesson::{Lang, Lesson};
 use crate::progress::{Progress, quiz_key};
 
 /// The fixed words of `quiz` and `answer`, in one language.
-pub struct QuizText {
+pub(crate) struct QuizText {
     /// `{n}`, `{total}`, `{lesson}` (the lesson's number), `{id}`.
     pub heading: &'static str,
     /// `{choice}`, `{verdict}`.
@@ -55,7 +55,7 @@ const ZH: QuizText = QuizText {
     no_choice: "小测验 {n} 的选项是 1 到 {total}",
 };
 
-pub fn quiz_text(lang: Lang) -> &'static QuizText {
+pub(crate) fn quiz_text(lang: Lang) -> &'static QuizText {
     match lang {
         Lang::En => &EN,
         Lang::Zh => &ZH,
@@ -64,7 +64,12 @@ pub fn quiz_text(lang: Lang) -> &'static QuizText {
 
 /// `cudatutor quiz LESSON`: every quiz of the lesson (its 1-based `number` among the lessons),
 /// with its choices and, once answered, the learner's first answer and the explanation.
-pub fn render_quizzes(lesson: &Lesson, number: usize, progress: &Progress, lang: Lang) -> String {
+pub(crate) fn render_quizzes(
+    lesson: &Lesson,
+    number: usize,
+    progress: &Progress,
+    lang: Lang,
+) -> String {
     let t = quiz_text(lang);
     if lesson.quizzes.is_empty() {
         return format!(
@@ -148,7 +153,7 @@ fn explanation(answer: usize, explain: &str, t: &QuizText) -> String {
 /// with `choice` in `progress`. The first answer is the grade; a later one changes nothing and
 /// is told so. Returns the text to print, or Err with the message when there is no such quiz
 /// or choice.
-pub fn answer(
+pub(crate) fn answer(
     progress: &mut Progress,
     lesson: &Lesson,
     number: usize,

@@ -108,7 +108,7 @@ pub fn build<'a>(
     }
 }
 
-pub fn render_markdown(report: &Report) -> String {
+pub(crate) fn render_markdown(report: &Report) -> String {
     let mut s = String::from("# cudatutor progress report\n\n");
     s.push_str("| lesson | title | exercises passed | quizzes correct |\n|---|---|---|---|\n");
     for l in &report.lessons {
@@ -168,7 +168,7 @@ pub fn render_markdown(report: &Report) -> String {
 }
 
 /// `42 s`, `3 min 5 s`, `2 h 10 min`.
-pub fn duration_text(seconds: u64) -> String {
+pub(crate) fn duration_text(seconds: u64) -> String {
     match seconds {
         s if s < 60 => format!("{s} s"),
         s if s < 3600 => format!("{} min {} s", s / 60, s % 60),

@@ -20,7 +20,7 @@ pub fn lesson_id(name: &str) -> Option<String> {
 
 /// The next free `order` among the lessons in `dir` (1 in an empty or missing folder); files
 /// that do not parse are skipped.
-pub fn next_order(dir: &Path) -> u32 {
+pub(crate) fn next_order(dir: &Path) -> u32 {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 1;
     };
@@ -38,7 +38,7 @@ pub fn next_order(dir: &Path) -> u32 {
 }
 
 /// The text of a new lesson `id` titled `title` at position `order`.
-pub fn lesson_text(id: &str, title: &str, order: u32) -> String {
+pub(crate) fn lesson_text(id: &str, title: &str, order: u32) -> String {
     let toml_title = title.replace('\\', "\\\\").replace('"', "\\\"");
     TEMPLATE
         .replace("{id}", id)

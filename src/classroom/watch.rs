@@ -27,7 +27,7 @@ enum Event {
 }
 
 /// Settings of one `watch`.
-pub struct WatchSettings<'a> {
+pub(crate) struct WatchSettings<'a> {
     /// The exercise to watch; None: the first that does not pass, then the next ones.
     pub exercise: Option<&'a str>,
     /// Enter instead of file events.
@@ -38,7 +38,7 @@ pub struct WatchSettings<'a> {
 
 /// Runs the watch loop until `q`, stdin closing (manual mode), or every exercise passing (when
 /// no exercise was named). Prints to `out`. Err: a message for the command line.
-pub fn watch(
+pub(crate) fn watch(
     catalog: &Catalog,
     store: &Store,
     settings: &WatchSettings,

@@ -11,7 +11,7 @@ use crate::run::checks::split_checks;
 
 /// The weight of one assert of a check block.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CheckWeight {
+pub(crate) struct CheckWeight {
     /// 1-based line of the assert in the block (what a check result's `line` says).
     pub line: u32,
     pub weight: f64,
@@ -19,14 +19,14 @@ pub struct CheckWeight {
 
 /// A `# weight` comment that cannot be read: its line in the block and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WeightProblem {
+pub(crate) struct WeightProblem {
     pub line: u32,
     pub message: String,
 }
 
 /// The weight of every assert in `block`, in order, and every malformed `# weight` comment
 /// (whose assert then counts 1). A block that does not parse has no weights.
-pub fn check_weights(block: &str) -> (Vec<CheckWeight>, Vec<WeightProblem>) {
+pub(crate) fn check_weights(block: &str) -> (Vec<CheckWeight>, Vec<WeightProblem>) {
     let Ok(statements) = split_checks(block) else {
         return (Vec::new(), Vec::new());
     };
@@ -78,7 +78,7 @@ fn parse_weight_comment(rest: &str) -> Option<Result<f64, String>> {
 }
 
 /// What an exercise is worth: the sum of its checks' weights (0 without a check block).
-pub fn max_points(block: Option<&str>) -> f64 {
+pub(crate) fn max_points(block: Option<&str>) -> f64 {
     block.map_or(0.0, |b| {
         round_points(check_weights(b).0.iter().map(|w| w.weight).sum())
     })
@@ -87,7 +87,7 @@ pub fn max_points(block: Option<&str>) -> f64 {
 /// Points rounded to 4 decimals, so that sums such as 0.1 + 0.2 print as 0.3.
 /// Never -0.0: an empty sum of f64 is -0.0 in Rust, and `"score": -0.0` is no score a
 /// grader shows.
-pub fn round_points(p: f64) -> f64 {
+pub(crate) fn round_points(p: f64) -> f64 {
     (p * 10_000.0).round() / 10_000.0 + 0.0
 }
 

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 /// Where exercise `ex` of `lesson` is written for an editor: `<data dir>/<lesson id>/<exercise
 /// id>.py`.
-pub fn work_file(data_dir: &Path, lesson: &Lesson, ex: &Exercise) -> PathBuf {
+pub(crate) fn work_file(data_dir: &Path, lesson: &Lesson, ex: &Exercise) -> PathBuf {
     data_dir.join(&lesson.id).join(format!("{}.py", ex.id))
 }
 
@@ -37,7 +37,7 @@ pub fn find_exercise<'a>(
 
 /// Sets `code` as the learner's code for `ex` (none kept when it is the starting code, as the
 /// pager does). Returns whether anything changed.
-pub fn set_code(progress: &mut Progress, ex: &Exercise, code: &str) -> bool {
+pub(crate) fn set_code(progress: &mut Progress, ex: &Exercise, code: &str) -> bool {
     let start = ex.start_code.trim_end_matches('\n');
     let new = (code.trim_end_matches('\n') != start).then(|| code.to_string());
     let old = progress
@@ -83,7 +83,7 @@ pub fn prepare(
 }
 
 /// Reads a work file (UTF-8; a BOM is dropped, CRLF line ends become LF).
-pub fn read_code(path: &Path) -> Result<String, String> {
+pub(crate) fn read_code(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| format!("{}: the file is not UTF-8 text", path.display()))?;
@@ -92,7 +92,7 @@ pub fn read_code(path: &Path) -> Result<String, String> {
 }
 
 /// Writes `code` to `path` (creating its folder), ending it with a newline.
-pub fn write_code(path: &Path, code: &str) -> Result<(), String> {
+pub(crate) fn write_code(path: &Path, code: &str) -> Result<(), String> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -105,7 +105,7 @@ pub fn write_code(path: &Path, code: &str) -> Result<(), String> {
 
 /// The editor command: `--edit-cmd`, else `$VISUAL`, else `$EDITOR` (the first that is set and
 /// not blank). A shell command line: `code -w`, `vim`, `emacsclient -t` all work.
-pub fn editor_command(edit_cmd: Option<&str>) -> Result<String, String> {
+pub(crate) fn editor_command(edit_cmd: Option<&str>) -> Result<String, String> {
     edit_cmd
         .map(str::to_string)
         .or_else(|| std::env::var("VISUAL").ok())
@@ -119,7 +119,7 @@ pub fn editor_command(edit_cmd: Option<&str>) -> Result<String, String> {
 
 /// Runs `command` on `path` through `sh -c` with the terminal's stdin/stdout/stderr, and waits
 /// for it to exit. A GUI editor must be told to wait (`code -w`, `subl -w`, `gedit -s`).
-pub fn open_editor(command: &str, path: &Path) -> Result<(), String> {
+pub(crate) fn open_editor(command: &str, path: &Path) -> Result<(), String> {
     let status = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("{command} \"$1\""))
@@ -150,7 +150,7 @@ pub struct EditOutcome {
 
 /// The options of a run of the work file at `path`: its tracebacks name that file (absolute, as
 /// `cudatutor run FILE` names it), not `exercise.py`, so an editor can jump to the line.
-pub fn file_options(opts: &RunOptions, path: &Path) -> RunOptions {
+pub(crate) fn file_options(opts: &RunOptions, path: &Path) -> RunOptions {
     let name = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     RunOptions {
         filename: name.display().to_string(),
@@ -160,7 +160,7 @@ pub fn file_options(opts: &RunOptions, path: &Path) -> RunOptions {
 
 /// Runs `code` as `ex`'s code against its checks and records the result in `progress` (the ✓,
 /// attempts, time to pass), as a run in the pager does.
-pub fn run_and_record(
+pub(crate) fn run_and_record(
     progress: &mut Progress,
     lesson: &Lesson,
     ex: &Exercise,
@@ -202,7 +202,7 @@ pub fn edit_in_editor(
 /// `cudatutor edit EXERCISE`: [`edit_in_editor`] on the saved progress of `store`'s lesson
 /// set, saved afterwards (read again just before the save, so work saved meanwhile by a pager
 /// on another exercise is kept).
-pub fn edit_and_save(
+pub(crate) fn edit_and_save(
     store: &Store,
     lesson: &Lesson,
     ex: &Exercise,
@@ -217,7 +217,11 @@ pub fn edit_and_save(
 
 /// Saves what `progress` holds for exercise `ex` (its code, check record and stats) into the
 /// progress file as it is now, leaving everything else there as it finds it.
-pub fn save_exercise(store: &Store, progress: &Progress, ex: &Exercise) -> Result<(), String> {
+pub(crate) fn save_exercise(
+    store: &Store,
+    progress: &Progress,
+    ex: &Exercise,
+) -> Result<(), String> {
     let mut fresh = store.load().progress;
     copy_exercise(progress, &mut fresh, &ex.id);
     store
@@ -226,7 +230,7 @@ pub fn save_exercise(store: &Store, progress: &Progress, ex: &Exercise) -> Resul
 }
 
 /// Copies exercise `id`'s code, check record and stats from `from` to `to`.
-pub fn copy_exercise(from: &Progress, to: &mut Progress, id: &str) {
+pub(crate) fn copy_exercise(from: &Progress, to: &mut Progress, id: &str) {
     let id = id.to_string();
     match from.exercises.get(&id) {
         Some(s) => to.exercises.insert(id.clone(), s.clone()),

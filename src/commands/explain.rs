@@ -35,7 +35,7 @@ const MAX_INPUT: u64 = 16 << 20;
 
 /// Reads the paste: FILE, or stdin for `-` and for no argument. Invalid UTF-8 is replaced, not
 /// refused: a log may hold anything. Err is an I/O message (exit 2).
-pub fn read_input(file: Option<&Path>) -> Result<String, String> {
+pub(crate) fn read_input(file: Option<&Path>) -> Result<String, String> {
     let bytes = match file {
         None => read_stdin()?,
         Some(p) if p.as_os_str() == "-" => read_stdin()?,
@@ -99,7 +99,12 @@ pub fn width() -> usize {
 
 /// `cudatutor explain`: the explanation text of a paste. Scripts named in the traceback are
 /// read (read-only, size-limited) to find a deferred error's launching line.
-pub fn explain_text(text: &str, lang: Lang, lessons: Option<&Catalog>, width: usize) -> String {
+pub(crate) fn explain_text(
+    text: &str,
+    lang: Lang,
+    lessons: Option<&Catalog>,
+    width: usize,
+) -> String {
     let read = |path: &str| explain::origin::read_from_disk(path);
     let e = explain::explain(
         text,
@@ -115,7 +120,7 @@ pub fn explain_text(text: &str, lang: Lang, lessons: Option<&Catalog>, width: us
 /// `run --explain`: after the run's own output, what the GPU (or the CPU) could not do, from
 /// the engine's record of the failing check, then the catalogue's explanation of the error.
 /// Empty when the run raised nothing.
-pub fn after_run(
+pub(crate) fn after_run(
     report: &RunReport,
     source: &str,
     lang: Lang,

@@ -8,7 +8,7 @@ use crate::progress::{Progress, Store};
 use std::process::ExitCode;
 
 /// The lessons and the learner's progress in them.
-pub struct Learner {
+pub(crate) struct Learner {
     pub catalog: Catalog,
     /// Where progress is saved; None when no data folder could be found.
     pub store: Option<Store>,
@@ -22,7 +22,7 @@ impl Learner {
     /// Loads the lessons and progress. `pager`: the pager saves as the learner works, so a
     /// folder it cannot write is said at start-up (commands that only read progress need no
     /// such check). `Err` is the exit status after a catalog that cannot be loaded was reported.
-    pub fn load(globals: &Globals, pager: bool) -> Result<Learner, ExitCode> {
+    pub(crate) fn load(globals: &Globals, pager: bool) -> Result<Learner, ExitCode> {
         let catalog = match load_catalog(globals) {
             Ok(c) => c,
             Err(message) => return Err(super::usage_error(message)),
@@ -54,7 +54,7 @@ impl Learner {
     }
 
     /// Says there is no lesson `which` and lists the lessons: exit status 2.
-    pub fn no_lesson(&self, which: &str, globals: &Globals) -> anyhow::Result<ExitCode> {
+    pub(crate) fn no_lesson(&self, which: &str, globals: &Globals) -> anyhow::Result<ExitCode> {
         eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");
         emit(&crate::classroom::list::list_text(
             &self.catalog,
@@ -66,17 +66,17 @@ impl Learner {
 }
 
 /// Says there is no exercise `id`: exit status 2.
-pub fn no_exercise(id: &str, globals: &Globals) -> ExitCode {
+pub(crate) fn no_exercise(id: &str, globals: &Globals) -> ExitCode {
     let words = crate::classroom::card::card_text(globals.lang);
     super::usage_error(words.no_exercise.replace("{id}", id))
 }
 
 /// Says progress cannot be saved without a data folder: exit status 2.
-pub fn no_data_folder() -> ExitCode {
+pub(crate) fn no_data_folder() -> ExitCode {
     super::usage_error("no data folder: set CUDATUTOR_DATA_DIR")
 }
 
-pub fn load_catalog(globals: &Globals) -> Result<Catalog, String> {
+pub(crate) fn load_catalog(globals: &Globals) -> Result<Catalog, String> {
     let result = match &globals.lessons {
         Some(dir) => Catalog::from_dir(dir),
         None => Catalog::builtin(globals.lang),

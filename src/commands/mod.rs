@@ -11,12 +11,12 @@ pub mod check;
 pub mod diff;
 pub mod doctor;
 pub mod edit;
-pub mod engine_args;
+pub(crate) mod engine_args;
 pub mod explain;
 pub mod export;
 pub mod hint;
 pub mod import;
-pub mod learner;
+pub(crate) mod learner;
 pub mod lesson;
 pub mod lint;
 pub mod list;
@@ -26,7 +26,7 @@ pub mod quiz;
 pub mod report;
 pub mod run;
 pub mod selftest;
-pub mod size;
+pub(crate) mod size;
 pub mod watch;
 pub mod worker;
 
@@ -48,7 +48,7 @@ pub struct Globals {
 }
 
 /// Says `message` on stderr as `cudatutor: <message>` and gives the usage/I-O status, 2.
-pub fn usage_error(message: impl std::fmt::Display) -> ExitCode {
+pub(crate) fn usage_error(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("cudatutor: {message}");
     ExitCode::from(2)
 }

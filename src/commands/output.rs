@@ -10,7 +10,7 @@ use std::io::Write;
 pub const BROKEN_PIPE_STATUS: u8 = 141;
 
 /// Writes `text` to stdout and flushes it. The error says it was stdout that failed.
-pub fn emit(text: &str) -> std::io::Result<()> {
+pub(crate) fn emit(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())

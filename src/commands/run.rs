@@ -160,7 +160,7 @@ pub fn execute(source: &str, opts: &RunOptions, format: Format, summary: bool) -
 }
 
 /// [`execute`], also returning the run's report (for `run --explain`).
-pub fn execute_report(
+pub(crate) fn execute_report(
     source: &str,
     opts: &RunOptions,
     format: Format,
@@ -207,7 +207,7 @@ fn print_report(report: &RunReport, format: Format, summary: bool) -> u8 {
 }
 
 /// Human sizes as PyTorch's format_size prints them.
-pub fn format_bytes(n: u64) -> String {
+pub(crate) fn format_bytes(n: u64) -> String {
     const KIB: f64 = 1024.0;
     let f = n as f64;
     if n < 1024 {
@@ -222,7 +222,7 @@ pub fn format_bytes(n: u64) -> String {
 }
 
 /// The few lines after a run: backend, memory, and the deferred-error gap when there is one.
-pub fn render_summary(r: &RunReport) -> String {
+pub(crate) fn render_summary(r: &RunReport) -> String {
     let mut s = format!(
         "\n── cudatutor: {} backend{}, {}{}\n",
         r.backend,

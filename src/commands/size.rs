@@ -4,7 +4,7 @@
 use crate::run::MAX_GPU_MEMORY;
 
 /// Parses a size; binary (`KiB`/`K`) and decimal (`KB`) suffixes, case-insensitive.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -37,7 +37,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// A size for `--gpu-memory` / `--gpu-mem-limit`: [`parse_size`], at most [`MAX_GPU_MEMORY`].
-pub fn parse_gpu_size(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_gpu_size(text: &str) -> Result<u64, String> {
     let bytes = parse_size(text)?;
     if bytes > MAX_GPU_MEMORY {
         return Err(format!(

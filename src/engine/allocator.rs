@@ -13,12 +13,12 @@
 use super::memory_history::{BlockSnapshot, History, SegmentSnapshot, TraceEntry};
 use std::collections::BTreeSet;
 
-pub const K_MIN_BLOCK_SIZE: u64 = 512;
-pub const K_SMALL_SIZE: u64 = 1 << 20;
-pub const K_SMALL_BUFFER: u64 = 2 << 20;
-pub const K_LARGE_BUFFER: u64 = 20 << 20;
-pub const K_MIN_LARGE_ALLOC: u64 = 10 << 20;
-pub const K_ROUND_LARGE: u64 = 2 << 20;
+pub(crate) const K_MIN_BLOCK_SIZE: u64 = 512;
+pub(crate) const K_SMALL_SIZE: u64 = 1 << 20;
+pub(crate) const K_SMALL_BUFFER: u64 = 2 << 20;
+pub(crate) const K_LARGE_BUFFER: u64 = 20 << 20;
+pub(crate) const K_MIN_LARGE_ALLOC: u64 = 10 << 20;
+pub(crate) const K_ROUND_LARGE: u64 = 2 << 20;
 
 /// `round_size`: every request is a multiple of 512 bytes (at least 512).
 pub fn round_size(size: u64) -> u64 {
@@ -71,14 +71,14 @@ pub trait SegmentSource {
 
 /// A simulated device memory: a capacity counter and a bump address.
 #[derive(Debug, Clone)]
-pub struct SimSegments {
+pub(crate) struct SimSegments {
     pub capacity: u64,
     used: u64,
     next_addr: u64,
 }
 
 impl SimSegments {
-    pub fn new(capacity: u64) -> Self {
+    pub(crate) fn new(capacity: u64) -> Self {
         SimSegments {
             capacity,
             used: 0,
@@ -271,7 +271,7 @@ impl CachingAllocator {
     pub fn peak_allocated(&self) -> u64 {
         self.stats.allocated_bytes.all.peak as u64
     }
-    pub fn peak_reserved(&self) -> u64 {
+    pub(crate) fn peak_reserved(&self) -> u64 {
         self.stats.reserved_bytes.all.peak as u64
     }
     /// `(free, total)` of the device (`torch.cuda.mem_get_info()`).
@@ -279,7 +279,7 @@ impl CachingAllocator {
         self.source.mem_info()
     }
     /// `torch.cuda.reset_peak_memory_stats()`.
-    pub fn reset_peak(&mut self) {
+    pub(crate) fn reset_peak(&mut self) {
         let s = &mut self.stats;
         for a in [
             &mut s.allocation,
@@ -478,7 +478,7 @@ impl CachingAllocator {
     }
 
     /// The device address of a block (a real pointer when the segments come from a device).
-    pub fn block_addr(&self, id: BlockId) -> u64 {
+    pub(crate) fn block_addr(&self, id: BlockId) -> u64 {
         self.blk(id.0).addr
     }
 
@@ -590,7 +590,7 @@ PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See do
     /// `_record_memory_history(enabled)`: `None` switches it off (and forgets the trace),
     /// `Some(true)` records the trace of actions too (`"all"`), `Some(false)` only the lines of
     /// live blocks (`"state"`).
-    pub fn record_history(&mut self, enabled: Option<bool>, max_entries: usize) {
+    pub(crate) fn record_history(&mut self, enabled: Option<bool>, max_entries: usize) {
         self.history = enabled.map(|trace| History::new(trace, max_entries));
     }
 
@@ -646,7 +646,7 @@ PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See do
     }
 
     /// The recorded trace, oldest first (empty when history is off or `"state"` only).
-    pub fn trace_entries(&self) -> Vec<TraceEntry> {
+    pub(crate) fn trace_entries(&self) -> Vec<TraceEntry> {
         self.history
             .as_ref()
             .map(|h| h.entries.iter().cloned().collect())

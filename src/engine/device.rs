@@ -16,7 +16,7 @@ impl Device {
     pub fn is_cuda(self) -> bool {
         matches!(self, Device::Cuda(_))
     }
-    pub fn cuda_index(self) -> Option<u32> {
+    pub(crate) fn cuda_index(self) -> Option<u32> {
         match self {
             Device::Cuda(i) => Some(i),
             _ => None,

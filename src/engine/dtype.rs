@@ -21,7 +21,7 @@ pub enum DType {
 
 /// The kind of a dtype, for promotion: bool < integral < floating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Category {
+pub(crate) enum Category {
     Bool,
     Integral,
     Floating,
@@ -35,18 +35,18 @@ thread_local! {
 
 /// The default floating dtype (`torch.get_default_dtype()`): what a Python float becomes,
 /// and what factory functions make without `dtype=`.
-pub fn default_float() -> DType {
+pub(crate) fn default_float() -> DType {
     DEFAULT_FLOAT.with(|d| d.get())
 }
 
 /// `torch.set_default_dtype(dt)` (the bindings check that `dt` is float32 or float64 as
 /// PyTorch's CPU build allows, plus float16/bfloat16).
-pub fn set_default_float(dt: DType) {
+pub(crate) fn set_default_float(dt: DType) {
     DEFAULT_FLOAT.with(|d| d.set(dt));
 }
 
 /// Back to float32, as a fresh PyTorch process starts.
-pub fn reset_default_float() {
+pub(crate) fn reset_default_float() {
     set_default_float(DType::Float32);
 }
 
@@ -99,7 +99,7 @@ impl DType {
     }
 
     /// The C++ scalar-type name PyTorch uses in some messages (`Float`, `Long`, `Double`).
-    pub fn scalar_name(self) -> &'static str {
+    pub(crate) fn scalar_name(self) -> &'static str {
         match self {
             DType::Bool => "Bool",
             DType::UInt8 => "Byte",
@@ -115,7 +115,7 @@ impl DType {
     }
 
     /// The lower-case C type name used by matmul's dtype message (`float != double`).
-    pub fn c_name(self) -> &'static str {
+    pub(crate) fn c_name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
             DType::UInt8 => "unsigned char",
@@ -139,7 +139,7 @@ impl DType {
         }
     }
 
-    pub fn category(self) -> Category {
+    pub(crate) fn category(self) -> Category {
         match self {
             DType::Bool => Category::Bool,
             DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
@@ -151,11 +151,11 @@ impl DType {
         }
     }
 
-    pub fn is_floating_point(self) -> bool {
+    pub(crate) fn is_floating_point(self) -> bool {
         self.category() == Category::Floating
     }
 
-    pub fn is_integral(self) -> bool {
+    pub(crate) fn is_integral(self) -> bool {
         self.category() == Category::Integral
     }
 
@@ -191,7 +191,7 @@ impl DType {
 /// `static_cast<int64_t>(double)` on x86-64 (cvttsd2si): truncation, and the "integer
 /// indefinite" value i64::MIN for NaN and values out of range.
 #[inline]
-pub fn f64_to_i64(v: f64) -> i64 {
+pub(crate) fn f64_to_i64(v: f64) -> i64 {
     // 2^63 is the first value out of range; -2^63 itself is in range.
     if v.is_nan() || !(i64::MIN as f64..-(i64::MIN as f64)).contains(&v) {
         i64::MIN
@@ -203,7 +203,7 @@ pub fn f64_to_i64(v: f64) -> i64 {
 /// `static_cast<int32_t>(double)` on x86-64: truncation, i32::MIN for NaN and out of range.
 /// The narrower integer types go through it and keep the low bits, as PyTorch's do.
 #[inline]
-pub fn f64_to_i32(v: f64) -> i32 {
+pub(crate) fn f64_to_i32(v: f64) -> i32 {
     if v.is_nan() || v >= 2_147_483_648.0 || v <= -2_147_483_649.0 {
         i32::MIN
     } else {
@@ -213,7 +213,7 @@ pub fn f64_to_i32(v: f64) -> i32 {
 
 /// `v` rounded to the nearest IEEE binary16 value through float32, as c10::Half converts a
 /// double.
-pub fn round_f16(v: f64) -> f64 {
+pub(crate) fn round_f16(v: f64) -> f64 {
     half::f16::from_f32(v as f32).to_f64()
 }
 
@@ -225,7 +225,7 @@ impl fmt::Display for DType {
 }
 
 /// `torch.promote_types(a, b)`.
-pub fn promote_types(a: DType, b: DType) -> DType {
+pub(crate) fn promote_types(a: DType, b: DType) -> DType {
     use DType::*;
     if a == b {
         return a;
@@ -275,7 +275,7 @@ impl Scalar {
         }
     }
     /// The Python value an element of `dtype` reads back as (`item()`, `tolist()`).
-    pub fn from_element(dtype: DType, v: f64) -> Scalar {
+    pub(crate) fn from_element(dtype: DType, v: f64) -> Scalar {
         match dtype.category() {
             Category::Bool => Scalar::Bool(v != 0.0),
             Category::Integral => Scalar::Int(v as i64),
@@ -286,7 +286,7 @@ impl Scalar {
 
 /// One operand's contribution to a result type (ATen's ResultTypeState).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct ResultType {
+pub(crate) struct ResultType {
     dim: Option<DType>,
     zero_dim: Option<DType>,
     wrapped: Option<DType>,
@@ -312,11 +312,11 @@ fn combine_categories(higher: Option<DType>, lower: Option<DType>) -> Option<DTy
 }
 
 impl ResultType {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
     /// A tensor operand with `ndim` dimensions.
-    pub fn tensor(mut self, dtype: DType, ndim: usize) -> Self {
+    pub(crate) fn tensor(mut self, dtype: DType, ndim: usize) -> Self {
         if ndim == 0 {
             self.zero_dim = promote_opt(self.zero_dim, dtype);
         } else {
@@ -325,11 +325,11 @@ impl ResultType {
         self
     }
     /// A Python scalar operand.
-    pub fn scalar(mut self, s: Scalar) -> Self {
+    pub(crate) fn scalar(mut self, s: Scalar) -> Self {
         self.wrapped = promote_opt(self.wrapped, s.dtype());
         self
     }
-    pub fn result(self) -> DType {
+    pub(crate) fn result(self) -> DType {
         combine_categories(self.dim, combine_categories(self.zero_dim, self.wrapped))
             .unwrap_or_else(default_float)
     }

@@ -77,18 +77,18 @@ impl EngineError {
     pub fn type_error(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::TypeError, message)
     }
-    pub fn not_implemented(message: impl Into<String>) -> Self {
+    pub(crate) fn not_implemented(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::NotImplementedError, message)
     }
     /// The same error as PyTorch 2.15 words it: `launch_blocking` drops the two
     /// "asynchronously reported" lines (c10/cuda/CUDAMiscFunctions.cpp).
-    pub fn device_assert_for(launch_blocking: bool) -> Self {
+    pub(crate) fn device_assert_for(launch_blocking: bool) -> Self {
         Self::cuda_fault_for(CudaFault::Assert, launch_blocking)
     }
 
     /// A sticky CUDA error (a deferred kernel failure) as PyTorch 2.15 raises it; the
     /// runtime's [`crate::engine::Runtime::cuda_failure`] names its origin line.
-    pub fn cuda_fault_for(fault: CudaFault, launch_blocking: bool) -> Self {
+    pub(crate) fn cuda_fault_for(fault: CudaFault, launch_blocking: bool) -> Self {
         EngineError {
             kind: ErrorKind::AcceleratorError,
             message: fault.message(launch_blocking),
@@ -198,15 +198,16 @@ Search for `cudaErrorAssert' in https://docs.nvidia.com/cuda/cuda-runtime-api/gr
 /// kernel failures of [`async_suffix_applies`], so not here (libc10_cuda.so of
 /// torch-2.15.0+cu132: `cmp $0x65` in get_cuda_error_help, the bit mask 0x98401 over codes
 /// 700..719 in get_cuda_async_error_suffix; docs/lessons.md).
-pub const CUDA_INVALID_DEVICE_MESSAGE: &str = "CUDA error: invalid device ordinal\n\
+pub(crate) const CUDA_INVALID_DEVICE_MESSAGE: &str = "CUDA error: invalid device ordinal\n\
 GPU device may be out of range, do you have enough GPUs?";
 
+#[cfg(test)]
 /// The CUDA error codes after which 2.15 says the error "might be asynchronously reported"
 /// (unless CUDA_LAUNCH_BLOCKING is set): cudaErrorIllegalAddress (700), cudaErrorAssert (710),
 /// cudaErrorIllegalInstruction (715), cudaErrorMisalignedAddress (716) and
 /// cudaErrorLaunchFailure (719), the errors a kernel raises while it runs. Every other code
 /// (an invalid device ordinal, out of memory, ...) is raised by the call that failed.
-pub fn async_suffix_applies(cuda_error_code: u32) -> bool {
+pub(crate) fn async_suffix_applies(cuda_error_code: u32) -> bool {
     matches!(cuda_error_code, 700 | 710 | 715 | 716 | 719)
 }
 

@@ -15,7 +15,7 @@ use super::element::Element;
 const HUGE_PAGE: usize = 2 << 20;
 
 /// An empty vector with room for `n` elements, or None when the system refuses the memory.
-pub fn try_with_capacity<T>(n: usize) -> Option<Vec<T>> {
+pub(crate) fn try_with_capacity<T>(n: usize) -> Option<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).ok()?;
     advise_huge_pages(&v);
@@ -24,7 +24,7 @@ pub fn try_with_capacity<T>(n: usize) -> Option<Vec<T>> {
 
 /// `n` zeros, or None when the system refuses the memory. They come from `calloc`-style
 /// zeroed pages (fresh, untouched), advised before any page is touched.
-pub fn try_zeroed<T: Element>(n: usize) -> Option<Vec<T>> {
+pub(crate) fn try_zeroed<T: Element>(n: usize) -> Option<Vec<T>> {
     if n == 0 || std::mem::size_of::<T>() == 0 {
         return Some(Vec::new());
     }
@@ -45,7 +45,7 @@ pub fn try_zeroed<T: Element>(n: usize) -> Option<Vec<T>> {
 }
 
 /// `n` copies of `value`, or None when the system refuses the memory.
-pub fn try_filled<T: Element>(n: usize, value: T) -> Option<Vec<T>> {
+pub(crate) fn try_filled<T: Element>(n: usize, value: T) -> Option<Vec<T>> {
     if value.is_zero() && value.to_f64().is_sign_positive() {
         return try_zeroed(n);
     }
@@ -55,7 +55,7 @@ pub fn try_filled<T: Element>(n: usize, value: T) -> Option<Vec<T>> {
 }
 
 /// The items of `iter`, or None when the system refuses the memory.
-pub fn try_collect<T>(iter: impl ExactSizeIterator<Item = T>) -> Option<Vec<T>> {
+pub(crate) fn try_collect<T>(iter: impl ExactSizeIterator<Item = T>) -> Option<Vec<T>> {
     let mut v = try_with_capacity(iter.len())?;
     v.extend(iter);
     Some(v)
@@ -91,7 +91,7 @@ fn advise_huge_pages<T>(v: &Vec<T>) {
 /// every page again, about a quarter of a step's time in `perf`. Buffers up to 32 MiB come
 /// from the heap instead and freed heap memory is kept up to 64 MiB; larger tensors still get
 /// their own mapping, so peak memory is unchanged. Called once per process.
-pub fn tune_malloc() {
+pub(crate) fn tune_malloc() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         static ONCE: std::sync::Once = std::sync::Once::new();

@@ -30,7 +30,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 // The run's count and limit live beneath the engine, shared with the interpreter.
-pub use crate::budget::{can_allocate, room_for, run_limit_now};
+pub(crate) use crate::budget::{can_allocate, room_for, run_limit_now};
 
 /// Live host bytes of one runtime's tensor values, and the most it may hold.
 pub(crate) struct HostBudget {
@@ -53,18 +53,18 @@ impl Drop for HostBytes {
 }
 
 impl HostBudget {
-    pub fn new(limit: u64) -> Rc<HostBudget> {
+    pub(crate) fn new(limit: u64) -> Rc<HostBudget> {
         Rc::new(HostBudget {
             limit,
             used: Cell::new(0),
         })
     }
-    pub fn used(&self) -> u64 {
+    pub(crate) fn used(&self) -> u64 {
         self.used.get()
     }
     /// Take `bytes` from the budget, or None when that would pass the limit (of tensor
     /// storage, or of the whole run: [`can_allocate`]).
-    pub fn take(self: &Rc<Self>, bytes: u64) -> Option<HostBytes> {
+    pub(crate) fn take(self: &Rc<Self>, bytes: u64) -> Option<HostBytes> {
         let total = self.used.get().checked_add(bytes)?;
         if total > self.limit || !can_allocate(bytes) {
             return None;
@@ -78,13 +78,13 @@ impl HostBudget {
 }
 
 /// The process's limit (crate::budget::limit): tensor values and the whole run share it.
-pub fn default_limit() -> u64 {
+pub(crate) fn default_limit() -> u64 {
     crate::budget::limit()
 }
 
 /// PyTorch's CPU allocation failure on Linux (c10/core/impl/alloc_cpu.cpp, posix_memalign
 /// failing with ENOMEM), for `nbytes` as PyTorch counts them.
-pub fn cpu_alloc_error(nbytes: u64) -> String {
+pub(crate) fn cpu_alloc_error(nbytes: u64) -> String {
     format!(
         "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
     )

@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 /// Kernels poll about this often (elements of an elementwise chunk are counted by the
 /// kernel, not here): reading the clock costs ~20 ns, so every call would be too much for
 /// per-row polls of small rows.
-pub const POLL_EVERY: u32 = 16;
+pub(crate) const POLL_EVERY: u32 = 16;
 
 /// Elements an elementwise or reduction kernel processes between polls.
-pub const CHUNK: usize = 1 << 16;
+pub(crate) const CHUNK: usize = 1 << 16;
 
 /// What stops a run: the cancel flag and the wall-clock deadline.
 #[derive(Clone, Debug, Default)]
@@ -130,7 +130,7 @@ pub fn poll() -> Result<()> {
 }
 
 /// Like [`poll`], but checks now (for coarse loops: one matmul, one sort row).
-pub fn poll_now() -> Result<()> {
+pub(crate) fn poll_now() -> Result<()> {
     COUNTDOWN.with(|c| c.set(0));
     poll()
 }
@@ -140,7 +140,7 @@ pub fn poll_now() -> Result<()> {
 /// op. The loop returns early with a partial result; the error is kept for the op's end,
 /// where [`take_pending`] turns the whole op into it, so the partial result is never seen.
 #[inline]
-pub fn should_stop() -> bool {
+pub(crate) fn should_stop() -> bool {
     if PENDING.with(|p| p.borrow().is_some()) {
         return true;
     }
@@ -161,7 +161,10 @@ pub fn should_stop() -> bool {
 /// The poll cannot live in the comparator: a comparator that starts answering `Equal`
 /// part-way is no longer a total order, and the standard sort may then panic ("user-provided
 /// comparison function does not correctly implement a total order").
-pub fn polling_sort_by<T: Copy>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering) {
+pub(crate) fn polling_sort_by<T: Copy>(
+    v: &mut [T],
+    mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering,
+) {
     if v.len() <= CHUNK {
         v.sort_by(&mut cmp);
         return;
@@ -247,7 +250,7 @@ fn merge_polled<T: Copy>(
 }
 
 /// The stop a [`should_stop`] loop saw during this op, if any (cleared).
-pub fn take_pending() -> Option<EngineError> {
+pub(crate) fn take_pending() -> Option<EngineError> {
     PENDING.with(|p| p.borrow_mut().take())
 }
 

@@ -11,7 +11,7 @@ pub struct Layout {
 }
 
 /// Row-major strides of `shape` (saturating: an empty tensor's dims may multiply past usize).
-pub fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
+pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
     let mut s = vec![1usize; shape.len()];
     for i in (0..shape.len().saturating_sub(1)).rev() {
         s[i] = s[i + 1].saturating_mul(shape[i + 1].max(1));
@@ -64,7 +64,7 @@ impl Layout {
 
     /// The storage range of a contiguous layout's elements (empty for no elements,
     /// wherever the offset points), or None when it is not contiguous.
-    pub fn contiguous_range(&self) -> Option<std::ops::Range<usize>> {
+    pub(crate) fn contiguous_range(&self) -> Option<std::ops::Range<usize>> {
         match self.numel() {
             0 => Some(0..0),
             n => self.is_contiguous().then(|| self.offset..self.offset + n),
@@ -72,7 +72,7 @@ impl Layout {
     }
 
     /// The last storage position this layout can touch, plus one (0 when empty).
-    pub fn storage_end(&self) -> usize {
+    pub(crate) fn storage_end(&self) -> usize {
         if self.numel() == 0 {
             return 0;
         }
@@ -88,7 +88,7 @@ impl Layout {
 
     /// This layout read as `shape` under broadcasting (stride 0 on new and size-1 dims that
     /// grow). The caller has checked that the shapes broadcast.
-    pub fn broadcast_as(&self, shape: &[usize]) -> Layout {
+    pub(crate) fn broadcast_as(&self, shape: &[usize]) -> Layout {
         let n = shape.len();
         let k = self.dims();
         let strides = (0..n)
@@ -123,7 +123,7 @@ impl Layout {
     }
 
     /// Visit the storage offsets in logical (row-major) order.
-    pub fn for_each_offset(&self, f: impl FnMut(usize)) {
+    pub(crate) fn for_each_offset(&self, f: impl FnMut(usize)) {
         for_each_offset(&self.shape, &self.strides, self.offset, f)
     }
 
@@ -137,7 +137,7 @@ impl Layout {
     /// Runs of the innermost dim: calls `f(start, len, stride)` for each run of `len`
     /// elements at storage offsets `start, start + stride, ...`, in logical order. Kernels
     /// loop over the run themselves, which the compiler can vectorise when stride is 1.
-    pub fn for_each_run(&self, mut f: impl FnMut(usize, usize, usize)) {
+    pub(crate) fn for_each_run(&self, mut f: impl FnMut(usize, usize, usize)) {
         if self.numel() == 0 {
             return;
         }
@@ -171,7 +171,7 @@ impl Layout {
 }
 
 /// Visit the storage offsets of a strided view in logical (row-major) order.
-pub fn for_each_offset(
+pub(crate) fn for_each_offset(
     shape: &[usize],
     strides: &[usize],
     offset: usize,

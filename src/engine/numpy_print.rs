@@ -7,7 +7,7 @@ use std::cell::Cell;
 
 /// `np.set_printoptions` state (numpy's defaults until changed; reset per run).
 #[derive(Clone, Copy, Debug)]
-pub struct PrintOptions {
+pub(crate) struct PrintOptions {
     pub precision: usize,
     pub suppress: bool,
     pub linewidth: usize,
@@ -31,11 +31,11 @@ thread_local! {
     static OPTIONS: Cell<PrintOptions> = Cell::new(PrintOptions::default());
 }
 
-pub fn options() -> PrintOptions {
+pub(crate) fn options() -> PrintOptions {
     OPTIONS.with(|o| o.get())
 }
 
-pub fn set_options(o: PrintOptions) {
+pub(crate) fn set_options(o: PrintOptions) {
     OPTIONS.with(|c| c.set(o));
 }
 
@@ -362,7 +362,7 @@ fn scalar(v: f64, dtype: DType) -> String {
 }
 
 /// `str(array)` / `print(array)`.
-pub fn numpy_str(vals: &[f64], shape: &[usize], dtype: DType) -> String {
+pub(crate) fn numpy_str(vals: &[f64], shape: &[usize], dtype: DType) -> String {
     if shape.is_empty() {
         return scalar(vals.first().copied().unwrap_or(0.0), dtype);
     }
@@ -373,12 +373,12 @@ pub fn numpy_str(vals: &[f64], shape: &[usize], dtype: DType) -> String {
 }
 
 /// numpy's name of a dtype.
-pub fn numpy_dtype_name(dtype: DType) -> &'static str {
+pub(crate) fn numpy_dtype_name(dtype: DType) -> &'static str {
     dtype.name()
 }
 
 /// `repr(array)`: `array([1., 2.], dtype=float32)`.
-pub fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String {
+pub(crate) fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String {
     let implied = matches!(dtype, DType::Float64 | DType::Int64 | DType::Bool);
     let mut extras = Vec::new();
     if (vals.is_empty() && shape != [0]) || vals.len() > THRESHOLD() {

@@ -10,7 +10,7 @@ use super::tensor::Tensor;
 /// `torch.set_printoptions(...)`: per thread (one script runs on one thread), reset by
 /// [`reset_print_options`] when a run's torch module is installed.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PrintOptions {
+pub(crate) struct PrintOptions {
     pub precision: usize,
     pub threshold: usize,
     pub edgeitems: usize,
@@ -35,15 +35,15 @@ thread_local! {
     static OPTIONS: std::cell::Cell<PrintOptions> = std::cell::Cell::new(PrintOptions::default());
 }
 
-pub fn print_options() -> PrintOptions {
+pub(crate) fn print_options() -> PrintOptions {
     OPTIONS.with(|o| o.get())
 }
 
-pub fn set_print_options(opts: PrintOptions) {
+pub(crate) fn set_print_options(opts: PrintOptions) {
     OPTIONS.with(|o| o.set(opts));
 }
 
-pub fn reset_print_options() {
+pub(crate) fn reset_print_options() {
     set_print_options(PrintOptions::default());
 }
 
@@ -65,7 +65,7 @@ fn LINEWIDTH() -> usize {
 }
 
 /// Python's `f"{v:.{p}f}"`.
-pub fn fmt_fixed(v: f64, p: usize) -> String {
+pub(crate) fn fmt_fixed(v: f64, p: usize) -> String {
     if v.is_nan() {
         "nan".to_string()
     } else if v.is_infinite() {
@@ -80,7 +80,7 @@ pub fn fmt_fixed(v: f64, p: usize) -> String {
 }
 
 /// Python's `f"{v:.{p}e}"` (`1.0000e+00`).
-pub fn fmt_sci(v: f64, p: usize) -> String {
+pub(crate) fn fmt_sci(v: f64, p: usize) -> String {
     if !v.is_finite() {
         return fmt_fixed(v, p);
     }
@@ -100,7 +100,7 @@ struct Formatter {
 
 /// An element as the printer reads it: f64 for most dtypes, the exact i64 for int64 (whose
 /// values past 2**53 an f64 would round: `tensor(9007199254740993)`).
-pub trait PrintVal: Copy {
+pub(crate) trait PrintVal: Copy {
     fn f(self) -> f64;
     fn int_str(self) -> String;
 }
@@ -344,7 +344,7 @@ fn shape_tuple(shape: &[usize]) -> String {
 }
 
 /// `repr(t)` / `str(t)` given its values (row-major).
-pub fn format_tensor<V: PrintVal>(vals: &[V], t: &Tensor) -> String {
+pub(crate) fn format_tensor<V: PrintVal>(vals: &[V], t: &Tensor) -> String {
     let prefix = "tensor(";
     let indent = prefix.len();
     let dtype = t.dtype();

@@ -83,14 +83,14 @@ impl Default for RuntimeConfig {
 pub const NO_DRIVER_MESSAGE: &str = "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
 
 /// What PyTorch raises for a CUDA call when CUDA_VISIBLE_DEVICES leaves no GPU visible.
-pub const NO_VISIBLE_GPU_MESSAGE: &str = "No CUDA GPUs are available";
+pub(crate) const NO_VISIBLE_GPU_MESSAGE: &str = "No CUDA GPUs are available";
 
 /// How many of `physical` GPUs a CUDA_VISIBLE_DEVICES value leaves visible, by the CUDA
 /// runtime's rule: the comma-separated entries are read in order and the list ends at the
 /// first entry that is not a valid index (not a number, negative, past the last GPU, or
 /// already listed), so `"1"` is one GPU, `"0,1"` two, `"1,5,0"` one, `""` and `"-1"` none.
 /// UUIDs (`GPU-...`) name no simulated card, so they end the list too.
-pub fn visible_count(spec: &str, physical: u32) -> u32 {
+pub(crate) fn visible_count(spec: &str, physical: u32) -> u32 {
     let mut seen: Vec<u32> = Vec::new();
     for entry in spec.split(',') {
         match entry.trim().parse::<u32>() {
@@ -108,7 +108,7 @@ pub const SIM_DEVICE_NAME: &str = "Simulated H200 (modelled)";
 /// (`total_memory=143156MB` in `_CudaDeviceProperties`, i.e. 143,156 MiB, printed as "139.80
 /// GiB" in the OOM messages recorded on an H200 in tests/fixtures/cuda/oom.json). The bytes
 /// below the MiB are not known here, so the model takes exactly 143,156 MiB.
-pub const SIM_GPU_MEMORY: u64 = 143_156 << 20;
+pub(crate) const SIM_GPU_MEMORY: u64 = 143_156 << 20;
 
 /// One engine operation as the runtime records it: the timeline's entry itself.
 pub type OpEvent = TimelineEntry;
@@ -143,7 +143,7 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub fn push(&self, e: OpEvent) {
+    pub(crate) fn push(&self, e: OpEvent) {
         if let Ok(mut ev) = self.events.try_borrow_mut()
             && ev.len() < self.max_events
         {
@@ -169,7 +169,7 @@ pub(crate) struct CudaBlock {
 
 impl CudaBlock {
     /// The block's device address (a pointer into device memory on a GPU backend).
-    pub fn addr(&self) -> u64 {
+    pub(crate) fn addr(&self) -> u64 {
         self.dev
             .alloc
             .try_borrow()
@@ -350,7 +350,7 @@ impl Runtime {
     /// CUDA_VISIBLE_DEVICES as the script's environment holds it before CUDA starts (None:
     /// unset, every GPU visible). The simulated GPUs are identical, so renumbering them shows
     /// only in how many there are and which indices are valid.
-    pub fn set_visible_devices(&self, spec: Option<&str>) {
+    pub(crate) fn set_visible_devices(&self, spec: Option<&str>) {
         self.visible_gpus.set(match spec {
             None => self.cfg.gpus,
             Some(s) => visible_count(s, self.cfg.gpus),
@@ -361,7 +361,7 @@ impl Runtime {
     }
     /// Device `index` as `torch.cuda` describes it: the driver's answers on the cuda backend,
     /// the modelled H200 (with the configured capacity) on the sim and the emulated device.
-    pub fn device_identity(&self, index: u32) -> super::cuda::gpu::DeviceIdentity {
+    pub(crate) fn device_identity(&self, index: u32) -> super::cuda::gpu::DeviceIdentity {
         self.gpus
             .get(index as usize)
             .and_then(|g| g.device.identity())
@@ -379,15 +379,15 @@ impl Runtime {
         self.launch_blocking.get()
     }
     /// `os.environ['CUDA_LAUNCH_BLOCKING'] = '1'` before the first CUDA call, or the CLI flag.
-    pub fn set_launch_blocking(&self, on: bool) {
+    pub(crate) fn set_launch_blocking(&self, on: bool) {
         self.launch_blocking.set(on);
     }
     /// True once any CUDA work was issued (CUDA_LAUNCH_BLOCKING is read before that, as
     /// PyTorch reads it when CUDA initialises).
-    pub fn cuda_initialized(&self) -> bool {
+    pub(crate) fn cuda_initialized(&self) -> bool {
         self.cuda_used.get()
     }
-    pub fn grad_enabled(&self) -> bool {
+    pub(crate) fn grad_enabled(&self) -> bool {
         self.grad_enabled.get()
     }
     /// `torch.no_grad()` / `torch.set_grad_enabled`.
@@ -395,10 +395,10 @@ impl Runtime {
         self.grad_enabled.set(on);
     }
     /// `torch.is_inference_mode_enabled()`.
-    pub fn inference_mode(&self) -> bool {
+    pub(crate) fn inference_mode(&self) -> bool {
         self.inference_mode.get()
     }
-    pub fn set_inference_mode(&self, on: bool) {
+    pub(crate) fn set_inference_mode(&self, on: bool) {
         self.inference_mode.set(on);
     }
     /// `torch.cuda.current_device()`.
@@ -436,14 +436,14 @@ impl Runtime {
     }
     /// The interpreter has executed `steps` steps in total: the new ones cost host time
     /// (`python_step_us` each) before the next op.
-    pub fn interpreter_steps(&self, steps: u64) {
+    pub(crate) fn interpreter_steps(&self, steps: u64) {
         let last = self.py_steps.replace(steps);
         if steps > last {
             self.advance_host((steps - last) as f64 * self.cfg.timing.python_step_us);
         }
     }
     /// Let time pass on the host (interpreter work between ops, `time.sleep`).
-    pub fn advance_host(&self, us: f64) {
+    pub(crate) fn advance_host(&self, us: f64) {
         self.shared.host_us.set(self.host_us() + us.max(0.0));
     }
     pub fn events(&self) -> Vec<OpEvent> {
@@ -461,7 +461,7 @@ impl Runtime {
     /// told of the failure (CUDA prints a kernel's assert lines at the synchronization that
     /// reports it, PyTorch's RuntimeError being raised there); with `all`, whatever is left
     /// (the run's end).
-    pub fn take_printed_device_log(&self, all: bool) -> Vec<String> {
+    pub(crate) fn take_printed_device_log(&self, all: bool) -> Vec<String> {
         let reported = self
             .failure
             .borrow()
@@ -481,7 +481,7 @@ impl Runtime {
     }
     /// The latest check an op failed (an out-of-range value, tensors on two devices), with
     /// the line it ran on: see provenance.rs.
-    pub fn last_detail(&self) -> Option<super::provenance::Detail> {
+    pub(crate) fn last_detail(&self) -> Option<super::provenance::Detail> {
         self.detail.borrow().clone()
     }
     pub(crate) fn note_detail(&self, detail: super::provenance::Detail) {
@@ -496,21 +496,21 @@ impl Runtime {
     pub fn max_memory_allocated(&self, dev: u32) -> u64 {
         self.devices[dev as usize].alloc.borrow().peak_allocated()
     }
-    pub fn max_memory_reserved(&self, dev: u32) -> u64 {
+    pub(crate) fn max_memory_reserved(&self, dev: u32) -> u64 {
         self.devices[dev as usize].alloc.borrow().peak_reserved()
     }
     pub fn reset_peak_memory_stats(&self, dev: u32) {
         self.devices[dev as usize].alloc.borrow_mut().reset_peak();
     }
     /// `torch.cuda.mem_get_info()`: (free, total).
-    pub fn mem_get_info(&self, dev: u32) -> (u64, u64) {
+    pub(crate) fn mem_get_info(&self, dev: u32) -> (u64, u64) {
         self.devices[dev as usize].alloc.borrow().mem_info()
     }
     /// The allocator statistics behind `torch.cuda.memory_stats()`.
     pub fn memory_stats(&self, dev: u32) -> super::allocator::MemoryStats {
         self.devices[dev as usize].alloc.borrow().stats().clone()
     }
-    pub fn memory_summary(&self, dev: u32, abbreviated: bool) -> String {
+    pub(crate) fn memory_summary(&self, dev: u32, abbreviated: bool) -> String {
         self.devices[dev as usize]
             .alloc
             .borrow()
@@ -530,7 +530,7 @@ impl Runtime {
         );
     }
     /// Apply a per-process cap to every device's allocator.
-    pub fn set_memory_cap(&self, bytes: Option<u64>) {
+    pub(crate) fn set_memory_cap(&self, bytes: Option<u64>) {
         for d in &self.devices {
             d.alloc.borrow_mut().allowed_max = bytes;
         }
@@ -572,11 +572,11 @@ impl Runtime {
         }
     }
     /// `torch.default_generator`: the CPU stream itself, shared.
-    pub fn default_generator(&self) -> super::random::SharedGenerator {
+    pub(crate) fn default_generator(&self) -> super::random::SharedGenerator {
         self.cpu_gen.clone()
     }
     /// `torch.cuda.initial_seed()`: the current GPU's seed.
-    pub fn cuda_initial_seed(&self) -> u64 {
+    pub(crate) fn cuda_initial_seed(&self) -> u64 {
         let d = self.current_device() as usize;
         self.cuda_gens
             .borrow()
@@ -586,7 +586,7 @@ impl Runtime {
     }
     /// `torch.cuda.get_rng_state()`: the current GPU's generator state (seed and Philox
     /// offset, 16 bytes, as PyTorch's CUDA generator gives them).
-    pub fn cuda_rng_state(&self) -> Vec<u8> {
+    pub(crate) fn cuda_rng_state(&self) -> Vec<u8> {
         let d = self.current_device() as usize;
         self.cuda_gens
             .borrow()
@@ -595,7 +595,7 @@ impl Runtime {
             .unwrap_or_default()
     }
     /// `torch.cuda.set_rng_state(state)`.
-    pub fn set_cuda_rng_state(&self, bytes: &[u8]) -> std::result::Result<(), String> {
+    pub(crate) fn set_cuda_rng_state(&self, bytes: &[u8]) -> std::result::Result<(), String> {
         let d = self.current_device() as usize;
         match self.cuda_gens.borrow_mut().get_mut(d) {
             Some(g) => g.set_state(bytes),
@@ -603,17 +603,17 @@ impl Runtime {
         }
     }
     /// `torch.cuda.manual_seed_all(s)`.
-    pub fn cuda_manual_seed_all(&self, seed: u64) {
+    pub(crate) fn cuda_manual_seed_all(&self, seed: u64) {
         for g in self.cuda_gens.borrow_mut().iter_mut() {
             g.manual_seed(seed);
         }
     }
     /// Check a CUDA device index exists (PyTorch's invalid device ordinal error otherwise).
-    pub fn check_device(&self, i: i64) -> Result<u32> {
+    pub(crate) fn check_device(&self, i: i64) -> Result<u32> {
         self.check_device_index(i)
     }
     /// `torch.cuda.manual_seed(s)`: the current GPU's generator.
-    pub fn cuda_manual_seed(&self, seed: u64) {
+    pub(crate) fn cuda_manual_seed(&self, seed: u64) {
         let d = self.current_device() as usize;
         if let Some(g) = self.cuda_gens.borrow_mut().get_mut(d) {
             g.manual_seed(seed);
@@ -953,7 +953,7 @@ impl Runtime {
     }
 
     /// The GPU backend CUDA tensors run on (`sim` when none was built).
-    pub fn gpu_backend(&self) -> GpuBackend {
+    pub(crate) fn gpu_backend(&self) -> GpuBackend {
         if self.gpus.is_empty() {
             GpuBackend::Sim
         } else {
@@ -962,19 +962,19 @@ impl Runtime {
     }
 
     /// Why the GPU backend the config asked for could not be opened.
-    pub fn gpu_error(&self) -> Option<&str> {
+    pub(crate) fn gpu_error(&self) -> Option<&str> {
         self.gpu_error.as_deref()
     }
 
     /// Whether a GPU backend's device context is poisoned (a device-side assert or another
     /// sticky error): nothing more can run in this process.
-    pub fn gpu_poisoned(&self) -> bool {
+    pub(crate) fn gpu_poisoned(&self) -> bool {
         self.gpus.iter().any(|g| g.poisoned())
     }
 
     /// Kernel launches on the GPU backend's devices, and the ops that ran on the host
     /// instead (op, count), summed over the devices.
-    pub fn gpu_usage(&self) -> (u64, Vec<(String, u64)>) {
+    pub(crate) fn gpu_usage(&self) -> (u64, Vec<(String, u64)>) {
         let mut launches = 0;
         let mut fallbacks: std::collections::BTreeMap<String, u64> = Default::default();
         for g in &self.gpus {

@@ -21,7 +21,7 @@ use std::borrow::Cow;
 
 /// A buffer on some device.
 #[derive(Debug, Clone, PartialEq)]
-pub enum DeviceStorage {
+pub(crate) enum DeviceStorage {
     /// Host memory: CPU tensors and the simulated GPU.
     Host(HostStorage),
     /// Device memory of a GPU backend (emulated or cuda).
@@ -30,7 +30,7 @@ pub enum DeviceStorage {
 
 /// The device a [`DeviceStorage`] lives on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnyDevice {
+pub(crate) enum AnyDevice {
     Host(HostDevice),
     Gpu(GpuHandle),
 }
@@ -133,7 +133,7 @@ fn checked_gpu(c: Checked<GpuStorage>) -> Checked<DeviceStorage> {
 
 impl DeviceStorage {
     /// The host buffer itself when this storage lives in host memory (no copy).
-    pub fn as_host(&self) -> Option<&HostStorage> {
+    pub(crate) fn as_host(&self) -> Option<&HostStorage> {
         match self {
             DeviceStorage::Host(h) => Some(h),
             DeviceStorage::Gpu(_) => None,

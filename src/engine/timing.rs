@@ -55,26 +55,26 @@ impl Default for TimingModel {
 
 /// The work an op does: bytes read + written and floating-point operations.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Cost {
+pub(crate) struct Cost {
     pub bytes: u64,
     pub flops: u64,
 }
 
 impl Cost {
-    pub fn new(bytes: u64, flops: u64) -> Self {
+    pub(crate) fn new(bytes: u64, flops: u64) -> Self {
         Cost { bytes, flops }
     }
 }
 
 impl TimingModel {
     /// Modelled duration of a kernel on the device.
-    pub fn kernel_us(&self, c: Cost) -> f64 {
+    pub(crate) fn kernel_us(&self, c: Cost) -> f64 {
         let mem = c.bytes as f64 / self.device_bytes_per_us;
         let comp = c.flops as f64 / self.device_flops_per_us;
         self.min_kernel_us.max(mem).max(comp)
     }
     /// Modelled duration of a PCIe copy.
-    pub fn copy_us(&self, bytes: u64, pinned: bool) -> f64 {
+    pub(crate) fn copy_us(&self, bytes: u64, pinned: bool) -> f64 {
         let bw = if pinned {
             self.pcie_pinned_bytes_per_us
         } else {
@@ -83,7 +83,7 @@ impl TimingModel {
         self.min_kernel_us.max(bytes as f64 / bw)
     }
     /// Host time of a CPU op (dispatch + the math itself).
-    pub fn cpu_op_us(&self, c: Cost) -> f64 {
+    pub(crate) fn cpu_op_us(&self, c: Cost) -> f64 {
         self.host_dispatch_us
             + (c.bytes as f64 / self.cpu_bytes_per_us).max(c.flops as f64 / self.cpu_flops_per_us)
     }

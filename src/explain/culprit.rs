@@ -14,7 +14,7 @@ fn t(lang: Lang, en: String, zh: String) -> String {
 }
 
 /// The sentences for `detail`, with the script's `source` to quote its lines.
-pub fn describe(detail: &Detail, source: &str, lang: Lang) -> Vec<String> {
+pub(crate) fn describe(detail: &Detail, source: &str, lang: Lang) -> Vec<String> {
     let lines: Vec<&str> = source.lines().collect();
     let quote = |line: u32| -> String {
         lines
@@ -353,7 +353,7 @@ fn without_comment(line: &str) -> &str {
 
 /// The source text of the argument `role` of `op` on a line of code, when it can be told:
 /// `labels` in `loss = F.cross_entropy(logits, labels)`, `ids` in `self.emb(ids)`.
-pub fn argument_text(code: &str, op: &str, role: &str) -> Option<String> {
+pub(crate) fn argument_text(code: &str, op: &str, role: &str) -> Option<String> {
     let code = code.split('#').next().unwrap_or("");
     if matches!(op, "index" | "getitem" | "setitem") {
         return subscript(code);

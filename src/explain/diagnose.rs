@@ -20,7 +20,7 @@ fn rx(pattern: &str) -> Option<Regex> {
 }
 
 /// The sentences of diagnosis `name` for this paste.
-pub fn diagnose(name: &str, p: &Parsed, lang: Lang) -> Vec<String> {
+pub(super) fn diagnose(name: &str, p: &Parsed, lang: Lang) -> Vec<String> {
     match name {
         "device-log" => device_log(p, lang),
         "oom" => oom(p, lang),
@@ -152,7 +152,7 @@ fn size(b: f64) -> String {
 
 /// The numbers of an out-of-memory message (2.x and 1.x formats).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct OomNumbers {
+pub(super) struct OomNumbers {
     pub requested: Option<f64>,
     pub total: Option<f64>,
     pub free: Option<f64>,
@@ -169,7 +169,7 @@ pub struct OomNumbers {
 
 const SZ: &str = r"([0-9]+(?:\.[0-9]+)?) (bytes|KiB|MiB|GiB|TiB)";
 
-pub fn oom_numbers(text: &str) -> OomNumbers {
+pub(super) fn oom_numbers(text: &str) -> OomNumbers {
     let mut n = OomNumbers::default();
     let grab = |pattern: String| -> Option<f64> {
         let r = rx(&pattern)?;

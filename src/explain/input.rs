@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 /// The most of a paste that is read: a log's end holds the error, so a longer paste keeps
 /// its last `MAX_TEXT` bytes.
-pub const MAX_TEXT: usize = 1 << 20;
+pub(crate) const MAX_TEXT: usize = 1 << 20;
 
 /// One `File "...", line N, in f` frame of a traceback, with its code line when shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub struct Frame {
 
 impl Frame {
     /// PyTorch's, Python's or another installed package's code, not the learner's.
-    pub fn is_library(&self) -> bool {
+    pub(crate) fn is_library(&self) -> bool {
         let f = self.file.replace('\\', "/").to_ascii_lowercase();
         f.contains("site-packages/")
             || f.contains("dist-packages/")
@@ -53,8 +53,9 @@ pub struct Exception {
 }
 
 impl Exception {
+    #[cfg(test)]
     /// The type without its module (`AcceleratorError`).
-    pub fn short_type(&self) -> &str {
+    pub(crate) fn short_type(&self) -> &str {
         self.type_name.rsplit('.').next().unwrap_or(&self.type_name)
     }
 }
@@ -73,11 +74,11 @@ pub struct Parsed {
 
 impl Parsed {
     /// The last frame of the learner's own code (not PyTorch's or a library's).
-    pub fn last_own_frame(&self) -> Option<&Frame> {
+    pub(crate) fn last_own_frame(&self) -> Option<&Frame> {
         self.frames.iter().rev().find(|f| !f.is_library())
     }
     /// How many frames follow it (PyTorch's own code the call went into).
-    pub fn library_frames_below(&self) -> usize {
+    pub(crate) fn library_frames_below(&self) -> usize {
         let last = self.frames.iter().rposition(|f| !f.is_library());
         match last {
             Some(i) => self.frames.len() - i - 1,
@@ -132,7 +133,7 @@ fn assert_re() -> &'static Regex {
 }
 
 /// Reads a paste. Never fails; very long pastes keep their end.
-pub fn parse(raw: &str) -> Parsed {
+pub(crate) fn parse(raw: &str) -> Parsed {
     let mut raw = raw;
     if raw.len() > MAX_TEXT {
         let mut cut = raw.len() - MAX_TEXT;

@@ -81,7 +81,7 @@ pub fn sections(body: &str) -> Vec<String> {
 }
 
 /// A heading compared loosely: inline code marks and case do not count.
-pub fn normalize(title: &str) -> String {
+pub(crate) fn normalize(title: &str) -> String {
     title
         .replace('`', "")
         .split_whitespace()
@@ -91,7 +91,7 @@ pub fn normalize(title: &str) -> String {
 }
 
 /// `labels-out-of-range` for "Labels out of range".
-pub fn slug(title: &str) -> String {
+pub(crate) fn slug(title: &str) -> String {
     let mut s = String::new();
     for c in normalize(title).chars() {
         if c.is_alphanumeric() {

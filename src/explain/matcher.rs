@@ -20,7 +20,7 @@ pub enum Verdict<'a> {
     },
 }
 
-pub fn classify<'a>(parsed: &Parsed, catalogue: &'a Catalogue) -> Option<Verdict<'a>> {
+pub(super) fn classify<'a>(parsed: &Parsed, catalogue: &'a Catalogue) -> Option<Verdict<'a>> {
     let text = parsed.text.as_str();
     let mut best: Option<(&Compiled, u32)> = None;
     for c in &catalogue.families {

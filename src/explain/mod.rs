@@ -9,13 +9,13 @@
 //! values came from (culprit.rs). Nothing here fails or panics, whatever the input.
 
 pub mod catalogue;
-pub mod culprit;
+pub(crate) mod culprit;
 mod diagnose;
-pub mod input;
+pub(crate) mod input;
 pub mod links;
 mod matcher;
 pub mod origin;
-pub mod render;
+pub(crate) mod render;
 
 pub use catalogue::{Catalogue, Family};
 pub use links::LessonLink;
@@ -67,7 +67,7 @@ pub struct Options<'a> {
 }
 
 /// Reads a script's text by the name a traceback gives it.
-pub type ScriptReader<'a> = &'a dyn Fn(&str) -> Option<String>;
+pub(crate) type ScriptReader<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Explains a paste.
 pub fn explain(text: &str, opts: &Options) -> Explanation {

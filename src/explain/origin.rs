@@ -43,7 +43,7 @@ pub struct Origin {
 
 /// `read_script` reads a file named in the traceback (None: not readable); the CLI passes one
 /// that reads the disk, tests and the pager one that reads nothing.
-pub fn analyse(
+pub(crate) fn analyse(
     parsed: &Parsed,
     family: Option<&Family>,
     read_script: &dyn Fn(&str) -> Option<String>,
@@ -123,7 +123,7 @@ fn find_launch(source: &str, reported: u32, calls: &[String]) -> Option<(u32, St
 }
 
 /// `torch/nn/functional.py` from a full site-packages path.
-pub fn short_path(file: &str) -> String {
+pub(crate) fn short_path(file: &str) -> String {
     let f = file.replace('\\', "/");
     for marker in ["site-packages/", "dist-packages/"] {
         if let Some(i) = f.find(marker) {
@@ -134,7 +134,7 @@ pub fn short_path(file: &str) -> String {
 }
 
 /// Reads a script the traceback names, when it is a regular file of reasonable size.
-pub fn read_from_disk(path: &str) -> Option<String> {
+pub(crate) fn read_from_disk(path: &str) -> Option<String> {
     let bytes = crate::regular_file::read(std::path::Path::new(path), MAX_SCRIPT).ok()?;
     String::from_utf8(bytes).ok()
 }

@@ -7,7 +7,7 @@ use super::{Explanation, Verdict};
 use crate::lesson::Lang;
 use unicode_width::UnicodeWidthChar;
 
-pub struct Words {
+pub(crate) struct Words {
     pub what: &'static str,
     pub not: &'static str,
     pub origin: &'static str,
@@ -20,7 +20,6 @@ pub struct Words {
     pub unknown_body: &'static str,
     /// `{words}`.
     pub unknown_shared: &'static str,
-    pub unknown_what: &'static str,
     pub empty: &'static str,
     pub no_frame: &'static str,
     /// `{line}` `{file}` `{code}` of the last own frame.
@@ -38,7 +37,7 @@ pub struct Words {
     pub no_lesson: &'static str,
 }
 
-pub const EN: Words = Words {
+pub(crate) const EN: Words = Words {
     what: "What it is",
     not: "What it is not",
     origin: "Where the origin probably is",
@@ -49,7 +48,6 @@ pub const EN: Words = Words {
     unknown_title: "Not in cudatutor's catalogue",
     unknown_body: "No family of errors cudatutor knows matches this text. The closest is \"{closest}\" ({id}); read it only if it fits:",
     unknown_shared: "It shares these words with your paste: {words}.",
-    unknown_what: "The error itself",
     empty: "Nothing to explain: paste a traceback or a log (the last lines, with the `Error:` line and any `Assertion ... failed.` lines above it).",
     no_frame: "The paste holds no `File \"...\", line N` frame of your code, so the line cannot be named from it.",
     reported_at: "The traceback ends in your code at {file}, line {line}: `{code}`.",
@@ -63,7 +61,7 @@ pub const EN: Words = Words {
     no_lesson: "(no lesson of this set teaches it)",
 };
 
-pub const ZH: Words = Words {
+pub(crate) const ZH: Words = Words {
     what: "这是什么",
     not: "这不是什么",
     origin: "真正的源头可能在哪里",
@@ -74,7 +72,6 @@ pub const ZH: Words = Words {
     unknown_title: "不在 cudatutor 的目录中",
     unknown_body: "cudatutor 已知的错误类别中没有与这段文字相符的。最接近的是“{closest}”（{id}）；只有在相符时才参考：",
     unknown_shared: "它与你粘贴的内容共有这些词：{words}。",
-    unknown_what: "错误本身",
     empty: "没有可解释的内容：请粘贴 traceback 或日志（最后几行，包括 `Error:` 那一行以及它上方的 `Assertion ... failed.` 行）。",
     no_frame: "粘贴的内容里没有你的代码的 `File \"...\", line N` 帧，因此无法从中指出是哪一行。",
     reported_at: "traceback 在你的代码中结束于 {file} 第 {line} 行：`{code}`。",
@@ -88,7 +85,7 @@ pub const ZH: Words = Words {
     no_lesson: "（这套课程中没有讲它的课）",
 };
 
-pub fn words(lang: Lang) -> &'static Words {
+pub(crate) fn words(lang: Lang) -> &'static Words {
     match lang {
         Lang::En => &EN,
         Lang::Zh => &ZH,
@@ -96,7 +93,7 @@ pub fn words(lang: Lang) -> &'static Words {
 }
 
 /// The "where the origin is" sentences for the paste's traceback.
-pub fn origin_sentences(o: &Origin, lang: Lang) -> Vec<String> {
+pub(crate) fn origin_sentences(o: &Origin, lang: Lang) -> Vec<String> {
     let w = words(lang);
     let mut out = Vec::new();
     let Some(f) = &o.reported else {
@@ -136,7 +133,7 @@ pub fn origin_sentences(o: &Origin, lang: Lang) -> Vec<String> {
 }
 
 /// The whole explanation as text lines of at most `width` columns.
-pub fn render(e: &Explanation, lang: Lang, width: usize) -> String {
+pub(crate) fn render(e: &Explanation, lang: Lang, width: usize) -> String {
     let w = words(lang);
     let mut out = String::new();
     let heading = |out: &mut String, title: &str| {
@@ -257,7 +254,7 @@ pub fn render(e: &Explanation, lang: Lang, width: usize) -> String {
 
 /// Greedy wrapping by display width: at the last space when there is one on the line, else
 /// anywhere (Chinese has no spaces).
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(8);
     let mut lines = Vec::new();
     for raw in text.split('\n') {

@@ -242,13 +242,13 @@ impl Catalog {
 /// The most a lesson file may hold: the six built-in lessons are under 100 KB each, and the
 /// loader and pager keep a few copies of the text, so a 50 MB file (RSS 100 MB in `lint`)
 /// is refused before it is read.
-pub const MAX_LESSON_BYTES: u64 = 8 << 20;
+pub(super) const MAX_LESSON_BYTES: u64 = 8 << 20;
 
 /// At most this many lesson files in a folder (the built-in set has a dozen).
-pub const MAX_LESSON_FILES: usize = 2000;
+pub(super) const MAX_LESSON_FILES: usize = 2000;
 
 /// At most this many bytes of lesson files in a folder, all together.
-pub const MAX_FOLDER_BYTES: u64 = 32 << 20;
+pub(super) const MAX_FOLDER_BYTES: u64 = 32 << 20;
 
 /// A lesson file's bytes: only a regular file of at most [`MAX_LESSON_BYTES`] is read (a
 /// FIFO named `x.md` would block `list` forever, a device file would never end).

@@ -4,8 +4,8 @@
 mod catalog;
 mod model;
 mod parse;
-pub mod predict;
-pub mod terminal_text;
+pub(crate) mod predict;
+pub(crate) mod terminal_text;
 
 pub use catalog::{BUILTIN_SET, Catalog, Lang, folder_set};
 pub use model::{Exercise, Lesson, LessonError, Quiz, RightFix, WrongFix};

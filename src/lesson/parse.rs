@@ -147,7 +147,7 @@ pub fn classify_fence(info: &str) -> Result<FenceKind, String> {
 }
 
 /// At most this many names in one `predict=`.
-pub const MAX_PREDICTED: usize = 32;
+pub(super) const MAX_PREDICTED: usize = 32;
 
 /// A Python identifier in ASCII (what a `predict=` name may be).
 fn is_identifier(name: &str) -> bool {

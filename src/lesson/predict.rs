@@ -24,7 +24,7 @@ use rustpython_ruff_text_size::Ranged;
 
 /// Why the learner's predictions cannot be graded as predictions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Problem {
+pub(crate) enum Problem {
     /// `name` is assigned something that is computed when the code runs.
     Computed { name: String, line: usize },
     /// `name` is bound some other way than `name = value` at module level (a loop variable,
@@ -37,7 +37,7 @@ pub enum Problem {
 
 /// What grading needs to know about the predictions of one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PredictionVerdict {
+pub(crate) struct PredictionVerdict {
     /// The learner-facing reason the predictions are not predictions, in the lesson's
     /// language; None when they are (or the exercise asks for none, or the code does not
     /// parse: its SyntaxError comes first).
@@ -48,7 +48,12 @@ pub struct PredictionVerdict {
 
 /// The verdict for `code`, an attempt at an exercise whose starting code is `start_code` and
 /// whose predicted variables are `names`; messages in `lang` (`zh`, else English).
-pub fn judge(code: &str, start_code: &str, names: &[String], lang: &str) -> PredictionVerdict {
+pub(crate) fn judge(
+    code: &str,
+    start_code: &str,
+    names: &[String],
+    lang: &str,
+) -> PredictionVerdict {
     let problem = if names.is_empty() {
         None
     } else {
@@ -62,7 +67,7 @@ pub fn judge(code: &str, start_code: &str, names: &[String], lang: &str) -> Pred
 
 /// The first reason (in source order) the predicted variables of `code` are not written
 /// values; None when they all are, or when the code does not parse.
-pub fn first_problem(code: &str, names: &[String]) -> Option<Problem> {
+pub(crate) fn first_problem(code: &str, names: &[String]) -> Option<Problem> {
     let module = rustpython_ruff_python_parser::parse_module(code)
         .ok()?
         .into_syntax();
@@ -84,7 +89,7 @@ pub fn first_problem(code: &str, names: &[String]) -> Option<Problem> {
 
 /// Whether `code` is `start` apart from the values assigned to the predicted variables
 /// (comments, blank lines and spacing aside). False when either does not parse.
-pub fn code_unchanged(start: &str, code: &str, names: &[String]) -> bool {
+pub(crate) fn code_unchanged(start: &str, code: &str, names: &[String]) -> bool {
     let parse = |s: &str| {
         rustpython_ruff_python_parser::parse_module(s)
             .ok()
@@ -361,7 +366,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
 }
 
 /// The learner-facing reason, in the lesson's language.
-pub fn message(problem: &Problem, lang: &str) -> String {
+pub(crate) fn message(problem: &Problem, lang: &str) -> String {
     let zh = lang == "zh";
     match problem {
         Problem::Computed { name, line } if zh => format!(

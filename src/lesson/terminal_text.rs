@@ -12,7 +12,7 @@ const BEL: char = '\u{07}';
 const ST: char = '\u{9c}';
 
 /// `text` without control sequences and control characters (newline and tab kept).
-pub fn without_controls(text: &str) -> Cow<'_, str> {
+pub(crate) fn without_controls(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_removed) {
         return Cow::Borrowed(text);
     }

@@ -18,7 +18,7 @@ use crate::script::ExcType;
 use crate::script::{PyException, PyResult, Value};
 use std::rc::Rc;
 
-pub struct NdArray {
+pub(crate) struct NdArray {
     pub(crate) rt: Rc<Runtime>,
     pub(crate) storage: Rc<Storage>,
     pub(crate) shape: Vec<usize>,
@@ -29,29 +29,29 @@ pub struct NdArray {
 
 /// A numpy scalar (`np.float64(0.1)`, what `a.sum()` and `a[0, 1]` return).
 #[derive(Clone, Copy)]
-pub struct NpScalar {
+pub(crate) struct NpScalar {
     pub dtype: DType,
     pub v: f64,
 }
 
-pub fn err(kind: ExcType, msg: impl Into<String>) -> PyException {
+pub(crate) fn err(kind: ExcType, msg: impl Into<String>) -> PyException {
     PyException::new(kind, msg.into())
 }
 
-pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
+pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
     crate::engine::layout::contiguous_strides(shape)
         .into_iter()
         .map(|s| s as isize)
         .collect()
 }
 
-pub fn numel(shape: &[usize]) -> usize {
+pub(crate) fn numel(shape: &[usize]) -> usize {
     shape.iter().product()
 }
 
 /// numpy's size in its MemoryError (`_ArrayMemoryError._size_to_string`): binary units,
 /// three significant figures (`745. GiB`, `7.45 GiB`), whole bytes below 1 KiB.
-pub fn numpy_size_string(bytes: u128) -> String {
+pub(crate) fn numpy_size_string(bytes: u128) -> String {
     const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let bits = 128 - bytes.leading_zeros() as usize;
     let mut unit = bits.saturating_sub(1).max(1) / 10;
@@ -93,7 +93,7 @@ pub fn numpy_size_string(bytes: u128) -> String {
 /// numpy's MemoryError for an array of `shape` and `dtype` when the run has no room for it
 /// (`per_element` bytes of working memory each): asked before an array is built, so a size
 /// the script decides is an exception, never an aborting allocation.
-pub fn ensure_room(shape: &[usize], dtype: DType, per_element: u64) -> PyResult<()> {
+pub(crate) fn ensure_room(shape: &[usize], dtype: DType, per_element: u64) -> PyResult<()> {
     let n = shape
         .iter()
         .try_fold(1u128, |a, &d| a.checked_mul(d as u128))
@@ -120,7 +120,7 @@ pub fn ensure_room(shape: &[usize], dtype: DType, per_element: u64) -> PyResult<
 }
 
 /// numpy's name of a dtype (`float64`, `int64`, `bool`).
-pub fn np_name(dt: DType) -> &'static str {
+pub(crate) fn np_name(dt: DType) -> &'static str {
     match dt {
         DType::Bool => "bool",
         DType::UInt8 => "uint8",
@@ -136,7 +136,7 @@ pub fn np_name(dt: DType) -> &'static str {
 }
 
 /// Offsets (relative, in elements) of every element of a (shape, strides) walk, row-major.
-pub fn walk(shape: &[usize], strides: &[isize]) -> Vec<isize> {
+pub(crate) fn walk(shape: &[usize], strides: &[isize]) -> Vec<isize> {
     let mut out = vec![0isize];
     for (&n, &s) in shape.iter().zip(strides) {
         let mut next = Vec::with_capacity(out.len() * n);
@@ -152,7 +152,11 @@ pub fn walk(shape: &[usize], strides: &[isize]) -> Vec<isize> {
 
 impl NdArray {
     /// A fresh contiguous array holding `h` (its share of the run's host-memory budget).
-    pub fn from_host(rt: &Rc<Runtime>, h: HostStorage, shape: Vec<usize>) -> PyResult<NdArray> {
+    pub(crate) fn from_host(
+        rt: &Rc<Runtime>,
+        h: HostStorage,
+        shape: Vec<usize>,
+    ) -> PyResult<NdArray> {
         let n = numel(&shape);
         if h.len() != n {
             return Err(err(
@@ -177,7 +181,7 @@ impl NdArray {
     }
 
     /// A fresh array of f64 values (each converted to `dtype` as numpy casts).
-    pub fn from_f64(
+    pub(crate) fn from_f64(
         rt: &Rc<Runtime>,
         vals: &[f64],
         shape: Vec<usize>,
@@ -189,7 +193,7 @@ impl NdArray {
     }
 
     /// `t.numpy()`: the tensor's own storage and layout.
-    pub fn from_tensor(rt: &Rc<Runtime>, t: &Tensor) -> NdArray {
+    pub(crate) fn from_tensor(rt: &Rc<Runtime>, t: &Tensor) -> NdArray {
         NdArray {
             rt: rt.clone(),
             storage: t.storage.clone(),
@@ -200,7 +204,7 @@ impl NdArray {
     }
 
     /// `torch.from_numpy(a)`: a CPU tensor over the same memory.
-    pub fn to_tensor(&self) -> PyResult<Tensor> {
+    pub(crate) fn to_tensor(&self) -> PyResult<Tensor> {
         if self.strides.iter().any(|&s| s < 0) {
             return Err(err(
                 ExcType::ValueError,
@@ -221,16 +225,16 @@ impl NdArray {
         })
     }
 
-    pub fn dtype(&self) -> DType {
+    pub(crate) fn dtype(&self) -> DType {
         self.storage.dtype
     }
-    pub fn ndim(&self) -> usize {
+    pub(crate) fn ndim(&self) -> usize {
         self.shape.len()
     }
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         numel(&self.shape)
     }
-    pub fn view(&self, shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> NdArray {
+    pub(crate) fn view(&self, shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> NdArray {
         NdArray {
             rt: self.rt.clone(),
             storage: self.storage.clone(),
@@ -239,7 +243,7 @@ impl NdArray {
             offset,
         }
     }
-    pub fn is_c_contiguous(&self) -> bool {
+    pub(crate) fn is_c_contiguous(&self) -> bool {
         let c = contiguous_strides(&self.shape);
         self.shape
             .iter()
@@ -248,7 +252,7 @@ impl NdArray {
     }
 
     /// Storage offsets of the elements in row-major order.
-    pub fn offsets(&self) -> Vec<usize> {
+    pub(crate) fn offsets(&self) -> Vec<usize> {
         walk(&self.shape, &self.strides)
             .into_iter()
             .map(|o| (self.offset as isize + o) as usize)
@@ -267,7 +271,7 @@ impl NdArray {
     }
 
     /// The elements in row-major order, widened to f64.
-    pub fn values(&self) -> PyResult<Vec<f64>> {
+    pub(crate) fn values(&self) -> PyResult<Vec<f64>> {
         // the offsets, the storage widened and the values (a broadcast view is its full size)
         ensure_room(&self.shape, self.dtype(), 24)?;
         let offs = self.offsets();
@@ -280,7 +284,7 @@ impl NdArray {
     }
 
     /// The elements as Python numbers (int64 exact).
-    pub fn scalars(&self) -> PyResult<Vec<Scalar>> {
+    pub(crate) fn scalars(&self) -> PyResult<Vec<Scalar>> {
         ensure_room(
             &self.shape,
             self.dtype(),
@@ -296,7 +300,7 @@ impl NdArray {
     }
 
     /// Write f64 values (cast to this array's dtype) at storage offsets.
-    pub fn write(&self, offsets: &[usize], vals: &[f64]) -> PyResult<()> {
+    pub(crate) fn write(&self, offsets: &[usize], vals: &[f64]) -> PyResult<()> {
         let dt = self.dtype();
         let vals: Vec<f64> = vals.iter().map(|&v| np_cast(dt, v)).collect();
         let mut d = self.storage.data.borrow_mut();
@@ -313,13 +317,13 @@ impl NdArray {
     }
 
     /// A contiguous copy (optionally in another dtype).
-    pub fn copy_as(&self, dtype: DType) -> PyResult<NdArray> {
+    pub(crate) fn copy_as(&self, dtype: DType) -> PyResult<NdArray> {
         let v = self.values()?;
         NdArray::from_f64(&self.rt, &v, self.shape.clone(), dtype)
     }
 
     /// This array read as `shape` under broadcasting.
-    pub fn broadcast_to(&self, shape: &[usize]) -> PyResult<NdArray> {
+    pub(crate) fn broadcast_to(&self, shape: &[usize]) -> PyResult<NdArray> {
         let n = shape.len();
         let k = self.ndim();
         if k > n {
@@ -342,7 +346,7 @@ impl NdArray {
     }
 
     /// `a.reshape(shape)`: a view when the layout allows it (contiguous), else a copy.
-    pub fn reshape(&self, dims: &[i64]) -> PyResult<NdArray> {
+    pub(crate) fn reshape(&self, dims: &[i64]) -> PyResult<NdArray> {
         let n = self.size();
         let neg: Vec<usize> = (0..dims.len()).filter(|&i| dims[i] < 0).collect();
         if neg.len() > 1 {
@@ -374,7 +378,7 @@ impl NdArray {
         }
     }
 
-    pub fn transpose(&self, perm: Option<&[usize]>) -> NdArray {
+    pub(crate) fn transpose(&self, perm: Option<&[usize]>) -> NdArray {
         let perm: Vec<usize> = match perm {
             Some(p) => p.to_vec(),
             None => (0..self.ndim()).rev().collect(),
@@ -400,7 +404,7 @@ fn reshape_error(n: usize, dims: &[i64]) -> PyException {
     )
 }
 
-pub fn shape_str(shape: &[usize]) -> String {
+pub(crate) fn shape_str(shape: &[usize]) -> String {
     let d: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     if d.len() == 1 {
         format!("({},)", d[0])
@@ -421,7 +425,7 @@ fn broadcast_error(a: &[usize], b: &[usize]) -> PyException {
 }
 
 /// numpy's broadcast of two shapes.
-pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
+pub(crate) fn broadcast_shapes(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
@@ -447,7 +451,7 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
 }
 
 /// A value converted to `dtype` as numpy's casts do (floats to ints truncate).
-pub fn np_cast(dtype: DType, v: f64) -> f64 {
+pub(crate) fn np_cast(dtype: DType, v: f64) -> f64 {
     match dtype.category() {
         Category::Integral if v.is_finite() => {
             let t = v.trunc();
@@ -465,24 +469,24 @@ pub fn np_cast(dtype: DType, v: f64) -> f64 {
 }
 
 impl NpScalar {
-    pub fn new(dtype: DType, v: f64) -> NpScalar {
+    pub(crate) fn new(dtype: DType, v: f64) -> NpScalar {
         NpScalar {
             dtype,
             v: np_cast(dtype, v),
         }
     }
-    pub fn to_scalar(&self) -> Scalar {
+    pub(crate) fn to_scalar(self) -> Scalar {
         Scalar::from_element(self.dtype, self.v)
     }
 }
 
 /// The Python value an element reads back as through `.item()` / `.tolist()`.
-pub fn py_value(dtype: DType, v: f64) -> Value {
+pub(crate) fn py_value(dtype: DType, v: f64) -> Value {
     crate::binding::scalar_value(Scalar::from_element(dtype, v))
 }
 
 /// The numpy scalar an element reads back as (`a[0]`, `a.sum()`).
-pub fn np_value(dtype: DType, v: f64) -> Value {
+pub(crate) fn np_value(dtype: DType, v: f64) -> Value {
     Value::native(NpScalar::new(dtype, v))
 }
 

@@ -7,7 +7,7 @@ use crate::engine::dtype::{Category, DType};
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, PyResult, Value};
 
-pub type F = fn(&mut Interpreter, Args) -> PyResult<Value>;
+pub(crate) type F = fn(&mut Interpreter, Args) -> PyResult<Value>;
 
 fn rt() -> std::rc::Rc<crate::engine::Runtime> {
     super::runtime()
@@ -18,7 +18,7 @@ fn arr_value(a: NdArray) -> Value {
 }
 
 /// Any array-like as an array (arrays themselves are shared, not copied).
-pub fn as_array(it: &mut Interpreter, v: &Value) -> PyResult<NdArray> {
+pub(crate) fn as_array(it: &mut Interpreter, v: &Value) -> PyResult<NdArray> {
     if let Some(a) = v.downcast::<NdArray>() {
         return Ok(a.view(a.shape.clone(), a.strides.clone(), a.offset));
     }
@@ -41,7 +41,7 @@ fn truthy(it: &mut Interpreter, v: &Option<Value>) -> PyResult<bool> {
 }
 
 /// A shape argument: an int or a sequence of ints.
-pub fn shape_arg(it: &mut Interpreter, v: &Value) -> PyResult<Vec<usize>> {
+pub(crate) fn shape_arg(it: &mut Interpreter, v: &Value) -> PyResult<Vec<usize>> {
     let items = match v {
         Value::Tuple(_) | Value::List(_) => v.as_vec().unwrap_or_default(),
         _ => vec![v.clone()],
@@ -431,7 +431,7 @@ u1!(f_logical_not, "logical_not", Un::Not);
 
 /// `np.round(x, decimals)`: multiply by 10**d, round half to even, divide (numpy's
 /// PyArray_Round, in the array's own dtype).
-pub fn round_values(v: &Value, decimals: i64) -> PyResult<Value> {
+pub(crate) fn round_values(v: &Value, decimals: i64) -> PyResult<Value> {
     let mut it_dummy = None::<()>;
     let _ = &mut it_dummy;
     let (vals, shape, dt, scalar) = if let Some(s) = v.downcast::<NpScalar>() {
@@ -1122,7 +1122,7 @@ fn f_stack(it: &mut Interpreter, args: Args) -> PyResult<Value> {
 
 // ---------------------------------------------------------------- products
 
-pub fn matmul(it: &mut Interpreter, a: &Value, b: &Value) -> PyResult<Value> {
+pub(crate) fn matmul(it: &mut Interpreter, a: &Value, b: &Value) -> PyResult<Value> {
     let x = as_array(it, a)?;
     let y = as_array(it, b)?;
     if x.ndim() == 0 || y.ndim() == 0 {
@@ -1476,7 +1476,7 @@ fn f_view_as_self(_it: &mut Interpreter, args: Args) -> PyResult<Value> {
 }
 
 /// The module's functions (name, implementation).
-pub const FUNCS: &[(&str, F)] = &[
+pub(crate) const FUNCS: &[(&str, F)] = &[
     ("array", f_array),
     ("asarray", f_asarray),
     ("zeros", f_zeros),
@@ -1615,7 +1615,7 @@ const METHOD_FUNCS: &[&str] = &[
 ];
 
 /// `a.name` for a method: the function bound to the array.
-pub fn method(_it: &mut Interpreter, me: &Value, name: &str) -> PyResult<Option<Value>> {
+pub(crate) fn method(_it: &mut Interpreter, me: &Value, name: &str) -> PyResult<Option<Value>> {
     let f = METHODS
         .iter()
         .find(|(n, _)| *n == name)
@@ -1638,7 +1638,7 @@ pub fn method(_it: &mut Interpreter, me: &Value, name: &str) -> PyResult<Option<
     })))
 }
 
-pub fn linalg_module() -> Value {
+pub(crate) fn linalg_module() -> Value {
     let m = Module::new("numpy.linalg");
     m.add_fn("solve", f_solve);
     m.add_fn("norm", f_norm);

@@ -17,7 +17,6 @@ use super::funcs::shape_arg;
 use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, NativeObject, PyResult, Value};
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -91,7 +90,7 @@ fn generate_state(pool: &[u32; POOL_SIZE], n64: usize) -> Vec<u64> {
 const PCG_MULT: u128 = (2_549_297_995_355_413_924u128 << 64) | 4_865_540_595_714_422_341u128;
 
 #[derive(Clone)]
-pub struct Pcg64 {
+pub(crate) struct Pcg64 {
     state: u128,
     inc: u128,
     has_uint32: bool,
@@ -119,14 +118,14 @@ impl Pcg64 {
         self.state = self.state.wrapping_mul(PCG_MULT).wrapping_add(self.inc);
     }
 
-    pub fn next64(&mut self) -> u64 {
+    pub(crate) fn next64(&mut self) -> u64 {
         self.step();
         let s = self.state;
         let x = ((s >> 64) as u64) ^ (s as u64);
         x.rotate_right((s >> 122) as u32)
     }
 
-    pub fn next32(&mut self) -> u32 {
+    pub(crate) fn next32(&mut self) -> u32 {
         if self.has_uint32 {
             self.has_uint32 = false;
             return self.uinteger;
@@ -137,7 +136,7 @@ impl Pcg64 {
         next as u32
     }
 
-    pub fn next_double(&mut self) -> f64 {
+    pub(crate) fn next_double(&mut self) -> f64 {
         (self.next64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
     }
 
@@ -176,7 +175,7 @@ impl Pcg64 {
     }
 
     /// `random_bounded_uint64(off=0, rng)` without the mask: one value in [0, rng].
-    pub fn bounded(&mut self, rng: u64) -> u64 {
+    pub(crate) fn bounded(&mut self, rng: u64) -> u64 {
         if rng == 0 {
             0
         } else if rng <= 0xffff_ffff {
@@ -193,7 +192,7 @@ impl Pcg64 {
     }
 
     /// `random_interval(max)`: [0, max] by masked rejection.
-    pub fn interval(&mut self, max: u64) -> u64 {
+    pub(crate) fn interval(&mut self, max: u64) -> u64 {
         if max == 0 {
             return 0;
         }
@@ -214,7 +213,7 @@ impl Pcg64 {
     }
 
     /// `random_standard_normal`: the 256-layer ziggurat.
-    pub fn standard_normal(&mut self) -> f64 {
+    pub(crate) fn standard_normal(&mut self) -> f64 {
         let z = ziggurat();
         loop {
             let mut r = self.next64();
@@ -309,7 +308,7 @@ fn ziggurat() -> &'static Ziggurat {
 }
 
 // ---- the Python object ----
-pub struct Generator(pub RefCell<Pcg64>);
+pub(crate) struct Generator(pub RefCell<Pcg64>);
 
 fn os_entropy() -> Vec<u32> {
     use std::io::Read;
@@ -372,7 +371,7 @@ fn entropy_words(it: &mut Interpreter, seed: &Value, out: &mut Vec<u32>) -> PyRe
     }
 }
 
-pub fn default_rng(it: &mut Interpreter, args: Args) -> PyResult<Value> {
+pub(crate) fn default_rng(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let a = args.bind("default_rng", &["seed"], 0)?;
     let entropy = match &a[0] {
         None | Some(Value::None) => os_entropy(),
@@ -966,9 +965,6 @@ const METHODS: &[&str] = &[
 impl NativeObject for Generator {
     fn type_name(&self) -> &str {
         "Generator"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

@@ -4,15 +4,15 @@
 //! `np.random` generator bit for bit. `_numpy_core` is native; `numpy` itself is a small
 //! Python prelude (numpy.py) over it.
 
-pub mod array;
-pub mod funcs;
-pub mod generator;
-pub mod npyfile;
-pub mod object;
-pub mod ops;
-pub mod random;
+pub(crate) mod array;
+pub(crate) mod funcs;
+pub(crate) mod generator;
+pub(crate) mod npyfile;
+pub(crate) mod object;
+pub(crate) mod ops;
+pub(crate) mod random;
 
-pub use array::{NdArray, NpScalar};
+pub(crate) use array::{NdArray, NpScalar};
 
 use crate::engine::dtype::DType;
 use crate::engine::numpy_print::{PrintOptions, options, set_options};
@@ -20,7 +20,6 @@ use crate::engine::runtime::Runtime;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
 use array::{err, np_name, np_value};
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -33,7 +32,7 @@ thread_local! {
 }
 
 /// The runtime of the run in progress (arrays take their memory from its host budget).
-pub fn runtime() -> Rc<Runtime> {
+pub(crate) fn runtime() -> Rc<Runtime> {
     RUNTIME.with(|r| {
         r.borrow()
             .clone()
@@ -42,10 +41,10 @@ pub fn runtime() -> Rc<Runtime> {
 }
 
 /// `a.dtype`: prints as `float32`, compares equal to `np.float32`, `'float32'` and itself.
-pub struct NpDType(pub DType);
+pub(crate) struct NpDType(pub DType);
 
 /// `np.float32`, `np.int64`, ...: the scalar types (callable, `__name__`).
-pub struct NpType(pub DType);
+pub(crate) struct NpType(pub DType);
 
 fn dtype_name_of(v: &Value) -> Option<DType> {
     if let Some(d) = v.downcast::<NpDType>() {
@@ -83,7 +82,7 @@ fn dtype_name_of(v: &Value) -> Option<DType> {
 }
 
 /// A `dtype=` argument.
-pub fn dtype_of(v: &Value) -> PyResult<DType> {
+pub(crate) fn dtype_of(v: &Value) -> PyResult<DType> {
     dtype_name_of(v).ok_or_else(|| {
         err(
             ExcType::TypeError,
@@ -95,9 +94,6 @@ pub fn dtype_of(v: &Value) -> PyResult<DType> {
 impl NativeObject for NpDType {
     fn type_name(&self) -> &str {
         "dtype"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -155,9 +151,6 @@ impl NativeObject for NpDType {
 impl NativeObject for NpType {
     fn type_name(&self) -> &str {
         "type"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -381,7 +374,7 @@ pub(crate) fn bound_method<T: 'static>(
     }))
 }
 
-pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
+pub(crate) fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     set_options(PrintOptions::default());
     RUNTIME.with(|r| *r.borrow_mut() = Some(rt));
     it.define_native_class_in("ndarray", "numpy", &[]);
@@ -402,6 +395,6 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
 }
 
 /// `t.numpy()`'s array: the tensor's own memory.
-pub fn from_tensor(t: &crate::engine::Tensor) -> Value {
+pub(crate) fn from_tensor(t: &crate::engine::Tensor) -> Value {
     Value::native(NdArray::from_tensor(&runtime(), t))
 }

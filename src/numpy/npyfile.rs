@@ -10,7 +10,7 @@ use crate::script::ExcType;
 use crate::script::{Interpreter, PyResult, Value};
 
 /// One array read from a `.npy` stream.
-pub struct Loaded {
+pub(crate) struct Loaded {
     pub dtype: DType,
     pub shape: Vec<usize>,
     pub values: Vec<f64>,
@@ -21,7 +21,7 @@ fn bad(msg: impl Into<String>) -> crate::script::PyException {
 }
 
 /// Parses a `.npy` file's bytes.
-pub fn parse_npy(bytes: &[u8]) -> PyResult<Loaded> {
+pub(crate) fn parse_npy(bytes: &[u8]) -> PyResult<Loaded> {
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err(bad("the file is not a .npy file (no \\x93NUMPY magic)"));
     }
@@ -186,7 +186,7 @@ fn dict_shape(header: &str) -> Option<Vec<usize>> {
 
 /// The members of a `.npz` (zip) archive: (name without `.npy`, bytes). Only stored members
 /// (np.savez); compressed ones (np.savez_compressed) are refused.
-pub fn parse_npz(bytes: &[u8]) -> PyResult<Vec<(String, Vec<u8>)>> {
+pub(crate) fn parse_npz(bytes: &[u8]) -> PyResult<Vec<(String, Vec<u8>)>> {
     let members = zip_members(bytes)?;
     if members.is_empty() {
         return Err(bad("the file is not a .npy or .npz file"));
@@ -200,7 +200,7 @@ pub fn parse_npz(bytes: &[u8]) -> PyResult<Vec<(String, Vec<u8>)>> {
 /// The stored (uncompressed) members of a zip archive: what np.savez and torch.save write.
 /// Sizes and offsets come from the central directory (torch.save writes its local headers
 /// with the sizes after the data), zip64 included. A compressed member is refused.
-pub fn zip_members(bytes: &[u8]) -> PyResult<Vec<(String, Vec<u8>)>> {
+pub(crate) fn zip_members(bytes: &[u8]) -> PyResult<Vec<(String, Vec<u8>)>> {
     let cut = || bad("the zip archive is damaged or cut short");
     let le = |i: usize, n: usize| -> Option<u64> {
         let s = bytes.get(i..i.checked_add(n)?)?;
@@ -295,7 +295,7 @@ pub fn zip_members(bytes: &[u8]) -> PyResult<Vec<(String, Vec<u8>)>> {
 
 /// `np.load(path)`: an array for a `.npy` file, a dict of arrays for a `.npz` archive (numpy.py
 /// wraps it in an NpzFile).
-pub fn load(it: &mut Interpreter, path: &str) -> PyResult<Value> {
+pub(crate) fn load(it: &mut Interpreter, path: &str) -> PyResult<Value> {
     let bytes = crate::script::read_host_file(it, path)?;
     let rt = super::runtime();
     let array = |l: Loaded| -> PyResult<Value> {

@@ -8,10 +8,9 @@ use crate::engine::numpy_print::{numpy_repr, numpy_str};
 use crate::script::{
     BinOp, CmpOp, ExcType, Interpreter, NativeObject, PyResult, UnaryOp as PyUnary, Value,
 };
-use std::any::Any;
 use std::rc::Rc;
 
-pub fn bin_of(op: BinOp) -> Option<Bin> {
+pub(crate) fn bin_of(op: BinOp) -> Option<Bin> {
     Some(match op {
         BinOp::Add => Bin::Add,
         BinOp::Sub => Bin::Sub,
@@ -27,7 +26,7 @@ pub fn bin_of(op: BinOp) -> Option<Bin> {
     })
 }
 
-pub fn cmp_of(op: CmpOp) -> Bin {
+pub(crate) fn cmp_of(op: CmpOp) -> Bin {
     match op {
         CmpOp::Eq => Bin::Eq,
         CmpOp::Ne => Bin::Ne,
@@ -99,7 +98,7 @@ fn python_style(neg: bool, digits: &str, exp: i32) -> String {
 }
 
 /// `str(np.float32(x))`: the shortest digits that read back as the same float32.
-pub fn float_str(dtype: DType, v: f64) -> String {
+pub(crate) fn float_str(dtype: DType, v: f64) -> String {
     if v.is_nan() {
         return "nan".into();
     }
@@ -118,7 +117,7 @@ pub fn float_str(dtype: DType, v: f64) -> String {
     python_style(neg, &digits, exp)
 }
 
-pub fn scalar_str(dtype: DType, v: f64) -> String {
+pub(crate) fn scalar_str(dtype: DType, v: f64) -> String {
     match dtype.category() {
         Category::Bool => if v != 0.0 { "True" } else { "False" }.into(),
         Category::Integral => format!("{}", v as i64),
@@ -126,7 +125,7 @@ pub fn scalar_str(dtype: DType, v: f64) -> String {
     }
 }
 
-pub fn scalar_repr(dtype: DType, v: f64) -> String {
+pub(crate) fn scalar_repr(dtype: DType, v: f64) -> String {
     match dtype.category() {
         Category::Bool => if v != 0.0 { "np.True_" } else { "np.False_" }.into(),
         _ => format!("np.{}({})", np_name(dtype), scalar_str(dtype, v)),
@@ -136,9 +135,6 @@ pub fn scalar_repr(dtype: DType, v: f64) -> String {
 impl NativeObject for NpScalar {
     fn type_name(&self) -> &str {
         np_name(self.dtype)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -602,7 +598,7 @@ fn locate(it: &mut Interpreter, a: &NdArray, key: &Value) -> PyResult<Target> {
     Ok(Target::Gather(offs, out_shape))
 }
 
-pub fn getitem(it: &mut Interpreter, a: &NdArray, key: &Value) -> PyResult<Value> {
+pub(crate) fn getitem(it: &mut Interpreter, a: &NdArray, key: &Value) -> PyResult<Value> {
     match locate(it, a, key)? {
         Target::View(v, all_int) => {
             if all_int && v.shape.is_empty() {
@@ -626,7 +622,7 @@ pub fn getitem(it: &mut Interpreter, a: &NdArray, key: &Value) -> PyResult<Value
     }
 }
 
-pub fn setitem(it: &mut Interpreter, a: &NdArray, key: &Value, v: &Value) -> PyResult<()> {
+pub(crate) fn setitem(it: &mut Interpreter, a: &NdArray, key: &Value, v: &Value) -> PyResult<()> {
     let (offs, shape) = match locate(it, a, key)? {
         Target::View(v, _) => (v.offsets(), v.shape.clone()),
         Target::Gather(o, s) => (o, s),
@@ -689,9 +685,6 @@ pub fn setitem(it: &mut Interpreter, a: &NdArray, key: &Value, v: &Value) -> PyR
 impl NativeObject for NdArray {
     fn type_name(&self) -> &str {
         "ndarray"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -901,7 +894,7 @@ impl NativeObject for NdArray {
 }
 
 /// Write a ufunc's result into `a` (`a += b`, `out=a`), with numpy's same-kind casting check.
-pub fn store_into(a: &NdArray, out: &ops::Out, ufunc: &str) -> PyResult<()> {
+pub(crate) fn store_into(a: &NdArray, out: &ops::Out, ufunc: &str) -> PyResult<()> {
     let (src, dst) = (out.dtype.category(), a.dtype().category());
     if src > dst {
         let name = match ufunc {

@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 /// How an operand takes part in promotion.
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub enum Weak {
+pub(crate) enum Weak {
     /// An array or numpy scalar: its dtype counts.
     Strong,
     /// A Python bool / int / float: only its kind counts (NEP 50).
@@ -21,7 +21,7 @@ pub enum Weak {
 }
 
 /// An operand read into values.
-pub struct Operand {
+pub(crate) struct Operand {
     pub vals: Vec<f64>,
     pub shape: Vec<usize>,
     pub dtype: DType,
@@ -31,7 +31,7 @@ pub struct Operand {
 }
 
 /// numpy's `promote_types` for the dtypes the engine has.
-pub fn np_promote(a: DType, b: DType) -> DType {
+pub(crate) fn np_promote(a: DType, b: DType) -> DType {
     use DType::*;
     if a == b {
         return a;
@@ -101,7 +101,7 @@ fn weak_dtype(w: Weak) -> DType {
     }
 }
 
-pub fn result_dtype(a: &Operand, b: &Operand) -> DType {
+pub(crate) fn result_dtype(a: &Operand, b: &Operand) -> DType {
     match (a.weak, b.weak) {
         (Weak::Strong, Weak::Strong) => np_promote(a.dtype, b.dtype),
         (Weak::Strong, w) => weak_with(a.dtype, w),
@@ -112,7 +112,10 @@ pub fn result_dtype(a: &Operand, b: &Operand) -> DType {
 
 /// Infer the dtype and shape of nested Python data (lists, tuples, numbers, numpy scalars,
 /// arrays, tensors) and collect its values.
-pub fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usize>, DType)> {
+pub(crate) fn from_data(
+    it: &mut Interpreter,
+    v: &Value,
+) -> PyResult<(Vec<f64>, Vec<usize>, DType)> {
     fn rec(
         it: &mut Interpreter,
         v: &Value,
@@ -244,7 +247,7 @@ pub fn from_data(it: &mut Interpreter, v: &Value) -> PyResult<(Vec<f64>, Vec<usi
 }
 
 /// A tensor's values as a fresh array (`np.array(t)`: a copy; `t.__array__()`).
-pub fn tensor_array(it: &mut Interpreter, t: &crate::engine::Tensor) -> PyResult<NdArray> {
+pub(crate) fn tensor_array(it: &mut Interpreter, t: &crate::engine::Tensor) -> PyResult<NdArray> {
     let _ = it;
     let rt = super::runtime();
     rt.numpy(t).map_err(crate::binding::py_err)?;
@@ -252,7 +255,7 @@ pub fn tensor_array(it: &mut Interpreter, t: &crate::engine::Tensor) -> PyResult
     a.copy_as(a.dtype())
 }
 
-pub fn operand(it: &mut Interpreter, v: &Value) -> PyResult<Operand> {
+pub(crate) fn operand(it: &mut Interpreter, v: &Value) -> PyResult<Operand> {
     match v {
         Value::Bool(b) => {
             return Ok(Operand {
@@ -313,7 +316,7 @@ pub fn operand(it: &mut Interpreter, v: &Value) -> PyResult<Operand> {
 
 /// Whether a value is something numpy arithmetic takes (not a tensor: numpy defers to
 /// torch's reflected operators, as Tensor's `__array_priority__` makes it).
-pub fn is_operand(v: &Value) -> bool {
+pub(crate) fn is_operand(v: &Value) -> bool {
     matches!(
         v,
         Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::List(_) | Value::Tuple(_)
@@ -322,7 +325,7 @@ pub fn is_operand(v: &Value) -> bool {
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub enum Bin {
+pub(crate) enum Bin {
     Add,
     Sub,
     Mul,
@@ -452,7 +455,7 @@ fn spread(o: &Operand, shape: &[usize]) -> Vec<f64> {
 }
 
 /// The result of a binary ufunc: values, shape, dtype, and whether both were scalars.
-pub struct Out {
+pub(crate) struct Out {
     pub vals: Vec<f64>,
     pub shape: Vec<usize>,
     pub dtype: DType,
@@ -460,7 +463,7 @@ pub struct Out {
 }
 
 impl Out {
-    pub fn into_value(self, rt: &Rc<Runtime>) -> PyResult<Value> {
+    pub(crate) fn into_value(self, rt: &Rc<Runtime>) -> PyResult<Value> {
         if self.scalar {
             return Ok(super::array::np_value(self.dtype, self.vals[0]));
         }
@@ -470,7 +473,7 @@ impl Out {
     }
 }
 
-pub fn binary(op: Bin, a: &Operand, b: &Operand) -> PyResult<Out> {
+pub(crate) fn binary(op: Bin, a: &Operand, b: &Operand) -> PyResult<Out> {
     let shape = broadcast_shapes(&a.shape, &b.shape)?;
     let mut dt = result_dtype(a, b);
     if matches!(op, Bin::And | Bin::Or | Bin::Xor) && dt.category() == Category::Floating {
@@ -531,7 +534,7 @@ pub fn binary(op: Bin, a: &Operand, b: &Operand) -> PyResult<Out> {
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub enum Un {
+pub(crate) enum Un {
     Neg,
     Pos,
     Abs,
@@ -560,7 +563,7 @@ pub enum Un {
     Invert,
 }
 
-pub fn unary(op: Un, a: &Operand) -> PyResult<Out> {
+pub(crate) fn unary(op: Un, a: &Operand) -> PyResult<Out> {
     let src = match a.weak {
         Weak::Strong => a.dtype,
         w => weak_dtype(w),
@@ -656,7 +659,7 @@ pub fn unary(op: Un, a: &Operand) -> PyResult<Out> {
 
 /// numpy's `pairwise_sum` (loops_utils.h.src), accumulating in `dt` (float32 sums round
 /// every addition to float32).
-pub fn pairwise(a: &[f64], dt: DType) -> f64 {
+pub(crate) fn pairwise(a: &[f64], dt: DType) -> f64 {
     let r = |v: f64| np_cast(dt, v);
     let n = a.len();
     if n < 8 {
@@ -691,7 +694,7 @@ pub fn pairwise(a: &[f64], dt: DType) -> f64 {
 }
 
 /// Normalise an `axis=` argument: None (all), or the sorted distinct axes.
-pub fn axes_arg(
+pub(crate) fn axes_arg(
     it: &mut Interpreter,
     v: Option<&Value>,
     ndim: usize,
@@ -727,7 +730,7 @@ pub fn axes_arg(
 /// Groups of values, one per output element, in numpy's iteration order for a reduction
 /// over `axes`; returns (groups, output shape without keepdims, output shape with keepdims,
 /// whether the reduced axes are the innermost ones).
-pub fn groups(
+pub(crate) fn groups(
     vals: &[f64],
     shape: &[usize],
     axes: &Option<Vec<usize>>,
@@ -771,7 +774,7 @@ pub fn groups(
 
 /// A float sum of one group as numpy computes it: pairwise when the reduction runs over
 /// the innermost axes, else one addition after another.
-pub fn sum_group(g: &[f64], dt: DType, inner: bool) -> f64 {
+pub(crate) fn sum_group(g: &[f64], dt: DType, inner: bool) -> f64 {
     if dt.category() == Category::Floating {
         if inner {
             np_cast(dt, 0.0 + pairwise(g, dt))
@@ -784,7 +787,7 @@ pub fn sum_group(g: &[f64], dt: DType, inner: bool) -> f64 {
 }
 
 /// The accumulation dtype of `sum` (numpy's `add.reduce` default: small ints widen to int64).
-pub fn sum_dtype(dt: DType) -> DType {
+pub(crate) fn sum_dtype(dt: DType) -> DType {
     match dt.category() {
         Category::Bool | Category::Integral => DType::Int64,
         Category::Floating => dt,
@@ -792,7 +795,7 @@ pub fn sum_dtype(dt: DType) -> DType {
 }
 
 /// The mean's dtype: float64 for integers and bools.
-pub fn mean_dtype(dt: DType) -> DType {
+pub(crate) fn mean_dtype(dt: DType) -> DType {
     match dt.category() {
         Category::Floating => dt,
         _ => DType::Float64,

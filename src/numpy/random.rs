@@ -9,7 +9,6 @@ use super::funcs::shape_arg;
 use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -17,14 +16,14 @@ const N: usize = 624;
 const M: usize = 397;
 
 #[derive(Clone)]
-pub struct State {
+pub(crate) struct State {
     mt: [u32; N],
     pos: usize,
     gauss: Option<f64>,
 }
 
 impl State {
-    pub fn new(seed: u32) -> State {
+    pub(crate) fn new(seed: u32) -> State {
         let mut mt = [0u32; N];
         let mut s = seed;
         for (pos, slot) in mt.iter_mut().enumerate() {
@@ -66,13 +65,13 @@ impl State {
         ((self.next32() as u64) << 32) | self.next32() as u64
     }
 
-    pub fn double(&mut self) -> f64 {
+    pub(crate) fn double(&mut self) -> f64 {
         let a = (self.next32() >> 5) as f64;
         let b = (self.next32() >> 6) as f64;
         (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0
     }
 
-    pub fn gauss(&mut self) -> f64 {
+    pub(crate) fn gauss(&mut self) -> f64 {
         if let Some(g) = self.gauss.take() {
             return g;
         }
@@ -89,7 +88,7 @@ impl State {
     }
 
     /// `random_interval(max)`: uniform in [0, max] by masked rejection.
-    pub fn interval(&mut self, max: u64) -> u64 {
+    pub(crate) fn interval(&mut self, max: u64) -> u64 {
         if max == 0 {
             return 0;
         }
@@ -110,7 +109,7 @@ impl State {
     }
 
     /// `random_bounded_uint64` with the mask method (legacy `randint`): off + [0, rng].
-    pub fn bounded(&mut self, off: i64, rng: u64) -> i64 {
+    pub(crate) fn bounded(&mut self, off: i64, rng: u64) -> i64 {
         if rng == 0 {
             return off;
         }
@@ -121,7 +120,7 @@ impl State {
     }
 }
 
-pub struct RandomState(pub RefCell<State>);
+pub(crate) struct RandomState(pub RefCell<State>);
 
 fn state_of(v: &Value) -> Option<&RandomState> {
     v.downcast::<RandomState>()
@@ -432,9 +431,6 @@ impl NativeObject for RandomState {
     fn type_name(&self) -> &str {
         "RandomState"
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
     fn getattr(
         &self,
         this: &Rc<dyn NativeObject>,
@@ -453,7 +449,7 @@ impl NativeObject for RandomState {
 }
 
 /// `np.random`: the functions of one global RandomState, and the class.
-pub fn module() -> Value {
+pub(crate) fn module() -> Value {
     let m = Module::new("numpy.random");
     let global = Value::native(RandomState(RefCell::new(State::new(0))));
     for &name in METHODS {

@@ -25,7 +25,7 @@ const MAX_ELEMENTS: usize = 1_000_000;
 
 /// Copies of the contents of every container reachable from some namespaces.
 #[derive(Default)]
-pub struct Containers {
+pub(super) struct Containers {
     lists: Vec<(Rc<RefCell<Seq>>, Vec<Value>)>,
     dicts: Vec<(Rc<RefCell<Dict>>, Dict)>,
 }
@@ -87,7 +87,7 @@ impl Walk {
 impl Containers {
     /// Copies the containers reachable from the values of `namespaces` (which are themselves
     /// restored by their owner).
-    pub fn capture<'a>(namespaces: impl Iterator<Item = &'a Dict>) -> Containers {
+    pub(super) fn capture<'a>(namespaces: impl Iterator<Item = &'a Dict>) -> Containers {
         let mut walk = Walk {
             seen: HashSet::new(),
             elements: 0,
@@ -103,7 +103,7 @@ impl Containers {
 
     /// Puts back, in place, the contents of every copied container that differs from its
     /// copy (compared by identity: usually nothing is copied).
-    pub fn restore(&self) {
+    pub(super) fn restore(&self) {
         for (live, copy) in &self.lists {
             let same = {
                 let now = live.borrow();

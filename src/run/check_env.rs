@@ -15,7 +15,7 @@
 //! plain Python values in Rust and calls no Python code.
 
 use super::report::{ErrorReport, TimelineEntry};
-pub use super::same_value::plain_eq;
+pub(super) use super::same_value::plain_eq;
 use super::same_value::{MAX_DEPTH, number, unchanged};
 use crate::script::ExcType;
 use crate::script::{
@@ -52,7 +52,7 @@ const CHECK_NAMES: &[(&str, &str)] = &[
 /// The namespaces of every module loaded before the learner's code (the check modules and
 /// what they import: `torch._F`, `torch._C`, `collections` …) and of the classes they hold, as
 /// they were then.
-pub struct Pristine {
+pub(super) struct Pristine {
     modules: Vec<(Rc<Module>, Dict)>,
     classes: Vec<(Rc<Class>, Dict)>,
     /// The modules [`CHECK_NAMES`] binds, taken at capture (not looked up again afterwards,
@@ -66,7 +66,7 @@ pub struct Pristine {
 impl Pristine {
     /// Imports [`CHECK_MODULES`] and copies the namespaces of every loaded module. A module
     /// that fails to import is left out (the checks then import it like any script would).
-    pub fn capture(it: &mut Interpreter) -> Pristine {
+    pub(super) fn capture(it: &mut Interpreter) -> Pristine {
         let mut modules: Vec<(Rc<Module>, Dict)> = Vec::new();
         let mut classes: Vec<(Rc<Class>, Dict)> = Vec::new();
         // every module first, then the copies: importing one (torch._extra) adds names to
@@ -110,7 +110,7 @@ impl Pristine {
     }
 
     /// Puts back every copied namespace that differs from its copy.
-    pub fn restore(&self) {
+    pub(super) fn restore(&self) {
         for (m, dict) in &self.modules {
             put_back(&m.dict, dict);
         }
@@ -122,7 +122,7 @@ impl Pristine {
 
     /// The namespaces whose code the checks trust: the copied modules' (where their functions
     /// find their globals).
-    pub fn trusted(&self) -> Vec<Rc<RefCell<Dict>>> {
+    pub(super) fn trusted(&self) -> Vec<Rc<RefCell<Dict>>> {
         self.modules.iter().map(|(m, _)| m.dict.clone()).collect()
     }
 }
@@ -175,7 +175,7 @@ fn put_back(live: &RefCell<Dict>, copy: &Dict) {
 }
 
 /// What the helpers report about the exercise's own run.
-pub struct RunFacts<'a> {
+pub(super) struct RunFacts<'a> {
     pub error: Option<&'a ErrorReport>,
     pub stdout: &'a str,
     pub timeline: &'a [TimelineEntry],
@@ -189,7 +189,11 @@ pub struct RunFacts<'a> {
 
 /// A fresh namespace for the checks: the learner's variables (those that do not shadow a
 /// builtin or start with `__`), the real modules of [`CHECK_NAMES`], and the helpers.
-pub fn check_namespace(it: &mut Interpreter, pristine: &Pristine, facts: &RunFacts) -> Rc<Module> {
+pub(super) fn check_namespace(
+    it: &mut Interpreter,
+    pristine: &Pristine,
+    facts: &RunFacts,
+) -> Rc<Module> {
     let ns = Rc::new(Module::new("__check__"));
     let learner = it.main_module();
     let copied: Vec<(Value, Value)> = learner

@@ -3,7 +3,7 @@
 //! language), in English and Chinese.
 
 /// The check runner's own words in one language.
-pub struct CheckText {
+pub(super) struct CheckText {
     /// The one result shown when the learner's code does not parse: `{kind}` is SyntaxError,
     /// IndentationError or TabError.
     pub fix_syntax_first: &'static str,
@@ -52,12 +52,12 @@ const ZH: CheckText = CheckText {
 };
 
 /// The texts for a language code (`zh`, else English).
-pub fn check_text(lang: &str) -> &'static CheckText {
+pub(super) fn check_text(lang: &str) -> &'static CheckText {
     if lang == "zh" { &ZH } else { &EN }
 }
 
 /// `template` with each `{key}` replaced by its value.
-pub fn fill(template: &str, pairs: &[(&str, &str)]) -> String {
+pub(super) fn fill(template: &str, pairs: &[(&str, &str)]) -> String {
     let mut out = template.to_string();
     for (key, value) in pairs {
         out = out.replace(&format!("{{{key}}}"), value);

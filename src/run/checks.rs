@@ -32,7 +32,7 @@ pub enum CheckMessage {
 
 impl CheckStatement {
     /// The statement padded with blank lines so that, run alone, it reports its real line.
-    pub fn padded_source(&self) -> String {
+    pub(crate) fn padded_source(&self) -> String {
         let mut s = "\n".repeat(self.line.saturating_sub(1) as usize);
         s.push_str(&self.source);
         s.push('\n');
@@ -49,7 +49,7 @@ pub struct CheckSyntaxError {
 
 /// At most this many top-level statements in a check block: each runs on its own, compiled
 /// with its line's padding, so a block far longer would take time quadratic in its length.
-pub const MAX_CHECK_STATEMENTS: usize = 1000;
+pub(crate) const MAX_CHECK_STATEMENTS: usize = 1000;
 
 /// Splits `block` into its top-level statements.
 pub fn split_checks(block: &str) -> Result<Vec<CheckStatement>, CheckSyntaxError> {

@@ -20,7 +20,7 @@ thread_local! {
 static HOOK: Once = Once::new();
 
 /// Installs the silencing hook once, in front of whatever hook is there now.
-pub fn install_hook() {
+pub(crate) fn install_hook() {
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
@@ -72,7 +72,7 @@ pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// The one-line message a learner sees for a run that panicked inside cudatutor.
-pub fn panic_message(detail: &str) -> String {
+pub(crate) fn panic_message(detail: &str) -> String {
     format!(
         "internal error in cudatutor: {detail}. This is a bug in cudatutor, not in your code; \
          the run was stopped and nothing else is affected. Please report the code that caused it"

@@ -68,7 +68,7 @@ pub struct DiffText {
     pub summary: &'static str,
 }
 
-pub const EN: DiffText = DiffText {
+pub(crate) const EN: DiffText = DiffText {
     engine_header: "engine:  {backend} ({device})",
     pytorch_header: "pytorch: {device} — {note}",
     unsandboxed: super::pytorch::UNSANDBOXED_NOTE,
@@ -95,7 +95,7 @@ pub const EN: DiffText = DiffText {
     summary: "{n} script(s): {same} identical, {differ} different, {failed} not run on PyTorch",
 };
 
-pub const ZH: DiffText = DiffText {
+pub(crate) const ZH: DiffText = DiffText {
     engine_header: "引擎：{backend}（{device}）",
     pytorch_header: "PyTorch：{device} — {note}",
     unsandboxed: super::pytorch::UNSANDBOXED_NOTE_ZH,
@@ -298,7 +298,7 @@ pub fn differences(engine: &RunReport, pytorch: &RunReport) -> Vec<Difference> {
 
 /// Runs the exercise (or plain script, `check` None) on the engine's simulated GPU and on real
 /// PyTorch with the same options, and compares the two reports.
-pub fn diff_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> DiffReport {
+pub(crate) fn diff_exercise(code: &str, check: Option<&str>, opts: &RunOptions) -> DiffReport {
     let engine_backend = match opts.backend {
         BackendChoice::Pytorch | BackendChoice::Auto => BackendChoice::Sim,
         other => other,

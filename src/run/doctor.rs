@@ -157,7 +157,7 @@ impl Diagnosis {
 
     /// [`Diagnosis::cuda_usable`] with the reason in `lang` (what the driver, NVRTC or the
     /// self-test said is quoted as they said it).
-    pub fn cuda_usable_in(&self, lang: Lang) -> Result<(), String> {
+    pub(crate) fn cuda_usable_in(&self, lang: Lang) -> Result<(), String> {
         let t = |en| tr(lang, en);
         if !self.driver.has_gpu() {
             return Err(match self.driver.status {
@@ -382,14 +382,9 @@ impl Diagnosis {
     }
 }
 
-/// Doctor's section on `--backend pytorch`: which Python, whether it imports torch, its
-/// version, CUDA availability and devices (runs the Python once: seconds).
-pub fn render_python(opts: &crate::run::RunOptions) -> String {
-    render_python_in(opts, Lang::En)
-}
-
-/// [`render_python`] in `lang`.
-pub fn render_python_in(opts: &crate::run::RunOptions, lang: Lang) -> String {
+/// Doctor's section on `--backend pytorch` in `lang`: which Python, whether it imports torch,
+/// its version, CUDA availability and devices (runs the Python once: seconds).
+pub(crate) fn render_python_in(opts: &crate::run::RunOptions, lang: Lang) -> String {
     use crate::run::pytorch;
     let t = |en| tr(lang, en);
     let mut s = String::new();

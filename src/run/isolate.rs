@@ -31,12 +31,12 @@ use std::time::{Duration, Instant};
 
 /// Address space beyond the memory budget: the binary's own mappings, the run thread's
 /// 256 MiB stack, glibc's per-thread arenas.
-pub const ADDRESS_SPACE_HEADROOM: u64 = 2 << 30;
+pub(crate) const ADDRESS_SPACE_HEADROOM: u64 = 2 << 30;
 /// How long past its wall limit a run may go before the parent kills it (the interpreter
 /// stops a run at its limit by itself; this bounds native code that does not).
-pub const GRACE: Duration = Duration::from_secs(5);
+pub(crate) const GRACE: Duration = Duration::from_secs(5);
 /// The largest file a graded run may write.
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 64 << 20;
 /// The largest report read back (a run's captured output is bounded well below it).
 const MAX_REPLY_BYTES: usize = 256 << 20;
 /// The most of the child's stderr kept (its last line names an abort's cause).
@@ -64,7 +64,11 @@ pub fn isolates(opts: &RunOptions) -> bool {
 
 /// Runs an exercise as [`super::run_exercise`] does, in a child process with the limits in
 /// the module docs when [`isolates`] says so.
-pub fn run_exercise_isolated(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
+pub(crate) fn run_exercise_isolated(
+    code: &str,
+    check: Option<&str>,
+    opts: &RunOptions,
+) -> RunReport {
     if !isolates(opts) {
         return super::run_exercise(code, check, opts);
     }
@@ -77,7 +81,7 @@ pub fn run_exercise_isolated(code: &str, check: Option<&str>, opts: &RunOptions)
 
 /// How a child that gave no report ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Death {
+pub(crate) enum Death {
     /// The parent's wall deadline passed.
     Deadline,
     /// SIGXCPU: the CPU-time limit.
@@ -93,7 +97,7 @@ pub enum Death {
 
 /// Runs one request in `program __worker` with the limits and returns its report, or one
 /// that says why there is none.
-pub fn run_in_child(
+pub(crate) fn run_in_child(
     program: &std::path::Path,
     code: &str,
     check: Option<&str>,
@@ -245,7 +249,12 @@ fn at_memory_limit(stderr: &[u8]) -> bool {
 /// The report of a child that ended without one: a run stopped by a limit is the learner's
 /// (TimeoutError or MemoryError, graded failed with a line-0 result saying why); a crash is
 /// cudatutor's (an internal error).
-pub fn death_report(death: Death, stderr: &[u8], budget: u64, opts: &RunOptions) -> RunReport {
+pub(crate) fn death_report(
+    death: Death,
+    stderr: &[u8],
+    budget: u64,
+    opts: &RunOptions,
+) -> RunReport {
     let secs = opts.max_wall.as_secs_f64();
     match death {
         Death::Deadline => stopped_report(

@@ -12,7 +12,7 @@ pub mod isolate;
 pub mod pytorch;
 mod same_value;
 mod session;
-pub mod sigint;
+pub(crate) mod sigint;
 mod unexpected;
 pub mod warm_worker;
 pub mod worker;
@@ -51,15 +51,15 @@ pub enum BackendChoice {
 
 /// The most GPU memory a device may be given (1 PiB): PyTorch reports memory as signed 64-bit
 /// counts, and sixteen such devices still add up far below that, so no count can wrap.
-pub const MAX_GPU_MEMORY: u64 = 1 << 50;
+pub(crate) const MAX_GPU_MEMORY: u64 = 1 << 50;
 
 /// Interpreter steps allowed per second of the wall limit: more than the interpreter runs on
 /// this machine (about 13 million a second), so the wall limit is what stops a long loop and
 /// a loop CPython finishes in a few seconds is not cut short (`--time-limit` scales both).
-pub const STEPS_PER_SECOND: u64 = 20_000_000;
+pub(crate) const STEPS_PER_SECOND: u64 = 20_000_000;
 
 /// The step limit that goes with a wall limit ([`STEPS_PER_SECOND`]).
-pub fn steps_for(wall: std::time::Duration) -> u64 {
+pub(crate) fn steps_for(wall: std::time::Duration) -> u64 {
     (wall.as_secs_f64() * STEPS_PER_SECOND as f64).max(STEPS_PER_SECOND as f64) as u64
 }
 
@@ -133,7 +133,10 @@ impl ExerciseContext {
 
     /// What grading makes of this attempt's predictions (computed ones are refused, and
     /// whether the code is still the starting code apart from them).
-    pub fn judge_predictions(&self, code: &str) -> crate::lesson::predict::PredictionVerdict {
+    pub(crate) fn judge_predictions(
+        &self,
+        code: &str,
+    ) -> crate::lesson::predict::PredictionVerdict {
         let names: Vec<String> = self.predict.iter().map(|(n, _)| n.clone()).collect();
         crate::lesson::predict::judge(code, &self.start_code, &names, &self.lang)
     }
@@ -163,11 +166,11 @@ impl Default for RunOptions {
 /// Whether this build runs exercises on real GPUs (the cuda device wired into the engine).
 /// Until it does, `auto` always picks sim and `--backend cuda` is refused with a clear message
 /// (doctor says so too).
-pub const CUDA_RUNTIME_BUILT: bool = ENGINE_RUNS_ON_DEVICES;
+pub(crate) const CUDA_RUNTIME_BUILT: bool = ENGINE_RUNS_ON_DEVICES;
 
 /// Can the backend `opts` asks for run here? `Err` is the message for `--backend cuda` on a
 /// machine where it cannot (exit 2), naming what is missing.
-pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
+pub(crate) fn backend_available(opts: &RunOptions) -> Result<(), String> {
     match opts.backend {
         BackendChoice::Cuda => {
             // once per process (`run` asks before it starts the worker and again on the way)
@@ -189,16 +192,16 @@ pub fn backend_available(opts: &RunOptions) -> Result<(), String> {
 
 /// Whether this build's engine runs ops on the emulated and cuda devices (the device trait's
 /// GPU implementation, `engine::cuda::gpu_storage`, is wired into the session's runtime).
-pub const ENGINE_RUNS_ON_DEVICES: bool = true;
+pub(crate) const ENGINE_RUNS_ON_DEVICES: bool = true;
 
 /// Whether `--backend auto` may pick cuda: it does once the GPU passed the self-test on this
 /// (binary, driver, GPU, NVRTC), which runs the kernels against host values and checks that a
 /// failing launch raises PyTorch's error. The self-test is the gate, so no particular GPU run
 /// is needed to turn it on; `false` would keep `auto` on the sim everywhere.
-pub const AUTO_PICKS_CUDA: bool = true;
+pub(crate) const AUTO_PICKS_CUDA: bool = true;
 
 /// Can `--backend emulated` run here? `Err` says why not.
-pub fn emulated_usable() -> Result<(), String> {
+pub(crate) fn emulated_usable() -> Result<(), String> {
     if !crate::engine::cuda::emulated::built() {
         return Err(crate::engine::cuda::emulated::NOT_BUILT.into());
     }
@@ -255,7 +258,7 @@ thread_local! {
 /// bug in cudatutor), which is neither printed over the pager nor seen by its terminal hook
 /// (see contain.rs). Every in-process run goes through here, once: the pager starts its runs
 /// with it, and [`run_exercise`] called on such a thread runs right there.
-pub fn spawn_run<T: 'static>(
+pub(crate) fn spawn_run<T: 'static>(
     work: impl FnOnce() -> T + Send + 'static,
     done: impl FnOnce(Result<T, String>) + Send + 'static,
 ) -> std::io::Result<()> {
@@ -431,7 +434,7 @@ pub fn backend_label(opts: &RunOptions) -> BackendLabel {
 }
 
 /// The kernel cache directory: `CUDATUTOR_CACHE_DIR`, else the XDG cache dir.
-pub fn kernel_cache_dir() -> Option<std::path::PathBuf> {
+pub(crate) fn kernel_cache_dir() -> Option<std::path::PathBuf> {
     if let Some(d) = std::env::var_os("CUDATUTOR_CACHE_DIR").filter(|d| !d.is_empty()) {
         return Some(std::path::PathBuf::from(d));
     }
@@ -440,7 +443,7 @@ pub fn kernel_cache_dir() -> Option<std::path::PathBuf> {
 
 /// The cuda self-test on GPU 0, run in this process (`cudatutor __selftest`: a process of its
 /// own, since the test poisons its context); returns the process's exit status.
-pub fn cuda_selftest_process() -> u8 {
+pub(crate) fn cuda_selftest_process() -> u8 {
     let dir = kernel_cache_dir().unwrap_or_else(|| std::env::temp_dir().join("cudatutor-kernels"));
     crate::engine::cuda::selftest::cuda_selftest_process(dir)
 }

@@ -21,22 +21,22 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The runner's source, written to the cache folder on first use.
-pub const RUNNER: &str = include_str!("pytorch_runner.py");
+pub(crate) const RUNNER: &str = include_str!("pytorch_runner.py");
 
 /// The environment variable naming the Python interpreter (after `--python`).
-pub const PYTHON_ENV: &str = "CUDATUTOR_PYTHON";
+pub(crate) const PYTHON_ENV: &str = "CUDATUTOR_PYTHON";
 
 /// How long the resident process may take to import torch and answer its greeting. Importing
 /// torch from the PyPI wheel takes 2.5–6 s on an idle machine and far longer on a loaded one.
 const START_LIMIT: Duration = Duration::from_secs(240);
 
 /// What the pager and summaries say about this backend wherever it is shown.
-pub const UNSANDBOXED_NOTE: &str = "unsandboxed Python: the script can do anything you can";
+pub(crate) const UNSANDBOXED_NOTE: &str = "unsandboxed Python: the script can do anything you can";
 /// [`UNSANDBOXED_NOTE`] in Chinese.
-pub const UNSANDBOXED_NOTE_ZH: &str = "未经沙箱隔离的 Python：脚本能做你能做的任何事";
+pub(crate) const UNSANDBOXED_NOTE_ZH: &str = "未经沙箱隔离的 Python：脚本能做你能做的任何事";
 
 /// [`UNSANDBOXED_NOTE`] in `lang`.
-pub fn unsandboxed_note(lang: crate::lesson::Lang) -> &'static str {
+pub(crate) fn unsandboxed_note(lang: crate::lesson::Lang) -> &'static str {
     match lang {
         crate::lesson::Lang::En => UNSANDBOXED_NOTE,
         crate::lesson::Lang::Zh => UNSANDBOXED_NOTE_ZH,
@@ -45,11 +45,11 @@ pub fn unsandboxed_note(lang: crate::lesson::Lang) -> &'static str {
 
 /// The environment variable `python -m cudatutor` sets to the interpreter that ran it
 /// (python/cudatutor/__main__.py), so the binary it starts uses that Python by default.
-pub const LAUNCHER_PYTHON_ENV: &str = "CUDATUTOR_LAUNCHER_PYTHON";
+pub(crate) const LAUNCHER_PYTHON_ENV: &str = "CUDATUTOR_LAUNCHER_PYTHON";
 
 /// Where the interpreter of a run comes from, in the order they win.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PythonSource {
+pub(crate) enum PythonSource {
     /// `--python PATH`.
     Flag,
     /// `CUDATUTOR_PYTHON`.
@@ -63,7 +63,7 @@ pub enum PythonSource {
 }
 
 /// The Python interpreter a run uses (see [`python_choice`]).
-pub fn python_program(opts: &RunOptions) -> PathBuf {
+pub(crate) fn python_program(opts: &RunOptions) -> PathBuf {
     python_choice(opts).0
 }
 
@@ -71,7 +71,7 @@ pub fn python_program(opts: &RunOptions) -> PathBuf {
 /// Python of `python -m cudatutor`, else the Python beside this binary, else `python3`. The
 /// two middle ones make a learner's own PyTorch the default once the wheel is installed in the
 /// venv that holds torch, with no flag.
-pub fn python_choice(opts: &RunOptions) -> (PathBuf, PythonSource) {
+pub(crate) fn python_choice(opts: &RunOptions) -> (PathBuf, PythonSource) {
     if let Some(p) = &opts.python {
         return (p.clone(), PythonSource::Flag);
     }
@@ -102,7 +102,7 @@ pub fn python_choice(opts: &RunOptions) -> (PathBuf, PythonSource) {
 /// a Python wrapper, which only `python -m cudatutor` goes through. The path is kept as found,
 /// not resolved: a venv's python is a symlink to the base interpreter, and only the link's path
 /// makes Python use the venv's site-packages and its torch.
-pub fn python_beside(exe: &Path) -> Option<PathBuf> {
+pub(crate) fn python_beside(exe: &Path) -> Option<PathBuf> {
     let dir = exe.parent()?;
     let names: &[&str] = if cfg!(windows) {
         // A venv's Scripts\python.exe; a base or conda install keeps python.exe one level up.
@@ -114,7 +114,7 @@ pub fn python_beside(exe: &Path) -> Option<PathBuf> {
 }
 
 /// Can `program` be started at all? (A name is looked up on PATH.) `Err` says why not.
-pub fn python_found(program: &Path) -> Result<PathBuf, String> {
+pub(crate) fn python_found(program: &Path) -> Result<PathBuf, String> {
     if program.components().count() > 1 {
         return if program.is_file() {
             Ok(program.to_path_buf())
@@ -211,7 +211,7 @@ pub fn probe(program: &Path) -> Result<PythonProbe, String> {
 }
 
 /// torch's version for `program` without importing torch (package metadata, ~50 ms), cached.
-pub fn torch_version(program: &Path) -> Option<String> {
+pub(crate) fn torch_version(program: &Path) -> Option<String> {
     static CACHE: Mutex<Vec<(PathBuf, Option<String>)>> = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().ok()?;
     if let Some((_, v)) = cache.iter().find(|(p, _)| p == program) {
@@ -303,7 +303,7 @@ struct Hello {
 }
 
 /// A resident Python process with torch imported, forking one child per run.
-pub struct Resident {
+pub(crate) struct Resident {
     program: PathBuf,
     child: Child,
     stdin: ChildStdin,
@@ -315,7 +315,7 @@ pub struct Resident {
 
 impl Resident {
     /// Starts `program runner.py serve` and waits for its greeting (torch imported).
-    pub fn start(program: &Path) -> Result<Resident, String> {
+    pub(crate) fn start(program: &Path) -> Result<Resident, String> {
         let found = python_found(program)?;
         let runner = runner_path().map_err(|e| format!("cannot write the runner: {e}"))?;
         let mut child = Command::new(&found)
@@ -385,7 +385,7 @@ impl Resident {
     }
 
     /// Process id of the resident Python process (tests watch it survive runs).
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.pid
     }
 

@@ -42,7 +42,7 @@ pub(super) const MAX_DEPTH: usize = 64;
 /// dicts and sets of them), evaluated here without calling any Python code: any other object,
 /// a learner's class with its own `__eq__` included, is equal to nothing. A bool equals only a
 /// bool; ints and floats compare by value.
-pub fn plain_eq(a: &Value, b: &Value, depth: usize) -> bool {
+pub(super) fn plain_eq(a: &Value, b: &Value, depth: usize) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }

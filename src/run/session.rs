@@ -19,7 +19,7 @@ const CHECK_FILE: &str = "check.py";
 /// `CUDATUTOR_SEED` (a decimal u64) when the host sets it, so tests and recorded sessions can
 /// pin it; otherwise 64 fresh random bits, as PyTorch 2.15 reads them from /dev/urandom
 /// (c10's getNonDeterministicRandom), so unseeded `torch.rand` differs from run to run.
-pub fn initial_cpu_seed() -> u64 {
+pub(super) fn initial_cpu_seed() -> u64 {
     if let Some(seed) = std::env::var("CUDATUTOR_SEED")
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())
@@ -34,7 +34,7 @@ fn env_says_blocking(v: Option<&String>) -> bool {
     v.is_some_and(|v| v.trim() == "1")
 }
 
-pub fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
+pub(super) fn run(code: &str, check: Option<&str>, opts: &RunOptions) -> RunReport {
     let mut env: std::collections::BTreeMap<String, String> = opts.env.iter().cloned().collect();
     let launch_blocking =
         opts.launch_blocking || env_says_blocking(env.get("CUDA_LAUNCH_BLOCKING"));

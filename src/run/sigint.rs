@@ -23,7 +23,7 @@ extern "C" fn on_sigint(_: libc::c_int) {
 }
 
 /// The cancel flag SIGINT sets from now on (the same flag for every call).
-pub fn cancel_on_sigint() -> Arc<AtomicBool> {
+pub(crate) fn cancel_on_sigint() -> Arc<AtomicBool> {
     let flag = FLAG
         .get_or_init(|| Arc::new(AtomicBool::new(false)))
         .clone();
@@ -37,4 +37,4 @@ pub fn cancel_on_sigint() -> Arc<AtomicBool> {
 
 /// The exit status of a run a Ctrl-c stopped: 128 + SIGINT, what a shell reports for
 /// `python3 FILE` interrupted the same way.
-pub const INTERRUPTED_STATUS: u8 = 128 + libc::SIGINT as u8;
+pub(crate) const INTERRUPTED_STATUS: u8 = 128 + libc::SIGINT as u8;

@@ -18,7 +18,7 @@ use super::check_text::{CheckText, fill};
 /// The note to lead the first failed check with, when `error` is one the exercise does not
 /// expect; `file` is the script's name as its traceback shows it. Its `{check}` is left for
 /// the caller: the check's own message.
-pub fn unexpected_error_note(
+pub(super) fn unexpected_error_note(
     error: &ErrorReport,
     code: &str,
     start_code: &str,

@@ -92,17 +92,17 @@ impl From<WireOptions> for RunOptions {
 }
 
 /// Most (virtual) GPUs a request may ask for (the CLI's `--gpus` range).
-pub const MAX_GPUS: u32 = 16;
+pub(crate) const MAX_GPUS: u32 = 16;
 /// Longest wall-clock limit a request may set.
-pub const MAX_WALL_MS: u64 = 24 * 3600 * 1000;
+pub(crate) const MAX_WALL_MS: u64 = 24 * 3600 * 1000;
 /// Largest request line the worker reads (code, check and options together).
-pub const MAX_REQUEST_BYTES: usize = 16 << 20;
+pub(crate) const MAX_REQUEST_BYTES: usize = 16 << 20;
 
 impl WireOptions {
     /// Checks values a well-behaved parent always sends; anything else is refused with a
     /// message naming the field, before a runtime is built from it (4294967295 GPUs would
     /// try to allocate billions of device records).
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         if self.gpus == 0 || self.gpus > MAX_GPUS {
             return Err(format!(
                 "gpus must be between 1 and {MAX_GPUS}, got {}",
@@ -192,7 +192,7 @@ pub fn attach_device_output(report: &mut RunReport, lines: Vec<String>) {
 /// The worker process's entry point (`cudatutor __worker`): moves the protocol to a private
 /// copy of stdout, points stdout and stderr at a capture file (the device's output), and
 /// serves requests. Falls back to plain stdio when the descriptors cannot be moved.
-pub fn serve_process() -> u8 {
+pub(crate) fn serve_process() -> u8 {
     // A worker serves run after run: the GPU's context and kernels stay loaded between them.
     crate::engine::cuda::real::keep_contexts_between_runs();
     let stdin = std::io::stdin().lock();
@@ -209,7 +209,7 @@ pub fn serve(input: impl BufRead, output: impl Write) -> u8 {
 }
 
 /// [`serve`], folding what the device printed (`capture`) into each report.
-pub fn serve_with_capture(
+pub(crate) fn serve_with_capture(
     mut input: impl BufRead,
     mut output: impl Write,
     capture: Option<DeviceCapture>,
@@ -318,7 +318,7 @@ fn protocol_error(message: &str) -> String {
 }
 
 /// A report for a run that could not happen (worker crashed, could not start, was cancelled).
-pub fn failed_report(message: &str) -> RunReport {
+pub(crate) fn failed_report(message: &str) -> RunReport {
     RunReport {
         ok: false,
         stderr: format!("cudatutor: {message}\n"),
@@ -344,7 +344,7 @@ struct Running {
 /// interrupt (a cold cache's NVRTC compile), the report, and a loaded machine. A kernel that
 /// never ends is the case it exists for: the interpreter waits inside the driver and never
 /// reaches its own time check.
-pub const WORKER_GRACE: Duration = Duration::from_secs(30);
+pub(crate) const WORKER_GRACE: Duration = Duration::from_secs(30);
 
 /// The parent's side: starts `cudatutor __worker` when needed and restarts it after it exits.
 pub struct WorkerClient {
@@ -561,7 +561,7 @@ fn spawn_watchdog(
 /// The report of a run the parent stopped at its deadline: a TimeoutError as the interpreter
 /// raises at its own limit (the learner's result, graded as a run that was stopped), saying
 /// the GPU's work is what did not end.
-pub fn timeout_report(opts: &RunOptions) -> RunReport {
+pub(crate) fn timeout_report(opts: &RunOptions) -> RunReport {
     let secs = opts.max_wall.as_secs_f64();
     let secs = if secs.fract() == 0.0 {
         format!("{secs:.0}")

@@ -25,12 +25,12 @@ use crate::script::ExcType;
 /// The largest int a script may build: 2**20 bits (128 KiB, about 315 000 decimal digits).
 /// Far beyond what exercises need (2**1000000 fits), small enough that one multiplication or
 /// division of such numbers stays well under the run's wall-time limit in a debug build.
-pub const MAX_BITS: u64 = 1 << 20;
+pub(crate) const MAX_BITS: u64 = 1 << 20;
 
 /// CPython 3.11's default `sys.get_int_max_str_digits()`.
-pub const MAX_STR_DIGITS: usize = 4300;
+pub(crate) const MAX_STR_DIGITS: usize = 4300;
 
-pub fn memory_error() -> PyException {
+pub(crate) fn memory_error() -> PyException {
     PyException::new(ExcType::MemoryError, "")
 }
 
@@ -39,7 +39,7 @@ fn float_overflow() -> PyException {
 }
 
 /// A BigInt as a value: `Int` when it fits 64 bits; MemoryError past [`MAX_BITS`].
-pub fn value(b: BigInt) -> PyResult<Value> {
+pub(crate) fn value(b: BigInt) -> PyResult<Value> {
     if let Some(i) = b.to_i64() {
         return Ok(Value::Int(i));
     }
@@ -50,7 +50,7 @@ pub fn value(b: BigInt) -> PyResult<Value> {
 }
 
 /// An i128 as a value (`Int` when it fits).
-pub fn from_i128(v: i128) -> Value {
+pub(crate) fn from_i128(v: i128) -> Value {
     match i64::try_from(v) {
         Ok(i) => Value::Int(i),
         Err(_) => Value::BigInt(Rc::new(BigInt::from(v))),
@@ -58,7 +58,7 @@ pub fn from_i128(v: i128) -> Value {
 }
 
 /// Any int value (bool, int, big int) as an i128, if it fits.
-pub fn to_i128(v: &Value) -> Option<i128> {
+pub(crate) fn to_i128(v: &Value) -> Option<i128> {
     match v {
         Value::Int(i) => Some(*i as i128),
         Value::Bool(b) => Some(*b as i128),
@@ -68,7 +68,7 @@ pub fn to_i128(v: &Value) -> Option<i128> {
 }
 
 /// Any int value (bool, int, big int) as a BigInt.
-pub fn to_big(v: &Value) -> Option<BigInt> {
+pub(crate) fn to_big(v: &Value) -> Option<BigInt> {
     match v {
         Value::Int(i) => Some(BigInt::from(*i)),
         Value::Bool(b) => Some(BigInt::from(*b as i64)),
@@ -78,12 +78,12 @@ pub fn to_big(v: &Value) -> Option<BigInt> {
 }
 
 /// True for int-like builtin values (bool, int, big int).
-pub fn is_int(v: &Value) -> bool {
+pub(crate) fn is_int(v: &Value) -> bool {
     matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_))
 }
 
 /// `a <op> b` for ints of any size (the i64 path's overflow lands here too).
-pub fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
+pub(crate) fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
     match op {
         BinOp::Add => value(a + b),
         BinOp::Sub => value(a - b),
@@ -193,7 +193,7 @@ fn pow(a: &BigInt, b: &BigInt) -> PyResult<Value> {
 
 /// `pow(a, e, m)` with CPython's semantics (negative exponents use the modular inverse).
 /// `check` is called between steps of a long exponentiation (the run's time limit).
-pub fn pow_mod(
+pub(crate) fn pow_mod(
     a: &BigInt,
     e: &BigInt,
     m: &BigInt,
@@ -247,12 +247,12 @@ fn mod_inverse(a: &BigInt, m: &BigInt) -> Option<BigInt> {
 }
 
 /// `-a` for a value already known not to fit i64 or to overflow it.
-pub fn neg(a: &BigInt) -> PyResult<Value> {
+pub(crate) fn neg(a: &BigInt) -> PyResult<Value> {
     value(-a)
 }
 
 /// Python's `float(int)`: correctly rounded (half to even), OverflowError past the float range.
-pub fn to_f64(a: &BigInt) -> PyResult<f64> {
+pub(crate) fn to_f64(a: &BigInt) -> PyResult<f64> {
     let bits = a.bits();
     if bits <= 64 {
         let m = a.magnitude().to_u64().unwrap_or(0) as f64;
@@ -290,7 +290,7 @@ fn ldexp(mut x: f64, mut e: i32) -> f64 {
 }
 
 /// Python's `a / b` for ints: correctly rounded (CPython's `long_true_divide`).
-pub fn true_div(a: &BigInt, b: &BigInt) -> PyResult<f64> {
+pub(crate) fn true_div(a: &BigInt, b: &BigInt) -> PyResult<f64> {
     const MANT: i64 = f64::MANTISSA_DIGITS as i64; // 53
     const MIN_EXP: i64 = f64::MIN_EXP as i64; // -1021
     const MAX_EXP: i64 = f64::MAX_EXP as i64; // 1024
@@ -362,7 +362,7 @@ pub fn true_div(a: &BigInt, b: &BigInt) -> PyResult<f64> {
 }
 
 /// `i / j` for i64s: exact operands go straight to float division.
-pub fn i64_true_div(a: i64, b: i64) -> PyResult<f64> {
+pub(crate) fn i64_true_div(a: i64, b: i64) -> PyResult<f64> {
     const EXACT: u64 = 1 << 53;
     if b == 0 {
         return Err(PyException::new(
@@ -377,7 +377,7 @@ pub fn i64_true_div(a: i64, b: i64) -> PyResult<f64> {
 }
 
 /// Exact comparison of an int with a float, as CPython does (`None` when `f` is NaN).
-pub fn cmp_int_float(a: &BigInt, f: f64) -> Option<Ordering> {
+pub(crate) fn cmp_int_float(a: &BigInt, f: f64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
     }
@@ -397,7 +397,7 @@ pub fn cmp_int_float(a: &BigInt, f: f64) -> Option<Ordering> {
 }
 
 /// [`cmp_int_float`] for an i64 (no allocation when the int is exactly a float).
-pub fn cmp_i64_float(a: i64, f: f64) -> Option<Ordering> {
+pub(crate) fn cmp_i64_float(a: i64, f: f64) -> Option<Ordering> {
     if a.unsigned_abs() <= 1 << 53 {
         return (a as f64).partial_cmp(&f);
     }
@@ -407,7 +407,7 @@ pub fn cmp_i64_float(a: i64, f: f64) -> Option<Ordering> {
 const HASH_MODULUS: u64 = (1 << 61) - 1;
 
 /// CPython's hash of an int: |a| modulo 2**61 - 1 with a's sign (-1 becomes -2).
-pub fn hash(a: &BigInt) -> i64 {
+pub(crate) fn hash(a: &BigInt) -> i64 {
     let m = (a.magnitude() % BigUint::from(HASH_MODULUS))
         .to_u64()
         .unwrap_or(0) as i64;
@@ -426,7 +426,7 @@ fn str_digits_error() -> PyException {
 }
 
 /// The decimal digits of |a| (no sign), with CPython's 4300-digit limit.
-pub fn decimal_magnitude(a: &BigInt) -> PyResult<String> {
+pub(crate) fn decimal_magnitude(a: &BigInt) -> PyResult<String> {
     // A number of b bits has at least floor((b - 1) * log10(2)) + 1 digits.
     if (a.bits().saturating_sub(1)) as f64 * std::f64::consts::LOG10_2 >= MAX_STR_DIGITS as f64 {
         return Err(str_digits_error());
@@ -439,13 +439,13 @@ pub fn decimal_magnitude(a: &BigInt) -> PyResult<String> {
 }
 
 /// `str(a)` / `repr(a)`.
-pub fn to_decimal(a: &BigInt) -> PyResult<String> {
+pub(crate) fn to_decimal(a: &BigInt) -> PyResult<String> {
     let m = decimal_magnitude(a)?;
     Ok(if a.is_negative() { format!("-{m}") } else { m })
 }
 
 /// The digits of |v| in `radix` for any int value (no prefix, no sign), and its sign.
-pub fn radix_magnitude(v: &Value, radix: u32) -> Option<(String, bool)> {
+pub(crate) fn radix_magnitude(v: &Value, radix: u32) -> Option<(String, bool)> {
     match v {
         Value::Int(i) => {
             let m = i.unsigned_abs();
@@ -466,7 +466,7 @@ pub fn radix_magnitude(v: &Value, radix: u32) -> Option<(String, bool)> {
 }
 
 /// `int(f)` for a finite float of any size.
-pub fn from_f64(f: f64) -> PyResult<Value> {
+pub(crate) fn from_f64(f: f64) -> PyResult<Value> {
     if f.is_nan() {
         return Err(PyException::new(
             ExcType::ValueError,
@@ -489,14 +489,14 @@ pub fn from_f64(f: f64) -> PyResult<Value> {
 
 /// Why `int(str)` failed.
 #[derive(Debug, PartialEq)]
-pub enum ParseError {
+pub(crate) enum ParseError {
     Invalid,
     /// More decimal digits than CPython's limit: how many.
     TooManyDigits(usize),
 }
 
 impl ParseError {
-    pub fn into_exception(self, s: &str, base: u32) -> PyException {
+    pub(crate) fn into_exception(self, s: &str, base: u32) -> PyException {
         match self {
             ParseError::Invalid => PyException::new(
                 ExcType::ValueError,
@@ -522,7 +522,7 @@ fn too_many_digits(n: usize) -> String {
 /// `int(s, base)` with CPython's syntax: surrounding whitespace, a sign, a `0x`/`0o`/`0b`
 /// prefix (base 0 or the matching base), single underscores between digits (and after the
 /// prefix); base 0 rejects leading zeros of a nonzero decimal. `base` is 0 or 2..=36.
-pub fn parse(s: &str, base: u32) -> Result<Value, ParseError> {
+pub(crate) fn parse(s: &str, base: u32) -> Result<Value, ParseError> {
     let base_zero = base == 0;
     let t = s.trim();
     let (neg, t) = match t.as_bytes().first() {
@@ -590,7 +590,7 @@ pub fn parse(s: &str, base: u32) -> Result<Value, ParseError> {
 
 /// An int literal from the parser that does not fit u64 (its token text: decimal digits,
 /// or `0x…`/`0o…`/`0b…`, possibly with underscores).
-pub fn from_literal(token: &str) -> PyResult<Value> {
+pub(crate) fn from_literal(token: &str) -> PyResult<Value> {
     let t: String = token.chars().filter(|c| *c != '_').collect();
     let lower = t.to_ascii_lowercase();
     let (body, radix) = if let Some(r) = lower.strip_prefix("0x") {
@@ -624,7 +624,7 @@ pub fn from_literal(token: &str) -> PyResult<Value> {
 
 /// The exact integer nearest `a` rounded to `-nd` decimal places (`round(a, nd)`, nd < 0),
 /// ties to even, as CPython does.
-pub fn round_neg(a: &BigInt, nd: u64) -> PyResult<Value> {
+pub(crate) fn round_neg(a: &BigInt, nd: u64) -> PyResult<Value> {
     if nd as f64 * std::f64::consts::LOG2_10 > a.bits() as f64 + 4.0 {
         return Ok(Value::Int(0));
     }

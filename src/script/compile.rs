@@ -21,17 +21,17 @@ use crate::script::ExcType;
 /// Deeper expression/statement nesting than this is refused (CPython refuses ~200 nested
 /// parentheses, and its compiler has a recursion limit too); it keeps every recursive pass
 /// here and in the evaluator far from the end of the stack.
-pub const MAX_NESTING: usize = 150;
+pub(super) const MAX_NESTING: usize = 150;
 
 type NameSet = HashSet<Rc<str>, FxBuild>;
 
 /// Byte offset → line/column.
-pub struct LineIndex {
+pub(super) struct LineIndex {
     starts: Vec<usize>,
 }
 
 impl LineIndex {
-    pub fn new(src: &str) -> LineIndex {
+    pub(super) fn new(src: &str) -> LineIndex {
         let mut starts = vec![0];
         for (i, b) in src.bytes().enumerate() {
             if b == b'\n' {
@@ -41,11 +41,11 @@ impl LineIndex {
         LineIndex { starts }
     }
     /// 1-based line of a byte offset.
-    pub fn line(&self, off: usize) -> u32 {
+    pub(super) fn line(&self, off: usize) -> u32 {
         self.starts.partition_point(|&s| s <= off).max(1) as u32
     }
     /// 1-based column (in characters) of a byte offset.
-    pub fn column(&self, src: &str, off: usize) -> u32 {
+    pub(super) fn column(&self, src: &str, off: usize) -> u32 {
         let line = self.line(off) as usize;
         let start = self.starts.get(line - 1).copied().unwrap_or(0);
         let end = off.min(src.len());
@@ -126,7 +126,7 @@ impl Scope {
     }
 }
 
-pub struct Compiler<'s> {
+pub(super) struct Compiler<'s> {
     src: &'s str,
     file: Rc<str>,
     lines: LineIndex,
@@ -157,7 +157,7 @@ fn too_deep(line: u32) -> PyException {
 }
 
 impl<'s> Compiler<'s> {
-    pub fn new(src: &'s str, file: Rc<str>) -> Compiler<'s> {
+    pub(super) fn new(src: &'s str, file: Rc<str>) -> Compiler<'s> {
         Compiler {
             src,
             file,
@@ -225,7 +225,7 @@ impl<'s> Compiler<'s> {
     }
 
     /// Compile a module body.
-    pub fn compile_module(&mut self, body: &[ast::Stmt], name: &str) -> PyResult<FuncCode> {
+    pub(super) fn compile_module(&mut self, body: &[ast::Stmt], name: &str) -> PyResult<FuncCode> {
         if let Err(off) = check_depth(body) {
             let mut e = PyException::new(ExcType::SyntaxError, "too many nested parentheses");
             e.0.line_hint = Some(self.lines.line(off));
@@ -1942,7 +1942,7 @@ fn nested_names_expr(e: &ast::Expr, interned: &mut FxHashMap<String, Rc<str>>) -
 
 /// Refuse trees deeper than [`MAX_NESTING`] before any recursive pass looks at them; measured
 /// without recursion beyond the limit.
-pub fn check_depth(body: &[ast::Stmt]) -> Result<(), usize> {
+pub(super) fn check_depth(body: &[ast::Stmt]) -> Result<(), usize> {
     struct D {
         depth: usize,
         max: usize,

@@ -14,7 +14,7 @@ use std::ops::{Deref, DerefMut};
 use super::value::Value;
 
 /// Containers freed recursively before the rest is deferred to the outermost drop's loop.
-pub const DROP_NEST: u32 = 64;
+pub(crate) const DROP_NEST: u32 = 64;
 
 thread_local! {
     static DEPTH: Cell<u32> = const { Cell::new(0) };
@@ -22,7 +22,7 @@ thread_local! {
 }
 
 /// Drop `items` (the elements of a container being freed) with bounded recursion.
-pub fn drop_values(items: impl IntoIterator<Item = Value>) {
+pub(crate) fn drop_values(items: impl IntoIterator<Item = Value>) {
     let depth = DEPTH.try_with(Cell::get).unwrap_or(0);
     if depth >= DROP_NEST {
         let parked = LATER.try_with(|l| {

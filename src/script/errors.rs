@@ -92,7 +92,7 @@ impl PyException {
         }))
     }
     /// Raise an exception instance (a `Value::Instance` of an exception class).
-    pub fn from_value(v: Value) -> PyException {
+    pub(crate) fn from_value(v: Value) -> PyException {
         PyException(Box::new(ExcInner {
             payload: Payload::Value(v),
             traceback: Vec::new(),
@@ -108,10 +108,10 @@ impl PyException {
     pub fn type_error(msg: impl Into<String>) -> PyException {
         PyException::new(ExcType::TypeError, msg)
     }
-    pub fn value_error(msg: impl Into<String>) -> PyException {
+    pub(crate) fn value_error(msg: impl Into<String>) -> PyException {
         PyException::new(ExcType::ValueError, msg)
     }
-    pub fn runtime_error(msg: impl Into<String>) -> PyException {
+    pub(crate) fn runtime_error(msg: impl Into<String>) -> PyException {
         PyException::new(ExcType::RuntimeError, msg)
     }
     pub fn index_error(msg: impl Into<String>) -> PyException {
@@ -120,14 +120,6 @@ impl PyException {
     pub(crate) fn uncatchable(mut self) -> PyException {
         self.0.uncatchable = true;
         self
-    }
-    /// The type name when known without the interpreter (always, for `new`).
-    pub fn lazy_type_name(&self) -> Option<&str> {
-        match &self.0.payload {
-            Payload::Lazy { kind, .. } => Some(kind.name()),
-            Payload::Value(Value::Instance(i)) => Some(&i.class.name),
-            Payload::Value(_) => None,
-        }
     }
     /// The exception's type when it is one of [`ExcType`]'s: always for `new`; for an instance,
     /// when its class is that type itself (a script's subclass of ValueError is not
@@ -178,7 +170,7 @@ impl PyException {
         });
     }
     /// Record the frame the exception is leaving.
-    pub fn push_frame(&mut self, e: TraceEntry) {
+    pub(crate) fn push_frame(&mut self, e: TraceEntry) {
         if self.0.frame_recorded {
             self.0.frame_recorded = false;
             return;
@@ -234,7 +226,7 @@ impl fmt::Display for ScriptError {
 impl std::error::Error for ScriptError {}
 
 /// CPython's last traceback line: "Type: message", or just "Type" for an empty message.
-pub fn final_line(type_name: &str, message: &str) -> String {
+pub(crate) fn final_line(type_name: &str, message: &str) -> String {
     if message.is_empty() {
         type_name.to_string()
     } else {
@@ -246,7 +238,7 @@ pub fn final_line(type_name: &str, message: &str) -> String {
 /// `source_line(file, n)` gives the text of a line, if known. Like CPython (traceback.c,
 /// `TB_RECURSIVE_CUTOFF`), a run of identical frames (same file, line and function: endless
 /// recursion) shows its first 3 and then `[Previous line repeated N more times]`.
-pub fn render_frames(
+pub(crate) fn render_frames(
     frames: &[TraceEntry],
     source_line: &dyn Fn(&str, u32) -> Option<String>,
 ) -> String {

@@ -111,7 +111,7 @@ exc_types! {
 impl ExcType {
     /// A builtin the interpreter creates at start (the others belong to a library module and
     /// are created when it is installed).
-    pub fn is_builtin(self) -> bool {
+    pub(crate) fn is_builtin(self) -> bool {
         self.module() == "builtins"
     }
 
@@ -120,8 +120,9 @@ impl ExcType {
         ExcType::ALL.iter().copied().find(|t| t.name() == name)
     }
 
+    #[cfg(test)]
     /// True when `self` is `other` or derives from it (`IndexError` is a `LookupError`).
-    pub fn is_subclass_of(self, other: ExcType) -> bool {
+    pub(crate) fn is_subclass_of(self, other: ExcType) -> bool {
         let mut t = Some(self);
         while let Some(c) = t {
             if c == other {

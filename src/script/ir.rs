@@ -46,14 +46,7 @@ pub struct FuncCode {
     pub doc: Option<Rc<str>>,
 }
 
-impl FuncCode {
-    pub fn n_params(&self) -> usize {
-        self.params.len()
-            + self.vararg.is_some() as usize
-            + self.kwonly.len()
-            + self.kwarg.is_some() as usize
-    }
-}
+impl FuncCode {}
 
 /// `def`/`lambda`: the code plus what is evaluated when the definition runs.
 pub struct FuncDef {
@@ -172,7 +165,7 @@ pub enum CompKind {
 
 impl CompKind {
     /// The name of the frame CPython 3.11 runs the comprehension in.
-    pub fn frame_name(&self) -> &'static str {
+    pub(crate) fn frame_name(&self) -> &'static str {
         match self {
             CompKind::List => "<listcomp>",
             CompKind::Set => "<setcomp>",
@@ -256,7 +249,8 @@ pub enum Expr {
     },
     /// `(elt for x in it ...)`: a generator function (`def`) called with `iter(it)`, the
     /// outermost iterable, evaluated here in the enclosing frame; not iterable fails at the
-    /// whole expression (`marks`).
+    /// whole expression (`marks`). Named as CPython's parser names it (genexp).
+    #[allow(clippy::enum_variant_names)]
     GenExpr {
         def: Rc<FuncDef>,
         iter: Box<Expr>,

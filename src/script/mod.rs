@@ -62,20 +62,20 @@
 //! below its entry point — run scripts on a thread with at least 8 MiB of stack. A debug build
 //! spends ~22 KB of stack per Python call (~230 frames); release builds far less.
 
-pub mod bigint;
-pub mod builtins;
-pub mod drop;
-pub mod errors;
-pub mod exc_type;
-pub mod interp;
-pub mod ir;
-pub mod native;
-pub mod pystr;
+pub(crate) mod bigint;
+pub(crate) mod builtins;
+pub(crate) mod drop;
+pub(crate) mod errors;
+pub(crate) mod exc_type;
+pub(crate) mod interp;
+pub(crate) mod ir;
+pub(crate) mod native;
+pub(crate) mod pystr;
 pub mod strfmt;
-pub mod value;
+pub(crate) mod value;
 
 mod compile;
-pub mod marks;
+pub(crate) mod marks;
 mod modules;
 mod suggest;
 mod syntax_error;
@@ -90,6 +90,6 @@ pub use value::{Class, Dict, HKey, Instance, Module, Value};
 
 /// The bytes of a file under a host folder the run may read (`run --allow-read`), `path` as
 /// the script wrote it; Err is the script's exception (FileNotFoundError, PermissionError, …).
-pub fn read_host_file(it: &Interpreter, path: &str) -> PyResult<Vec<u8>> {
+pub(crate) fn read_host_file(it: &Interpreter, path: &str) -> PyResult<Vec<u8>> {
     modules::hostfs::read_bytes(it, path)
 }

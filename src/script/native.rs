@@ -53,7 +53,7 @@ impl BinOp {
         }
     }
     /// The dunder name (`__add__`); the reflected one is `__r` + the rest (`__radd__`).
-    pub fn dunder(self) -> &'static str {
+    pub(crate) fn dunder(self) -> &'static str {
         match self {
             BinOp::Add => "__add__",
             BinOp::Sub => "__sub__",
@@ -70,7 +70,7 @@ impl BinOp {
             BinOp::Xor => "__xor__",
         }
     }
-    pub fn rdunder(self) -> &'static str {
+    pub(crate) fn rdunder(self) -> &'static str {
         match self {
             BinOp::Add => "__radd__",
             BinOp::Sub => "__rsub__",
@@ -87,7 +87,7 @@ impl BinOp {
             BinOp::Xor => "__rxor__",
         }
     }
-    pub fn idunder(self) -> &'static str {
+    pub(crate) fn idunder(self) -> &'static str {
         match self {
             BinOp::Add => "__iadd__",
             BinOp::Sub => "__isub__",
@@ -122,7 +122,7 @@ impl UnaryOp {
             UnaryOp::Invert => "unary ~",
         }
     }
-    pub fn dunder(self) -> &'static str {
+    pub(crate) fn dunder(self) -> &'static str {
         match self {
             UnaryOp::Neg => "__neg__",
             UnaryOp::Pos => "__pos__",
@@ -154,7 +154,7 @@ impl CmpOp {
             CmpOp::Ge => ">=",
         }
     }
-    pub fn dunder(self) -> &'static str {
+    pub(crate) fn dunder(self) -> &'static str {
         match self {
             CmpOp::Eq => "__eq__",
             CmpOp::Ne => "__ne__",
@@ -191,7 +191,7 @@ impl Args {
             keywords: Vec::new(),
         }
     }
-    pub fn with_keywords(positional: Vec<Value>, keywords: Vec<(String, Value)>) -> Args {
+    pub(crate) fn with_keywords(positional: Vec<Value>, keywords: Vec<(String, Value)>) -> Args {
         Args {
             positional,
             keywords,
@@ -205,7 +205,7 @@ impl Args {
     }
 
     /// Remove and return the keyword argument `name`, if given.
-    pub fn take_kw(&mut self, name: &str) -> Option<Value> {
+    pub(crate) fn take_kw(&mut self, name: &str) -> Option<Value> {
         let i = self.keywords.iter().position(|(k, _)| k == name)?;
         Some(self.keywords.remove(i).1)
     }
@@ -348,7 +348,7 @@ impl Args {
 }
 
 /// CPython's "f() missing 2 required positional arguments: 'a' and 'b'".
-pub fn missing_args_message(fname: &str, missing: &[&str], kind: &str) -> String {
+pub(crate) fn missing_args_message(fname: &str, missing: &[&str], kind: &str) -> String {
     let quoted: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
     let list = match quoted.len() {
         0 => String::new(),
@@ -373,8 +373,6 @@ pub fn missing_args_message(fname: &str, missing: &[&str], kind: &str) -> String
 pub trait NativeObject: Any {
     /// The Python type name: `type(x).__name__`, and the name in error messages.
     fn type_name(&self) -> &str;
-    /// For downcasting in the bindings: `obj.as_any().downcast_ref::<Tensor>()`.
-    fn as_any(&self) -> &dyn Any;
     /// The builtin type this native's Python class derives from, with the class's module:
     /// `torch.return_types.max` is a tuple subclass, so `isinstance(r, tuple)` holds as in
     /// PyTorch. `None`: a plain subclass of `object` in module `torch`.
@@ -574,6 +572,14 @@ pub trait NativeObject: Any {
     }
 }
 
+impl dyn NativeObject {
+    /// For downcasting in the bindings: `obj.as_any().downcast_ref::<Tensor>()` (trait
+    /// upcasting: every native object is `Any`, so no type writes this itself).
+    pub fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 /// A Rust function as a Python callable (`builtin_function_or_method`).
 pub struct NativeFn {
     pub name: Rc<str>,
@@ -581,4 +587,4 @@ pub struct NativeFn {
 }
 
 /// The Rust body of a [`NativeFn`].
-pub type NativeBody = Box<dyn Fn(&mut Interpreter, Args) -> PyResult<Value>>;
+pub(crate) type NativeBody = Box<dyn Fn(&mut Interpreter, Args) -> PyResult<Value>>;

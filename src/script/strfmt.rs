@@ -136,7 +136,7 @@ pub fn float_repr(f: f64) -> String {
 }
 
 /// `repr(str)`: single quotes unless the text has a `'` and no `"`.
-pub fn str_repr(s: &str) -> String {
+pub(crate) fn str_repr(s: &str) -> String {
     let q = if s.contains('\'') && !s.contains('"') {
         '"'
     } else {
@@ -479,7 +479,7 @@ fn general(a: f64, p: usize, alt: bool) -> String {
 }
 
 /// `format(v, spec)` for builtin values.
-pub fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<String> {
+pub(crate) fn format_spec(it: &mut Interpreter, v: &Value, spec: &str) -> PyResult<String> {
     if spec.is_empty() {
         return it.str(v);
     }
@@ -665,7 +665,7 @@ fn sign_str(neg: bool, sign: Option<char>) -> &'static str {
 }
 
 /// `fmt % args`.
-pub fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult<String> {
+pub(crate) fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult<String> {
     let (items, mapping): (Vec<Value>, Option<Value>) = match args {
         Value::Tuple(t) => ((**t).clone(), None),
         Value::Dict(_) => (vec![args.clone()], Some(args.clone())),
@@ -962,7 +962,7 @@ fn pad_wide(out: &mut String, text: &str, width: u64, left: bool, zeros: bool) -
 }
 
 /// `"...".format(*args, **kwargs)`.
-pub fn str_format(
+pub(crate) fn str_format(
     it: &mut Interpreter,
     fmt: &str,
     args: &[Value],

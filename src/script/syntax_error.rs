@@ -279,7 +279,7 @@ fn scan_chains(src: &str) -> Option<PyException> {
 pub const MAX_SOURCE: usize = 1_000_000;
 
 /// Checks before parsing: nesting that could exhaust the stack, and an input size limit.
-pub fn prescan(src: &str) -> Option<PyException> {
+pub(super) fn prescan(src: &str) -> Option<PyException> {
     if let Some(e) = scan_chains(src) {
         return Some(e);
     }
@@ -316,7 +316,7 @@ pub fn prescan(src: &str) -> Option<PyException> {
 }
 
 /// Turn ruff's error into CPython's wording, line and column.
-pub fn convert(err: &ParseError, src: &str) -> PyException {
+pub(super) fn convert(err: &ParseError, src: &str) -> PyException {
     // Bracket problems are what CPython's tokenizer reports first.
     if let Scan::Err(e) = scan(src, false) {
         return e;

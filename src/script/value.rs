@@ -10,7 +10,7 @@ use std::rc::{Rc, Weak};
 
 use num_bigint::BigInt;
 
-pub use super::drop::Seq;
+pub(crate) use super::drop::Seq;
 use super::errors::PyResult;
 use super::interp::Interpreter;
 use super::ir::FuncCode;
@@ -20,7 +20,7 @@ pub use super::pystr::PyStr;
 /// A small fast hasher (the FxHash mixing step): names are short and not attacker-chosen in a
 /// way that matters here (a learner can only slow down their own run, and the step limit holds).
 #[derive(Default, Clone, Copy)]
-pub struct FxHasher {
+pub(crate) struct FxHasher {
     hash: u64,
 }
 
@@ -71,11 +71,11 @@ impl Hasher for FxHasher {
     }
 }
 
-pub type FxBuild = BuildHasherDefault<FxHasher>;
-pub type FxHashMap<K, V> = HashMap<K, V, FxBuild>;
+pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+pub(crate) type FxHashMap<K, V> = HashMap<K, V, FxBuild>;
 
 /// A shared, mutable variable slot: a closure cell (`nonlocal`, captured locals).
-pub type CellRef = Rc<RefCell<Option<Value>>>;
+pub(crate) type CellRef = Rc<RefCell<Option<Value>>>;
 
 /// A Python value.
 #[derive(Clone, Default)]
@@ -125,11 +125,11 @@ pub struct RangeObj {
 }
 
 /// The largest magnitude of a `range()` argument.
-pub const RANGE_BOUND: i128 = 1 << 120;
+pub(crate) const RANGE_BOUND: i128 = 1 << 120;
 
 impl RangeObj {
     /// The exact number of items.
-    pub fn len_exact(&self) -> u128 {
+    pub(crate) fn len_exact(&self) -> u128 {
         let (a, b, s) = (self.start, self.stop, self.step);
         let n = if s > 0 {
             if b > a { (b - a + s - 1) / s } else { 0 }
@@ -160,7 +160,7 @@ impl RangeObj {
         Some(self.start + self.step * i as i128)
     }
     /// The position of `v`, if the range holds it.
-    pub fn index_of(&self, v: i128) -> Option<u128> {
+    pub(crate) fn index_of(&self, v: i128) -> Option<u128> {
         let d = v.checked_sub(self.start)?;
         if self.step == 0 || d % self.step != 0 {
             return None;
@@ -169,7 +169,7 @@ impl RangeObj {
         (k >= 0 && (k as u128) < self.len_exact()).then_some(k as u128)
     }
     /// True when every item fits i64 (iterated with the i64 iterator).
-    pub fn fits_i64(&self) -> bool {
+    pub(crate) fn fits_i64(&self) -> bool {
         let last = match self.len_exact() {
             0 => return true,
             n => self.start + self.step * (n - 1) as i128,
@@ -264,7 +264,7 @@ pub struct Class {
 impl Class {
     /// `cls.__module__`: what the class dict says (a script may set it after the class
     /// statement, as torch's preludes do), else the module the class was made in.
-    pub fn module_name(&self) -> Rc<str> {
+    pub(crate) fn module_name(&self) -> Rc<str> {
         if let Some(Value::Str(s)) = self.dict.borrow().get_str("__module__") {
             return s.to_rc();
         }
@@ -284,7 +284,7 @@ impl Class {
     }
     /// Like [`Class::lookup`] but ignores what `object` itself provides: used to ask "does this
     /// class override `__setattr__` / `__eq__`…".
-    pub fn lookup_user(&self, name: &str) -> Option<Value> {
+    pub(crate) fn lookup_user(&self, name: &str) -> Option<Value> {
         if self.kind != ClassKind::Object
             && let Some(v) = self.dict.borrow().get_str(name)
         {
@@ -301,7 +301,7 @@ impl Class {
         None
     }
     /// `issubclass(self, other)`.
-    pub fn is_subclass(&self, other: &Class) -> bool {
+    pub(crate) fn is_subclass(&self, other: &Class) -> bool {
         std::ptr::eq(self, other) || self.mro.iter().any(|c| std::ptr::eq(&**c, other))
     }
 }
@@ -357,7 +357,7 @@ impl Module {
     pub fn set_attr(&self, name: &str, v: Value) {
         self.dict.borrow_mut().set_str(name, v);
     }
-    pub fn get_attr(&self, name: &str) -> Option<Value> {
+    pub(crate) fn get_attr(&self, name: &str) -> Option<Value> {
         self.dict.borrow().get_str(name).cloned()
     }
     /// Add a native function attribute (`torch.zeros`).
@@ -502,7 +502,7 @@ pub enum DictIterKind {
 }
 
 impl IterState {
-    pub fn over_dict(dict: &Rc<RefCell<Dict>>, kind: DictIterKind) -> IterState {
+    pub(crate) fn over_dict(dict: &Rc<RefCell<Dict>>, kind: DictIterKind) -> IterState {
         let n = dict.borrow().len();
         IterState::Dict {
             dict: dict.clone(),
@@ -603,7 +603,7 @@ impl HKey {
     }
     /// `hash()`: CPython's value where it does not depend on addresses (ints, floats,
     /// strings as under `PYTHONHASHSEED=0`, tuples of those), a stable hash otherwise.
-    pub fn py_hash(&self) -> i64 {
+    pub(crate) fn py_hash(&self) -> i64 {
         match self.cpython_hash() {
             Some(h) => h,
             None => match self {
@@ -621,7 +621,7 @@ impl HKey {
     }
     /// CPython 3.11's hash of this key (strings as with `PYTHONHASHSEED=0`), when it is one
     /// that does not depend on an address.
-    pub fn cpython_hash(&self) -> Option<i64> {
+    pub(crate) fn cpython_hash(&self) -> Option<i64> {
         Some(match self {
             HKey::Int(i) => hash_int(*i),
             HKey::Big(b) => super::bigint::hash(b),
@@ -643,14 +643,14 @@ const HASH_BITS: u32 = 61;
 const HASH_MODULUS: u64 = (1 << HASH_BITS) - 1;
 
 /// CPython's hash of an int: the value modulo 2**61 - 1, keeping the sign (-1 becomes -2).
-pub fn hash_int(i: i64) -> i64 {
+pub(crate) fn hash_int(i: i64) -> i64 {
     let m = (i.unsigned_abs() % HASH_MODULUS) as i64;
     let h = if i < 0 { -m } else { m };
     if h == -1 { -2 } else { h }
 }
 
 /// CPython's `_Py_HashDouble` (None for NaN, whose hash is its address).
-pub fn hash_float(v: f64) -> Option<i64> {
+pub(crate) fn hash_float(v: f64) -> Option<i64> {
     if v.is_nan() {
         return None;
     }
@@ -706,7 +706,7 @@ pub fn hash_float(v: f64) -> Option<i64> {
 
 /// CPython's str hash with a zero key (`PYTHONHASHSEED=0`): SipHash-1-3 over the string's
 /// storage (1, 2 or 4 bytes per character, by its widest character).
-pub fn hash_str(s: &str) -> i64 {
+pub(crate) fn hash_str(s: &str) -> i64 {
     if s.is_empty() {
         return 0;
     }
@@ -767,7 +767,7 @@ fn siphash13(k0: u64, k1: u64, data: &[u8]) -> u64 {
 }
 
 /// CPython's tuple hash (the xxHash-style mix of the items' hashes).
-pub fn hash_tuple(items: &[i64]) -> i64 {
+pub(crate) fn hash_tuple(items: &[i64]) -> i64 {
     const P1: u64 = 11_400_714_785_074_694_791;
     const P2: u64 = 14_029_467_366_897_019_727;
     const P5: u64 = 2_870_177_450_012_600_261;
@@ -786,7 +786,7 @@ pub fn hash_tuple(items: &[i64]) -> i64 {
 
 /// The index's hash of a key (FxHash of its [`KeyView`]): the same for an `HKey` and a borrowed
 /// name, so a name site can compute it once at compile time ([`Dict::get_hashed`]).
-pub fn key_hash(k: KeyView<'_>) -> u64 {
+pub(crate) fn key_hash(k: KeyView<'_>) -> u64 {
     let mut h = FxHasher::default();
     match k {
         // by the object's hash alone: objects that may be equal share a bucket
@@ -852,7 +852,7 @@ fn entry_hash(entries: &[Option<(HKey, Value, Value)>], i: usize) -> u64 {
 impl Dict {
     /// The largest set whose copy [`Dict::set_copy`] lays out as CPython would (past it, a
     /// copy keeps this table's order).
-    pub const SIMULATED_SET_MAX: usize = 100_000;
+    pub(crate) const SIMULATED_SET_MAX: usize = 100_000;
     pub fn new() -> Dict {
         Dict::default()
     }
@@ -885,7 +885,7 @@ impl Dict {
         let v = k.view();
         self.value_at(self.find(key_hash(v), v)?)
     }
-    pub fn get_str(&self, k: &str) -> Option<&Value> {
+    pub(crate) fn get_str(&self, k: &str) -> Option<&Value> {
         let v = KeyView::Str(k);
         self.value_at(self.find(key_hash(v), v)?)
     }
@@ -895,13 +895,13 @@ impl Dict {
         self.entries.get_mut(i)?.as_mut().map(|e| &mut e.2)
     }
     /// `get_str` for a name whose [`key_hash`] is already known.
-    pub fn get_hashed(&self, k: &str, hash: u64) -> Option<&Value> {
+    pub(crate) fn get_hashed(&self, k: &str, hash: u64) -> Option<&Value> {
         self.value_at(self.find(hash, KeyView::Str(k))?)
     }
     /// For an [`HKey::EqObject`] key absent by identity: the other `EqObject` keys with its
     /// hash (each with its key object), which it equals if its `__eq__` says so. Empty for
     /// any other key, or when the object itself is a key.
-    pub fn eq_candidates(&self, k: &HKey) -> Vec<(HKey, Value)> {
+    pub(crate) fn eq_candidates(&self, k: &HKey) -> Vec<(HKey, Value)> {
         let HKey::EqObject(hash, id) = *k else {
             return Vec::new();
         };
@@ -922,7 +922,7 @@ impl Dict {
         let v = k.view();
         self.find(key_hash(v), v).is_some()
     }
-    pub fn contains_str(&self, k: &str) -> bool {
+    pub(crate) fn contains_str(&self, k: &str) -> bool {
         let v = KeyView::Str(k);
         self.find(key_hash(v), v).is_some()
     }
@@ -965,7 +965,7 @@ impl Dict {
             }
         }
     }
-    pub fn set_str(&mut self, k: &str, v: Value) -> Option<Value> {
+    pub(crate) fn set_str(&mut self, k: &str, v: Value) -> Option<Value> {
         let h = key_hash(KeyView::Str(k));
         match self.replace(h, KeyView::Str(k), v) {
             Ok(old) => Some(old),
@@ -977,11 +977,11 @@ impl Dict {
         }
     }
     /// Insert with an already interned name (no allocation).
-    pub fn set_name(&mut self, k: &Rc<str>, v: Value) -> Option<Value> {
+    pub(crate) fn set_name(&mut self, k: &Rc<str>, v: Value) -> Option<Value> {
         self.set_name_hashed(k, key_hash(KeyView::Str(k)), v)
     }
     /// `set_name` for a name whose [`key_hash`] is already known.
-    pub fn set_name_hashed(&mut self, k: &Rc<str>, h: u64, v: Value) -> Option<Value> {
+    pub(crate) fn set_name_hashed(&mut self, k: &Rc<str>, h: u64, v: Value) -> Option<Value> {
         match self.replace(h, KeyView::Str(k), v) {
             Ok(old) => Some(old),
             Err(v) => {
@@ -998,7 +998,7 @@ impl Dict {
         self.maybe_compact();
         e.map(|(_, k, v)| (k, v))
     }
-    pub fn remove_str(&mut self, k: &str) -> Option<Value> {
+    pub(crate) fn remove_str(&mut self, k: &str) -> Option<Value> {
         let i = self.unindex(KeyView::Str(k))?;
         self.set_base = [0, 0];
         let e = self.entries.get_mut(i)?.take();
@@ -1029,7 +1029,7 @@ impl Dict {
     pub fn iter(&self) -> impl Iterator<Item = (&Value, &Value)> {
         self.entries.iter().flatten().map(|(_, k, v)| (k, v))
     }
-    pub fn iter_full(&self) -> impl Iterator<Item = (&HKey, &Value, &Value)> {
+    pub(crate) fn iter_full(&self) -> impl Iterator<Item = (&HKey, &Value, &Value)> {
         self.entries.iter().flatten().map(|(h, k, v)| (h, k, v))
     }
     pub fn keys(&self) -> Vec<Value> {
@@ -1039,14 +1039,14 @@ impl Dict {
         self.iter().map(|(_, v)| v.clone()).collect()
     }
     /// The i-th live entry (for iterators that survive mutation by index).
-    pub fn entry_at(&self, raw: usize) -> Option<Option<(&Value, &Value)>> {
+    pub(crate) fn entry_at(&self, raw: usize) -> Option<Option<(&Value, &Value)>> {
         self.entries
             .get(raw)
             .map(|e| e.as_ref().map(|(_, k, v)| (k, v)))
     }
     /// A set built the way CPython builds a constant display (`{'a', 'b', 'c', 'd', 'e'}`: a
     /// frozenset constant, filled in order, merged into an empty set).
-    pub fn set_from_constant_display(&mut self) {
+    pub(crate) fn set_from_constant_display(&mut self) {
         *self = self.set_copy();
     }
     /// CPython's `set_merge` of this set into a new empty one (`s.copy()`, `set(s)`): the new
@@ -1087,14 +1087,14 @@ impl Dict {
     }
     /// Slots in the entry vector (live entries plus the holes deletions left): what a copy
     /// allocates.
-    pub fn slots(&self) -> usize {
+    pub(crate) fn slots(&self) -> usize {
         self.entries.len()
     }
     /// A copy (`d.copy()`, `dict(d)`, `{**d}`, `set(s)` of a large set), its entries cloned
     /// `chunk` at a time with `poll(n)` after each chunk of `n`, so that copying millions of
     /// entries stops at the run's limits; `refused()` when the allocator refuses the memory.
     /// The index is copied as it is (hashes included): nothing is hashed again.
-    pub fn clone_polled<E>(
+    pub(crate) fn clone_polled<E>(
         &self,
         chunk: usize,
         mut poll: impl FnMut(usize) -> Result<(), E>,
@@ -1114,7 +1114,7 @@ impl Dict {
             set_base: self.set_base,
         })
     }
-    pub fn pop_last(&mut self) -> Option<(Value, Value)> {
+    pub(crate) fn pop_last(&mut self) -> Option<(Value, Value)> {
         self.set_base = [0, 0];
         while let Some(e) = self.entries.pop() {
             if let Some((hk, k, v)) = e {
@@ -1152,7 +1152,7 @@ impl Value {
         Value::Dict(Rc::new(RefCell::new(d)))
     }
     /// A dict with string keys, in the given order.
-    pub fn dict_from_pairs(pairs: Vec<(&str, Value)>) -> Value {
+    pub(crate) fn dict_from_pairs(pairs: Vec<(&str, Value)>) -> Value {
         let mut d = Dict::new();
         for (k, v) in pairs {
             d.set_str(k, v);
@@ -1240,7 +1240,7 @@ impl Value {
         }
     }
 
-    pub fn builtin_type(&self) -> Option<BuiltinType> {
+    pub(crate) fn builtin_type(&self) -> Option<BuiltinType> {
         Some(match self {
             Value::None => BuiltinType::NoneType,
             Value::Bool(_) => BuiltinType::Bool,
@@ -1288,7 +1288,7 @@ impl Value {
     }
 
     /// The address of the heap object, if it is one.
-    pub fn ptr_id(&self) -> Option<usize> {
+    pub(crate) fn ptr_id(&self) -> Option<usize> {
         Some(match self {
             Value::Str(s) => s.addr(),
             Value::BigInt(x) => Rc::as_ptr(x) as usize,
@@ -1345,7 +1345,7 @@ impl From<Vec<Value>> for Value {
     }
 }
 
-pub fn builtin_type_name(t: BuiltinType) -> &'static str {
+pub(crate) fn builtin_type_name(t: BuiltinType) -> &'static str {
     match t {
         BuiltinType::NoneType => "NoneType",
         BuiltinType::Bool => "bool",
@@ -1373,19 +1373,9 @@ pub fn builtin_type_name(t: BuiltinType) -> &'static str {
     }
 }
 
-/// CPython's iteration order for a set: simulate its open-addressing table (size 8, growth
-/// at 3/5 full to 4× used, linear probes of 9 then perturbation) over CPython's hashes, so
-/// `print({3, 1, 2})` shows `{1, 2, 3}` and a set of strings prints in the order CPython
-/// shows with `PYTHONHASHSEED=0` (the recordings' setting; with random seeds CPython's order
-/// changes from run to run anyway). Sets holding anything whose CPython hash is an address
-/// (None, objects) keep insertion order.
-pub fn cpython_set_order(items: Vec<Value>) -> Vec<Value> {
-    simulate_set_order(items, [0, 0])
-}
-
 /// [`cpython_set_order`] of a set's entries, honouring how its first entries were laid out
 /// ([`Dict::set_from_constant_display`]).
-pub fn cpython_set_order_of(d: &Dict) -> Vec<Value> {
+pub(crate) fn cpython_set_order_of(d: &Dict) -> Vec<Value> {
     simulate_set_order(d.keys(), d.set_base)
 }
 

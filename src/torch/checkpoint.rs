@@ -574,7 +574,12 @@ fn tensor(rt: &Rc<Runtime>, ar: &Archive, spec: &TensorSpec, restore: bool) -> P
 
 /// `torch.load(path)` of a host file: `restore` puts tensors back on their saved device (no
 /// map_location).
-pub fn load(it: &mut Interpreter, rt: &Rc<Runtime>, path: &str, restore: bool) -> PyResult<Value> {
+pub(super) fn load(
+    it: &mut Interpreter,
+    rt: &Rc<Runtime>,
+    path: &str,
+    restore: bool,
+) -> PyResult<Value> {
     let bytes = crate::script::read_host_file(it, path)?;
     if !bytes.starts_with(b"PK\x03\x04") {
         return Err(PyException::new(

@@ -43,7 +43,7 @@ fn dev_index(it: &mut Interpreter, rt: &Runtime, args: &Args, fname: &str) -> Py
     rt.check_device(idx).map_err(py_err)
 }
 
-pub fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+pub(super) fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch.cuda");
     m.set_attr(
         "OutOfMemoryError",

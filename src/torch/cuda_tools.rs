@@ -33,7 +33,7 @@ fn time_of(v: Option<&Value>, name: &str) -> PyResult<f64> {
         .ok_or_else(|| PyException::new(ExcType::TypeError, format!("{name}(): expected a time")))
 }
 
-pub fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+pub(super) fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch.cuda._tools");
     reg(&m, rt, "event_record", |_, rt, args| {
         let a = args.bind("event_record", &["device"], 0)?;

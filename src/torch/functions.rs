@@ -579,7 +579,7 @@ fn add_dtypes(m: &Module) {
 }
 
 /// The `torch` module.
-pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+pub(super) fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch");
     add_dtypes(&m);
     // the wheel the lessons describe (torch.version.cuda is its CUDA)
@@ -1555,7 +1555,7 @@ pub fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
 }
 
 /// `torch.nn.functional`.
-pub fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+pub(super) fn functional_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch.nn.functional");
     reg(&m, rt, "relu", |it, rt, args| {
         unary_fn(it, rt, args, UnaryOp::Relu, "relu")
@@ -2068,7 +2068,7 @@ fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
 }
 
 /// `torch._C`: native helpers the Python preludes use.
-pub fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch._C");
     super::fused_optim::register(&m, rt);
     // t.is_inference(): allocated under torch.inference_mode()

@@ -1,14 +1,13 @@
 //! Small torch objects: dtype, device, Size, the numpy stand-in, return_types, grad_fn, and
 //! the `no_grad` / `torch.cuda.device` context managers.
 
-pub use crate::binding::PyDType;
+pub(super) use crate::binding::PyDType;
 
 use super::{at_line, py_err};
 use crate::engine::dtype::Scalar;
 use crate::engine::{DType, DeviceSpec, Runtime};
 use crate::script::ExcType;
 use crate::script::{Args, CmpOp, Interpreter, NativeObject, PyException, PyResult, Value};
-use std::any::Any;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -16,10 +15,10 @@ use std::rc::Rc;
 /// `torch.channels_last_3d`: the memory formats a learner passes as `memory_format=`. The
 /// engine's tensors are laid out by their strides alone; these objects exist so that such
 /// arguments are accepted, print and compare as PyTorch's.
-pub struct PyMemoryFormat(pub &'static str);
+pub(super) struct PyMemoryFormat(pub &'static str);
 
 /// The names of [`PyMemoryFormat`], as `torch.NAME`.
-pub const MEMORY_FORMATS: [&str; 4] = [
+pub(super) const MEMORY_FORMATS: [&str; 4] = [
     "contiguous_format",
     "preserve_format",
     "channels_last",
@@ -29,9 +28,6 @@ pub const MEMORY_FORMATS: [&str; 4] = [
 impl NativeObject for PyMemoryFormat {
     fn type_name(&self) -> &str {
         "memory_format"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn repr(
         &self,
@@ -68,9 +64,6 @@ pub struct PyDevice(pub DeviceSpec);
 impl NativeObject for PyDevice {
     fn type_name(&self) -> &str {
         "device"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -135,9 +128,6 @@ impl PySize {
 impl NativeObject for PySize {
     fn type_name(&self) -> &str {
         "Size"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     /// `size + tuple` and `tuple + size` (Size subclasses tuple; the sum is a Size).
     fn binary_op(
@@ -254,13 +244,13 @@ impl NativeObject for PySize {
 }
 
 /// `torch.return_types.max(values=..., indices=...)`: a named tuple.
-pub struct ReturnTypes {
+pub(super) struct ReturnTypes {
     name: String,
     fields: Vec<(&'static str, Value)>,
 }
 
 impl ReturnTypes {
-    pub fn new(name: &str, fields: Vec<(&'static str, Value)>) -> Self {
+    pub(super) fn new(name: &str, fields: Vec<(&'static str, Value)>) -> Self {
         ReturnTypes {
             name: name.to_string(),
             fields,
@@ -271,9 +261,6 @@ impl ReturnTypes {
 impl NativeObject for ReturnTypes {
     fn type_name(&self) -> &str {
         &self.name
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn builtin_base(&self) -> Option<(&'static str, crate::script::value::BuiltinType)> {
         Some((
@@ -326,13 +313,13 @@ impl NativeObject for ReturnTypes {
 /// `loss.grad_fn`: `<NllLossBackward0 object at 0x...>`, with `name()` and
 /// `next_functions` (its inputs' nodes: another grad_fn, an `AccumulateGrad` for a leaf that
 /// requires grad, None for an input that does not).
-pub struct GradFn {
+pub(super) struct GradFn {
     pub name: &'static str,
     pub(crate) node: Option<Rc<crate::engine::tensor::autograd::Node>>,
 }
 
 impl GradFn {
-    pub fn of(t: &crate::engine::Tensor) -> Option<GradFn> {
+    pub(super) fn of(t: &crate::engine::Tensor) -> Option<GradFn> {
         t.grad_fn().map(|name| GradFn {
             name,
             node: t.node.clone(),
@@ -343,9 +330,6 @@ impl GradFn {
 impl NativeObject for GradFn {
     fn type_name(&self) -> &str {
         self.name
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -408,14 +392,11 @@ impl NativeObject for GradFn {
 }
 
 /// A leaf's node in `next_functions`: `<AccumulateGrad object at 0x...>`.
-pub struct AccumulateGrad;
+pub(super) struct AccumulateGrad;
 
 impl NativeObject for AccumulateGrad {
     fn type_name(&self) -> &str {
         "AccumulateGrad"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -434,7 +415,7 @@ impl NativeObject for AccumulateGrad {
 }
 
 /// `with torch.no_grad():` (and `torch.enable_grad()`).
-pub struct GradMode {
+pub(super) struct GradMode {
     pub rt: Rc<Runtime>,
     pub enabled: bool,
     prev: Cell<bool>,
@@ -448,7 +429,7 @@ pub struct GradMode {
 }
 
 impl GradMode {
-    pub fn new(rt: Rc<Runtime>, enabled: bool) -> Self {
+    pub(super) fn new(rt: Rc<Runtime>, enabled: bool) -> Self {
         GradMode {
             rt,
             enabled,
@@ -459,7 +440,7 @@ impl GradMode {
             prev_inference: Cell::new(false),
         }
     }
-    pub fn inference_mode(rt: Rc<Runtime>, mode: bool) -> Self {
+    pub(super) fn inference_mode(rt: Rc<Runtime>, mode: bool) -> Self {
         // inference_mode(False) inside an inference block turns both back on
         GradMode {
             name: "inference_mode",
@@ -467,7 +448,7 @@ impl GradMode {
             ..GradMode::new(rt, !mode)
         }
     }
-    pub fn set_now(rt: Rc<Runtime>, enabled: bool) -> Self {
+    pub(super) fn set_now(rt: Rc<Runtime>, enabled: bool) -> Self {
         let prev = rt.grad_enabled();
         rt.set_grad_enabled(enabled);
         GradMode {
@@ -485,9 +466,6 @@ impl GradMode {
 impl NativeObject for GradMode {
     fn type_name(&self) -> &str {
         self.name
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn enter(
         &self,
@@ -552,14 +530,14 @@ impl NativeObject for GradMode {
 }
 
 /// `with torch.cuda.device(i):`.
-pub struct CudaDeviceCtx {
+pub(super) struct CudaDeviceCtx {
     pub rt: Rc<Runtime>,
     pub index: i64,
     prev: Cell<u32>,
 }
 
 impl CudaDeviceCtx {
-    pub fn new(rt: Rc<Runtime>, index: i64) -> Self {
+    pub(super) fn new(rt: Rc<Runtime>, index: i64) -> Self {
         CudaDeviceCtx {
             rt,
             index,
@@ -571,9 +549,6 @@ impl CudaDeviceCtx {
 impl NativeObject for CudaDeviceCtx {
     fn type_name(&self) -> &str {
         "device"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn enter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
@@ -595,7 +570,7 @@ impl NativeObject for CudaDeviceCtx {
 }
 
 /// `torch.cuda.get_device_properties(i)`.
-pub struct DeviceProps {
+pub(super) struct DeviceProps {
     pub name: String,
     pub total_memory: u64,
     /// (major, minor): the driver's on a real GPU, 9.0 for the modelled H200.
@@ -606,9 +581,6 @@ pub struct DeviceProps {
 impl NativeObject for DeviceProps {
     fn type_name(&self) -> &str {
         "_CudaDeviceProperties"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -642,7 +614,7 @@ impl NativeObject for DeviceProps {
 }
 
 /// A `torch.Generator()` (CPU): its own mt19937 stream, passed as `generator=`.
-pub struct PyGenerator {
+pub(super) struct PyGenerator {
     pub rt: Rc<Runtime>,
     pub generator: crate::engine::SharedGenerator,
 }
@@ -664,7 +636,7 @@ pub(crate) fn seed_arg(it: &mut Interpreter, v: &Value) -> PyResult<u64> {
 }
 
 /// A fresh non-deterministic seed, as c10's `getNonDeterministicRandom` makes it for the CPU.
-pub(crate) fn nondeterministic_seed() -> u64 {
+pub(super) fn nondeterministic_seed() -> u64 {
     crate::engine::random::nondeterministic_seed()
 }
 
@@ -710,9 +682,6 @@ pub(crate) fn state_bytes(v: &Value, fname: &str) -> PyResult<Vec<u8>> {
 impl NativeObject for PyGenerator {
     fn type_name(&self) -> &str {
         "Generator"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

@@ -14,7 +14,6 @@ use crate::script::ExcType;
 use crate::script::{
     Args, BinOp, CmpOp, Interpreter, NativeObject, PyException, PyResult, UnaryOp as PyUnary, Value,
 };
-use std::any::Any;
 use std::rc::Rc;
 
 type M = fn(&mut Interpreter, &PyTensor, &Rc<dyn NativeObject>, Args) -> PyResult<Value>;
@@ -1406,9 +1405,6 @@ impl NativeObject for PyTensor {
     fn type_name(&self) -> &str {
         if self.param { "Parameter" } else { "Tensor" }
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
     fn call_method(
         &self,
         this: &Rc<dyn NativeObject>,
@@ -1904,7 +1900,7 @@ fn function_answer(v: &Value) -> PyResult<Vec<Option<Tensor>>> {
 }
 
 /// What `register_hook` returns: `handle.remove()` unregisters the hook.
-pub struct HookHandle {
+pub(super) struct HookHandle {
     t: Tensor,
     id: u64,
 }
@@ -1912,9 +1908,6 @@ pub struct HookHandle {
 impl NativeObject for HookHandle {
     fn type_name(&self) -> &str {
         "RemovableHandle"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

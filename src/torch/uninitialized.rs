@@ -10,7 +10,6 @@
 use super::PyTensor;
 use super::py_err;
 use crate::script::{Args, ExcType, Interpreter, NativeObject, PyException, PyResult, Value};
-use std::any::Any;
 use std::rc::Rc;
 
 const SHAPE_ERROR: &str = "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in `load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call `forward` to initialize the parameters before accessing their attributes.";
@@ -79,9 +78,6 @@ impl Uninitialized {
 impl NativeObject for Uninitialized {
     fn type_name(&self) -> &str {
         self.name()
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

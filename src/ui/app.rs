@@ -258,12 +258,12 @@ impl App {
     }
 
     /// The open lesson laid out at `width` (cached for the current size).
-    pub fn document_at(&self, width: u16) -> Cow<'_, Document> {
+    pub(crate) fn document_at(&self, width: u16) -> Cow<'_, Document> {
         self.pager.document(width, || self.lay_out(width))
     }
 
     /// The open lesson laid out for the current size.
-    pub fn document(&self) -> Cow<'_, Document> {
+    pub(crate) fn document(&self) -> Cow<'_, Document> {
         self.document_at(self.layout_frame(self.size).text.width)
     }
 
@@ -272,7 +272,7 @@ impl App {
     }
 
     /// Where everything goes in a terminal of `area`: the rectangles and each card's rows.
-    pub fn layout_for(&self, area: Rect) -> PageLayout {
+    pub(crate) fn layout_for(&self, area: Rect) -> PageLayout {
         let frame = self.layout_frame(area);
         let width = frame.text.width;
         let doc = self.document_at(width);
@@ -363,7 +363,7 @@ impl App {
     }
 
     /// The id of the exercise whose editor has the keys.
-    pub fn editing_id(&self) -> Option<String> {
+    pub(crate) fn editing_id(&self) -> Option<String> {
         if !self.deck.editing {
             return None;
         }
@@ -1076,7 +1076,7 @@ impl App {
     }
 
     /// (rows, columns) of the editor's code area for exercise `id` at the current size.
-    pub fn editor_view(&self, id: &str) -> (usize, usize) {
+    pub(crate) fn editor_view(&self, id: &str) -> (usize, usize) {
         let frame = self.layout_frame(self.size);
         let dims = super::card::Dims {
             term_width: self.size.width,
@@ -1103,7 +1103,7 @@ impl App {
         progress.places.insert(id, place);
     }
 
-    pub fn open_lesson(&mut self, index: usize) {
+    pub(crate) fn open_lesson(&mut self, index: usize) {
         if index >= self.catalog.lessons.len() || index == self.pager.current {
             return;
         }
@@ -1124,7 +1124,7 @@ impl App {
     /// Opens lesson `index` at the section titled `title` (compared loosely: case and inline
     /// code marks do not count). Returns whether the section was found; the lesson opens
     /// either way.
-    pub fn open_section(&mut self, index: usize, title: &str) -> bool {
+    pub(crate) fn open_section(&mut self, index: usize, title: &str) -> bool {
         if index >= self.catalog.lessons.len() {
             return false;
         }
@@ -1153,7 +1153,7 @@ impl App {
     /// `cudatutor lesson N --section S`: open at that section once the terminal's size is
     /// known (the event loop resizes first; [`App::resize`] then goes there). A section that
     /// is not in the lesson is said in the footer.
-    pub fn start_at_section(&mut self, index: usize, section: &str) {
+    pub(crate) fn start_at_section(&mut self, index: usize, section: &str) {
         if !self.open_section(index, section) {
             self.status = Some(format!("{}: {section}", self.strings().no_match));
         }
@@ -1186,7 +1186,7 @@ impl App {
     }
 
     /// The explanation overlay's lines for a terminal of `area`.
-    pub fn explain_lines(&self, area: Rect) -> Vec<String> {
+    pub(crate) fn explain_lines(&self, area: Rect) -> Vec<String> {
         let Overlay::Explained { pasted, .. } = &self.overlay else {
             return Vec::new();
         };
@@ -1400,7 +1400,7 @@ impl App {
 
     /// Starts the exercise's code and checks on a background thread; the report comes back
     /// through `tick`, so the UI keeps drawing meanwhile.
-    pub fn start_run(&mut self, id: &str) {
+    pub(crate) fn start_run(&mut self, id: &str) {
         if !self.deck.cards.contains_key(id) || self.exercise(id).is_none() {
             return;
         }
@@ -1458,7 +1458,7 @@ impl App {
 
     /// `D`: runs the exercise's code and checks on the engine and on real PyTorch in the
     /// background; the comparison opens over the page when it ends.
-    pub fn start_compare(&mut self, id: &str) {
+    pub(crate) fn start_compare(&mut self, id: &str) {
         let (Some(card), Some(exercise)) = (self.deck.cards.get(id), self.exercise(id)) else {
             return;
         };
@@ -1474,7 +1474,7 @@ impl App {
 
     /// The comparison overlay's lines for a terminal of `area`: the text of
     /// [`crate::run::diff::render_in`], wrapped to the box.
-    pub fn compare_lines(&self, area: Rect) -> Vec<String> {
+    pub(crate) fn compare_lines(&self, area: Rect) -> Vec<String> {
         let Some((_, diff)) = &self.comparison else {
             return Vec::new();
         };
@@ -1550,7 +1550,7 @@ impl App {
     }
 
     /// (columns, rows) of exercise `id`'s output pane at the current size, as the card draws it.
-    pub fn output_pane_size(&self, id: &str) -> Option<(usize, usize)> {
+    pub(crate) fn output_pane_size(&self, id: &str) -> Option<(usize, usize)> {
         let frame = self.layout_frame(self.size);
         let dims = super::card::Dims {
             term_width: self.size.width,
@@ -1574,7 +1574,7 @@ impl App {
     }
 
     /// Ctrl-c: asks the run in flight to stop.
-    pub fn cancel_run(&mut self) {
+    pub(crate) fn cancel_run(&mut self) {
         self.runs.cancel(Instant::now());
     }
 

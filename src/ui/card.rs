@@ -20,7 +20,7 @@ use ratatui::widgets::{Block, Borders, Padding, Widget};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Terminal width from which result panes may sit beside the editor rather than below it.
-pub const BESIDE_MIN_TERMINAL_WIDTH: u16 = 120;
+pub(super) const BESIDE_MIN_TERMINAL_WIDTH: u16 = 120;
 /// Beside the editor, the panes get at least this many columns, or they go below.
 const BESIDE_MIN_PANE_WIDTH: u16 = 44;
 /// Height of the result panes below the editor: a tab row and one pane, as tall as the
@@ -36,7 +36,7 @@ const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 /// What a card's size depends on besides its own state.
 #[derive(Debug, Clone, Copy)]
-pub struct Dims {
+pub(super) struct Dims {
     pub term_width: u16,
     /// Rows of page on screen.
     pub page_height: u16,
@@ -66,7 +66,7 @@ pub(super) struct ExercisePlan {
 
 impl ExercisePlan {
     /// Columns of code the editor shows.
-    pub fn code_width(&self) -> usize {
+    pub(super) fn code_width(&self) -> usize {
         usize::from(self.left_w.saturating_sub(self.gutter_w)).max(1)
     }
 }

@@ -31,14 +31,19 @@ impl Deck {
         }
     }
 
-    pub fn unfocus(&mut self) {
+    pub(crate) fn unfocus(&mut self) {
         self.focus = None;
         self.editing = false;
     }
 
     /// Tab / Shift-Tab: the card after / before the focused one; with none focused, the first
     /// (last) card on screen, else the next one below (above) the view.
-    pub fn next_focus(&self, forward: bool, layout: &PageLayout, scroll: usize) -> Option<usize> {
+    pub(crate) fn next_focus(
+        &self,
+        forward: bool,
+        layout: &PageLayout,
+        scroll: usize,
+    ) -> Option<usize> {
         let n = layout.slots.len();
         if n == 0 {
             return None;
@@ -110,7 +115,7 @@ impl Deck {
     /// output pane is `width` x `height`: scrolling back stops when its first row is at the
     /// top (counted in the rows the pane shows, wrapped lines included; see
     /// `output::max_back`).
-    pub fn scroll_output(&mut self, id: &str, action: Action, width: usize, height: usize) {
+    pub(crate) fn scroll_output(&mut self, id: &str, action: Action, width: usize, height: usize) {
         let Some(card) = self.cards.get_mut(id) else {
             return;
         };

@@ -107,7 +107,7 @@ struct Snapshot {
 
 const UNDO_DEPTH: usize = 300;
 /// Indentation step for Tab, Shift-Tab and Backspace in indentation.
-pub const INDENT: usize = 4;
+pub(super) const INDENT: usize = 4;
 
 /// One exercise as the learner works on it.
 pub struct Card {
@@ -191,10 +191,6 @@ impl Card {
         self.editor.selection_range()
     }
 
-    pub fn is_selecting(&self) -> bool {
-        self.editor.is_selecting()
-    }
-
     fn snapshot(&self) -> Snapshot {
         Snapshot {
             lines: self.editor.lines().to_vec(),
@@ -219,7 +215,7 @@ impl Card {
     }
 
     /// Moves the cursor (never a change to the text).
-    pub fn move_cursor(&mut self, m: CursorMove) {
+    pub(crate) fn move_cursor(&mut self, m: CursorMove) {
         self.editor.move_cursor(m);
     }
 
@@ -229,7 +225,7 @@ impl Card {
     }
 
     /// Replaces the whole code as one undoable step (a reset, a restore).
-    pub fn replace_code(&mut self, code: &str) -> bool {
+    pub(crate) fn replace_code(&mut self, code: &str) -> bool {
         let lines = split_code(code);
         if self.editor.lines() == lines.as_slice() {
             return false;
@@ -251,7 +247,7 @@ impl Card {
         true
     }
 
-    pub fn redo(&mut self) -> bool {
+    pub(crate) fn redo(&mut self) -> bool {
         let Some(next) = self.redo.pop() else {
             return false;
         };
@@ -268,12 +264,12 @@ impl Card {
         true
     }
 
-    pub fn select_all(&mut self) {
+    pub(crate) fn select_all(&mut self) {
         self.editor.select_all();
     }
 
     /// Enter: a new line keeping the indent, one level deeper after a `:`.
-    pub fn newline_with_indent(&mut self) -> bool {
+    pub(crate) fn newline_with_indent(&mut self) -> bool {
         let (row, col) = self.cursor();
         let line = self.lines().get(row).cloned().unwrap_or_default();
         let before: String = line.chars().take(col).collect();
@@ -287,7 +283,7 @@ impl Card {
     }
 
     /// Shift-Tab: removes up to one indent step from the cursor's line.
-    pub fn dedent(&mut self) -> bool {
+    pub(crate) fn dedent(&mut self) -> bool {
         let (row, col) = self.cursor();
         let line = self.lines().get(row).cloned().unwrap_or_default();
         let n = line.chars().take_while(|c| *c == ' ').count().min(INDENT);
@@ -328,7 +324,7 @@ impl Card {
     /// Keeps the cursor in view in an editor `height` rows by `width` columns: scrolls only
     /// as much as needed, and back to the first column whenever the cursor fits there (so a
     /// view scrolled for a long line comes back once the line is shortened).
-    pub fn follow_cursor(&mut self, height: usize, width: usize) {
+    pub(crate) fn follow_cursor(&mut self, height: usize, width: usize) {
         let (row, col) = self.cursor();
         let height = height.max(1);
         if row < self.view_top {
@@ -367,7 +363,7 @@ fn clamp16(n: usize) -> u16 {
 }
 
 /// Display columns of characters, a tab as spaces to the next multiple of 4.
-pub fn display_width(chars: impl Iterator<Item = char>) -> usize {
+pub(super) fn display_width(chars: impl Iterator<Item = char>) -> usize {
     chars.fold(0, |x, c| match c {
         '\t' => x + INDENT - x % INDENT,
         c => x + c.width().unwrap_or(0),
@@ -399,12 +395,12 @@ pub fn human_size(bytes: u64) -> String {
 
 /// The failing kernel (status `assert`) and the call that reported it (`reported`), with the
 /// gap in µs between them, as the engine defines it ([`crate::run::assert_gap`]).
-pub fn assert_gap(report: &RunReport) -> Option<(usize, usize, f64)> {
+pub(super) fn assert_gap(report: &RunReport) -> Option<(usize, usize, f64)> {
     crate::run::assert_gap(&report.timeline).map(|g| (g.kernel, g.reporter, g.us))
 }
 
 /// "412 µs", "1.25 ms".
-pub fn human_us(us: f64) -> String {
+pub(super) fn human_us(us: f64) -> String {
     if us >= 1000.0 {
         format!("{:.2} ms", us / 1000.0)
     } else {

@@ -39,7 +39,7 @@ const BUILTINS: &[&str] = &[
 ];
 
 /// Splits one line of Python into styled spans.
-pub fn highlight_line(line: &str, theme: Theme) -> Vec<Span<'static>> {
+pub(super) fn highlight_line(line: &str, theme: Theme) -> Vec<Span<'static>> {
     let mut spans = Vec::new();
     let chars: Vec<char> = line.chars().collect();
     let mut i = 0;

@@ -212,7 +212,7 @@ use KeyCode as K;
 
 /// Reading a lesson, nothing focused. Footer order is importance order: a narrow footer keeps
 /// the first entries.
-pub const PAGER: &[Binding] = &[
+pub(crate) const PAGER: &[Binding] = &[
     b(A::Quit, &[c('q'), ctrl_c('q')], "q", true),
     b(A::ScrollDown, &[c('j'), k(K::Down)], "↓ j", false),
     b(A::ScrollUp, &[c('k'), k(K::Up)], "↑ k", false),
@@ -245,21 +245,21 @@ pub const PAGER: &[Binding] = &[
 ];
 
 /// Search hits shown: n / N walk them, Esc clears them; the rest is the pager's.
-pub const SEARCHING: &[Binding] = &[
+pub(crate) const SEARCHING: &[Binding] = &[
     b(A::NextMatch, &[c('n')], "n/N", true),
     b(A::PrevMatch, &[c('N')], "N", false),
     b(A::ClearSearch, &[k(K::Esc)], "Esc", true),
 ];
 
 /// Typing a search: every other key is text.
-pub const SEARCH_INPUT: &[Binding] = &[
+pub(crate) const SEARCH_INPUT: &[Binding] = &[
     b(A::SearchFind, &[k(K::Enter)], "Enter", true),
     b(A::SearchCancel, &[k(K::Esc)], "Esc", true),
     b(A::SearchErase, &[k(K::Backspace)], "Backspace", false),
 ];
 
 /// An exercise card focused, its editor closed. Keys not here go to the pager.
-pub const CARD: &[Binding] = &[
+pub(crate) const CARD: &[Binding] = &[
     // Enter only: `i` is the first letter of many a line of code (any key not in these
     // tables opens the editor and is typed, app.rs `unbound`).
     b(A::Edit, &[k(K::Enter)], "Enter", true),
@@ -286,7 +286,7 @@ pub const CARD: &[Binding] = &[
 ];
 
 /// A quiz focused. Keys not here go to the pager.
-pub const QUIZ: &[Binding] = &[
+pub(crate) const QUIZ: &[Binding] = &[
     b(
         A::Answer,
         &[
@@ -335,14 +335,14 @@ pub const EDITOR: &[Binding] = &[
 pub const RUNNING: &[Binding] = &[b(A::CancelRun, &[ctrl_c('c')], "Ctrl-c", true)];
 
 /// A yes/no question in the footer. Any other key answers no without acting.
-pub const CONFIRM: &[Binding] = &[
+pub(crate) const CONFIRM: &[Binding] = &[
     b(A::Yes, &[c('y'), c('Y'), k(K::Enter)], "y", true),
     b(A::No, &[c('n'), c('N'), k(K::Esc)], "n", true),
 ];
 
 /// Another window saved other code for an exercise this window changed too. Every other key
 /// leaves the question up: the answer decides whose work the exercise keeps.
-pub const CONFLICT: &[Binding] = &[
+pub(crate) const CONFLICT: &[Binding] = &[
     b(A::KeepMine, &[c('m'), k(K::Esc)], "m", true),
     b(A::TakeTheirs, &[c('t')], "t", true),
     b(A::KeepBoth, &[c('b')], "b", true),
@@ -362,7 +362,7 @@ pub const HELP: &[Binding] = &[
 ];
 
 /// The comparison of `D` over the page.
-pub const COMPARE: &[Binding] = &[
+pub(crate) const COMPARE: &[Binding] = &[
     b(
         A::CloseOverlay,
         &[k(K::Esc), c('q'), c('D'), k(K::Enter)],
@@ -377,7 +377,7 @@ pub const COMPARE: &[Binding] = &[
 
 /// Pasting a traceback after `!`: Enter is a new line (tracebacks have many), every other
 /// key not listed is text; a paste arrives whole.
-pub const EXPLAIN_INPUT: &[Binding] = &[
+pub(crate) const EXPLAIN_INPUT: &[Binding] = &[
     b(A::ExplainSubmit, &[ctrl_c('d'), k(K::F(5))], "Ctrl-d", true),
     b(A::ExplainCancel, &[k(K::Esc)], "Esc", true),
     b(A::ExplainNewLine, &[k(K::Enter)], "Enter", false),
@@ -385,7 +385,7 @@ pub const EXPLAIN_INPUT: &[Binding] = &[
 ];
 
 /// The explanation over the page.
-pub const EXPLAINED: &[Binding] = &[
+pub(crate) const EXPLAINED: &[Binding] = &[
     b(A::OpenLink, &[k(K::Enter), c('o')], "Enter", true),
     b(A::CloseOverlay, &[k(K::Esc), c('q'), c('!')], "Esc", true),
     b(A::ScrollDown, &[c('j'), k(K::Down)], "↑↓", true),
@@ -394,7 +394,7 @@ pub const EXPLAINED: &[Binding] = &[
     b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
 ];
 
-pub const LESSONS: &[Binding] = &[
+pub(crate) const LESSONS: &[Binding] = &[
     b(A::ListDown, &[c('j'), k(K::Down)], "↑↓", true),
     b(A::ListUp, &[c('k'), k(K::Up)], "↑", false),
     b(A::ListOpen, &[k(K::Enter)], "Enter", true),
@@ -443,7 +443,7 @@ pub fn layers(context: Context, running: bool) -> Vec<&'static [Binding]> {
 }
 
 /// Whether an action works on the focused exercise card (and so needs one).
-pub fn acts_on_card(action: Action) -> bool {
+pub(crate) fn acts_on_card(action: Action) -> bool {
     use Action as A;
     matches!(
         action,
@@ -514,7 +514,7 @@ pub fn footer(context: Context, running: bool) -> Vec<&'static Binding> {
 }
 
 /// How a key is written in the help overlay: `Ctrl-r`, `Shift-↑`, `F5`, `space`.
-pub fn key_name(key: &Key) -> String {
+pub(crate) fn key_name(key: &Key) -> String {
     let base = match key.code {
         KeyCode::Char(' ') => "space".to_string(),
         KeyCode::Char(ch) => ch.to_string(),

@@ -10,16 +10,16 @@
 use ratatui::layout::Rect;
 
 /// Width of the table of contents pane when shown.
-pub const TOC_WIDTH: u16 = 30;
+pub(super) const TOC_WIDTH: u16 = 30;
 /// Below this terminal width the contents pane is hidden so the text keeps room.
-pub const TOC_MIN_TERMINAL_WIDTH: u16 = 70;
+pub(super) const TOC_MIN_TERMINAL_WIDTH: u16 = 70;
 /// From this terminal width the contents pane is open until the learner closes it; below, it
 /// folds away by itself (at 80 columns its 30 would cut code lines and the footer), and `t`
 /// still opens it.
-pub const TOC_AUTO_WIDTH: u16 = 100;
+pub(super) const TOC_AUTO_WIDTH: u16 = 100;
 /// The smallest size at which anything but a "too small" note is drawn.
-pub const MIN_WIDTH: u16 = 20;
-pub const MIN_HEIGHT: u16 = 6;
+pub(super) const MIN_WIDTH: u16 = 20;
+pub(super) const MIN_HEIGHT: u16 = 6;
 
 /// A card's rows in the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub struct PageLayout {
 }
 
 /// The rectangles for a terminal of `area`; slots are added by `with_slots`.
-pub fn frame(area: Rect, toc_open: bool) -> PageLayout {
+pub(super) fn frame(area: Rect, toc_open: bool) -> PageLayout {
     let too_small = area.width < MIN_WIDTH || area.height < MIN_HEIGHT;
     let title = Rect { height: 1, ..area };
     let footer = Rect {
@@ -119,7 +119,12 @@ pub fn frame(area: Rect, toc_open: bool) -> PageLayout {
 
 impl PageLayout {
     /// Places the cards: `slot_lines[i]` is the line card i goes before, `heights[i]` its rows.
-    pub fn with_slots(mut self, lines: usize, slot_lines: Vec<usize>, heights: &[usize]) -> Self {
+    pub(crate) fn with_slots(
+        mut self,
+        lines: usize,
+        slot_lines: Vec<usize>,
+        heights: &[usize],
+    ) -> Self {
         let mut extra = 0;
         self.slots = slot_lines
             .iter()
@@ -146,7 +151,7 @@ impl PageLayout {
     }
 
     /// The page row of rendered line `line` (cards before it push it down).
-    pub fn page_row(&self, line: usize) -> usize {
+    pub(crate) fn page_row(&self, line: usize) -> usize {
         line + self
             .slot_lines
             .iter()
@@ -182,7 +187,7 @@ impl PageLayout {
     }
 
     /// The card under terminal cell (`column`, `row`), if any.
-    pub fn card_at(&self, column: u16, row: u16, scroll: usize) -> Option<usize> {
+    pub(crate) fn card_at(&self, column: u16, row: u16, scroll: usize) -> Option<usize> {
         let t = self.text;
         if self.too_small || column < t.x || column >= t.x + t.width || row < t.y {
             return None;

@@ -60,7 +60,7 @@ pub struct Document {
 impl Document {
     /// The first line of the block that starts at `origin` (or the first block after it),
     /// `nth` lines into that block.
-    pub fn line_of(&self, origin: usize, nth: usize) -> usize {
+    pub(crate) fn line_of(&self, origin: usize, nth: usize) -> usize {
         let Some(first) = self.origins.iter().position(|&o| o >= origin) else {
             return self.lines.len().saturating_sub(1);
         };
@@ -73,7 +73,7 @@ impl Document {
     }
 
     /// (origin, lines into that block) of line `line`: a width-independent place.
-    pub fn place_of(&self, line: usize) -> (usize, usize) {
+    pub(crate) fn place_of(&self, line: usize) -> (usize, usize) {
         let Some(&origin) = self.origins.get(line) else {
             return (self.origins.last().copied().unwrap_or(0), 0);
         };
@@ -113,7 +113,7 @@ struct Table {
 }
 
 /// Lays out `body` at `width` columns.
-pub fn render(body: &str, width: u16, theme: Theme, strings: &Strings) -> Document {
+pub(super) fn render(body: &str, width: u16, theme: Theme, strings: &Strings) -> Document {
     let mut b = Builder {
         width: usize::from(width.max(4)),
         theme,

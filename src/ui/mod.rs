@@ -82,7 +82,7 @@ fn enter_terminal() -> std::io::Result<()> {
 }
 
 /// Puts the terminal back as it was; does nothing the second time.
-pub fn restore_terminal() {
+pub(crate) fn restore_terminal() {
     if TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
         let _ = execute!(
             std::io::stdout(),

@@ -9,7 +9,7 @@ use crate::progress::Place;
 use std::borrow::Cow;
 
 /// Columns the code blocks move per ← / →.
-pub const CODE_STEP: usize = 8;
+pub(super) const CODE_STEP: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Search {
@@ -50,7 +50,7 @@ impl Pager {
     }
 
     /// Whether the lesson list is shown in a terminal `width` columns wide.
-    pub fn toc_shown(&self, width: u16) -> bool {
+    pub(crate) fn toc_shown(&self, width: u16) -> bool {
         self.toc_open
             .unwrap_or(width >= super::layout::TOC_AUTO_WIDTH)
     }
@@ -71,23 +71,27 @@ impl Pager {
     }
 
     /// The document at `width`: the cached one, or laid out now without keeping it.
-    pub fn document(&self, width: u16, layout: impl FnOnce() -> Document) -> Cow<'_, Document> {
+    pub(crate) fn document(
+        &self,
+        width: u16,
+        layout: impl FnOnce() -> Document,
+    ) -> Cow<'_, Document> {
         match self.cached(width) {
             Some(doc) => Cow::Borrowed(doc),
             None => Cow::Owned(layout()),
         }
     }
 
-    pub fn scroll_to(&mut self, row: usize, layout: &PageLayout) {
+    pub(crate) fn scroll_to(&mut self, row: usize, layout: &PageLayout) {
         self.scroll = row.min(layout.max_scroll());
     }
 
-    pub fn scroll_by(&mut self, delta: isize, layout: &PageLayout) {
+    pub(crate) fn scroll_by(&mut self, delta: isize, layout: &PageLayout) {
         self.scroll_to(self.scroll.saturating_add_signed(delta), layout);
     }
 
     /// `{` / `}`: the previous / next heading.
-    pub fn jump_section(&mut self, forward: bool, doc: &Document, layout: &PageLayout) {
+    pub(crate) fn jump_section(&mut self, forward: bool, doc: &Document, layout: &PageLayout) {
         let rows: Vec<usize> = doc
             .sections
             .iter()
@@ -106,7 +110,7 @@ impl Pager {
     }
 
     /// ← / →: code blocks sideways, up to where the widest line's end shows.
-    pub fn code_sideways(&mut self, right: bool, doc: &Document, layout: &PageLayout) {
+    pub(crate) fn code_sideways(&mut self, right: bool, doc: &Document, layout: &PageLayout) {
         let room = usize::from(layout.text.width).saturating_sub(2);
         let max = doc.code_width.saturating_sub(room);
         self.code_left = if right {
@@ -118,7 +122,12 @@ impl Pager {
 
     /// Finds every case-insensitive occurrence of `query`; returns the hit count (0: none,
     /// and the search is cleared).
-    pub fn search_for(&mut self, query: String, doc: &Document, layout: &PageLayout) -> usize {
+    pub(crate) fn search_for(
+        &mut self,
+        query: String,
+        doc: &Document,
+        layout: &PageLayout,
+    ) -> usize {
         if query.is_empty() {
             self.search = None;
             return 0;
@@ -158,7 +167,7 @@ impl Pager {
         n
     }
 
-    pub fn step_hit(&mut self, forward: bool, layout: &PageLayout) {
+    pub(crate) fn step_hit(&mut self, forward: bool, layout: &PageLayout) {
         if let Some(s) = self.search.as_mut() {
             let n = s.hits.len();
             s.current = if forward {
@@ -211,7 +220,7 @@ impl Pager {
     }
 
     /// Scrolls to a saved place.
-    pub fn go_to(&mut self, place: &Place, doc: &Document, layout: &PageLayout) {
+    pub(crate) fn go_to(&mut self, place: &Place, doc: &Document, layout: &PageLayout) {
         let row = match place.card {
             Some((index, row)) if index < layout.slots.len() => {
                 let slot = layout.slots[index];

@@ -22,7 +22,7 @@ pub const STOP_GRACE: Duration = Duration::from_secs(2);
 /// A comparison (`D`) runs the exercise twice, and its first use starts the resident Python
 /// process, which imports torch (seconds, up to a minute on a loaded machine): its limit is
 /// two run limits and this.
-pub const COMPARE_STARTUP: Duration = Duration::from_secs(60);
+pub(super) const COMPARE_STARTUP: Duration = Duration::from_secs(60);
 
 /// What a run in flight does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +100,7 @@ impl RunController {
         self.runner.backend_label()
     }
 
-    pub fn wall_limit(&self) -> Duration {
+    pub(crate) fn wall_limit(&self) -> Duration {
         self.runner.wall_limit()
     }
 
@@ -125,7 +125,7 @@ impl RunController {
     }
 
     /// Starts a comparison of `code` (then `check`) on the engine and on real PyTorch.
-    pub fn start_compare(
+    pub(crate) fn start_compare(
         &mut self,
         exercise: &str,
         code: String,

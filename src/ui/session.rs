@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 pub const SAVE_DEBOUNCE: Duration = Duration::from_millis(500);
 /// A kept report's stdout and stderr keep at most this many bytes each (their end, which holds
 /// the exception), so progress.json stays small.
-pub const KEPT_OUTPUT_BYTES: usize = 64 << 10;
+pub(super) const KEPT_OUTPUT_BYTES: usize = 64 << 10;
 /// A kept report's timeline keeps at most this many operations.
-pub const KEPT_TIMELINE: usize = 4000;
+pub(super) const KEPT_TIMELINE: usize = 4000;
 
 pub struct Session {
     pub progress: Progress,
@@ -36,7 +36,7 @@ impl Session {
         }
     }
 
-    pub fn set_store(&mut self, store: Store) {
+    pub(crate) fn set_store(&mut self, store: Store) {
         self.store = Some(store);
     }
 
@@ -54,7 +54,7 @@ impl Session {
     }
 
     /// The learner's own work changed since the last successful save.
-    pub fn unsaved_work(&self) -> bool {
+    pub(crate) fn unsaved_work(&self) -> bool {
         self.unsaved_work
     }
 
@@ -65,7 +65,7 @@ impl Session {
 
     /// The debounced save: once the changes are old enough, writes them (with no store there
     /// is nowhere to write, and nothing to report). Err is the message for the footer.
-    pub fn save_if_due(&mut self, now: Instant) -> Option<Result<(), Option<String>>> {
+    pub(crate) fn save_if_due(&mut self, now: Instant) -> Option<Result<(), Option<String>>> {
         if !self.due(now) {
             return None;
         }
@@ -77,7 +77,7 @@ impl Session {
     }
 
     /// Whether the debounce has passed for the changes waiting.
-    pub fn due(&self, now: Instant) -> bool {
+    pub(crate) fn due(&self, now: Instant) -> bool {
         self.dirty_since
             .is_some_and(|t| now.saturating_duration_since(t) >= SAVE_DEBOUNCE)
     }
@@ -102,7 +102,7 @@ impl Session {
     }
 
     /// Keeps `report` (trimmed) as the exercise's last run.
-    pub fn keep_run(&mut self, id: &str, code: &str, report: &RunReport) {
+    pub(crate) fn keep_run(&mut self, id: &str, code: &str, report: &RunReport) {
         self.progress.last_runs.insert(
             id.to_string(),
             SavedRun {

@@ -8,7 +8,7 @@
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
-pub use unix::{Termination, install_fatal_handlers, stop_self};
+pub(super) use unix::{Termination, install_fatal_handlers, stop_self};
 
 #[cfg(not(unix))]
 mod other;

@@ -152,7 +152,7 @@ pub struct Strings {
     pub conflict_both_header: &'static str,
 }
 
-pub const EN: Strings = Strings {
+pub(super) const EN: Strings = Strings {
     app_name: "cudatutor",
     exercise: "Exercise",
     quiz: "Quiz",
@@ -427,7 +427,7 @@ fn en_section(s: HelpSection) -> &'static str {
     }
 }
 
-pub const ZH: Strings = Strings {
+pub(super) const ZH: Strings = Strings {
     app_name: "cudatutor",
     exercise: "练习",
     quiz: "小测验",
@@ -702,7 +702,7 @@ fn zh_section(s: HelpSection) -> &'static str {
     }
 }
 
-pub fn for_lang(lang: Lang) -> &'static Strings {
+pub(super) fn for_lang(lang: Lang) -> &'static Strings {
     match lang {
         Lang::En => &EN,
         Lang::Zh => &ZH,
@@ -711,7 +711,7 @@ pub fn for_lang(lang: Lang) -> &'static Strings {
 
 /// The backend label in the learner's language: "sim · Simulated H200 (modelled)" becomes
 /// "模拟 · 模拟的 H200（时间为模型估算）" in Chinese; a real GPU's name is kept as it is.
-pub fn backend_label(label: &BackendLabel, s: &Strings) -> String {
+pub(super) fn backend_label(label: &BackendLabel, s: &Strings) -> String {
     let backend = match label.backend {
         Backend::Sim => s.sim,
         other => other.name(),
@@ -723,7 +723,7 @@ pub fn backend_label(label: &BackendLabel, s: &Strings) -> String {
 }
 
 /// A device name as the memory pane shows it (the simulated one translated).
-pub fn device_name(name: &str, s: &Strings) -> String {
+pub(super) fn device_name(name: &str, s: &Strings) -> String {
     name.replace(EN.sim_device, s.sim_device)
 }
 

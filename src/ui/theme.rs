@@ -2,112 +2,113 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-pub const TITLE_BAR: Style = Style::new()
+pub(super) const TITLE_BAR: Style = Style::new()
     .fg(Color::Black)
     .bg(Color::Cyan)
     .add_modifier(Modifier::BOLD);
-pub const FOOTER: Style = Style::new().fg(Color::Gray).bg(Color::DarkGray);
-pub const FOOTER_KEY: Style = Style::new()
+pub(super) const FOOTER: Style = Style::new().fg(Color::Gray).bg(Color::DarkGray);
+pub(super) const FOOTER_KEY: Style = Style::new()
     .fg(Color::Yellow)
     .bg(Color::DarkGray)
     .add_modifier(Modifier::BOLD);
-pub const HEADING_1: Style = Style::new()
+pub(super) const HEADING_1: Style = Style::new()
     .fg(Color::Cyan)
     .add_modifier(Modifier::BOLD)
     .add_modifier(Modifier::UNDERLINED);
-pub const HEADING_2: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
-pub const HEADING_3: Style = Style::new()
+pub(super) const HEADING_2: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+pub(super) const HEADING_3: Style = Style::new()
     .fg(Color::LightBlue)
     .add_modifier(Modifier::BOLD);
-pub const TEXT: Style = Style::new();
-pub const INLINE_CODE: Style = Style::new().fg(Color::LightYellow);
-pub const QUOTE_BAR: Style = Style::new().fg(Color::Green);
-pub const QUOTE_TEXT: Style = Style::new().fg(Color::Gray).add_modifier(Modifier::ITALIC);
-pub const CODE_FRAME: Style = Style::new().fg(Color::DarkGray);
-pub const EXERCISE_FRAME: Style = Style::new().fg(Color::Magenta);
-pub const EXERCISE_TITLE: Style = Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD);
-pub const TABLE_BORDER: Style = Style::new().fg(Color::DarkGray);
-pub const TABLE_HEADER: Style = Style::new().add_modifier(Modifier::BOLD);
-pub const BULLET: Style = Style::new().fg(Color::Yellow);
-pub const LINK: Style = Style::new()
+pub(super) const TEXT: Style = Style::new();
+pub(super) const INLINE_CODE: Style = Style::new().fg(Color::LightYellow);
+pub(super) const QUOTE_BAR: Style = Style::new().fg(Color::Green);
+pub(super) const QUOTE_TEXT: Style = Style::new().fg(Color::Gray).add_modifier(Modifier::ITALIC);
+pub(super) const CODE_FRAME: Style = Style::new().fg(Color::DarkGray);
+pub(super) const EXERCISE_FRAME: Style = Style::new().fg(Color::Magenta);
+pub(super) const EXERCISE_TITLE: Style =
+    Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD);
+pub(super) const TABLE_BORDER: Style = Style::new().fg(Color::DarkGray);
+pub(super) const TABLE_HEADER: Style = Style::new().add_modifier(Modifier::BOLD);
+pub(super) const BULLET: Style = Style::new().fg(Color::Yellow);
+pub(super) const LINK: Style = Style::new()
     .fg(Color::Blue)
     .add_modifier(Modifier::UNDERLINED);
-pub const SEARCH_HIT: Style = Style::new().fg(Color::Black).bg(Color::Yellow);
-pub const SEARCH_CURRENT: Style = Style::new()
+pub(super) const SEARCH_HIT: Style = Style::new().fg(Color::Black).bg(Color::Yellow);
+pub(super) const SEARCH_CURRENT: Style = Style::new()
     .fg(Color::Black)
     .bg(Color::LightRed)
     .add_modifier(Modifier::BOLD);
-pub const TOC_BORDER: Style = Style::new().fg(Color::DarkGray);
-pub const TOC_CURRENT: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
-pub const TOC_SECTION: Style = Style::new().fg(Color::Gray);
-pub const TOC_DONE: Style = Style::new().fg(Color::Green);
-pub const HELP_BORDER: Style = Style::new().fg(Color::Cyan);
-pub const HELP_KEY: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+pub(super) const TOC_BORDER: Style = Style::new().fg(Color::DarkGray);
+pub(super) const TOC_CURRENT: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+pub(super) const TOC_SECTION: Style = Style::new().fg(Color::Gray);
+pub(super) const TOC_DONE: Style = Style::new().fg(Color::Green);
+pub(super) const HELP_BORDER: Style = Style::new().fg(Color::Cyan);
+pub(super) const HELP_KEY: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
 // Python highlighting.
-pub const PY_KEYWORD: Style = Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD);
-pub const PY_STRING: Style = Style::new().fg(Color::Green);
-pub const PY_NUMBER: Style = Style::new().fg(Color::LightCyan);
-pub const PY_COMMENT: Style = Style::new()
+pub(super) const PY_KEYWORD: Style = Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD);
+pub(super) const PY_STRING: Style = Style::new().fg(Color::Green);
+pub(super) const PY_NUMBER: Style = Style::new().fg(Color::LightCyan);
+pub(super) const PY_COMMENT: Style = Style::new()
     .fg(Color::DarkGray)
     .add_modifier(Modifier::ITALIC);
-pub const PY_BUILTIN: Style = Style::new().fg(Color::LightBlue);
-pub const PY_PLAIN: Style = Style::new().fg(Color::White);
+pub(super) const PY_BUILTIN: Style = Style::new().fg(Color::LightBlue);
+pub(super) const PY_PLAIN: Style = Style::new().fg(Color::White);
 // Exercise and quiz cards.
-pub const CARD_FOCUSED: Style = Style::new()
+pub(super) const CARD_FOCUSED: Style = Style::new()
     .fg(Color::LightMagenta)
     .add_modifier(Modifier::BOLD);
-pub const CARD_EDITING: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
-pub const CARD_DONE: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
-pub const CARD_FAILED: Style = Style::new()
+pub(super) const CARD_EDITING: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+pub(super) const CARD_DONE: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
+pub(super) const CARD_FAILED: Style = Style::new()
     .fg(Color::LightRed)
     .add_modifier(Modifier::BOLD);
-pub const EDITOR_CURSOR: Style = Style::new().add_modifier(Modifier::REVERSED);
-pub const EDITOR_SELECTION: Style = Style::new().bg(Color::Blue);
-pub const GUTTER: Style = Style::new().fg(Color::DarkGray);
+pub(super) const EDITOR_CURSOR: Style = Style::new().add_modifier(Modifier::REVERSED);
+pub(super) const EDITOR_SELECTION: Style = Style::new().bg(Color::Blue);
+pub(super) const GUTTER: Style = Style::new().fg(Color::DarkGray);
 /// The line where the host reported the error.
-pub const GUTTER_REPORTED: Style = Style::new()
+pub(super) const GUTTER_REPORTED: Style = Style::new()
     .fg(Color::White)
     .bg(Color::Red)
     .add_modifier(Modifier::BOLD);
 /// The line that launched the failing kernel (a deferred error's origin).
-pub const GUTTER_ORIGIN: Style = Style::new()
+pub(super) const GUTTER_ORIGIN: Style = Style::new()
     .fg(Color::Black)
     .bg(Color::Yellow)
     .add_modifier(Modifier::UNDERLINED);
-pub const PANE_TITLE: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
-pub const PANE_TAB: Style = Style::new().fg(Color::Gray);
-pub const PANE_TAB_ACTIVE: Style = Style::new()
+pub(super) const PANE_TITLE: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD);
+pub(super) const PANE_TAB: Style = Style::new().fg(Color::Gray);
+pub(super) const PANE_TAB_ACTIVE: Style = Style::new()
     .fg(Color::Black)
     .bg(Color::Cyan)
     .add_modifier(Modifier::BOLD);
-pub const OUTPUT_STDOUT: Style = Style::new();
-pub const OUTPUT_STDERR: Style = Style::new().fg(Color::LightRed);
-pub const CHECK_PASS: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
-pub const CHECK_FAIL: Style = Style::new()
+pub(super) const OUTPUT_STDOUT: Style = Style::new();
+pub(super) const OUTPUT_STDERR: Style = Style::new().fg(Color::LightRed);
+pub(super) const CHECK_PASS: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
+pub(super) const CHECK_FAIL: Style = Style::new()
     .fg(Color::LightRed)
     .add_modifier(Modifier::BOLD);
-pub const SPARK_ALLOCATED: Style = Style::new().fg(Color::Cyan);
-pub const SPARK_RESERVED: Style = Style::new().fg(Color::Blue);
-pub const LANE: Style = Style::new().fg(Color::DarkGray);
-pub const LANE_HOST: Style = Style::new().fg(Color::LightBlue);
-pub const LANE_DEVICE: Style = Style::new().fg(Color::LightGreen);
-pub const LANE_ASSERT: Style = Style::new()
+pub(super) const SPARK_ALLOCATED: Style = Style::new().fg(Color::Cyan);
+pub(super) const SPARK_RESERVED: Style = Style::new().fg(Color::Blue);
+pub(super) const LANE: Style = Style::new().fg(Color::DarkGray);
+pub(super) const LANE_HOST: Style = Style::new().fg(Color::LightBlue);
+pub(super) const LANE_DEVICE: Style = Style::new().fg(Color::LightGreen);
+pub(super) const LANE_ASSERT: Style = Style::new()
     .fg(Color::LightRed)
     .add_modifier(Modifier::BOLD);
-pub const LANE_REPORTED: Style = Style::new()
+pub(super) const LANE_REPORTED: Style = Style::new()
     .fg(Color::LightRed)
     .add_modifier(Modifier::BOLD)
     .add_modifier(Modifier::UNDERLINED);
-pub const HINT: Style = Style::new().fg(Color::LightYellow);
-pub const SOLUTION_FRAME: Style = Style::new().fg(Color::Green);
-pub const SPINNER: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
-pub const QUIZ_CHOSEN: Style = Style::new().add_modifier(Modifier::REVERSED);
-pub const QUIZ_CORRECT: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
-pub const QUIZ_WRONG: Style = Style::new()
+pub(super) const HINT: Style = Style::new().fg(Color::LightYellow);
+pub(super) const SOLUTION_FRAME: Style = Style::new().fg(Color::Green);
+pub(super) const SPINNER: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+pub(super) const QUIZ_CHOSEN: Style = Style::new().add_modifier(Modifier::REVERSED);
+pub(super) const QUIZ_CORRECT: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
+pub(super) const QUIZ_WRONG: Style = Style::new()
     .fg(Color::LightRed)
     .add_modifier(Modifier::BOLD);
-pub const BACKEND_LABEL: Style = Style::new().fg(Color::Black).bg(Color::Cyan);
-pub const BLOCKING_ON: Style = Style::new()
+pub(super) const BACKEND_LABEL: Style = Style::new().fg(Color::Black).bg(Color::Cyan);
+pub(super) const BLOCKING_ON: Style = Style::new()
     .fg(Color::Black)
     .bg(Color::Yellow)
     .add_modifier(Modifier::BOLD);

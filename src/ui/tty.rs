@@ -7,12 +7,12 @@
 //! terminal crossterm reads (standard input when it is a terminal, otherwise `/dev/tty`).
 
 #[cfg(unix)]
-pub use unix::TtyWatch;
+pub(super) use unix::TtyWatch;
 
 /// Windows closes a console's processes with it, so there is nothing to watch: the pager
 /// never sees a hung-up terminal there.
 #[cfg(not(unix))]
-pub struct TtyWatch;
+pub(crate) struct TtyWatch;
 
 #[cfg(not(unix))]
 impl TtyWatch {
@@ -20,7 +20,7 @@ impl TtyWatch {
         None
     }
 
-    pub fn hung_up(&self) -> bool {
+    pub(crate) fn hung_up(&self) -> bool {
         false
     }
 }
@@ -31,7 +31,7 @@ mod unix {
     use std::os::fd::{AsRawFd, RawFd};
 
     /// The terminal the pager reads keys from.
-    pub struct TtyWatch {
+    pub(crate) struct TtyWatch {
         fd: RawFd,
         // Keeps /dev/tty open when it, not standard input, is the terminal.
         _opened: Option<File>,
@@ -40,7 +40,7 @@ mod unix {
     impl TtyWatch {
         /// The terminal crossterm reads from, or None when there is none to watch (then the pager
         /// relies on the signals alone).
-        pub fn open() -> Option<TtyWatch> {
+        pub(crate) fn open() -> Option<TtyWatch> {
             // SAFETY: isatty only inspects the descriptor.
             if unsafe { libc::isatty(libc::STDIN_FILENO) } == 1 {
                 return Some(TtyWatch {
@@ -61,7 +61,7 @@ mod unix {
 
         /// True once the terminal has hung up or its descriptor is no longer valid. It never
         /// waits: a terminal that is merely quiet is not hung up.
-        pub fn hung_up(&self) -> bool {
+        pub(crate) fn hung_up(&self) -> bool {
             let mut fds = [libc::pollfd {
                 fd: self.fd,
                 events: libc::POLLIN,

@@ -334,7 +334,7 @@ impl App {
     }
 
     /// The footer's spans for a footer `width` cells wide; never wider.
-    pub fn footer_spans(&self, width: usize) -> Vec<Span<'static>> {
+    pub(crate) fn footer_spans(&self, width: usize) -> Vec<Span<'static>> {
         let s = self.strings();
         let key_style = self.theme.style(theme::FOOTER_KEY);
         let text_style = self.theme.style(theme::FOOTER);

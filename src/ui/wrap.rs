@@ -11,11 +11,11 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 mod properties;
 
 /// A piece of text with one style, as collected from Markdown inline events.
-pub type Piece = (String, Style);
+pub(super) type Piece = (String, Style);
 
 /// Inline code's spaces as the Markdown renderer hands them over: a code span wraps as one
 /// unit, like a word, and shows plain spaces again once placed.
-pub const CODE_SPACE: char = '\u{a0}';
+pub(super) const CODE_SPACE: char = '\u{a0}';
 
 fn is_cjk(c: char) -> bool {
     c.width() == Some(2)
@@ -23,7 +23,7 @@ fn is_cjk(c: char) -> bool {
 
 /// Closing punctuation, which must not begin a line (kinsoku shori): Chinese full stops,
 /// commas, colons, closing brackets and the like, and their ASCII counterparts.
-pub fn is_closing(c: char) -> bool {
+pub(super) fn is_closing(c: char) -> bool {
     "。，、；：！？）》」』】〕〉…,.;:!?)]}".contains(c)
 }
 
@@ -140,7 +140,7 @@ fn cut_point(chars: &[(char, Style)], start: usize, fit: usize) -> (usize, usize
 /// code span, nor between a word and the punctuation or code touching it, unless that one
 /// unit is wider than the line; no line starts with closing punctuation unless a unit holds
 /// more of it in a row than a line can.
-pub fn wrap(
+pub(super) fn wrap(
     pieces: &[Piece],
     width: usize,
     first_prefix: &[Span<'static>],
@@ -209,7 +209,7 @@ pub fn wrap(
 }
 
 /// Cuts a string to at most `width` cells, with an ellipsis when anything was dropped.
-pub fn truncate(text: &str, width: usize) -> String {
+pub(super) fn truncate(text: &str, width: usize) -> String {
     if text.width() <= width {
         return text.to_string();
     }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 /// One script's verdict.
 #[derive(Debug)]
-pub struct Checked {
+pub(crate) struct Checked {
     pub name: String,
     /// None when it matched; else every difference, for the test's failure message.
     pub problem: Option<String>,
@@ -22,7 +22,7 @@ pub struct Checked {
 }
 
 /// What the recording and the run produced.
-pub struct Observed<'a> {
+pub(crate) struct Observed<'a> {
     pub want_stdout: &'a [u8],
     pub got_stdout: &'a [u8],
     pub want_last_err: &'a str,
@@ -122,7 +122,7 @@ fn without_numbers(line: &str) -> String {
 }
 
 /// (cause to group by, reason with this script's specifics).
-pub fn cause(o: &Observed) -> (String, String) {
+pub(crate) fn cause(o: &Observed) -> (String, String) {
     let same = |s: String| (s.clone(), s);
     if o.timed_out {
         return same("timed out".to_string());
@@ -259,7 +259,7 @@ fn group_of(name: &str) -> &str {
 }
 
 /// The markdown report: matches per group, then the commonest causes with a few examples.
-pub fn render(dir: &str, results: &[Checked], gaps: &[String]) -> String {
+pub(crate) fn render(dir: &str, results: &[Checked], gaps: &[String]) -> String {
     let total = results.len();
     let passed = results.iter().filter(|c| c.problem.is_none()).count();
     let mut out = format!("# {dir}: {passed} of {total} scripts match the recording\n\n");
@@ -311,7 +311,7 @@ pub fn render(dir: &str, results: &[Checked], gaps: &[String]) -> String {
 }
 
 /// Every failing script as a KNOWN_GAPS line with its specific reason.
-pub fn suggested_gaps(results: &[Checked]) -> String {
+pub(crate) fn suggested_gaps(results: &[Checked]) -> String {
     let mut out = String::new();
     for c in results.iter().filter(|c| c.problem.is_some()) {
         out.push_str(&format!("{}  # {}\n", c.name, c.reason.replace('\n', " ")));

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use super::corpus_report::{self, Checked};
 
 /// What one run of `cudatutor run SCRIPT` did.
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     /// None when it was killed by a signal.
@@ -43,7 +43,7 @@ pub struct Outcome {
 /// Runs one script the way `Suite { isolate: true, .. }` does (from a scratch folder holding
 /// only a copy of it, with the recorder's minimal environment), for harnesses that compare the
 /// output themselves (tests/conformance.rs compares it sample by sample).
-pub fn run_isolated(script: &Path, timeout: Duration) -> Outcome {
+pub(crate) fn run_isolated(script: &Path, timeout: Duration) -> Outcome {
     let how = RunHow {
         root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf(),
         timeout,
@@ -53,7 +53,7 @@ pub fn run_isolated(script: &Path, timeout: Duration) -> Outcome {
 }
 
 /// One differential suite: a folder of scripts and its recordings.
-pub struct Suite<'a> {
+pub(crate) struct Suite<'a> {
     /// The folder, relative to the crate root.
     pub dir: &'a str,
     /// Fewer scripts than this is an error (a folder emptied by mistake must not pass).
@@ -71,7 +71,7 @@ pub struct Suite<'a> {
 }
 
 /// The older suites' call: 60 s a script, run from the crate root.
-pub fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(), String> {
+pub(crate) fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(), String> {
     Suite {
         dir,
         min,
@@ -84,7 +84,7 @@ pub fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(
 }
 
 impl Suite<'_> {
-    pub fn run(&self) -> Result<(), String> {
+    pub(crate) fn run(&self) -> Result<(), String> {
         run_checked(self)
     }
 }
@@ -355,7 +355,7 @@ fn check_one(how: &RunHow, script: &Path, expected_dir: &Path, recorder: &str) -
     fail(problems.join("\n"), cause)
 }
 
-pub fn last_line(bytes: &[u8]) -> String {
+pub(crate) fn last_line(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes)
         .lines()
         .rev()

@@ -1,5 +1,5 @@
 //! Helpers shared by integration tests (a folder, so cargo does not run it as a test).
 
-pub mod corpus_report;
-pub mod differential;
-pub mod tmux;
+pub(crate) mod corpus_report;
+pub(crate) mod differential;
+pub(crate) mod tmux;

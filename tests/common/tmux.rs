@@ -9,9 +9,9 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 /// What the shell prints when it is ready for a command.
-pub const PROMPT: &str = "TMUX-TEST-PROMPT$";
+pub(crate) const PROMPT: &str = "TMUX-TEST-PROMPT$";
 
-pub struct Tmux {
+pub(crate) struct Tmux {
     session: String,
     join_wrapped: bool,
 }
@@ -19,7 +19,7 @@ pub struct Tmux {
 impl Tmux {
     /// A `width` x `height` bash with `env` (`NAME=value` strings) and nothing from the user's
     /// rc files. Waits for the prompt.
-    pub fn start(name: &str, width: u16, height: u16, env: &[String]) -> Tmux {
+    pub(crate) fn start(name: &str, width: u16, height: u16, env: &[String]) -> Tmux {
         let session = format!("cudatutor-test-{name}-{}", std::process::id());
         let status = Command::new("tmux")
             .args(["-L", &session])
@@ -49,7 +49,7 @@ impl Tmux {
     }
 
     /// Captures join lines the terminal wrapped (for long shell output rather than a TUI).
-    pub fn joining_wrapped_lines(mut self) -> Tmux {
+    pub(crate) fn joining_wrapped_lines(mut self) -> Tmux {
         self.join_wrapped = true;
         self
     }
@@ -64,7 +64,7 @@ impl Tmux {
     }
 
     /// Keys by tmux name (`Enter`, `C-c`, `F5`, ...).
-    pub fn send(&self, keys: &[&str]) {
+    pub(crate) fn send(&self, keys: &[&str]) {
         let status = self
             .tmux()
             .args(["send-keys", "-t", &self.session])
@@ -75,7 +75,7 @@ impl Tmux {
     }
 
     /// Resizes the window (the program in it gets SIGWINCH, as when a terminal is resized).
-    pub fn resize(&self, width: u16, height: u16) {
+    pub(crate) fn resize(&self, width: u16, height: u16) {
         let status = self
             .tmux()
             .args(["resize-window", "-t", &self.session])
@@ -86,7 +86,7 @@ impl Tmux {
     }
 
     /// Literal text, no key names.
-    pub fn type_text(&self, text: &str) {
+    pub(crate) fn type_text(&self, text: &str) {
         let status = self
             .tmux()
             .args(["send-keys", "-t", &self.session, "-l", text])
@@ -112,7 +112,7 @@ impl Tmux {
     }
 
     /// A tmux format about the pane, e.g. `#{alternate_on}`.
-    pub fn query(&self, format: &str) -> String {
+    pub(crate) fn query(&self, format: &str) -> String {
         let out = self
             .tmux()
             .args(["display-message", "-p", "-t", &self.session, format])
@@ -121,11 +121,11 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
-    pub fn wait_for(&self, needle: &str) -> String {
+    pub(crate) fn wait_for(&self, needle: &str) -> String {
         self.wait_until(&format!("{needle:?}"), |s| s.contains(needle))
     }
 
-    pub fn wait_until(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_until(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let screen = self.screen();

@@ -10,7 +10,7 @@ use std::path::Path;
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Output number `i` (from 1) of splitmix64 started at `seed`.
-pub fn splitmix(seed: u64, i: u64) -> u64 {
+pub(crate) fn splitmix(seed: u64, i: u64) -> u64 {
     let mut z = seed.wrapping_add(i.wrapping_mul(GOLDEN));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -34,7 +34,7 @@ fn int(v: &Value, key: &str) -> i64 {
 }
 
 /// The values of a generator spec, as f64 (each exactly a value of the spec's dtype).
-pub fn generate(spec: &Value) -> Vec<f64> {
+pub(crate) fn generate(spec: &Value) -> Vec<f64> {
     let dtype = spec["dtype"].as_str().unwrap_or("f32");
     let f32s = dtype == "f32";
     let round = |v: f64| if f32s { v as f32 as f64 } else { v };
@@ -116,20 +116,20 @@ pub fn generate(spec: &Value) -> Vec<f64> {
     }
 }
 
-pub fn gen_f32(spec: &Value) -> Vec<f32> {
+pub(crate) fn gen_f32(spec: &Value) -> Vec<f32> {
     generate(spec).into_iter().map(|v| v as f32).collect()
 }
 
-pub fn gen_f64(spec: &Value) -> Vec<f64> {
+pub(crate) fn gen_f64(spec: &Value) -> Vec<f64> {
     generate(spec)
 }
 
-pub fn is_f64(spec: &Value) -> bool {
+pub(crate) fn is_f64(spec: &Value) -> bool {
     spec["dtype"].as_str() == Some("f64")
 }
 
 /// A strided view from a case: (shape, strides, offset).
-pub fn view(v: &Value) -> (Vec<usize>, Vec<usize>, usize) {
+pub(crate) fn view(v: &Value) -> (Vec<usize>, Vec<usize>, usize) {
     let list = |k: &str| -> Vec<usize> {
         v[k].as_array()
             .unwrap_or_else(|| panic!("view.{k}"))
@@ -144,7 +144,7 @@ pub fn view(v: &Value) -> (Vec<usize>, Vec<usize>, usize) {
     )
 }
 
-pub fn usizes(v: &Value) -> Vec<usize> {
+pub(crate) fn usizes(v: &Value) -> Vec<usize> {
     v.as_array()
         .map(|a| {
             a.iter()
@@ -155,7 +155,7 @@ pub fn usizes(v: &Value) -> Vec<usize> {
 }
 
 /// A result as bit patterns (f32 results widen their u32 bits).
-pub enum Bits {
+pub(crate) enum Bits {
     F32(Vec<f32>),
     F64(Vec<f64>),
     /// An integer result (argmax), compared with the recorded `ints` exactly.
@@ -163,7 +163,7 @@ pub enum Bits {
 }
 
 /// A packed hex string of bit patterns, `width` digits each.
-pub fn unpack_hex(packed: &str, width: usize) -> Vec<u64> {
+pub(crate) fn unpack_hex(packed: &str, width: usize) -> Vec<u64> {
     packed
         .as_bytes()
         .chunks(width)
@@ -251,7 +251,7 @@ fn ordered64(b: u64) -> i64 {
 }
 
 /// The keyed hash of record-numerics.py: sum of (word + 1) * key_i mod 2^64.
-pub fn keyed_hash(words: &[u64]) -> u64 {
+pub(crate) fn keyed_hash(words: &[u64]) -> u64 {
     words.iter().enumerate().fold(0u64, |h, (i, w)| {
         h.wrapping_add(
             w.wrapping_add(1)
@@ -261,7 +261,7 @@ pub fn keyed_hash(words: &[u64]) -> u64 {
 }
 
 /// Compares a result with a case's `expect`; Err describes the first differences.
-pub fn compare(got: &Bits, expect: &Value) -> Result<usize, String> {
+pub(crate) fn compare(got: &Bits, expect: &Value) -> Result<usize, String> {
     if let Bits::I64(v) = got {
         let want: Vec<i64> = expect["ints"]
             .as_array()
@@ -345,7 +345,7 @@ pub fn compare(got: &Bits, expect: &Value) -> Result<usize, String> {
 
 /// One fixture family: its cases, run through `check`, every mismatch collected.
 /// Returns (cases, matches, failure report).
-pub fn run_family(
+pub(crate) fn run_family(
     name: &str,
     mut check: impl FnMut(&Value) -> Result<Bits, String>,
 ) -> (usize, usize, Vec<String>) {
@@ -386,7 +386,7 @@ pub fn run_family(
 }
 
 /// Asserts a family matched entirely, printing its counts either way.
-pub fn assert_family(name: &str, (total, ok, failures): (usize, usize, Vec<String>)) {
+pub(crate) fn assert_family(name: &str, (total, ok, failures): (usize, usize, Vec<String>)) {
     eprintln!("numerics {name}: {ok} of {total} cases bit-exact");
     if !failures.is_empty() {
         // How many cases of each op differ, then the first few in full.
@@ -417,7 +417,12 @@ pub fn assert_family(name: &str, (total, ok, failures): (usize, usize, Vec<Strin
 }
 
 /// The elements of a strided view in logical (row-major) order.
-pub fn logical<T: Copy>(data: &[T], shape: &[usize], strides: &[usize], offset: usize) -> Vec<T> {
+pub(crate) fn logical<T: Copy>(
+    data: &[T],
+    shape: &[usize],
+    strides: &[usize],
+    offset: usize,
+) -> Vec<T> {
     let n: usize = shape.iter().product();
     let mut out = Vec::with_capacity(n);
     let mut idx = vec![0usize; shape.len()];
@@ -435,7 +440,7 @@ pub fn logical<T: Copy>(data: &[T], shape: &[usize], strides: &[usize], offset: 
     out
 }
 
-pub fn param(case: &Value, key: &str) -> f32 {
+pub(crate) fn param(case: &Value, key: &str) -> f32 {
     case["params"][key]
         .as_f64()
         .unwrap_or_else(|| panic!("params.{key} missing")) as f32

@@ -8,7 +8,7 @@ use cudatutor::run::RunReport;
 use std::collections::BTreeMap;
 
 /// The fields of a report the two backends must agree on, as `(field, text)`.
-pub fn comparable(r: &RunReport) -> Vec<(&'static str, String)> {
+pub(crate) fn comparable(r: &RunReport) -> Vec<(&'static str, String)> {
     let mut v = vec![
         ("ok", r.ok.to_string()),
         ("stdout", r.stdout.clone()),
@@ -44,7 +44,7 @@ pub fn comparable(r: &RunReport) -> Vec<(&'static str, String)> {
 
 /// How a listed run may differ from the sim (tests/emulated_known_gaps.txt).
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Allowed {
+pub(crate) struct Allowed {
     /// Floating-point numbers in the texts agree to float32 rounding (relative 1e-6), not bit
     /// for bit.
     pub float: bool,
@@ -58,7 +58,7 @@ pub struct Allowed {
 }
 
 /// `text` with every `<path>/<File>.cu:<line>:` word reduced to `<File>.cu:`.
-pub fn without_locations(text: &str) -> String {
+pub(crate) fn without_locations(text: &str) -> String {
     text.split_inclusive('\n')
         .map(|line| {
             line.split_inclusive(' ')
@@ -76,7 +76,7 @@ pub fn without_locations(text: &str) -> String {
 }
 
 /// The texts split into numbers and the text between them.
-pub fn tokens(text: &str) -> Vec<Result<f64, String>> {
+pub(crate) fn tokens(text: &str) -> Vec<Result<f64, String>> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let (mut i, mut text_start) = (0, 0);
@@ -110,12 +110,12 @@ pub fn tokens(text: &str) -> Vec<Result<f64, String>> {
 }
 
 /// Equal but for float32 rounding of the numbers in them.
-pub fn close(a: &str, b: &str) -> bool {
+pub(crate) fn close(a: &str, b: &str) -> bool {
     close_within(a, b, 1e-6)
 }
 
 /// [`close`] with the relative bound `rel`.
-pub fn close_within(a: &str, b: &str, rel: f64) -> bool {
+pub(crate) fn close_within(a: &str, b: &str, rel: f64) -> bool {
     let (ta, tb) = (tokens(a), tokens(b));
     ta.len() == tb.len()
         && ta.iter().zip(&tb).all(|(x, y)| match (x, y) {
@@ -127,7 +127,7 @@ pub fn close_within(a: &str, b: &str, rel: f64) -> bool {
 
 /// The first field where the two reports differ beyond what `allowed` lets through, with
 /// both texts.
-pub fn first_difference(
+pub(crate) fn first_difference(
     sim: &RunReport,
     emu: &RunReport,
     allowed: Allowed,
@@ -153,7 +153,7 @@ pub fn first_difference(
 /// A known-gaps file (tests/emulated_known_gaps.txt): `exercise-id/which  kinds  reason` lines (`#` comments),
 /// kinds a comma list of `float`, `float:REL` (float with the relative bound REL, e.g.
 /// `float:1e-5`), `location`, `differs`.
-pub fn known_gaps(text: &str) -> BTreeMap<String, (Allowed, String)> {
+pub(crate) fn known_gaps(text: &str) -> BTreeMap<String, (Allowed, String)> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))

@@ -17,7 +17,7 @@ use super::nvrtc::{Nvrtc, NvrtcError};
 const HEADER_PREFIX: &str = "// cudatutor ptx cache v1 key=";
 
 /// 128-bit FNV-1a (stable across Rust versions and platforms, unlike `DefaultHasher`).
-pub fn fnv1a_128(parts: &[&[u8]]) -> u128 {
+pub(crate) fn fnv1a_128(parts: &[&[u8]]) -> u128 {
     const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
     const PRIME: u128 = 0x0000000001000000000000000000013B;
     let mut h = OFFSET;
@@ -104,12 +104,18 @@ impl PtxCache {
     }
 
     /// The file that holds (or would hold) this entry.
-    pub fn path_for(&self, file: &str, source: &str, arch: &str, version: (i32, i32)) -> PathBuf {
+    pub(crate) fn path_for(
+        &self,
+        file: &str,
+        source: &str,
+        arch: &str,
+        version: (i32, i32),
+    ) -> PathBuf {
         self.path_with_ext(file, source, arch, version, "ptx")
     }
 
     /// The file of the CUBIN entry (same key, `.cubin`).
-    pub fn cubin_path_for(
+    pub(crate) fn cubin_path_for(
         &self,
         file: &str,
         source: &str,
@@ -149,7 +155,7 @@ impl PtxCache {
 
     /// Cached CUBIN if present and whole (the header names the key and the length), without
     /// compiling.
-    pub fn lookup_cubin(
+    pub(crate) fn lookup_cubin(
         &self,
         file: &str,
         source: &str,

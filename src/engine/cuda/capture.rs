@@ -63,7 +63,7 @@ pub fn shared() -> bool {
 
 /// The new device-side assert lines (`... Assertion `cond` failed.`) of the shared capture;
 /// the other new lines are kept for [`take_shared_lines`].
-pub fn take_shared_assert_lines() -> Vec<String> {
+pub(crate) fn take_shared_assert_lines() -> Vec<String> {
     let Ok(mut guard) = SHARED.lock() else {
         return Vec::new();
     };
@@ -80,7 +80,7 @@ pub fn take_shared_assert_lines() -> Vec<String> {
 }
 
 /// Every line of the shared capture not yet taken (kept lines first).
-pub fn take_shared_lines() -> Vec<String> {
+pub(crate) fn take_shared_lines() -> Vec<String> {
     let Ok(mut guard) = SHARED.lock() else {
         return Vec::new();
     };
@@ -103,7 +103,7 @@ pub fn is_assert_line(line: &str) -> bool {
 /// one (so it can show the tail after a crash), else an anonymous temporary file. None when
 /// the descriptors cannot be moved.
 #[cfg(unix)]
-pub fn redirect_device_output() -> Option<(std::fs::File, DeviceCapture)> {
+pub(crate) fn redirect_device_output() -> Option<(std::fs::File, DeviceCapture)> {
     use std::os::fd::{AsRawFd, FromRawFd};
     // The capture file: the parent names one (so it can show the tail after a crash), else an
     // anonymous temporary file.
@@ -155,6 +155,6 @@ pub fn redirect_device_output() -> Option<(std::fs::File, DeviceCapture)> {
 }
 
 #[cfg(not(unix))]
-pub fn redirect_device_output() -> Option<(std::fs::File, DeviceCapture)> {
+pub(crate) fn redirect_device_output() -> Option<(std::fs::File, DeviceCapture)> {
     None
 }

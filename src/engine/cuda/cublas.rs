@@ -14,7 +14,7 @@ use cudarc::cublas::sys as cb;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Is libcublas loadable? (No cuBLAS function is called.)
-pub fn present() -> bool {
+pub(crate) fn present() -> bool {
     // SAFETY: only dlopens candidate library names.
     catch_unwind(AssertUnwindSafe(|| unsafe { cb::is_culib_present() })).unwrap_or(false)
 }
@@ -24,7 +24,7 @@ pub fn present() -> bool {
 /// architecture (`:4096:8`, 32 MiB, from compute capability 9.0; `:4096:2:16:8` before).
 /// The default is what PyTorch's source says; gpu-check.sh records the counters a real
 /// matmul leaves (tests/cuda/matmul_workspace.py).
-pub fn workspace_size(config: Option<&str>, major: i32) -> u64 {
+pub(crate) fn workspace_size(config: Option<&str>, major: i32) -> u64 {
     fn parse(s: &str) -> Option<u64> {
         let parts: Vec<&str> = s.split(':').collect();
         if parts.first() != Some(&"") || parts.len() < 3 || parts.len().is_multiple_of(2) {
@@ -75,14 +75,14 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, DeviceError>) -> Result<
 
 /// How one operand is handed to cuBLAS: transposed or not, and its leading dimension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BlasOperand {
+pub(crate) struct BlasOperand {
     pub transpose: bool,
     pub ld: i64,
 }
 
 /// Describes a `rows x cols` column-major operand whose element (r, c) is at
 /// `r * r_stride + c * c_stride`, or None when neither stride is 1 (cuBLAS needs one).
-pub fn blas_operand(
+pub(crate) fn blas_operand(
     rows: usize,
     cols: usize,
     r_stride: isize,

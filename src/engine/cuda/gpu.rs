@@ -50,7 +50,7 @@ pub struct DeviceIdentity {
 impl DeviceIdentity {
     /// The simulated GPU: an H200 (capability 9.0, 132 SMs) named as modelled, with
     /// `total_memory` the sim's configured capacity.
-    pub fn modelled_h200(name: &str, total_memory: u64) -> DeviceIdentity {
+    pub(crate) fn modelled_h200(name: &str, total_memory: u64) -> DeviceIdentity {
         DeviceIdentity {
             name: name.to_string(),
             capability: (9, 0),

@@ -47,7 +47,7 @@ use std::rc::Rc;
 const POOL_LIMIT: u64 = 256 << 20;
 
 /// One device as the engine sees it: the [`GpuDevice`], its index, and the scratch pool.
-pub struct GpuCtx {
+pub(crate) struct GpuCtx {
     pub device: Rc<dyn GpuDevice>,
     pub index: u32,
     pub sm_count: u32,
@@ -74,7 +74,7 @@ impl std::fmt::Debug for GpuCtx {
 }
 
 impl GpuCtx {
-    pub fn new(device: Rc<dyn GpuDevice>, index: u32) -> Rc<GpuCtx> {
+    pub(crate) fn new(device: Rc<dyn GpuDevice>, index: u32) -> Rc<GpuCtx> {
         let sm_count = device.sm_count();
         Rc::new(GpuCtx {
             device,
@@ -97,18 +97,18 @@ impl GpuCtx {
         }
     }
 
-    pub fn poisoned(&self) -> bool {
+    pub(crate) fn poisoned(&self) -> bool {
         self.device.poisoned()
     }
 
     /// How many kernels that assert on bad indices ran since the last call (the runtime
     /// decides from it whether the kernels or the host's checks speak for an op).
-    pub fn take_checked_launches(&self) -> u32 {
+    pub(crate) fn take_checked_launches(&self) -> u32 {
         self.checked_launches.replace(0)
     }
 
     /// Kernel launches so far, and the ops that ran on the host instead (name, count).
-    pub fn usage(&self) -> (u64, Vec<(String, u64)>) {
+    pub(crate) fn usage(&self) -> (u64, Vec<(String, u64)>) {
         (
             self.launches.get(),
             self.fallbacks
@@ -302,7 +302,7 @@ impl Drop for GpuMem {
 
 /// A buffer of one dtype in a GPU's memory.
 #[derive(Clone)]
-pub struct GpuStorage {
+pub(crate) struct GpuStorage {
     ctx: Rc<GpuCtx>,
     /// None: no elements, or the values were lost to a poisoned context ("dead").
     mem: Option<Rc<GpuMem>>,
@@ -332,7 +332,7 @@ impl PartialEq for GpuStorage {
 
 /// The device a [`GpuStorage`] lives on.
 #[derive(Clone, Debug)]
-pub struct GpuHandle(pub Rc<GpuCtx>);
+pub(crate) struct GpuHandle(pub Rc<GpuCtx>);
 
 impl PartialEq for GpuHandle {
     fn eq(&self, other: &Self) -> bool {
@@ -341,11 +341,7 @@ impl PartialEq for GpuHandle {
 }
 impl Eq for GpuHandle {}
 
-impl GpuHandle {
-    pub fn ctx(&self) -> &Rc<GpuCtx> {
-        &self.0
-    }
-}
+impl GpuHandle {}
 
 fn esize(dtype: DType) -> u64 {
     dtype.element_size() as u64
@@ -437,12 +433,8 @@ impl GpuStorage {
         })
     }
 
-    pub fn ctx(&self) -> &Rc<GpuCtx> {
-        &self.ctx
-    }
-
     /// The device address of element 0 (NULL for an empty or dead buffer).
-    pub fn ptr(&self) -> DevicePtr {
+    pub(crate) fn ptr(&self) -> DevicePtr {
         self.mem.as_ref().map_or(DevicePtr::NULL, |m| m.ptr)
     }
 
@@ -481,7 +473,7 @@ impl GpuStorage {
     }
 
     /// Replaces every element with `h`'s (same dtype and length), in place.
-    pub fn overwrite(&self, h: &HostStorage) -> Result<()> {
+    pub(crate) fn overwrite(&self, h: &HostStorage) -> Result<()> {
         if h.dtype() != self.dtype || h.len() != self.len {
             return Err(EngineError::runtime(
                 "internal: overwrite with other values",
@@ -550,7 +542,7 @@ impl GpuStorage {
 /// `block` (the front half's `set_values`): the values are copied into the block (unless they
 /// are there already) and the scratch returns to the pool, so the tensor's device memory is
 /// the memory the caching allocator counts.
-pub fn adopt(v: GpuStorage, block: u64) -> Result<GpuStorage> {
+pub(crate) fn adopt(v: GpuStorage, block: u64) -> Result<GpuStorage> {
     let bytes = v.len as u64 * esize(v.dtype);
     if v.len == 0 || block == 0 {
         return Ok(v);

@@ -8,25 +8,25 @@
 //! `tests/kernels_compile.rs` checks that the PTX defines exactly these entries.
 
 /// Shared prelude prepended to every kernel file.
-pub const COMMON: &str = include_str!("../../../kernels/common.cu");
+pub(crate) const COMMON: &str = include_str!("../../../kernels/common.cu");
 
 /// Every dtype suffix, in the order of `CT_FOR_ALL_DTYPES` in common.cu.
-pub const ALL_DTYPES: &[&str] = &["f32", "f64", "i64", "i32", "u8", "bool"];
+pub(crate) const ALL_DTYPES: &[&str] = &["f32", "f64", "i64", "i32", "u8", "bool"];
 /// `CT_FOR_NUMERIC_DTYPES`.
-pub const NUMERIC_DTYPES: &[&str] = &["f32", "f64", "i64", "i32", "u8"];
+pub(crate) const NUMERIC_DTYPES: &[&str] = &["f32", "f64", "i64", "i32", "u8"];
 /// `CT_FOR_FLOAT_DTYPES`.
-pub const FLOAT_DTYPES: &[&str] = &["f32", "f64"];
+pub(crate) const FLOAT_DTYPES: &[&str] = &["f32", "f64"];
 /// `CT_FOR_INT_DTYPES`.
-pub const INT_DTYPES: &[&str] = &["i64", "i32", "u8"];
+pub(crate) const INT_DTYPES: &[&str] = &["i64", "i32", "u8"];
 
 /// Threads per block the reduction kernels (reduce.cu) must be launched with.
-pub const REDUCE_THREADS: u32 = 256;
+pub(crate) const REDUCE_THREADS: u32 = 256;
 /// Threads per block for softmax.cu.
-pub const SOFTMAX_THREADS: u32 = 256;
+pub(crate) const SOFTMAX_THREADS: u32 = 256;
 /// Threads per block for the 2-d nll_loss reduction (PyTorch's NLL_LOSS_THREADS).
-pub const NLL_LOSS_THREADS: u32 = 32;
+pub(crate) const NLL_LOSS_THREADS: u32 = 32;
 /// Tile edge of matmul.cu (block = TILE x TILE threads).
-pub const MATMUL_TILE: u32 = 16;
+pub(crate) const MATMUL_TILE: u32 = 16;
 
 /// One kernel file.
 #[derive(Debug, Clone, Copy)]
@@ -84,7 +84,7 @@ fn random_entries() -> Vec<String> {
 /// each of KIND's dtypes, or one at the top level with its suffix written out
 /// (`logical_not_bool`). Adding a unary kernel is then the .cu line and the op table's
 /// `cuda: "name"`; tests/kernels_compile.rs checks the list against the compiled PTX.
-pub fn unary_entries() -> Vec<String> {
+pub(crate) fn unary_entries() -> Vec<String> {
     fn calls(text: &str) -> impl Iterator<Item = (&str, &str)> {
         text.split("CT_UNARY(").skip(1).filter_map(|call| {
             let args: Vec<&str> = call.split(')').next()?.split(',').map(str::trim).collect();
@@ -311,7 +311,7 @@ pub fn kernel_file(file: &str) -> Option<&'static KernelFile> {
 }
 
 /// The file that defines entry point `entry` (e.g. `"add_f32"` -> elementwise.cu).
-pub fn file_for_entry(entry: &str) -> Option<&'static KernelFile> {
+pub(crate) fn file_for_entry(entry: &str) -> Option<&'static KernelFile> {
     KERNEL_FILES
         .iter()
         .find(|k| k.entries().iter().any(|e| e == entry))

@@ -9,7 +9,7 @@ use std::ffi::c_void;
 use std::fmt;
 
 /// Most dimensions a kernel's shape/stride structs describe (`CT_MAX_DIMS` in common.cu).
-pub const MAX_DIMS: usize = 8;
+pub(crate) const MAX_DIMS: usize = 8;
 
 /// `CtShape` in common.cu.
 #[repr(C)]
@@ -272,7 +272,7 @@ pub enum DeviceError {
 
 impl DeviceError {
     /// True when the context is poisoned by this error.
-    pub fn is_sticky(&self) -> bool {
+    pub(crate) fn is_sticky(&self) -> bool {
         matches!(self, DeviceError::Assert | DeviceError::Sticky { .. })
     }
 }

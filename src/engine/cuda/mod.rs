@@ -15,15 +15,14 @@
 
 pub mod cache;
 pub mod capture;
-pub mod cublas;
+pub(crate) mod cublas;
 pub mod emulated;
 pub mod gpu;
-pub mod gpu_storage;
+pub(crate) mod gpu_storage;
 pub mod kernels;
 pub mod launch;
 pub mod nvrtc;
 pub mod ops;
-pub mod origin;
 pub mod probe;
 pub mod real;
 pub mod selftest;

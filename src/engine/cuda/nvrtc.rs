@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Environment variable naming the full path of libnvrtc.so.N (set by scripts/nvrtc-env.sh).
-pub const NVRTC_LIB_ENV: &str = "CUDATUTOR_NVRTC_LIB";
+pub(crate) const NVRTC_LIB_ENV: &str = "CUDATUTOR_NVRTC_LIB";
 
 /// GPU architectures the kernels are built for in CI (A100-class and H100/H200-class).
 pub const CI_ARCHES: &[&str] = &["sm_80", "sm_90"];
@@ -112,7 +112,7 @@ mod dl {
     }
 
     /// dlopen `path` for the rest of the process (the handle is never closed).
-    pub fn open_forever(path: &Path) -> Result<(), String> {
+    pub(super) fn open_forever(path: &Path) -> Result<(), String> {
         use std::os::unix::ffi::OsStrExt;
         let c = CString::new(path.as_os_str().as_bytes()).map_err(|e| e.to_string())?;
         // SAFETY: dlopen/dlerror are thread-safe in glibc; `c` is a valid C string.
@@ -133,7 +133,7 @@ mod dl {
 #[cfg(not(unix))]
 mod dl {
     use super::*;
-    pub fn open_forever(_path: &Path) -> Result<(), String> {
+    pub(crate) fn open_forever(_path: &Path) -> Result<(), String> {
         Err("loading NVRTC by path is only implemented on Unix".into())
     }
 }
@@ -142,7 +142,7 @@ mod dl {
 const LIB_NAMES: &[&str] = &["libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"];
 
 /// Candidate files in well-known locations, in search order.
-pub fn well_known_candidates() -> Vec<PathBuf> {
+pub(crate) fn well_known_candidates() -> Vec<PathBuf> {
     let mut site_packages: Vec<PathBuf> = Vec::new();
     let mut roots: Vec<PathBuf> = Vec::new();
     // The repo-local venv (scripts/nvrtc-env.sh): relative to the working directory and to
@@ -240,7 +240,7 @@ fn nvrtc_version() -> Result<(i32, i32), NvrtcError> {
 }
 
 /// The `libnvrtc-builtins.so.*` files next to `lib`, newest version first.
-pub fn builtins_beside(lib: &Path) -> Vec<PathBuf> {
+pub(crate) fn builtins_beside(lib: &Path) -> Vec<PathBuf> {
     let Some(dir) = lib.parent() else {
         return Vec::new();
     };
@@ -345,7 +345,7 @@ pub fn locate() -> Result<Nvrtc, NvrtcError> {
 /// not write, as the emulated device is compiled (`-ffp-contract=off`), so a kernel gives the
 /// same bits on a GPU and on the emulated device (measured on an H200: with contraction the
 /// tiled sgemm differed from the emulated device in the last bits).
-pub const COMPILE_OPTIONS: &[&str] = &["--std=c++17", "--fmad=false"];
+pub(crate) const COMPILE_OPTIONS: &[&str] = &["--std=c++17", "--fmad=false"];
 
 impl Nvrtc {
     /// `"13.0"`.

@@ -98,7 +98,7 @@ impl Scalar {
         }
     }
     /// An integer scalar in `elem` (exact for int64, unlike a trip through f64).
-    pub fn from_i64(v: i64, elem: Elem) -> Scalar {
+    pub(crate) fn from_i64(v: i64, elem: Elem) -> Scalar {
         match elem {
             Elem::F32 => Scalar::F32(v as f32),
             Elem::F64 => Scalar::F64(v as f64),
@@ -140,9 +140,9 @@ pub struct Strided<'a> {
 
 /// Threads per block of the grid-stride elementwise kernels (PyTorch's elementwise kernels
 /// use 128).
-pub const ELEMENTWISE_THREADS: u32 = 128;
+pub(crate) const ELEMENTWISE_THREADS: u32 = 128;
 /// PyTorch's `CUDA_NUM_THREADS` (at::cuda::detail), the block of `GET_BLOCKS` launches.
-pub const CUDA_NUM_THREADS: u32 = 128;
+pub(crate) const CUDA_NUM_THREADS: u32 = 128;
 
 /// The kernel calls on one device. `sm_count` is the device's multiprocessor count (some of
 /// PyTorch's grids depend on it, and so which thread reports an assert and which random
@@ -153,9 +153,9 @@ pub struct Kernels<'a> {
 }
 
 /// maxThreadsPerMultiProcessor of sm_80 and sm_90 (A100, H100, H200).
-pub const MAX_THREADS_PER_SM: u32 = 2048;
+pub(crate) const MAX_THREADS_PER_SM: u32 = 2048;
 /// Threads per block of PyTorch's random kernels.
-pub const RANDOM_THREADS: u32 = 256;
+pub(crate) const RANDOM_THREADS: u32 = 256;
 
 /// PyTorch's `calc_execution_policy` for a random kernel drawing `unroll` values per curand4:
 /// (grid, Philox offset increment).

@@ -53,12 +53,12 @@ fn guarded<T>(
 }
 
 /// The driver's name for a result code.
-pub fn error_name(code: sys::CUresult) -> String {
+pub(crate) fn error_name(code: sys::CUresult) -> String {
     format!("{code:?}")
 }
 
 /// Sorts a driver error into the engine's kinds: which ones poison the context.
-pub fn classify(code: sys::CUresult) -> DeviceError {
+pub(crate) fn classify(code: sys::CUresult) -> DeviceError {
     use sys::CUresult as R;
     match code {
         R::CUDA_ERROR_ASSERT => DeviceError::Assert,
@@ -241,7 +241,7 @@ impl CudaDevice {
 
     /// Reads the driver's output (this process's redirected stderr) from `capture` for
     /// [`GpuDevice::take_device_log`].
-    pub fn with_log(mut self, capture: super::capture::DeviceCapture) -> CudaDevice {
+    pub(crate) fn with_log(mut self, capture: super::capture::DeviceCapture) -> CudaDevice {
         self.log = Some(Mutex::new(capture));
         self
     }
@@ -385,7 +385,7 @@ impl CudaDevice {
 
     /// Device times (µs since the device opened) of the launches and copies recorded so far,
     /// resolved once their work has finished. Measured with CUDA events.
-    pub fn measured_spans(&self) -> Vec<MeasuredSpan> {
+    pub(crate) fn measured_spans(&self) -> Vec<MeasuredSpan> {
         let pending: Vec<EventPair> = self
             .pending
             .lock()

@@ -57,7 +57,7 @@ impl SelfTestReport {
 }
 
 /// The device-log line the failing launch must print (PyTorch 2.15's, see loss.cu).
-pub const EXPECTED_ASSERT_LINE: &str = "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:244: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [1,0,0] Assertion `t >= 0 && t < n_classes` failed.";
+pub(crate) const EXPECTED_ASSERT_LINE: &str = "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:244: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [1,0,0] Assertion `t >= 0 && t < n_classes` failed.";
 
 struct Mem<'a> {
     dev: &'a dyn GpuDevice,
@@ -527,7 +527,7 @@ pub fn run(device: &dyn GpuDevice, sm_count: u32) -> SelfTestReport {
 /// version, the GPU (name, memory, architecture) and the NVRTC that compiles the kernels. Any
 /// change runs the test again, so a failure is retried after a driver, binary or NVRTC change
 /// (a new NVRTC compiles different code, and an older one may be the fix).
-pub fn cuda_cache_key(
+pub(crate) fn cuda_cache_key(
     probe: &super::probe::DriverProbe,
     ordinal: i32,
     nvrtc_version: Option<(i32, i32)>,
@@ -620,7 +620,7 @@ pub fn cached_or_run(
 /// The longest the `__selftest` process may take: a cold kernel cache compiles every
 /// kernels/*.cu file with NVRTC (about a second each on an idle machine), and a hung kernel
 /// must not hang `run`, `check` or `doctor` (after this the process is killed).
-pub const SELFTEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
+pub(crate) const SELFTEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// Runs `command` to its end, or kills it once `deadline` has passed. `Ok` holds its
 /// stdout and exit code; `Err` says it did not start or did not finish in time.
@@ -696,7 +696,7 @@ pub fn report_from_output(stdout: &[u8], code: Option<i32>) -> Result<SelfTestRe
 /// The entry point of `cudatutor __selftest`: runs the self-test on GPU 0 in this process
 /// (the failing launch poisons its context), with stdout/stderr redirected so the driver's
 /// assert line is read back, and prints the report as JSON on the original stdout.
-pub fn cuda_selftest_process(cache_dir: std::path::PathBuf) -> u8 {
+pub(crate) fn cuda_selftest_process(cache_dir: std::path::PathBuf) -> u8 {
     use std::io::Write;
     let (mut out, capture): (Box<dyn Write>, _) = match super::capture::redirect_device_output() {
         Some((protocol, capture)) => (Box::new(protocol), Some(capture)),
@@ -741,7 +741,7 @@ pub fn cuda_selftest_process(cache_dir: std::path::PathBuf) -> u8 {
 /// NVRTC) was tested before (see [`Retest`]), else by running `cudatutor __selftest` (a
 /// process of its own, as the test poisons its context; killed after [`SELFTEST_DEADLINE`])
 /// and caching what it says. Err: no GPU, or the test could not run.
-pub fn cuda_selftest(
+pub(crate) fn cuda_selftest(
     cache_dir: &std::path::Path,
     nvrtc_version: Option<(i32, i32)>,
     retest: Retest,

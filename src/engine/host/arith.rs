@@ -6,7 +6,7 @@ use crate::engine::element::Element;
 use half::{bf16, f16};
 
 /// The binary arithmetic of one element type.
-pub trait Arith: Element {
+pub(crate) trait Arith: Element {
     fn add(self, b: Self) -> Self;
     fn sub(self, b: Self) -> Self;
     fn mul(self, b: Self) -> Self;
@@ -36,7 +36,7 @@ pub trait Arith: Element {
 /// `c10::div_floor_floating`: floor division that agrees with `%` and is exact where
 /// `floor(a / b)` would round the wrong way.
 #[inline]
-pub fn div_floor_f64(a: f64, b: f64) -> f64 {
+pub(crate) fn div_floor_f64(a: f64, b: f64) -> f64 {
     if b == 0.0 {
         return a / b;
     }
@@ -57,7 +57,7 @@ pub fn div_floor_f64(a: f64, b: f64) -> f64 {
 }
 
 #[inline]
-pub fn div_floor_f32(a: f32, b: f32) -> f32 {
+pub(crate) fn div_floor_f32(a: f32, b: f32) -> f32 {
     if b == 0.0 {
         return a / b;
     }

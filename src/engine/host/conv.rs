@@ -53,7 +53,7 @@ impl ConvGeom {
         self.oh * self.ow
     }
     /// Products summed per output element: `c/groups * kh * kw`.
-    pub fn k_len(&self) -> usize {
+    pub(crate) fn k_len(&self) -> usize {
         self.k()
     }
 
@@ -178,7 +178,7 @@ fn product(
 }
 
 /// conv2d of `x` (`[n, c, h, w]`) with `weight` and `bias`, output `[n, cout, oh, ow]`.
-pub fn conv2d(
+pub(crate) fn conv2d(
     x: (&HostStorage, &Layout),
     weight: (&HostStorage, &Layout),
     bias: Option<(&HostStorage, &Layout)>,
@@ -221,7 +221,7 @@ pub fn conv2d(
 
 /// The gradients of conv2d's input, weight and bias (each row-major, f64 holding values
 /// of `dt`) given the output's gradient `grad` (`[n, cout, oh, ow]`).
-pub fn conv2d_backward(
+pub(crate) fn conv2d_backward(
     dt: DType,
     grad: &[f64],
     x: &[f64],
@@ -592,7 +592,7 @@ fn max_pool2d_f32(x: &[f32], layout: &Layout, g: &PoolGeom) -> Result<HostStorag
 }
 
 /// Pooling of `x` (`[planes, h, w]` in `layout`'s order), output `[planes, oh, ow]`.
-pub fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStorage> {
+pub(crate) fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStorage> {
     let dt = h.dtype();
     let what = match g.kind {
         PoolKind::Max => "max_pool2d",
@@ -662,7 +662,12 @@ pub fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStor
 
 /// The input gradient of a pooling (row-major `[planes, h, w]`, values of `dt`) given the
 /// output's gradient and, for max pooling, the input.
-pub fn pool2d_backward(dt: DType, grad: &[f64], x: &[f64], g: &PoolGeom) -> Result<Vec<f64>> {
+pub(crate) fn pool2d_backward(
+    dt: DType,
+    grad: &[f64],
+    x: &[f64],
+    g: &PoolGeom,
+) -> Result<Vec<f64>> {
     let per = g.h * g.w;
     let mut gx = vec![0.0; g.planes * per];
     let f32_acc = dt != DType::Float64;

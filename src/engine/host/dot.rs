@@ -18,7 +18,7 @@ use crate::engine::error::Result;
 use crate::engine::interrupt::{CHUNK, poll};
 
 /// A float MKL's dot kernels multiply, with its vector width and final lane reduction.
-pub trait DotFloat: Copy + Default + std::ops::Add<Output = Self> {
+pub(crate) trait DotFloat: Copy + Default + std::ops::Add<Output = Self> {
     /// Lanes of one vector (AVX-512: 16 floats, 8 doubles).
     const LANES: usize;
     /// Lanes left when the halving stops; they add as `(l0 + l1) + (l2 + l3)` (4) or are one.
@@ -48,7 +48,7 @@ impl DotFloat for f64 {
 const ACCS: usize = 4;
 
 /// `sum x[p] * y[p]` in MKL's order (see the module comment); `x` and `y` have equal length.
-pub fn dot<T: DotFloat>(x: &[T], y: &[T]) -> Result<T> {
+pub(crate) fn dot<T: DotFloat>(x: &[T], y: &[T]) -> Result<T> {
     let k = x.len().min(y.len());
     let v = T::LANES;
     let mut acc = [[T::default(); 16]; ACCS];

@@ -185,7 +185,7 @@ fn cast_from<A: Stored>(v: &[A], layout: &Layout, dtype: DType) -> Result<HostSt
 }
 
 /// A contiguous copy of `layout`'s elements converted to `dtype`.
-pub fn to_dtype(h: &HostStorage, layout: &Layout, dtype: DType) -> Result<HostStorage> {
+pub(crate) fn to_dtype(h: &HostStorage, layout: &Layout, dtype: DType) -> Result<HostStorage> {
     host_dispatch!(h, v => cast_from(v, layout, dtype))
 }
 
@@ -212,22 +212,13 @@ fn copy_typed<B: Stored>(dst: &mut [B], dl: &Layout, src: &HostStorage, sl: &Lay
 /// Write `src` (through `src_layout`, of `dst_layout`'s shape) into `dst` at `dst_layout`,
 /// converted to `dst`'s dtype. The source is read completely before anything is written, so
 /// overlapping source and destination (`x[1:] = x[:-1]`) behave as a copy.
-pub fn copy_into(
+pub(crate) fn copy_into(
     dst: &mut HostStorage,
     dst_layout: &Layout,
     src: &HostStorage,
     src_layout: &Layout,
 ) -> Result<()> {
     host_dispatch!(dst, d => copy_typed(d, dst_layout, src, src_layout))
-}
-
-/// [`copy_into`] when the source is the destination buffer itself.
-pub fn copy_within(h: &mut HostStorage, dst_layout: &Layout, src_layout: &Layout) -> Result<()> {
-    let vals = to_dtype(h, src_layout, h.dtype())?;
-    host_dispatch!(h, d => {
-        scatter(d, dst_layout, typed(&vals)?);
-        Ok(())
-    })
 }
 
 fn fill_typed<T: Element>(dst: &mut [T], layout: &Layout, value: T) {
@@ -243,7 +234,7 @@ fn fill_typed<T: Element>(dst: &mut [T], layout: &Layout, value: T) {
 }
 
 /// Set every element of `layout` to `value`.
-pub fn fill(h: &mut HostStorage, layout: &Layout, value: Scalar) {
+pub(crate) fn fill(h: &mut HostStorage, layout: &Layout, value: Scalar) {
     host_dispatch!(h, v => fill_typed(v, layout, Element::from_scalar(value)))
 }
 
@@ -323,7 +314,7 @@ fn unary_bool(op: UnaryOp, a: &Src<bool>, n: usize) -> Result<HostStorage> {
 }
 
 /// `op` on each element of `layout` (of `h`'s dtype; the result dtype follows the op).
-pub fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorage> {
+pub(crate) fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<HostStorage> {
     let n = layout.numel();
     if let HostStorage::F32(x) = h {
         // float32 functions whose SLEEF/glibc split engine::numerics reproduces bit for bit
@@ -518,7 +509,7 @@ fn binary_t<T: Arith + Stored>(
 }
 
 /// `a op b` in `compute` (both tensor operands are of that dtype).
-pub fn binary(
+pub(crate) fn binary(
     op: BinaryOp,
     a: Arg<'_, HostStorage>,
     b: Arg<'_, HostStorage>,
@@ -713,7 +704,7 @@ fn reduced_by_scalar<T: Float + Stored>(
 /// `a + alpha * b` in `compute` (add/sub with `alpha`): floats fuse the multiply into the
 /// add as ATen's vectorised add kernel does (`vec::fmadd(b, alpha, a)`; float16 and bfloat16
 /// in float32), integers wrap.
-pub fn add_scaled(
+pub(crate) fn add_scaled(
     a: Arg<'_, HostStorage>,
     b: Arg<'_, HostStorage>,
     alpha: Scalar,
@@ -784,7 +775,7 @@ pub fn add_scaled(
 }
 
 /// Whether any element of `arg` (int or bool) is zero: the CPU's integer division check.
-pub fn has_zero(arg: Arg<'_, HostStorage>) -> Result<bool> {
+pub(crate) fn has_zero(arg: Arg<'_, HostStorage>) -> Result<bool> {
     Ok(match arg {
         Arg::Scalar(s) => s.as_f64() == 0.0,
         Arg::Tensor(h, l) => {
@@ -833,7 +824,7 @@ fn where_t<T: Stored>(
 }
 
 /// `cond ? a : b` in `dtype`.
-pub fn where_cond(
+pub(crate) fn where_cond(
     cond: (&HostStorage, &Layout),
     a: Arg<'_, HostStorage>,
     b: Arg<'_, HostStorage>,
@@ -870,7 +861,7 @@ fn clamp_t<T: Stored>(
 }
 
 /// Elements clamped to [lo, hi]; NaN stays NaN (its comparisons are false).
-pub fn clamp(
+pub(crate) fn clamp(
     h: &HostStorage,
     layout: &Layout,
     lo: Option<Scalar>,
@@ -911,7 +902,7 @@ fn masked_fill_t<T: Stored>(
 }
 
 /// `value` where `mask` (bool, broadcast to `layout`'s shape) is true.
-pub fn masked_fill(
+pub(crate) fn masked_fill(
     h: &HostStorage,
     layout: &Layout,
     mask: (&HostStorage, &Layout),
@@ -926,7 +917,7 @@ pub fn masked_fill(
 /// vectorised and scalar halves give the same bits, so the split does not matter), float64 the
 /// same formulas in double, float16 and bfloat16 in float32 rounded once (ATen's opmath),
 /// integers (addcmul only; the front half refuses the others) wrapping.
-pub fn ternary(
+pub(crate) fn ternary(
     op: crate::engine::op::TernaryOp,
     a: Arg<'_, HostStorage>,
     b: Arg<'_, HostStorage>,
@@ -1140,14 +1131,6 @@ mod tests {
             Scalar::Float(0.5),
         );
         assert_eq!(f32s(&d), vec![0.5, 7.0, 0.5, 8.0]);
-        let mut s = HostStorage::I64(vec![1, 2, 3, 4]);
-        copy_within(
-            &mut s,
-            &Layout::new(vec![3], vec![1], 1),
-            &Layout::contiguous(&[3]),
-        )
-        .unwrap();
-        assert_eq!(s, HostStorage::I64(vec![1, 1, 2, 3]));
     }
 
     #[test]

@@ -23,7 +23,7 @@ const L: usize = 16;
 
 /// The extreme of `dim` for every other position of `layout` (row-major over the kept dims):
 /// (values, indices). `layout` has at least one element.
-pub fn extreme_dim_f32(
+pub(crate) fn extreme_dim_f32(
     x: &[f32],
     layout: &Layout,
     dim: usize,

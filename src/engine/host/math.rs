@@ -9,7 +9,7 @@ use super::arith::Arith;
 use half::{bf16, f16};
 
 /// The unary math of one floating type.
-pub trait Float: Arith {
+pub(crate) trait Float: Arith {
     fn exp(self) -> Self;
     fn ln(self) -> Self;
     fn sqrt(self) -> Self;
@@ -186,7 +186,7 @@ reduced_float!(f16);
 reduced_float!(bf16);
 
 /// The unary ops of an integer type (wrapping, as PyTorch's integer kernels).
-pub trait Int: Arith + Ord {
+pub(crate) trait Int: Arith + Ord {
     fn neg(self) -> Self;
     fn abs(self) -> Self;
     fn sign(self) -> Self;

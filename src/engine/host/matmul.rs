@@ -410,7 +410,7 @@ fn matmul_int<T: Stored + Arith>(
 /// `a @ b` for one `[1, k] @ [k, 1]` product that PyTorch computes as a dot product
 /// (`torch.dot`, `1-D @ 1-D`): float32 and float64 in MKL's sdot/ddot order ([`super::dot`]),
 /// other dtypes as any product.
-pub fn dot(
+pub(crate) fn dot(
     a: (&HostStorage, &Layout),
     b: (&HostStorage, &Layout),
     dims: MatmulDims,
@@ -441,7 +441,7 @@ pub fn dot(
 }
 
 /// `a @ b (+ bias)` for `dims.batch` products (see [`crate::engine::backend::BackendStorage::matmul`]).
-pub fn matmul(
+pub(crate) fn matmul(
     a: (&HostStorage, &Layout),
     b: (&HostStorage, &Layout),
     bias: Option<(&HostStorage, &Layout)>,
@@ -466,7 +466,7 @@ pub fn matmul(
 /// conv's GEMMs (host/conv.rs): PyTorch convolves through oneDNN or slow_conv2d, not MKL's
 /// small-product kernels, so a transposed `b` keeps the older dot path there (the learner
 /// corpus' small CNNs match PyTorch that way and not through the small kernels).
-pub fn matmul_for_conv(
+pub(crate) fn matmul_for_conv(
     a: (&HostStorage, &Layout),
     b: (&HostStorage, &Layout),
     bias: Option<(&HostStorage, &Layout)>,

@@ -3,18 +3,18 @@
 //! kernels that compute on them. It serves CPU tensors and is the value path of the
 //! simulated GPU.
 
-pub mod arith;
-pub mod conv;
-pub mod dot;
-pub mod elementwise;
-pub mod extreme;
-pub mod math;
-pub mod matmul;
-pub mod nn;
-pub mod pair_dot;
-pub mod reduce;
-pub mod sgemm;
-pub mod stl_select;
+pub(crate) mod arith;
+pub(crate) mod conv;
+pub(crate) mod dot;
+pub(crate) mod elementwise;
+pub(crate) mod extreme;
+pub(crate) mod math;
+pub(crate) mod matmul;
+pub(crate) mod nn;
+pub(crate) mod pair_dot;
+pub(crate) mod reduce;
+pub(crate) mod sgemm;
+pub(crate) mod stl_select;
 
 pub use crate::engine::element::{Element, Num, convert};
 
@@ -82,7 +82,7 @@ macro_rules! dtype_dispatch {
 pub use dtype_dispatch;
 
 /// Element types that know their own variant of [`HostStorage`].
-pub trait Stored: Element {
+pub(crate) trait Stored: Element {
     fn wrap(v: Vec<Self>) -> HostStorage;
     fn slice(h: &HostStorage) -> Option<&[Self]>;
     fn slice_mut(h: &mut HostStorage) -> Option<&mut Vec<Self>>;
@@ -124,7 +124,7 @@ stored!(f32, F32);
 stored!(f64, F64);
 
 /// PyTorch's CPU allocation failure for a buffer of `n` elements of `dtype`.
-pub fn alloc_error(dtype: DType, n: usize) -> EngineError {
+pub(crate) fn alloc_error(dtype: DType, n: usize) -> EngineError {
     EngineError::runtime(hostmem::cpu_alloc_error(
         (n as u64).saturating_mul(dtype.element_size() as u64),
     ))
@@ -133,7 +133,7 @@ pub fn alloc_error(dtype: DType, n: usize) -> EngineError {
 /// Ok when the run has room for `work` bytes of working memory ([`hostmem::room_for`]); else
 /// PyTorch's allocation failure naming `pytorch_bytes`, the buffer PyTorch itself asks for
 /// first at that point (usually the output: `numel × element_size`).
-pub fn ensure_room(work: u64, pytorch_bytes: u64) -> Result<()> {
+pub(crate) fn ensure_room(work: u64, pytorch_bytes: u64) -> Result<()> {
     if hostmem::room_for(work) {
         Ok(())
     } else {
@@ -145,7 +145,7 @@ pub fn ensure_room(work: u64, pytorch_bytes: u64) -> Result<()> {
 
 /// [`ensure_room`] for `n` elements needing `per_element` bytes of working memory each,
 /// reported as PyTorch's buffer of `n` elements of `dtype`.
-pub fn ensure_room_for_elements(n: usize, per_element: u64, dtype: DType) -> Result<()> {
+pub(crate) fn ensure_room_for_elements(n: usize, per_element: u64, dtype: DType) -> Result<()> {
     let n = n as u64;
     ensure_room(
         n.saturating_mul(per_element),
@@ -202,7 +202,7 @@ impl HostStorage {
     }
 
     /// Values given as f64 (each already an exact value of `dtype`).
-    pub fn from_f64s(dtype: DType, vals: &[f64]) -> Result<HostStorage> {
+    pub(crate) fn from_f64s(dtype: DType, vals: &[f64]) -> Result<HostStorage> {
         fn f<T: Stored>(vals: &[f64]) -> Result<HostStorage> {
             let mut v = got(hostbuf::try_with_capacity(vals.len()), vals.len())?;
             // polled: a convolution converts hundreds of MB of columns this way
@@ -216,7 +216,7 @@ impl HostStorage {
     }
 
     /// Python numbers converted to `dtype`.
-    pub fn from_scalars(dtype: DType, vals: &[Scalar]) -> Result<HostStorage> {
+    pub(crate) fn from_scalars(dtype: DType, vals: &[Scalar]) -> Result<HostStorage> {
         fn f<T: Stored>(vals: &[Scalar]) -> Result<HostStorage> {
             let v = hostbuf::try_collect(vals.iter().map(|&x| T::from_scalar(x)));
             Ok(T::wrap(got(v, vals.len())?))
@@ -255,7 +255,7 @@ impl HostStorage {
     }
 
     /// The elements of `layout` in logical order as Python numbers (int64 exact).
-    pub fn gather_scalars(&self, layout: &Layout) -> Vec<Scalar> {
+    pub(crate) fn gather_scalars(&self, layout: &Layout) -> Vec<Scalar> {
         fn g<T: Element>(v: &[T], layout: &Layout) -> Vec<Scalar> {
             let mut out = Vec::with_capacity(layout.numel());
             layout.for_each_offset(|o| out.push(v[o].to_scalar()));
@@ -265,7 +265,7 @@ impl HostStorage {
     }
 
     /// Write `vals` (f64, converted to this buffer's type) at the storage offsets `offsets`.
-    pub fn write_f64_at(&mut self, offsets: &[usize], vals: &[f64]) {
+    pub(crate) fn write_f64_at(&mut self, offsets: &[usize], vals: &[f64]) {
         fn w<T: Element>(v: &mut [T], offsets: &[usize], vals: &[f64]) {
             for (&o, &x) in offsets.iter().zip(vals) {
                 if let Some(slot) = v.get_mut(o) {

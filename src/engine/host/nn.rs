@@ -120,7 +120,12 @@ fn split_at_dim(shape: &[usize], dim: usize) -> (usize, usize, usize) {
 
 /// softmax (log_softmax when `log`) along `dim`: float32 through engine::numerics (ATen's
 /// vectorised kernels, bit for bit), the other floats row by row.
-pub fn softmax(h: &HostStorage, layout: &Layout, dim: usize, log: bool) -> Result<HostStorage> {
+pub(crate) fn softmax(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    log: bool,
+) -> Result<HostStorage> {
     if h.dtype() == DType::Float32 {
         // A contiguous input is read in place (ATen's `.contiguous()` is a no-op then); only a
         // strided one is gathered first.
@@ -400,7 +405,7 @@ fn backward_kernel(op: UnaryOp) -> Option<crate::engine::numerics::backward::Bac
 /// mish, hardswish, hardsigmoid, log_sigmoid, softplus, elu, leaky_relu and hardtanh (from the
 /// input x): float32 through PyTorch's vectorised kernels (engine::numerics), the other floats
 /// in float64 rounded once.
-pub fn activation_backward(
+pub(crate) fn activation_backward(
     op: UnaryOp,
     grad: (&HostStorage, &Layout),
     out: (&HostStorage, &Layout),
@@ -446,7 +451,7 @@ pub fn activation_backward(
     float_dispatch!(dtype, "activation_backward", go(op, grad, out))
 }
 
-pub fn softmax_backward(
+pub(crate) fn softmax_backward(
     grad: &HostStorage,
     out: &HostStorage,
     shape: &[usize],
@@ -534,7 +539,7 @@ fn nll_t<T: Float + Stored>(
 
 /// nll_loss of `[n, c]` log-probabilities (contiguous) against `[n]` targets.
 #[allow(clippy::too_many_arguments)]
-pub fn nll_loss(
+pub(crate) fn nll_loss(
     lp: &HostStorage,
     n: usize,
     c: usize,
@@ -650,7 +655,7 @@ fn nll_backward_t<T: Float + Stored>(
 
 /// The `[n, c]` input gradient of nll_loss.
 #[allow(clippy::too_many_arguments)]
-pub fn nll_loss_backward(
+pub(crate) fn nll_loss_backward(
     grad: &HostStorage,
     n: usize,
     c: usize,
@@ -760,7 +765,7 @@ fn index_select_t<T: Stored>(
 }
 
 /// Slices along `dim` picked by `index` (int64/int32, 1-D).
-pub fn index_select(
+pub(crate) fn index_select(
     h: &HostStorage,
     layout: &Layout,
     dim: usize,
@@ -812,7 +817,7 @@ fn gather_t<T: Stored>(
 }
 
 /// `out[...i...] = self[...index[...i...]...]` along `dim`.
-pub fn gather(
+pub(crate) fn gather(
     h: &HostStorage,
     layout: &Layout,
     dim: usize,
@@ -857,7 +862,7 @@ fn index_add_t<T: Stored + super::arith::Arith>(
 }
 
 /// Zeros of `shape` with the slices of `src` added along `dim` at `index`.
-pub fn index_add(
+pub(crate) fn index_add(
     src: &HostStorage,
     shape: &[usize],
     dim: usize,

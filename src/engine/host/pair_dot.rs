@@ -24,7 +24,7 @@ const LANES: usize = 16;
 /// Whether MKL (one thread, this CPU) runs `[m, k] @ [n, k].t()` with this kernel: n = 2
 /// up to 15 rows, n = 3 up to 10 rows, and for k < 16 any n up to 11 above both m and
 /// k - 1; not when k >= 24 m (MKL's `sgemm_t_smalln` then, not reproduced).
-pub fn mkl_picks_pair_dot(m: usize, k: usize, n: usize) -> bool {
+pub(crate) fn mkl_picks_pair_dot(m: usize, k: usize, n: usize) -> bool {
     if m < 2 || n < 2 || k < 2 || k >= 24 * m {
         return false;
     }
@@ -33,7 +33,7 @@ pub fn mkl_picks_pair_dot(m: usize, k: usize, n: usize) -> bool {
 
 /// Tells whether `k >= 24 m` puts `[m, k] @ [n, k].t()` on MKL's `sgemm_t_smalln` kernel
 /// (measured for m = 2 to 8: the bound is exactly 24 m), whose order is not reproduced.
-pub fn mkl_picks_small_n(m: usize, k: usize) -> bool {
+pub(crate) fn mkl_picks_small_n(m: usize, k: usize) -> bool {
     m >= 2 && k >= 24 * m
 }
 
@@ -77,7 +77,7 @@ fn lane_dot(x: &[f32], w: &[f32], dual: bool) -> f32 {
 
 /// `out[m x n] (+)= a[m x k] @ w[n x k].t()`: `row(i)` and `wrow(j)` give the contiguous
 /// rows; with `has_bias` out holds the bias broadcast to `m x n` and the sum is added to it.
-pub fn pair_dots<'a>(
+pub(crate) fn pair_dots<'a>(
     out: &mut [f32],
     has_bias: bool,
     row: impl Fn(usize) -> &'a [f32],

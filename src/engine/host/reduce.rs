@@ -75,7 +75,7 @@ fn per_group<T: Element, U: Element>(g: &Grouped<T>, f: impl Fn(&[T]) -> U) -> R
 
 /// The sum of floats, rounded once to `T` (see the module docs).
 #[inline]
-pub fn sum_float<T: Element>(c: &[T]) -> f64 {
+pub(crate) fn sum_float<T: Element>(c: &[T]) -> f64 {
     c.iter().map(|x| x.to_f64()).sum()
 }
 
@@ -196,7 +196,7 @@ fn reduce_t<T: Stored>(
 
 /// Reduce the dims marked in `reduced`; the result holds the kept dims in order. The front
 /// half has cast the operand to the dtype the op computes in.
-pub fn reduce(
+pub(crate) fn reduce(
     h: &HostStorage,
     layout: &Layout,
     op: ReduceOp,
@@ -394,7 +394,12 @@ fn half_scan<T: Stored + Float>(
 }
 
 /// cumsum (cumprod when `prod`) along `dim`, in `h`'s dtype.
-pub fn scan(h: &HostStorage, layout: &Layout, dim: usize, prod: bool) -> Result<HostStorage> {
+pub(crate) fn scan(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    prod: bool,
+) -> Result<HostStorage> {
     macro_rules! go {
         ($t:ty) => {
             scan_t::<$t>(h, layout, dim, prod)

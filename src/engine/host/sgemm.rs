@@ -39,7 +39,7 @@ use crate::engine::numerics::fast::avx2_fma;
 
 /// One operand: element `[r, c]` is `data[offset + r * rs + c * cs]`.
 #[derive(Clone, Copy)]
-pub struct View<'a> {
+pub(crate) struct View<'a> {
     pub data: &'a [f32],
     pub offset: usize,
     pub rs: isize,
@@ -48,7 +48,7 @@ pub struct View<'a> {
 
 impl View<'_> {
     #[inline]
-    pub fn at(&self, r: usize, c: usize) -> f32 {
+    pub(crate) fn at(&self, r: usize, c: usize) -> f32 {
         self.data[(self.offset as isize + r as isize * self.rs + c as isize * self.cs) as usize]
     }
 }
@@ -65,13 +65,13 @@ const ROWS_PER_POLL: usize = 128;
 const TWO_THREADS: bool = false;
 
 /// Longest K block of MKL's gemm kernels on this machine (sgemm and dgemm alike).
-pub const KC: usize = 384;
+pub(crate) const KC: usize = 384;
 
 /// MKL's K blocks for an inner dimension `k`, as `(start, length)` (measured against PyTorch
 /// 2.15 CPU, one thread, on this Intel Xeon, float32 and float64 alike): blocks of 384 while
 /// more than 768 remain, then the rest as one block, or as two halves (the first the larger)
 /// when it is longer than 384: k = 1000 is 384 + 308 + 308, k = 500 is 250 + 250.
-pub fn k_blocks(k: usize) -> impl Iterator<Item = (usize, usize)> {
+pub(crate) fn k_blocks(k: usize) -> impl Iterator<Item = (usize, usize)> {
     let full = if k > 2 * KC {
         (k - 2 * KC).div_ceil(KC)
     } else {
@@ -92,7 +92,7 @@ pub fn k_blocks(k: usize) -> impl Iterator<Item = (usize, usize)> {
 }
 
 /// The row parts of an `m x n` output and whether each takes the small path.
-pub fn parts(m: usize, k: usize, n: usize) -> Vec<(usize, usize, bool)> {
+pub(crate) fn parts(m: usize, k: usize, n: usize) -> Vec<(usize, usize, bool)> {
     if !TWO_THREADS {
         // the small path's shapes; on this Intel Xeon only a transposed `b` takes it (sgemm)
         return vec![(0, m, n <= 11 || m <= 3)];
@@ -115,7 +115,7 @@ pub fn parts(m: usize, k: usize, n: usize) -> Vec<(usize, usize, bool)> {
 /// Whether PyTorch hands `b` (`k x n`) to the BLAS transposed: it is not laid out with unit
 /// column stride and a row stride of at least n, but with unit row stride (addmm_impl_cpu_'s
 /// test, seen from the swapped operands of a row-major result).
-pub fn b_transposed(b: &View, k: usize, n: usize) -> bool {
+pub(crate) fn b_transposed(b: &View, k: usize, n: usize) -> bool {
     let nn = b.cs == 1 && b.rs >= n.max(1) as isize;
     !nn && b.rs == 1 && b.cs >= k.max(1) as isize
 }
@@ -245,12 +245,12 @@ fn lanes_dot(x: &[f32], y: &[f32], init: f32) -> f32 {
 /// A single output row (`1-D @ 2-D`, `mm` of one row) narrower than this is MKL's
 /// matrix-vector kernel: one fused chain per element (measured for n < 16; wider rows take
 /// another order, not reproduced).
-pub const ROW_CHAIN_MAX_N: usize = 16;
+pub(crate) const ROW_CHAIN_MAX_N: usize = 16;
 
 /// `out[1 x n] = a[1 x k] @ b[k x n]`: each element one fused multiply-add chain over all of
 /// k from 0, without K blocking (MKL's gemv path for one row; exact against PyTorch for n
 /// from 1 to 15, k from 1 to 1000).
-pub fn row_chains(out: &mut [f32], a: &View, b: &View, k: usize, n: usize) -> Result<()> {
+pub(crate) fn row_chains(out: &mut [f32], a: &View, b: &View, k: usize, n: usize) -> Result<()> {
     for (j, o) in out.iter_mut().enumerate().take(n) {
         let mut acc = 0f32;
         for p in 0..k {
@@ -344,7 +344,7 @@ fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) -> Resul
 /// the bias broadcast to `m x n`). `old_dot`: a transposed `b`'s small parts take the AMD
 /// 8-lane dot (shapes whose MKL kernel is not reproduced); otherwise every part is fused.
 #[allow(clippy::too_many_arguments)]
-pub fn sgemm(
+pub(crate) fn sgemm(
     out: &mut [f32],
     has_bias: bool,
     a: View,

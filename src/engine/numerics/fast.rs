@@ -10,7 +10,7 @@
 use std::sync::OnceLock;
 
 /// Whether this CPU runs AVX2 and FMA instructions (checked once).
-pub fn has_avx2_fma() -> bool {
+pub(crate) fn has_avx2_fma() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
     *HAS.get_or_init(|| {
         #[cfg(target_arch = "x86_64")]
@@ -27,7 +27,7 @@ pub fn has_avx2_fma() -> bool {
 
 /// Whether this CPU runs the AVX-512 subsets LLVM uses for 16-lane float loops (F, VL, DQ, BW)
 /// besides AVX2 and FMA (checked once).
-pub fn has_avx512() -> bool {
+pub(crate) fn has_avx512() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
     *HAS.get_or_init(|| {
         #[cfg(target_arch = "x86_64")]

@@ -30,7 +30,7 @@ impl<'a> View<'a> {
 
 /// The loop structure for one set of operands, after sorting and merging dimensions.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IterPlan {
+pub(crate) struct IterPlan {
     /// Sizes, fastest dimension first.
     pub shape: Vec<usize>,
     /// Per operand, its stride (elements) in each dimension of `shape`.
@@ -64,7 +64,7 @@ impl<'a> Operand<'a> {
 }
 
 /// TensorIterator's `reorder_dimensions`: the caller's dimensions, fastest first.
-pub fn sort_dims(shape: &[usize], operands: &[Operand<'_>]) -> Vec<usize> {
+pub(crate) fn sort_dims(shape: &[usize], operands: &[Operand<'_>]) -> Vec<usize> {
     let ndim = shape.len();
     // perm[0] is the fastest dimension: start from the reverse of the given order.
     let mut perm: Vec<usize> = (0..ndim).rev().collect();
@@ -125,7 +125,7 @@ pub fn allocated_output_strides(shape: &[usize], inputs: &[&[usize]]) -> Vec<usi
 }
 
 /// Sorts and merges the dimensions of `shape` for these operands, as TensorIterator does.
-pub fn plan(shape: &[usize], operands: &[Operand<'_>]) -> IterPlan {
+pub(crate) fn plan(shape: &[usize], operands: &[Operand<'_>]) -> IterPlan {
     let ndim = shape.len();
     let perm = sort_dims(shape, operands);
     let mut sh: Vec<usize> = perm.iter().map(|&d| shape[d]).collect();
@@ -184,14 +184,17 @@ pub fn plan(shape: &[usize], operands: &[Operand<'_>]) -> IterPlan {
 }
 
 impl IterPlan {
-    pub fn numel(&self) -> usize {
+    pub(crate) fn numel(&self) -> usize {
         self.shape.iter().product()
     }
 
     /// `serial_for_each` over the whole range: calls `f(offsets, size0, size1, strides0,
     /// strides1)` for each 2-d slice, with per-operand element offsets and strides of the two
     /// innermost dimensions (zeros where the plan has fewer dimensions).
-    pub fn for_each_2d(&self, mut f: impl FnMut(&[usize], usize, usize, &[usize], &[usize])) {
+    pub(crate) fn for_each_2d(
+        &self,
+        mut f: impl FnMut(&[usize], usize, usize, &[usize], &[usize]),
+    ) {
         let nops = self.strides.len();
         let ndim = self.shape.len();
         if self.numel() == 0 {
@@ -240,7 +243,7 @@ impl IterPlan {
 }
 
 /// Contiguous strides (elements) of a shape, slowest dimension first.
-pub fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
+pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
     let mut st = vec![0usize; shape.len()];
     let mut acc = 1usize;
     for d in (0..shape.len()).rev() {

@@ -14,16 +14,12 @@
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 /// `Vectorized<float>` lanes in ATen's AVX2 build (what `REGISTER_DISPATCH` kernels run).
-pub const F32_AVX2: usize = 8;
+pub(crate) const F32_AVX2: usize = 8;
 /// `Vectorized<double>` lanes in the AVX2 build.
-pub const F64_AVX2: usize = 4;
-/// `Vectorized<float>` lanes in the AVX512 build (`ALSO_REGISTER_AVX512_DISPATCH` kernels).
-pub const F32_AVX512: usize = 16;
-/// `Vectorized<double>` lanes in the AVX512 build.
-pub const F64_AVX512: usize = 8;
+pub(crate) const F64_AVX2: usize = 4;
 
 /// The floating-point types the numerics work in (f32, f64).
-pub trait Real:
+pub(crate) trait Real:
     Copy
     + Summand
     + PartialOrd
@@ -118,17 +114,17 @@ impl Real for f64 {
 
 /// N lanes of T: one ATen vector register.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Lanes<T, const N: usize>(pub [T; N]);
+pub(crate) struct Lanes<T, const N: usize>(pub [T; N]);
 
 impl<T: Real, const N: usize> Lanes<T, N> {
     #[inline(always)]
-    pub fn splat(v: T) -> Self {
+    pub(crate) fn splat(v: T) -> Self {
         Lanes([v; N])
     }
 
     /// `Vectorized::loadu(ptr)`: the first N values of `s` (which must hold at least N).
     #[inline(always)]
-    pub fn load(s: &[T]) -> Self {
+    pub(crate) fn load(s: &[T]) -> Self {
         let mut out = [T::ZERO; N];
         out.copy_from_slice(&s[..N]);
         Lanes(out)
@@ -136,7 +132,7 @@ impl<T: Real, const N: usize> Lanes<T, N> {
 
     /// `Vectorized::loadu(ptr, count)`: the first `count` values, zeros in the other lanes.
     #[inline(always)]
-    pub fn load_partial(s: &[T], count: usize) -> Self {
+    pub(crate) fn load_partial(s: &[T], count: usize) -> Self {
         let mut out = [T::ZERO; N];
         out[..count].copy_from_slice(&s[..count]);
         Lanes(out)
@@ -144,12 +140,12 @@ impl<T: Real, const N: usize> Lanes<T, N> {
 
     /// `Vectorized::store(ptr)`.
     #[inline(always)]
-    pub fn store(self, s: &mut [T]) {
+    pub(crate) fn store(self, s: &mut [T]) {
         s[..N].copy_from_slice(&self.0);
     }
 
     #[inline(always)]
-    pub fn map(self, f: impl Fn(T) -> T) -> Self {
+    pub(crate) fn map(self, f: impl Fn(T) -> T) -> Self {
         let mut out = self.0;
         for v in out.iter_mut() {
             *v = f(*v);
@@ -158,7 +154,7 @@ impl<T: Real, const N: usize> Lanes<T, N> {
     }
 
     #[inline(always)]
-    pub fn zip(self, o: Self, f: impl Fn(T, T) -> T) -> Self {
+    pub(crate) fn zip(self, o: Self, f: impl Fn(T, T) -> T) -> Self {
         let mut out = self.0;
         for (v, w) in out.iter_mut().zip(o.0) {
             *v = f(*v, w);
@@ -168,7 +164,7 @@ impl<T: Real, const N: usize> Lanes<T, N> {
 
     /// `Vectorized::set(a, b, count)`: lanes below `count` from `b`, the rest from `self`.
     #[inline(always)]
-    pub fn set_first(self, b: Self, count: usize) -> Self {
+    pub(crate) fn set_first(self, b: Self, count: usize) -> Self {
         let mut out = self.0;
         out[..count].copy_from_slice(&b.0[..count]);
         Lanes(out)
@@ -196,7 +192,7 @@ lanewise!(Mul, mul, *);
 lanewise!(Div, div, /);
 
 /// A value a cascade sum accumulates: a scalar or a whole vector register.
-pub trait Summand: Copy {
+pub(crate) trait Summand: Copy {
     fn zero() -> Self;
     fn plus(self, o: Self) -> Self;
 }

@@ -14,7 +14,7 @@ use super::sum::View;
 /// `vectorized_loop` over one contiguous row: `vop` on the first multiple of `chunk`, `op` on
 /// the rest.
 #[inline(always)]
-pub fn vectorized_row<T: Copy>(
+pub(crate) fn vectorized_row<T: Copy>(
     x: &[T],
     out: &mut [T],
     chunk: usize,
@@ -33,7 +33,7 @@ pub fn vectorized_row<T: Copy>(
 
 /// The same for a binary op whose operands are both contiguous rows.
 #[inline(always)]
-pub fn vectorized_row2<T: Copy>(
+pub(crate) fn vectorized_row2<T: Copy>(
     a: &[T],
     b: &[T],
     out: &mut [T],
@@ -54,7 +54,7 @@ pub fn vectorized_row2<T: Copy>(
 /// A unary elementwise op over strided views, as `cpu_kernel_vec` iterates it: the views are
 /// sorted and merged like TensorIterator's, and each row goes through the vector loop when both
 /// are contiguous in it, through the scalar op otherwise. `out` must not overlap `x`.
-pub fn unary_strided<T: Copy>(
+pub(crate) fn unary_strided<T: Copy>(
     x: &[T],
     xv: View<'_>,
     out: &mut [T],
@@ -103,7 +103,7 @@ pub fn unary_strided<T: Copy>(
 /// scalar (`is_contiguous_scalar`), through the scalar op otherwise. `out` must not overlap
 /// the inputs.
 #[allow(clippy::too_many_arguments)]
-pub fn binary_strided<T: Copy>(
+pub(crate) fn binary_strided<T: Copy>(
     a: &[T],
     av: View<'_>,
     b: &[T],

@@ -66,7 +66,7 @@ pub fn nll_loss_f32(
 
 /// `nll_loss_nd` forward on float64 log-probabilities: the same kernel in double; returns
 /// (loss, total_weight).
-pub fn nll_loss_f64(
+pub(crate) fn nll_loss_f64(
     input: &[f64],
     shape: ClassShape,
     target: &[i64],
@@ -487,7 +487,7 @@ pub fn binary_cross_entropy_backward_f32(
 
 /// `F.logsigmoid` (log_sigmoid_cpu_kernel): `min(x, 0) - log1p(exp(-|x|))`, every element
 /// through the vector path (16 lanes, SLEEF).
-pub fn log_sigmoid_f32(x: &[f32]) -> Vec<f32> {
+pub(crate) fn log_sigmoid_f32(x: &[f32]) -> Vec<f32> {
     x.iter()
         .map(|&v| vecops::minimum(v, 0.0) - sleef::log1pf_u10_avx512(sleef::expf_u10(-v.abs())))
         .collect()

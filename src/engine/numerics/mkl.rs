@@ -31,55 +31,55 @@ fn via_f64(x: f32, f: impl Fn(f64) -> f64) -> f32 {
 
 /// `torch.sqrt` (stand-in: the correctly rounded square root).
 #[inline]
-pub fn sqrt(x: f32) -> f32 {
+pub(crate) fn sqrt(x: f32) -> f32 {
     x.sqrt()
 }
 
 /// `torch.exp` (stand-in: correctly rounded).
 #[inline]
-pub fn exp(x: f32) -> f32 {
+pub(crate) fn exp(x: f32) -> f32 {
     via_f64(x, f64::exp)
 }
 
 /// `torch.log` (stand-in: correctly rounded).
 #[inline]
-pub fn log(x: f32) -> f32 {
+pub(crate) fn log(x: f32) -> f32 {
     via_f64(x, f64::ln)
 }
 
 /// `torch.log2` (stand-in: correctly rounded).
 #[inline]
-pub fn log2(x: f32) -> f32 {
+pub(crate) fn log2(x: f32) -> f32 {
     via_f64(x, f64::log2)
 }
 
 /// `torch.log10` (stand-in: correctly rounded).
 #[inline]
-pub fn log10(x: f32) -> f32 {
+pub(crate) fn log10(x: f32) -> f32 {
     via_f64(x, f64::log10)
 }
 
 /// `torch.tanh` (stand-in: correctly rounded).
 #[inline]
-pub fn tanh(x: f32) -> f32 {
+pub(crate) fn tanh(x: f32) -> f32 {
     via_f64(x, f64::tanh)
 }
 
 /// `torch.sin` (stand-in: correctly rounded).
 #[inline]
-pub fn sin(x: f32) -> f32 {
+pub(crate) fn sin(x: f32) -> f32 {
     via_f64(x, f64::sin)
 }
 
 /// `torch.cos` (stand-in: correctly rounded).
 #[inline]
-pub fn cos(x: f32) -> f32 {
+pub(crate) fn cos(x: f32) -> f32 {
     via_f64(x, f64::cos)
 }
 
 /// `torch.tan` (stand-in: correctly rounded).
 #[inline]
-pub fn tan(x: f32) -> f32 {
+pub(crate) fn tan(x: f32) -> f32 {
     via_f64(x, f64::tan)
 }
 
@@ -94,14 +94,14 @@ unsafe extern "C" {
 /// agrees with MKL more often (0.31% differ against 2.8%, the difference being tiny inputs), but
 /// on values of everyday size this one does (1.1% against 4.5%).
 #[inline]
-pub fn erf(x: f32) -> f32 {
+pub(crate) fn erf(x: f32) -> f32 {
     // SAFETY: erf is a pure libm function of one double.
     unsafe { libm_erf(x as f64) as f32 }
 }
 
 /// `torch.erfc` (stand-in: glibc's double erfc, rounded).
 #[inline]
-pub fn erfc(x: f32) -> f32 {
+pub(crate) fn erfc(x: f32) -> f32 {
     // SAFETY: erfc is a pure libm function of one double.
     unsafe { libm_erfc(x as f64) as f32 }
 }

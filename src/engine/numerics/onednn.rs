@@ -48,7 +48,7 @@ const GELU_ERF_POLY: [[u32; 25]; 6] = [
 ];
 
 /// oneDNN's gelu_erf of one element (AVX512 JIT path).
-pub fn gelu_erf(x: f32) -> f32 {
+pub(crate) fn gelu_erf(x: f32) -> f32 {
     let pos = f32::from_bits(x.to_bits() & 0x7fff_ffff);
     // Index from the exponent and two mantissa bits of |x| (arithmetic shift, then clamped).
     let mut idx = ((pos.to_bits() as i32).wrapping_add(0xc21f_ffff_u32 as i32)) >> 21;
@@ -110,7 +110,7 @@ fn exp(x: f32) -> f32 {
 
 /// oneDNN's `gelu_erf_compute_vector_bwd`: d/dx gelu(x) with the Abramowitz-Stegun erf and
 /// oneDNN's exp (the caller multiplies by the incoming gradient).
-pub fn gelu_erf_backward(s: f32) -> f32 {
+pub(crate) fn gelu_erf_backward(s: f32) -> f32 {
     let p = f32::from_bits(0x3ea7_ba05);
     let pol = [
         0x3e82_7906_u32,

@@ -165,7 +165,7 @@ impl AdamState {
 }
 
 /// One `Adam.step()` / `AdamW.step()` for one parameter (`_single_tensor_adam`, not capturable).
-pub fn adam_step(cfg: &Adam, param: &mut [f32], grad: &[f32], st: &mut AdamState) {
+pub(crate) fn adam_step(cfg: &Adam, param: &mut [f32], grad: &[f32], st: &mut AdamState) {
     adam_step_with_sqrt(cfg, param, grad, st, mkl::sqrt);
 }
 
@@ -349,7 +349,7 @@ impl RmsPropState {
 }
 
 /// One `RMSprop.step()` for one parameter (`_single_tensor_rmsprop`).
-pub fn rmsprop_step(cfg: &RmsProp, param: &mut [f32], grad: &[f32], st: &mut RmsPropState) {
+pub(crate) fn rmsprop_step(cfg: &RmsProp, param: &mut [f32], grad: &[f32], st: &mut RmsPropState) {
     rmsprop_step_with_sqrt(cfg, param, grad, st, mkl::sqrt);
 }
 

@@ -53,7 +53,7 @@ use super::fast::avx2_fma;
 avx2_fma! {
 /// `out = x + alpha * y` elementwise, one FMA each ([`add_alpha`]); `x` or `y` of length 1
 /// broadcasts.
-pub fn add_alpha_into(out: &mut [f32], x: &[f32], y: &[f32], alpha: f32) {
+pub(crate) fn add_alpha_into(out: &mut [f32], x: &[f32], y: &[f32], alpha: f32) {
     match (x.len(), y.len()) {
         (1, 1) => out.fill(add_alpha(x[0], y[0], alpha)),
         (1, _) => {
@@ -73,7 +73,7 @@ pub fn add_alpha_into(out: &mut [f32], x: &[f32], y: &[f32], alpha: f32) {
 }
 
 /// In-place `x.add_(y, alpha=alpha)` over slices (`y` of length 1 broadcasts).
-pub fn add_alpha_(x: &mut [f32], y: &[f32], alpha: f32) {
+pub(crate) fn add_alpha_(x: &mut [f32], y: &[f32], alpha: f32) {
     if y.len() == 1 {
         let b = y[0];
         x.iter_mut().for_each(|a| *a = add_alpha(*a, b, alpha));
@@ -85,17 +85,17 @@ pub fn add_alpha_(x: &mut [f32], y: &[f32], alpha: f32) {
 }
 
 /// In-place `x.mul_(s)`.
-pub fn mul_scalar_(x: &mut [f32], s: f32) {
+pub(crate) fn mul_scalar_(x: &mut [f32], s: f32) {
     x.iter_mut().for_each(|a| *a *= s);
 }
 
 /// In-place `x.div_(s)`.
-pub fn div_scalar_(x: &mut [f32], s: f32) {
+pub(crate) fn div_scalar_(x: &mut [f32], s: f32) {
     x.iter_mut().for_each(|a| *a /= s);
 }
 
 /// In-place `x.addcmul_(t1, t2, value=v)`.
-pub fn addcmul_(x: &mut [f32], t1: &[f32], t2: &[f32], v: f32) {
+pub(crate) fn addcmul_(x: &mut [f32], t1: &[f32], t2: &[f32], v: f32) {
     for ((a, &b), &c) in x.iter_mut().zip(t1).zip(t2) {
         *a = addcmul(*a, b, c, v);
     }

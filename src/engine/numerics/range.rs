@@ -32,7 +32,7 @@ pub fn linspace_f32(start: f64, end: f64, steps: usize) -> Vec<f32> {
 
 /// The number of elements of `torch.arange(start, end, step)` for floating types:
 /// ceil((end - start) / step) in double.
-pub fn arange_len(start: f64, end: f64, step: f64) -> usize {
+pub(crate) fn arange_len(start: f64, end: f64, step: f64) -> usize {
     let n = ((end - start) / step).ceil();
     if n.is_finite() && n > 0.0 {
         n as usize

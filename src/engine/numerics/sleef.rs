@@ -210,7 +210,7 @@ fn dfrec_f2(d: F2) -> F2 {
 
 /// `Sleef_expf8_u10` (xexpf).
 #[inline(always)]
-pub fn expf_u10(d: f32) -> f32 {
+pub(crate) fn expf_u10(d: f32) -> f32 {
     let q = rint_i(d * R_LN2F);
     let qf = q as f32;
     let mut s = fma(qf, -L2UF, d);
@@ -234,7 +234,7 @@ pub fn expf_u10(d: f32) -> f32 {
 
 /// `Sleef_logf8_u10` (xlogf_u1), the non-AVX512 path.
 #[inline(always)]
-pub fn logf_u10(d0: f32) -> f32 {
+pub(crate) fn logf_u10(d0: f32) -> f32 {
     let o = d0 < FLT_MIN;
     let d = if o {
         d0 * ((1u64 << 32) as f32 * (1u64 << 32) as f32)
@@ -273,7 +273,7 @@ pub fn logf_u10(d0: f32) -> f32 {
 /// `Sleef_logf16_u10` (the AVX512 build): the same values, but its `vfixupimm` special cases
 /// give a NaN input back quieted and a negative input as its own bits made a quiet NaN.
 #[inline(always)]
-pub fn logf_u10_avx512(d: f32) -> f32 {
+pub(crate) fn logf_u10_avx512(d: f32) -> f32 {
     if d.is_nan() || (d < 0.0) {
         return f32::from_bits(d.to_bits() | 0x7fc0_0000);
     }
@@ -282,7 +282,7 @@ pub fn logf_u10_avx512(d: f32) -> f32 {
 
 /// `Sleef_log1pf16_u10` (the AVX512 build): a NaN input comes back quieted.
 #[inline(always)]
-pub fn log1pf_u10_avx512(d: f32) -> f32 {
+pub(crate) fn log1pf_u10_avx512(d: f32) -> f32 {
     if d.is_nan() {
         return f32::from_bits(d.to_bits() | 0x0040_0000);
     }
@@ -316,7 +316,7 @@ fn expk2f(d: F2) -> F2 {
 
 /// `Sleef_expm1f8_u10` (xexpm1f).
 #[inline(always)]
-pub fn expm1f_u10(a: f32) -> f32 {
+pub(crate) fn expm1f_u10(a: f32) -> f32 {
     let d = dfadd2_f2f(expk2f(f2(a, 0.0)), -1.0);
     let mut x = d.x + d.y;
     if a > 88.72283172607421875 {
@@ -333,7 +333,7 @@ pub fn expm1f_u10(a: f32) -> f32 {
 
 /// `Sleef_tanhf8_u10` (xtanhf).
 #[inline(always)]
-pub fn tanhf_u10(x: f32) -> f32 {
+pub(crate) fn tanhf_u10(x: f32) -> f32 {
     let y = x.abs();
     let mut d = expk2f(f2(y, 0.0));
     let e = dfrec_f2(d);
@@ -350,7 +350,7 @@ const LOG1PF_BOUND: f32 = c(1e+38);
 
 /// `Sleef_log1pf8_u10` (xlog1pf), the non-AVX512 path.
 #[inline(always)]
-pub fn log1pf_u10(d: f32) -> f32 {
+pub(crate) fn log1pf_u10(d: f32) -> f32 {
     let mut dp1 = d + 1.0;
     let o = dp1 < FLT_MIN;
     if o {
@@ -444,7 +444,7 @@ fn expkf(d: F2) -> f32 {
 
 /// `Sleef_powf8_u10` (xpowf).
 #[inline(always)]
-pub fn powf_u10(x: f32, y: f32) -> f32 {
+pub(crate) fn powf_u10(x: f32, y: f32) -> f32 {
     let yisint = y.trunc() == y || y.abs() > (1 << 24) as f32;
     let yisodd = (trunc_i(y) & 1) == 1 && yisint && y.abs() < (1 << 24) as f32;
     let mut result = expkf(dfmul_f2f(logkf(x.abs()), y));
@@ -485,41 +485,9 @@ pub fn powf_u10(x: f32, y: f32) -> f32 {
     result
 }
 
-/// ATen's `Vectorized<float>::exp_u20` (vec512_float.h / vec256_float.h): a degree-5 polynomial
-/// exp used by the float softmax kernels.
-#[inline(always)]
-pub fn exp_u20(values: f32) -> f32 {
-    let ln_flt_min = f32::from_bits(0xc2aeac50);
-    let ln_flt_max = f32::from_bits(0x42b17218);
-    let log2e = f32::from_bits(0x3fb8aa3b);
-    let ln2 = f32::from_bits(0x3f317218);
-    let less = values < ln_flt_min;
-    // _mm*_min_ps / max_ps return the second operand when either is NaN.
-    let src = if values < ln_flt_max {
-        values
-    } else {
-        ln_flt_max
-    };
-    let src = if src > ln_flt_min { src } else { ln_flt_min };
-    let fx = fma(src, log2e, 0.5).floor();
-    let poly = fma(-fx, ln2, src);
-    let mut res = fma(poly, 0.00828929059, 0.0418978221);
-    res = fma(poly, res, 0.166676521);
-    res = fma(poly, res, 0.499991506);
-    res = fma(poly, res, 0.999999701);
-    res = fma(poly, res, 1.0);
-    let n_i = rint_i(fx - 1.0);
-    let two_pow = if less {
-        0.0
-    } else {
-        f32::from_bits((n_i.wrapping_add(127) as u32).wrapping_shl(23))
-    };
-    res * two_pow * 2.0
-}
-
 /// ATen's `Vectorized<float>::erf` (vec256_float.h): Abramowitz-Stegun 7.1.26 with a SLEEF exp.
 #[inline(always)]
-pub fn erf_vec(x: f32) -> f32 {
+pub(crate) fn erf_vec(x: f32) -> f32 {
     let p = 0.3275911_f32;
     let p1 = 0.254829592_f32;
     let p2 = -0.284496736_f32;
@@ -571,7 +539,7 @@ fn atan2kf_u1(y: F2, x: F2) -> F2 {
 
 /// `Sleef_atan2f16_u10` (xatan2f_u1).
 #[inline(always)]
-pub fn atan2f_u10(y: f32, x: f32) -> f32 {
+pub(crate) fn atan2f_u10(y: f32, x: f32) -> f32 {
     let (y0, x0) = (y, x);
     let o = x.abs() < 2.9387372783541830947e-39;
     let (y, x) = if o {

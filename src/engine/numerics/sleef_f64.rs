@@ -151,7 +151,7 @@ fn ddmul_d2d(x: D2, y: f64) -> D2 {
 
 /// `Sleef_expd8_u10` (xexp, the FMA polynomial).
 #[inline(always)]
-pub fn exp_u10(d: f64) -> f64 {
+pub(crate) fn exp_u10(d: f64) -> f64 {
     let u = (d * R_LN2).round_ties_even();
     let q = rint_i(u);
     let mut s = fma(u, -L2U, d);
@@ -235,7 +235,7 @@ fn log_u10_core(d0: f64) -> f64 {
 /// `Sleef_logd8_u10` (xlog_u1, the AVX512 build): its `vfixupimm` gives +inf for +inf,
 /// -inf for zeros, and a NaN or negative input as its own bits made a quiet NaN.
 #[inline(always)]
-pub fn log_u10(d: f64) -> f64 {
+pub(crate) fn log_u10(d: f64) -> f64 {
     if d == 0.0 {
         return f64::NEG_INFINITY;
     }
@@ -341,7 +341,7 @@ fn expk2(d: D2) -> D2 {
 
 /// `Sleef_expm1d8_u10` (xexpm1).
 #[inline(always)]
-pub fn expm1_u10(a: f64) -> f64 {
+pub(crate) fn expm1_u10(a: f64) -> f64 {
     let d = ddadd2_d2d(expk2(d2(a, 0.0)), -1.0);
     let mut x = d.x + d.y;
     if a > 709.782712893383996732223 {
@@ -358,7 +358,7 @@ pub fn expm1_u10(a: f64) -> f64 {
 
 /// `Sleef_tanhd8_u10` (xtanh).
 #[inline(always)]
-pub fn tanh_u10(x: f64) -> f64 {
+pub(crate) fn tanh_u10(x: f64) -> f64 {
     let y = x.abs();
     let d = expk2(d2(y, 0.0));
     let e = ddrec(d);
@@ -377,7 +377,7 @@ pub fn tanh_u10(x: f64) -> f64 {
 /// `Sleef_log1pd8_u10` (xlog1p, the AVX512 build's `getexp` route; for the inputs that reach
 /// the polynomial, d + 1 is a positive normal number, whose `getexp` is its exponent field).
 #[inline(always)]
-pub fn log1p_u10(d: f64) -> f64 {
+pub(crate) fn log1p_u10(d: f64) -> f64 {
     if d.is_nan() || d < -1.0 {
         return f64::NAN;
     }
@@ -558,7 +558,7 @@ const ERF_FAR: [f64; 21] = [
 
 /// `Sleef_erfd8_u10` (xerf_u1).
 #[inline(always)]
-pub fn erf_u10(a: f64) -> f64 {
+pub(crate) fn erf_u10(a: f64) -> f64 {
     let x = a.abs();
     let x2 = x * x;
     let x4 = x2 * x2;
@@ -615,7 +615,7 @@ fn ddsub_d2d2(x: D2, y: D2) -> D2 {
 
 /// `Sleef_sinhd8_u10` (xsinh).
 #[inline(always)]
-pub fn sinh_u10(x: f64) -> f64 {
+pub(crate) fn sinh_u10(x: f64) -> f64 {
     let y = x.abs();
     let d = expk2(d2(y, 0.0));
     let d = ddsub_d2d2(d, ddrec(d));
@@ -632,7 +632,7 @@ pub fn sinh_u10(x: f64) -> f64 {
 
 /// `Sleef_coshd8_u10` (xcosh).
 #[inline(always)]
-pub fn cosh_u10(x: f64) -> f64 {
+pub(crate) fn cosh_u10(x: f64) -> f64 {
     let y = x.abs();
     let d = expk2(d2(y, 0.0));
     let d = ddadd_d2d2(d, ddrec(d));

@@ -22,7 +22,7 @@ const N64: usize = 8;
 
 /// What the softmax kernels need of their element type beyond [`Real`]: the vector exp and
 /// log ATen's `Vectorized<T>` calls, the scalar tail's libm exp, and `vec::maximum`.
-pub trait SoftmaxFloat: Real {
+pub(crate) trait SoftmaxFloat: Real {
     /// `Vectorized<T>::exp()` for one lane.
     fn vexp(self) -> Self;
     /// `Vectorized<T>::log()` for one lane.

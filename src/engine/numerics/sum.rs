@@ -301,7 +301,7 @@ pub fn sum_f32(x: &[f32]) -> f32 {
 }
 
 /// `torch.sum(x)` of a contiguous float64 buffer.
-pub fn sum_f64(x: &[f64]) -> f64 {
+pub(crate) fn sum_f64(x: &[f64]) -> f64 {
     let shape = [x.len()];
     sum_dims_f64(x, View::contiguous(&shape, &[1]), &[])[0]
 }
@@ -365,6 +365,6 @@ pub fn mean_dims_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
 }
 
 /// `torch.mean(x)` of a contiguous float32 buffer.
-pub fn mean_f32(x: &[f32]) -> f32 {
+pub(crate) fn mean_f32(x: &[f32]) -> f32 {
     sum_f32(x) / x.len() as f32
 }

@@ -21,15 +21,15 @@ unsafe extern "C" {
 
 /// glibc's `erff` (the scalar half of gelu).
 #[inline]
-pub fn erff(x: f32) -> f32 {
+pub(crate) fn erff(x: f32) -> f32 {
     // SAFETY: erff is a pure libm function of one float; it reads no memory.
     unsafe { libm_erff(x) }
 }
 
 /// `2 * Vectorized<float>::size()` in the AVX2 build: the step of `vectorized_loop`.
-pub const CHUNK_AVX2: usize = 16;
+pub(crate) const CHUNK_AVX2: usize = 16;
 /// The same in the AVX512 build.
-pub const CHUNK_AVX512: usize = 32;
+pub(crate) const CHUNK_AVX512: usize = 32;
 
 const GELU_BETA: f32 = (std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5) as f32;
 const GELU_KAPPA: f32 = 0.044715f64 as f32;
@@ -260,7 +260,7 @@ impl Unary {
     /// `2 * Vec::size()` of the build this op's kernel runs. Measured: sigmoid, gelu, silu,
     /// softplus, elu and pow with 16-element rows match PyTorch only with the AVX512 split; the
     /// other ops here round the same on both halves, so the split does not show.
-    pub fn chunk(self) -> usize {
+    pub(crate) fn chunk(self) -> usize {
         CHUNK_AVX512
     }
 }

@@ -30,7 +30,7 @@ fn erf_libm(x: f64) -> f64 {
 }
 
 /// `2 * Vectorized<double>::size()` in the AVX-512 build.
-pub const CHUNK_F64: usize = 16;
+pub(crate) const CHUNK_F64: usize = 16;
 
 /// A float64 elementwise op with its parameters (all in double, as ATen's double kernels take
 /// them).
@@ -70,7 +70,7 @@ pub enum UnaryF64 {
 
 /// `log_sigmoid_cpu_kernel`'s vector formula for one double.
 #[inline(always)]
-pub fn log_sigmoid(x: f64) -> f64 {
+pub(crate) fn log_sigmoid(x: f64) -> f64 {
     // vec::minimum: the all-ones NaN when x is NaN
     let m = if x.is_nan() {
         f64::from_bits(u64::MAX)

@@ -6,7 +6,7 @@ use super::lanes::{Lanes, Real};
 
 /// `vec::maximum`: `max_ps(a, b)` (a > b ? a : b), or the all-ones NaN when either is NaN.
 #[inline(always)]
-pub fn maximum(a: f32, b: f32) -> f32 {
+pub(crate) fn maximum(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::from_bits(0xffff_ffff)
     } else if a > b {
@@ -19,7 +19,7 @@ pub fn maximum(a: f32, b: f32) -> f32 {
 /// `vec::maximum` of `Vectorized<double>`: `max_pd(a, b)`, or the all-ones NaN when either
 /// is NaN.
 #[inline(always)]
-pub fn maximum_f64(a: f64, b: f64) -> f64 {
+pub(crate) fn maximum_f64(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::from_bits(u64::MAX)
     } else if a > b {
@@ -31,7 +31,7 @@ pub fn maximum_f64(a: f64, b: f64) -> f64 {
 
 /// `vec::minimum`: `min_ps(a, b)` (a < b ? a : b), or the all-ones NaN when either is NaN.
 #[inline(always)]
-pub fn minimum(a: f32, b: f32) -> f32 {
+pub(crate) fn minimum(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::from_bits(0xffff_ffff)
     } else if a < b {
@@ -44,7 +44,7 @@ pub fn minimum(a: f32, b: f32) -> f32 {
 /// `vec_reduce_all(f, v)`: the shuffle tree. Lane i is combined with lane i ^ (N/2), then
 /// i ^ (N/4), ..., and lane 0 is the result: `f(current, shuffled)` at each step.
 #[inline(always)]
-pub fn tree<T: Real, const N: usize>(v: Lanes<T, N>, f: impl Fn(T, T) -> T) -> T {
+pub(crate) fn tree<T: Real, const N: usize>(v: Lanes<T, N>, f: impl Fn(T, T) -> T) -> T {
     let mut v = v.0;
     let mut half = N / 2;
     while half >= 1 {
@@ -60,7 +60,7 @@ pub fn tree<T: Real, const N: usize>(v: Lanes<T, N>, f: impl Fn(T, T) -> T) -> T
 /// `vec_reduce_all(f, v, size)`, the slow path used below one vector: lane 0 folded left over
 /// the first `size` lanes.
 #[inline(always)]
-pub fn fold_lanes<T: Real, const N: usize>(
+pub(crate) fn fold_lanes<T: Real, const N: usize>(
     v: Lanes<T, N>,
     size: usize,
     f: impl Fn(T, T) -> T,
@@ -74,7 +74,7 @@ pub fn fold_lanes<T: Real, const N: usize>(
 
 /// `vec::map_reduce_all(map, red, data)`.
 #[inline(always)]
-pub fn map_reduce_all<T: Real, const N: usize>(
+pub(crate) fn map_reduce_all<T: Real, const N: usize>(
     data: &[T],
     map: impl Fn(T) -> T,
     red: impl Fn(T, T) -> T + Copy,
@@ -102,7 +102,10 @@ pub fn map_reduce_all<T: Real, const N: usize>(
 /// last step folds the lanes left to right (`VecReduceAllSIMD`'s generic case) instead of
 /// the shuffle tree.
 #[inline(always)]
-pub fn reduce_all_folded<T: Real, const N: usize>(data: &[T], red: impl Fn(T, T) -> T + Copy) -> T {
+pub(crate) fn reduce_all_folded<T: Real, const N: usize>(
+    data: &[T],
+    red: impl Fn(T, T) -> T + Copy,
+) -> T {
     let size = data.len();
     if size < N {
         return fold_lanes(Lanes::<T, N>::load_partial(data, size), size, red);
@@ -124,40 +127,8 @@ pub fn reduce_all_folded<T: Real, const N: usize>(data: &[T], red: impl Fn(T, T)
 
 /// `vec::reduce_all(red, data)`.
 #[inline(always)]
-pub fn reduce_all<T: Real, const N: usize>(data: &[T], red: impl Fn(T, T) -> T + Copy) -> T {
+pub(crate) fn reduce_all<T: Real, const N: usize>(data: &[T], red: impl Fn(T, T) -> T + Copy) -> T {
     map_reduce_all::<T, N>(data, |x| x, red)
-}
-
-/// `vec::map2_reduce_all(map, red, a, b)`.
-#[inline(always)]
-pub fn map2_reduce_all<T: Real, const N: usize>(
-    a: &[T],
-    b: &[T],
-    map: impl Fn(T, T) -> T + Copy,
-    red: impl Fn(T, T) -> T + Copy,
-) -> T {
-    let size = a.len();
-    if size < N {
-        let v = Lanes::<T, N>::load_partial(a, size).zip(Lanes::load_partial(b, size), map);
-        return fold_lanes(v, size, red);
-    }
-    let mut acc = Lanes::<T, N>::load(a).zip(Lanes::load(b), map);
-    let mut d = N;
-    let full = size - size % N;
-    while d < full {
-        acc = acc.zip(
-            Lanes::<T, N>::load(&a[d..]).zip(Lanes::load(&b[d..]), map),
-            red,
-        );
-        d += N;
-    }
-    if size > d {
-        let count = size - d;
-        let v = Lanes::<T, N>::load_partial(&a[d..], count)
-            .zip(Lanes::load_partial(&b[d..], count), map);
-        acc = acc.set_first(acc.zip(v, red), count);
-    }
-    tree(acc, red)
 }
 
 /// `vec::map2_reduce_all(x * y, +)`: a dot product as the float softmax backward compiles it.
@@ -165,7 +136,7 @@ pub fn map2_reduce_all<T: Real, const N: usize>(
 /// keeps a multiply and an add (measured on rows of 17..1000: every other combination of fused
 /// and unfused steps fails some row).
 #[inline(always)]
-pub fn dot_reduce_all<const N: usize>(a: &[f32], b: &[f32]) -> f32 {
+pub(crate) fn dot_reduce_all<const N: usize>(a: &[f32], b: &[f32]) -> f32 {
     let size = a.len();
     let mul = |x: f32, y: f32| x * y;
     let add = |x: f32, y: f32| x + y;

@@ -39,7 +39,7 @@ macro_rules! binary_ops {
                 }
             }
             /// Whether the result is bool whatever the operands' dtype.
-            pub fn is_comparison(self) -> bool {
+            pub(crate) fn is_comparison(self) -> bool {
                 match self {
                     $( BinaryOp::$op => false $(|| is_bool!($result))?, )*
                 }

@@ -11,8 +11,8 @@ mod unary;
 
 pub use args::{Arg, Checked, MatmulDims, ReduceOp, TernaryOp};
 pub use binary::BinaryOp;
-pub use grad::{GradAlgebra, Val};
-pub use unary::{Dtypes, UnaryOp};
+pub(crate) use grad::{GradAlgebra, Val};
+pub use unary::UnaryOp;
 
 use crate::engine::error::{EngineError, Result};
 

@@ -91,10 +91,11 @@ macro_rules! unary_ops {
 
         impl UnaryOp {
             /// Every CUDA kernel name an entry gives (`cuda:`), in table order.
-            pub const CUDA_KERNELS: &[&str] = &[ $( $( $cuda, )? )* ];
+            #[cfg(test)]
+            pub(crate) const CUDA_KERNELS: &[&str] = &[ $( $( $cuda, )? )* ];
             /// The `torch.X` / `Tensor.X` names bound to each op (`torch:`; the signatures
             /// are in src/torch/signatures/*.sig): the bindings are made from this list.
-            pub const TORCH_NAMES: &[(&str, UnaryOp)] = &[ $( $( $( ($torch, UnaryOp::$op), )+ )? )* ];
+            pub(crate) const TORCH_NAMES: &[(&str, UnaryOp)] = &[ $( $( $( ($torch, UnaryOp::$op), )+ )? )* ];
             /// PyTorch's name of the op (errors, the timeline).
             pub fn name(self) -> &'static str {
                 match self {
@@ -115,7 +116,7 @@ macro_rules! unary_ops {
             }
             /// Its kernel's name in kernels/elementwise.cu (the entry is `<name>_<dtype>`);
             /// None: a CUDA tensor computes it on the host.
-            pub fn cuda_kernel(self) -> Option<&'static str> {
+            pub(crate) fn cuda_kernel(self) -> Option<&'static str> {
                 match self {
                     $( UnaryOp::$op { .. } => None $(.or(Some($cuda)))?, )*
                 }
@@ -123,7 +124,7 @@ macro_rules! unary_ops {
             /// The vectorised float32 kernel of engine::numerics that reproduces ATen's bits
             /// (None: each element through [`UnaryOp::f32`] or the generic kernel).
             #[allow(unused_variables)]
-            pub fn vector_f32(self) -> Option<U> {
+            pub(crate) fn vector_f32(self) -> Option<U> {
                 match self {
                     $( UnaryOp::$op $({ $($field),+ })? => None $(.or(Some($vec)))?, )*
                 }
@@ -146,7 +147,7 @@ macro_rules! unary_ops {
             }
             /// Whether the entry gives a backward formula (an op with a `grad_fn` and none
             /// leaves its result unattached: backward raises NotImplementedError).
-            pub fn has_backward(self) -> bool {
+            pub(crate) fn has_backward(self) -> bool {
                 match self {
                     $( UnaryOp::$op { .. } => given!($($bw)?), )*
                 }
@@ -556,12 +557,12 @@ impl UnaryOp {
     }
     /// The fused activations: float only, and ATen raises for integer inputs
     /// (`"silu_cpu" not implemented for 'Long'`) rather than computing them in float.
-    pub fn is_activation(self) -> bool {
+    pub(crate) fn is_activation(self) -> bool {
         self.dtypes() == Dtypes::FloatOnly
     }
     /// celu as the elu it computes (ATen's celu calls elu with input_scale 1/alpha); every
     /// other op as itself.
-    pub fn as_elu(self) -> UnaryOp {
+    pub(crate) fn as_elu(self) -> UnaryOp {
         match self {
             UnaryOp::Celu { alpha } => UnaryOp::Elu {
                 alpha,
@@ -607,7 +608,7 @@ unsafe extern "C" {
 }
 
 /// glibc's double erf.
-pub fn erf_f64(x: f64) -> f64 {
+pub(super) fn erf_f64(x: f64) -> f64 {
     // SAFETY: erf is a pure libm function of one double; it reads no memory.
     unsafe { libm_erf(x) }
 }

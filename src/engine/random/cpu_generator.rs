@@ -108,7 +108,7 @@ impl CpuGenerator {
     }
 
     /// Two draws, the first in the high half (`CPUGeneratorImpl::random64`).
-    pub fn random64(&mut self) -> u64 {
+    pub(crate) fn random64(&mut self) -> u64 {
         let hi = self.engine.next_u32() as u64;
         let lo = self.engine.next_u32() as u64;
         (hi << 32) | lo

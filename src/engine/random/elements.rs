@@ -34,12 +34,12 @@ pub enum ElementType {
 }
 
 impl ElementType {
-    pub fn is_floating(self) -> bool {
+    pub(crate) fn is_floating(self) -> bool {
         matches!(self, ElementType::F16 | ElementType::F32 | ElementType::F64)
     }
 
     /// How `caffe2::TypeMeta` names it in ATen messages ("float", "c10::Half", "long int").
-    pub fn type_meta_name(self) -> &'static str {
+    pub(crate) fn type_meta_name(self) -> &'static str {
         match self {
             ElementType::Bool => "bool",
             ElementType::U8 => "unsigned char",
@@ -54,7 +54,7 @@ impl ElementType {
     }
 
     /// The ScalarType name ATen prints in some messages ("Float", "Long").
-    pub fn scalar_type_name(self) -> &'static str {
+    pub(crate) fn scalar_type_name(self) -> &'static str {
         match self {
             ElementType::Bool => "Bool",
             ElementType::U8 => "Byte",
@@ -69,7 +69,7 @@ impl ElementType {
     }
 
     /// Mantissa digits of a floating type (`std::numeric_limits<T>::digits`).
-    pub fn float_digits(self) -> Option<u32> {
+    pub(crate) fn float_digits(self) -> Option<u32> {
         match self {
             ElementType::F16 => Some(11),
             ElementType::F32 => Some(24),
@@ -79,7 +79,7 @@ impl ElementType {
     }
 
     /// [lowest, max] of the type as f64 (integers exact up to 2^53).
-    pub fn limits_f64(self) -> (f64, f64) {
+    pub(crate) fn limits_f64(self) -> (f64, f64) {
         match self {
             ElementType::Bool => (0.0, 1.0),
             ElementType::U8 => (0.0, 255.0),
@@ -94,7 +94,7 @@ impl ElementType {
     }
 
     /// [lowest, max] of an integral type as i64.
-    pub fn limits_i64(self) -> Option<(i64, i64)> {
+    pub(crate) fn limits_i64(self) -> Option<(i64, i64)> {
         Some(match self {
             ElementType::Bool => (0, 1),
             ElementType::U8 => (0, 255),
@@ -127,7 +127,7 @@ impl ElementsMut<'_> {
     }
 
     /// A shorter-lived view of the same elements (to pass on and keep using).
-    pub fn reborrow(&mut self) -> ElementsMut<'_> {
+    pub(crate) fn reborrow(&mut self) -> ElementsMut<'_> {
         match self {
             ElementsMut::Bool(s) => ElementsMut::Bool(s),
             ElementsMut::U8(s) => ElementsMut::U8(s),
@@ -141,7 +141,7 @@ impl ElementsMut<'_> {
         }
     }
 
-    pub fn element_type(&self) -> ElementType {
+    pub(crate) fn element_type(&self) -> ElementType {
         match self {
             ElementsMut::Bool(_) => ElementType::Bool,
             ElementsMut::U8(_) => ElementType::U8,

@@ -16,7 +16,7 @@ fn value_error(message: impl Into<String>) -> RandomError {
 }
 
 /// `nn.init.calculate_gain(nonlinearity, param)`.
-pub fn calculate_gain(nonlinearity: &str, param: Option<f64>) -> Result<f64> {
+pub(crate) fn calculate_gain(nonlinearity: &str, param: Option<f64>) -> Result<f64> {
     match nonlinearity {
         "linear" | "conv1d" | "conv2d" | "conv3d" | "conv_transpose1d" | "conv_transpose2d"
         | "conv_transpose3d" | "sigmoid" => Ok(1.0),
@@ -33,7 +33,7 @@ pub fn calculate_gain(nonlinearity: &str, param: Option<f64>) -> Result<f64> {
 
 /// `nn.init._calculate_fan_in_and_fan_out`: (size(1) * receptive field, size(0) * receptive
 /// field).
-pub fn fan_in_and_fan_out(shape: &[usize]) -> Result<(usize, usize)> {
+pub(crate) fn fan_in_and_fan_out(shape: &[usize]) -> Result<(usize, usize)> {
     if shape.len() < 2 {
         return Err(value_error(
             "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions",
@@ -78,7 +78,7 @@ pub fn kaiming_std(shape: &[usize], a: f64, mode: FanMode, nonlinearity: &str) -
 
 /// The warning kaiming_* print for a tensor with a zero in its shape (they then draw
 /// nothing).
-pub const ZERO_ELEMENT_WARNING: &str = "Initializing zero-element tensors is a no-op";
+pub(crate) const ZERO_ELEMENT_WARNING: &str = "Initializing zero-element tensors is a no-op";
 
 /// `nn.init.kaiming_uniform_(tensor, a, mode, nonlinearity)`. Returns the warning when the
 /// tensor has no elements (and draws nothing then).
@@ -118,7 +118,7 @@ pub fn kaiming_normal_(
 }
 
 /// gain * sqrt(2 / (fan_in + fan_out)), the std of `xavier_normal_`.
-pub fn xavier_std(shape: &[usize], gain: f64) -> Result<f64> {
+pub(crate) fn xavier_std(shape: &[usize], gain: f64) -> Result<f64> {
     let (fan_in, fan_out) = fan_in_and_fan_out(shape)?;
     if fan_in + fan_out == 0 {
         return Err(RandomError {
@@ -216,7 +216,7 @@ pub fn rnn_default_(
 }
 
 /// The warning `trunc_normal_` gives when the mean lies far outside [a, b].
-pub const TRUNC_NORMAL_WARNING: &str = "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be incorrect.";
+pub(crate) const TRUNC_NORMAL_WARNING: &str = "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be incorrect.";
 
 /// `nn.init.trunc_normal_(tensor, mean, std, a, b)` of 2.15 on a float32 tensor
 /// (contiguous, visit order = memory order): rejection from N(mean, std) redrawing the

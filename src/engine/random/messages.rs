@@ -27,7 +27,7 @@ pub fn cpp_double(x: f64) -> String {
 
 /// Python's `repr(x)` of a float: the shortest digits that round-trip, fixed notation for
 /// exponents -4..16, else `d.ddde+XX`.
-pub fn py_float_repr(x: f64) -> String {
+pub(super) fn py_float_repr(x: f64) -> String {
     if x.is_nan() {
         return "nan".to_string();
     }

@@ -4,7 +4,7 @@
 //! `left`/`next` are kept in ATen's form so `torch.get_rng_state()` bytes round-trip.
 
 /// Words of state.
-pub const STATE_N: usize = 624;
+pub(super) const STATE_N: usize = 624;
 const STATE_M: usize = 397;
 const MATRIX_A: u32 = 0x9908_b0df;
 const UPPER_MASK: u32 = 0x8000_0000;
@@ -12,7 +12,7 @@ const LOWER_MASK: u32 = 0x7fff_ffff;
 
 /// The engine's data, field for field what ATen serialises (`mt19937_data_pod`).
 #[derive(Clone, PartialEq, Eq)]
-pub struct Mt19937 {
+pub(super) struct Mt19937 {
     /// The full 64-bit seed it was built with (only the low 32 bits reach the state).
     pub(crate) seed: u64,
     /// Draws left before the state is regenerated; a fresh engine has 1.
@@ -34,7 +34,7 @@ impl std::fmt::Debug for Mt19937 {
 }
 
 impl Mt19937 {
-    pub fn new(seed: u64) -> Self {
+    pub(super) fn new(seed: u64) -> Self {
         let mut state = [0u32; STATE_N];
         state[0] = seed as u32;
         for j in 1..STATE_N {
@@ -52,12 +52,12 @@ impl Mt19937 {
         }
     }
 
-    pub fn seed(&self) -> u64 {
+    pub(super) fn seed(&self) -> u64 {
         self.seed
     }
 
     /// ATen's `is_valid`: what `set_rng_state` insists on.
-    pub fn is_valid(&self) -> bool {
+    pub(super) fn is_valid(&self) -> bool {
         self.seeded
             && self.left > 0
             && self.left as usize <= STATE_N
@@ -65,7 +65,7 @@ impl Mt19937 {
     }
 
     /// The next tempered 32-bit output.
-    pub fn next_u32(&mut self) -> u32 {
+    pub(super) fn next_u32(&mut self) -> u32 {
         self.left -= 1;
         if self.left == 0 {
             self.regenerate();

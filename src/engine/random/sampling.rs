@@ -102,21 +102,26 @@ pub fn exponential_f64(rng: &mut CpuGenerator, lambda: f64) -> f64 {
 
 /// `at::geometric_distribution<double>(p)`: `ceil(log(u) / log1p(-p))`.
 #[inline]
-pub fn geometric_f64(rng: &mut CpuGenerator, p: f64) -> f64 {
+pub(super) fn geometric_f64(rng: &mut CpuGenerator, p: f64) -> f64 {
     let u = unit_f64(rng);
     (u.ln() / (-p).ln_1p()).ceil()
 }
 
 /// `at::cauchy_distribution<double>(median, sigma)`.
 #[inline]
-pub fn cauchy_f64(rng: &mut CpuGenerator, median: f64, sigma: f64) -> f64 {
+pub(super) fn cauchy_f64(rng: &mut CpuGenerator, median: f64, sigma: f64) -> f64 {
     let u = unit_f64(rng);
     median + sigma * (std::f64::consts::PI * (u - 0.5)).tan()
 }
 
 /// `at::lognormal_distribution<double>(mean, std)`: `exp` of a cached-pair normal.
 #[inline]
-pub fn log_normal_f64(rng: &mut CpuGenerator, mean: f64, std: f64, cap: CpuCapability) -> f64 {
+pub(super) fn log_normal_f64(
+    rng: &mut CpuGenerator,
+    mean: f64,
+    std: f64,
+    cap: CpuCapability,
+) -> f64 {
     normal_f64(rng, mean, std, cap).exp()
 }
 
@@ -124,7 +129,7 @@ pub fn log_normal_f64(rng: &mut CpuGenerator, mean: f64, std: f64, cap: CpuCapab
 /// wide when `range >= 2^28` (PyTorch's public builds; Meta's internal ones switch at 2^32
 /// for some dtypes only), whatever the dtype.
 #[inline]
-pub fn int_from_to(rng: &mut CpuGenerator, range: u64, base: i64) -> i64 {
+pub(super) fn int_from_to(rng: &mut CpuGenerator, range: u64, base: i64) -> i64 {
     let draw = if range >= (1u64 << 28) {
         rng.random64()
     } else {

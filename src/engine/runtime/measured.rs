@@ -48,7 +48,7 @@ impl Runtime {
     /// An op's device times run from its first span's start to its last span's end; a device
     /// op that made no measured launch or copy has none. The device clock is placed on the
     /// host's so that the first measured op starts when it was issued.
-    pub fn measured_timeline(&self, mut events: Vec<OpEvent>) -> Option<Vec<OpEvent>> {
+    pub(crate) fn measured_timeline(&self, mut events: Vec<OpEvent>) -> Option<Vec<OpEvent>> {
         if self.gpus.is_empty() {
             return None;
         }

@@ -7,14 +7,14 @@ use crate::engine::memory_history::{SegmentSnapshot, TraceEntry};
 impl Runtime {
     /// Switches recording on (`Some(true)`: the trace of actions too, `Some(false)`: the
     /// lines of live blocks only) or off (`None`) on every device.
-    pub fn record_memory_history(&self, enabled: Option<bool>, max_entries: usize) {
+    pub(crate) fn record_memory_history(&self, enabled: Option<bool>, max_entries: usize) {
         for d in &self.devices {
             d.alloc.borrow_mut().record_history(enabled, max_entries);
         }
     }
 
     /// Every device's segments (with the device index) and each device's trace.
-    pub fn memory_snapshot(&self) -> (Vec<(u32, SegmentSnapshot)>, Vec<Vec<TraceEntry>>) {
+    pub(crate) fn memory_snapshot(&self) -> (Vec<(u32, SegmentSnapshot)>, Vec<Vec<TraceEntry>>) {
         let mut segments = Vec::new();
         let mut traces = Vec::new();
         for d in &self.devices {

@@ -14,7 +14,7 @@ pub const BAD_FORK_MESSAGE: &str = "Cannot re-initialize CUDA in forked subproce
 
 impl Runtime {
     /// Records an event on `dev`'s stream: the device time (µs) at which it completes.
-    pub fn event_record(&self, dev: u32) -> Result<f64> {
+    pub(crate) fn event_record(&self, dev: u32) -> Result<f64> {
         self.cuda_check("record_event", OpKind::Host, dev)?;
         let ready = self.host_us() + self.cfg.timing.launch_latency_us;
         let t = {
@@ -27,7 +27,7 @@ impl Runtime {
 
     /// `event.query()`: has the stream reached an event that completes at device time `t`?
     /// A failure the stream met before is reported here, as CUDA reports it.
-    pub fn event_query(&self, dev: u32, t: f64) -> Result<bool> {
+    pub(crate) fn event_query(&self, dev: u32, t: f64) -> Result<bool> {
         self.cuda_check("query_event", OpKind::Host, dev)?;
         let now = self.host_us();
         self.host_event("query_event", Some(dev), self.cfg.timing.host_query_us);
@@ -36,7 +36,7 @@ impl Runtime {
 
     /// `event.synchronize()`: the host waits until device time `t`; a kernel that failed
     /// before the event raises its sticky error now.
-    pub fn event_synchronize(&self, dev: u32, t: f64) -> Result<()> {
+    pub(crate) fn event_synchronize(&self, dev: u32, t: f64) -> Result<()> {
         self.cuda_check("synchronize_event", OpKind::Sync, dev)?;
         let t0 = self.host_us();
         let failed = self.streams.borrow()[dev as usize]
@@ -69,7 +69,7 @@ impl Runtime {
     }
 
     /// `stream.wait_event(e)`: later work on `dev`'s stream starts after device time `t`.
-    pub fn stream_wait(&self, dev: u32, t: f64) -> Result<()> {
+    pub(crate) fn stream_wait(&self, dev: u32, t: f64) -> Result<()> {
         self.cuda_check("wait_event", OpKind::Host, dev)?;
         let mut st = self.streams.borrow_mut();
         let s = &mut st[dev as usize];
@@ -78,7 +78,7 @@ impl Runtime {
     }
 
     /// `stream.query()`: has everything queued on `dev`'s stream finished?
-    pub fn stream_query(&self, dev: u32) -> Result<bool> {
+    pub(crate) fn stream_query(&self, dev: u32) -> Result<bool> {
         self.cuda_check("query_stream", OpKind::Host, dev)?;
         let end = self.streams.borrow()[dev as usize].end_us;
         let now = self.host_us();
@@ -88,7 +88,7 @@ impl Runtime {
 
     /// Marks the code that runs next as a DataLoader worker forked after CUDA started in the
     /// parent (`true`), or back in the main process (`false`).
-    pub fn set_in_bad_fork(&self, on: bool) {
+    pub(crate) fn set_in_bad_fork(&self, on: bool) {
         self.in_bad_fork.set(on);
     }
 }

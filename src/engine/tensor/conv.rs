@@ -223,7 +223,7 @@ impl Runtime {
     }
 
     /// max_pool2d / avg_pool2d / adaptive_avg_pool2d of a 3-D or 4-D input.
-    pub fn pool2d(&self, x: &Tensor, a: Pool2dArgs) -> Result<Tensor> {
+    pub(crate) fn pool2d(&self, x: &Tensor, a: Pool2dArgs) -> Result<Tensor> {
         let (op, gf) = match a.kind {
             PoolKind::Max => ("max_pool2d", "MaxPool2DWithIndicesBackward0"),
             PoolKind::Avg { .. } => ("avg_pool2d", "AvgPool2DBackward0"),

@@ -532,7 +532,7 @@ impl Runtime {
     }
 
     /// A view op (no device work): records a short host event, passes errors on.
-    pub fn view_op(&self, op: &str, t: &Tensor, r: Result<Tensor>) -> Result<Tensor> {
+    pub(crate) fn view_op(&self, op: &str, t: &Tensor, r: Result<Tensor>) -> Result<Tensor> {
         match r {
             Ok(v) => {
                 self.host_event(op, t.device().cuda_index(), 1.0);

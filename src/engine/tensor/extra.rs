@@ -195,7 +195,7 @@ impl Runtime {
     }
 
     /// `torch.eye(n, m)`.
-    pub fn eye(
+    pub(crate) fn eye(
         &self,
         n: usize,
         m: Option<usize>,
@@ -219,7 +219,7 @@ impl Runtime {
     }
 
     /// `cumsum(dim)` / `cumprod(dim)`: integer inputs accumulate in int64.
-    pub fn cumulative(
+    pub(crate) fn cumulative(
         &self,
         t: &Tensor,
         dim: i64,
@@ -264,7 +264,7 @@ impl Runtime {
     /// `torch.logcumsumexp(t, dim)`: ATen's logcumsumexp_cpu_kernel, accumulated in double
     /// (`acc_type<float, false>`) with `_log_add_exp_helper` (glibc's exp and log1p) and each
     /// output rounded once, so the f64 path here is exact for float32.
-    pub fn logcumsumexp(&self, t: &Tensor, dim: i64) -> Result<Tensor> {
+    pub(crate) fn logcumsumexp(&self, t: &Tensor, dim: i64) -> Result<Tensor> {
         let name = "logcumsumexp";
         let hint = err_hint(t);
         if !t.dtype().is_floating_point() {
@@ -420,7 +420,7 @@ impl Runtime {
 
     /// The positions `kthvalue(k, dim)` returns (int64, dim `dim` removed): PyTorch's
     /// quick_select order, which decides which of equal values is reported.
-    pub fn kthvalue_positions(&self, t: &Tensor, dim: i64, k: usize) -> Result<Tensor> {
+    pub(crate) fn kthvalue_positions(&self, t: &Tensor, dim: i64, k: usize) -> Result<Tensor> {
         let hint = err_hint(t);
         let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("kthvalue", hint, e))?;
         let len = if t.dim() == 0 { 1 } else { t.layout.shape[d] };
@@ -566,7 +566,7 @@ impl Runtime {
     }
 
     /// `torch.count_nonzero(t, dim=None)` (int64).
-    pub fn count_nonzero(&self, t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
+    pub(crate) fn count_nonzero(&self, t: &Tensor, dims: Option<&[i64]>) -> Result<Tensor> {
         self.reduce_op(
             "count_nonzero",
             t,
@@ -650,7 +650,7 @@ impl Runtime {
     }
 
     /// `split(sizes, dim)`: views of consecutive pieces (no kernel).
-    pub fn split_sizes(&self, t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>> {
+    pub(crate) fn split_sizes(&self, t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>> {
         let hint = err_hint(t);
         let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("split", hint, e))?;
         if t.dim() == 0 {
@@ -687,7 +687,7 @@ impl Runtime {
     }
 
     /// `split(size, dim)`: pieces of `size` (the last may be smaller).
-    pub fn split_even(&self, t: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
+    pub(crate) fn split_even(&self, t: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
         let hint = err_hint(t);
         let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("split", hint, e))?;
         if t.dim() == 0 {
@@ -726,7 +726,7 @@ impl Runtime {
     }
 
     /// `chunk(n, dim)`: pieces of ceil(size / n).
-    pub fn chunk(&self, t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    pub(crate) fn chunk(&self, t: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
         if chunks <= 0 {
             return Err(self.host_error(
                 "chunk",
@@ -747,7 +747,7 @@ impl Runtime {
     }
 
     /// The checks of `torch.dot`, `torch.mv` and `torch.bmm` before they multiply.
-    pub fn check_product(&self, op: &str, a: &Tensor, b: &Tensor) -> Result<()> {
+    pub(crate) fn check_product(&self, op: &str, a: &Tensor, b: &Tensor) -> Result<()> {
         let hint = err_hint(a).or(err_hint(b));
         let e = match op {
             "dot" if a.dim() != 1 || b.dim() != 1 => Some(format!(

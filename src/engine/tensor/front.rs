@@ -227,7 +227,7 @@ impl Runtime {
 
 impl Tensor {
     /// `t.is_inference()`: made under `torch.inference_mode()`.
-    pub fn is_inference(&self) -> bool {
+    pub(crate) fn is_inference(&self) -> bool {
         self.storage.inference
     }
 

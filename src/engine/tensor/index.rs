@@ -552,7 +552,7 @@ impl Runtime {
     }
 
     /// `dst.add_(other, alpha=)` / `sub_`: [`Runtime::binary_alpha`] written back.
-    pub fn inplace_alpha(
+    pub(crate) fn inplace_alpha(
         &self,
         op: super::BinaryOp,
         dst: &Tensor,
@@ -625,7 +625,7 @@ impl Runtime {
     /// `dst.addcmul_(b, c, value=)`, `addcdiv_`, `lerp_`: [`Runtime::ternary`] written back
     /// into dst's storage. Returns dst's handle with its new autograd history (the caller
     /// keeps it).
-    pub fn inplace_ternary(
+    pub(crate) fn inplace_ternary(
         &self,
         op: crate::engine::backend::TernaryOp,
         dst: &Tensor,

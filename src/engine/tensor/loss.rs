@@ -253,7 +253,7 @@ pub(crate) fn backward(
 impl Runtime {
     /// One of the [`LossOp`] losses of `input` against `target` (broadcast together; the
     /// bindings check PyTorch's size rules and warnings first), with PyTorch's node.
-    pub fn elementwise_loss(
+    pub(crate) fn elementwise_loss(
         &self,
         op: LossOp,
         input: &Tensor,

@@ -103,7 +103,7 @@ impl Tensor {
     pub fn strides(&self) -> &[usize] {
         &self.layout.strides
     }
-    pub fn storage_offset(&self) -> usize {
+    pub(crate) fn storage_offset(&self) -> usize {
         self.layout.offset
     }
     pub fn dim(&self) -> usize {
@@ -132,7 +132,7 @@ impl Tensor {
     pub fn is_cuda(&self) -> bool {
         self.device().is_cuda()
     }
-    pub fn is_meta(&self) -> bool {
+    pub(crate) fn is_meta(&self) -> bool {
         self.device() == Device::Meta
     }
     pub fn is_pinned(&self) -> bool {
@@ -179,7 +179,7 @@ impl Tensor {
 
     /// `t.retain_grad()`: a non-leaf keeps the gradient backward brings it as `.grad`
     /// (a leaf does anyway; an output without a backward node cannot).
-    pub fn retain_grad(&self) -> Result<()> {
+    pub(crate) fn retain_grad(&self) -> Result<()> {
         if !self.requires_grad {
             return Err(EngineError::runtime(
                 "can't retain_grad on Tensor that has requires_grad=False",
@@ -201,7 +201,7 @@ impl Tensor {
     }
 
     /// Whether `.grad` of this non-leaf is kept (`retain_grad()`); False for leaves, as PyTorch.
-    pub fn retains_grad(&self) -> bool {
+    pub(crate) fn retains_grad(&self) -> bool {
         self.leaf.is_none()
             && self
                 .node
@@ -211,7 +211,7 @@ impl Tensor {
 
     /// `register_hook`: remember hook `id` on the leaf or on the node that made this tensor
     /// (backward passes it to its hook runner). False when it has neither (no grad).
-    pub fn add_hook(&self, id: u64) -> bool {
+    pub(crate) fn add_hook(&self, id: u64) -> bool {
         match (&self.leaf, &self.node) {
             (Some(l), _) => {
                 l.hooks.borrow_mut().push(id);
@@ -226,7 +226,7 @@ impl Tensor {
     }
 
     /// Forget hook `id` (`handle.remove()`).
-    pub fn remove_hook(&self, id: u64) {
+    pub(crate) fn remove_hook(&self, id: u64) {
         if let Some(l) = &self.leaf {
             l.hooks.borrow_mut().retain(|h| *h != id);
         }
@@ -253,7 +253,7 @@ impl Tensor {
     pub fn grad_fn(&self) -> Option<&'static str> {
         self.grad_fn
     }
-    pub fn is_leaf(&self) -> bool {
+    pub(crate) fn is_leaf(&self) -> bool {
         self.grad_fn.is_none()
     }
     pub fn element_size(&self) -> usize {
@@ -278,7 +278,7 @@ impl Tensor {
     }
     /// Whether this tensor's values are not kept (see the module docs). A tensor without
     /// elements always has its (no) values.
-    pub fn is_phantom(&self) -> bool {
+    pub(crate) fn is_phantom(&self) -> bool {
         self.storage.data.borrow().is_none() && self.numel() > 0
     }
     pub(crate) fn phantom_error(&self) -> EngineError {
@@ -329,7 +329,7 @@ impl Tensor {
     }
 
     /// Element values as Python scalars, logical order (int64 exact).
-    pub fn scalars(&self) -> Result<Vec<Scalar>> {
+    pub(crate) fn scalars(&self) -> Result<Vec<Scalar>> {
         let per = (self.dtype().element_size() + std::mem::size_of::<Scalar>()) as u64;
         crate::engine::host::ensure_room_for_elements(self.numel(), per, self.dtype())?;
         Ok(self
@@ -442,7 +442,7 @@ impl Tensor {
 
     /// `squeeze(dims)` with a tuple of dims (ATen's squeeze.dims): drops each listed dim of
     /// size 1, keeps the others; a dim listed twice is an error, as dim_list_to_bitset says.
-    pub fn squeeze_dims(&self, dims: &[i64]) -> Result<Tensor> {
+    pub(crate) fn squeeze_dims(&self, dims: &[i64]) -> Result<Tensor> {
         let n = self.dim();
         let mut listed = vec![false; n.max(1)];
         for &d in dims {
@@ -503,7 +503,7 @@ impl Tensor {
     }
 
     /// `.T` (reverses all dims).
-    pub fn t_all(&self) -> Tensor {
+    pub(crate) fn t_all(&self) -> Tensor {
         let mut shape = self.layout.shape.clone();
         let mut strides = self.layout.strides.clone();
         shape.reverse();
@@ -674,7 +674,7 @@ impl Tensor {
     }
 
     /// `unbind(0)` / iteration over the first dim.
-    pub fn unbind0(&self) -> Result<Vec<Tensor>> {
+    pub(crate) fn unbind0(&self) -> Result<Vec<Tensor>> {
         if self.dim() == 0 {
             return Err(EngineError::type_error("iteration over a 0-d tensor"));
         }
@@ -685,7 +685,7 @@ impl Tensor {
 }
 
 /// The element count of `shape`, or PyTorch's overflow error.
-pub fn checked_numel(shape: &[usize]) -> Result<usize> {
+pub(crate) fn checked_numel(shape: &[usize]) -> Result<usize> {
     shape
         .iter()
         .try_fold(1usize, |a, &d| a.checked_mul(d))
@@ -696,7 +696,7 @@ pub fn checked_numel(shape: &[usize]) -> Result<usize> {
 }
 
 /// Wrap a possibly negative dim, with PyTorch's message.
-pub fn wrap_dim(d: i64, ndim: usize) -> Result<usize> {
+pub(crate) fn wrap_dim(d: i64, ndim: usize) -> Result<usize> {
     let n = ndim.max(1) as i64;
     if d < -n || d >= n {
         return Err(EngineError::index(format!(
@@ -709,7 +709,7 @@ pub fn wrap_dim(d: i64, ndim: usize) -> Result<usize> {
 }
 
 /// Resolve a shape with at most one -1 for `numel` elements.
-pub fn infer_shape(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
+pub(crate) fn infer_shape(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
     let mut infer = None;
     let mut prod: usize = 1;
     for (i, &s) in shape.iter().enumerate() {
@@ -799,7 +799,7 @@ fn compute_view_strides(old: &[usize], old_st: &[usize], new: &[usize]) -> Optio
 
 /// Broadcast two shapes (PyTorch's message on mismatch). Like ATen's infer_size, the dims are
 /// compared from the last one back, so the first mismatch reported is the rightmost.
-pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+pub(crate) fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in (0..n).rev() {

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::engine::backend::{Arg, BackendDevice, BackendStorage, MatmulDims, ReduceOp};
 use crate::engine::device::Device;
-use crate::engine::dtype::{DType, ResultType, Scalar, promote_types};
+use crate::engine::dtype::{DType, Scalar, promote_types};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::runtime::Runtime;
 use crate::engine::storage::DeviceStorage;
@@ -840,7 +840,7 @@ impl Runtime {
 
     /// `F.embedding(indices, weight, padding_idx)`: rows equal to `padding_idx` get no
     /// gradient.
-    pub fn embedding_padded(
+    pub(crate) fn embedding_padded(
         &self,
         weight: &Tensor,
         indices: &Tensor,
@@ -1364,15 +1364,6 @@ impl Runtime {
             Vec::new(),
         )?;
         Ok(out)
-    }
-
-    /// `torch.result_type`-style dtype of a tensor combined with Python scalars.
-    pub fn result_type(&self, t: &Tensor, scalars: &[Scalar]) -> DType {
-        let mut r = ResultType::new().tensor(t.dtype(), t.dim());
-        for s in scalars {
-            r = r.scalar(*s);
-        }
-        r.result()
     }
 }
 

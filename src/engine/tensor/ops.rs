@@ -12,7 +12,7 @@ use crate::engine::runtime::Runtime;
 use crate::engine::storage::DeviceStorage;
 use crate::engine::timing::Cost;
 
-pub use crate::engine::op::{BinaryOp, Reduction, UnaryOp};
+pub(super) use crate::engine::op::{BinaryOp, Reduction, UnaryOp};
 
 /// An argument of an elementwise op: a tensor or a Python number.
 #[derive(Debug, Clone)]
@@ -133,7 +133,7 @@ impl Runtime {
 
     /// `a + alpha * b` / `a - alpha * b` (add/sub with `alpha=`: one fused multiply-add per
     /// element, as PyTorch computes it); `alpha` is ignored by the other ops.
-    pub fn binary_alpha(
+    pub(crate) fn binary_alpha(
         &self,
         op: BinaryOp,
         a: &Operand,
@@ -403,7 +403,7 @@ impl Runtime {
     /// of them giving NaN, which is `minimum(maximum(x, lo), hi)` elementwise. Its backward
     /// (ClampBackward0) is not implemented: the node stays unattached, so `backward()` raises
     /// NotImplementedError rather than splitting ties as maximum's backward would.
-    pub fn clamp_tensor(
+    pub(crate) fn clamp_tensor(
         &self,
         t: &Tensor,
         min: Option<&Operand>,
@@ -458,7 +458,7 @@ impl Runtime {
     /// `torch.lerp(a, b, weight c)` (a tensor or a number): broadcast, promoted (lerp: one
     /// dtype for all its tensors, as ATen asks), computed as PyTorch's CPU kernels round it,
     /// with their autograd nodes.
-    pub fn ternary(
+    pub(crate) fn ternary(
         &self,
         op: crate::engine::backend::TernaryOp,
         a: &Tensor,
@@ -956,7 +956,7 @@ impl Runtime {
 
     /// `any` / `all` over a tuple of dims (2.2's IntArrayRef overloads); `dim=()` reduces
     /// nothing, giving each element's truth as bool.
-    pub fn any_all_dims(
+    pub(crate) fn any_all_dims(
         &self,
         t: &Tensor,
         dims: &[i64],

@@ -8,7 +8,7 @@ use crate::engine::runtime::Runtime;
 
 impl Tensor {
     /// Where this tensor's values came from, oldest step first.
-    pub fn history(&self) -> Vec<Step> {
+    pub(crate) fn history(&self) -> Vec<Step> {
         self.storage.provenance.steps(&self.device().to_string())
     }
 }

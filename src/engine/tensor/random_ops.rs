@@ -18,7 +18,7 @@ use crate::engine::timing::Cost;
 pub use crate::engine::random::SharedGenerator;
 
 /// The generator one op draws from.
-pub enum Rng<'a> {
+pub(crate) enum Rng<'a> {
     Cpu(&'a mut CpuGenerator),
     Cuda(&'a mut CudaGenerator),
 }
@@ -417,7 +417,11 @@ impl Runtime {
     }
 
     /// `t.random_()` with no bounds.
-    pub fn random_full_(&self, t: &Tensor, generator: Option<&SharedGenerator>) -> Result<()> {
+    pub(crate) fn random_full_(
+        &self,
+        t: &Tensor,
+        generator: Option<&SharedGenerator>,
+    ) -> Result<()> {
         self.random_fill("random_", t, generator, |rng, els, _| {
             match rng {
                 Rng::Cpu(g) => random::random_(g, els),
@@ -739,12 +743,12 @@ impl Runtime {
     }
 
     /// The default CPU generator's state (`torch.get_rng_state()`).
-    pub fn cpu_rng_state(&self) -> Vec<u8> {
+    pub(crate) fn cpu_rng_state(&self) -> Vec<u8> {
         self.cpu_gen.borrow().get_state()
     }
 
     /// `torch.set_rng_state(bytes)`.
-    pub fn set_cpu_rng_state(&self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn set_cpu_rng_state(&self, bytes: &[u8]) -> Result<()> {
         self.cpu_gen
             .borrow_mut()
             .set_state(bytes)

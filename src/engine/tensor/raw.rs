@@ -16,7 +16,7 @@ use super::Reduction;
 
 /// The paths that still compute in f64 vectors (autograd's gradients, the ops of extra.rs)
 /// skip tensors over this many elements (their results become phantoms).
-pub const MAX_F64_ELEMENTS: usize = 1 << 24;
+pub(crate) const MAX_F64_ELEMENTS: usize = 1 << 24;
 
 impl Tensor {
     /// The values of this tensor's storage read through `layout`, widened to f64 (zeros

@@ -12,7 +12,12 @@ fn list(v: &[i64]) -> String {
 impl Tensor {
     /// `t.as_strided(size, stride, storage_offset)`; without an offset the view keeps this
     /// tensor's own offset, as PyTorch's does.
-    pub fn as_strided(&self, size: &[i64], stride: &[i64], offset: Option<i64>) -> Result<Tensor> {
+    pub(crate) fn as_strided(
+        &self,
+        size: &[i64],
+        stride: &[i64],
+        offset: Option<i64>,
+    ) -> Result<Tensor> {
         if size.len() != stride.len() {
             return Err(EngineError::runtime(
                 "mismatch in length of strides and shape",

@@ -1,7 +1,6 @@
 //! Methods of the builtin types (`str.split`, `list.append`, `dict.items`, …), dispatched by
 //! name without building a method object on the common `x.method(...)` path.
 
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -225,9 +224,6 @@ impl NativeObject for DictView {
             DictIterKind::Items => "dict_items",
         }
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
     fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
         Ok(Some(Value::Iter(Rc::new(RefCell::new(
             IterState::over_dict(&self.dict, self.kind),
@@ -324,7 +320,7 @@ fn py_split_whitespace(s: &str, maxsplit: i64) -> Vec<Value> {
 }
 
 /// Call `recv.name(args)` for builtin receivers. `Ok(None)`: no such method.
-pub fn call_builtin_method(
+pub(crate) fn call_builtin_method(
     it: &mut Interpreter,
     recv: &Value,
     name: &str,

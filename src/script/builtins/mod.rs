@@ -1,6 +1,6 @@
 //! The builtin functions (`print`, `len`, `range`, …) and the builtin types' constructors.
 
-pub mod methods;
+pub(crate) mod methods;
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -112,7 +112,7 @@ impl Interpreter {
 
     /// `obj.name` or `Ok(None)` when there is no such attribute (`hasattr`, `getattr(o, n, d)`).
     /// Instances' `__getattr__` is consulted; an AttributeError it raises means "missing".
-    pub fn getattr_opt(&mut self, obj: &Value, name: &str) -> PyResult<Option<Value>> {
+    pub(crate) fn getattr_opt(&mut self, obj: &Value, name: &str) -> PyResult<Option<Value>> {
         match obj {
             Value::Instance(inst) => {
                 match name {
@@ -396,7 +396,7 @@ impl Interpreter {
     }
 
     /// `del obj.name`.
-    pub fn delattr(&mut self, obj: &Value, name: &str) -> PyResult<()> {
+    pub(crate) fn delattr(&mut self, obj: &Value, name: &str) -> PyResult<()> {
         let removed = match obj {
             Value::Instance(inst) => {
                 if let Some(da) = inst.class.lookup_user("__delattr__") {

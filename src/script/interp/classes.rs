@@ -12,7 +12,7 @@ use super::Interpreter;
 use crate::script::ExcType;
 
 /// The class objects of the builtin types (`int`, `list`, …) and `object`.
-pub struct Types {
+pub(crate) struct Types {
     pub object: Rc<Class>,
     pub builtin: Vec<(BuiltinType, Rc<Class>)>,
 }
@@ -76,7 +76,7 @@ fn c3(bases: &[Rc<Class>]) -> Option<Vec<Rc<Class>>> {
 }
 
 impl Types {
-    pub fn new() -> Types {
+    pub(crate) fn new() -> Types {
         let object = raw_class("object", "builtins", Vec::new(), ClassKind::Object, false);
         let mut builtin = Vec::new();
         use BuiltinType as B;
@@ -130,7 +130,7 @@ impl Types {
         }
         Types { object, builtin }
     }
-    pub fn get(&self, t: BuiltinType) -> Rc<Class> {
+    pub(crate) fn get(&self, t: BuiltinType) -> Rc<Class> {
         self.builtin
             .iter()
             .find(|(x, _)| *x == t)
@@ -249,7 +249,7 @@ pub(crate) fn install_exceptions(it: &mut Interpreter) {
 
 impl Interpreter {
     /// `type(v)` as a class object.
-    pub fn type_of(&mut self, v: &Value) -> Rc<Class> {
+    pub(crate) fn type_of(&mut self, v: &Value) -> Rc<Class> {
         match v {
             Value::Instance(i) => i.class.clone(),
             Value::Native(n) => {
@@ -287,13 +287,13 @@ impl Interpreter {
 
     /// Define (or redefine) a native class with native bases, e.g. `("Parameter", &["Tensor"])`,
     /// so `isinstance(p, torch.Tensor)` holds for a native whose type_name is "Parameter".
-    pub fn define_native_class(&mut self, name: &str, bases: &[&str]) -> Rc<Class> {
+    pub(crate) fn define_native_class(&mut self, name: &str, bases: &[&str]) -> Rc<Class> {
         self.define_native_class_in(name, "torch", bases)
     }
 
     /// [`Interpreter::define_native_class`] with the class's `__module__` (what `type(x)`
     /// prints: `<class 'torch.nn.parameter.Parameter'>`, numpy's `<class 'numpy.ndarray'>`).
-    pub fn define_native_class_in(
+    pub(crate) fn define_native_class_in(
         &mut self,
         name: &str,
         module: &str,
@@ -310,7 +310,7 @@ impl Interpreter {
 
     /// A native class whose base is a builtin type (`torch.Size`, a tuple:
     /// `isinstance(t.shape, tuple)` holds as in PyTorch).
-    pub fn define_native_subclass_of(
+    pub(crate) fn define_native_subclass_of(
         &mut self,
         name: &str,
         module: &str,
@@ -329,7 +329,7 @@ impl Interpreter {
     }
 
     /// What calling a native class does (`torch.Tensor(data)`), and class attributes.
-    pub fn set_class_ctor(&mut self, class: &Rc<Class>, ctor: Value) {
+    pub(crate) fn set_class_ctor(&mut self, class: &Rc<Class>, ctor: Value) {
         *class.ctor.borrow_mut() = Some(ctor);
     }
 
@@ -346,7 +346,7 @@ impl Interpreter {
     }
 
     /// The class of an exception type (RuntimeError's if a library type is not defined yet).
-    pub fn exc_class(&self, kind: ExcType) -> Rc<Class> {
+    pub(crate) fn exc_class(&self, kind: ExcType) -> Rc<Class> {
         self.exc_classes
             .get(kind.name())
             .or_else(|| self.exc_classes.get("RuntimeError"))
@@ -361,7 +361,7 @@ impl Interpreter {
     }
 
     /// The exception's instance, creating it from a lazy (type name, message) form.
-    pub fn exc_value(&mut self, e: &mut PyException) -> Value {
+    pub(crate) fn exc_value(&mut self, e: &mut PyException) -> Value {
         if let Payload::Lazy { kind, message } = &e.0.payload {
             let cls = self.exc_class(*kind);
             let args = if message.is_empty() {
@@ -504,7 +504,7 @@ impl Interpreter {
     }
 
     /// Create a class from a body namespace (what `class X(Base): ...` does).
-    pub fn make_class(
+    pub(crate) fn make_class(
         &mut self,
         name: &str,
         module: &str,
@@ -596,7 +596,7 @@ impl Interpreter {
     }
 
     /// Raise StopIteration-free helper for bindings: call `f(*args)`.
-    pub fn call_simple(&mut self, f: &Value, args: Vec<Value>) -> PyResult<Value> {
+    pub(crate) fn call_simple(&mut self, f: &Value, args: Vec<Value>) -> PyResult<Value> {
         self.call(f, Args::new(args))
     }
 }

@@ -23,7 +23,6 @@
 //!   interpreter to run it (the interpreter is gone), dropping the coroutine unwinds its
 //!   stack, which frees what its frames hold.
 
-use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
@@ -235,9 +234,6 @@ impl Generator {
 impl NativeObject for Generator {
     fn type_name(&self) -> &str {
         "generator"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn iter(&self, this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
         Ok(Some(Value::Native(this.clone())))

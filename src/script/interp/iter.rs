@@ -29,7 +29,7 @@ impl Interpreter {
     }
 
     /// `iter(v)`.
-    pub fn get_iter(&mut self, v: &Value) -> PyResult<Value> {
+    pub(crate) fn get_iter(&mut self, v: &Value) -> PyResult<Value> {
         let st = match v {
             Value::List(_) | Value::Tuple(_) => IterState::Seq {
                 seq: v.clone(),
@@ -102,7 +102,7 @@ impl Interpreter {
     }
 
     /// Advance an iterator; `Ok(None)` when exhausted.
-    pub fn next_item(&mut self, it: &Value) -> PyResult<Option<Value>> {
+    pub(crate) fn next_item(&mut self, it: &Value) -> PyResult<Option<Value>> {
         match it {
             Value::Iter(st) => self.next_builtin(st),
             Value::Instance(i) => match i.class.lookup_user("__next__") {
@@ -350,7 +350,7 @@ impl Interpreter {
     }
 
     /// Collect any iterable into a Vec (`list(x)`, unpacking, `*args`).
-    pub fn iterate(&mut self, v: &Value) -> PyResult<Vec<Value>> {
+    pub(crate) fn iterate(&mut self, v: &Value) -> PyResult<Vec<Value>> {
         match v {
             Value::List(l) => return self.copy_polled(&l.borrow()),
             Value::Tuple(t) => return self.copy_polled(t),

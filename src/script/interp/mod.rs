@@ -30,7 +30,7 @@ pub(crate) use ops::{MAX_ITEMS, MAX_STR, budget_for, dict_grow_check, grow_check
 impl Interpreter {
     /// MemoryError unless the run's memory budget has room for `bytes` more: for native code
     /// (the torch bindings) before it builds something big, such as `x.tolist()`.
-    pub fn check_alloc(&self, bytes: u64) -> PyResult<()> {
+    pub(crate) fn check_alloc(&self, bytes: u64) -> PyResult<()> {
         if crate::budget::can_allocate(bytes) {
             Ok(())
         } else {
@@ -40,7 +40,7 @@ impl Interpreter {
 }
 mod stmt;
 
-pub use classes::Types;
+pub(crate) use classes::Types;
 
 /// Python frames deeper than this raise RecursionError (CPython's default). The stack check
 /// ([`DEFAULT_STACK_LIMIT`]) may stop recursion earlier, in debug builds especially.
@@ -48,7 +48,7 @@ pub const DEFAULT_RECURSION_LIMIT: usize = 1000;
 
 /// How much of the thread's stack the evaluator may use before raising RecursionError. Run
 /// scripts on a thread with at least 8 MiB of stack (the main thread has that on Linux).
-pub const DEFAULT_STACK_LIMIT: usize = 5 << 20;
+pub(crate) const DEFAULT_STACK_LIMIT: usize = 5 << 20;
 
 /// Units of builtin work between two checks of the wall-time limit: about a millisecond of
 /// comparisons or copies.
@@ -56,10 +56,10 @@ pub(crate) const WORK_CHECK: u64 = 1 << 16;
 
 /// Most bytes of `print` output (and, separately, of stderr) kept between two
 /// [`Interpreter::take_stdout`]s; past it the rest is dropped and [`TRUNCATED_NOTE`] says so.
-pub const MAX_OUTPUT: usize = 8 << 20;
+pub(crate) const MAX_OUTPUT: usize = 8 << 20;
 
 /// Appended once where output was cut at [`MAX_OUTPUT`].
-pub const TRUNCATED_NOTE: &str =
+pub(crate) const TRUNCATED_NOTE: &str =
     "\n[cudatutor: output truncated: only the first 8 MiB of what the script printed are kept]\n";
 
 /// Budgets that stop runaway scripts.
@@ -93,7 +93,7 @@ pub(crate) struct FrameInfo {
 
 type ModuleInit = Rc<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
 /// A module's initialiser as an embedder hands it over.
-pub type ModuleInitBox = Box<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
+pub(crate) type ModuleInitBox = Box<dyn Fn(&mut Interpreter) -> PyResult<Value>>;
 
 pub struct Interpreter {
     pub(crate) limits: Limits,
@@ -229,7 +229,7 @@ fn push_capped(out: &mut String, full: &mut bool, s: &str) {
 impl Interpreter {
     /// How much Rust stack the evaluator may use before RecursionError (the thread must have
     /// more than this: [`DEFAULT_STACK_LIMIT`] suits an 8 MiB thread).
-    pub fn set_stack_limit(&mut self, bytes: usize) {
+    pub(crate) fn set_stack_limit(&mut self, bytes: usize) {
         self.stack_limit = bytes;
     }
 
@@ -287,13 +287,13 @@ impl Interpreter {
     }
 
     /// `sys.argv[0]` as `python3 FILE` sets it: FILE as typed (default: the traceback name).
-    pub fn set_argv0(&mut self, path: &str) {
+    pub(crate) fn set_argv0(&mut self, path: &str) {
         self.argv0 = Some(path.to_string());
     }
 
     /// Lets the script read the files under host folder `dir`, read-only
     /// (`cudatutor run --allow-read DIR`). Err: the folder cannot be used.
-    pub fn allow_read(&mut self, dir: &std::path::Path) -> Result<(), String> {
+    pub(crate) fn allow_read(&mut self, dir: &std::path::Path) -> Result<(), String> {
         let mounts = crate::script::modules::hostfs::mounts_for(dir)?;
         self.host_mounts.extend(mounts);
         Ok(())
@@ -378,7 +378,7 @@ impl Interpreter {
     /// Run source in the namespace of `module` instead of `__main__` (exercise checks run in a
     /// namespace of their own, reading the learner's variables from a copy). Errors as
     /// [`Interpreter::run_in_main`]'s: `line` is the innermost frame in the main script file.
-    pub fn run_in_module(
+    pub(crate) fn run_in_module(
         &mut self,
         source: &str,
         filename: &str,
@@ -394,7 +394,7 @@ impl Interpreter {
     }
 
     /// Every module imported so far (not `__main__`), in no particular order.
-    pub fn loaded_modules(&self) -> Vec<Rc<Module>> {
+    pub(crate) fn loaded_modules(&self) -> Vec<Rc<Module>> {
         self.modules
             .values()
             .filter_map(|v| match v {
@@ -405,12 +405,12 @@ impl Interpreter {
     }
 
     /// The `__main__` module (its namespace is the script's globals).
-    pub fn main_module(&self) -> Rc<Module> {
+    pub(crate) fn main_module(&self) -> Rc<Module> {
         self.main.clone()
     }
 
     /// Whether `name` is a builtin (`len`, `print`, …), which a global of that name shadows.
-    pub fn is_builtin(&self, name: &str) -> bool {
+    pub(crate) fn is_builtin(&self, name: &str) -> bool {
         self.builtins.borrow().contains_str(name)
     }
 
@@ -431,26 +431,26 @@ impl Interpreter {
         std::mem::take(&mut self.stdout)
     }
     /// Append to stdout, keeping at most [`MAX_OUTPUT`] bytes (then [`TRUNCATED_NOTE`]).
-    pub fn write_stdout(&mut self, s: &str) {
+    pub(crate) fn write_stdout(&mut self, s: &str) {
         self.flush_stderr_source();
         self.push_output(false, s);
     }
-    pub fn write_stderr(&mut self, s: &str) {
+    pub(crate) fn write_stderr(&mut self, s: &str) {
         self.flush_stderr_source();
         self.push_output(true, s);
     }
-    pub fn take_stderr(&mut self) -> String {
+    pub(crate) fn take_stderr(&mut self) -> String {
         self.stderr_full = false;
         std::mem::take(&mut self.stderr)
     }
 
     /// Where stderr lines printed outside the script come from (see `stderr_source`).
-    pub fn set_stderr_source(&mut self, source: Box<dyn FnMut() -> Vec<String>>) {
+    pub(crate) fn set_stderr_source(&mut self, source: Box<dyn FnMut() -> Vec<String>>) {
         self.stderr_source = Some(source);
     }
 
     /// Writes the lines the stderr source has now, in their place among the script's output.
-    pub fn flush_stderr_source(&mut self) {
+    pub(crate) fn flush_stderr_source(&mut self) {
         let lines = match self.stderr_source.as_mut() {
             Some(source) => source(),
             None => return,
@@ -464,7 +464,7 @@ impl Interpreter {
     /// The order of the stdout and stderr written since the last call: (to stderr, bytes)
     /// per run of writes to one stream, adding up to what `take_stdout` and `take_stderr`
     /// return.
-    pub fn take_output_order(&mut self) -> Vec<(bool, usize)> {
+    pub(crate) fn take_output_order(&mut self) -> Vec<(bool, usize)> {
         std::mem::take(&mut self.output_order)
     }
 
@@ -504,7 +504,7 @@ impl Interpreter {
 
     /// The process environment's value of `key`, what a C library's `getenv` sees: `os.environ`
     /// unless `os.putenv` / `os.unsetenv` changed the key since.
-    pub fn process_env(&self, key: &str) -> Option<String> {
+    pub(crate) fn process_env(&self, key: &str) -> Option<String> {
         match self.putenv.borrow().get(key) {
             Some(v) => v.clone(),
             None => self.env.borrow().get(key).cloned(),
@@ -841,7 +841,7 @@ impl Interpreter {
     /// Clear module namespaces so reference cycles through globals do not keep objects
     /// (tensors) alive after the run.
     /// Brackets every call from trusted into untrusted code with `guard` (checks), or stops.
-    pub fn set_call_guard(&mut self, guard: Option<CallGuard>) {
+    pub(crate) fn set_call_guard(&mut self, guard: Option<CallGuard>) {
         self.call_guard = guard.map(Rc::new);
         self.untrusted_depth = 0;
     }

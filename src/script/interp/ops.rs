@@ -538,7 +538,7 @@ impl Interpreter {
     }
 
     /// `a <op>= b`: in place where the type supports it (lists, `__iadd__`, natives).
-    pub fn inplace_op(&mut self, op: BinOp, a: Value, b: &Value) -> PyResult<Value> {
+    pub(crate) fn inplace_op(&mut self, op: BinOp, a: Value, b: &Value) -> PyResult<Value> {
         match (&a, op) {
             (Value::List(l), BinOp::Add) => {
                 let items = match b {
@@ -872,7 +872,7 @@ impl Interpreter {
     }
 
     /// Truth value (`if v:`).
-    pub fn truthy(&mut self, v: &Value) -> PyResult<bool> {
+    pub(crate) fn truthy(&mut self, v: &Value) -> PyResult<bool> {
         Ok(match v {
             Value::None => false,
             Value::Bool(b) => *b,
@@ -919,7 +919,7 @@ impl Interpreter {
     }
 
     /// The dict key of a value, or `TypeError: unhashable type: 'list'`.
-    pub fn hkey(&mut self, v: &Value) -> PyResult<HKey> {
+    pub(crate) fn hkey(&mut self, v: &Value) -> PyResult<HKey> {
         Ok(match v {
             Value::None => HKey::None,
             Value::Bool(b) => HKey::Int(*b as i64),
@@ -1003,14 +1003,14 @@ impl Interpreter {
     /// The key `v` has in `d`: its own [`HKey`], or, for an object with its own `__hash__` and
     /// `__eq__`, the key of an entry with the same hash that its `__eq__` (or the entry's,
     /// CPython's `==`) says it equals. An `__eq__` that raises propagates.
-    pub fn key_in(&mut self, d: &super::super::value::Dict, v: &Value) -> PyResult<HKey> {
+    pub(crate) fn key_in(&mut self, d: &super::super::value::Dict, v: &Value) -> PyResult<HKey> {
         let k = self.hkey(v)?;
         let candidates = d.eq_candidates(&k);
         self.equal_key(k, v, candidates)
     }
 
     /// [`Interpreter::key_in`] for a dict behind a `RefCell` (not borrowed while `__eq__` runs).
-    pub fn key_in_cell(
+    pub(crate) fn key_in_cell(
         &mut self,
         d: &std::cell::RefCell<super::super::value::Dict>,
         v: &Value,
@@ -1263,7 +1263,7 @@ impl Interpreter {
     }
 
     /// `format(v, spec)`.
-    pub fn format_value(&mut self, v: &Value, spec: &str) -> PyResult<String> {
+    pub(crate) fn format_value(&mut self, v: &Value, spec: &str) -> PyResult<String> {
         match v {
             Value::Instance(i) => {
                 if let Some(m) = i.class.lookup_user("__format__") {
@@ -1636,7 +1636,7 @@ impl Interpreter {
     }
 
     /// An int for slicing/indexing (ints, bools, natives with `to_int`, `__index__`).
-    pub fn index_int(&mut self, v: &Value) -> PyResult<i64> {
+    pub(crate) fn index_int(&mut self, v: &Value) -> PyResult<i64> {
         match v {
             Value::Int(i) => Ok(*i),
             Value::BigInt(_) => Err(PyException::new(
@@ -1959,7 +1959,7 @@ impl Interpreter {
     }
 
     /// `del obj[key]`.
-    pub fn delitem(&mut self, obj: &Value, key: &Value) -> PyResult<()> {
+    pub(crate) fn delitem(&mut self, obj: &Value, key: &Value) -> PyResult<()> {
         match obj {
             Value::List(l) => {
                 let n = l.borrow().len();

@@ -18,7 +18,7 @@ use crate::script::{ExcType, MAX_SOURCE};
 
 impl Interpreter {
     /// Lets `import NAME` find NAME.py in `dir`, the main script's folder.
-    pub fn set_script_dir(&mut self, dir: &Path) {
+    pub(crate) fn set_script_dir(&mut self, dir: &Path) {
         self.script_dir = Some(dir.to_path_buf());
     }
 

@@ -35,11 +35,15 @@ pub(crate) struct Frame<'a> {
 }
 
 impl<'a> Frame<'a> {
-    pub fn new(code: &'a FuncCode, globals: Rc<RefCell<Dict>>, free: &'a [CellRef]) -> Frame<'a> {
+    pub(crate) fn new(
+        code: &'a FuncCode,
+        globals: Rc<RefCell<Dict>>,
+        free: &'a [CellRef],
+    ) -> Frame<'a> {
         Frame::with_locals(code, globals, free, vec![None; code.local_names.len()])
     }
 
-    pub fn with_locals(
+    pub(crate) fn with_locals(
         code: &'a FuncCode,
         globals: Rc<RefCell<Dict>>,
         free: &'a [CellRef],
@@ -1037,7 +1041,7 @@ impl Interpreter {
     /// Import a (possibly dotted) module, importing its parents first and linking it as an
     /// attribute of its parent; importing a package also makes its registered submodules
     /// reachable as attributes (`import torch` → `torch.nn`).
-    pub fn import_module(&mut self, name: &str) -> PyResult<Value> {
+    pub(crate) fn import_module(&mut self, name: &str) -> PyResult<Value> {
         if let Some(m) = self.modules.get(name) {
             return Ok(m.clone());
         }
@@ -1116,7 +1120,7 @@ impl Interpreter {
 impl Interpreter {
     /// Mark `package` as loading its registered submodules on first access; `fallback` (a
     /// registered module) is imported once when any other attribute is missing.
-    pub fn set_lazy_package(&mut self, package: &str, fallback: Option<&str>) {
+    pub(crate) fn set_lazy_package(&mut self, package: &str, fallback: Option<&str>) {
         self.lazy_packages
             .insert(package.to_string(), fallback.map(|f| f.to_string()));
     }

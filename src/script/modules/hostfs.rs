@@ -15,14 +15,14 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The largest host file a run may read.
-pub const MAX_FILE: u64 = 64 << 20;
+pub(crate) const MAX_FILE: u64 = 64 << 20;
 
 /// The run's working folder (`_fs.CWD`).
 const CWD: &str = "/home/learner";
 
 /// One mounted folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HostMount {
+pub(crate) struct HostMount {
     /// Where the script sees it (an absolute, normalised path of the run's file system).
     pub at: String,
     /// The host folder, canonical.
@@ -30,7 +30,7 @@ pub struct HostMount {
 }
 
 /// The mounts for `--allow-read dir`, or why the folder cannot be mounted.
-pub fn mounts_for(dir: &Path) -> Result<Vec<HostMount>, String> {
+pub(crate) fn mounts_for(dir: &Path) -> Result<Vec<HostMount>, String> {
     let root = dir
         .canonicalize()
         .map_err(|e| format!("--allow-read {}: {e}", dir.display()))?;
@@ -52,7 +52,7 @@ pub fn mounts_for(dir: &Path) -> Result<Vec<HostMount>, String> {
 }
 
 /// `_fs.normpath` of an absolute path.
-pub fn normalize(p: &str) -> String {
+pub(crate) fn normalize(p: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for c in p.split('/') {
         match c {
@@ -67,7 +67,7 @@ pub fn normalize(p: &str) -> String {
 }
 
 /// A path as the script wrote it, made absolute against the run's working folder.
-pub fn absolute(p: &str) -> String {
+pub(crate) fn absolute(p: &str) -> String {
     if p.starts_with('/') {
         normalize(p)
     } else {
@@ -125,7 +125,7 @@ fn os_error(errno: u32, text: &str, path: &str) -> PyException {
 
 /// The bytes of the host file behind run path `p` (as the script wrote it), for readers in
 /// Rust (`np.load`). Errors are the script's exceptions.
-pub fn read_bytes(it: &Interpreter, p: &str) -> PyResult<Vec<u8>> {
+pub(crate) fn read_bytes(it: &Interpreter, p: &str) -> PyResult<Vec<u8>> {
     read_bytes_as(it, &absolute(p), p)
 }
 

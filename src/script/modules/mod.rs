@@ -3,7 +3,6 @@
 //! `_fs.py`), `time` (sleep does not block; it advances a virtual clock), and the Python
 //! preludes (`json`, `dataclasses`, `argparse`, `collections`, …).
 
-use std::any::Any;
 use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -599,9 +598,6 @@ struct Environ;
 impl NativeObject for Environ {
     fn type_name(&self) -> &str {
         "_Environ"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getitem(
         &self,

@@ -4,7 +4,6 @@
 //! word up. `random.py` (the prelude next to this file) builds CPython's algorithms on it.
 //! String seeds go through SHA-512 as `random.seed(str)` does (version 2).
 
-use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -310,9 +309,6 @@ fn as_big(v: &Value) -> Option<BigInt> {
 impl NativeObject for Core {
     fn type_name(&self) -> &str {
         "Random"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

@@ -2,7 +2,6 @@
 //! also have names. They index, unpack, compare and hash as the tuple of their items and print
 //! as `sys.version_info(major=3, minor=11, ...)`.
 
-use std::any::Any;
 use std::rc::Rc;
 
 use crate::script::errors::PyResult;
@@ -27,9 +26,6 @@ impl StructSeq {
 impl NativeObject for StructSeq {
     fn type_name(&self) -> &str {
         self.type_name
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,

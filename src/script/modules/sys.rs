@@ -2,7 +2,6 @@
 //! `maxsize`, `float_info`, `modules`, the recursion limit) and `sys.exit`, with CPython 3.11's
 //! values. `sys.stdout` / `sys.stderr` write into the run's captured output.
 
-use std::any::Any;
 use std::rc::Rc;
 
 use super::structseq::StructSeq;
@@ -53,9 +52,6 @@ pub(crate) fn write_stream(it: &mut Interpreter, kind: StreamKind, s: &str) {
 impl NativeObject for Stream {
     fn type_name(&self) -> &str {
         "TextIOWrapper"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getattr(
         &self,
@@ -113,9 +109,6 @@ impl Modules {
 impl NativeObject for Modules {
     fn type_name(&self) -> &str {
         "dict"
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
     fn getitem(
         &self,

@@ -40,12 +40,12 @@ fn np_category(v: &Value) -> Option<Category> {
 }
 
 /// `THPUtils_checkLong`: an int that is not a bool, or a NumPy integer.
-pub fn is_long(v: &Value) -> bool {
+pub(super) fn is_long(v: &Value) -> bool {
     matches!(v, Value::Int(_) | Value::BigInt(_)) || np_category(v) == Some(Category::Integral)
 }
 
 /// `THPUtils_checkIndex`: what `operator.index` takes, bools excepted.
-pub fn is_index(v: &Value) -> bool {
+pub(super) fn is_index(v: &Value) -> bool {
     if matches!(v, Value::Bool(_)) {
         return false;
     }
@@ -57,7 +57,7 @@ pub fn is_index(v: &Value) -> bool {
 }
 
 /// `THPUtils_checkDouble`: a float, an int (bools included) or a NumPy scalar.
-pub fn is_double(v: &Value) -> bool {
+pub(super) fn is_double(v: &Value) -> bool {
     matches!(
         v,
         Value::Float(_) | Value::Int(_) | Value::BigInt(_) | Value::Bool(_)
@@ -65,7 +65,7 @@ pub fn is_double(v: &Value) -> bool {
 }
 
 /// `THPUtils_checkScalar`.
-pub fn is_scalar(v: &Value) -> bool {
+pub(super) fn is_scalar(v: &Value) -> bool {
     is_double(v)
 }
 
@@ -120,7 +120,12 @@ fn is_dimname(v: &Value) -> bool {
 }
 
 /// `FunctionParameter::check`.
-pub fn check(p: &Param, v: &Value, argnum: usize, failed: &mut Option<usize>) -> PyResult<bool> {
+pub(super) fn check(
+    p: &Param,
+    v: &Value,
+    argnum: usize,
+    failed: &mut Option<usize>,
+) -> PyResult<bool> {
     use ParamType as T;
     Ok(match p.ty {
         T::Tensor => {
@@ -170,7 +175,7 @@ pub fn check(p: &Param, v: &Value, argnum: usize, failed: &mut Option<usize>) ->
 }
 
 /// The element type names `_formattedArgDesc` prints for a list or tuple argument.
-pub fn items_of(v: &Value) -> Option<Vec<Value>> {
+pub(super) fn items_of(v: &Value) -> Option<Vec<Value>> {
     match v {
         Value::List(_) | Value::Tuple(_) => v.as_vec(),
         _ => None,

@@ -139,7 +139,7 @@ fn unmatched_kwargs(option: &[Arg], kwargs: &[(String, Value)]) -> Vec<String> {
         .collect()
 }
 
-pub fn format_invalid_args(
+pub(super) fn format_invalid_args(
     function: &str,
     args: &[Value],
     kwargs: &[(String, Value)],

@@ -73,7 +73,7 @@ fn lookup<'a>(kwargs: &'a [(String, Value)], names: &[&str]) -> Option<&'a Value
 }
 
 /// One overload against the call. `Ok(None)`: no match (only when `raise` is false).
-pub fn parse_signature(
+pub(super) fn parse_signature(
     sig: &Signature,
     args: &[Value],
     kwargs: &[(String, Value)],

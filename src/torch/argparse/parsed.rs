@@ -3,11 +3,10 @@
 
 use super::check::tp_name;
 use super::signature::{Param, ParamType, Signature};
+use crate::engine::Tensor;
 use crate::engine::dtype::Scalar;
-use crate::engine::{DType, Tensor};
 use crate::script::{ExcType, PyException, PyResult, Value};
 use crate::torch::PyTensor;
-use crate::torch::objects::PyDType;
 
 /// A parameter named by position in the matched overload or by name.
 pub trait ArgKey {
@@ -106,13 +105,13 @@ impl<'a> Parsed<'a> {
     }
 
     /// A method call: `input` (and `self`) read the receiver.
-    pub fn with_receiver(mut self, this: Value) -> Self {
+    pub(crate) fn with_receiver(mut self, this: Value) -> Self {
         self.receiver = Some(this);
         self
     }
 
     /// Whether the matched overload declares this parameter.
-    pub fn declares(&self, name: &str) -> bool {
+    pub(crate) fn declares(&self, name: &str) -> bool {
         self.signature.position(name).is_some()
     }
 
@@ -141,12 +140,6 @@ impl<'a> Parsed<'a> {
         )
     }
 
-    pub fn opt_tensor(&self, key: impl ArgKey) -> Option<Tensor> {
-        self.value(key)
-            .and_then(|v| v.downcast::<PyTensor>())
-            .map(|t| t.t.borrow().clone())
-    }
-
     /// A Tensor argument (`PythonArgs::tensor`).
     pub fn tensor(&self, key: impl ArgKey) -> PyResult<Tensor> {
         let i = key.index(self.signature).unwrap_or(0);
@@ -164,7 +157,7 @@ impl<'a> Parsed<'a> {
         }
     }
 
-    pub fn opt_int(&self, key: impl ArgKey) -> PyResult<Option<i64>> {
+    pub(crate) fn opt_int(&self, key: impl ArgKey) -> PyResult<Option<i64>> {
         let Some((i, p)) = self.slot(key) else {
             return Ok(None);
         };
@@ -174,46 +167,9 @@ impl<'a> Parsed<'a> {
         }
     }
 
-    pub fn int_or(&self, key: impl ArgKey, fallback: i64) -> PyResult<i64> {
-        Ok(self.opt_int(key)?.unwrap_or(fallback))
-    }
-
-    pub fn opt_double(&self, key: impl ArgKey) -> Option<f64> {
-        let (i, p) = self.slot(key)?;
-        match self.values.get(i).and_then(|v| v.as_ref()) {
-            Some(v) => v.as_float().or_else(|| {
-                v.downcast::<crate::numpy::NpScalar>()
-                    .map(|s| s.v)
-                    .or_else(|| {
-                        v.downcast::<PyTensor>()
-                            .and_then(|t| t.t.borrow().scalars().ok()?.first().map(|s| s.as_f64()))
-                    })
-            }),
-            None => p.default.as_deref().and_then(|d| d.parse().ok()),
-        }
-    }
-
-    pub fn double_or(&self, key: impl ArgKey, fallback: f64) -> f64 {
-        self.opt_double(key).unwrap_or(fallback)
-    }
-
-    pub fn bool_or(&self, key: impl ArgKey, fallback: bool) -> bool {
-        let Some((i, p)) = self.slot(key) else {
-            return fallback;
-        };
-        match self.values.get(i).and_then(|v| v.as_ref()) {
-            Some(v) => v.as_bool().unwrap_or(fallback),
-            None => match p.default.as_deref() {
-                Some("True") | Some("true") => true,
-                Some("False") | Some("false") => false,
-                _ => fallback,
-            },
-        }
-    }
-
     /// An int list (`PythonArgs::intlist`): a lone int stands for `[int] * N` where the
     /// signature gives a size; each element must be an index.
-    pub fn opt_int_list(&self, key: impl ArgKey) -> PyResult<Option<Vec<i64>>> {
+    pub(crate) fn opt_int_list(&self, key: impl ArgKey) -> PyResult<Option<Vec<i64>>> {
         let Some((i, p)) = self.slot(key) else {
             return Ok(None);
         };
@@ -247,29 +203,6 @@ impl<'a> Parsed<'a> {
             }
         }
         Ok(Some(out))
-    }
-
-    pub fn int_list(&self, key: impl ArgKey) -> PyResult<Vec<i64>> {
-        Ok(self.opt_int_list(key)?.unwrap_or_default())
-    }
-
-    pub fn opt_dtype(&self, key: impl ArgKey) -> Option<DType> {
-        self.value(key)
-            .and_then(|v| v.downcast::<PyDType>())
-            .map(|d| d.0)
-    }
-
-    /// A string argument, or the signature's quoted default.
-    pub fn opt_string(&self, key: impl ArgKey) -> Option<String> {
-        let (i, p) = self.slot(key)?;
-        match self.values.get(i).and_then(|v| v.as_ref()) {
-            Some(v) => v.as_str().map(str::to_string),
-            None => p
-                .default
-                .as_deref()
-                .filter(|d| *d != "None" && d.len() >= 2)
-                .map(|d| d[1..d.len() - 1].to_string()),
-        }
     }
 
     /// Reads every argument the way PyTorch's generated bindings do before dispatching, so

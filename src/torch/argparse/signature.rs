@@ -97,7 +97,7 @@ impl ParamType {
         }
     }
 
-    pub fn is_int_list(self) -> bool {
+    pub(crate) fn is_int_list(self) -> bool {
         matches!(self, ParamType::IntList | ParamType::SymIntList)
     }
 }
@@ -157,7 +157,7 @@ impl Param {
     }
 
     /// NumPy spellings PyTorch also accepts for a keyword (`axis` for `dim`, ...).
-    pub fn numpy_names(&self) -> &'static [&'static str] {
+    pub(crate) fn numpy_names(&self) -> &'static [&'static str] {
         match self.name.as_str() {
             "dim" => &["axis"],
             "keepdim" => &["keepdims"],
@@ -269,7 +269,7 @@ impl Signature {
     }
 
     /// `FunctionSignature::toString()`: how an overload is listed in an error.
-    pub fn to_display(&self) -> String {
+    pub(crate) fn to_display(&self) -> String {
         let mut s = String::from("(");
         let mut keyword_already = false;
         for (i, p) in self.params.iter().enumerate() {

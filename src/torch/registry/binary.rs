@@ -59,7 +59,7 @@ fn clamp_max(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Valu
     }
 }
 
-pub fn register(r: &mut Registry) {
+pub(super) fn register(r: &mut Registry) {
     r.add("clamp_min", clamp_min);
     r.add("clamp_max", clamp_max);
     for &(name, op) in BINARY {

@@ -123,7 +123,7 @@ fn addmm_(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Value> 
     Ok(a.value("input").cloned().unwrap_or(Value::None))
 }
 
-pub fn register(r: &mut Registry) {
+pub(super) fn register(r: &mut Registry) {
     r.add("addmm", addmm);
     r.add("addmm_", addmm_);
 }

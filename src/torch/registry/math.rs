@@ -7,7 +7,7 @@ use crate::script::Interpreter;
 use crate::torch::argparse::Parsed;
 use std::rc::Rc;
 
-pub fn register(r: &mut Registry) {
+pub(super) fn register(r: &mut Registry) {
     for &(name, op) in UnaryOp::TORCH_NAMES {
         r.add_boxed(
             name,

@@ -29,11 +29,11 @@ use std::rc::Rc;
 use std::sync::OnceLock;
 
 /// What a registered implementation is.
-pub type Impl =
+pub(super) type Impl =
     Box<dyn Fn(&mut Interpreter, &Rc<Runtime>, &Parsed) -> PyResult<Value> + Send + Sync>;
 
 #[derive(Default)]
-pub struct Registry {
+pub(super) struct Registry {
     impls: HashMap<&'static str, Impl>,
 }
 
@@ -41,7 +41,7 @@ impl Registry {
     /// Registers `f` under PyTorch's name `name`. (The groups migrated so far are families
     /// registered from lists; plain functions are the next groups' entry point.)
     #[allow(dead_code)]
-    pub fn add(
+    pub(super) fn add(
         &mut self,
         name: &'static str,
         f: fn(&mut Interpreter, &Rc<Runtime>, &Parsed) -> PyResult<Value>,
@@ -50,7 +50,7 @@ impl Registry {
     }
 
     /// A generic entry (a closure over an op code, for families registered from a list).
-    pub fn add_boxed(&mut self, name: &'static str, f: Impl) {
+    pub(super) fn add_boxed(&mut self, name: &'static str, f: Impl) {
         self.impls.insert(name, f);
     }
 
@@ -71,7 +71,7 @@ fn registry() -> &'static Registry {
 }
 
 /// The names a namespace binds through the registry (registered and declared by PyTorch).
-pub fn bound_names(ns: Namespace) -> Vec<&'static str> {
+pub(super) fn bound_names(ns: Namespace) -> Vec<&'static str> {
     let mut v: Vec<&'static str> = registry()
         .impls
         .keys()
@@ -117,7 +117,7 @@ fn dispatch(
 }
 
 /// Adds every registered function PyTorch declares in `ns` to module `m`.
-pub fn install_functions(m: &Module, rt: &Rc<Runtime>, ns: Namespace) {
+pub(super) fn install_functions(m: &Module, rt: &Rc<Runtime>, ns: Namespace) {
     for name in bound_names(ns) {
         let rt = rt.clone();
         m.add_fn(name, move |it, args| {
@@ -127,12 +127,12 @@ pub fn install_functions(m: &Module, rt: &Rc<Runtime>, ns: Namespace) {
 }
 
 /// Whether `t.name` is a registered method (a table lookup; no closure is built).
-pub fn is_method(name: &str) -> bool {
+pub(super) fn is_method(name: &str) -> bool {
     registry().get(name).is_some() && parser(Namespace::Tensor, name).is_some()
 }
 
 /// `t.name(*args)` through the registry; `Ok(None)` when `name` is not a registered method.
-pub fn call_method(
+pub(super) fn call_method(
     it: &mut Interpreter,
     rt: &Rc<Runtime>,
     this: Value,

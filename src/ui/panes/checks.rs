@@ -8,7 +8,7 @@ use crate::run::RunReport;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-pub struct Look<'a> {
+pub(crate) struct Look<'a> {
     pub pass: Style,
     pub fail: Style,
     pub text: Style,
@@ -22,7 +22,7 @@ pub struct Look<'a> {
 /// Exception types that mean the learner's code never ran.
 const SYNTAX: [&str; 3] = ["SyntaxError", "IndentationError", "TabError"];
 
-pub fn lines(report: &RunReport, width: usize, look: &Look) -> Vec<Line<'static>> {
+pub(crate) fn lines(report: &RunReport, width: usize, look: &Look) -> Vec<Line<'static>> {
     let width = width.max(1);
     if report
         .error

@@ -11,7 +11,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
-pub struct Look<'a> {
+pub(crate) struct Look<'a> {
     pub header: Style,
     pub text: Style,
     pub allocated_bar: Style,
@@ -28,7 +28,7 @@ pub struct Look<'a> {
 
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
-pub fn lines(report: &RunReport, width: usize, look: &Look) -> Vec<Line<'static>> {
+pub(crate) fn lines(report: &RunReport, width: usize, look: &Look) -> Vec<Line<'static>> {
     let width = width.max(1);
     let mem = &report.memory;
     let mut lines = Vec::new();

@@ -16,7 +16,7 @@ use ratatui::text::Line;
 use unicode_width::UnicodeWidthChar;
 
 /// The styles and words the pane uses.
-pub struct Look<'a> {
+pub(crate) struct Look<'a> {
     pub stdout: Style,
     pub stderr: Style,
     pub note: Style,
@@ -41,7 +41,7 @@ struct Row {
 
 /// The rows to show in a pane `width` x `height`, `back` rows scrolled back from the end and
 /// `left` columns sideways.
-pub fn lines(
+pub(crate) fn lines(
     report: &RunReport,
     width: usize,
     height: usize,
@@ -96,7 +96,7 @@ fn first_view_is_tail(key: Option<&KeyLines>, rows: &[Row], height: usize) -> bo
 /// the first row is at the top, counted in the rows the pane shows (wrapped lines once per
 /// row), plus the step from the prioritised view to the tail when the first view is
 /// prioritised. Every row of the output is on screen at one of the steps `0..=max_back`.
-pub fn max_back(report: &RunReport, width: usize, height: usize) -> usize {
+pub(crate) fn max_back(report: &RunReport, width: usize, height: usize) -> usize {
     if width == 0 || height == 0 {
         return 0;
     }
@@ -324,7 +324,7 @@ fn cut(line: &str, left: usize, width: usize) -> String {
 
 /// Cuts a line into pieces of at most `width` cells, keeping every character (and the
 /// indentation tracebacks rely on): at the last space that fits, else mid-word.
-pub fn hard_wrap(line: &str, width: usize) -> Vec<String> {
+pub(crate) fn hard_wrap(line: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let chars: Vec<char> = line.chars().collect();
     let indent = chars.iter().take_while(|c| **c == ' ').count();

@@ -20,7 +20,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
-pub struct Look<'a> {
+pub(crate) struct Look<'a> {
     pub lane: Style,
     pub host: Style,
     pub device: Style,
@@ -32,7 +32,7 @@ pub struct Look<'a> {
     pub words: Words<'a>,
 }
 
-pub struct Words<'a> {
+pub(crate) struct Words<'a> {
     pub line: &'a str,
     pub host: &'a str,
     pub device: &'a str,
@@ -46,7 +46,7 @@ pub struct Words<'a> {
 
 /// The failing kernel and the call that reported it, and whether the host waited for the
 /// kernel at its launch (so the launch itself reported it: no gap).
-pub struct Failure {
+pub(crate) struct Failure {
     pub kernel: usize,
     pub reporter: Option<usize>,
     pub blocking: bool,
@@ -55,7 +55,7 @@ pub struct Failure {
 }
 
 /// Finds the failure in a run's timeline, if a kernel failed.
-pub fn failure(report: &RunReport) -> Option<Failure> {
+pub(crate) fn failure(report: &RunReport) -> Option<Failure> {
     let t = &report.timeline;
     let kernel = t.iter().position(|e| e.status == "assert")?;
     let reporter = t.iter().position(|e| e.status == "reported");
@@ -78,7 +78,7 @@ pub fn failure(report: &RunReport) -> Option<Failure> {
     })
 }
 
-pub fn lines(report: &RunReport, width: usize, look: &Look) -> Vec<Line<'static>> {
+pub(crate) fn lines(report: &RunReport, width: usize, look: &Look) -> Vec<Line<'static>> {
     let w = &look.words;
     let entries = &report.timeline;
     if entries.is_empty() {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set when the console asked the process to end.
 #[derive(Clone)]
-pub struct Termination {
+pub(crate) struct Termination {
     quit: Arc<AtomicBool>,
 }
 
@@ -26,14 +26,14 @@ impl Termination {
     }
 
     /// Windows has no job-control stop: never asked for.
-    pub fn take_suspend(&self) -> bool {
+    pub(crate) fn take_suspend(&self) -> bool {
         false
     }
 }
 
 /// Never called where `take_suspend` is always false.
-pub fn stop_self() {}
+pub(crate) fn stop_self() {}
 
 /// Nothing to install: a crash ends the process without a signal handler, and the panic hook
 /// restores the terminal.
-pub fn install_fatal_handlers() {}
+pub(crate) fn install_fatal_handlers() {}

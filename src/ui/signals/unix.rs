@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set when one of the terminating signals arrived.
 #[derive(Clone)]
-pub struct Termination {
+pub(crate) struct Termination {
     quit: Arc<AtomicBool>,
     suspend: Arc<AtomicBool>,
 }
@@ -62,7 +62,7 @@ const FATAL: [libc::c_int; 7] = [
 
 impl Termination {
     /// Registers the handlers. Failure to register (very unusual) only loses this nicety.
-    pub fn install() -> Termination {
+    pub(crate) fn install() -> Termination {
         let quit = Arc::new(AtomicBool::new(false));
         let suspend = Arc::new(AtomicBool::new(false));
         for &sig in TERMINATING {
@@ -72,19 +72,19 @@ impl Termination {
         Termination { quit, suspend }
     }
 
-    pub fn requested(&self) -> bool {
+    pub(crate) fn requested(&self) -> bool {
         self.quit.load(Ordering::SeqCst)
     }
 
     /// A stop was asked for (SIGTSTP); clears the request.
-    pub fn take_suspend(&self) -> bool {
+    pub(crate) fn take_suspend(&self) -> bool {
         self.suspend.swap(false, Ordering::SeqCst)
     }
 }
 
 /// Stops this process as SIGTSTP would have (the caller has restored the terminal); returns
 /// once it is continued.
-pub fn stop_self() {
+pub(crate) fn stop_self() {
     // SAFETY: raise only sends a signal to this thread's process.
     unsafe {
         libc::raise(libc::SIGSTOP);
@@ -109,7 +109,7 @@ const LEAVE: &[u8] =
 /// Saves the terminal's modes (call before raw mode) and installs the fatal-signal handlers.
 /// The terminal is the one crossterm puts in raw mode: standard input when it is a terminal,
 /// otherwise /dev/tty.
-pub fn install_fatal_handlers() {
+pub(crate) fn install_fatal_handlers() {
     if SAVED.get().is_none() {
         // SAFETY: isatty and open/tcgetattr on descriptors owned here; the /dev/tty descriptor
         // is kept open for the life of the process on purpose.

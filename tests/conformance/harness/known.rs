@@ -18,19 +18,20 @@ use std::path::Path;
 
 /// What a listed line covers.
 #[derive(Debug, Clone)]
-pub enum Tags {
+pub(crate) enum Tags {
     All,
     Some(Vec<String>),
 }
 
 #[derive(Debug, Clone)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub line: usize,
     pub tags: Tags,
     pub reason: String,
 }
 
-pub const REASON_PREFIXES: [&str; 3] = ["unsupported: ", "differs: ", "MKL VML float32 last bits"];
+pub(crate) const REASON_PREFIXES: [&str; 3] =
+    ["unsupported: ", "differs: ", "MKL VML float32 last bits"];
 
 /// `s5-s7` -> s5, s6, s7.
 fn expand(item: &str) -> Result<Vec<String>, String> {
@@ -51,7 +52,7 @@ fn expand(item: &str) -> Result<Vec<String>, String> {
 }
 
 /// script -> its entries.
-pub fn read(path: &Path) -> Result<BTreeMap<String, Vec<Entry>>, String> {
+pub(crate) fn read(path: &Path) -> Result<BTreeMap<String, Vec<Entry>>, String> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -98,7 +99,7 @@ pub fn read(path: &Path) -> Result<BTreeMap<String, Vec<Entry>>, String> {
 }
 
 /// Writes tags compactly: consecutive numbers of one letter become a range.
-pub fn compress(tags: &[String]) -> String {
+pub(crate) fn compress(tags: &[String]) -> String {
     let split = |t: &str| -> (String, Option<u32>) {
         let letters: String = t.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
         let n = t[letters.len()..].parse().ok();

@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// One sample of the suite, as scripts/conformance/generate.py listed it.
 #[derive(Clone, Debug)]
-pub struct Sample {
+pub(crate) struct Sample {
     pub script: String,
     pub tag: String,
     /// function, method, error, construct, forward, backward, eval, optimizer, scheduler.
@@ -19,7 +19,7 @@ pub struct Sample {
 }
 
 /// MANIFEST.tsv, in file order.
-pub fn read_manifest(path: &Path) -> Result<Vec<Sample>, String> {
+pub(crate) fn read_manifest(path: &Path) -> Result<Vec<Sample>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut rows = Vec::new();
@@ -51,7 +51,7 @@ pub fn read_manifest(path: &Path) -> Result<Vec<Sample>, String> {
 /// A script's stdout cut by tag: the lines of each sample (prefix removed), in order, and the
 /// lines that carry no tag (a generated script prints none; the engine might).
 #[derive(Default, Debug)]
-pub struct Blocks {
+pub(crate) struct Blocks {
     pub by_tag: BTreeMap<String, Vec<String>>,
     pub untagged: Vec<String>,
 }
@@ -67,7 +67,7 @@ fn split_tag(line: &str) -> Option<(&str, &str)> {
     Some((tag, &rest[close + 2..]))
 }
 
-pub fn parse(stdout: &[u8]) -> Blocks {
+pub(crate) fn parse(stdout: &[u8]) -> Blocks {
     let text = String::from_utf8_lossy(stdout);
     let mut blocks = Blocks::default();
     for line in text.lines() {

@@ -3,14 +3,14 @@
 //! with the cause the coverage table groups by and the specifics a reader needs.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Identical,
     Differs,
     Unsupported,
 }
 
 impl Verdict {
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Verdict::Identical => "identical",
             Verdict::Differs => "differs",
@@ -21,7 +21,7 @@ impl Verdict {
 
 /// Why a sample is not identical.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
+pub(crate) struct Finding {
     pub verdict: Verdict,
     /// The family of the cause, for the summary: "missing function or class", "missing method",
     /// "missing keyword", "unsupported by the engine", "wrong exception type", "wrong message",
@@ -37,7 +37,7 @@ pub struct Finding {
 }
 
 /// How the script ended, for samples it never reached.
-pub struct Ending<'a> {
+pub(crate) struct Ending<'a> {
     pub last_stderr: &'a str,
     pub code: Option<i32>,
     pub timed_out: bool,
@@ -49,7 +49,7 @@ fn exception_type(line: &str) -> &str {
 }
 
 /// An error by which the engine says it lacks something, rather than one PyTorch would raise.
-pub fn engine_gap(err: &str) -> bool {
+pub(crate) fn engine_gap(err: &str) -> bool {
     let t = exception_type(err);
     // `'int' object has no attribute 'clamp'`: a plain Python value reached code that expected
     // a tensor, which is a wrong error (PyTorch would raise its own), not a missing feature.
@@ -300,7 +300,7 @@ fn line_finding(want: &str, got: &str) -> (&'static str, String) {
 
 /// Compares one sample's lines with the recording's. `got` is None when the script never
 /// printed this sample (it stopped before it).
-pub fn judge(want: &[String], got: Option<&[String]>, ending: &Ending) -> Option<Finding> {
+pub(crate) fn judge(want: &[String], got: Option<&[String]>, ending: &Ending) -> Option<Finding> {
     let Some(got) = got else {
         let why = if ending.timed_out {
             "timed out".to_string()

@@ -6,7 +6,7 @@ use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 
 /// `ct_emu_entry` in shim.h.
 #[repr(C)]
-pub struct RawEntry {
+pub(super) struct RawEntry {
     pub name: *const c_char,
     pub func: *mut c_void,
     pub invoke: unsafe extern "C" fn(*mut c_void, *mut *mut c_void),
@@ -16,7 +16,7 @@ pub struct RawEntry {
 
 /// `ct_emu_module` in shim.h.
 #[repr(C)]
-pub struct RawModule {
+pub(super) struct RawModule {
     pub file: *const c_char,
     pub entries: *const RawEntry,
     pub n_entries: usize,
@@ -25,18 +25,18 @@ pub struct RawModule {
 
 /// Launch outcomes of `ct_emu_launch` (the enum in emu.cpp; 4, an internal error, is any
 /// other value here).
-pub const CT_EMU_OK: c_int = 0;
-pub const CT_EMU_ASSERT: c_int = 1;
-pub const CT_EMU_INVALID_CONFIG: c_int = 2;
-pub const CT_EMU_INVALID_ARGS: c_int = 3;
+pub(super) const CT_EMU_OK: c_int = 0;
+pub(super) const CT_EMU_ASSERT: c_int = 1;
+pub(super) const CT_EMU_INVALID_CONFIG: c_int = 2;
+pub(super) const CT_EMU_INVALID_ARGS: c_int = 3;
 
-pub type LogFn = unsafe extern "C" fn(ctx: *mut c_void, line: *const c_char, len: usize);
+pub(super) type LogFn = unsafe extern "C" fn(ctx: *mut c_void, line: *const c_char, len: usize);
 
 unsafe extern "C" {
     static ct_emu_modules: [*const RawModule; 0];
     static ct_emu_module_count: std::ffi::c_ulong;
 
-    pub fn ct_emu_launch(
+    pub(super) fn ct_emu_launch(
         entry: *const RawEntry,
         uses_barrier: c_int,
         gx: c_uint,
@@ -57,7 +57,7 @@ unsafe extern "C" {
 
 /// One entry point, safe to hold (the tables are static data of the binary).
 #[derive(Clone, Copy)]
-pub struct Entry {
+pub(super) struct Entry {
     pub raw: &'static RawEntry,
     pub uses_barrier: bool,
 }
@@ -68,21 +68,21 @@ unsafe impl Send for Entry {}
 unsafe impl Sync for Entry {}
 
 impl Entry {
-    pub fn name(&self) -> &'static str {
+    pub(super) fn name(&self) -> &'static str {
         // SAFETY: names are string literals of the generated tables.
         unsafe { CStr::from_ptr(self.raw.name) }
             .to_str()
             .unwrap_or("?")
     }
 
-    pub fn param_sizes(&self) -> &'static [usize] {
+    pub(super) fn param_sizes(&self) -> &'static [usize] {
         // SAFETY: `param_sizes` has `n_params` elements (plus a terminator).
         unsafe { std::slice::from_raw_parts(self.raw.param_sizes, self.raw.n_params) }
     }
 }
 
 /// Every (file, entries) the binary holds.
-pub fn modules() -> Vec<(&'static str, Vec<Entry>)> {
+pub(super) fn modules() -> Vec<(&'static str, Vec<Entry>)> {
     let mut out = Vec::new();
     // SAFETY: ct_emu_modules has ct_emu_module_count valid pointers to static tables.
     unsafe {

@@ -23,7 +23,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What `torch.cuda.get_device_name()` says on the emulated device.
-pub const EMULATED_DEVICE_NAME: &str = "Emulated GPU (kernels/*.cu on the CPU)";
+pub(crate) const EMULATED_DEVICE_NAME: &str = "Emulated GPU (kernels/*.cu on the CPU)";
 
 /// Whether this binary holds the emulated device (build.rs found a C++ compiler).
 pub fn built() -> bool {
@@ -47,19 +47,6 @@ pub fn entry_names() -> Vec<(&'static str, Vec<&'static str>)> {
     #[cfg(not(ct_emulated))]
     {
         Vec::new()
-    }
-}
-
-/// The parameter sizes (bytes) of an entry point, as the compiled kernel declares them.
-pub fn param_sizes(entry: &str) -> Option<Vec<usize>> {
-    #[cfg(ct_emulated)]
-    {
-        lookup(entry).map(|e| e.param_sizes().to_vec())
-    }
-    #[cfg(not(ct_emulated))]
-    {
-        let _ = entry;
-        None
     }
 }
 

@@ -6,7 +6,7 @@
 //! kernels module: callers pass the file's texts and entries.)
 
 /// The symbol of a file's module table: `ct_emu_module_loss` for loss.cu.
-pub fn module_symbol(file: &str) -> String {
+pub(crate) fn module_symbol(file: &str) -> String {
     let stem: String = file
         .trim_end_matches(".cu")
         .chars()
@@ -17,7 +17,7 @@ pub fn module_symbol(file: &str) -> String {
 
 /// Does a kernel file synchronise a block (`__syncthreads`)? Only those need threads that run
 /// side by side; see kernels/emu/emu.cpp.
-pub fn uses_barrier(source: &str) -> bool {
+pub(crate) fn uses_barrier(source: &str) -> bool {
     source.contains("__syncthreads")
 }
 
@@ -48,8 +48,10 @@ pub fn host_translation_unit(
     s
 }
 
-/// The C++ file that lists every module (kernel `files`, in order).
-pub fn module_list(files: &[&str]) -> String {
+/// The C++ file that lists every module (kernel `files`, in order); build.rs, which includes this
+/// file, is its one caller.
+#[allow(dead_code)]
+pub(crate) fn module_list(files: &[&str]) -> String {
     let mut s = String::from("#include \"shim.h\"\n");
     for f in files {
         s.push_str(&format!(

@@ -56,7 +56,7 @@ impl CudaGenerator {
     }
 
     /// `set_offset(offset)` (`graphsafe_set_state` aside).
-    pub fn set_offset(&mut self, offset: u64) -> Result<(), String> {
+    pub(crate) fn set_offset(&mut self, offset: u64) -> Result<(), String> {
         if !offset.is_multiple_of(4) {
             return Err("offset must be a multiple of 4".to_string());
         }
@@ -117,15 +117,15 @@ impl DeviceShape {
 /// `calc_execution_policy`: 256-thread blocks, at most `SMs * (threads per SM / 256)`
 /// blocks, and the Philox offset increment (4 per grid-stride iteration).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LaunchPolicy {
+pub(crate) struct LaunchPolicy {
     pub block: u64,
     pub grid: u64,
     pub counter_offset: u64,
 }
 
-pub const BLOCK_SIZE: u64 = 256;
+pub(crate) const BLOCK_SIZE: u64 = 256;
 
-pub fn launch_policy(numel: u64, unroll: u64, device: DeviceShape) -> LaunchPolicy {
+pub(crate) fn launch_policy(numel: u64, unroll: u64, device: DeviceShape) -> LaunchPolicy {
     let blocks_per_sm = (device.max_threads_per_sm as u64 / BLOCK_SIZE).max(1);
     let grid = numel
         .div_ceil(BLOCK_SIZE)

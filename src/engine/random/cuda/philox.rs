@@ -87,6 +87,7 @@ impl PhiloxState {
         self.ctr[3] = self.ctr[3].wrapping_add(nhi);
     }
 
+    #[cfg(test)]
     fn incr(&mut self) {
         for w in self.ctr.iter_mut() {
             *w = w.wrapping_add(1);
@@ -96,8 +97,9 @@ impl PhiloxState {
         }
     }
 
+    #[cfg(test)]
     /// `curand4(&state)`: the next four words.
-    pub fn next4(&mut self) -> [u32; 4] {
+    pub(crate) fn next4(&mut self) -> [u32; 4] {
         let tmp = self.output;
         self.incr();
         self.output = philox4x32_10(self.ctr, self.key);
@@ -110,8 +112,9 @@ impl PhiloxState {
         }
     }
 
+    #[cfg(test)]
     /// `curand(&state)`: the next word.
-    pub fn next_word(&mut self) -> u32 {
+    pub(crate) fn next_word(&mut self) -> u32 {
         let v = self.output[self.word.min(3) as usize];
         self.word += 1;
         if self.word == 4 {

@@ -95,7 +95,7 @@ impl Runtime {
     /// `t.backward(gradient, retain_graph, create_graph=True)`: the leaves' `.grad` get
     /// gradients that have a graph (the first a copy, `CopyBackwards`; later ones added
     /// out of place, `AddBackward0`), as PyTorch's AccumulateGrad does under create_graph.
-    pub fn backward_create_graph(
+    pub(crate) fn backward_create_graph(
         &self,
         t: &Tensor,
         gradient: Option<&Tensor>,
@@ -127,7 +127,7 @@ impl Runtime {
 
     /// `torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, create_graph)`:
     /// the gradients reaching each input (None where none does); `.grad` is left alone.
-    pub fn autograd_grad(
+    pub(crate) fn autograd_grad(
         &self,
         outputs: &[(Tensor, Option<Tensor>)],
         inputs: &[Tensor],

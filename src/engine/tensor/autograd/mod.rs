@@ -270,7 +270,7 @@ impl Tensor {
     /// This tensor under another grad_fn name: an in-place view op (`unsqueeze_`, `t_` …)
     /// computes the out-of-place view, whose node PyTorch names differently
     /// (`UnsqueezeBackward1` for `UnsqueezeBackward0`). Backward is the same.
-    pub fn with_grad_fn_name(mut self, name: &str) -> Tensor {
+    pub(crate) fn with_grad_fn_name(mut self, name: &str) -> Tensor {
         if self.grad_fn.is_none() {
             return self;
         }
@@ -1480,7 +1480,7 @@ impl Runtime {
     }
 
     /// `t.backward(...)` with the leaves' `register_hook` hooks run by `hooks`.
-    pub fn backward_with_hooks(
+    pub(crate) fn backward_with_hooks(
         &self,
         t: &Tensor,
         gradient: Option<&Tensor>,
@@ -1811,7 +1811,13 @@ impl Runtime {
     /// The output of a custom `autograd.Function`: `out` (computed by its forward with grad
     /// mode off) as one node named `name` over `inputs`, whose backward is the Python code
     /// the bindings keep under `id`.
-    pub fn function_finish(&self, name: &str, id: u64, inputs: &[Tensor], out: Tensor) -> Tensor {
+    pub(crate) fn function_finish(
+        &self,
+        name: &str,
+        id: u64,
+        inputs: &[Tensor],
+        out: Tensor,
+    ) -> Tensor {
         let name = intern_name(name);
         let mut o = out.detach();
         o.requires_grad = true;
@@ -1836,7 +1842,7 @@ impl Runtime {
 
     /// The inputs a composite op computes on: detached handles of `inputs`, each a fresh leaf
     /// when its input requires grad (and grad mode is on).
-    pub fn composite_inputs(&self, inputs: &[Tensor]) -> Vec<Tensor> {
+    pub(crate) fn composite_inputs(&self, inputs: &[Tensor]) -> Vec<Tensor> {
         inputs
             .iter()
             .map(|t| {
@@ -1852,7 +1858,7 @@ impl Runtime {
     /// The output of a composite op: `out` (computed from `inner`, made by
     /// [`Runtime::composite_inputs`] from `inputs`) as one node named `name` whose inputs are
     /// `inputs`; `out` itself when it does not require grad.
-    pub fn composite_finish(
+    pub(crate) fn composite_finish(
         &self,
         name: &str,
         inputs: &[Tensor],

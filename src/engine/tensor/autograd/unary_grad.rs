@@ -58,7 +58,7 @@ impl<'a> Buffers<'a> {
         }
     }
     /// The gradient as a buffer of its own (the formulas end in a step, so this moves).
-    pub fn finish(&self, v: Buf<'a>) -> Result<G> {
+    pub(super) fn finish(&self, v: Buf<'a>) -> Result<G> {
         match v {
             Buf::Own(g) => Ok(g),
             other => {
