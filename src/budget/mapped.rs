@@ -17,13 +17,13 @@ use std::alloc::{GlobalAlloc, Layout, System};
 /// From this size a block gets a mapping of its own. glibc maps blocks this big itself (the
 /// threshold `engine::hostbuf::tune_malloc` sets), so heap reuse for smaller tensors, which
 /// that tuning is for, is unchanged.
-pub const MAPPED_BLOCK: usize = 32 << 20;
+pub(crate) const MAPPED_BLOCK: usize = 32 << 20;
 
 const PAGE: usize = 4096;
 
 /// Whether a block of `layout` lives in a mapping of its own.
 #[inline]
-pub fn is_mapped(layout: Layout) -> bool {
+pub(crate) fn is_mapped(layout: Layout) -> bool {
     cfg!(target_os = "linux") && layout.size() >= MAPPED_BLOCK && layout.align() <= PAGE
 }
 
@@ -33,7 +33,7 @@ fn mapping_len(size: usize) -> usize {
 
 /// A fresh zeroed mapping of `size` bytes advised to use huge pages, or null.
 #[cfg(target_os = "linux")]
-pub fn map(size: usize) -> *mut u8 {
+pub(super) fn map(size: usize) -> *mut u8 {
     // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches no
     // existing memory; MAP_FAILED is turned into null.
     let p = unsafe {
@@ -73,7 +73,7 @@ fn advise(p: *mut u8, size: usize) {
 /// # Safety
 /// `p` must be such a block, of `size` bytes, not used afterwards.
 #[cfg(target_os = "linux")]
-pub unsafe fn unmap(p: *mut u8, size: usize) {
+pub(crate) unsafe fn unmap(p: *mut u8, size: usize) {
     // SAFETY: the caller's contract: `p` is the start of a mapping of mapping_len(size) bytes.
     unsafe {
         libc::munmap(p as *mut libc::c_void, mapping_len(size));
@@ -87,7 +87,7 @@ pub unsafe fn unmap(p: *mut u8, size: usize) {
 /// # Safety
 /// `p` must be such a block of `old` bytes; on success it must no longer be used.
 #[cfg(target_os = "linux")]
-pub unsafe fn remap(p: *mut u8, old: usize, new_size: usize) -> *mut u8 {
+pub(crate) unsafe fn remap(p: *mut u8, old: usize, new_size: usize) -> *mut u8 {
     // SAFETY: the caller's contract: `p` is one whole mapping of mapping_len(old) bytes.
     let q = unsafe {
         libc::mremap(
@@ -110,7 +110,7 @@ pub unsafe fn remap(p: *mut u8, old: usize, new_size: usize) -> *mut u8 {
 /// # Safety
 /// As `GlobalAlloc::realloc`: `p` was allocated with `layout` by the path [`is_mapped`] names.
 #[cfg(target_os = "linux")]
-pub unsafe fn move_across(p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+pub(crate) unsafe fn move_across(p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
     let Ok(new_layout) = Layout::from_size_align(new_size, layout.align()) else {
         return std::ptr::null_mut();
     };
@@ -144,19 +144,19 @@ pub fn map(_: usize) -> *mut u8 {
 /// # Safety
 /// Never called: no block is mapped off Linux.
 #[cfg(not(target_os = "linux"))]
-pub unsafe fn unmap(_: *mut u8, _: usize) {}
+pub(crate) unsafe fn unmap(_: *mut u8, _: usize) {}
 
 /// # Safety
 /// Never called: no block is mapped off Linux.
 #[cfg(not(target_os = "linux"))]
-pub unsafe fn remap(_: *mut u8, _: usize, _: usize) -> *mut u8 {
+pub(crate) unsafe fn remap(_: *mut u8, _: usize, _: usize) -> *mut u8 {
     std::ptr::null_mut()
 }
 
 /// # Safety
 /// Never called: no block is mapped off Linux.
 #[cfg(not(target_os = "linux"))]
-pub unsafe fn move_across(_: *mut u8, _: Layout, _: usize) -> *mut u8 {
+pub(crate) unsafe fn move_across(_: *mut u8, _: Layout, _: usize) -> *mut u8 {
     std::ptr::null_mut()
 }
 

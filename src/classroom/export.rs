@@ -19,7 +19,7 @@ pub const MARKER: &str =
 pub(crate) const DEFAULT_DIR: &str = "cudatutor-exercises";
 
 /// The exported file of `ex`.
-pub(crate) fn export_path(dir: &Path, lesson: &Lesson, ex: &Exercise) -> PathBuf {
+pub fn export_path(dir: &Path, lesson: &Lesson, ex: &Exercise) -> PathBuf {
     dir.join(&lesson.id).join(format!("{}.py", ex.id))
 }
 

@@ -989,7 +989,7 @@ impl Runtime {
 
     /// Device memory the GPU backend's contexts hold outside the caching allocator's
     /// segments (scratch), summed over the devices; zeros on the sim.
-    pub fn gpu_scratch(&self) -> super::cuda::gpu_storage::ScratchFigures {
+    pub(crate) fn gpu_scratch(&self) -> super::cuda::gpu_storage::ScratchFigures {
         let mut sum = super::cuda::gpu_storage::ScratchFigures::default();
         for g in &self.gpus {
             let f = g.scratch_figures();

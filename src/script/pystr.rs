@@ -15,11 +15,11 @@ pub struct PyStr(Rc<String>);
 
 impl PyStr {
     /// The same object (`is`).
-    pub fn ptr_eq(a: &PyStr, b: &PyStr) -> bool {
+    pub(crate) fn ptr_eq(a: &PyStr, b: &PyStr) -> bool {
         Rc::ptr_eq(&a.0, &b.0)
     }
     /// The object's address (`id()`); it does not change when the sole holder appends.
-    pub fn addr(&self) -> usize {
+    pub(crate) fn addr(&self) -> usize {
         Rc::as_ptr(&self.0) as usize
     }
     /// The buffer, when this is the only reference to the string (nothing else can see a
@@ -28,7 +28,7 @@ impl PyStr {
         Rc::get_mut(&mut self.0)
     }
     /// A shared `Rc<str>` copy of the text (for the places that keep names as `Rc<str>`).
-    pub fn to_rc(&self) -> Rc<str> {
+    pub(crate) fn to_rc(&self) -> Rc<str> {
         Rc::from(self.as_str())
     }
     pub fn as_str(&self) -> &str {
@@ -143,7 +143,8 @@ mod tests {
         use std::collections::HashSet;
         let set: HashSet<PyStr> = [PyStr::from("x")].into_iter().collect();
         assert!(set.contains("x"));
-        assert!(PyStr::from("a") < PyStr::from("b"));
+        let (a, b) = (PyStr::from("a"), PyStr::from("b"));
+        assert!(a < b);
         assert_eq!(PyStr::from(String::from("é")), PyStr::from("é"));
     }
 }

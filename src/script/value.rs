@@ -15,7 +15,7 @@ use super::errors::PyResult;
 use super::interp::Interpreter;
 use super::ir::FuncCode;
 use super::native::{Args, NativeFn, NativeObject};
-pub use super::pystr::PyStr;
+pub(crate) use super::pystr::PyStr;
 
 /// A small fast hasher (the FxHash mixing step): names are short and not attacker-chosen in a
 /// way that matters here (a learner can only slow down their own run, and the step limit holds).
@@ -890,7 +890,7 @@ impl Dict {
         self.value_at(self.find(key_hash(v), v)?)
     }
     /// The value of the name `k` (its [`key_hash`] `hash`), to change in place.
-    pub fn get_mut_hashed(&mut self, k: &str, hash: u64) -> Option<&mut Value> {
+    pub(crate) fn get_mut_hashed(&mut self, k: &str, hash: u64) -> Option<&mut Value> {
         let i = self.find(hash, KeyView::Str(k))?;
         self.entries.get_mut(i)?.as_mut().map(|e| &mut e.2)
     }

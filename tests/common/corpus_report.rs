@@ -53,13 +53,13 @@ fn engine_gap(line: &str) -> bool {
 
 /// Digit runs that stand alone (sizes, indices, values) become `N`, so one message about
 /// different shapes groups together; digits inside a name (`conv2d`, `log1p`) stay.
-pub fn normalise(line: &str) -> String {
+pub(crate) fn normalise(line: &str) -> String {
     normalise_numbers(line, false)
 }
 
 /// `normalise`; with `exponents`, a run also takes `e`, `-` and `+` (`1e-05`), so messages
 /// about different float values group together too (tests/conformance's verdicts).
-pub fn normalise_numbers(line: &str, exponents: bool) -> String {
+pub(crate) fn normalise_numbers(line: &str, exponents: bool) -> String {
     let chars: Vec<char> = line.chars().collect();
     let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
     let mut out = String::new();
@@ -87,7 +87,7 @@ pub fn normalise_numbers(line: &str, exponents: bool) -> String {
 }
 
 /// `s` cut to `max` characters, `...` marking a cut.
-pub fn clip(s: &str, max: usize) -> String {
+pub(crate) fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         s.to_string()
     } else {

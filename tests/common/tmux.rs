@@ -96,12 +96,12 @@ impl Tmux {
     }
 
     /// A command line: its text, then Enter.
-    pub fn enter(&self, line: &str) {
+    pub(crate) fn enter(&self, line: &str) {
         self.type_text(line);
         self.send(&["Enter"]);
     }
 
-    pub fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         let mut capture = self.tmux();
         capture.args(["capture-pane", "-p", "-t", &self.session]);
         if self.join_wrapped {

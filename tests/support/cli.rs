@@ -7,11 +7,11 @@ use cudatutor::progress::{ExerciseState, Progress};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_cudatutor");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_cudatutor");
 
 /// An empty folder of its own for one test: `cudatutor-SUITE-NAME-PID` in the temp dir,
 /// emptied first (a previous run of the same test leaves its files).
-pub fn scratch_dir(suite: &str, name: &str) -> PathBuf {
+pub(crate) fn scratch_dir(suite: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cudatutor-{suite}-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -19,19 +19,19 @@ pub fn scratch_dir(suite: &str, name: &str) -> PathBuf {
 }
 
 /// The binary with its progress in `data` and a UTF-8 locale (the output is English).
-pub fn command(data: &Path) -> Command {
+pub(crate) fn command(data: &Path) -> Command {
     let mut c = Command::new(BIN);
     c.env("CUDATUTOR_DATA_DIR", data).env("LANG", "C.UTF-8");
     c
 }
 
 /// `cudatutor ARGS` on `data`, run to its end.
-pub fn cudatutor(data: &Path, args: &[&str]) -> Output {
+pub(crate) fn cudatutor(data: &Path, args: &[&str]) -> Output {
     command(data).args(args).output().expect("binary runs")
 }
 
 /// How many exercises the built-in lessons hold (English and Chinese hold the same ids).
-pub fn builtin_exercise_count() -> usize {
+pub(crate) fn builtin_exercise_count() -> usize {
     Catalog::builtin(Lang::En)
         .expect("the built-in lessons load")
         .lessons
@@ -42,7 +42,7 @@ pub fn builtin_exercise_count() -> usize {
 
 /// A saved attempt at exercise `id`: `code`, marked `passed` as given (the checks must not
 /// trust the mark).
-pub fn save_attempt(progress: &mut Progress, id: &str, code: String, passed: bool) {
+pub(crate) fn save_attempt(progress: &mut Progress, id: &str, code: String, passed: bool) {
     progress.exercises.insert(
         id.to_string(),
         ExerciseState {
@@ -55,7 +55,7 @@ pub fn save_attempt(progress: &mut Progress, id: &str, code: String, passed: boo
 /// Progress on the built-in lessons where every exercise holds its solution except `broken`
 /// (its starting code and a comment: an attempt that keeps the bug, since the starting code
 /// unchanged would not even run) and `absent` (never started); each marked `passed` as given.
-pub fn builtin_attempts(broken: &[&str], absent: &[&str], passed: bool) -> Progress {
+pub(crate) fn builtin_attempts(broken: &[&str], absent: &[&str], passed: bool) -> Progress {
     let catalog = Catalog::builtin(Lang::En).unwrap();
     let mut progress = Progress::default();
     for ex in catalog.lessons.iter().flat_map(|l| &l.exercises) {
@@ -75,7 +75,7 @@ pub fn builtin_attempts(broken: &[&str], absent: &[&str], passed: bool) -> Progr
 /// An editor for `$EDITOR` tests, a shell script written in `dir`: keeps what it was shown in
 /// `dir/seen.py`, writes `new_code` (kept in `dir/new.py`) over the file and exits with
 /// `status`. Executable; its path.
-pub fn editor_script(dir: &Path, new_code: &str, status: i32) -> PathBuf {
+pub(crate) fn editor_script(dir: &Path, new_code: &str, status: i32) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     std::fs::write(dir.join("new.py"), new_code).unwrap();
     let script = dir.join("editor.sh");
@@ -92,7 +92,7 @@ pub fn editor_script(dir: &Path, new_code: &str, status: i32) -> PathBuf {
 }
 
 /// `cmd` run to its end with `input` on its stdin, its stdout and stderr captured.
-pub fn output_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
+pub(crate) fn output_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = cmd

@@ -18,19 +18,19 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The deck of short lessons most pager tests walk through.
-pub const DECK: &str = "tests/fixtures/lessons/deck";
+pub(crate) const DECK: &str = "tests/fixtures/lessons/deck";
 
-pub fn catalog(dir: &str) -> Catalog {
+pub(crate) fn catalog(dir: &str) -> Catalog {
     Catalog::from_dir(Path::new(dir)).unwrap()
 }
 
 /// A pager on the lessons of `dir`, without colour, opened at the start.
-pub fn app_on(dir: &str, lang: Lang, progress: Progress) -> App {
+pub(crate) fn app_on(dir: &str, lang: Lang, progress: Progress) -> App {
     App::new(catalog(dir), lang, Theme { color: false }, progress, None)
 }
 
 /// A pager on `catalog` in English, without colour or progress, opened at `lesson` (an index).
-pub fn fresh_app(catalog: Catalog, lesson: Option<usize>) -> App {
+pub(crate) fn fresh_app(catalog: Catalog, lesson: Option<usize>) -> App {
     App::new(
         catalog,
         Lang::En,
@@ -41,7 +41,7 @@ pub fn fresh_app(catalog: Catalog, lesson: Option<usize>) -> App {
 }
 
 /// The label of a runner on the simulated backend, with `device` as its device's name.
-pub fn sim_label(device: &str) -> BackendLabel {
+pub(crate) fn sim_label(device: &str) -> BackendLabel {
     BackendLabel {
         backend: Backend::Sim,
         device: device.into(),
@@ -49,7 +49,7 @@ pub fn sim_label(device: &str) -> BackendLabel {
 }
 
 /// Returns the report it holds (the last one set) for every run.
-pub struct Fixed(pub Mutex<RunReport>);
+pub(crate) struct Fixed(pub Mutex<RunReport>);
 
 impl ExerciseRunner for Fixed {
     fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
@@ -62,7 +62,7 @@ impl ExerciseRunner for Fixed {
 
 /// Runs until its cancel flag is set (or `ignore` has passed and the flag is set), then
 /// reports the KeyboardInterrupt the engine raises.
-pub struct UntilCancelled {
+pub(crate) struct UntilCancelled {
     pub ignore: Duration,
 }
 
@@ -91,12 +91,12 @@ impl ExerciseRunner for UntilCancelled {
 }
 
 /// A pager on the deck whose every run reports `report`.
-pub fn deck_app(report: RunReport) -> App {
+pub(crate) fn deck_app(report: RunReport) -> App {
     app_on(DECK, Lang::En, Progress::default()).with_runner(Arc::new(Fixed(Mutex::new(report))))
 }
 
 /// The terminal is `w` x `h` (as the event loop tells the App), then a frame.
-pub fn draw(app: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
+pub(crate) fn draw(app: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
     app.handle_event(&Event::Resize(w, h));
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     terminal.draw(|f| f.render_widget(&*app, f.area())).unwrap();
@@ -104,12 +104,12 @@ pub fn draw(app: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
 }
 
 /// The frame as ratatui's test backend prints it (each row quoted), for snapshots.
-pub fn frame_text(app: &mut App, w: u16, h: u16) -> String {
+pub(crate) fn frame_text(app: &mut App, w: u16, h: u16) -> String {
     format!("{}", draw(app, w, h).backend())
 }
 
 /// The frame's rows as the learner reads them: a wide character's blank second cell skipped.
-pub fn screen_rows(app: &mut App, w: u16, h: u16) -> Vec<String> {
+pub(crate) fn screen_rows(app: &mut App, w: u16, h: u16) -> Vec<String> {
     let terminal = draw(app, w, h);
     let buf = terminal.backend().buffer();
     (0..h)
@@ -127,43 +127,43 @@ pub fn screen_rows(app: &mut App, w: u16, h: u16) -> Vec<String> {
 }
 
 /// `screen_rows`, one row a line.
-pub fn screen(app: &mut App, w: u16, h: u16) -> String {
+pub(crate) fn screen(app: &mut App, w: u16, h: u16) -> String {
     screen_rows(app, w, h).join("\n")
 }
 
-pub fn key(app: &mut App, code: KeyCode, mods: KeyModifiers) {
+pub(crate) fn key(app: &mut App, code: KeyCode, mods: KeyModifiers) {
     app.handle_event(&Event::Key(KeyEvent::new(code, mods)));
 }
 
-pub fn press(app: &mut App, code: KeyCode) {
+pub(crate) fn press(app: &mut App, code: KeyCode) {
     key(app, code, KeyModifiers::NONE);
 }
 
-pub fn ctrl(app: &mut App, c: char) {
+pub(crate) fn ctrl(app: &mut App, c: char) {
     key(app, KeyCode::Char(c), KeyModifiers::CONTROL);
 }
 
-pub fn typed(app: &mut App, text: &str) {
+pub(crate) fn typed(app: &mut App, text: &str) {
     for c in text.chars() {
         press(app, KeyCode::Char(c));
     }
 }
 
-pub fn times(app: &mut App, code: KeyCode, n: usize) {
+pub(crate) fn times(app: &mut App, code: KeyCode, n: usize) {
     for _ in 0..n {
         press(app, code);
     }
 }
 
 /// `r` on the focused card, then the report.
-pub fn run_and_wait(app: &mut App) {
+pub(crate) fn run_and_wait(app: &mut App) {
     press(app, KeyCode::Char('r'));
     assert!(app.wait_for_run(Duration::from_secs(10)), "the run ended");
 }
 
 /// One row of a run's timeline: `kind` as the engine names it ("host", "kernel", "sync"), the
 /// host span and, for work on the device, the device span (on device 0); status Ok, no memory.
-pub fn timeline_entry(
+pub(crate) fn timeline_entry(
     line: u32,
     op: &str,
     kind: &str,
@@ -187,7 +187,7 @@ pub fn timeline_entry(
 
 /// The memory report of a run on the simulated H200: `allocated` and `peak` bytes, 2 MiB
 /// reserved, on its one device.
-pub fn sim_memory(allocated: u64, peak: u64) -> MemoryReport {
+pub(crate) fn sim_memory(allocated: u64, peak: u64) -> MemoryReport {
     MemoryReport {
         allocated,
         reserved: 2 << 20,

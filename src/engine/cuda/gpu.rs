@@ -182,7 +182,10 @@ impl DeviceSegments {
     /// The segments of `ctx`'s device: a segment that does not fit while `ctx` pools freed
     /// scratch is tried once more after the pool is freed (PyTorch's process holds no such
     /// pool, so its allocation would have found that memory free).
-    pub fn for_ctx(ctx: &Rc<super::gpu_storage::GpuCtx>, limit: Option<u64>) -> DeviceSegments {
+    pub(crate) fn for_ctx(
+        ctx: &Rc<super::gpu_storage::GpuCtx>,
+        limit: Option<u64>,
+    ) -> DeviceSegments {
         let mut segments = DeviceSegments::new(ctx.device.clone(), limit);
         segments.scratch = Some(ctx.clone());
         segments

@@ -168,7 +168,7 @@ impl GpuCtx {
 
     /// What scratch holds of the card now and at most so far: the device memory this
     /// context uses outside the caching allocator's segments.
-    pub fn scratch_figures(&self) -> ScratchFigures {
+    pub(crate) fn scratch_figures(&self) -> ScratchFigures {
         ScratchFigures {
             live: self.scratch_live.get(),
             pooled: self.pool_bytes.get(),
@@ -178,7 +178,7 @@ impl GpuCtx {
 
     /// Frees the pooled scratch (the caching allocator needs the memory); true when there was
     /// some.
-    pub fn release_scratch_pool(&self) -> bool {
+    pub(crate) fn release_scratch_pool(&self) -> bool {
         let had = self.pool_bytes.get() > 0;
         self.drain_pool();
         had
@@ -253,7 +253,7 @@ impl GpuCtx {
 
 /// Device memory a [`GpuCtx`] holds outside the caching allocator's segments, in bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ScratchFigures {
+pub(crate) struct ScratchFigures {
     /// Handed out now (an op in progress, or a value not yet moved into its block).
     pub live: u64,
     /// Freed and kept for reuse (at most [`POOL_LIMIT`]).

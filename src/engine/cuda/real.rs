@@ -96,7 +96,7 @@ static KEEP_CONTEXTS: AtomicBool = AtomicBool::new(false);
 /// its segments when it ends ([`super::gpu::DeviceSegments`]), each run has its own stream
 /// events, counters and generators, and a context that ended poisoned, or with an error
 /// pending, is never kept (the worker also exits after a poisoned run).
-pub fn keep_contexts_between_runs() {
+pub(crate) fn keep_contexts_between_runs() {
     KEEP_CONTEXTS.store(true, Ordering::SeqCst);
 }
 

@@ -85,7 +85,6 @@ pub use dtype_dispatch;
 pub(crate) trait Stored: Element {
     fn wrap(v: Vec<Self>) -> HostStorage;
     fn slice(h: &HostStorage) -> Option<&[Self]>;
-    fn slice_mut(h: &mut HostStorage) -> Option<&mut Vec<Self>>;
 }
 
 macro_rules! stored {
@@ -97,13 +96,6 @@ macro_rules! stored {
             }
             #[inline]
             fn slice(h: &HostStorage) -> Option<&[Self]> {
-                match h {
-                    HostStorage::$var(v) => Some(v),
-                    _ => None,
-                }
-            }
-            #[inline]
-            fn slice_mut(h: &mut HostStorage) -> Option<&mut Vec<Self>> {
                 match h {
                     HostStorage::$var(v) => Some(v),
                     _ => None,

@@ -35,7 +35,6 @@ pub(crate) trait Real:
 {
     const ZERO: Self;
     const ONE: Self;
-    const INFINITY: Self;
     const NEG_INFINITY: Self;
     const NAN: Self;
     fn is_nan(self) -> bool;
@@ -45,13 +44,11 @@ pub(crate) trait Real:
     /// `self * a + b` with one rounding (a hardware FMA).
     fn fma(self, a: Self, b: Self) -> Self;
     fn sqrt(self) -> Self;
-    fn abs(self) -> Self;
 }
 
 impl Real for f32 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
-    const INFINITY: Self = f32::INFINITY;
     const NEG_INFINITY: Self = f32::NEG_INFINITY;
     const NAN: Self = f32::NAN;
     #[inline(always)]
@@ -74,16 +71,11 @@ impl Real for f32 {
     fn sqrt(self) -> Self {
         self.sqrt()
     }
-    #[inline(always)]
-    fn abs(self) -> Self {
-        self.abs()
-    }
 }
 
 impl Real for f64 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
-    const INFINITY: Self = f64::INFINITY;
     const NEG_INFINITY: Self = f64::NEG_INFINITY;
     const NAN: Self = f64::NAN;
     #[inline(always)]
@@ -105,10 +97,6 @@ impl Real for f64 {
     #[inline(always)]
     fn sqrt(self) -> Self {
         self.sqrt()
-    }
-    #[inline(always)]
-    fn abs(self) -> Self {
-        self.abs()
     }
 }
 

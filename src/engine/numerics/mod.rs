@@ -21,7 +21,7 @@
 //! - [`sum::sum_f32`], [`sum::sum_f64`], [`sum::sum_dims_f32`], [`sum::sum_dims_f64`],
 //!   [`sum::nansum_dims_f32`], [`sum::nansum_dims_f64`]: `cascade_sum` (SumKernel.cpp, AVX2
 //!   build: 8 float / 4 double lanes) with TensorIterator's dimension order ([`iter`]).
-//! - [`sum::mean_f32`], [`sum::mean_dims_f32`] (and `_f64`): `mean_out` = sum / float(count).
+//! - [`sum::mean_dims_f32`] (and `_f64`): `mean_out` = sum / float(count).
 //! - [`stats::var_f32`] (var and std), [`stats::var_mean_f32`]: `std_var_all_cpu` (two-pass in
 //!   double) for one output, `WelfordOps` in double otherwise.
 //! - [`stats::vector_norm_f32`] with [`stats::NormOrd`]: `norm_kernel_tensor_iterator_impl`
@@ -40,8 +40,7 @@
 //!   exp, log, log2, log10, sqrt, tanh, sin, cos, tan, erf, erfc are MKL's in PyTorch:
 //!   [`unary::Unary::is_mkl`] marks them, [`mkl`] gives stand-ins within one ulp.
 //! - [`pointwise::add_alpha`], [`pointwise::sub_alpha`], [`pointwise::addcmul`],
-//!   [`pointwise::addcdiv`], [`pointwise::lerp`] and the in-place slice forms (`add_alpha_`,
-//!   `mul_scalar_`, `div_scalar_`, `addcmul_`, `addcdiv_`, `lerp_`): the ufunc add,
+//!   [`pointwise::addcdiv`], [`pointwise::lerp`] and the in-place slice forms (`addcdiv_`, `lerp_`): the ufunc add,
 //!   PointwiseOpsKernel, LerpKernel (GCC fuses `a + s*b`).
 //! - [`backward::backward_f32`] with [`backward::Backward`]: threshold (relu), sigmoid, tanh,
 //!   gelu (oneDNN for contiguous), silu, softplus, elu, leaky_relu, mish, hardswish,
@@ -71,8 +70,8 @@
 //! **Factories and optimisers** ([`range`], [`optim`])
 //! - [`range::linspace_f32`], [`range::arange_f32`], [`range::arange_len`]:
 //!   RangeFactoriesKernel.cpp.
-//! - [`optim::sgd_step`], [`optim::adam_step`] (AdamW via `decoupled_weight_decay`, amsgrad),
-//!   [`optim::rmsprop_step`] (centered, momentum): torch/optim's single-tensor CPU paths; the
+//! - [`optim::sgd_step`], [`optim::adam_step_with_sqrt`] (AdamW via `decoupled_weight_decay`, amsgrad),
+//!   [`optim::rmsprop_step_with_sqrt`] (centered, momentum): torch/optim's single-tensor CPU paths; the
 //!   `*_with_sqrt` forms take `torch.sqrt` from the caller (it is MKL's).
 //!
 //! **Building blocks**: [`iter`] (TensorIterator's `reorder_dimensions` / `coalesce_dimensions`

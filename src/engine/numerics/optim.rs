@@ -38,7 +38,7 @@ impl Default for Sgd {
 /// SGD's float32 scalars for one step, as `_single_tensor_sgd` hands them to its tensor ops
 /// (each a Python float rounded once to float32).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SgdScalars {
+pub(crate) struct SgdScalars {
     pub maximize: bool,
     /// `grad.add(param, alpha=weight_decay)` when weight decay is on.
     pub weight_decay: Option<f32>,
@@ -50,7 +50,7 @@ pub struct SgdScalars {
 }
 
 impl SgdScalars {
-    pub fn of(cfg: &Sgd) -> Self {
+    pub(crate) fn of(cfg: &Sgd) -> Self {
         SgdScalars {
             maximize: cfg.maximize,
             weight_decay: (cfg.weight_decay != 0.0).then(|| scalar(cfg.weight_decay)),
@@ -110,7 +110,7 @@ fn sgd_pass(s: &SgdScalars, param: &mut [f32], grad: &[f32], buf: Option<&mut [f
 avx2_fma! {
 /// [`sgd_step`] on buffers the caller owns (a momentum buffer from an earlier step, or none
 /// when momentum is off), in one pass.
-pub fn sgd_update(s: &SgdScalars, param: &mut [f32], grad: &[f32], buf: Option<&mut [f32]>) {
+pub(crate) fn sgd_update(s: &SgdScalars, param: &mut [f32], grad: &[f32], buf: Option<&mut [f32]>) {
     sgd_pass(s, param, grad, buf, false)
 }
 }
@@ -164,16 +164,11 @@ impl AdamState {
     }
 }
 
-/// One `Adam.step()` / `AdamW.step()` for one parameter (`_single_tensor_adam`, not capturable).
-pub(crate) fn adam_step(cfg: &Adam, param: &mut [f32], grad: &[f32], st: &mut AdamState) {
-    adam_step_with_sqrt(cfg, param, grad, st, mkl::sqrt);
-}
-
 /// Adam's float32 scalars for one step, as `_single_tensor_adam` hands them to its tensor ops:
 /// each a Python float (bias corrections in f64 as Python computes them) rounded once to
 /// float32.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AdamScalars {
+pub(crate) struct AdamScalars {
     pub maximize: bool,
     /// `param.mul_(1 - lr * weight_decay)` (AdamW's decoupled decay) when on.
     pub decay_factor: Option<f32>,
@@ -190,7 +185,7 @@ pub struct AdamScalars {
 
 impl AdamScalars {
     /// The scalars of step number `step` (already counted).
-    pub fn of(cfg: &Adam, step: f64) -> Self {
+    pub(crate) fn of(cfg: &Adam, step: f64) -> Self {
         let decay = cfg.weight_decay != 0.0;
         let bc1 = 1.0 - cfg.beta1.powf(step);
         let bc2 = 1.0 - cfg.beta2.powf(step);
@@ -209,7 +204,8 @@ impl AdamScalars {
     }
 }
 
-/// [`adam_step`] with the elementwise `torch.sqrt` supplied by the caller.
+/// One `Adam.step()` / `AdamW.step()` for one parameter (`_single_tensor_adam`, not capturable),
+/// with the elementwise `torch.sqrt` supplied by the caller (MKL's vsSqrt on the CPU).
 pub fn adam_step_with_sqrt(
     cfg: &Adam,
     param: &mut [f32],
@@ -282,8 +278,8 @@ fn adam_pass(
 }
 
 avx2_fma! {
-/// [`adam_step`] on buffers the caller owns, in one pass; `max_exp_avg_sq` with amsgrad.
-pub fn adam_update(
+/// [`adam_step_with_sqrt`] on buffers the caller owns, in one pass; `max_exp_avg_sq` with amsgrad.
+pub(crate) fn adam_update(
     s: &AdamScalars,
     param: &mut [f32],
     grad: &[f32],
@@ -348,12 +344,8 @@ impl RmsPropState {
     }
 }
 
-/// One `RMSprop.step()` for one parameter (`_single_tensor_rmsprop`).
-pub(crate) fn rmsprop_step(cfg: &RmsProp, param: &mut [f32], grad: &[f32], st: &mut RmsPropState) {
-    rmsprop_step_with_sqrt(cfg, param, grad, st, mkl::sqrt);
-}
-
-/// [`rmsprop_step`] with the elementwise `torch.sqrt` supplied by the caller.
+/// One `RMSprop.step()` for one parameter (`_single_tensor_rmsprop`), with the elementwise
+/// `torch.sqrt` supplied by the caller.
 pub fn rmsprop_step_with_sqrt(
     cfg: &RmsProp,
     param: &mut [f32],

@@ -72,35 +72,6 @@ pub(crate) fn add_alpha_into(out: &mut [f32], x: &[f32], y: &[f32], alpha: f32) 
 }
 }
 
-/// In-place `x.add_(y, alpha=alpha)` over slices (`y` of length 1 broadcasts).
-pub(crate) fn add_alpha_(x: &mut [f32], y: &[f32], alpha: f32) {
-    if y.len() == 1 {
-        let b = y[0];
-        x.iter_mut().for_each(|a| *a = add_alpha(*a, b, alpha));
-    } else {
-        x.iter_mut()
-            .zip(y)
-            .for_each(|(a, &b)| *a = add_alpha(*a, b, alpha));
-    }
-}
-
-/// In-place `x.mul_(s)`.
-pub(crate) fn mul_scalar_(x: &mut [f32], s: f32) {
-    x.iter_mut().for_each(|a| *a *= s);
-}
-
-/// In-place `x.div_(s)`.
-pub(crate) fn div_scalar_(x: &mut [f32], s: f32) {
-    x.iter_mut().for_each(|a| *a /= s);
-}
-
-/// In-place `x.addcmul_(t1, t2, value=v)`.
-pub(crate) fn addcmul_(x: &mut [f32], t1: &[f32], t2: &[f32], v: f32) {
-    for ((a, &b), &c) in x.iter_mut().zip(t1).zip(t2) {
-        *a = addcmul(*a, b, c, v);
-    }
-}
-
 /// In-place `x.addcdiv_(t1, t2, value=v)`.
 pub fn addcdiv_(x: &mut [f32], t1: &[f32], t2: &[f32], v: f32) {
     for ((a, &b), &c) in x.iter_mut().zip(t1).zip(t2) {

@@ -363,8 +363,3 @@ pub fn mean_dims_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
     }
     s
 }
-
-/// `torch.mean(x)` of a contiguous float32 buffer.
-pub(crate) fn mean_f32(x: &[f32]) -> f32 {
-    sum_f32(x) / x.len() as f32
-}

@@ -72,11 +72,11 @@ pub(crate) fn engine_gap(err: &str) -> bool {
 
 /// Digit runs that stand alone become `N`, so messages about different sizes or values group
 /// together; digits inside a name (`conv2d`) stay.
-pub fn normalise(line: &str) -> String {
+pub(crate) fn normalise(line: &str) -> String {
     crate::common::corpus_report::normalise_numbers(line, true)
 }
 
-pub use crate::common::corpus_report::clip;
+pub(crate) use crate::common::corpus_report::clip;
 
 /// The text between the first pair of single quotes after `after`.
 fn quoted_after<'a>(s: &'a str, after: &str) -> Option<&'a str> {
