@@ -137,7 +137,7 @@ pub(crate) unsafe fn move_across(p: *mut u8, layout: Layout, new_size: usize) ->
 }
 
 #[cfg(not(target_os = "linux"))]
-pub fn map(_: usize) -> *mut u8 {
+pub(super) fn map(_: usize) -> *mut u8 {
     std::ptr::null_mut()
 }
 

@@ -100,6 +100,10 @@ pub(super) fn highlight_line(line: &str, theme: Theme) -> Vec<Span<'static>> {
             };
             push(word, style);
         } else {
+            // At least this character: a numeric that is neither an ASCII digit nor alphabetic
+            // ('²', '½', '٣') stops the loop below at once, and the line never ended (the
+            // pager froze, growing without bound, when a learner typed one).
+            i += 1;
             while i < chars.len() && !(chars[i].is_alphanumeric() || "#\"'_".contains(chars[i])) {
                 i += 1;
             }
@@ -112,6 +116,20 @@ pub(super) fn highlight_line(line: &str, theme: Theme) -> Vec<Span<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numerics_that_are_not_ascii_digits_are_plain_text_and_the_line_ends() {
+        let theme = Theme { color: true };
+        for line in ["x² = ½", "a = ٣ + 1", "²", "print(x³)  # cube"] {
+            let spans = highlight_line(line, theme);
+            let text: String = spans.iter().map(|s| s.content.as_ref()).collect();
+            assert_eq!(text, line);
+            assert!(
+                spans.iter().all(|s| !s.content.is_empty()),
+                "{line}: {spans:?}"
+            );
+        }
+    }
 
     #[test]
     fn colours_keywords_strings_numbers_and_comments() {
