@@ -334,16 +334,7 @@ pub(crate) fn unary(h: &HostStorage, layout: &Layout, op: UnaryOp) -> Result<Hos
             && n > 0
             && layout.dims() > 0
         {
-            let mut out = super::got(crate::engine::hostbuf::try_zeroed::<f32>(n), n)?;
-            let ost = crate::engine::layout::contiguous_strides(&layout.shape);
-            let xv = crate::engine::numerics::View {
-                shape: &layout.shape,
-                strides: &layout.strides,
-                offset: layout.offset,
-            };
-            let ov = crate::engine::numerics::View::contiguous(&layout.shape, &ost);
-            crate::engine::numerics::unary::unary_strided_f32(u, x, xv, &mut out, ov);
-            return Ok(HostStorage::F32(out));
+            return unary_f32_to_contiguous(u, x, layout, n);
         }
         if let Some(u) = exact
             && n == 1
@@ -636,7 +627,7 @@ fn vector_binary_f32(
 /// Measured on 2.15: `full((40,), 19.260563).pow(1 / 1.5)` gives 7.1853185 at index 0 and
 /// 7.185318 at index 39, and 7.185318 everywhere for 20 elements.
 fn pow_by_number_f32(x: &[f32], layout: &Layout, e: f64, n: usize) -> Result<HostStorage> {
-    use crate::engine::numerics::unary::{Unary, unary_strided_f32};
+    use crate::engine::numerics::unary::Unary;
     let u = Unary::PowScalar { exponent: e };
     if n == 0 {
         return Ok(HostStorage::F32(Vec::new()));
@@ -644,6 +635,17 @@ fn pow_by_number_f32(x: &[f32], layout: &Layout, e: f64, n: usize) -> Result<Hos
     if layout.dims() == 0 {
         return Ok(HostStorage::F32(vec![u.scalar(x[layout.offset])]));
     }
+    unary_f32_to_contiguous(u, x, layout, n)
+}
+
+/// `u` on every element of the float32 tensor `layout` of `x` (n elements, at least one
+/// dimension), in engine::numerics' strided order, into a fresh contiguous tensor.
+fn unary_f32_to_contiguous(
+    u: crate::engine::numerics::unary::Unary,
+    x: &[f32],
+    layout: &Layout,
+    n: usize,
+) -> Result<HostStorage> {
     let mut out = super::got(try_zeroed::<f32>(n), n)?;
     let ost = crate::engine::layout::contiguous_strides(&layout.shape);
     let xv = crate::engine::numerics::View {
@@ -652,7 +654,7 @@ fn pow_by_number_f32(x: &[f32], layout: &Layout, e: f64, n: usize) -> Result<Hos
         offset: layout.offset,
     };
     let ov = crate::engine::numerics::View::contiguous(&layout.shape, &ost);
-    unary_strided_f32(u, x, xv, &mut out, ov);
+    crate::engine::numerics::unary::unary_strided_f32(u, x, xv, &mut out, ov);
     Ok(HostStorage::F32(out))
 }
 
