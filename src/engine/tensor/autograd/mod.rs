@@ -1830,13 +1830,8 @@ impl Runtime {
                 .collect(),
             device: o.device(),
         };
-        o.node = Some(Rc::new(Node::new(
-            name,
-            inputs.iter().map(edge_of).collect(),
-            kind,
-            o.layout.shape.clone(),
-            o.dtype(),
-        )));
+        let edges: Vec<Edge> = inputs.iter().map(edge_of).collect();
+        attach(&mut o, &edges, kind);
         o
     }
 
@@ -1876,13 +1871,8 @@ impl Runtime {
             root: edge_of(&out),
             leaves: inner.iter().map(|t| t.leaf.clone()).collect(),
         };
-        o.node = Some(Rc::new(Node::new(
-            name,
-            inputs.iter().map(edge_of).collect(),
-            kind,
-            o.layout.shape.clone(),
-            o.dtype(),
-        )));
+        let edges: Vec<Edge> = inputs.iter().map(edge_of).collect();
+        attach(&mut o, &edges, kind);
         o
     }
 }
