@@ -249,6 +249,43 @@ fn merge_polled<T: Copy>(
     true
 }
 
+/// The caller's interrupt, handed to the worker threads of a parallel op
+/// ([`crate::engine::parallel`]): a worker polls what the thread that started the op polls.
+#[derive(Clone)]
+pub(crate) struct Inherited(Option<(Interrupt, u32)>);
+
+/// What this thread polls now, for its parallel op's workers.
+pub(crate) fn inherit() -> Inherited {
+    Inherited(ACTIVE.with(|a| {
+        a.borrow()
+            .as_ref()
+            .map(|act| (act.interrupt.clone(), act.line))
+    }))
+}
+
+impl Inherited {
+    /// Runs `f` on this (worker) thread polling the inherited interrupt; returns its result and
+    /// the stop a [`should_stop`] loop inside it saw, if any.
+    pub(crate) fn run<R>(&self, f: impl FnOnce() -> R) -> (R, Option<EngineError>) {
+        let _guard = match &self.0 {
+            Some((interrupt, line)) => enter(interrupt, *line),
+            None => enter(&Interrupt::default(), 0),
+        };
+        let r = f();
+        (r, take_pending())
+    }
+}
+
+/// Keeps a stop a worker thread saw for this thread's op end (as [`should_stop`] would have).
+pub(crate) fn keep_pending(e: EngineError) {
+    PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.is_none() {
+            *p = Some(e);
+        }
+    });
+}
+
 /// The stop a [`should_stop`] loop saw during this op, if any (cleared).
 pub(crate) fn take_pending() -> Option<EngineError> {
     PENDING.with(|p| p.borrow_mut().take())

@@ -22,6 +22,7 @@ pub(crate) mod memory_history;
 pub mod numerics;
 pub(crate) mod numpy_print;
 pub(crate) mod op;
+pub(crate) mod parallel;
 pub mod print;
 pub(crate) mod provenance;
 pub mod random;

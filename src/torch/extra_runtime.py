@@ -3,8 +3,8 @@
 import os as _os
 
 # PyTorch's intra-op thread count: OMP_NUM_THREADS / MKL_NUM_THREADS when set, else the
-# machine's cores. cudatutor's engine computes on one thread whatever this says; the number is
-# what a script reads back.
+# machine's cores. The engine splits its large elementwise ops, row-wise ops and products over
+# this many threads (engine::parallel); results never depend on the count.
 _threads = [None]
 
 
@@ -28,6 +28,7 @@ def set_num_threads(n):
     if n <= 0:
         raise RuntimeError('set_num_threads expects a positive integer')
     _threads[0] = n
+    torch._C._set_num_threads(n)
 
 
 def get_num_interop_threads():
@@ -77,6 +78,9 @@ def OptimizedModule(mod):
 
 
 torch.get_num_threads = get_num_threads
+# each run starts at the count its environment gives (an earlier run in this process may have
+# set another)
+torch._C._set_num_threads(get_num_threads())
 torch.set_num_threads = set_num_threads
 torch.get_num_interop_threads = get_num_interop_threads
 torch.compile = compile

@@ -2071,6 +2071,21 @@ fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
 pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch._C");
     super::fused_optim::register(&m, rt);
+    // _set_num_threads(n): the engine's intra-op thread count (engine::parallel), which
+    // torch.set_num_threads and the script's first torch import set
+    m.add_fn("_set_num_threads", |_it, args| {
+        let a = args.exact("_set_num_threads", 1)?;
+        match a[0] {
+            Value::Int(n) if n > 0 => {
+                crate::engine::parallel::set_num_threads(usize::try_from(n).unwrap_or(usize::MAX));
+                Ok(Value::None)
+            }
+            _ => Err(PyException::new(
+                ExcType::RuntimeError,
+                "set_num_threads expects a positive integer",
+            )),
+        }
+    });
     // t.is_inference(): allocated under torch.inference_mode()
     m.add_fn("_is_inference", |_it, args| {
         let a = args.exact("_is_inference", 1)?;

@@ -1,0 +1,260 @@
+//! Intra-op threads, as ATen's `at::parallel_for`: an op over `n` independent items splits
+//! them into at most [`num_threads`] contiguous ranges of at least `grain` items, run on a
+//! shared pool (rayon's global one). PyTorch's intra-op thread count is [`num_threads`]
+//! (`torch.get_num_threads()`): `OMP_NUM_THREADS` / `MKL_NUM_THREADS` when set, else the
+//! machine's cores; `torch.set_num_threads(n)` changes it ([`set_num_threads`]).
+//!
+//! Only for work whose results do not depend on the split: each output element computed by
+//! one range, in the same order whatever the thread count (elementwise ops, rows of a softmax,
+//! output panels of a product). Reductions whose partial sums PyTorch splits by thread keep
+//! their one-thread order elsewhere.
+//!
+//! What a range may not do: allocate memory a script's size decides (the memory budget counts
+//! each thread's heap, and a worker's is not the run's: allocate outputs before the split).
+//! Polling is the caller's: each worker polls the interrupt of the thread that started the op
+//! ([`crate::engine::interrupt::inherit`]), and a stop one of them sees is kept for the op's
+//! end on the calling thread, as a one-thread [`should_stop`] loop's would be.
+//!
+//! [`should_stop`]: crate::engine::interrupt::should_stop
+
+use super::error::Result;
+use super::interrupt;
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// ATen's `at::internal::GRAIN_SIZE`: elementwise ops and reductions of fewer elements stay on
+/// one thread.
+pub(crate) const GRAIN_SIZE: usize = 32768;
+
+/// 0 until first read or set.
+static THREADS: AtomicUsize = AtomicUsize::new(0);
+
+/// PyTorch's default intra-op thread count: `OMP_NUM_THREADS`, then `MKL_NUM_THREADS` (a
+/// positive whole number), else the cores this process may run on.
+fn default_threads() -> usize {
+    ["OMP_NUM_THREADS", "MKL_NUM_THREADS"]
+        .iter()
+        .find_map(|v| {
+            std::env::var(v)
+                .ok()
+                .and_then(|s| s.trim().parse::<usize>().ok())
+                .filter(|&n| n > 0)
+        })
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The intra-op thread count (`torch.get_num_threads()`).
+pub(crate) fn num_threads() -> usize {
+    match THREADS.load(Ordering::Relaxed) {
+        0 => {
+            let n = default_threads();
+            // another thread may have set it meanwhile: keep theirs
+            match THREADS.compare_exchange(0, n, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => n,
+                Err(set) => set,
+            }
+        }
+        n => n,
+    }
+}
+
+/// Sets the intra-op thread count (`torch.set_num_threads(n)`); 0 is taken as 1.
+pub(crate) fn set_num_threads(n: usize) {
+    THREADS.store(n.max(1), Ordering::Relaxed);
+}
+
+/// How `n` items split at this thread count: `(tasks, items per task)`, as `at::parallel_for`
+/// (one task when `n` is at most `grain`, when one thread is asked for, or when this thread is
+/// already a pool worker: ops never nest their splits).
+fn split(n: usize, grain: usize) -> (usize, usize) {
+    let threads = num_threads();
+    if n <= grain.max(1) || threads <= 1 || rayon::current_thread_index().is_some() {
+        return (1, n);
+    }
+    let tasks = threads.min(n.div_ceil(grain.max(1)));
+    (tasks, n.div_ceil(tasks))
+}
+
+/// Runs `f` over `0..n` in contiguous ranges of at least `grain` items, at most one per thread
+/// (see the module docs for what `f` may do). Returns when every range is done.
+pub(crate) fn parallel_for(n: usize, grain: usize, f: impl Fn(Range<usize>) + Sync) {
+    let (tasks, per) = split(n, grain);
+    if tasks <= 1 {
+        f(0..n);
+        return;
+    }
+    let inherited = interrupt::inherit();
+    let stops: Vec<_> = run_tasks(tasks, |t| {
+        let range = t * per..((t + 1) * per).min(n);
+        inherited.run(|| f(range)).1
+    });
+    if let Some(stop) = stops.into_iter().flatten().next() {
+        interrupt::keep_pending(stop);
+    }
+}
+
+/// [`parallel_for`] for fallible ranges: the first range's error (in item order) is returned.
+pub(crate) fn try_parallel_for(
+    n: usize,
+    grain: usize,
+    f: impl Fn(Range<usize>) -> Result<()> + Sync,
+) -> Result<()> {
+    let (tasks, per) = split(n, grain);
+    if tasks <= 1 {
+        return f(0..n);
+    }
+    let inherited = interrupt::inherit();
+    let results = run_tasks(tasks, |t| {
+        let range = t * per..((t + 1) * per).min(n);
+        inherited.run(|| f(range))
+    });
+    let mut first = Ok(());
+    for (r, stop) in results {
+        if let Some(stop) = stop {
+            interrupt::keep_pending(stop);
+        }
+        if first.is_ok() {
+            first = r;
+        }
+    }
+    first
+}
+
+/// Splits `out` into rows of `row_len` elements and runs `f(first_row, rows)` over contiguous
+/// runs of whole rows, in parallel when there are more than `grain` elements (counted as
+/// elements, `at::parallel_for`'s grain for a row-wise op is rows × row length). `out.len()`
+/// must be a multiple of `row_len` (a trailing partial row is handed over as a row of its own).
+pub(crate) fn parallel_rows_mut<T: Send>(
+    out: &mut [T],
+    row_len: usize,
+    grain: usize,
+    f: impl Fn(usize, &mut [T]) + Sync,
+) {
+    let row_len = row_len.max(1);
+    let rows = out.len().div_ceil(row_len);
+    let (tasks, per_rows) = split(rows, grain.div_ceil(row_len).max(1));
+    if tasks <= 1 {
+        f(0, out);
+        return;
+    }
+    let inherited = interrupt::inherit();
+    let chunks: Vec<(usize, &mut [T])> = out
+        .chunks_mut(per_rows * row_len)
+        .enumerate()
+        .map(|(t, c)| (t * per_rows, c))
+        .collect();
+    let stops: Vec<_> = run_owned(chunks, |(first, rows_of)| {
+        inherited.run(|| f(first, rows_of)).1
+    });
+    if let Some(stop) = stops.into_iter().flatten().next() {
+        interrupt::keep_pending(stop);
+    }
+}
+
+/// Runs `task(0..tasks)` on the pool and returns the results in task order.
+fn run_tasks<R: Send>(tasks: usize, task: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    use rayon::prelude::*;
+    (0..tasks)
+        .into_par_iter()
+        .with_max_len(1)
+        .map(&task)
+        .collect()
+}
+
+/// Runs `task` on each owned item on the pool and returns the results in order.
+fn run_owned<I: Send, R: Send>(items: Vec<I>, task: impl Fn(I) -> R + Sync) -> Vec<R> {
+    use rayon::prelude::*;
+    items.into_par_iter().with_max_len(1).map(&task).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Tests that set the thread count take this lock (the count is the process's).
+    static COUNT: Mutex<()> = Mutex::new(());
+
+    #[test]
+    fn small_work_stays_in_one_range_and_large_work_splits_per_thread() {
+        let _g = COUNT.lock().unwrap_or_else(|e| e.into_inner());
+        set_num_threads(4);
+        assert_eq!(split(GRAIN_SIZE, GRAIN_SIZE), (1, GRAIN_SIZE));
+        assert_eq!(split(GRAIN_SIZE + 1, GRAIN_SIZE), (2, GRAIN_SIZE / 2 + 1));
+        assert_eq!(split(10 * GRAIN_SIZE, GRAIN_SIZE), (4, 10 * GRAIN_SIZE / 4));
+        set_num_threads(1);
+        assert_eq!(split(10 * GRAIN_SIZE, GRAIN_SIZE), (1, 10 * GRAIN_SIZE));
+        set_num_threads(0);
+        assert_eq!(num_threads(), 1, "0 is taken as 1");
+    }
+
+    #[test]
+    fn every_item_is_visited_once_whatever_the_thread_count() {
+        let _g = COUNT.lock().unwrap_or_else(|e| e.into_inner());
+        for threads in [1, 2, 3, 8] {
+            set_num_threads(threads);
+            let n = 5 * GRAIN_SIZE + 7;
+            let seen: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+            parallel_for(n, GRAIN_SIZE, |r| {
+                for i in r {
+                    seen[i].fetch_add(1, Ordering::Relaxed);
+                }
+            });
+            assert!(
+                seen.iter().all(|c| c.load(Ordering::Relaxed) == 1),
+                "{threads} threads"
+            );
+
+            let mut out = vec![0usize; n];
+            parallel_rows_mut(&mut out, 10, GRAIN_SIZE, |first, rows| {
+                for (i, v) in rows.iter_mut().enumerate() {
+                    *v = first * 10 + i;
+                }
+            });
+            assert!(
+                out.iter().enumerate().all(|(i, &v)| v == i),
+                "{threads} threads"
+            );
+        }
+    }
+
+    #[test]
+    fn the_first_failing_range_in_item_order_is_the_error() {
+        use crate::engine::error::{EngineError, ErrorKind};
+        let _g = COUNT.lock().unwrap_or_else(|e| e.into_inner());
+        set_num_threads(4);
+        let n = 8 * GRAIN_SIZE;
+        let r = try_parallel_for(n, GRAIN_SIZE, |range| {
+            if range.start > 0 {
+                Err(EngineError::new(
+                    ErrorKind::RuntimeError,
+                    format!("{}", range.start),
+                ))
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(r.unwrap_err().message, format!("{}", 2 * GRAIN_SIZE));
+    }
+
+    #[test]
+    fn a_workers_stop_reaches_the_ops_end_on_the_calling_thread() {
+        use crate::engine::interrupt::{Interrupt, enter, should_stop, take_pending};
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        let _g = COUNT.lock().unwrap_or_else(|e| e.into_inner());
+        set_num_threads(2);
+        let flag = Arc::new(AtomicBool::new(true));
+        let i = Interrupt {
+            cancel: Some(flag),
+            deadline: None,
+        };
+        let _op = enter(&i, 5);
+        parallel_for(4 * GRAIN_SIZE, GRAIN_SIZE, |_| while !should_stop() {});
+        let stop = take_pending().expect("the workers' stop is kept for the op's end");
+        assert_eq!(
+            stop.kind,
+            crate::engine::error::ErrorKind::KeyboardInterrupt
+        );
+    }
+}
