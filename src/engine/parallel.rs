@@ -58,6 +58,12 @@ pub(crate) fn num_threads() -> usize {
     }
 }
 
+/// Back to the default count, for a new run in this process (PyTorch starts each process at
+/// its default; an earlier run's `torch.set_num_threads` must not carry over).
+pub(crate) fn reset_num_threads() {
+    THREADS.store(default_threads(), Ordering::Relaxed);
+}
+
 /// Sets the intra-op thread count (`torch.set_num_threads(n)`); 0 is taken as 1.
 pub(crate) fn set_num_threads(n: usize) {
     THREADS.store(n.max(1), Ordering::Relaxed);

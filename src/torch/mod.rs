@@ -103,6 +103,7 @@ const PRELUDES: &[(&str, &str)] = &[
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     crate::engine::print::reset_print_options();
     crate::engine::dtype::reset_default_float();
+    crate::engine::parallel::reset_num_threads();
     crate::numpy::install(it, rt.clone());
     crate::binding::warnings::forget_shown();
     async_copy::clear();
