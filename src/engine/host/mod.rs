@@ -14,6 +14,7 @@ pub(crate) mod nn;
 pub(crate) mod pair_dot;
 pub(crate) mod reduce;
 pub(crate) mod sgemm;
+mod sgemm_avx512;
 pub(crate) mod stl_select;
 
 pub use crate::engine::element::{Element, Num, convert};

@@ -32,10 +32,12 @@
 //! one-row products with `n >= 16`, products with `n == 1` (matrix-vector).
 
 use super::got;
+use super::sgemm_avx512 as avx512;
 use crate::engine::error::Result;
 use crate::engine::hostbuf::try_zeroed;
 use crate::engine::interrupt::{poll, poll_now, should_stop, take_pending};
 use crate::engine::numerics::fast::avx2_fma;
+use crate::engine::parallel::parallel_rows_mut;
 
 /// One operand: element `[r, c]` is `data[offset + r * rs + c * cs]`.
 #[derive(Clone, Copy)]
@@ -53,11 +55,9 @@ impl View<'_> {
     }
 }
 
-/// Rows of a register tile and columns (two 8-float vectors).
+/// Rows of the portable register tile and columns (two 8-float vectors).
 const MR: usize = 6;
 const NR: usize = 16;
-/// Output rows between two interrupt polls.
-const ROWS_PER_POLL: usize = 128;
 
 /// Whether to reproduce MKL's split between two threads (PyTorch's default on this machine)
 /// rather than one thread. The recordings the engine is held to are made with one OpenMP
@@ -120,103 +120,179 @@ pub(crate) fn b_transposed(b: &View, k: usize, n: usize) -> bool {
     !nn && b.rs == 1 && b.cs >= k.max(1) as isize
 }
 
-avx2_fma! {
-    /// Fused K-blocked path for rows `[r0, r1)` of the packed operands: `ap` is row-major with
-    /// row length k (zero rows past m, at least MR of them), `bp` is b in column panels
-    /// ([`pack_panels`], zero columns past n).
-    #[allow(clippy::too_many_arguments)]
-    fn fused_rows(out: &mut [f32], has_bias: bool, ap: &[f32], bp: &[f32], r0: usize, r1: usize,
-                  k: usize, n: usize) {
-        let mut panel = [0f32; MR * KC];
-        let mut first = true;
-        for (p0, len) in k_blocks(k) {
-            let p1 = p0 + len;
-            let mut i = r0;
-            while i < r1 {
-                let rows = MR.min(r1 - i);
-                // this row group's slice of a, p-major: panel[q * MR + r] = a[i + r, p0 + q]
-                for r in 0..MR {
-                    let src = &ap[(i + r) * k + p0..(i + r) * k + p1];
-                    for (q, &x) in src.iter().enumerate() {
-                        panel[q * MR + r] = x;
-                    }
-                }
-                let mut j = 0;
-                while j < n {
-                    // A stop returns early with a partial product that nobody sees (the
-                    // caller turns the pending stop into the op's error): one row group of a
-                    // [k, n] operand can be seconds of work.
-                    if should_stop() {
-                        return;
-                    }
-                    let mut acc = [[0f32; NR]; MR];
-                    // this column panel's rows p0.. (contiguous: see `pack_panels`)
-                    let bcol = &bp[j * k + p0 * NR..];
-                    for (q, acol) in panel[..len * MR].chunks_exact(MR).enumerate() {
-                        let brow: [f32; NR] = bcol[q * NR..q * NR + NR].try_into().unwrap();
-                        for (accr, &av) in acc.iter_mut().zip(acol) {
-                            for c in 0..NR {
-                                accr[c] = av.mul_add(brow[c], accr[c]);
-                            }
-                        }
-                    }
-                    let cols = NR.min(n - j);
-                    for (r, accr) in acc.iter().enumerate().take(rows) {
-                        let o = &mut out[(i + r) * n + j..(i + r) * n + j + cols];
-                        if first && !has_bias {
-                            o.copy_from_slice(&accr[..cols]);
-                        } else {
-                            for c in 0..cols {
-                                o[c] += accr[c];
-                            }
-                        }
-                    }
-                    j += NR;
-                }
-                i += MR;
-            }
-            first = false;
+/// Which register tile runs the fused path: AVX-512 where the CPU has it, else the portable
+/// tile (compiled for AVX2+FMA where available, plain code otherwise). Both give the same bits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Kernel {
+    Avx512,
+    Portable,
+}
+
+impl Kernel {
+    /// The fastest tile this CPU runs.
+    pub(crate) fn detect() -> Kernel {
+        if avx512::available() {
+            Kernel::Avx512
+        } else {
+            Kernel::Portable
+        }
+    }
+
+    /// Rows and columns of its register tile.
+    fn shape(self) -> (usize, usize) {
+        match self {
+            Kernel::Avx512 => (avx512::MR, avx512::NR),
+            Kernel::Portable => (MR, NR),
         }
     }
 }
 
 avx2_fma! {
-    /// Unfused path for rows `[r0, r1)`: each element a multiply-then-add chain over k from
-    /// its current value (the bias or 0).
-    #[allow(clippy::too_many_arguments)]
-    fn unfused_rows(out: &mut [f32], ap: &[f32], bp: &[f32], r0: usize, r1: usize, k: usize,
-                    n: usize) {
-        let mut i = r0;
-        while i < r1 {
-            let rows = MR.min(r1 - i);
-            let mut j = 0;
-            while j < n {
-                if should_stop() {
-                    return;
+    /// The portable tile: `out[t] (+)= a_panel @ b_panel` over `len` k, the panels laid out
+    /// as [`avx512::tile`]'s with MR rows and NR columns.
+    fn portable_tile(a_panel: &[f32], b_panel: &[f32], len: usize, out: &mut [f32],
+                     t: avx512::Tile) {
+        let mut acc = [[0f32; NR]; MR];
+        for (acol, brow) in a_panel[..len * MR]
+            .chunks_exact(MR)
+            .zip(b_panel[..len * NR].chunks_exact(NR))
+        {
+            let brow: &[f32; NR] = brow.try_into().unwrap();
+            for (accr, &av) in acc.iter_mut().zip(acol) {
+                for c in 0..NR {
+                    accr[c] = av.mul_add(brow[c], accr[c]);
                 }
-                let cols = NR.min(n - j);
-                let mut acc = [[0f32; NR]; MR];
-                for (r, accr) in acc.iter_mut().enumerate().take(rows) {
-                    accr[..cols].copy_from_slice(&out[(i + r) * n + j..(i + r) * n + j + cols]);
+            }
+        }
+        for (r, accr) in acc.iter().enumerate().take(t.rows) {
+            let s = (t.i + r) * t.ld + t.j;
+            let o = &mut out[s..s + t.cols];
+            if t.fresh {
+                o.copy_from_slice(&accr[..t.cols]);
+            } else {
+                for c in 0..t.cols {
+                    o[c] += accr[c];
                 }
-                let bcol = &bp[j * k..];
-                for p in 0..k {
-                    let brow: [f32; NR] = bcol[p * NR..p * NR + NR].try_into().unwrap();
-                    for (r, accr) in acc.iter_mut().enumerate() {
-                        let av = ap[(i + r) * k + p];
-                        for c in 0..NR {
-                            accr[c] += av * brow[c];
+            }
+        }
+    }
+}
+
+/// Output columns whose packed b rows of one K block (at most 384 x 512 floats, 768 KB) stay
+/// in a core's L2 while every row group of the task passes over them.
+const NC: usize = 512;
+
+/// The packed operands of one product, read by every task.
+struct Packed<'a> {
+    kernel: Kernel,
+    /// a in row groups of the tile's rows, each p-major: `ap[g * mr * k + p * mr + r]` is
+    /// `a[g * mr + r, p]` (zero rows past m)
+    ap: &'a [f32],
+    /// b in column panels of the tile's columns ([`pack_panels`])
+    bp: &'a [f32],
+    k: usize,
+    n: usize,
+    has_bias: bool,
+}
+
+impl Packed<'_> {
+    /// The fused K-blocked order for the output rows of row groups `g0..` held by `out`
+    /// (whole rows of n, the last group possibly short). A stop returns early with a partial
+    /// product that nobody sees (the caller turns the pending stop into the op's error).
+    fn run(&self, g0: usize, out: &mut [f32]) {
+        let (mr, nr) = self.kernel.shape();
+        let (k, n) = (self.k, self.n);
+        let rows = out.len() / n.max(1);
+        let panels = n.div_ceil(nr);
+        let panels_per_block = (NC / nr).max(1);
+        for (b_index, (p0, len)) in k_blocks(k).enumerate() {
+            let fresh = b_index == 0 && !self.has_bias;
+            for first_panel in (0..panels).step_by(panels_per_block) {
+                let last_panel = (first_panel + panels_per_block).min(panels);
+                for (lg, i) in (0..rows).step_by(mr).enumerate() {
+                    if should_stop() {
+                        return;
+                    }
+                    let a_start = (g0 + lg) * mr * k + p0 * mr;
+                    let a_panel = &self.ap[a_start..a_start + len * mr];
+                    for panel in first_panel..last_panel {
+                        let b_start = panel * nr * k + p0 * nr;
+                        let b_panel = &self.bp[b_start..b_start + len * nr];
+                        let j = panel * nr;
+                        let t = avx512::Tile {
+                            i,
+                            j,
+                            rows: mr.min(rows - i),
+                            cols: nr.min(n - j),
+                            ld: n,
+                            fresh,
+                        };
+                        match self.kernel {
+                            Kernel::Avx512 => avx512::tile(a_panel, b_panel, len, out, t),
+                            Kernel::Portable => portable_tile(a_panel, b_panel, len, out, t),
                         }
                     }
                 }
-                for (r, accr) in acc.iter().enumerate().take(rows) {
-                    out[(i + r) * n + j..(i + r) * n + j + cols].copy_from_slice(&accr[..cols]);
-                }
-                j += NR;
             }
-            i += MR;
         }
     }
+}
+
+/// Multiply-adds below which a product stays on one thread, and the least each thread takes
+/// when it splits: about 0.1 ms of one core, ten times what handing work to the pool costs.
+const MIN_TASK_WORK: usize = 1 << 23;
+
+/// The fused K-blocked path for the whole `m x n` output with `kernel`'s tile, split into
+/// row groups over the intra-op threads when the product is large enough (each task at least
+/// `min_task_work` multiply-adds, [`MIN_TASK_WORK`] outside tests). Each element is computed
+/// by one task in the same order, so the bits do not depend on the thread count.
+#[allow(clippy::too_many_arguments)]
+fn fused(
+    out: &mut [f32],
+    has_bias: bool,
+    a: &View,
+    b: &View,
+    m: usize,
+    k: usize,
+    n: usize,
+    kernel: Kernel,
+    min_task_work: usize,
+) -> Result<()> {
+    let (mr, nr) = kernel.shape();
+    let a_len = m.div_ceil(mr) * mr * k;
+    let mut ap = got(try_zeroed::<f32>(a_len), a_len)?;
+    pack_row_groups(&mut ap, a, m, k, mr)?;
+    let b_len = n.div_ceil(nr) * nr * k;
+    let (mut b_buf, b_at) = aligned_zeroed(b_len)?;
+    let bp = &mut b_buf[b_at..b_at + b_len];
+    pack_panels(bp, b, k, n, nr)?;
+    let packed = Packed {
+        kernel,
+        ap: &ap,
+        bp,
+        k,
+        n,
+        has_bias,
+    };
+    // grain in output elements: each task gets at least min_task_work multiply-adds
+    let grain = (min_task_work / k).max(1);
+    parallel_rows_mut(&mut out[..m * n], mr * n, grain, |g0, rows| {
+        packed.run(g0, rows)
+    });
+    if let Some(stop) = take_pending() {
+        return Err(stop);
+    }
+    poll_now()
+}
+
+/// A zeroed buffer of at least `len` floats and the index in it where `len` floats start on
+/// a 64-byte boundary (the tiles load b one cache line per vector).
+fn aligned_zeroed(len: usize) -> Result<(Vec<f32>, usize)> {
+    const LINE: usize = 16;
+    let total = len + LINE;
+    let v = got(try_zeroed::<f32>(total), total)?;
+    let at = v.as_ptr().align_offset(64).min(LINE);
+    Ok((v, at))
 }
 
 /// The small path's dot product for a transposed `b` (see the module comment).
@@ -264,26 +340,26 @@ pub(crate) fn row_chains(out: &mut [f32], a: &View, b: &View, k: usize, n: usize
     poll_now()
 }
 
-/// Copies the `k x n` operand `v` into `dst` as column panels NR wide: panel `j / NR` holds
-/// its k rows one after another, so element `[p, j]` is at `j * k + p * NR + j % NR` (for `j` a
-/// multiple of NR, `j * k` is the panel's start). The kernels then read b in order: row after
+/// Copies the `k x n` operand `v` into `dst` as column panels `nr` wide: panel `j / nr` holds
+/// its k rows one after another, so element `[p, j]` is at `j * k + p * nr + j % nr` (for `j`
+/// a multiple of nr, `j * k` is the panel's start). The tiles then read b in order: row after
 /// row of one panel, where a row-major copy made them jump `n` floats per row (for n = 1024
 /// every row of a panel fell on the same L1 set). Padding columns are left as they are.
-fn pack_panels(dst: &mut [f32], v: &View, k: usize, n: usize) -> Result<()> {
+fn pack_panels(dst: &mut [f32], v: &View, k: usize, n: usize, nr: usize) -> Result<()> {
     let base = v.offset as isize;
-    let at = |p: usize, j: usize| (j / NR) * NR * k + p * NR + j % NR;
+    let at = |p: usize, j: usize| (j / nr) * nr * k + p * nr + j % nr;
     if v.cs == 1 {
         for p in 0..k {
             poll()?;
             let s = (base + p as isize * v.rs) as usize;
-            for (c, chunk) in v.data[s..s + n].chunks(NR).enumerate() {
-                let d = at(p, c * NR);
+            for (c, chunk) in v.data[s..s + n].chunks(nr).enumerate() {
+                let d = at(p, c * nr);
                 dst[d..d + chunk.len()].copy_from_slice(chunk);
             }
         }
     } else if v.rs == 1 {
         for j in 0..n {
-            if j % NR == 0 {
+            if j % nr == 0 {
                 poll()?;
             }
             let s = (base + j as isize * v.cs) as usize;
@@ -302,16 +378,49 @@ fn pack_panels(dst: &mut [f32], v: &View, k: usize, n: usize) -> Result<()> {
     Ok(())
 }
 
-/// Copies the `rows x cols` operand `v` into `dst` row-major with row length `ld` (the
-/// padding is left as it is), reading along whichever dimension is contiguous. Polled every
-/// row or tile: a convolution's columns are hundreds of MB, copied in about a second.
-fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) -> Result<()> {
+/// Copies the `m x k` operand `v` into `dst` as groups of `mr` rows, each p-major: element
+/// `[i, p]` is at `(i / mr) * mr * k + p * mr + i % mr`, so a tile reads its rows' values of
+/// one k side by side. Reads along whichever dimension is contiguous; padding rows are left
+/// as they are. Polled every row or column: a convolution's columns are hundreds of MB.
+fn pack_row_groups(dst: &mut [f32], v: &View, m: usize, k: usize, mr: usize) -> Result<()> {
+    let base = v.offset as isize;
+    let at = |i: usize, p: usize| (i / mr) * mr * k + p * mr + i % mr;
+    if v.cs == 1 {
+        for i in 0..m {
+            poll()?;
+            let s = (base + i as isize * v.rs) as usize;
+            for (p, &x) in v.data[s..s + k].iter().enumerate() {
+                dst[at(i, p)] = x;
+            }
+        }
+    } else if v.rs == 1 {
+        for p in 0..k {
+            poll()?;
+            let s = (base + p as isize * v.cs) as usize;
+            for (i, &x) in v.data[s..s + m].iter().enumerate() {
+                dst[at(i, p)] = x;
+            }
+        }
+    } else {
+        for i in 0..m {
+            poll()?;
+            for p in 0..k {
+                dst[at(i, p)] = v.at(i, p);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Copies the `rows x cols` operand `v` into `dst` row-major (row length `cols`), reading
+/// along whichever dimension is contiguous. Polled every row or tile.
+fn pack_rows(dst: &mut [f32], v: &View, rows: usize, cols: usize) -> Result<()> {
     let base = v.offset as isize;
     if v.cs == 1 {
         for r in 0..rows {
             poll()?;
             let s = (base + r as isize * v.rs) as usize;
-            dst[r * ld..r * ld + cols].copy_from_slice(&v.data[s..s + cols]);
+            dst[r * cols..(r + 1) * cols].copy_from_slice(&v.data[s..s + cols]);
         }
     } else if v.rs == 1 {
         // column by column, in tiles so that the writes stay in cache
@@ -325,7 +434,7 @@ fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) -> Resul
                 let s = (base + c as isize * v.cs) as usize;
                 let col = &v.data[s + r0..s + r1];
                 for (r, &x) in (r0..r1).zip(col) {
-                    dst[r * ld + c] = x;
+                    dst[r * cols + c] = x;
                 }
             }
         }
@@ -333,7 +442,7 @@ fn pack(dst: &mut [f32], ld: usize, v: &View, rows: usize, cols: usize) -> Resul
         for r in 0..rows {
             poll()?;
             for c in 0..cols {
-                dst[r * ld + c] = v.at(r, c);
+                dst[r * cols + c] = v.at(r, c);
             }
         }
     }
@@ -384,56 +493,59 @@ pub(crate) fn sgemm(
         .into_iter()
         .map(|(r0, r1, small)| (r0, r1, small && transposed))
         .collect();
-    // a packed row-major, rows padded to MR with zeros
-    let m_pad = m + 2 * MR;
-    let mut ap = got(try_zeroed::<f32>(m_pad * k), m_pad * k)?;
-    pack(&mut ap, k, &a, m, k)?;
-    if transposed && parts.iter().any(|p| p.2) {
-        // the dot-product small path reads b's columns, contiguous in memory
-        let col = |j: usize| {
-            let s = (b.offset as isize + j as isize * b.cs) as usize;
-            &b.data[s..s + k]
+    let kernel = Kernel::detect();
+    for (r0, r1, small) in parts {
+        // the part's rows of a and of the output
+        let a_part = View {
+            offset: (a.offset as isize + r0 as isize * a.rs) as usize,
+            ..a
         };
-        for &(r0, r1, small) in &parts {
-            if !small {
-                continue;
-            }
-            for i in r0..r1 {
-                let x = &ap[i * k..(i + 1) * k];
-                for j in 0..n {
-                    // every few dot products (each k long): one row can be a [k, n] product
-                    poll()?;
-                    let o = &mut out[i * n + j];
-                    let init = if has_bias { *o } else { 0.0 };
-                    *o = lanes_dot(x, col(j), init);
-                }
-            }
-        }
-        if parts.iter().all(|p| p.2) {
-            return Ok(());
+        let out_part = &mut out[r0 * n..r1 * n];
+        if small {
+            small_dots(out_part, has_bias, &a_part, &b, r1 - r0, k, n)?;
+        } else {
+            fused(
+                out_part,
+                has_bias,
+                &a_part,
+                &b,
+                r1 - r0,
+                k,
+                n,
+                kernel,
+                MIN_TASK_WORK,
+            )?;
         }
     }
-    // b packed in column panels, columns padded to NR with zeros
-    let npad = n.div_ceil(NR) * NR;
-    let mut bp = got(try_zeroed::<f32>(k * npad), k * npad)?;
-    pack_panels(&mut bp, &b, k, n)?;
-    for (r0, r1, small) in parts {
-        if small && transposed {
-            continue;
-        }
-        let mut r = r0;
-        while r < r1 {
-            let e = (r + ROWS_PER_POLL).min(r1);
-            if small {
-                unfused_rows(out, &ap, &bp, r, e, k, n);
-            } else {
-                fused_rows(out, has_bias, &ap, &bp, r, e, k, n);
-            }
-            if let Some(stop) = take_pending() {
-                return Err(stop);
-            }
-            poll_now()?;
-            r = e;
+    Ok(())
+}
+
+/// The small path for a transposed `b` (see the module comment): one [`lanes_dot`] per
+/// element, from the bias or 0.
+fn small_dots(
+    out: &mut [f32],
+    has_bias: bool,
+    a: &View,
+    b: &View,
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Result<()> {
+    let mut rows = got(try_zeroed::<f32>(m * k), m * k)?;
+    pack_rows(&mut rows, a, m, k)?;
+    // b's columns are contiguous in memory (b_transposed)
+    let col = |j: usize| {
+        let s = (b.offset as isize + j as isize * b.cs) as usize;
+        &b.data[s..s + k]
+    };
+    for i in 0..m {
+        let x = &rows[i * k..(i + 1) * k];
+        for j in 0..n {
+            // every few dot products (each k long): one row can be a [k, n] product
+            poll()?;
+            let o = &mut out[i * n + j];
+            let init = if has_bias { *o } else { 0.0 };
+            *o = lanes_dot(x, col(j), init);
         }
     }
     Ok(())
@@ -521,5 +633,119 @@ mod tests {
                 assert_eq!(out[i * n + j].to_bits(), c.to_bits(), "{i} {j}");
             }
         }
+    }
+
+    /// A scalar model of the fused order: per element, fused chains from 0 over each K block,
+    /// stored for the first block without a bias, else added in order.
+    fn model(a: &[f32], b: &[f32], bias: Option<&[f32]>, m: usize, k: usize, n: usize) -> Vec<f32> {
+        let mut out = bias.map_or_else(|| vec![0f32; m * n], |x| x.to_vec());
+        for i in 0..m {
+            for j in 0..n {
+                for (index, (p0, len)) in k_blocks(k).enumerate() {
+                    let s =
+                        (p0..p0 + len).fold(0f32, |acc, p| a[i * k + p].mul_add(b[p * n + j], acc));
+                    if index == 0 && bias.is_none() {
+                        out[i * n + j] = s;
+                    } else {
+                        out[i * n + j] += s;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every kernel this CPU runs gives the scalar model's bits over odd and even shapes from
+    /// 1 to 300, with and without a bias, b as is and transposed in memory, at 1, 2 and 3
+    /// threads (the tasks split the rows; no element's order may depend on it).
+    #[test]
+    fn every_kernel_and_thread_count_gives_the_same_bits() {
+        let _threads = crate::engine::parallel::tests::COUNT
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let threads_before = crate::engine::parallel::num_threads();
+        let mut s = 11u32;
+        let mut r = move || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            // a spread of magnitudes so that the roundings differ between orders
+            ((s >> 8) as f32 / (1 << 24) as f32 - 0.5) * [1.0, 1e-3, 1e3][(s % 3) as usize]
+        };
+        let shapes = [
+            (1, 1, 1),
+            (1, 7, 33),
+            (2, 385, 3),
+            (7, 5, 17),
+            (8, 384, 32),
+            (9, 300, 31),
+            (13, 769, 21),
+            (17, 33, 64),
+            (31, 1, 47),
+            (33, 250, 65),
+            (64, 100, 96),
+            (100, 37, 129),
+            (129, 201, 300),
+            (300, 64, 97),
+            (257, 299, 15),
+        ];
+        let mut kernels = vec![Kernel::Portable];
+        if avx512::available() {
+            kernels.push(Kernel::Avx512);
+        }
+        for &(m, k, n) in &shapes {
+            let a: Vec<f32> = (0..m * k).map(|_| r()).collect();
+            let b: Vec<f32> = (0..k * n).map(|_| r()).collect();
+            let bias: Vec<f32> = (0..m * n).map(|_| r()).collect();
+            let mut bt = vec![0f32; k * n];
+            for p in 0..k {
+                for j in 0..n {
+                    bt[j * k + p] = b[p * n + j];
+                }
+            }
+            let av = View {
+                data: &a,
+                offset: 0,
+                rs: k as isize,
+                cs: 1,
+            };
+            let b_as_is = View {
+                data: &b,
+                offset: 0,
+                rs: n as isize,
+                cs: 1,
+            };
+            let b_t = View {
+                data: &bt,
+                offset: 0,
+                rs: 1,
+                cs: k as isize,
+            };
+            for with_bias in [false, true] {
+                let want = model(&a, &b, with_bias.then_some(&bias[..]), m, k, n);
+                for &kernel in &kernels {
+                    for bv in [b_as_is, b_t] {
+                        for threads in [1, 2, 3] {
+                            crate::engine::parallel::set_num_threads(threads);
+                            let mut out = if with_bias {
+                                bias.clone()
+                            } else {
+                                vec![f32::NAN; m * n]
+                            };
+                            // a task per row group: every split the thread count can make
+                            fused(&mut out, with_bias, &av, &bv, m, k, n, kernel, 1).unwrap();
+                            let same = out
+                                .iter()
+                                .zip(&want)
+                                .all(|(x, y)| x.to_bits() == y.to_bits());
+                            assert!(
+                                same,
+                                "{kernel:?} {m}x{k}x{n} bias {with_bias} rs {} at {threads} threads",
+                                bv.rs
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        crate::engine::parallel::set_num_threads(threads_before);
     }
 }
