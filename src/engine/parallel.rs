@@ -58,6 +58,11 @@ pub(crate) fn num_threads() -> usize {
     }
 }
 
+/// Tests anywhere in the crate that set the thread count hold this lock while they run (the
+/// count is the process's, and some tests assert how work splits at a count they set).
+#[cfg(test)]
+pub(crate) static TEST_THREADS_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Sets the intra-op thread count (`torch.set_num_threads(n)`); 0 is taken as 1.
 pub(crate) fn set_num_threads(n: usize) {
     THREADS.store(n.max(1), Ordering::Relaxed);
@@ -169,11 +174,8 @@ fn run_owned<I: Send, R: Send>(items: Vec<I>, task: impl Fn(I) -> R + Sync) -> V
 
 #[cfg(test)]
 mod tests {
+    use super::TEST_THREADS_LOCK as COUNT;
     use super::*;
-    use std::sync::Mutex;
-
-    /// Tests that set the thread count take this lock (the count is the process's).
-    static COUNT: Mutex<()> = Mutex::new(());
 
     #[test]
     fn small_work_stays_in_one_range_and_large_work_splits_per_thread() {
