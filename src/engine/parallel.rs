@@ -64,6 +64,11 @@ pub(crate) fn reset_num_threads() {
     THREADS.store(default_threads(), Ordering::Relaxed);
 }
 
+/// Tests anywhere in the crate that set the thread count hold this lock while they run (the
+/// count is the process's, and some tests assert how work splits at a count they set).
+#[cfg(test)]
+pub(crate) static TEST_THREADS_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Sets the intra-op thread count (`torch.set_num_threads(n)`); 0 is taken as 1.
 pub(crate) fn set_num_threads(n: usize) {
     THREADS.store(n.max(1), Ordering::Relaxed);
@@ -174,13 +179,9 @@ fn run_owned<I: Send, R: Send>(items: Vec<I>, task: impl Fn(I) -> R + Sync) -> V
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
+    use super::TEST_THREADS_LOCK as COUNT;
     use super::*;
-    use std::sync::Mutex;
-
-    /// Tests that set the thread count take this lock (the count is the process's; other
-    /// modules' tests take it too).
-    pub(crate) static COUNT: Mutex<()> = Mutex::new(());
 
     #[test]
     fn small_work_stays_in_one_range_and_large_work_splits_per_thread() {

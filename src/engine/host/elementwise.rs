@@ -14,11 +14,13 @@ use crate::engine::dtype::{DType, Scalar};
 use crate::engine::element::{Element, convert};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::{try_with_capacity, try_zeroed};
-use crate::engine::interrupt::{CHUNK, poll};
+use crate::engine::interrupt::{CHUNK, poll, should_stop, take_pending};
 use crate::engine::layout::Layout;
 use crate::engine::op::Arg;
 use crate::engine::op::{BinaryOp, UnaryOp};
+use crate::engine::parallel::{GRAIN_SIZE, parallel_rows_mut};
 use half::{bf16, f16};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The elements of one operand in the result's logical order.
 pub(crate) enum Src<'a, T> {
@@ -61,12 +63,12 @@ pub(crate) fn typed<T: Stored>(h: &HostStorage) -> Result<&[T]> {
 pub(crate) fn gather<T: Element>(v: &[T], layout: &Layout) -> Result<Vec<T>> {
     let n = layout.numel();
     if let Some(r) = layout.contiguous_range() {
-        let mut out = got(try_with_capacity(n), n)?;
-        for piece in v[r].chunks(CHUNK) {
-            poll()?;
-            out.extend_from_slice(piece);
-        }
-        return Ok(out);
+        let v = &v[r];
+        return filled_in_parallel(n, 1, |start, part| {
+            for (o, &x) in part.iter_mut().zip(&v[start..]) {
+                o.write(x);
+            }
+        });
     }
     let mut out = got(try_with_capacity(n), n)?;
     let mut done = 0usize;
@@ -116,45 +118,105 @@ pub(crate) fn src<'a, T: Stored>(arg: Arg<'a, HostStorage>) -> Result<Src<'a, T>
     })
 }
 
-/// `f` of each element of `a`.
-pub(crate) fn map<T: Copy, U: Element>(a: &Src<T>, n: usize, f: impl Fn(T) -> U) -> Result<Vec<U>> {
-    let mut out = got(try_with_capacity(n), n)?;
-    let mut i = 0;
-    while i < n {
-        let e = (i + CHUNK).min(n);
-        match a.chunk(i..e) {
-            Chunk::Slice(x) => out.extend(x.iter().map(|&x| f(x))),
-            Chunk::Const(c) => out.resize(e, f(c)),
-        }
-        poll()?;
-        i = e;
+/// A fresh vector of `n` elements written by `fill(start, part)`, each part the elements
+/// `start..start + part.len()`. The parts are shared out over the intra-op threads above
+/// [`GRAIN_SIZE`] elements (TensorIterator's `for_each` splits an elementwise op there), in
+/// contiguous ranges that start at multiples of `align` elements; each part is at most
+/// [`CHUNK`] elements, with an interrupt poll between parts. Every element is written by one
+/// call and depends only on its own inputs, so the thread count never shows in the results.
+pub(crate) fn filled_in_parallel<U: Element>(
+    n: usize,
+    align: usize,
+    fill: impl Fn(usize, &mut [std::mem::MaybeUninit<U>]) + Sync,
+) -> Result<Vec<U>> {
+    let mut out = got(try_with_capacity::<U>(n), n)?;
+    let written = AtomicUsize::new(0);
+    let align = align.max(1);
+    parallel_rows_mut(
+        &mut out.spare_capacity_mut()[..n],
+        align,
+        GRAIN_SIZE,
+        |first, range| {
+            for (k, part) in range.chunks_mut(CHUNK).enumerate() {
+                if should_stop() {
+                    return;
+                }
+                fill(first * align + k * CHUNK, part);
+                written.fetch_add(part.len(), Ordering::Relaxed);
+            }
+        },
+    );
+    if let Some(stop) = take_pending() {
+        return Err(stop);
     }
+    if written.into_inner() != n {
+        return Err(EngineError::runtime(
+            "internal: an elementwise kernel left elements unwritten".to_string(),
+        ));
+    }
+    // SAFETY: the capacity is at least n (reserved above), and all n elements were written:
+    // the ranges cover 0..n, each `fill` wrote its whole part (its contract), and the counter
+    // shows that no part was skipped.
+    unsafe { out.set_len(n) };
     Ok(out)
 }
 
+/// `f` of each element of `a`.
+pub(crate) fn map<T: Copy + Sync, U: Element>(
+    a: &Src<T>,
+    n: usize,
+    f: impl Fn(T) -> U + Sync,
+) -> Result<Vec<U>> {
+    filled_in_parallel(n, 1, |start, part| {
+        match a.chunk(start..start + part.len()) {
+            Chunk::Slice(x) => {
+                for (o, &x) in part.iter_mut().zip(x) {
+                    o.write(f(x));
+                }
+            }
+            Chunk::Const(c) => {
+                let v = f(c);
+                for o in part.iter_mut() {
+                    o.write(v);
+                }
+            }
+        }
+    })
+}
+
 /// `f` of each pair of elements of `a` and `b`.
-pub(crate) fn zip_map<T: Copy, U: Element>(
+pub(crate) fn zip_map<T: Copy + Sync, U: Element>(
     a: &Src<T>,
     b: &Src<T>,
     n: usize,
-    f: impl Fn(T, T) -> U,
+    f: impl Fn(T, T) -> U + Sync,
 ) -> Result<Vec<U>> {
-    let mut out = got(try_with_capacity(n), n)?;
-    let mut i = 0;
-    while i < n {
-        let e = (i + CHUNK).min(n);
-        match (a.chunk(i..e), b.chunk(i..e)) {
+    filled_in_parallel(n, 1, |start, part| {
+        let r = start..start + part.len();
+        match (a.chunk(r.clone()), b.chunk(r)) {
             (Chunk::Slice(x), Chunk::Slice(y)) => {
-                out.extend(x.iter().zip(y).map(|(&x, &y)| f(x, y)))
+                for ((o, &x), &y) in part.iter_mut().zip(x).zip(y) {
+                    o.write(f(x, y));
+                }
             }
-            (Chunk::Slice(x), Chunk::Const(c)) => out.extend(x.iter().map(|&x| f(x, c))),
-            (Chunk::Const(c), Chunk::Slice(y)) => out.extend(y.iter().map(|&y| f(c, y))),
-            (Chunk::Const(c), Chunk::Const(d)) => out.resize(e, f(c, d)),
+            (Chunk::Slice(x), Chunk::Const(c)) => {
+                for (o, &x) in part.iter_mut().zip(x) {
+                    o.write(f(x, c));
+                }
+            }
+            (Chunk::Const(c), Chunk::Slice(y)) => {
+                for (o, &y) in part.iter_mut().zip(y) {
+                    o.write(f(c, y));
+                }
+            }
+            (Chunk::Const(c), Chunk::Const(d)) => {
+                let v = f(c, d);
+                for o in part.iter_mut() {
+                    o.write(v);
+                }
+            }
         }
-        poll()?;
-        i = e;
-    }
-    Ok(out)
+    })
 }
 
 // ----- copy and cast -----
@@ -191,7 +253,10 @@ pub(crate) fn to_dtype(h: &HostStorage, layout: &Layout, dtype: DType) -> Result
 
 fn scatter<T: Element>(dst: &mut [T], layout: &Layout, vals: &[T]) {
     if let Some(r) = layout.contiguous_range() {
-        dst[r].copy_from_slice(vals);
+        // a copy per thread above the grain, as ATen's copy_ splits
+        parallel_rows_mut(&mut dst[r], 1, GRAIN_SIZE, |first, part| {
+            part.copy_from_slice(&vals[first..first + part.len()])
+        });
         return;
     }
     let mut k = 0;
@@ -223,7 +288,8 @@ pub(crate) fn copy_into(
 
 fn fill_typed<T: Element>(dst: &mut [T], layout: &Layout, value: T) {
     if let Some(r) = layout.contiguous_range() {
-        dst[r].fill(value);
+        // a fill per thread above the grain, as ATen's fill_ splits
+        parallel_rows_mut(&mut dst[r], 1, GRAIN_SIZE, |_, part| part.fill(value));
         return;
     }
     layout.for_each_run(|start, len, stride| {
@@ -728,17 +794,24 @@ pub(crate) fn add_scaled(
         let (xs, ys) = (slice_of(&x), slice_of(&y));
         let s = alpha.as_f64() as f32;
         let mut out = got(try_zeroed::<f32>(n), n)?;
-        let mut i = 0;
-        while i < n {
-            let e = (i + CHUNK).min(n);
-            crate::engine::numerics::pointwise::add_alpha_into(
-                &mut out[i..e],
-                range(xs, i..e),
-                range(ys, i..e),
-                s,
-            );
-            poll()?;
-            i = e;
+        // every element is one FMA whatever piece it falls in: split over threads above the grain
+        parallel_rows_mut(&mut out, 1, GRAIN_SIZE, |first, part| {
+            for (k, piece) in part.chunks_mut(CHUNK).enumerate() {
+                if should_stop() {
+                    return;
+                }
+                let i = first + k * CHUNK;
+                let e = i + piece.len();
+                crate::engine::numerics::pointwise::add_alpha_into(
+                    piece,
+                    range(xs, i..e),
+                    range(ys, i..e),
+                    s,
+                );
+            }
+        });
+        if let Some(stop) = take_pending() {
+            return Err(stop);
         }
         return Ok(HostStorage::F32(out));
     }
@@ -746,7 +819,7 @@ pub(crate) fn add_scaled(
         a: Arg<'_, HostStorage>,
         b: Arg<'_, HostStorage>,
         n: usize,
-        f: impl Fn(T, T) -> T,
+        f: impl Fn(T, T) -> T + Sync,
     ) -> Result<HostStorage> {
         let (x, y) = (src::<T>(a)?, src::<T>(b)?);
         Ok(T::wrap(zip_map(&x, &y, n, f)?))

@@ -12,14 +12,20 @@
 //! index. Along a strided dimension the kernel keeps one running best value and index per
 //! output position of the contiguous run beside it, updated a whole row at a time.
 
+use super::got;
 use crate::engine::error::Result;
 use crate::engine::hostbuf::try_zeroed;
-use crate::engine::interrupt::{CHUNK, poll};
+use crate::engine::interrupt::{CHUNK, should_stop, take_pending};
 use crate::engine::layout::Layout;
 use crate::engine::numerics::fast::avx2_fma;
+use crate::engine::parallel::{GRAIN_SIZE, parallel_rows_mut};
 
 /// Lanes of the row scan's accumulators (a multiple of every vector width).
 const L: usize = 16;
+
+/// The outputs are cut into about this many pieces for the intra-op threads to share (enough
+/// for an even split at any thread count this machine's kind runs).
+const PIECES: usize = 64;
 
 /// The extreme of `dim` for every other position of `layout` (row-major over the kept dims):
 /// (values, indices). `layout` has at least one element.
@@ -33,8 +39,8 @@ pub(crate) fn extreme_dim_f32(
     let strides = &layout.strides;
     let len = shape[dim];
     let outputs: usize = layout.numel() / len.max(1);
-    let mut values = super::got(try_zeroed::<f32>(outputs), outputs)?;
-    let mut indices = super::got(try_zeroed::<i64>(outputs), outputs)?;
+    let mut values = got(try_zeroed::<f32>(outputs), outputs)?;
+    let mut indices = got(try_zeroed::<i64>(outputs), outputs)?;
     // The innermost kept dimension is walked as one run; the other kept dims are "outer".
     let kept: Vec<usize> = (0..shape.len()).filter(|&d| d != dim).collect();
     let (run, run_stride) = match kept.last() {
@@ -43,28 +49,58 @@ pub(crate) fn extreme_dim_f32(
     };
     let outer_dims = &kept[..kept.len().saturating_sub(1)];
     let dim_stride = strides[dim];
-    let mut since = 0usize;
-    for (o, (vals, idxs)) in values
-        .chunks_exact_mut(run.max(1))
-        .zip(indices.chunks_exact_mut(run.max(1)))
-        .enumerate()
-    {
-        let mut base = layout.offset;
+    // The first element of output position `p` (row-major over the kept dims).
+    let start_of = |p: usize| {
+        let (o, r) = (p / run.max(1), p % run.max(1));
+        let mut base = layout.offset + r * run_stride;
         let mut rem = o;
         for &d in outer_dims.iter().rev() {
             base += (rem % shape[d]) * strides[d];
             rem /= shape[d];
         }
-        if dim_stride == 1 {
-            rows_extreme(x, base, len, run_stride, vals, idxs, is_max);
-        } else {
-            columns_extreme(x, base, len, dim_stride, run_stride, vals, idxs, is_max);
+        base
+    };
+    // Every output position is computed on its own (ATen's reduction splits the outputs over
+    // the intra-op threads too), so the split never shows in the bits. The outputs go in
+    // pieces, each a piece of values and the same piece of indices, and the pieces are shared
+    // out in whole runs of them.
+    let piece = outputs.div_ceil(PIECES).max(1);
+    // (at most PIECES entries: not a size the script decides)
+    let mut pieces: Vec<(usize, &mut [f32], &mut [i64])> = values
+        .chunks_mut(piece)
+        .zip(indices.chunks_mut(piece))
+        .enumerate()
+        .map(|(k, (v, i))| (k * piece, v, i))
+        .collect();
+    let grain = GRAIN_SIZE.div_ceil(piece.saturating_mul(len).max(1));
+    parallel_rows_mut(&mut pieces, 1, grain, |_, mine| {
+        let mut since = 0usize;
+        for (first, vals, idxs) in mine.iter_mut() {
+            // the piece in segments that lie within one run
+            let mut at = 0;
+            while at < vals.len() {
+                let p = *first + at;
+                let count = (run.max(1) - p % run.max(1)).min(vals.len() - at);
+                let (v, i) = (&mut vals[at..at + count], &mut idxs[at..at + count]);
+                if dim_stride == 1 {
+                    rows_extreme(x, start_of(p), len, run_stride, v, i, is_max);
+                } else {
+                    columns_extreme(x, start_of(p), len, dim_stride, run_stride, v, i, is_max);
+                }
+                at += count;
+                since += count * len;
+                if since >= CHUNK {
+                    since = 0;
+                    if should_stop() {
+                        return;
+                    }
+                }
+            }
         }
-        since += run * len;
-        if since >= CHUNK {
-            since = 0;
-            poll()?;
-        }
+    });
+    drop(pieces);
+    if let Some(stop) = take_pending() {
+        return Err(stop);
     }
     Ok((values, indices))
 }

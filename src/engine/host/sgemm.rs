@@ -660,7 +660,7 @@ mod tests {
     /// threads (the tasks split the rows; no element's order may depend on it).
     #[test]
     fn every_kernel_and_thread_count_gives_the_same_bits() {
-        let _threads = crate::engine::parallel::tests::COUNT
+        let _threads = crate::engine::parallel::TEST_THREADS_LOCK
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         let threads_before = crate::engine::parallel::num_threads();

@@ -7,7 +7,8 @@
 //! elements of a row differ).
 
 use super::fast::avx2_fma;
-use super::loops::binary_strided;
+use super::iter::is_contiguous;
+use super::loops::{Flat, binary_strided, split_row};
 use super::sleef;
 use super::sum::View;
 
@@ -23,10 +24,49 @@ pub enum Binary {
     Pow,
 }
 
+/// `op(a, b)` of strided float32 views of one shape into `out` (its own view). When the output
+/// is contiguous and each operand contiguous or a broadcast scalar (one at least contiguous),
+/// the row is one run, cut for the intra-op threads at multiples of [`super::loops::ROW_ALIGN`]
+/// ([`split_row`]).
+pub fn binary_strided_f32(
+    op: Binary,
+    a: &[f32],
+    av: View<'_>,
+    b: &[f32],
+    bv: View<'_>,
+    out: &mut [f32],
+    ov: View<'_>,
+) {
+    let n: usize = ov.shape.iter().product();
+    if n > 0 && is_contiguous(ov.shape, ov.strides) {
+        let (fa, fb) = (Flat::of(a, av, n), Flat::of(b, bv, n));
+        if let (Some(fa), Some(fb)) = (fa, fb)
+            && !matches!((fa, fb), (Flat::Scalar(_), Flat::Scalar(_)))
+        {
+            split_row(&mut out[ov.offset..ov.offset + n], |at, part| {
+                let len = part.len();
+                let ((a, sa), (b, sb)) = (fa.part(at, len), fb.part(at, len));
+                let shape = [len];
+                binary_strided_f32_serial(
+                    op,
+                    a,
+                    View::contiguous(&shape, &[sa]),
+                    b,
+                    View::contiguous(&shape, &[sb]),
+                    part,
+                    View::contiguous(&shape, &[1]),
+                );
+            });
+            return;
+        }
+    }
+    binary_strided_f32_serial(op, a, av, b, bv, out, ov)
+}
+
 avx2_fma! {
-    /// `op(a, b)` of strided float32 views of one shape into `out` (its own view).
+    /// [`binary_strided_f32`] on this thread, as `cpu_kernel_vec` runs it.
     #[allow(clippy::too_many_arguments)]
-    pub fn binary_strided_f32(
+    pub(crate) fn binary_strided_f32_serial(
         op: Binary,
         a: &[f32],
         av: View<'_>,

@@ -8,8 +8,56 @@
 //! exactly that split. `chunk` is `2 * Vec::size()`: 16 for the AVX2 build most kernels run, 32
 //! for kernels registered with `ALSO_REGISTER_AVX512_DISPATCH`.
 
-use super::iter::{Operand, plan};
+use super::iter::{Operand, is_contiguous, plan};
 use super::sum::View;
+use crate::engine::parallel::{GRAIN_SIZE, parallel_rows_mut};
+
+/// Where a contiguous row is cut for the intra-op threads: a multiple of every `chunk` (16,
+/// 32), so each part's own vector/scalar split puts every element on the side the whole row's
+/// split does (the parts before the last are all vector steps; the last ends where the row
+/// does), and the bits never depend on the thread count.
+pub(crate) const ROW_ALIGN: usize = 64;
+
+/// One operand of an elementwise op that may be split over threads: a contiguous run of the
+/// op's elements, or one value broadcast to all of them.
+#[derive(Clone, Copy)]
+pub(crate) enum Flat<'a, T> {
+    Run(&'a [T]),
+    Scalar(&'a T),
+}
+
+impl<'a, T> Flat<'a, T> {
+    /// `x` seen through `v` as a [`Flat`] operand of `n` elements, or None when it is neither
+    /// contiguous nor a broadcast scalar.
+    pub(crate) fn of(x: &'a [T], v: View<'_>, n: usize) -> Option<Self> {
+        if v.strides
+            .iter()
+            .zip(v.shape)
+            .all(|(&s, &d)| s == 0 || d == 1)
+        {
+            return Some(Flat::Scalar(&x[v.offset]));
+        }
+        is_contiguous(v.shape, v.strides).then(|| Flat::Run(&x[v.offset..v.offset + n]))
+    }
+
+    /// This operand for elements `at..at + len`, as a 1-d buffer and its view's stride.
+    pub(crate) fn part(self, at: usize, len: usize) -> (&'a [T], usize) {
+        match self {
+            Flat::Run(r) => (&r[at..at + len], 1),
+            Flat::Scalar(s) => (std::slice::from_ref(s), 0),
+        }
+    }
+}
+
+/// The contiguous output `out` of an elementwise op, in parts cut at multiples of
+/// [`ROW_ALIGN`] and shared out over the intra-op threads above [`GRAIN_SIZE`] elements
+/// (TensorIterator's `for_each` splits there too): `kernel(at, part)` computes elements
+/// `at..at + part.len()` as a 1-d row of their own.
+pub(crate) fn split_row<T: Send>(out: &mut [T], kernel: impl Fn(usize, &mut [T]) + Sync) {
+    parallel_rows_mut(out, ROW_ALIGN, GRAIN_SIZE, |first, part| {
+        kernel(first * ROW_ALIGN, part)
+    });
+}
 
 /// `vectorized_loop` over one contiguous row: `vop` on the first multiple of `chunk`, `op` on
 /// the rest.

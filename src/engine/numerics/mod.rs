@@ -97,6 +97,8 @@ pub(crate) mod sleef_f64;
 pub mod softmax;
 pub mod stats;
 pub mod sum;
+#[cfg(test)]
+mod thread_invariance;
 pub mod unary;
 pub mod unary_f64;
 pub(crate) mod vecops;

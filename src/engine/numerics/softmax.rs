@@ -13,7 +13,10 @@ use super::fast::avx2_fma;
 use super::lanes::{Lanes, Real};
 use super::sleef;
 use super::sleef_f64;
-use super::vecops::{dot_reduce_all, maximum, maximum_f64, reduce_all, reduce_all_folded};
+use super::vecops::{
+    dot_reduce_all, fold_lanes, maximum, maximum_f64, reduce_all, reduce_all_folded, tree,
+};
+use crate::engine::parallel::{GRAIN_SIZE, parallel_rows_mut};
 
 /// Lanes of the softmax kernels' `Vectorized<float>` (measured: see mod.rs).
 const N: usize = 16;
@@ -127,20 +130,137 @@ impl SoftmaxFloat for f64 {
     }
 }
 
+/// Runs `kernel(first, out_run, slices)` over runs of whole outer slices (`dim x inner`
+/// elements each) of `out`, split over the intra-op threads when there are more than
+/// [`GRAIN_SIZE`] elements (ATen's softmax kernels `parallel_for` over the outer positions).
+/// `first` is the run's first element; every slice is computed by one thread in the one-thread
+/// order, so the bits do not depend on the thread count.
+fn by_outer_slices<T: Send>(
+    out: &mut [T],
+    outer: usize,
+    slice: usize,
+    kernel: impl Fn(usize, &mut [T], usize) + Sync,
+) {
+    if slice == 0 {
+        return;
+    }
+    let len = (outer * slice).min(out.len());
+    parallel_rows_mut(&mut out[..len], slice, GRAIN_SIZE, |first_slice, run| {
+        kernel(first_slice * slice, run, run.len() / slice)
+    });
+}
+
+/// `torch.softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
+pub fn softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    by_outer_slices(out, outer, dim * inner, |at, o, n| {
+        softmax_f32_slices(&x[at..at + o.len()], o, n, dim, inner)
+    });
+}
+
+/// `torch.softmax(x, dim)` of a contiguous float64 buffer seen as `outer x dim x inner`.
+pub fn softmax_f64(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+    by_outer_slices(out, outer, dim * inner, |at, o, n| {
+        softmax_f64_slices(&x[at..at + o.len()], o, n, dim, inner)
+    });
+}
+
+/// `torch.log_softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
+pub fn log_softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    by_outer_slices(out, outer, dim * inner, |at, o, n| {
+        log_softmax_f32_slices(&x[at..at + o.len()], o, n, dim, inner)
+    });
+}
+
+/// `torch.log_softmax(x, dim)` of a contiguous float64 buffer seen as `outer x dim x inner`.
+pub fn log_softmax_f64(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+    by_outer_slices(out, outer, dim * inner, |at, o, n| {
+        log_softmax_f64_slices(&x[at..at + o.len()], o, n, dim, inner)
+    });
+}
+
+/// softmax's backward, grad_input = (grad - sum(grad * out)) * out, over `outer x dim x inner`.
+pub fn softmax_backward_f32(
+    grad: &[f32],
+    out: &[f32],
+    gi: &mut [f32],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
+    by_outer_slices(gi, outer, dim * inner, |at, g, n| {
+        let r = at..at + g.len();
+        softmax_backward_f32_slices(&grad[r.clone()], &out[r], g, n, dim, inner)
+    });
+}
+
+/// log_softmax's backward, grad_input = grad - exp(out) * sum(grad), over `outer x dim x inner`.
+pub fn log_softmax_backward_f32(
+    grad: &[f32],
+    out: &[f32],
+    gi: &mut [f32],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
+    by_outer_slices(gi, outer, dim * inner, |at, g, n| {
+        let r = at..at + g.len();
+        log_softmax_backward_f32_slices(&grad[r.clone()], &out[r], g, n, dim, inner)
+    });
+}
+
 /// `exp` inside the float softmax kernels.
 #[inline(always)]
 fn vexp(x: f32) -> f32 {
     sleef::expf_u10(x)
 }
 
+/// `exp(v - max)` of every element of a row into `out`, and their sum as
+/// `vec::reduce_all(+)` (float) / the folded reduction (double) adds them: one vector of L
+/// running sums started from the first L exps, a vector added at a time, the partial last
+/// vector into its first lanes, then the lanes combined. The sum is taken from each vector of
+/// exps as it is made, while it is still in registers, instead of in a second pass over
+/// `out`; the additions are the same ones in the same order (so the same bits).
+#[inline(always)]
+fn exp_and_sum<T: SoftmaxFloat, const L: usize>(x: &[T], max: T, out: &mut [T]) -> T {
+    let size = x.len().min(out.len());
+    let (x, out) = (&x[..size], &mut out[..size]);
+    let exps = |xs: &[T], os: &mut [T]| -> Lanes<T, L> {
+        let mut e = [T::ZERO; L];
+        for ((o, &v), e) in os.iter_mut().zip(xs).zip(e.iter_mut()) {
+            *e = (v - max).vexp();
+            *o = *e;
+        }
+        Lanes(e)
+    };
+    if size < L {
+        let e = exps(x, out);
+        return fold_lanes(e, size, |a, b| a + b);
+    }
+    let full = size - size % L;
+    let mut acc = exps(&x[..L], &mut out[..L]);
+    for (xs, os) in x[L..full]
+        .chunks_exact(L)
+        .zip(out[L..full].chunks_exact_mut(L))
+    {
+        acc = acc + exps(xs, os);
+    }
+    if size > full {
+        let count = size - full;
+        let tail = exps(&x[full..], &mut out[full..]);
+        acc = acc.set_first(acc + tail, count);
+    }
+    if T::TREE {
+        tree(acc, |a, b| a + b)
+    } else {
+        fold_lanes(acc, L, |a, b| a + b)
+    }
+}
+
 /// `_vec_softmax_lastdim` for one row.
 #[inline(always)]
 fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
     let max = T::row_max::<L>(x);
-    for (o, &v) in out.iter_mut().zip(x) {
-        *o = (v - max).vexp();
-    }
-    let sum = T::reduce::<L>(out, |a, b| a + b);
+    let sum = exp_and_sum::<T, L>(x, max, out);
     let r = T::ONE / sum;
     for o in out.iter_mut() {
         *o = *o * r;
@@ -151,13 +271,8 @@ fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
 #[inline(always)]
 fn log_softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
     let max = T::row_max::<L>(x);
-    // map_reduce_all(exp(v - max), +), with the exps first written into `out` by a plain loop:
-    // the same lanes summed in the same order, but LLVM vectorises this loop, not 16 inlined
-    // copies of exp inside one Lanes::map.
-    for (o, &v) in out.iter_mut().zip(x) {
-        *o = (v - max).vexp();
-    }
-    let sum = T::reduce::<L>(out, |a, b| a + b);
+    // map_reduce_all(exp(v - max), +)
+    let sum = exp_and_sum::<T, L>(x, max, out);
     let lse = sum.vlog();
     for (o, &v) in out.iter_mut().zip(x) {
         *o = v - max - lse;
@@ -165,15 +280,15 @@ fn log_softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
 }
 
 avx2_fma! {
-    /// `torch.softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
-    pub fn softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    /// [`softmax_f32`] of `outer` whole slices, on this thread.
+    fn softmax_f32_slices(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
         softmax_impl::<f32, N>(x, out, outer, dim, inner)
     }
 }
 
 avx2_fma! {
-    /// `torch.softmax(x, dim)` of a contiguous float64 buffer seen as `outer x dim x inner`.
-    pub fn softmax_f64(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+    /// [`softmax_f64`] of `outer` whole slices, on this thread.
+    fn softmax_f64_slices(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
         softmax_impl::<f64, N64>(x, out, outer, dim, inner)
     }
 }
@@ -200,15 +315,15 @@ fn softmax_impl<T: SoftmaxFloat, const L: usize>(
 }
 
 avx2_fma! {
-    /// `torch.log_softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
-    pub fn log_softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    /// [`log_softmax_f32`] of `outer` whole slices, on this thread.
+    fn log_softmax_f32_slices(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
         log_softmax_impl::<f32, N>(x, out, outer, dim, inner)
     }
 }
 
 avx2_fma! {
-    /// `torch.log_softmax(x, dim)` of a contiguous float64 buffer seen as `outer x dim x inner`.
-    pub fn log_softmax_f64(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+    /// [`log_softmax_f64`] of `outer` whole slices, on this thread.
+    fn log_softmax_f64_slices(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
         log_softmax_impl::<f64, N64>(x, out, outer, dim, inner)
     }
 }
@@ -344,8 +459,9 @@ fn log_softmax_inner<T: SoftmaxFloat, const L: usize>(
     }
 }
 
-/// `_vec_host_softmax_backward_lastdim` for softmax: grad_input = (grad - sum(grad * out)) * out.
-pub fn softmax_backward_f32(
+avx2_fma! {
+    /// `_vec_host_softmax_backward_lastdim` for softmax: grad_input = (grad - sum(grad * out)) * out.
+    fn softmax_backward_f32_slices(
     grad: &[f32],
     out: &[f32],
     gi: &mut [f32],
@@ -366,9 +482,11 @@ pub fn softmax_backward_f32(
         softmax_backward_inner(grad, out, gi, outer, dim, inner);
     }
 }
+}
 
-/// `_vec_host_softmax_backward_lastdim` for log_softmax: grad_input = grad - exp(out) * sum(grad).
-pub fn log_softmax_backward_f32(
+avx2_fma! {
+    /// `_vec_host_softmax_backward_lastdim` for log_softmax: grad_input = grad - exp(out) * sum(grad).
+    fn log_softmax_backward_f32_slices(
     grad: &[f32],
     out: &[f32],
     gi: &mut [f32],
@@ -389,7 +507,9 @@ pub fn log_softmax_backward_f32(
         log_softmax_backward_inner(grad, out, gi, outer, dim, inner);
     }
 }
+}
 
+#[inline(always)]
 fn backward_chunk(dim: usize, inner: usize) -> (usize, usize) {
     let max_chunk = ((128 * 1024 / dim.max(1) / 4).max(N) / N) * N;
     let chunk = max_chunk.min(inner);
@@ -397,6 +517,7 @@ fn backward_chunk(dim: usize, inner: usize) -> (usize, usize) {
 }
 
 /// `_vec_softmax_backward` (not the last dimension).
+#[inline(always)]
 fn softmax_backward_inner(
     grad: &[f32],
     out: &[f32],
@@ -429,6 +550,7 @@ fn softmax_backward_inner(
 }
 
 /// `_vec_log_softmax_backward` (not the last dimension).
+#[inline(always)]
 fn log_softmax_backward_inner(
     grad: &[f32],
     out: &[f32],
@@ -467,6 +589,57 @@ fn log_softmax_backward_inner(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rows of every length from 1 to 299, with and without huge and special values: the sum
+    /// taken while the exps are made is `reduce_all`'s sum of the written exps, bit for bit,
+    /// in both dtypes' reductions.
+    #[test]
+    fn fused_exp_sum_is_the_two_pass_sum_bit_for_bit() {
+        let mut s = 777u32;
+        let mut r = move || {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            s
+        };
+        for len in 1..300 {
+            for kind in 0..3 {
+                let row: Vec<f32> = (0..len)
+                    .map(|_| {
+                        let u = r();
+                        match kind {
+                            1 if u % 5 == 0 => {
+                                [f32::NAN, f32::INFINITY, -0.0][(u as usize / 5) % 3]
+                            }
+                            2 => (u >> 4) as f32 / 1e5 - 20000.0,
+                            _ => (u >> 8) as f32 / (1 << 20) as f32 - 8.0,
+                        }
+                    })
+                    .collect();
+                let max = <f32 as SoftmaxFloat>::row_max::<N>(&row);
+                let mut out = vec![0f32; len];
+                let got = exp_and_sum::<f32, N>(&row, max, &mut out);
+                let exps: Vec<f32> = row.iter().map(|&v| (v - max).vexp()).collect();
+                let want = <f32 as SoftmaxFloat>::reduce::<N>(&exps, |a, b| a + b);
+                assert_eq!(got.to_bits(), want.to_bits(), "f32 len {len} kind {kind}");
+                assert!(
+                    out.iter()
+                        .zip(&exps)
+                        .all(|(a, b)| a.to_bits() == b.to_bits())
+                );
+
+                let row64: Vec<f64> = row.iter().map(|&v| v as f64 * 1.7).collect();
+                let max64 = <f64 as SoftmaxFloat>::row_max::<N64>(&row64);
+                let mut out64 = vec![0f64; len];
+                let got64 = exp_and_sum::<f64, N64>(&row64, max64, &mut out64);
+                let exps64: Vec<f64> = row64.iter().map(|&v| (v - max64).vexp()).collect();
+                let want64 = <f64 as SoftmaxFloat>::reduce::<N64>(&exps64, |a, b| a + b);
+                assert_eq!(
+                    got64.to_bits(),
+                    want64.to_bits(),
+                    "f64 len {len} kind {kind}"
+                );
+            }
+        }
+    }
 
     /// Rows of every length from 1 to 299 with random values, and with NaNs, infinities and zeros
     /// of both signs mixed in: the four-accumulator maximum is `reduce_all`'s, bit for bit.

@@ -8,7 +8,7 @@
 
 use super::fast::avx2_fma;
 use super::iter::is_contiguous;
-use super::loops::{unary_strided, vectorized_row};
+use super::loops::{Flat, split_row, unary_strided, vectorized_row};
 use super::sleef;
 use super::sum::View;
 use super::{mkl, onednn};
@@ -371,9 +371,48 @@ avx2_fma! {
     }
 }
 
-avx2_fma! {
-/// `op(x)` of a strided float32 view into a strided output view.
+/// `op(x)` of a strided float32 view into a strided output view. When both are contiguous the
+/// row is one run, cut for the intra-op threads at multiples of [`super::loops::ROW_ALIGN`] ([`split_row`]);
+/// a gelu of more than one element stays oneDNN's on every part.
 pub fn unary_strided_f32(op: Unary, x: &[f32], xv: View<'_>, out: &mut [f32], ov: View<'_>) {
+    let n: usize = xv.shape.iter().product();
+    if n > 0
+        && is_contiguous(xv.shape, xv.strides)
+        && is_contiguous(ov.shape, ov.strides)
+        && let Some(Flat::Run(x)) = Flat::of(x, xv, n)
+    {
+        let gelu_all = op == Unary::Gelu && n > 1;
+        split_row(&mut out[ov.offset..ov.offset + n], |at, part| {
+            let x = &x[at..at + part.len()];
+            if gelu_all {
+                gelu_row(x, part);
+            } else {
+                unary_strided_f32_serial(
+                    op,
+                    x,
+                    View::contiguous(&[x.len()], &[1]),
+                    part,
+                    View::contiguous(&[x.len()], &[1]),
+                );
+            }
+        });
+        return;
+    }
+    unary_strided_f32_serial(op, x, xv, out, ov)
+}
+
+avx2_fma! {
+    /// oneDNN's gelu of every element of a contiguous row.
+    fn gelu_row(x: &[f32], out: &mut [f32]) {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = onednn::gelu_erf(v);
+        }
+    }
+}
+
+avx2_fma! {
+/// [`unary_strided_f32`] on this thread, as `cpu_kernel_vec` runs it.
+pub(crate) fn unary_strided_f32_serial(op: Unary, x: &[f32], xv: View<'_>, out: &mut [f32], ov: View<'_>) {
     let n: usize = xv.shape.iter().product();
     if op == Unary::Gelu && n > 1 && is_contiguous(xv.shape, xv.strides) {
         // oneDNN reads the input and writes the output in memory order.

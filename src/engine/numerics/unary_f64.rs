@@ -12,7 +12,8 @@
 //! here.
 
 use super::fast::avx2_fma;
-use super::loops::unary_strided;
+use super::iter::is_contiguous;
+use super::loops::{Flat, split_row, unary_strided};
 use super::sleef_f64;
 use super::sum::View;
 
@@ -174,10 +175,29 @@ impl UnaryF64 {
     }
 }
 
+/// `op(x)` of a strided float64 view into `out` (its own view), as `cpu_kernel_vec` splits the
+/// rows. When both views are contiguous the row is one run, cut for the intra-op threads at
+/// multiples of [`super::loops::ROW_ALIGN`] ([`split_row`]: each element keeps its side of the split).
+pub fn unary_strided_f64(op: UnaryF64, x: &[f64], xv: View<'_>, out: &mut [f64], ov: View<'_>) {
+    let n: usize = xv.shape.iter().product();
+    if n > 0
+        && is_contiguous(xv.shape, xv.strides)
+        && is_contiguous(ov.shape, ov.strides)
+        && let Some(Flat::Run(x)) = Flat::of(x, xv, n)
+    {
+        split_row(&mut out[ov.offset..ov.offset + n], |at, part| {
+            let shape = [part.len()];
+            let row = View::contiguous(&shape, &[1]);
+            unary_strided_f64_serial(op, &x[at..at + part.len()], row, part, row);
+        });
+        return;
+    }
+    unary_strided_f64_serial(op, x, xv, out, ov)
+}
+
 avx2_fma! {
-    /// `op(x)` of a strided float64 view into `out` (its own view), as `cpu_kernel_vec`
-    /// splits the rows.
-    pub fn unary_strided_f64(op: UnaryF64, x: &[f64], xv: View<'_>, out: &mut [f64], ov: View<'_>) {
+    /// [`unary_strided_f64`] on this thread.
+    pub(crate) fn unary_strided_f64_serial(op: UnaryF64, x: &[f64], xv: View<'_>, out: &mut [f64], ov: View<'_>) {
         match op {
             UnaryF64::Log1p | UnaryF64::Expm1 | UnaryF64::LogSigmoid => {
                 unary_strided(x, xv, out, ov, CHUNK_F64, |v| op.lane(v), |v| op.lane(v))
