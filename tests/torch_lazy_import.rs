@@ -101,3 +101,74 @@ fn a_missing_name_is_still_an_attribute_error() {
     );
     assert_eq!(out, "module 'torch' has no attribute 'not_a_function'\n");
 }
+
+/// stdout (or the traceback) of a script with torch.nn's definitions deferred to their first
+/// use, as `cudatutor run` loads it, and of the same script with the whole prelude run at
+/// import (the reference).
+fn run_deferred_and_eager(src: &str) -> (String, String) {
+    let run_one = |eager: bool| {
+        let src = src.to_string();
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let rt = Runtime::new(RuntimeConfig::default());
+                let mut it = Interpreter::new(Limits::default());
+                cudatutor::torch::install(&mut it, rt);
+                if eager {
+                    it.register_module(
+                        "torch.nn",
+                        Box::new(|it| it.module_from_source("torch.nn", cudatutor::torch::NN_SRC)),
+                    );
+                }
+                match it.run_main(&src, "lazy.py") {
+                    Ok(()) => it.take_stdout(),
+                    Err(e) => format!("{}FAILED: {}", it.take_stdout(), e.traceback),
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+    };
+    (run_one(false), run_one(true))
+}
+
+#[test]
+fn deferred_prelude_defines_what_the_whole_prelude_defines() {
+    // every name of torch.nn, its kind and where it says it comes from
+    let script = "import torch.nn as nn\n\
+        for n in dir(nn):\n\
+        \x20   v = getattr(nn, n)\n\
+        \x20   plain = v is None or isinstance(v, (bool, int, float, str, tuple, list, dict))\n\
+        \x20   print(n, type(v).__name__, getattr(v, '__qualname__', ''), getattr(v, '__module__', ''), repr(v) if plain else '')\n\
+        \x20   if isinstance(v, type):\n\
+        \x20       print('  mro', [c.__name__ for c in v.__mro__], sorted(vars(v)) if hasattr(v, '__dict__') else '')\n";
+    let (deferred, eager) = run_deferred_and_eager(script);
+    assert!(eager.lines().count() > 300, "{eager}");
+    assert!(!eager.contains("FAILED"), "{eager}");
+    assert_eq!(deferred, eager);
+}
+
+#[test]
+fn deferred_definitions_behave_and_fail_as_the_whole_prelude_does() {
+    for script in [
+        // a training step through classes that name each other in their methods
+        "import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\n\
+         m = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))\n\
+         opt = torch.optim.SGD(m.parameters(), lr=0.1)\n\
+         loss = nn.CrossEntropyLoss()(m(torch.randn(5, 3)), torch.tensor([0, 1, 0, 1, 1]))\n\
+         loss.backward(); opt.step()\nprint(m, loss.item())\n",
+        // a subclass of a definition no script touched before
+        "import torch.nn as nn\nclass N(nn.LayerNorm):\n    pass\nprint(N(4), N.__mro__)\n",
+        // tracebacks into the prelude keep its file and line numbers
+        "import torch\nimport torch.nn as nn\nnn.Linear(2, 3)(torch.zeros(4, 5))\n",
+        "import torch\nimport torch.nn as nn\nnn.Conv2d(1, 2, 3)(torch.zeros(2))\n",
+        "import torch\nimport torch.nn.functional as F\nF.embedding(torch.tensor([9]), torch.zeros(3, 2))\n",
+        // import *, a name assigned before its first use, a misspelt name
+        "from torch.nn import *\nprint(Linear, GELU, sorted(k for k in globals() if not k.startswith('_'))[:8])\n",
+        "import torch.nn as nn\nnn.GELU = 5\nprint(nn.GELU, 'GELU' in dir(nn), nn.GELU)\n",
+        "import torch.nn as nn\nnn.Lineer\n",
+    ] {
+        let (deferred, eager) = run_deferred_and_eager(script);
+        assert_eq!(deferred, eager, "{script}");
+    }
+}

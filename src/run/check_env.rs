@@ -74,6 +74,9 @@ impl Pristine {
         for name in CHECK_MODULES {
             let _ = it.import_module(name);
         }
+        // the prelude definitions deferred to their first use (torch.nn's) too: a name
+        // defined after the capture would be dropped by the restore
+        let _ = it.run_every_deferred();
         let named = CHECK_NAMES
             .iter()
             .filter_map(|(name, module)| match it.import_module(module) {

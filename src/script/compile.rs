@@ -133,6 +133,9 @@ pub(super) struct Compiler<'s> {
     scopes: Vec<Scope>,
     interned: FxHashMap<String, Rc<str>>,
     depth: usize,
+    /// Lines above `src` in its file: a prelude's deferred definition is compiled alone but
+    /// keeps the line numbers it has in the whole prelude (tracebacks, markers).
+    line_offset: u32,
 }
 
 /// A name's hash in a [`Dict`](super::value::Dict), for global lookups without hashing.
@@ -165,7 +168,14 @@ impl<'s> Compiler<'s> {
             scopes: Vec::new(),
             interned: FxHashMap::default(),
             depth: 0,
+            line_offset: 0,
         }
+    }
+
+    /// The compiler for `src` when its first line is line `first` of its file.
+    pub(super) fn starting_at_line(mut self, first: u32) -> Compiler<'s> {
+        self.line_offset = first.saturating_sub(1);
+        self
     }
 
     fn name(&mut self, s: &str) -> Rc<str> {
@@ -178,7 +188,7 @@ impl<'s> Compiler<'s> {
     }
 
     fn line_of<T: Ranged>(&self, node: &T) -> u32 {
-        self.lines.line(node.start().to_usize())
+        self.lines.line(node.start().to_usize()) + self.line_offset
     }
 
     /// Where a traceback marks an assignment target: a subscript with its anchors.
@@ -210,7 +220,7 @@ impl<'s> Compiler<'s> {
         // The next line's start is one past this line's newline.
         let line_end = at(line).map_or(self.src.len(), |next| next - 1);
         Marks::new(
-            line,
+            line + self.line_offset,
             line_start,
             line_end,
             start,
@@ -228,7 +238,7 @@ impl<'s> Compiler<'s> {
     pub(super) fn compile_module(&mut self, body: &[ast::Stmt], name: &str) -> PyResult<FuncCode> {
         if let Err(off) = check_depth(body) {
             let mut e = PyException::new(ExcType::SyntaxError, "too many nested parentheses");
-            e.0.line_hint = Some(self.lines.line(off));
+            e.0.line_hint = Some(self.lines.line(off) + self.line_offset);
             e.0.column = Some(self.lines.column(self.src, off));
             return Err(e);
         }

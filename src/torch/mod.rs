@@ -32,7 +32,8 @@ use std::rc::Rc;
 
 /// torch.nn: nn.py, then the modules added in their own files (one prelude: they share its
 /// helpers and its `_PY_FUNCTIONAL` list).
-const NN_SRC: &str = concat!(
+/// (Public for the tests that compare its deferred loading with running it whole.)
+pub const NN_SRC: &str = concat!(
     include_str!("nn.py"),
     include_str!("nn_layers.py"),
     include_str!("nn_losses.py"),
@@ -99,6 +100,11 @@ const PRELUDES: &[(&str, &str)] = &[
     ("torch.version", VERSION_SRC),
 ];
 
+/// The preludes whose top-level definitions run at the first use of their names
+/// (script/interp/deferred.rs): torch.nn's 350 classes and functions cost an eager import
+/// about 25 ms, where a typical script uses a dozen of them.
+const DEFERRING: &[&str] = &["torch.nn"];
+
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     crate::engine::print::reset_print_options();
@@ -164,7 +170,14 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         Box::new(|_it| Ok(crate::script::Module::new("torch.utils").into_value())),
     );
     for &(name, src) in PRELUDES {
-        it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+        if DEFERRING.contains(&name) {
+            it.register_module(
+                name,
+                Box::new(move |it| it.module_from_source_deferred(name, src)),
+            );
+        } else {
+            it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+        }
     }
     // `from torch.utils.data.sampler import RandomSampler`, `from torch.optim.optimizer import
     // Optimizer`: PyTorch's own module paths for names the preludes define

@@ -464,6 +464,13 @@ impl Interpreter {
         if let Some(v) = self.builtins.borrow().get_hashed(n, hash) {
             return Ok(v.clone());
         }
+        // a prelude's definition not run yet (deferred.rs): no builtin has its name
+        if !self.deferred.is_empty()
+            && self.run_deferred(&f.globals, n)?
+            && let Some(v) = f.globals.borrow().get_hashed(n, hash)
+        {
+            return Ok(v.clone());
+        }
         let mut e = super::stmt::name_error(n);
         e.0.hint = Some(Box::new(Hint::Name {
             name: n.clone(),

@@ -18,6 +18,7 @@ mod attr;
 mod call;
 mod classes;
 mod concat;
+mod deferred;
 mod dunder;
 mod expr;
 pub(crate) mod generator;
@@ -116,6 +117,9 @@ pub struct Interpreter {
     /// that never trains), with the module to import once when some other name is missing
     /// (a prelude that sets the package's Python-written functions).
     pub(crate) lazy_packages: FxHashMap<String, Option<String>>,
+    /// The prelude definitions that run at the first use of their name (deferred.rs), by
+    /// module namespace.
+    pub(crate) deferred: FxHashMap<usize, deferred::Pending>,
     pub(crate) stdout: String,
     pub(crate) stderr: String,
     /// Whether stdout / stderr reached [`MAX_OUTPUT`] (what follows is dropped).
@@ -249,6 +253,7 @@ impl Interpreter {
             modules: FxHashMap::default(),
             module_inits: FxHashMap::default(),
             lazy_packages: FxHashMap::default(),
+            deferred: FxHashMap::default(),
             stdout: String::new(),
             stderr: String::new(),
             stdout_full: false,

@@ -127,6 +127,17 @@ impl Interpreter {
         file: &Rc<str>,
         modname: &str,
     ) -> PyResult<Rc<FuncCode>> {
+        self.compile_parsed_at(source, file, modname, 1)
+    }
+
+    /// [`Self::compile_parsed`] of source whose first line is line `first_line` of `file`.
+    pub(super) fn compile_parsed_at(
+        &mut self,
+        source: &str,
+        file: &Rc<str>,
+        modname: &str,
+        first_line: u32,
+    ) -> PyResult<Rc<FuncCode>> {
         let parsed = match rustpython_ruff_python_parser::parse_module(source) {
             Ok(p) => p,
             Err(err) => {
@@ -140,7 +151,7 @@ impl Interpreter {
         if super::super::compile::check_depth(&module.body).is_err() {
             // Dropping a pathologically deep tree recurses as deep as it is: leak it instead
             // (bounded by the source size).
-            let mut c = Compiler::new(source, file.clone());
+            let mut c = Compiler::new(source, file.clone()).starting_at_line(first_line);
             let r = c.compile_module(&module.body, modname);
             std::mem::forget(module);
             return match r {
@@ -151,7 +162,7 @@ impl Interpreter {
                 )),
             };
         }
-        let mut c = Compiler::new(source, file.clone());
+        let mut c = Compiler::new(source, file.clone()).starting_at_line(first_line);
         match c.compile_module(&module.body, modname) {
             Ok(code) => Ok(Rc::new(code)),
             Err(e) => Err(module_frame(e, file)),
@@ -1132,6 +1143,9 @@ impl Interpreter {
         m: &Rc<super::super::value::Module>,
         name: &str,
     ) -> PyResult<Option<Value>> {
+        if !self.deferred.is_empty() && self.run_deferred(&m.dict, name)? {
+            return Ok(m.get_attr(name));
+        }
         let Some(fallback) = self.lazy_packages.get(&*m.name).cloned() else {
             return Ok(None);
         };
@@ -1166,6 +1180,8 @@ impl Interpreter {
     /// Load everything a lazy package would load on demand (for `dir()`, `import *` and
     /// "Did you mean" suggestions, which must see every name).
     pub(crate) fn load_lazy_package(&mut self, m: &Rc<super::super::value::Module>) {
+        // as for the lazy packages below, a failure shows at the first use of the name
+        let _ = self.run_all_deferred(&m.dict);
         if !self.lazy_packages.contains_key(&*m.name) {
             return;
         }

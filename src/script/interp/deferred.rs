@@ -1,0 +1,420 @@
+//! Deferred definitions: a prelude's top-level `def`s and `class`es are parsed, compiled and
+//! run at the first use of their name instead of at import. `import torch.nn` parsed and
+//! compiled ~7,500 lines of Python (about 25 ms, most of a short script's run) although a
+//! typical script uses a dozen of its 350 definitions.
+//!
+//! The prelude is cut at its top-level statements by a line scanner ([`top_level_statements`]).
+//! Every other statement runs at import as before, in source order, with the deferred ones
+//! blanked out (line numbers kept). A deferred definition runs in the module's own namespace
+//! when its name is first missed: an attribute of the module (`nn.Linear`, `hasattr`), a
+//! global lookup of code in that module (a method naming another class), or everything at
+//! once for `dir()`, `from … import *` and the check environment's snapshot. A definition's
+//! run only binds its name (the preludes' `def`s and `class`es have no other effect when they
+//! run), so running it later binds the same value; the test
+//! `deferred_prelude_defines_what_the_whole_prelude_defines` holds torch.nn to that.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::super::errors::PyResult;
+use super::super::ir::FuncCode;
+use super::super::value::{Dict, FxHashMap, Module, Value};
+use super::Interpreter;
+
+/// A prelude cut into what runs at import and the definitions that wait for their name.
+/// Built once per thread and prelude; shared by every interpreter on that thread.
+pub(crate) struct Split {
+    file: Rc<str>,
+    /// The prelude without its deferred definitions (their lines left blank).
+    eager: Rc<FuncCode>,
+    /// The whole prelude's lines, for tracebacks.
+    lines: Rc<Vec<String>>,
+    defs: Vec<DeferredDef>,
+}
+
+struct DeferredDef {
+    name: Rc<str>,
+    text: &'static str,
+    first_line: u32,
+    /// Compiled at the first run that needs it.
+    code: RefCell<Option<Rc<FuncCode>>>,
+}
+
+/// A module's definitions that have not run yet in this interpreter: name → index in
+/// `split.defs`.
+pub(crate) struct Pending {
+    module: Rc<Module>,
+    split: Rc<Split>,
+    names: FxHashMap<Rc<str>, usize>,
+}
+
+/// The key of a module namespace in [`Interpreter::deferred`].
+fn key_of(globals: &Rc<RefCell<Dict>>) -> usize {
+    Rc::as_ptr(globals) as usize
+}
+
+/// One top-level statement of a source: its bytes (with the comments and blank lines that
+/// follow it) and its first line.
+#[derive(Debug, PartialEq)]
+struct TopStmt {
+    start: usize,
+    end: usize,
+    first_line: u32,
+}
+
+/// Whether a line at column 0 begins a statement of its own (not a blank or comment line, not
+/// the `else:`/`elif`/`except`/`finally:` clause of the compound statement above it).
+fn begins_statement(line: &[u8]) -> bool {
+    let Some(&first) = line.first() else {
+        return false;
+    };
+    if matches!(first, b' ' | b'\t' | b'#' | b'\r' | b'\x0c') {
+        return false;
+    }
+    !["else", "elif", "except", "finally"].iter().any(|kw| {
+        line.starts_with(kw.as_bytes())
+            && !line
+                .get(kw.len())
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    })
+}
+
+/// The top-level statements of `src`, in order. A line begins one when it starts at column 0
+/// outside any bracket, string and backslash continuation; decorators belong to the statement
+/// they decorate.
+fn top_level_statements(src: &str) -> Vec<TopStmt> {
+    let bytes = src.as_bytes();
+    let mut starts: Vec<(usize, u32)> = Vec::new();
+    let mut depth = 0usize;
+    // the open string: its quote and whether it is triple-quoted
+    let mut string: Option<(u8, bool)> = None;
+    let mut continued = false;
+    let mut decorated = false;
+    let mut pos = 0;
+    let mut line_no = 1u32;
+    while pos < bytes.len() {
+        let end = bytes[pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |n| pos + n);
+        let line = &bytes[pos..end];
+        if string.is_none() && depth == 0 && !continued && begins_statement(line) {
+            if !decorated {
+                starts.push((pos, line_no));
+            }
+            decorated = line[0] == b'@';
+        }
+        continued = false;
+        let mut i = 0;
+        while i < line.len() {
+            let b = line[i];
+            if let Some((quote, triple)) = string {
+                if b == b'\\' {
+                    i += 2;
+                    continue;
+                }
+                if b == quote && (!triple || line[i..].starts_with(&[quote; 3])) {
+                    string = None;
+                    i += if triple { 3 } else { 1 };
+                    continue;
+                }
+                i += 1;
+                continue;
+            }
+            match b {
+                b'#' => break,
+                b'\'' | b'"' => {
+                    let triple = line[i..].starts_with(&[b; 3]);
+                    string = Some((b, triple));
+                    i += if triple { 3 } else { 1 };
+                    continue;
+                }
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                b'\\' if i + 1 == line.len() => continued = true,
+                _ => {}
+            }
+            i += 1;
+        }
+        // a one-quote string ends with its line unless a backslash continues it
+        if matches!(string, Some((_, false))) && i <= line.len() {
+            string = None;
+        }
+        pos = end + 1;
+        line_no += 1;
+    }
+    let mut out = Vec::with_capacity(starts.len());
+    for (k, &(start, first_line)) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).map_or(src.len(), |&(s, _)| s);
+        out.push(TopStmt {
+            start,
+            end,
+            first_line,
+        });
+    }
+    out
+}
+
+/// The name a top-level `def NAME` / `async def NAME` / `class NAME` statement binds; None
+/// for any other statement (decorated definitions too: a decorator may do anything).
+fn defined_name(stmt: &str) -> Option<&str> {
+    let rest = stmt
+        .strip_prefix("def ")
+        .or_else(|| stmt.strip_prefix("async def "))
+        .or_else(|| stmt.strip_prefix("class "))?;
+    let rest = rest.trim_start();
+    let len = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let name = &rest[..len];
+    match name.bytes().next() {
+        Some(b) if !b.is_ascii_digit() => Some(name),
+        _ => None,
+    }
+}
+
+/// Which of `stmts` are deferred (Some(name)): the definitions whose name no other deferred
+/// definition binds and that no builtin has (a global lookup finds a builtin before it would
+/// miss).
+fn deferrable<'a>(
+    src: &'a str,
+    stmts: &[TopStmt],
+    is_builtin: impl Fn(&str) -> bool,
+) -> Vec<Option<&'a str>> {
+    let names: Vec<Option<&str>> = stmts
+        .iter()
+        .map(|s| defined_name(&src[s.start..s.end]))
+        .collect();
+    let mut count: FxHashMap<&str, usize> = FxHashMap::default();
+    for n in names.iter().flatten() {
+        *count.entry(n).or_default() += 1;
+    }
+    names
+        .into_iter()
+        .map(|n| n.filter(|n| count.get(n) == Some(&1) && !is_builtin(n)))
+        .collect()
+}
+
+impl Interpreter {
+    /// Run the prelude `source` as module `name` with its top-level definitions deferred to
+    /// the first use of their names (see the module comment); otherwise as
+    /// [`Interpreter::module_from_source`].
+    pub(crate) fn module_from_source_deferred(
+        &mut self,
+        name: &str,
+        source: &'static str,
+    ) -> PyResult<Value> {
+        self.mark_stack_base();
+        let split = self.split_of(name, source)?;
+        self.sources.insert(split.file.clone(), split.lines.clone());
+        let module = Rc::new(Module::new(name));
+        let key = key_of(&module.dict);
+        let names = split
+            .defs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.name.clone(), i))
+            .collect();
+        // pending before the import runs: its own statements may name a deferred definition
+        self.deferred.insert(
+            key,
+            Pending {
+                module: module.clone(),
+                split: split.clone(),
+                names,
+            },
+        );
+        if let Err(e) = self.exec_module_code(&split.eager, &module, false) {
+            self.deferred.remove(&key);
+            return Err(e);
+        }
+        let v = Value::Module(module);
+        self.modules.insert(name.to_string(), v.clone());
+        Ok(v)
+    }
+
+    /// `source` cut and its import code compiled: once per thread.
+    fn split_of(&mut self, name: &str, source: &'static str) -> PyResult<Rc<Split>> {
+        thread_local! {
+            static SPLITS: RefCell<Vec<(String, usize, Rc<Split>)>> = const { RefCell::new(Vec::new()) };
+        }
+        let at = source.as_ptr() as usize;
+        let hit = SPLITS.with(|c| {
+            c.borrow()
+                .iter()
+                .find(|(n, p, _)| n == name && *p == at)
+                .map(|(_, _, s)| s.clone())
+        });
+        if let Some(s) = hit {
+            return Ok(s);
+        }
+        let file: Rc<str> = format!("<{name}>").into();
+        let stmts = top_level_statements(source);
+        let names = deferrable(source, &stmts, |n| self.is_builtin(n));
+        let mut eager = String::with_capacity(source.len());
+        eager.push_str(&source[..stmts.first().map_or(source.len(), |s| s.start)]);
+        let mut defs = Vec::new();
+        for (s, n) in stmts.iter().zip(names) {
+            let text = &source[s.start..s.end];
+            match n {
+                Some(n) => {
+                    // blank lines in its place keep the line numbers of what follows
+                    eager.extend(std::iter::repeat_n('\n', text.matches('\n').count()));
+                    defs.push(DeferredDef {
+                        name: n.into(),
+                        text,
+                        first_line: s.first_line,
+                        code: RefCell::new(None),
+                    });
+                }
+                None => eager.push_str(text),
+            }
+        }
+        let eager = self.compile_parsed_at(&eager, &file, name, 1)?;
+        let lines = Rc::new(source.lines().map(str::to_string).collect::<Vec<_>>());
+        let split = Rc::new(Split {
+            file,
+            eager,
+            lines,
+            defs,
+        });
+        SPLITS.with(|c| c.borrow_mut().push((name.to_string(), at, split.clone())));
+        Ok(split)
+    }
+
+    /// Run the deferred definition of `name` in the module whose namespace is `globals`.
+    /// Ok(false): that module defers no such name (any more).
+    pub(crate) fn run_deferred(
+        &mut self,
+        globals: &Rc<RefCell<Dict>>,
+        name: &str,
+    ) -> PyResult<bool> {
+        let key = key_of(globals);
+        let Some(p) = self.deferred.get_mut(&key) else {
+            return Ok(false);
+        };
+        let Some((name, idx)) = p.names.remove_entry(name) else {
+            return Ok(false);
+        };
+        let (module, split) = (p.module.clone(), p.split.clone());
+        // a script that assigned the name first keeps its value
+        if module.dict.borrow().contains_str(&name) {
+            return Ok(true);
+        }
+        let r = self
+            .deferred_code(&split, idx, &module.name)
+            .and_then(|code| self.exec_module_code(&code, &module, false));
+        if let Err(e) = r {
+            // not defined after all (a MemoryError, an interrupt): the next use tries again
+            if !module.dict.borrow().contains_str(&name)
+                && let Some(p) = self.deferred.get_mut(&key)
+            {
+                p.names.insert(name, idx);
+            }
+            return Err(e);
+        }
+        Ok(true)
+    }
+
+    /// Run every deferred definition of the module whose namespace is `globals`, in source
+    /// order (for `dir()`, `import *`: every name must be there).
+    pub(crate) fn run_all_deferred(&mut self, globals: &Rc<RefCell<Dict>>) -> PyResult<()> {
+        let Some(p) = self.deferred.get(&key_of(globals)) else {
+            return Ok(());
+        };
+        let mut names: Vec<(usize, Rc<str>)> =
+            p.names.iter().map(|(n, &i)| (i, n.clone())).collect();
+        names.sort_unstable();
+        for (_, n) in names {
+            self.run_deferred(globals, &n)?;
+        }
+        Ok(())
+    }
+
+    /// Run the deferred definitions of every module (before the check environment copies the
+    /// namespaces it puts back after the learner's code).
+    pub(crate) fn run_every_deferred(&mut self) -> PyResult<()> {
+        let globals: Vec<Rc<RefCell<Dict>>> = self
+            .deferred
+            .values()
+            .map(|p| p.module.dict.clone())
+            .collect();
+        for g in &globals {
+            self.run_all_deferred(g)?;
+        }
+        Ok(())
+    }
+
+    fn deferred_code(
+        &mut self,
+        split: &Split,
+        idx: usize,
+        modname: &str,
+    ) -> PyResult<Rc<FuncCode>> {
+        let Some(d) = split.defs.get(idx) else {
+            return Err(super::super::errors::PyException::new(
+                crate::script::ExcType::SystemError,
+                "deferred definition out of range",
+            ));
+        };
+        if let Some(code) = d.code.borrow().clone() {
+            return Ok(code);
+        }
+        let code = self.compile_parsed_at(d.text, &split.file, modname, d.first_line)?;
+        *d.code.borrow_mut() = Some(code.clone());
+        Ok(code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn firsts(src: &str) -> Vec<u32> {
+        top_level_statements(src)
+            .iter()
+            .map(|s| s.first_line)
+            .collect()
+    }
+
+    #[test]
+    fn statements_start_at_column_zero_outside_brackets_strings_and_continuations() {
+        let src = "x = (1,\n2)\ns = '''\nnot = a statement\n'''\ndef f():\n    return 1\n\n# c\nclass A:\n    pass\ny = 1 + \\\n2\nz = 'a\\'b'\n";
+        assert_eq!(firsts(src), vec![1, 3, 6, 10, 12, 14]);
+    }
+
+    #[test]
+    fn clauses_and_decorators_stay_with_their_statement() {
+        let src = "try:\n    a\nexcept E:\n    b\nfinally:\n    c\n@dec\ndef f():\n    pass\nif x:\n    y\nelse:\n    z\n";
+        assert_eq!(firsts(src), vec![1, 7, 10]);
+    }
+
+    #[test]
+    fn only_plain_uniquely_named_definitions_are_deferred() {
+        let src = "def f():\n    pass\nclass C(B):\n    pass\ndef g(): pass\ndef g(): pass\ndef len(x): pass\n@d\ndef h(): pass\nx = 1\n";
+        let stmts = top_level_statements(src);
+        let names = deferrable(src, &stmts, |n| n == "len");
+        assert_eq!(
+            names,
+            vec![Some("f"), Some("C"), None, None, None, None, None]
+        );
+    }
+
+    #[test]
+    fn the_torch_nn_prelude_is_cut_where_the_parser_sees_its_statements() {
+        let src = crate::torch::NN_SRC;
+        let parsed = rustpython_ruff_python_parser::parse_module(src).expect("prelude parses");
+        let index = super::super::super::compile::LineIndex::new(src);
+        let expected: Vec<u32> = parsed
+            .syntax()
+            .body
+            .iter()
+            .map(|s| {
+                use rustpython_ruff_text_size::Ranged;
+                index.line(s.start().to_usize())
+            })
+            .collect();
+        assert_eq!(firsts(src), expected);
+    }
+}
