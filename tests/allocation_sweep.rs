@@ -6,11 +6,11 @@
 //! and a 4 GiB address space, so a case that allocated before asking would abort or raise the
 //! wrong error; the whole sweep must take seconds, since each error must come before any work.
 
-use std::os::unix::process::CommandExt;
+#[path = "support/rlimit.rs"]
+mod rlimit;
+use rlimit::ADDRESS_SPACE;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const ADDRESS_SPACE: u64 = 4 << 30;
 
 #[test]
 fn every_huge_allocation_raises_the_libraries_error_before_any_work() {
@@ -21,19 +21,7 @@ fn every_huge_allocation_raises_the_libraries_error_before_any_work() {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // SAFETY: setrlimit is async-signal-safe and touches only the child.
-    unsafe {
-        cmd.pre_exec(|| {
-            let lim = libc::rlimit {
-                rlim_cur: ADDRESS_SPACE,
-                rlim_max: ADDRESS_SPACE,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    rlimit::limit_address_space(&mut cmd, ADDRESS_SPACE);
     let start = Instant::now();
     let out = cmd.output().expect("the binary starts");
     let took = start.elapsed();

@@ -72,28 +72,15 @@ fn promotion_with_scalars_and_tensors() {
             .message
             .starts_with("Subtraction, the `-` operator, with two bool tensors")
     );
-    assert_eq!(
-        vals(
-            &rt.binary(
-                BinaryOp::FloorDiv,
-                &op(&it(&rt, &[-7, 7], vec![2])),
-                &Scalar::Int(2).into()
-            )
-            .unwrap()
-        ),
-        vec![-4.0, 3.0]
-    );
-    assert_eq!(
-        vals(
-            &rt.binary(
-                BinaryOp::Rem,
-                &op(&it(&rt, &[-7, 7], vec![2])),
-                &Scalar::Int(3).into()
-            )
-            .unwrap()
-        ),
-        vec![2.0, 1.0]
-    );
+    // Python's rounding toward -inf for integer // and % by a number.
+    for (binary, by, want) in [
+        (BinaryOp::FloorDiv, 2, [-4.0, 3.0]),
+        (BinaryOp::Rem, 3, [2.0, 1.0]),
+    ] {
+        let x = it(&rt, &[-7, 7], vec![2]);
+        let out = rt.binary(binary, &op(&x), &Scalar::Int(by).into()).unwrap();
+        assert_eq!(vals(&out), want, "{binary:?} by {by}");
+    }
     assert_eq!(
         rt.binary(BinaryOp::Pow, &op(&i), &Scalar::Int(2).into())
             .unwrap()

@@ -12,13 +12,13 @@
 //! passes too (the crash and hang checks still apply); release builds (scripts/test.sh) must
 //! match exactly. `HOSTILE_FILTER=substring` runs some cases.
 
-use std::os::unix::process::CommandExt;
+#[path = "support/rlimit.rs"]
+mod rlimit;
+use rlimit::ADDRESS_SPACE;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The address-space limit the adversarial pass used.
-const ADDRESS_SPACE: u64 = 4 << 30;
 /// The run's wall limit (`cudatutor run`'s default) and how much later it must have ended.
 const WALL: Duration = Duration::from_secs(10);
 const MARGIN: Duration = Duration::from_secs(15);
@@ -50,19 +50,7 @@ fn run_limited(dir: &Path, script: &Path, wall: Duration) -> Outcome {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    // SAFETY: setrlimit is async-signal-safe and touches only the child.
-    unsafe {
-        cmd.pre_exec(|| {
-            let lim = libc::rlimit {
-                rlim_cur: ADDRESS_SPACE,
-                rlim_max: ADDRESS_SPACE,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    rlimit::limit_address_space(&mut cmd, ADDRESS_SPACE);
     let start = Instant::now();
     // reaped below by wait4, which also reads the child's rusage
     #[allow(clippy::zombie_processes)]

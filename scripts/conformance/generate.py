@@ -94,8 +94,10 @@ def script_name(prefix, name):
 
 
 def write_script(name, origin, body_lines):
+    """`body_lines` may hold None: a sample run by the line of an earlier one (one runner call
+    covers several tags) has no line of its own."""
     text = HEADER % (torch_version(), origin) + IMPORTS
-    text += "\n".join(body_lines) + "\n"
+    text += "\n".join(line for line in body_lines if line is not None) + "\n"
     (OUT / (name + ".py")).write_text(text)
 
 
@@ -115,6 +117,7 @@ def target_of(op, form, kind):
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     optim_gen.check_model_literals(PRELUDE)
+    optim_gen.check_errors_for_all_optims(PRELUDE)
     names = beginner_names()
     functionals = functional_names_of_modules()
     stats = {"unrepresentable": collections.Counter(), "left out (large or duplicate)": 0,

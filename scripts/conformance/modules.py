@@ -10,6 +10,9 @@ parameters come from the seeded generator), then
   dN  the forward of the module moved to float64, on the float64 sample,
   xN  the database's error inputs (construction or forward errors).
 
+One `run_module_input` line runs an input's cN, fN, gN and vN, so its constructor and input
+literal are written once.
+
 The modules the database lacks (EXTRA_MODULES) are written the same way from a constructor
 spelled here and inputs drawn by make_tensor with a fixed seed.
 """
@@ -65,6 +68,21 @@ class ModuleChecker:
             return False
 
 
+def module_input_lines(n, build, inputs, printed, backward, eval_mode):
+    """[(tag, dtype, kind, line)] for one float32 input of a module: cN, fN, then gN and vN where
+    asked, all run by one `run_module_input` line (the prelude's runner prints them in this
+    order), so the constructor and the input literal are written once; the later tags' line is
+    None."""
+    call = "run_module_input(%d, %s, %s, printed=%s, backward=%s, eval_mode=%s)" % (
+        n, build, inputs, printed, backward, eval_mode)
+    tags = [("c%d" % n, "construct"), ("f%d" % n, "forward")]
+    if backward:
+        tags.append(("g%d" % n, "backward"))
+    if eval_mode:
+        tags.append(("v%d" % n, "eval"))
+    return [(tag, "float32", kind, call if i == 0 else None) for i, (tag, kind) in enumerate(tags)]
+
+
 def module_info_samples(mi, checker, stats):
     """[(tag, dtype, kind, line of script)] for one ModuleInfo."""
     cls_path = "torch.nn." + mi.module_cls.__name__
@@ -93,17 +111,12 @@ def module_info_samples(mi, checker, stats):
             stats["left out (large or duplicate)"] += 1
             continue
         b = "lambda: " + build
-        lines.append(("c%d" % n, "float32", "construct", 'construct("c%d", %s)' % (n, b)))
-        if inputs is not None:
-            i = "lambda: " + inputs
-            lines.append(("f%d" % n, "float32", "forward",
-                          'run_forward("f%d", %s, %s, printed=%s)' % (n, b, i, n == 0)))
-            if n < BACKWARD_SAMPLES:
-                lines.append(("g%d" % n, "float32", "backward",
-                              'run_backward("g%d", %s, %s)' % (n, b, i)))
-            if mi.train_and_eval_differ and n < EVAL_SAMPLES:
-                lines.append(("v%d" % n, "float32", "eval",
-                              'run_forward("v%d", %s, %s, train=False)' % (n, b, i)))
+        if inputs is None:
+            lines.append(("c%d" % n, "float32", "construct", 'construct("c%d", %s)' % (n, b)))
+        else:
+            lines += module_input_lines(n, b, "lambda: " + inputs, printed=n == 0,
+                                        backward=n < BACKWARD_SAMPLES,
+                                        eval_mode=bool(mi.train_and_eval_differ) and n < EVAL_SAMPLES)
         n += 1
     if torch.float64 in mi.supported_dtypes("cpu"):
         d = 0
@@ -216,33 +229,37 @@ CONTAINER_INPUTS = {
 }
 
 
+def extra_inputs_text(name, inputs, n):
+    """`((tensor, ...), {})` for constructor n of an EXTRA_MODULES entry, drawn by make_tensor
+    under seed n; None for a container without forward inputs."""
+    spec = inputs
+    if spec is None and name in CONTAINER_INPUTS:
+        spec = CONTAINER_INPUTS[name][n]
+    if spec is None:
+        return None
+    torch.manual_seed(n)
+    tensors = []
+    for item in spec:
+        if item[0] == "f":
+            tensors.append(make_tensor(item[1], dtype=torch.float32, device="cpu"))
+        else:
+            tensors.append(make_tensor(item[1], dtype=torch.int64, device="cpu",
+                                       low=0, high=item[2]))
+    return "((%s), {})" % "".join(literal(t) + ", " for t in tensors)
+
+
 def extra_module_samples(name, constructors, inputs, checker, stats):
     lines = []
     for n, build in enumerate(constructors):
         b = "lambda: " + build
-        lines.append(("c%d" % n, "float32", "construct", 'construct("c%d", %s)' % (n, b)))
-        spec = inputs
-        if spec is None and name in CONTAINER_INPUTS:
-            spec = CONTAINER_INPUTS[name][n]
-        if spec is None:
-            continue
-        torch.manual_seed(n)
-        tensors = []
-        for item in spec:
-            if item[0] == "f":
-                tensors.append(make_tensor(item[1], dtype=torch.float32, device="cpu"))
-            else:
-                tensors.append(make_tensor(item[1], dtype=torch.int64, device="cpu",
-                                           low=0, high=item[2]))
-        inputs_text = "((%s), {})" % "".join(literal(t) + ", " for t in tensors)
-        if not checker.keep(build, inputs_text):
+        inputs_text = extra_inputs_text(name, inputs, n)
+        if inputs_text is not None and not checker.keep(build, inputs_text):
             stats["left out (large or duplicate)"] += 1
+            inputs_text = None
+        if inputs_text is None:
+            lines.append(("c%d" % n, "float32", "construct", 'construct("c%d", %s)' % (n, b)))
             continue
-        i = "lambda: " + inputs_text
-        lines.append(("f%d" % n, "float32", "forward",
-                      'run_forward("f%d", %s, %s, printed=%s)' % (n, b, i, n == 0)))
-        lines.append(("g%d" % n, "float32", "backward", 'run_backward("g%d", %s, %s)' % (n, b, i)))
-        if "Dropout" in name or name == "RReLU" or "BatchNorm" in name:
-            lines.append(("v%d" % n, "float32", "eval",
-                          'run_forward("v%d", %s, %s, train=False)' % (n, b, i)))
+        lines += module_input_lines(n, b, "lambda: " + inputs_text, printed=n == 0, backward=True,
+                                    eval_mode="Dropout" in name or name == "RReLU"
+                                    or "BatchNorm" in name)
     return lines

@@ -5,7 +5,9 @@ inputs.
   oN  optimizer input N: after each step the loss and every parameter, then opt.state_dict()
   rN  scheduler configuration N (lr_scheduler): the learning rates after each of 12 steps and
       each scheduler's state_dict
-  eN  error input N: the exception (or the warnings, for the database's warning cases)
+  eN  error input N: the exception (or the warnings, for the database's warning cases); the
+      first ones, which every OptimizerInfo shares (get_error_inputs_for_all_optims), run
+      through the prelude's run_errors_for_all_optims, written once
 
 The model is `((w * x).sum(1) + b).pow(2).sum()` with w (3, 2), b (3,) and x (2,) drawn once by
 torch.randn under seed 0 and written as literals; only elementwise ops and sums of two or three
@@ -13,9 +15,11 @@ numbers, so the optimizer's own arithmetic is what is compared. Muon takes only 
 2-D parameters), SparseAdam an Embedding with sparse gradients.
 """
 import ast
+import collections
 import inspect
 
 import torch
+from torch.testing._internal.common_optimizers import get_error_inputs_for_all_optims
 
 from literal import Unrepresentable, literal, values_text
 
@@ -110,6 +114,62 @@ def scheduler_text(fn):
     return "torch.optim.lr_scheduler." + text
 
 
+def render_errors(errors, cls_path, kind_text, stats):
+    """[(helper lines, tag, call)] for the first MAX_ERROR_INPUTS representable error inputs:
+    `run_optim_error("eN", make, kind, on_step)` (run_optim_warning for the warning cases)."""
+    rendered = []
+    for err in errors:
+        if len(rendered) >= MAX_ERROR_INPUTS:
+            break
+        e = len(rendered)
+        oi = err.optimizer_error_input
+        helper_lines = []
+        try:
+            make = make_opt_text(cls_path, oi.params, oi.kwargs, helper_lines, "make_e%d" % e)
+        except Unrepresentable as ex:
+            stats["unrepresentable"][str(ex).split(" ")[0]] += 1
+            continue
+        on_step = err.error_on.name == "STEP_ERROR"
+        runner = "run_optim_warning" if issubclass(err.error_type, Warning) else "run_optim_error"
+        rendered.append((helper_lines, "e%d" % e,
+                         '%s("e%d", %s, %s, %s)' % (runner, e, make, kind_text, on_step)))
+    return rendered
+
+
+# The prelude's function that runs the database's get_error_inputs_for_all_optims (the error
+# inputs every OptimizerInfo starts with) for an optimizer class `cls` and a parameter kind.
+SHARED_ERRORS = "run_errors_for_all_optims"
+
+
+def errors_for_all_optims():
+    """The shared error inputs rendered for `cls` and `kind`: (helper lines of each, calls)."""
+    torch.manual_seed(0)
+    errors = get_error_inputs_for_all_optims("cpu", torch.float32)
+    rendered = render_errors(errors, "cls", "kind", {"unrepresentable": collections.Counter()})
+    return [h for h, _, _ in rendered], [c for _, _, c in rendered]
+
+
+def errors_for_all_optims_text():
+    """The source of the prelude's run_errors_for_all_optims: the helpers nested, then the calls."""
+    helpers, calls = errors_for_all_optims()
+    body = []
+    for helper_lines in helpers:
+        if helper_lines:
+            body += [line for line in helper_lines if line] + [""]
+    body += calls
+    return "\n".join(["def %s(cls, kind):" % SHARED_ERRORS]
+                     + [("    " + line) if line else "" for line in body])
+
+
+def check_errors_for_all_optims(prelude):
+    """Stop if tests/conformance/prelude.py's run_errors_for_all_optims is no longer what the
+    database's shared error inputs render to (the recordings were made from that text)."""
+    text = errors_for_all_optims_text()
+    if text not in prelude:
+        raise SystemExit("tests/conformance/prelude.py: run_errors_for_all_optims differs from "
+                         "the database's get_error_inputs_for_all_optims; write it as\n" + text)
+
+
 def optim_samples(info, stats):
     cls_path = "torch.optim." + info.optim_cls.__name__
     kind = param_kind(info)
@@ -148,19 +208,18 @@ def optim_samples(info, stats):
     if info.optim_error_inputs_func is not None:
         torch.manual_seed(0)
         errors = info.optim_error_inputs_func(device="cpu", dtype=torch.float32)
-        e = 0
-        for err in errors:
-            if e >= MAX_ERROR_INPUTS:
-                break
-            oi = err.optimizer_error_input
-            try:
-                make = make_opt_text(cls_path, oi.params, oi.kwargs, helpers, "make_e%d" % e)
-            except Unrepresentable as ex:
-                stats["unrepresentable"][str(ex).split(" ")[0]] += 1
-                continue
-            on_step = err.error_on.name == "STEP_ERROR"
-            runner = "run_optim_warning" if issubclass(err.error_type, Warning) else "run_optim_error"
-            lines.append(("e%d" % e, "float32", "error", '%s("e%d", %s, "%s", %s)'
-                          % (runner, e, make, kind, on_step)))
-            e += 1
+        rendered = render_errors(errors, cls_path, '"%s"' % kind, stats)
+        # Every OptimizerInfo's error inputs start with the database's shared ones: when they are
+        # still what the prelude's run_errors_for_all_optims runs, one call stands for them.
+        shared_helpers, shared_calls = errors_for_all_optims()
+        generic = render_errors(errors, "cls", "kind", {"unrepresentable": collections.Counter()})
+        generic = generic[:len(shared_calls)]
+        if [h for h, _, _ in generic] == shared_helpers and [c for _, _, c in generic] == shared_calls:
+            call = '%s(%s, "%s")' % (SHARED_ERRORS, cls_path, kind)
+            for i, (_, tag, _) in enumerate(rendered[:len(shared_calls)]):
+                lines.append((tag, "float32", "error", call if i == 0 else None))
+            rendered = rendered[len(shared_calls):]
+        for helper_lines, tag, call in rendered:
+            helpers += helper_lines
+            lines.append((tag, "float32", "error", call))
     return helpers, lines

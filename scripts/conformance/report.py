@@ -204,7 +204,10 @@ def render(manifest, results, timing, passed):
       "its inputs written as literals (float32 values in the shortest text that reads back to "
       "the same bits, checked; float64 as `repr`), so the script needs neither the database nor "
       "its random generator, and runs the same under `python3` with torch and under "
-      "`cudatutor run`. PyTorch's output is recorded by scripts/record-pytorch.py (CPU, one "
+      "`cudatutor run`; a module input's construct, forward, backward and eval samples share "
+      "one `run_module_input` line, and the error inputs every optimizer shares "
+      "(get_error_inputs_for_all_optims) are written once, as the prelude's "
+      "`run_errors_for_all_optims`. PyTorch's output is recorded by scripts/record-pytorch.py (CPU, one "
       "thread) into tests/conformance/expected/; tests/conformance.rs runs every script "
       "through cudatutor and compares the output **sample by sample**.")
     w("")

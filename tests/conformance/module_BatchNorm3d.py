@@ -3,8 +3,5 @@
 import torch
 from prelude import *
 
-construct("c0", lambda: torch.nn.BatchNorm3d(5, 0.001, 0.3, False))
-run_forward("f0", lambda: torch.nn.BatchNorm3d(5, 0.001, 0.3, False), lambda: ((Z((0, 5, 2, 2, 2), f32), ), {}), printed=True)
-run_backward("g0", lambda: torch.nn.BatchNorm3d(5, 0.001, 0.3, False), lambda: ((Z((0, 5, 2, 2, 2), f32), ), {}))
-run_forward("v0", lambda: torch.nn.BatchNorm3d(5, 0.001, 0.3, False), lambda: ((Z((0, 5, 2, 2, 2), f32), ), {}), train=False)
+run_module_input(0, lambda: torch.nn.BatchNorm3d(5, 0.001, 0.3, False), lambda: ((Z((0, 5, 2, 2, 2), f32), ), {}), printed=True, backward=True, eval_mode=True)
 run_forward("d0", lambda: torch.nn.BatchNorm3d(5, 0.001, 0.3, False), lambda: ((Z((0, 5, 2, 2, 2), f64), ), {}), dtype=f64)

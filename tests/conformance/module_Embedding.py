@@ -3,9 +3,7 @@
 import torch
 from prelude import *
 
-construct("c0", lambda: torch.nn.Embedding(num_embeddings=4, embedding_dim=3))
-run_forward("f0", lambda: torch.nn.Embedding(num_embeddings=4, embedding_dim=3), lambda: ((T([[0, 3, 1], [0, 3, 3]], i64), ), {}), printed=True)
-run_backward("g0", lambda: torch.nn.Embedding(num_embeddings=4, embedding_dim=3), lambda: ((T([[0, 3, 1], [0, 3, 3]], i64), ), {}))
+run_module_input(0, lambda: torch.nn.Embedding(num_embeddings=4, embedding_dim=3), lambda: ((T([[0, 3, 1], [0, 3, 3]], i64), ), {}), printed=True, backward=True, eval_mode=False)
 run_forward("d0", lambda: torch.nn.Embedding(num_embeddings=4, embedding_dim=3), lambda: ((T([[0, 3, 1], [0, 3, 3]], i64), ), {}), dtype=f64)
 run_error("x0", lambda: torch.nn.Embedding(num_embeddings=10, embedding_dim=3), lambda: ((T([0, 5, 15], i64), ), {}))
 run_error("x1", lambda: torch.nn.Embedding(num_embeddings=10, embedding_dim=3), lambda: ((T([1.5, 2.5], f32), ), {}))

@@ -3,12 +3,6 @@
 import torch
 from prelude import *
 
-construct("c0", lambda: torch.nn.EmbeddingBag(10, 3))
-run_forward("f0", lambda: torch.nn.EmbeddingBag(10, 3), lambda: ((T([[4, 9, 3, 0], [3, 9, 7, 3]], i64), ), {}), printed=True)
-run_backward("g0", lambda: torch.nn.EmbeddingBag(10, 3), lambda: ((T([[4, 9, 3, 0], [3, 9, 7, 3]], i64), ), {}))
-construct("c1", lambda: torch.nn.EmbeddingBag(10, 3, mode='sum'))
-run_forward("f1", lambda: torch.nn.EmbeddingBag(10, 3, mode='sum'), lambda: ((T([[5, 9, 4, 8], [3, 3, 1, 1]], i64), ), {}), printed=False)
-run_backward("g1", lambda: torch.nn.EmbeddingBag(10, 3, mode='sum'), lambda: ((T([[5, 9, 4, 8], [3, 3, 1, 1]], i64), ), {}))
-construct("c2", lambda: torch.nn.EmbeddingBag(10, 3, mode='max'))
-run_forward("f2", lambda: torch.nn.EmbeddingBag(10, 3, mode='max'), lambda: ((T([[8, 7, 1, 4], [8, 9, 2, 5]], i64), ), {}), printed=False)
-run_backward("g2", lambda: torch.nn.EmbeddingBag(10, 3, mode='max'), lambda: ((T([[8, 7, 1, 4], [8, 9, 2, 5]], i64), ), {}))
+run_module_input(0, lambda: torch.nn.EmbeddingBag(10, 3), lambda: ((T([[4, 9, 3, 0], [3, 9, 7, 3]], i64), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(1, lambda: torch.nn.EmbeddingBag(10, 3, mode='sum'), lambda: ((T([[5, 9, 4, 8], [3, 3, 1, 1]], i64), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input(2, lambda: torch.nn.EmbeddingBag(10, 3, mode='max'), lambda: ((T([[8, 7, 1, 4], [8, 9, 2, 5]], i64), ), {}), printed=False, backward=True, eval_mode=False)

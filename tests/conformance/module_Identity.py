@@ -3,9 +3,5 @@
 import torch
 from prelude import *
 
-construct("c0", lambda: torch.nn.Identity())
-run_forward("f0", lambda: torch.nn.Identity(), lambda: ((T([-0.06738138, 4.8279924, -7.4074063], f32), ), {}), printed=True)
-run_backward("g0", lambda: torch.nn.Identity(), lambda: ((T([-0.06738138, 4.8279924, -7.4074063], f32), ), {}))
-construct("c1", lambda: torch.nn.Identity(54, unused_argument1=0.1))
-run_forward("f1", lambda: torch.nn.Identity(54, unused_argument1=0.1), lambda: ((T([4.6373687, -3.972404, -1.7447534], f32), ), {}), printed=False)
-run_backward("g1", lambda: torch.nn.Identity(54, unused_argument1=0.1), lambda: ((T([4.6373687, -3.972404, -1.7447534], f32), ), {}))
+run_module_input(0, lambda: torch.nn.Identity(), lambda: ((T([-0.06738138, 4.8279924, -7.4074063], f32), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(1, lambda: torch.nn.Identity(54, unused_argument1=0.1), lambda: ((T([4.6373687, -3.972404, -1.7447534], f32), ), {}), printed=False, backward=True, eval_mode=False)

@@ -3,6 +3,4 @@
 import torch
 from prelude import *
 
-construct("c0", lambda: torch.nn.Unflatten(1, (2, 3)))
-run_forward("f0", lambda: torch.nn.Unflatten(1, (2, 3)), lambda: ((T([[-0.06738138, 4.8279924, -7.4074063, -6.623451, -3.4663892, 2.4134164], [-0.17831862, 7.1360054, -0.7986964, 2.381513, -2.7199178, -1.7690885]], f32), ), {}), printed=True)
-run_backward("g0", lambda: torch.nn.Unflatten(1, (2, 3)), lambda: ((T([[-0.06738138, 4.8279924, -7.4074063, -6.623451, -3.4663892, 2.4134164], [-0.17831862, 7.1360054, -0.7986964, 2.381513, -2.7199178, -1.7690885]], f32), ), {}))
+run_module_input(0, lambda: torch.nn.Unflatten(1, (2, 3)), lambda: ((T([[-0.06738138, 4.8279924, -7.4074063, -6.623451, -3.4663892, 2.4134164], [-0.17831862, 7.1360054, -0.7986964, 2.381513, -2.7199178, -1.7690885]], f32), ), {}), printed=True, backward=True, eval_mode=False)

@@ -3,6 +3,4 @@
 import torch
 from prelude import *
 
-construct("c0", lambda: torch.nn.UpsamplingNearest2d(scale_factor=2))
-run_forward("f0", lambda: torch.nn.UpsamplingNearest2d(scale_factor=2), lambda: ((T([[[[-0.06738138, 4.8279924], [-7.4074063, -6.623451]]]], f32), ), {}), printed=True)
-run_backward("g0", lambda: torch.nn.UpsamplingNearest2d(scale_factor=2), lambda: ((T([[[[-0.06738138, 4.8279924], [-7.4074063, -6.623451]]]], f32), ), {}))
+run_module_input(0, lambda: torch.nn.UpsamplingNearest2d(scale_factor=2), lambda: ((T([[[[-0.06738138, 4.8279924], [-7.4074063, -6.623451]]]], f32), ), {}), printed=True, backward=True, eval_mode=False)

@@ -3,39 +3,6 @@
 import torch
 from prelude import *
 
-def make_e0(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.Muon(p0)
-
-
-def make_e1(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.Muon([p0, p0])
-
-
-def make_e2(params):
-    p0 = torch.nn.Parameter(T([[-0.2934289]], f32))
-    p1 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.Muon({p0, p1})
-
-
-def make_e3(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.Muon([{'params': p0}, {'params': p0}])
-
-
-def make_e5(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    p1 = torch.nn.Parameter(T([[-0.2934289]], f32))
-    return torch.optim.Muon([('weight', p0,), p1])
-
-
-def make_e6(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    p1 = torch.nn.Parameter(T([[-0.2934289]], f32))
-    return torch.optim.Muon([{'params': [p0], 'lr': 0.01}, {'params': [('weight', p1,)]}])
-
-
 def make_e7(params):
     p0 = T([[[0.18523103, 0.37341738, 0.30510002, 0.9320004], [0.17591017, 0.26983356, 0.15067977, 0.031719506], [0.20812976, 0.929799, 0.7231092, 0.7423363]], [[0.5262958, 0.24365824, 0.58459234, 0.03315264], [0.13871688, 0.242235, 0.81546897, 0.7931606], [0.27825248, 0.4819588, 0.81978035, 0.99706656]]], f32)
     return torch.optim.Muon([p0])
@@ -56,12 +23,6 @@ run_optim("o6", lambda params: torch.optim.Muon(params, ns_coefficients=(3.4, -4
 run_optim("o7", lambda params: torch.optim.Muon(params, adjust_lr_fn='match_rms_adamw'), "matrix", False)
 run_optim("o8", lambda params: torch.optim.Muon(params, adjust_lr_fn='spectral_unclamped'), "matrix", False)
 run_schedule("r0", lambda params: torch.optim.Muon(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "matrix", False)
-run_optim_error("e0", make_e0, "matrix", False)
-run_optim_warning("e1", make_e1, "matrix", False)
-run_optim_warning("e2", make_e2, "matrix", False)
-run_optim_error("e3", make_e3, "matrix", False)
-run_optim_error("e4", lambda params: torch.optim.Muon(params, lr=T([0.001, 0.001], f32)), "matrix", False)
-run_optim_error("e5", make_e5, "matrix", False)
-run_optim_error("e6", make_e6, "matrix", False)
+run_errors_for_all_optims(torch.optim.Muon, "matrix")
 run_optim_error("e7", make_e7, "matrix", False)
 run_optim_error("e8", make_e8, "matrix", False)

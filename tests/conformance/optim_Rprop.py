@@ -3,50 +3,11 @@
 import torch
 from prelude import *
 
-def make_e0(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.Rprop(p0)
-
-
-def make_e1(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.Rprop([p0, p0])
-
-
-def make_e2(params):
-    p0 = torch.nn.Parameter(T([[-0.2934289]], f32))
-    p1 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.Rprop({p0, p1})
-
-
-def make_e3(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.Rprop([{'params': p0}, {'params': p0}])
-
-
-def make_e5(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    p1 = torch.nn.Parameter(T([[-0.2934289]], f32))
-    return torch.optim.Rprop([('weight', p0,), p1])
-
-
-def make_e6(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    p1 = torch.nn.Parameter(T([[-0.2934289]], f32))
-    return torch.optim.Rprop([{'params': [p0], 'lr': 0.01}, {'params': [('weight', p1,)]}])
-
-
 run_optim("o0", lambda params: torch.optim.Rprop(params), "plain", False)
 run_optim("o1", lambda params: torch.optim.Rprop(params, lr=0.0002), "plain", False)
 run_optim("o2", lambda params: torch.optim.Rprop(params, etas=(0.5, 1.5)), "plain", False)
 run_optim("o3", lambda params: torch.optim.Rprop(params, step_sizes=(2e-06, 100)), "plain", False)
 run_optim("o4", lambda params: torch.optim.Rprop(params, maximize=True), "plain", False)
 run_schedule("r0", lambda params: torch.optim.Rprop(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
-run_optim_error("e0", make_e0, "plain", False)
-run_optim_warning("e1", make_e1, "plain", False)
-run_optim_warning("e2", make_e2, "plain", False)
-run_optim_error("e3", make_e3, "plain", False)
-run_optim_error("e4", lambda params: torch.optim.Rprop(params, lr=T([0.001, 0.001], f32)), "plain", False)
-run_optim_error("e5", make_e5, "plain", False)
-run_optim_error("e6", make_e6, "plain", False)
+run_errors_for_all_optims(torch.optim.Rprop, "plain")
 run_optim_error("e7", lambda params: torch.optim.Rprop(params, lr=0.01, etas=(1.0, 0.5)), "plain", False)

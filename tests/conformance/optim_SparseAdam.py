@@ -3,49 +3,10 @@
 import torch
 from prelude import *
 
-def make_e0(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.SparseAdam(p0)
-
-
-def make_e1(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.SparseAdam([p0, p0])
-
-
-def make_e2(params):
-    p0 = torch.nn.Parameter(T([[-0.2934289]], f32))
-    p1 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.SparseAdam({p0, p1})
-
-
-def make_e3(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    return torch.optim.SparseAdam([{'params': p0}, {'params': p0}])
-
-
-def make_e5(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    p1 = torch.nn.Parameter(T([[-0.2934289]], f32))
-    return torch.optim.SparseAdam([('weight', p0,), p1])
-
-
-def make_e6(params):
-    p0 = torch.nn.Parameter(T([[1.5409961]], f32))
-    p1 = torch.nn.Parameter(T([[-0.2934289]], f32))
-    return torch.optim.SparseAdam([{'params': [p0], 'lr': 0.01}, {'params': [('weight', p1,)]}])
-
-
 run_optim("o0", lambda params: torch.optim.SparseAdam(params), "sparse", False)
 run_optim("o1", lambda params: torch.optim.SparseAdam(params, lr=0.01), "sparse", False)
 run_optim("o2", lambda params: torch.optim.SparseAdam(params, lr=T(0.001, f32)), "sparse", False)
 run_optim("o3", lambda params: torch.optim.SparseAdam(params, maximize=True), "sparse", False)
 run_schedule("r0", lambda params: torch.optim.SparseAdam(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "sparse", False)
-run_optim_error("e0", make_e0, "sparse", False)
-run_optim_warning("e1", make_e1, "sparse", False)
-run_optim_warning("e2", make_e2, "sparse", False)
-run_optim_error("e3", make_e3, "sparse", False)
-run_optim_error("e4", lambda params: torch.optim.SparseAdam(params, lr=T([0.001, 0.001], f32)), "sparse", False)
-run_optim_error("e5", make_e5, "sparse", False)
-run_optim_error("e6", make_e6, "sparse", False)
+run_errors_for_all_optims(torch.optim.SparseAdam, "sparse")
 run_optim_error("e7", lambda params: torch.optim.SparseAdam(params, lr=0.01, betas=(1.0, 0.0)), "sparse", False)

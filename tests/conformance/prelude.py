@@ -128,6 +128,17 @@ def run_backward(tag, build, inputs):
         failed(tag, e)
 
 
+def run_module_input(n, build, inputs, printed, backward, eval_mode):
+    """One float32 input of a module, its constructor and input literal written once: cN, fN,
+    then gN and vN where asked, in the order MANIFEST.tsv lists them."""
+    construct("c" + str(n), build)
+    run_forward("f" + str(n), build, inputs, printed=printed)
+    if backward:
+        run_backward("g" + str(n), build, inputs)
+    if eval_mode:
+        run_forward("v" + str(n), build, inputs, train=False)
+
+
 def run_error(tag, build, inputs):
     torch.manual_seed(0)
     try:
@@ -239,3 +250,44 @@ def run_optim_warning(tag, make_opt, kind, on_step):
         emit(tag, "no error")
     except Exception as e:
         failed(tag, e)
+
+
+# The error inputs every OptimizerInfo starts with (the database's
+# get_error_inputs_for_all_optims), written once: a script calls this with its optimizer class
+# and parameter kind, then runs its own error inputs from e7 on. scripts/conformance/optims.py
+# renders the database's list and stops when this text is no longer what it renders.
+def run_errors_for_all_optims(cls, kind):
+    def make_e0(params):
+        p0 = torch.nn.Parameter(T([[1.5409961]], f32))
+        return cls(p0)
+
+    def make_e1(params):
+        p0 = torch.nn.Parameter(T([[1.5409961]], f32))
+        return cls([p0, p0])
+
+    def make_e2(params):
+        p0 = torch.nn.Parameter(T([[-0.2934289]], f32))
+        p1 = torch.nn.Parameter(T([[1.5409961]], f32))
+        return cls({p0, p1})
+
+    def make_e3(params):
+        p0 = torch.nn.Parameter(T([[1.5409961]], f32))
+        return cls([{'params': p0}, {'params': p0}])
+
+    def make_e5(params):
+        p0 = torch.nn.Parameter(T([[1.5409961]], f32))
+        p1 = torch.nn.Parameter(T([[-0.2934289]], f32))
+        return cls([('weight', p0,), p1])
+
+    def make_e6(params):
+        p0 = torch.nn.Parameter(T([[1.5409961]], f32))
+        p1 = torch.nn.Parameter(T([[-0.2934289]], f32))
+        return cls([{'params': [p0], 'lr': 0.01}, {'params': [('weight', p1,)]}])
+
+    run_optim_error("e0", make_e0, kind, False)
+    run_optim_warning("e1", make_e1, kind, False)
+    run_optim_warning("e2", make_e2, kind, False)
+    run_optim_error("e3", make_e3, kind, False)
+    run_optim_error("e4", lambda params: cls(params, lr=T([0.001, 0.001], f32)), kind, False)
+    run_optim_error("e5", make_e5, kind, False)
+    run_optim_error("e6", make_e6, kind, False)
