@@ -61,6 +61,11 @@ pub(crate) fn num_threads() -> usize {
 /// Back to the default count, for a new run in this process (PyTorch starts each process at
 /// its default; an earlier run's `torch.set_num_threads` must not carry over).
 pub(crate) fn reset_num_threads() {
+    // unit tests share one process: a run starting beside a test that holds the count leaves it
+    #[cfg(test)]
+    let Ok(_held) = TEST_THREADS_LOCK.try_lock() else {
+        return;
+    };
     THREADS.store(default_threads(), Ordering::Relaxed);
 }
 
