@@ -6,7 +6,7 @@ use proptest::test_runner::{Config, FileFailurePersistence};
 
 /// `cases` random cases, failures saved to and replayed from `regressions` (a path from the
 /// repository root).
-pub fn config(cases: u32, regressions: &'static str) -> Config {
+pub(crate) fn config(cases: u32, regressions: &'static str) -> Config {
     Config {
         cases,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions))),
