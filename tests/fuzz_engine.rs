@@ -5,6 +5,8 @@
 //! DefaultCPUAllocator failure; values that cudatutor does not keep are never shown as zeros;
 //! and every CUDA byte is returned when the tensors are dropped.
 
+#[path = "support/fuzz.rs"]
+mod fuzz;
 use std::time::{Duration, Instant};
 
 use cudatutor::engine::dtype::Scalar;
@@ -16,7 +18,6 @@ use cudatutor::engine::{
 use cudatutor::run::{BackendChoice, RunOptions, run_script};
 use cudatutor::script::{Interpreter, Limits};
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 
 const GIB: u64 = 1 << 30;
 
@@ -510,15 +511,8 @@ fn thread_cpu_time() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/corpus/proptest-regressions/fuzz_engine.txt",
-        ))),
-        ..ProptestConfig::default()
-    }
-}
+/// Where proptest keeps the failing inputs it found, replayed first on every run.
+const REGRESSIONS: &str = "tests/corpus/proptest-regressions/fuzz_engine.txt";
 
 /// Sequences the fuzzer found, kept as plain tests (each once panicked or aborted).
 #[test]
@@ -566,7 +560,7 @@ fn regressions() {
 }
 
 proptest! {
-    #![proptest_config(config(96))]
+    #![proptest_config(fuzz::config(96, REGRESSIONS))]
 
     #[test]
     fn random_op_sequences(ops in prop::collection::vec(op(), 1..40)) {
@@ -575,7 +569,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(fuzz::config(24, REGRESSIONS))]
 
     /// Random torch scripts mixing sizes from 0 to 10^12 elements, devices and dtypes.
     #[test]

@@ -5,12 +5,13 @@
 //! The fixed corpus in tests/corpus/lessons/ holds hand-made bad lessons with the expected
 //! `file:line: message` in tests/corpus/lessons/EXPECTED.
 
+#[path = "support/fuzz.rs"]
+mod fuzz;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang, Lesson, LessonError, parse_lesson};
 use cudatutor::progress::Progress;
 use cudatutor::ui::App;
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 use ratatui::{Terminal, backend::TestBackend};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -289,18 +290,11 @@ fn render(lesson: Lesson) {
     }
 }
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/corpus/proptest-regressions/fuzz_loader.txt",
-        ))),
-        ..ProptestConfig::default()
-    }
-}
+/// Where proptest keeps the failing inputs it found, replayed first on every run.
+const REGRESSIONS: &str = "tests/corpus/proptest-regressions/fuzz_loader.txt";
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(fuzz::config(256, REGRESSIONS))]
 
     #[test]
     fn mutated_lessons_never_panic_and_name_file_and_line(
@@ -329,7 +323,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(fuzz::config(48, REGRESSIONS))]
 
     /// Mutants that still load are drawn too (slower, so fewer cases).
     #[test]

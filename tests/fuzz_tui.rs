@@ -7,6 +7,8 @@
 //! cursor stays inside its buffer, the lesson index stays in range, the focus is only ever on a
 //! card on screen, runs finish, Esc never quits and Ctrl-q (then y when it asks) always does.
 
+#[path = "support/fuzz.rs"]
+mod fuzz;
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -15,7 +17,6 @@ use cudatutor::progress::Progress;
 use cudatutor::run::{BackendChoice, RunOptions};
 use cudatutor::ui::{App, EngineRunner, Theme};
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 use ratatui::{Terminal, backend::TestBackend};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -169,18 +170,11 @@ fn session(app: &mut App, events: &[Event], mut size: (u16, u16)) -> usize {
     events.len()
 }
 
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/corpus/proptest-regressions/fuzz_tui.txt",
-        ))),
-        ..ProptestConfig::default()
-    }
-}
+/// Where proptest keeps the failing inputs it found, replayed first on every run.
+const REGRESSIONS: &str = "tests/corpus/proptest-regressions/fuzz_tui.txt";
 
 proptest! {
-    #![proptest_config(config(64))]
+    #![proptest_config(fuzz::config(64, REGRESSIONS))]
 
     #[test]
     fn random_events_at_random_sizes(

@@ -28,7 +28,5 @@ fn every_learner_script_matches_pytorch_cpu() {
         timeout: Duration::from_secs(30),
         isolate: true,
     };
-    if let Err(msg) = suite.run() {
-        panic!("{msg}");
-    }
+    suite.assert_matches();
 }

@@ -7,17 +7,14 @@
 
 mod common;
 
-use common::differential::run_suite;
+use common::differential::assert_suite;
 
 #[test]
 fn every_numpy_script_matches_numpy() {
-    let report = run_suite(
+    assert_suite(
         "tests/numpy",
         6,
         "scripts/record-pytorch.py --dir tests/numpy",
         "numpy",
     );
-    if let Err(msg) = report {
-        panic!("{msg}");
-    }
 }

@@ -13,15 +13,12 @@
 
 mod common;
 
-use common::differential::run_suite;
+use common::differential::assert_suite;
 
 const DIR: &str = "tests/python";
 const MIN_FIXTURES: usize = 150;
 
 #[test]
 fn every_snippet_matches_cpython() {
-    let report = run_suite(DIR, MIN_FIXTURES, "scripts/record-python.sh", "CPython");
-    if let Err(msg) = report {
-        panic!("{msg}");
-    }
+    assert_suite(DIR, MIN_FIXTURES, "scripts/record-python.sh", "CPython");
 }

@@ -26,7 +26,5 @@ fn every_float32_script_matches_pytorch_bit_for_bit() {
         timeout: Duration::from_secs(30),
         isolate: true,
     };
-    if let Err(msg) = suite.run() {
-        panic!("{msg}");
-    }
+    suite.assert_matches();
 }

@@ -16,15 +16,12 @@
 
 mod common;
 
-use common::differential::run_suite;
+use common::differential::assert_suite;
 
 const DIR: &str = "tests/torch";
 const MIN_FIXTURES: usize = 80;
 
 #[test]
 fn every_torch_script_matches_pytorch_cpu() {
-    let report = run_suite(DIR, MIN_FIXTURES, "scripts/record-pytorch.py", "PyTorch");
-    if let Err(msg) = report {
-        panic!("{msg}");
-    }
+    assert_suite(DIR, MIN_FIXTURES, "scripts/record-pytorch.py", "PyTorch");
 }

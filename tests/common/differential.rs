@@ -71,7 +71,7 @@ pub(crate) struct Suite<'a> {
 }
 
 /// The older suites' call: 60 s a script, run from the crate root.
-pub(crate) fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> Result<(), String> {
+pub(crate) fn assert_suite(dir: &str, min: usize, recorder: &str, truth: &str) {
     Suite {
         dir,
         min,
@@ -80,12 +80,16 @@ pub(crate) fn run_suite(dir: &str, min: usize, recorder: &str, truth: &str) -> R
         timeout: Duration::from_secs(60),
         isolate: false,
     }
-    .run()
+    .assert_matches();
 }
 
 impl Suite<'_> {
-    pub(crate) fn run(&self) -> Result<(), String> {
-        run_checked(self)
+    /// Runs every script and fails the test with the report of those that differ from their
+    /// recording (or of a suite too small or not recorded).
+    pub(crate) fn assert_matches(&self) {
+        if let Err(msg) = run_checked(self) {
+            panic!("{msg}");
+        }
     }
 }
 

@@ -6,10 +6,10 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 
 /// The address-space limit the adversarial pass used (4 GiB).
-pub const ADDRESS_SPACE: u64 = 4 << 30;
+pub(crate) const ADDRESS_SPACE: u64 = 4 << 30;
 
 /// Makes `cmd`'s child start with RLIMIT_AS at `bytes` (soft and hard).
-pub fn limit_address_space(cmd: &mut Command, bytes: u64) {
+pub(crate) fn limit_address_space(cmd: &mut Command, bytes: u64) {
     // SAFETY: the closure runs in the child between fork and exec; setrlimit is
     // async-signal-safe and touches only the child.
     unsafe {
