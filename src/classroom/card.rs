@@ -135,17 +135,7 @@ pub fn render_run(ex: &Exercise, report: &RunReport, lang: Lang) -> String {
             }
         }
     }
-    let (check_weights, _) = ex
-        .check
-        .as_deref()
-        .map(weights::check_weights)
-        .unwrap_or_default();
-    let weight_of = |line: u32| {
-        check_weights
-            .iter()
-            .find(|w| w.line == line && line > 0)
-            .map_or(0.0, |w| w.weight)
-    };
+    let weight_of = weights::weight_lookup(ex.check.as_deref());
     s.push_str(t.checks);
     s.push('\n');
     for c in &report.checks {

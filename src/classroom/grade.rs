@@ -290,17 +290,7 @@ pub fn grade_report(
     });
     grade.first_failure = first_failure(report);
     grade.output = report.stdout.clone();
-    let (check_weights, _) = ex
-        .check
-        .as_deref()
-        .map(weights::check_weights)
-        .unwrap_or_default();
-    let weight_of = |line: u32| {
-        check_weights
-            .iter()
-            .find(|w| w.line == line && line > 0)
-            .map_or(0.0, |w| w.weight)
-    };
+    let weight_of = weights::weight_lookup(ex.check.as_deref());
     grade.checks = report
         .checks
         .iter()

@@ -17,6 +17,19 @@ pub(crate) struct CheckWeight {
     pub weight: f64,
 }
 
+/// What a check result on `line` of `block` (an exercise's check block, if any) is worth: its
+/// assert's weight, 0 for a line no assert starts on and for results about the run as a whole
+/// (line 0).
+pub(crate) fn weight_lookup(block: Option<&str>) -> impl Fn(u32) -> f64 {
+    let (weights, _) = block.map(check_weights).unwrap_or_default();
+    move |line: u32| {
+        weights
+            .iter()
+            .find(|w| w.line == line && line > 0)
+            .map_or(0.0, |w| w.weight)
+    }
+}
+
 /// A `# weight` comment that cannot be read: its line in the block and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct WeightProblem {

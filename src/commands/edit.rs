@@ -2,7 +2,7 @@
 //! checks.
 
 use super::Globals;
-use super::learner::{Learner, no_data_folder, no_exercise};
+use super::learner::{Learner, no_exercise};
 use super::output::emit;
 use crate::classroom;
 use std::process::ExitCode;
@@ -18,12 +18,9 @@ pub struct Args {
 
 /// Exit 0 when the checks pass, 1 when not, 2 when the editor or the file failed.
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let learner = match Learner::load(globals, false) {
-        Ok(l) => l,
+    let (learner, store) = match Learner::load_saving(globals) {
+        Ok(both) => both,
         Err(code) => return Ok(code),
-    };
-    let Some(store) = &learner.store else {
-        return Ok(no_data_folder());
     };
     let lang = globals.lang;
     let words = classroom::card::card_text(lang);
@@ -33,7 +30,7 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
         return Ok(no_exercise(&args.exercise, globals));
     };
     match classroom::workfile::edit_and_save(
-        store,
+        &store,
         lesson,
         ex,
         args.edit_cmd.as_deref(),

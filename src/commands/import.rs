@@ -1,7 +1,7 @@
 //! `cudatutor import [DIR]`: the .py files `export` wrote, read back as the saved code.
 
 use super::Globals;
-use super::learner::{Learner, no_data_folder};
+use super::learner::Learner;
 use super::output::emit;
 use crate::classroom;
 use std::path::PathBuf;
@@ -16,12 +16,9 @@ pub struct Args {
 /// Exit 0 when every file was read, 1 when some were not or none was there to read (nothing
 /// imported), 2 when the folder could not be used.
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let learner = match Learner::load(globals, false) {
-        Ok(l) => l,
+    let (learner, store) = match Learner::load_saving(globals) {
+        Ok(both) => both,
         Err(code) => return Ok(code),
-    };
-    let Some(store) = &learner.store else {
-        return Ok(no_data_folder());
     };
     let dir = &args.dir;
     if !dir.is_dir() {

@@ -53,6 +53,17 @@ impl Learner {
         })
     }
 
+    /// Loads as `load` does, for a command that saves progress: the learner and the store
+    /// taken out of it. `Err` is the exit status after the problem was said, including "no
+    /// data folder" when there is nowhere to save.
+    pub(crate) fn load_saving(globals: &Globals) -> Result<(Learner, Store), ExitCode> {
+        let mut learner = Learner::load(globals, false)?;
+        match learner.store.take() {
+            Some(store) => Ok((learner, store)),
+            None => Err(no_data_folder()),
+        }
+    }
+
     /// Says there is no lesson `which` and lists the lessons: exit status 2.
     pub(crate) fn no_lesson(&self, which: &str, globals: &Globals) -> anyhow::Result<ExitCode> {
         eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");

@@ -2,7 +2,7 @@
 //! saved.
 
 use super::Globals;
-use super::learner::{Learner, no_data_folder};
+use super::learner::Learner;
 use crate::classroom;
 use std::process::ExitCode;
 
@@ -16,12 +16,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let learner = match Learner::load(globals, false) {
-        Ok(l) => l,
+    let (learner, store) = match Learner::load_saving(globals) {
+        Ok(both) => both,
         Err(code) => return Ok(code),
-    };
-    let Some(store) = &learner.store else {
-        return Ok(no_data_folder());
     };
     let settings = classroom::watch::WatchSettings {
         exercise: args.exercise.as_deref(),
@@ -30,7 +27,7 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
         opts: &globals.opts,
     };
     let mut out = std::io::stdout();
-    match classroom::watch::watch(&learner.catalog, store, &settings, &mut out) {
+    match classroom::watch::watch(&learner.catalog, &store, &settings, &mut out) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(message) => Ok(super::usage_error(message)),
     }

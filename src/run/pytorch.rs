@@ -492,32 +492,15 @@ impl Resident {
         });
         report.modelled = false;
         report.checks = match (check, split) {
-            (Some(_), Some(Err(e))) => {
-                let text = check_text(&opts.exercise.lang);
-                vec![CheckResult {
-                    source: check
-                        .unwrap_or("")
-                        .lines()
-                        .nth(e.line.saturating_sub(1) as usize)
-                        .unwrap_or("")
-                        .to_string(),
-                    line: e.line,
-                    passed: false,
-                    message: Some(fill(
-                        text.check_block_broken,
-                        &[("line", &e.line.to_string()), ("error", &e.message)],
-                    )),
-                    error: None,
-                }]
-            }
+            (Some(block), Some(Err(e))) => vec![super::session::broken_block_result(
+                block,
+                &e,
+                check_text(&opts.exercise.lang),
+            )],
             // (code that does not parse has no problem: its SyntaxError comes first)
-            (Some(_), Some(Ok(_))) if predictions.problem.is_some() => vec![CheckResult {
-                source: String::new(),
-                line: 0,
-                passed: false,
-                message: predictions.problem.clone(),
-                error: None,
-            }],
+            (Some(_), Some(Ok(_))) if predictions.problem.is_some() => {
+                vec![super::session::whole_run_result(predictions.problem.clone())]
+            }
             (Some(_), Some(Ok(statements))) => check_results(
                 &statements,
                 reply.check_outcomes.unwrap_or_default(),
@@ -557,13 +540,7 @@ fn check_results(
     text: &CheckText,
 ) -> Vec<CheckResult> {
     if let Some(message) = super::session::run_as_a_whole_failed(error, text) {
-        return vec![CheckResult {
-            source: String::new(),
-            line: 0,
-            passed: false,
-            message: Some(message),
-            error: None,
-        }];
+        return vec![super::session::whole_run_result(Some(message))];
     }
     if let Some(o) = outcomes.first().filter(|o| o.kind == "setup_raised") {
         return vec![CheckResult {

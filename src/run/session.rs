@@ -315,6 +315,41 @@ fn prediction_pending(it: &mut Interpreter, exercise: &ExerciseContext) -> bool 
     })
 }
 
+/// A result about the run as a whole rather than one check (line 0, failed): what
+/// [`run_as_a_whole_failed`] says, or a prediction problem.
+pub(super) fn whole_run_result(message: Option<String>) -> CheckResult {
+    CheckResult {
+        source: String::new(),
+        line: 0,
+        passed: false,
+        message,
+        error: None,
+    }
+}
+
+/// The one result shown when the check block itself does not parse: the offending line of
+/// `block` and the parser's message, in the lesson's language.
+pub(super) fn broken_block_result(
+    block: &str,
+    e: &checks::CheckSyntaxError,
+    text: &CheckText,
+) -> CheckResult {
+    CheckResult {
+        source: block
+            .lines()
+            .nth(e.line.saturating_sub(1) as usize)
+            .unwrap_or("")
+            .to_string(),
+        line: e.line,
+        passed: false,
+        message: Some(fill(
+            text.check_block_broken,
+            &[("line", &e.line.to_string()), ("error", &e.message)],
+        )),
+        error: None,
+    }
+}
+
 /// The one result shown instead of the checks when they cannot mean anything: the code does
 /// not parse, or the run was stopped before its end.
 pub(super) fn run_as_a_whole_failed(
@@ -345,34 +380,12 @@ fn run_checks(
 ) -> Vec<CheckResult> {
     let whole =
         run_as_a_whole_failed(facts.error, text).or_else(|| facts.prediction_problem.clone());
-    if let Some(message) = whole {
-        return vec![CheckResult {
-            source: String::new(),
-            line: 0,
-            passed: false,
-            message: Some(message),
-            error: None,
-        }];
+    if whole.is_some() {
+        return vec![whole_run_result(whole)];
     }
     let statements = match checks::split_checks(block) {
         Ok(s) => s,
-        Err(e) => {
-            let message = fill(
-                text.check_block_broken,
-                &[("line", &e.line.to_string()), ("error", &e.message)],
-            );
-            return vec![CheckResult {
-                source: block
-                    .lines()
-                    .nth(e.line.saturating_sub(1) as usize)
-                    .unwrap_or("")
-                    .to_string(),
-                line: e.line,
-                passed: false,
-                message: Some(message),
-                error: None,
-            }];
-        }
+        Err(e) => return vec![broken_block_result(block, &e, text)],
     };
     let ns = check_env::check_namespace(it, pristine, facts);
     // Every call from the checks into the learner's code is bracketed by a restore.

@@ -646,10 +646,7 @@ mod tests {
     use super::*;
 
     fn plain(doc: &Document) -> Vec<String> {
-        doc.lines
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect()
+        super::super::wrap::line_texts(&doc.lines)
     }
 
     const STRINGS: &Strings = &super::super::strings::EN;

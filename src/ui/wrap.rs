@@ -229,39 +229,41 @@ pub(super) fn truncate(text: &str, width: usize) -> String {
     out
 }
 
+/// The text of each line, styles dropped: what the panes' unit tests compare.
+#[cfg(test)]
+pub(crate) fn line_texts(lines: &[Line]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn texts(lines: &[Line]) -> Vec<String> {
-        lines
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect()
-    }
 
     #[test]
     fn wraps_at_spaces_within_width() {
         let pieces = vec![("the quick brown fox jumps over".to_string(), Style::new())];
         let lines = wrap(&pieces, 10, &[], &[]);
-        assert_eq!(texts(&lines), ["the quick", "brown fox", "jumps over"]);
+        assert_eq!(line_texts(&lines), ["the quick", "brown fox", "jumps over"]);
     }
 
     #[test]
     fn chinese_breaks_between_characters_and_respects_width() {
         let pieces = vec![("设备端断言是异步报告的".to_string(), Style::new())];
         let lines = wrap(&pieces, 8, &[], &[]);
-        for l in texts(&lines) {
+        for l in line_texts(&lines) {
             assert!(l.width() <= 8, "{l}");
         }
-        assert_eq!(texts(&lines).concat(), "设备端断言是异步报告的");
+        assert_eq!(line_texts(&lines).concat(), "设备端断言是异步报告的");
     }
 
     #[test]
     fn long_words_are_cut_and_prefixes_applied() {
         let pieces = vec![("abcdefghijkl x".to_string(), Style::new())];
         let lines = wrap(&pieces, 6, &[Span::raw("- ")], &[Span::raw("  ")]);
-        assert_eq!(texts(&lines), ["- abcd", "  efgh", "  ijkl", "  x"]);
+        assert_eq!(line_texts(&lines), ["- abcd", "  efgh", "  ijkl", "  x"]);
     }
 
     #[test]
@@ -270,7 +272,7 @@ mod tests {
         // from 6 cells: `行）；` (a character and two closing marks) must fit on one line
         for width in 6..30 {
             let lines = wrap(&[(text.to_string(), Style::new())], width, &[], &[]);
-            let texts = texts(&lines);
+            let texts = line_texts(&lines);
             assert_eq!(texts.concat(), text, "{width}");
             for (i, line) in texts.iter().enumerate() {
                 assert!(line.width() <= width, "{width}: {line}");
@@ -296,7 +298,7 @@ mod tests {
             (") and then".to_string(), Style::new()),
         ];
         for width in 12..60 {
-            let lines = texts(&wrap(&pieces, width, &[], &[]));
+            let lines = line_texts(&wrap(&pieces, width, &[], &[]));
             let text = "Call it as (x.to(\"cuda\", non_blocking=True)) and then";
             let whole = "(x.to(\"cuda\", non_blocking=True))";
             if width >= whole.len() {
@@ -318,7 +320,7 @@ mod tests {
             }
         }
         // longer than the line: cut, every cell kept
-        let lines = texts(&wrap(&pieces, 8, &[], &[]));
+        let lines = line_texts(&wrap(&pieces, 8, &[], &[]));
         assert!(lines.iter().all(|l| l.width() <= 8), "{lines:?}");
         assert_eq!(
             lines.concat().replace(' ', ""),
@@ -339,7 +341,7 @@ mod tests {
             ("），而不是别的。Then `x`.".to_string(), Style::new()),
         ];
         for width in 6..80 {
-            let lines = texts(&wrap(&pieces, width, &[], &[]));
+            let lines = line_texts(&wrap(&pieces, width, &[], &[]));
             for (i, line) in lines.iter().enumerate() {
                 assert!(line.width() <= width, "{width}: {lines:?}");
                 assert!(
@@ -360,7 +362,7 @@ mod tests {
     fn punctuation_after_a_space_stays_with_the_word_before() {
         let pieces = vec![("aaaa bbbb ) cccc , dd".to_string(), Style::new())];
         for width in 6..24 {
-            let lines = texts(&wrap(&pieces, width, &[], &[]));
+            let lines = line_texts(&wrap(&pieces, width, &[], &[]));
             for line in &lines[1..] {
                 assert!(!line.starts_with(is_closing), "{width}: {lines:?}");
             }

@@ -187,6 +187,7 @@ fn bar(value: u64, max: u64) -> char {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::wrap::line_texts as text;
     use super::*;
     use crate::run::{DeviceMemory, MemoryReport};
 
@@ -237,13 +238,6 @@ mod tests {
             timeline,
             ..RunReport::default()
         }
-    }
-
-    fn text(lines: &[Line]) -> Vec<String> {
-        lines
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect()
     }
 
     #[test]

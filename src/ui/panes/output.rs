@@ -365,6 +365,7 @@ pub(crate) fn hard_wrap(line: &str, width: usize) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::wrap::line_texts as text;
     use super::*;
 
     const LOOK: Look = Look {
@@ -380,13 +381,6 @@ mod tests {
             stderr: stderr.into(),
             ..RunReport::default()
         }
-    }
-
-    fn text(lines: &[Line]) -> Vec<String> {
-        lines
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect()
     }
 
     const TRACEBACK: &str = "device log line one that is long\nTraceback (most recent call last):\n  File \"exercise.py\", line 8, in <module>\n    print(loss.item())\n          ^^^^^^^^^^^\nRuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\n";

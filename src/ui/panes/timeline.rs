@@ -307,6 +307,7 @@ fn place_labels(marks: &[(usize, u32, bool)], width: usize) -> (Vec<Vec<char>>, 
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::wrap::line_texts as text;
     use super::*;
 
     const WORDS: Words = Words {
@@ -401,13 +402,6 @@ mod tests {
             ],
             ..RunReport::default()
         }
-    }
-
-    fn text(lines: &[Line]) -> Vec<String> {
-        lines
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect()
     }
 
     #[test]
