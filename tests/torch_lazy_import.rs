@@ -167,6 +167,11 @@ fn deferred_definitions_behave_and_fail_as_the_whole_prelude_does() {
         "from torch.nn import *\nprint(Linear, GELU, sorted(k for k in globals() if not k.startswith('_'))[:8])\n",
         "import torch.nn as nn\nnn.GELU = 5\nprint(nn.GELU, 'GELU' in dir(nn), nn.GELU)\n",
         "import torch.nn as nn\nnn.Lineer\n",
+        // torch.nn.functional's Python-written functions are torch.nn's, touched in any order
+        "import torch.nn.functional as F\nprint(F.pad.__name__, F.relu)\n",
+        "import torch\nimport torch.nn.functional as F\nimport torch.nn as nn\n\
+         print(F.embedding is nn._f_embedding, F.leaky_relu.__name__, 'pad' in dir(F))\n\
+         print(torch._F.interpolate is F.interpolate, hasattr(F, 'conv3d'))\n",
     ] {
         let (deferred, eager) = run_deferred_and_eager(script);
         assert_eq!(deferred, eager, "{script}");

@@ -73,9 +73,30 @@ const SPECIAL_SRC: &str = include_str!("special.py");
 const CUDA_PY_SRC: &str = include_str!("cuda_py.py");
 const CUDA_MEMORY_SRC: &str = include_str!("cuda_memory.py");
 const LINALG_SRC: &str = "from torch._extra import _linalg_norm as norm, _vector_norm as vector_norm\nfrom torch._extra import det, inv, solve, matrix_rank, matrix_power\nfrom torch._extra import linalg_cross as cross\nfrom torch._extra import linalg_qr as qr\n";
-/// torch.nn's Python-written functional forms, put into torch.nn.functional (and torch._F)
-/// once torch.nn exists.
-const NN_FX_SRC: &str = "import torch.nn as _nn\nimport torch.nn.functional as _F\nimport torch._F as _F2\nfor _k in _nn._PY_FUNCTIONAL:\n    setattr(_F, _k, getattr(_nn, '_f_' + _k))\n    setattr(_F2, _k, getattr(_nn, '_f_' + _k))\n";
+/// torch.nn's Python-written functional forms (`_f_NAME` for each NAME of its
+/// `_PY_FUNCTIONAL`), put into torch.nn.functional and torch._F once torch.nn exists, each
+/// at its first use as the `_f_` definitions themselves are (script/interp/deferred.rs).
+fn functional_forms(it: &mut Interpreter) -> PyResult<Value> {
+    let Value::Module(nn) = it.import_module("torch.nn")? else {
+        return Err(PyException::new(
+            ExcType::ImportError,
+            "torch.nn is not a module",
+        ));
+    };
+    let names = nn
+        .get_attr("_PY_FUNCTIONAL")
+        .and_then(|v| v.as_vec())
+        .unwrap_or_default();
+    for target in ["torch.nn.functional", "torch._F"] {
+        let Value::Module(f) = it.import_module(target)? else {
+            continue;
+        };
+        for k in names.iter().filter_map(Value::as_str) {
+            it.bind_deferred_alias(&f, k, &nn, &format!("_f_{k}"))?;
+        }
+    }
+    Ok(crate::script::Module::new("torch.nn._fx").into_value())
+}
 
 const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = False\n    deterministic = False\n    allow_tf32 = False\n\n    def version(self):\n        return 92600\n\n    def is_available(self):\n        return True\n\n\nclass _Absent:\n    def is_available(self):\n        return False\n\n    def is_built(self):\n        return False\n\n\ncudnn = _Flags()\ncuda = _Flags()\nmps = _Absent()\n";
 
@@ -92,7 +113,6 @@ const PRELUDES: &[(&str, &str)] = &[
     ("torch.nn.utils", NN_UTILS_SRC),
     ("torch.nn.utils.rnn", NN_UTILS_RNN_SRC),
     ("torch.nn.init", NN_INIT_SRC),
-    ("torch.nn._fx", NN_FX_SRC),
     ("torch.special", SPECIAL_SRC),
     ("torch.backends", BACKENDS_SRC),
     ("torch.cuda._py", CUDA_PY_SRC),
@@ -165,6 +185,7 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         "torch._C",
         Box::new(move |it| functions::native_helpers(it, &r)),
     );
+    it.register_module("torch.nn._fx", Box::new(functional_forms));
     it.register_module(
         "torch.utils",
         Box::new(|_it| Ok(crate::script::Module::new("torch.utils").into_value())),

@@ -40,12 +40,33 @@ struct DeferredDef {
     code: RefCell<Option<Rc<FuncCode>>>,
 }
 
-/// A module's definitions that have not run yet in this interpreter: name → index in
-/// `split.defs`.
+/// A module's names that are not bound yet in this interpreter, and where each comes from.
 pub(crate) struct Pending {
     module: Rc<Module>,
-    split: Rc<Split>,
-    names: FxHashMap<Rc<str>, usize>,
+    /// The module's own prelude (None: a module whose deferred names are all aliases).
+    split: Option<Rc<Split>>,
+    names: FxHashMap<Rc<str>, Source>,
+}
+
+/// What binds a deferred name.
+#[derive(Clone)]
+enum Source {
+    /// The definition at this index of the module's `split.defs`.
+    Def(usize),
+    /// Another module's attribute (itself deferred there): torch.nn.functional's `relu` is
+    /// torch.nn's `_f_relu`.
+    Alias { from: Rc<Module>, name: Rc<str> },
+}
+
+impl Source {
+    /// Where a name runs among the others of its module when all run (definitions in source
+    /// order, then the aliases).
+    fn order(&self) -> usize {
+        match self {
+            Source::Def(i) => *i,
+            Source::Alias { .. } => usize::MAX,
+        }
+    }
 }
 
 /// The key of a module namespace in [`Interpreter::deferred`].
@@ -214,14 +235,14 @@ impl Interpreter {
             .defs
             .iter()
             .enumerate()
-            .map(|(i, d)| (d.name.clone(), i))
+            .map(|(i, d)| (d.name.clone(), Source::Def(i)))
             .collect();
         // pending before the import runs: its own statements may name a deferred definition
         self.deferred.insert(
             key,
             Pending {
                 module: module.clone(),
-                split: split.clone(),
+                split: Some(split.clone()),
                 names,
             },
         );
@@ -294,7 +315,7 @@ impl Interpreter {
         let Some(p) = self.deferred.get_mut(&key) else {
             return Ok(false);
         };
-        let Some((name, idx)) = p.names.remove_entry(name) else {
+        let Some((name, source)) = p.names.remove_entry(name) else {
             return Ok(false);
         };
         let (module, split) = (p.module.clone(), p.split.clone());
@@ -302,15 +323,32 @@ impl Interpreter {
         if module.dict.borrow().contains_str(&name) {
             return Ok(true);
         }
-        let r = self
-            .deferred_code(&split, idx, &module.name)
-            .and_then(|code| self.exec_module_code(&code, &module, false));
+        let r = match &source {
+            Source::Def(idx) => match &split {
+                Some(split) => self
+                    .deferred_code(split, *idx, &module.name)
+                    .and_then(|code| self.exec_module_code(&code, &module, false)),
+                None => Ok(()),
+            },
+            Source::Alias {
+                from,
+                name: from_name,
+            } => self
+                .getattr(&Value::Module(from.clone()), from_name)
+                .map(|v| module.set_attr(&name, v)),
+        };
         if let Err(e) = r {
             // not defined after all (a MemoryError, an interrupt): the next use tries again
-            if !module.dict.borrow().contains_str(&name)
-                && let Some(p) = self.deferred.get_mut(&key)
-            {
-                p.names.insert(name, idx);
+            if !module.dict.borrow().contains_str(&name) {
+                self.deferred
+                    .entry(key)
+                    .or_insert_with(|| Pending {
+                        module: module.clone(),
+                        split,
+                        names: FxHashMap::default(),
+                    })
+                    .names
+                    .insert(name, source);
             }
             return Err(e);
         }
@@ -323,8 +361,11 @@ impl Interpreter {
         let Some(p) = self.deferred.get(&key_of(globals)) else {
             return Ok(());
         };
-        let mut names: Vec<(usize, Rc<str>)> =
-            p.names.iter().map(|(n, &i)| (i, n.clone())).collect();
+        let mut names: Vec<(usize, Rc<str>)> = p
+            .names
+            .iter()
+            .map(|(n, s)| (s.order(), n.clone()))
+            .collect();
         names.sort_unstable();
         for (_, n) in names {
             self.run_deferred(globals, &n)?;
@@ -343,6 +384,46 @@ impl Interpreter {
         for g in &globals {
             self.run_all_deferred(g)?;
         }
+        Ok(())
+    }
+
+    /// Bind `module.name` to `from.from_name` (AttributeError when it has none), at the first
+    /// use of `module.name` when `from` defers that name: torch.nn.functional's Python-written
+    /// functions are torch.nn's deferred `_f_` definitions, and binding them at import would
+    /// run all 91. The name's present value (a native function the prelude's replaces) goes.
+    pub(crate) fn bind_deferred_alias(
+        &mut self,
+        module: &Rc<Module>,
+        name: &str,
+        from: &Rc<Module>,
+        from_name: &str,
+    ) -> PyResult<()> {
+        let deferred_there = self
+            .deferred
+            .get(&key_of(&from.dict))
+            .is_some_and(|p| p.names.contains_key(from_name));
+        if !deferred_there {
+            let v = self.getattr(&Value::Module(from.clone()), from_name)?;
+            module.set_attr(name, v);
+            return Ok(());
+        }
+        let old = module.dict.borrow_mut().remove_str(name);
+        drop(old);
+        self.deferred
+            .entry(key_of(&module.dict))
+            .or_insert_with(|| Pending {
+                module: module.clone(),
+                split: None,
+                names: FxHashMap::default(),
+            })
+            .names
+            .insert(
+                name.into(),
+                Source::Alias {
+                    from: from.clone(),
+                    name: from_name.into(),
+                },
+            );
         Ok(())
     }
 
