@@ -168,12 +168,12 @@ fn run_owned<I: Send, R: Send>(items: Vec<I>, task: impl Fn(I) -> R + Sync) -> V
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::sync::Mutex;
 
     /// Tests that set the thread count take this lock (the count is the process's).
-    static COUNT: Mutex<()> = Mutex::new(());
+    pub(crate) static COUNT: Mutex<()> = Mutex::new(());
 
     #[test]
     fn small_work_stays_in_one_range_and_large_work_splits_per_thread() {
