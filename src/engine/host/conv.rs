@@ -12,7 +12,6 @@
 //! float64, then divide.
 
 use super::HostStorage;
-use super::elementwise::{gather, typed};
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::interrupt::{poll, poll_now};
@@ -39,17 +38,17 @@ pub struct ConvGeom {
 }
 
 impl ConvGeom {
-    fn cg(&self) -> usize {
+    pub(super) fn cg(&self) -> usize {
         self.c / self.groups.max(1)
     }
-    fn cog(&self) -> usize {
+    pub(super) fn cog(&self) -> usize {
         self.cout / self.groups.max(1)
     }
     /// Rows of one group's columns: `c/groups * kh * kw`.
-    fn k(&self) -> usize {
+    pub(super) fn k(&self) -> usize {
         self.cg() * self.kh * self.kw
     }
-    fn l(&self) -> usize {
+    pub(super) fn l(&self) -> usize {
         self.oh * self.ow
     }
     /// Products summed per output element: `c/groups * kh * kw`.
@@ -100,7 +99,7 @@ impl ConvGeom {
     /// One sample's columns `[groups, k, L]` (row-major) from its `[c, h, w]` values, into
     /// `cols`, whose padding entries must already be zero: they are never written, so one
     /// zeroed buffer serves every sample of a batch.
-    fn im2col_into<T: Copy>(&self, x: &[T], cols: &mut [T]) -> Result<()> {
+    pub(super) fn im2col_into<T: Copy>(&self, x: &[T], cols: &mut [T]) -> Result<()> {
         self.for_each_tap_run(|c, e, n, step| {
             if step == 1 {
                 cols[c..c + n].copy_from_slice(&x[e..e + n]);
@@ -122,7 +121,7 @@ impl ConvGeom {
 
     /// The sum of columns `[groups, k, L]` back into one sample's `[c, h, w]` (col2im), in
     /// f64, tap by tap in im2col's order.
-    fn col2im<T: Copy + Into<f64>>(&self, cols: &[T], out: &mut [f64]) -> Result<()> {
+    pub(super) fn col2im<T: Copy + Into<f64>>(&self, cols: &[T], out: &mut [f64]) -> Result<()> {
         self.for_each_tap_run(|c, e, n, step| {
             for (t, &col) in cols[c..c + n].iter().enumerate() {
                 out[e + t * step] += col.into();
@@ -191,7 +190,7 @@ pub(crate) fn conv2d(
             "\"slow_conv2d_cpu\" not implemented for 'Bool'",
         ));
     }
-    if let Some(y) = conv2d_f32(x, weight, bias, g)? {
+    if let Some(y) = super::conv_f32::conv2d(x, weight, bias, g)? {
         return Ok(y);
     }
     let xv = x.0.gather_f64(x.1);
@@ -220,17 +219,16 @@ pub(crate) fn conv2d(
 }
 
 /// The gradients of conv2d's input, weight and bias (each row-major, f64 holding values
-/// of `dt`) given the output's gradient `grad` (`[n, cout, oh, ow]`).
-pub(crate) fn conv2d_backward(
+/// of `dt`) given the output's gradient `grad` (`[n, cout, oh, ow]`): the GEMMs in `dt`, the
+/// folds and batch sums in f64 rounded once to `dt`. Float32 takes conv_f32.rs's
+/// `conv2d_backward` (the same bits on float32 buffers; this is its reference in the tests).
+pub(crate) fn conv2d_backward_f64(
     dt: DType,
     grad: &[f64],
     x: &[f64],
     weight: &[f64],
     g: &ConvGeom,
 ) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
-    if dt == DType::Float32 {
-        return conv2d_backward_f32(grad, x, weight, g);
-    }
     let (cog, k, l) = (g.cog(), g.k(), g.l());
     let per_in = g.c * g.h * g.w;
     let per_out = g.cout * l;
@@ -255,140 +253,6 @@ pub(crate) fn conv2d_backward(
         poll_now()?;
     }
     let r = |v| round_to(dt, v);
-    Ok((r(gx), r(gw), r(gb)))
-}
-
-/// conv2d of float32 tensors on their own buffers: the columns of each sample written into one
-/// reused float32 buffer and multiplied there, the same products (and so the same bits) as
-/// [`conv2d`]'s path through f64, without widening or a fresh buffer per sample. `None` when
-/// an operand is not float32.
-fn conv2d_f32(
-    x: (&HostStorage, &Layout),
-    weight: (&HostStorage, &Layout),
-    bias: Option<(&HostStorage, &Layout)>,
-    g: &ConvGeom,
-) -> Result<Option<HostStorage>> {
-    let (HostStorage::F32(xs), HostStorage::F32(ws)) = (x.0, weight.0) else {
-        return Ok(None);
-    };
-    let bs = match bias {
-        Some((HostStorage::F32(b), l)) => Some(gather(b, l)?),
-        Some(_) => return Ok(None),
-        None => None,
-    };
-    let gathered;
-    let xv = match x.1.contiguous_range() {
-        Some(r) => &xs[r],
-        None => {
-            gathered = gather(xs, x.1)?;
-            &gathered[..]
-        }
-    };
-    let hw = HostStorage::F32(gather(ws, weight.1)?);
-    let hb = bs.map(HostStorage::F32);
-    let (cog, k, l) = (g.cog(), g.k(), g.l());
-    let per_in = g.c * g.h * g.w;
-    let len = g.groups * k * l;
-    let mut cols = HostStorage::F32(super::got(crate::engine::hostbuf::try_zeroed(len), len)?);
-    let la = Layout::contiguous(&[g.groups, cog, k]);
-    let lb = Layout::contiguous(&[g.groups, k, l]);
-    let lbias = Layout::new(vec![g.groups, cog, l], vec![cog, 1, 0], 0);
-    let dims = MatmulDims {
-        batch: g.groups,
-        m: cog,
-        k,
-        n: l,
-    };
-    let total = g.n * g.cout * l;
-    let mut out = super::got(crate::engine::hostbuf::try_with_capacity(total), total)?;
-    for s in 0..g.n {
-        if let HostStorage::F32(c) = &mut cols {
-            g.im2col_into(&xv[s * per_in..(s + 1) * per_in], c)?;
-        }
-        poll_now()?;
-        let y = super::matmul::matmul_for_conv(
-            (&hw, &la),
-            (&cols, &lb),
-            hb.as_ref().map(|h| (h, &lbias)),
-            dims,
-        )?;
-        out.extend_from_slice(typed::<f32>(&y)?);
-        poll_now()?;
-    }
-    Ok(Some(HostStorage::F32(out)))
-}
-
-/// [`conv2d_backward`] for float32: the same products on float32 buffers (the output's
-/// gradient read in place through each sample's offset, one reused column buffer), the folds
-/// and batch sums in f64 as there, rounded once to float32.
-fn conv2d_backward_f32(
-    grad: &[f64],
-    x: &[f64],
-    weight: &[f64],
-    g: &ConvGeom,
-) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
-    let narrow = |v: &[f64]| {
-        super::got(
-            crate::engine::hostbuf::try_collect(v.iter().map(|&a| a as f32)),
-            v.len(),
-        )
-    };
-    let (cog, k, l) = (g.cog(), g.k(), g.l());
-    let per_in = g.c * g.h * g.w;
-    let per_out = g.cout * l;
-    let hw = HostStorage::F32(narrow(weight)?);
-    let hgo = HostStorage::F32(narrow(grad)?);
-    let xf = narrow(x)?;
-    let len = g.groups * k * l;
-    let mut cols = HostStorage::F32(super::got(crate::engine::hostbuf::try_zeroed(len), len)?);
-    let mut gx = vec![0.0; g.n * per_in];
-    let mut gw = vec![0.0; weight.len()];
-    let mut gb = vec![0.0; g.cout];
-    // weight^T: weight `[groups, cog, k]` read as `[groups, k, cog]`
-    let lwt = Layout::new(vec![g.groups, k, cog], vec![k * cog, 1, k], 0);
-    // cols^T: `[groups, k, L]` read as `[groups, L, k]`
-    let lct = Layout::new(vec![g.groups, l, k], vec![l * k, 1, l], 0);
-    for s in 0..g.n {
-        let lgo = Layout::new(vec![g.groups, cog, l], vec![cog * l, l, 1], s * per_out);
-        // input: weight^T [k, cog] @ grad [cog, L] per group, folded back
-        let gcols = super::matmul::matmul_for_conv(
-            (&hw, &lwt),
-            (&hgo, &lgo),
-            None,
-            MatmulDims {
-                batch: g.groups,
-                m: k,
-                k: cog,
-                n: l,
-            },
-        )?;
-        g.col2im(typed::<f32>(&gcols)?, &mut gx[s * per_in..(s + 1) * per_in])?;
-        // weight: grad [cog, L] @ cols^T [L, k] per group, summed over the batch
-        if let HostStorage::F32(c) = &mut cols {
-            g.im2col_into(&xf[s * per_in..(s + 1) * per_in], c)?;
-        }
-        poll_now()?;
-        let w = super::matmul::matmul_for_conv(
-            (&hgo, &lgo),
-            (&cols, &lct),
-            None,
-            MatmulDims {
-                batch: g.groups,
-                m: cog,
-                k: l,
-                n: k,
-            },
-        )?;
-        for (a, &b) in gw.iter_mut().zip(typed::<f32>(&w)?) {
-            *a += b as f64;
-        }
-        let go = &grad[s * per_out..(s + 1) * per_out];
-        for (co, b) in gb.iter_mut().enumerate() {
-            *b += go[co * l..(co + 1) * l].iter().sum::<f64>();
-        }
-        poll_now()?;
-    }
-    let r = |v| round_to(DType::Float32, v);
     Ok((r(gx), r(gw), r(gb)))
 }
 
@@ -419,9 +283,9 @@ pub struct PoolGeom {
 }
 
 /// One output's window: rows, columns (each `start, end, step`) and the divisor.
-struct Window {
-    rows: (usize, usize, usize),
-    cols: (usize, usize, usize),
+pub(super) struct Window {
+    pub(super) rows: (usize, usize, usize),
+    pub(super) cols: (usize, usize, usize),
     divide: f64,
 }
 
@@ -488,7 +352,7 @@ impl PoolGeom {
 
     /// `f(y, x)` for every position of a window, row by row.
     #[inline]
-    fn each_position(win: &Window, mut f: impl FnMut(usize, usize)) {
+    pub(super) fn each_position(win: &Window, mut f: impl FnMut(usize, usize)) {
         let (rs, cs) = (win.rows.2.max(1), win.cols.2.max(1));
         let mut y = win.rows.0;
         while y < win.rows.1 {
@@ -518,13 +382,13 @@ impl PoolGeom {
 
 /// A max pooling's windows, once per call: the rows of each output row and the columns of each
 /// output column (`start, end, step`; a max window is their product).
-struct MaxSpans {
+pub(super) struct MaxSpans {
     rows: Vec<(usize, usize, usize)>,
     cols: Vec<(usize, usize, usize)>,
 }
 
 impl MaxSpans {
-    fn of(g: &PoolGeom) -> Result<MaxSpans> {
+    pub(super) fn of(g: &PoolGeom) -> Result<MaxSpans> {
         let rows = crate::engine::hostbuf::try_collect((0..g.oh).map(|oy| g.window(oy, 0).rows));
         let cols = crate::engine::hostbuf::try_collect((0..g.ow).map(|ox| g.window(0, ox).cols));
         match (rows, cols) {
@@ -536,7 +400,7 @@ impl MaxSpans {
     /// Every output of one `h x w` plane in order: `f(output index, its window)` for outputs
     /// whose window is not empty.
     #[inline(always)]
-    fn each_output(&self, mut f: impl FnMut(usize, &Window)) {
+    pub(super) fn each_output(&self, mut f: impl FnMut(usize, &Window)) {
         for (oy, &rows) in self.rows.iter().enumerate() {
             for (ox, &cols) in self.cols.iter().enumerate() {
                 if rows.0 < rows.1 && cols.0 < cols.1 {
@@ -552,45 +416,6 @@ impl MaxSpans {
     }
 }
 
-/// Max pooling of a float32 tensor on its own buffer (no widening to f64 and back): the
-/// same windows and picks as [`pool2d`] (the value [`PoolGeom::argmax`] points at: the first
-/// largest, or the last NaN).
-fn max_pool2d_f32(x: &[f32], layout: &Layout, g: &PoolGeom) -> Result<HostStorage> {
-    let gathered;
-    let xv = match layout.contiguous_range() {
-        Some(r) => &x[r],
-        None => {
-            gathered = gather(x, layout)?;
-            &gathered[..]
-        }
-    };
-    let spans = MaxSpans::of(g)?;
-    let per = g.h * g.w;
-    let per_out = g.oh * g.ow;
-    let total = g.planes * per_out;
-    let mut out = super::got(
-        crate::engine::hostbuf::try_filled(total, f32::NEG_INFINITY),
-        total,
-    )?;
-    for (plane, o) in xv
-        .chunks_exact(per.max(1))
-        .zip(out.chunks_exact_mut(per_out.max(1)))
-    {
-        spans.each_output(|i, win| {
-            let mut m = f32::NEG_INFINITY;
-            PoolGeom::each_position(win, |y, x| {
-                let v = plane[y * g.w + x];
-                if v > m || v.is_nan() {
-                    m = v;
-                }
-            });
-            o[i] = m;
-        });
-        poll()?;
-    }
-    Ok(HostStorage::F32(out))
-}
-
 /// Pooling of `x` (`[planes, h, w]` in `layout`'s order), output `[planes, oh, ow]`.
 pub(crate) fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStorage> {
     let dt = h.dtype();
@@ -603,8 +428,15 @@ pub(crate) fn pool2d(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<H
         floating(dt, what)?;
     }
     if let (PoolKind::Max, HostStorage::F32(x)) = (g.kind, h) {
-        return max_pool2d_f32(x, layout, g);
+        return super::conv_f32::max_pool2d(x, layout, g);
     }
+    pool2d_f64(h, layout, g)
+}
+
+/// [`pool2d`] through f64 values (each window's sum or maximum as ATen's kernel for the
+/// dtype); float32 max pooling takes conv_f32.rs's (this is its reference in the tests).
+pub(super) fn pool2d_f64(h: &HostStorage, layout: &Layout, g: &PoolGeom) -> Result<HostStorage> {
+    let dt = h.dtype();
     let xv = h.gather_f64(layout);
     let per = g.h * g.w;
     let f32_acc = dt != DType::Float64;

@@ -5,6 +5,7 @@
 
 pub(crate) mod arith;
 pub(crate) mod conv;
+pub(crate) mod conv_f32;
 pub(crate) mod dot;
 pub(crate) mod elementwise;
 pub(crate) mod extreme;

@@ -486,6 +486,37 @@ fn saves_phantom(kind: &Kind) -> bool {
     }
 }
 
+/// A gradient's values on the host in `l`'s order: its own buffer when it is on the host and
+/// holds exactly them, else a copy kept in `copy`.
+fn host_f32<'a>(
+    g: &'a G,
+    l: &Layout,
+    copy: &'a mut Option<HostStorage>,
+) -> Result<&'a HostStorage> {
+    match g {
+        DeviceStorage::Host(h) if h.len() == l.numel() && l.contiguous_range().is_some() => Ok(h),
+        _ => Ok(copy.insert(g.to_host(l)?)),
+    }
+}
+
+/// A saved tensor's values on the host in logical order: its storage (`data`, borrowed) when
+/// that is on the host and the tensor covers it contiguously from its start, else a copy kept
+/// in `copy`.
+fn saved_f32<'a>(
+    t: &Tensor,
+    data: Option<&'a DeviceStorage>,
+    copy: &'a mut Option<HostStorage>,
+) -> Result<&'a HostStorage> {
+    match data {
+        Some(DeviceStorage::Host(h))
+            if h.len() == t.numel() && t.layout.contiguous_range() == Some(0..t.numel()) =>
+        {
+            Ok(h)
+        }
+        _ => Ok(copy.insert(t.host_values()?)),
+    }
+}
+
 /// The gradients of a node's inputs given the gradient `g` of its output (dtype `dt`), each
 /// formula PyTorch's (tools/autograd/derivatives.yaml, FunctionsManual.cpp) computed with
 /// the same device kernels as the forward ops, so float32 rounds as PyTorch's CPU rounds.
@@ -511,11 +542,34 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             }
             vec![Some(DeviceStorage::Host(HostStorage::from_f64s(dt, &out)?))]
         }
+        Kind::Conv2d { x, weight, geom } if dt == DType::Float32 => {
+            // host/conv_f32.rs: the same bits as below on float32 buffers, over the batch on
+            // the threads; the gradients no edge takes are not computed (ATen's output_mask)
+            let need = |i: usize| !matches!(node.edges.get(i), None | Some(Edge::None));
+            let (mut go_copy, mut x_copy, mut w_copy) = (None, None, None);
+            let go = host_f32(&g, &l, &mut go_copy)?;
+            let (xs, ws) = (x.storage.data.borrow(), weight.storage.data.borrow());
+            let xh = saved_f32(x, xs.as_ref(), &mut x_copy)?;
+            let wh = saved_f32(weight, ws.as_ref(), &mut w_copy)?;
+            let grads = crate::engine::host::conv_f32::conv2d_backward(
+                go,
+                crate::engine::host::elementwise::typed::<f32>(xh)?,
+                wh,
+                geom,
+                (need(0), need(1)),
+            )?;
+            let host = |v: Vec<f32>| DeviceStorage::Host(HostStorage::F32(v));
+            let mut v = vec![grads.x.map(host), grads.weight.map(host)];
+            if node.edges.len() > 2 {
+                v.push(Some(host(grads.bias)));
+            }
+            v
+        }
         Kind::Conv2d { x, weight, geom } => {
             // host/conv.rs: the GEMMs through the host GEMM in `dt`, the folds and batch
             // sums in f64 rounded once to `dt`
             let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
-            let (gx, gw, gb) = crate::engine::host::conv::conv2d_backward(
+            let (gx, gw, gb) = crate::engine::host::conv::conv2d_backward_f64(
                 dt,
                 &gv,
                 &x.values_or_zeros()?,
@@ -528,6 +582,21 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                 v.push(Some(back(gb)?));
             }
             v
+        }
+        Kind::Pool2d { x, geom }
+            if dt == DType::Float32 && geom.kind == crate::engine::host::conv::PoolKind::Max =>
+        {
+            // host/conv_f32.rs: the same bits as below on float32 buffers, planes on threads
+            let (mut go_copy, mut x_copy) = (None, None);
+            let go = host_f32(&g, &l, &mut go_copy)?;
+            let xs = x.storage.data.borrow();
+            let xh = saved_f32(x, xs.as_ref(), &mut x_copy)?;
+            let gx = crate::engine::host::conv_f32::max_pool2d_backward(
+                crate::engine::host::elementwise::typed::<f32>(go)?,
+                crate::engine::host::elementwise::typed::<f32>(xh)?,
+                geom,
+            )?;
+            vec![Some(DeviceStorage::Host(HostStorage::F32(gx)))]
         }
         Kind::Pool2d { x, geom } => {
             let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
