@@ -30,6 +30,13 @@
 //!
 //! Not reproduced: a transposed `b` with one row, one column or k >= 24 m (sgemm_t_smalln),
 //! one-row products with `n >= 16`, products with `n == 1` (matrix-vector).
+//!
+//! How the fused path is computed does not touch the order: `a` is packed once into groups of
+//! a register tile's rows and `b` into panels of its columns, and the tile (AVX-512 8x32,
+//! sgemm_avx512.rs, where the CPU has it, else the portable 6x16) runs each K block's chains
+//! in registers. Large products split their row groups over the intra-op threads
+//! (engine::parallel): each element is still computed whole by one task, so the bits are the
+//! same at any thread count.
 
 use super::got;
 use super::sgemm_avx512 as avx512;
@@ -238,9 +245,11 @@ impl Packed<'_> {
     }
 }
 
-/// Multiply-adds below which a product stays on one thread, and the least each thread takes
-/// when it splits: about 0.1 ms of one core, ten times what handing work to the pool costs.
-const MIN_TASK_WORK: usize = 1 << 23;
+/// Multiply-adds below which a product stays on one thread, and about the least each task
+/// takes when it splits: 2^22 is about 75 us of one core at 55 G multiply-adds/s, where
+/// handing two tasks to rayon's pool and collecting them took 15 us (median of 200, this
+/// 2-core VM at load 12, 2026-12-06).
+const MIN_TASK_WORK: usize = 1 << 22;
 
 /// The fused K-blocked path for the whole `m x n` output with `kernel`'s tile, split into
 /// row groups over the intra-op threads when the product is large enough (each task at least
@@ -259,10 +268,12 @@ fn fused(
     min_task_work: usize,
 ) -> Result<()> {
     let (mr, nr) = kernel.shape();
-    let a_len = m.div_ceil(mr) * mr * k;
+    // saturating: views expanded from one element can make m * k past usize, which the
+    // allocation then refuses as too large
+    let a_len = (m.div_ceil(mr) * mr).saturating_mul(k);
     let mut ap = got(try_zeroed::<f32>(a_len), a_len)?;
     pack_row_groups(&mut ap, a, m, k, mr)?;
-    let b_len = n.div_ceil(nr) * nr * k;
+    let b_len = (n.div_ceil(nr) * nr).saturating_mul(k);
     let (mut b_buf, b_at) = aligned_zeroed(b_len)?;
     let bp = &mut b_buf[b_at..b_at + b_len];
     pack_panels(bp, b, k, n, nr)?;
@@ -289,7 +300,7 @@ fn fused(
 /// a 64-byte boundary (the tiles load b one cache line per vector).
 fn aligned_zeroed(len: usize) -> Result<(Vec<f32>, usize)> {
     const LINE: usize = 16;
-    let total = len + LINE;
+    let total = len.saturating_add(LINE);
     let v = got(try_zeroed::<f32>(total), total)?;
     let at = v.as_ptr().align_offset(64).min(LINE);
     Ok((v, at))
