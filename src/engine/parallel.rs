@@ -17,9 +17,7 @@
 //!
 //! [`should_stop`]: crate::engine::interrupt::should_stop
 
-use super::error::Result;
 use super::interrupt;
-use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// ATen's `at::internal::GRAIN_SIZE`: elementwise ops and reductions of fewer elements stay on
@@ -91,51 +89,6 @@ fn split(n: usize, grain: usize) -> (usize, usize) {
     (tasks, n.div_ceil(tasks))
 }
 
-/// Runs `f` over `0..n` in contiguous ranges of at least `grain` items, at most one per thread
-/// (see the module docs for what `f` may do). Returns when every range is done.
-pub(crate) fn parallel_for(n: usize, grain: usize, f: impl Fn(Range<usize>) + Sync) {
-    let (tasks, per) = split(n, grain);
-    if tasks <= 1 {
-        f(0..n);
-        return;
-    }
-    let inherited = interrupt::inherit();
-    let stops: Vec<_> = run_tasks(tasks, |t| {
-        let range = t * per..((t + 1) * per).min(n);
-        inherited.run(|| f(range)).1
-    });
-    if let Some(stop) = stops.into_iter().flatten().next() {
-        interrupt::keep_pending(stop);
-    }
-}
-
-/// [`parallel_for`] for fallible ranges: the first range's error (in item order) is returned.
-pub(crate) fn try_parallel_for(
-    n: usize,
-    grain: usize,
-    f: impl Fn(Range<usize>) -> Result<()> + Sync,
-) -> Result<()> {
-    let (tasks, per) = split(n, grain);
-    if tasks <= 1 {
-        return f(0..n);
-    }
-    let inherited = interrupt::inherit();
-    let results = run_tasks(tasks, |t| {
-        let range = t * per..((t + 1) * per).min(n);
-        inherited.run(|| f(range))
-    });
-    let mut first = Ok(());
-    for (r, stop) in results {
-        if let Some(stop) = stop {
-            interrupt::keep_pending(stop);
-        }
-        if first.is_ok() {
-            first = r;
-        }
-    }
-    first
-}
-
 /// Splits `out` into rows of `row_len` elements and runs `f(first_row, rows)` over contiguous
 /// runs of whole rows, in parallel when there are more than `grain` elements (counted as
 /// elements, `at::parallel_for`'s grain for a row-wise op is rows × row length). `out.len()`
@@ -167,16 +120,6 @@ pub(crate) fn parallel_rows_mut<T: Send>(
     }
 }
 
-/// Runs `task(0..tasks)` on the pool and returns the results in task order.
-fn run_tasks<R: Send>(tasks: usize, task: impl Fn(usize) -> R + Sync) -> Vec<R> {
-    use rayon::prelude::*;
-    (0..tasks)
-        .into_par_iter()
-        .with_max_len(1)
-        .map(&task)
-        .collect()
-}
-
 /// Runs `task` on each owned item on the pool and returns the results in order.
 fn run_owned<I: Send, R: Send>(items: Vec<I>, task: impl Fn(I) -> R + Sync) -> Vec<R> {
     use rayon::prelude::*;
@@ -202,22 +145,11 @@ mod tests {
     }
 
     #[test]
-    fn every_item_is_visited_once_whatever_the_thread_count() {
+    fn every_row_is_written_once_whatever_the_thread_count() {
         let _g = COUNT.lock().unwrap_or_else(|e| e.into_inner());
         for threads in [1, 2, 3, 8] {
             set_num_threads(threads);
             let n = 5 * GRAIN_SIZE + 7;
-            let seen: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
-            parallel_for(n, GRAIN_SIZE, |r| {
-                for i in r {
-                    seen[i].fetch_add(1, Ordering::Relaxed);
-                }
-            });
-            assert!(
-                seen.iter().all(|c| c.load(Ordering::Relaxed) == 1),
-                "{threads} threads"
-            );
-
             let mut out = vec![0usize; n];
             parallel_rows_mut(&mut out, 10, GRAIN_SIZE, |first, rows| {
                 for (i, v) in rows.iter_mut().enumerate() {
@@ -229,25 +161,6 @@ mod tests {
                 "{threads} threads"
             );
         }
-    }
-
-    #[test]
-    fn the_first_failing_range_in_item_order_is_the_error() {
-        use crate::engine::error::{EngineError, ErrorKind};
-        let _g = COUNT.lock().unwrap_or_else(|e| e.into_inner());
-        set_num_threads(4);
-        let n = 8 * GRAIN_SIZE;
-        let r = try_parallel_for(n, GRAIN_SIZE, |range| {
-            if range.start > 0 {
-                Err(EngineError::new(
-                    ErrorKind::RuntimeError,
-                    format!("{}", range.start),
-                ))
-            } else {
-                Ok(())
-            }
-        });
-        assert_eq!(r.unwrap_err().message, format!("{}", 2 * GRAIN_SIZE));
     }
 
     #[test]
@@ -263,7 +176,8 @@ mod tests {
             deadline: None,
         };
         let _op = enter(&i, 5);
-        parallel_for(4 * GRAIN_SIZE, GRAIN_SIZE, |_| while !should_stop() {});
+        let mut out = vec![0u8; 4 * GRAIN_SIZE];
+        parallel_rows_mut(&mut out, 1, GRAIN_SIZE, |_, _| while !should_stop() {});
         let stop = take_pending().expect("the workers' stop is kept for the op's end");
         assert_eq!(
             stop.kind,

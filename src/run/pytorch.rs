@@ -499,7 +499,9 @@ impl Resident {
             )],
             // (code that does not parse has no problem: its SyntaxError comes first)
             (Some(_), Some(Ok(_))) if predictions.problem.is_some() => {
-                vec![super::session::whole_run_result(predictions.problem.clone())]
+                vec![super::session::whole_run_result(
+                    predictions.problem.clone(),
+                )]
             }
             (Some(_), Some(Ok(statements))) => check_results(
                 &statements,
