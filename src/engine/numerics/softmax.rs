@@ -13,9 +13,7 @@ use super::fast::avx2_fma;
 use super::lanes::{Lanes, Real};
 use super::sleef;
 use super::sleef_f64;
-use super::vecops::{
-    dot_reduce_all, fold_lanes, maximum, maximum_f64, reduce_all, reduce_all_folded, tree,
-};
+use super::vecops::{dot_reduce_all, maximum, maximum_f64, reduce_all, reduce_all_folded};
 use crate::engine::parallel::{GRAIN_SIZE, parallel_rows_mut};
 
 /// Lanes of the softmax kernels' `Vectorized<float>` (measured: see mod.rs).
@@ -214,53 +212,14 @@ fn vexp(x: f32) -> f32 {
     sleef::expf_u10(x)
 }
 
-/// `exp(v - max)` of every element of a row into `out`, and their sum as
-/// `vec::reduce_all(+)` (float) / the folded reduction (double) adds them: one vector of L
-/// running sums started from the first L exps, a vector added at a time, the partial last
-/// vector into its first lanes, then the lanes combined. The sum is taken from each vector of
-/// exps as it is made, while it is still in registers, instead of in a second pass over
-/// `out`; the additions are the same ones in the same order (so the same bits).
-#[inline(always)]
-fn exp_and_sum<T: SoftmaxFloat, const L: usize>(x: &[T], max: T, out: &mut [T]) -> T {
-    let size = x.len().min(out.len());
-    let (x, out) = (&x[..size], &mut out[..size]);
-    let exps = |xs: &[T], os: &mut [T]| -> Lanes<T, L> {
-        let mut e = [T::ZERO; L];
-        for ((o, &v), e) in os.iter_mut().zip(xs).zip(e.iter_mut()) {
-            *e = (v - max).vexp();
-            *o = *e;
-        }
-        Lanes(e)
-    };
-    if size < L {
-        let e = exps(x, out);
-        return fold_lanes(e, size, |a, b| a + b);
-    }
-    let full = size - size % L;
-    let mut acc = exps(&x[..L], &mut out[..L]);
-    for (xs, os) in x[L..full]
-        .chunks_exact(L)
-        .zip(out[L..full].chunks_exact_mut(L))
-    {
-        acc = acc + exps(xs, os);
-    }
-    if size > full {
-        let count = size - full;
-        let tail = exps(&x[full..], &mut out[full..]);
-        acc = acc.set_first(acc + tail, count);
-    }
-    if T::TREE {
-        tree(acc, |a, b| a + b)
-    } else {
-        fold_lanes(acc, L, |a, b| a + b)
-    }
-}
-
 /// `_vec_softmax_lastdim` for one row.
 #[inline(always)]
 fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
     let max = T::row_max::<L>(x);
-    let sum = exp_and_sum::<T, L>(x, max, out);
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = (v - max).vexp();
+    }
+    let sum = T::reduce::<L>(out, |a, b| a + b);
     let r = T::ONE / sum;
     for o in out.iter_mut() {
         *o = *o * r;
@@ -271,8 +230,13 @@ fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
 #[inline(always)]
 fn log_softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
     let max = T::row_max::<L>(x);
-    // map_reduce_all(exp(v - max), +)
-    let sum = exp_and_sum::<T, L>(x, max, out);
+    // map_reduce_all(exp(v - max), +), with the exps first written into `out` by a plain loop:
+    // the same lanes summed in the same order, but LLVM vectorises this loop, not 16 inlined
+    // copies of exp inside one Lanes::map.
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = (v - max).vexp();
+    }
+    let sum = T::reduce::<L>(out, |a, b| a + b);
     let lse = sum.vlog();
     for (o, &v) in out.iter_mut().zip(x) {
         *o = v - max - lse;
@@ -589,57 +553,6 @@ fn log_softmax_backward_inner(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Rows of every length from 1 to 299, with and without huge and special values: the sum
-    /// taken while the exps are made is `reduce_all`'s sum of the written exps, bit for bit,
-    /// in both dtypes' reductions.
-    #[test]
-    fn fused_exp_sum_is_the_two_pass_sum_bit_for_bit() {
-        let mut s = 777u32;
-        let mut r = move || {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            s
-        };
-        for len in 1..300 {
-            for kind in 0..3 {
-                let row: Vec<f32> = (0..len)
-                    .map(|_| {
-                        let u = r();
-                        match kind {
-                            1 if u % 5 == 0 => {
-                                [f32::NAN, f32::INFINITY, -0.0][(u as usize / 5) % 3]
-                            }
-                            2 => (u >> 4) as f32 / 1e5 - 20000.0,
-                            _ => (u >> 8) as f32 / (1 << 20) as f32 - 8.0,
-                        }
-                    })
-                    .collect();
-                let max = <f32 as SoftmaxFloat>::row_max::<N>(&row);
-                let mut out = vec![0f32; len];
-                let got = exp_and_sum::<f32, N>(&row, max, &mut out);
-                let exps: Vec<f32> = row.iter().map(|&v| (v - max).vexp()).collect();
-                let want = <f32 as SoftmaxFloat>::reduce::<N>(&exps, |a, b| a + b);
-                assert_eq!(got.to_bits(), want.to_bits(), "f32 len {len} kind {kind}");
-                assert!(
-                    out.iter()
-                        .zip(&exps)
-                        .all(|(a, b)| a.to_bits() == b.to_bits())
-                );
-
-                let row64: Vec<f64> = row.iter().map(|&v| v as f64 * 1.7).collect();
-                let max64 = <f64 as SoftmaxFloat>::row_max::<N64>(&row64);
-                let mut out64 = vec![0f64; len];
-                let got64 = exp_and_sum::<f64, N64>(&row64, max64, &mut out64);
-                let exps64: Vec<f64> = row64.iter().map(|&v| (v - max64).vexp()).collect();
-                let want64 = <f64 as SoftmaxFloat>::reduce::<N64>(&exps64, |a, b| a + b);
-                assert_eq!(
-                    got64.to_bits(),
-                    want64.to_bits(),
-                    "f64 len {len} kind {kind}"
-                );
-            }
-        }
-    }
 
     /// Rows of every length from 1 to 299 with random values, and with NaNs, infinities and zeros
     /// of both signs mixed in: the four-accumulator maximum is `reduce_all`'s, bit for bit.
