@@ -26,8 +26,19 @@ use crate::engine::layout::Layout;
 use crate::engine::op::MatmulDims;
 use crate::engine::parallel::{GRAIN_SIZE, num_threads, parallel_rows_mut};
 
-/// Tasks for `n` samples: one per thread, at most one per sample.
-fn sample_tasks(n: usize) -> usize {
+/// Multiply-adds a sample's product must reach before samples go to the threads: each task
+/// takes one sample per hand-off, and a hand-off to a sleeping pool worker costs ~15 us, so
+/// the small CNN of the benchmark (56k-225k per sample) ran 1.4x slower on two threads than
+/// on one when every sample was handed over. Unit tests hand over every sample, so that their
+/// small geometries run the split.
+const MIN_SAMPLE_WORK: usize = if cfg!(test) { 0 } else { 1 << 21 };
+
+/// Tasks for `n` samples of `work` multiply-adds each: one per thread, at most one per
+/// sample, one when a sample is too small to hand over.
+fn sample_tasks(n: usize, work: usize) -> usize {
+    if work < MIN_SAMPLE_WORK {
+        return 1;
+    }
     num_threads().clamp(1, n.max(1))
 }
 
@@ -135,7 +146,7 @@ pub(super) fn conv2d(
     let (cog, k, l) = (g.cog(), g.k(), g.l());
     let per_in = g.c * g.h * g.w;
     let per_out = g.cout * l;
-    let tasks = sample_tasks(g.n);
+    let tasks = sample_tasks(g.n, g.cout.saturating_mul(k).saturating_mul(l));
     ensure_gemm_room(tasks, (g.groups, cog, k, l))?;
     // padding entries stay zero: im2col never writes them
     let mut slots = zeroed_slots(tasks, g.groups * k * l, HostStorage::F32)?;
@@ -221,7 +232,7 @@ pub(crate) fn conv2d_backward(
     if typed::<f32>(weight)?.len() != g.cout * k {
         return Err(length_error("the weight"));
     }
-    let tasks = sample_tasks(g.n);
+    let tasks = sample_tasks(g.n, g.cout.saturating_mul(k).saturating_mul(l));
     let mut gemm = (0, 0, 0, 0);
     if need_x {
         gemm = (g.groups, k, cog, l);
