@@ -31,7 +31,7 @@ use crate::engine::parallel::{GRAIN_SIZE, num_threads, parallel_rows_mut};
 /// the small CNN of the benchmark (56k-225k per sample) ran 1.4x slower on two threads than
 /// on one when every sample was handed over. Unit tests hand over every sample, so that their
 /// small geometries run the split.
-const MIN_SAMPLE_WORK: usize = if cfg!(test) { 0 } else { 1 << 21 };
+const MIN_SAMPLE_WORK: usize = if cfg!(test) { 1 } else { 1 << 21 };
 
 /// Tasks for `n` samples of `work` multiply-adds each: one per thread, at most one per
 /// sample, one when a sample is too small to hand over.
