@@ -572,13 +572,19 @@ impl Runtime {
         })?;
         let t = self.fresh("randperm", &[n], dt, device)?;
         if !t.is_phantom() && device != Device::Meta {
-            let h = HostStorage::from_scalars(
-                dt,
-                &perm
-                    .iter()
-                    .map(|&v| crate::engine::dtype::Scalar::Int(v))
-                    .collect::<Vec<_>>(),
-            )?;
+            // int64 (the default) moves the permutation in: building 16-byte scalars of 2^25
+            // elements first took a second, unpolled, after a stop was due
+            let h = if dt == DType::Int64 {
+                HostStorage::I64(perm)
+            } else {
+                HostStorage::from_scalars(
+                    dt,
+                    &perm
+                        .iter()
+                        .map(|&v| crate::engine::dtype::Scalar::Int(v))
+                        .collect::<Vec<_>>(),
+                )?
+            };
             use crate::engine::backend::BackendDevice;
             *t.storage.data.borrow_mut() = Some(self.backend_for(device).upload(h)?);
         }
