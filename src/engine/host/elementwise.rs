@@ -259,6 +259,12 @@ fn scatter<T: Element>(dst: &mut [T], layout: &Layout, vals: &[T]) {
         });
         return;
     }
+    if let ([rows, cols], [1, s]) = (&layout.shape[..], &layout.strides[..])
+        && *s >= *rows
+    {
+        scatter_transposed(dst, layout.offset, *rows, *cols, *s, vals);
+        return;
+    }
     let mut k = 0;
     layout.for_each_run(|start, len, stride| {
         for i in 0..len {
@@ -266,6 +272,36 @@ fn scatter<T: Element>(dst: &mut [T], layout: &Layout, vals: &[T]) {
         }
         k += len;
     });
+}
+
+/// Side of the square blocks [`scatter_transposed`] moves at a time: 32 values of 32 rows read
+/// and written stay in L1, where the row-by-row walk wrote each value of a long run to another
+/// cache line (the gradient of `w.t()` in a Linear layer's backward spent 11 % of a small
+/// MLP's training step there).
+const TRANSPOSE_BLOCK: usize = 32;
+
+/// [`scatter`] into a 2-D layout whose first dimension is the contiguous one and whose columns
+/// do not overlap (`s >= rows`): `dst[start + i + j * s] = vals[i * cols + j]`, in square
+/// blocks. Every element is written once, so the order does not change the result.
+fn scatter_transposed<T: Element>(
+    dst: &mut [T],
+    start: usize,
+    rows: usize,
+    cols: usize,
+    s: usize,
+    vals: &[T],
+) {
+    for i0 in (0..rows).step_by(TRANSPOSE_BLOCK) {
+        let i1 = (i0 + TRANSPOSE_BLOCK).min(rows);
+        for j0 in (0..cols).step_by(TRANSPOSE_BLOCK) {
+            for j in j0..(j0 + TRANSPOSE_BLOCK).min(cols) {
+                let column = &mut dst[start + j * s + i0..start + j * s + i1];
+                for (i, d) in (i0..i1).zip(column) {
+                    *d = vals[i * cols + j];
+                }
+            }
+        }
+    }
 }
 
 fn copy_typed<B: Stored>(dst: &mut [B], dl: &Layout, src: &HostStorage, sl: &Layout) -> Result<()> {
@@ -1127,6 +1163,35 @@ mod tests {
 
     fn f32s(h: &HostStorage) -> Vec<f32> {
         typed::<f32>(h).unwrap().to_vec()
+    }
+
+    /// A copy into a transposed destination (the blocked path) writes what the element-by-
+    /// element walk writes, for sides around the block size, a gap between columns and an
+    /// offset, and leaves the gaps alone.
+    #[test]
+    fn copy_into_a_transposed_destination_matches_the_element_walk() {
+        for (rows, cols, gap, offset) in [
+            (1, 5, 0, 0),
+            (3, 70, 1, 2),
+            (33, 31, 0, 5),
+            (64, 65, 3, 0),
+            (100, 1, 0, 1),
+        ] {
+            let s = rows + gap;
+            let len = offset + s * cols;
+            let layout = Layout::new(vec![rows, cols], vec![1, s], offset);
+            let vals: Vec<f32> = (0..rows * cols).map(|v| v as f32).collect();
+            let mut want = vec![-1f32; len];
+            let mut k = 0;
+            layout.for_each_offset(|o| {
+                want[o] = vals[k];
+                k += 1;
+            });
+            let mut got = HostStorage::F32(vec![-1f32; len]);
+            let src = HostStorage::F32(vals);
+            copy_into(&mut got, &layout, &src, &Layout::contiguous(&[rows, cols])).unwrap();
+            assert_eq!(f32s(&got), want, "{rows}x{cols} gap {gap} offset {offset}");
+        }
     }
 
     #[test]
