@@ -145,28 +145,7 @@ impl Layout {
             f(self.offset, self.numel(), 1);
             return;
         }
-        let nd = self.dims();
-        let last = nd - 1;
-        let (len, st) = (self.shape[last], self.strides[last]);
-        let mut idx = vec![0usize; nd];
-        let mut base = self.offset;
-        loop {
-            f(base, len, st);
-            let mut d = last;
-            loop {
-                if d == 0 {
-                    return;
-                }
-                d -= 1;
-                idx[d] += 1;
-                base += self.strides[d];
-                if idx[d] < self.shape[d] {
-                    break;
-                }
-                base -= self.strides[d] * self.shape[d];
-                idx[d] = 0;
-            }
-        }
+        for_each_inner_run(&self.shape, &self.strides, self.offset, f);
     }
 }
 
@@ -185,16 +164,31 @@ pub(crate) fn for_each_offset(
         f(offset);
         return;
     }
+    for_each_inner_run(shape, strides, offset, |start, len, stride| {
+        let mut o = start;
+        for _ in 0..len {
+            f(o);
+            o += stride;
+        }
+    });
+}
+
+/// The odometer under [`Layout::for_each_run`] and [`for_each_offset`]: `f(start, len,
+/// stride)` for each run of the innermost dimension, in logical order. `shape` has at least
+/// one dimension and no zero-sized one.
+fn for_each_inner_run(
+    shape: &[usize],
+    strides: &[usize],
+    offset: usize,
+    mut f: impl FnMut(usize, usize, usize),
+) {
+    let nd = shape.len();
     let last = nd - 1;
-    let (ls, lst) = (shape[last], strides[last]);
+    let (len, st) = (shape[last], strides[last]);
     let mut idx = vec![0usize; nd];
     let mut base = offset;
     loop {
-        let mut o = base;
-        for _ in 0..ls {
-            f(o);
-            o += lst;
-        }
+        f(base, len, st);
         let mut d = last;
         loop {
             if d == 0 {

@@ -185,27 +185,22 @@ impl PtxCache {
         arch: &str,
     ) -> Result<CachedCubin, NvrtcError> {
         let path = self.cubin_path_for(file, source, arch, nvrtc.version);
-        if let Some(cubin) = self.lookup_cubin(file, source, arch, nvrtc.version) {
-            self.hits.fetch_add(1, Ordering::Relaxed);
-            return Ok(CachedCubin {
-                cubin,
-                from_cache: true,
-                path,
-            });
-        }
-        self.compiles.fetch_add(1, Ordering::Relaxed);
-        let compiled = nvrtc.compile_cubin(file, source, arch)?;
-        let header = format!(
-            "{HEADER_PREFIX}{} cubin len={}",
-            cache_key(source, arch, nvrtc.version),
-            compiled.cubin.len()
-        );
-        if self.store(&path, &header, &compiled.cubin).is_err() {
-            self.write_errors.fetch_add(1, Ordering::Relaxed);
-        }
+        let cached = self.lookup_cubin(file, source, arch, nvrtc.version);
+        let (cubin, from_cache) = self.cached_or_compiled(
+            &path,
+            cached,
+            || Ok(nvrtc.compile_cubin(file, source, arch)?.cubin),
+            |cubin: &Vec<u8>| {
+                let key = cache_key(source, arch, nvrtc.version);
+                (
+                    format!("{HEADER_PREFIX}{key} cubin len={}", cubin.len()),
+                    cubin.as_slice(),
+                )
+            },
+        )?;
         Ok(CachedCubin {
-            cubin: compiled.cubin,
-            from_cache: false,
+            cubin,
+            from_cache,
             path,
         })
     }
@@ -235,25 +230,44 @@ impl PtxCache {
         arch: &str,
     ) -> Result<CachedPtx, NvrtcError> {
         let path = self.path_for(file, source, arch, nvrtc.version);
-        if let Some(ptx) = self.lookup(file, source, arch, nvrtc.version) {
-            self.hits.fetch_add(1, Ordering::Relaxed);
-            return Ok(CachedPtx {
-                ptx,
-                from_cache: true,
-                path,
-            });
-        }
-        self.compiles.fetch_add(1, Ordering::Relaxed);
-        let compiled = nvrtc.compile(file, source, arch)?;
-        let header = format!("{HEADER_PREFIX}{}", cache_key(source, arch, nvrtc.version));
-        if self.store(&path, &header, compiled.ptx.as_bytes()).is_err() {
-            self.write_errors.fetch_add(1, Ordering::Relaxed);
-        }
+        let cached = self.lookup(file, source, arch, nvrtc.version);
+        let (ptx, from_cache) = self.cached_or_compiled(
+            &path,
+            cached,
+            || Ok(nvrtc.compile(file, source, arch)?.ptx),
+            |ptx: &String| {
+                let key = cache_key(source, arch, nvrtc.version);
+                (format!("{HEADER_PREFIX}{key}"), ptx.as_bytes())
+            },
+        )?;
         Ok(CachedPtx {
-            ptx: compiled.ptx,
-            from_cache: false,
+            ptx,
+            from_cache,
             path,
         })
+    }
+
+    /// `cached` (counted as a hit, true: from the cache) when the lookup found it; else
+    /// `compile`'s artifact, counted as a compile and stored at `path` as `header_and_body`
+    /// gives it (a failed write is counted in `write_errors`, never raised).
+    fn cached_or_compiled<T>(
+        &self,
+        path: &Path,
+        cached: Option<T>,
+        compile: impl FnOnce() -> Result<T, NvrtcError>,
+        header_and_body: impl for<'a> FnOnce(&'a T) -> (String, &'a [u8]),
+    ) -> Result<(T, bool), NvrtcError> {
+        if let Some(artifact) = cached {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok((artifact, true));
+        }
+        self.compiles.fetch_add(1, Ordering::Relaxed);
+        let compiled = compile()?;
+        let (header, body) = header_and_body(&compiled);
+        if self.store(path, &header, body).is_err() {
+            self.write_errors.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok((compiled, false))
     }
 
     fn store(&self, path: &Path, header: &str, body: &[u8]) -> std::io::Result<()> {

@@ -179,13 +179,15 @@ impl Cublas {
         let (nn, mm, kk) = (int(n as i64)?, int(m as i64)?, int(k as i64)?);
         let (ldb, lda, ldc) = (int(bt.ld)?, int(at.ld)?, int(c.1 as i64)?);
         let count = int(batch as i64)?;
-        match elem {
-            Elem::F32 => {
-                let (al, be) = (alpha as f32, beta as f32);
-                guarded("cublasSgemmStridedBatched", || {
+        // The precisions differ only in the entry point, the element type and the type of
+        // alpha and beta.
+        macro_rules! strided_batched {
+            ($entry:ident, $t:ty, $alpha:expr, $beta:expr) => {{
+                let (al, be): ($t, $t) = ($alpha, $beta);
+                guarded(stringify!($entry), || {
                     // SAFETY: device pointers and strides describe the caller's matrices.
-                    status("cublasSgemmStridedBatched", unsafe {
-                        cb::cublasSgemmStridedBatched(
+                    status(stringify!($entry), unsafe {
+                        cb::$entry(
                             self.handle,
                             op(bt.transpose),
                             op(at.transpose),
@@ -193,48 +195,27 @@ impl Cublas {
                             mm,
                             kk,
                             &al,
-                            b.0.0 as *const f32,
+                            b.0.0 as *const $t,
                             ldb,
                             b.3 as i64,
-                            a.0.0 as *const f32,
+                            a.0.0 as *const $t,
                             lda,
                             a.3 as i64,
                             &be,
-                            c.0.0 as *mut f32,
+                            c.0.0 as *mut $t,
                             ldc,
                             c.2 as i64,
                             count,
                         )
                     })
                 })
+            }};
+        }
+        match elem {
+            Elem::F32 => {
+                strided_batched!(cublasSgemmStridedBatched, f32, alpha as f32, beta as f32)
             }
-            Elem::F64 => {
-                guarded("cublasDgemmStridedBatched", || {
-                    // SAFETY: as above.
-                    status("cublasDgemmStridedBatched", unsafe {
-                        cb::cublasDgemmStridedBatched(
-                            self.handle,
-                            op(bt.transpose),
-                            op(at.transpose),
-                            nn,
-                            mm,
-                            kk,
-                            &alpha,
-                            b.0.0 as *const f64,
-                            ldb,
-                            b.3 as i64,
-                            a.0.0 as *const f64,
-                            lda,
-                            a.3 as i64,
-                            &beta,
-                            c.0.0 as *mut f64,
-                            ldc,
-                            c.2 as i64,
-                            count,
-                        )
-                    })
-                })
-            }
+            Elem::F64 => strided_batched!(cublasDgemmStridedBatched, f64, alpha, beta),
             _ => Err(DeviceError::Unsupported(format!("matmul of {elem:?}"))),
         }
     }

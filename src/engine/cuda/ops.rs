@@ -495,16 +495,9 @@ impl Kernels<'_> {
         input: DevicePtr,
         out: DevicePtr,
     ) -> Result<(), DeviceError> {
-        let n_out = geom.outer.saturating_mul(geom.inner).max(0) as u64;
-        if n_out == 0 {
+        let Some((cfg, mut args)) = norm::float_param_reduce_launch(elem, geom, correction, "var")?
+        else {
             return Ok(());
-        }
-        let cfg = LaunchConfig::new(Dim3::x(grid_for(n_out, 1, 65535)), Dim3::x(REDUCE_THREADS));
-        let mut args = KernelArgs::new().arg(geom);
-        match elem {
-            Elem::F32 => args.push(correction as f32),
-            Elem::F64 => args.push(correction),
-            _ => return Err(DeviceError::Unsupported(format!("var of {elem:?}"))),
         };
         args.push(take_sqrt);
         args.push(input);

@@ -34,47 +34,58 @@ pub(crate) trait Arith: Element {
 }
 
 /// `c10::div_floor_floating`: floor division that agrees with `%` and is exact where
-/// `floor(a / b)` would round the wrong way.
-#[inline]
-pub(crate) fn div_floor_f64(a: f64, b: f64) -> f64 {
-    if b == 0.0 {
-        return a / b;
-    }
-    let m = a % b;
-    let mut div = (a - m) / b;
-    if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
-        div -= 1.0;
-    }
-    if div != 0.0 {
-        let mut f = div.floor();
-        if div - f > 0.5 {
-            f += 1.0;
+/// `floor(a / b)` would round the wrong way (one body for both float types).
+macro_rules! div_floor_floating {
+    ($name:ident, $t:ty) => {
+        #[inline]
+        pub(crate) fn $name(a: $t, b: $t) -> $t {
+            if b == 0.0 {
+                return a / b;
+            }
+            let m = a % b;
+            let mut div = (a - m) / b;
+            if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
+                div -= 1.0;
+            }
+            if div != 0.0 {
+                let mut f = div.floor();
+                if div - f > 0.5 {
+                    f += 1.0;
+                }
+                f
+            } else {
+                (0.0 as $t).copysign(a / b)
+            }
         }
-        f
+    };
+}
+div_floor_floating!(div_floor_f64, f64);
+div_floor_floating!(div_floor_f32, f32);
+
+/// torch.maximum/minimum of floats: `nan` when either side is NaN, else `pick` (f32::max or
+/// f32::min, which would drop a NaN).
+#[inline(always)]
+fn nan_propagating<T: Arith>(a: T, b: T, nan: T, pick: impl Fn(T, T) -> T) -> T {
+    if a.is_nan() || b.is_nan() {
+        nan
     } else {
-        0.0f64.copysign(a / b)
+        pick(a, b)
     }
 }
 
-#[inline]
-pub(crate) fn div_floor_f32(a: f32, b: f32) -> f32 {
-    if b == 0.0 {
-        return a / b;
-    }
-    let m = a % b;
-    let mut div = (a - m) / b;
-    if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
-        div -= 1.0;
-    }
-    if div != 0.0 {
-        let mut f = div.floor();
-        if div - f > 0.5 {
-            f += 1.0;
+/// The bitwise ops of a floating type, which the front half never calls (it rejects them).
+macro_rules! no_float_bitwise {
+    () => {
+        fn bitand(self, _: Self) -> Self {
+            unreachable!("the front half rejects bitwise ops on floats")
         }
-        f
-    } else {
-        0.0f32.copysign(a / b)
-    }
+        fn bitor(self, _: Self) -> Self {
+            unreachable!("the front half rejects bitwise ops on floats")
+        }
+        fn bitxor(self, _: Self) -> Self {
+            unreachable!("the front half rejects bitwise ops on floats")
+        }
+    };
 }
 
 macro_rules! float_arith {
@@ -123,29 +134,13 @@ macro_rules! float_arith {
             }
             #[inline(always)]
             fn maximum(self, b: Self) -> Self {
-                if self.is_nan() || b.is_nan() {
-                    <$t>::NAN
-                } else {
-                    self.max(b)
-                }
+                nan_propagating(self, b, <$t>::NAN, <$t>::max)
             }
             #[inline(always)]
             fn minimum(self, b: Self) -> Self {
-                if self.is_nan() || b.is_nan() {
-                    <$t>::NAN
-                } else {
-                    self.min(b)
-                }
+                nan_propagating(self, b, <$t>::NAN, <$t>::min)
             }
-            fn bitand(self, _: Self) -> Self {
-                unreachable!("the front half rejects bitwise ops on floats")
-            }
-            fn bitor(self, _: Self) -> Self {
-                unreachable!("the front half rejects bitwise ops on floats")
-            }
-            fn bitxor(self, _: Self) -> Self {
-                unreachable!("the front half rejects bitwise ops on floats")
-            }
+            no_float_bitwise!();
             #[inline(always)]
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
@@ -196,15 +191,7 @@ macro_rules! half_arith {
             fn minimum(self, b: Self) -> Self {
                 <$t>::from_f32(Arith::minimum(self.to_f32(), b.to_f32()))
             }
-            fn bitand(self, _: Self) -> Self {
-                unreachable!("the front half rejects bitwise ops on floats")
-            }
-            fn bitor(self, _: Self) -> Self {
-                unreachable!("the front half rejects bitwise ops on floats")
-            }
-            fn bitxor(self, _: Self) -> Self {
-                unreachable!("the front half rejects bitwise ops on floats")
-            }
+            no_float_bitwise!();
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
             }

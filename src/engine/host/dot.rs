@@ -26,23 +26,21 @@ pub(crate) trait DotFloat: Copy + Default + std::ops::Add<Output = Self> {
     fn fma(a: Self, b: Self, c: Self) -> Self;
 }
 
-impl DotFloat for f32 {
-    const LANES: usize = 16;
-    const LAST: usize = 4;
-    #[inline]
-    fn fma(a: f32, b: f32, c: f32) -> f32 {
-        a.mul_add(b, c)
-    }
+/// The two float types differ only in their widths: one impl, written once.
+macro_rules! dot_float {
+    ($t:ty, lanes: $lanes:expr, last: $last:expr) => {
+        impl DotFloat for $t {
+            const LANES: usize = $lanes;
+            const LAST: usize = $last;
+            #[inline]
+            fn fma(a: $t, b: $t, c: $t) -> $t {
+                a.mul_add(b, c)
+            }
+        }
+    };
 }
-
-impl DotFloat for f64 {
-    const LANES: usize = 8;
-    const LAST: usize = 1;
-    #[inline]
-    fn fma(a: f64, b: f64, c: f64) -> f64 {
-        a.mul_add(b, c)
-    }
-}
+dot_float!(f32, lanes: 16, last: 4);
+dot_float!(f64, lanes: 8, last: 1);
 
 /// Accumulators of the main loop.
 const ACCS: usize = 4;

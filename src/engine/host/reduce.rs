@@ -340,28 +340,14 @@ fn scan_t<T: Stored + super::arith::Arith>(
     dim: usize,
     prod: bool,
 ) -> Result<HostStorage> {
-    let (p, _) = dim_last(layout, dim);
-    let mut rows = gather(typed::<T>(h)?, &p)?;
-    let len = if layout.dims() == 0 {
-        1
-    } else {
-        layout.shape[dim]
-    };
-    let mut since = 0;
-    for row in rows.chunks_mut(len.max(1)) {
+    scan_rows::<T>(h, layout, dim, |row| {
         // accumulate in the element type, one rounding per step
         let mut acc = if prod { T::ONE } else { T::ZERO };
         for x in row.iter_mut() {
             acc = if prod { acc.mul(*x) } else { acc.add(*x) };
             *x = acc;
         }
-        since += len;
-        if since >= CHUNK {
-            since = 0;
-            poll()?;
-        }
-    }
-    Ok(T::wrap(unrows(rows, &layout.shape, dim)?))
+    })
 }
 
 /// A float16/bfloat16 scan: each step in float32, each output rounded to `T`.
@@ -371,14 +357,7 @@ fn half_scan<T: Stored + Float>(
     dim: usize,
     prod: bool,
 ) -> Result<HostStorage> {
-    let (p, _) = dim_last(layout, dim);
-    let mut rows = gather(typed::<T>(h)?, &p)?;
-    let len = if layout.dims() == 0 {
-        1
-    } else {
-        layout.shape[dim]
-    };
-    for row in rows.chunks_mut(len.max(1)) {
+    scan_rows::<T>(h, layout, dim, |row| {
         let mut acc = if prod { 1.0f32 } else { 0.0f32 };
         for x in row.iter_mut() {
             acc = if prod {
@@ -387,6 +366,33 @@ fn half_scan<T: Stored + Float>(
                 acc + x.to_f32()
             };
             *x = T::from_f32(acc);
+        }
+    })
+}
+
+/// What every scan shares: the rows along `dim` gathered contiguous, `scan_row` run on each
+/// in place (the interrupt polled every [`CHUNK`] elements), then put back in `layout`'s
+/// shape.
+fn scan_rows<T: Stored>(
+    h: &HostStorage,
+    layout: &Layout,
+    dim: usize,
+    mut scan_row: impl FnMut(&mut [T]),
+) -> Result<HostStorage> {
+    let (p, _) = dim_last(layout, dim);
+    let mut rows = gather(typed::<T>(h)?, &p)?;
+    let len = if layout.dims() == 0 {
+        1
+    } else {
+        layout.shape[dim]
+    };
+    let mut since = 0;
+    for row in rows.chunks_mut(len.max(1)) {
+        scan_row(row);
+        since += len;
+        if since >= CHUNK {
+            since = 0;
+            poll()?;
         }
     }
     poll()?;

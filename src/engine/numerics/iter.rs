@@ -92,21 +92,26 @@ pub(crate) fn sort_dims(shape: &[usize], operands: &[Operand<'_>]) -> Vec<usize>
         }
         0
     };
-    if ndim > 1 {
-        for i in 1..ndim {
-            let mut dim1 = i;
-            for dim0 in (0..i).rev() {
-                let c = should_swap(perm[dim0], perm[dim1]);
-                if c > 0 {
-                    perm.swap(dim0, dim1);
-                    dim1 = dim0;
-                } else if c < 0 {
-                    break;
-                }
+    insertion_sort_dims(&mut perm, should_swap);
+    perm
+}
+
+/// reorder_dimensions' insertion sort of `perm` (fastest dimension first): each dimension
+/// moves back past those `should_swap(earlier, it)` answers 1 for (it goes first), stopping
+/// at the first -1 (it stays after); 0 (undecided) looks further back.
+pub(crate) fn insertion_sort_dims(perm: &mut [usize], should_swap: impl Fn(usize, usize) -> i32) {
+    for i in 1..perm.len() {
+        let mut dim1 = i;
+        for dim0 in (0..i).rev() {
+            let c = should_swap(perm[dim0], perm[dim1]);
+            if c > 0 {
+                perm.swap(dim0, dim1);
+                dim1 = dim0;
+            } else if c < 0 {
+                break;
             }
         }
     }
-    perm
 }
 
 /// The strides (caller's order) TensorIterator gives an output it allocates for inputs with
@@ -240,6 +245,47 @@ impl IterPlan {
             }
         }
     }
+}
+
+/// The contiguous output of reducing `dims` (empty: all) of a tensor of `shape`: its shape
+/// (the kept dimensions) and its stride along each of `shape`'s dimensions (0 on a reduced
+/// one), as TensorIterator's reduction output sees it.
+pub(crate) fn reduction_output(shape: &[usize], dims: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let ndim = shape.len();
+    let reduced: Vec<bool> = (0..ndim)
+        .map(|d| dims.is_empty() || dims.contains(&d))
+        .collect();
+    let out_shape: Vec<usize> = (0..ndim)
+        .filter(|&d| !reduced[d])
+        .map(|d| shape[d])
+        .collect();
+    let kept = contiguous_strides(&out_shape);
+    let mut out_strides = vec![0usize; ndim];
+    let mut k = 0;
+    for d in 0..ndim {
+        if !reduced[d] {
+            out_strides[d] = kept[k];
+            k += 1;
+        }
+    }
+    (out_shape, out_strides)
+}
+
+/// The plan of a reduction of `view` into an output with `out_strides` (from
+/// [`reduction_output`]): operand 0 the output, 1 the input, reduced dimensions first.
+pub(crate) fn reduction_plan(view: View<'_>, out_strides: &[usize]) -> IterPlan {
+    plan(
+        view.shape,
+        &[
+            Operand {
+                strides: out_strides,
+                offset: 0,
+                reduced_output: true,
+                allocated: false,
+            },
+            Operand::input(view.strides, view.offset),
+        ],
+    )
 }
 
 /// Contiguous strides (elements) of a shape, slowest dimension first.

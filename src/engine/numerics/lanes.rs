@@ -46,59 +46,50 @@ pub(crate) trait Real:
     fn sqrt(self) -> Self;
 }
 
-impl Real for f32 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const NEG_INFINITY: Self = f32::NEG_INFINITY;
-    const NAN: Self = f32::NAN;
-    #[inline(always)]
-    fn is_nan(self) -> bool {
-        self.is_nan()
-    }
-    #[inline(always)]
-    fn from_f64(v: f64) -> Self {
-        v as f32
-    }
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    #[inline(always)]
-    fn fma(self, a: Self, b: Self) -> Self {
-        self.mul_add(a, b)
-    }
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        self.sqrt()
-    }
-}
+/// f32 and f64 implement [`Real`] and [`Summand`] with the same code: written once.
+macro_rules! real {
+    ($t:ty) => {
+        impl Real for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const NEG_INFINITY: Self = <$t>::NEG_INFINITY;
+            const NAN: Self = <$t>::NAN;
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                self.is_nan()
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn fma(self, a: Self, b: Self) -> Self {
+                self.mul_add(a, b)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                self.sqrt()
+            }
+        }
 
-impl Real for f64 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const NEG_INFINITY: Self = f64::NEG_INFINITY;
-    const NAN: Self = f64::NAN;
-    #[inline(always)]
-    fn is_nan(self) -> bool {
-        self.is_nan()
-    }
-    #[inline(always)]
-    fn from_f64(v: f64) -> Self {
-        v
-    }
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        self
-    }
-    #[inline(always)]
-    fn fma(self, a: Self, b: Self) -> Self {
-        self.mul_add(a, b)
-    }
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        self.sqrt()
-    }
+        impl Summand for $t {
+            #[inline(always)]
+            fn zero() -> Self {
+                0.0
+            }
+            #[inline(always)]
+            fn plus(self, o: Self) -> Self {
+                self + o
+            }
+        }
+    };
 }
+real!(f32);
+real!(f64);
 
 /// N lanes of T: one ATen vector register.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -183,28 +174,6 @@ lanewise!(Div, div, /);
 pub(crate) trait Summand: Copy {
     fn zero() -> Self;
     fn plus(self, o: Self) -> Self;
-}
-
-impl Summand for f32 {
-    #[inline(always)]
-    fn zero() -> Self {
-        0.0
-    }
-    #[inline(always)]
-    fn plus(self, o: Self) -> Self {
-        self + o
-    }
-}
-
-impl Summand for f64 {
-    #[inline(always)]
-    fn zero() -> Self {
-        0.0
-    }
-    #[inline(always)]
-    fn plus(self, o: Self) -> Self {
-        self + o
-    }
 }
 
 impl<T: Real, const N: usize> Summand for Lanes<T, N> {

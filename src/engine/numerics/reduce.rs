@@ -7,7 +7,7 @@
 //! to a running scalar otherwise. Only the product's rounding depends on that order; max/min
 //! values are exact and only their NaN rule matters.
 
-use super::iter::{Operand, contiguous_strides, plan};
+use super::iter::{reduction_output, reduction_plan};
 use super::lanes::{Lanes, Real};
 use super::sum::View;
 use crate::engine::interrupt::{CHUNK, should_stop};
@@ -53,39 +53,12 @@ fn reduce_vec<T: Real, const L: usize>(
     ident: T,
     op: impl Fn(T, T) -> T + Copy,
 ) -> Vec<T> {
-    let ndim = view.shape.len();
-    let reduced: Vec<bool> = (0..ndim)
-        .map(|d| dims.is_empty() || dims.contains(&d))
-        .collect();
-    let out_shape: Vec<usize> = (0..ndim)
-        .filter(|&d| !reduced[d])
-        .map(|d| view.shape[d])
-        .collect();
-    let kept = contiguous_strides(&out_shape);
-    let mut out_strides = vec![0usize; ndim];
-    let mut k = 0;
-    for d in 0..ndim {
-        if !reduced[d] {
-            out_strides[d] = kept[k];
-            k += 1;
-        }
-    }
+    let (out_shape, out_strides) = reduction_output(view.shape, dims);
     let mut out = vec![ident; out_shape.iter().product()];
     if view.shape.contains(&0) {
         return out;
     }
-    let p = plan(
-        view.shape,
-        &[
-            Operand {
-                strides: &out_strides,
-                offset: 0,
-                reduced_output: true,
-                allocated: false,
-            },
-            Operand::input(view.strides, view.offset),
-        ],
-    );
+    let p = reduction_plan(view, &out_strides);
     p.for_each_2d(|offs, size0, size1, s0, s1| {
         let (o0, i0) = (offs[0], offs[1]);
         if s0[0] == 0 && s0[1] == 1 {

@@ -31,25 +31,26 @@ fn fma(x: f32, y: f32, z: f32) -> f32 {
 /// `_mm256_cvtps_epi32`: round to nearest even; NaN and out-of-range give i32::MIN.
 #[inline(always)]
 fn rint_i(x: f32) -> i32 {
-    let r = x.round_ties_even();
-    if r.is_nan() || !(-2147483648.0..2147483648.0).contains(&r) {
-        i32::MIN
-    } else {
-        // SAFETY: r is an integer inside i32's range (checked just above). `r as i32` gives the
-        // same value but its saturating form kept LLVM from vectorising every loop that calls
-        // exp/log (one scalar cvttss2si per lane: softmax's exp ran at a third of its speed).
-        unsafe { r.to_int_unchecked::<i32>() }
-    }
+    integral_to_i32(x.round_ties_even())
 }
 
 /// `_mm256_cvttps_epi32`: truncate; NaN and out-of-range give i32::MIN.
 #[inline(always)]
 fn trunc_i(x: f32) -> i32 {
-    let r = x.trunc();
+    integral_to_i32(x.trunc())
+}
+
+/// The conversion both take once `r` is rounded to an integer: NaN and out-of-range give
+/// i32::MIN (the x86 "integer indefinite").
+#[inline(always)]
+fn integral_to_i32(r: f32) -> i32 {
     if r.is_nan() || !(-2147483648.0..2147483648.0).contains(&r) {
         i32::MIN
     } else {
-        // SAFETY: as in rint_i, an integer inside i32's range.
+        // SAFETY: r is an integer (the callers round it) inside i32's range (checked just
+        // above). `r as i32` gives the same value but its saturating form kept LLVM from
+        // vectorising every loop that calls exp/log (one scalar cvttss2si per lane:
+        // softmax's exp ran at a third of its speed).
         unsafe { r.to_int_unchecked::<i32>() }
     }
 }
@@ -232,9 +233,10 @@ pub(crate) fn expf_u10(d: f32) -> f32 {
     u
 }
 
-/// `Sleef_logf8_u10` (xlogf_u1), the non-AVX512 path.
+/// The range reduction of SLEEF's float logs: `d0 = m * 2^e` with `m` in [0.75, 1.5), a
+/// subnormal `d0` scaled by 2^64 first (and 64 taken off `e`).
 #[inline(always)]
-pub(crate) fn logf_u10(d0: f32) -> f32 {
+fn log_reduce(d0: f32) -> (f32, i32) {
     let o = d0 < FLT_MIN;
     let d = if o {
         d0 * ((1u64 << 32) as f32 * (1u64 << 32) as f32)
@@ -246,18 +248,32 @@ pub(crate) fn logf_u10(d0: f32) -> f32 {
     if o {
         e -= 64;
     }
+    (m, e)
+}
+
+/// The tail logf and log1pf share: `e * ln 2 + 2 * atanh(x)` in double-float, from
+/// `x = (m - 1) / (m + 1)` of the reduced mantissa `m` and the exponent `e` taken out.
+#[inline(always)]
+fn log_from_atanh_ratio(x: F2, e: i32) -> f32 {
     let mut s = dfmul_f2f(
         f2(0.69314718246459960938, -1.904654323148236017e-09),
         e as f32,
     );
-    let x = dfdiv(dfadd2_ff(-1.0, m), dfadd2_ff(1.0, m));
     let x2 = x.x * x.x;
     let mut t = 0.3027294874_f32;
     t = fma(t, x2, 0.3996108174);
     t = fma(t, x2, 0.6666694880);
     s = dfadd_f2f2(s, dfscale(x, 2.0));
     s = dfadd_f2f(s, x2 * x.x * t);
-    let mut r = s.x + s.y;
+    s.x + s.y
+}
+
+/// `Sleef_logf8_u10` (xlogf_u1), the non-AVX512 path.
+#[inline(always)]
+pub(crate) fn logf_u10(d0: f32) -> f32 {
+    let (m, e) = log_reduce(d0);
+    let x = dfdiv(dfadd2_ff(-1.0, m), dfadd2_ff(1.0, m));
+    let mut r = log_from_atanh_ratio(x, e);
     if d0 == f32::INFINITY {
         r = f32::INFINITY;
     }
@@ -289,14 +305,22 @@ pub(crate) fn log1pf_u10_avx512(d: f32) -> f32 {
     log1pf_u10(d)
 }
 
-/// SLEEF's `expk2f`: exp of a double-float, as a double-float.
+/// The range reduction of SLEEF's double-float exps: `d = q * ln 2 + s`, q rounded to
+/// nearest, ln 2 taken off in two parts.
 #[inline(always)]
-fn expk2f(d: F2) -> F2 {
+fn exp_reduce(d: F2) -> (F2, i32) {
     let u = (d.x + d.y) * R_LN2F;
     let q = rint_i(u);
     let qf = q as f32;
     let mut s = dfadd2_f2f(d, qf * -L2UF);
     s = dfadd2_f2f(s, qf * -L2LF);
+    (s, q)
+}
+
+/// SLEEF's `expk2f`: exp of a double-float, as a double-float.
+#[inline(always)]
+fn expk2f(d: F2) -> F2 {
+    let (s, q) = exp_reduce(d);
     let mut u = 0.1980960224e-3_f32;
     u = fma(u, s.x, 0.1394256484e-2);
     u = fma(u, s.x, 0.8333456703e-2);
@@ -362,18 +386,8 @@ pub(crate) fn log1pf_u10(d: f32) -> f32 {
     if o {
         e -= 64;
     }
-    let mut s = dfmul_f2f(
-        f2(0.69314718246459960938, -1.904654323148236017e-09),
-        e as f32,
-    );
     let x = dfdiv(f2(m, 0.0), dfadd_ff(2.0, m));
-    let x2 = x.x * x.x;
-    let mut t = 0.3027294874_f32;
-    t = fma(t, x2, 0.3996108174);
-    t = fma(t, x2, 0.6666694880);
-    s = dfadd_f2f2(s, dfscale(x, 2.0));
-    s = dfadd_f2f(s, x2 * x.x * t);
-    let mut r = s.x + s.y;
+    let mut r = log_from_atanh_ratio(x, e);
     if d > LOG1PF_BOUND || d.is_nan() {
         r = logf_u10(d);
     }
@@ -392,17 +406,7 @@ pub(crate) fn log1pf_u10(d: f32) -> f32 {
 /// SLEEF's `logkf`: log as a double-float.
 #[inline(always)]
 fn logkf(d0: f32) -> F2 {
-    let o = d0 < FLT_MIN;
-    let d = if o {
-        d0 * ((1u64 << 32) as f32 * (1u64 << 32) as f32)
-    } else {
-        d0
-    };
-    let mut e = ilogb2k(d * (1.0f32 / 0.75f32));
-    let m = ldexp3(d, e.wrapping_neg());
-    if o {
-        e -= 64;
-    }
+    let (m, e) = log_reduce(d0);
     let x = dfdiv(dfadd2_ff(-1.0, m), dfadd2_ff(1.0, m));
     let x2 = dfsqu(x);
     let mut t = 0.240320354700088500976562_f32;
@@ -424,11 +428,7 @@ fn logkf(d0: f32) -> F2 {
 /// SLEEF's `expkf`: exp of a double-float, as a float.
 #[inline(always)]
 fn expkf(d: F2) -> f32 {
-    let u = (d.x + d.y) * R_LN2F;
-    let q = rint_i(u);
-    let qf = q as f32;
-    let mut s = dfadd2_f2f(d, qf * -L2UF);
-    s = dfadd2_f2f(s, qf * -L2LF);
+    let (mut s, q) = exp_reduce(d);
     s = dfnormalize(s);
     let mut u = 0.00136324646882712841033936_f32;
     u = fma(u, s.x, 0.00836596917361021041870117);

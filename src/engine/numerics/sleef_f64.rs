@@ -206,6 +206,13 @@ fn log_u10_core(d0: f64) -> f64 {
         e -= 64;
     }
     let x = dddiv(ddadd2_dd(-1.0, m), ddadd2_dd(1.0, m));
+    log_from_atanh_ratio(x, e)
+}
+
+/// The tail log and log1p share: `e * ln 2 + 2 * atanh(x)` in double-double, from
+/// `x = (m - 1) / (m + 1)` of the reduced mantissa `m` and the exponent `e` taken out.
+#[inline(always)]
+fn log_from_atanh_ratio(x: D2, e: i32) -> f64 {
     let x2 = x.x * x.x;
     let x4 = x2 * x2;
     let x8 = x4 * x4;
@@ -405,31 +412,8 @@ pub(crate) fn log1p_u10(d: f64) -> f64 {
         f64::from_bits(1u64 << (52 - (e - 1022)))
     };
     let m = fma(d, t, t - 1.0);
-    let mut s = ddmul_d2d(
-        d2(0.693147180559945286226764, 2.319046813846299558417771e-17),
-        e as f64,
-    );
     let x = dddiv(d2(m, 0.0), ddadd_dd(2.0, m));
-    let x2 = x.x * x.x;
-    let x4 = x2 * x2;
-    let x8 = x4 * x4;
-    let t = poly7(
-        x2,
-        x4,
-        x8,
-        [
-            0.1532076988502701353e+0,
-            0.1525629051003428716e+0,
-            0.1818605932937785996e+0,
-            0.2222214519839380009e+0,
-            0.2857142932794299317e+0,
-            0.3999999999635251990e+0,
-            0.6666666666667333541e+0,
-        ],
-    );
-    s = ddadd_d2d2(s, ddscale(x, 2.0));
-    s = ddadd_d2d(s, x2 * x.x * t);
-    s.x + s.y
+    log_from_atanh_ratio(x, e)
 }
 
 #[inline(always)]

@@ -9,7 +9,7 @@
 //!   otherwise the scalar `Norm*Ops` reductions in float.
 //! - cumsum/cumprod accumulate in double (`acc_type<float, /*is_cuda=*/false>`).
 
-use super::iter::{Operand, contiguous_strides, plan};
+use super::iter::{Operand, contiguous_strides, plan, reduction_output, reduction_plan};
 use super::lanes::{Lanes, Real};
 use super::sum::{View, sum_dims_f32, sum_dims_f64};
 use crate::engine::interrupt::{CHUNK, should_stop};
@@ -21,38 +21,11 @@ fn for_each_output(
     dims: &[usize],
     mut f: impl FnMut(usize, &mut dyn Iterator<Item = usize>),
 ) {
-    let ndim = view.shape.len();
-    let reduced: Vec<bool> = (0..ndim)
-        .map(|d| dims.is_empty() || dims.contains(&d))
-        .collect();
-    let out_shape: Vec<usize> = (0..ndim)
-        .filter(|&d| !reduced[d])
-        .map(|d| view.shape[d])
-        .collect();
-    let kept = contiguous_strides(&out_shape);
-    let mut out_strides = vec![0usize; ndim];
-    let mut k = 0;
-    for d in 0..ndim {
-        if !reduced[d] {
-            out_strides[d] = kept[k];
-            k += 1;
-        }
-    }
+    let (_, out_strides) = reduction_output(view.shape, dims);
     if view.shape.contains(&0) {
         return;
     }
-    let p = plan(
-        view.shape,
-        &[
-            Operand {
-                strides: &out_strides,
-                offset: 0,
-                reduced_output: true,
-                allocated: false,
-            },
-            Operand::input(view.strides, view.offset),
-        ],
-    );
+    let p = reduction_plan(view, &out_strides);
     // The reduced dims come first in the plan; count them.
     let nred = p.strides[0].iter().take_while(|&&s| s == 0).count();
     let red_shape: Vec<usize> = p.shape[..nred].to_vec();
@@ -334,36 +307,8 @@ fn norm2_lastdim<T: Real, const L: usize>(row: &[T]) -> T {
 /// The length of the rows the p=2 vector path reduces, when it applies: one reduced dimension
 /// after TensorIterator merges dimensions, contiguous in memory.
 fn norm2_vector_rows(view: View<'_>, dims: &[usize]) -> Option<usize> {
-    let ndim = view.shape.len();
-    let reduced: Vec<bool> = (0..ndim)
-        .map(|d| dims.is_empty() || dims.contains(&d))
-        .collect();
-    let kept = contiguous_strides(
-        &(0..ndim)
-            .filter(|&d| !reduced[d])
-            .map(|d| view.shape[d])
-            .collect::<Vec<_>>(),
-    );
-    let mut out_strides = vec![0usize; ndim];
-    let mut k = 0;
-    for d in 0..ndim {
-        if !reduced[d] {
-            out_strides[d] = kept[k];
-            k += 1;
-        }
-    }
-    let p = plan(
-        view.shape,
-        &[
-            Operand {
-                strides: &out_strides,
-                offset: 0,
-                reduced_output: true,
-                allocated: false,
-            },
-            Operand::input(view.strides, view.offset),
-        ],
-    );
+    let (_, out_strides) = reduction_output(view.shape, dims);
+    let p = reduction_plan(view, &out_strides);
     let nred = p.strides[0]
         .iter()
         .zip(&p.shape)

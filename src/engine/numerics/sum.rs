@@ -11,7 +11,7 @@
 
 use super::fast::avx2_fma;
 pub use super::iter::View;
-use super::iter::{Operand, contiguous_strides, plan};
+use super::iter::{reduction_output, reduction_plan};
 use super::lanes::{F32_AVX2, F64_AVX2, Lanes, Real, Summand};
 
 /// `utils::CeilLog2`: 1 for x <= 2, else ceil(log2(x)).
@@ -244,40 +244,13 @@ fn cascade_sum<T: Real, const N: usize>(
     dims: &[usize],
     ignore_nan: bool,
 ) -> Vec<T> {
-    let ndim = view.shape.len();
-    let reduced: Vec<bool> = (0..ndim)
-        .map(|d| dims.is_empty() || dims.contains(&d))
-        .collect();
-    let out_shape: Vec<usize> = (0..ndim)
-        .filter(|&d| !reduced[d])
-        .map(|d| view.shape[d])
-        .collect();
+    let (out_shape, out_strides) = reduction_output(view.shape, dims);
     let out_numel: usize = out_shape.iter().product();
     let mut out = vec![T::ZERO; out_numel];
     if view.shape.contains(&0) {
         return out;
     }
-    let kept_strides = contiguous_strides(&out_shape);
-    let mut out_strides = vec![0usize; ndim];
-    let mut k = 0;
-    for d in 0..ndim {
-        if !reduced[d] {
-            out_strides[d] = kept_strides[k];
-            k += 1;
-        }
-    }
-    let p = plan(
-        view.shape,
-        &[
-            Operand {
-                strides: &out_strides,
-                offset: 0,
-                reduced_output: true,
-                allocated: false,
-            },
-            Operand::input(view.strides, view.offset),
-        ],
-    );
+    let p = reduction_plan(view, &out_strides);
     p.for_each_2d(|offs, size0, size1, s0, s1| {
         cascade_slice::<T, N>(
             input,

@@ -299,27 +299,23 @@ fn std_min(a: f32, b: f32) -> f32 {
     if b < a { b } else { a }
 }
 
+/// `x ** e` as the vector half runs it: the exponents ATen special-cases, SLEEF's pow for
+/// the rest.
 #[inline(always)]
 fn pow_lane(x: f32, e: f64) -> f32 {
-    if e == 0.5 {
-        mkl::sqrt(x)
-    } else if e == 2.0 {
-        x * x
-    } else if e == 3.0 {
-        x * x * x
-    } else if e == -2.0 {
-        1.0 / (x * x)
-    } else if e == -1.0 {
-        1.0 / x
-    } else if e == -0.5 {
-        1.0 / x.sqrt()
-    } else {
-        sleef::powf_u10(x, e as f32)
-    }
+    pow_special_or(x, e, |x, e| sleef::powf_u10(x, e as f32))
 }
 
+/// `x ** e` as the scalar tail runs it: `std::pow(float, double)` promotes to double.
 #[inline(always)]
 fn pow_scalar(x: f32, e: f64) -> f32 {
+    pow_special_or(x, e, |x, e| (x as f64).powf(e) as f32)
+}
+
+/// ATen's pow_tensor_scalar_optimized_kernel: the exponents 0.5, 2, 3, -2, -1 and -0.5 by
+/// their own formula (both halves alike), any other by `general`.
+#[inline(always)]
+fn pow_special_or(x: f32, e: f64, general: impl Fn(f32, f64) -> f32) -> f32 {
     if e == 0.5 {
         mkl::sqrt(x)
     } else if e == 2.0 {
@@ -333,8 +329,7 @@ fn pow_scalar(x: f32, e: f64) -> f32 {
     } else if e == -0.5 {
         1.0 / x.sqrt()
     } else {
-        // std::pow(float, double) promotes to double.
-        (x as f64).powf(e) as f32
+        general(x, e)
     }
 }
 

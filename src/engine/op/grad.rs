@@ -32,6 +32,25 @@ impl<V> From<f64> for Val<'_, V> {
     }
 }
 
+/// [`GradAlgebra`]'s named binary steps (`a.mul(x, y)` for `binary(Mul, x, y)`), each taking
+/// values or Python numbers: one default method per op, written once.
+macro_rules! binary_steps {
+    ($($name:ident => $op:ident),* $(,)?) => {
+        $(
+            fn $name<'a>(
+                &self,
+                a: impl Into<Val<'a, Self::V>>,
+                b: impl Into<Val<'a, Self::V>>,
+            ) -> Result<Self::V>
+            where
+                Self::V: 'a,
+            {
+                self.binary(BinaryOp::$op, a.into(), b.into())
+            }
+        )*
+    };
+}
+
 /// The values and steps of one node's backward. `input`, `result` and `grad` are the
 /// op's saved input, its saved result and the gradient arriving at it.
 pub trait GradAlgebra {
@@ -48,54 +67,11 @@ pub trait GradAlgebra {
     /// Zeros shaped as the gradient (`zeros_like(grad)`: ops whose derivative is zero).
     fn zeros(&self) -> Result<Self::V>;
 
-    fn add<'a>(
-        &self,
-        a: impl Into<Val<'a, Self::V>>,
-        b: impl Into<Val<'a, Self::V>>,
-    ) -> Result<Self::V>
-    where
-        Self::V: 'a,
-    {
-        self.binary(BinaryOp::Add, a.into(), b.into())
-    }
-    fn sub<'a>(
-        &self,
-        a: impl Into<Val<'a, Self::V>>,
-        b: impl Into<Val<'a, Self::V>>,
-    ) -> Result<Self::V>
-    where
-        Self::V: 'a,
-    {
-        self.binary(BinaryOp::Sub, a.into(), b.into())
-    }
-    fn mul<'a>(
-        &self,
-        a: impl Into<Val<'a, Self::V>>,
-        b: impl Into<Val<'a, Self::V>>,
-    ) -> Result<Self::V>
-    where
-        Self::V: 'a,
-    {
-        self.binary(BinaryOp::Mul, a.into(), b.into())
-    }
-    fn div<'a>(
-        &self,
-        a: impl Into<Val<'a, Self::V>>,
-        b: impl Into<Val<'a, Self::V>>,
-    ) -> Result<Self::V>
-    where
-        Self::V: 'a,
-    {
-        self.binary(BinaryOp::Div, a.into(), b.into())
-    }
-    fn pow<'a>(
-        &self,
-        a: impl Into<Val<'a, Self::V>>,
-        b: impl Into<Val<'a, Self::V>>,
-    ) -> Result<Self::V>
-    where
-        Self::V: 'a,
-    {
-        self.binary(BinaryOp::Pow, a.into(), b.into())
+    binary_steps! {
+        add => Add,
+        sub => Sub,
+        mul => Mul,
+        div => Div,
+        pow => Pow,
     }
 }

@@ -9,6 +9,7 @@ use super::half::{f16_bits_to_f32, f32_to_f16_bits};
 use super::messages::{cpp_double, py_float_repr};
 use super::sampling::{self, CpuCapability};
 use crate::engine::ErrorKind;
+use crate::engine::numerics::lanes::Real;
 
 /// A failed check, with the exception PyTorch raises.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,19 +224,33 @@ fn normal_fill_f32(
     std: f32,
     cap: CpuCapability,
 ) {
+    normal_fill(rng, data, sampling::unit_f32, |block| {
+        box_muller_16_f32(block, mean, std, cap)
+    });
+}
+
+/// ATen's `normal_fill` for either float type: `unit` draws every uniform first, then
+/// `fill16` transforms each block of 16 in place; a ragged tail redraws the last 16
+/// uniforms and transforms them again.
+fn normal_fill<T>(
+    rng: &mut CpuGenerator,
+    data: &mut [T],
+    unit: impl Fn(&mut CpuGenerator) -> T,
+    fill16: impl Fn(&mut [T]),
+) {
     for v in polled_mut(data) {
-        *v = sampling::unit_f32(rng);
+        *v = unit(rng);
     }
     let n = data.len();
     for chunk in polled_blocks16(data) {
-        box_muller_16_f32(chunk, mean, std, cap);
+        fill16(chunk);
     }
     if !n.is_multiple_of(16) {
         let tail = &mut data[n - 16..];
         for v in tail.iter_mut() {
-            *v = sampling::unit_f32(rng);
+            *v = unit(rng);
         }
-        box_muller_16_f32(tail, mean, std, cap);
+        fill16(tail);
     }
 }
 
@@ -273,10 +288,6 @@ fn normal_fill_f64(
     std: f64,
     _cap: CpuCapability,
 ) {
-    for v in polled_mut(data) {
-        *v = sampling::unit_f64(rng);
-    }
-    let n = data.len();
     let fill16 = |d: &mut [f64]| {
         for j in 0..8 {
             let u1 = 1.0 - d[j];
@@ -288,16 +299,7 @@ fn normal_fill_f64(
             d[j + 8] = (radius * theta.sin()).mul_add(std, mean);
         }
     };
-    for chunk in polled_blocks16(data) {
-        fill16(chunk);
-    }
-    if !n.is_multiple_of(16) {
-        let tail = &mut data[n - 16..];
-        for v in tail.iter_mut() {
-            *v = sampling::unit_f64(rng);
-        }
-        fill16(tail);
-    }
+    normal_fill(rng, data, sampling::unit_f64, fill16);
 }
 
 // ------------------------------------------------------------------- random_
@@ -385,16 +387,7 @@ fn update_from(t: ElementType, from: i64) -> i64 {
     let plus_one = from.wrapping_add(1);
     let cast = cast_through(t, plus_one);
     if cast < from {
-        let mut v = plus_one.unsigned_abs();
-        let mut n = 0;
-        loop {
-            v >>= 1;
-            if v == 0 {
-                break;
-            }
-            n += 1;
-        }
-        return cast.wrapping_add(1i64 << (n - digits + 1).clamp(0, 62));
+        return cast.wrapping_add(float_spacing_at(plus_one, digits));
     }
     from
 }
@@ -405,18 +398,24 @@ fn update_to(t: ElementType, to: i64) -> i64 {
     let minus_one = to.wrapping_sub(1);
     let cast = cast_through(t, minus_one);
     if cast >= to {
-        let mut v = minus_one.unsigned_abs();
-        let mut n = 0;
-        loop {
-            v >>= 1;
-            if v == 0 {
-                break;
-            }
-            n += 1;
-        }
-        return cast.wrapping_sub(1i64 << (n - digits + 1).clamp(0, 62));
+        return cast.wrapping_sub(float_spacing_at(minus_one, digits));
     }
     to
+}
+
+/// The step `update_from` and `update_to` move by: the spacing of a float type with
+/// `digits` mantissa digits at `v`, `2^(floor(log2 |v|) - digits + 1)` (shift kept in 0..=62).
+fn float_spacing_at(v: i64, digits: i32) -> i64 {
+    let mut v = v.unsigned_abs();
+    let mut n = 0;
+    loop {
+        v >>= 1;
+        if v == 0 {
+            break;
+        }
+        n += 1;
+    }
+    1i64 << (n - digits + 1).clamp(0, 62)
 }
 
 /// `static_cast<int64_t>(static_cast<scalar_t>(v))` for a float type (saturating where C++
@@ -558,28 +557,14 @@ pub fn bernoulli_tensor_(
     let mut bad = false;
     match p {
         Probabilities::F64(p) => out.fill_from_bool(|i| {
-            let pi = p[i];
-            if bad || !(0.0..=1.0).contains(&pi) {
-                bad = true;
-                return false;
-            }
-            sampling::bernoulli_f64(rng, pi)
+            checked_draw(&mut bad, p[i], |pi| sampling::bernoulli_f64(rng, pi))
         }),
         Probabilities::F32(p) => out.fill_from_bool(|i| {
-            let pi = p[i];
-            if bad || !(0.0..=1.0).contains(&pi) {
-                bad = true;
-                return false;
-            }
-            sampling::bernoulli_f32(rng, pi)
+            checked_draw(&mut bad, p[i], |pi| sampling::bernoulli_f32(rng, pi))
         }),
         Probabilities::F16(p) => out.fill_from_bool(|i| {
             let pi = f16_bits_to_f32(p[i]);
-            if bad || !(0.0..=1.0).contains(&pi) {
-                bad = true;
-                return false;
-            }
-            sampling::bernoulli_f32(rng, pi)
+            checked_draw(&mut bad, pi, |pi| sampling::bernoulli_f32(rng, pi))
         }),
     }
     if bad {
@@ -588,15 +573,32 @@ pub fn bernoulli_tensor_(
     Ok(())
 }
 
+/// One draw of a tensor-p `bernoulli_`, or none once a probability is outside [0, 1]: then
+/// `bad` is set and every element from there on is false (the caller raises).
+fn checked_draw<T: Real>(bad: &mut bool, pi: T, draw: impl FnOnce(T) -> bool) -> bool {
+    if *bad || !(T::ZERO..=T::ONE).contains(&pi) {
+        *bad = true;
+        return false;
+    }
+    draw(pi)
+}
+
 // ------------------------------------------------------- exponential_ & co.
 
-pub(crate) fn check_exponential_lambda(t: ElementType, lambda: f64) -> Result<()> {
-    if lambda.is_nan() || lambda <= 0.0 {
+/// ATen's `TORCH_CHECK(x > 0.0, "<op> expects <name> > 0.0, but found <name>=", x)` of a
+/// distribution's scale parameter (NaN fails too).
+fn check_positive(op: &str, name: &str, value: f64) -> Result<()> {
+    if value.is_nan() || value <= 0.0 {
         return Err(RandomError::runtime(format!(
-            "exponential_ expects lambda > 0.0, but found lambda={}",
-            cpp_double(lambda)
+            "{op} expects {name} > 0.0, but found {name}={}",
+            cpp_double(value)
         )));
     }
+    Ok(())
+}
+
+pub(crate) fn check_exponential_lambda(t: ElementType, lambda: f64) -> Result<()> {
+    check_positive("exponential_", "lambda", lambda)?;
     if !t.is_floating() {
         return Err(RandomError::runtime(format!(
             "Exponential distribution is a continuous probability distribution. dtype must be a floating point but you specified {}",
@@ -647,12 +649,7 @@ pub fn log_normal_(
     std: f64,
     cap: CpuCapability,
 ) -> Result<()> {
-    if std.is_nan() || std <= 0.0 {
-        return Err(RandomError::runtime(format!(
-            "log_normal_ expects std > 0.0, but found std={}",
-            cpp_double(std)
-        )));
-    }
+    check_positive("log_normal_", "std", std)?;
     float_only(&out, "log_normal_cpu")?;
     out.fill_from_f64(|| sampling::log_normal_f64(rng, mean, std, cap));
     Ok(())
@@ -665,12 +662,7 @@ pub fn cauchy_(
     median: f64,
     sigma: f64,
 ) -> Result<()> {
-    if sigma.is_nan() || sigma <= 0.0 {
-        return Err(RandomError::runtime(format!(
-            "cauchy_ expects sigma > 0.0, but found sigma={}",
-            cpp_double(sigma)
-        )));
-    }
+    check_positive("cauchy_", "sigma", sigma)?;
     if !out.element_type().is_floating() {
         return Err(RandomError::runtime(format!(
             "Cauchy distribution is a continuous probability distribution. dtype must be a floating point but you specified {}",

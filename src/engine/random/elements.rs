@@ -233,18 +233,7 @@ pub fn iteration_order(sizes: &[usize], strides: &[usize]) -> Vec<usize> {
         }
         0
     };
-    for i in 1..ndim {
-        let mut dim1 = i;
-        for dim0 in (0..i).rev() {
-            let c = should_swap(perm[dim0], perm[dim1]);
-            if c > 0 {
-                perm.swap(dim0, dim1);
-                dim1 = dim0;
-            } else if c < 0 {
-                break;
-            }
-        }
-    }
+    crate::engine::numerics::iter::insertion_sort_dims(&mut perm, should_swap);
     let total: usize = sizes.iter().take(ndim).product();
     let mut out = Vec::with_capacity(total);
     if total == 0 {

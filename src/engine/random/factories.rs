@@ -6,6 +6,7 @@ use super::cpu_kernels::{self, Probabilities, RandomError, Result};
 use super::elements::{ElementType, ElementsMut};
 use super::half::{f16_bits_to_f32, f32_to_f16_bits};
 use super::sampling;
+use crate::engine::numerics::lanes::Real;
 
 /// `torch.randperm(n)` on the CPU: a Fisher-Yates shuffle of 0..n drawing 32 bits per
 /// swap (`random() % (n - i)`); for n of 2^32/20 and more, the "inside-out" variant with
@@ -110,32 +111,46 @@ pub fn multinomial(
         Probabilities::F32(p) => p.iter().map(|v| *v as f64).collect(),
         Probabilities::F64(p) => p.to_vec(),
     };
+    let rows = MultinomialRows {
+        typed: &input.probs,
+        probs: &probs,
+        n_dist,
+        n_categories,
+        n_sample,
+    };
     if !replacement || n_sample == 1 {
-        gumbel_top_k(rng, &input.probs, &probs, n_dist, n_categories, n_sample)
+        gumbel_top_k(rng, rows)
     } else {
-        with_replacement(rng, &input.probs, &probs, n_dist, n_categories, n_sample)
+        with_replacement(rng, rows)
     }
+}
+
+/// What both multinomial kernels read: the probabilities as given (`typed`) and widened to
+/// f64 (`probs`), `n_dist` rows of `n_categories`, `n_sample` draws from each row.
+#[derive(Clone, Copy)]
+struct MultinomialRows<'a> {
+    typed: &'a Probabilities<'a>,
+    probs: &'a [f64],
+    n_dist: usize,
+    n_categories: usize,
+    n_sample: usize,
 }
 
 /// The fast path (no replacement, or one sample): q ~ Exp(1) in the input's dtype, then the
 /// top `n_sample` of p / q per row (argmax for one sample).
-fn gumbel_top_k(
-    rng: &mut CpuGenerator,
-    typed: &Probabilities,
-    probs: &[f64],
-    n_dist: usize,
-    n_categories: usize,
-    n_sample: usize,
-) -> Result<Vec<i64>> {
-    let invalid = probs.iter().any(|p| !(*p < f64::INFINITY && *p >= 0.0));
+fn gumbel_top_k(rng: &mut CpuGenerator, rows: MultinomialRows<'_>) -> Result<Vec<i64>> {
+    let invalid = rows
+        .probs
+        .iter()
+        .any(|p| !(*p < f64::INFINITY && *p >= 0.0));
     if invalid {
         return Err(RandomError::runtime(
             "probability tensor contains either `inf`, `nan` or element < 0",
         ));
     }
     // Every entry is finite and non-negative here, so a row sums to 0 only if all are 0.
-    let zero_row = (0..n_dist).any(|r| {
-        probs[r * n_categories..(r + 1) * n_categories]
+    let zero_row = (0..rows.n_dist).any(|r| {
+        rows.probs[r * rows.n_categories..(r + 1) * rows.n_categories]
             .iter()
             .all(|p| *p == 0.0)
     });
@@ -145,8 +160,8 @@ fn gumbel_top_k(
         ));
     }
     // q = empty_like(self).exponential_(1); q = self / q, both in the input's dtype.
-    let n = probs.len();
-    let keys: Vec<f64> = match typed {
+    let n = rows.probs.len();
+    let keys: Vec<f64> = match rows.typed {
         Probabilities::F32(p) => {
             let mut q = vec![0f32; n];
             cpu_kernels::exponential_(rng, ElementsMut::F32(&mut q), 1.0)?;
@@ -169,10 +184,10 @@ fn gumbel_top_k(
                 .collect()
         }
     };
-    let mut out = Vec::with_capacity(n_dist * n_sample);
-    for r in 0..n_dist {
-        let row = &keys[r * n_categories..(r + 1) * n_categories];
-        let mut order: Vec<usize> = (0..n_categories).collect();
+    let mut out = Vec::with_capacity(rows.n_dist * rows.n_sample);
+    for r in 0..rows.n_dist {
+        let row = &keys[r * rows.n_categories..(r + 1) * rows.n_categories];
+        let mut order: Vec<usize> = (0..rows.n_categories).collect();
         // Largest first, NaN above everything (topk's and argmax's order); ties by index.
         order.sort_by(|&a, &b| {
             let (x, y) = (row[a], row[b]);
@@ -184,26 +199,19 @@ fn gumbel_top_k(
             }
             .then(a.cmp(&b))
         });
-        out.extend(order[..n_sample].iter().map(|&i| i as i64));
+        out.extend(order[..rows.n_sample].iter().map(|&i| i as i64));
     }
     Ok(out)
 }
 
 /// The with-replacement kernel: a normalised running sum in the input's precision (float
 /// for half), one double uniform per sample, a binary search for its slot.
-fn with_replacement(
-    rng: &mut CpuGenerator,
-    typed: &Probabilities,
-    probs: &[f64],
-    n_dist: usize,
-    n_categories: usize,
-    n_sample: usize,
-) -> Result<Vec<i64>> {
-    let single = !matches!(typed, Probabilities::F64(_));
-    let mut out = Vec::with_capacity(n_dist * n_sample);
-    let mut cum = vec![0f64; n_categories];
-    for r in 0..n_dist {
-        let row = &probs[r * n_categories..(r + 1) * n_categories];
+fn with_replacement(rng: &mut CpuGenerator, rows: MultinomialRows<'_>) -> Result<Vec<i64>> {
+    let single = !matches!(rows.typed, Probabilities::F64(_));
+    let mut out = Vec::with_capacity(rows.n_dist * rows.n_sample);
+    let mut cum = vec![0f64; rows.n_categories];
+    for r in 0..rows.n_dist {
+        let row = &rows.probs[r * rows.n_categories..(r + 1) * rows.n_categories];
         let mut sum32 = 0f32;
         let mut sum64 = 0f64;
         for (j, &val) in row.iter().enumerate() {
@@ -238,10 +246,10 @@ fn with_replacement(
                 *c / sum64
             };
         }
-        cum[n_categories - 1] = 1.0;
-        for _ in 0..n_sample {
+        cum[rows.n_categories - 1] = 1.0;
+        for _ in 0..rows.n_sample {
             let u = sampling::unit_f64(rng);
-            let (mut left, mut right) = (0usize, n_categories);
+            let (mut left, mut right) = (0usize, rows.n_categories);
             while right > left {
                 let mid = left + (right - left) / 2;
                 if cum[mid] < u {
@@ -299,6 +307,35 @@ pub enum NormalParam<'a> {
     F64(&'a [f64]),
 }
 
+/// Whether a std tensor holds a value `normal` refuses.
+fn any_negative_or_nan<T: Real>(s: &[T]) -> bool {
+    s.iter().any(|v| v.is_nan() || *v < T::ZERO)
+}
+
+/// `out * std + mean` in `T` as ATen's separate tensor ops do it (the mul, then the add,
+/// each rounding once); tensor parameters and a Python-float mean are converted to `T`
+/// first (the type promotion to the output's dtype). A Python-float std was already drawn
+/// with.
+fn scale_and_shift<T: Real>(o: &mut [T], mean: NormalParam, std: NormalParam) {
+    let to_t = |v: f64| T::from_f64(v);
+    match std {
+        NormalParam::F32(s) => o
+            .iter_mut()
+            .zip(s)
+            .for_each(|(v, s)| *v = *v * to_t(*s as f64)),
+        NormalParam::F64(s) => o.iter_mut().zip(s).for_each(|(v, s)| *v = *v * to_t(*s)),
+        NormalParam::Scalar(_) => {}
+    }
+    match mean {
+        NormalParam::F32(m) => o
+            .iter_mut()
+            .zip(m)
+            .for_each(|(v, m)| *v = *v + to_t(*m as f64)),
+        NormalParam::F64(m) => o.iter_mut().zip(m).for_each(|(v, m)| *v = *v + to_t(*m)),
+        NormalParam::Scalar(m) => o.iter_mut().for_each(|v| *v = *v + to_t(m)),
+    }
+}
+
 /// `torch.normal(mean, std)` with a tensor mean and/or std, into a fresh contiguous `out`
 /// (float32 or float64): ATen draws `normal_(out, 0, std)` for a float std (`normal_(out, 0,
 /// 1)` for a tensor std), then multiplies by the std tensor and adds the mean as separate
@@ -320,26 +357,20 @@ pub fn normal_tensors_(
             )))
         }
     };
+    // A std tensor must fit the output and hold no negative or NaN entry.
+    let check_std_tensor = |len: usize, any_negative_or_nan: bool| {
+        check_len(len)?;
+        if any_negative_or_nan {
+            return Err(RandomError::runtime(
+                "normal expects all elements of std >= 0.0",
+            ));
+        }
+        Ok(None)
+    };
     let std_scalar = match std {
         NormalParam::Scalar(s) => Some(s),
-        NormalParam::F32(s) => {
-            check_len(s.len())?;
-            if s.iter().any(|v| v.is_nan() || *v < 0.0) {
-                return Err(RandomError::runtime(
-                    "normal expects all elements of std >= 0.0",
-                ));
-            }
-            None
-        }
-        NormalParam::F64(s) => {
-            check_len(s.len())?;
-            if s.iter().any(|v| v.is_nan() || *v < 0.0) {
-                return Err(RandomError::runtime(
-                    "normal expects all elements of std >= 0.0",
-                ));
-            }
-            None
-        }
+        NormalParam::F32(s) => check_std_tensor(s.len(), any_negative_or_nan(s))?,
+        NormalParam::F64(s) => check_std_tensor(s.len(), any_negative_or_nan(s))?,
     };
     match mean {
         NormalParam::F32(m) => check_len(m.len())?,
@@ -356,30 +387,8 @@ pub fn normal_tensors_(
         cap,
     )?;
     match out {
-        ElementsMut::F32(o) => {
-            match std {
-                NormalParam::F32(s) => o.iter_mut().zip(s).for_each(|(v, s)| *v *= s),
-                NormalParam::F64(s) => o.iter_mut().zip(s).for_each(|(v, s)| *v *= *s as f32),
-                NormalParam::Scalar(_) => {}
-            }
-            match mean {
-                NormalParam::F32(m) => o.iter_mut().zip(m).for_each(|(v, m)| *v += m),
-                NormalParam::F64(m) => o.iter_mut().zip(m).for_each(|(v, m)| *v += *m as f32),
-                NormalParam::Scalar(m) => o.iter_mut().for_each(|v| *v += m as f32),
-            }
-        }
-        ElementsMut::F64(o) => {
-            match std {
-                NormalParam::F32(s) => o.iter_mut().zip(s).for_each(|(v, s)| *v *= *s as f64),
-                NormalParam::F64(s) => o.iter_mut().zip(s).for_each(|(v, s)| *v *= s),
-                NormalParam::Scalar(_) => {}
-            }
-            match mean {
-                NormalParam::F32(m) => o.iter_mut().zip(m).for_each(|(v, m)| *v += *m as f64),
-                NormalParam::F64(m) => o.iter_mut().zip(m).for_each(|(v, m)| *v += m),
-                NormalParam::Scalar(m) => o.iter_mut().for_each(|v| *v += m),
-            }
-        }
+        ElementsMut::F32(o) => scale_and_shift(o, mean, std),
+        ElementsMut::F64(o) => scale_and_shift(o, mean, std),
         other => {
             return Err(cpu_kernels::not_implemented(
                 "normal_kernel_cpu",

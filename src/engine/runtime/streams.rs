@@ -44,27 +44,26 @@ impl Runtime {
             .filter(|f| *f <= t);
         let until = self.host_us().max(failed.unwrap_or(t)).max(t);
         self.shared.host_us.set(until);
-        if failed.is_some() {
+        // The sync is recorded either way; a failure the stream met first is marked
+        // reported before the record, as it was reported by this sync.
+        let status = if failed.is_some() {
             self.streams.borrow_mut()[dev as usize].reported = true;
-            self.record(
-                "synchronize_event",
-                OpKind::Sync,
-                Some(dev),
-                t0,
-                None,
-                OpStatus::Reported,
-            );
-            self.mark_reported();
-            return Err(EngineError::device_assert_for(self.launch_blocking()));
-        }
+            OpStatus::Reported
+        } else {
+            OpStatus::Ok
+        };
         self.record(
             "synchronize_event",
             OpKind::Sync,
             Some(dev),
             t0,
             None,
-            OpStatus::Ok,
+            status,
         );
+        if failed.is_some() {
+            self.mark_reported();
+            return Err(EngineError::device_assert_for(self.launch_blocking()));
+        }
         Ok(())
     }
 

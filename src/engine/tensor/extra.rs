@@ -649,8 +649,8 @@ impl Runtime {
         )
     }
 
-    /// `split(sizes, dim)`: views of consecutive pieces (no kernel).
-    pub(crate) fn split_sizes(&self, t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>> {
+    /// The dimension both forms of `split` cut: `dim` wrapped, refused on a 0-d tensor.
+    fn split_dim(&self, t: &Tensor, dim: i64) -> Result<usize> {
         let hint = err_hint(t);
         let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("split", hint, e))?;
         if t.dim() == 0 {
@@ -660,6 +660,13 @@ impl Runtime {
                 EngineError::runtime("split expects at least a 1-dimensional tensor"),
             ));
         }
+        Ok(d)
+    }
+
+    /// `split(sizes, dim)`: views of consecutive pieces (no kernel).
+    pub(crate) fn split_sizes(&self, t: &Tensor, sizes: &[usize], dim: i64) -> Result<Vec<Tensor>> {
+        let hint = err_hint(t);
+        let d = self.split_dim(t, dim)?;
         let total: usize = sizes.iter().sum();
         if total != t.layout.shape[d] {
             return Err(self.host_error(
@@ -689,14 +696,7 @@ impl Runtime {
     /// `split(size, dim)`: pieces of `size` (the last may be smaller).
     pub(crate) fn split_even(&self, t: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
         let hint = err_hint(t);
-        let d = wrap_dim(dim, t.dim()).map_err(|e| self.host_error("split", hint, e))?;
-        if t.dim() == 0 {
-            return Err(self.host_error(
-                "split",
-                hint,
-                EngineError::runtime("split expects at least a 1-dimensional tensor"),
-            ));
-        }
+        let d = self.split_dim(t, dim)?;
         let n = t.layout.shape[d];
         if size == 0 && n != 0 {
             return Err(self.host_error(

@@ -157,15 +157,20 @@ impl Tensor {
         if !on {
             self.leaf = None;
         } else if self.leaf.is_none() && self.grad_fn.is_none() {
-            self.leaf = Some(Rc::new(autograd::Leaf {
-                grad: RefCell::new(None),
-                hooks: RefCell::new(Vec::new()),
-                shape: self.layout.shape.clone(),
-                dtype: self.dtype(),
-                device: self.device(),
-            }));
+            self.leaf = Some(self.new_grad_holder());
         }
         Ok(())
+    }
+    /// An empty `.grad` slot of this tensor's shape, dtype and device, with no hooks: a
+    /// leaf's own, or the one `retain_grad` gives a non-leaf.
+    fn new_grad_holder(&self) -> Rc<autograd::Leaf> {
+        Rc::new(autograd::Leaf {
+            grad: RefCell::new(None),
+            hooks: RefCell::new(Vec::new()),
+            shape: self.layout.shape.clone(),
+            dtype: self.dtype(),
+            device: self.device(),
+        })
     }
     /// `.grad` of a leaf (None for non-leaves and before the first backward).
     pub fn grad(&self) -> Option<Tensor> {
@@ -188,13 +193,7 @@ impl Tensor {
         if let Some(n) = &self.node {
             let mut r = n.retained.borrow_mut();
             if r.is_none() {
-                *r = Some(Rc::new(autograd::Leaf {
-                    grad: RefCell::new(None),
-                    hooks: RefCell::new(Vec::new()),
-                    shape: self.layout.shape.clone(),
-                    dtype: self.dtype(),
-                    device: self.device(),
-                }));
+                *r = Some(self.new_grad_holder());
             }
         }
         Ok(())

@@ -37,8 +37,7 @@ impl GpuStorage {
             return Ok(true);
         }
         let unroll = if range >= 1 << 28 { 2 } else { 4 };
-        let (_, increment) = super::super::ops::random_policy(n as u64, unroll, self.ctx.sm_count);
-        let (seed, offset) = generator.philox_state(increment);
+        let (seed, offset) = self.philox_for_draw(generator, n, unroll);
         let p = self.ptr().offset(start as u64 * esize(self.dtype));
         self.ctx
             .run(|k| k.randint(e, n, seed, offset, low, high, p).map(|_| ()))?;
@@ -47,6 +46,19 @@ impl GpuStorage {
 }
 
 impl GpuStorage {
+    /// The (seed, offset) of a grid-stride draw of `n` elements, `unroll` values per thread
+    /// and call: the generator advances by the launch's counter increment, as PyTorch's
+    /// `philox_cuda_state` under `calc_execution_policy`.
+    pub(super) fn philox_for_draw(
+        &self,
+        generator: &mut CudaGenerator,
+        n: usize,
+        unroll: u64,
+    ) -> (u64, u64) {
+        let (_, increment) = super::super::ops::random_policy(n as u64, unroll, self.ctx.sm_count);
+        generator.philox_state(increment)
+    }
+
     /// Where elements `start..` begin.
     fn at_element(&self, start: usize) -> super::DevicePtr {
         self.ptr().offset(start as u64 * esize(self.dtype))
@@ -66,9 +78,7 @@ impl GpuStorage {
         if n == 0 {
             return Ok(true);
         }
-        let unroll = super::super::ops::draw_unroll(e);
-        let (_, increment) = super::super::ops::random_policy(n as u64, unroll, self.ctx.sm_count);
-        let (seed, offset) = generator.philox_state(increment);
+        let (seed, offset) = self.philox_for_draw(generator, n, super::super::ops::draw_unroll(e));
         let out = self.at_element(start);
         self.ctx
             .run(|k| k.bernoulli_scalar(e, n, seed, offset, p, out))?;
@@ -118,9 +128,7 @@ impl GpuStorage {
         if n == 0 {
             return Ok(true);
         }
-        let unroll = super::super::ops::draw_unroll(e);
-        let (_, increment) = super::super::ops::random_policy(n as u64, unroll, self.ctx.sm_count);
-        let (seed, offset) = generator.philox_state(increment);
+        let (seed, offset) = self.philox_for_draw(generator, n, super::super::ops::draw_unroll(e));
         let out = self.at_element(start);
         self.ctx
             .run(|k| k.exponential(e, n, seed, offset, lambda, out))?;
@@ -149,8 +157,7 @@ impl GpuStorage {
         while vec > 1 && !n.is_multiple_of(vec) {
             vec /= 2;
         }
-        let (_, increment) = super::super::ops::random_policy(n as u64, 4, self.ctx.sm_count);
-        let (seed, offset) = generator.philox_state(increment);
+        let (seed, offset) = self.philox_for_draw(generator, n, 4);
         let out = self.at_element(start);
         self.ctx
             .run(|k| k.dropout_noise(n, seed, offset, keep, scale, vec as i32, out))?;
@@ -172,8 +179,7 @@ impl GpuStorage {
         if n == 0 {
             return Ok(true);
         }
-        let (_, increment) = super::super::ops::random_policy(n as u64, 4, self.ctx.sm_count);
-        let (seed, offset) = generator.philox_state(increment);
+        let (seed, offset) = self.philox_for_draw(generator, n, 4);
         let out = self.at_element(start);
         self.ctx
             .run(|k| k.normal_f16(n, seed, offset, mean as f32, std as f32, out))?;

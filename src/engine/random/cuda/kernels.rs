@@ -75,7 +75,7 @@ fn grid_stride<const U: usize, T: Copy>(
     numel: usize,
     device: DeviceShape,
     draw: impl Fn([u32; 4]) -> [T; U],
-    mut write: impl FnMut(usize, T),
+    write: impl FnMut(usize, T),
 ) {
     if numel == 0 {
         return;
@@ -83,6 +83,20 @@ fn grid_stride<const U: usize, T: Copy>(
     let policy = launch_policy(numel as u64, U as u64, device);
     let (seed, offset) = rng.philox_state(policy.counter_offset);
     let threads = (policy.block * policy.grid) as usize;
+    grid_stride_calls((seed, offset), threads, numel, draw, write);
+}
+
+/// [`grid_stride`]'s loop once the launch is fixed: `threads` threads draw from the Philox
+/// stream at `(seed, offset)`, each call of the kernel covering `threads * U` elements;
+/// component `ii` of thread `idx`'s draw on call `k` goes to element
+/// `k * threads * U + idx + ii * threads` (those past `numel` are dropped).
+fn grid_stride_calls<const U: usize, T: Copy>(
+    (seed, offset): (u64, u64),
+    threads: usize,
+    numel: usize,
+    draw: impl Fn([u32; 4]) -> [T; U],
+    mut write: impl FnMut(usize, T),
+) {
     let per_call = threads * U;
     let calls = numel.div_ceil(per_call);
     for k in 0..calls {
@@ -479,22 +493,7 @@ pub fn dropout_(
             }
         }
     } else {
-        let per_call = threads * 4;
-        for k in 0..n.div_ceil(per_call) {
-            for idx in 0..threads {
-                let base = k * per_call + idx;
-                if base >= n {
-                    break;
-                }
-                let r = uniform4(words(seed, offset, idx as u64, k as u64));
-                for (ii, rv) in r.iter().enumerate() {
-                    let li = base + ii * threads;
-                    if li < n {
-                        apply(li, *rv);
-                    }
-                }
-            }
-        }
+        grid_stride_calls((seed, offset), threads, n, uniform4, apply);
     }
     Ok(DropoutOutput { output, mask })
 }

@@ -683,12 +683,7 @@ impl Runtime {
                 reduced,
                 mean,
             } => {
-                let count: usize = in_shape
-                    .iter()
-                    .zip(reduced)
-                    .filter(|(_, r)| **r)
-                    .map(|(d, _)| *d)
-                    .product();
+                let count = super::reduced_count(in_shape, reduced);
                 let kept: Vec<i64> = (0..in_shape.len())
                     .map(|i| if reduced[i] { 1 } else { in_shape[i] as i64 })
                     .collect();

@@ -383,6 +383,17 @@ pub(crate) fn saved(o: &Operand) -> Operand {
     }
 }
 
+/// How many input elements each output of a reduction over the `reduced` dims of
+/// `in_shape` gathers: what mean's backward divides by.
+fn reduced_count(in_shape: &[usize], reduced: &[bool]) -> usize {
+    in_shape
+        .iter()
+        .zip(reduced)
+        .filter(|(_, r)| **r)
+        .map(|(d, _)| *d)
+        .product()
+}
+
 fn numel(shape: &[usize]) -> usize {
     shape.iter().product()
 }
@@ -919,12 +930,7 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             reduced,
             mean,
         } => {
-            let count: usize = in_shape
-                .iter()
-                .zip(reduced)
-                .filter(|(_, r)| **r)
-                .map(|(d, _)| *d)
-                .product();
+            let count = reduced_count(in_shape, reduced);
             // the output's strides seen from the input's dims (0 on reduced dims): grad
             // expanded to the input's shape
             let kept: Vec<usize> = (0..in_shape.len())
