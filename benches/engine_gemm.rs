@@ -17,37 +17,39 @@ fn data(n: usize, seed: u32) -> Vec<f32> {
         .collect()
 }
 
-/// `dst[m x n] = a[m x k] @ b[k x n]` with row/column strides for a and b (elements).
-#[allow(clippy::too_many_arguments)]
-fn with_gemm(
-    dst: &mut [f32],
-    a: &[f32],
+/// The operands of `dst[m x n] = a[m x k] @ b[k x n]`, with row/column strides for a and b
+/// (elements), as both crates take them.
+struct Operands<'a> {
+    a: &'a [f32],
     ars: isize,
     acs: isize,
-    b: &[f32],
+    b: &'a [f32],
     brs: isize,
     bcs: isize,
     m: usize,
     k: usize,
     n: usize,
-) {
+}
+
+/// The product of `p` into `dst` by the gemm crate.
+fn with_gemm(dst: &mut [f32], p: &Operands) {
     // SAFETY: products() below, the only caller, passes slices of m x k, k x n and m x n
     // elements with strides inside them; dst is borrowed mutably for the call.
     unsafe {
         gemm::gemm(
-            m,
-            n,
-            k,
+            p.m,
+            p.n,
+            p.k,
             dst.as_mut_ptr(),
             1,
-            n as isize,
+            p.n as isize,
             false,
-            a.as_ptr(),
-            acs,
-            ars,
-            b.as_ptr(),
-            bcs,
-            brs,
+            p.a.as_ptr(),
+            p.acs,
+            p.ars,
+            p.b.as_ptr(),
+            p.bcs,
+            p.brs,
             0.0f32,
             1.0f32,
             false,
@@ -58,36 +60,25 @@ fn with_gemm(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn with_matrixmultiply(
-    dst: &mut [f32],
-    a: &[f32],
-    ars: isize,
-    acs: isize,
-    b: &[f32],
-    brs: isize,
-    bcs: isize,
-    m: usize,
-    k: usize,
-    n: usize,
-) {
+/// The product of `p` into `dst` by the matrixmultiply crate.
+fn with_matrixmultiply(dst: &mut [f32], p: &Operands) {
     // SAFETY: products() below, the only caller, passes slices of m x k, k x n and m x n
     // elements with strides inside them; dst is borrowed mutably for the call.
     unsafe {
         matrixmultiply::sgemm(
-            m,
-            k,
-            n,
+            p.m,
+            p.k,
+            p.n,
             1.0,
-            a.as_ptr(),
-            ars,
-            acs,
-            b.as_ptr(),
-            brs,
-            bcs,
+            p.a.as_ptr(),
+            p.ars,
+            p.acs,
+            p.b.as_ptr(),
+            p.brs,
+            p.bcs,
             0.0,
             dst.as_mut_ptr(),
-            n as isize,
+            p.n as isize,
             1,
         )
     }
@@ -108,16 +99,27 @@ fn products(c: &mut Criterion) {
         // a transposed: stored k x m, read with (1, m); b transposed: stored n x k
         let (ars, acs) = if at { (1, m as isize) } else { (k as isize, 1) };
         let (brs, bcs) = if bt { (1, k as isize) } else { (n as isize, 1) };
+        let p = Operands {
+            a: &a,
+            ars,
+            acs,
+            b: &b,
+            brs,
+            bcs,
+            m,
+            k,
+            n,
+        };
         let mut dst = vec![0f32; m * n];
         c.bench_function(&format!("gemm_crate/{name}"), |bn| {
             bn.iter(|| {
-                with_gemm(&mut dst, &a, ars, acs, &b, brs, bcs, m, k, n);
+                with_gemm(&mut dst, &p);
                 black_box(dst[0])
             })
         });
         c.bench_function(&format!("matrixmultiply/{name}"), |bn| {
             bn.iter(|| {
-                with_matrixmultiply(&mut dst, &a, ars, acs, &b, brs, bcs, m, k, n);
+                with_matrixmultiply(&mut dst, &p);
                 black_box(dst[0])
             })
         });

@@ -9,17 +9,22 @@ use cudatutor::ui::{App, Theme};
 use ratatui::{Terminal, backend::TestBackend};
 use std::hint::black_box;
 
+/// The pager on `catalog` in English and colour, with no progress, open on lesson index
+/// `lesson` (None: the lesson list).
+fn pager(catalog: Catalog, lesson: Option<usize>) -> App {
+    App::new(
+        catalog,
+        Lang::En,
+        Theme { color: true },
+        Progress::default(),
+        lesson,
+    )
+}
+
 fn first_frame(c: &mut Criterion) {
     c.bench_function("startup_to_first_frame_80x24", |b| {
         b.iter(|| {
-            let catalog = Catalog::builtin(Lang::En).unwrap();
-            let app = App::new(
-                catalog,
-                Lang::En,
-                Theme { color: true },
-                Progress::default(),
-                Some(2),
-            );
+            let app = pager(Catalog::builtin(Lang::En).unwrap(), Some(2));
             let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
             terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
             black_box(terminal.backend().buffer().area);
@@ -29,14 +34,7 @@ fn first_frame(c: &mut Criterion) {
 
 fn redraw(c: &mut Criterion) {
     for (w, h) in [(80u16, 24u16), (120, 40)] {
-        let catalog = Catalog::builtin(Lang::En).unwrap();
-        let app = App::new(
-            catalog,
-            Lang::En,
-            Theme { color: true },
-            Progress::default(),
-            Some(2),
-        );
+        let app = pager(Catalog::builtin(Lang::En).unwrap(), Some(2));
         let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
         terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
         c.bench_function(&format!("full_render_{w}x{h}_cached_layout"), |b| {
@@ -67,13 +65,7 @@ fn keystroke_editor(c: &mut Criterion) {
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lessons/exercise");
     let catalog = Catalog::from_dir(&dir).unwrap();
-    let mut app = App::new(
-        catalog,
-        Lang::En,
-        Theme { color: true },
-        Progress::default(),
-        None,
-    );
+    let mut app = pager(catalog, None);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
     let key = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));

@@ -18,6 +18,10 @@ FG, BG = "#d0d0d0", "#1c1c1c"
 BASIC = ["#000000", "#cd3131", "#0dbc79", "#e5e510", "#2472c8", "#bc3fbc", "#11a8cd", "#e5e5e5",
          "#666666", "#f14c4c", "#23d18b", "#f5f543", "#3b8eea", "#d670d6", "#29b8db", "#ffffff"]
 CELL_W, CELL_H, FONT = 8.4, 17, 14
+# The SGR codes that set or clear text attributes: code -> (attributes, value).
+ATTRIBUTES = {1: (["bold"], True), 2: (["dim"], True), 3: (["italic"], True),
+              4: (["underline"], True), 7: (["reverse"], True), 22: (["bold", "dim"], False),
+              23: (["italic"], False), 24: (["underline"], False), 27: (["reverse"], False)}
 
 
 def xterm256(n):
@@ -49,24 +53,9 @@ class Style:
             c = p[i]
             if c == 0:
                 self.reset()
-            elif c == 1:
-                self.bold = True
-            elif c == 2:
-                self.dim = True
-            elif c == 3:
-                self.italic = True
-            elif c == 4:
-                self.underline = True
-            elif c == 7:
-                self.reverse = True
-            elif c == 22:
-                self.bold = self.dim = False
-            elif c == 23:
-                self.italic = False
-            elif c == 24:
-                self.underline = False
-            elif c == 27:
-                self.reverse = False
+            elif c in ATTRIBUTES:
+                for name in ATTRIBUTES[c][0]:
+                    setattr(self, name, ATTRIBUTES[c][1])
             elif 30 <= c <= 37:
                 self.fg = BASIC[c - 30]
             elif 90 <= c <= 97:

@@ -355,25 +355,47 @@ def family_unary():
     return cases, run
 
 
-def family_softmax():
-    import torch
-    cases = []
-    seed = 9000
+def softmax_layouts():
+    """The (shape, numel, dim) each softmax is recorded over: every dim of the shapes below but
+    dim 0 of a [1, c] row (a softmax over a single element)."""
     shapes = [[1, c] for c in list(range(1, 41)) + [63, 64, 65, 100, 1000]] + \
              [[3, 7], [5, 17], [4, 33], [64, 10], [2, 3, 40], [8, 16, 3], [3, 5, 70], [2, 200, 20],
               [10, 37], [37, 10], [6, 1, 5]]
     for shape in shapes:
-        n = numel(shape)
         for dim in range(len(shape)):
-            if shape[0] == 1 and dim == 0 and len(shape) == 2:
-                continue
-            for op in ("softmax", "log_softmax"):
-                for kind in ("n", "u"):
-                    seed += 1
-                    spec = nrm(seed, n, 0.0, 3.0) if kind == "n" else u(seed, n, -30.0, 30.0)
-                    cases.append({"op": op, "input": spec, "shape": shape, "dim": dim})
-                seed += 2
-                cases.append({"op": op + "_backward", "input": nrm(seed, n, 0.0, 2.0), "grad": nrm(seed + 1, n, 0.0, 1.0), "shape": shape, "dim": dim})
+            if not (shape[0] == 1 and dim == 0 and len(shape) == 2):
+                yield shape, numel(shape), dim
+
+
+def softmax_inputs(cases, seed, op, shape, dim, dtype):
+    """Appends `op` of a normal and of a uniform input of `dtype` over `dim` of `shape`, each
+    drawn with the next seed; returns the last seed drawn."""
+    n = numel(shape)
+    for kind in ("n", "u"):
+        seed += 1
+        spec = nrm(seed, n, 0.0, 3.0, dtype) if kind == "n" else u(seed, n, -30.0, 30.0, dtype)
+        cases.append({"op": op, "input": spec, "shape": shape, "dim": dim})
+    return seed
+
+
+def reduction_layouts():
+    """The (shape, numel, view, dim sets) the reductions over dims are recorded over: each shape
+    below contiguous and with its dims reversed; each single dim, and the first with the last."""
+    for shape in ([3, 5], [7, 33], [33, 7], [4, 1000], [2, 3, 40], [5, 17, 19], [1, 50]):
+        nd = len(shape)
+        for view in (contiguous_view(shape), permuted_view(shape, list(reversed(range(nd))))):
+            yield shape, numel(shape), view, [[d] for d in range(nd)] + ([[0, nd - 1]] if nd >= 2 else [])
+
+
+def family_softmax():
+    import torch
+    cases = []
+    seed = 9000
+    for shape, n, dim in softmax_layouts():
+        for op in ("softmax", "log_softmax"):
+            seed = softmax_inputs(cases, seed, op, shape, dim, "f32")
+            seed += 2
+            cases.append({"op": op + "_backward", "input": nrm(seed, n, 0.0, 2.0), "grad": nrm(seed + 1, n, 0.0, 1.0), "shape": shape, "dim": dim})
     edge_rows = [[0.0, 1e30, -1e30, 5.0], [float("-inf"), 1.0, 2.0, float("-inf")], [float("nan"), 1.0, 2.0, 3.0],
                  [3.0] * 20, [-0.0, -0.0], [-0.0], [float("inf"), 1.0], [88.0, -88.0, 0.0, 1.0] * 5]
     for row in edge_rows:
@@ -558,23 +580,19 @@ def family_stats():
             seed += 1
             spec = u(seed, n, 0.9, 1.1) if op == "cumprod" else nrm(seed, n, 0.0, 2.0)
             cases.append({"op": op, "input": spec, "view": contiguous_view([n]), "dim": 0})
-    for shape in ([3, 5], [7, 33], [33, 7], [4, 1000], [2, 3, 40], [5, 17, 19], [1, 50]):
-        nd = len(shape)
-        n = numel(shape)
-        for view in (contiguous_view(shape), permuted_view(shape, list(reversed(range(nd))))):
-            dim_sets = [[d] for d in range(nd)] + ([[0, nd - 1]] if nd >= 2 else [])
-            for dims in dim_sets:
-                for op in ("var", "std", "var_mean"):
-                    seed += 1
-                    cases.append({"op": op, "input": nrm(seed, n, 1.0, 2.0), "view": view, "dims": dims, "correction": 1})
-                for p in (2, 1, "inf"):
-                    seed += 1
-                    cases.append({"op": "norm", "input": nrm(seed, n, 0.0, 2.0), "view": view, "dims": dims, "p": p})
-            for d in range(nd):
-                for op in ("cumsum", "cumprod"):
-                    seed += 1
-                    spec = u(seed, n, 0.9, 1.1) if op == "cumprod" else nrm(seed, n, 0.0, 2.0)
-                    cases.append({"op": op, "input": spec, "view": view, "dim": d})
+    for shape, n, view, dim_sets in reduction_layouts():
+        for dims in dim_sets:
+            for op in ("var", "std", "var_mean"):
+                seed += 1
+                cases.append({"op": op, "input": nrm(seed, n, 1.0, 2.0), "view": view, "dims": dims, "correction": 1})
+            for p in (2, 1, "inf"):
+                seed += 1
+                cases.append({"op": "norm", "input": nrm(seed, n, 0.0, 2.0), "view": view, "dims": dims, "p": p})
+        for d in range(len(shape)):
+            for op in ("cumsum", "cumprod"):
+                seed += 1
+                spec = u(seed, n, 0.9, 1.1) if op == "cumprod" else nrm(seed, n, 0.0, 2.0)
+                cases.append({"op": op, "input": spec, "view": view, "dim": d})
     cases.append({"op": "cumsum", "input": {"kind": "linspace"}, "view": contiguous_view([17]), "dim": 0})
 
     def run(case):
@@ -851,19 +869,9 @@ def family_double():
             seed += 1
             cases.append({"op": name, "input": nrm(seed, 1, 0.0, 3.0, "f64"), "view": {"shape": [40], "strides": [0], "offset": 0}})
         cases.append({"op": name, "input": vals(F64_EDGE * 2, "f64"), "view": contiguous_view([2 * len(F64_EDGE)])})
-    shapes = [[1, c] for c in list(range(1, 41)) + [63, 64, 65, 100, 1000]] + \
-             [[3, 7], [5, 17], [4, 33], [64, 10], [2, 3, 40], [8, 16, 3], [3, 5, 70], [2, 200, 20],
-              [10, 37], [37, 10], [6, 1, 5]]
-    for shape in shapes:
-        n = numel(shape)
-        for dim in range(len(shape)):
-            if shape[0] == 1 and dim == 0 and len(shape) == 2:
-                continue
-            for op in ("softmax", "log_softmax"):
-                for kind in ("n", "u"):
-                    seed += 1
-                    spec = nrm(seed, n, 0.0, 3.0, "f64") if kind == "n" else u(seed, n, -30.0, 30.0, "f64")
-                    cases.append({"op": op, "input": spec, "shape": shape, "dim": dim})
+    for shape, _, dim in softmax_layouts():
+        for op in ("softmax", "log_softmax"):
+            seed = softmax_inputs(cases, seed, op, shape, dim, "f64")
     edge_rows = [[0.0, 1e300, -1e300, 5.0], [float("-inf"), 1.0, 2.0, float("-inf")], [float("nan"), 1.0, 2.0, 3.0],
                  [3.0] * 20, [-0.0, -0.0], [-0.0], [float("inf"), 1.0], [700.0, -700.0, 0.0, 1.0] * 5, [5e-324, 0.0, -5e-324]]
     for row in edge_rows:
@@ -881,21 +889,17 @@ def family_double():
         if n > 1:  # a norm over one element is |x|, not the vector path
             seed += 1
             cases.append({"op": "norm2", "input": nrm(seed, n, 0.0, 2.0, "f64"), "view": contiguous_view([n]), "dims": []})
-    for shape in ([3, 5], [7, 33], [33, 7], [4, 1000], [2, 3, 40], [5, 17, 19], [1, 50]):
-        nd = len(shape)
-        n = numel(shape)
-        for view in (contiguous_view(shape), permuted_view(shape, list(reversed(range(nd))))):
-            dim_sets = [[d] for d in range(nd)] + ([[0, nd - 1]] if nd >= 2 else [])
-            for dims in dim_sets:
-                for op in ("var", "std", "var_mean", "prod"):
-                    if op == "prod" and (len(dims) > 1 or view["shape"][dims[0]] == 1):
-                        continue  # torch.prod takes one dim; over a size-1 dim it is a copy
-                    seed += 1
-                    spec = u(seed, n, 0.5, 1.5, "f64") if op == "prod" else nrm(seed, n, 1.0, 2.0, "f64")
-                    cases.append({"op": op, "input": spec, "view": view, "dims": dims, "correction": 1})
-            if view == contiguous_view(shape):
+    for shape, n, view, dim_sets in reduction_layouts():
+        for dims in dim_sets:
+            for op in ("var", "std", "var_mean", "prod"):
+                if op == "prod" and (len(dims) > 1 or view["shape"][dims[0]] == 1):
+                    continue  # torch.prod takes one dim; over a size-1 dim it is a copy
                 seed += 1
-                cases.append({"op": "norm2", "input": nrm(seed, n, 0.0, 2.0, "f64"), "view": view, "dims": [nd - 1]})
+                spec = u(seed, n, 0.5, 1.5, "f64") if op == "prod" else nrm(seed, n, 1.0, 2.0, "f64")
+                cases.append({"op": op, "input": spec, "view": view, "dims": dims, "correction": 1})
+        if view == contiguous_view(shape):
+            seed += 1
+            cases.append({"op": "norm2", "input": nrm(seed, n, 0.0, 2.0, "f64"), "view": view, "dims": [len(shape) - 1]})
 
     def run(case):
         op = case["op"]

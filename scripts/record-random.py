@@ -37,6 +37,20 @@ SEEDS = [0, 1, 42, 1234, 2**32 + 5, 2**63 + 11, -1, -12345, 67280421310721]
 SIZES = list(range(1, 21)) + [100, 1000, 100003]
 
 
+def seeded_draws(op):
+    """One case per floating dtype, seed and size: `op` ("rand" or "randn") of n values just
+    after manual_seed (float16 only up to 1000 values)."""
+    cases = []
+    for dt in ["float32", "float64", "float16"]:
+        for s in SEEDS[:5]:
+            for n in SIZES:
+                if dt == "float16" and n > 1000:
+                    continue
+                cases.append(("%s %s seed %r n %d" % (op, dt, s, n), [
+                    {"op": "manual_seed", "seed": s}, {"op": op, "n": n, "dtype": dt}]))
+    return cases
+
+
 def families():
     """Every family's cases: {family: [(name, [op, ...]), ...]}."""
     fam = {}
@@ -79,14 +93,7 @@ def families():
     fam["seeds"] = cases
 
     # --- uniform --------------------------------------------------------------------------
-    cases = []
-    for dt in ["float32", "float64", "float16"]:
-        for s in SEEDS[:5]:
-            for n in SIZES:
-                if dt == "float16" and n > 1000:
-                    continue
-                cases.append(("rand %s seed %r n %d" % (dt, s, n), [
-                    {"op": "manual_seed", "seed": s}, {"op": "rand", "n": n, "dtype": dt}]))
+    cases = seeded_draws("rand")
     for dt in ["float32", "float64", "float16"]:
         for (a, b) in [(-0.37, 1.13), (-1, 1), (2.5, 2.5), (-0.1, 0.0), (1e3, 1e3 + 7.25),
                        (2**30, 2**30 + 2**24), (-3.0, 7.0)]:
@@ -103,14 +110,7 @@ def families():
     fam["uniform"] = cases
 
     # --- normal ---------------------------------------------------------------------------
-    cases = []
-    for dt in ["float32", "float64", "float16"]:
-        for s in SEEDS[:5]:
-            for n in SIZES:
-                if dt == "float16" and n > 1000:
-                    continue
-                cases.append(("randn %s seed %r n %d" % (dt, s, n), [
-                    {"op": "manual_seed", "seed": s}, {"op": "randn", "n": n, "dtype": dt}]))
+    cases = seeded_draws("randn")
     for dt in ["float32", "float64"]:
         for (m, sd) in [(0.5, 2.3), (-3.0, 0.01), (10.0, 0.0), (1e-3, 1e3)]:
             for n in [5, 16, 31, 1000]:

@@ -12,7 +12,7 @@ use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{Progress, Store};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -210,14 +210,7 @@ struct Watching {
 
 impl Watching {
     fn start(data: &Path, args: &[&str]) -> Watching {
-        let mut child = cmd(data)
-            .arg("watch")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = cli::spawn_piped(cmd(data).arg("watch").args(args));
         let seen = Arc::new(Mutex::new(String::new()));
         for stream in [
             Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,

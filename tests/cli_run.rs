@@ -5,7 +5,7 @@
 mod cli;
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_cudatutor"))
@@ -336,13 +336,7 @@ fn endless_sources_stop_at_the_source_limit() {
     assert_eq!(out.status.code(), Some(1));
     assert!(t.elapsed() < std::time::Duration::from_secs(10));
 
-    let mut child = bin()
-        .args(["run", "--backend", "sim", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = cli::spawn_piped(bin().args(["run", "--backend", "sim", "-"]));
     let mut stdin = child.stdin.take().unwrap();
     // `yes`: writes until the reader goes away (then EPIPE ends it).
     let writer = std::thread::spawn(move || {

@@ -7,7 +7,6 @@
 //! listed with their reason in tests/emulated_known_gaps.txt (the test fails when a listed one
 //! starts to agree, so the list cannot go stale).
 
-use cudatutor::classroom::grade::exercise_options;
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::run::worker::WorkerClient;
 use cudatutor::run::{BackendChoice, RunOptions, RunReport, run_exercise_in_process};
@@ -15,7 +14,7 @@ use std::collections::BTreeMap;
 
 #[path = "support/report_compare.rs"]
 mod report_compare;
-use report_compare::{Allowed, first_difference, known_gaps};
+use report_compare::{Allowed, first_difference, known_gaps, lesson_runs};
 
 /// The sim runs in this process and the emulated device in a worker process: both draw from
 /// the default CPU generator, which a run seeds from /dev/urandom as PyTorch 2.15 does unless
@@ -90,68 +89,58 @@ fn every_lesson_exercise_runs_on_the_emulated_device_as_on_the_sim() {
     let mut failures = Vec::new();
     let mut gaps_seen = Vec::new();
     let (mut launches, mut fallbacks) = (0u64, BTreeMap::new());
-    for lesson in &catalog.lessons {
-        for ex in &lesson.exercises {
-            let mut codes = vec![("start", ex.start_code.clone())];
-            if let Some(s) = &ex.solution {
-                codes.push(("solution", s.clone()));
+    for (ex, key, code, sim_opts) in lesson_runs(&catalog) {
+        // The emulated device runs every CUDA thread of every kernel on the CPU: the
+        // larger exercises (l4-graph-leak: 8 batches through two Linear layers, then
+        // the check's reference pass) come close to the lessons' 10 s there on a
+        // loaded machine (7 s at load 15 beside builds). The comparison is of results,
+        // not speed.
+        let sim_opts = RunOptions {
+            max_wall: sim_opts.max_wall.max(std::time::Duration::from_secs(60)),
+            ..sim_opts
+        };
+        let emu_opts = RunOptions {
+            backend: BackendChoice::Emulated,
+            ..sim_opts.clone()
+        };
+        let sim = run_exercise_in_process(&code, ex.check.as_deref(), &sim_opts);
+        let emu = client.run(&code, ex.check.as_deref(), &emu_opts);
+        runs += 1;
+        assert_eq!(sim.backend, "sim", "{key}");
+        assert_eq!(emu.backend, "emulated", "{key}: {:?}", emu.internal_error);
+        if let Some(u) = &emu.device_usage {
+            launches += u.launches;
+            for (op, n) in &u.fallbacks {
+                *fallbacks.entry(op.clone()).or_insert(0u64) += n;
             }
-            for (which, code) in codes {
-                let key = format!("{}/{which}", ex.id);
-                let sim_opts = exercise_options(lesson, ex, &RunOptions::default());
-                // The emulated device runs every CUDA thread of every kernel on the CPU: the
-                // larger exercises (l4-graph-leak: 8 batches through two Linear layers, then
-                // the check's reference pass) come close to the lessons' 10 s there on a
-                // loaded machine (7 s at load 15 beside builds). The comparison is of results,
-                // not speed.
-                let sim_opts = RunOptions {
-                    max_wall: sim_opts.max_wall.max(std::time::Duration::from_secs(60)),
-                    ..sim_opts
-                };
-                let emu_opts = RunOptions {
-                    backend: BackendChoice::Emulated,
-                    ..sim_opts.clone()
-                };
-                let sim = run_exercise_in_process(&code, ex.check.as_deref(), &sim_opts);
-                let emu = client.run(&code, ex.check.as_deref(), &emu_opts);
-                runs += 1;
-                assert_eq!(sim.backend, "sim", "{key}");
-                assert_eq!(emu.backend, "emulated", "{key}: {:?}", emu.internal_error);
-                if let Some(u) = &emu.device_usage {
-                    launches += u.launches;
-                    for (op, n) in &u.fallbacks {
-                        *fallbacks.entry(op.clone()).or_insert(0u64) += n;
-                    }
-                    // every op of every exercise on a kernel: the report's device_usage
-                    // names no host fallback
-                    if !u.fallbacks.is_empty() {
-                        failures.push(format!(
-                            "{key}: ops ran on the host instead of a kernel: {:?}",
-                            u.fallbacks
-                        ));
-                    }
-                }
-                let exact = first_difference(&sim, &emu, Allowed::default());
-                match (exact, gaps.get(&key)) {
-                    (None, None) => same += 1,
-                    (None, Some(_)) => failures.push(format!(
-                        "{key} now agrees with the sim: remove it from emulated_known_gaps.txt"
-                    )),
-                    (Some(_), Some((allowed, _))) => {
-                        gaps_seen.push(key.clone());
-                        if !allowed.differs
-                            && let Some((field, a, b)) = first_difference(&sim, &emu, *allowed)
-                        {
-                            failures.push(format!(
-                                "{key}: {field} differs beyond {allowed:?}\n--- sim\n{a}\n--- emulated\n{b}\n"
-                            ));
-                        }
-                    }
-                    (Some((field, a, b)), None) => failures.push(format!(
-                        "{key}: {field} differs\n--- sim\n{a}\n--- emulated\n{b}\n"
-                    )),
+            // every op of every exercise on a kernel: the report's device_usage
+            // names no host fallback
+            if !u.fallbacks.is_empty() {
+                failures.push(format!(
+                    "{key}: ops ran on the host instead of a kernel: {:?}",
+                    u.fallbacks
+                ));
+            }
+        }
+        let exact = first_difference(&sim, &emu, Allowed::default());
+        match (exact, gaps.get(&key)) {
+            (None, None) => same += 1,
+            (None, Some(_)) => failures.push(format!(
+                "{key} now agrees with the sim: remove it from emulated_known_gaps.txt"
+            )),
+            (Some(_), Some((allowed, _))) => {
+                gaps_seen.push(key.clone());
+                if !allowed.differs
+                    && let Some((field, a, b)) = first_difference(&sim, &emu, *allowed)
+                {
+                    failures.push(format!(
+                        "{key}: {field} differs beyond {allowed:?}\n--- sim\n{a}\n--- emulated\n{b}\n"
+                    ));
                 }
             }
+            (Some((field, a, b)), None) => failures.push(format!(
+                "{key}: {field} differs\n--- sim\n{a}\n--- emulated\n{b}\n"
+            )),
         }
     }
     for key in gaps.keys() {

@@ -31,6 +31,30 @@ fn download<T: Copy + Default>(d: &EmulatedDevice, p: DevicePtr, n: usize) -> Ve
     v
 }
 
+/// Launches the 2-d nll_loss forward (mean over 4 samples of 3 classes, no class weights,
+/// ignore_index -100) with one block of 32 threads: the loss at `out`, the total weight 256
+/// bytes after it.
+fn launch_nll_loss_2d(
+    d: &EmulatedDevice,
+    out: DevicePtr,
+    input: DevicePtr,
+    target: DevicePtr,
+) -> Result<(), DeviceError> {
+    let args = KernelArgs::new()
+        .arg(out)
+        .arg(out.offset(256))
+        .arg(input)
+        .arg(target)
+        .arg(DevicePtr::NULL)
+        .arg(true)
+        .arg(4i64)
+        .arg(3i64)
+        .arg(3i64)
+        .arg(-100i64);
+    let cfg = LaunchConfig::new(Dim3::x(1), Dim3::x(32));
+    d.launch("nll_loss_forward_reduce_cuda_kernel_2d_f32_i64", cfg, &args)
+}
+
 #[test]
 fn the_binary_holds_every_entry_kernels_rs_lists() {
     let built = emulated::entry_names();
@@ -54,20 +78,7 @@ fn nll_loss_2d_reduces_with_32_threads_and_a_barrier() {
     let (pi, pt) = (upload(&d, &input), upload(&d, &target));
     let out = d.mem_alloc(512).unwrap();
     let tw = out.offset(256);
-    let args = KernelArgs::new()
-        .arg(out)
-        .arg(tw)
-        .arg(pi)
-        .arg(pt)
-        .arg(DevicePtr::NULL)
-        .arg(true)
-        .arg(4i64)
-        .arg(3i64)
-        .arg(3i64)
-        .arg(-100i64);
-    let cfg = LaunchConfig::new(Dim3::x(1), Dim3::x(32));
-    d.launch("nll_loss_forward_reduce_cuda_kernel_2d_f32_i64", cfg, &args)
-        .unwrap();
+    launch_nll_loss_2d(&d, out, pi, pt).unwrap();
     let loss = download::<f32>(&d, out, 1)[0];
     let expected = -(input[0] + input[4] + input[8] + input[10]) / 4.0;
     assert_eq!(loss, expected);
@@ -83,21 +94,8 @@ fn a_device_side_assert_prints_the_driver_line_and_poisons_for_good() {
     let target: Vec<i64> = vec![0, 1, 3, 1]; // 3 classes: 3 is out of range
     let (pi, pt) = (upload(&d, &input), upload(&d, &target));
     let out = d.mem_alloc(512).unwrap();
-    let args = KernelArgs::new()
-        .arg(out)
-        .arg(out.offset(256))
-        .arg(pi)
-        .arg(pt)
-        .arg(DevicePtr::NULL)
-        .arg(true)
-        .arg(4i64)
-        .arg(3i64)
-        .arg(3i64)
-        .arg(-100i64);
-    let cfg = LaunchConfig::new(Dim3::x(1), Dim3::x(32));
     // Like cuLaunchKernel, the launch itself returns success; the context is now poisoned.
-    d.launch("nll_loss_forward_reduce_cuda_kernel_2d_f32_i64", cfg, &args)
-        .unwrap();
+    launch_nll_loss_2d(&d, out, pi, pt).unwrap();
     assert!(d.poisoned());
     let log = d.take_device_log();
     assert_eq!(log.len(), 1, "{log:?}");
@@ -111,7 +109,7 @@ fn a_device_side_assert_prints_the_driver_line_and_poisons_for_good() {
     );
     // Sticky: every later call fails the same way.
     assert_eq!(
-        d.launch("nll_loss_forward_reduce_cuda_kernel_2d_f32_i64", cfg, &args),
+        launch_nll_loss_2d(&d, out, pi, pt),
         Err(DeviceError::Assert)
     );
     assert_eq!(d.synchronize(), Err(DeviceError::Assert));

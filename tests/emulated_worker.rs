@@ -7,7 +7,10 @@ use cudatutor::run::worker::{
 };
 use cudatutor::run::{BackendChoice, ErrorReport, RunOptions, RunReport};
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+#[path = "support/cli.rs"]
+mod cli;
 
 fn request(code: &str) -> WorkerRequest {
     let opts = RunOptions {
@@ -78,13 +81,7 @@ fn hostile_options_are_refused_and_the_worker_goes_on() {
 
 #[test]
 fn the_real_worker_answers_on_its_protocol_channel_and_prints_nothing_raw() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cudatutor"))
-        .arg("__worker")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = cli::spawn_piped(Command::new(cli::BIN).arg("__worker"));
     let mut stdin = child.stdin.take().unwrap();
     let mut bad = serde_json::to_value(request("x = 1")).unwrap();
     bad["options"]["gpus"] = serde_json::json!(4294967295u64);

@@ -75,13 +75,19 @@ print(x.sum().item())
 y = x.to('cuda')
 ";
 
+/// `source` written to `file` and run twice: by the pytorch backend under that file's name,
+/// and by plain `python` on the file.
+fn run_beside_python(py: &Path, file: &str, source: &str) -> (RunReport, std::process::Output) {
+    let path = write(file, source);
+    let report = run::run_script(source, &opts(py, &path.display().to_string()));
+    let plain = Command::new(py).arg(&path).output().unwrap();
+    (report, plain)
+}
+
 #[test]
 fn the_runner_prints_and_raises_exactly_as_python_does() {
     let Some(py) = python() else { return };
-    let path = write("print_raise.py", PRINT_THEN_RAISE);
-    let name = path.display().to_string();
-    let report = run::run_script(PRINT_THEN_RAISE, &opts(&py, &name));
-    let plain = Command::new(&py).arg(&path).output().unwrap();
+    let (report, plain) = run_beside_python(&py, "print_raise.py", PRINT_THEN_RAISE);
     assert_eq!(report.stdout, String::from_utf8_lossy(&plain.stdout));
     assert_eq!(report.stderr, String::from_utf8_lossy(&plain.stderr));
     assert_eq!(plain.status.code(), Some(1));
@@ -105,10 +111,7 @@ fn the_runner_prints_and_raises_exactly_as_python_does() {
 #[test]
 fn a_device_mismatch_and_a_missing_driver_are_pytorchs_own_errors() {
     let Some(py) = python() else { return };
-    let path = write("mismatch.py", DEVICE_MISMATCH);
-    let name = path.display().to_string();
-    let report = run::run_script(DEVICE_MISMATCH, &opts(&py, &name));
-    let plain = Command::new(&py).arg(&path).output().unwrap();
+    let (report, plain) = run_beside_python(&py, "mismatch.py", DEVICE_MISMATCH);
     // torch's own Python frames are kept, the runner's function/dispatch modes are not.
     assert_eq!(report.stderr, String::from_utf8_lossy(&plain.stderr));
     let e = report.error.as_ref().unwrap();

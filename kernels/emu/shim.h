@@ -101,8 +101,9 @@ inline unsigned int __float_as_uint(float f) {
 template <typename T> inline T atomicAdd(T* address, T val) {
   return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST);
 }
-inline float atomicAdd(float* address, float val) {
-  float old, desired;
+// Floating-point values have no fetch-add builtin: a compare-and-swap loop adds to them.
+template <typename F> inline F atomic_add_floating(F* address, F val) {
+  F old, desired;
   __atomic_load(address, &old, __ATOMIC_SEQ_CST);
   do {
     desired = old + val;
@@ -110,15 +111,8 @@ inline float atomicAdd(float* address, float val) {
                                       __ATOMIC_SEQ_CST));
   return old;
 }
-inline double atomicAdd(double* address, double val) {
-  double old, desired;
-  __atomic_load(address, &old, __ATOMIC_SEQ_CST);
-  do {
-    desired = old + val;
-  } while (!__atomic_compare_exchange(address, &old, &desired, false, __ATOMIC_SEQ_CST,
-                                      __ATOMIC_SEQ_CST));
-  return old;
-}
+inline float atomicAdd(float* address, float val) { return atomic_add_floating(address, val); }
+inline double atomicAdd(double* address, double val) { return atomic_add_floating(address, val); }
 template <typename T> inline T atomicMax(T* address, T val) {
   T old = __atomic_load_n(address, __ATOMIC_SEQ_CST);
   while (old < val &&

@@ -64,6 +64,23 @@ impl Learner {
         }
     }
 
+    /// Loads as `load` does and finds lesson `which`: the learner and the lesson's index.
+    /// `Ok(Err(code))` is the exit status after the problem was said (for an unknown lesson,
+    /// with the list of lessons).
+    pub(crate) fn load_lesson(
+        globals: &Globals,
+        which: &str,
+    ) -> anyhow::Result<Result<(Learner, usize), ExitCode>> {
+        let learner = match Learner::load(globals, false) {
+            Ok(l) => l,
+            Err(code) => return Ok(Err(code)),
+        };
+        match learner.catalog.find(which) {
+            Some(i) => Ok(Ok((learner, i))),
+            None => learner.no_lesson(which, globals).map(Err),
+        }
+    }
+
     /// Says there is no lesson `which` and lists the lessons: exit status 2.
     pub(crate) fn no_lesson(&self, which: &str, globals: &Globals) -> anyhow::Result<ExitCode> {
         eprintln!("cudatutor: there is no lesson `{which}`. The lessons are:");

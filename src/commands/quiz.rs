@@ -13,12 +13,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let learner = match Learner::load(globals, false) {
-        Ok(l) => l,
+    let (learner, i) = match Learner::load_lesson(globals, &args.lesson)? {
+        Ok(found) => found,
         Err(code) => return Ok(code),
-    };
-    let Some(i) = learner.catalog.find(&args.lesson) else {
-        return learner.no_lesson(&args.lesson, globals);
     };
     emit(&crate::classroom::quiz::render_quizzes(
         &learner.catalog.lessons[i],

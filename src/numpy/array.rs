@@ -119,20 +119,9 @@ pub(crate) fn ensure_room(shape: &[usize], dtype: DType, per_element: u64) -> Py
     ))
 }
 
-/// numpy's name of a dtype (`float64`, `int64`, `bool`).
+/// numpy's name of a dtype (`float64`, `int64`, `bool`): the same word as torch's.
 pub(crate) fn np_name(dt: DType) -> &'static str {
-    match dt {
-        DType::Bool => "bool",
-        DType::UInt8 => "uint8",
-        DType::Int8 => "int8",
-        DType::Int16 => "int16",
-        DType::Int32 => "int32",
-        DType::Int64 => "int64",
-        DType::Float16 => "float16",
-        DType::BFloat16 => "bfloat16",
-        DType::Float32 => "float32",
-        DType::Float64 => "float64",
-    }
+    dt.name()
 }
 
 /// Offsets (relative, in elements) of every element of a (shape, strides) walk, row-major.

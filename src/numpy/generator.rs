@@ -13,7 +13,10 @@
 //!   sampling or a tail shuffle without replacement).
 
 use super::array::{NdArray, err, np_value, numel};
-use super::funcs::shape_arg;
+use super::bit_stream::{
+    BitStream, generator_object, sample_larger_than_population, shuffle_rows, size_arg,
+    sized_result,
+};
 use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, NativeObject, PyResult, Value};
@@ -118,24 +121,6 @@ impl Pcg64 {
         self.state = self.state.wrapping_mul(PCG_MULT).wrapping_add(self.inc);
     }
 
-    pub(crate) fn next64(&mut self) -> u64 {
-        self.step();
-        let s = self.state;
-        let x = ((s >> 64) as u64) ^ (s as u64);
-        x.rotate_right((s >> 122) as u32)
-    }
-
-    pub(crate) fn next32(&mut self) -> u32 {
-        if self.has_uint32 {
-            self.has_uint32 = false;
-            return self.uinteger;
-        }
-        let next = self.next64();
-        self.has_uint32 = true;
-        self.uinteger = (next >> 32) as u32;
-        next as u32
-    }
-
     pub(crate) fn next_double(&mut self) -> f64 {
         (self.next64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
     }
@@ -188,27 +173,6 @@ impl Pcg64 {
             self.next64()
         } else {
             self.lemire64(rng)
-        }
-    }
-
-    /// `random_interval(max)`: [0, max] by masked rejection.
-    pub(crate) fn interval(&mut self, max: u64) -> u64 {
-        if max == 0 {
-            return 0;
-        }
-        let mut mask = max;
-        for s in [1, 2, 4, 8, 16, 32] {
-            mask |= mask >> s;
-        }
-        loop {
-            let v = if max <= 0xffff_ffff {
-                self.next32() as u64 & mask
-            } else {
-                self.next64() & mask
-            };
-            if v <= max {
-                return v;
-            }
         }
     }
 
@@ -308,6 +272,26 @@ fn ziggurat() -> &'static Ziggurat {
 }
 
 // ---- the Python object ----
+impl BitStream for Pcg64 {
+    fn next64(&mut self) -> u64 {
+        self.step();
+        let s = self.state;
+        let x = ((s >> 64) as u64) ^ (s as u64);
+        x.rotate_right((s >> 122) as u32)
+    }
+
+    fn next32(&mut self) -> u32 {
+        if self.has_uint32 {
+            self.has_uint32 = false;
+            return self.uinteger;
+        }
+        let next = self.next64();
+        self.has_uint32 = true;
+        self.uinteger = (next >> 32) as u32;
+        next as u32
+    }
+}
+
 pub(crate) struct Generator(pub RefCell<Pcg64>);
 
 fn os_entropy() -> Vec<u32> {
@@ -399,25 +383,6 @@ pub(crate) fn default_rng(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     )))))
 }
 
-fn size_arg(it: &mut Interpreter, v: &Option<Value>) -> PyResult<Option<Vec<usize>>> {
-    match v {
-        None | Some(Value::None) => Ok(None),
-        Some(v) => shape_arg(it, v).map(Some),
-    }
-}
-
-fn result(vals: Vec<f64>, size: Option<Vec<usize>>, dt: DType) -> PyResult<Value> {
-    match size {
-        None => Ok(np_value(dt, vals[0])),
-        Some(s) => Ok(Value::native(NdArray::from_f64(
-            &super::runtime(),
-            &vals,
-            s,
-            dt,
-        )?)),
-    }
-}
-
 /// A scalar float argument; an array one (numpy would broadcast it) is not supported.
 fn scalar_f64(
     it: &mut Interpreter,
@@ -483,13 +448,13 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
             match dtype_name(it, &a[1])?.as_deref() {
                 None | Some("float64") | Some("float") | Some("double") => {
                     let vals = (0..n).map(|_| g.0.borrow_mut().next_double()).collect();
-                    result(vals, size, DType::Float64)
+                    sized_result(vals, size, DType::Float64)
                 }
                 Some("float32") => {
                     let vals = (0..n)
                         .map(|_| g.0.borrow_mut().next_float() as f64)
                         .collect();
-                    result(vals, size, DType::Float32)
+                    sized_result(vals, size, DType::Float32)
                 }
                 Some(d) => Err(err(
                     ExcType::TypeError,
@@ -556,7 +521,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
             let vals = (0..n)
                 .map(|_| (low + g.0.borrow_mut().bounded(rng) as i128) as f64)
                 .collect();
-            result(vals, size, dt)
+            sized_result(vals, size, dt)
         }
         "standard_normal" => {
             let a = args.bind("standard_normal", &["size", "dtype", "out"], 0)?;
@@ -572,7 +537,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
             let size = size_arg(it, &a[0])?;
             let n = size.as_ref().map_or(1, |s| numel(s));
             let vals = (0..n).map(|_| g.0.borrow_mut().standard_normal()).collect();
-            result(vals, size, DType::Float64)
+            sized_result(vals, size, DType::Float64)
         }
         "normal" => {
             let a = args.bind("normal", &["loc", "scale", "size"], 0)?;
@@ -586,7 +551,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
             let vals = (0..n)
                 .map(|_| loc + scale * g.0.borrow_mut().standard_normal())
                 .collect();
-            result(vals, size, DType::Float64)
+            sized_result(vals, size, DType::Float64)
         }
         "uniform" => {
             let a = args.bind("uniform", &["low", "high", "size"], 0)?;
@@ -607,7 +572,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
             let vals = (0..n)
                 .map(|_| low + range * g.0.borrow_mut().next_double())
                 .collect();
-            result(vals, size, DType::Float64)
+            sized_result(vals, size, DType::Float64)
         }
         "shuffle" => {
             let a = args.bind("shuffle", &["x", "axis"], 1)?;
@@ -629,7 +594,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
                 }
             };
             if arr.shape.len() <= 1 {
-                shuffle_array(g, &arr)?;
+                shuffle_rows(&g.0, &arr)?;
                 return Ok(Value::native(arr));
             }
             // n-d: a shuffled index (one random_interval per row, as a 1-d shuffle), then the rows
@@ -682,27 +647,9 @@ fn permute_rows(arr: &NdArray, idx: &[usize]) -> PyResult<Value> {
     )?))
 }
 
-/// `_shuffle_raw` / the n-d row swaps: i from n-1 down to 1 swaps with random_interval(i).
-fn shuffle_array(g: &Generator, arr: &NdArray) -> PyResult<()> {
-    let Some(&n) = arr.shape.first() else {
-        return Ok(());
-    };
-    let inner: usize = arr.shape[1..].iter().product();
-    let mut vals = arr.values()?;
-    for i in (1..n).rev() {
-        let j = g.0.borrow_mut().interval(i as u64) as usize;
-        if i != j {
-            for k in 0..inner {
-                vals.swap(i * inner + k, j * inner + k);
-            }
-        }
-    }
-    arr.write(&arr.offsets(), &vals)
-}
-
 fn shuffle(it: &mut Interpreter, g: &Generator, x: &Value) -> PyResult<()> {
     if let Some(arr) = x.downcast::<NdArray>() {
-        return shuffle_array(g, arr);
+        return shuffle_rows(&g.0, arr);
     }
     if let Value::List(l) = x {
         let n = l.borrow().len();
@@ -849,10 +796,7 @@ fn choice(it: &mut Interpreter, g: &Generator, args: Args) -> PyResult<Value> {
         }
     } else {
         if n_out > pop_size {
-            return Err(err(
-                ExcType::ValueError,
-                "Cannot take a larger sample than population when replace is False",
-            ));
+            return Err(sample_larger_than_population("replace is False"));
         }
         match &p {
             Some(p) => {
@@ -909,7 +853,7 @@ fn choice(it: &mut Interpreter, g: &Generator, args: Args) -> PyResult<Value> {
     match pool {
         None => {
             let vals: Vec<f64> = idx.iter().map(|&i| i as f64).collect();
-            result(vals, size, DType::Int64)
+            sized_result(vals, size, DType::Int64)
         }
         Some(pool) => {
             let inner: usize = pool.shape[1..].iter().product();
@@ -962,26 +906,7 @@ const METHODS: &[&str] = &[
     "geometric",
 ];
 
-impl NativeObject for Generator {
-    fn type_name(&self) -> &str {
-        "Generator"
-    }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(super::bound_method(this, METHODS, name, call))
-    }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some("Generator(PCG64)".into()))
-    }
-}
+generator_object!(Generator, "Generator", "Generator(PCG64)", METHODS, call);
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 //! Python prelude (numpy.py) over it.
 
 pub(crate) mod array;
+pub(crate) mod bit_stream;
 pub(crate) mod funcs;
 pub(crate) mod generator;
 pub(crate) mod npyfile;

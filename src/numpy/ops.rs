@@ -6,7 +6,7 @@ use super::array::{NdArray, NpScalar, broadcast_shapes, err, np_cast, numel};
 use crate::engine::dtype::{Category, DType};
 use crate::engine::runtime::Runtime;
 use crate::script::ExcType;
-use crate::script::{Interpreter, PyResult, Value};
+use crate::script::{Interpreter, PyException, PyResult, Value};
 use std::rc::Rc;
 
 /// How an operand takes part in promotion.
@@ -132,17 +132,7 @@ pub(crate) fn from_data(
         };
         let check_leaf = |shape: &Vec<usize>| {
             if depth < shape.len() {
-                Err(err(
-                    ExcType::ValueError,
-                    format!(
-                        "setting an array element with a sequence. The requested array has an inhomogeneous shape after {depth} dimensions. The detected shape was ({},) + inhomogeneous part.",
-                        shape[..depth]
-                            .iter()
-                            .map(|d| d.to_string())
-                            .collect::<Vec<_>>()
-                            .join(",")
-                    ),
-                ))
+                Err(inhomogeneous(shape, depth))
             } else {
                 Ok(())
             }
@@ -222,17 +212,7 @@ pub(crate) fn from_data(
                 ));
             }
         } else if shape[depth] != items.len() {
-            return Err(err(
-                ExcType::ValueError,
-                format!(
-                    "setting an array element with a sequence. The requested array has an inhomogeneous shape after {depth} dimensions. The detected shape was ({},) + inhomogeneous part.",
-                    shape[..depth]
-                        .iter()
-                        .map(|d| d.to_string())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
-            ));
+            return Err(inhomogeneous(shape, depth));
         }
         for x in &items {
             rec(it, x, depth + 1, shape, out, dt)?;
@@ -246,6 +226,19 @@ pub(crate) fn from_data(
     Ok((out, shape, dt.unwrap_or(DType::Float64)))
 }
 
+/// numpy's error for nested data whose lengths disagree below the first `depth` dimensions
+/// (a leaf where a sequence was found before, or a sequence of another length).
+fn inhomogeneous(shape: &[usize], depth: usize) -> PyException {
+    let detected: Vec<String> = shape[..depth].iter().map(|d| d.to_string()).collect();
+    err(
+        ExcType::ValueError,
+        format!(
+            "setting an array element with a sequence. The requested array has an inhomogeneous shape after {depth} dimensions. The detected shape was ({},) + inhomogeneous part.",
+            detected.join(",")
+        ),
+    )
+}
+
 /// A tensor's values as a fresh array (`np.array(t)`: a copy; `t.__array__()`).
 pub(crate) fn tensor_array(it: &mut Interpreter, t: &crate::engine::Tensor) -> PyResult<NdArray> {
     let _ = it;
@@ -256,42 +249,21 @@ pub(crate) fn tensor_array(it: &mut Interpreter, t: &crate::engine::Tensor) -> P
 }
 
 pub(crate) fn operand(it: &mut Interpreter, v: &Value) -> PyResult<Operand> {
-    match v {
-        Value::Bool(b) => {
-            return Ok(Operand {
-                vals: vec![*b as i64 as f64],
-                shape: vec![],
-                dtype: DType::Bool,
-                weak: Weak::Bool,
-                scalar: true,
-            });
-        }
-        Value::Int(i) => {
-            return Ok(Operand {
-                vals: vec![*i as f64],
-                shape: vec![],
-                dtype: DType::Int64,
-                weak: Weak::Int,
-                scalar: true,
-            });
-        }
-        Value::Float(f) => {
-            return Ok(Operand {
-                vals: vec![*f],
-                shape: vec![],
-                dtype: DType::Float64,
-                weak: Weak::Float,
-                scalar: true,
-            });
-        }
-        _ => {}
-    }
-    if let Some(s) = v.downcast::<NpScalar>() {
+    // A Python scalar is weak (its kind, not its dtype, takes part in promotion).
+    let scalar = match v {
+        Value::Bool(b) => Some((*b as i64 as f64, DType::Bool, Weak::Bool)),
+        Value::Int(i) => Some((*i as f64, DType::Int64, Weak::Int)),
+        Value::Float(f) => Some((*f, DType::Float64, Weak::Float)),
+        _ => v
+            .downcast::<NpScalar>()
+            .map(|s| (s.v, s.dtype, Weak::Strong)),
+    };
+    if let Some((val, dtype, weak)) = scalar {
         return Ok(Operand {
-            vals: vec![s.v],
+            vals: vec![val],
             shape: vec![],
-            dtype: s.dtype,
-            weak: Weak::Strong,
+            dtype,
+            weak,
             scalar: true,
         });
     }

@@ -5,7 +5,10 @@
 //! numpy/random/src/legacy and distributions code, so a seeded script prints numpy's numbers.
 
 use super::array::{NdArray, err, numel};
-use super::funcs::shape_arg;
+use super::bit_stream::{
+    BitStream, generator_object, sample_larger_than_population, shuffle_rows, size_arg,
+    sized_result,
+};
 use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
@@ -39,6 +42,41 @@ impl State {
         }
     }
 
+    pub(crate) fn double(&mut self) -> f64 {
+        let a = (self.next32() >> 5) as f64;
+        let b = (self.next32() >> 6) as f64;
+        (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0
+    }
+
+    pub(crate) fn gauss(&mut self) -> f64 {
+        if let Some(g) = self.gauss.take() {
+            return g;
+        }
+        loop {
+            let x1 = 2.0 * self.double() - 1.0;
+            let x2 = 2.0 * self.double() - 1.0;
+            let r2 = x1 * x1 + x2 * x2;
+            if r2 < 1.0 && r2 != 0.0 {
+                let f = (-2.0 * r2.ln() / r2).sqrt();
+                self.gauss = Some(f * x1);
+                return f * x2;
+            }
+        }
+    }
+
+    /// `random_bounded_uint64` with the mask method (legacy `randint`): off + [0, rng].
+    pub(crate) fn bounded(&mut self, off: i64, rng: u64) -> i64 {
+        if rng == 0 {
+            return off;
+        }
+        if rng == 0xffff_ffff {
+            return off.wrapping_add(self.next32() as i64);
+        }
+        off.wrapping_add(self.interval(rng) as i64)
+    }
+}
+
+impl BitStream for State {
     fn next32(&mut self) -> u32 {
         if self.pos >= N {
             let mt = &mut self.mt;
@@ -64,85 +102,12 @@ impl State {
     fn next64(&mut self) -> u64 {
         ((self.next32() as u64) << 32) | self.next32() as u64
     }
-
-    pub(crate) fn double(&mut self) -> f64 {
-        let a = (self.next32() >> 5) as f64;
-        let b = (self.next32() >> 6) as f64;
-        (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0
-    }
-
-    pub(crate) fn gauss(&mut self) -> f64 {
-        if let Some(g) = self.gauss.take() {
-            return g;
-        }
-        loop {
-            let x1 = 2.0 * self.double() - 1.0;
-            let x2 = 2.0 * self.double() - 1.0;
-            let r2 = x1 * x1 + x2 * x2;
-            if r2 < 1.0 && r2 != 0.0 {
-                let f = (-2.0 * r2.ln() / r2).sqrt();
-                self.gauss = Some(f * x1);
-                return f * x2;
-            }
-        }
-    }
-
-    /// `random_interval(max)`: uniform in [0, max] by masked rejection.
-    pub(crate) fn interval(&mut self, max: u64) -> u64 {
-        if max == 0 {
-            return 0;
-        }
-        let mut mask = max;
-        for s in [1, 2, 4, 8, 16, 32] {
-            mask |= mask >> s;
-        }
-        loop {
-            let v = if max <= 0xffff_ffff {
-                (self.next32() as u64) & mask
-            } else {
-                self.next64() & mask
-            };
-            if v <= max {
-                return v;
-            }
-        }
-    }
-
-    /// `random_bounded_uint64` with the mask method (legacy `randint`): off + [0, rng].
-    pub(crate) fn bounded(&mut self, off: i64, rng: u64) -> i64 {
-        if rng == 0 {
-            return off;
-        }
-        if rng == 0xffff_ffff {
-            return off.wrapping_add(self.next32() as i64);
-        }
-        off.wrapping_add(self.interval(rng) as i64)
-    }
 }
 
 pub(crate) struct RandomState(pub RefCell<State>);
 
 fn state_of(v: &Value) -> Option<&RandomState> {
     v.downcast::<RandomState>()
-}
-
-fn size_of(it: &mut Interpreter, v: &Option<Value>) -> PyResult<Option<Vec<usize>>> {
-    match v {
-        None | Some(Value::None) => Ok(None),
-        Some(v) => shape_arg(it, v).map(Some),
-    }
-}
-
-fn out(vals: Vec<f64>, size: Option<Vec<usize>>, dt: DType) -> PyResult<Value> {
-    match size {
-        None => Ok(super::array::np_value(dt, vals[0])),
-        Some(s) => Ok(Value::native(NdArray::from_f64(
-            &super::runtime(),
-            &vals,
-            s,
-            dt,
-        )?)),
-    }
 }
 
 fn count(size: &Option<Vec<usize>>) -> usize {
@@ -186,6 +151,34 @@ fn dims(it: &mut Interpreter, args: &Args, name: &str) -> PyResult<Option<Vec<us
     Ok(Some(s))
 }
 
+/// `size` float64 draws (one scalar when None): standard normal (the polar method) or
+/// uniform in [0, 1).
+fn draw_floats(st: &RandomState, size: Option<Vec<usize>>, normal: bool) -> PyResult<Value> {
+    let vals = (0..count(&size))
+        .map(|_| {
+            let mut state = st.0.borrow_mut();
+            if normal {
+                state.gauss()
+            } else {
+                state.double()
+            }
+        })
+        .collect();
+    sized_result(vals, size, DType::Float64)
+}
+
+/// `arange(n)` as int64 (empty for a negative n): the population `permutation(n)` and
+/// `choice(n)` draw from.
+fn arange(n: i64) -> PyResult<NdArray> {
+    let n = n.max(0);
+    NdArray::from_f64(
+        &super::runtime(),
+        &(0..n).map(|i| i as f64).collect::<Vec<_>>(),
+        vec![n as usize],
+        DType::Int64,
+    )
+}
+
 fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyResult<Value> {
     match name {
         "seed" => {
@@ -206,35 +199,13 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             *st.0.borrow_mut() = State::new(s);
             Ok(Value::None)
         }
-        "rand" => {
-            let size = dims(it, &args, "rand")?;
-            let vals = (0..count(&size))
-                .map(|_| st.0.borrow_mut().double())
-                .collect();
-            out(vals, size, DType::Float64)
+        "rand" | "randn" => {
+            let size = dims(it, &args, name)?;
+            draw_floats(st, size, name == "randn")
         }
-        "randn" => {
-            let size = dims(it, &args, "randn")?;
-            let vals = (0..count(&size))
-                .map(|_| st.0.borrow_mut().gauss())
-                .collect();
-            out(vals, size, DType::Float64)
-        }
-        "random" | "random_sample" | "sample" => {
+        "random" | "random_sample" | "sample" | "standard_normal" => {
             let a = args.bind(name, &["size"], 0)?;
-            let size = size_of(it, &a[0])?;
-            let vals = (0..count(&size))
-                .map(|_| st.0.borrow_mut().double())
-                .collect();
-            out(vals, size, DType::Float64)
-        }
-        "standard_normal" => {
-            let a = args.bind(name, &["size"], 0)?;
-            let size = size_of(it, &a[0])?;
-            let vals = (0..count(&size))
-                .map(|_| st.0.borrow_mut().gauss())
-                .collect();
-            out(vals, size, DType::Float64)
+            draw_floats(st, size_arg(it, &a[0])?, name == "standard_normal")
         }
         "normal" => {
             let a = args.bind("normal", &["loc", "scale", "size"], 0)?;
@@ -243,22 +214,22 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             if scale < 0.0 {
                 return Err(err(ExcType::ValueError, "scale < 0"));
             }
-            let size = size_of(it, &a[2])?;
+            let size = size_arg(it, &a[2])?;
             let vals = (0..count(&size))
                 .map(|_| loc + scale * st.0.borrow_mut().gauss())
                 .collect();
-            out(vals, size, DType::Float64)
+            sized_result(vals, size, DType::Float64)
         }
         "uniform" => {
             let a = args.bind("uniform", &["low", "high", "size"], 0)?;
             let lo = float_of(it, &a[0], 0.0)?;
             let hi = float_of(it, &a[1], 1.0)?;
-            let size = size_of(it, &a[2])?;
+            let size = size_arg(it, &a[2])?;
             let range = hi - lo;
             let vals = (0..count(&size))
                 .map(|_| lo + range * st.0.borrow_mut().double())
                 .collect();
-            out(vals, size, DType::Float64)
+            sized_result(vals, size, DType::Float64)
         }
         "randint" => {
             let a = args.bind("randint", &["low", "high", "size", "dtype"], 1)?;
@@ -270,36 +241,31 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             if lo >= hi {
                 return Err(err(ExcType::ValueError, "low >= high"));
             }
-            let size = size_of(it, &a[2])?;
+            let size = size_arg(it, &a[2])?;
             let rng = (hi - 1).wrapping_sub(lo) as u64;
             let vals = (0..count(&size))
                 .map(|_| st.0.borrow_mut().bounded(lo, rng) as f64)
                 .collect();
-            out(vals, size, DType::Int64)
+            sized_result(vals, size, DType::Int64)
         }
         "permutation" => {
             let a = args.bind("permutation", &["x"], 1)?;
             let x = a[0].as_ref().unwrap();
             let arr = if let Value::Int(n) = x {
                 super::array::ensure_room(&[*n.max(&0) as usize], DType::Int64, 16)?;
-                NdArray::from_f64(
-                    &super::runtime(),
-                    &(0..*n.max(&0)).map(|i| i as f64).collect::<Vec<_>>(),
-                    vec![*n.max(&0) as usize],
-                    DType::Int64,
-                )?
+                arange(*n)?
             } else {
                 let src = super::funcs::as_array(it, x)?;
                 src.copy_as(src.dtype())?
             };
-            shuffle(it, st, &arr)?;
+            shuffle_rows(&st.0, &arr)?;
             Ok(Value::native(arr))
         }
         "shuffle" => {
             let a = args.bind("shuffle", &["x"], 1)?;
             let x = a[0].as_ref().unwrap();
             if let Some(arr) = x.downcast::<NdArray>() {
-                shuffle(it, st, arr)?;
+                shuffle_rows(&st.0, arr)?;
             } else if let Value::List(l) = x {
                 let n = l.borrow().len();
                 for i in (1..n).rev() {
@@ -313,12 +279,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             let a = args.bind("choice", &["a", "size", "replace", "p"], 1)?;
             let src = a[0].as_ref().unwrap();
             let pool = if let Value::Int(n) = src {
-                NdArray::from_f64(
-                    &super::runtime(),
-                    &(0..*n.max(&0)).map(|i| i as f64).collect::<Vec<_>>(),
-                    vec![*n.max(&0) as usize],
-                    DType::Int64,
-                )?
+                arange(*n)?
             } else {
                 super::funcs::as_array(it, src)?
             };
@@ -329,7 +290,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
                     "'a' cannot be empty unless no samples are taken",
                 ));
             }
-            let size = size_of(it, &a[1])?;
+            let size = size_arg(it, &a[1])?;
             let replace = match &a[2] {
                 Some(v) => it.truthy(v)?,
                 None => true,
@@ -366,10 +327,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
                     .collect()
             } else {
                 if n > pop {
-                    return Err(err(
-                        ExcType::ValueError,
-                        "Cannot take a larger sample than population when 'replace=False'",
-                    ));
+                    return Err(sample_larger_than_population("'replace=False'"));
                 }
                 let mut perm: Vec<usize> = (0..pop).collect();
                 for i in (1..pop).rev() {
@@ -380,7 +338,7 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
                 perm
             };
             let picked: Vec<f64> = idx.iter().map(|&i| vals[i]).collect();
-            out(picked, size, pool.dtype())
+            sized_result(picked, size, pool.dtype())
         }
         "get_state" => Err(err(
             ExcType::NotImplementedError,
@@ -391,23 +349,6 @@ fn call(it: &mut Interpreter, st: &RandomState, name: &str, args: Args) -> PyRes
             format!("'RandomState' object has no attribute '{name}'"),
         )),
     }
-}
-
-fn shuffle(_it: &mut Interpreter, st: &RandomState, arr: &NdArray) -> PyResult<()> {
-    let Some(&n) = arr.shape.first() else {
-        return Ok(());
-    };
-    let inner: usize = arr.shape[1..].iter().product();
-    let mut vals = arr.values()?;
-    for i in (1..n).rev() {
-        let j = st.0.borrow_mut().interval(i as u64) as usize;
-        if i != j {
-            for k in 0..inner {
-                vals.swap(i * inner + k, j * inner + k);
-            }
-        }
-    }
-    arr.write(&arr.offsets(), &vals)
 }
 
 const METHODS: &[&str] = &[
@@ -427,26 +368,13 @@ const METHODS: &[&str] = &[
     "get_state",
 ];
 
-impl NativeObject for RandomState {
-    fn type_name(&self) -> &str {
-        "RandomState"
-    }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(super::bound_method(this, METHODS, name, call))
-    }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some("RandomState(MT19937)".into()))
-    }
-}
+generator_object!(
+    RandomState,
+    "RandomState",
+    "RandomState(MT19937)",
+    METHODS,
+    call
+);
 
 /// `np.random`: the functions of one global RandomState, and the class.
 pub(crate) fn module() -> Value {

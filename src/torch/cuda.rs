@@ -7,9 +7,15 @@ use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, PyException, PyResult, Value};
 use std::rc::Rc;
 
-type F = fn(&mut Interpreter, &Rc<Runtime>, Args) -> PyResult<Value>;
+/// A native function of a torch.cuda module, handed the runtime.
+pub(super) type CudaFn = fn(&mut Interpreter, &Rc<Runtime>, Args) -> PyResult<Value>;
 
-fn reg(m: &Module, rt: &Rc<Runtime>, name: &str, f: F) {
+/// One of the runtime's memory counters of a device.
+type MemoryStat = fn(&Runtime, u32) -> u64;
+
+/// Adds `f` to `m` as `name`; each call first notes the script's line for the runtime's
+/// reports (torch.cuda and torch.cuda._tools register their functions this way).
+pub(super) fn reg(m: &Module, rt: &Rc<Runtime>, name: &str, f: CudaFn) {
     let rt = rt.clone();
     m.add_fn(name, move |it, args| {
         at_line(&rt, it);
@@ -43,8 +49,23 @@ fn dev_index(it: &mut Interpreter, rt: &Runtime, args: &Args, fname: &str) -> Py
     rt.check_device(idx).map_err(py_err)
 }
 
-pub(super) fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
-    let m = Module::new("torch.cuda");
+/// The device a `device` argument bound with others names, as [`dev_index`] reads it.
+fn bound_dev_index(
+    it: &mut Interpreter,
+    rt: &Runtime,
+    device: &Option<Value>,
+    fname: &str,
+) -> PyResult<u32> {
+    dev_index(
+        it,
+        rt,
+        &Args::new(vec![device.clone().unwrap_or_default()]),
+        fname,
+    )
+}
+
+/// The CUDA error classes, which both `torch` and `torch.cuda` export.
+pub(super) fn add_cuda_error_classes(it: &mut Interpreter, m: &Module) {
     m.set_attr(
         "OutOfMemoryError",
         Value::Class(it.exc_class(ExcType::OutOfMemoryError)),
@@ -53,6 +74,11 @@ pub(super) fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         "AcceleratorError",
         Value::Class(it.exc_class(ExcType::AcceleratorError)),
     );
+}
+
+pub(super) fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
+    let m = Module::new("torch.cuda");
+    add_cuda_error_classes(it, &m);
     reg(&m, rt, "is_available", |_, rt, _| {
         Ok(Value::Bool(rt.device_count() > 0))
     });
@@ -143,39 +169,33 @@ pub(super) fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
         rt.synchronize(Some(d)).map_err(py_err)?;
         Ok(Value::None)
     });
-    reg(&m, rt, "memory_allocated", |it, rt, args| {
-        Ok(Value::Int(
-            rt.memory_allocated(dev_index(it, rt, &args, "memory_allocated")?) as i64,
-        ))
-    });
-    reg(&m, rt, "memory_reserved", |it, rt, args| {
-        Ok(Value::Int(
-            rt.memory_reserved(dev_index(it, rt, &args, "memory_reserved")?) as i64,
-        ))
-    });
-    reg(&m, rt, "memory_cached", |it, rt, args| {
-        Ok(Value::Int(
-            rt.memory_reserved(dev_index(it, rt, &args, "memory_cached")?) as i64,
-        ))
-    });
-    reg(&m, rt, "max_memory_allocated", |it, rt, args| {
-        Ok(Value::Int(
-            rt.max_memory_allocated(dev_index(it, rt, &args, "max_memory_allocated")?) as i64,
-        ))
-    });
-    reg(&m, rt, "max_memory_reserved", |it, rt, args| {
-        Ok(Value::Int(
-            rt.max_memory_reserved(dev_index(it, rt, &args, "max_memory_reserved")?) as i64,
-        ))
-    });
-    reg(&m, rt, "reset_peak_memory_stats", |it, rt, args| {
-        rt.reset_peak_memory_stats(dev_index(it, rt, &args, "reset_peak_memory_stats")?);
-        Ok(Value::None)
-    });
-    reg(&m, rt, "reset_max_memory_allocated", |it, rt, args| {
-        rt.reset_peak_memory_stats(dev_index(it, rt, &args, "reset_max_memory_allocated")?);
-        Ok(Value::None)
-    });
+    // Each memory statistic reads one counter of the device its `device` argument names;
+    // memory_cached is PyTorch's old name for memory_reserved.
+    let stats: [(&'static str, MemoryStat); 5] = [
+        ("memory_allocated", Runtime::memory_allocated),
+        ("memory_reserved", Runtime::memory_reserved),
+        ("memory_cached", Runtime::memory_reserved),
+        ("max_memory_allocated", Runtime::max_memory_allocated),
+        ("max_memory_reserved", Runtime::max_memory_reserved),
+    ];
+    for (name, stat) in stats {
+        let rt = rt.clone();
+        m.add_fn(name, move |it, args| {
+            at_line(&rt, it);
+            Ok(Value::Int(
+                stat(&rt, dev_index(it, &rt, &args, name)?) as i64
+            ))
+        });
+    }
+    // reset_max_memory_allocated is the older name of the same reset.
+    for name in ["reset_peak_memory_stats", "reset_max_memory_allocated"] {
+        let rt = rt.clone();
+        m.add_fn(name, move |it, args| {
+            at_line(&rt, it);
+            rt.reset_peak_memory_stats(dev_index(it, &rt, &args, name)?);
+            Ok(Value::None)
+        });
+    }
     reg(&m, rt, "empty_cache", |_, rt, _| {
         rt.empty_cache();
         Ok(Value::None)
@@ -189,12 +209,7 @@ pub(super) fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
     });
     reg(&m, rt, "memory_summary", |it, rt, args| {
         let a = args.bind("memory_summary", &["device", "abbreviated"], 0)?;
-        let d = dev_index(
-            it,
-            rt,
-            &Args::new(vec![a[0].clone().unwrap_or_default()]),
-            "memory_summary",
-        )?;
+        let d = bound_dev_index(it, rt, &a[0], "memory_summary")?;
         let ab = match &a[1] {
             Some(v) => it.truthy(v)?,
             None => false,
@@ -282,12 +297,7 @@ pub(super) fn cuda_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Va
                 format!("Invalid fraction value: {f}. Allowed range: 0~1"),
             ));
         }
-        let d = dev_index(
-            it,
-            rt,
-            &Args::new(vec![a[1].clone().unwrap_or_default()]),
-            "set_per_process_memory_fraction",
-        )?;
+        let d = bound_dev_index(it, rt, &a[1], "set_per_process_memory_fraction")?;
         let total = rt.mem_get_info(d).1;
         rt.set_memory_cap(Some((total as f64 * f) as u64));
         Ok(Value::None)

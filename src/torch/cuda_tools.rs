@@ -4,21 +4,12 @@
 //! (data.py): events on the modelled stream, the allocator's history and snapshot, and a
 //! worker's fetch run as a forked process would run it.
 
-use super::{at_line, py_err};
+use super::cuda::reg;
+use super::py_err;
 use crate::engine::Runtime;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, PyException, PyResult, Value};
 use std::rc::Rc;
-
-type F = fn(&mut Interpreter, &Rc<Runtime>, Args) -> PyResult<Value>;
-
-fn reg(m: &Module, rt: &Rc<Runtime>, name: &str, f: F) {
-    let rt = rt.clone();
-    m.add_fn(name, move |it, args| {
-        at_line(&rt, it);
-        f(it, &rt, args)
-    });
-}
 
 fn device_of(rt: &Runtime, v: Option<&Value>) -> PyResult<u32> {
     let i = match v {
@@ -33,6 +24,12 @@ fn time_of(v: Option<&Value>, name: &str) -> PyResult<f64> {
         .ok_or_else(|| PyException::new(ExcType::TypeError, format!("{name}(): expected a time")))
 }
 
+/// The (device, event time) arguments of the calls that wait on or ask about an event.
+fn device_and_time(rt: &Runtime, args: &Args, name: &str) -> PyResult<(u32, f64)> {
+    let a = args.bind(name, &["device", "t"], 2)?;
+    Ok((device_of(rt, a[0].as_ref())?, time_of(a[1].as_ref(), name)?))
+}
+
 pub(super) fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch.cuda._tools");
     reg(&m, rt, "event_record", |_, rt, args| {
@@ -41,22 +38,16 @@ pub(super) fn tools_module(_it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<
         Ok(Value::Float(rt.event_record(d).map_err(py_err)?))
     });
     reg(&m, rt, "event_query", |_, rt, args| {
-        let a = args.bind("event_query", &["device", "t"], 2)?;
-        let d = device_of(rt, a[0].as_ref())?;
-        let t = time_of(a[1].as_ref(), "event_query")?;
+        let (d, t) = device_and_time(rt, &args, "event_query")?;
         Ok(Value::Bool(rt.event_query(d, t).map_err(py_err)?))
     });
     reg(&m, rt, "event_synchronize", |_, rt, args| {
-        let a = args.bind("event_synchronize", &["device", "t"], 2)?;
-        let d = device_of(rt, a[0].as_ref())?;
-        let t = time_of(a[1].as_ref(), "event_synchronize")?;
+        let (d, t) = device_and_time(rt, &args, "event_synchronize")?;
         rt.event_synchronize(d, t).map_err(py_err)?;
         Ok(Value::None)
     });
     reg(&m, rt, "stream_wait", |_, rt, args| {
-        let a = args.bind("stream_wait", &["device", "t"], 2)?;
-        let d = device_of(rt, a[0].as_ref())?;
-        let t = time_of(a[1].as_ref(), "stream_wait")?;
+        let (d, t) = device_and_time(rt, &args, "stream_wait")?;
         rt.stream_wait(d, t).map_err(py_err)?;
         Ok(Value::None)
     });

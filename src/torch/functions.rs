@@ -584,14 +584,7 @@ pub(super) fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<V
     add_dtypes(&m);
     // the wheel the lessons describe (torch.version.cuda is its CUDA)
     m.set_attr("__version__", Value::str("2.15.0+cu132"));
-    m.set_attr(
-        "OutOfMemoryError",
-        Value::Class(it.exc_class(ExcType::OutOfMemoryError)),
-    );
-    m.set_attr(
-        "AcceleratorError",
-        Value::Class(it.exc_class(ExcType::AcceleratorError)),
-    );
+    super::cuda::add_cuda_error_classes(it, &m);
     let tcls = it.native_class("Tensor");
     let r = rt.clone();
     let ctor = Value::native_fn("Tensor", move |it, args| {

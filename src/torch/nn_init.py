@@ -185,25 +185,30 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == 'fan_in' else fan_out
 
 
-def kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', generator=None):
+def _kaiming_std(tensor, a, mode, nonlinearity):
+    # The standard deviation both kaiming initialisations draw with, in PyTorch's order of
+    # operations; None for a zero-element tensor, which PyTorch leaves alone with a warning.
     if 0 in tensor.shape:
         torch._C.warn('Initializing zero-element tensors is a no-op')
-        return tensor
+        return None
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
+    return gain / math.sqrt(fan)
+
+
+def kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', generator=None):
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
+        return tensor
     bound = math.sqrt(3.0) * std
     with torch.no_grad():
         return tensor.uniform_(-bound, bound, generator=generator)
 
 
 def kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', generator=None):
-    if 0 in tensor.shape:
-        torch._C.warn('Initializing zero-element tensors is a no-op')
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
     with torch.no_grad():
         return tensor.normal_(0, std, generator=generator)
 

@@ -11,7 +11,7 @@ use super::keys::{self, Action, Context};
 use super::layout::{self, PageLayout};
 use super::markdown::{self, Document, SlotKind};
 use super::pager::Pager;
-use super::runs::{Outcome, RunController, StartError, Stop};
+use super::runs::{Job, Outcome, RunController, StartError, Stop};
 use super::session::Session;
 use super::strings::{self, Strings};
 use super::theme::Theme;
@@ -1421,7 +1421,7 @@ impl App {
         // The checks' messages in the lesson's language, and the predicted names.
         let experiment = self.blocking_next.as_deref() == Some(id);
         let opts = self.run_options(exercise, experiment);
-        match self.runs.start(id, code, check, opts) {
+        match self.runs.start(id, code, check, opts, Job::Run) {
             Ok(()) if experiment => {
                 // `b` is for one run: this one.
                 self.blocking_next = None;
@@ -1465,7 +1465,7 @@ impl App {
         let code = card.code() + "\n";
         let check = exercise.check.clone();
         let opts = self.run_options(exercise, self.blocking_next.as_deref() == Some(id));
-        match self.runs.start_compare(id, code, check, opts) {
+        match self.runs.start(id, code, check, opts, Job::Compare) {
             Ok(()) => {}
             Err(StartError::Busy) => self.status = Some(self.strings().run_in_progress.to_string()),
             Err(StartError::Thread) => self.status = Some(self.strings().run_lost.to_string()),

@@ -231,13 +231,7 @@ impl App {
         if let Some(running) = self.runs.running().filter(|r| r.exercise == id) {
             let elapsed = running.started.elapsed();
             let frame = (elapsed.as_millis() / 80) as usize % SPINNER.len();
-            let text = if running.stopping.is_some() {
-                s.cancelling
-            } else if running.job == super::runs::Job::Compare {
-                s.comparing
-            } else {
-                s.running
-            };
+            let text = running.state_word(s);
             rows.push(Line::styled(
                 truncate(
                     &format!("{} {text} {:.1} s", SPINNER[frame], elapsed.as_secs_f64()),

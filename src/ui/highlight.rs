@@ -38,6 +38,20 @@ const BUILTINS: &[&str] = &[
     "F",
 ];
 
+/// Where the string literal whose opening quote is at `open` ends: just past its closing quote
+/// (a backslash escapes the next character), or the line's end when it is not closed.
+fn string_end(chars: &[char], open: usize) -> usize {
+    let quote = chars[open];
+    let mut i = open + 1;
+    while i < chars.len() && chars[i] != quote {
+        if chars[i] == '\\' {
+            i += 1;
+        }
+        i += 1;
+    }
+    (i + 1).min(chars.len())
+}
+
 /// Splits one line of Python into styled spans.
 pub(super) fn highlight_line(line: &str, theme: Theme) -> Vec<Span<'static>> {
     let mut spans = Vec::new();
@@ -51,15 +65,7 @@ pub(super) fn highlight_line(line: &str, theme: Theme) -> Vec<Span<'static>> {
             push(chars[i..].iter().collect(), theme::PY_COMMENT);
             break;
         } else if c == '"' || c == '\'' {
-            let quote = c;
-            i += 1;
-            while i < chars.len() && chars[i] != quote {
-                if chars[i] == '\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i = (i + 1).min(chars.len());
+            i = string_end(&chars, i);
             push(chars[start..i].iter().collect(), theme::PY_STRING);
         } else if c.is_ascii_digit() {
             while i < chars.len()
@@ -79,15 +85,7 @@ pub(super) fn highlight_line(line: &str, theme: Theme) -> Vec<Span<'static>> {
                 && word.len() <= 2
                 && word.chars().all(|c| "fFrRbBuU".contains(c))
             {
-                let quote = chars[i];
-                i += 1;
-                while i < chars.len() && chars[i] != quote {
-                    if chars[i] == '\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i = (i + 1).min(chars.len());
+                i = string_end(&chars, i);
                 push(chars[start..i].iter().collect(), theme::PY_STRING);
                 continue;
             }
@@ -116,6 +114,15 @@ pub(super) fn highlight_line(line: &str, theme: Theme) -> Vec<Span<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_string_ends_past_its_unescaped_closing_quote_or_at_the_line_end() {
+        let chars = |s: &str| s.chars().collect::<Vec<char>>();
+        assert_eq!(string_end(&chars(r"'a\'b' + x"), 0), 6);
+        assert_eq!(string_end(&chars(r#"f"say \"hi\"" y"#), 1), 13);
+        assert_eq!(string_end(&chars("'open"), 0), 5);
+        assert_eq!(string_end(&chars(r"'ends in \"), 0), 10);
+    }
 
     #[test]
     fn numerics_that_are_not_ascii_digits_are_plain_text_and_the_line_ends() {

@@ -63,6 +63,20 @@ pub struct Running {
     pub stopping: Option<(Instant, Stop)>,
 }
 
+impl Running {
+    /// What the card's spinner and the footer say it is doing: cancelling once asked to stop,
+    /// else comparing or running.
+    pub(crate) fn state_word(&self, s: &super::strings::Strings) -> &'static str {
+        if self.stopping.is_some() {
+            s.cancelling
+        } else if self.job == Job::Compare {
+            s.comparing
+        } else {
+            s.running
+        }
+    }
+}
+
 /// How a run ended.
 pub enum Outcome {
     Finished {
@@ -112,27 +126,18 @@ impl RunController {
         self.running.is_some()
     }
 
-    /// Starts `code` (then `check`) for `exercise`. Err when a run is already in flight or the
-    /// thread could not start.
+    /// Starts `job` on `code` (then `check`) for `exercise`: a run on the pager's backend, or
+    /// a comparison on the engine and on real PyTorch. Err when a run is already in flight or
+    /// the thread could not start.
     pub fn start(
         &mut self,
         exercise: &str,
         code: String,
         check: Option<String>,
         mut opts: RunOptions,
+        job: Job,
     ) -> Result<(), StartError> {
-        self.spawn(exercise, code, check, &mut opts, Job::Run)
-    }
-
-    /// Starts a comparison of `code` (then `check`) on the engine and on real PyTorch.
-    pub(crate) fn start_compare(
-        &mut self,
-        exercise: &str,
-        code: String,
-        check: Option<String>,
-        mut opts: RunOptions,
-    ) -> Result<(), StartError> {
-        self.spawn(exercise, code, check, &mut opts, Job::Compare)
+        self.spawn(exercise, code, check, &mut opts, job)
     }
 
     fn spawn(
@@ -321,7 +326,7 @@ mod tests {
         let mut runs = RunController::new(Arc::new(Stubborn {
             ignore: Duration::from_secs(10),
         }));
-        runs.start("e", "x".into(), None, RunOptions::default())
+        runs.start("e", "x".into(), None, RunOptions::default(), Job::Run)
             .unwrap();
         let t0 = runs.running().unwrap().started;
         assert!(runs.poll(t0).is_none());
@@ -345,10 +350,10 @@ mod tests {
         let mut runs = RunController::new(Arc::new(Stubborn {
             ignore: Duration::ZERO,
         }));
-        runs.start("e", "x".into(), None, RunOptions::default())
+        runs.start("e", "x".into(), None, RunOptions::default(), Job::Run)
             .unwrap();
         assert_eq!(
-            runs.start("f", "y".into(), None, RunOptions::default()),
+            runs.start("f", "y".into(), None, RunOptions::default(), Job::Run),
             Err(StartError::Busy)
         );
         assert!(runs.cancel(Instant::now()));

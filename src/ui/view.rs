@@ -355,13 +355,7 @@ impl App {
             ));
         }
         if let Some(run) = running.filter(|_| context != Context::Confirm) {
-            let state = if run.stopping.is_some() {
-                s.cancelling
-            } else if run.job == super::runs::Job::Compare {
-                s.comparing
-            } else {
-                s.running
-            };
+            let state = run.state_word(s);
             lead.push(Span::styled(
                 format!(" {} {state} ", run.exercise),
                 self.theme.style(theme::SPINNER),

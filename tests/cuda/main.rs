@@ -476,11 +476,10 @@ fn gpu_lesson_exercises_give_the_sims_reports() {
     // from its solution, on the sim in this process and on the real GPU through the worker,
     // as `cudatutor run --backend cuda` runs it. Float results may differ in float32 rounding
     // (the kernels' summation order is the GPU's); anything else must agree.
-    use cudatutor::classroom::grade::exercise_options;
     use cudatutor::lesson::{Catalog, Lang};
     use cudatutor::run::worker::WorkerClient;
     use cudatutor::run::{BackendChoice, RunOptions, run_exercise_in_process};
-    use report_compare::{Allowed, first_difference};
+    use report_compare::{Allowed, first_difference, lesson_runs};
     let bin = std::env::var_os("CUDATUTOR_BIN")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_cudatutor").into());
@@ -489,69 +488,59 @@ fn gpu_lesson_exercises_give_the_sims_reports() {
     let (mut exact, mut float_only, mut runs) = (0, 0, 0);
     let (mut launches, mut fallbacks) = (0u64, std::collections::BTreeMap::new());
     let mut failures = Vec::new();
-    for lesson in &catalog.lessons {
-        for ex in &lesson.exercises {
-            let mut codes = vec![("start", ex.start_code.clone())];
-            if let Some(s) = &ex.solution {
-                codes.push(("solution", s.clone()));
+    for (ex, key, code, sim_opts) in lesson_runs(&catalog) {
+        let gpu_opts = RunOptions {
+            backend: BackendChoice::Cuda,
+            ..sim_opts.clone()
+        };
+        let mut sim = run_exercise_in_process(&code, ex.check.as_deref(), &sim_opts);
+        let t0 = std::time::Instant::now();
+        let mut gpu = client.run(&code, ex.check.as_deref(), &gpu_opts);
+        // The real card's size is its own (139.8 GiB on an H200, 79.19 on an H100, 80
+        // GiB modelled): in
+        // the counters and in an out-of-memory message, where it is the one difference
+        // the first GPU run found (l4-oom's solution even prints it).
+        for r in [&mut sim, &mut gpu] {
+            for d in &mut r.memory.devices {
+                d.capacity = 0;
             }
-            for (which, code) in codes {
-                let key = format!("{}/{which}", ex.id);
-                let sim_opts = exercise_options(lesson, ex, &RunOptions::default());
-                let gpu_opts = RunOptions {
-                    backend: BackendChoice::Cuda,
-                    ..sim_opts.clone()
-                };
-                let mut sim = run_exercise_in_process(&code, ex.check.as_deref(), &sim_opts);
-                let t0 = std::time::Instant::now();
-                let mut gpu = client.run(&code, ex.check.as_deref(), &gpu_opts);
-                // The real card's size is its own (139.8 GiB on an H200, 79.19 on an H100, 80
-                // GiB modelled): in
-                // the counters and in an out-of-memory message, where it is the one difference
-                // the first GPU run found (l4-oom's solution even prints it).
-                for r in [&mut sim, &mut gpu] {
-                    for d in &mut r.memory.devices {
-                        d.capacity = 0;
-                    }
-                    r.stdout = without_card_size(&r.stdout);
-                    r.stderr = without_card_size(&r.stderr);
-                    if let Some(e) = r.error.as_mut() {
-                        e.message = without_card_size(&e.message);
-                    }
-                }
-                let ms = t0.elapsed().as_millis();
-                runs += 1;
-                if let Some(u) = &gpu.device_usage {
-                    launches += u.launches;
-                    for (op, n) in &u.fallbacks {
-                        *fallbacks.entry(op.clone()).or_insert(0u64) += n;
-                    }
-                }
-                let verdict = if gpu.backend != "cuda" || gpu.internal_error.is_some() {
-                    failures.push(key.clone());
-                    format!("NOT ON THE GPU: {} {:?}", gpu.backend, gpu.internal_error)
-                } else if first_difference(&sim, &gpu, Allowed::default()).is_none() {
-                    exact += 1;
-                    "identical".to_string()
-                } else {
-                    let float = Allowed {
-                        float: true,
-                        ..Allowed::default()
-                    };
-                    match first_difference(&sim, &gpu, float) {
-                        None => {
-                            float_only += 1;
-                            "float32 rounding only".to_string()
-                        }
-                        Some((field, a, b)) => {
-                            failures.push(key.clone());
-                            format!("DIFFERS in {field}\n--- sim\n{a}\n--- cuda\n{b}")
-                        }
-                    }
-                };
-                eprintln!("{key:40} {ms:>6} ms  {verdict}");
+            r.stdout = without_card_size(&r.stdout);
+            r.stderr = without_card_size(&r.stderr);
+            if let Some(e) = r.error.as_mut() {
+                e.message = without_card_size(&e.message);
             }
         }
+        let ms = t0.elapsed().as_millis();
+        runs += 1;
+        if let Some(u) = &gpu.device_usage {
+            launches += u.launches;
+            for (op, n) in &u.fallbacks {
+                *fallbacks.entry(op.clone()).or_insert(0u64) += n;
+            }
+        }
+        let verdict = if gpu.backend != "cuda" || gpu.internal_error.is_some() {
+            failures.push(key.clone());
+            format!("NOT ON THE GPU: {} {:?}", gpu.backend, gpu.internal_error)
+        } else if first_difference(&sim, &gpu, Allowed::default()).is_none() {
+            exact += 1;
+            "identical".to_string()
+        } else {
+            let float = Allowed {
+                float: true,
+                ..Allowed::default()
+            };
+            match first_difference(&sim, &gpu, float) {
+                None => {
+                    float_only += 1;
+                    "float32 rounding only".to_string()
+                }
+                Some((field, a, b)) => {
+                    failures.push(key.clone());
+                    format!("DIFFERS in {field}\n--- sim\n{a}\n--- cuda\n{b}")
+                }
+            }
+        };
+        eprintln!("{key:40} {ms:>6} ms  {verdict}");
     }
     eprintln!(
         "cuda vs sim: {exact} of {runs} runs identical, {float_only} differ in float32 rounding only"

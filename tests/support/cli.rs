@@ -5,7 +5,7 @@
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::{ExerciseState, Progress};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_cudatutor");
 
@@ -91,16 +91,19 @@ pub(crate) fn editor_script(dir: &Path, new_code: &str, status: i32) -> PathBuf 
     script
 }
 
-/// `cmd` run to its end with `input` on its stdin, its stdout and stderr captured.
-pub(crate) fn output_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = cmd
-        .stdin(Stdio::piped())
+/// `cmd` started with its stdin, stdout and stderr all pipes to this test.
+pub(crate) fn spawn_piped(cmd: &mut Command) -> Child {
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// `cmd` run to its end with `input` on its stdin, its stdout and stderr captured.
+pub(crate) fn output_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = spawn_piped(cmd);
     child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
 }

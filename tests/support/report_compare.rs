@@ -4,8 +4,28 @@
 //! known-gaps files that list the runs allowed to differ (with their reason).
 #![allow(dead_code)]
 
-use cudatutor::run::RunReport;
+use cudatutor::classroom::grade::exercise_options;
+use cudatutor::lesson::{Catalog, Exercise};
+use cudatutor::run::{RunOptions, RunReport};
 use std::collections::BTreeMap;
+
+/// Every exercise's starting code (where the device-side asserts are) and solution in
+/// `catalog`, lesson by lesson, as (exercise, key, code, the options it runs under on the sim);
+/// the key, `id/start` or `id/solution`, is how the known-gaps files name the run.
+pub(crate) fn lesson_runs(catalog: &Catalog) -> Vec<(&Exercise, String, String, RunOptions)> {
+    let mut runs = Vec::new();
+    for lesson in &catalog.lessons {
+        for ex in &lesson.exercises {
+            let sim_opts = exercise_options(lesson, ex, &RunOptions::default());
+            let solution = ex.solution.iter().map(|s| ("solution", s));
+            for (which, code) in std::iter::once(("start", &ex.start_code)).chain(solution) {
+                let key = format!("{}/{which}", ex.id);
+                runs.push((ex, key, code.clone(), sim_opts.clone()));
+            }
+        }
+    }
+    runs
+}
 
 /// The fields of a report the two backends must agree on, as `(field, text)`.
 pub(crate) fn comparable(r: &RunReport) -> Vec<(&'static str, String)> {
