@@ -825,13 +825,19 @@ pub struct Dict {
 /// (or a chain of instances, whose attributes live in one) frees without deep recursion.
 impl Drop for Dict {
     fn drop(&mut self) {
-        if !self.entries.is_empty() {
-            super::drop::drop_values(
-                std::mem::take(&mut self.entries)
-                    .into_iter()
-                    .flatten()
-                    .flat_map(|(_, k, v)| [k, v]),
-            );
+        if self.entries.is_empty() {
+            return;
+        }
+        let mut entries = std::mem::take(&mut self.entries);
+        // Entries whose key and value hold no other object (ints, strings, floats) cannot
+        // recurse: they drop here in one tight pass. Walking every entry through
+        // drop_values' chained iterators cost about 140 instructions per entry, a sixth of
+        // each `d[i] = i` in a loop that builds and drops a dict.
+        entries.retain(|e| {
+            matches!(e, Some((_, k, v)) if super::drop::is_container(k) || super::drop::is_container(v))
+        });
+        if !entries.is_empty() {
+            super::drop::drop_values(entries.into_iter().flatten().flat_map(|(_, k, v)| [k, v]));
         }
     }
 }
