@@ -440,3 +440,21 @@ fn a_call_over_a_huge_range_stops_near_where_a_plain_loop_stops() {
         last_line(&out)
     );
 }
+
+/// A MemoryError that the script catches frees what the call had built (the free is polled,
+/// so a time limit falling during it stops the run at once, but it is not put off): the
+/// script goes on with its budget back and can build a smaller list at once.
+#[test]
+fn a_caught_memory_error_frees_the_partial_list_for_the_rest_of_the_script() {
+    let path = script(
+        "caught_memory_error.py",
+        "try:\n    y = list(zip(range(10**9), range(10**9)))\nexcept MemoryError:\n    print('caught')\ny = [(i, i) for i in range(10**5)]\ny = list(enumerate(range(10**5)))\nprint(len(y))\n",
+    );
+    let (out, _) = run(&path, &["--memory-limit", "256MiB", "--time-limit", "120"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "caught\n100000\n",
+        "{}",
+        last_line(&out)
+    );
+}

@@ -66,7 +66,7 @@ fn drop_in_place_now(items: impl IntoIterator<Item = Value>) {
 }
 
 /// Values whose drop can recurse (everything else is dropped on the spot when parked).
-fn is_container(v: &Value) -> bool {
+pub(crate) fn is_container(v: &Value) -> bool {
     !matches!(
         v,
         Value::None

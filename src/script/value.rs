@@ -786,6 +786,14 @@ pub(crate) fn hash_tuple(items: &[i64]) -> i64 {
 
 /// The index's hash of a key (FxHash of its [`KeyView`]): the same for an `HKey` and a borrowed
 /// name, so a name site can compute it once at compile time ([`Dict::get_hashed`]).
+///
+/// FxHash ends in a multiply, which leaves its entropy in the high bits (a product's bit j
+/// depends only on the input's bits up to j), and hashbrown places a key by the hash's LOW
+/// bits: keys that differ only in high bits started in a few buckets and every insert probed
+/// the whole cluster. `d[i * 1024] = i` for 20,000 keys took 96 ms against 29 ms for
+/// `d[i] = i`, `d[i * 32768]` 398 ms (quadratic; at load 15), and 20,000 keys `'item0000'`…
+/// or even `str(i)` started in about 1,100 of 32,768 buckets. Folding the high half down and
+/// multiplying once more spreads every such set as a random hash would (the unit tests).
 pub(crate) fn key_hash(k: KeyView<'_>) -> u64 {
     let mut h = FxHasher::default();
     match k {
@@ -793,7 +801,8 @@ pub(crate) fn key_hash(k: KeyView<'_>) -> u64 {
         KeyView::EqObject(x, _) => ("eq-object", x).hash(&mut h),
         _ => k.hash(&mut h),
     }
-    h.finish()
+    let p = h.finish();
+    (p ^ (p >> 32)).wrapping_mul(SEED).rotate_left(26)
 }
 
 /// An insertion-ordered hash map from Python keys to values: `dict`, `set`, namespaces,
@@ -816,13 +825,19 @@ pub struct Dict {
 /// (or a chain of instances, whose attributes live in one) frees without deep recursion.
 impl Drop for Dict {
     fn drop(&mut self) {
-        if !self.entries.is_empty() {
-            super::drop::drop_values(
-                std::mem::take(&mut self.entries)
-                    .into_iter()
-                    .flatten()
-                    .flat_map(|(_, k, v)| [k, v]),
-            );
+        if self.entries.is_empty() {
+            return;
+        }
+        let mut entries = std::mem::take(&mut self.entries);
+        // Entries whose key and value hold no other object (ints, strings, floats) cannot
+        // recurse: they drop here in one tight pass. Walking every entry through
+        // drop_values' chained iterators cost about 140 instructions per entry, a sixth of
+        // each `d[i] = i` in a loop that builds and drops a dict.
+        entries.retain(|e| {
+            matches!(e, Some((_, k, v)) if super::drop::is_container(k) || super::drop::is_container(v))
+        });
+        if !entries.is_empty() {
+            super::drop::drop_values(entries.into_iter().flatten().flat_map(|(_, k, v)| [k, v]));
         }
     }
 }
@@ -1522,5 +1537,32 @@ mod dict_tests {
         assert_eq!(d.get_hashed("total", h).and_then(Value::as_int), Some(2));
         assert_eq!(d.remove_str("total").and_then(|v| v.as_int()), Some(2));
         assert!(d.get_hashed("total", h).is_none());
+    }
+
+    /// How many of a 2^15-bucket table's buckets these keys' index hashes start in.
+    fn buckets_used(keys: impl Iterator<Item = u64>) -> usize {
+        let mask = (1u64 << 15) - 1;
+        let used: std::collections::HashSet<u64> = keys.map(|h| h & mask).collect();
+        used.len()
+    }
+
+    #[test]
+    fn int_keys_that_differ_only_in_high_bits_spread_over_the_index() {
+        for shift in [0, 10, 15, 20, 32, 40] {
+            let used = buckets_used((0..20_000i64).map(|i| key_hash(KeyView::Int(i << shift))));
+            // 20,000 keys thrown at random into 32,768 buckets fill about 14,000 of them.
+            assert!(used > 12_000, "keys i << {shift}: {used} buckets");
+        }
+    }
+
+    #[test]
+    fn string_keys_that_differ_only_in_their_last_characters_spread_over_the_index() {
+        let keys: Vec<String> = (0..20_000).map(|i| format!("item{i:04}")).collect();
+        let long: Vec<String> = (0..20_000).map(|i| format!("sample_item_{i:05}")).collect();
+        let numbers: Vec<String> = (0..20_000).map(|i| i.to_string()).collect();
+        for set in [&keys, &long, &numbers] {
+            let used = buckets_used(set.iter().map(|k| key_hash(KeyView::Str(k))));
+            assert!(used > 12_000, "{}: {used} buckets", set[0]);
+        }
     }
 }

@@ -267,6 +267,10 @@ impl Interpreter {
                     clear_target(f, &g.target);
                 }
                 if let Err(e) = r {
+                    if let CompOut::List(v) = out {
+                        // Left after the report when stopped, else freed in polled chunks.
+                        return Err(self.leave_at_stop(v, e));
+                    }
                     if e.0.uncatchable {
                         // Stopped (time limit, Ctrl-c): what it built (millions of items for
                         // `[i for i in range(10**9)]`) is freed with the run's heap after the

@@ -395,13 +395,37 @@ impl Interpreter {
     /// its report when `e` stops the run: `list(zip(range(10**9), range(10**9)))` holds
     /// millions of tuples when the limit falls, and freeing them first made the report 0.4 s
     /// (idle) to 2 s (loaded) late.
-    pub(crate) fn leave_at_stop(&mut self, partial: Vec<Value>, e: PyException) -> PyException {
-        if e.0.uncatchable && !partial.is_empty() {
+    ///
+    /// Any other error (the budget's MemoryError, which the script may catch and go on) frees
+    /// the partial list now, as CPython does, but [`FREE_CHUNK`] items at a time with the
+    /// limits polled between chunks: freeing 10^8 tuples takes about a second, and a time
+    /// limit or Ctrl-c that falls meanwhile stops the run at once (the rest is then left for
+    /// after the report) instead of after the free.
+    pub(crate) fn leave_at_stop(&mut self, mut partial: Vec<Value>, e: PyException) -> PyException {
+        if partial.is_empty() {
+            return e;
+        }
+        if e.0.uncatchable {
             self.left_at_stop.push(Value::list(partial));
+            return e;
+        }
+        while !partial.is_empty() {
+            let keep = partial.len().saturating_sub(FREE_CHUNK);
+            let freed = partial.len() - keep;
+            partial.truncate(keep);
+            if let Err(stop) = self.work(freed as u64)
+                && stop.0.uncatchable
+            {
+                return self.leave_at_stop(partial, stop);
+            }
         }
         e
     }
 }
+
+/// Items of a partial result freed between two polls of the limits (see
+/// [`Interpreter::leave_at_stop`]): a few milliseconds of frees.
+const FREE_CHUNK: usize = 1 << 16;
 
 pub(crate) fn is_stop_iteration(e: &PyException) -> bool {
     match &e.0.payload {
