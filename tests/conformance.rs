@@ -2,7 +2,10 @@
 //! OptimizerInfo; scripts/conformance/generate.py): every tests/conformance/NAME.py runs through
 //! `cudatutor run` and its output is compared with PyTorch 2.15's recording
 //! (tests/conformance/expected/, scripts/record-pytorch.py) SAMPLE BY SAMPLE: each sample prints
-//! lines tagged `[TAG] `, and MANIFEST.tsv lists the samples of every script.
+//! lines tagged `[TAG] `, and MANIFEST.tsv lists the samples of every script and the file that
+//! runs them. Ops that share one sample table share one file (`ops_*.py`), which prints each
+//! sample as `[SCRIPT.TAG] `; a sample is still named by its own script and tag everywhere else
+//! (KNOWN_DIFFERENCES, CONFORMANCE_RESULTS, docs/conformance.md).
 //!
 //! The test fails when a sample differs that tests/conformance/KNOWN_DIFFERENCES does not list
 //! (a regression, or a new sample that does not match), and when a listed sample now matches
@@ -52,35 +55,40 @@ struct Judged {
     finding: Option<Finding>,
 }
 
-/// Runs one script and judges each of its samples.
-fn judge_script(root: &Path, script: &str, samples: &[&Sample]) -> Vec<Judged> {
+/// Runs one file and judges each of its samples. What goes wrong with the file as a whole is
+/// judged as the SCRIPT_TAG of every script whose samples it runs.
+fn judge_script(root: &Path, file: &str, samples: &[&Sample]) -> Vec<Judged> {
     let dir = root.join(DIR);
     let expected = dir.join("expected");
-    let judged = |tag: &str, finding: Option<Finding>| Judged {
+    let judged = |script: &str, tag: &str, finding: Option<Finding>| Judged {
         script: script.to_string(),
         tag: tag.to_string(),
         finding,
     };
-    let want_stdout = match std::fs::read(expected.join(format!("{script}.stdout"))) {
+    let scripts: BTreeSet<&str> = samples.iter().map(|s| s.script.as_str()).collect();
+    let for_every_script = |finding: Finding| -> Vec<Judged> {
+        scripts
+            .iter()
+            .map(|script| judged(script, SCRIPT_TAG, Some(finding.clone())))
+            .collect()
+    };
+    let want_stdout = match std::fs::read(expected.join(format!("{file}.stdout"))) {
         Ok(b) => b,
         Err(_) => {
-            return vec![judged(
-                SCRIPT_TAG,
-                Some(Finding {
-                    verdict: Verdict::Differs,
-                    kind: "no recording",
-                    cause: format!("no recording: run {RECORDER}"),
-                    detail: format!("no recording: run {RECORDER}"),
-                }),
-            )];
+            return for_every_script(Finding {
+                verdict: Verdict::Differs,
+                kind: "no recording",
+                cause: format!("no recording: run {RECORDER}"),
+                detail: format!("no recording: run {RECORDER}"),
+            });
         }
     };
-    let want_code: i32 = std::fs::read_to_string(expected.join(format!("{script}.status")))
+    let want_code: i32 = std::fs::read_to_string(expected.join(format!("{file}.status")))
         .ok()
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(0);
     let want = samples::parse(&want_stdout);
-    let run = run_isolated(&dir.join(format!("{script}.py")), SCRIPT_TIMEOUT);
+    let run = run_isolated(&dir.join(format!("{file}.py")), SCRIPT_TIMEOUT);
     if let Some(e) = run.spawn_error {
         panic!("could not start the cudatutor binary: {e}");
     }
@@ -92,34 +100,37 @@ fn judge_script(root: &Path, script: &str, samples: &[&Sample]) -> Vec<Judged> {
         timed_out: run.timed_out,
     };
     let mut out = Vec::new();
-    for s in samples {
-        let Some(want_block) = want.by_tag.get(&s.tag) else {
+    let printed: Vec<String> = samples.iter().map(|s| s.printed_tag()).collect();
+    for (s, tag) in samples.iter().zip(&printed) {
+        let Some(want_block) = want.by_tag.get(tag) else {
             out.push(judged(
+                &s.script,
                 &s.tag,
                 Some(Finding {
                     verdict: Verdict::Differs,
                     kind: "no recording",
                     cause: "the recording has no output for this sample: re-record".to_string(),
-                    detail: format!("re-record: {RECORDER} {script}"),
+                    detail: format!("re-record: {RECORDER} {file}"),
                 }),
             ));
             continue;
         };
-        let got_block = got.by_tag.get(&s.tag).map(|v| v.as_slice());
+        let got_block = got.by_tag.get(tag).map(|v| v.as_slice());
         out.push(judged(
+            &s.script,
             &s.tag,
             verdict::judge(want_block, got_block, &ending),
         ));
     }
-    // The script as a whole: nothing printed outside the samples, and the same exit status
+    // The file as a whole: nothing printed outside the samples, and the same exit status
     // once every sample printed.
-    let listed: BTreeSet<&str> = samples.iter().map(|s| s.tag.as_str()).collect();
+    let listed: BTreeSet<&str> = printed.iter().map(|t| t.as_str()).collect();
     let stray_tags: Vec<&String> = got
         .by_tag
         .keys()
         .filter(|t| !listed.contains(t.as_str()))
         .collect();
-    let all_printed = samples.iter().all(|s| got.by_tag.contains_key(&s.tag));
+    let all_printed = printed.iter().all(|t| got.by_tag.contains_key(t));
     let mut problems = Vec::new();
     if got.untagged != want.untagged {
         problems.push(format!(
@@ -141,21 +152,18 @@ fn judge_script(root: &Path, script: &str, samples: &[&Sample]) -> Vec<Judged> {
     }
     if !problems.is_empty() {
         let cause = problems.join("; ");
-        out.push(judged(
-            SCRIPT_TAG,
-            Some(Finding {
-                verdict: Verdict::Differs,
-                kind: "wrong output",
-                cause: verdict::normalise(&cause),
-                detail: cause,
-            }),
-        ));
+        out.extend(for_every_script(Finding {
+            verdict: Verdict::Differs,
+            kind: "wrong output",
+            cause: verdict::normalise(&cause),
+            detail: cause,
+        }));
     }
     out
 }
 
-fn run_all(root: &Path, by_script: &BTreeMap<String, Vec<Sample>>) -> Vec<Judged> {
-    let queue: Vec<(String, Vec<Sample>)> = by_script
+fn run_all(root: &Path, by_file: &BTreeMap<String, Vec<Sample>>) -> Vec<Judged> {
+    let queue: Vec<(String, Vec<Sample>)> = by_file
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
@@ -172,11 +180,11 @@ fn run_all(root: &Path, by_script: &BTreeMap<String, Vec<Sample>>) -> Vec<Judged
         let root = root.to_path_buf();
         handles.push(std::thread::spawn(move || {
             loop {
-                let Some((script, samples)) = queue.lock().unwrap().pop() else {
+                let Some((file, samples)) = queue.lock().unwrap().pop() else {
                     break;
                 };
                 let refs: Vec<&Sample> = samples.iter().collect();
-                let judged = judge_script(&root, &script, &refs);
+                let judged = judge_script(&root, &file, &refs);
                 results.lock().unwrap().extend(judged);
             }
         }));
@@ -299,7 +307,7 @@ fn every_generated_sample_matches_pytorch_or_is_a_listed_difference() {
         "MANIFEST.tsv lists {} samples; at least {MIN_SAMPLES} are expected",
         manifest.len()
     );
-    let scripts_on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
+    let files_on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "py"))
@@ -307,23 +315,33 @@ fn every_generated_sample_matches_pytorch_or_is_a_listed_difference() {
         .filter(|stem| stem != SHARED_MODULE)
         .collect();
     let mut by_script: BTreeMap<String, Vec<Sample>> = BTreeMap::new();
+    let mut by_file: BTreeMap<String, Vec<Sample>> = BTreeMap::new();
     let mut by_key: BTreeMap<(String, String), Sample> = BTreeMap::new();
     for s in &manifest {
         by_script
             .entry(s.script.clone())
             .or_default()
             .push(s.clone());
+        by_file.entry(s.file.clone()).or_default().push(s.clone());
         by_key.insert((s.script.clone(), s.tag.clone()), s.clone());
     }
-    let listed: BTreeSet<String> = by_script.keys().cloned().collect();
+    let listed: BTreeSet<String> = by_file.keys().cloned().collect();
     assert_eq!(
-        listed, scripts_on_disk,
+        listed, files_on_disk,
         "MANIFEST.tsv and the scripts in {DIR} disagree: rerun scripts/conformance/generate.py"
     );
 
+    // A file runs when the filter is part of its name or of the name of a script it runs.
     let filter = std::env::var("CONFORMANCE_FILTER").ok();
-    by_script.retain(|k, _| filter.as_deref().is_none_or(|f| k.contains(f)));
-    let results = run_all(root, &by_script);
+    let wanted = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+    by_file.retain(|file, samples| wanted(file) || samples.iter().any(|s| wanted(&s.script)));
+    let running: BTreeSet<&str> = by_file
+        .values()
+        .flatten()
+        .map(|s| s.script.as_str())
+        .collect();
+    by_script.retain(|script, _| running.contains(script.as_str()));
+    let results = run_all(root, &by_file);
     let elapsed = started.elapsed();
 
     if let Some(path) = std::env::var_os("CONFORMANCE_RESULTS") {

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generate tests/conformance/: scripts built from PyTorch's own test database
 (OpInfo, ModuleInfo, OptimizerInfo of torch/testing/_internal), one per op, module and
-optimizer, with every sample's inputs written as literals. Run it with the PyTorch 2.15 venv:
+optimizer, with every sample's inputs written as literals, a literal that several samples of a
+script use bound once (bind.py), and ops that share one sample table sharing one script
+(op_groups.py). Run it with the PyTorch 2.15 venv:
 
   OMP_NUM_THREADS=1 .venv-torch/bin/python scripts/conformance/generate.py
   scripts/record-pytorch.py --python .venv-torch/bin/python --dir tests/conformance --jobs 2
@@ -11,7 +13,14 @@ by hand) and tests/conformance/MANIFEST.tsv (one row per sample: script, tag, ki
 what it calls, why it is in the set); the second records PyTorch's output
 into tests/conformance/expected/. tests/conformance.rs runs the scripts through cudatutor and
 compares sample by sample; scripts/conformance/report.py writes docs/conformance.md.
-Deterministic: every sample function runs after torch.manual_seed(0), on the CPU.
+Deterministic: every sample function runs after torch.manual_seed(0), on the CPU. But not
+machine-independent: a few sample functions build their inputs with LAPACK (linalg.det, inv,
+solve; KLDivLoss's), and PyTorch's matmul / linalg results differ in the last bits from one CPU
+to another, so on another machine the generator may write other literals for those, and the
+recorder other bits for unchanged scripts. After a change to the generator, prove that nothing
+moved by recording the old and the new scripts on ONE machine and comparing them sample by
+sample (same_recordings.py; record_forked.py records a few hundred scripts in minutes), then
+keep the committed recordings' lines (carry_recordings.py).
 """
 import collections
 import os
@@ -43,7 +52,9 @@ from torch.testing._internal.common_modules import module_db  # noqa: E402
 from torch.testing._internal.common_optimizers import optim_db  # noqa: E402
 
 import modules as mod_gen  # noqa: E402
+import op_groups  # noqa: E402
 import ops as op_gen  # noqa: E402
+from bind import bind_inputs  # noqa: E402
 import optims as optim_gen  # noqa: E402
 from prelude import PRELUDE  # noqa: E402
 from select_set import beginner_names, functional_names_of_modules, why_selected  # noqa: E402
@@ -93,12 +104,37 @@ def script_name(prefix, name):
     return prefix + "_" + name.replace(".", "_")
 
 
-def write_script(name, origin, body_lines):
+def write_script(name, origin, body_lines, loop=None):
     """`body_lines` may hold None: a sample run by the line of an earlier one (one runner call
-    covers several tags) has no line of its own."""
+    covers several tags) has no line of its own. A tensor literal that several lines use is
+    bound once (bind.py). `loop`: (lines before, loop header) for a group's script, whose sample
+    lines run inside the loop."""
+    definitions, body = bind_inputs(body_lines, indent="    " if loop else "")
     text = HEADER % (torch_version(), origin) + IMPORTS
-    text += "\n".join(line for line in body_lines if line is not None) + "\n"
+    if definitions:
+        text += "\n".join(definitions) + "\n\n"
+    if loop:
+        before, header = loop
+        text += "\n".join(before + [header]) + "\n"
+    text += "\n".join(line for line in body if line is not None) + "\n"
     (OUT / (name + ".py")).write_text(text)
+
+
+def write_op_group(members, form, method_name):
+    """One script for ops that share a sample table (op_groups.py): the table's lines, run by
+    a loop over the ops; tags print as `SCRIPT.TAG`. Returns the file's name."""
+    name = op_groups.group_file_name(members)
+    columns = op_groups.columns(form, method_name)
+    before = ["# The ops of this script run the same samples: (script, %s) of each." % ", ".join(columns),
+              "OPS = ("]
+    before += ["    " + op_groups.op_row(c["name"], c["form"], c["method_name"]) for c in members]
+    before += [")", ""]
+    header = "for %s in OPS:" % ", ".join(["script"] + columns)
+    body = ['sample(script + ".%s", lambda: %s%s)' % (tag, grouped, ", printed=True" if printed else "")
+            for tag, _, _, _, printed, grouped in members[0]["samples"]]
+    origin = "OpInfos %s (one sample function)" % ", ".join('"%s"' % c["full"] for c in members)
+    write_script(name, origin, body, loop=(before, header))
+    return name
 
 
 def target_of(op, form, kind):
@@ -126,6 +162,7 @@ def main():
     written = set()
 
     checker = op_gen.Checker(PRELUDE)
+    candidates = []
     for op in op_db:
         why = why_selected(op, names, functionals)
         if why is None:
@@ -142,14 +179,25 @@ def main():
         samples = op_gen.op_samples(op, form, method_name, checker, stats)
         if not samples:
             continue
-        name = script_name("op", full)
-        body = ['sample("%s", lambda: %s%s)' % (tag, text, ", printed=True" if printed else "")
-                for tag, _, _, text, printed in samples]
-        write_script(name, 'OpInfo "%s"' % full, body)
-        written.add(name)
-        entry = op.name + (" (%s)" % op.variant_test_name if op.variant_test_name else "")
-        for tag, dtype, kind, _, _ in samples:
-            manifest.append((name, tag, kind, dtype, entry, target_of(op, form, kind), why))
+        candidates.append({"op": op, "form": form, "full": full, "name": script_name("op", full),
+                           "why": why, "method_name": method_name, "samples": samples,
+                           "key": op_groups.table_key(op, form, method_name, samples)})
+    for members in op_groups.group_ops(candidates):
+        first = members[0]
+        if len(members) == 1:
+            body = ['sample("%s", lambda: %s%s)' % (tag, text, ", printed=True" if printed else "")
+                    for tag, _, _, text, printed, _ in first["samples"]]
+            write_script(first["name"], 'OpInfo "%s"' % first["full"], body)
+            file = first["name"]
+        else:
+            file = write_op_group(members, first["form"], first["method_name"])
+        written.add(file)
+        for c in members:
+            op = c["op"]
+            entry = op.name + (" (%s)" % op.variant_test_name if op.variant_test_name else "")
+            for tag, dtype, kind, _, _, _ in c["samples"]:
+                manifest.append((c["name"], tag, kind, dtype, entry, target_of(op, c["form"], kind),
+                                 c["why"], file))
 
     mchecker = mod_gen.ModuleChecker(PRELUDE)
     for mi in module_db:
@@ -164,7 +212,7 @@ def main():
         written.add(name)
         for tag, dtype, kind, _ in lines:
             manifest.append((name, tag, kind, dtype, "nn." + cls, "torch.nn." + cls,
-                             "ModuleInfo (a torch.nn module)"))
+                             "ModuleInfo (a torch.nn module)", name))
     for cls, constructors, inputs in mod_gen.EXTRA_MODULES:
         lines = mod_gen.extra_module_samples(cls, constructors, inputs, mchecker, stats)
         name = script_name("module", cls)
@@ -173,7 +221,7 @@ def main():
         written.add(name)
         for tag, dtype, kind, _ in lines:
             manifest.append((name, tag, kind, dtype, "nn." + cls, "torch.nn." + cls,
-                             "a printing torch.nn module without a ModuleInfo"))
+                             "a printing torch.nn module without a ModuleInfo", name))
 
     for info in optim_db:
         helpers, lines = optim_gen.optim_samples(info, stats)
@@ -188,14 +236,16 @@ def main():
                 kind = "scheduler"
             else:
                 target = "torch.optim." + cls
-            manifest.append((name, tag, kind, dtype, "optim." + cls, target, "OptimizerInfo"))
+            manifest.append((name, tag, kind, dtype, "optim." + cls, target, "OptimizerInfo", name))
 
     for stale in OUT.glob("*.py"):
         if stale.stem not in written and stale.stem != SHARED:
             stale.unlink()
     with open(OUT / "MANIFEST.tsv", "w") as f:
         f.write("# Generated by scripts/conformance/generate.py: one row per sample.\n")
-        f.write("# script\ttag\tkind\tdtype\tdatabase entry\tcalls\twhy in the set\n")
+        f.write("# script\ttag\tkind\tdtype\tdatabase entry\tcalls\twhy in the set\tfile\n")
+        f.write("# (file: the .py that runs the sample; where it is not the script's own, the\n"
+                "# sample prints as [SCRIPT.TAG] among the samples of the other ops of its group)\n")
         for row in manifest:
             f.write("\t".join(row) + "\n")
 

@@ -137,6 +137,42 @@ class Inline(ast.NodeTransformer):
         return ast.Call(func=func, args=args, keywords=keywords)
 
 
+class Spelled(ast.NodeTransformer):
+    """A database lambda as a script can define it: `wrapper_set_seed(f, a, ...)` written
+    `f(a, ...)` and `torch.Tensor.m(x, ...)` written `x.m(...)`, as Inline writes them, its
+    parameters kept; Unrepresentable when it uses a name the script lacks."""
+
+    def __init__(self, lam):
+        self.own = {a.arg for a in lam.args.args}
+        self.own |= {a.arg for a in (lam.args.vararg, lam.args.kwarg) if a is not None}
+        if lam.args.kwonlyargs or lam.args.defaults or lam.args.posonlyargs:
+            raise Unrepresentable("lambda with defaults or keyword-only parameters")
+
+    def visit_Name(self, node):
+        if node.id not in self.own and node.id not in LAMBDA_GLOBALS:
+            raise Unrepresentable("lambda global %s" % node.id)
+        return node
+
+    def visit_Call(self, node):
+        args = [self.visit(a) for a in node.args]
+        keywords = [ast.keyword(arg=k.arg, value=self.visit(k.value)) for k in node.keywords]
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "wrapper_set_seed" and args:
+            func, args = args[0], args[1:]
+        else:
+            func = self.visit(func)
+        if isinstance(func, ast.Attribute) and ast.unparse(func.value) == "torch.Tensor" and args:
+            func, args = ast.Attribute(value=args[0], attr=func.attr, ctx=ast.Load()), args[1:]
+        return ast.Call(func=func, args=args, keywords=keywords)
+
+
+def lambda_spelling(lam):
+    """The source of a database lambda that a group's script binds as its op's `fn`."""
+    body = Spelled(lam).visit(ast.parse(ast.unparse(lam.body), mode="eval").body)
+    lam = ast.Lambda(args=lam.args, body=body)
+    return ast.unparse(ast.fix_missing_locations(lam))
+
+
 def inline_lambda(lam, s):
     args = [literal(s.input)] + [literal(a) for a in s.args]
     kwargs = [(k, literal(v)) for k, v in s.kwargs.items()]
@@ -159,14 +195,20 @@ def index_text(index):
     return one(index)
 
 
-def call_text(form, s, method_name=None):
-    """The expression that runs SampleInput `s`."""
+def call_text(form, s, method_name=None, grouped=False):
+    """The expression that runs SampleInput `s`. `grouped`: as the script of a group of ops
+    writes it, which runs each op of the group as `fn` (the function) and `method` (a lambda
+    that calls the Tensor method) instead of spelling its name."""
     kind, spelling = form
     args = [literal(a) for a in s.args]
     kwargs = ["%s=%s" % (k, literal(v)) for k, v in s.kwargs.items()]
     if kind == "lambda":
         if method_name is not None:
             raise Unrepresentable("method of a lambda op")
+        if grouped:
+            lambda_spelling(spelling)
+            args = [literal(s.input)] + args
+            return "fn(%s)" % ", ".join(args + kwargs)
         return inline_lambda(spelling, s)
     x = literal(s.input)
     if kind == "operator":
@@ -180,9 +222,11 @@ def call_text(form, s, method_name=None):
             raise Unrepresentable("property sample with arguments")
         return "%s.%s" % (x, spelling)
     if kind == "function" and method_name is None:
-        return "%s(%s)" % (spelling, ", ".join([x] + args + kwargs))
+        return "%s(%s)" % ("fn" if grouped else spelling, ", ".join([x] + args + kwargs))
     if not isinstance(s.input, torch.Tensor):
         raise Unrepresentable("method call on a %s" % type(s.input).__name__)
+    if grouped:
+        return "method(%s)" % ", ".join([x] + args + kwargs)
     name = method_name or spelling
     return "%s.%s(%s)" % (x, name, ", ".join(args + kwargs))
 
@@ -219,8 +263,19 @@ class Checker:
             return False
 
 
+def grouped_text(form, s, method_name=None):
+    """call_text(..., grouped=True), or None where a group's script could not run the sample:
+    an op spelled as an operator or a property stays in a script of its own."""
+    if form[0] not in ("function", "method", "lambda"):
+        return None
+    try:
+        return call_text(form, s, method_name, grouped=True)
+    except Unrepresentable:
+        return None
+
+
 def op_samples(op, form, method_name, checker, stats):
-    """[(tag, dtype name, kind, text, printed)] for one OpInfo."""
+    """[(tag, dtype name, kind, text, printed, grouped text)] for one OpInfo."""
     out = []
     seen = set()
     supported = op.supported_dtypes("cpu")
@@ -249,14 +304,16 @@ def op_samples(op, form, method_name, checker, stats):
             seen.add(text)
             kept.append((s, text))
         for i, (s, text) in enumerate(kept):
-            out.append(("s%d" % n, str(dtype).split(".")[1], "function", text, i == 0))
+            out.append(("s%d" % n, str(dtype).split(".")[1], "function", text, i == 0,
+                        grouped_text(form, s)))
             if method_name and i < METHOD_SAMPLES_PER_DTYPE.get(dtype, 0):
                 try:
                     mtext = call_text(form, s, method_name)
                 except Unrepresentable:
                     mtext = None
                 if mtext and mtext != text:
-                    out.append(("m%d" % n, str(dtype).split(".")[1], "method", mtext, False))
+                    out.append(("m%d" % n, str(dtype).split(".")[1], "method", mtext, False,
+                                grouped_text(form, s, method_name)))
             n += 1
     errors = []
     try:
@@ -283,6 +340,6 @@ def op_samples(op, form, method_name, checker, stats):
         dtype = ""
         if isinstance(ei.sample_input.input, torch.Tensor):
             dtype = str(ei.sample_input.input.dtype).split(".")[1]
-        out.append(("e%d" % e_n, dtype, "error", text, False))
+        out.append(("e%d" % e_n, dtype, "error", text, False, grouped_text(form, ei.sample_input)))
         e_n += 1
     return out

@@ -144,16 +144,20 @@ def cause_summary(manifest, results, limit):
 
 
 def torch_raises(manifest):
-    """script -> how many of its non-error samples PyTorch answered with an exception."""
+    """script -> how many of its non-error samples PyTorch answered with an exception. A file
+    that runs several ops' samples (column 8, `file`) prints them as `[SCRIPT.TAG]`."""
     kinds = {(r[0], r[1]): r[2] for r in manifest}
     counts = collections.Counter()
     for path in sorted((SUITE / "expected").glob("*.stdout")):
-        script = path.stem
         seen = set()
         for line in path.read_text().splitlines():
-            m = re.match(r"\[(\w+)\] raised ", line)
-            if m and kinds.get((script, m.group(1)), "error") != "error" and m.group(1) not in seen:
-                seen.add(m.group(1))
+            m = re.match(r"\[([\w.-]+)\] raised ", line)
+            if not m:
+                continue
+            script, _, tag = m.group(1).rpartition(".")
+            script = script or path.stem
+            if kinds.get((script, tag), "error") != "error" and (script, tag) not in seen:
+                seen.add((script, tag))
                 counts[script] += 1
     return counts
 
@@ -207,7 +211,13 @@ def render(manifest, results, timing, passed):
       "`cudatutor run`; a module input's construct, forward, backward and eval samples share "
       "one `run_module_input` line, and the error inputs every optimizer shares "
       "(get_error_inputs_for_all_optims) are written once, as the prelude's "
-      "`run_errors_for_all_optims`. PyTorch's output is recorded by scripts/record-pytorch.py (CPU, one "
+      "`run_errors_for_all_optims`. A tensor literal that several samples of a script use is "
+      "bound once at its top (`f32_2x3 = lambda: T(...)`, called afresh by each sample), and ops "
+      "whose database entries share one sample function and render to the same sample table "
+      "(amax and amin, sort and argsort, the unary ops of sample_inputs_elementwise_unary...) "
+      "share one `ops_*.py` script that runs the table against each op in turn, printing "
+      "`[SCRIPT.TAG]`; MANIFEST.tsv still lists every op's samples under its own script name, "
+      "with the file that runs them. PyTorch's output is recorded by scripts/record-pytorch.py (CPU, one "
       "thread) into tests/conformance/expected/; tests/conformance.rs runs every script "
       "through cudatutor and compares the output **sample by sample**.")
     w("")
@@ -269,6 +279,8 @@ def render(manifest, results, timing, passed):
     w("| optimizers | %d |" % len(optims))
     w("| lr_schedulers (through the optimizers) | %d |" % len(schedulers))
     w("| scripts | %d |" % len({r[0] for r in manifest}))
+    w("| files that run them (ops sharing a sample table share one) | %d |"
+      % len({r[7] if len(r) > 7 else r[0] for r in manifest}))
     w("| samples | %d |" % n)
     for kind in sorted(by_kind):
         w("| &nbsp;&nbsp;%s samples | %d |" % (kind, len(by_kind[kind])))

@@ -3,5 +3,7 @@
 import torch
 from prelude import *
 
-sample("s0", lambda: torch.abs(T([[-16777217, -8589934599, -4611686018427400249, -9223372036854775807]], i64)), printed=True)
-sample("m0", lambda: T([[-16777217, -8589934599, -4611686018427400249, -9223372036854775807]], i64).abs())
+i64_1x4 = lambda: T([[-16777217, -8589934599, -4611686018427400249, -9223372036854775807]], i64)
+
+sample("s0", lambda: torch.abs(i64_1x4()), printed=True)
+sample("m0", lambda: i64_1x4().abs())

@@ -3,11 +3,13 @@
 import torch
 from prelude import *
 
+b8_scalar = lambda: T(True, b8)
+
 sample("s0", lambda: torch.bitwise_and(T(-8, i64), T(6, i64)), printed=True)
 sample("s1", lambda: torch.bitwise_and(T([-8, 6, 9, 0, 0], i64), T(5, i64)))
 sample("s2", lambda: torch.bitwise_and(T([[-8], [6], [9], [0], [0]], i64), T([5, 5, 7, 6, 5], i64)))
 sample("s3", lambda: torch.bitwise_and(T([[-8, 6, 9, 0, 0], [5, 5, 7, 6, 5], [1, -5, 2, -1, 8], [-4, 0, -6, 3, -5], [9, 2, -5, -2, -2], [1, -7, -4, -6, -7], [-1, -5, 2, -6, -6], [6, 9, 9, 2, 5], [9, 1, 7, 8, -5], [-7, -4, 4, 7, 5]], i64), T(1, i64)))
-sample("s4", lambda: torch.bitwise_and(T(True, b8), T(True, b8)), printed=True)
+sample("s4", lambda: torch.bitwise_and(b8_scalar(), b8_scalar()), printed=True)
 sample("s5", lambda: torch.bitwise_and(T([True, True, False, True, False], b8), T(False, b8)))
 sample("s6", lambda: torch.bitwise_and(T([[True], [True], [False], [True], [False]], b8), T([False, False, True, True, True], b8)))
 sample("e0", lambda: torch.bitwise_and(2, 3))

@@ -3,17 +3,21 @@
 import torch
 from prelude import *
 
-sample("s0", lambda: torch.corrcoef(T([-8.478374, -1.7658259], f32)), printed=True)
-sample("m0", lambda: T([-8.478374, -1.7658259], f32).corrcoef())
-sample("s1", lambda: torch.corrcoef(T([[-8.478374, -1.7658259]], f32)))
-sample("m1", lambda: T([[-8.478374, -1.7658259]], f32).corrcoef())
+f32_2 = lambda: T([-8.478374, -1.7658259], f32)
+f32_1x2 = lambda: T([[-8.478374, -1.7658259]], f32)
+i64_2 = lambda: T([-8, 6], i64)
+
+sample("s0", lambda: torch.corrcoef(f32_2()), printed=True)
+sample("m0", lambda: f32_2().corrcoef())
+sample("s1", lambda: torch.corrcoef(f32_1x2()))
+sample("m1", lambda: f32_1x2().corrcoef())
 sample("s2", lambda: torch.corrcoef(T([[-8.478374, -1.7658259], [-4.3228045, -2.400456], [-7.950587, 3.6116052]], f32)))
 sample("s3", lambda: torch.corrcoef(T([[-8.478374, -1.7658259, -4.3228045], [-2.400456, -7.950587, 3.6116052]], f32)))
 sample("s4", lambda: torch.corrcoef(T([-4.826984902407649, -7.582430495695129], f64)), printed=True)
 sample("s5", lambda: torch.corrcoef(T([[-4.826984902407649, -7.582430495695129]], f64)))
 sample("s6", lambda: torch.corrcoef(T([[-4.826984902407649, -7.582430495695129], [-0.6046891126565539, -1.5411692216498662], [-1.9719097652168658, -4.146041530864057]], f64)))
-sample("s7", lambda: torch.corrcoef(T([-8, 6], i64)), printed=True)
-sample("m7", lambda: T([-8, 6], i64).corrcoef())
+sample("s7", lambda: torch.corrcoef(i64_2()), printed=True)
+sample("m7", lambda: i64_2().corrcoef())
 sample("s8", lambda: torch.corrcoef(T([[-8, 6]], i64)))
 sample("s9", lambda: torch.corrcoef(T([[-8, 6], [9, 0], [0, 5]], i64)))
 sample("s10", lambda: torch.corrcoef(T([[-8, 6, 9], [0, 0, 5]], i64)))

@@ -3,14 +3,17 @@
 import torch
 from prelude import *
 
-sample("s0", lambda: torch.linalg.norm(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32), keepdim=False), printed=True)
-sample("s1", lambda: torch.linalg.norm(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32), None, keepdim=False))
-sample("s2", lambda: torch.linalg.norm(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32), 0, keepdim=False))
-sample("s3", lambda: torch.linalg.norm(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32), 0.5, keepdim=False))
-sample("s4", lambda: torch.linalg.norm(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32), 1, keepdim=False))
-sample("s5", lambda: torch.linalg.norm(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32), 2, keepdim=False))
-sample("s6", lambda: torch.linalg.norm(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32), 3.5, keepdim=False))
-sample("s7", lambda: torch.linalg.norm(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32), inf, keepdim=False))
-sample("s8", lambda: torch.linalg.norm(T([-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658], f64), keepdim=False), printed=True)
-sample("s9", lambda: torch.linalg.norm(T([-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658], f64), None, keepdim=False))
-sample("s10", lambda: torch.linalg.norm(T([-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658], f64), 0, keepdim=False))
+f32_5 = lambda: T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32)
+f64_5 = lambda: T([-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658], f64)
+
+sample("s0", lambda: torch.linalg.norm(f32_5(), keepdim=False), printed=True)
+sample("s1", lambda: torch.linalg.norm(f32_5(), None, keepdim=False))
+sample("s2", lambda: torch.linalg.norm(f32_5(), 0, keepdim=False))
+sample("s3", lambda: torch.linalg.norm(f32_5(), 0.5, keepdim=False))
+sample("s4", lambda: torch.linalg.norm(f32_5(), 1, keepdim=False))
+sample("s5", lambda: torch.linalg.norm(f32_5(), 2, keepdim=False))
+sample("s6", lambda: torch.linalg.norm(f32_5(), 3.5, keepdim=False))
+sample("s7", lambda: torch.linalg.norm(f32_5(), inf, keepdim=False))
+sample("s8", lambda: torch.linalg.norm(f64_5(), keepdim=False), printed=True)
+sample("s9", lambda: torch.linalg.norm(f64_5(), None, keepdim=False))
+sample("s10", lambda: torch.linalg.norm(f64_5(), 0, keepdim=False))

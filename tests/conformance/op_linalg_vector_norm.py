@@ -3,14 +3,17 @@
 import torch
 from prelude import *
 
-sample("s0", lambda: torch.linalg.vector_norm(T(-8.478374, f32), ord=6), printed=True)
-sample("s1", lambda: torch.linalg.vector_norm(T(-8.478374, f32), ord=4))
-sample("s2", lambda: torch.linalg.vector_norm(T(-8.478374, f32), ord=2))
-sample("s3", lambda: torch.linalg.vector_norm(T(-8.478374, f32), ord=1))
-sample("s4", lambda: torch.linalg.vector_norm(T(-8.478374, f32), ord=0))
-sample("s5", lambda: torch.linalg.vector_norm(T(-8.478374, f32), ord=0.9))
-sample("s6", lambda: torch.linalg.vector_norm(T(-8.478374, f32), ord=inf))
-sample("s7", lambda: torch.linalg.vector_norm(T(-8.478374, f32), ord=-2.1))
-sample("s8", lambda: torch.linalg.vector_norm(T(-4.826984902407649, f64), ord=6), printed=True)
-sample("s9", lambda: torch.linalg.vector_norm(T(-4.826984902407649, f64), ord=4))
-sample("s10", lambda: torch.linalg.vector_norm(T(-4.826984902407649, f64), ord=2))
+f32_scalar = lambda: T(-8.478374, f32)
+f64_scalar = lambda: T(-4.826984902407649, f64)
+
+sample("s0", lambda: torch.linalg.vector_norm(f32_scalar(), ord=6), printed=True)
+sample("s1", lambda: torch.linalg.vector_norm(f32_scalar(), ord=4))
+sample("s2", lambda: torch.linalg.vector_norm(f32_scalar(), ord=2))
+sample("s3", lambda: torch.linalg.vector_norm(f32_scalar(), ord=1))
+sample("s4", lambda: torch.linalg.vector_norm(f32_scalar(), ord=0))
+sample("s5", lambda: torch.linalg.vector_norm(f32_scalar(), ord=0.9))
+sample("s6", lambda: torch.linalg.vector_norm(f32_scalar(), ord=inf))
+sample("s7", lambda: torch.linalg.vector_norm(f32_scalar(), ord=-2.1))
+sample("s8", lambda: torch.linalg.vector_norm(f64_scalar(), ord=6), printed=True)
+sample("s9", lambda: torch.linalg.vector_norm(f64_scalar(), ord=4))
+sample("s10", lambda: torch.linalg.vector_norm(f64_scalar(), ord=2))

@@ -3,13 +3,18 @@
 import torch
 from prelude import *
 
+f32_1x2x1x2 = lambda: T([[[[8.530888, 4.3707314]], [[2.1958847, 6.7188015]]]], f32)
+i64_1x2x1x2 = lambda: T([[[[7, 10]], [[6, 2]]]], i64)
+f32_1x2x1x3 = lambda: T([[[[2.7082715, 8.8804035, 2.9319324]], [[6.6322336, 4.9928474, 8.230838]]]], f32)
+i64_1x2x1x3 = lambda: T([[[[7, 15, 11]], [[13, 8, 16]]]], i64)
+
 sample("s0", lambda: torch.nn.functional.max_unpool2d(T([[[[8.144079, 8.630255]], [[2.0664415, 8.954676]]]], f32), T([[[[1, 4]], [[12, 3]]]], i64), kernel_size=3, stride=2, padding=0, output_size=torch.Size([1, 2, 3, 6])), printed=True)
 sample("s1", lambda: torch.nn.functional.max_unpool2d(T([[[[3.3582952, 8.8804035]], [[6.6322336, 8.230838]]]], f32), T([[[[8, 15]], [[13, 16]]]], i64), kernel_size=3, stride=None, padding=0, output_size=torch.Size([1, 2, 3, 6])))
-sample("s2", lambda: torch.nn.functional.max_unpool2d(T([[[[8.530888, 4.3707314]], [[2.1958847, 6.7188015]]]], f32), T([[[[7, 10]], [[6, 2]]]], i64), kernel_size=3, stride=None, padding=1, output_size=torch.Size([1, 2, 3, 6])))
-sample("s3", lambda: torch.nn.functional.max_unpool2d(T([[[[8.530888, 4.3707314]], [[2.1958847, 6.7188015]]]], f32), T([[[[7, 10]], [[6, 2]]]], i64), kernel_size=3, stride=None, padding=(1, 1), output_size=torch.Size([1, 2, 3, 6])))
+sample("s2", lambda: torch.nn.functional.max_unpool2d(f32_1x2x1x2(), i64_1x2x1x2(), kernel_size=3, stride=None, padding=1, output_size=torch.Size([1, 2, 3, 6])))
+sample("s3", lambda: torch.nn.functional.max_unpool2d(f32_1x2x1x2(), i64_1x2x1x2(), kernel_size=3, stride=None, padding=(1, 1), output_size=torch.Size([1, 2, 3, 6])))
 sample("s4", lambda: torch.nn.functional.max_unpool2d(T([[[[3.6972976, 8.367395, 7.7107534]], [[8.139, 5.466736, 7.8542943]]]], f32), T([[[[1, 9, 5]], [[13, 2, 11]]]], i64), kernel_size=(3, 2), stride=2, padding=0, output_size=torch.Size([1, 2, 3, 6])))
-sample("s5", lambda: torch.nn.functional.max_unpool2d(T([[[[2.7082715, 8.8804035, 2.9319324]], [[6.6322336, 4.9928474, 8.230838]]]], f32), T([[[[7, 15, 11]], [[13, 8, 16]]]], i64), kernel_size=(3, 2), stride=2, padding=0, output_size=torch.Size([1, 2, 3, 6])))
-sample("s6", lambda: torch.nn.functional.max_unpool2d(T([[[[2.7082715, 8.8804035, 2.9319324]], [[6.6322336, 4.9928474, 8.230838]]]], f32), T([[[[7, 15, 11]], [[13, 8, 16]]]], i64), kernel_size=(3, 2), stride=None, padding=0, output_size=torch.Size([1, 2, 3, 6])))
+sample("s5", lambda: torch.nn.functional.max_unpool2d(f32_1x2x1x3(), i64_1x2x1x3(), kernel_size=(3, 2), stride=2, padding=0, output_size=torch.Size([1, 2, 3, 6])))
+sample("s6", lambda: torch.nn.functional.max_unpool2d(f32_1x2x1x3(), i64_1x2x1x3(), kernel_size=(3, 2), stride=None, padding=0, output_size=torch.Size([1, 2, 3, 6])))
 sample("s7", lambda: torch.nn.functional.max_unpool2d(T([[[[2.996963, 7.205598, 7.4189577]], [[8.814644, 7.4317293, 5.8344116]]]], f32), T([[[[2, 4, 17]], [[0, 9, 16]]]], i64), kernel_size=3, stride=2, padding=0, output_size=torch.Size([1, 2, 3, 6])))
 sample("s8", lambda: torch.nn.functional.max_unpool2d(T([[[[8.380497179647268, 5.9114637039529585]], [[8.84211621987184, 7.2822220136559315]]]], f64), T([[[[7, 9]], [[6, 4]]]], i64), kernel_size=3, stride=2, padding=0, output_size=torch.Size([1, 2, 3, 6])), printed=True)
 sample("s9", lambda: torch.nn.functional.max_unpool2d(T([[[[8.569245293421405, 7.908343258508124]], [[8.226999810788064, 6.322274536585613]]]], f64), T([[[[13, 5]], [[1, 3]]]], i64), kernel_size=3, stride=None, padding=0, output_size=torch.Size([1, 2, 3, 6])))

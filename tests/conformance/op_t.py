@@ -3,16 +3,20 @@
 import torch
 from prelude import *
 
-sample("s0", lambda: torch.t(T([[-8.478374, -1.7658259]], f32)), printed=True)
-sample("m0", lambda: T([[-8.478374, -1.7658259]], f32).t())
-sample("s1", lambda: torch.t(T([-8.478374, -1.7658259], f32)))
-sample("m1", lambda: T([-8.478374, -1.7658259], f32).t())
+f32_1x2 = lambda: T([[-8.478374, -1.7658259]], f32)
+f32_2 = lambda: T([-8.478374, -1.7658259], f32)
+i64_1x2 = lambda: T([[-8, 6]], i64)
+
+sample("s0", lambda: torch.t(f32_1x2()), printed=True)
+sample("m0", lambda: f32_1x2().t())
+sample("s1", lambda: torch.t(f32_2()))
+sample("m1", lambda: f32_2().t())
 sample("s2", lambda: torch.t(T(-8.478374, f32)))
 sample("s3", lambda: torch.t(T([[-4.826984902407649, -7.582430495695129]], f64)), printed=True)
 sample("s4", lambda: torch.t(T([-4.826984902407649, -7.582430495695129], f64)))
 sample("s5", lambda: torch.t(T(-4.826984902407649, f64)))
-sample("s6", lambda: torch.t(T([[-8, 6]], i64)), printed=True)
-sample("m6", lambda: T([[-8, 6]], i64).t())
+sample("s6", lambda: torch.t(i64_1x2()), printed=True)
+sample("m6", lambda: i64_1x2().t())
 sample("s7", lambda: torch.t(T([-8, 6], i64)))
 sample("s8", lambda: torch.t(T(-8, i64)))
 sample("s9", lambda: torch.t(T([[True, True]], b8)), printed=True)

@@ -1,5 +1,6 @@
 //! The two inputs of a conformance comparison: the generator's MANIFEST.tsv (which samples each
-//! script holds) and a script's stdout cut into per-sample blocks by their `[TAG] ` prefixes.
+//! script holds, and which file runs them) and a file's stdout cut into per-sample blocks by
+//! their `[TAG] ` prefixes.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -16,6 +17,21 @@ pub(crate) struct Sample {
     pub entry: String,
     /// The public name the sample calls (`torch.add`, `Tensor.add`, `torch.nn.Linear`).
     pub target: String,
+    /// The .py that runs the sample: the script's own, or the one its op shares with the ops
+    /// of the same sample table (scripts/conformance/op_groups.py).
+    pub file: String,
+}
+
+impl Sample {
+    /// The tag the sample prints: its own in its script's own file, `SCRIPT.TAG` in a file
+    /// that runs several ops' samples.
+    pub(crate) fn printed_tag(&self) -> String {
+        if self.file == self.script {
+            self.tag.clone()
+        } else {
+            format!("{}.{}", self.script, self.tag)
+        }
+    }
 }
 
 /// MANIFEST.tsv, in file order.
@@ -43,6 +59,7 @@ pub(crate) fn read_manifest(path: &Path) -> Result<Vec<Sample>, String> {
             dtype: f[3].to_string(),
             entry: f[4].to_string(),
             target: f[5].to_string(),
+            file: f.get(7).unwrap_or(&f[0]).to_string(),
         });
     }
     Ok(rows)
@@ -56,12 +73,13 @@ pub(crate) struct Blocks {
     pub untagged: Vec<String>,
 }
 
-/// `[s3] rest` -> ("s3", "rest").
+/// `[s3] rest` -> ("s3", "rest"); `[op_amin.s3] rest` -> ("op_amin.s3", "rest").
 fn split_tag(line: &str) -> Option<(&str, &str)> {
     let rest = line.strip_prefix('[')?;
     let close = rest.find("] ")?;
     let tag = &rest[..close];
-    if tag.is_empty() || !tag.chars().all(|c| c.is_ascii_alphanumeric()) {
+    let tag_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    if tag.is_empty() || !tag.chars().all(tag_char) {
         return None;
     }
     Some((tag, &rest[close + 2..]))
@@ -96,6 +114,29 @@ mod tests {
         );
         assert_eq!(b.by_tag["e1"], vec!["raised X: y"]);
         assert_eq!(b.untagged, vec!["stray"]);
+    }
+
+    #[test]
+    fn a_grouped_file_prints_each_sample_under_its_script_and_tag() {
+        let b = parse(
+            b"[op_amax.s0] tensor torch.float32 () 1.0\n[op_amin.s0] tensor torch.float32 () 0.0\n",
+        );
+        assert_eq!(b.by_tag["op_amax.s0"], vec!["tensor torch.float32 () 1.0"]);
+        assert_eq!(b.by_tag["op_amin.s0"], vec!["tensor torch.float32 () 0.0"]);
+        let sample = |script: &str, file: &str| Sample {
+            script: script.to_string(),
+            tag: "s0".to_string(),
+            kind: "function".to_string(),
+            dtype: "float32".to_string(),
+            entry: "amin".to_string(),
+            target: "torch.amin".to_string(),
+            file: file.to_string(),
+        };
+        assert_eq!(
+            sample("op_amin", "ops_amax_amin").printed_tag(),
+            "op_amin.s0"
+        );
+        assert_eq!(sample("op_amin", "op_amin").printed_tag(), "s0");
     }
 
     #[test]
