@@ -305,6 +305,11 @@ fn scatter_transposed<T: Element>(
 }
 
 fn copy_typed<B: Stored>(dst: &mut [B], dl: &Layout, src: &HostStorage, sl: &Layout) -> Result<()> {
+    if let (Some(v), Some(r)) = (B::slice(src), sl.contiguous_range()) {
+        // already in dst's dtype and in order: read it where it is, without a copy
+        scatter(dst, dl, &v[r]);
+        return Ok(());
+    }
     let vals = to_dtype(src, sl, B::DTYPE)?;
     scatter(dst, dl, typed::<B>(&vals)?);
     Ok(())

@@ -17,6 +17,7 @@ pub(crate) mod reduce;
 pub(crate) mod sgemm;
 mod sgemm_avx512;
 pub(crate) mod stl_select;
+mod transpose4;
 
 pub use crate::engine::element::{Element, Num, convert};
 
