@@ -122,8 +122,32 @@ const PRELUDES: &[(&str, &str)] = &[
 
 /// The preludes whose top-level definitions run at the first use of their names
 /// (script/interp/deferred.rs): torch.nn's 350 classes and functions cost an eager import
-/// about 25 ms, where a typical script uses a dozen of them.
-const DEFERRING: &[&str] = &["torch.nn"];
+/// about 25 ms, where a typical script uses a dozen of them. Each one's plain `def`s and
+/// `class`es only bind their names: no class body, default or base reads a name that a later
+/// top-level statement rebinds, no base class registers its subclasses, and nothing at import
+/// walks the namespace. torch.distributions stays eager: its `@register_kl` decorators need
+/// nearly every class at import.
+const DEFERRING: &[&str] = &[
+    "torch.nn",
+    "torch.utils.data",
+    "torch.optim",
+    "torch._extra",
+    "torch.autograd",
+    "torch.optim.lr_scheduler",
+    "torch.nn.utils",
+    "torch.nn.utils.rnn",
+    "torch.nn.init",
+    "torch.special",
+];
+
+/// (name, source) of each prelude that [`install`] loads with its definitions deferred (for
+/// the tests that compare that with running the whole prelude at import).
+pub fn deferring_preludes() -> impl Iterator<Item = (&'static str, &'static str)> {
+    PRELUDES
+        .iter()
+        .copied()
+        .filter(|(name, _)| DEFERRING.contains(name))
+}
 
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
@@ -199,6 +223,17 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         } else {
             it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
         }
+    }
+    // Their submodules load at first access, not with the package: torch.optim.optimizer's
+    // `import *` below would run every deferred definition of torch.optim at `import
+    // torch.optim`, and `import torch.nn` would compile torch.nn.utils.rnn.
+    for package in [
+        "torch.optim",
+        "torch.utils.data",
+        "torch.nn.utils",
+        "torch.autograd",
+    ] {
+        it.set_lazy_package(package, None);
     }
     // `from torch.utils.data.sampler import RandomSampler`, `from torch.optim.optimizer import
     // Optimizer`: PyTorch's own module paths for names the preludes define
