@@ -224,17 +224,11 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
             it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
         }
     }
-    // Their submodules load at first access, not with the package: torch.optim.optimizer's
-    // `import *` below would run every deferred definition of torch.optim at `import
-    // torch.optim`, and `import torch.nn` would compile torch.nn.utils.rnn.
-    for package in [
-        "torch.optim",
-        "torch.utils.data",
-        "torch.nn.utils",
-        "torch.autograd",
-    ] {
-        it.set_lazy_package(package, None);
-    }
+    // torch.autograd's submodules load at first access, not with the package. (torch.optim,
+    // torch.utils.data and torch.nn.utils cannot yet: their alias submodules' `from PACKAGE
+    // import *` loads a lazy package's children, themselves included while they initialise,
+    // and recurses until the stack overflows.)
+    it.set_lazy_package("torch.autograd", None);
     // `from torch.utils.data.sampler import RandomSampler`, `from torch.optim.optimizer import
     // Optimizer`: PyTorch's own module paths for names the preludes define
     for (name, src) in [
