@@ -82,6 +82,25 @@ fn submodules_load_on_first_access_in_any_form() {
 }
 
 #[test]
+fn a_package_loads_its_submodules_at_their_first_access() {
+    let out = run(
+        "import sys\nimport torch.nn, torch.optim, torch.utils.data, torch.autograd\n\
+         print([k for k in ['torch.autograd.function'] if k in sys.modules])\n\
+         print(torch.nn.utils.rnn.pad_sequence.__name__, torch.optim.optimizer.Optimizer.__name__)\n\
+         print(torch.utils.data.sampler.RandomSampler.__name__, torch.autograd.function.Function.__name__)\n\
+         print(torch.autograd.functional.jacobian.__name__, torch.nn.utils.clip_grad.clip_grad_norm_.__name__)\n\
+         import torch.utils.data.dataloader as dl\nprint(dl.DataLoader is torch.utils.data.DataLoader)\n\
+         print('lr_scheduler' in dir(torch.optim), 'dataset' in dir(torch.utils.data))\n",
+    );
+    assert_eq!(
+        out,
+        "[]\npad_sequence Optimizer\n\
+         RandomSampler Function\njacobian clip_grad_norm_\nTrue\nTrue True\n",
+        "{out}"
+    );
+}
+
+#[test]
 fn dir_and_suggestions_see_lazy_names() {
     let out = run("import torch\nnames = dir(torch)\n\
          print('optim' in names, 'outer' in names, 'nn' in names)\n");
@@ -102,9 +121,9 @@ fn a_missing_name_is_still_an_attribute_error() {
     assert_eq!(out, "module 'torch' has no attribute 'not_a_function'\n");
 }
 
-/// stdout (or the traceback) of a script with torch.nn's definitions deferred to their first
-/// use, as `cudatutor run` loads it, and of the same script with the whole prelude run at
-/// import (the reference).
+/// stdout (or the traceback) of a script with the preludes' definitions deferred to their
+/// first use, as `cudatutor run` loads them, and of the same script with every whole prelude
+/// run at import (the reference).
 fn run_deferred_and_eager(src: &str) -> (String, String) {
     let run_one = |eager: bool| {
         let src = src.to_string();
@@ -115,10 +134,12 @@ fn run_deferred_and_eager(src: &str) -> (String, String) {
                 let mut it = Interpreter::new(Limits::default());
                 cudatutor::torch::install(&mut it, rt);
                 if eager {
-                    it.register_module(
-                        "torch.nn",
-                        Box::new(|it| it.module_from_source("torch.nn", cudatutor::torch::NN_SRC)),
-                    );
+                    for (name, src) in cudatutor::torch::deferring_preludes() {
+                        it.register_module(
+                            name,
+                            Box::new(move |it| it.module_from_source(name, src)),
+                        );
+                    }
                 }
                 match it.run_main(&src, "lazy.py") {
                     Ok(()) => it.take_stdout(),
@@ -134,18 +155,36 @@ fn run_deferred_and_eager(src: &str) -> (String, String) {
 
 #[test]
 fn deferred_prelude_defines_what_the_whole_prelude_defines() {
-    // every name of torch.nn, its kind and where it says it comes from
-    let script = "import torch.nn as nn\n\
-        for n in dir(nn):\n\
-        \x20   v = getattr(nn, n)\n\
-        \x20   plain = v is None or isinstance(v, (bool, int, float, str, tuple, list, dict))\n\
-        \x20   print(n, type(v).__name__, getattr(v, '__qualname__', ''), getattr(v, '__module__', ''), repr(v) if plain else '')\n\
-        \x20   if isinstance(v, type):\n\
-        \x20       print('  mro', [c.__name__ for c in v.__mro__], sorted(vars(v)) if hasattr(v, '__dict__') else '')\n";
-    let (deferred, eager) = run_deferred_and_eager(script);
-    assert!(eager.lines().count() > 300, "{eager}");
-    assert!(!eager.contains("FAILED"), "{eager}");
-    assert_eq!(deferred, eager);
+    // every name of each deferring prelude, its kind and where it says it comes from
+    let names: Vec<&str> = cudatutor::torch::deferring_preludes()
+        .map(|(n, _)| n)
+        .collect();
+    for module in [
+        "torch.nn",
+        "torch.optim",
+        "torch.utils.data",
+        "torch._extra",
+    ] {
+        assert!(
+            names.contains(&module),
+            "{module} is not deferred: {names:?}"
+        );
+    }
+    for (module, _) in cudatutor::torch::deferring_preludes() {
+        let script = format!(
+            "import {module} as m\n\
+            for n in dir(m):\n\
+            \x20   v = getattr(m, n)\n\
+            \x20   plain = v is None or isinstance(v, (bool, int, float, str, tuple, list, dict))\n\
+            \x20   print(n, type(v).__name__, getattr(v, '__qualname__', ''), getattr(v, '__module__', ''), repr(v) if plain else '')\n\
+            \x20   if isinstance(v, type):\n\
+            \x20       print('  mro', [c.__name__ for c in v.__mro__], sorted(vars(v)) if hasattr(v, '__dict__') else '')\n"
+        );
+        let (deferred, eager) = run_deferred_and_eager(&script);
+        assert!(eager.lines().count() > 10, "{module}: {eager}");
+        assert!(!eager.contains("FAILED"), "{module}: {eager}");
+        assert_eq!(deferred, eager, "{module}");
+    }
 }
 
 #[test]
@@ -172,6 +211,37 @@ fn deferred_definitions_behave_and_fail_as_the_whole_prelude_does() {
         "import torch\nimport torch.nn.functional as F\nimport torch.nn as nn\n\
          print(F.embedding is nn._f_embedding, F.leaky_relu.__name__, 'pad' in dir(F))\n\
          print(torch._F.interpolate is F.interpolate, hasattr(F, 'conv3d'))\n",
+        // an optimizer, a scheduler and a DataLoader, as a lesson's training loop uses them
+        "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\
+         torch.manual_seed(0)\nm = nn.Linear(3, 1)\n\
+         opt = torch.optim.Adam(m.parameters(), lr=0.01)\n\
+         sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)\n\
+         dl = DataLoader(TensorDataset(torch.randn(8, 3), torch.randn(8, 1)), batch_size=4, shuffle=True)\n\
+         for x, y in dl:\n    opt.zero_grad()\n    loss = nn.functional.mse_loss(m(x), y)\n    loss.backward()\n    opt.step()\n    sched.step()\n\
+         print(loss.item(), sched.get_last_lr(), opt.state_dict()['param_groups'], type(dl.sampler).__mro__)\n",
+        // subclasses of definitions no script touched before
+        "import torch\nfrom torch.utils.data import Dataset\nfrom torch.optim import Optimizer\n\
+         class D(Dataset):\n    def __len__(self):\n        return 2\n    def __getitem__(self, i):\n        return i\n\
+         class O(Optimizer):\n    pass\n\
+         print(D.__mro__, O.__mro__, list(torch.utils.data.DataLoader(D(), batch_size=2)))\n",
+        // tracebacks into the optim, data, scheduler and extra preludes
+        "import torch\ntorch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=-1)\n",
+        "import torch\nfrom torch.utils.data import DataLoader\nDataLoader([1, 2], batch_size=0)\n",
+        "import torch\nopt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)\n\
+         torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 1]).step('x')\n",
+        "import torch\ntorch.tril(torch.zeros(2), 1)\n",
+        "import torch\ntorch.ones(2).swapaxes(0, 3)\n",
+        // the other deferring preludes' names in use
+        "import torch\ntorch.manual_seed(0)\nw = torch.empty(3, 4)\n\
+         torch.nn.init.kaiming_uniform_(w)\ntorch.nn.init.xavier_normal(w)\n\
+         print(w, torch.special.expit(torch.ones(2)), torch.special.logsumexp(w, 0))\n\
+         print(torch.autograd.functional.jacobian(lambda x: x ** 2, torch.ones(2)))\n\
+         print(torch.nn.utils.clip_grad_norm_([torch.nn.Parameter(torch.ones(2))], 1.0))\n\
+         print(torch.nn.utils.rnn.pad_sequence([torch.ones(2), torch.ones(1)]))\n",
+        "from torch.optim import *\nfrom torch.utils.data import *\nfrom torch.autograd import *\n\
+         print(sorted(k for k in globals() if not k.startswith('_')))\n",
+        "import torch\nprint(dir(torch.optim), dir(torch.utils.data), dir(torch.nn.utils), dir(torch.autograd))\n",
+        "import torch.optim as o\no.Adam = 5\nprint(o.Adam, 'Adam' in dir(o), o.Adamw)\n",
     ] {
         let (deferred, eager) = run_deferred_and_eager(script);
         assert_eq!(deferred, eager, "{script}");

@@ -122,8 +122,32 @@ const PRELUDES: &[(&str, &str)] = &[
 
 /// The preludes whose top-level definitions run at the first use of their names
 /// (script/interp/deferred.rs): torch.nn's 350 classes and functions cost an eager import
-/// about 25 ms, where a typical script uses a dozen of them.
-const DEFERRING: &[&str] = &["torch.nn"];
+/// about 25 ms, where a typical script uses a dozen of them. Each one's plain `def`s and
+/// `class`es only bind their names: no class body, default or base reads a name that a later
+/// top-level statement rebinds, no base class registers its subclasses, and nothing at import
+/// walks the namespace. torch.distributions stays eager: its `@register_kl` decorators need
+/// nearly every class at import.
+const DEFERRING: &[&str] = &[
+    "torch.nn",
+    "torch.utils.data",
+    "torch.optim",
+    "torch._extra",
+    "torch.autograd",
+    "torch.optim.lr_scheduler",
+    "torch.nn.utils",
+    "torch.nn.utils.rnn",
+    "torch.nn.init",
+    "torch.special",
+];
+
+/// (name, source) of each prelude that [`install`] loads with its definitions deferred (for
+/// the tests that compare that with running the whole prelude at import).
+pub fn deferring_preludes() -> impl Iterator<Item = (&'static str, &'static str)> {
+    PRELUDES
+        .iter()
+        .copied()
+        .filter(|(name, _)| DEFERRING.contains(name))
+}
 
 /// Register the torch modules on `it`, all backed by `rt`.
 pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
@@ -200,6 +224,11 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
             it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
         }
     }
+    // torch.autograd's submodules load at first access, not with the package. (torch.optim,
+    // torch.utils.data and torch.nn.utils cannot yet: their alias submodules' `from PACKAGE
+    // import *` loads a lazy package's children, themselves included while they initialise,
+    // and recurses until the stack overflows.)
+    it.set_lazy_package("torch.autograd", None);
     // `from torch.utils.data.sampler import RandomSampler`, `from torch.optim.optimizer import
     // Optimizer`: PyTorch's own module paths for names the preludes define
     for (name, src) in [

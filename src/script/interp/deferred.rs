@@ -483,19 +483,20 @@ mod tests {
     }
 
     #[test]
-    fn the_torch_nn_prelude_is_cut_where_the_parser_sees_its_statements() {
-        let src = crate::torch::NN_SRC;
-        let parsed = rustpython_ruff_python_parser::parse_module(src).expect("prelude parses");
-        let index = super::super::super::compile::LineIndex::new(src);
-        let expected: Vec<u32> = parsed
-            .syntax()
-            .body
-            .iter()
-            .map(|s| {
-                use rustpython_ruff_text_size::Ranged;
-                index.line(s.start().to_usize())
-            })
-            .collect();
-        assert_eq!(firsts(src), expected);
+    fn each_deferring_prelude_is_cut_where_the_parser_sees_its_statements() {
+        for (name, src) in crate::torch::deferring_preludes() {
+            let parsed = rustpython_ruff_python_parser::parse_module(src).expect("prelude parses");
+            let index = super::super::super::compile::LineIndex::new(src);
+            let expected: Vec<u32> = parsed
+                .syntax()
+                .body
+                .iter()
+                .map(|s| {
+                    use rustpython_ruff_text_size::Ranged;
+                    index.line(s.start().to_usize())
+                })
+                .collect();
+            assert_eq!(firsts(src), expected, "{name}");
+        }
     }
 }
