@@ -603,3 +603,17 @@ class functional:
     hessian = staticmethod(_functional_hessian)
     vhp = staticmethod(_functional_vhp)
     hvp = staticmethod(_functional_hvp)
+
+
+# PyTorch's names for them (torch.autograd.functional.jacobian.__name__ is "jacobian"): the
+# definitions carry a prefix only because torch.autograd itself has no such names
+for _public, _defined in (
+    ("vjp", _functional_vjp),
+    ("jvp", _functional_jvp),
+    ("jacobian", _functional_jacobian),
+    ("hessian", _functional_hessian),
+    ("vhp", _functional_vhp),
+    ("hvp", _functional_hvp),
+):
+    _defined.__name__ = _defined.__qualname__ = _public
+del _public, _defined
