@@ -127,14 +127,19 @@ class Inline(ast.NodeTransformer):
                              for name, t in self.kwargs]
             else:
                 keywords.append(ast.keyword(arg=k.arg, value=self.visit(k.value)))
-        func = node.func
-        if isinstance(func, ast.Name) and func.id == "wrapper_set_seed" and args:
-            func, args = args[0], args[1:]
-        else:
-            func = self.visit(func)
-        if isinstance(func, ast.Attribute) and ast.unparse(func.value) == "torch.Tensor" and args:
-            func, args = ast.Attribute(value=args[0], attr=func.attr, ctx=ast.Load()), args[1:]
-        return ast.Call(func=func, args=args, keywords=keywords)
+        return respelled_call(node.func, args, keywords, self.visit)
+
+
+def respelled_call(func, args, keywords, visit):
+    """A call with `wrapper_set_seed(f, a, ...)` written `f(a, ...)` and `torch.Tensor.m(x, ...)`
+    written `x.m(...)`; `visit` rewrites any other callee (args and keywords come rewritten)."""
+    if isinstance(func, ast.Name) and func.id == "wrapper_set_seed" and args:
+        func, args = args[0], args[1:]
+    else:
+        func = visit(func)
+    if isinstance(func, ast.Attribute) and ast.unparse(func.value) == "torch.Tensor" and args:
+        func, args = ast.Attribute(value=args[0], attr=func.attr, ctx=ast.Load()), args[1:]
+    return ast.Call(func=func, args=args, keywords=keywords)
 
 
 class Spelled(ast.NodeTransformer):
@@ -156,14 +161,7 @@ class Spelled(ast.NodeTransformer):
     def visit_Call(self, node):
         args = [self.visit(a) for a in node.args]
         keywords = [ast.keyword(arg=k.arg, value=self.visit(k.value)) for k in node.keywords]
-        func = node.func
-        if isinstance(func, ast.Name) and func.id == "wrapper_set_seed" and args:
-            func, args = args[0], args[1:]
-        else:
-            func = self.visit(func)
-        if isinstance(func, ast.Attribute) and ast.unparse(func.value) == "torch.Tensor" and args:
-            func, args = ast.Attribute(value=args[0], attr=func.attr, ctx=ast.Load()), args[1:]
-        return ast.Call(func=func, args=args, keywords=keywords)
+        return respelled_call(node.func, args, keywords, self.visit)
 
 
 def lambda_spelling(lam):
