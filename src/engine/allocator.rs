@@ -139,21 +139,21 @@ pub struct StatArray {
 }
 
 impl StatArray {
+    /// The stat of the small or the large pool.
+    fn pool(&mut self, small: bool) -> &mut Stat {
+        if small {
+            &mut self.small
+        } else {
+            &mut self.large
+        }
+    }
     fn inc(&mut self, small: bool, n: i64) {
         self.all.increase(n);
-        if small {
-            self.small.increase(n)
-        } else {
-            self.large.increase(n)
-        }
+        self.pool(small).increase(n)
     }
     fn dec(&mut self, small: bool, n: i64) {
         self.all.decrease(n);
-        if small {
-            self.small.decrease(n)
-        } else {
-            self.large.decrease(n)
-        }
+        self.pool(small).decrease(n)
     }
     fn change(&mut self, small: bool, n: i64) {
         if n > 0 {
@@ -655,32 +655,34 @@ PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See do
 
     /// `torch.cuda.memory_summary()`, in PyTorch's layout (torch/cuda/memory.py).
     pub fn summary(&self, abbreviated: bool) -> String {
-        fn fmt_size(sz: i64, pref: i64) -> String {
-            let prefixes = ["B  ", "KiB", "MiB", "GiB", "TiB", "PiB"];
+        /// torch's `_format_size`/`_format_count` scaling: `v` divided by `base` (and the
+        /// next prefix taken) for as long as the preferred value is at least `threshold`.
+        fn scaled(
+            v: i64,
+            pref: i64,
+            prefixes: &[&'static str],
+            base: i64,
+            threshold: f64,
+        ) -> (i64, &'static str) {
             let mut prefix = prefixes[0];
-            let (mut sz, mut pref) = (sz, pref as f64);
+            let (mut v, mut pref) = (v, pref as f64);
             for p in &prefixes[1..] {
-                if pref < 768.0 * 1024.0 {
+                if pref < threshold {
                     break;
                 }
                 prefix = p;
-                sz = sz.div_euclid(1024);
-                pref /= 1024.0;
+                v = v.div_euclid(base);
+                pref /= base as f64;
             }
+            (v, prefix)
+        }
+        fn fmt_size(sz: i64, pref: i64) -> String {
+            let prefixes = ["B  ", "KiB", "MiB", "GiB", "TiB", "PiB"];
+            let (sz, prefix) = scaled(sz, pref, &prefixes, 1024, 768.0 * 1024.0);
             format!("{sz:6} {prefix}")
         }
         fn fmt_count(c: i64, pref: i64) -> String {
-            let prefixes = [" ", "K", "M"];
-            let mut prefix = prefixes[0];
-            let (mut c, mut pref) = (c, pref as f64);
-            for p in &prefixes[1..] {
-                if pref < 750.0 * 1000.0 {
-                    break;
-                }
-                prefix = p;
-                c = c.div_euclid(1000);
-                pref /= 1000.0;
-            }
+            let (c, prefix) = scaled(c, pref, &[" ", "K", "M"], 1000, 750.0 * 1000.0);
             format!("{c:7} {prefix} ")
         }
         let s = &self.stats;

@@ -295,13 +295,19 @@ pub(crate) fn take_pending() -> Option<EngineError> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn polls_see_the_flag_and_the_deadline_only_inside_an_op() {
+    /// An interrupt with no deadline that a store to the returned flag cancels.
+    fn cancellable() -> (Arc<AtomicBool>, Interrupt) {
         let flag = Arc::new(AtomicBool::new(false));
         let i = Interrupt {
             cancel: Some(flag.clone()),
             deadline: None,
         };
+        (flag, i)
+    }
+
+    #[test]
+    fn polls_see_the_flag_and_the_deadline_only_inside_an_op() {
+        let (flag, i) = cancellable();
         assert!(poll_now().is_ok());
         {
             let _g = enter(&i, 3);
@@ -323,11 +329,7 @@ mod tests {
 
     #[test]
     fn a_stop_seen_by_an_infallible_loop_is_kept_for_the_ops_end() {
-        let flag = Arc::new(AtomicBool::new(false));
-        let i = Interrupt {
-            cancel: Some(flag.clone()),
-            deadline: None,
-        };
+        let (flag, i) = cancellable();
         let _g = enter(&i, 1);
         assert!(!should_stop());
         assert!(take_pending().is_none());
@@ -376,11 +378,7 @@ mod tests {
             total * 88 / 100,
             total * 94 / 100,
         ] {
-            let flag = Arc::new(AtomicBool::new(false));
-            let i = Interrupt {
-                cancel: Some(flag.clone()),
-                deadline: None,
-            };
+            let (flag, i) = cancellable();
             let _g = enter(&i, 1);
             let mut v = scrambled(n);
             let mut calls = 0u64;

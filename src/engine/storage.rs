@@ -81,6 +81,49 @@ fn as_gpu<'a>(s: &'a DeviceStorage, dev: &GpuHandle) -> Result<Cow<'a, GpuStorag
     }
 }
 
+/// The dispatch of conv2d and matmul: two operands and an optional bias, run where they
+/// live (on the host when none is on a GPU, else on that GPU, host operands uploaded).
+fn operands_with_bias(
+    a: (&DeviceStorage, &Layout),
+    b: (&DeviceStorage, &Layout),
+    bias: Option<(&DeviceStorage, &Layout)>,
+    host: impl FnOnce(
+        (&HostStorage, &Layout),
+        (&HostStorage, &Layout),
+        Option<(&HostStorage, &Layout)>,
+    ) -> Result<HostStorage>,
+    gpu: impl FnOnce(
+        (&GpuStorage, &Layout),
+        (&GpuStorage, &Layout),
+        Option<(&GpuStorage, &Layout)>,
+    ) -> Result<GpuStorage>,
+) -> Result<DeviceStorage> {
+    match gpu_among(&[Some(a.0), Some(b.0), bias.map(|x| x.0)]) {
+        None => {
+            let (ha, hb) = (as_host(a.0)?, as_host(b.0)?);
+            let hbias = bias.map(|(s, l)| as_host(s).map(|h| (h, l))).transpose()?;
+            host(
+                (&ha, a.1),
+                (&hb, b.1),
+                hbias.as_ref().map(|(h, l)| (h.as_ref(), *l)),
+            )
+            .map(DeviceStorage::Host)
+        }
+        Some(dev) => {
+            let (ga, gb) = (as_gpu(a.0, &dev)?, as_gpu(b.0, &dev)?);
+            let gbias = bias
+                .map(|(s, l)| as_gpu(s, &dev).map(|g| (g, l)))
+                .transpose()?;
+            gpu(
+                (&ga, a.1),
+                (&gb, b.1),
+                gbias.as_ref().map(|(g, l)| (g.as_ref(), *l)),
+            )
+            .map(DeviceStorage::Gpu)
+        }
+    }
+}
+
 fn tensor_of<'a>(a: &Arg<'a, DeviceStorage>) -> Option<&'a DeviceStorage> {
     match a {
         Arg::Tensor(s, _) => Some(*s),
@@ -305,32 +348,13 @@ impl BackendStorage for DeviceStorage {
         bias: Option<(&Self, &Layout)>,
         geom: &crate::engine::host::conv::ConvGeom,
     ) -> Result<Self> {
-        match gpu_among(&[Some(x.0), Some(weight.0), bias.map(|b| b.0)]) {
-            None => {
-                let (hx, hw) = (as_host(x.0)?, as_host(weight.0)?);
-                let hb = bias.map(|(s, l)| as_host(s).map(|h| (h, l))).transpose()?;
-                HostStorage::conv2d(
-                    (&hx, x.1),
-                    (&hw, weight.1),
-                    hb.as_ref().map(|(h, l)| (h.as_ref(), *l)),
-                    geom,
-                )
-                .map(DeviceStorage::Host)
-            }
-            Some(dev) => {
-                let (gx, gw) = (as_gpu(x.0, &dev)?, as_gpu(weight.0, &dev)?);
-                let gb = bias
-                    .map(|(s, l)| as_gpu(s, &dev).map(|g| (g, l)))
-                    .transpose()?;
-                GpuStorage::conv2d(
-                    (&gx, x.1),
-                    (&gw, weight.1),
-                    gb.as_ref().map(|(g, l)| (g.as_ref(), *l)),
-                    geom,
-                )
-                .map(DeviceStorage::Gpu)
-            }
-        }
+        operands_with_bias(
+            x,
+            weight,
+            bias,
+            |x, w, b| HostStorage::conv2d(x, w, b, geom),
+            |x, w, b| GpuStorage::conv2d(x, w, b, geom),
+        )
     }
     fn pool2d(&self, layout: &Layout, geom: &crate::engine::host::conv::PoolGeom) -> Result<Self> {
         match self {
@@ -527,32 +551,13 @@ impl BackendStorage for DeviceStorage {
         bias: Option<(&Self, &Layout)>,
         dims: MatmulDims,
     ) -> Result<Self> {
-        match gpu_among(&[Some(a.0), Some(b.0), bias.map(|x| x.0)]) {
-            None => {
-                let (ha, hb) = (as_host(a.0)?, as_host(b.0)?);
-                let hbias = bias.map(|(s, l)| as_host(s).map(|h| (h, l))).transpose()?;
-                HostStorage::matmul(
-                    (&ha, a.1),
-                    (&hb, b.1),
-                    hbias.as_ref().map(|(h, l)| (h.as_ref(), *l)),
-                    dims,
-                )
-                .map(DeviceStorage::Host)
-            }
-            Some(dev) => {
-                let (ga, gb) = (as_gpu(a.0, &dev)?, as_gpu(b.0, &dev)?);
-                let gbias = bias
-                    .map(|(s, l)| as_gpu(s, &dev).map(|g| (g, l)))
-                    .transpose()?;
-                GpuStorage::matmul(
-                    (&ga, a.1),
-                    (&gb, b.1),
-                    gbias.as_ref().map(|(g, l)| (g.as_ref(), *l)),
-                    dims,
-                )
-                .map(DeviceStorage::Gpu)
-            }
-        }
+        operands_with_bias(
+            a,
+            b,
+            bias,
+            |a, b, bias| HostStorage::matmul(a, b, bias, dims),
+            |a, b, bias| GpuStorage::matmul(a, b, bias, dims),
+        )
     }
     fn dot(a: (&Self, &Layout), b: (&Self, &Layout), dims: MatmulDims) -> Result<Self> {
         match gpu_among(&[Some(a.0), Some(b.0)]) {

@@ -270,15 +270,24 @@ mod tests {
     use crate::engine::dtype::DType;
     use std::rc::Rc;
 
+    /// A 64 MiB emulated card, or None where the emulated kernels are not built (the test
+    /// then has nothing to run on).
+    fn emulated_64_mib_card() -> Option<Rc<dyn GpuDevice>> {
+        if !crate::engine::cuda::emulated::built() {
+            return None;
+        }
+        Some(Rc::new(
+            EmulatedDevice::new(64 << 20, 1 << 30).expect("an emulated device"),
+        ))
+    }
+
     /// Freed scratch kept in the pool takes card memory: a segment that only fits without it
     /// is granted after the pool is freed, and the figures say what scratch held.
     #[test]
     fn a_segment_that_fits_once_the_scratch_pool_is_freed_is_granted() {
-        if !crate::engine::cuda::emulated::built() {
+        let Some(dev) = emulated_64_mib_card() else {
             return;
-        }
-        let dev: Rc<dyn GpuDevice> =
-            Rc::new(EmulatedDevice::new(64 << 20, 1 << 30).expect("an emulated device"));
+        };
         let ctx = GpuCtx::new(dev, 0);
         let values = GpuHandle(ctx.clone())
             .zeros(4 << 20, DType::Float32)
@@ -310,11 +319,9 @@ mod tests {
     /// as a fresh process's.
     #[test]
     fn segments_still_held_when_the_allocator_goes_are_freed() {
-        if !crate::engine::cuda::emulated::built() {
+        let Some(dev) = emulated_64_mib_card() else {
             return;
-        }
-        let dev: Rc<dyn GpuDevice> =
-            Rc::new(EmulatedDevice::new(64 << 20, 1 << 30).expect("an emulated device"));
+        };
         let mut segments = DeviceSegments::new(dev.clone(), None);
         let a = segments.malloc(2 << 20).expect("a small segment");
         let _b = segments.malloc(20 << 20).expect("a large segment");

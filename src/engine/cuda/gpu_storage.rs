@@ -502,6 +502,28 @@ impl GpuStorage {
         Ok(out)
     }
 
+    /// The operand of a kernel along dimension `dim` (scan, softmax): `layout`'s elements as
+    /// one contiguous run (this buffer's own when they are, else a copy, returned to be kept
+    /// alive until the launch), the pointer to the first, and (outer, size, inner) around
+    /// `dim`.
+    fn contiguous_along(
+        &self,
+        layout: &Layout,
+        dim: usize,
+    ) -> Result<(Option<GpuStorage>, DevicePtr, [usize; 3])> {
+        let shape = &layout.shape;
+        let outer: usize = shape[..dim].iter().product();
+        let inner: usize = shape[dim + 1..].iter().product();
+        let sizes = [outer, shape[dim], inner];
+        if layout.is_contiguous() {
+            let first = self.ptr().offset(layout.offset as u64 * esize(self.dtype));
+            return Ok((None, first, sizes));
+        }
+        let copy = self.contiguous(layout)?;
+        let first = copy.ptr();
+        Ok((Some(copy), first, sizes))
+    }
+
     /// The same values as a fresh contiguous buffer of `layout`'s elements (a copy kernel).
     fn contiguous(&self, layout: &Layout) -> Result<GpuStorage> {
         self.to_dtype(layout, self.dtype)
@@ -1273,7 +1295,14 @@ impl BackendStorage for GpuStorage {
             .filter(|(_, r)| !**r)
             .map(|(s, _)| *s)
             .product();
-        if let ReduceOp::Var { correction, std } = op
+        // var/std and the vector norm: reduce.cu's kernels with one float parameter (the
+        // correction, with std's sqrt flag; or p)
+        let float_param = match op {
+            ReduceOp::Var { correction, std } => Some((correction, Some(std))),
+            ReduceOp::Norm(p) => Some((p, None)),
+            _ => None,
+        };
+        if let Some((param, var_sqrt)) = float_param
             && let Some(e @ (Elem::F32 | Elem::F64)) = self.elem()
             && out == self.dtype
             && len > 0
@@ -1284,22 +1313,10 @@ impl BackendStorage for GpuStorage {
             let input = src.ptr().offset(offset * esize(self.dtype));
             let res = GpuStorage::alloc(&self.ctx, out, n_out)?;
             let o = res.ptr();
-            self.ctx
-                .run(|k| k.var(e, geom, correction, std, input, o))?;
-            return Ok(res);
-        }
-        if let ReduceOp::Norm(p) = op
-            && let Some(e @ (Elem::F32 | Elem::F64)) = self.elem()
-            && out == self.dtype
-            && len > 0
-            && n_out > 0
-        {
-            let (tmp, geom, offset) = reduce_geometry(self, layout, reduced)?;
-            let src = tmp.as_ref().unwrap_or(self);
-            let input = src.ptr().offset(offset * esize(self.dtype));
-            let res = GpuStorage::alloc(&self.ctx, out, n_out)?;
-            let o = res.ptr();
-            self.ctx.run(|k| k.norm(e, geom, p, input, o))?;
+            self.ctx.run(|k| match var_sqrt {
+                Some(std) => k.var(e, geom, param, std, input, o),
+                None => k.norm(e, geom, param, input, o),
+            })?;
             return Ok(res);
         }
         if let (Some(kop), Some(e)) = (kop, self.elem())
@@ -1349,20 +1366,11 @@ impl BackendStorage for GpuStorage {
             && n > 0
             && dim < layout.shape.len()
         {
-            let shape = &layout.shape;
-            let tmp;
-            let (src, off) = if layout.is_contiguous() {
-                (self, layout.offset as u64)
-            } else {
-                tmp = self.contiguous(layout)?;
-                (&tmp, 0)
-            };
-            let outer: usize = shape[..dim].iter().product();
-            let inner: usize = shape[dim + 1..].iter().product();
+            let (_copy, i, [outer, size, inner]) = self.contiguous_along(layout, dim)?;
             let res = GpuStorage::alloc(&self.ctx, out, n)?;
-            let (i, o) = (src.ptr().offset(off * esize(self.dtype)), res.ptr());
+            let o = res.ptr();
             self.ctx
-                .run(|k| k.scan(prod, e, outer, shape[dim], inner, i, o))?;
+                .run(|k| k.scan(prod, e, outer, size, inner, i, o))?;
             return Ok(res);
         }
         self.on_host(if prod { "cumprod" } else { "cumsum" }, |h| {
@@ -1374,20 +1382,11 @@ impl BackendStorage for GpuStorage {
         if let Some(e @ (Elem::F32 | Elem::F64)) = self.elem()
             && layout.numel() > 0
         {
-            let shape = &layout.shape;
-            let tmp;
-            let (src, off) = if layout.is_contiguous() {
-                (self, layout.offset as u64)
-            } else {
-                tmp = self.contiguous(layout)?;
-                (&tmp, 0)
-            };
-            let outer: usize = shape[..dim].iter().product();
-            let inner: usize = shape[dim + 1..].iter().product();
+            let (_copy, i, [outer, size, inner]) = self.contiguous_along(layout, dim)?;
             let res = GpuStorage::alloc(&self.ctx, self.dtype, layout.numel())?;
-            let (i, o) = (src.ptr().offset(off * esize(self.dtype)), res.ptr());
+            let o = res.ptr();
             self.ctx
-                .run(|k| k.softmax(log, e, outer, shape[dim], inner, i, o))?;
+                .run(|k| k.softmax(log, e, outer, size, inner, i, o))?;
             return Ok(res);
         }
         self.on_host("softmax", |h| self.up(h.softmax(layout, dim, log)?))
@@ -1744,9 +1743,7 @@ impl GpuStorage {
         if n == 0 {
             return Ok(true);
         }
-        let unroll = if e == Elem::F32 { 4 } else { 2 };
-        let (_, increment) = super::ops::random_policy(n as u64, unroll, self.ctx.sm_count);
-        let (seed, offset) = generator.philox_state(increment);
+        let (seed, offset) = self.philox_for_draw(generator, n, super::ops::draw_unroll(e));
         let p = self.ptr().offset(start as u64 * esize(self.dtype));
         self.ctx.run(|k| {
             k.random_float(normal, e, n, seed, offset, a, b, p)

@@ -57,6 +57,46 @@ fn bits64(v: &[f64]) -> Vec<u64> {
     v.iter().map(|x| x.to_bits()).collect()
 }
 
+/// A strided unary kernel: `(op, input, its view, output, its view)`.
+type UnaryKernel<'k, O, T> = dyn Fn(O, &[T], View<'_>, &mut [T], View<'_>) + 'k;
+
+/// The views a unary kernel is checked on: a whole contiguous row (`flat`, as long as the
+/// input) and a transposed view of its first `t_len` elements written to `t_out`.
+struct UnaryViews<'a> {
+    flat: View<'a>,
+    transposed: View<'a>,
+    t_out: View<'a>,
+    t_len: usize,
+}
+
+impl UnaryViews<'_> {
+    /// `split` (the kernel that splits over the threads) of `op` on both views gives the bits
+    /// of `serial` (the one-thread kernel) at every thread count.
+    fn check<T: Copy + Default, O: Copy + std::fmt::Debug, B: PartialEq + std::fmt::Debug>(
+        &self,
+        op: O,
+        x: &[T],
+        serial: impl Fn(O, &[T], View<'_>, &mut [T], View<'_>),
+        split: impl Fn(O, &[T], View<'_>, &mut [T], View<'_>),
+        bits: impl Fn(&[T]) -> B,
+    ) {
+        let run = |kernel: &UnaryKernel<'_, O, T>| {
+            let mut out = vec![T::default(); x.len()];
+            kernel(op, x, self.flat, &mut out, self.flat);
+            let mut out_t = vec![T::default(); self.t_len];
+            kernel(op, x, self.transposed, &mut out_t, self.t_out);
+            (bits(&out), bits(&out_t))
+        };
+        let (want, want_t) = run(&serial);
+        same_bits_at_every_count(&format!("{op:?}"), || {
+            let (out, out_t) = run(&split);
+            assert_eq!(out, want, "{op:?} contiguous");
+            assert_eq!(out_t, want_t, "{op:?} transposed");
+            (out, out_t)
+        });
+    }
+}
+
 /// A float or bool result's bit patterns (a NaN equals itself here, unlike in `==`).
 fn storage_bits(h: &HostStorage) -> Vec<u64> {
     match h {
@@ -125,20 +165,14 @@ fn sleef_unary_and_binary_kernels_keep_their_vector_split_at_every_thread_count(
             exponent: 1.0 / 1.5,
         },
     ];
+    let views = UnaryViews {
+        flat,
+        transposed,
+        t_out,
+        t_len: rows * cols,
+    };
     for op in ops {
-        let mut want = vec![0f32; n];
-        unary_strided_f32_serial(op, &x, flat, &mut want, flat);
-        let mut want_t = vec![0f32; rows * cols];
-        unary_strided_f32_serial(op, &x, transposed, &mut want_t, t_out);
-        same_bits_at_every_count(&format!("{op:?}"), || {
-            let mut out = vec![0f32; n];
-            unary_strided_f32(op, &x, flat, &mut out, flat);
-            let mut out_t = vec![0f32; rows * cols];
-            unary_strided_f32(op, &x, transposed, &mut out_t, t_out);
-            assert_eq!(bits(&out), bits(&want), "{op:?} contiguous");
-            assert_eq!(bits(&out_t), bits(&want_t), "{op:?} transposed");
-            (bits(&out), bits(&out_t))
-        });
+        views.check(op, &x, unary_strided_f32_serial, unary_strided_f32, bits);
     }
     let x64: Vec<f64> = x.iter().map(|&v| v as f64 * 1.3).collect();
     for op in [
@@ -147,19 +181,13 @@ fn sleef_unary_and_binary_kernels_keep_their_vector_split_at_every_thread_count(
         UnaryF64::Mish,
         UnaryF64::GeluTanh,
     ] {
-        let mut want = vec![0f64; n];
-        unary_strided_f64_serial(op, &x64, flat, &mut want, flat);
-        let mut want_t = vec![0f64; rows * cols];
-        unary_strided_f64_serial(op, &x64, transposed, &mut want_t, t_out);
-        same_bits_at_every_count(&format!("{op:?}"), || {
-            let mut out = vec![0f64; n];
-            unary_strided_f64(op, &x64, flat, &mut out, flat);
-            let mut out_t = vec![0f64; rows * cols];
-            unary_strided_f64(op, &x64, transposed, &mut out_t, t_out);
-            assert_eq!(bits64(&out), bits64(&want), "{op:?} contiguous");
-            assert_eq!(bits64(&out_t), bits64(&want_t), "{op:?} transposed");
-            (bits64(&out), bits64(&out_t))
-        });
+        views.check(
+            op,
+            &x64,
+            unary_strided_f64_serial,
+            unary_strided_f64,
+            bits64,
+        );
     }
     let zero = [0usize];
     let scalar = View::contiguous(&shape, &zero);

@@ -3,14 +3,8 @@
 
 /// `std::cout << x` with default formatting: `1`, `0.5`, `-2.5`, `1e+06`, `3.40282e+38`.
 pub fn cpp_double(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".to_string();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0" } else { "0" }.to_string();
+    if let Some(special) = nan_inf_or_zero(x, "0") {
+        return special;
     }
     let sci = format!("{x:.5e}");
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -28,14 +22,8 @@ pub fn cpp_double(x: f64) -> String {
 /// Python's `repr(x)` of a float: the shortest digits that round-trip, fixed notation for
 /// exponents -4..16, else `d.ddde+XX`.
 pub(super) fn py_float_repr(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".to_string();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_string();
+    if let Some(special) = nan_inf_or_zero(x, "0.0") {
+        return special;
     }
     // Rust's `{:e}` prints the shortest round-trip digits: "-1.5e-7".
     let sci = format!("{x:e}");
@@ -74,6 +62,24 @@ fn strip_zeros(s: &str) -> &str {
         s.trim_end_matches('0').trim_end_matches('.')
     } else {
         s
+    }
+}
+
+/// The values both formats spell out rather than format: "nan", "inf", "-inf" and the
+/// zeros (`zero`, with a "-" when negative); None for every other value.
+fn nan_inf_or_zero(x: f64, zero: &str) -> Option<String> {
+    if x.is_nan() {
+        Some("nan".to_string())
+    } else if x.is_infinite() {
+        Some(if x > 0.0 { "inf" } else { "-inf" }.to_string())
+    } else if x == 0.0 {
+        Some(if x.is_sign_negative() {
+            format!("-{zero}")
+        } else {
+            zero.to_string()
+        })
+    } else {
+        None
     }
 }
 
