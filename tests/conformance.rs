@@ -3,8 +3,8 @@
 //! `cudatutor run` and its output is compared with PyTorch 2.15's recording
 //! (tests/conformance/expected/, scripts/record-pytorch.py) SAMPLE BY SAMPLE: each sample prints
 //! lines tagged `[TAG] `, and MANIFEST.tsv lists the samples of every script and the file that
-//! runs them. Ops that share one sample table share one file (`ops_*.py`), which prints each
-//! sample as `[SCRIPT.TAG] `; a sample is still named by its own script and tag everywhere else
+//! runs them. Ops whose samples make the same calls share one file (`ops_*.py`), which prints
+//! each sample as `[SCRIPT.TAG] `; a sample is still named by its own script and tag everywhere else
 //! (KNOWN_DIFFERENCES, CONFORMANCE_RESULTS, docs/conformance.md).
 //!
 //! The test fails when a sample differs that tests/conformance/KNOWN_DIFFERENCES does not list
@@ -38,9 +38,10 @@ use verdict::{Ending, Finding, Verdict};
 const DIR: &str = "tests/conformance";
 const RECORDER: &str = "scripts/record-pytorch.py --python .venv-torch/bin/python \
                         --dir tests/conformance --jobs 2";
-/// The helpers every script imports (`from prelude import *`): a module beside the scripts,
-/// not a script of its own.
-const SHARED_MODULE: &str = "prelude";
+/// The modules beside the scripts that scripts import, not scripts of their own: the helpers
+/// (`from prelude import *`) and the inputs that several scripts use
+/// (`from shared_inputs import f32_2x3, ...`).
+const SHARED_MODULES: [&str; 2] = ["prelude", "shared_inputs"];
 /// Fewer samples than this means the suite was emptied by mistake.
 const MIN_SAMPLES: usize = 3000;
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -312,7 +313,7 @@ fn every_generated_sample_matches_pytorch_or_is_a_listed_difference() {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "py"))
         .map(|p: PathBuf| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .filter(|stem| stem != SHARED_MODULE)
+        .filter(|stem| !SHARED_MODULES.contains(&stem.as_str()))
         .collect();
     let mut by_script: BTreeMap<String, Vec<Sample>> = BTreeMap::new();
     let mut by_file: BTreeMap<String, Vec<Sample>> = BTreeMap::new();

@@ -1,9 +1,11 @@
 """Inputs written once. The database's sample functions draw their tensors with make_tensor
-under one seed, so the same tensor literal stands in many samples, of one script and of many.
-Each literal that stands more than once in a script gets one name that says its dtype and shape
-(`f32_2x3`, then `f32_2x3_b` for the script's next 2x3 float32 tensor...), bound at the top of
-the script as `f32_2x3 = lambda: T(...)`, and each sample calls `f32_2x3()`. A script stays
-self-contained: its reader sees every input beside the calls.
+under one seed, so the same tensor literal stands in many samples, of one script and of many
+(every binary op's first float32 sample is the same pair of scalars). Each literal that stands
+more than once gets one name that says its dtype and shape (`f32_2x3`, then `f32_2x3_b` for the
+next 2x3 float32 tensor...), bound as `f32_2x3 = lambda: T(...)`, and each sample calls
+`f32_2x3()`: a literal that several scripts use in tests/conformance/shared_inputs.py, which
+they import by name (`from shared_inputs import f32_2x3`), one that only one script uses at the
+top of that script.
 
 The tensor is still built afresh wherever the literal stood (an op may write into its input or
 into an `out=` argument), so no sample sees what another did to it, exactly as when the literal
@@ -70,35 +72,91 @@ def name_stem(node):
     return dtype + "_" + "x".join(str(n) for n in shape)
 
 
+def literal_texts(line, spans):
+    return [line.encode()[a:b] for a, b, _ in spans]
+
+
+def substitute(line, spans, names, indent=""):
+    """`line` with each builder call that `names` names written as a call of that name."""
+    if line is None:
+        return None
+    raw = line.encode()
+    for a, b, _ in sorted(spans, key=lambda span: -span[0]):
+        if raw[a:b] in names:
+            raw = raw[:a] + (names[raw[a:b]] + "()").encode() + raw[b:]
+    return indent + raw.decode()
+
+
+class Namer:
+    """Names in order of first use, one stem per dtype and shape: `f32_2x3`, `f32_2x3_b`..."""
+
+    def __init__(self):
+        self.taken = collections.Counter()
+
+    def name(self, node):
+        stem = name_stem(node)
+        suffix = letters(self.taken[stem])
+        self.taken[stem] += 1
+        return stem + ("_" + suffix if suffix else "")
+
+
 def bind_inputs(lines, indent=""):
-    """(definitions, lines): every builder call that stands more than once in `lines` (None
-    entries pass through) bound to a name, in order of first use, and the lines calling it,
-    written with `indent` (a group's sample lines run inside its loop)."""
+    """(definitions, lines) for a script on its own: every builder call that stands more than
+    once in `lines` (None entries pass through) bound to a name, in order of first use, and the
+    lines calling it, written with `indent`."""
     spans = [literal_spans(line) for line in lines]
     counts = collections.Counter()
     nodes = {}
     for line, found in zip(lines, spans):
-        for a, b, node in found:
-            text = line.encode()[a:b]
+        for text, (_, _, node) in zip(literal_texts(line, found), found):
             nodes.setdefault(text, node)
             counts[text] += 1
-    names = {}
-    taken = collections.Counter()
-    for text, node in nodes.items():
-        if counts[text] > 1:
-            stem = name_stem(node)
-            suffix = letters(taken[stem])
-            names[text] = stem + ("_" + suffix if suffix else "")
-            taken[stem] += 1
+    namer = Namer()
+    names = {text: namer.name(node) for text, node in nodes.items() if counts[text] > 1}
     definitions = ["%s = lambda: %s" % (name, text.decode()) for text, name in names.items()]
-    bound = []
-    for line, found in zip(lines, spans):
-        if line is None:
-            bound.append(None)
-            continue
-        raw = line.encode()
-        for a, b, _ in sorted(found, key=lambda span: -span[0]):
-            if raw[a:b] in names:
-                raw = raw[:a] + (names[raw[a:b]] + "()").encode() + raw[b:]
-        bound.append(indent + raw.decode())
-    return definitions, bound
+    return definitions, [substitute(line, found, names, indent) for line, found in zip(lines, spans)]
+
+
+class SuiteInputs:
+    """The inputs of the whole suite, bound once: a literal that two or more scripts use is
+    defined in the shared module (tests/conformance/shared_inputs.py), which each of them
+    imports by name; one that a single script uses more than once is defined at the top of that
+    script. Names are unique across the suite (first use first), so a name means one tensor
+    wherever a reader meets it. `scripts`: [(name, lines)] in the order they are written."""
+
+    def __init__(self, scripts):
+        self.spans = {}
+        users = collections.defaultdict(set)
+        uses = collections.Counter()
+        nodes = {}
+        for name, lines in scripts:
+            spans = [literal_spans(line) for line in lines]
+            self.spans[name] = spans
+            for line, found in zip(lines, spans):
+                for text, (_, _, node) in zip(literal_texts(line, found), found):
+                    nodes.setdefault(text, node)
+                    users[text].add(name)
+                    uses[text] += 1
+        namer = Namer()
+        self.names = {text: namer.name(node) for text, node in nodes.items()
+                      if len(users[text]) > 1 or uses[text] > 1}
+        self.shared = [text for text in nodes if len(users[text]) > 1]
+
+    def shared_definitions(self):
+        return ["%s = lambda: %s" % (self.names[text], text.decode()) for text in self.shared]
+
+    def bind(self, name, lines):
+        """(names imported from the shared module, local definitions, lines) of one script."""
+        spans = self.spans[name]
+        shared = set(self.shared)
+        imported, local = [], []
+        for line, found in zip(lines, spans):
+            for text in literal_texts(line, found):
+                if text not in self.names:
+                    continue
+                into = imported if text in shared else local
+                if text not in into:
+                    into.append(text)
+        definitions = ["%s = lambda: %s" % (self.names[text], text.decode()) for text in local]
+        bound = [substitute(line, found, self.names) for line, found in zip(lines, spans)]
+        return [self.names[text] for text in imported], definitions, bound

@@ -218,7 +218,7 @@ def call_text(form, s, method_name=None, grouped=False):
     if kind == "property":
         if s.args or s.kwargs:
             raise Unrepresentable("property sample with arguments")
-        return "%s.%s" % (x, spelling)
+        return ("fn(%s)" if grouped else "%%s.%s" % spelling) % x
     if kind == "function" and method_name is None:
         return "%s(%s)" % ("fn" if grouped else spelling, ", ".join([x] + args + kwargs))
     if not isinstance(s.input, torch.Tensor):
@@ -263,8 +263,9 @@ class Checker:
 
 def grouped_text(form, s, method_name=None):
     """call_text(..., grouped=True), or None where a group's script could not run the sample:
-    an op spelled as an operator or a property stays in a script of its own."""
-    if form[0] not in ("function", "method", "lambda"):
+    an op spelled as an operator stays in a script of its own (a property's `fn` is a lambda
+    that reads it)."""
+    if form[0] not in ("function", "method", "lambda", "property"):
         return None
     try:
         return call_text(form, s, method_name, grouped=True)

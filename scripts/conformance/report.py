@@ -211,12 +211,15 @@ def render(manifest, results, timing, passed):
       "`cudatutor run`; a module input's construct, forward, backward and eval samples share "
       "one `run_module_input` line, and the error inputs every optimizer shares "
       "(get_error_inputs_for_all_optims) are written once, as the prelude's "
-      "`run_errors_for_all_optims`. A tensor literal that several samples of a script use is "
-      "bound once at its top (`f32_2x3 = lambda: T(...)`, called afresh by each sample), and ops "
-      "whose database entries share one sample function and render to the same sample table "
-      "(amax and amin, sort and argsort, the unary ops of sample_inputs_elementwise_unary...) "
-      "share one `ops_*.py` script that runs the table against each op in turn, printing "
-      "`[SCRIPT.TAG]`; MANIFEST.tsv still lists every op's samples under its own script name, "
+      "`run_errors_for_all_optims`. A tensor literal that two or more scripts use is defined "
+      "once in tests/conformance/shared_inputs.py (`f32_2x3 = lambda: T(...)`, called afresh by "
+      "each sample), which the scripts import by name; one that several samples of a single "
+      "script use is bound at that script's top. Ops whose samples make the same calls (add, "
+      "mul, eq and the other binary ops; amax and amin; div with rounding_mode 'floor' and "
+      "'trunc', where the argument that differs becomes a column) share one `ops_*.py` script: "
+      "an OPS table of the ops and one `for_ops` row per distinct call, naming the tag it "
+      "prints under for each op (`[SCRIPT.TAG]`); MANIFEST.tsv still lists every op's samples "
+      "under its own script name, "
       "with the file that runs them. PyTorch's output is recorded by scripts/record-pytorch.py (CPU, one "
       "thread) into tests/conformance/expected/; tests/conformance.rs runs every script "
       "through cudatutor and compares the output **sample by sample**.")
@@ -279,7 +282,7 @@ def render(manifest, results, timing, passed):
     w("| optimizers | %d |" % len(optims))
     w("| lr_schedulers (through the optimizers) | %d |" % len(schedulers))
     w("| scripts | %d |" % len({r[0] for r in manifest}))
-    w("| files that run them (ops sharing a sample table share one) | %d |"
+    w("| files that run them (ops making the same calls share one) | %d |"
       % len({r[7] if len(r) > 7 else r[0] for r in manifest}))
     w("| samples | %d |" % n)
     for kind in sorted(by_kind):

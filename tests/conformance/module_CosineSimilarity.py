@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_3x4_c, f32_3x4_h, f32_3x4_i, f32_3x4_j
 
-run_module_input(0, lambda: torch.nn.CosineSimilarity(), lambda: ((T([[-0.06738138, 4.8279924, -7.4074063, -6.623451], [-3.4663892, 2.4134164, -0.17831862, 7.1360054], [-0.7986964, 2.381513, -2.7199178, -1.7690885]], f32), T([[-8.598137, -5.960539, -3.710008, 0.33339214], [3.5580168, 5.400205, -6.10147, -3.9191656], [3.268954, 7.4734917, -1.8522016, 6.734806]], f32), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.CosineSimilarity(dim=0, eps=1e-6), lambda: ((T([[4.6373687, -3.972404, -1.7447534, 4.2243204], [-8.472932, 5.397455, -1.8515278, 4.578695], [1.2511529, -1.1019974, 2.4962482, 0.44398606]], f32), T([[3.2870536, -3.507309, -0.65617883, -0.810246], [1.3044956, -0.035953403, 7.8675003, 2.8007112], [-3.3516562, -5.4356523, -1.5085409, -3.8820662]], f32), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.CosineSimilarity(), lambda: ((f32_3x4_c(), f32_3x4_h(), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(1, lambda: torch.nn.CosineSimilarity(dim=0, eps=1e-6), lambda: ((f32_3x4_i(), f32_3x4_j(), ), {}), printed=False, backward=True, eval_mode=False)

@@ -2,7 +2,8 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_2x3x4_c, f32_2x3x4_h
 
-run_module_input(0, lambda: torch.nn.Flatten(), lambda: ((T([[[-0.06738138, 4.8279924, -7.4074063, -6.623451], [-3.4663892, 2.4134164, -0.17831862, 7.1360054], [-0.7986964, 2.381513, -2.7199178, -1.7690885]], [[-8.598137, -5.960539, -3.710008, 0.33339214], [3.5580168, 5.400205, -6.10147, -3.9191656], [3.268954, 7.4734917, -1.8522016, 6.734806]]], f32), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.Flatten(0, -1), lambda: ((T([[[4.6373687, -3.972404, -1.7447534, 4.2243204], [-8.472932, 5.397455, -1.8515278, 4.578695], [1.2511529, -1.1019974, 2.4962482, 0.44398606]], [[3.2870536, -3.507309, -0.65617883, -0.810246], [1.3044956, -0.035953403, 7.8675003, 2.8007112], [-3.3516562, -5.4356523, -1.5085409, -3.8820662]]], f32), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.Flatten(), lambda: ((f32_2x3x4_c(), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(1, lambda: torch.nn.Flatten(0, -1), lambda: ((f32_2x3x4_h(), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(2, lambda: torch.nn.Flatten(start_dim=2), lambda: ((T([[[2.0645113, -2.1417685, 2.468058, -0.45970058], [3.8446891, 2.142655, -1.0344121, -7.2761645], [2.0548296, -7.9681015, 1.182852, 0.5981208]], [[-1.9790851, 7.3592725, 0.60063136, 3.7321062], [3.808753, -5.3093843, -3.4599102, 8.655462], [-8.815296, -0.6112647, -0.71324766, 6.3837852]]], f32), ), {}), printed=False, backward=True, eval_mode=False)

@@ -2,14 +2,13 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_10_f, f32_scalar_m, f32_scalar_k, f64_10_c, f64_scalar_i
 
-f32_scalar = lambda: T(-1.0, f32)
-
-run_module_input(0, lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((T([-0.06738138, 4.8279924, -7.4074063, -6.623451, -3.4663892, 2.4134164, -0.17831862, 7.1360054, -0.7986964, 2.381513], f32), T([-1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, -1.0, -1.0], f32), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((T(3.268954, f32), T(1.0, f32), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((f32_10_f(), T([-1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, -1.0, -1.0], f32), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(1, lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((T(3.268954, f32), f32_scalar_m(), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(2, lambda: torch.nn.HingeEmbeddingLoss(reduction='sum'), lambda: ((T([-1.8522016, 6.734806, -1.4506502, 0.9523269, 8.149286, -8.349033, -5.6658416, -2.2784872, -3.5081997, 7.776007], f32), T([-1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, -1.0], f32), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(3, lambda: torch.nn.HingeEmbeddingLoss(reduction='sum'), lambda: ((T(1.5226622, f32), f32_scalar(), ), {}), printed=False, backward=False, eval_mode=False)
+run_module_input(3, lambda: torch.nn.HingeEmbeddingLoss(reduction='sum'), lambda: ((T(1.5226622, f32), f32_scalar_k(), ), {}), printed=False, backward=False, eval_mode=False)
 run_module_input(4, lambda: torch.nn.HingeEmbeddingLoss(reduction='mean'), lambda: ((T([-6.503096, -4.63977, 5.6784415, 5.276891, -3.9914553, -0.32474148, 5.7560463, 8.947198, 3.5719395, 1.2158357], f32), T([1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0], f32), ), {}), printed=False, backward=False, eval_mode=False)
-run_module_input(5, lambda: torch.nn.HingeEmbeddingLoss(reduction='mean'), lambda: ((T(4.940748, f32), f32_scalar(), ), {}), printed=False, backward=False, eval_mode=False)
-run_forward("d0", lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((T([8.460954032517956, 3.740757559196183, -0.7311070237058843, 7.573458314195285, 2.610434162209766, 5.240662059245466, -5.785088846386483, -2.680062760909289, 1.4641365565363413, -3.8117539415492967], f64), T([-1.0, -1.0, -1.0, 1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0], f64), ), {}), dtype=f64)
-run_forward("d1", lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((T(-5.213403451469078, f64), T(1.0, f64), ), {}), dtype=f64)
+run_module_input(5, lambda: torch.nn.HingeEmbeddingLoss(reduction='mean'), lambda: ((T(4.940748, f32), f32_scalar_k(), ), {}), printed=False, backward=False, eval_mode=False)
+run_forward("d0", lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((f64_10_c(), T([-1.0, -1.0, -1.0, 1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0], f64), ), {}), dtype=f64)
+run_forward("d1", lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((T(-5.213403451469078, f64), f64_scalar_i(), ), {}), dtype=f64)

@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_2x4_c
 
-run_module_input(0, lambda: torch.nn.LazyLinear(3), lambda: ((T([[-0.06738138, 4.8279924, -7.4074063, -6.623451], [-3.4663892, 2.4134164, -0.17831862, 7.1360054]], f32), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.LazyLinear(3), lambda: ((f32_2x4_c(), ), {}), printed=True, backward=True, eval_mode=False)
 run_module_input(1, lambda: torch.nn.LazyLinear(2, bias=False), lambda: ((T([[4.6373687, -3.972404, -1.7447534, 4.2243204], [-8.472932, 5.397455, -1.8515278, 4.578695]], f32), ), {}), printed=False, backward=True, eval_mode=False)

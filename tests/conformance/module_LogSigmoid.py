@@ -2,9 +2,10 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_s, f64_scalar_k
 
-run_module_input(0, lambda: torch.nn.LogSigmoid(), lambda: ((T(-0.06738138, f32), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.LogSigmoid(), lambda: ((f32_scalar_s(), ), {}), printed=True, backward=True, eval_mode=False)
 run_module_input(1, lambda: torch.nn.LogSigmoid(), lambda: ((T([[[4.8279924, -7.4074063, -6.623451, -3.4663892], [2.4134164, -0.17831862, 7.1360054, -0.7986964], [2.381513, -2.7199178, -1.7690885, -8.598137]], [[-5.960539, -3.710008, 0.33339214, 3.5580168], [5.400205, -6.10147, -3.9191656, 3.268954], [7.4734917, -1.8522016, 6.734806, -1.4506502]]], f32), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(2, lambda: torch.nn.LogSigmoid(), lambda: ((T([0.9523269, 8.149286, -8.349033, -5.6658416], f32), ), {}), printed=False, backward=True, eval_mode=False)
-run_forward("d0", lambda: torch.nn.LogSigmoid(), lambda: ((T(8.460954032517956, f64), ), {}), dtype=f64)
+run_forward("d0", lambda: torch.nn.LogSigmoid(), lambda: ((f64_scalar_k(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.LogSigmoid(), lambda: ((T([[[3.740757559196183, -0.7311070237058843, 7.573458314195285, 2.610434162209766], [5.240662059245466, -5.785088846386483, -2.680062760909289, 1.4641365565363413], [-3.8117539415492967, -0.8483607201399439, -5.817608528333146, -2.6051983498924844]], [[2.194294476231498, -0.32672878592924626, -1.0655910172015295, -1.6689316614400518], [-5.302105317691432, 2.9706871635026904, 5.127730208192119, -5.213403451469078], [3.181304176518223, -7.024765315725971, 0.42753706924038215, -4.93163634710897]]], f64), ), {}), dtype=f64)

@@ -2,5 +2,6 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_1x4x2x2
 
-run_module_input(0, lambda: torch.nn.PixelShuffle(2), lambda: ((T([[[[-0.06738138, 4.8279924], [-7.4074063, -6.623451]], [[-3.4663892, 2.4134164], [-0.17831862, 7.1360054]], [[-0.7986964, 2.381513], [-2.7199178, -1.7690885]], [[-8.598137, -5.960539], [-3.710008, 0.33339214]]]], f32), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.PixelShuffle(2), lambda: ((f32_1x4x2x2(), ), {}), printed=True, backward=True, eval_mode=False)

@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_3x4_c, f32_3x4_i
 
-run_module_input(0, lambda: torch.nn.RReLU(), lambda: ((T([[-0.06738138, 4.8279924, -7.4074063, -6.623451], [-3.4663892, 2.4134164, -0.17831862, 7.1360054], [-0.7986964, 2.381513, -2.7199178, -1.7690885]], f32), ), {}), printed=True, backward=True, eval_mode=True)
-run_module_input(1, lambda: torch.nn.RReLU(0.1, 0.3), lambda: ((T([[4.6373687, -3.972404, -1.7447534, 4.2243204], [-8.472932, 5.397455, -1.8515278, 4.578695], [1.2511529, -1.1019974, 2.4962482, 0.44398606]], f32), ), {}), printed=False, backward=True, eval_mode=True)
+run_module_input(0, lambda: torch.nn.RReLU(), lambda: ((f32_3x4_c(), ), {}), printed=True, backward=True, eval_mode=True)
+run_module_input(1, lambda: torch.nn.RReLU(0.1, 0.3), lambda: ((f32_3x4_i(), ), {}), printed=False, backward=True, eval_mode=True)

@@ -2,9 +2,10 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_s, f32_4_d, f32_2x3x4x5_d, f64_scalar_k, f64_4
 
-run_module_input(0, lambda: torch.nn.ReLU(), lambda: ((T(-0.06738138, f32), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.ReLU(), lambda: ((T([4.8279924, -7.4074063, -6.623451, -3.4663892], f32), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(2, lambda: torch.nn.ReLU(), lambda: ((T([[[[2.4134164, -0.17831862, 7.1360054, -0.7986964, 2.381513], [-2.7199178, -1.7690885, -8.598137, -5.960539, -3.710008], [0.33339214, 3.5580168, 5.400205, -6.10147, -3.9191656], [3.268954, 7.4734917, -1.8522016, 6.734806, -1.4506502]], [[0.9523269, 8.149286, -8.349033, -5.6658416, -2.2784872], [-3.5081997, 7.776007, -5.8336167, -4.142996, -6.287764], [-8.429049, -5.253664, 7.7363825, 4.0159655, 4.362053], [0.47332406, -4.6141515, 1.5226622, -8.403253, -6.503096]], [[-4.63977, 5.6784415, 5.276891, -3.9914553, -0.32474148], [5.7560463, 8.947198, 3.5719395, 1.2158357, 6.034377], [-5.299221, 1.6770962, -6.97775, -6.2377753, -4.649252], [4.0722575, 3.6194437, -5.3311725, 2.7189639, 4.940748]]], [[[-1.1359563, 0.3436339, 2.0853424, 5.5833893, 8.6417465], [-6.935612, -3.2982278, 3.537089, 7.4569445, 7.831866], [7.9412107, 1.7911309, -7.826244, 0.8279325, -5.6304483], [-8.387588, 7.9964323, 6.843238, -8.977752, 1.6845485]], [[-1.5161401, -1.4810504, -4.119812, 3.4610057, -5.3307314], [3.2993221, 4.551373, 6.4428444, 3.3652003, -8.907618], [-5.838272, 4.4938354, 1.8837122, -7.0207562, -5.1823754], [8.466743, 6.0643606, -3.9242263, -2.265163, -8.573383]], [[-0.16176724, -6.77753, -6.94221, -0.49589646, 1.3513055], [-3.6857724, 5.3403983, -5.476852, 8.16633, 6.167699], [-7.589546, -2.2399588, 0.4061036, 1.3131098, 2.1345685], [3.5318546, 0.5391015, -4.391359, 4.258701, -8.63324]]]], f32), ), {}), printed=False, backward=True, eval_mode=False)
-run_forward("d0", lambda: torch.nn.ReLU(), lambda: ((T(8.460954032517956, f64), ), {}), dtype=f64)
-run_forward("d1", lambda: torch.nn.ReLU(), lambda: ((T([3.740757559196183, -0.7311070237058843, 7.573458314195285, 2.610434162209766], f64), ), {}), dtype=f64)
+run_module_input(0, lambda: torch.nn.ReLU(), lambda: ((f32_scalar_s(), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(1, lambda: torch.nn.ReLU(), lambda: ((f32_4_d(), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input(2, lambda: torch.nn.ReLU(), lambda: ((f32_2x3x4x5_d(), ), {}), printed=False, backward=True, eval_mode=False)
+run_forward("d0", lambda: torch.nn.ReLU(), lambda: ((f64_scalar_k(), ), {}), dtype=f64)
+run_forward("d1", lambda: torch.nn.ReLU(), lambda: ((f64_4(), ), {}), dtype=f64)

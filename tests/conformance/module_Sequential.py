@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_2x4_c
 
-run_module_input(0, lambda: torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(), torch.nn.Linear(3, 2)), lambda: ((T([[-0.06738138, 4.8279924, -7.4074063, -6.623451], [-3.4663892, 2.4134164, -0.17831862, 7.1360054]], f32), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(), torch.nn.Linear(3, 2)), lambda: ((f32_2x4_c(), ), {}), printed=True, backward=True, eval_mode=False)
 run_module_input(1, lambda: torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3), torch.nn.ReLU(), torch.nn.Flatten(), torch.nn.Linear(8, 2)), lambda: ((T([[[[4.6373687, -3.972404, -1.7447534, 4.2243204], [-8.472932, 5.397455, -1.8515278, 4.578695], [1.2511529, -1.1019974, 2.4962482, 0.44398606], [3.2870536, -3.507309, -0.65617883, -0.810246]]]], f32), ), {}), printed=False, backward=True, eval_mode=False)

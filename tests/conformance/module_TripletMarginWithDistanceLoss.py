@@ -2,5 +2,6 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_3x4_c, f32_3x4_h, f32_3x4_k
 
-run_module_input(0, lambda: torch.nn.TripletMarginWithDistanceLoss(), lambda: ((T([[-0.06738138, 4.8279924, -7.4074063, -6.623451], [-3.4663892, 2.4134164, -0.17831862, 7.1360054], [-0.7986964, 2.381513, -2.7199178, -1.7690885]], f32), T([[-8.598137, -5.960539, -3.710008, 0.33339214], [3.5580168, 5.400205, -6.10147, -3.9191656], [3.268954, 7.4734917, -1.8522016, 6.734806]], f32), T([[-1.4506502, 0.9523269, 8.149286, -8.349033], [-5.6658416, -2.2784872, -3.5081997, 7.776007], [-5.8336167, -4.142996, -6.287764, -8.429049]], f32), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.TripletMarginWithDistanceLoss(), lambda: ((f32_3x4_c(), f32_3x4_h(), f32_3x4_k(), ), {}), printed=True, backward=True, eval_mode=False)

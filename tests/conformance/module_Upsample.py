@@ -2,7 +2,8 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_1x1x2x2
 
-run_module_input(0, lambda: torch.nn.Upsample(scale_factor=2), lambda: ((T([[[[-0.06738138, 4.8279924], [-7.4074063, -6.623451]]]], f32), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.Upsample(scale_factor=2), lambda: ((f32_1x1x2x2(), ), {}), printed=True, backward=True, eval_mode=False)
 run_module_input(1, lambda: torch.nn.Upsample(scale_factor=2, mode='bilinear'), lambda: ((T([[[[4.6373687, -3.972404], [-1.7447534, 4.2243204]]]], f32), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(2, lambda: torch.nn.Upsample(size=(3, 5), mode='bilinear', align_corners=True), lambda: ((T([[[[2.0645113, -2.1417685], [2.468058, -0.45970058]]]], f32), ), {}), printed=False, backward=True, eval_mode=False)

@@ -2,5 +2,6 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_1x1x2x2
 
-run_module_input(0, lambda: torch.nn.UpsamplingBilinear2d(scale_factor=2), lambda: ((T([[[[-0.06738138, 4.8279924], [-7.4074063, -6.623451]]]], f32), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input(0, lambda: torch.nn.UpsamplingBilinear2d(scale_factor=2), lambda: ((f32_1x1x2x2(), ), {}), printed=True, backward=True, eval_mode=False)

@@ -2,11 +2,10 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import i64_5_h, i64_5_b
 
-i64_5 = lambda: T([0, 1, 1, 0, 1], i64)
-
-sample("s0", lambda: torch.bincount(i64_5(), weights=None, minlength=0), printed=True)
-sample("m0", lambda: i64_5().bincount(weights=None, minlength=0))
-sample("s1", lambda: torch.bincount(i64_5(), weights=None, minlength=1))
-sample("s2", lambda: torch.bincount(i64_5(), weights=None, minlength=2))
-sample("s3", lambda: torch.bincount(i64_5(), weights=T([5, 5, 7, 6, 5], i64), minlength=0))
+sample("s0", lambda: torch.bincount(i64_5_h(), weights=None, minlength=0), printed=True)
+sample("m0", lambda: i64_5_h().bincount(weights=None, minlength=0))
+sample("s1", lambda: torch.bincount(i64_5_h(), weights=None, minlength=1))
+sample("s2", lambda: torch.bincount(i64_5_h(), weights=None, minlength=2))
+sample("s3", lambda: torch.bincount(i64_5_h(), weights=i64_5_b(), minlength=0))

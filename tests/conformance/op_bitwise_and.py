@@ -2,14 +2,13 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import i64_scalar_b, i64_scalar_c, i64_5_c, i64_scalar_d, i64_5x1_b, i64_5_b, i64_10x5_b, i64_scalar_e, b8_scalar_b, b8_5_b, b8_scalar, b8_5x1_b, b8_5_c
 
-b8_scalar = lambda: T(True, b8)
-
-sample("s0", lambda: torch.bitwise_and(T(-8, i64), T(6, i64)), printed=True)
-sample("s1", lambda: torch.bitwise_and(T([-8, 6, 9, 0, 0], i64), T(5, i64)))
-sample("s2", lambda: torch.bitwise_and(T([[-8], [6], [9], [0], [0]], i64), T([5, 5, 7, 6, 5], i64)))
-sample("s3", lambda: torch.bitwise_and(T([[-8, 6, 9, 0, 0], [5, 5, 7, 6, 5], [1, -5, 2, -1, 8], [-4, 0, -6, 3, -5], [9, 2, -5, -2, -2], [1, -7, -4, -6, -7], [-1, -5, 2, -6, -6], [6, 9, 9, 2, 5], [9, 1, 7, 8, -5], [-7, -4, 4, 7, 5]], i64), T(1, i64)))
-sample("s4", lambda: torch.bitwise_and(b8_scalar(), b8_scalar()), printed=True)
-sample("s5", lambda: torch.bitwise_and(T([True, True, False, True, False], b8), T(False, b8)))
-sample("s6", lambda: torch.bitwise_and(T([[True], [True], [False], [True], [False]], b8), T([False, False, True, True, True], b8)))
+sample("s0", lambda: torch.bitwise_and(i64_scalar_b(), i64_scalar_c()), printed=True)
+sample("s1", lambda: torch.bitwise_and(i64_5_c(), i64_scalar_d()))
+sample("s2", lambda: torch.bitwise_and(i64_5x1_b(), i64_5_b()))
+sample("s3", lambda: torch.bitwise_and(i64_10x5_b(), i64_scalar_e()))
+sample("s4", lambda: torch.bitwise_and(b8_scalar_b(), b8_scalar_b()), printed=True)
+sample("s5", lambda: torch.bitwise_and(b8_5_b(), b8_scalar()))
+sample("s6", lambda: torch.bitwise_and(b8_5x1_b(), b8_5_c()))
 sample("e0", lambda: torch.bitwise_and(2, 3))

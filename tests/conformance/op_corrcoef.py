@@ -2,22 +2,19 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
-
-f32_2 = lambda: T([-8.478374, -1.7658259], f32)
-f32_1x2 = lambda: T([[-8.478374, -1.7658259]], f32)
-i64_2 = lambda: T([-8, 6], i64)
+from shared_inputs import f32_2, f32_1x2, f32_3x2, f32_2x3, f64_2, f64_1x2, f64_3x2, i64_2, i64_1x2, i64_2x3
 
 sample("s0", lambda: torch.corrcoef(f32_2()), printed=True)
 sample("m0", lambda: f32_2().corrcoef())
 sample("s1", lambda: torch.corrcoef(f32_1x2()))
 sample("m1", lambda: f32_1x2().corrcoef())
-sample("s2", lambda: torch.corrcoef(T([[-8.478374, -1.7658259], [-4.3228045, -2.400456], [-7.950587, 3.6116052]], f32)))
-sample("s3", lambda: torch.corrcoef(T([[-8.478374, -1.7658259, -4.3228045], [-2.400456, -7.950587, 3.6116052]], f32)))
-sample("s4", lambda: torch.corrcoef(T([-4.826984902407649, -7.582430495695129], f64)), printed=True)
-sample("s5", lambda: torch.corrcoef(T([[-4.826984902407649, -7.582430495695129]], f64)))
-sample("s6", lambda: torch.corrcoef(T([[-4.826984902407649, -7.582430495695129], [-0.6046891126565539, -1.5411692216498662], [-1.9719097652168658, -4.146041530864057]], f64)))
+sample("s2", lambda: torch.corrcoef(f32_3x2()))
+sample("s3", lambda: torch.corrcoef(f32_2x3()))
+sample("s4", lambda: torch.corrcoef(f64_2()), printed=True)
+sample("s5", lambda: torch.corrcoef(f64_1x2()))
+sample("s6", lambda: torch.corrcoef(f64_3x2()))
 sample("s7", lambda: torch.corrcoef(i64_2()), printed=True)
 sample("m7", lambda: i64_2().corrcoef())
-sample("s8", lambda: torch.corrcoef(T([[-8, 6]], i64)))
+sample("s8", lambda: torch.corrcoef(i64_1x2()))
 sample("s9", lambda: torch.corrcoef(T([[-8, 6], [9, 0], [0, 5]], i64)))
-sample("s10", lambda: torch.corrcoef(T([[-8, 6, 9], [0, 0, 5]], i64)))
+sample("s10", lambda: torch.corrcoef(i64_2x3()))

@@ -2,14 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
-
-f32_1 = lambda: T([-8.478374], f32)
-f32_5 = lambda: T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32)
-f32_5x1 = lambda: T([[-8.478374], [-1.7658259], [-4.3228045], [-2.400456], [-7.950587]], f32)
-f64_5 = lambda: T([-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658], f64)
-i64_1 = lambda: T([-8], i64)
-i64_5 = lambda: T([-8, 6, 9, 0, 0], i64)
-b8_5 = lambda: T([True, True, False, True, False], b8)
+from shared_inputs import f32_1, f32_5, f32_5x1, f64_1, f64_5, i64_1, i64_5_c, b8_1, b8_5_b
 
 sample("s0", lambda: torch.diff(f32_1(), 0, 0, None, None), printed=True)
 sample("m0", lambda: f32_1().diff(0, 0, None, None))
@@ -21,15 +14,15 @@ sample("s4", lambda: torch.diff(f32_5(), 3, 0, None, None))
 sample("s5", lambda: torch.diff(f32_5(), 4, 0, None, None))
 sample("s6", lambda: torch.diff(f32_5x1(), 0, 0, None, None))
 sample("s7", lambda: torch.diff(f32_5x1(), 1, 0, None, None))
-sample("s8", lambda: torch.diff(T([-4.826984902407649], f64), 0, 0, None, None), printed=True)
+sample("s8", lambda: torch.diff(f64_1(), 0, 0, None, None), printed=True)
 sample("s9", lambda: torch.diff(f64_5(), 0, 0, None, None))
 sample("s10", lambda: torch.diff(f64_5(), 1, 0, None, None))
 sample("s11", lambda: torch.diff(i64_1(), 0, 0, None, None), printed=True)
 sample("m11", lambda: i64_1().diff(0, 0, None, None))
-sample("s12", lambda: torch.diff(i64_5(), 0, 0, None, None))
-sample("s13", lambda: torch.diff(i64_5(), 1, 0, None, None))
-sample("s14", lambda: torch.diff(i64_5(), 2, 0, None, None))
-sample("s15", lambda: torch.diff(T([True], b8), 0, 0, None, None), printed=True)
-sample("s16", lambda: torch.diff(b8_5(), 0, 0, None, None))
-sample("s17", lambda: torch.diff(b8_5(), 1, 0, None, None))
+sample("s12", lambda: torch.diff(i64_5_c(), 0, 0, None, None))
+sample("s13", lambda: torch.diff(i64_5_c(), 1, 0, None, None))
+sample("s14", lambda: torch.diff(i64_5_c(), 2, 0, None, None))
+sample("s15", lambda: torch.diff(b8_1(), 0, 0, None, None), printed=True)
+sample("s16", lambda: torch.diff(b8_5_b(), 0, 0, None, None))
+sample("s17", lambda: torch.diff(b8_5_b(), 1, 0, None, None))
 sample("e0", lambda: torch.diff(T([[0.028979242, 0.40189856, 0.25984418]], f32), -1))

@@ -2,23 +2,22 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
-
-f32_5 = lambda: T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32)
+from shared_inputs import f32_5x5, f32_0x5x0, f32_5, f64_5x5, f64_0x5x0, i64_scalar_d, i64_5x5, i64_0x5x0, i64_5_c, b8_scalar_b, b8_5x5_d, b8_0x5x0
 
 sample("s0", lambda: torch.full_like(T(-3.0336847, f32), -8.478373527526855), printed=True)
-sample("s1", lambda: torch.full_like(T([[-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], [3.6116052, -8.067647, -0.57349384, 3.1285105, -3.0336847], [5.106745, 1.1351377, 4.9473085, 5.7744465, -3.973022], [3.2707994, -3.8938508, 2.8211474, -4.7023954, 4.163121], [1.8220074, -3.522088, -4.414461, 2.3285136, 8.3972]], f32), -1.765825867652893))
-sample("s2", lambda: torch.full_like(Z((0, 5, 0), f32), -4.3228044509887695))
+sample("s1", lambda: torch.full_like(f32_5x5(), -1.765825867652893))
+sample("s2", lambda: torch.full_like(f32_0x5x0(), -4.3228044509887695))
 sample("s3", lambda: torch.full_like(f32_5(), -2.400455951690674, dtype=torch.float32, device='cpu'))
 sample("s4", lambda: torch.full_like(f32_5(), -0.6046891126565539, dtype=torch.float64))
 sample("s5", lambda: torch.full_like(f32_5(), -8.067646980285645, device='cpu'))
 sample("s6", lambda: torch.full_like(f32_5(), 4.412055988104102, dtype=torch.float64, device='cpu'))
 sample("s7", lambda: torch.full_like(T(-4.784169829877467, f64), -4.826984902407649), printed=True)
-sample("s8", lambda: torch.full_like(T([[-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658], [-4.146041530864057, -5.4215280659972755, -4.784169829877467, -4.150805063878843, 7.380839390984031], [5.576059452216908, -8.315684908389088, 4.177597026003685, 2.047386382824099, -4.076012721760325], [-3.063683029231029, -3.342174545322517, -5.439777184204883, 4.480518929058965, 2.685009210157367], [-3.8432258180800494, -3.0355148286483775, -2.146076312776824, -2.6718482427688133, -7.7232222137058715]], f64), -7.582430495695129))
-sample("s9", lambda: torch.full_like(Z((0, 5, 0), f64), -0.6046891126565539))
-sample("s10", lambda: torch.full_like(T(5, i64), -8), printed=True)
-sample("s11", lambda: torch.full_like(T([[-8, 6, 9, 0, 0], [5, 5, 7, 6, 5], [1, -5, 2, -1, 8], [-4, 0, -6, 3, -5], [9, 2, -5, -2, -2]], i64), 6))
-sample("s12", lambda: torch.full_like(Z((0, 5, 0), i64), 9))
-sample("s13", lambda: torch.full_like(T([-8, 6, 9, 0, 0], i64), 0, dtype=torch.int64, device='cpu'))
-sample("s14", lambda: torch.full_like(T(True, b8), True), printed=True)
-sample("s15", lambda: torch.full_like(T([[True, True, False, True, False], [False, False, True, True, True], [True, True, False, False, True], [False, False, False, False, False], [False, False, False, False, True]], b8), True))
-sample("s16", lambda: torch.full_like(Z((0, 5, 0), b8), False))
+sample("s8", lambda: torch.full_like(f64_5x5(), -7.582430495695129))
+sample("s9", lambda: torch.full_like(f64_0x5x0(), -0.6046891126565539))
+sample("s10", lambda: torch.full_like(i64_scalar_d(), -8), printed=True)
+sample("s11", lambda: torch.full_like(i64_5x5(), 6))
+sample("s12", lambda: torch.full_like(i64_0x5x0(), 9))
+sample("s13", lambda: torch.full_like(i64_5_c(), 0, dtype=torch.int64, device='cpu'))
+sample("s14", lambda: torch.full_like(b8_scalar_b(), True), printed=True)
+sample("s15", lambda: torch.full_like(b8_5x5_d(), True))
+sample("s16", lambda: torch.full_like(b8_0x5x0(), False))

@@ -2,15 +2,16 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar, f32_1, f64_scalar, f64_1, i64_scalar_b, i64_1, b8_scalar_b, b8_1, f32_10, f32_5, f32_5x5
 
-sample("s0", lambda: T(-8.478374, f32).item(), printed=True)
-sample("s1", lambda: T([-8.478374], f32).item())
-sample("s2", lambda: T(-4.826984902407649, f64).item(), printed=True)
-sample("s3", lambda: T([-4.826984902407649], f64).item())
-sample("s4", lambda: T(-8, i64).item(), printed=True)
-sample("s5", lambda: T([-8], i64).item())
-sample("s6", lambda: T(True, b8).item(), printed=True)
-sample("s7", lambda: T([True], b8).item())
-sample("e0", lambda: T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587, 3.6116052, -8.067647, -0.57349384, 3.1285105, -3.0336847], f32).item())
-sample("e1", lambda: T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32).item())
-sample("e2", lambda: T([[-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], [3.6116052, -8.067647, -0.57349384, 3.1285105, -3.0336847], [5.106745, 1.1351377, 4.9473085, 5.7744465, -3.973022], [3.2707994, -3.8938508, 2.8211474, -4.7023954, 4.163121], [1.8220074, -3.522088, -4.414461, 2.3285136, 8.3972]], f32).item())
+sample("s0", lambda: f32_scalar().item(), printed=True)
+sample("s1", lambda: f32_1().item())
+sample("s2", lambda: f64_scalar().item(), printed=True)
+sample("s3", lambda: f64_1().item())
+sample("s4", lambda: i64_scalar_b().item(), printed=True)
+sample("s5", lambda: i64_1().item())
+sample("s6", lambda: b8_scalar_b().item(), printed=True)
+sample("s7", lambda: b8_1().item())
+sample("e0", lambda: f32_10().item())
+sample("e1", lambda: f32_5().item())
+sample("e2", lambda: f32_5x5().item())

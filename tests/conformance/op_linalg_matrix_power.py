@@ -2,8 +2,8 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_1x1
 
-f32_1x1 = lambda: T([[-8.478374]], f32)
 f32_1x1_b = lambda: T([[-1.5]], f32)
 f32_0x2x2 = lambda: Z((0, 2, 2), f32)
 f64_1x1 = lambda: T([[-4.826984902407649]], f64)

@@ -2,15 +2,16 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_5x5_t, f32_0x0, f32_0x5x5, f32_0x0x0, f32_2x5x5, f32_2x0x0, f32_1x1x5x5, f32_1x1x0x0, f64_5x5_f, f64_0x0, f64_0x5x5
 
-sample("s0", lambda: torch.linalg.matrix_rank(T([[-1.1149502, -0.38560092, -0.10229859, -0.0059101284, -0.7137889], [0.5551714, -0.8852283, -0.44785976, 0.12392308, -0.35154304], [-0.07598153, -0.08380994, 0.65809906, 0.58918166, 0.046394303], [0.10457331, -0.5270011, 0.6050936, -0.311186, 0.44688168], [-0.0015427172, -0.5041624, -0.08917096, 0.5436403, 0.78147066]], f32), atol=None, rtol=None), printed=True)
-sample("s1", lambda: torch.linalg.matrix_rank(Z((0, 0), f32), atol=None, rtol=None))
-sample("s2", lambda: torch.linalg.matrix_rank(Z((0, 5, 5), f32), atol=None, rtol=None))
-sample("s3", lambda: torch.linalg.matrix_rank(Z((0, 0, 0), f32), atol=None, rtol=None))
-sample("s4", lambda: torch.linalg.matrix_rank(T([[[-1.1149502, -0.38560092, -0.10229859, -0.0059101284, -0.7137889], [0.5551714, -0.8852283, -0.44785976, 0.12392308, -0.35154304], [-0.07598153, -0.08380994, 0.65809906, 0.58918166, 0.046394303], [0.10457331, -0.5270011, 0.6050936, -0.311186, 0.44688168], [-0.0015427172, -0.5041624, -0.08917096, 0.5436403, 0.78147066]], [[0.6932571, -0.19225582, -0.57896954, 0.053023934, -0.74043244], [0.3667944, -0.28369337, 0.7302681, -0.050201416, 0.33923244], [0.12430839, 0.67596954, 0.12807862, 1.076659, -0.3766332], [-0.29683912, -0.99645466, 0.12511161, 0.47409284, -0.16935523], [0.35853878, -0.20371293, -0.38938206, 0.67386144, 0.26942766]]], f32), atol=None, rtol=None))
-sample("s5", lambda: torch.linalg.matrix_rank(Z((2, 0, 0), f32), atol=None, rtol=None))
-sample("s6", lambda: torch.linalg.matrix_rank(T([[[[-1.1149502, -0.38560092, -0.10229859, -0.0059101284, -0.7137889], [0.5551714, -0.8852283, -0.44785976, 0.12392308, -0.35154304], [-0.07598153, -0.08380994, 0.65809906, 0.58918166, 0.046394303], [0.10457331, -0.5270011, 0.6050936, -0.311186, 0.44688168], [-0.0015427172, -0.5041624, -0.08917096, 0.5436403, 0.78147066]]]], f32), atol=None, rtol=None))
-sample("s7", lambda: torch.linalg.matrix_rank(Z((1, 1, 0, 0), f32), atol=None, rtol=None))
-sample("s8", lambda: torch.linalg.matrix_rank(T([[-0.9782549598566602, -0.5519049233676977, 0.35586339513321663, 0.023235358759888136, 0.10329910736335465], [-0.15176098274236666, -0.7019814055326558, -0.6377710767439265, -0.5455540024431775, 0.6441400082913294], [0.7486887716938728, -0.5680331983794834, 0.16311364286204566, 0.1923933330222075, 0.025448604668669987], [-0.23536984746570147, -0.4062823375720936, -0.6277223404388935, 0.5560614029682727, 0.22924618200246957], [-0.2657456390799618, 0.011455356795490689, -0.6600779409798578, -0.47016785614875684, -0.7564930674077903]], f64), atol=None, rtol=None), printed=True)
-sample("s9", lambda: torch.linalg.matrix_rank(Z((0, 0), f64), atol=None, rtol=None))
-sample("s10", lambda: torch.linalg.matrix_rank(Z((0, 5, 5), f64), atol=None, rtol=None))
+sample("s0", lambda: torch.linalg.matrix_rank(f32_5x5_t(), atol=None, rtol=None), printed=True)
+sample("s1", lambda: torch.linalg.matrix_rank(f32_0x0(), atol=None, rtol=None))
+sample("s2", lambda: torch.linalg.matrix_rank(f32_0x5x5(), atol=None, rtol=None))
+sample("s3", lambda: torch.linalg.matrix_rank(f32_0x0x0(), atol=None, rtol=None))
+sample("s4", lambda: torch.linalg.matrix_rank(f32_2x5x5(), atol=None, rtol=None))
+sample("s5", lambda: torch.linalg.matrix_rank(f32_2x0x0(), atol=None, rtol=None))
+sample("s6", lambda: torch.linalg.matrix_rank(f32_1x1x5x5(), atol=None, rtol=None))
+sample("s7", lambda: torch.linalg.matrix_rank(f32_1x1x0x0(), atol=None, rtol=None))
+sample("s8", lambda: torch.linalg.matrix_rank(f64_5x5_f(), atol=None, rtol=None), printed=True)
+sample("s9", lambda: torch.linalg.matrix_rank(f64_0x0(), atol=None, rtol=None))
+sample("s10", lambda: torch.linalg.matrix_rank(f64_0x5x5(), atol=None, rtol=None))

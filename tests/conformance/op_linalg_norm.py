@@ -2,9 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
-
-f32_5 = lambda: T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], f32)
-f64_5 = lambda: T([-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658], f64)
+from shared_inputs import f32_5, f64_5
 
 sample("s0", lambda: torch.linalg.norm(f32_5(), keepdim=False), printed=True)
 sample("s1", lambda: torch.linalg.norm(f32_5(), None, keepdim=False))

@@ -2,18 +2,18 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_5_i
 
-f32_5 = lambda: T([0.0, 0.0, 0.0, 0.0, 0.0], f32)
-f64_5 = lambda: T([0.0, 0.0, 0.0, 0.0, 0.0], f64)
+f64_5_j = lambda: T([0.0, 0.0, 0.0, 0.0, 0.0], f64)
 
-sample("s0", lambda: torch.linalg.norm(f32_5(), None, keepdim=False), printed=True)
-sample("s1", lambda: torch.linalg.norm(f32_5(), 0, keepdim=False))
-sample("s2", lambda: torch.linalg.norm(f32_5(), 0.5, keepdim=False))
-sample("s3", lambda: torch.linalg.norm(f32_5(), 1, keepdim=False))
-sample("s4", lambda: torch.linalg.norm(f32_5(), 2, keepdim=False))
-sample("s5", lambda: torch.linalg.norm(f32_5(), 3.5, keepdim=False))
-sample("s6", lambda: torch.linalg.norm(f32_5(), inf, keepdim=False))
-sample("s7", lambda: torch.linalg.norm(f32_5(), -0.5, keepdim=False))
-sample("s8", lambda: torch.linalg.norm(f64_5(), None, keepdim=False), printed=True)
-sample("s9", lambda: torch.linalg.norm(f64_5(), 0, keepdim=False))
-sample("s10", lambda: torch.linalg.norm(f64_5(), 0.5, keepdim=False))
+sample("s0", lambda: torch.linalg.norm(f32_5_i(), None, keepdim=False), printed=True)
+sample("s1", lambda: torch.linalg.norm(f32_5_i(), 0, keepdim=False))
+sample("s2", lambda: torch.linalg.norm(f32_5_i(), 0.5, keepdim=False))
+sample("s3", lambda: torch.linalg.norm(f32_5_i(), 1, keepdim=False))
+sample("s4", lambda: torch.linalg.norm(f32_5_i(), 2, keepdim=False))
+sample("s5", lambda: torch.linalg.norm(f32_5_i(), 3.5, keepdim=False))
+sample("s6", lambda: torch.linalg.norm(f32_5_i(), inf, keepdim=False))
+sample("s7", lambda: torch.linalg.norm(f32_5_i(), -0.5, keepdim=False))
+sample("s8", lambda: torch.linalg.norm(f64_5_j(), None, keepdim=False), printed=True)
+sample("s9", lambda: torch.linalg.norm(f64_5_j(), 0, keepdim=False))
+sample("s10", lambda: torch.linalg.norm(f64_5_j(), 0.5, keepdim=False))

@@ -2,9 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
-
-f32_scalar = lambda: T(-8.478374, f32)
-f64_scalar = lambda: T(-4.826984902407649, f64)
+from shared_inputs import f32_scalar, f64_scalar
 
 sample("s0", lambda: torch.linalg.vector_norm(f32_scalar(), ord=6), printed=True)
 sample("s1", lambda: torch.linalg.vector_norm(f32_scalar(), ord=4))

@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import i64_2_b, i64_2_c
 
 sample("s0", lambda: torch.linspace(-2.0, -3, 0, dtype=torch.float32, device='cpu'), printed=True)
 sample("s1", lambda: torch.linspace(-2.0, -3, 1, dtype=torch.float32, device='cpu'))
@@ -20,4 +21,4 @@ sample("s13", lambda: torch.linspace(-2.0, -3, 50, dtype=torch.int64, device='cp
 sample("s14", lambda: torch.linspace(-2.0, 0, 0, dtype=torch.int64, device='cpu'))
 sample("e0", lambda: torch.linspace(0, 3, -1))
 sample("e1", lambda: torch.linspace(0, 3, 1.0))
-sample("e2", lambda: torch.linspace(T([1, 1], i64), T([3, 3], i64), 1))
+sample("e2", lambda: torch.linspace(i64_2_b(), i64_2_c(), 1))

@@ -2,18 +2,19 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_0x2
 
 f32_8x2 = lambda: T([[-1.884083, -0.39240575], [-0.96062326, -0.5334346], [-1.7667971, 0.8025789], [-1.7928104, -0.12744308], [0.6952245, -0.67415214], [1.1348321, 0.25225282], [1.099402, 1.2832103], [-0.8828938, 0.7268443]], f32)
-f32_2x4 = lambda: T([[-1.884083, -0.39240575, -0.96062326, -0.5334346], [-1.7667971, 0.8025789, -1.7928104, -0.12744308]], f32)
+f32_2x4_b = lambda: T([[-1.884083, -0.39240575, -0.96062326, -0.5334346], [-1.7667971, 0.8025789, -1.7928104, -0.12744308]], f32)
 
 sample("s0", lambda: torch.nn.functional.glu(T([-1.884083, -0.39240575], f32), 0), printed=True)
-sample("s1", lambda: torch.nn.functional.glu(Z((0, 2), f32), 1))
+sample("s1", lambda: torch.nn.functional.glu(f32_0x2(), 1))
 sample("s2", lambda: torch.nn.functional.glu(f32_8x2(), 0))
 sample("s3", lambda: torch.nn.functional.glu(f32_8x2(), 1))
 sample("s4", lambda: torch.nn.functional.glu(T([[[-1.884083, -0.39240575], [-0.96062326, -0.5334346], [-1.7667971, 0.8025789]], [[-1.7928104, -0.12744308], [0.6952245, -0.67415214], [1.1348321, 0.25225282]]], f32), 0))
 sample("s5", lambda: torch.nn.functional.glu(T([[[1.099402, 1.2832103], [-0.8828938, 0.7268443], [-0.8653002, 0.62692165]], [[-1.0449767, 0.925138], [0.40489054, -0.78268623], [-0.98099136, 0.5174475]]], f32), 2))
-sample("s6", lambda: torch.nn.functional.glu(f32_2x4(), 0))
-sample("s7", lambda: torch.nn.functional.glu(f32_2x4(), 1))
+sample("s6", lambda: torch.nn.functional.glu(f32_2x4_b(), 0))
+sample("s7", lambda: torch.nn.functional.glu(f32_2x4_b(), 1))
 sample("s8", lambda: torch.nn.functional.glu(T([-1.0726633116461444, -1.6849845545989175], f64), 0), printed=True)
 sample("s9", lambda: torch.nn.functional.glu(Z((0, 2), f64), 1))
 sample("s10", lambda: torch.nn.functional.glu(T([[-1.0726633116461444, -1.6849845545989175], [-0.1343753583681231, -0.34248204925552583], [-0.4382021700481924, -0.9213425624142348], [-1.2047840146660613, -1.0631488510838816], [-0.9224011253064095, 1.6401865313297845], [1.2391243227148685, -1.8479299796420197], [0.9283548946674856, 0.4549747517386886], [-0.9057806048356278, -0.6808184509402286]], f64), 0))

@@ -2,21 +2,18 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
-
-f32_5x5 = lambda: T([[-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587], [3.6116052, -8.067647, -0.57349384, 3.1285105, -3.0336847], [5.106745, 1.1351377, 4.9473085, 5.7744465, -3.973022], [3.2707994, -3.8938508, 2.8211474, -4.7023954, 4.163121], [1.8220074, -3.522088, -4.414461, 2.3285136, 8.3972]], f32)
-f64_5x5 = lambda: T([[-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658], [-4.146041530864057, -5.4215280659972755, -4.784169829877467, -4.150805063878843, 7.380839390984031], [5.576059452216908, -8.315684908389088, 4.177597026003685, 2.047386382824099, -4.076012721760325], [-3.063683029231029, -3.342174545322517, -5.439777184204883, 4.480518929058965, 2.685009210157367], [-3.8432258180800494, -3.0355148286483775, -2.146076312776824, -2.6718482427688133, -7.7232222137058715]], f64)
-i64_5x5 = lambda: T([[-8, 6, 9, 0, 0], [5, 5, 7, 6, 5], [1, -5, 2, -1, 8], [-4, 0, -6, 3, -5], [9, 2, -5, -2, -2]], i64)
+from shared_inputs import f32_5x5, f32_20, f32_1x0x3, f32_scalar, f64_5x5, f64_20, i64_5x5, i64_20, i64_1x0x3, f32_1
 
 sample("s0", lambda: torch.nn.functional.hardtanh(f32_5x5(), min_val=-0.5, max_val=0.5), printed=True)
 sample("s1", lambda: torch.nn.functional.hardtanh(f32_5x5(), min_val=0.0, max_val=0.0))
-sample("s2", lambda: torch.nn.functional.hardtanh(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587, 3.6116052, -8.067647, -0.57349384, 3.1285105, -3.0336847, 5.106745, 1.1351377, 4.9473085, 5.7744465, -3.973022, 3.2707994, -3.8938508, 2.8211474, -4.7023954, 4.163121], f32)))
-sample("s3", lambda: torch.nn.functional.hardtanh(Z((1, 0, 3), f32)))
-sample("s4", lambda: torch.nn.functional.hardtanh(T(-8.478374, f32)))
+sample("s2", lambda: torch.nn.functional.hardtanh(f32_20()))
+sample("s3", lambda: torch.nn.functional.hardtanh(f32_1x0x3()))
+sample("s4", lambda: torch.nn.functional.hardtanh(f32_scalar()))
 sample("s5", lambda: torch.nn.functional.hardtanh(f64_5x5(), min_val=-0.5, max_val=0.5), printed=True)
 sample("s6", lambda: torch.nn.functional.hardtanh(f64_5x5(), min_val=0.0, max_val=0.0))
-sample("s7", lambda: torch.nn.functional.hardtanh(T([-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658, -4.146041530864057, -5.4215280659972755, -4.784169829877467, -4.150805063878843, 7.380839390984031, 5.576059452216908, -8.315684908389088, 4.177597026003685, 2.047386382824099, -4.076012721760325, -3.063683029231029, -3.342174545322517, -5.439777184204883, 4.480518929058965, 2.685009210157367], f64)))
+sample("s7", lambda: torch.nn.functional.hardtanh(f64_20()))
 sample("s8", lambda: torch.nn.functional.hardtanh(i64_5x5(), min_val=-0.5, max_val=0.5), printed=True)
 sample("s9", lambda: torch.nn.functional.hardtanh(i64_5x5(), min_val=0.0, max_val=0.0))
-sample("s10", lambda: torch.nn.functional.hardtanh(T([-8, 6, 9, 0, 0, 5, 5, 7, 6, 5, 1, -5, 2, -1, 8, -4, 0, -6, 3, -5], i64)))
-sample("s11", lambda: torch.nn.functional.hardtanh(Z((1, 0, 3), i64)))
-sample("e0", lambda: torch.nn.functional.hardtanh(T([-8.478374], f32), min_val=0.5, max_val=-0.5))
+sample("s10", lambda: torch.nn.functional.hardtanh(i64_20()))
+sample("s11", lambda: torch.nn.functional.hardtanh(i64_1x0x3()))
+sample("e0", lambda: torch.nn.functional.hardtanh(f32_1(), min_val=0.5, max_val=-0.5))

@@ -2,10 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
-
-f32_1x2x3 = lambda: T([[[-8.478374, -1.7658259, -4.3228045], [-2.400456, -7.950587, 3.6116052]]], f32)
-f64_1x2x3 = lambda: T([[[-4.826984902407649, -7.582430495695129, -0.6046891126565539], [-1.5411692216498662, -1.9719097652168658, -4.146041530864057]]], f64)
-f32_0x1x49 = lambda: Z((0, 1, 49), f32)
+from shared_inputs import f32_1x2x3, f64_1x2x3, f32_0x1x49, f32_scalar, f32_0, f32_0x10
 
 sample("s0", lambda: torch.nn.functional.max_pool1d(f32_1x2x3(), kernel_size=3, stride=2, ceil_mode=True, padding=0, dilation=1, return_indices=True), printed=True)
 sample("s1", lambda: torch.nn.functional.max_pool1d(f32_1x2x3(), kernel_size=3, stride=2, ceil_mode=True, padding=0, dilation=1, return_indices=False))
@@ -21,8 +18,8 @@ sample("s10", lambda: torch.nn.functional.max_pool1d(f64_1x2x3(), kernel_size=3,
 sample("e0", lambda: torch.nn.functional.max_pool1d(f32_0x1x49(), kernel_size=2, stride=50, padding=-1, return_indices=True))
 sample("e1", lambda: torch.nn.functional.max_pool1d(f32_0x1x49(), kernel_size=2, stride=50, padding=4, return_indices=True))
 sample("e2", lambda: torch.nn.functional.max_pool1d(f32_0x1x49(), kernel_size=3, dilation=2, stride=1, padding=3, return_indices=True))
-sample("e3", lambda: torch.nn.functional.max_pool1d(T(-8.478374, f32), kernel_size=1))
-sample("e4", lambda: torch.nn.functional.max_pool1d(Z((0,), f32), kernel_size=1))
-sample("e5", lambda: torch.nn.functional.max_pool1d(Z((0, 10), f32), kernel_size=1))
+sample("e3", lambda: torch.nn.functional.max_pool1d(f32_scalar(), kernel_size=1))
+sample("e4", lambda: torch.nn.functional.max_pool1d(f32_0(), kernel_size=1))
+sample("e5", lambda: torch.nn.functional.max_pool1d(f32_0x10(), kernel_size=1))
 sample("e6", lambda: torch.nn.functional.max_pool1d(Z((1, 10, 0), f32), kernel_size=1))
 sample("e7", lambda: torch.nn.functional.max_pool1d(T([[[-8.478374, -1.7658259, -4.3228045], [-2.400456, -7.950587, 3.6116052], [-8.067647, -0.57349384, 3.1285105]], [[-3.0336847, 5.106745, 1.1351377], [4.9473085, 5.7744465, -3.973022], [3.2707994, -3.8938508, 2.8211474]], [[-4.7023954, 4.163121, 1.8220074], [-3.522088, -4.414461, 2.3285136], [8.3972, 4.319086, -0.86907756]]], f32), kernel_size=1, stride=0))

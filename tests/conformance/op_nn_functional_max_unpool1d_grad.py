@@ -2,20 +2,20 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_1x2x1, i64_1x2x1, i64_1x2x1_b, f64_1x2x1, i64_1x2x1_c
 
-f32_1x2x1 = lambda: T([[[6.890564], [5.7811337]]], f32)
-i64_1x2x1 = lambda: T([[[1], [0]]], i64)
-f64_1x2x1 = lambda: T([[[8.567080406475506], [5.361116377951722]]], f64)
-i64_1x2x1_b = lambda: T([[[0], [2]]], i64)
+f32_1x2x1_c = lambda: T([[[6.890564], [5.7811337]]], f32)
+f64_1x2x1_b = lambda: T([[[8.567080406475506], [5.361116377951722]]], f64)
+i64_1x2x1_d = lambda: T([[[0], [2]]], i64)
 
-sample("s0", lambda: torch.nn.functional.max_unpool1d(T([[[-1.7658259], [3.6116052]]], f32), T([[[1], [2]]], i64), kernel_size=3, stride=2, padding=0, output_size=torch.Size([1, 2, 3])), printed=True)
-sample("s1", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1(), i64_1x2x1(), kernel_size=3, stride=None, padding=0, output_size=torch.Size([1, 2, 3])))
-sample("s2", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1(), i64_1x2x1(), kernel_size=3, stride=(2,), padding=0, output_size=torch.Size([1, 2, 3])))
-sample("s3", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1(), i64_1x2x1(), kernel_size=(3,), stride=2, padding=0, output_size=torch.Size([1, 2, 3])))
-sample("s4", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1(), i64_1x2x1(), kernel_size=(3,), stride=None, padding=0, output_size=torch.Size([1, 2, 3])))
-sample("s5", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1(), i64_1x2x1(), kernel_size=(3,), stride=(2,), padding=0, output_size=torch.Size([1, 2, 3])))
+sample("s0", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1(), i64_1x2x1(), kernel_size=3, stride=2, padding=0, output_size=torch.Size([1, 2, 3])), printed=True)
+sample("s1", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1_c(), i64_1x2x1_b(), kernel_size=3, stride=None, padding=0, output_size=torch.Size([1, 2, 3])))
+sample("s2", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1_c(), i64_1x2x1_b(), kernel_size=3, stride=(2,), padding=0, output_size=torch.Size([1, 2, 3])))
+sample("s3", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1_c(), i64_1x2x1_b(), kernel_size=(3,), stride=2, padding=0, output_size=torch.Size([1, 2, 3])))
+sample("s4", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1_c(), i64_1x2x1_b(), kernel_size=(3,), stride=None, padding=0, output_size=torch.Size([1, 2, 3])))
+sample("s5", lambda: torch.nn.functional.max_unpool1d(f32_1x2x1_c(), i64_1x2x1_b(), kernel_size=(3,), stride=(2,), padding=0, output_size=torch.Size([1, 2, 3])))
 sample("s6", lambda: torch.nn.functional.max_unpool1d(T([[[1.5316036, 3.596735], [7.634427, 6.5803623]]], f32), T([[[0, 3], [1, 5]]], i64), kernel_size=3, stride=None, padding=0, output_size=torch.Size([1, 2, 6])))
 sample("s7", lambda: torch.nn.functional.max_unpool1d(T([[[6.1850643, 8.210626], [2.5540218, 3.7379093]]], f32), T([[[0, 2], [1, 3]]], i64), kernel_size=3, stride=None, padding=1, output_size=torch.Size([1, 2, 6])))
-sample("s8", lambda: torch.nn.functional.max_unpool1d(T([[[-0.6046891126565539], [-1.5411692216498662]]], f64), T([[[2], [0]]], i64), kernel_size=3, stride=2, padding=0, output_size=torch.Size([1, 2, 3])), printed=True)
-sample("s9", lambda: torch.nn.functional.max_unpool1d(f64_1x2x1(), i64_1x2x1_b(), kernel_size=3, stride=2, padding=0, output_size=torch.Size([1, 2, 3])))
-sample("s10", lambda: torch.nn.functional.max_unpool1d(f64_1x2x1(), i64_1x2x1_b(), kernel_size=3, stride=None, padding=0, output_size=torch.Size([1, 2, 3])))
+sample("s8", lambda: torch.nn.functional.max_unpool1d(f64_1x2x1(), i64_1x2x1_c(), kernel_size=3, stride=2, padding=0, output_size=torch.Size([1, 2, 3])), printed=True)
+sample("s9", lambda: torch.nn.functional.max_unpool1d(f64_1x2x1_b(), i64_1x2x1_d(), kernel_size=3, stride=2, padding=0, output_size=torch.Size([1, 2, 3])))
+sample("s10", lambda: torch.nn.functional.max_unpool1d(f64_1x2x1_b(), i64_1x2x1_d(), kernel_size=3, stride=None, padding=0, output_size=torch.Size([1, 2, 3])))

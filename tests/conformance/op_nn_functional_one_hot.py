@@ -2,8 +2,9 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import i64_scalar_d, i64_scalar, i64_5_e, i64_5_h
 
-sample("s0", lambda: torch.nn.functional.one_hot(T(5, i64), num_classes=-1), printed=True)
-sample("s1", lambda: torch.nn.functional.one_hot(T(0, i64), num_classes=10))
-sample("s2", lambda: torch.nn.functional.one_hot(T([5, 1, 6, 5, 6], i64), num_classes=-1))
-sample("s3", lambda: torch.nn.functional.one_hot(T([0, 1, 1, 0, 1], i64), num_classes=10))
+sample("s0", lambda: torch.nn.functional.one_hot(i64_scalar_d(), num_classes=-1), printed=True)
+sample("s1", lambda: torch.nn.functional.one_hot(i64_scalar(), num_classes=10))
+sample("s2", lambda: torch.nn.functional.one_hot(i64_5_e(), num_classes=-1))
+sample("s3", lambda: torch.nn.functional.one_hot(i64_5_h(), num_classes=10))

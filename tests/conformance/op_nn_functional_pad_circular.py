@@ -2,25 +2,20 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
-
-f32_0x3x3 = lambda: Z((0, 3, 3), f32)
-f32_1x3x3 = lambda: T([[[-8.478374, -1.7658259, -4.3228045], [-2.400456, -7.950587, 3.6116052], [-8.067647, -0.57349384, 3.1285105]]], f32)
-f64_0x3x3 = lambda: Z((0, 3, 3), f64)
-i64_0x3x3 = lambda: Z((0, 3, 3), i64)
-i64_1x3x3 = lambda: T([[[-8, 6, 9], [0, 0, 5], [5, 7, 6]]], i64)
+from shared_inputs import f32_0x3x3, f32_1x3x3, f32_0x3x3x3, f32_1x3x4x4, f64_0x3x3, f64_1x3x3, i64_0x3x3, i64_1x3x3, b8_1x3x3
 
 sample("s0", lambda: torch.nn.functional.pad(f32_0x3x3(), (1, 2), 'circular'), printed=True)
 sample("s1", lambda: torch.nn.functional.pad(f32_0x3x3(), (0, 1), 'circular'))
 sample("s2", lambda: torch.nn.functional.pad(f32_1x3x3(), (1, 2), 'circular'))
 sample("s3", lambda: torch.nn.functional.pad(f32_1x3x3(), (0, 1), 'circular'))
-sample("s4", lambda: torch.nn.functional.pad(Z((0, 3, 3, 3), f32), (0, 2, 0, 1), 'circular'))
-sample("s5", lambda: torch.nn.functional.pad(T([[[[-8.478374, -1.7658259, -4.3228045, -2.400456], [-7.950587, 3.6116052, -8.067647, -0.57349384], [3.1285105, -3.0336847, 5.106745, 1.1351377], [4.9473085, 5.7744465, -3.973022, 3.2707994]], [[-3.8938508, 2.8211474, -4.7023954, 4.163121], [1.8220074, -3.522088, -4.414461, 2.3285136], [8.3972, 4.319086, -0.86907756, -0.43684494], [5.1154985, -6.255068, 2.9920397, -2.9821851]], [[5.2072277, -3.210485, 0.44502783, 3.0391326], [6.1850643, -1.3228505, 8.210626, -7.6144147], [-1.605404, -8.974583, 0.7455597, 2.5540218], [-3.6432605, 3.7379093, -1.4589812, -7.8208904]]]], f32), (-1, 1, -2, 1), 'circular'))
+sample("s4", lambda: torch.nn.functional.pad(f32_0x3x3x3(), (0, 2, 0, 1), 'circular'))
+sample("s5", lambda: torch.nn.functional.pad(f32_1x3x4x4(), (-1, 1, -2, 1), 'circular'))
 sample("s6", lambda: torch.nn.functional.pad(f64_0x3x3(), (1, 2), 'circular'), printed=True)
 sample("s7", lambda: torch.nn.functional.pad(f64_0x3x3(), (0, 1), 'circular'))
-sample("s8", lambda: torch.nn.functional.pad(T([[[-4.826984902407649, -7.582430495695129, -0.6046891126565539], [-1.5411692216498662, -1.9719097652168658, -4.146041530864057], [-5.4215280659972755, -4.784169829877467, -4.150805063878843]]], f64), (1, 2), 'circular'))
+sample("s8", lambda: torch.nn.functional.pad(f64_1x3x3(), (1, 2), 'circular'))
 sample("s9", lambda: torch.nn.functional.pad(i64_0x3x3(), (1, 2), 'circular'), printed=True)
 sample("s10", lambda: torch.nn.functional.pad(i64_0x3x3(), (0, 1), 'circular'))
 sample("s11", lambda: torch.nn.functional.pad(i64_1x3x3(), (1, 2), 'circular'))
 sample("s12", lambda: torch.nn.functional.pad(i64_1x3x3(), (0, 1), 'circular'))
 sample("s13", lambda: torch.nn.functional.pad(T([[[True, True, False], [True, False, False], [False, True, True]], [[True, True, True], [False, False, True], [False, False, False]]], b8), (1, 2), 'circular'), printed=True)
-sample("s14", lambda: torch.nn.functional.pad(T([[[True, True, False], [True, False, False], [False, True, True]]], b8), (1, 2), 'circular'))
+sample("s14", lambda: torch.nn.functional.pad(b8_1x3x3(), (1, 2), 'circular'))

@@ -2,28 +2,25 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_1x3x3, f32_1x3, f32_5x3, f32_0x3x3, f64_1x3x3, f64_1x3, i64_1x3x3, i64_1x3, b8_1x3x3
 
-f32_1x3 = lambda: T([[-8.478374, -1.7658259, -4.3228045]], f32)
-f32_0x3x3 = lambda: Z((0, 3, 3), f32)
-f64_1x3 = lambda: T([[-4.826984902407649, -7.582430495695129, -0.6046891126565539]], f64)
-i64_1x3 = lambda: T([[-8, 6, 9]], i64)
 b8_1x3 = lambda: T([[True, True, False]], b8)
 
-sample("s0", lambda: torch.nn.functional.pad(T([[[-8.478374, -1.7658259, -4.3228045], [-2.400456, -7.950587, 3.6116052], [-8.067647, -0.57349384, 3.1285105]]], f32), (2, 2)), printed=True)
+sample("s0", lambda: torch.nn.functional.pad(f32_1x3x3(), (2, 2)), printed=True)
 sample("s1", lambda: torch.nn.functional.pad(f32_1x3(), (1, 2), 'constant', 1.0))
 sample("s2", lambda: torch.nn.functional.pad(f32_1x3(), (0, 1), 'constant', 1.0))
 sample("s3", lambda: torch.nn.functional.pad(f32_1x3(), (0, 2, 0, 1), 'constant', 1.0))
-sample("s4", lambda: torch.nn.functional.pad(T([[-8.478374, -1.7658259, -4.3228045], [-2.400456, -7.950587, 3.6116052], [-8.067647, -0.57349384, 3.1285105], [-3.0336847, 5.106745, 1.1351377], [4.9473085, 5.7744465, -3.973022]], f32), (-1, -2, 1, 1), 'constant', 1.0))
+sample("s4", lambda: torch.nn.functional.pad(f32_5x3(), (-1, -2, 1, 1), 'constant', 1.0))
 sample("s5", lambda: torch.nn.functional.pad(f32_0x3x3(), (1, 2), 'constant', 1.0))
 sample("s6", lambda: torch.nn.functional.pad(f32_0x3x3(), (0, 1), 'constant', 1.0))
 sample("s7", lambda: torch.nn.functional.pad(f32_0x3x3(), (0, 2, 0, 1), 'constant', 1.0))
-sample("s8", lambda: torch.nn.functional.pad(T([[[-4.826984902407649, -7.582430495695129, -0.6046891126565539], [-1.5411692216498662, -1.9719097652168658, -4.146041530864057], [-5.4215280659972755, -4.784169829877467, -4.150805063878843]]], f64), (2, 2)), printed=True)
+sample("s8", lambda: torch.nn.functional.pad(f64_1x3x3(), (2, 2)), printed=True)
 sample("s9", lambda: torch.nn.functional.pad(f64_1x3(), (1, 2), 'constant', 1.0))
 sample("s10", lambda: torch.nn.functional.pad(f64_1x3(), (0, 1), 'constant', 1.0))
-sample("s11", lambda: torch.nn.functional.pad(T([[[-8, 6, 9], [0, 0, 5], [5, 7, 6]]], i64), (2, 2)), printed=True)
+sample("s11", lambda: torch.nn.functional.pad(i64_1x3x3(), (2, 2)), printed=True)
 sample("s12", lambda: torch.nn.functional.pad(i64_1x3(), (1, 2), 'constant', 1.0))
 sample("s13", lambda: torch.nn.functional.pad(i64_1x3(), (0, 1), 'constant', 1.0))
 sample("s14", lambda: torch.nn.functional.pad(i64_1x3(), (0, 2, 0, 1), 'constant', 1.0))
-sample("s15", lambda: torch.nn.functional.pad(T([[[True, True, False], [True, False, False], [False, True, True]]], b8), (2, 2)), printed=True)
+sample("s15", lambda: torch.nn.functional.pad(b8_1x3x3(), (2, 2)), printed=True)
 sample("s16", lambda: torch.nn.functional.pad(b8_1x3(), (1, 2), 'constant', 1.0))
 sample("s17", lambda: torch.nn.functional.pad(b8_1x3(), (0, 1), 'constant', 1.0))

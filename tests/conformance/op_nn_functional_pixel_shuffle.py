@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_1x0x1x1, f32_1x1x0x1, f32_1x1x1x0, f64_1x0x1x1, i64_1x0x1x1, i64_1x1x0x1, b8_1x0x1x1
 
 f32_1x9x2x2 = lambda: T([[[[-8.478374, -1.7658259], [-4.3228045, -2.400456]], [[-7.950587, 3.6116052], [-8.067647, -0.57349384]], [[3.1285105, -3.0336847], [5.106745, 1.1351377]], [[4.9473085, 5.7744465], [-3.973022, 3.2707994]], [[-3.8938508, 2.8211474], [-4.7023954, 4.163121]], [[1.8220074, -3.522088], [-4.414461, 2.3285136]], [[8.3972, 4.319086], [-0.86907756, -0.43684494]], [[5.1154985, -6.255068], [2.9920397, -2.9821851]], [[5.2072277, -3.210485], [0.44502783, 3.0391326]]]], f32)
 f64_1x9x2x2 = lambda: T([[[[-4.826984902407649, -7.582430495695129], [-0.6046891126565539, -1.5411692216498662]], [[-1.9719097652168658, -4.146041530864057], [-5.4215280659972755, -4.784169829877467]], [[-4.150805063878843, 7.380839390984031], [5.576059452216908, -8.315684908389088]], [[4.177597026003685, 2.047386382824099], [-4.076012721760325, -3.063683029231029]], [[-3.342174545322517, -5.439777184204883], [4.480518929058965, 2.685009210157367]], [[-3.8432258180800494, -3.0355148286483775], [-2.146076312776824, -2.6718482427688133]], [[-7.7232222137058715, -8.596239972526284], [-0.524154812497627, -3.2519978374491334]], [[6.846803848769272, -0.6113253421876204], [8.512023091609862, -3.9030392424287763]], [[5.370812764172914, -1.1798153561819573], [-3.1236837738138137, 8.685287845850093]]]], f64)
@@ -10,16 +11,16 @@ b8_1x9x2x2 = lambda: T([[[[True, True], [False, True]], [[False, False], [False,
 
 sample("s0", lambda: torch.nn.functional.pixel_shuffle(f32_1x9x2x2(), upscale_factor=1), printed=True)
 sample("s1", lambda: torch.nn.functional.pixel_shuffle(f32_1x9x2x2(), upscale_factor=3))
-sample("s2", lambda: torch.nn.functional.pixel_shuffle(Z((1, 0, 1, 1), f32), upscale_factor=1))
-sample("s3", lambda: torch.nn.functional.pixel_shuffle(Z((1, 1, 0, 1), f32), upscale_factor=1))
-sample("s4", lambda: torch.nn.functional.pixel_shuffle(Z((1, 1, 1, 0), f32), upscale_factor=1))
+sample("s2", lambda: torch.nn.functional.pixel_shuffle(f32_1x0x1x1(), upscale_factor=1))
+sample("s3", lambda: torch.nn.functional.pixel_shuffle(f32_1x1x0x1(), upscale_factor=1))
+sample("s4", lambda: torch.nn.functional.pixel_shuffle(f32_1x1x1x0(), upscale_factor=1))
 sample("s5", lambda: torch.nn.functional.pixel_shuffle(f64_1x9x2x2(), upscale_factor=1), printed=True)
 sample("s6", lambda: torch.nn.functional.pixel_shuffle(f64_1x9x2x2(), upscale_factor=3))
-sample("s7", lambda: torch.nn.functional.pixel_shuffle(Z((1, 0, 1, 1), f64), upscale_factor=1))
+sample("s7", lambda: torch.nn.functional.pixel_shuffle(f64_1x0x1x1(), upscale_factor=1))
 sample("s8", lambda: torch.nn.functional.pixel_shuffle(i64_1x9x2x2(), upscale_factor=1), printed=True)
 sample("s9", lambda: torch.nn.functional.pixel_shuffle(i64_1x9x2x2(), upscale_factor=3))
-sample("s10", lambda: torch.nn.functional.pixel_shuffle(Z((1, 0, 1, 1), i64), upscale_factor=1))
-sample("s11", lambda: torch.nn.functional.pixel_shuffle(Z((1, 1, 0, 1), i64), upscale_factor=1))
+sample("s10", lambda: torch.nn.functional.pixel_shuffle(i64_1x0x1x1(), upscale_factor=1))
+sample("s11", lambda: torch.nn.functional.pixel_shuffle(i64_1x1x0x1(), upscale_factor=1))
 sample("s12", lambda: torch.nn.functional.pixel_shuffle(b8_1x9x2x2(), upscale_factor=1), printed=True)
 sample("s13", lambda: torch.nn.functional.pixel_shuffle(b8_1x9x2x2(), upscale_factor=3))
-sample("s14", lambda: torch.nn.functional.pixel_shuffle(Z((1, 0, 1, 1), b8), upscale_factor=1))
+sample("s14", lambda: torch.nn.functional.pixel_shuffle(b8_1x0x1x1(), upscale_factor=1))

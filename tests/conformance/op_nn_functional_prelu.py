@@ -2,23 +2,21 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_j, f32_1x0x3, f32_scalar, f32_scalar_k, f32_scalar_l, f32_scalar_m, f32_1_i, f64_scalar_e, f64_1x0x3, f64_scalar
 
-f32_scalar = lambda: T(0.028979242, f32)
-f32_scalar_b = lambda: T(-8.478374, f32)
-f64_scalar = lambda: T(0.2318341720884639, f64)
 f32_2x8x3 = lambda: T([[[-8.478374, -1.7658259, -4.3228045], [-2.400456, -7.950587, 3.6116052], [-8.067647, -0.57349384, 3.1285105], [-3.0336847, 5.106745, 1.1351377], [4.9473085, 5.7744465, -3.973022], [3.2707994, -3.8938508, 2.8211474], [-4.7023954, 4.163121, 1.8220074], [-3.522088, -4.414461, 2.3285136]], [[8.3972, 4.319086, -0.86907756], [-0.43684494, 5.1154985, -6.255068], [2.9920397, -2.9821851, 5.2072277], [-3.210485, 0.44502783, 3.0391326], [6.1850643, -1.3228505, 8.210626], [-7.6144147, -1.605404, -8.974583], [0.7455597, 2.5540218, -3.6432605], [3.7379093, -1.4589812, -7.8208904]]], f32)
 
-sample("s0", lambda: torch.nn.functional.prelu(T([-1.7658259, -4.3228045, -2.400456, -7.950587, 3.6116052, -8.067647, -0.57349384, 3.1285105, -3.0336847, 5.106745, 1.1351377, 4.9473085, 5.7744465, -3.973022, 3.2707994, -3.8938508, 2.8211474, -4.7023954, 4.163121, 1.8220074], f32), weight=f32_scalar()), printed=True)
-sample("s1", lambda: torch.nn.functional.prelu(Z((1, 0, 3), f32), weight=f32_scalar()))
-sample("s2", lambda: torch.nn.functional.prelu(f32_scalar_b(), weight=f32_scalar()))
-sample("s3", lambda: torch.nn.functional.prelu(f32_scalar_b(), T(-1.0, f32)))
-sample("s4", lambda: torch.nn.functional.prelu(f32_scalar_b(), T(0.0, f32)))
-sample("s5", lambda: torch.nn.functional.prelu(f32_scalar_b(), T(0.8, f32)))
-sample("s6", lambda: torch.nn.functional.prelu(f32_scalar_b(), T(1.0, f32)))
-sample("s7", lambda: torch.nn.functional.prelu(f32_scalar_b(), T([-1.7658259], f32)))
-sample("s8", lambda: torch.nn.functional.prelu(T([-7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658, -4.146041530864057, -5.4215280659972755, -4.784169829877467, -4.150805063878843, 7.380839390984031, 5.576059452216908, -8.315684908389088, 4.177597026003685, 2.047386382824099, -4.076012721760325, -3.063683029231029, -3.342174545322517, -5.439777184204883, 4.480518929058965, 2.685009210157367, -3.8432258180800494], f64), weight=f64_scalar()), printed=True)
-sample("s9", lambda: torch.nn.functional.prelu(Z((1, 0, 3), f64), weight=f64_scalar()))
-sample("s10", lambda: torch.nn.functional.prelu(T(-4.826984902407649, f64), weight=f64_scalar()))
-sample("e0", lambda: torch.nn.functional.prelu(f32_scalar_b(), weight=T([-1.7658259, -4.3228045], f32)))
+sample("s0", lambda: torch.nn.functional.prelu(T([-1.7658259, -4.3228045, -2.400456, -7.950587, 3.6116052, -8.067647, -0.57349384, 3.1285105, -3.0336847, 5.106745, 1.1351377, 4.9473085, 5.7744465, -3.973022, 3.2707994, -3.8938508, 2.8211474, -4.7023954, 4.163121, 1.8220074], f32), weight=f32_scalar_j()), printed=True)
+sample("s1", lambda: torch.nn.functional.prelu(f32_1x0x3(), weight=f32_scalar_j()))
+sample("s2", lambda: torch.nn.functional.prelu(f32_scalar(), weight=f32_scalar_j()))
+sample("s3", lambda: torch.nn.functional.prelu(f32_scalar(), f32_scalar_k()))
+sample("s4", lambda: torch.nn.functional.prelu(f32_scalar(), f32_scalar_l()))
+sample("s5", lambda: torch.nn.functional.prelu(f32_scalar(), T(0.8, f32)))
+sample("s6", lambda: torch.nn.functional.prelu(f32_scalar(), f32_scalar_m()))
+sample("s7", lambda: torch.nn.functional.prelu(f32_scalar(), f32_1_i()))
+sample("s8", lambda: torch.nn.functional.prelu(T([-7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658, -4.146041530864057, -5.4215280659972755, -4.784169829877467, -4.150805063878843, 7.380839390984031, 5.576059452216908, -8.315684908389088, 4.177597026003685, 2.047386382824099, -4.076012721760325, -3.063683029231029, -3.342174545322517, -5.439777184204883, 4.480518929058965, 2.685009210157367, -3.8432258180800494], f64), weight=f64_scalar_e()), printed=True)
+sample("s9", lambda: torch.nn.functional.prelu(f64_1x0x3(), weight=f64_scalar_e()))
+sample("s10", lambda: torch.nn.functional.prelu(f64_scalar(), weight=f64_scalar_e()))
+sample("e0", lambda: torch.nn.functional.prelu(f32_scalar(), weight=T([-1.7658259, -4.3228045], f32)))
 sample("e1", lambda: torch.nn.functional.prelu(f32_2x8x3(), weight=T([6.909597, 5.54907, 4.5504694, 7.1789594, 3.3094802, 4.78521, 7.468499, -1.8133439, -7.01915], f32)))
 sample("e2", lambda: torch.nn.functional.prelu(f32_2x8x3(), weight=T([[6.909597, 5.54907, 4.5504694, 7.1789594], [3.3094802, 4.78521, 7.468499, -1.8133439]], f32)))

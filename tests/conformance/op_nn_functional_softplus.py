@@ -2,10 +2,11 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_20, f32_1x0x3, f32_scalar, f64_20, f64_1x0x3, f64_scalar
 
-sample("s0", lambda: torch.nn.functional.softplus(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587, 3.6116052, -8.067647, -0.57349384, 3.1285105, -3.0336847, 5.106745, 1.1351377, 4.9473085, 5.7744465, -3.973022, 3.2707994, -3.8938508, 2.8211474, -4.7023954, 4.163121], f32), beta=3, threshold=0.2), printed=True)
-sample("s1", lambda: torch.nn.functional.softplus(Z((1, 0, 3), f32), beta=3, threshold=0.2))
-sample("s2", lambda: torch.nn.functional.softplus(T(-8.478374, f32), beta=3, threshold=0.2))
-sample("s3", lambda: torch.nn.functional.softplus(T([-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658, -4.146041530864057, -5.4215280659972755, -4.784169829877467, -4.150805063878843, 7.380839390984031, 5.576059452216908, -8.315684908389088, 4.177597026003685, 2.047386382824099, -4.076012721760325, -3.063683029231029, -3.342174545322517, -5.439777184204883, 4.480518929058965, 2.685009210157367], f64), beta=3, threshold=0.2), printed=True)
-sample("s4", lambda: torch.nn.functional.softplus(Z((1, 0, 3), f64), beta=3, threshold=0.2))
-sample("s5", lambda: torch.nn.functional.softplus(T(-4.826984902407649, f64), beta=3, threshold=0.2))
+sample("s0", lambda: torch.nn.functional.softplus(f32_20(), beta=3, threshold=0.2), printed=True)
+sample("s1", lambda: torch.nn.functional.softplus(f32_1x0x3(), beta=3, threshold=0.2))
+sample("s2", lambda: torch.nn.functional.softplus(f32_scalar(), beta=3, threshold=0.2))
+sample("s3", lambda: torch.nn.functional.softplus(f64_20(), beta=3, threshold=0.2), printed=True)
+sample("s4", lambda: torch.nn.functional.softplus(f64_1x0x3(), beta=3, threshold=0.2))
+sample("s5", lambda: torch.nn.functional.softplus(f64_scalar(), beta=3, threshold=0.2))

@@ -2,8 +2,8 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_1x2x3x4, f32_scalar, f64_scalar, i64_scalar_b, b8_scalar_b
 
-f32_1x2x3x4 = lambda: T([[[[-8.478374, -1.7658259, -4.3228045, -2.400456], [-7.950587, 3.6116052, -8.067647, -0.57349384], [3.1285105, -3.0336847, 5.106745, 1.1351377]], [[4.9473085, 5.7744465, -3.973022, 3.2707994], [-3.8938508, 2.8211474, -4.7023954, 4.163121], [1.8220074, -3.522088, -4.414461, 2.3285136]]]], f32)
 f64_1x2x3x4 = lambda: T([[[[-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662], [-1.9719097652168658, -4.146041530864057, -5.4215280659972755, -4.784169829877467], [-4.150805063878843, 7.380839390984031, 5.576059452216908, -8.315684908389088]], [[4.177597026003685, 2.047386382824099, -4.076012721760325, -3.063683029231029], [-3.342174545322517, -5.439777184204883, 4.480518929058965, 2.685009210157367], [-3.8432258180800494, -3.0355148286483775, -2.146076312776824, -2.6718482427688133]]]], f64)
 i64_1x2x3x4 = lambda: T([[[[-8, 6, 9, 0], [0, 5, 5, 7], [6, 5, 1, -5]], [[2, -1, 8, -4], [0, -6, 3, -5], [9, 2, -5, -2]]]], i64)
 b8_1x2x3x4 = lambda: T([[[[True, True, False, True], [False, False, False, True], [True, True, True, True]], [[False, False, True, False], [False, False, False, False], [False, False, False, False]]]], b8)
@@ -12,16 +12,16 @@ sample("s0", lambda: torch.permute(f32_1x2x3x4(), (0, 2, 3, 1)), printed=True)
 sample("m0", lambda: f32_1x2x3x4().permute((0, 2, 3, 1)))
 sample("s1", lambda: torch.permute(f32_1x2x3x4(), (0, -2, -1, 1)))
 sample("m1", lambda: f32_1x2x3x4().permute((0, -2, -1, 1)))
-sample("s2", lambda: torch.permute(T(-8.478374, f32), ()))
+sample("s2", lambda: torch.permute(f32_scalar(), ()))
 sample("s3", lambda: torch.permute(f32_1x2x3x4(), (2, 1, 3, 0)))
 sample("s4", lambda: torch.permute(f64_1x2x3x4(), (0, 2, 3, 1)), printed=True)
 sample("s5", lambda: torch.permute(f64_1x2x3x4(), (0, -2, -1, 1)))
-sample("s6", lambda: torch.permute(T(-4.826984902407649, f64), ()))
+sample("s6", lambda: torch.permute(f64_scalar(), ()))
 sample("s7", lambda: torch.permute(i64_1x2x3x4(), (0, 2, 3, 1)), printed=True)
 sample("m7", lambda: i64_1x2x3x4().permute((0, 2, 3, 1)))
 sample("s8", lambda: torch.permute(i64_1x2x3x4(), (0, -2, -1, 1)))
-sample("s9", lambda: torch.permute(T(-8, i64), ()))
+sample("s9", lambda: torch.permute(i64_scalar_b(), ()))
 sample("s10", lambda: torch.permute(i64_1x2x3x4(), (2, 1, 3, 0)))
 sample("s11", lambda: torch.permute(b8_1x2x3x4(), (0, 2, 3, 1)), printed=True)
 sample("s12", lambda: torch.permute(b8_1x2x3x4(), (0, -2, -1, 1)))
-sample("s13", lambda: torch.permute(T(True, b8), ()))
+sample("s13", lambda: torch.permute(b8_scalar_b(), ()))

@@ -2,20 +2,18 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_i, f32_2, f64_scalar_d
 
-f32_scalar = lambda: T(-4.3228045, f32)
-f64_scalar = lambda: T(-0.6046891126565539, f64)
-
-sample("s0", lambda: torch.quantile(f32_scalar(), 0.5), printed=True)
-sample("m0", lambda: f32_scalar().quantile(0.5))
-sample("s1", lambda: torch.quantile(f32_scalar(), 0.5, dim=0, keepdim=False, interpolation='linear'))
-sample("m1", lambda: f32_scalar().quantile(0.5, dim=0, keepdim=False, interpolation='linear'))
-sample("s2", lambda: torch.quantile(f32_scalar(), 0.5, dim=0, keepdim=False, interpolation='midpoint'))
-sample("s3", lambda: torch.quantile(f32_scalar(), 0.5, dim=0, keepdim=True, interpolation='linear'))
-sample("s4", lambda: torch.quantile(f32_scalar(), 0.5, dim=0, keepdim=True, interpolation='midpoint'))
-sample("s5", lambda: torch.quantile(f32_scalar(), 0.5, dim=-1, keepdim=False, interpolation='linear'))
-sample("s6", lambda: torch.quantile(f32_scalar(), 0.5, dim=-1, keepdim=False, interpolation='midpoint'))
-sample("s7", lambda: torch.quantile(T([-8.478374, -1.7658259], f32), 0.5))
-sample("s8", lambda: torch.quantile(f64_scalar(), 0.5), printed=True)
-sample("s9", lambda: torch.quantile(f64_scalar(), 0.5, dim=0, keepdim=False, interpolation='linear'))
-sample("s10", lambda: torch.quantile(f64_scalar(), 0.5, dim=0, keepdim=False, interpolation='midpoint'))
+sample("s0", lambda: torch.quantile(f32_scalar_i(), 0.5), printed=True)
+sample("m0", lambda: f32_scalar_i().quantile(0.5))
+sample("s1", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=0, keepdim=False, interpolation='linear'))
+sample("m1", lambda: f32_scalar_i().quantile(0.5, dim=0, keepdim=False, interpolation='linear'))
+sample("s2", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=0, keepdim=False, interpolation='midpoint'))
+sample("s3", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=0, keepdim=True, interpolation='linear'))
+sample("s4", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=0, keepdim=True, interpolation='midpoint'))
+sample("s5", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=-1, keepdim=False, interpolation='linear'))
+sample("s6", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=-1, keepdim=False, interpolation='midpoint'))
+sample("s7", lambda: torch.quantile(f32_2(), 0.5))
+sample("s8", lambda: torch.quantile(f64_scalar_d(), 0.5), printed=True)
+sample("s9", lambda: torch.quantile(f64_scalar_d(), 0.5, dim=0, keepdim=False, interpolation='linear'))
+sample("s10", lambda: torch.quantile(f64_scalar_d(), 0.5, dim=0, keepdim=False, interpolation='midpoint'))

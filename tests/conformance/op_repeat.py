@@ -2,13 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
-
-f32_scalar = lambda: T(-8.478374, f32)
-f32_0 = lambda: Z((0,), f32)
-f32_2 = lambda: T([-8.478374, -1.7658259], f32)
-f64_scalar = lambda: T(-4.826984902407649, f64)
-i64_scalar = lambda: T(-8, i64)
-b8_scalar = lambda: T(True, b8)
+from shared_inputs import f32_scalar, f32_0, f32_2, f64_scalar, f64_0, i64_scalar_b, i64_0, i64_2, b8_scalar_b, b8_0
 
 sample("s0", lambda: f32_scalar().repeat(()), printed=True)
 sample("s1", lambda: f32_scalar().repeat((0,)))
@@ -20,11 +14,11 @@ sample("s6", lambda: f32_2().repeat((1,)))
 sample("s7", lambda: f32_scalar().repeat((0, 2)))
 sample("s8", lambda: f64_scalar().repeat(()), printed=True)
 sample("s9", lambda: f64_scalar().repeat((0,)))
-sample("s10", lambda: Z((0,), f64).repeat((0,)))
-sample("s11", lambda: i64_scalar().repeat(()), printed=True)
-sample("s12", lambda: i64_scalar().repeat((0,)))
-sample("s13", lambda: Z((0,), i64).repeat((0,)))
-sample("s14", lambda: T([-8, 6], i64).repeat((0,)))
-sample("s15", lambda: b8_scalar().repeat(()), printed=True)
-sample("s16", lambda: b8_scalar().repeat((0,)))
-sample("s17", lambda: Z((0,), b8).repeat((0,)))
+sample("s10", lambda: f64_0().repeat((0,)))
+sample("s11", lambda: i64_scalar_b().repeat(()), printed=True)
+sample("s12", lambda: i64_scalar_b().repeat((0,)))
+sample("s13", lambda: i64_0().repeat((0,)))
+sample("s14", lambda: i64_2().repeat((0,)))
+sample("s15", lambda: b8_scalar_b().repeat(()), printed=True)
+sample("s16", lambda: b8_scalar_b().repeat((0,)))
+sample("s17", lambda: b8_0().repeat((0,)))

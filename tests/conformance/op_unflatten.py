@@ -2,19 +2,19 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_8_b
 
-f32_8 = lambda: T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587, 3.6116052, -8.067647, -0.57349384], f32)
 f32_3x6x2 = lambda: T([[[-8.478374, -1.7658259], [-4.3228045, -2.400456], [-7.950587, 3.6116052], [-8.067647, -0.57349384], [3.1285105, -3.0336847], [5.106745, 1.1351377]], [[4.9473085, 5.7744465], [-3.973022, 3.2707994], [-3.8938508, 2.8211474], [-4.7023954, 4.163121], [1.8220074, -3.522088], [-4.414461, 2.3285136]], [[8.3972, 4.319086], [-0.86907756, -0.43684494], [5.1154985, -6.255068], [2.9920397, -2.9821851], [5.2072277, -3.210485], [0.44502783, 3.0391326]]], f32)
 f64_8 = lambda: T([-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658, -4.146041530864057, -5.4215280659972755, -4.784169829877467], f64)
 i64_8 = lambda: T([-8, 6, 9, 0, 0, 5, 5, 7], i64)
 b8_8 = lambda: T([True, True, False, True, False, False, False, True], b8)
 
-sample("s0", lambda: torch.unflatten(f32_8(), 0, (8,)), printed=True)
-sample("m0", lambda: f32_8().unflatten(0, (8,)))
-sample("s1", lambda: torch.unflatten(f32_8(), 0, (4, 2)))
-sample("m1", lambda: f32_8().unflatten(0, (4, 2)))
-sample("s2", lambda: torch.unflatten(f32_8(), -1, (2, 2, 2)))
-sample("s3", lambda: torch.unflatten(f32_8(), -1, (-1, 2)))
+sample("s0", lambda: torch.unflatten(f32_8_b(), 0, (8,)), printed=True)
+sample("m0", lambda: f32_8_b().unflatten(0, (8,)))
+sample("s1", lambda: torch.unflatten(f32_8_b(), 0, (4, 2)))
+sample("m1", lambda: f32_8_b().unflatten(0, (4, 2)))
+sample("s2", lambda: torch.unflatten(f32_8_b(), -1, (2, 2, 2)))
+sample("s3", lambda: torch.unflatten(f32_8_b(), -1, (-1, 2)))
 sample("s4", lambda: torch.unflatten(f32_3x6x2(), 1, (2, 3)))
 sample("s5", lambda: torch.unflatten(f32_3x6x2(), -2, (2, 3)))
 sample("s6", lambda: torch.unflatten(f32_3x6x2(), -2, (-1, 3)))

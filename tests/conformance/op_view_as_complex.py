@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_5x2, f64_5x2
 
-sample("s0", lambda: torch.view_as_complex(T([[-8.478374, -1.7658259], [-4.3228045, -2.400456], [-7.950587, 3.6116052], [-8.067647, -0.57349384], [3.1285105, -3.0336847]], f32)), printed=True)
-sample("s1", lambda: torch.view_as_complex(T([[-4.826984902407649, -7.582430495695129], [-0.6046891126565539, -1.5411692216498662], [-1.9719097652168658, -4.146041530864057], [-5.4215280659972755, -4.784169829877467], [-4.150805063878843, 7.380839390984031]], f64)), printed=True)
+sample("s0", lambda: torch.view_as_complex(f32_5x2()), printed=True)
+sample("s1", lambda: torch.view_as_complex(f64_5x2()), printed=True)

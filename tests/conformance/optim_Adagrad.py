@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_u
 
 run_optim("o0", lambda params: torch.optim.Adagrad(params), "plain", False)
 run_optim("o1", lambda params: torch.optim.Adagrad(params, weight_decay=0.1), "plain", False)
@@ -9,7 +10,7 @@ run_optim("o2", lambda params: torch.optim.Adagrad(params, weight_decay=0.1, max
 run_optim("o3", lambda params: torch.optim.Adagrad(params, lr=0.1), "plain", False)
 run_optim("o4", lambda params: torch.optim.Adagrad(params, initial_accumulator_value=0.1, weight_decay=0.1), "plain", False)
 run_optim("o5", lambda params: torch.optim.Adagrad(params, lr=0.1, lr_decay=0.5, weight_decay=0.1), "plain", False)
-run_optim("o6", lambda params: torch.optim.Adagrad(params, lr=T(0.001, f32)), "plain", False)
+run_optim("o6", lambda params: torch.optim.Adagrad(params, lr=f32_scalar_u()), "plain", False)
 run_schedule("r0", lambda params: torch.optim.Adagrad(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.Adagrad, "plain")
 run_optim_error("e7", lambda params: torch.optim.Adagrad(params, lr=0.01, lr_decay=-0.5), "plain", False)

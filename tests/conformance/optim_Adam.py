@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_u
 
 run_optim("o0", lambda params: torch.optim.Adam(params), "plain", False)
 run_optim("o1", lambda params: torch.optim.Adam(params, lr=0.01), "plain", False)
@@ -18,4 +19,4 @@ run_schedule("r6", lambda params: torch.optim.Adam(params), lambda opt: [torch.o
 run_errors_for_all_optims(torch.optim.Adam, "plain")
 run_optim_error("e7", lambda params: torch.optim.Adam(params, lr=0.01, betas=(1.0, 0.0)), "plain", False)
 run_optim_error("e8", lambda params: torch.optim.Adam(params, lr=0.01, weight_decay=-1), "plain", False)
-run_optim_error("e9", lambda params: torch.optim.Adam(params, lr=T(0.001, f32), foreach=True), "plain", False)
+run_optim_error("e9", lambda params: torch.optim.Adam(params, lr=f32_scalar_u(), foreach=True), "plain", False)

@@ -2,10 +2,11 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_u
 
 run_optim("o0", lambda params: torch.optim.LBFGS(params), "plain", True)
 run_optim("o1", lambda params: torch.optim.LBFGS(params, lr=0.01), "plain", True)
-run_optim("o2", lambda params: torch.optim.LBFGS(params, lr=T(0.001, f32)), "plain", True)
+run_optim("o2", lambda params: torch.optim.LBFGS(params, lr=f32_scalar_u()), "plain", True)
 run_optim("o3", lambda params: torch.optim.LBFGS(params, tolerance_grad=1e-06), "plain", True)
 run_optim("o4", lambda params: torch.optim.LBFGS(params, line_search_fn='strong_wolfe'), "plain", True)
 run_optim("o5", lambda params: torch.optim.LBFGS(params, maximize=True), "plain", True)

@@ -2,6 +2,7 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_u
 
 def make_e7(params):
     p0 = T([[[0.18523103, 0.37341738, 0.30510002, 0.9320004], [0.17591017, 0.26983356, 0.15067977, 0.031719506], [0.20812976, 0.929799, 0.7231092, 0.7423363]], [[0.5262958, 0.24365824, 0.58459234, 0.03315264], [0.13871688, 0.242235, 0.81546897, 0.7931606], [0.27825248, 0.4819588, 0.81978035, 0.99706656]]], f32)
@@ -15,7 +16,7 @@ def make_e8(params):
 
 run_optim("o0", lambda params: torch.optim.Muon(params), "matrix", False)
 run_optim("o1", lambda params: torch.optim.Muon(params, lr=0.01), "matrix", False)
-run_optim("o2", lambda params: torch.optim.Muon(params, lr=T(0.001, f32)), "matrix", False)
+run_optim("o2", lambda params: torch.optim.Muon(params, lr=f32_scalar_u()), "matrix", False)
 run_optim("o3", lambda params: torch.optim.Muon(params, weight_decay=0.2), "matrix", False)
 run_optim("o4", lambda params: torch.optim.Muon(params, momentum=0.8), "matrix", False)
 run_optim("o5", lambda params: torch.optim.Muon(params, ns_steps=6), "matrix", False)

@@ -2,10 +2,11 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_u
 
 run_optim("o0", lambda params: torch.optim.SGD(params), "plain", False)
 run_optim("o1", lambda params: torch.optim.SGD(params, lr=0.01), "plain", False)
-run_optim("o2", lambda params: torch.optim.SGD(params, lr=T(0.001, f32)), "plain", False)
+run_optim("o2", lambda params: torch.optim.SGD(params, lr=f32_scalar_u()), "plain", False)
 run_optim("o3", lambda params: torch.optim.SGD(params, weight_decay=0.5), "plain", False)
 run_optim("o4", lambda params: torch.optim.SGD(params, momentum=0.9), "plain", False)
 run_optim("o5", lambda params: torch.optim.SGD(params, weight_decay=0.1, maximize=True), "plain", False)

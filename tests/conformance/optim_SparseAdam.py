@@ -2,10 +2,11 @@
 # Every sample prints lines tagged [ID]; tests/conformance.rs compares them one by one.
 import torch
 from prelude import *
+from shared_inputs import f32_scalar_u
 
 run_optim("o0", lambda params: torch.optim.SparseAdam(params), "sparse", False)
 run_optim("o1", lambda params: torch.optim.SparseAdam(params, lr=0.01), "sparse", False)
-run_optim("o2", lambda params: torch.optim.SparseAdam(params, lr=T(0.001, f32)), "sparse", False)
+run_optim("o2", lambda params: torch.optim.SparseAdam(params, lr=f32_scalar_u()), "sparse", False)
 run_optim("o3", lambda params: torch.optim.SparseAdam(params, maximize=True), "sparse", False)
 run_schedule("r0", lambda params: torch.optim.SparseAdam(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "sparse", False)
 run_errors_for_all_optims(torch.optim.SparseAdam, "sparse")

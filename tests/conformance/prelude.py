@@ -67,6 +67,18 @@ def sample(tag, fn, printed=False):
     describe(tag, "", out, printed)
 
 
+def for_ops(ops, tags, call, printed=False):
+    """One row of an `ops_*.py` script (ops whose samples make the same calls): `call` gets
+    the rest of each OPS entry (fn, method) and runs as a sample of every op that `tags` names,
+    printed as [SCRIPT.TAG]: `tags` is the one tag of every op, or a tuple with each op's own tag
+    in OPS order (None: that op does not run this call)."""
+    for i in range(len(ops)):
+        tag = tags if isinstance(tags, str) else tags[i]
+        if tag is not None:
+            op = ops[i]
+            sample(op[0] + "." + tag, lambda: call(*op[1:]), printed)
+
+
 # The module runners (scripts/conformance/modules.py writes the calls): cN, fN, gN, vN, dN, xN.
 
 
