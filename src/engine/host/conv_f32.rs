@@ -347,18 +347,48 @@ fn pool_grain(g: &PoolGeom) -> usize {
 }
 
 /// The value [`PoolGeom::argmax`] picks in one window: the first largest, or the last NaN.
+/// Which element wins is data-dependent and unpredictable (random inputs pick any corner of
+/// a window), so the pick is a select rather than a branch: with a branch, max-pool backward
+/// (which needs the index) spent three times as long as the forward pass on mispredictions.
 #[inline(always)]
 fn window_max(plane: &[f32], w: usize, win: &Window) -> (usize, f32) {
     let mut best = win.rows.0 * w + win.cols.0;
     let mut m = f32::NEG_INFINITY;
     PoolGeom::each_position(win, |y, x| {
-        let v = plane[y * w + x];
-        if v > m || v.is_nan() {
-            m = v;
-            best = y * w + x;
-        }
+        let i = y * w + x;
+        let (take, larger) = take_larger(plane[i], m);
+        m = larger;
+        best = std::hint::select_unpredictable(take, i, best);
     });
     (best, m)
+}
+
+/// Whether `v` replaces the running maximum `m` (it is larger, or NaN) and the maximum after
+/// it. On x86-64 through SSE2 masks: LLVM turns a scalar float select (even written with the
+/// bits) back into a branch, and the index select then waits on that branch.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn take_larger(v: f32, m: f32) -> (bool, f32) {
+    use std::arch::x86_64::{
+        _mm_and_ps, _mm_andnot_ps, _mm_cmplt_ss, _mm_cmpunord_ss, _mm_cvtss_f32, _mm_movemask_ps,
+        _mm_or_ps, _mm_set_ss,
+    };
+    // SAFETY: register-only SSE operations (no memory is touched), and SSE is part of the
+    // x86-64 baseline every x86-64 CPU has.
+    unsafe {
+        let (vv, mm) = (_mm_set_ss(v), _mm_set_ss(m));
+        let mask = _mm_or_ps(_mm_cmplt_ss(mm, vv), _mm_cmpunord_ss(vv, vv));
+        let larger = _mm_or_ps(_mm_and_ps(mask, vv), _mm_andnot_ps(mask, mm));
+        (_mm_movemask_ps(mask) & 1 != 0, _mm_cvtss_f32(larger))
+    }
+}
+
+/// Whether `v` replaces the running maximum `m` (it is larger, or NaN) and the maximum after it.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn take_larger(v: f32, m: f32) -> (bool, f32) {
+    let take = v > m || v.is_nan();
+    (take, if take { v } else { m })
 }
 
 /// Max pooling of a float32 tensor on its own buffer, planes split over the threads: the same
@@ -666,12 +696,31 @@ mod tests {
             pool_geom((2, 7, 7), (3, 3), (2, 2), (0, 0), (1, 1), true),
             pool_geom((2, 5, 6), (2, 3), (3, 1), (1, 0), (2, 2), false),
         ];
-        for (gi, g) in geoms.iter().enumerate() {
-            // few distinct values: ties and elements picked by several windows
-            let x: Vec<f32> = values(g.planes * g.h * g.w, gi as u32)
+        // few distinct values (ties and elements picked by several windows), then the same
+        // with NaNs, infinities and signed zeros among them (the last NaN wins a window, -0.0
+        // and 0.0 tie)
+        let specials = [
+            f32::NAN,
+            -0.0,
+            0.0,
+            f32::NEG_INFINITY,
+            f32::INFINITY,
+            -f32::NAN,
+        ];
+        let inputs = geoms.iter().enumerate().flat_map(|(gi, g)| {
+            let plain: Vec<f32> = values(g.planes * g.h * g.w, gi as u32)
                 .iter()
                 .map(|v| (v * 2.0).round())
                 .collect();
+            let mut special = plain.clone();
+            for (i, v) in special.iter_mut().enumerate() {
+                if i % 3 == gi % 3 {
+                    *v = specials[(i / 3) % specials.len()];
+                }
+            }
+            [(gi, g, plain), (gi, g, special)]
+        });
+        for (gi, g, x) in inputs {
             let go = values(g.planes * g.oh * g.ow, gi as u32 + 40);
             let wide = |v: &[f32]| v.iter().map(|&a| a as f64).collect::<Vec<_>>();
             let want = pool2d_backward(DType::Float32, &wide(&go), &wide(&x), g).unwrap();

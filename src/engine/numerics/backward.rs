@@ -242,13 +242,26 @@ pub fn backward_f32(op: Backward, grad: &[f32], v: &[f32], out: &mut [f32]) {
         }
         return;
     }
-    vectorized_row2(
-        grad,
-        v,
-        out,
-        CHUNK_AVX512,
-        |g, x| op.lane(g, x),
-        |g, x| op.scalar(g, x),
-    );
+    // The common ops get a loop of their own: with `op` matched per element LLVM keeps one
+    // scalar, branchy loop (relu's backward on random data mispredicted half its elements).
+    // Each arm runs the same lane/scalar functions, so the bits do not change.
+    macro_rules! own_loop {
+        ($op:expr) => {
+            vectorized_row2(
+                grad,
+                v,
+                out,
+                CHUNK_AVX512,
+                |g, x| $op.lane(g, x),
+                |g, x| $op.scalar(g, x),
+            )
+        };
+    }
+    match op {
+        Backward::Relu => own_loop!(Backward::Relu),
+        Backward::Sigmoid => own_loop!(Backward::Sigmoid),
+        Backward::Tanh => own_loop!(Backward::Tanh),
+        _ => own_loop!(op),
+    }
 }
 }
