@@ -2,14 +2,17 @@
 //! started, and a corrupt progress file; lint on the built-in lessons, a broken folder and the
 //! example lesson in docs/authoring.md.
 
-use cudatutor::lesson::{Catalog, Exercise, Lang, Lesson};
+use cudatutor::lesson::{Catalog, Exercise, Lang, Lesson, LessonError, RightFix, WrongFix};
 use cudatutor::progress::{Progress, Store};
+use cudatutor::run::RunOptions;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 #[path = "support/cli.rs"]
 mod cli;
-use cli::{builtin_attempts, builtin_exercise_count, cudatutor, save_attempt, scratch_dir};
+use cli::{
+    builtin_attempts, builtin_exercise_count, cudatutor, save_attempt, scratch_dir, stdout_of_exit,
+};
 
 fn temp(name: &str) -> PathBuf {
     scratch_dir("classroom", name)
@@ -23,6 +26,13 @@ fn data_dir(name: &str, broken: &[&str]) -> PathBuf {
         .save(&builtin_attempts(broken, &[], true))
         .unwrap();
     dir
+}
+
+/// The row of exercise `id` among `rows` (`check --json` lines).
+fn row_of<'a>(rows: &'a [serde_json::Value], id: &str) -> &'a serde_json::Value {
+    rows.iter()
+        .find(|r| r["exercise"] == id)
+        .unwrap_or_else(|| panic!("no row for {id}: {rows:?}"))
 }
 
 fn json_lines(out: &Output) -> Vec<serde_json::Value> {
@@ -54,10 +64,7 @@ fn a_saved_broken_exercise_fails_even_if_marked_passed() {
     assert_eq!(out.status.code(), Some(1));
     let rows = json_lines(&out);
     assert_eq!(rows.len(), 5, "lesson 3 has five exercises");
-    let bad = rows
-        .iter()
-        .find(|r| r["exercise"] == "l3-one-based")
-        .unwrap();
+    let bad = row_of(&rows, "l3-one-based");
     assert_eq!(bad["status"], "failed");
     assert_eq!(bad["schema"], 1);
     assert_eq!(bad["lesson"], 3);
@@ -138,19 +145,9 @@ fn report_in_markdown_and_json() {
 fn the_built_in_lessons_pass_lint() {
     let dir = temp("lint-builtin");
     let out = cudatutor(&dir, &["lint", "lessons/en"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    stdout_of_exit(&out, 0);
     let zh = cudatutor(&dir, &["lint", "lessons/zh"]);
-    assert_eq!(
-        zh.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&zh.stdout)
-    );
+    stdout_of_exit(&zh, 0);
 }
 
 /// `cudatutor lint FLAGS dir/lessons` after writing `files` (name, text) there: its exit code
@@ -171,63 +168,70 @@ fn lint_lessons(dir: &Path, files: &[(&str, &str)], flags: &[&str]) -> (Option<i
     )
 }
 
+/// `lint_lessons`, which must fail (exit 1) naming each of `findings` (a line of its output,
+/// or the start of one) and none of `absent` (places whose code is fine).
+fn lint_fails_naming(
+    dir: &Path,
+    files: &[(&str, &str)],
+    flags: &[&str],
+    findings: &[&str],
+    absent: &[&str],
+) {
+    let (code, text) = lint_lessons(dir, files, flags);
+    assert_eq!(code, Some(1), "{text}");
+    for finding in findings {
+        assert!(
+            text.contains(finding),
+            "lint did not say {finding:?}:\n{text}"
+        );
+    }
+    for place in absent {
+        assert!(!text.contains(place), "lint named {place:?}:\n{text}");
+    }
+}
+
 #[test]
 fn lint_names_every_problem_with_file_and_line() {
     let dir = temp("lint-broken");
-    let (code, text) = lint_lessons(
+    lint_fails_naming(
         &dir,
         &[(
             "01-weak.md",
             "+++\nid = \"weak\"\ntitle = \"Weak checks\"\norder = 1\n+++\n\n# Weak\n\n```python exercise id=weak-ex\nx = 1\n```\n\n```python check\nassert x == 1, \"x is one\"\n```\n\n```python solution\nx = 1\n```\n",
         )],
         &[],
+        &[
+            "01-weak.md:9: exercise `weak-ex`: has no ```hint``` block",
+            "01-weak.md:9: exercise `weak-ex`: its starting code already passes its checks",
+        ],
+        &[],
     );
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("01-weak.md:9: exercise `weak-ex`: has no ```hint``` block"),
-        "{text}"
+    lint_fails_naming(
+        &dir,
+        &[("02-bad.md", "+++\nid = 3\n+++\n")],
+        &[],
+        &["02-bad.md:"],
+        &[],
     );
-    assert!(
-        text.contains(
-            "01-weak.md:9: exercise `weak-ex`: its starting code already passes its checks"
-        ),
-        "{text}"
-    );
-
-    let (code, text) = lint_lessons(&dir, &[("02-bad.md", "+++\nid = 3\n+++\n")], &[]);
-    assert_eq!(code, Some(1));
-    assert!(text.contains("02-bad.md:"), "{text}");
 }
 
 #[test]
 fn lint_names_a_wrong_fix_that_passes_a_silent_assert_and_an_unmade_prediction() {
     let dir = temp("lint-wrong");
-    let (code, text) = lint_lessons(
+    lint_fails_naming(
         &dir,
         &[(
             "01-weak.md",
             "+++\nid = \"weak\"\ntitle = \"Weak\"\norder = 1\n+++\n\n```python exercise id=weak-ex predict=guess\nguess = 0\nx = 1\n```\n\n```python check\nassert x >= 2, \"x should be at least 2\"\nassert x < 10\n```\n\n```hint\nh\n```\n\n```python wrong\n# three is not two\nx = 3\n```\n\n```python wrong\n# one is still one\nx = 1\n```\n\n```python solution\nguess = 0\nx = 2\n```\n",
         )],
         &[],
-    );
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("01-weak.md:21: exercise `weak-ex`: a wrong fix passes its checks (\"three is not two\")"),
-        "{text}"
-    );
-    assert!(
-        !text.contains("01-weak.md:26"),
-        "the other wrong fix fails: {text}"
-    );
-    assert!(
-        text.contains(
-            "01-weak.md:7: exercise `weak-ex`: check line 2: an assert without a message"
-        ),
-        "{text}"
-    );
-    assert!(
-        text.contains("01-weak.md:7: exercise `weak-ex`: its solution leaves a predicted variable (guess) at its starting value"),
-        "{text}"
+        &[
+            "01-weak.md:21: exercise `weak-ex`: a wrong fix passes its checks (\"three is not two\")",
+            "01-weak.md:7: exercise `weak-ex`: check line 2: an assert without a message",
+            "01-weak.md:7: exercise `weak-ex`: its solution leaves a predicted variable (guess) at its starting value",
+        ],
+        // the other wrong fix fails
+        &["01-weak.md:26"],
     );
 }
 
@@ -243,10 +247,7 @@ fn saved_code_that_monkeypatches_the_counters_is_graded_failed() {
     let out = cudatutor(&dir, &["check", "2", "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let rows = json_lines(&out);
-    let counters = rows
-        .iter()
-        .find(|r| r["exercise"] == "l2-counters")
-        .unwrap();
+    let counters = row_of(&rows, "l2-counters");
     assert_eq!(counters["status"], "failed", "{counters}");
     assert_eq!(counters["internal_error"], false);
     // An object equal to everything is no written value: one result says so, before any
@@ -275,12 +276,7 @@ fn the_authoring_guide_example_passes_lint() {
     let dir = temp("lint-example");
     std::fs::write(dir.join("03-labels.md"), format!("{example}\n")).unwrap();
     let out = cudatutor(&dir, &["lint", dir.to_str().unwrap()]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    stdout_of_exit(&out, 0);
 }
 
 #[test]
@@ -328,77 +324,71 @@ fn each_builtin_exercise(mut f: impl FnMut(&Lesson, &Exercise)) {
     }
 }
 
-/// An exercise holds at least two `kind` ("wrong", "right") fix blocks.
-fn assert_two_or_more(lesson: &Lesson, ex: &Exercise, count: usize, kind: &str) {
+/// Every built-in exercise (both languages) holds at least two `kind` ("wrong", "right") fix
+/// blocks, `fixes` counting them, and `problems` (run with the default options) finds nothing
+/// wrong with them; all of them were counted (at least two per exercise per language).
+fn check_fixes_of_every_builtin_exercise(
+    kind: &str,
+    fixes: impl Fn(&Exercise) -> usize,
+    problems: impl Fn(&Lesson, &Exercise, &RunOptions) -> Vec<LessonError>,
+) {
+    let opts = RunOptions::default();
+    let mut total = 0;
+    each_builtin_exercise(|lesson, ex| {
+        let count = fixes(ex);
+        assert!(
+            count >= 2,
+            "{}: {} has {count} {kind} fixes, fewer than two",
+            lesson.source_name,
+            ex.id
+        );
+        let problems = problems(lesson, ex, &opts);
+        assert!(problems.is_empty(), "{problems:?}");
+        total += count;
+    });
     assert!(
-        count >= 2,
-        "{}: {} has {count} {kind} fixes, fewer than two",
-        lesson.source_name,
-        ex.id
+        total >= 2 * 2 * builtin_exercise_count(),
+        "{total} {kind} fixes"
     );
 }
 
 #[test]
 fn every_built_in_exercise_has_two_wrong_fixes_and_each_fails_its_checks() {
     use cudatutor::classroom::lint::wrong_fixes_that_pass;
-    use cudatutor::run::RunOptions;
-    let opts = RunOptions::default();
-    let mut wrong_runs = 0;
-    each_builtin_exercise(|lesson, ex| {
-        assert_two_or_more(lesson, ex, ex.wrongs.len(), "wrong");
-        let passing = wrong_fixes_that_pass(lesson, ex, &opts);
-        assert!(passing.is_empty(), "{passing:?}");
-        wrong_runs += ex.wrongs.len();
-    });
-    assert!(
-        wrong_runs >= 2 * 2 * builtin_exercise_count(),
-        "{wrong_runs}"
-    );
+    check_fixes_of_every_builtin_exercise("wrong", |ex| ex.wrongs.len(), wrong_fixes_that_pass);
 }
 
 #[test]
 fn every_built_in_exercise_has_two_right_fixes_and_each_passes_its_checks() {
     use cudatutor::classroom::lint::{right_fixes_like_the_solution, right_fixes_that_fail};
-    use cudatutor::run::RunOptions;
-    let opts = RunOptions::default();
-    let mut right_runs = 0;
-    each_builtin_exercise(|lesson, ex| {
-        assert_two_or_more(lesson, ex, ex.rights.len(), "right");
-        let failing = right_fixes_that_fail(lesson, ex, &opts);
-        assert!(failing.is_empty(), "{failing:?}");
-        let repeats = right_fixes_like_the_solution(lesson, ex);
-        assert!(repeats.is_empty(), "{repeats:?}");
-        right_runs += ex.rights.len();
-    });
-    assert!(
-        right_runs >= 2 * 2 * builtin_exercise_count(),
-        "{right_runs}"
+    check_fixes_of_every_builtin_exercise(
+        "right",
+        |ex| ex.rights.len(),
+        |lesson, ex, opts| {
+            // a right fix must pass, and must not be the solution (or another right fix) again
+            let mut problems = right_fixes_that_fail(lesson, ex, opts);
+            problems.extend(right_fixes_like_the_solution(lesson, ex));
+            problems
+        },
     );
 }
 
 #[test]
 fn lint_names_a_right_fix_that_fails_or_repeats_the_solution_and_strict_wants_two() {
     let dir = temp("lint-right");
-    let (code, text) = lint_lessons(
+    lint_fails_naming(
         &dir,
         &[(
             "01-r.md",
             "+++\nid = \"r\"\ntitle = \"R\"\norder = 1\n+++\n\n```python exercise id=r-ex\nx = 1\n```\n\n```python check\nassert x == 2, \"x should be 2\"\n```\n\n```hint\nh\n```\n\n```python wrong\n# one is not two\nx = 1 + 0\n```\n\n```python right\n# arithmetic\nx = 1 + 1\n```\n\n```python right\n# a right fix that is wrong\nx = 3\n```\n\n```python right\n# the solution again, commented\nx = 2  # two\n```\n\n```python solution\nx = 2\n```\n",
         )],
         &[],
-    );
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("01-r.md:29: exercise `r-ex`: a right fix fails its checks (\"a right fix that is wrong\"): check line 1: x should be 2"),
-        "{text}"
-    );
-    assert!(
-        text.contains("01-r.md:34: exercise `r-ex`: a right fix (\"the solution again, commented\") is the solution or another right fix again"),
-        "{text}"
-    );
-    assert!(
-        !text.contains("01-r.md:24"),
-        "the arithmetic fix passes: {text}"
+        &[
+            "01-r.md:29: exercise `r-ex`: a right fix fails its checks (\"a right fix that is wrong\"): check line 1: x should be 2",
+            "01-r.md:34: exercise `r-ex`: a right fix (\"the solution again, commented\") is the solution or another right fix again",
+        ],
+        // the arithmetic fix passes
+        &["01-r.md:24"],
     );
     // --strict: fewer than two right blocks is a problem of its own.
     let one_right = [(
@@ -407,11 +397,12 @@ fn lint_names_a_right_fix_that_fails_or_repeats_the_solution_and_strict_wants_tw
     )];
     let (code, text) = lint_lessons(&dir, &one_right, &[]);
     assert_eq!(code, Some(0), "{text}");
-    let (code, text) = lint_lessons(&dir, &[], &["--strict"]);
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("01-r.md:7: exercise `r-ex`: has 1 ```python right``` block(s) (--strict"),
-        "{text}"
+    lint_fails_naming(
+        &dir,
+        &[],
+        &["--strict"],
+        &["01-r.md:7: exercise `r-ex`: has 1 ```python right``` block(s) (--strict"],
+        &[],
     );
 }
 
@@ -453,10 +444,7 @@ fn an_instructor_lesson_that_reuses_a_built_in_id_keeps_its_own_progress() {
     // The built-in one still does, migrated from the old file.
     let out = cudatutor(&dir, &["check", "1", "--json"]);
     let rows = json_lines(&out);
-    let built_in = rows
-        .iter()
-        .find(|r| r["exercise"] == "l1-where-reported")
-        .unwrap();
+    let built_in = row_of(&rows, "l1-where-reported");
     assert_eq!(built_in["status"], "passed", "{built_in}");
 
     // Editing the instructor's exercise does not touch the built-in work.
@@ -488,10 +476,7 @@ fn an_instructor_lesson_that_reuses_a_built_in_id_keeps_its_own_progress() {
     assert_eq!(json_lines(&out)[0]["status"], "passed");
     let out = cudatutor(&dir, &["check", "1", "--json"]);
     let rows = json_lines(&out);
-    let built_in = rows
-        .iter()
-        .find(|r| r["exercise"] == "l1-where-reported")
-        .unwrap();
+    let built_in = row_of(&rows, "l1-where-reported");
     assert_eq!(
         built_in["status"], "passed",
         "the built-in work is intact: {built_in}"
@@ -564,7 +549,7 @@ fn the_tick_follows_the_current_code() {
     let list = String::from_utf8_lossy(&cudatutor(&dir, &["list"]).stdout).into_owned();
     assert!(list.contains("0/5 exercises  (cuda-errors)"), "{list}");
     let rows = json_lines(&cudatutor(&dir, &["check", "1", "--json"]));
-    let sticky = rows.iter().find(|r| r["exercise"] == "l1-sticky").unwrap();
+    let sticky = row_of(&rows, "l1-sticky");
     assert_eq!(sticky["status"], "failed");
 }
 
@@ -772,6 +757,41 @@ fn has_english_words(s: &str) -> bool {
     })
 }
 
+/// A wrong fix's code, reason and line.
+fn wrong_fix(w: &WrongFix) -> (&str, &str, usize) {
+    (&w.code, &w.reason, w.line)
+}
+
+/// A right fix's code, note and line.
+fn right_fix(r: &RightFix) -> (&str, &str, usize) {
+    (&r.code, &r.note, r.line)
+}
+
+/// The `kind` ("wrong", "right") fixes of an exercise in English and in Chinese (`parts` gives
+/// a fix's code, words and line): as many, the same program text (comments aside) pair by
+/// pair, and each reason or note in its lesson's language.
+fn assert_same_fixes<F>(
+    at: &str,
+    kind: &str,
+    en: &[F],
+    zh: &[F],
+    parts: fn(&F) -> (&str, &str, usize),
+) {
+    assert_eq!(en.len(), zh.len(), "{at}: {kind} fixes");
+    for (e, z) in en.iter().zip(zh) {
+        let ((en_code, en_words, _), (zh_code, zh_words, line)) = (parts(e), parts(z));
+        assert_eq!(
+            code_tokens(en_code),
+            code_tokens(zh_code),
+            "{at}: {kind} fix {line}"
+        );
+        assert!(
+            has_cjk(zh_words) && !has_cjk(en_words),
+            "{at}: the words of {kind} fix {line} are not in its lesson's language: {zh_words:?} / {en_words:?}"
+        );
+    }
+}
+
 /// The Chinese lesson holds the same exercises as the English one: the same ids, GPUs,
 /// predictions, program text (comments aside) in the starting code, solution and each wrong
 /// fix, and the same checks (assert tests and setup) — only the words differ, and those are
@@ -793,39 +813,8 @@ fn assert_same_exercises(en: &Lesson, zh: &Lesson) {
             z.solution.as_deref().unwrap(),
         );
         assert_eq!(code_tokens(es), code_tokens(zs), "{at}: solution");
-        assert_eq!(e.wrongs.len(), z.wrongs.len(), "{at}: wrong fixes");
-        for (ew, zw) in e.wrongs.iter().zip(&z.wrongs) {
-            assert_eq!(
-                code_tokens(&ew.code),
-                code_tokens(&zw.code),
-                "{at}: wrong fix {}",
-                zw.line
-            );
-            assert!(
-                has_cjk(&zw.reason),
-                "{at}: the reason of wrong fix {} is not Chinese",
-                zw.line
-            );
-            assert!(
-                !has_cjk(&ew.reason),
-                "{}: a Chinese reason in English",
-                e.id
-            );
-        }
-        assert_eq!(e.rights.len(), z.rights.len(), "{at}: right fixes");
-        for (er, zr) in e.rights.iter().zip(&z.rights) {
-            assert_eq!(
-                code_tokens(&er.code),
-                code_tokens(&zr.code),
-                "{at}: right fix {}",
-                zr.line
-            );
-            assert!(
-                has_cjk(&zr.note) && !has_cjk(&er.note),
-                "{at}: the note of right fix {} is not in its lesson's language",
-                zr.line
-            );
-        }
+        assert_same_fixes(&at, "wrong", &e.wrongs, &z.wrongs, wrong_fix);
+        assert_same_fixes(&at, "right", &e.rights, &z.rights, right_fix);
         let ec = split_checks(e.check.as_deref().unwrap()).unwrap();
         let zc = split_checks(z.check.as_deref().unwrap()).unwrap();
         assert_eq!(ec.len(), zc.len(), "{at}: checks");

@@ -63,34 +63,62 @@ fn number(v: Option<&Value>, what: &str) -> Result<f64, String> {
         .ok_or(format!("{what} is {v:?}, not a number ≥ 0"))
 }
 
+/// A status as GitHub's and Exercism's formats have them.
+const STATUSES: [&str; 3] = ["pass", "fail", "error"];
+
+/// The top of a versioned result (GitHub, Exercism): no keys but `allowed`, this `version`,
+/// and a status from STATUSES.
+fn versioned_result(v: &Value, allowed: &[&str], what: &str, version: u64) -> Result<(), String> {
+    keys_within(v, allowed, what)?;
+    if v["version"] != version {
+        return Err(format!("version is {}", v["version"]));
+    }
+    one_of(&v["status"], &STATUSES, "status")
+}
+
+/// A test of a versioned result (`what`): no keys but its name, status, message and `more`;
+/// a string name, a status from STATUSES, and a message that is a string or null.
+fn versioned_test(t: &Value, more: &[&str], what: &str) -> Result<(), String> {
+    let mut allowed = vec!["name", "status", "message"];
+    allowed.extend_from_slice(more);
+    keys_within(t, &allowed, what)?;
+    t["name"].as_str().ok_or(format!("{what}.name"))?;
+    one_of(&t["status"], &STATUSES, &format!("{what}.status"))?;
+    string_or_null(t.get("message"), &format!("{what}.message"))
+}
+
+/// Each of `keys` that `v` (`what`) has is a string.
+fn optional_strings(v: &Value, keys: &[&str], what: &str) -> Result<(), String> {
+    for key in keys {
+        if let Some(x) = v.get(key) {
+            x.as_str().ok_or(format!("{what}.{key} is {x}"))?;
+        }
+    }
+    Ok(())
+}
+
 /// The result object the GitHub Classroom grading reporter reads (version 1): `status` of the
 /// run and of each test pass / fail / error, `max_score`, and each test's `score` (summed for
 /// the points sent to the classroom), `message`, `line_no` (a number, or null), and the
 /// optional fields the graders write.
 fn validate_github(v: &Value) -> Result<(), String> {
-    keys_within(
+    versioned_result(
         v,
         &["version", "status", "max_score", "message", "tests"],
         "result",
+        1,
     )?;
-    if v["version"] != 1 {
-        return Err(format!("version is {}", v["version"]));
-    }
-    one_of(&v["status"], &["pass", "fail", "error"], "status")?;
     let max = number(v.get("max_score"), "max_score")?;
     let tests = v["tests"].as_array().ok_or("tests is not a list")?;
     let mut total = 0.0;
     let mut statuses = Vec::new();
     for (i, t) in tests.iter().enumerate() {
         let what = format!("tests[{i}]");
-        keys_within(
+        versioned_test(
             t,
             &[
-                "name",
-                "status",
                 "score",
                 "max_score",
-                "message",
                 "test_code",
                 "filename",
                 "line_no",
@@ -99,25 +127,14 @@ fn validate_github(v: &Value) -> Result<(), String> {
             ],
             &what,
         )?;
-        t["name"].as_str().ok_or(format!("{what}.name"))?;
-        one_of(
-            &t["status"],
-            &["pass", "fail", "error"],
-            &format!("{what}.status"),
-        )?;
         statuses.push(t["status"].as_str().unwrap_or_default().to_string());
         total += number(t.get("score"), &format!("{what}.score"))?;
-        string_or_null(t.get("message"), &format!("{what}.message"))?;
         match t.get("line_no") {
             None | Some(Value::Null) => {}
             Some(n) if n.as_u64().is_some() => {}
             Some(other) => return Err(format!("{what}.line_no is {other}")),
         }
-        for key in ["test_code", "filename", "execution_time"] {
-            if let Some(x) = t.get(key) {
-                x.as_str().ok_or(format!("{what}.{key} is {x}"))?;
-            }
-        }
+        optional_strings(t, &["test_code", "filename", "execution_time"], &what)?;
     }
     if total > max + 1e-9 {
         return Err(format!(
@@ -148,11 +165,7 @@ fn consistent_github(v: &Value) {
 
 /// Exercism results.json, version 3 (the test-runner interface).
 fn validate_exercism(v: &Value) -> Result<(), String> {
-    keys_within(v, &["version", "status", "message", "tests"], "results")?;
-    if v["version"] != 3 {
-        return Err(format!("version is {}", v["version"]));
-    }
-    one_of(&v["status"], &["pass", "fail", "error"], "status")?;
+    versioned_result(v, &["version", "status", "message", "tests"], "results", 3)?;
     match (v["status"].as_str(), v.get("message")) {
         (Some("error"), Some(Value::String(m))) if !m.is_empty() => {}
         (Some("error"), m) => return Err(format!("status error needs a message, has {m:?}")),
@@ -161,34 +174,14 @@ fn validate_exercism(v: &Value) -> Result<(), String> {
     let tests = v["tests"].as_array().ok_or("tests is required")?;
     for (i, t) in tests.iter().enumerate() {
         let what = format!("tests[{i}]");
-        keys_within(
-            t,
-            &[
-                "name",
-                "status",
-                "message",
-                "output",
-                "test_code",
-                "task_id",
-            ],
-            &what,
-        )?;
-        t["name"].as_str().ok_or(format!("{what}.name"))?;
-        one_of(
-            &t["status"],
-            &["pass", "fail", "error"],
-            &format!("{what}.status"),
-        )?;
-        string_or_null(t.get("message"), &format!("{what}.message"))?;
+        versioned_test(t, &["output", "test_code", "task_id"], &what)?;
         if let Some(o) = t.get("output") {
             let o = o.as_str().ok_or(format!("{what}.output"))?;
             if o.chars().count() > 500 {
                 return Err(format!("{what}.output has more than 500 characters"));
             }
         }
-        if let Some(c) = t.get("test_code") {
-            c.as_str().ok_or(format!("{what}.test_code"))?;
-        }
+        optional_strings(t, &["test_code"], &what)?;
         if let Some(id) = t.get("task_id") {
             id.as_u64().ok_or(format!("{what}.task_id is {id}"))?;
         }
@@ -276,11 +269,7 @@ fn validate_gradescope_test(t: &Value, top_score: bool, what: &str) -> Result<()
         }
         None => {}
     }
-    for key in ["name", "number", "output"] {
-        if let Some(x) = t.get(key) {
-            x.as_str().ok_or(format!("{what}.{key} is {x}"))?;
-        }
-    }
+    optional_strings(t, &["name", "number", "output"], what)?;
     if let Some(tags) = t.get("tags") {
         let tags = tags.as_array().ok_or(format!("{what}.tags"))?;
         if tags.iter().any(|x| !x.is_string()) {
@@ -304,32 +293,64 @@ fn the_rules_accept_the_platforms_own_examples() {
     validate_gradescope_test(&fixture("gradescope-unittest-test.json"), false, "test").unwrap();
 }
 
+/// A platform's rules for its result file.
+type Validator = fn(&Value) -> Result<(), String>;
+
+/// A change to a platform's example that its rules must reject.
+type Breakage = fn(&mut Value);
+
 #[test]
 fn the_rules_reject_what_the_platforms_would_not_read() {
-    let mut g = fixture("github-reporter-runner-result.json");
-    g["tests"][0]["status"] = "passed".into();
-    assert!(validate_github(&g).is_err());
-    let mut g = fixture("github-reporter-runner-result.json");
-    g["tests"][0]["score"] = 5.into();
-    assert!(validate_github(&g).is_err(), "more than max_score");
-    let mut e = fixture("exercism-v3-example.json");
-    e["status"] = "error".into();
-    assert!(validate_exercism(&e).is_err(), "error without a message");
-    let mut e = fixture("exercism-v3-example.json");
-    e["tests"][0]["output"] = "x".repeat(501).into();
-    assert!(validate_exercism(&e).is_err());
-    let mut e = fixture("exercism-v3-example.json");
-    e["status"] = "pass".into();
-    assert!(validate_exercism(&e).is_err());
-    let mut s = fixture("gradescope-example.json");
-    s["tests"][0]["visibility"] = "sometimes".into();
-    assert!(validate_gradescope(&s).is_err());
-    let mut s = fixture("gradescope-example.json");
-    s["tests"][0]["score"] = 3.into();
-    assert!(validate_gradescope(&s).is_err(), "score above max_score");
-    let mut s = fixture("gradescope-example.json");
-    s.as_object_mut().unwrap().insert("grade".into(), 1.into());
-    assert!(validate_gradescope(&s).is_err());
+    const GITHUB: &str = "github-reporter-runner-result.json";
+    const EXERCISM: &str = "exercism-v3-example.json";
+    const GRADESCOPE: &str = "gradescope-example.json";
+    // (what is wrong, the platform's example it is made in, its rules, the change)
+    let cases: [(&str, &str, Validator, Breakage); 8] = [
+        ("a test status of its own", GITHUB, validate_github, |g| {
+            g["tests"][0]["status"] = "passed".into()
+        }),
+        ("more than max_score", GITHUB, validate_github, |g| {
+            g["tests"][0]["score"] = 5.into()
+        }),
+        (
+            "error without a message",
+            EXERCISM,
+            validate_exercism,
+            |e| e["status"] = "error".into(),
+        ),
+        (
+            "an output over 500 characters",
+            EXERCISM,
+            validate_exercism,
+            |e| e["tests"][0]["output"] = "x".repeat(501).into(),
+        ),
+        (
+            "pass with a test that did not pass",
+            EXERCISM,
+            validate_exercism,
+            |e| e["status"] = "pass".into(),
+        ),
+        (
+            "a visibility of its own",
+            GRADESCOPE,
+            validate_gradescope,
+            |s| s["tests"][0]["visibility"] = "sometimes".into(),
+        ),
+        (
+            "score above max_score",
+            GRADESCOPE,
+            validate_gradescope,
+            |s| s["tests"][0]["score"] = 3.into(),
+        ),
+        ("an unknown key", GRADESCOPE, validate_gradescope, |s| {
+            s.as_object_mut().unwrap().insert("grade".into(), 1.into());
+        }),
+    ];
+    for (wrong, example, validate, change) in cases {
+        let mut v = fixture(example);
+        change(&mut v);
+        assert!(validate(&v).is_err(), "{wrong} in {example} was accepted");
+    }
 }
 
 // ---- cudatutor's renderings -------------------------------------------------------------------
@@ -602,14 +623,19 @@ fn path_with_binary() -> String {
     )
 }
 
-/// The exported exercise files of a data folder.
-fn export_of(data: &Path, dir: &Path) {
-    let out = cudatutor(data, &["export", dir.to_str().unwrap()]);
+/// A finished run that must have succeeded (else the test fails, showing its stderr).
+fn succeeded(out: Output) -> Output {
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// The exported exercise files of a data folder.
+fn export_of(data: &Path, dir: &Path) {
+    succeeded(cudatutor(data, &["export", dir.to_str().unwrap()]));
 }
 
 #[test]
@@ -699,16 +725,13 @@ fn the_gradescope_run_autograder_writes_valid_results() {
     let root = temp("gs-autograder");
     // The learner zipped the exported folder itself.
     export_of(&data, &root.join("submission").join("cudatutor-exercises"));
-    let out = Command::new("bash")
-        .arg(docs_example("gradescope/run_autograder"))
-        .env("AUTOGRADER", &root)
-        .env("PATH", path_with_binary())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeded(
+        Command::new("bash")
+            .arg(docs_example("gradescope/run_autograder"))
+            .env("AUTOGRADER", &root)
+            .env("PATH", path_with_binary())
+            .output()
+            .unwrap(),
     );
     let s: Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("results/results.json")).unwrap())
@@ -830,11 +853,7 @@ fn the_github_workflow_installs_cudatutor_from_the_checked_out_submodule() {
         .current_dir(&repo)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeded(out);
     let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
     let root = meta["resolve"]["root"].as_str().unwrap();
     let package = meta["packages"]

@@ -51,6 +51,25 @@ fn exercise(id: &str) -> cudatutor::lesson::Exercise {
         .unwrap()
 }
 
+/// What the binary said (stdout, then stderr) holds `words`.
+fn assert_says(out: &Output, words: &str) {
+    let said = text(out);
+    assert!(said.contains(words), "expected {words:?} in:\n{said}");
+}
+
+/// `check 3 --json` on `data` reports exercise `id` passed: the grade comes from the saved code.
+fn assert_check_passes(data: &Path, id: &str) {
+    let out = run(data, &["check", "3", "--json"]);
+    let exercise = format!("\"exercise\":\"{id}\"");
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .any(|l| l.contains(&exercise) && l.contains("\"passed\"")),
+        "{}",
+        text(&out)
+    );
+}
+
 fn saved(data: &Path) -> Progress {
     Store::at(data).load().progress
 }
@@ -95,14 +114,7 @@ fn the_editor_flow_saves_what_the_editor_wrote_and_runs_the_checks() {
     assert!(progress.passed(&ex), "the ✓ the pager and list show");
     assert_eq!(progress.stats["l3-one-based"].attempts, 1);
     // check agrees: it is the same saved code.
-    let out = run(&data, &["check", "3", "--json"]);
-    assert!(
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .any(|l| l.contains("\"exercise\":\"l3-one-based\"") && l.contains("\"passed\"")),
-        "{}",
-        text(&out)
-    );
+    assert_check_passes(&data, "l3-one-based");
 }
 
 #[test]
@@ -405,13 +417,9 @@ fn export_then_import_changes_nothing_and_edits_come_back() {
     Store::at(&data).save(&progress).unwrap();
     let dir = root.join("hw");
     let out = run(&data, &["export", dir.to_str().unwrap()]);
-    assert!(
-        text(&out).contains(&format!(
-            "wrote {} exercise files",
-            builtin_exercise_count()
-        )),
-        "{}",
-        text(&out)
+    assert_says(
+        &out,
+        &format!("wrote {} exercise files", builtin_exercise_count()),
     );
     let file = dir.join("device-asserts").join("l3-one-based.py");
     let exported = std::fs::read_to_string(&file).unwrap();
@@ -433,13 +441,12 @@ fn export_then_import_changes_nothing_and_edits_come_back() {
     }
     // Into the original folder: nothing changes.
     let out = run(&data, &["import", dir.to_str().unwrap()]);
-    assert!(
-        text(&out).contains(&format!(
+    assert_says(
+        &out,
+        &format!(
             "0 exercise(s) updated, {} unchanged",
             builtin_exercise_count()
-        )),
-        "{}",
-        text(&out)
+        ),
     );
     assert_eq!(saved(&data).exercises, progress.exercises);
 
@@ -468,14 +475,7 @@ fn export_then_import_changes_nothing_and_edits_come_back() {
     );
     assert!(said.contains("stray.py: not an exercise"), "{said}");
     assert!(said.contains("l1-sticky.py: missing"), "{said}");
-    let out = run(&data, &["check", "3", "--json"]);
-    assert!(
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .any(|l| l.contains("\"exercise\":\"l3-one-based\"") && l.contains("\"passed\"")),
-        "{}",
-        text(&out)
-    );
+    assert_check_passes(&data, "l3-one-based");
     // Chinese words for the same summary.
     let out = run(&data, &["--lang", "zh", "import", dir.to_str().unwrap()]);
     assert!(text(&out).contains("个练习已更新"), "{}", text(&out));
@@ -572,14 +572,16 @@ fn the_builtin_lessons_pass_lint_strict() {
     }
 }
 
-/// The function the pager's `e` calls, with `editor` as the editor, on the sim backend.
+/// The function the pager's `e` calls on built-in exercise `id`, with `editor` as the editor,
+/// on the sim backend.
 fn edit_in_editor(
     data: &Path,
     progress: &mut Progress,
-    lesson: &cudatutor::lesson::Lesson,
-    ex: &cudatutor::lesson::Exercise,
+    id: &str,
     editor: &str,
 ) -> cudatutor::classroom::workfile::EditOutcome {
+    let catalog = Catalog::builtin(Lang::En).unwrap();
+    let (_, lesson, ex) = cudatutor::classroom::workfile::find_exercise(&catalog, id).unwrap();
     let opts = cudatutor::run::RunOptions {
         backend: cudatutor::run::BackendChoice::Sim,
         ..Default::default()
@@ -588,30 +590,43 @@ fn edit_in_editor(
         .unwrap()
 }
 
+/// Exercise l3-one-based edited once, by an editor that writes `code`, through
+/// `edit_in_editor` on an empty data folder of its own (`temp(name)/data`): (that data folder,
+/// the progress the edit changed, what the edit returned).
+fn first_edit(
+    name: &str,
+    code: &str,
+) -> (
+    PathBuf,
+    Progress,
+    cudatutor::classroom::workfile::EditOutcome,
+) {
+    let root = temp(name);
+    let data = root.join("data");
+    let editor = editor_script(&root, code, 0);
+    let mut progress = Progress::default();
+    let outcome = edit_in_editor(&data, &mut progress, "l3-one-based", &editor);
+    (data, progress, outcome)
+}
+
 /// The function the pager's `e` calls: it changes the pager's progress in memory (code, check
 /// record, stats) and leaves saving to the pager.
 #[test]
 fn edit_in_editor_works_on_the_callers_progress_and_saves_nothing() {
-    let root = temp("edit-api");
-    let data = root.join("data");
-    let catalog = Catalog::builtin(Lang::En).unwrap();
-    let (_, lesson, ex) =
-        cudatutor::classroom::workfile::find_exercise(&catalog, "l3-one-based").unwrap();
-    let editor = editor_script(&root, ex.solution.as_deref().unwrap(), 0);
-    let mut progress = Progress::default();
-    let outcome = edit_in_editor(&data, &mut progress, lesson, ex, &editor);
+    let ex = exercise("l3-one-based");
+    let (data, mut progress, outcome) = first_edit("edit-api", ex.solution.as_deref().unwrap());
     assert!(outcome.changed);
     assert!(outcome.report.checks_passed());
     assert_eq!(
         outcome.path,
         data.join("device-asserts").join("l3-one-based.py")
     );
-    assert!(progress.passed(ex));
+    assert!(progress.passed(&ex));
     assert_eq!(progress.stats["l3-one-based"].attempts, 1);
     assert!(!data.join("progress.json").exists(), "the caller saves");
     // Closing the editor without a change: not changed, still run and counted.
     let same = editor_script(&temp("edit-api-2"), ex.solution.as_deref().unwrap(), 0);
-    let again = edit_in_editor(&data, &mut progress, lesson, ex, &same);
+    let again = edit_in_editor(&data, &mut progress, &ex.id, &same);
     assert!(!again.changed);
     assert_eq!(progress.stats["l3-one-based"].attempts, 2);
     assert_eq!(progress.stats["l3-one-based"].attempts_to_pass, Some(1));
@@ -763,14 +778,7 @@ fn export_keeps_edited_files_and_an_import_of_nothing_fails() {
 /// does, not `exercise.py`; a SyntaxError's summary says 0 points, never "-0".
 #[test]
 fn edit_tracebacks_name_the_work_file_and_no_points_are_0() {
-    let root = temp("edit-traceback");
-    let data = root.join("data");
-    let catalog = Catalog::builtin(Lang::En).unwrap();
-    let (_, lesson, ex) =
-        cudatutor::classroom::workfile::find_exercise(&catalog, "l3-one-based").unwrap();
-    let editor = editor_script(&root, "import torch\nx = (\n", 0);
-    let mut progress = Progress::default();
-    let outcome = edit_in_editor(&data, &mut progress, lesson, ex, &editor);
+    let (_, _, outcome) = first_edit("edit-traceback", "import torch\nx = (\n");
     let stderr = &outcome.report.stderr;
     let file = std::path::absolute(&outcome.path).unwrap();
     assert!(
@@ -778,7 +786,8 @@ fn edit_tracebacks_name_the_work_file_and_no_points_are_0() {
         "{stderr}"
     );
     assert!(!stderr.contains("exercise.py"), "{stderr}");
-    let text = cudatutor::classroom::card::render_run(ex, &outcome.report, Lang::En);
+    let ex = exercise("l3-one-based");
+    let text = cudatutor::classroom::card::render_run(&ex, &outcome.report, Lang::En);
     assert!(!text.contains("-0"), "{text}");
     assert!(text.contains("(0 of "), "{text}");
 }

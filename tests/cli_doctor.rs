@@ -3,6 +3,9 @@
 
 use std::process::Command;
 
+#[path = "support/diff_report.rs"]
+mod diff_report;
+
 /// `cudatutor ARGS doctor`, its kernel cache in a scratch folder of its own.
 fn doctor(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_cudatutor"));
@@ -13,20 +16,28 @@ fn doctor(args: &[&str]) -> Command {
     c
 }
 
+/// Every one of `sections` (headings, or words that must stand in them) is in doctor's `text`.
+fn assert_has_sections(text: &str, sections: &[&str]) {
+    for section in sections {
+        assert!(text.contains(section), "section {section} missing:\n{text}");
+    }
+}
+
 #[test]
 fn doctor_exit_status_matches_its_verdict() {
     let out = doctor(&[]).output().expect("the binary runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    for section in [
-        "Driver and GPUs",
-        "NVRTC",
-        "cuBLAS",
-        "Emulated device",
-        "Kernel cache",
-        "Backend",
-    ] {
-        assert!(text.contains(section), "section {section} missing:\n{text}");
-    }
+    assert_has_sections(
+        &text,
+        &[
+            "Driver and GPUs",
+            "NVRTC",
+            "cuBLAS",
+            "Emulated device",
+            "Kernel cache",
+            "Backend",
+        ],
+    );
     let picks_sim = text.contains("--backend auto picks sim");
     let picks_cuda = text.contains("--backend auto picks cuda");
     assert!(
@@ -124,20 +135,21 @@ fn doctor_speaks_chinese() {
     let (en, zh) = (run("en"), run("zh"));
     assert_eq!(en.status.code(), zh.status.code());
     let text = String::from_utf8_lossy(&zh.stdout);
-    for section in [
-        "环境检查",
-        "驱动与 GPU",
-        "NVRTC（首次使用时编译 kernels/*.cu）",
-        "cuBLAS（矩阵乘法",
-        "仿真设备",
-        "内核缓存",
-        "后端",
-        "--backend auto 选择",
-        "真实的 PyTorch（--backend pytorch 和 `cudatutor diff`；未经沙箱隔离的 Python",
-        "python /nonexistent/cudatutor-doctor/python3（CUDATUTOR_PYTHON）：",
-    ] {
-        assert!(text.contains(section), "{section} missing:\n{text}");
-    }
+    assert_has_sections(
+        &text,
+        &[
+            "环境检查",
+            "驱动与 GPU",
+            "NVRTC（首次使用时编译 kernels/*.cu）",
+            "cuBLAS（矩阵乘法",
+            "仿真设备",
+            "内核缓存",
+            "后端",
+            "--backend auto 选择",
+            "真实的 PyTorch（--backend pytorch 和 `cudatutor diff`；未经沙箱隔离的 Python",
+            "python /nonexistent/cudatutor-doctor/python3（CUDATUTOR_PYTHON）：",
+        ],
+    );
     for english in [
         "Driver and GPUs",
         "Kernel cache",
@@ -188,28 +200,8 @@ fn diff_speaks_chinese() {
     assert_eq!(out.status.code(), Some(2), "{said}");
     // The text of a comparison, from the library (both sides as a run would report them).
     use cudatutor::lesson::Lang;
-    use cudatutor::run::RunReport;
-    use cudatutor::run::diff::{DiffReport, differences, render_in};
-    let engine = RunReport {
-        backend: "sim".into(),
-        device_name: "Simulated H200 (modelled)".into(),
-        stdout: "1\n2\n".into(),
-        ok: true,
-        ..RunReport::default()
-    };
-    let pytorch = RunReport {
-        backend: "pytorch".into(),
-        device_name: "real PyTorch 2.15.0 · CPU".into(),
-        stdout: "1\n".into(),
-        ok: true,
-        ..RunReport::default()
-    };
-    let d = DiffReport {
-        differences: differences(&engine, &pytorch),
-        engine,
-        pytorch,
-        pytorch_failed: None,
-    };
+    use cudatutor::run::diff::render_in;
+    let d = diff_report::comparison("1\n2\n", "1\n");
     let zh = render_in(&d, Lang::Zh);
     for words in [
         "引擎：sim（模拟的 H200（时间为模型估算））",

@@ -37,6 +37,14 @@ impl FakeVenv {
         self.root.join("bin").join(name)
     }
 
+    /// Another stand-in python (it logs its calls and fails as bin/python3 does), `name` in
+    /// the venv's root: not the one beside the binary.
+    fn other_python(&self, name: &str) -> PathBuf {
+        let path = self.root.join(name);
+        write_fake_python(&path);
+        path
+    }
+
     /// `bin/cudatutor ARGS` with no Python named by the environment.
     fn cudatutor(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(self.bin("cudatutor"));
@@ -72,9 +80,10 @@ fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Doctor's line about the interpreter: "python PROGRAM (HOW): ...".
-fn doctor_python_line(out: &Output) -> String {
-    let text = stdout(out);
+/// Doctor's line about the interpreter ("python PROGRAM (HOW): ...") when `cmd` (a doctor
+/// run) runs.
+fn doctor_python_line(cmd: &mut Command) -> String {
+    let text = stdout(&cmd.output().unwrap());
     text.lines()
         .find(|l| l.trim_start().starts_with("python "))
         .unwrap_or_else(|| panic!("no python line in doctor's output:\n{text}"))
@@ -82,18 +91,21 @@ fn doctor_python_line(out: &Output) -> String {
         .to_string()
 }
 
+/// `cmd`, a doctor run, says it picks `python`, found the way `how` says.
+fn assert_doctor_picks(cmd: &mut Command, python: &Path, how: &str) {
+    let line = doctor_python_line(cmd);
+    let expected = format!("python {} ({how})", python.display());
+    assert!(line.starts_with(&expected), "{line}\nexpected: {expected}");
+}
+
 #[test]
 fn a_binary_installed_in_a_venv_uses_that_venvs_python() {
     let venv = FakeVenv::new("beside");
     let python = venv.bin("python3");
-    let out = venv.cudatutor(&["doctor"]).output().unwrap();
-    let line = doctor_python_line(&out);
-    assert!(
-        line.starts_with(&format!(
-            "python {} (installed beside cudatutor, in its environment)",
-            python.display()
-        )),
-        "{line}"
+    assert_doctor_picks(
+        &mut venv.cudatutor(&["doctor"]),
+        &python,
+        "installed beside cudatutor, in its environment",
     );
     assert_eq!(calls(&python), 1, "doctor probes the venv's python once");
 
@@ -112,30 +124,19 @@ fn a_binary_installed_in_a_venv_uses_that_venvs_python() {
 #[test]
 fn python_flag_and_env_var_win_over_the_venv_python() {
     let venv = FakeVenv::new("override");
-    let other = venv.root.join("other-python");
-    write_fake_python(&other);
+    let other = venv.other_python("other-python");
 
-    let out = venv
-        .cudatutor(&["doctor"])
-        .env("CUDATUTOR_PYTHON", &other)
-        .output()
-        .unwrap();
-    let line = doctor_python_line(&out);
-    assert!(
-        line.starts_with(&format!("python {} (CUDATUTOR_PYTHON)", other.display())),
-        "{line}"
+    assert_doctor_picks(
+        venv.cudatutor(&["doctor"]).env("CUDATUTOR_PYTHON", &other),
+        &other,
+        "CUDATUTOR_PYTHON",
     );
-
-    let out = venv
-        .cudatutor(&["doctor", "--python"])
-        .arg(&other)
-        .env("CUDATUTOR_PYTHON", venv.bin("python3"))
-        .output()
-        .unwrap();
-    let line = doctor_python_line(&out);
-    assert!(
-        line.starts_with(&format!("python {} (--python)", other.display())),
-        "{line}"
+    assert_doctor_picks(
+        venv.cudatutor(&["doctor", "--python"])
+            .arg(&other)
+            .env("CUDATUTOR_PYTHON", venv.bin("python3")),
+        &other,
+        "--python",
     );
     assert_eq!(calls(&other), 2);
     assert_eq!(
@@ -148,29 +149,19 @@ fn python_flag_and_env_var_win_over_the_venv_python() {
 #[test]
 fn python_dash_m_passes_its_interpreter_which_beats_the_one_beside() {
     let venv = FakeVenv::new("launcher");
-    let launcher = venv.root.join("launcher-python");
-    write_fake_python(&launcher);
-    let out = venv
-        .cudatutor(&["doctor"])
-        .env("CUDATUTOR_LAUNCHER_PYTHON", &launcher)
-        .output()
-        .unwrap();
-    let line = doctor_python_line(&out);
-    assert!(
-        line.starts_with(&format!(
-            "python {} (the Python that ran `python -m cudatutor`)",
-            launcher.display()
-        )),
-        "{line}"
+    let launcher = venv.other_python("launcher-python");
+    assert_doctor_picks(
+        venv.cudatutor(&["doctor"])
+            .env("CUDATUTOR_LAUNCHER_PYTHON", &launcher),
+        &launcher,
+        "the Python that ran `python -m cudatutor`",
     );
 
     // A launcher path that no longer exists is ignored, not started.
-    let out = venv
-        .cudatutor(&["doctor"])
-        .env("CUDATUTOR_LAUNCHER_PYTHON", venv.root.join("gone"))
-        .output()
-        .unwrap();
-    let line = doctor_python_line(&out);
+    let line = doctor_python_line(
+        venv.cudatutor(&["doctor"])
+            .env("CUDATUTOR_LAUNCHER_PYTHON", venv.root.join("gone")),
+    );
     assert!(
         line.contains("(installed beside cudatutor, in its environment)"),
         "{line}"
@@ -181,7 +172,9 @@ fn python_dash_m_passes_its_interpreter_which_beats_the_one_beside() {
 fn a_binary_with_no_python_beside_it_uses_python3_from_path() {
     let venv = FakeVenv::new("none");
     std::fs::remove_file(venv.bin("python3")).unwrap();
-    let out = venv.cudatutor(&["doctor"]).output().unwrap();
-    let line = doctor_python_line(&out);
-    assert!(line.starts_with("python python3 (the default)"), "{line}");
+    assert_doctor_picks(
+        &mut venv.cudatutor(&["doctor"]),
+        Path::new("python3"),
+        "the default",
+    );
 }

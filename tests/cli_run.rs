@@ -3,6 +3,7 @@
 
 #[path = "support/cli.rs"]
 mod cli;
+use cli::stdout_of_exit;
 
 use std::io::Write;
 use std::process::{Command, Output};
@@ -17,6 +18,12 @@ fn script(name: &str, text: &str) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path
+}
+
+/// `cudatutor run` of a script `name` holding `text`.
+fn run_script(name: &str, text: &str) -> Output {
+    let path = script(name, text);
+    run(&["run", path.to_str().unwrap()])
 }
 
 fn run(args: &[&str]) -> Output {
@@ -45,11 +52,10 @@ print(doubled.item())
 
 #[test]
 fn a_clean_script_prints_like_python_and_exits_0() {
-    let p = script(
+    let out = run_script(
         "ok.py",
         "import torch\nprint(torch.tensor([1.0, 2.5]))\nprint(1 + 2)\n",
     );
-    let out = run(&["run", p.to_str().unwrap()]);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "tensor([1.0000, 2.5000])\n3\n"
@@ -64,8 +70,7 @@ fn a_clean_script_prints_like_python_and_exits_0() {
 
 #[test]
 fn a_raising_script_prints_a_traceback_and_exits_1() {
-    let p = script("raise.py", "print('before')\nx = [1, 2]\nprint(x[5])\n");
-    let out = run(&["run", p.to_str().unwrap()]);
+    let out = run_script("raise.py", "print('before')\nx = [1, 2]\nprint(x[5])\n");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "before\n");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -86,11 +91,10 @@ fn a_raising_script_prints_a_traceback_and_exits_1() {
 
 #[test]
 fn unsupported_syntax_is_reported_at_its_line_with_the_source() {
-    let p = script(
+    let out = run_script(
         "unsupported.py",
         "import torch\nx = 1\n\nasync def f():\n    pass\n",
     );
-    let out = run(&["run", p.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.ends_with(
@@ -249,11 +253,10 @@ fn the_error_is_sticky() {
 
 #[test]
 fn memory_counters_follow_pytorch() {
-    let p = script(
+    let out = run_script(
         "mem.py",
         "import torch\nx = torch.randn(10, device='cuda')\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\ndel x\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\ntorch.cuda.empty_cache()\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\n",
     );
-    let out = run(&["run", p.to_str().unwrap()]);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "512 2097152\n0 2097152\n0 0\n"
@@ -382,12 +385,7 @@ fn gpu_memory_past_the_bound_is_refused() {
         "1TiB",
         p.to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    stdout_of_exit(&out, 0);
 }
 
 /// `run` hands the shell's environment to the script as `python FILE` does: the classic

@@ -12,7 +12,7 @@
 mod report_compare;
 
 use cudatutor::run::{RunOptions, RunReport, run_exercise_in_process};
-use report_compare::without_locations;
+use report_compare::{stale_gaps, without_locations};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -151,13 +151,13 @@ fn the_sim_tells_what_pytorch_on_a_gpu_told() {
             )),
         }
     }
-    for key in gaps.keys() {
-        if !seen.contains(key) && !failures.iter().any(|f| f.starts_with(key.as_str())) {
-            failures.push(format!(
-                "{key} is in cuda_recorded_gaps.txt but was not recorded"
-            ));
-        }
-    }
+    stale_gaps(
+        gaps.keys(),
+        &seen,
+        &mut failures,
+        "cuda_recorded_gaps.txt",
+        "was not recorded",
+    );
     eprintln!(
         "sim vs PyTorch on a GPU: {same} of {runs} recordings agree, {} known gaps",
         seen.len()

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 #[path = "support/report_compare.rs"]
 mod report_compare;
-use report_compare::{Allowed, first_difference, known_gaps, lesson_runs};
+use report_compare::{Allowed, first_difference, known_gaps, lesson_runs, stale_gaps};
 
 /// The sim runs in this process and the emulated device in a worker process: both draw from
 /// the default CPU generator, which a run seeds from /dev/urandom as PyTorch 2.15 does unless
@@ -85,10 +85,7 @@ fn every_lesson_exercise_runs_on_the_emulated_device_as_on_the_sim() {
     let gaps = known_gaps(include_str!("emulated_known_gaps.txt"));
     let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
     let catalog = Catalog::builtin(Lang::En).unwrap();
-    let (mut same, mut runs) = (0, 0);
-    let mut failures = Vec::new();
-    let mut gaps_seen = Vec::new();
-    let (mut launches, mut fallbacks) = (0u64, BTreeMap::new());
+    let mut tally = Tally::default();
     for (ex, key, code, sim_opts) in lesson_runs(&catalog) {
         // The emulated device runs every CUDA thread of every kernel on the CPU: the
         // larger exercises (l4-graph-leak: 8 batches through two Linear layers, then
@@ -105,91 +102,110 @@ fn every_lesson_exercise_runs_on_the_emulated_device_as_on_the_sim() {
         };
         let sim = run_exercise_in_process(&code, ex.check.as_deref(), &sim_opts);
         let emu = client.run(&code, ex.check.as_deref(), &emu_opts);
-        runs += 1;
+        tally.runs += 1;
         assert_eq!(sim.backend, "sim", "{key}");
         assert_eq!(emu.backend, "emulated", "{key}: {:?}", emu.internal_error);
         if let Some(u) = &emu.device_usage {
-            launches += u.launches;
-            for (op, n) in &u.fallbacks {
-                *fallbacks.entry(op.clone()).or_insert(0u64) += n;
-            }
+            tally.count_usage(u);
             // every op of every exercise on a kernel: the report's device_usage
             // names no host fallback
             if !u.fallbacks.is_empty() {
-                failures.push(format!(
+                tally.failures.push(format!(
                     "{key}: ops ran on the host instead of a kernel: {:?}",
                     u.fallbacks
                 ));
             }
         }
-        let exact = first_difference(&sim, &emu, Allowed::default());
-        match (exact, gaps.get(&key)) {
-            (None, None) => same += 1,
-            (None, Some(_)) => failures.push(format!(
-                "{key} now agrees with the sim: remove it from emulated_known_gaps.txt"
+        tally.judge(&key, &sim, &emu, &gaps, "emulated_known_gaps.txt");
+    }
+    tally.finish(
+        "emulated vs sim",
+        &gaps,
+        "emulated_known_gaps.txt",
+        "lessons",
+    );
+}
+
+/// What the comparisons of one test found: how many runs, how many agreed exactly, the known
+/// gaps they needed, the failures, and the emulated runs' kernel launches and host fallbacks.
+#[derive(Default)]
+struct Tally {
+    runs: usize,
+    same: usize,
+    gaps_seen: Vec<String>,
+    failures: Vec<String>,
+    launches: u64,
+    fallbacks: BTreeMap<String, u64>,
+}
+
+impl Tally {
+    /// Adds an emulated run's kernel launches and host fallbacks.
+    fn count_usage(&mut self, usage: &cudatutor::run::DeviceUsage) {
+        self.launches += usage.launches;
+        for (op, n) in &usage.fallbacks {
+            *self.fallbacks.entry(op.clone()).or_insert(0) += n;
+        }
+    }
+
+    /// The outcome of one comparison against the gaps list (`gaps`, from `gaps_file`): agrees,
+    /// a listed gap (within its kinds, else a failure), or a failure.
+    fn judge(
+        &mut self,
+        key: &str,
+        sim: &RunReport,
+        emu: &RunReport,
+        gaps: &BTreeMap<String, (Allowed, String)>,
+        gaps_file: &str,
+    ) {
+        let exact = first_difference(sim, emu, Allowed::default());
+        match (exact, gaps.get(key)) {
+            (None, None) => self.same += 1,
+            (None, Some(_)) => self.failures.push(format!(
+                "{key} now agrees with the sim: remove it from {gaps_file}"
             )),
             (Some(_), Some((allowed, _))) => {
-                gaps_seen.push(key.clone());
+                self.gaps_seen.push(key.to_string());
                 if !allowed.differs
-                    && let Some((field, a, b)) = first_difference(&sim, &emu, *allowed)
+                    && let Some((field, a, b)) = first_difference(sim, emu, *allowed)
                 {
-                    failures.push(format!(
+                    self.failures.push(format!(
                         "{key}: {field} differs beyond {allowed:?}\n--- sim\n{a}\n--- emulated\n{b}\n"
                     ));
                 }
             }
-            (Some((field, a, b)), None) => failures.push(format!(
+            (Some((field, a, b)), None) => self.failures.push(format!(
                 "{key}: {field} differs\n--- sim\n{a}\n--- emulated\n{b}\n"
             )),
         }
     }
-    for key in gaps.keys() {
-        if !gaps_seen.contains(key) && !failures.iter().any(|f| f.starts_with(key.as_str())) {
-            failures.push(format!(
-                "{key} is in emulated_known_gaps.txt but was not run"
-            ));
-        }
-    }
-    eprintln!(
-        "emulated vs sim: {same} of {runs} runs identical, {} known gaps",
-        gaps_seen.len()
-    );
-    eprintln!("kernel launches: {launches}; host fallbacks (op: count): {fallbacks:?}");
-    assert!(launches > 0, "no kernel ran on the emulated device");
-    assert!(runs >= 40, "only {runs} runs: were the lessons found?");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
 
-/// The outcome of one comparison against the gaps list: agrees, a listed gap (within its
-/// kinds, else a failure), or a failure.
-fn judge(
-    key: &str,
-    sim: &RunReport,
-    emu: &RunReport,
-    gaps: &BTreeMap<String, (Allowed, String)>,
-    same: &mut usize,
-    gaps_seen: &mut Vec<String>,
-    failures: &mut Vec<String>,
-) {
-    let exact = first_difference(sim, emu, Allowed::default());
-    match (exact, gaps.get(key)) {
-        (None, None) => *same += 1,
-        (None, Some(_)) => failures.push(format!(
-            "{key} now agrees with the sim: remove it from its known-gaps file"
-        )),
-        (Some(_), Some((allowed, _))) => {
-            gaps_seen.push(key.to_string());
-            if !allowed.differs
-                && let Some((field, a, b)) = first_difference(sim, emu, *allowed)
-            {
-                failures.push(format!(
-                    "{key}: {field} differs beyond {allowed:?}\n--- sim\n{a}\n--- emulated\n{b}\n"
-                ));
-            }
-        }
-        (Some((field, a, b)), None) => failures.push(format!(
-            "{key}: {field} differs\n--- sim\n{a}\n--- emulated\n{b}\n"
-        )),
+    /// Prints the figures of the comparison `what` and fails the test for every failure, for
+    /// every entry of `gaps_file` no run needed, where no kernel ran, or where fewer than 40
+    /// runs (of the `ran` that should have been found) were compared.
+    fn finish(
+        mut self,
+        what: &str,
+        gaps: &BTreeMap<String, (Allowed, String)>,
+        gaps_file: &str,
+        ran: &str,
+    ) {
+        stale_gaps(
+            gaps.keys(),
+            &self.gaps_seen,
+            &mut self.failures,
+            gaps_file,
+            "was not run",
+        );
+        let (same, runs, launches, fallbacks) =
+            (self.same, self.runs, self.launches, &self.fallbacks);
+        eprintln!(
+            "{what}: {same} of {runs} runs identical, {} known gaps",
+            self.gaps_seen.len()
+        );
+        eprintln!("kernel launches: {launches}; host fallbacks (op: count): {fallbacks:?}");
+        assert!(launches > 0, "no kernel ran on the emulated device");
+        assert!(runs >= 40, "only {runs} runs: were the {ran} found?");
+        assert!(self.failures.is_empty(), "{}", self.failures.join("\n"));
     }
 }
 
@@ -215,10 +231,7 @@ fn every_cuda_test_script_runs_on_the_emulated_device_as_on_the_sim() {
         .collect();
     scripts.sort();
     let mut client = WorkerClient::with_program(env!("CARGO_BIN_EXE_cudatutor").into());
-    let (mut same, mut runs) = (0, 0);
-    let mut failures = Vec::new();
-    let mut gaps_seen = Vec::new();
-    let (mut launches, mut fallbacks) = (0u64, BTreeMap::new());
+    let mut tally = Tally::default();
     for path in &scripts {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let code = std::fs::read_to_string(path).unwrap();
@@ -242,46 +255,30 @@ fn every_cuda_test_script_runs_on_the_emulated_device_as_on_the_sim() {
             };
             let sim = run_exercise_in_process(&code, None, &sim_opts);
             let emu = client.run(&code, None, &emu_opts);
-            runs += 1;
+            tally.runs += 1;
             assert_eq!(sim.backend, "sim", "{key}");
             assert_eq!(emu.backend, "emulated", "{key}: {:?}", emu.internal_error);
             if let Some(u) = &emu.device_usage {
-                launches += u.launches;
+                tally.count_usage(u);
                 for (op, n) in &u.fallbacks {
-                    *fallbacks.entry(op.clone()).or_insert(0u64) += n;
-                    failures.push(format!(
+                    tally.failures.push(format!(
                         "{key}: {op} ran on the host instead of a kernel ({n} times)"
                     ));
                 }
             } else {
-                failures.push(format!("{key}: the emulated report has no device_usage"));
+                tally
+                    .failures
+                    .push(format!("{key}: the emulated report has no device_usage"));
             }
-            judge(
-                &key,
-                &sim,
-                &emu,
-                &gaps,
-                &mut same,
-                &mut gaps_seen,
-                &mut failures,
-            );
+            tally.judge(&key, &sim, &emu, &gaps, "emulated_known_gaps_scripts.txt");
         }
     }
-    for key in gaps.keys() {
-        if !gaps_seen.contains(key) && !failures.iter().any(|f| f.starts_with(key.as_str())) {
-            failures.push(format!(
-                "{key} is in emulated_known_gaps_scripts.txt but was not run"
-            ));
-        }
-    }
-    eprintln!(
-        "tests/cuda scripts, emulated vs sim: {same} of {runs} runs identical, {} known gaps",
-        gaps_seen.len()
+    tally.finish(
+        "tests/cuda scripts, emulated vs sim",
+        &gaps,
+        "emulated_known_gaps_scripts.txt",
+        "scripts",
     );
-    eprintln!("kernel launches: {launches}; host fallbacks (op: count): {fallbacks:?}");
-    assert!(launches > 0, "no kernel ran on the emulated device");
-    assert!(runs >= 40, "only {runs} runs: were the scripts found?");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// A training loop on CUDA tensors (Linear, tanh + sigmoid + relu, cross_entropy, nll_loss on

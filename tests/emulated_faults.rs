@@ -145,6 +145,33 @@ z = torch.zeros(2, device='cuda')
 print(z.sum().item())
 ";
 
+/// SCRIPT run with fault `kind` injected (`text` and `name`: the fault's CUDA error) and
+/// CUDA_LAUNCH_BLOCKING as `blocking` says: it must exit 1, its traceback ending in PyTorch's
+/// whole AcceleratorError message raised at `line`. (stdout, stderr).
+#[cfg(feature = "fault-injection")]
+fn fault_ends_the_script(
+    kind: &str,
+    text: &str,
+    name: &str,
+    blocking: bool,
+    line: u32,
+) -> (String, String) {
+    let out = run_with_fault(kind, SCRIPT, blocking);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{kind}: {stdout}{stderr}");
+    let message = pytorch_message(text, name, blocking);
+    assert!(
+        stderr.ends_with(&format!("torch.AcceleratorError: {message}\n")),
+        "{kind}: {stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("line {line}, in <module>")),
+        "{kind}: {stderr}"
+    );
+    (stdout, stderr)
+}
+
 #[test]
 #[cfg_attr(
     not(feature = "fault-injection"),
@@ -153,23 +180,14 @@ print(z.sum().item())
 fn each_fault_raises_pytorchs_accelerator_error_at_the_next_sync_and_stays() {
     #[cfg(feature = "fault-injection")]
     for (_, kind, _, text, name) in FAULTS {
-        let out = run_with_fault(kind, SCRIPT, false);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+        // sticky: the next CUDA call (line 9) raises the same error, PyTorch's whole text
+        let (stdout, stderr) = fault_ends_the_script(kind, text, name, false, 9);
         // raised at the synchronize (line 5), caught as a RuntimeError subclass
         assert_eq!(
             stdout,
             format!("AcceleratorError True\nCUDA error: {text}\n"),
             "{stderr}"
         );
-        // sticky: the next CUDA call (line 9) raises the same error, PyTorch's whole text
-        let message = pytorch_message(text, name, false);
-        assert!(
-            stderr.ends_with(&format!("torch.AcceleratorError: {message}\n")),
-            "{stderr}"
-        );
-        assert!(stderr.contains("line 9, in <module>"), "{stderr}");
     }
 }
 
@@ -181,17 +199,8 @@ fn each_fault_raises_pytorchs_accelerator_error_at_the_next_sync_and_stays() {
 fn with_cuda_launch_blocking_each_fault_raises_on_its_own_line_without_the_async_advice() {
     #[cfg(feature = "fault-injection")]
     for (_, kind, _, text, name) in FAULTS {
-        let out = run_with_fault(kind, SCRIPT, true);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+        let (stdout, stderr) = fault_ends_the_script(kind, text, name, true, 3);
         assert_eq!(stdout, "", "{stderr}");
-        let message = pytorch_message(text, name, true);
-        assert!(
-            stderr.ends_with(&format!("torch.AcceleratorError: {message}\n")),
-            "{stderr}"
-        );
-        assert!(stderr.contains("line 3, in <module>"), "{stderr}");
     }
 }
 

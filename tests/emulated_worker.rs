@@ -11,16 +11,43 @@ use std::process::Command;
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/error_start.rs"]
+mod error_start;
+use error_start::report_error_starting;
+#[path = "support/warm_runs.rs"]
+mod warm_runs;
+use warm_runs::timed_warm_runs;
+
+/// The default run options on `backend`.
+fn on(backend: BackendChoice) -> RunOptions {
+    RunOptions {
+        backend,
+        ..RunOptions::default()
+    }
+}
 
 fn request(code: &str) -> WorkerRequest {
-    let opts = RunOptions {
-        backend: BackendChoice::Sim,
-        ..RunOptions::default()
-    };
     WorkerRequest {
         code: code.into(),
         check: None,
-        options: WireOptions::from(&opts),
+        options: WireOptions::from(&on(BackendChoice::Sim)),
+    }
+}
+
+/// An empty folder of its own for one test (`name`) in the temp dir.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cudatutor-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A stand-in worker: `text`, a shell script, written to `path` and made executable.
+fn write_worker_script(path: &std::path::Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
 }
 
@@ -110,6 +137,19 @@ fn the_real_worker_answers_on_its_protocol_channel_and_prints_nothing_raw() {
     assert_eq!(reports[1].stdout, "hi\n");
 }
 
+/// The report of a run on `backend` that a device-side assert ended (its context poisoned).
+fn device_assert_report(backend: &str) -> RunReport {
+    RunReport {
+        backend: backend.into(),
+        error: Some(ErrorReport {
+            type_name: "torch.AcceleratorError".into(),
+            message: "CUDA error: device-side assert triggered".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
 #[test]
 fn device_output_becomes_device_log_lines_not_raw_text() {
     let path = std::env::temp_dir().join(format!("cudatutor-capture-{}", std::process::id()));
@@ -124,16 +164,8 @@ fn device_output_becomes_device_log_lines_not_raw_text() {
     let mut capture = DeviceCapture::new(file);
     let line = "/__w/pytorch/pytorch/aten/src/ATen/native/cuda/Loss.cu:244: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [1,0,0] Assertion `t >= 0 && t < n_classes` failed.";
     writeln!(writer, "{line}").unwrap();
-    let mut report = RunReport {
-        backend: "cuda".into(),
-        stderr: "Traceback (most recent call last):\n".into(),
-        error: Some(ErrorReport {
-            type_name: "torch.AcceleratorError".into(),
-            message: "CUDA error: device-side assert triggered".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    };
+    let mut report = device_assert_report("cuda");
+    report.stderr = "Traceback (most recent call last):\n".into();
     attach_device_output(&mut report, capture.take_new_lines());
     assert_eq!(
         report.error.as_ref().unwrap().device_log,
@@ -152,16 +184,7 @@ fn device_output_becomes_device_log_lines_not_raw_text() {
 /// context, then it exits as a real worker does; the client must start a fresh one.
 #[test]
 fn a_poisoned_context_ends_the_worker_and_the_next_run_gets_a_fresh_one() {
-    let poisoned = serde_json::to_string(&RunReport {
-        backend: "emulated".into(),
-        error: Some(ErrorReport {
-            type_name: "torch.AcceleratorError".into(),
-            message: "CUDA error: device-side assert triggered".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .unwrap();
+    let poisoned = serde_json::to_string(&device_assert_report("emulated")).unwrap();
     let fine = serde_json::to_string(&RunReport {
         backend: "emulated".into(),
         ok: true,
@@ -169,31 +192,21 @@ fn a_poisoned_context_ends_the_worker_and_the_next_run_gets_a_fresh_one() {
         ..Default::default()
     })
     .unwrap();
-    let dir = std::env::temp_dir().join(format!("cudatutor-fake-worker-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("fake-worker");
     let counter = dir.join("starts");
     let script = dir.join("fake-worker.sh");
-    std::fs::write(
+    write_worker_script(
         &script,
-        format!(
+        &format!(
             "#!/bin/bash\necho start >> '{}'\nread -r line\nif [ $(wc -l < '{}') -eq 1 ]; then echo '{}'; exit 0; fi\necho '{}'\nread -r line\n",
             counter.display(),
             counter.display(),
             poisoned.replace('\'', "'\\''"),
             fine.replace('\'', "'\\''")
         ),
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    );
     let mut client = WorkerClient::with_program(script);
-    let opts = RunOptions {
-        backend: BackendChoice::Emulated,
-        ..RunOptions::default()
-    };
+    let opts = on(BackendChoice::Emulated);
     let first = client.run("bad()", None, &opts);
     assert!(worker::context_poisoned(&first), "{first:?}");
     assert_eq!(client.worker_pid(), None, "the poisoned worker was reaped");
@@ -220,26 +233,19 @@ fn a_worker_that_dies_mid_run_is_a_report_not_a_crash() {
 /// ends would; it appends its pid to `pids` first.
 fn hanging_worker(dir: &std::path::Path, pids: &std::path::Path) -> std::path::PathBuf {
     let script = dir.join("hanging-worker.sh");
-    std::fs::write(
+    write_worker_script(
         &script,
-        format!(
+        &format!(
             "#!/bin/sh\necho $$ >> '{}'\nread -r line\nexec sleep 600\n",
             pids.display()
         ),
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    );
     script
 }
 
 #[test]
 fn a_hung_worker_is_killed_at_the_deadline_and_the_run_ends_with_timeout_error() {
-    let dir = std::env::temp_dir().join(format!("cudatutor-hung-worker-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("hung-worker");
     let pids = dir.join("pids");
     let mut client = WorkerClient::with_program(hanging_worker(&dir, &pids))
         .with_grace(std::time::Duration::from_millis(300));
@@ -254,13 +260,10 @@ fn a_hung_worker_is_killed_at_the_deadline_and_the_run_ends_with_timeout_error()
         let took = t0.elapsed();
         assert!(!r.ok);
         assert_eq!(r.backend, "cuda");
-        let e = r.error.as_ref().unwrap();
-        assert_eq!(e.type_name, "TimeoutError");
-        assert!(
-            e.message
-                .starts_with("the script ran longer than 1 seconds (its GPU work did not finish"),
-            "{}",
-            e.message
+        report_error_starting(
+            &r,
+            "TimeoutError",
+            "the script ran longer than 1 seconds (its GPU work did not finish",
         );
         assert!(
             r.stderr
@@ -288,8 +291,7 @@ fn a_hung_worker_is_killed_at_the_deadline_and_the_run_ends_with_timeout_error()
 
 #[test]
 fn a_cancelled_run_is_a_keyboard_interrupt_not_a_timeout() {
-    let dir = std::env::temp_dir().join(format!("cudatutor-cancel-worker-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("cancel-worker");
     let pids = dir.join("pids");
     let mut client = WorkerClient::with_program(hanging_worker(&dir, &pids));
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -315,31 +317,11 @@ fn a_cancelled_run_is_a_keyboard_interrupt_not_a_timeout() {
 /// docs/cuda-backend.md).
 #[test]
 fn exercise_runs_reuse_one_warm_worker() {
-    if !cudatutor::engine::cuda::emulated::built() {
-        assert!(
-            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
-            "the emulated device is not built"
-        );
+    let Some(_one_at_a_time) = warm_worker_turn() else {
         return;
-    }
-    use cudatutor::run::{run_exercise, warm_worker};
-    let _one_at_a_time = warm_tests_lock();
-    warm_worker::use_program(env!("CARGO_BIN_EXE_cudatutor").into());
-    let opts = RunOptions {
-        backend: BackendChoice::Emulated,
-        ..RunOptions::default()
     };
-    let code = "import torch\nx = torch.ones(4, device='cuda') * 3\nprint(x.sum().item())\n";
-    let mut times = Vec::new();
-    let mut pids = Vec::new();
-    for _ in 0..3 {
-        let t = std::time::Instant::now();
-        let r = run_exercise(code, None, &opts);
-        times.push(t.elapsed());
-        assert_eq!(r.backend, "emulated", "{:?}", r.internal_error);
-        assert_eq!(r.stdout, "12.0\n");
-        pids.push(warm_worker::pid().expect("a warm worker after the run"));
-    }
+    use cudatutor::run::warm_worker;
+    let (times, pids) = timed_warm_runs(&on(BackendChoice::Emulated), "emulated", 3);
     assert_eq!(pids[0], pids[1], "the second run started a new worker");
     assert_eq!(pids[1], pids[2], "the third run started a new worker");
     eprintln!(
@@ -352,12 +334,24 @@ fn exercise_runs_reuse_one_warm_worker() {
     assert_eq!(warm_worker::pid(), None, "release stops the warm worker");
 }
 
-/// The tests that use the process's one warm worker take turns (each checks which worker
-/// served its runs).
-fn warm_tests_lock() -> std::sync::MutexGuard<'static, ()> {
+/// This test's turn at the process's one warm worker, set to run this build's binary: the
+/// tests that use it take turns (each checks which worker served its runs). None where the
+/// emulated device is not built (a failure instead where CUDATUTOR_REQUIRE_EMULATED says it
+/// must be).
+fn warm_worker_turn() -> Option<std::sync::MutexGuard<'static, ()>> {
+    if !cudatutor::engine::cuda::emulated::built() {
+        assert!(
+            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
+            "the emulated device is not built"
+        );
+        return None;
+    }
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    let turn = LOCK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    cudatutor::run::warm_worker::use_program(env!("CARGO_BIN_EXE_cudatutor").into());
+    Some(turn)
 }
 
 /// A run that finds the warm worker busy with another thread's run gets a worker of its own,
@@ -365,20 +359,11 @@ fn warm_tests_lock() -> std::sync::MutexGuard<'static, ()> {
 /// the test binary, which knows no `__worker` and would answer no report).
 #[test]
 fn a_run_beside_a_busy_warm_worker_gets_a_worker_of_the_same_program() {
-    if !cudatutor::engine::cuda::emulated::built() {
-        assert!(
-            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
-            "the emulated device is not built"
-        );
+    let Some(_one_at_a_time) = warm_worker_turn() else {
         return;
-    }
-    use cudatutor::run::{run_exercise, warm_worker};
-    let _one_at_a_time = warm_tests_lock();
-    warm_worker::use_program(env!("CARGO_BIN_EXE_cudatutor").into());
-    let opts = RunOptions {
-        backend: BackendChoice::Emulated,
-        ..RunOptions::default()
     };
+    use cudatutor::run::{run_exercise, warm_worker};
+    let opts = on(BackendChoice::Emulated);
     let long_opts = opts.clone();
     let (started_tx, started_rx) = std::sync::mpsc::channel();
     let long = std::thread::spawn(move || {
@@ -412,20 +397,11 @@ fn a_run_beside_a_busy_warm_worker_gets_a_worker_of_the_same_program() {
 /// kept open between runs).
 #[test]
 fn a_warm_workers_next_run_starts_with_fresh_memory_counters() {
-    if !cudatutor::engine::cuda::emulated::built() {
-        assert!(
-            std::env::var_os("CUDATUTOR_REQUIRE_EMULATED").is_none(),
-            "the emulated device is not built"
-        );
+    let Some(_one_at_a_time) = warm_worker_turn() else {
         return;
-    }
-    use cudatutor::run::{run_exercise, warm_worker};
-    let _one_at_a_time = warm_tests_lock();
-    warm_worker::use_program(env!("CARGO_BIN_EXE_cudatutor").into());
-    let opts = RunOptions {
-        backend: BackendChoice::Emulated,
-        ..RunOptions::default()
     };
+    use cudatutor::run::{run_exercise, warm_worker};
+    let opts = on(BackendChoice::Emulated);
     let first = run_exercise(
         "import torch\nx = torch.ones(300000, device='cuda')\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\n",
         None,

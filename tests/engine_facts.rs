@@ -29,25 +29,27 @@ fn logits(rt: &Runtime, dev: Device) -> Tensor {
         .unwrap()
 }
 
+/// The CPU logits' cross-entropy against `targets` with no class weights and PyTorch's default
+/// ignore_index (-100).
+fn cpu_cross_entropy(rt: &Runtime, targets: &[i64], reduction: Reduction) -> Tensor {
+    let x = logits(rt, Device::Cpu);
+    let t = rt
+        .tensor(&i(targets), vec![targets.len()], None, Device::Cpu)
+        .unwrap();
+    rt.cross_entropy(&x, &t, None, -100, reduction).unwrap()
+}
+
 #[test]
 fn cross_entropy_values() {
     let rt = rt();
-    let x = logits(&rt, Device::Cpu);
-    let t = rt.tensor(&i(&[2, 0]), vec![2], None, Device::Cpu).unwrap();
-    let l = rt
-        .cross_entropy(&x, &t, None, -100, Reduction::Mean)
-        .unwrap();
+    let l = cpu_cross_entropy(&rt, &[2, 0], Reduction::Mean);
     assert_eq!(rt.item(&l).unwrap(), Scalar::Float(0.40760594606399536));
-    let l = rt
-        .cross_entropy(&x, &t, None, -100, Reduction::None)
-        .unwrap();
+    let l = cpu_cross_entropy(&rt, &[2, 0], Reduction::None);
     assert_eq!(
         floats(&rt, &l),
         vec![0.40760594606399536, 0.40760594606399536]
     );
-    let l = rt
-        .cross_entropy(&x, &t, None, -100, Reduction::Sum)
-        .unwrap();
+    let l = cpu_cross_entropy(&rt, &[2, 0], Reduction::Sum);
     assert_eq!(rt.item(&l).unwrap(), Scalar::Float(0.8152118921279907));
 }
 
@@ -297,13 +299,7 @@ fn linear_device_mismatch() {
 #[test]
 fn ignore_index_is_skipped_in_mean() {
     let rt = rt();
-    let x = logits(&rt, Device::Cpu);
-    let t = rt
-        .tensor(&i(&[2, -100]), vec![2], None, Device::Cpu)
-        .unwrap();
-    let l = rt
-        .cross_entropy(&x, &t, None, -100, Reduction::Mean)
-        .unwrap();
+    let l = cpu_cross_entropy(&rt, &[2, -100], Reduction::Mean);
     assert_eq!(rt.item(&l).unwrap(), Scalar::Float(0.40760594606399536));
 }
 

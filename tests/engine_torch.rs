@@ -4,6 +4,10 @@
 use cudatutor::engine::{Runtime, RuntimeConfig};
 use cudatutor::script::{Interpreter, Limits, ScriptError};
 
+#[path = "support/dev_script.rs"]
+mod dev_script;
+use dev_script::dev_script;
+
 /// What a run left behind (plain data, so it can cross the thread boundary).
 #[allow(dead_code)]
 struct Outcome {
@@ -1087,10 +1091,7 @@ print('survived', ok)
 #[test]
 #[ignore]
 fn run_file() {
-    let Ok(path) = std::env::var("CUDATUTOR_SCRIPT") else {
-        return;
-    };
-    let src = std::fs::read_to_string(&path).unwrap_or_default();
+    let Some(src) = dev_script() else { return };
     let gpus = std::env::var("CUDATUTOR_GPUS")
         .ok()
         .and_then(|g| g.parse().ok())

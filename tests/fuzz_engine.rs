@@ -65,6 +65,13 @@ fn torch_run(src: &str, mut cfg: RuntimeConfig) -> (String, Option<String>) {
         .expect("the run panicked")
 }
 
+/// `torch_run`, which must end without an error: its stdout.
+fn torch_out(src: &str, cfg: RuntimeConfig) -> String {
+    let (out, err) = torch_run(src, cfg);
+    assert_eq!(err, None, "stdout so far: {out}");
+    out
+}
+
 fn cfg(host: u64) -> RuntimeConfig {
     RuntimeConfig {
         host_mem_limit: Some(host),
@@ -74,11 +81,10 @@ fn cfg(host: u64) -> RuntimeConfig {
 
 #[test]
 fn hundred_million_element_cuda_tensor_works_like_pytorch() {
-    let (out, err) = torch_run(
+    let out = torch_out(
         "import torch\nx = torch.zeros(10**8, device='cuda')\nprint(x.shape, x.dtype, x.device)\nprint(torch.cuda.memory_allocated())\ny = x + 1\nprint(y.shape)\ndel x, y\nprint(torch.cuda.memory_allocated())\n",
         cfg(GIB),
     );
-    assert_eq!(err, None);
     assert_eq!(
         out,
         "torch.Size([100000000]) torch.float32 cuda:0\n400556032\ntorch.Size([100000000])\n0\n"
@@ -126,21 +132,19 @@ fn a_tensor_past_the_card_is_pytorchs_oom() {
     // Many small ones fill the card too, and the OOM comes where PyTorch's would even
     // though the host bound (64 MiB here) is far below the card: past it values are not
     // kept, the memory is still counted.
-    let (out, err) = torch_run(
+    let out = torch_out(
         "import torch\nxs = []\ntry:\n    while True:\n        xs.append(torch.empty(1 << 28, device='cuda'))\nexcept torch.OutOfMemoryError as e:\n    print(len(xs), str(e)[:49])\n",
         cfg(64 << 20),
     );
-    assert_eq!(err, None);
     // PyTorch's format_size: exactly 1 GiB is still "1024.00 MiB".
     assert_eq!(
         out,
         "139 CUDA out of memory. Tried to allocate 1024.00 MiB\n"
     );
-    let (out, err) = torch_run(
+    let out = torch_out(
         "import torch\nxs = []\ntry:\n    while True:\n        xs.append(torch.ones(4 << 20, device='cuda'))\nexcept torch.OutOfMemoryError as e:\n    print(len(xs) > 1000, type(e).__name__)\n",
         cfg(64 << 20),
     );
-    assert_eq!(err, None);
     assert_eq!(out, "True OutOfMemoryError\n");
 }
 
@@ -155,11 +159,10 @@ fn cpu_tensors_past_the_host_bound_are_pytorchs_allocation_failure() {
         )
     );
     // Many that together pass it (each 4 MiB of float32 values, as in PyTorch; bound 64 MiB).
-    let (out, err) = torch_run(
+    let out = torch_out(
         "import torch\nxs = []\ntry:\n    for i in range(100):\n        xs.append(torch.ones(1 << 20))\nexcept RuntimeError as e:\n    print(len(xs), str(e))\n",
         cfg(64 << 20),
     );
-    assert_eq!(err, None);
     assert_eq!(
         out,
         "16 [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4194304 bytes. Error code 12 (Cannot allocate memory)\n"

@@ -260,6 +260,19 @@ fn parse_checked(name: &str, text: &str) -> Option<Lesson> {
     }
 }
 
+/// Which built-in lesson to mutate (any number: `parse_mutant` takes it modulo their count)
+/// and a list of `mutations` of a length in `count`.
+fn mutant(count: std::ops::Range<usize>) -> impl Strategy<Value = (usize, Vec<Mutation>)> {
+    (any::<usize>(), prop::collection::vec(mutation(), count))
+}
+
+/// Lesson number `which` (modulo how many there are) with `mutations` applied, through
+/// `parse_checked`: the lesson when the mutant still loads.
+fn parse_mutant(which: usize, mutations: &[Mutation]) -> Option<Lesson> {
+    let (name, text) = &sources()[which % sources().len()];
+    parse_checked(name, &apply(text, mutations))
+}
+
 fn draw(app: &App, w: u16, h: u16) {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
@@ -298,12 +311,9 @@ proptest! {
 
     #[test]
     fn mutated_lessons_never_panic_and_name_file_and_line(
-        which in any::<usize>(),
-        mutations in prop::collection::vec(mutation(), 1..8),
+        (which, mutations) in mutant(1..8),
     ) {
-        let (name, text) = &sources()[which % sources().len()];
-        let text = apply(text, &mutations);
-        parse_checked(name, &text);
+        parse_mutant(which, &mutations);
     }
 
     #[test]
@@ -328,12 +338,9 @@ proptest! {
     /// Mutants that still load are drawn too (slower, so fewer cases).
     #[test]
     fn mutated_lessons_that_load_also_draw(
-        which in any::<usize>(),
-        mutations in prop::collection::vec(mutation(), 1..4),
+        (which, mutations) in mutant(1..4),
     ) {
-        let (name, text) = &sources()[which % sources().len()];
-        let text = apply(text, &mutations);
-        if let Some(lesson) = parse_checked(name, &text) {
+        if let Some(lesson) = parse_mutant(which, &mutations) {
             render(lesson);
         }
     }

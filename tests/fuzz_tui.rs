@@ -9,6 +9,8 @@
 
 #[path = "support/fuzz.rs"]
 mod fuzz;
+#[path = "support/pager.rs"]
+mod pager;
 use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -16,6 +18,7 @@ use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::Progress;
 use cudatutor::run::{BackendChoice, RunOptions};
 use cudatutor::ui::{App, EngineRunner, Theme};
+use pager::CURSOR_KEYS;
 use proptest::prelude::*;
 use ratatui::{Terminal, backend::TestBackend};
 use std::sync::Arc;
@@ -95,23 +98,21 @@ fn key_code() -> impl Strategy<Value = KeyCode> {
             "abcdefhijklmnoprstuvwxyzGN0123456789 :()[]{}.,'\"#=+-*/\\%?_<>!@~`\t".chars().collect::<Vec<_>>()
         ).prop_map(KeyCode::Char),
         1 => Just(KeyCode::Char('q')),
-        18 => prop::sample::select(vec![
-            KeyCode::Tab,
-            KeyCode::BackTab,
-            KeyCode::Enter,
-            KeyCode::Backspace,
-            KeyCode::Delete,
-            KeyCode::Insert,
-            KeyCode::Up,
-            KeyCode::Down,
-            KeyCode::Left,
-            KeyCode::Right,
-            KeyCode::Home,
-            KeyCode::End,
-            KeyCode::PageUp,
-            KeyCode::PageDown,
-            KeyCode::Null,
-        ]),
+        18 => prop::sample::select(
+            [
+                &[
+                    KeyCode::Tab,
+                    KeyCode::BackTab,
+                    KeyCode::Enter,
+                    KeyCode::Backspace,
+                    KeyCode::Delete,
+                    KeyCode::Insert,
+                ][..],
+                &CURSOR_KEYS,
+                &[KeyCode::Null],
+            ]
+            .concat()
+        ),
         1 => Just(KeyCode::Esc),
         9 => (1u8..=12).prop_map(KeyCode::F),
     ]

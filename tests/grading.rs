@@ -28,6 +28,13 @@ fn grade_in(lang: Lang, id: &str, code: &str) -> RunReport {
     run_graded(&lesson, &ex, code, &RunOptions::default())
 }
 
+/// `grade`, which must fail the checks (else the test fails, showing their messages).
+fn failed_grade(id: &str, code: &str) -> RunReport {
+    let r = grade(id, code);
+    assert!(!r.checks_passed(), "{:?}", messages(&r));
+    r
+}
+
 fn messages(r: &RunReport) -> Vec<(bool, String)> {
     r.checks
         .iter()
@@ -77,8 +84,7 @@ fn an_object_equal_to_everything_is_no_answer() {
         "origin = 9",
         "class Anything:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n        return False\norigin = Anything()",
     );
-    let r = grade("l1-where-reported", &code);
-    assert!(!r.checks_passed(), "{:?}", messages(&r));
+    failed_grade("l1-where-reported", &code);
     // The same object in a counter prediction.
     let code = solution_with(
         "l4-peak",
@@ -92,8 +98,7 @@ fn an_object_equal_to_everything_is_no_answer() {
 fn shadowed_builtins_and_helpers_do_not_reach_the_checks() {
     // Globals named like builtins and check helpers, all answering "yes".
     let code = "import torch\n\ndef same(a, b):\n    return True\ndef close(*args, **kw):\n    return True\ndef on_gpu(*args):\n    return True\ndef len(x):\n    return 6\ndef error_type():\n    return None\ndef ran_on_gpu(*args):\n    return 6\nlosses = [0.0]\nmodel = torch.nn.Linear(6, 3).to('cuda')\n";
-    let r = grade("l5-loader-devices", code);
-    assert!(!r.checks_passed(), "{:?}", messages(&r));
+    let r = failed_grade("l5-loader-devices", code);
     assert!(
         r.checks.iter().filter(|c| !c.passed).count() >= 3,
         "{:?}",
@@ -105,8 +110,7 @@ fn shadowed_builtins_and_helpers_do_not_reach_the_checks() {
 fn patched_torch_functions_and_tensor_methods_are_restored_for_the_checks() {
     // y_gpu and y_cpu typed in, with tolist() and the op counter faked on the class and module.
     let code = "import torch\n\nx = torch.tensor([1.0, 2.0, 3.0])\nw = torch.tensor([0.5, 0.5, 0.5], device='cuda')\ny_gpu = torch.zeros(3, device='cuda')\ny_cpu = torch.zeros(3)\ntorch.Tensor.tolist = lambda self: [1.5, 2.5, 3.5]\ntorch.is_tensor = lambda t: True\nimport torch.nn.functional as F\nF.linear = lambda *a, **k: None\n";
-    let r = grade("l2-two-fixes", code);
-    assert!(!r.checks_passed(), "{:?}", messages(&r));
+    let r = failed_grade("l2-two-fixes", code);
     let y_gpu = &r.checks[2];
     assert!(!y_gpu.passed, "y_gpu holds zeros: {:?}", messages(&r));
 }
@@ -361,8 +365,7 @@ fn a_goal_intermediate_made_on_the_cpu_and_copied_fails() {
         "offset = torch.ones_like(out)",
         "offset = torch.ones(3, 2).to(device)",
     );
-    let r = grade("l2-model-data", &copied);
-    assert!(!r.checks_passed());
+    let r = failed_grade("l2-model-data", &copied);
     assert!(
         messages(&r)
             .iter()
@@ -380,8 +383,7 @@ fn a_computed_prediction_is_one_clear_result_not_a_pass() {
         "predicted_allocated = 512 + 512 + 1024   # each rounded up to 512 bytes",
         "predicted_allocated = torch.cuda.memory_allocated()",
     );
-    let r = grade("l2-counters", &computed);
-    assert!(!r.checks_passed());
+    let r = failed_grade("l2-counters", &computed);
     assert_eq!(r.checks.len(), 1, "{:?}", messages(&r));
     assert_eq!(r.checks[0].line, 0);
     let m = r.checks[0].message.clone().unwrap();

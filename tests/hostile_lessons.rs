@@ -6,26 +6,14 @@
 
 use cudatutor::lesson::Catalog;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "cudatutor-hostile-lessons-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{cudatutor, scratch_dir, stdout_of_exit};
 
-fn cudatutor(data: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cudatutor"))
-        .args(args)
-        .env("CUDATUTOR_DATA_DIR", data)
-        .env("LANG", "C.UTF-8")
-        .output()
-        .expect("binary runs")
+fn temp(name: &str) -> PathBuf {
+    scratch_dir("hostile-lessons", name)
 }
 
 /// A lesson with one exercise whose checks its solution passes and its starting code fails.
@@ -142,13 +130,7 @@ fn a_huge_lesson_or_folder_is_refused_with_its_size_and_nesting_is_harmless() {
     );
     std::fs::remove_file(dir.join("03.md")).unwrap();
     let out = cudatutor(&data, &["--lessons", dir.to_str().unwrap(), "list"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = stdout_of_exit(&out, 0);
     assert!(text.contains("Small"), "{text}");
     assert!(
         !text.contains("Deep"),

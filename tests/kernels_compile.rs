@@ -214,12 +214,17 @@ fn cubin_for_sm80_and_sm90_is_elf_with_the_assert_strings_and_every_entry() {
     );
 }
 
+/// What a cache test works on: a scratch folder of its own (`tag`) for the cache, and built-in
+/// kernel `file` with its full source (COMMON prepended, as the engine compiles it).
+fn cache_case(tag: &str, file: &str) -> (PathBuf, &'static KernelFile, String) {
+    let k = kernels::kernel_file(file).unwrap();
+    (temp_dir(tag), k, k.full_source())
+}
+
 #[test]
 fn the_cache_keeps_cubin_beside_ptx_and_a_warm_lookup_compiles_nothing() {
     let Some(n) = nvrtc_or_fail() else { return };
-    let dir = temp_dir("cubin-cache");
-    let k = kernels::kernel_file("softmax.cu").unwrap();
-    let src = k.full_source();
+    let (dir, k, src) = cache_case("cubin-cache", "softmax.cu");
     let cache = PtxCache::new(&dir);
     let first = cache
         .get_or_compile_cubin(&n, k.file, &src, "sm_90")
@@ -278,9 +283,7 @@ fn a_broken_kernel_is_a_compile_error_with_nvrtcs_log() {
 #[test]
 fn the_ptx_cache_serves_the_second_request_without_compiling() {
     let Some(n) = nvrtc_or_fail() else { return };
-    let dir = temp_dir("ptx-cache");
-    let k = kernels::kernel_file("matmul.cu").unwrap();
-    let src = k.full_source();
+    let (dir, k, src) = cache_case("ptx-cache", "matmul.cu");
 
     let cache = PtxCache::new(&dir);
     let first = cache.get_or_compile(&n, k.file, &src, "sm_80").unwrap();

@@ -306,20 +306,29 @@ fn a_wrong_block_needs_a_reason_line_and_code_and_an_exercise() {
         "{HEAD}```python exercise id=x\nx = 5\n```\n```python wrong\n#\nx = 4\n```\n"
     ));
     assert!(e.contains("must start with a comment line"), "{e}");
+    assert_fix_block_rules("wrong", "reason");
+}
+
+/// What a `kind` fix block (`wrong`, `right`) needs besides its first comment line (`what`:
+/// its reason, its note): code after that line, an exercise before it, and no other attribute.
+fn assert_fix_block_rules(kind: &str, what: &str) {
     let e = err(&format!(
-        "{HEAD}```python exercise id=x\nx = 5\n```\n```python wrong\n# only a reason\n```\n"
+        "{HEAD}```python exercise id=x\nx = 5\n```\n```python {kind}\n# only a {what}\n```\n"
     ));
     assert_eq!(
         e,
-        "bad.md:10: a `wrong` block holds no code after its reason line"
+        format!("bad.md:10: a `{kind}` block holds no code after its {what} line")
     );
-    let e = err(&format!("{HEAD}```python wrong\n# why\nx = 1\n```\n"));
-    assert_eq!(e, "bad.md:7: a `wrong` block with no exercise before it");
+    let e = err(&format!("{HEAD}```python {kind}\n# why\nx = 1\n```\n"));
+    assert_eq!(
+        e,
+        format!("bad.md:7: a `{kind}` block with no exercise before it")
+    );
     let e = err(&format!(
-        "{HEAD}```python exercise id=x\nx = 5\n```\n```python wrong extra\n# why\nx = 1\n```\n"
+        "{HEAD}```python exercise id=x\nx = 5\n```\n```python {kind} extra\n# why\nx = 1\n```\n"
     ));
     assert!(
-        e.contains("unknown attribute `extra` on a `wrong` block"),
+        e.contains(&format!("unknown attribute `extra` on a `{kind}` block")),
         "{e}"
     );
 }
@@ -352,22 +361,7 @@ fn a_right_block_needs_a_note_line_code_and_an_exercise() {
         e,
         "bad.md:10: a `right` block must start with a comment line saying how this fix differs from the solution (`# ...`)"
     );
-    let e = err(&format!(
-        "{HEAD}```python exercise id=x\nx = 5\n```\n```python right\n# only a note\n```\n"
-    ));
-    assert_eq!(
-        e,
-        "bad.md:10: a `right` block holds no code after its note line"
-    );
-    let e = err(&format!("{HEAD}```python right\n# why\nx = 1\n```\n"));
-    assert_eq!(e, "bad.md:7: a `right` block with no exercise before it");
-    let e = err(&format!(
-        "{HEAD}```python exercise id=x\nx = 5\n```\n```python right extra\n# why\nx = 1\n```\n"
-    ));
-    assert!(
-        e.contains("unknown attribute `extra` on a `right` block"),
-        "{e}"
-    );
+    assert_fix_block_rules("right", "note");
 }
 
 #[test]

@@ -5,6 +5,7 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::Progress;
 use cudatutor::ui::{App, Theme};
+use ratatui::{Terminal, backend::TestBackend};
 use std::path::Path;
 
 #[path = "support/pager.rs"]
@@ -13,6 +14,15 @@ use pager::{app_on, draw, frame_text, fresh_app};
 
 fn app() -> App {
     app_on("tests/fixtures/lessons/good", Lang::En, Progress::default())
+}
+
+/// The fixture pager drawn at `w`x`h` (so it knows its size), after `typed` is typed: the
+/// terminal it draws next.
+fn drawn_after(typed: &str, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut app = app();
+    draw(&mut app, w, h);
+    keys(&mut app, typed);
+    draw(&mut app, w, h)
 }
 
 fn keys(app: &mut App, keys: &str) {
@@ -29,10 +39,7 @@ fn keys(app: &mut App, keys: &str) {
 /// At 80 columns the lesson list folds away by itself; `t` opens it.
 #[test]
 fn toc_open_80x24() {
-    let mut app = app();
-    draw(&mut app, 80, 24);
-    keys(&mut app, "t");
-    insta::assert_snapshot!(draw(&mut app, 80, 24).backend());
+    insta::assert_snapshot!(drawn_after("t", 80, 24).backend());
 }
 
 #[test]
@@ -55,6 +62,20 @@ fn the_lesson_list_folds_away_at_narrow_widths() {
     assert!(frame_text(&mut app, 80, 24).contains("Lessons ─"));
 }
 
+/// The words of the first row under the top border of a frame's text, without the borders
+/// and the scroll bar.
+fn first_text_row(frame: &str) -> String {
+    frame
+        .lines()
+        .nth(1)
+        .unwrap()
+        .trim_matches('"')
+        .split_whitespace()
+        .filter(|w| !w.contains('█') && !w.contains('║') && !w.contains('│'))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A resize keeps the reading position: the section heading at the top of the screen is still
 /// there after the page is laid out at another width (the row number is not kept: it would be
 /// another place at another width).
@@ -66,23 +87,11 @@ fn a_resize_keeps_the_reading_position() {
     // The lesson list closed at every width, so the first row is the page's text alone.
     keys(&mut app, "t}}}");
     let before = frame_text(&mut app, 120, 40);
-    let top = before.lines().nth(1).unwrap().to_string();
-    let heading: String = top
-        .trim_matches('"')
-        .split_whitespace()
-        .filter(|w| !w.contains('█') && !w.contains('║') && !w.contains('│'))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let heading = first_text_row(&before);
     assert!(!heading.is_empty(), "{before}");
     for (w, h) in [(80, 24), (100, 30), (120, 40)] {
         let after = frame_text(&mut app, w, h);
-        let first = after.lines().nth(1).unwrap();
-        let first: String = first
-            .trim_matches('"')
-            .split_whitespace()
-            .filter(|w| !w.contains('█') && !w.contains('║') && !w.contains('│'))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let first = first_text_row(&after);
         assert!(
             first.starts_with(&heading) || heading.starts_with(&first),
             "{w}x{h}: top was {heading:?}, now {first:?}:\n{after}"
@@ -98,18 +107,12 @@ fn table_120x40() {
 
 #[test]
 fn help_overlay_80x24() {
-    let mut app = app();
-    draw(&mut app, 80, 24);
-    keys(&mut app, "?");
-    insta::assert_snapshot!(draw(&mut app, 80, 24).backend());
+    insta::assert_snapshot!(drawn_after("?", 80, 24).backend());
 }
 
 #[test]
 fn search_hit_80x24() {
-    let mut app = app();
-    draw(&mut app, 80, 24);
-    keys(&mut app, "/device\n");
-    let terminal = draw(&mut app, 80, 24);
+    let terminal = drawn_after("/device\n", 80, 24);
     insta::assert_snapshot!(terminal.backend());
     // The footer reports the hit count and the view moved to show the first hit.
     let screen = format!("{}", terminal.backend());
@@ -162,10 +165,7 @@ fn scrolling_keys_move_and_clamp() {
 
 #[test]
 fn search_hits_are_highlighted_even_without_colour() {
-    let mut app = app();
-    draw(&mut app, 80, 24);
-    keys(&mut app, "/GPU tensor\n");
-    let terminal = draw(&mut app, 80, 24);
+    let terminal = drawn_after("/GPU tensor\n", 80, 24);
     let buf = terminal.backend().buffer();
     let screen: Vec<String> = (0..24)
         .map(|y| (0..80).map(|x| buf[(x, y)].symbol().to_string()).collect())

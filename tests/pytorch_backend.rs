@@ -13,6 +13,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+#[path = "support/cli.rs"]
+mod cli;
+use cli::stdout_of_exit;
+#[path = "support/error_start.rs"]
+mod error_start;
+use error_start::report_error_starting;
+
 fn python() -> Option<PathBuf> {
     let from_env = std::env::var_os("CUDATUTOR_TEST_PYTHON").filter(|p| !p.is_empty());
     let local = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv-torch/bin/python");
@@ -124,13 +131,10 @@ fn a_device_mismatch_and_a_missing_driver_are_pytorchs_own_errors() {
 
     let report = run::run_script(NO_DRIVER, &opts(&py, "exercise.py"));
     assert_eq!(report.stdout, "3.0\n");
-    let e = report.error.as_ref().unwrap();
-    assert_eq!(e.type_name, "RuntimeError");
-    assert!(
-        e.message
-            .starts_with("Found no NVIDIA driver on your system."),
-        "{}",
-        e.message
+    let e = report_error_starting(
+        &report,
+        "RuntimeError",
+        "Found no NVIDIA driver on your system.",
     );
     assert_eq!(e.line, Some(4));
     assert!(
@@ -279,13 +283,7 @@ fn cli_run_diff_and_doctor() {
         "import torch\nx = torch.tensor([1.0, 2.0, 3.0])\nprint(x.sum().item(), x.shape)\nprint([i * i for i in range(4)])\nlabels = torch.tensor([0, 5])\nloss = torch.nn.functional.cross_entropy(torch.zeros(2, 3), labels)\n",
     );
     let out = bin(&py).arg("diff").arg(&agree).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = stdout_of_exit(&out, 0);
     assert!(text.contains("identical"), "{text}");
     assert!(text.contains("unsandboxed"), "{text}");
 
@@ -300,8 +298,7 @@ fn cli_run_diff_and_doctor() {
         .arg(&differ)
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let text = stdout_of_exit(&out, 1);
     assert!(
         text.contains("1 difference(s):\n  stdout line 1\n    engine:  \"cuda True\"\n    pytorch: \"cuda False\"\n"),
         "{text}"

@@ -132,6 +132,15 @@ fn f(op: &Value, key: &str) -> f64 {
 fn u(op: &Value, key: &str) -> usize {
     op[key].as_u64().unwrap_or_else(|| panic!("{key} in {op}")) as usize
 }
+/// A list of sizes of an op (a kernel, a shape).
+fn sizes(op: &Value, key: &str) -> Vec<usize> {
+    op[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{key} in {op}"))
+        .iter()
+        .map(|v| v.as_u64().unwrap_or_else(|| panic!("{key} in {op}")) as usize)
+        .collect()
+}
 fn s<'a>(op: &'a Value, key: &str) -> &'a str {
     op[key].as_str().unwrap_or_else(|| panic!("{key} in {op}"))
 }
@@ -366,12 +375,7 @@ impl Replay {
             }
             "conv" => {
                 let (cin, cout, groups) = (u(op, "in"), u(op, "out"), u(op, "groups"));
-                let kernel: Vec<usize> = op["kernel"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|k| k.as_u64().unwrap() as usize)
-                    .collect();
+                let kernel = sizes(op, "kernel");
                 let mut shape = if s(op, "kind").starts_with("conv_transpose") {
                     vec![cin, cout / groups]
                 } else {
@@ -507,12 +511,7 @@ impl Replay {
     }
 
     fn nn_init(&mut self, op: &Value) -> Value {
-        let shape: Vec<usize> = op["shape"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_u64().unwrap() as usize)
-            .collect();
+        let shape = sizes(op, "shape");
         let kw = &op["kwargs"];
         let kf = |k: &str, d: f64| kw.get(k).map(float).unwrap_or(d);
         let mut w = vec![0f32; shape.iter().product()];

@@ -43,6 +43,18 @@ fn last_line(out: &Output) -> String {
         .to_string()
 }
 
+/// A run `name` that took `took` stopped within a second of where the plain loop stopped
+/// (`plain`): the limit fell inside its long call, not long after it. Prints the figures, with
+/// `how` it ended.
+fn stopped_near_the_plain_loop(name: &str, how: &str, took: Duration, plain: Duration) {
+    let past = took.saturating_sub(plain);
+    println!("{name}: {how}, {past:?} after the plain loop ({took:?} in all)");
+    assert!(
+        past < Duration::from_millis(1000),
+        "{name} stopped {past:?} after the plain loop did ({plain:?})"
+    );
+}
+
 #[test]
 fn a_long_native_call_stops_at_the_time_limit() {
     for (name, code) in [
@@ -75,12 +87,18 @@ fn a_long_native_call_stops_at_the_time_limit() {
     }
 }
 
+/// `body` in a `while True:` loop after `setup`, run as script `name` under a time limit of
+/// `limit` seconds: the last line it printed and how long the run took.
+fn loop_under_limit(name: &str, setup: &str, body: &str, limit: &str) -> (String, Duration) {
+    let path = script(name, &format!("{setup}while True:\n    {body}\n"));
+    let (out, took) = run(&path, &["--time-limit", limit]);
+    (last_line(&out), took)
+}
+
 /// Runs `body` in a `while True:` loop after `SWEEP_SETUP` under a 4 s limit: how long the
 /// run took, checking that it ended with the limit's TimeoutError in the loop.
 fn stop_in_loop(name: &str, body: &str) -> Duration {
-    let path = script(name, &format!("{SWEEP_SETUP}while True:\n    {body}\n"));
-    let (out, took) = run(&path, &["--time-limit", "4"]);
-    let last = last_line(&out);
+    let (last, took) = loop_under_limit(name, SWEEP_SETUP, body, "4");
     // the limit falls in the body (line 10) or, for a fast body, at the loop's test (line 9)
     assert!(
         last.starts_with("TimeoutError: the script ran longer than 4 seconds (line 10)")
@@ -125,12 +143,7 @@ fn every_long_kernel_stops_within_a_second_of_where_a_plain_loop_stops() {
         ("powmod.py", "pow(3, 10**1000, 10**300000 + 7)"),
     ] {
         let took = stop_in_loop(name, body);
-        let past = took.saturating_sub(plain);
-        println!("{name}: stopped {past:?} after the plain loop ({took:?} in all)");
-        assert!(
-            past < Duration::from_millis(1000),
-            "{name} stopped {past:?} after the plain loop did ({plain:?})"
-        );
+        stopped_near_the_plain_loop(name, "stopped", took, plain);
     }
 }
 
@@ -246,9 +259,7 @@ fn dict_keys_and_star_widths_behave_as_in_cpython() {
 fn a_loop_of_long_list_and_string_operations_stops_near_where_a_plain_loop_stops() {
     const SETUP: &str = "x = [0] * 5_000_000\nh = [1] * 2_500_000\ns = 'a' * 20_000_000\nparts = ['ab'] * 1_000_000\nkept = []\n";
     let stop = |name: &str, body: &str| -> Duration {
-        let path = script(name, &format!("{SETUP}while True:\n    {body}\n"));
-        let (out, took) = run(&path, &["--time-limit", "4"]);
-        let last = last_line(&out);
+        let (last, took) = loop_under_limit(name, SETUP, body, "4");
         // (a hoarding loop may reach the memory budget first: MemoryError, same teardown)
         assert!(
             last.starts_with("TimeoutError: the script ran longer than 4 seconds (line 7)")
@@ -281,12 +292,7 @@ fn a_loop_of_long_list_and_string_operations_stops_near_where_a_plain_loop_stops
         ("hoard_lists.py", "kept.append([0] * 10**6)"),
     ] {
         let took = stop(name, body);
-        let past = took.saturating_sub(plain);
-        println!("{name}: stopped {past:?} after the plain loop ({took:?} in all)");
-        assert!(
-            past < Duration::from_millis(1000),
-            "{name} stopped {past:?} after the plain loop did ({plain:?})"
-        );
+        stopped_near_the_plain_loop(name, "stopped", took, plain);
     }
 }
 
@@ -300,9 +306,8 @@ fn a_loop_of_long_list_and_string_operations_stops_near_where_a_plain_loop_stops
 fn a_loop_of_dict_and_set_copies_stops_near_where_a_plain_loop_stops() {
     const SETUP: &str = "d = dict.fromkeys(range(200_000), 0)\ns = set(range(200_000))\nt = set(range(100_000, 300_000))\nx = [0] * 1_000_000\n";
     let stop = |name: &str, body: &str| -> (Duration, String) {
-        let path = script(name, &format!("{SETUP}while True:\n    {body}\n"));
-        let (out, took) = run(&path, &["--time-limit", "6"]);
-        (took, last_line(&out))
+        let (last, took) = loop_under_limit(name, SETUP, body, "6");
+        (took, last)
     };
     let (plain, last) = stop("plain_dict_loop.py", "y = x[:2000]");
     assert!(last.starts_with("TimeoutError: the script ran longer than 6 seconds (line"));
@@ -328,12 +333,7 @@ fn a_loop_of_dict_and_set_copies_stops_near_where_a_plain_loop_stops() {
             last.starts_with("TimeoutError: the script ran longer than 6 seconds (line"),
             "{name}: {last}"
         );
-        let past = took.saturating_sub(plain);
-        println!("{name}: stopped {past:?} after the plain loop ({took:?} in all)");
-        assert!(
-            past < Duration::from_millis(1000),
-            "{name} stopped {past:?} after the plain loop did ({plain:?})"
-        );
+        stopped_near_the_plain_loop(name, "stopped", took, plain);
     }
     for (name, body) in [
         ("list_of_range.py", "y = list(range(10**9))"),
@@ -398,12 +398,7 @@ fn a_call_over_a_huge_range_stops_near_where_a_plain_loop_stops() {
                 || last == "MemoryError",
             "{name}: {last}"
         );
-        let past = took.saturating_sub(plain);
-        println!("{name}: {last}, {past:?} after the plain loop ({took:?} in all)");
-        assert!(
-            past < Duration::from_millis(1000),
-            "{name} stopped {past:?} after the plain loop did ({plain:?})"
-        );
+        stopped_near_the_plain_loop(name, &last, took, plain);
     }
     for (name, code, error) in [
         (

@@ -17,6 +17,13 @@ use cudatutor::script::{
     Value,
 };
 
+#[path = "support/dev_script.rs"]
+mod dev_script;
+use dev_script::dev_script;
+#[path = "support/error_start.rs"]
+mod error_start;
+use error_start::assert_error_starts;
+
 /// What a failed run reports (ScriptError without the exception value, so it can cross threads).
 #[derive(Debug)]
 #[allow(dead_code)]
@@ -51,10 +58,7 @@ fn err(src: &str) -> (String, String) {
 #[test]
 #[ignore]
 fn run_file() {
-    let Ok(path) = std::env::var("CUDATUTOR_SCRIPT") else {
-        return;
-    };
-    let src = std::fs::read_to_string(&path).unwrap_or_default();
+    let Some(src) = dev_script() else { return };
     if std::env::var("CUDATUTOR_SPLIT").is_ok() {
         // One snippet per "# ---" section: its stdout, then its exception's last line.
         for part in src.split("# ---\n") {
@@ -1009,12 +1013,11 @@ fn step_limit_stops_infinite_loops() {
         limits,
     );
     let e = e.expect("stops");
-    assert_eq!(e.type_name, "TimeoutError");
-    assert!(
-        e.message
-            .starts_with("the script ran more than 100000 steps (line "),
-        "{}",
-        e.message
+    assert_error_starts(
+        &e.type_name,
+        &e.message,
+        "TimeoutError",
+        "the script ran more than 100000 steps (line ",
     );
 }
 

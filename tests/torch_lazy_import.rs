@@ -6,8 +6,16 @@
 use cudatutor::engine::{Runtime, RuntimeConfig};
 use cudatutor::script::{Interpreter, Limits};
 
-/// stdout of a script, or the failure's traceback (the interpreter recurses: big stack).
+/// stdout of a script, or the failure's traceback, as `cudatutor run` runs it: the preludes'
+/// definitions deferred to their first use.
 fn run(src: &str) -> String {
+    run_preludes(src, false)
+}
+
+/// stdout of a script, or the failure's traceback (the interpreter recurses: big stack); with
+/// `eager`, every whole deferring prelude runs at import instead (the reference laziness must
+/// not be told apart from).
+fn run_preludes(src: &str, eager: bool) -> String {
     let src = src.to_string();
     std::thread::Builder::new()
         .stack_size(64 << 20)
@@ -15,6 +23,11 @@ fn run(src: &str) -> String {
             let rt = Runtime::new(RuntimeConfig::default());
             let mut it = Interpreter::new(Limits::default());
             cudatutor::torch::install(&mut it, rt);
+            if eager {
+                for (name, src) in cudatutor::torch::deferring_preludes() {
+                    it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+                }
+            }
             match it.run_main(&src, "lazy.py") {
                 Ok(()) => it.take_stdout(),
                 Err(e) => format!("{}FAILED: {}", it.take_stdout(), e.traceback),
@@ -125,32 +138,7 @@ fn a_missing_name_is_still_an_attribute_error() {
 /// first use, as `cudatutor run` loads them, and of the same script with every whole prelude
 /// run at import (the reference).
 fn run_deferred_and_eager(src: &str) -> (String, String) {
-    let run_one = |eager: bool| {
-        let src = src.to_string();
-        std::thread::Builder::new()
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let rt = Runtime::new(RuntimeConfig::default());
-                let mut it = Interpreter::new(Limits::default());
-                cudatutor::torch::install(&mut it, rt);
-                if eager {
-                    for (name, src) in cudatutor::torch::deferring_preludes() {
-                        it.register_module(
-                            name,
-                            Box::new(move |it| it.module_from_source(name, src)),
-                        );
-                    }
-                }
-                match it.run_main(&src, "lazy.py") {
-                    Ok(()) => it.take_stdout(),
-                    Err(e) => format!("{}FAILED: {}", it.take_stdout(), e.traceback),
-                }
-            })
-            .unwrap()
-            .join()
-            .unwrap()
-    };
-    (run_one(false), run_one(true))
+    (run_preludes(src, false), run_preludes(src, true))
 }
 
 #[test]

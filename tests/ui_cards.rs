@@ -18,9 +18,14 @@ use std::time::{Duration, Instant};
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/diff_report.rs"]
+mod diff_report;
+use diff_report::comparison;
 #[path = "support/pager.rs"]
 mod pager;
-use pager::{app_on, deck_app, fresh_app, key, press, run_and_wait, screen, sim_label, typed};
+use pager::{
+    app_on, check_result, deck_app, fresh_app, key, press, run_and_wait, screen, sim_label, typed,
+};
 
 const FIRST: &str = "deck-counters";
 
@@ -63,28 +68,52 @@ fn counters_report(pending: bool) -> RunReport {
 
 /// While a predicted name still has its starting value, the run shows nothing that answers
 /// it: not the output, the traceback's lines, the timeline, the counters, the gutter marks.
-#[test]
-fn a_pending_prediction_hides_the_answer() {
-    let mut app = deck_app(counters_report(true));
-    app.catalog.lessons[0].exercises[0].predict = vec!["predicted".into()];
+/// `app` drawn at 100x30 with its first exercise card focused (Tab), as a learner about to
+/// work on it.
+fn on_first_card(mut app: App) -> App {
     screen(&mut app, 100, 30);
     press(&mut app, KeyCode::Tab);
+    app
+}
+
+/// The deck's first exercise, asking for a prediction (`predicted`), run on its card: the run
+/// reports the prediction still to be made (`pending`) or made.
+fn ran_the_predicting_exercise(pending: bool) -> App {
+    let mut app = deck_app(counters_report(pending));
+    app.catalog.lessons[0].exercises[0].predict = vec!["predicted".into()];
+    let mut app = on_first_card(app);
     run_and_wait(&mut app);
+    app
+}
+
+/// Each result pane (`o` output, `m` memory, `t` timeline) opened in turn and drawn at
+/// 100x40: `check` is given the pane's key and the screen.
+fn in_each_pane(app: &mut App, mut check: impl FnMut(char, &str)) {
     for pane in ['o', 'm', 't'] {
-        press(&mut app, KeyCode::Char(pane));
-        let s = screen(&mut app, 100, 40);
+        press(app, KeyCode::Char(pane));
+        check(pane, &screen(app, 100, 40));
+    }
+}
+
+/// Types `text` into the focused card's editor (Enter opens it, Esc leaves it).
+fn edit_focused(app: &mut App, text: &str) {
+    press(app, KeyCode::Enter);
+    typed(app, text);
+    press(app, KeyCode::Esc);
+}
+
+#[test]
+fn a_pending_prediction_hides_the_answer() {
+    let mut app = ran_the_predicting_exercise(true);
+    in_each_pane(&mut app, |pane, s| {
         assert!(s.contains("Write your prediction first"), "{pane}: {s}");
         assert!(s.contains("`predicted`"), "{pane}: {s}");
         for answer in ["512", "line 4", "▶4", "●2", "2.00 MiB", "host "] {
             assert!(!s.contains(answer), "{pane}: {answer} shows:\n{s}");
         }
-    }
+    });
     // Once predicted, the same run shows everything.
-    let mut app = deck_app(counters_report(false));
-    app.catalog.lessons[0].exercises[0].predict = vec!["predicted".into()];
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    run_and_wait(&mut app);
+    let mut app = ran_the_predicting_exercise(false);
     let s = screen(&mut app, 100, 40);
     assert!(s.contains("512") && s.contains("▶4"), "{s}");
 }
@@ -92,14 +121,10 @@ fn a_pending_prediction_hides_the_answer() {
 /// A reset keeps the code it replaced; `u` brings it back (as a swap), also after a restart.
 #[test]
 fn u_brings_back_the_code_a_reset_replaced() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(RunReport::default()));
     press(&mut app, KeyCode::Char('u'));
     assert!(screen(&mut app, 100, 30).contains("No earlier code"));
-    press(&mut app, KeyCode::Enter);
-    typed(&mut app, "# mine\n");
-    press(&mut app, KeyCode::Esc);
+    edit_focused(&mut app, "# mine\n");
     press(&mut app, KeyCode::Char('x'));
     assert!(screen(&mut app, 100, 30).contains("Replace the code of deck-counters"));
     press(&mut app, KeyCode::Char('y'));
@@ -127,12 +152,8 @@ fn u_brings_back_the_code_a_reset_replaced() {
 /// Any key but y answers a question with no, and acts on nothing.
 #[test]
 fn a_question_is_answered_no_by_any_other_key() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
-    typed(&mut app, "# mine\n");
-    press(&mut app, KeyCode::Esc);
+    let mut app = on_first_card(deck_app(RunReport::default()));
+    edit_focused(&mut app, "# mine\n");
     for other in [
         KeyCode::Char('j'),
         KeyCode::Esc,
@@ -157,9 +178,7 @@ fn quitting_asks_when_the_work_would_be_lost() {
     screen(&mut app, 100, 30);
     key(&mut app, KeyCode::Char('q'), KeyModifiers::CONTROL);
     assert!(app.quit, "nothing to lose: Ctrl-q quits at once");
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(RunReport::default()));
     press(&mut app, KeyCode::Enter);
     typed(&mut app, "# mine");
     key(&mut app, KeyCode::Char('q'), KeyModifiers::CONTROL);
@@ -273,9 +292,7 @@ fn the_output_scrolls_sideways_with_its_caret() {
 /// After an edit, the report says it is from the code as it was.
 #[test]
 fn a_report_from_older_code_says_so() {
-    let mut app = deck_app(counters_report(false));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(counters_report(false)));
     run_and_wait(&mut app);
     assert!(!screen(&mut app, 100, 30).contains("as it was at that run"));
     press(&mut app, KeyCode::Enter);
@@ -296,9 +313,7 @@ fn the_footer_names_the_run_in_flight() {
             sim_label("test")
         }
     }
-    let mut app = deck_app(RunReport::default()).with_runner(Arc::new(Slow));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(RunReport::default()).with_runner(Arc::new(Slow)));
     press(&mut app, KeyCode::Char('r'));
     let s = screen(&mut app, 100, 30);
     let footer = s.lines().last().unwrap();
@@ -326,9 +341,7 @@ fn a_real_engine_run_stops_on_ctrl_c() {
         max_wall: Duration::from_secs(60),
         ..RunOptions::default()
     });
-    let mut app = fresh_app(catalog, None).with_runner(Arc::new(runner));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(fresh_app(catalog, None).with_runner(Arc::new(runner)));
     press(&mut app, KeyCode::Char('r'));
     std::thread::sleep(Duration::from_millis(500));
     assert!(app.is_running(), "the loop runs");
@@ -356,9 +369,7 @@ fn a_real_engine_run_stops_on_ctrl_c() {
 /// `cudatutor hint` does; a hint revealed with `cudatutor hint` shows on the card.
 #[test]
 fn a_hint_revealed_in_the_pager_is_counted_by_report() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(RunReport::default()));
     press(&mut app, KeyCode::Char('h'));
     assert!(screen(&mut app, 100, 30).contains("Hint 1/1"));
     let stats = app.progress().stats.get(FIRST).cloned().unwrap_or_default();
@@ -377,9 +388,13 @@ fn a_hint_revealed_in_the_pager_is_counted_by_report() {
     // Revealed from the command line: the pager shows it too.
     let mut progress = Progress::default();
     progress.record_hint(FIRST, 1);
-    let mut app = App::new(catalog, Lang::En, Theme { color: false }, progress, None);
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(App::new(
+        catalog,
+        Lang::En,
+        Theme { color: false },
+        progress,
+        None,
+    ));
     assert!(screen(&mut app, 100, 30).contains("Hint 1/1"));
 }
 
@@ -446,32 +461,18 @@ impl ExerciseRunner for Compared {
     }
 }
 
-fn comparison(engine_out: &str, torch_out: &str) -> cudatutor::run::diff::DiffReport {
-    let engine = RunReport {
-        backend: "sim".into(),
-        device_name: "Simulated H200 (modelled)".into(),
-        stdout: engine_out.into(),
-        ok: true,
-        ..RunReport::default()
-    };
-    let pytorch = RunReport {
-        backend: "pytorch".into(),
-        device_name: "real PyTorch 2.15.0 · CPU".into(),
-        stdout: torch_out.into(),
-        ok: true,
-        ..RunReport::default()
-    };
-    cudatutor::run::diff::DiffReport {
-        differences: cudatutor::run::diff::differences(&engine, &pytorch),
-        engine,
-        pytorch,
-        pytorch_failed: None,
-    }
-}
-
 fn compare_app(lang: Lang, diff: cudatutor::run::diff::DiffReport) -> App {
     app_on("tests/fixtures/lessons/deck", lang, Progress::default())
         .with_runner(Arc::new(Compared(diff)))
+}
+
+/// `D` on the first card of a pager whose comparisons give `diff`, in `lang`: the screen once
+/// the comparison is in.
+fn compared_on_screen(lang: Lang, diff: cudatutor::run::diff::DiffReport) -> String {
+    let mut app = on_first_card(compare_app(lang, diff));
+    press(&mut app, KeyCode::Char('D'));
+    assert!(app.wait_for_run(Duration::from_secs(10)));
+    screen(&mut app, 100, 30)
 }
 
 /// `D` on a card runs it on both in the background, then shows the comparison over the page:
@@ -479,9 +480,7 @@ fn compare_app(lang: Lang, diff: cudatutor::run::diff::DiffReport) -> App {
 /// so the help lists it and the editor treats `D` as text.
 #[test]
 fn d_compares_the_exercise_with_real_pytorch() {
-    let mut app = compare_app(Lang::En, comparison("512\n", "512\n"));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(compare_app(Lang::En, comparison("512\n", "512\n")));
     press(&mut app, KeyCode::Char('D'));
     assert!(app.is_running(), "D starts in the background");
     assert!(app.wait_for_run(Duration::from_secs(10)));
@@ -494,24 +493,14 @@ fn d_compares_the_exercise_with_real_pytorch() {
     assert!(!s.contains("Engine vs. real PyTorch"), "{s}");
     assert_eq!(app.focused_exercise().as_deref(), Some(FIRST));
 
-    let mut app = compare_app(Lang::En, comparison("512\n", "1024\n"));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('D'));
-    assert!(app.wait_for_run(Duration::from_secs(10)));
-    let s = screen(&mut app, 100, 30);
+    let s = compared_on_screen(Lang::En, comparison("512\n", "1024\n"));
     assert!(s.contains("1 difference(s):"), "{s}");
     assert!(s.contains("stdout line 1"), "{s}");
     assert!(s.contains("engine:  \"512\""), "{s}");
     assert!(s.contains("pytorch: \"1024\""), "{s}");
 
     // In Chinese.
-    let mut app = compare_app(Lang::Zh, comparison("512\n", "1024\n"));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Char('D'));
-    assert!(app.wait_for_run(Duration::from_secs(10)));
-    let s = screen(&mut app, 100, 30);
+    let s = compared_on_screen(Lang::Zh, comparison("512\n", "1024\n"));
     assert!(s.contains("有 1 处不同"), "{s}");
     assert!(s.contains("标准输出第 1 行"), "{s}");
 
@@ -654,9 +643,7 @@ fn e_edits_the_exercise_in_the_learners_editor() {
 /// says so.
 #[test]
 fn a_key_that_is_not_a_card_key_opens_the_editor_and_is_typed() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(RunReport::default()));
     let lesson = app.pager.current;
     let before = app.card(FIRST).unwrap().code();
     typed(&mut app, "print(1)");
@@ -691,9 +678,7 @@ fn a_key_that_is_not_a_card_key_opens_the_editor_and_is_typed() {
 /// the two that acted before it, and from there on every key is code.
 #[test]
 fn card_keys_typed_before_code_are_named_when_the_code_starts() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(RunReport::default()));
     typed(&mut app, "ori");
     assert!(app.editing());
     let s = screen(&mut app, 100, 30);
@@ -704,9 +689,7 @@ fn card_keys_typed_before_code_are_named_when_the_code_starts() {
     typed(&mut app, "gin = 9");
     assert!(app.card(FIRST).unwrap().code().contains("igin = 9"));
     // A card key alone, then another card key: nothing is typed, nothing named.
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(RunReport::default()));
     press(&mut app, KeyCode::Char('o'));
     press(&mut app, KeyCode::Char('m'));
     assert!(!app.editing());
@@ -749,9 +732,7 @@ fn a_card_key_with_no_card_focused_says_why() {
 /// the footer says so, so a `c` meant for the checks pane is no surprise.
 #[test]
 fn the_editor_keeps_the_keys_after_f5_and_says_so() {
-    let mut app = deck_app(counters_report(false));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(counters_report(false)));
     press(&mut app, KeyCode::Enter);
     assert!(app.editing());
     press(&mut app, KeyCode::F(5));
@@ -775,6 +756,14 @@ struct BlockingFails {
     seen: Mutex<Vec<bool>>,
 }
 
+impl BlockingFails {
+    fn new() -> Arc<BlockingFails> {
+        Arc::new(BlockingFails {
+            seen: Mutex::new(Vec::new()),
+        })
+    }
+}
+
 impl ExerciseRunner for BlockingFails {
     fn run(&self, _: &str, _: Option<&str>, opts: &RunOptions) -> RunReport {
         self.seen.lock().unwrap().push(opts.launch_blocking);
@@ -782,20 +771,16 @@ impl ExerciseRunner for BlockingFails {
         RunReport {
             launch_blocking: opts.launch_blocking,
             ok: passed,
-            checks: vec![cudatutor::run::CheckResult {
-                source: "assert ok".into(),
-                line: 1,
+            checks: vec![check_result(
+                1,
+                "assert ok",
                 passed,
-                message: Some(
-                    if passed {
-                        "fine"
-                    } else {
-                        "launch blocking should be off"
-                    }
-                    .into(),
-                ),
-                error: None,
-            }],
+                Some(if passed {
+                    "fine"
+                } else {
+                    "launch blocking should be off"
+                }),
+            )],
             ..RunReport::default()
         }
     }
@@ -808,12 +793,8 @@ impl ExerciseRunner for BlockingFails {
 /// is an experiment: it never turns a ✓ into a ✗ nor counts as an attempt.
 #[test]
 fn blocking_is_one_experiment_run_of_one_card() {
-    let runner = Arc::new(BlockingFails {
-        seen: Mutex::new(Vec::new()),
-    });
-    let mut app = deck_app(RunReport::default()).with_runner(runner.clone());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let runner = BlockingFails::new();
+    let mut app = on_first_card(deck_app(RunReport::default()).with_runner(runner.clone()));
     run_and_wait(&mut app);
     let ex = app.exercise(FIRST).unwrap().clone();
     assert!(app.progress().passed(&ex));
@@ -846,14 +827,8 @@ fn blocking_is_one_experiment_run_of_one_card() {
 /// The prediction note shows once (under the editor), not again in the pane.
 #[test]
 fn the_prediction_message_shows_once() {
-    let mut app = deck_app(counters_report(true));
-    app.catalog.lessons[0].exercises[0].predict = vec!["predicted".into()];
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    run_and_wait(&mut app);
-    for pane in ['o', 'm', 't'] {
-        press(&mut app, KeyCode::Char(pane));
-        let s = screen(&mut app, 100, 40);
+    let mut app = ran_the_predicting_exercise(true);
+    in_each_pane(&mut app, |pane, s| {
         assert_eq!(
             s.matches("Write your prediction first").count(),
             1,
@@ -863,7 +838,7 @@ fn the_prediction_message_shows_once() {
             s.contains("Hidden until you write your prediction"),
             "{pane}:\n{s}"
         );
-    }
+    });
 }
 
 /// F5 from the editor brings the result into view, as `r` does.
@@ -917,15 +892,9 @@ fn readme_key_tables_are_generated_from_the_key_table() {
 /// says the exercise was solved, and `u` brings the passing code and its ✓ back.
 #[test]
 fn a_reset_after_a_pass_says_solved_before_and_u_brings_the_check_back() {
-    let runner = Arc::new(BlockingFails {
-        seen: Mutex::new(Vec::new()),
-    });
-    let mut app = deck_app(RunReport::default()).with_runner(runner);
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    press(&mut app, KeyCode::Enter);
-    typed(&mut app, "# mine\n");
-    press(&mut app, KeyCode::Esc);
+    let runner = BlockingFails::new();
+    let mut app = on_first_card(deck_app(RunReport::default()).with_runner(runner));
+    edit_focused(&mut app, "# mine\n");
     run_and_wait(&mut app);
     assert!(screen(&mut app, 100, 30).contains("Exercise deck-counters ✓"));
     press(&mut app, KeyCode::Char('x'));
@@ -945,18 +914,12 @@ fn a_reset_after_a_pass_says_solved_before_and_u_brings_the_check_back() {
 /// A run of the same code again (a stray `r`) is not a new attempt; a run of changed code is.
 #[test]
 fn running_unchanged_code_again_is_not_an_attempt() {
-    let runner = Arc::new(BlockingFails {
-        seen: Mutex::new(Vec::new()),
-    });
-    let mut app = deck_app(RunReport::default()).with_runner(runner);
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let runner = BlockingFails::new();
+    let mut app = on_first_card(deck_app(RunReport::default()).with_runner(runner));
     run_and_wait(&mut app);
     run_and_wait(&mut app);
     assert_eq!(app.progress().stats[FIRST].attempts, 1);
-    press(&mut app, KeyCode::Enter);
-    typed(&mut app, "# changed\n");
-    press(&mut app, KeyCode::Esc);
+    edit_focused(&mut app, "# changed\n");
     run_and_wait(&mut app);
     assert_eq!(app.progress().stats[FIRST].attempts, 2);
 }
@@ -964,9 +927,7 @@ fn running_unchanged_code_again_is_not_an_attempt() {
 /// Opening the solution is recorded for `report`.
 #[test]
 fn a_viewed_solution_is_recorded_for_report() {
-    let mut app = deck_app(RunReport::default());
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = on_first_card(deck_app(RunReport::default()));
     press(&mut app, KeyCode::Char('s'));
     assert!(
         !app.progress()

@@ -6,9 +6,7 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use cudatutor::lesson::Lang;
 use cudatutor::progress::{Progress, Store, quiz_key};
-use cudatutor::run::{
-    BackendLabel, CheckResult, ErrorReport, RunOptions, RunReport, TimelineEntry,
-};
+use cudatutor::run::{BackendLabel, ErrorReport, RunOptions, RunReport, TimelineEntry};
 use cudatutor::ui::{App, ExerciseRunner};
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -17,8 +15,8 @@ use std::time::{Duration, Instant};
 #[path = "support/pager.rs"]
 mod pager;
 use pager::{
-    UntilCancelled, app_on, draw, frame_text, key, press, sim_label, sim_memory, timeline_entry,
-    typed,
+    CURSOR_KEYS, UntilCancelled, app_on, check_result, draw, frame_text, key, press, sim_label,
+    sim_memory, timeline_entry, typed,
 };
 
 const LABEL: &str = "sim · Simulated H200 (modelled)";
@@ -123,23 +121,18 @@ fn passing() -> RunReport {
         memory: sim_memory(1536, 1536),
         timeline: timeline(),
         checks: vec![
-            CheckResult {
-                source:
-                    "assert labels.max().item() < 5, \"a label is still >= the number of classes\""
-                        .into(),
-                line: 1,
-                passed: true,
-                message: None,
-                error: None,
-            },
-            CheckResult {
-                source: "assert loss.device.type == 'cuda', \"keep the computation on the GPU\""
-                    .into(),
-                line: 2,
-                passed: true,
-                message: None,
-                error: None,
-            },
+            check_result(
+                1,
+                "assert labels.max().item() < 5, \"a label is still >= the number of classes\"",
+                true,
+                None,
+            ),
+            check_result(
+                2,
+                "assert loss.device.type == 'cuda', \"keep the computation on the GPU\"",
+                true,
+                None,
+            ),
         ],
         ..RunReport::default()
     }
@@ -639,25 +632,21 @@ fn any_key() -> impl Strategy<Value = KeyEvent> {
             'j', 'k', 'G', '/', '?'
         ])
         .prop_map(KeyCode::Char),
-        prop::sample::select(vec![
-            KeyCode::Tab,
-            KeyCode::BackTab,
-            KeyCode::Enter,
-            KeyCode::Esc,
-            KeyCode::Backspace,
-            KeyCode::Delete,
-            KeyCode::Up,
-            KeyCode::Down,
-            KeyCode::Left,
-            KeyCode::Right,
-            KeyCode::Home,
-            KeyCode::End,
-            KeyCode::PageUp,
-            KeyCode::PageDown,
-            KeyCode::F(2),
-            KeyCode::F(5),
-            KeyCode::F(6),
-        ]),
+        prop::sample::select(
+            [
+                &[
+                    KeyCode::Tab,
+                    KeyCode::BackTab,
+                    KeyCode::Enter,
+                    KeyCode::Esc,
+                    KeyCode::Backspace,
+                    KeyCode::Delete,
+                ][..],
+                &CURSOR_KEYS,
+                &[KeyCode::F(2), KeyCode::F(5), KeyCode::F(6)],
+            ]
+            .concat()
+        ),
     ];
     let modifiers = prop::sample::select(vec![
         KeyModifiers::NONE,

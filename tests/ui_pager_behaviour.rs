@@ -35,8 +35,8 @@ mod api {
 #[path = "support/pager.rs"]
 mod pager;
 use pager::{
-    Fixed, UntilCancelled, app_on, ctrl, deck_app, key, press, run_and_wait, screen_rows,
-    sim_memory, timeline_entry, times, typed,
+    Fixed, UntilCancelled, app_on, check_result, ctrl, deck_app, key, press, run_and_wait,
+    screen_rows, sim_memory, timeline_entry, times, typed,
 };
 
 const FIRST: &str = "deck-counters";
@@ -162,6 +162,16 @@ fn labels_app(lang: Lang, report: RunReport, progress: Progress) -> App {
         .with_runner(Arc::new(Fixed(Mutex::new(report))))
 }
 
+/// The exercise fixture's pager in English at `w` x `h`, its card run with `report` as the
+/// run's report.
+fn ran_the_labels_exercise(report: RunReport, w: u16, h: u16) -> App {
+    let mut app = labels_app(Lang::En, report, Progress::default());
+    screen_rows(&mut app, w, h);
+    press(&mut app, KeyCode::Tab);
+    run_and_wait(&mut app);
+    app
+}
+
 /// A pager on the deck at `w` x `h` (its runs report nothing) with the first card's editor open.
 fn editing_the_first_card(w: u16, h: u16) -> App {
     let mut app = deck_app(RunReport::default());
@@ -169,6 +179,18 @@ fn editing_the_first_card(w: u16, h: u16) -> App {
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Enter);
     app
+}
+
+/// In the editor: a new line after the code's last (Ctrl-End, Enter).
+fn new_last_line(app: &mut App) {
+    key(app, KeyCode::End, KeyModifiers::CONTROL);
+    press(app, KeyCode::Enter);
+}
+
+/// The first card's code is as `expected` says.
+fn assert_first_code(app: &App, expected: impl Fn(&str) -> bool) {
+    let code = api::code(app, FIRST);
+    assert!(expected(&code), "{code:?}");
 }
 
 /// The exercise fixture at 100x30 with its card's run started (`r`) on a runner that goes on
@@ -426,10 +448,7 @@ fn short_output_panes_show_the_file_and_exception_lines() {
 /// The timeline looked the same with CUDA_LAUNCH_BLOCKING on and off (the same gap).
 #[test]
 fn the_timeline_shows_what_blocking_changes() {
-    let mut app = labels_app(Lang::En, blocking(), Progress::default());
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    run_and_wait(&mut app);
+    let mut app = ran_the_labels_exercise(blocking(), 100, 30);
     press(&mut app, KeyCode::Char('t'));
     let all = text(&screen_rows(&mut app, 100, 40));
     assert!(!all.contains('╰'), "no gap to join under blocking:\n{all}");
@@ -441,14 +460,7 @@ fn the_timeline_shows_what_blocking_changes() {
 #[test]
 fn every_timeline_mark_is_labelled_and_the_glyphs_explained() {
     for width in [80u16, 100, 160] {
-        let mut app = labels_app(
-            Lang::En,
-            deferred(1, "print(loss.item())"),
-            Progress::default(),
-        );
-        screen_rows(&mut app, width, 40);
-        press(&mut app, KeyCode::Tab);
-        run_and_wait(&mut app);
+        let mut app = ran_the_labels_exercise(deferred(1, "print(loss.item())"), width, 40);
         press(&mut app, KeyCode::Char('t'));
         let rows = screen_rows(&mut app, width, 40);
         let all = text(&rows);
@@ -489,14 +501,7 @@ fn every_timeline_mark_is_labelled_and_the_glyphs_explained() {
 /// The memory sparkline had no line axis, zero was blank, and "peak 8…" was cut.
 #[test]
 fn the_memory_pane_has_an_axis_a_visible_zero_and_whole_counters() {
-    let mut app = labels_app(
-        Lang::En,
-        deferred(1, "print(loss.item())"),
-        Progress::default(),
-    );
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    run_and_wait(&mut app);
+    let mut app = ran_the_labels_exercise(deferred(1, "print(loss.item())"), 100, 30);
     press(&mut app, KeyCode::Char('m'));
     let rows = screen_rows(&mut app, 100, 40);
     let all = text(&rows);
@@ -519,20 +524,18 @@ fn the_checks_pane_shows_messages_not_sources() {
     let report = RunReport {
         ok: true,
         checks: vec![
-            CheckResult {
-                source: "assert torch.cuda.memory_allocated() == 2048, \"count again\"".into(),
-                line: 1,
-                passed: false,
-                message: Some("count again".into()),
-                error: None,
-            },
-            CheckResult {
-                source: "assert predicted > 0, \"predict a number of bytes\"".into(),
-                line: 2,
-                passed: true,
-                message: None,
-                error: None,
-            },
+            check_result(
+                1,
+                "assert torch.cuda.memory_allocated() == 2048, \"count again\"",
+                false,
+                Some("count again"),
+            ),
+            check_result(
+                2,
+                "assert predicted > 0, \"predict a number of bytes\"",
+                true,
+                None,
+            ),
         ],
         ..RunReport::default()
     };
@@ -556,25 +559,16 @@ fn ctrl_home_and_ctrl_end_go_to_the_ends_of_the_code() {
     press(&mut app, KeyCode::Right);
     key(&mut app, KeyCode::End, KeyModifiers::CONTROL);
     typed(&mut app, "Z");
-    assert!(
-        api::code(&app, FIRST).ends_with("allocated())Z"),
-        "{}",
-        api::code(&app, FIRST)
-    );
+    assert_first_code(&app, |code| code.ends_with("allocated())Z"));
     key(&mut app, KeyCode::Home, KeyModifiers::CONTROL);
     typed(&mut app, "A");
-    assert!(
-        api::code(&app, FIRST).starts_with("Aimport torch"),
-        "{}",
-        api::code(&app, FIRST)
-    );
+    assert_first_code(&app, |code| code.starts_with("Aimport torch"));
 }
 
 #[test]
 fn the_editor_comes_back_from_the_side_once_the_line_is_short() {
     let mut app = editing_the_first_card(80, 30);
-    key(&mut app, KeyCode::End, KeyModifiers::CONTROL);
-    press(&mut app, KeyCode::Enter);
+    new_last_line(&mut app);
     typed(&mut app, &format!("s = '{}'", "w".repeat(80)));
     screen_rows(&mut app, 80, 30);
     times(&mut app, KeyCode::Backspace, 80);
@@ -585,18 +579,13 @@ fn the_editor_comes_back_from_the_side_once_the_line_is_short() {
 #[test]
 fn backspace_in_indentation_goes_back_one_indent_stop() {
     let mut app = editing_the_first_card(100, 30);
-    key(&mut app, KeyCode::End, KeyModifiers::CONTROL);
-    press(&mut app, KeyCode::Enter);
+    new_last_line(&mut app);
     typed(&mut app, "if x:");
     press(&mut app, KeyCode::Enter);
     typed(&mut app, "    ");
     press(&mut app, KeyCode::Backspace);
     typed(&mut app, "y");
-    assert!(
-        api::code(&app, FIRST).ends_with("if x:\n    y"),
-        "{:?}",
-        api::code(&app, FIRST)
-    );
+    assert_first_code(&app, |code| code.ends_with("if x:\n    y"));
 }
 
 /// Code blocks were cut with … and could not scroll sideways.
@@ -688,14 +677,7 @@ fn the_lesson_list_works_from_the_keyboard() {
 /// After a reset the old output and gutter marks stayed.
 #[test]
 fn a_reset_clears_the_old_output_and_marks() {
-    let mut app = labels_app(
-        Lang::En,
-        deferred(1, "print(loss.item())"),
-        Progress::default(),
-    );
-    screen_rows(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
-    run_and_wait(&mut app);
+    let mut app = ran_the_labels_exercise(deferred(1, "print(loss.item())"), 100, 30);
     assert!(text(&screen_rows(&mut app, 100, 30)).contains("▶8"));
     press(&mut app, KeyCode::Char('x'));
     press(&mut app, KeyCode::Char('y'));

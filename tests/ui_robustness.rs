@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 mod cli;
 #[path = "support/pager.rs"]
 mod pager;
-use pager::{DECK, catalog, fresh_app, key, press, screen, sim_label, typed};
+use pager::{DECK, catalog, check_result, fresh_app, key, press, screen, sim_label, typed};
 
 const FIRST: &str = "deck-counters";
 const SECOND: &str = "deck-two-fixes";
@@ -40,6 +40,15 @@ fn pager_on(dir: &Path, runner: Arc<dyn ExerciseRunner>) -> App {
     )
     .with_runner(runner)
     .with_store(store)
+}
+
+/// A pager as `pager_on` makes it, drawn at 100x30 with its first exercise card focused (Tab):
+/// a learner about to edit or run that exercise.
+fn pager_on_first_card(dir: &Path, runner: Arc<dyn ExerciseRunner>) -> App {
+    let mut app = pager_on(dir, runner);
+    screen(&mut app, 100, 30);
+    press(&mut app, KeyCode::Tab);
+    app
 }
 
 /// Types `text` at the top of the focused card's code.
@@ -109,9 +118,7 @@ fn a_panic_in_a_run_is_an_internal_error_that_no_hook_sees() {
         eprintln!("{info}");
     }));
     let dir = temp_dir("panic");
-    let mut app = pager_on(&dir, Arc::new(Panics));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = pager_on_first_card(&dir, Arc::new(Panics));
     edit_focused(&mut app, "# mine\n");
     let code = app.card(FIRST).unwrap().code();
     press(&mut app, KeyCode::Char('r'));
@@ -148,9 +155,7 @@ fn a_panic_in_a_run_is_an_internal_error_that_no_hook_sees() {
 #[test]
 fn a_run_saves_the_pending_edit_first() {
     let dir = temp_dir("flush");
-    let mut app = pager_on(&dir, Arc::new(Quiet));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = pager_on_first_card(&dir, Arc::new(Quiet));
     edit_focused(&mut app, "# just typed\n");
     assert_eq!(saved_code(&dir, FIRST), None, "not yet saved (debounce)");
     press(&mut app, KeyCode::Char('r'));
@@ -164,13 +169,7 @@ fn a_run_saves_the_pending_edit_first() {
 #[test]
 fn two_pagers_on_one_data_dir_keep_both_edits() {
     let dir = temp_dir("two-pagers");
-    let mut a = pager_on(&dir, Arc::new(Quiet));
-    let mut b = pager_on(&dir, Arc::new(Quiet));
-    screen(&mut a, 100, 30);
-    screen(&mut b, 100, 30);
-    press(&mut a, KeyCode::Tab);
-    edit_focused(&mut a, "# from A\n");
-    a.tick(Instant::now() + Duration::from_secs(1));
+    let (mut a, mut b) = two_windows_after_a_saved(&dir);
     press(&mut b, KeyCode::Tab);
     press(&mut b, KeyCode::Tab);
     assert_eq!(b.focused_exercise().as_deref(), Some(SECOND));
@@ -246,9 +245,9 @@ fn two_pagers_on_the_same_exercise_lose_neither_edit() {
     assert!(!screen(&mut b, 100, 30).contains("Another window"));
 }
 
-/// A edits and saves deck-counters, then B (loaded before A saved) edits it and saves: B's
-/// save finds A's version. Returns both windows, B asking.
-fn two_windows_on_one_exercise(dir: &Path) -> (App, App) {
+/// Two windows (A, B) on `dir`, both loaded and drawn before either saves; then A puts
+/// "# from A" at the top of the first exercise and saves it.
+fn two_windows_after_a_saved(dir: &Path) -> (App, App) {
     let mut a = pager_on(dir, Arc::new(Quiet));
     let mut b = pager_on(dir, Arc::new(Quiet));
     screen(&mut a, 100, 30);
@@ -256,6 +255,13 @@ fn two_windows_on_one_exercise(dir: &Path) -> (App, App) {
     press(&mut a, KeyCode::Tab);
     edit_focused(&mut a, "# from A\n");
     a.tick(Instant::now() + Duration::from_secs(1));
+    (a, b)
+}
+
+/// A edits and saves deck-counters, then B (loaded before A saved) edits it and saves: B's
+/// save finds A's version. Returns both windows, B asking.
+fn two_windows_on_one_exercise(dir: &Path) -> (App, App) {
+    let (a, mut b) = two_windows_after_a_saved(dir);
     press(&mut b, KeyCode::Tab);
     edit_focused(&mut b, "# from B\n");
     b.tick(Instant::now() + Duration::from_secs(1));
@@ -342,13 +348,7 @@ impl ExerciseRunner for AllPass {
     fn run(&self, _: &str, _: Option<&str>, _: &RunOptions) -> RunReport {
         RunReport {
             ok: true,
-            checks: vec![cudatutor::run::CheckResult {
-                source: "assert True".into(),
-                line: 1,
-                passed: true,
-                message: Some("fine".into()),
-                error: None,
-            }],
+            checks: vec![check_result(1, "assert True", true, Some("fine"))],
             ..RunReport::default()
         }
     }
@@ -363,9 +363,7 @@ impl ExerciseRunner for AllPass {
 #[test]
 fn the_tick_follows_the_code_in_the_card() {
     let dir = temp_dir("tick");
-    let mut app = pager_on(&dir, Arc::new(AllPass));
-    screen(&mut app, 100, 30);
-    press(&mut app, KeyCode::Tab);
+    let mut app = pager_on_first_card(&dir, Arc::new(AllPass));
     press(&mut app, KeyCode::Char('r'));
     assert!(app.wait_for_run(Duration::from_secs(10)));
     let ticked = format!("{FIRST} ✓");

@@ -121,6 +121,16 @@ fn without_numbers(line: &str) -> String {
         .collect()
 }
 
+/// (cause, reason) that both say `lead` then an error line: the cause quotes it `normalise`d
+/// (so scripts that fail alike on other sizes group together) in `cause_width` chars, the
+/// reason quotes it as it is in `reason_width`.
+fn quoting(lead: &str, line: &str, cause_width: usize, reason_width: usize) -> (String, String) {
+    (
+        format!("{lead}{}", clip(&normalise(line), cause_width)),
+        format!("{lead}{}", clip(line, reason_width)),
+    )
+}
+
 /// (cause to group by, reason with this script's specifics).
 pub(crate) fn cause(o: &Observed) -> (String, String) {
     let same = |s: String| (s.clone(), s);
@@ -154,22 +164,10 @@ pub(crate) fn cause(o: &Observed) -> (String, String) {
         } else {
             got
         };
-        return (
-            format!("raises {}", clip(&normalise(got), 110)),
-            format!("raises {}", clip(got, 150)),
-        );
+        return quoting("raises ", got, 110, 150);
     }
     if want_raised && !got_raised {
-        return (
-            format!(
-                "no error where PyTorch raises {}",
-                clip(&normalise(o.want_last_err), 100)
-            ),
-            format!(
-                "no error where PyTorch raises {}",
-                clip(o.want_last_err, 130)
-            ),
-        );
+        return quoting("no error where PyTorch raises ", o.want_last_err, 100, 130);
     }
     if got_code != o.want_code {
         return same(format!(

@@ -15,6 +15,18 @@ use cudatutor::engine::cuda::ops::{
 use cudatutor::engine::cuda::real::CudaDevice;
 use cudatutor::engine::cuda::selftest::SelfTestReport;
 
+#[path = "../support/warm_runs.rs"]
+mod warm_runs;
+use warm_runs::timed_warm_runs;
+
+/// The cudatutor binary: on the GPU machine it is not where it was built, and gpu-check.sh
+/// names it in CUDATUTOR_BIN.
+fn cudatutor_bin() -> std::path::PathBuf {
+    std::env::var_os("CUDATUTOR_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_cudatutor").into())
+}
+
 fn gpu() -> CudaDevice {
     let n = nvrtc::locate().unwrap_or_else(|e| panic!("NVRTC is needed: {e}"));
     let dir = std::env::temp_dir().join(format!("cudatutor-gpu-tests-{}", std::process::id()));
@@ -82,6 +94,11 @@ fn both(
     (outs.pop().unwrap(), e_out)
 }
 
+/// `ptr` as a contiguous 1-D operand or output of an elementwise kernel.
+fn dense(ptr: DevicePtr) -> Strided<'static> {
+    Strided { ptr, strides: &[1] }
+}
+
 fn close(what: &str, g: &[f32], e: &[f32], rel: f32) {
     for (i, (a, b)) in g.iter().zip(e).enumerate() {
         let ok = a.to_bits() == b.to_bits() || (a - b).abs() <= rel * b.abs().max(1e-30);
@@ -107,11 +124,7 @@ fn close_abs(what: &str, g: &[f32], e: &[f32], tol: f32) {
 #[test]
 #[ignore = "needs a GPU (scripts/gpu-check.sh)"]
 fn gpu_self_test_passes_in_its_own_process() {
-    // On the GPU machine the binary is not where it was built: gpu-check.sh names it.
-    let bin = std::env::var_os("CUDATUTOR_BIN")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| env!("CARGO_BIN_EXE_cudatutor").into());
-    let out = std::process::Command::new(bin)
+    let out = std::process::Command::new(cudatutor_bin())
         .arg("__selftest")
         .env(
             "CUDATUTOR_CACHE_DIR",
@@ -149,24 +162,8 @@ fn gpu_elementwise_compare_and_copy_agree_with_the_emulated_device_bit_for_bit()
     ] {
         let (g, e) = both(5000, 132, &|k, d, out| {
             let (a, b) = (upload(d, &f32s(&x)), upload(d, &f32s(&y)));
-            k.binary(
-                op,
-                Elem::F32,
-                &[5000],
-                Strided {
-                    ptr: a,
-                    strides: &[1],
-                },
-                Strided {
-                    ptr: b,
-                    strides: &[1],
-                },
-                Strided {
-                    ptr: out,
-                    strides: &[1],
-                },
-            )
-            .unwrap();
+            k.binary(op, Elem::F32, &[5000], dense(a), dense(b), dense(out))
+                .unwrap();
         });
         close(&format!("{op:?}"), &g, &e, 0.0);
     }
@@ -176,15 +173,9 @@ fn gpu_elementwise_compare_and_copy_agree_with_the_emulated_device_bit_for_bit()
             BinaryKernel::Div,
             false,
             &[5000],
-            Strided {
-                ptr: a,
-                strides: &[1],
-            },
+            dense(a),
             Scalar::F32(3.0),
-            Strided {
-                ptr: out,
-                strides: &[1],
-            },
+            dense(out),
         )
         .unwrap();
     });
@@ -195,20 +186,8 @@ fn gpu_elementwise_compare_and_copy_agree_with_the_emulated_device_bit_for_bit()
                 d,
                 &f32s(&y.iter().map(|v| v.abs() + 0.5).collect::<Vec<_>>()),
             );
-            k.unary(
-                op,
-                Elem::F32,
-                &[5000],
-                Strided {
-                    ptr: a,
-                    strides: &[1],
-                },
-                Strided {
-                    ptr: out,
-                    strides: &[1],
-                },
-            )
-            .unwrap();
+            k.unary(op, Elem::F32, &[5000], dense(a), dense(out))
+                .unwrap();
         });
         // CUDA's expf/logf/tanhf are within 2 ulp of the correctly rounded value.
         close(&format!("{op:?}"), &g, &e, 5e-7);
@@ -218,15 +197,9 @@ fn gpu_elementwise_compare_and_copy_agree_with_the_emulated_device_bit_for_bit()
         k.compare_scalar(
             CompareKernel::Gt,
             &[5000],
-            Strided {
-                ptr: a,
-                strides: &[1],
-            },
+            dense(a),
             Scalar::F32(0.0),
-            Strided {
-                ptr: out,
-                strides: &[1],
-            },
+            dense(out),
         )
         .unwrap();
     });
@@ -480,10 +453,7 @@ fn gpu_lesson_exercises_give_the_sims_reports() {
     use cudatutor::run::worker::WorkerClient;
     use cudatutor::run::{BackendChoice, RunOptions, run_exercise_in_process};
     use report_compare::{Allowed, first_difference, lesson_runs};
-    let bin = std::env::var_os("CUDATUTOR_BIN")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| env!("CARGO_BIN_EXE_cudatutor").into());
-    let mut client = WorkerClient::with_program(bin);
+    let mut client = WorkerClient::with_program(cudatutor_bin());
     let catalog = Catalog::builtin(Lang::En).unwrap();
     let (mut exact, mut float_only, mut runs) = (0, 0, 0);
     let (mut launches, mut fallbacks) = (0u64, std::collections::BTreeMap::new());
@@ -560,11 +530,8 @@ fn gpu_lesson_exercises_give_the_sims_reports() {
 #[test]
 #[ignore = "needs a GPU (scripts/gpu-check.sh)"]
 fn gpu_warm_worker_first_and_warm_runs() {
-    use cudatutor::run::{BackendChoice, RunOptions, run_exercise, warm_worker};
-    let bin = std::env::var_os("CUDATUTOR_BIN")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| env!("CARGO_BIN_EXE_cudatutor").into());
-    warm_worker::use_program(bin);
+    use cudatutor::run::{BackendChoice, RunOptions, warm_worker};
+    warm_worker::use_program(cudatutor_bin());
     let (backend, name) = match std::env::var("CUDATUTOR_WARM_BACKEND").as_deref() {
         Ok("emulated") => (BackendChoice::Emulated, "emulated"),
         _ => (BackendChoice::Cuda, "cuda"),
@@ -573,17 +540,8 @@ fn gpu_warm_worker_first_and_warm_runs() {
         backend,
         ..RunOptions::default()
     };
-    let code = "import torch\nx = torch.ones(4, device='cuda') * 3\nprint(x.sum().item())\n";
-    let mut ms = Vec::new();
-    let mut pids = Vec::new();
-    for _ in 0..5 {
-        let t = std::time::Instant::now();
-        let r = run_exercise(code, None, &opts);
-        ms.push(t.elapsed().as_secs_f64() * 1e3);
-        assert_eq!(r.backend, name, "{:?} {:?}", r.internal_error, r.error);
-        assert_eq!(r.stdout, "12.0\n");
-        pids.push(warm_worker::pid().expect("a warm worker after the run"));
-    }
+    let (times, pids) = timed_warm_runs(&opts, name, 5);
+    let ms: Vec<f64> = times.iter().map(|t| t.as_secs_f64() * 1e3).collect();
     warm_worker::release();
     let warm: Vec<String> = ms[1..].iter().map(|t| format!("{t:.1}")).collect();
     eprintln!(

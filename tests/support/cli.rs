@@ -30,6 +30,19 @@ pub(crate) fn cudatutor(data: &Path, args: &[&str]) -> Output {
     command(data).args(args).output().expect("binary runs")
 }
 
+/// The stdout of a finished run that must have exited with `code` (else the test fails,
+/// showing what it wrote to stdout and stderr).
+pub(crate) fn stdout_of_exit(out: &Output, code: i32) -> String {
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
 /// How many exercises the built-in lessons hold (English and Chinese hold the same ids).
 pub(crate) fn builtin_exercise_count() -> usize {
     Catalog::builtin(Lang::En)

@@ -7,8 +7,8 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use cudatutor::lesson::{Catalog, Lang};
 use cudatutor::progress::Progress;
 use cudatutor::run::{
-    Backend, BackendLabel, DeviceMemory, ErrorReport, MemoryReport, RunOptions, RunReport,
-    TimelineEntry,
+    Backend, BackendLabel, CheckResult, DeviceMemory, ErrorReport, MemoryReport, RunOptions,
+    RunReport, TimelineEntry,
 };
 use cudatutor::ui::{App, ExerciseRunner, Theme};
 use ratatui::{Terminal, backend::TestBackend};
@@ -16,6 +16,36 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The keys that move a cursor or the view, in the order the random key tests draw them from
+/// (tests/ui_exercise_snapshots.rs, tests/fuzz_tui.rs).
+pub(crate) const CURSOR_KEYS: [KeyCode; 8] = [
+    KeyCode::Up,
+    KeyCode::Down,
+    KeyCode::Left,
+    KeyCode::Right,
+    KeyCode::Home,
+    KeyCode::End,
+    KeyCode::PageUp,
+    KeyCode::PageDown,
+];
+
+/// The result of the assert on check line `line` (`source`, its text): passed or not, with the
+/// message the learner sees; it raised nothing.
+pub(crate) fn check_result(
+    line: u32,
+    source: &str,
+    passed: bool,
+    message: Option<&str>,
+) -> CheckResult {
+    CheckResult {
+        source: source.into(),
+        line,
+        passed,
+        message: message.map(Into::into),
+        error: None,
+    }
+}
 
 /// The deck of short lessons most pager tests walk through.
 pub(crate) const DECK: &str = "tests/fixtures/lessons/deck";

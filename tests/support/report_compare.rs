@@ -202,3 +202,20 @@ pub(crate) fn known_gaps(text: &str) -> BTreeMap<String, (Allowed, String)> {
         })
         .collect()
 }
+
+/// A failure for each entry of a known-gaps file (`file`) that no run was `seen` to need and
+/// that has no failure of its own: an entry for a run that `missing` (was not run, was not
+/// recorded), so the file cannot go stale.
+pub(crate) fn stale_gaps<'a>(
+    gaps: impl IntoIterator<Item = &'a String>,
+    seen: &[String],
+    failures: &mut Vec<String>,
+    file: &str,
+    missing: &str,
+) {
+    for key in gaps {
+        if !seen.contains(key) && !failures.iter().any(|f| f.starts_with(key.as_str())) {
+            failures.push(format!("{key} is in {file} but {missing}"));
+        }
+    }
+}
