@@ -31,6 +31,7 @@ const PRELUDES: &[(&str, &str)] = &[
     ("collections", include_str!("collections.py")),
     ("typing", include_str!("typing.py")),
     ("random", include_str!("random.py")),
+    ("bisect", include_str!("bisect.py")),
     ("_fs", include_str!("_fs.py")),
     ("os.path", include_str!("ospath.py")),
     ("json", include_str!("json.py")),
