@@ -94,12 +94,8 @@ impl NativeObject for StructSeq {
         it: &mut Interpreter,
         item: &Value,
     ) -> PyResult<Option<bool>> {
-        for (_, v) in &self.fields {
-            if it.eq(v, item)? {
-                return Ok(Some(true));
-            }
-        }
-        Ok(Some(false))
+        // the tuple's own `in`: an item that is the one looked for matches without `==`
+        it.contains(&self.tuple(), item).map(Some)
     }
     fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
         // PyTorch's structseq repr starts each field on a line of its own (tensors span lines)
