@@ -48,7 +48,9 @@ def _conv_check_shape_forward(x, weight, bias, groups, p, s, d, output_padding=N
         raise RuntimeError('dilation should be greater than zero')
     ws = list(weight.shape)
     if weight.dim() != x.dim():
-        raise RuntimeError(f'Expected {weight.dim()}-dimensional input for {weight.dim()}-dimensional weight {ws}, '
+        # PyTorch prints "weight[...]" here, and "weight [...]" for a transposed convolution
+        gap = ' ' if transposed else ''
+        raise RuntimeError(f'Expected {weight.dim()}-dimensional input for {weight.dim()}-dimensional weight{gap}{ws}, '
                            f'but got {x.dim()}-dimensional input of size {list(x.shape)} instead')
     if ws[0] < groups:
         raise RuntimeError(f'Given groups={groups}, expected weight to be at least {groups} at dimension 0, '
