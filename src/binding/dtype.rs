@@ -1,7 +1,7 @@
 //! `torch.float32` and its kind: the dtype objects torch hands out and numpy accepts.
 
 use crate::engine::DType;
-use crate::script::{CmpOp, Interpreter, NativeObject, PyResult, Value};
+use crate::script::{Interpreter, NativeObject, PyResult, Value};
 use std::rc::Rc;
 
 /// `torch.float32` etc.
@@ -11,41 +11,19 @@ impl NativeObject for PyDType {
     fn type_name(&self) -> &str {
         "dtype"
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(match name {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        match name {
             "is_floating_point" => Some(Value::Bool(self.0.is_floating_point())),
             "itemsize" => Some(Value::Int(self.0.element_size() as i64)),
             "is_signed" => Some(Value::Bool(!matches!(self.0, DType::Bool | DType::UInt8))),
             _ => None,
-        })
+        }
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(self.0.to_string()))
+    fn plain_repr(&self) -> Option<String> {
+        Some(self.0.to_string())
     }
-    fn compare(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        let Some(o) = other.downcast::<PyDType>() else {
-            return Ok(None);
-        };
-        Ok(match op {
-            CmpOp::Eq => Some(Value::Bool(self.0 == o.0)),
-            CmpOp::Ne => Some(Value::Bool(self.0 != o.0)),
-            _ => None,
-        })
+    fn equals(&self, other: &Value) -> Option<bool> {
+        other.downcast::<PyDType>().map(|o| self.0 == o.0)
     }
     fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
         Ok(Some(self.0 as i64 + 1000))

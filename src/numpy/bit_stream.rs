@@ -103,12 +103,8 @@ macro_rules! generator_object {
             ) -> PyResult<Option<Value>> {
                 Ok(super::bound_method(this, $methods, name, $call))
             }
-            fn repr(
-                &self,
-                _this: &Rc<dyn NativeObject>,
-                _it: &mut Interpreter,
-            ) -> PyResult<Option<String>> {
-                Ok(Some($repr.into()))
+            fn plain_repr(&self) -> Option<String> {
+                Some($repr.into())
             }
         }
     };

@@ -5,7 +5,7 @@ use super::array::{NdArray, NpScalar, contiguous_strides, err, np_cast, np_value
 use super::ops::{self, Bin, Un, operand};
 use crate::engine::dtype::{Category, DType};
 use crate::script::ExcType;
-use crate::script::{Args, Interpreter, Module, PyResult, Value};
+use crate::script::{Args, CmpOp, Interpreter, Module, PyResult, Value};
 
 pub(crate) type F = fn(&mut Interpreter, Args) -> PyResult<Value>;
 
@@ -379,12 +379,12 @@ u2!(f_mod, "remainder", Bin::Mod);
 u2!(f_power, "power", Bin::Pow);
 u2!(f_maximum, "maximum", Bin::Max);
 u2!(f_minimum, "minimum", Bin::Min);
-u2!(f_equal, "equal", Bin::Eq);
-u2!(f_not_equal, "not_equal", Bin::Ne);
-u2!(f_less, "less", Bin::Lt);
-u2!(f_less_equal, "less_equal", Bin::Le);
-u2!(f_greater, "greater", Bin::Gt);
-u2!(f_greater_equal, "greater_equal", Bin::Ge);
+u2!(f_equal, "equal", Bin::Cmp(CmpOp::Eq));
+u2!(f_not_equal, "not_equal", Bin::Cmp(CmpOp::Ne));
+u2!(f_less, "less", Bin::Cmp(CmpOp::Lt));
+u2!(f_less_equal, "less_equal", Bin::Cmp(CmpOp::Le));
+u2!(f_greater, "greater", Bin::Cmp(CmpOp::Gt));
+u2!(f_greater_equal, "greater_equal", Bin::Cmp(CmpOp::Ge));
 u2!(f_logical_and, "logical_and", Bin::And);
 u2!(f_logical_or, "logical_or", Bin::Or);
 u2!(f_arctan2, "arctan2", Bin::Arctan2);

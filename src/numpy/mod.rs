@@ -96,13 +96,8 @@ impl NativeObject for NpDType {
     fn type_name(&self) -> &str {
         "dtype"
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(match name {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        match name {
             "name" => Some(Value::str(np_name(self.0))),
             "itemsize" => Some(Value::Int(self.0.element_size() as i64)),
             "type" => Some(Value::native(NpType(self.0))),
@@ -118,31 +113,16 @@ impl NativeObject for NpDType {
                 crate::engine::dtype::Category::Floating => "f",
             })),
             _ => None,
-        })
+        }
     }
     fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
         Ok(Some(np_name(self.0).into()))
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(format!("dtype('{}')", np_name(self.0))))
+    fn plain_repr(&self) -> Option<String> {
+        Some(format!("dtype('{}')", np_name(self.0)))
     }
-    fn compare(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        op: crate::script::CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        let same = dtype_name_of(other) == Some(self.0);
-        Ok(match op {
-            crate::script::CmpOp::Eq => Some(Value::Bool(same)),
-            crate::script::CmpOp::Ne => Some(Value::Bool(!same)),
-            _ => None,
-        })
+    fn equals(&self, other: &Value) -> Option<bool> {
+        Some(dtype_name_of(other) == Some(self.0))
     }
     fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
         Ok(Some(self.0 as i64))
@@ -153,25 +133,16 @@ impl NativeObject for NpType {
     fn type_name(&self) -> &str {
         "type"
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(match name {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        match name {
             "__name__" | "__qualname__" => Some(Value::str(np_name(self.0))),
             "__module__" => Some(Value::str("numpy")),
             "dtype" => Some(Value::native(NpDType(self.0))),
             _ => None,
-        })
+        }
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(format!("<class 'numpy.{}'>", np_name(self.0))))
+    fn plain_repr(&self) -> Option<String> {
+        Some(format!("<class 'numpy.{}'>", np_name(self.0)))
     }
     fn call(
         &self,
@@ -204,19 +175,8 @@ impl NativeObject for NpType {
             self.0,
         )?))
     }
-    fn compare(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        op: crate::script::CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        let same = dtype_name_of(other) == Some(self.0);
-        Ok(match op {
-            crate::script::CmpOp::Eq => Some(Value::Bool(same)),
-            crate::script::CmpOp::Ne => Some(Value::Bool(!same)),
-            _ => None,
-        })
+    fn equals(&self, other: &Value) -> Option<bool> {
+        Some(dtype_name_of(other) == Some(self.0))
     }
     fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
         Ok(Some(self.0 as i64))

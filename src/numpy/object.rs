@@ -26,17 +26,6 @@ pub(crate) fn bin_of(op: BinOp) -> Option<Bin> {
     })
 }
 
-pub(crate) fn cmp_of(op: CmpOp) -> Bin {
-    match op {
-        CmpOp::Eq => Bin::Eq,
-        CmpOp::Ne => Bin::Ne,
-        CmpOp::Lt => Bin::Lt,
-        CmpOp::Le => Bin::Le,
-        CmpOp::Gt => Bin::Gt,
-        CmpOp::Ge => Bin::Ge,
-    }
-}
-
 /// `a <op> b` for numpy operands (None when `other` is not one: a tensor answers instead).
 fn arith(
     it: &mut Interpreter,
@@ -175,12 +164,8 @@ impl NativeObject for NpScalar {
     fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
         Ok(Some(scalar_str(self.dtype, self.v)))
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(scalar_repr(self.dtype, self.v)))
+    fn plain_repr(&self) -> Option<String> {
+        Some(scalar_repr(self.dtype, self.v))
     }
     fn format(
         &self,
@@ -223,7 +208,7 @@ impl NativeObject for NpScalar {
         op: CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
-        arith(it, &Value::Native(this.clone()), cmp_of(op), other, false)
+        arith(it, &Value::Native(this.clone()), Bin::Cmp(op), other, false)
     }
     fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
         Ok(Some(self.v != 0.0))
@@ -850,7 +835,7 @@ impl NativeObject for NdArray {
         op: CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
-        arith(it, &Value::Native(this.clone()), cmp_of(op), other, false)
+        arith(it, &Value::Native(this.clone()), Bin::Cmp(op), other, false)
     }
     fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
         if self.size() != 1 {

@@ -6,7 +6,7 @@ use super::array::{NdArray, NpScalar, broadcast_shapes, err, np_cast, numel};
 use crate::engine::dtype::{Category, DType};
 use crate::engine::runtime::Runtime;
 use crate::script::ExcType;
-use crate::script::{Interpreter, PyException, PyResult, Value};
+use crate::script::{CmpOp, Interpreter, PyException, PyResult, Value};
 use std::rc::Rc;
 
 /// How an operand takes part in promotion.
@@ -307,12 +307,8 @@ pub(crate) enum Bin {
     Pow,
     Max,
     Min,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+    /// `==`, `<`, … (numpy.equal, numpy.less, …): 1.0 where it holds.
+    Cmp(CmpOp),
     And,
     Or,
     Xor,
@@ -322,10 +318,7 @@ pub(crate) enum Bin {
 
 impl Bin {
     fn is_cmp(self) -> bool {
-        matches!(
-            self,
-            Bin::Eq | Bin::Ne | Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge
-        )
+        matches!(self, Bin::Cmp(_))
     }
 }
 
@@ -385,12 +378,7 @@ fn apply_bin(op: Bin, a: f64, b: f64, int: bool) -> f64 {
                 a.min(b)
             }
         }
-        Bin::Eq => t(a == b),
-        Bin::Ne => t(a != b),
-        Bin::Lt => t(a < b),
-        Bin::Le => t(a <= b),
-        Bin::Gt => t(a > b),
-        Bin::Ge => t(a >= b),
+        Bin::Cmp(op) => t(op.holds(a, b)),
         Bin::And => ((a as i64) & (b as i64)) as f64,
         Bin::Or => ((a as i64) | (b as i64)) as f64,
         Bin::Xor => ((a as i64) ^ (b as i64)) as f64,

@@ -76,25 +76,19 @@ impl PyException {
     /// An exception of a builtin type (or one defined with
     /// [`Interpreter::define_exception`](super::Interpreter::define_exception)) with a message.
     pub fn new(kind: ExcType, message: impl Into<String>) -> PyException {
-        PyException(Box::new(ExcInner {
-            payload: Payload::Lazy {
-                kind,
-                message: message.into(),
-            },
-            traceback: Vec::new(),
-            uncatchable: false,
-            column: None,
-            line_hint: None,
-            frame_recorded: false,
-            hint: None,
-            marks: None,
-            in_lookup: false,
-        }))
+        PyException::raised(Payload::Lazy {
+            kind,
+            message: message.into(),
+        })
     }
     /// Raise an exception instance (a `Value::Instance` of an exception class).
     pub(crate) fn from_value(v: Value) -> PyException {
+        PyException::raised(Payload::Value(v))
+    }
+    /// A freshly raised exception: no traceback, position or hint yet.
+    fn raised(payload: Payload) -> PyException {
         PyException(Box::new(ExcInner {
-            payload: Payload::Value(v),
+            payload,
             traceback: Vec::new(),
             uncatchable: false,
             column: None,

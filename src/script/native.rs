@@ -164,6 +164,18 @@ impl CmpOp {
             CmpOp::Ge => "__ge__",
         }
     }
+    /// Whether `a <op> b` holds for two values of one ordered type (false for a NaN, as IEEE
+    /// comparisons are, but for `!=`).
+    pub(crate) fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
     /// The operator with its operands swapped (`a < b` ⇔ `b > a`), used for the reflected try.
     pub fn swapped(self) -> CmpOp {
         match self {
@@ -380,14 +392,21 @@ pub trait NativeObject: Any {
         None
     }
 
-    /// `x.name`. `Ok(None)` → `AttributeError: 'T' object has no attribute 'name'`.
+    /// `x.name`. `Ok(None)` → `AttributeError: 'T' object has no attribute 'name'`. The
+    /// default answers from [`NativeObject::plain_attr`].
     fn getattr(
         &self,
         this: &Rc<dyn NativeObject>,
         it: &mut Interpreter,
         name: &str,
     ) -> PyResult<Option<Value>> {
-        Ok(None)
+        Ok(self.plain_attr(name))
+    }
+    /// `x.name` for attributes read off the object alone (`dtype.itemsize`, `device.type`): most
+    /// small natives need neither the script's `Rc` nor the interpreter, and cannot fail, so
+    /// they write this instead of [`NativeObject::getattr`].
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        None
     }
     /// `x.name(...)` for a method reached through `Value::BuiltinMethod` (what `getattr` returns
     /// for types that keep a method table instead of building a closure per attribute access).
@@ -454,7 +473,8 @@ pub trait NativeObject: Any {
         Ok(None)
     }
     /// Rich comparison. `Ok(None)` = NotImplemented (then `==` falls back to identity, `<`
-    /// raises "'<' not supported between instances of …").
+    /// raises "'<' not supported between instances of …"). The default answers `==` and `!=`
+    /// from [`NativeObject::equals`].
     fn compare(
         &self,
         this: &Rc<dyn NativeObject>,
@@ -462,7 +482,17 @@ pub trait NativeObject: Any {
         op: CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
-        Ok(None)
+        Ok(match (op, self.equals(other)) {
+            (CmpOp::Eq, Some(same)) => Some(Value::Bool(same)),
+            (CmpOp::Ne, Some(same)) => Some(Value::Bool(!same)),
+            _ => None,
+        })
+    }
+    /// For value-like natives that define only equality (dtype, device, memory_format):
+    /// whether `other` is the same value, `None` when it is not comparable (NotImplemented).
+    /// Ordering them stays a TypeError, as in PyTorch.
+    fn equals(&self, other: &Value) -> Option<bool> {
+        None
     }
     /// `x[key]`; slices arrive as `Value::Slice`, `x[a, b]` as a tuple.
     fn getitem(
@@ -513,9 +543,14 @@ pub trait NativeObject: Any {
     fn bool(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<bool>> {
         Ok(None)
     }
-    /// `repr(x)`. `Ok(None)` → `<T object at 0x…>`.
+    /// `repr(x)`. `Ok(None)` → `<T object at 0x…>`. The default answers from
+    /// [`NativeObject::plain_repr`].
     fn repr(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
-        Ok(None)
+        Ok(self.plain_repr())
+    }
+    /// `repr(x)` when it is made from the object alone (`torch.float32`, `device(type='cpu')`).
+    fn plain_repr(&self) -> Option<String> {
+        None
     }
     /// `str(x)` / `print(x)`. `Ok(None)` → repr.
     fn str(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {

@@ -981,15 +981,7 @@ impl Dict {
         }
     }
     pub(crate) fn set_str(&mut self, k: &str, v: Value) -> Option<Value> {
-        let h = key_hash(KeyView::Str(k));
-        match self.replace(h, KeyView::Str(k), v) {
-            Ok(old) => Some(old),
-            Err(v) => {
-                let s = PyStr::from(k);
-                self.push_new(h, HKey::Str(s.clone()), Value::Str(s), v);
-                None
-            }
-        }
+        self.set_str_hashed(k, key_hash(KeyView::Str(k)), v)
     }
     /// Insert with an already interned name (no allocation).
     pub(crate) fn set_name(&mut self, k: &Rc<str>, v: Value) -> Option<Value> {
@@ -997,6 +989,10 @@ impl Dict {
     }
     /// `set_name` for a name whose [`key_hash`] is already known.
     pub(crate) fn set_name_hashed(&mut self, k: &Rc<str>, h: u64, v: Value) -> Option<Value> {
+        self.set_str_hashed(k, h, v)
+    }
+    /// Insert under a str key whose [`key_hash`] is `h`.
+    fn set_str_hashed(&mut self, k: &str, h: u64, v: Value) -> Option<Value> {
         match self.replace(h, KeyView::Str(k), v) {
             Ok(old) => Some(old),
             Err(v) => {

@@ -10,6 +10,7 @@
 import math
 import torch
 from collections import OrderedDict, defaultdict
+from bisect import bisect_right
 
 
 # ------------------------------------------------------------------------------ datasets
@@ -70,17 +71,6 @@ class StackDataset(Dataset):
         return self._length
 
 
-def _bisect_right(a, x):
-    lo, hi = 0, len(a)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if x < a[mid]:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
 class ConcatDataset(Dataset):
     @staticmethod
     def cumsum(sequence):
@@ -108,7 +98,7 @@ class ConcatDataset(Dataset):
             if -idx > len(self):
                 raise ValueError('absolute value of index should not exceed dataset length')
             idx = len(self) + idx
-        dataset_idx = _bisect_right(self.cumulative_sizes, idx)
+        dataset_idx = bisect_right(self.cumulative_sizes, idx)
         if dataset_idx == 0:
             sample_idx = idx
         else:

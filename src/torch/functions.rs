@@ -14,6 +14,7 @@ use crate::engine::{
     BinaryOp, DType, Device, DeviceSpec, Operand, Reduction, Runtime, Tensor, UnaryOp,
 };
 use crate::script::ExcType;
+use crate::script::StructSeq;
 use crate::script::{Args, Interpreter, Module, PyException, PyResult, Value};
 use std::rc::Rc;
 
@@ -2343,9 +2344,7 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
                 (k, v)
             })
             .collect();
-        Ok(Value::native(super::objects::ReturnTypes::new(
-            &name, fields,
-        )))
+        Ok(Value::native(StructSeq::torch_return_type(&name, fields)))
     });
     reg(&m, rt, "make_parameter", |it, rt, args| {
         let a = args.bind("Parameter", &["data", "requires_grad"], 0)?;

@@ -8,6 +8,7 @@ import torch
 from torch.optim import Optimizer
 from collections import Counter
 from functools import partial
+from bisect import bisect_right
 
 inf = math.inf
 
@@ -19,17 +20,6 @@ EPOCH_DEPRECATION_WARNING = (
     "Please open an issue if you are unable to replicate your use case: "
     "https://github.com/pytorch/pytorch/issues/new/choose."
 )
-
-
-def _bisect_right(a, x):
-    lo, hi = 0, len(a)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if x < a[mid]:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
 
 
 def _is_function(fn):
@@ -298,7 +288,7 @@ class MultiStepLR(LRScheduler):
 
     def _get_closed_form_lr(self):
         milestones = sorted(self.milestones.elements())
-        return [base_lr * self.gamma ** _bisect_right(milestones, self.last_epoch) for base_lr in self.base_lrs]
+        return [base_lr * self.gamma ** bisect_right(milestones, self.last_epoch) for base_lr in self.base_lrs]
 
 
 class ConstantLR(LRScheduler):
@@ -416,7 +406,7 @@ class SequentialLR(LRScheduler):
         for group in self.optimizer.param_groups:
             _update_param_group_val(group, 'lr', group['initial_lr'])
         self.recursive_undo()
-        idx = _bisect_right(self._milestones, 0)
+        idx = bisect_right(self._milestones, 0)
         self._schedulers[idx]._initial_step()
         self._last_lr = schedulers[idx].get_last_lr()
 
@@ -430,7 +420,7 @@ class SequentialLR(LRScheduler):
 
     def step(self):
         self.last_epoch += 1
-        idx = _bisect_right(self._milestones, self.last_epoch)
+        idx = bisect_right(self._milestones, self.last_epoch)
         scheduler = self._schedulers[idx]
         if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
             scheduler._update_lr(0)

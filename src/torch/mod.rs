@@ -164,30 +164,26 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
     it.define_native_class("Tensor", &[]);
     it.define_native_class_in("Parameter", "torch.nn.parameter", &["Tensor"]);
     it.define_native_subclass_of("Size", "torch", crate::script::value::BuiltinType::Tuple);
-    let r = rt.clone();
-    it.register_module("torch", Box::new(move |it| functions::torch_module(it, &r)));
+    // the modules written in Rust, each built at its first import around the one runtime
+    type RuntimeModule = fn(&mut Interpreter, &Rc<Runtime>) -> PyResult<Value>;
+    let native_modules: [(&str, RuntimeModule); 6] = [
+        ("torch", functions::torch_module),
+        ("torch.nn.functional", functions::functional_module),
+        // the same functions under a name the torch.nn prelude can import while torch.nn
+        // initialises
+        ("torch._F", functions::functional_module),
+        ("torch.cuda", cuda::cuda_module),
+        ("torch.cuda._tools", cuda_tools::tools_module),
+        ("torch._C", functions::native_helpers),
+    ];
+    for (name, build) in native_modules {
+        let r = rt.clone();
+        it.register_module(name, Box::new(move |it| build(it, &r)));
+    }
     // torch.nn, torch.optim … compile at first use; a name torch lacks loads torch._extra
     it.set_lazy_package("torch", Some("torch._extra"));
-    let r = rt.clone();
-    it.register_module(
-        "torch.nn.functional",
-        Box::new(move |it| functions::functional_module(it, &r)),
-    );
-    let r = rt.clone();
-    // the same functions under a name the torch.nn prelude can import while torch.nn initialises
-    it.register_module(
-        "torch._F",
-        Box::new(move |it| functions::functional_module(it, &r)),
-    );
-    let r = rt.clone();
-    it.register_module("torch.cuda", Box::new(move |it| cuda::cuda_module(it, &r)));
     // Event, current_stream … (cuda_py.py) load at first use, as torch.cuda.memory does
     it.set_lazy_package("torch.cuda", Some("torch.cuda._py"));
-    let r = rt.clone();
-    it.register_module(
-        "torch.cuda._tools",
-        Box::new(move |it| cuda_tools::tools_module(it, &r)),
-    );
     let r = rt.clone();
     // torch.load of a checkpoint in a host folder the run may read (--allow-read)
     it.register_module(
@@ -203,11 +199,6 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
             });
             Ok(m.into_value())
         }),
-    );
-    let r = rt.clone();
-    it.register_module(
-        "torch._C",
-        Box::new(move |it| functions::native_helpers(it, &r)),
     );
     it.register_module("torch.nn._fx", Box::new(functional_forms));
     it.register_module(
@@ -494,13 +485,7 @@ pub(crate) fn flatten_data(v: &Value) -> PyResult<(Vec<Scalar>, Vec<usize>, Opti
         check_long(v)?;
         if let Some(s) = v.downcast::<crate::numpy::NpScalar>() {
             if depth < shape.len() {
-                return Err(PyException::new(
-                    ExcType::ValueError,
-                    format!(
-                        "expected sequence of length {} at dim {depth} (got 0)",
-                        shape[depth]
-                    ),
-                ));
+                return Err(length_mismatch(shape, depth, 0));
             }
             if dt.is_none() {
                 *dt = Some(s.dtype);
@@ -510,13 +495,7 @@ pub(crate) fn flatten_data(v: &Value) -> PyResult<(Vec<Scalar>, Vec<usize>, Opti
         }
         if let Some(s) = scalar_of(v) {
             if depth < shape.len() {
-                return Err(PyException::new(
-                    ExcType::ValueError,
-                    format!(
-                        "expected sequence of length {} at dim {depth} (got 0)",
-                        shape[depth]
-                    ),
-                ));
+                return Err(length_mismatch(shape, depth, 0));
             }
             out.push(s);
             return Ok(());
@@ -546,14 +525,8 @@ pub(crate) fn flatten_data(v: &Value) -> PyResult<(Vec<Scalar>, Vec<usize>, Opti
                 if depth == shape.len() {
                     shape.extend(a.shape.iter().copied());
                 } else if shape[depth..] != a.shape[..] {
-                    return Err(PyException::new(
-                        ExcType::ValueError,
-                        format!(
-                            "expected sequence of length {} at dim {depth} (got {})",
-                            shape[depth],
-                            a.shape.first().copied().unwrap_or(0)
-                        ),
-                    ));
+                    let got = a.shape.first().copied().unwrap_or(0);
+                    return Err(length_mismatch(shape, depth, got));
                 }
                 return Ok(());
             }
@@ -583,14 +556,7 @@ pub(crate) fn flatten_data(v: &Value) -> PyResult<(Vec<Scalar>, Vec<usize>, Opti
                 ));
             }
         } else if shape[depth] != items.len() {
-            return Err(PyException::new(
-                ExcType::ValueError,
-                format!(
-                    "expected sequence of length {} at dim {depth} (got {})",
-                    shape[depth],
-                    items.len()
-                ),
-            ));
+            return Err(length_mismatch(shape, depth, items.len()));
         }
         for x in &items {
             rec(x, depth + 1, shape, out, dt)?;
@@ -602,6 +568,18 @@ pub(crate) fn flatten_data(v: &Value) -> PyResult<(Vec<Scalar>, Vec<usize>, Opti
     let mut dt = None;
     rec(v, 0, &mut shape, &mut out, &mut dt)?;
     Ok((out, shape, dt))
+}
+
+/// PyTorch's error for data whose length at `depth` is `got` where the first element's walk
+/// found `shape[depth]` (a number where a sequence is due counts as length 0).
+fn length_mismatch(shape: &[usize], depth: usize, got: usize) -> PyException {
+    PyException::new(
+        ExcType::ValueError,
+        format!(
+            "expected sequence of length {} at dim {depth} (got {got})",
+            shape[depth]
+        ),
+    )
 }
 
 /// A dtype argument (`torch.float32`, or Python's `float`/`int`/`bool`).

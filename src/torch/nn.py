@@ -51,6 +51,21 @@ class _RemovableHandle:
         self.remove()
 
 
+def _zero_grad(p, set_to_none):
+    # one parameter's step of Module.zero_grad and Optimizer.zero_grad: drop the gradient, or
+    # zero it in place (detached from any graph that made it)
+    if p.grad is None:
+        return
+    if set_to_none:
+        p.grad = None
+        return
+    if p.grad.grad_fn is not None:
+        p.grad.detach_()
+    else:
+        p.grad.requires_grad_(False)
+    p.grad.zero_()
+
+
 def _typename(o):
     # torch.typename
     if isinstance(o, torch.Tensor):
@@ -594,15 +609,7 @@ class Module:
 
     def zero_grad(self, set_to_none=True):
         for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+            _zero_grad(p, set_to_none)
 
     # ---- printing
     def _get_name(self):
@@ -1094,16 +1101,22 @@ class ParameterDict(Module):
         raise RuntimeError('ParameterDict should not be called.')
 
 
+def _empty_weight_and_bias(module, weight_shape, bias, out_features, device, dtype):
+    # Linear's, Bilinear's and the convolutions' parameters, uninitialised until their
+    # reset_parameters: the weight, then a bias of out_features or a registered None
+    module.weight = Parameter(torch.empty(weight_shape, device=device, dtype=dtype))
+    if bias:
+        module.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype))
+    else:
+        module.register_parameter('bias', None)
+
+
 class Linear(Module):
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(torch.empty(out_features, in_features, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter('bias', None)
+        _empty_weight_and_bias(self, (out_features, in_features), bias, out_features, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -1181,11 +1194,7 @@ class _ConvNd(Module):
             shape = (in_channels, out_channels // groups) + tuple(kernel_size)
         else:
             shape = (out_channels, in_channels // groups) + tuple(kernel_size)
-        self.weight = Parameter(torch.empty(shape, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter('bias', None)
+        _empty_weight_and_bias(self, shape, bias, out_channels, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -1558,6 +1567,7 @@ _PY_FUNCTIONAL = ['leaky_relu', 'binary_cross_entropy_with_logits', 'smooth_l1_l
 
 
 def _reduce(loss, reduction):
+    # ATen's apply_loss_reduction: the enum a reduction string maps to (get_enum's ValueError)
     if reduction == 'mean':
         return loss.mean()
     if reduction == 'sum':

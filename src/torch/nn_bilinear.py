@@ -46,11 +46,7 @@ class Bilinear(Module):
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        self.weight = Parameter(torch.empty(out_features, in1_features, in2_features, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(torch.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter('bias', None)
+        _empty_weight_and_bias(self, (out_features, in1_features, in2_features), bias, out_features, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):

@@ -31,6 +31,49 @@ def _conv3d_padding(padding, weight, stride, dilation):
     return left, extra
 
 
+def _conv_check_shape_forward(x, weight, bias, groups, p, s, d, output_padding=None):
+    # ATen's checks of a convolution's arguments in their order and words (_convolution's
+    # check_input_shape_forward and check_shape_forward), for conv3d and, with its
+    # output_padding, conv_transpose1d/2d/3d; returns the weight's sizes
+    transposed = output_padding is not None
+    if groups <= 0:
+        raise RuntimeError('non-positive groups is not supported')
+    if any(v < 0 for v in p):
+        raise RuntimeError('negative padding is not supported')
+    if transposed and any(v < 0 for v in output_padding):
+        raise RuntimeError('negative output_padding is not supported')
+    if any(v <= 0 for v in s):
+        raise RuntimeError('non-positive stride is not supported')
+    if any(v < 0 for v in d):
+        raise RuntimeError('dilation should be greater than zero')
+    ws = list(weight.shape)
+    if weight.dim() != x.dim():
+        # PyTorch prints "weight[...]" here, and "weight [...]" for a transposed convolution
+        gap = ' ' if transposed else ''
+        raise RuntimeError(f'Expected {weight.dim()}-dimensional input for {weight.dim()}-dimensional weight{gap}{ws}, '
+                           f'but got {x.dim()}-dimensional input of size {list(x.shape)} instead')
+    if ws[0] < groups:
+        raise RuntimeError(f'Given groups={groups}, expected weight to be at least {groups} at dimension 0, '
+                           f'but got weight of size {ws} instead')
+    if ws[0] % groups != 0:
+        # ATen prints the sizes inside a second pair of brackets here (measured, both kinds)
+        raise RuntimeError(f'Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, '
+                           f'but got weight of size [{ws}] instead')
+    # a transposed weight is (in, out / groups, ...): the channel counts swap places
+    if transposed:
+        given, channels, outs = 'transposed=1', ws[0], ws[1] * groups
+    else:
+        given, channels, outs = f'groups={groups}', ws[1] * groups, ws[0]
+    if x.shape[1] != channels:
+        raise RuntimeError(f'Given {given}, weight of size {ws}, expected input{list(x.shape)} to have '
+                           f'{channels} channels, but got {x.shape[1]} channels instead')
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != outs):
+        given = 'transposed=1, weight' if transposed else 'weight'
+        raise RuntimeError(f'Given {given} of size {ws}, expected bias to be 1-dimensional with {outs} elements, '
+                           f'but got bias of size {list(bias.shape)} instead')
+    return ws
+
+
 def _f_conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     if bias is not None and bias.dtype != input.dtype:
         raise RuntimeError(f'Input type ({_CONV_TYPE_NAMES.get(str(input.dtype), str(input.dtype))}) and bias type '
@@ -42,30 +85,7 @@ def _f_conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=
     x = input.unsqueeze(0) if unbatched else input
     s, d = list(_triple(stride)), list(_triple(dilation))
     p, extra = _conv3d_padding(padding, weight, s, d)
-    if groups <= 0:
-        raise RuntimeError('non-positive groups is not supported')
-    if any(v < 0 for v in p):
-        raise RuntimeError('negative padding is not supported')
-    if any(v <= 0 for v in s):
-        raise RuntimeError('non-positive stride is not supported')
-    if any(v < 0 for v in d):
-        raise RuntimeError('dilation should be greater than zero')
-    ws = list(weight.shape)
-    if weight.dim() != x.dim():
-        raise RuntimeError(f'Expected {weight.dim()}-dimensional input for {weight.dim()}-dimensional weight{ws}, '
-                           f'but got {x.dim()}-dimensional input of size {list(x.shape)} instead')
-    if ws[0] < groups:
-        raise RuntimeError(f'Given groups={groups}, expected weight to be at least {groups} at dimension 0, '
-                           f'but got weight of size {ws} instead')
-    if ws[0] % groups != 0:
-        raise RuntimeError(f'Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, '
-                           f'but got weight of size {ws} instead')
-    if x.shape[1] != ws[1] * groups:
-        raise RuntimeError(f'Given groups={groups}, weight of size {ws}, expected input{list(x.shape)} to have '
-                           f'{ws[1] * groups} channels, but got {x.shape[1]} channels instead')
-    if bias is not None and (bias.dim() != 1 or bias.shape[0] != ws[0]):
-        raise RuntimeError(f'Given weight of size {ws}, expected bias to be 1-dimensional with {ws[0]} elements, '
-                           f'but got bias of size {list(bias.shape)} instead')
+    ws = _conv_check_shape_forward(x, weight, bias, groups, p, s, d)
     padded = [x.shape[2 + i] + 2 * p[i] + extra[i] for i in range(3)]
     kernel = [d[i] * (ws[2 + i] - 1) + 1 for i in range(3)]
     if any(kernel[i] > padded[i] for i in range(3)):

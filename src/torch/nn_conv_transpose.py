@@ -36,33 +36,7 @@ def _conv_transpose_nd(nd, input, weight, bias, stride, padding, output_padding,
     p = _conv_transpose_sizes('padding', padding, nd)
     op = _conv_transpose_sizes('output_padding', output_padding, nd)
     dl = _conv_transpose_sizes('dilation', dilation, nd)
-    if groups <= 0:
-        raise RuntimeError('non-positive groups is not supported')
-    if any(v < 0 for v in p):
-        raise RuntimeError('negative padding is not supported')
-    if any(v < 0 for v in op):
-        raise RuntimeError('negative output_padding is not supported')
-    if any(v <= 0 for v in s):
-        raise RuntimeError('non-positive stride is not supported')
-    if any(v < 0 for v in dl):
-        raise RuntimeError('dilation should be greater than zero')
-    ws = list(weight.shape)
-    if weight.dim() != x.dim():
-        raise RuntimeError(f'Expected {weight.dim()}-dimensional input for {weight.dim()}-dimensional weight {ws}, '
-                           f'but got {x.dim()}-dimensional input of size {list(x.shape)} instead')
-    if ws[0] < groups:
-        raise RuntimeError(f'Given groups={groups}, expected weight to be at least {groups} at dimension 0, '
-                           f'but got weight of size {ws} instead')
-    if ws[0] % groups != 0:
-        # the transposed check prints the sizes inside a second pair of brackets (measured)
-        raise RuntimeError(f'Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, '
-                           f'but got weight of size [{ws}] instead')
-    if x.shape[1] != ws[0]:
-        raise RuntimeError(f'Given transposed=1, weight of size {ws}, expected input{list(x.shape)} to have '
-                           f'{ws[0]} channels, but got {x.shape[1]} channels instead')
-    if bias is not None and (bias.dim() != 1 or bias.shape[0] != ws[1] * groups):
-        raise RuntimeError(f'Given transposed=1, weight of size {ws}, expected bias to be 1-dimensional with '
-                           f'{ws[1] * groups} elements, but got bias of size {list(bias.shape)} instead')
+    ws = _conv_check_shape_forward(x, weight, bias, groups, p, s, dl, op)
     # slow_conv_transpose2d/3d's shape checks (a 1-d one runs as 2-d with a height of 1)
     axes = ['depth', 'height', 'width'][3 - max(nd, 2):]
     shown_op, shown_s, shown_dl = ([0] + op, [1] + s, [1] + dl) if nd == 1 else (op, s, dl)

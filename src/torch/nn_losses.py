@@ -8,17 +8,6 @@ def _loss_reduction(size_average, reduce, reduction):
     return reduction if legacy is None else legacy
 
 
-def _apply_reduction(loss, reduction):
-    # ATen's apply_loss_reduction: the enum a reduction string maps to (get_enum's ValueError)
-    if reduction == 'mean':
-        return loss.mean()
-    if reduction == 'sum':
-        return loss.sum()
-    if reduction == 'none':
-        return loss
-    raise ValueError(f'{reduction} is not a valid value for reduction')
-
-
 def _f_margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction='mean'):
     reduction = _loss_reduction(size_average, reduce, reduction)
     if reduction not in ('mean', 'sum', 'none'):
@@ -27,7 +16,7 @@ def _f_margin_ranking_loss(input1, input2, target, margin=0, size_average=None, 
         raise RuntimeError(
             f'margin_ranking_loss : All input tensors should have same dimension but got sizes: '
             f'input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ')
-    return _apply_reduction((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
 def _f_hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction='mean'):
@@ -38,14 +27,14 @@ def _f_hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce
     margin_clamp = (margin - input).clamp_min(0)
     output_margin = torch.where(target != 1, margin_clamp, zeros)
     output_self = torch.where(target != -1, input, zeros)
-    return _apply_reduction(output_margin + output_self, reduction)
+    return _reduce(output_margin + output_self, reduction)
 
 
 def _f_soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
     reduction = _loss_reduction(size_average, reduce, reduction)
     if reduction not in ('mean', 'sum', 'none'):
         raise ValueError(f'{reduction} is not a valid value for reduction')
-    return _apply_reduction(torch.log1p(torch.exp(-input * target)), reduction)
+    return _reduce(torch.log1p(torch.exp(-input * target)), reduction)
 
 
 def _f_cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction='mean'):
@@ -73,7 +62,7 @@ def _f_cosine_embedding_loss(input1, input2, target, margin=0, size_average=None
     neg = (cos - margin).clamp_min(0)
     output_pos = torch.where(target == 1, pos, zeros)
     output_neg = torch.where(target == -1, neg, zeros)
-    return _apply_reduction(output_pos + output_neg, reduction)
+    return _reduce(output_pos + output_neg, reduction)
 
 
 def _f_poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
@@ -88,7 +77,7 @@ def _f_poisson_nll_loss(input, target, log_input=True, full=False, size_average=
     if full:
         stirling = target * torch.log(target) - target + 0.5 * torch.log(2 * math.pi * target)
         loss = loss + stirling.masked_fill(target <= 1, 0)
-    return _apply_reduction(loss, reduction)
+    return _reduce(loss, reduction)
 
 
 def _f_gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean'):
@@ -154,7 +143,7 @@ def _f_triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6
     if swap:
         dist_swap = functional.pairwise_distance(positive, negative, p, eps)
         dist_neg = torch.minimum(dist_neg, dist_swap)
-    return _apply_reduction(torch.clamp_min(margin + dist_pos - dist_neg, 0), reduction)
+    return _reduce(torch.clamp_min(margin + dist_pos - dist_neg, 0), reduction)
 
 
 def _f_triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,

@@ -29,28 +29,11 @@ impl NativeObject for PyMemoryFormat {
     fn type_name(&self) -> &str {
         "memory_format"
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(format!("torch.{}", self.0)))
+    fn plain_repr(&self) -> Option<String> {
+        Some(format!("torch.{}", self.0))
     }
-    fn compare(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        let Some(o) = other.downcast::<PyMemoryFormat>() else {
-            return Ok(None);
-        };
-        Ok(match op {
-            CmpOp::Eq => Some(Value::Bool(self.0 == o.0)),
-            CmpOp::Ne => Some(Value::Bool(self.0 != o.0)),
-            _ => None,
-        })
+    fn equals(&self, other: &Value) -> Option<bool> {
+        other.downcast::<PyMemoryFormat>().map(|o| self.0 == o.0)
     }
     fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
         let index = MEMORY_FORMATS.iter().position(|n| *n == self.0);
@@ -65,13 +48,8 @@ impl NativeObject for PyDevice {
     fn type_name(&self) -> &str {
         "device"
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(match name {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        match name {
             "type" => Some(Value::str(self.0.kind.name())),
             "index" => Some(
                 self.0
@@ -80,34 +58,16 @@ impl NativeObject for PyDevice {
                     .unwrap_or(Value::None),
             ),
             _ => None,
-        })
+        }
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(self.0.repr()))
+    fn plain_repr(&self) -> Option<String> {
+        Some(self.0.repr())
     }
     fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
         Ok(Some(self.0.to_string()))
     }
-    fn compare(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        let o = match other {
-            v if v.downcast::<PyDevice>().is_some() => v.downcast::<PyDevice>().unwrap().0,
-            _ => return Ok(None),
-        };
-        Ok(match op {
-            CmpOp::Eq => Some(Value::Bool(self.0 == o)),
-            CmpOp::Ne => Some(Value::Bool(self.0 != o)),
-            _ => None,
-        })
+    fn equals(&self, other: &Value) -> Option<bool> {
+        other.downcast::<PyDevice>().map(|o| self.0 == o.0)
     }
     fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
         Ok(Some(
@@ -167,26 +127,17 @@ impl NativeObject for PySize {
             None => Value::tuple(all),
         }))
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
         let n: usize = self.0.iter().product();
-        Ok(match name {
+        match name {
             "numel" => Some(Value::native_fn("numel", move |_, _| {
                 Ok(Value::Int(n as i64))
             })),
             _ => None,
-        })
+        }
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(crate::engine::tensor::size_repr(&self.0)))
+    fn plain_repr(&self) -> Option<String> {
+        Some(crate::engine::tensor::size_repr(&self.0))
     }
     fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
         Ok(Some(self.0.len()))
@@ -243,73 +194,6 @@ impl NativeObject for PySize {
     }
 }
 
-/// `torch.return_types.max(values=..., indices=...)`: a named tuple.
-pub(super) struct ReturnTypes {
-    name: String,
-    fields: Vec<(&'static str, Value)>,
-}
-
-impl ReturnTypes {
-    pub(super) fn new(name: &str, fields: Vec<(&'static str, Value)>) -> Self {
-        ReturnTypes {
-            name: name.to_string(),
-            fields,
-        }
-    }
-}
-
-impl NativeObject for ReturnTypes {
-    fn type_name(&self) -> &str {
-        &self.name
-    }
-    fn builtin_base(&self) -> Option<(&'static str, crate::script::value::BuiltinType)> {
-        Some((
-            "torch.return_types",
-            crate::script::value::BuiltinType::Tuple,
-        ))
-    }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(self
-            .fields
-            .iter()
-            .find(|(k, _)| *k == name)
-            .map(|(_, v)| v.clone()))
-    }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
-        let t = Value::tuple(self.fields.iter().map(|(_, v)| v.clone()).collect());
-        Ok(Some(it.getitem(&t, key)?))
-    }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
-        Ok(Some(self.fields.len()))
-    }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
-        Ok(Some(Value::iter_from_vec(
-            self.fields.iter().map(|(_, v)| v.clone()).collect(),
-        )))
-    }
-    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
-        let mut parts = Vec::new();
-        for (k, v) in &self.fields {
-            parts.push(format!("{k}={}", it.repr(v)?));
-        }
-        Ok(Some(format!(
-            "torch.return_types.{}(\n{})",
-            self.name,
-            parts.join(",\n")
-        )))
-    }
-}
-
 /// `loss.grad_fn`: `<NllLossBackward0 object at 0x...>`, with `name()` and
 /// `next_functions` (its inputs' nodes: another grad_fn, an `AccumulateGrad` for a leaf that
 /// requires grad, None for an input that does not).
@@ -331,15 +215,10 @@ impl NativeObject for GradFn {
     fn type_name(&self) -> &str {
         self.name
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
         use crate::engine::tensor::autograd::Edge;
         let n = self.name;
-        Ok(match name {
+        match name {
             "name" => Some(Value::native_fn("name", move |_, _| Ok(Value::str(n)))),
             "next_functions" => {
                 let mut edges = self
@@ -372,7 +251,7 @@ impl NativeObject for GradFn {
                 ))
             }
             _ => None,
-        })
+        }
     }
     /// A custom `autograd.Function`'s node is a Python class of torch.autograd.function:
     /// `<torch.autograd.function.SqBackward object at 0x...>`; built-in nodes print bare.
@@ -398,19 +277,14 @@ impl NativeObject for AccumulateGrad {
     fn type_name(&self) -> &str {
         "AccumulateGrad"
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(match name {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        match name {
             "name" => Some(Value::native_fn("name", |_, _| {
                 Ok(Value::str("torch::autograd::AccumulateGrad"))
             })),
             "next_functions" => Some(Value::tuple(Vec::new())),
             _ => None,
-        })
+        }
     }
 }
 
@@ -582,34 +456,25 @@ impl NativeObject for DeviceProps {
     fn type_name(&self) -> &str {
         "_CudaDeviceProperties"
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(match name {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        match name {
             "name" => Some(Value::str(&self.name)),
             "total_memory" => Some(Value::Int(self.total_memory as i64)),
             "major" => Some(Value::Int(i64::from(self.capability.0))),
             "minor" => Some(Value::Int(i64::from(self.capability.1))),
             "multi_processor_count" => Some(Value::Int(i64::from(self.sm_count))),
             _ => None,
-        })
+        }
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(format!(
+    fn plain_repr(&self) -> Option<String> {
+        Some(format!(
             "_CudaDeviceProperties(name='{}', major={}, minor={}, total_memory={}MB, multi_processor_count={})",
             self.name,
             self.capability.0,
             self.capability.1,
             self.total_memory >> 20,
             self.sm_count
-        )))
+        ))
     }
 }
 

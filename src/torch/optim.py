@@ -12,6 +12,9 @@
 import math
 import torch
 from collections import defaultdict, OrderedDict
+# torch.utils.hooks.RemovableHandle: the class torch.nn's hooks hand out serves the optimizers'
+# too, with one id counter for both, as in PyTorch; zero_grad clears a parameter as Module's does
+from torch.nn import _RemovableHandle, _zero_grad
 
 
 class _RequiredParameter:
@@ -66,39 +69,16 @@ def _zero_step():
     return torch.tensor(0.0, dtype=_get_scalar_dtype())
 
 
-class _RemovableHandle:
-    _next_id = 0
-
-    def __init__(self, hooks_dict):
-        self.hooks_dict = hooks_dict
-        self.id = _RemovableHandle._next_id
-        _RemovableHandle._next_id += 1
-
-    def remove(self):
-        if self.id in self.hooks_dict:
-            del self.hooks_dict[self.id]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *args):
-        self.remove()
-
-
 _global_optimizer_pre_hooks = OrderedDict()
 _global_optimizer_post_hooks = OrderedDict()
 
 
 def register_optimizer_step_pre_hook(hook):
-    handle = _RemovableHandle(_global_optimizer_pre_hooks)
-    _global_optimizer_pre_hooks[handle.id] = hook
-    return handle
+    return _RemovableHandle(_global_optimizer_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook):
-    handle = _RemovableHandle(_global_optimizer_post_hooks)
-    _global_optimizer_post_hooks[handle.id] = hook
-    return handle
+    return _RemovableHandle(_global_optimizer_post_hooks, hook)
 
 
 def _check(ok, msg):
@@ -169,8 +149,7 @@ class Optimizer:
 
     def _register_hook(self, hooks, hook, prepend=False):
         # One handle per hook, keyed by its id; `prepend` puts it first, as optimizer.py does.
-        handle = _RemovableHandle(hooks)
-        hooks[handle.id] = hook
+        handle = _RemovableHandle(hooks, hook)
         if prepend:
             hooks.move_to_end(handle.id, last=False)
         return handle
@@ -284,15 +263,7 @@ class Optimizer:
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
             for p in group['params']:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+                _zero_grad(p, set_to_none)
 
     def step(self, closure=None):
         raise NotImplementedError

@@ -1,7 +1,7 @@
 //! `torch.Tensor` as a script value.
 
 use super::PyTensor;
-use super::objects::{GradFn, PyDType, PyDevice, PySize, ReturnTypes};
+use super::objects::{GradFn, PyDType, PyDevice, PySize};
 use super::{
     at_line, device_arg, dims_arg, dtype_arg, index_items, operand_of, py_err, scalar_of,
     scalar_value, shape_from, tensor_of, to_args, truthy_opt, wrap,
@@ -11,6 +11,7 @@ use crate::engine::dtype::Scalar;
 use crate::engine::tensor::{HookCall, HookFn};
 use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
 use crate::script::ExcType;
+use crate::script::StructSeq;
 use crate::script::{
     Args, BinOp, CmpOp, Interpreter, NativeObject, PyException, PyResult, UnaryOp as PyUnary, Value,
 };
@@ -235,7 +236,7 @@ pub(crate) fn max_like(
         None => Ok(wrap(rt, rt.max_all(t, is_max).map_err(py_err)?)),
         Some(d) => {
             let (v, i) = rt.max_dim(t, d, keep, is_max).map_err(py_err)?;
-            Ok(Value::native(ReturnTypes::new(
+            Ok(Value::native(StructSeq::torch_return_type(
                 name,
                 vec![("values", wrap(rt, v)), ("indices", wrap(rt, i))],
             )))
@@ -758,7 +759,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             };
             let desc = truthy_opt(it, &a[1], false)?;
             let (v, i) = p.rt.sort(&p.tensor(), d, desc, None).map_err(py_err)?;
-            Ok(Value::native(ReturnTypes::new(
+            Ok(Value::native(StructSeq::torch_return_type(
                 "sort",
                 vec![("values", wrap(&p.rt, v)), ("indices", wrap(&p.rt, i))],
             )))
@@ -790,7 +791,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let (v, i) =
                 p.rt.sort(&p.tensor(), d, largest, Some(k as usize))
                     .map_err(py_err)?;
-            Ok(Value::native(ReturnTypes::new(
+            Ok(Value::native(StructSeq::torch_return_type(
                 "topk",
                 vec![("values", wrap(&p.rt, v)), ("indices", wrap(&p.rt, i))],
             )))

@@ -144,12 +144,8 @@ impl NativeObject for Uninitialized {
             "Attempted to use an uninitialized parameter in <function Tensor.__len__>. This error happens when you are using a `LazyModule` or explicitly manipulating `torch.nn.parameter.UninitializedParameter` objects. When using LazyModules Call `forward` with a dummy batch to initialize the parameters before calling torch functions",
         ))
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(format!("<{}>", self.name())))
+    fn plain_repr(&self) -> Option<String> {
+        Some(format!("<{}>", self.name()))
     }
     fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
         Ok(Some(format!("<{}>", self.name())))

@@ -18,7 +18,7 @@ use crate::script::ExcType;
 
 pub(crate) mod hostfs;
 mod mt;
-mod structseq;
+pub(crate) mod structseq;
 pub(crate) mod sys;
 mod warnings_native;
 
@@ -31,6 +31,7 @@ const PRELUDES: &[(&str, &str)] = &[
     ("collections", include_str!("collections.py")),
     ("typing", include_str!("typing.py")),
     ("random", include_str!("random.py")),
+    ("bisect", include_str!("bisect.py")),
     ("_fs", include_str!("_fs.py")),
     ("os.path", include_str!("ospath.py")),
     ("json", include_str!("json.py")),
@@ -680,13 +681,8 @@ impl NativeObject for Environ {
             .collect();
         Ok(Some(format!("environ({{{}}})", items.join(", "))))
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(match name {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        match name {
             "get" => Some(Value::native_fn("get", |it, args| {
                 let a = args.range("get", 1, 2)?;
                 let k = env_key(&a[0])?;
@@ -749,7 +745,7 @@ impl NativeObject for Environ {
                 ))
             })),
             _ => None,
-        })
+        }
     }
 }
 

@@ -1,23 +1,40 @@
-//! CPython's "struct sequences" (`sys.version_info`, `sys.float_info`): a tuple whose items
-//! also have names. They index, unpack, compare and hash as the tuple of their items and print
-//! as `sys.version_info(major=3, minor=11, ...)`.
+//! Struct sequences: CPython's (`sys.version_info`, `sys.float_info`) and PyTorch's
+//! (`torch.return_types.max`, what `max(dim)`, `sort` and `topk` return). A tuple subclass whose
+//! items also have names: they index, unpack, compare and hash as the tuple of their items and
+//! print as `sys.version_info(major=3, minor=11, ...)`, PyTorch's one field a line.
 
 use std::rc::Rc;
 
 use crate::script::errors::PyResult;
 use crate::script::interp::Interpreter;
 use crate::script::native::{CmpOp, NativeObject};
-use crate::script::value::Value;
+use crate::script::value::{BuiltinType, Value};
 
 pub(crate) struct StructSeq {
-    /// `type(x).__name__` (`version_info`).
-    pub type_name: &'static str,
-    /// What the repr starts with (`sys.version_info`).
-    pub repr_name: &'static str,
-    pub fields: Vec<(&'static str, Value)>,
+    /// `type(x).__name__` (`version_info`, `max`).
+    type_name: String,
+    /// The module of its class (`sys`, `torch.return_types`); the repr starts with both.
+    module: &'static str,
+    fields: Vec<(&'static str, Value)>,
 }
 
 impl StructSeq {
+    /// One of the `sys` module's (`sys.version_info`).
+    pub(crate) fn sys(type_name: &'static str, fields: Vec<(&'static str, Value)>) -> Self {
+        StructSeq {
+            type_name: type_name.to_string(),
+            module: "sys",
+            fields,
+        }
+    }
+    /// `torch.return_types.NAME`.
+    pub(crate) fn torch_return_type(type_name: &str, fields: Vec<(&'static str, Value)>) -> Self {
+        StructSeq {
+            type_name: type_name.to_string(),
+            module: "torch.return_types",
+            fields,
+        }
+    }
     fn tuple(&self) -> Value {
         Value::tuple(self.fields.iter().map(|(_, v)| v.clone()).collect())
     }
@@ -25,19 +42,16 @@ impl StructSeq {
 
 impl NativeObject for StructSeq {
     fn type_name(&self) -> &str {
-        self.type_name
+        &self.type_name
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(self
-            .fields
+    fn builtin_base(&self) -> Option<(&'static str, BuiltinType)> {
+        Some((self.module, BuiltinType::Tuple))
+    }
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        self.fields
             .iter()
             .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.clone()))
+            .map(|(_, v)| v.clone())
     }
     fn getitem(
         &self,
@@ -80,18 +94,20 @@ impl NativeObject for StructSeq {
         it: &mut Interpreter,
         item: &Value,
     ) -> PyResult<Option<bool>> {
-        for (_, v) in &self.fields {
-            if it.eq(v, item)? {
-                return Ok(Some(true));
-            }
-        }
-        Ok(Some(false))
+        // the tuple's own `in`: an item that is the one looked for matches without `==`
+        it.contains(&self.tuple(), item).map(Some)
     }
     fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
-        let mut s = format!("{}(", self.repr_name);
+        // PyTorch's structseq repr starts each field on a line of its own (tensors span lines)
+        let (open, separator) = if self.module == "sys" {
+            ("", ", ")
+        } else {
+            ("\n", ",\n")
+        };
+        let mut s = format!("{}.{}({open}", self.module, self.type_name);
         for (i, (n, v)) in self.fields.iter().enumerate() {
             if i > 0 {
-                s.push_str(", ");
+                s.push_str(separator);
             }
             s.push_str(n);
             s.push('=');

@@ -53,14 +53,9 @@ impl NativeObject for Stream {
     fn type_name(&self) -> &str {
         "TextIOWrapper"
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
         let kind = self.0;
-        Ok(Some(match name {
+        Some(match name {
             "write" => Value::native_fn("write", move |it, args| {
                 let a = args.exact("write", 1)?;
                 let Value::Str(s) = &a[0] else {
@@ -76,18 +71,14 @@ impl NativeObject for Stream {
             "isatty" => Value::native_fn("isatty", |_it, _args| Ok(Value::Bool(false))),
             "name" => Value::str(self.name()),
             "encoding" => Value::str("utf-8"),
-            _ => return Ok(None),
-        }))
+            _ => return None,
+        })
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
-        Ok(Some(format!(
+    fn plain_repr(&self) -> Option<String> {
+        Some(format!(
             "<_io.TextIOWrapper name='{}' mode='w' encoding='utf-8'>",
             self.name()
-        )))
+        ))
     }
 }
 
@@ -142,13 +133,8 @@ impl NativeObject for Modules {
             .collect();
         Ok(Some(Value::iter_from_vec(keys)))
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
-        Ok(Some(match name {
+    fn plain_attr(&self, name: &str) -> Option<Value> {
+        Some(match name {
             "keys" => Value::native_fn("keys", |it, _args| {
                 let keys = Modules::snapshot(it)
                     .into_iter()
@@ -168,8 +154,8 @@ impl NativeObject for Modules {
                     .collect();
                 Ok(Value::list(items))
             }),
-            _ => return Ok(None),
-        }))
+            _ => return None,
+        })
     }
     fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
         let mut s = String::from("{");
@@ -214,25 +200,23 @@ pub(crate) fn module(it: &mut Interpreter) -> PyResult<Value> {
     m.set_attr("version", Value::str(VERSION));
     m.set_attr(
         "version_info",
-        Value::native(StructSeq {
-            type_name: "version_info",
-            repr_name: "sys.version_info",
-            fields: vec![
+        Value::native(StructSeq::sys(
+            "version_info",
+            vec![
                 ("major", Value::Int(3)),
                 ("minor", Value::Int(11)),
                 ("micro", Value::Int(7)),
                 ("releaselevel", Value::str("final")),
                 ("serial", Value::Int(0)),
             ],
-        }),
+        )),
     );
     m.set_attr("hexversion", Value::Int(0x030b07f0));
     m.set_attr(
         "float_info",
-        Value::native(StructSeq {
-            type_name: "float_info",
-            repr_name: "sys.float_info",
-            fields: vec![
+        Value::native(StructSeq::sys(
+            "float_info",
+            vec![
                 ("max", Value::Float(f64::MAX)),
                 ("max_exp", Value::Int(f64::MAX_EXP as i64)),
                 ("max_10_exp", Value::Int(f64::MAX_10_EXP as i64)),
@@ -245,7 +229,7 @@ pub(crate) fn module(it: &mut Interpreter) -> PyResult<Value> {
                 ("radix", Value::Int(2)),
                 ("rounds", Value::Int(1)),
             ],
-        }),
+        )),
     );
     m.set_attr("platform", Value::str("linux"));
     m.set_attr("byteorder", Value::str("little"));
