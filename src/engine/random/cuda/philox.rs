@@ -25,6 +25,29 @@ pub fn philox4x32_10(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
     round(ctr, key)
 }
 
+/// [`philox4x32_10`] of eight counter blocks at once, `ctr[word][lane]`: the same
+/// arithmetic lane by lane, laid out so that the compiler keeps the lanes in vector registers
+/// (a `randn` of a 256 x 256 CUDA tensor is 65,536 blocks).
+pub(crate) fn philox4x32_10_x8(mut ctr: [[u32; 8]; 4], mut key: [u32; 2]) -> [[u32; 8]; 4] {
+    for r in 0..10 {
+        let mut next = [[0u32; 8]; 4];
+        for l in 0..8 {
+            let p0 = M4X32_0 as u64 * ctr[0][l] as u64;
+            let p1 = M4X32_1 as u64 * ctr[2][l] as u64;
+            next[0][l] = (p1 >> 32) as u32 ^ ctr[1][l] ^ key[0];
+            next[1][l] = p1 as u32;
+            next[2][l] = (p0 >> 32) as u32 ^ ctr[3][l] ^ key[1];
+            next[3][l] = p0 as u32;
+        }
+        ctr = next;
+        if r < 9 {
+            key[0] = key[0].wrapping_add(W32_0);
+            key[1] = key[1].wrapping_add(W32_1);
+        }
+    }
+    ctr
+}
+
 /// One thread's curand Philox state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PhiloxState {
@@ -148,6 +171,32 @@ mod tests {
             ),
             [0xd16c_fe09, 0x94fd_cceb, 0x5001_e420, 0x2412_6ea1]
         );
+    }
+
+    #[test]
+    fn eight_lanes_give_each_lanes_own_block() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            // xorshift64: varied counters and keys, high bits included
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..100 {
+            let key = [next() as u32, next() as u32];
+            let mut ctr = [[0u32; 8]; 4];
+            for lane in 0..8 {
+                for word in ctr.iter_mut() {
+                    word[lane] = next() as u32;
+                }
+            }
+            let got = philox4x32_10_x8(ctr, key);
+            for lane in 0..8 {
+                let one = philox4x32_10(ctr.map(|w| w[lane]), key);
+                assert_eq!(got.map(|w| w[lane]), one);
+            }
+        }
     }
 
     #[test]
