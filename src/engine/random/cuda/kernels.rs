@@ -156,14 +156,12 @@ fn first_components<T: Send>(
     crate::engine::parallel::parallel_rows_mut(out, 1, DRAW_GRAIN, |start, part| {
         let mut idx = start as u64;
         for chunk in part.chunks_mut(8) {
-            let mut ctr = [[0u32; 8]; 4];
-            for l in 0..8 {
-                let t = idx + l as u64;
-                ctr[0][l] = call as u32;
-                ctr[1][l] = (call >> 32) as u32;
-                ctr[2][l] = t as u32;
-                ctr[3][l] = (t >> 32) as u32;
-            }
+            let ctr = [
+                [call as u32; 8],
+                [(call >> 32) as u32; 8],
+                std::array::from_fn(|l| (idx + l as u64) as u32),
+                std::array::from_fn(|l| ((idx + l as u64) >> 32) as u32),
+            ];
             let w = philox4x32_10_x8(ctr, key);
             for (l, v) in chunk.iter_mut().enumerate() {
                 *v = first(w[0][l], w[1][l]);

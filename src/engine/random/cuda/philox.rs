@@ -29,17 +29,16 @@ pub fn philox4x32_10(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
 /// arithmetic lane by lane, laid out so that the compiler keeps the lanes in vector registers
 /// (a `randn` of a 256 x 256 CUDA tensor is 65,536 blocks).
 pub(crate) fn philox4x32_10_x8(mut ctr: [[u32; 8]; 4], mut key: [u32; 2]) -> [[u32; 8]; 4] {
+    use std::array::from_fn;
     for r in 0..10 {
-        let mut next = [[0u32; 8]; 4];
-        for l in 0..8 {
-            let p0 = M4X32_0 as u64 * ctr[0][l] as u64;
-            let p1 = M4X32_1 as u64 * ctr[2][l] as u64;
-            next[0][l] = (p1 >> 32) as u32 ^ ctr[1][l] ^ key[0];
-            next[1][l] = p1 as u32;
-            next[2][l] = (p0 >> 32) as u32 ^ ctr[3][l] ^ key[1];
-            next[3][l] = p0 as u32;
-        }
-        ctr = next;
+        let p0: [u64; 8] = from_fn(|l| M4X32_0 as u64 * ctr[0][l] as u64);
+        let p1: [u64; 8] = from_fn(|l| M4X32_1 as u64 * ctr[2][l] as u64);
+        ctr = [
+            from_fn(|l| (p1[l] >> 32) as u32 ^ ctr[1][l] ^ key[0]),
+            p1.map(|p| p as u32),
+            from_fn(|l| (p0[l] >> 32) as u32 ^ ctr[3][l] ^ key[1]),
+            p0.map(|p| p as u32),
+        ];
         if r < 9 {
             key[0] = key[0].wrapping_add(W32_0);
             key[1] = key[1].wrapping_add(W32_1);
@@ -185,12 +184,8 @@ mod tests {
         };
         for _ in 0..100 {
             let key = [next() as u32, next() as u32];
-            let mut ctr = [[0u32; 8]; 4];
-            for lane in 0..8 {
-                for word in ctr.iter_mut() {
-                    word[lane] = next() as u32;
-                }
-            }
+            let ctr: [[u32; 8]; 4] =
+                std::array::from_fn(|_| std::array::from_fn(|_| next() as u32));
             let got = philox4x32_10_x8(ctr, key);
             for lane in 0..8 {
                 let one = philox4x32_10(ctr.map(|w| w[lane]), key);
