@@ -230,6 +230,14 @@ fn deferred_definitions_behave_and_fail_as_the_whole_prelude_does() {
          print(sorted(k for k in globals() if not k.startswith('_')))\n",
         "import torch\nprint(dir(torch.optim), dir(torch.utils.data), dir(torch.nn.utils), dir(torch.autograd))\n",
         "import torch.optim as o\no.Adam = 5\nprint(o.Adam, 'Adam' in dir(o), o.Adamw)\n",
+        // torch._extra's `torch.NAME = NAME` and `_t_NAME = NAME` aliases, bound at first use
+        "import torch\nimport torch._extra as e\n\
+         print(torch.flip is e.flip, e._t_amax is e.amax, torch.fliplr.__name__, torch.ones(2, 3).fliplr())\n\
+         for n in sorted(dir(torch)):\n    v = getattr(torch, n)\n\
+         \x20   print(n, type(v).__name__, getattr(v, '__qualname__', ''), getattr(v, '__module__', ''))\n\
+         print(torch.amax is e.amax, torch.vstack is e.vstack)\n",
+        "import torch\ntorch.hstack = 5\nimport torch._extra\nprint(torch.hstack.__name__, torch.vstack.__name__)\n",
+        "import torch\nt = torch.ones(2, 2)\nprint(t.square(), t.trace(), t.exp_(), t.flipud())\n",
     ] {
         let (deferred, eager) = run_deferred_and_eager(script);
         assert_eq!(deferred, eager, "{script}");

@@ -1159,6 +1159,11 @@ impl Interpreter {
         }
         if fallback.is_some() {
             self.import_lazy_fallback(m)?;
+            // the fallback may have bound the name as a deferred alias (torch._extra's
+            // `torch.NAME = NAME`)
+            if m.get_attr(name).is_none() && self.run_deferred(&m.dict, name)? {
+                return Ok(m.get_attr(name));
+            }
             return Ok(m.get_attr(name));
         }
         Ok(None)
@@ -1191,6 +1196,9 @@ impl Interpreter {
             }
         }
         let _ = self.import_lazy_fallback(m);
+        // the fallback may have bound names as deferred aliases (torch._extra's
+        // `torch.NAME = NAME`)
+        let _ = self.run_all_deferred(&m.dict);
     }
 }
 

@@ -48,9 +48,24 @@ pub(crate) fn is_hidden_file(file: &str) -> bool {
         .is_some_and(|name| PRELUDES.iter().any(|(n, _)| *n == name))
 }
 
+/// The preludes whose top-level definitions run at the first use of their names
+/// (script/interp/deferred.rs), as torch's do: torch.nn and torch.utils.data import
+/// collections, so every script with a model compiled all of its classes (about 1.8 ms);
+/// argparse compiled its parser for a script that builds one Namespace. Their `def`s and
+/// `class`es only bind their names, no eager statement rebinds one, and nothing at import
+/// walks the namespace.
+const DEFERRING: &[&str] = &["collections", "functools", "argparse"];
+
 pub(crate) fn install(it: &mut Interpreter) {
-    for (name, src) in PRELUDES {
-        it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+    for &(name, src) in PRELUDES {
+        if DEFERRING.contains(&name) {
+            it.register_module(
+                name,
+                Box::new(move |it| it.module_from_source_deferred(name, src)),
+            );
+        } else {
+            it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+        }
     }
     it.register_module("sys", Box::new(sys::module));
     it.register_module("math", Box::new(|_it| Ok(math())));
@@ -934,4 +949,72 @@ fn time() -> Value {
     });
     let _ = Args::default();
     m.into_value()
+}
+
+#[cfg(test)]
+mod deferring_tests {
+    use super::{DEFERRING, PRELUDES};
+    use crate::script::{Interpreter, Limits};
+
+    /// stdout (or the traceback) of `src` with the deferring preludes loaded as `install`
+    /// loads them, and with each run whole at import (the reference).
+    fn deferred_and_whole(src: &str) -> (String, String) {
+        let run = |whole: bool| {
+            let mut it = Interpreter::new(Limits::default());
+            if whole {
+                for &(name, prelude) in PRELUDES.iter().filter(|(n, _)| DEFERRING.contains(n)) {
+                    it.register_module(
+                        name,
+                        Box::new(move |it| it.module_from_source(name, prelude)),
+                    );
+                }
+            }
+            match it.run_main(src, "deferring.py") {
+                Ok(()) => it.take_stdout(),
+                Err(e) => format!("{}FAILED: {}", it.take_stdout(), e.traceback),
+            }
+        };
+        (run(false), run(true))
+    }
+
+    #[test]
+    fn deferred_standard_modules_define_what_the_whole_modules_define() {
+        for module in DEFERRING {
+            let script = format!(
+                "import {module} as m\n\
+                 for n in dir(m):\n\
+                 \x20   v = getattr(m, n)\n\
+                 \x20   plain = v is None or isinstance(v, (bool, int, float, str, tuple, list, dict))\n\
+                 \x20   print(n, type(v).__name__, getattr(v, '__qualname__', ''), getattr(v, '__module__', ''), repr(v) if plain else '')\n\
+                 \x20   if isinstance(v, type):\n\
+                 \x20       print('  mro', [c.__name__ for c in v.__mro__], sorted(vars(v)))\n"
+            );
+            let (deferred, whole) = deferred_and_whole(&script);
+            assert!(whole.lines().count() > 5, "{module}: {whole}");
+            assert!(!whole.contains("FAILED"), "{module}: {whole}");
+            assert_eq!(deferred, whole, "{module}");
+        }
+    }
+
+    #[test]
+    fn deferred_standard_modules_behave_and_fail_as_the_whole_modules_do() {
+        for script in [
+            "from collections import OrderedDict, defaultdict, Counter, deque, namedtuple\n\
+             P = namedtuple('P', 'x y')\nd = defaultdict(list)\nd[1].append(2)\n\
+             print(P(1, 2), d, Counter('abca').most_common(1), deque([1, 2], maxlen=1), OrderedDict(a=1))\n",
+            "import functools\n@functools.lru_cache(maxsize=None)\ndef f(n):\n    return n if n < 2 else f(n - 1) + f(n - 2)\n\
+             print(f(20), f.cache_info(), functools.reduce(lambda a, b: a * b, [1, 2, 3]), functools.partial(max, 1)(2))\n",
+            "import argparse\np = argparse.ArgumentParser(formatter_class=argparse.RawDescriptionHelpFormatter)\n\
+             p.add_argument('--lr', type=float, default=0.1)\nprint(p.parse_args(['--lr', '2']), argparse.Namespace(a=1))\n\
+             print(argparse.RawTextHelpFormatter is argparse.HelpFormatter)\n",
+            "import argparse\np = argparse.ArgumentParser()\np.add_argument('--n', type=int)\np.parse_args(['--n', 'x'])\n",
+            "from collections import Counter\nCounter(1)\n",
+            "import collections\ncollections.OrderedDcit\n",
+            "from functools import *\nfrom collections import *\nprint(sorted(k for k in globals() if not k.startswith('_')))\n",
+            "import collections\ncollections.deque = 5\nprint(collections.deque, 'deque' in dir(collections))\n",
+        ] {
+            let (deferred, whole) = deferred_and_whole(script);
+            assert_eq!(deferred, whole, "{script}");
+        }
+    }
 }

@@ -62,19 +62,51 @@ impl Namespace {
     }
 }
 
-type Tables = HashMap<Namespace, HashMap<String, Parser>>;
+/// One callable's block of the table: its overload lines, parsed at the first call that needs
+/// them. Parsing all 4,000 lines at the first op cost every script about a millisecond.
+struct Entry {
+    lines: Vec<&'static str>,
+    parser: OnceLock<Option<Parser>>,
+}
+
+impl Entry {
+    fn parser(&self, ns: Namespace) -> Option<&Parser> {
+        self.parser
+            .get_or_init(|| {
+                // a line that does not parse is left out of its block
+                let sigs: Vec<Signature> = self
+                    .lines
+                    .iter()
+                    .filter_map(|l| Signature::parse(l).ok())
+                    .collect();
+                (!sigs.is_empty()).then(|| Parser::new(sigs, ns.owner()))
+            })
+            .as_ref()
+    }
+}
 
 /// Blocks separated by blank lines; `alias = name` opens a block whose overloads carry another
-/// name (torch.spmm is mm's parser). A line that does not parse is left out of its block.
-fn load(ns: Namespace) -> HashMap<String, Parser> {
+/// name (torch.spmm is mm's parser). A block is found under its alias, else under the name
+/// of its first overload (the text before its parenthesis: every overload of a block has it).
+fn index(ns: Namespace) -> HashMap<&'static str, Entry> {
     let mut out = HashMap::new();
-    let mut alias: Option<String> = None;
-    let mut block: Vec<Signature> = Vec::new();
-    let mut flush = |alias: &mut Option<String>, block: &mut Vec<Signature>| {
-        if let Some(first) = block.first() {
-            let key = alias.take().unwrap_or_else(|| first.name.clone());
-            out.insert(key, Parser::new(std::mem::take(block), ns.owner()));
+    let mut alias: Option<&'static str> = None;
+    let mut block: Vec<&'static str> = Vec::new();
+    let mut flush = |alias: &mut Option<&'static str>, block: &mut Vec<&'static str>| {
+        let first = block
+            .iter()
+            .find_map(|l| l.find('(').map(|open| &l[..open]));
+        if let Some(key) = alias.take().or(first) {
+            let lines = std::mem::take(block);
+            out.insert(
+                key,
+                Entry {
+                    lines,
+                    parser: OnceLock::new(),
+                },
+            );
         }
+        block.clear();
         *alias = None;
     };
     for line in ns.source().lines() {
@@ -84,31 +116,88 @@ fn load(ns: Namespace) -> HashMap<String, Parser> {
         if line.is_empty() {
             flush(&mut alias, &mut block);
         } else if let Some((a, _)) = line.split_once(" = ").filter(|_| !line.contains('(')) {
-            alias = Some(a.to_string());
-        } else if let Ok(sig) = Signature::parse(line) {
-            block.push(sig);
+            alias = Some(a);
+        } else {
+            block.push(line);
         }
     }
     flush(&mut alias, &mut block);
     out
 }
 
-fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| Namespace::ALL.iter().map(|&ns| (ns, load(ns))).collect())
+fn table(ns: Namespace) -> &'static HashMap<&'static str, Entry> {
+    static TABLES: [OnceLock<HashMap<&'static str, Entry>>; 6] =
+        [const { OnceLock::new() }; Namespace::ALL.len()];
+    let at = Namespace::ALL.iter().position(|&n| n == ns).unwrap_or(0);
+    TABLES[at].get_or_init(|| index(ns))
 }
 
 /// The parser of `ns.name`, if PyTorch has one.
 pub fn parser(ns: Namespace, name: &str) -> Option<&'static Parser> {
-    tables().get(&ns)?.get(name)
+    table(ns).get(name)?.parser(ns)
 }
 
 /// Every callable name of a namespace (sorted).
 pub fn names(ns: Namespace) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = tables()
-        .get(&ns)
-        .map(|m| m.keys().map(String::as_str).collect())
-        .unwrap_or_default();
+    let mut v: Vec<&'static str> = table(ns)
+        .iter()
+        .filter(|(_, e)| e.parser(ns).is_some())
+        .map(|(k, _)| *k)
+        .collect();
     v.sort_unstable();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table as it was loaded before its blocks were parsed lazily: every line parsed,
+    /// each block under its alias or its first parsed overload's name.
+    fn whole(ns: Namespace) -> HashMap<String, Vec<Signature>> {
+        let mut out = HashMap::new();
+        let mut alias: Option<String> = None;
+        let mut block: Vec<Signature> = Vec::new();
+        let mut flush = |alias: &mut Option<String>, block: &mut Vec<Signature>| {
+            if let Some(first) = block.first() {
+                let key = alias.take().unwrap_or_else(|| first.name.clone());
+                out.insert(key, std::mem::take(block));
+            }
+            *alias = None;
+        };
+        for line in ns.source().lines() {
+            if line.starts_with('#') {
+                continue;
+            }
+            if line.is_empty() {
+                flush(&mut alias, &mut block);
+            } else if let Some((a, _)) = line.split_once(" = ").filter(|_| !line.contains('(')) {
+                alias = Some(a.to_string());
+            } else if let Ok(sig) = Signature::parse(line) {
+                block.push(sig);
+            }
+        }
+        flush(&mut alias, &mut block);
+        out
+    }
+
+    #[test]
+    fn each_callable_parsed_at_first_use_has_the_whole_tables_overloads() {
+        for ns in Namespace::ALL {
+            let want = whole(ns);
+            let mut want_names: Vec<&str> = want.keys().map(String::as_str).collect();
+            want_names.sort_unstable();
+            assert_eq!(names(ns), want_names, "{ns:?}");
+            for (name, sigs) in &want {
+                let got = parser(ns, name).map(|p| {
+                    let mut order = sigs.clone();
+                    order.sort_by_key(|s| s.deprecated);
+                    (format!("{:?}", p.signatures), format!("{order:?}"))
+                });
+                let (got, want) = got.unwrap_or_default();
+                assert!(!got.is_empty(), "{ns:?}.{name} has no parser");
+                assert_eq!(got, want, "{ns:?}.{name}");
+            }
+        }
+    }
 }

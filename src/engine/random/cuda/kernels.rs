@@ -6,7 +6,7 @@
 use super::super::cpu_kernels::{self, Probabilities, RandomError, Result};
 use super::super::elements::{ElementType, ElementsMut};
 use super::super::half::{f16_bits_to_f32, f32_to_f16_bits};
-use super::philox::philox4x32_10;
+use super::philox::{philox4x32_10, philox4x32_10_x8};
 use super::{CudaGenerator, DeviceShape, launch_policy};
 
 const TWO_POW_M32: f32 = 2.328_306_4e-10; // CURAND_2POW32_INV (exactly 2^-32)
@@ -44,6 +44,16 @@ fn box_muller(x: u32, y: u32) -> (f32, f32) {
     (sin * s, cos * s)
 }
 
+/// The first of [`box_muller`]'s pair alone (sin times the radius, the same operations),
+/// for a thread whose second value falls past the tensor's end.
+fn box_muller_sin(x: u32, y: u32) -> f32 {
+    let u = curand_uniform(x);
+    let two_pi_over_2_32 = TWO_POW_M32 * 6.283_185_5;
+    let v = (y as f32).mul_add(two_pi_over_2_32, two_pi_over_2_32 / 2.0);
+    let s = (-2.0f32 * u.ln()).sqrt();
+    ((v as f64).sin() as f32) * s
+}
+
 /// `_curand_box_muller_double` (GPU `log` and `sincospi`; correctly rounded stand-ins).
 fn box_muller_double(w: [u32; 4]) -> (f64, f64) {
     let zx = w[0] as u64 ^ ((w[1] as u64) << 21);
@@ -69,12 +79,14 @@ fn sincospi(x: f64) -> (f64, f64) {
 }
 
 /// The grid-stride kernel: calls `write(li, value)` for every element index `li < numel`,
-/// where `value` is component `ii` of the `draw` of thread `idx` on call `k`.
+/// where `value` is component `ii` of the `draw` of thread `idx` on call `k`. `draw` is told
+/// how many of its leading components land in the tensor (the others are dropped, so a draw
+/// may skip computing them: a 256 x 256 `randn` keeps one value of each thread's four).
 fn grid_stride<const U: usize, T: Copy>(
     rng: &mut CudaGenerator,
     numel: usize,
     device: DeviceShape,
-    draw: impl Fn([u32; 4]) -> [T; U],
+    draw: impl Fn([u32; 4], usize) -> [T; U],
     write: impl FnMut(usize, T),
 ) {
     if numel == 0 {
@@ -94,7 +106,7 @@ fn grid_stride_calls<const U: usize, T: Copy>(
     (seed, offset): (u64, u64),
     threads: usize,
     numel: usize,
-    draw: impl Fn([u32; 4]) -> [T; U],
+    draw: impl Fn([u32; 4], usize) -> [T; U],
     mut write: impl FnMut(usize, T),
 ) {
     let per_call = threads * U;
@@ -105,15 +117,59 @@ fn grid_stride_calls<const U: usize, T: Copy>(
             if base >= numel {
                 break;
             }
-            let vals = draw(words(seed, offset, idx as u64, k as u64));
-            for (ii, v) in vals.iter().enumerate() {
-                let li = base + ii * threads;
-                if li < numel {
-                    write(li, *v);
-                }
+            // components ii with base + ii * threads < numel
+            let kept = (numel - base).div_ceil(threads).min(U);
+            let vals = draw(words(seed, offset, idx as u64, k as u64), kept);
+            for (ii, v) in vals.iter().take(kept).enumerate() {
+                write(base + ii * threads, *v);
             }
         }
     }
+}
+
+/// Elements a thread of the intra-op pool takes at least in [`first_components`]: a normal
+/// costs a Philox block, a log and a sine (tens of ns), far above an elementwise op's element.
+const DRAW_GRAIN: usize = 4096;
+
+/// The launch when no thread keeps more than its first value: a tensor of at most one element
+/// per thread of the grid (up to 270,336 elements on an H200, so nearly every tensor), where
+/// element i is the first component of thread i's first draw. The elements then split over
+/// the intra-op threads as an elementwise op's do (each one's value depends on its index
+/// alone, so the bits do not depend on the thread count), and eight neighbouring threads'
+/// Philox blocks are computed together. `first(w0, w1)` is the element from the draw's first
+/// two words. False, with nothing drawn, for a larger tensor.
+fn first_components<T: Send>(
+    rng: &mut CudaGenerator,
+    out: &mut [T],
+    unroll: u64,
+    device: DeviceShape,
+    first: impl Fn(u32, u32) -> T + Sync,
+) -> bool {
+    let numel = out.len();
+    let policy = launch_policy(numel as u64, unroll, device);
+    if numel == 0 || numel as u64 > policy.block * policy.grid {
+        return false;
+    }
+    let (seed, offset) = rng.philox_state(policy.counter_offset);
+    let call = offset / 4;
+    let key = [seed as u32, (seed >> 32) as u32];
+    crate::engine::parallel::parallel_rows_mut(out, 1, DRAW_GRAIN, |start, part| {
+        let mut idx = start as u64;
+        for chunk in part.chunks_mut(8) {
+            let ctr = [
+                [call as u32; 8],
+                [(call >> 32) as u32; 8],
+                std::array::from_fn(|l| (idx + l as u64) as u32),
+                std::array::from_fn(|l| ((idx + l as u64) >> 32) as u32),
+            ];
+            let w = philox4x32_10_x8(ctr, key);
+            for (l, v) in chunk.iter_mut().enumerate() {
+                *v = first(w[0][l], w[1][l]);
+            }
+            idx += 8;
+        }
+    });
+    true
 }
 
 fn uniform4(w: [u32; 4]) -> [f32; 4] {
@@ -127,10 +183,24 @@ fn uniform2_double(w: [u32; 4]) -> [f64; 2] {
     ]
 }
 
-fn normal4(w: [u32; 4]) -> [f32; 4] {
-    let (a, b) = box_muller(w[0], w[1]);
-    let (c, d) = box_muller(w[2], w[3]);
+/// The four normals of one curand4, of which only the first `kept` are computed (the rest
+/// are 0 and dropped by the caller): each pair costs a log, a sine and a cosine.
+fn normal4(w: [u32; 4], kept: usize) -> [f32; 4] {
+    let pair = |x: u32, y: u32, kept: usize| match kept {
+        0 => (0.0, 0.0),
+        1 => (box_muller_sin(x, y), 0.0),
+        _ => box_muller(x, y),
+    };
+    let (a, b) = pair(w[0], w[1], kept);
+    let (c, d) = pair(w[2], w[3], kept.saturating_sub(2));
     [a, b, c, d]
+}
+
+/// A draw that computes all its components whatever the caller keeps (the cheap ones).
+fn whole<const U: usize, T>(
+    draw: impl Fn([u32; 4]) -> [T; U],
+) -> impl Fn([u32; 4], usize) -> [T; U] {
+    move |w, _kept| draw(w)
 }
 
 fn normal2_double(w: [u32; 4]) -> [f64; 2] {
@@ -159,14 +229,17 @@ pub fn uniform_(
         ElementsMut::F32(s) => {
             let (a, b) = (from as f32, to as f32);
             let range = b - a;
-            grid_stride(rng, n, device, uniform4, |i, r| {
+            let value = |r: f32| {
                 let v = r.mul_add(range, a);
-                s[i] = if v == b { a } else { v };
-            });
+                if v == b { a } else { v }
+            };
+            if !first_components(rng, s, 4, device, |x, _| value(curand_uniform(x))) {
+                grid_stride(rng, n, device, whole(uniform4), |i, r| s[i] = value(r));
+            }
         }
         ElementsMut::F64(s) => {
             let range = to - from;
-            grid_stride(rng, n, device, uniform2_double, |i, r| {
+            grid_stride(rng, n, device, whole(uniform2_double), |i, r| {
                 let v = r.mul_add(range, from);
                 s[i] = if v == to { from } else { v };
             });
@@ -176,7 +249,7 @@ pub fn uniform_(
             let (a, b) = (f32_to_f16_bits(from as f32), f32_to_f16_bits(to as f32));
             let (af, bf) = (f16_bits_to_f32(a), f16_bits_to_f32(b));
             let range = f16_bits_to_f32(f32_to_f16_bits(bf - af));
-            grid_stride(rng, n, device, uniform4, |i, r| {
+            grid_stride(rng, n, device, whole(uniform4), |i, r| {
                 let v = f32_to_f16_bits(r.mul_add(range, af));
                 s[i] = if f16_bits_to_f32(v) == bf { a } else { v };
             });
@@ -199,7 +272,10 @@ pub fn normal_(
     match out {
         ElementsMut::F32(s) => {
             let (m, sd) = (mean as f32, std as f32);
-            grid_stride(rng, n, device, normal4, |i, r| s[i] = r.mul_add(sd, m));
+            let first = |x, y| box_muller_sin(x, y).mul_add(sd, m);
+            if !first_components(rng, s, 4, device, first) {
+                grid_stride(rng, n, device, normal4, |i, r| s[i] = r.mul_add(sd, m));
+            }
         }
         ElementsMut::F16(s) => {
             let (m, sd) = (mean as f32, std as f32);
@@ -208,7 +284,7 @@ pub fn normal_(
             });
         }
         ElementsMut::F64(s) => {
-            grid_stride(rng, n, device, normal2_double, |i, r| {
+            grid_stride(rng, n, device, whole(normal2_double), |i, r| {
                 s[i] = r.mul_add(std, mean)
             });
         }
@@ -258,7 +334,7 @@ pub fn random_from_to_(
                 ));
             }
             let n = out.len();
-            grid_stride(rng, n, device, u64x2, |i, r| {
+            grid_stride(rng, n, device, whole(u64x2), |i, r| {
                 write_i64(&mut out, i, r as i64)
             });
             return Ok(());
@@ -269,23 +345,17 @@ pub fn random_from_to_(
         return Ok(());
     }
     if range >= 1 << 28 {
-        grid_stride(rng, n, device, u64x2, |i, r| {
+        grid_stride(rng, n, device, whole(u64x2), |i, r| {
             write_i64(&mut out, i, (r % range).wrapping_add(base as u64) as i64)
         });
     } else {
-        grid_stride(
-            rng,
-            n,
-            device,
-            |w| w,
-            |i, r: u32| {
-                write_i64(
-                    &mut out,
-                    i,
-                    (r as u64 % range).wrapping_add(base as u64) as i64,
-                )
-            },
-        );
+        grid_stride(rng, n, device, whole(|w| w), |i, r: u32| {
+            write_i64(
+                &mut out,
+                i,
+                (r as u64 % range).wrapping_add(base as u64) as i64,
+            )
+        });
     }
     Ok(())
 }
@@ -300,7 +370,7 @@ pub fn random_(rng: &mut CudaGenerator, mut out: ElementsMut, device: DeviceShap
         } else {
             (1u64 << 53) + 1
         };
-        grid_stride(rng, n, device, u64x2, |i, r| {
+        grid_stride(rng, n, device, whole(u64x2), |i, r| {
             write_i64(&mut out, i, (r % m) as i64)
         });
         return;
@@ -314,13 +384,9 @@ pub fn random_(rng: &mut CudaGenerator, mut out: ElementsMut, device: DeviceShap
         ElementType::F16 => (1 << 11) + 1,
         _ => (1 << 24) + 1,
     };
-    grid_stride(
-        rng,
-        n,
-        device,
-        |w| w,
-        |i, r: u32| write_i64(&mut out, i, (r as u64 % m) as i64),
-    );
+    grid_stride(rng, n, device, whole(|w| w), |i, r: u32| {
+        write_i64(&mut out, i, (r as u64 % m) as i64)
+    });
 }
 
 /// `bernoulli_(p)` on a CUDA tensor: a float uniform (double for float64 tensors) below p.
@@ -333,12 +399,12 @@ pub fn bernoulli_scalar_(
     cpu_kernels::check_bernoulli_p(p)?;
     let n = out.len();
     if out.element_type() == ElementType::F64 {
-        grid_stride(rng, n, device, uniform2_double, |i, r| {
+        grid_stride(rng, n, device, whole(uniform2_double), |i, r| {
             write_i64(&mut out, i, (r < p) as i64)
         });
     } else {
         let pf = p as f32;
-        grid_stride(rng, n, device, uniform4, |i, r| {
+        grid_stride(rng, n, device, whole(uniform4), |i, r| {
             write_i64(&mut out, i, (r < pf) as i64)
         });
     }
@@ -400,7 +466,7 @@ pub fn exponential_(
     match out {
         ElementsMut::F64(s) => {
             let eps = f64::EPSILON;
-            grid_stride(rng, n, device, uniform2_double, |i, r| {
+            grid_stride(rng, n, device, whole(uniform2_double), |i, r| {
                 let log = if r >= 1.0 - eps / 2.0 {
                     -eps / 2.0
                 } else {
@@ -411,11 +477,11 @@ pub fn exponential_(
         }
         ElementsMut::F32(s) => {
             let l = lambda as f32;
-            grid_stride(rng, n, device, uniform4, |i, r| s[i] = exp_f32(r, l));
+            grid_stride(rng, n, device, whole(uniform4), |i, r| s[i] = exp_f32(r, l));
         }
         ElementsMut::F16(s) => {
             let l = lambda as f32;
-            grid_stride(rng, n, device, uniform4, |i, r| {
+            grid_stride(rng, n, device, whole(uniform4), |i, r| {
                 s[i] = f32_to_f16_bits(exp_f32(r, l))
             });
         }
@@ -493,7 +559,7 @@ pub fn dropout_(
             }
         }
     } else {
-        grid_stride_calls((seed, offset), threads, n, uniform4, apply);
+        grid_stride_calls((seed, offset), threads, n, whole(uniform4), apply);
     }
     Ok(DropoutOutput { output, mask })
 }
@@ -539,5 +605,94 @@ mod tests {
         .unwrap();
         assert!(v.iter().all(|x| (0.0..1.0).contains(x)));
         assert_eq!(g.offset(), 4);
+    }
+    #[test]
+    fn draws_split_over_threads_have_the_bits_of_the_one_thread_loop() {
+        let _guard = crate::engine::parallel::TEST_THREADS_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let all_four = |w: [u32; 4]| {
+            let (a, b) = box_muller(w[0], w[1]);
+            let (c, d) = box_muller(w[2], w[3]);
+            [a, b, c, d]
+        };
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for n in [1usize, 7, 8, 9, 4095, 4097, 65_536, 70_001] {
+            let policy = launch_policy(n as u64, 4, DeviceShape::H200);
+            let threads = (policy.block * policy.grid) as usize;
+            let (mut normals, mut uniforms) = (vec![0f32; n], vec![0f32; n]);
+            // the generator after two earlier launches: a counter offset that is not 0
+            grid_stride_calls((3, 8), threads, n, whole(all_four), |i, r| {
+                normals[i] = r.mul_add(1.5, -1.0)
+            });
+            grid_stride_calls((3, 8 + 4), threads, n, whole(uniform4), |i, r| {
+                let v = r.mul_add(2.0, 1.0);
+                uniforms[i] = if v == 3.0 { 1.0 } else { v };
+            });
+            for threads in [1, 2, 3] {
+                crate::engine::parallel::set_num_threads(threads);
+                let mut g = CudaGenerator::new(3);
+                g.set_offset(8).unwrap();
+                let mut got = vec![0f32; n];
+                normal_(
+                    &mut g,
+                    ElementsMut::F32(&mut got),
+                    -1.0,
+                    1.5,
+                    DeviceShape::H200,
+                )
+                .unwrap();
+                assert_eq!(
+                    bits(&got),
+                    bits(&normals),
+                    "normal n = {n}, {threads} threads"
+                );
+                uniform_(
+                    &mut g,
+                    ElementsMut::F32(&mut got),
+                    1.0,
+                    3.0,
+                    DeviceShape::H200,
+                )
+                .unwrap();
+                assert_eq!(
+                    bits(&got),
+                    bits(&uniforms),
+                    "uniform n = {n}, {threads} threads"
+                );
+                assert_eq!(g.offset(), 16);
+            }
+        }
+        crate::engine::parallel::set_num_threads(1);
+    }
+
+    #[test]
+    fn normals_computed_only_where_kept_have_the_bits_of_all_four() {
+        // the draw as it was: both Box-Muller pairs of every curand4
+        let all_four = |w: [u32; 4]| {
+            let (a, b) = box_muller(w[0], w[1]);
+            let (c, d) = box_muller(w[2], w[3]);
+            [a, b, c, d]
+        };
+        // one 256-thread block: up to 1024 elements a call, so a thread keeps 1 to 4 values
+        let small = DeviceShape {
+            sm_count: 1,
+            max_threads_per_sm: 256,
+        };
+        for device in [small, DeviceShape::H200] {
+            for n in [1usize, 5, 255, 300, 700, 1000, 1023, 1500, 2100] {
+                let mut g = CudaGenerator::new(7);
+                let mut got = vec![0f32; n];
+                normal_(&mut g, ElementsMut::F32(&mut got), 0.5, 2.0, device).unwrap();
+                let policy = launch_policy(n as u64, 4, device);
+                let threads = (policy.block * policy.grid) as usize;
+                let mut want = vec![0f32; n];
+                grid_stride_calls((7, 0), threads, n, whole(all_four), |i, r| {
+                    want[i] = r.mul_add(2.0, 0.5)
+                });
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&got), bits(&want), "n = {n}");
+            }
+        }
     }
 }

@@ -25,6 +25,28 @@ pub fn philox4x32_10(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
     round(ctr, key)
 }
 
+/// [`philox4x32_10`] of eight counter blocks at once, `ctr[word][lane]`: the same
+/// arithmetic lane by lane, laid out so that the compiler keeps the lanes in vector registers
+/// (a `randn` of a 256 x 256 CUDA tensor is 65,536 blocks).
+pub(crate) fn philox4x32_10_x8(mut ctr: [[u32; 8]; 4], mut key: [u32; 2]) -> [[u32; 8]; 4] {
+    use std::array::from_fn;
+    for r in 0..10 {
+        let p0: [u64; 8] = from_fn(|l| M4X32_0 as u64 * ctr[0][l] as u64);
+        let p1: [u64; 8] = from_fn(|l| M4X32_1 as u64 * ctr[2][l] as u64);
+        ctr = [
+            from_fn(|l| (p1[l] >> 32) as u32 ^ ctr[1][l] ^ key[0]),
+            p1.map(|p| p as u32),
+            from_fn(|l| (p0[l] >> 32) as u32 ^ ctr[3][l] ^ key[1]),
+            p0.map(|p| p as u32),
+        ];
+        if r < 9 {
+            key[0] = key[0].wrapping_add(W32_0);
+            key[1] = key[1].wrapping_add(W32_1);
+        }
+    }
+    ctr
+}
+
 /// One thread's curand Philox state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PhiloxState {
@@ -148,6 +170,28 @@ mod tests {
             ),
             [0xd16c_fe09, 0x94fd_cceb, 0x5001_e420, 0x2412_6ea1]
         );
+    }
+
+    #[test]
+    fn eight_lanes_give_each_lanes_own_block() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            // xorshift64: varied counters and keys, high bits included
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..100 {
+            let key = [next() as u32, next() as u32];
+            let ctr: [[u32; 8]; 4] =
+                std::array::from_fn(|_| std::array::from_fn(|_| next() as u32));
+            let got = philox4x32_10_x8(ctr, key);
+            for lane in 0..8 {
+                let one = philox4x32_10(ctr.map(|w| w[lane]), key);
+                assert_eq!(got.map(|w| w[lane]), one);
+            }
+        }
     }
 
     #[test]
