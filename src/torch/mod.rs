@@ -205,16 +205,7 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         "torch.utils",
         Box::new(|_it| Ok(crate::script::Module::new("torch.utils").into_value())),
     );
-    for &(name, src) in PRELUDES {
-        if DEFERRING.contains(&name) {
-            it.register_module(
-                name,
-                Box::new(move |it| it.module_from_source_deferred(name, src)),
-            );
-        } else {
-            it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
-        }
-    }
+    it.register_preludes(PRELUDES, DEFERRING);
     // torch.autograd's submodules load at first access, not with the package. (torch.optim,
     // torch.utils.data and torch.nn.utils cannot yet: their alias submodules' `from PACKAGE
     // import *` loads a lazy package's children, themselves included while they initialise,

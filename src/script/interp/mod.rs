@@ -344,6 +344,26 @@ impl Interpreter {
         self.modules.remove(name);
     }
 
+    /// Register each prelude `(name, Python source)` as a module run at its first import;
+    /// those named in `deferring` compile each top-level definition at its first use
+    /// ([`Interpreter::module_from_source_deferred`]), the others whole.
+    pub(crate) fn register_preludes(
+        &mut self,
+        preludes: &'static [(&'static str, &'static str)],
+        deferring: &[&str],
+    ) {
+        for &(name, src) in preludes {
+            if deferring.contains(&name) {
+                self.register_module(
+                    name,
+                    Box::new(move |it| it.module_from_source_deferred(name, src)),
+                );
+            } else {
+                self.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
+            }
+        }
+    }
+
     /// Run Python source as the module `name` (a prelude written in Python) and return the
     /// module value; it is also importable by that name afterwards.
     pub fn module_from_source(&mut self, name: &str, source: &str) -> PyResult<Value> {

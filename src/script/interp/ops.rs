@@ -689,7 +689,7 @@ impl Interpreter {
         let ord: Option<Ordering> = match (a, b) {
             (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
             (Value::Float(x), Value::Float(y)) => {
-                return Ok(Some(cmp_f(op, *x, *y)));
+                return Ok(Some(op.holds(*x, *y)));
             }
             (
                 Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_),
@@ -2118,17 +2118,6 @@ fn num_cmp(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
         (Value::BigInt(x), _) => Some(x.sign().cmp(&num_bigint::Sign::NoSign)),
         (_, Value::BigInt(y)) => Some(num_bigint::Sign::NoSign.cmp(&y.sign())),
         _ => Some(a.as_int()?.cmp(&b.as_int()?)),
-    }
-}
-
-fn cmp_f(op: CmpOp, x: f64, y: f64) -> bool {
-    match op {
-        CmpOp::Eq => x == y,
-        CmpOp::Ne => x != y,
-        CmpOp::Lt => x < y,
-        CmpOp::Le => x <= y,
-        CmpOp::Gt => x > y,
-        CmpOp::Ge => x >= y,
     }
 }
 

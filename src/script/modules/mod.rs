@@ -57,16 +57,7 @@ pub(crate) fn is_hidden_file(file: &str) -> bool {
 const DEFERRING: &[&str] = &["collections", "functools", "argparse"];
 
 pub(crate) fn install(it: &mut Interpreter) {
-    for &(name, src) in PRELUDES {
-        if DEFERRING.contains(&name) {
-            it.register_module(
-                name,
-                Box::new(move |it| it.module_from_source_deferred(name, src)),
-            );
-        } else {
-            it.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
-        }
-    }
+    it.register_preludes(PRELUDES, DEFERRING);
     it.register_module("sys", Box::new(sys::module));
     it.register_module("math", Box::new(|_it| Ok(math())));
     it.register_module("_random", Box::new(|_it| Ok(mt::module())));
