@@ -316,13 +316,17 @@ impl Interpreter {
         let stmts = top_level_statements(source);
         let names = deferrable(source, &stmts, |n| self.is_builtin(n));
         let deferred_names: Vec<&str> = names.iter().flatten().copied().collect();
+        let aliases: Vec<_> = stmts
+            .iter()
+            .map(|s| alias_parts(&source[s.start..s.end]))
+            .collect();
         // an alias of a name that another alias rebinds stays a statement: its value would
         // depend on which runs first
-        let alias_targets: Vec<&str> = stmts
+        let alias_targets: Vec<&str> = aliases
             .iter()
-            .filter_map(|s| alias_parts(&source[s.start..s.end]))
+            .flatten()
             .filter(|(module, _, _)| module.is_none())
-            .map(|(_, target, _)| target)
+            .map(|(_, target, _)| *target)
             .collect();
         let mut eager = Vec::new();
         // the statements since the last alias, and the line they start at
@@ -330,9 +334,9 @@ impl Interpreter {
         code.push_str(&source[..stmts.first().map_or(source.len(), |s| s.start)]);
         let mut code_line = 1;
         let mut defs = Vec::new();
-        for (s, n) in stmts.iter().zip(names) {
+        for ((s, n), alias) in stmts.iter().zip(names).zip(aliases) {
             let text = &source[s.start..s.end];
-            let alias = alias_parts(text).filter(|(_, _, name)| {
+            let alias = alias.filter(|(_, _, name)| {
                 deferred_names.contains(name) && !alias_targets.contains(name)
             });
             match (n, alias) {

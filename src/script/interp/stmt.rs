@@ -1161,8 +1161,8 @@ impl Interpreter {
             self.import_lazy_fallback(m)?;
             // the fallback may have bound the name as a deferred alias (torch._extra's
             // `torch.NAME = NAME`)
-            if m.get_attr(name).is_none() && self.run_deferred(&m.dict, name)? {
-                return Ok(m.get_attr(name));
+            if m.get_attr(name).is_none() {
+                self.run_deferred(&m.dict, name)?;
             }
             return Ok(m.get_attr(name));
         }
