@@ -5,6 +5,8 @@ use std::process::Command;
 
 #[path = "support/diff_report.rs"]
 mod diff_report;
+#[path = "support/scratch.rs"]
+mod scratch;
 
 /// `cudatutor ARGS doctor`, its kernel cache in a scratch folder of its own.
 fn doctor(args: &[&str]) -> Command {
@@ -182,10 +184,7 @@ fn doctor_speaks_chinese() {
 /// `diff --lang zh` says what differs in Chinese; without a usable Python it still says why.
 #[test]
 fn diff_speaks_chinese() {
-    let dir = std::env::temp_dir().join(format!("cudatutor-diff-zh-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("hello.py");
-    std::fs::write(&file, "print('hi')\n").unwrap();
+    let file = scratch::scratch_file("cudatutor-diff-zh", "hello.py", "print('hi')\n");
     let out = Command::new(env!("CARGO_BIN_EXE_cudatutor"))
         .args(["--lang", "zh", "diff"])
         .arg(&file)

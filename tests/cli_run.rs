@@ -26,6 +26,16 @@ fn run_script(name: &str, text: &str) -> Output {
     run(&["run", path.to_str().unwrap()])
 }
 
+/// The stderr of a run that printed `stdout` and then a traceback that shows `place`
+/// (`, line N, in <module>` and the source line) and whose last line ends with `last`.
+fn stdout_then_traceback(out: &Output, stdout: &str, place: &str, last: &str) -> String {
+    assert_eq!(String::from_utf8_lossy(&out.stdout), stdout);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(err.contains(place), "{err}");
+    assert!(err.trim_end().ends_with(last), "{err}");
+    err
+}
+
 fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("binary runs")
 }
@@ -71,19 +81,14 @@ fn a_clean_script_prints_like_python_and_exits_0() {
 #[test]
 fn a_raising_script_prints_a_traceback_and_exits_1() {
     let out = run_script("raise.py", "print('before')\nx = [1, 2]\nprint(x[5])\n");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "before\n");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stdout_then_traceback(
+        &out,
+        "before\n",
+        ", line 3, in <module>\n    print(x[5])\n",
+        "IndexError: list index out of range",
+    );
     assert!(
         err.starts_with("Traceback (most recent call last):\n"),
-        "{err}"
-    );
-    assert!(
-        err.contains(", line 3, in <module>\n    print(x[5])\n"),
-        "{err}"
-    );
-    assert!(
-        err.trim_end()
-            .ends_with("IndexError: list index out of range"),
         "{err}"
     );
     assert_eq!(out.status.code(), Some(1));
@@ -156,20 +161,18 @@ fn dash_reads_the_script_from_stdin() {
 fn deferred_assert_is_reported_at_the_sync_not_at_the_launch() {
     let p = script("deferred.py", DEFERRED);
     let out = run(&["run", p.to_str().unwrap()]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "still running\n");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stdout_then_traceback(
+        &out,
+        "still running\n",
+        ", line 8, in <module>\n    print(doubled.item())",
+        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+    );
     assert!(
         err.contains("Assertion `t >= 0 && t < n_classes` failed."),
         "device log missing: {err}"
     );
     assert!(
-        err.contains(", line 8, in <module>\n    print(doubled.item())"),
-        "{err}"
-    );
-    assert!(
-        err.trim_end()
-            .ends_with("For debugging consider passing CUDA_LAUNCH_BLOCKING=1")
-            && err.contains("torch.AcceleratorError: CUDA error: device-side assert triggered\nSearch for `cudaErrorAssert' in ")
+        err.contains("torch.AcceleratorError: CUDA error: device-side assert triggered\nSearch for `cudaErrorAssert' in ")
             && !err.contains("TORCH_USE_CUDA_DSA"),
         "{err}"
     );
@@ -253,10 +256,8 @@ fn the_error_is_sticky() {
 
 #[test]
 fn memory_counters_follow_pytorch() {
-    let out = run_script(
-        "mem.py",
-        "import torch\nx = torch.randn(10, device='cuda')\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\ndel x\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\ntorch.cuda.empty_cache()\nprint(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())\n",
-    );
+    // What PyTorch printed for it on a GPU: tests/fixtures/cuda/alloc_small.json.
+    let out = run_script("mem.py", include_str!("cuda/alloc_small.py"));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "512 2097152\n0 2097152\n0 0\n"

@@ -23,6 +23,8 @@ mod common;
 mod known;
 #[path = "conformance/harness/samples.rs"]
 mod samples;
+#[path = "support/scratch.rs"]
+mod scratch;
 #[path = "conformance/harness/verdict.rs"]
 mod verdict;
 

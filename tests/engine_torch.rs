@@ -297,14 +297,11 @@ y = torch.ones(2, device='cuda')
 
 #[test]
 fn memory_counters_follow_refcounts() {
-    let o = out("import torch
-x = torch.randn(10, device='cuda')
-print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
-del x
-print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
-torch.cuda.empty_cache()
-print(torch.cuda.memory_allocated(), torch.cuda.memory_reserved())
-a = torch.zeros(3 * 1024 * 256, device='cuda')
+    // First tests/cuda/alloc_small.py, whose three lines PyTorch printed on a GPU
+    // (tests/fixtures/cuda/alloc_small.json); then the allocator's 2 MiB blocks and its peaks.
+    let o = out(concat!(
+        include_str!("cuda/alloc_small.py"),
+        "a = torch.zeros(3 * 1024 * 256, device='cuda')
 b = torch.zeros(12 * 1024 * 256, device='cuda')
 print(torch.cuda.memory_reserved() // (1024 * 1024))
 b = None
@@ -312,7 +309,8 @@ print(torch.cuda.max_memory_allocated() // (1024 * 1024), torch.cuda.memory_allo
 torch.cuda.reset_peak_memory_stats()
 print(torch.cuda.max_memory_allocated() // (1024 * 1024))
 print(torch.cuda.is_available(), torch.cuda.device_count(), torch.cuda.get_device_name(0))
-");
+"
+    ));
     assert_eq!(
         o,
         "512 2097152\n0 2097152\n0 0\n20\n15 3\n3\nTrue 1 Simulated H200 (modelled)\n"

@@ -42,6 +42,23 @@ fn messages(r: &RunReport) -> Vec<(bool, String)> {
         .collect()
 }
 
+/// Asserts that the report holds one result, whose message starts with `start`.
+fn assert_one_result_starting(r: &RunReport, start: &str) {
+    let all = messages(r);
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert!(all[0].1.starts_with(start), "{all:?}");
+}
+
+/// `grade` of built-in exercise `id`'s solution with `from` replaced by `to`.
+fn graded_with(id: &str, from: &str, to: &str) -> RunReport {
+    grade(id, &solution_with(id, from, to))
+}
+
+/// `failed_grade` of built-in exercise `id`'s solution with `from` replaced by `to`.
+fn failed_with(id: &str, from: &str, to: &str) -> RunReport {
+    failed_grade(id, &solution_with(id, from, to))
+}
+
 /// The solution of built-in exercise `id` with `from` replaced by `to` (which must occur).
 fn solution_with(id: &str, from: &str, to: &str) -> String {
     let (_, ex) = exercise(Lang::En, id);
@@ -79,19 +96,18 @@ fn replaced_counters_do_not_fool_the_checks() {
 
 #[test]
 fn an_object_equal_to_everything_is_no_answer() {
-    let code = solution_with(
+    failed_with(
         "l1-where-reported",
         "origin = 9",
         "class Anything:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n        return False\norigin = Anything()",
     );
-    failed_grade("l1-where-reported", &code);
     // The same object in a counter prediction.
-    let code = solution_with(
+    let r = graded_with(
         "l4-peak",
         "predicted_peak = 8 * 1024**2",
         "class Anything:\n    def __eq__(self, other):\n        return True\npredicted_peak = Anything()",
     );
-    assert!(!grade("l4-peak", &code).checks_passed());
+    assert!(!r.checks_passed());
 }
 
 #[test]
@@ -140,36 +156,19 @@ fn a_syntax_error_gives_one_result_not_a_cascade() {
         Some("fix the SyntaxError first: the checks run once the code parses")
     );
     let r = grade_in(Lang::Zh, "l1-intermittent", broken);
-    assert_eq!(r.checks.len(), 1);
-    assert!(
-        r.checks[0]
-            .message
-            .as_deref()
-            .unwrap()
-            .starts_with("先修正 SyntaxError"),
-        "{:?}",
-        messages(&r)
-    );
+    assert_one_result_starting(&r, "先修正 SyntaxError");
     let indented = "import torch\n  x = 1\n";
     let r = grade("l2-counters", indented);
-    assert_eq!(r.checks.len(), 1, "{:?}", messages(&r));
-    assert!(
-        r.checks[0]
-            .message
-            .as_deref()
-            .unwrap()
-            .starts_with("fix the IndentationError first")
-    );
+    assert_one_result_starting(&r, "fix the IndentationError first");
 }
 
 #[test]
 fn a_check_that_raises_names_the_learners_line_or_variable() {
-    let code = solution_with(
+    let r = graded_with(
         "l4-helpers",
         "    lo, hi = labels.min().item(), labels.max().item()\n",
         "    lo, hi = labels.min().item(), labels.max().item()\n    if len(labels) == 2:\n        raise TypeError('two labels')\n",
     );
-    let r = grade("l4-helpers", &code);
     let raised: Vec<&CheckResult> = r.checks.iter().filter(|c| c.error.is_some()).collect();
     assert!(!raised.is_empty(), "{:?}", messages(&r));
     for c in &raised {
@@ -352,7 +351,7 @@ const RIGHT_FIXES: &[(&str, &str, &str)] = &[
 #[test]
 fn right_fixes_the_old_checks_rejected_or_might_reject_pass() {
     for &(id, from, to) in RIGHT_FIXES {
-        let r = grade(id, &solution_with(id, from, to));
+        let r = graded_with(id, from, to);
         assert!(r.checks_passed(), "{id} with {to:?}: {:?}", messages(&r));
     }
 }
@@ -360,12 +359,11 @@ fn right_fixes_the_old_checks_rejected_or_might_reject_pass() {
 /// The intermediate the goal names is checked too: made on the CPU and copied, it fails.
 #[test]
 fn a_goal_intermediate_made_on_the_cpu_and_copied_fails() {
-    let copied = solution_with(
+    let r = failed_with(
         "l2-model-data",
         "offset = torch.ones_like(out)",
         "offset = torch.ones(3, 2).to(device)",
     );
-    let r = failed_grade("l2-model-data", &copied);
     assert!(
         messages(&r)
             .iter()
@@ -378,12 +376,11 @@ fn a_goal_intermediate_made_on_the_cpu_and_copied_fails() {
 
 #[test]
 fn a_computed_prediction_is_one_clear_result_not_a_pass() {
-    let computed = solution_with(
+    let r = failed_with(
         "l2-counters",
         "predicted_allocated = 512 + 512 + 1024   # each rounded up to 512 bytes",
         "predicted_allocated = torch.cuda.memory_allocated()",
     );
-    let r = failed_grade("l2-counters", &computed);
     assert_eq!(r.checks.len(), 1, "{:?}", messages(&r));
     assert_eq!(r.checks[0].line, 0);
     let m = r.checks[0].message.clone().unwrap();
@@ -399,23 +396,16 @@ fn a_computed_prediction_is_one_clear_result_not_a_pass() {
         .unwrap()
         .replacen("where_b = 'cuda:1'", "where_b = str(b.device)", 1);
     let r = grade_in(Lang::Zh, "l5-current-device", &code);
-    assert_eq!(r.checks.len(), 1, "{:?}", messages(&r));
-    assert!(
-        r.checks[0]
-            .message
-            .as_deref()
-            .unwrap()
-            .starts_with("`where_b` 应当是你事先写下的预测值"),
-        "{:?}",
-        messages(&r)
-    );
+    assert_one_result_starting(&r, "`where_b` 应当是你事先写下的预测值");
     // Arithmetic on written numbers is still a prediction.
-    let written = solution_with(
-        "l2-counters",
-        "predicted_allocated = 512 + 512 + 1024   # each rounded up to 512 bytes",
-        "predicted_allocated = 4 * 512",
+    assert!(
+        graded_with(
+            "l2-counters",
+            "predicted_allocated = 512 + 512 + 1024   # each rounded up to 512 bytes",
+            "predicted_allocated = 4 * 512",
+        )
+        .checks_passed()
     );
-    assert!(grade("l2-counters", &written).checks_passed());
 }
 
 #[test]

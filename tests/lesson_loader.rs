@@ -1,8 +1,31 @@
 //! The lesson loader: good files in both languages, and every malformed case named with
 //! file:line and a reason.
 
-use cudatutor::lesson::{Catalog, Lang, parse_lesson};
+use cudatutor::lesson::{Catalog, Exercise, Lang, Lesson, parse_lesson};
 use std::path::Path;
+
+/// Asserts that a lesson of HEAD then `body` is refused with the error `want`.
+fn assert_err(body: &str, want: &str) {
+    assert_eq!(err(&format!("{HEAD}{body}")), want);
+}
+
+/// tests/fixtures/lessons/FOLDER/FILE, which must load.
+fn fixture_lesson(folder: &str, file: &str) -> Lesson {
+    let text = std::fs::read_to_string(format!("tests/fixtures/lessons/{folder}/{file}")).unwrap();
+    parse_lesson(file, &text).unwrap()
+}
+
+/// The first exercise of a lesson of HEAD then `body`, which must load.
+fn first_exercise(body: &str) -> Exercise {
+    let mut lesson = parse_lesson("ok.md", &format!("{HEAD}{body}")).unwrap();
+    lesson.exercises.remove(0)
+}
+
+/// Asserts that a lesson of HEAD then `body` is refused with an error starting with `start`.
+fn assert_err_starts(body: &str, start: &str) {
+    let e = err(&format!("{HEAD}{body}"));
+    assert!(e.starts_with(start), "{e}");
+}
 
 fn err(text: &str) -> String {
     parse_lesson("bad.md", text)
@@ -12,8 +35,7 @@ fn err(text: &str) -> String {
 
 #[test]
 fn example_lesson_parses_with_all_its_parts() {
-    let text = std::fs::read_to_string("tests/fixtures/lessons/good/03-labels.md").unwrap();
-    let lesson = parse_lesson("03-labels.md", &text).unwrap();
+    let lesson = fixture_lesson("good", "03-labels.md");
     assert_eq!(lesson.id, "labels");
     assert_eq!(lesson.title, "Labels out of range");
     assert_eq!(lesson.order, 3);
@@ -41,8 +63,7 @@ fn example_lesson_parses_with_all_its_parts() {
 
 #[test]
 fn chinese_lesson_parses() {
-    let text = std::fs::read_to_string("tests/fixtures/lessons/zh/01-errors.md").unwrap();
-    let lesson = parse_lesson("01-errors.md", &text).unwrap();
+    let lesson = fixture_lesson("zh", "01-errors.md");
     assert_eq!(lesson.lang, "zh");
     assert_eq!(lesson.title, "CUDA 错误与异步报告");
     assert_eq!(
@@ -113,38 +134,34 @@ const HEAD: &str = "+++\nid = \"a\"\ntitle = \"T\"\norder = 1\n+++\n\n";
 
 #[test]
 fn unknown_block_attribute() {
-    let e = err(&format!(
-        "{HEAD}```python exercise id=x level=3\npass\n```\n"
-    ));
-    assert_eq!(
-        e,
-        "bad.md:7: unknown attribute `level=3` on an exercise block (expected `id=NAME` and optionally `gpus=N`, `predict=NAMES`)"
+    assert_err(
+        "```python exercise id=x level=3\npass\n```\n",
+        "bad.md:7: unknown attribute `level=3` on an exercise block (expected `id=NAME` and optionally `gpus=N`, `predict=NAMES`)",
     );
 }
 
 #[test]
 fn unknown_block_kind() {
-    let e = err(&format!("{HEAD}```python exercize id=x\npass\n```\n"));
-    assert!(
-        e.starts_with("bad.md:7: unknown block kind `python exercize`"),
-        "{e}"
+    assert_err_starts(
+        "```python exercize id=x\npass\n```\n",
+        "bad.md:7: unknown block kind `python exercize`",
     );
 }
 
 #[test]
 fn exercise_without_id() {
-    assert_eq!(
-        err(&format!("{HEAD}```python exercise\npass\n```\n")),
-        "bad.md:7: an exercise block needs `id=NAME`"
+    assert_err(
+        "```python exercise\npass\n```\n",
+        "bad.md:7: an exercise block needs `id=NAME`",
     );
 }
 
 #[test]
 fn check_without_an_exercise() {
-    let e = err(&format!(
-        "{HEAD}Text.\n\n```python check\nassert True\n```\n"
-    ));
-    assert_eq!(e, "bad.md:9: a `check` block with no exercise before it");
+    assert_err(
+        "Text.\n\n```python check\nassert True\n```\n",
+        "bad.md:9: a `check` block with no exercise before it",
+    );
 }
 
 #[test]
@@ -158,35 +175,34 @@ fn hint_and_solution_without_an_exercise() {
 
 #[test]
 fn duplicate_exercise_id_in_one_lesson() {
-    let e = err(&format!(
-        "{HEAD}```python exercise id=x\npass\n```\n\n```python exercise id=x\npass\n```\n"
-    ));
-    assert_eq!(
-        e,
-        "bad.md:11: duplicate exercise id `x` (first used on line 7)"
+    assert_err(
+        "```python exercise id=x\npass\n```\n\n```python exercise id=x\npass\n```\n",
+        "bad.md:11: duplicate exercise id `x` (first used on line 7)",
     );
 }
 
 #[test]
 fn second_check_for_one_exercise() {
-    let e = err(&format!(
-        "{HEAD}```python exercise id=x\npass\n```\n```python check\na\n```\n```python check\nb\n```\n"
-    ));
-    assert_eq!(e, "bad.md:13: exercise `x` already has a `check` block");
+    assert_err(
+        "```python exercise id=x\npass\n```\n```python check\na\n```\n```python check\nb\n```\n",
+        "bad.md:13: exercise `x` already has a `check` block",
+    );
 }
 
 #[test]
 fn bad_quizzes() {
-    let e = err(&format!(
-        "{HEAD}```quiz\nquestion = \"Q\"\nchoices = [\"a\", \"b\"]\nanswer = 3\n```\n"
-    ));
-    assert_eq!(e, "bad.md:7: quiz answer 3 is not one of the choices 1..2");
-    let e = err(&format!(
-        "{HEAD}```quiz\nquestion = \"Q\"\nchoices = [\"a\"]\nanswer = 1\n```\n"
-    ));
-    assert_eq!(e, "bad.md:7: a quiz needs at least two choices");
-    let e = err(&format!("{HEAD}```quiz\nquestion = Q\n```\n"));
-    assert!(e.starts_with("bad.md:7: bad quiz (its line 1)"), "{e}");
+    assert_err(
+        "```quiz\nquestion = \"Q\"\nchoices = [\"a\", \"b\"]\nanswer = 3\n```\n",
+        "bad.md:7: quiz answer 3 is not one of the choices 1..2",
+    );
+    assert_err(
+        "```quiz\nquestion = \"Q\"\nchoices = [\"a\"]\nanswer = 1\n```\n",
+        "bad.md:7: a quiz needs at least two choices",
+    );
+    assert_err_starts(
+        "```quiz\nquestion = Q\n```\n",
+        "bad.md:7: bad quiz (its line 1)",
+    );
 }
 
 #[test]
@@ -249,14 +265,9 @@ fn an_exercise_may_ask_for_predictions() {
     let e = classify_fence("python exercise id=w predict=origin,2x").unwrap_err();
     assert!(e.contains("`2x` is not a variable name"), "{e}");
     assert!(classify_fence("python exercise id=w predict=a predict=b").is_err());
-    let lesson = parse_lesson(
-        "p.md",
-        &format!(
-            "{HEAD}```python exercise id=w predict=origin,reported\norigin = 0   # line?\nreported: int = 0\nx = origin\n```\n"
-        ),
-    )
-    .unwrap();
-    let ex = &lesson.exercises[0];
+    let ex = &first_exercise(
+        "```python exercise id=w predict=origin,reported\norigin = 0   # line?\nreported: int = 0\nx = origin\n```\n",
+    );
     assert_eq!(ex.predict, ["origin", "reported"]);
     assert_eq!(
         cudatutor::lesson::predicted_start(&ex.start_code, "origin").as_deref(),
@@ -267,25 +278,18 @@ fn an_exercise_may_ask_for_predictions() {
         Some("origin")
     );
     // A predicted name the starting code never assigns has no starting value to compare with.
-    let e = err(&format!(
-        "{HEAD}```python exercise id=w predict=nowhere\nx = 1\n```\n"
-    ));
-    assert!(
-        e.starts_with("bad.md:7: `predict=nowhere`: the starting code never assigns"),
-        "{e}"
+    assert_err_starts(
+        "```python exercise id=w predict=nowhere\nx = 1\n```\n",
+        "bad.md:7: `predict=nowhere`: the starting code never assigns",
     );
 }
 
 #[test]
 fn wrong_blocks_carry_their_reason_and_code() {
-    let lesson = parse_lesson(
-        "w.md",
-        &format!(
-            "{HEAD}```python exercise id=x\nx = 5\n```\n\n```python wrong\n#  clamping hides the bug\nx = 4\n```\n\n```python wrong\n# deleting the line\npass\n```\n"
-        ),
-    )
-    .unwrap();
-    let wrongs = &lesson.exercises[0].wrongs;
+    let ex = first_exercise(
+        "```python exercise id=x\nx = 5\n```\n\n```python wrong\n#  clamping hides the bug\nx = 4\n```\n\n```python wrong\n# deleting the line\npass\n```\n",
+    );
+    let wrongs = &ex.wrongs;
     assert_eq!(wrongs.len(), 2);
     assert_eq!(wrongs[0].reason, "clamping hides the bug");
     assert_eq!(wrongs[0].code, "x = 4\n");
@@ -295,12 +299,9 @@ fn wrong_blocks_carry_their_reason_and_code() {
 
 #[test]
 fn a_wrong_block_needs_a_reason_line_and_code_and_an_exercise() {
-    let e = err(&format!(
-        "{HEAD}```python exercise id=x\nx = 5\n```\n```python wrong\nx = 4\n```\n"
-    ));
-    assert_eq!(
-        e,
-        "bad.md:10: a `wrong` block must start with a comment line giving the reason the fix is wrong (`# ...`)"
+    assert_err(
+        "```python exercise id=x\nx = 5\n```\n```python wrong\nx = 4\n```\n",
+        "bad.md:10: a `wrong` block must start with a comment line giving the reason the fix is wrong (`# ...`)",
     );
     let e = err(&format!(
         "{HEAD}```python exercise id=x\nx = 5\n```\n```python wrong\n#\nx = 4\n```\n"
@@ -337,14 +338,9 @@ fn assert_fix_block_rules(kind: &str, what: &str) {
 fn right_blocks_carry_their_note_and_code() {
     use cudatutor::lesson::{FenceKind, classify_fence};
     assert_eq!(classify_fence("python right"), Ok(FenceKind::Right));
-    let lesson = parse_lesson(
-        "r.md",
-        &format!(
-            "{HEAD}```python exercise id=x\nx = 5\n```\n\n```python right\n# the same value, as arithmetic\nx = 2 + 2\n```\n\n```python wrong\n# clamping\nx = 9\n```\n"
-        ),
-    )
-    .unwrap();
-    let ex = &lesson.exercises[0];
+    let ex = &first_exercise(
+        "```python exercise id=x\nx = 5\n```\n\n```python right\n# the same value, as arithmetic\nx = 2 + 2\n```\n\n```python wrong\n# clamping\nx = 9\n```\n",
+    );
     assert_eq!(ex.rights.len(), 1);
     assert_eq!(ex.rights[0].note, "the same value, as arithmetic");
     assert_eq!(ex.rights[0].code, "x = 2 + 2\n");
@@ -354,12 +350,9 @@ fn right_blocks_carry_their_note_and_code() {
 
 #[test]
 fn a_right_block_needs_a_note_line_code_and_an_exercise() {
-    let e = err(&format!(
-        "{HEAD}```python exercise id=x\nx = 5\n```\n```python right\nx = 4\n```\n"
-    ));
-    assert_eq!(
-        e,
-        "bad.md:10: a `right` block must start with a comment line saying how this fix differs from the solution (`# ...`)"
+    assert_err(
+        "```python exercise id=x\nx = 5\n```\n```python right\nx = 4\n```\n",
+        "bad.md:10: a `right` block must start with a comment line saying how this fix differs from the solution (`# ...`)",
     );
     assert_fix_block_rules("right", "note");
 }

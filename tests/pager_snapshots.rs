@@ -44,8 +44,7 @@ fn toc_open_80x24() {
 
 #[test]
 fn toc_closed_80x24() {
-    let mut app = app();
-    insta::assert_snapshot!(draw(&mut app, 80, 24).backend());
+    insta::assert_snapshot!(draw(&mut app(), 80, 24).backend());
 }
 
 /// The lesson list is open where it leaves the text room (100 columns and more), folded below;
@@ -101,8 +100,7 @@ fn a_resize_keeps_the_reading_position() {
 
 #[test]
 fn table_120x40() {
-    let mut app = app();
-    insta::assert_snapshot!(draw(&mut app, 120, 40).backend());
+    insta::assert_snapshot!(draw(&mut app(), 120, 40).backend());
 }
 
 #[test]

@@ -22,7 +22,10 @@ mod dev_script;
 use dev_script::dev_script;
 #[path = "support/error_start.rs"]
 mod error_start;
+#[path = "support/runner_stack.rs"]
+mod runner_stack;
 use error_start::assert_error_starts;
+use runner_stack::on_runner_stack;
 
 /// What a failed run reports (ScriptError without the exception value, so it can cross threads).
 #[derive(Debug)]
@@ -84,28 +87,23 @@ fn run_with(
     limits: Limits,
 ) -> (String, Option<Failure>, Vec<String>) {
     let src = src.to_string();
-    std::thread::Builder::new()
-        .stack_size(8 << 20)
-        .spawn(move || {
-            let log: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
-            let mut it = Interpreter::new(limits);
-            install_vec2(&mut it, log.clone());
-            setup(&mut it);
-            let r = it.run_main(&src, "exercise.py");
-            let f = r.err().map(|e| Failure {
-                type_name: e.type_name,
-                message: e.message,
-                line: e.line,
-                traceback: e.traceback,
-            });
-            let out = it.take_stdout();
-            drop(it);
-            let l = log.borrow().clone();
-            (out, f, l)
-        })
-        .expect("spawn")
-        .join()
-        .expect("interpreter thread panicked")
+    on_runner_stack(move || {
+        let log: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
+        let mut it = Interpreter::new(limits);
+        install_vec2(&mut it, log.clone());
+        setup(&mut it);
+        let r = it.run_main(&src, "exercise.py");
+        let f = r.err().map(|e| Failure {
+            type_name: e.type_name,
+            message: e.message,
+            line: e.line,
+            traceback: e.traceback,
+        });
+        let out = it.take_stdout();
+        drop(it);
+        let l = log.borrow().clone();
+        (out, f, l)
+    })
 }
 
 // ------------------------------------------------------------ a tiny native type
@@ -1140,24 +1138,20 @@ fn modules_imports_and_main_namespace() {
 
 #[test]
 fn run_in_main_sees_the_exercise_namespace() {
-    let h = std::thread::Builder::new()
-        .stack_size(8 << 20)
-        .spawn(|| {
-            let mut it = Interpreter::new(Limits::default());
-            it.run_main(
-                "loss = 0.25\ndef double(x):\n    return 2 * x\n",
-                "exercise.py",
-            )
+    let (o, e) = on_runner_stack(|| {
+        let mut it = Interpreter::new(Limits::default());
+        it.run_main(
+            "loss = 0.25\ndef double(x):\n    return 2 * x\n",
+            "exercise.py",
+        )
+        .map_err(|e| e.traceback)
+        .expect("runs");
+        it.run_in_main("assert double(loss) == 0.5\nprint('ok')\n", "check.py")
             .map_err(|e| e.traceback)
-            .expect("runs");
-            it.run_in_main("assert double(loss) == 0.5\nprint('ok')\n", "check.py")
-                .map_err(|e| e.traceback)
-                .expect("check runs");
-            let r = it.run_in_main("assert loss > 1, 'loss too small'\n", "check.py");
-            (it.take_stdout(), r.err().map(|e| (e.type_name, e.message)))
-        })
-        .expect("spawn");
-    let (o, e) = h.join().expect("join");
+            .expect("check runs");
+        let r = it.run_in_main("assert loss > 1, 'loss too small'\n", "check.py");
+        (it.take_stdout(), r.err().map(|e| (e.type_name, e.message)))
+    });
     assert_eq!(o, "ok\n");
     assert_eq!(e, Some(("AssertionError".into(), "loss too small".into())));
 }

@@ -6,6 +6,10 @@ use std::time::Duration;
 use cudatutor::script::{Interpreter, Limits};
 use proptest::prelude::*;
 
+#[path = "support/runner_stack.rs"]
+mod runner_stack;
+use runner_stack::on_runner_stack;
+
 const SNIPPET: &str = r#"import math
 class Net:
     def __init__(self, k=2):
@@ -118,35 +122,27 @@ const TOKENS: &[&str] = &[
 
 /// Run on an 8 MiB thread, as the runner does; a panic or stack overflow fails the test.
 fn run(src: String) {
-    let h = std::thread::Builder::new()
-        .stack_size(8 << 20)
-        .spawn(move || {
-            let limits = Limits {
-                max_steps: 20_000,
-                max_wall: Duration::from_secs(2),
-                cancel: None,
-            };
-            let mut it = Interpreter::new(limits);
-            let _ = it.run_main(&src, "exercise.py");
-            let _ = it.take_stdout();
-        })
-        .expect("spawn");
-    h.join().expect("interpreter panicked");
+    on_runner_stack(move || {
+        let limits = Limits {
+            max_steps: 20_000,
+            max_wall: Duration::from_secs(2),
+            cancel: None,
+        };
+        let mut it = Interpreter::new(limits);
+        let _ = it.run_main(&src, "exercise.py");
+        let _ = it.take_stdout();
+    });
 }
 
 #[test]
 fn snippet_runs() {
-    let h = std::thread::Builder::new()
-        .stack_size(8 << 20)
-        .spawn(|| {
-            let mut it = Interpreter::new(Limits::default());
-            it.run_main(SNIPPET, "exercise.py")
-                .map_err(|e| e.traceback)
-                .expect("valid snippet runs");
-            it.take_stdout()
-        })
-        .expect("spawn");
-    let out = h.join().expect("join");
+    let out = on_runner_stack(|| {
+        let mut it = Interpreter::new(Limits::default());
+        it.run_main(SNIPPET, "exercise.py")
+            .map_err(|e| e.traceback)
+            .expect("valid snippet runs");
+        it.take_stdout()
+    });
     assert_eq!(out, "120.000 [2, 4] {'a': 0, 'b': 2}\n4.0 1 1/x\n");
 }
 
@@ -189,18 +185,13 @@ proptest! {
 
 /// Runs `src` with the default limits and returns its stdout (or the traceback).
 fn output(src: String) -> String {
-    std::thread::Builder::new()
-        .stack_size(8 << 20)
-        .spawn(move || {
-            let mut it = Interpreter::new(Limits::default());
-            match it.run_main(&src, "exercise.py") {
-                Ok(()) => it.take_stdout(),
-                Err(e) => format!("{}{}", it.take_stdout(), e.traceback),
-            }
-        })
-        .expect("spawn")
-        .join()
-        .expect("interpreter panicked")
+    on_runner_stack(move || {
+        let mut it = Interpreter::new(Limits::default());
+        match it.run_main(&src, "exercise.py") {
+            Ok(()) => it.take_stdout(),
+            Err(e) => format!("{}{}", it.take_stdout(), e.traceback),
+        }
+    })
 }
 
 fn big(neg: bool, limbs: &[u32]) -> num_bigint::BigInt {

@@ -807,17 +807,15 @@ fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
     let data = temp_dir("outside-editor");
     let work = temp_dir("outside-editor-work");
     let fixed = "import torch\nx = torch.randn(10, device='cuda')\npredicted = 512\nprint(torch.cuda.memory_allocated())\n";
-    std::fs::write(work.join("new.py"), fixed).unwrap();
     // Says it started, waits for the test's go, then writes the fixed code.
-    let script = work.join("editor.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho EDITOR-RUNNING\ntouch '{w}/started'\ni=0\nwhile [ ! -e '{w}/go' ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done\ncp '{w}/new.py' \"$1\"\n",
+    let script = cli::editor_shell_script(
+        &work,
+        fixed,
+        &format!(
+            "echo EDITOR-RUNNING\ntouch '{w}/started'\ni=0\nwhile [ ! -e '{w}/go' ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done\ncp '{w}/new.py' \"$1\"\n",
             w = work.display()
         ),
-    )
-    .unwrap();
+    );
     let t = Tmux::start(
         "e2e-outside-editor",
         100,

@@ -3,8 +3,9 @@
 (OpInfo, ModuleInfo, OptimizerInfo of torch/testing/_internal), one per op, module and
 optimizer, with every sample's inputs written as literals, a literal that several scripts use
 bound once in tests/conformance/shared_inputs.py and one that several samples of one script use
-bound once at its top (bind.py), and ops whose samples make the same calls sharing one script
-(op_groups.py). Run it with the PyTorch 2.15 venv:
+bound once at its top (bind.py), ops whose samples make the same calls sharing one script
+(op_groups.py), and the samples of a script that make the same call on other inputs written as
+one row (sample_rows.py). Run it with the PyTorch 2.15 venv:
 
   OMP_NUM_THREADS=1 .venv-torch/bin/python scripts/conformance/generate.py
   scripts/record-pytorch.py --python .venv-torch/bin/python --dir tests/conformance --jobs 2
@@ -57,6 +58,7 @@ from torch.testing._internal.common_optimizers import optim_db  # noqa: E402
 import modules as mod_gen  # noqa: E402
 import op_groups  # noqa: E402
 import ops as op_gen  # noqa: E402
+import sample_rows  # noqa: E402
 from bind import SuiteInputs, bind_inputs  # noqa: E402
 import optims as optim_gen  # noqa: E402
 from prelude import PRELUDE  # noqa: E402
@@ -143,6 +145,9 @@ class Suite:
                 definitions, body = bind_inputs(lines)
             else:
                 imported, definitions, body = inputs.bind(name, lines)
+                # (The MACHINE_DEPENDENT scripts stay as committed, one line a sample.)
+                bound = imported + [d.split(" = ")[0] for d in definitions]
+                body = sample_rows.merge(body, set(bound))
             text = HEADER % (torch_version(), origin) + IMPORTS
             if imported:
                 text = text.rstrip("\n") + "\nfrom %s import %s\n\n" % (SHARED_INPUTS, ", ".join(imported))

@@ -220,7 +220,10 @@ def render(manifest, results, timing, passed):
       "an OPS table of the ops and one `for_ops` row per distinct call, naming the tag it "
       "prints under for each op (`[SCRIPT.TAG]`); MANIFEST.tsv still lists every op's samples "
       "under its own script name, "
-      "with the file that runs them. PyTorch's output is recorded by scripts/record-pytorch.py (CPU, one "
+      "with the file that runs them. Samples of one script that make the same call on other "
+      "inputs (OpInfo's calls repeated for each dtype, a constant that differs) are one "
+      "`samples` row, `for_ops_rows` in an `ops_*.py` (scripts/conformance/sample_rows.py): "
+      "the call as a lambda of what differs, then each sample's tag and values. PyTorch's output is recorded by scripts/record-pytorch.py (CPU, one "
       "thread) into tests/conformance/expected/; tests/conformance.rs runs every script "
       "through cudatutor and compares the output **sample by sample**.")
     w("")

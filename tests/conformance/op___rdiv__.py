@@ -4,22 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_b, f32_scalar, f32_scalar_c, f32_5, f32_5_b, f32_5x1, f32_scalar_d, f32_10x5, f32_10x5_b, f32_5x10x5, f32_5x10x5_b, f32_0x10x3, f32_0x1x3, f64_scalar_b, f64_scalar, f64_scalar_c, f64_5, f64_5_b, f64_5x1, i64_scalar_c, i64_scalar_b, i64_scalar_d, i64_5, i64_5_b, i64_5x1, i64_scalar_e, i64_10x5, b8_scalar_b, b8_scalar, b8_5, b8_5_c, b8_5x1, i64_3
 
-sample("s0", lambda: f32_scalar_b() / f32_scalar(), printed=True)
-sample("s1", lambda: f32_scalar_c() / f32_5())
-sample("s2", lambda: f32_5_b() / f32_5x1())
-sample("s3", lambda: f32_scalar_d() / f32_10x5())
-sample("s4", lambda: f32_10x5_b() / f32_5x10x5())
-sample("s5", lambda: f32_5x10x5_b() / f32_5x10x5())
-sample("s6", lambda: f32_0x10x3() / f32_0x1x3())
-sample("s7", lambda: f64_scalar_b() / f64_scalar(), printed=True)
-sample("s8", lambda: f64_scalar_c() / f64_5())
-sample("s9", lambda: f64_5_b() / f64_5x1())
-sample("s10", lambda: i64_scalar_c() / i64_scalar_b(), printed=True)
-sample("s11", lambda: i64_scalar_d() / i64_5())
-sample("s12", lambda: i64_5_b() / i64_5x1())
-sample("s13", lambda: i64_scalar_e() / i64_10x5())
-sample("s14", lambda: b8_scalar_b() / b8_scalar_b(), printed=True)
-sample("s15", lambda: b8_scalar() / b8_5())
-sample("s16", lambda: b8_5_c() / b8_5x1())
+samples(lambda x, y: x() / y(), (("s0", f32_scalar_b, f32_scalar), ("s1", f32_scalar_c, f32_5), ("s2", f32_5_b, f32_5x1), ("s3", f32_scalar_d, f32_10x5), ("s4", f32_10x5_b, f32_5x10x5), ("s5", f32_5x10x5_b, f32_5x10x5), ("s6", f32_0x10x3, f32_0x1x3), ("s7", f64_scalar_b, f64_scalar), ("s8", f64_scalar_c, f64_5), ("s9", f64_5_b, f64_5x1), ("s10", i64_scalar_c, i64_scalar_b), ("s11", i64_scalar_d, i64_5), ("s12", i64_5_b, i64_5x1), ("s13", i64_scalar_e, i64_10x5), ("s14", b8_scalar_b, b8_scalar_b), ("s15", b8_scalar, b8_5), ("s16", b8_5_c, b8_5x1)), printed=("s0", "s7", "s10", "s14"))
 sample("e0", lambda: i64_3() / 2)
 sample("e1", lambda: 3 / 2)

@@ -4,18 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_20, f32_20_c, f32_5x10, f32_10_c, f32_10, f32_10x5_d, f32_10x5_e, f32_5x0, f32_0x10, f32_5x5x10, f32_10_d, f32_10x5_b, f32_5x5x0, f32_0x5, f64_20, f64_20_b, f64_5x10, f64_10_b, f64_10, f64_10x5, i64_20, i64_20_c, i64_5x10, i64_10, i64_10_b, i64_10x5_c, i64_10x5_d
 
-sample("s0", lambda: f32_20() @ f32_20_c(), printed=True)
-sample("s1", lambda: f32_5x10() @ f32_10_c())
-sample("s2", lambda: f32_10() @ f32_10x5_d())
-sample("s3", lambda: f32_5x10() @ f32_10x5_e())
-sample("s4", lambda: f32_5x0() @ f32_0x10())
-sample("s5", lambda: f32_5x5x10() @ f32_10_d())
-sample("s6", lambda: f32_5x5x10() @ f32_10x5_b())
-sample("s7", lambda: f32_5x5x0() @ f32_0x5())
-sample("s8", lambda: f64_20() @ f64_20_b(), printed=True)
-sample("s9", lambda: f64_5x10() @ f64_10_b())
-sample("s10", lambda: f64_10() @ f64_10x5())
-sample("s11", lambda: i64_20() @ i64_20_c(), printed=True)
-sample("s12", lambda: i64_5x10() @ i64_10())
-sample("s13", lambda: i64_10_b() @ i64_10x5_c())
-sample("s14", lambda: i64_5x10() @ i64_10x5_d())
+samples(lambda x, y: x() @ y(), (("s0", f32_20, f32_20_c), ("s1", f32_5x10, f32_10_c), ("s2", f32_10, f32_10x5_d), ("s3", f32_5x10, f32_10x5_e), ("s4", f32_5x0, f32_0x10), ("s5", f32_5x5x10, f32_10_d), ("s6", f32_5x5x10, f32_10x5_b), ("s7", f32_5x5x0, f32_0x5), ("s8", f64_20, f64_20_b), ("s9", f64_5x10, f64_10_b), ("s10", f64_10, f64_10x5), ("s11", i64_20, i64_20_c), ("s12", i64_5x10, i64_10), ("s13", i64_10_b, i64_10x5_c), ("s14", i64_5x10, i64_10x5_d)), printed=("s0", "s8", "s11"))

@@ -4,18 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_b, f32_scalar, f32_scalar_c, f32_5, f32_5_b, f32_5x1, f32_scalar_d, f32_10x5, f32_10x5_b, f32_5x10x5, f32_5x10x5_b, f32_0x10x3, f32_0x1x3, f64_scalar_b, f64_scalar, f64_scalar_c, f64_5, f64_5_b, f64_5x1, i64_scalar_c, i64_scalar_b, i64_scalar_d, i64_5_c, i64_5_b, i64_5x1_b, i64_scalar_e, i64_10x5_b
 
-sample("s0", lambda: f32_scalar_b() - f32_scalar(), printed=True)
-sample("s1", lambda: f32_scalar_c() - f32_5())
-sample("s2", lambda: f32_5_b() - f32_5x1())
-sample("s3", lambda: f32_scalar_d() - f32_10x5())
-sample("s4", lambda: f32_10x5_b() - f32_5x10x5())
-sample("s5", lambda: f32_5x10x5_b() - f32_5x10x5())
-sample("s6", lambda: f32_0x10x3() - f32_0x1x3())
-sample("s7", lambda: f64_scalar_b() - f64_scalar(), printed=True)
-sample("s8", lambda: f64_scalar_c() - f64_5())
-sample("s9", lambda: f64_5_b() - f64_5x1())
-sample("s10", lambda: i64_scalar_c() - i64_scalar_b(), printed=True)
-sample("s11", lambda: i64_scalar_d() - i64_5_c())
-sample("s12", lambda: i64_5_b() - i64_5x1_b())
-sample("s13", lambda: i64_scalar_e() - i64_10x5_b())
+samples(lambda x, y: x() - y(), (("s0", f32_scalar_b, f32_scalar), ("s1", f32_scalar_c, f32_5), ("s2", f32_5_b, f32_5x1), ("s3", f32_scalar_d, f32_10x5), ("s4", f32_10x5_b, f32_5x10x5), ("s5", f32_5x10x5_b, f32_5x10x5), ("s6", f32_0x10x3, f32_0x1x3), ("s7", f64_scalar_b, f64_scalar), ("s8", f64_scalar_c, f64_5), ("s9", f64_5_b, f64_5x1), ("s10", i64_scalar_c, i64_scalar_b), ("s11", i64_scalar_d, i64_5_c), ("s12", i64_5_b, i64_5x1_b), ("s13", i64_scalar_e, i64_10x5_b)), printed=("s0", "s7", "s10"))
 sample("e0", lambda: 3 - 2)

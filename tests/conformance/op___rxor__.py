@@ -4,12 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import i64_scalar_c, i64_scalar_b, i64_scalar_d, i64_5_c, i64_5_b, i64_5x1_b, i64_scalar_e, i64_10x5_b, b8_scalar_b, b8_scalar, b8_5_b, b8_5_c, b8_5x1_b, i64_3
 
-sample("s0", lambda: i64_scalar_c() ^ i64_scalar_b(), printed=True)
-sample("s1", lambda: i64_scalar_d() ^ i64_5_c())
-sample("s2", lambda: i64_5_b() ^ i64_5x1_b())
-sample("s3", lambda: i64_scalar_e() ^ i64_10x5_b())
-sample("s4", lambda: b8_scalar_b() ^ b8_scalar_b(), printed=True)
-sample("s5", lambda: b8_scalar() ^ b8_5_b())
-sample("s6", lambda: b8_5_c() ^ b8_5x1_b())
+samples(lambda x, y: x() ^ y(), (("s0", i64_scalar_c, i64_scalar_b), ("s1", i64_scalar_d, i64_5_c), ("s2", i64_5_b, i64_5x1_b), ("s3", i64_scalar_e, i64_10x5_b), ("s4", b8_scalar_b, b8_scalar_b), ("s5", b8_scalar, b8_5_b), ("s6", b8_5_c, b8_5x1_b)), printed=("s0", "s4"))
 sample("e0", lambda: i64_3() ^ 2)
 sample("e1", lambda: 3 ^ 2)

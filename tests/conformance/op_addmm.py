@@ -4,19 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x3, f32_2x2, f32_2x3_b, f32_3x3, f32_3x3_b, f32_3x3_c, f32_1, f32_2x2_b, f32_2x3_c, f32_scalar, f32_5x10, f32_5x0, f32_0x10, f32_10, f64_2x3, f64_2x2, f64_2x3_b, f64_3x3, f64_3x3_b, f64_3x3_c, f64_1, f64_2x2_b, f64_2x3_c, i64_2x3, i64_2x2, i64_2x3_b, i64_3x3, i64_3x3_b, i64_3x3_c, i64_1, i64_2x2_b, i64_2x3_c, i64_scalar_b
 
-sample("s0", lambda: torch.addmm(f32_2x3(), f32_2x2(), f32_2x3_b(), alpha=0.6, beta=0.2), printed=True)
-sample("m0", lambda: f32_2x3().addmm(f32_2x2(), f32_2x3_b(), alpha=0.6, beta=0.2))
-sample("s1", lambda: torch.addmm(f32_3x3(), f32_3x3_b(), f32_3x3_c(), alpha=0.6, beta=0.2))
-sample("m1", lambda: f32_3x3().addmm(f32_3x3_b(), f32_3x3_c(), alpha=0.6, beta=0.2))
-sample("s2", lambda: torch.addmm(f32_1(), f32_2x2_b(), f32_2x3_c(), alpha=0.6, beta=0.2))
-sample("s3", lambda: torch.addmm(f32_scalar(), f32_2x2_b(), f32_2x3_c(), alpha=0.6, beta=0.2))
-sample("s4", lambda: torch.addmm(f32_5x10(), f32_5x0(), f32_0x10(), alpha=0.6, beta=0.2))
-sample("s5", lambda: torch.addmm(f32_10(), f32_5x0(), f32_0x10(), alpha=0.6, beta=0.2))
-sample("s6", lambda: torch.addmm(f64_2x3(), f64_2x2(), f64_2x3_b(), alpha=0.6, beta=0.2), printed=True)
-sample("s7", lambda: torch.addmm(f64_3x3(), f64_3x3_b(), f64_3x3_c(), alpha=0.6, beta=0.2))
-sample("s8", lambda: torch.addmm(f64_1(), f64_2x2_b(), f64_2x3_c(), alpha=0.6, beta=0.2))
-sample("s9", lambda: torch.addmm(i64_2x3(), i64_2x2(), i64_2x3_b(), alpha=2, beta=3), printed=True)
-sample("m9", lambda: i64_2x3().addmm(i64_2x2(), i64_2x3_b(), alpha=2, beta=3))
-sample("s10", lambda: torch.addmm(i64_3x3(), i64_3x3_b(), i64_3x3_c(), alpha=2, beta=3))
-sample("s11", lambda: torch.addmm(i64_1(), i64_2x2_b(), i64_2x3_c(), alpha=2, beta=3))
-sample("s12", lambda: torch.addmm(i64_scalar_b(), i64_2x2_b(), i64_2x3_c(), alpha=2, beta=3))
+samples(lambda x, y, z, alpha, beta: torch.addmm(x(), y(), z(), alpha=alpha, beta=beta), (("s0", f32_2x3, f32_2x2, f32_2x3_b, 0.6, 0.2), ("s1", f32_3x3, f32_3x3_b, f32_3x3_c, 0.6, 0.2), ("s2", f32_1, f32_2x2_b, f32_2x3_c, 0.6, 0.2), ("s3", f32_scalar, f32_2x2_b, f32_2x3_c, 0.6, 0.2), ("s4", f32_5x10, f32_5x0, f32_0x10, 0.6, 0.2), ("s5", f32_10, f32_5x0, f32_0x10, 0.6, 0.2), ("s6", f64_2x3, f64_2x2, f64_2x3_b, 0.6, 0.2), ("s7", f64_3x3, f64_3x3_b, f64_3x3_c, 0.6, 0.2), ("s8", f64_1, f64_2x2_b, f64_2x3_c, 0.6, 0.2), ("s9", i64_2x3, i64_2x2, i64_2x3_b, 2, 3), ("s10", i64_3x3, i64_3x3_b, i64_3x3_c, 2, 3), ("s11", i64_1, i64_2x2_b, i64_2x3_c, 2, 3), ("s12", i64_scalar_b, i64_2x2_b, i64_2x3_c, 2, 3)), printed=("s0", "s6", "s9"))
+samples(lambda x, y, z, alpha, beta: x().addmm(y(), z(), alpha=alpha, beta=beta), (("m0", f32_2x3, f32_2x2, f32_2x3_b, 0.6, 0.2), ("m1", f32_3x3, f32_3x3_b, f32_3x3_c, 0.6, 0.2), ("m9", i64_2x3, i64_2x2, i64_2x3_b, 2, 3)))

@@ -4,19 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x3, f32_2x2, f32_2x3_b, f32_3x3, f32_3x3_b, f32_3x3_c, f32_1, f32_2x2_b, f32_2x3_c, f32_scalar, f32_5x10, f32_5x0, f32_0x10, f32_10, f64_2x3, f64_2x2, f64_2x3_b, f64_3x3, f64_3x3_b, f64_3x3_c, f64_1, f64_2x2_b, f64_2x3_c, i64_2x3, i64_2x2, i64_2x3_b, i64_3x3, i64_3x3_b, i64_3x3_c, i64_1, i64_2x2_b, i64_2x3_c, i64_scalar_b
 
-sample("s0", lambda: torch.addmm(f32_2x3(), f32_2x2(), f32_2x3_b(), alpha=1, beta=1), printed=True)
-sample("m0", lambda: f32_2x3().addmm(f32_2x2(), f32_2x3_b(), alpha=1, beta=1))
-sample("s1", lambda: torch.addmm(f32_3x3(), f32_3x3_b(), f32_3x3_c(), alpha=1, beta=1))
-sample("m1", lambda: f32_3x3().addmm(f32_3x3_b(), f32_3x3_c(), alpha=1, beta=1))
-sample("s2", lambda: torch.addmm(f32_1(), f32_2x2_b(), f32_2x3_c(), alpha=1, beta=1))
-sample("s3", lambda: torch.addmm(f32_scalar(), f32_2x2_b(), f32_2x3_c(), alpha=1, beta=1))
-sample("s4", lambda: torch.addmm(f32_5x10(), f32_5x0(), f32_0x10(), alpha=1, beta=1))
-sample("s5", lambda: torch.addmm(f32_10(), f32_5x0(), f32_0x10(), alpha=1, beta=1))
-sample("s6", lambda: torch.addmm(f64_2x3(), f64_2x2(), f64_2x3_b(), alpha=1, beta=1), printed=True)
-sample("s7", lambda: torch.addmm(f64_3x3(), f64_3x3_b(), f64_3x3_c(), alpha=1, beta=1))
-sample("s8", lambda: torch.addmm(f64_1(), f64_2x2_b(), f64_2x3_c(), alpha=1, beta=1))
-sample("s9", lambda: torch.addmm(i64_2x3(), i64_2x2(), i64_2x3_b(), alpha=1, beta=1), printed=True)
-sample("m9", lambda: i64_2x3().addmm(i64_2x2(), i64_2x3_b(), alpha=1, beta=1))
-sample("s10", lambda: torch.addmm(i64_3x3(), i64_3x3_b(), i64_3x3_c(), alpha=1, beta=1))
-sample("s11", lambda: torch.addmm(i64_1(), i64_2x2_b(), i64_2x3_c(), alpha=1, beta=1))
-sample("s12", lambda: torch.addmm(i64_scalar_b(), i64_2x2_b(), i64_2x3_c(), alpha=1, beta=1))
+samples(lambda x, y, z: torch.addmm(x(), y(), z(), alpha=1, beta=1), (("s0", f32_2x3, f32_2x2, f32_2x3_b), ("s1", f32_3x3, f32_3x3_b, f32_3x3_c), ("s2", f32_1, f32_2x2_b, f32_2x3_c), ("s3", f32_scalar, f32_2x2_b, f32_2x3_c), ("s4", f32_5x10, f32_5x0, f32_0x10), ("s5", f32_10, f32_5x0, f32_0x10), ("s6", f64_2x3, f64_2x2, f64_2x3_b), ("s7", f64_3x3, f64_3x3_b, f64_3x3_c), ("s8", f64_1, f64_2x2_b, f64_2x3_c), ("s9", i64_2x3, i64_2x2, i64_2x3_b), ("s10", i64_3x3, i64_3x3_b, i64_3x3_c), ("s11", i64_1, i64_2x2_b, i64_2x3_c), ("s12", i64_scalar_b, i64_2x2_b, i64_2x3_c)), printed=("s0", "s6", "s9"))
+samples(lambda x, y, z: x().addmm(y(), z(), alpha=1, beta=1), (("m0", f32_2x3, f32_2x2, f32_2x3_b), ("m1", f32_3x3, f32_3x3_b, f32_3x3_c), ("m9", i64_2x3, i64_2x2, i64_2x3_b)))

@@ -6,16 +6,6 @@ from shared_inputs import f32_scalar, f32_scalar_b, f64_scalar, f64_scalar_b
 
 f32_scalar_e = lambda: T(-8.468373, f32)
 
-sample("s0", lambda: torch.allclose(f32_scalar(), f32_scalar_e(), rtol=0.1, atol=0.01), printed=True)
-sample("m0", lambda: f32_scalar().allclose(f32_scalar_e(), rtol=0.1, atol=0.01))
-sample("s1", lambda: torch.allclose(f32_scalar(), f32_scalar_b(), rtol=0.1, atol=0.01))
-sample("m1", lambda: f32_scalar().allclose(f32_scalar_b(), rtol=0.1, atol=0.01))
-sample("s2", lambda: torch.allclose(f32_scalar(), f32_scalar(), rtol=0.1, atol=1e-16))
-sample("s3", lambda: torch.allclose(f32_scalar(), f32_scalar_b(), rtol=0.1, atol=1e-16))
-sample("s4", lambda: torch.allclose(f32_scalar(), f32_scalar_e(), rtol=0.5, atol=0.01))
-sample("s5", lambda: torch.allclose(f32_scalar(), f32_scalar_b(), rtol=0.5, atol=0.01))
-sample("s6", lambda: torch.allclose(f32_scalar(), f32_scalar(), rtol=0.5, atol=1e-16))
-sample("s7", lambda: torch.allclose(f32_scalar(), f32_scalar_b(), rtol=0.5, atol=1e-16))
+samples(lambda x, y, rtol, atol: torch.allclose(x(), y(), rtol=rtol, atol=atol), (("s0", f32_scalar, f32_scalar_e, 0.1, 0.01), ("s1", f32_scalar, f32_scalar_b, 0.1, 0.01), ("s2", f32_scalar, f32_scalar, 0.1, 1e-16), ("s3", f32_scalar, f32_scalar_b, 0.1, 1e-16), ("s4", f32_scalar, f32_scalar_e, 0.5, 0.01), ("s5", f32_scalar, f32_scalar_b, 0.5, 0.01), ("s6", f32_scalar, f32_scalar, 0.5, 1e-16), ("s7", f32_scalar, f32_scalar_b, 0.5, 1e-16), ("s9", f64_scalar, f64_scalar_b, 0.1, 0.01), ("s10", f64_scalar, f64_scalar, 0.1, 1e-16)), printed=("s0",))
+samples(lambda x: f32_scalar().allclose(x(), rtol=0.1, atol=0.01), (("m0", f32_scalar_e), ("m1", f32_scalar_b)))
 sample("s8", lambda: torch.allclose(f64_scalar(), T(-4.81698490240765, f64), rtol=0.1, atol=0.01), printed=True)
-sample("s9", lambda: torch.allclose(f64_scalar(), f64_scalar_b(), rtol=0.1, atol=0.01))
-sample("s10", lambda: torch.allclose(f64_scalar(), f64_scalar(), rtol=0.1, atol=1e-16))

@@ -5,10 +5,7 @@ from prelude import *
 from shared_inputs import f32_scalar_j, f32_0x3, f64_scalar_e, f64_0x3, f32_6
 
 sample("s0", lambda: torch.bernoulli(T([0.028979242, 0.40189856, 0.25984418], f32)), printed=True)
-sample("s1", lambda: torch.bernoulli(f32_scalar_j()))
-sample("s2", lambda: torch.bernoulli(f32_0x3()))
+samples(lambda x: torch.bernoulli(x()), (("s1", f32_scalar_j), ("s2", f32_0x3), ("s5", f64_scalar_e), ("s6", f64_0x3)))
 sample("s3", lambda: torch.bernoulli(T([[[0.028979242, 0.40189856, 0.25984418, 0.36664134], [0.058300734, 0.70064473, 0.05179739, 0.46813923], [0.67380613, 0.33146197, 0.78370804, 0.5630632]], [[0.7748505, 0.82080257, 0.27927655, 0.6817111], [0.28367496, 0.6567304, 0.23875582, 0.7312845], [0.60122263, 0.30432844, 0.25475216, 0.62936187]]], f32)))
 sample("s4", lambda: torch.bernoulli(T([0.2318341720884639, 0.07875386135027063, 0.46640616040796923], f64)), printed=True)
-sample("s5", lambda: torch.bernoulli(f64_scalar_e()))
-sample("s6", lambda: torch.bernoulli(f64_0x3()))
 sample("e0", lambda: torch.bernoulli(f32_6(), out=T([0.028979242, 0.028979242, 0.028979242, 0.028979242, 0.028979242, 0.028979242], f32)))

@@ -4,11 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import i64_scalar_b, i64_scalar_c, i64_5_c, i64_scalar_d, i64_5x1_b, i64_5_b, i64_10x5_b, i64_scalar_e, b8_scalar_b, b8_5_b, b8_scalar, b8_5x1_b, b8_5_c
 
-sample("s0", lambda: torch.bitwise_and(i64_scalar_b(), i64_scalar_c()), printed=True)
-sample("s1", lambda: torch.bitwise_and(i64_5_c(), i64_scalar_d()))
-sample("s2", lambda: torch.bitwise_and(i64_5x1_b(), i64_5_b()))
-sample("s3", lambda: torch.bitwise_and(i64_10x5_b(), i64_scalar_e()))
-sample("s4", lambda: torch.bitwise_and(b8_scalar_b(), b8_scalar_b()), printed=True)
-sample("s5", lambda: torch.bitwise_and(b8_5_b(), b8_scalar()))
-sample("s6", lambda: torch.bitwise_and(b8_5x1_b(), b8_5_c()))
+samples(lambda x, y: torch.bitwise_and(x(), y()), (("s0", i64_scalar_b, i64_scalar_c), ("s1", i64_5_c, i64_scalar_d), ("s2", i64_5x1_b, i64_5_b), ("s3", i64_10x5_b, i64_scalar_e), ("s4", b8_scalar_b, b8_scalar_b), ("s5", b8_5_b, b8_scalar), ("s6", b8_5x1_b, b8_5_c)), printed=("s0", "s4"))
 sample("e0", lambda: torch.bitwise_and(2, 3))

@@ -4,11 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x10x5, f32_scalar, f64_5x10x5, f64_scalar, i64_5x10x5, i64_scalar_b, b8_5x10x5, b8_scalar_b
 
-sample("s0", lambda: f32_5x10x5().contiguous(), printed=True)
-sample("s1", lambda: f32_scalar().contiguous())
-sample("s2", lambda: f64_5x10x5().contiguous(), printed=True)
-sample("s3", lambda: f64_scalar().contiguous())
-sample("s4", lambda: i64_5x10x5().contiguous(), printed=True)
-sample("s5", lambda: i64_scalar_b().contiguous())
-sample("s6", lambda: b8_5x10x5().contiguous(), printed=True)
-sample("s7", lambda: b8_scalar_b().contiguous())
+samples(lambda x: x().contiguous(), (("s0", f32_5x10x5), ("s1", f32_scalar), ("s2", f64_5x10x5), ("s3", f64_scalar), ("s4", i64_5x10x5), ("s5", i64_scalar_b), ("s6", b8_5x10x5), ("s7", b8_scalar_b)), printed=("s0", "s2", "s4", "s6"))

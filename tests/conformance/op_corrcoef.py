@@ -4,17 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_2, f32_1x2, f32_3x2, f32_2x3, f64_2, f64_1x2, f64_3x2, i64_2, i64_1x2, i64_2x3
 
-sample("s0", lambda: torch.corrcoef(f32_2()), printed=True)
-sample("m0", lambda: f32_2().corrcoef())
-sample("s1", lambda: torch.corrcoef(f32_1x2()))
-sample("m1", lambda: f32_1x2().corrcoef())
-sample("s2", lambda: torch.corrcoef(f32_3x2()))
-sample("s3", lambda: torch.corrcoef(f32_2x3()))
-sample("s4", lambda: torch.corrcoef(f64_2()), printed=True)
-sample("s5", lambda: torch.corrcoef(f64_1x2()))
-sample("s6", lambda: torch.corrcoef(f64_3x2()))
-sample("s7", lambda: torch.corrcoef(i64_2()), printed=True)
-sample("m7", lambda: i64_2().corrcoef())
-sample("s8", lambda: torch.corrcoef(i64_1x2()))
+samples(lambda x: torch.corrcoef(x()), (("s0", f32_2), ("s1", f32_1x2), ("s2", f32_3x2), ("s3", f32_2x3), ("s4", f64_2), ("s5", f64_1x2), ("s6", f64_3x2), ("s7", i64_2), ("s8", i64_1x2), ("s10", i64_2x3)), printed=("s0", "s4", "s7"))
+samples(lambda x: x().corrcoef(), (("m0", f32_2), ("m1", f32_1x2), ("m7", i64_2)))
 sample("s9", lambda: torch.corrcoef(T([[-8, 6], [9, 0], [0, 5]], i64)))
-sample("s10", lambda: torch.corrcoef(i64_2x3()))

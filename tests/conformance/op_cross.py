@@ -4,15 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x3, f32_5x3_b, f32_5x3x5, f32_5x3x5_b, f32_1x3, f32_5x3_c, f64_5x3, f64_5x3_b, f64_5x3x5, f64_5x3x5_b, f64_1x3, f64_5x3_c, i64_5x3, i64_5x3_b, i64_5x3x5, i64_5x3x5_b, i64_1x3, i64_5x3_c
 
-sample("s0", lambda: torch.cross(f32_5x3(), f32_5x3_b()), printed=True)
-sample("m0", lambda: f32_5x3().cross(f32_5x3_b()))
-sample("s1", lambda: torch.cross(f32_5x3x5(), f32_5x3x5_b(), dim=1))
+samples(lambda x, y: torch.cross(x(), y()), (("s0", f32_5x3, f32_5x3_b), ("s3", f64_5x3, f64_5x3_b), ("s6", i64_5x3, i64_5x3_b)), printed=("s0", "s3", "s6"))
+samples(lambda x, y: x().cross(y()), (("m0", f32_5x3, f32_5x3_b), ("m6", i64_5x3, i64_5x3_b)))
+samples(lambda x, y, dim: torch.cross(x(), y(), dim=dim), (("s1", f32_5x3x5, f32_5x3x5_b, 1), ("s2", f32_1x3, f32_5x3_c, -1), ("s4", f64_5x3x5, f64_5x3x5_b, 1), ("s5", f64_1x3, f64_5x3_c, -1), ("s7", i64_5x3x5, i64_5x3x5_b, 1), ("s8", i64_1x3, i64_5x3_c, -1)))
 sample("m1", lambda: f32_5x3x5().cross(f32_5x3x5_b(), dim=1))
-sample("s2", lambda: torch.cross(f32_1x3(), f32_5x3_c(), dim=-1))
-sample("s3", lambda: torch.cross(f64_5x3(), f64_5x3_b()), printed=True)
-sample("s4", lambda: torch.cross(f64_5x3x5(), f64_5x3x5_b(), dim=1))
-sample("s5", lambda: torch.cross(f64_1x3(), f64_5x3_c(), dim=-1))
-sample("s6", lambda: torch.cross(i64_5x3(), i64_5x3_b()), printed=True)
-sample("m6", lambda: i64_5x3().cross(i64_5x3_b()))
-sample("s7", lambda: torch.cross(i64_5x3x5(), i64_5x3x5_b(), dim=1))
-sample("s8", lambda: torch.cross(i64_1x3(), i64_5x3_c(), dim=-1))

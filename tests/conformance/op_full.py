@@ -3,17 +3,4 @@
 import torch
 from prelude import *
 
-sample("s0", lambda: torch.full((10,), -8.478373527526855, dtype=torch.float32, device='cpu'), printed=True)
-sample("s1", lambda: torch.full((10,), 6, dtype=torch.float32, device='cpu'))
-sample("s2", lambda: torch.full((5, 5), -8.478373527526855, dtype=torch.float32, device='cpu'))
-sample("s3", lambda: torch.full((5, 5), 6, dtype=torch.float32, device='cpu'))
-sample("s4", lambda: torch.full((10,), -4.826984902407649, dtype=torch.float64, device='cpu'), printed=True)
-sample("s5", lambda: torch.full((10,), 9, dtype=torch.float64, device='cpu'))
-sample("s6", lambda: torch.full((5, 5), -4.826984902407649, dtype=torch.float64, device='cpu'))
-sample("s7", lambda: torch.full((10,), -8, dtype=torch.int64, device='cpu'), printed=True)
-sample("s8", lambda: torch.full((10,), 6, dtype=torch.int64, device='cpu'))
-sample("s9", lambda: torch.full((5, 5), -8, dtype=torch.int64, device='cpu'))
-sample("s10", lambda: torch.full((5, 5), 6, dtype=torch.int64, device='cpu'))
-sample("s11", lambda: torch.full((10,), True, dtype=torch.bool, device='cpu'), printed=True)
-sample("s12", lambda: torch.full((10,), 6, dtype=torch.bool, device='cpu'))
-sample("s13", lambda: torch.full((5, 5), True, dtype=torch.bool, device='cpu'))
+samples(lambda a, b, dtype: torch.full(a, b, dtype=dtype, device='cpu'), (("s0", (10,), -8.478373527526855, torch.float32), ("s1", (10,), 6, torch.float32), ("s2", (5, 5), -8.478373527526855, torch.float32), ("s3", (5, 5), 6, torch.float32), ("s4", (10,), -4.826984902407649, torch.float64), ("s5", (10,), 9, torch.float64), ("s6", (5, 5), -4.826984902407649, torch.float64), ("s7", (10,), -8, torch.int64), ("s8", (10,), 6, torch.int64), ("s9", (5, 5), -8, torch.int64), ("s10", (5, 5), 6, torch.int64), ("s11", (10,), True, torch.bool), ("s12", (10,), 6, torch.bool), ("s13", (5, 5), True, torch.bool)), printed=("s0", "s4", "s7", "s11"))

@@ -4,14 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar, f32_1, f64_scalar, f64_1, i64_scalar_b, i64_1, b8_scalar_b, b8_1, f32_10, f32_5, f32_5x5
 
-sample("s0", lambda: f32_scalar().item(), printed=True)
-sample("s1", lambda: f32_1().item())
-sample("s2", lambda: f64_scalar().item(), printed=True)
-sample("s3", lambda: f64_1().item())
-sample("s4", lambda: i64_scalar_b().item(), printed=True)
-sample("s5", lambda: i64_1().item())
-sample("s6", lambda: b8_scalar_b().item(), printed=True)
-sample("s7", lambda: b8_1().item())
-sample("e0", lambda: f32_10().item())
-sample("e1", lambda: f32_5().item())
-sample("e2", lambda: f32_5x5().item())
+samples(lambda x: x().item(), (("s0", f32_scalar), ("s1", f32_1), ("s2", f64_scalar), ("s3", f64_1), ("s4", i64_scalar_b), ("s5", i64_1), ("s6", b8_scalar_b), ("s7", b8_1), ("e0", f32_10), ("e1", f32_5), ("e2", f32_5x5)), printed=("s0", "s2", "s4", "s6"))

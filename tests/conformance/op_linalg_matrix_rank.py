@@ -4,14 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5_t, f32_0x0, f32_0x5x5, f32_0x0x0, f32_2x5x5, f32_2x0x0, f32_1x1x5x5, f32_1x1x0x0, f64_5x5_f, f64_0x0, f64_0x5x5
 
-sample("s0", lambda: torch.linalg.matrix_rank(f32_5x5_t(), atol=None, rtol=None), printed=True)
-sample("s1", lambda: torch.linalg.matrix_rank(f32_0x0(), atol=None, rtol=None))
-sample("s2", lambda: torch.linalg.matrix_rank(f32_0x5x5(), atol=None, rtol=None))
-sample("s3", lambda: torch.linalg.matrix_rank(f32_0x0x0(), atol=None, rtol=None))
-sample("s4", lambda: torch.linalg.matrix_rank(f32_2x5x5(), atol=None, rtol=None))
-sample("s5", lambda: torch.linalg.matrix_rank(f32_2x0x0(), atol=None, rtol=None))
-sample("s6", lambda: torch.linalg.matrix_rank(f32_1x1x5x5(), atol=None, rtol=None))
-sample("s7", lambda: torch.linalg.matrix_rank(f32_1x1x0x0(), atol=None, rtol=None))
-sample("s8", lambda: torch.linalg.matrix_rank(f64_5x5_f(), atol=None, rtol=None), printed=True)
-sample("s9", lambda: torch.linalg.matrix_rank(f64_0x0(), atol=None, rtol=None))
-sample("s10", lambda: torch.linalg.matrix_rank(f64_0x5x5(), atol=None, rtol=None))
+samples(lambda x: torch.linalg.matrix_rank(x(), atol=None, rtol=None), (("s0", f32_5x5_t), ("s1", f32_0x0), ("s2", f32_0x5x5), ("s3", f32_0x0x0), ("s4", f32_2x5x5), ("s5", f32_2x0x0), ("s6", f32_1x1x5x5), ("s7", f32_1x1x0x0), ("s8", f64_5x5_f), ("s9", f64_0x0), ("s10", f64_0x5x5)), printed=("s0", "s8"))

@@ -4,14 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5_t, f32_0x0, f32_0x5x5, f32_0x0x0, f32_2x5x5, f32_2x0x0, f32_1x1x5x5, f32_1x1x0x0, f64_5x5_f, f64_0x0, f64_0x5x5
 
-sample("s0", lambda: torch.linalg.matrix_rank(f32_5x5_t(), hermitian=True), printed=True)
-sample("s1", lambda: torch.linalg.matrix_rank(f32_0x0(), hermitian=True))
-sample("s2", lambda: torch.linalg.matrix_rank(f32_0x5x5(), hermitian=True))
-sample("s3", lambda: torch.linalg.matrix_rank(f32_0x0x0(), hermitian=True))
-sample("s4", lambda: torch.linalg.matrix_rank(f32_2x5x5(), hermitian=True))
-sample("s5", lambda: torch.linalg.matrix_rank(f32_2x0x0(), hermitian=True))
-sample("s6", lambda: torch.linalg.matrix_rank(f32_1x1x5x5(), hermitian=True))
-sample("s7", lambda: torch.linalg.matrix_rank(f32_1x1x0x0(), hermitian=True))
-sample("s8", lambda: torch.linalg.matrix_rank(f64_5x5_f(), hermitian=True), printed=True)
-sample("s9", lambda: torch.linalg.matrix_rank(f64_0x0(), hermitian=True))
-sample("s10", lambda: torch.linalg.matrix_rank(f64_0x5x5(), hermitian=True))
+samples(lambda x: torch.linalg.matrix_rank(x(), hermitian=True), (("s0", f32_5x5_t), ("s1", f32_0x0), ("s2", f32_0x5x5), ("s3", f32_0x0x0), ("s4", f32_2x5x5), ("s5", f32_2x0x0), ("s6", f32_1x1x5x5), ("s7", f32_1x1x0x0), ("s8", f64_5x5_f), ("s9", f64_0x0), ("s10", f64_0x5x5)), printed=("s0", "s8"))

@@ -4,14 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_5, f64_5
 
-sample("s0", lambda: torch.linalg.norm(f32_5(), keepdim=False), printed=True)
-sample("s1", lambda: torch.linalg.norm(f32_5(), None, keepdim=False))
-sample("s2", lambda: torch.linalg.norm(f32_5(), 0, keepdim=False))
-sample("s3", lambda: torch.linalg.norm(f32_5(), 0.5, keepdim=False))
-sample("s4", lambda: torch.linalg.norm(f32_5(), 1, keepdim=False))
-sample("s5", lambda: torch.linalg.norm(f32_5(), 2, keepdim=False))
-sample("s6", lambda: torch.linalg.norm(f32_5(), 3.5, keepdim=False))
+samples(lambda x: torch.linalg.norm(x(), keepdim=False), (("s0", f32_5), ("s8", f64_5)), printed=("s0", "s8"))
+samples(lambda x: torch.linalg.norm(x(), None, keepdim=False), (("s1", f32_5), ("s9", f64_5)))
+samples(lambda x, a: torch.linalg.norm(x(), a, keepdim=False), (("s2", f32_5, 0), ("s3", f32_5, 0.5), ("s4", f32_5, 1), ("s5", f32_5, 2), ("s6", f32_5, 3.5), ("s10", f64_5, 0)))
 sample("s7", lambda: torch.linalg.norm(f32_5(), inf, keepdim=False))
-sample("s8", lambda: torch.linalg.norm(f64_5(), keepdim=False), printed=True)
-sample("s9", lambda: torch.linalg.norm(f64_5(), None, keepdim=False))
-sample("s10", lambda: torch.linalg.norm(f64_5(), 0, keepdim=False))

@@ -6,14 +6,6 @@ from shared_inputs import f32_5_i
 
 f64_5_j = lambda: T([0.0, 0.0, 0.0, 0.0, 0.0], f64)
 
-sample("s0", lambda: torch.linalg.norm(f32_5_i(), None, keepdim=False), printed=True)
-sample("s1", lambda: torch.linalg.norm(f32_5_i(), 0, keepdim=False))
-sample("s2", lambda: torch.linalg.norm(f32_5_i(), 0.5, keepdim=False))
-sample("s3", lambda: torch.linalg.norm(f32_5_i(), 1, keepdim=False))
-sample("s4", lambda: torch.linalg.norm(f32_5_i(), 2, keepdim=False))
-sample("s5", lambda: torch.linalg.norm(f32_5_i(), 3.5, keepdim=False))
+samples(lambda x: torch.linalg.norm(x(), None, keepdim=False), (("s0", f32_5_i), ("s8", f64_5_j)), printed=("s0", "s8"))
+samples(lambda x, a: torch.linalg.norm(x(), a, keepdim=False), (("s1", f32_5_i, 0), ("s2", f32_5_i, 0.5), ("s3", f32_5_i, 1), ("s4", f32_5_i, 2), ("s5", f32_5_i, 3.5), ("s7", f32_5_i, -0.5), ("s9", f64_5_j, 0), ("s10", f64_5_j, 0.5)))
 sample("s6", lambda: torch.linalg.norm(f32_5_i(), inf, keepdim=False))
-sample("s7", lambda: torch.linalg.norm(f32_5_i(), -0.5, keepdim=False))
-sample("s8", lambda: torch.linalg.norm(f64_5_j(), None, keepdim=False), printed=True)
-sample("s9", lambda: torch.linalg.norm(f64_5_j(), 0, keepdim=False))
-sample("s10", lambda: torch.linalg.norm(f64_5_j(), 0.5, keepdim=False))

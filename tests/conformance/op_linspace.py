@@ -4,21 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import i64_2_b, i64_2_c
 
-sample("s0", lambda: torch.linspace(-2.0, -3, 0, dtype=torch.float32, device='cpu'), printed=True)
-sample("s1", lambda: torch.linspace(-2.0, -3, 1, dtype=torch.float32, device='cpu'))
-sample("s2", lambda: torch.linspace(-2.0, -3, 50, dtype=torch.float32, device='cpu'))
-sample("s3", lambda: torch.linspace(-2.0, 0, 0, dtype=torch.float32, device='cpu'))
-sample("s4", lambda: torch.linspace(-2.0, 0, 1, dtype=torch.float32, device='cpu'))
-sample("s5", lambda: torch.linspace(-2.0, 0, 50, dtype=torch.float32, device='cpu'))
-sample("s6", lambda: torch.linspace(-2.0, 1, 0, dtype=torch.float32, device='cpu'))
-sample("s7", lambda: torch.linspace(-2.0, 1, 1, dtype=torch.float32, device='cpu'))
-sample("s8", lambda: torch.linspace(-2.0, -3, 0, dtype=torch.float64, device='cpu'), printed=True)
-sample("s9", lambda: torch.linspace(-2.0, -3, 1, dtype=torch.float64, device='cpu'))
-sample("s10", lambda: torch.linspace(-2.0, -3, 50, dtype=torch.float64, device='cpu'))
-sample("s11", lambda: torch.linspace(-2.0, -3, 0, dtype=torch.int64, device='cpu'), printed=True)
-sample("s12", lambda: torch.linspace(-2.0, -3, 1, dtype=torch.int64, device='cpu'))
-sample("s13", lambda: torch.linspace(-2.0, -3, 50, dtype=torch.int64, device='cpu'))
-sample("s14", lambda: torch.linspace(-2.0, 0, 0, dtype=torch.int64, device='cpu'))
-sample("e0", lambda: torch.linspace(0, 3, -1))
-sample("e1", lambda: torch.linspace(0, 3, 1.0))
+samples(lambda a, b, dtype: torch.linspace(-2.0, a, b, dtype=dtype, device='cpu'), (("s0", -3, 0, torch.float32), ("s1", -3, 1, torch.float32), ("s2", -3, 50, torch.float32), ("s3", 0, 0, torch.float32), ("s4", 0, 1, torch.float32), ("s5", 0, 50, torch.float32), ("s6", 1, 0, torch.float32), ("s7", 1, 1, torch.float32), ("s8", -3, 0, torch.float64), ("s9", -3, 1, torch.float64), ("s10", -3, 50, torch.float64), ("s11", -3, 0, torch.int64), ("s12", -3, 1, torch.int64), ("s13", -3, 50, torch.int64), ("s14", 0, 0, torch.int64)), printed=("s0", "s8", "s11"))
+samples(lambda a: torch.linspace(0, 3, a), (("e0", -1), ("e1", 1.0)))
 sample("e2", lambda: torch.linspace(i64_2_b(), i64_2_c(), 1))

@@ -4,17 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_1x2x3, f32_10x10, f32_5x5x5, f32_5x10x5, f64_1x2x3, f64_10x10, f64_5x5x5, i64_1x2x3, i64_10x10, i64_5x5x5, i64_5x10x5, b8_1x2x3, b8_10x10, b8_5x5x5
 
-sample("s0", lambda: f32_1x2x3().mT, printed=True)
-sample("s1", lambda: f32_10x10().mT)
-sample("s2", lambda: f32_5x5x5().mT)
-sample("s3", lambda: f32_5x10x5().mT)
-sample("s4", lambda: f64_1x2x3().mT, printed=True)
-sample("s5", lambda: f64_10x10().mT)
-sample("s6", lambda: f64_5x5x5().mT)
-sample("s7", lambda: i64_1x2x3().mT, printed=True)
-sample("s8", lambda: i64_10x10().mT)
-sample("s9", lambda: i64_5x5x5().mT)
-sample("s10", lambda: i64_5x10x5().mT)
-sample("s11", lambda: b8_1x2x3().mT, printed=True)
-sample("s12", lambda: b8_10x10().mT)
-sample("s13", lambda: b8_5x5x5().mT)
+samples(lambda x: x().mT, (("s0", f32_1x2x3), ("s1", f32_10x10), ("s2", f32_5x5x5), ("s3", f32_5x10x5), ("s4", f64_1x2x3), ("s5", f64_10x10), ("s6", f64_5x5x5), ("s7", i64_1x2x3), ("s8", i64_10x10), ("s9", i64_5x5x5), ("s10", i64_5x10x5), ("s11", b8_1x2x3), ("s12", b8_10x10), ("s13", b8_5x5x5)), printed=("s0", "s4", "s7", "s11"))

@@ -4,8 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x10, f32_10_c, f64_5x10, f64_10_b, i64_5x10, i64_10
 
-sample("s0", lambda: torch.mv(f32_5x10(), f32_10_c()), printed=True)
-sample("m0", lambda: f32_5x10().mv(f32_10_c()))
-sample("s1", lambda: torch.mv(f64_5x10(), f64_10_b()), printed=True)
-sample("s2", lambda: torch.mv(i64_5x10(), i64_10()), printed=True)
-sample("m2", lambda: i64_5x10().mv(i64_10()))
+samples(lambda x, y: torch.mv(x(), y()), (("s0", f32_5x10, f32_10_c), ("s1", f64_5x10, f64_10_b), ("s2", i64_5x10, i64_10)), printed=("s0", "s1", "s2"))
+samples(lambda x, y: x().mv(y()), (("m0", f32_5x10, f32_10_c), ("m2", i64_5x10, i64_10)))

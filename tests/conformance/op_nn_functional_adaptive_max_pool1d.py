@@ -4,16 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_3x4x4, f32_4x4, f64_3x4x4, f32_1x2x3, f32_1x1x1
 
-sample("s0", lambda: torch.nn.functional.adaptive_max_pool1d(f32_3x4x4(), 3, True), printed=True)
-sample("s1", lambda: torch.nn.functional.adaptive_max_pool1d(f32_4x4(), 3, True))
-sample("s2", lambda: torch.nn.functional.adaptive_max_pool1d(f32_3x4x4(), 3, False))
-sample("s3", lambda: torch.nn.functional.adaptive_max_pool1d(f32_4x4(), 3, False))
-sample("s4", lambda: torch.nn.functional.adaptive_max_pool1d(f32_3x4x4(), 1, True))
-sample("s5", lambda: torch.nn.functional.adaptive_max_pool1d(f32_4x4(), 1, True))
-sample("s6", lambda: torch.nn.functional.adaptive_max_pool1d(f32_3x4x4(), 1, False))
-sample("s7", lambda: torch.nn.functional.adaptive_max_pool1d(f32_4x4(), 1, False))
-sample("s8", lambda: torch.nn.functional.adaptive_max_pool1d(f64_3x4x4(), 3, True), printed=True)
+samples(lambda x, a, b: torch.nn.functional.adaptive_max_pool1d(x(), a, b), (("s0", f32_3x4x4, 3, True), ("s1", f32_4x4, 3, True), ("s2", f32_3x4x4, 3, False), ("s3", f32_4x4, 3, False), ("s4", f32_3x4x4, 1, True), ("s5", f32_4x4, 1, True), ("s6", f32_3x4x4, 1, False), ("s7", f32_4x4, 1, False), ("s8", f64_3x4x4, 3, True), ("s10", f64_3x4x4, 3, False)), printed=("s0", "s8"))
 sample("s9", lambda: torch.nn.functional.adaptive_max_pool1d(T([[-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662], [-1.9719097652168658, -4.146041530864057, -5.4215280659972755, -4.784169829877467], [-4.150805063878843, 7.380839390984031, 5.576059452216908, -8.315684908389088], [4.177597026003685, 2.047386382824099, -4.076012721760325, -3.063683029231029]], f64), 3, True))
-sample("s10", lambda: torch.nn.functional.adaptive_max_pool1d(f64_3x4x4(), 3, False))
 sample("e0", lambda: torch.nn.functional.adaptive_max_pool1d(f32_1x2x3(), output_size=()))
 sample("e1", lambda: torch.nn.functional.adaptive_max_pool1d(f32_1x1x1(), output_size=(-1,)))

@@ -4,17 +4,8 @@ import torch
 from prelude import *
 from shared_inputs import f32_1x4x4x4, f32_4x4x4, f32_2x4x4x4, f64_1x4x4x4, f32_2x2_d, f32_1x2x3x4, f32_1x1x1x1
 
-sample("s0", lambda: torch.nn.functional.adaptive_max_pool2d(f32_1x4x4x4(), (2, 3), True), printed=True)
-sample("s1", lambda: torch.nn.functional.adaptive_max_pool2d(f32_4x4x4(), (2, 3), True))
-sample("s2", lambda: torch.nn.functional.adaptive_max_pool2d(f32_1x4x4x4(), (2, 3), False))
-sample("s3", lambda: torch.nn.functional.adaptive_max_pool2d(f32_4x4x4(), (2, 3), False))
-sample("s4", lambda: torch.nn.functional.adaptive_max_pool2d(f32_2x4x4x4(), (None, 3), True))
-sample("s5", lambda: torch.nn.functional.adaptive_max_pool2d(f32_4x4x4(), (None, 3), True))
-sample("s6", lambda: torch.nn.functional.adaptive_max_pool2d(f32_2x4x4x4(), (None, 3), False))
-sample("s7", lambda: torch.nn.functional.adaptive_max_pool2d(f32_4x4x4(), (None, 3), False))
-sample("s8", lambda: torch.nn.functional.adaptive_max_pool2d(f64_1x4x4x4(), (2, 3), True), printed=True)
+samples(lambda x, a: torch.nn.functional.adaptive_max_pool2d(x(), (2, 3), a), (("s0", f32_1x4x4x4, True), ("s1", f32_4x4x4, True), ("s2", f32_1x4x4x4, False), ("s3", f32_4x4x4, False), ("s8", f64_1x4x4x4, True), ("s10", f64_1x4x4x4, False)), printed=("s0", "s8"))
+samples(lambda x, a: torch.nn.functional.adaptive_max_pool2d(x(), (None, 3), a), (("s4", f32_2x4x4x4, True), ("s5", f32_4x4x4, True), ("s6", f32_2x4x4x4, False), ("s7", f32_4x4x4, False)))
 sample("s9", lambda: torch.nn.functional.adaptive_max_pool2d(T([[[-4.826984902407649, -7.582430495695129, -0.6046891126565539, -1.5411692216498662], [-1.9719097652168658, -4.146041530864057, -5.4215280659972755, -4.784169829877467], [-4.150805063878843, 7.380839390984031, 5.576059452216908, -8.315684908389088], [4.177597026003685, 2.047386382824099, -4.076012721760325, -3.063683029231029]], [[-3.342174545322517, -5.439777184204883, 4.480518929058965, 2.685009210157367], [-3.8432258180800494, -3.0355148286483775, -2.146076312776824, -2.6718482427688133], [-7.7232222137058715, -8.596239972526284, -0.524154812497627, -3.2519978374491334], [6.846803848769272, -0.6113253421876204, 8.512023091609862, -3.9030392424287763]], [[5.370812764172914, -1.1798153561819573, -3.1236837738138137, 8.685287845850093], [-7.447757767478217, -6.67991226028405, 0.07684976479617145, -3.9762864810578007], [-0.19296459711253178, -1.4410484284202578, 8.704956403649721, -6.189088570548082], [5.247816827502734, -5.054033686620959, 4.098306048998678, 5.669103499758022]], [[-6.102503890250265, -7.630780794546761, -6.127846976735512, 0.5886329087259614], [-8.016679309730627, 6.350501338142502, 0.37123771033595565, -8.501911864528664], [8.881640064966652, 5.091308063884989, 2.2682829542038476, 7.965859477001853], [-5.508718606208063, 5.929521921772405, -6.550108688041963, 4.3697425449165594]]], f64), (2, 3), True))
-sample("s10", lambda: torch.nn.functional.adaptive_max_pool2d(f64_1x4x4x4(), (2, 3), False))
-sample("e0", lambda: torch.nn.functional.adaptive_max_pool2d(f32_2x2_d(), output_size=(2, 2)))
+samples(lambda x, output_size: torch.nn.functional.adaptive_max_pool2d(x(), output_size=output_size), (("e0", f32_2x2_d, (2, 2)), ("e2", f32_1x1x1x1, (-1, 0))))
 sample("e1", lambda: torch.nn.functional.adaptive_max_pool2d(f32_1x2x3x4(), output_size=()))
-sample("e2", lambda: torch.nn.functional.adaptive_max_pool2d(f32_1x1x1x1(), output_size=(-1, 0)))

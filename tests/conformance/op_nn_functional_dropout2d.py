@@ -4,12 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5x5, f64_5x5x5
 
-sample("s0", lambda: torch.nn.functional.dropout2d(f32_5x5x5(), p=0.0, training=True), printed=True)
-sample("s1", lambda: torch.nn.functional.dropout2d(f32_5x5x5(), p=0.0, training=False))
-sample("s2", lambda: torch.nn.functional.dropout2d(f32_5x5x5(), p=0.5, training=True))
-sample("s3", lambda: torch.nn.functional.dropout2d(f32_5x5x5(), p=0.5, training=False))
-sample("s4", lambda: torch.nn.functional.dropout2d(f32_5x5x5(), p=1.0, training=True))
-sample("s5", lambda: torch.nn.functional.dropout2d(f32_5x5x5(), p=1.0, training=False))
-sample("s6", lambda: torch.nn.functional.dropout2d(f64_5x5x5(), p=0.0, training=True), printed=True)
-sample("s7", lambda: torch.nn.functional.dropout2d(f64_5x5x5(), p=0.0, training=False))
-sample("s8", lambda: torch.nn.functional.dropout2d(f64_5x5x5(), p=0.5, training=True))
+samples(lambda x, p, training: torch.nn.functional.dropout2d(x(), p=p, training=training), (("s0", f32_5x5x5, 0.0, True), ("s1", f32_5x5x5, 0.0, False), ("s2", f32_5x5x5, 0.5, True), ("s3", f32_5x5x5, 0.5, False), ("s4", f32_5x5x5, 1.0, True), ("s5", f32_5x5x5, 1.0, False), ("s6", f64_5x5x5, 0.0, True), ("s7", f64_5x5x5, 0.0, False), ("s8", f64_5x5x5, 0.5, True)), printed=("s0", "s6"))

@@ -4,21 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5, f32_5, f32_scalar, f64_5x5, i64_5x5, i64_5_c, b8_5x5_d
 
-sample("s0", lambda: torch.nn.functional.feature_alpha_dropout(f32_5x5(), p=0.0, training=False), printed=True)
-sample("s1", lambda: torch.nn.functional.feature_alpha_dropout(f32_5x5(), p=0.5, training=False))
-sample("s2", lambda: torch.nn.functional.feature_alpha_dropout(f32_5x5(), p=1.0, training=False))
-sample("s3", lambda: torch.nn.functional.feature_alpha_dropout(f32_5(), p=0.0, training=False))
-sample("s4", lambda: torch.nn.functional.feature_alpha_dropout(f32_5(), p=0.5, training=False))
-sample("s5", lambda: torch.nn.functional.feature_alpha_dropout(f32_5(), p=1.0, training=False))
-sample("s6", lambda: torch.nn.functional.feature_alpha_dropout(f32_scalar(), p=0.0, training=False))
-sample("s7", lambda: torch.nn.functional.feature_alpha_dropout(f32_scalar(), p=0.5, training=False))
-sample("s8", lambda: torch.nn.functional.feature_alpha_dropout(f64_5x5(), p=0.0, training=False), printed=True)
-sample("s9", lambda: torch.nn.functional.feature_alpha_dropout(f64_5x5(), p=0.5, training=False))
-sample("s10", lambda: torch.nn.functional.feature_alpha_dropout(f64_5x5(), p=1.0, training=False))
-sample("s11", lambda: torch.nn.functional.feature_alpha_dropout(i64_5x5(), p=0.0, training=False), printed=True)
-sample("s12", lambda: torch.nn.functional.feature_alpha_dropout(i64_5x5(), p=0.5, training=False))
-sample("s13", lambda: torch.nn.functional.feature_alpha_dropout(i64_5x5(), p=1.0, training=False))
-sample("s14", lambda: torch.nn.functional.feature_alpha_dropout(i64_5_c(), p=0.0, training=False))
-sample("s15", lambda: torch.nn.functional.feature_alpha_dropout(b8_5x5_d(), p=0.0, training=False), printed=True)
-sample("s16", lambda: torch.nn.functional.feature_alpha_dropout(b8_5x5_d(), p=0.5, training=False))
-sample("s17", lambda: torch.nn.functional.feature_alpha_dropout(b8_5x5_d(), p=1.0, training=False))
+samples(lambda x, p: torch.nn.functional.feature_alpha_dropout(x(), p=p, training=False), (("s0", f32_5x5, 0.0), ("s1", f32_5x5, 0.5), ("s2", f32_5x5, 1.0), ("s3", f32_5, 0.0), ("s4", f32_5, 0.5), ("s5", f32_5, 1.0), ("s6", f32_scalar, 0.0), ("s7", f32_scalar, 0.5), ("s8", f64_5x5, 0.0), ("s9", f64_5x5, 0.5), ("s10", f64_5x5, 1.0), ("s11", i64_5x5, 0.0), ("s12", i64_5x5, 0.5), ("s13", i64_5x5, 1.0), ("s14", i64_5_c, 0.0), ("s15", b8_5x5_d, 0.0), ("s16", b8_5x5_d, 0.5), ("s17", b8_5x5_d, 1.0)), printed=("s0", "s8", "s11", "s15"))

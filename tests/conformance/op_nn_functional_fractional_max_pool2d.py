@@ -4,14 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_1x3x9x9, f64_1x3x9x9
 
-sample("s0", lambda: torch.nn.functional.fractional_max_pool2d(f32_1x3x9x9(), 3, output_size=2, return_indices=False), printed=True)
-sample("s1", lambda: torch.nn.functional.fractional_max_pool2d(f32_1x3x9x9(), 3, output_size=(2, 3), return_indices=False))
-sample("s2", lambda: torch.nn.functional.fractional_max_pool2d(f32_1x3x9x9(), 3, output_ratio=(0.5, 0.5), return_indices=False))
-sample("s3", lambda: torch.nn.functional.fractional_max_pool2d(f32_1x3x9x9(), 3, output_size=2, return_indices=True))
-sample("s4", lambda: torch.nn.functional.fractional_max_pool2d(f32_1x3x9x9(), 3, output_size=(2, 3), return_indices=True))
-sample("s5", lambda: torch.nn.functional.fractional_max_pool2d(f32_1x3x9x9(), 3, output_ratio=(0.5, 0.5), return_indices=True))
-sample("s6", lambda: torch.nn.functional.fractional_max_pool2d(f32_1x3x9x9(), (4, 4), output_size=2, return_indices=False))
-sample("s7", lambda: torch.nn.functional.fractional_max_pool2d(f32_1x3x9x9(), (4, 4), output_size=(2, 3), return_indices=False))
-sample("s8", lambda: torch.nn.functional.fractional_max_pool2d(f64_1x3x9x9(), 3, output_size=2, return_indices=False), printed=True)
-sample("s9", lambda: torch.nn.functional.fractional_max_pool2d(f64_1x3x9x9(), 3, output_size=(2, 3), return_indices=False))
-sample("s10", lambda: torch.nn.functional.fractional_max_pool2d(f64_1x3x9x9(), 3, output_ratio=(0.5, 0.5), return_indices=False))
+samples(lambda x, a, output_size, return_indices: torch.nn.functional.fractional_max_pool2d(x(), a, output_size=output_size, return_indices=return_indices), (("s0", f32_1x3x9x9, 3, 2, False), ("s1", f32_1x3x9x9, 3, (2, 3), False), ("s3", f32_1x3x9x9, 3, 2, True), ("s4", f32_1x3x9x9, 3, (2, 3), True), ("s6", f32_1x3x9x9, (4, 4), 2, False), ("s7", f32_1x3x9x9, (4, 4), (2, 3), False), ("s8", f64_1x3x9x9, 3, 2, False), ("s9", f64_1x3x9x9, 3, (2, 3), False)), printed=("s0", "s8"))
+samples(lambda x, return_indices: torch.nn.functional.fractional_max_pool2d(x(), 3, output_ratio=(0.5, 0.5), return_indices=return_indices), (("s2", f32_1x3x9x9, False), ("s5", f32_1x3x9x9, True), ("s10", f64_1x3x9x9, False)))

@@ -4,16 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5, f32_20, f32_1x0x3, f32_scalar, f64_5x5, f64_20, i64_5x5, i64_20, i64_1x0x3, f32_1
 
-sample("s0", lambda: torch.nn.functional.hardtanh(f32_5x5(), min_val=-0.5, max_val=0.5), printed=True)
-sample("s1", lambda: torch.nn.functional.hardtanh(f32_5x5(), min_val=0.0, max_val=0.0))
-sample("s2", lambda: torch.nn.functional.hardtanh(f32_20()))
-sample("s3", lambda: torch.nn.functional.hardtanh(f32_1x0x3()))
-sample("s4", lambda: torch.nn.functional.hardtanh(f32_scalar()))
-sample("s5", lambda: torch.nn.functional.hardtanh(f64_5x5(), min_val=-0.5, max_val=0.5), printed=True)
-sample("s6", lambda: torch.nn.functional.hardtanh(f64_5x5(), min_val=0.0, max_val=0.0))
-sample("s7", lambda: torch.nn.functional.hardtanh(f64_20()))
-sample("s8", lambda: torch.nn.functional.hardtanh(i64_5x5(), min_val=-0.5, max_val=0.5), printed=True)
-sample("s9", lambda: torch.nn.functional.hardtanh(i64_5x5(), min_val=0.0, max_val=0.0))
-sample("s10", lambda: torch.nn.functional.hardtanh(i64_20()))
-sample("s11", lambda: torch.nn.functional.hardtanh(i64_1x0x3()))
-sample("e0", lambda: torch.nn.functional.hardtanh(f32_1(), min_val=0.5, max_val=-0.5))
+samples(lambda x, min_val, max_val: torch.nn.functional.hardtanh(x(), min_val=min_val, max_val=max_val), (("s0", f32_5x5, -0.5, 0.5), ("s1", f32_5x5, 0.0, 0.0), ("s5", f64_5x5, -0.5, 0.5), ("s6", f64_5x5, 0.0, 0.0), ("s8", i64_5x5, -0.5, 0.5), ("s9", i64_5x5, 0.0, 0.0), ("e0", f32_1, 0.5, -0.5)), printed=("s0", "s5", "s8"))
+samples(lambda x: torch.nn.functional.hardtanh(x()), (("s2", f32_20), ("s3", f32_1x0x3), ("s4", f32_scalar), ("s7", f64_20), ("s10", i64_20), ("s11", i64_1x0x3)))

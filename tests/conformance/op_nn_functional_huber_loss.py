@@ -4,17 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_5, f32_5_b, f32_5x5, f32_5x5_b, f32_5x5x5, f32_5x5x5_c, f64_5, f64_5_b, f32_5x4, f32_5x4_b
 
-sample("s0", lambda: torch.nn.functional.huber_loss(f32_5(), f32_5_b(), reduction='none', delta=8.698115367693557), printed=True)
-sample("s1", lambda: torch.nn.functional.huber_loss(f32_5(), f32_5_b(), reduction='mean', delta=8.698115367693557))
-sample("s2", lambda: torch.nn.functional.huber_loss(f32_5(), f32_5_b(), reduction='sum', delta=8.698115367693557))
-sample("s3", lambda: torch.nn.functional.huber_loss(f32_5x5(), f32_5x5_b(), reduction='none', delta=8.698115367693557))
-sample("s4", lambda: torch.nn.functional.huber_loss(f32_5x5(), f32_5x5_b(), reduction='mean', delta=8.698115367693557))
-sample("s5", lambda: torch.nn.functional.huber_loss(f32_5x5(), f32_5x5_b(), reduction='sum', delta=8.698115367693557))
-sample("s6", lambda: torch.nn.functional.huber_loss(f32_5x5x5(), f32_5x5x5_c(), reduction='none', delta=8.698115367693557))
-sample("s7", lambda: torch.nn.functional.huber_loss(f32_5x5x5(), f32_5x5x5_c(), reduction='mean', delta=8.698115367693557))
-sample("s8", lambda: torch.nn.functional.huber_loss(f64_5(), f64_5_b(), reduction='none', delta=8.698115367693557), printed=True)
-sample("s9", lambda: torch.nn.functional.huber_loss(f64_5(), f64_5_b(), reduction='mean', delta=8.698115367693557))
-sample("s10", lambda: torch.nn.functional.huber_loss(f64_5(), f64_5_b(), reduction='sum', delta=8.698115367693557))
+samples(lambda x, y, reduction: torch.nn.functional.huber_loss(x(), y(), reduction=reduction, delta=8.698115367693557), (("s0", f32_5, f32_5_b, 'none'), ("s1", f32_5, f32_5_b, 'mean'), ("s2", f32_5, f32_5_b, 'sum'), ("s3", f32_5x5, f32_5x5_b, 'none'), ("s4", f32_5x5, f32_5x5_b, 'mean'), ("s5", f32_5x5, f32_5x5_b, 'sum'), ("s6", f32_5x5x5, f32_5x5x5_c, 'none'), ("s7", f32_5x5x5, f32_5x5x5_c, 'mean'), ("s8", f64_5, f64_5_b, 'none'), ("s9", f64_5, f64_5_b, 'mean'), ("s10", f64_5, f64_5_b, 'sum')), printed=("s0", "s8"))
 sample("e0", lambda: torch.nn.functional.huber_loss(f32_5x4(), f32_5x4_b(), reduction='abc'))
-sample("e1", lambda: torch.nn.functional.huber_loss(f32_5x4(), f32_5x4_b(), delta=0))
-sample("e2", lambda: torch.nn.functional.huber_loss(f32_5x4(), f32_5x4_b(), delta=-1))
+samples(lambda delta: torch.nn.functional.huber_loss(f32_5x4(), f32_5x4_b(), delta=delta), (("e1", 0), ("e2", -1)))

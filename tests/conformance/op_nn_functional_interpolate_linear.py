@@ -4,14 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x3x4, f64_2x3x4
 
-sample("s0", lambda: torch.nn.functional.interpolate(f32_2x3x4(), (3,), scale_factor=None, mode='linear', align_corners=True), printed=True)
-sample("s1", lambda: torch.nn.functional.interpolate(f32_2x3x4(), (5,), scale_factor=None, mode='linear', align_corners=True))
-sample("s2", lambda: torch.nn.functional.interpolate(f32_2x3x4(), size=None, scale_factor=1.7, mode='linear', align_corners=True, recompute_scale_factor=False))
-sample("s3", lambda: torch.nn.functional.interpolate(f32_2x3x4(), size=None, scale_factor=0.6, mode='linear', align_corners=True, recompute_scale_factor=False))
-sample("s4", lambda: torch.nn.functional.interpolate(f32_2x3x4(), size=None, scale_factor=1.7, mode='linear', align_corners=True, recompute_scale_factor=True))
-sample("s5", lambda: torch.nn.functional.interpolate(f32_2x3x4(), size=None, scale_factor=0.6, mode='linear', align_corners=True, recompute_scale_factor=True))
-sample("s6", lambda: torch.nn.functional.interpolate(f32_2x3x4(), (3,), scale_factor=None, mode='linear', align_corners=False))
-sample("s7", lambda: torch.nn.functional.interpolate(f32_2x3x4(), (5,), scale_factor=None, mode='linear', align_corners=False))
-sample("s8", lambda: torch.nn.functional.interpolate(f64_2x3x4(), (3,), scale_factor=None, mode='linear', align_corners=True), printed=True)
-sample("s9", lambda: torch.nn.functional.interpolate(f64_2x3x4(), (5,), scale_factor=None, mode='linear', align_corners=True))
-sample("s10", lambda: torch.nn.functional.interpolate(f64_2x3x4(), size=None, scale_factor=1.7, mode='linear', align_corners=True, recompute_scale_factor=False))
+samples(lambda x, a, align_corners: torch.nn.functional.interpolate(x(), a, scale_factor=None, mode='linear', align_corners=align_corners), (("s0", f32_2x3x4, (3,), True), ("s1", f32_2x3x4, (5,), True), ("s6", f32_2x3x4, (3,), False), ("s7", f32_2x3x4, (5,), False), ("s8", f64_2x3x4, (3,), True), ("s9", f64_2x3x4, (5,), True)), printed=("s0", "s8"))
+samples(lambda x, scale_factor, recompute_scale_factor: torch.nn.functional.interpolate(x(), size=None, scale_factor=scale_factor, mode='linear', align_corners=True, recompute_scale_factor=recompute_scale_factor), (("s2", f32_2x3x4, 1.7, False), ("s3", f32_2x3x4, 0.6, False), ("s4", f32_2x3x4, 1.7, True), ("s5", f32_2x3x4, 0.6, True), ("s10", f64_2x3x4, 1.7, False)))

@@ -4,20 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar, f32_scalar_b, f32_scalar_i, f32_5, f32_5_b, f32_5_e, f64_scalar, f64_scalar_b, f64_scalar_d, i64_scalar_b, i64_scalar_c, i64_scalar_h, f32_5x4, f32_5x4_b
 
-sample("s0", lambda: torch.nn.functional.margin_ranking_loss(f32_scalar(), f32_scalar_b(), f32_scalar_i(), margin=0.0, reduction='sum'), printed=True)
-sample("s1", lambda: torch.nn.functional.margin_ranking_loss(f32_scalar(), f32_scalar_b(), f32_scalar_i(), margin=0.0, reduction='mean'))
-sample("s2", lambda: torch.nn.functional.margin_ranking_loss(f32_scalar(), f32_scalar_b(), f32_scalar_i(), margin=0.0, reduction='none'))
-sample("s3", lambda: torch.nn.functional.margin_ranking_loss(f32_scalar(), f32_scalar_b(), f32_scalar_i(), margin=1.0, reduction='sum'))
-sample("s4", lambda: torch.nn.functional.margin_ranking_loss(f32_scalar(), f32_scalar_b(), f32_scalar_i(), margin=1.0, reduction='mean'))
-sample("s5", lambda: torch.nn.functional.margin_ranking_loss(f32_scalar(), f32_scalar_b(), f32_scalar_i(), margin=1.0, reduction='none'))
-sample("s6", lambda: torch.nn.functional.margin_ranking_loss(f32_5(), f32_5_b(), f32_5_e(), margin=0.0, reduction='sum'))
-sample("s7", lambda: torch.nn.functional.margin_ranking_loss(f32_5(), f32_5_b(), f32_5_e(), margin=0.0, reduction='mean'))
-sample("s8", lambda: torch.nn.functional.margin_ranking_loss(f64_scalar(), f64_scalar_b(), f64_scalar_d(), margin=0.0, reduction='sum'), printed=True)
-sample("s9", lambda: torch.nn.functional.margin_ranking_loss(f64_scalar(), f64_scalar_b(), f64_scalar_d(), margin=0.0, reduction='mean'))
-sample("s10", lambda: torch.nn.functional.margin_ranking_loss(f64_scalar(), f64_scalar_b(), f64_scalar_d(), margin=0.0, reduction='none'))
-sample("s11", lambda: torch.nn.functional.margin_ranking_loss(i64_scalar_b(), i64_scalar_c(), i64_scalar_h(), margin=0.0, reduction='sum'), printed=True)
-sample("s12", lambda: torch.nn.functional.margin_ranking_loss(i64_scalar_b(), i64_scalar_c(), i64_scalar_h(), margin=0.0, reduction='mean'))
-sample("s13", lambda: torch.nn.functional.margin_ranking_loss(i64_scalar_b(), i64_scalar_c(), i64_scalar_h(), margin=0.0, reduction='none'))
-sample("s14", lambda: torch.nn.functional.margin_ranking_loss(i64_scalar_b(), i64_scalar_c(), i64_scalar_h(), margin=1.0, reduction='sum'))
+samples(lambda x, y, z, margin, reduction: torch.nn.functional.margin_ranking_loss(x(), y(), z(), margin=margin, reduction=reduction), (("s0", f32_scalar, f32_scalar_b, f32_scalar_i, 0.0, 'sum'), ("s1", f32_scalar, f32_scalar_b, f32_scalar_i, 0.0, 'mean'), ("s2", f32_scalar, f32_scalar_b, f32_scalar_i, 0.0, 'none'), ("s3", f32_scalar, f32_scalar_b, f32_scalar_i, 1.0, 'sum'), ("s4", f32_scalar, f32_scalar_b, f32_scalar_i, 1.0, 'mean'), ("s5", f32_scalar, f32_scalar_b, f32_scalar_i, 1.0, 'none'), ("s6", f32_5, f32_5_b, f32_5_e, 0.0, 'sum'), ("s7", f32_5, f32_5_b, f32_5_e, 0.0, 'mean'), ("s8", f64_scalar, f64_scalar_b, f64_scalar_d, 0.0, 'sum'), ("s9", f64_scalar, f64_scalar_b, f64_scalar_d, 0.0, 'mean'), ("s10", f64_scalar, f64_scalar_b, f64_scalar_d, 0.0, 'none'), ("s11", i64_scalar_b, i64_scalar_c, i64_scalar_h, 0.0, 'sum'), ("s12", i64_scalar_b, i64_scalar_c, i64_scalar_h, 0.0, 'mean'), ("s13", i64_scalar_b, i64_scalar_c, i64_scalar_h, 0.0, 'none'), ("s14", i64_scalar_b, i64_scalar_c, i64_scalar_h, 1.0, 'sum')), printed=("s0", "s8", "s11"))
 sample("e0", lambda: torch.nn.functional.margin_ranking_loss(f32_5x4(), f32_5x4_b(), T([[-1.605404, -8.974583, 0.7455597, 2.5540218], [-3.6432605, 3.7379093, -1.4589812, -7.8208904], [6.909597, 5.54907, 4.5504694, 7.1789594], [3.3094802, 4.78521, 7.468499, -1.8133439], [-7.01915, -4.426131, -1.2014161, -0.9889798]], f32), reduction='abc'))
 sample("e1", lambda: torch.nn.functional.margin_ranking_loss(f32_5x4(), f32_5x4_b(), T([-1.605404, -8.974583, 0.7455597, 2.5540218, -3.6432605], f32)))

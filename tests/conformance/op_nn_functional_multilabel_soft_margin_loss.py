@@ -4,10 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_5, f32_5_b, f32_5_e, f32_5x5, f32_5x5_b, f32_5x5_f, f64_5, f64_5_b, f64_5_c, f64_5x5, f64_5x5_b
 
-sample("s0", lambda: torch.nn.functional.multilabel_soft_margin_loss(f32_5(), f32_5_b()), printed=True)
-sample("s1", lambda: torch.nn.functional.multilabel_soft_margin_loss(f32_5(), f32_5_b(), weight=f32_5_e()))
-sample("s2", lambda: torch.nn.functional.multilabel_soft_margin_loss(f32_5x5(), f32_5x5_b()))
-sample("s3", lambda: torch.nn.functional.multilabel_soft_margin_loss(f32_5x5(), f32_5x5_b(), weight=f32_5x5_f()))
-sample("s4", lambda: torch.nn.functional.multilabel_soft_margin_loss(f64_5(), f64_5_b()), printed=True)
-sample("s5", lambda: torch.nn.functional.multilabel_soft_margin_loss(f64_5(), f64_5_b(), weight=f64_5_c()))
-sample("s6", lambda: torch.nn.functional.multilabel_soft_margin_loss(f64_5x5(), f64_5x5_b()))
+samples(lambda x, y: torch.nn.functional.multilabel_soft_margin_loss(x(), y()), (("s0", f32_5, f32_5_b), ("s2", f32_5x5, f32_5x5_b), ("s4", f64_5, f64_5_b), ("s6", f64_5x5, f64_5x5_b)), printed=("s0", "s4"))
+samples(lambda x, y, z: torch.nn.functional.multilabel_soft_margin_loss(x(), y(), weight=z()), (("s1", f32_5, f32_5_b, f32_5_e), ("s3", f32_5x5, f32_5x5_b, f32_5x5_f), ("s5", f64_5, f64_5_b, f64_5_c)))

@@ -4,14 +4,12 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x3, i64_2_d, f32_3_b, i64_scalar_f, f64_2x3, i64_2_b
 
-sample("s0", lambda: torch.nn.functional.nll_loss(f32_2x3(), i64_2_d(), reduction='none'), printed=True)
+samples(lambda x, y: torch.nn.functional.nll_loss(x(), y(), reduction='none'), (("s0", f32_2x3, i64_2_d), ("s7", f32_3_b, i64_scalar_f), ("s8", f64_2x3, i64_2_b)), printed=("s0", "s8"))
 sample("s1", lambda: torch.nn.functional.nll_loss(f32_2x3(), i64_2_d(), weight=T([3.1285105, -3.0336847, 5.106745], f32), reduction='none'))
 sample("s2", lambda: torch.nn.functional.nll_loss(f32_2x3(), i64_2_d(), weight=T([6.064255, 2.9831576, 7.0533724], f32), reduction='none'))
 sample("s3", lambda: torch.nn.functional.nll_loss(f32_2x3(), i64_2_d(), weight=T([-2.9357448, -6.0168424, -1.9466276], f32), reduction='none'))
 sample("s4", lambda: torch.nn.functional.nll_loss(T([[-4.3228045, -2.400456, -7.950587], [3.6116052, -8.067647, -0.57349384]], f32), i64_2_d(), ignore_index=1, reduction='none'))
 sample("s5", lambda: torch.nn.functional.nll_loss(f32_2x3(), i64_2_d(), ignore_index=1, reduction='none', weight=T([-8.067647, -0.57349384, 3.1285105], f32)))
 sample("s6", lambda: torch.nn.functional.nll_loss(f32_2x3(), i64_2_d(), ignore_index=0, reduction='none'))
-sample("s7", lambda: torch.nn.functional.nll_loss(f32_3_b(), i64_scalar_f(), reduction='none'))
-sample("s8", lambda: torch.nn.functional.nll_loss(f64_2x3(), i64_2_b(), reduction='none'), printed=True)
 sample("s9", lambda: torch.nn.functional.nll_loss(f64_2x3(), i64_2_b(), weight=T([-4.784169829877467, -4.150805063878843, 7.380839390984031], f64), reduction='none'))
 sample("s10", lambda: torch.nn.functional.nll_loss(f64_2x3(), i64_2_b(), weight=T([2.1079150850612667, 2.4245974680605786, 8.190419695492015], f64), reduction='none'))

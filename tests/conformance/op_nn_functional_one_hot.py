@@ -4,7 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import i64_scalar_d, i64_scalar, i64_5_e, i64_5_h
 
-sample("s0", lambda: torch.nn.functional.one_hot(i64_scalar_d(), num_classes=-1), printed=True)
-sample("s1", lambda: torch.nn.functional.one_hot(i64_scalar(), num_classes=10))
-sample("s2", lambda: torch.nn.functional.one_hot(i64_5_e(), num_classes=-1))
-sample("s3", lambda: torch.nn.functional.one_hot(i64_5_h(), num_classes=10))
+samples(lambda x, num_classes: torch.nn.functional.one_hot(x(), num_classes=num_classes), (("s0", i64_scalar_d, -1), ("s1", i64_scalar, 10), ("s2", i64_5_e, -1), ("s3", i64_5_h, 10)), printed=("s0",))

@@ -4,18 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_0x3x3, f32_1x3x3, f32_0x3x3x3, f32_1x3x4x4, f64_0x3x3, f64_1x3x3, i64_0x3x3, i64_1x3x3, b8_1x3x3
 
-sample("s0", lambda: torch.nn.functional.pad(f32_0x3x3(), (1, 2), 'circular'), printed=True)
-sample("s1", lambda: torch.nn.functional.pad(f32_0x3x3(), (0, 1), 'circular'))
-sample("s2", lambda: torch.nn.functional.pad(f32_1x3x3(), (1, 2), 'circular'))
-sample("s3", lambda: torch.nn.functional.pad(f32_1x3x3(), (0, 1), 'circular'))
-sample("s4", lambda: torch.nn.functional.pad(f32_0x3x3x3(), (0, 2, 0, 1), 'circular'))
-sample("s5", lambda: torch.nn.functional.pad(f32_1x3x4x4(), (-1, 1, -2, 1), 'circular'))
-sample("s6", lambda: torch.nn.functional.pad(f64_0x3x3(), (1, 2), 'circular'), printed=True)
-sample("s7", lambda: torch.nn.functional.pad(f64_0x3x3(), (0, 1), 'circular'))
-sample("s8", lambda: torch.nn.functional.pad(f64_1x3x3(), (1, 2), 'circular'))
-sample("s9", lambda: torch.nn.functional.pad(i64_0x3x3(), (1, 2), 'circular'), printed=True)
-sample("s10", lambda: torch.nn.functional.pad(i64_0x3x3(), (0, 1), 'circular'))
-sample("s11", lambda: torch.nn.functional.pad(i64_1x3x3(), (1, 2), 'circular'))
-sample("s12", lambda: torch.nn.functional.pad(i64_1x3x3(), (0, 1), 'circular'))
+samples(lambda x, a: torch.nn.functional.pad(x(), a, 'circular'), (("s0", f32_0x3x3, (1, 2)), ("s1", f32_0x3x3, (0, 1)), ("s2", f32_1x3x3, (1, 2)), ("s3", f32_1x3x3, (0, 1)), ("s4", f32_0x3x3x3, (0, 2, 0, 1)), ("s5", f32_1x3x4x4, (-1, 1, -2, 1)), ("s6", f64_0x3x3, (1, 2)), ("s7", f64_0x3x3, (0, 1)), ("s8", f64_1x3x3, (1, 2)), ("s9", i64_0x3x3, (1, 2)), ("s10", i64_0x3x3, (0, 1)), ("s11", i64_1x3x3, (1, 2)), ("s12", i64_1x3x3, (0, 1)), ("s14", b8_1x3x3, (1, 2))), printed=("s0", "s6", "s9"))
 sample("s13", lambda: torch.nn.functional.pad(T([[[True, True, False], [True, False, False], [False, True, True]], [[True, True, True], [False, False, True], [False, False, False]]], b8), (1, 2), 'circular'), printed=True)
-sample("s14", lambda: torch.nn.functional.pad(b8_1x3x3(), (1, 2), 'circular'))

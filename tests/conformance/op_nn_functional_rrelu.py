@@ -4,12 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_20, f32_1x0x3, f32_scalar, f32_5, f64_20, f64_1x0x3, f64_scalar, f32_5x5
 
-sample("s0", lambda: torch.nn.functional.rrelu(f32_20(), lower=0.0, upper=1.0, training=True), printed=True)
-sample("s1", lambda: torch.nn.functional.rrelu(f32_1x0x3(), lower=0.0, upper=1.0, training=True))
-sample("s2", lambda: torch.nn.functional.rrelu(f32_scalar(), lower=0.0, upper=1.0, training=True))
+samples(lambda x: torch.nn.functional.rrelu(x(), lower=0.0, upper=1.0, training=True), (("s0", f32_20), ("s1", f32_1x0x3), ("s2", f32_scalar), ("s5", f64_20), ("s6", f64_1x0x3), ("s7", f64_scalar)), printed=("s0", "s5"))
 sample("s3", lambda: torch.nn.functional.rrelu(f32_5()))
 sample("s4", lambda: torch.nn.functional.rrelu(f32_5(), training=False))
-sample("s5", lambda: torch.nn.functional.rrelu(f64_20(), lower=0.0, upper=1.0, training=True), printed=True)
-sample("s6", lambda: torch.nn.functional.rrelu(f64_1x0x3(), lower=0.0, upper=1.0, training=True))
-sample("s7", lambda: torch.nn.functional.rrelu(f64_scalar(), lower=0.0, upper=1.0, training=True))
 sample("e0", lambda: torch.nn.functional.rrelu(f32_5x5(), lower=0.3, upper=0.1))

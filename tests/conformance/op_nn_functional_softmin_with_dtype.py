@@ -4,17 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_5, f32_5x5, f32_5x10x5, f32_5x0x0, f32_scalar, f64_5, f64_5x5, i64_5_c, i64_5x5
 
-sample("s0", lambda: torch.nn.functional.softmin(f32_5(), 0, dtype=torch.float64), printed=True)
-sample("s1", lambda: torch.nn.functional.softmin(f32_5x5(), 0, dtype=torch.float64))
-sample("s2", lambda: torch.nn.functional.softmin(f32_5x5(), 1, dtype=torch.float64))
-sample("s3", lambda: torch.nn.functional.softmin(f32_5x5(), -1, dtype=torch.float64))
-sample("s4", lambda: torch.nn.functional.softmin(f32_5x10x5(), 2, dtype=torch.float64))
-sample("s5", lambda: torch.nn.functional.softmin(f32_5x0x0(), -1, dtype=torch.float64))
-sample("s6", lambda: torch.nn.functional.softmin(f32_scalar(), 0, dtype=torch.float64))
-sample("s7", lambda: torch.nn.functional.softmin(f64_5(), 0, dtype=torch.float64), printed=True)
-sample("s8", lambda: torch.nn.functional.softmin(f64_5x5(), 0, dtype=torch.float64))
-sample("s9", lambda: torch.nn.functional.softmin(f64_5x5(), 1, dtype=torch.float64))
-sample("s10", lambda: torch.nn.functional.softmin(i64_5_c(), 0, dtype=torch.float64), printed=True)
-sample("s11", lambda: torch.nn.functional.softmin(i64_5x5(), 0, dtype=torch.float64))
-sample("s12", lambda: torch.nn.functional.softmin(i64_5x5(), 1, dtype=torch.float64))
-sample("s13", lambda: torch.nn.functional.softmin(i64_5x5(), -1, dtype=torch.float64))
+samples(lambda x, a: torch.nn.functional.softmin(x(), a, dtype=torch.float64), (("s0", f32_5, 0), ("s1", f32_5x5, 0), ("s2", f32_5x5, 1), ("s3", f32_5x5, -1), ("s4", f32_5x10x5, 2), ("s5", f32_5x0x0, -1), ("s6", f32_scalar, 0), ("s7", f64_5, 0), ("s8", f64_5x5, 0), ("s9", f64_5x5, 1), ("s10", i64_5_c, 0), ("s11", i64_5x5, 0), ("s12", i64_5x5, 1), ("s13", i64_5x5, -1)), printed=("s0", "s7", "s10"))

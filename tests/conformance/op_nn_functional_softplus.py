@@ -4,9 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_20, f32_1x0x3, f32_scalar, f64_20, f64_1x0x3, f64_scalar
 
-sample("s0", lambda: torch.nn.functional.softplus(f32_20(), beta=3, threshold=0.2), printed=True)
-sample("s1", lambda: torch.nn.functional.softplus(f32_1x0x3(), beta=3, threshold=0.2))
-sample("s2", lambda: torch.nn.functional.softplus(f32_scalar(), beta=3, threshold=0.2))
-sample("s3", lambda: torch.nn.functional.softplus(f64_20(), beta=3, threshold=0.2), printed=True)
-sample("s4", lambda: torch.nn.functional.softplus(f64_1x0x3(), beta=3, threshold=0.2))
-sample("s5", lambda: torch.nn.functional.softplus(f64_scalar(), beta=3, threshold=0.2))
+samples(lambda x: torch.nn.functional.softplus(x(), beta=3, threshold=0.2), (("s0", f32_20), ("s1", f32_1x0x3), ("s2", f32_scalar), ("s3", f64_20), ("s4", f64_1x0x3), ("s5", f64_scalar)), printed=("s0", "s3"))

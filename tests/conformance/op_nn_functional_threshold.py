@@ -4,14 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar, f32_5, f32_5x5, f32_5x5x5, f64_scalar, f64_5, f64_5x5, i64_scalar_b, i64_5_c, i64_5x5, i64_5x5x5
 
-sample("s0", lambda: torch.nn.functional.threshold(f32_scalar(), -1.765825867652893, -4.3228044509887695), printed=True)
-sample("s1", lambda: torch.nn.functional.threshold(f32_5(), 3.611605167388916, -8.067646980285645))
-sample("s2", lambda: torch.nn.functional.threshold(f32_5x5(), 4.319086074829102, -0.8690775632858276))
-sample("s3", lambda: torch.nn.functional.threshold(f32_5x5x5(), 1.9517877101898193, -7.32878303527832))
-sample("s4", lambda: torch.nn.functional.threshold(f64_scalar(), -7.582430495695129, -0.6046891126565539), printed=True)
-sample("s5", lambda: torch.nn.functional.threshold(f64_5(), -4.146041530864057, -5.4215280659972755))
-sample("s6", lambda: torch.nn.functional.threshold(f64_5x5(), -8.596239972526284, -0.524154812497627))
-sample("s7", lambda: torch.nn.functional.threshold(i64_scalar_b(), 6, 9), printed=True)
-sample("s8", lambda: torch.nn.functional.threshold(i64_5_c(), 5, 5))
-sample("s9", lambda: torch.nn.functional.threshold(i64_5x5(), 1, -7))
-sample("s10", lambda: torch.nn.functional.threshold(i64_5x5x5(), -6, 9))
+samples(lambda x, a, b: torch.nn.functional.threshold(x(), a, b), (("s0", f32_scalar, -1.765825867652893, -4.3228044509887695), ("s1", f32_5, 3.611605167388916, -8.067646980285645), ("s2", f32_5x5, 4.319086074829102, -0.8690775632858276), ("s3", f32_5x5x5, 1.9517877101898193, -7.32878303527832), ("s4", f64_scalar, -7.582430495695129, -0.6046891126565539), ("s5", f64_5, -4.146041530864057, -5.4215280659972755), ("s6", f64_5x5, -8.596239972526284, -0.524154812497627), ("s7", i64_scalar_b, 6, 9), ("s8", i64_5_c, 5, 5), ("s9", i64_5x5, 1, -7), ("s10", i64_5x5x5, -6, 9)), printed=("s0", "s4", "s7"))

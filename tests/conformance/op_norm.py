@@ -4,16 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5, f64_5x5
 
-sample("s0", lambda: torch.norm(f32_5x5(), 2), printed=True)
-sample("m0", lambda: f32_5x5().norm(2))
-sample("s1", lambda: torch.norm(f32_5x5(), 0))
-sample("m1", lambda: f32_5x5().norm(0))
-sample("s2", lambda: torch.norm(f32_5x5(), 0.5))
-sample("s3", lambda: torch.norm(f32_5x5(), 1))
-sample("s4", lambda: torch.norm(f32_5x5(), 3))
-sample("s5", lambda: torch.norm(f32_5x5(), -1))
-sample("s6", lambda: torch.norm(f32_5x5(), -2))
-sample("s7", lambda: torch.norm(f32_5x5(), -0.5))
-sample("s8", lambda: torch.norm(f64_5x5(), 2), printed=True)
-sample("s9", lambda: torch.norm(f64_5x5(), 0))
-sample("s10", lambda: torch.norm(f64_5x5(), 0.5))
+samples(lambda x, a: torch.norm(x(), a), (("s0", f32_5x5, 2), ("s1", f32_5x5, 0), ("s2", f32_5x5, 0.5), ("s3", f32_5x5, 1), ("s4", f32_5x5, 3), ("s5", f32_5x5, -1), ("s6", f32_5x5, -2), ("s7", f32_5x5, -0.5), ("s8", f64_5x5, 2), ("s9", f64_5x5, 0), ("s10", f64_5x5, 0.5)), printed=("s0", "s8"))
+samples(lambda a: f32_5x5().norm(a), (("m0", 2), ("m1", 0)))

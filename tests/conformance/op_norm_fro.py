@@ -4,11 +4,8 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5, f64_5x5
 
-sample("s0", lambda: torch.norm(f32_5x5()), printed=True)
+samples(lambda x: torch.norm(x()), (("s0", f32_5x5), ("s3", f64_5x5)), printed=("s0", "s3"))
 sample("m0", lambda: f32_5x5().norm())
-sample("s1", lambda: torch.norm(f32_5x5(), 'fro'))
+samples(lambda x: torch.norm(x(), 'fro'), (("s1", f32_5x5), ("s4", f64_5x5)))
 sample("m1", lambda: f32_5x5().norm('fro'))
-sample("s2", lambda: torch.norm(f32_5x5(), 'fro', [0, 1]))
-sample("s3", lambda: torch.norm(f64_5x5()), printed=True)
-sample("s4", lambda: torch.norm(f64_5x5(), 'fro'))
-sample("s5", lambda: torch.norm(f64_5x5(), 'fro', [0, 1]))
+samples(lambda x: torch.norm(x(), 'fro', [0, 1]), (("s2", f32_5x5), ("s5", f64_5x5)))

@@ -4,12 +4,8 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5, f64_5x5
 
-sample("s0", lambda: torch.norm(f32_5x5(), -inf), printed=True)
+samples(lambda x: torch.norm(x(), -inf), (("s0", f32_5x5), ("s4", f64_5x5)), printed=("s0", "s4"))
 sample("m0", lambda: f32_5x5().norm(-inf))
-sample("s1", lambda: torch.norm(f32_5x5(), inf))
+samples(lambda x: torch.norm(x(), inf), (("s1", f32_5x5), ("s5", f64_5x5)))
 sample("m1", lambda: f32_5x5().norm(inf))
-sample("s2", lambda: torch.norm(f32_5x5(), inf, 1))
-sample("s3", lambda: torch.norm(f32_5x5(), inf, -1))
-sample("s4", lambda: torch.norm(f64_5x5(), -inf), printed=True)
-sample("s5", lambda: torch.norm(f64_5x5(), inf))
-sample("s6", lambda: torch.norm(f64_5x5(), inf, 1))
+samples(lambda x, a: torch.norm(x(), inf, a), (("s2", f32_5x5, 1), ("s3", f32_5x5, -1), ("s6", f64_5x5, 1)))

@@ -4,9 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5, f32_5x5x5, f64_5x5, f64_5x5x5
 
-sample("s0", lambda: torch.norm(f32_5x5(), 'nuc'), printed=True)
+samples(lambda x: torch.norm(x(), 'nuc'), (("s0", f32_5x5), ("s2", f64_5x5)), printed=("s0", "s2"))
 sample("m0", lambda: f32_5x5().norm('nuc'))
-sample("s1", lambda: torch.norm(f32_5x5x5(), 'nuc', [1, 2]))
+samples(lambda x: torch.norm(x(), 'nuc', [1, 2]), (("s1", f32_5x5x5), ("s3", f64_5x5x5)))
 sample("m1", lambda: f32_5x5x5().norm('nuc', [1, 2]))
-sample("s2", lambda: torch.norm(f64_5x5(), 'nuc'), printed=True)
-sample("s3", lambda: torch.norm(f64_5x5x5(), 'nuc', [1, 2]))

@@ -4,8 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5, f32_5x5x5, f64_5x5, f64_5x5x5, f32_10_b
 
-sample("s0", lambda: f32_5x5().normal_(0, 5), printed=True)
-sample("s1", lambda: f32_5x5x5().normal_(-2, 0.5))
-sample("s2", lambda: f64_5x5().normal_(0, 5), printed=True)
-sample("s3", lambda: f64_5x5x5().normal_(-2, 0.5))
-sample("e0", lambda: f32_10_b().normal_(0, -1))
+samples(lambda x, a, b: x().normal_(a, b), (("s0", f32_5x5, 0, 5), ("s1", f32_5x5x5, -2, 0.5), ("s2", f64_5x5, 0, 5), ("s3", f64_5x5x5, -2, 0.5), ("e0", f32_10_b, 0, -1)), printed=("s0", "s2"))

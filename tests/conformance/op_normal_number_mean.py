@@ -3,7 +3,6 @@
 import torch
 from prelude import *
 
-sample("s0", lambda: torch.normal(0.3, 1.6, [2, 3], dtype=torch.float32, device='cpu'), printed=True)
+samples(lambda dtype: torch.normal(0.3, 1.6, [2, 3], dtype=dtype, device='cpu'), (("s0", torch.float32), ("s2", torch.float64)), printed=("s0", "s2"))
 sample("s1", lambda: torch.normal(T([[0.26081318, 3.6170871, 2.3385978], [3.299772, 0.5247066, 6.3058023], [0.4661765, 4.213253, 6.064255], [2.9831576, 7.0533724, 5.067569]], f32), 2.7))
-sample("s2", lambda: torch.normal(0.3, 1.6, [2, 3], dtype=torch.float64, device='cpu'), printed=True)
 sample("s3", lambda: torch.normal(T([[2.0865075487961753, 0.7087847521524356, 4.197655443671723], [3.7294153891750668, 3.514045117391567, 2.4269792345679715], [1.789235967001362, 2.1079150850612667, 2.4245974680605786], [8.190419695492015, 7.288029726108454, 0.34215754580545577]], f64), 2.7))

@@ -7,9 +7,7 @@ from shared_inputs import f32_5, f64_5, i64_5_c, b8_5_b
 f32_10_e = lambda: T([3.6116052, -8.067647, -0.57349384, 3.1285105, -3.0336847, 5.106745, 1.1351377, 4.9473085, 5.7744465, -3.973022], f32)
 i64_10_c = lambda: T([5, 5, 7, 6, 5, 1, -5, 2, -1, 8], i64)
 
-sample("s0", lambda: torch.outer(f32_5(), f32_10_e()), printed=True)
-sample("m0", lambda: f32_5().outer(f32_10_e()))
+samples(lambda x, y: torch.outer(x(), y()), (("s0", f32_5, f32_10_e), ("s2", i64_5_c, i64_10_c)), printed=("s0", "s2"))
+samples(lambda x, y: x().outer(y()), (("m0", f32_5, f32_10_e), ("m2", i64_5_c, i64_10_c)))
 sample("s1", lambda: torch.outer(f64_5(), T([-4.146041530864057, -5.4215280659972755, -4.784169829877467, -4.150805063878843, 7.380839390984031, 5.576059452216908, -8.315684908389088, 4.177597026003685, 2.047386382824099, -4.076012721760325], f64)), printed=True)
-sample("s2", lambda: torch.outer(i64_5_c(), i64_10_c()), printed=True)
-sample("m2", lambda: i64_5_c().outer(i64_10_c()))
 sample("s3", lambda: torch.outer(b8_5_b(), T([False, False, True, True, True, True, True, False, False, True], b8)), printed=True)

@@ -4,16 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_n, f32_scalar_b, f32_5_h, f32_scalar_c, f32_5x1_b, f32_5_b, f32_10x5_f, f32_scalar_d, f32_5x10x5_d, f32_10x5_b, f32_5x10x5_b, f32_0x1x3, f32_0x10x3, f64_scalar_f, f64_scalar_b, f64_5_f, f64_scalar_c, f64_5x1_b, f64_5_b, i64_3
 
-sample("s0", lambda: torch.polar(f32_scalar_n(), f32_scalar_b()), printed=True)
-sample("s1", lambda: torch.polar(f32_5_h(), f32_scalar_c()))
-sample("s2", lambda: torch.polar(f32_5x1_b(), f32_5_b()))
-sample("s3", lambda: torch.polar(f32_10x5_f(), f32_scalar_d()))
-sample("s4", lambda: torch.polar(f32_5x10x5_d(), f32_10x5_b()))
-sample("s5", lambda: torch.polar(f32_5x10x5_d(), f32_5x10x5_b()))
-sample("s6", lambda: torch.polar(f32_0x1x3(), f32_0x10x3()))
-sample("s7", lambda: torch.polar(f64_scalar_f(), f64_scalar_b()), printed=True)
-sample("s8", lambda: torch.polar(f64_5_f(), f64_scalar_c()))
-sample("s9", lambda: torch.polar(f64_5x1_b(), f64_5_b()))
+samples(lambda x, y: torch.polar(x(), y()), (("s0", f32_scalar_n, f32_scalar_b), ("s1", f32_5_h, f32_scalar_c), ("s2", f32_5x1_b, f32_5_b), ("s3", f32_10x5_f, f32_scalar_d), ("s4", f32_5x10x5_d, f32_10x5_b), ("s5", f32_5x10x5_d, f32_5x10x5_b), ("s6", f32_0x1x3, f32_0x10x3), ("s7", f64_scalar_f, f64_scalar_b), ("s8", f64_5_f, f64_scalar_c), ("s9", f64_5x1_b, f64_5_b)), printed=("s0", "s7"))
 sample("e0", lambda: torch.polar(i64_3(), 2))
 sample("e1", lambda: torch.polar(2, i64_3()))
 sample("e2", lambda: torch.polar(2, 3))

@@ -4,16 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_i, f32_2, f64_scalar_d
 
-sample("s0", lambda: torch.quantile(f32_scalar_i(), 0.5), printed=True)
+samples(lambda x: torch.quantile(x(), 0.5), (("s0", f32_scalar_i), ("s7", f32_2), ("s8", f64_scalar_d)), printed=("s0", "s8"))
 sample("m0", lambda: f32_scalar_i().quantile(0.5))
-sample("s1", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=0, keepdim=False, interpolation='linear'))
+samples(lambda x, dim, keepdim, interpolation: torch.quantile(x(), 0.5, dim=dim, keepdim=keepdim, interpolation=interpolation), (("s1", f32_scalar_i, 0, False, 'linear'), ("s2", f32_scalar_i, 0, False, 'midpoint'), ("s3", f32_scalar_i, 0, True, 'linear'), ("s4", f32_scalar_i, 0, True, 'midpoint'), ("s5", f32_scalar_i, -1, False, 'linear'), ("s6", f32_scalar_i, -1, False, 'midpoint'), ("s9", f64_scalar_d, 0, False, 'linear'), ("s10", f64_scalar_d, 0, False, 'midpoint')))
 sample("m1", lambda: f32_scalar_i().quantile(0.5, dim=0, keepdim=False, interpolation='linear'))
-sample("s2", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=0, keepdim=False, interpolation='midpoint'))
-sample("s3", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=0, keepdim=True, interpolation='linear'))
-sample("s4", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=0, keepdim=True, interpolation='midpoint'))
-sample("s5", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=-1, keepdim=False, interpolation='linear'))
-sample("s6", lambda: torch.quantile(f32_scalar_i(), 0.5, dim=-1, keepdim=False, interpolation='midpoint'))
-sample("s7", lambda: torch.quantile(f32_2(), 0.5))
-sample("s8", lambda: torch.quantile(f64_scalar_d(), 0.5), printed=True)
-sample("s9", lambda: torch.quantile(f64_scalar_d(), 0.5, dim=0, keepdim=False, interpolation='linear'))
-sample("s10", lambda: torch.quantile(f64_scalar_d(), 0.5, dim=0, keepdim=False, interpolation='midpoint'))

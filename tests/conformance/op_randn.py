@@ -3,7 +3,4 @@
 import torch
 from prelude import *
 
-sample("s0", lambda: torch.randn((10,), dtype=torch.float32, device='cpu', requires_grad=False), printed=True)
-sample("s1", lambda: torch.randn((5, 5), dtype=torch.float32, device='cpu', requires_grad=False))
-sample("s2", lambda: torch.randn((10,), dtype=torch.float64, device='cpu', requires_grad=False), printed=True)
-sample("s3", lambda: torch.randn((5, 5), dtype=torch.float64, device='cpu', requires_grad=False))
+samples(lambda a, dtype: torch.randn(a, dtype=dtype, device='cpu', requires_grad=False), (("s0", (10,), torch.float32), ("s1", (5, 5), torch.float32), ("s2", (10,), torch.float64), ("s3", (5, 5), torch.float64)), printed=("s0", "s2"))

@@ -4,21 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar, f32_0, f32_2, f64_scalar, f64_0, i64_scalar_b, i64_0, i64_2, b8_scalar_b, b8_0
 
-sample("s0", lambda: f32_scalar().repeat(()), printed=True)
-sample("s1", lambda: f32_scalar().repeat((0,)))
-sample("s2", lambda: f32_0().repeat((0,)))
-sample("s3", lambda: f32_2().repeat((0,)))
-sample("s4", lambda: f32_scalar().repeat((1,)))
-sample("s5", lambda: f32_0().repeat((1,)))
-sample("s6", lambda: f32_2().repeat((1,)))
-sample("s7", lambda: f32_scalar().repeat((0, 2)))
-sample("s8", lambda: f64_scalar().repeat(()), printed=True)
-sample("s9", lambda: f64_scalar().repeat((0,)))
-sample("s10", lambda: f64_0().repeat((0,)))
-sample("s11", lambda: i64_scalar_b().repeat(()), printed=True)
-sample("s12", lambda: i64_scalar_b().repeat((0,)))
-sample("s13", lambda: i64_0().repeat((0,)))
-sample("s14", lambda: i64_2().repeat((0,)))
-sample("s15", lambda: b8_scalar_b().repeat(()), printed=True)
-sample("s16", lambda: b8_scalar_b().repeat((0,)))
-sample("s17", lambda: b8_0().repeat((0,)))
+samples(lambda x: x().repeat(()), (("s0", f32_scalar), ("s8", f64_scalar), ("s11", i64_scalar_b), ("s15", b8_scalar_b)), printed=("s0", "s8", "s11", "s15"))
+samples(lambda x, a: x().repeat(a), (("s1", f32_scalar, (0,)), ("s2", f32_0, (0,)), ("s3", f32_2, (0,)), ("s4", f32_scalar, (1,)), ("s5", f32_0, (1,)), ("s6", f32_2, (1,)), ("s7", f32_scalar, (0, 2)), ("s9", f64_scalar, (0,)), ("s10", f64_0, (0,)), ("s12", i64_scalar_b, (0,)), ("s13", i64_0, (0,)), ("s14", i64_2, (0,)), ("s16", b8_scalar_b, (0,)), ("s17", b8_0, (0,))))

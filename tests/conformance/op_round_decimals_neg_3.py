@@ -4,11 +4,5 @@ import torch
 from prelude import *
 from shared_inputs import f32_20, f32_1x0x3, f32_scalar, f64_20, f64_1x0x3, f64_scalar
 
-sample("s0", lambda: torch.round(f32_20(), decimals=-3), printed=True)
-sample("m0", lambda: f32_20().round(decimals=-3))
-sample("s1", lambda: torch.round(f32_1x0x3(), decimals=-3))
-sample("m1", lambda: f32_1x0x3().round(decimals=-3))
-sample("s2", lambda: torch.round(f32_scalar(), decimals=-3))
-sample("s3", lambda: torch.round(f64_20(), decimals=-3), printed=True)
-sample("s4", lambda: torch.round(f64_1x0x3(), decimals=-3))
-sample("s5", lambda: torch.round(f64_scalar(), decimals=-3))
+samples(lambda x: torch.round(x(), decimals=-3), (("s0", f32_20), ("s1", f32_1x0x3), ("s2", f32_scalar), ("s3", f64_20), ("s4", f64_1x0x3), ("s5", f64_scalar)), printed=("s0", "s3"))
+samples(lambda x: x().round(decimals=-3), (("m0", f32_20), ("m1", f32_1x0x3)))

@@ -4,18 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x5x5, f64_5x5x5, i64_5x5x5, b8_5x5x5
 
-sample("s0", lambda: torch.split(f32_5x5x5(), torch.Size([1, 3, 1])), printed=True)
-sample("m0", lambda: f32_5x5x5().split(torch.Size([1, 3, 1])))
-sample("s1", lambda: torch.split(f32_5x5x5(), torch.Size([2, 1, 2]), 2))
+samples(lambda x: torch.split(x(), torch.Size([1, 3, 1])), (("s0", f32_5x5x5), ("s3", f64_5x5x5), ("s6", i64_5x5x5), ("s9", b8_5x5x5)), printed=("s0", "s3", "s6", "s9"))
+samples(lambda x: x().split(torch.Size([1, 3, 1])), (("m0", f32_5x5x5), ("m6", i64_5x5x5)))
+samples(lambda x, a: torch.split(x(), torch.Size([2, 1, 2]), a), (("s1", f32_5x5x5, 2), ("s2", f32_5x5x5, -2), ("s4", f64_5x5x5, 2), ("s5", f64_5x5x5, -2), ("s7", i64_5x5x5, 2), ("s8", i64_5x5x5, -2), ("s10", b8_5x5x5, 2), ("s11", b8_5x5x5, -2)))
 sample("m1", lambda: f32_5x5x5().split(torch.Size([2, 1, 2]), 2))
-sample("s2", lambda: torch.split(f32_5x5x5(), torch.Size([2, 1, 2]), -2))
-sample("s3", lambda: torch.split(f64_5x5x5(), torch.Size([1, 3, 1])), printed=True)
-sample("s4", lambda: torch.split(f64_5x5x5(), torch.Size([2, 1, 2]), 2))
-sample("s5", lambda: torch.split(f64_5x5x5(), torch.Size([2, 1, 2]), -2))
-sample("s6", lambda: torch.split(i64_5x5x5(), torch.Size([1, 3, 1])), printed=True)
-sample("m6", lambda: i64_5x5x5().split(torch.Size([1, 3, 1])))
-sample("s7", lambda: torch.split(i64_5x5x5(), torch.Size([2, 1, 2]), 2))
-sample("s8", lambda: torch.split(i64_5x5x5(), torch.Size([2, 1, 2]), -2))
-sample("s9", lambda: torch.split(b8_5x5x5(), torch.Size([1, 3, 1])), printed=True)
-sample("s10", lambda: torch.split(b8_5x5x5(), torch.Size([2, 1, 2]), 2))
-sample("s11", lambda: torch.split(b8_5x5x5(), torch.Size([2, 1, 2]), -2))

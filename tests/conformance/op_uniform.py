@@ -4,10 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_10, f32_5x5, f32_5x5x5, f64_10, f64_5x5, f64_5x5x5, f32_10_b
 
-sample("s0", lambda: f32_10().uniform_(-100, 100), printed=True)
-sample("s1", lambda: f32_5x5().uniform_(0, 1))
-sample("s2", lambda: f32_5x5x5().uniform_(1, 2))
-sample("s3", lambda: f64_10().uniform_(-100, 100), printed=True)
-sample("s4", lambda: f64_5x5().uniform_(0, 1))
-sample("s5", lambda: f64_5x5x5().uniform_(1, 2))
-sample("e0", lambda: f32_10_b().uniform_(3, -1))
+samples(lambda x, a, b: x().uniform_(a, b), (("s0", f32_10, -100, 100), ("s1", f32_5x5, 0, 1), ("s2", f32_5x5x5, 1, 2), ("s3", f64_10, -100, 100), ("s4", f64_5x5, 0, 1), ("s5", f64_5x5x5, 1, 2), ("e0", f32_10_b, 3, -1)), printed=("s0", "s3"))

@@ -4,5 +4,4 @@ import torch
 from prelude import *
 from shared_inputs import f32_5x2, f64_5x2
 
-sample("s0", lambda: torch.view_as_complex(f32_5x2()), printed=True)
-sample("s1", lambda: torch.view_as_complex(f64_5x2()), printed=True)
+samples(lambda x: torch.view_as_complex(x()), (("s0", f32_5x2), ("s1", f64_5x2)), printed=("s0", "s1"))

@@ -11,14 +11,5 @@ OPS = (
     ('op_msort', torch.msort, lambda x, *args, **kwargs: x.msort(*args, **kwargs)),
 )
 
-for_ops(OPS, "s0", lambda fn, method: fn(f32_5x10x5()), printed=True)
-for_ops(OPS, "m0", lambda fn, method: method(f32_5x10x5()))
-for_ops(OPS, ("s1", None), lambda fn, method: fn(f32_scalar()))
-for_ops(OPS, ("m1", None), lambda fn, method: method(f32_scalar()))
-for_ops(OPS, ("s2", "s1"), lambda fn, method: fn(f64_5x10x5()), printed=True)
-for_ops(OPS, ("s3", None), lambda fn, method: fn(f64_scalar()))
-for_ops(OPS, ("s4", "s2"), lambda fn, method: fn(i64_5x10x5()), printed=True)
-for_ops(OPS, ("m4", "m2"), lambda fn, method: method(i64_5x10x5()))
-for_ops(OPS, ("s5", None), lambda fn, method: fn(i64_scalar_b()))
-for_ops(OPS, ("s6", "s3"), lambda fn, method: fn(b8_5x10x5()), printed=True)
-for_ops(OPS, ("s7", None), lambda fn, method: fn(b8_scalar_b()))
+for_ops_rows(OPS, lambda fn, method, x: fn(x()), (("s0", f32_5x10x5), (("s1", None), f32_scalar), (("s2", "s1"), f64_5x10x5), (("s3", None), f64_scalar), (("s4", "s2"), i64_5x10x5), (("s5", None), i64_scalar_b), (("s6", "s3"), b8_5x10x5), (("s7", None), b8_scalar_b)), printed=("s0", ("s2", "s1"), ("s4", "s2"), ("s6", "s3")))
+for_ops_rows(OPS, lambda fn, method, x: method(x()), (("m0", f32_5x10x5), (("m1", None), f32_scalar), (("m4", "m2"), i64_5x10x5)))

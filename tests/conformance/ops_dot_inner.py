@@ -13,14 +13,9 @@ OPS = (
     ('op_inner', torch.inner, lambda x, *args, **kwargs: x.inner(*args, **kwargs)),
 )
 
-for_ops(OPS, "s0", lambda fn, method: fn(f32_5(), f32_5_b()), printed=True)
-for_ops(OPS, "m0", lambda fn, method: method(f32_5(), f32_5_b()))
-for_ops(OPS, (None, "s1"), lambda fn, method: fn(f32_scalar(), f32_5x5_c()))
-for_ops(OPS, (None, "m1"), lambda fn, method: method(f32_scalar(), f32_5x5_c()))
-for_ops(OPS, ("s1", "s2"), lambda fn, method: fn(f64_5(), f64_5_b()), printed=True)
+for_ops_rows(OPS, lambda fn, method, x, y: fn(x(), y()), (("s0", f32_5, f32_5_b), ((None, "s1"), f32_scalar, f32_5x5_c), (("s1", "s2"), f64_5, f64_5_b), (("s2", "s4"), i64_5_c, i64_5_b)), printed=("s0", ("s1", "s2"), ("s2", "s4")))
+for_ops_rows(OPS, lambda fn, method, x, y: method(x(), y()), (("m0", f32_5, f32_5_b), ((None, "m1"), f32_scalar, f32_5x5_c), (("m2", "m4"), i64_5_c, i64_5_b)))
 for_ops(OPS, (None, "s3"), lambda fn, method: fn(f64_scalar(), T([[-7.582430495695129, -0.6046891126565539, -1.5411692216498662, -1.9719097652168658, -4.146041530864057], [-5.4215280659972755, -4.784169829877467, -4.150805063878843, 7.380839390984031, 5.576059452216908], [-8.315684908389088, 4.177597026003685, 2.047386382824099, -4.076012721760325, -3.063683029231029], [-3.342174545322517, -5.439777184204883, 4.480518929058965, 2.685009210157367, -3.8432258180800494], [-3.0355148286483775, -2.146076312776824, -2.6718482427688133, -7.7232222137058715, -8.596239972526284]], f64)))
-for_ops(OPS, ("s2", "s4"), lambda fn, method: fn(i64_5_c(), i64_5_b()), printed=True)
-for_ops(OPS, ("m2", "m4"), lambda fn, method: method(i64_5_c(), i64_5_b()))
 for_ops(OPS, (None, "s5"), lambda fn, method: fn(i64_scalar_b(), T([[6, 9, 0, 0, 5], [5, 7, 6, 5, 1], [-5, 2, -1, 8, -4], [0, -6, 3, -5, 9], [2, -5, -2, -2, 1]], i64)))
 for_ops(OPS, ("e0", None), lambda fn, method: fn(f32_1x1(), T([-1.7658259, -4.3228045, -2.400456], f32)))
 for_ops(OPS, ("e1", None), lambda fn, method: fn(T([-8.478374, -1.7658259, -4.3228045, -2.400456, -7.950587, 3.6116052, -8.067647, -0.57349384, 3.1285105], f32), T([-3.0336847, 5.106745, 1.1351377], f32)))

@@ -12,12 +12,7 @@ OPS = (
     ('op_dstack', torch.dstack),
 )
 
-for_ops(OPS, "s0", lambda fn: fn((f32_5(), f32_5_b(), f32_5_e())), printed=True)
-for_ops(OPS, "s1", lambda fn: fn((f32_5x5(), f32_5x5_b(), f32_5x5_f())))
-for_ops(OPS, "s2", lambda fn: fn((f64_5(), f64_5_b(), f64_5_c())), printed=True)
-for_ops(OPS, "s3", lambda fn: fn((f64_5x5(), f64_5x5_b(), f64_5x5_e())))
+for_ops_rows(OPS, lambda fn, x, y, z: fn((x(), y(), z())), (("s0", f32_5, f32_5_b, f32_5_e), ("s1", f32_5x5, f32_5x5_b, f32_5x5_f), ("s2", f64_5, f64_5_b, f64_5_c), ("s3", f64_5x5, f64_5x5_b, f64_5x5_e), ("s5", i64_5x5, i64_5x5_k, i64_5x5_l), ("s7", b8_5x5_d, b8_5x5_g, b8_5x5_h)), printed=("s0", "s2"))
 for_ops(OPS, "s4", lambda fn: fn((i64_5_c(), i64_5_b(), T([1, -5, 2, -1, 8], i64))), printed=True)
-for_ops(OPS, "s5", lambda fn: fn((i64_5x5(), i64_5x5_k(), i64_5x5_l())))
 for_ops(OPS, "s6", lambda fn: fn((b8_5_b(), b8_5_c(), T([True, True, False, False, True], b8))), printed=True)
-for_ops(OPS, "s7", lambda fn: fn((b8_5x5_d(), b8_5x5_g(), b8_5x5_h())))
 for_ops(OPS, "e0", lambda fn: fn(()))

@@ -11,14 +11,4 @@ OPS = (
     ('op_nn_functional_alpha_dropout', lambda input, *args, **kwargs: torch.nn.functional.alpha_dropout(input, *args, **kwargs)),
 )
 
-for_ops(OPS, "s0", lambda fn: fn(f32_5x5(), p=0.0, training=True), printed=True)
-for_ops(OPS, "s1", lambda fn: fn(f32_5x5(), p=0.0, training=False))
-for_ops(OPS, "s2", lambda fn: fn(f32_5x5(), p=0.5, training=True))
-for_ops(OPS, "s3", lambda fn: fn(f32_5x5(), p=0.5, training=False))
-for_ops(OPS, "s4", lambda fn: fn(f32_5x5(), p=1.0, training=True))
-for_ops(OPS, "s5", lambda fn: fn(f32_5x5(), p=1.0, training=False))
-for_ops(OPS, "s6", lambda fn: fn(f32_5(), p=0.0, training=True))
-for_ops(OPS, "s7", lambda fn: fn(f32_5(), p=0.0, training=False))
-for_ops(OPS, "s8", lambda fn: fn(f64_5x5(), p=0.0, training=True), printed=True)
-for_ops(OPS, "s9", lambda fn: fn(f64_5x5(), p=0.0, training=False))
-for_ops(OPS, "s10", lambda fn: fn(f64_5x5(), p=0.5, training=True))
+for_ops_rows(OPS, lambda fn, x, p, training: fn(x(), p=p, training=training), (("s0", f32_5x5, 0.0, True), ("s1", f32_5x5, 0.0, False), ("s2", f32_5x5, 0.5, True), ("s3", f32_5x5, 0.5, False), ("s4", f32_5x5, 1.0, True), ("s5", f32_5x5, 1.0, False), ("s6", f32_5, 0.0, True), ("s7", f32_5, 0.0, False), ("s8", f64_5x5, 0.0, True), ("s9", f64_5x5, 0.0, False), ("s10", f64_5x5, 0.5, True)), printed=("s0", "s8"))

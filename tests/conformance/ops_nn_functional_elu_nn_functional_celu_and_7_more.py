@@ -18,12 +18,4 @@ OPS = (
     ('op_nn_functional_tanhshrink', torch.nn.functional.tanhshrink),
 )
 
-for_ops(OPS, "s0", lambda fn: fn(f32_20()), printed=True)
-for_ops(OPS, "s1", lambda fn: fn(f32_1x0x3()))
-for_ops(OPS, "s2", lambda fn: fn(f32_scalar()))
-for_ops(OPS, "s3", lambda fn: fn(f64_20()), printed=True)
-for_ops(OPS, "s4", lambda fn: fn(f64_1x0x3()))
-for_ops(OPS, "s5", lambda fn: fn(f64_scalar()))
-for_ops(OPS, (None, None, None, None, None, None, None, "s6", "s6"), lambda fn: fn(i64_20()), printed=True)
-for_ops(OPS, (None, None, None, None, None, None, None, "s7", "s7"), lambda fn: fn(i64_1x0x3()))
-for_ops(OPS, (None, None, None, None, None, None, None, "s8", "s8"), lambda fn: fn(i64_scalar_b()))
+for_ops_rows(OPS, lambda fn, x: fn(x()), (("s0", f32_20), ("s1", f32_1x0x3), ("s2", f32_scalar), ("s3", f64_20), ("s4", f64_1x0x3), ("s5", f64_scalar), ((None, None, None, None, None, None, None, "s6", "s6"), i64_20), ((None, None, None, None, None, None, None, "s7", "s7"), i64_1x0x3), ((None, None, None, None, None, None, None, "s8", "s8"), i64_scalar_b)), printed=("s0", "s3", (None, None, None, None, None, None, None, "s6", "s6")))

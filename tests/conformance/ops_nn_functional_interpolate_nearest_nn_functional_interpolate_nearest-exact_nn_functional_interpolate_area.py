@@ -12,14 +12,5 @@ OPS = (
     ('op_nn_functional_interpolate_area', torch.nn.functional.interpolate, 'area'),
 )
 
-for_ops(OPS, "s0", lambda fn, mode: fn(f32_2x3x4(), (3,), scale_factor=None, mode=mode, align_corners=None), printed=True)
-for_ops(OPS, "s1", lambda fn, mode: fn(f32_2x3x4(), (5,), scale_factor=None, mode=mode, align_corners=None))
-for_ops(OPS, "s2", lambda fn, mode: fn(f32_2x3x4(), size=None, scale_factor=1.7, mode=mode, align_corners=None, recompute_scale_factor=False))
-for_ops(OPS, "s3", lambda fn, mode: fn(f32_2x3x4(), size=None, scale_factor=0.6, mode=mode, align_corners=None, recompute_scale_factor=False))
-for_ops(OPS, "s4", lambda fn, mode: fn(f32_2x3x4(), size=None, scale_factor=1.7, mode=mode, align_corners=None, recompute_scale_factor=True))
-for_ops(OPS, "s5", lambda fn, mode: fn(f32_2x3x4(), size=None, scale_factor=0.6, mode=mode, align_corners=None, recompute_scale_factor=True))
-for_ops(OPS, "s6", lambda fn, mode: fn(f32_2x3x4x4(), (3, 3), scale_factor=None, mode=mode, align_corners=None))
-for_ops(OPS, "s7", lambda fn, mode: fn(f32_2x3x4x4(), (5, 5), scale_factor=None, mode=mode, align_corners=None))
-for_ops(OPS, "s8", lambda fn, mode: fn(f64_2x3x4(), (3,), scale_factor=None, mode=mode, align_corners=None), printed=True)
-for_ops(OPS, "s9", lambda fn, mode: fn(f64_2x3x4(), (5,), scale_factor=None, mode=mode, align_corners=None))
-for_ops(OPS, "s10", lambda fn, mode: fn(f64_2x3x4(), size=None, scale_factor=1.7, mode=mode, align_corners=None, recompute_scale_factor=False))
+for_ops_rows(OPS, lambda fn, mode, x, a: fn(x(), a, scale_factor=None, mode=mode, align_corners=None), (("s0", f32_2x3x4, (3,)), ("s1", f32_2x3x4, (5,)), ("s6", f32_2x3x4x4, (3, 3)), ("s7", f32_2x3x4x4, (5, 5)), ("s8", f64_2x3x4, (3,)), ("s9", f64_2x3x4, (5,))), printed=("s0", "s8"))
+for_ops_rows(OPS, lambda fn, mode, x, scale_factor, recompute_scale_factor: fn(x(), size=None, scale_factor=scale_factor, mode=mode, align_corners=None, recompute_scale_factor=recompute_scale_factor), (("s2", f32_2x3x4, 1.7, False), ("s3", f32_2x3x4, 0.6, False), ("s4", f32_2x3x4, 1.7, True), ("s5", f32_2x3x4, 0.6, True), ("s10", f64_2x3x4, 1.7, False)))

@@ -13,16 +13,7 @@ OPS = (
     ('op_nn_functional_mse_loss', torch.nn.functional.mse_loss),
 )
 
-for_ops(OPS, "s0", lambda fn: fn(f32_scalar(), f32_scalar_b()), printed=True)
-for_ops(OPS, "s1", lambda fn: fn(f32_5(), f32_5_b(), reduction='mean'))
-for_ops(OPS, "s2", lambda fn: fn(f32_5(), f32_5_b(), reduction='sum'))
-for_ops(OPS, "s3", lambda fn: fn(f32_5(), f32_5_b(), reduction='none'))
-for_ops(OPS, "s4", lambda fn: fn(f32_5x5(), f32_5x5_b()))
-for_ops(OPS, "s5", lambda fn: fn(f32_5x5x5(), f32_5x5x5_c()))
+for_ops_rows(OPS, lambda fn, x, y: fn(x(), y()), (("s0", f32_scalar, f32_scalar_b), ("s4", f32_5x5, f32_5x5_b), ("s5", f32_5x5x5, f32_5x5x5_c), (("s6", "s8", "s6", "s6"), f64_scalar, f64_scalar_b), (("e1", None, "e1", None), f32_5x4, f32_5_d)), printed=("s0", ("s6", "s8", "s6", "s6")))
+for_ops_rows(OPS, lambda fn, x, y, reduction: fn(x(), y(), reduction=reduction), (("s1", f32_5, f32_5_b, 'mean'), ("s2", f32_5, f32_5_b, 'sum'), ("s3", f32_5, f32_5_b, 'none'), (("s7", "s9", "s7", "s7"), f64_5, f64_5_b, 'mean'), (("s8", "s10", "s8", "s8"), f64_5, f64_5_b, 'sum'), (("e0", None, "e0", None), f32_5x4, f32_5x4_b, 'abc')))
 for_ops(OPS, (None, "s6", None, None), lambda fn: fn(T([[0.057958484, 0.8037971, 0.51968837, 0.7332827, 0.11660147], [1.4012895, 0.10359478, 0.93627846, 1.3476123, 0.66292393], [1.5674161, 1.1261264, 1.549701, 1.6416051, 0.5585531], [1.3634222, 0.5673499, 1.3134608, 0.47751164, 1.462569], [1.2024453, 0.6086569, 0.5095043, 1.2587237, 1.9330221]], f32), T([[-0.52010155, -1.0965642, -1.0485383, -0.4316113, -1.6950076], [-0.66755116, -1.3313539, -0.42141914, -1.3567206, -0.95055246], [-0.6623186, -0.3127706, -1.1469834, -0.087708235, -1.8460461], [-1.1783782, -1.9971758, -0.91716003, -0.7162198, -1.4048067], [-0.58467674, -1.162109, -1.8689878, -0.23226702, -0.38343668]], f32), beta=5))
 for_ops(OPS, (None, "s7", None, None), lambda fn: fn(f32_5x5(), f32_5x5_b(), beta=0))
-for_ops(OPS, ("s6", "s8", "s6", "s6"), lambda fn: fn(f64_scalar(), f64_scalar_b()), printed=True)
-for_ops(OPS, ("s7", "s9", "s7", "s7"), lambda fn: fn(f64_5(), f64_5_b(), reduction='mean'))
-for_ops(OPS, ("s8", "s10", "s8", "s8"), lambda fn: fn(f64_5(), f64_5_b(), reduction='sum'))
-for_ops(OPS, ("e0", None, "e0", None), lambda fn: fn(f32_5x4(), f32_5x4_b(), reduction='abc'))
-for_ops(OPS, ("e1", None, "e1", None), lambda fn: fn(f32_5x4(), f32_5_d()))

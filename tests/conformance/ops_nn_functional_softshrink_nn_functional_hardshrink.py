@@ -11,16 +11,5 @@ OPS = (
     ('op_nn_functional_hardshrink', torch.nn.functional.hardshrink),
 )
 
-for_ops(OPS, (None, "s0"), lambda fn: fn(f32_5x5(), lambd=-0.5), printed=True)
-for_ops(OPS, (None, "s1"), lambda fn: fn(f32_5x5(), lambd=0.0))
-for_ops(OPS, ("s0", None), lambda fn: fn(f32_5x5(), lambd=0.0), printed=True)
-for_ops(OPS, ("s1", "s2"), lambda fn: fn(f32_5x5(), lambd=0.5))
-for_ops(OPS, ("s2", "s3"), lambda fn: fn(f32_20()))
-for_ops(OPS, ("s3", "s4"), lambda fn: fn(f32_1x0x3()))
-for_ops(OPS, ("s4", "s5"), lambda fn: fn(f32_scalar()))
-for_ops(OPS, (None, "s6"), lambda fn: fn(f64_5x5(), lambd=-0.5), printed=True)
-for_ops(OPS, (None, "s7"), lambda fn: fn(f64_5x5(), lambd=0.0))
-for_ops(OPS, ("s5", None), lambda fn: fn(f64_5x5(), lambd=0.0), printed=True)
-for_ops(OPS, ("s6", "s8"), lambda fn: fn(f64_5x5(), lambd=0.5))
-for_ops(OPS, ("s7", None), lambda fn: fn(f64_20()))
-for_ops(OPS, ("e0", None), lambda fn: fn(f32_1(), lambd=-0.5))
+for_ops_rows(OPS, lambda fn, x, lambd: fn(x(), lambd=lambd), (((None, "s0"), f32_5x5, -0.5), ((None, "s1"), f32_5x5, 0.0), (("s0", None), f32_5x5, 0.0), (("s1", "s2"), f32_5x5, 0.5), ((None, "s6"), f64_5x5, -0.5), ((None, "s7"), f64_5x5, 0.0), (("s5", None), f64_5x5, 0.0), (("s6", "s8"), f64_5x5, 0.5), (("e0", None), f32_1, -0.5)), printed=((None, "s0"), ("s0", None), (None, "s6"), ("s5", None)))
+for_ops_rows(OPS, lambda fn, x: fn(x()), ((("s2", "s3"), f32_20), (("s3", "s4"), f32_1x0x3), (("s4", "s5"), f32_scalar), (("s7", None), f64_20)))

@@ -10,11 +10,4 @@ OPS = (
     ('op_zeros', torch.zeros),
 )
 
-for_ops(OPS, "s0", lambda fn: fn((10,), dtype=torch.float32, device='cpu'), printed=True)
-for_ops(OPS, "s1", lambda fn: fn((5, 5), dtype=torch.float32, device='cpu'))
-for_ops(OPS, "s2", lambda fn: fn((10,), dtype=torch.float64, device='cpu'), printed=True)
-for_ops(OPS, "s3", lambda fn: fn((5, 5), dtype=torch.float64, device='cpu'))
-for_ops(OPS, "s4", lambda fn: fn((10,), dtype=torch.int64, device='cpu'), printed=True)
-for_ops(OPS, "s5", lambda fn: fn((5, 5), dtype=torch.int64, device='cpu'))
-for_ops(OPS, "s6", lambda fn: fn((10,), dtype=torch.bool, device='cpu'), printed=True)
-for_ops(OPS, "s7", lambda fn: fn((5, 5), dtype=torch.bool, device='cpu'))
+for_ops_rows(OPS, lambda fn, a, dtype: fn(a, dtype=dtype, device='cpu'), (("s0", (10,), torch.float32), ("s1", (5, 5), torch.float32), ("s2", (10,), torch.float64), ("s3", (5, 5), torch.float64), ("s4", (10,), torch.int64), ("s5", (5, 5), torch.int64), ("s6", (10,), torch.bool), ("s7", (5, 5), torch.bool)), printed=("s0", "s2", "s4", "s6"))

@@ -11,13 +11,7 @@ OPS = (
     ('op_rand_like', lambda inp, *args, **kwargs: torch.rand_like(inp, *args, **kwargs)),
 )
 
-for_ops(OPS, "s0", lambda fn: fn(f32_scalar()), printed=True)
-for_ops(OPS, "s1", lambda fn: fn(f32_5x5()))
-for_ops(OPS, "s2", lambda fn: fn(f32_0x5x0()))
-for_ops(OPS, "s3", lambda fn: fn(f32_5(), dtype=torch.float32, device='cpu'))
+for_ops_rows(OPS, lambda fn, x: fn(x()), (("s0", f32_scalar), ("s1", f32_5x5), ("s2", f32_0x5x0), ("s7", f64_scalar), ("s8", f64_5x5), ("s9", f64_0x5x0)), printed=("s0", "s7"))
+for_ops_rows(OPS, lambda fn, dtype: fn(f32_5(), dtype=dtype, device='cpu'), (("s3", torch.float32), ("s6", torch.float64)))
 for_ops(OPS, "s4", lambda fn: fn(f32_5(), dtype=torch.float64))
 for_ops(OPS, "s5", lambda fn: fn(f32_5(), device='cpu'))
-for_ops(OPS, "s6", lambda fn: fn(f32_5(), dtype=torch.float64, device='cpu'))
-for_ops(OPS, "s7", lambda fn: fn(f64_scalar()), printed=True)
-for_ops(OPS, "s8", lambda fn: fn(f64_5x5()))
-for_ops(OPS, "s9", lambda fn: fn(f64_0x5x0()))

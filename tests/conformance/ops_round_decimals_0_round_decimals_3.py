@@ -11,11 +11,5 @@ OPS = (
     ('op_round_decimals_3', torch.round, lambda x, *args, **kwargs: x.round(*args, **kwargs), 3),
 )
 
-for_ops(OPS, "s0", lambda fn, method, decimals: fn(f32_20(), decimals=decimals), printed=True)
-for_ops(OPS, "m0", lambda fn, method, decimals: method(f32_20(), decimals=decimals))
-for_ops(OPS, "s1", lambda fn, method, decimals: fn(f32_1x0x3(), decimals=decimals))
-for_ops(OPS, "m1", lambda fn, method, decimals: method(f32_1x0x3(), decimals=decimals))
-for_ops(OPS, "s2", lambda fn, method, decimals: fn(f32_scalar(), decimals=decimals))
-for_ops(OPS, "s3", lambda fn, method, decimals: fn(f64_20(), decimals=decimals), printed=True)
-for_ops(OPS, "s4", lambda fn, method, decimals: fn(f64_1x0x3(), decimals=decimals))
-for_ops(OPS, "s5", lambda fn, method, decimals: fn(f64_scalar(), decimals=decimals))
+for_ops_rows(OPS, lambda fn, method, decimals, x: fn(x(), decimals=decimals), (("s0", f32_20), ("s1", f32_1x0x3), ("s2", f32_scalar), ("s3", f64_20), ("s4", f64_1x0x3), ("s5", f64_scalar)), printed=("s0", "s3"))
+for_ops_rows(OPS, lambda fn, method, decimals, x: method(x(), decimals=decimals), (("m0", f32_20), ("m1", f32_1x0x3)))

@@ -11,12 +11,5 @@ OPS = (
     ('op_var_unbiased', torch.var, lambda x, *args, **kwargs: x.var(*args, **kwargs)),
 )
 
-for_ops(OPS, "s0", lambda fn, method: fn(f32_5x5(), True), printed=True)
-for_ops(OPS, "m0", lambda fn, method: method(f32_5x5(), True))
-for_ops(OPS, "s1", lambda fn, method: fn(f32_5(), False))
-for_ops(OPS, "m1", lambda fn, method: method(f32_5(), False))
-for_ops(OPS, "s2", lambda fn, method: fn(f32_0(), False))
-for_ops(OPS, "s3", lambda fn, method: fn(f32_0x5(), True))
-for_ops(OPS, "s4", lambda fn, method: fn(f64_5x5(), True), printed=True)
-for_ops(OPS, "s5", lambda fn, method: fn(f64_5(), False))
-for_ops(OPS, "s6", lambda fn, method: fn(f64_0(), False))
+for_ops_rows(OPS, lambda fn, method, x, a: fn(x(), a), (("s0", f32_5x5, True), ("s1", f32_5, False), ("s2", f32_0, False), ("s3", f32_0x5, True), ("s4", f64_5x5, True), ("s5", f64_5, False), ("s6", f64_0, False)), printed=("s0", "s4"))
+for_ops_rows(OPS, lambda fn, method, x, a: method(x(), a), (("m0", f32_5x5, True), ("m1", f32_5, False)))

@@ -11,14 +11,8 @@ OPS = (
     ('op_std_mean', torch.std_mean),
 )
 
-for_ops(OPS, "s0", lambda fn: fn(f32_5x5x5()), printed=True)
-for_ops(OPS, "s1", lambda fn: fn(f32_5x5x5(), dim=1))
-for_ops(OPS, "s2", lambda fn: fn(f32_5x5x5(), dim=1, unbiased=True, keepdim=True))
-for_ops(OPS, "s3", lambda fn: fn(f32_5(), dim=0, unbiased=True, keepdim=True))
-for_ops(OPS, "s4", lambda fn: fn(f32_5(), dim=0, unbiased=False, keepdim=False))
-for_ops(OPS, "s5", lambda fn: fn(f32_5x5x5(), dim=(1,), correction=1.3))
-for_ops(OPS, "s6", lambda fn: fn(f32_5x5x5(), dim=(1,), correction=2))
+for_ops_rows(OPS, lambda fn, x: fn(x()), (("s0", f32_5x5x5), ("s8", f64_5x5x5)), printed=("s0", "s8"))
+for_ops_rows(OPS, lambda fn, x: fn(x(), dim=1), (("s1", f32_5x5x5), ("s9", f64_5x5x5)))
+for_ops_rows(OPS, lambda fn, x, dim, unbiased, keepdim: fn(x(), dim=dim, unbiased=unbiased, keepdim=keepdim), (("s2", f32_5x5x5, 1, True, True), ("s3", f32_5, 0, True, True), ("s4", f32_5, 0, False, False), ("s10", f64_5x5x5, 1, True, True)))
+for_ops_rows(OPS, lambda fn, correction: fn(f32_5x5x5(), dim=(1,), correction=correction), (("s5", 1.3), ("s6", 2)))
 for_ops(OPS, "s7", lambda fn: fn(f32_5x5x5(), dim=None, correction=0, keepdim=True))
-for_ops(OPS, "s8", lambda fn: fn(f64_5x5x5()), printed=True)
-for_ops(OPS, "s9", lambda fn: fn(f64_5x5x5(), dim=1))
-for_ops(OPS, "s10", lambda fn: fn(f64_5x5x5(), dim=1, unbiased=True, keepdim=True))

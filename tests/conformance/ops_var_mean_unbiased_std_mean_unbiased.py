@@ -11,10 +11,4 @@ OPS = (
     ('op_std_mean_unbiased', torch.std_mean),
 )
 
-for_ops(OPS, "s0", lambda fn: fn(f32_5x5(), True), printed=True)
-for_ops(OPS, "s1", lambda fn: fn(f32_5(), False))
-for_ops(OPS, "s2", lambda fn: fn(f32_0(), False))
-for_ops(OPS, "s3", lambda fn: fn(f32_0x5(), True))
-for_ops(OPS, "s4", lambda fn: fn(f64_5x5(), True), printed=True)
-for_ops(OPS, "s5", lambda fn: fn(f64_5(), False))
-for_ops(OPS, "s6", lambda fn: fn(f64_0(), False))
+for_ops_rows(OPS, lambda fn, x, a: fn(x(), a), (("s0", f32_5x5, True), ("s1", f32_5, False), ("s2", f32_0, False), ("s3", f32_0x5, True), ("s4", f64_5x5, True), ("s5", f64_5, False), ("s6", f64_0, False)), printed=("s0", "s4"))

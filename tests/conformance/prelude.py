@@ -67,6 +67,15 @@ def sample(tag, fn, printed=False):
     describe(tag, "", out, printed)
 
 
+def samples(call, rows, printed=()):
+    """One call that several samples make on other inputs (scripts/conformance/sample_rows.py
+    writes the rows): each row is (tag, argument...) and runs as sample `tag` of
+    call(argument...); an input is passed as the function that builds it, and the call builds
+    it, inside the sample. `printed`: the tags whose tensors also print their repr."""
+    for row in rows:
+        sample(row[0], lambda: call(*row[1:]), row[0] in printed)
+
+
 def for_ops(ops, tags, call, printed=False):
     """One row of an `ops_*.py` script (ops whose samples make the same calls): `call` gets
     the rest of each OPS entry (fn, method) and runs as a sample of every op that `tags` names,
@@ -77,6 +86,14 @@ def for_ops(ops, tags, call, printed=False):
         if tag is not None:
             op = ops[i]
             sample(op[0] + "." + tag, lambda: call(*op[1:]), printed)
+
+
+def for_ops_rows(ops, call, rows, printed=()):
+    """for_ops rows that make one call on other inputs (scripts/conformance/sample_rows.py):
+    each row is (tags, argument...) and runs as for_ops(ops, tags, ...) of call(columns...,
+    argument...). `printed`: the rows' tags whose tensors also print their repr."""
+    for row in rows:
+        for_ops(ops, row[0], lambda *columns: call(*(columns + row[1:])), row[0] in printed)
 
 
 # The module runners (scripts/conformance/modules.py writes the calls): cN, fN, gN, vN, dN, xN.

@@ -185,31 +185,27 @@ impl Bits {
             Bits::I64(v) => v.iter().map(|&x| x as u64).collect(),
         }
     }
+    /// Whether element `i` is a NaN (an integer never is).
+    fn is_nan_at(&self, i: usize) -> bool {
+        match self {
+            Bits::F32(v) => v[i].is_nan(),
+            Bits::F64(v) => v[i].is_nan(),
+            Bits::I64(_) => false,
+        }
+    }
     /// The bit patterns with every NaN replaced by the canonical quiet NaN (for the hash).
     fn canonical_words(&self) -> Vec<u64> {
-        match self {
-            Bits::F32(v) => v
-                .iter()
-                .map(|x| {
-                    if x.is_nan() {
-                        0x7fc0_0000
-                    } else {
-                        x.to_bits() as u64
-                    }
-                })
-                .collect(),
-            Bits::F64(v) => v
-                .iter()
-                .map(|x| {
-                    if x.is_nan() {
-                        0x7ff8_0000_0000_0000
-                    } else {
-                        x.to_bits()
-                    }
-                })
-                .collect(),
-            Bits::I64(_) => self.words(),
+        let quiet_nan = match self {
+            Bits::F32(_) => 0x7fc0_0000,
+            Bits::F64(_) | Bits::I64(_) => 0x7ff8_0000_0000_0000,
+        };
+        let mut words = self.words();
+        for (i, word) in words.iter_mut().enumerate() {
+            if self.is_nan_at(i) {
+                *word = quiet_nan;
+            }
         }
+        words
     }
     fn both_nan(&self, i: usize, want: u64) -> bool {
         match self {

@@ -89,17 +89,18 @@ pub(crate) fn builtin_attempts(broken: &[&str], absent: &[&str], passed: bool) -
 /// `dir/seen.py`, writes `new_code` (kept in `dir/new.py`) over the file and exits with
 /// `status`. Executable; its path.
 pub(crate) fn editor_script(dir: &Path, new_code: &str, status: i32) -> PathBuf {
+    let d = dir.display();
+    let body = format!("cp \"$1\" '{d}/seen.py'\ncp '{d}/new.py' \"$1\"\nexit {status}\n");
+    editor_shell_script(dir, new_code, &body)
+}
+
+/// `dir/editor.sh`, executable, running the shell commands `body` (which may copy
+/// `new_code`, kept in `dir/new.py`, over the file it is given as `$1`); its path.
+pub(crate) fn editor_shell_script(dir: &Path, new_code: &str, body: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     std::fs::write(dir.join("new.py"), new_code).unwrap();
     let script = dir.join("editor.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\ncp \"$1\" '{d}/seen.py'\ncp '{d}/new.py' \"$1\"\nexit {status}\n",
-            d = dir.display()
-        ),
-    )
-    .unwrap();
+    std::fs::write(&script, format!("#!/bin/sh\n{body}")).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     script
 }

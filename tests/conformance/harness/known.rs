@@ -152,10 +152,11 @@ mod tests {
 
     #[test]
     fn a_vague_reason_is_refused() {
-        let dir = std::env::temp_dir().join(format!("known-diff-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("KNOWN_DIFFERENCES");
-        std::fs::write(&path, "op_add s1  # broken\n").unwrap();
+        let path = crate::scratch::scratch_file(
+            "known-diff",
+            "KNOWN_DIFFERENCES",
+            "op_add s1  # broken\n",
+        );
         assert!(read(&path).is_err());
         std::fs::write(
             &path,
@@ -167,6 +168,6 @@ mod tests {
             Tags::Some(t) => assert_eq!(t, &["s1", "s3", "s4"]),
             Tags::All => panic!("expected a list"),
         }
-        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }

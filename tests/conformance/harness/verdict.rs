@@ -431,6 +431,20 @@ mod tests {
         s.iter().map(|l| l.to_string()).collect()
     }
 
+    /// The finding for a sample whose PyTorch output is the one line `want` and whose
+    /// cudatutor output is the one line `got`, from a script that ended cleanly.
+    fn judge_one_line(want: &str, got: &str) -> Finding {
+        judge(&lines(&[want]), Some(&lines(&[got])), &CLEAN)
+            .unwrap_or_else(|| panic!("{got:?} judged identical to {want:?}"))
+    }
+
+    /// Asserts that cudatutor's one line `got` where PyTorch printed `want` is judged a missing
+    /// feature, named `cause`.
+    fn assert_unsupported(want: &str, got: &str, cause: &str) {
+        let f = judge_one_line(want, got);
+        assert_eq!((f.verdict, f.cause.as_str()), (Verdict::Unsupported, cause));
+    }
+
     const CLEAN: Ending = Ending {
         last_stderr: "",
         code: Some(0),
@@ -445,19 +459,19 @@ mod tests {
 
     #[test]
     fn a_missing_attribute_is_unsupported_and_names_what_is_missing() {
-        let want = lines(&["tensor torch.float32 (1,) [1.0]"]);
-        let got = lines(&["raised AttributeError: module 'torch' has no attribute 'hypot'"]);
-        let f = judge(&want, Some(&got), &CLEAN).unwrap();
-        assert_eq!(f.verdict, Verdict::Unsupported);
-        assert_eq!(f.cause, "missing torch.hypot");
+        assert_unsupported(
+            "tensor torch.float32 (1,) [1.0]",
+            "raised AttributeError: module 'torch' has no attribute 'hypot'",
+            "missing torch.hypot",
+        );
     }
 
     #[test]
     fn an_attribute_missing_on_a_plain_python_value_is_a_wrong_error_not_a_gap() {
-        let want =
-            lines(&["raised TypeError: clamp_max(): argument 'input' must be Tensor, not int"]);
-        let got = lines(&["raised AttributeError: 'int' object has no attribute 'clamp'"]);
-        let f = judge(&want, Some(&got), &CLEAN).unwrap();
+        let f = judge_one_line(
+            "raised TypeError: clamp_max(): argument 'input' must be Tensor, not int",
+            "raised AttributeError: 'int' object has no attribute 'clamp'",
+        );
         assert_eq!(
             (f.verdict, f.kind),
             (Verdict::Differs, "wrong exception type")
@@ -466,11 +480,11 @@ mod tests {
 
     #[test]
     fn a_missing_keyword_is_unsupported() {
-        let want = lines(&["tensor torch.float32 (1,) [1.0]"]);
-        let got = lines(&["raised TypeError: addmm() got an unexpected keyword argument 'alpha'"]);
-        let f = judge(&want, Some(&got), &CLEAN).unwrap();
-        assert_eq!(f.verdict, Verdict::Unsupported);
-        assert_eq!(f.cause, "missing keyword addmm() alpha=");
+        assert_unsupported(
+            "tensor torch.float32 (1,) [1.0]",
+            "raised TypeError: addmm() got an unexpected keyword argument 'alpha'",
+            "missing keyword addmm() alpha=",
+        );
     }
 
     #[test]
@@ -486,9 +500,10 @@ mod tests {
 
     #[test]
     fn a_different_message_of_the_same_type_is_a_wrong_message() {
-        let want = lines(&["raised RuntimeError: size mismatch 3 vs 4"]);
-        let got = lines(&["raised RuntimeError: shapes differ"]);
-        let f = judge(&want, Some(&got), &CLEAN).unwrap();
+        let f = judge_one_line(
+            "raised RuntimeError: size mismatch 3 vs 4",
+            "raised RuntimeError: shapes differ",
+        );
         assert_eq!(f.kind, "wrong message");
         assert!(f.cause.contains("size mismatch N vs N"), "{}", f.cause);
     }
@@ -510,16 +525,15 @@ mod tests {
 
     #[test]
     fn module_reprs_and_result_structures_are_named() {
-        let want = lines(&["GroupNorm(3, 12, eps=0.001, affine=True, bias=True)"]);
-        let got = lines(&["GroupNorm(3, 12, eps=0.001, affine=True)"]);
-        let f = judge(&want, Some(&got), &CLEAN).unwrap();
+        let f = judge_one_line(
+            "GroupNorm(3, 12, eps=0.001, affine=True, bias=True)",
+            "GroupNorm(3, 12, eps=0.001, affine=True)",
+        );
         assert_eq!(
             (f.kind, f.cause.as_str()),
             ("wrong repr", "GroupNorm repr differs")
         );
-        let want = lines(&["max of 2"]);
-        let got = lines(&["max torch.return_types.max("]);
-        let f = judge(&want, Some(&got), &CLEAN).unwrap();
+        let f = judge_one_line("max of 2", "max torch.return_types.max(");
         assert_eq!(f.kind, "wrong structure");
         assert_eq!(
             f.cause,
