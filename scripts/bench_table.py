@@ -33,11 +33,14 @@ SPEED = ROOT / "benches" / "scripts" / "speed"
 # (label, script, substitutions, unit, goal) — unit "ms" prints milliseconds per step;
 # ("gflops", flop) prints GFLOP/s. goal is the "done when" for the ratio (ours/theirs):
 # engine rows <= 1.0 at default threads and <= 1.2 at one thread; matmul >= 90 % of MKL.
+# the optimizers of the MLP rows (mlp.py's OPTIMIZER)
+SGD = "torch.optim.SGD(model.parameters(), lr=0.01)"
+ADAM = "torch.optim.Adam(model.parameters(), lr=1e-3)"
 ENGINE_ROWS = [
-    ("MLP 784-256-10 step, batch 64, SGD", "mlp_sgd.py", {"BATCH": "64"}, "ms"),
-    ("MLP 784-256-10 step, batch 256, SGD", "mlp_sgd.py", {"BATCH": "256"}, "ms"),
-    ("MLP 784-256-10 step, batch 64, Adam", "mlp_adam.py", {"BATCH": "64"}, "ms"),
-    ("MLP 784-256-10 step, batch 256, Adam", "mlp_adam.py", {"BATCH": "256"}, "ms"),
+    ("MLP 784-256-10 step, batch 64, SGD", "mlp.py", {"BATCH": "64", "OPTIMIZER": SGD}, "ms"),
+    ("MLP 784-256-10 step, batch 256, SGD", "mlp.py", {"BATCH": "256", "OPTIMIZER": SGD}, "ms"),
+    ("MLP 784-256-10 step, batch 64, Adam", "mlp.py", {"BATCH": "64", "OPTIMIZER": ADAM}, "ms"),
+    ("MLP 784-256-10 step, batch 256, Adam", "mlp.py", {"BATCH": "256", "OPTIMIZER": ADAM}, "ms"),
     ("small CNN step, 32x1x28x28, SGD", "cnn_sgd.py", {}, "ms"),
     ("softmax 4096x1024, dim 1", "softmax.py", {}, "ms"),
     ("log_softmax 4096x1024, dim 1", "log_softmax.py", {}, "ms"),

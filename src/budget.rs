@@ -127,6 +127,24 @@ fn advise_huge_pages_now(p: *mut u8, size: usize) {
     }
 }
 
+/// A new block of `layout` for `alloc` and `alloc_zeroed`: a mapping of its own where
+/// [`mapped::is_mapped`] says so, else `system`'s (hinted to huge pages when large); counted
+/// against this thread when it was made.
+#[inline(always)]
+fn new_block(layout: Layout, system: impl FnOnce() -> *mut u8) -> *mut u8 {
+    let p = if mapped::is_mapped(layout) {
+        mapped::map(layout.size())
+    } else {
+        let p = system();
+        advise_huge_pages(p, layout.size());
+        p
+    };
+    if !p.is_null() {
+        count(cost(layout.size()));
+    }
+    p
+}
+
 // SAFETY: blocks of `mapped::MAPPED_BLOCK` and more with at most page alignment are anonymous
 // mappings of their own (`mapped`: made, resized and unmapped by the kernel, the path chosen by
 // the layout alone, so each block is freed the way it was made); every other call forwards to
@@ -135,33 +153,13 @@ fn advise_huge_pages_now(p: *mut u8, size: usize) {
 // allocates nor can be gone).
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = if mapped::is_mapped(layout) {
-            mapped::map(layout.size())
-        } else {
-            // SAFETY: the caller's contract for `layout` is passed on unchanged.
-            let p = unsafe { System.alloc(layout) };
-            advise_huge_pages(p, layout.size());
-            p
-        };
-        if !p.is_null() {
-            count(cost(layout.size()));
-        }
-        p
+        // SAFETY: the caller's contract for `layout` is passed on unchanged.
+        new_block(layout, || unsafe { System.alloc(layout) })
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = if mapped::is_mapped(layout) {
-            // a fresh anonymous mapping reads as zeros
-            mapped::map(layout.size())
-        } else {
-            // SAFETY: as for `alloc`.
-            let p = unsafe { System.alloc_zeroed(layout) };
-            advise_huge_pages(p, layout.size());
-            p
-        };
-        if !p.is_null() {
-            count(cost(layout.size()));
-        }
-        p
+        // (a fresh anonymous mapping reads as zeros, as `alloc_zeroed` promises)
+        // SAFETY: as for `alloc`.
+        new_block(layout, || unsafe { System.alloc_zeroed(layout) })
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if mapped::is_mapped(layout) {

@@ -20,7 +20,7 @@ import torch
 from torch.testing import make_tensor
 
 from literal import Unrepresentable, literal
-from ops import MAX_RESULT_ELEMENTS, result_elements
+from ops import Checker
 
 SAMPLES_FLOAT32 = 6
 SAMPLES_FLOAT64 = 2
@@ -42,30 +42,21 @@ def constructor_text(cls_path, fi):
     return "%s(%s)" % (cls_path, ", ".join(args + kwargs))
 
 
-class ModuleChecker:
+class ModuleChecker(Checker):
     """Runs a candidate under real PyTorch to leave out samples whose result is too large."""
 
-    def __init__(self, prelude):
-        self.ns = {}
-        exec(prelude, self.ns)
-
     def keep(self, build, inputs):
-        try:
-            b = eval("lambda: " + build, self.ns)
-            i = eval("lambda: " + inputs, self.ns)
-        except SyntaxError:
+        fns = self.compiled(build, inputs)
+        if fns is None:
             return False
-        torch.manual_seed(0)
-        try:
-            m = b()
-            args, kwargs = i()
-            out = m(*args, **kwargs)
-        except Exception:
-            return True
-        try:
-            return result_elements(out) <= MAX_RESULT_ELEMENTS
-        except Exception:
-            return False
+        build_fn, inputs_fn = fns
+
+        def run():
+            module = build_fn()
+            args, kwargs = inputs_fn()
+            return module(*args, **kwargs)
+
+        return self.keeps(run)
 
 
 def module_input_lines(n, build, inputs, printed, backward, eval_mode):

@@ -246,13 +246,23 @@ class Checker:
         exec(prelude, self.ns)
 
     def keep(self, text):
+        fns = self.compiled(text)
+        return fns is not None and self.keeps(fns[0])
+
+    def compiled(self, *texts):
+        """Each text as a function of no arguments over the prelude's names; None where one is
+        not an expression."""
         try:
-            fn = eval("lambda: " + text, self.ns)
+            return [eval("lambda: " + text, self.ns) for text in texts]
         except SyntaxError:
-            return False
+            return None
+
+    def keeps(self, run):
+        """Whether run()'s result is small enough to record, run from seed 0 as the script
+        will; one that raises is kept (its error is what is recorded)."""
         torch.manual_seed(0)
         try:
-            out = fn()
+            out = run()
         except Exception:
             return True
         try:

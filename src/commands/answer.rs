@@ -17,10 +17,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let (learner, i) = match Learner::load_lesson(globals, &args.lesson)? {
-        Ok(found) => found,
-        Err(code) => return Ok(code),
-    };
+    let (learner, i) = super::or_exit!(Learner::load_lesson(globals, &args.lesson)?);
     let Some(store) = &learner.store else {
         return Ok(no_data_folder());
     };

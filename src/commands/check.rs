@@ -37,10 +37,7 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
     if let Err(message) = crate::run::backend_available(&globals.opts) {
         return Ok(super::usage_error(message));
     }
-    let learner = match Learner::load(globals, false) {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let learner = super::or_exit!(Learner::load(globals, false));
     let (catalog, progress, opts, lang) = (
         &learner.catalog,
         &learner.progress,

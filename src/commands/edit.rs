@@ -18,10 +18,7 @@ pub struct Args {
 
 /// Exit 0 when the checks pass, 1 when not, 2 when the editor or the file failed.
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let (learner, store) = match Learner::load_saving(globals) {
-        Ok(both) => both,
-        Err(code) => return Ok(code),
-    };
+    let (learner, store) = super::or_exit!(Learner::load_saving(globals));
     let lang = globals.lang;
     let words = classroom::card::card_text(lang);
     let Some((_, lesson, ex)) =

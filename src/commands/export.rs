@@ -19,10 +19,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let learner = match Learner::load(globals, false) {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let learner = super::or_exit!(Learner::load(globals, false));
     let dir = &args.dir;
     match classroom::export::export(dir, &learner.catalog, &learner.progress, args.force) {
         Ok(done) => {

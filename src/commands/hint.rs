@@ -13,10 +13,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let learner = match Learner::load(globals, false) {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let learner = super::or_exit!(Learner::load(globals, false));
     let exercise = &args.exercise;
     let words = classroom::card::card_text(globals.lang);
     let Some((_, _, ex)) = classroom::workfile::find_exercise(&learner.catalog, exercise) else {

@@ -16,10 +16,7 @@ pub struct Args {
 /// Exit 0 when every file was read, 1 when some were not or none was there to read (nothing
 /// imported), 2 when the folder could not be used.
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let (learner, store) = match Learner::load_saving(globals) {
-        Ok(both) => both,
-        Err(code) => return Ok(code),
-    };
+    let (learner, store) = super::or_exit!(Learner::load_saving(globals));
     let dir = &args.dir;
     if !dir.is_dir() {
         return Ok(super::usage_error(format!(

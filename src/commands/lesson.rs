@@ -19,10 +19,7 @@ pub struct Args {
 
 /// `cudatutor lesson N`: exit 2 when there is no lesson N.
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let learner = match Learner::load(globals, true) {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let learner = super::or_exit!(Learner::load(globals, true));
     match learner.catalog.find(&args.which) {
         Some(index) => open_pager(globals, learner, Some(index), args.section.as_deref()),
         None => learner.no_lesson(&args.which, globals),

@@ -6,10 +6,7 @@ use super::output::emit;
 use std::process::ExitCode;
 
 pub fn run(globals: &Globals) -> anyhow::Result<ExitCode> {
-    let learner = match Learner::load(globals, false) {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let learner = super::or_exit!(Learner::load(globals, false));
     emit(&crate::classroom::list::list_text(
         &learner.catalog,
         &learner.progress,

@@ -47,6 +47,19 @@ pub struct Globals {
     pub opts: RunOptions,
 }
 
+/// The value of a loaded `Result<T, ExitCode>`, or else the command returns `Ok` of that exit
+/// status: the loaders of [`learner`] say the problem themselves (a broken lesson set, an
+/// unknown lesson, no data folder), so nothing is left to do.
+macro_rules! or_exit {
+    ($loaded:expr) => {
+        match $loaded {
+            Ok(value) => value,
+            Err(code) => return Ok(code),
+        }
+    };
+}
+pub(crate) use or_exit;
+
 /// Says `message` on stderr as `cudatutor: <message>` and gives the usage/I-O status, 2.
 pub(crate) fn usage_error(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("cudatutor: {message}");

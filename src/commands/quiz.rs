@@ -13,10 +13,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let (learner, i) = match Learner::load_lesson(globals, &args.lesson)? {
-        Ok(found) => found,
-        Err(code) => return Ok(code),
-    };
+    let (learner, i) = super::or_exit!(Learner::load_lesson(globals, &args.lesson)?);
     emit(&crate::classroom::quiz::render_quizzes(
         &learner.catalog.lessons[i],
         i + 1,

@@ -23,10 +23,7 @@ enum Format {
 }
 
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let learner = match Learner::load(globals, false) {
-        Ok(l) => l,
-        Err(code) => return Ok(code),
-    };
+    let learner = super::or_exit!(Learner::load(globals, false));
     let (catalog, progress) = (&learner.catalog, &learner.progress);
     let grades = grade::grade_catalog(catalog, None, progress, grade::Source::Saved, &globals.opts);
     let report = classroom::report::build(catalog, progress, &grades);

@@ -206,19 +206,9 @@ fn print_report(report: &RunReport, format: Format, summary: bool) -> u8 {
     }
 }
 
-/// Human sizes as PyTorch's format_size prints them.
+/// Human sizes as PyTorch's format_size prints them, as `explain` writes the sizes it reads.
 pub(crate) fn format_bytes(n: u64) -> String {
-    const KIB: f64 = 1024.0;
-    let f = n as f64;
-    if n < 1024 {
-        format!("{n} bytes")
-    } else if f < KIB * KIB {
-        format!("{:.2} KiB", f / KIB)
-    } else if f < KIB * KIB * KIB {
-        format!("{:.2} MiB", f / (KIB * KIB))
-    } else {
-        format!("{:.2} GiB", f / (KIB * KIB * KIB))
-    }
+    crate::explain::format_size(n as f64)
 }
 
 /// The few lines after a run: backend, memory, and the deferred-error gap when there is one.

@@ -16,10 +16,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
-    let (learner, store) = match Learner::load_saving(globals) {
-        Ok(both) => both,
-        Err(code) => return Ok(code),
-    };
+    let (learner, store) = super::or_exit!(Learner::load_saving(globals));
     let settings = classroom::watch::WatchSettings {
         exercise: args.exercise.as_deref(),
         manual: args.manual_run,

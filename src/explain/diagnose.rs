@@ -19,6 +19,11 @@ fn rx(pattern: &str) -> Option<Regex> {
     Regex::new(pattern).ok()
 }
 
+/// The first match of `pattern` in the paste, with its groups.
+fn find<'p>(p: &'p Parsed, pattern: &str) -> Option<regex::Captures<'p>> {
+    rx(pattern)?.captures(&p.text)
+}
+
 /// The sentences of diagnosis `name` for this paste.
 pub(super) fn diagnose(name: &str, p: &Parsed, lang: Lang) -> Vec<String> {
     match name {
@@ -136,8 +141,8 @@ fn bytes(value: &str, unit: &str) -> Option<f64> {
     Some(v * scale)
 }
 
-/// Bytes as PyTorch's format_size prints them.
-fn size(b: f64) -> String {
+/// Bytes as PyTorch's format_size prints them (also the sizes after `cudatutor run`).
+pub(crate) fn size(b: f64) -> String {
     const K: f64 = 1024.0;
     if b < K {
         format!("{b:.0} bytes")
@@ -363,9 +368,10 @@ fn device_args(p: &Parsed, lang: Lang) -> Vec<String> {
 }
 
 fn matmul_shapes(p: &Parsed, lang: Lang) -> Vec<String> {
-    let Some(c) = rx(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
-        .and_then(|r| r.captures(&p.text))
-    else {
+    let Some(c) = find(
+        p,
+        r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)",
+    ) else {
         return Vec::new();
     };
     let (rows, k1, k2, n) = (&c[1], &c[2], &c[3], &c[4]);
@@ -381,9 +387,10 @@ fn matmul_shapes(p: &Parsed, lang: Lang) -> Vec<String> {
 }
 
 fn broadcast(p: &Parsed, lang: Lang) -> Vec<String> {
-    let Some(c) = rx(r"The size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension (\d+)")
-        .and_then(|r| r.captures(&p.text))
-    else {
+    let Some(c) = find(
+        p,
+        r"The size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at non-singleton dimension (\d+)",
+    ) else {
         return Vec::new();
     };
     vec![t(
@@ -400,9 +407,10 @@ fn broadcast(p: &Parsed, lang: Lang) -> Vec<String> {
 }
 
 fn batch_size(p: &Parsed, lang: Lang) -> Vec<String> {
-    let Some(c) = rx(r"Expected input batch_size \((\d+)\) to match target batch_size \((\d+)\)")
-        .and_then(|r| r.captures(&p.text))
-    else {
+    let Some(c) = find(
+        p,
+        r"Expected input batch_size \((\d+)\) to match target batch_size \((\d+)\)",
+    ) else {
         return Vec::new();
     };
     vec![t(
@@ -419,9 +427,10 @@ fn batch_size(p: &Parsed, lang: Lang) -> Vec<String> {
 }
 
 fn cublas(p: &Parsed, lang: Lang) -> Vec<String> {
-    let Some(c) = rx(r"(CUBLAS_STATUS_[A-Z_]+)(?: when calling `([A-Za-z0-9_]+)\(?)?")
-        .and_then(|r| r.captures(&p.text))
-    else {
+    let Some(c) = find(
+        p,
+        r"(CUBLAS_STATUS_[A-Z_]+)(?: when calling `([A-Za-z0-9_]+)\(?)?",
+    ) else {
         return Vec::new();
     };
     let status = &c[1];
@@ -466,7 +475,7 @@ fn cublas(p: &Parsed, lang: Lang) -> Vec<String> {
 }
 
 fn cudnn(p: &Parsed, lang: Lang) -> Vec<String> {
-    let Some(c) = rx(r"(CUDNN_STATUS_[A-Z_]+)").and_then(|r| r.captures(&p.text)) else {
+    let Some(c) = find(p, r"(CUDNN_STATUS_[A-Z_]+)") else {
         return Vec::new();
     };
     let status = &c[1];
@@ -496,9 +505,10 @@ fn cudnn(p: &Parsed, lang: Lang) -> Vec<String> {
 }
 
 fn nccl(p: &Parsed, lang: Lang) -> Vec<String> {
-    let Some(c) = rx(r"\[Rank (\d+)\] Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(\d+), OpType=(\w+)[^)]*Timeout\(ms\)=(\d+)\) ran for (\d+) milliseconds")
-        .and_then(|r| r.captures(&p.text))
-    else {
+    let Some(c) = find(
+        p,
+        r"\[Rank (\d+)\] Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(\d+), OpType=(\w+)[^)]*Timeout\(ms\)=(\d+)\) ran for (\d+) milliseconds",
+    ) else {
         return Vec::new();
     };
     let timeout_s = c[4].parse::<u64>().unwrap_or(0) / 1000;
@@ -516,7 +526,7 @@ fn nccl(p: &Parsed, lang: Lang) -> Vec<String> {
 }
 
 fn driver(p: &Parsed, lang: Lang) -> Vec<String> {
-    let Some(c) = rx(r"too old \(found version (\d+)\)").and_then(|r| r.captures(&p.text)) else {
+    let Some(c) = find(p, r"too old \(found version (\d+)\)") else {
         return Vec::new();
     };
     let v: u32 = c[1].parse().unwrap_or(0);
@@ -533,9 +543,10 @@ fn driver(p: &Parsed, lang: Lang) -> Vec<String> {
 }
 
 fn kernel_image(p: &Parsed, lang: Lang) -> Vec<String> {
-    let Some(c) = rx(r"with CUDA capability (sm_\d+) is not compatible with the current PyTorch installation\.\s*The current PyTorch install supports CUDA capabilities ([a-z0-9_ ]+)\.")
-        .and_then(|r| r.captures(&p.text))
-    else {
+    let Some(c) = find(
+        p,
+        r"with CUDA capability (sm_\d+) is not compatible with the current PyTorch installation\.\s*The current PyTorch install supports CUDA capabilities ([a-z0-9_ ]+)\.",
+    ) else {
         return Vec::new();
     };
     vec![t(
@@ -556,9 +567,10 @@ fn kernel_image(p: &Parsed, lang: Lang) -> Vec<String> {
 }
 
 fn version_counter(p: &Parsed, lang: Lang) -> Vec<String> {
-    let Some(c) = rx(r"modified by an inplace operation: \[([^\]]+)\], which is output (\d+) of (\w+), is at version (\d+); expected version (\d+)")
-        .and_then(|r| r.captures(&p.text))
-    else {
+    let Some(c) = find(
+        p,
+        r"modified by an inplace operation: \[([^\]]+)\], which is output (\d+) of (\w+), is at version (\d+); expected version (\d+)",
+    ) else {
         return Vec::new();
     };
     let writes = c[4].parse::<i64>().unwrap_or(0) - c[5].parse::<i64>().unwrap_or(0);

@@ -87,50 +87,42 @@ impl Parsed {
     }
 }
 
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).expect("a fixed pattern"))
+/// `fn $name() -> &'static Regex`: `$pattern`, compiled at the first call.
+macro_rules! cached_regex {
+    ($(#[$doc:meta])* $name:ident, $pattern:expr) => {
+        $(#[$doc])*
+        fn $name() -> &'static Regex {
+            static R: OnceLock<Regex> = OnceLock::new();
+            R.get_or_init(|| Regex::new($pattern).expect("a fixed pattern"))
+        }
+    };
 }
 
-fn ansi() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)",
-    )
-}
+cached_regex!(
+    ansi,
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+);
 
-/// `[rank0]:`, `[rank1]:[E1205 ...]` stays (it is the message), ` | ` loggers, `E   ` of pytest.
-fn prefix() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"^(?:\[rank\d+\]:\s?(?:\[[A-Z]\d{4} [^\]]*\]\s?)?|\[\d+\]\s|E {3})",
-    )
-}
+cached_regex!(
+    /// `[rank0]:`, `[rank1]:[E1205 ...]` stays (it is the message), ` | ` loggers, `E   ` of pytest.
+    prefix,
+    r"^(?:\[rank\d+\]:\s?(?:\[[A-Z]\d{4} [^\]]*\]\s?)?|\[\d+\]\s|E {3})"
+);
 
-fn frame_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r#"^\s*File "(?P<file>[^"]*)", line (?P<line>\d{1,9})(?:, in (?P<func>.*))?\s*$"#,
-    )
-}
+cached_regex!(
+    frame_re,
+    r#"^\s*File "(?P<file>[^"]*)", line (?P<line>\d{1,9})(?:, in (?P<func>.*))?\s*$"#
+);
 
-fn exception_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"^(?P<type>(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?:Error|Exception|Interrupt|Exit))(?::\s?(?P<msg>.*))?$",
-    )
-}
+cached_regex!(
+    exception_re,
+    r"^(?P<type>(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?:Error|Exception|Interrupt|Exit))(?::\s?(?P<msg>.*))?$"
+);
 
-fn assert_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"(?P<src>[^\s:]*\.(?:cu|cuh|hip|cpp|h)):(?P<line>\d+): (?P<kernel>.*?): block: \[(?P<b0>\d+),(?P<b1>\d+),(?P<b2>\d+)\], thread: \[(?P<t0>\d+),(?P<t1>\d+),(?P<t2>\d+)\] Assertion `(?P<cond>.*)` failed\.?",
-    )
-}
+cached_regex!(
+    assert_re,
+    r"(?P<src>[^\s:]*\.(?:cu|cuh|hip|cpp|h)):(?P<line>\d+): (?P<kernel>.*?): block: \[(?P<b0>\d+),(?P<b1>\d+),(?P<b2>\d+)\], thread: \[(?P<t0>\d+),(?P<t1>\d+),(?P<t2>\d+)\] Assertion `(?P<cond>.*)` failed\.?"
+);
 
 /// Reads a paste. Never fails; very long pastes keep their end.
 pub(crate) fn parse(raw: &str) -> Parsed {

@@ -18,6 +18,7 @@ pub mod origin;
 pub(crate) mod render;
 
 pub use catalogue::{Catalogue, Family};
+pub(crate) use diagnose::size as format_size;
 pub use links::LessonLink;
 pub use matcher::Verdict;
 

@@ -19,7 +19,7 @@
 
 use rustpython_ruff_python_ast::comparable::{ComparableExpr, ComparableStmt};
 use rustpython_ruff_python_ast::visitor::{self, Visitor};
-use rustpython_ruff_python_ast::{Expr, Stmt};
+use rustpython_ruff_python_ast::{Expr, Stmt, StmtClassDef, StmtFunctionDef};
 use rustpython_ruff_text_size::Ranged;
 
 /// Why the learner's predictions cannot be graded as predictions.
@@ -207,6 +207,14 @@ impl Finder<'_> {
         }
     }
 
+    /// Walks a scope of its own (a function's, a class's, a lambda's or comprehension's),
+    /// whose assignments bind its own names.
+    fn deeper(&mut self, walk: impl FnOnce(&mut Self)) {
+        self.depth += 1;
+        walk(self);
+        self.depth -= 1;
+    }
+
     fn identifier(&mut self, id: &str, offset: usize) {
         if let Some(name) = self.predicted(id) {
             self.push(offset, |line| Problem::BoundOtherwise { name, line });
@@ -304,22 +312,13 @@ impl<'a> Visitor<'a> for Finder<'_> {
                     self.identifier(n.id.as_str(), n.start().into());
                 }
             }
-            Stmt::FunctionDef(f) => {
+            // a def or class binds its name where it stands; its body is a deeper scope
+            Stmt::FunctionDef(StmtFunctionDef { name, .. })
+            | Stmt::ClassDef(StmtClassDef { name, .. }) => {
                 if self.depth == 0 {
-                    self.identifier(f.name.id.as_str(), f.name.start().into());
+                    self.identifier(name.id.as_str(), name.start().into());
                 }
-                self.depth += 1;
-                visitor::walk_stmt(self, stmt);
-                self.depth -= 1;
-                return;
-            }
-            Stmt::ClassDef(c) => {
-                if self.depth == 0 {
-                    self.identifier(c.name.id.as_str(), c.name.start().into());
-                }
-                self.depth += 1;
-                visitor::walk_stmt(self, stmt);
-                self.depth -= 1;
+                self.deeper(|f| visitor::walk_stmt(f, stmt));
                 return;
             }
             _ => {}
@@ -354,9 +353,7 @@ impl<'a> Visitor<'a> for Finder<'_> {
             | Expr::SetComp(_)
             | Expr::DictComp(_)
             | Expr::Generator(_) => {
-                self.depth += 1;
-                visitor::walk_expr(self, expr);
-                self.depth -= 1;
+                self.deeper(|f| visitor::walk_expr(f, expr));
                 return;
             }
             _ => {}

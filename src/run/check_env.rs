@@ -280,45 +280,11 @@ fn install_helpers(ns: &Rc<Module>, facts: &RunFacts) {
             Ok(Value::Int(n as i64))
         }),
     );
-    let all = ops.clone();
-    ns.set_attr(
-        "launched_ops",
-        Value::native_fn("launched_ops", move |_it, args| {
-            no_args("launched_ops", &args)?;
-            Ok(Value::list(
-                all.iter()
-                    .filter(|o| o.ran)
-                    .map(|o| Value::tuple(vec![Value::str(&o.op), Value::str(&o.device)]))
-                    .collect(),
-            ))
-        }),
-    );
-    let all = ops.clone();
-    ns.set_attr(
-        "raised_ops",
-        Value::native_fn("raised_ops", move |_it, args| {
-            no_args("raised_ops", &args)?;
-            Ok(Value::list(
-                all.iter()
-                    .filter(|o| o.raised)
-                    .map(|o| Value::tuple(vec![Value::str(&o.op), Value::str(&o.device)]))
-                    .collect(),
-            ))
-        }),
-    );
-    let all = ops.clone();
-    ns.set_attr(
-        "ran_on_gpu",
-        Value::native_fn("ran_on_gpu", move |_it, args| {
-            let (op, device) = op_and_device("ran_on_gpu", args)?;
-            let n = all
-                .iter()
-                .filter(|o| o.ran && o.op == op && o.device.starts_with("cuda"))
-                .filter(|o| device.as_ref().is_none_or(|d| *d == o.device))
-                .count();
-            Ok(Value::Int(n as i64))
-        }),
-    );
+    op_list(ns, &ops, "launched_ops", |o| o.ran);
+    op_list(ns, &ops, "raised_ops", |o| o.raised);
+    op_count(ns, &ops, "ran_on_gpu", |o, device| {
+        o.device.starts_with("cuda") && device.is_none_or(|d| *d == o.device)
+    });
     let all = ops.clone();
     ns.set_attr(
         "op_lines",
@@ -338,18 +304,8 @@ fn install_helpers(ns: &Rc<Module>, facts: &RunFacts) {
             ))
         }),
     );
-    let all = ops;
-    ns.set_attr(
-        "ran_on_cpu",
-        Value::native_fn("ran_on_cpu", move |_it, args| {
-            let (op, _) = op_and_device("ran_on_cpu", args)?;
-            let n = all
-                .iter()
-                .filter(|o| o.ran && o.op == op && o.device == "cpu")
-                .count();
-            Ok(Value::Int(n as i64))
-        }),
-    );
+    // (the device argument is allowed and says nothing more: every CPU is `cpu`)
+    op_count(ns, &ops, "ran_on_cpu", |o, _| o.device == "cpu");
 
     ns.set_attr(
         "same",
@@ -398,6 +354,44 @@ fn install_helpers(ns: &Rc<Module>, facts: &RunFacts) {
             it.set_main_global(&name, value.clone());
             target.set_attr(&name, value);
             Ok(Value::None)
+        }),
+    );
+}
+
+/// `name()`: each operation `keep` picks, as `(op, device)`.
+fn op_list(ns: &Rc<Module>, ops: &Rc<Vec<OpRun>>, name: &'static str, keep: fn(&OpRun) -> bool) {
+    let all = ops.clone();
+    ns.set_attr(
+        name,
+        Value::native_fn(name, move |_it, args| {
+            no_args(name, &args)?;
+            Ok(Value::list(
+                all.iter()
+                    .filter(|o| keep(o))
+                    .map(|o| Value::tuple(vec![Value::str(&o.op), Value::str(&o.device)]))
+                    .collect(),
+            ))
+        }),
+    );
+}
+
+/// `name(op, device=None)`: how many times `op` ran where `on(run, device)` says.
+fn op_count(
+    ns: &Rc<Module>,
+    ops: &Rc<Vec<OpRun>>,
+    name: &'static str,
+    on: fn(&OpRun, Option<&String>) -> bool,
+) {
+    let all = ops.clone();
+    ns.set_attr(
+        name,
+        Value::native_fn(name, move |_it, args| {
+            let (op, device) = op_and_device(name, args)?;
+            let n = all
+                .iter()
+                .filter(|o| o.ran && o.op == op && on(o, device.as_ref()))
+                .count();
+            Ok(Value::Int(n as i64))
         }),
     );
 }

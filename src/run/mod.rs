@@ -63,8 +63,10 @@ pub(crate) fn steps_for(wall: std::time::Duration) -> u64 {
     (wall.as_secs_f64() * STEPS_PER_SECOND as f64).max(STEPS_PER_SECOND as f64) as u64
 }
 
-/// How to run a script. `Default` is what `cudatutor run FILE` uses without flags.
-#[derive(Debug, Clone)]
+/// How to run a script. `Default` is what `cudatutor run FILE` uses without flags. It is also
+/// what the parent sends the worker subprocess (worker.rs, a JSON line): the cancel flag and
+/// the Python of `--backend pytorch` stay in the parent, which kills the worker to cancel.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RunOptions {
     pub backend: BackendChoice,
     /// Number of (virtual) GPUs on the sim backend.
@@ -80,21 +82,46 @@ pub struct RunOptions {
     /// The file name tracebacks show (`exercise.py` for exercises).
     pub filename: String,
     /// `sys.argv[0]`: the script path as typed on the command line (None: `filename`).
+    #[serde(default)]
     pub argv0: Option<String>,
     /// Interpreter step limit (statements + calls) before the run is stopped.
     pub max_steps: u64,
-    /// Wall-clock limit for the run.
+    /// Wall-clock limit for the run (whole milliseconds on the wire).
+    #[serde(rename = "max_wall_ms", with = "wall_ms")]
     pub max_wall: std::time::Duration,
     /// Set from another thread to stop the run (the UI's Ctrl-C); it ends with KeyboardInterrupt.
+    #[serde(skip)]
     pub cancel: Option<Arc<AtomicBool>>,
     /// What the checks need to know about the exercise besides its code (their language,
     /// the predicted variables); the default suits a plain script.
+    #[serde(default)]
     pub exercise: ExerciseContext,
     /// The Python interpreter of `--backend pytorch` (`--python`); None: `CUDATUTOR_PYTHON`,
     /// else the Python cudatutor is installed with, else `python3` (pytorch::python_choice).
+    #[serde(skip)]
     pub python: Option<std::path::PathBuf>,
     /// Host folders the script may read (`run --allow-read DIR`), read-only; empty: none.
+    #[serde(default)]
     pub allow_read: Vec<std::path::PathBuf>,
+}
+
+/// [`RunOptions::max_wall`] as whole milliseconds (a limit past `u64::MAX` ms is that many).
+mod wall_ms {
+    use std::time::Duration;
+
+    pub(super) fn serialize<S: serde::Serializer>(
+        wall: &Duration,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(u64::try_from(wall.as_millis()).unwrap_or(u64::MAX))
+    }
+
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Duration, D::Error> {
+        let ms: u64 = serde::Deserialize::deserialize(d)?;
+        Ok(Duration::from_millis(ms))
+    }
 }
 
 /// What grading an exercise needs besides its code and check block.

@@ -30,64 +30,14 @@ pub struct WorkerRequest {
     pub options: WireOptions,
 }
 
-/// The serialisable part of [`RunOptions`] (the cancel flag stays in the parent, which kills
-/// the worker to cancel).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct WireOptions {
-    pub backend: BackendChoice,
-    pub gpus: u32,
-    pub gpu_memory: u64,
-    pub mem_limit: Option<u64>,
-    pub launch_blocking: bool,
-    pub env: Vec<(String, String)>,
-    pub filename: String,
-    #[serde(default)]
-    pub argv0: Option<String>,
-    pub max_steps: u64,
-    pub max_wall_ms: u64,
-    #[serde(default)]
-    pub exercise: super::ExerciseContext,
-    #[serde(default)]
-    pub allow_read: Vec<std::path::PathBuf>,
-}
+/// The options as the worker receives them: [`RunOptions`] (its cancel flag and `python`
+/// stay in the parent).
+pub type WireOptions = RunOptions;
 
 impl From<&RunOptions> for WireOptions {
+    /// The options to send: all of them (serialising leaves out what stays in the parent).
     fn from(o: &RunOptions) -> Self {
-        WireOptions {
-            backend: o.backend,
-            gpus: o.gpus,
-            gpu_memory: o.gpu_memory,
-            mem_limit: o.mem_limit,
-            launch_blocking: o.launch_blocking,
-            env: o.env.clone(),
-            filename: o.filename.clone(),
-            argv0: o.argv0.clone(),
-            max_steps: o.max_steps,
-            max_wall_ms: u64::try_from(o.max_wall.as_millis()).unwrap_or(u64::MAX),
-            exercise: o.exercise.clone(),
-            allow_read: o.allow_read.clone(),
-        }
-    }
-}
-
-impl From<WireOptions> for RunOptions {
-    fn from(w: WireOptions) -> Self {
-        RunOptions {
-            backend: w.backend,
-            gpus: w.gpus,
-            gpu_memory: w.gpu_memory,
-            mem_limit: w.mem_limit,
-            launch_blocking: w.launch_blocking,
-            env: w.env,
-            filename: w.filename,
-            argv0: w.argv0,
-            max_steps: w.max_steps,
-            max_wall: Duration::from_millis(w.max_wall_ms),
-            cancel: None,
-            exercise: w.exercise,
-            python: None,
-            allow_read: w.allow_read,
-        }
+        o.clone()
     }
 }
 
@@ -121,10 +71,10 @@ impl WireOptions {
                 "mem_limit must be between 1 and {max_mem} when set"
             ));
         }
-        if self.max_wall_ms == 0 || self.max_wall_ms > MAX_WALL_MS {
+        let max_wall_ms = u64::try_from(self.max_wall.as_millis()).unwrap_or(u64::MAX);
+        if max_wall_ms == 0 || max_wall_ms > MAX_WALL_MS {
             return Err(format!(
-                "max_wall_ms must be between 1 and {MAX_WALL_MS}, got {}",
-                self.max_wall_ms
+                "max_wall_ms must be between 1 and {MAX_WALL_MS}, got {max_wall_ms}"
             ));
         }
         if self.max_steps == 0 {
@@ -245,7 +195,7 @@ pub(crate) fn serve_with_capture(
             let _ = output.flush();
             continue;
         }
-        let opts = RunOptions::from(request.options);
+        let opts = request.options;
         let mut report =
             super::run_exercise_in_process(&request.code, request.check.as_deref(), &opts);
         if captured {

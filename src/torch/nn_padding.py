@@ -133,7 +133,7 @@ def _f_lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 def _f_lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    kw, kh = _ntuple_of(kernel_size, 2)
+    kw, kh = _ntuple_of(2, kernel_size)
     if isinstance(norm_type, (int, float)):
         if norm_type == 0:
             raise ValueError(f'norm_type must be a non-zero value, but got {norm_type}')

@@ -484,21 +484,15 @@ impl App {
                 }
             }
             Context::SearchInput => {
-                if let (Overlay::SearchInput(query), KeyCode::Char(c)) =
-                    (&mut self.overlay, key.code)
-                    && !key
-                        .modifiers
-                        .intersects(crossterm::event::KeyModifiers::CONTROL)
+                if let (Overlay::SearchInput(query), Some(c)) =
+                    (&mut self.overlay, prompt_char(&key))
                 {
                     query.push(c);
                 }
             }
             Context::ExplainInput => {
-                if let (Overlay::ExplainInput(text), KeyCode::Char(c)) =
-                    (&mut self.overlay, key.code)
-                    && !key
-                        .modifiers
-                        .intersects(crossterm::event::KeyModifiers::CONTROL)
+                if let (Overlay::ExplainInput(text), Some(c)) =
+                    (&mut self.overlay, prompt_char(&key))
                     && text.len() < crate::explain::input::MAX_TEXT
                 {
                     text.push(c);
@@ -1804,6 +1798,15 @@ fn printable(key: &KeyEvent) -> Option<char> {
         {
             Some(ch)
         }
+        _ => None,
+    }
+}
+
+/// The character a key types into the search and explain prompts: any character key without
+/// Ctrl (Ctrl keys are their commands; unlike [`printable`], Alt is let through).
+fn prompt_char(key: &KeyEvent) -> Option<char> {
+    match key.code {
+        KeyCode::Char(ch) if !key.modifiers.intersects(KeyModifiers::CONTROL) => Some(ch),
         _ => None,
     }
 }

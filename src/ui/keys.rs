@@ -145,22 +145,21 @@ const fn c(ch: char) -> Key {
     k(KeyCode::Char(ch))
 }
 const fn ctrl(code: KeyCode) -> Key {
-    Key {
-        code,
-        mods: KeyModifiers::CONTROL,
-    }
+    k(code).with(KeyModifiers::CONTROL)
 }
 const fn ctrl_c(ch: char) -> Key {
     ctrl(KeyCode::Char(ch))
 }
 const fn shift(code: KeyCode) -> Key {
-    Key {
-        code,
-        mods: KeyModifiers::SHIFT,
-    }
+    k(code).with(KeyModifiers::SHIFT)
 }
 
 impl Key {
+    /// This key with `mods` held.
+    const fn with(self, mods: KeyModifiers) -> Key {
+        Key { mods, ..self }
+    }
+
     /// Whether a pressed key is this one. Shift is part of the character for letters and
     /// symbols (`G`, `?`, `{`) and of BackTab, so it only counts for the keys it changes:
     /// arrows, Home/End, PgUp/PgDn.
@@ -209,6 +208,32 @@ const fn b(action: Action, keys: &'static [Key], label: &'static str, footer: bo
 
 use Action as A;
 use KeyCode as K;
+
+/// The keys that pick a quiz's answer (a quiz focused, or the lesson list's quiz).
+const DIGITS: &[Key] = &[
+    c('1'),
+    c('2'),
+    c('3'),
+    c('4'),
+    c('5'),
+    c('6'),
+    c('7'),
+    c('8'),
+    c('9'),
+];
+
+/// An overlay's table: its own bindings, then the scrolling every overlay has.
+macro_rules! overlay {
+    ($($own:expr),* $(,)?) => {
+        &[
+            $($own,)*
+            b(A::ScrollDown, &[c('j'), k(K::Down)], "↑↓", true),
+            b(A::ScrollUp, &[c('k'), k(K::Up)], "↑", false),
+            b(A::PageDown, &[k(K::PageDown), c(' ')], "PgDn", false),
+            b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
+        ]
+    };
+}
 
 /// Reading a lesson, nothing focused. Footer order is importance order: a narrow footer keeps
 /// the first entries.
@@ -287,22 +312,7 @@ pub(crate) const CARD: &[Binding] = &[
 
 /// A quiz focused. Keys not here go to the pager.
 pub(crate) const QUIZ: &[Binding] = &[
-    b(
-        A::Answer,
-        &[
-            c('1'),
-            c('2'),
-            c('3'),
-            c('4'),
-            c('5'),
-            c('6'),
-            c('7'),
-            c('8'),
-            c('9'),
-        ],
-        "1-9",
-        true,
-    ),
+    b(A::Answer, DIGITS, "1-9", true),
     b(A::FocusNext, &[k(K::Tab)], "Tab", true),
     b(A::FocusPrev, &[k(K::BackTab)], "Shift-Tab", false),
     b(A::Unfocus, &[k(K::Esc)], "Esc", true),
@@ -348,32 +358,20 @@ pub(crate) const CONFLICT: &[Binding] = &[
     b(A::KeepBoth, &[c('b')], "b", true),
 ];
 
-pub const HELP: &[Binding] = &[
-    b(
-        A::CloseOverlay,
-        &[k(K::Esc), c('?'), c('q'), k(K::Enter)],
-        "Esc",
-        true,
-    ),
-    b(A::ScrollDown, &[c('j'), k(K::Down)], "↑↓", true),
-    b(A::ScrollUp, &[c('k'), k(K::Up)], "↑", false),
-    b(A::PageDown, &[k(K::PageDown), c(' ')], "PgDn", false),
-    b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
-];
+pub const HELP: &[Binding] = overlay![b(
+    A::CloseOverlay,
+    &[k(K::Esc), c('?'), c('q'), k(K::Enter)],
+    "Esc",
+    true,
+)];
 
 /// The comparison of `D` over the page.
-pub(crate) const COMPARE: &[Binding] = &[
-    b(
-        A::CloseOverlay,
-        &[k(K::Esc), c('q'), c('D'), k(K::Enter)],
-        "Esc",
-        true,
-    ),
-    b(A::ScrollDown, &[c('j'), k(K::Down)], "↑↓", true),
-    b(A::ScrollUp, &[c('k'), k(K::Up)], "↑", false),
-    b(A::PageDown, &[k(K::PageDown), c(' ')], "PgDn", false),
-    b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
-];
+pub(crate) const COMPARE: &[Binding] = overlay![b(
+    A::CloseOverlay,
+    &[k(K::Esc), c('q'), c('D'), k(K::Enter)],
+    "Esc",
+    true,
+)];
 
 /// Pasting a traceback after `!`: Enter is a new line (tracebacks have many), every other
 /// key not listed is text; a paste arrives whole.
@@ -385,35 +383,16 @@ pub(crate) const EXPLAIN_INPUT: &[Binding] = &[
 ];
 
 /// The explanation over the page.
-pub(crate) const EXPLAINED: &[Binding] = &[
+pub(crate) const EXPLAINED: &[Binding] = overlay![
     b(A::OpenLink, &[k(K::Enter), c('o')], "Enter", true),
     b(A::CloseOverlay, &[k(K::Esc), c('q'), c('!')], "Esc", true),
-    b(A::ScrollDown, &[c('j'), k(K::Down)], "↑↓", true),
-    b(A::ScrollUp, &[c('k'), k(K::Up)], "↑", false),
-    b(A::PageDown, &[k(K::PageDown), c(' ')], "PgDn", false),
-    b(A::PageUp, &[k(K::PageUp)], "PgUp", false),
 ];
 
 pub(crate) const LESSONS: &[Binding] = &[
     b(A::ListDown, &[c('j'), k(K::Down)], "↑↓", true),
     b(A::ListUp, &[c('k'), k(K::Up)], "↑", false),
     b(A::ListOpen, &[k(K::Enter)], "Enter", true),
-    b(
-        A::Answer,
-        &[
-            c('1'),
-            c('2'),
-            c('3'),
-            c('4'),
-            c('5'),
-            c('6'),
-            c('7'),
-            c('8'),
-            c('9'),
-        ],
-        "1-9",
-        false,
-    ),
+    b(A::Answer, DIGITS, "1-9", false),
     b(A::CloseOverlay, &[k(K::Esc), c('l'), c('q')], "Esc", true),
 ];
 

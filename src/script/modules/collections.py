@@ -497,65 +497,54 @@ class Counter(_DictLike):
     def __add__(self, other):
         if not isinstance(other, Counter):
             return NotImplemented
-        result = Counter()
-        for elem, count in self._d.items():
-            newcount = count + other[elem]
-            if newcount > 0:
-                result._d[elem] = newcount
-        for elem, count in other._d.items():
-            if elem not in self._d and count > 0:
-                result._d[elem] = count
-        return result
+        return self._merged(other, lambda count, theirs: count + theirs, _positive_count)
 
     def __sub__(self, other):
         if not isinstance(other, Counter):
             return NotImplemented
-        result = Counter()
-        for elem, count in self._d.items():
-            newcount = count - other[elem]
-            if newcount > 0:
-                result._d[elem] = newcount
-        for elem, count in other._d.items():
-            if elem not in self._d and count < 0:
-                result._d[elem] = 0 - count
-        return result
+        return self._merged(other, lambda count, theirs: count - theirs, _negated_negative_count)
 
     def __or__(self, other):
         if not isinstance(other, Counter):
             return NotImplemented
-        result = Counter()
-        for elem, count in self._d.items():
-            newcount = max(count, other[elem])
-            if newcount > 0:
-                result._d[elem] = newcount
-        for elem, count in other._d.items():
-            if elem not in self._d and count > 0:
-                result._d[elem] = count
-        return result
+        return self._merged(other, max, _positive_count)
 
     def __and__(self, other):
         if not isinstance(other, Counter):
             return NotImplemented
-        result = Counter()
-        for elem, count in self._d.items():
-            newcount = min(count, other[elem])
-            if newcount > 0:
-                result._d[elem] = newcount
-        return result
+        return self._merged(other, min, None)
 
     def __pos__(self):
-        result = Counter()
-        for elem, count in self._d.items():
-            if count > 0:
-                result._d[elem] = count
-        return result
+        return self._kept(_positive_count)
 
     def __neg__(self):
+        return self._kept(_negated_negative_count)
+
+    def _merged(self, other, combine, other_only):
+        """CPython's Counter arithmetic: each of self's elements with `combine(count,
+        other[elem])` where that is positive, then each element only `other` has, with
+        `other_only(count)` where that is not None (`other_only` None: none of them)."""
         result = Counter()
         for elem, count in self._d.items():
-            if count < 0:
-                result._d[elem] = 0 - count
+            newcount = combine(count, other[elem])
+            if newcount > 0:
+                result._d[elem] = newcount
+        if other_only is not None:
+            for elem, count in other._d.items():
+                if elem not in self._d:
+                    result._put(elem, other_only(count))
         return result
+
+    def _kept(self, new_count):
+        """The elements whose `new_count(count)` is not None, with that count (unary + and -)."""
+        result = Counter()
+        for elem, count in self._d.items():
+            result._put(elem, new_count(count))
+        return result
+
+    def _put(self, elem, count):
+        if count is not None:
+            self._d[elem] = count
 
     def __repr__(self):
         if not self._d:
@@ -565,3 +554,13 @@ class Counter(_DictLike):
 
 def _count_of(item):
     return item[1]
+
+
+def _positive_count(count):
+    """A count unary + keeps (None: dropped), the test CPython's Counter makes."""
+    return count if count > 0 else None
+
+
+def _negated_negative_count(count):
+    """A count unary - keeps, negated (None: dropped), the test CPython's Counter makes."""
+    return 0 - count if count < 0 else None

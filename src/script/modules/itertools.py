@@ -278,11 +278,17 @@ def _permutations(pool, n, r):
             return
 
 
-def combinations(iterable, r):
+def _pool_for(iterable, r):
+    """The items `combinations` and `combinations_with_replacement` draw from, read before
+    a negative `r` is refused, as CPython's do."""
     pool = tuple(iterable)
     if r < 0:
         raise ValueError("r must be non-negative")
-    return _combinations(pool, r)
+    return pool
+
+
+def combinations(iterable, r):
+    return _combinations(_pool_for(iterable, r), r)
 
 
 def _combinations(pool, r):
@@ -304,10 +310,7 @@ def _combinations(pool, r):
 
 
 def combinations_with_replacement(iterable, r):
-    pool = tuple(iterable)
-    if r < 0:
-        raise ValueError("r must be non-negative")
-    return _combinations_with_replacement(pool, r)
+    return _combinations_with_replacement(_pool_for(iterable, r), r)
 
 
 def _combinations_with_replacement(pool, r):

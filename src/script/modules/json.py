@@ -89,16 +89,11 @@ class _Encoder:
     def key(self, k):
         if isinstance(k, str):
             return k
-        if isinstance(k, float):
-            return _float(k, self.allow_nan)
-        if k is True:
-            return 'true'
-        if k is False:
-            return 'false'
-        if k is None:
-            return 'null'
-        if isinstance(k, int):
-            return repr(int(k))
+        # a float, bool, None or int key is written as that value is (unquoted: the caller
+        # quotes every key)
+        s = self.scalar(k)
+        if s is not None:
+            return s
         if self.skipkeys:
             return None
         raise TypeError(f'keys must be str, int, float, bool or None, not {type(k).__name__}')
@@ -109,6 +104,25 @@ class _Encoder:
                 raise ValueError('Circular reference detected')
         self.active.append(o)
 
+    def open(self, o, bracket, level, out):
+        """Starts a non-empty list or dict: its opening bracket and, when indenting, the new
+        line of its first item; returns the level of its items and what goes between them."""
+        self.enter(o)
+        out.append(bracket)
+        if self.indent is None:
+            return level, self.item_sep
+        level += 1
+        nl = '\n' + self.indent * level
+        out.append(nl)
+        return level, self.item_sep + nl
+
+    def close(self, bracket, level, out):
+        """Ends what `open` started at the level `open` returned."""
+        if self.indent is not None:
+            out.append('\n' + self.indent * (level - 1))
+        out.append(bracket)
+        self.active.pop()
+
     def encode(self, o, level, out):
         s = self.scalar(o)
         if s is not None:
@@ -118,40 +132,20 @@ class _Encoder:
             if not o:
                 out.append('[]')
                 return
-            self.enter(o)
-            out.append('[')
-            if self.indent is not None:
-                level += 1
-                nl = '\n' + self.indent * level
-                sep = self.item_sep + nl
-                out.append(nl)
-            else:
-                sep = self.item_sep
+            level, sep = self.open(o, '[', level, out)
             first = True
             for v in o:
                 if not first:
                     out.append(sep)
                 first = False
                 self.encode(v, level, out)
-            if self.indent is not None:
-                level -= 1
-                out.append('\n' + self.indent * level)
-            out.append(']')
-            self.active.pop()
+            self.close(']', level, out)
             return
         if isinstance(o, dict):
             if not o:
                 out.append('{}')
                 return
-            self.enter(o)
-            out.append('{')
-            if self.indent is not None:
-                level += 1
-                nl = '\n' + self.indent * level
-                sep = self.item_sep + nl
-                out.append(nl)
-            else:
-                sep = self.item_sep
+            level, sep = self.open(o, '{', level, out)
             items = sorted(o.items()) if self.sort_keys else o.items()
             first = True
             for k, v in items:
@@ -164,11 +158,7 @@ class _Encoder:
                 out.append(_quote(k, self.ensure_ascii))
                 out.append(self.key_sep)
                 self.encode(v, level, out)
-            if self.indent is not None:
-                level -= 1
-                out.append('\n' + self.indent * level)
-            out.append('}')
-            self.active.pop()
+            self.close('}', level, out)
             return
         if self.default is None:
             raise TypeError(f'Object of type {type(o).__name__} is not JSON serializable')

@@ -87,12 +87,7 @@ pub(crate) fn lines(report: &RunReport, width: usize, look: &Look) -> Vec<Line<'
 
 /// The two series and the line axis.
 fn plot(timeline: &[TimelineEntry], width: usize, look: &Look) -> Vec<Line<'static>> {
-    let label_w = [look.allocated, look.reserved, look.line]
-        .iter()
-        .map(|l| l.width())
-        .max()
-        .unwrap_or(0)
-        + 1;
+    let label_w = super::gutter_width(&[look.allocated, look.reserved, look.line]);
     if timeline.is_empty() || width < label_w + 4 {
         return Vec::new();
     }

@@ -5,3 +5,10 @@ pub(crate) mod checks;
 pub(crate) mod memory;
 pub(crate) mod output;
 pub(crate) mod timeline;
+
+/// The columns of a label gutter: the widest of `labels` (as the terminal shows them) and a
+/// space after it. The memory and timeline panes start their rows with one.
+pub(crate) fn gutter_width(labels: &[&str]) -> usize {
+    use unicode_width::UnicodeWidthStr;
+    labels.iter().map(|l| l.width()).max().unwrap_or(0) + 1
+}

@@ -84,12 +84,7 @@ pub(crate) fn lines(report: &RunReport, width: usize, look: &Look) -> Vec<Line<'
     if entries.is_empty() {
         return vec![Line::styled(w.none.to_string(), look.note)];
     }
-    let label_w = [w.line, w.host, w.device]
-        .iter()
-        .map(|l| l.width())
-        .max()
-        .unwrap_or(0)
-        + 1;
+    let label_w = super::gutter_width(&[w.line, w.host, w.device]);
     let end = entries
         .iter()
         .flat_map(|e| [e.host_end_us, e.device_end_us.unwrap_or(0.0), e.host_us])
