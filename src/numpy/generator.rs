@@ -21,7 +21,6 @@ use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, NativeObject, PyResult, Value};
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::OnceLock;
 
 // ---- SeedSequence (numpy/random/bit_generator.pyx) ----

@@ -19,6 +19,7 @@ use crate::engine::dtype::DType;
 use crate::engine::numpy_print::{PrintOptions, options, set_options};
 use crate::engine::runtime::Runtime;
 use crate::script::ExcType;
+use crate::script::NativeCx;
 use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
 use array::{err, np_name, np_value};
 use std::cell::RefCell;
@@ -115,7 +116,7 @@ impl NativeObject for NpDType {
             _ => None,
         }
     }
-    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn str(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(np_name(self.0).into()))
     }
     fn plain_repr(&self) -> Option<String> {
@@ -124,7 +125,7 @@ impl NativeObject for NpDType {
     fn equals(&self, other: &Value) -> Option<bool> {
         Some(dtype_name_of(other) == Some(self.0))
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(Some(self.0 as i64))
     }
 }
@@ -144,12 +145,7 @@ impl NativeObject for NpType {
     fn plain_repr(&self) -> Option<String> {
         Some(format!("<class 'numpy.{}'>", np_name(self.0)))
     }
-    fn call(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        args: Args,
-    ) -> PyResult<Value> {
+    fn call(&self, NativeCx { it, .. }: NativeCx<'_>, args: Args) -> PyResult<Value> {
         let name = np_name(self.0);
         let a = args.bind(name, &["value"], 0)?;
         let Some(v) = &a[0] else {
@@ -178,7 +174,7 @@ impl NativeObject for NpType {
     fn equals(&self, other: &Value) -> Option<bool> {
         Some(dtype_name_of(other) == Some(self.0))
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(Some(self.0 as i64))
     }
 }

@@ -5,10 +5,10 @@ use super::array::{NdArray, NpScalar, err, np_name, np_value, numel, py_value, w
 use super::ops::{self, Bin, Un, operand};
 use crate::engine::dtype::{Category, DType};
 use crate::engine::numpy_print::{numpy_repr, numpy_str};
+use crate::script::NativeCx;
 use crate::script::{
     BinOp, CmpOp, ExcType, Interpreter, NativeObject, PyResult, UnaryOp as PyUnary, Value,
 };
-use std::rc::Rc;
 
 pub(crate) fn bin_of(op: BinOp) -> Option<Bin> {
     Some(match op {
@@ -125,12 +125,7 @@ impl NativeObject for NpScalar {
     fn type_name(&self) -> &str {
         np_name(self.dtype)
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let s = *self;
         Ok(match name {
             "dtype" => Some(Value::native(super::NpDType(s.dtype))),
@@ -161,18 +156,13 @@ impl NativeObject for NpScalar {
             _ => None,
         })
     }
-    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn str(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(scalar_str(self.dtype, self.v)))
     }
     fn plain_repr(&self) -> Option<String> {
         Some(scalar_repr(self.dtype, self.v))
     }
-    fn format(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        spec: &str,
-    ) -> PyResult<Option<String>> {
+    fn format(&self, NativeCx { it, .. }: NativeCx<'_>, spec: &str) -> PyResult<Option<String>> {
         if spec.is_empty() {
             return Ok(Some(scalar_str(self.dtype, self.v)));
         }
@@ -181,8 +171,7 @@ impl NativeObject for NpScalar {
     }
     fn binary_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
@@ -195,39 +184,33 @@ impl NativeObject for NpScalar {
     }
     fn unary_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         op: PyUnary,
     ) -> PyResult<Option<Value>> {
         unary_value(it, &Value::Native(this.clone()), op).map(Some)
     }
     fn compare(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         op: CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
         arith(it, &Value::Native(this.clone()), Bin::Cmp(op), other, false)
     }
-    fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
+    fn bool(&self, _: NativeCx<'_>) -> PyResult<Option<bool>> {
         Ok(Some(self.v != 0.0))
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<i64>> {
         let k = it.hkey(&py_value(self.dtype, self.v))?;
         Ok(Some(k.py_hash()))
     }
-    fn to_int(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn to_int(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(match self.dtype.category() {
             Category::Floating => None,
             _ => Some(self.v as i64),
         })
     }
-    fn to_float(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<f64>> {
+    fn to_float(&self, _: NativeCx<'_>) -> PyResult<Option<f64>> {
         Ok(Some(self.v))
     }
 }
@@ -671,12 +654,7 @@ impl NativeObject for NdArray {
     fn type_name(&self) -> &str {
         "ndarray"
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, it }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let shape_t = || Value::tuple(self.shape.iter().map(|&d| Value::Int(d as i64)).collect());
         Ok(Some(match name {
             "shape" => shape_t(),
@@ -699,28 +677,19 @@ impl NativeObject for NdArray {
             }
         }))
     }
-    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn str(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         if self.shape.is_empty() {
             let v = self.values()?;
             return Ok(Some(scalar_str(self.dtype(), v[0])));
         }
         Ok(Some(numpy_str(&self.values()?, &self.shape, self.dtype())))
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
+    fn repr(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(numpy_repr(&self.values()?, &self.shape, self.dtype())))
     }
-    fn format(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        spec: &str,
-    ) -> PyResult<Option<String>> {
+    fn format(&self, NativeCx { this, it }: NativeCx<'_>, spec: &str) -> PyResult<Option<String>> {
         if spec.is_empty() {
-            return self.str(this, it);
+            return self.str(NativeCx::new(this, it));
         }
         if self.shape.is_empty() {
             let v = self.values()?;
@@ -732,13 +701,13 @@ impl NativeObject for NdArray {
             "unsupported format string passed to numpy.ndarray.__format__",
         ))
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         match self.shape.first() {
             Some(n) => Ok(Some(*n)),
             None => Err(err(ExcType::TypeError, "len() of unsized object")),
         }
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         let Some(&n) = self.shape.first() else {
             return Err(err(ExcType::TypeError, "iteration over a 0-d array"));
         };
@@ -748,28 +717,16 @@ impl NativeObject for NdArray {
         }
         Ok(Some(Value::iter_from_vec(items)))
     }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         getitem(it, self, key).map(Some)
     }
-    fn setitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value, v: Value) -> PyResult<bool> {
         setitem(it, self, key, &v)?;
         Ok(true)
     }
     fn binary_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
@@ -804,8 +761,7 @@ impl NativeObject for NdArray {
     }
     fn inplace_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         op: BinOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
@@ -822,22 +778,20 @@ impl NativeObject for NdArray {
     }
     fn unary_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         op: PyUnary,
     ) -> PyResult<Option<Value>> {
         unary_value(it, &Value::Native(this.clone()), op).map(Some)
     }
     fn compare(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         op: CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
         arith(it, &Value::Native(this.clone()), Bin::Cmp(op), other, false)
     }
-    fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
+    fn bool(&self, _: NativeCx<'_>) -> PyResult<Option<bool>> {
         if self.size() != 1 {
             return Err(err(
                 ExcType::ValueError,
@@ -846,17 +800,13 @@ impl NativeObject for NdArray {
         }
         Ok(Some(self.values()?[0] != 0.0))
     }
-    fn to_int(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn to_int(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         if self.size() != 1 || self.dtype().category() == Category::Floating {
             return Ok(None);
         }
         Ok(Some(self.values()?[0] as i64))
     }
-    fn to_float(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<f64>> {
+    fn to_float(&self, _: NativeCx<'_>) -> PyResult<Option<f64>> {
         if self.size() != 1 {
             return Err(err(
                 ExcType::TypeError,
@@ -865,12 +815,7 @@ impl NativeObject for NdArray {
         }
         Ok(Some(self.values()?[0]))
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        v: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, _: NativeCx<'_>, v: &Value) -> PyResult<Option<bool>> {
         let x = v.as_float();
         Ok(Some(x.is_some_and(|x| {
             self.values().unwrap_or_default().contains(&x)

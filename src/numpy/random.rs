@@ -13,7 +13,6 @@ use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
 use std::cell::RefCell;
-use std::rc::Rc;
 
 const N: usize = 624;
 const M: usize = 397;

@@ -11,6 +11,7 @@ use crate::engine::dtype::Scalar;
 use crate::engine::tensor::{HookCall, HookFn};
 use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
 use crate::script::ExcType;
+use crate::script::NativeCx;
 use crate::script::StructSeq;
 use crate::script::{
     Args, BinOp, CmpOp, Interpreter, NativeObject, PyException, PyResult, UnaryOp as PyUnary, Value,
@@ -1408,19 +1409,13 @@ impl NativeObject for PyTensor {
     }
     fn call_method(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         name: &str,
         args: Args,
     ) -> PyResult<Option<Value>> {
         super::registry::call_method(it, &self.rt, Value::Native(this.clone()), name, args)
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, it }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
         let t = self.tensor();
         match name {
@@ -1493,13 +1488,7 @@ impl NativeObject for PyTensor {
         }
         Ok(None)
     }
-    fn setattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setattr(&self, NativeCx { it, .. }: NativeCx<'_>, name: &str, v: Value) -> PyResult<bool> {
         match name {
             "requires_grad" => {
                 let on = it.truthy(&v)?;
@@ -1530,8 +1519,7 @@ impl NativeObject for PyTensor {
     }
     fn binary_op(
         &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { it, .. }: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
@@ -1569,8 +1557,7 @@ impl NativeObject for PyTensor {
     }
     fn inplace_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         op: BinOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
@@ -1587,8 +1574,7 @@ impl NativeObject for PyTensor {
     }
     fn unary_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { this, it }: NativeCx<'_>,
         op: PyUnary,
     ) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
@@ -1602,8 +1588,7 @@ impl NativeObject for PyTensor {
     }
     fn compare(
         &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { it, .. }: NativeCx<'_>,
         op: CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
@@ -1617,24 +1602,13 @@ impl NativeObject for PyTensor {
             .map_err(py_err)?;
         Ok(Some(wrap(&self.rt, r)))
     }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
         let items = index_items(it, &self.rt, key)?;
         let r = self.rt.getitem(&self.tensor(), &items).map_err(py_err)?;
         Ok(Some(wrap(&self.rt, r)))
     }
-    fn setitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value, v: Value) -> PyResult<bool> {
         at_line(&self.rt, it);
         let items = index_items(it, &self.rt, key)?;
         let val = match operand_of(&v)? {
@@ -1654,7 +1628,7 @@ impl NativeObject for PyTensor {
             .map_err(py_err)?;
         Ok(true)
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         let t = self.t.borrow();
         if t.dim() == 0 {
             return Err(PyException::new(
@@ -1664,18 +1638,18 @@ impl NativeObject for PyTensor {
         }
         Ok(Some(t.shape()[0]))
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
         let ts = self.tensor().unbind0().map_err(py_err)?;
         Ok(Some(Value::iter_from_vec(
             ts.into_iter().map(|t| wrap(&self.rt, t)).collect(),
         )))
     }
-    fn bool(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<bool>> {
+    fn bool(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<bool>> {
         at_line(&self.rt, it);
         Ok(Some(self.rt.to_bool(&self.tensor()).map_err(py_err)?))
     }
-    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<String>> {
         at_line(&self.rt, it);
         let s = self.rt.repr(&self.tensor()).map_err(py_err)?;
         Ok(Some(if self.param {
@@ -1684,12 +1658,7 @@ impl NativeObject for PyTensor {
             s
         }))
     }
-    fn format(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        spec: &str,
-    ) -> PyResult<Option<String>> {
+    fn format(&self, NativeCx { this, it }: NativeCx<'_>, spec: &str) -> PyResult<Option<String>> {
         at_line(&self.rt, it);
         let t = self.tensor();
         if t.dim() == 0 && !t.is_meta() {
@@ -1697,19 +1666,14 @@ impl NativeObject for PyTensor {
             return Ok(Some(it.format_value(&v, spec)?));
         }
         if spec.is_empty() {
-            return self.repr(this, it);
+            return self.repr(NativeCx::new(this, it));
         }
         Err(PyException::new(
             ExcType::TypeError,
             "unsupported format string passed to Tensor.__format__",
         ))
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        v: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, NativeCx { it, .. }: NativeCx<'_>, v: &Value) -> PyResult<Option<bool>> {
         at_line(&self.rt, it);
         let Some(o) = operand_of(v)? else {
             return Ok(None);
@@ -1721,7 +1685,7 @@ impl NativeObject for PyTensor {
         let any = self.rt.any(&eq, None, false).map_err(py_err)?;
         Ok(Some(self.rt.to_bool(&any).map_err(py_err)?))
     }
-    fn to_int(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn to_int(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<i64>> {
         at_line(&self.rt, it);
         one_element(&self.t.borrow())?;
         let s = self.rt.item(&self.tensor()).map_err(py_err)?;
@@ -1739,11 +1703,7 @@ impl NativeObject for PyTensor {
             other => other.as_f64() as i64,
         }))
     }
-    fn to_float(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-    ) -> PyResult<Option<f64>> {
+    fn to_float(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<f64>> {
         at_line(&self.rt, it);
         one_element(&self.t.borrow())?;
         // PyTorch warns only while grad mode is on (float(loss) under no_grad is silent)
@@ -1910,12 +1870,7 @@ impl NativeObject for HookHandle {
     fn type_name(&self) -> &str {
         "RemovableHandle"
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let me = this.clone();
         Ok(match name {
             "remove" => Some(Value::native_fn("remove", move |_, _| {

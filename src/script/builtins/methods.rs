@@ -1,6 +1,7 @@
 //! Methods of the builtin types (`str.split`, `list.append`, `dict.items`, …), dispatched by
 //! name without building a method object on the common `x.method(...)` path.
 
+use crate::script::NativeCx;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -224,20 +225,15 @@ impl NativeObject for DictView {
             DictIterKind::Items => "dict_items",
         }
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, _: NativeCx<'_>) -> PyResult<Option<Value>> {
         Ok(Some(Value::Iter(Rc::new(RefCell::new(
             IterState::over_dict(&self.dict, self.kind),
         )))))
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         Ok(Some(self.dict.borrow().len()))
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        v: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, NativeCx { it, .. }: NativeCx<'_>, v: &Value) -> PyResult<Option<bool>> {
         if self.kind == DictIterKind::Keys {
             let k = it.key_in_cell(&self.dict, v)?;
             return Ok(Some(self.dict.borrow().contains(&k)));
@@ -249,17 +245,16 @@ impl NativeObject for DictView {
         }
         Ok(Some(false))
     }
-    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<String>> {
         let inner = it.repr(&Value::list(self.items()))?;
         Ok(Some(format!("{}({inner})", self.type_name())))
     }
-    fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
+    fn bool(&self, _: NativeCx<'_>) -> PyResult<Option<bool>> {
         Ok(Some(!self.dict.borrow().is_empty()))
     }
     fn compare(
         &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        NativeCx { it, .. }: NativeCx<'_>,
         op: super::super::native::CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
@@ -327,7 +322,7 @@ pub(crate) fn call_builtin_method(
     args: Args,
 ) -> PyResult<Option<Value>> {
     match recv {
-        Value::Native(n) => n.call_method(n, it, name, args),
+        Value::Native(n) => n.call_method(NativeCx::new(n, it), name, args),
         Value::Str(s) => {
             // String methods are linear scans at memory speed: a sixty-fourth of a unit of
             // work per byte keeps a loop of them on huge strings under the time limit.

@@ -2,6 +2,7 @@
 
 pub(crate) mod methods;
 
+use crate::script::NativeCx;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -1247,9 +1248,9 @@ pub(crate) fn to_int(it: &mut Interpreter, x: &Value, base: Option<i64>) -> PyRe
         )),
         Value::Native(n) => {
             let n = n.clone();
-            match n.to_int(&n, it)? {
+            match n.to_int(NativeCx::new(&n, it))? {
                 Some(i) => Ok(Value::Int(i)),
-                None => match n.to_float(&n, it)? {
+                None => match n.to_float(NativeCx::new(&n, it))? {
                     Some(f) => to_int(it, &Value::Float(f), None),
                     None => Err(PyException::type_error(format!(
                         "int() argument must be a string, a bytes-like object or a real number, not '{}'",
@@ -1289,7 +1290,7 @@ pub(crate) fn to_float(it: &mut Interpreter, x: &Value) -> PyResult<f64> {
         }),
         Value::Native(n) => {
             let n = n.clone();
-            n.to_float(&n, it)?.ok_or_else(|| {
+            n.to_float(NativeCx::new(&n, it))?.ok_or_else(|| {
                 PyException::type_error(format!(
                     "float() argument must be a string or a real number, not '{}'",
                     n.type_name()

@@ -1,6 +1,7 @@
 //! Attribute access: instances (properties, `__getattr__`, `__setattr__`), classes, modules,
 //! natives, `super()`, and builtin values (methods come from `builtins::methods`).
 
+use crate::script::NativeCx;
 use std::rc::Rc;
 
 use super::super::errors::{Hint, PyException, PyResult};
@@ -188,7 +189,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                if let Some(v) = n.getattr(&n, self, name)? {
+                if let Some(v) = n.getattr(NativeCx::new(&n, self), name)? {
                     return Ok(Some(v));
                 }
                 match name {
@@ -342,7 +343,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                if n.setattr(&n, self, name, v)? {
+                if n.setattr(NativeCx::new(&n, self), name, v)? {
                     Ok(())
                 } else {
                     Err(PyException::new(

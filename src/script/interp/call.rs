@@ -1,6 +1,7 @@
 //! Calling: Python functions (argument binding with CPython's errors), native functions,
 //! bound methods, classes, callable instances and natives.
 
+use crate::script::NativeCx;
 use std::rc::Rc;
 
 use super::super::errors::{PyException, PyResult};
@@ -47,7 +48,7 @@ impl Interpreter {
             Value::Native(n) => {
                 let n = n.clone();
                 let before = crate::budget::thread_heap();
-                let r = n.call(&n, self, args);
+                let r = n.call(NativeCx::new(&n, self), args);
                 self.after_native(before, r)
             }
             Value::Instance(i) => match i.class.lookup("__call__") {

@@ -1,5 +1,6 @@
 //! The iteration protocol: `iter()`, `next()`, and collecting an iterable into a Vec.
 
+use crate::script::NativeCx;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -76,10 +77,10 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                if let Some(it) = n.iter(&n, self)? {
+                if let Some(it) = n.iter(NativeCx::new(&n, self))? {
                     return Ok(it);
                 }
-                if n.len(&n, self)?.is_some() {
+                if n.len(NativeCx::new(&n, self))?.is_some() {
                     IterState::GetItem {
                         obj: v.clone(),
                         idx: 0,
@@ -118,7 +119,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                n.next(&n, self)
+                n.next(NativeCx::new(&n, self))
             }
             _ => Err(PyException::new(
                 ExcType::TypeError,

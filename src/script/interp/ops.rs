@@ -1,5 +1,6 @@
 //! Operators, truth, equality, hashing, repr/str, subscripts, `in`, `len`, `with`.
 
+use crate::script::NativeCx;
 use std::rc::Rc;
 
 use num_bigint::BigInt;
@@ -531,7 +532,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                n.binary_op(&n, self, op, other, reflected)
+                n.binary_op(NativeCx::new(&n, self), op, other, reflected)
             }
             _ => Ok(None),
         }
@@ -565,7 +566,7 @@ impl Interpreter {
             }
             (Value::Native(n), _) => {
                 let n = n.clone();
-                if let Some(v) = n.inplace_op(&n, self, op, b)? {
+                if let Some(v) = n.inplace_op(NativeCx::new(&n, self), op, b)? {
                     return Ok(v);
                 }
             }
@@ -599,7 +600,7 @@ impl Interpreter {
             }
             (_, Value::Native(n)) => {
                 let n = n.clone();
-                if let Some(v) = n.unary_op(&n, self, op)? {
+                if let Some(v) = n.unary_op(NativeCx::new(&n, self), op)? {
                     return Ok(v);
                 }
             }
@@ -677,7 +678,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                n.compare(&n, self, op, other)
+                n.compare(NativeCx::new(&n, self), op, other)
             }
             _ => Ok(None),
         }
@@ -906,9 +907,9 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.bool(&n, self)? {
+                match n.bool(NativeCx::new(&n, self))? {
                     Some(b) => b,
-                    None => match n.len(&n, self)? {
+                    None => match n.len(NativeCx::new(&n, self))? {
                         Some(l) => l > 0,
                         None => true,
                     },
@@ -991,7 +992,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.hash(&n, self)? {
+                match n.hash(NativeCx::new(&n, self))? {
                     Some(h) => HKey::Hashed(Box::new((n.type_name().into(), h))),
                     None => HKey::Id(v.ptr_id().unwrap_or(0)),
                 }
@@ -1158,7 +1159,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.repr(&n, self)? {
+                match n.repr(NativeCx::new(&n, self))? {
                     Some(s) => s,
                     None => format!("<{} object at {}>", n.type_name(), addr(v)),
                 }
@@ -1253,7 +1254,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.str(&n, self)? {
+                match n.str(NativeCx::new(&n, self))? {
                     Some(s) => Ok(s),
                     None => self.repr(v),
                 }
@@ -1283,14 +1284,14 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                if let Some(s) = n.format(&n, self, spec)? {
+                if let Some(s) = n.format(NativeCx::new(&n, self), spec)? {
                     return Ok(s);
                 }
                 if spec.is_empty() {
                     return self.str(v);
                 }
                 // A 0-d tensor formats like its number.
-                if let Some(f) = n.to_float(&n, self)? {
+                if let Some(f) = n.to_float(NativeCx::new(&n, self))? {
                     return strfmt::format_spec(self, &Value::Float(f), spec);
                 }
                 Err(PyException::new(
@@ -1359,7 +1360,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                match n.len(&n, self)? {
+                match n.len(NativeCx::new(&n, self))? {
                     Some(l) => l,
                     None => {
                         return Err(PyException::new(
@@ -1434,7 +1435,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.contains(&n, self, item)? {
+                match n.contains(NativeCx::new(&n, self), item)? {
                     Some(b) => Ok(b),
                     None => self.contains_by_iter(container, item),
                 }
@@ -1478,7 +1479,7 @@ impl Interpreter {
             Value::BigInt(_) => return Err(index_size_error(ExcType::IndexError)),
             Value::Native(nat) => {
                 let nat = nat.clone();
-                match nat.to_int(&nat, self)? {
+                match nat.to_int(NativeCx::new(&nat, self))? {
                     Some(i) => i,
                     None => {
                         return Err(PyException::new(
@@ -1646,7 +1647,7 @@ impl Interpreter {
             Value::Bool(b) => Ok(*b as i64),
             Value::Native(n) => {
                 let n = n.clone();
-                n.to_int(&n, self)?.ok_or_else(|| {
+                n.to_int(NativeCx::new(&n, self))?.ok_or_else(|| {
                     PyException::new(
                         ExcType::TypeError,
                         "slice indices must be integers or None or have an __index__ method",
@@ -1825,7 +1826,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                match n.getitem(&n, self, key)? {
+                match n.getitem(NativeCx::new(&n, self), key)? {
                     Some(v) => Ok(v),
                     None => Err(PyException::new(
                         ExcType::TypeError,
@@ -1936,7 +1937,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                if n.setitem(&n, self, key, v)? {
+                if n.setitem(NativeCx::new(&n, self), key, v)? {
                     Ok(())
                 } else {
                     Err(PyException::new(
@@ -2012,7 +2013,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                if n.delitem(&n, self, key)? {
+                if n.delitem(NativeCx::new(&n, self), key)? {
                     Ok(())
                 } else {
                     Err(PyException::new(
@@ -2033,7 +2034,7 @@ impl Interpreter {
         match mgr {
             Value::Native(n) => {
                 let n = n.clone();
-                match n.enter(&n, self)? {
+                match n.enter(NativeCx::new(&n, self))? {
                     Some(v) => Ok(v),
                     None => Err(PyException::new(
                         ExcType::TypeError,
@@ -2072,7 +2073,7 @@ impl Interpreter {
         match mgr {
             Value::Native(n) => {
                 let n = n.clone();
-                n.exit(&n, self, exc)
+                n.exit(NativeCx::new(&n, self), exc)
             }
             Value::Instance(i) => {
                 let Some(m) = i.class.lookup_user("__exit__") else {

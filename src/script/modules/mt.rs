@@ -4,6 +4,7 @@
 //! word up. `random.py` (the prelude next to this file) builds CPython's algorithms on it.
 //! String seeds go through SHA-512 as `random.seed(str)` does (version 2).
 
+use crate::script::NativeCx;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -12,7 +13,6 @@ use num_traits::Signed;
 
 use crate::script::ExcType;
 use crate::script::errors::{PyException, PyResult};
-use crate::script::interp::Interpreter;
 use crate::script::native::NativeObject;
 use crate::script::value::{Module, Value};
 
@@ -310,12 +310,7 @@ impl NativeObject for Core {
     fn type_name(&self) -> &str {
         "Random"
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let this = this.clone();
         Ok(Some(match name {
             "random" => Value::native_fn("random", move |_it, args| {
