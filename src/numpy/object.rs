@@ -171,7 +171,7 @@ impl NativeObject for NpScalar {
     }
     fn binary_op(
         &self,
-        NativeCx { this, it }: NativeCx<'_>,
+        cx: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
@@ -180,22 +180,13 @@ impl NativeObject for NpScalar {
             return Ok(None);
         }
         let Some(b) = bin_of(op) else { return Ok(None) };
-        arith(it, &Value::Native(this.clone()), b, other, reflected)
+        arith(cx.it, &Value::Native(cx.this.clone()), b, other, reflected)
     }
-    fn unary_op(
-        &self,
-        NativeCx { this, it }: NativeCx<'_>,
-        op: PyUnary,
-    ) -> PyResult<Option<Value>> {
-        unary_value(it, &Value::Native(this.clone()), op).map(Some)
+    fn unary_op(&self, cx: NativeCx<'_>, op: PyUnary) -> PyResult<Option<Value>> {
+        unary_value(cx, op).map(Some)
     }
-    fn compare(
-        &self,
-        NativeCx { this, it }: NativeCx<'_>,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        arith(it, &Value::Native(this.clone()), Bin::Cmp(op), other, false)
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
+        compare_values(cx, op, other)
     }
     fn bool(&self, _: NativeCx<'_>) -> PyResult<Option<bool>> {
         Ok(Some(self.v != 0.0))
@@ -215,14 +206,26 @@ impl NativeObject for NpScalar {
     }
 }
 
-fn unary_value(it: &mut Interpreter, v: &Value, op: PyUnary) -> PyResult<Value> {
-    let a = operand(it, v)?;
+/// `-x`, `+x`, `~x` for a numpy scalar or array alike: numpy's elementwise unary on `cx.this`.
+fn unary_value(cx: NativeCx<'_>, op: PyUnary) -> PyResult<Value> {
+    let a = operand(cx.it, &Value::Native(cx.this.clone()))?;
     let u = match op {
         PyUnary::Neg => Un::Neg,
         PyUnary::Pos => Un::Pos,
         PyUnary::Invert => Un::Invert,
     };
     ops::unary(u, &a)?.into_value(&super::runtime())
+}
+
+/// `x <op> other` for a numpy scalar or array alike: numpy's elementwise comparison.
+fn compare_values(cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
+    arith(
+        cx.it,
+        &Value::Native(cx.this.clone()),
+        Bin::Cmp(op),
+        other,
+        false,
+    )
 }
 
 // ---------------------------------------------------------------- indexing
@@ -726,12 +729,12 @@ impl NativeObject for NdArray {
     }
     fn binary_op(
         &self,
-        NativeCx { this, it }: NativeCx<'_>,
+        cx: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
     ) -> PyResult<Option<Value>> {
-        let me = Value::Native(this.clone());
+        let me = Value::Native(cx.this.clone());
         if !reflected && crate::binding::tensor_of(other).is_some() {
             // numpy 2.4 with PyTorch 2.15: `ndarray <op> tensor` fails (tensor <op> ndarray works)
             return Err(err(
@@ -751,45 +754,31 @@ impl NativeObject for NdArray {
                 return Ok(None);
             }
             return if reflected {
-                matmul_values(it, other, &me).map(Some)
+                matmul_values(cx.it, other, &me).map(Some)
             } else {
-                matmul_values(it, &me, other).map(Some)
+                matmul_values(cx.it, &me, other).map(Some)
             };
         }
         let Some(b) = bin_of(op) else { return Ok(None) };
-        arith(it, &me, b, other, reflected)
+        arith(cx.it, &me, b, other, reflected)
     }
-    fn inplace_op(
-        &self,
-        NativeCx { this, it }: NativeCx<'_>,
-        op: BinOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        let me = Value::Native(this.clone());
+    fn inplace_op(&self, cx: NativeCx<'_>, op: BinOp, other: &Value) -> PyResult<Option<Value>> {
+        let me = Value::Native(cx.this.clone());
         let Some(b) = bin_of(op) else { return Ok(None) };
         if !ops::is_operand(other) {
             return Ok(None);
         }
-        let x = operand(it, &me)?;
-        let y = operand(it, other)?;
+        let x = operand(cx.it, &me)?;
+        let y = operand(cx.it, other)?;
         let out = ops::binary(b, &x, &y)?;
         store_into(self, &out, op.dunder().trim_matches('_'))?;
         Ok(Some(me))
     }
-    fn unary_op(
-        &self,
-        NativeCx { this, it }: NativeCx<'_>,
-        op: PyUnary,
-    ) -> PyResult<Option<Value>> {
-        unary_value(it, &Value::Native(this.clone()), op).map(Some)
+    fn unary_op(&self, cx: NativeCx<'_>, op: PyUnary) -> PyResult<Option<Value>> {
+        unary_value(cx, op).map(Some)
     }
-    fn compare(
-        &self,
-        NativeCx { this, it }: NativeCx<'_>,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        arith(it, &Value::Native(this.clone()), Bin::Cmp(op), other, false)
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
+        compare_values(cx, op, other)
     }
     fn bool(&self, _: NativeCx<'_>) -> PyResult<Option<bool>> {
         if self.size() != 1 {

@@ -157,18 +157,15 @@ impl NativeObject for PySize {
         }
         Ok(Some(r))
     }
-    fn compare(
-        &self,
-        NativeCx { it, .. }: NativeCx<'_>,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
         let o: Vec<Value> = match other {
             v if v.downcast::<PySize>().is_some() => v.downcast::<PySize>().unwrap().items(),
             Value::Tuple(_) => other.as_vec().unwrap_or_default(),
             _ => return Ok(None),
         };
-        let r = it.compare(op, &Value::tuple(self.items()), &Value::tuple(o))?;
+        let r = cx
+            .it
+            .compare(op, &Value::tuple(self.items()), &Value::tuple(o))?;
         Ok(Some(r))
     }
     fn hash(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<i64>> {

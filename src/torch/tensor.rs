@@ -1407,13 +1407,8 @@ impl NativeObject for PyTensor {
     fn type_name(&self) -> &str {
         if self.param { "Parameter" } else { "Tensor" }
     }
-    fn call_method(
-        &self,
-        NativeCx { this, it }: NativeCx<'_>,
-        name: &str,
-        args: Args,
-    ) -> PyResult<Option<Value>> {
-        super::registry::call_method(it, &self.rt, Value::Native(this.clone()), name, args)
+    fn call_method(&self, cx: NativeCx<'_>, name: &str, args: Args) -> PyResult<Option<Value>> {
+        super::registry::call_method(cx.it, &self.rt, Value::Native(cx.this.clone()), name, args)
     }
     fn getattr(&self, NativeCx { this, it }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
@@ -1519,19 +1514,19 @@ impl NativeObject for PyTensor {
     }
     fn binary_op(
         &self,
-        NativeCx { it, .. }: NativeCx<'_>,
+        cx: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
     ) -> PyResult<Option<Value>> {
-        at_line(&self.rt, it);
+        at_line(&self.rt, cx.it);
         let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
         if other.downcast::<crate::numpy::NdArray>().is_some() {
             // PyTorch 2.15's Tensor.__array_wrap__ predates numpy 2's signature
             super::warn_as(
-                it,
+                cx.it,
                 "DeprecationWarning",
                 "__array_wrap__ must accept context and return_scalar arguments (positionally) in the future. (Deprecated NumPy 2.0)",
             )?;
@@ -1555,13 +1550,8 @@ impl NativeObject for PyTensor {
             self.rt.binary(bop, &a, &b).map_err(py_err)?,
         )))
     }
-    fn inplace_op(
-        &self,
-        NativeCx { this, it }: NativeCx<'_>,
-        op: BinOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        at_line(&self.rt, it);
+    fn inplace_op(&self, cx: NativeCx<'_>, op: BinOp, other: &Value) -> PyResult<Option<Value>> {
+        at_line(&self.rt, cx.it);
         let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
@@ -1570,29 +1560,20 @@ impl NativeObject for PyTensor {
         };
         let t = self.rt.inplace(bop, &self.tensor(), &o).map_err(py_err)?;
         *self.t.borrow_mut() = t;
-        Ok(Some(Value::Native(this.clone())))
+        Ok(Some(Value::Native(cx.this.clone())))
     }
-    fn unary_op(
-        &self,
-        NativeCx { this, it }: NativeCx<'_>,
-        op: PyUnary,
-    ) -> PyResult<Option<Value>> {
-        at_line(&self.rt, it);
+    fn unary_op(&self, cx: NativeCx<'_>, op: PyUnary) -> PyResult<Option<Value>> {
+        at_line(&self.rt, cx.it);
         let t = self.tensor();
         let r = match op {
             PyUnary::Neg => self.rt.unary(UnaryOp::Neg, &t),
-            PyUnary::Pos => return Ok(Some(Value::Native(this.clone()))),
+            PyUnary::Pos => return Ok(Some(Value::Native(cx.this.clone()))),
             PyUnary::Invert => self.rt.unary(UnaryOp::BitNot, &t),
         };
         Ok(Some(wrap(&self.rt, r.map_err(py_err)?)))
     }
-    fn compare(
-        &self,
-        NativeCx { it, .. }: NativeCx<'_>,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        at_line(&self.rt, it);
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
+        at_line(&self.rt, cx.it);
         let Some(o) = operand_of(other)? else {
             return Ok(None);
         };

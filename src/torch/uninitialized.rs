@@ -108,14 +108,9 @@ impl NativeObject for Uninitialized {
             other => Ok(other),
         }
     }
-    fn call_method(
-        &self,
-        NativeCx { this, it }: NativeCx<'_>,
-        name: &str,
-        args: Args,
-    ) -> PyResult<Option<Value>> {
-        match self.getattr(NativeCx::new(this, it), name)? {
-            Some(f) => it.call(&f, args).map(Some),
+    fn call_method(&self, cx: NativeCx<'_>, name: &str, args: Args) -> PyResult<Option<Value>> {
+        match self.getattr(NativeCx::new(cx.this, cx.it), name)? {
+            Some(f) => cx.it.call(&f, args).map(Some),
             None => Ok(None),
         }
     }

@@ -254,7 +254,7 @@ impl NativeObject for DictView {
     }
     fn compare(
         &self,
-        NativeCx { it, .. }: NativeCx<'_>,
+        cx: NativeCx<'_>,
         op: super::super::native::CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
@@ -265,7 +265,7 @@ impl NativeObject for DictView {
         let o = match other.downcast::<DictView>() {
             Some(o) => o.items(),
             None => match other {
-                Value::Set(_) | Value::List(_) => it.iterate(other)?,
+                Value::Set(_) | Value::List(_) => cx.it.iterate(other)?,
                 _ => return Ok(None),
             },
         };
@@ -275,7 +275,7 @@ impl NativeObject for DictView {
         for x in &mine {
             let mut found = false;
             for y in &o {
-                if it.eq(x, y)? {
+                if cx.it.eq(x, y)? {
                     found = true;
                     break;
                 }

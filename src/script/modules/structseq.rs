@@ -61,12 +61,7 @@ impl NativeObject for StructSeq {
     fn iter(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         it.get_iter(&self.tuple()).map(Some)
     }
-    fn compare(
-        &self,
-        NativeCx { it, .. }: NativeCx<'_>,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
         let other = match other {
             Value::Native(n) => match n.as_any().downcast_ref::<StructSeq>() {
                 Some(s) => s.tuple(),
@@ -75,7 +70,7 @@ impl NativeObject for StructSeq {
             Value::Tuple(_) => other.clone(),
             _ => return Ok(None),
         };
-        it.compare(op, &self.tuple(), &other).map(Some)
+        cx.it.compare(op, &self.tuple(), &other).map(Some)
     }
     fn hash(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<i64>> {
         let k = it.hkey(&self.tuple())?;
