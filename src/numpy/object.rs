@@ -608,17 +608,9 @@ pub(crate) fn setitem(it: &mut Interpreter, a: &NdArray, key: &Value, v: &Value)
             "cannot convert float NaN to integer",
         ));
     }
-    let sh = super::array::broadcast_shapes(&o.shape, &shape).map_err(|_| {
-        err(
-            ExcType::ValueError,
-            format!(
-                "could not broadcast input array from shape {} into shape {}",
-                super::array::shape_str(&o.shape),
-                super::array::shape_str(&shape)
-            ),
-        )
-    })?;
-    if sh != shape {
+    // The value must broadcast to the target's shape without growing it: numpy raises the same
+    // error whether the shapes do not broadcast at all or broadcast to something larger.
+    if !matches!(super::array::broadcast_shapes(&o.shape, &shape), Ok(sh) if sh == shape) {
         return Err(err(
             ExcType::ValueError,
             format!(

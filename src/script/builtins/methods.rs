@@ -803,12 +803,9 @@ fn str_method(it: &mut Interpreter, s: &PyStr, name: &str, args: Args) -> PyResu
             let a = args.bind("expandtabs", &["tabsize"], 0)?;
             let tabsize = match &a[0] {
                 None => 8,
-                Some(v) => v.as_int().ok_or_else(|| {
-                    PyException::type_error(format!(
-                        "'{}' object cannot be interpreted as an integer",
-                        v.type_name()
-                    ))
-                })?,
+                Some(v) => v
+                    .as_int()
+                    .ok_or_else(|| PyException::not_an_integer(v.type_name()))?,
             };
             Value::string(expand_tabs(s, tabsize)?)
         }
@@ -954,12 +951,9 @@ fn list_method(
         }
         "insert" => {
             let a = args.exact("insert", 2)?;
-            let i = a[0].as_int().ok_or_else(|| {
-                PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    a[0].type_name()
-                ))
-            })?;
+            let i = a[0]
+                .as_int()
+                .ok_or_else(|| PyException::not_an_integer(a[0].type_name()))?;
             let n = l.borrow().len() as i64;
             let i = if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
             l.borrow_mut().insert(i, a[1].clone());

@@ -416,12 +416,9 @@ pub(crate) fn install(it: &mut Interpreter) {
                 "Python int too large to convert to C int",
             ));
         }
-        let n = a[0].as_int().ok_or_else(|| {
-            PyException::type_error(format!(
-                "'{}' object cannot be interpreted as an integer",
-                a[0].type_name()
-            ))
-        })?;
+        let n = a[0]
+            .as_int()
+            .ok_or_else(|| PyException::not_an_integer(a[0].type_name()))?;
         let c = u32::try_from(n)
             .ok()
             .and_then(char::from_u32)
@@ -448,12 +445,8 @@ pub(crate) fn install(it: &mut Interpreter) {
     for (name, radix) in [("hex", 16u32), ("oct", 8), ("bin", 2)] {
         reg(it, name, move |_it, args| {
             let a = args.exact(name, 1)?;
-            let (digits, neg) = super::bigint::radix_magnitude(&a[0], radix).ok_or_else(|| {
-                PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    a[0].type_name()
-                ))
-            })?;
+            let (digits, neg) = super::bigint::radix_magnitude(&a[0], radix)
+                .ok_or_else(|| PyException::not_an_integer(a[0].type_name()))?;
             let prefix = match radix {
                 16 => "0x",
                 8 => "0o",
@@ -604,12 +597,9 @@ pub(crate) fn install(it: &mut Interpreter) {
         let start = args.take_kw("start");
         let a = args.range("enumerate", 1, 2)?;
         let n = match start.as_ref().or(a.get(1)) {
-            Some(v) => v.as_int().ok_or_else(|| {
-                PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    v.type_name()
-                ))
-            })?,
+            Some(v) => v
+                .as_int()
+                .ok_or_else(|| PyException::not_an_integer(v.type_name()))?,
             None => 0,
         };
         let inner = it.get_iter(&a[0])?;
@@ -785,10 +775,7 @@ fn round(it: &mut Interpreter, x: &Value, nd: Option<Value>) -> PyResult<Value> 
                 Value::Int(n) if n < 0 => super::bigint::round_neg(b, n.unsigned_abs()),
                 Value::BigInt(n) if n.sign() == num_bigint::Sign::Minus => Ok(Value::Int(0)),
                 Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => Ok(x.clone()),
-                _ => Err(PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    n.type_name()
-                ))),
+                _ => Err(PyException::not_an_integer(n.type_name())),
             },
         },
         Value::Int(_) | Value::Bool(_) => {

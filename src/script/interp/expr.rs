@@ -31,25 +31,11 @@ impl Interpreter {
             Expr::Const(v) => Ok(v.clone()),
             Expr::Fast(i) => match f.locals.get(*i as usize) {
                 Some(Some(v)) => Ok(v.clone()),
-                _ => Err(unbound_local(
-                    f.code
-                        .local_names
-                        .get(*i as usize)
-                        .map(|s| &**s)
-                        .unwrap_or("?"),
-                )),
+                _ => Err(unbound_local(&f.code.local_names, *i)),
             },
             Expr::Cell(i) => {
                 let v = f.cells.get(*i as usize).and_then(|c| c.borrow().clone());
-                v.ok_or_else(|| {
-                    unbound_local(
-                        f.code
-                            .cell_names
-                            .get(*i as usize)
-                            .map(|s| &**s)
-                            .unwrap_or("?"),
-                    )
-                })
+                v.ok_or_else(|| unbound_local(&f.code.cell_names, *i))
             }
             Expr::Free(i) => {
                 let v = f.free.get(*i as usize).and_then(|c| c.borrow().clone());

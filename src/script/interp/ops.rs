@@ -1341,13 +1341,7 @@ impl Interpreter {
                             ));
                         }
                         None => {
-                            return Err(PyException::new(
-                                ExcType::TypeError,
-                                format!(
-                                    "'{}' object cannot be interpreted as an integer",
-                                    r.type_name()
-                                ),
-                            ));
+                            return Err(PyException::not_an_integer(r.type_name()));
                         }
                     }
                 }
@@ -1664,21 +1658,9 @@ impl Interpreter {
                         PyException::new(ExcType::TypeError, "__index__ returned non-int")
                     })
                 }
-                None => Err(PyException::new(
-                    ExcType::TypeError,
-                    format!(
-                        "'{}' object cannot be interpreted as an integer",
-                        i.class.name
-                    ),
-                )),
+                None => Err(PyException::not_an_integer(&i.class.name)),
             },
-            _ => Err(PyException::new(
-                ExcType::TypeError,
-                format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    v.type_name()
-                ),
-            )),
+            _ => Err(PyException::not_an_integer(v.type_name())),
         }
     }
 

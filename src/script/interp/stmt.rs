@@ -919,28 +919,14 @@ impl Interpreter {
 
     fn delete(&mut self, f: &mut Frame, t: &Target) -> PyResult<()> {
         match t {
-            Target::Fast(i) => {
-                let name = f
-                    .code
-                    .local_names
-                    .get(*i as usize)
-                    .cloned()
-                    .unwrap_or_else(|| "?".into());
-                match f.locals.get_mut(*i as usize).and_then(|s| s.take()) {
-                    Some(old) => drop(old),
-                    None => return Err(unbound_local(&name)),
-                }
-            }
+            Target::Fast(i) => match f.locals.get_mut(*i as usize).and_then(|s| s.take()) {
+                Some(old) => drop(old),
+                None => return Err(unbound_local(&f.code.local_names, *i)),
+            },
             Target::Cell(i) => {
                 let old = f.cells.get(*i as usize).and_then(|c| c.borrow_mut().take());
                 if old.is_none() {
-                    let name = f
-                        .code
-                        .cell_names
-                        .get(*i as usize)
-                        .cloned()
-                        .unwrap_or_else(|| "?".into());
-                    return Err(unbound_local(&name));
+                    return Err(unbound_local(&f.code.cell_names, *i));
                 }
             }
             Target::Free(i) => {
@@ -1213,7 +1199,10 @@ fn module_frame(mut e: PyException, file: &Rc<str>) -> PyException {
     e
 }
 
-pub(crate) fn unbound_local(name: &str) -> PyException {
+/// CPython's UnboundLocalError for the variable in slot `slot` of one of a code object's name
+/// tables (`local_names` for fast locals, `cell_names` for cells).
+pub(crate) fn unbound_local(names: &[Rc<str>], slot: u32) -> PyException {
+    let name = names.get(slot as usize).map_or("?", |n| &**n);
     PyException::new(
         ExcType::UnboundLocalError,
         format!("cannot access local variable '{name}' where it is not associated with a value"),

@@ -134,12 +134,7 @@ fn log_of(it: &mut Interpreter, v: &Value, f: fn(f64) -> f64) -> PyResult<f64> {
 }
 
 fn int_arg(v: &Value) -> PyResult<BigInt> {
-    super::bigint::to_big(v).ok_or_else(|| {
-        PyException::type_error(format!(
-            "'{}' object cannot be interpreted as an integer",
-            v.type_name()
-        ))
-    })
+    super::bigint::to_big(v).ok_or_else(|| PyException::not_an_integer(v.type_name()))
 }
 
 /// The product lo * (lo + 1) * ... * hi by binary splitting (fast for long ranges).

@@ -329,10 +329,7 @@ impl NativeObject for Core {
                         ));
                     }
                     other => {
-                        return Err(PyException::type_error(format!(
-                            "'{}' object cannot be interpreted as an integer",
-                            other.type_name()
-                        )));
+                        return Err(PyException::not_an_integer(other.type_name()));
                     }
                 };
                 if k < 0 {

@@ -244,10 +244,7 @@ pub(crate) fn module(it: &mut Interpreter) -> PyResult<Value> {
             Value::Bool(b) => *b as i64,
             Value::BigInt(_) => i64::MAX,
             other => {
-                return Err(PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    other.type_name()
-                )));
+                return Err(PyException::not_an_integer(other.type_name()));
             }
         };
         if n < 1 {
