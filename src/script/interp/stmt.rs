@@ -206,9 +206,7 @@ impl Interpreter {
                 self.close_pending_generators()?;
             }
             self.step()?;
-            if let Some(fi) = self.frames.last_mut() {
-                fi.line = s.line;
-            }
+            self.set_line(s.line);
             match self.exec_stmt(f, s)? {
                 Flow::Normal => {}
                 other => return Ok(other),
@@ -268,9 +266,7 @@ impl Interpreter {
             StmtKind::While(test, body, orelse) => loop {
                 // The condition runs on the `while` line (its errors and a limit tripped
                 // inside it name that line, as CPython's traceback does), not the body's last.
-                if let Some(fi) = self.frames.last_mut() {
-                    fi.line = s.line;
-                }
+                self.set_line(s.line);
                 let c = self.eval(f, test)?;
                 let b = self.truthy(&c)?;
                 drop(c);
@@ -494,9 +490,7 @@ impl Interpreter {
         let it = self.get_iter(&src)?;
         drop(src);
         loop {
-            if let Some(fi) = self.frames.last_mut() {
-                fi.line = line;
-            }
+            self.set_line(line);
             let item = match self.next_item(&it)? {
                 Some(v) => v,
                 None => break,
@@ -556,9 +550,7 @@ impl Interpreter {
                     if !matched {
                         continue;
                     }
-                    if let Some(fi) = self.frames.last_mut() {
-                        fi.line = h.line;
-                    }
+                    self.set_line(h.line);
                     let v = self.exc_value(&mut e);
                     self.exc_caught(&v, &e.0.traceback);
                     if let Some(name) = &h.name
@@ -633,9 +625,7 @@ impl Interpreter {
         } else {
             self.exec_with(f, rest, body, line)
         };
-        if let Some(fi) = self.frames.last_mut() {
-            fi.line = line;
-        }
+        self.set_line(line);
         match r {
             Ok(flow) => {
                 self.ctx_exit(&mgr, None)?;
