@@ -17,7 +17,7 @@ use super::value::{Module, Value};
 use crate::script::ExcType;
 
 pub(crate) mod hostfs;
-mod mt;
+pub(crate) mod mt;
 pub(crate) mod structseq;
 pub(crate) mod sys;
 mod warnings_native;

@@ -27,7 +27,9 @@ pub(crate) struct Mt19937 {
 }
 
 impl Mt19937 {
-    fn init_genrand(s: u32) -> Mt19937 {
+    /// `init_genrand`: the state numpy's legacy `RandomState(seed)` starts from, and the
+    /// base that `init_by_array` mixes a key into.
+    pub(crate) fn init_genrand(s: u32) -> Mt19937 {
         let mut mt = [0u32; N];
         mt[0] = s;
         for i in 1..N {
