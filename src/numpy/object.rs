@@ -242,28 +242,16 @@ enum Idx {
 }
 
 fn parse_key(it: &mut Interpreter, key: &Value) -> PyResult<Vec<Idx>> {
-    let parts = match key {
-        Value::Tuple(t) => (**t).clone(),
-        _ => vec![key.clone()],
-    };
     let mut out = Vec::new();
-    for p in &parts {
+    for p in &key.subscript_items() {
         out.push(match p {
             Value::None => Idx::NewAxis,
             Value::Ellipsis => Idx::Ellipsis,
             Value::Int(i) => Idx::Int(*i),
             Value::Bool(b) => Idx::Mask(vec![*b], vec![]),
             Value::Slice(s) => {
-                let mut b = [None, None, None];
-                for (k, x) in s.iter().enumerate() {
-                    if !x.is_none() {
-                        b[k] = Some(it.slice_int(x)?);
-                    }
-                }
-                if b[2] == Some(0) {
-                    return Err(err(ExcType::ValueError, "slice step cannot be zero"));
-                }
-                Idx::Slice(b[0], b[1], b[2])
+                let [start, stop, step] = it.slice_ints(s)?;
+                Idx::Slice(start, stop, step)
             }
             v => {
                 if let Some(s) = v.downcast::<NpScalar>()

@@ -38,9 +38,7 @@ fn scan(src: &str, only_depth: bool) -> Scan {
         let c = b[i];
         match c {
             b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+                i = skip_comment(b, i);
                 continue;
             }
             b'\'' | b'"' => {
@@ -136,6 +134,14 @@ fn scan(src: &str, only_depth: bool) -> Scan {
     Scan::Ok
 }
 
+/// Skips the comment that starts at `b[i]`: the index of the newline that ends it (or the end).
+fn skip_comment(b: &[u8], i: usize) -> usize {
+    b[i..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |n| i + n)
+}
+
 /// Skips the string literal whose opening quote is `b[i]` (escapes and triple quotes included).
 /// Returns the index just past its closing quote, `false`; or, for a one-line string that a
 /// newline ends before its quote, the newline's index and `true`.
@@ -202,9 +208,7 @@ fn scan_chains(src: &str) -> Option<PyException> {
         }
         match c {
             b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+                i = skip_comment(b, i);
                 continue;
             }
             b'\'' | b'"' => {

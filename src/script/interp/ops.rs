@@ -1630,6 +1630,22 @@ impl Interpreter {
         }
     }
 
+    /// A slice's start, stop and step as ints (`None` where left out, big ints clamped), for
+    /// the tensor and array indexers that resolve them against a dimension themselves; a zero
+    /// step is CPython's ValueError.
+    pub(crate) fn slice_ints(&mut self, s: &[Value; 3]) -> PyResult<[Option<i64>; 3]> {
+        let mut b = [None, None, None];
+        for (k, x) in s.iter().enumerate() {
+            if !x.is_none() {
+                b[k] = Some(self.slice_int(x)?);
+            }
+        }
+        if b[2] == Some(0) {
+            return Err(PyException::value_error("slice step cannot be zero"));
+        }
+        Ok(b)
+    }
+
     /// An int for slicing/indexing (ints, bools, natives with `to_int`, `__index__`).
     pub(crate) fn index_int(&mut self, v: &Value) -> PyResult<i64> {
         match v {
