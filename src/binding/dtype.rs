@@ -1,8 +1,7 @@
 //! `torch.float32` and its kind: the dtype objects torch hands out and numpy accepts.
 
 use crate::engine::DType;
-use crate::script::NativeCx;
-use crate::script::{NativeObject, PyResult, Value};
+use crate::script::{NativeCx, NativeObject, PyResult, Value};
 
 /// `torch.float32` etc.
 pub struct PyDType(pub DType);

@@ -5,9 +5,8 @@ use super::array::{NdArray, NpScalar, err, np_name, np_value, numel, py_value, w
 use super::ops::{self, Bin, Un, operand};
 use crate::engine::dtype::{Category, DType};
 use crate::engine::numpy_print::{numpy_repr, numpy_str};
-use crate::script::NativeCx;
 use crate::script::{
-    BinOp, CmpOp, ExcType, Interpreter, NativeObject, PyResult, UnaryOp as PyUnary, Value,
+    BinOp, CmpOp, ExcType, Interpreter, NativeCx, NativeObject, PyResult, UnaryOp as PyUnary, Value,
 };
 
 pub(crate) fn bin_of(op: BinOp) -> Option<Bin> {

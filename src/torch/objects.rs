@@ -7,8 +7,9 @@ use super::{at_line, py_err};
 use crate::engine::dtype::Scalar;
 use crate::engine::{DType, DeviceSpec, Runtime};
 use crate::script::ExcType;
-use crate::script::NativeCx;
-use crate::script::{Args, CmpOp, Interpreter, NativeObject, PyException, PyResult, Value};
+use crate::script::{
+    Args, CmpOp, Interpreter, NativeCx, NativeObject, PyException, PyResult, Value,
+};
 use std::cell::Cell;
 use std::rc::Rc;
 

@@ -11,10 +11,10 @@ use crate::engine::dtype::Scalar;
 use crate::engine::tensor::{HookCall, HookFn};
 use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
 use crate::script::ExcType;
-use crate::script::NativeCx;
 use crate::script::StructSeq;
 use crate::script::{
-    Args, BinOp, CmpOp, Interpreter, NativeObject, PyException, PyResult, UnaryOp as PyUnary, Value,
+    Args, BinOp, CmpOp, Interpreter, NativeCx, NativeObject, PyException, PyResult,
+    UnaryOp as PyUnary, Value,
 };
 use std::rc::Rc;
 

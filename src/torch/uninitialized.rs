@@ -9,8 +9,9 @@
 
 use super::PyTensor;
 use super::py_err;
-use crate::script::NativeCx;
-use crate::script::{Args, ExcType, Interpreter, NativeObject, PyException, PyResult, Value};
+use crate::script::{
+    Args, ExcType, Interpreter, NativeCx, NativeObject, PyException, PyResult, Value,
+};
 use std::rc::Rc;
 
 const SHAPE_ERROR: &str = "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in `load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call `forward` to initialize the parameters before accessing their attributes.";

@@ -1,13 +1,12 @@
 //! Methods of the builtin types (`str.split`, `list.append`, `dict.items`, …), dispatched by
 //! name without building a method object on the common `x.method(...)` path.
 
-use crate::script::NativeCx;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::super::errors::{PyException, PyResult};
 use super::super::interp::{Interpreter, MAX_ITEMS, MAX_STR, budget_for, grow_check};
-use super::super::native::{Args, NativeObject};
+use super::super::native::{Args, NativeCx, NativeObject};
 use super::super::value::{BuiltinType, Class, ClassKind, Dict, DictIterKind, IterState, Value};
 use crate::script::ExcType;
 use crate::script::PyStr;

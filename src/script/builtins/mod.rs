@@ -2,13 +2,12 @@
 
 pub(crate) mod methods;
 
-use crate::script::NativeCx;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
-use super::native::{Args, CmpOp};
+use super::native::{Args, CmpOp, NativeCx};
 use super::value::{BuiltinType, Dict, IterState, Property, RangeObj, Value};
 use crate::script::ExcType;
 

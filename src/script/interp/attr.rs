@@ -1,11 +1,10 @@
 //! Attribute access: instances (properties, `__getattr__`, `__setattr__`), classes, modules,
 //! natives, `super()`, and builtin values (methods come from `builtins::methods`).
 
-use crate::script::NativeCx;
 use std::rc::Rc;
 
 use super::super::errors::{Hint, PyException, PyResult};
-use super::super::native::Args;
+use super::super::native::{Args, NativeCx};
 use super::super::value::{ClassKind, Dict, Value};
 use super::Interpreter;
 use crate::script::ExcType;

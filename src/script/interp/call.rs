@@ -1,11 +1,10 @@
 //! Calling: Python functions (argument binding with CPython's errors), native functions,
 //! bound methods, classes, callable instances and natives.
 
-use crate::script::NativeCx;
 use std::rc::Rc;
 
 use super::super::errors::{PyException, PyResult};
-use super::super::native::{Args, missing_args_message};
+use super::super::native::{Args, NativeCx, missing_args_message};
 use super::super::value::{BoundMethod, Class, ClassKind, Dict, Function, Instance, Value};
 use super::stmt::{Flow, Frame};
 use super::{FrameInfo, Interpreter};

@@ -23,7 +23,6 @@
 //!   interpreter to run it (the interpreter is gone), dropping the coroutine unwinds its
 //!   stack, which frees what its frames hold.
 
-use crate::script::NativeCx;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
@@ -31,7 +30,7 @@ use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use super::super::errors::{PyException, PyResult};
-use super::super::native::{Args, NativeObject};
+use super::super::native::{Args, NativeCx, NativeObject};
 use super::super::value::{CellRef, Dict, Function, Value};
 use super::iter::is_stop_iteration;
 use super::stmt::{Flow, Frame};

@@ -1,11 +1,10 @@
 //! The iteration protocol: `iter()`, `next()`, and collecting an iterable into a Vec.
 
-use crate::script::NativeCx;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::super::errors::{Payload, PyException, PyResult};
-use super::super::native::Args;
+use super::super::native::{Args, NativeCx};
 use super::super::value::{DictIterKind, IterState, Value};
 use super::Interpreter;
 use crate::script::ExcType;

@@ -1,6 +1,5 @@
 //! Operators, truth, equality, hashing, repr/str, subscripts, `in`, `len`, `with`.
 
-use crate::script::NativeCx;
 use std::rc::Rc;
 
 use num_bigint::BigInt;
@@ -8,7 +7,7 @@ use num_bigint::BigInt;
 use super::super::bigint;
 use super::super::errors::{Payload, PyException, PyResult};
 use super::super::ir::CmpKind;
-use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
+use super::super::native::{Args, BinOp, CmpOp, NativeCx, UnaryOp};
 use super::super::strfmt;
 use super::super::value::{ClassKind, HKey, Value};
 use super::Interpreter;

@@ -3,7 +3,6 @@
 //! `_fs.py`), `time` (sleep does not block; it advances a virtual clock), and the Python
 //! preludes (`json`, `dataclasses`, `argparse`, `collections`, …).
 
-use crate::script::NativeCx;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use num_bigint::{BigInt, Sign};
@@ -12,7 +11,7 @@ use num_traits::ToPrimitive;
 
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
-use super::native::{Args, NativeObject};
+use super::native::{Args, NativeCx, NativeObject};
 use super::value::{Module, Value};
 use crate::script::ExcType;
 

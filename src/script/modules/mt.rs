@@ -4,7 +4,6 @@
 //! word up. `random.py` (the prelude next to this file) builds CPython's algorithms on it.
 //! String seeds go through SHA-512 as `random.seed(str)` does (version 2).
 
-use crate::script::NativeCx;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -13,7 +12,7 @@ use num_traits::Signed;
 
 use crate::script::ExcType;
 use crate::script::errors::{PyException, PyResult};
-use crate::script::native::NativeObject;
+use crate::script::native::{NativeCx, NativeObject};
 use crate::script::value::{Module, Value};
 
 const N: usize = 624;

@@ -3,10 +3,8 @@
 //! items also have names: they index, unpack, compare and hash as the tuple of their items and
 //! print as `sys.version_info(major=3, minor=11, ...)`, PyTorch's one field a line.
 
-use crate::script::NativeCx;
-
 use crate::script::errors::PyResult;
-use crate::script::native::{CmpOp, NativeObject};
+use crate::script::native::{CmpOp, NativeCx, NativeObject};
 use crate::script::value::{BuiltinType, Value};
 
 pub(crate) struct StructSeq {

@@ -2,13 +2,11 @@
 //! `maxsize`, `float_info`, `modules`, the recursion limit) and `sys.exit`, with CPython 3.11's
 //! values. `sys.stdout` / `sys.stderr` write into the run's captured output.
 
-use crate::script::NativeCx;
-
 use super::structseq::StructSeq;
 use crate::script::ExcType;
 use crate::script::errors::{PyException, PyResult};
 use crate::script::interp::Interpreter;
-use crate::script::native::{Args, NativeObject};
+use crate::script::native::{Args, NativeCx, NativeObject};
 use crate::script::value::{Module, Value};
 
 /// The interpreter cudatutor stands in for: the recordings' python3 (CPython 3.11.7).
