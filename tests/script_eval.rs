@@ -13,8 +13,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cudatutor::script::{
-    Args, BinOp, CmpOp, ExcType, Interpreter, Limits, Module, NativeObject, PyException, PyResult,
-    Value,
+    Args, BinOp, CmpOp, ExcType, Interpreter, Limits, Module, NativeCx, NativeObject, PyException,
+    PyResult, Value,
 };
 
 #[path = "support/dev_script.rs"]
@@ -136,12 +136,7 @@ impl NativeObject for Vec2 {
     fn type_name(&self) -> &str {
         "Vec2"
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         Ok(match name {
             "x" => Some(Value::Float(*self.x.borrow())),
             "y" => Some(Value::Float(self.y)),
@@ -161,13 +156,7 @@ impl NativeObject for Vec2 {
             _ => None,
         })
     }
-    fn setattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setattr(&self, _: NativeCx<'_>, name: &str, v: Value) -> PyResult<bool> {
         if name == "x" {
             *self.x.borrow_mut() = v
                 .as_float()
@@ -178,8 +167,7 @@ impl NativeObject for Vec2 {
     }
     fn binary_op(
         &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
+        _: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
@@ -205,13 +193,7 @@ impl NativeObject for Vec2 {
             _ => None,
         })
     }
-    fn compare(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn compare(&self, _: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
         let Some(o) = other.downcast::<Vec2>() else {
             return Ok(None);
         };
@@ -222,12 +204,7 @@ impl NativeObject for Vec2 {
             _ => None,
         })
     }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, _: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         match key.as_int() {
             Some(0) => Ok(Some(Value::Float(*self.x.borrow()))),
             Some(1) => Ok(Some(Value::Float(self.y))),
@@ -235,36 +212,27 @@ impl NativeObject for Vec2 {
             None => Ok(None),
         }
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         Ok(Some(2))
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, _: NativeCx<'_>) -> PyResult<Option<Value>> {
         Ok(Some(Value::iter_from_vec(vec![
             Value::Float(*self.x.borrow()),
             Value::Float(self.y),
         ])))
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
+    fn repr(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(format!(
             "Vec2({}, {})",
             cudatutor::script::strfmt::float_repr(*self.x.borrow()),
             cudatutor::script::strfmt::float_repr(self.y)
         )))
     }
-    fn enter(&self, this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn enter(&self, NativeCx { this, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         self.log.borrow_mut().push(format!("enter {}", self.name));
         Ok(Some(Value::Native(this.clone())))
     }
-    fn exit(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        exc: Option<&Value>,
-    ) -> PyResult<bool> {
+    fn exit(&self, NativeCx { it, .. }: NativeCx<'_>, exc: Option<&Value>) -> PyResult<bool> {
         let e = match exc {
             Some(e) => it.repr(e)?,
             None => "None".into(),
@@ -274,11 +242,7 @@ impl NativeObject for Vec2 {
             .push(format!("exit {} {e}", self.name));
         Ok(self.name == "swallow")
     }
-    fn to_float(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<f64>> {
+    fn to_float(&self, _: NativeCx<'_>) -> PyResult<Option<f64>> {
         Ok(Some(*self.x.borrow()))
     }
 }

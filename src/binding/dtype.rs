@@ -1,8 +1,7 @@
 //! `torch.float32` and its kind: the dtype objects torch hands out and numpy accepts.
 
 use crate::engine::DType;
-use crate::script::{Interpreter, NativeObject, PyResult, Value};
-use std::rc::Rc;
+use crate::script::{NativeCx, NativeObject, PyResult, Value};
 
 /// `torch.float32` etc.
 pub struct PyDType(pub DType);
@@ -25,7 +24,7 @@ impl NativeObject for PyDType {
     fn equals(&self, other: &Value) -> Option<bool> {
         other.downcast::<PyDType>().map(|o| self.0 == o.0)
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(Some(self.0 as i64 + 1000))
     }
 }

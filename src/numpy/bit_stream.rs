@@ -97,8 +97,7 @@ macro_rules! generator_object {
             }
             fn getattr(
                 &self,
-                this: &Rc<dyn NativeObject>,
-                _it: &mut Interpreter,
+                $crate::script::NativeCx { this, .. }: $crate::script::NativeCx<'_>,
                 name: &str,
             ) -> PyResult<Option<Value>> {
                 Ok(super::bound_method(this, $methods, name, $call))

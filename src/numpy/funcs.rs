@@ -46,8 +46,15 @@ pub(crate) fn shape_arg(it: &mut Interpreter, v: &Value) -> PyResult<Vec<usize>>
         Value::Tuple(_) | Value::List(_) => v.as_vec().unwrap_or_default(),
         _ => vec![v.clone()],
     };
+    dims_of(it, &items)
+}
+
+/// The dimensions `items` name (ints, none negative), once an array of that shape is known to
+/// fit: its values as f64 and its storage (numpy's default dtype names the size), asked for
+/// before anything is filled or drawn.
+pub(crate) fn dims_of(it: &mut Interpreter, items: &[Value]) -> PyResult<Vec<usize>> {
     let mut out = Vec::new();
-    for x in &items {
+    for x in items {
         let d = it.index_int(x)?;
         if d < 0 {
             return Err(err(
@@ -57,7 +64,6 @@ pub(crate) fn shape_arg(it: &mut Interpreter, v: &Value) -> PyResult<Vec<usize>>
         }
         out.push(d as usize);
     }
-    // the values as f64 and the storage; numpy's default dtype names the size
     super::array::ensure_room(&out, DType::Float64, 16)?;
     Ok(out)
 }

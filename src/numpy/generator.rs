@@ -21,7 +21,6 @@ use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Args, Interpreter, NativeObject, PyResult, Value};
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::OnceLock;
 
 // ---- SeedSequence (numpy/random/bit_generator.pyx) ----
@@ -129,34 +128,32 @@ impl Pcg64 {
         (self.next32() >> 8) as f32 * (1.0f32 / 16_777_216.0f32)
     }
 
-    /// `buffered_bounded_lemire_uint32`: [0, rng] for rng < 2**32 - 1.
-    fn lemire32(&mut self, rng: u32) -> u32 {
-        let excl = rng.wrapping_add(1);
-        let mut m = self.next32() as u64 * excl as u64;
-        let mut leftover = m as u32;
+    /// Lemire's bounded draw in [0, rng] on `bits`-bit draws, as numpy writes it twice:
+    /// `buffered_bounded_lemire_uint32` (bits 32, rng < 2**32 - 1, on `next32`) and
+    /// `bounded_lemire_uint64` (bits 64, rng < 2**64 - 1, on `next64`). The product of a draw
+    /// and `rng + 1` fits in 128 bits for both; its low `bits` are the leftover, its high ones
+    /// the value.
+    fn lemire(&mut self, rng: u64, bits: u32) -> u64 {
+        let low = u64::MAX >> (64 - bits);
+        let excl = rng + 1;
+        let draw = |g: &mut Pcg64| {
+            let d = if bits == 32 {
+                g.next32() as u64
+            } else {
+                g.next64()
+            };
+            d as u128 * excl as u128
+        };
+        let mut m = draw(self);
+        let mut leftover = m as u64 & low;
         if leftover < excl {
-            let threshold = (u32::MAX - rng) % excl;
+            let threshold = (low - rng) % excl;
             while leftover < threshold {
-                m = self.next32() as u64 * excl as u64;
-                leftover = m as u32;
+                m = draw(self);
+                leftover = m as u64 & low;
             }
         }
-        (m >> 32) as u32
-    }
-
-    /// `bounded_lemire_uint64`: [0, rng] for rng < 2**64 - 1.
-    fn lemire64(&mut self, rng: u64) -> u64 {
-        let excl = rng.wrapping_add(1);
-        let mut m = self.next64() as u128 * excl as u128;
-        let mut leftover = m as u64;
-        if leftover < excl {
-            let threshold = (u64::MAX - rng) % excl;
-            while leftover < threshold {
-                m = self.next64() as u128 * excl as u128;
-                leftover = m as u64;
-            }
-        }
-        (m >> 64) as u64
+        (m >> bits) as u64
     }
 
     /// `random_bounded_uint64(off=0, rng)` without the mask: one value in [0, rng].
@@ -167,12 +164,12 @@ impl Pcg64 {
             if rng == 0xffff_ffff {
                 self.next32() as u64
             } else {
-                self.lemire32(rng as u32) as u64
+                self.lemire(rng, 32)
             }
         } else if rng == u64::MAX {
             self.next64()
         } else {
-            self.lemire64(rng)
+            self.lemire(rng, 64)
         }
     }
 

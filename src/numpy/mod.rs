@@ -19,7 +19,7 @@ use crate::engine::dtype::DType;
 use crate::engine::numpy_print::{PrintOptions, options, set_options};
 use crate::engine::runtime::Runtime;
 use crate::script::ExcType;
-use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
+use crate::script::{Args, Interpreter, Module, NativeCx, NativeObject, PyResult, Value};
 use array::{err, np_name, np_value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -115,7 +115,7 @@ impl NativeObject for NpDType {
             _ => None,
         }
     }
-    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn str(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(np_name(self.0).into()))
     }
     fn plain_repr(&self) -> Option<String> {
@@ -124,7 +124,7 @@ impl NativeObject for NpDType {
     fn equals(&self, other: &Value) -> Option<bool> {
         Some(dtype_name_of(other) == Some(self.0))
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(Some(self.0 as i64))
     }
 }
@@ -144,12 +144,7 @@ impl NativeObject for NpType {
     fn plain_repr(&self) -> Option<String> {
         Some(format!("<class 'numpy.{}'>", np_name(self.0)))
     }
-    fn call(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        args: Args,
-    ) -> PyResult<Value> {
+    fn call(&self, NativeCx { it, .. }: NativeCx<'_>, args: Args) -> PyResult<Value> {
         let name = np_name(self.0);
         let a = args.bind(name, &["value"], 0)?;
         let Some(v) = &a[0] else {
@@ -178,7 +173,7 @@ impl NativeObject for NpType {
     fn equals(&self, other: &Value) -> Option<bool> {
         Some(dtype_name_of(other) == Some(self.0))
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(Some(self.0 as i64))
     }
 }

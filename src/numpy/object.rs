@@ -6,9 +6,8 @@ use super::ops::{self, Bin, Un, operand};
 use crate::engine::dtype::{Category, DType};
 use crate::engine::numpy_print::{numpy_repr, numpy_str};
 use crate::script::{
-    BinOp, CmpOp, ExcType, Interpreter, NativeObject, PyResult, UnaryOp as PyUnary, Value,
+    BinOp, CmpOp, ExcType, Interpreter, NativeCx, NativeObject, PyResult, UnaryOp as PyUnary, Value,
 };
-use std::rc::Rc;
 
 pub(crate) fn bin_of(op: BinOp) -> Option<Bin> {
     Some(match op {
@@ -125,12 +124,7 @@ impl NativeObject for NpScalar {
     fn type_name(&self) -> &str {
         np_name(self.dtype)
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let s = *self;
         Ok(match name {
             "dtype" => Some(Value::native(super::NpDType(s.dtype))),
@@ -161,18 +155,13 @@ impl NativeObject for NpScalar {
             _ => None,
         })
     }
-    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn str(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(scalar_str(self.dtype, self.v)))
     }
     fn plain_repr(&self) -> Option<String> {
         Some(scalar_repr(self.dtype, self.v))
     }
-    fn format(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        spec: &str,
-    ) -> PyResult<Option<String>> {
+    fn format(&self, NativeCx { it, .. }: NativeCx<'_>, spec: &str) -> PyResult<Option<String>> {
         if spec.is_empty() {
             return Ok(Some(scalar_str(self.dtype, self.v)));
         }
@@ -181,8 +170,7 @@ impl NativeObject for NpScalar {
     }
     fn binary_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        cx: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
@@ -191,55 +179,52 @@ impl NativeObject for NpScalar {
             return Ok(None);
         }
         let Some(b) = bin_of(op) else { return Ok(None) };
-        arith(it, &Value::Native(this.clone()), b, other, reflected)
+        arith(cx.it, &Value::Native(cx.this.clone()), b, other, reflected)
     }
-    fn unary_op(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: PyUnary,
-    ) -> PyResult<Option<Value>> {
-        unary_value(it, &Value::Native(this.clone()), op).map(Some)
+    fn unary_op(&self, cx: NativeCx<'_>, op: PyUnary) -> PyResult<Option<Value>> {
+        unary_value(cx, op).map(Some)
     }
-    fn compare(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        arith(it, &Value::Native(this.clone()), Bin::Cmp(op), other, false)
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
+        compare_values(cx, op, other)
     }
-    fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
+    fn bool(&self, _: NativeCx<'_>) -> PyResult<Option<bool>> {
         Ok(Some(self.v != 0.0))
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<i64>> {
         let k = it.hkey(&py_value(self.dtype, self.v))?;
         Ok(Some(k.py_hash()))
     }
-    fn to_int(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn to_int(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(match self.dtype.category() {
             Category::Floating => None,
             _ => Some(self.v as i64),
         })
     }
-    fn to_float(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<f64>> {
+    fn to_float(&self, _: NativeCx<'_>) -> PyResult<Option<f64>> {
         Ok(Some(self.v))
     }
 }
 
-fn unary_value(it: &mut Interpreter, v: &Value, op: PyUnary) -> PyResult<Value> {
-    let a = operand(it, v)?;
+/// `-x`, `+x`, `~x` for a numpy scalar or array alike: numpy's elementwise unary on `cx.this`.
+fn unary_value(cx: NativeCx<'_>, op: PyUnary) -> PyResult<Value> {
+    let a = operand(cx.it, &Value::Native(cx.this.clone()))?;
     let u = match op {
         PyUnary::Neg => Un::Neg,
         PyUnary::Pos => Un::Pos,
         PyUnary::Invert => Un::Invert,
     };
     ops::unary(u, &a)?.into_value(&super::runtime())
+}
+
+/// `x <op> other` for a numpy scalar or array alike: numpy's elementwise comparison.
+fn compare_values(cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
+    arith(
+        cx.it,
+        &Value::Native(cx.this.clone()),
+        Bin::Cmp(op),
+        other,
+        false,
+    )
 }
 
 // ---------------------------------------------------------------- indexing
@@ -256,28 +241,16 @@ enum Idx {
 }
 
 fn parse_key(it: &mut Interpreter, key: &Value) -> PyResult<Vec<Idx>> {
-    let parts = match key {
-        Value::Tuple(t) => (**t).clone(),
-        _ => vec![key.clone()],
-    };
     let mut out = Vec::new();
-    for p in &parts {
+    for p in &key.subscript_items() {
         out.push(match p {
             Value::None => Idx::NewAxis,
             Value::Ellipsis => Idx::Ellipsis,
             Value::Int(i) => Idx::Int(*i),
             Value::Bool(b) => Idx::Mask(vec![*b], vec![]),
             Value::Slice(s) => {
-                let mut b = [None, None, None];
-                for (k, x) in s.iter().enumerate() {
-                    if !x.is_none() {
-                        b[k] = Some(it.slice_int(x)?);
-                    }
-                }
-                if b[2] == Some(0) {
-                    return Err(err(ExcType::ValueError, "slice step cannot be zero"));
-                }
-                Idx::Slice(b[0], b[1], b[2])
+                let [start, stop, step] = it.slice_ints(s)?;
+                Idx::Slice(start, stop, step)
             }
             v => {
                 if let Some(s) = v.downcast::<NpScalar>()
@@ -622,17 +595,9 @@ pub(crate) fn setitem(it: &mut Interpreter, a: &NdArray, key: &Value, v: &Value)
             "cannot convert float NaN to integer",
         ));
     }
-    let sh = super::array::broadcast_shapes(&o.shape, &shape).map_err(|_| {
-        err(
-            ExcType::ValueError,
-            format!(
-                "could not broadcast input array from shape {} into shape {}",
-                super::array::shape_str(&o.shape),
-                super::array::shape_str(&shape)
-            ),
-        )
-    })?;
-    if sh != shape {
+    // The value must broadcast to the target's shape without growing it: numpy raises the same
+    // error whether the shapes do not broadcast at all or broadcast to something larger.
+    if !matches!(super::array::broadcast_shapes(&o.shape, &shape), Ok(sh) if sh == shape) {
         return Err(err(
             ExcType::ValueError,
             format!(
@@ -671,12 +636,7 @@ impl NativeObject for NdArray {
     fn type_name(&self) -> &str {
         "ndarray"
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, it }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let shape_t = || Value::tuple(self.shape.iter().map(|&d| Value::Int(d as i64)).collect());
         Ok(Some(match name {
             "shape" => shape_t(),
@@ -699,28 +659,19 @@ impl NativeObject for NdArray {
             }
         }))
     }
-    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn str(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         if self.shape.is_empty() {
             let v = self.values()?;
             return Ok(Some(scalar_str(self.dtype(), v[0])));
         }
         Ok(Some(numpy_str(&self.values()?, &self.shape, self.dtype())))
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
+    fn repr(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(numpy_repr(&self.values()?, &self.shape, self.dtype())))
     }
-    fn format(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        spec: &str,
-    ) -> PyResult<Option<String>> {
+    fn format(&self, NativeCx { this, it }: NativeCx<'_>, spec: &str) -> PyResult<Option<String>> {
         if spec.is_empty() {
-            return self.str(this, it);
+            return self.str(NativeCx::new(this, it));
         }
         if self.shape.is_empty() {
             let v = self.values()?;
@@ -732,13 +683,13 @@ impl NativeObject for NdArray {
             "unsupported format string passed to numpy.ndarray.__format__",
         ))
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         match self.shape.first() {
             Some(n) => Ok(Some(*n)),
             None => Err(err(ExcType::TypeError, "len() of unsized object")),
         }
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         let Some(&n) = self.shape.first() else {
             return Err(err(ExcType::TypeError, "iteration over a 0-d array"));
         };
@@ -748,33 +699,21 @@ impl NativeObject for NdArray {
         }
         Ok(Some(Value::iter_from_vec(items)))
     }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         getitem(it, self, key).map(Some)
     }
-    fn setitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value, v: Value) -> PyResult<bool> {
         setitem(it, self, key, &v)?;
         Ok(true)
     }
     fn binary_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        cx: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
     ) -> PyResult<Option<Value>> {
-        let me = Value::Native(this.clone());
+        let me = Value::Native(cx.this.clone());
         if !reflected && crate::binding::tensor_of(other).is_some() {
             // numpy 2.4 with PyTorch 2.15: `ndarray <op> tensor` fails (tensor <op> ndarray works)
             return Err(err(
@@ -794,50 +733,33 @@ impl NativeObject for NdArray {
                 return Ok(None);
             }
             return if reflected {
-                matmul_values(it, other, &me).map(Some)
+                matmul_values(cx.it, other, &me).map(Some)
             } else {
-                matmul_values(it, &me, other).map(Some)
+                matmul_values(cx.it, &me, other).map(Some)
             };
         }
         let Some(b) = bin_of(op) else { return Ok(None) };
-        arith(it, &me, b, other, reflected)
+        arith(cx.it, &me, b, other, reflected)
     }
-    fn inplace_op(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: BinOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        let me = Value::Native(this.clone());
+    fn inplace_op(&self, cx: NativeCx<'_>, op: BinOp, other: &Value) -> PyResult<Option<Value>> {
+        let me = Value::Native(cx.this.clone());
         let Some(b) = bin_of(op) else { return Ok(None) };
         if !ops::is_operand(other) {
             return Ok(None);
         }
-        let x = operand(it, &me)?;
-        let y = operand(it, other)?;
+        let x = operand(cx.it, &me)?;
+        let y = operand(cx.it, other)?;
         let out = ops::binary(b, &x, &y)?;
         store_into(self, &out, op.dunder().trim_matches('_'))?;
         Ok(Some(me))
     }
-    fn unary_op(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: PyUnary,
-    ) -> PyResult<Option<Value>> {
-        unary_value(it, &Value::Native(this.clone()), op).map(Some)
+    fn unary_op(&self, cx: NativeCx<'_>, op: PyUnary) -> PyResult<Option<Value>> {
+        unary_value(cx, op).map(Some)
     }
-    fn compare(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        arith(it, &Value::Native(this.clone()), Bin::Cmp(op), other, false)
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
+        compare_values(cx, op, other)
     }
-    fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
+    fn bool(&self, _: NativeCx<'_>) -> PyResult<Option<bool>> {
         if self.size() != 1 {
             return Err(err(
                 ExcType::ValueError,
@@ -846,17 +768,13 @@ impl NativeObject for NdArray {
         }
         Ok(Some(self.values()?[0] != 0.0))
     }
-    fn to_int(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn to_int(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         if self.size() != 1 || self.dtype().category() == Category::Floating {
             return Ok(None);
         }
         Ok(Some(self.values()?[0] as i64))
     }
-    fn to_float(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<f64>> {
+    fn to_float(&self, _: NativeCx<'_>) -> PyResult<Option<f64>> {
         if self.size() != 1 {
             return Err(err(
                 ExcType::TypeError,
@@ -865,12 +783,7 @@ impl NativeObject for NdArray {
         }
         Ok(Some(self.values()?[0]))
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        v: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, _: NativeCx<'_>, v: &Value) -> PyResult<Option<bool>> {
         let x = v.as_float();
         Ok(Some(x.is_some_and(|x| {
             self.values().unwrap_or_default().contains(&x)

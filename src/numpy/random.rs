@@ -11,41 +11,28 @@ use super::bit_stream::{
 };
 use crate::engine::dtype::DType;
 use crate::script::ExcType;
-use crate::script::{Args, Interpreter, Module, NativeObject, PyResult, Value};
+use crate::script::{Args, Interpreter, Module, Mt19937, NativeObject, PyResult, Value};
 use std::cell::RefCell;
-use std::rc::Rc;
 
-const N: usize = 624;
-const M: usize = 397;
-
+/// numpy's legacy `RandomState`: the MT19937 of Python's `random` (one generator, two APIs)
+/// and the second normal of the polar method's pair.
 #[derive(Clone)]
 pub(crate) struct State {
-    mt: [u32; N],
-    pos: usize,
+    mt: Mt19937,
     gauss: Option<f64>,
 }
 
 impl State {
     pub(crate) fn new(seed: u32) -> State {
-        let mut mt = [0u32; N];
-        let mut s = seed;
-        for (pos, slot) in mt.iter_mut().enumerate() {
-            *slot = s;
-            s = 1_812_433_253u32
-                .wrapping_mul(s ^ (s >> 30))
-                .wrapping_add(pos as u32 + 1);
-        }
         State {
-            mt,
-            pos: N,
+            mt: Mt19937::init_genrand(seed),
             gauss: None,
         }
     }
 
+    /// `legacy_double`: 53 random bits in [0, 1), as `random.random()` makes them.
     pub(crate) fn double(&mut self) -> f64 {
-        let a = (self.next32() >> 5) as f64;
-        let b = (self.next32() >> 6) as f64;
-        (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0
+        self.mt.random()
     }
 
     pub(crate) fn gauss(&mut self) -> f64 {
@@ -78,25 +65,7 @@ impl State {
 
 impl BitStream for State {
     fn next32(&mut self) -> u32 {
-        if self.pos >= N {
-            let mt = &mut self.mt;
-            for i in 0..N {
-                let y = (mt[i] & 0x8000_0000) | (mt[(i + 1) % N] & 0x7fff_ffff);
-                let mut v = mt[(i + M) % N] ^ (y >> 1);
-                if y & 1 != 0 {
-                    v ^= 0x9908_b0df;
-                }
-                mt[i] = v;
-            }
-            self.pos = 0;
-        }
-        let mut y = self.mt[self.pos];
-        self.pos += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^= y >> 18;
-        y
+        self.mt.next_u32()
     }
 
     fn next64(&mut self) -> u64 {
@@ -135,20 +104,7 @@ fn dims(it: &mut Interpreter, args: &Args, name: &str) -> PyResult<Option<Vec<us
     if args.positional.is_empty() {
         return Ok(None);
     }
-    let mut s = Vec::new();
-    for v in &args.positional {
-        let d = it.index_int(v)?;
-        if d < 0 {
-            return Err(err(
-                ExcType::ValueError,
-                "negative dimensions are not allowed",
-            ));
-        }
-        s.push(d as usize);
-    }
-    // the draws as f64 and the array: asked for before any draw
-    super::array::ensure_room(&s, DType::Float64, 16)?;
-    Ok(Some(s))
+    super::funcs::dims_of(it, &args.positional).map(Some)
 }
 
 /// `size` float64 draws (one scalar when None): standard normal (the polar method) or

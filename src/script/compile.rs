@@ -1560,25 +1560,25 @@ impl<'s> Compiler<'s> {
             }
         }
         let call_marks = self.marks(c, Anchor::None);
+        let call = CallArgs {
+            args,
+            kws,
+            star,
+            line,
+        };
         if let ast::Expr::Attribute(a) = &*c.func {
             let obj = self.expr(&a.value)?;
             return Ok(Expr::CallMethod {
                 obj: Box::new(obj),
                 name: self.name(a.attr.as_str()),
-                args,
-                kws,
-                star,
-                line,
+                call,
                 marks: Box::new([call_marks, self.marks(a, Anchor::None)]),
             });
         }
         let func = self.expr(&c.func)?;
         Ok(Expr::Call {
             func: Box::new(func),
-            args,
-            kws,
-            star,
-            line,
+            call,
             marks: call_marks,
         })
     }

@@ -102,6 +102,13 @@ impl PyException {
     pub fn type_error(msg: impl Into<String>) -> PyException {
         PyException::new(ExcType::TypeError, msg)
     }
+    /// CPython's TypeError for a value of type `type_name` where an integer (`__index__`) is
+    /// needed: `range(1.5)`, `[].insert('a', 1)`, `random.getrandbits(2.0)`.
+    pub(crate) fn not_an_integer(type_name: impl std::fmt::Display) -> PyException {
+        PyException::type_error(format!(
+            "'{type_name}' object cannot be interpreted as an integer"
+        ))
+    }
     pub(crate) fn value_error(msg: impl Into<String>) -> PyException {
         PyException::new(ExcType::ValueError, msg)
     }

@@ -190,6 +190,16 @@ pub enum FPart {
     },
 }
 
+/// What a call passes, the same for `f(...)` and `obj.name(...)`: the argument expressions,
+/// the keyword ones (`None` for `**kw`), whether any is starred or `**` (the slow path that
+/// expands them), and the call's line.
+pub struct CallArgs {
+    pub args: Vec<Expr>,
+    pub kws: Vec<(Option<Rc<str>>, Expr)>,
+    pub star: bool,
+    pub line: u32,
+}
+
 pub enum Expr {
     Const(Value),
     Fast(u32),
@@ -205,20 +215,14 @@ pub enum Expr {
     Slice(Option<Box<Expr>>, Option<Box<Expr>>, Option<Box<Expr>>),
     Call {
         func: Box<Expr>,
-        args: Vec<Expr>,
-        kws: Vec<(Option<Rc<str>>, Expr)>,
-        star: bool,
-        line: u32,
+        call: CallArgs,
         marks: Marks,
     },
     /// `obj.name(args)`: avoids making a bound method object per call.
     CallMethod {
         obj: Box<Expr>,
         name: Rc<str>,
-        args: Vec<Expr>,
-        kws: Vec<(Option<Rc<str>>, Expr)>,
-        star: bool,
-        line: u32,
+        call: CallArgs,
         /// The call's markers, then those of `obj.name` (a failed method lookup).
         marks: Box<[Marks; 2]>,
     },

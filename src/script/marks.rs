@@ -239,48 +239,54 @@ mod tests {
         m.render(src).unwrap_or_default()
     }
 
+    /// Each `(line, node, (a, b), expected)`: the marker line for `node` in `line`, its anchor
+    /// made by `anchor(start of node, a, b)`.
+    fn check_marks(
+        cases: &[(&str, &str, (usize, usize), &str)],
+        anchor: fn(usize, usize, usize) -> Anchor,
+    ) {
+        for &(src, node, (a, b), want) in cases {
+            assert_eq!(marks(src, node, |s| anchor(s, a, b)), want, "{src}");
+        }
+    }
+
     // Expected strings are CPython 3.11.7's output for the same lines.
     #[test]
     fn binary_operations_mark_the_operator() {
-        let bin = |l: usize, r: usize| {
-            move |s: usize| Anchor::Binary {
-                left_end: s + l,
-                right_start: s + r,
-            }
-        };
-        assert_eq!(marks("1 / x", "1 / x", bin(1, 4)), "    ~~^~~");
-        assert_eq!(marks("y = 1/0 # hi", "1/0", bin(1, 2)), "        ~^~");
-        assert_eq!(
-            marks("y = ( 1 )/0", "( 1 )/0", bin(3, 6)),
-            "        ~~~~~^~"
-        );
-        assert_eq!(
-            marks("y = 2 + 1 // x * 3", "1 // x", bin(1, 5)),
-            "            ~~^^~~"
-        );
-        assert_eq!(
-            marks("y = \"中文\" + 1", "\"中文\" + 1", bin(8, 11)),
-            "        ~~~~~~~^~~"
-        );
+        let cases = [
+            ("1 / x", "1 / x", (1, 4), "    ~~^~~"),
+            ("y = 1/0 # hi", "1/0", (1, 2), "        ~^~"),
+            ("y = ( 1 )/0", "( 1 )/0", (3, 6), "        ~~~~~^~"),
+            ("y = 2 + 1 // x * 3", "1 // x", (1, 5), "            ~~^^~~"),
+            (
+                "y = \"中文\" + 1",
+                "\"中文\" + 1",
+                (8, 11),
+                "        ~~~~~~~^~~",
+            ),
+        ];
+        check_marks(&cases, |s, l, r| Anchor::Binary {
+            left_end: s + l,
+            right_start: s + r,
+        });
     }
 
     #[test]
     fn subscripts_mark_the_brackets() {
-        let sub = |v: usize, e: usize| {
-            move |s: usize| Anchor::Subscript {
-                value_end: s + v,
-                slice_end: s + e,
-            }
-        };
-        assert_eq!(marks("x[5]", "x[5]", sub(1, 3)), "    ~^^^");
-        assert_eq!(
-            marks("y = [1][ 5 ]", "[1][ 5 ]", sub(3, 6)),
-            "        ~~~^^^^^"
-        );
-        assert_eq!(
-            marks("    return a[0][1]", "a[0][1]", sub(4, 6)),
-            "           ~~~~^^^"
-        );
+        let cases = [
+            ("x[5]", "x[5]", (1, 3), "    ~^^^"),
+            ("y = [1][ 5 ]", "[1][ 5 ]", (3, 6), "        ~~~^^^^^"),
+            (
+                "    return a[0][1]",
+                "a[0][1]",
+                (4, 6),
+                "           ~~~~^^^",
+            ),
+        ];
+        check_marks(&cases, |s, v, e| Anchor::Subscript {
+            value_end: s + v,
+            slice_end: s + e,
+        });
     }
 
     #[test]

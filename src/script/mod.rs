@@ -84,8 +84,9 @@ pub use syntax_error::MAX_SOURCE;
 pub use errors::{PyException, PyResult, ScriptError, TraceEntry};
 pub use exc_type::ExcType;
 pub use interp::{CallGuard, DEFAULT_RECURSION_LIMIT, GuardedWorld, Interpreter, Limits};
+pub(crate) use modules::mt::Mt19937;
 pub(crate) use modules::structseq::StructSeq;
-pub use native::{Args, BinOp, CmpOp, NativeFn, NativeObject, UnaryOp};
+pub use native::{Args, BinOp, CmpOp, NativeCx, NativeFn, NativeObject, UnaryOp};
 pub use pystr::PyStr;
 pub use value::{Class, Dict, HKey, Instance, Module, Value};
 

@@ -375,12 +375,29 @@ pub(crate) fn missing_args_message(fname: &str, missing: &[&str], kind: &str) ->
     )
 }
 
+/// What every [`NativeObject`] method is called with besides `self` and its own operands: the
+/// object as the `Rc` the script holds, and the interpreter. One value rather than two
+/// parameters, so each method's signature says only what is particular to it; implementors
+/// take the parts they use by destructuring (`NativeCx { it, .. }: NativeCx<'_>`).
+pub struct NativeCx<'a> {
+    /// The same object as `self`, as the script's `Rc`: capture a clone of it in bound methods
+    /// (`Value::native_fn` closures) so that `t.sum` keeps the tensor alive exactly as long as
+    /// the bound method lives.
+    pub this: &'a Rc<dyn NativeObject>,
+    pub it: &'a mut Interpreter,
+}
+
+impl<'a> NativeCx<'a> {
+    pub fn new(this: &'a Rc<dyn NativeObject>, it: &'a mut Interpreter) -> NativeCx<'a> {
+        NativeCx { this, it }
+    }
+}
+
 /// A Rust object living in the script as a Python value (`Value::Native`).
 ///
-/// `this` is the same object as `self`, as the `Rc` the script holds: capture a clone of it in
-/// bound methods (`Value::native_fn` closures) so that `t.sum` keeps the tensor alive exactly as
-/// long as the bound method lives. Return `Ok(None)` for "not supported here": the interpreter
-/// then does what CPython does (tries the reflected operator, raises the standard TypeError, …).
+/// Each method gets a [`NativeCx`] with the object's `Rc` and the interpreter. Return
+/// `Ok(None)` for "not supported here": the interpreter then does what CPython does (tries the
+/// reflected operator, raises the standard TypeError, …).
 #[allow(unused_variables)]
 pub trait NativeObject: Any {
     /// The Python type name: `type(x).__name__`, and the name in error messages.
@@ -394,12 +411,7 @@ pub trait NativeObject: Any {
 
     /// `x.name`. `Ok(None)` → `AttributeError: 'T' object has no attribute 'name'`. The
     /// default answers from [`NativeObject::plain_attr`].
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, cx: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         Ok(self.plain_attr(name))
     }
     /// `x.name` for attributes read off the object alone (`dtype.itemsize`, `device.type`): most
@@ -411,32 +423,15 @@ pub trait NativeObject: Any {
     /// `x.name(...)` for a method reached through `Value::BuiltinMethod` (what `getattr` returns
     /// for types that keep a method table instead of building a closure per attribute access).
     /// `Ok(None)`: no such method.
-    fn call_method(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-        args: Args,
-    ) -> PyResult<Option<Value>> {
+    fn call_method(&self, cx: NativeCx<'_>, name: &str, args: Args) -> PyResult<Option<Value>> {
         Ok(None)
     }
     /// `x.name = v`. `Ok(false)` → AttributeError.
-    fn setattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setattr(&self, cx: NativeCx<'_>, name: &str, v: Value) -> PyResult<bool> {
         Ok(false)
     }
     /// `x(...)`. The default raises `TypeError: 'T' object is not callable`.
-    fn call(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        args: Args,
-    ) -> PyResult<Value> {
+    fn call(&self, cx: NativeCx<'_>, args: Args) -> PyResult<Value> {
         Err(PyException::new(
             ExcType::TypeError,
             format!("'{}' object is not callable", self.type_name()),
@@ -446,8 +441,7 @@ pub trait NativeObject: Any {
     /// NotImplemented.
     fn binary_op(
         &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        cx: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
@@ -455,33 +449,16 @@ pub trait NativeObject: Any {
         Ok(None)
     }
     /// `x <op>= other` in place (`t += 1`). `Ok(None)` → falls back to `binary_op` and rebinding.
-    fn inplace_op(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: BinOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn inplace_op(&self, cx: NativeCx<'_>, op: BinOp, other: &Value) -> PyResult<Option<Value>> {
         Ok(None)
     }
-    fn unary_op(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: UnaryOp,
-    ) -> PyResult<Option<Value>> {
+    fn unary_op(&self, cx: NativeCx<'_>, op: UnaryOp) -> PyResult<Option<Value>> {
         Ok(None)
     }
     /// Rich comparison. `Ok(None)` = NotImplemented (then `==` falls back to identity, `<`
     /// raises "'<' not supported between instances of …"). The default answers `==` and `!=`
     /// from [`NativeObject::equals`].
-    fn compare(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
         Ok(match (op, self.equals(other)) {
             (CmpOp::Eq, Some(same)) => Some(Value::Bool(same)),
             (CmpOp::Ne, Some(same)) => Some(Value::Bool(!same)),
@@ -495,57 +472,41 @@ pub trait NativeObject: Any {
         None
     }
     /// `x[key]`; slices arrive as `Value::Slice`, `x[a, b]` as a tuple.
-    fn getitem(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, cx: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         Ok(None)
     }
     /// `x[key] = v`. `Ok(false)` → "'T' object does not support item assignment".
-    fn setitem(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setitem(&self, cx: NativeCx<'_>, key: &Value, v: Value) -> PyResult<bool> {
         Ok(false)
     }
     /// `del x[key]`. `Ok(false)` → "'T' object doesn't support item deletion".
-    fn delitem(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<bool> {
+    fn delitem(&self, cx: NativeCx<'_>, key: &Value) -> PyResult<bool> {
         Ok(false)
     }
     /// `len(x)`. `Ok(None)` → "object of type 'T' has no len()".
-    fn len(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, cx: NativeCx<'_>) -> PyResult<Option<usize>> {
         Ok(None)
     }
     /// `iter(x)` / `for v in x`: return an iterator value — e.g. `Value::iter_from_vec(items)`,
     /// or a native object that implements [`NativeObject::next`]. `Ok(None)` falls back to
     /// `getitem` with 0, 1, 2… until IndexError when `len` is known, else "not iterable".
-    fn iter(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, cx: NativeCx<'_>) -> PyResult<Option<Value>> {
         Ok(None)
     }
     /// For native iterators: the next item, `Ok(None)` when exhausted (StopIteration).
-    fn next(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn next(&self, cx: NativeCx<'_>) -> PyResult<Option<Value>> {
         Err(PyException::new(
             ExcType::TypeError,
             format!("'{}' object is not an iterator", self.type_name()),
         ))
     }
     /// Truth value (`if x:`). `Ok(None)` → `len` if known, else true.
-    fn bool(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<bool>> {
+    fn bool(&self, cx: NativeCx<'_>) -> PyResult<Option<bool>> {
         Ok(None)
     }
     /// `repr(x)`. `Ok(None)` → `<T object at 0x…>`. The default answers from
     /// [`NativeObject::plain_repr`].
-    fn repr(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, cx: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(self.plain_repr())
     }
     /// `repr(x)` when it is made from the object alone (`torch.float32`, `device(type='cpu')`).
@@ -553,52 +514,37 @@ pub trait NativeObject: Any {
         None
     }
     /// `str(x)` / `print(x)`. `Ok(None)` → repr.
-    fn str(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn str(&self, cx: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(None)
     }
     /// `format(x, spec)` / `f"{x:spec}"`. `Ok(None)` → str(x) if spec is empty, else TypeError.
-    fn format(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        spec: &str,
-    ) -> PyResult<Option<String>> {
+    fn format(&self, cx: NativeCx<'_>, spec: &str) -> PyResult<Option<String>> {
         Ok(None)
     }
     /// `hash(x)`; `Ok(None)` → identity hash (like object.__hash__). Objects that return a
     /// hash are dict keys equal when their hashes and type names are equal.
-    fn hash(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, cx: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(None)
     }
     /// `with x as v:` entry; the returned value is bound to `v`. `Ok(None)` → TypeError
     /// "'T' object does not support the context manager protocol".
-    fn enter(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn enter(&self, cx: NativeCx<'_>) -> PyResult<Option<Value>> {
         Ok(None)
     }
     /// `with` exit; `exc` is the exception instance when the body raised. Return `Ok(true)` to
     /// swallow it.
-    fn exit(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        exc: Option<&Value>,
-    ) -> PyResult<bool> {
+    fn exit(&self, cx: NativeCx<'_>, exc: Option<&Value>) -> PyResult<bool> {
         Ok(false)
     }
     /// `v in x`. `Ok(None)` → iterate and compare.
-    fn contains(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        v: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, cx: NativeCx<'_>, v: &Value) -> PyResult<Option<bool>> {
         Ok(None)
     }
     /// `int(x)`, `float(x)`, `x.__index__` (range(n) where n is a 0-d tensor): conversions.
-    fn to_int(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn to_int(&self, cx: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(None)
     }
-    fn to_float(&self, this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<f64>> {
+    fn to_float(&self, cx: NativeCx<'_>) -> PyResult<Option<f64>> {
         Ok(None)
     }
     /// `dir(x)` helpers and `hasattr` do not need this; it only feeds `dir()`.

@@ -6,6 +6,7 @@ use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
 use super::value::Value;
 use crate::script::ExcType;
+use crate::script::NativeCx;
 
 /// Shortest round-trip digits and decimal exponent of a finite nonzero float:
 /// value = 0.d1d2d3… × 10^exp  (returned as digits "d1d2…" and exp such that
@@ -818,7 +819,7 @@ pub(crate) fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> P
                     Value::BigInt(_) => v.clone(),
                     other => {
                         let native = match other {
-                            Value::Native(n) => n.to_int(n, it)?,
+                            Value::Native(n) => n.to_int(NativeCx::new(n, it))?,
                             _ => None,
                         };
                         match native {
@@ -857,7 +858,9 @@ pub(crate) fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> P
                 }
                 // a native number (a one-element tensor) converts through its __float__
                 let native = match &v {
-                    Value::Native(n) if v.as_float().is_none() => n.to_float(n, it)?,
+                    Value::Native(n) if v.as_float().is_none() => {
+                        n.to_float(NativeCx::new(n, it))?
+                    }
                     _ => None,
                 };
                 let f = v.as_float().or(native).ok_or_else(|| {

@@ -38,33 +38,12 @@ fn scan(src: &str, only_depth: bool) -> Scan {
         let c = b[i];
         match c {
             b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+                i = skip_comment(b, i);
                 continue;
             }
             b'\'' | b'"' => {
-                let triple = i + 2 < b.len() && b[i + 1] == c && b[i + 2] == c;
-                let q = c;
-                i += if triple { 3 } else { 1 };
-                while i < b.len() {
-                    if b[i] == b'\\' {
-                        i += 2;
-                        continue;
-                    }
-                    if triple {
-                        if i + 2 < b.len() && b[i] == q && b[i + 1] == q && b[i + 2] == q {
-                            i += 3;
-                            break;
-                        }
-                    } else if b[i] == q {
-                        i += 1;
-                        break;
-                    } else if b[i] == b'\n' {
-                        break;
-                    }
-                    i += 1;
-                }
+                // a newline that ends a one-line string is left for this loop to see
+                i = skip_string(b, i).0;
                 continue;
             }
             b'(' | b'[' | b'{' => {
@@ -155,6 +134,40 @@ fn scan(src: &str, only_depth: bool) -> Scan {
     Scan::Ok
 }
 
+/// Skips the comment that starts at `b[i]`: the index of the newline that ends it (or the end).
+fn skip_comment(b: &[u8], i: usize) -> usize {
+    b[i..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |n| i + n)
+}
+
+/// Skips the string literal whose opening quote is `b[i]` (escapes and triple quotes included).
+/// Returns the index just past its closing quote, `false`; or, for a one-line string that a
+/// newline ends before its quote, the newline's index and `true`.
+fn skip_string(b: &[u8], mut i: usize) -> (usize, bool) {
+    let q = b[i];
+    let triple = i + 2 < b.len() && b[i + 1] == q && b[i + 2] == q;
+    i += if triple { 3 } else { 1 };
+    while i < b.len() {
+        if b[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if triple {
+            if i + 2 < b.len() && b[i] == q && b[i + 1] == q && b[i + 2] == q {
+                return (i + 3, false);
+            }
+        } else if b[i] == q {
+            return (i + 1, false);
+        } else if b[i] == b'\n' {
+            return (i, true);
+        }
+        i += 1;
+    }
+    (i, false)
+}
+
 /// Right-recursive constructs (`a ** b ** c`, `x if c else y if …`, `lambda: lambda: …`,
 /// `not not …`) recurse in the parser once per occurrence: bound them per logical line, and
 /// bound indentation depth (CPython: "too many levels of indentation" at 100).
@@ -195,31 +208,13 @@ fn scan_chains(src: &str) -> Option<PyException> {
         }
         match c {
             b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
+                i = skip_comment(b, i);
                 continue;
             }
             b'\'' | b'"' => {
-                let q = c;
-                let triple = i + 2 < b.len() && b[i + 1] == q && b[i + 2] == q;
-                i += if triple { 3 } else { 1 };
-                while i < b.len() {
-                    if b[i] == b'\\' {
-                        i += 2;
-                        continue;
-                    }
-                    if triple {
-                        if i + 2 < b.len() && b[i] == q && b[i + 1] == q && b[i + 2] == q {
-                            i += 3;
-                            break;
-                        }
-                    } else if b[i] == q || b[i] == b'\n' {
-                        i += 1;
-                        break;
-                    }
-                    i += 1;
-                }
+                // the newline that ends a one-line string left open goes with the string
+                let (end, open_at_newline) = skip_string(b, i);
+                i = end + usize::from(open_at_newline);
                 continue;
             }
             b'(' | b'[' | b'{' => depth += 1,
@@ -410,4 +405,21 @@ pub(super) fn convert(err: &ParseError, src: &str) -> PyException {
         col = 1;
     }
     syntax(kind, &msg, line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip_string;
+
+    #[test]
+    fn string_skipping_ends_past_the_closing_quote() {
+        assert_eq!(skip_string(b"'a\\'b' + 1", 0), (6, false));
+        assert_eq!(skip_string(b"x = \"\"\"a\n\"b\"\"\"", 4), (14, false));
+    }
+
+    #[test]
+    fn a_one_line_string_stops_at_the_newline_that_ends_it() {
+        assert_eq!(skip_string(b"'abc\nd'", 0), (4, true));
+        assert_eq!(skip_string(b"'abc", 0), (4, false));
+    }
 }

@@ -1230,6 +1230,14 @@ impl Value {
         }
     }
     /// The items of a list or tuple (a copy of the element references).
+    /// The indices of a subscript key one by one: `x[a, b]` arrives as the tuple `(a, b)`,
+    /// `x[a]` as `a` alone.
+    pub(crate) fn subscript_items(&self) -> Vec<Value> {
+        match self {
+            Value::Tuple(t) => (**t).clone(),
+            _ => vec![self.clone()],
+        }
+    }
     pub fn as_vec(&self) -> Option<Vec<Value>> {
         match self {
             Value::List(l) => Some(l.borrow().clone()),

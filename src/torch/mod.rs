@@ -702,12 +702,8 @@ pub(crate) fn index_items(
     rt: &Rc<Runtime>,
     key: &Value,
 ) -> PyResult<Vec<TensorIndex>> {
-    let parts = match key {
-        Value::Tuple(t) => (**t).clone(),
-        _ => vec![key.clone()],
-    };
     let mut out = Vec::new();
-    for p in &parts {
+    for p in &key.subscript_items() {
         out.push(match p {
             Value::None => TensorIndex::None,
             Value::Ellipsis => TensorIndex::Ellipsis,
@@ -719,21 +715,10 @@ pub(crate) fn index_items(
             }
             Value::Int(i) => TensorIndex::Int(*i),
             Value::BigInt(_) => return Err(check_long(p).unwrap_err()),
+            // Slice bounds clamp, as PySlice_Unpack does.
             Value::Slice(s) => {
-                let mut b = [None, None, None];
-                for (k, x) in s.iter().enumerate() {
-                    if !x.is_none() {
-                        // Slice bounds clamp, as PySlice_Unpack does.
-                        b[k] = Some(it.slice_int(x)?);
-                    }
-                }
-                if b[2] == Some(0) {
-                    return Err(PyException::new(
-                        ExcType::ValueError,
-                        "slice step cannot be zero",
-                    ));
-                }
-                TensorIndex::Slice(b[0], b[1], b[2])
+                let [start, stop, step] = it.slice_ints(s)?;
+                TensorIndex::Slice(start, stop, step)
             }
             // a range indexes like the list of its ints (PyTorch treats it as a sequence)
             Value::Range(r) => {

@@ -7,7 +7,9 @@ use super::{at_line, py_err};
 use crate::engine::dtype::Scalar;
 use crate::engine::{DType, DeviceSpec, Runtime};
 use crate::script::ExcType;
-use crate::script::{Args, CmpOp, Interpreter, NativeObject, PyException, PyResult, Value};
+use crate::script::{
+    Args, CmpOp, Interpreter, NativeCx, NativeObject, PyException, PyResult, Value,
+};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -35,7 +37,7 @@ impl NativeObject for PyMemoryFormat {
     fn equals(&self, other: &Value) -> Option<bool> {
         other.downcast::<PyMemoryFormat>().map(|o| self.0 == o.0)
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         let index = MEMORY_FORMATS.iter().position(|n| *n == self.0);
         Ok(Some(2000 + index.unwrap_or(0) as i64))
     }
@@ -63,13 +65,13 @@ impl NativeObject for PyDevice {
     fn plain_repr(&self) -> Option<String> {
         Some(self.0.repr())
     }
-    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn str(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(self.0.to_string()))
     }
     fn equals(&self, other: &Value) -> Option<bool> {
         other.downcast::<PyDevice>().map(|o| self.0 == o.0)
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, _: NativeCx<'_>) -> PyResult<Option<i64>> {
         Ok(Some(
             self.0.index.map(|i| i as i64).unwrap_or(-1) * 31 + self.0.kind.name().len() as i64,
         ))
@@ -92,8 +94,7 @@ impl NativeObject for PySize {
     /// `size + tuple` and `tuple + size` (Size subclasses tuple; the sum is a Size).
     fn binary_op(
         &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
+        _: NativeCx<'_>,
         op: crate::script::BinOp,
         other: &Value,
         reflected: bool,
@@ -139,18 +140,13 @@ impl NativeObject for PySize {
     fn plain_repr(&self) -> Option<String> {
         Some(crate::engine::tensor::size_repr(&self.0))
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         Ok(Some(self.0.len()))
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, _: NativeCx<'_>) -> PyResult<Option<Value>> {
         Ok(Some(Value::iter_from_vec(self.items())))
     }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         let t = Value::tuple(self.items());
         let r = it.getitem(&t, key)?;
         if let Value::Tuple(items) = &r {
@@ -162,31 +158,22 @@ impl NativeObject for PySize {
         }
         Ok(Some(r))
     }
-    fn compare(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
         let o: Vec<Value> = match other {
             v if v.downcast::<PySize>().is_some() => v.downcast::<PySize>().unwrap().items(),
             Value::Tuple(_) => other.as_vec().unwrap_or_default(),
             _ => return Ok(None),
         };
-        let r = it.compare(op, &Value::tuple(self.items()), &Value::tuple(o))?;
+        let r = cx
+            .it
+            .compare(op, &Value::tuple(self.items()), &Value::tuple(o))?;
         Ok(Some(r))
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<i64>> {
         let k = it.hkey(&Value::tuple(self.items()))?;
         Ok(Some(k.py_hash()))
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        v: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, _: NativeCx<'_>, v: &Value) -> PyResult<Option<bool>> {
         Ok(Some(
             v.as_int()
                 .is_some_and(|i| self.0.iter().any(|&d| d as i64 == i)),
@@ -255,7 +242,7 @@ impl NativeObject for GradFn {
     }
     /// A custom `autograd.Function`'s node is a Python class of torch.autograd.function:
     /// `<torch.autograd.function.SqBackward object at 0x...>`; built-in nodes print bare.
-    fn repr(&self, this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, NativeCx { this, .. }: NativeCx<'_>) -> PyResult<Option<String>> {
         if !self.node.as_ref().is_some_and(|n| n.is_python_function()) {
             return Ok(None);
         }
@@ -341,11 +328,7 @@ impl NativeObject for GradMode {
     fn type_name(&self) -> &str {
         self.name
     }
-    fn enter(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<Value>> {
+    fn enter(&self, _: NativeCx<'_>) -> PyResult<Option<Value>> {
         if self.set_on_create {
             return Ok(Some(Value::None));
         }
@@ -357,24 +340,14 @@ impl NativeObject for GradMode {
         }
         Ok(Some(Value::None))
     }
-    fn exit(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        _exc: Option<&Value>,
-    ) -> PyResult<bool> {
+    fn exit(&self, _: NativeCx<'_>, _exc: Option<&Value>) -> PyResult<bool> {
         self.rt.set_grad_enabled(self.prev.get());
         if self.inference.is_some() {
             self.rt.set_inference_mode(self.prev_inference.get());
         }
         Ok(false)
     }
-    fn call(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        args: Args,
-    ) -> PyResult<Value> {
+    fn call(&self, _: NativeCx<'_>, args: Args) -> PyResult<Value> {
         // used as a decorator: each call of the function runs in this grad mode
         let Some(f) = args.positional.first().cloned() else {
             return Err(PyException::new(
@@ -424,7 +397,7 @@ impl NativeObject for CudaDeviceCtx {
     fn type_name(&self) -> &str {
         "device"
     }
-    fn enter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn enter(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
         self.prev.set(self.rt.current_device());
         if self.index >= 0 {
@@ -432,12 +405,7 @@ impl NativeObject for CudaDeviceCtx {
         }
         Ok(Some(Value::None))
     }
-    fn exit(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        _exc: Option<&Value>,
-    ) -> PyResult<bool> {
+    fn exit(&self, _: NativeCx<'_>, _exc: Option<&Value>) -> PyResult<bool> {
         let _ = self.rt.set_device(self.prev.get() as i64);
         Ok(false)
     }
@@ -548,12 +516,7 @@ impl NativeObject for PyGenerator {
     fn type_name(&self) -> &str {
         "Generator"
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let g = self.generator.clone();
         let rt = self.rt.clone();
         let me = this.clone();
@@ -590,7 +553,7 @@ impl NativeObject for PyGenerator {
             _ => None,
         })
     }
-    fn repr(&self, this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, NativeCx { this, .. }: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(format!(
             "<torch._C.Generator object at {:#x}>",
             Rc::as_ptr(this) as *const u8 as usize

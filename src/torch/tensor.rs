@@ -13,7 +13,8 @@ use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
 use crate::script::ExcType;
 use crate::script::StructSeq;
 use crate::script::{
-    Args, BinOp, CmpOp, Interpreter, NativeObject, PyException, PyResult, UnaryOp as PyUnary, Value,
+    Args, BinOp, CmpOp, Interpreter, NativeCx, NativeObject, PyException, PyResult,
+    UnaryOp as PyUnary, Value,
 };
 use std::rc::Rc;
 
@@ -1406,21 +1407,10 @@ impl NativeObject for PyTensor {
     fn type_name(&self) -> &str {
         if self.param { "Parameter" } else { "Tensor" }
     }
-    fn call_method(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-        args: Args,
-    ) -> PyResult<Option<Value>> {
-        super::registry::call_method(it, &self.rt, Value::Native(this.clone()), name, args)
+    fn call_method(&self, cx: NativeCx<'_>, name: &str, args: Args) -> PyResult<Option<Value>> {
+        super::registry::call_method(cx.it, &self.rt, Value::Native(cx.this.clone()), name, args)
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, it }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
         let t = self.tensor();
         match name {
@@ -1493,13 +1483,7 @@ impl NativeObject for PyTensor {
         }
         Ok(None)
     }
-    fn setattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setattr(&self, NativeCx { it, .. }: NativeCx<'_>, name: &str, v: Value) -> PyResult<bool> {
         match name {
             "requires_grad" => {
                 let on = it.truthy(&v)?;
@@ -1530,20 +1514,19 @@ impl NativeObject for PyTensor {
     }
     fn binary_op(
         &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        cx: NativeCx<'_>,
         op: BinOp,
         other: &Value,
         reflected: bool,
     ) -> PyResult<Option<Value>> {
-        at_line(&self.rt, it);
+        at_line(&self.rt, cx.it);
         let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
         if other.downcast::<crate::numpy::NdArray>().is_some() {
             // PyTorch 2.15's Tensor.__array_wrap__ predates numpy 2's signature
             super::warn_as(
-                it,
+                cx.it,
                 "DeprecationWarning",
                 "__array_wrap__ must accept context and return_scalar arguments (positionally) in the future. (Deprecated NumPy 2.0)",
             )?;
@@ -1567,14 +1550,8 @@ impl NativeObject for PyTensor {
             self.rt.binary(bop, &a, &b).map_err(py_err)?,
         )))
     }
-    fn inplace_op(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: BinOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        at_line(&self.rt, it);
+    fn inplace_op(&self, cx: NativeCx<'_>, op: BinOp, other: &Value) -> PyResult<Option<Value>> {
+        at_line(&self.rt, cx.it);
         let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
@@ -1583,31 +1560,20 @@ impl NativeObject for PyTensor {
         };
         let t = self.rt.inplace(bop, &self.tensor(), &o).map_err(py_err)?;
         *self.t.borrow_mut() = t;
-        Ok(Some(Value::Native(this.clone())))
+        Ok(Some(Value::Native(cx.this.clone())))
     }
-    fn unary_op(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: PyUnary,
-    ) -> PyResult<Option<Value>> {
-        at_line(&self.rt, it);
+    fn unary_op(&self, cx: NativeCx<'_>, op: PyUnary) -> PyResult<Option<Value>> {
+        at_line(&self.rt, cx.it);
         let t = self.tensor();
         let r = match op {
             PyUnary::Neg => self.rt.unary(UnaryOp::Neg, &t),
-            PyUnary::Pos => return Ok(Some(Value::Native(this.clone()))),
+            PyUnary::Pos => return Ok(Some(Value::Native(cx.this.clone()))),
             PyUnary::Invert => self.rt.unary(UnaryOp::BitNot, &t),
         };
         Ok(Some(wrap(&self.rt, r.map_err(py_err)?)))
     }
-    fn compare(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
-        at_line(&self.rt, it);
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
+        at_line(&self.rt, cx.it);
         let Some(o) = operand_of(other)? else {
             return Ok(None);
         };
@@ -1617,24 +1583,13 @@ impl NativeObject for PyTensor {
             .map_err(py_err)?;
         Ok(Some(wrap(&self.rt, r)))
     }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
         let items = index_items(it, &self.rt, key)?;
         let r = self.rt.getitem(&self.tensor(), &items).map_err(py_err)?;
         Ok(Some(wrap(&self.rt, r)))
     }
-    fn setitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value, v: Value) -> PyResult<bool> {
         at_line(&self.rt, it);
         let items = index_items(it, &self.rt, key)?;
         let val = match operand_of(&v)? {
@@ -1654,7 +1609,7 @@ impl NativeObject for PyTensor {
             .map_err(py_err)?;
         Ok(true)
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         let t = self.t.borrow();
         if t.dim() == 0 {
             return Err(PyException::new(
@@ -1664,18 +1619,18 @@ impl NativeObject for PyTensor {
         }
         Ok(Some(t.shape()[0]))
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         at_line(&self.rt, it);
         let ts = self.tensor().unbind0().map_err(py_err)?;
         Ok(Some(Value::iter_from_vec(
             ts.into_iter().map(|t| wrap(&self.rt, t)).collect(),
         )))
     }
-    fn bool(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<bool>> {
+    fn bool(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<bool>> {
         at_line(&self.rt, it);
         Ok(Some(self.rt.to_bool(&self.tensor()).map_err(py_err)?))
     }
-    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<String>> {
         at_line(&self.rt, it);
         let s = self.rt.repr(&self.tensor()).map_err(py_err)?;
         Ok(Some(if self.param {
@@ -1684,12 +1639,7 @@ impl NativeObject for PyTensor {
             s
         }))
     }
-    fn format(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        spec: &str,
-    ) -> PyResult<Option<String>> {
+    fn format(&self, NativeCx { this, it }: NativeCx<'_>, spec: &str) -> PyResult<Option<String>> {
         at_line(&self.rt, it);
         let t = self.tensor();
         if t.dim() == 0 && !t.is_meta() {
@@ -1697,19 +1647,14 @@ impl NativeObject for PyTensor {
             return Ok(Some(it.format_value(&v, spec)?));
         }
         if spec.is_empty() {
-            return self.repr(this, it);
+            return self.repr(NativeCx::new(this, it));
         }
         Err(PyException::new(
             ExcType::TypeError,
             "unsupported format string passed to Tensor.__format__",
         ))
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        v: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, NativeCx { it, .. }: NativeCx<'_>, v: &Value) -> PyResult<Option<bool>> {
         at_line(&self.rt, it);
         let Some(o) = operand_of(v)? else {
             return Ok(None);
@@ -1721,7 +1666,7 @@ impl NativeObject for PyTensor {
         let any = self.rt.any(&eq, None, false).map_err(py_err)?;
         Ok(Some(self.rt.to_bool(&any).map_err(py_err)?))
     }
-    fn to_int(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn to_int(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<i64>> {
         at_line(&self.rt, it);
         one_element(&self.t.borrow())?;
         let s = self.rt.item(&self.tensor()).map_err(py_err)?;
@@ -1739,11 +1684,7 @@ impl NativeObject for PyTensor {
             other => other.as_f64() as i64,
         }))
     }
-    fn to_float(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-    ) -> PyResult<Option<f64>> {
+    fn to_float(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<f64>> {
         at_line(&self.rt, it);
         one_element(&self.t.borrow())?;
         // PyTorch warns only while grad mode is on (float(loss) under no_grad is silent)
@@ -1910,12 +1851,7 @@ impl NativeObject for HookHandle {
     fn type_name(&self) -> &str {
         "RemovableHandle"
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let me = this.clone();
         Ok(match name {
             "remove" => Some(Value::native_fn("remove", move |_, _| {

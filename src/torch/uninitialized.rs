@@ -9,7 +9,9 @@
 
 use super::PyTensor;
 use super::py_err;
-use crate::script::{Args, ExcType, Interpreter, NativeObject, PyException, PyResult, Value};
+use crate::script::{
+    Args, ExcType, Interpreter, NativeCx, NativeObject, PyException, PyResult, Value,
+};
 use std::rc::Rc;
 
 const SHAPE_ERROR: &str = "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in `load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call `forward` to initialize the parameters before accessing their attributes.";
@@ -79,12 +81,7 @@ impl NativeObject for Uninitialized {
     fn type_name(&self) -> &str {
         self.name()
     }
-    fn getattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { it, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         match name {
             "shape" => return Err(PyException::new(ExcType::RuntimeError, SHAPE_ERROR)),
             "to" | "cpu" | "cuda" | "float" | "double" | "half" | "bfloat16" | "type" => {
@@ -97,12 +94,12 @@ impl NativeObject for Uninitialized {
             // methods PyTorch answers for an uninitialized parameter
             "size" | "is_floating_point" | "is_complex" | "get_device" | "element_size" => {
                 let e = self.empty_obj();
-                return e.getattr(&e, it, name);
+                return e.getattr(NativeCx::new(&e, it), name);
             }
             _ => {}
         }
         let e = self.empty_obj();
-        match e.getattr(&e, it, name)? {
+        match e.getattr(NativeCx::new(&e, it), name)? {
             Some(Value::BuiltinMethod(_) | Value::NativeFn(_) | Value::BoundMethod(_)) => {
                 let method = name.to_string();
                 Ok(Some(Value::native_fn(name, move |_, _| {
@@ -112,33 +109,21 @@ impl NativeObject for Uninitialized {
             other => Ok(other),
         }
     }
-    fn call_method(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-        args: Args,
-    ) -> PyResult<Option<Value>> {
-        match self.getattr(this, it, name)? {
-            Some(f) => it.call(&f, args).map(Some),
+    fn call_method(&self, cx: NativeCx<'_>, name: &str, args: Args) -> PyResult<Option<Value>> {
+        match self.getattr(NativeCx::new(cx.this, cx.it), name)? {
+            Some(f) => cx.it.call(&f, args).map(Some),
             None => Ok(None),
         }
     }
-    fn setattr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        name: &str,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setattr(&self, NativeCx { it, .. }: NativeCx<'_>, name: &str, v: Value) -> PyResult<bool> {
         // requires_grad_ / `.requires_grad = False` before the forward: kept for the parameter
         if name == "requires_grad" {
             let e = self.empty_obj();
-            return e.setattr(&e, it, name, v);
+            return e.setattr(NativeCx::new(&e, it), name, v);
         }
         Ok(false)
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         Err(PyException::new(
             ExcType::ValueError,
             "Attempted to use an uninitialized parameter in <function Tensor.__len__>. This error happens when you are using a `LazyModule` or explicitly manipulating `torch.nn.parameter.UninitializedParameter` objects. When using LazyModules Call `forward` with a dummy batch to initialize the parameters before calling torch functions",
@@ -147,7 +132,7 @@ impl NativeObject for Uninitialized {
     fn plain_repr(&self) -> Option<String> {
         Some(format!("<{}>", self.name()))
     }
-    fn str(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn str(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(format!("<{}>", self.name())))
     }
 }

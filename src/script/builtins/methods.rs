@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::super::errors::{PyException, PyResult};
 use super::super::interp::{Interpreter, MAX_ITEMS, MAX_STR, budget_for, grow_check};
-use super::super::native::{Args, NativeObject};
+use super::super::native::{Args, NativeCx, NativeObject};
 use super::super::value::{BuiltinType, Class, ClassKind, Dict, DictIterKind, IterState, Value};
 use crate::script::ExcType;
 use crate::script::PyStr;
@@ -224,20 +224,15 @@ impl NativeObject for DictView {
             DictIterKind::Items => "dict_items",
         }
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, _: NativeCx<'_>) -> PyResult<Option<Value>> {
         Ok(Some(Value::Iter(Rc::new(RefCell::new(
             IterState::over_dict(&self.dict, self.kind),
         )))))
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         Ok(Some(self.dict.borrow().len()))
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        v: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, NativeCx { it, .. }: NativeCx<'_>, v: &Value) -> PyResult<Option<bool>> {
         if self.kind == DictIterKind::Keys {
             let k = it.key_in_cell(&self.dict, v)?;
             return Ok(Some(self.dict.borrow().contains(&k)));
@@ -249,17 +244,16 @@ impl NativeObject for DictView {
         }
         Ok(Some(false))
     }
-    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<String>> {
         let inner = it.repr(&Value::list(self.items()))?;
         Ok(Some(format!("{}({inner})", self.type_name())))
     }
-    fn bool(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<bool>> {
+    fn bool(&self, _: NativeCx<'_>) -> PyResult<Option<bool>> {
         Ok(Some(!self.dict.borrow().is_empty()))
     }
     fn compare(
         &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
+        cx: NativeCx<'_>,
         op: super::super::native::CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
@@ -270,7 +264,7 @@ impl NativeObject for DictView {
         let o = match other.downcast::<DictView>() {
             Some(o) => o.items(),
             None => match other {
-                Value::Set(_) | Value::List(_) => it.iterate(other)?,
+                Value::Set(_) | Value::List(_) => cx.it.iterate(other)?,
                 _ => return Ok(None),
             },
         };
@@ -280,7 +274,7 @@ impl NativeObject for DictView {
         for x in &mine {
             let mut found = false;
             for y in &o {
-                if it.eq(x, y)? {
+                if cx.it.eq(x, y)? {
                     found = true;
                     break;
                 }
@@ -327,7 +321,7 @@ pub(crate) fn call_builtin_method(
     args: Args,
 ) -> PyResult<Option<Value>> {
     match recv {
-        Value::Native(n) => n.call_method(n, it, name, args),
+        Value::Native(n) => n.call_method(NativeCx::new(n, it), name, args),
         Value::Str(s) => {
             // String methods are linear scans at memory speed: a sixty-fourth of a unit of
             // work per byte keeps a loop of them on huge strings under the time limit.
@@ -808,12 +802,9 @@ fn str_method(it: &mut Interpreter, s: &PyStr, name: &str, args: Args) -> PyResu
             let a = args.bind("expandtabs", &["tabsize"], 0)?;
             let tabsize = match &a[0] {
                 None => 8,
-                Some(v) => v.as_int().ok_or_else(|| {
-                    PyException::type_error(format!(
-                        "'{}' object cannot be interpreted as an integer",
-                        v.type_name()
-                    ))
-                })?,
+                Some(v) => v
+                    .as_int()
+                    .ok_or_else(|| PyException::not_an_integer(v.type_name()))?,
             };
             Value::string(expand_tabs(s, tabsize)?)
         }
@@ -959,12 +950,9 @@ fn list_method(
         }
         "insert" => {
             let a = args.exact("insert", 2)?;
-            let i = a[0].as_int().ok_or_else(|| {
-                PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    a[0].type_name()
-                ))
-            })?;
+            let i = a[0]
+                .as_int()
+                .ok_or_else(|| PyException::not_an_integer(a[0].type_name()))?;
             let n = l.borrow().len() as i64;
             let i = if i < 0 { (i + n).max(0) } else { i.min(n) } as usize;
             l.borrow_mut().insert(i, a[1].clone());

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
-use super::native::{Args, CmpOp};
+use super::native::{Args, CmpOp, NativeCx};
 use super::value::{BuiltinType, Dict, IterState, Property, RangeObj, Value};
 use crate::script::ExcType;
 
@@ -415,12 +415,9 @@ pub(crate) fn install(it: &mut Interpreter) {
                 "Python int too large to convert to C int",
             ));
         }
-        let n = a[0].as_int().ok_or_else(|| {
-            PyException::type_error(format!(
-                "'{}' object cannot be interpreted as an integer",
-                a[0].type_name()
-            ))
-        })?;
+        let n = a[0]
+            .as_int()
+            .ok_or_else(|| PyException::not_an_integer(a[0].type_name()))?;
         let c = u32::try_from(n)
             .ok()
             .and_then(char::from_u32)
@@ -447,12 +444,8 @@ pub(crate) fn install(it: &mut Interpreter) {
     for (name, radix) in [("hex", 16u32), ("oct", 8), ("bin", 2)] {
         reg(it, name, move |_it, args| {
             let a = args.exact(name, 1)?;
-            let (digits, neg) = super::bigint::radix_magnitude(&a[0], radix).ok_or_else(|| {
-                PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    a[0].type_name()
-                ))
-            })?;
+            let (digits, neg) = super::bigint::radix_magnitude(&a[0], radix)
+                .ok_or_else(|| PyException::not_an_integer(a[0].type_name()))?;
             let prefix = match radix {
                 16 => "0x",
                 8 => "0o",
@@ -603,12 +596,9 @@ pub(crate) fn install(it: &mut Interpreter) {
         let start = args.take_kw("start");
         let a = args.range("enumerate", 1, 2)?;
         let n = match start.as_ref().or(a.get(1)) {
-            Some(v) => v.as_int().ok_or_else(|| {
-                PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    v.type_name()
-                ))
-            })?,
+            Some(v) => v
+                .as_int()
+                .ok_or_else(|| PyException::not_an_integer(v.type_name()))?,
             None => 0,
         };
         let inner = it.get_iter(&a[0])?;
@@ -784,10 +774,7 @@ fn round(it: &mut Interpreter, x: &Value, nd: Option<Value>) -> PyResult<Value> 
                 Value::Int(n) if n < 0 => super::bigint::round_neg(b, n.unsigned_abs()),
                 Value::BigInt(n) if n.sign() == num_bigint::Sign::Minus => Ok(Value::Int(0)),
                 Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => Ok(x.clone()),
-                _ => Err(PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    n.type_name()
-                ))),
+                _ => Err(PyException::not_an_integer(n.type_name())),
             },
         },
         Value::Int(_) | Value::Bool(_) => {
@@ -1247,9 +1234,9 @@ pub(crate) fn to_int(it: &mut Interpreter, x: &Value, base: Option<i64>) -> PyRe
         )),
         Value::Native(n) => {
             let n = n.clone();
-            match n.to_int(&n, it)? {
+            match n.to_int(NativeCx::new(&n, it))? {
                 Some(i) => Ok(Value::Int(i)),
-                None => match n.to_float(&n, it)? {
+                None => match n.to_float(NativeCx::new(&n, it))? {
                     Some(f) => to_int(it, &Value::Float(f), None),
                     None => Err(PyException::type_error(format!(
                         "int() argument must be a string, a bytes-like object or a real number, not '{}'",
@@ -1289,7 +1276,7 @@ pub(crate) fn to_float(it: &mut Interpreter, x: &Value) -> PyResult<f64> {
         }),
         Value::Native(n) => {
             let n = n.clone();
-            n.to_float(&n, it)?.ok_or_else(|| {
+            n.to_float(NativeCx::new(&n, it))?.ok_or_else(|| {
                 PyException::type_error(format!(
                     "float() argument must be a string or a real number, not '{}'",
                     n.type_name()

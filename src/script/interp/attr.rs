@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use super::super::errors::{Hint, PyException, PyResult};
-use super::super::native::Args;
+use super::super::native::{Args, NativeCx};
 use super::super::value::{ClassKind, Dict, Value};
 use super::Interpreter;
 use crate::script::ExcType;
@@ -188,7 +188,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                if let Some(v) = n.getattr(&n, self, name)? {
+                if let Some(v) = n.getattr(NativeCx::new(&n, self), name)? {
                     return Ok(Some(v));
                 }
                 match name {
@@ -342,7 +342,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                if n.setattr(&n, self, name, v)? {
+                if n.setattr(NativeCx::new(&n, self), name, v)? {
                     Ok(())
                 } else {
                     Err(PyException::new(

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use super::super::errors::{PyException, PyResult};
-use super::super::native::{Args, missing_args_message};
+use super::super::native::{Args, NativeCx, missing_args_message};
 use super::super::value::{BoundMethod, Class, ClassKind, Dict, Function, Instance, Value};
 use super::stmt::{Flow, Frame};
 use super::{FrameInfo, Interpreter};
@@ -47,7 +47,7 @@ impl Interpreter {
             Value::Native(n) => {
                 let n = n.clone();
                 let before = crate::budget::thread_heap();
-                let r = n.call(&n, self, args);
+                let r = n.call(NativeCx::new(&n, self), args);
                 self.after_native(before, r)
             }
             Value::Instance(i) => match i.class.lookup("__call__") {

@@ -31,25 +31,11 @@ impl Interpreter {
             Expr::Const(v) => Ok(v.clone()),
             Expr::Fast(i) => match f.locals.get(*i as usize) {
                 Some(Some(v)) => Ok(v.clone()),
-                _ => Err(unbound_local(
-                    f.code
-                        .local_names
-                        .get(*i as usize)
-                        .map(|s| &**s)
-                        .unwrap_or("?"),
-                )),
+                _ => Err(unbound_local(&f.code.local_names, *i)),
             },
             Expr::Cell(i) => {
                 let v = f.cells.get(*i as usize).and_then(|c| c.borrow().clone());
-                v.ok_or_else(|| {
-                    unbound_local(
-                        f.code
-                            .cell_names
-                            .get(*i as usize)
-                            .map(|s| &**s)
-                            .unwrap_or("?"),
-                    )
-                })
+                v.ok_or_else(|| unbound_local(&f.code.cell_names, *i))
             }
             Expr::Free(i) => {
                 let v = f.free.get(*i as usize).and_then(|c| c.borrow().clone());
@@ -96,35 +82,19 @@ impl Interpreter {
                 };
                 Ok(Value::Slice(Rc::new([a, b, c])))
             }
-            Expr::Call {
-                func,
-                args,
-                kws,
-                star,
-                line,
-                marks,
-            } => {
+            Expr::Call { func, call, marks } => {
                 let fv = self.eval(f, func)?;
-                let a = self.eval_args(f, args, kws, *star)?;
-                if let Some(fi) = self.frames.last_mut() {
-                    fi.line = *line;
-                }
+                let a = self.eval_call_args(f, call)?;
                 self.call(&fv, a).map_err(|e| e.mark(marks))
             }
             Expr::CallMethod {
                 obj,
                 name,
-                args,
-                kws,
-                star,
-                line,
+                call,
                 marks,
             } => {
                 let o = self.eval(f, obj)?;
-                let a = self.eval_args(f, args, kws, *star)?;
-                if let Some(fi) = self.frames.last_mut() {
-                    fi.line = *line;
-                }
+                let a = self.eval_call_args(f, call)?;
                 // A failed lookup points at `obj.name`, anything else at the whole call.
                 self.call_method(&o, name, a).map_err(|mut e| {
                     let lookup = std::mem::take(&mut e.0.in_lookup);
@@ -502,14 +472,16 @@ impl Interpreter {
         Ok(out)
     }
 
-    fn eval_args(
-        &mut self,
-        f: &mut Frame,
-        args: &[Expr],
-        kws: &[(Option<Rc<str>>, Expr)],
-        star: bool,
-    ) -> PyResult<Args> {
-        let positional = if star {
+    /// A call's arguments, evaluated in order. The frame's line is then the call's own again
+    /// (a call among the arguments moved it), so that a traceback through the call names it.
+    fn eval_call_args(&mut self, f: &mut Frame, call: &CallArgs) -> PyResult<Args> {
+        let CallArgs {
+            args,
+            kws,
+            star,
+            line,
+        } = call;
+        let positional = if *star {
             let mut out = Vec::with_capacity(args.len());
             for a in args {
                 if let Expr::Starred(inner) = a {
@@ -569,6 +541,7 @@ impl Interpreter {
                 }
             }
         }
+        self.set_line(*line);
         Ok(Args {
             positional,
             keywords,

@@ -30,7 +30,7 @@ use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use super::super::errors::{PyException, PyResult};
-use super::super::native::{Args, NativeObject};
+use super::super::native::{Args, NativeCx, NativeObject};
 use super::super::value::{CellRef, Dict, Function, Value};
 use super::iter::is_stop_iteration;
 use super::stmt::{Flow, Frame};
@@ -235,21 +235,16 @@ impl NativeObject for Generator {
     fn type_name(&self) -> &str {
         "generator"
     }
-    fn iter(&self, this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, NativeCx { this, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         Ok(Some(Value::Native(this.clone())))
     }
-    fn next(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn next(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         match it.gen_resume(self, GenInput::Send(Value::None))? {
             GenStep::Yielded(v) => Ok(Some(v)),
             GenStep::Returned(_) => Ok(None),
         }
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let this = this.clone();
         Ok(Some(match name {
             "__next__" => Value::native_fn("__next__", move |it, args| {
@@ -287,11 +282,7 @@ impl NativeObject for Generator {
             _ => return Ok(None),
         }))
     }
-    fn repr(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-    ) -> PyResult<Option<String>> {
+    fn repr(&self, _: NativeCx<'_>) -> PyResult<Option<String>> {
         Ok(Some(self.repr_text()))
     }
     fn dir(&self) -> Vec<String> {

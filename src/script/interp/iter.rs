@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::super::errors::{Payload, PyException, PyResult};
-use super::super::native::Args;
+use super::super::native::{Args, NativeCx};
 use super::super::value::{DictIterKind, IterState, Value};
 use super::Interpreter;
 use crate::script::ExcType;
@@ -76,10 +76,10 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                if let Some(it) = n.iter(&n, self)? {
+                if let Some(it) = n.iter(NativeCx::new(&n, self))? {
                     return Ok(it);
                 }
-                if n.len(&n, self)?.is_some() {
+                if n.len(NativeCx::new(&n, self))?.is_some() {
                     IterState::GetItem {
                         obj: v.clone(),
                         idx: 0,
@@ -118,7 +118,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                n.next(&n, self)
+                n.next(NativeCx::new(&n, self))
             }
             _ => Err(PyException::new(
                 ExcType::TypeError,

@@ -237,6 +237,15 @@ impl Interpreter {
         self.stack_limit = bytes;
     }
 
+    /// Records that the innermost frame is now at `line` (what a traceback, a warning or
+    /// `sys._getframe().f_lineno` reports for it).
+    #[inline]
+    pub(crate) fn set_line(&mut self, line: u32) {
+        if let Some(fi) = self.frames.last_mut() {
+            fi.line = line;
+        }
+    }
+
     pub fn new(limits: Limits) -> Interpreter {
         let types = Types::new();
         let main = Rc::new(Module::new("__main__"));

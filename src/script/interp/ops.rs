@@ -7,7 +7,7 @@ use num_bigint::BigInt;
 use super::super::bigint;
 use super::super::errors::{Payload, PyException, PyResult};
 use super::super::ir::CmpKind;
-use super::super::native::{Args, BinOp, CmpOp, UnaryOp};
+use super::super::native::{Args, BinOp, CmpOp, NativeCx, UnaryOp};
 use super::super::strfmt;
 use super::super::value::{ClassKind, HKey, Value};
 use super::Interpreter;
@@ -531,7 +531,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                n.binary_op(&n, self, op, other, reflected)
+                n.binary_op(NativeCx::new(&n, self), op, other, reflected)
             }
             _ => Ok(None),
         }
@@ -565,7 +565,7 @@ impl Interpreter {
             }
             (Value::Native(n), _) => {
                 let n = n.clone();
-                if let Some(v) = n.inplace_op(&n, self, op, b)? {
+                if let Some(v) = n.inplace_op(NativeCx::new(&n, self), op, b)? {
                     return Ok(v);
                 }
             }
@@ -599,7 +599,7 @@ impl Interpreter {
             }
             (_, Value::Native(n)) => {
                 let n = n.clone();
-                if let Some(v) = n.unary_op(&n, self, op)? {
+                if let Some(v) = n.unary_op(NativeCx::new(&n, self), op)? {
                     return Ok(v);
                 }
             }
@@ -677,7 +677,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                n.compare(&n, self, op, other)
+                n.compare(NativeCx::new(&n, self), op, other)
             }
             _ => Ok(None),
         }
@@ -906,9 +906,9 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.bool(&n, self)? {
+                match n.bool(NativeCx::new(&n, self))? {
                     Some(b) => b,
-                    None => match n.len(&n, self)? {
+                    None => match n.len(NativeCx::new(&n, self))? {
                         Some(l) => l > 0,
                         None => true,
                     },
@@ -991,7 +991,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.hash(&n, self)? {
+                match n.hash(NativeCx::new(&n, self))? {
                     Some(h) => HKey::Hashed(Box::new((n.type_name().into(), h))),
                     None => HKey::Id(v.ptr_id().unwrap_or(0)),
                 }
@@ -1158,7 +1158,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.repr(&n, self)? {
+                match n.repr(NativeCx::new(&n, self))? {
                     Some(s) => s,
                     None => format!("<{} object at {}>", n.type_name(), addr(v)),
                 }
@@ -1253,7 +1253,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.str(&n, self)? {
+                match n.str(NativeCx::new(&n, self))? {
                     Some(s) => Ok(s),
                     None => self.repr(v),
                 }
@@ -1283,14 +1283,14 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                if let Some(s) = n.format(&n, self, spec)? {
+                if let Some(s) = n.format(NativeCx::new(&n, self), spec)? {
                     return Ok(s);
                 }
                 if spec.is_empty() {
                     return self.str(v);
                 }
                 // A 0-d tensor formats like its number.
-                if let Some(f) = n.to_float(&n, self)? {
+                if let Some(f) = n.to_float(NativeCx::new(&n, self))? {
                     return strfmt::format_spec(self, &Value::Float(f), spec);
                 }
                 Err(PyException::new(
@@ -1340,13 +1340,7 @@ impl Interpreter {
                             ));
                         }
                         None => {
-                            return Err(PyException::new(
-                                ExcType::TypeError,
-                                format!(
-                                    "'{}' object cannot be interpreted as an integer",
-                                    r.type_name()
-                                ),
-                            ));
+                            return Err(PyException::not_an_integer(r.type_name()));
                         }
                     }
                 }
@@ -1359,7 +1353,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                match n.len(&n, self)? {
+                match n.len(NativeCx::new(&n, self))? {
                     Some(l) => l,
                     None => {
                         return Err(PyException::new(
@@ -1434,7 +1428,7 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                match n.contains(&n, self, item)? {
+                match n.contains(NativeCx::new(&n, self), item)? {
                     Some(b) => Ok(b),
                     None => self.contains_by_iter(container, item),
                 }
@@ -1478,7 +1472,7 @@ impl Interpreter {
             Value::BigInt(_) => return Err(index_size_error(ExcType::IndexError)),
             Value::Native(nat) => {
                 let nat = nat.clone();
-                match nat.to_int(&nat, self)? {
+                match nat.to_int(NativeCx::new(&nat, self))? {
                     Some(i) => i,
                     None => {
                         return Err(PyException::new(
@@ -1635,6 +1629,22 @@ impl Interpreter {
         }
     }
 
+    /// A slice's start, stop and step as ints (`None` where left out, big ints clamped), for
+    /// the tensor and array indexers that resolve them against a dimension themselves; a zero
+    /// step is CPython's ValueError.
+    pub(crate) fn slice_ints(&mut self, s: &[Value; 3]) -> PyResult<[Option<i64>; 3]> {
+        let mut b = [None, None, None];
+        for (k, x) in s.iter().enumerate() {
+            if !x.is_none() {
+                b[k] = Some(self.slice_int(x)?);
+            }
+        }
+        if b[2] == Some(0) {
+            return Err(PyException::value_error("slice step cannot be zero"));
+        }
+        Ok(b)
+    }
+
     /// An int for slicing/indexing (ints, bools, natives with `to_int`, `__index__`).
     pub(crate) fn index_int(&mut self, v: &Value) -> PyResult<i64> {
         match v {
@@ -1646,7 +1656,7 @@ impl Interpreter {
             Value::Bool(b) => Ok(*b as i64),
             Value::Native(n) => {
                 let n = n.clone();
-                n.to_int(&n, self)?.ok_or_else(|| {
+                n.to_int(NativeCx::new(&n, self))?.ok_or_else(|| {
                     PyException::new(
                         ExcType::TypeError,
                         "slice indices must be integers or None or have an __index__ method",
@@ -1663,21 +1673,9 @@ impl Interpreter {
                         PyException::new(ExcType::TypeError, "__index__ returned non-int")
                     })
                 }
-                None => Err(PyException::new(
-                    ExcType::TypeError,
-                    format!(
-                        "'{}' object cannot be interpreted as an integer",
-                        i.class.name
-                    ),
-                )),
+                None => Err(PyException::not_an_integer(&i.class.name)),
             },
-            _ => Err(PyException::new(
-                ExcType::TypeError,
-                format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    v.type_name()
-                ),
-            )),
+            _ => Err(PyException::not_an_integer(v.type_name())),
         }
     }
 
@@ -1825,7 +1823,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                match n.getitem(&n, self, key)? {
+                match n.getitem(NativeCx::new(&n, self), key)? {
                     Some(v) => Ok(v),
                     None => Err(PyException::new(
                         ExcType::TypeError,
@@ -1936,7 +1934,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                if n.setitem(&n, self, key, v)? {
+                if n.setitem(NativeCx::new(&n, self), key, v)? {
                     Ok(())
                 } else {
                     Err(PyException::new(
@@ -2012,7 +2010,7 @@ impl Interpreter {
             },
             Value::Native(n) => {
                 let n = n.clone();
-                if n.delitem(&n, self, key)? {
+                if n.delitem(NativeCx::new(&n, self), key)? {
                     Ok(())
                 } else {
                     Err(PyException::new(
@@ -2033,7 +2031,7 @@ impl Interpreter {
         match mgr {
             Value::Native(n) => {
                 let n = n.clone();
-                match n.enter(&n, self)? {
+                match n.enter(NativeCx::new(&n, self))? {
                     Some(v) => Ok(v),
                     None => Err(PyException::new(
                         ExcType::TypeError,
@@ -2072,7 +2070,7 @@ impl Interpreter {
         match mgr {
             Value::Native(n) => {
                 let n = n.clone();
-                n.exit(&n, self, exc)
+                n.exit(NativeCx::new(&n, self), exc)
             }
             Value::Instance(i) => {
                 let Some(m) = i.class.lookup_user("__exit__") else {

@@ -206,9 +206,7 @@ impl Interpreter {
                 self.close_pending_generators()?;
             }
             self.step()?;
-            if let Some(fi) = self.frames.last_mut() {
-                fi.line = s.line;
-            }
+            self.set_line(s.line);
             match self.exec_stmt(f, s)? {
                 Flow::Normal => {}
                 other => return Ok(other),
@@ -268,9 +266,7 @@ impl Interpreter {
             StmtKind::While(test, body, orelse) => loop {
                 // The condition runs on the `while` line (its errors and a limit tripped
                 // inside it name that line, as CPython's traceback does), not the body's last.
-                if let Some(fi) = self.frames.last_mut() {
-                    fi.line = s.line;
-                }
+                self.set_line(s.line);
                 let c = self.eval(f, test)?;
                 let b = self.truthy(&c)?;
                 drop(c);
@@ -494,9 +490,7 @@ impl Interpreter {
         let it = self.get_iter(&src)?;
         drop(src);
         loop {
-            if let Some(fi) = self.frames.last_mut() {
-                fi.line = line;
-            }
+            self.set_line(line);
             let item = match self.next_item(&it)? {
                 Some(v) => v,
                 None => break,
@@ -556,9 +550,7 @@ impl Interpreter {
                     if !matched {
                         continue;
                     }
-                    if let Some(fi) = self.frames.last_mut() {
-                        fi.line = h.line;
-                    }
+                    self.set_line(h.line);
                     let v = self.exc_value(&mut e);
                     self.exc_caught(&v, &e.0.traceback);
                     if let Some(name) = &h.name
@@ -633,9 +625,7 @@ impl Interpreter {
         } else {
             self.exec_with(f, rest, body, line)
         };
-        if let Some(fi) = self.frames.last_mut() {
-            fi.line = line;
-        }
+        self.set_line(line);
         match r {
             Ok(flow) => {
                 self.ctx_exit(&mgr, None)?;
@@ -919,28 +909,14 @@ impl Interpreter {
 
     fn delete(&mut self, f: &mut Frame, t: &Target) -> PyResult<()> {
         match t {
-            Target::Fast(i) => {
-                let name = f
-                    .code
-                    .local_names
-                    .get(*i as usize)
-                    .cloned()
-                    .unwrap_or_else(|| "?".into());
-                match f.locals.get_mut(*i as usize).and_then(|s| s.take()) {
-                    Some(old) => drop(old),
-                    None => return Err(unbound_local(&name)),
-                }
-            }
+            Target::Fast(i) => match f.locals.get_mut(*i as usize).and_then(|s| s.take()) {
+                Some(old) => drop(old),
+                None => return Err(unbound_local(&f.code.local_names, *i)),
+            },
             Target::Cell(i) => {
                 let old = f.cells.get(*i as usize).and_then(|c| c.borrow_mut().take());
                 if old.is_none() {
-                    let name = f
-                        .code
-                        .cell_names
-                        .get(*i as usize)
-                        .cloned()
-                        .unwrap_or_else(|| "?".into());
-                    return Err(unbound_local(&name));
+                    return Err(unbound_local(&f.code.cell_names, *i));
                 }
             }
             Target::Free(i) => {
@@ -1213,7 +1189,10 @@ fn module_frame(mut e: PyException, file: &Rc<str>) -> PyException {
     e
 }
 
-pub(crate) fn unbound_local(name: &str) -> PyException {
+/// CPython's UnboundLocalError for the variable in slot `slot` of one of a code object's name
+/// tables (`local_names` for fast locals, `cell_names` for cells).
+pub(crate) fn unbound_local(names: &[Rc<str>], slot: u32) -> PyException {
+    let name = names.get(slot as usize).map_or("?", |n| &**n);
     PyException::new(
         ExcType::UnboundLocalError,
         format!("cannot access local variable '{name}' where it is not associated with a value"),

@@ -3,7 +3,6 @@
 //! `_fs.py`), `time` (sleep does not block; it advances a virtual clock), and the Python
 //! preludes (`json`, `dataclasses`, `argparse`, `collections`, …).
 
-use std::rc::Rc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use num_bigint::{BigInt, Sign};
@@ -12,12 +11,12 @@ use num_traits::ToPrimitive;
 
 use super::errors::{PyException, PyResult};
 use super::interp::Interpreter;
-use super::native::{Args, NativeObject};
+use super::native::{Args, NativeCx, NativeObject};
 use super::value::{Module, Value};
 use crate::script::ExcType;
 
 pub(crate) mod hostfs;
-mod mt;
+pub(crate) mod mt;
 pub(crate) mod structseq;
 pub(crate) mod sys;
 mod warnings_native;
@@ -134,12 +133,7 @@ fn log_of(it: &mut Interpreter, v: &Value, f: fn(f64) -> f64) -> PyResult<f64> {
 }
 
 fn int_arg(v: &Value) -> PyResult<BigInt> {
-    super::bigint::to_big(v).ok_or_else(|| {
-        PyException::type_error(format!(
-            "'{}' object cannot be interpreted as an integer",
-            v.type_name()
-        ))
-    })
+    super::bigint::to_big(v).ok_or_else(|| PyException::not_an_integer(v.type_name()))
 }
 
 /// The product lo * (lo + 1) * ... * hi by binary splitting (fast for long ranges).
@@ -606,12 +600,7 @@ impl NativeObject for Environ {
     fn type_name(&self) -> &str {
         "_Environ"
     }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         let k = env_key(key)?;
         let v = it.env().borrow().get(&k).cloned();
         match v {
@@ -619,13 +608,7 @@ impl NativeObject for Environ {
             None => Err(it.key_error(key)),
         }
     }
-    fn setitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-        v: Value,
-    ) -> PyResult<bool> {
+    fn setitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value, v: Value) -> PyResult<bool> {
         let k = env_key(key)?;
         let v = match v {
             Value::Str(s) => s.to_string(),
@@ -640,12 +623,7 @@ impl NativeObject for Environ {
         it.env().borrow_mut().insert(k, v);
         Ok(true)
     }
-    fn delitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<bool> {
+    fn delitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<bool> {
         let k = env_key(key)?;
         it.putenv.borrow_mut().remove(&k);
         let old = it.env().borrow_mut().remove(&k);
@@ -654,25 +632,20 @@ impl NativeObject for Environ {
             None => Err(it.key_error(key)),
         }
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        v: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, NativeCx { it, .. }: NativeCx<'_>, v: &Value) -> PyResult<Option<bool>> {
         Ok(Some(match v.as_str() {
             Some(k) => it.env().borrow().contains_key(k),
             None => false,
         }))
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<usize>> {
         Ok(Some(it.env().borrow().len()))
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         let keys = it.env().borrow().keys().map(|k| Value::str(k)).collect();
         Ok(Some(Value::iter_from_vec(keys)))
     }
-    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<String>> {
         let items: Vec<String> = it
             .env()
             .borrow()

@@ -12,8 +12,7 @@ use num_traits::Signed;
 
 use crate::script::ExcType;
 use crate::script::errors::{PyException, PyResult};
-use crate::script::interp::Interpreter;
-use crate::script::native::NativeObject;
+use crate::script::native::{NativeCx, NativeObject};
 use crate::script::value::{Module, Value};
 
 const N: usize = 624;
@@ -27,7 +26,9 @@ pub(crate) struct Mt19937 {
 }
 
 impl Mt19937 {
-    fn init_genrand(s: u32) -> Mt19937 {
+    /// `init_genrand`: the state numpy's legacy `RandomState(seed)` starts from, and the
+    /// base that `init_by_array` mixes a key into.
+    pub(crate) fn init_genrand(s: u32) -> Mt19937 {
         let mut mt = [0u32; N];
         mt[0] = s;
         for i in 1..N {
@@ -310,12 +311,7 @@ impl NativeObject for Core {
     fn type_name(&self) -> &str {
         "Random"
     }
-    fn getattr(
-        &self,
-        this: &Rc<dyn NativeObject>,
-        _it: &mut Interpreter,
-        name: &str,
-    ) -> PyResult<Option<Value>> {
+    fn getattr(&self, NativeCx { this, .. }: NativeCx<'_>, name: &str) -> PyResult<Option<Value>> {
         let this = this.clone();
         Ok(Some(match name {
             "random" => Value::native_fn("random", move |_it, args| {
@@ -334,10 +330,7 @@ impl NativeObject for Core {
                         ));
                     }
                     other => {
-                        return Err(PyException::type_error(format!(
-                            "'{}' object cannot be interpreted as an integer",
-                            other.type_name()
-                        )));
+                        return Err(PyException::not_an_integer(other.type_name()));
                     }
                 };
                 if k < 0 {

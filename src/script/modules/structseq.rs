@@ -3,11 +3,8 @@
 //! items also have names: they index, unpack, compare and hash as the tuple of their items and
 //! print as `sys.version_info(major=3, minor=11, ...)`, PyTorch's one field a line.
 
-use std::rc::Rc;
-
 use crate::script::errors::PyResult;
-use crate::script::interp::Interpreter;
-use crate::script::native::{CmpOp, NativeObject};
+use crate::script::native::{CmpOp, NativeCx, NativeObject};
 use crate::script::value::{BuiltinType, Value};
 
 pub(crate) struct StructSeq {
@@ -53,27 +50,16 @@ impl NativeObject for StructSeq {
             .find(|(n, _)| *n == name)
             .map(|(_, v)| v.clone())
     }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         it.getitem(&self.tuple(), key).map(Some)
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, _it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, _: NativeCx<'_>) -> PyResult<Option<usize>> {
         Ok(Some(self.fields.len()))
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         it.get_iter(&self.tuple()).map(Some)
     }
-    fn compare(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        op: CmpOp,
-        other: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn compare(&self, cx: NativeCx<'_>, op: CmpOp, other: &Value) -> PyResult<Option<Value>> {
         let other = match other {
             Value::Native(n) => match n.as_any().downcast_ref::<StructSeq>() {
                 Some(s) => s.tuple(),
@@ -82,22 +68,17 @@ impl NativeObject for StructSeq {
             Value::Tuple(_) => other.clone(),
             _ => return Ok(None),
         };
-        it.compare(op, &self.tuple(), &other).map(Some)
+        cx.it.compare(op, &self.tuple(), &other).map(Some)
     }
-    fn hash(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<i64>> {
+    fn hash(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<i64>> {
         let k = it.hkey(&self.tuple())?;
         Ok(Some(k.py_hash()))
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        item: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, NativeCx { it, .. }: NativeCx<'_>, item: &Value) -> PyResult<Option<bool>> {
         // the tuple's own `in`: an item that is the one looked for matches without `==`
         it.contains(&self.tuple(), item).map(Some)
     }
-    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<String>> {
         // PyTorch's structseq repr starts each field on a line of its own (tensors span lines)
         let (open, separator) = if self.module == "sys" {
             ("", ", ")

@@ -2,13 +2,11 @@
 //! `maxsize`, `float_info`, `modules`, the recursion limit) and `sys.exit`, with CPython 3.11's
 //! values. `sys.stdout` / `sys.stderr` write into the run's captured output.
 
-use std::rc::Rc;
-
 use super::structseq::StructSeq;
 use crate::script::ExcType;
 use crate::script::errors::{PyException, PyResult};
 use crate::script::interp::Interpreter;
-use crate::script::native::{Args, NativeObject};
+use crate::script::native::{Args, NativeCx, NativeObject};
 use crate::script::value::{Module, Value};
 
 /// The interpreter cudatutor stands in for: the recordings' python3 (CPython 3.11.7).
@@ -101,32 +99,22 @@ impl NativeObject for Modules {
     fn type_name(&self) -> &str {
         "dict"
     }
-    fn getitem(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        key: &Value,
-    ) -> PyResult<Option<Value>> {
+    fn getitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
         let found = key.as_str().and_then(|k| it.modules.get(k).cloned());
         match found {
             Some(m) => Ok(Some(m)),
             None => Err(it.key_error(key)),
         }
     }
-    fn contains(
-        &self,
-        _this: &Rc<dyn NativeObject>,
-        it: &mut Interpreter,
-        item: &Value,
-    ) -> PyResult<Option<bool>> {
+    fn contains(&self, NativeCx { it, .. }: NativeCx<'_>, item: &Value) -> PyResult<Option<bool>> {
         Ok(Some(
             item.as_str().is_some_and(|k| it.modules.contains_key(k)),
         ))
     }
-    fn len(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<usize>> {
+    fn len(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<usize>> {
         Ok(Some(it.modules.len()))
     }
-    fn iter(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<Value>> {
+    fn iter(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<Value>> {
         let keys = Modules::snapshot(it)
             .into_iter()
             .map(|(k, _)| Value::string(k))
@@ -157,7 +145,7 @@ impl NativeObject for Modules {
             _ => return None,
         })
     }
-    fn repr(&self, _this: &Rc<dyn NativeObject>, it: &mut Interpreter) -> PyResult<Option<String>> {
+    fn repr(&self, NativeCx { it, .. }: NativeCx<'_>) -> PyResult<Option<String>> {
         let mut s = String::from("{");
         for (i, (k, v)) in Modules::snapshot(it).iter().enumerate() {
             if i > 0 {
@@ -254,10 +242,7 @@ pub(crate) fn module(it: &mut Interpreter) -> PyResult<Value> {
             Value::Bool(b) => *b as i64,
             Value::BigInt(_) => i64::MAX,
             other => {
-                return Err(PyException::type_error(format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    other.type_name()
-                )));
+                return Err(PyException::not_an_integer(other.type_name()));
             }
         };
         if n < 1 {
