@@ -1,7 +1,9 @@
 //! `t[...]` and `t[...] = v`: ints, slices, None, Ellipsis (views), bool masks and index
 //! tensors (advanced indexing, copies), and in-place writes.
 
-use super::{Operand, Tensor, broadcast_shapes, broadcast_values, contiguous_strides};
+use super::{
+    CommaSeparated, Operand, Tensor, broadcast_shapes, broadcast_values, contiguous_strides,
+};
 use crate::engine::device::Device;
 use crate::engine::dtype::{Category, DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -121,18 +123,8 @@ impl Runtime {
                             if x.layout.shape[k] != v.layout.shape[d + k] {
                                 return Err(EngineError::index(format!(
                                     "The shape of the mask [{}] at index {k} does not match the shape of the indexed tensor [{}] at index {}",
-                                    x.layout
-                                        .shape
-                                        .iter()
-                                        .map(|s| s.to_string())
-                                        .collect::<Vec<_>>()
-                                        .join(", "),
-                                    v.layout
-                                        .shape
-                                        .iter()
-                                        .map(|s| s.to_string())
-                                        .collect::<Vec<_>>()
-                                        .join(", "),
+                                    x.layout.shape.comma_separated(),
+                                    v.layout.shape.comma_separated(),
                                     d + k
                                 )));
                             }
@@ -181,7 +173,7 @@ impl Runtime {
                 EngineError::index(format!(
                     "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
                     adv.iter()
-                        .map(|(_, x)| format!("[{}]", x.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")))
+                        .map(|(_, x)| format!("[{}]", x.layout.shape.comma_separated()))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ))
@@ -464,8 +456,8 @@ impl Runtime {
                         hint,
                         EngineError::runtime(format!(
                             "shape mismatch: value tensor of shape [{}] cannot be broadcast to indexing result of shape [{}]",
-                            src.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
-                            shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                            src.layout.shape.comma_separated(),
+                            shape.comma_separated()
                         )),
                     ));
                 }
@@ -508,18 +500,10 @@ impl Runtime {
                 hint,
                 EngineError::runtime(format!(
                     "output with shape [{}] doesn't match the broadcast shape [{}]",
-                    dst.layout
-                        .shape
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    dst.layout.shape.comma_separated(),
                     broadcast_shapes(&dst.layout.shape, &src.layout.shape)
                         .unwrap_or_default()
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                        .comma_separated()
                 )),
             ));
         }
@@ -586,18 +570,8 @@ impl Runtime {
                 dst.device().cuda_index(),
                 EngineError::runtime(format!(
                     "output with shape [{}] doesn't match the broadcast shape [{}]",
-                    dst.layout
-                        .shape
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    r.layout
-                        .shape
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    dst.layout.shape.comma_separated(),
+                    r.layout.shape.comma_separated()
                 )),
             ));
         }
@@ -653,16 +627,10 @@ impl Runtime {
             ))));
         }
         if r.layout.shape != dst.layout.shape {
-            let dims = |s: &[usize]| {
-                s.iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
             return Err(fail(EngineError::runtime(format!(
                 "output with shape [{}] doesn't match the broadcast shape [{}]",
-                dims(&dst.layout.shape),
-                dims(&r.layout.shape)
+                dst.layout.shape.comma_separated(),
+                r.layout.shape.comma_separated()
             ))));
         }
         let mut out = dst.clone();
