@@ -13,7 +13,7 @@ use cudatutor::engine::cuda::launch::{
     CtReduceGeom, CtShape, CtStrides, DeviceError, DevicePtr, Dim3, KernelArgs, LaunchConfig,
 };
 use cudatutor::engine::cuda::ops::{
-    BinaryKernel, CompareKernel, Elem, Kernels, NllReduction, ReduceKernel, Scalar, Strided,
+    BinaryKernel, CompareKernel, Elem, Gemm, Kernels, NllReduction, ReduceKernel, Scalar, Strided,
     UnaryKernel,
 };
 use std::collections::BTreeSet;
@@ -1073,18 +1073,18 @@ fn gemm_in_both_precisions_with_transposes_batches_and_beta() {
             .map(|i| cast((i % 7) as f64, e))
             .collect();
         let (pa, pb, pc) = (upload(&d, &a, e), upload(&d, &b, e), upload(&d, &c0, e));
-        kk.gemm(
-            e,
+        kk.gemm(&Gemm {
+            elem: e,
             batch,
             m,
             n,
-            kd,
-            2.0,
-            (pa.ptr, kd as isize, 1, (m * kd) as isize),
-            (pb.ptr, 1, kd as isize, (n * kd) as isize),
-            0.5,
-            (pc.ptr, n as isize, (m * n) as isize),
-        )
+            k: kd,
+            alpha: 2.0,
+            a: (pa.ptr, kd as isize, 1, (m * kd) as isize),
+            b: (pb.ptr, 1, kd as isize, (n * kd) as isize),
+            beta: 0.5,
+            c: (pc.ptr, n as isize, (m * n) as isize),
+        })
         .unwrap();
         let mut want = Vec::new();
         for bi in 0..batch {
@@ -1258,7 +1258,7 @@ fn random_numbers_follow_pytorchs_cuda_layout_counters_and_offsets() {
 
 // ----- the kernels that replaced host fallbacks (autograd backward, var/std, scans, ...) -----
 
-use cudatutor::engine::backend::{Arg as HArg, BackendStorage, ReduceOp};
+use cudatutor::engine::backend::{Arg as HArg, BackendStorage, NllLoss, ReduceOp};
 use cudatutor::engine::cuda::ops::{BackwardKernel, FloatTest};
 use cudatutor::engine::dtype::{DType, Scalar as HScalar};
 use cudatutor::engine::host::HostStorage;
@@ -1712,17 +1712,16 @@ fn nll_loss_backward_every_variant_matches_the_host() {
                     )
                     .unwrap();
                     let hw = host(&w, e);
-                    let want = HostStorage::nll_loss_backward(
-                        &host(&gv, e),
+                    let loss = NllLoss {
                         n,
                         c,
-                        &ht,
-                        weighted.then_some(&hw),
-                        ignore,
-                        hred,
-                        dtype_of(e),
-                    )
-                    .unwrap();
+                        target: &ht,
+                        weight: weighted.then_some(&hw),
+                        ignore_index: ignore,
+                        reduction: hred,
+                    };
+                    let want =
+                        HostStorage::nll_loss_backward(&host(&gv, e), &loss, dtype_of(e)).unwrap();
                     check(
                         &format!("nll_loss_backward {red:?} {e:?} u8={u8_target} w={weighted}"),
                         &download(&d, &gin),

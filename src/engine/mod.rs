@@ -29,6 +29,8 @@ pub mod random;
 pub mod runtime;
 pub(crate) mod storage;
 pub mod tensor;
+#[cfg(test)]
+pub(crate) mod test_sequence;
 pub(crate) mod timing;
 
 pub use device::{Device, DeviceSpec, DeviceType};

@@ -5,6 +5,7 @@ use super::device::Device;
 use super::dtype::{Category, DType, Scalar};
 use super::error::Result;
 use super::runtime::Runtime;
+use super::tensor::CommaSeparated;
 use super::tensor::Tensor;
 
 /// `torch.set_printoptions(...)`: per thread (one script runs on one thread), reset by
@@ -332,14 +333,7 @@ fn add_suffixes(tensor_str: String, suffixes: &[String], indent: usize) -> Strin
 fn shape_tuple(shape: &[usize]) -> String {
     match shape.len() {
         1 => format!("({},)", shape[0]),
-        _ => format!(
-            "({})",
-            shape
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        _ => format!("({})", shape.comma_separated()),
     }
 }
 

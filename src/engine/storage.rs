@@ -9,14 +9,14 @@
 //! devices); should a host buffer meet a GPU buffer anyway, the host one is moved to the GPU.
 
 use super::backend::{
-    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp, TernaryOp,
+    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, NllLoss, ReduceOp, TernaryOp,
 };
 use super::cuda::gpu_storage::{GpuHandle, GpuStorage};
 use super::dtype::{DType, Scalar};
 use super::error::Result;
 use super::host::{HostDevice, HostStorage};
 use super::layout::Layout;
-use super::op::{BinaryOp, Reduction, UnaryOp};
+use super::op::{BinaryOp, UnaryOp};
 use std::borrow::Cow;
 
 /// A buffer on some device.
@@ -430,82 +430,41 @@ impl BackendStorage for DeviceStorage {
             .map(DeviceStorage::Gpu),
         }
     }
-    fn nll_loss(
-        &self,
-        n: usize,
-        c: usize,
-        target: &Self,
-        weight: Option<&Self>,
-        ignore_index: i64,
-        reduction: Reduction,
-    ) -> Result<Checked<Self>> {
-        match gpu_among(&[Some(self), Some(target), weight]) {
+    fn nll_loss(&self, loss: &NllLoss<'_, Self>) -> Result<Checked<Self>> {
+        match gpu_among(&[Some(self), Some(loss.target), loss.weight]) {
             None => {
-                let w = weight.map(as_host).transpose()?;
+                let (t, w) = (as_host(loss.target)?, loss.weight.map(as_host).transpose()?);
                 as_host(self)?
-                    .nll_loss(
-                        n,
-                        c,
-                        &*as_host(target)?,
-                        w.as_deref(),
-                        ignore_index,
-                        reduction,
-                    )
+                    .nll_loss(&loss.over(&*t, w.as_deref()))
                     .map(checked_host)
             }
             Some(dev) => {
-                let w = weight.map(|w| as_gpu(w, &dev)).transpose()?;
-                as_gpu(self, &dev)?
-                    .nll_loss(
-                        n,
-                        c,
-                        &*as_gpu(target, &dev)?,
-                        w.as_deref(),
-                        ignore_index,
-                        reduction,
-                    )
-                    .map(checked_gpu)
+                // uploads in the order the operands are named: weight, input, target
+                let w = loss.weight.map(|w| as_gpu(w, &dev)).transpose()?;
+                let x = as_gpu(self, &dev)?;
+                let t = as_gpu(loss.target, &dev)?;
+                x.nll_loss(&loss.over(&*t, w.as_deref())).map(checked_gpu)
             }
         }
     }
-    fn nll_loss_backward(
-        grad: &Self,
-        n: usize,
-        c: usize,
-        target: &Self,
-        weight: Option<&Self>,
-        ignore_index: i64,
-        reduction: Reduction,
-        dtype: DType,
-    ) -> Result<Self> {
-        match gpu_among(&[Some(grad), Some(target), weight]) {
+    fn nll_loss_backward(grad: &Self, loss: &NllLoss<'_, Self>, dtype: DType) -> Result<Self> {
+        match gpu_among(&[Some(grad), Some(loss.target), loss.weight]) {
             None => {
-                let w = weight.map(as_host).transpose()?;
+                let (t, w) = (as_host(loss.target)?, loss.weight.map(as_host).transpose()?);
                 HostStorage::nll_loss_backward(
                     &*as_host(grad)?,
-                    n,
-                    c,
-                    &*as_host(target)?,
-                    w.as_deref(),
-                    ignore_index,
-                    reduction,
+                    &loss.over(&*t, w.as_deref()),
                     dtype,
                 )
                 .map(DeviceStorage::Host)
             }
             Some(dev) => {
-                let w = weight.map(|w| as_gpu(w, &dev)).transpose()?;
-                GpuStorage::nll_loss_backward(
-                    &*as_gpu(grad, &dev)?,
-                    n,
-                    c,
-                    &*as_gpu(target, &dev)?,
-                    w.as_deref(),
-                    ignore_index,
-                    reduction,
-                    dtype,
-                )
-                .map(DeviceStorage::Gpu)
+                // uploads in the order the operands are named: weight, grad, target
+                let w = loss.weight.map(|w| as_gpu(w, &dev)).transpose()?;
+                let g = as_gpu(grad, &dev)?;
+                let t = as_gpu(loss.target, &dev)?;
+                GpuStorage::nll_loss_backward(&g, &loss.over(&*t, w.as_deref()), dtype)
+                    .map(DeviceStorage::Gpu)
             }
         }
     }

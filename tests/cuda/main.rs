@@ -9,7 +9,7 @@ use cudatutor::engine::cuda::gpu::GpuDevice;
 use cudatutor::engine::cuda::launch::{CtReduceGeom, DevicePtr};
 use cudatutor::engine::cuda::nvrtc;
 use cudatutor::engine::cuda::ops::{
-    BinaryKernel, CompareKernel, Elem, Kernels, NllReduction, ReduceKernel, Scalar, Strided,
+    BinaryKernel, CompareKernel, Elem, Gemm, Kernels, NllReduction, ReduceKernel, Scalar, Strided,
     UnaryKernel,
 };
 use cudatutor::engine::cuda::real::CudaDevice;
@@ -261,18 +261,18 @@ fn gpu_reductions_softmax_loss_and_gemm_agree_with_the_emulated_device() {
     let (g, e) = both(40 * 50, 132, &|k, d, out| {
         let a = upload(d, &f32s(&x[..40 * 70]));
         let b = upload(d, &f32s(&x[100..100 + 70 * 50]));
-        k.gemm(
-            Elem::F32,
-            1,
-            40,
-            50,
-            70,
-            1.0,
-            (a, 70, 1, 0),
-            (b, 50, 1, 0),
-            0.0,
-            (out, 50, 0),
-        )
+        k.gemm(&Gemm {
+            elem: Elem::F32,
+            batch: 1,
+            m: 40,
+            n: 50,
+            k: 70,
+            alpha: 1.0,
+            a: (a, 70, 1, 0),
+            b: (b, 50, 1, 0),
+            beta: 0.0,
+            c: (out, 50, 0),
+        })
         .unwrap();
     });
     // The GPU contracts a * b + acc into fused multiply-adds; the emulated build does not.
@@ -333,35 +333,28 @@ fn gpu_cublas_when_present_agrees_with_the_tiled_kernel() {
     let (a, b) = (upload(&g, &f32s(&x)), upload(&g, &f32s(&w)));
     let (c1, c2) = (g.mem_alloc(8192).unwrap(), g.mem_alloc(8192).unwrap());
     // x [40, 70] @ w.t() where w is [50, 70] (nn.Linear's layout).
-    blas.gemm(
-        Elem::F32,
-        1,
-        40,
-        50,
-        70,
-        1.0,
-        (a, 70, 1, 0),
-        (b, 1, 70, 0),
-        0.0,
-        (c1, 50, 0),
-    )
-    .unwrap();
+    let product = Gemm {
+        elem: Elem::F32,
+        batch: 1,
+        m: 40,
+        n: 50,
+        k: 70,
+        alpha: 1.0,
+        a: (a, 70, 1, 0),
+        b: (b, 1, 70, 0),
+        beta: 0.0,
+        c: (c1, 50, 0),
+    };
+    blas.gemm(&product).unwrap();
     let k = Kernels {
         device: &g,
         sm_count: g.sm_count(),
     };
-    k.gemm(
-        Elem::F32,
-        1,
-        40,
-        50,
-        70,
-        1.0,
-        (a, 70, 1, 0),
-        (b, 1, 70, 0),
-        0.0,
-        (c2, 50, 0),
-    )
+    // the same product into c2
+    k.gemm(&Gemm {
+        c: (c2, 50, 0),
+        ..product
+    })
     .unwrap();
     g.synchronize().unwrap();
     close_abs(

@@ -3,13 +3,13 @@
 //! never imports the interface it serves.
 
 use crate::engine::backend::{
-    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp, TernaryOp,
+    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, NllLoss, ReduceOp, TernaryOp,
 };
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::Result;
 use crate::engine::host::{HostDevice, HostStorage, conv, elementwise, matmul, nn, reduce};
 use crate::engine::layout::Layout;
-use crate::engine::op::{BinaryOp, Reduction, UnaryOp};
+use crate::engine::op::{BinaryOp, UnaryOp};
 
 impl BackendDevice for HostDevice {
     type Storage = HostStorage;
@@ -145,28 +145,11 @@ impl BackendStorage for HostStorage {
     ) -> Result<Self> {
         nn::softmax_backward(grad, out, shape, dim, log)
     }
-    fn nll_loss(
-        &self,
-        n: usize,
-        c: usize,
-        target: &Self,
-        weight: Option<&Self>,
-        ignore_index: i64,
-        reduction: Reduction,
-    ) -> Result<Checked<Self>> {
-        nn::nll_loss(self, n, c, target, weight, ignore_index, reduction)
+    fn nll_loss(&self, loss: &NllLoss<'_, Self>) -> Result<Checked<Self>> {
+        nn::nll_loss(self, loss)
     }
-    fn nll_loss_backward(
-        grad: &Self,
-        n: usize,
-        c: usize,
-        target: &Self,
-        weight: Option<&Self>,
-        ignore_index: i64,
-        reduction: Reduction,
-        dtype: DType,
-    ) -> Result<Self> {
-        nn::nll_loss_backward(grad, n, c, target, weight, ignore_index, reduction, dtype)
+    fn nll_loss_backward(grad: &Self, loss: &NllLoss<'_, Self>, dtype: DType) -> Result<Self> {
+        nn::nll_loss_backward(grad, loss, dtype)
     }
     fn index_select(&self, layout: &Layout, dim: usize, index: &Self) -> Result<Checked<Self>> {
         nn::index_select(self, layout, dim, index)

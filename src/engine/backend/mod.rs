@@ -26,8 +26,8 @@ use super::dtype::{DType, Scalar};
 use super::error::Result;
 use super::host::HostStorage;
 use super::layout::Layout;
-pub use super::op::{Arg, Checked, MatmulDims, ReduceOp, TernaryOp};
-use super::op::{BinaryOp, Reduction, UnaryOp};
+pub use super::op::{Arg, Checked, MatmulDims, NllLoss, ReduceOp, TernaryOp};
+use super::op::{BinaryOp, UnaryOp};
 
 /// A buffer of one dtype on one device.
 pub trait BackendStorage: Sized {
@@ -132,30 +132,11 @@ pub trait BackendStorage: Sized {
         dim: usize,
         log: bool,
     ) -> Result<Self>;
-    /// nll_loss of log-probabilities `[n, c]` (contiguous) and int64 targets `[n]`.
-    #[allow(clippy::too_many_arguments)]
-    fn nll_loss(
-        &self,
-        n: usize,
-        c: usize,
-        target: &Self,
-        weight: Option<&Self>,
-        ignore_index: i64,
-        reduction: Reduction,
-    ) -> Result<Checked<Self>>;
-    /// The gradient of nll_loss with respect to its `[n, c]` input, given the loss's
-    /// gradient `grad` (`[n]` for reduction none, else one element).
-    #[allow(clippy::too_many_arguments)]
-    fn nll_loss_backward(
-        grad: &Self,
-        n: usize,
-        c: usize,
-        target: &Self,
-        weight: Option<&Self>,
-        ignore_index: i64,
-        reduction: Reduction,
-        dtype: DType,
-    ) -> Result<Self>;
+    /// `loss` of these log-probabilities.
+    fn nll_loss(&self, loss: &NllLoss<'_, Self>) -> Result<Checked<Self>>;
+    /// The gradient of `loss` with respect to its `[n, c]` input, given the loss's gradient
+    /// `grad` (`[n]` for reduction none, else one element).
+    fn nll_loss_backward(grad: &Self, loss: &NllLoss<'_, Self>, dtype: DType) -> Result<Self>;
     /// Slices of `layout` along `dim` picked by int64/int32 `index` (1-D, contiguous).
     /// Out-of-range entries give zeros and are listed in `bad`.
     fn index_select(&self, layout: &Layout, dim: usize, index: &Self) -> Result<Checked<Self>>;

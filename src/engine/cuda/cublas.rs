@@ -9,7 +9,7 @@
 //! Unverified on a GPU here (none was lent); scripts/gpu-check.sh runs it.
 
 use super::launch::{DeviceError, DevicePtr};
-use super::ops::Elem;
+use super::ops::{Elem, Gemm};
 use cudarc::cublas::sys as cb;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -139,34 +139,20 @@ impl Cublas {
         })
     }
 
-    /// C = alpha * A @ B + beta * C, row-major C with row stride `ldc` (as matmul.cu's
-    /// `gemm`), batched with element strides (0 broadcasts). `Unsupported` when an operand
+    /// [`Gemm`]'s product with cuBLAS's strided-batched gemm. `Unsupported` when an operand
     /// cannot be described to cuBLAS.
-    #[allow(clippy::too_many_arguments)]
-    pub fn gemm(
-        &self,
-        elem: Elem,
-        batch: usize,
-        m: usize,
-        n: usize,
-        k: usize,
-        alpha: f64,
-        a: (DevicePtr, isize, isize, isize),
-        b: (DevicePtr, isize, isize, isize),
-        beta: f64,
-        c: (DevicePtr, isize, isize),
-    ) -> Result<(), DeviceError> {
+    pub fn gemm(&self, g: &Gemm) -> Result<(), DeviceError> {
         let int = |v: i64| {
             i32::try_from(v).map_err(|_| {
                 DeviceError::Unsupported("a matrix too large for cuBLAS's 32-bit sizes".into())
             })
         };
         // Column-major view: X (n x m, ld ldc) = Bt (n x k) * At (k x m).
-        let bt = blas_operand(n, k, b.2, b.1)
+        let bt = blas_operand(g.n, g.k, g.b.2, g.b.1)
             .ok_or_else(|| DeviceError::Unsupported("B's layout".into()))?;
-        let at = blas_operand(k, m, a.2, a.1)
+        let at = blas_operand(g.k, g.m, g.a.2, g.a.1)
             .ok_or_else(|| DeviceError::Unsupported("A's layout".into()))?;
-        if (c.1 as i64) < n.max(1) as i64 {
+        if (g.c.1 as i64) < g.n.max(1) as i64 {
             return Err(DeviceError::Unsupported("C's row stride".into()));
         }
         let op = |t: bool| {
@@ -176,9 +162,9 @@ impl Cublas {
                 cb::cublasOperation_t::CUBLAS_OP_N
             }
         };
-        let (nn, mm, kk) = (int(n as i64)?, int(m as i64)?, int(k as i64)?);
-        let (ldb, lda, ldc) = (int(bt.ld)?, int(at.ld)?, int(c.1 as i64)?);
-        let count = int(batch as i64)?;
+        let (nn, mm, kk) = (int(g.n as i64)?, int(g.m as i64)?, int(g.k as i64)?);
+        let (ldb, lda, ldc) = (int(bt.ld)?, int(at.ld)?, int(g.c.1 as i64)?);
+        let count = int(g.batch as i64)?;
         // The precisions differ only in the entry point, the element type and the type of
         // alpha and beta.
         macro_rules! strided_batched {
@@ -195,28 +181,33 @@ impl Cublas {
                             mm,
                             kk,
                             &al,
-                            b.0.0 as *const $t,
+                            g.b.0.0 as *const $t,
                             ldb,
-                            b.3 as i64,
-                            a.0.0 as *const $t,
+                            g.b.3 as i64,
+                            g.a.0.0 as *const $t,
                             lda,
-                            a.3 as i64,
+                            g.a.3 as i64,
                             &be,
-                            c.0.0 as *mut $t,
+                            g.c.0.0 as *mut $t,
                             ldc,
-                            c.2 as i64,
+                            g.c.2 as i64,
                             count,
                         )
                     })
                 })
             }};
         }
-        match elem {
+        match g.elem {
             Elem::F32 => {
-                strided_batched!(cublasSgemmStridedBatched, f32, alpha as f32, beta as f32)
+                strided_batched!(
+                    cublasSgemmStridedBatched,
+                    f32,
+                    g.alpha as f32,
+                    g.beta as f32
+                )
             }
-            Elem::F64 => strided_batched!(cublasDgemmStridedBatched, f64, alpha, beta),
-            _ => Err(DeviceError::Unsupported(format!("matmul of {elem:?}"))),
+            Elem::F64 => strided_batched!(cublasDgemmStridedBatched, f64, g.alpha, g.beta),
+            _ => Err(DeviceError::Unsupported(format!("matmul of {:?}", g.elem))),
         }
     }
 }

@@ -26,11 +26,11 @@
 use super::gpu::GpuDevice;
 use super::launch::{CtReduceGeom, DeviceError, DevicePtr};
 use super::ops::{
-    BackwardKernel, BinaryKernel, CompareKernel, Elem, FloatTest, Kernels, NllReduction,
+    BackwardKernel, BinaryKernel, CompareKernel, Elem, FloatTest, Gemm, Kernels, NllReduction,
     ReduceKernel, Scalar as KScalar, Strided, UnaryKernel,
 };
 use crate::engine::backend::{
-    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, ReduceOp, TernaryOp,
+    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, NllLoss, ReduceOp, TernaryOp,
 };
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -393,6 +393,15 @@ fn host_from_bytes(dtype: DType, n: usize, bytes: &[u8]) -> Result<HostStorage> 
         HostStorage::F64(v) => w(v, bytes),
     }
     Ok(h)
+}
+
+/// A loss's `reduction=` as Loss.cu's kernels take it.
+fn nll_reduction(r: Reduction) -> NllReduction {
+    match r {
+        Reduction::None => NllReduction::None,
+        Reduction::Mean => NllReduction::Mean,
+        Reduction::Sum => NllReduction::Sum,
+    }
 }
 
 /// A Python number as a kernel argument of `elem`.
@@ -1418,26 +1427,16 @@ impl BackendStorage for GpuStorage {
         grad.up(HostStorage::softmax_backward(&g, &o, shape, dim, log)?)
     }
 
-    fn nll_loss(
-        &self,
-        n: usize,
-        c: usize,
-        target: &Self,
-        weight: Option<&Self>,
-        ignore_index: i64,
-        reduction: Reduction,
-    ) -> Result<Checked<Self>> {
+    fn nll_loss(&self, loss: &NllLoss<'_, Self>) -> Result<Checked<Self>> {
+        let (n, c, ignore_index) = (loss.n, loss.c, loss.ignore_index);
+        let (target, weight) = (loss.target, loss.weight);
         if let Some(e @ (Elem::F32 | Elem::F64)) = self.elem()
             && target.dtype == DType::Int64
             && weight.is_none_or(|w| w.dtype == self.dtype)
             && c > 0
         {
-            let red = match reduction {
-                Reduction::None => NllReduction::None,
-                Reduction::Mean => NllReduction::Mean,
-                Reduction::Sum => NllReduction::Sum,
-            };
-            let out_len = if reduction == Reduction::None { n } else { 1 };
+            let red = nll_reduction(loss.reduction);
+            let out_len = if red == NllReduction::None { n } else { 1 };
             let output = GpuStorage::alloc(&self.ctx, self.dtype, out_len)?;
             let total = GpuStorage::alloc(&self.ctx, self.dtype, 1)?;
             let (po, pt) = (output.ptr(), total.ptr());
@@ -1450,21 +1449,12 @@ impl BackendStorage for GpuStorage {
         }
         let ht = target.download()?;
         let hw = weight.map(|w| w.download()).transpose()?;
-        self.checked_on_host("nll_loss", |h| {
-            h.nll_loss(n, c, &ht, hw.as_ref(), ignore_index, reduction)
-        })
+        self.checked_on_host("nll_loss", |h| h.nll_loss(&loss.over(&ht, hw.as_ref())))
     }
 
-    fn nll_loss_backward(
-        grad: &Self,
-        n: usize,
-        c: usize,
-        target: &Self,
-        weight: Option<&Self>,
-        ignore_index: i64,
-        reduction: Reduction,
-        dtype: DType,
-    ) -> Result<Self> {
+    fn nll_loss_backward(grad: &Self, loss: &NllLoss<'_, Self>, dtype: DType) -> Result<Self> {
+        let (n, c, ignore_index) = (loss.n, loss.c, loss.ignore_index);
+        let (target, weight) = (loss.target, loss.weight);
         if let Some(e @ (Elem::F32 | Elem::F64)) = Elem::of(dtype)
             && grad.dtype == dtype
             && matches!(target.dtype, DType::Int64 | DType::UInt8)
@@ -1473,11 +1463,7 @@ impl BackendStorage for GpuStorage {
             && c > 0
         {
             let ctx = &grad.ctx;
-            let red = match reduction {
-                Reduction::None => NllReduction::None,
-                Reduction::Mean => NllReduction::Mean,
-                Reduction::Sum => NllReduction::Sum,
-            };
+            let red = nll_reduction(loss.reduction);
             let u8t = target.dtype == DType::UInt8;
             // zeros, as PyTorch's at::zeros_like before its backward kernel
             let gin = GpuHandle(ctx.clone()).zeros(n * c, dtype)?;
@@ -1487,8 +1473,8 @@ impl BackendStorage for GpuStorage {
             if red == NllReduction::Mean && n > 0 {
                 // the forward's total weight: the forward kernel once more (on the zeros,
                 // its loss output is not used), so the divisor is the forward's own sum
-                let loss = GpuStorage::alloc(ctx, dtype, 1)?;
-                let pl = loss.ptr();
+                let unused_loss = GpuStorage::alloc(ctx, dtype, 1)?;
+                let pl = unused_loss.ptr();
                 ctx.run(|k| {
                     k.nll_loss(e, u8t, red, Some(n), c, pgi, ptg, pw, ignore_index, pl, pt)
                 })?;
@@ -1503,12 +1489,7 @@ impl BackendStorage for GpuStorage {
         let w = weight.map(|w| w.download()).transpose()?;
         grad.up(HostStorage::nll_loss_backward(
             &g,
-            n,
-            c,
-            &t,
-            w.as_ref(),
-            ignore_index,
-            reduction,
+            &loss.over(&t, w.as_ref()),
             dtype,
         )?)
     }
@@ -1686,7 +1667,19 @@ impl BackendStorage for GpuStorage {
                 b.1.strides[0] as isize,
             );
             let pc = (out.ptr(), n as isize, (m * n) as isize);
-            ctx.run(|kk| kk.gemm(e, batch, m, n, k, 1.0, pa, pb, beta, pc))?;
+            let product = Gemm {
+                elem: e,
+                batch,
+                m,
+                n,
+                k,
+                alpha: 1.0,
+                a: pa,
+                b: pb,
+                beta,
+                c: pc,
+            };
+            ctx.run(|kk| kk.gemm(&product))?;
             return Ok(out);
         }
         ctx.note_fallback("matmul");

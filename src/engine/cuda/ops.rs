@@ -17,6 +17,25 @@ use super::launch::{
     CtReduceGeom, CtShape, CtStrides, DeviceError, DevicePtr, Dim3, KernelArgs, LaunchConfig,
 };
 
+/// One product C = alpha * A @ B + beta * C, batched over `batch` entries, as both matmul.cu's
+/// tiled kernel ([`Kernels::gemm`]) and cuBLAS ([`super::cublas::Cublas::gemm`]) take it:
+/// A's element (i, k) of entry `e` is at `a.0 + i * a.1 + k * a.2 + e * a.3` (in elements;
+/// a stride of 0 broadcasts), B's likewise, and C is row-major with row stride `c.1` and
+/// entry stride `c.2`.
+#[derive(Debug, Clone, Copy)]
+pub struct Gemm {
+    pub elem: Elem,
+    pub batch: usize,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub alpha: f64,
+    pub a: (DevicePtr, isize, isize, isize),
+    pub b: (DevicePtr, isize, isize, isize),
+    pub beta: f64,
+    pub c: (DevicePtr, isize, isize),
+}
+
 /// The element types the kernels are instantiated for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Elem {
@@ -1117,65 +1136,51 @@ impl Kernels<'_> {
         self.launch(&format!("index_{}", elem.suffix()), cfg, &args)
     }
 
-    /// C = alpha * A @ B + beta * C (batched over `batch` with element strides between
-    /// entries; 0 broadcasts). A element (i, k) is at `a + i * a_row + k * a_col`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn gemm(
-        &self,
-        elem: Elem,
-        batch: usize,
-        m: usize,
-        n: usize,
-        k: usize,
-        alpha: f64,
-        a: (DevicePtr, isize, isize, isize),
-        b: (DevicePtr, isize, isize, isize),
-        beta: f64,
-        c: (DevicePtr, isize, isize),
-    ) -> Result<(), DeviceError> {
-        if m == 0 || n == 0 || batch == 0 {
+    /// [`Gemm`]'s product with matmul.cu's tiled kernel.
+    pub fn gemm(&self, g: &Gemm) -> Result<(), DeviceError> {
+        if g.m == 0 || g.n == 0 || g.batch == 0 {
             return Ok(());
         }
         let t = MATMUL_TILE as u64;
         let cfg = LaunchConfig::new(
             Dim3::new(
-                grid_for(n as u64, t as u32, 65535 * 1024),
-                grid_for(m as u64, t as u32, 65535),
-                grid_for(batch as u64, 1, 65535),
+                grid_for(g.n as u64, t as u32, 65535 * 1024),
+                grid_for(g.m as u64, t as u32, 65535),
+                grid_for(g.batch as u64, 1, 65535),
             ),
             Dim3::new(MATMUL_TILE, MATMUL_TILE, 1),
         );
         let mut args = KernelArgs::new()
-            .arg(n_i64(m)?)
-            .arg(n_i64(n)?)
-            .arg(n_i64(k)?);
-        let name = match elem {
+            .arg(n_i64(g.m)?)
+            .arg(n_i64(g.n)?)
+            .arg(n_i64(g.k)?);
+        let name = match g.elem {
             Elem::F32 => {
-                args.push(alpha as f32);
+                args.push(g.alpha as f32);
                 "sgemm"
             }
             Elem::F64 => {
-                args.push(alpha);
+                args.push(g.alpha);
                 "dgemm"
             }
-            _ => return Err(DeviceError::Unsupported(format!("matmul of {elem:?}"))),
+            _ => return Err(DeviceError::Unsupported(format!("matmul of {:?}", g.elem))),
         };
-        args.push(a.0);
-        args.push(a.1 as i64);
-        args.push(a.2 as i64);
-        args.push(a.3 as i64);
-        args.push(b.0);
-        args.push(b.1 as i64);
-        args.push(b.2 as i64);
-        args.push(b.3 as i64);
-        if elem == Elem::F32 {
-            args.push(beta as f32);
+        args.push(g.a.0);
+        args.push(g.a.1 as i64);
+        args.push(g.a.2 as i64);
+        args.push(g.a.3 as i64);
+        args.push(g.b.0);
+        args.push(g.b.1 as i64);
+        args.push(g.b.2 as i64);
+        args.push(g.b.3 as i64);
+        if g.elem == Elem::F32 {
+            args.push(g.beta as f32);
         } else {
-            args.push(beta);
+            args.push(g.beta);
         }
-        args.push(c.0);
-        args.push(c.1 as i64);
-        args.push(c.2 as i64);
+        args.push(g.c.0);
+        args.push(g.c.1 as i64);
+        args.push(g.c.2 as i64);
         self.launch(name, cfg, &args)
     }
 

@@ -9,7 +9,7 @@
 use super::gpu::GpuDevice;
 use super::launch::{CtReduceGeom, DeviceError, DevicePtr};
 use super::ops::{
-    BinaryKernel, CompareKernel, Elem, Kernels, NllReduction, ReduceKernel, Scalar, Strided,
+    BinaryKernel, CompareKernel, Elem, Gemm, Kernels, NllReduction, ReduceKernel, Scalar, Strided,
     UnaryKernel,
 };
 use serde::{Deserialize, Serialize};
@@ -396,18 +396,18 @@ pub fn run(device: &dyn GpuDevice, sm_count: u32) -> SelfTestReport {
         let bias: Vec<f32> = (0..5).map(|i| i as f32 * 0.1).collect();
         let out_host: Vec<f32> = (0..20).map(|i| bias[i % 5]).collect();
         let (pa, pw, out) = (m.upload(&a)?, m.upload(&w)?, m.upload(&out_host)?);
-        k.gemm(
-            Elem::F32,
-            1,
-            4,
-            5,
-            6,
-            1.0,
-            (pa, 6, 1, 0),
-            (pw, 1, 6, 0),
-            1.0,
-            (out, 5, 0),
-        )?;
+        k.gemm(&Gemm {
+            elem: Elem::F32,
+            batch: 1,
+            m: 4,
+            n: 5,
+            k: 6,
+            alpha: 1.0,
+            a: (pa, 6, 1, 0),
+            b: (pw, 1, 6, 0),
+            beta: 1.0,
+            c: (out, 5, 0),
+        })?;
         let mut want = Vec::new();
         for i in 0..4 {
             for j in 0..5 {

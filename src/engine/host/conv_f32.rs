@@ -516,15 +516,15 @@ pub(crate) fn max_pool2d_backward(go: &[f32], x: &[f32], g: &PoolGeom) -> Result
 mod tests {
     use super::super::conv::{PoolKind, conv2d_backward_f64, pool2d_backward};
     use super::*;
+    use crate::engine::test_sequence::Lcg;
 
     /// Values with ties, signed zeros and a spread of magnitudes (the f64 sums must round as
     /// the old path's).
     fn values(n: usize, seed: u32) -> Vec<f32> {
-        let mut s = seed;
+        let mut lcg = Lcg::new(seed);
         (0..n)
             .map(|i| {
-                s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-                let v = ((s >> 8) as f32 / (1 << 24) as f32 - 0.5) * 4.0;
+                let v = lcg.next_centered() * 4.0;
                 match i % 11 {
                     3 => 0.0,
                     5 => -0.0,

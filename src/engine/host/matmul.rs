@@ -481,6 +481,7 @@ pub(crate) fn matmul_for_conv(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::test_sequence::Lcg;
 
     /// One fused multiply-add chain per element: PyTorch's order for n >= 12 (and more than 3
     /// rows in each thread's part) up to k = 192 (host/sgemm.rs).
@@ -497,13 +498,8 @@ mod tests {
     #[test]
     fn products_follow_layouts_and_keep_the_fma_order() {
         let (m, k, n) = (37, 150, 19);
-        let mut s = 1u32;
-        let mut r = || {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            (s >> 8) as f32 / (1 << 24) as f32 - 0.5
-        };
-        let a: Vec<f32> = (0..m * k).map(|_| r()).collect();
-        let b: Vec<f32> = (0..k * n).map(|_| r()).collect();
+        let mut r = Lcg::new(1);
+        let (a, b) = (r.centered(m * k), r.centered(k * n));
         let want = chain(&a, &b, m, k, n);
         let ha = HostStorage::F32(a.clone());
         let la = Layout::contiguous(&[1, m, k]);

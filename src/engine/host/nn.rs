@@ -11,7 +11,8 @@ use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::{try_with_capacity, try_zeroed};
 use crate::engine::interrupt::{CHUNK, poll};
 use crate::engine::layout::Layout;
-use crate::engine::op::Checked;
+use crate::engine::numerics::loss as loss_kernels;
+use crate::engine::op::{Checked, NllLoss};
 use crate::engine::op::{Reduction, UnaryOp};
 use half::{bf16, f16};
 
@@ -234,6 +235,7 @@ fn softmax_backward_t<T: Float + Stored>(
 /// An activation's backward in float64 (float64 values; float16/bfloat16 rounded once): from
 /// the result y for sigmoid, tanh and ReLU, from the input x for the others.
 fn activation_backward_f64(op: UnaryOp, g: f64, v: f64) -> f64 {
+    use crate::engine::numerics::backward::{elu_from_input, logit};
     use UnaryOp::*;
     match op.as_elu() {
         Sigmoid => g * (1.0 - v) * v,
@@ -287,13 +289,7 @@ fn activation_backward_f64(op: UnaryOp, g: f64, v: f64) -> f64 {
             alpha,
             scale,
             input_scale,
-        } => {
-            if v <= 0.0 {
-                g * input_scale * (alpha * scale) * (v * input_scale).exp()
-            } else {
-                g * scale
-            }
-        }
+        } => elu_from_input(g, v, alpha, scale, input_scale, f64::exp),
         LeakyRelu { slope } => {
             if v > 0.0 {
                 g
@@ -308,20 +304,7 @@ fn activation_backward_f64(op: UnaryOp, g: f64, v: f64) -> f64 {
                 g
             }
         }
-        Logit { eps } => {
-            let (lo, hi, outside) = if eps < 0.0 {
-                (0.0, 1.0, f64::NAN)
-            } else {
-                (eps, 1.0 - eps, 0.0)
-            };
-            if v < lo || v > hi {
-                outside
-            } else if v == 0.0 || v == 1.0 {
-                g * f64::INFINITY
-            } else {
-                g / (v * (1.0 - v))
-            }
-        }
+        Logit { eps } => logit(g, v, eps),
         Gelu => {
             let cdf = 0.5 * (1.0 + UnaryOp::Erf.f64(v * std::f64::consts::FRAC_1_SQRT_2));
             let pdf = std::f64::consts::FRAC_2_SQRT_PI
@@ -494,16 +477,12 @@ fn targets(t: &HostStorage) -> Result<Vec<i64>> {
 #[allow(clippy::too_many_arguments)]
 fn nll_t<T: Float + Stored>(
     lp: &HostStorage,
-    n: usize,
-    c: usize,
-    target: &HostStorage,
-    weight: Option<&HostStorage>,
-    ignore: i64,
-    red: Reduction,
+    loss: &NllLoss<'_, HostStorage>,
 ) -> Result<Checked<HostStorage>> {
+    let (n, c, ignore) = (loss.n, loss.c, loss.ignore_index);
     let lp = typed::<T>(lp)?;
-    let tv = targets(target)?;
-    let wv = weight.map(typed::<T>).transpose()?;
+    let tv = targets(loss.target)?;
+    let wv = loss.weight.map(typed::<T>).transpose()?;
     let mut bad = Vec::new();
     let mut per = got(try_zeroed::<T>(n), n)?;
     let (mut sum, mut total_w) = (0.0f64, 0.0f64);
@@ -522,7 +501,7 @@ fn nll_t<T: Float + Stored>(
         sum += l.to_f64();
         total_w += w;
     }
-    let value = match red {
+    let value = match loss.reduction {
         Reduction::None => per,
         Reduction::Sum => vec![T::from_f64(sum)],
         Reduction::Mean => vec![if T::DTYPE == DType::Float64 {
@@ -537,42 +516,46 @@ fn nll_t<T: Float + Stored>(
     })
 }
 
+/// The numerics kernels' description of an nll_loss: `[n, c]` classes (one map) and the
+/// reduction.
+fn numerics_nll(
+    loss: &NllLoss<'_, HostStorage>,
+) -> (loss_kernels::ClassShape, loss_kernels::Reduction) {
+    use loss_kernels::Reduction as R;
+    let shape = loss_kernels::ClassShape {
+        n: loss.n,
+        c: loss.c,
+        map: 1,
+        one_d: false,
+    };
+    let r = match loss.reduction {
+        Reduction::None => R::None,
+        Reduction::Mean => R::Mean,
+        Reduction::Sum => R::Sum,
+    };
+    (shape, r)
+}
+
 /// nll_loss of `[n, c]` log-probabilities (contiguous) against `[n]` targets.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn nll_loss(
     lp: &HostStorage,
-    n: usize,
-    c: usize,
-    target: &HostStorage,
-    weight: Option<&HostStorage>,
-    ignore: i64,
-    red: Reduction,
+    loss: &NllLoss<'_, HostStorage>,
 ) -> Result<Checked<HostStorage>> {
+    let (n, c, ignore) = (loss.n, loss.c, loss.ignore_index);
     if let HostStorage::F32(x) = lp {
         // float32: LossNLL.cpp's kernel (its 8-level cascade) when every target is valid; a
         // bad target goes through the generic loop below, which lists them all
-        let tv = targets(target)?;
+        let tv = targets(loss.target)?;
         let valid = tv[..n]
             .iter()
             .all(|&t| t == ignore || (t >= 0 && t < c as i64));
-        let w = match weight {
+        let w = match loss.weight {
             Some(w) => Some(typed::<f32>(w)?),
             None => None,
         };
         if valid {
-            use crate::engine::numerics::loss::{ClassShape, Reduction as R, nll_loss_f32};
-            let shape = ClassShape {
-                n,
-                c,
-                map: 1,
-                one_d: false,
-            };
-            let r = match red {
-                Reduction::None => R::None,
-                Reduction::Mean => R::Mean,
-                Reduction::Sum => R::Sum,
-            };
-            if let Ok(o) = nll_loss_f32(x, shape, &tv[..n], w, r, ignore) {
+            let (shape, r) = numerics_nll(loss);
+            if let Ok(o) = loss_kernels::nll_loss_f32(x, shape, &tv[..n], w, r, ignore) {
                 return Ok(Checked {
                     value: HostStorage::F32(o.loss),
                     bad: Vec::new(),
@@ -582,55 +565,35 @@ pub(crate) fn nll_loss(
     }
     if let HostStorage::F64(x) = lp {
         // float64: the same kernel in double
-        let tv = targets(target)?;
+        let tv = targets(loss.target)?;
         let valid = tv[..n]
             .iter()
             .all(|&t| t == ignore || (t >= 0 && t < c as i64));
-        let w = match weight {
+        let w = match loss.weight {
             Some(w) => Some(typed::<f64>(w)?),
             None => None,
         };
         if valid {
-            use crate::engine::numerics::loss::{ClassShape, Reduction as R, nll_loss_f64};
-            let shape = ClassShape {
-                n,
-                c,
-                map: 1,
-                one_d: false,
-            };
-            let r = match red {
-                Reduction::None => R::None,
-                Reduction::Mean => R::Mean,
-                Reduction::Sum => R::Sum,
-            };
-            if let Ok((loss, _)) = nll_loss_f64(x, shape, &tv[..n], w, r, ignore) {
+            let (shape, r) = numerics_nll(loss);
+            if let Ok((value, _)) = loss_kernels::nll_loss_f64(x, shape, &tv[..n], w, r, ignore) {
                 return Ok(Checked {
-                    value: HostStorage::F64(loss),
+                    value: HostStorage::F64(value),
                     bad: Vec::new(),
                 });
             }
         }
     }
-    float_dispatch!(
-        lp.dtype(),
-        "nll_loss_out_frame",
-        nll_t(lp, n, c, target, weight, ignore, red)
-    )
+    float_dispatch!(lp.dtype(), "nll_loss_out_frame", nll_t(lp, loss))
 }
 
-#[allow(clippy::too_many_arguments)]
 fn nll_backward_t<T: Float + Stored>(
     grad: &HostStorage,
-    n: usize,
-    c: usize,
-    target: &HostStorage,
-    weight: Option<&HostStorage>,
-    ignore: i64,
-    red: Reduction,
+    loss: &NllLoss<'_, HostStorage>,
 ) -> Result<HostStorage> {
+    let (n, c, ignore) = (loss.n, loss.c, loss.ignore_index);
     let g = typed::<T>(grad)?;
-    let tv = targets(target)?;
-    let wv = weight.map(typed::<T>).transpose()?;
+    let tv = targets(loss.target)?;
+    let wv = loss.weight.map(typed::<T>).transpose()?;
     let w = |t: usize| wv.map(|w| w[t].to_f64()).unwrap_or(1.0);
     let total: f64 = (0..n)
         .filter(|&i| tv[i] != ignore && tv[i] >= 0 && (tv[i] as usize) < c)
@@ -643,7 +606,7 @@ fn nll_backward_t<T: Float + Stored>(
         if t == ignore || t < 0 || t as usize >= c {
             continue;
         }
-        let gi = match red {
+        let gi = match loss.reduction {
             Reduction::None => -g[i].to_f64(),
             Reduction::Sum => -g[0].to_f64(),
             Reduction::Mean => -r(g[0].to_f64() / r(total)),
@@ -654,36 +617,19 @@ fn nll_backward_t<T: Float + Stored>(
 }
 
 /// The `[n, c]` input gradient of nll_loss.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn nll_loss_backward(
     grad: &HostStorage,
-    n: usize,
-    c: usize,
-    target: &HostStorage,
-    weight: Option<&HostStorage>,
-    ignore: i64,
-    red: Reduction,
+    loss: &NllLoss<'_, HostStorage>,
     dtype: DType,
 ) -> Result<HostStorage> {
     if dtype == DType::Float32 {
         // LossNLL.cpp's backward, dividing by the forward's total weight (its cascade sum)
-        use crate::engine::numerics::loss::{
-            ClassShape, Reduction as R, nll_loss_backward_f32, nll_loss_f32,
-        };
+        use loss_kernels::{Reduction as R, nll_loss_backward_f32, nll_loss_f32};
+        let (n, c, ignore) = (loss.n, loss.c, loss.ignore_index);
         let g = typed::<f32>(grad)?;
-        let tv = targets(target)?;
-        let w = weight.map(typed::<f32>).transpose()?;
-        let shape = ClassShape {
-            n,
-            c,
-            map: 1,
-            one_d: false,
-        };
-        let r = match red {
-            Reduction::None => R::None,
-            Reduction::Mean => R::Mean,
-            Reduction::Sum => R::Sum,
-        };
+        let tv = targets(loss.target)?;
+        let w = loss.weight.map(typed::<f32>).transpose()?;
+        let (shape, r) = numerics_nll(loss);
         let mut gi = got(try_zeroed::<f32>(n * c), n * c)?;
         let total = match (r, w) {
             (R::Mean, Some(_)) => nll_loss_f32(&gi, shape, &tv[..n], w, r, ignore)
@@ -700,11 +646,21 @@ pub(crate) fn nll_loss_backward(
     float_dispatch!(
         dtype,
         "nll_loss_backward_out_frame",
-        nll_backward_t(grad, n, c, target, weight, ignore, red)
+        nll_backward_t(grad, loss)
     )
 }
 
 // ----- gathers -----
+
+/// The positions of the entries of `idx` outside [0, size): the picks index_select and
+/// embedding refuse (an IndexError on the CPU, a device-side assert each on CUDA).
+pub(crate) fn out_of_range(idx: &[i64], size: usize) -> Vec<usize> {
+    idx.iter()
+        .enumerate()
+        .filter(|(_, i)| **i < 0 || **i >= size as i64)
+        .map(|(p, _)| p)
+        .collect()
+}
 
 fn index_values(index: &HostStorage) -> Result<Vec<i64>> {
     Ok(match index {
@@ -737,12 +693,7 @@ fn index_select_t<T: Stored>(
     } else {
         1
     };
-    let bad: Vec<usize> = idx
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| **i < 0 || **i >= size as i64)
-        .map(|(p, _)| p)
-        .collect();
+    let bad = out_of_range(idx, size);
     let n = outer * idx.len() * inner;
     let mut out = got(try_with_capacity(n), n)?;
     if n > 0 {
@@ -905,7 +856,15 @@ mod tests {
     fn nll_and_gathers_report_bad_positions() {
         let lp = HostStorage::F32(vec![-1.0, -2.0, -3.0, -4.0]);
         let t = HostStorage::I64(vec![1, 5]);
-        let r = nll_loss(&lp, 2, 2, &t, None, -100, Reduction::None).unwrap();
+        let loss = NllLoss {
+            n: 2,
+            c: 2,
+            target: &t,
+            weight: None,
+            ignore_index: -100,
+            reduction: Reduction::None,
+        };
+        let r = nll_loss(&lp, &loss).unwrap();
         assert_eq!(r.bad, vec![1]);
         assert_eq!(typed::<f32>(&r.value).unwrap(), &[2.0, 0.0]);
         let w = HostStorage::F32(vec![1.0, 2.0, 3.0]);

@@ -594,6 +594,7 @@ fn small_dots(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::test_sequence::Lcg;
 
     #[test]
     fn blocking_and_parts_follow_the_measured_rule() {
@@ -638,14 +639,8 @@ mod tests {
     #[test]
     fn fused_path_is_blocked_fma_chains() {
         let (m, k, n) = (13, 500, 21);
-        let mut s = 7u32;
-        let mut r = || {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            (s >> 8) as f32 / (1 << 24) as f32 - 0.5
-        };
-        let a: Vec<f32> = (0..m * k).map(|_| r()).collect();
-        let b: Vec<f32> = (0..k * n).map(|_| r()).collect();
-        let bias: Vec<f32> = (0..m * n).map(|_| r()).collect();
+        let mut r = Lcg::new(7);
+        let (a, b, bias) = (r.centered(m * k), r.centered(k * n), r.centered(m * n));
         let mut out = bias.clone();
         let av = View {
             data: &a,
@@ -705,9 +700,9 @@ mod tests {
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         let threads_before = crate::engine::parallel::num_threads();
-        let mut s = 11u32;
+        let mut lcg = Lcg::new(11);
         let mut r = move || {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            let s = lcg.next_u32();
             // a spread of magnitudes so that the roundings differ between orders
             ((s >> 8) as f32 / (1 << 24) as f32 - 0.5) * [1.0, 1e-3, 1e3][(s % 3) as usize]
         };

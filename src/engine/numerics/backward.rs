@@ -3,6 +3,7 @@
 //! vector/scalar split as the forward kernels ([`super::loops`]).
 
 use super::fast::avx2_fma;
+use super::lanes::Real;
 use super::loops::vectorized_row2;
 use super::onednn;
 use super::sleef;
@@ -135,13 +136,7 @@ impl Backward {
                 alpha,
                 scale,
                 input_scale,
-            } => {
-                if v <= 0.0 {
-                    g * input_scale * (alpha * scale) * (v * input_scale).exp()
-                } else {
-                    g * scale
-                }
-            }
+            } => elu_from_input(g, v, alpha, scale, input_scale, f32::exp),
             Backward::LeakyRelu { slope } => leaky(g, v, slope),
             Backward::Mish => {
                 let s = 1.0 / (1.0 + (-v).exp());
@@ -182,19 +177,39 @@ fn hardtanh(g: f32, x: f32, min: f32, max: f32) -> f32 {
     if x <= min || x >= max { 0.0 } else { g }
 }
 
+/// logit's gradient from x, in float32 here and in float64 for the host's other float types
+/// (`crate::engine::host::nn`).
 #[inline(always)]
-fn logit(g: f32, x: f32, eps: f32) -> f32 {
-    let (lo, hi, outside) = if eps < 0.0 {
-        (0.0, 1.0, f32::NAN)
+pub(crate) fn logit<R: Real>(g: R, x: R, eps: R) -> R {
+    let (lo, hi, outside) = if eps < R::ZERO {
+        (R::ZERO, R::ONE, R::NAN)
     } else {
-        (eps, 1.0 - eps, 0.0)
+        (eps, R::ONE - eps, R::ZERO)
     };
     if x < lo || x > hi {
         outside
-    } else if x == 0.0 || x == 1.0 {
-        g * f32::INFINITY
+    } else if x == R::ZERO || x == R::ONE {
+        g * R::INFINITY
     } else {
-        g / (x * (1.0 - x))
+        g / (x * (R::ONE - x))
+    }
+}
+
+/// ELU's gradient from x (`is_result=False`) with the `exp` of the caller's type: the scalar
+/// half's and the host's float64 one (the vector half tests `x > 0` and uses SLEEF's exp).
+#[inline(always)]
+pub(crate) fn elu_from_input<R: Real>(
+    g: R,
+    x: R,
+    alpha: R,
+    scale: R,
+    input_scale: R,
+    exp: impl Fn(R) -> R,
+) -> R {
+    if x <= R::ZERO {
+        g * input_scale * (alpha * scale) * exp(x * input_scale)
+    } else {
+        g * scale
     }
 }
 

@@ -35,6 +35,7 @@ pub(crate) trait Real:
 {
     const ZERO: Self;
     const ONE: Self;
+    const INFINITY: Self;
     const NEG_INFINITY: Self;
     const NAN: Self;
     fn is_nan(self) -> bool;
@@ -52,6 +53,7 @@ macro_rules! real {
         impl Real for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
+            const INFINITY: Self = <$t>::INFINITY;
             const NEG_INFINITY: Self = <$t>::NEG_INFINITY;
             const NAN: Self = <$t>::NAN;
             #[inline(always)]

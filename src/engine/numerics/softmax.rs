@@ -553,16 +553,14 @@ fn log_softmax_backward_inner(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::test_sequence::Lcg;
 
     /// Rows of every length from 1 to 299 with random values, and with NaNs, infinities and zeros
     /// of both signs mixed in: the four-accumulator maximum is `reduce_all`'s, bit for bit.
     #[test]
     fn row_max_is_reduce_alls_maximum_bit_for_bit() {
-        let mut s = 12345u32;
-        let mut r = move || {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            s
-        };
+        let mut lcg = Lcg::new(12345);
+        let mut r = move || lcg.next_u32();
         let specials = [0.0, -0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
         for len in 1..300 {
             for kind in 0..4 {

@@ -14,6 +14,7 @@ use crate::engine::numerics::unary::{Unary, unary_strided_f32, unary_strided_f32
 use crate::engine::numerics::unary_f64::{UnaryF64, unary_strided_f64, unary_strided_f64_serial};
 use crate::engine::op::{Arg, BinaryOp, UnaryOp};
 use crate::engine::parallel::{GRAIN_SIZE, TEST_THREADS_LOCK, set_num_threads};
+use crate::engine::test_sequence::Lcg;
 
 /// Thread counts every case runs at (1 is the one-thread order the recordings hold).
 const THREADS: [usize; 3] = [1, 2, 3];
@@ -21,10 +22,10 @@ const THREADS: [usize; 3] = [1, 2, 3];
 /// Seeded values in about [-8, 8), with NaNs, infinities and signed zeros mixed in when
 /// `specials`.
 fn values(n: usize, seed: u32, specials: bool) -> Vec<f32> {
-    let mut s = seed;
+    let mut lcg = Lcg::new(seed);
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            let s = lcg.next_u32();
             match s % 97 {
                 0 if specials => f32::NAN,
                 1 if specials => f32::INFINITY,

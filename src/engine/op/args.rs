@@ -89,6 +89,32 @@ pub struct MatmulDims {
     pub n: usize,
 }
 
+/// An nll_loss as its forward and its backward both take it: log-probabilities `[n, c]`
+/// (contiguous), int64 targets `[n]` (uint8 on the GPU path), optional class weights `[c]`.
+pub struct NllLoss<'a, S> {
+    pub n: usize,
+    pub c: usize,
+    pub target: &'a S,
+    pub weight: Option<&'a S>,
+    pub ignore_index: i64,
+    pub reduction: super::Reduction,
+}
+
+impl<S> NllLoss<'_, S> {
+    /// The same loss over other buffers holding its target and weight (their host copies,
+    /// or the device's a dispatch chose).
+    pub fn over<'b, T>(&self, target: &'b T, weight: Option<&'b T>) -> NllLoss<'b, T> {
+        NllLoss {
+            n: self.n,
+            c: self.c,
+            target,
+            weight,
+            ignore_index: self.ignore_index,
+            reduction: self.reduction,
+        }
+    }
+}
+
 /// What a loss kernel returns besides the loss: the samples whose target was out of range
 /// (on CUDA each becomes a device-side assert line; on the CPU the first is an IndexError).
 pub struct Checked<S> {

@@ -3,8 +3,8 @@
 //! node (ConvolutionBackward0, MaxPool2DWithIndicesBackward0, AvgPool2DBackward0,
 //! AdaptiveAvgPool2DBackward0). The back halves are host/conv.rs.
 
-use super::Tensor;
 use super::autograd::{Kind, attach, edge_of};
+use super::{CommaSeparated, Tensor};
 use crate::engine::backend::BackendStorage;
 use crate::engine::device::Device;
 use crate::engine::error::{EngineError, Result};
@@ -31,14 +31,6 @@ pub struct Pool2dArgs {
     pub padding: (usize, usize),
     pub dilation: (usize, usize),
     pub ceil_mode: bool,
-}
-
-fn dims(shape: &[usize]) -> String {
-    shape
-        .iter()
-        .map(|d| d.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// ATen's pooling_output_shape.
@@ -80,13 +72,13 @@ impl Runtime {
             if x.dim() != 4 {
                 return Err(EngineError::runtime(format!(
                     "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [{}]",
-                    dims(&x.layout.shape)
+                    x.layout.shape.comma_separated()
                 )));
             }
             if weight.dim() != 4 {
                 return Err(EngineError::runtime(format!(
                     "weight should have at least three dimensions, but got weight of size: [{}]",
-                    dims(&weight.layout.shape)
+                    weight.layout.shape.comma_separated()
                 )));
             }
             if a.stride.0 == 0 || a.stride.1 == 0 {
@@ -102,7 +94,7 @@ impl Runtime {
                     "Given groups={}, expected weight to be at least {} at dimension 0, but got weight of size [{}] instead",
                     a.groups,
                     a.groups,
-                    dims(ws)
+                    ws.comma_separated()
                 )));
             }
             if !ws[0].is_multiple_of(a.groups) {
@@ -110,15 +102,15 @@ impl Runtime {
                     "Given groups={}, expected weight to be divisible by {} at dimension 0, but got weight of size [{}] instead",
                     a.groups,
                     a.groups,
-                    dims(ws)
+                    ws.comma_separated()
                 )));
             }
             if xs[1] != ws[1] * a.groups {
                 return Err(EngineError::runtime(format!(
                     "Given groups={}, weight of size [{}], expected input[{}] to have {} channels, but got {} channels instead",
                     a.groups,
-                    dims(ws),
-                    dims(xs),
+                    ws.comma_separated(),
+                    xs.comma_separated(),
                     ws[1] * a.groups,
                     xs[1]
                 )));
@@ -128,9 +120,9 @@ impl Runtime {
             {
                 return Err(EngineError::runtime(format!(
                     "Given weight of size [{}], expected bias to be 1-dimensional with {} elements, but got bias of size [{}] instead",
-                    dims(ws),
+                    ws.comma_separated(),
                     ws[0],
-                    dims(&b.layout.shape)
+                    b.layout.shape.comma_separated()
                 )));
             }
             let ph = xs[2] + 2 * a.padding.0;
@@ -237,7 +229,7 @@ impl Runtime {
                 if !(nd == 3 || nd == 4) || xs[nd - 2] == 0 || xs[nd - 1] == 0 {
                     return Err(EngineError::runtime(format!(
                         "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got [{}]",
-                        dims(xs)
+                        xs.comma_separated()
                     )));
                 }
             } else if !(nd == 3 || nd == 4) {
@@ -282,7 +274,7 @@ impl Runtime {
                 if !spatial_ok {
                     return Err(EngineError::runtime(format!(
                         "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[{}]",
-                        dims(xs)
+                        xs.comma_separated()
                     )));
                 }
                 if a.padding.0 > kh / 2 || a.padding.1 > kw / 2 {

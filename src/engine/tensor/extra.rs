@@ -1,7 +1,7 @@
 //! Less central ops: eye, scans (cumsum/cumprod), sort/argsort/topk/unique, median, norm,
 //! count_nonzero, repeat, split/chunk, dot/mv/bmm checks, logcumsumexp.
 
-use super::{Tensor, contiguous_strides, for_each_offset, wrap_dim};
+use super::{CommaSeparated, Tensor, contiguous_strides, for_each_offset, wrap_dim};
 use crate::engine::backend::{BackendDevice, BackendStorage};
 use crate::engine::device::Device;
 use crate::engine::dtype::DType;
@@ -252,13 +252,7 @@ impl Runtime {
                 "CumsumBackward0"
             },
         );
-        self.complete(
-            name,
-            t.device(),
-            Cost::new((t.nbytes() + out.nbytes()) as u64, t.numel() as u64),
-            Vec::new(),
-        )?;
-        Ok(out)
+        self.complete_pass(name, t, out)
     }
 
     /// `torch.logcumsumexp(t, dim)`: ATen's logcumsumexp_cpu_kernel, accumulated in double
@@ -536,27 +530,14 @@ impl Runtime {
 
     /// `norm(p=2)` over all elements or `dim` (p may be inf / -inf / 0).
     pub fn norm(&self, t: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
-        if !t.dtype().is_floating_point() {
-            return Err(self.host_error(
-                "norm",
-                err_hint(t),
-                EngineError::runtime(format!(
-                    "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
-                    t.dtype().scalar_name()
-                )),
-            ));
-        }
-        let dt = t.dtype();
-        let mut out = self.reduce_op(
-            "norm",
-            t,
-            dims,
-            keepdim,
-            dt,
-            dt,
-            crate::engine::backend::ReduceOp::Norm(p),
-            Some("LinalgVectorNormBackward0"),
-        )?;
+        let op = crate::engine::backend::ReduceOp::Norm(p);
+        let refusal = |got: &str| {
+            EngineError::runtime(format!(
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {got}"
+            ))
+        };
+        let grad_fn = "LinalgVectorNormBackward0";
+        let mut out = self.floating_reduce("norm", t, dims, keepdim, op, grad_fn, refusal)?;
         // norm_backward for p = 2 and p = 1; other orders stay without a formula
         if p == 2.0 || p == 1.0 {
             let saved = out.detach();
@@ -597,11 +578,7 @@ impl Runtime {
                 hint,
                 EngineError::runtime(format!(
                     "Trying to create tensor with negative dimension {s}: [{}]",
-                    sizes
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    sizes.comma_separated()
                 )),
             ));
         }
@@ -675,7 +652,7 @@ impl Runtime {
                 EngineError::runtime(format!(
                     "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {d}), but got split_sizes=[{}]",
                     t.layout.shape[d],
-                    sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                    sizes.comma_separated()
                 )),
             ));
         }

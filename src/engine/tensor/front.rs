@@ -148,6 +148,14 @@ impl Runtime {
         }
     }
 
+    /// Record a finished op that reads its input `t` and writes `out` once (a unary op, a
+    /// reduction, a scan), returning `out`.
+    pub(crate) fn complete_pass(&self, op: &str, t: &Tensor, out: Tensor) -> Result<Tensor> {
+        let cost = Cost::new((t.nbytes() + out.nbytes()) as u64, t.numel() as u64);
+        self.complete(op, t.device(), cost, Vec::new())?;
+        Ok(out)
+    }
+
     /// The common device of tensor operands (CPU 0-dim tensors may join CUDA ones, as
     /// scalars), with PyTorch's mismatch messages.
     pub(crate) fn common_device(&self, ts: &[&Tensor]) -> Result<Device> {

@@ -1,7 +1,9 @@
 //! `t[...]` and `t[...] = v`: ints, slices, None, Ellipsis (views), bool masks and index
 //! tensors (advanced indexing, copies), and in-place writes.
 
-use super::{Operand, Tensor, broadcast_shapes, broadcast_values, contiguous_strides};
+use super::{
+    CommaSeparated, Operand, Tensor, broadcast_shapes, broadcast_values, contiguous_strides,
+};
 use crate::engine::device::Device;
 use crate::engine::dtype::{Category, DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -121,18 +123,8 @@ impl Runtime {
                             if x.layout.shape[k] != v.layout.shape[d + k] {
                                 return Err(EngineError::index(format!(
                                     "The shape of the mask [{}] at index {k} does not match the shape of the indexed tensor [{}] at index {}",
-                                    x.layout
-                                        .shape
-                                        .iter()
-                                        .map(|s| s.to_string())
-                                        .collect::<Vec<_>>()
-                                        .join(", "),
-                                    v.layout
-                                        .shape
-                                        .iter()
-                                        .map(|s| s.to_string())
-                                        .collect::<Vec<_>>()
-                                        .join(", "),
+                                    x.layout.shape.comma_separated(),
+                                    v.layout.shape.comma_separated(),
                                     d + k
                                 )));
                             }
@@ -181,7 +173,7 @@ impl Runtime {
                 EngineError::index(format!(
                     "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
                     adv.iter()
-                        .map(|(_, x)| format!("[{}]", x.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")))
+                        .map(|(_, x)| format!("[{}]", x.layout.shape.comma_separated()))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ))
@@ -301,15 +293,23 @@ impl Runtime {
         })
     }
 
-    fn index_bad(&self, t: &Tensor, bad: &[(usize, i64, usize, usize)]) -> Result<Vec<String>> {
+    /// What `op` (getitem, setitem) does about indices out of range: on the CPU an IndexError
+    /// for the first (recorded as `op`'s host error), on CUDA the device-side assert lines.
+    fn index_bad(
+        &self,
+        op: &str,
+        t: &Tensor,
+        bad: &[(usize, i64, usize, usize)],
+    ) -> Result<Vec<String>> {
         if bad.is_empty() {
             return Ok(Vec::new());
         }
         if !t.is_cuda() {
             let (_, x, d, size) = bad[0];
-            return Err(EngineError::index(format!(
+            let e = EngineError::index(format!(
                 "index {x} is out of bounds for dimension {d} with size {size}"
-            )));
+            ));
+            return Err(self.host_error(op, t.device().cuda_index(), e));
         }
         // index_elementwise_kernel<128, 4>: thread t of block b handles elements
         // b*512 + j*128 + t (j = 0..3) and traps at its first bad one
@@ -355,9 +355,7 @@ impl Runtime {
                 bad,
                 ..
             } => {
-                let asserts = self
-                    .index_bad(t, &bad)
-                    .map_err(|e| self.host_error("getitem", hint, e))?;
+                let asserts = self.index_bad("getitem", t, &bad)?;
                 let data = if t.is_phantom() {
                     None
                 } else {
@@ -444,12 +442,7 @@ impl Runtime {
                 shape,
                 bad,
                 ..
-            } => {
-                let a = self
-                    .index_bad(t, &bad)
-                    .map_err(|e| self.host_error("setitem", hint, e))?;
-                (offsets, shape, a)
-            }
+            } => (offsets, shape, self.index_bad("setitem", t, &bad)?),
         };
         let dt = t.dtype();
         let vals: Vec<f64> = match value {
@@ -464,8 +457,8 @@ impl Runtime {
                         hint,
                         EngineError::runtime(format!(
                             "shape mismatch: value tensor of shape [{}] cannot be broadcast to indexing result of shape [{}]",
-                            src.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
-                            shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                            src.layout.shape.comma_separated(),
+                            shape.comma_separated()
                         )),
                     ));
                 }
@@ -508,18 +501,10 @@ impl Runtime {
                 hint,
                 EngineError::runtime(format!(
                     "output with shape [{}] doesn't match the broadcast shape [{}]",
-                    dst.layout
-                        .shape
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    dst.layout.shape.comma_separated(),
                     broadcast_shapes(&dst.layout.shape, &src.layout.shape)
                         .unwrap_or_default()
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                        .comma_separated()
                 )),
             ));
         }
@@ -569,57 +554,10 @@ impl Runtime {
             ));
         }
         let r = self.binary_alpha(op, &Operand::Tensor(dst.clone()), other, alpha)?;
-        if r.dtype().category() > dst.dtype().category() {
-            return Err(self.host_error(
-                op.name(),
-                dst.device().cuda_index(),
-                EngineError::runtime(format!(
-                    "result type {} can't be cast to the desired output type {}",
-                    r.dtype().scalar_name(),
-                    dst.dtype().scalar_name()
-                )),
-            ));
-        }
-        if r.layout.shape != dst.layout.shape {
-            return Err(self.host_error(
-                op.name(),
-                dst.device().cuda_index(),
-                EngineError::runtime(format!(
-                    "output with shape [{}] doesn't match the broadcast shape [{}]",
-                    dst.layout
-                        .shape
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    r.layout
-                        .shape
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            ));
-        }
-        let mut out = dst.clone();
-        if r.requires_grad {
-            // mul/div/pow need dst's old values: keep a copy for backward
-            let mut r = r;
-            if !matches!(op, super::BinaryOp::Add | super::BinaryOp::Sub) {
-                let old = self.clone_tensor(&dst.detach())?;
-                let kind = super::autograd::Kind::binary(op, &Operand::Tensor(old), other, alpha);
-                let edges = r.node.as_ref().map(|n| n.edges.clone()).unwrap_or_default();
-                super::autograd::attach(&mut r, &edges, kind);
-            }
-            out.requires_grad = true;
-            out.grad_fn = r.grad_fn;
-            out.node = r.node.take();
-            out.leaf = None;
-            self.write_values(dst, &r)?;
-        } else {
-            self.write_values(dst, &r)?;
-        }
-        Ok(out)
+        // mul/div/pow need dst's old values for backward
+        let reads_old = !matches!(op, super::BinaryOp::Add | super::BinaryOp::Sub);
+        let node = |old| super::autograd::Kind::binary(op, &Operand::Tensor(old), other, alpha);
+        self.write_back(op.name(), dst, r, reads_old.then_some(node))
     }
 
     /// `dst.addcmul_(b, c, value=)`, `addcdiv_`, `lerp_`: [`Runtime::ternary`] written back
@@ -645,6 +583,30 @@ impl Runtime {
             )));
         }
         let r = self.ternary(op, dst, b, c, value)?;
+        // backward reads dst's old values
+        let node = |old| super::autograd::Kind::Ternary {
+            op,
+            a: Operand::Tensor(old),
+            b: super::autograd::saved(&Operand::Tensor(b.clone())),
+            c: super::autograd::saved(c),
+            value,
+        };
+        self.write_back(name, dst, r, Some(node))
+    }
+
+    /// The end of an in-place op `name` whose out-of-place result is `r`: PyTorch's refusals
+    /// (a result dtype dst cannot hold, a result shape not dst's), then r's values written
+    /// into dst's storage and dst's handle given r's autograd history. `node_of_old` makes
+    /// that history's node from a copy of dst's old values, for the ops whose backward reads
+    /// them.
+    fn write_back(
+        &self,
+        name: &str,
+        dst: &Tensor,
+        mut r: Tensor,
+        node_of_old: Option<impl FnOnce(Tensor) -> super::autograd::Kind>,
+    ) -> Result<Tensor> {
+        let fail = |e: EngineError| self.host_error(name, dst.device().cuda_index(), e);
         if r.dtype().category() > dst.dtype().category() {
             return Err(fail(EngineError::runtime(format!(
                 "result type {} can't be cast to the desired output type {}",
@@ -653,32 +615,20 @@ impl Runtime {
             ))));
         }
         if r.layout.shape != dst.layout.shape {
-            let dims = |s: &[usize]| {
-                s.iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
             return Err(fail(EngineError::runtime(format!(
                 "output with shape [{}] doesn't match the broadcast shape [{}]",
-                dims(&dst.layout.shape),
-                dims(&r.layout.shape)
+                dst.layout.shape.comma_separated(),
+                r.layout.shape.comma_separated()
             ))));
         }
         let mut out = dst.clone();
-        let mut r = r;
         if r.requires_grad {
-            // backward reads dst's old values: keep a copy
-            let old = self.clone_tensor(&dst.detach())?;
-            let kind = super::autograd::Kind::Ternary {
-                op,
-                a: Operand::Tensor(old),
-                b: super::autograd::saved(&Operand::Tensor(b.clone())),
-                c: super::autograd::saved(c),
-                value,
-            };
-            let edges = r.node.as_ref().map(|n| n.edges.clone()).unwrap_or_default();
-            super::autograd::attach(&mut r, &edges, kind);
+            if let Some(node) = node_of_old {
+                let old = self.clone_tensor(&dst.detach())?;
+                let kind = node(old);
+                let edges = r.node.as_ref().map(|n| n.edges.clone()).unwrap_or_default();
+                super::autograd::attach(&mut r, &edges, kind);
+            }
             out.requires_grad = true;
             out.grad_fn = r.grad_fn;
             out.node = r.node.take();

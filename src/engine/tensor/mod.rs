@@ -92,8 +92,22 @@ impl std::fmt::Debug for Tensor {
 
 /// `torch.Size([10, 5])`.
 pub fn size_repr(shape: &[usize]) -> String {
-    let inner: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    format!("torch.Size([{}])", inner.join(", "))
+    format!("torch.Size([{}])", shape.comma_separated())
+}
+
+/// A list written as PyTorch's messages and reprs write sizes, strides and index lists inside
+/// their brackets: `2, 3, 4` (the brackets are the caller's, as they differ by message).
+pub(crate) trait CommaSeparated {
+    fn comma_separated(&self) -> String;
+}
+
+impl<T: std::fmt::Display> CommaSeparated for [T] {
+    fn comma_separated(&self) -> String {
+        self.iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 impl Tensor {
@@ -557,11 +571,7 @@ impl Tensor {
                 "expand({}{{{:?}}}, size=[{}]): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
                 self.dtype().scalar_name().to_string() + "Type",
                 self.layout.shape,
-                sizes
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                sizes.comma_separated(),
                 sizes.len(),
                 self.dim()
             )));
@@ -590,17 +600,8 @@ impl Tensor {
                 } else {
                     return Err(EngineError::runtime(format!(
                         "The expanded size of the tensor ({s}) must match the existing size ({cur}) at non-singleton dimension {i}.  Target sizes: [{}].  Tensor sizes: [{}]",
-                        sizes
-                            .iter()
-                            .map(|s| s.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        self.layout
-                            .shape
-                            .iter()
-                            .map(|s| s.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        sizes.comma_separated(),
+                        self.layout.shape.comma_separated()
                     )));
                 }
             }
@@ -726,10 +727,9 @@ pub(crate) fn infer_shape(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
         }
     }
     let bad = || {
-        let dims: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
         EngineError::runtime(format!(
             "shape '[{}]' is invalid for input of size {numel}",
-            dims.join(", ")
+            shape.comma_separated()
         ))
     };
     let mut out: Vec<usize> = shape.iter().map(|&s| s.max(0) as usize).collect();
@@ -738,10 +738,9 @@ pub(crate) fn infer_shape(shape: &[i64], numel: usize) -> Result<Vec<usize>> {
             // infer_size_impl: 0 elements into a shape whose other dims multiply to 0 leave
             // the -1 free, which PyTorch refuses with its own message
             if prod == 0 && numel == 0 {
-                let dims: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
                 return Err(EngineError::runtime(format!(
                     "cannot reshape tensor of 0 elements into shape [{}] because the unspecified dimension size -1 can be any value and is ambiguous",
-                    dims.join(", ")
+                    shape.comma_separated()
                 )));
             }
             if prod == 0 || !numel.is_multiple_of(prod) {

@@ -1,7 +1,7 @@
 //! Matrix products, softmax, losses, gathers (index_select / gather / embedding), cat/stack,
 //! nonzero. Device-side checks become device-side asserts on CUDA tensors.
 
-use super::{BinaryOp, UnaryOp};
+use super::{BinaryOp, CommaSeparated, UnaryOp};
 use super::{
     Layout, Tensor, batched, broadcast_shapes, collapse_batch, contiguous_strides, wrap_dim,
 };
@@ -560,12 +560,7 @@ impl Runtime {
         {
             return Err(EngineError::runtime(format!(
                 "weight tensor should be defined either for all {c} classes or no classes but got weight tensor of shape: [{}]",
-                w.layout
-                    .shape
-                    .iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                w.layout.shape.comma_separated()
             )));
         }
         Ok((n, c))
@@ -916,12 +911,7 @@ impl Runtime {
             .filter(|(i, _)| *i != d)
             .map(|(_, s)| *s)
             .product();
-        let bad: Vec<usize> = idx
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| **v < 0 || **v >= size as i64)
-            .map(|(i, _)| i)
-            .collect();
+        let bad = crate::engine::host::nn::out_of_range(&idx, size);
         let mut asserts = Vec::new();
         if !bad.is_empty() {
             let bound = if embedding {
@@ -1061,8 +1051,8 @@ impl Runtime {
                 if i != d && index.layout.shape[i] > t.layout.shape[i] {
                     return Err(EngineError::runtime(format!(
                         "Size does not match at dimension {i} expected index [{}] to be no larger than self [{}] apart from dimension {d}",
-                        index.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
-                        t.layout.shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                        index.layout.shape.comma_separated(),
+                        t.layout.shape.comma_separated()
                     )));
                 }
             }
@@ -1256,11 +1246,10 @@ impl Runtime {
             }
             for (i, t) in ts.iter().enumerate() {
                 if t.layout.shape != ts[0].layout.shape {
-                    let f = |s: &[usize]| s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
                     return Err(EngineError::runtime(format!(
                         "stack expects each tensor to be equal size, but got [{}] at entry 0 and [{}] at entry {i}",
-                        f(&ts[0].layout.shape),
-                        f(&t.layout.shape)
+                        ts[0].layout.shape.comma_separated(),
+                        t.layout.shape.comma_separated()
                     )));
                 }
             }

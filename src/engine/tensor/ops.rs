@@ -353,9 +353,7 @@ impl Runtime {
                 autograd::attach(&mut out, &[autograd::edge_of(t)], kind);
             }
         }
-        let cost = Cost::new((t.nbytes() + out.nbytes()) as u64, t.numel() as u64);
-        self.complete(name, t.device(), cost, Vec::new())?;
-        Ok(out)
+        self.complete_pass(name, t, out)
     }
 
     /// `clamp(min, max)` with Python-number bounds.
@@ -669,6 +667,27 @@ impl Runtime {
         Ok((red, out_shape))
     }
 
+    /// A reduction of floating inputs only (mean, norm), computed and returned in the input's
+    /// dtype; another dtype gets `refusal(its name)`, PyTorch's error for it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn floating_reduce(
+        &self,
+        name: &'static str,
+        t: &Tensor,
+        dims: Option<&[i64]>,
+        keepdim: bool,
+        op: ReduceOp,
+        grad_fn: &'static str,
+        refusal: impl FnOnce(&str) -> EngineError,
+    ) -> Result<Tensor> {
+        let dt = t.dtype();
+        if !dt.is_floating_point() {
+            let e = refusal(dt.scalar_name());
+            return Err(self.host_error(name, t.device().cuda_index(), e));
+        }
+        self.reduce_op(name, t, dims, keepdim, dt, dt, op, Some(grad_fn))
+    }
+
     /// One reduction's front half: `op` over `dims` of `t` cast to `in_dt`, result `out_dt`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn reduce_op(
@@ -696,13 +715,7 @@ impl Runtime {
         if let Some(g) = grad_fn {
             self.grad_of(&[t], &mut out, g);
         }
-        self.complete(
-            name,
-            t.device(),
-            Cost::new((t.nbytes() + out.nbytes()) as u64, t.numel() as u64),
-            Vec::new(),
-        )?;
-        Ok(out)
+        self.complete_pass(name, t, out)
     }
 
     /// `sum(dim=None, keepdim=False, dtype=None)`; ints and bools sum to int64.
@@ -757,32 +770,19 @@ impl Runtime {
     }
 
     pub fn mean(&self, t: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
-        if !t.dtype().is_floating_point() {
-            return Err(self.host_error(
-                "mean",
-                t.device().cuda_index(),
-                // torch 2.15 raises this as NotImplementedError (recorded: reduce_mean_int_error)
-                EngineError::not_implemented(format!(
-                    "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
-                    t.dtype().scalar_name()
-                )),
-            ));
-        }
-        let dt = t.dtype();
-        let mut out = self.reduce_op(
-            "mean",
-            t,
-            dims,
-            keepdim,
-            dt,
-            dt,
-            ReduceOp::Mean,
-            Some(if dims.is_some() {
-                "MeanBackward1"
-            } else {
-                "MeanBackward0"
-            }),
-        )?;
+        let grad_fn = if dims.is_some() {
+            "MeanBackward1"
+        } else {
+            "MeanBackward0"
+        };
+        // torch 2.15 raises this as NotImplementedError (recorded: reduce_mean_int_error)
+        let refusal = |got: &str| {
+            EngineError::not_implemented(format!(
+                "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {got}"
+            ))
+        };
+        let mut out =
+            self.floating_reduce("mean", t, dims, keepdim, ReduceOp::Mean, grad_fn, refusal)?;
         Self::reduce_node(&mut out, t, dims, true);
         Ok(out)
     }

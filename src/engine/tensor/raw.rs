@@ -4,7 +4,7 @@
 //! kernels; nothing new should call these.
 
 use super::{Layout, Tensor, for_each_offset};
-use crate::engine::backend::{Arg, BackendDevice, BackendStorage, Checked};
+use crate::engine::backend::{Arg, BackendDevice, BackendStorage, Checked, NllLoss};
 use crate::engine::device::Device;
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
@@ -206,6 +206,13 @@ impl Runtime {
             }
             None => None,
         };
-        lp.nll_loss(n, c, &tgt, w.as_ref(), ignore_index, reduction)
+        lp.nll_loss(&NllLoss {
+            n,
+            c,
+            target: &tgt,
+            weight: w.as_ref(),
+            ignore_index,
+            reduction,
+        })
     }
 }

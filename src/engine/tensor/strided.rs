@@ -1,12 +1,11 @@
 //! `as_strided`: a view with sizes, strides and a storage offset given outright, checked
 //! against the storage as ATen's `setStrided` / `checkInBoundsForStorage` check them.
 
-use super::Tensor;
+use super::{CommaSeparated, Tensor};
 use crate::engine::error::{EngineError, Result};
 
 fn list(v: &[i64]) -> String {
-    let s: Vec<String> = v.iter().map(|x| x.to_string()).collect();
-    format!("[{}]", s.join(", "))
+    format!("[{}]", v.comma_separated())
 }
 
 impl Tensor {

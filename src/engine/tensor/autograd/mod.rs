@@ -21,8 +21,10 @@ mod ready;
 mod unary_grad;
 
 use super::ops::Prepared;
-use super::{BinaryOp, Operand, Tensor, UnaryOp, contiguous_strides, for_each_offset};
-use crate::engine::backend::{Arg, BackendDevice, BackendStorage, MatmulDims, ReduceOp};
+use super::{
+    BinaryOp, CommaSeparated, Operand, Tensor, UnaryOp, contiguous_strides, for_each_offset,
+};
+use crate::engine::backend::{Arg, BackendDevice, BackendStorage, MatmulDims, NllLoss, ReduceOp};
 use crate::engine::device::Device;
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -1081,7 +1083,15 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             };
             let tgt = contiguous_of(target, DType::Int64)?;
             let w = weight.as_ref().map(|w| contiguous_of(w, dt)).transpose()?;
-            let d = G::nll_loss_backward(&g, n, c, &tgt, w.as_ref(), *ignore, *reduction, dt)?;
+            let loss = NllLoss {
+                n,
+                c,
+                target: &tgt,
+                weight: w.as_ref(),
+                ignore_index: *ignore,
+                reduction: *reduction,
+            };
+            let d = G::nll_loss_backward(&g, &loss, dt)?;
             if *log_softmax_first {
                 // through log_softmax over the class dim, from its (recomputed) output
                 let p = super::ops::prepare(input, dt, &input.layout.shape)?;
@@ -2005,16 +2015,10 @@ fn check_function_grad(name: &str, i: usize, g: &Tensor, want: &[usize]) -> Resu
     if g.layout.shape == want {
         return Ok(());
     }
-    let dims = |s: &[usize]| {
-        s.iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     Err(EngineError::runtime(format!(
         "Function {name} returned an invalid gradient at index {i} - got [{}] but expected shape compatible with [{}]",
-        dims(&g.layout.shape),
-        dims(want)
+        g.layout.shape.comma_separated(),
+        want.comma_separated()
     )))
 }
 
