@@ -171,8 +171,8 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "exhaustive: every angle the CUDA sampler produces, a minute or more"]
     fn every_sampler_angle_gives_libms_bits() {
+        // 84 million angles: about 3 s in a release build.
         // The angle depends on the word only through `y as f32`: every integer below 2^24,
         // then every float from 2^24 to 2^32.
         for y in 0..1u32 << 24 {
