@@ -24,6 +24,7 @@ const LOG_Q1: f32 = -0.000_212_194_44;
 const LOG_Q2: f32 = 0.693_359_4;
 
 /// `log256_ps` on one lane: NaN for x <= 0, denormals treated as the smallest normal.
+#[inline(always)] // into its AVX2+FMA caller, where each mul_add is one instruction
 pub(super) fn log(x: f32) -> f32 {
     let invalid = x <= 0.0;
     let x = x.max(f32::from_bits(MIN_NORM_POS));
@@ -59,6 +60,7 @@ const COSCOF: [f32; 3] = [2.443_315_7e-5, -0.001_388_731_6, 0.041_666_646];
 
 /// `sincos256_ps` on one lane: (sin x, cos x). Accurate for |x| below about 8192, which
 /// covers Box-Muller's [0, 2*pi).
+#[inline(always)] // as log
 pub(super) fn sincos(x: f32) -> (f32, f32) {
     let mut sign_sin = x.to_bits() & 0x8000_0000;
     let mut x = x.abs();

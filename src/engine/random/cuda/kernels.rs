@@ -7,7 +7,9 @@ use super::super::cpu_kernels::{self, Probabilities, RandomError, Result};
 use super::super::elements::{ElementType, ElementsMut};
 use super::super::half::{f16_bits_to_f32, f32_to_f16_bits};
 use super::philox::{philox4x32_10, philox4x32_10_x8};
+use super::rounded_sin::{sin_as_f32, sin_as_f32_x8};
 use super::{CudaGenerator, DeviceShape, launch_policy};
+use crate::engine::numerics::fast::avx2_fma;
 
 const TWO_POW_M32: f32 = 2.328_306_4e-10; // CURAND_2POW32_INV (exactly 2^-32)
 const TWO_POW_M53: f64 = 1.110_223_024_625_156_5e-16; // CURAND_2POW53_INV_DOUBLE (2^-53)
@@ -23,6 +25,7 @@ fn words(seed: u64, offset: u64, idx: u64, call: u64) -> [u32; 4] {
 }
 
 /// `_curand_uniform`: (0, 1], the u32 rounded to float then one fused multiply-add.
+#[inline(always)]
 fn curand_uniform(x: u32) -> f32 {
     (x as f32).mul_add(TWO_POW_M32, TWO_POW_M32 / 2.0)
 }
@@ -33,25 +36,33 @@ fn curand_uniform_double(x: u32, y: u32) -> f64 {
     (z as f64).mul_add(TWO_POW_M53, TWO_POW_M53 / 2.0)
 }
 
-/// `_curand_box_muller`: (sin, cos) times the radius. The GPU takes `logf` and the fast
-/// `__sincosf`; correctly rounded stand-ins here (see the module note).
-fn box_muller(x: u32, y: u32) -> (f32, f32) {
-    let u = curand_uniform(x);
+/// The angle `_curand_box_muller` takes from its second word: 2 pi times a (0, 1] uniform,
+/// one fused multiply-add.
+#[inline(always)]
+pub(super) fn curand_angle(y: u32) -> f32 {
     let two_pi_over_2_32 = TWO_POW_M32 * 6.283_185_5;
-    let v = (y as f32).mul_add(two_pi_over_2_32, two_pi_over_2_32 / 2.0);
-    let s = (-2.0f32 * u.ln()).sqrt();
-    let (sin, cos) = ((v as f64).sin() as f32, (v as f64).cos() as f32);
-    (sin * s, cos * s)
+    (y as f32).mul_add(two_pi_over_2_32, two_pi_over_2_32 / 2.0)
+}
+
+/// `_curand_box_muller`'s radius, sqrt(-2 log u), from its first word.
+#[inline(always)]
+fn box_muller_radius(x: u32) -> f32 {
+    (-2.0f32 * curand_uniform(x).ln()).sqrt()
+}
+
+/// `_curand_box_muller`: (sin, cos) times the radius. The GPU takes `logf` and the fast
+/// `__sincosf`; correctly rounded stand-ins here (see the module note; the sine is libm's
+/// double `sin` rounded to float, [`sin_as_f32`]).
+fn box_muller(x: u32, y: u32) -> (f32, f32) {
+    let v = curand_angle(y);
+    let s = box_muller_radius(x);
+    (sin_as_f32(v) * s, ((v as f64).cos() as f32) * s)
 }
 
 /// The first of [`box_muller`]'s pair alone (sin times the radius, the same operations),
 /// for a thread whose second value falls past the tensor's end.
 fn box_muller_sin(x: u32, y: u32) -> f32 {
-    let u = curand_uniform(x);
-    let two_pi_over_2_32 = TWO_POW_M32 * 6.283_185_5;
-    let v = (y as f32).mul_add(two_pi_over_2_32, two_pi_over_2_32 / 2.0);
-    let s = (-2.0f32 * u.ln()).sqrt();
-    ((v as f64).sin() as f32) * s
+    sin_as_f32(curand_angle(y)) * box_muller_radius(x)
 }
 
 /// `_curand_box_muller_double` (GPU `log` and `sincospi`; correctly rounded stand-ins).
@@ -135,15 +146,15 @@ const DRAW_GRAIN: usize = 4096;
 /// per thread of the grid (up to 270,336 elements on an H200, so nearly every tensor), where
 /// element i is the first component of thread i's first draw. The elements then split over
 /// the intra-op threads as an elementwise op's do (each one's value depends on its index
-/// alone, so the bits do not depend on the thread count), and eight neighbouring threads'
-/// Philox blocks are computed together. `first(w0, w1)` is the element from the draw's first
-/// two words. False, with nothing drawn, for a larger tensor.
-fn first_components<T: Send>(
+/// alone, so the bits do not depend on the thread count). `fill(part, first_thread, words)`
+/// writes the elements of threads `first_thread..first_thread + part.len()`. False, with
+/// nothing drawn, for a larger tensor.
+fn first_components(
     rng: &mut CudaGenerator,
-    out: &mut [T],
+    out: &mut [f32],
     unroll: u64,
     device: DeviceShape,
-    first: impl Fn(u32, u32) -> T + Sync,
+    fill: impl Fn(&mut [f32], u64, FirstWords) + Sync,
 ) -> bool {
     let numel = out.len();
     let policy = launch_policy(numel as u64, unroll, device);
@@ -151,25 +162,84 @@ fn first_components<T: Send>(
         return false;
     }
     let (seed, offset) = rng.philox_state(policy.counter_offset);
-    let call = offset / 4;
-    let key = [seed as u32, (seed >> 32) as u32];
+    let words = FirstWords {
+        call: offset / 4,
+        key: [seed as u32, (seed >> 32) as u32],
+    };
     crate::engine::parallel::parallel_rows_mut(out, 1, DRAW_GRAIN, |start, part| {
-        let mut idx = start as u64;
+        fill(part, start as u64, words)
+    });
+    true
+}
+
+/// The Philox stream of a [`first_components`] launch: every thread's first curand4.
+#[derive(Clone, Copy)]
+struct FirstWords {
+    call: u64,
+    key: [u32; 2],
+}
+
+impl FirstWords {
+    /// The first two words of threads `idx..idx + 8`, their eight Philox blocks computed
+    /// together (a `randn` of a 256 x 256 CUDA tensor is 65,536 blocks).
+    #[inline(always)]
+    fn first_two_x8(self, idx: u64) -> [[u32; 8]; 2] {
+        let ctr = [
+            [self.call as u32; 8],
+            [(self.call >> 32) as u32; 8],
+            std::array::from_fn(|l| (idx + l as u64) as u32),
+            std::array::from_fn(|l| ((idx + l as u64) >> 32) as u32),
+        ];
+        let w = philox4x32_10_x8(ctr, self.key);
+        [w[0], w[1]]
+    }
+}
+
+avx2_fma! {
+    /// [`first_components`]' elements of `normal_(mean, std)`: [`box_muller_sin`] of each
+    /// thread's first two words, scaled. Compiled for AVX2+FMA where the CPU has them, so
+    /// the multiply-adds are single instructions and the eight lanes share vector registers.
+    fn normals_of_first_words(
+        part: &mut [f32],
+        first_thread: u64,
+        words: FirstWords,
+        mean: f32,
+        std: f32,
+    ) {
+        let mut idx = first_thread;
         for chunk in part.chunks_mut(8) {
-            let ctr = [
-                [call as u32; 8],
-                [(call >> 32) as u32; 8],
-                std::array::from_fn(|l| (idx + l as u64) as u32),
-                std::array::from_fn(|l| ((idx + l as u64) >> 32) as u32),
-            ];
-            let w = philox4x32_10_x8(ctr, key);
+            let [x, y] = words.first_two_x8(idx);
+            let radius = x.map(box_muller_radius);
+            let sin = sin_as_f32_x8(y.map(curand_angle));
             for (l, v) in chunk.iter_mut().enumerate() {
-                *v = first(w[0][l], w[1][l]);
+                *v = (sin[l] * radius[l]).mul_add(std, mean);
             }
             idx += 8;
         }
-    });
-    true
+    }
+}
+
+avx2_fma! {
+    /// [`first_components`]' elements of `uniform_(from, to)`: each thread's first uniform,
+    /// scaled (a value that rounds up to `to` becomes `from`, as in ATen).
+    fn uniforms_of_first_words(
+        part: &mut [f32],
+        first_thread: u64,
+        words: FirstWords,
+        from: f32,
+        to: f32,
+    ) {
+        let range = to - from;
+        let mut idx = first_thread;
+        for chunk in part.chunks_mut(8) {
+            let [x, _] = words.first_two_x8(idx);
+            for (l, v) in chunk.iter_mut().enumerate() {
+                let u = curand_uniform(x[l]).mul_add(range, from);
+                *v = if u == to { from } else { u };
+            }
+            idx += 8;
+        }
+    }
 }
 
 fn uniform4(w: [u32; 4]) -> [f32; 4] {
@@ -233,7 +303,9 @@ pub fn uniform_(
                 let v = r.mul_add(range, a);
                 if v == b { a } else { v }
             };
-            if !first_components(rng, s, 4, device, |x, _| value(curand_uniform(x))) {
+            let first =
+                |part: &mut [f32], idx, words| uniforms_of_first_words(part, idx, words, a, b);
+            if !first_components(rng, s, 4, device, first) {
                 grid_stride(rng, n, device, whole(uniform4), |i, r| s[i] = value(r));
             }
         }
@@ -272,7 +344,8 @@ pub fn normal_(
     match out {
         ElementsMut::F32(s) => {
             let (m, sd) = (mean as f32, std as f32);
-            let first = |x, y| box_muller_sin(x, y).mul_add(sd, m);
+            let first =
+                |part: &mut [f32], idx, words| normals_of_first_words(part, idx, words, m, sd);
             if !first_components(rng, s, 4, device, first) {
                 grid_stride(rng, n, device, normal4, |i, r| s[i] = r.mul_add(sd, m));
             }

@@ -10,6 +10,7 @@
 
 mod kernels;
 mod philox;
+mod rounded_sin;
 
 pub use kernels::{
     DropoutOutput, bernoulli_scalar_, bernoulli_tensor_, dropout_, exponential_, normal_, random_,

@@ -27,7 +27,9 @@ pub fn philox4x32_10(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
 
 /// [`philox4x32_10`] of eight counter blocks at once, `ctr[word][lane]`: the same
 /// arithmetic lane by lane, laid out so that the compiler keeps the lanes in vector registers
-/// (a `randn` of a 256 x 256 CUDA tensor is 65,536 blocks).
+/// (a `randn` of a 256 x 256 CUDA tensor is 65,536 blocks). Inlined so that a caller
+/// compiled for AVX2 or AVX-512 runs it in that width.
+#[inline(always)]
 pub(crate) fn philox4x32_10_x8(mut ctr: [[u32; 8]; 4], mut key: [u32; 2]) -> [[u32; 8]; 4] {
     use std::array::from_fn;
     for r in 0..10 {

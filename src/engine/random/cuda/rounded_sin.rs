@@ -1,0 +1,185 @@
+//! `(v as f64).sin() as f32` (libm's double sine rounded to float, the emulated Box-Muller's
+//! stand-in for the GPU's `__sincosf`) without calling libm for nearly every argument.
+//!
+//! A double polynomial lands within 2^-50 (relative) of the true sine, and libm's `sin` within
+//! one double ulp (2^-52). Rounded to float, the two agree unless a float rounding boundary
+//! lies between them; so the polynomial's value is widened by 2^-40 either side (a thousand
+//! times both errors), and where the two ends round to different floats (about one argument in
+//! 2^16) libm decides. Arguments outside [+0, 8] (the samplers' angles lie in (0, 2 pi]) and NaN
+//! go to libm as well. Every result is therefore libm's, bit for bit; the tests compare every
+//! angle the CUDA sampler can produce.
+
+/// The first 33 bits of pi/2 (fdlibm's `pio2_1`): `k * PIO2_HI` is exact for k <= 5.
+const PIO2_HI: f64 = f64::from_bits(0x3FF9_21FB_5440_0000);
+/// pi/2 - [`PIO2_HI`] (fdlibm's `pio2_1t`).
+const PIO2_LO: f64 = f64::from_bits(0x3DD0_B461_1A62_6331);
+const TWO_OVER_PI: f64 = std::f64::consts::FRAC_2_PI;
+/// Adding and subtracting 1.5 * 2^52 rounds a small double to the nearest integer.
+const ROUNDER: f64 = 6_755_399_441_055_744.0;
+/// fdlibm's `__kernel_sin` coefficients (|r| <= pi/4).
+const SIN: [f64; 6] = [
+    f64::from_bits(0xBFC5_5555_5555_5549),
+    f64::from_bits(0x3F81_1111_1110_F8A6),
+    f64::from_bits(0xBF2A_01A0_19C1_61D5),
+    f64::from_bits(0x3EC7_1DE3_57B1_FE7D),
+    f64::from_bits(0xBE5A_E5E6_8A2B_9CEB),
+    f64::from_bits(0x3DE5_D93A_5ACF_D57C),
+];
+/// fdlibm's `__kernel_cos` coefficients (|r| <= pi/4).
+const COS: [f64; 6] = [
+    f64::from_bits(0x3FA5_5555_5555_554C),
+    f64::from_bits(0xBF56_C16C_16C1_5177),
+    f64::from_bits(0x3EFA_01A0_19CB_1590),
+    f64::from_bits(0xBE92_7E4F_809C_52AD),
+    f64::from_bits(0x3E21_EE9E_BDB4_B1C4),
+    f64::from_bits(0xBDA8_FAE9_BE88_38D4),
+];
+/// How far either side of the polynomial's value libm's may lie, relative (see the module
+/// note: the true errors are below 2^-50).
+const TOLERANCE: f64 = 1.0 / (1u64 << 40) as f64;
+/// The arguments the polynomial path takes: the reduction below is exact up to 5 * pi/2.
+const MAX_ARGUMENT: f32 = 8.0;
+
+/// The sine of `v` by the polynomial, and whether it rounds to the same float as libm's.
+#[inline(always)]
+fn polynomial_sin(v: f32) -> (f32, bool) {
+    let x = v as f64;
+    // Quadrant k (0..=5), r = x - k pi/2 with |r| <= pi/4. For k >= 1, x >= pi/4 is a multiple
+    // of 2^-24 and k * PIO2_HI one of 2^-32 below 8, so `x - k * PIO2_HI` is exact.
+    let k = (x * TWO_OVER_PI + ROUNDER) - ROUNDER;
+    let r = (x - k * PIO2_HI) - k * PIO2_LO;
+    let z = r * r;
+    let sin_poly = SIN[1] + z * (SIN[2] + z * (SIN[3] + z * (SIN[4] + z * SIN[5])));
+    let sin_r = r + (z * r) * (SIN[0] + z * sin_poly);
+    let cos_poly = COS[0] + z * (COS[1] + z * (COS[2] + z * (COS[3] + z * (COS[4] + z * COS[5]))));
+    let cos_r = (1.0 - 0.5 * z) + (z * z) * cos_poly;
+    let quadrant = k as i64;
+    let magnitude = if quadrant & 1 == 0 { sin_r } else { cos_r };
+    let y = if quadrant & 2 == 0 {
+        magnitude
+    } else {
+        -magnitude
+    };
+    let slack = y.abs() * TOLERANCE;
+    let decided = (y - slack) as f32 == (y + slack) as f32;
+    // +0 through MAX_ARGUMENT: the bit patterns of the positive floats are ordered as their
+    // values, and -0 (whose sine is -0, the polynomial's +0) and NaN lie above.
+    let in_range = v.to_bits() <= MAX_ARGUMENT.to_bits();
+    (y as f32, decided && in_range)
+}
+
+fn libm_sin(v: f32) -> f32 {
+    (v as f64).sin() as f32
+}
+
+/// `(v as f64).sin() as f32`.
+#[inline(always)]
+pub(super) fn sin_as_f32(v: f32) -> f32 {
+    match polynomial_sin(v) {
+        (s, true) => s,
+        _ => libm_sin(v),
+    }
+}
+
+/// [`sin_as_f32`] of eight lanes: the polynomial in every lane (so the compiler can keep them
+/// in vector registers), libm in the rare lanes it cannot decide.
+#[inline(always)]
+pub(super) fn sin_as_f32_x8(v: [f32; 8]) -> [f32; 8] {
+    let mut out = [0f32; 8];
+    let mut decided = [false; 8];
+    for l in 0..8 {
+        (out[l], decided[l]) = polynomial_sin(v[l]);
+    }
+    if !decided.iter().all(|&d| d) {
+        for l in 0..8 {
+            if !decided[l] {
+                out[l] = libm_sin(v[l]);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::kernels::curand_angle as angle;
+    use super::*;
+
+    fn check(v: f32) {
+        let want = libm_sin(v);
+        assert_eq!(sin_as_f32(v).to_bits(), want.to_bits(), "sin({v:e})");
+        let lanes = sin_as_f32_x8([v; 8]);
+        assert!(
+            lanes.iter().all(|s| s.to_bits() == want.to_bits()),
+            "sin({v:e}) x8"
+        );
+    }
+
+    #[test]
+    fn edge_arguments_give_libms_bits() {
+        let pi = std::f32::consts::PI;
+        let specials = [
+            0.0,
+            -0.0,
+            f32::MIN_POSITIVE,
+            f32::from_bits(1),
+            f32::from_bits(0x007f_ffff),
+            f32::EPSILON,
+            pi / 4.0,
+            pi / 2.0,
+            pi,
+            1.5 * pi,
+            2.0 * pi,
+            2.5 * pi,
+            MAX_ARGUMENT,
+            f32::from_bits(MAX_ARGUMENT.to_bits() + 1),
+            -1.0,
+            -pi,
+            1e10,
+            -1e30,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            angle(0),
+            angle(u32::MAX),
+        ];
+        for v in specials {
+            for d in -64i32..=64 {
+                let bits = v.to_bits() as i64 + d as i64;
+                if (0..=u32::MAX as i64).contains(&bits) {
+                    check(f32::from_bits(bits as u32));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sampled_floats_give_libms_bits() {
+        // every 997th float from 0 to past MAX_ARGUMENT, then random bit patterns of any size
+        let end = MAX_ARGUMENT.to_bits() + 4096;
+        for bits in (0..end).step_by(997) {
+            check(f32::from_bits(bits));
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check(f32::from_bits(x as u32));
+        }
+    }
+
+    #[test]
+    fn every_sampler_angle_gives_libms_bits() {
+        // 84 million angles: about 3 s in a release build.
+        // The angle depends on the word only through `y as f32`: every integer below 2^24,
+        // then every float from 2^24 to 2^32.
+        for y in 0..1u32 << 24 {
+            check(angle(y));
+        }
+        for bits in 16_777_216f32.to_bits()..=4_294_967_296f32.to_bits() {
+            check(angle(f32::from_bits(bits) as u32));
+        }
+    }
+}
