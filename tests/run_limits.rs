@@ -43,6 +43,16 @@ fn last_line(out: &Output) -> String {
         .to_string()
 }
 
+/// Timing tests hold this while they run: each compares a run's stop with a plain loop's, and
+/// a second timed run beside it on this 2-core machine would slow one and not the other (the
+/// suite saw sort.py 1.07 s past a plain loop measured while the other test was idle).
+fn measured_alone() -> std::sync::MutexGuard<'static, ()> {
+    static TIMING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    TIMING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// A run `name` that took `took` stopped within a second of where the plain loop stopped
 /// (`plain`): the limit fell inside its long call, not long after it. Prints the figures, with
 /// `how` it ended.
@@ -57,6 +67,7 @@ fn stopped_near_the_plain_loop(name: &str, how: &str, took: Duration, plain: Dur
 
 #[test]
 fn a_long_native_call_stops_at_the_time_limit() {
+    let _alone = measured_alone();
     for (name, code) in [
         (
             "sort.py",
@@ -112,6 +123,7 @@ const SWEEP_SETUP: &str = "import torch\nx = torch.randn(2**23)\nm = torch.randn
 
 #[test]
 fn every_long_kernel_stops_within_a_second_of_where_a_plain_loop_stops() {
+    let _alone = measured_alone();
     // The goal is 0.5 s past the limit; the bound is the plain loop's own stop (process start
     // and exit on a loaded machine) plus 1 s, so the test fails on a kernel that runs on to
     // its end (seconds), not on a slow machine. Each body is one call of a second or more
@@ -149,6 +161,7 @@ fn every_long_kernel_stops_within_a_second_of_where_a_plain_loop_stops() {
 
 #[test]
 fn a_huge_matrix_product_stops_within_half_a_second_of_the_limit() {
+    let _alone = measured_alone();
     // One call each, far longer than the limit: float64 on views expanded from one element
     // (the gemm crate, 1.6e16 multiply-adds) and float32 in PyTorch's BLAS order (1.4e11).
     // The reference is a plain loop's stop under the same limit (process start and exit).
@@ -185,6 +198,7 @@ fn a_huge_matrix_product_stops_within_half_a_second_of_the_limit() {
 
 #[test]
 fn ctrl_c_stops_a_busy_run_with_keyboard_interrupt() {
+    let _alone = measured_alone();
     let path = script(
         "busy.py",
         "import torch\nx = torch.rand(2**24)\nwhile True:\n    x.sort()\n",
@@ -257,6 +271,7 @@ fn dict_keys_and_star_widths_behave_as_in_cpython() {
 /// (docs/robustness.md).
 #[test]
 fn a_loop_of_long_list_and_string_operations_stops_near_where_a_plain_loop_stops() {
+    let _alone = measured_alone();
     const SETUP: &str = "x = [0] * 5_000_000\nh = [1] * 2_500_000\ns = 'a' * 20_000_000\nparts = ['ab'] * 1_000_000\nkept = []\n";
     let stop = |name: &str, body: &str| -> Duration {
         let (last, took) = loop_under_limit(name, SETUP, body, "4");
@@ -304,6 +319,7 @@ fn a_loop_of_long_list_and_string_operations_stops_near_where_a_plain_loop_stops
 /// MemoryError before they allocate, as CPython does past the machine's memory.
 #[test]
 fn a_loop_of_dict_and_set_copies_stops_near_where_a_plain_loop_stops() {
+    let _alone = measured_alone();
     const SETUP: &str = "d = dict.fromkeys(range(200_000), 0)\ns = set(range(200_000))\nt = set(range(100_000, 300_000))\nx = [0] * 1_000_000\n";
     let stop = |name: &str, body: &str| -> (Duration, String) {
         let (last, took) = loop_under_limit(name, SETUP, body, "6");
@@ -361,6 +377,7 @@ fn a_loop_of_dict_and_set_copies_stops_near_where_a_plain_loop_stops() {
 /// int size cap (MemoryError).
 #[test]
 fn a_call_over_a_huge_range_stops_near_where_a_plain_loop_stops() {
+    let _alone = measured_alone();
     let stop = |name: &str, code: &str| -> (Duration, String) {
         let path = script(name, code);
         let (out, took) = run(&path, &["--time-limit", "4"]);
