@@ -229,17 +229,23 @@ avx2_fma! {
         from: f32,
         to: f32,
     ) {
-        let range = to - from;
         let mut idx = first_thread;
         for chunk in part.chunks_mut(8) {
             let [x, _] = words.first_two_x8(idx);
             for (l, v) in chunk.iter_mut().enumerate() {
-                let u = curand_uniform(x[l]).mul_add(range, from);
-                *v = if u == to { from } else { u };
+                *v = uniform_between(curand_uniform(x[l]), from, to);
             }
             idx += 8;
         }
     }
+}
+
+/// A (0, 1] uniform `r` scaled to [from, to): `r * (to - from) + from` in one fused
+/// multiply-add, and a value that rounds up to `to` becomes `from` (ATen's uniform_ kernel).
+#[inline(always)]
+fn uniform_between(r: f32, from: f32, to: f32) -> f32 {
+    let v = r.mul_add(to - from, from);
+    if v == to { from } else { v }
 }
 
 fn uniform4(w: [u32; 4]) -> [f32; 4] {
@@ -298,15 +304,12 @@ pub fn uniform_(
     match out {
         ElementsMut::F32(s) => {
             let (a, b) = (from as f32, to as f32);
-            let range = b - a;
-            let value = |r: f32| {
-                let v = r.mul_add(range, a);
-                if v == b { a } else { v }
-            };
             let first =
                 |part: &mut [f32], idx, words| uniforms_of_first_words(part, idx, words, a, b);
             if !first_components(rng, s, 4, device, first) {
-                grid_stride(rng, n, device, whole(uniform4), |i, r| s[i] = value(r));
+                grid_stride(rng, n, device, whole(uniform4), |i, r| {
+                    s[i] = uniform_between(r, a, b)
+                });
             }
         }
         ElementsMut::F64(s) => {
