@@ -3,7 +3,7 @@
 //! run gets a fresh one, without the parent ever failing.
 
 use cudatutor::run::worker::{
-    self, DeviceCapture, WireOptions, WorkerClient, WorkerRequest, attach_device_output,
+    self, DeviceCapture, WorkerClient, WorkerRequest, attach_device_output,
 };
 use cudatutor::run::{BackendChoice, ErrorReport, RunOptions, RunReport};
 use std::io::Write;
@@ -30,7 +30,7 @@ fn request(code: &str) -> WorkerRequest {
     WorkerRequest {
         code: code.into(),
         check: None,
-        options: WireOptions::from(&on(BackendChoice::Sim)),
+        options: on(BackendChoice::Sim),
     }
 }
 

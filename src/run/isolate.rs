@@ -20,7 +20,7 @@
 //! and `--backend pytorch` its own Python process.
 
 use super::check_text::check_text;
-use super::worker::{WireOptions, WorkerRequest};
+use super::worker::WorkerRequest;
 use super::{BackendChoice, CheckResult, ErrorReport, RunOptions, RunReport};
 use std::io::{Read, Write};
 #[cfg(unix)]
@@ -107,10 +107,10 @@ pub(crate) fn run_in_child(
     let request = WorkerRequest {
         code: code.to_string(),
         check: check.map(str::to_string),
-        options: WireOptions::from(&RunOptions {
+        options: RunOptions {
             backend: BackendChoice::Sim,
             ..opts.clone()
-        }),
+        },
     };
     let Ok(line) = serde_json::to_string(&request) else {
         return super::internal_error_report("the run request could not be encoded", backend);

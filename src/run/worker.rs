@@ -27,18 +27,9 @@ use std::time::Duration;
 pub struct WorkerRequest {
     pub code: String,
     pub check: Option<String>,
-    pub options: WireOptions,
-}
-
-/// The options as the worker receives them: [`RunOptions`] (its cancel flag and `python`
-/// stay in the parent).
-pub type WireOptions = RunOptions;
-
-impl From<&RunOptions> for WireOptions {
-    /// The options to send: all of them (serialising leaves out what stays in the parent).
-    fn from(o: &RunOptions) -> Self {
-        o.clone()
-    }
+    /// The run's options (serialising leaves out its cancel flag and `python`, which stay in
+    /// the parent).
+    pub options: RunOptions,
 }
 
 /// Most (virtual) GPUs a request may ask for (the CLI's `--gpus` range).
@@ -48,7 +39,7 @@ pub(crate) const MAX_WALL_MS: u64 = 24 * 3600 * 1000;
 /// Largest request line the worker reads (code, check and options together).
 pub(crate) const MAX_REQUEST_BYTES: usize = 16 << 20;
 
-impl WireOptions {
+impl RunOptions {
     /// Checks values a well-behaved parent always sends; anything else is refused with a
     /// message naming the field, before a runtime is built from it (4294967295 GPUs would
     /// try to allocate billions of device records).
@@ -380,7 +371,7 @@ impl WorkerClient {
         let request = WorkerRequest {
             code: code.to_string(),
             check: check.map(str::to_string),
-            options: WireOptions::from(opts),
+            options: opts.clone(),
         };
         let Ok(line) = serde_json::to_string(&request) else {
             return failed_report("the run request could not be encoded");
