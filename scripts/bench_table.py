@@ -21,6 +21,7 @@ import argparse
 import os
 import pathlib
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -196,35 +197,76 @@ def solutions():
             yield f"{md.stem}#{i + 1}", code
 
 
+def run_timed(cmd, env):
+    """Runs one whole process; returns (wall seconds, CPU seconds (user + sys), exit code).
+
+    CPU time is read from the children's rusage before and after, so it counts only this child:
+    it barely moves with other jobs' load, where the wall clock on a shared 2-core VM swings."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, r.returncode
+
+
 def solutions_section(tmp, args, bin_path):
+    """Every lesson solution, whole process, ROUND-ROBIN: round k runs every solution once
+    before round k+1 starts, so a burst of load from other jobs lands on many scripts a little
+    instead of on one script's every run. With --compare-bin OLD each solution runs with both
+    builds back to back in every round (which goes first alternates by round), the only fair
+    old-against-new comparison on a shared machine."""
+    builds = [("this", bin_path)] + ([("old", args.compare_bin)] if args.compare_bin else [])
     print("\n## Every lesson solution end to end (`cudatutor run --backend sim --gpus 2`, "
-          "whole process; goal <= 20 ms)\n")
+          f"whole process; goal <= 20 ms; {args.solution_runs} rounds, round-robin"
+          f"{', alternating with ' + args.compare_bin if args.compare_bin else ''})\n")
     env = env_for(None)
     env["CUDATUTOR_DATA_DIR"] = str(tmp / "data")
-    rows = []
+    scripts = []
     for name, code in solutions():
         f = tmp / (re.sub(r"\W+", "_", name) + ".py")
         f.write_text(code)
-        times, failed = [], None
-        for _ in range(args.solution_runs):
-            t = time.perf_counter()
-            r = subprocess.run([bin_path, "run", "--backend", "sim", "--gpus", "2", str(f)],
-                               capture_output=True, text=True, env=env, timeout=120)
-            times.append(time.perf_counter() - t)
-            if r.returncode != 0:
-                failed = r.returncode
-        rows.append((name, statistics.median(times), min(times), max(times), failed))
-    slow = [r for r in rows if r[1] > 0.020]
-    meds = sorted(r[1] for r in rows)
-    print(f"{len(rows)} solutions x {args.solution_runs} runs: median of medians "
+        scripts.append((name, f))
+    # times[build][name] = [(wall, cpu)], failed[build][name] = last non-zero exit code
+    times = {b: {n: [] for n, _ in scripts} for b, _ in builds}
+    failed = {b: {} for b, _ in builds}
+    for k in range(args.solution_runs):
+        order = builds if k % 2 == 0 else builds[::-1]
+        for name, f in scripts:
+            for build, exe in order:
+                wall, cpu, rc = run_timed([exe, "run", "--backend", "sim", "--gpus", "2", str(f)],
+                                          env)
+                times[build][name].append((wall, cpu))
+                if rc != 0:
+                    failed[build][name] = rc
+
+    def med(samples, i):
+        return statistics.median(s[i] for s in samples)
+
+    meds = sorted(med(times["this"][n], 0) for n, _ in scripts)
+    slow = [n for n, _ in scripts if med(times["this"][n], 0) > 0.020]
+    print(f"{len(scripts)} solutions x {args.solution_runs} runs: median of medians "
           f"{statistics.median(meds) * 1e3:.1f} ms, range {meds[0] * 1e3:.1f}-"
           f"{meds[-1] * 1e3:.1f} ms, over 20 ms: {len(slow)} (load {loadavg()})")
-    print("\n| solution | median | min-max | |\n|---|---|---|---|")
-    for name, med, lo, hi, failed in rows:
-        note = "over 20 ms" if med > 0.020 else "ok"
-        if failed is not None:
-            note += f", exit {failed}"
-        print(f"| {name} | {med * 1e3:.1f} ms | {lo * 1e3:.1f}-{hi * 1e3:.1f} | {note} |")
+    head = "| solution | wall median | wall min-max | CPU median |"
+    if args.compare_bin:
+        head += " old wall median | old CPU median | wall new/old |"
+    print("\n" + head + " |\n" + "|---" * head.count("|") + "|")
+    for name, _ in scripts:
+        this = times["this"][name]
+        walls = [w for w, _ in this]
+        row = (f"| {name} | {med(this, 0) * 1e3:.1f} ms | {min(walls) * 1e3:.1f}-"
+               f"{max(walls) * 1e3:.1f} | {med(this, 1) * 1e3:.1f} ms |")
+        if args.compare_bin:
+            old = times["old"][name]
+            row += (f" {med(old, 0) * 1e3:.1f} ms | {med(old, 1) * 1e3:.1f} ms | "
+                    f"{med(this, 0) / med(old, 0):.2f} |")
+        note = "over 20 ms" if med(this, 0) > 0.020 else "ok"
+        for build, _ in builds:
+            if name in failed[build]:
+                note += f", {build} build exit {failed[build][name]}"
+        print(f"{row} {note} |")
 
 
 def main():
@@ -234,6 +276,11 @@ def main():
                         "run: figures are noisier)")
     p.add_argument("--only", help="regex: run only the rows whose label matches")
     p.add_argument("--no-solutions", action="store_true")
+    p.add_argument("--solutions-only", action="store_true",
+                   help="skip the engine and interpreter rows")
+    p.add_argument("--compare-bin", metavar="OLD",
+                   help="also run every solution with this older cudatutor binary, alternating "
+                        "with --bin in every round")
     p.add_argument("--python", default=os.environ.get("CUDATUTOR_BENCH_PYTHON",
                                                       str(ROOT / ".venv-torch" / "bin" / "python")))
     p.add_argument("--bin", default=str(ROOT / "target" / "release" / "cudatutor"))
@@ -266,8 +313,9 @@ def main():
     bin_cmd = [args.bin, "run", "--time-limit", "600"]
     with tempfile.TemporaryDirectory() as d:
         tmp = pathlib.Path(d)
-        engine_section(tmp, args, bin_cmd, args.python)
-        interp_section(tmp, args, bin_cmd, args.python)
+        if not args.solutions_only:
+            engine_section(tmp, args, bin_cmd, args.python)
+            interp_section(tmp, args, bin_cmd, args.python)
         if not args.no_solutions and not args.only:
             solutions_section(tmp, args, args.bin)
     print(f"\nload average at end {loadavg()}; {time.time() - started:.0f} s in all")
