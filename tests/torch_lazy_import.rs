@@ -98,8 +98,10 @@ fn submodules_load_on_first_access_in_any_form() {
 fn a_package_loads_its_submodules_at_their_first_access() {
     let out = run(
         "import sys\nimport torch.nn, torch.optim, torch.utils.data, torch.autograd\n\
-         print([k for k in ['torch.autograd.function'] if k in sys.modules])\n\
-         print(torch.nn.utils.rnn.pad_sequence.__name__, torch.optim.optimizer.Optimizer.__name__)\n\
+         print([k for k in ['torch.autograd.function', 'torch.optim.optimizer', \
+         'torch.optim.lr_scheduler', 'torch.utils.data.dataloader', 'torch.nn.utils.clip_grad'] \
+         if k in sys.modules])\n\
+         print(torch.nn.utils.rnn.pad_sequence.__name__, torch.optim.lr_scheduler.StepLR.__name__)\n\
          print(torch.utils.data.sampler.RandomSampler.__name__, torch.autograd.function.Function.__name__)\n\
          print(torch.autograd.functional.jacobian.__name__, torch.nn.utils.clip_grad.clip_grad_norm_.__name__)\n\
          import torch.utils.data.dataloader as dl\nprint(dl.DataLoader is torch.utils.data.DataLoader)\n\
@@ -107,10 +109,25 @@ fn a_package_loads_its_submodules_at_their_first_access() {
     );
     assert_eq!(
         out,
-        "[]\npad_sequence Optimizer\n\
+        "[]\npad_sequence StepLR\n\
          RandomSampler Function\njacobian clip_grad_norm_\nTrue\nTrue True\n",
         "{out}"
     );
+}
+
+#[test]
+fn an_alias_submodule_imported_first_loads_its_lazy_package_once() {
+    // `torch.optim.optimizer` is `from torch.optim import *`: importing it before anything of
+    // torch.optim must not load itself again while it initialises (it used to recurse).
+    let out = run(
+        "from torch.optim.optimizer import Optimizer\nimport torch\n\
+         print(Optimizer is torch.optim.Optimizer, hasattr(torch.optim, 'optimizer'))\n\
+         from torch.utils.data.sampler import *\nprint(RandomSampler.__name__)\n\
+         from torch.nn.utils.convert_parameters import parameters_to_vector\n\
+         print(parameters_to_vector is torch.nn.utils.parameters_to_vector)\n",
+    );
+    // PyTorch's torch/optim/__init__.py deletes `optimizer` from its namespace
+    assert_eq!(out, "True False\nRandomSampler\nTrue\n", "{out}");
 }
 
 #[test]

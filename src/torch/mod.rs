@@ -206,11 +206,23 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         Box::new(|_it| Ok(crate::script::Module::new("torch.utils").into_value())),
     );
     it.register_preludes(PRELUDES, DEFERRING);
-    // torch.autograd's submodules load at first access, not with the package. (torch.optim,
-    // torch.utils.data and torch.nn.utils cannot yet: their alias submodules' `from PACKAGE
-    // import *` loads a lazy package's children, themselves included while they initialise,
-    // and recurses until the stack overflows.)
-    it.set_lazy_package("torch.autograd", None);
+    // These packages' submodules load at first access, not with the package: the alias
+    // submodules below (`torch.optim.optimizer` is `from torch.optim import *`) run every
+    // deferred definition of their package, a third of a small training script's start-up
+    // when `torch.optim` loaded them with itself. (A child's `import *` of its lazy package
+    // skips that child while it initialises: `Interpreter::initializing`.)
+    for package in [
+        "torch.autograd",
+        "torch.optim",
+        "torch.utils.data",
+        "torch.nn.utils",
+    ] {
+        it.set_lazy_package(package, None);
+    }
+    // torch/optim/__init__.py ends with `del optimizer`: `torch.optim.optimizer` is an
+    // AttributeError ("Did you mean: 'Optimizer'?") though `from torch.optim.optimizer import
+    // Optimizer` works.
+    it.detach_submodule("torch.optim.optimizer");
     // `from torch.utils.data.sampler import RandomSampler`, `from torch.optim.optimizer import
     // Optimizer`: PyTorch's own module paths for names the preludes define
     for (name, src) in [

@@ -336,6 +336,7 @@ impl Interpreter {
                 Ok(())
             }
             Value::Module(m) => {
+                self.settle_deferred_before_rebind(&m.dict)?;
                 let old = m.dict.borrow_mut().set_str(name, v);
                 drop(old);
                 Ok(())
@@ -406,7 +407,10 @@ impl Interpreter {
                 inst.dict.borrow_mut().remove_str(name)
             }
             Value::Class(c) => c.dict.borrow_mut().remove_str(name),
-            Value::Module(m) => m.dict.borrow_mut().remove_str(name),
+            Value::Module(m) => {
+                self.settle_deferred_before_rebind(&m.dict)?;
+                m.dict.borrow_mut().remove_str(name)
+            }
             _ => None,
         };
         match removed {

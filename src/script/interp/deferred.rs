@@ -485,6 +485,21 @@ impl Interpreter {
         Ok(())
     }
 
+    /// Before code outside any import rebinds or deletes an attribute of `module`: run its
+    /// pending definitions, so each sees the namespace its import left (a script's
+    /// `torch.optim.Adam = 5` must not become the base of a later `AdamW(Adam)`), as every one
+    /// of them would have at import. A prelude importing another one does not settle it
+    /// (torch._extra's `torch.cat = ...` would compile all of torch's aliases).
+    pub(crate) fn settle_deferred_before_rebind(
+        &mut self,
+        module: &Rc<RefCell<Dict>>,
+    ) -> PyResult<()> {
+        if self.initializing.is_empty() && self.deferred.contains_key(&key_of(module)) {
+            self.run_all_deferred(module)?;
+        }
+        Ok(())
+    }
+
     /// Run the deferred definitions of every module (before the check environment copies the
     /// namespaces it puts back after the learner's code).
     pub(crate) fn run_every_deferred(&mut self) -> PyResult<()> {

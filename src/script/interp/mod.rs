@@ -117,6 +117,13 @@ pub struct Interpreter {
     /// that never trains), with the module to import once when some other name is missing
     /// (a prelude that sets the package's Python-written functions).
     pub(crate) lazy_packages: FxHashMap<String, Option<String>>,
+    /// Modules whose init is running (CPython's "partially initialized module"): a lazy
+    /// package's `import *` inside one of its own children does not load that child again.
+    pub(crate) initializing: std::collections::HashSet<String>,
+    /// Submodules a package deletes from its namespace after importing them (PyTorch's
+    /// torch/optim/__init__.py ends with `del optimizer`): importable by name, never an
+    /// attribute of the package.
+    pub(crate) detached: std::collections::HashSet<String>,
     /// The prelude definitions that run at the first use of their name (deferred.rs), by
     /// module namespace.
     pub(crate) deferred: FxHashMap<usize, deferred::Pending>,
@@ -262,6 +269,8 @@ impl Interpreter {
             modules: FxHashMap::default(),
             module_inits: FxHashMap::default(),
             lazy_packages: FxHashMap::default(),
+            initializing: std::collections::HashSet::new(),
+            detached: std::collections::HashSet::new(),
             deferred: FxHashMap::default(),
             stdout: String::new(),
             stderr: String::new(),

@@ -1047,6 +1047,7 @@ impl Interpreter {
             let m = self.init_module(name)?;
             if let Value::Module(pm) = &p
                 && pm.get_attr(child).is_none()
+                && !self.detached.contains(name)
             {
                 pm.set_attr(child, m.clone());
             }
@@ -1071,7 +1072,10 @@ impl Interpreter {
                 format!("No module named '{name}'"),
             ));
         };
-        let m = init(self)?;
+        self.initializing.insert(name.to_string());
+        let m = init(self);
+        self.initializing.remove(name);
+        let m = m?;
         self.modules.insert(name.to_string(), m.clone());
         if self.lazy_packages.contains_key(name) {
             // children load at first access (`module_attr_missing`)
@@ -1089,12 +1093,14 @@ impl Interpreter {
         Ok(m)
     }
 
-    /// The last name part of each registered module directly below `package`, sorted.
+    /// The last name part of each registered module directly below `package` that becomes
+    /// its attribute (not the detached ones), sorted.
     fn registered_children(&self, package: &str) -> Vec<String> {
         let prefix = format!("{package}.");
         let mut children: Vec<String> = self
             .module_inits
             .keys()
+            .filter(|k| !self.detached.contains(*k))
             .filter_map(|k| k.strip_prefix(&prefix))
             .filter(|rest| !rest.contains('.'))
             .map(str::to_string)
@@ -1105,6 +1111,12 @@ impl Interpreter {
 }
 
 impl Interpreter {
+    /// Make the registered module `name` importable but never an attribute of its package,
+    /// as a package that imports it and then `del`s the name.
+    pub(crate) fn detach_submodule(&mut self, name: &str) {
+        self.detached.insert(name.to_string());
+    }
+
     /// Mark `package` as loading its registered submodules on first access; `fallback` (a
     /// registered module) is imported once when any other attribute is missing.
     pub(crate) fn set_lazy_package(&mut self, package: &str, fallback: Option<&str>) {
@@ -1126,7 +1138,15 @@ impl Interpreter {
             return Ok(None);
         };
         let sub = format!("{}.{name}", m.name);
-        if !name.contains('.') && self.module_inits.contains_key(&sub) {
+        if self.initializing.contains(&sub) {
+            // the child is running its own init (`from PACKAGE import *` in it): it is not
+            // an attribute yet, as in CPython
+            return Ok(None);
+        }
+        if !name.contains('.')
+            && self.module_inits.contains_key(&sub)
+            && !self.detached.contains(&sub)
+        {
             let v = self.import_module(&sub)?;
             if m.get_attr(name).is_none() {
                 m.set_attr(name, v.clone());
@@ -1167,6 +1187,7 @@ impl Interpreter {
             return;
         }
         for c in self.registered_children(&m.name) {
+            // a child that is initialising is skipped by module_attr_missing
             if m.get_attr(&c).is_none() {
                 let _ = self.module_attr_missing(m, &c);
             }

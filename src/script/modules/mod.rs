@@ -50,10 +50,11 @@ pub(crate) fn is_hidden_file(file: &str) -> bool {
 /// The preludes whose top-level definitions run at the first use of their names
 /// (script/interp/deferred.rs), as torch's do: torch.nn and torch.utils.data import
 /// collections, so every script with a model compiled all of its classes (about 1.8 ms);
-/// argparse compiled its parser for a script that builds one Namespace. Their `def`s and
-/// `class`es only bind their names, no eager statement rebinds one, and nothing at import
-/// walks the namespace.
-const DEFERRING: &[&str] = &["collections", "functools", "argparse"];
+/// argparse compiled its parser for a script that builds one Namespace; torch._extra imports
+/// `_fs` for torch.save/load, so the first `torch.cat` compiled the file system's every
+/// function (a fifth of a small script's start-up). Their `def`s and `class`es only bind
+/// their names, no eager statement rebinds one, and nothing at import walks the namespace.
+const DEFERRING: &[&str] = &["collections", "functools", "argparse", "_fs"];
 
 pub(crate) fn install(it: &mut Interpreter) {
     it.register_preludes(PRELUDES, DEFERRING);
