@@ -96,6 +96,11 @@ __device__ __forceinline__ bool ct_vec_aligned(const void* p) {
 // Fused multiply-add in the element's precision (the GPU contracts `a * b + c` this way).
 __device__ __forceinline__ float ct_fma(float a, float b, float c) { return fmaf(a, b, c); }
 __device__ __forceinline__ double ct_fma(double a, double b, double c) { return fma(a, b, c); }
+// exp and log in the element's precision (expf/logf on float, exp/log on double).
+__device__ __forceinline__ float ct_exp(float x) { return expf(x); }
+__device__ __forceinline__ double ct_exp(double x) { return exp(x); }
+__device__ __forceinline__ float ct_log(float x) { return logf(x); }
+__device__ __forceinline__ double ct_log(double x) { return log(x); }
 
 template <typename T> __device__ __forceinline__ bool ct_isnan(T) { return false; }
 template <> __device__ __forceinline__ bool ct_isnan<float>(float v) { return v != v; }
@@ -108,3 +113,8 @@ template <> __device__ __forceinline__ bool ct_isnan<double>(double v) { return 
   M(float, f32) M(double, f64) M(int64_t, i64) M(int32_t, i32) M(uint8_t, u8)
 #define CT_FOR_FLOAT_DTYPES(M) M(float, f32) M(double, f64)
 #define CT_FOR_INT_DTYPES(M) M(int64_t, i64) M(int32_t, i32) M(uint8_t, u8)
+// Every dtype with the type torch.sum, cumsum and cumprod give it: a float keeps its own, an
+// integer or bool becomes int64.
+#define CT_FOR_ALL_DTYPES_WITH_SUM_TYPE(M)                                                \
+  M(float, f32, float) M(double, f64, double) M(int64_t, i64, int64_t)                    \
+  M(int32_t, i32, int64_t) M(uint8_t, u8, int64_t) M(bool, bool, int64_t)

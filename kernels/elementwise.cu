@@ -90,24 +90,22 @@ struct OpRelu {
     return ct_isnan(x) ? x : (x > (T)0 ? x : (T)0);  // relu(nan) = nan, as in PyTorch
   }
 };
-struct OpExp { __device__ float operator()(float x) const { return expf(x); }
-               __device__ double operator()(double x) const { return exp(x); } };
-struct OpLog { __device__ float operator()(float x) const { return logf(x); }
-               __device__ double operator()(double x) const { return log(x); } };
-struct OpSqrt { __device__ float operator()(float x) const { return sqrtf(x); }
-                __device__ double operator()(double x) const { return sqrt(x); } };
-struct OpTanh { __device__ float operator()(float x) const { return tanhf(x); }
-                __device__ double operator()(double x) const { return tanh(x); } };
+// A unary op that is one libm call, in the argument's precision: F32 on float, F64 on double.
+#define CT_LIBM_UNARY(NAME, F32, F64)                                                    \
+  struct NAME {                                                                          \
+    __device__ float operator()(float x) const { return F32(x); }                        \
+    __device__ double operator()(double x) const { return F64(x); }                      \
+  };
+CT_LIBM_UNARY(OpExp, expf, exp)
+CT_LIBM_UNARY(OpLog, logf, log)
+CT_LIBM_UNARY(OpSqrt, sqrtf, sqrt)
+CT_LIBM_UNARY(OpTanh, tanhf, tanh)
+CT_LIBM_UNARY(OpSin, sinf, sin)
+CT_LIBM_UNARY(OpCos, cosf, cos)
+CT_LIBM_UNARY(OpFloor, floorf, floor)
+CT_LIBM_UNARY(OpCeil, ceilf, ceil)
 struct OpSigmoid { __device__ float operator()(float x) const { return 1.0f / (1.0f + expf(-x)); }
                    __device__ double operator()(double x) const { return 1.0 / (1.0 + exp(-x)); } };
-struct OpSin { __device__ float operator()(float x) const { return sinf(x); }
-               __device__ double operator()(double x) const { return sin(x); } };
-struct OpCos { __device__ float operator()(float x) const { return cosf(x); }
-               __device__ double operator()(double x) const { return cos(x); } };
-struct OpFloor { __device__ float operator()(float x) const { return floorf(x); }
-                 __device__ double operator()(double x) const { return floor(x); } };
-struct OpCeil { __device__ float operator()(float x) const { return ceilf(x); }
-                __device__ double operator()(double x) const { return ceil(x); } };
 struct OpFrac { __device__ float operator()(float x) const { return x - truncf(x); }
                 __device__ double operator()(double x) const { return x - trunc(x); } };
 struct OpDeg2Rad { __device__ float operator()(float x) const { return x * (float)0.017453292519943295; }

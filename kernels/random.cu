@@ -158,19 +158,11 @@ struct DrawU64x2 {
 
 // uniform_(low, high): value = rand * range + low (one fused multiply-add); a value that
 // rounds to `high` becomes `low`, as ATen's uniform kernel does.
-struct WriteUniformF32 {
-  float* out;
-  float low, high, range;
-  __device__ void operator()(int64_t i, float r) const {
-    const float v = fmaf(r, range, low);
-    out[i] = v == high ? low : v;
-  }
-};
-struct WriteUniformF64 {
-  double* out;
-  double low, high, range;
-  __device__ void operator()(int64_t i, double r) const {
-    const double v = fma(r, range, low);
+template <typename T> struct WriteUniform {
+  T* out;
+  T low, high, range;
+  __device__ void operator()(int64_t i, T r) const {
+    const T v = ct_fma(r, range, low);
     out[i] = v == high ? low : v;
   }
 };
@@ -182,12 +174,12 @@ template <typename T> struct WriteNormal {
 
 extern "C" __global__ void uniform_f32(int64_t n, uint64_t seed, uint64_t offset, float low,
                                        float high, float* out) {
-  ct_distribution<4>(n, seed, offset, DrawUniform4(), WriteUniformF32{out, low, high, high - low});
+  ct_distribution<4>(n, seed, offset, DrawUniform4(), WriteUniform<float>{out, low, high, high - low});
 }
 extern "C" __global__ void uniform_f64(int64_t n, uint64_t seed, uint64_t offset, double low,
                                        double high, double* out) {
   ct_distribution<2>(n, seed, offset, DrawUniform2Double(),
-                     WriteUniformF64{out, low, high, high - low});
+                     WriteUniform<double>{out, low, high, high - low});
 }
 extern "C" __global__ void normal_f32(int64_t n, uint64_t seed, uint64_t offset, float mean,
                                       float stddev, float* out) {
@@ -255,31 +247,25 @@ extern "C" __global__ void bernoulli_scalar_f64(int64_t n, uint64_t seed, uint64
 
 // exponential_(lambd): -1/lambd * log(u), where a u that rounds to 1 takes -eps/2 as its log
 // (ATen's exponential transformation), in float for float32 and double for float64.
-struct WriteExponentialF32 {
-  float* out;
-  float lambda;
-  __device__ void operator()(int64_t i, float r) const {
-    const float eps = 1.1920929e-07f;  // FLT_EPSILON
-    const float lg = r >= 1.0f - eps / 2.0f ? -eps / 2.0f : logf(r);
-    out[i] = (-1.0f / lambda) * lg;
-  }
-};
-struct WriteExponentialF64 {
-  double* out;
-  double lambda;
-  __device__ void operator()(int64_t i, double r) const {
-    const double eps = 2.220446049250313e-16;  // DBL_EPSILON
-    const double lg = r >= 1.0 - eps / 2.0 ? -eps / 2.0 : log(r);
-    out[i] = (-1.0 / lambda) * lg;
+template <typename T> __device__ __forceinline__ T ct_epsilon();
+template <> __device__ __forceinline__ float ct_epsilon<float>() { return 1.1920929e-07f; }  // FLT_EPSILON
+template <> __device__ __forceinline__ double ct_epsilon<double>() { return 2.220446049250313e-16; }  // DBL_EPSILON
+template <typename T> struct WriteExponential {
+  T* out;
+  T lambda;
+  __device__ void operator()(int64_t i, T r) const {
+    const T eps = ct_epsilon<T>();
+    const T lg = r >= (T)1 - eps / (T)2 ? -eps / (T)2 : ct_log(r);
+    out[i] = ((T)-1 / lambda) * lg;
   }
 };
 extern "C" __global__ void exponential_f32(int64_t n, uint64_t seed, uint64_t offset,
                                            double lambda, float* out) {
-  ct_distribution<4>(n, seed, offset, DrawUniform4(), WriteExponentialF32{out, (float)lambda});
+  ct_distribution<4>(n, seed, offset, DrawUniform4(), WriteExponential<float>{out, (float)lambda});
 }
 extern "C" __global__ void exponential_f64(int64_t n, uint64_t seed, uint64_t offset,
                                            double lambda, double* out) {
-  ct_distribution<2>(n, seed, offset, DrawUniform2Double(), WriteExponentialF64{out, lambda});
+  ct_distribution<2>(n, seed, offset, DrawUniform2Double(), WriteExponential<double>{out, lambda});
 }
 
 // F.dropout's noise on a float32 tensor of ones (ATen's fused_dropout_kernel_vec /

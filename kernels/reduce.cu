@@ -125,16 +125,12 @@ __device__ void ct_arg_reduce(CtReduceGeom g, const T* in, T* out_values, int64_
   }
 }
 
-#define CT_SUM(T, S, Acc, Out)                                                             \
+// Accumulates in the output's type.
+#define CT_SUM(T, S, Out)                                                                  \
   extern "C" __global__ void sum_##S(CtReduceGeom g, const T* in, Out* out) {             \
-    ct_sum<T, Acc, Out>(g, in, out, false);                                                \
+    ct_sum<T, Out, Out>(g, in, out, false);                                                \
   }
-CT_SUM(float, f32, float, float)
-CT_SUM(double, f64, double, double)
-CT_SUM(int64_t, i64, int64_t, int64_t)
-CT_SUM(int32_t, i32, int64_t, int64_t)
-CT_SUM(uint8_t, u8, int64_t, int64_t)
-CT_SUM(bool, bool, int64_t, int64_t)
+CT_FOR_ALL_DTYPES_WITH_SUM_TYPE(CT_SUM)
 
 #define CT_MEAN(T, S)                                                                      \
   extern "C" __global__ void mean_##S(CtReduceGeom g, const T* in, T* out) {              \

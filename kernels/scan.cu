@@ -35,9 +35,4 @@ __device__ void ct_scan(int64_t outer, int64_t len, int64_t inner, const In* in,
                                          const In* in, Out* out) {                         \
     ct_scan<In, Out, true>(outer, len, inner, in, out);                                    \
   }
-CT_SCAN(float, f32, float)
-CT_SCAN(double, f64, double)
-CT_SCAN(int64_t, i64, int64_t)
-CT_SCAN(int32_t, i32, int64_t)
-CT_SCAN(uint8_t, u8, int64_t)
-CT_SCAN(bool, bool, int64_t)
+CT_FOR_ALL_DTYPES_WITH_SUM_TYPE(CT_SCAN)

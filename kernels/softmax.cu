@@ -25,11 +25,6 @@ __device__ T ct_row_reduce(T v, T* smem, bool is_max) {
   return r;
 }
 
-__device__ __forceinline__ float ct_exp(float x) { return expf(x); }
-__device__ __forceinline__ double ct_exp(double x) { return exp(x); }
-__device__ __forceinline__ float ct_log(float x) { return logf(x); }
-__device__ __forceinline__ double ct_log(double x) { return log(x); }
-
 template <typename T, bool IsLog>
 __device__ void ct_softmax(int64_t outer, int64_t dim_size, int64_t inner, const T* in, T* out) {
   __shared__ T smem[CT_SOFTMAX_THREADS];

@@ -71,14 +71,7 @@ fn device() -> Recorder {
     Recorder(EmulatedDevice::new(1 << 32, 1 << 32).expect("the emulated device is built"))
 }
 
-const ELEMS: [Elem; 6] = [
-    Elem::F32,
-    Elem::F64,
-    Elem::I64,
-    Elem::I32,
-    Elem::U8,
-    Elem::Bool,
-];
+const ELEMS: [Elem; 6] = Elem::ALL;
 const NUMERIC: [Elem; 5] = [Elem::F32, Elem::F64, Elem::I64, Elem::I32, Elem::U8];
 const FLOATS: [Elem; 2] = [Elem::F32, Elem::F64];
 

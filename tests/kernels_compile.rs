@@ -297,29 +297,22 @@ fn the_ptx_cache_serves_the_second_request_without_compiling() {
     assert_eq!(cache.hits(), 1);
     assert_eq!(second.ptx, first.ptx);
 
-    // A new process (a new cache over the same directory) compiles nothing either.
-    let warm = PtxCache::new(&dir);
-    assert!(
-        warm.get_or_compile(&n, k.file, &src, "sm_80")
+    // Whether `cache` served k's request for (source, arch) without compiling.
+    let served_from = |cache: &PtxCache, src: &str, arch: &str| {
+        cache
+            .get_or_compile(&n, k.file, src, arch)
             .unwrap()
             .from_cache
-    );
+    };
+    // A new process (a new cache over the same directory) compiles nothing either.
+    let warm = PtxCache::new(&dir);
+    assert!(served_from(&warm, &src, "sm_80"));
     assert_eq!(warm.compiles(), 0);
 
     // Another arch or a changed source is a different entry.
-    assert!(
-        !warm
-            .get_or_compile(&n, k.file, &src, "sm_90")
-            .unwrap()
-            .from_cache
-    );
+    assert!(!served_from(&warm, &src, "sm_90"));
     let changed = format!("{src}\n// edited\n");
-    assert!(
-        !warm
-            .get_or_compile(&n, k.file, &changed, "sm_80")
-            .unwrap()
-            .from_cache
-    );
+    assert!(!served_from(&warm, &changed, "sm_80"));
     assert_eq!(warm.compiles(), 2);
 
     // A compile error is returned and not cached; no temporary files are left behind.

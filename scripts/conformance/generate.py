@@ -148,6 +148,7 @@ class Suite:
                 # (The MACHINE_DEPENDENT scripts stay as committed, one line a sample.)
                 bound = imported + [d.split(" = ")[0] for d in definitions]
                 body = sample_rows.merge(body, set(bound))
+                body = sample_rows.merge_optim_rows(sample_rows.merge_module_rows(body))
             text = HEADER % (torch_version(), origin) + IMPORTS
             if imported:
                 text = text.rstrip("\n") + "\nfrom %s import %s\n\n" % (SHARED_INPUTS, ", ".join(imported))

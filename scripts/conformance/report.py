@@ -223,7 +223,9 @@ def render(manifest, results, timing, passed):
       "with the file that runs them. Samples of one script that make the same call on other "
       "inputs (OpInfo's calls repeated for each dtype, a constant that differs) are one "
       "`samples` row, `for_ops_rows` in an `ops_*.py` (scripts/conformance/sample_rows.py): "
-      "the call as a lambda of what differs, then each sample's tag and values. PyTorch's output is recorded by scripts/record-pytorch.py (CPU, one "
+      "the call as a lambda of what differs, then each sample's tag and values; a module "
+      "script's inputs, and its error inputs, that build the same module are one "
+      "`run_module_input_rows` (`run_error_rows`) row. PyTorch's output is recorded by scripts/record-pytorch.py (CPU, one "
       "thread) into tests/conformance/expected/; tests/conformance.rs runs every script "
       "through cudatutor and compares the output **sample by sample**.")
     w("")

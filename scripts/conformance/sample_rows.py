@@ -22,6 +22,14 @@ samples with different inline literals are different calls.
 The rows of a group script (op_groups.py), `for_ops(OPS, TAGS, lambda fn, method: CALL)`, are
 gathered the same way into `for_ops_rows(OPS, lambda fn, method, x: CALL, ((TAGS, f32_20), ...))`:
 each entry runs as the for_ops row it was.
+
+A module script's lines (modules.py) that build the same module, `run_module_input(N, BUILD,
+INPUTS, printed=P, backward=B, eval_mode=E)` or `run_error("xN", BUILD, INPUTS)` with the same
+BUILD, are gathered likewise (merge_module_rows) into `run_module_input_rows(BUILD, ((N, INPUTS,
+P, B, E), ...))` and `run_error_rows(BUILD, (("xN", INPUTS), ...))`, each entry run as the line it
+was. An optimizer script's `run_optim("oN", lambda params: CLASS(params, KEYWORDS), KIND,
+CLOSURE)` lines of one CLASS, KIND and CLOSURE whose keyword values are constants are gathered
+into `run_optim_rows(CLASS, KIND, CLOSURE, (("oN", dict(KEYWORDS)), ...))` (merge_optim_rows).
 """
 import ast
 import keyword
@@ -36,17 +44,61 @@ OTHER_NAMES = ("a", "b", "c", "d", "e", "g", "h", "k")
 ROW_RUNNERS = {"sample": "samples", "for_ops": "for_ops_rows"}
 
 
-def parse_runner_call(line):
-    """(runner, ops text, tag text, parameters text, call text, printed) of a one-line
-    `sample("TAG", lambda: CALL)` or `for_ops(OPS, TAGS, lambda fn, method: CALL)` (either with
-    `printed=True`), else None."""
-    if line is None or not line.startswith(tuple(r + "(" for r in ROW_RUNNERS)):
+def one_line_call(line, runners):
+    """The ast.Call of `line` when it is one call of a function named in `runners`, else None."""
+    if line is None or not line.startswith(tuple(r + "(" for r in runners)):
         return None
     try:
         call = ast.parse(line, mode="eval").body
     except SyntaxError:
         return None
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in runners:
+        return call
+    return None
+
+
+def source_text(raw, node):
+    """The text of `node` in `raw`, the bytes of the one line it was parsed from."""
+    return raw[node.col_offset:node.end_col_offset].decode()
+
+
+def gather_rows(lines, parse, row_text, stays=lambda line: False):
+    """`lines` with the lines that `parse` reads as (key, entry) and that share a key over one
+    stretch of such lines written as one row, row_text(key, entries), at the place of the first;
+    a line that `stays` keeps its place without ending the stretch, any other line ends it."""
+    out, stretch = [], []
+
+    def flush():
+        by_key = {}
+        for _, parsed in stretch:
+            if parsed is not None:
+                by_key.setdefault(parsed[0], []).append(parsed[1])
+        for line, parsed in stretch:
+            if parsed is None:
+                out.append(line)
+                continue
+            entries = by_key.pop(parsed[0], None)
+            if entries is not None:
+                out.append(line if len(entries) == 1 else row_text(parsed[0], entries))
+        stretch.clear()
+
+    for line in lines:
+        parsed = parse(line)
+        if parsed is not None or stays(line):
+            stretch.append((line, parsed))
+        else:
+            flush()
+            out.append(line)
+    flush()
+    return out
+
+
+def parse_runner_call(line):
+    """(runner, ops text, tag text, parameters text, call text, printed) of a one-line
+    `sample("TAG", lambda: CALL)` or `for_ops(OPS, TAGS, lambda fn, method: CALL)` (either with
+    `printed=True`), else None."""
+    call = one_line_call(line, ROW_RUNNERS)
+    if call is None:
         return None
     runner, raw = call.func.id, line.encode()
     ops_count = 1 if runner == "for_ops" else 0
@@ -63,7 +115,7 @@ def parse_runner_call(line):
         printed = bool(k.value.value)
 
     def text(node):
-        return raw[node.col_offset:node.end_col_offset].decode()
+        return source_text(raw, node)
     ops = text(call.args[0]) if ops_count else None
     return (runner, ops, text(call.args[ops_count]), ", ".join(a.arg for a in lam.args.args),
             text(lam.body), printed)
@@ -205,26 +257,70 @@ def merge(lines, inputs):
     one stretch of such lines: another line, which may define what later samples use, ends it)
     written as one row, at the place of its first sample; other lines as they were. `inputs`:
     the names of the script's bound inputs."""
-    out, stretch = [], []
-
-    def flush():
-        by_key = {}
-        for line, c in stretch:
-            by_key.setdefault(c.key, []).append((line, c))
-        for line, c in stretch:
-            group = by_key[c.key]
-            if len(group) == 1:
-                out.append(line)
-            elif group[0][1] is c:
-                out.append(row_line([member for _, member in group]))
-        stretch.clear()
-
-    for line in lines:
+    def parse(line):
         parsed = parse_runner_call(line)
         if parsed is None:
-            flush()
-            out.append(line)
-        else:
-            stretch.append((line, Call(*parsed, inputs)))
-    flush()
-    return out
+            return None
+        c = Call(*parsed, inputs)
+        return c.key, c
+    return gather_rows(lines, parse, lambda key, calls: row_line(calls))
+
+
+# The module runners whose lines merge_module_rows gathers: the row runner of each, and the
+# keywords of its line that become the entry's last values (in this order).
+MODULE_ROW_RUNNERS = {"run_module_input": ("run_module_input_rows", ("printed", "backward", "eval_mode")),
+                      "run_error": ("run_error_rows", ())}
+
+
+def parse_module_call(line):
+    """((runner, build text), entry text) of a one-line `run_module_input(...)` or
+    `run_error(...)` whose second argument is the constructor lambda, else None."""
+    call = one_line_call(line, MODULE_ROW_RUNNERS)
+    if call is None or len(call.args) != 3 or not isinstance(call.args[1], ast.Lambda):
+        return None
+    keywords = MODULE_ROW_RUNNERS[call.func.id][1]
+    if [k.arg for k in call.keywords] != list(keywords):
+        return None
+    raw = line.encode()
+    entry = [source_text(raw, call.args[0]), source_text(raw, call.args[2])] \
+        + [source_text(raw, k.value) for k in call.keywords]
+    return (call.func.id, source_text(raw, call.args[1])), tuple_text(entry)
+
+
+def merge_module_rows(lines):
+    """`lines` with the module runner lines that build the same module (over one stretch of
+    such lines) written as one row, at the place of the first; other lines as they were. A None
+    (a sample with no line of its own) stays and does not end a stretch."""
+    def row_text(key, entries):
+        runner, build = key
+        return "%s(%s, %s)" % (MODULE_ROW_RUNNERS[runner][0], build, tuple_text(entries))
+    return gather_rows(lines, parse_module_call, row_text, stays=lambda line: line is None)
+
+def parse_optim_call(line):
+    """((class, kind, closure) texts, entry text) of a one-line `run_optim("oN", lambda params:
+    CLASS(params, k=CONSTANT, ...), KIND, CLOSURE)`, else None."""
+    call = one_line_call(line, ("run_optim",))
+    if call is None or len(call.args) != 4 or call.keywords \
+            or not isinstance(call.args[1], ast.Lambda):
+        return None
+    lam = call.args[1]
+    if [a.arg for a in lam.args.args] != ["params"] or not isinstance(lam.body, ast.Call):
+        return None
+    make = lam.body
+    if [ast.dump(a) for a in make.args] != [ast.dump(ast.Name("params", ast.Load()))] \
+            or not all(k.arg and is_constant(k.value) for k in make.keywords):
+        return None
+    raw = line.encode()
+    keywords = ", ".join("%s=%s" % (k.arg, source_text(raw, k.value)) for k in make.keywords)
+    key = tuple(source_text(raw, node) for node in (make.func, call.args[2], call.args[3]))
+    return key, tuple_text([source_text(raw, call.args[0]), "dict(%s)" % keywords])
+
+
+def merge_optim_rows(lines):
+    """`lines` with the run_optim lines (over one stretch of them) that parse_optim_call reads
+    with the same class, kind and closure written as one `run_optim_rows` row, at the place of
+    the first; other lines as they were (a run_optim line it cannot read keeps its place)."""
+    return gather_rows(
+        lines, parse_optim_call,
+        lambda key, entries: "run_optim_rows(%s, %s)" % (", ".join(key), tuple_text(entries)),
+        stays=lambda line: line is not None and line.startswith("run_optim("))

@@ -4,8 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_1x3x5_b, f32_3x5_d, f64_1x3x5, f64_3x5_b
 
-run_module_input(0, lambda: torch.nn.AdaptiveAvgPool1d(3), lambda: ((f32_1x3x5_b(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.AdaptiveAvgPool1d(3), lambda: ((f32_3x5_d(), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.AdaptiveAvgPool1d(3), ((0, lambda: ((f32_1x3x5_b(), ), {}), True, True, False), (1, lambda: ((f32_3x5_d(), ), {}), False, True, False)))
 run_module_input(2, lambda: torch.nn.AdaptiveAvgPool1d(1), lambda: ((T([[[-3.5081997, 7.776007, -5.8336167, -4.142996, -6.287764], [-8.429049, -5.253664, 7.7363825, 4.0159655, 4.362053], [0.47332406, -4.6141515, 1.5226622, -8.403253, -6.503096]]], f32), ), {}), printed=False, backward=True, eval_mode=False)
 run_forward("d0", lambda: torch.nn.AdaptiveAvgPool1d(3), lambda: ((f64_1x3x5(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.AdaptiveAvgPool1d(3), lambda: ((f64_3x5_b(), ), {}), dtype=f64)

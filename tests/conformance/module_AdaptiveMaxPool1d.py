@@ -4,7 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_1x3x5_b, f32_3x5_d, f64_1x3x5, f64_3x5_b
 
-run_module_input(0, lambda: torch.nn.AdaptiveMaxPool1d(3), lambda: ((f32_1x3x5_b(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.AdaptiveMaxPool1d(3), lambda: ((f32_3x5_d(), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.AdaptiveMaxPool1d(3), ((0, lambda: ((f32_1x3x5_b(), ), {}), True, True, False), (1, lambda: ((f32_3x5_d(), ), {}), False, True, False)))
 run_forward("d0", lambda: torch.nn.AdaptiveMaxPool1d(3), lambda: ((f64_1x3x5(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.AdaptiveMaxPool1d(3), lambda: ((f64_3x5_b(), ), {}), dtype=f64)

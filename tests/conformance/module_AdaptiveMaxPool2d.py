@@ -4,8 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_1x3x5x6, f32_3x5x6, f32_1x3x5x6_b, f32_1x3x5x6_c, f64_1x3x5x6, f64_3x5x6
 
-run_module_input(0, lambda: torch.nn.AdaptiveMaxPool2d(3), lambda: ((f32_1x3x5x6(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.AdaptiveMaxPool2d(3), lambda: ((f32_3x5x6(), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.AdaptiveMaxPool2d(3), ((0, lambda: ((f32_1x3x5x6(), ), {}), True, True, False), (1, lambda: ((f32_3x5x6(), ), {}), False, True, False)))
 run_module_input(2, lambda: torch.nn.AdaptiveMaxPool2d((3, 4)), lambda: ((f32_1x3x5x6_b(), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(3, lambda: torch.nn.AdaptiveMaxPool2d((3, None)), lambda: ((f32_1x3x5x6_c(), ), {}), printed=False, backward=False, eval_mode=False)
 run_forward("d0", lambda: torch.nn.AdaptiveMaxPool2d(3), lambda: ((f64_1x3x5x6(), ), {}), dtype=f64)

@@ -4,9 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x4x3, f32_2x4x3_b, f32_4x3_c, f32_4x3_d, f64_2x4x3, f64_2x4x3_b
 
-run_module_input(0, lambda: torch.nn.Conv1d(4, 5, 3), lambda: ((f32_2x4x3(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.Conv1d(4, 5, 3, padding='same'), lambda: ((f32_2x4x3_b(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(2, lambda: torch.nn.Conv1d(4, 5, 3), lambda: ((f32_4x3_c(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(3, lambda: torch.nn.Conv1d(4, 5, 3, padding='same'), lambda: ((f32_4x3_d(), ), {}), printed=False, backward=False, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.Conv1d(4, 5, 3), ((0, lambda: ((f32_2x4x3(), ), {}), True, True, False), (2, lambda: ((f32_4x3_c(), ), {}), False, True, False)))
+run_module_input_rows(lambda: torch.nn.Conv1d(4, 5, 3, padding='same'), ((1, lambda: ((f32_2x4x3_b(), ), {}), False, True, False), (3, lambda: ((f32_4x3_d(), ), {}), False, False, False)))
 run_forward("d0", lambda: torch.nn.Conv1d(4, 5, 3), lambda: ((f64_2x4x3(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.Conv1d(4, 5, 3, padding='same'), lambda: ((f64_2x4x3_b(), ), {}), dtype=f64)

@@ -7,6 +7,5 @@ i64_2x3_f = lambda: T([[0, 3, 1], [0, 3, 3]], i64)
 
 run_module_input(0, lambda: torch.nn.Embedding(num_embeddings=4, embedding_dim=3), lambda: ((i64_2x3_f(), ), {}), printed=True, backward=True, eval_mode=False)
 run_forward("d0", lambda: torch.nn.Embedding(num_embeddings=4, embedding_dim=3), lambda: ((i64_2x3_f(), ), {}), dtype=f64)
-run_error("x0", lambda: torch.nn.Embedding(num_embeddings=10, embedding_dim=3), lambda: ((T([0, 5, 15], i64), ), {}))
-run_error("x1", lambda: torch.nn.Embedding(num_embeddings=10, embedding_dim=3), lambda: ((T([1.5, 2.5], f32), ), {}))
+run_error_rows(lambda: torch.nn.Embedding(num_embeddings=10, embedding_dim=3), (("x0", lambda: ((T([0, 5, 15], i64), ), {})), ("x1", lambda: ((T([1.5, 2.5], f32), ), {}))))
 run_error("x2", lambda: torch.nn.Embedding(num_embeddings=-1, embedding_dim=3), None)

@@ -8,7 +8,4 @@ run_module_input(0, lambda: torch.nn.GRUCell(5, 10), lambda: ((f32_5_n(), f32_10
 run_module_input(1, lambda: torch.nn.GRUCell(5, 10, bias=True), lambda: ((f32_5_o(), f32_10_h(), ), {}), printed=False, backward=True, eval_mode=False)
 run_forward("d0", lambda: torch.nn.GRUCell(5, 10), lambda: ((f64_5_k(), f64_10_d(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.GRUCell(5, 10, bias=True), lambda: ((f64_5_l(), f64_10_e(), ), {}), dtype=f64)
-run_error("x0", lambda: torch.nn.GRUCell(10, 20), lambda: ((f32_3x11(), f32_3x20(), ), {}))
-run_error("x1", lambda: torch.nn.GRUCell(10, 20), lambda: ((f32_3x10(), f32_3x21(), ), {}))
-run_error("x2", lambda: torch.nn.GRUCell(10, 20), lambda: ((f32_3x10_b(), f32_5x20(), ), {}))
-run_error("x3", lambda: torch.nn.GRUCell(10, 20), lambda: ((f32_3x10_c(), f32_3x1x1x20(), ), {}))
+run_error_rows(lambda: torch.nn.GRUCell(10, 20), (("x0", lambda: ((f32_3x11(), f32_3x20(), ), {})), ("x1", lambda: ((f32_3x10(), f32_3x21(), ), {})), ("x2", lambda: ((f32_3x10_b(), f32_5x20(), ), {})), ("x3", lambda: ((f32_3x10_c(), f32_3x1x1x20(), ), {}))))

@@ -4,8 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_3x2x5, f32_scalar_q, f32_4_c, f64_3x2x5, f64_scalar_j
 
-run_module_input(0, lambda: torch.nn.Hardtanh(), lambda: ((f32_3x2x5(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.Hardtanh(), lambda: ((f32_scalar_q(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(2, lambda: torch.nn.Hardtanh(), lambda: ((f32_4_c(), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.Hardtanh(), ((0, lambda: ((f32_3x2x5(), ), {}), True, True, False), (1, lambda: ((f32_scalar_q(), ), {}), False, True, False), (2, lambda: ((f32_4_c(), ), {}), False, True, False)))
 run_forward("d0", lambda: torch.nn.Hardtanh(), lambda: ((f64_3x2x5(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.Hardtanh(), lambda: ((f64_scalar_j(), ), {}), dtype=f64)

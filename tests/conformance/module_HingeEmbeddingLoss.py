@@ -4,11 +4,8 @@ import torch
 from prelude import *
 from shared_inputs import f32_10_f, f32_scalar_m, f32_scalar_k, f64_10_c, f64_scalar_i
 
-run_module_input(0, lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((f32_10_f(), T([-1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, -1.0, -1.0], f32), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((T(3.268954, f32), f32_scalar_m(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(2, lambda: torch.nn.HingeEmbeddingLoss(reduction='sum'), lambda: ((T([-1.8522016, 6.734806, -1.4506502, 0.9523269, 8.149286, -8.349033, -5.6658416, -2.2784872, -3.5081997, 7.776007], f32), T([-1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, -1.0], f32), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(3, lambda: torch.nn.HingeEmbeddingLoss(reduction='sum'), lambda: ((T(1.5226622, f32), f32_scalar_k(), ), {}), printed=False, backward=False, eval_mode=False)
-run_module_input(4, lambda: torch.nn.HingeEmbeddingLoss(reduction='mean'), lambda: ((T([-6.503096, -4.63977, 5.6784415, 5.276891, -3.9914553, -0.32474148, 5.7560463, 8.947198, 3.5719395, 1.2158357], f32), T([1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0], f32), ), {}), printed=False, backward=False, eval_mode=False)
-run_module_input(5, lambda: torch.nn.HingeEmbeddingLoss(reduction='mean'), lambda: ((T(4.940748, f32), f32_scalar_k(), ), {}), printed=False, backward=False, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.HingeEmbeddingLoss(), ((0, lambda: ((f32_10_f(), T([-1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, -1.0, -1.0], f32), ), {}), True, True, False), (1, lambda: ((T(3.268954, f32), f32_scalar_m(), ), {}), False, True, False)))
+run_module_input_rows(lambda: torch.nn.HingeEmbeddingLoss(reduction='sum'), ((2, lambda: ((T([-1.8522016, 6.734806, -1.4506502, 0.9523269, 8.149286, -8.349033, -5.6658416, -2.2784872, -3.5081997, 7.776007], f32), T([-1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, -1.0], f32), ), {}), False, True, False), (3, lambda: ((T(1.5226622, f32), f32_scalar_k(), ), {}), False, False, False)))
+run_module_input_rows(lambda: torch.nn.HingeEmbeddingLoss(reduction='mean'), ((4, lambda: ((T([-6.503096, -4.63977, 5.6784415, 5.276891, -3.9914553, -0.32474148, 5.7560463, 8.947198, 3.5719395, 1.2158357], f32), T([1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0], f32), ), {}), False, False, False), (5, lambda: ((T(4.940748, f32), f32_scalar_k(), ), {}), False, False, False)))
 run_forward("d0", lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((f64_10_c(), T([-1.0, -1.0, -1.0, 1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0], f64), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.HingeEmbeddingLoss(), lambda: ((T(-5.213403451469078, f64), f64_scalar_i(), ), {}), dtype=f64)

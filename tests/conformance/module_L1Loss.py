@@ -4,8 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x3x4_c, f32_2x3x4_d, f64_2x3x4_b, f64_2x3x4_c
 
-run_module_input(0, lambda: torch.nn.L1Loss(), lambda: ((f32_2x3x4_c(), f32_2x3x4_d(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.L1Loss(), lambda: ((T(-3.9914553, f32), T(-0.32474148, f32), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.L1Loss(), ((0, lambda: ((f32_2x3x4_c(), f32_2x3x4_d(), ), {}), True, True, False), (1, lambda: ((T(-3.9914553, f32), T(-0.32474148, f32), ), {}), False, True, False)))
 run_module_input(2, lambda: torch.nn.L1Loss(reduction='none'), lambda: ((T([5.7560463, 8.947198, 3.5719395, 1.2158357], f32), T([6.034377, -5.299221, 1.6770962, -6.97775], f32), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(3, lambda: torch.nn.L1Loss(reduction='mean'), lambda: ((T([-6.2377753, -4.649252, 4.0722575, 3.6194437], f32), T([-5.3311725, 2.7189639, 4.940748, -1.1359563], f32), ), {}), printed=False, backward=False, eval_mode=False)
 run_module_input(4, lambda: torch.nn.L1Loss(reduction='sum'), lambda: ((T([0.3436339, 2.0853424, 5.5833893, 8.6417465], f32), T([-6.935612, -3.2982278, 3.537089, 7.4569445], f32), ), {}), printed=False, backward=False, eval_mode=False)

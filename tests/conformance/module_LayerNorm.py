@@ -4,11 +4,10 @@ import torch
 from prelude import *
 from shared_inputs import f32_4x5x5, f32_4x5x5_b, f32_4x2x2x5, f32_4x2x2x5_b, f32_0x5, f64_4x5x5, f64_4x5x5_b
 
-run_module_input(0, lambda: torch.nn.LayerNorm([5], 0.001), lambda: ((f32_4x5x5(), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.LayerNorm([5], 0.001), ((0, lambda: ((f32_4x5x5(), ), {}), True, True, False), (4, lambda: ((f32_0x5(), ), {}), False, False, False)))
 run_module_input(1, lambda: torch.nn.LayerNorm([5], 0.001, False), lambda: ((f32_4x5x5_b(), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(2, lambda: torch.nn.LayerNorm([2, 2, 5], 0.001), lambda: ((f32_4x2x2x5(), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(3, lambda: torch.nn.LayerNorm([2, 2, 5], 0.001, False), lambda: ((f32_4x2x2x5_b(), ), {}), printed=False, backward=False, eval_mode=False)
-run_module_input(4, lambda: torch.nn.LayerNorm([5], 0.001), lambda: ((f32_0x5(), ), {}), printed=False, backward=False, eval_mode=False)
 run_module_input(5, lambda: torch.nn.LayerNorm([2, 2, 5], 0.001, elementwise_affine=True, bias=False), lambda: ((T([[[[0.5457394, -8.417902, -4.6097474, 8.29297, 3.7274842], [4.7949443, 1.5410804, -7.6480174, -4.1878777, -7.2860265]], [[-5.5652294, 3.064898, -2.4961872, 8.795369, -6.5606136], [-7.68069, 8.886621, -7.7747035, 7.6583815, 2.4235003]]], [[[-8.203062, 7.838814, -2.450198, -3.7110367, -7.020892], [-7.6126137, 2.0038311, -8.840343, 3.6983337, -2.2239826]], [[3.1585135, -2.203569, 3.1123667, -0.24584484, 2.6452525], [-3.6615877, -6.1906137, 1.1461959, -5.7445087, -5.579189]]], [[[-8.654112, -2.8687298, -6.013695, 7.0087776, 6.485837], [2.1353838, 7.3125463, 4.3336267, -8.478203, -0.9004959]], [[-1.4609005, -5.46447, 2.5632982, -2.8090196, -4.30361], [-0.104916215, -5.9838314, 7.4488626, 5.695025, 8.519342]]], [[[-1.5940797, 2.9393556, -0.36199844, -7.447316, 4.0717545], [-6.2864285, -3.248831, -4.0304184, -8.780122, 0.32281566]], [[1.4744146, -0.6690985, 6.6190815, 0.43152773, -1.639335], [-4.9089866, -5.345147, -1.279536, -5.282139, -5.9370565]]]], f32), ), {}), printed=False, backward=False, eval_mode=False)
 run_forward("d0", lambda: torch.nn.LayerNorm([5], 0.001), lambda: ((f64_4x5x5(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.LayerNorm([5], 0.001, False), lambda: ((f64_4x5x5_b(), ), {}), dtype=f64)

@@ -4,9 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x4x3x4, f32_2x4x3x4_b, f32_4x3x4, f32_4x3x4_b, f64_2x4x3x4, f64_2x4x3x4_b
 
-run_module_input(0, lambda: torch.nn.LazyConv2d(5, 3), lambda: ((f32_2x4x3x4(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.LazyConv2d(5, 3, padding='same'), lambda: ((f32_2x4x3x4_b(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(2, lambda: torch.nn.LazyConv2d(5, 3), lambda: ((f32_4x3x4(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(3, lambda: torch.nn.LazyConv2d(5, 3, padding='same'), lambda: ((f32_4x3x4_b(), ), {}), printed=False, backward=False, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.LazyConv2d(5, 3), ((0, lambda: ((f32_2x4x3x4(), ), {}), True, True, False), (2, lambda: ((f32_4x3x4(), ), {}), False, True, False)))
+run_module_input_rows(lambda: torch.nn.LazyConv2d(5, 3, padding='same'), ((1, lambda: ((f32_2x4x3x4_b(), ), {}), False, True, False), (3, lambda: ((f32_4x3x4_b(), ), {}), False, False, False)))
 run_forward("d0", lambda: torch.nn.LazyConv2d(5, 3), lambda: ((f64_2x4x3x4(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.LazyConv2d(5, 3, padding='same'), lambda: ((f64_2x4x3x4_b(), ), {}), dtype=f64)

@@ -4,7 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x4x3x4, f32_4x3x4_c, f64_2x4x3x4, f64_4x3x4
 
-run_module_input(0, lambda: torch.nn.LazyConvTranspose2d(5, 3), lambda: ((f32_2x4x3x4(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.LazyConvTranspose2d(5, 3), lambda: ((f32_4x3x4_c(), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.LazyConvTranspose2d(5, 3), ((0, lambda: ((f32_2x4x3x4(), ), {}), True, True, False), (1, lambda: ((f32_4x3x4_c(), ), {}), False, True, False)))
 run_forward("d0", lambda: torch.nn.LazyConvTranspose2d(5, 3), lambda: ((f64_2x4x3x4(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.LazyConvTranspose2d(5, 3), lambda: ((f64_4x3x4(), ), {}), dtype=f64)

@@ -4,10 +4,9 @@ import torch
 from prelude import *
 from shared_inputs import f32_4x5x5, f32_4x5x5_b, f32_4x2x2x5, f32_4x2x2x5_b, f32_0x5, f64_4x5x5, f64_4x5x5_b
 
-run_module_input(0, lambda: torch.nn.RMSNorm([5], 0.001), lambda: ((f32_4x5x5(), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.RMSNorm([5], 0.001), ((0, lambda: ((f32_4x5x5(), ), {}), True, True, False), (4, lambda: ((f32_0x5(), ), {}), False, False, False)))
 run_module_input(1, lambda: torch.nn.RMSNorm([5], 0.001, False), lambda: ((f32_4x5x5_b(), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(2, lambda: torch.nn.RMSNorm([2, 2, 5], 0.001), lambda: ((f32_4x2x2x5(), ), {}), printed=False, backward=True, eval_mode=False)
 run_module_input(3, lambda: torch.nn.RMSNorm([2, 2, 5], 0.001, False), lambda: ((f32_4x2x2x5_b(), ), {}), printed=False, backward=False, eval_mode=False)
-run_module_input(4, lambda: torch.nn.RMSNorm([5], 0.001), lambda: ((f32_0x5(), ), {}), printed=False, backward=False, eval_mode=False)
 run_forward("d0", lambda: torch.nn.RMSNorm([5], 0.001), lambda: ((f64_4x5x5(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.RMSNorm([5], 0.001, False), lambda: ((f64_4x5x5_b(), ), {}), dtype=f64)

@@ -4,8 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_3x2x5, f32_4_e, f64_3x2x5, f64_4_b
 
-run_module_input(0, lambda: torch.nn.SELU(), lambda: ((f32_3x2x5(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.SELU(), lambda: ((f32_4_e(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(2, lambda: torch.nn.SELU(), lambda: ((T(-6.287764, f32), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.SELU(), ((0, lambda: ((f32_3x2x5(), ), {}), True, True, False), (1, lambda: ((f32_4_e(), ), {}), False, True, False), (2, lambda: ((T(-6.287764, f32), ), {}), False, True, False)))
 run_forward("d0", lambda: torch.nn.SELU(), lambda: ((f64_3x2x5(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.SELU(), lambda: ((f64_4_b(), ), {}), dtype=f64)

@@ -4,8 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_s, f32_4_d, f32_2x3x4x5_d, f64_scalar_k, f64_4
 
-run_module_input(0, lambda: torch.nn.Sigmoid(), lambda: ((f32_scalar_s(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.Sigmoid(), lambda: ((f32_4_d(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(2, lambda: torch.nn.Sigmoid(), lambda: ((f32_2x3x4x5_d(), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.Sigmoid(), ((0, lambda: ((f32_scalar_s(), ), {}), True, True, False), (1, lambda: ((f32_4_d(), ), {}), False, True, False), (2, lambda: ((f32_2x3x4x5_d(), ), {}), False, True, False)))
 run_forward("d0", lambda: torch.nn.Sigmoid(), lambda: ((f64_scalar_k(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.Sigmoid(), lambda: ((f64_4(), ), {}), dtype=f64)

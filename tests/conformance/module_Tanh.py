@@ -4,8 +4,6 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x3x4x5_b, f32_scalar_t, f32_4_f, f64_2x3x4x5, f64_scalar_l
 
-run_module_input(0, lambda: torch.nn.Tanh(), lambda: ((f32_2x3x4x5_b(), ), {}), printed=True, backward=True, eval_mode=False)
-run_module_input(1, lambda: torch.nn.Tanh(), lambda: ((f32_scalar_t(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(2, lambda: torch.nn.Tanh(), lambda: ((f32_4_f(), ), {}), printed=False, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.Tanh(), ((0, lambda: ((f32_2x3x4x5_b(), ), {}), True, True, False), (1, lambda: ((f32_scalar_t(), ), {}), False, True, False), (2, lambda: ((f32_4_f(), ), {}), False, True, False)))
 run_forward("d0", lambda: torch.nn.Tanh(), lambda: ((f64_2x3x4x5(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.Tanh(), lambda: ((f64_scalar_l(), ), {}), dtype=f64)

@@ -4,9 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_2x3x4x5_b, f32_2x3x4x5_c, f32_scalar_r, f64_2x3x4x5, f64_2x3x4x5_b
 
-run_module_input(0, lambda: torch.nn.Threshold(2.0, 1.0), lambda: ((f32_2x3x4x5_b(), ), {}), printed=True, backward=True, eval_mode=False)
+run_module_input_rows(lambda: torch.nn.Threshold(2.0, 1.0), ((0, lambda: ((f32_2x3x4x5_b(), ), {}), True, True, False), (2, lambda: ((f32_scalar_r(), ), {}), False, True, False), (3, lambda: ((T([6.7520523, -2.8972428, 0.014407754, 4.633412], f32), ), {}), False, False, False)))
 run_module_input(1, lambda: torch.nn.Threshold(2.0, 10.0), lambda: ((f32_2x3x4x5_c(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(2, lambda: torch.nn.Threshold(2.0, 1.0), lambda: ((f32_scalar_r(), ), {}), printed=False, backward=True, eval_mode=False)
-run_module_input(3, lambda: torch.nn.Threshold(2.0, 1.0), lambda: ((T([6.7520523, -2.8972428, 0.014407754, 4.633412], f32), ), {}), printed=False, backward=False, eval_mode=False)
 run_forward("d0", lambda: torch.nn.Threshold(2.0, 1.0), lambda: ((f64_2x3x4x5(), ), {}), dtype=f64)
 run_forward("d1", lambda: torch.nn.Threshold(2.0, 10.0), lambda: ((f64_2x3x4x5_b(), ), {}), dtype=f64)

@@ -3,13 +3,7 @@
 import torch
 from prelude import *
 
-run_optim("o0", lambda params: torch.optim.ASGD(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.ASGD(params, lambd=0.1), "plain", False)
-run_optim("o2", lambda params: torch.optim.ASGD(params, lr=0.02), "plain", False)
-run_optim("o3", lambda params: torch.optim.ASGD(params, t0=100), "plain", False)
-run_optim("o4", lambda params: torch.optim.ASGD(params, maximize=True), "plain", False)
-run_optim("o5", lambda params: torch.optim.ASGD(params, weight_decay=0.1), "plain", False)
-run_optim("o6", lambda params: torch.optim.ASGD(params, weight_decay=0.1, maximize=True), "plain", False)
+run_optim_rows(torch.optim.ASGD, "plain", False, (("o0", dict()), ("o1", dict(lambd=0.1)), ("o2", dict(lr=0.02)), ("o3", dict(t0=100)), ("o4", dict(maximize=True)), ("o5", dict(weight_decay=0.1)), ("o6", dict(weight_decay=0.1, maximize=True))))
 run_schedule("r0", lambda params: torch.optim.ASGD(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.ASGD, "plain")
 run_optim_error("e7", lambda params: torch.optim.ASGD(params, lr=0.01, weight_decay=-0.5), "plain", False)

@@ -3,12 +3,7 @@
 import torch
 from prelude import *
 
-run_optim("o0", lambda params: torch.optim.Adadelta(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.Adadelta(params, lr=0.01), "plain", False)
-run_optim("o2", lambda params: torch.optim.Adadelta(params, weight_decay=0.1), "plain", False)
-run_optim("o3", lambda params: torch.optim.Adadelta(params, maximize=True), "plain", False)
-run_optim("o4", lambda params: torch.optim.Adadelta(params, weight_decay=0.1, maximize=True), "plain", False)
-run_optim("o5", lambda params: torch.optim.Adadelta(params, rho=0.95, weight_decay=0.9), "plain", False)
+run_optim_rows(torch.optim.Adadelta, "plain", False, (("o0", dict()), ("o1", dict(lr=0.01)), ("o2", dict(weight_decay=0.1)), ("o3", dict(maximize=True)), ("o4", dict(weight_decay=0.1, maximize=True)), ("o5", dict(rho=0.95, weight_decay=0.9))))
 run_schedule("r0", lambda params: torch.optim.Adadelta(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.Adadelta, "plain")
 run_optim_error("e7", lambda params: torch.optim.Adadelta(params, lr=0.01, rho=1.1), "plain", False)

@@ -3,11 +3,7 @@
 import torch
 from prelude import *
 
-run_optim("o0", lambda params: torch.optim.Adafactor(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.Adafactor(params, weight_decay=0.1, lr=0.01), "plain", False)
-run_optim("o2", lambda params: torch.optim.Adafactor(params, weight_decay=0.1, maximize=True), "plain", False)
-run_optim("o3", lambda params: torch.optim.Adafactor(params, beta2_decay=-1.0), "plain", False)
-run_optim("o4", lambda params: torch.optim.Adafactor(params, d=1.5), "plain", False)
+run_optim_rows(torch.optim.Adafactor, "plain", False, (("o0", dict()), ("o1", dict(weight_decay=0.1, lr=0.01)), ("o2", dict(weight_decay=0.1, maximize=True)), ("o3", dict(beta2_decay=-1.0)), ("o4", dict(d=1.5))))
 run_schedule("r0", lambda params: torch.optim.Adafactor(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.Adafactor, "plain")
 run_optim_error("e7", lambda params: torch.optim.Adafactor(params, eps=(-1e-30, 0.001)), "plain", False)

@@ -4,12 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_u
 
-run_optim("o0", lambda params: torch.optim.Adagrad(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.Adagrad(params, weight_decay=0.1), "plain", False)
-run_optim("o2", lambda params: torch.optim.Adagrad(params, weight_decay=0.1, maximize=True), "plain", False)
-run_optim("o3", lambda params: torch.optim.Adagrad(params, lr=0.1), "plain", False)
-run_optim("o4", lambda params: torch.optim.Adagrad(params, initial_accumulator_value=0.1, weight_decay=0.1), "plain", False)
-run_optim("o5", lambda params: torch.optim.Adagrad(params, lr=0.1, lr_decay=0.5, weight_decay=0.1), "plain", False)
+run_optim_rows(torch.optim.Adagrad, "plain", False, (("o0", dict()), ("o1", dict(weight_decay=0.1)), ("o2", dict(weight_decay=0.1, maximize=True)), ("o3", dict(lr=0.1)), ("o4", dict(initial_accumulator_value=0.1, weight_decay=0.1)), ("o5", dict(lr=0.1, lr_decay=0.5, weight_decay=0.1))))
 run_optim("o6", lambda params: torch.optim.Adagrad(params, lr=f32_scalar_u()), "plain", False)
 run_schedule("r0", lambda params: torch.optim.Adagrad(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.Adagrad, "plain")

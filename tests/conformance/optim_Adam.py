@@ -4,11 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_u
 
-run_optim("o0", lambda params: torch.optim.Adam(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.Adam(params, lr=0.01), "plain", False)
-run_optim("o2", lambda params: torch.optim.Adam(params, weight_decay=0.1), "plain", False)
-run_optim("o3", lambda params: torch.optim.Adam(params, weight_decay=0.1, maximize=True), "plain", False)
-run_optim("o4", lambda params: torch.optim.Adam(params, weight_decay=0.1, amsgrad=True), "plain", False)
+run_optim_rows(torch.optim.Adam, "plain", False, (("o0", dict()), ("o1", dict(lr=0.01)), ("o2", dict(weight_decay=0.1)), ("o3", dict(weight_decay=0.1, maximize=True)), ("o4", dict(weight_decay=0.1, amsgrad=True))))
 run_schedule("r0", lambda params: torch.optim.Adam(params), lambda opt: [torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)], "plain", False)
 run_schedule("r1", lambda params: torch.optim.Adam(params), lambda opt: [torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.4, total_iters=4)], "plain", False)
 run_schedule("r2", lambda params: torch.optim.Adam(params), lambda opt: [torch.optim.lr_scheduler.ConstantLR(opt, factor=0.4, total_iters=4), torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)], "plain", False)

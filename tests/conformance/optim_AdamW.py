@@ -4,11 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_u
 
-run_optim("o0", lambda params: torch.optim.AdamW(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.AdamW(params, lr=0.01), "plain", False)
-run_optim("o2", lambda params: torch.optim.AdamW(params, weight_decay=0.1), "plain", False)
-run_optim("o3", lambda params: torch.optim.AdamW(params, weight_decay=0.1, maximize=True), "plain", False)
-run_optim("o4", lambda params: torch.optim.AdamW(params, weight_decay=0.1, amsgrad=True), "plain", False)
+run_optim_rows(torch.optim.AdamW, "plain", False, (("o0", dict()), ("o1", dict(lr=0.01)), ("o2", dict(weight_decay=0.1)), ("o3", dict(weight_decay=0.1, maximize=True)), ("o4", dict(weight_decay=0.1, amsgrad=True))))
 run_schedule("r0", lambda params: torch.optim.AdamW(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.AdamW, "plain")
 run_optim_error("e7", lambda params: torch.optim.AdamW(params, lr=0.01, betas=(1.0, 0.0)), "plain", False)

@@ -4,12 +4,7 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_u
 
-run_optim("o0", lambda params: torch.optim.LBFGS(params), "plain", True)
-run_optim("o1", lambda params: torch.optim.LBFGS(params, lr=0.01), "plain", True)
+run_optim_rows(torch.optim.LBFGS, "plain", True, (("o0", dict()), ("o1", dict(lr=0.01)), ("o3", dict(tolerance_grad=1e-06)), ("o4", dict(line_search_fn='strong_wolfe')), ("o5", dict(maximize=True)), ("o6", dict(maximize=True, line_search_fn='strong_wolfe'))))
 run_optim("o2", lambda params: torch.optim.LBFGS(params, lr=f32_scalar_u()), "plain", True)
-run_optim("o3", lambda params: torch.optim.LBFGS(params, tolerance_grad=1e-06), "plain", True)
-run_optim("o4", lambda params: torch.optim.LBFGS(params, line_search_fn='strong_wolfe'), "plain", True)
-run_optim("o5", lambda params: torch.optim.LBFGS(params, maximize=True), "plain", True)
-run_optim("o6", lambda params: torch.optim.LBFGS(params, maximize=True, line_search_fn='strong_wolfe'), "plain", True)
 run_schedule("r0", lambda params: torch.optim.LBFGS(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", True)
 run_errors_for_all_optims(torch.optim.LBFGS, "plain")

@@ -14,15 +14,8 @@ def make_e8(params):
     return torch.optim.Muon([p0], adjust_lr_fn='arbitrary')
 
 
-run_optim("o0", lambda params: torch.optim.Muon(params), "matrix", False)
-run_optim("o1", lambda params: torch.optim.Muon(params, lr=0.01), "matrix", False)
+run_optim_rows(torch.optim.Muon, "matrix", False, (("o0", dict()), ("o1", dict(lr=0.01)), ("o3", dict(weight_decay=0.2)), ("o4", dict(momentum=0.8)), ("o5", dict(ns_steps=6)), ("o6", dict(ns_coefficients=(3.4, -4.7, 2.0))), ("o7", dict(adjust_lr_fn='match_rms_adamw')), ("o8", dict(adjust_lr_fn='spectral_unclamped'))))
 run_optim("o2", lambda params: torch.optim.Muon(params, lr=f32_scalar_u()), "matrix", False)
-run_optim("o3", lambda params: torch.optim.Muon(params, weight_decay=0.2), "matrix", False)
-run_optim("o4", lambda params: torch.optim.Muon(params, momentum=0.8), "matrix", False)
-run_optim("o5", lambda params: torch.optim.Muon(params, ns_steps=6), "matrix", False)
-run_optim("o6", lambda params: torch.optim.Muon(params, ns_coefficients=(3.4, -4.7, 2.0)), "matrix", False)
-run_optim("o7", lambda params: torch.optim.Muon(params, adjust_lr_fn='match_rms_adamw'), "matrix", False)
-run_optim("o8", lambda params: torch.optim.Muon(params, adjust_lr_fn='spectral_unclamped'), "matrix", False)
 run_schedule("r0", lambda params: torch.optim.Muon(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "matrix", False)
 run_errors_for_all_optims(torch.optim.Muon, "matrix")
 run_optim_error("e7", make_e7, "matrix", False)

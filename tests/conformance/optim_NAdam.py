@@ -3,13 +3,7 @@
 import torch
 from prelude import *
 
-run_optim("o0", lambda params: torch.optim.NAdam(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.NAdam(params, lr=0.001), "plain", False)
-run_optim("o2", lambda params: torch.optim.NAdam(params, momentum_decay=0.006), "plain", False)
-run_optim("o3", lambda params: torch.optim.NAdam(params, weight_decay=0.1), "plain", False)
-run_optim("o4", lambda params: torch.optim.NAdam(params, weight_decay=0.1, momentum_decay=0.006), "plain", False)
-run_optim("o5", lambda params: torch.optim.NAdam(params, weight_decay=0.1, momentum_decay=0.006, decoupled_weight_decay=True), "plain", False)
-run_optim("o6", lambda params: torch.optim.NAdam(params, weight_decay=0.1, maximize=True), "plain", False)
+run_optim_rows(torch.optim.NAdam, "plain", False, (("o0", dict()), ("o1", dict(lr=0.001)), ("o2", dict(momentum_decay=0.006)), ("o3", dict(weight_decay=0.1)), ("o4", dict(weight_decay=0.1, momentum_decay=0.006)), ("o5", dict(weight_decay=0.1, momentum_decay=0.006, decoupled_weight_decay=True)), ("o6", dict(weight_decay=0.1, maximize=True))))
 run_schedule("r0", lambda params: torch.optim.NAdam(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.NAdam, "plain")
 run_optim_error("e7", lambda params: torch.optim.NAdam(params, lr=0.01, betas=(1.0, 0.0)), "plain", False)

@@ -3,12 +3,7 @@
 import torch
 from prelude import *
 
-run_optim("o0", lambda params: torch.optim.RAdam(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.RAdam(params, lr=0.002), "plain", False)
-run_optim("o2", lambda params: torch.optim.RAdam(params, eps=1e-06), "plain", False)
-run_optim("o3", lambda params: torch.optim.RAdam(params, weight_decay=0.1), "plain", False)
-run_optim("o4", lambda params: torch.optim.RAdam(params, weight_decay=0.1, decoupled_weight_decay=True), "plain", False)
-run_optim("o5", lambda params: torch.optim.RAdam(params, weight_decay=0.1, maximize=True), "plain", False)
+run_optim_rows(torch.optim.RAdam, "plain", False, (("o0", dict()), ("o1", dict(lr=0.002)), ("o2", dict(eps=1e-06)), ("o3", dict(weight_decay=0.1)), ("o4", dict(weight_decay=0.1, decoupled_weight_decay=True)), ("o5", dict(weight_decay=0.1, maximize=True))))
 run_schedule("r0", lambda params: torch.optim.RAdam(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.RAdam, "plain")
 run_optim_error("e7", lambda params: torch.optim.RAdam(params, lr=0.01, betas=(1.0, 0.0)), "plain", False)

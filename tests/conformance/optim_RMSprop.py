@@ -3,14 +3,7 @@
 import torch
 from prelude import *
 
-run_optim("o0", lambda params: torch.optim.RMSprop(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.RMSprop(params, lr=0.001), "plain", False)
-run_optim("o2", lambda params: torch.optim.RMSprop(params, weight_decay=0.1), "plain", False)
-run_optim("o3", lambda params: torch.optim.RMSprop(params, maximize=True), "plain", False)
-run_optim("o4", lambda params: torch.optim.RMSprop(params, weight_decay=0.1, centered=True), "plain", False)
-run_optim("o5", lambda params: torch.optim.RMSprop(params, maximize=True, weight_decay=0.1), "plain", False)
-run_optim("o6", lambda params: torch.optim.RMSprop(params, weight_decay=0.1, centered=True, momentum=0.1), "plain", False)
-run_optim("o7", lambda params: torch.optim.RMSprop(params, weight_decay=0.1, centered=True, momentum=0.1, maximize=True), "plain", False)
+run_optim_rows(torch.optim.RMSprop, "plain", False, (("o0", dict()), ("o1", dict(lr=0.001)), ("o2", dict(weight_decay=0.1)), ("o3", dict(maximize=True)), ("o4", dict(weight_decay=0.1, centered=True)), ("o5", dict(maximize=True, weight_decay=0.1)), ("o6", dict(weight_decay=0.1, centered=True, momentum=0.1)), ("o7", dict(weight_decay=0.1, centered=True, momentum=0.1, maximize=True))))
 run_schedule("r0", lambda params: torch.optim.RMSprop(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.RMSprop, "plain")
 run_optim_error("e7", lambda params: torch.optim.RMSprop(params, lr=0.01, momentum=-1.0), "plain", False)

@@ -3,11 +3,7 @@
 import torch
 from prelude import *
 
-run_optim("o0", lambda params: torch.optim.Rprop(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.Rprop(params, lr=0.0002), "plain", False)
-run_optim("o2", lambda params: torch.optim.Rprop(params, etas=(0.5, 1.5)), "plain", False)
-run_optim("o3", lambda params: torch.optim.Rprop(params, step_sizes=(2e-06, 100)), "plain", False)
-run_optim("o4", lambda params: torch.optim.Rprop(params, maximize=True), "plain", False)
+run_optim_rows(torch.optim.Rprop, "plain", False, (("o0", dict()), ("o1", dict(lr=0.0002)), ("o2", dict(etas=(0.5, 1.5))), ("o3", dict(step_sizes=(2e-06, 100))), ("o4", dict(maximize=True))))
 run_schedule("r0", lambda params: torch.optim.Rprop(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "plain", False)
 run_errors_for_all_optims(torch.optim.Rprop, "plain")
 run_optim_error("e7", lambda params: torch.optim.Rprop(params, lr=0.01, etas=(1.0, 0.5)), "plain", False)

@@ -4,15 +4,8 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_u
 
-run_optim("o0", lambda params: torch.optim.SGD(params), "plain", False)
-run_optim("o1", lambda params: torch.optim.SGD(params, lr=0.01), "plain", False)
+run_optim_rows(torch.optim.SGD, "plain", False, (("o0", dict()), ("o1", dict(lr=0.01)), ("o3", dict(weight_decay=0.5)), ("o4", dict(momentum=0.9)), ("o5", dict(weight_decay=0.1, maximize=True)), ("o6", dict(momentum=0.9, dampening=0.5)), ("o7", dict(momentum=0.9, weight_decay=0.1)), ("o8", dict(momentum=0.9, nesterov=True, weight_decay=0.1))))
 run_optim("o2", lambda params: torch.optim.SGD(params, lr=f32_scalar_u()), "plain", False)
-run_optim("o3", lambda params: torch.optim.SGD(params, weight_decay=0.5), "plain", False)
-run_optim("o4", lambda params: torch.optim.SGD(params, momentum=0.9), "plain", False)
-run_optim("o5", lambda params: torch.optim.SGD(params, weight_decay=0.1, maximize=True), "plain", False)
-run_optim("o6", lambda params: torch.optim.SGD(params, momentum=0.9, dampening=0.5), "plain", False)
-run_optim("o7", lambda params: torch.optim.SGD(params, momentum=0.9, weight_decay=0.1), "plain", False)
-run_optim("o8", lambda params: torch.optim.SGD(params, momentum=0.9, nesterov=True, weight_decay=0.1), "plain", False)
 run_schedule("r0", lambda params: torch.optim.SGD(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10)], "plain", False)
 run_schedule("r1", lambda params: torch.optim.SGD(params), lambda opt: [torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.4, end_factor=0.8, total_iters=4)], "plain", False)
 run_schedule("r2", lambda params: torch.optim.SGD(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.4, end_factor=0.6, total_iters=4)], "plain", False)

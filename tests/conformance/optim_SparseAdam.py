@@ -4,10 +4,8 @@ import torch
 from prelude import *
 from shared_inputs import f32_scalar_u
 
-run_optim("o0", lambda params: torch.optim.SparseAdam(params), "sparse", False)
-run_optim("o1", lambda params: torch.optim.SparseAdam(params, lr=0.01), "sparse", False)
+run_optim_rows(torch.optim.SparseAdam, "sparse", False, (("o0", dict()), ("o1", dict(lr=0.01)), ("o3", dict(maximize=True))))
 run_optim("o2", lambda params: torch.optim.SparseAdam(params, lr=f32_scalar_u()), "sparse", False)
-run_optim("o3", lambda params: torch.optim.SparseAdam(params, maximize=True), "sparse", False)
 run_schedule("r0", lambda params: torch.optim.SparseAdam(params), lambda opt: [torch.optim.lr_scheduler.StepLR(opt, gamma=0.9, step_size=10), torch.optim.lr_scheduler.ReduceLROnPlateau(opt)], "sparse", False)
 run_errors_for_all_optims(torch.optim.SparseAdam, "sparse")
 run_optim_error("e7", lambda params: torch.optim.SparseAdam(params, lr=0.01, betas=(1.0, 0.0)), "sparse", False)

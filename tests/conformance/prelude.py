@@ -168,6 +168,13 @@ def run_module_input(n, build, inputs, printed, backward, eval_mode):
         run_forward("v" + str(n), build, inputs, train=False)
 
 
+def run_module_input_rows(build, rows):
+    """run_module_input lines whose constructor is the same (scripts/conformance/sample_rows.py
+    gathers them): each row is (n, inputs, printed, backward, eval_mode), run in order."""
+    for row in rows:
+        run_module_input(row[0], build, *row[1:])
+
+
 def run_error(tag, build, inputs):
     torch.manual_seed(0)
     try:
@@ -178,6 +185,13 @@ def run_error(tag, build, inputs):
         emit(tag, "no error")
     except Exception as e:
         failed(tag, e)
+
+
+def run_error_rows(build, rows):
+    """run_error lines whose constructor is the same (sample_rows.py gathers them): each row is
+    (tag, inputs), run in order."""
+    for tag, inputs in rows:
+        run_error(tag, build, inputs)
 
 
 # The optimizer runners (scripts/conformance/optims.py writes the calls): oN, rN, eN. The model
@@ -229,6 +243,14 @@ def run_optim(tag, make_opt, kind, closure, steps=3):
         describe(tag, "state_dict: ", opt.state_dict(), False)
     except Exception as e:
         failed(tag, e)
+
+
+def run_optim_rows(cls, kind, closure, rows):
+    """run_optim lines of one optimizer class that differ only in its keyword arguments
+    (scripts/conformance/sample_rows.py gathers them): each row is (tag, kwargs), run in order
+    as run_optim(tag, lambda params: cls(params, **kwargs), kind, closure)."""
+    for tag, kwargs in rows:
+        run_optim(tag, lambda params: cls(params, **kwargs), kind, closure)
 
 
 def run_schedule(tag, make_opt, make_schedulers, kind, closure, steps=12):

@@ -54,20 +54,26 @@ fn i64s(v: &[i64]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-fn read_f32(d: &dyn GpuDevice, p: DevicePtr, n: usize) -> Vec<f32> {
-    let mut raw = vec![0u8; n * 4];
+/// `n` elements of `N` bytes each, copied back from `p` and decoded by `from_le_bytes`.
+fn read_back<const N: usize, T>(
+    d: &dyn GpuDevice,
+    p: DevicePtr,
+    n: usize,
+    from_le_bytes: fn([u8; N]) -> T,
+) -> Vec<T> {
+    let mut raw = vec![0u8; n * N];
     d.copy_d2h(&mut raw, p).unwrap();
-    raw.chunks(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+    raw.chunks(N)
+        .map(|c| from_le_bytes(c.try_into().unwrap()))
         .collect()
 }
 
+fn read_f32(d: &dyn GpuDevice, p: DevicePtr, n: usize) -> Vec<f32> {
+    read_back(d, p, n, f32::from_le_bytes)
+}
+
 fn read_i64(d: &dyn GpuDevice, p: DevicePtr, n: usize) -> Vec<i64> {
-    let mut raw = vec![0u8; n * 8];
-    d.copy_d2h(&mut raw, p).unwrap();
-    raw.chunks(8)
-        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    read_back(d, p, n, i64::from_le_bytes)
 }
 
 /// Runs `f` on both devices and returns (gpu, emulated) f32 outputs of `n` elements.
@@ -92,6 +98,27 @@ fn both(
     }
     let e_out = outs.pop().unwrap();
     (outs.pop().unwrap(), e_out)
+}
+
+/// The float32 product [40, 70] @ [70, 50] into the row-major [40, 50] at `c`, both GPU
+/// tests' GEMM: A and B as (pointer, row stride, column stride) in elements.
+fn x40x70_times_70x50(
+    a: (DevicePtr, isize, isize),
+    b: (DevicePtr, isize, isize),
+    c: DevicePtr,
+) -> Gemm {
+    Gemm {
+        elem: Elem::F32,
+        batch: 1,
+        m: 40,
+        n: 50,
+        k: 70,
+        alpha: 1.0,
+        a: (a.0, a.1, a.2, 0),
+        b: (b.0, b.1, b.2, 0),
+        beta: 0.0,
+        c: (c, 50, 0),
+    }
 }
 
 /// `ptr` as a contiguous 1-D operand or output of an elementwise kernel.
@@ -261,19 +288,8 @@ fn gpu_reductions_softmax_loss_and_gemm_agree_with_the_emulated_device() {
     let (g, e) = both(40 * 50, 132, &|k, d, out| {
         let a = upload(d, &f32s(&x[..40 * 70]));
         let b = upload(d, &f32s(&x[100..100 + 70 * 50]));
-        k.gemm(&Gemm {
-            elem: Elem::F32,
-            batch: 1,
-            m: 40,
-            n: 50,
-            k: 70,
-            alpha: 1.0,
-            a: (a, 70, 1, 0),
-            b: (b, 50, 1, 0),
-            beta: 0.0,
-            c: (out, 50, 0),
-        })
-        .unwrap();
+        k.gemm(&x40x70_times_70x50((a, 70, 1), (b, 50, 1), out))
+            .unwrap();
     });
     // The GPU contracts a * b + acc into fused multiply-adds; the emulated build does not.
     close("sgemm (tiled)", &g, &e, 1e-5);
@@ -333,18 +349,7 @@ fn gpu_cublas_when_present_agrees_with_the_tiled_kernel() {
     let (a, b) = (upload(&g, &f32s(&x)), upload(&g, &f32s(&w)));
     let (c1, c2) = (g.mem_alloc(8192).unwrap(), g.mem_alloc(8192).unwrap());
     // x [40, 70] @ w.t() where w is [50, 70] (nn.Linear's layout).
-    let product = Gemm {
-        elem: Elem::F32,
-        batch: 1,
-        m: 40,
-        n: 50,
-        k: 70,
-        alpha: 1.0,
-        a: (a, 70, 1, 0),
-        b: (b, 1, 70, 0),
-        beta: 0.0,
-        c: (c1, 50, 0),
-    };
+    let product = x40x70_times_70x50((a, 70, 1), (b, 1, 70), c1);
     blas.gemm(&product).unwrap();
     let k = Kernels {
         device: &g,
