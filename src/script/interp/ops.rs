@@ -565,10 +565,10 @@ impl Interpreter {
                 return Ok(a);
             }
             (Value::Instance(i), _) => {
-                if let Some(m) = i.class.lookup_user(op.idunder()) {
-                    if let Some(r) = self.call_operator_dunder(&m, &a, b)? {
-                        return Ok(r);
-                    }
+                if let Some(m) = i.class.lookup_user(op.idunder())
+                    && let Some(r) = self.call_operator_dunder(&m, &a, b)?
+                {
+                    return Ok(r);
                 }
             }
             (Value::Native(n), _) => {
