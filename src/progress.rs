@@ -1064,17 +1064,9 @@ mod tests {
         assert_eq!(loaded.progress, Progress::default());
         let warning = loaded.warning.expect("a warning");
         assert!(warning.contains("could not be read"), "{warning}");
-        let kept: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .filter_map(Result::ok)
-            .filter(|e| {
-                e.file_name()
-                    .to_string_lossy()
-                    .starts_with("progress.json.corrupt-")
-            })
-            .collect();
+        let kept = files_named(&dir, "progress.json.corrupt-");
         assert_eq!(kept.len(), 1);
-        assert_eq!(std::fs::read(kept[0].path()).unwrap(), b"{ not json");
+        assert_eq!(std::fs::read(&kept[0]).unwrap(), b"{ not json");
     }
 
     #[test]

@@ -102,10 +102,7 @@ const ZH: CardText = CardText {
 };
 
 pub(crate) fn card_text(lang: Lang) -> &'static CardText {
-    match lang {
-        Lang::En => &EN,
-        Lang::Zh => &ZH,
-    }
+    lang.pick(&EN, &ZH)
 }
 
 /// The card after a run of `ex`, as text.

@@ -49,10 +49,7 @@ const ZH: ClassroomText = ClassroomText {
 };
 
 pub(crate) fn classroom_text(lang: Lang) -> &'static ClassroomText {
-    match lang {
-        Lang::En => &EN,
-        Lang::Zh => &ZH,
-    }
+    lang.pick(&EN, &ZH)
 }
 
 /// One line per lesson: ✓ when every exercise passes (by [`Progress::passed`], the same ✓ the

@@ -56,10 +56,7 @@ const ZH: QuizText = QuizText {
 };
 
 pub(crate) fn quiz_text(lang: Lang) -> &'static QuizText {
-    match lang {
-        Lang::En => &EN,
-        Lang::Zh => &ZH,
-    }
+    lang.pick(&EN, &ZH)
 }
 
 /// `cudatutor quiz LESSON`: every quiz of the lesson (its 1-based `number` among the lessons),

@@ -7,117 +7,59 @@
 use serde::Deserialize;
 use std::sync::OnceLock;
 
+/// `(id, text)` for each id: the file `families/<id>.toml`, so an id and its file name
+/// cannot drift apart.
+macro_rules! family_files {
+    ($($id:literal,)*) => {
+        &[$(($id, include_str!(concat!("families/", $id, ".toml")))),*]
+    };
+}
+
 /// Every family file, in the order the files are named (ties in matching go to the lower
 /// `order`, not to this order). `tests/explain_catalogue.rs` checks that every `*.toml` in the
 /// folder is listed here.
-pub const FAMILY_FILES: &[(&str, &str)] = &[
-    (
-        "assert-nll-target",
-        include_str!("families/assert-nll-target.toml"),
-    ),
-    (
-        "assert-embedding",
-        include_str!("families/assert-embedding.toml"),
-    ),
-    (
-        "assert-index-select",
-        include_str!("families/assert-index-select.toml"),
-    ),
-    (
-        "assert-gather-scatter",
-        include_str!("families/assert-gather-scatter.toml"),
-    ),
-    ("assert-index", include_str!("families/assert-index.toml")),
-    ("assert-bce", include_str!("families/assert-bce.toml")),
-    (
-        "assert-multinomial",
-        include_str!("families/assert-multinomial.toml"),
-    ),
-    ("device-assert", include_str!("families/device-assert.toml")),
-    (
-        "device-mismatch",
-        include_str!("families/device-mismatch.toml"),
-    ),
-    ("numpy-cuda", include_str!("families/numpy-cuda.toml")),
-    (
-        "numpy-requires-grad",
-        include_str!("families/numpy-requires-grad.toml"),
-    ),
-    ("oom", include_str!("families/oom.toml")),
-    (
-        "illegal-address",
-        include_str!("families/illegal-address.toml"),
-    ),
-    (
-        "misaligned-address",
-        include_str!("families/misaligned-address.toml"),
-    ),
-    (
-        "launch-failure",
-        include_str!("families/launch-failure.toml"),
-    ),
-    ("cublas-status", include_str!("families/cublas-status.toml")),
-    ("cudnn-status", include_str!("families/cudnn-status.toml")),
-    (
-        "no-kernel-image",
-        include_str!("families/no-kernel-image.toml"),
-    ),
-    (
-        "driver-too-old",
-        include_str!("families/driver-too-old.toml"),
-    ),
-    ("no-driver", include_str!("families/no-driver.toml")),
-    (
-        "not-compiled-cuda",
-        include_str!("families/not-compiled-cuda.toml"),
-    ),
-    (
-        "invalid-ordinal",
-        include_str!("families/invalid-ordinal.toml"),
-    ),
-    ("fork-reinit", include_str!("families/fork-reinit.toml")),
-    ("nccl-timeout", include_str!("families/nccl-timeout.toml")),
-    ("cuda-events", include_str!("families/cuda-events.toml")),
-    (
-        "dtype-mismatch",
-        include_str!("families/dtype-mismatch.toml"),
-    ),
-    ("shape-matmul", include_str!("families/shape-matmul.toml")),
-    (
-        "shape-broadcast",
-        include_str!("families/shape-broadcast.toml"),
-    ),
-    ("shape-view", include_str!("families/shape-view.toml")),
-    ("shape-conv", include_str!("families/shape-conv.toml")),
-    (
-        "batch-size-mismatch",
-        include_str!("families/batch-size-mismatch.toml"),
-    ),
-    ("inplace-leaf", include_str!("families/inplace-leaf.toml")),
-    (
-        "inplace-version",
-        include_str!("families/inplace-version.toml"),
-    ),
-    (
-        "backward-twice",
-        include_str!("families/backward-twice.toml"),
-    ),
-    ("grad-scalar", include_str!("families/grad-scalar.toml")),
-    (
-        "detect-anomaly",
-        include_str!("families/detect-anomaly.toml"),
-    ),
-    ("map-location", include_str!("families/map-location.toml")),
-    (
-        "scalar-conversion",
-        include_str!("families/scalar-conversion.toml"),
-    ),
-    (
-        "state-dict-keys",
-        include_str!("families/state-dict-keys.toml"),
-    ),
-    ("no-grad-fn", include_str!("families/no-grad-fn.toml")),
-];
+pub const FAMILY_FILES: &[(&str, &str)] = family_files!(
+    "assert-nll-target",
+    "assert-embedding",
+    "assert-index-select",
+    "assert-gather-scatter",
+    "assert-index",
+    "assert-bce",
+    "assert-multinomial",
+    "device-assert",
+    "device-mismatch",
+    "numpy-cuda",
+    "numpy-requires-grad",
+    "oom",
+    "illegal-address",
+    "misaligned-address",
+    "launch-failure",
+    "cublas-status",
+    "cudnn-status",
+    "no-kernel-image",
+    "driver-too-old",
+    "no-driver",
+    "not-compiled-cuda",
+    "invalid-ordinal",
+    "fork-reinit",
+    "nccl-timeout",
+    "cuda-events",
+    "dtype-mismatch",
+    "shape-matmul",
+    "shape-broadcast",
+    "shape-view",
+    "shape-conv",
+    "batch-size-mismatch",
+    "inplace-leaf",
+    "inplace-version",
+    "backward-twice",
+    "grad-scalar",
+    "detect-anomaly",
+    "map-location",
+    "scalar-conversion",
+    "state-dict-keys",
+    "no-grad-fn",
+);
 
 /// One error family, as its file says.
 #[derive(Debug, Clone, Deserialize)]
@@ -189,10 +131,7 @@ pub struct Words {
 
 impl Family {
     pub fn words(&self, lang: crate::lesson::Lang) -> &Words {
-        match lang {
-            crate::lesson::Lang::En => &self.en,
-            crate::lesson::Lang::Zh => &self.zh,
-        }
+        lang.pick(&self.en, &self.zh)
     }
 }
 

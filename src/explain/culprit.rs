@@ -6,13 +6,6 @@
 use crate::engine::provenance::{BadValue, Bound, Detail, Step, StepKind};
 use crate::lesson::Lang;
 
-fn t(lang: Lang, en: String, zh: String) -> String {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
-}
-
 /// The sentences for `detail`, with the script's `source` to quote its lines.
 pub(crate) fn describe(detail: &Detail, source: &str, lang: Lang) -> Vec<String> {
     let lines: Vec<&str> = source.lines().collect();
@@ -44,8 +37,7 @@ pub(crate) fn describe(detail: &Detail, source: &str, lang: Lang) -> Vec<String>
             } else {
                 format!(" ({op})")
             };
-            out.push(t(
-                lang,
+            out.push(lang.pick(
                 format!(
                     "Line {line}{op_en} `{code}` got tensors on two devices: {}.",
                     listed.join(", ")
@@ -69,10 +61,9 @@ pub(crate) fn describe(detail: &Detail, source: &str, lang: Lang) -> Vec<String>
                 let is_odd = odd.is_some_and(|d| std::ptr::eq(d, o));
                 if let Some(s) = placement(&o.role, &o.device, &o.history, &quote, lang) {
                     out.push(if is_odd && o.device == "cpu" {
-                        s + &t(
-                            lang,
-                            " It never went to the GPU: give it `device=` where it is made (e.g. `device=x.device`), or register it with `self.register_buffer(...)` so `model.to(device)` moves it.".into(),
-                            " 它从未被移到 GPU：在创建它的地方加上 `device=`（例如 `device=x.device`），或用 `self.register_buffer(...)` 注册它，这样 `model.to(device)` 会移动它。".into(),
+                        s + lang.pick(
+                            " It never went to the GPU: give it `device=` where it is made (e.g. `device=x.device`), or register it with `self.register_buffer(...)` so `model.to(device)` moves it.",
+                            " 它从未被移到 GPU：在创建它的地方加上 `device=`（例如 `device=x.device`），或用 `self.register_buffer(...)` 注册它，这样 `model.to(device)` 会移动它。",
                         )
                     } else {
                         s
@@ -176,8 +167,7 @@ fn bad_value(line: u32, v: &BadValue, quote: &dyn Fn(u32) -> String, lang: Lang)
     } else {
         String::new()
     };
-    let mut out = vec![t(
-        lang,
+    let mut out = vec![lang.pick(
         format!(
             "{} on line {line} (`{code}`): {element} = {}, {bound_en}{more_en}.",
             v.op, v.value
@@ -215,28 +205,16 @@ fn placement(
         (StepKind::Copied, Lang::Zh) => "在那里被复制过去",
         (_, Lang::Zh) => "在那里创建",
     };
-    Some(t(
-        lang,
-        format!(
-            "{role} is on {device} since line {} (`{}`), {how}{}.",
-            there.line,
-            quote(there.line),
-            if known.len() > 1 {
-                format!("; its history: {}", path(&known, quote, lang, there.line))
-            } else {
-                String::new()
-            }
-        ),
-        format!(
-            "{role} 从第 {} 行（`{}`）起位于 {device}，{how}{}。",
-            there.line,
-            quote(there.line),
-            if known.len() > 1 {
-                format!("；它的经历：{}", path(&known, quote, lang, there.line))
-            } else {
-                String::new()
-            }
-        ),
+    let (line, code) = (there.line, quote(there.line));
+    let history = if known.len() > 1 {
+        let lead = lang.pick("; its history: ", "；它的经历：");
+        format!("{lead}{}", path(&known, quote, lang, there.line))
+    } else {
+        String::new()
+    };
+    Some(lang.pick(
+        format!("{role} is on {device} since line {line} (`{code}`), {how}{history}."),
+        format!("{role} 从第 {line} 行（`{code}`）起位于 {device}，{how}{history}。"),
     ))
 }
 
@@ -296,35 +274,22 @@ fn history(
     } else {
         String::new()
     };
-    let (sep_en, sep_zh) = if path.is_empty() {
-        ("", "")
+    let sep = if path.is_empty() {
+        ""
     } else {
-        (": ", "：")
+        lang.pick(": ", "：")
     };
-    Some(t(
-        lang,
+    let step = if entered.kind == StepKind::Written {
+        lang.pick("last write", "最后一次写入")
+    } else {
+        lang.pick("creation", "创建")
+    };
+    let (line, code) = (entered.line, quote(entered.line));
+    Some(lang.pick(
         format!(
-            "That value entered on line {} (`{}`), the {} of {name} (now on {device}){sep_en}{}.",
-            entered.line,
-            quote(entered.line),
-            if entered.kind == StepKind::Written {
-                "last write"
-            } else {
-                "creation"
-            },
-            path
+            "That value entered on line {line} (`{code}`), the {step} of {name} (now on {device}){sep}{path}."
         ),
-        format!(
-            "这个值是在第 {} 行（`{}`）进入的，即 {name}（现在位于 {device}）的{}{sep_zh}{}。",
-            entered.line,
-            quote(entered.line),
-            if entered.kind == StepKind::Written {
-                "最后一次写入"
-            } else {
-                "创建"
-            },
-            path
-        ),
+        format!("这个值是在第 {line} 行（`{code}`）进入的，即 {name}（现在位于 {device}）的{step}{sep}{path}。"),
     ))
 }
 

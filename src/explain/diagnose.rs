@@ -8,13 +8,6 @@ use super::input::Parsed;
 use crate::lesson::Lang;
 use regex::Regex;
 
-fn t(lang: Lang, en: String, zh: String) -> String {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
-}
-
 fn rx(pattern: &str) -> Option<Regex> {
     Regex::new(pattern).ok()
 }
@@ -47,8 +40,7 @@ pub(super) fn diagnose(name: &str, p: &Parsed, lang: Lang) -> Vec<String> {
 /// a thread number means for the kernels whose layout is known.
 fn device_log(p: &Parsed, lang: Lang) -> Vec<String> {
     let Some(first) = p.asserts.first() else {
-        return vec![t(
-            lang,
+        return vec![lang.pick(
             "No `Assertion ... failed.` line is in what you pasted. The device log is printed on stderr, above the traceback (in a notebook, in the server's console): paste it too, it names the kernel and the failing threads.".into(),
             "粘贴的内容里没有 `Assertion ... failed.` 这一行。设备日志打印在 stderr 上、traceback 之前（在 notebook 里则在服务器的控制台）：把它也贴上，它会写出内核名和失败的线程。".into(),
         )];
@@ -72,8 +64,7 @@ fn device_log(p: &Parsed, lang: Lang) -> Vec<String> {
     } else {
         String::new()
     };
-    let mut out = vec![t(
-        lang,
+    let mut out = vec![lang.pick(
         format!(
             "The device log says: kernel `{}` ({}), condition `{}`, failed in {} thread(s): {}{more_en} (block [{},{},{}]).",
             first.kernel,
@@ -102,8 +93,7 @@ fn device_log(p: &Parsed, lang: Lang) -> Vec<String> {
         .kernel
         .contains("nll_loss_forward_reduce_cuda_kernel_2d")
     {
-        out.push(t(
-            lang,
+        out.push(lang.pick(
             format!("In this kernel one block of 32 threads walks the batch: thread {thread} checks samples {thread}, {}, {}, … and stops at its first bad one, so sample {thread} of the batch (or {thread} + a multiple of 32) holds a label < 0 or ≥ the number of classes.", thread + 32, thread + 64),
             format!("这个内核用一个 32 线程的 block 遍历整个 batch：线程 {thread} 检查第 {thread}、{}、{}…… 个样本，遇到第一个坏样本就停下，所以 batch 中第 {thread} 个样本（或 {thread} 加 32 的倍数）的标签 < 0 或 ≥ 类别数。", thread + 32, thread + 64),
         ));
@@ -112,14 +102,12 @@ fn device_log(p: &Parsed, lang: Lang) -> Vec<String> {
         .contains("nll_loss_forward_no_reduce_cuda_kernel")
         || first.kernel.contains("ClassNLLCriterion")
     {
-        out.push(t(
-            lang,
+        out.push(lang.pick(
             format!("Here a thread checks one sample: thread {thread} (of block {}) is sample {} of the batch.", first.block[0], first.block[0] * 128 + thread),
             format!("这里一个线程检查一个样本：线程 {thread}（block {}）就是 batch 中的第 {} 个样本。", first.block[0], first.block[0] * 128 + thread),
         ));
     } else if first.kernel.contains("indexSelectSmallIndex") {
-        out.push(t(
-            lang,
+        out.push(lang.pick(
             "indexSelectSmallIndex (embedding and index_select with few indices) has every thread check every index before it copies: the thread numbers do not tell which index was bad, only that one was.".into(),
             "indexSelectSmallIndex（索引不多时的 embedding 和 index_select）让每个线程在复制前检查所有索引：线程号说明不了是哪个索引越界，只说明有一个越界。".into(),
         ));
@@ -222,8 +210,7 @@ pub(super) fn oom_numbers(text: &str) -> OomNumbers {
 fn oom(p: &Parsed, lang: Lang) -> Vec<String> {
     let n = oom_numbers(&p.text);
     let Some(req) = n.requested else {
-        return vec![t(
-            lang,
+        return vec![lang.pick(
             "The message has no numbers (`CUDA error: out of memory` comes from a CUDA call outside PyTorch's allocator: creating the context, cuBLAS's workspace, another library). Run `nvidia-smi` to see what holds the card's memory.".into(),
             "这条消息里没有数字（`CUDA error: out of memory` 来自 PyTorch 分配器之外的 CUDA 调用：创建上下文、cuBLAS 的工作区、其他库）。运行 `nvidia-smi` 看看是谁占着显存。".into(),
         )];
@@ -232,8 +219,7 @@ fn oom(p: &Parsed, lang: Lang) -> Vec<String> {
     if let Some(total) = n.total
         && req > total
     {
-        out.push(t(
-            lang,
+        out.push(lang.pick(
             format!("The request alone ({}) is larger than the whole card ({}): no setting frees that much. A shape is wrong — a (N, N) matrix from a long vector, a batch dimension multiplied in twice, an unintended broadcast — check the shapes on the failing line.", size(req), size(total)),
             format!("单这一次请求（{}）就比整张卡（{}）还大：怎么调都腾不出这么多。是某个形状错了——由长向量得到的 (N, N) 矩阵、被乘了两次的 batch 维、意外的广播——检查出错那一行的各个形状。", size(req), size(total)),
         ));
@@ -242,8 +228,7 @@ fn oom(p: &Parsed, lang: Lang) -> Vec<String> {
     if let (Some(allowed), Some(alloc)) = (n.allowed, n.allocated)
         && alloc + req > allowed
     {
-        out.push(t(
-            lang,
+        out.push(lang.pick(
             format!("A per-process cap is set: {} allowed, {} already allocated, {} asked for. The card has memory left; this process may not use it (torch.cuda.set_per_process_memory_fraction, or the lab's limit).", size(allowed), size(alloc), size(req)),
             format!("设置了每进程上限：允许 {}，已分配 {}，又申请 {}。卡上还有空闲显存，但这个进程不许再用（torch.cuda.set_per_process_memory_fraction，或实验室设的限额）。", size(allowed), size(alloc), size(req)),
         ));
@@ -257,8 +242,7 @@ fn oom(p: &Parsed, lang: Lang) -> Vec<String> {
             0.0
         };
         if others >= req.max(total * 0.1) {
-            out.push(t(
-                lang,
+            out.push(lang.pick(
                 format!("Another process: {} of the card's {} is held by other processes, not by this one. Run `nvidia-smi` to see which (a notebook kernel still running, a previous run that did not exit, a colleague's job) and stop it, or pick another GPU with CUDA_VISIBLE_DEVICES.", size(others), size(total)),
                 format!("另一个进程：卡上 {} 中有 {} 被其他进程占着，不是这个进程。运行 `nvidia-smi` 看是哪个（还在运行的 notebook 内核、没有退出的上一次运行、同事的任务），把它停掉，或用 CUDA_VISIBLE_DEVICES 换一张 GPU。", size(total), size(others)),
             ));
@@ -267,8 +251,7 @@ fn oom(p: &Parsed, lang: Lang) -> Vec<String> {
     if let Some(cached) = n.cached_free {
         let alloc = n.allocated.unwrap_or(0.0);
         if cached >= req && cached >= 0.25 * (cached + alloc) {
-            out.push(t(
-                lang,
+            out.push(lang.pick(
                 format!("Fragmentation: PyTorch's cache holds {} reserved but unallocated — more than the {} asked for — yet not in one piece large enough. Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before the process starts (1.x: max_split_size_mb:128), and avoid tensor sizes that change every step.", size(cached), size(req)),
                 format!("碎片化：PyTorch 的缓存里有 {} 已预留但未分配——比申请的 {} 还多——却没有一块连续的足够大。在进程启动前设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True（1.x 用 max_split_size_mb:128），并避免每一步都变化的张量大小。", size(cached), size(req)),
             ));
@@ -278,16 +261,14 @@ fn oom(p: &Parsed, lang: Lang) -> Vec<String> {
         // this process's own tensors fill most of the card (not: another process does)
         let card = n.total.unwrap_or(alloc);
         if alloc >= 0.5 * card && alloc >= req {
-            out.push(t(
-                lang,
+            out.push(lang.pick(
                 format!("Live tensors: {} is allocated by PyTorch, i.e. held by tensors that are still referenced. Usual causes: a batch too large for the card, activations kept for backward (evaluate under torch.no_grad()), a loss added up without .item() (it keeps every step's graph), outputs appended to a list. torch.cuda.memory_summary() lists them by size.", size(alloc)),
                 format!("存活的张量：PyTorch 分配了 {}，也就是仍被引用的张量占着。常见原因：batch 太大、为反向传播保存的激活值（评估时用 torch.no_grad()）、不用 .item() 就累加 loss（保留了每一步的计算图）、把输出追加到列表里。torch.cuda.memory_summary() 会按大小列出它们。", size(alloc)),
             ));
         }
     }
     if out.is_empty() {
-        out.push(t(
-            lang,
+        out.push(lang.pick(
             format!("{} was asked for and the card had{} too little free in one piece. Reduce the batch size first; then look for tensors kept alive between steps.", size(req), n.free.map(|f| format!(" {} free,", size(f))).unwrap_or_default()),
             format!("申请了 {}，而卡上{}没有足够大的连续空闲显存。先减小 batch 大小，再找出在各步之间一直存活的张量。", size(req), n.free.map(|f| format!("空闲 {}，但", size(f))).unwrap_or_default()),
         ));
@@ -327,8 +308,7 @@ fn device_args(p: &Parsed, lang: Lang) -> Vec<String> {
         .and_then(|r| r.captures(text))
     {
         let (en, zh) = role(&c[1], &c[4]);
-        return vec![t(
-            lang,
+        return vec![lang.pick(
             format!("In {}: {en} is on {}, the other tensors on {}. Move that one (or make it on the right device where it is created), not the others.", &c[4], &c[2], &c[3]),
             format!("在 {} 中：{zh} 在 {} 上，其他张量在 {} 上。把这一个移过去（或在创建它的地方就放到正确的设备上），而不是移动其他的。", &c[4], &c[2], &c[3]),
         )];
@@ -347,13 +327,12 @@ fn device_args(p: &Parsed, lang: Lang) -> Vec<String> {
             en += " An elementwise op (`+`, `*`, a comparison) names no argument: look at both operands on the failing line.";
             zh += " 逐元素运算（`+`、`*`、比较）不会写出参数名：查看出错那一行的两个操作数。";
         }
-        return vec![t(lang, en, zh)];
+        return vec![lang.pick(en, zh)];
     }
     if let Some(c) = rx(r"Input type \(([^)]+)\) and weight type \(([^)]+)\) should be the same")
         .and_then(|r| r.captures(text))
     {
-        return vec![t(
-            lang,
+        return vec![lang.pick(
             format!(
                 "The input is a {} and the layer's weight a {}: `cuda` in one name and not the other is a device mismatch (the model was moved, the batch was not).",
                 &c[1], &c[2]
@@ -375,8 +354,7 @@ fn matmul_shapes(p: &Parsed, lang: Lang) -> Vec<String> {
         return Vec::new();
     };
     let (rows, k1, k2, n) = (&c[1], &c[2], &c[3], &c[4]);
-    vec![t(
-        lang,
+    vec![lang.pick(
         format!(
             "The input has {k1} features per row ({rows} rows) but the layer expects {k2} (it maps {k2} → {n}). For nn.Linear(in, out) the weight is stored (out, in), so the message shows it transposed: the layer was built with in_features={k2}. Either the layer's in_features is wrong, or the tensor before it was flattened or sliced differently than you think."
         ),
@@ -393,8 +371,7 @@ fn broadcast(p: &Parsed, lang: Lang) -> Vec<String> {
     ) else {
         return Vec::new();
     };
-    vec![t(
-        lang,
+    vec![lang.pick(
         format!(
             "Dimension {} (counted from the end-aligned shapes) is {} on the left operand and {} on the right; broadcasting only stretches a size of 1. Print both shapes on the failing line: a missing or extra dimension (a (N,) target against an (N, 1) output) is the usual cause.",
             &c[3], &c[1], &c[2]
@@ -413,8 +390,7 @@ fn batch_size(p: &Parsed, lang: Lang) -> Vec<String> {
     ) else {
         return Vec::new();
     };
-    vec![t(
-        lang,
+    vec![lang.pick(
         format!(
             "The model produced {} rows and there are {} labels. A view/reshape that folded a dimension into the batch (`x.view(-1, n)` with the wrong n), or the last, smaller batch paired with a fixed-size label tensor, are the usual causes.",
             &c[1], &c[2]
@@ -467,8 +443,7 @@ fn cublas(p: &Parsed, lang: Lang) -> Vec<String> {
     } else {
         format!("（在 `{call}` 中）")
     };
-    vec![t(
-        lang,
+    vec![lang.pick(
         format!("{status}{call_en}: {en}"),
         format!("{status}{call_zh}：{zh}"),
     )]
@@ -497,11 +472,7 @@ fn cudnn(p: &Parsed, lang: Lang) -> Vec<String> {
             "cuDNN 报告了内部错误；设置 torch.backends.cudnn.enabled = False 再运行，看看普通的 CUDA 内核是否给出更清楚的错误。",
         ),
     };
-    vec![t(
-        lang,
-        format!("{status}: {en}"),
-        format!("{status}：{zh}"),
-    )]
+    vec![lang.pick(format!("{status}: {en}"), format!("{status}：{zh}"))]
 }
 
 fn nccl(p: &Parsed, lang: Lang) -> Vec<String> {
@@ -512,8 +483,7 @@ fn nccl(p: &Parsed, lang: Lang) -> Vec<String> {
         return Vec::new();
     };
     let timeout_s = c[4].parse::<u64>().unwrap_or(0) / 1000;
-    vec![t(
-        lang,
+    vec![lang.pick(
         format!(
             "Rank {} waited {timeout_s} s in {} number {} and the other ranks never joined it. A collective only finishes when every rank calls it: one rank is stuck or slower (data loading, evaluation or checkpointing on rank 0 only, a different number of batches per rank, a crash on another rank), not the network.",
             &c[1], &c[3], &c[2]
@@ -531,8 +501,7 @@ fn driver(p: &Parsed, lang: Lang) -> Vec<String> {
     };
     let v: u32 = c[1].parse().unwrap_or(0);
     let (major, minor) = (v / 1000, (v % 1000) / 10);
-    vec![t(
-        lang,
+    vec![lang.pick(
         format!(
             "The driver supports CUDA up to {major}.{minor} (it reported {v}); this PyTorch was built for a newer CUDA. `nvidia-smi` shows the driver's CUDA version top right; `python -c \"import torch; print(torch.version.cuda)\"` shows the build's."
         ),
@@ -549,8 +518,7 @@ fn kernel_image(p: &Parsed, lang: Lang) -> Vec<String> {
     ) else {
         return Vec::new();
     };
-    vec![t(
-        lang,
+    vec![lang.pick(
         format!(
             "The warning above the error names it: the GPU is {} and this PyTorch carries kernels for {} only. Install a build whose list includes {} (pytorch.org's selector, a newer CUDA wheel).",
             &c[1],
@@ -574,8 +542,7 @@ fn version_counter(p: &Parsed, lang: Lang) -> Vec<String> {
         return Vec::new();
     };
     let writes = c[4].parse::<i64>().unwrap_or(0) - c[5].parse::<i64>().unwrap_or(0);
-    vec![t(
-        lang,
+    vec![lang.pick(
         format!(
             "The tensor [{}] — output {} of {} — was saved for backward at version {} and changed in place {writes} time(s) since (now version {}). Find the in-place op on that tensor after {} made it: `x += …`, `x[...] = …`, a method ending in `_`, an nn.ReLU(inplace=True).",
             &c[1], &c[2], &c[3], &c[5], &c[4], &c[3]

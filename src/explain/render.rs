@@ -86,10 +86,7 @@ pub(crate) const ZH: Words = Words {
 };
 
 pub(crate) fn words(lang: Lang) -> &'static Words {
-    match lang {
-        Lang::En => &EN,
-        Lang::Zh => &ZH,
-    }
+    lang.pick(&EN, &ZH)
 }
 
 /// The "where the origin is" sentences for the paste's traceback.

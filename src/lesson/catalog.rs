@@ -23,6 +23,16 @@ impl Lang {
         }
     }
 
+    /// The one of a text's two translations that is in this language: a table of fixed words
+    /// (cards, quizzes, the pager's strings) has an English and a Chinese instance of one
+    /// struct, and a sentence is often formatted in both.
+    pub(crate) fn pick<T>(self, en: T, zh: T) -> T {
+        match self {
+            Lang::En => en,
+            Lang::Zh => zh,
+        }
+    }
+
     /// The default when `--lang` is not given: Chinese when `LANG` (or `LC_ALL`) starts with zh.
     pub fn from_env() -> Lang {
         let locale = std::env::var("LC_ALL")

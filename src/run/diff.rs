@@ -124,10 +124,7 @@ pub(crate) const ZH: DiffText = DiffText {
 
 /// The words of `diff` in `lang`.
 pub fn text(lang: Lang) -> &'static DiffText {
-    match lang {
-        Lang::En => &EN,
-        Lang::Zh => &ZH,
-    }
+    lang.pick(&EN, &ZH)
 }
 
 /// One thing the two runs disagree on.

@@ -37,10 +37,7 @@ pub(crate) const UNSANDBOXED_NOTE_ZH: &str = "未经沙箱隔离的 Python：脚
 
 /// [`UNSANDBOXED_NOTE`] in `lang`.
 pub(crate) fn unsandboxed_note(lang: crate::lesson::Lang) -> &'static str {
-    match lang {
-        crate::lesson::Lang::En => UNSANDBOXED_NOTE,
-        crate::lesson::Lang::Zh => UNSANDBOXED_NOTE_ZH,
-    }
+    lang.pick(UNSANDBOXED_NOTE, UNSANDBOXED_NOTE_ZH)
 }
 
 /// The environment variable `python -m cudatutor` sets to the interpreter that ran it

@@ -98,31 +98,16 @@ pub(crate) fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
         }
         BinOp::TrueDiv => Ok(Value::Float(true_div(a, b)?)),
         BinOp::FloorDiv => {
-            if b.is_zero() {
-                return Err(PyException::new(
-                    ExcType::ZeroDivisionError,
-                    "integer division or modulo by zero",
-                ));
-            }
+            nonzero_divisor(b, "integer division or modulo by zero")?;
             value(a.div_floor(b))
         }
         BinOp::Mod => {
-            if b.is_zero() {
-                return Err(PyException::new(
-                    ExcType::ZeroDivisionError,
-                    "integer modulo by zero",
-                ));
-            }
+            nonzero_divisor(b, "integer modulo by zero")?;
             value(a.mod_floor(b))
         }
         BinOp::Pow => pow(a, b),
         BinOp::LShift => {
-            if b.is_negative() {
-                return Err(PyException::new(
-                    ExcType::ValueError,
-                    "negative shift count",
-                ));
-            }
+            non_negative_shift(b)?;
             if a.is_zero() {
                 return Ok(Value::Int(0));
             }
@@ -132,12 +117,7 @@ pub(crate) fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
             }
         }
         BinOp::RShift => {
-            if b.is_negative() {
-                return Err(PyException::new(
-                    ExcType::ValueError,
-                    "negative shift count",
-                ));
-            }
+            non_negative_shift(b)?;
             match b.to_u64() {
                 // BigInt's >> rounds toward negative infinity, as Python's does.
                 Some(n) if n < a.bits() => value(a >> n),
@@ -152,6 +132,25 @@ pub(crate) fn int_op(op: BinOp, a: &BigInt, b: &BigInt) -> PyResult<Value> {
             "unsupported operand type(s) for @: 'int' and 'int'",
         )),
     }
+}
+
+/// CPython's ZeroDivisionError for a zero right operand; each operator words it its own way.
+fn nonzero_divisor(b: &BigInt, message: &str) -> PyResult<()> {
+    if b.is_zero() {
+        return Err(PyException::new(ExcType::ZeroDivisionError, message));
+    }
+    Ok(())
+}
+
+/// `<<` and `>>` refuse a negative count alike.
+fn non_negative_shift(b: &BigInt) -> PyResult<()> {
+    if b.is_negative() {
+        return Err(PyException::new(
+            ExcType::ValueError,
+            "negative shift count",
+        ));
+    }
+    Ok(())
 }
 
 fn pow(a: &BigInt, b: &BigInt) -> PyResult<Value> {
@@ -294,12 +293,7 @@ pub(crate) fn true_div(a: &BigInt, b: &BigInt) -> PyResult<f64> {
     const MANT: i64 = f64::MANTISSA_DIGITS as i64; // 53
     const MIN_EXP: i64 = f64::MIN_EXP as i64; // -1021
     const MAX_EXP: i64 = f64::MAX_EXP as i64; // 1024
-    if b.is_zero() {
-        return Err(PyException::new(
-            ExcType::ZeroDivisionError,
-            "division by zero",
-        ));
-    }
+    nonzero_divisor(b, "division by zero")?;
     let negate = a.is_negative() != b.is_negative();
     let signed = |f: f64| if negate { -f } else { f };
     let overflow = || {

@@ -109,6 +109,24 @@ impl PyException {
             "'{type_name}' object cannot be interpreted as an integer"
         ))
     }
+    /// CPython's TypeErrors for a protocol a type lacks; the builtin, class and native arms
+    /// of `iter()`, `len()`, `x[k] = v` and `del x[k]` all word them the same way.
+    pub(crate) fn not_iterable(type_name: impl std::fmt::Display) -> PyException {
+        PyException::type_error(format!("'{type_name}' object is not iterable"))
+    }
+    pub(crate) fn no_len(type_name: impl std::fmt::Display) -> PyException {
+        PyException::type_error(format!("object of type '{type_name}' has no len()"))
+    }
+    pub(crate) fn no_item_assignment(type_name: impl std::fmt::Display) -> PyException {
+        PyException::type_error(format!(
+            "'{type_name}' object does not support item assignment"
+        ))
+    }
+    pub(crate) fn no_item_deletion(type_name: impl std::fmt::Display) -> PyException {
+        PyException::type_error(format!(
+            "'{type_name}' object doesn't support item deletion"
+        ))
+    }
     pub(crate) fn value_error(msg: impl Into<String>) -> PyException {
         PyException::new(ExcType::ValueError, msg)
     }

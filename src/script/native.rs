@@ -267,21 +267,8 @@ impl Args {
                 .iter()
                 .position(|p| p.trim_start_matches('*') == k && !p.starts_with('*'))
             {
-                Some(i) => {
-                    if out[i].is_some() {
-                        return Err(PyException::new(
-                            ExcType::TypeError,
-                            format!("{fname}() got multiple values for argument '{k}'"),
-                        ));
-                    }
-                    out[i] = Some(v.clone());
-                }
-                None => {
-                    return Err(PyException::new(
-                        ExcType::TypeError,
-                        format!("{fname}() got an unexpected keyword argument '{k}'"),
-                    ));
-                }
+                Some(i) => bind_keyword(&mut out[i], fname, k, v)?,
+                None => return Err(unexpected_keyword(fname, k)),
             }
         }
         let missing: Vec<&str> = params
@@ -360,6 +347,30 @@ impl Args {
 }
 
 /// CPython's "f() missing 2 required positional arguments: 'a' and 'b'".
+/// A keyword argument into its parameter's slot, which a positional argument may have filled
+/// already (CPython's TypeError then).
+pub(crate) fn bind_keyword(
+    slot: &mut Option<Value>,
+    fname: &str,
+    keyword: &str,
+    v: &Value,
+) -> PyResult<()> {
+    if slot.is_some() {
+        return Err(PyException::type_error(format!(
+            "{fname}() got multiple values for argument '{keyword}'"
+        )));
+    }
+    *slot = Some(v.clone());
+    Ok(())
+}
+
+/// CPython's TypeError for a keyword that names no parameter.
+pub(crate) fn unexpected_keyword(fname: &str, keyword: &str) -> PyException {
+    PyException::type_error(format!(
+        "{fname}() got an unexpected keyword argument '{keyword}'"
+    ))
+}
+
 pub(crate) fn missing_args_message(fname: &str, missing: &[&str], kind: &str) -> String {
     let quoted: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
     let list = match quoted.len() {

@@ -665,6 +665,29 @@ fn sign_str(neg: bool, sign: Option<char>) -> &'static str {
     }
 }
 
+/// The next positional argument of a `%` format, counted off by `ai`.
+fn next_argument(items: &[Value], ai: &mut usize) -> PyResult<Value> {
+    let v = items.get(*ai).cloned().ok_or_else(|| {
+        PyException::new(ExcType::TypeError, "not enough arguments for format string")
+    })?;
+    *ai += 1;
+    Ok(v)
+}
+
+/// The argument a `*` width or precision takes; CPython names the C type it would not fit
+/// (`ssize_t` for a width, `int` for a precision).
+fn star_argument(items: &[Value], ai: &mut usize, c_type: &str) -> PyResult<i64> {
+    let v = next_argument(items, ai)?;
+    if let Value::BigInt(_) = v {
+        return Err(PyException::new(
+            ExcType::OverflowError,
+            format!("Python int too large to convert to C {c_type}"),
+        ));
+    }
+    v.as_int()
+        .ok_or_else(|| PyException::new(ExcType::TypeError, "* wants int"))
+}
+
 /// `fmt % args`.
 pub(crate) fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> PyResult<String> {
     let (items, mapping): (Vec<Value>, Option<Value>) = match args {
@@ -713,19 +736,7 @@ pub(crate) fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> P
         if cs.get(i) == Some(&'*') {
             // `%*d`: the width is the next argument.
             i += 1;
-            let w = items.get(ai).cloned().ok_or_else(|| {
-                PyException::new(ExcType::TypeError, "not enough arguments for format string")
-            })?;
-            ai += 1;
-            if let Value::BigInt(_) = w {
-                return Err(PyException::new(
-                    ExcType::OverflowError,
-                    "Python int too large to convert to C ssize_t",
-                ));
-            }
-            let w = w
-                .as_int()
-                .ok_or_else(|| PyException::new(ExcType::TypeError, "* wants int"))?;
+            let w = star_argument(&items, &mut ai, "ssize_t")?;
             // CPython pads to any width it can allocate; past the spec parser's digits the
             // padding is added below, after the budget says yes
             if w.unsigned_abs() > 10_000 {
@@ -749,19 +760,7 @@ pub(crate) fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> P
             if cs.get(i) == Some(&'*') {
                 // `%.*f`: the precision is the next argument
                 i += 1;
-                let v = items.get(ai).cloned().ok_or_else(|| {
-                    PyException::new(ExcType::TypeError, "not enough arguments for format string")
-                })?;
-                ai += 1;
-                if let Value::BigInt(_) = v {
-                    return Err(PyException::new(
-                        ExcType::OverflowError,
-                        "Python int too large to convert to C int",
-                    ));
-                }
-                let n = v
-                    .as_int()
-                    .ok_or_else(|| PyException::new(ExcType::TypeError, "* wants int"))?;
+                let n = star_argument(&items, &mut ai, "int")?;
                 p = n.clamp(0, 10_000).to_string();
             }
             while i < cs.len() && cs[i].is_ascii_digit() {
@@ -776,13 +775,7 @@ pub(crate) fn percent_format(it: &mut Interpreter, fmt: &str, args: &Value) -> P
         i += 1;
         let v = match key_val {
             Some(v) => v,
-            None => {
-                let v = items.get(ai).cloned().ok_or_else(|| {
-                    PyException::new(ExcType::TypeError, "not enough arguments for format string")
-                })?;
-                ai += 1;
-                v
-            }
+            None => next_argument(&items, &mut ai)?,
         };
         let mut spec = String::new();
         let left = flags.contains('-');

@@ -703,10 +703,7 @@ fn zh_section(s: HelpSection) -> &'static str {
 }
 
 pub(super) fn for_lang(lang: Lang) -> &'static Strings {
-    match lang {
-        Lang::En => &EN,
-        Lang::Zh => &ZH,
-    }
+    lang.pick(&EN, &ZH)
 }
 
 /// The backend label in the learner's language: "sim · Simulated H200 (modelled)" becomes

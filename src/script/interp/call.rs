@@ -4,7 +4,9 @@
 use std::rc::Rc;
 
 use super::super::errors::{PyException, PyResult};
-use super::super::native::{Args, NativeCx, missing_args_message};
+use super::super::native::{
+    Args, NativeCx, bind_keyword, missing_args_message, unexpected_keyword,
+};
 use super::super::value::{BoundMethod, Class, ClassKind, Dict, Function, Instance, Value};
 use super::stmt::{Flow, Frame};
 use super::{FrameInfo, Interpreter};
@@ -241,25 +243,14 @@ impl Interpreter {
         for (k, v) in kws {
             let pi = code.params.iter().position(|p| **p == **k);
             match pi {
-                Some(i) if i >= code.posonly => {
-                    if locals[i].is_some() {
-                        return Err(PyException::new(
-                            ExcType::TypeError,
-                            format!("{fname}() got multiple values for argument '{k}'"),
-                        ));
-                    }
-                    locals[i] = Some(v.clone());
-                }
+                Some(i) if i >= code.posonly => bind_keyword(&mut locals[i], fname, k, v)?,
                 _ => {
                     if let Some(j) = code.kwonly.iter().position(|p| **p == **k) {
                         locals[kw_start + j] = Some(v.clone());
                     } else if let Some(d) = &mut kwdict {
                         d.set_str(k, v.clone());
                     } else {
-                        return Err(PyException::new(
-                            ExcType::TypeError,
-                            format!("{fname}() got an unexpected keyword argument '{k}'"),
-                        ));
+                        return Err(unexpected_keyword(fname, k));
                     }
                 }
             }

@@ -68,10 +68,7 @@ impl Interpreter {
                         idx: 0,
                     }
                 } else {
-                    return Err(PyException::new(
-                        ExcType::TypeError,
-                        format!("'{}' object is not iterable", i.class.name),
-                    ));
+                    return Err(PyException::not_iterable(&i.class.name));
                 }
             }
             Value::Native(n) => {
@@ -85,17 +82,11 @@ impl Interpreter {
                         idx: 0,
                     }
                 } else {
-                    return Err(PyException::new(
-                        ExcType::TypeError,
-                        format!("'{}' object is not iterable", n.type_name()),
-                    ));
+                    return Err(PyException::not_iterable(n.type_name()));
                 }
             }
             _ => {
-                return Err(PyException::new(
-                    ExcType::TypeError,
-                    format!("'{}' object is not iterable", v.type_name()),
-                ));
+                return Err(PyException::not_iterable(v.type_name()));
             }
         };
         Ok(Value::Iter(Rc::new(RefCell::new(st))))
@@ -127,6 +118,26 @@ impl Interpreter {
         }
     }
 
+    /// The next item of each of `inners` (zip, map), or `None`, with `st` exhausted for good,
+    /// at the first of them that is done.
+    fn next_of_each(
+        &mut self,
+        st: &Rc<RefCell<IterState>>,
+        inners: &[Value],
+    ) -> PyResult<Option<Vec<Value>>> {
+        let mut items = Vec::with_capacity(inners.len());
+        for i in inners {
+            match self.next_item(i)? {
+                Some(v) => items.push(v),
+                None => {
+                    *st.borrow_mut() = IterState::Done;
+                    return Ok(None);
+                }
+            }
+        }
+        Ok(Some(items))
+    }
+
     fn next_builtin(&mut self, st: &Rc<RefCell<IterState>>) -> PyResult<Option<Value>> {
         // Simple states advance under the borrow; composite ones release it before calling out.
         let mut b = st.borrow_mut();
@@ -137,21 +148,11 @@ impl Interpreter {
                     Value::Tuple(t) => t.get(*idx).cloned(),
                     _ => None,
                 };
-                if v.is_some() {
-                    *idx += 1;
-                } else {
-                    *b = IterState::Done;
-                }
-                Ok(v)
+                Ok(step_past(&mut b, v))
             }
             IterState::Items { items, idx } => {
                 let v = items.get(*idx).cloned();
-                if v.is_some() {
-                    *idx += 1;
-                } else {
-                    *b = IterState::Done;
-                }
-                Ok(v)
+                Ok(step_past(&mut b, v))
             }
             IterState::Dict {
                 dict,
@@ -213,12 +214,7 @@ impl Interpreter {
                     ));
                 }
                 let v = items.get(*idx).cloned();
-                if v.is_some() {
-                    *idx += 1;
-                } else {
-                    *b = IterState::Done;
-                }
-                Ok(v)
+                Ok(step_past(&mut b, v))
             }
             IterState::Range {
                 cur,
@@ -275,16 +271,9 @@ impl Interpreter {
                 self.check_stack()?;
                 let inners = inners.clone();
                 drop(b);
-                let mut out = Vec::with_capacity(inners.len());
-                for i in &inners {
-                    match self.next_item(i)? {
-                        Some(v) => out.push(v),
-                        None => {
-                            *st.borrow_mut() = IterState::Done;
-                            return Ok(None);
-                        }
-                    }
-                }
+                let Some(out) = self.next_of_each(st, &inners)? else {
+                    return Ok(None);
+                };
                 if out.is_empty() {
                     return Ok(None);
                 }
@@ -295,16 +284,9 @@ impl Interpreter {
                 self.check_stack()?;
                 let (func, inners) = (func.clone(), inners.clone());
                 drop(b);
-                let mut args = Vec::with_capacity(inners.len());
-                for i in &inners {
-                    match self.next_item(i)? {
-                        Some(v) => args.push(v),
-                        None => {
-                            *st.borrow_mut() = IterState::Done;
-                            return Ok(None);
-                        }
-                    }
-                }
+                let Some(args) = self.next_of_each(st, &inners)? else {
+                    return Ok(None);
+                };
                 self.call(&func, Args::new(args)).map(Some)
             }
             IterState::Filter { func, inner } => {
@@ -436,4 +418,18 @@ pub(crate) fn is_stop_iteration(e: &PyException) -> bool {
         }
         _ => false,
     }
+}
+
+/// `item`, the one at an index-driven iterator's position (list, tuple, items, set): the
+/// iterator steps past it, or, when there is none, is exhausted for good (CPython's list
+/// iterator does not resume when the list grows again).
+fn step_past(state: &mut IterState, item: Option<Value>) -> Option<Value> {
+    match state {
+        _ if item.is_none() => *state = IterState::Done,
+        IterState::Seq { idx, .. } | IterState::Items { idx, .. } | IterState::Set { idx, .. } => {
+            *idx += 1
+        }
+        _ => {}
+    }
+    item
 }

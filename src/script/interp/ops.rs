@@ -510,6 +510,18 @@ impl Interpreter {
         })
     }
 
+    /// `x.m(other)` for an operator method `m`; `None` when it answers NotImplemented, so
+    /// that Python's next candidate (the reflected method, the default) gets its turn.
+    fn call_operator_dunder(
+        &mut self,
+        m: &Value,
+        x: &Value,
+        other: &Value,
+    ) -> PyResult<Option<Value>> {
+        let r = self.call_bound(m, x.clone(), Args::new(vec![other.clone()]))?;
+        Ok((!matches!(r, Value::NotImplemented)).then_some(r))
+    }
+
     /// `x.__op__(other)` (or `__rop__` when reflected) for instances and natives.
     fn object_binop(
         &mut self,
@@ -521,13 +533,10 @@ impl Interpreter {
         match x {
             Value::Instance(i) => {
                 let name = if reflected { op.rdunder() } else { op.dunder() };
-                if let Some(m) = i.class.lookup_user(name) {
-                    let r = self.call_bound(&m, x.clone(), Args::new(vec![other.clone()]))?;
-                    if !matches!(r, Value::NotImplemented) {
-                        return Ok(Some(r));
-                    }
+                match i.class.lookup_user(name) {
+                    Some(m) => self.call_operator_dunder(&m, x, other),
+                    None => Ok(None),
                 }
-                Ok(None)
             }
             Value::Native(n) => {
                 let n = n.clone();
@@ -556,11 +565,10 @@ impl Interpreter {
                 return Ok(a);
             }
             (Value::Instance(i), _) => {
-                if let Some(m) = i.class.lookup_user(op.idunder()) {
-                    let r = self.call_bound(&m, a.clone(), Args::new(vec![b.clone()]))?;
-                    if !matches!(r, Value::NotImplemented) {
-                        return Ok(r);
-                    }
+                if let Some(m) = i.class.lookup_user(op.idunder())
+                    && let Some(r) = self.call_operator_dunder(&m, &a, b)?
+                {
+                    return Ok(r);
                 }
             }
             (Value::Native(n), _) => {
@@ -655,11 +663,9 @@ impl Interpreter {
                     (None, CmpOp::Ne) => {
                         // Default __ne__ inverts __eq__.
                         if let Some(eq) = i.class.lookup_user("__eq__") {
-                            let r =
-                                self.call_bound(&eq, x.clone(), Args::new(vec![other.clone()]))?;
-                            if matches!(r, Value::NotImplemented) {
+                            let Some(r) = self.call_operator_dunder(&eq, x, other)? else {
                                 return Ok(None);
-                            }
+                            };
                             let t = self.truthy(&r)?;
                             return Ok(Some(Value::Bool(!t)));
                         }
@@ -667,13 +673,10 @@ impl Interpreter {
                     }
                     (m, _) => m,
                 };
-                if let Some(m) = m {
-                    let r = self.call_bound(&m, x.clone(), Args::new(vec![other.clone()]))?;
-                    if !matches!(r, Value::NotImplemented) {
-                        return Ok(Some(r));
-                    }
+                match m {
+                    Some(m) => self.call_operator_dunder(&m, x, other),
+                    None => Ok(None),
                 }
-                Ok(None)
             }
             Value::Native(n) => {
                 let n = n.clone();
@@ -1345,29 +1348,18 @@ impl Interpreter {
                     }
                 }
                 None => {
-                    return Err(PyException::new(
-                        ExcType::TypeError,
-                        format!("object of type '{}' has no len()", i.class.name),
-                    ));
+                    return Err(PyException::no_len(&i.class.name));
                 }
             },
             Value::Native(n) => {
                 let n = n.clone();
                 match n.len(NativeCx::new(&n, self))? {
                     Some(l) => l,
-                    None => {
-                        return Err(PyException::new(
-                            ExcType::TypeError,
-                            format!("object of type '{}' has no len()", n.type_name()),
-                        ));
-                    }
+                    None => return Err(PyException::no_len(n.type_name())),
                 }
             }
             _ => {
-                return Err(PyException::new(
-                    ExcType::TypeError,
-                    format!("object of type '{}' has no len()", v.type_name()),
-                ));
+                return Err(PyException::no_len(v.type_name()));
             }
         })
     }
@@ -1504,6 +1496,19 @@ impl Interpreter {
         })
     }
 
+    /// A slice's start or stop against a length `n` (CPython's `PySlice_AdjustIndices`):
+    /// `default` when absent, counted from the end when negative, then clamped to the range
+    /// the step walks (`0..=n` forwards, `-1..=n-1` backwards).
+    fn slice_bound(&mut self, v: &Value, default: i64, n: i64, step: i64) -> PyResult<i64> {
+        if let Value::None = v {
+            return Ok(default);
+        }
+        let x = self.slice_int(v)?;
+        let x = if x < 0 { x.saturating_add(n) } else { x };
+        let (lo, hi) = if step > 0 { (0, n) } else { (-1, n - 1) };
+        Ok(x.max(lo).min(hi))
+    }
+
     /// Resolve a slice against a length: the positions it selects.
     pub(crate) fn slice_positions(&mut self, s: &[Value; 3], n: usize) -> PyResult<SlicePositions> {
         let step = match &s[2] {
@@ -1517,32 +1522,9 @@ impl Interpreter {
             ));
         }
         let n = n as i64;
-        let clampi = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
         let (lo_def, hi_def) = if step > 0 { (0, n) } else { (n - 1, -1) };
-        let start = match &s[0] {
-            Value::None => lo_def,
-            v => {
-                let x = self.slice_int(v)?;
-                let x = if x < 0 { x.saturating_add(n) } else { x };
-                if step > 0 {
-                    clampi(x, 0, n)
-                } else {
-                    clampi(x, -1, n - 1)
-                }
-            }
-        };
-        let stop = match &s[1] {
-            Value::None => hi_def,
-            v => {
-                let x = self.slice_int(v)?;
-                let x = if x < 0 { x.saturating_add(n) } else { x };
-                if step > 0 {
-                    clampi(x, 0, n)
-                } else {
-                    clampi(x, -1, n - 1)
-                }
-            }
-        };
+        let start = self.slice_bound(&s[0], lo_def, n, step)?;
+        let stop = self.slice_bound(&s[1], hi_def, n, step)?;
         // start and stop are within -1..=n, so the span fits an i128 whatever the step
         let span = if step > 0 {
             i128::from(stop) - i128::from(start)
@@ -1897,17 +1879,10 @@ impl Interpreter {
                     return Ok(());
                 }
                 let n = l.borrow().len();
-                match self.seq_index(key, n, "list")? {
-                    Some(i) => {
-                        let old = l.borrow_mut().get_mut(i).map(|s| std::mem::replace(s, v));
-                        drop(old);
-                        Ok(())
-                    }
-                    None => Err(PyException::new(
-                        ExcType::IndexError,
-                        "list assignment index out of range",
-                    )),
-                }
+                let i = self.list_assignment_index(key, n)?;
+                let old = l.borrow_mut().get_mut(i).map(|s| std::mem::replace(s, v));
+                drop(old);
+                Ok(())
             }
             Value::Dict(d) => {
                 let k = match key {
@@ -1927,33 +1902,25 @@ impl Interpreter {
                 Some(m) => self
                     .call_bound(&m, obj.clone(), Args::new(vec![key.clone(), v]))
                     .map(|_| ()),
-                None => Err(PyException::new(
-                    ExcType::TypeError,
-                    format!("'{}' object does not support item assignment", i.class.name),
-                )),
+                None => Err(PyException::no_item_assignment(&i.class.name)),
             },
             Value::Native(n) => {
                 let n = n.clone();
                 if n.setitem(NativeCx::new(&n, self), key, v)? {
                     Ok(())
                 } else {
-                    Err(PyException::new(
-                        ExcType::TypeError,
-                        format!(
-                            "'{}' object does not support item assignment",
-                            n.type_name()
-                        ),
-                    ))
+                    Err(PyException::no_item_assignment(n.type_name()))
                 }
             }
-            _ => Err(PyException::new(
-                ExcType::TypeError,
-                format!(
-                    "'{}' object does not support item assignment",
-                    obj.type_name()
-                ),
-            )),
+            _ => Err(PyException::no_item_assignment(obj.type_name())),
         }
+    }
+
+    /// The index `list[key] = v` and `del list[key]` act on; CPython words an index out of
+    /// range the same way for both.
+    fn list_assignment_index(&mut self, key: &Value, n: usize) -> PyResult<usize> {
+        self.seq_index(key, n, "list")?
+            .ok_or_else(|| PyException::index_error("list assignment index out of range"))
     }
 
     /// `del obj[key]`.
@@ -1976,17 +1943,10 @@ impl Interpreter {
                     drop(old);
                     return Ok(());
                 }
-                match self.seq_index(key, n, "list")? {
-                    Some(i) => {
-                        let old = l.borrow_mut().remove(i);
-                        drop(old);
-                        Ok(())
-                    }
-                    None => Err(PyException::new(
-                        ExcType::IndexError,
-                        "list assignment index out of range",
-                    )),
-                }
+                let i = self.list_assignment_index(key, n)?;
+                let old = l.borrow_mut().remove(i);
+                drop(old);
+                Ok(())
             }
             Value::Dict(d) => {
                 let k = self.key_in_cell(d, key)?;
@@ -2003,26 +1963,17 @@ impl Interpreter {
                 Some(m) => self
                     .call_bound(&m, obj.clone(), Args::new(vec![key.clone()]))
                     .map(|_| ()),
-                None => Err(PyException::new(
-                    ExcType::TypeError,
-                    format!("'{}' object doesn't support item deletion", i.class.name),
-                )),
+                None => Err(PyException::no_item_deletion(&i.class.name)),
             },
             Value::Native(n) => {
                 let n = n.clone();
                 if n.delitem(NativeCx::new(&n, self), key)? {
                     Ok(())
                 } else {
-                    Err(PyException::new(
-                        ExcType::TypeError,
-                        format!("'{}' object doesn't support item deletion", n.type_name()),
-                    ))
+                    Err(PyException::no_item_deletion(n.type_name()))
                 }
             }
-            _ => Err(PyException::new(
-                ExcType::TypeError,
-                format!("'{}' object doesn't support item deletion", obj.type_name()),
-            )),
+            _ => Err(PyException::no_item_deletion(obj.type_name())),
         }
     }
 

@@ -109,19 +109,25 @@ mod tests {
         (it.take_stdout(), r.err().map(|e| e.to_string()))
     }
 
+    /// What `main` prints when run next to `files`, which must raise nothing.
+    fn output_next_to(files: &[(&str, &str)], main: &str) -> String {
+        let dir = folder_with(files);
+        let (out, err) = run_in(Some(&dir), main);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(err, None);
+        out
+    }
+
     #[test]
     fn a_module_next_to_the_script_imports_once_with_its_own_globals() {
-        let dir = folder_with(&[(
-            "helper.py",
-            "print('loading')\nscale = 3\ndef times(x):\n    return x * scale\n",
-        )]);
-        let (out, err) = run_in(
-            Some(&dir),
+        let out = output_next_to(
+            &[(
+                "helper.py",
+                "print('loading')\nscale = 3\ndef times(x):\n    return x * scale\n",
+            )],
             "import helper\nfrom helper import *\nscale = 100\nprint(times(2), helper.__name__)\n",
         );
-        assert_eq!(err, None);
         assert_eq!(out, "loading\n6 helper\n");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -138,25 +144,23 @@ mod tests {
 
     #[test]
     fn an_error_in_the_module_leaves_it_unimported() {
-        let dir = folder_with(&[("broken.py", "x = 1\nraise ValueError('half done')\n")]);
-        let (out, err) = run_in(
-            Some(&dir),
+        let out = output_next_to(
+            &[("broken.py", "x = 1\nraise ValueError('half done')\n")],
             "for _ in range(2):\n    try:\n        import broken\n    except ValueError as e:\n        print(e)\n",
         );
-        assert_eq!(err, None);
         assert_eq!(out, "half done\nhalf done\n");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn registered_modules_win_and_names_never_leave_the_folder() {
-        let dir = folder_with(&[("math.py", "pi = 3\n")]);
-        let (out, err) = run_in(Some(&dir), "import math\nprint(math.pi > 3)\n");
-        assert_eq!((out.as_str(), err), ("True\n", None));
+        let out = output_next_to(
+            &[("math.py", "pi = 3\n")],
+            "import math\nprint(math.pi > 3)\n",
+        );
+        assert_eq!(out, "True\n");
         assert!(!is_module_name("../etc"));
         assert!(!is_module_name(""));
         assert!(!is_module_name("1x"));
         assert!(is_module_name("_prelude2"));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -21,24 +21,38 @@ pub(crate) mod structseq;
 pub(crate) mod sys;
 mod warnings_native;
 
+/// `(name, source)` for each module name: the file `<name>.py` next to this one, or the file
+/// named after `in` where the name is not a file name (`os.path`).
+macro_rules! preludes {
+    ($($name:literal $(in $file:literal)?),* $(,)?) => {
+        &[$(($name, preludes!(@source $name $($file)?))),*]
+    };
+    (@source $name:literal) => {
+        include_str!(concat!($name, ".py"))
+    };
+    (@source $name:literal $file:literal) => {
+        include_str!($file)
+    };
+}
+
 /// Standard modules written in Python with generators and classes. CPython implements most of
 /// them in C, so their frames never show in its tracebacks: [`is_hidden_file`] keeps them out
 /// of ours too.
-const PRELUDES: &[(&str, &str)] = &[
-    ("itertools", include_str!("itertools.py")),
-    ("functools", include_str!("functools.py")),
-    ("collections", include_str!("collections.py")),
-    ("typing", include_str!("typing.py")),
-    ("random", include_str!("random.py")),
-    ("bisect", include_str!("bisect.py")),
-    ("_fs", include_str!("_fs.py")),
-    ("os.path", include_str!("ospath.py")),
-    ("json", include_str!("json.py")),
-    ("dataclasses", include_str!("dataclasses.py")),
-    ("argparse", include_str!("argparse.py")),
-    ("csv", include_str!("csv.py")),
-    ("warnings", include_str!("warnings.py")),
-];
+const PRELUDES: &[(&str, &str)] = preludes!(
+    "itertools",
+    "functools",
+    "collections",
+    "typing",
+    "random",
+    "bisect",
+    "_fs",
+    "os.path" in "ospath.py",
+    "json",
+    "dataclasses",
+    "argparse",
+    "csv",
+    "warnings",
+);
 
 /// A frame of one of the [`PRELUDES`] (its file is `<name>`).
 pub(crate) fn is_hidden_file(file: &str) -> bool {
@@ -81,12 +95,35 @@ fn domain() -> PyException {
     PyException::value_error("math domain error")
 }
 
-fn f1(m: &Module, name: &'static str, f: fn(f64) -> PyResult<f64>) {
+/// A function of `math` that takes exactly one argument.
+fn one_arg(
+    m: &Module,
+    name: &'static str,
+    f: impl Fn(&mut Interpreter, &Value) -> PyResult<Value> + 'static,
+) {
     m.add_fn(name, move |it, args| {
         let a = args.exact(name, 1)?;
-        let x = num(it, &a[0])?;
-        f(x).map(Value::Float)
+        f(it, &a[0])
     });
+}
+
+fn f1(m: &Module, name: &'static str, f: impl Fn(f64) -> PyResult<f64> + 'static) {
+    one_arg(m, name, move |it, v| f(num(it, v)?).map(Value::Float));
+}
+
+/// A two-argument float function of `math`, like [`f1`].
+fn f2(m: &Module, name: &'static str, f: impl Fn(f64, f64) -> PyResult<f64> + 'static) {
+    m.add_fn(name, move |it, args| {
+        let a = args.exact(name, 2)?;
+        let (x, y) = (num(it, &a[0])?, num(it, &a[1])?);
+        f(x, y).map(Value::Float)
+    });
+}
+
+/// `value`, or CPython's "math domain error" when the arguments lie `outside` the function's
+/// domain (the value computed there is thrown away).
+fn unless_outside(outside: bool, value: f64) -> PyResult<f64> {
+    if outside { Err(domain()) } else { Ok(value) }
 }
 
 fn to_int_checked(f: f64) -> PyResult<Value> {
@@ -135,6 +172,15 @@ fn log_of(it: &mut Interpreter, v: &Value, f: fn(f64) -> f64) -> PyResult<f64> {
 
 fn int_arg(v: &Value) -> PyResult<BigInt> {
     super::bigint::to_big(v).ok_or_else(|| PyException::not_an_integer(v.type_name()))
+}
+
+/// An int argument that must not be negative; `message` is CPython's ValueError otherwise.
+fn non_negative_int_arg(v: &Value, message: &str) -> PyResult<BigInt> {
+    let n = int_arg(v)?;
+    if n.sign() == Sign::Minus {
+        return Err(PyException::value_error(message));
+    }
+    Ok(n)
 }
 
 /// The product lo * (lo + 1) * ... * hi by binary splitting (fast for long ranges).
@@ -316,9 +362,7 @@ fn math() -> Value {
     m.set_attr("tau", Value::Float(std::f64::consts::TAU));
     m.set_attr("inf", Value::Float(f64::INFINITY));
     m.set_attr("nan", Value::Float(f64::NAN));
-    f1(&m, "sqrt", |x| {
-        if x < 0.0 { Err(domain()) } else { Ok(x.sqrt()) }
-    });
+    f1(&m, "sqrt", |x| unless_outside(x < 0.0, x.sqrt()));
     f1(&m, "exp", |x| {
         let r = x.exp();
         if r.is_infinite() && x.is_finite() {
@@ -327,38 +371,29 @@ fn math() -> Value {
             Ok(r)
         }
     });
-    f1(&m, "expm1", |x| Ok(x.exp_m1()));
-    f1(&m, "log1p", |x| {
-        if x <= -1.0 {
-            Err(domain())
-        } else {
-            Ok(x.ln_1p())
-        }
-    });
-    f1(&m, "fabs", |x| Ok(x.abs()));
-    f1(&m, "sin", |x| Ok(x.sin()));
-    f1(&m, "cos", |x| Ok(x.cos()));
-    f1(&m, "tan", |x| Ok(x.tan()));
+    f1(&m, "log1p", |x| unless_outside(x <= -1.0, x.ln_1p()));
     f1(&m, "asin", |x| {
-        if !(-1.0..=1.0).contains(&x) {
-            Err(domain())
-        } else {
-            Ok(x.asin())
-        }
+        unless_outside(!(-1.0..=1.0).contains(&x), x.asin())
     });
     f1(&m, "acos", |x| {
-        if !(-1.0..=1.0).contains(&x) {
-            Err(domain())
-        } else {
-            Ok(x.acos())
-        }
+        unless_outside(!(-1.0..=1.0).contains(&x), x.acos())
     });
-    f1(&m, "atan", |x| Ok(x.atan()));
-    f1(&m, "sinh", |x| Ok(x.sinh()));
-    f1(&m, "cosh", |x| Ok(x.cosh()));
-    f1(&m, "tanh", |x| Ok(x.tanh()));
-    f1(&m, "degrees", |x| Ok(x.to_degrees()));
-    f1(&m, "radians", |x| Ok(x.to_radians()));
+    // Defined for every float: no domain error to raise.
+    for (name, f) in [
+        ("expm1", f64::exp_m1 as fn(f64) -> f64),
+        ("fabs", f64::abs),
+        ("sin", f64::sin),
+        ("cos", f64::cos),
+        ("tan", f64::tan),
+        ("atan", f64::atan),
+        ("sinh", f64::sinh),
+        ("cosh", f64::cosh),
+        ("tanh", f64::tanh),
+        ("degrees", f64::to_degrees),
+        ("radians", f64::to_radians),
+    ] {
+        f1(&m, name, move |x| Ok(f(x)));
+    }
     m.add_fn("log", |it, args| {
         let a = args.range("log", 1, 2)?;
         let x = log_of(it, &a[0], f64::ln)?;
@@ -377,40 +412,23 @@ fn math() -> Value {
         }
     });
     for (name, f) in [("log2", f64::log2 as fn(f64) -> f64), ("log10", f64::log10)] {
-        m.add_fn(name, move |it, args| {
-            let a = args.exact(name, 1)?;
-            Ok(Value::Float(log_of(it, &a[0], f)?))
-        });
+        one_arg(&m, name, move |it, v| Ok(Value::Float(log_of(it, v, f)?)));
     }
     for (name, f) in [
         ("floor", f64::floor as fn(f64) -> f64),
         ("ceil", f64::ceil),
         ("trunc", f64::trunc),
     ] {
-        m.add_fn(name, move |it, args| {
-            let a = args.exact(name, 1)?;
-            match &a[0] {
-                Value::Int(_) | Value::Bool(_) => Ok(Value::Int(a[0].as_int().unwrap_or(0))),
-                Value::BigInt(_) => Ok(a[0].clone()),
-                v => {
-                    let x = num(it, v)?;
-                    to_int_checked(f(x))
-                }
-            }
+        one_arg(&m, name, move |it, v| match v {
+            Value::Int(_) | Value::Bool(_) => Ok(Value::Int(v.as_int().unwrap_or(0))),
+            Value::BigInt(_) => Ok(v.clone()),
+            v => to_int_checked(f(num(it, v)?)),
         });
     }
-    m.add_fn("pow", |it, args| {
-        let a = args.exact("pow", 2)?;
-        let (x, y) = (num(it, &a[0])?, num(it, &a[1])?);
-        if x == 0.0 && y < 0.0 {
-            return Err(domain());
-        }
-        Ok(Value::Float(x.powf(y)))
+    f2(&m, "pow", |x, y| {
+        unless_outside(x == 0.0 && y < 0.0, x.powf(y))
     });
-    m.add_fn("atan2", |it, args| {
-        let a = args.exact("atan2", 2)?;
-        Ok(Value::Float(num(it, &a[0])?.atan2(num(it, &a[1])?)))
-    });
+    f2(&m, "atan2", |y, x| Ok(y.atan2(x)));
     m.add_fn("hypot", |it, args| {
         let mut s = 0.0f64;
         for v in &args.positional {
@@ -419,18 +437,8 @@ fn math() -> Value {
         }
         Ok(Value::Float(s.sqrt()))
     });
-    m.add_fn("copysign", |it, args| {
-        let a = args.exact("copysign", 2)?;
-        Ok(Value::Float(num(it, &a[0])?.copysign(num(it, &a[1])?)))
-    });
-    m.add_fn("fmod", |it, args| {
-        let a = args.exact("fmod", 2)?;
-        let (x, y) = (num(it, &a[0])?, num(it, &a[1])?);
-        if y == 0.0 {
-            return Err(domain());
-        }
-        Ok(Value::Float(x % y))
-    });
+    f2(&m, "copysign", |x, y| Ok(x.copysign(y)));
+    f2(&m, "fmod", |x, y| unless_outside(y == 0.0, x % y));
     m.add_fn("modf", |it, args| {
         let a = args.exact("modf", 1)?;
         let x = num(it, &a[0])?;
@@ -439,18 +447,13 @@ fn math() -> Value {
             Value::Float(x.trunc()),
         ]))
     });
-    m.add_fn("isnan", |it, args| {
-        let a = args.exact("isnan", 1)?;
-        Ok(Value::Bool(num(it, &a[0])?.is_nan()))
-    });
-    m.add_fn("isinf", |it, args| {
-        let a = args.exact("isinf", 1)?;
-        Ok(Value::Bool(num(it, &a[0])?.is_infinite()))
-    });
-    m.add_fn("isfinite", |it, args| {
-        let a = args.exact("isfinite", 1)?;
-        Ok(Value::Bool(num(it, &a[0])?.is_finite()))
-    });
+    for (name, test) in [
+        ("isnan", f64::is_nan as fn(f64) -> bool),
+        ("isinf", f64::is_infinite),
+        ("isfinite", f64::is_finite),
+    ] {
+        one_arg(&m, name, move |it, v| Ok(Value::Bool(test(num(it, v)?))));
+    }
     m.add_fn("isclose", |it, mut args| {
         let rel = args.take_kw("rel_tol");
         let abs = args.take_kw("abs_tol");
@@ -503,14 +506,8 @@ fn math() -> Value {
         }
         Ok(acc)
     });
-    m.add_fn("factorial", |_it, args| {
-        let a = args.exact("factorial", 1)?;
-        let n = int_arg(&a[0])?;
-        if n.sign() == Sign::Minus {
-            return Err(PyException::value_error(
-                "factorial() not defined for negative values",
-            ));
-        }
+    one_arg(&m, "factorial", |_it, v| {
+        let n = non_negative_int_arg(v, "factorial() not defined for negative values")?;
         let n = n
             .to_u64()
             .filter(|n| *n <= i64::MAX as u64)
@@ -540,14 +537,8 @@ fn math() -> Value {
         }
         super::bigint::value(l)
     });
-    m.add_fn("isqrt", |_it, args| {
-        let a = args.exact("isqrt", 1)?;
-        let n = int_arg(&a[0])?;
-        if n.sign() == Sign::Minus {
-            return Err(PyException::value_error(
-                "isqrt() argument must be nonnegative",
-            ));
-        }
+    one_arg(&m, "isqrt", |_it, v| {
+        let n = non_negative_int_arg(v, "isqrt() argument must be nonnegative")?;
         super::bigint::value(num_integer::Roots::sqrt(&n))
     });
     for name in ["comb", "perm"] {
@@ -602,7 +593,7 @@ impl NativeObject for Environ {
         "_Environ"
     }
     fn getitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<Option<Value>> {
-        let k = env_key(key)?;
+        let k = env_str(key)?;
         let v = it.env().borrow().get(&k).cloned();
         match v {
             Some(v) => Ok(Some(Value::string(v))),
@@ -610,7 +601,7 @@ impl NativeObject for Environ {
         }
     }
     fn setitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value, v: Value) -> PyResult<bool> {
-        let k = env_key(key)?;
+        let k = env_str(key)?;
         let v = match v {
             Value::Str(s) => s.to_string(),
             other => {
@@ -625,7 +616,7 @@ impl NativeObject for Environ {
         Ok(true)
     }
     fn delitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value) -> PyResult<bool> {
-        let k = env_key(key)?;
+        let k = env_str(key)?;
         it.putenv.borrow_mut().remove(&k);
         let old = it.env().borrow_mut().remove(&k);
         match old {
@@ -665,21 +656,21 @@ impl NativeObject for Environ {
         match name {
             "get" => Some(Value::native_fn("get", |it, args| {
                 let a = args.range("get", 1, 2)?;
-                let k = env_key(&a[0])?;
+                let k = env_str(&a[0])?;
                 let v = it.env().borrow().get(&k).cloned();
                 Ok(v.map(Value::string)
                     .unwrap_or_else(|| a.get(1).cloned().unwrap_or(Value::None)))
             })),
             "setdefault" => Some(Value::native_fn("setdefault", |it, args| {
                 let a = args.exact("setdefault", 2)?;
-                let k = env_key(&a[0])?;
+                let k = env_str(&a[0])?;
                 let d = a[1].as_str().unwrap_or("").to_string();
                 let v = it.env().borrow_mut().entry(k).or_insert(d).clone();
                 Ok(Value::string(v))
             })),
             "pop" => Some(Value::native_fn("pop", |it, args| {
                 let a = args.range("pop", 1, 2)?;
-                let k = env_key(&a[0])?;
+                let k = env_str(&a[0])?;
                 let v = it.env().borrow_mut().remove(&k);
                 match v {
                     Some(v) => Ok(Value::string(v)),
@@ -693,7 +684,7 @@ impl NativeObject for Environ {
             "update" => Some(Value::native_fn("update", |it, args| {
                 let pairs = environ_update_pairs(it, args)?;
                 for (k, v) in pairs {
-                    let (k, v) = (env_key(&k)?, env_value(&v)?);
+                    let (k, v) = (env_str(&k)?, env_str(&v)?);
                     it.putenv.borrow_mut().remove(&k);
                     it.env().borrow_mut().insert(k, v);
                 }
@@ -729,16 +720,6 @@ impl NativeObject for Environ {
     }
 }
 
-fn env_value(v: &Value) -> PyResult<String> {
-    match v {
-        Value::Str(s) => Ok(s.to_string()),
-        other => Err(PyException::type_error(format!(
-            "str expected, not {}",
-            other.type_name()
-        ))),
-    }
-}
-
 /// The (key, value) pairs of `os.environ.update(...)`: a mapping or an iterable of pairs,
 /// then keyword arguments, as `MutableMapping.update` takes them.
 fn environ_update_pairs(it: &mut Interpreter, mut args: Args) -> PyResult<Vec<(Value, Value)>> {
@@ -764,7 +745,8 @@ fn environ_update_pairs(it: &mut Interpreter, mut args: Args) -> PyResult<Vec<(V
     Ok(pairs)
 }
 
-fn env_key(key: &Value) -> PyResult<String> {
+/// A key or a value of `os.environ`: CPython takes only a str for either, with one message.
+fn env_str(key: &Value) -> PyResult<String> {
     match key {
         Value::Str(s) => Ok(s.to_string()),
         other => Err(PyException::type_error(format!(
@@ -783,13 +765,13 @@ fn os() -> Value {
     // not os.environ, as in CPython
     m.add_fn("putenv", |it, args| {
         let a = args.exact("putenv", 2)?;
-        let (k, v) = (env_key(&a[0])?, env_value(&a[1])?);
+        let (k, v) = (env_str(&a[0])?, env_str(&a[1])?);
         it.putenv.borrow_mut().insert(k, Some(v));
         Ok(Value::None)
     });
     m.add_fn("unsetenv", |it, args| {
         let a = args.exact("unsetenv", 1)?;
-        let k = env_key(&a[0])?;
+        let k = env_str(&a[0])?;
         it.putenv.borrow_mut().insert(k, None);
         Ok(Value::None)
     });
@@ -802,7 +784,7 @@ fn os() -> Value {
     });
     m.add_fn("getenv", |it, args| {
         let a = args.range("getenv", 1, 2)?;
-        let k = env_key(&a[0])?;
+        let k = env_str(&a[0])?;
         let v = it.env().borrow().get(&k).cloned();
         Ok(v.map(Value::string)
             .unwrap_or_else(|| a.get(1).cloned().unwrap_or(Value::None)))

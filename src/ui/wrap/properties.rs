@@ -51,10 +51,7 @@ pub(super) fn record(
 
 /// Every call of [`wrap`] that laying out `body` at `width` makes.
 fn calls_laying_out(body: &str, width: u16, lang: Lang) -> Vec<Call> {
-    let strings = match lang {
-        Lang::En => &strings::EN,
-        Lang::Zh => &strings::ZH,
-    };
+    let strings = lang.pick(&strings::EN, &strings::ZH);
     CALLS.with(|calls| *calls.borrow_mut() = Some(Vec::new()));
     render(body, width, Theme { color: false }, strings);
     CALLS.with(|calls| calls.borrow_mut().take().unwrap_or_default())
