@@ -413,30 +413,9 @@ fn broadcast_error(a: &[usize], b: &[usize]) -> PyException {
     )
 }
 
-/// numpy's broadcast of two shapes.
+/// numpy's broadcast of two shapes (its message names both whole shapes, not the clash).
 pub(crate) fn broadcast_shapes(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
-    let n = a.len().max(b.len());
-    let mut out = vec![0; n];
-    for i in 0..n {
-        let x = if i + a.len() >= n {
-            a[i + a.len() - n]
-        } else {
-            1
-        };
-        let y = if i + b.len() >= n {
-            b[i + b.len() - n]
-        } else {
-            1
-        };
-        out[i] = if x == y || y == 1 {
-            x
-        } else if x == 1 {
-            y
-        } else {
-            return Err(broadcast_error(a, b));
-        };
-    }
-    Ok(out)
+    crate::engine::tensor::broadcast_or_clash(a, b).map_err(|_| broadcast_error(a, b))
 }
 
 /// A value converted to `dtype` as numpy's casts do (floats to ints truncate).

@@ -3,7 +3,7 @@
 //! (random.rs). numpy's distributions.c builds the same draws on both, and their methods read
 //! `size` and return a scalar or an array the same way.
 
-use super::array::{NdArray, err, np_value};
+use super::array::{NdArray, err, np_value, numel};
 use super::funcs::shape_arg;
 use crate::engine::dtype::DType;
 use crate::script::{ExcType, Interpreter, PyException, PyResult, Value};
@@ -76,6 +76,18 @@ pub(crate) fn sized_result(vals: Vec<f64>, size: Option<Vec<usize>>, dt: DType) 
             dt,
         )?)),
     }
+}
+
+/// One value of `draw` without `size`, else one for each element of `size` in order, returned
+/// as `sized_result` does. (`size_arg` has checked that the run has room for them.)
+pub(crate) fn sized_draws(
+    size: Option<Vec<usize>>,
+    dt: DType,
+    mut draw: impl FnMut() -> f64,
+) -> PyResult<Value> {
+    let n = size.as_ref().map_or(1, |s| numel(s));
+    let vals = (0..n).map(|_| draw()).collect();
+    sized_result(vals, size, dt)
 }
 
 /// numpy's error for a sample without replacement larger than its population; `when` is how

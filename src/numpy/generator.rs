@@ -15,7 +15,7 @@
 use super::array::{NdArray, err, np_value, numel};
 use super::bit_stream::{
     BitStream, generator_object, sample_larger_than_population, shuffle_rows, size_arg,
-    sized_result,
+    sized_draws, sized_result,
 };
 use crate::engine::dtype::DType;
 use crate::script::ExcType;
@@ -441,18 +441,13 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
         "random" => {
             let a = args.bind("random", &["size", "dtype", "out"], 0)?;
             let size = size_arg(it, &a[0])?;
-            let n = size.as_ref().map_or(1, |s| numel(s));
             match dtype_name(it, &a[1])?.as_deref() {
                 None | Some("float64") | Some("float") | Some("double") => {
-                    let vals = (0..n).map(|_| g.0.borrow_mut().next_double()).collect();
-                    sized_result(vals, size, DType::Float64)
+                    sized_draws(size, DType::Float64, || g.0.borrow_mut().next_double())
                 }
-                Some("float32") => {
-                    let vals = (0..n)
-                        .map(|_| g.0.borrow_mut().next_float() as f64)
-                        .collect();
-                    sized_result(vals, size, DType::Float32)
-                }
+                Some("float32") => sized_draws(size, DType::Float32, || {
+                    g.0.borrow_mut().next_float() as f64
+                }),
                 Some(d) => Err(err(
                     ExcType::TypeError,
                     format!("Unsupported dtype dtype('{d}') for random"),
@@ -512,13 +507,11 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
                 return Err(err(ExcType::ValueError, msg));
             }
             let size = size_arg(it, &a[2])?;
-            let n = size.as_ref().map_or(1, |s| numel(s));
             let rng = (high - low) as u64;
             low = low.max(lb);
-            let vals = (0..n)
-                .map(|_| (low + g.0.borrow_mut().bounded(rng) as i128) as f64)
-                .collect();
-            sized_result(vals, size, dt)
+            sized_draws(size, dt, || {
+                (low + g.0.borrow_mut().bounded(rng) as i128) as f64
+            })
         }
         "standard_normal" => {
             let a = args.bind("standard_normal", &["size", "dtype", "out"], 0)?;
@@ -532,9 +525,7 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
                 ));
             }
             let size = size_arg(it, &a[0])?;
-            let n = size.as_ref().map_or(1, |s| numel(s));
-            let vals = (0..n).map(|_| g.0.borrow_mut().standard_normal()).collect();
-            sized_result(vals, size, DType::Float64)
+            sized_draws(size, DType::Float64, || g.0.borrow_mut().standard_normal())
         }
         "normal" => {
             let a = args.bind("normal", &["loc", "scale", "size"], 0)?;
@@ -544,11 +535,9 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
                 return Err(err(ExcType::ValueError, "scale < 0"));
             }
             let size = size_arg(it, &a[2])?;
-            let n = size.as_ref().map_or(1, |s| numel(s));
-            let vals = (0..n)
-                .map(|_| loc + scale * g.0.borrow_mut().standard_normal())
-                .collect();
-            sized_result(vals, size, DType::Float64)
+            sized_draws(size, DType::Float64, || {
+                loc + scale * g.0.borrow_mut().standard_normal()
+            })
         }
         "uniform" => {
             let a = args.bind("uniform", &["low", "high", "size"], 0)?;
@@ -565,11 +554,9 @@ fn call(it: &mut Interpreter, g: &Generator, name: &str, args: Args) -> PyResult
                 return Err(err(ExcType::ValueError, "high - low < 0"));
             }
             let size = size_arg(it, &a[2])?;
-            let n = size.as_ref().map_or(1, |s| numel(s));
-            let vals = (0..n)
-                .map(|_| low + range * g.0.borrow_mut().next_double())
-                .collect();
-            sized_result(vals, size, DType::Float64)
+            sized_draws(size, DType::Float64, || {
+                low + range * g.0.borrow_mut().next_double()
+            })
         }
         "shuffle" => {
             let a = args.bind("shuffle", &["x", "axis"], 1)?;

@@ -53,20 +53,22 @@ def _check_reduction_sizes(input, dims, prefix, name):
                 raise IndexError(f'{prefix}Expected reduction dim {d} to have non-zero size.')
 
 
-def amax(input, dim=(), keepdim=False):
+def _extremum_over_dims(input, dim, keepdim, name, reduce_one):
+    # amax/amin: reduce_one(t, d, keepdim) over each of the dims in turn (d None: every element)
     _check_iter_dims(input)
     dims = _dims(input, dim) if dim != () else []
-    _check_reduction_sizes(input, dims, 'amax(): ', "amax")
-    return _reduce_dims(input, dims, keepdim,
-                        lambda t, d, k: t.max() if d is None else t.max(d, keepdim=k).values)
+    _check_reduction_sizes(input, dims, f'{name}(): ', name)
+    return _reduce_dims(input, dims, keepdim, reduce_one)
+
+
+def amax(input, dim=(), keepdim=False):
+    return _extremum_over_dims(input, dim, keepdim, 'amax',
+                               lambda t, d, k: t.max() if d is None else t.max(d, keepdim=k).values)
 
 
 def amin(input, dim=(), keepdim=False):
-    _check_iter_dims(input)
-    dims = _dims(input, dim) if dim != () else []
-    _check_reduction_sizes(input, dims, 'amin(): ', "amin")
-    return _reduce_dims(input, dims, keepdim,
-                        lambda t, d, k: t.min() if d is None else t.min(d, keepdim=k).values)
+    return _extremum_over_dims(input, dim, keepdim, 'amin',
+                               lambda t, d, k: t.min() if d is None else t.min(d, keepdim=k).values)
 
 
 def flip(input, dims):
@@ -1833,6 +1835,15 @@ def _dtype_arg(fn, t):
     return str(t)[len('torch.'):]
 
 
+# finfo's and iinfo's equality and hash: two of a kind describing the same dtype are equal
+def _same_type_and_dtype(self, other):
+    return isinstance(other, type(self)) and self.dtype == other.dtype
+
+
+def _hash_of_type_and_dtype(self):
+    return hash((type(self).__name__, self.dtype))
+
+
 class finfo:
     def __init__(self, type=None):
         name = _dtype_arg('finfo', torch.get_default_dtype() if type is None else type)
@@ -1850,11 +1861,8 @@ class finfo:
         self.resolution = resolution
         self.dtype = name
 
-    def __eq__(self, other):
-        return isinstance(other, finfo) and self.dtype == other.dtype
-
-    def __hash__(self):
-        return hash(('finfo', self.dtype))
+    __eq__ = _same_type_and_dtype
+    __hash__ = _hash_of_type_and_dtype
 
     def __repr__(self):
         return (f'finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, '
@@ -1871,11 +1879,8 @@ class iinfo:
         self.bits, self.min, self.max = _IINFO[name]
         self.dtype = name
 
-    def __eq__(self, other):
-        return isinstance(other, iinfo) and self.dtype == other.dtype
-
-    def __hash__(self):
-        return hash(('iinfo', self.dtype))
+    __eq__ = _same_type_and_dtype
+    __hash__ = _hash_of_type_and_dtype
 
     def __repr__(self):
         return f'iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})'

@@ -110,11 +110,31 @@ fn record(rt: &Runtime, ops: &[&str], written: &[&Tensor]) {
     }
 }
 
+/// An update's `n` arguments, the first two read as the parameter and its gradient.
+fn update_args<'a>(
+    args: &'a Args,
+    fname: &str,
+    n: usize,
+) -> PyResult<(&'a [Value], Tensor, Tensor)> {
+    let a = args.exact(fname, n)?;
+    let param = need_tensor(&a[0], fname, "param")?;
+    let grad = need_tensor(&a[1], fname, "grad")?;
+    Ok((a, param, grad))
+}
+
+/// The ops an update stands for (`(taken, op)` in order, those taken): what the unfused
+/// optimizer would have run, for the timeline.
+fn ops_taken(steps: &[(bool, &'static str)]) -> Vec<&'static str> {
+    steps
+        .iter()
+        .filter(|(taken, _)| *taken)
+        .map(|&(_, op)| op)
+        .collect()
+}
+
 fn adam(rt: &Runtime, args: &Args) -> PyResult<Value> {
     const F: &str = "_adam_update_";
-    let a = args.exact(F, 14)?;
-    let param = need_tensor(&a[0], F, "param")?;
-    let grad = need_tensor(&a[1], F, "grad")?;
+    let (a, param, grad) = update_args(args, F, 14)?;
     let exp_avg = need_tensor(&a[2], F, "exp_avg")?;
     let exp_avg_sq = need_tensor(&a[3], F, "exp_avg_sq")?;
     let max_sq = tensor_or_none(&a[4], F, "max_exp_avg_sq")?;
@@ -156,21 +176,19 @@ fn adam(rt: &Runtime, args: &Args) -> PyResult<Value> {
             mx.as_mut().and_then(|m| m.as_deref_mut()),
         );
     }
-    let mut ops = Vec::new();
-    if s.maximize {
-        ops.push("neg");
-    }
-    if s.decay_factor.is_some() {
-        ops.push("mul_");
-    }
-    if s.l2.is_some() {
-        ops.push("add");
-    }
-    ops.extend(["lerp_", "mul_", "addcmul_"]);
-    if max_sq.is_some() {
-        ops.push("maximum");
-    }
-    ops.extend(["sqrt", "div", "add_", "addcdiv_"]);
+    let ops = ops_taken(&[
+        (s.maximize, "neg"),
+        (s.decay_factor.is_some(), "mul_"),
+        (s.l2.is_some(), "add"),
+        (true, "lerp_"),
+        (true, "mul_"),
+        (true, "addcmul_"),
+        (max_sq.is_some(), "maximum"),
+        (true, "sqrt"),
+        (true, "div"),
+        (true, "add_"),
+        (true, "addcdiv_"),
+    ]);
     let mut written = vec![&param, &exp_avg, &exp_avg_sq];
     written.extend(max_sq.as_ref());
     record(rt, &ops, &written);
@@ -179,9 +197,7 @@ fn adam(rt: &Runtime, args: &Args) -> PyResult<Value> {
 
 fn sgd(rt: &Runtime, args: &Args) -> PyResult<Value> {
     const F: &str = "_sgd_update_";
-    let a = args.exact(F, 9)?;
-    let param = need_tensor(&a[0], F, "param")?;
-    let grad = need_tensor(&a[1], F, "grad")?;
+    let (a, param, grad) = update_args(args, F, 9)?;
     let buf = tensor_or_none(&a[2], F, "momentum_buffer")?;
     let momentum = number(&a[5], F, "momentum")?;
     let s = SgdScalars {
@@ -213,20 +229,15 @@ fn sgd(rt: &Runtime, args: &Args) -> PyResult<Value> {
         }
         sgd_update(&s, &mut p, &g, b.as_mut().and_then(|b| b.as_deref_mut()));
     }
-    let mut ops = Vec::new();
-    if s.maximize {
-        ops.push("neg");
-    }
-    if s.weight_decay.is_some() {
-        ops.push("add");
-    }
-    if s.momentum.is_some() {
-        ops.extend(["mul_", "add_"]);
-        if s.nesterov {
-            ops.push("add");
-        }
-    }
-    ops.push("add_");
+    let with_momentum = s.momentum.is_some();
+    let ops = ops_taken(&[
+        (s.maximize, "neg"),
+        (s.weight_decay.is_some(), "add"),
+        (with_momentum, "mul_"),
+        (with_momentum, "add_"),
+        (with_momentum && s.nesterov, "add"),
+        (true, "add_"),
+    ]);
     let mut written = vec![&param];
     written.extend(buf.as_ref());
     record(rt, &ops, &written);

@@ -20,7 +20,11 @@ use std::rc::Rc;
 
 type M = fn(&mut Interpreter, &PyTensor, &Rc<dyn NativeObject>, Args) -> PyResult<Value>;
 
-fn method(this: &Rc<dyn NativeObject>, name: &str, f: M) -> Value {
+fn method(
+    this: &Rc<dyn NativeObject>,
+    name: &str,
+    f: impl Fn(&mut Interpreter, &PyTensor, &Rc<dyn NativeObject>, Args) -> PyResult<Value> + 'static,
+) -> Value {
     let this = this.clone();
     Value::native_fn(name, move |it, mut args| {
         let p = this.as_any().downcast_ref::<PyTensor>().expect("a tensor");
@@ -139,6 +143,106 @@ fn view_args(it: &mut Interpreter, args: &Args) -> PyResult<Vec<i64>> {
     shape_from(it, &args.positional)
 }
 
+/// A view of the tensor (`t.permute(...)`, `t.expand(...)`): `view` makes it, and the runtime
+/// records it as the view op `op` (its host event; its error, named by `op`).
+fn view_method(
+    p: &PyTensor,
+    op: &str,
+    view: impl FnOnce(&Tensor) -> crate::engine::error::Result<Tensor>,
+) -> PyResult<Value> {
+    let t = p.tensor();
+    let v = p.rt.view_op(op, &t, view(&t)).map_err(py_err)?;
+    Ok(wrap(&p.rt, v))
+}
+
+/// The tensor a method takes first (`t.matmul(other)`, `t.copy_(src)`), named `param` in its
+/// TypeError.
+fn first_tensor(args: &Args, fname: &str, param: &str) -> PyResult<Tensor> {
+    let v = args.positional.first().unwrap_or(&Value::None);
+    super::need_tensor(v, fname, param)
+}
+
+/// A shape the size of `o`'s (`t.view_as(o)`, `t.expand_as(o)`).
+fn shape_of(o: &Tensor) -> Vec<i64> {
+    o.shape().iter().map(|&d| d as i64).collect()
+}
+
+/// An optional `dtype=` argument (None when absent).
+fn dtype_opt(v: &Option<Value>) -> PyResult<Option<DType>> {
+    match v {
+        Some(v) => dtype_arg(v),
+        None => Ok(None),
+    }
+}
+
+/// `(dim, dtype=None)`: `t.softmax(...)`, `t.cumsum(...)`.
+fn dim_dtype(it: &mut Interpreter, args: &Args, fname: &str) -> PyResult<(i64, Option<DType>)> {
+    let a = args.bind(fname, &["dim", "dtype"], 1)?;
+    let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
+    Ok((d, dtype_opt(&a[1])?))
+}
+
+/// Required int arguments: `t.transpose(dim0, dim1)`, `t.select(dim, index)`.
+fn int_args<const N: usize>(
+    it: &mut Interpreter,
+    args: &Args,
+    fname: &str,
+    params: [&str; N],
+) -> PyResult<[i64; N]> {
+    let a = args.bind(fname, &params, N)?;
+    let mut ints = [0; N];
+    for (int, arg) in ints.iter_mut().zip(&a) {
+        *int = crate::torch::int_arg(it, arg.as_ref().unwrap())?;
+    }
+    Ok(ints)
+}
+
+/// What an in-place method returns: the tensor itself, once `done` succeeded.
+fn itself<T>(
+    this: &Rc<dyn NativeObject>,
+    done: crate::engine::error::Result<T>,
+) -> PyResult<Value> {
+    done.map_err(py_err)?;
+    Ok(Value::Native(this.clone()))
+}
+
+/// `(dim, index)`: `t.index_select(...)`, `t.gather(...)`.
+fn dim_index(it: &mut Interpreter, args: &Args, fname: &str) -> PyResult<(i64, Tensor)> {
+    let a = args.bind(fname, &["dim", "index"], 2)?;
+    let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
+    Ok((
+        d,
+        super::need_tensor(a[1].as_ref().unwrap(), fname, "index")?,
+    ))
+}
+
+/// `(dim=-1, descending=False, stable=False)`: `t.sort(...)`, `t.argsort(...)`.
+fn sort_args(it: &mut Interpreter, args: &Args, fname: &str) -> PyResult<(i64, bool)> {
+    let a = args.bind(fname, &["dim", "descending", "stable"], 0)?;
+    let d = match &a[0] {
+        Some(v) if !v.is_none() => crate::torch::int_arg(it, v)?,
+        _ => -1,
+    };
+    Ok((d, truthy_opt(it, &a[1], false)?))
+}
+
+/// An in-place random fill's `generator=` and its float parameters, each with its default
+/// (`t.uniform_(from=0, to=1)`, `t.exponential_(lambd=1)`).
+fn fill_args<const N: usize>(
+    it: &mut Interpreter,
+    args: &mut Args,
+    fname: &str,
+    params: [(&str, f64); N],
+) -> PyResult<(Option<crate::engine::SharedGenerator>, [f64; N])> {
+    let g = super::functions::generator_kw(args)?;
+    let a = args.bind(fname, &params.map(|(name, _)| name), 0)?;
+    let mut values = [0.0; N];
+    for ((value, arg), (_, default)) in values.iter_mut().zip(&a).zip(params) {
+        *value = float_or(it, arg, default)?;
+    }
+    Ok((g, values))
+}
+
 fn reduce_args(
     it: &mut Interpreter,
     args: &Args,
@@ -147,11 +251,7 @@ fn reduce_args(
     let a = args.bind(fname, &["dim", "keepdim", "dtype"], 0)?;
     let dims = dims_arg(it, &a[0])?;
     let keep = truthy_opt(it, &a[1], false)?;
-    let dt = match &a[2] {
-        Some(v) => dtype_arg(v)?,
-        None => None,
-    };
-    Ok((dims, keep, dt))
+    Ok((dims, keep, dtype_opt(&a[2])?))
 }
 
 fn dim_keep(it: &mut Interpreter, args: &Args, fname: &str) -> PyResult<(Option<i64>, bool)> {
@@ -283,13 +383,7 @@ fn std_var(it: &mut Interpreter, p: &PyTensor, args: &Args, std: bool) -> PyResu
 }
 
 fn cumulative(it: &mut Interpreter, p: &PyTensor, args: &Args, prod: bool) -> PyResult<Value> {
-    let name = if prod { "cumprod" } else { "cumsum" };
-    let a = args.bind(name, &["dim", "dtype"], 1)?;
-    let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-    let dt = match &a[1] {
-        Some(v) => dtype_arg(v)?,
-        None => None,
-    };
+    let (d, dt) = dim_dtype(it, args, if prod { "cumprod" } else { "cumsum" })?;
     Ok(wrap(
         &p.rt,
         p.rt.cumulative(&p.tensor(), d, prod, dt).map_err(py_err)?,
@@ -568,12 +662,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             Ok(wrap(&p.rt, p.rt.reshape(&p.tensor(), &s).map_err(py_err)?))
         },
         "view_as" | "reshape_as" => |_, p, _, args| {
-            let o = super::need_tensor(
-                args.positional.first().unwrap_or(&Value::None),
-                "view_as",
-                "other",
-            )?;
-            let s: Vec<i64> = o.shape().iter().map(|&d| d as i64).collect();
+            let s = shape_of(&first_tensor(&args, "view_as", "other")?);
             Ok(wrap(&p.rt, p.rt.reshape(&p.tensor(), &s).map_err(py_err)?))
         },
         "flatten" => |it, p, _, args| {
@@ -600,50 +689,25 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             Ok(wrap(&p.rt, p.rt.reshape(&t, &shape).map_err(py_err)?))
         },
         "unsqueeze" => |it, p, _, args| {
-            let a = args.bind("unsqueeze", &["dim"], 1)?;
-            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-            let t = p.tensor();
-            Ok(wrap(
-                &p.rt,
-                p.rt.view_op("unsqueeze", &t, t.unsqueeze(d))
-                    .map_err(py_err)?,
-            ))
+            let [d] = int_args(it, &args, "unsqueeze", ["dim"])?;
+            view_method(p, "unsqueeze", |t| t.unsqueeze(d))
         },
         "squeeze" => |it, p, _, args| {
             let a = args.bind("squeeze", &["dim"], 0)?;
             if let Some(v @ (Value::Tuple(_) | Value::List(_))) = &a[0] {
                 let dims = dims_arg(it, &Some(v.clone()))?.unwrap_or_default();
-                let t = p.tensor();
-                return Ok(wrap(
-                    &p.rt,
-                    p.rt.view_op("squeeze", &t, t.squeeze_dims(&dims))
-                        .map_err(py_err)?,
-                ));
+                return view_method(p, "squeeze", |t| t.squeeze_dims(&dims));
             }
             let d = match &a[0] {
                 Some(v) if !v.is_none() => Some(crate::torch::int_arg(it, v)?),
                 _ => None,
             };
-            let t = p.tensor();
-            Ok(wrap(
-                &p.rt,
-                p.rt.view_op("squeeze", &t, t.squeeze(d)).map_err(py_err)?,
-            ))
+            view_method(p, "squeeze", |t| t.squeeze(d))
         },
-        "t" => |_, p, _, _| {
-            let t = p.tensor();
-            Ok(wrap(&p.rt, p.rt.view_op("t", &t, t.t()).map_err(py_err)?))
-        },
+        "t" => |_, p, _, _| view_method(p, "t", Tensor::t),
         "transpose" => |it, p, _, args| {
-            let a = args.bind("transpose", &["dim0", "dim1"], 2)?;
-            let d0 = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-            let d1 = crate::torch::int_arg(it, a[1].as_ref().unwrap())?;
-            let t = p.tensor();
-            Ok(wrap(
-                &p.rt,
-                p.rt.view_op("transpose", &t, t.transpose(d0, d1))
-                    .map_err(py_err)?,
-            ))
+            let [d0, d1] = int_args(it, &args, "transpose", ["dim0", "dim1"])?;
+            view_method(p, "transpose", |t| t.transpose(d0, d1))
         },
         "as_strided" => |it, p, _, args| {
             let a = args.bind("as_strided", &["size", "stride", "storage_offset"], 2)?;
@@ -653,42 +717,19 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 None | Some(Value::None) => None,
                 Some(v) => Some(crate::torch::int_arg(it, v)?),
             };
-            let t = p.tensor();
-            Ok(wrap(
-                &p.rt,
-                p.rt.view_op("as_strided", &t, t.as_strided(&size, &stride, offset))
-                    .map_err(py_err)?,
-            ))
+            view_method(p, "as_strided", |t| t.as_strided(&size, &stride, offset))
         },
         "permute" => |it, p, _, args| {
             let dims = shape_from(it, &args.positional)?;
-            let t = p.tensor();
-            Ok(wrap(
-                &p.rt,
-                p.rt.view_op("permute", &t, t.permute(&dims))
-                    .map_err(py_err)?,
-            ))
+            view_method(p, "permute", |t| t.permute(&dims))
         },
         "expand" => |it, p, _, args| {
             let s = shape_from(it, &args.positional)?;
-            let t = p.tensor();
-            Ok(wrap(
-                &p.rt,
-                p.rt.view_op("expand", &t, t.expand(&s)).map_err(py_err)?,
-            ))
+            view_method(p, "expand", |t| t.expand(&s))
         },
         "expand_as" => |_, p, _, args| {
-            let o = super::need_tensor(
-                args.positional.first().unwrap_or(&Value::None),
-                "expand_as",
-                "other",
-            )?;
-            let s: Vec<i64> = o.shape().iter().map(|&d| d as i64).collect();
-            let t = p.tensor();
-            Ok(wrap(
-                &p.rt,
-                p.rt.view_op("expand", &t, t.expand(&s)).map_err(py_err)?,
-            ))
+            let s = shape_of(&first_tensor(&args, "expand_as", "other")?);
+            view_method(p, "expand", |t| t.expand(&s))
         },
         "sum" => |it, p, _, args| {
             let (d, k, dt) = reduce_args(it, &args, "sum")?;
@@ -753,12 +794,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         },
         "cumprod" => |it, p, _, args| cumulative(it, p, &args, true),
         "sort" => |it, p, _, args| {
-            let a = args.bind("sort", &["dim", "descending", "stable"], 0)?;
-            let d = match &a[0] {
-                Some(v) if !v.is_none() => crate::torch::int_arg(it, v)?,
-                _ => -1,
-            };
-            let desc = truthy_opt(it, &a[1], false)?;
+            let (d, desc) = sort_args(it, &args, "sort")?;
             let (v, i) = p.rt.sort(&p.tensor(), d, desc, None).map_err(py_err)?;
             Ok(Value::native(StructSeq::torch_return_type(
                 "sort",
@@ -766,12 +802,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             )))
         },
         "argsort" => |it, p, _, args| {
-            let a = args.bind("argsort", &["dim", "descending", "stable"], 0)?;
-            let d = match &a[0] {
-                Some(v) if !v.is_none() => crate::torch::int_arg(it, v)?,
-                _ => -1,
-            };
-            let desc = truthy_opt(it, &a[1], false)?;
+            let (d, desc) = sort_args(it, &args, "argsort")?;
             let (_, i) = p.rt.sort(&p.tensor(), d, desc, None).map_err(py_err)?;
             Ok(wrap(&p.rt, i))
         },
@@ -921,24 +952,14 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             ))
         },
         "softmax" => |it, p, _, args| {
-            let a = args.bind("softmax", &["dim", "dtype"], 1)?;
-            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-            let dt = match &a[1] {
-                Some(v) => dtype_arg(v)?,
-                None => None,
-            };
+            let (d, dt) = dim_dtype(it, &args, "softmax")?;
             Ok(wrap(
                 &p.rt,
                 p.rt.softmax(&p.tensor(), d, dt).map_err(py_err)?,
             ))
         },
         "log_softmax" => |it, p, _, args| {
-            let a = args.bind("log_softmax", &["dim", "dtype"], 1)?;
-            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-            let dt = match &a[1] {
-                Some(v) => dtype_arg(v)?,
-                None => None,
-            };
+            let (d, dt) = dim_dtype(it, &args, "log_softmax")?;
             Ok(wrap(
                 &p.rt,
                 p.rt.log_softmax(&p.tensor(), d, dt).map_err(py_err)?,
@@ -949,7 +970,6 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
         "addcdiv" => |_, p, _, args| ternary_method(p, args, TernaryOp::Addcdiv, "addcdiv"),
         "add" => |_, p, _, args| alpha_method(p, args, BinaryOp::Add, "add"),
         "sub" => |_, p, _, args| alpha_method(p, args, BinaryOp::Sub, "sub"),
-        "mul" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Mul, "mul"),
         "div" => |_, p, _, args| {
             let a = args.bind("div", &["other", "rounding_mode"], 1)?;
             let o = other_operand(&a[0].clone().unwrap_or_default(), "div")?;
@@ -959,32 +979,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     .map_err(py_err)?;
             Ok(wrap(&p.rt, r))
         },
-        "atan2" | "arctan2" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Atan2, "atan2"),
-        "hypot" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Hypot, "hypot"),
-        "fmod" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Fmod, "fmod"),
-        "remainder" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Rem, "remainder"),
-        "floor_divide" => {
-            |it, p, _, args| bin_method(it, p, args, BinaryOp::FloorDiv, "floor_divide")
-        }
-        "pow" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Pow, "pow"),
-        "eq" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Eq, "eq"),
-        "ne" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Ne, "ne"),
-        "lt" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Lt, "lt"),
-        "le" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Le, "le"),
-        "gt" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Gt, "gt"),
-        "ge" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Ge, "ge"),
-        "maximum" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Maximum, "maximum"),
-        "minimum" => |it, p, _, args| bin_method(it, p, args, BinaryOp::Minimum, "minimum"),
-        "logical_and" => {
-            |it, p, _, args| bin_method(it, p, args, BinaryOp::LogicalAnd, "logical_and")
-        }
-        "logical_or" => |it, p, _, args| bin_method(it, p, args, BinaryOp::LogicalOr, "logical_or"),
         "matmul" | "mm" => |_, p, _, args| {
-            let o = super::need_tensor(
-                args.positional.first().unwrap_or(&Value::None),
-                "matmul",
-                "other",
-            )?;
+            let o = first_tensor(&args, "matmul", "other")?;
             Ok(wrap(&p.rt, p.rt.matmul(&p.tensor(), &o).map_err(py_err)?))
         },
         "masked_fill" => |_, p, _, args| {
@@ -1027,18 +1023,14 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             Ok(wrap(&p.rt, p.rt.masked_fill(&t, &m, s).map_err(py_err)?))
         },
         "index_select" => |it, p, _, args| {
-            let a = args.bind("index_select", &["dim", "index"], 2)?;
-            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-            let i = super::need_tensor(a[1].as_ref().unwrap(), "index_select", "index")?;
+            let (d, i) = dim_index(it, &args, "index_select")?;
             Ok(wrap(
                 &p.rt,
                 p.rt.index_select(&p.tensor(), d, &i).map_err(py_err)?,
             ))
         },
         "gather" => |it, p, _, args| {
-            let a = args.bind("gather", &["dim", "index"], 2)?;
-            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-            let i = super::need_tensor(a[1].as_ref().unwrap(), "gather", "index")?;
+            let (d, i) = dim_index(it, &args, "gather")?;
             Ok(wrap(
                 &p.rt,
                 p.rt.gather(&p.tensor(), d, &i).map_err(py_err)?,
@@ -1065,12 +1057,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             Ok(Value::tuple(cols))
         },
         "select" => |it, p, _, args| {
-            let a = args.bind("select", &["dim", "index"], 2)?;
-            let d = crate::torch::int_arg(it, a[0].as_ref().unwrap())?;
-            let i = crate::torch::int_arg(it, a[1].as_ref().unwrap())?;
-            let t = p.tensor();
-            let r = t.select(d, i);
-            Ok(wrap(&p.rt, p.rt.view_op("select", &t, r).map_err(py_err)?))
+            let [d, i] = int_args(it, &args, "select", ["dim", "index"])?;
+            view_method(p, "select", |t| t.select(d, i))
         },
         "fill_" => |_, p, this, args| {
             if let Some(v) = args.positional.first() {
@@ -1090,22 +1078,12 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             Ok(Value::Native(this.clone()))
         },
         "uniform_" => |it, p, this, mut args| {
-            let g = super::functions::generator_kw(&mut args)?;
-            let a = args.bind("uniform_", &["from", "to"], 0)?;
-            let lo = float_or(it, &a[0], 0.0)?;
-            let hi = float_or(it, &a[1], 1.0)?;
-            p.rt.uniform_(&p.tensor(), lo, hi, g.as_ref())
-                .map_err(py_err)?;
-            Ok(Value::Native(this.clone()))
+            let (g, [lo, hi]) = fill_args(it, &mut args, "uniform_", [("from", 0.0), ("to", 1.0)])?;
+            itself(this, p.rt.uniform_(&p.tensor(), lo, hi, g.as_ref()))
         },
         "normal_" => |it, p, this, mut args| {
-            let g = super::functions::generator_kw(&mut args)?;
-            let a = args.bind("normal_", &["mean", "std"], 0)?;
-            let m = float_or(it, &a[0], 0.0)?;
-            let s = float_or(it, &a[1], 1.0)?;
-            p.rt.normal_(&p.tensor(), m, s, g.as_ref())
-                .map_err(py_err)?;
-            Ok(Value::Native(this.clone()))
+            let (g, [m, s]) = fill_args(it, &mut args, "normal_", [("mean", 0.0), ("std", 1.0)])?;
+            itself(this, p.rt.normal_(&p.tensor(), m, s, g.as_ref()))
         },
         "random_" => |it, p, this, mut args| {
             let g = super::functions::generator_kw(&mut args)?;
@@ -1128,12 +1106,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             Ok(Value::Native(this.clone()))
         },
         "bernoulli_" => |it, p, this, mut args| {
-            let g = super::functions::generator_kw(&mut args)?;
-            let a = args.bind("bernoulli_", &["p"], 0)?;
-            let pr = float_or(it, &a[0], 0.5)?;
-            p.rt.bernoulli_scalar_(&p.tensor(), pr, g.as_ref())
-                .map_err(py_err)?;
-            Ok(Value::Native(this.clone()))
+            let (g, [pr]) = fill_args(it, &mut args, "bernoulli_", [("p", 0.5)])?;
+            itself(this, p.rt.bernoulli_scalar_(&p.tensor(), pr, g.as_ref()))
         },
         "bernoulli" => |_, p, _, mut args| {
             let g = super::functions::generator_kw(&mut args)?;
@@ -1142,12 +1116,8 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             Ok(super::wrap(&p.rt, t))
         },
         "exponential_" => |it, p, this, mut args| {
-            let g = super::functions::generator_kw(&mut args)?;
-            let a = args.bind("exponential_", &["lambd"], 0)?;
-            let l = float_or(it, &a[0], 1.0)?;
-            p.rt.exponential_(&p.tensor(), l, g.as_ref())
-                .map_err(py_err)?;
-            Ok(Value::Native(this.clone()))
+            let (g, [l]) = fill_args(it, &mut args, "exponential_", [("lambd", 1.0)])?;
+            itself(this, p.rt.exponential_(&p.tensor(), l, g.as_ref()))
         },
         "multinomial" => |it, p, _, mut args| {
             let g = super::functions::generator_kw(&mut args)?;
@@ -1163,11 +1133,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             Ok(super::wrap(&p.rt, t))
         },
         "copy_" => |_, p, this, args| {
-            let s = super::need_tensor(
-                args.positional.first().unwrap_or(&Value::None),
-                "copy_",
-                "src",
-            )?;
+            let s = first_tensor(&args, "copy_", "src")?;
             p.rt.copy_(&p.tensor(), &s, "copy_").map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
@@ -1309,9 +1275,39 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 p.tensor().shape().first().copied().unwrap_or(0) as i64
             ))
         },
-        _ => return inplace_method(this, name),
+        _ => return binary_method(this, name).or_else(|| inplace_method(this, name)),
     };
     Some(method(this, name, f))
+}
+
+/// The methods that are one binary op of the tensor and `other` (`t.fmod(2)`, `t.eq(x)`): each
+/// name, its op, and the name its errors give.
+const BINARY_METHODS: [(&str, BinaryOp, &str); 18] = [
+    ("mul", BinaryOp::Mul, "mul"),
+    ("atan2", BinaryOp::Atan2, "atan2"),
+    ("arctan2", BinaryOp::Atan2, "atan2"),
+    ("hypot", BinaryOp::Hypot, "hypot"),
+    ("fmod", BinaryOp::Fmod, "fmod"),
+    ("remainder", BinaryOp::Rem, "remainder"),
+    ("floor_divide", BinaryOp::FloorDiv, "floor_divide"),
+    ("pow", BinaryOp::Pow, "pow"),
+    ("eq", BinaryOp::Eq, "eq"),
+    ("ne", BinaryOp::Ne, "ne"),
+    ("lt", BinaryOp::Lt, "lt"),
+    ("le", BinaryOp::Le, "le"),
+    ("gt", BinaryOp::Gt, "gt"),
+    ("ge", BinaryOp::Ge, "ge"),
+    ("maximum", BinaryOp::Maximum, "maximum"),
+    ("minimum", BinaryOp::Minimum, "minimum"),
+    ("logical_and", BinaryOp::LogicalAnd, "logical_and"),
+    ("logical_or", BinaryOp::LogicalOr, "logical_or"),
+];
+
+fn binary_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
+    let &(_, op, fname) = BINARY_METHODS.iter().find(|(n, ..)| *n == name)?;
+    Some(method(this, name, move |it, p, _, args| {
+        bin_method(it, p, args, op, fname)
+    }))
 }
 
 /// The in-place method's name for an op (its errors name it).

@@ -795,9 +795,22 @@ fn compute_view_strides(old: &[usize], old_st: &[usize], new: &[usize]) -> Optio
     Some(new_st)
 }
 
-/// Broadcast two shapes (PyTorch's message on mismatch). Like ATen's infer_size, the dims are
-/// compared from the last one back, so the first mismatch reported is the rightmost.
+/// Broadcast two shapes (PyTorch's message on mismatch).
 pub(crate) fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+    broadcast_or_clash(a, b).map_err(|(i, da, db)| {
+        EngineError::runtime(format!(
+            "The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton dimension {i}"
+        ))
+    })
+}
+
+/// The broadcast of two shapes, or where they clash: `(dim, size in a, size in b)` (tensors
+/// and numpy arrays word a clash differently). Like ATen's infer_size, the dims are compared
+/// from the last one back, so the clash reported is the rightmost.
+pub(crate) fn broadcast_or_clash(
+    a: &[usize],
+    b: &[usize],
+) -> std::result::Result<Vec<usize>, (usize, usize, usize)> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in (0..n).rev() {
@@ -816,9 +829,7 @@ pub(crate) fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
         } else if da == 1 {
             db
         } else {
-            return Err(EngineError::runtime(format!(
-                "The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton dimension {i}"
-            )));
+            return Err((i, da, db));
         };
     }
     Ok(out)

@@ -85,43 +85,46 @@ impl Entry {
     }
 }
 
-/// Blocks separated by blank lines; `alias = name` opens a block whose overloads carry another
-/// name (torch.spmm is mm's parser). A block is found under its alias, else under the name
-/// of its first overload (the text before its parenthesis: every overload of a block has it).
-fn index(ns: Namespace) -> HashMap<&'static str, Entry> {
-    let mut out = HashMap::new();
-    let mut alias: Option<&'static str> = None;
-    let mut block: Vec<&'static str> = Vec::new();
-    let mut flush = |alias: &mut Option<&'static str>, block: &mut Vec<&'static str>| {
-        let first = block
-            .iter()
-            .find_map(|l| l.find('(').map(|open| &l[..open]));
-        if let Some(key) = alias.take().or(first) {
-            let lines = std::mem::take(block);
-            out.insert(
-                key,
-                Entry {
-                    lines,
-                    parser: OnceLock::new(),
-                },
-            );
-        }
-        block.clear();
-        *alias = None;
-    };
-    for line in ns.source().lines() {
+/// The table's blocks: separated by blank lines, `#` lines skipped; `alias = name` opens a
+/// block whose overloads carry another name (torch.spmm is mm's parser). Each block comes with
+/// its alias, if it has one, and its overload lines.
+fn blocks(source: &str) -> Vec<(Option<&str>, Vec<&str>)> {
+    let mut out = Vec::new();
+    let mut alias: Option<&str> = None;
+    let mut block: Vec<&str> = Vec::new();
+    for line in source.lines() {
         if line.starts_with('#') {
             continue;
         }
         if line.is_empty() {
-            flush(&mut alias, &mut block);
+            if alias.is_some() || !block.is_empty() {
+                out.push((alias.take(), std::mem::take(&mut block)));
+            }
         } else if let Some((a, _)) = line.split_once(" = ").filter(|_| !line.contains('(')) {
             alias = Some(a);
         } else {
             block.push(line);
         }
     }
-    flush(&mut alias, &mut block);
+    if alias.is_some() || !block.is_empty() {
+        out.push((alias, block));
+    }
+    out
+}
+
+/// A block is found under its alias, else under the name of its first overload (the text
+/// before its parenthesis: every overload of a block has it).
+fn index(ns: Namespace) -> HashMap<&'static str, Entry> {
+    let mut out = HashMap::new();
+    for (alias, lines) in blocks(ns.source()) {
+        let first = lines
+            .iter()
+            .find_map(|l| l.find('(').map(|open| &l[..open]));
+        if let Some(key) = alias.or(first) {
+            let parser = OnceLock::new();
+            out.insert(key, Entry { lines, parser });
+        }
+    }
     out
 }
 
@@ -156,28 +159,16 @@ mod tests {
     /// each block under its alias or its first parsed overload's name.
     fn whole(ns: Namespace) -> HashMap<String, Vec<Signature>> {
         let mut out = HashMap::new();
-        let mut alias: Option<String> = None;
-        let mut block: Vec<Signature> = Vec::new();
-        let mut flush = |alias: &mut Option<String>, block: &mut Vec<Signature>| {
+        for (alias, lines) in blocks(ns.source()) {
+            let block: Vec<Signature> = lines
+                .iter()
+                .filter_map(|l| Signature::parse(l).ok())
+                .collect();
             if let Some(first) = block.first() {
-                let key = alias.take().unwrap_or_else(|| first.name.clone());
-                out.insert(key, std::mem::take(block));
-            }
-            *alias = None;
-        };
-        for line in ns.source().lines() {
-            if line.starts_with('#') {
-                continue;
-            }
-            if line.is_empty() {
-                flush(&mut alias, &mut block);
-            } else if let Some((a, _)) = line.split_once(" = ").filter(|_| !line.contains('(')) {
-                alias = Some(a.to_string());
-            } else if let Ok(sig) = Signature::parse(line) {
-                block.push(sig);
+                let key = alias.map_or_else(|| first.name.clone(), str::to_string);
+                out.insert(key, block);
             }
         }
-        flush(&mut alias, &mut block);
         out
     }
 
