@@ -12,6 +12,7 @@ use crate::engine::hostbuf::{try_with_capacity, try_zeroed};
 use crate::engine::interrupt::{CHUNK, poll};
 use crate::engine::layout::Layout;
 use crate::engine::numerics::loss as loss_kernels;
+use crate::engine::numerics::softmax as softmax_kernels;
 use crate::engine::op::{Checked, NllLoss};
 use crate::engine::op::{Reduction, UnaryOp};
 use half::{bf16, f16};
@@ -139,29 +140,16 @@ pub(crate) fn softmax(
             }
         };
         let (outer, d, inner) = split_at_dim(&layout.shape, dim);
-        let mut out = got(try_zeroed::<f32>(x.len()), x.len())?;
-        if !x.is_empty() {
-            if log {
-                crate::engine::numerics::softmax::log_softmax_f32(x, &mut out, outer, d, inner);
-            } else {
-                crate::engine::numerics::softmax::softmax_f32(x, &mut out, outer, d, inner);
-            }
-        }
-        return Ok(HostStorage::F32(out));
+        // written by the kernel's threads, not zeroed first (see numerics::softmax)
+        let out = softmax_kernels::softmax_f32_new(x, outer, d, inner, log);
+        return Ok(HostStorage::F32(got(out, x.len())?));
     }
     if let (HostStorage::F64(v), Some(r)) = (h, layout.contiguous_range()) {
         // float64 through Vectorized<double>'s kernels (SLEEF's double exp and log).
         let x = &v[r];
         let (outer, d, inner) = split_at_dim(&layout.shape, dim);
-        let mut out = got(try_zeroed::<f64>(x.len()), x.len())?;
-        if !x.is_empty() {
-            if log {
-                crate::engine::numerics::softmax::log_softmax_f64(x, &mut out, outer, d, inner);
-            } else {
-                crate::engine::numerics::softmax::softmax_f64(x, &mut out, outer, d, inner);
-            }
-        }
-        return Ok(HostStorage::F64(out));
+        let out = softmax_kernels::softmax_f64_new(x, outer, d, inner, log);
+        return Ok(HostStorage::F64(got(out, x.len())?));
     }
     if h.dtype() == DType::Float64 {
         // A strided float64 input: ATen's `.contiguous()` first, then the same kernel.
@@ -443,19 +431,8 @@ pub(crate) fn softmax_backward(
 ) -> Result<HostStorage> {
     if let (HostStorage::F32(g), HostStorage::F32(y)) = (grad, out) {
         let (outer, d, inner) = split_at_dim(shape, dim);
-        let mut gi = got(try_zeroed::<f32>(g.len()), g.len())?;
-        if !g.is_empty() {
-            if log {
-                crate::engine::numerics::softmax::log_softmax_backward_f32(
-                    g, y, &mut gi, outer, d, inner,
-                );
-            } else {
-                crate::engine::numerics::softmax::softmax_backward_f32(
-                    g, y, &mut gi, outer, d, inner,
-                );
-            }
-        }
-        return Ok(HostStorage::F32(gi));
+        let gi = softmax_kernels::softmax_backward_f32_new(g, y, outer, d, inner, log);
+        return Ok(HostStorage::F32(got(gi, g.len())?));
     }
     float_dispatch!(
         grad.dtype(),

@@ -14,7 +14,9 @@ use super::lanes::{Lanes, Real};
 use super::sleef;
 use super::sleef_f64;
 use super::vecops::{dot_reduce_all, maximum, maximum_f64, reduce_all, reduce_all_folded};
+use crate::engine::hostbuf::try_with_capacity;
 use crate::engine::parallel::{GRAIN_SIZE, parallel_rows_mut};
+use std::mem::MaybeUninit;
 
 /// Lanes of the softmax kernels' `Vectorized<float>` (measured: see mod.rs).
 const N: usize = 16;
@@ -132,12 +134,15 @@ impl SoftmaxFloat for f64 {
 /// elements each) of `out`, split over the intra-op threads when there are more than
 /// [`GRAIN_SIZE`] elements (ATen's softmax kernels `parallel_for` over the outer positions).
 /// `first` is the run's first element; every slice is computed by one thread in the one-thread
-/// order, so the bits do not depend on the thread count.
+/// order, so the bits do not depend on the thread count. The kernels write every element of
+/// their run and only initialised values, so `out` may be fresh, uninitialised memory: an
+/// output zeroed first cost a single-threaded memset of the whole tensor per call (15 % of a
+/// 4096x1024 softmax at one thread, and the part a second thread could not share).
 fn by_outer_slices<T: Send>(
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
     outer: usize,
     slice: usize,
-    kernel: impl Fn(usize, &mut [T], usize) + Sync,
+    kernel: impl Fn(usize, &mut [MaybeUninit<T>], usize) + Sync,
 ) {
     if slice == 0 {
         return;
@@ -148,8 +153,40 @@ fn by_outer_slices<T: Send>(
     });
 }
 
+/// `out` seen as possibly uninitialised slots, for the kernels that write into fresh outputs.
+fn as_uninit<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
+    // SAFETY: MaybeUninit<T> has T's size, alignment and layout, so the slice has the same
+    // extent. Through it the kernels only ever write initialised values (`MaybeUninit::write`
+    // of a computed float), never uninitialised ones, so `out` stays valid as `[T]`.
+    unsafe { &mut *(out as *mut [T] as *mut [MaybeUninit<T>]) }
+}
+
+/// A new `len`-element vector that `fill` writes, without zeroing it first; None when the
+/// system refuses the memory.
+///
+/// # Safety
+/// `fill` must write every one of the `len` slots it is given.
+unsafe fn written<T>(len: usize, fill: impl FnOnce(&mut [MaybeUninit<T>])) -> Option<Vec<T>> {
+    let mut v = try_with_capacity::<T>(len)?;
+    fill(&mut v.spare_capacity_mut()[..len]);
+    // SAFETY: the capacity is at least `len` (try_with_capacity), and the caller's `fill` wrote
+    // every one of the first `len` slots.
+    unsafe { v.set_len(len) };
+    Some(v)
+}
+
 /// `torch.softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
 pub fn softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    softmax_f32_into(x, as_uninit(out), outer, dim, inner)
+}
+
+fn softmax_f32_into(
+    x: &[f32],
+    out: &mut [MaybeUninit<f32>],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
     by_outer_slices(out, outer, dim * inner, |at, o, n| {
         softmax_f32_slices(&x[at..at + o.len()], o, n, dim, inner)
     });
@@ -157,6 +194,16 @@ pub fn softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: 
 
 /// `torch.softmax(x, dim)` of a contiguous float64 buffer seen as `outer x dim x inner`.
 pub fn softmax_f64(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+    softmax_f64_into(x, as_uninit(out), outer, dim, inner)
+}
+
+fn softmax_f64_into(
+    x: &[f64],
+    out: &mut [MaybeUninit<f64>],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
     by_outer_slices(out, outer, dim * inner, |at, o, n| {
         softmax_f64_slices(&x[at..at + o.len()], o, n, dim, inner)
     });
@@ -164,6 +211,16 @@ pub fn softmax_f64(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: 
 
 /// `torch.log_softmax(x, dim)` of a contiguous float32 buffer seen as `outer x dim x inner`.
 pub fn log_softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    log_softmax_f32_into(x, as_uninit(out), outer, dim, inner)
+}
+
+fn log_softmax_f32_into(
+    x: &[f32],
+    out: &mut [MaybeUninit<f32>],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
     by_outer_slices(out, outer, dim * inner, |at, o, n| {
         log_softmax_f32_slices(&x[at..at + o.len()], o, n, dim, inner)
     });
@@ -171,6 +228,16 @@ pub fn log_softmax_f32(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inn
 
 /// `torch.log_softmax(x, dim)` of a contiguous float64 buffer seen as `outer x dim x inner`.
 pub fn log_softmax_f64(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+    log_softmax_f64_into(x, as_uninit(out), outer, dim, inner)
+}
+
+fn log_softmax_f64_into(
+    x: &[f64],
+    out: &mut [MaybeUninit<f64>],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
     by_outer_slices(out, outer, dim * inner, |at, o, n| {
         log_softmax_f64_slices(&x[at..at + o.len()], o, n, dim, inner)
     });
@@ -181,6 +248,17 @@ pub fn softmax_backward_f32(
     grad: &[f32],
     out: &[f32],
     gi: &mut [f32],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
+    softmax_backward_f32_into(grad, out, as_uninit(gi), outer, dim, inner)
+}
+
+fn softmax_backward_f32_into(
+    grad: &[f32],
+    out: &[f32],
+    gi: &mut [MaybeUninit<f32>],
     outer: usize,
     dim: usize,
     inner: usize,
@@ -200,10 +278,128 @@ pub fn log_softmax_backward_f32(
     dim: usize,
     inner: usize,
 ) {
+    log_softmax_backward_f32_into(grad, out, as_uninit(gi), outer, dim, inner)
+}
+
+fn log_softmax_backward_f32_into(
+    grad: &[f32],
+    out: &[f32],
+    gi: &mut [MaybeUninit<f32>],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+) {
     by_outer_slices(gi, outer, dim * inner, |at, g, n| {
         let r = at..at + g.len();
         log_softmax_backward_f32_slices(&grad[r.clone()], &out[r], g, n, dim, inner)
     });
+}
+
+/// [`softmax_f32`] (or [`log_softmax_f32`] when `log`) into a new vector, not zeroed first;
+/// None when the system refuses the memory.
+pub(crate) fn softmax_f32_new(
+    x: &[f32],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+    log: bool,
+) -> Option<Vec<f32>> {
+    // SAFETY: the kernels write every element of whole outer slices, and outer * dim * inner
+    // slices' elements is the whole buffer (x is the contiguous input of that shape).
+    unsafe {
+        written(x.len(), |out| {
+            if outer * dim * inner != out.len() {
+                return fill_zeros(out);
+            }
+            if log {
+                log_softmax_f32_into(x, out, outer, dim, inner)
+            } else {
+                softmax_f32_into(x, out, outer, dim, inner)
+            }
+        })
+    }
+}
+
+/// [`softmax_f64`] (or [`log_softmax_f64`] when `log`) into a new vector, not zeroed first.
+pub(crate) fn softmax_f64_new(
+    x: &[f64],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+    log: bool,
+) -> Option<Vec<f64>> {
+    // SAFETY: as softmax_f32_new's.
+    unsafe {
+        written(x.len(), |out| {
+            if outer * dim * inner != out.len() {
+                return fill_zeros(out);
+            }
+            if log {
+                log_softmax_f64_into(x, out, outer, dim, inner)
+            } else {
+                softmax_f64_into(x, out, outer, dim, inner)
+            }
+        })
+    }
+}
+
+/// [`softmax_backward_f32`] (or [`log_softmax_backward_f32`] when `log`) into a new vector,
+/// not zeroed first.
+pub(crate) fn softmax_backward_f32_new(
+    grad: &[f32],
+    out: &[f32],
+    outer: usize,
+    dim: usize,
+    inner: usize,
+    log: bool,
+) -> Option<Vec<f32>> {
+    // SAFETY: as softmax_f32_new's: the backward kernels write every element of whole slices.
+    unsafe {
+        written(grad.len(), |gi| {
+            if outer * dim * inner != gi.len() || out.len() != gi.len() {
+                return fill_zeros(gi);
+            }
+            if log {
+                log_softmax_backward_f32_into(grad, out, gi, outer, dim, inner)
+            } else {
+                softmax_backward_f32_into(grad, out, gi, outer, dim, inner)
+            }
+        })
+    }
+}
+
+/// Zeros in every slot (a shape that does not describe the buffer, which the callers never
+/// pass: the output is then defined rather than left unwritten).
+fn fill_zeros<T: Real>(out: &mut [MaybeUninit<T>]) {
+    for o in out.iter_mut() {
+        o.write(T::ZERO);
+    }
+}
+
+/// `out` after every element was written, as initialised values: zeros first, for the
+/// kernels that read their output back before they have written all of it.
+#[inline(always)]
+fn zeroed<T: Real>(out: &mut [MaybeUninit<T>]) -> &mut [T] {
+    fill_zeros(out);
+    // SAFETY: fill_zeros wrote every element just above.
+    unsafe { &mut *(out as *mut [MaybeUninit<T>] as *mut [T]) }
+}
+
+/// Writes `f(x[i])` into `out[i]` for every i of the shorter slice, and returns those slots
+/// as initialised values.
+#[inline(always)]
+fn write_map<'a, T: Copy>(
+    out: &'a mut [MaybeUninit<T>],
+    x: &[T],
+    f: impl Fn(T) -> T,
+) -> &'a mut [T] {
+    let n = out.len().min(x.len());
+    let out = &mut out[..n];
+    for (o, &v) in out.iter_mut().zip(x) {
+        o.write(f(v));
+    }
+    // SAFETY: the loop above wrote each of the n slots (both slices are at least n long).
+    unsafe { &mut *(out as *mut [MaybeUninit<T>] as *mut [T]) }
 }
 
 /// `exp` inside the float softmax kernels.
@@ -214,11 +410,9 @@ fn vexp(x: f32) -> f32 {
 
 /// `_vec_softmax_lastdim` for one row.
 #[inline(always)]
-fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
+fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [MaybeUninit<T>]) {
     let max = T::row_max::<L>(x);
-    for (o, &v) in out.iter_mut().zip(x) {
-        *o = (v - max).vexp();
-    }
+    let out = write_map(out, x, |v| (v - max).vexp());
     let sum = T::reduce::<L>(out, |a, b| a + b);
     let r = T::ONE / sum;
     for o in out.iter_mut() {
@@ -228,14 +422,12 @@ fn softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
 
 /// `_vec_log_softmax_lastdim` for one row (serial_vec_log_softmax_lastdim_range).
 #[inline(always)]
-fn log_softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
+fn log_softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [MaybeUninit<T>]) {
     let max = T::row_max::<L>(x);
     // map_reduce_all(exp(v - max), +), with the exps first written into `out` by a plain loop:
     // the same lanes summed in the same order, but LLVM vectorises this loop, not 16 inlined
     // copies of exp inside one Lanes::map.
-    for (o, &v) in out.iter_mut().zip(x) {
-        *o = (v - max).vexp();
-    }
+    let out = write_map(out, x, |v| (v - max).vexp());
     let sum = T::reduce::<L>(out, |a, b| a + b);
     let lse = sum.vlog();
     for (o, &v) in out.iter_mut().zip(x) {
@@ -245,14 +437,14 @@ fn log_softmax_row<T: SoftmaxFloat, const L: usize>(x: &[T], out: &mut [T]) {
 
 avx2_fma! {
     /// [`softmax_f32`] of `outer` whole slices, on this thread.
-    fn softmax_f32_slices(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    fn softmax_f32_slices(x: &[f32], out: &mut [MaybeUninit<f32>], outer: usize, dim: usize, inner: usize) {
         softmax_impl::<f32, N>(x, out, outer, dim, inner)
     }
 }
 
 avx2_fma! {
     /// [`softmax_f64`] of `outer` whole slices, on this thread.
-    fn softmax_f64_slices(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+    fn softmax_f64_slices(x: &[f64], out: &mut [MaybeUninit<f64>], outer: usize, dim: usize, inner: usize) {
         softmax_impl::<f64, N64>(x, out, outer, dim, inner)
     }
 }
@@ -260,7 +452,7 @@ avx2_fma! {
 #[inline(always)]
 fn softmax_impl<T: SoftmaxFloat, const L: usize>(
     x: &[T],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
     outer: usize,
     dim: usize,
     inner: usize,
@@ -274,20 +466,20 @@ fn softmax_impl<T: SoftmaxFloat, const L: usize>(
             softmax_row::<T, L>(xr, or);
         }
     } else {
-        softmax_inner::<T, L>(x, out, outer, dim, inner);
+        softmax_inner::<T, L>(x, zeroed(out), outer, dim, inner);
     }
 }
 
 avx2_fma! {
     /// [`log_softmax_f32`] of `outer` whole slices, on this thread.
-    fn log_softmax_f32_slices(x: &[f32], out: &mut [f32], outer: usize, dim: usize, inner: usize) {
+    fn log_softmax_f32_slices(x: &[f32], out: &mut [MaybeUninit<f32>], outer: usize, dim: usize, inner: usize) {
         log_softmax_impl::<f32, N>(x, out, outer, dim, inner)
     }
 }
 
 avx2_fma! {
     /// [`log_softmax_f64`] of `outer` whole slices, on this thread.
-    fn log_softmax_f64_slices(x: &[f64], out: &mut [f64], outer: usize, dim: usize, inner: usize) {
+    fn log_softmax_f64_slices(x: &[f64], out: &mut [MaybeUninit<f64>], outer: usize, dim: usize, inner: usize) {
         log_softmax_impl::<f64, N64>(x, out, outer, dim, inner)
     }
 }
@@ -295,7 +487,7 @@ avx2_fma! {
 #[inline(always)]
 fn log_softmax_impl<T: SoftmaxFloat, const L: usize>(
     x: &[T],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
     outer: usize,
     dim: usize,
     inner: usize,
@@ -309,7 +501,7 @@ fn log_softmax_impl<T: SoftmaxFloat, const L: usize>(
             log_softmax_row::<T, L>(xr, or);
         }
     } else {
-        log_softmax_inner::<T, L>(x, out, outer, dim, inner);
+        log_softmax_inner::<T, L>(x, zeroed(out), outer, dim, inner);
     }
 }
 
@@ -428,7 +620,7 @@ avx2_fma! {
     fn softmax_backward_f32_slices(
     grad: &[f32],
     out: &[f32],
-    gi: &mut [f32],
+    gi: &mut [MaybeUninit<f32>],
     outer: usize,
     dim: usize,
     inner: usize,
@@ -439,7 +631,7 @@ avx2_fma! {
             let (g, o) = (&grad[s..s + dim], &out[s..s + dim]);
             let sum = dot_reduce_all::<N>(g, o);
             for k in 0..dim {
-                gi[s + k] = (g[k] - sum) * o[k];
+                gi[s + k].write((g[k] - sum) * o[k]);
             }
         }
     } else {
@@ -453,7 +645,7 @@ avx2_fma! {
     fn log_softmax_backward_f32_slices(
     grad: &[f32],
     out: &[f32],
-    gi: &mut [f32],
+    gi: &mut [MaybeUninit<f32>],
     outer: usize,
     dim: usize,
     inner: usize,
@@ -464,7 +656,7 @@ avx2_fma! {
             let (g, o) = (&grad[s..s + dim], &out[s..s + dim]);
             let sum = reduce_all::<f32, N>(g, |a, b| a + b);
             for k in 0..dim {
-                gi[s + k] = (-vexp(o[k])).mul_add(sum, g[k]);
+                gi[s + k].write((-vexp(o[k])).mul_add(sum, g[k]));
             }
         }
     } else {
@@ -485,7 +677,7 @@ fn backward_chunk(dim: usize, inner: usize) -> (usize, usize) {
 fn softmax_backward_inner(
     grad: &[f32],
     out: &[f32],
-    gi: &mut [f32],
+    gi: &mut [MaybeUninit<f32>],
     outer: usize,
     dim: usize,
     inner: usize,
@@ -507,7 +699,7 @@ fn softmax_backward_inner(
         for d in 0..dim {
             let r = row(d);
             for k in 0..size {
-                gi[r + k] = out[r + k] * (grad[r + k] - sum[k]);
+                gi[r + k].write(out[r + k] * (grad[r + k] - sum[k]));
             }
         }
     }
@@ -518,7 +710,7 @@ fn softmax_backward_inner(
 fn log_softmax_backward_inner(
     grad: &[f32],
     out: &[f32],
-    gi: &mut [f32],
+    gi: &mut [MaybeUninit<f32>],
     outer: usize,
     dim: usize,
     inner: usize,
@@ -541,10 +733,10 @@ fn log_softmax_backward_inner(
         for d in 0..dim {
             let r = row(d);
             for k in 0..vsize {
-                gi[r + k] = (-vexp(out[r + k])).mul_add(sum[k], grad[r + k]);
+                gi[r + k].write((-vexp(out[r + k])).mul_add(sum[k], grad[r + k]));
             }
             for k in vsize..size {
-                gi[r + k] = (-out[r + k].exp()).mul_add(sum[k], grad[r + k]);
+                gi[r + k].write((-out[r + k].exp()).mul_add(sum[k], grad[r + k]));
             }
         }
     }

@@ -131,6 +131,21 @@ fn softmax_and_its_backward_do_not_depend_on_the_thread_count() {
             softmax::log_softmax_backward_f32(&g, &log, &mut lgi, outer, dim, inner);
             softmax::softmax_f64(&x64, &mut out64, outer, dim, inner);
             softmax::log_softmax_f64(&x64, &mut log64, outer, dim, inner);
+            // the same kernels into fresh outputs that are not zeroed first
+            let fresh = |v: Option<Vec<f32>>| bits(&v.expect("memory"));
+            let fresh64 = |v: Option<Vec<f64>>| bits64(&v.expect("memory"));
+            let new_out = softmax::softmax_f32_new(&x, outer, dim, inner, false);
+            assert_eq!(fresh(new_out), bits(&out), "{what} softmax");
+            let new_log = softmax::softmax_f32_new(&x, outer, dim, inner, true);
+            assert_eq!(fresh(new_log), bits(&log), "{what} log_softmax");
+            let new_gi = softmax::softmax_backward_f32_new(&g, &out, outer, dim, inner, false);
+            assert_eq!(fresh(new_gi), bits(&gi), "{what} softmax backward");
+            let new_lgi = softmax::softmax_backward_f32_new(&g, &log, outer, dim, inner, true);
+            assert_eq!(fresh(new_lgi), bits(&lgi), "{what} log_softmax backward");
+            let new_out64 = softmax::softmax_f64_new(&x64, outer, dim, inner, false);
+            assert_eq!(fresh64(new_out64), bits64(&out64), "{what} softmax f64");
+            let new_log64 = softmax::softmax_f64_new(&x64, outer, dim, inner, true);
+            assert_eq!(fresh64(new_log64), bits64(&log64), "{what} log_softmax f64");
             (
                 [bits(&out), bits(&log), bits(&gi), bits(&lgi)],
                 [bits64(&out64), bits64(&log64)],
