@@ -247,6 +247,9 @@ fn deferred_definitions_behave_and_fail_as_the_whole_prelude_does() {
          print(sorted(k for k in globals() if not k.startswith('_')))\n",
         "import torch\nprint(dir(torch.optim), dir(torch.utils.data), dir(torch.nn.utils), dir(torch.autograd))\n",
         "import torch.optim as o\no.Adam = 5\nprint(o.Adam, 'Adam' in dir(o), o.Adamw)\n",
+        // a monkeypatch after the first use: the still deferred AdamW keeps PyTorch's base
+        "import torch.optim as o\nA = o.Adam\no.Adam = 5\nprint(o.AdamW.__mro__[1] is A, o.Adam)\n\
+         del o.SGD\nprint(hasattr(o, 'SGD'), o.RMSprop.__name__)\n",
         // torch._extra's `torch.NAME = NAME` and `_t_NAME = NAME` aliases, bound at first use
         "import torch\nimport torch._extra as e\n\
          print(torch.flip is e.flip, e._t_amax is e.amax, torch.fliplr.__name__, torch.ones(2, 3).fliplr())\n\

@@ -485,19 +485,34 @@ impl Interpreter {
         Ok(())
     }
 
-    /// Before code outside any import rebinds or deletes an attribute of `module`: run its
-    /// pending definitions, so each sees the namespace its import left (a script's
+    /// Before the learner's code rebinds or deletes an attribute of `module`: run its pending
+    /// definitions, so each sees the namespace its import left (a script's
     /// `torch.optim.Adam = 5` must not become the base of a later `AdamW(Adam)`), as every one
-    /// of them would have at import. A prelude importing another one does not settle it
-    /// (torch._extra's `torch.cat = ...` would compile all of torch's aliases).
+    /// of them would have at import. Prelude code does not settle it, at import or at call
+    /// (torch._extra's `torch.cat = ...` would compile all of torch's aliases): the preludes
+    /// rebind nothing a deferred definition reads.
     pub(crate) fn settle_deferred_before_rebind(
         &mut self,
         module: &Rc<RefCell<Dict>>,
     ) -> PyResult<()> {
-        if self.initializing.is_empty() && self.deferred.contains_key(&key_of(module)) {
+        if self.initializing.is_empty()
+            && self.deferred.contains_key(&key_of(module))
+            && !self.in_prelude_code()
+        {
             self.run_all_deferred(module)?;
         }
         Ok(())
+    }
+
+    /// Whether the running frame is a prelude's (its file is `<module name>`, a registered
+    /// module: `<stdin>` and `<string>` are the learner's).
+    fn in_prelude_code(&self) -> bool {
+        self.frames.last().is_some_and(|f| {
+            f.file
+                .strip_prefix('<')
+                .and_then(|n| n.strip_suffix('>'))
+                .is_some_and(|n| self.module_inits.contains_key(n))
+        })
     }
 
     /// Run the deferred definitions of every module (before the check environment copies the
