@@ -1258,7 +1258,7 @@ fn random_numbers_follow_pytorchs_cuda_layout_counters_and_offsets() {
 
 // ----- the kernels that replaced host fallbacks (autograd backward, var/std, scans, ...) -----
 
-use cudatutor::engine::backend::{Arg as HArg, BackendStorage, NllLoss, ReduceOp};
+use cudatutor::engine::backend::{Arg as HArg, BackendStorage, NllLoss, Operands, ReduceOp};
 use cudatutor::engine::cuda::ops::{BackwardKernel, FloatTest};
 use cudatutor::engine::dtype::{DType, Scalar as HScalar};
 use cudatutor::engine::host::HostStorage;
@@ -1343,8 +1343,8 @@ fn activation_backward_and_add_alpha_match_the_host() {
                 },
             )
             .unwrap();
-            let want =
-                HostStorage::activation_backward(op, (&hg, &l), (&hy, &l), &shape, dt).unwrap();
+            let grad_y = Operands::new([(&hg, &l), (&hy, &l)], &shape, dt);
+            let want = HostStorage::activation_backward(op, grad_y).unwrap();
             // float32 and sigmoid/relu: the host's arithmetic exactly; the host's float64
             // tanh backward does not fuse 1 - y * y (PyTorch's CUDA kernel does)
             let tol = if e == Elem::F64 && kop == BackwardKernel::Tanh {
@@ -1392,14 +1392,8 @@ fn activation_backward_and_add_alpha_match_the_host() {
         } else {
             HScalar::Int(alpha as i64)
         };
-        let want = HostStorage::add_scaled(
-            HArg::Tensor(&ha, &l),
-            HArg::Tensor(&hb, &lb),
-            hs,
-            &shape,
-            dt,
-        )
-        .unwrap();
+        let ab = [HArg::Tensor(&ha, &l), HArg::Tensor(&hb, &lb)];
+        let want = HostStorage::add_scaled(Operands::new(ab, &shape, dt), hs).unwrap();
         check(
             &format!("add_alpha {e:?}"),
             &download(&d, &out),
@@ -1629,9 +1623,9 @@ fn softmax_backward_is_pytorchs_warp_kernel_and_close_to_the_host() {
                 kk.softmax_backward(log, e, outer, dim, inner, pg.ptr, py.ptr, out.ptr)
                     .unwrap();
                 let got = download(&d, &out);
-                let want =
-                    HostStorage::softmax_backward(&host(&g, e), &host(&y, e), &shape, 1, log)
-                        .unwrap();
+                let (hg, hy) = (host(&g, e), host(&y, e));
+                let grad_y = Operands::new([&hg, &hy], &shape, hg.dtype());
+                let want = HostStorage::softmax_backward(grad_y, 1, log).unwrap();
                 // another formula and order than the CPU's: compare to the terms' scale
                 let scale = g.iter().map(|v| v.abs()).fold(0.0, f64::max);
                 let tol = if e == Elem::F32 { 1e-5 } else { 1e-12 };
