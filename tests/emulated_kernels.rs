@@ -1292,6 +1292,24 @@ fn host_values(h: &HostStorage) -> Vec<f64> {
     h.gather_f64(&Layout::contiguous(&[h.len()]))
 }
 
+/// The device interface hands gather its index with a layout: the host reads a transposed or
+/// offset index through it, as it reads the same index made contiguous.
+#[test]
+fn host_gather_reads_a_strided_index_through_its_layout() {
+    let src = HostStorage::F32((0..6).map(|v| v as f32).collect());
+    let src_layout = Layout::contiguous(&[2, 3]);
+    // the index [[0, 1, 2], [2, 0, 1]], stored transposed after one unused entry
+    let stored = HostStorage::I64(vec![9, 0, 2, 1, 0, 2, 1]);
+    let strided = Layout::new(vec![2, 3], vec![1, 2], 1);
+    let dense = HostStorage::I64(vec![0, 1, 2, 2, 0, 1]);
+    let want = [0.0, 1.0, 2.0, 5.0, 3.0, 4.0];
+    for (index, layout) in [(&stored, strided), (&dense, Layout::contiguous(&[2, 3]))] {
+        let got = HostStorage::gather((&src, &src_layout), 1, (index, &layout)).unwrap();
+        assert!(got.bad.is_empty());
+        assert_eq!(host_values(&got.value), want, "index layout {layout:?}");
+    }
+}
+
 #[test]
 fn activation_backward_and_add_alpha_match_the_host() {
     let d = device();
