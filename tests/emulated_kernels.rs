@@ -1251,7 +1251,7 @@ fn random_numbers_follow_pytorchs_cuda_layout_counters_and_offsets() {
 
 // ----- the kernels that replaced host fallbacks (autograd backward, var/std, scans, ...) -----
 
-use cudatutor::engine::backend::{Arg as HArg, BackendStorage, NllLoss, ReduceOp};
+use cudatutor::engine::backend::{Arg as HArg, BackendStorage, NllLoss, Operands, ReduceOp};
 use cudatutor::engine::cuda::ops::{BackwardKernel, FloatTest};
 use cudatutor::engine::dtype::{DType, Scalar as HScalar};
 use cudatutor::engine::host::HostStorage;
@@ -1283,6 +1283,24 @@ fn host(v: &[f64], e: Elem) -> HostStorage {
 
 fn host_values(h: &HostStorage) -> Vec<f64> {
     h.gather_f64(&Layout::contiguous(&[h.len()]))
+}
+
+/// The device interface hands gather its index with a layout: the host reads a transposed or
+/// offset index through it, as it reads the same index made contiguous.
+#[test]
+fn host_gather_reads_a_strided_index_through_its_layout() {
+    let src = HostStorage::F32((0..6).map(|v| v as f32).collect());
+    let src_layout = Layout::contiguous(&[2, 3]);
+    // the index [[0, 1, 2], [2, 0, 1]], stored transposed after one unused entry
+    let stored = HostStorage::I64(vec![9, 0, 2, 1, 0, 2, 1]);
+    let strided = Layout::new(vec![2, 3], vec![1, 2], 1);
+    let dense = HostStorage::I64(vec![0, 1, 2, 2, 0, 1]);
+    let want = [0.0, 1.0, 2.0, 5.0, 3.0, 4.0];
+    for (index, layout) in [(&stored, strided), (&dense, Layout::contiguous(&[2, 3]))] {
+        let got = HostStorage::gather((&src, &src_layout), 1, (index, &layout)).unwrap();
+        assert!(got.bad.is_empty());
+        assert_eq!(host_values(&got.value), want, "index layout {layout:?}");
+    }
 }
 
 #[test]
@@ -1336,8 +1354,8 @@ fn activation_backward_and_add_alpha_match_the_host() {
                 },
             )
             .unwrap();
-            let want =
-                HostStorage::activation_backward(op, (&hg, &l), (&hy, &l), &shape, dt).unwrap();
+            let grad_y = Operands::new([(&hg, &l), (&hy, &l)], &shape, dt);
+            let want = HostStorage::activation_backward(op, grad_y).unwrap();
             // float32 and sigmoid/relu: the host's arithmetic exactly; the host's float64
             // tanh backward does not fuse 1 - y * y (PyTorch's CUDA kernel does)
             let tol = if e == Elem::F64 && kop == BackwardKernel::Tanh {
@@ -1385,14 +1403,8 @@ fn activation_backward_and_add_alpha_match_the_host() {
         } else {
             HScalar::Int(alpha as i64)
         };
-        let want = HostStorage::add_scaled(
-            HArg::Tensor(&ha, &l),
-            HArg::Tensor(&hb, &lb),
-            hs,
-            &shape,
-            dt,
-        )
-        .unwrap();
+        let ab = [HArg::Tensor(&ha, &l), HArg::Tensor(&hb, &lb)];
+        let want = HostStorage::add_scaled(Operands::new(ab, &shape, dt), hs).unwrap();
         check(
             &format!("add_alpha {e:?}"),
             &download(&d, &out),
@@ -1622,9 +1634,9 @@ fn softmax_backward_is_pytorchs_warp_kernel_and_close_to_the_host() {
                 kk.softmax_backward(log, e, outer, dim, inner, pg.ptr, py.ptr, out.ptr)
                     .unwrap();
                 let got = download(&d, &out);
-                let want =
-                    HostStorage::softmax_backward(&host(&g, e), &host(&y, e), &shape, 1, log)
-                        .unwrap();
+                let (hg, hy) = (host(&g, e), host(&y, e));
+                let grad_y = Operands::new([&hg, &hy], &shape, hg.dtype());
+                let want = HostStorage::softmax_backward(grad_y, 1, log).unwrap();
                 // another formula and order than the CPU's: compare to the terms' scale
                 let scale = g.iter().map(|v| v.abs()).fold(0.0, f64::max);
                 let tol = if e == Elem::F32 { 1e-5 } else { 1e-12 };

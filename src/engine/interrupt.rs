@@ -57,8 +57,8 @@ impl Interrupt {
     }
 }
 
-/// `10`, `2.5` (as the interpreter prints its limit).
-fn fmt_secs(d: Duration) -> String {
+/// `10`, `2.5` (as the interpreter prints its limit; it calls this one).
+pub(crate) fn fmt_secs(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s.fract() == 0.0 {
         format!("{}", s as u64)

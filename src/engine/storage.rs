@@ -9,10 +9,12 @@
 //! devices); should a host buffer meet a GPU buffer anyway, the host one is moved to the GPU.
 
 use super::backend::{
-    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, NllLoss, ReduceOp, TernaryOp,
+    Affine, Arg, BackendDevice, BackendStorage, Checked, MatmulDims, NllLoss, Operands, ReduceOp,
+    TernaryOp,
 };
 use super::cuda::gpu_storage::{GpuHandle, GpuStorage};
 use super::dtype::{DType, Scalar};
+use super::error::EngineError;
 use super::error::Result;
 use super::host::{HostDevice, HostStorage};
 use super::layout::Layout;
@@ -81,44 +83,35 @@ fn as_gpu<'a>(s: &'a DeviceStorage, dev: &GpuHandle) -> Result<Cow<'a, GpuStorag
     }
 }
 
-/// The dispatch of conv2d and matmul: two operands and an optional bias, run where they
-/// live (on the host when none is on a GPU, else on that GPU, host operands uploaded).
-fn operands_with_bias(
-    a: (&DeviceStorage, &Layout),
-    b: (&DeviceStorage, &Layout),
-    bias: Option<(&DeviceStorage, &Layout)>,
-    host: impl FnOnce(
-        (&HostStorage, &Layout),
-        (&HostStorage, &Layout),
-        Option<(&HostStorage, &Layout)>,
-    ) -> Result<HostStorage>,
-    gpu: impl FnOnce(
-        (&GpuStorage, &Layout),
-        (&GpuStorage, &Layout),
-        Option<(&GpuStorage, &Layout)>,
-    ) -> Result<GpuStorage>,
+/// The dispatch of conv2d and matmul: run where the operands live (on the host when none
+/// is on a GPU, else on that GPU, host operands uploaded).
+fn affine_on_device(
+    xwb: Affine<'_, DeviceStorage>,
+    host: impl FnOnce(Affine<'_, HostStorage>) -> Result<HostStorage>,
+    gpu: impl FnOnce(Affine<'_, GpuStorage>) -> Result<GpuStorage>,
 ) -> Result<DeviceStorage> {
-    match gpu_among(&[Some(a.0), Some(b.0), bias.map(|x| x.0)]) {
+    let Affine { x, weight, bias } = xwb;
+    match gpu_among(&[Some(x.0), Some(weight.0), bias.map(|b| b.0)]) {
         None => {
-            let (ha, hb) = (as_host(a.0)?, as_host(b.0)?);
+            let (hx, hw) = (as_host(x.0)?, as_host(weight.0)?);
             let hbias = bias.map(|(s, l)| as_host(s).map(|h| (h, l))).transpose()?;
-            host(
-                (&ha, a.1),
-                (&hb, b.1),
-                hbias.as_ref().map(|(h, l)| (h.as_ref(), *l)),
-            )
+            host(Affine {
+                x: (&hx, x.1),
+                weight: (&hw, weight.1),
+                bias: hbias.as_ref().map(|(h, l)| (h.as_ref(), *l)),
+            })
             .map(DeviceStorage::Host)
         }
         Some(dev) => {
-            let (ga, gb) = (as_gpu(a.0, &dev)?, as_gpu(b.0, &dev)?);
+            let (gx, gw) = (as_gpu(x.0, &dev)?, as_gpu(weight.0, &dev)?);
             let gbias = bias
                 .map(|(s, l)| as_gpu(s, &dev).map(|g| (g, l)))
                 .transpose()?;
-            gpu(
-                (&ga, a.1),
-                (&gb, b.1),
-                gbias.as_ref().map(|(g, l)| (g.as_ref(), *l)),
-            )
+            gpu(Affine {
+                x: (&gx, x.1),
+                weight: (&gw, weight.1),
+                bias: gbias.as_ref().map(|(g, l)| (g.as_ref(), *l)),
+            })
             .map(DeviceStorage::Gpu)
         }
     }
@@ -158,6 +151,38 @@ fn gpu_side<'a>(a: Arg<'a, DeviceStorage>, dev: &GpuHandle) -> Result<Side<'a, G
         Arg::Tensor(s, l) => Side::Tensor(as_gpu(s, dev)?, l),
         Arg::Scalar(v) => Side::Scalar(v),
     })
+}
+
+/// Every operand moved to one side, in order, stopping at the first that fails.
+fn sides<'a, S: Clone, const N: usize>(
+    args: [Arg<'a, DeviceStorage>; N],
+    to_side: impl FnMut(Arg<'a, DeviceStorage>) -> Result<Side<'a, S>>,
+) -> Result<[Side<'a, S>; N]> {
+    let moved: Vec<Side<'a, S>> = args.into_iter().map(to_side).collect::<Result<_>>()?;
+    <[Side<'a, S>; N]>::try_from(moved)
+        .map_err(|_| EngineError::runtime("internal: an operand was lost in the dispatch"))
+}
+
+/// The dispatch of an elementwise op on numbers and tensors (binary, ternary, add_scaled):
+/// run on the host when no operand is on a GPU, else on that GPU, host operands uploaded.
+fn elementwise_args<const N: usize>(
+    x: Operands<'_, Arg<'_, DeviceStorage>, N>,
+    host: impl FnOnce(Operands<'_, Arg<'_, HostStorage>, N>) -> Result<HostStorage>,
+    gpu: impl FnOnce(Operands<'_, Arg<'_, GpuStorage>, N>) -> Result<GpuStorage>,
+) -> Result<DeviceStorage> {
+    let Operands { args, shape, dtype } = x;
+    match gpu_among(&args.each_ref().map(tensor_of)) {
+        None => {
+            let moved = sides(args, host_side)?;
+            host(Operands::new(moved.each_ref().map(Side::arg), shape, dtype))
+                .map(DeviceStorage::Host)
+        }
+        Some(dev) => {
+            let moved = sides(args, |a| gpu_side(a, &dev))?;
+            gpu(Operands::new(moved.each_ref().map(Side::arg), shape, dtype))
+                .map(DeviceStorage::Gpu)
+        }
+    }
 }
 
 fn checked_host(c: Checked<HostStorage>) -> Checked<DeviceStorage> {
@@ -245,67 +270,33 @@ impl BackendStorage for DeviceStorage {
             DeviceStorage::Gpu(g) => g.unary(layout, op, out).map(DeviceStorage::Gpu),
         }
     }
-    fn binary(
-        op: BinaryOp,
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        shape: &[usize],
-        compute: DType,
-        out: DType,
-    ) -> Result<Self> {
-        match gpu_among(&[tensor_of(&a), tensor_of(&b)]) {
-            None => {
-                let (a, b) = (host_side(a)?, host_side(b)?);
-                HostStorage::binary(op, a.arg(), b.arg(), shape, compute, out)
-                    .map(DeviceStorage::Host)
-            }
-            Some(dev) => {
-                let (a, b) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?);
-                GpuStorage::binary(op, a.arg(), b.arg(), shape, compute, out)
-                    .map(DeviceStorage::Gpu)
-            }
-        }
+    fn binary(op: BinaryOp, ab: Operands<'_, Arg<'_, Self>, 2>, out: DType) -> Result<Self> {
+        elementwise_args(
+            ab,
+            |x| HostStorage::binary(op, x, out),
+            |x| GpuStorage::binary(op, x, out),
+        )
     }
-    fn ternary(
-        op: TernaryOp,
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        c: Arg<'_, Self>,
-        value: Scalar,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
-        match gpu_among(&[tensor_of(&a), tensor_of(&b), tensor_of(&c)]) {
-            None => {
-                let (a, b, c) = (host_side(a)?, host_side(b)?, host_side(c)?);
-                HostStorage::ternary(op, a.arg(), b.arg(), c.arg(), value, shape, dtype)
-                    .map(DeviceStorage::Host)
-            }
-            Some(dev) => {
-                let (a, b, c) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?, gpu_side(c, &dev)?);
-                GpuStorage::ternary(op, a.arg(), b.arg(), c.arg(), value, shape, dtype)
-                    .map(DeviceStorage::Gpu)
-            }
-        }
+    fn ternary(op: TernaryOp, abc: Operands<'_, Arg<'_, Self>, 3>, value: Scalar) -> Result<Self> {
+        elementwise_args(
+            abc,
+            |x| HostStorage::ternary(op, x, value),
+            |x| GpuStorage::ternary(op, x, value),
+        )
     }
-    fn where_cond(
-        cond: (&Self, &Layout),
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
+    fn where_cond(cond: (&Self, &Layout), ab: Operands<'_, Arg<'_, Self>, 2>) -> Result<Self> {
+        let [a, b] = ab.args;
         match gpu_among(&[Some(cond.0), tensor_of(&a), tensor_of(&b)]) {
             None => {
                 let c = as_host(cond.0)?;
                 let (a, b) = (host_side(a)?, host_side(b)?);
-                HostStorage::where_cond((&c, cond.1), a.arg(), b.arg(), shape, dtype)
+                HostStorage::where_cond((&c, cond.1), ab.with([a.arg(), b.arg()]))
                     .map(DeviceStorage::Host)
             }
             Some(dev) => {
                 let c = as_gpu(cond.0, &dev)?;
                 let (a, b) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?);
-                GpuStorage::where_cond((&c, cond.1), a.arg(), b.arg(), shape, dtype)
+                GpuStorage::where_cond((&c, cond.1), ab.with([a.arg(), b.arg()]))
                     .map(DeviceStorage::Gpu)
             }
         }
@@ -342,18 +333,11 @@ impl BackendStorage for DeviceStorage {
             DeviceStorage::Gpu(g) => g.scan(layout, dim, prod, out).map(DeviceStorage::Gpu),
         }
     }
-    fn conv2d(
-        x: (&Self, &Layout),
-        weight: (&Self, &Layout),
-        bias: Option<(&Self, &Layout)>,
-        geom: &crate::engine::host::conv::ConvGeom,
-    ) -> Result<Self> {
-        operands_with_bias(
-            x,
-            weight,
-            bias,
-            |x, w, b| HostStorage::conv2d(x, w, b, geom),
-            |x, w, b| GpuStorage::conv2d(x, w, b, geom),
+    fn conv2d(xwb: Affine<'_, Self>, geom: &crate::engine::host::conv::ConvGeom) -> Result<Self> {
+        affine_on_device(
+            xwb,
+            |xwb| HostStorage::conv2d(xwb, geom),
+            |xwb| GpuStorage::conv2d(xwb, geom),
         )
     }
     fn pool2d(&self, layout: &Layout, geom: &crate::engine::host::conv::PoolGeom) -> Result<Self> {
@@ -368,66 +352,41 @@ impl BackendStorage for DeviceStorage {
             DeviceStorage::Gpu(g) => g.softmax(layout, dim, log).map(DeviceStorage::Gpu),
         }
     }
-    fn add_scaled(
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        alpha: Scalar,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
-        match gpu_among(&[tensor_of(&a), tensor_of(&b)]) {
+    fn add_scaled(ab: Operands<'_, Arg<'_, Self>, 2>, alpha: Scalar) -> Result<Self> {
+        elementwise_args(
+            ab,
+            |x| HostStorage::add_scaled(x, alpha),
+            |x| GpuStorage::add_scaled(x, alpha),
+        )
+    }
+    fn activation_backward(op: UnaryOp, grad_y: Operands<'_, (&Self, &Layout), 2>) -> Result<Self> {
+        let [grad, y] = grad_y.args;
+        match gpu_among(&[Some(grad.0), Some(y.0)]) {
             None => {
-                let (a, b) = (host_side(a)?, host_side(b)?);
-                HostStorage::add_scaled(a.arg(), b.arg(), alpha, shape, dtype)
+                let (g, o) = (as_host(grad.0)?, as_host(y.0)?);
+                HostStorage::activation_backward(op, grad_y.with([(&g, grad.1), (&o, y.1)]))
                     .map(DeviceStorage::Host)
             }
             Some(dev) => {
-                let (a, b) = (gpu_side(a, &dev)?, gpu_side(b, &dev)?);
-                GpuStorage::add_scaled(a.arg(), b.arg(), alpha, shape, dtype)
+                let (g, o) = (as_gpu(grad.0, &dev)?, as_gpu(y.0, &dev)?);
+                GpuStorage::activation_backward(op, grad_y.with([(&g, grad.1), (&o, y.1)]))
                     .map(DeviceStorage::Gpu)
             }
         }
     }
-    fn activation_backward(
-        op: UnaryOp,
-        grad: (&Self, &Layout),
-        out: (&Self, &Layout),
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
-        match gpu_among(&[Some(grad.0), Some(out.0)]) {
+    fn softmax_backward(grad_y: Operands<'_, &Self, 2>, dim: usize, log: bool) -> Result<Self> {
+        let [grad, y] = grad_y.args;
+        match gpu_among(&[Some(grad), Some(y)]) {
             None => {
-                let (g, o) = (as_host(grad.0)?, as_host(out.0)?);
-                HostStorage::activation_backward(op, (&g, grad.1), (&o, out.1), shape, dtype)
+                let (g, y) = (as_host(grad)?, as_host(y)?);
+                HostStorage::softmax_backward(grad_y.with([&*g, &*y]), dim, log)
                     .map(DeviceStorage::Host)
             }
             Some(dev) => {
-                let (g, o) = (as_gpu(grad.0, &dev)?, as_gpu(out.0, &dev)?);
-                GpuStorage::activation_backward(op, (&g, grad.1), (&o, out.1), shape, dtype)
+                let (g, y) = (as_gpu(grad, &dev)?, as_gpu(y, &dev)?);
+                GpuStorage::softmax_backward(grad_y.with([&*g, &*y]), dim, log)
                     .map(DeviceStorage::Gpu)
             }
-        }
-    }
-    fn softmax_backward(
-        grad: &Self,
-        out: &Self,
-        shape: &[usize],
-        dim: usize,
-        log: bool,
-    ) -> Result<Self> {
-        match gpu_among(&[Some(grad), Some(out)]) {
-            None => {
-                HostStorage::softmax_backward(&*as_host(grad)?, &*as_host(out)?, shape, dim, log)
-                    .map(DeviceStorage::Host)
-            }
-            Some(dev) => GpuStorage::softmax_backward(
-                &*as_gpu(grad, &dev)?,
-                &*as_gpu(out, &dev)?,
-                shape,
-                dim,
-                log,
-            )
-            .map(DeviceStorage::Gpu),
         }
     }
     fn nll_loss(&self, loss: &NllLoss<'_, Self>) -> Result<Checked<Self>> {
@@ -478,20 +437,16 @@ impl BackendStorage for DeviceStorage {
                 .map(checked_gpu),
         }
     }
-    fn gather(
-        &self,
-        layout: &Layout,
-        dim: usize,
-        index: &Self,
-        index_shape: &[usize],
-    ) -> Result<Checked<Self>> {
-        match self {
-            DeviceStorage::Host(h) => h
-                .gather(layout, dim, &*as_host(index)?, index_shape)
-                .map(checked_host),
-            DeviceStorage::Gpu(g) => g
-                .gather(layout, dim, &*as_gpu(index, &g.device())?, index_shape)
-                .map(checked_gpu),
+    fn gather(src: (&Self, &Layout), dim: usize, index: (&Self, &Layout)) -> Result<Checked<Self>> {
+        match src.0 {
+            DeviceStorage::Host(h) => {
+                HostStorage::gather((h, src.1), dim, (&*as_host(index.0)?, index.1))
+                    .map(checked_host)
+            }
+            DeviceStorage::Gpu(g) => {
+                let gi = as_gpu(index.0, &g.device())?;
+                GpuStorage::gather((g, src.1), dim, (&*gi, index.1)).map(checked_gpu)
+            }
         }
     }
     fn index_add(src: &Self, shape: &[usize], dim: usize, index: &Self) -> Result<Self> {
@@ -504,18 +459,11 @@ impl BackendStorage for DeviceStorage {
             }
         }
     }
-    fn matmul(
-        a: (&Self, &Layout),
-        b: (&Self, &Layout),
-        bias: Option<(&Self, &Layout)>,
-        dims: MatmulDims,
-    ) -> Result<Self> {
-        operands_with_bias(
-            a,
-            b,
-            bias,
-            |a, b, bias| HostStorage::matmul(a, b, bias, dims),
-            |a, b, bias| GpuStorage::matmul(a, b, bias, dims),
+    fn matmul(xwb: Affine<'_, Self>, dims: MatmulDims) -> Result<Self> {
+        affine_on_device(
+            xwb,
+            |xwb| HostStorage::matmul(xwb, dims),
+            |xwb| GpuStorage::matmul(xwb, dims),
         )
     }
     fn dot(a: (&Self, &Layout), b: (&Self, &Layout), dims: MatmulDims) -> Result<Self> {
@@ -526,7 +474,8 @@ impl BackendStorage for DeviceStorage {
             }
             Some(dev) => {
                 let (ga, gb) = (as_gpu(a.0, &dev)?, as_gpu(b.0, &dev)?);
-                GpuStorage::matmul((&ga, a.1), (&gb, b.1), None, dims).map(DeviceStorage::Gpu)
+                let (x, weight, bias) = ((&*ga, a.1), (&*gb, b.1), None);
+                GpuStorage::matmul(Affine { x, weight, bias }, dims).map(DeviceStorage::Gpu)
             }
         }
     }

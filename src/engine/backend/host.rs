@@ -3,13 +3,15 @@
 //! never imports the interface it serves.
 
 use crate::engine::backend::{
-    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, NllLoss, ReduceOp, TernaryOp,
+    Affine, Arg, BackendDevice, BackendStorage, Checked, MatmulDims, NllLoss, Operands, ReduceOp,
+    TernaryOp,
 };
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::Result;
 use crate::engine::host::{HostDevice, HostStorage, conv, elementwise, matmul, nn, reduce};
 use crate::engine::layout::Layout;
 use crate::engine::op::{BinaryOp, UnaryOp};
+use std::borrow::Cow;
 
 impl BackendDevice for HostDevice {
     type Storage = HostStorage;
@@ -54,28 +56,17 @@ impl BackendStorage for HostStorage {
         debug_assert_eq!(r.dtype(), out);
         Ok(r)
     }
-    fn binary(
-        op: BinaryOp,
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        shape: &[usize],
-        compute: DType,
-        out: DType,
-    ) -> Result<Self> {
-        let n = Layout::contiguous(shape).numel();
-        let r = elementwise::binary(op, a, b, n, compute)?;
+    fn binary(op: BinaryOp, ab: Operands<'_, Arg<'_, Self>, 2>, out: DType) -> Result<Self> {
+        let n = Layout::contiguous(ab.shape).numel();
+        let [a, b] = ab.args;
+        let r = elementwise::binary(op, a, b, n, ab.dtype)?;
         debug_assert_eq!(r.dtype(), out);
         Ok(r)
     }
-    fn where_cond(
-        cond: (&Self, &Layout),
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
-        let n = Layout::contiguous(shape).numel();
-        elementwise::where_cond(cond, a, b, n, dtype)
+    fn where_cond(cond: (&Self, &Layout), ab: Operands<'_, Arg<'_, Self>, 2>) -> Result<Self> {
+        let n = Layout::contiguous(ab.shape).numel();
+        let [a, b] = ab.args;
+        elementwise::where_cond(cond, a, b, n, ab.dtype)
     }
     fn clamp(&self, layout: &Layout, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Self> {
         elementwise::clamp(self, layout, lo, hi)
@@ -93,13 +84,8 @@ impl BackendStorage for HostStorage {
         debug_assert_eq!(r.dtype(), out);
         Ok(r)
     }
-    fn conv2d(
-        x: (&Self, &Layout),
-        weight: (&Self, &Layout),
-        bias: Option<(&Self, &Layout)>,
-        geom: &conv::ConvGeom,
-    ) -> Result<Self> {
-        conv::conv2d(x, weight, bias, geom)
+    fn conv2d(xwb: Affine<'_, Self>, geom: &conv::ConvGeom) -> Result<Self> {
+        conv::conv2d(xwb.x, xwb.weight, xwb.bias, geom)
     }
     fn pool2d(&self, layout: &Layout, geom: &conv::PoolGeom) -> Result<Self> {
         conv::pool2d(self, layout, geom)
@@ -107,43 +93,22 @@ impl BackendStorage for HostStorage {
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self> {
         nn::softmax(self, layout, dim, log)
     }
-    fn ternary(
-        op: TernaryOp,
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        c: Arg<'_, Self>,
-        value: Scalar,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
-        elementwise::ternary(op, a, b, c, value, Layout::contiguous(shape).numel(), dtype)
+    fn ternary(op: TernaryOp, abc: Operands<'_, Arg<'_, Self>, 3>, value: Scalar) -> Result<Self> {
+        let n = Layout::contiguous(abc.shape).numel();
+        let [a, b, c] = abc.args;
+        elementwise::ternary(op, a, b, c, value, n, abc.dtype)
     }
-    fn add_scaled(
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        alpha: Scalar,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
-        elementwise::add_scaled(a, b, alpha, Layout::contiguous(shape).numel(), dtype)
+    fn add_scaled(ab: Operands<'_, Arg<'_, Self>, 2>, alpha: Scalar) -> Result<Self> {
+        let n = Layout::contiguous(ab.shape).numel();
+        let [a, b] = ab.args;
+        elementwise::add_scaled(a, b, alpha, n, ab.dtype)
     }
-    fn activation_backward(
-        op: UnaryOp,
-        grad: (&Self, &Layout),
-        out: (&Self, &Layout),
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
-        nn::activation_backward(op, grad, out, shape, dtype)
+    fn activation_backward(op: UnaryOp, grad_y: Operands<'_, (&Self, &Layout), 2>) -> Result<Self> {
+        nn::activation_backward(op, grad_y)
     }
-    fn softmax_backward(
-        grad: &Self,
-        out: &Self,
-        shape: &[usize],
-        dim: usize,
-        log: bool,
-    ) -> Result<Self> {
-        nn::softmax_backward(grad, out, shape, dim, log)
+    fn softmax_backward(grad_y: Operands<'_, &Self, 2>, dim: usize, log: bool) -> Result<Self> {
+        let [grad, y] = grad_y.args;
+        nn::softmax_backward(grad, y, grad_y.shape, dim, log)
     }
     fn nll_loss(&self, loss: &NllLoss<'_, Self>) -> Result<Checked<Self>> {
         nn::nll_loss(self, loss)
@@ -154,25 +119,19 @@ impl BackendStorage for HostStorage {
     fn index_select(&self, layout: &Layout, dim: usize, index: &Self) -> Result<Checked<Self>> {
         nn::index_select(self, layout, dim, index)
     }
-    fn gather(
-        &self,
-        layout: &Layout,
-        dim: usize,
-        index: &Self,
-        index_shape: &[usize],
-    ) -> Result<Checked<Self>> {
-        nn::gather(self, layout, dim, index, index_shape)
+    fn gather(src: (&Self, &Layout), dim: usize, index: (&Self, &Layout)) -> Result<Checked<Self>> {
+        // the kernel reads the index in row-major order from the buffer's start
+        let rows = match index.1.contiguous_range() {
+            Some(r) if r.start == 0 => Cow::Borrowed(index.0),
+            _ => Cow::Owned(elementwise::to_dtype(index.0, index.1, index.0.dtype())?),
+        };
+        nn::gather(src.0, src.1, dim, &rows, &index.1.shape)
     }
     fn index_add(src: &Self, shape: &[usize], dim: usize, index: &Self) -> Result<Self> {
         nn::index_add(src, shape, dim, index)
     }
-    fn matmul(
-        a: (&Self, &Layout),
-        b: (&Self, &Layout),
-        bias: Option<(&Self, &Layout)>,
-        dims: MatmulDims,
-    ) -> Result<Self> {
-        matmul::matmul(a, b, bias, dims)
+    fn matmul(xwb: Affine<'_, Self>, dims: MatmulDims) -> Result<Self> {
+        matmul::matmul(xwb.x, xwb.weight, xwb.bias, dims)
     }
     fn dot(a: (&Self, &Layout), b: (&Self, &Layout), dims: MatmulDims) -> Result<Self> {
         matmul::dot(a, b, dims)

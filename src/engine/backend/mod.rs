@@ -26,7 +26,7 @@ use super::dtype::{DType, Scalar};
 use super::error::Result;
 use super::host::HostStorage;
 use super::layout::Layout;
-pub use super::op::{Arg, Checked, MatmulDims, NllLoss, ReduceOp, TernaryOp};
+pub use super::op::{Affine, Arg, Checked, MatmulDims, NllLoss, Operands, ReduceOp, TernaryOp};
 use super::op::{BinaryOp, UnaryOp};
 
 /// A buffer of one dtype on one device.
@@ -58,54 +58,22 @@ pub trait BackendStorage: Sized {
 
     /// `op` on each element; the result has dtype `out`.
     fn unary(&self, layout: &Layout, op: UnaryOp, out: DType) -> Result<Self>;
-    /// `a op b` computed in `compute` (the dtype of both tensor operands), stored as `out`
-    /// (`compute`, or bool for comparisons and logical ops).
-    fn binary(
-        op: BinaryOp,
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        shape: &[usize],
-        compute: DType,
-        out: DType,
-    ) -> Result<Self>;
+    /// `a op b` computed in `ab.dtype` (the dtype of both tensor operands), stored as `out`
+    /// (the same, or bool for comparisons and logical ops).
+    fn binary(op: BinaryOp, ab: Operands<'_, Arg<'_, Self>, 2>, out: DType) -> Result<Self>;
     /// `a + alpha * b` in `dtype` (add/sub with `alpha`; the front negates it for sub), the
     /// multiply fused into the add for floats.
-    fn add_scaled(
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        alpha: Scalar,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self>;
+    fn add_scaled(ab: Operands<'_, Arg<'_, Self>, 2>, alpha: Scalar) -> Result<Self>;
     /// `op` on (a, b, c) in the floating `dtype` of all three, as ATen's CPU kernels round
     /// it (float32: [`crate::engine::numerics::pointwise`]); `value` is addcmul/addcdiv's
     /// `value=`.
-    fn ternary(
-        op: TernaryOp,
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        c: Arg<'_, Self>,
-        value: Scalar,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self>;
+    fn ternary(op: TernaryOp, abc: Operands<'_, Arg<'_, Self>, 3>, value: Scalar) -> Result<Self>;
     /// `cond ? a : b` (cond bool; a and b of `dtype`).
-    fn where_cond(
-        cond: (&Self, &Layout),
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self>;
-    /// The gradient of an elementwise activation (sigmoid, tanh: from the result `out`)
-    /// given the result's gradient `grad`, both read through layouts of `shape`.
-    fn activation_backward(
-        op: UnaryOp,
-        grad: (&Self, &Layout),
-        out: (&Self, &Layout),
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self>;
+    fn where_cond(cond: (&Self, &Layout), ab: Operands<'_, Arg<'_, Self>, 2>) -> Result<Self>;
+    /// The gradient of an elementwise activation (sigmoid, tanh: from the result `y`) given
+    /// the result's gradient `grad`: `grad_y` is `[grad, y]`, both read through layouts of
+    /// its shape.
+    fn activation_backward(op: UnaryOp, grad_y: Operands<'_, (&Self, &Layout), 2>) -> Result<Self>;
     /// Elements clamped to [lo, hi] (either may be absent; NaN stays NaN).
     fn clamp(&self, layout: &Layout, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Self>;
     /// `value` where `mask` (bool, broadcast to `layout`'s shape) is set.
@@ -123,15 +91,9 @@ pub trait BackendStorage: Sized {
 
     /// softmax (log_softmax when `log`) along `dim`.
     fn softmax(&self, layout: &Layout, dim: usize, log: bool) -> Result<Self>;
-    /// The gradient of softmax/log_softmax given the output and the output's gradient
-    /// (contiguous, same shape).
-    fn softmax_backward(
-        grad: &Self,
-        out: &Self,
-        shape: &[usize],
-        dim: usize,
-        log: bool,
-    ) -> Result<Self>;
+    /// The gradient of softmax/log_softmax along `dim` given `grad_y`, `[grad, y]`: the
+    /// output's gradient and the output (contiguous, of its shape).
+    fn softmax_backward(grad_y: Operands<'_, &Self, 2>, dim: usize, log: bool) -> Result<Self>;
     /// `loss` of these log-probabilities.
     fn nll_loss(&self, loss: &NllLoss<'_, Self>) -> Result<Checked<Self>>;
     /// The gradient of `loss` with respect to its `[n, c]` input, given the loss's gradient
@@ -140,40 +102,32 @@ pub trait BackendStorage: Sized {
     /// Slices of `layout` along `dim` picked by int64/int32 `index` (1-D, contiguous).
     /// Out-of-range entries give zeros and are listed in `bad`.
     fn index_select(&self, layout: &Layout, dim: usize, index: &Self) -> Result<Checked<Self>>;
-    /// `out[...i...] = self[...index[...i...]...]` along `dim` (index int64, contiguous,
-    /// of the output's shape).
-    fn gather(
-        &self,
-        layout: &Layout,
-        dim: usize,
-        index: &Self,
-        index_shape: &[usize],
-    ) -> Result<Checked<Self>>;
+    /// `out[...i...] = src[...index[...i...]...]` along `dim` (index int64, of the output's
+    /// shape, read through its layout).
+    fn gather(src: (&Self, &Layout), dim: usize, index: (&Self, &Layout)) -> Result<Checked<Self>>;
     /// Zeros of `shape` (dtype of `src`) with the slices of contiguous `src` added along
     /// `dim` at the positions `index` names: index_select's and embedding's backward.
     fn index_add(src: &Self, shape: &[usize], dim: usize, index: &Self) -> Result<Self>;
     /// conv2d: input `[n, c, h, w]`, weight `[cout, c / groups, kh, kw]`, optional bias
     /// `[cout]` (any layouts), output `[n, cout, oh, ow]` contiguous.
-    fn conv2d(
-        x: (&Self, &Layout),
-        weight: (&Self, &Layout),
-        bias: Option<(&Self, &Layout)>,
-        geom: &crate::engine::host::conv::ConvGeom,
-    ) -> Result<Self>;
+    fn conv2d(xwb: Affine<'_, Self>, geom: &crate::engine::host::conv::ConvGeom) -> Result<Self>;
     /// Max, average or adaptive average pooling of `[planes, h, w]`, output `[planes, oh, ow]`.
     fn pool2d(&self, layout: &Layout, geom: &crate::engine::host::conv::PoolGeom) -> Result<Self>;
-    /// `a @ b` (+ `bias`, broadcast to the output) for `dims.batch` products; operand layouts
-    /// are `[batch, m, k]`, `[batch, k, n]` (any strides), the result `[batch, m, n]`.
-    fn matmul(
-        a: (&Self, &Layout),
-        b: (&Self, &Layout),
-        bias: Option<(&Self, &Layout)>,
-        dims: MatmulDims,
-    ) -> Result<Self>;
+    /// `x @ weight` (+ `bias`, broadcast to the output) for `dims.batch` products; operand
+    /// layouts are `[batch, m, k]`, `[batch, k, n]` (any strides), the result `[batch, m, n]`.
+    fn matmul(xwb: Affine<'_, Self>, dims: MatmulDims) -> Result<Self>;
     /// `a @ b` for a `[1, 1, k] @ [1, k, 1]` product that PyTorch computes with the BLAS dot
     /// (`torch.dot`, `1-D @ 1-D`), whose summation order is not gemm's; by default a product.
     fn dot(a: (&Self, &Layout), b: (&Self, &Layout), dims: MatmulDims) -> Result<Self> {
-        Self::matmul(a, b, None, dims)
+        let bias = None;
+        Self::matmul(
+            Affine {
+                x: a,
+                weight: b,
+                bias,
+            },
+            dims,
+        )
     }
 }
 

@@ -30,7 +30,8 @@ use super::ops::{
     ReduceKernel, Scalar as KScalar, Strided, UnaryKernel,
 };
 use crate::engine::backend::{
-    Arg, BackendDevice, BackendStorage, Checked, MatmulDims, NllLoss, ReduceOp, TernaryOp,
+    Affine, Arg, BackendDevice, BackendStorage, Checked, MatmulDims, NllLoss, Operands, ReduceOp,
+    TernaryOp,
 };
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -724,6 +725,23 @@ impl HostArg {
     }
 }
 
+/// `f` on host copies of the operands (conv2d's and matmul's fallback).
+fn on_host_affine(
+    xwb: Affine<'_, GpuStorage>,
+    f: impl FnOnce(Affine<'_, HostStorage>) -> Result<HostStorage>,
+) -> Result<HostStorage> {
+    let Affine { x, weight, bias } = xwb;
+    let (hx, hw) = (x.0.download()?, weight.0.download()?);
+    let hbias = bias
+        .map(|(s, l)| s.download().map(|h| (h, l)))
+        .transpose()?;
+    f(Affine {
+        x: (&hx, x.1),
+        weight: (&hw, weight.1),
+        bias: hbias.as_ref().map(|(h, l)| (h, *l)),
+    })
+}
+
 fn ctx_of(args: &[&Arg<'_, GpuStorage>]) -> Option<Rc<GpuCtx>> {
     args.iter().find_map(|a| match a {
         Arg::Tensor(s, _) => Some(s.ctx.clone()),
@@ -932,14 +950,8 @@ impl BackendStorage for GpuStorage {
         })
     }
 
-    fn binary(
-        op: BinaryOp,
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        shape: &[usize],
-        compute: DType,
-        out: DType,
-    ) -> Result<Self> {
+    fn binary(op: BinaryOp, ab: Operands<'_, Arg<'_, Self>, 2>, out: DType) -> Result<Self> {
+        let ([a, b], shape, compute) = (ab.args, ab.shape, ab.dtype);
         let Some(ctx) = ctx_of(&[&a, &b]) else {
             return Err(EngineError::runtime(
                 "internal: a GPU op without a tensor operand",
@@ -1030,20 +1042,13 @@ impl BackendStorage for GpuStorage {
         }
         ctx.note_fallback("binary");
         let (ha, hb) = (HostArg::of(a)?, HostArg::of(b)?);
-        let h = HostStorage::binary(op, ha.arg(), hb.arg(), shape, compute, out)?;
+        let h = HostStorage::binary(op, ab.with([ha.arg(), hb.arg()]), out)?;
         GpuStorage::upload(&ctx, &h)
     }
 
-    fn ternary(
-        op: TernaryOp,
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        c: Arg<'_, Self>,
-        value: Scalar,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
+    fn ternary(op: TernaryOp, abc: Operands<'_, Arg<'_, Self>, 3>, value: Scalar) -> Result<Self> {
         // no CUDA kernel yet: the host's (PyTorch CPU's rounding), uploaded back
+        let [a, b, c] = abc.args;
         let Some(ctx) = ctx_of(&[&a, &b, &c]) else {
             return Err(EngineError::runtime(
                 "internal: ternary on the GPU backend without a GPU operand",
@@ -1051,19 +1056,14 @@ impl BackendStorage for GpuStorage {
         };
         ctx.note_fallback(op.name());
         let (ha, hb, hc) = (HostArg::of(a)?, HostArg::of(b)?, HostArg::of(c)?);
-        let h = HostStorage::ternary(op, ha.arg(), hb.arg(), hc.arg(), value, shape, dtype)?;
+        let h = HostStorage::ternary(op, abc.with([ha.arg(), hb.arg(), hc.arg()]), value)?;
         GpuStorage::upload(&ctx, &h)
     }
 
-    fn add_scaled(
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        alpha: Scalar,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
+    fn add_scaled(ab: Operands<'_, Arg<'_, Self>, 2>, alpha: Scalar) -> Result<Self> {
         // `torch.add(a, b, alpha=...)`: elementwise.cu's add_alpha (a number operand is a
         // one-element temporary read with stride 0, as PyTorch passes it as a kernel argument)
+        let ([a, b], shape, dtype) = (ab.args, ab.shape, ab.dtype);
         let Some(ctx) = ctx_of(&[&a, &b]) else {
             return Err(EngineError::runtime(
                 "internal: add_scaled on the GPU backend without a GPU operand",
@@ -1110,17 +1110,12 @@ impl BackendStorage for GpuStorage {
         }
         ctx.note_fallback("add_scaled");
         let (ha, hb) = (HostArg::of(a)?, HostArg::of(b)?);
-        let h = HostStorage::add_scaled(ha.arg(), hb.arg(), alpha, shape, dtype)?;
+        let h = HostStorage::add_scaled(ab.with([ha.arg(), hb.arg()]), alpha)?;
         GpuStorage::upload(&ctx, &h)
     }
 
-    fn activation_backward(
-        op: UnaryOp,
-        grad: (&Self, &Layout),
-        out: (&Self, &Layout),
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
+    fn activation_backward(op: UnaryOp, grad_y: Operands<'_, (&Self, &Layout), 2>) -> Result<Self> {
+        let ([grad, out], shape, dtype) = (grad_y.args, grad_y.shape, grad_y.dtype);
         let ctx = grad.0.ctx.clone();
         let kop = match op {
             UnaryOp::Sigmoid => Some(BackwardKernel::Sigmoid),
@@ -1146,17 +1141,12 @@ impl BackendStorage for GpuStorage {
         }
         ctx.note_fallback(format!("activation_backward {op:?}"));
         let (g, o) = (grad.0.download()?, out.0.download()?);
-        let h = HostStorage::activation_backward(op, (&g, grad.1), (&o, out.1), shape, dtype)?;
+        let h = HostStorage::activation_backward(op, grad_y.with([(&g, grad.1), (&o, out.1)]))?;
         GpuStorage::upload(&ctx, &h)
     }
 
-    fn where_cond(
-        cond: (&Self, &Layout),
-        a: Arg<'_, Self>,
-        b: Arg<'_, Self>,
-        shape: &[usize],
-        dtype: DType,
-    ) -> Result<Self> {
+    fn where_cond(cond: (&Self, &Layout), ab: Operands<'_, Arg<'_, Self>, 2>) -> Result<Self> {
+        let ([a, b], shape, dtype) = (ab.args, ab.shape, ab.dtype);
         let ctx = cond.0.ctx.clone();
         let n: usize = if shape.contains(&0) {
             0
@@ -1214,7 +1204,7 @@ impl BackendStorage for GpuStorage {
         ctx.note_fallback("where");
         let hc = cond.0.download()?;
         let (ha, hb) = (HostArg::of(a)?, HostArg::of(b)?);
-        let h = HostStorage::where_cond((&hc, cond.1), ha.arg(), hb.arg(), shape, dtype)?;
+        let h = HostStorage::where_cond((&hc, cond.1), ab.with([ha.arg(), hb.arg()]))?;
         GpuStorage::upload(&ctx, &h)
     }
 
@@ -1237,18 +1227,20 @@ impl BackendStorage for GpuStorage {
                 let next = match &cur {
                     None => GpuStorage::binary(
                         op,
-                        Arg::Tensor(self, layout),
-                        Arg::Scalar(s),
-                        &layout.shape,
-                        self.dtype,
+                        Operands::new(
+                            [Arg::Tensor(self, layout), Arg::Scalar(s)],
+                            &layout.shape,
+                            self.dtype,
+                        ),
                         self.dtype,
                     )?,
                     Some(c) => GpuStorage::binary(
                         op,
-                        Arg::Tensor(c, &full),
-                        Arg::Scalar(s),
-                        &layout.shape,
-                        self.dtype,
+                        Operands::new(
+                            [Arg::Tensor(c, &full), Arg::Scalar(s)],
+                            &layout.shape,
+                            self.dtype,
+                        ),
                         self.dtype,
                     )?,
                 };
@@ -1264,12 +1256,10 @@ impl BackendStorage for GpuStorage {
 
     fn masked_fill(&self, layout: &Layout, mask: (&Self, &Layout), value: Scalar) -> Result<Self> {
         if Elem::of(self.dtype).is_some() && mask.0.dtype == DType::Bool {
+            let operands = [Arg::Scalar(value), Arg::Tensor(self, layout)];
             return GpuStorage::where_cond(
                 mask,
-                Arg::Scalar(value),
-                Arg::Tensor(self, layout),
-                &layout.shape,
-                self.dtype,
+                Operands::new(operands, &layout.shape, self.dtype),
             );
         }
         let hm = mask.0.download()?;
@@ -1401,13 +1391,8 @@ impl BackendStorage for GpuStorage {
         self.on_host("softmax", |h| self.up(h.softmax(layout, dim, log)?))
     }
 
-    fn softmax_backward(
-        grad: &Self,
-        out: &Self,
-        shape: &[usize],
-        dim: usize,
-        log: bool,
-    ) -> Result<Self> {
+    fn softmax_backward(grad_y: Operands<'_, &Self, 2>, dim: usize, log: bool) -> Result<Self> {
+        let ([grad, out], shape) = (grad_y.args, grad_y.shape);
         if let Some(e @ (Elem::F32 | Elem::F64)) = grad.elem()
             && out.dtype == grad.dtype
             && Rc::ptr_eq(&grad.ctx, &out.ctx)
@@ -1424,7 +1409,11 @@ impl BackendStorage for GpuStorage {
         }
         grad.ctx.note_fallback("softmax_backward");
         let (g, o) = (grad.download()?, out.download()?);
-        grad.up(HostStorage::softmax_backward(&g, &o, shape, dim, log)?)
+        grad.up(HostStorage::softmax_backward(
+            grad_y.with([&g, &o]),
+            dim,
+            log,
+        )?)
     }
 
     fn nll_loss(&self, loss: &NllLoss<'_, Self>) -> Result<Checked<Self>> {
@@ -1533,58 +1522,42 @@ impl BackendStorage for GpuStorage {
         self.checked_on_host("index_select", |h| h.index_select(layout, dim, &hi))
     }
 
-    fn gather(
-        &self,
-        layout: &Layout,
-        dim: usize,
-        index: &Self,
-        index_shape: &[usize],
-    ) -> Result<Checked<Self>> {
-        if let Some(e) = self.elem()
-            && index.dtype == DType::Int64
-            && Rc::ptr_eq(&self.ctx, &index.ctx)
+    fn gather(src: (&Self, &Layout), dim: usize, index: (&Self, &Layout)) -> Result<Checked<Self>> {
+        let ((this, layout), index_shape) = (src, &index.1.shape[..]);
+        if let Some(e) = this.elem()
+            && index.0.dtype == DType::Int64
+            && Rc::ptr_eq(&this.ctx, &index.0.ctx)
             && !layout.shape.is_empty()
         {
             let n: usize = index_shape.iter().product();
-            let res = GpuStorage::alloc(&self.ctx, self.dtype, n)?;
+            let res = GpuStorage::alloc(&this.ctx, this.dtype, n)?;
             let (si, sx, so) = (
                 strides(layout),
-                contiguous_strides(index_shape),
+                strides(index.1),
                 contiguous_strides(index_shape),
             );
-            let idx_layout = Layout::contiguous(index_shape);
             let (pi, px, po) = (
-                self.at(layout, &si),
-                index.at(&idx_layout, &sx),
-                res.at(&idx_layout, &so),
+                this.at(layout, &si),
+                index.0.at(index.1, &sx),
+                res.at(&Layout::contiguous(index_shape), &so),
             );
             let size = layout.shape[dim];
-            let bad = self
+            let bad = this
                 .ctx
                 .run_checked(|k| k.gather(e, index_shape, dim, size, pi, px, po))?;
             return Ok(Checked { value: res, bad });
         }
-        let hi = index.download()?;
-        self.checked_on_host("gather", |h| h.gather(layout, dim, &hi, index_shape))
+        let hi = index.0.download()?;
+        this.checked_on_host("gather", |h| {
+            HostStorage::gather((h, layout), dim, (&hi, index.1))
+        })
     }
 
-    fn conv2d(
-        x: (&Self, &Layout),
-        weight: (&Self, &Layout),
-        bias: Option<(&Self, &Layout)>,
-        geom: &crate::engine::host::conv::ConvGeom,
-    ) -> Result<Self> {
-        x.0.ctx.note_fallback("conv2d");
-        let (hx, hw) = (x.0.download()?, weight.0.download()?);
-        let hb = bias
-            .map(|(b, l)| b.download().map(|h| (h, l)))
-            .transpose()?;
-        x.0.up(HostStorage::conv2d(
-            (&hx, x.1),
-            (&hw, weight.1),
-            hb.as_ref().map(|(h, l)| (h, *l)),
-            geom,
-        )?)
+    fn conv2d(xwb: Affine<'_, Self>, geom: &crate::engine::host::conv::ConvGeom) -> Result<Self> {
+        xwb.x.0.ctx.note_fallback("conv2d");
+        xwb.x
+            .0
+            .up(on_host_affine(xwb, |h| HostStorage::conv2d(h, geom))?)
     }
 
     fn pool2d(&self, layout: &Layout, geom: &crate::engine::host::conv::PoolGeom) -> Result<Self> {
@@ -1625,12 +1598,12 @@ impl BackendStorage for GpuStorage {
         src.up(HostStorage::index_add(&s, shape, dim, &i)?)
     }
 
-    fn matmul(
-        a: (&Self, &Layout),
-        b: (&Self, &Layout),
-        bias: Option<(&Self, &Layout)>,
-        dims: MatmulDims,
-    ) -> Result<Self> {
+    fn matmul(xwb: Affine<'_, Self>, dims: MatmulDims) -> Result<Self> {
+        let Affine {
+            x: a,
+            weight: b,
+            bias,
+        } = xwb;
         let ctx = a.0.ctx.clone();
         let dt = a.0.dtype;
         let MatmulDims { batch, m, k, n } = dims;
@@ -1683,16 +1656,7 @@ impl BackendStorage for GpuStorage {
             return Ok(out);
         }
         ctx.note_fallback("matmul");
-        let (ha, hb) = (a.0.download()?, b.0.download()?);
-        let hbias = bias
-            .map(|(s, l)| s.download().map(|h| (h, l)))
-            .transpose()?;
-        let h = HostStorage::matmul(
-            (&ha, a.1),
-            (&hb, b.1),
-            hbias.as_ref().map(|(h, l)| (h, *l)),
-            dims,
-        )?;
+        let h = on_host_affine(xwb, |h| HostStorage::matmul(h, dims))?;
         GpuStorage::upload(&ctx, &h)
     }
 }

@@ -82,10 +82,16 @@ pub(crate) fn extreme_dim_f32(
                 let p = *first + at;
                 let count = (run.max(1) - p % run.max(1)).min(vals.len() - at);
                 let (v, i) = (&mut vals[at..at + count], &mut idxs[at..at + count]);
+                let walk = Walk {
+                    base: start_of(p),
+                    len,
+                    dim_stride,
+                    run_stride,
+                };
                 if dim_stride == 1 {
-                    rows_extreme(x, start_of(p), len, run_stride, v, i, is_max);
+                    rows_extreme(x, walk, v, i, is_max);
                 } else {
-                    columns_extreme(x, start_of(p), len, dim_stride, run_stride, v, i, is_max);
+                    columns_extreme(x, walk, v, i, is_max);
                 }
                 at += count;
                 since += count * len;
@@ -105,17 +111,21 @@ pub(crate) fn extreme_dim_f32(
     Ok((values, indices))
 }
 
+/// Where the compared elements of `vals.len()` output positions lie in `x`: the first
+/// position's first element at `base`, `len` of them `dim_stride` apart along the reduced dim,
+/// the positions `run_stride` apart.
+#[derive(Clone, Copy)]
+struct Walk {
+    base: usize,
+    len: usize,
+    dim_stride: usize,
+    run_stride: usize,
+}
+
 avx2_fma! {
-    /// [`row_extreme`] of `vals.len()` contiguous rows of `len`, `run_stride` apart.
-    fn rows_extreme(
-        x: &[f32],
-        base: usize,
-        len: usize,
-        run_stride: usize,
-        vals: &mut [f32],
-        idxs: &mut [i64],
-        is_max: bool,
-    ) {
+    /// [`row_extreme`] of `vals.len()` contiguous rows of `len` (`dim_stride` 1).
+    fn rows_extreme(x: &[f32], walk: Walk, vals: &mut [f32], idxs: &mut [i64], is_max: bool) {
+        let Walk { base, len, run_stride, .. } = walk;
         for (r, (v, i)) in vals.iter_mut().zip(idxs.iter_mut()).enumerate() {
             let start = base + r * run_stride;
             let row = &x[start..start + len];
@@ -189,38 +199,26 @@ fn first_equal(row: &[f32], best: f32) -> usize {
 }
 
 avx2_fma! {
-    #[allow(clippy::too_many_arguments)]
     /// The first extreme along a strided dimension for `vals.len()` positions `run_stride`
     /// apart, one row of them at a time: ATen's running compare, `(v > best || v is NaN)`
     /// while `best` is not NaN.
-    fn columns_extreme(
-        x: &[f32],
-        base: usize,
-        len: usize,
-        dim_stride: usize,
-        run_stride: usize,
-        vals: &mut [f32],
-        idxs: &mut [i64],
-        is_max: bool,
-    ) {
+    fn columns_extreme(x: &[f32], walk: Walk, vals: &mut [f32], idxs: &mut [i64], is_max: bool) {
         if is_max {
-            columns::<true>(x, base, len, dim_stride, run_stride, vals, idxs)
+            columns::<true>(x, walk, vals, idxs)
         } else {
-            columns::<false>(x, base, len, dim_stride, run_stride, vals, idxs)
+            columns::<false>(x, walk, vals, idxs)
         }
     }
 }
 
 #[inline(always)]
-fn columns<const MAX: bool>(
-    x: &[f32],
-    base: usize,
-    len: usize,
-    dim_stride: usize,
-    run_stride: usize,
-    vals: &mut [f32],
-    idxs: &mut [i64],
-) {
+fn columns<const MAX: bool>(x: &[f32], walk: Walk, vals: &mut [f32], idxs: &mut [i64]) {
+    let Walk {
+        base,
+        len,
+        dim_stride,
+        run_stride,
+    } = walk;
     for (r, (v, i)) in vals.iter_mut().zip(idxs.iter_mut()).enumerate() {
         *v = x[base + r * run_stride];
         *i = 0;

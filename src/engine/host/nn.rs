@@ -13,7 +13,7 @@ use crate::engine::interrupt::{CHUNK, poll};
 use crate::engine::layout::Layout;
 use crate::engine::numerics::loss as loss_kernels;
 use crate::engine::numerics::softmax as softmax_kernels;
-use crate::engine::op::{Checked, NllLoss};
+use crate::engine::op::{Checked, NllLoss, Operands};
 use crate::engine::op::{Reduction, UnaryOp};
 use half::{bf16, f16};
 
@@ -375,16 +375,14 @@ fn backward_kernel(op: UnaryOp) -> Option<crate::engine::numerics::backward::Bac
 /// ReLU's threshold_backward (`y <= 0 ? 0 : grad`), and the backward kernels of gelu, silu,
 /// mish, hardswish, hardsigmoid, log_sigmoid, softplus, elu, leaky_relu and hardtanh (from the
 /// input x): float32 through PyTorch's vectorised kernels (engine::numerics), the other floats
-/// in float64 rounded once.
+/// in float64 rounded once. `grad_y` is `[grad, y]` (y: the result, or the input x).
 pub(crate) fn activation_backward(
     op: UnaryOp,
-    grad: (&HostStorage, &Layout),
-    out: (&HostStorage, &Layout),
-    shape: &[usize],
-    dtype: DType,
+    grad_y: Operands<'_, (&HostStorage, &Layout), 2>,
 ) -> Result<HostStorage> {
     use crate::engine::numerics::backward::backward_f32;
-    let n = Layout::contiguous(shape).numel();
+    let (n, dtype) = (Layout::contiguous(grad_y.shape).numel(), grad_y.dtype);
+    let [grad, out] = grad_y.args;
     let Some(which) = backward_kernel(op) else {
         return Err(EngineError::runtime(format!(
             "internal: no activation backward for {}",

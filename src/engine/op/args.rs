@@ -2,7 +2,7 @@
 //! tables (reductions, matmul, the pointwise ops of three operands): the vocabulary that the
 //! device interface (engine::backend) and the kernels (host/, cuda/) share.
 
-use crate::engine::dtype::Scalar;
+use crate::engine::dtype::{DType, Scalar};
 use crate::engine::layout::Layout;
 
 /// A pointwise op of three operands (PointwiseOpsKernel.cpp, LerpKernel.cpp).
@@ -48,6 +48,55 @@ impl<S> Clone for Arg<'_, S> {
     }
 }
 impl<S> Copy for Arg<'_, S> {}
+
+/// An elementwise op's `N` operands as the device interface takes them: each already
+/// broadcast to `shape`, all of `dtype` (the dtype the op computes in, and that of its result
+/// unless the op says otherwise). `A` is [`Arg`] for the forward ops, a `(buffer, layout)`
+/// pair for a backward that reads only tensors. One value instead of `N + 2` parameters keeps
+/// every backend's signature of an op one line (candle-core passes a layout with each buffer
+/// the same way).
+pub struct Operands<'a, A, const N: usize> {
+    pub args: [A; N],
+    pub shape: &'a [usize],
+    pub dtype: DType,
+}
+
+impl<'a, A, const N: usize> Operands<'a, A, N> {
+    pub fn new(args: [A; N], shape: &'a [usize], dtype: DType) -> Self {
+        Operands { args, shape, dtype }
+    }
+    /// The same shape and dtype over other operands (the host copies, or the device's a
+    /// dispatch chose).
+    pub fn with<B>(&self, args: [B; N]) -> Operands<'a, B, N> {
+        Operands::new(args, self.shape, self.dtype)
+    }
+}
+
+/// The operands of an affine product, `x @ weight + bias` (matmul, addmm) or its
+/// convolution (conv2d): each a buffer read through its layout, the bias optional.
+pub struct Affine<'a, S> {
+    pub x: (&'a S, &'a Layout),
+    pub weight: (&'a S, &'a Layout),
+    pub bias: Option<(&'a S, &'a Layout)>,
+}
+
+impl<'a, S> Affine<'a, S> {
+    pub fn new(
+        x: (&'a S, &'a Layout),
+        weight: (&'a S, &'a Layout),
+        bias: Option<(&'a S, &'a Layout)>,
+    ) -> Self {
+        Affine { x, weight, bias }
+    }
+}
+
+// by hand, as for `Arg`: the operands only borrow their buffers
+impl<S> Clone for Affine<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S> Copy for Affine<'_, S> {}
 
 /// A reduction over some dims (see [`BackendStorage::reduce`]).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,7 +9,7 @@ mod binary;
 mod grad;
 mod unary;
 
-pub use args::{Arg, Checked, MatmulDims, NllLoss, ReduceOp, TernaryOp};
+pub use args::{Affine, Arg, Checked, MatmulDims, NllLoss, Operands, ReduceOp, TernaryOp};
 pub use binary::BinaryOp;
 pub(crate) use grad::{GradAlgebra, Val};
 pub use unary::UnaryOp;

@@ -7,7 +7,7 @@
 use super::Tensor;
 use super::autograd::{Edge, Node, sum_to};
 use super::raw::collapse_batch;
-use crate::engine::backend::{BackendStorage, MatmulDims};
+use crate::engine::backend::{Affine, BackendStorage, MatmulDims};
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::layout::Layout;
@@ -66,9 +66,7 @@ pub(super) fn input_grads(
     let ga = if wants(0) {
         let full = with_batched(b, &sb, dt, |bs, bl| {
             G::matmul(
-                (&g, &g3),
-                (bs, &transposed(bl)),
-                None,
+                Affine::new((&g, &g3), (bs, &transposed(bl)), None),
                 MatmulDims {
                     batch: nb,
                     m,
@@ -84,9 +82,7 @@ pub(super) fn input_grads(
     let gb = if wants(1) {
         let full = with_batched(a, &sa, dt, |as_, al| {
             G::matmul(
-                (as_, &transposed(al)),
-                (&g, &g3),
-                None,
+                Affine::new((as_, &transposed(al)), (&g, &g3), None),
                 MatmulDims {
                     batch: nb,
                     m: k,

@@ -5,7 +5,7 @@
 
 use super::autograd::{Kind, attach, edge_of};
 use super::{CommaSeparated, Tensor};
-use crate::engine::backend::BackendStorage;
+use crate::engine::backend::{Affine, BackendStorage};
 use crate::engine::device::Device;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::host::conv::{ConvGeom, PoolGeom, PoolKind};
@@ -193,7 +193,7 @@ impl Runtime {
                     Some(p) => Some(p.pair()?),
                     None => None,
                 };
-                DeviceStorage::conv2d(px.pair()?, pw.pair()?, pbias, &g)
+                DeviceStorage::conv2d(Affine::new(px.pair()?, pw.pair()?, pbias), &g)
             })
             .map_err(|e| self.host_error("conv2d", hint, e))?;
         self.grad_of(&ins, &mut out, "ConvolutionBackward0");

@@ -5,7 +5,9 @@ use super::{BinaryOp, CommaSeparated, UnaryOp};
 use super::{
     Layout, Tensor, batched, broadcast_shapes, collapse_batch, contiguous_strides, wrap_dim,
 };
-use crate::engine::backend::{Arg, BackendDevice, BackendStorage, MatmulDims, ReduceOp};
+use crate::engine::backend::{
+    Affine, Arg, BackendDevice, BackendStorage, MatmulDims, Operands, ReduceOp,
+};
 use crate::engine::device::Device;
 use crate::engine::dtype::{DType, Scalar, promote_types};
 use crate::engine::error::{EngineError, Result};
@@ -229,7 +231,10 @@ impl Runtime {
                 if dot {
                     return DeviceStorage::dot((sa, &batched(la)), (sb, &batched(lb)), dims);
                 }
-                DeviceStorage::matmul((sa, &batched(la)), (sb, &batched(lb)), bias, dims)
+                DeviceStorage::matmul(
+                    Affine::new((sa, &batched(la)), (sb, &batched(lb)), bias),
+                    dims,
+                )
             })
             .map_err(|e| self.host_error(op, dev.cuda_index(), e))?;
         // PyTorch's addmm takes cuBLASLt's bias epilogue for a 1-D bias over matrices whose
@@ -394,9 +399,7 @@ impl Runtime {
                     }
                 };
                 DeviceStorage::matmul(
-                    (xa, &la),
-                    (xb, &lb),
-                    None,
+                    Affine::new((xa, &la), (xb, &lb), None),
                     MatmulDims { batch: nb, m, k, n },
                 )
             })
@@ -776,10 +779,11 @@ impl Runtime {
                 let pt = super::ops::prepare(target, dt, &input.layout.shape)?;
                 let prod = DeviceStorage::binary(
                     BinaryOp::Mul,
-                    Arg::Tensor(&lp, &full),
-                    pt.arg()?,
-                    &input.layout.shape,
-                    dt,
+                    Operands::new(
+                        [Arg::Tensor(&lp, &full), pt.arg()?],
+                        &input.layout.shape,
+                        dt,
+                    ),
                     dt,
                 )?;
                 let mut red = vec![false; input.dim()];
@@ -1106,7 +1110,8 @@ impl Runtime {
                 let pi = super::ops::prepare(index, DType::Int64, &ishape)?;
                 let (si, li) = pi.pair()?;
                 let ic = si.to_dtype(li, DType::Int64)?;
-                Ok(st.gather(&t.layout, d, &ic, &ishape)?.value)
+                let index = (&ic, &Layout::contiguous(&ishape));
+                Ok(DeviceStorage::gather((st, &t.layout), d, index)?.value)
             })
             .map_err(|e| self.host_error("gather", hint, e))?;
         self.grad_of(&[t], &mut out, "GatherBackward0");

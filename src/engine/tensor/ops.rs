@@ -3,7 +3,7 @@
 //! come from the device interface ([`crate::engine::backend::BackendStorage`]).
 
 use super::{Tensor, autograd, broadcast_shapes, wrap_dim};
-use crate::engine::backend::{Arg, BackendStorage, ReduceOp};
+use crate::engine::backend::{Arg, BackendStorage, Operands, ReduceOp};
 use crate::engine::device::Device;
 use crate::engine::dtype::{Category, DType, ResultType, Scalar, default_float};
 use crate::engine::error::{EngineError, Result};
@@ -250,8 +250,15 @@ impl Runtime {
             let pa = prepare_operand(a, compute, &shape, device)?;
             let pb = prepare_operand(b, compute, &shape, device)?;
             match fused {
-                Some(al) => DeviceStorage::add_scaled(pa.arg()?, pb.arg()?, al, &shape, compute),
-                None => DeviceStorage::binary(op, pa.arg()?, pb.arg()?, &shape, compute, out_dt),
+                Some(al) => DeviceStorage::add_scaled(
+                    Operands::new([pa.arg()?, pb.arg()?], &shape, compute),
+                    al,
+                ),
+                None => DeviceStorage::binary(
+                    op,
+                    Operands::new([pa.arg()?, pb.arg()?], &shape, compute),
+                    out_dt,
+                ),
             }
         })?;
         if !op.is_comparison() {
@@ -540,7 +547,11 @@ impl Runtime {
                 let pa = prepare_operand(&a_op, dt, &shape, device)?;
                 let pb = prepare_operand(&b_op, dt, &shape, device)?;
                 let pc = prepare_operand(c, dt, &shape, device)?;
-                DeviceStorage::ternary(op, pa.arg()?, pb.arg()?, pc.arg()?, value, &shape, dt)
+                DeviceStorage::ternary(
+                    op,
+                    Operands::new([pa.arg()?, pb.arg()?, pc.arg()?], &shape, dt),
+                    value,
+                )
             })?;
             // lerp.Tensor is the second lerp overload: LerpBackward1
             let name = match (op, c) {
@@ -602,7 +613,10 @@ impl Runtime {
                 let pc = prepare(cond, DType::Bool, &shape)?;
                 let pa = prepare_operand(a, dt, &shape, device)?;
                 let pb = prepare_operand(b, dt, &shape, device)?;
-                DeviceStorage::where_cond(pc.pair()?, pa.arg()?, pb.arg()?, &shape, dt)
+                DeviceStorage::where_cond(
+                    pc.pair()?,
+                    Operands::new([pa.arg()?, pb.arg()?], &shape, dt),
+                )
             })?;
             self.grad_of(&ts, &mut out, "WhereBackward0");
             let side = |o: &Operand| match o {

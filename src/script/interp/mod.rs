@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::errors::{Payload, PyException, PyResult, ScriptError, final_line, render_frames};
 use super::value::{Class, Dict, FxHashMap, Module, Value};
+use crate::engine::interrupt::fmt_secs;
 use crate::script::ExcType;
 
 mod attr;
@@ -940,13 +941,4 @@ fn visible_frames(frames: &[super::errors::TraceEntry]) -> Vec<super::errors::Tr
         .filter(|t| !super::modules::is_hidden_file(&t.file))
         .cloned()
         .collect()
-}
-
-fn fmt_secs(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{}", s as u64)
-    } else {
-        format!("{s:.1}")
-    }
 }

@@ -10,7 +10,7 @@
 //! them, plain backward runs the same formulas with grad mode off.
 
 use super::{Edge, Geometry, Kind, Node, attach, edge_of, unsupported_create_graph};
-use crate::engine::backend::BackendStorage;
+use crate::engine::backend::{BackendStorage, Operands};
 use crate::engine::dtype::Scalar;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::runtime::Runtime;
@@ -88,14 +88,15 @@ impl Runtime {
             let (gs, gl) = pg.pair()?;
             let (ys, yl) = py.pair()?;
             match op {
-                BackOp::Activation(u) => {
-                    DeviceStorage::activation_backward(u, (gs, gl), (ys, yl), &shape, dt)
-                }
+                BackOp::Activation(u) => DeviceStorage::activation_backward(
+                    u,
+                    Operands::new([(gs, gl), (ys, yl)], &shape, dt),
+                ),
                 BackOp::Softmax { dim, log } => {
                     // the kernel reads both row-major
                     let gc = gs.to_dtype(gl, dt)?;
                     let yc = ys.to_dtype(yl, dt)?;
-                    DeviceStorage::softmax_backward(&gc, &yc, &shape, dim, log)
+                    DeviceStorage::softmax_backward(Operands::new([&gc, &yc], &shape, dt), dim, log)
                 }
             }
         })?;

@@ -24,7 +24,9 @@ use super::ops::Prepared;
 use super::{
     BinaryOp, CommaSeparated, Operand, Tensor, UnaryOp, contiguous_strides, for_each_offset,
 };
-use crate::engine::backend::{Arg, BackendDevice, BackendStorage, MatmulDims, NllLoss, ReduceOp};
+use crate::engine::backend::{
+    Affine, Arg, BackendDevice, BackendStorage, MatmulDims, NllLoss, Operands, ReduceOp,
+};
 use crate::engine::device::Device;
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::error::{EngineError, Result};
@@ -405,7 +407,7 @@ type G = DeviceStorage;
 
 /// `a op b` in `dt` (both operands already of `dt` or numbers), stored as `dt`.
 fn bin(op: BinaryOp, a: Arg<'_, G>, b: Arg<'_, G>, shape: &[usize], dt: DType) -> Result<G> {
-    G::binary(op, a, b, shape, dt, dt)
+    G::binary(op, Operands::new([a, b], shape, dt), dt)
 }
 
 /// A saved operand read as `dt` through a layout broadcast to `shape` (no copy when it
@@ -694,21 +696,29 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                 // other: the same masked where self > other (minimum: the comparisons swapped)
                 BinaryOp::Maximum | BinaryOp::Minimum => {
                     let half = bin(BinaryOp::Div, gv, Arg::Scalar(Scalar::Int(2)), shape, dt)?;
-                    let eq = G::binary(BinaryOp::Eq, av, bv, shape, dt, DType::Bool)?;
-                    let t = G::where_cond((&eq, &l), Arg::Tensor(&half, &l), gv, shape, dt)?;
+                    let eq = G::binary(
+                        BinaryOp::Eq,
+                        Operands::new([av, bv], shape, dt),
+                        DType::Bool,
+                    )?;
+                    let t = G::where_cond(
+                        (&eq, &l),
+                        Operands::new([Arg::Tensor(&half, &l), gv], shape, dt),
+                    )?;
                     let (lose_a, lose_b) = if *op == BinaryOp::Maximum {
                         (BinaryOp::Lt, BinaryOp::Gt)
                     } else {
                         (BinaryOp::Gt, BinaryOp::Lt)
                     };
                     let side = |cmp: BinaryOp| -> Result<G> {
-                        let m = G::binary(cmp, av, bv, shape, dt, DType::Bool)?;
+                        let m = G::binary(cmp, Operands::new([av, bv], shape, dt), DType::Bool)?;
                         G::where_cond(
                             (&m, &l),
-                            Arg::Scalar(Scalar::Float(0.0)),
-                            Arg::Tensor(&t, &l),
-                            shape,
-                            dt,
+                            Operands::new(
+                                [Arg::Scalar(Scalar::Float(0.0)), Arg::Tensor(&t, &l)],
+                                shape,
+                                dt,
+                            ),
                         )
                     };
                     (
@@ -972,9 +982,7 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                 let pb = super::ops::prepare(b, dt, &b.layout.shape)?;
                 let (bs, bl) = pb.pair()?;
                 Some(G::matmul(
-                    (&g, &g3),
-                    (bs, &tr(bl)),
-                    None,
+                    Affine::new((&g, &g3), (bs, &tr(bl)), None),
                     MatmulDims {
                         batch: 1,
                         m,
@@ -989,9 +997,7 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                 let pa = super::ops::prepare(a, dt, &a.layout.shape)?;
                 let (as_, al) = pa.pair()?;
                 Some(G::matmul(
-                    (as_, &tr(al)),
-                    (&g, &g3),
-                    None,
+                    Affine::new((as_, &tr(al)), (&g, &g3), None),
                     MatmulDims {
                         batch: 1,
                         m: k,
@@ -1020,7 +1026,7 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                 let Some(s) = s else { return Ok(None) };
                 let gv = Arg::Tensor(&g, &l);
                 let (x, y) = if first { (gv, zero()) } else { (zero(), gv) };
-                let w = G::where_cond((cs, cl), x, y, shape, dt)?;
+                let w = G::where_cond((cs, cl), Operands::new([x, y], shape, dt))?;
                 sum_to(w, shape, s, dt).map(Some)
             };
             vec![side(a, true)?, side(b, false)?]
@@ -1032,13 +1038,18 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             let mut r = g;
             for (bound, op) in [(min, BinaryOp::Ge), (max, BinaryOp::Le)] {
                 let Some(b) = bound else { continue };
-                let m = G::binary(op, px.arg()?, Arg::Scalar(*b), shape, dt, DType::Bool)?;
+                let m = G::binary(
+                    op,
+                    Operands::new([px.arg()?, Arg::Scalar(*b)], shape, dt),
+                    DType::Bool,
+                )?;
                 r = G::where_cond(
                     (&m, &l),
-                    Arg::Tensor(&r, &l),
-                    Arg::Scalar(Scalar::Float(0.0)),
-                    shape,
-                    dt,
+                    Operands::new(
+                        [Arg::Tensor(&r, &l), Arg::Scalar(Scalar::Float(0.0))],
+                        shape,
+                        dt,
+                    ),
                 )?;
             }
             vec![Some(r)]
@@ -1066,7 +1077,11 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
         }
         Kind::Softmax { dim, out, log } => {
             let y = contiguous_of(out, dt)?;
-            vec![Some(G::softmax_backward(&g, &y, shape, *dim, *log)?)]
+            vec![Some(G::softmax_backward(
+                Operands::new([&g, &y], shape, dt),
+                *dim,
+                *log,
+            )?)]
         }
         Kind::Nll {
             input,
@@ -1098,9 +1113,7 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
                 let (s, li) = p.pair()?;
                 let lp = s.softmax(li, input.dim() - 1, true)?;
                 vec![Some(G::softmax_backward(
-                    &d,
-                    &lp,
-                    &input.layout.shape,
+                    Operands::new([&d, &lp], &input.layout.shape, dt),
                     input.dim() - 1,
                     true,
                 )?)]
@@ -1147,10 +1160,11 @@ fn stat_grad(
         let r = contiguous_of(result, dt)?;
         let zero = G::binary(
             BinaryOp::Eq,
-            Arg::Tensor(&r, &lo),
-            Arg::Scalar(Scalar::Float(0.0)),
-            out_shape,
-            dt,
+            Operands::new(
+                [Arg::Tensor(&r, &lo), Arg::Scalar(Scalar::Float(0.0))],
+                out_shape,
+                dt,
+            ),
             DType::Bool,
         )?;
         if *ord == 1.0 {
@@ -1201,10 +1215,11 @@ fn stat_grad(
             )?;
             let zero = G::binary(
                 BinaryOp::Eq,
-                Arg::Tensor(&r, &lo),
-                Arg::Scalar(Scalar::Float(0.0)),
-                out_shape,
-                dt,
+                Operands::new(
+                    [Arg::Tensor(&r, &lo), Arg::Scalar(Scalar::Float(0.0))],
+                    out_shape,
+                    dt,
+                ),
                 DType::Bool,
             )?;
             q.masked_fill(&lo, (&zero, &lo), Scalar::Float(0.0))?
@@ -1243,18 +1258,23 @@ fn stat_grad(
         // grad * where(self == self.mean(), NaN, inf)
         let eq = G::binary(
             BinaryOp::Eq,
-            Arg::Tensor(xs, xl),
-            Arg::Tensor(&mean, &mean_l),
-            &in_shape,
-            dt,
+            Operands::new(
+                [Arg::Tensor(xs, xl), Arg::Tensor(&mean, &mean_l)],
+                &in_shape,
+                dt,
+            ),
             DType::Bool,
         )?;
         let w = G::where_cond(
             (&eq, &li),
-            Arg::Scalar(Scalar::Float(f64::NAN)),
-            Arg::Scalar(Scalar::Float(f64::INFINITY)),
-            &in_shape,
-            dt,
+            Operands::new(
+                [
+                    Arg::Scalar(Scalar::Float(f64::NAN)),
+                    Arg::Scalar(Scalar::Float(f64::INFINITY)),
+                ],
+                &in_shape,
+                dt,
+            ),
         )?;
         return bin(
             BinaryOp::Mul,
@@ -1322,18 +1342,16 @@ fn pow_self_grad(
             let t = bin(BinaryOp::Mul, g, Arg::Tensor(&t, &l), shape, dt)?;
             let zero = G::binary(
                 BinaryOp::Eq,
-                b,
-                Arg::Scalar(Scalar::Float(0.0)),
-                shape,
-                dt,
+                Operands::new([b, Arg::Scalar(Scalar::Float(0.0))], shape, dt),
                 DType::Bool,
             )?;
             G::where_cond(
                 (&zero, &l),
-                Arg::Scalar(Scalar::Float(0.0)),
-                Arg::Tensor(&t, &l),
-                shape,
-                dt,
+                Operands::new(
+                    [Arg::Scalar(Scalar::Float(0.0)), Arg::Tensor(&t, &l)],
+                    shape,
+                    dt,
+                ),
             )
         }
     }
@@ -1365,34 +1383,30 @@ fn pow_exp_grad(
     )?;
     let z = G::binary(
         BinaryOp::Eq,
-        a,
-        Arg::Scalar(Scalar::Float(0.0)),
-        shape,
-        dt,
+        Operands::new([a, Arg::Scalar(Scalar::Float(0.0))], shape, dt),
         DType::Bool,
     )?;
     let nn = G::binary(
         BinaryOp::Ge,
-        b,
-        Arg::Scalar(Scalar::Float(0.0)),
-        shape,
-        dt,
+        Operands::new([b, Arg::Scalar(Scalar::Float(0.0))], shape, dt),
         DType::Bool,
     )?;
     let cond = G::binary(
         BinaryOp::LogicalAnd,
-        Arg::Tensor(&z, &l),
-        Arg::Tensor(&nn, &l),
-        shape,
-        DType::Bool,
+        Operands::new(
+            [Arg::Tensor(&z, &l), Arg::Tensor(&nn, &l)],
+            shape,
+            DType::Bool,
+        ),
         DType::Bool,
     )?;
     let t = G::where_cond(
         (&cond, &l),
-        Arg::Scalar(Scalar::Float(0.0)),
-        Arg::Tensor(&t, &l),
-        shape,
-        dt,
+        Operands::new(
+            [Arg::Scalar(Scalar::Float(0.0)), Arg::Tensor(&t, &l)],
+            shape,
+            dt,
+        ),
     )?;
     bin(BinaryOp::Mul, g, Arg::Tensor(&t, &l), shape, dt)
 }
@@ -1527,10 +1541,11 @@ impl Runtime {
                         let s = r.as_ref().ok_or_else(|| old.phantom_error())?;
                         G::binary(
                             BinaryOp::Add,
-                            Arg::Tensor(s, &old.layout),
-                            Arg::Tensor(&g, &gl),
-                            &shape,
-                            old.dtype(),
+                            Operands::new(
+                                [Arg::Tensor(s, &old.layout), Arg::Tensor(&g, &gl)],
+                                &shape,
+                                old.dtype(),
+                            ),
                             old.dtype(),
                         )?
                     };

@@ -6,7 +6,7 @@
 
 use super::backward_ops::BackOp;
 use super::{G, unsupported_create_graph};
-use crate::engine::backend::{Arg, BackendDevice, BackendStorage};
+use crate::engine::backend::{Arg, BackendDevice, BackendStorage, Operands};
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::layout::Layout;
@@ -85,11 +85,16 @@ impl<'a> GradAlgebra for Buffers<'a> {
         s.unary(l, op, self.dt).map(Buf::Own)
     }
     fn binary(&self, op: BinaryOp, a: Val<'_, Buf<'a>>, b: Val<'_, Buf<'a>>) -> Result<Buf<'a>> {
-        G::binary(op, self.val(a)?, self.val(b)?, self.shape, self.dt, self.dt).map(Buf::Own)
+        G::binary(
+            op,
+            Operands::new([self.val(a)?, self.val(b)?], self.shape, self.dt),
+            self.dt,
+        )
+        .map(Buf::Own)
     }
     fn activation_backward(&self, op: UnaryOp, grad: &Buf<'a>, saved: &Buf<'a>) -> Result<Buf<'a>> {
-        G::activation_backward(op, self.pair(grad)?, self.pair(saved)?, self.shape, self.dt)
-            .map(Buf::Own)
+        let grad_y = [self.pair(grad)?, self.pair(saved)?];
+        G::activation_backward(op, Operands::new(grad_y, self.shape, self.dt)).map(Buf::Own)
     }
     fn zeros(&self) -> Result<Buf<'a>> {
         crate::engine::host::HostDevice
