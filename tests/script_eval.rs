@@ -575,6 +575,53 @@ fn traceback_lists_frames_lines_and_functions() {
     );
 }
 
+/// `str(x)` is evaluated on a shorter path than other calls (interp/expr.rs): it converts as
+/// the class call does, leaves a rebound `str` alone, and fails with the same markers.
+/// Expected outputs: CPython 3.11.7.
+#[test]
+fn str_of_one_argument_converts_as_the_builtin_call_and_yields_to_a_rebinding() {
+    let src = r#"class A:
+    def __str__(self):
+        return "a!"
+class B:
+    def __str__(self):
+        return 3
+print(str(5), str(-12), str(2**70), str(1.5), str(None), str("x"), str([1, "b"]), str(A()))
+print(str(), str(object=7), str(*[8]))
+try:
+    str(B())
+except TypeError as e:
+    print(e)
+def f():
+    str = lambda x: "local " + repr(x)
+    return str(1)
+print(f())
+str = lambda x: "global " + repr(x)
+print(str(2))
+del str
+print(str(3))
+"#;
+    assert_eq!(
+        out(src),
+        "5 -12 1180591620717411303424 1.5 None x [1, 'b'] a!\n 7 8\n\
+         __str__ returned non-string (type int)\nlocal 1\nglobal 2\n3\n"
+    );
+    let (_, e) = run("class B:\n    def __str__(self):\n        return 3\nx = 1\ns = str(B())\n");
+    let e = e.expect("fails");
+    assert_eq!(
+        e.traceback,
+        "Traceback (most recent call last):\n  File \"exercise.py\", line 5, in <module>\n    s = str(B())\n        ^^^^^^^^\nTypeError: __str__ returned non-string (type int)\n"
+    );
+    let (_, e) = run(
+        "class R:\n    def __str__(self):\n        raise ValueError('no')\nx = 1\ns = str(R())\n",
+    );
+    let e = e.expect("fails");
+    assert_eq!(
+        e.traceback,
+        "Traceback (most recent call last):\n  File \"exercise.py\", line 5, in <module>\n    s = str(R())\n        ^^^^^^^^\n  File \"exercise.py\", line 3, in __str__\n    raise ValueError('no')\nValueError: no\n"
+    );
+}
+
 #[test]
 fn try_except_finally_raise_from() {
     assert_eq!(

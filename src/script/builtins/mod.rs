@@ -1024,6 +1024,14 @@ pub(crate) fn construct(it: &mut Interpreter, t: BuiltinType, args: Args) -> PyR
             to_float(it, x).map(Value::Float)
         }
         B::Str => {
+            // `str(x)`, the common call, without binding: `bind`'s slot vector, the
+            // argument's clone and their frees took about 400 of the 2,500 instructions of a
+            // `s += str(i)` step (callgrind).
+            if args.keywords.is_empty()
+                && let [v] = args.positional.as_slice()
+            {
+                return Ok(Value::string(it.str(v)?));
+            }
             let a = args.bind("str", &["object"], 0)?;
             match &a[0] {
                 Some(v) => Ok(Value::string(it.str(v)?)),

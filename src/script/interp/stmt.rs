@@ -1212,6 +1212,7 @@ fn module_frame(mut e: PyException, file: &Rc<str>) -> PyException {
 
 /// CPython's UnboundLocalError for the variable in slot `slot` of one of a code object's name
 /// tables (`local_names` for fast locals, `cell_names` for cells).
+#[cold]
 pub(crate) fn unbound_local(names: &[Rc<str>], slot: u32) -> PyException {
     let name = names.get(slot as usize).map_or("?", |n| &**n);
     PyException::new(
