@@ -28,7 +28,7 @@ if "--src" in sys.argv[1:]:
 
 # Lowest first. A module may import modules of lower layers only.
 LAYERS = [
-    ["regular_file", "budget"],
+    ["regular_file", "budget", "units"],
     # The tensor engine and the Python interpreter know nothing of each other.
     ["engine", "script"],
     # The Python-visible modules bind the two: numpy, then torch (which converts from and to

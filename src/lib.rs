@@ -21,6 +21,7 @@ pub mod run_report;
 pub mod script;
 pub mod torch;
 pub mod ui;
+pub(crate) mod units;
 
 // The unit tests run the interpreter in their own process: they count its heap as the binary
 // does (src/main.rs declares the allocator for the product).

@@ -9,6 +9,7 @@
 //! nothing.
 
 use super::error::{EngineError, ErrorKind, Result};
+use crate::units::fmt_secs;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,16 +55,6 @@ impl Interrupt {
             ));
         }
         None
-    }
-}
-
-/// `10`, `2.5` (as the interpreter prints its limit; it calls this one).
-pub(crate) fn fmt_secs(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{}", s as u64)
-    } else {
-        format!("{s:.1}")
     }
 }
 

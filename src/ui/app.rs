@@ -18,6 +18,7 @@ use super::theme::Theme;
 use crate::lesson::{Catalog, Exercise, Lang};
 use crate::progress::{Progress, Store};
 use crate::run::RunOptions;
+use crate::units::fmt_secs;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
 use std::borrow::Cow;
@@ -1823,13 +1824,4 @@ fn first_pane(report: &crate::run::RunReport) -> Pane {
 /// The comparison box's width in a terminal of `area`.
 pub(super) fn compare_width(area: Rect) -> u16 {
     area.width.min(100)
-}
-
-fn fmt_secs(d: Duration) -> String {
-    let secs = d.as_secs_f64();
-    if secs.fract() == 0.0 {
-        format!("{secs:.0}")
-    } else {
-        format!("{secs:.1}")
-    }
 }

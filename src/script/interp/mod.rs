@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use super::errors::{Payload, PyException, PyResult, ScriptError, final_line, render_frames};
 use super::value::{Class, Dict, FxHashMap, Module, Value};
-use crate::engine::interrupt::fmt_secs;
 use crate::script::ExcType;
+use crate::units::fmt_secs;
 
 mod attr;
 mod call;
