@@ -295,6 +295,30 @@ fn log_softmax_backward_f32_into(
     });
 }
 
+/// A new `len`-element vector that `kernel` fills over `outer` whole slices of `dim * inner`
+/// elements, not zeroed first; zeros when that shape does not describe `len` elements (the
+/// callers never pass one). None when the system refuses the memory.
+fn new_from_slices<T: Real>(
+    len: usize,
+    outer: usize,
+    dim: usize,
+    inner: usize,
+    kernel: impl FnOnce(&mut [MaybeUninit<T>]),
+) -> Option<Vec<T>> {
+    // SAFETY: the kernels (through by_outer_slices) write every element of whole outer slices,
+    // and outer * dim * inner elements is then the whole buffer; otherwise fill_zeros writes
+    // every element.
+    unsafe {
+        written(len, |out| {
+            if outer * dim * inner != out.len() {
+                fill_zeros(out)
+            } else {
+                kernel(out)
+            }
+        })
+    }
+}
+
 /// [`softmax_f32`] (or [`log_softmax_f32`] when `log`) into a new vector, not zeroed first;
 /// None when the system refuses the memory.
 pub(crate) fn softmax_f32_new(
@@ -304,20 +328,13 @@ pub(crate) fn softmax_f32_new(
     inner: usize,
     log: bool,
 ) -> Option<Vec<f32>> {
-    // SAFETY: the kernels write every element of whole outer slices, and outer * dim * inner
-    // slices' elements is the whole buffer (x is the contiguous input of that shape).
-    unsafe {
-        written(x.len(), |out| {
-            if outer * dim * inner != out.len() {
-                return fill_zeros(out);
-            }
-            if log {
-                log_softmax_f32_into(x, out, outer, dim, inner)
-            } else {
-                softmax_f32_into(x, out, outer, dim, inner)
-            }
-        })
-    }
+    new_from_slices(x.len(), outer, dim, inner, |out| {
+        if log {
+            log_softmax_f32_into(x, out, outer, dim, inner)
+        } else {
+            softmax_f32_into(x, out, outer, dim, inner)
+        }
+    })
 }
 
 /// [`softmax_f64`] (or [`log_softmax_f64`] when `log`) into a new vector, not zeroed first.
@@ -328,19 +345,13 @@ pub(crate) fn softmax_f64_new(
     inner: usize,
     log: bool,
 ) -> Option<Vec<f64>> {
-    // SAFETY: as softmax_f32_new's.
-    unsafe {
-        written(x.len(), |out| {
-            if outer * dim * inner != out.len() {
-                return fill_zeros(out);
-            }
-            if log {
-                log_softmax_f64_into(x, out, outer, dim, inner)
-            } else {
-                softmax_f64_into(x, out, outer, dim, inner)
-            }
-        })
-    }
+    new_from_slices(x.len(), outer, dim, inner, |out| {
+        if log {
+            log_softmax_f64_into(x, out, outer, dim, inner)
+        } else {
+            softmax_f64_into(x, out, outer, dim, inner)
+        }
+    })
 }
 
 /// [`softmax_backward_f32`] (or [`log_softmax_backward_f32`] when `log`) into a new vector,
@@ -353,19 +364,15 @@ pub(crate) fn softmax_backward_f32_new(
     inner: usize,
     log: bool,
 ) -> Option<Vec<f32>> {
-    // SAFETY: as softmax_f32_new's: the backward kernels write every element of whole slices.
-    unsafe {
-        written(grad.len(), |gi| {
-            if outer * dim * inner != gi.len() || out.len() != gi.len() {
-                return fill_zeros(gi);
-            }
-            if log {
-                log_softmax_backward_f32_into(grad, out, gi, outer, dim, inner)
-            } else {
-                softmax_backward_f32_into(grad, out, gi, outer, dim, inner)
-            }
-        })
-    }
+    new_from_slices(grad.len(), outer, dim, inner, |gi| {
+        if out.len() != gi.len() {
+            fill_zeros(gi)
+        } else if log {
+            log_softmax_backward_f32_into(grad, out, gi, outer, dim, inner)
+        } else {
+            softmax_backward_f32_into(grad, out, gi, outer, dim, inner)
+        }
+    })
 }
 
 /// Zeros in every slot (a shape that does not describe the buffer, which the callers never
