@@ -47,11 +47,8 @@ impl Interpreter {
     /// Evaluates any expression ([`Self::eval`] answers the leaves before coming here).
     fn eval_node(&mut self, f: &mut Frame, e: &Expr) -> PyResult<Value> {
         match e {
-            Expr::Const(v) => Ok(v.clone()),
-            Expr::Fast(i) => match f.locals.get(*i as usize) {
-                Some(Some(v)) => Ok(v.clone()),
-                _ => Err(unbound_local(&f.code.local_names, *i)),
-            },
+            // the leaves are `eval`'s alone (it answers them before calling here)
+            Expr::Const(_) | Expr::Fast(_) => self.eval(f, e),
             Expr::Cell(i) => {
                 let v = f.cells.get(*i as usize).and_then(|c| c.borrow().clone());
                 v.ok_or_else(|| unbound_local(&f.code.cell_names, *i))
