@@ -111,6 +111,47 @@ fn unsupported_syntax_is_reported_at_its_line_with_the_source() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// torch.amax, torch.linalg.inv and torch.cat are C functions in PyTorch: its traceback goes
+/// from the learner's line straight to the error, though ours run through Python preludes
+/// (torch._extra, torch.linalg). Each expected text is PyTorch 2.15's stderr for the script.
+#[test]
+fn errors_inside_torch_c_functions_show_only_the_learners_frame() {
+    for (name, line, message) in [
+        (
+            "amax_dim.py",
+            "y = torch.amax(torch.zeros(2, 3), dim=5)",
+            "IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 5)",
+        ),
+        (
+            "inv_shape.py",
+            "b = torch.linalg.inv(torch.zeros(2, 3))",
+            "RuntimeError: linalg.inv: A must be batches of square matrices, but they are 2 by 3 \
+             matrices",
+        ),
+        (
+            "cat_sizes.py",
+            "t = torch.cat([torch.zeros(2, 3), torch.zeros(2, 4)])",
+            "RuntimeError: Sizes of tensors must match except in dimension 0. Expected size 3 but \
+             got size 4 for tensor number 1 in the list.",
+        ),
+    ] {
+        let path = script(name, &format!("import torch\n{line}\n"));
+        let out = run(&["run", path.to_str().unwrap()]);
+        let carets = "^".repeat(line.len() - line.find(" = ").unwrap() - 3);
+        let indent = " ".repeat(line.find(" = ").unwrap() + 3);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "Traceback (most recent call last):\n  File \"{}\", line 2, in <module>\n    \
+                 {line}\n    {indent}{carets}\n{message}\n",
+                path.display()
+            ),
+            "{name}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{name}");
+    }
+}
+
 #[test]
 fn tracebacks_name_the_script_as_python3_does() {
     // CPython >= 3.9 prefixes a relative script path with the working folder, unnormalised.

@@ -140,6 +140,11 @@ const DEFERRING: &[&str] = &[
     "torch.special",
 ];
 
+/// The preludes that stand for functions PyTorch writes in C (`torch.amax`, `torch.special.erf`,
+/// `torch.linalg.inv`): PyTorch's tracebacks go from the learner's line straight to the error,
+/// so ours leave these frames out.
+const C_STAND_INS: &[&str] = &["torch._extra", "torch.special", "torch.linalg"];
+
 /// (name, source) of each prelude that [`install`] loads with its definitions deferred (for
 /// the tests that compare that with running the whole prelude at import).
 pub fn deferring_preludes() -> impl Iterator<Item = (&'static str, &'static str)> {
@@ -206,6 +211,7 @@ pub fn install(it: &mut Interpreter, rt: Rc<Runtime>) {
         Box::new(|_it| Ok(crate::script::Module::new("torch.utils").into_value())),
     );
     it.register_preludes(PRELUDES, DEFERRING);
+    it.hide_frames_of(C_STAND_INS.iter().copied());
     // These packages' submodules load at first access, not with the package: the alias
     // submodules below (`torch.optim.optimizer` is `from torch.optim import *`) run every
     // deferred definition of their package, a third of a small training script's start-up

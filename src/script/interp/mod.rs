@@ -149,6 +149,10 @@ pub struct Interpreter {
     /// environment (what CUDA reads) differs from `os.environ` there, as in CPython.
     pub(crate) putenv: RefCell<BTreeMap<String, Option<String>>>,
     pub(crate) main_file: Rc<str>,
+    /// Modules written in Python that stand for code the mirrored library writes in C
+    /// (CPython's itertools, PyTorch's `torch.amax`): their frames never show in tracebacks,
+    /// so ours leave them out too ([`Interpreter::hide_frames_of`]).
+    hidden_modules: Vec<&'static str>,
     /// `sys.argv[0]`: the script's path as the learner gave it (None: the traceback name).
     pub(crate) argv0: Option<String>,
     /// Host folders the script may read (`run --allow-read`), see modules/hostfs.rs.
@@ -287,6 +291,7 @@ impl Interpreter {
             env: RefCell::new(BTreeMap::new()),
             putenv: RefCell::new(BTreeMap::new()),
             main_file: "<main>".into(),
+            hidden_modules: Vec::new(),
             argv0: None,
             host_mounts: Vec::new(),
             script_dir: None,
@@ -381,6 +386,30 @@ impl Interpreter {
                 self.register_module(name, Box::new(move |it| it.module_from_source(name, src)));
             }
         }
+    }
+
+    /// Leave the frames of these modules' preludes (file `<name>`) out of every traceback:
+    /// the library they mirror implements them in C.
+    pub(crate) fn hide_frames_of(&mut self, modules: impl IntoIterator<Item = &'static str>) {
+        self.hidden_modules.extend(modules);
+    }
+
+    /// The frames a traceback prints: not those of the modules [`Interpreter::hide_frames_of`]
+    /// named.
+    fn visible_frames(
+        &self,
+        frames: &[super::errors::TraceEntry],
+    ) -> Vec<super::errors::TraceEntry> {
+        let hidden = |file: &str| {
+            file.strip_prefix('<')
+                .and_then(|f| f.strip_suffix('>'))
+                .is_some_and(|name| self.hidden_modules.contains(&name))
+        };
+        frames
+            .iter()
+            .filter(|t| !hidden(&t.file))
+            .cloned()
+            .collect()
     }
 
     /// Run Python source as the module `name` (a prelude written in Python) and return the
@@ -711,7 +740,10 @@ impl Interpreter {
                     .get(f)
                     .and_then(|s| s.get((n as usize).checked_sub(1)?).cloned())
             };
-            text.push_str(&render_frames(&visible_frames(&e.0.traceback), &lookup));
+            text.push_str(&render_frames(
+                &self.visible_frames(&e.0.traceback),
+                &lookup,
+            ));
         }
         let mut last = final_line(
             &self.printed_type_name(&type_name, exception.as_ref()),
@@ -827,7 +859,7 @@ impl Interpreter {
                         .get(f)
                         .and_then(|s| s.get((k as usize).checked_sub(1)?).cloned())
                 };
-                body.push_str(&render_frames(&visible_frames(&ch.traceback), &lookup));
+                body.push_str(&render_frames(&self.visible_frames(&ch.traceback), &lookup));
             }
             let msg = self
                 .str(&n)
@@ -932,13 +964,4 @@ impl Drop for Interpreter {
     fn drop(&mut self) {
         self.clear_namespaces();
     }
-}
-
-/// The frames a traceback prints: not those of the standard modules written in Python.
-fn visible_frames(frames: &[super::errors::TraceEntry]) -> Vec<super::errors::TraceEntry> {
-    frames
-        .iter()
-        .filter(|t| !super::modules::is_hidden_file(&t.file))
-        .cloned()
-        .collect()
 }

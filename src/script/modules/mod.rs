@@ -36,8 +36,8 @@ macro_rules! preludes {
 }
 
 /// Standard modules written in Python with generators and classes. CPython implements most of
-/// them in C, so their frames never show in its tracebacks: [`is_hidden_file`] keeps them out
-/// of ours too.
+/// them in C, so their frames never show in its tracebacks, nor in ours
+/// ([`Interpreter::hide_frames_of`]).
 const PRELUDES: &[(&str, &str)] = preludes!(
     "itertools",
     "functools",
@@ -54,13 +54,6 @@ const PRELUDES: &[(&str, &str)] = preludes!(
     "warnings",
 );
 
-/// A frame of one of the [`PRELUDES`] (its file is `<name>`).
-pub(crate) fn is_hidden_file(file: &str) -> bool {
-    file.strip_prefix('<')
-        .and_then(|f| f.strip_suffix('>'))
-        .is_some_and(|name| PRELUDES.iter().any(|(n, _)| *n == name))
-}
-
 /// The preludes whose top-level definitions run at the first use of their names
 /// (script/interp/deferred.rs), as torch's do: torch.nn and torch.utils.data import
 /// collections, so every script with a model compiled all of its classes (about 1.8 ms);
@@ -72,6 +65,7 @@ const DEFERRING: &[&str] = &["collections", "functools", "argparse", "_fs"];
 
 pub(crate) fn install(it: &mut Interpreter) {
     it.register_preludes(PRELUDES, DEFERRING);
+    it.hide_frames_of(PRELUDES.iter().map(|&(name, _)| name));
     it.register_module("sys", Box::new(sys::module));
     it.register_module("math", Box::new(|_it| Ok(math())));
     it.register_module("_random", Box::new(|_it| Ok(mt::module())));
