@@ -144,6 +144,9 @@ impl NativeObject for NpType {
     fn plain_repr(&self) -> Option<String> {
         Some(format!("<class 'numpy.{}'>", np_name(self.0)))
     }
+    fn is_callable(&self) -> bool {
+        true
+    }
     fn call(&self, NativeCx { it, .. }: NativeCx<'_>, args: Args) -> PyResult<Value> {
         let name = np_name(self.0);
         let a = args.bind(name, &["value"], 0)?;

@@ -441,6 +441,11 @@ pub trait NativeObject: Any {
     fn setattr(&self, cx: NativeCx<'_>, name: &str, v: Value) -> PyResult<bool> {
         Ok(false)
     }
+    /// `callable(x)`: true only for the types that implement [`NativeObject::call`] (a
+    /// tensor, a dtype or a generator is not callable).
+    fn is_callable(&self) -> bool {
+        false
+    }
     /// `x(...)`. The default raises `TypeError: 'T' object is not callable`.
     fn call(&self, cx: NativeCx<'_>, args: Args) -> PyResult<Value> {
         Err(PyException::new(

@@ -327,7 +327,7 @@ def _is_namedtuple(x):
 
 
 def _copy_mapping(x):
-    if isinstance(x, dict):
+    if type(x) is dict:
         return dict(x)
     return x.copy()
 

@@ -594,7 +594,11 @@ def _map(obj, loc):
             return obj
         return obj.to(loc)
     if isinstance(obj, dict):
-        return {k: _map(v, loc) for k, v in obj.items()}
+        # an OrderedDict state_dict stays one, as unpickling gives it back
+        out = obj.copy()
+        for k, v in obj.items():
+            out[k] = _map(v, loc)
+        return out
     if isinstance(obj, list):
         return [_map(v, loc) for v in obj]
     if isinstance(obj, tuple):

@@ -347,6 +347,9 @@ impl NativeObject for GradMode {
         }
         Ok(false)
     }
+    fn is_callable(&self) -> bool {
+        true
+    }
     fn call(&self, _: NativeCx<'_>, args: Args) -> PyResult<Value> {
         // used as a decorator: each call of the function runs in this grad mode
         let Some(f) = args.positional.first().cloned() else {

@@ -200,6 +200,24 @@ pub(crate) fn unbound_builtin(_it: &mut Interpreter, c: &Rc<Class>, name: &str) 
 struct DictView {
     kind: DictIterKind,
     dict: Rc<RefCell<Dict>>,
+    /// An OrderedDict's view (`odict_keys([...])`, as `model.state_dict().keys()` prints).
+    ordered: bool,
+}
+
+/// The view `kind` of `dict` as an OrderedDict's `keys()` / `values()` / `items()` give it
+/// (collections.OrderedDict keeps its items in a plain dict: see the `_collections` module).
+pub(crate) fn ordered_dict_view(dict: &Rc<RefCell<Dict>>, kind: DictIterKind) -> Value {
+    Value::native(DictView {
+        kind,
+        dict: dict.clone(),
+        ordered: true,
+    })
+}
+
+/// The items of a dict view in order, for `reversed(view)` (CPython >= 3.8); None for any
+/// other value.
+pub(crate) fn dict_view_items(v: &Value) -> Option<Vec<Value>> {
+    Some(v.downcast::<DictView>()?.items())
 }
 
 impl DictView {
@@ -218,10 +236,13 @@ impl DictView {
 
 impl NativeObject for DictView {
     fn type_name(&self) -> &str {
-        match self.kind {
-            DictIterKind::Keys => "dict_keys",
-            DictIterKind::Values => "dict_values",
-            DictIterKind::Items => "dict_items",
+        match (self.kind, self.ordered) {
+            (DictIterKind::Keys, false) => "dict_keys",
+            (DictIterKind::Values, false) => "dict_values",
+            (DictIterKind::Items, false) => "dict_items",
+            (DictIterKind::Keys, true) => "odict_keys",
+            (DictIterKind::Values, true) => "odict_values",
+            (DictIterKind::Items, true) => "odict_items",
         }
     }
     fn iter(&self, _: NativeCx<'_>) -> PyResult<Option<Value>> {
@@ -257,14 +278,17 @@ impl NativeObject for DictView {
         op: super::super::native::CmpOp,
         other: &Value,
     ) -> PyResult<Option<Value>> {
-        if op != super::super::native::CmpOp::Eq {
+        // keys and items views are set-like: equal to a set or another such view with the same
+        // members; a list is never equal to one, and a values view only to itself (CPython)
+        if op != super::super::native::CmpOp::Eq || self.kind == DictIterKind::Values {
             return Ok(None);
         }
         let mine = self.items();
         let o = match other.downcast::<DictView>() {
-            Some(o) => o.items(),
+            Some(o) if o.kind != DictIterKind::Values => o.items(),
+            Some(_) => return Ok(None),
             None => match other {
-                Value::Set(_) | Value::List(_) => cx.it.iterate(other)?,
+                Value::Set(_) => cx.it.iterate(other)?,
                 _ => return Ok(None),
             },
         };
@@ -1055,6 +1079,7 @@ fn dict_method(
                     _ => DictIterKind::Items,
                 },
                 dict: d.clone(),
+                ordered: false,
             })
         }
         "get" => {

@@ -292,7 +292,7 @@ pub(crate) fn install(it: &mut Interpreter) {
             | Value::BuiltinMethod(_)
             | Value::Class(_) => true,
             Value::Instance(i) => i.class.lookup_user("__call__").is_some(),
-            Value::Native(_) => true,
+            Value::Native(n) => n.is_callable(),
             _ => false,
         }))
     });
@@ -663,12 +663,15 @@ pub(crate) fn install(it: &mut Interpreter) {
                     )));
                 }
             }
-            o => {
-                return Err(PyException::type_error(format!(
-                    "'{}' object is not reversible",
-                    o.type_name()
-                )));
-            }
+            o => match methods::dict_view_items(o) {
+                Some(items) => items,
+                None => {
+                    return Err(PyException::type_error(format!(
+                        "'{}' object is not reversible",
+                        o.type_name()
+                    )));
+                }
+            },
         };
         let mut items = items;
         items.reverse();

@@ -515,8 +515,14 @@ impl Interpreter {
         for b in bases {
             match b {
                 Value::Class(c) => {
+                    // collections.py's dict-like classes keep their items in `self._d` and
+                    // define the dict protocol themselves: `dict` among their bases only makes
+                    // isinstance/issubclass answer as for CPython's C subclasses of dict.
+                    let dict_like = matches!(c.kind, ClassKind::Builtin(BuiltinType::Dict))
+                        && module == "collections";
                     if let ClassKind::Builtin(t) = c.kind
                         && !matches!(t, BuiltinType::Type)
+                        && !dict_like
                     {
                         return Err(PyException::new(
                             ExcType::NotImplementedError,

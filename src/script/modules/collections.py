@@ -1,7 +1,12 @@
 # collections: namedtuple, deque, Counter, defaultdict, OrderedDict. cudatutor cannot subclass
 # the builtin types, so these are classes that hold a tuple, list or dict and answer the same
 # protocols (indexing, iteration, len, in, ==, repr as CPython prints them); isinstance(x,
-# tuple / dict) is False for them. Frames of this module do not show in tracebacks.
+# tuple) is False for a namedtuple. The dict-like ones name dict as their base (the one builtin
+# base the interpreter allows, for this module only): isinstance(x, dict) is True for them, as
+# checkpoint code expects of a state_dict. Frames of this module do not show in tracebacks.
+
+from _collections import odict_keys as _odict_keys, odict_values as _odict_values
+from _collections import odict_items as _odict_items
 
 _KEYWORDS = frozenset([
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
@@ -312,7 +317,7 @@ class deque:
         return f"deque({self._items!r}, maxlen={self._maxlen})"
 
 
-class _DictLike:
+class _DictLike(dict):
     """The dict protocol over `self._d` (a real dict)."""
 
     def __getitem__(self, key):
@@ -425,6 +430,15 @@ class OrderedDict(_DictLike):
 
     def copy(self):
         return OrderedDict(self._d)
+
+    def keys(self):
+        return _odict_keys(self._d)
+
+    def values(self):
+        return _odict_values(self._d)
+
+    def items(self):
+        return _odict_items(self._d)
 
     def __eq__(self, other):
         if isinstance(other, OrderedDict):

@@ -15,6 +15,7 @@ use super::native::{Args, NativeCx, NativeObject};
 use super::value::{Module, Value};
 use crate::script::ExcType;
 
+mod collections_native;
 pub(crate) mod hostfs;
 pub(crate) mod mt;
 pub(crate) mod structseq;
@@ -73,6 +74,7 @@ pub(crate) fn install(it: &mut Interpreter) {
     it.register_module("_hostfs", Box::new(hostfs::module));
     it.register_module("time", Box::new(|_it| Ok(time())));
     it.register_module("_warnings", Box::new(warnings_native::module));
+    it.register_module("_collections", Box::new(collections_native::module));
 }
 
 fn num(it: &mut Interpreter, v: &Value) -> PyResult<f64> {
