@@ -25,7 +25,7 @@ fn transposed(l: &Layout) -> Layout {
 /// Runs `f` with `t`'s values broadcast to `shape` (batch dims, then a matrix) as one
 /// 3-D operand with a single batch stride, copying them when the batch dims cannot be read
 /// with one stride (as the forward does).
-fn with_batched<R>(
+pub(super) fn with_batched<R>(
     t: &Tensor,
     shape: &[usize],
     dt: DType,
