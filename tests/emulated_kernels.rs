@@ -552,14 +552,7 @@ fn fill_fill_strided_and_arange() {
             .arg(4i64)
             .arg(CtShape::new(&[4]).unwrap())
             .arg(CtStrides::new(&[3]).unwrap());
-        match Scalar::from_f64(1.0, e) {
-            Scalar::F32(v) => args.push(v),
-            Scalar::F64(v) => args.push(v),
-            Scalar::I64(v) => args.push(v),
-            Scalar::I32(v) => args.push(v),
-            Scalar::U8(v) => args.push(v),
-            Scalar::Bool(v) => args.push(v),
-        };
+        Scalar::from_f64(1.0, e).push(&mut args);
         args.push(out.ptr.offset(e.size() as u64));
         d.launch(
             &format!("fill_strided_{}", e.suffix()),

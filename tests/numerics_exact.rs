@@ -294,19 +294,23 @@ fn loss_case(case: &Value) -> Result<Vec<f32>, String> {
                     };
                     L::bce_with_logits_backward_f32(&ones(x.len()), &x, &t, w, pw, red)
                 }
-                "smooth_l1_loss_backward" => L::smooth_l1_loss_backward_f32(
+                "smooth_l1_loss_backward" => L::smooth_loss_backward_f32(
                     &ones(x.len()),
                     &x,
                     &t,
                     red,
-                    case["beta"].as_f64().unwrap_or(1.0),
+                    L::SmoothLoss::SmoothL1 {
+                        beta: case["beta"].as_f64().unwrap_or(1.0),
+                    },
                 ),
-                "huber_loss_backward" => L::huber_loss_backward_f32(
+                "huber_loss_backward" => L::smooth_loss_backward_f32(
                     &ones(x.len()),
                     &x,
                     &t,
                     red,
-                    case["delta"].as_f64().unwrap_or(1.0),
+                    L::SmoothLoss::Huber {
+                        delta: case["delta"].as_f64().unwrap_or(1.0),
+                    },
                 ),
                 "bce_with_logits" => {
                     let w = if flag("weighted") {

@@ -39,23 +39,6 @@ pub(crate) fn set_options(o: PrintOptions) {
     OPTIONS.with(|c| c.set(o));
 }
 
-#[allow(non_snake_case)]
-fn PRECISION() -> usize {
-    options().precision
-}
-#[allow(non_snake_case)]
-fn EDGE() -> usize {
-    options().edgeitems
-}
-#[allow(non_snake_case)]
-fn THRESHOLD() -> usize {
-    options().threshold
-}
-#[allow(non_snake_case)]
-fn LINEWIDTH() -> usize {
-    options().linewidth
-}
-
 /// Whether `a` and `b` are the same element of `dtype`.
 fn same(dtype: DType, a: f64, b: f64) -> bool {
     match dtype {
@@ -65,19 +48,18 @@ fn same(dtype: DType, a: f64, b: f64) -> bool {
     }
 }
 
-/// Positional digits of `v` (finite, |v| < 1e16): the fewest fractional digits (at most
-/// `PRECISION`) that read back as the same element, Dragon4-unique style, trailing zeros and
-/// nothing after the point trimmed to "2." form.
-fn positional(v: f64, dtype: DType) -> String {
-    let prec = PRECISION();
-    let mut s = format!("{v:.prec$}");
-    for p in 0..=prec {
-        let c = format!("{v:.p$}");
-        if c.parse::<f64>().is_ok_and(|x| same(dtype, x, v)) {
-            s = c;
-            break;
-        }
-    }
+/// The fewest digits `render(p)` (p = 0 to the precision) that read back as the same element
+/// as `v`, Dragon4-unique style; `render(precision)` when none does.
+fn shortest_unique(v: f64, dtype: DType, render: impl Fn(usize) -> String) -> String {
+    let prec = options().precision;
+    (0..=prec)
+        .map(&render)
+        .find(|c| c.parse::<f64>().is_ok_and(|x| same(dtype, x, v)))
+        .unwrap_or_else(|| render(prec))
+}
+
+/// numpy's "2." form: a point added to a whole number, trailing fractional zeros trimmed.
+fn trim_fraction(s: &mut String) {
     if !s.contains('.') {
         s.push('.');
     } else {
@@ -85,47 +67,45 @@ fn positional(v: f64, dtype: DType) -> String {
             s.pop();
         }
     }
+}
+
+/// Positional digits of `v` (finite, |v| < 1e16): the fewest fractional digits (at most
+/// `precision`) that read back as the same element, trailing zeros and nothing after the
+/// point trimmed to "2." form.
+fn positional(v: f64, dtype: DType) -> String {
+    let mut s = shortest_unique(v, dtype, |p| format!("{v:.p$}"));
+    trim_fraction(&mut s);
     if s == "-0." && v == 0.0 && !v.is_sign_negative() {
         s = "0.".into();
     }
     s
 }
 
-/// Scientific digits: (mantissa "1.5", exponent -5), mantissa digits unique up to PRECISION.
+/// Scientific digits: (mantissa "1.5", exponent -5), mantissa digits unique up to the
+/// precision.
 fn scientific(v: f64, dtype: DType) -> (String, i32) {
-    let prec = PRECISION();
-    let mut s = format!("{v:.prec$e}");
-    for p in 0..=prec {
-        let c = format!("{v:.p$e}");
-        if c.parse::<f64>().is_ok_and(|x| same(dtype, x, v)) {
-            s = c;
-            break;
-        }
-    }
+    let s = shortest_unique(v, dtype, |p| format!("{v:.p$e}"));
     let (m, e) = s.split_once('e').expect("an exponent");
     let mut m = m.to_string();
-    if !m.contains('.') {
-        m.push('.');
-    } else {
-        while m.ends_with('0') {
-            m.pop();
-        }
-    }
+    trim_fraction(&mut m);
     (m, e.parse().expect("exponent digits"))
 }
 
 enum Fmt {
     Int(usize),
     Bool,
-    Float {
-        exp: bool,
-        pad_left: usize,
-        pad_right: usize,
-        /// scientific: fractional digits of every mantissa, and exponent digits
-        prec: usize,
-        exp_size: usize,
-        dtype: DType,
-    },
+    Float(FloatFmt),
+}
+
+/// How numpy lays out the floats of one array (FloatingFormat's widths).
+struct FloatFmt {
+    exp: bool,
+    pad_left: usize,
+    pad_right: usize,
+    /// scientific: fractional digits of every mantissa, and exponent digits
+    prec: usize,
+    exp_size: usize,
+    dtype: DType,
 }
 
 impl Fmt {
@@ -177,14 +157,14 @@ impl Fmt {
                         .max(3usize.saturating_sub(offset))
                         .max((3 + neginf as usize).saturating_sub(offset));
                 }
-                Fmt::Float {
+                Fmt::Float(FloatFmt {
                     exp,
                     pad_left,
                     pad_right,
                     prec,
                     exp_size,
                     dtype,
-                }
+                })
             }
         }
     }
@@ -193,38 +173,38 @@ impl Fmt {
         match self {
             Fmt::Int(w) => format!("{:>w$}", v as i64),
             Fmt::Bool => if v != 0.0 { " True" } else { "False" }.to_string(),
-            Fmt::Float {
-                exp,
-                pad_left,
-                pad_right,
-                prec,
-                exp_size,
-                dtype,
-            } => {
-                if !v.is_finite() {
-                    let s = if v.is_nan() {
-                        "nan"
-                    } else if v > 0.0 {
-                        "inf"
-                    } else {
-                        "-inf"
-                    };
-                    return format!("{s:>w$}", w = pad_left + pad_right + 1);
-                }
-                if *exp {
-                    let (m, e) = scientific(v, *dtype);
-                    let (i, f) = m.split_once('.').unwrap();
-                    format!(
-                        "{i:>pad_left$}.{f:0<prec$}e{}{:0>exp_size$}",
-                        if e < 0 { '-' } else { '+' },
-                        e.abs()
-                    )
-                } else {
-                    let s = positional(v, *dtype);
-                    let (i, f) = s.split_once('.').unwrap();
-                    format!("{i:>pad_left$}.{f:<pad_right$}")
-                }
-            }
+            Fmt::Float(f) => f.fmt(v),
+        }
+    }
+}
+
+impl FloatFmt {
+    fn fmt(&self, v: f64) -> String {
+        if !v.is_finite() {
+            let s = if v.is_nan() {
+                "nan"
+            } else if v > 0.0 {
+                "inf"
+            } else {
+                "-inf"
+            };
+            return format!("{s:>w$}", w = self.pad_left + self.pad_right + 1);
+        }
+        if self.exp {
+            let (m, e) = scientific(v, self.dtype);
+            let (i, f) = m.split_once('.').unwrap();
+            format!(
+                "{i:>l$}.{f:0<p$}e{}{:0>x$}",
+                if e < 0 { '-' } else { '+' },
+                e.abs(),
+                l = self.pad_left,
+                p = self.prec,
+                x = self.exp_size,
+            )
+        } else {
+            let s = positional(v, self.dtype);
+            let (i, f) = s.split_once('.').unwrap();
+            format!("{i:>l$}.{f:<r$}", l = self.pad_left, r = self.pad_right)
         }
     }
 }
@@ -235,13 +215,7 @@ fn shown(vals: &[f64], shape: &[usize], summary: bool) -> Vec<f64> {
         return vals.to_vec();
     }
     let inner: usize = shape[1..].iter().product();
-    let n = shape[0];
-    let idx: Vec<usize> = if n > 2 * EDGE() {
-        (0..EDGE()).chain(n - EDGE()..n).collect()
-    } else {
-        (0..n).collect()
-    };
-    idx.into_iter()
+    super::print::summarized_indices(shape[0], options().edgeitems)
         .flat_map(|i| shown(&vals[i * inner..(i + 1) * inner], &shape[1..], summary))
         .collect()
 }
@@ -273,12 +247,13 @@ fn recurse(
     let next_width = width - 1;
     let n = shape[0];
     let inner: usize = shape[1..].iter().product();
-    let show_summary = summary && 2 * EDGE() < n;
+    let edge = options().edgeitems;
+    let show_summary = summary && 2 * edge < n;
     let items: Vec<Option<usize>> = if show_summary {
-        (0..EDGE())
+        (0..edge)
             .map(Some)
             .chain([None])
-            .chain((n - EDGE()..n).map(Some))
+            .chain((n - edge..n).map(Some))
             .collect()
     } else {
         (0..n).map(Some).collect()
@@ -337,7 +312,7 @@ fn body(
     prefix_len: usize,
     width: usize,
 ) -> String {
-    let summary = vals.len() > THRESHOLD();
+    let summary = vals.len() > options().threshold;
     let f = Fmt::new(&shown(vals, shape, summary), dtype);
     let hanging = " ".repeat(prefix_len + 1);
     recurse(vals, shape, &f, &hanging, width, sep, summary)
@@ -369,7 +344,7 @@ pub(crate) fn numpy_str(vals: &[f64], shape: &[usize], dtype: DType) -> String {
     if vals.is_empty() {
         return "[]".into();
     }
-    body(vals, shape, dtype, " ", 0, LINEWIDTH())
+    body(vals, shape, dtype, " ", 0, options().linewidth)
 }
 
 /// numpy's name of a dtype.
@@ -381,7 +356,7 @@ pub(crate) fn numpy_dtype_name(dtype: DType) -> &'static str {
 pub(crate) fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String {
     let implied = matches!(dtype, DType::Float64 | DType::Int64 | DType::Bool);
     let mut extras = Vec::new();
-    if (vals.is_empty() && shape != [0]) || vals.len() > THRESHOLD() {
+    if (vals.is_empty() && shape != [0]) || vals.len() > options().threshold {
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
         extras.push(if dims.len() == 1 {
             format!("shape=({},)", dims[0])
@@ -398,7 +373,14 @@ pub(crate) fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String 
     } else if vals.is_empty() {
         "[]".to_string()
     } else {
-        body(vals, shape, dtype, ", ", "array(".len(), LINEWIDTH() - 1)
+        body(
+            vals,
+            shape,
+            dtype,
+            ", ",
+            "array(".len(),
+            options().linewidth - 1,
+        )
     };
     if extras.is_empty() {
         return format!("array({lst})");
@@ -406,7 +388,7 @@ pub(crate) fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String 
     let arr = format!("array({lst},");
     let extra = format!("{})", extras.join(", "));
     let last_len = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
-    let spacer = if last_len + extra.len() + 1 > LINEWIDTH() {
+    let spacer = if last_len + extra.len() + 1 > options().linewidth {
         format!("\n{}", " ".repeat("array(".len()))
     } else {
         " ".to_string()

@@ -48,23 +48,6 @@ pub(crate) fn reset_print_options() {
     set_print_options(PrintOptions::default());
 }
 
-#[allow(non_snake_case)]
-fn PRECISION() -> usize {
-    print_options().precision
-}
-#[allow(non_snake_case)]
-fn THRESHOLD() -> usize {
-    print_options().threshold
-}
-#[allow(non_snake_case)]
-fn EDGEITEMS() -> usize {
-    print_options().edgeitems
-}
-#[allow(non_snake_case)]
-fn LINEWIDTH() -> usize {
-    print_options().linewidth
-}
-
 /// Python's `f"{v:.{p}f}"`.
 pub(crate) fn fmt_fixed(v: f64, p: usize) -> String {
     if v.is_nan() {
@@ -128,7 +111,7 @@ fn scalar_str<V: PrintVal>(dtype: DType, v: V) -> String {
     match dtype.category() {
         Category::Bool => if v.f() != 0.0 { "True" } else { "False" }.to_string(),
         Category::Integral => v.int_str(),
-        Category::Floating => fmt_fixed(v.f(), PRECISION()),
+        Category::Floating => fmt_fixed(v.f(), print_options().precision),
     }
 }
 
@@ -165,11 +148,11 @@ impl Formatter {
             .unwrap_or(max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4);
         for &v in &nz {
             let w = if f.sci_mode {
-                fmt_sci(v, PRECISION()).len()
+                fmt_sci(v, print_options().precision).len()
             } else if f.int_mode {
                 fmt_fixed(v, 0).len() + 1
             } else {
-                fmt_fixed(v, PRECISION()).len()
+                fmt_fixed(v, print_options().precision).len()
             };
             f.max_width = f.max_width.max(w);
         }
@@ -180,7 +163,7 @@ impl Formatter {
         let ret = if self.floating {
             let v = v.f();
             if self.sci_mode {
-                fmt_sci(v, PRECISION())
+                fmt_sci(v, print_options().precision)
             } else if self.int_mode {
                 let mut r = fmt_fixed(v, 0);
                 if v.is_finite() {
@@ -188,7 +171,7 @@ impl Formatter {
                 }
                 r
             } else {
-                fmt_fixed(v, PRECISION())
+                fmt_fixed(v, print_options().precision)
             }
         } else {
             scalar_str(self.dtype, v)
@@ -215,26 +198,33 @@ impl<'a, V> Block<'a, V> {
     }
 }
 
+/// The rows of a dimension of `n` a summarised print shows: the first and last `edge`, or all
+/// of them when there are no more than `2 * edge` (numpy's rule too).
+pub(super) fn summarized_indices(n: usize, edge: usize) -> impl Iterator<Item = usize> {
+    let (head, tail) = if n > 2 * edge {
+        (0..edge, n - edge..n)
+    } else {
+        (0..n, n..n)
+    };
+    head.chain(tail)
+}
+
 fn summarized<V: PrintVal>(b: Block<V>, out: &mut Vec<V>) {
+    let edge = print_options().edgeitems;
     match b.shape.len() {
         0 => out.extend_from_slice(b.vals),
         1 => {
             let n = b.shape[0];
-            if n > 2 * EDGEITEMS() {
-                out.extend_from_slice(&b.vals[..EDGEITEMS()]);
-                out.extend_from_slice(&b.vals[n - EDGEITEMS()..]);
+            if n > 2 * edge {
+                out.extend_from_slice(&b.vals[..edge]);
+                out.extend_from_slice(&b.vals[n - edge..]);
             } else {
                 out.extend_from_slice(b.vals);
             }
         }
         _ => {
             let n = b.shape[0];
-            let idx: Vec<usize> = if n > 2 * EDGEITEMS() {
-                (0..EDGEITEMS()).chain(n - EDGEITEMS()..n).collect()
-            } else {
-                (0..n).collect()
-            };
-            for i in idx {
+            for i in summarized_indices(n, edge) {
                 summarized(b.row(i), out);
             }
         }
@@ -242,15 +232,16 @@ fn summarized<V: PrintVal>(b: Block<V>, out: &mut Vec<V>) {
 }
 
 fn vector_str<V: PrintVal>(b: Block<V>, indent: usize, summarize: bool, f: &Formatter) -> String {
+    let edge = print_options().edgeitems;
     let element_length = f.max_width + 2;
-    let per_line = ((LINEWIDTH().saturating_sub(indent)) / element_length).max(1);
+    let per_line = ((print_options().linewidth.saturating_sub(indent)) / element_length).max(1);
     let n = b.shape[0];
-    let data: Vec<String> = if summarize && n > 2 * EDGEITEMS() {
-        b.vals[..EDGEITEMS()]
+    let data: Vec<String> = if summarize && n > 2 * edge {
+        b.vals[..edge]
             .iter()
             .map(|&v| f.format(v))
             .chain([" ...".to_string()])
-            .chain(b.vals[n - EDGEITEMS()..].iter().map(|&v| f.format(v)))
+            .chain(b.vals[n - edge..].iter().map(|&v| f.format(v)))
             .collect()
     } else {
         b.vals.iter().map(|&v| f.format(v)).collect()
@@ -268,6 +259,7 @@ fn tensor_str_with<V: PrintVal>(
     summarize: bool,
     f: &Formatter,
 ) -> String {
+    let edge = print_options().edgeitems;
     let dim = b.shape.len();
     if dim == 0 {
         return f.format(b.vals[0]);
@@ -276,13 +268,11 @@ fn tensor_str_with<V: PrintVal>(
         return vector_str(b, indent, summarize, f);
     }
     let n = b.shape[0];
-    let slices: Vec<String> = if summarize && n > 2 * EDGEITEMS() {
-        (0..EDGEITEMS())
+    let slices: Vec<String> = if summarize && n > 2 * edge {
+        (0..edge)
             .map(|i| tensor_str_with(b.row(i), indent + 1, summarize, f))
             .chain(["...".to_string()])
-            .chain(
-                (n - EDGEITEMS()..n).map(|i| tensor_str_with(b.row(i), indent + 1, summarize, f)),
-            )
+            .chain((n - edge..n).map(|i| tensor_str_with(b.row(i), indent + 1, summarize, f)))
             .collect()
     } else {
         (0..n)
@@ -299,7 +289,7 @@ fn tensor_str<V: PrintVal>(vals: &[V], shape: &[usize], dtype: DType, indent: us
     if numel == 0 {
         return "[]".to_string();
     }
-    let summarize = numel > THRESHOLD();
+    let summarize = numel > print_options().threshold;
     let b = Block { vals, shape };
     let f = if summarize {
         let mut s = Vec::new();
@@ -318,7 +308,7 @@ fn add_suffixes(tensor_str: String, suffixes: &[String], indent: usize) -> Strin
         None => tensor_str.len() + 2,
     };
     for s in suffixes {
-        if last_line_len + s.len() + 2 > LINEWIDTH() {
+        if last_line_len + s.len() + 2 > print_options().linewidth {
             out.push_str(&format!(",\n{}{s}", " ".repeat(indent)));
             last_line_len = indent + s.len();
         } else {
@@ -391,7 +381,7 @@ impl Runtime {
             self.host_event("repr", None, self.timing().host_query_us);
             return Ok(format_tensor::<f64>(&[], t));
         }
-        let shown = if t.numel() > THRESHOLD() {
+        let shown = if t.numel() > print_options().threshold {
             6usize.pow(t.dim() as u32).min(t.numel())
         } else {
             t.numel()

@@ -394,6 +394,15 @@ impl Runtime {
     pub fn set_grad_enabled(&self, on: bool) {
         self.grad_enabled.set(on);
     }
+
+    /// `f` run with grad mode `on`, the mode restored afterwards (also when `f` fails).
+    pub(crate) fn with_grad_mode<R>(&self, on: bool, f: impl FnOnce() -> R) -> R {
+        let was = self.grad_enabled();
+        self.set_grad_enabled(on);
+        let r = f();
+        self.set_grad_enabled(was);
+        r
+    }
     /// `torch.is_inference_mode_enabled()`.
     pub(crate) fn inference_mode(&self) -> bool {
         self.inference_mode.get()

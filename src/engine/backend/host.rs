@@ -107,8 +107,7 @@ impl BackendStorage for HostStorage {
         nn::activation_backward(op, grad_y)
     }
     fn softmax_backward(grad_y: Operands<'_, &Self, 2>, dim: usize, log: bool) -> Result<Self> {
-        let [grad, y] = grad_y.args;
-        nn::softmax_backward(grad, y, grad_y.shape, dim, log)
+        nn::softmax_backward(grad_y, dim, log)
     }
     fn nll_loss(&self, loss: &NllLoss<'_, Self>) -> Result<Checked<Self>> {
         nn::nll_loss(self, loss)

@@ -465,6 +465,24 @@ impl GpuStorage {
         }
     }
 
+    /// A new contiguous `dtype` buffer of `layout`'s shape, written by one kernel `launch`
+    /// that reads this buffer at `layout` (`launch(kernels, src, dst)`).
+    fn map_contiguous(
+        &self,
+        layout: &Layout,
+        dtype: DType,
+        launch: impl FnOnce(&Kernels, Strided<'_>, Strided<'_>) -> std::result::Result<(), DeviceError>,
+    ) -> Result<GpuStorage> {
+        let res = GpuStorage::alloc(&self.ctx, dtype, layout.numel())?;
+        let (ss, ds) = (strides(layout), contiguous_strides(&layout.shape));
+        let (src, dst) = (
+            self.at(layout, &ss),
+            res.at(&Layout::contiguous(&layout.shape), &ds),
+        );
+        self.ctx.run(|k| launch(k, src, dst))?;
+        Ok(res)
+    }
+
     /// The whole buffer on the host.
     fn download(&self) -> Result<HostStorage> {
         if self.mem.is_none() || self.ctx.poisoned() {
@@ -832,14 +850,9 @@ impl BackendStorage for GpuStorage {
         let n = layout.numel();
         match (self.elem(), Elem::of(dtype)) {
             (Some(se), Some(de)) if n > 0 && !self.dead() => {
-                let out = GpuStorage::alloc(&self.ctx, dtype, n)?;
-                let (ss, ds) = (strides(layout), contiguous_strides(&layout.shape));
-                let (src, dst) = (
-                    self.at(layout, &ss),
-                    out.at(&Layout::contiguous(&layout.shape), &ds),
-                );
-                self.ctx.run(|k| k.copy(se, de, &layout.shape, src, dst))?;
-                Ok(out)
+                self.map_contiguous(layout, dtype, |k, src, dst| {
+                    k.copy(se, de, &layout.shape, src, dst)
+                })
             }
             _ if n == 0 || self.dead() => GpuStorage::alloc(&self.ctx, dtype, n).map(|mut s| {
                 s.len = n;
@@ -913,14 +926,8 @@ impl BackendStorage for GpuStorage {
             && out == self.dtype
             && kop.supports(e)
         {
-            let res = GpuStorage::alloc(&self.ctx, out, n)?;
-            let (sa, so) = (strides(layout), contiguous_strides(&layout.shape));
-            let (a, o) = (
-                self.at(layout, &sa),
-                res.at(&Layout::contiguous(&layout.shape), &so),
-            );
-            self.ctx.run(|k| k.unary(kop, e, &layout.shape, a, o))?;
-            return Ok(res);
+            return self
+                .map_contiguous(layout, out, |k, a, o| k.unary(kop, e, &layout.shape, a, o));
         }
         let test = match op {
             UnaryOp::IsNan => Some(FloatTest::IsNan),
@@ -935,15 +942,9 @@ impl BackendStorage for GpuStorage {
                 let value = test == FloatTest::IsFinite;
                 return GpuHandle(self.ctx.clone()).full(n, DType::Bool, Scalar::Bool(value));
             }
-            let res = GpuStorage::alloc(&self.ctx, out, n)?;
-            let (sa, so) = (strides(layout), contiguous_strides(&layout.shape));
-            let (a, o) = (
-                self.at(layout, &sa),
-                res.at(&Layout::contiguous(&layout.shape), &so),
-            );
-            self.ctx
-                .run(|k| k.float_test(test, e, &layout.shape, a, o))?;
-            return Ok(res);
+            return self.map_contiguous(layout, out, |k, a, o| {
+                k.float_test(test, e, &layout.shape, a, o)
+            });
         }
         self.on_host(format!("unary {op:?}"), |h| {
             self.up(h.unary(layout, op, out)?)
@@ -965,6 +966,8 @@ impl BackendStorage for GpuStorage {
         let oshape = Layout::contiguous(shape);
         let so = contiguous_strides(shape);
         let e = Elem::of(compute);
+        // a Python number on the left: the scalar kernels take the tensor first and are told
+        let scalar_first = matches!((&a, &b), (Arg::Scalar(_), Arg::Tensor(..)));
         let same_ctx = |x: &Arg<'_, GpuStorage>| match x {
             Arg::Tensor(s, _) => Rc::ptr_eq(&s.ctx, &ctx),
             Arg::Scalar(_) => true,
@@ -988,16 +991,14 @@ impl BackendStorage for GpuStorage {
                         ctx.run(|k| k.compare(cop, e, shape, px, py, o))?;
                         return Ok(res);
                     }
-                    (Arg::Tensor(x, lx), Arg::Scalar(s)) if x.dtype == compute => {
+                    (Arg::Tensor(x, lx), Arg::Scalar(s)) | (Arg::Scalar(s), Arg::Tensor(x, lx))
+                        if x.dtype == compute =>
+                    {
+                        // `scalar op x` compares as `x flipped(op) scalar`
+                        let cop = if scalar_first { flipped(cop) } else { cop };
                         let sx = strides(lx);
                         let px = x.at(lx, &sx);
                         ctx.run(|k| k.compare_scalar(cop, shape, px, kscalar(*s, e), o))?;
-                        return Ok(res);
-                    }
-                    (Arg::Scalar(s), Arg::Tensor(y, ly)) if y.dtype == compute => {
-                        let sy = strides(ly);
-                        let py = y.at(ly, &sy);
-                        ctx.run(|k| k.compare_scalar(flipped(cop), shape, py, kscalar(*s, e), o))?;
                         return Ok(res);
                     }
                     _ => {}
@@ -1016,23 +1017,17 @@ impl BackendStorage for GpuStorage {
                             return Ok(res);
                         }
                     }
-                    (Arg::Tensor(x, lx), Arg::Scalar(s)) if x.dtype == compute => {
-                        if let Some(kop) = scalar_kernel(op, false, e) {
+                    (Arg::Tensor(x, lx), Arg::Scalar(s)) | (Arg::Scalar(s), Arg::Tensor(x, lx))
+                        if x.dtype == compute =>
+                    {
+                        if let Some(kop) = scalar_kernel(op, scalar_first, e) {
                             let res = GpuStorage::alloc(&ctx, out, n)?;
                             let o = res.at(&oshape, &so);
                             let sx = strides(lx);
                             let px = x.at(lx, &sx);
-                            ctx.run(|k| k.binary_scalar(kop, false, shape, px, kscalar(*s, e), o))?;
-                            return Ok(res);
-                        }
-                    }
-                    (Arg::Scalar(s), Arg::Tensor(y, ly)) if y.dtype == compute => {
-                        if let Some(kop) = scalar_kernel(op, true, e) {
-                            let res = GpuStorage::alloc(&ctx, out, n)?;
-                            let o = res.at(&oshape, &so);
-                            let sy = strides(ly);
-                            let py = y.at(ly, &sy);
-                            ctx.run(|k| k.binary_scalar(kop, true, shape, py, kscalar(*s, e), o))?;
+                            ctx.run(|k| {
+                                k.binary_scalar(kop, scalar_first, shape, px, kscalar(*s, e), o)
+                            })?;
                             return Ok(res);
                         }
                     }

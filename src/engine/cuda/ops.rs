@@ -127,7 +127,8 @@ impl Scalar {
             Elem::Bool => Scalar::Bool(v != 0),
         }
     }
-    fn push(self, args: &mut KernelArgs) {
+    /// Appends the value as the kernel parameter of its element type.
+    pub fn push(self, args: &mut KernelArgs) {
         match self {
             Scalar::F32(v) => args.push(v),
             Scalar::F64(v) => args.push(v),

@@ -62,7 +62,8 @@ fn mat(l: &Layout, i: usize) -> Mat {
     }
 }
 
-/// Floats the gemm crate multiplies natively.
+/// Floats the gemm crate multiplies natively (float64 here; float32 has its own kernels in
+/// [`super::sgemm`]): `gemm::gemm` panics for a type it does not know.
 trait GemmFloat: Element + Arith {
     /// `a * b + c` rounded once.
     fn fma(a: Self, b: Self, c: Self) -> Self;
@@ -80,76 +81,59 @@ trait GemmFloat: Element + Arith {
         k: usize,
         n: usize,
         accumulate: bool,
-    );
+    ) {
+        if m == 0 || n == 0 {
+            return;
+        }
+        assert!(dst_rs >= n && dst.len() >= (m - 1) * dst_rs + n);
+        if k == 0 {
+            if !accumulate {
+                for r in 0..m {
+                    dst[r * dst_rs..r * dst_rs + n].fill(Self::ZERO);
+                }
+            }
+            return;
+        }
+        // The furthest element each operand view reaches must lie inside its slice.
+        let end = |mt: Mat, r: usize, c: usize| {
+            mt.offset as isize + (r as isize - 1) * mt.rs + (c as isize - 1) * mt.cs
+        };
+        assert!(end(am, m, k) < a.len() as isize && end(bm, k, n) < b.len() as isize);
+        // SAFETY: dst holds the m x n elements written with row stride dst_rs and
+        // column stride 1 (asserted above); a and b are read at offset + r*rs + c*cs for r, c inside their shapes,
+        // all inside the slices (asserted above, strides are non-negative). The three
+        // do not alias: dst is a fresh buffer of its own.
+        unsafe {
+            gemm::gemm(
+                m,
+                n,
+                k,
+                dst.as_mut_ptr(),
+                1,
+                dst_rs as isize,
+                accumulate,
+                a.as_ptr().add(am.offset),
+                am.cs,
+                am.rs,
+                b.as_ptr().add(bm.offset),
+                bm.cs,
+                bm.rs,
+                Self::ONE,
+                Self::ONE,
+                false,
+                false,
+                false,
+                gemm::Parallelism::None,
+            );
+        }
+    }
 }
 
-macro_rules! gemm_float {
-    ($t:ty) => {
-        impl GemmFloat for $t {
-            fn fma(a: Self, b: Self, c: Self) -> Self {
-                a.mul_add(b, c)
-            }
-            fn gemm(
-                dst: &mut [Self],
-                dst_rs: usize,
-                a: &[Self],
-                am: Mat,
-                b: &[Self],
-                bm: Mat,
-                m: usize,
-                k: usize,
-                n: usize,
-                accumulate: bool,
-            ) {
-                if m == 0 || n == 0 {
-                    return;
-                }
-                assert!(dst_rs >= n && dst.len() >= (m - 1) * dst_rs + n);
-                if k == 0 {
-                    if !accumulate {
-                        for r in 0..m {
-                            dst[r * dst_rs..r * dst_rs + n].fill(0.0);
-                        }
-                    }
-                    return;
-                }
-                // The furthest element each operand view reaches must lie inside its slice.
-                let end = |mt: Mat, r: usize, c: usize| {
-                    mt.offset as isize + (r as isize - 1) * mt.rs + (c as isize - 1) * mt.cs
-                };
-                assert!(end(am, m, k) < a.len() as isize && end(bm, k, n) < b.len() as isize);
-                // SAFETY: dst holds the m x n elements written with row stride dst_rs and
-                // column stride 1 (asserted above); a and b are read at offset + r*rs + c*cs for r, c inside their shapes,
-                // all inside the slices (asserted above, strides are non-negative). The three
-                // do not alias: dst is a fresh buffer of its own.
-                unsafe {
-                    gemm::gemm(
-                        m,
-                        n,
-                        k,
-                        dst.as_mut_ptr(),
-                        1,
-                        dst_rs as isize,
-                        accumulate,
-                        a.as_ptr().add(am.offset),
-                        am.cs,
-                        am.rs,
-                        b.as_ptr().add(bm.offset),
-                        bm.cs,
-                        bm.rs,
-                        1.0,
-                        1.0,
-                        false,
-                        false,
-                        false,
-                        gemm::Parallelism::None,
-                    );
-                }
-            }
-        }
-    };
+impl GemmFloat for f64 {
+    fn fma(a: Self, b: Self, c: Self) -> Self {
+        a.mul_add(b, c)
+    }
 }
-gemm_float!(f64);
 
 /// The bias broadcast over one `[m, n]` product, or zeros.
 fn init_out<T: Stored>(bias: Option<(&HostStorage, &Layout)>, dims: MatmulDims) -> Result<Vec<T>> {

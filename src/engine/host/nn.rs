@@ -11,6 +11,7 @@ use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::{try_with_capacity, try_zeroed};
 use crate::engine::interrupt::{CHUNK, poll};
 use crate::engine::layout::Layout;
+use crate::engine::numerics::lanes::Real;
 use crate::engine::numerics::loss as loss_kernels;
 use crate::engine::numerics::softmax as softmax_kernels;
 use crate::engine::op::{Checked, NllLoss, Operands};
@@ -420,13 +421,13 @@ pub(crate) fn activation_backward(
     float_dispatch!(dtype, "activation_backward", go(op, grad, out))
 }
 
+/// softmax's (or log_softmax's) input gradient from `[grad, out]` along `dim`.
 pub(crate) fn softmax_backward(
-    grad: &HostStorage,
-    out: &HostStorage,
-    shape: &[usize],
+    grad_out: Operands<'_, &HostStorage, 2>,
     dim: usize,
     log: bool,
 ) -> Result<HostStorage> {
+    let ([grad, out], shape) = (grad_out.args, grad_out.shape);
     if let (HostStorage::F32(g), HostStorage::F32(y)) = (grad, out) {
         let (outer, d, inner) = split_at_dim(shape, dim);
         let gi = softmax_kernels::softmax_backward_f32_new(g, y, outer, d, inner, log);
@@ -511,52 +512,47 @@ fn numerics_nll(
     (shape, r)
 }
 
+/// The numerics kernel's nll_loss of `x` when every target is valid (None: a bad target).
+fn nll_kernel<T: Stored + Real>(
+    x: &[T],
+    loss: &NllLoss<'_, HostStorage>,
+) -> Result<Option<HostStorage>> {
+    let (n, c, ignore) = (loss.n, loss.c, loss.ignore_index);
+    let tv = targets(loss.target)?;
+    let valid = tv[..n]
+        .iter()
+        .all(|&t| t == ignore || (t >= 0 && t < c as i64));
+    let w = match loss.weight {
+        Some(w) => Some(typed::<T>(w)?),
+        None => None,
+    };
+    if !valid {
+        return Ok(None);
+    }
+    let (shape, r) = numerics_nll(loss);
+    Ok(loss_kernels::nll_loss_t(x, shape, &tv[..n], w, r, ignore)
+        .ok()
+        .map(|(value, _)| T::wrap(value)))
+}
+
 /// nll_loss of `[n, c]` log-probabilities (contiguous) against `[n]` targets.
 pub(crate) fn nll_loss(
     lp: &HostStorage,
     loss: &NllLoss<'_, HostStorage>,
 ) -> Result<Checked<HostStorage>> {
-    let (n, c, ignore) = (loss.n, loss.c, loss.ignore_index);
-    if let HostStorage::F32(x) = lp {
-        // float32: LossNLL.cpp's kernel (its 8-level cascade) when every target is valid; a
-        // bad target goes through the generic loop below, which lists them all
-        let tv = targets(loss.target)?;
-        let valid = tv[..n]
-            .iter()
-            .all(|&t| t == ignore || (t >= 0 && t < c as i64));
-        let w = match loss.weight {
-            Some(w) => Some(typed::<f32>(w)?),
-            None => None,
-        };
-        if valid {
-            let (shape, r) = numerics_nll(loss);
-            if let Ok(o) = loss_kernels::nll_loss_f32(x, shape, &tv[..n], w, r, ignore) {
-                return Ok(Checked {
-                    value: HostStorage::F32(o.loss),
-                    bad: Vec::new(),
-                });
-            }
-        }
-    }
-    if let HostStorage::F64(x) = lp {
-        // float64: the same kernel in double
-        let tv = targets(loss.target)?;
-        let valid = tv[..n]
-            .iter()
-            .all(|&t| t == ignore || (t >= 0 && t < c as i64));
-        let w = match loss.weight {
-            Some(w) => Some(typed::<f64>(w)?),
-            None => None,
-        };
-        if valid {
-            let (shape, r) = numerics_nll(loss);
-            if let Ok((value, _)) = loss_kernels::nll_loss_f64(x, shape, &tv[..n], w, r, ignore) {
-                return Ok(Checked {
-                    value: HostStorage::F64(value),
-                    bad: Vec::new(),
-                });
-            }
-        }
+    // float32: LossNLL.cpp's kernel (its 8-level cascade) when every target is valid,
+    // float64 the same kernel in double; a bad target goes through the generic loop below,
+    // which lists them all
+    let fast = match lp {
+        HostStorage::F32(x) => nll_kernel(x, loss)?,
+        HostStorage::F64(x) => nll_kernel(x, loss)?,
+        _ => None,
+    };
+    if let Some(value) = fast {
+        return Ok(Checked {
+            value,
+            bad: Vec::new(),
+        });
     }
     float_dispatch!(lp.dtype(), "nll_loss_out_frame", nll_t(lp, loss))
 }
@@ -814,7 +810,8 @@ mod tests {
         let s0 = softmax(&h, &l, 0, true).unwrap();
         assert_eq!(typed::<f32>(&s0).unwrap().len(), 6);
         let g = HostStorage::F32(vec![1.0; 6]);
-        let b = softmax_backward(&g, &s, &[2, 3], 1, false).unwrap();
+        let b =
+            softmax_backward(Operands::new([&g, &s], &[2, 3], DType::Float32), 1, false).unwrap();
         assert!(typed::<f32>(&b).unwrap().iter().all(|x| x.abs() < 1e-6));
         assert!(
             softmax(

@@ -334,38 +334,23 @@ pub(crate) fn unrows<T: Element>(rows: Vec<T>, shape: &[usize], dim: usize) -> R
     gather(&rows, &Layout::new(shape.to_vec(), st, 0))
 }
 
-fn scan_t<T: Stored + super::arith::Arith>(
+/// A scan accumulated in `A` (the element type, or float32 for float16/bfloat16 as ATen's
+/// `at::acc_type` on the CPU): each element widened, one rounding per step, each output
+/// narrowed back to `T`.
+fn scan_in<T: Stored, A: super::arith::Arith>(
     h: &HostStorage,
     layout: &Layout,
     dim: usize,
     prod: bool,
+    widen: impl Fn(T) -> A,
+    narrow: impl Fn(A) -> T,
 ) -> Result<HostStorage> {
     scan_rows::<T>(h, layout, dim, |row| {
-        // accumulate in the element type, one rounding per step
-        let mut acc = if prod { T::ONE } else { T::ZERO };
+        let mut acc = if prod { A::ONE } else { A::ZERO };
         for x in row.iter_mut() {
-            acc = if prod { acc.mul(*x) } else { acc.add(*x) };
-            *x = acc;
-        }
-    })
-}
-
-/// A float16/bfloat16 scan: each step in float32, each output rounded to `T`.
-fn half_scan<T: Stored + Float>(
-    h: &HostStorage,
-    layout: &Layout,
-    dim: usize,
-    prod: bool,
-) -> Result<HostStorage> {
-    scan_rows::<T>(h, layout, dim, |row| {
-        let mut acc = if prod { 1.0f32 } else { 0.0f32 };
-        for x in row.iter_mut() {
-            acc = if prod {
-                acc * x.to_f32()
-            } else {
-                acc + x.to_f32()
-            };
-            *x = T::from_f32(acc);
+            let v = widen(*x);
+            acc = if prod { acc.mul(v) } else { acc.add(v) };
+            *x = narrow(acc);
         }
     })
 }
@@ -408,7 +393,7 @@ pub(crate) fn scan(
 ) -> Result<HostStorage> {
     macro_rules! go {
         ($t:ty) => {
-            scan_t::<$t>(h, layout, dim, prod)
+            scan_in::<$t, $t>(h, layout, dim, prod, |x| x, |a| a)
         };
     }
     if let HostStorage::F32(x) = h {
@@ -428,8 +413,8 @@ pub(crate) fn scan(
         DType::Float32 => go!(f32),
         DType::Float64 => go!(f64),
         // ATen accumulates half and bfloat16 in float (at::acc_type on the CPU)
-        DType::Float16 => half_scan::<f16>(h, layout, dim, prod),
-        DType::BFloat16 => half_scan::<bf16>(h, layout, dim, prod),
+        DType::Float16 => scan_in::<f16, f32>(h, layout, dim, prod, f16::to_f32, f16::from_f32),
+        DType::BFloat16 => scan_in::<bf16, f32>(h, layout, dim, prod, bf16::to_f32, bf16::from_f32),
         DType::Int64 => go!(i64),
         DType::Int32 => go!(i32),
         DType::Int16 => go!(i16),

@@ -60,22 +60,52 @@ impl Backward {
     /// The vector half, one lane: `g` is the incoming gradient, `v` the saved x or y.
     #[inline(always)]
     pub fn lane(self, g: f32, v: f32) -> f32 {
+        self.eval::<true>(g, v)
+    }
+
+    /// The scalar half.
+    #[inline(always)]
+    pub fn scalar(self, g: f32, v: f32) -> f32 {
+        self.eval::<false>(g, v)
+    }
+
+    /// One element of the vector half (`VECTOR`: SLEEF's functions, as ATen's
+    /// `Vectorized<float>`) or of the scalar tail (the C library's, as `std::`): the formulas
+    /// are the same in both, only exp, tanh, erf, log1p and ELU's branch differ.
+    #[inline(always)]
+    fn eval<const VECTOR: bool>(self, g: f32, v: f32) -> f32 {
+        let exp = |x: f32| if VECTOR { sleef::expf_u10(x) } else { x.exp() };
+        let tanh = |x: f32| {
+            if VECTOR {
+                sleef::tanhf_u10(x)
+            } else {
+                x.tanh()
+            }
+        };
+        let erf = |x: f32| if VECTOR { sleef::erf_vec(x) } else { erff(x) };
+        let log1p = |x: f32| {
+            if VECTOR {
+                sleef::log1pf_u10(x)
+            } else {
+                x.ln_1p()
+            }
+        };
         match self {
             Backward::Relu => relu(g, v),
             Backward::Sigmoid => g * (1.0 - v) * v,
             Backward::Tanh => g * (-v).mul_add(v, 1.0),
             Backward::Gelu => {
-                let cdf = 0.5 * (1.0 + sleef::erf_vec(v * SQRT1_2));
-                let pdf = GELU_PDF * sleef::expf_u10(v * v * -0.5);
+                let cdf = 0.5 * (1.0 + erf(v * SQRT1_2));
+                let pdf = GELU_PDF * exp(v * v * -0.5);
                 g * v.mul_add(pdf, cdf)
             }
-            Backward::GeluTanh => gelu_tanh_bwd(g, v, sleef::tanhf_u10),
+            Backward::GeluTanh => gelu_tanh_bwd(g, v, tanh),
             Backward::Silu => {
-                let s = 1.0 / (1.0 + sleef::expf_u10(-v));
+                let s = 1.0 / (1.0 + exp(-v));
                 g * s * v.mul_add(1.0 - s, 1.0)
             }
             Backward::Softplus { beta, threshold } => {
-                let z = sleef::expf_u10(v * beta);
+                let z = exp(v * beta);
                 if v * beta > threshold {
                     g
                 } else {
@@ -87,60 +117,20 @@ impl Backward {
                 scale,
                 input_scale,
             } => {
-                if v > 0.0 {
+                // the vector half tests `x > 0` (a NaN takes the exp branch), the scalar
+                // half `x <= 0`
+                if !VECTOR {
+                    elu_from_input(g, v, alpha, scale, input_scale, f32::exp)
+                } else if v > 0.0 {
                     g * scale
                 } else {
-                    g * input_scale * (alpha * scale) * sleef::expf_u10(v * input_scale)
+                    g * input_scale * (alpha * scale) * exp(v * input_scale)
                 }
             }
             Backward::LeakyRelu { slope } => leaky(g, v, slope),
             Backward::Mish => {
-                let s = 1.0 / (1.0 + sleef::expf_u10(-v));
-                let t = sleef::tanhf_u10(sleef::log1pf_u10(sleef::expf_u10(v)));
-                g * (v * s).mul_add((-t).mul_add(t, 1.0), t)
-            }
-            Backward::Hardswish => hardswish(g, v),
-            Backward::Hardsigmoid => hardsigmoid(g, v),
-            Backward::Hardtanh { min, max } => hardtanh(g, v, min, max),
-            Backward::LogSigmoid => log_sigmoid(g, v),
-            Backward::Logit { eps } => logit(g, v, eps),
-        }
-    }
-
-    /// The scalar half.
-    #[inline(always)]
-    pub fn scalar(self, g: f32, v: f32) -> f32 {
-        match self {
-            Backward::Relu => relu(g, v),
-            Backward::Sigmoid => g * (1.0 - v) * v,
-            Backward::Tanh => g * (-v).mul_add(v, 1.0),
-            Backward::Gelu => {
-                let cdf = 0.5 * (1.0 + erff(v * SQRT1_2));
-                let pdf = GELU_PDF * (v * v * -0.5).exp();
-                g * v.mul_add(pdf, cdf)
-            }
-            Backward::GeluTanh => gelu_tanh_bwd(g, v, f32::tanh),
-            Backward::Silu => {
-                let s = 1.0 / (1.0 + (-v).exp());
-                g * s * v.mul_add(1.0 - s, 1.0)
-            }
-            Backward::Softplus { beta, threshold } => {
-                let z = (v * beta).exp();
-                if v * beta > threshold {
-                    g
-                } else {
-                    g * z / (z + 1.0)
-                }
-            }
-            Backward::Elu {
-                alpha,
-                scale,
-                input_scale,
-            } => elu_from_input(g, v, alpha, scale, input_scale, f32::exp),
-            Backward::LeakyRelu { slope } => leaky(g, v, slope),
-            Backward::Mish => {
-                let s = 1.0 / (1.0 + (-v).exp());
-                let t = v.exp().ln_1p().tanh();
+                let s = 1.0 / (1.0 + exp(-v));
+                let t = tanh(log1p(exp(v)));
                 g * (v * s).mul_add((-t).mul_add(t, 1.0), t)
             }
             Backward::Hardswish => hardswish(g, v),

@@ -64,20 +64,9 @@ pub fn nll_loss_f32(
     Ok(NllOutput { loss, total_weight })
 }
 
-/// `nll_loss_nd` forward on float64 log-probabilities: the same kernel in double; returns
+/// `nll_loss_nd` forward in `T` (float32's cascade, or the same kernel in double); returns
 /// (loss, total_weight).
-pub(crate) fn nll_loss_f64(
-    input: &[f64],
-    shape: ClassShape,
-    target: &[i64],
-    weight: Option<&[f64]>,
-    reduction: Reduction,
-    ignore_index: i64,
-) -> Result<(Vec<f64>, f64), LossError> {
-    nll_loss_t(input, shape, target, weight, reduction, ignore_index)
-}
-
-fn nll_loss_t<T: Real>(
+pub(crate) fn nll_loss_t<T: Real>(
     input: &[T],
     shape: ClassShape,
     target: &[i64],
@@ -168,23 +157,16 @@ pub fn nll_loss_backward_f32(
     total_weight: f32,
     grad_input: &mut [f32],
 ) {
-    let ClassShape { n, c, map, one_d } = shape;
+    let ClassShape { c, map, one_d, .. } = shape;
     grad_input.fill(0.0);
     if reduction == Reduction::None && !one_d {
-        for b in 0..n {
-            for e in 0..map {
-                let t = target[b * map + e];
-                if t == ignore_index || t < 0 || t as usize >= c {
-                    continue;
-                }
-                let t = t as usize;
-                let g = grad_output[b * map + e];
-                grad_input[b * c * map + t * map + e] = match weight {
-                    Some(w) => -w[t] * g,
-                    None => -g,
-                };
-            }
-        }
+        for_each_target(shape, target, ignore_index, |b, e, t| {
+            let g = grad_output[b * map + e];
+            grad_input[b * c * map + t * map + e] = match weight {
+                Some(w) => -w[t] * g,
+                None => -g,
+            };
+        });
         return;
     }
     let g0 = grad_output[0];
@@ -193,17 +175,29 @@ pub fn nll_loss_backward_f32(
     } else {
         g0
     });
+    for_each_target(shape, target, ignore_index, |b, e, t| {
+        grad_input[b * c * map + t * map + e] = match weight {
+            Some(w) => w[t] * grad,
+            None => grad,
+        };
+    });
+}
+
+/// Calls `f(b, e, t)` for each sample b and map position e whose target t is a class (not
+/// ignored, in range), in order.
+fn for_each_target(
+    shape: ClassShape,
+    target: &[i64],
+    ignore_index: i64,
+    mut f: impl FnMut(usize, usize, usize),
+) {
+    let ClassShape { n, c, map, .. } = shape;
     for b in 0..n {
         for e in 0..map {
             let t = target[b * map + e];
-            if t == ignore_index || t < 0 || t as usize >= c {
-                continue;
+            if t != ignore_index && t >= 0 && (t as usize) < c {
+                f(b, e, t as usize);
             }
-            let t = t as usize;
-            grad_input[b * c * map + t * map + e] = match weight {
-                Some(w) => w[t] * grad,
-                None => grad,
-            };
         }
     }
 }
@@ -345,16 +339,20 @@ fn reduce(loss: Vec<f32>, reduction: Reduction) -> Vec<f32> {
     }
 }
 
+/// An elementwise loss `f(input - target)`, reduced.
+fn loss_of_difference(
+    input: &[f32],
+    target: &[f32],
+    reduction: Reduction,
+    f: impl Fn(f32) -> f32,
+) -> Vec<f32> {
+    let loss = input.iter().zip(target).map(|(&a, &b)| f(a - b)).collect();
+    reduce(loss, reduction)
+}
+
 /// `F.mse_loss`: (input - target)^2, reduced.
 pub fn mse_loss_f32(input: &[f32], target: &[f32], reduction: Reduction) -> Vec<f32> {
-    reduce(
-        input
-            .iter()
-            .zip(target)
-            .map(|(&a, &b)| (a - b) * (a - b))
-            .collect(),
-        reduction,
-    )
+    loss_of_difference(input, target, reduction, |d| d * d)
 }
 
 /// `mse_loss_backward`: `norm * (input - target) * grad`, norm = 2/numel (mean) or 2 as float32.
@@ -377,14 +375,7 @@ pub fn mse_loss_backward_f32(
 
 /// `F.l1_loss`: |input - target|, reduced.
 pub fn l1_loss_f32(input: &[f32], target: &[f32], reduction: Reduction) -> Vec<f32> {
-    reduce(
-        input
-            .iter()
-            .zip(target)
-            .map(|(&a, &b)| (a - b).abs())
-            .collect(),
-        reduction,
-    )
+    loss_of_difference(input, target, reduction, f32::abs)
 }
 
 /// `F.smooth_l1_loss(beta)`; beta = 0 is `l1_loss`.
@@ -398,37 +389,27 @@ pub fn smooth_l1_loss_f32(
         return l1_loss_f32(input, target, reduction);
     }
     let beta = beta as f32;
-    let loss = input
-        .iter()
-        .zip(target)
-        .map(|(&a, &b)| {
-            let z = (a - b).abs();
-            if z < beta {
-                0.5 * z * z / beta
-            } else {
-                z - 0.5 * beta
-            }
-        })
-        .collect();
-    reduce(loss, reduction)
+    loss_of_difference(input, target, reduction, |d| {
+        let z = d.abs();
+        if z < beta {
+            0.5 * z * z / beta
+        } else {
+            z - 0.5 * beta
+        }
+    })
 }
 
 /// `F.huber_loss(delta)`.
 pub fn huber_loss_f32(input: &[f32], target: &[f32], reduction: Reduction, delta: f64) -> Vec<f32> {
     let delta = delta as f32;
-    let loss = input
-        .iter()
-        .zip(target)
-        .map(|(&a, &b)| {
-            let z = (a - b).abs();
-            if z < delta {
-                0.5 * z * z
-            } else {
-                delta * (z - 0.5 * delta)
-            }
-        })
-        .collect();
-    reduce(loss, reduction)
+    loss_of_difference(input, target, reduction, |d| {
+        let z = d.abs();
+        if z < delta {
+            0.5 * z * z
+        } else {
+            delta * (z - 0.5 * delta)
+        }
+    })
 }
 
 /// `F.binary_cross_entropy`: `(t - 1) * max(log1p(-x), -100) - t * max(log(x), -100)` with
@@ -572,50 +553,72 @@ pub fn bce_with_logits_backward_f32(
     gi
 }
 
-/// `smooth_l1_loss_backward` (beta > 0), x = input - target: the kernel's vector half takes
-/// `norm * (|x| >= beta ? sign(x) : x / beta) * grad` in float; its scalar half (the tail of 16)
-/// `±norm * grad` or `norm * x * grad / beta` with beta a double (measured).
-pub fn smooth_l1_loss_backward_f32(
-    grad: &[f32],
-    input: &[f32],
-    target: &[f32],
-    reduction: Reduction,
-    beta: f64,
-) -> Vec<f32> {
-    let nv = norm(reduction, input.len());
-    let bf = beta as f32;
-    let n = input.len();
-    let split = n - n % super::unary::CHUNK_AVX2;
-    (0..n)
-        .map(|i| {
-            let x = input[i] - target[i];
-            let g = grad_at(grad, i);
-            if i < split {
-                let sign = if x > 0.0 { 1.0 } else { -1.0 };
-                nv * (if x.abs() >= bf { sign } else { x / bf }) * g
-            } else if (x as f64) <= -beta {
-                -nv * g
-            } else if (x as f64) >= beta {
-                nv * g
-            } else {
-                ((nv * x * g) as f64 / beta) as f32
-            }
-        })
-        .collect()
+/// The smooth losses whose backward has one shape: a slope clipped at +-beta or +-delta.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SmoothLoss {
+    /// `smooth_l1_loss` with beta > 0 (beta = 0 is `l1_loss`).
+    SmoothL1 { beta: f64 },
+    /// `huber_loss` with its delta.
+    Huber { delta: f64 },
 }
 
-/// `huber_loss_backward`, x = input - target: vector half `norm * (|x| >= delta ? sign(x) * delta
-/// : x) * grad` in float; scalar half `±norm * grad * delta` with delta a double, or
-/// `norm * x * grad` (measured).
-pub fn huber_loss_backward_f32(
+impl SmoothLoss {
+    /// The vector half's slope in float: `|x| >= beta ? sign(x) : x / beta` (smooth_l1),
+    /// `|x| >= delta ? sign(x) * delta : x` (huber).
+    #[inline(always)]
+    fn vector_slope(self, x: f32) -> f32 {
+        let sign = if x > 0.0 { 1.0 } else { -1.0 };
+        match self {
+            SmoothLoss::SmoothL1 { beta } => {
+                let bf = beta as f32;
+                if x.abs() >= bf { sign } else { x / bf }
+            }
+            SmoothLoss::Huber { delta } => {
+                let df = delta as f32;
+                if x.abs() >= df { sign * df } else { x }
+            }
+        }
+    }
+
+    /// The scalar half (the tail of 16), with beta or delta a double: smooth_l1 takes
+    /// `+-norm * grad` or `norm * x * grad / beta`, huber `+-norm * grad * delta` or
+    /// `norm * x * grad` (measured).
+    #[inline(always)]
+    fn scalar(self, x: f32, g: f32, nv: f32) -> f32 {
+        match self {
+            SmoothLoss::SmoothL1 { beta } => {
+                if (x as f64) <= -beta {
+                    -nv * g
+                } else if (x as f64) >= beta {
+                    nv * g
+                } else {
+                    ((nv * x * g) as f64 / beta) as f32
+                }
+            }
+            SmoothLoss::Huber { delta } => {
+                if (x as f64) <= -delta {
+                    ((-nv * g) as f64 * delta) as f32
+                } else if (x as f64) >= delta {
+                    ((nv * g) as f64 * delta) as f32
+                } else {
+                    nv * x * g
+                }
+            }
+        }
+    }
+}
+
+/// `smooth_l1_loss_backward` (beta > 0) or `huber_loss_backward`, x = input - target: the
+/// kernel's vector half takes `norm * slope(x) * grad` in float ([`SmoothLoss`]); its scalar
+/// half (the tail of 16) computes with beta or delta a double.
+pub fn smooth_loss_backward_f32(
     grad: &[f32],
     input: &[f32],
     target: &[f32],
     reduction: Reduction,
-    delta: f64,
+    loss: SmoothLoss,
 ) -> Vec<f32> {
     let nv = norm(reduction, input.len());
-    let df = delta as f32;
     let n = input.len();
     let split = n - n % super::unary::CHUNK_AVX2;
     (0..n)
@@ -623,14 +626,9 @@ pub fn huber_loss_backward_f32(
             let x = input[i] - target[i];
             let g = grad_at(grad, i);
             if i < split {
-                let sign = if x > 0.0 { 1.0 } else { -1.0 };
-                nv * (if x.abs() >= df { sign * df } else { x }) * g
-            } else if (x as f64) <= -delta {
-                ((-nv * g) as f64 * delta) as f32
-            } else if (x as f64) >= delta {
-                ((nv * g) as f64 * delta) as f32
+                nv * loss.vector_slope(x) * g
             } else {
-                nv * x * g
+                loss.scalar(x, g, nv)
             }
         })
         .collect()

@@ -52,7 +52,7 @@
 //!   elu (selu, celu), mish, gelu (both), logsigmoid, log1p, expm1 of double.
 //! - [`softmax::softmax_f64`], [`softmax::log_softmax_f64`]; [`stats::var_f64`],
 //!   [`stats::var_mean_f64`], [`stats::vector_norm2_f64`], [`reduce::prod_f64`],
-//!   [`loss::nll_loss_f64`].
+//!   [`loss::nll_loss_t`].
 //! - [`binary::binary_strided_f32`]: float32 atan2 and pow of two tensors (BinaryOpsKernel,
 //!   PowKernel: SLEEF/glibc split at 32).
 //!
@@ -63,7 +63,8 @@
 //! - [`loss::cross_entropy_f32`] (weight, ignore_index, label_smoothing, reductions),
 //!   [`loss::cross_entropy_probs_f32`], [`loss::nll_loss_f32`] / [`loss::nll_loss_backward_f32`]
 //!   (LossNLL.cpp, its 8-level cascade), [`loss::mse_loss_f32`] / backward, [`loss::l1_loss_f32`],
-//!   [`loss::smooth_l1_loss_f32`] / backward, [`loss::huber_loss_f32`] / backward,
+//!   [`loss::smooth_l1_loss_f32`] and [`loss::huber_loss_f32`] (one backward,
+//!   [`loss::smooth_loss_backward_f32`]),
 //!   [`loss::binary_cross_entropy_f32`] / backward, [`loss::bce_with_logits_f32`] / backward,
 //!   [`loss::log_sigmoid_f32`].
 //!

@@ -279,33 +279,35 @@ pub(crate) fn sum_f64(x: &[f64]) -> f64 {
     sum_dims_f64(x, View::contiguous(&shape, &[1]), &[])[0]
 }
 
-avx2_fma! {
+/// One entry point of the cascade sum: its own AVX2+FMA (or AVX512) function, so that the
+/// generic kernel is compiled for that target inside each.
+macro_rules! cascade_entry {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $lanes:ident, ignore_nan: $ignore_nan:literal) => {
+        avx2_fma! {
+            $(#[$doc])*
+            pub fn $name(x: &[$t], view: View<'_>, dims: &[usize]) -> Vec<$t> {
+                cascade_sum::<$t, $lanes>(x, view, dims, $ignore_nan)
+            }
+        }
+    };
+}
+
+cascade_entry!(
     /// `torch.sum(x, dims)` of a strided float32 view (`dims` empty: all dimensions).
-    pub fn sum_dims_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
-        cascade_sum::<f32, F32_AVX2>(x, view, dims, false)
-    }
-}
-
-avx2_fma! {
+    sum_dims_f32, f32, F32_AVX2, ignore_nan: false
+);
+cascade_entry!(
     /// `torch.sum(x, dims)` of a strided float64 view.
-    pub fn sum_dims_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
-        cascade_sum::<f64, F64_AVX2>(x, view, dims, false)
-    }
-}
-
-avx2_fma! {
+    sum_dims_f64, f64, F64_AVX2, ignore_nan: false
+);
+cascade_entry!(
     /// `torch.nansum(x, dims)` of a strided float32 view.
-    pub fn nansum_dims_f32(x: &[f32], view: View<'_>, dims: &[usize]) -> Vec<f32> {
-        cascade_sum::<f32, F32_AVX2>(x, view, dims, true)
-    }
-}
-
-avx2_fma! {
+    nansum_dims_f32, f32, F32_AVX2, ignore_nan: true
+);
+cascade_entry!(
     /// `torch.nansum(x, dims)` of a strided float64 view.
-    pub fn nansum_dims_f64(x: &[f64], view: View<'_>, dims: &[usize]) -> Vec<f64> {
-        cascade_sum::<f64, F64_AVX2>(x, view, dims, true)
-    }
-}
+    nansum_dims_f64, f64, F64_AVX2, ignore_nan: true
+);
 
 /// The number of elements `mean` divides by: the product of the reduced sizes.
 fn reduced_count(view: View<'_>, dims: &[usize]) -> usize {

@@ -25,7 +25,7 @@ fn transposed(l: &Layout) -> Layout {
 /// Runs `f` with `t`'s values broadcast to `shape` (batch dims, then a matrix) as one
 /// 3-D operand with a single batch stride, copying them when the batch dims cannot be read
 /// with one stride (as the forward does).
-fn with_batched<R>(
+pub(super) fn with_batched<R>(
     t: &Tensor,
     shape: &[usize],
     dt: DType,
@@ -63,37 +63,39 @@ pub(super) fn input_grads(
     sa.extend([m, k]);
     let mut sb = batch.to_vec();
     sb.extend([k, n]);
-    let ga = if wants(0) {
-        let full = with_batched(b, &sb, dt, |bs, bl| {
-            G::matmul(
-                Affine::new((&g, &g3), (bs, &transposed(bl)), None),
-                MatmulDims {
-                    batch: nb,
-                    m,
-                    k: n,
-                    n: k,
-                },
-            )
+    // input i's gradient: g @ b^T (i = 0) or a^T @ g (i = 1), the other operand read
+    // transposed at the broadcast batch, then summed back to the input's own batch dims
+    let grad = |i: usize| -> Result<Option<G>> {
+        if !wants(i) {
+            return Ok(None);
+        }
+        let (input, input_shape, other, other_shape, dims) = if i == 0 {
+            let dims = MatmulDims {
+                batch: nb,
+                m,
+                k: n,
+                n: k,
+            };
+            (a, &sa, b, &sb, dims)
+        } else {
+            let dims = MatmulDims {
+                batch: nb,
+                m: k,
+                k: m,
+                n,
+            };
+            (b, &sb, a, &sa, dims)
+        };
+        let full = with_batched(other, other_shape, dt, |os, ol| {
+            let ot = transposed(ol);
+            let operands = if i == 0 {
+                Affine::new((&g, &g3), (os, &ot), None)
+            } else {
+                Affine::new((os, &ot), (&g, &g3), None)
+            };
+            G::matmul(operands, dims)
         })?;
-        Some(sum_to(full, &sa, &a.layout.shape, dt)?)
-    } else {
-        None
+        sum_to(full, input_shape, &input.layout.shape, dt).map(Some)
     };
-    let gb = if wants(1) {
-        let full = with_batched(a, &sa, dt, |as_, al| {
-            G::matmul(
-                Affine::new((as_, &transposed(al)), (&g, &g3), None),
-                MatmulDims {
-                    batch: nb,
-                    m: k,
-                    k: m,
-                    n,
-                },
-            )
-        })?;
-        Some(sum_to(full, &sb, &b.layout.shape, dt)?)
-    } else {
-        None
-    };
-    Ok(vec![ga, gb])
+    Ok(vec![grad(0)?, grad(1)?])
 }

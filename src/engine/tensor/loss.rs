@@ -177,7 +177,10 @@ pub(crate) fn backward(
             LossOp::BceLogits => {
                 nl::bce_with_logits_backward_f32(&gf, &x, &t, w.as_deref(), pw.as_deref(), nred(r))
             }
-            LossOp::Huber(d) => nl::huber_loss_backward_f32(&gf, &x, &t, nred(r), d),
+            LossOp::Huber(delta) => {
+                let huber = nl::SmoothLoss::Huber { delta };
+                nl::smooth_loss_backward_f32(&gf, &x, &t, nred(r), huber)
+            }
             LossOp::SmoothL1(0.0) => {
                 // l1_loss's backward: sign(x - t) * grad (/ numel)
                 let n = x.len();
@@ -200,7 +203,10 @@ pub(crate) fn backward(
                     })
                     .collect()
             }
-            LossOp::SmoothL1(b) => nl::smooth_l1_loss_backward_f32(&gf, &x, &t, nred(r), b),
+            LossOp::SmoothL1(beta) => {
+                let smooth_l1 = nl::SmoothLoss::SmoothL1 { beta };
+                nl::smooth_loss_backward_f32(&gf, &x, &t, nred(r), smooth_l1)
+            }
         };
         return Ok(HostStorage::F32(v));
     }

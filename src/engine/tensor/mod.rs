@@ -32,7 +32,7 @@ pub use index::TensorIndex;
 pub use loss::LossOp;
 pub use ops::Operand;
 pub use random_ops::SharedGenerator;
-pub(crate) use raw::{MAX_F64_ELEMENTS, batched, broadcast_values, collapse_batch};
+pub(crate) use raw::{MAX_F64_ELEMENTS, batched, broadcast_values};
 
 use super::backend::BackendStorage;
 use super::device::Device;

@@ -1,10 +1,9 @@
 //! Matrix products, softmax, losses, gathers (index_select / gather / embedding), cat/stack,
 //! nonzero. Device-side checks become device-side asserts on CUDA tensors.
 
+use super::bmm_grad::with_batched;
 use super::{BinaryOp, CommaSeparated, UnaryOp};
-use super::{
-    Layout, Tensor, batched, broadcast_shapes, collapse_batch, contiguous_strides, wrap_dim,
-};
+use super::{Layout, Tensor, batched, broadcast_shapes, contiguous_strides, wrap_dim};
 use crate::engine::backend::{
     Affine, Arg, BackendDevice, BackendStorage, MatmulDims, Operands, ReduceOp,
 };
@@ -371,37 +370,15 @@ impl Runtime {
         }
         let mut out = self
             .produce(&[a, b], shape, dt, dev, || {
-                let pa = super::ops::prepare(&a2, dt, &sa)?;
-                let pb = super::ops::prepare(&b2, dt, &sb)?;
-                let (xa, la) = pa.pair()?;
-                let (xb, lb) = pb.pair()?;
                 // operands whose batch dims cannot be read with one stride are copied
-                let ca;
-                let (xa, la) = match collapse_batch(la) {
-                    Some(l) => (xa, l),
-                    None => {
-                        ca = xa.to_dtype(la, dt)?;
-                        (
-                            &ca,
-                            collapse_batch(&Layout::contiguous(&sa)).expect("contiguous"),
+                with_batched(&a2, &sa, dt, |xa, la| {
+                    with_batched(&b2, &sb, dt, |xb, lb| {
+                        DeviceStorage::matmul(
+                            Affine::new((xa, la), (xb, lb), None),
+                            MatmulDims { batch: nb, m, k, n },
                         )
-                    }
-                };
-                let cb;
-                let (xb, lb) = match collapse_batch(lb) {
-                    Some(l) => (xb, l),
-                    None => {
-                        cb = xb.to_dtype(lb, dt)?;
-                        (
-                            &cb,
-                            collapse_batch(&Layout::contiguous(&sb)).expect("contiguous"),
-                        )
-                    }
-                };
-                DeviceStorage::matmul(
-                    Affine::new((xa, &la), (xb, &lb), None),
-                    MatmulDims { batch: nb, m, k, n },
-                )
+                    })
+                })
             })
             .map_err(|e| self.host_error("matmul", hint, e))?;
         self.cublas_workspace(dev, false)?;

@@ -121,8 +121,10 @@ impl Runtime {
             )?,
             _ => self.cpu_op("backward", crate::engine::timing::Cost::new(4096, 0)),
         }
-        self.graph_run(&[(super::edge_of(t), seed)], &run, hooks)
-            .map(|_| ())
+        self.with_grad_mode(run.create, || {
+            self.graph_run(&[(super::edge_of(t), seed)], &run, hooks)
+        })
+        .map(|_| ())
     }
 
     /// `torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, create_graph)`:
@@ -159,7 +161,7 @@ impl Runtime {
             retain,
             create,
         };
-        self.graph_run(&roots, &run, hooks)
+        self.with_grad_mode(run.create, || self.graph_run(&roots, &run, hooks))
     }
 
     /// The gradient backward starts from at output `i`: `gradient`, or ones for a
@@ -188,21 +190,8 @@ impl Runtime {
         }
     }
 
-    /// Run backward from `roots` with grad mode set to `run.create` (restored after).
+    /// Run backward from `roots` (with grad mode set to `run.create` by the callers).
     fn graph_run(
-        &self,
-        roots: &[(Edge, Tensor)],
-        run: &Run<'_>,
-        hooks: &mut HookFn<'_>,
-    ) -> Result<Vec<Option<Tensor>>> {
-        let was = self.grad_enabled();
-        self.set_grad_enabled(run.create);
-        let r = self.graph_run_inner(roots, run, hooks);
-        self.set_grad_enabled(was);
-        r
-    }
-
-    fn graph_run_inner(
         &self,
         roots: &[(Edge, Tensor)],
         run: &Run<'_>,
@@ -615,43 +604,34 @@ impl Runtime {
                 let gt = op(&g);
                 let sv = Operand::Scalar(*value);
                 let times = |x: &Operand| self.mul(&gt, x);
+                // input i's gradient, computed only when it is needed
+                let grad_of =
+                    |i: usize, f: &dyn Fn() -> Result<Tensor>| need(i).then(f).transpose();
                 let (ga, gb, gc) = match top {
                     TernaryOp::Addcmul => (
                         need(0).then(|| g.clone()),
-                        need(1)
-                            .then(|| times(&op(&self.mul(&cr, &sv)?)))
-                            .transpose()?,
-                        need(2)
-                            .then(|| times(&op(&self.mul(&br, &sv)?)))
-                            .transpose()?,
+                        grad_of(1, &|| times(&op(&self.mul(&cr, &sv)?)))?,
+                        grad_of(2, &|| times(&op(&self.mul(&br, &sv)?)))?,
                     ),
                     TernaryOp::Addcdiv => (
                         need(0).then(|| g.clone()),
-                        need(1)
-                            .then(|| times(&op(&self.div(&sv, &cr)?)))
-                            .transpose()?,
-                        need(2)
-                            .then(|| -> Result<Tensor> {
-                                let num = self.mul(&br, &sv)?;
-                                let den = self.mul(&cr, &cr)?;
-                                let q = self.div(&op(&num), &op(&den))?;
-                                let ng = self.unary(UnaryOp::Neg, &g)?;
-                                self.mul(&op(&ng), &op(&q))
-                            })
-                            .transpose()?,
+                        grad_of(1, &|| times(&op(&self.div(&sv, &cr)?)))?,
+                        grad_of(2, &|| {
+                            let num = self.mul(&br, &sv)?;
+                            let den = self.mul(&cr, &cr)?;
+                            let q = self.div(&op(&num), &op(&den))?;
+                            let ng = self.unary(UnaryOp::Neg, &g)?;
+                            self.mul(&op(&ng), &op(&q))
+                        })?,
                     ),
                     TernaryOp::Lerp => (
-                        need(0)
-                            .then(|| match c {
-                                // grad * (1 - weight.toDouble()): the difference in double
-                                Operand::Scalar(w) => times(&fl(1.0 - w.as_f64())),
-                                Operand::Tensor(_) => times(&op(&self.sub(&int(1), &cr)?)),
-                            })
-                            .transpose()?,
-                        need(1).then(|| times(&cr)).transpose()?,
-                        need(2)
-                            .then(|| times(&op(&self.sub(&br, &ar)?)))
-                            .transpose()?,
+                        grad_of(0, &|| match c {
+                            // grad * (1 - weight.toDouble()): the difference in double
+                            Operand::Scalar(w) => times(&fl(1.0 - w.as_f64())),
+                            Operand::Tensor(_) => times(&op(&self.sub(&int(1), &cr)?)),
+                        })?,
+                        grad_of(1, &|| times(&cr))?,
+                        grad_of(2, &|| times(&op(&self.sub(&br, &ar)?)))?,
                     ),
                 };
                 let to = |o: &Operand, v: Option<Tensor>| -> Result<Option<Tensor>> {
@@ -795,7 +775,7 @@ impl Runtime {
                     retain: run.retain,
                     create: false,
                 };
-                let got = self.graph_run_inner(&[(root.clone(), g)], &inner, hooks)?;
+                let got = self.graph_run(&[(root.clone(), g)], &inner, hooks)?;
                 let mut got = got.into_iter();
                 leaves
                     .iter()

@@ -1844,9 +1844,7 @@ impl Runtime {
     /// (backward_ops.rs), for plain backward: the same formulas with grad mode off, on `g`
     /// as a tensor, their results as buffers.
     fn formula_grads(&self, n: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
-        let was = self.grad_enabled();
-        self.set_grad_enabled(false);
-        let r = (|| -> Result<Vec<Option<G>>> {
+        self.with_grad_mode(false, || -> Result<Vec<Option<G>>> {
             let ts = match kind {
                 Kind::BackwardOp { op, g: sg, y } => {
                     let gg = backward_ops::tensor_of_buffer(self, &n.out_shape, g, y.device())?;
@@ -1870,9 +1868,7 @@ impl Runtime {
             ts.into_iter()
                 .map(|t| t.map(|t| contiguous_of(&t, t.dtype())).transpose())
                 .collect()
-        })();
-        self.set_grad_enabled(was);
-        r
+        })
     }
 
     /// A composite node's input gradients: its inner graph run from its root with `g`, the
