@@ -13,8 +13,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cudatutor::script::{
-    Args, BinOp, CmpOp, ExcType, Interpreter, Limits, Module, NativeCx, NativeObject, PyException,
-    PyResult, Value,
+    Args, BinOp, BinaryCall, CmpOp, ExcType, Interpreter, Limits, Module, NativeCx, NativeObject,
+    PyException, PyResult, Value,
 };
 
 #[path = "support/dev_script.rs"]
@@ -165,13 +165,8 @@ impl NativeObject for Vec2 {
         }
         Ok(false)
     }
-    fn binary_op(
-        &self,
-        _: NativeCx<'_>,
-        op: BinOp,
-        other: &Value,
-        reflected: bool,
-    ) -> PyResult<Option<Value>> {
+    fn binary_op(&self, _: NativeCx<'_>, call: BinaryCall<'_>) -> PyResult<Option<Value>> {
+        let BinaryCall { op, other, .. } = call;
         let x = *self.x.borrow();
         Ok(match (op, other) {
             (BinOp::Add, Value::Native(_)) => {
@@ -183,11 +178,8 @@ impl NativeObject for Vec2 {
             }
             (BinOp::Mul, v) if v.as_float().is_some() => {
                 let k = v.as_float().unwrap_or(0.0);
-                let name = if reflected {
-                    format!("k*{}", self.name)
-                } else {
-                    format!("{}*k", self.name)
-                };
+                let (left, right) = call.in_order(self.name.as_str(), "k");
+                let name = format!("{left}*{right}");
                 Some(mk(&self.log, name, x * k, self.y * k))
             }
             _ => None,

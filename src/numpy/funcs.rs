@@ -3,6 +3,7 @@
 
 use super::array::{NdArray, NpScalar, contiguous_strides, err, np_cast, np_value, numel};
 use super::ops::{self, Bin, Un, operand};
+use crate::binding::reductions::METHOD_REDUCTIONS;
 use crate::engine::dtype::{Category, DType};
 use crate::script::ExcType;
 use crate::script::{Args, CmpOp, Interpreter, Module, PyResult, Value};
@@ -369,32 +370,76 @@ fn finish_out(
     out.into_value(&rt())
 }
 
-macro_rules! u2 {
-    ($f:ident, $name:expr, $op:expr) => {
-        fn $f(it: &mut Interpreter, args: Args) -> PyResult<Value> {
-            ufunc2(it, args, $name, $op)
-        }
+/// `fn f_add(it, args) { ufunc2(it, args, "add", Bin::Add) }` and its kind: the numpy
+/// functions that are one shared implementation bound to a name and the operation it performs.
+macro_rules! bound_to {
+    ($($f:ident = $imp:ident($name:literal, $op:expr);)*) => {
+        $(fn $f(it: &mut Interpreter, args: Args) -> PyResult<Value> {
+            $imp(it, args, $name, $op)
+        })*
     };
 }
-u2!(f_add, "add", Bin::Add);
-u2!(f_subtract, "subtract", Bin::Sub);
-u2!(f_multiply, "multiply", Bin::Mul);
-u2!(f_divide, "divide", Bin::Div);
-u2!(f_floor_divide, "floor_divide", Bin::FloorDiv);
-u2!(f_mod, "remainder", Bin::Mod);
-u2!(f_power, "power", Bin::Pow);
-u2!(f_maximum, "maximum", Bin::Max);
-u2!(f_minimum, "minimum", Bin::Min);
-u2!(f_equal, "equal", Bin::Cmp(CmpOp::Eq));
-u2!(f_not_equal, "not_equal", Bin::Cmp(CmpOp::Ne));
-u2!(f_less, "less", Bin::Cmp(CmpOp::Lt));
-u2!(f_less_equal, "less_equal", Bin::Cmp(CmpOp::Le));
-u2!(f_greater, "greater", Bin::Cmp(CmpOp::Gt));
-u2!(f_greater_equal, "greater_equal", Bin::Cmp(CmpOp::Ge));
-u2!(f_logical_and, "logical_and", Bin::And);
-u2!(f_logical_or, "logical_or", Bin::Or);
-u2!(f_arctan2, "arctan2", Bin::Arctan2);
-u2!(f_hypot, "hypot", Bin::Hypot);
+
+bound_to! {
+    // binary ufuncs
+    f_add = ufunc2("add", Bin::Add);
+    f_subtract = ufunc2("subtract", Bin::Sub);
+    f_multiply = ufunc2("multiply", Bin::Mul);
+    f_divide = ufunc2("divide", Bin::Div);
+    f_floor_divide = ufunc2("floor_divide", Bin::FloorDiv);
+    f_mod = ufunc2("remainder", Bin::Mod);
+    f_power = ufunc2("power", Bin::Pow);
+    f_maximum = ufunc2("maximum", Bin::Max);
+    f_minimum = ufunc2("minimum", Bin::Min);
+    f_equal = ufunc2("equal", Bin::Cmp(CmpOp::Eq));
+    f_not_equal = ufunc2("not_equal", Bin::Cmp(CmpOp::Ne));
+    f_less = ufunc2("less", Bin::Cmp(CmpOp::Lt));
+    f_less_equal = ufunc2("less_equal", Bin::Cmp(CmpOp::Le));
+    f_greater = ufunc2("greater", Bin::Cmp(CmpOp::Gt));
+    f_greater_equal = ufunc2("greater_equal", Bin::Cmp(CmpOp::Ge));
+    f_logical_and = ufunc2("logical_and", Bin::And);
+    f_logical_or = ufunc2("logical_or", Bin::Or);
+    f_arctan2 = ufunc2("arctan2", Bin::Arctan2);
+    f_hypot = ufunc2("hypot", Bin::Hypot);
+    // unary ufuncs
+    f_negative = ufunc1("negative", Un::Neg);
+    f_abs = ufunc1("absolute", Un::Abs);
+    f_sign = ufunc1("sign", Un::Sign);
+    f_exp = ufunc1("exp", Un::Exp);
+    f_log = ufunc1("log", Un::Log);
+    f_log2 = ufunc1("log2", Un::Log2);
+    f_log10 = ufunc1("log10", Un::Log10);
+    f_log1p = ufunc1("log1p", Un::Log1p);
+    f_expm1 = ufunc1("expm1", Un::Expm1);
+    f_sqrt = ufunc1("sqrt", Un::Sqrt);
+    f_square = ufunc1("square", Un::Square);
+    f_sin = ufunc1("sin", Un::Sin);
+    f_cos = ufunc1("cos", Un::Cos);
+    f_tan = ufunc1("tan", Un::Tan);
+    f_tanh = ufunc1("tanh", Un::Tanh);
+    f_arctan = ufunc1("arctan", Un::Arctan);
+    f_floor = ufunc1("floor", Un::Floor);
+    f_ceil = ufunc1("ceil", Un::Ceil);
+    f_rint = ufunc1("rint", Un::Rint);
+    f_trunc = ufunc1("trunc", Un::Trunc);
+    f_isnan = ufunc1("isnan", Un::IsNan);
+    f_isinf = ufunc1("isinf", Un::IsInf);
+    f_isfinite = ufunc1("isfinite", Un::IsFinite);
+    f_logical_not = ufunc1("logical_not", Un::Not);
+    // reductions
+    f_sum = reduce("sum", Red::Sum);
+    f_prod = reduce("prod", Red::Prod);
+    f_mean = reduce("mean", Red::Mean);
+    f_var = reduce("var", Red::Var);
+    f_std = reduce("std", Red::Std);
+    f_max = reduce("max", Red::Max);
+    f_min = reduce("min", Red::Min);
+    f_argmax = reduce("argmax", Red::ArgMax);
+    f_argmin = reduce("argmin", Red::ArgMin);
+    f_any = reduce("any", Red::Any);
+    f_all = reduce("all", Red::All);
+    f_median = reduce("median", Red::Median);
+}
 
 fn ufunc1(it: &mut Interpreter, args: Args, name: &str, op: Un) -> PyResult<Value> {
     let a = args.bind(name, &["x", "out", "where", "dtype"], 1)?;
@@ -402,38 +447,6 @@ fn ufunc1(it: &mut Interpreter, args: Args, name: &str, op: Un) -> PyResult<Valu
     let out = ops::unary(op, &x)?;
     finish_out(it, out, &a[1], name)
 }
-
-macro_rules! u1 {
-    ($f:ident, $name:expr, $op:expr) => {
-        fn $f(it: &mut Interpreter, args: Args) -> PyResult<Value> {
-            ufunc1(it, args, $name, $op)
-        }
-    };
-}
-u1!(f_negative, "negative", Un::Neg);
-u1!(f_abs, "absolute", Un::Abs);
-u1!(f_sign, "sign", Un::Sign);
-u1!(f_exp, "exp", Un::Exp);
-u1!(f_log, "log", Un::Log);
-u1!(f_log2, "log2", Un::Log2);
-u1!(f_log10, "log10", Un::Log10);
-u1!(f_log1p, "log1p", Un::Log1p);
-u1!(f_expm1, "expm1", Un::Expm1);
-u1!(f_sqrt, "sqrt", Un::Sqrt);
-u1!(f_square, "square", Un::Square);
-u1!(f_sin, "sin", Un::Sin);
-u1!(f_cos, "cos", Un::Cos);
-u1!(f_tan, "tan", Un::Tan);
-u1!(f_tanh, "tanh", Un::Tanh);
-u1!(f_arctan, "arctan", Un::Arctan);
-u1!(f_floor, "floor", Un::Floor);
-u1!(f_ceil, "ceil", Un::Ceil);
-u1!(f_rint, "rint", Un::Rint);
-u1!(f_trunc, "trunc", Un::Trunc);
-u1!(f_isnan, "isnan", Un::IsNan);
-u1!(f_isinf, "isinf", Un::IsInf);
-u1!(f_isfinite, "isfinite", Un::IsFinite);
-u1!(f_logical_not, "logical_not", Un::Not);
 
 /// `np.round(x, decimals)`: multiply by 10**d, round half to even, divide (numpy's
 /// PyArray_Round, in the array's own dtype).
@@ -812,26 +825,6 @@ fn reduce(it: &mut Interpreter, args: Args, name: &str, kind: Red) -> PyResult<V
     Ok(arr_value(NdArray::from_f64(&rt(), &vals, shape, dt)?))
 }
 
-macro_rules! red {
-    ($f:ident, $name:expr, $k:expr) => {
-        fn $f(it: &mut Interpreter, args: Args) -> PyResult<Value> {
-            reduce(it, args, $name, $k)
-        }
-    };
-}
-red!(f_sum, "sum", Red::Sum);
-red!(f_prod, "prod", Red::Prod);
-red!(f_mean, "mean", Red::Mean);
-red!(f_var, "var", Red::Var);
-red!(f_std, "std", Red::Std);
-red!(f_max, "max", Red::Max);
-red!(f_min, "min", Red::Min);
-red!(f_argmax, "argmax", Red::ArgMax);
-red!(f_argmin, "argmin", Red::ArgMin);
-red!(f_any, "any", Red::Any);
-red!(f_all, "all", Red::All);
-red!(f_median, "median", Red::Median);
-
 fn f_cumsum(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     cum(it, args, "cumsum", false)
 }
@@ -1004,13 +997,16 @@ fn f_astype(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     Ok(arr_value(x.copy_as(dt)?))
 }
 
+/// The arrays of a sequence argument (`np.concatenate`'s and `np.stack`'s `arrays`), each
+/// item converted as `np.asarray` would.
+fn arrays_of(it: &mut Interpreter, seq: &Value) -> PyResult<Vec<NdArray>> {
+    let items = it.iterate(seq)?;
+    items.iter().map(|v| as_array(it, v)).collect()
+}
+
 fn f_concatenate(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let a = args.bind("concatenate", &["arrays", "axis", "out", "dtype"], 1)?;
-    let items = it.iterate(a[0].as_ref().unwrap())?;
-    let mut arrs = Vec::new();
-    for v in &items {
-        arrs.push(as_array(it, v)?);
-    }
+    let mut arrs = arrays_of(it, a[0].as_ref().unwrap())?;
     let axis_none = matches!(a[1], Some(Value::None));
     if axis_none {
         arrs = arrs
@@ -1087,11 +1083,7 @@ fn concat(it: &mut Interpreter, arrs: Vec<NdArray>, axis: Option<Value>) -> PyRe
 
 fn f_stack(it: &mut Interpreter, args: Args) -> PyResult<Value> {
     let a = args.bind("stack", &["arrays", "axis", "out", "dtype"], 1)?;
-    let items = it.iterate(a[0].as_ref().unwrap())?;
-    let mut arrs = Vec::new();
-    for v in &items {
-        arrs.push(as_array(it, v)?);
-    }
+    let arrs = arrays_of(it, a[0].as_ref().unwrap())?;
     if arrs.is_empty() {
         return Err(err(ExcType::ValueError, "need at least one array to stack"));
     }
@@ -1346,6 +1338,10 @@ fn f_unique(it: &mut Interpreter, args: Args) -> PyResult<Value> {
         return Ok(uniq);
     }
     let mut out = vec![uniq];
+    // the index, inverse and count arrays numpy returns are int64
+    let int64 = |vals: &[f64], shape: Vec<usize>| {
+        NdArray::from_f64(&r, vals, shape, DType::Int64).map(arr_value)
+    };
     let pos = |v: f64| s.iter().position(|&u| u.total_cmp(&v).is_eq()).unwrap_or(0);
     if want_index {
         let idx: Vec<f64> = s
@@ -1356,33 +1352,18 @@ fn f_unique(it: &mut Interpreter, args: Args) -> PyResult<Value> {
                     .unwrap_or(0) as f64
             })
             .collect();
-        out.push(arr_value(NdArray::from_f64(
-            &r,
-            &idx,
-            vec![idx.len()],
-            DType::Int64,
-        )?));
+        out.push(int64(&idx, vec![idx.len()])?);
     }
     if want_inverse {
         let inv: Vec<f64> = vals.iter().map(|&v| pos(v) as f64).collect();
-        out.push(arr_value(NdArray::from_f64(
-            &r,
-            &inv,
-            x.shape.clone(),
-            DType::Int64,
-        )?));
+        out.push(int64(&inv, x.shape.clone())?);
     }
     if want_counts {
         let mut c = vec![0.0; s.len()];
         for &v in &vals {
             c[pos(v)] += 1.0;
         }
-        out.push(arr_value(NdArray::from_f64(
-            &r,
-            &c,
-            vec![c.len()],
-            DType::Int64,
-        )?));
+        out.push(int64(&c, vec![c.len()])?);
     }
     Ok(Value::tuple(out))
 }
@@ -1594,23 +1575,14 @@ const METHODS: &[(&str, F)] = &[
     ("__array__", f_view_as_self),
 ];
 
+/// Array methods that are the module function with the array first (`a.reshape(2, 3)`), besides
+/// the [`METHOD_REDUCTIONS`].
 const METHOD_FUNCS: &[&str] = &[
     "reshape",
     "transpose",
     "squeeze",
     "ravel",
     "copy",
-    "sum",
-    "prod",
-    "mean",
-    "var",
-    "std",
-    "max",
-    "min",
-    "argmax",
-    "argmin",
-    "any",
-    "all",
     "cumsum",
     "cumprod",
     "round",
@@ -1627,8 +1599,7 @@ pub(crate) fn method(_it: &mut Interpreter, me: &Value, name: &str) -> PyResult<
         .find(|(n, _)| *n == name)
         .map(|(_, f)| *f)
         .or_else(|| {
-            METHOD_FUNCS
-                .contains(&name)
+            (METHOD_REDUCTIONS.contains(&name) || METHOD_FUNCS.contains(&name))
                 .then(|| FUNCS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f))
                 .flatten()
         });

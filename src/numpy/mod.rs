@@ -182,42 +182,24 @@ impl NativeObject for NpType {
 }
 
 fn set_printoptions(it: &mut Interpreter, args: Args) -> PyResult<Value> {
-    let a = args.bind(
-        "set_printoptions",
-        &[
-            "precision",
-            "threshold",
-            "edgeitems",
-            "linewidth",
-            "suppress",
-            "nanstr",
-            "infstr",
-            "formatter",
-            "sign",
-            "floatmode",
-            "legacy",
-        ],
-        0,
-    )?;
+    use crate::binding::print_counts::{COUNT_PARAMS, print_counts};
+    let numpy_params = [
+        "suppress",
+        "nanstr",
+        "infstr",
+        "formatter",
+        "sign",
+        "floatmode",
+        "legacy",
+    ];
+    let params = [COUNT_PARAMS.as_slice(), &numpy_params].concat();
+    let a = args.bind("set_printoptions", &params, 0)?;
     let mut o = options();
-    let int = |it: &mut Interpreter, v: &Option<Value>| -> PyResult<Option<usize>> {
-        match v {
-            None | Some(Value::None) => Ok(None),
-            Some(v) => Ok(Some(it.index_int(v)?.max(0) as usize)),
-        }
-    };
-    if let Some(p) = int(it, &a[0])? {
-        o.precision = p;
-    }
-    if let Some(t) = int(it, &a[1])? {
-        o.threshold = t;
-    }
-    if let Some(e) = int(it, &a[2])? {
-        o.edgeitems = e;
-    }
-    if let Some(l) = int(it, &a[3])? {
-        o.linewidth = l.max(1);
-    }
+    let counts = print_counts(it, &a, |it, v| Ok(it.index_int(v)?.max(0) as usize))?;
+    o.precision = counts.precision.unwrap_or(o.precision);
+    o.threshold = counts.threshold.unwrap_or(o.threshold);
+    o.edgeitems = counts.edgeitems.unwrap_or(o.edgeitems);
+    o.linewidth = counts.linewidth.map_or(o.linewidth, |l| l.max(1));
     if let Some(s) = &a[4]
         && !s.is_none()
     {
@@ -232,24 +214,7 @@ fn core_module(_it: &mut Interpreter) -> PyResult<Value> {
     for (name, f) in funcs::FUNCS {
         m.add_fn(name, *f);
     }
-    for (name, dt) in [
-        ("float64", DType::Float64),
-        ("float32", DType::Float32),
-        ("float16", DType::Float16),
-        ("int64", DType::Int64),
-        ("int32", DType::Int32),
-        ("int16", DType::Int16),
-        ("int8", DType::Int8),
-        ("uint8", DType::UInt8),
-        ("bool_", DType::Bool),
-        ("bool", DType::Bool),
-        ("double", DType::Float64),
-        ("single", DType::Float32),
-        ("half", DType::Float16),
-        ("int_", DType::Int64),
-        ("intp", DType::Int64),
-        ("float_", DType::Float64),
-    ] {
+    for (name, dt) in crate::binding::dtype_names(crate::binding::Library::Numpy) {
         m.set_attr(name, Value::native(NpType(dt)));
     }
     m.add_fn("dtype", |_it, args| {

@@ -5,6 +5,7 @@
 //! refused with a message, never guessed at.
 
 use super::array::{NdArray, err};
+use crate::binding::row_major::step_index;
 use crate::engine::dtype::DType;
 use crate::script::ExcType;
 use crate::script::{Interpreter, PyResult, Value};
@@ -154,13 +155,7 @@ fn fortran_to_c(values: &[f64], shape: &[usize]) -> Vec<f64> {
             stride *= shape[d];
         }
         *slot = values.get(off).copied().unwrap_or(0.0);
-        for d in (0..shape.len()).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        step_index(&mut idx, shape);
     }
     out
 }

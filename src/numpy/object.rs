@@ -6,7 +6,8 @@ use super::ops::{self, Bin, Un, operand};
 use crate::engine::dtype::{Category, DType};
 use crate::engine::numpy_print::{numpy_repr, numpy_str};
 use crate::script::{
-    BinOp, CmpOp, ExcType, Interpreter, NativeCx, NativeObject, PyResult, UnaryOp as PyUnary, Value,
+    BinOp, BinaryCall, CmpOp, ExcType, Interpreter, NativeCx, NativeObject, PyResult,
+    UnaryOp as PyUnary, Value,
 };
 
 pub(crate) fn bin_of(op: BinOp) -> Option<Bin> {
@@ -168,18 +169,15 @@ impl NativeObject for NpScalar {
         let v = py_value(self.dtype, self.v);
         crate::script::strfmt::format_spec(it, &v, spec).map(Some)
     }
-    fn binary_op(
-        &self,
-        cx: NativeCx<'_>,
-        op: BinOp,
-        other: &Value,
-        reflected: bool,
-    ) -> PyResult<Option<Value>> {
-        if op == BinOp::MatMul {
+    fn binary_op(&self, cx: NativeCx<'_>, call: BinaryCall<'_>) -> PyResult<Option<Value>> {
+        if call.op == BinOp::MatMul {
             return Ok(None);
         }
-        let Some(b) = bin_of(op) else { return Ok(None) };
-        arith(cx.it, &Value::Native(cx.this.clone()), b, other, reflected)
+        let Some(b) = bin_of(call.op) else {
+            return Ok(None);
+        };
+        let me = Value::Native(cx.this.clone());
+        arith(cx.it, &me, b, call.other, call.reflected)
     }
     fn unary_op(&self, cx: NativeCx<'_>, op: PyUnary) -> PyResult<Option<Value>> {
         unary_value(cx, op).map(Some)
@@ -595,39 +593,55 @@ pub(crate) fn setitem(it: &mut Interpreter, a: &NdArray, key: &Value, v: &Value)
             "cannot convert float NaN to integer",
         ));
     }
-    // The value must broadcast to the target's shape without growing it: numpy raises the same
-    // error whether the shapes do not broadcast at all or broadcast to something larger.
-    if !matches!(super::array::broadcast_shapes(&o.shape, &shape), Ok(sh) if sh == shape) {
-        return Err(err(
-            ExcType::ValueError,
-            format!(
-                "could not broadcast input array from shape {} into shape {}",
-                super::array::shape_str(&o.shape),
-                super::array::shape_str(&shape)
-            ),
-        ));
+    // numpy raises the same error whether the shapes do not broadcast at all or broadcast to
+    // something larger. Spread as Float64: the values themselves, not re-rounded by the add.
+    let vals = spread_into(
+        &o.vals,
+        &o.shape,
+        DType::Float64,
+        &shape,
+        |value, place, _| {
+            format!("could not broadcast input array from shape {value} into shape {place}")
+        },
+    )?;
+    a.write(&offs, &vals)
+}
+
+/// `vals` (of `shape` and `dtype`) repeated out to fill a place of shape `place`, as numpy
+/// writes a smaller value into a larger place (`a[:] = 1`, `a += b`, `out=a`). A value may fill
+/// its place but never grow it: otherwise numpy's ValueError, worded per operation by
+/// `misfit(value shape, place shape, broadcast shape)` (the broadcast shape is the value's own
+/// where the two do not broadcast at all).
+fn spread_into(
+    vals: &[f64],
+    shape: &[usize],
+    dtype: DType,
+    place: &[usize],
+    misfit: impl FnOnce(&str, &str, &str) -> String,
+) -> PyResult<Vec<f64>> {
+    let broadcast = super::array::broadcast_shapes(shape, place);
+    if !matches!(&broadcast, Ok(b) if b == place) {
+        let shape_str = super::array::shape_str;
+        let grown = broadcast.as_deref().unwrap_or(shape);
+        let message = misfit(&shape_str(shape), &shape_str(place), &shape_str(grown));
+        return Err(err(ExcType::ValueError, message));
     }
-    let zeros = ops::Operand {
-        vals: vec![0.0; numel(&shape)],
-        shape: shape.clone(),
-        dtype: DType::Bool,
+    let operand = |vals: Vec<f64>, shape: &[usize], dtype| ops::Operand {
+        vals,
+        shape: shape.to_vec(),
+        dtype,
         weak: ops::Weak::Strong,
         scalar: false,
     };
-    let spread = ops::binary(
-        Bin::Add,
-        &ops::Operand {
-            vals: o.vals.clone(),
-            shape: o.shape.clone(),
-            dtype: DType::Float64,
-            weak: ops::Weak::Strong,
-            scalar: false,
-        },
-        &zeros,
-    )?;
-    // the values themselves (not re-rounded through the Float64 add)
-    let vals: Vec<f64> = spread.vals;
-    a.write(&offs, &vals)
+    // adding false to every element: numpy's broadcast does the repeating
+    let mut zeros = Vec::new();
+    zeros
+        .try_reserve_exact(numel(place))
+        .map_err(|_| err(ExcType::MemoryError, "the array does not fit in memory"))?;
+    zeros.resize(numel(place), 0.0);
+    let value = operand(vals.to_vec(), shape, dtype);
+    let spread = ops::binary(Bin::Add, &value, &operand(zeros, place, DType::Bool))?;
+    Ok(spread.vals)
 }
 
 // ---------------------------------------------------------------- the array object
@@ -706,13 +720,12 @@ impl NativeObject for NdArray {
         setitem(it, self, key, &v)?;
         Ok(true)
     }
-    fn binary_op(
-        &self,
-        cx: NativeCx<'_>,
-        op: BinOp,
-        other: &Value,
-        reflected: bool,
-    ) -> PyResult<Option<Value>> {
+    fn binary_op(&self, cx: NativeCx<'_>, call: BinaryCall<'_>) -> PyResult<Option<Value>> {
+        let BinaryCall {
+            op,
+            other,
+            reflected,
+        } = call;
         let me = Value::Native(cx.this.clone());
         if !reflected && crate::binding::tensor_of(other).is_some() {
             // numpy 2.4 with PyTorch 2.15: `ndarray <op> tensor` fails (tensor <op> ndarray works)
@@ -732,11 +745,8 @@ impl NativeObject for NdArray {
             if !ops::is_operand(other) {
                 return Ok(None);
             }
-            return if reflected {
-                matmul_values(cx.it, other, &me).map(Some)
-            } else {
-                matmul_values(cx.it, &me, other).map(Some)
-            };
+            let (a, b) = call.in_order(&me, other);
+            return matmul_values(cx.it, a, b).map(Some);
         }
         let Some(b) = bin_of(op) else { return Ok(None) };
         arith(cx.it, &me, b, other, reflected)
@@ -814,31 +824,18 @@ pub(crate) fn store_into(a: &NdArray, out: &ops::Out, ufunc: &str) -> PyResult<(
             ),
         ));
     }
-    let shape = super::array::broadcast_shapes(&out.shape, &a.shape)?;
-    if shape != a.shape {
-        return Err(err(
-            ExcType::ValueError,
+    // shapes that do not broadcast at all: numpy's "operands could not be broadcast" error
+    super::array::broadcast_shapes(&out.shape, &a.shape)?;
+    let vals = spread_into(
+        &out.vals,
+        &out.shape,
+        out.dtype,
+        &a.shape,
+        |_, place, grown| {
             format!(
-                "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
-                super::array::shape_str(&a.shape),
-                super::array::shape_str(&shape)
-            ),
-        ));
-    }
-    let o = ops::Operand {
-        vals: out.vals.clone(),
-        shape: out.shape.clone(),
-        dtype: out.dtype,
-        weak: ops::Weak::Strong,
-        scalar: false,
-    };
-    let z = ops::Operand {
-        vals: vec![0.0; a.size()],
-        shape: a.shape.clone(),
-        dtype: DType::Bool,
-        weak: ops::Weak::Strong,
-        scalar: false,
-    };
-    let spread = ops::binary(Bin::Add, &o, &z)?;
-    a.write(&a.offsets(), &spread.vals)
+                "non-broadcastable output operand with shape {place} doesn't match the broadcast shape {grown}"
+            )
+        },
+    )?;
+    a.write(&a.offsets(), &vals)
 }

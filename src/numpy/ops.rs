@@ -720,13 +720,7 @@ pub(crate) fn groups(
             }
         }
         gs[o].push(v);
-        for d in (0..nd).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        crate::binding::row_major::step_index(&mut idx, shape);
     }
     let _ = strides;
     (gs, out_shape, keep, inner)

@@ -86,7 +86,7 @@ pub use exc_type::ExcType;
 pub use interp::{CallGuard, DEFAULT_RECURSION_LIMIT, GuardedWorld, Interpreter, Limits};
 pub(crate) use modules::mt::Mt19937;
 pub(crate) use modules::structseq::StructSeq;
-pub use native::{Args, BinOp, CmpOp, NativeCx, NativeFn, NativeObject, UnaryOp};
+pub use native::{Args, BinOp, BinaryCall, CmpOp, NativeCx, NativeFn, NativeObject, UnaryOp};
 pub use pystr::PyStr;
 pub use value::{Class, Dict, HKey, Instance, Module, Value};
 

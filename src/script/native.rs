@@ -106,6 +106,28 @@ impl BinOp {
     }
 }
 
+/// What [`NativeObject::binary_op`] is asked: `x <op> other`, or `other <op> x` when
+/// `reflected` (`2 * t` reaches the tensor reflected, after int declined). One value rather than
+/// three parameters because the side travels with the operand: [`BinaryCall::in_order`] is the
+/// one place that puts the object's side and the other's back in the operator's order.
+#[derive(Clone, Copy)]
+pub struct BinaryCall<'a> {
+    pub op: BinOp,
+    pub other: &'a Value,
+    pub reflected: bool,
+}
+
+impl BinaryCall<'_> {
+    /// `(left, right)` of the operator, from the asked object's side and the other operand's.
+    pub fn in_order<T>(self, mine: T, theirs: T) -> (T, T) {
+        if self.reflected {
+            (theirs, mine)
+        } else {
+            (mine, theirs)
+        }
+    }
+}
+
 /// Unary operators (`-x`, `+x`, `~x`); `not x` is always truth-based and never reaches objects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnaryOp {
@@ -453,15 +475,9 @@ pub trait NativeObject: Any {
             format!("'{}' object is not callable", self.type_name()),
         ))
     }
-    /// `x <op> other` (reflected = false) or `other <op> x` (reflected = true). `Ok(None)` =
+    /// `x <op> other` (`call.reflected` false) or `other <op> x` (true). `Ok(None)` =
     /// NotImplemented.
-    fn binary_op(
-        &self,
-        cx: NativeCx<'_>,
-        op: BinOp,
-        other: &Value,
-        reflected: bool,
-    ) -> PyResult<Option<Value>> {
+    fn binary_op(&self, cx: NativeCx<'_>, call: BinaryCall<'_>) -> PyResult<Option<Value>> {
         Ok(None)
     }
     /// `x <op>= other` in place (`t += 1`). `Ok(None)` → falls back to `binary_op` and rebinding.

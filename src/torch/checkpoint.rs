@@ -534,13 +534,7 @@ fn tensor(rt: &Rc<Runtime>, ar: &Archive, spec: &TensorSpec, restore: bool) -> P
             element(data, spec.dtype, off, ar.big)
                 .ok_or_else(|| unpickling("a tensor reaches past its storage"))?,
         );
-        for d in (0..idx.len()).rev() {
-            idx[d] += 1;
-            if idx[d] < spec.size[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        crate::binding::row_major::step_index(&mut idx, &spec.size);
     }
     let mut t = rt
         .alloc_tensor(

@@ -554,24 +554,7 @@ fn loss_fn(
 }
 
 fn add_dtypes(m: &Module) {
-    for (n, d) in [
-        ("float32", DType::Float32),
-        ("float", DType::Float32),
-        ("float64", DType::Float64),
-        ("double", DType::Float64),
-        ("float16", DType::Float16),
-        ("half", DType::Float16),
-        ("bfloat16", DType::BFloat16),
-        ("int64", DType::Int64),
-        ("long", DType::Int64),
-        ("int32", DType::Int32),
-        ("int", DType::Int32),
-        ("uint8", DType::UInt8),
-        ("int8", DType::Int8),
-        ("int16", DType::Int16),
-        ("short", DType::Int16),
-        ("bool", DType::Bool),
-    ] {
+    for (n, d) in crate::binding::dtype_names(crate::binding::Library::Torch) {
         m.set_attr(n, Value::native(PyDType(d)));
     }
     for n in super::objects::MEMORY_FORMATS {
@@ -1110,19 +1093,10 @@ pub(super) fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<V
         Ok(Value::native(GradMode::set_now(rt.clone(), on)))
     });
     reg(&m, rt, "set_printoptions", |it, _rt, args| {
+        use crate::binding::print_counts::{COUNT_PARAMS, print_counts};
         use crate::engine::print::{PrintOptions, print_options, set_print_options};
-        let a = args.bind(
-            "set_printoptions",
-            &[
-                "precision",
-                "threshold",
-                "edgeitems",
-                "linewidth",
-                "profile",
-                "sci_mode",
-            ],
-            0,
-        )?;
+        let params = [COUNT_PARAMS.as_slice(), &["profile", "sci_mode"]].concat();
+        let a = args.bind("set_printoptions", &params, 0)?;
         let mut o = print_options();
         if let Some(p) = a[4].as_ref().filter(|v| !v.is_none()) {
             let base = PrintOptions::default();
@@ -1139,26 +1113,15 @@ pub(super) fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<V
                 _ => base,
             };
         }
-        let num = |it: &mut Interpreter, v: &Option<Value>| -> PyResult<Option<usize>> {
-            match v {
-                None | Some(Value::None) => Ok(None),
-                // threshold=float('inf') (or sys.maxsize) prints everything
-                Some(Value::Float(f)) if f.is_infinite() && *f > 0.0 => Ok(Some(usize::MAX)),
-                Some(v) => Ok(Some(crate::torch::int_arg(it, v)?.max(0) as usize)),
-            }
-        };
-        if let Some(p) = num(it, &a[0])? {
-            o.precision = p.min(60);
-        }
-        if let Some(t) = num(it, &a[1])? {
-            o.threshold = t;
-        }
-        if let Some(e) = num(it, &a[2])? {
-            o.edgeitems = e;
-        }
-        if let Some(l) = num(it, &a[3])? {
-            o.linewidth = l;
-        }
+        let counts = print_counts(it, &a, |it, v| match v {
+            // threshold=float('inf') (or sys.maxsize) prints everything
+            Value::Float(f) if f.is_infinite() && *f > 0.0 => Ok(usize::MAX),
+            v => Ok(crate::torch::int_arg(it, v)?.max(0) as usize),
+        })?;
+        o.precision = counts.precision.map_or(o.precision, |p| p.min(60));
+        o.threshold = counts.threshold.unwrap_or(o.threshold);
+        o.edgeitems = counts.edgeitems.unwrap_or(o.edgeitems);
+        o.linewidth = counts.linewidth.unwrap_or(o.linewidth);
         o.sci_mode = match &a[5] {
             None | Some(Value::None) => None,
             Some(v) => Some(it.truthy(v)?),
@@ -1414,19 +1377,9 @@ pub(super) fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<V
             unary_fn(it, &rt, args, UnaryOp::Round, "round")
         });
     }
-    // method-style reductions as functions: torch.sum(x, dim) → x.sum(dim)
-    for name in [
-        "sum",
-        "mean",
-        "max",
-        "min",
-        "argmax",
-        "argmin",
-        "any",
-        "all",
-        "prod",
-        "std",
-        "var",
+    // method-style reductions and others as functions: torch.sum(x, dim) → x.sum(dim)
+    let reductions = crate::binding::reductions::METHOD_REDUCTIONS;
+    for name in reductions.into_iter().chain([
         "softmax",
         "log_softmax",
         "clamp",
@@ -1462,7 +1415,7 @@ pub(super) fn torch_module(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<V
         "count_nonzero",
         "chunk",
         "split",
-    ] {
+    ]) {
         let rt = rt.clone();
         let n = name.to_string();
         m.add_fn(name, move |it, mut args| {

@@ -8,7 +8,7 @@ use crate::engine::dtype::Scalar;
 use crate::engine::{DType, DeviceSpec, Runtime};
 use crate::script::ExcType;
 use crate::script::{
-    Args, CmpOp, Interpreter, NativeCx, NativeObject, PyException, PyResult, Value,
+    Args, BinaryCall, CmpOp, Interpreter, NativeCx, NativeObject, PyException, PyResult, Value,
 };
 use std::cell::Cell;
 use std::rc::Rc;
@@ -92,30 +92,21 @@ impl NativeObject for PySize {
         "Size"
     }
     /// `size + tuple` and `tuple + size` (Size subclasses tuple; the sum is a Size).
-    fn binary_op(
-        &self,
-        _: NativeCx<'_>,
-        op: crate::script::BinOp,
-        other: &Value,
-        reflected: bool,
-    ) -> PyResult<Option<Value>> {
-        if op != crate::script::BinOp::Add {
+    fn binary_op(&self, _: NativeCx<'_>, call: BinaryCall<'_>) -> PyResult<Option<Value>> {
+        if call.op != crate::script::BinOp::Add {
             return Ok(None);
         }
-        let theirs = match other {
+        let theirs = match call.other {
             Value::Tuple(t) => (**t).clone(),
-            Value::Native(_) => match other.downcast::<PySize>() {
+            Value::Native(_) => match call.other.downcast::<PySize>() {
                 Some(s) => s.items(),
                 None => return Ok(None),
             },
             _ => return Ok(None),
         };
         let mine = self.items();
-        let all: Vec<Value> = if reflected {
-            theirs.into_iter().chain(mine).collect()
-        } else {
-            mine.into_iter().chain(theirs).collect()
-        };
+        let (left, right) = call.in_order(mine, theirs);
+        let all: Vec<Value> = left.into_iter().chain(right).collect();
         let dims: Option<Vec<usize>> = all
             .iter()
             .map(|v| match v {

@@ -13,7 +13,7 @@ use crate::engine::{BinaryOp, DType, Device, Operand, Runtime, Tensor, UnaryOp};
 use crate::script::ExcType;
 use crate::script::StructSeq;
 use crate::script::{
-    Args, BinOp, CmpOp, Interpreter, NativeCx, NativeObject, PyException, PyResult,
+    Args, BinOp, BinaryCall, CmpOp, Interpreter, NativeCx, NativeObject, PyException, PyResult,
     UnaryOp as PyUnary, Value,
 };
 use std::rc::Rc;
@@ -1508,13 +1508,8 @@ impl NativeObject for PyTensor {
             _ => Ok(false),
         }
     }
-    fn binary_op(
-        &self,
-        cx: NativeCx<'_>,
-        op: BinOp,
-        other: &Value,
-        reflected: bool,
-    ) -> PyResult<Option<Value>> {
+    fn binary_op(&self, cx: NativeCx<'_>, call: BinaryCall<'_>) -> PyResult<Option<Value>> {
+        let BinaryCall { op, other, .. } = call;
         at_line(&self.rt, cx.it);
         let Some(o) = operand_of(other)? else {
             return Ok(None);
@@ -1528,7 +1523,7 @@ impl NativeObject for PyTensor {
             )?;
         }
         let me = Operand::Tensor(self.tensor());
-        let (a, b) = if reflected { (o, me) } else { (me, o) };
+        let (a, b) = call.in_order(me, o);
         if op == BinOp::MatMul {
             let (Operand::Tensor(a), Operand::Tensor(b)) = (a, b) else {
                 return Ok(None);

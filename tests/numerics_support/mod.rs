@@ -7,6 +7,10 @@
 use serde_json::Value;
 use std::path::Path;
 
+// the product's own row-major walk, so that a view is read in the order the engine reads it
+#[path = "../../src/binding/row_major.rs"]
+mod row_major;
+
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Output number `i` (from 1) of splitmix64 started at `seed`.
@@ -425,13 +429,7 @@ pub(crate) fn logical<T: Copy>(
     for _ in 0..n {
         let off = offset + idx.iter().zip(strides).map(|(i, s)| i * s).sum::<usize>();
         out.push(data[off]);
-        for d in (0..shape.len()).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        row_major::step_index(&mut idx, shape);
     }
     out
 }

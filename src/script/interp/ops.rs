@@ -7,7 +7,7 @@ use num_bigint::BigInt;
 use super::super::bigint;
 use super::super::errors::{Payload, PyException, PyResult};
 use super::super::ir::CmpKind;
-use super::super::native::{Args, BinOp, CmpOp, NativeCx, UnaryOp};
+use super::super::native::{Args, BinOp, BinaryCall, CmpOp, NativeCx, UnaryOp};
 use super::super::strfmt;
 use super::super::value::{ClassKind, HKey, Value};
 use super::Interpreter;
@@ -540,7 +540,12 @@ impl Interpreter {
             }
             Value::Native(n) => {
                 let n = n.clone();
-                n.binary_op(NativeCx::new(&n, self), op, other, reflected)
+                let call = BinaryCall {
+                    op,
+                    other,
+                    reflected,
+                };
+                n.binary_op(NativeCx::new(&n, self), call)
             }
             _ => Ok(None),
         }
