@@ -842,6 +842,14 @@ mod tests {
         dir
     }
 
+    /// A fresh folder `name` whose progress file holds `bytes` (an old format, a broken file).
+    fn dir_holding(name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let dir = temp_dir(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(FILE_NAME), bytes).unwrap();
+        dir
+    }
+
     #[test]
     fn round_trips_and_starts_fresh_without_a_file() {
         let store = Store::at(temp_dir("roundtrip"));
@@ -881,13 +889,10 @@ mod tests {
 
     #[test]
     fn files_from_before_quizzes_still_load() {
-        let dir = temp_dir("old-format");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join(FILE_NAME),
+        let dir = dir_holding(
+            "old-format",
             br#"{"last_lesson":"labels","scroll":{},"exercises":{"e":{"code":"x","passed":false}}}"#,
-        )
-        .unwrap();
+        );
         let loaded = Store::at(&dir).load();
         assert!(loaded.warning.is_none());
         assert_eq!(loaded.progress.exercises["e"].code.as_deref(), Some("x"));
@@ -896,13 +901,10 @@ mod tests {
 
     #[test]
     fn a_version_1_file_is_the_built_in_set_and_is_written_back_as_version_2() {
-        let dir = temp_dir("v1");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join(FILE_NAME),
+        let dir = dir_holding(
+            "v1",
             br#"{"last_lesson":"labels","scroll":{"labels":3},"exercises":{"e":{"code":"x","passed":true}},"quizzes":{"labels#1":{"answer":2,"correct":false}}}"#,
-        )
-        .unwrap();
+        );
         let builtin = Store::at(&dir);
         let loaded = builtin.load();
         assert!(loaded.warning.is_none());
@@ -1057,9 +1059,7 @@ mod tests {
 
     #[test]
     fn corrupt_file_is_kept_aside_and_reported() {
-        let dir = temp_dir("corrupt");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(FILE_NAME), b"{ not json").unwrap();
+        let dir = dir_holding("corrupt", b"{ not json");
         let loaded = Store::at(&dir).load();
         assert_eq!(loaded.progress, Progress::default());
         let warning = loaded.warning.expect("a warning");
@@ -1112,9 +1112,7 @@ mod tests {
     /// Writes `bytes` as the progress file, loads it, and checks: fresh progress, one warning
     /// line naming the file and where it was kept, and the kept file holds exactly `bytes`.
     fn assert_kept_aside(name: &str, bytes: &[u8], reason: &str) {
-        let dir = temp_dir(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(FILE_NAME), bytes).unwrap();
+        let dir = dir_holding(name, bytes);
         let store = Store::at(&dir);
         let loaded = store.load();
         assert_eq!(loaded.progress, Progress::default(), "{name}");
@@ -1164,9 +1162,7 @@ mod tests {
         let full = serde_json::to_vec_pretty(&sample()).unwrap();
         // Every proper prefix: a write cut short anywhere (the empty file included).
         for cut in 0..full.len() {
-            let dir = temp_dir(&format!("truncated-{cut}"));
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join(FILE_NAME), &full[..cut]).unwrap();
+            let dir = dir_holding(&format!("truncated-{cut}"), &full[..cut]);
             let loaded = Store::at(&dir).load();
             assert!(
                 loaded.warning.is_some(),
@@ -1202,9 +1198,7 @@ mod tests {
             "[".repeat(100_000),
             "]".repeat(100_000)
         );
-        let dir = temp_dir("nested");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(FILE_NAME), nested).unwrap();
+        let dir = dir_holding("nested", nested);
         let loaded = Store::at(&dir).load();
         assert!(loaded.warning.is_none(), "{:?}", loaded.warning);
         assert_eq!(loaded.progress.last_lesson.as_deref(), Some("devices"));

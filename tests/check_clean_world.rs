@@ -160,7 +160,7 @@ fn a_submission_that_changes_nothing_scores_zero_on_every_builtin_exercise() {
             assert!(solution.score > 0.0, "{}", ex.id);
             let with_blank_edges = format!("\n{}\n\n", ex.start_code.replace('\n', "  \n"));
             for code in [ex.start_code.as_str(), &with_blank_edges, "", "# nothing\n"] {
-                let g = grade_submission(no + 1, lesson, ex, Some(code), &opts);
+                let g = grade_submission(no + 1, lesson, ex, code, &opts);
                 assert_eq!(g.status, GradeStatus::Failed, "{}: {code:?}", ex.id);
                 assert_eq!(g.score, 0.0, "{}: {code:?} scored", ex.id);
                 assert!(g.score.is_sign_positive());
@@ -191,10 +191,7 @@ fn a_submission_that_changes_nothing_scores_zero_on_every_builtin_exercise() {
         1,
         &catalog.lessons[0],
         &catalog.lessons[0].exercises[0],
-        Some(&format!(
-            "{}\n# tried\n",
-            catalog.lessons[0].exercises[0].start_code
-        )),
+        &format!("{}\n# tried\n", catalog.lessons[0].exercises[0].start_code),
         &opts,
     );
     assert!(edited.checks.iter().any(|c| c.line > 0), "{edited:?}");

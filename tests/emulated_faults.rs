@@ -9,6 +9,10 @@ use cudatutor::engine::cuda::gpu::GpuDevice;
 use cudatutor::engine::cuda::launch::{DeviceError, Dim3, KernelArgs, LaunchConfig};
 use cudatutor::engine::error::CudaFault;
 
+#[macro_use]
+#[path = "support/hook_test.rs"]
+mod hook_test;
+
 const FAULTS: [(InjectedFault, &str, i32, &str, &str); 3] = [
     (
         InjectedFault::OutOfBoundsWrite,
@@ -172,35 +176,27 @@ fn fault_ends_the_script(
     (stdout, stderr)
 }
 
-#[test]
-#[cfg_attr(
-    not(feature = "fault-injection"),
-    ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
-)]
-fn each_fault_raises_pytorchs_accelerator_error_at_the_next_sync_and_stays() {
-    #[cfg(feature = "fault-injection")]
-    for (_, kind, _, text, name) in FAULTS {
-        // sticky: the next CUDA call (line 9) raises the same error, PyTorch's whole text
-        let (stdout, stderr) = fault_ends_the_script(kind, text, name, false, 9);
-        // raised at the synchronize (line 5), caught as a RuntimeError subclass
-        assert_eq!(
-            stdout,
-            format!("AcceleratorError True\nCUDA error: {text}\n"),
-            "{stderr}"
-        );
+hook_test! {
+    fn each_fault_raises_pytorchs_accelerator_error_at_the_next_sync_and_stays() {
+        for (_, kind, _, text, name) in FAULTS {
+            // sticky: the next CUDA call (line 9) raises the same error, PyTorch's whole text
+            let (stdout, stderr) = fault_ends_the_script(kind, text, name, false, 9);
+            // raised at the synchronize (line 5), caught as a RuntimeError subclass
+            assert_eq!(
+                stdout,
+                format!("AcceleratorError True\nCUDA error: {text}\n"),
+                "{stderr}"
+            );
+        }
     }
 }
 
-#[test]
-#[cfg_attr(
-    not(feature = "fault-injection"),
-    ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
-)]
-fn with_cuda_launch_blocking_each_fault_raises_on_its_own_line_without_the_async_advice() {
-    #[cfg(feature = "fault-injection")]
-    for (_, kind, _, text, name) in FAULTS {
-        let (stdout, stderr) = fault_ends_the_script(kind, text, name, true, 3);
-        assert_eq!(stdout, "", "{stderr}");
+hook_test! {
+    fn with_cuda_launch_blocking_each_fault_raises_on_its_own_line_without_the_async_advice() {
+        for (_, kind, _, text, name) in FAULTS {
+            let (stdout, stderr) = fault_ends_the_script(kind, text, name, true, 3);
+            assert_eq!(stdout, "", "{stderr}");
+        }
     }
 }
 

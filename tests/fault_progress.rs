@@ -15,6 +15,9 @@
 
 #[path = "support/cli.rs"]
 mod cli;
+#[macro_use]
+#[path = "support/hook_test.rs"]
+mod hook_test;
 mod common;
 #[path = "support/pager.rs"]
 mod pager;
@@ -112,24 +115,18 @@ impl Rng {
 // ---------------------------------------------------------------------------------------------
 // kill -9 during saves
 
-/// The binary's hidden save loop (CUDATUTOR_TEST_SAVE_LOOP) writes ~0.5–1 MiB generations as
-/// fast as it can and prints `saved N` after each. Killed dozens of times, half at random
-/// moments of its run, half at random moments of a save's write-fsync-rename (just after its
-/// temp file appears):
-/// after each kill the file must parse and be exactly generation N (the last reported) or N+1
-/// (saved, killed before it could say so); at most the one temp file of the save in flight may
-/// be left, and the next start removes it. Fails if too few kills land inside a save (a temp
-/// file left behind), since the test would then prove nothing.
-#[test]
-#[cfg_attr(
-    not(feature = "fault-injection"),
-    ignore = "needs the binary's test hooks: cargo test --features fault-injection (scripts/test.sh)"
-)]
-fn kill_9_during_saves_leaves_the_old_or_the_new_file() {
-    #[cfg(feature = "fault-injection")]
-    kill_9_during_saves();
-    #[cfg(not(feature = "fault-injection"))]
-    panic!("the save loop is a test hook: cargo test --features fault-injection");
+hook_test! {
+    /// The binary's hidden save loop (CUDATUTOR_TEST_SAVE_LOOP) writes ~0.5–1 MiB generations
+    /// as fast as it can and prints `saved N` after each. Killed dozens of times, half at
+    /// random moments of its run, half at random moments of a save's write-fsync-rename (just
+    /// after its temp file appears):
+    /// after each kill the file must parse and be exactly generation N (the last reported) or
+    /// N+1 (saved, killed before it could say so); at most the one temp file of the save in
+    /// flight may be left, and the next start removes it. Fails if too few kills land inside a
+    /// save (a temp file left behind), since the test would then prove nothing.
+    fn kill_9_during_saves_leaves_the_old_or_the_new_file() {
+        kill_9_during_saves();
+    }
 }
 
 #[cfg(feature = "fault-injection")]

@@ -170,20 +170,42 @@ pub(crate) fn grade_one(
     }
 }
 
-/// Grades a learner's submission of one exercise (`None`: not started). A submission that
-/// changes nothing (the starting code as given, or a file without code) scores 0 without
-/// running: the starting code may pass some checks (they show what already works), and those
-/// points are not the learner's.
+/// Grades the code of one exercise that `source` names: the learner's saved code (none: not
+/// started) as a submission, or the lesson's solution or starting code as it is.
+pub(crate) fn grade_from(
+    source: Source,
+    progress: &Progress,
+    lesson_no: usize,
+    lesson: &Lesson,
+    ex: &Exercise,
+    opts: &RunOptions,
+) -> ExerciseGrade {
+    let code = match source {
+        Source::Saved => match progress
+            .exercises
+            .get(&ex.id)
+            .and_then(|s| s.code.as_deref())
+        {
+            Some(code) => return grade_submission(lesson_no, lesson, ex, code, opts),
+            None => None,
+        },
+        Source::Solution => ex.solution.as_deref(),
+        Source::Start => Some(ex.start_code.as_str()),
+    };
+    grade_one(lesson_no, lesson, ex, code, opts)
+}
+
+/// Grades a learner's submission of one exercise. A submission that changes nothing (the
+/// starting code as given, or a file without code) scores 0 without running: the starting
+/// code may pass some checks (they show what already works), and those points are not the
+/// learner's.
 pub fn grade_submission(
     lesson_no: usize,
     lesson: &Lesson,
     ex: &Exercise,
-    code: Option<&str>,
+    code: &str,
     opts: &RunOptions,
 ) -> ExerciseGrade {
-    let Some(code) = code else {
-        return not_started(lesson_no, lesson, ex);
-    };
     let words = classroom_text(lesson_lang(lesson));
     let why = if !has_code(code) {
         words.no_code
@@ -347,18 +369,7 @@ pub(crate) fn grade_catalog_reporting(
         }
         for ex in &lesson.exercises {
             step(out.len(), total, &ex.id);
-            let code = match source {
-                Source::Saved => progress
-                    .exercises
-                    .get(&ex.id)
-                    .and_then(|s| s.code.as_deref()),
-                Source::Solution => ex.solution.as_deref(),
-                Source::Start => Some(ex.start_code.as_str()),
-            };
-            out.push(match source {
-                Source::Saved => grade_submission(i + 1, lesson, ex, code, opts),
-                Source::Solution | Source::Start => grade_one(i + 1, lesson, ex, code, opts),
-            });
+            out.push(grade_from(source, progress, i + 1, lesson, ex, opts));
         }
     }
     out

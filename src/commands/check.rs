@@ -73,17 +73,7 @@ pub fn run(args: Args, globals: &Globals) -> anyhow::Result<ExitCode> {
             let Some((i, lesson, ex)) = classroom::workfile::find_exercise(catalog, id) else {
                 return Ok(no_exercise(id, globals));
             };
-            let code = match source {
-                grade::Source::Solution => ex.solution.as_deref(),
-                _ => progress
-                    .exercises
-                    .get(&ex.id)
-                    .and_then(|s| s.code.as_deref()),
-            };
-            vec![match source {
-                grade::Source::Solution => grade::grade_one(i + 1, lesson, ex, code, opts),
-                _ => grade::grade_submission(i + 1, lesson, ex, code, opts),
-            }]
+            vec![grade::grade_from(source, progress, i + 1, lesson, ex, opts)]
         }
     };
     let format = if args.json {

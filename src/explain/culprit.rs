@@ -59,7 +59,8 @@ pub(crate) fn describe(detail: &Detail, source: &str, lang: Lang) -> Vec<String>
                 .or(operands.first());
             for o in operands {
                 let is_odd = odd.is_some_and(|d| std::ptr::eq(d, o));
-                if let Some(s) = placement(&o.role, &o.device, &o.history, &quote, lang) {
+                let traced = Traced::new(&o.role, &o.device, &o.history);
+                if let Some(s) = placement(&traced, &quote, lang) {
                     out.push(if is_odd && o.device == "cpu" {
                         s + lang.pick(
                             " It never went to the GPU: give it `device=` where it is made (e.g. `device=x.device`), or register it with `self.register_buffer(...)` so `model.to(device)` moves it.",
@@ -182,22 +183,35 @@ fn bad_value(line: u32, v: &BadValue, quote: &dyn Fn(u32) -> String, lang: Lang)
         .last()
         .map(|s| s.device.clone())
         .unwrap_or_default();
-    if let Some(h) = history(&name, &device, &v.history, quote, lang) {
+    if let Some(h) = history(&Traced::new(&name, &device, &v.history), quote, lang) {
         out.push(h);
     }
     out
 }
 
+/// A tensor as the sentences name it (an operand's role, a variable), its device, and the steps
+/// recorded for it that stand on a line of the script (line 0: made inside the engine).
+struct Traced<'a> {
+    name: &'a str,
+    device: &'a str,
+    steps: Vec<&'a Step>,
+}
+
+impl<'a> Traced<'a> {
+    fn new(name: &'a str, device: &'a str, steps: &'a [Step]) -> Traced<'a> {
+        let steps = steps.iter().filter(|s| s.line > 0).collect();
+        Traced {
+            name,
+            device,
+            steps,
+        }
+    }
+}
+
 /// "other (on cpu) got there on line 13 (`...`), where it was made: made on line 13 (`...`),
 /// written in place on line 14 (`...`)." — the step that put the tensor on its device.
-fn placement(
-    role: &str,
-    device: &str,
-    steps: &[Step],
-    quote: &dyn Fn(u32) -> String,
-    lang: Lang,
-) -> Option<String> {
-    let known: Vec<&Step> = steps.iter().filter(|s| s.line > 0).collect();
+fn placement(t: &Traced, quote: &dyn Fn(u32) -> String, lang: Lang) -> Option<String> {
+    let (role, device, known) = (t.name, t.device, &t.steps);
     let there = known.iter().rev().find(|s| s.kind != StepKind::Written)?;
     let how = match (there.kind, lang) {
         (StepKind::Copied, Lang::En) => "copied there",
@@ -208,7 +222,7 @@ fn placement(
     let (line, code) = (there.line, quote(there.line));
     let history = if known.len() > 1 {
         let lead = lang.pick("; its history: ", "；它的经历：");
-        format!("{lead}{}", path(&known, quote, lang, there.line))
+        format!("{lead}{}", path(known, quote, lang, there.line))
     } else {
         String::new()
     };
@@ -255,14 +269,8 @@ fn path(steps: &[&Step], quote: &dyn Fn(u32) -> String, lang: Lang, skip: u32) -
 }
 
 /// "That value entered on line 12 (`...`): made there, copied to cuda:0 on line 13 (`...`)."
-fn history(
-    name: &str,
-    device: &str,
-    steps: &[Step],
-    quote: &dyn Fn(u32) -> String,
-    lang: Lang,
-) -> Option<String> {
-    let steps: Vec<&Step> = steps.iter().filter(|s| s.line > 0).collect();
+fn history(t: &Traced, quote: &dyn Fn(u32) -> String, lang: Lang) -> Option<String> {
+    let (name, device, steps) = (t.name, t.device, &t.steps);
     let entered = steps
         .iter()
         .rev()
@@ -270,7 +278,7 @@ fn history(
         .or_else(|| steps.iter().find(|s| s.kind == StepKind::Made))?;
     // a single step is the sentence itself
     let path = if steps.len() > 1 {
-        path(&steps, quote, lang, entered.line)
+        path(steps, quote, lang, entered.line)
     } else {
         String::new()
     };

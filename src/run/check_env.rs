@@ -199,12 +199,9 @@ pub(super) fn check_namespace(
 ) -> Rc<Module> {
     let ns = Rc::new(Module::new("__check__"));
     let learner = it.main_module();
-    let copied: Vec<(Value, Value)> = learner
-        .dict
-        .borrow()
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    // A namespace too large to copy leaves the checks without the learner's variables: they
+    // fail as "not defined" instead of the worker aborting on the refused allocation.
+    let copied = crate::script::interp::dict_items(&learner.dict).unwrap_or_default();
     for (key, value) in copied {
         let Some(name) = key.as_str() else { continue };
         if name.starts_with("__") || it.is_builtin(name) {

@@ -51,10 +51,7 @@ pub(crate) fn install(it: &mut Interpreter) {
             "__setattr__",
             Value::native_fn("__setattr__", |it, args| {
                 let a = args.exact("__setattr__", 3)?;
-                let name = a[1]
-                    .as_str()
-                    .ok_or_else(|| PyException::type_error("attribute name must be string"))?
-                    .to_string();
+                let name = attr_name(&a[1])?;
                 it.object_setattr(&a[0], &name, a[2].clone())?;
                 Ok(Value::None)
             }),
@@ -63,10 +60,7 @@ pub(crate) fn install(it: &mut Interpreter) {
             "__getattribute__",
             Value::native_fn("__getattribute__", |it, args| {
                 let a = args.exact("__getattribute__", 2)?;
-                let name = a[1]
-                    .as_str()
-                    .ok_or_else(|| PyException::type_error("attribute name must be string"))?
-                    .to_string();
+                let name = attr_name(&a[1])?;
                 match &a[0] {
                     Value::Instance(inst) => {
                         if let Some(v) = inst.dict.borrow().get_str(&name) {
@@ -167,26 +161,8 @@ pub(crate) fn install(it: &mut Interpreter) {
     it.main.set_attr("__name__", Value::str("__main__"));
 
     reg(it, "print", |it, mut args| {
-        let sep = match args.take_kw("sep") {
-            None | Some(Value::None) => " ".to_string(),
-            Some(Value::Str(s)) => s.to_string(),
-            Some(o) => {
-                return Err(PyException::type_error(format!(
-                    "sep must be None or a string, not {}",
-                    o.type_name()
-                )));
-            }
-        };
-        let end = match args.take_kw("end") {
-            None | Some(Value::None) => "\n".to_string(),
-            Some(Value::Str(s)) => s.to_string(),
-            Some(o) => {
-                return Err(PyException::type_error(format!(
-                    "end must be None or a string, not {}",
-                    o.type_name()
-                )));
-            }
-        };
+        let sep = print_text_kw(&mut args, "sep", " ")?;
+        let end = print_text_kw(&mut args, "end", "\n")?;
         let file = args.take_kw("file");
         let _ = args.take_kw("flush");
         if let Some((k, _)) = args.keywords.first() {
@@ -457,10 +433,7 @@ pub(crate) fn install(it: &mut Interpreter) {
     }
     reg(it, "getattr", |it, args| {
         let a = args.range("getattr", 2, 3)?;
-        let name = a[1]
-            .as_str()
-            .ok_or_else(|| PyException::type_error("attribute name must be string"))?
-            .to_string();
+        let name = attr_name(&a[1])?;
         if a.len() == 3 {
             match it.getattr(&a[0], &name) {
                 Ok(v) => Ok(v),
@@ -473,28 +446,19 @@ pub(crate) fn install(it: &mut Interpreter) {
     });
     reg(it, "setattr", |it, args| {
         let a = args.exact("setattr", 3)?;
-        let name = a[1]
-            .as_str()
-            .ok_or_else(|| PyException::type_error("attribute name must be string"))?
-            .to_string();
+        let name = attr_name(&a[1])?;
         it.setattr(&a[0], &name, a[2].clone())?;
         Ok(Value::None)
     });
     reg(it, "delattr", |it, args| {
         let a = args.exact("delattr", 2)?;
-        let name = a[1]
-            .as_str()
-            .ok_or_else(|| PyException::type_error("attribute name must be string"))?
-            .to_string();
+        let name = attr_name(&a[1])?;
         it.delattr(&a[0], &name)?;
         Ok(Value::None)
     });
     reg(it, "hasattr", |it, args| {
         let a = args.exact("hasattr", 2)?;
-        let name = a[1]
-            .as_str()
-            .ok_or_else(|| PyException::type_error("attribute name must be string"))?
-            .to_string();
+        let name = attr_name(&a[1])?;
         match it.getattr(&a[0], &name) {
             Ok(_) => Ok(Value::Bool(true)),
             Err(e) if e.kind() == Some(ExcType::AttributeError) => Ok(Value::Bool(false)),
@@ -750,6 +714,26 @@ pub(crate) fn install(it: &mut Interpreter) {
         // The main module's namespace (scripts are single-module).
         Ok(Value::Dict(it.main.dict.clone()))
     });
+}
+
+/// The name argument of `getattr`, `setattr`, `object.__setattr__` and the like, which must be
+/// a string.
+fn attr_name(v: &Value) -> PyResult<String> {
+    v.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| PyException::type_error("attribute name must be string"))
+}
+
+/// `print`'s `sep=` or `end=` (`kw`): a string, or `default` when absent or None.
+fn print_text_kw(args: &mut Args, kw: &str, default: &str) -> PyResult<String> {
+    match args.take_kw(kw) {
+        None | Some(Value::None) => Ok(default.to_string()),
+        Some(Value::Str(s)) => Ok(s.to_string()),
+        Some(o) => Err(PyException::type_error(format!(
+            "{kw} must be None or a string, not {}",
+            o.type_name()
+        ))),
+    }
 }
 
 fn isinstance_any(it: &mut Interpreter, v: &Value, t: &Value, fname: &str) -> PyResult<bool> {

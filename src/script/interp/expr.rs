@@ -579,11 +579,7 @@ impl Interpreter {
     /// (key, value) pairs of a dict or mapping-like object (for `**m` and `dict(m)`).
     pub(crate) fn mapping_items(&mut self, m: &Value) -> PyResult<Vec<(Value, Value)>> {
         match m {
-            Value::Dict(d) => Ok(d
-                .borrow()
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()),
+            Value::Dict(d) => super::dict_items(d),
             _ => {
                 let keys = match self.call_method_opt(m, "keys", Args::default())? {
                     Some(k) => k,

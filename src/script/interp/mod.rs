@@ -27,7 +27,9 @@ mod iter;
 mod ops;
 mod polled;
 mod script_dir;
-pub(crate) use ops::{MAX_ITEMS, MAX_STR, budget_for, dict_grow_check, grow_check, memory_error};
+pub(crate) use ops::{
+    MAX_ITEMS, MAX_STR, budget_for, dict_grow_check, dict_items, grow_check, memory_error,
+};
 
 impl Interpreter {
     /// MemoryError unless the run's memory budget has room for `bytes` more: for native code

@@ -48,6 +48,21 @@ pub(crate) fn dict_grow_check(d: &super::super::value::Dict) -> PyResult<()> {
     Ok(())
 }
 
+/// A copy of a dict's items (a module's namespace, a mapping being unpacked or printed), so that
+/// what runs while they are walked may change the dict; MemoryError when the allocator refuses
+/// the copy.
+pub(crate) fn dict_items(
+    d: &std::cell::RefCell<super::super::value::Dict>,
+) -> PyResult<Vec<(Value, Value)>> {
+    let d = d.borrow();
+    let mut items = Vec::new();
+    items
+        .try_reserve_exact(d.len())
+        .map_err(|_| memory_error())?;
+    items.extend(d.iter().map(|(k, v)| (k.clone(), v.clone())));
+    Ok(items)
+}
+
 /// Before `v` grows by `extra`: when that reallocates, the new buffer (at least double, as
 /// Vec grows) must fit the budget.
 #[inline]
@@ -1064,11 +1079,7 @@ impl Interpreter {
                 if self.repr_active(v) {
                     return Ok("{...}".into());
                 }
-                let items: Vec<(Value, Value)> = d
-                    .borrow()
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
+                let items = dict_items(d)?;
                 self.enter_nested(WHILE_REPR)?;
                 self.repr_stack.push(v.ptr_id().unwrap_or(0));
                 let mut parts = Vec::with_capacity(items.len());

@@ -374,13 +374,7 @@ impl Interpreter {
                 let m = self.import_module(module)?;
                 if let Value::Module(md) = &m {
                     self.load_lazy_package(md);
-                    let items: Vec<(Value, Value)> = md
-                        .dict
-                        .borrow()
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect();
-                    for (k, v) in items {
+                    for (k, v) in super::dict_items(&md.dict)? {
                         if let Value::Str(k) = k
                             && !k.starts_with('_')
                         {
