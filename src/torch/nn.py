@@ -1216,6 +1216,18 @@ class _ConvNd(Module):
         # convolution without padding
         return _f_pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
 
+    def forward(self, input):
+        # PyTorch's Conv1d/2d/3d.forward (a transposed convolution has its own)
+        return self._conv_forward(input, self.weight, self.bias)
+
+    def _conv_forward(self, input, weight, bias):
+        # Conv1d's and Conv3d's, each through its _conv_function (PyTorch writes it out in each
+        # class); Conv2d has its own, which pads for padding='same'
+        if self.padding_mode != 'zeros':
+            return self._conv_function(self._padded_by_mode(input), weight, bias, self.stride, 0, self.dilation,
+                                       self.groups)
+        return self._conv_function(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
     def extra_repr(self):
         s = f'{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}'
         if self.padding != (0,) * len(self.padding):
@@ -1233,16 +1245,24 @@ class _ConvNd(Module):
         return s
 
 
-class Conv2d(_ConvNd):
+def _conv_init(ntuple):
+    # Conv1d/2d/3d's __init__, which PyTorch writes out in each with its _single/_pair/_triple:
+    # the sizes as tuples of the module's dimensionality, then _ConvNd's checks and parameters
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode='zeros', device=None, dtype=None):
-        super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride),
-                         padding if isinstance(padding, str) else _pair(padding), _pair(dilation), False,
-                         _pair(0), groups, bias, padding_mode, device, dtype)
+        _ConvNd.__init__(self, in_channels, out_channels, ntuple(kernel_size), ntuple(stride),
+                         padding if isinstance(padding, str) else ntuple(padding), ntuple(dilation), False,
+                         ntuple(0), groups, bias, padding_mode, device, dtype)
 
-    def forward(self, input):
+    return __init__
+
+
+class Conv2d(_ConvNd):
+    __init__ = _conv_init(_pair)
+
+    def _conv_forward(self, input, weight, bias):
         if self.padding_mode != 'zeros':
-            return functional.conv2d(self._padded_by_mode(input), self.weight, self.bias, self.stride, (0, 0),
+            return functional.conv2d(self._padded_by_mode(input), weight, bias, self.stride, (0, 0),
                                      self.dilation, self.groups)
         padding = self.padding
         if padding == 'valid':
@@ -1255,10 +1275,12 @@ class Conv2d(_ConvNd):
             if any(t % 2 for t in total):
                 input = _f_pad(input, (0, total[1] - 2 * left[1], 0, total[0] - 2 * left[0]))
             padding = tuple(left)
-        return functional.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+        return functional.conv2d(input, weight, bias, self.stride, padding, self.dilation, self.groups)
 
 
-class MaxPool2d(Module):
+# torch/nn/modules/pooling.py's bases, so that a pooling module's __mro__ and isinstance checks
+# are PyTorch's, and each family's fields and extra_repr are written once.
+class _MaxPoolNd(Module):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
         self.kernel_size = kernel_size
@@ -1268,16 +1290,15 @@ class MaxPool2d(Module):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
-    def forward(self, input):
-        return functional.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                                     ceil_mode=self.ceil_mode, return_indices=self.return_indices)
-
     def extra_repr(self):
         return (f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, '
                 f'dilation={self.dilation}, ceil_mode={self.ceil_mode}')
 
 
-class AvgPool2d(Module):
+class _AvgPoolNd(Module):
+    # PyTorch writes this __init__ out in AvgPool2d and in AvgPool3d (its _AvgPoolNd has only
+    # extra_repr); AvgPool1d, whose sizes are _single tuples and which has no divisor_override,
+    # keeps its own
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                  divisor_override=None):
         super().__init__()
@@ -1288,24 +1309,44 @@ class AvgPool2d(Module):
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
-    def forward(self, input):
-        return functional.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                                     self.count_include_pad, self.divisor_override)
-
     def extra_repr(self):
         return f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}'
 
 
-class AdaptiveAvgPool2d(Module):
+class _AdaptiveMaxPoolNd(Module):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def extra_repr(self):
+        return f'output_size={self.output_size}'
+
+
+class _AdaptiveAvgPoolNd(Module):
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
 
-    def forward(self, input):
-        return functional.adaptive_avg_pool2d(input, self.output_size)
-
     def extra_repr(self):
         return f'output_size={self.output_size}'
+
+
+class MaxPool2d(_MaxPoolNd):
+    def forward(self, input):
+        return functional.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                     ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool2d(_AvgPoolNd):
+    def forward(self, input):
+        return functional.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                     self.count_include_pad, self.divisor_override)
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
+    def forward(self, input):
+        return functional.adaptive_avg_pool2d(input, self.output_size)
 
 
 class Embedding(Module):
@@ -2822,17 +2863,8 @@ def _f_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=
 
 
 class Conv1d(_ConvNd):
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 bias=True, padding_mode='zeros', device=None, dtype=None):
-        super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride),
-                         padding if isinstance(padding, str) else _single(padding), _single(dilation), False,
-                         _single(0), groups, bias, padding_mode, device, dtype)
-
-    def forward(self, input):
-        if self.padding_mode != 'zeros':
-            return _f_conv1d(self._padded_by_mode(input), self.weight, self.bias, self.stride, 0, self.dilation,
-                             self.groups)
-        return _f_conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+    __init__ = _conv_init(_single)
+    _conv_function = staticmethod(_f_conv1d)
 
 
 _native_max_pool2d = functional.max_pool2d
@@ -3199,37 +3231,65 @@ def _adaptive_1d(input, output_size, reduce):
 
 
 def _adaptive_max_cells(x, outs):
-    # aten's adaptive_max_pool2d CPU kernel over the last two dims of x: each output cell's
-    # window is rows floor(i*H/OH)..ceil((i+1)*H/OH) (and columns alike); a value replaces
-    # the running maximum when greater or NaN (so the last NaN wins, else the first maximum)
-    h, w = x.shape[-2], x.shape[-1]
-    oh, ow = outs
-    lead = list(x.shape[:-2])
+    # aten's adaptive_max_pool2d/3d CPU kernels over the last len(outs) dims of x: output cell
+    # (i, j, ...) reads the window _adaptive_window gives in each dim, and its index is flat
+    # over those dims
+    n = len(outs)
+    sizes = list(x.shape[-n:])
+    lead = list(x.shape[:-n])
     vals, idxs = [], []
-    for i in range(oh):
-        h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
-        for j in range(ow):
-            w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
-            win = x[..., h0:h1, w0:w1].reshape(lead + [(h1 - h0) * (w1 - w0)])
-            k = win.shape[-1]
-            if win.is_floating_point():
-                nan = win.isnan()
-                filled = win.masked_fill(nan, -math.inf)
-                best = filled.amax(-1, keepdim=True)
-                first = (filled == best).long().argmax(-1)
-                last_nan = (k - 1) - nan.flip(-1).long().argmax(-1)
-                local = torch.where(nan.any(-1), last_nan, first)
-            else:
-                best = win.amax(-1, keepdim=True)
-                local = (win == best).long().argmax(-1)
-            vals.append(win.gather(-1, local.unsqueeze(-1)).squeeze(-1))
-            ww = w1 - w0
-            idxs.append((h0 + local // ww) * w + (w0 + local % ww))
+    for c in range(math.prod(outs)):
+        cell = []
+        for o in reversed(outs):
+            cell.insert(0, c % o)
+            c //= o
+        windows = [_adaptive_window(i, size, o) for i, size, o in zip(cell, sizes, outs)]
+        sides = [end - start for start, end in windows]
+        win = x[(...,) + tuple(slice(start, end) for start, end in windows)]
+        value, local = _window_max(win.reshape(lead + [math.prod(sides)]))
+        vals.append(value)
+        # the window's row-major offset, as an index over the input's pooled dims
+        index = None
+        for k in range(n):
+            inner = math.prod(sides[k + 1:])
+            at = windows[k][0] + local // inner
+            local = local % inner
+            index = at if index is None else index * sizes[k] + at
+        idxs.append(index)
+    return _stacked_cells(x, vals, idxs, lead + list(outs))
+
+
+def _adaptive_window(i, size, out):
+    # aten's start_index/end_index for adaptive pooling: output cell i of `out` reads the input
+    # from floor(i*size/out) to ceil((i+1)*size/out)
+    return (i * size) // out, -((-(i + 1) * size) // out)
+
+
+def _window_max(win):
+    # one window of adaptive max pooling (2d and 3d), flattened in win's last dim: its maximum
+    # and the index aten's CPU kernel reports for it, where a value replaces the running
+    # maximum when greater or NaN (so the last NaN wins, else the first maximum)
+    k = win.shape[-1]
+    if win.is_floating_point():
+        nan = win.isnan()
+        filled = win.masked_fill(nan, -math.inf)
+        best = filled.amax(-1, keepdim=True)
+        first = (filled == best).long().argmax(-1)
+        last_nan = (k - 1) - nan.flip(-1).long().argmax(-1)
+        local = torch.where(nan.any(-1), last_nan, first)
+    else:
+        best = win.amax(-1, keepdim=True)
+        local = (win == best).long().argmax(-1)
+    return win.gather(-1, local.unsqueeze(-1)).squeeze(-1), local
+
+
+def _stacked_cells(x, vals, idxs, shape):
+    # adaptive max pooling's cells as (values, flat indices) of `shape`: empty ones of x's
+    # dtype when the output has no cell
     if not vals:
-        return (torch.zeros(lead + [oh, ow], dtype=x.dtype, device=x.device),
-                torch.zeros(lead + [oh, ow], dtype=torch.int64, device=x.device))
-    return (torch.stack(vals, -1).reshape(lead + [oh, ow]),
-            torch.stack(idxs, -1).reshape(lead + [oh, ow]))
+        return (torch.zeros(shape, dtype=x.dtype, device=x.device),
+                torch.zeros(shape, dtype=torch.int64, device=x.device))
+    return torch.stack(vals, -1).reshape(shape), torch.stack(idxs, -1).reshape(shape)
 
 
 def _adaptive_max_pool2d_checked(input, outs, name):
@@ -3276,28 +3336,17 @@ def _f_adaptive_avg_pool1d(input, output_size):
     return _adaptive_1d(input, output_size, lambda t: t.mean(-1))
 
 
-class MaxPool1d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if (stride is not None) else kernel_size
-        self.padding = padding
-        self.dilation = dilation
-        self.return_indices = return_indices
-        self.ceil_mode = ceil_mode
-
+class MaxPool1d(_MaxPoolNd):
     def forward(self, input):
         return _f_max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
                              self.return_indices)
 
-    def extra_repr(self):
-        return (f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, '
-                f'dilation={self.dilation}, ceil_mode={self.ceil_mode}')
 
-
-class AvgPool1d(Module):
+class AvgPool1d(_AvgPoolNd):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
-        super().__init__()
+        # Module's __init__, not _AvgPoolNd's: PyTorch's _AvgPoolNd has none, so its AvgPool1d
+        # sets only these five fields
+        Module.__init__(self)
         self.kernel_size = _single(kernel_size)
         self.stride = _single(stride if (stride is not None) else kernel_size)
         self.padding = _single(padding)
@@ -3308,33 +3357,15 @@ class AvgPool1d(Module):
         return _f_avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                              self.count_include_pad)
 
-    def extra_repr(self):
-        return f'kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}'
 
-
-class AdaptiveMaxPool1d(Module):
-    def __init__(self, output_size, return_indices=False):
-        super().__init__()
-        self.output_size = output_size
-        self.return_indices = return_indices
-
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
     def forward(self, input):
         return _f_adaptive_max_pool1d(input, self.output_size, self.return_indices)
 
-    def extra_repr(self):
-        return f'output_size={self.output_size}'
 
-
-class AdaptiveAvgPool1d(Module):
-    def __init__(self, output_size):
-        super().__init__()
-        self.output_size = output_size
-
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
     def forward(self, input):
         return _f_adaptive_avg_pool1d(input, self.output_size)
-
-    def extra_repr(self):
-        return f'output_size={self.output_size}'
 
 
 # ---- channel dropout: one Bernoulli draw per (sample, channel), as ATen's feature dropout ----

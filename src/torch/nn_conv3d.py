@@ -127,17 +127,8 @@ def _f_conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=
 
 
 class Conv3d(_ConvNd):
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 bias=True, padding_mode='zeros', device=None, dtype=None):
-        super().__init__(in_channels, out_channels, _triple(kernel_size), _triple(stride),
-                         padding if isinstance(padding, str) else _triple(padding), _triple(dilation), False,
-                         _triple(0), groups, bias, padding_mode, device, dtype)
-
-    def forward(self, input):
-        if self.padding_mode != 'zeros':
-            return functional.conv3d(self._padded_by_mode(input), self.weight, self.bias, self.stride, 0,
-                                     self.dilation, self.groups)
-        return functional.conv3d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+    __init__ = _conv_init(_triple)
+    _conv_function = staticmethod(_f_conv3d)
 
 
 _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['conv3d']

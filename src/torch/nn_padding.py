@@ -212,11 +212,11 @@ def _adaptive_avg_pool3d(x, out, batched):
     od, oh, ow = out
     cells = []
     for a in range(od):
-        d0, d1 = (a * d) // od, -((-(a + 1) * d) // od)
+        d0, d1 = _adaptive_window(a, d, od)
         for b in range(oh):
-            h0, h1 = (b * h) // oh, -((-(b + 1) * h) // oh)
+            h0, h1 = _adaptive_window(b, h, oh)
             for e in range(ow):
-                w0, w1 = (e * w) // ow, -((-(e + 1) * w) // ow)
+                w0, w1 = _adaptive_window(e, w, ow)
                 s = None
                 for i in range(d0, d1):
                     for j in range(h0, h1):
@@ -234,16 +234,9 @@ def _adaptive_avg_pool3d(x, out, batched):
 _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['adaptive_avg_pool3d']
 
 
-class AdaptiveAvgPool3d(Module):
-    def __init__(self, output_size):
-        super().__init__()
-        self.output_size = output_size
-
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     def forward(self, input):
         return functional.adaptive_avg_pool3d(input, self.output_size)
-
-    def extra_repr(self):
-        return f'output_size={self.output_size}'
 
 
 class UpsamplingNearest2d(Upsample):

@@ -1,5 +1,14 @@
 import os
 
+
+def expect_error(exc_type, call, *args):
+    # each failing call of this file prints CPython's exception type and message
+    try:
+        call(*args)
+    except exc_type as e:
+        print(f"{exc_type.__name__}:", e)
+
+
 os.makedirs("tmp_data_dir/sub", exist_ok=True)
 os.makedirs("tmp_data_dir/sub", exist_ok=True)
 path = os.path.join("tmp_data_dir", "sub", "notes.txt")
@@ -25,44 +34,23 @@ f = open(path)
 print(f.read(4), f.read(4), f.closed)
 f.close()
 print(f.closed)
-try:
-    f.read()
-except ValueError as e:
-    print("ValueError:", e)
+expect_error(ValueError, f.read)
 print(sorted(os.listdir("tmp_data_dir")), os.listdir("tmp_data_dir/sub"))
 print(os.path.basename(path), os.path.dirname(path), os.path.split(path))
 print(os.path.splitext("model.best.pth"), os.path.splitext(".bashrc"), os.path.splitext("a/b"))
 print(os.path.join("a", "/b", "c"), os.path.join("a/", "b"), os.path.join("", "x"))
 for bad in ["missing.txt", "tmp_data_dir/none/x.txt"]:
-    try:
-        open(bad)
-    except FileNotFoundError as e:
-        print("FileNotFoundError:", e)
-try:
-    open("tmp_data_dir")
-except IsADirectoryError as e:
-    print("IsADirectoryError:", e)
-try:
-    os.makedirs("tmp_data_dir")
-except FileExistsError as e:
-    print("FileExistsError:", e)
-try:
-    os.mkdir("tmp_data_dir/a/b")
-except FileNotFoundError as e:
-    print("FileNotFoundError:", e)
+    expect_error(FileNotFoundError, open, bad)
+expect_error(IsADirectoryError, open, "tmp_data_dir")
+expect_error(FileExistsError, os.makedirs, "tmp_data_dir")
+expect_error(FileNotFoundError, os.mkdir, "tmp_data_dir/a/b")
 with open(path, "w") as f:
     try:
         f.read()
     except OSError as e:
         print(type(e).__name__, e)
-    try:
-        f.write(3)
-    except TypeError as e:
-        print("TypeError:", e)
-try:
-    open(path, "rw")
-except ValueError as e:
-    print("ValueError:", e)
+    expect_error(TypeError, f.write, 3)
+expect_error(ValueError, open, path, "rw")
 with open(path, "x" if not os.path.exists(path) else "w") as f:
     f.write("")
 with open(path) as f:

@@ -22,19 +22,14 @@ with warnings.catch_warnings(record=True) as caught:
 show(caught)
 print(len(caught))
 
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("default")
-    for i in range(3):
-        warnings.warn("once per line")
-    warnings.warn("once per line")
-show(caught)
-
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("once")
-    for i in range(3):
-        warnings.warn("only once")
-    warnings.warn("only once")
-show(caught)
+# "default" shows a message once per line that warns, "once" once wherever it warns from
+for action, text in [("default", "once per line"), ("once", "only once")]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter(action)
+        for i in range(3):
+            warnings.warn(text)
+        warnings.warn(text)
+    show(caught)
 
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")

@@ -33,36 +33,30 @@ with torch.no_grad():
     print(Sq.apply(x).requires_grad)
 
 
-class Bad(torch.autograd.Function):
+# backward functions that break autograd's checks, under one forward that clones
+class Clone(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
         return x.clone()
 
+
+class Bad(Clone):
     @staticmethod
     def backward(ctx, g):
         return g, g
 
 
-try:
-    Bad.apply(torch.ones(2, requires_grad=True)).sum().backward()
-except RuntimeError as e:
-    print(e)
-
-
-class WrongShape(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x.clone()
-
+class WrongShape(Clone):
     @staticmethod
     def backward(ctx, g):
         return torch.ones(3)
 
 
-try:
-    WrongShape.apply(torch.ones(2, requires_grad=True)).sum().backward()
-except RuntimeError as e:
-    print(e)
+for broken in (Bad, WrongShape):
+    try:
+        broken.apply(torch.ones(2, requires_grad=True)).sum().backward()
+    except RuntimeError as e:
+        print(e)
 
 
 class ClipGrad(torch.autograd.Function):
