@@ -236,6 +236,10 @@ fn deferred_definitions_behave_and_fail_as_the_whole_prelude_does() {
          torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 1]).step('x')\n",
         "import torch\ntorch.tril(torch.zeros(2), 1)\n",
         "import torch\ntorch.ones(2).swapaxes(0, 3)\n",
+        // tracebacks into code of the eager statements between deferred definitions (their
+        // lines are those of the whole prelude)
+        "import torch._extra as e\ne._t_subtract(None, 1)\n",
+        "import torch._extra as e\ne._t_greater(None, 1)\n",
         // the other deferring preludes' names in use
         "import torch\ntorch.manual_seed(0)\nw = torch.empty(3, 4)\n\
          torch.nn.init.kaiming_uniform_(w)\ntorch.nn.init.xavier_normal(w)\n\

@@ -133,9 +133,20 @@ pub(super) struct Compiler<'s> {
     scopes: Vec<Scope>,
     interned: FxHashMap<String, Rc<str>>,
     depth: usize,
-    /// Lines above `src` in its file: a prelude's deferred definition is compiled alone but
-    /// keeps the line numbers it has in the whole prelude (tracebacks, markers).
-    line_offset: u32,
+    /// Which line of its file each line of `src` is.
+    numbers: LineNumbers,
+}
+
+/// Where the lines of compiled text sit in their file (tracebacks, markers).
+#[derive(Clone)]
+pub(crate) enum LineNumbers {
+    /// Consecutive, the first being this line: a prelude's deferred definition is compiled
+    /// alone but keeps the line numbers it has in the whole prelude.
+    From(u32),
+    /// The line of each line of the text, in order: a prelude's eager statements, compiled
+    /// without the deferred definitions between them (blank lines in their place cost the
+    /// parser more than the statements).
+    Each(Vec<u32>),
 }
 
 /// A name's hash in a [`Dict`](super::value::Dict), for global lookups without hashing.
@@ -168,14 +179,26 @@ impl<'s> Compiler<'s> {
             scopes: Vec::new(),
             interned: FxHashMap::default(),
             depth: 0,
-            line_offset: 0,
+            numbers: LineNumbers::From(1),
         }
     }
 
-    /// The compiler for `src` when its first line is line `first` of its file.
-    pub(super) fn starting_at_line(mut self, first: u32) -> Compiler<'s> {
-        self.line_offset = first.saturating_sub(1);
+    /// The compiler for `src` whose lines are the lines `numbers` of its file.
+    pub(super) fn numbered(mut self, numbers: LineNumbers) -> Compiler<'s> {
+        self.numbers = numbers;
         self
+    }
+
+    /// The line of the file that is line `line` (from 1) of `src`.
+    fn file_line(&self, line: u32) -> u32 {
+        match &self.numbers {
+            LineNumbers::From(first) => line + first.saturating_sub(1),
+            LineNumbers::Each(each) => (line as usize)
+                .checked_sub(1)
+                .and_then(|i| each.get(i))
+                .copied()
+                .unwrap_or(line),
+        }
     }
 
     fn name(&mut self, s: &str) -> Rc<str> {
@@ -188,7 +211,7 @@ impl<'s> Compiler<'s> {
     }
 
     fn line_of<T: Ranged>(&self, node: &T) -> u32 {
-        self.lines.line(node.start().to_usize()) + self.line_offset
+        self.file_line(self.lines.line(node.start().to_usize()))
     }
 
     /// Where a traceback marks an assignment target: a subscript with its anchors.
@@ -220,7 +243,7 @@ impl<'s> Compiler<'s> {
         // The next line's start is one past this line's newline.
         let line_end = at(line).map_or(self.src.len(), |next| next - 1);
         Marks::new(
-            line + self.line_offset,
+            self.file_line(line),
             line_start,
             line_end,
             start,
@@ -238,7 +261,7 @@ impl<'s> Compiler<'s> {
     pub(super) fn compile_module(&mut self, body: &[ast::Stmt], name: &str) -> PyResult<FuncCode> {
         if let Err(off) = check_depth(body) {
             let mut e = PyException::new(ExcType::SyntaxError, "too many nested parentheses");
-            e.0.line_hint = Some(self.lines.line(off) + self.line_offset);
+            e.0.line_hint = Some(self.file_line(self.lines.line(off)));
             e.0.column = Some(self.lines.column(self.src, off));
             return Err(e);
         }

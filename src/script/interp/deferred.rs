@@ -16,10 +16,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::super::compile::LineNumbers;
 use super::super::errors::PyResult;
 use super::super::ir::FuncCode;
 use super::super::value::{Dict, FxHashMap, Module, Value};
 use super::Interpreter;
+use super::source_lines::SourceLines;
 
 /// A prelude cut into what runs at import and the definitions that wait for their name.
 /// Built once per thread and prelude; shared by every interpreter on that thread.
@@ -29,7 +31,7 @@ pub(crate) struct Split {
     /// lines left blank), cut at the aliases of deferred definitions.
     eager: Vec<EagerStep>,
     /// The whole prelude's lines, for tracebacks.
-    lines: Rc<Vec<String>>,
+    lines: Rc<SourceLines>,
     defs: Vec<DeferredDef>,
 }
 
@@ -60,6 +62,26 @@ struct AliasStmt {
     /// The statement, run as written when MODULE turns out not to be a module.
     text: &'static str,
     first_line: u32,
+}
+
+/// Eager statements of a prelude gathered into one text, and the prelude line of each of
+/// its lines (the deferred definitions between them left out).
+#[derive(Default)]
+struct EagerChunk {
+    code: String,
+    numbers: Vec<u32>,
+    /// The prelude line after the last statement's last line break.
+    next_line: u32,
+}
+
+impl EagerChunk {
+    /// Append a statement's text, which starts at `first_line` and holds `newlines` line
+    /// breaks.
+    fn push(&mut self, text: &str, first_line: u32, newlines: u32) {
+        self.code.push_str(text);
+        self.numbers.extend(first_line..first_line + newlines);
+        self.next_line = first_line + newlines;
+    }
 }
 
 /// A module's names that are not bound yet in this interpreter, and where each comes from.
@@ -97,30 +119,46 @@ fn key_of(globals: &Rc<RefCell<Dict>>) -> usize {
 }
 
 /// One top-level statement of a source: its bytes (with the comments and blank lines that
-/// follow it) and its first line.
+/// follow it), its first line and how many line breaks its bytes hold.
 #[derive(Debug, PartialEq)]
 struct TopStmt {
     start: usize,
     end: usize,
     first_line: u32,
+    newlines: u32,
 }
 
-/// Whether a line at column 0 begins a statement of its own (not a blank or comment line, not
-/// the `else:`/`elif`/`except`/`finally:` clause of the compound statement above it).
-fn begins_statement(line: &[u8]) -> bool {
-    let Some(&first) = line.first() else {
+/// Whether a line (`rest` starts at its column 0 and runs to the end of the source) begins a
+/// statement of its own: not a blank or comment line, not the `else:`/`elif`/`except`/
+/// `finally:` clause of the compound statement above it.
+fn begins_statement(rest: &[u8]) -> bool {
+    let Some(&first) = rest.first() else {
         return false;
     };
-    if matches!(first, b' ' | b'\t' | b'#' | b'\r' | b'\x0c') {
+    if matches!(first, b' ' | b'\t' | b'#' | b'\r' | b'\n' | b'\x0c') {
         return false;
     }
     !["else", "elif", "except", "finally"].iter().any(|kw| {
-        line.starts_with(kw.as_bytes())
-            && !line
+        rest.starts_with(kw.as_bytes())
+            && !rest
                 .get(kw.len())
                 .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
     })
 }
+
+/// The bytes that can change the scanner's state outside a string: a comment, a quote, a
+/// bracket, a backslash. Every other byte is skipped by one table load (the preludes are
+/// ~500 KB: the scan was a fifth of `import torch.nn`'s instructions).
+const CODE_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let special = b"#'\"([{)]}\\";
+    let mut i = 0;
+    while i < special.len() {
+        t[special[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
 
 /// The top-level statements of `src`, in order. A line begins one when it starts at column 0
 /// outside any bracket, string and backslash continuation; decorators belong to the statement
@@ -136,12 +174,10 @@ fn top_level_statements(src: &str) -> Vec<TopStmt> {
     let mut pos = 0;
     let mut line_no = 1u32;
     while pos < bytes.len() {
-        let end = bytes[pos..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |n| pos + n);
+        // str::find is memchr: a word at a time
+        let end = src[pos..].find('\n').map_or(bytes.len(), |n| pos + n);
         let line = &bytes[pos..end];
-        if string.is_none() && depth == 0 && !continued && begins_statement(line) {
+        if string.is_none() && depth == 0 && !continued && begins_statement(&bytes[pos..]) {
             if !decorated {
                 starts.push((pos, line_no));
             }
@@ -150,13 +186,17 @@ fn top_level_statements(src: &str) -> Vec<TopStmt> {
         continued = false;
         let mut i = 0;
         while i < line.len() {
-            let b = line[i];
             if let Some((quote, triple)) = string {
-                if b == b'\\' {
+                let Some(k) = line[i..].iter().position(|&b| b == b'\\' || b == quote) else {
+                    i = line.len();
+                    break;
+                };
+                i += k;
+                if line[i] == b'\\' {
                     i += 2;
                     continue;
                 }
-                if b == quote && (!triple || line[i..].starts_with(&[quote; 3])) {
+                if !triple || line[i..].starts_with(&[quote; 3]) {
                     string = None;
                     i += if triple { 3 } else { 1 };
                     continue;
@@ -164,6 +204,12 @@ fn top_level_statements(src: &str) -> Vec<TopStmt> {
                 i += 1;
                 continue;
             }
+            while i < line.len() && !CODE_SPECIAL[line[i] as usize] {
+                i += 1;
+            }
+            let Some(&b) = line.get(i) else {
+                break;
+            };
             match b {
                 b'#' => break,
                 b'\'' | b'"' => {
@@ -188,11 +234,18 @@ fn top_level_statements(src: &str) -> Vec<TopStmt> {
     }
     let mut out = Vec::with_capacity(starts.len());
     for (k, &(start, first_line)) in starts.iter().enumerate() {
-        let end = starts.get(k + 1).map_or(src.len(), |&(s, _)| s);
+        let (end, newlines) = match starts.get(k + 1) {
+            Some(&(next, next_line)) => (next, next_line - first_line),
+            None => (
+                src.len(),
+                bytes[start..].iter().filter(|&&b| b == b'\n').count() as u32,
+            ),
+        };
         out.push(TopStmt {
             start,
             end,
             first_line,
+            newlines,
         });
     }
     out
@@ -329,10 +382,17 @@ impl Interpreter {
             .map(|(_, target, _)| *target)
             .collect();
         let mut eager = Vec::new();
-        // the statements since the last alias, and the line they start at
-        let mut code = String::with_capacity(source.len());
-        code.push_str(&source[..stmts.first().map_or(source.len(), |s| s.start)]);
-        let mut code_line = 1;
+        // the statements since the last alias
+        let mut chunk = EagerChunk::default();
+        let header_lines = stmts.first().map_or_else(
+            || source.bytes().filter(|&b| b == b'\n').count() as u32,
+            |s| s.first_line - 1,
+        );
+        chunk.push(
+            &source[..stmts.first().map_or(source.len(), |s| s.start)],
+            1,
+            header_lines,
+        );
         let mut defs = Vec::new();
         for ((s, n), alias) in stmts.iter().zip(names).zip(aliases) {
             let text = &source[s.start..s.end];
@@ -340,23 +400,16 @@ impl Interpreter {
                 deferred_names.contains(name) && !alias_targets.contains(name)
             });
             match (n, alias) {
-                (Some(n), _) => {
-                    // blank lines in its place keep the line numbers of what follows
-                    code.extend(std::iter::repeat_n('\n', text.matches('\n').count()));
-                    defs.push(DeferredDef {
-                        name: n.into(),
-                        text,
-                        first_line: s.first_line,
-                        code: RefCell::new(None),
-                    });
-                }
+                (Some(n), _) => defs.push(DeferredDef {
+                    name: n.into(),
+                    text,
+                    first_line: s.first_line,
+                    code: RefCell::new(None),
+                }),
                 (None, Some((module, target, alias_of))) => {
-                    if !code.trim().is_empty() {
-                        let c = self.compile_parsed_at(&code, &file, name, code_line)?;
+                    if let Some(c) = self.compile_chunk(std::mem::take(&mut chunk), &file, name)? {
                         eager.push(EagerStep::Code(c));
                     }
-                    code.clear();
-                    code_line = s.first_line + text.matches('\n').count() as u32;
                     eager.push(EagerStep::Alias(AliasStmt {
                         module: module.map(Rc::from),
                         target: target.into(),
@@ -365,14 +418,13 @@ impl Interpreter {
                         first_line: s.first_line,
                     }));
                 }
-                (None, None) => code.push_str(text),
+                (None, None) => chunk.push(text, s.first_line, s.newlines),
             }
         }
-        if !code.trim().is_empty() {
-            let c = self.compile_parsed_at(&code, &file, name, code_line)?;
+        if let Some(c) = self.compile_chunk(chunk, &file, name)? {
             eager.push(EagerStep::Code(c));
         }
-        let lines = Rc::new(source.lines().map(str::to_string).collect::<Vec<_>>());
+        let lines = Rc::new(SourceLines::of_static(source));
         let split = Rc::new(Split {
             file,
             eager,
@@ -381,6 +433,23 @@ impl Interpreter {
         });
         SPLITS.with(|c| c.borrow_mut().push((name.to_string(), at, split.clone())));
         Ok(split)
+    }
+
+    /// `chunk` compiled, None when it holds no statement.
+    fn compile_chunk(
+        &mut self,
+        mut chunk: EagerChunk,
+        file: &Rc<str>,
+        modname: &str,
+    ) -> PyResult<Option<Rc<FuncCode>>> {
+        if chunk.code.trim().is_empty() {
+            return Ok(None);
+        }
+        // the text after the last line break (a prelude's last line without one)
+        chunk.numbers.push(chunk.next_line);
+        let numbers = LineNumbers::Each(chunk.numbers);
+        self.compile_parsed_numbered(&chunk.code, file, modname, numbers)
+            .map(Some)
     }
 
     /// Run a prelude's import: its statements, and its aliases bound for their first use.

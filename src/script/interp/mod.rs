@@ -27,6 +27,7 @@ mod iter;
 mod ops;
 mod polled;
 mod script_dir;
+mod source_lines;
 pub(crate) use ops::{
     MAX_ITEMS, MAX_STR, budget_for, dict_grow_check, dict_items, grow_check, memory_error,
 };
@@ -142,7 +143,7 @@ pub struct Interpreter {
     /// kernel assert, at the synchronization that reports it), fetched before each write.
     pub(crate) stderr_source: Option<Box<dyn FnMut() -> Vec<String>>>,
     pub(crate) frames: Vec<FrameInfo>,
-    pub(crate) sources: FxHashMap<Rc<str>, Rc<Vec<String>>>,
+    pub(crate) sources: FxHashMap<Rc<str>, Rc<source_lines::SourceLines>>,
     pub(crate) exc_classes: FxHashMap<String, Rc<Class>>,
     pub(crate) native_classes: FxHashMap<String, Rc<Class>>,
     pub(crate) types: Types,
@@ -740,7 +741,8 @@ impl Interpreter {
             let lookup = |f: &str, n: u32| -> Option<String> {
                 sources
                     .get(f)
-                    .and_then(|s| s.get((n as usize).checked_sub(1)?).cloned())
+                    .and_then(|s| s.line((n as usize).checked_sub(1)?))
+                    .map(str::to_string)
             };
             text.push_str(&render_frames(
                 &self.visible_frames(&e.0.traceback),
@@ -859,7 +861,8 @@ impl Interpreter {
                 let lookup = |f: &str, k: u32| -> Option<String> {
                     sources
                         .get(f)
-                        .and_then(|s| s.get((k as usize).checked_sub(1)?).cloned())
+                        .and_then(|s| s.line((k as usize).checked_sub(1)?))
+                        .map(str::to_string)
                 };
                 body.push_str(&render_frames(&self.visible_frames(&ch.traceback), &lookup));
             }
@@ -883,7 +886,8 @@ impl Interpreter {
     pub(crate) fn source_line(&self, file: &str, n: u32) -> Option<String> {
         self.sources
             .get(file)
-            .and_then(|s| s.get((n as usize).checked_sub(1)?).cloned())
+            .and_then(|s| s.line((n as usize).checked_sub(1)?))
+            .map(str::to_string)
     }
 
     /// Type name, message and instance of an exception (materialising a lazy one).

@@ -3,12 +3,13 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::super::compile::Compiler;
+use super::super::compile::{Compiler, LineNumbers};
 use super::super::errors::{PyException, PyResult, TraceEntry};
 use super::super::ir::*;
 use super::super::marks::Marks;
 use super::super::native::BinOp;
 use super::super::value::{CellRef, Dict, Function, Module, Value};
+use super::source_lines::SourceLines;
 use super::{FrameInfo, Interpreter};
 use crate::script::ExcType;
 
@@ -80,8 +81,8 @@ impl Interpreter {
     }
 
     /// Keeps `source`'s lines for the tracebacks of `file`; returns them.
-    fn remember_lines(&mut self, source: &str, file: &Rc<str>) -> Rc<Vec<String>> {
-        let lines = Rc::new(source.lines().map(|l| l.to_string()).collect::<Vec<_>>());
+    fn remember_lines(&mut self, source: &str, file: &Rc<str>) -> Rc<SourceLines> {
+        let lines = Rc::new(SourceLines::of_text(source));
         self.sources.insert(file.clone(), lines.clone());
         lines
     }
@@ -97,7 +98,7 @@ impl Interpreter {
         file: &Rc<str>,
         modname: &str,
     ) -> PyResult<Rc<FuncCode>> {
-        type Cached = (String, String, Rc<Vec<String>>, Rc<FuncCode>);
+        type Cached = (String, String, Rc<SourceLines>, Rc<FuncCode>);
         thread_local! {
             static PRELUDES: RefCell<Vec<Cached>> = const { RefCell::new(Vec::new()) };
         }
@@ -138,6 +139,17 @@ impl Interpreter {
         modname: &str,
         first_line: u32,
     ) -> PyResult<Rc<FuncCode>> {
+        self.compile_parsed_numbered(source, file, modname, LineNumbers::From(first_line))
+    }
+
+    /// [`Self::compile_parsed`] of source whose lines are the lines `numbers` of `file`.
+    pub(super) fn compile_parsed_numbered(
+        &mut self,
+        source: &str,
+        file: &Rc<str>,
+        modname: &str,
+        numbers: LineNumbers,
+    ) -> PyResult<Rc<FuncCode>> {
         let parsed = match rustpython_ruff_python_parser::parse_module(source) {
             Ok(p) => p,
             Err(err) => {
@@ -151,7 +163,7 @@ impl Interpreter {
         if super::super::compile::check_depth(&module.body).is_err() {
             // Dropping a pathologically deep tree recurses as deep as it is: leak it instead
             // (bounded by the source size).
-            let mut c = Compiler::new(source, file.clone()).starting_at_line(first_line);
+            let mut c = Compiler::new(source, file.clone()).numbered(numbers);
             let r = c.compile_module(&module.body, modname);
             std::mem::forget(module);
             return match r {
@@ -162,7 +174,7 @@ impl Interpreter {
                 )),
             };
         }
-        let mut c = Compiler::new(source, file.clone()).starting_at_line(first_line);
+        let mut c = Compiler::new(source, file.clone()).numbered(numbers);
         match c.compile_module(&module.body, modname) {
             Ok(code) => Ok(Rc::new(code)),
             Err(e) => Err(module_frame(e, file)),
