@@ -154,16 +154,3 @@ fn wrapping_and_summaries() {
         "tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13.,\n        14., 15., 16.], device='cuda:0')",
     );
 }
-
-#[test]
-fn numpy_style() {
-    use cudatutor::engine::print::format_numpy;
-    assert_eq!(
-        format_numpy(&[1.0, 2.0, 3.0], &[3], DType::Float32),
-        "[1. 2. 3.]"
-    );
-    assert_eq!(
-        format_numpy(&[1.0, 2.0, 3.0, 4.0], &[2, 2], DType::Int64),
-        "[[1 2]\n [3 4]]"
-    );
-}

@@ -395,3 +395,20 @@ pub(crate) fn numpy_repr(vals: &[f64], shape: &[usize], dtype: DType) -> String 
     };
     format!("{arr}{spacer}{extra}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn str_of_an_array_is_numpys() {
+        assert_eq!(
+            numpy_str(&[1.0, 2.0, 3.0], &[3], DType::Float32),
+            "[1. 2. 3.]"
+        );
+        assert_eq!(
+            numpy_str(&[1.0, 2.0, 3.0, 4.0], &[2, 2], DType::Int64),
+            "[[1 2]\n [3 4]]"
+        );
+    }
+}

@@ -369,11 +369,6 @@ pub(crate) fn format_tensor<V: PrintVal>(vals: &[V], t: &Tensor) -> String {
     add_suffixes(format!("{prefix}{body}"), &suffixes, indent)
 }
 
-/// numpy's `str(array)` (see numpy_print.rs).
-pub fn format_numpy(vals: &[f64], shape: &[usize], dtype: DType) -> String {
-    super::numpy_print::numpy_str(vals, shape, dtype)
-}
-
 impl Runtime {
     /// `repr(t)` (also `str(t)` / `print(t)`): a synchronising D2H copy for CUDA tensors.
     pub fn repr(&self, t: &Tensor) -> Result<String> {
