@@ -6,8 +6,9 @@
 use super::super::cpu_kernels::{self, Probabilities, RandomError, Result};
 use super::super::elements::{ElementType, ElementsMut};
 use super::super::half::{f16_bits_to_f32, f32_to_f16_bits};
-use super::philox::{philox4x32_10, philox4x32_10_x8};
-use super::rounded_sin::{sin_as_f32, sin_as_f32_x8};
+use super::philox::{philox4x32_10, philox4x32_10_lanes};
+use super::rounded_log::ln_as_libm_lanes;
+use super::rounded_sin::{sin_as_f32, sin_as_f32_lanes};
 use super::{CudaGenerator, DeviceShape, launch_policy};
 use crate::engine::numerics::fast::avx2_fma;
 
@@ -26,7 +27,7 @@ fn words(seed: u64, offset: u64, idx: u64, call: u64) -> [u32; 4] {
 
 /// `_curand_uniform`: (0, 1], the u32 rounded to float then one fused multiply-add.
 #[inline(always)]
-fn curand_uniform(x: u32) -> f32 {
+pub(super) fn curand_uniform(x: u32) -> f32 {
     (x as f32).mul_add(TWO_POW_M32, TWO_POW_M32 / 2.0)
 }
 
@@ -47,7 +48,13 @@ pub(super) fn curand_angle(y: u32) -> f32 {
 /// `_curand_box_muller`'s radius, sqrt(-2 log u), from its first word.
 #[inline(always)]
 fn box_muller_radius(x: u32) -> f32 {
-    (-2.0f32 * curand_uniform(x).ln()).sqrt()
+    radius_of_log(curand_uniform(x).ln())
+}
+
+/// sqrt(-2 log u) from log u.
+#[inline(always)]
+fn radius_of_log(log: f32) -> f32 {
+    (-2.0f32 * log).sqrt()
 }
 
 /// `_curand_box_muller`: (sin, cos) times the radius. The GPU takes `logf` and the fast
@@ -179,18 +186,23 @@ struct FirstWords {
     key: [u32; 2],
 }
 
+/// Threads whose Philox blocks, logs and sines [`FirstWords::first_two`]'s callers compute
+/// together: 16 fill a 512-bit register with the blocks' 32-bit words (two 256-bit ones
+/// without AVX-512).
+const LANES: usize = 16;
+
 impl FirstWords {
-    /// The first two words of threads `idx..idx + 8`, their eight Philox blocks computed
+    /// The first two words of threads `idx..idx + LANES`, their Philox blocks computed
     /// together (a `randn` of a 256 x 256 CUDA tensor is 65,536 blocks).
     #[inline(always)]
-    fn first_two_x8(self, idx: u64) -> [[u32; 8]; 2] {
+    fn first_two(self, idx: u64) -> [[u32; LANES]; 2] {
         let ctr = [
-            [self.call as u32; 8],
-            [(self.call >> 32) as u32; 8],
+            [self.call as u32; LANES],
+            [(self.call >> 32) as u32; LANES],
             std::array::from_fn(|l| (idx + l as u64) as u32),
             std::array::from_fn(|l| ((idx + l as u64) >> 32) as u32),
         ];
-        let w = philox4x32_10_x8(ctr, self.key);
+        let w = philox4x32_10_lanes(ctr, self.key);
         [w[0], w[1]]
     }
 }
@@ -198,7 +210,8 @@ impl FirstWords {
 avx2_fma! {
     /// [`first_components`]' elements of `normal_(mean, std)`: [`box_muller_sin`] of each
     /// thread's first two words, scaled. Compiled for AVX2+FMA where the CPU has them, so
-    /// the multiply-adds are single instructions and the eight lanes share vector registers.
+    /// the multiply-adds are single instructions and the lanes share vector registers (the
+    /// log as well as the sine: libm's algorithm lane by lane, rounded_log.rs).
     fn normals_of_first_words(
         part: &mut [f32],
         first_thread: u64,
@@ -207,14 +220,16 @@ avx2_fma! {
         std: f32,
     ) {
         let mut idx = first_thread;
-        for chunk in part.chunks_mut(8) {
-            let [x, y] = words.first_two_x8(idx);
-            let radius = x.map(box_muller_radius);
-            let sin = sin_as_f32_x8(y.map(curand_angle));
-            for (l, v) in chunk.iter_mut().enumerate() {
-                *v = (sin[l] * radius[l]).mul_add(std, mean);
-            }
-            idx += 8;
+        for chunk in part.chunks_mut(LANES) {
+            let [x, y] = words.first_two(idx);
+            let radius = ln_as_libm_lanes(x.map(curand_uniform)).map(radius_of_log);
+            let sin = sin_as_f32_lanes(y.map(curand_angle));
+            // all lanes, then the chunk's share: a loop over the chunk's length kept the
+            // radius's square roots and these multiply-adds scalar
+            let values: [f32; LANES] =
+                std::array::from_fn(|l| (sin[l] * radius[l]).mul_add(std, mean));
+            chunk.copy_from_slice(&values[..chunk.len()]);
+            idx += LANES as u64;
         }
     }
 }
@@ -230,12 +245,11 @@ avx2_fma! {
         to: f32,
     ) {
         let mut idx = first_thread;
-        for chunk in part.chunks_mut(8) {
-            let [x, _] = words.first_two_x8(idx);
-            for (l, v) in chunk.iter_mut().enumerate() {
-                *v = uniform_between(curand_uniform(x[l]), from, to);
-            }
-            idx += 8;
+        for chunk in part.chunks_mut(LANES) {
+            let [x, _] = words.first_two(idx);
+            let values = x.map(|x| uniform_between(curand_uniform(x), from, to));
+            chunk.copy_from_slice(&values[..chunk.len()]);
+            idx += LANES as u64;
         }
     }
 }
@@ -693,7 +707,7 @@ mod tests {
             [a, b, c, d]
         };
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        for n in [1usize, 7, 8, 9, 4095, 4097, 65_536, 70_001] {
+        for n in [1usize, 7, 8, 9, 15, 16, 17, 4095, 4097, 65_536, 70_001] {
             let policy = launch_policy(n as u64, 4, DeviceShape::H200);
             let threads = (policy.block * policy.grid) as usize;
             let (mut normals, mut uniforms) = (vec![0f32; n], vec![0f32; n]);

@@ -6,10 +6,13 @@
 //! with a GPU; tests/cuda/random_*.py print the values a GPU run should match. The integer
 //! and uniform paths are exact arithmetic (u32 -> float, one fused multiply-add); the
 //! normal and exponential paths call the GPU's `logf`/`__sincosf`, which are approximated
-//! here by correctly rounded functions, so those can differ in the last bits.
+//! here by libm's `logf` and the double `sin`/`cos` rounded to float, so those can differ in
+//! the last bits. The batched normal takes both without libm calls for nearly every lane
+//! (rounded_log.rs, rounded_sin.rs), with libm's bits.
 
 mod kernels;
 mod philox;
+mod rounded_log;
 mod rounded_sin;
 
 pub use kernels::{
