@@ -10,6 +10,7 @@
 //! the last bits. The batched normal takes both without libm calls for nearly every lane
 //! (rounded_log.rs, rounded_sin.rs), with libm's bits.
 
+mod decided;
 mod kernels;
 mod philox;
 mod rounded_log;

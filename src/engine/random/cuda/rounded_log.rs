@@ -103,30 +103,14 @@ fn libm_ln(x: f32) -> f32 {
 /// `x.ln()` (libm's `logf`).
 #[cfg(test)]
 fn ln_as_libm(x: f32) -> f32 {
-    match table_log(x) {
-        (y, true) => y,
-        _ => libm_ln(x),
-    }
+    super::decided::or_libm(x, table_log, libm_ln)
 }
 
-/// `x.ln()` of `L` lanes: the table algorithm in every lane (so the compiler can keep them in
-/// vector registers), libm in the rare lanes it cannot decide.
+/// `x.ln()` of `L` lanes: the table algorithm in every lane, libm in the rare lanes it cannot
+/// decide.
 #[inline(always)]
 pub(super) fn ln_as_libm_lanes<const L: usize>(x: [f32; L]) -> [f32; L] {
-    let mut out = [0f32; L];
-    let mut decided = [false; L];
-    for l in 0..L {
-        (out[l], decided[l]) = table_log(x[l]);
-    }
-    // `&` over every lane rather than `all`'s early exit: one vector test, not 16 branches
-    if !decided.iter().fold(true, |all, &d| all & d) {
-        for l in 0..L {
-            if !decided[l] {
-                out[l] = libm_ln(x[l]);
-            }
-        }
-    }
-    out
+    super::decided::lanes_or_libm(x, table_log, libm_ln)
 }
 
 #[cfg(test)]

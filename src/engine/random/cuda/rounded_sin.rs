@@ -78,30 +78,14 @@ fn libm_sin(v: f32) -> f32 {
 /// `(v as f64).sin() as f32`.
 #[inline(always)]
 pub(super) fn sin_as_f32(v: f32) -> f32 {
-    match polynomial_sin(v) {
-        (s, true) => s,
-        _ => libm_sin(v),
-    }
+    super::decided::or_libm(v, polynomial_sin, libm_sin)
 }
 
-/// [`sin_as_f32`] of `L` lanes: the polynomial in every lane (so the compiler can keep them
-/// in vector registers), libm in the rare lanes it cannot decide.
+/// [`sin_as_f32`] of `L` lanes: the polynomial in every lane, libm in the rare lanes it
+/// cannot decide.
 #[inline(always)]
 pub(super) fn sin_as_f32_lanes<const L: usize>(v: [f32; L]) -> [f32; L] {
-    let mut out = [0f32; L];
-    let mut decided = [false; L];
-    for l in 0..L {
-        (out[l], decided[l]) = polynomial_sin(v[l]);
-    }
-    // `&` over every lane rather than `all`'s early exit: one vector test, not 16 branches
-    if !decided.iter().fold(true, |all, &d| all & d) {
-        for l in 0..L {
-            if !decided[l] {
-                out[l] = libm_sin(v[l]);
-            }
-        }
-    }
-    out
+    super::decided::lanes_or_libm(v, polynomial_sin, libm_sin)
 }
 
 #[cfg(test)]
