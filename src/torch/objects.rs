@@ -190,6 +190,10 @@ impl GradFn {
 }
 
 impl NativeObject for GradFn {
+    /// A graph node is callable in PyTorch (`y.grad_fn(grad)` runs its backward).
+    fn is_callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         self.name
     }
@@ -252,6 +256,10 @@ impl NativeObject for GradFn {
 pub(super) struct AccumulateGrad;
 
 impl NativeObject for AccumulateGrad {
+    /// A graph node is callable in PyTorch (`y.grad_fn(grad)` runs its backward).
+    fn is_callable(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &str {
         "AccumulateGrad"
     }
