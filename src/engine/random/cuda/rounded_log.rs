@@ -115,7 +115,9 @@ pub(super) fn ln_as_libm_lanes<const L: usize>(x: [f32; L]) -> [f32; L] {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rounded_sin::tests::in_sixteens;
+    use super::super::rounded_sin::tests::{
+        in_sixteens, neighbours, random_floats, words_of_distinct_floats,
+    };
     use super::*;
 
     fn same(a: f32, b: f32) -> bool {
@@ -161,14 +163,7 @@ mod tests {
             f32::NEG_INFINITY,
             f32::NAN,
         ];
-        for v in specials {
-            for d in -64i32..=64 {
-                let bits = v.to_bits() as i64 + d as i64;
-                if (0..=u32::MAX as i64).contains(&bits) {
-                    check(f32::from_bits(bits as u32));
-                }
-            }
-        }
+        neighbours(&specials).for_each(check);
     }
 
     #[test]
@@ -177,13 +172,7 @@ mod tests {
         for bits in (0..=f32::INFINITY.to_bits()).step_by(997) {
             check(f32::from_bits(bits));
         }
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            check(f32::from_bits(x as u32));
-        }
+        random_floats(0x2545_f491_4f6c_dd1d, 200_000).for_each(check);
     }
 
     #[test]
@@ -191,9 +180,6 @@ mod tests {
         // 84 million uniforms, 16 to a call. A uniform depends on its word only through
         // `x as f32`: every integer below 2^24, then every float from 2^24 to 2^32.
         let uniform = super::super::kernels::curand_uniform;
-        let integers = (0..1u32 << 24).map(uniform);
-        let floats = (16_777_216f32.to_bits()..=4_294_967_296f32.to_bits())
-            .map(|bits| uniform(f32::from_bits(bits) as u32));
-        in_sixteens(integers.chain(floats), check_lanes);
+        in_sixteens(words_of_distinct_floats().map(uniform), check_lanes);
     }
 }

@@ -104,6 +104,37 @@ pub(super) mod tests {
     }
 
     /// `f` of the values sixteen at a time (the last group padded with its own values).
+    /// Every float within 64 bit patterns of each of `values` (the edges of an algorithm's
+    /// cases: zero, powers of two, infinities, NaN).
+    pub(in super::super) fn neighbours(values: &[f32]) -> impl Iterator<Item = f32> + '_ {
+        values.iter().flat_map(|v| {
+            (-64i64..=64)
+                .map(move |d| v.to_bits() as i64 + d)
+                .filter(|bits| (0..=u32::MAX as i64).contains(bits))
+                .map(|bits| f32::from_bits(bits as u32))
+        })
+    }
+
+    /// `n` random f32 bit patterns (xorshift64 from `seed`): negatives, NaNs and every size.
+    pub(in super::super) fn random_floats(seed: u64, n: usize) -> impl Iterator<Item = f32> {
+        let mut x = seed;
+        (0..n).map(move |_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            f32::from_bits(x as u32)
+        })
+    }
+
+    /// One 32-bit word for each value `word as f32` can take, the only way the sampler's
+    /// uniforms and angles depend on their word: every integer below 2^24, then every float
+    /// from 2^24 to 2^32.
+    pub(in super::super) fn words_of_distinct_floats() -> impl Iterator<Item = u32> {
+        let floats = (16_777_216f32.to_bits()..=4_294_967_296f32.to_bits())
+            .map(|bits| f32::from_bits(bits) as u32);
+        (0..1u32 << 24).chain(floats)
+    }
+
     pub(in super::super) fn in_sixteens(
         values: impl Iterator<Item = f32>,
         mut f: impl FnMut([f32; 16]),
@@ -158,14 +189,7 @@ pub(super) mod tests {
             angle(0),
             angle(u32::MAX),
         ];
-        for v in specials {
-            for d in -64i32..=64 {
-                let bits = v.to_bits() as i64 + d as i64;
-                if (0..=u32::MAX as i64).contains(&bits) {
-                    check(f32::from_bits(bits as u32));
-                }
-            }
-        }
+        neighbours(&specials).for_each(check);
     }
 
     #[test]
@@ -175,13 +199,7 @@ pub(super) mod tests {
         for bits in (0..end).step_by(997) {
             check(f32::from_bits(bits));
         }
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            check(f32::from_bits(x as u32));
-        }
+        random_floats(0x9e37_79b9_7f4a_7c15, 200_000).for_each(check);
     }
 
     #[test]
@@ -190,10 +208,7 @@ pub(super) mod tests {
         // The angle depends on the word only through `y as f32`: every integer below 2^24,
         // then every float from 2^24 to 2^32.
         // Each angle alone, then 16 neighbours to a call.
-        let integers = (0..1u32 << 24).map(angle);
-        let floats = (16_777_216f32.to_bits()..=4_294_967_296f32.to_bits())
-            .map(|bits| angle(f32::from_bits(bits) as u32));
-        in_sixteens(integers.chain(floats), |v| {
+        in_sixteens(words_of_distinct_floats().map(angle), |v| {
             for x in v {
                 assert_eq!(sin_as_f32(x).to_bits(), libm_sin(x).to_bits(), "sin({x:e})");
             }
