@@ -139,22 +139,38 @@ impl Runtime {
                 ts.push(b);
             }
             let dev = self.common_device(&ts)?;
-            if weight.dtype() != x.dtype() {
-                return Err(EngineError::runtime(format!(
-                    "Input type ({}) and weight type ({}) should be the same",
-                    crate::engine::tensor::create::tensor_type_name(x),
-                    crate::engine::tensor::create::tensor_type_name(weight)
-                )));
-            }
-            if let Some(b) = bias
-                && b.dtype() != x.dtype()
-            {
-                // ATen's convolution names the bias mismatch by C types ("long int")
-                return Err(EngineError::runtime(format!(
+            // ATen's CPU convolution checks the bias first, naming C types ("long int"), and
+            // its kernel then refuses the weight ("expected scalar type Double but found
+            // Float"); cuDNN's check names the weight first, as tensor types.
+            let bias_mismatch = bias.filter(|b| b.dtype() != x.dtype()).map(|b| {
+                EngineError::runtime(format!(
                     "Input type ({}) and bias type ({}) should be the same",
                     x.dtype().c_name(),
                     b.dtype().c_name()
-                )));
+                ))
+            });
+            let weight_mismatch = (weight.dtype() != x.dtype()).then(|| {
+                if dev.is_cuda() {
+                    EngineError::runtime(format!(
+                        "Input type ({}) and weight type ({}) should be the same",
+                        crate::engine::tensor::create::tensor_type_name(x),
+                        crate::engine::tensor::create::tensor_type_name(weight)
+                    ))
+                } else {
+                    EngineError::runtime(format!(
+                        "expected scalar type {} but found {}",
+                        x.dtype().scalar_name(),
+                        weight.dtype().scalar_name()
+                    ))
+                }
+            });
+            let first = if dev.is_cuda() {
+                weight_mismatch.or(bias_mismatch)
+            } else {
+                bias_mismatch.or(weight_mismatch)
+            };
+            if let Some(e) = first {
+                return Err(e);
             }
             Ok((
                 dev,

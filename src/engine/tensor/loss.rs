@@ -256,6 +256,49 @@ pub(crate) fn backward(
     HostStorage::from_f64s(dt, &out)
 }
 
+/// TensorIterator's refusal of an operand whose dtype is not the one every operand must share.
+fn found_dtype(found: DType, expected: DType) -> EngineError {
+    EngineError::runtime(format!(
+        "Found dtype {} but expected {}",
+        found.scalar_name(),
+        expected.scalar_name()
+    ))
+}
+
+/// Which operand dtypes a loss of an input of dtype `dt` refuses, as ATen's kernels do:
+/// binary_cross_entropy's iterator wants the target in the input's dtype (its weight is a
+/// separate, promoting multiply); huber and smooth_l1 cast a target the input's dtype holds
+/// (the bindings widen the input first where smooth_l1 promotes past it); the logits loss,
+/// a composite, refuses a result it cannot write into an integral target.
+fn operand_dtype_error(
+    op: LossOp,
+    dt: DType,
+    target: &Tensor,
+    weights: &[&Tensor],
+) -> Option<EngineError> {
+    let holds = |t: &Tensor| crate::engine::dtype::promote_types(dt, t.dtype()) == dt;
+    let mismatch = |t: &Tensor| {
+        EngineError::runtime(format!(
+            "expected scalar type {} but found {}",
+            dt.scalar_name(),
+            t.dtype().scalar_name()
+        ))
+    };
+    match op {
+        LossOp::Bce => {
+            if target.dtype() != dt {
+                return Some(found_dtype(target.dtype(), dt));
+            }
+            weights.iter().find(|w| !holds(w)).map(|w| mismatch(w))
+        }
+        LossOp::Huber(_) | LossOp::SmoothL1(_) => None,
+        LossOp::BceLogits => std::iter::once(&target)
+            .chain(weights)
+            .find(|t| t.dtype() != dt)
+            .map(|t| mismatch(t)),
+    }
+}
+
 impl Runtime {
     /// One of the [`LossOp`] losses of `input` against `target` (broadcast together; the
     /// bindings check PyTorch's size rules and warnings first), with PyTorch's node.
@@ -290,14 +333,8 @@ impl Runtime {
                 dt.scalar_name()
             ))));
         }
-        for t in &ins[1..] {
-            if t.dtype() != dt {
-                return Err(fail(EngineError::runtime(format!(
-                    "expected scalar type {} but found {}",
-                    dt.scalar_name(),
-                    t.dtype().scalar_name()
-                ))));
-            }
+        if let Some(e) = operand_dtype_error(op, dt, target, &ins[2..]) {
+            return Err(fail(e));
         }
         let out_shape = if reduction == Reduction::None {
             shape.clone()
@@ -359,6 +396,11 @@ impl LossNode {
         g: &[f64],
         need_target: bool,
     ) -> Result<(HostStorage, Option<HostStorage>)> {
+        // huber_loss's forward casts the target, its backward kernel does not
+        // (TensorIterator's same-dtype check)
+        if matches!(self.op, LossOp::Huber(_)) && self.target.dtype() != self.input.dtype() {
+            return Err(found_dtype(self.target.dtype(), self.input.dtype()));
+        }
         let o = Operands::of(
             &self.input,
             &self.target,

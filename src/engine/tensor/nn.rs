@@ -1294,7 +1294,7 @@ impl Runtime {
             if mask.dtype() != DType::Bool {
                 return Err(EngineError::runtime(format!(
                     "masked_fill_ only supports boolean masks, but got mask with dtype {}",
-                    mask.dtype().name()
+                    mask.dtype().c_name()
                 )));
             }
             self.common_device(&[t, mask])?;

@@ -731,7 +731,8 @@ impl Runtime {
             }
             Kind::Clamp { x, min, max } => {
                 let mut r = g;
-                for (bound, cmp) in [(min, BinaryOp::Ge), (max, BinaryOp::Le)] {
+                // strictly inside the bounds, as the buffer pass (autograd/mod.rs)
+                for (bound, cmp) in [(min, BinaryOp::Gt), (max, BinaryOp::Lt)] {
                     let Some(bv) = bound else { continue };
                     let m = self.binary(cmp, &op(x), &Operand::Scalar(*bv))?;
                     r = self.where_(&m, &op(&r), &fl(0.0))?;

@@ -1036,7 +1036,9 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
             let xo = Operand::Tensor(x.clone());
             let px = prep(&xo, dt, shape)?;
             let mut r = g;
-            for (bound, op) in [(min, BinaryOp::Ge), (max, BinaryOp::Le)] {
+            // PyTorch 2.15's clamp_backward for number bounds passes the gradient strictly
+            // inside them: zero at a bound (x.clamp(-1, 1) at x = 1)
+            for (bound, op) in [(min, BinaryOp::Gt), (max, BinaryOp::Lt)] {
                 let Some(b) = bound else { continue };
                 let m = G::binary(
                     op,
