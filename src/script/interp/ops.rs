@@ -738,6 +738,11 @@ impl Interpreter {
                 let (x, y) = (x.clone(), y.clone());
                 return self.seq_compare(op, &x, &y).map(Some);
             }
+            // CPython compares slices as their (start, stop, step) tuples
+            (Value::Slice(x), Value::Slice(y)) => {
+                let (x, y) = (x.clone(), y.clone());
+                return self.seq_compare(op, &x[..], &y[..]).map(Some);
+            }
             (Value::Dict(_), Value::Dict(_)) | (Value::Set(_), Value::Set(_))
                 if matches!(op, CmpOp::Eq | CmpOp::Ne) =>
             {
