@@ -647,10 +647,108 @@ def _t_new_tensor(self, data, dtype=None, device=None, requires_grad=False):
 
 
 def _inplace(name):
+    # `t.<name>_(...)` as PyTorch records it: computed out of place (from a private copy of
+    # t's values, with t's history, when autograd records the op, so its node keeps the
+    # values from before the write) and written back, t taking the result's history
+    # (`ReluBackward0` after relu_()); a result t's dtype cannot hold is refused.
     def f(self, *args, **kwargs):
-        return self.copy_(getattr(self, name)(*args, **kwargs))
+        src = torch._C._private_copy(self) if self.requires_grad and torch.is_grad_enabled() else self
+        return torch._C._assign_result(self, getattr(src, name)(*args, **kwargs), name + '_')
     f.__name__ = name + '_'
     return f
+
+
+def _replaced(old, new):
+    # new's values everywhere; the old values' gradient is zero (CopyBackwards, ZeroBackward0,
+    # FillBackward2 give zeros_like(grad) to the tensor they overwrite)
+    return torch.where(torch.ones(old.shape, dtype=torch.bool, device=old.device), new, old)
+
+
+def _copy_with_history(self, src, non_blocking=False):
+    # copy_ where autograd records it: the plain copy on a scratch tensor gives PyTorch's
+    # refusals (shapes, a leaf) first, then one CopyBackwards node over (self, src)
+    self.detach().clone().copy_(src.detach())
+
+    def copy(old, s):
+        return _replaced(old, s.to(device=old.device, dtype=old.dtype).expand(old.shape))
+    return torch._C._assign_result(self, torch._C._composite('CopyBackwards', copy, self, src), 'copy_')
+
+
+def _fill_with_history(self, value, name='fill_'):
+    node = 'ZeroBackward0' if name == 'zero_' else 'FillBackward2'
+
+    def fill(old):
+        return _replaced(old, torch.full(old.shape, value, dtype=old.dtype, device=old.device))
+    return torch._C._assign_result(self, torch._C._composite(node, fill, self), name)
+
+
+def _setitem_kind(key, value):
+    # (node, whether PyTorch writes through a view) of `t[key] = value` as
+    # torch/csrc/autograd/python_variable_indexing.cpp dispatches it: the whole tensor is
+    # fill_ (a number or a 0-d tensor) or copy_; a bool mask with a number masked_fill_, an
+    # index tensor or list with a number index_fill_, either with a tensor index_put_; any
+    # other key writes through the view it selects (CopySlices)
+    tensor = isinstance(value, torch.Tensor)
+    if key is Ellipsis or key == slice(None):
+        if not tensor:
+            return 'FillBackward2', False
+        return ('FillBackward3' if value.dim() == 0 else 'CopyBackwards'), False
+    keys = key if isinstance(key, tuple) else (key,)
+    if any(isinstance(k, (torch.Tensor, list)) for k in keys):
+        if tensor:
+            return 'IndexPutBackward0', False
+        if isinstance(key, torch.Tensor) and key.dtype == torch.bool:
+            return 'MaskedFillBackward0', False
+        return 'IndexFillBackward0', False
+    return 'CopySlices', True
+
+
+def _setitem_with_history(self, key, value):
+    # `self[key] = value` where autograd records it: the plain assignment on a scratch copy
+    # gives PyTorch's refusals first; one node (see _setitem_kind) passes the gradient to
+    # self's old values outside the written elements and, for a value that requires grad,
+    # the written elements' gradient (summed to the value's shape) to the value
+    scratch = self.detach().clone()
+    scratch[key] = value.detach() if isinstance(value, torch.Tensor) else value
+    node, view = _setitem_kind(key, value)
+    if self.is_leaf and self.requires_grad:
+        raise RuntimeError(('a view of a leaf Variable' if view else 'a leaf Variable')
+                           + ' that requires grad is being used in an in-place operation.')
+    mask = torch.zeros(self.shape, dtype=torch.bool, device=self.device)
+    mask[key] = True
+    # a tensor value is an input of the node even when it does not require grad (its edge is
+    # None); a number is not
+    args = (self, value) if isinstance(value, torch.Tensor) else (self,)
+    if isinstance(value, torch.Tensor) and value.requires_grad:
+        # the value as PyTorch shapes it before the write (its own ViewBackward0 /
+        # ExpandBackward0): leading 1-sized dims dropped (index_put_ drops them all, a view
+        # only those past the slot's dims), then expanded to the slot
+        slot = list(scratch[key].shape)
+        v = value
+        lead = 0
+        while lead < v.dim() and v.shape[lead] == 1 and (node == 'IndexPutBackward0' or v.dim() - lead > len(slot)):
+            lead += 1
+        if lead:
+            v = v.view(list(v.shape)[lead:])
+        if node in ('CopySlices', 'CopyBackwards') and v.dim() > 0 and list(v.shape) != slot:
+            v = v.expand(slot)
+        args = (self, v)
+
+    def copy_slices(base, *v):
+        if not v:
+            return torch.where(mask, scratch, base)
+        pos = torch.arange(base.numel(), device=base.device).view(base.shape)[key]
+        if pos.numel() == 0:
+            return torch.where(mask, scratch, base)
+        # contiguous first: the value may be an expanded view (elements that overlap)
+        src = v[0].contiguous().to(dtype=base.dtype, device=base.device)
+        while src.dim() > pos.dim() and src.shape[0] == 1:
+            src = src.squeeze(0)
+        flat = src.expand(pos.shape).contiguous().reshape(-1)
+        slot = torch.zeros(base.numel(), dtype=torch.long, device=base.device)
+        slot[pos.reshape(-1)] = torch.arange(pos.numel(), device=base.device)
+        return torch.where(mask, flat[slot].view(base.shape), base)
+    torch._C._assign_result(self, torch._C._composite(node, copy_slices, *args), 'copy_')
 
 
 def _t_type_as(self, other):

@@ -275,9 +275,16 @@ fn unary_fn(
     op: UnaryOp,
     fname: &str,
 ) -> PyResult<Value> {
-    let _ = it;
     let a = args.bind(fname, &["input", "inplace"], 1)?;
-    let t = need_tensor(a[0].as_ref().unwrap(), fname, "input")?;
+    let input = a[0].as_ref().unwrap();
+    let t = need_tensor(input, fname, "input")?;
+    if let Some(flag) = &a[1]
+        && it.truthy(flag)?
+    {
+        // F.relu(x, inplace=True) is torch.relu_(x): the tensor's own in-place method
+        let method = it.getattr(input, &format!("{fname}_"))?;
+        return it.call(&method, Args::default());
+    }
     Ok(wrap(rt, rt.unary(op, &t).map_err(py_err)?))
 }
 
@@ -2263,6 +2270,44 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
             Some(o) => Ok(wrap(rt, rt.composite_finish(&name, &outer, &inner, o))),
             None => Ok(out),
         }
+    });
+    // _private_copy(t): t's autograd history on a copy of its values (what an in-place op
+    // computes from when t requires grad, so its node keeps the values from before the write)
+    reg(&m, rt, "_private_copy", |_, rt, args| {
+        let t = args
+            .positional
+            .first()
+            .and_then(tensor_of)
+            .ok_or_else(|| PyException::type_error("_private_copy() needs a tensor"))?;
+        Ok(wrap(rt, rt.private_copy(&t).map_err(py_err)?))
+    });
+    // _assign_result(dst, r, name[, node]): the in-place op `name` on dst computed out of place
+    // as r: r's values written into dst, dst (the same object) taking r's autograd history
+    // (its node renamed `node` when given)
+    reg(&m, rt, "_assign_result", |_, rt, args| {
+        let (Some(dst), Some(r)) = (args.positional.first(), args.positional.get(1)) else {
+            return Err(PyException::type_error(
+                "_assign_result() needs two tensors",
+            ));
+        };
+        let name = args
+            .positional
+            .get(2)
+            .and_then(|v| v.as_str())
+            .unwrap_or("copy_")
+            .to_string();
+        let (Some(p), Some(mut r)) = (dst.downcast::<PyTensor>(), tensor_of(r)) else {
+            return Err(PyException::type_error(
+                "_assign_result() needs two tensors",
+            ));
+        };
+        // the in-place overload's own node name (LeakyReluBackward1 for leaky_relu_)
+        if let Some(node) = args.positional.get(3).and_then(|v| v.as_str()) {
+            r = r.with_grad_fn_name(node);
+        }
+        let t = rt.assign_result(&name, &p.tensor(), r).map_err(py_err)?;
+        *p.t.borrow_mut() = t;
+        Ok(dst.clone())
     });
     // _storage_info(t): (an address for t's storage, its size in bytes): data_ptr() and
     // untyped_storage() compare and subtract these as PyTorch's real pointers

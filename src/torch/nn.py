@@ -1416,12 +1416,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        # in place as PyTorch does, except where autograd records it: the engine's relu_ does
-        # not rebase the grad_fn yet, so a tracked input takes the out-of-place op (same values
-        # and gradients; the input tensor is left unchanged)
-        if self.inplace and not (input.requires_grad and torch.is_grad_enabled()):
-            return input.relu_()
-        return functional.relu(input)
+        return functional.relu(input, inplace=self.inplace)
 
     def extra_repr(self):
         return 'inplace=True' if self.inplace else ''
@@ -1618,15 +1613,26 @@ def _reduce(loss, reduction):
     raise ValueError(f'{reduction} is not a valid value for reduction')
 
 
-def _act_result(input, out, inplace):
-    if inplace:
-        input.copy_(out)
-        return input
-    return out
+# derivatives.yaml's in-place overloads that have nodes of their own (their formulas read the
+# result rather than the overwritten input)
+_INPLACE_NODES = {'LeakyReluBackward0': 'LeakyReluBackward1', 'EluBackward0': 'EluBackward1',
+                  'HardtanhBackward0': 'HardtanhBackward1'}
+
+
+def _act_result(input, compute, inplace):
+    # compute(t): the activation of t. In place, it runs on a private copy of the input's
+    # values (with the input's history) when autograd records it, so its node keeps the
+    # values from before the write, and the input takes the result's history.
+    if not inplace:
+        return compute(input)
+    src = _C._private_copy(input) if input.requires_grad and torch.is_grad_enabled() else input
+    out = compute(src)
+    node = _INPLACE_NODES.get(out.grad_fn.name()) if out.grad_fn is not None else None
+    return _C._assign_result(input, out, 'copy_', node)
 
 
 def _f_leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _act_result(input, _C._activation('leaky_relu', input, negative_slope), inplace)
+    return _act_result(input, lambda t: _C._activation('leaky_relu', t, negative_slope), inplace)
 
 
 def _f_binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -1648,6 +1654,12 @@ def _f_smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='
     if beta == 0.0:
         # torch/nn/functional.py: beta 0 is l1_loss (its node is the mean's or the sum's)
         return functional.l1_loss(input, target, reduction=reduction)
+    if input.is_floating_point() and target.is_floating_point() and target.dtype != input.dtype:
+        # smooth_l1_loss promotes: a float32 input against a float64 target is a float64 loss
+        # (its gradient cast back to float32)
+        common = torch.promote_types(input.dtype, target.dtype)
+        if common != input.dtype:
+            input = input.to(common)
     return _C._loss('smooth_l1_loss', input, target, None, None, reduction, beta)
 
 
@@ -1668,7 +1680,7 @@ def _f_softplus(input, beta=1.0, threshold=20.0):
 
 
 def _f_elu(input, alpha=1.0, inplace=False):
-    return _act_result(input, _C._activation('elu', input, alpha, 1.0, 1.0), inplace)
+    return _act_result(input, lambda t: _C._activation('elu', t, alpha, 1.0, 1.0), inplace)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -1676,13 +1688,13 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _f_selu(input, inplace=False):
-    return _act_result(input, _C._activation('elu', input, _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
+    return _act_result(input, lambda t: _C._activation('elu', t, _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
 
 
 def _f_celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError('ZeroDivisionError: alpha cannot be 0 for CELU')
-    return _act_result(input, _C._activation('celu', input, alpha), inplace)
+    return _act_result(input, lambda t: _C._activation('celu', t, alpha), inplace)
 
 
 def _f_relu6(input, inplace=False):
@@ -1694,16 +1706,16 @@ def _f_hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
         raise ValueError('min_val cannot be greater than max_val')
     if not input.is_floating_point():
         # an integer input clamps to the bounds cast to its type (truncated toward zero)
-        return _act_result(input, input.clamp(int(min_val), int(max_val)), inplace)
-    return _act_result(input, _C._activation('hardtanh', input, min_val, max_val), inplace)
+        return _act_result(input, lambda t: t.clamp(int(min_val), int(max_val)), inplace)
+    return _act_result(input, lambda t: _C._activation('hardtanh', t, min_val, max_val), inplace)
 
 
 def _f_silu(input, inplace=False):
-    return _act_result(input, _C._activation('silu', input), inplace)
+    return _act_result(input, lambda t: _C._activation('silu', t), inplace)
 
 
 def _f_mish(input, inplace=False):
-    return _act_result(input, _C._activation('mish', input), inplace)
+    return _act_result(input, lambda t: _C._activation('mish', t), inplace)
 
 
 def _f_logsigmoid(input):
@@ -1711,11 +1723,11 @@ def _f_logsigmoid(input):
 
 
 def _f_hardsigmoid(input, inplace=False):
-    return _act_result(input, _C._activation('hardsigmoid', input), inplace)
+    return _act_result(input, lambda t: _C._activation('hardsigmoid', t), inplace)
 
 
 def _f_hardswish(input, inplace=False):
-    return _act_result(input, _C._activation('hardswish', input), inplace)
+    return _act_result(input, lambda t: _C._activation('hardswish', t), inplace)
 
 
 def _f_softsign(input):
@@ -3389,7 +3401,7 @@ def _f_dropout2d(input, p=0.5, training=True, inplace=False):
                 '(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d '
                 'instead.')
     out = _dropout_impl(input, p, training, True, False)
-    return _act_result(input, out, inplace) if out is not input else input
+    return _act_result(input, lambda t: out, inplace) if out is not input else input
 
 
 class Dropout2d(Module):

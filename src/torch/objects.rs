@@ -201,7 +201,14 @@ impl NativeObject for GradFn {
         use crate::engine::tensor::autograd::Edge;
         let n = self.name;
         match name {
-            "name" => Some(Value::native_fn("name", move |_, _| Ok(Value::str(n)))),
+            // the C++ nodes that live in torch::autograd rather than the generated code
+            // answer name() with their namespace (their repr is the bare type name)
+            "name" => Some(Value::native_fn("name", move |_, _| {
+                Ok(match n {
+                    "CopySlices" | "CopyBackwards" => Value::str(&format!("torch::autograd::{n}")),
+                    _ => Value::str(n),
+                })
+            })),
             "next_functions" => {
                 let mut edges = self
                     .node

@@ -1060,7 +1060,7 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
             let [d, i] = int_args(it, &args, "select", ["dim", "index"])?;
             view_method(p, "select", |t| t.select(d, i))
         },
-        "fill_" => |_, p, this, args| {
+        "fill_" => |it, p, this, args| {
             if let Some(v) = args.positional.first() {
                 super::check_long(v)?;
             }
@@ -1070,10 +1070,22 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     "fill_(): argument 'value' must be Number",
                 )
             })?;
+            if p.rt.grad_enabled() && p.tensor().requires_grad {
+                // autograd records it (FillBackward2): src/torch/extra.py
+                return call_extra(it, this, "_fill_with_history", args);
+            }
             p.rt.fill_(&p.tensor(), v).map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
-        "zero_" => |_, p, this, _| {
+        "zero_" => |it, p, this, _| {
+            if p.rt.grad_enabled() && p.tensor().requires_grad {
+                // autograd records it (ZeroBackward0): src/torch/extra.py
+                let args = Args {
+                    positional: vec![Value::Int(0), Value::str("zero_")],
+                    ..Args::default()
+                };
+                return call_extra(it, this, "_fill_with_history", args);
+            }
             p.rt.fill_(&p.tensor(), Scalar::Int(0)).map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
@@ -1132,8 +1144,12 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                     .map_err(py_err)?;
             Ok(super::wrap(&p.rt, t))
         },
-        "copy_" => |_, p, this, args| {
+        "copy_" => |it, p, this, args| {
             let s = first_tensor(&args, "copy_", "src")?;
+            if p.rt.grad_enabled() && (p.tensor().requires_grad || s.requires_grad) {
+                // autograd records it (CopyBackwards): written in Python (src/torch/extra.py)
+                return call_extra(it, this, "_copy_with_history", args);
+            }
             p.rt.copy_(&p.tensor(), &s, "copy_").map_err(py_err)?;
             Ok(Value::Native(this.clone()))
         },
@@ -1349,8 +1365,16 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
                 let lo = a[0].as_ref().and_then(scalar_of);
                 let hi = a[1].as_ref().and_then(scalar_of);
                 let t = p.tensor();
-                let r = p.rt.clamp(&t, lo, hi).map_err(py_err)?;
-                p.rt.copy_(&t, &r, "clamp_").map_err(py_err)?;
+                // from a private copy when autograd records it (ClampBackward1 keeps the
+                // values from before the write), then written back with the clamp's history
+                let src = if p.rt.grad_enabled() && t.requires_grad {
+                    p.rt.private_copy(&t).map_err(py_err)?
+                } else {
+                    t.clone()
+                };
+                let r = p.rt.clamp(&src, lo, hi).map_err(py_err)?;
+                let out = p.rt.assign_result("clamp_", &t, r).map_err(py_err)?;
+                *p.t.borrow_mut() = out;
                 Ok(Value::Native(this.clone()))
             }));
         }
@@ -1580,8 +1604,23 @@ impl NativeObject for PyTensor {
         let r = self.rt.getitem(&self.tensor(), &items).map_err(py_err)?;
         Ok(Some(wrap(&self.rt, r)))
     }
-    fn setitem(&self, NativeCx { it, .. }: NativeCx<'_>, key: &Value, v: Value) -> PyResult<bool> {
+    fn setitem(
+        &self,
+        NativeCx { it, this }: NativeCx<'_>,
+        key: &Value,
+        v: Value,
+    ) -> PyResult<bool> {
         at_line(&self.rt, it);
+        let records = |t: Option<Tensor>| t.is_some_and(|t| t.requires_grad);
+        if self.rt.grad_enabled() && (self.tensor().requires_grad || records(tensor_of(&v))) {
+            // autograd records it (CopySlices): src/torch/extra.py
+            let args = Args {
+                positional: vec![key.clone(), v],
+                ..Args::default()
+            };
+            call_extra(it, this, "_setitem_with_history", args)?;
+            return Ok(true);
+        }
         let items = index_items(it, &self.rt, key)?;
         let val = match operand_of(&v)? {
             Some(o) => o,

@@ -594,6 +594,37 @@ impl Runtime {
         self.write_back(name, dst, r, Some(node))
     }
 
+    /// `dst.<op>_(...)` for an op computed out of place as `r` (from dst's values, or from
+    /// [`Runtime::private_copy`] of dst when dst requires grad): r's values written into dst's
+    /// storage and dst's handle given r's autograd history, so backward runs through the op
+    /// as PyTorch's in-place kernels record it (`ReluBackward0` after `relu_()`,
+    /// `CopySlices` after `y[i] = v`). PyTorch's refusals first: a leaf that requires grad,
+    /// a result dtype dst cannot hold, a result shape not dst's.
+    pub(crate) fn assign_result(&self, name: &str, dst: &Tensor, r: Tensor) -> Result<Tensor> {
+        if dst.requires_grad && dst.is_leaf() && self.grad_enabled() {
+            return Err(self.host_error(
+                name,
+                dst.device().cuda_index(),
+                EngineError::runtime(
+                    "a leaf Variable that requires grad is being used in an in-place operation.",
+                ),
+            ));
+        }
+        self.write_back(name, dst, r, None::<fn(Tensor) -> super::autograd::Kind>)
+    }
+
+    /// A handle with `t`'s autograd history on a copy of its values: what an in-place op
+    /// computes from, so that the node it records saves the values from before the write
+    /// (PyTorch saves `original_self`) while its edges still lead to t's history.
+    pub(crate) fn private_copy(&self, t: &Tensor) -> Result<Tensor> {
+        let mut c = self.clone_tensor(&t.detach())?;
+        c.requires_grad = t.requires_grad;
+        c.grad_fn = t.grad_fn;
+        c.node = t.node.clone();
+        c.leaf = t.leaf.clone();
+        Ok(c)
+    }
+
     /// The end of an in-place op `name` whose out-of-place result is `r`: PyTorch's refusals
     /// (a result dtype dst cannot hold, a result shape not dst's), then r's values written
     /// into dst's storage and dst's handle given r's autograd history. `node_of_old` makes
