@@ -313,6 +313,9 @@ pub struct Instance {
     /// Exception instances only, once any is set: `__cause__`, `__context__`,
     /// `__suppress_context__` and the traceback of the last time it was caught.
     pub exc: RefCell<Option<Box<ExcChain>>>,
+    /// Instances of a subclass of `dict` or `list`: the builtin value holding their items,
+    /// which the builtin methods and operators act on (see `interp::builtin_subclass`).
+    pub base: Option<Value>,
 }
 
 impl Instance {
@@ -321,6 +324,7 @@ impl Instance {
             class,
             dict: Default::default(),
             exc: RefCell::new(None),
+            base: None,
         }
     }
 }

@@ -541,6 +541,9 @@ import _fs
 def _key(f):
     if isinstance(f, str):
         return f
+    if isinstance(f, _fs.BytesIO):
+        # io.BytesIO: _fs.store/fetch keep the checkpoint in the buffer
+        return f
     if hasattr(f, '__fspath__'):
         return f.__fspath__()
     if isinstance(f, _fs.TextIOWrapper):

@@ -177,7 +177,20 @@ pub(crate) fn unbound_builtin(_it: &mut Interpreter, c: &Rc<Class>, name: &str) 
             Ok(Value::dict(d))
         }));
     }
-    if !names_for(t).contains(&name) {
+    // `dict.__init__(self, ...)`, `dict.__setitem__(self, k, v)`, `list.__len__(self)`: what
+    // a dict/list subclass calls its builtin base's slots with.
+    let slot = match t {
+        BuiltinType::Dict | BuiltinType::List => {
+            let sample = if t == BuiltinType::Dict {
+                Value::dict(Dict::new())
+            } else {
+                Value::list(Vec::new())
+            };
+            name == "__init__" || _it.builtin_dunder(&sample, name).is_some()
+        }
+        _ => false,
+    };
+    if !names_for(t).contains(&name) && !slot {
         return None;
     }
     let n: Rc<str> = name.into();
@@ -188,7 +201,17 @@ pub(crate) fn unbound_builtin(_it: &mut Interpreter, c: &Rc<Class>, name: &str) 
             )));
         }
         let recv = args.positional.remove(0);
-        match call_builtin_method(it, &recv, &n, args)? {
+        let r = if let Some(base) = crate::script::interp::builtin_subclass::base_of(&recv) {
+            it.call_subclass_builtin_method(&recv, &base, &n, args)?
+        } else if slot {
+            match it.builtin_dunder(&recv, &n) {
+                Some(f) => Some(it.call(&f, args)?),
+                None => None,
+            }
+        } else {
+            call_builtin_method(it, &recv, &n, args)?
+        };
+        match r {
             Some(v) => Ok(v),
             None => Err(it.no_attribute(&recv, &n)),
         }
@@ -424,6 +447,10 @@ pub(crate) fn call_builtin_method(
             },
             "__iter__" => Ok(Some(recv.clone())),
             _ => Ok(None),
+        },
+        Value::Instance(i) => match &i.base {
+            Some(base) => it.call_subclass_builtin_method(recv, base, name, args),
+            None => Ok(None),
         },
         Value::Range(r) => match name {
             "count" | "index" => {

@@ -96,9 +96,9 @@ pub(crate) fn install(it: &mut Interpreter) {
         d.set_str(
             "__new__",
             Value::native_fn("__new__", |_it, args| match args.positional.first() {
-                Some(Value::Class(c)) => Ok(Value::Instance(Rc::new(super::value::Instance::new(
-                    c.clone(),
-                )))),
+                Some(Value::Class(c)) => Ok(Value::Instance(Rc::new(
+                    super::interp::builtin_subclass::new_instance(c),
+                ))),
                 _ => Err(PyException::type_error(
                     "object.__new__(X): X is not a type object",
                 )),
@@ -179,6 +179,10 @@ pub(crate) fn install(it: &mut Interpreter) {
         }
         out.push_str(&end);
         use super::modules::sys::{StreamKind, stream_kind, write_stream};
+        let file = match file {
+            None | Some(Value::None) => super::modules::sys::replaced_stdout(it),
+            f => f,
+        };
         match file {
             None | Some(Value::None) => it.write_stdout(&out),
             Some(f) => match stream_kind(&f) {
@@ -607,9 +611,12 @@ pub(crate) fn install(it: &mut Interpreter) {
     });
     reg(it, "reversed", |it, args| {
         let a = args.exact("reversed", 1)?;
-        let items = match &a[0] {
+        // A dict/list subclass without `__reversed__` reverses its items.
+        let target = crate::script::interp::builtin_subclass::inherited_base(&a[0], "__reversed__")
+            .unwrap_or_else(|| a[0].clone());
+        let items = match &target {
             Value::List(_) | Value::Tuple(_) | Value::Range(_) | Value::Str(_) => {
-                it.iterate(&a[0])?
+                it.iterate(&target)?
             }
             Value::Dict(d) => d.borrow().keys(),
             Value::Instance(i) => {

@@ -133,6 +133,14 @@ impl Interpreter {
                 if let Some(v) = inst.dict.borrow().get_str(name) {
                     return Ok(Some(v.clone()));
                 }
+                // A dict/list subclass: the builtin's methods come after the subclasses' own
+                // and before `object`'s.
+                if let Some(base) = &inst.base
+                    && inst.class.lookup_user(name).is_none()
+                    && let Some(m) = self.subclass_builtin_attr(obj, base, name)
+                {
+                    return Ok(Some(m));
+                }
                 if let Some(a) = cattr {
                     return Ok(Some(self.bind(a, obj.clone())));
                 }
@@ -169,6 +177,22 @@ impl Interpreter {
                 if let ClassKind::Builtin(_) = c.kind {
                     // `str.upper`, `dict.fromkeys` …: an unbound builtin method.
                     if let Some(v) = super::super::builtins::methods::unbound_builtin(self, c, name)
+                    {
+                        return Ok(Some(v));
+                    }
+                }
+                // `Config.keys`, `Batch.append` of a dict/list subclass: the builtin's unbound
+                // method unless a class before it in the MRO defines the name.
+                if c.kind == ClassKind::User
+                    && c.lookup_user(name).is_none()
+                    && let Some(t) = super::builtin_subclass::builtin_base_type(c)
+                {
+                    if name == "fromkeys" && t == super::super::value::BuiltinType::Dict {
+                        return Ok(Some(super::builtin_subclass::subclass_fromkeys(c.clone())));
+                    }
+                    let builtin = self.types.get(t);
+                    if let Some(v) =
+                        super::super::builtins::methods::unbound_builtin(self, &builtin, name)
                     {
                         return Ok(Some(v));
                     }
@@ -211,6 +235,15 @@ impl Interpreter {
                 chain.extend(t.mro.iter().cloned());
                 for c in chain {
                     if after {
+                        // `super().__setitem__(k, v)` in a dict/list subclass: the builtin's.
+                        if let ClassKind::Builtin(_) = c.kind
+                            && let Some(base) = super::builtin_subclass::base_of(inst)
+                        {
+                            if let Some(m) = self.subclass_builtin_attr(inst, &base, name) {
+                                return Ok(Some(m));
+                            }
+                            continue;
+                        }
                         let found = c.dict.borrow().get_str(name).cloned();
                         if let Some(a) = found {
                             if let Value::Property(p) = &a {

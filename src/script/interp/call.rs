@@ -7,7 +7,7 @@ use super::super::errors::{PyException, PyResult};
 use super::super::native::{
     Args, NativeCx, bind_keyword, missing_args_message, unexpected_keyword,
 };
-use super::super::value::{BoundMethod, Class, ClassKind, Dict, Function, Instance, Value};
+use super::super::value::{BoundMethod, Class, ClassKind, Dict, Function, Value};
 use super::stmt::{Flow, Frame};
 use super::{FrameInfo, Interpreter};
 use crate::script::ExcType;
@@ -136,6 +136,15 @@ impl Interpreter {
                 };
                 if let Some(v) = own {
                     return self.call(&v, args);
+                }
+                if let Some(base) = &inst.base
+                    && inst.class.lookup_user(name).is_none()
+                    && super::builtin_subclass::has_builtin(self, base, name)
+                {
+                    return match self.call_subclass_builtin_method(obj, base, name, args)? {
+                        Some(v) => Ok(v),
+                        None => Err(self.no_attribute(obj, name)),
+                    };
                 }
                 if let Some(attr) = inst.class.lookup(name) {
                     return self.call_bound(&attr, obj.clone(), args);
@@ -345,7 +354,7 @@ impl Interpreter {
             }
             ClassKind::Object | ClassKind::User => {}
         }
-        let inst = Value::Instance(Rc::new(Instance::new(c.clone())));
+        let inst = Value::Instance(Rc::new(super::builtin_subclass::new_instance(c)));
         if c.is_exception
             && let Value::Instance(i) = &inst
         {
@@ -360,6 +369,9 @@ impl Interpreter {
                         format!("__init__() should return None, not '{}'", r.type_name()),
                     ));
                 }
+            }
+            None if let Some(base) = super::builtin_subclass::base_of(&inst) => {
+                self.call_subclass_builtin_method(&inst, &base, "__init__", args)?;
             }
             None => {
                 if !args.is_empty() && !c.is_exception {

@@ -515,14 +515,10 @@ impl Interpreter {
         for b in bases {
             match b {
                 Value::Class(c) => {
-                    // collections.py's dict-like classes keep their items in `self._d` and
-                    // define the dict protocol themselves: `dict` among their bases only makes
-                    // isinstance/issubclass answer as for CPython's C subclasses of dict.
-                    let dict_like = matches!(c.kind, ClassKind::Builtin(BuiltinType::Dict))
-                        && module == "collections";
+                    // dict and list subclasses keep their items in a builtin base (see
+                    // `builtin_subclass`); `type` subclasses are metaclass-free classes.
                     if let ClassKind::Builtin(t) = c.kind
-                        && !matches!(t, BuiltinType::Type)
-                        && !dict_like
+                        && !matches!(t, BuiltinType::Type | BuiltinType::Dict | BuiltinType::List)
                     {
                         return Err(PyException::new(
                             ExcType::NotImplementedError,
@@ -544,6 +540,18 @@ impl Interpreter {
         }
         if bs.is_empty() {
             bs.push(self.types.object.clone());
+        }
+        // A dict's items and a list's cannot share one instance (nor can an exception's
+        // state and either: CPython's "instance lay-out conflict").
+        let mut layouts = bs
+            .iter()
+            .filter_map(|b| super::builtin_subclass::builtin_base_type(b));
+        if let Some(first) = layouts.next()
+            && (layouts.any(|t| t != first) || bs.iter().any(|b| b.is_exception))
+        {
+            return Err(PyException::type_error(
+                "multiple bases have instance lay-out conflict",
+            ));
         }
         let is_exc = bs.iter().any(|b| b.is_exception);
         let Some(mro) = c3(&bs) else {

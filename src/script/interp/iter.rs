@@ -21,7 +21,8 @@ impl Interpreter {
             | Value::Iter(_)
             | Value::Native(_) => true,
             Value::Instance(i) => {
-                i.class.lookup_user("__iter__").is_some()
+                i.base.is_some()
+                    || i.class.lookup_user("__iter__").is_some()
                     || i.class.lookup_user("__getitem__").is_some()
             }
             _ => false,
@@ -61,6 +62,11 @@ impl Interpreter {
                 if let Some(m) = i.class.lookup_user("__iter__") {
                     let r = self.call_bound(&m, v.clone(), Args::default())?;
                     return Ok(r);
+                }
+                // A dict/list subclass iterates its items (an overridden `__getitem__` is
+                // not asked, as in CPython).
+                if let Some(base) = &i.base {
+                    return self.get_iter(base);
                 }
                 if i.class.lookup_user("__getitem__").is_some() {
                     IterState::GetItem {

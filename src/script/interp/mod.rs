@@ -16,6 +16,7 @@ use crate::script::ExcType;
 use crate::units::fmt_secs;
 
 mod attr;
+pub(crate) mod builtin_subclass;
 mod call;
 mod classes;
 mod concat;

@@ -11,6 +11,7 @@ use super::super::native::{Args, BinOp, BinaryCall, CmpOp, NativeCx, UnaryOp};
 use super::super::strfmt;
 use super::super::value::{ClassKind, HKey, Value};
 use super::Interpreter;
+use super::builtin_subclass;
 use super::polled::SlicePositions;
 use crate::script::ExcType;
 
@@ -325,6 +326,10 @@ impl Interpreter {
         if let Some(v) = self.object_binop(op, b, a, true)? {
             return Ok(v);
         }
+        // dict/list subclasses without the operator's methods: the builtin's operator.
+        if let Some((a, b)) = builtin_subclass::operands_as_builtins(a, b, &[]) {
+            return self.binary_op(op, &a, &b);
+        }
         Err(match (op, a, b) {
             (BinOp::Add, Value::Str(_), _) => PyException::new(
                 ExcType::TypeError,
@@ -590,6 +595,20 @@ impl Interpreter {
                 {
                     return Ok(r);
                 }
+                // `xs += ys` on a list subclass extends it in place (and stays `xs`).
+                if i.class.lookup_user(op.dunder()).is_none()
+                    && let Some(base) = i.base.clone()
+                {
+                    let other = builtin_subclass::inherited_base(b, op.rdunder());
+                    let other = other.as_ref().unwrap_or(b);
+                    if op == BinOp::Or && matches!(base, Value::Dict(_)) {
+                        // `d |= pairs` updates a dict in place.
+                        self.call_method(&base, "update", Args::new(vec![other.clone()]))?;
+                        return Ok(a);
+                    }
+                    let r = self.inplace_op(op, base.clone(), other)?;
+                    return Ok(if r.is(&base) { a } else { r });
+                }
             }
             (Value::Native(n), _) => {
                 let n = n.clone();
@@ -659,6 +678,11 @@ impl Interpreter {
         }
         if let Some(v) = self.object_compare(op.swapped(), b, a)? {
             return Ok(v);
+        }
+        if let Some((a, b)) =
+            builtin_subclass::operands_as_builtins(a, b, &[op.dunder(), op.swapped().dunder()])
+        {
+            return self.compare(op, &a, &b);
         }
         match op {
             CmpOp::Eq => Ok(Value::Bool(a.is(b))),
@@ -926,7 +950,7 @@ impl Interpreter {
                             ));
                         }
                     }
-                } else if i.class.lookup_user("__len__").is_some() {
+                } else if i.class.lookup_user("__len__").is_some() || i.base.is_some() {
                     self.len(v)? > 0
                 } else {
                     true
@@ -1008,7 +1032,8 @@ impl Interpreter {
                             ));
                         }
                     }
-                } else if i.class.lookup_user("__eq__").is_some() {
+                } else if i.class.lookup_user("__eq__").is_some() || i.base.is_some() {
+                    // dict and list set `__hash__ = None`, and so do their subclasses.
                     return Err(PyException::new(
                         ExcType::TypeError,
                         format!("unhashable type: '{}'", i.class.name),
@@ -1171,6 +1196,8 @@ impl Interpreter {
                             ));
                         }
                     }
+                } else if let Some(base) = &i.base {
+                    self.repr(base)?
                 } else {
                     format!(
                         "<{}.{} object at {}>",
@@ -1368,9 +1395,10 @@ impl Interpreter {
                         }
                     }
                 }
-                None => {
-                    return Err(PyException::no_len(&i.class.name));
-                }
+                None => match &i.base {
+                    Some(base) => self.len(base)?,
+                    None => return Err(PyException::no_len(&i.class.name)),
+                },
             },
             Value::Native(n) => {
                 let n = n.clone();
@@ -1436,6 +1464,9 @@ impl Interpreter {
                     let r =
                         self.call_bound(&m, container.clone(), Args::new(vec![item.clone()]))?;
                     return self.truthy(&r);
+                }
+                if let Some(base) = &i.base {
+                    return self.contains(base, item);
                 }
                 self.contains_by_iter(container, item)
             }
@@ -1819,6 +1850,7 @@ impl Interpreter {
             }
             Value::Instance(i) => match i.class.lookup_user("__getitem__") {
                 Some(m) => self.call_bound(&m, obj.clone(), Args::new(vec![key.clone()])),
+                None if let Some(base) = &i.base => self.subclass_getitem(obj, base, key),
                 None => Err(PyException::new(
                     ExcType::TypeError,
                     format!("'{}' object is not subscriptable", i.class.name),
@@ -1923,6 +1955,7 @@ impl Interpreter {
                 Some(m) => self
                     .call_bound(&m, obj.clone(), Args::new(vec![key.clone(), v]))
                     .map(|_| ()),
+                None if let Some(base) = &i.base => self.setitem(base, key, v),
                 None => Err(PyException::no_item_assignment(&i.class.name)),
             },
             Value::Native(n) => {
@@ -1984,6 +2017,7 @@ impl Interpreter {
                 Some(m) => self
                     .call_bound(&m, obj.clone(), Args::new(vec![key.clone()]))
                     .map(|_| ()),
+                None if let Some(base) = &i.base => self.delitem(base, key),
                 None => Err(PyException::no_item_deletion(&i.class.name)),
             },
             Value::Native(n) => {

@@ -155,7 +155,11 @@ def getcwd():
 
 
 def store(path, obj):
-    """torch.save: keep `obj` as the file's content (its parent folder must exist)."""
+    """torch.save: keep `obj` as the file's content (its parent folder must exist), or as
+    the content of an io.BytesIO."""
+    if isinstance(path, BytesIO):
+        path._store(obj)
+        return
     a = abspath(path)
     _read_only(a, path)
     if a in dirs:
@@ -167,11 +171,15 @@ def store(path, obj):
 
 def is_host_file(path):
     """A file of a host folder mounted with --allow-read (not one the run wrote)."""
+    if isinstance(path, BytesIO):
+        return False
     a = abspath(path)
     return a not in files and _hostfs.kind(a) == 'file'
 
 
 def fetch(path):
+    if isinstance(path, BytesIO):
+        return path._fetch()
     a = abspath(path)
     if a not in files:
         raise _err(FileNotFoundError, 2, 'No such file or directory', _fspath(path))
@@ -347,3 +355,279 @@ def open(file, mode='r', buffering=-1, encoding=None, errors=None, newline=None,
     if kinds[0] == 'x' and key in files:
         raise _err(FileExistsError, 17, 'File exists', name)
     return TextIOWrapper(name, mode, key, 'b' in mode)
+
+
+# io.StringIO / io.BytesIO (the io module re-exports them; they live here because torch.save
+# and torch.load reach a BytesIO through this file system's store/fetch). The classes print
+# as CPython's C classes do (`<class '_io.StringIO'>`, `<_io.StringIO object at 0x...>`), over
+# the same private bases.
+class _IOBase:
+    __module__ = '_io'
+
+
+class _TextIOBase(_IOBase):
+    __module__ = '_io'
+
+
+class _BufferedIOBase(_IOBase):
+    __module__ = '_io'
+
+
+def _seek_args(pos, whence):
+    if not isinstance(pos, int):
+        raise TypeError(f"'{type(pos).__name__}' object cannot be interpreted as an integer")
+    if not isinstance(whence, int):
+        raise TypeError(f"'{type(whence).__name__}' object cannot be interpreted as an integer")
+    if whence not in (0, 1, 2):
+        raise ValueError(f"Invalid whence ({whence}, should be 0, 1 or 2)")
+
+
+class StringIO(_TextIOBase):
+    """A text buffer. Writes at the end go to a list of pieces joined on the next read, so a
+    loop of writes (print(..., file=buf), redirect_stdout) costs the text's length once."""
+    __module__ = '_io'
+
+    def __init__(self, initial_value='', newline='\n'):
+        if initial_value is None:
+            initial_value = ''
+        if not isinstance(initial_value, str):
+            raise TypeError(f"initial_value must be str or None, not {type(initial_value).__name__}")
+        if newline != '\n':
+            if newline is not None and not isinstance(newline, str):
+                raise TypeError(f"newline must be str or None, not {type(newline).__name__}")
+            raise NotImplementedError("cudatutor: io.StringIO supports only newline='\\n' (the default)")
+        self._buf = initial_value
+        self._pieces = []
+        self._len = len(initial_value)
+        self._pos = 0
+        self.closed = False
+
+    def _check(self):
+        if self.closed:
+            raise ValueError('I/O operation on closed file')
+
+    def _text(self):
+        if self._pieces:
+            self._buf = self._buf + ''.join(self._pieces)
+            self._pieces = []
+        return self._buf
+
+    def write(self, s):
+        self._check()
+        if not isinstance(s, str):
+            raise TypeError(f"string argument expected, got '{type(s).__name__}'")
+        n = len(s)
+        if self._pos == self._len:
+            self._pieces.append(s)
+        else:
+            b = self._text()
+            if self._pos > len(b):
+                b = b + '\0' * (self._pos - len(b))
+            self._buf = b[:self._pos] + s + b[self._pos + n:]
+        self._pos += n
+        self._len = max(self._len, self._pos)
+        return n
+
+    def writelines(self, lines):
+        for s in lines:
+            self.write(s)
+
+    def getvalue(self):
+        self._check()
+        return self._text()
+
+    def read(self, size=-1):
+        self._check()
+        b = self._text()
+        if size is None or size < 0:
+            out = b[self._pos:]
+        else:
+            out = b[self._pos:self._pos + size]
+        self._pos = max(self._pos, min(self._pos + len(out), len(b)))
+        return out
+
+    def readline(self, size=-1):
+        self._check()
+        b = self._text()
+        i = b.find('\n', self._pos)
+        end = len(b) if i < 0 else i + 1
+        if size is not None and size >= 0:
+            end = min(end, self._pos + size)
+        out = b[self._pos:end]
+        self._pos = max(self._pos, end)
+        return out
+
+    def readlines(self, hint=-1):
+        out = []
+        while True:
+            line = self.readline()
+            if not line:
+                return out
+            out.append(line)
+
+    def __iter__(self):
+        self._check()
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def seek(self, pos, whence=0):
+        self._check()
+        _seek_args(pos, whence)
+        if whence == 0:
+            if pos < 0:
+                raise ValueError(f'Negative seek position {pos}')
+            self._pos = pos
+        elif pos != 0:
+            raise UnsupportedOperation("Can't do nonzero cur-relative seeks" if whence == 1
+                                       else "Can't do nonzero end-relative seeks")
+        elif whence == 2:
+            self._pos = self._len
+        return self._pos
+
+    def tell(self):
+        self._check()
+        return self._pos
+
+    def truncate(self, size=None):
+        self._check()
+        if size is None:
+            size = self._pos
+        if size < 0:
+            raise ValueError(f'Negative size value {size}')
+        b = self._text()
+        if size < len(b):
+            self._buf = b[:size]
+            self._len = size
+        return size
+
+    def flush(self):
+        self._check()
+
+    def readable(self):
+        self._check()
+        return True
+
+    def writable(self):
+        self._check()
+        return True
+
+    def seekable(self):
+        self._check()
+        return True
+
+    def close(self):
+        self.closed = True
+
+    def __enter__(self):
+        if self.closed:
+            raise ValueError('I/O operation on closed file.')
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _no_bytes(what):
+    return NotImplementedError(
+        f"cudatutor: {what} of an io.BytesIO is not available (cudatutor has no bytes type); "
+        "torch.save(obj, buffer) and torch.load(buffer) work")
+
+
+class BytesIO(_BufferedIOBase):
+    """What torch.save wrote into it: the saved object, as this file system keeps a saved
+    file (there is no bytes type to hold the pickle's bytes). `_pos` is 0 at the start and
+    None at the end of a checkpoint, whose length in bytes is not known."""
+    __module__ = '_io'
+
+    def __init__(self, initial_bytes=None):
+        if initial_bytes is not None:
+            raise TypeError(f"a bytes-like object is required, not '{type(initial_bytes).__name__}'")
+        self._saved = ()
+        self._pos = 0
+        self.closed = False
+
+    def _check(self):
+        if self.closed:
+            raise ValueError('I/O operation on closed file.')
+
+    def write(self, b):
+        self._check()
+        raise TypeError(f"a bytes-like object is required, not '{type(b).__name__}'")
+
+    def seek(self, pos, whence=0):
+        self._check()
+        _seek_args(pos, whence)
+        if whence == 0 and pos < 0:
+            raise ValueError(f'negative seek value {pos}')
+        if whence == 0 and pos == 0:
+            self._pos = 0
+        elif whence == 2 and pos == 0:
+            self._pos = None if self._saved else 0
+        elif not (whence == 1 and pos == 0):
+            raise _no_bytes('seeking into the bytes')
+        return self.tell()
+
+    def tell(self):
+        self._check()
+        if self._pos is None:
+            raise _no_bytes('the size in bytes')
+        return self._pos
+
+    def getvalue(self):
+        self._check()
+        raise _no_bytes('the bytes')
+
+    def read(self, size=-1):
+        self._check()
+        raise _no_bytes('the bytes')
+
+    def readline(self, size=-1):
+        self._check()
+        raise _no_bytes('the bytes')
+
+    def readable(self):
+        self._check()
+        return True
+
+    def writable(self):
+        self._check()
+        return True
+
+    def seekable(self):
+        self._check()
+        return True
+
+    def flush(self):
+        self._check()
+
+    def close(self):
+        self.closed = True
+
+    def __enter__(self):
+        self._check()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def _store(self, obj):
+        # torch.save: the buffer now holds the checkpoint, positioned after it
+        self._check()
+        self._saved = (obj,)
+        self._pos = None
+
+    def _fetch(self):
+        # torch.load: reads the checkpoint from the current position (PyTorch's EOFError at
+        # the end, e.g. without buf.seek(0) after torch.save), leaving the position after it
+        self._check()
+        if not self._saved or self._pos is None:
+            raise EOFError()
+        self._pos = None
+        return self._saved[0]

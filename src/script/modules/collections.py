@@ -1,12 +1,13 @@
-# collections: namedtuple, deque, Counter, defaultdict, OrderedDict. cudatutor cannot subclass
-# the builtin types, so these are classes that hold a tuple, list or dict and answer the same
-# protocols (indexing, iteration, len, in, ==, repr as CPython prints them); isinstance(x,
-# tuple) is False for a namedtuple. The dict-like ones name dict as their base (the one builtin
-# base the interpreter allows, for this module only): isinstance(x, dict) is True for them, as
-# checkpoint code expects of a state_dict. Frames of this module do not show in tracebacks.
+# collections: namedtuple, deque, Counter, defaultdict, OrderedDict. namedtuple and deque are
+# classes that hold a tuple or list and answer the same protocols (indexing, iteration, len,
+# in, ==, repr as CPython prints them); isinstance(x, tuple) is False for a namedtuple. The
+# dict-like ones are dict subclasses (isinstance(x, dict), as checkpoint code expects of a
+# state_dict) whose methods work on `self._d`, the instance's own dict storage, so builtin
+# code reading the dict (dict(od), dict.items(od)) sees the same items. Frames of this module
+# do not show in tracebacks.
 
 from _collections import odict_keys as _odict_keys, odict_values as _odict_values
-from _collections import odict_items as _odict_items
+from _collections import odict_items as _odict_items, dict_items_of as _dict_items_of
 
 _KEYWORDS = frozenset([
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
@@ -318,7 +319,7 @@ class deque:
 
 
 class _DictLike(dict):
-    """The dict protocol over `self._d` (a real dict)."""
+    """The dict protocol over `self._d` (the instance's own dict storage)."""
 
     def __getitem__(self, key):
         return self._d[key]
@@ -387,7 +388,8 @@ class defaultdict(_DictLike):
         if default_factory is not None and not callable(default_factory):
             raise TypeError("first argument must be callable or None")
         self.default_factory = default_factory
-        self._d = dict(*args, **kwargs)
+        self._d = _dict_items_of(self)
+        self._d.update(*args, **kwargs)
 
     def __getitem__(self, key):
         if key in self._d:
@@ -410,7 +412,10 @@ class defaultdict(_DictLike):
 
 class OrderedDict(_DictLike):
     def __init__(self, *args, **kwargs):
-        self._d = dict(*args, **kwargs)
+        if len(args) > 1:
+            raise TypeError(f"expected at most 1 arguments, got {len(args)}")
+        self._d = _dict_items_of(self)
+        self._d.update(*args, **kwargs)
 
     def move_to_end(self, key, last=True):
         value = self._d.pop(key)
@@ -453,7 +458,7 @@ class OrderedDict(_DictLike):
 
 class Counter(_DictLike):
     def __init__(self, iterable=None, /, **kwds):
-        self._d = {}
+        self._d = _dict_items_of(self)
         self.update(iterable, **kwds)
 
     def __getitem__(self, key):

@@ -53,6 +53,8 @@ const PRELUDES: &[(&str, &str)] = preludes!(
     "argparse",
     "csv",
     "warnings",
+    "io",
+    "contextlib",
 );
 
 /// The preludes whose top-level definitions run at the first use of their names

@@ -40,6 +40,19 @@ pub(crate) fn stream_kind(v: &Value) -> Option<StreamKind> {
     v.downcast::<Stream>().map(|s| s.0)
 }
 
+/// What a script put in `sys.stdout` in place of the run's output stream
+/// (`contextlib.redirect_stdout(buf)`, `sys.stdout = f`), where `print()` then writes; None
+/// while it is the run's stream (or sys was never imported).
+pub(crate) fn replaced_stdout(it: &Interpreter) -> Option<Value> {
+    let Some(Value::Module(m)) = it.modules.get("sys") else {
+        return None;
+    };
+    match m.get_attr("stdout") {
+        Some(v) if stream_kind(&v) != Some(StreamKind::Stdout) => Some(v),
+        _ => None,
+    }
+}
+
 pub(crate) fn write_stream(it: &mut Interpreter, kind: StreamKind, s: &str) {
     match kind {
         StreamKind::Stdout => it.write_stdout(s),
@@ -225,10 +238,16 @@ pub(crate) fn module(it: &mut Interpreter) -> PyResult<Value> {
     m.set_attr("maxunicode", Value::Int(0x10ffff));
     m.set_attr("executable", Value::str("/usr/bin/python3"));
     m.set_attr("path", Value::list(vec![Value::str("")]));
-    m.set_attr("stdout", Value::native(Stream(StreamKind::Stdout)));
-    m.set_attr("stderr", Value::native(Stream(StreamKind::Stderr)));
-    m.set_attr("__stdout__", Value::native(Stream(StreamKind::Stdout)));
-    m.set_attr("__stderr__", Value::native(Stream(StreamKind::Stderr)));
+    // `sys.__stdout__` is the object `sys.stdout` starts as (`sys.stdout is sys.__stdout__`
+    // once a redirect_stdout has put it back).
+    let (stdout, stderr) = (
+        Value::native(Stream(StreamKind::Stdout)),
+        Value::native(Stream(StreamKind::Stderr)),
+    );
+    m.set_attr("stdout", stdout.clone());
+    m.set_attr("stderr", stderr.clone());
+    m.set_attr("__stdout__", stdout);
+    m.set_attr("__stderr__", stderr);
     m.set_attr("modules", Value::native(Modules));
     m.add_fn("exit", sys_exit);
     m.add_fn("getrecursionlimit", |it, args| {
