@@ -9,8 +9,8 @@
 # per worker) is not modelled: worker_init_fn is accepted and not called.
 import math
 import torch
-from collections import OrderedDict, defaultdict
-from bisect import bisect_right
+# (collections' dict-likes are dicts to isinstance, so _is_mapping needs no import of them; bisect
+# is imported by ConcatDataset, its one user: both had run at every import of this module)
 
 
 # ------------------------------------------------------------------------------ datasets
@@ -98,6 +98,7 @@ class ConcatDataset(Dataset):
             if -idx > len(self):
                 raise ValueError('absolute value of index should not exceed dataset length')
             idx = len(self) + idx
+        from bisect import bisect_right
         dataset_idx = bisect_right(self.cumulative_sizes, idx)
         if dataset_idx == 0:
             sample_idx = idx
@@ -318,7 +319,9 @@ def _is_numpy(x):
 
 
 def _is_mapping(x):
-    return isinstance(x, (dict, OrderedDict, defaultdict))
+    # collections.abc.Mapping in PyTorch: dict and its subclasses here (OrderedDict, defaultdict
+    # and Counter among them)
+    return isinstance(x, dict)
 
 
 def _is_namedtuple(x):
@@ -431,7 +434,7 @@ class _MapDatasetFetcher:
             getitems = getattr(self.dataset, '__getitems__', None)
             if getitems:
                 data = getitems(possibly_batched_index)
-            elif (isinstance(self.dataset, TensorDataset) and self.collate_fn is default_collate
+            elif (type(self.dataset) is TensorDataset and self.collate_fn is default_collate
                   and not any(t.requires_grad for t in self.dataset.tensors)):
                 # the same batch as stacking each row, in one indexing op per tensor
                 ix = torch.tensor(possibly_batched_index, dtype=torch.int64)

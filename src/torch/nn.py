@@ -5,7 +5,7 @@ import torch._C as _C
 import torch._F as functional
 
 Parameter = _C.Parameter
-from collections import OrderedDict
+import collections as _coll  # _coll.OrderedDict where used: importing the name built the class at import
 
 
 class _IncompatibleKeys:
@@ -198,7 +198,7 @@ class Module:
     def _add_hook(self, kind, hook):
         hooks = self.__dict__.get(kind)
         if hooks is None:
-            hooks = OrderedDict()
+            hooks = _coll.OrderedDict()
             self.__dict__[kind] = hooks
         return _RemovableHandle(hooks, hook)
 
@@ -437,7 +437,7 @@ class Module:
             if len(args) > 2 and keep_vars is False:
                 keep_vars = args[2]
         if destination is None:
-            destination = OrderedDict()
+            destination = _coll.OrderedDict()
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
@@ -496,12 +496,12 @@ class Module:
                         unexpected_keys.append(key)
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
-        if not isinstance(state_dict, (dict, OrderedDict)):
+        if not isinstance(state_dict, (dict, _coll.OrderedDict)):
             raise TypeError(f'Expected state_dict to be dict-like, got {type(state_dict)}.')
         missing_keys = []
         unexpected_keys = []
         error_msgs = []
-        state_dict = OrderedDict(state_dict)
+        state_dict = _coll.OrderedDict(state_dict)
         metadata = {'assign_to_params_buffers': assign} if assign else {}
 
         def load(module, local_state_dict, prefix=''):
@@ -669,7 +669,7 @@ def _parse_to(*args, **kwargs):
 class Sequential(Module):
     def __init__(self, *args):
         super().__init__()
-        if len(args) == 1 and isinstance(args[0], OrderedDict):
+        if len(args) == 1 and isinstance(args[0], _coll.OrderedDict):
             for key, module in args[0].items():
                 self.add_module(key, module)
         else:
@@ -687,7 +687,7 @@ class Sequential(Module):
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
-            return self.__class__(OrderedDict(list(self._modules.items())[idx]))
+            return self.__class__(_coll.OrderedDict(list(self._modules.items())[idx]))
         return self._get_item_by_idx(self._modules.values(), idx)
 
     def __setitem__(self, idx, module):
@@ -934,7 +934,7 @@ class ModuleDict(Module):
         if isinstance(modules, (int, float, bool)) or modules is None:
             raise TypeError('ModuleDict.update should be called with an iterable of key/value pairs, but got '
                             + type(modules).__name__)
-        if isinstance(modules, (dict, OrderedDict, ModuleDict)):
+        if isinstance(modules, (dict, _coll.OrderedDict, ModuleDict)):
             for key, module in modules.items():
                 self[key] = module
         else:
@@ -1074,7 +1074,7 @@ class ParameterDict(Module):
         return v
 
     def update(self, parameters):
-        if isinstance(parameters, (dict, OrderedDict, ParameterDict)):
+        if isinstance(parameters, (dict, _coll.OrderedDict, ParameterDict)):
             for key, parameter in parameters.items():
                 self[key] = parameter
         else:

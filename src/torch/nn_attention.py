@@ -227,13 +227,13 @@ def _clone_module(m):
     new = object.__new__(type(m))
     for k, v in m.__dict__.items():
         new.__dict__[k] = v
-    params = OrderedDict()
+    params = _coll.OrderedDict()
     for name, p in m._parameters.items():
         params[name] = None if p is None else Parameter(p.detach().clone(), requires_grad=p.requires_grad)
-    buffers = OrderedDict()
+    buffers = _coll.OrderedDict()
     for name, b in m._buffers.items():
         buffers[name] = None if b is None else b.clone()
-    modules = OrderedDict()
+    modules = _coll.OrderedDict()
     for name, sub in m._modules.items():
         modules[name] = None if sub is None else _clone_module(sub)
     new.__dict__['_parameters'] = params
