@@ -2018,6 +2018,19 @@ fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
 pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch._C");
     super::fused_optim::register(&m, rt);
+    // _parsed(body, name): torch.NAME written in Python behind PyTorch's argument parser for
+    // NAME (torch._extra wraps the functions PyTorch binds in C++ with it)
+    m.add_fn("_parsed", |_it, args| {
+        let a = args.exact("_parsed", 2)?;
+        let name = a[1].as_str().unwrap_or_default();
+        match super::argparse::parser(super::argparse::Namespace::Torch, name) {
+            Some(p) => Ok(super::argparse::parsed_by_signature(p, name, a[0].clone())),
+            None => Err(PyException::new(
+                ExcType::KeyError,
+                format!("torch.{name} has no PyTorch signature"),
+            )),
+        }
+    });
     // _set_num_threads(n): the engine's intra-op thread count (engine::parallel), which
     // torch.set_num_threads and the script's first torch import set
     m.add_fn("_set_num_threads", |_it, args| {
