@@ -24,6 +24,19 @@ struct Case {
     message: String,
 }
 
+/// The keyword arguments a case's script left in `name` as a list of (key, value) pairs.
+fn pairs_of(it: &Interpreter, name: &str) -> Vec<(String, Value)> {
+    it.main_global(name)
+        .and_then(|v| v.as_vec())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|kv| {
+            let pair = kv.as_vec()?;
+            Some((pair.first()?.as_str()?.to_string(), pair.get(1)?.clone()))
+        })
+        .collect()
+}
+
 /// (cases, mismatches as "call: ours / PyTorch's").
 fn replay(ns: Namespace) -> (usize, Vec<String>) {
     let path = format!(
@@ -53,16 +66,7 @@ fn replay(ns: Namespace) -> (usize, Vec<String>) {
             .main_global("__a")
             .and_then(|v| v.as_vec())
             .unwrap_or_default();
-        let kwargs: Vec<(String, Value)> = it
-            .main_global("__k")
-            .and_then(|v| v.as_vec())
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|kv| {
-                let pair = kv.as_vec()?;
-                Some((pair.first()?.as_str()?.to_string(), pair.get(1)?.clone()))
-            })
-            .collect();
+        let kwargs = pairs_of(&it, "__k");
         let Some(p) = parser(ns, &case.name) else {
             bad.push(format!("{call}: not in the table"));
             continue;
@@ -134,4 +138,90 @@ fn special_linalg_fft_functions_raise_pytorchs_argument_errors() {
     check(Namespace::Special);
     check(Namespace::Linalg);
     check(Namespace::Fft);
+}
+
+/// The functions PyTorch binds in C++ that torch._extra writes in Python
+/// (`_PARSED_BY_PYTORCH`): each recorded bad call of them, made through `torch.NAME` itself,
+/// must raise what PyTorch raised wherever the parser alone gets the message right, so the
+/// Python bodies never answer first with a message of their own.
+#[test]
+fn torch_functions_written_in_python_raise_the_parsers_errors() {
+    let (checked, bad) = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(python_written_mismatches)
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(checked > 1000, "only {checked} recorded calls checked");
+    assert!(
+        bad.is_empty(),
+        "{} of {checked} calls differ from PyTorch where the parser alone does not:\n{}",
+        bad.len(),
+        bad.iter().take(25).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// (calls checked, calls whose message through `torch.NAME` is not PyTorch's while the parser's
+/// own is).
+fn python_written_mismatches() -> (usize, Vec<String>) {
+    let path = format!("{}/tests/argparse/torch.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("corpus file");
+    let corpus: Corpus = serde_json::from_str(&text).expect("corpus json");
+    let rt = Runtime::new(RuntimeConfig::default());
+    let mut it = Interpreter::new(Limits::default());
+    cudatutor::torch::install(&mut it, rt.clone());
+    let setup = format!(
+        "import torch\nimport torch._extra\n__names = list(torch._extra._PARSED_BY_PYTORCH)\n{}\n",
+        corpus.setup.replace("; ", "\n")
+    );
+    it.run_in_main(&setup, "setup.py").expect("setup runs");
+    let names: Vec<String> = it
+        .main_global("__names")
+        .and_then(|v| v.as_vec())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect();
+    assert!(names.len() > 50, "the registry lists {} names", names.len());
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for case in corpus.cases.iter().filter(|c| names.contains(&c.name)) {
+        let call = format!("{}{}, **{}", case.name, case.args, case.kwargs);
+        let src = format!(
+            "__a = {}\n__k = {}\n__kl = list(__k.items())\ntry:\n    torch.{}(*__a, **__k)\n    __m = '<accepted>'\nexcept Exception as e:\n    __m = str(e)\n",
+            case.args, case.kwargs, case.name
+        );
+        if let Err(e) = it.run_in_main(&src, "case.py") {
+            bad.push(format!("{call}: the call did not finish ({})", e.message));
+            continue;
+        }
+        checked += 1;
+        let got = it
+            .main_global("__m")
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        if got == case.message {
+            continue;
+        }
+        // the parser alone, as `replay` runs it: a call it gets wrong is its ratchet's
+        let args = it
+            .main_global("__a")
+            .and_then(|v| v.as_vec())
+            .unwrap_or_default();
+        let kwargs = pairs_of(&it, "__kl");
+        let parsers = parser(Namespace::Torch, &case.name).map(|p| match p.parse(&args, &kwargs) {
+            Ok(parsed) => match parsed.unpack_all() {
+                Ok(()) => "<accepted>".to_string(),
+                Err(e) => it.exception_parts(&e).1,
+            },
+            Err(e) => it.exception_parts(&e).1,
+        });
+        if parsers.as_deref() == Some(case.message.as_str()) {
+            bad.push(format!(
+                "{call}:\n   ours:    {got:?}\n   PyTorch: {:?}",
+                case.message
+            ));
+        }
+    }
+    (checked, bad)
 }

@@ -2025,6 +2025,27 @@ fn one_hot(rt: &Rc<Runtime>, t: &Tensor, num_classes: i64) -> PyResult<Value> {
 pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult<Value> {
     let m = Module::new("torch._C");
     super::fused_optim::register(&m, rt);
+    // _parsed(module, name): module.NAME (written in Python) behind PyTorch's argument parser
+    // for torch.NAME (torch._extra wraps the functions PyTorch binds in C++ with it); a
+    // deferred alias stays deferred until the first call
+    m.add_fn("_parsed", |it, args| {
+        let a = args.exact("_parsed", 2)?;
+        let name = a[1].as_str().unwrap_or_default().to_string();
+        let Some(p) = super::argparse::parser(super::argparse::Namespace::Torch, &name) else {
+            return Err(PyException::new(
+                ExcType::KeyError,
+                format!("torch.{name} has no PyTorch signature"),
+            ));
+        };
+        let Value::Module(module) = &a[0] else {
+            return Err(PyException::type_error("_parsed() needs a module"));
+        };
+        let body = match it.take_deferred_alias(module, &name) {
+            Some((from, attr)) => super::argparse::Body::Attribute(from, attr),
+            None => super::argparse::Body::Ready(it.getattr(&a[0], &name)?),
+        };
+        Ok(super::argparse::parsed_by_signature(p, &name, body))
+    });
     // _set_num_threads(n): the engine's intra-op thread count (engine::parallel), which
     // torch.set_num_threads and the script's first torch import set
     m.add_fn("_set_num_threads", |_it, args| {

@@ -57,7 +57,9 @@ const EXTRA_SRC: &str = concat!(
     include_str!("extra_views.py"),
     include_str!("extra_search.py"),
     include_str!("extra_runtime.py"),
-    include_str!("extra_poisson_qr.py")
+    include_str!("extra_poisson_qr.py"),
+    // last: it wraps what the files above set on torch
+    include_str!("extra_parsed.py")
 );
 const VERSION_SRC: &str = "__version__ = '2.15.0+cu132'\ncuda = '13.2'\ndebug = False\ngit_version = 'd0f2af8b66b20da4baa50644c0cd3f887a2eae2e'\nhip = None\nrocm = None\nxpu = None\n";
 const AUTOGRAD_SRC: &str = concat!(

@@ -598,6 +598,25 @@ impl Interpreter {
         Ok(())
     }
 
+    /// The pending alias `module.name = from.from_name`, taken out of the pending names (so
+    /// `module.name` no longer binds itself at its first use) without running `from`'s
+    /// deferred definition: the caller binds `module.name` to something that reads
+    /// `from.from_name` when it is called (torch._extra's argument-parsing wrappers).
+    pub(crate) fn take_deferred_alias(
+        &mut self,
+        module: &Rc<Module>,
+        name: &str,
+    ) -> Option<(Rc<Module>, Rc<str>)> {
+        let pending = self.deferred.get_mut(&key_of(&module.dict))?;
+        match pending.names.get(name)? {
+            Source::Alias { .. } => match pending.names.remove(name)? {
+                Source::Alias { from, name } => Some((from, name)),
+                Source::Def(_) => None,
+            },
+            Source::Def(_) => None,
+        }
+    }
+
     /// Bind `module.name` to `from.from_name` (AttributeError when it has none), at the first
     /// use of `module.name` when `from` defers that name: torch.nn.functional's Python-written
     /// functions are torch.nn's deferred `_f_` definitions, and binding them at import would

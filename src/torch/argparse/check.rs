@@ -6,7 +6,7 @@ use crate::engine::dtype::Category;
 use crate::numpy::{NdArray, NpScalar};
 use crate::script::{ExcType, PyException, PyResult, Value};
 use crate::torch::PyTensor;
-use crate::torch::objects::{PyDType, PyDevice, PyGenerator, PySize};
+use crate::torch::objects::{PyDType, PyDevice, PyGenerator, PyMemoryFormat, PySize};
 
 /// `Py_TYPE(obj)->tp_name`: C types carry their module (`torch.dtype`, `numpy.float64`),
 /// Python classes and builtins their bare name.
@@ -24,11 +24,22 @@ pub fn tp_name(v: &Value) -> String {
         if v.downcast::<PySize>().is_some() {
             return "torch.Size".into();
         }
+        if v.downcast::<PyMemoryFormat>().is_some() {
+            return "torch.memory_format".into();
+        }
         if v.downcast::<NpScalar>().is_some() || v.downcast::<NdArray>().is_some() {
             return format!("numpy.{}", v.type_name());
         }
     }
+    if is_layout(v) {
+        return "torch.layout".into();
+    }
     v.type_name()
+}
+
+/// `torch.strided` and the other layouts: instances of torch._extra's `layout` class.
+fn is_layout(v: &Value) -> bool {
+    matches!(v, Value::Instance(i) if &*i.class.name == "layout" && i.class.module.starts_with("torch"))
 }
 
 fn tensor_of(v: &Value) -> Option<std::cell::Ref<'_, crate::engine::Tensor>> {
@@ -167,10 +178,10 @@ pub(super) fn check(
         T::ScalarType => v.downcast::<PyDType>().is_some(),
         T::Device => is_long(v) || matches!(v, Value::Str(_)) || v.downcast::<PyDevice>().is_some(),
         T::String => matches!(v, Value::Str(_)),
-        // the engine has no layout, memory-format, storage, qscheme or stream objects
-        T::Layout | T::MemoryFormat | T::Storage | T::QScheme | T::Stream | T::DispatchKeySet => {
-            false
-        }
+        T::Layout => is_layout(v),
+        T::MemoryFormat => v.downcast::<PyMemoryFormat>().is_some(),
+        // the engine has no storage, qscheme or stream objects
+        T::Storage | T::QScheme | T::Stream | T::DispatchKeySet => false,
     })
 }
 

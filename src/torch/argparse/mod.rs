@@ -11,11 +11,13 @@ mod check;
 mod invalid;
 mod parse;
 mod parsed;
+mod python_body;
 mod signature;
 mod table;
 
 pub use check::tp_name;
 pub use parse::Parser;
 pub use parsed::{ArgKey, Parsed};
+pub(crate) use python_body::{Body, parsed_by_signature};
 pub use signature::{Param, ParamType, Signature};
 pub use table::{Namespace, names, parser};
