@@ -62,23 +62,32 @@ def _extremum_over_dims(input, dim, keepdim, name, reduce_one):
 
 
 def amax(input, dim=(), keepdim=False):
-    return _extremum_over_dims(input, dim, keepdim, 'amax',
-                               lambda t, d, k: t.max() if d is None else t.max(d, keepdim=k).values)
+    return torch._C._node('AmaxBackward0', lambda x: _extremum_over_dims(
+        x, dim, keepdim, 'amax', lambda t, d, k: t.max() if d is None else t.max(d, keepdim=k).values), input)
 
 
 def amin(input, dim=(), keepdim=False):
-    return _extremum_over_dims(input, dim, keepdim, 'amin',
-                               lambda t, d, k: t.min() if d is None else t.min(d, keepdim=k).values)
+    return torch._C._node('AminBackward0', lambda x: _extremum_over_dims(
+        x, dim, keepdim, 'amin', lambda t, d, k: t.min() if d is None else t.min(d, keepdim=k).values), input)
+
+
+def _flip(input, dims):
+    out = input
+    for d in dims:
+        n = input.shape[d]
+        out = out.index_select(d, torch.arange(n - 1, -1, -1, device=input.device))
+    return out
 
 
 def flip(input, dims):
     if isinstance(dims, int):
         dims = [dims]
-    out = input
-    for d in _dims(input, dims):
-        n = input.shape[d]
-        out = out.index_select(d, torch.arange(n - 1, -1, -1, device=input.device))
-    return out
+    dims = _dims(input, dims)
+    # PyTorch's one FlipBackward0 node: one dim is one index_select node renamed, several
+    # one node over their index_selects
+    if len(dims) == 1:
+        return torch._C._grad_node(_flip(input, dims), 'FlipBackward0')
+    return torch._C._node('FlipBackward0', lambda t: _flip(t, dims), input)
 
 
 def fliplr(input):
@@ -160,6 +169,9 @@ def square(input):
     # pow(input, 2): a bool input promotes to int64 with the int exponent
     if input.dtype == torch.bool:
         input = input.long()
+    if input.is_floating_point():
+        # pow(x, 2) (PowBackward0): ATen's pow kernel computes an exponent of 2 as x * x
+        return input.pow(2)
     return input * input
 
 
@@ -170,7 +182,8 @@ def masked_select(input, mask):
         shape = torch.broadcast_shapes(input.shape, mask.shape)
         input = input.expand(shape)
         mask = mask.expand(shape)
-    return input[mask]
+    # masked_select's node has `self` only: the mask is not differentiable
+    return torch._C._node('MaskedSelectBackward0', lambda t, m: t[m], input, mask, _edges=1)
 
 
 def _tri(input, diagonal, lower):
@@ -181,7 +194,8 @@ def _tri(input, diagonal, lower):
     rows = torch.arange(r, device=input.device).reshape(r, 1)
     cols = torch.arange(c, device=input.device).reshape(1, c)
     keep = (cols - rows <= diagonal) if lower else (cols - rows >= diagonal)
-    return input.masked_fill(keep.logical_not(), 0)
+    # masked_fill's node (edge: self) is PyTorch's TrilBackward0 / TriuBackward0
+    return torch._C._grad_node(input.masked_fill(keep.logical_not(), 0), 'TrilBackward0' if lower else 'TriuBackward0')
 
 
 def tril(input, diagonal=0):
@@ -218,6 +232,10 @@ def diag(input, diagonal=0):
 def trace(input):
     if input.dim() != 2:
         raise RuntimeError('trace: expected a matrix, but got tensor with dim ' + str(input.dim()))
+    return torch._C._node('TraceBackward0', _trace, input)
+
+
+def _trace(input):
     d = diag(input)
     if d.numel() == 0:
         return d.sum()
@@ -228,6 +246,10 @@ def trace(input):
 
 
 def logsumexp(input, dim, keepdim=False):
+    return torch._C._node('LogsumexpBackward0', lambda t: _logsumexp(t, dim, keepdim), input)
+
+
+def _logsumexp(input, dim, keepdim):
     dims = _dims(input, dim)
     if input.numel() == 0:
         return input.exp().sum(dims, keepdim=keepdim).log()
@@ -304,6 +326,10 @@ def _finfo_max(dt):
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     if not input.is_floating_point():
         return input.clone()
+    return torch._C._node('NanToNumBackward0', lambda t: _nan_to_num(t, nan, posinf, neginf), input)
+
+
+def _nan_to_num(input, nan, posinf, neginf):
     big = _finfo_max(input.dtype)
     hi = big if posinf is None else posinf
     lo = -big if neginf is None else neginf
@@ -448,6 +474,12 @@ def logit(input, eps=None):
 
 
 def xlogy(input, other):
+    if isinstance(input, torch.Tensor) and isinstance(other, torch.Tensor):
+        return torch._C._node('XlogyBackward0', _xlogy, input, other)
+    return _xlogy(input, other)
+
+
+def _xlogy(input, other):
     out = input * torch.log(other)
     return out.masked_fill(input == 0, 0.0).masked_fill(other.isnan() if isinstance(other, torch.Tensor) else input != input, float('nan'))
 
@@ -468,7 +500,13 @@ def _var_mean_args(input, dim, unbiased, keepdim, correction):
 def var_mean(input, dim=None, unbiased=None, keepdim=False, correction=None):
     # ATen's std_var_mean_out: one Welford pass gives both (the engine's _var_mean)
     dim, correction, keepdim = _var_mean_args(input, dim, unbiased, keepdim, correction)
-    return torch._C._var_mean(input, dim, correction, keepdim, False)
+    if not (input.requires_grad and torch.is_grad_enabled()):
+        return torch._C._var_mean(input, dim, correction, keepdim, False)
+    # PyTorch's one VarMeanBackward0 node for both results: each result here is such a node
+    # over the same Welford pass
+    part = lambda k: torch._C._node(
+        'VarMeanBackward0', lambda t: torch._C._var_mean(t, dim, correction, keepdim, False)[k], input)
+    return part(0), part(1)
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, correction=None):
@@ -977,6 +1015,10 @@ def rot90(input, k=1, dims=(0, 1)):
         raise RuntimeError(f'Rotation dim0 out of range, dim0 = {dims[0]}')
     if not -input.dim() <= dims[1] < input.dim():
         raise RuntimeError(f'Rotation dim1 out of range, dim1 = {dims[1]}')
+    return torch._C._node('Rot90Backward0', lambda t: _rot90(t, k, dims), input)
+
+
+def _rot90(input, k, dims):
     k = k % 4
     if k == 1:
         return flip(input, [dims[1]]).transpose(dims[0], dims[1])
@@ -1003,18 +1045,36 @@ def aminmax(input, dim=None, keepdim=False):
     if dim is None:
         if input.numel() == 0:
             raise RuntimeError('aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.')
-        mn, mx = input.min(), input.max()
+        mn = torch._C._node('AminmaxBackward0', lambda t: t.min(), input)
+        mx = torch._C._node('AminmaxBackward0', lambda t: t.max(), input)
         if keepdim:
             mn = mn.reshape(*([1] * input.dim()))
             mx = mx.reshape(*([1] * input.dim()))
         return _rt('aminmax', min=mn, max=mx)
-    return _rt('aminmax', min=amin(input, dim, keepdim), max=amax(input, dim, keepdim))
+    mn = torch._C._node('AminmaxBackward0', lambda t: amin(t, dim, keepdim), input)
+    mx = torch._C._node('AminmaxBackward0', lambda t: amax(t, dim, keepdim), input)
+    return _rt('aminmax', min=mn, max=mx)
 
 
 def _cum_extreme(input, dim, name, larger):
     if input.dim() == 0:
         return _rt(name, values=input.clone(), indices=torch.zeros((), dtype=torch.int64, device=input.device))
     d = _one_dim(input, dim)
+    if input.shape[d] == 0:
+        return _rt(name, values=input.clone(), indices=torch.zeros(input.shape, dtype=torch.int64, device=input.device))
+    # the values are PyTorch's one CummaxBackward0 / CumminBackward0 node over the input; the
+    # indices come out of the same pass
+    indices = []
+
+    def values(x):
+        v, i = _cum_extreme_scan(x, d, larger)
+        indices.append(i)
+        return v
+    v = torch._C._node('CummaxBackward0' if larger else 'CumminBackward0', values, input)
+    return _rt(name, values=v, indices=indices[0])
+
+
+def _cum_extreme_scan(input, d, larger):
     n = input.shape[d]
     vals, idxs = [], []
     cur = None
@@ -1033,9 +1093,7 @@ def _cum_extreme(input, dim, name, larger):
             ci = ci.masked_fill(take, i)
         vals.append(cur)
         idxs.append(ci)
-    if n == 0:
-        return _rt(name, values=input.clone(), indices=torch.zeros(input.shape, dtype=torch.int64, device=input.device))
-    return _rt(name, values=torch.stack(vals, d), indices=torch.stack(idxs, d))
+    return torch.stack(vals, d), torch.stack(idxs, d)
 
 
 def cummax(input, dim):
@@ -1078,7 +1136,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
         return _rt('kthvalue', values=input.clone(), indices=torch.zeros((), dtype=torch.int64))
     # the position PyTorch's quick_select reports (it decides among equal values), then its value
     i = torch._C._kthvalue_positions(input, d, k).to(input.device)
-    v = input.gather(d, i.unsqueeze(d)).squeeze(d)
+    v = torch._C._node('KthvalueBackward0', lambda t: t.gather(d, i.unsqueeze(d)).squeeze(d), input)
     if keepdim:
         v, i = v.unsqueeze(d), i.unsqueeze(d)
     return _rt('kthvalue', values=v, indices=i)
@@ -1134,6 +1192,10 @@ def mode(input, dim=-1, keepdim=False):
         idxs.append(max(i for i, v in enumerate(r) if v == best))
     v = torch.tensor(vals, dtype=input.dtype, device=input.device).reshape(*shape)
     i = torch.tensor(idxs, dtype=torch.int64, device=input.device).reshape(*shape)
+    if input.requires_grad and torch.is_grad_enabled():
+        # ModeBackward0 (value_selecting_reduction_backward): the gradient goes to each mode's
+        # index; gather's backward adds it there
+        v = torch._C._node('ModeBackward0', lambda t: t.gather(d, i.unsqueeze(d)).squeeze(d), input)
     if keepdim:
         v, i = v.unsqueeze(d), i.unsqueeze(d)
     return _rt('mode', values=v, indices=i)
@@ -1319,7 +1381,11 @@ def _index_add_(self, dim, index, source, alpha=1):
 
 
 def index_add(input, dim, index, source, alpha=1):
-    return _index_add_(input.clone(), dim, index, source, alpha)
+    if not isinstance(source, torch.Tensor):
+        return _index_add_(input.clone(), dim, index, source, alpha)
+    # index_add's node has self and source (the index is not differentiable)
+    return torch._C._node('IndexAddBackward0', lambda t, s: _index_add_(t.clone(), dim, index, s, alpha),
+                               input, source, _edges=2)
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -1374,8 +1440,12 @@ def meshgrid(*tensors, indexing=None):
 
 
 def roll(input, shifts, dims=None):
+    return torch._C._node('RollBackward0', lambda t: _roll(t, shifts, dims), input)
+
+
+def _roll(input, shifts, dims=None):
     if dims is None:
-        return roll(input.flatten(), shifts, 0).reshape(input.shape)
+        return _roll(input.flatten(), shifts, 0).reshape(input.shape)
     shifts = [shifts] if isinstance(shifts, int) else list(shifts)
     dims = [dims] if isinstance(dims, int) else list(dims)
     x = input
@@ -1585,7 +1655,16 @@ def det(A):
 
 def inv(A):
     _check_square(A, 'inv')
-    return _batched(A, _inv, [A.shape[-1], A.shape[-1]])
+    Y = _batched(A, _inv, [A.shape[-1], A.shape[-1]])
+    if not (A.requires_grad and torch.is_grad_enabled() and A.is_floating_point()):
+        return Y
+    # linalg_inv_ex's derivative (derivatives.yaml): -inverse^H @ (grad @ inverse^H), in
+    # that order: the graph of Y - ((Y @ A) @ Y - its detached value) is it, and its value
+    # is Y (the difference is exactly 0)
+    def graph(a):
+        z = (Y @ a) @ Y
+        return Y - (z - z.detach())
+    return torch._C._node('LinalgInvExBackward0', graph, A)
 
 
 def _solve_one(A, B):
@@ -1712,6 +1791,17 @@ _round_native = torch._round_native
 
 
 def round(input, decimals=0):
+    if input.requires_grad and torch.is_grad_enabled() and input.is_floating_point():
+        # round's derivative is zero (derivatives.yaml: zeros_like(grad)); its node, round
+        # or round.decimals, links the input: where(False, input, value) sends +0 back
+        value = _round(input.detach(), decimals)
+        name = 'RoundBackward0' if decimals == 0 else 'RoundBackward1'
+        return torch._C._node(name, lambda t: torch.where(
+            torch.zeros(t.shape, dtype=torch.bool, device=t.device), t, value), input)
+    return _round(input, decimals)
+
+
+def _round(input, decimals):
     if decimals == 0:
         return _round_native(input)
     if decimals > 0:
@@ -1886,7 +1976,8 @@ def unbind(input, dim=0):
     if input.dim() == 0:
         raise IndexError('Dimension specified as 0 but tensor has no dimensions')
     d = _one_dim(input, dim)
-    return tuple(input.select(d, i) for i in range(input.shape[d]))
+    # each select node is PyTorch's UnbindBackward0 (edge: the input)
+    return tuple(torch._C._grad_node(input.select(d, i), 'UnbindBackward0') for i in range(input.shape[d]))
 
 
 def zero_(input):

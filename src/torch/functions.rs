@@ -2252,9 +2252,12 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
             .map_err(py_err)?;
         Ok(wrap(rt, r))
     });
-    // _composite(name, fn, *args): fn(*args) computed as one autograd node named `name`
-    // (PyTorch's fused op: NativeBatchNormBackward0, BinaryCrossEntropyWithLogitsBackward0,
-    // ...) whose inputs are the tensors among args; backward runs fn's own graph
+    // _composite(name, fn, *args, _edges=K): fn(*args) computed as one autograd node named
+    // `name` (PyTorch's fused op: NativeBatchNormBackward0, BinaryCrossEntropyWithLogitsBackward0,
+    // ...); backward runs fn's own graph. Its inputs are the tensors among args, or with
+    // `_edges=K` the first K args, as derivatives.yaml lists the op's differentiable inputs
+    // (None for an absent optional tensor: layer_norm's weight and bias); tensors after them
+    // are not differentiable (running stats) and reach fn detached.
     reg(&m, rt, "_composite", |it, rt, args| {
         let mut pos = args.positional;
         if pos.len() < 2 {
@@ -2263,32 +2266,66 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
                 "_composite() needs a name and a function",
             ));
         }
+        let mut keywords = args.keywords;
+        let edge_count = match keywords.iter().position(|(k, _)| k == "_edges") {
+            Some(i) => Some(crate::torch::int_arg(it, &keywords.remove(i).1)?.max(0) as usize),
+            None => None,
+        };
         let rest = pos.split_off(2);
         let name = pos[0].as_str().unwrap_or("CompositeBackward0").to_string();
         let f = pos[1].clone();
-        let outer: Vec<Tensor> = rest.iter().filter_map(tensor_of).collect();
-        let inner = rt.composite_inputs(&outer);
-        let mut k = 0;
+        let is_edge = |i: usize| edge_count.is_none_or(|k| i < k);
+        // the node's inputs: a tensor, or None for an absent optional one (with `_edges`)
+        let outer: Vec<Option<Tensor>> = rest
+            .iter()
+            .enumerate()
+            .filter(|(i, v)| is_edge(*i) && (edge_count.is_some() || tensor_of(v).is_some()))
+            .map(|(_, v)| tensor_of(v))
+            .collect();
+        let present: Vec<Tensor> = outer.iter().flatten().cloned().collect();
+        let mut inner = rt.composite_inputs(&present).into_iter();
         let call_args: Vec<Value> = rest
             .iter()
-            .map(|v| {
-                if tensor_of(v).is_some() {
-                    k += 1;
-                    wrap(rt, inner[k - 1].clone())
-                } else {
-                    v.clone()
-                }
+            .enumerate()
+            .map(|(i, v)| match tensor_of(v) {
+                Some(_) if is_edge(i) => inner
+                    .next()
+                    .map(|t| wrap(rt, t))
+                    .unwrap_or_else(|| v.clone()),
+                Some(t) => wrap(rt, t.detach()),
+                None => v.clone(),
             })
             .collect();
+        let inner: Vec<Option<Tensor>> = {
+            let mut k = 0;
+            let inner_args: Vec<Tensor> = call_args
+                .iter()
+                .enumerate()
+                .filter(|(i, v)| is_edge(*i) && tensor_of(v).is_some())
+                .filter_map(|(_, v)| tensor_of(v))
+                .collect();
+            outer
+                .iter()
+                .map(|o| {
+                    o.as_ref().map(|_| {
+                        k += 1;
+                        inner_args[k - 1].clone()
+                    })
+                })
+                .collect()
+        };
         let out = it.call(
             &f,
             Args {
                 positional: call_args,
-                keywords: args.keywords,
+                keywords,
             },
         )?;
         match tensor_of(&out) {
-            Some(o) => Ok(wrap(rt, rt.composite_finish(&name, &outer, &inner, o))),
+            Some(o) => Ok(wrap(
+                rt,
+                rt.composite_finish_optional(&name, &outer, &inner, o),
+            )),
             None => Ok(out),
         }
     });
@@ -2329,6 +2366,67 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
         let t = rt.assign_result(&name, &p.tensor(), r).map_err(py_err)?;
         *p.t.borrow_mut() = t;
         Ok(dst.clone())
+    });
+    // _grad_node(t, name, edges=None): t's own node shown as PyTorch's `name` with only the
+    // listed edges of the engine's node (None: all): an op computed by one node of another op
+    // keeps that node's backward, create_graph form included
+    // _node(name, fn, *args, _edges=K): fn(*args), computed by several ops, shown as PyTorch's
+    // one node `name` over the tensors among args (with `_edges=K`: the first K args, None
+    // for an absent optional tensor, as derivatives.yaml lists the op's differentiable
+    // inputs); backward runs the ops' own graph, so gradients and create_graph are theirs
+    reg(&m, rt, "_node", |it, rt, args| {
+        let mut pos = args.positional;
+        let mut keywords = args.keywords;
+        if pos.len() < 2 {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "_node() needs a name and a function",
+            ));
+        }
+        let edge_count = match keywords.iter().position(|(k, _)| k == "_edges") {
+            Some(i) => Some(crate::torch::int_arg(it, &keywords.remove(i).1)?.max(0) as usize),
+            None => None,
+        };
+        let rest = pos.split_off(2);
+        let name = pos[0].as_str().unwrap_or("Backward0").to_string();
+        let inputs: Vec<Option<Tensor>> = match edge_count {
+            Some(k) => rest.iter().take(k).map(tensor_of).collect(),
+            None => rest.iter().filter_map(tensor_of).map(Some).collect(),
+        };
+        let out = it.call(
+            &pos[1],
+            Args {
+                positional: rest,
+                keywords,
+            },
+        )?;
+        match tensor_of(&out) {
+            Some(o) => Ok(wrap(rt, rt.named_node(&name, &inputs, o))),
+            None => Ok(out),
+        }
+    });
+    reg(&m, rt, "_grad_node", |it, rt, args| {
+        let a = args.bind("_grad_node", &["t", "name", "edges"], 2)?;
+        let t = a[0]
+            .as_ref()
+            .and_then(tensor_of)
+            .ok_or_else(|| PyException::new(ExcType::TypeError, "_grad_node() needs a tensor"))?;
+        let name = a[1]
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_string();
+        let shown: Option<Vec<usize>> = match &a[2] {
+            Some(v) if !v.is_none() => Some(
+                it.iterate(v)?
+                    .iter()
+                    .filter_map(|e| e.as_int())
+                    .filter_map(|i| usize::try_from(i).ok())
+                    .collect(),
+            ),
+            _ => None,
+        };
+        Ok(wrap(rt, t.into_pytorch_node(&name, shown.as_deref())))
     });
     // _storage_info(t): (an address for t's storage, its size in bytes): data_ptr() and
     // untyped_storage() compare and subtract these as PyTorch's real pointers

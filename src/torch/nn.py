@@ -1752,6 +1752,10 @@ def _f_sigmoid(input):
 
 
 def _f_glu(input, dim=-1):
+    return _C._node('GluBackward0', lambda t: _glu(t, dim), input)
+
+
+def _glu(input, dim):
     a, b = input.chunk(2, dim)
     return a * torch.sigmoid(b)
 
@@ -2097,7 +2101,7 @@ def _f_batch_norm(input, running_mean, running_var, weight=None, bias=None, trai
             out = out + bias[0]
         return out
     return _C._composite('NativeBatchNormBackward0', _batch_norm, input, weight, bias, running_mean,
-                         running_var, training, momentum, eps)
+                         running_var, training, momentum, eps, _edges=3)
 
 
 def _fma32(a, b, c):
@@ -2300,7 +2304,7 @@ def _f_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     k = len(ns)
     if list(input.shape[input.dim() - k:]) != ns or input.dim() < k:
         raise RuntimeError(f'Given normalized_shape={ns}, expected input with shape [*, {", ".join(str(s) for s in ns)}], but got input of size{list(input.shape)}')
-    return _C._composite('NativeLayerNormBackward0', _layer_norm, input, weight, bias, k, eps)
+    return _C._composite('NativeLayerNormBackward0', _layer_norm, input, weight, bias, k, eps, _edges=3)
 
 
 def _rowwise_moments(x):
@@ -2445,7 +2449,7 @@ def _f_group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
         if p is not None and (p.dim() != 1 or p.numel() != c):
             raise RuntimeError(f'Expected {name} to be a vector of size equal to the number of channels in input, '
                                f'but got {name} of shape {list(p.shape)} and input of shape {list(input.shape)}')
-    return _C._composite('NativeGroupNormBackward0', _group_norm, input, weight, bias, num_groups, eps)
+    return _C._composite('NativeGroupNormBackward0', _group_norm, input, weight, bias, num_groups, eps, _edges=3)
 
 
 def _group_norm(x, weight, bias, g, eps):
@@ -2868,9 +2872,10 @@ def _f_conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=
             padding = left
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")
-    y = functional.conv2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, _single(stride)[0]),
-                          (0, _single(padding)[0]), (1, _single(dilation)[0]), groups)
-    y = y.squeeze(2)
+    # PyTorch's one ConvolutionBackward0 node (edges: input, weight, bias)
+    y = _C._node('ConvolutionBackward0', lambda t, w, b: functional.conv2d(
+        t.unsqueeze(2), w.unsqueeze(2), b, (1, _single(stride)[0]), (0, _single(padding)[0]),
+        (1, _single(dilation)[0]), groups).squeeze(2), x, weight, bias, _edges=3)
     return y.squeeze(0) if unbatched else y
 
 
@@ -3707,6 +3712,11 @@ def _f_pad(input, pad, mode='constant', value=None):
             raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
         return _f_pad_indexed(input, pad, mode)
     fill = 0.0 if value is None else value
+    # PyTorch's one ConstantPadNdBackward0 node (edge: the input)
+    return _C._node('ConstantPadNdBackward0', lambda t: _constant_pad(t, pad, fill), input)
+
+
+def _constant_pad(input, pad, fill):
     x = input
     for k in range(len(pad) // 2):
         d = input.dim() - 1 - k

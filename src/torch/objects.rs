@@ -210,15 +210,11 @@ impl NativeObject for GradFn {
                 })
             })),
             "next_functions" => {
-                let mut edges = self
+                let edges = self
                     .node
                     .as_ref()
-                    .map(|n| n.edges.clone())
+                    .map(|n| n.pytorch_edges())
                     .unwrap_or_default();
-                // addmm's inputs are (bias, mat1, mat2) in PyTorch; the engine keeps the bias last
-                if self.name == "AddmmBackward0" && edges.len() == 3 {
-                    edges.rotate_right(1);
-                }
                 Some(Value::tuple(
                     edges
                         .into_iter()
@@ -230,8 +226,8 @@ impl NativeObject for GradFn {
                                     name: n.name,
                                     node: Some(n),
                                 }),
-                                Edge::Unsupported(name) => {
-                                    Value::native(GradFn { name, node: None })
+                                Edge::Unsupported(name, node) => {
+                                    Value::native(GradFn { name, node })
                                 }
                             };
                             Value::tuple(vec![f, Value::Int(0)])

@@ -1159,8 +1159,11 @@ fn tensor_method(this: &Rc<dyn NativeObject>, p: &PyTensor, name: &str) -> Optio
                 return call_extra(it, this, "unbind", args);
             }
             let ts = p.tensor().unbind0().map_err(py_err)?;
+            // each select node is PyTorch's UnbindBackward0 (edge: the input)
             Ok(Value::tuple(
-                ts.into_iter().map(|t| wrap(&p.rt, t)).collect(),
+                ts.into_iter()
+                    .map(|t| wrap(&p.rt, t.with_grad_fn_name("UnbindBackward0")))
+                    .collect(),
             ))
         },
         "backward" => |it, p, _, args| {

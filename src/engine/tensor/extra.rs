@@ -180,13 +180,9 @@ impl Runtime {
             out.set_values(v)
                 .map_err(|e| self.host_error(name, hint, e))?;
         }
-        if let Some(g) = grad_fn
-            && self.grad_enabled()
-            && dtype.is_floating_point()
-            && inputs.iter().any(|t| t.requires_grad)
-        {
-            out.requires_grad = true;
-            out.grad_fn = Some(g);
+        if let Some(g) = grad_fn {
+            // grad_of: the node links the inputs (next_functions), with no formula yet
+            self.grad_of(inputs, &mut out, g);
         }
         let bytes: usize = inputs.iter().map(|t| t.nbytes()).sum::<usize>() + out.nbytes();
         let n: usize = inputs.iter().map(|t| t.numel()).sum();

@@ -229,6 +229,9 @@ impl Runtime {
         {
             out.requires_grad = true;
             out.grad_fn = Some(name);
+            // the inputs' edges, for next_functions; an op with a formula replaces this node
+            let edges: Vec<_> = ts.iter().map(|t| super::autograd::edge_of(t)).collect();
+            super::autograd::attach(out, &edges, super::autograd::Kind::NoFormula);
         }
     }
 }

@@ -92,8 +92,9 @@ impl Runtime {
             }
             (2, 2) => self.mm_impl("matmul", a, b, "mm", "mm"),
             (1, 2) => {
+                // ATen's matmul: unsqueeze(0), mm, squeeze_(0) (SqueezeBackward4)
                 let m = self.mm_impl("matmul", &a.unsqueeze(0)?, b, "mm", "mm")?;
-                Ok(m.view_of(vec![b.layout.shape[1]], vec![1], 0))
+                Ok(m.view_named("SqueezeBackward4", vec![b.layout.shape[1]], vec![1], 0))
             }
             (2, 1) => {
                 if a.layout.shape[1] != b.layout.shape[0] {
@@ -245,6 +246,10 @@ impl Runtime {
         let kind =
             super::autograd::Kind::Mm(a.detach(), b.detach(), bias.map(|b| b.layout.shape.clone()));
         super::autograd::attach(&mut out, &edges, kind);
+        if bias.is_some() {
+            // addmm's inputs are (self=bias, mat1, mat2) in PyTorch; the engine keeps the bias last
+            out = out.into_pytorch_node(gf, Some(&[2, 0, 1]));
+        }
         let es = dt.element_size() as u64;
         let cost = Cost::new(gemm_bytes(1, m, k, n, es), gemm_flops(1, m, k, n));
         self.complete(op, dev, cost, Vec::new())?;
@@ -1240,11 +1245,8 @@ impl Runtime {
         })?;
         let d = wrap_dim(dim, ts[0].dim() + 1)? as i64;
         let us: Vec<Tensor> = ts.iter().map(|t| t.unsqueeze(d)).collect::<Result<_>>()?;
-        let mut out = self.cat(&us, d)?;
-        if out.grad_fn.is_some() {
-            out.grad_fn = Some("StackBackward0");
-        }
-        Ok(out)
+        let out = self.cat(&us, d)?;
+        Ok(out.with_grad_fn_name("StackBackward0"))
     }
 
     /// `t.nonzero()`: (n, ndim) int64 indices; synchronises on CUDA (the size is data-dependent).
@@ -1328,6 +1330,8 @@ impl Runtime {
             &[super::autograd::Edge::None, super::autograd::edge_of(t)],
             kind,
         );
+        // masked_fill.Scalar: PyTorch's node has `self` only (the mask is not differentiable)
+        let out = out.into_pytorch_node("MaskedFillBackward0", Some(&[1]));
         self.complete(
             "masked_fill",
             t.device(),

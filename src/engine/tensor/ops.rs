@@ -275,6 +275,9 @@ impl Runtime {
                 };
                 let kind = autograd::Kind::binary(op, a, b, alpha);
                 autograd::attach(&mut out, &[edge(a), edge(b)], kind);
+                if let Some((name, shown)) = scalar_overload_node(op, a, b) {
+                    out = out.into_pytorch_node(name, Some(shown));
+                }
             }
         }
         let bytes = tensors.iter().map(|t| t.nbytes()).sum::<usize>() + out.nbytes();
@@ -816,7 +819,12 @@ impl Runtime {
             dt,
             dt,
             ReduceOp::Prod,
-            Some("ProdBackward0"),
+            // derivatives.yaml: prod(self) is ProdBackward0, prod.dim_int ProdBackward1
+            Some(if dim.is_some() {
+                "ProdBackward1"
+            } else {
+                "ProdBackward0"
+            }),
         )
     }
 
@@ -1107,5 +1115,26 @@ impl Runtime {
             },
             None,
         )
+    }
+}
+
+/// PyTorch's node for `a op b` when a Python number makes it another overload
+/// (derivatives.yaml): pow.Tensor_Scalar (`x ** 2`, PowBackward0: self), pow.Tensor_Tensor
+/// (PowBackward1: self, exponent), pow.Scalar (`2 ** x`, PowBackward2: exponent), rsub.Scalar
+/// (`1 - x`, RsubBackward1: self); the name and which of the engine's (a, b) edges it has.
+/// None where the engine's node already is PyTorch's (`x - 1` is sub.Tensor with a wrapped
+/// number: two edges).
+fn scalar_overload_node(
+    op: BinaryOp,
+    a: &Operand,
+    b: &Operand,
+) -> Option<(&'static str, &'static [usize])> {
+    let tensor = |o: &Operand| matches!(o, Operand::Tensor(_));
+    match (op, tensor(a), tensor(b)) {
+        (BinaryOp::Pow, true, false) => Some(("PowBackward0", &[0])),
+        (BinaryOp::Pow, true, true) => Some(("PowBackward1", &[0, 1])),
+        (BinaryOp::Pow, false, true) => Some(("PowBackward2", &[1])),
+        (BinaryOp::Sub, false, true) => Some(("RsubBackward1", &[1])),
+        _ => None,
     }
 }

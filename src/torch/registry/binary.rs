@@ -46,7 +46,12 @@ fn operand(a: &Parsed, name: &str) -> PyResult<Option<Operand>> {
 fn clamp_min(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Value> {
     let x = a.tensor("input")?;
     match operand(a, "min")? {
-        Some(Operand::Scalar(s)) => tensor_value(rt, rt.clamp(&x, Some(s), None)),
+        // clamp_min(Tensor, Scalar) is a node of its own in PyTorch (derivatives.yaml)
+        Some(Operand::Scalar(s)) => tensor_value(
+            rt,
+            rt.clamp(&x, Some(s), None)
+                .map(|t| t.with_grad_fn_name("ClampMinBackward0")),
+        ),
         lo => tensor_value(rt, rt.clamp_tensor(&x, lo.as_ref(), None)),
     }
 }
@@ -54,7 +59,11 @@ fn clamp_min(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Valu
 fn clamp_max(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Value> {
     let x = a.tensor("input")?;
     match operand(a, "max")? {
-        Some(Operand::Scalar(s)) => tensor_value(rt, rt.clamp(&x, None, Some(s))),
+        Some(Operand::Scalar(s)) => tensor_value(
+            rt,
+            rt.clamp(&x, None, Some(s))
+                .map(|t| t.with_grad_fn_name("ClampMaxBackward0")),
+        ),
         hi => tensor_value(rt, rt.clamp_tensor(&x, None, hi.as_ref())),
     }
 }

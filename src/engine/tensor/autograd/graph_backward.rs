@@ -35,9 +35,10 @@ fn relink(saved: &Tensor, e: &Edge) -> Tensor {
             t.grad_fn = Some(n.name);
             t.node = Some(n.clone());
         }
-        Edge::Unsupported(name) => {
+        Edge::Unsupported(name, node) => {
             t.requires_grad = true;
             t.grad_fn = Some(name);
+            t.node = node.clone();
         }
     }
     t
@@ -224,7 +225,7 @@ impl Runtime {
                             stack.push(c.clone());
                         }
                     }
-                    Edge::Unsupported(name) => {
+                    Edge::Unsupported(name, _) => {
                         unsupported_seen.get_or_insert(name);
                     }
                     _ => {}
@@ -307,7 +308,7 @@ impl Runtime {
                 Edge::Leaf(_) => {
                     self.deliver(e, Some(g.clone()), run, &target_of, &mut captured, hooks)?
                 }
-                Edge::Unsupported(name) => return Err(unsupported(name)),
+                Edge::Unsupported(name, _) => return Err(unsupported(name)),
                 Edge::None => {}
             }
         }
@@ -354,7 +355,7 @@ impl Runtime {
             {
                 match e {
                     Edge::None => {}
-                    Edge::Unsupported(name) => {
+                    Edge::Unsupported(name, _) => {
                         if gi.is_some() {
                             return Err(unsupported(name));
                         }

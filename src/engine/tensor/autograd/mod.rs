@@ -54,8 +54,9 @@ pub(crate) enum Edge {
     None,
     Leaf(Rc<Leaf>),
     Node(Rc<Node>),
-    /// An input made by an op this autograd cannot differentiate (its grad_fn name).
-    Unsupported(&'static str),
+    /// An input made by an op this autograd cannot differentiate (its grad_fn name), with
+    /// its [`Kind::NoFormula`] node when it has one (what `next_functions` shows of it).
+    Unsupported(&'static str, Option<Rc<Node>>),
 }
 
 /// Where a view's elements sit: shape, strides, offset into the shared storage.
@@ -195,6 +196,10 @@ pub(crate) enum Kind {
         view_name: &'static str,
         device: Device,
     },
+    /// An op with no backward formula here yet: the node only links the op's inputs, so
+    /// `grad_fn.next_functions` lists them as PyTorch does. [`edge_of`] turns it into an
+    /// [`Edge::Unsupported`], which backward refuses where a gradient would reach it.
+    NoFormula,
 }
 
 impl Kind {
@@ -210,6 +215,7 @@ impl Kind {
                 | Kind::Composite { .. }
                 | Kind::Cat { .. }
                 | Kind::ViewScatter { .. }
+                | Kind::NoFormula
         )
     }
 
@@ -231,6 +237,13 @@ impl Kind {
 pub(crate) struct Node {
     pub name: &'static str,
     pub edges: Vec<Edge>,
+    /// The edges PyTorch's node has, in its order, where they are not `edges` (None: they
+    /// are): the engine keeps an edge per operand for its formulas where PyTorch's overload
+    /// may take fewer tensors (`x ** 2` is pow.Tensor_Scalar, one edge; masked_fill's mask is
+    /// not differentiable) or order them differently (addmm's bias first), and a node naming
+    /// an op the engine computes with several ops links to their graph but shows the op's
+    /// inputs ([`Runtime::named_node`]).
+    pub display: Option<Vec<Edge>>,
     pub kind: RefCell<Option<Kind>>,
     pub out_shape: Vec<usize>,
     pub out_dtype: DType,
@@ -250,6 +263,16 @@ impl Node {
         matches!(*self.kind.borrow(), Some(Kind::Function { .. }))
     }
 
+    /// The edges `grad_fn.next_functions` lists: PyTorch's node's inputs ([`Node::display`]).
+    pub(crate) fn pytorch_edges(&self) -> Vec<Edge> {
+        self.display.as_ref().unwrap_or(&self.edges).clone()
+    }
+
+    /// Whether this node only links its inputs (no backward formula yet).
+    fn has_no_formula(&self) -> bool {
+        matches!(*self.kind.borrow(), Some(Kind::NoFormula))
+    }
+
     pub(crate) fn new(
         name: &'static str,
         edges: Vec<Edge>,
@@ -260,6 +283,7 @@ impl Node {
         Node {
             name,
             edges,
+            display: None,
             kind: RefCell::new(Some(kind)),
             out_shape,
             out_dtype,
@@ -274,21 +298,27 @@ impl Tensor {
     /// This tensor under another grad_fn name: an in-place view op (`unsqueeze_`, `t_` …)
     /// computes the out-of-place view, whose node PyTorch names differently
     /// (`UnsqueezeBackward1` for `UnsqueezeBackward0`). Backward is the same.
-    pub(crate) fn with_grad_fn_name(mut self, name: &str) -> Tensor {
+    pub(crate) fn with_grad_fn_name(self, name: &str) -> Tensor {
+        self.into_pytorch_node(name, None)
+    }
+
+    /// This tensor's node shown as PyTorch's: named `name`, and when `shown` is given listing
+    /// only those of its edges, by index ([`Node::display`]): an op the engine computes with
+    /// one node of another op (`flip` as index_select, `tril` as masked_fill) keeps that
+    /// node's backward (and its `create_graph` form) under PyTorch's name and edges.
+    pub(crate) fn into_pytorch_node(mut self, name: &str, shown: Option<&[usize]>) -> Tensor {
         if self.grad_fn.is_none() {
             return self;
         }
         let name = intern_name(name);
         self.grad_fn = Some(name);
         if let Some(node) = self.node.take() {
-            let renamed = match Rc::try_unwrap(node) {
-                Ok(mut n) => {
-                    n.name = name;
-                    n
-                }
+            let mut renamed = match Rc::try_unwrap(node) {
+                Ok(n) => n,
                 Err(shared) => Node {
                     name,
                     edges: shared.edges.clone(),
+                    display: shared.display.clone(),
                     kind: RefCell::new(shared.kind.borrow().clone()),
                     out_shape: shared.out_shape.clone(),
                     out_dtype: shared.out_dtype,
@@ -297,6 +327,12 @@ impl Tensor {
                     seq: shared.seq,
                 },
             };
+            renamed.name = name;
+            if let Some(idx) = shown {
+                // indices into the edges shown so far
+                let base = renamed.pytorch_edges();
+                renamed.display = Some(idx.iter().filter_map(|&i| base.get(i).cloned()).collect());
+            }
             self.node = Some(Rc::new(renamed));
         }
         self
@@ -356,10 +392,13 @@ pub(crate) fn edge_of(t: &Tensor) -> Edge {
         return Edge::None;
     }
     if let Some(n) = &t.node {
+        if n.has_no_formula() {
+            return Edge::Unsupported(t.grad_fn.unwrap_or(n.name), Some(n.clone()));
+        }
         return Edge::Node(n.clone());
     }
     match (t.grad_fn, &t.leaf) {
-        (Some(name), _) => Edge::Unsupported(name),
+        (Some(name), _) => Edge::Unsupported(name, None),
         (None, Some(l)) => Edge::Leaf(l.clone()),
         (None, None) => Edge::None,
     }
@@ -497,7 +536,7 @@ fn saves_phantom(kind: &Kind) -> bool {
         Kind::Where { cond, .. } => cond.is_phantom(),
         Kind::Clamp { x, .. } => x.is_phantom(),
         Kind::BackwardOp { g, y, .. } => g.is_phantom() || y.is_phantom(),
-        Kind::ViewScatter { .. } => false,
+        Kind::ViewScatter { .. } | Kind::NoFormula => false,
     }
 }
 
@@ -546,6 +585,9 @@ fn input_grads(node: &Node, kind: &Kind, g: G) -> Result<Vec<Option<G>>> {
         | Kind::ViewScatter { .. }
         | Kind::Function { .. } => {
             unreachable!("composite, formula and Python nodes are run by the runtime")
+        }
+        Kind::NoFormula => {
+            unreachable!("edge_of makes a node without a formula an Edge::Unsupported")
         }
         Kind::Scatter { in_shape, pos } => {
             let gv = g.to_host(&l)?.gather_f64(&Layout::contiguous(&[g.len()]));
@@ -1650,7 +1692,7 @@ impl Runtime {
                 return self.accumulate(&l, seed);
             }
             Edge::Node(n) => n,
-            Edge::Unsupported(name) => return Err(unsupported(name)),
+            Edge::Unsupported(name, _) => return Err(unsupported(name)),
             Edge::None => return Ok(()),
         };
         self.run_graph(root, seed, retain, &[], hooks).map(|_| ())
@@ -1791,7 +1833,7 @@ impl Runtime {
             {
                 match e {
                     Edge::None => {}
-                    Edge::Unsupported(name) => return Err(unsupported(name)),
+                    Edge::Unsupported(name, _) => return Err(unsupported(name)),
                     Edge::Leaf(l) => {
                         if let Some(i) = capture.iter().position(|c| Rc::ptr_eq(c, l)) {
                             let gi = gi.map(|g| as_dtype(g, l.dtype)).transpose()?;
@@ -1890,7 +1932,7 @@ impl Runtime {
                 .iter()
                 .map(|c| Rc::ptr_eq(c, l).then(|| g.clone()))
                 .collect(),
-            Edge::Unsupported(name) => return Err(unsupported(name)),
+            Edge::Unsupported(name, _) => return Err(unsupported(name)),
             Edge::None => vec![None; cap.len()],
         };
         let mut got = got.into_iter();
@@ -1958,6 +2000,20 @@ impl Runtime {
         inner: &[Tensor],
         out: Tensor,
     ) -> Tensor {
+        let some = |ts: &[Tensor]| ts.iter().cloned().map(Some).collect::<Vec<_>>();
+        self.composite_finish_optional(name, &some(inputs), &some(inner), out)
+    }
+
+    /// [`Runtime::composite_finish`] where an input may be absent (None: an optional tensor
+    /// not given, which PyTorch's node lists as a None edge), `inner[i]` standing for
+    /// `inputs[i]`.
+    pub(crate) fn composite_finish_optional(
+        &self,
+        name: &str,
+        inputs: &[Option<Tensor>],
+        inner: &[Option<Tensor>],
+        out: Tensor,
+    ) -> Tensor {
         if !out.requires_grad || out.grad_fn.is_none() && out.leaf.is_none() {
             return out;
         }
@@ -1967,10 +2023,40 @@ impl Runtime {
         o.grad_fn = Some(name);
         let kind = Kind::Composite {
             root: edge_of(&out),
-            leaves: inner.iter().map(|t| t.leaf.clone()).collect(),
+            leaves: inner
+                .iter()
+                .map(|t| t.as_ref().and_then(|t| t.leaf.clone()))
+                .collect(),
         };
-        let edges: Vec<Edge> = inputs.iter().map(edge_of).collect();
+        let edges: Vec<Edge> = inputs
+            .iter()
+            .map(|t| t.as_ref().map_or(Edge::None, edge_of))
+            .collect();
         attach(&mut o, &edges, kind);
+        o
+    }
+
+    /// `out`, computed from `inputs` by several ops, as PyTorch's one node `name` over
+    /// `inputs` (None: an absent optional tensor, a None edge): a node that passes its
+    /// gradient on unchanged to `out`'s own graph, so backward (and its `create_graph` form)
+    /// and the gradients' bits are those of the ops, while `grad_fn` and `next_functions`
+    /// show PyTorch's node. `out` itself when it does not require grad.
+    pub(crate) fn named_node(&self, name: &str, inputs: &[Option<Tensor>], out: Tensor) -> Tensor {
+        if !out.requires_grad || !self.grad_enabled() {
+            return out;
+        }
+        let mut o = out.detach();
+        o.requires_grad = true;
+        o.grad_fn = Some(intern_name(name));
+        attach(&mut o, &[edge_of(&out)], Kind::Identity);
+        if let Some(n) = o.node.as_mut().and_then(Rc::get_mut) {
+            n.display = Some(
+                inputs
+                    .iter()
+                    .map(|t| t.as_ref().map_or(Edge::None, edge_of))
+                    .collect(),
+            );
+        }
         o
     }
 }
