@@ -2033,6 +2033,32 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
             )),
         }
     });
+    // _inplace_result(self, result, name, grad_fn=None): the end of an in-place op a prelude
+    // computes out of place (tril_, cumsum_, ...): PyTorch's leaf and cast refusals, result's
+    // values written into self's storage, self given result's autograd history (its node
+    // renamed `grad_fn` where PyTorch names the in-place node apart: LeakyReluBackward1);
+    // returns self
+    let engine = rt.clone();
+    m.add_fn("_inplace_result", move |_it, args| {
+        let a = args.bind("_inplace_result", &["self", "result", "name", "grad_fn"], 3)?;
+        let (Some(this), Some(result), Some(name)) = (&a[0], &a[1], &a[2]) else {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "_inplace_result: 3 arguments",
+            ));
+        };
+        let name = name.as_str().unwrap_or("_inplace_result").to_string();
+        let dst = super::need_tensor(this, &name, "self")?;
+        let r = super::need_tensor(result, &name, "result")?;
+        let mut t = engine.inplace_result(&name, &dst, r).map_err(py_err)?;
+        if let Some(Value::Str(node)) = &a[3] {
+            t = t.with_grad_fn_name(node);
+        }
+        if let Some(p) = this.downcast::<super::PyTensor>() {
+            *p.t.borrow_mut() = t;
+        }
+        Ok(this.clone())
+    });
     // t.is_inference(): allocated under torch.inference_mode()
     m.add_fn("_is_inference", |_it, args| {
         let a = args.exact("_is_inference", 1)?;

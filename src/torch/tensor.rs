@@ -1343,17 +1343,6 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
                 ternary_inplace(p, this, args, TernaryOp::Addcdiv, "addcdiv_")
             }));
         }
-        "clamp_" => {
-            return Some(method(this, name, |_, p, this, args| {
-                let a = args.bind("clamp_", &["min", "max"], 0)?;
-                let lo = a[0].as_ref().and_then(scalar_of);
-                let hi = a[1].as_ref().and_then(scalar_of);
-                let t = p.tensor();
-                let r = p.rt.clamp(&t, lo, hi).map_err(py_err)?;
-                p.rt.copy_(&t, &r, "clamp_").map_err(py_err)?;
-                Ok(Value::Native(this.clone()))
-            }));
-        }
         _ => return None,
     };
     let this2 = this.clone();
