@@ -47,7 +47,8 @@ pub const NN_SRC: &str = concat!(
     include_str!("nn_upsample2d.py"),
     include_str!("nn_sdpa.py"),
     include_str!("nn_padding.py"),
-    include_str!("nn_lazy.py")
+    include_str!("nn_lazy.py"),
+    include_str!("nn_inplace.py")
 );
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");
@@ -57,7 +58,8 @@ const EXTRA_SRC: &str = concat!(
     include_str!("extra_views.py"),
     include_str!("extra_search.py"),
     include_str!("extra_runtime.py"),
-    include_str!("extra_poisson_qr.py")
+    include_str!("extra_poisson_qr.py"),
+    include_str!("extra_aliases.py")
 );
 const VERSION_SRC: &str = "__version__ = '2.15.0+cu132'\ncuda = '13.2'\ndebug = False\ngit_version = 'd0f2af8b66b20da4baa50644c0cd3f887a2eae2e'\nhip = None\nrocm = None\nxpu = None\n";
 const AUTOGRAD_SRC: &str = concat!(
