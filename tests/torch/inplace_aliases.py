@@ -144,7 +144,7 @@ print(y.grad_fn.name(), w.grad)
 w.grad = None
 show('leaf exp_', lambda: w.exp_())
 show('leaf gt_', lambda: w.gt_(0))
-show('leaf tril_', lambda: w.tril_())
+show('leaf tril_', lambda: w.reshape(3, 1).expand(3, 3).clone().detach().requires_grad_().tril_())
 show('leaf clamp_', lambda: w.clamp_(0, 1))
 with torch.no_grad():
     w2 = w.detach().clone().requires_grad_()
