@@ -687,14 +687,15 @@ def _t_new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     return torch.tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
-def _inplace(name):
-    # `t.<name>_(...)` as PyTorch records it: computed out of place (from a private copy of
-    # t's values, with t's history, when autograd records the op, so its node keeps the
-    # values from before the write) and written back, t taking the result's history
-    # (`ReluBackward0` after relu_()); a result t's dtype cannot hold is refused.
+def _inplace(name, grad_fn=None):
+    # PyTorch's in-place op: the out-of-place result written back into self with self's new
+    # autograd history (torch._C._inplace_result: the leaf and cast refusals; the node renamed
+    # grad_fn where the out-of-place form is composed under another name). When self
+    # requires grad the op reads a private copy of its values (torch._C._private_copy: self's
+    # history on a copy), so the node it records keeps self's old values.
     def f(self, *args, **kwargs):
         src = torch._C._private_copy(self) if self.requires_grad and torch.is_grad_enabled() else self
-        return torch._C._assign_result(self, getattr(src, name)(*args, **kwargs), name + '_')
+        return torch._C._inplace_result(self, getattr(src, name)(*args, **kwargs), name + '_', grad_fn)
     f.__name__ = name + '_'
     return f
 
@@ -712,7 +713,7 @@ def _copy_with_history(self, src, non_blocking=False):
 
     def copy(old, s):
         return _replaced(old, s.to(device=old.device, dtype=old.dtype).expand(old.shape))
-    return torch._C._assign_result(self, torch._C._composite('CopyBackwards', copy, self, src), 'copy_')
+    return torch._C._inplace_result(self, torch._C._composite('CopyBackwards', copy, self, src), 'copy_')
 
 
 def _fill_with_history(self, value, name='fill_'):
@@ -720,7 +721,7 @@ def _fill_with_history(self, value, name='fill_'):
 
     def fill(old):
         return _replaced(old, torch.full(old.shape, value, dtype=old.dtype, device=old.device))
-    return torch._C._assign_result(self, torch._C._composite(node, fill, self), name)
+    return torch._C._inplace_result(self, torch._C._composite(node, fill, self), name)
 
 
 def _setitem_kind(key, value):
@@ -789,7 +790,21 @@ def _setitem_with_history(self, key, value):
         slot = torch.zeros(base.numel(), dtype=torch.long, device=base.device)
         slot[pos.reshape(-1)] = torch.arange(pos.numel(), device=base.device)
         return torch.where(mask, flat[slot].view(base.shape), base)
-    torch._C._assign_result(self, torch._C._composite(node, copy_slices, *args), 'copy_')
+    torch._C._inplace_result(self, torch._C._composite(node, copy_slices, *args), 'copy_')
+
+
+def float_power(input, exponent):
+    # ATen's float_power: both operands in double, then pow
+    base = input.to(torch.float64) if isinstance(input, torch.Tensor) else float(input)
+    if isinstance(exponent, torch.Tensor):
+        return torch.pow(base, exponent.to(torch.float64))
+    return torch.pow(base, float(exponent))
+
+
+def _t_float_power_(self, exponent):
+    if self.dtype != torch.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {_dtype_name(self.dtype)} but the operation's result requires dtype Double")
+    return _inplace('float_power')(self, exponent)
 
 
 def _t_type_as(self, other):
@@ -833,29 +848,25 @@ _t_bincount = bincount
 _t_scatter = scatter
 _t_xlogy = xlogy
 _t_logit = logit
-_t_var_mean = var_mean
-_t_std_mean = std_mean
 _t_scatter_ = _scatter_
 _t_positive = lambda self: self
-_t_true_divide = lambda self, other: self / other
-_t_multiply = lambda self, other: self * other
-_t_subtract = lambda self, other, alpha=1: self - alpha * other if alpha != 1 else self - other
-_t_divide = lambda self, other, rounding_mode=None: self.div(other, rounding_mode=rounding_mode) if rounding_mode else self / other
-_t_greater = lambda self, other: self > other
-_t_less = lambda self, other: self < other
-_t_exp_ = _inplace('exp')
-_t_log_ = _inplace('log')
-_t_sqrt_ = _inplace('sqrt')
-_t_abs_ = _inplace('abs')
-_t_neg_ = _inplace('neg')
-_t_sin_ = _inplace('sin')
-_t_cos_ = _inplace('cos')
-_t_tanh_ = _inplace('tanh')
-_t_sigmoid_ = _inplace('sigmoid')
-_t_relu_ = _inplace('relu')
-_t_floor_ = _inplace('floor')
-_t_ceil_ = _inplace('ceil')
 _t_round_ = _inplace('round')
+_t_clamp_ = _inplace('clamp')
+_t_clip_ = _inplace('clip')
+_t_clamp_min_ = _inplace('clamp_min')
+_t_clamp_max_ = _inplace('clamp_max')
+# tril/triu are a masked_fill here: the same gradient (grad with the other triangle zeroed)
+_t_tril_ = _inplace('tril', 'TrilBackward0')
+_t_triu_ = _inplace('triu', 'TriuBackward0')
+_t_cumsum_ = _inplace('cumsum')
+_t_cumprod_ = _inplace('cumprod')
+# square is input * input: the same gradient as pow(input, 2)'s, 2 * (grad * input)
+_t_square_ = _inplace('square', 'PowBackward0')
+_t_nan_to_num_ = _inplace('nan_to_num')
+_t_logit_ = _inplace('logit')
+_t_xlogy_ = _inplace('xlogy')
+_t_bitwise_not_ = _inplace('bitwise_not')
+_t_float_power = float_power
 _t_masked_fill_ = _inplace('masked_fill')
 
 # public functions on the torch module
@@ -897,19 +908,16 @@ torch.save = save
 torch.load = load
 torch.row_stack = vstack
 torch.ger = outer
-torch.exp_ = _t_exp_
-torch.log_ = _t_log_
-torch.sqrt_ = _t_sqrt_
-torch.abs_ = _t_abs_
-torch.neg_ = _t_neg_
-torch.sin_ = _t_sin_
-torch.cos_ = _t_cos_
-torch.tanh_ = _t_tanh_
-torch.sigmoid_ = _t_sigmoid_
-torch.relu_ = _t_relu_
-torch.floor_ = _t_floor_
-torch.ceil_ = _t_ceil_
 torch.round_ = _t_round_
+torch.clamp_ = _t_clamp_
+torch.clip_ = _t_clip_
+torch.clamp_min_ = _t_clamp_min_
+torch.clamp_max_ = _t_clamp_max_
+torch.square_ = _t_square_
+torch.nan_to_num_ = _t_nan_to_num_
+torch.logit_ = _t_logit_
+torch.xlogy_ = _t_xlogy_
+torch.float_power = float_power
 torch.FloatTensor = _legacy(torch.float32, 'FloatTensor')
 torch.DoubleTensor = _legacy(torch.float64, 'DoubleTensor')
 torch.LongTensor = _legacy(torch.int64, 'LongTensor')

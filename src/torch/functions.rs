@@ -2061,6 +2061,32 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
             )),
         }
     });
+    // _inplace_result(self, result, name, grad_fn=None): the end of an in-place op a prelude
+    // computes out of place (tril_, cumsum_, ...): PyTorch's leaf and cast refusals, result's
+    // values written into self's storage, self given result's autograd history (its node
+    // renamed `grad_fn` where PyTorch names the in-place node apart: LeakyReluBackward1);
+    // returns self
+    let engine = rt.clone();
+    m.add_fn("_inplace_result", move |_it, args| {
+        let a = args.bind("_inplace_result", &["self", "result", "name", "grad_fn"], 3)?;
+        let (Some(this), Some(result), Some(name)) = (&a[0], &a[1], &a[2]) else {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "_inplace_result: 3 arguments",
+            ));
+        };
+        let name = name.as_str().unwrap_or("_inplace_result").to_string();
+        let dst = super::need_tensor(this, &name, "self")?;
+        let r = super::need_tensor(result, &name, "result")?;
+        let mut t = engine.inplace_result(&name, &dst, r).map_err(py_err)?;
+        if let Some(Value::Str(node)) = &a[3] {
+            t = t.with_grad_fn_name(node);
+        }
+        if let Some(p) = this.downcast::<super::PyTensor>() {
+            *p.t.borrow_mut() = t;
+        }
+        Ok(this.clone())
+    });
     // t.is_inference(): allocated under torch.inference_mode()
     m.add_fn("_is_inference", |_it, args| {
         let a = args.exact("_is_inference", 1)?;
@@ -2338,34 +2364,6 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
             .and_then(tensor_of)
             .ok_or_else(|| PyException::type_error("_private_copy() needs a tensor"))?;
         Ok(wrap(rt, rt.private_copy(&t).map_err(py_err)?))
-    });
-    // _assign_result(dst, r, name[, node]): the in-place op `name` on dst computed out of place
-    // as r: r's values written into dst, dst (the same object) taking r's autograd history
-    // (its node renamed `node` when given)
-    reg(&m, rt, "_assign_result", |_, rt, args| {
-        let (Some(dst), Some(r)) = (args.positional.first(), args.positional.get(1)) else {
-            return Err(PyException::type_error(
-                "_assign_result() needs two tensors",
-            ));
-        };
-        let name = args
-            .positional
-            .get(2)
-            .and_then(|v| v.as_str())
-            .unwrap_or("copy_")
-            .to_string();
-        let (Some(p), Some(mut r)) = (dst.downcast::<PyTensor>(), tensor_of(r)) else {
-            return Err(PyException::type_error(
-                "_assign_result() needs two tensors",
-            ));
-        };
-        // the in-place overload's own node name (LeakyReluBackward1 for leaky_relu_)
-        if let Some(node) = args.positional.get(3).and_then(|v| v.as_str()) {
-            r = r.with_grad_fn_name(node);
-        }
-        let t = rt.assign_result(&name, &p.tensor(), r).map_err(py_err)?;
-        *p.t.borrow_mut() = t;
-        Ok(dst.clone())
     });
     // _grad_node(t, name, edges=None): t's own node shown as PyTorch's `name` with only the
     // listed edges of the engine's node (None: all): an op computed by one node of another op

@@ -47,7 +47,8 @@ pub const NN_SRC: &str = concat!(
     include_str!("nn_upsample2d.py"),
     include_str!("nn_sdpa.py"),
     include_str!("nn_padding.py"),
-    include_str!("nn_lazy.py")
+    include_str!("nn_lazy.py"),
+    include_str!("nn_inplace.py")
 );
 const DATA_SRC: &str = include_str!("data.py");
 const OPTIM_SRC: &str = include_str!("optim.py");
@@ -58,6 +59,7 @@ const EXTRA_SRC: &str = concat!(
     include_str!("extra_search.py"),
     include_str!("extra_runtime.py"),
     include_str!("extra_poisson_qr.py"),
+    include_str!("extra_aliases.py"),
     // last: it wraps what the files above set on torch
     include_str!("extra_parsed.py")
 );

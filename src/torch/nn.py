@@ -1628,7 +1628,7 @@ def _act_result(input, compute, inplace):
     src = _C._private_copy(input) if input.requires_grad and torch.is_grad_enabled() else input
     out = compute(src)
     node = _INPLACE_NODES.get(out.grad_fn.name()) if out.grad_fn is not None else None
-    return _C._assign_result(input, out, 'copy_', node)
+    return _C._inplace_result(input, out, 'copy_', node)
 
 
 def _f_leaky_relu(input, negative_slope=0.01, inplace=False):

@@ -1362,25 +1362,6 @@ fn inplace_method(this: &Rc<dyn NativeObject>, name: &str) -> Option<Value> {
                 ternary_inplace(p, this, args, TernaryOp::Addcdiv, "addcdiv_")
             }));
         }
-        "clamp_" => {
-            return Some(method(this, name, |_, p, this, args| {
-                let a = args.bind("clamp_", &["min", "max"], 0)?;
-                let lo = a[0].as_ref().and_then(scalar_of);
-                let hi = a[1].as_ref().and_then(scalar_of);
-                let t = p.tensor();
-                // from a private copy when autograd records it (ClampBackward1 keeps the
-                // values from before the write), then written back with the clamp's history
-                let src = if p.rt.grad_enabled() && t.requires_grad {
-                    p.rt.private_copy(&t).map_err(py_err)?
-                } else {
-                    t.clone()
-                };
-                let r = p.rt.clamp(&src, lo, hi).map_err(py_err)?;
-                let out = p.rt.assign_result("clamp_", &t, r).map_err(py_err)?;
-                *p.t.borrow_mut() = out;
-                Ok(Value::Native(this.clone()))
-            }));
-        }
         _ => return None,
     };
     let this2 = this.clone();

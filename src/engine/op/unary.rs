@@ -96,6 +96,10 @@ macro_rules! unary_ops {
             /// The `torch.X` / `Tensor.X` names bound to each op (`torch:`; the signatures
             /// are in src/torch/signatures/*.sig): the bindings are made from this list.
             pub(crate) const TORCH_NAMES: &[(&str, UnaryOp)] = &[ $( $( $( ($torch, UnaryOp::$op), )+ )? )* ];
+            /// The in-place forms of those names (`exp_`, `arcsin_`, ...): bound where
+            /// PyTorch's signature tables declare them.
+            pub(crate) const TORCH_INPLACE_NAMES: &[(&str, UnaryOp)] =
+                &[ $( $( $( (concat!($torch, "_"), UnaryOp::$op), )+ )? )* ];
             /// PyTorch's name of the op (errors, the timeline).
             pub fn name(self) -> &'static str {
                 match self {

@@ -544,15 +544,7 @@ impl Runtime {
         other: &Operand,
         alpha: Option<crate::engine::dtype::Scalar>,
     ) -> Result<Tensor> {
-        if dst.requires_grad && dst.is_leaf() && self.grad_enabled() {
-            return Err(self.host_error(
-                op.name(),
-                dst.device().cuda_index(),
-                EngineError::runtime(
-                    "a leaf Variable that requires grad is being used in an in-place operation.",
-                ),
-            ));
-        }
+        self.refuse_inplace_on_leaf(op.name(), dst)?;
         let r = self.binary_alpha(op, &Operand::Tensor(dst.clone()), other, alpha)?;
         // mul/div/pow need dst's old values for backward
         let reads_old = !matches!(op, super::BinaryOp::Add | super::BinaryOp::Sub);
@@ -594,13 +586,31 @@ impl Runtime {
         self.write_back(name, dst, r, Some(node))
     }
 
-    /// `dst.<op>_(...)` for an op computed out of place as `r` (from dst's values, or from
-    /// [`Runtime::private_copy`] of dst when dst requires grad): r's values written into dst's
-    /// storage and dst's handle given r's autograd history, so backward runs through the op
-    /// as PyTorch's in-place kernels record it (`ReluBackward0` after `relu_()`,
-    /// `CopySlices` after `y[i] = v`). PyTorch's refusals first: a leaf that requires grad,
-    /// a result dtype dst cannot hold, a result shape not dst's.
-    pub(crate) fn assign_result(&self, name: &str, dst: &Tensor, r: Tensor) -> Result<Tensor> {
+    /// `t.exp_()`, `torch.sin_(t)`, ...: [`Runtime::unary`] written back into t's storage.
+    /// Returns t's handle with its new autograd history (the caller keeps it). The node saves
+    /// a copy of t's old values: the backward of sin, asin, erf, ... reads its input, which
+    /// the write overwrites.
+    pub(crate) fn inplace_unary(&self, op: super::UnaryOp, dst: &Tensor) -> Result<Tensor> {
+        self.refuse_inplace_on_leaf(op.name(), dst)?;
+        let r = self.unary(op, dst)?;
+        let result = r.detach();
+        let node = op
+            .has_backward()
+            .then_some(move |old| super::autograd::Kind::Unary(op, old, result));
+        self.write_back(op.name(), dst, r, node)
+    }
+
+    /// The end of an in-place op `name` computed out of place as `r` by a prelude
+    /// (`tril_`, `cumsum_`, `nan_to_num_`, ...). r's history must not read dst's storage,
+    /// which this overwrites: the preludes compute r from a clone of dst when dst requires
+    /// grad. Returns dst's handle with r's autograd history (the caller keeps it).
+    pub(crate) fn inplace_result(&self, name: &str, dst: &Tensor, r: Tensor) -> Result<Tensor> {
+        self.refuse_inplace_on_leaf(name, dst)?;
+        self.write_back(name, dst, r, None::<fn(Tensor) -> super::autograd::Kind>)
+    }
+
+    /// PyTorch's refusal of an in-place op on a leaf that requires grad (outside no_grad).
+    fn refuse_inplace_on_leaf(&self, name: &str, dst: &Tensor) -> Result<()> {
         if dst.requires_grad && dst.is_leaf() && self.grad_enabled() {
             return Err(self.host_error(
                 name,
@@ -610,12 +620,13 @@ impl Runtime {
                 ),
             ));
         }
-        self.write_back(name, dst, r, None::<fn(Tensor) -> super::autograd::Kind>)
+        Ok(())
     }
 
     /// A handle with `t`'s autograd history on a copy of its values: what an in-place op
     /// computes from, so that the node it records saves the values from before the write
-    /// (PyTorch saves `original_self`) while its edges still lead to t's history.
+    /// (PyTorch saves `original_self`) while its edges still lead to t's history (a clone
+    /// would show CloneBackward0 among them).
     pub(crate) fn private_copy(&self, t: &Tensor) -> Result<Tensor> {
         let mut c = self.clone_tensor(&t.detach())?;
         c.requires_grad = t.requires_grad;

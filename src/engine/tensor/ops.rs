@@ -327,7 +327,8 @@ impl Runtime {
             ));
         }
         if op == BitNot && dt.is_floating_point() {
-            return err(EngineError::runtime(format!(
+            // ATen's dispatch: NotImplementedError, as the fused activations below
+            return err(EngineError::not_implemented(format!(
                 "\"bitwise_not_cpu\" not implemented for '{}'",
                 dt.scalar_name()
             )));

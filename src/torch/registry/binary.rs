@@ -3,7 +3,7 @@
 //! ("eq() received an invalid combination of arguments - got (int, int) ...", "maximum():
 //! argument 'other' (position 2) must be Tensor, not int") and `out=` follows from the table.
 
-use super::{Registry, tensor_value};
+use super::{Registry, inplace_value, tensor_value};
 use crate::engine::{BinaryOp, Operand, Runtime};
 use crate::script::{ExcType, Interpreter, PyException, PyResult, Value};
 use crate::torch::argparse::Parsed;
@@ -31,6 +31,44 @@ const BINARY: &[(&str, BinaryOp)] = &[
     ("bitwise_or", BinaryOp::BitOr),
     ("bitwise_xor", BinaryOp::BitXor),
     ("hypot", BinaryOp::Hypot),
+    ("greater", BinaryOp::Gt),
+    ("greater_equal", BinaryOp::Ge),
+    ("less", BinaryOp::Lt),
+    ("less_equal", BinaryOp::Le),
+    ("not_equal", BinaryOp::Ne),
+    ("multiply", BinaryOp::Mul),
+    ("true_divide", BinaryOp::Div),
+];
+
+/// In-place name → engine op: the op's result written back into the receiver
+/// (`Runtime::inplace`: a comparison's bools become 1/0 of the receiver's dtype, a float
+/// result into an integer receiver is PyTorch's cast error).
+const BINARY_INPLACE: &[(&str, BinaryOp)] = &[
+    ("eq_", BinaryOp::Eq),
+    ("ne_", BinaryOp::Ne),
+    ("not_equal_", BinaryOp::Ne),
+    ("lt_", BinaryOp::Lt),
+    ("less_", BinaryOp::Lt),
+    ("le_", BinaryOp::Le),
+    ("less_equal_", BinaryOp::Le),
+    ("gt_", BinaryOp::Gt),
+    ("greater_", BinaryOp::Gt),
+    ("ge_", BinaryOp::Ge),
+    ("greater_equal_", BinaryOp::Ge),
+    ("fmod_", BinaryOp::Fmod),
+    ("remainder_", BinaryOp::Rem),
+    ("logical_and_", BinaryOp::LogicalAnd),
+    ("logical_or_", BinaryOp::LogicalOr),
+    ("logical_xor_", BinaryOp::LogicalXor),
+    ("bitwise_and_", BinaryOp::BitAnd),
+    ("bitwise_or_", BinaryOp::BitOr),
+    ("bitwise_xor_", BinaryOp::BitXor),
+    ("hypot_", BinaryOp::Hypot),
+    ("atan2_", BinaryOp::Atan2),
+    ("arctan2_", BinaryOp::Atan2),
+    ("multiply_", BinaryOp::Mul),
+    ("true_divide_", BinaryOp::Div),
+    ("floor_divide_", BinaryOp::FloorDiv),
 ];
 
 /// The operand bound to `name` (a Tensor, or a Number where the overload takes a Scalar).
@@ -68,9 +106,63 @@ fn clamp_max(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Valu
     }
 }
 
+/// The operand bound to `other`.
+fn other(a: &Parsed, name: &str) -> PyResult<Operand> {
+    operand(a, "other")?
+        .ok_or_else(|| PyException::new(ExcType::TypeError, format!("{name}(): missing other")))
+}
+
+/// `subtract(input, other, *, alpha=1)`: `sub`.
+fn subtract(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Value> {
+    let alpha = crate::torch::alpha_of(a.value("alpha"), "subtract")?;
+    let x = Operand::Tensor(a.tensor("input")?);
+    tensor_value(
+        rt,
+        rt.binary_alpha(BinaryOp::Sub, &x, &other(a, "subtract")?, alpha),
+    )
+}
+
+fn subtract_(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Value> {
+    let alpha = crate::torch::alpha_of(a.value("alpha"), "subtract_")?;
+    let r = rt.inplace_alpha(
+        BinaryOp::Sub,
+        &a.tensor("input")?,
+        &other(a, "subtract_")?,
+        alpha,
+    );
+    inplace_value(a, r)
+}
+
+/// `divide(input, other, *, rounding_mode=None)`: `div`.
+fn divide(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Value> {
+    let op = crate::torch::functions::div_mode(a.value("rounding_mode"))?;
+    let x = Operand::Tensor(a.tensor("input")?);
+    tensor_value(rt, rt.binary(op, &x, &other(a, "divide")?))
+}
+
+fn divide_(_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed) -> PyResult<Value> {
+    let op = crate::torch::functions::div_mode(a.value("rounding_mode"))?;
+    inplace_value(
+        a,
+        rt.inplace(op, &a.tensor("input")?, &other(a, "divide_")?),
+    )
+}
+
 pub(super) fn register(r: &mut Registry) {
     r.add("clamp_min", clamp_min);
     r.add("clamp_max", clamp_max);
+    r.add("subtract", subtract);
+    r.add("subtract_", subtract_);
+    r.add("divide", divide);
+    r.add("divide_", divide_);
+    for &(name, op) in BINARY_INPLACE {
+        r.add_boxed(
+            name,
+            Box::new(move |_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed| {
+                inplace_value(a, rt.inplace(op, &a.tensor("input")?, &other(a, name)?))
+            }),
+        );
+    }
     for &(name, op) in BINARY {
         r.add_boxed(
             name,

@@ -1,7 +1,7 @@
 //! Elementwise math: every unary op of the engine that its definition binds (`torch:` in
-//! engine::op::unary).
+//! engine::op::unary), and its in-place form (`exp_`, written back into the receiver).
 
-use super::{Registry, tensor_value};
+use super::{Registry, inplace_value, tensor_value};
 use crate::engine::{Runtime, UnaryOp};
 use crate::script::Interpreter;
 use crate::torch::argparse::Parsed;
@@ -13,6 +13,14 @@ pub(super) fn register(r: &mut Registry) {
             name,
             Box::new(move |_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed| {
                 tensor_value(rt, rt.unary(op, &a.tensor("input")?))
+            }),
+        );
+    }
+    for &(name, op) in UnaryOp::TORCH_INPLACE_NAMES {
+        r.add_boxed(
+            name,
+            Box::new(move |_: &mut Interpreter, rt: &Rc<Runtime>, a: &Parsed| {
+                inplace_value(a, rt.inplace_unary(op, &a.tensor("input")?))
             }),
         );
     }

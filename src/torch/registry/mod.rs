@@ -146,3 +146,15 @@ pub(super) fn call_method(
 pub(crate) fn tensor_value(rt: &Rc<Runtime>, t: crate::engine::Result<Tensor>) -> PyResult<Value> {
     Ok(wrap(rt, t.map_err(super::py_err)?))
 }
+
+/// The receiver of an in-place op (`input`: `t` of `t.exp_()`, the first argument of
+/// `torch.exp_(t)`) given `r`, its new handle (the same storage, the op's autograd history):
+/// the Python object stays the one the script holds, as PyTorch returns `self`.
+pub(crate) fn inplace_value(a: &Parsed, r: crate::engine::Result<Tensor>) -> PyResult<Value> {
+    let t = r.map_err(super::py_err)?;
+    let this = a.value("input").cloned().unwrap_or_default();
+    if let Some(p) = this.downcast::<super::PyTensor>() {
+        *p.t.borrow_mut() = t;
+    }
+    Ok(this)
+}
