@@ -1541,7 +1541,7 @@ def _check_square(A, fname):
     if A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f'linalg.{fname}: A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices')
     if not A.is_floating_point():
-        raise RuntimeError(f'linalg.{fname}: Expected a floating point or complex tensor as input. Got {_dtype_name(A.dtype)}')
+        raise NotImplementedError(f'linalg.{fname}: Expected a floating point or complex tensor as input. Got {_dtype_name(A.dtype)}')
 
 
 def _batched(A, f, out_shape_tail, dtype=None):

@@ -2031,12 +2031,6 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
     m.add_fn("_parsed", |it, args| {
         let a = args.exact("_parsed", 2)?;
         let name = a[1].as_str().unwrap_or_default().to_string();
-        let Some(p) = super::argparse::parser(super::argparse::Namespace::Torch, &name) else {
-            return Err(PyException::new(
-                ExcType::KeyError,
-                format!("torch.{name} has no PyTorch signature"),
-            ));
-        };
         let Value::Module(module) = &a[0] else {
             return Err(PyException::type_error("_parsed() needs a module"));
         };
@@ -2044,7 +2038,11 @@ pub(super) fn native_helpers(it: &mut Interpreter, rt: &Rc<Runtime>) -> PyResult
             Some((from, attr)) => super::argparse::Body::Attribute(from, attr),
             None => super::argparse::Body::Ready(it.getattr(&a[0], &name)?),
         };
-        Ok(super::argparse::parsed_by_signature(p, &name, body))
+        Ok(super::argparse::parsed_by_signature(
+            super::argparse::Namespace::Torch,
+            &name,
+            body,
+        ))
     });
     // _set_num_threads(n): the engine's intra-op thread count (engine::parallel), which
     // torch.set_num_threads and the script's first torch import set

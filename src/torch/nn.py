@@ -1791,6 +1791,13 @@ def _f_pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 
 
 def _f_kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False):
+    # torch/nn/functional.py warns about 'mean' before torch.kl_div refuses integral inputs
+    if reduction == 'mean':
+        _C.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+    if not input.is_floating_point() or not target.is_floating_point():
+        raise RuntimeError('kl_div: Integral inputs not supported.')
     if log_target:
         loss = target.exp() * (target - input)
     else:
@@ -1798,10 +1805,6 @@ def _f_kl_div(input, target, size_average=None, reduce=None, reduction='mean', l
         loss = torch.xlogy(target, target) - target * input
     if reduction == 'batchmean':
         return loss.sum() / input.shape[0] if input.dim() != 0 else loss.sum()
-    if reduction == 'mean':
-        _C.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
-                "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
-                "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
     return _reduce(loss, reduction)
 
 

@@ -528,7 +528,7 @@ impl Runtime {
     pub fn norm(&self, t: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
         let op = crate::engine::backend::ReduceOp::Norm(p);
         let refusal = |got: &str| {
-            EngineError::runtime(format!(
+            EngineError::not_implemented(format!(
                 "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {got}"
             ))
         };

@@ -188,10 +188,22 @@ impl Runtime {
             Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr | LogicalXor => DType::Bool,
             _ => compute,
         };
-        if op == Sub && compute == DType::Bool {
-            return Err(EngineError::runtime(
-                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
-            ));
+        // ATen's sub_check (TORCH_CHECK_NOT_IMPLEMENTED): no bool operand at all
+        if op == Sub {
+            let is_bool = |o: &Operand| match o {
+                Operand::Tensor(t) => t.dtype() == DType::Bool,
+                Operand::Scalar(s) => matches!(s, Scalar::Bool(_)),
+            };
+            if compute == DType::Bool {
+                return Err(EngineError::not_implemented(
+                    "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
+                ));
+            }
+            if is_bool(a) || is_bool(b) {
+                return Err(EngineError::not_implemented(
+                    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+                ));
+            }
         }
         if matches!(op, BitAnd | BitOr | BitXor) && compute.is_floating_point() {
             return Err(EngineError::runtime(format!(
@@ -324,6 +336,12 @@ impl Runtime {
             // torch 2.15 raises it as NotImplementedError (recorded: conformance op_neg e0)
             return err(EngineError::not_implemented(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+            ));
+        }
+        if op == Relu && dt == DType::Bool {
+            // ATen's relu (TORCH_CHECK_NOT_IMPLEMENTED)
+            return err(EngineError::not_implemented(
+                "Boolean inputs not supported for relu",
             ));
         }
         if op == BitNot && dt.is_floating_point() {
@@ -843,7 +861,7 @@ impl Runtime {
             return Err(self.host_error(
                 name,
                 t.device().cuda_index(),
-                EngineError::runtime(
+                EngineError::not_implemented(
                     "std and var only support floating point and complex dtypes".to_string(),
                 ),
             ));
@@ -881,7 +899,7 @@ impl Runtime {
             return Err(self.host_error(
                 name,
                 t.device().cuda_index(),
-                EngineError::runtime(
+                EngineError::not_implemented(
                     "std and var only support floating point and complex dtypes".to_string(),
                 ),
             ));

@@ -5,6 +5,7 @@
 //! parsed with the same [`Parser`] the native bindings use, then the body runs with the
 //! arguments as the matched overload names them.
 
+use super::Namespace;
 use super::parse::Parser;
 use super::signature::Signature;
 use crate::script::{Args, Interpreter, Module, PyResult, Value};
@@ -58,12 +59,20 @@ pub(crate) enum Body {
     Attribute(Rc<Module>, Rc<str>),
 }
 
-/// `body` behind `parser`: each call is parsed first (PyTorch's TypeError when it fits no
-/// overload), then `body` runs with the parsed call.
-pub(crate) fn parsed_by_signature(parser: &'static Parser, name: &str, body: Body) -> Value {
+/// `body` behind the parser of `ns.name`: each call is parsed first (PyTorch's TypeError when
+/// it fits no overload), then `body` runs with the parsed call. The parser is built at the
+/// first call (building the 99 of torch._extra at its import cost ~4 M instructions).
+pub(crate) fn parsed_by_signature(ns: Namespace, name: &str, body: Body) -> Value {
+    let owned: Rc<str> = name.into();
     Value::native_fn(
         name,
         move |it: &mut Interpreter, args: Args| -> PyResult<Value> {
+            let parser: &'static Parser = super::parser(ns, &owned).ok_or_else(|| {
+                crate::script::PyException::new(
+                    crate::script::ExcType::KeyError,
+                    format!("torch.{owned} has no PyTorch signature"),
+                )
+            })?;
             let parsed = parser.parse(&args.positional, &args.keywords)?;
             // the errors PyTorch raises while unpacking (an int list's bad element) come first too
             parsed.unpack_all()?;
