@@ -515,13 +515,13 @@ def _dropout_p(p):
 def _f_alpha_dropout(input, p=0.5, training=False, inplace=False):
     _dropout_p(p)
     out = _dropout_impl(input, p, training, False, True)
-    return _act_result(input, out, inplace) if out is not input else input
+    return _act_result(input, lambda t: out, inplace) if out is not input else input
 
 
 def _f_feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     _dropout_p(p)
     out = _dropout_impl(input, p, training, True, True)
-    return _act_result(input, out, inplace) if out is not input else input
+    return _act_result(input, lambda t: out, inplace) if out is not input else input
 
 
 def _f_dropout1d(input, p=0.5, training=True, inplace=False):
@@ -536,7 +536,7 @@ def _f_dropout1d(input, p=0.5, training=True, inplace=False):
     out = _dropout_impl(x, p, training, True, False)
     if not is_batched:
         out = out.squeeze(0)
-    return _act_result(input, out, inplace) if out is not x and out is not input else input
+    return _act_result(input, lambda t: out, inplace) if out is not x and out is not input else input
 
 
 def _f_dropout3d(input, p=0.5, training=True, inplace=False):
@@ -552,7 +552,7 @@ def _f_dropout3d(input, p=0.5, training=True, inplace=False):
     out = _dropout_impl(x, p, training, True, False)
     if not is_batched:
         out = out.squeeze(0)
-    return _act_result(input, out, inplace) if out is not x and out is not input else input
+    return _act_result(input, lambda t: out, inplace) if out is not x and out is not input else input
 
 
 _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['alpha_dropout', 'feature_alpha_dropout', 'dropout1d', 'dropout3d']
@@ -1109,7 +1109,7 @@ def _f_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False)
         with torch.no_grad():
             noise[mask] = draws.to(input.dtype)
     out = input * noise
-    return _act_result(input, out, inplace) if inplace else out
+    return _act_result(input, lambda t: out, inplace) if inplace else out
 
 
 _PY_FUNCTIONAL = _PY_FUNCTIONAL + ['rrelu']
