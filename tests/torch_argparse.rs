@@ -25,6 +25,16 @@ struct Case {
 }
 
 /// The keyword arguments a case's script left in `name` as a list of (key, value) pairs.
+/// The call a case script left in the main module: the positional list `__a` and the
+/// keyword pairs under `kwargs_name`.
+fn call_of(it: &Interpreter, kwargs_name: &str) -> (Vec<Value>, Vec<(String, Value)>) {
+    let args = it
+        .main_global("__a")
+        .and_then(|v| v.as_vec())
+        .unwrap_or_default();
+    (args, pairs_of(it, kwargs_name))
+}
+
 fn pairs_of(it: &Interpreter, name: &str) -> Vec<(String, Value)> {
     it.main_global(name)
         .and_then(|v| v.as_vec())
@@ -62,11 +72,7 @@ fn replay(ns: Namespace) -> (usize, Vec<String>) {
             ));
             continue;
         }
-        let args = it
-            .main_global("__a")
-            .and_then(|v| v.as_vec())
-            .unwrap_or_default();
-        let kwargs = pairs_of(&it, "__k");
+        let (args, kwargs) = call_of(&it, "__k");
         let Some(p) = parser(ns, &case.name) else {
             bad.push(format!("{call}: not in the table"));
             continue;
@@ -204,11 +210,7 @@ fn python_written_mismatches() -> (usize, Vec<String>) {
             continue;
         }
         // the parser alone, as `replay` runs it: a call it gets wrong is its ratchet's
-        let args = it
-            .main_global("__a")
-            .and_then(|v| v.as_vec())
-            .unwrap_or_default();
-        let kwargs = pairs_of(&it, "__kl");
+        let (args, kwargs) = call_of(&it, "__kl");
         let parsers = parser(Namespace::Torch, &case.name).map(|p| match p.parse(&args, &kwargs) {
             Ok(parsed) => match parsed.unpack_all() {
                 Ok(()) => "<accepted>".to_string(),

@@ -457,23 +457,10 @@ class StringIO(_TextIOBase):
         self._pos = max(self._pos, end)
         return out
 
-    def readlines(self, hint=-1):
-        out = []
-        while True:
-            line = self.readline()
-            if not line:
-                return out
-            out.append(line)
-
-    def __iter__(self):
-        self._check()
-        return self
-
-    def __next__(self):
-        line = self.readline()
-        if not line:
-            raise StopIteration
-        return line
+    # the line reading the file objects share (TextIOWrapper's)
+    readlines = TextIOWrapper.readlines
+    __iter__ = TextIOWrapper.__iter__
+    __next__ = TextIOWrapper.__next__
 
     def seek(self, pos, whence=0):
         self._check()
@@ -591,31 +578,16 @@ class BytesIO(_BufferedIOBase):
         self._check()
         raise _no_bytes('the bytes')
 
-    def readable(self):
-        self._check()
-        return True
+    # an in-memory buffer answers as StringIO's does
+    readable = StringIO.readable
+    writable = StringIO.writable
+    seekable = StringIO.seekable
+    flush = StringIO.flush
 
-    def writable(self):
-        self._check()
-        return True
-
-    def seekable(self):
-        self._check()
-        return True
-
-    def flush(self):
-        self._check()
-
-    def close(self):
-        self.closed = True
-
-    def __enter__(self):
-        self._check()
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
+    # closing and `with` as TextIOWrapper's
+    close = TextIOWrapper.close
+    __enter__ = TextIOWrapper.__enter__
+    __exit__ = TextIOWrapper.__exit__
 
     def _store(self, obj):
         # torch.save: the buffer now holds the checkpoint, positioned after it
