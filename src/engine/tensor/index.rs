@@ -568,12 +568,7 @@ impl Runtime {
             crate::engine::backend::TernaryOp::Addcdiv => "addcdiv_",
             crate::engine::backend::TernaryOp::Lerp => "lerp_",
         };
-        let fail = |e: EngineError| self.host_error(name, dst.device().cuda_index(), e);
-        if dst.requires_grad && dst.is_leaf() && self.grad_enabled() {
-            return Err(fail(EngineError::runtime(
-                "a leaf Variable that requires grad is being used in an in-place operation.",
-            )));
-        }
+        self.refuse_inplace_on_leaf(name, dst)?;
         let r = self.ternary(op, dst, b, c, value)?;
         // backward reads dst's old values
         let node = |old| super::autograd::Kind::Ternary {
