@@ -64,6 +64,7 @@
 
 pub(crate) mod bigint;
 pub(crate) mod builtins;
+mod dict_index;
 pub(crate) mod drop;
 pub(crate) mod errors;
 pub(crate) mod exc_type;

@@ -10,6 +10,7 @@ use std::rc::{Rc, Weak};
 
 use num_bigint::BigInt;
 
+use super::dict_index::DictIndex;
 pub(crate) use super::drop::Seq;
 use super::errors::PyResult;
 use super::interp::Interpreter;
@@ -788,21 +789,23 @@ pub(crate) fn hash_tuple(items: &[i64]) -> i64 {
     acc as i64
 }
 
-/// The index's hash of a key (FxHash of its [`KeyView`]): the same for an `HKey` and a borrowed
-/// name, so a name site can compute it once at compile time ([`Dict::get_hashed`]).
+/// The index's hash of a key: the same for an `HKey` and a borrowed name, so a name site can
+/// compute it once at compile time ([`Dict::get_hashed`]).
 ///
-/// FxHash ends in a multiply, which leaves its entropy in the high bits (a product's bit j
-/// depends only on the input's bits up to j), and hashbrown places a key by the hash's LOW
-/// bits: keys that differ only in high bits started in a few buckets and every insert probed
-/// the whole cluster. `d[i * 1024] = i` for 20,000 keys took 96 ms against 29 ms for
-/// `d[i] = i`, `d[i * 32768]` 398 ms (quadratic; at load 15), and 20,000 keys `'item0000'`…
-/// or even `str(i)` started in about 1,100 of 32,768 buckets. Folding the high half down and
-/// multiplying once more spreads every such set as a random hash would (the unit tests).
+/// An int is its own hash, as in CPython: the index ([`DictIndex`]) starts a probe at the
+/// hash's low bits, so keys over a range go to consecutive slots and the index is walked in
+/// order, and its probe sequence brings the high bits in for keys that share their low bits.
+/// Any other key is FxHash of its [`KeyView`], with the high half folded down and multiplied
+/// once more: FxHash ends in a multiply, which leaves its entropy in the high bits, and 20,000
+/// keys `'item0000'`… or even `str(i)` started in about 1,100 of 32,768 slots without it
+/// (the unit tests).
 pub(crate) fn key_hash(k: KeyView<'_>) -> u64 {
     let mut h = FxHasher::default();
     match k {
-        // by the object's hash alone: objects that may be equal share a bucket
-        KeyView::EqObject(x, _) => ("eq-object", x).hash(&mut h),
+        KeyView::Int(i) => return i as u64,
+        // By the object's hash alone, as CPython's (objects that may be equal share a probe,
+        // and `__eq__` runs in the order and as often as in CPython).
+        KeyView::EqObject(x, _) => return x as u64,
         _ => k.hash(&mut h),
     }
     let p = h.finish();
@@ -812,14 +815,19 @@ pub(crate) fn key_hash(k: KeyView<'_>) -> u64 {
 /// An insertion-ordered hash map from Python keys to values: `dict`, `set`, namespaces,
 /// instance and class `__dict__`s. Deleted entries leave a hole that compaction removes.
 /// The index holds positions in `entries`, looked up by hash, so a caller that knows a key's
-/// hash (a global name in compiled code) skips hashing it. Each slot keeps its key's hash
-/// beside the position (as CPython's entries do): growing the table rehashes from the slots
-/// alone instead of reading every entry back and hashing its key again, and a probe compares
-/// hashes before it touches an entry.
+/// hash (a global name in compiled code) skips hashing it.
+///
+/// The index is CPython's ([`DictIndex`]: open addressing over 4-byte positions, an int
+/// hashing to itself); each key's hash is kept in `hashes` beside its entry, as CPython's
+/// entries keep it, so growing the index hashes no key again and a probe compares hashes
+/// before it touches an entry.
 #[derive(Default, Clone)]
 pub struct Dict {
     entries: Vec<Option<(HKey, Value, Value)>>,
-    index: hashbrown::HashTable<(usize, u64)>,
+    /// `hashes[i]` is the [`key_hash`] of `entries[i]`'s key (that of the removed key for a
+    /// hole).
+    hashes: Vec<u64>,
+    index: DictIndex,
     /// Sets only: how CPython laid out the first entries (see [`cpython_set_order_of`]):
     /// the count inserted straight into a table of the given size. 0 = plain insertion.
     set_base: [u32; 2],
@@ -860,12 +868,31 @@ fn key_at(entries: &[Option<(HKey, Value, Value)>], i: usize, k: KeyView<'_>) ->
     }
 }
 
-/// The hash of the key at `entries[i]` (every indexed position holds an entry).
-fn entry_hash(entries: &[Option<(HKey, Value, Value)>], i: usize) -> u64 {
+/// The hash kept for position `i` of the index (every indexed position has one).
+#[inline]
+fn hash_at(hashes: &[u64], i: u32) -> u64 {
+    hashes.get(i as usize).copied().unwrap_or(0)
+}
+
+/// Every live entry's position and hash, in entry order: what the index is rebuilt from.
+fn live_positions<'a>(
+    entries: &'a [Option<(HKey, Value, Value)>],
+    hashes: &'a [u64],
+) -> impl Iterator<Item = (u32, u64)> + 'a {
     entries
-        .get(i)
-        .and_then(|e| e.as_ref())
-        .map_or(0, |(hk, _, _)| key_hash(hk.view()))
+        .iter()
+        .zip(hashes)
+        .enumerate()
+        .filter(|(_, (e, _))| e.is_some())
+        .map(|(i, (_, &h))| (position(i), h))
+}
+
+/// A position in `entries` as the index stores it. A dict cannot reach 2^32 entries: every
+/// insert that grows one past a power of two asks the memory budget for the larger table
+/// first (`dict_grow_check`), and 2^32 entries are over 256 GB.
+#[inline]
+fn position(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 impl Dict {
@@ -883,19 +910,22 @@ impl Dict {
     }
     /// The position of the entry whose key is `k` (hash `h`).
     fn find(&self, h: u64, k: KeyView<'_>) -> Option<usize> {
-        let entries = &self.entries;
+        let (entries, hashes) = (&self.entries, &self.hashes);
         self.index
-            .find(h, |&(i, eh)| eh == h && key_at(entries, i, k))
-            .map(|&(i, _)| i)
+            .find(h, |i| {
+                hash_at(hashes, i) == h && key_at(entries, i as usize, k)
+            })
+            .map(|i| i as usize)
     }
     /// Removes `k` from the index; returns where its entry is.
     fn unindex(&mut self, k: KeyView<'_>) -> Option<usize> {
-        let entries = &self.entries;
+        let (entries, hashes) = (&self.entries, &self.hashes);
         let h = key_hash(k);
-        let found = self.index.find_entry(h, |&(i, eh)| {
-            eh == h && matches!(entries.get(i), Some(Some((hk, _, _))) if hk.view() == k)
+        let found = self.index.remove(h, |i| {
+            hash_at(hashes, i) == h
+                && matches!(entries.get(i as usize), Some(Some((hk, _, _))) if hk.view() == k)
         });
-        found.ok().map(|e| e.remove().0.0)
+        found.map(|i| i as usize)
     }
     fn value_at(&self, i: usize) -> Option<&Value> {
         self.entries.get(i)?.as_ref().map(|e| &e.2)
@@ -917,22 +947,24 @@ impl Dict {
     pub(crate) fn get_hashed(&self, k: &str, hash: u64) -> Option<&Value> {
         self.value_at(self.find(hash, KeyView::Str(k))?)
     }
-    /// For an [`HKey::EqObject`] key absent by identity: the other `EqObject` keys with its
-    /// hash (each with its key object), which it equals if its `__eq__` says so. Empty for
-    /// any other key, or when the object itself is a key.
+    /// For an [`HKey::EqObject`] key: the `EqObject` keys with its hash (each with its key
+    /// object) in the order CPython's `lookdict` compares them, the slots of its probe (a key
+    /// the probe meets twice is there twice), ending at the object itself when it is a key.
+    /// Empty for any other key.
     pub(crate) fn eq_candidates(&self, k: &HKey) -> Vec<(HKey, Value)> {
         let HKey::EqObject(hash, id) = *k else {
             return Vec::new();
         };
         let mut out = Vec::new();
-        for &(i, _) in self.index.iter_hash(key_hash(k.view())) {
-            if let Some(Some((hk @ HKey::EqObject(h, other), key, _))) = self.entries.get(i)
+        for i in self.index.candidates(key_hash(k.view())) {
+            if let Some(Some((hk @ HKey::EqObject(h, other), key, _))) =
+                self.entries.get(i as usize)
                 && *h == hash
             {
-                if *other == id {
-                    return Vec::new();
-                }
                 out.push((hk.clone(), key.clone()));
+                if *other == id {
+                    break;
+                }
             }
         }
         out
@@ -957,29 +989,42 @@ impl Dict {
     }
     /// Appends a key known to be absent.
     fn push_new(&mut self, h: u64, hk: HKey, key: Value, v: Value) {
-        let Dict { entries, index, .. } = self;
-        index.insert_unique(h, (entries.len(), h), |&(_, eh)| eh);
+        let Dict {
+            entries,
+            hashes,
+            index,
+            ..
+        } = self;
+        index.insert_new(h, position(entries.len()), || {
+            live_positions(entries, hashes)
+        });
         entries.push(Some((hk, key, v)));
+        hashes.push(h);
     }
     /// Insert or replace; returns the previous value (which the caller drops — at the moment
     /// CPython would).
     pub fn insert(&mut self, hk: HKey, key: Value, v: Value) -> Option<Value> {
         let h = key_hash(hk.view());
-        let Dict { entries, index, .. } = self;
+        let Dict {
+            entries,
+            hashes,
+            index,
+            ..
+        } = self;
         // One probe finds the key or the slot for it.
         let view = hk.view();
-        match index.entry(
-            h,
-            |&(i, eh)| eh == h && key_at(entries, i, view),
-            |&(_, eh)| eh,
-        ) {
-            hashbrown::hash_table::Entry::Occupied(o) => match entries.get_mut(o.get().0) {
+        match index.find_or_vacant(h, |i| {
+            hash_at(hashes, i) == h && key_at(entries, i as usize, view)
+        }) {
+            Ok(i) => match entries.get_mut(i as usize) {
                 Some(Some(e)) => Some(std::mem::replace(&mut e.2, v)),
                 _ => None,
             },
-            hashbrown::hash_table::Entry::Vacant(slot) => {
-                slot.insert((entries.len(), h));
+            Err(vacant) => {
+                let pos = position(entries.len());
+                index.insert_vacant(vacant, h, pos, || live_positions(entries, hashes));
                 entries.push(Some((hk, key, v)));
+                hashes.push(h);
                 None
             }
         }
@@ -1022,17 +1067,28 @@ impl Dict {
     }
     fn maybe_compact(&mut self) {
         if self.entries.len() > 8 && self.index.len() * 2 < self.entries.len() {
-            self.entries.retain(|e| e.is_some());
-            let Dict { entries, index, .. } = self;
-            index.clear();
+            let Dict {
+                entries,
+                hashes,
+                index,
+                ..
+            } = self;
+            let mut kept = 0;
             for i in 0..entries.len() {
-                let h = entry_hash(entries, i);
-                index.insert_unique(h, (i, h), |&(_, eh)| eh);
+                if entries.get(i).is_some_and(|e| e.is_some()) {
+                    entries.swap(kept, i);
+                    hashes.swap(kept, i);
+                    kept += 1;
+                }
             }
+            entries.truncate(kept);
+            hashes.truncate(kept);
+            index.rebuild(kept, live_positions(entries, hashes));
         }
     }
     pub fn clear(&mut self) -> Vec<(Value, Value)> {
         self.index.clear();
+        self.hashes.clear();
         self.set_base = [0, 0];
         std::mem::take(&mut self.entries)
             .into_iter()
@@ -1116,15 +1172,20 @@ impl Dict {
         refused: impl FnOnce() -> E,
     ) -> Result<Dict, E> {
         let mut entries = Vec::new();
-        if entries.try_reserve_exact(self.entries.len()).is_err() {
+        let mut hashes = Vec::new();
+        if entries.try_reserve_exact(self.entries.len()).is_err()
+            || hashes.try_reserve_exact(self.hashes.len()).is_err()
+        {
             return Err(refused());
         }
+        hashes.extend_from_slice(&self.hashes);
         for part in self.entries.chunks(chunk.max(1)) {
             entries.extend_from_slice(part);
             poll(part.len())?;
         }
         Ok(Dict {
             entries,
+            hashes,
             index: self.index.clone(),
             set_base: self.set_base,
         })
@@ -1132,15 +1193,11 @@ impl Dict {
     pub(crate) fn pop_last(&mut self) -> Option<(Value, Value)> {
         self.set_base = [0, 0];
         while let Some(e) = self.entries.pop() {
-            if let Some((hk, k, v)) = e {
+            let h = self.hashes.pop().unwrap_or(0);
+            if let Some((_, k, v)) = e {
                 // Its position is the table's last, just popped: find it by position.
-                let at = self.entries.len();
-                if let Ok(found) = self
-                    .index
-                    .find_entry(key_hash(hk.view()), |&(i, _)| i == at)
-                {
-                    found.remove();
-                }
+                let at = position(self.entries.len());
+                self.index.remove(h, |i| i == at);
                 return Some((k, v));
             }
         }
@@ -1555,21 +1612,13 @@ mod dict_tests {
     }
 
     #[test]
-    fn int_keys_that_differ_only_in_high_bits_spread_over_the_index() {
-        for shift in [0, 10, 15, 20, 32, 40] {
-            let used = buckets_used((0..20_000i64).map(|i| key_hash(KeyView::Int(i << shift))));
-            // 20,000 keys thrown at random into 32,768 buckets fill about 14,000 of them.
-            assert!(used > 12_000, "keys i << {shift}: {used} buckets");
-        }
-    }
-
-    #[test]
     fn string_keys_that_differ_only_in_their_last_characters_spread_over_the_index() {
         let keys: Vec<String> = (0..20_000).map(|i| format!("item{i:04}")).collect();
         let long: Vec<String> = (0..20_000).map(|i| format!("sample_item_{i:05}")).collect();
         let numbers: Vec<String> = (0..20_000).map(|i| i.to_string()).collect();
         for set in [&keys, &long, &numbers] {
             let used = buckets_used(set.iter().map(|k| key_hash(KeyView::Str(k))));
+            // 20,000 keys thrown at random into 32,768 buckets fill about 14,000 of them.
             assert!(used > 12_000, "{}: {used} buckets", set[0]);
         }
     }

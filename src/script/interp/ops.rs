@@ -1073,9 +1073,11 @@ impl Interpreter {
         self.equal_key(k, v, candidates)
     }
 
+    /// The first candidate that is `v` itself or that `candidate == v` (the stored key's
+    /// `__eq__` first, as CPython's `lookdict` compares `startkey` with the new key); else `k`.
     fn equal_key(&mut self, k: HKey, v: &Value, candidates: Vec<(HKey, Value)>) -> PyResult<HKey> {
         for (hk, key) in candidates {
-            if self.eq(v, &key)? {
+            if hk.view() == k.view() || self.eq(&key, v)? {
                 return Ok(hk);
             }
         }
