@@ -69,11 +69,13 @@ impl Probe {
 }
 
 impl DictIndex {
-    pub(crate) fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.used
     }
-    pub(crate) fn is_empty(&self) -> bool {
-        self.used == 0
+    /// Whether it has slots (a dict small enough to search its entries has none).
+    pub(crate) fn is_built(&self) -> bool {
+        !self.slots.is_empty()
     }
     fn mask(&self) -> usize {
         self.slots.len().wrapping_sub(1)
@@ -284,7 +286,7 @@ mod tests {
         // a removed key's slot is reused by a key with the same hash
         let slots = ix.slots.len();
         match ix.find_or_vacant(hashes[3], |p| p == 9999) {
-            Err(vacant) => ix.insert_vacant(vacant, hashes[3], 9999, || std::iter::empty()),
+            Err(vacant) => ix.insert_vacant(vacant, hashes[3], 9999, std::iter::empty),
             Ok(p) => panic!("found {p}"),
         }
         assert_eq!(ix.slots.len(), slots, "a dummy was filled without growing");
