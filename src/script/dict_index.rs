@@ -80,41 +80,16 @@ impl DictIndex {
     fn mask(&self) -> usize {
         self.slots.len().wrapping_sub(1)
     }
-    /// The slot and position of the key with hash `h` for which `eq(position)` holds.
-    fn find_slot(&self, h: u64, mut eq: impl FnMut(u32) -> bool) -> Option<(usize, u32)> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mut probe = Probe::new(h, self.mask());
-        // Terminates: the load bound keeps at least a third of the slots empty, and the
-        // sequence reaches every slot.
-        loop {
-            let at = probe.next_slot();
-            match self.slots.get(at).copied() {
-                None | Some(EMPTY) => return None,
-                Some(DUMMY) => {}
-                Some(pos) if eq(pos) => return Some((at, pos)),
-                Some(_) => {}
-            }
-        }
-    }
-    /// The position of the key with hash `h` for which `eq(position)` holds.
-    #[inline]
-    pub(crate) fn find(&self, h: u64, eq: impl FnMut(u32) -> bool) -> Option<u32> {
-        self.find_slot(h, eq).map(|(_, pos)| pos)
-    }
-    /// As [`DictIndex::find`], or where the key would go when it is absent (one probe for
-    /// both, as CPython's `insertdict`).
-    pub(crate) fn find_or_vacant(
-        &self,
-        h: u64,
-        mut eq: impl FnMut(u32) -> bool,
-    ) -> Result<u32, Vacant> {
+    /// The probe of CPython's `lookdict` and `insertdict`: the slot and position of the key
+    /// with hash `h` for which `eq(position)` holds, or, when there is none, where it would go.
+    fn probe_for(&self, h: u64, mut eq: impl FnMut(u32) -> bool) -> Result<(usize, u32), Vacant> {
         if self.slots.is_empty() {
             return Err(Vacant(None));
         }
         let mut probe = Probe::new(h, self.mask());
         let mut first_dummy = None;
+        // Terminates: the load bound keeps at least a third of the slots empty, and the
+        // sequence reaches every slot.
         loop {
             let at = probe.next_slot();
             match self.slots.get(at).copied() {
@@ -122,10 +97,24 @@ impl DictIndex {
                 Some(DUMMY) => {
                     first_dummy.get_or_insert(at);
                 }
-                Some(pos) if eq(pos) => return Ok(pos),
+                Some(pos) if eq(pos) => return Ok((at, pos)),
                 Some(_) => {}
             }
         }
+    }
+    /// The position of the key with hash `h` for which `eq(position)` holds.
+    #[inline]
+    pub(crate) fn find(&self, h: u64, eq: impl FnMut(u32) -> bool) -> Option<u32> {
+        self.probe_for(h, eq).ok().map(|(_, pos)| pos)
+    }
+    /// As [`DictIndex::find`], or where the key would go when it is absent (one probe for
+    /// both, as CPython's `insertdict`).
+    pub(crate) fn find_or_vacant(
+        &self,
+        h: u64,
+        eq: impl FnMut(u32) -> bool,
+    ) -> Result<u32, Vacant> {
+        self.probe_for(h, eq).map(|(_, pos)| pos)
     }
     /// Indexes the new entry `pos` (hash `h`) in the slot `vacant` named, or, when filling it
     /// would pass the load bound, rebuilds the index from `live` (every other live entry's
@@ -209,7 +198,7 @@ impl DictIndex {
     /// Removes the key with hash `h` for which `eq(position)` holds (its slot becomes a dummy);
     /// its position.
     pub(crate) fn remove(&mut self, h: u64, eq: impl FnMut(u32) -> bool) -> Option<u32> {
-        let (at, pos) = self.find_slot(h, eq)?;
+        let (at, pos) = self.probe_for(h, eq).ok()?;
         let s = self.slots.get_mut(at)?;
         *s = DUMMY;
         self.used -= 1;

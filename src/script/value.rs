@@ -984,17 +984,13 @@ impl Dict {
         };
         let mut out = Vec::new();
         // Keys with one hash share a probe, in the order they went in: without an index,
-        // that order is the entries'.
-        let linear = (!self.index.is_built()).then(|| 0..position(self.entries.len()));
-        let probed = self
-            .index
-            .is_built()
-            .then(|| self.index.candidates(key_hash(k.view())));
-        for i in linear
-            .into_iter()
-            .flatten()
-            .chain(probed.into_iter().flatten())
-        {
+        // that order is the entries'. (A Vec: this runs only before `__eq__` calls.)
+        let positions: Vec<u32> = if self.index.is_built() {
+            self.index.candidates(key_hash(k.view())).collect()
+        } else {
+            (0..position(self.entries.len())).collect()
+        };
+        for i in positions {
             if let Some(Entry {
                 item: Some((hk @ HKey::EqObject(h, other), key, _)),
                 ..
@@ -1052,15 +1048,13 @@ impl Dict {
     pub fn insert(&mut self, hk: HKey, key: Value, v: Value) -> Option<Value> {
         let h = key_hash(hk.view());
         if !self.index.is_built() {
-            let view = hk.view();
-            if let Some(i) = self.find(h, view) {
-                return match self.entries.get_mut(i) {
-                    Some(Entry { item: Some(e), .. }) => Some(std::mem::replace(&mut e.2, v)),
-                    _ => None,
-                };
-            }
-            self.push_new(h, hk, key, v);
-            return None;
+            return match self.replace(h, hk.view(), v) {
+                Ok(old) => Some(old),
+                Err(v) => {
+                    self.push_new(h, hk, key, v);
+                    None
+                }
+            };
         }
         let Dict {
             entries,
