@@ -27,6 +27,9 @@ const L: usize = 16;
 /// for an even split at any thread count this machine's kind runs).
 const PIECES: usize = 64;
 
+/// The least output positions of a piece along a strided dim: a 4 KB page of float32 a step.
+const COLUMN_PIECE: usize = 1024;
+
 /// The extreme of `dim` for every other position of `layout` (row-major over the kept dims):
 /// (values, indices). `layout` has at least one element.
 pub(crate) fn extreme_dim_f32(
@@ -64,7 +67,14 @@ pub(crate) fn extreme_dim_f32(
     // the intra-op threads too), so the split never shows in the bits. The outputs go in
     // pieces, each a piece of values and the same piece of indices, and the pieces are shared
     // out in whole runs of them.
-    let piece = outputs.div_ceil(PIECES).max(1);
+    let mut piece = outputs.div_ceil(PIECES).max(1);
+    if dim_stride != 1 {
+        // Along a strided dim every step reads one segment of each piece's run: a narrow piece
+        // reads a few lines of each page it touches and walks a new page per step (2048 steps
+        // of 32 columns of a 2048x2048 matrix took 48 ms at one thread on the EPYC VM, the
+        // whole matrix streamed in order takes a few). A piece spans a page's worth of the run.
+        piece = piece.max(run.min(COLUMN_PIECE));
+    }
     // (at most PIECES entries: not a size the script decides)
     let mut pieces: Vec<(usize, &mut [f32], &mut [i64])> = values
         .chunks_mut(piece)
