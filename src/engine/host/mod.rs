@@ -12,6 +12,7 @@ pub(crate) mod extreme;
 pub(crate) mod math;
 pub(crate) mod matmul;
 pub(crate) mod nn;
+mod pack_scratch;
 pub(crate) mod pair_dot;
 pub(crate) mod reduce;
 pub(crate) mod sgemm;

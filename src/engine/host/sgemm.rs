@@ -31,19 +31,22 @@
 //! Not reproduced: a transposed `b` with one row, one column or k >= 24 m (sgemm_t_smalln),
 //! one-row products with `n >= 16`, products with `n == 1` (matrix-vector).
 //!
-//! How the fused path is computed does not touch the order: `a` is packed once into groups of
-//! a register tile's rows and `b` into panels of its columns, and the tile (AVX-512 8x32,
-//! sgemm_avx512.rs, where the CPU has it, else the portable 6x16) runs each K block's chains
-//! in registers. Large products split their row groups over the intra-op threads
-//! (engine::parallel): each element is still computed whole by one task, so the bits are the
-//! same at any thread count.
+//! How the fused path is computed does not touch the order: `b` is packed once into panels of
+//! a register tile's columns (by several threads when large), each task packs its rows of `a`
+//! a K block and a chunk of rows at a time into groups of the tile's rows, and the tile
+//! (AVX-512 8x32, sgemm_avx512.rs, where the CPU has it, else the portable 6x16) runs each K
+//! block's chains in registers. Large products split their row groups over the intra-op
+//! threads (engine::parallel): each element is still computed whole by one task, so the bits
+//! are the same at any thread count. The packing buffers are kept per thread between products
+//! (pack_scratch.rs).
 
 use super::got;
+use super::pack_scratch::{Scratch, Slot};
 use super::sgemm_avx512 as avx512;
 use super::transpose4::transpose4;
 use crate::engine::error::Result;
 use crate::engine::hostbuf::try_zeroed;
-use crate::engine::interrupt::{poll, poll_now, should_stop, take_pending};
+use crate::engine::interrupt::{keep_pending, poll, poll_now, should_stop, take_pending};
 use crate::engine::numerics::fast::avx2_fma;
 use crate::engine::parallel::parallel_rows_mut;
 
@@ -174,6 +177,19 @@ avx2_fma! {
         }
         for (r, accr) in acc.iter().enumerate().take(t.rows) {
             let s = (t.i + r) * t.ld + t.j;
+            if t.cols == NR {
+                // a whole row of the tile: fixed-size, so two vector stores (or adds) where
+                // the general case below is a call to memcpy or a scalar loop a row
+                let o: &mut [f32; NR] = (&mut out[s..s + NR]).try_into().unwrap();
+                if t.fresh {
+                    *o = *accr;
+                } else {
+                    for c in 0..NR {
+                        o[c] += accr[c];
+                    }
+                }
+                continue;
+            }
             let o = &mut out[s..s + t.cols];
             if t.fresh {
                 o.copy_from_slice(&accr[..t.cols]);
@@ -187,16 +203,20 @@ avx2_fma! {
 }
 
 /// Output columns whose packed b rows of one K block (at most 384 x 512 floats, 768 KB) stay
-/// in a core's L2 while every row group of the task passes over them.
+/// in a core's L2 while every row group of a chunk passes over them (the AVX-512 tile's order).
 const NC: usize = 512;
 
-/// The packed operands of one product, read by every task.
+/// Rows of a packed together for one K block (at most 144 x 384 floats, 216 KB): they stay in
+/// L2 while the b panels pass over them.
+const MC_ROWS: usize = 144;
+
+/// One product's operands as every task reads them: `a` as given (each task packs its own
+/// rows, a K block and [`MC_ROWS`] rows at a time, into its thread's buffer) and `b` packed
+/// once into column panels ([`pack_panels`]).
 struct Packed<'a> {
     kernel: Kernel,
-    /// a in row groups of the tile's rows, each p-major: `ap[g * mr * k + p * mr + r]` is
-    /// `a[g * mr + r, p]` (zero rows past m)
-    ap: &'a [f32],
-    /// b in column panels of the tile's columns ([`pack_panels`])
+    a: &'a View<'a>,
+    /// b in column panels of the tile's columns
     bp: &'a [f32],
     k: usize,
     n: usize,
@@ -207,37 +227,88 @@ impl Packed<'_> {
     /// The fused K-blocked order for the output rows of row groups `g0..` held by `out`
     /// (whole rows of n, the last group possibly short). A stop returns early with a partial
     /// product that nobody sees (the caller turns the pending stop into the op's error).
+    ///
+    /// Every element's chain for a K block is one tile call, and the blocks go in order, so
+    /// the order of the tiles within a block is free and only the speed depends on it.
     fn run(&self, g0: usize, out: &mut [f32]) {
         let (mr, nr) = self.kernel.shape();
         let (k, n) = (self.k, self.n);
         let rows = out.len() / n.max(1);
+        let groups = rows.div_ceil(mr);
         let panels = n.div_ceil(nr);
-        let panels_per_block = (NC / nr).max(1);
+        let chunk_groups = (MC_ROWS / mr).max(1);
+        let most =
+            chunk_groups.min(groups) * mr * k_blocks(k).map(|(_, len)| len).max().unwrap_or(0);
+        let mut a_buf = match Scratch::take(Slot::A, most) {
+            Ok(buf) => buf,
+            Err(e) => return keep_pending(e),
+        };
         for (b_index, (p0, len)) in k_blocks(k).enumerate() {
             let fresh = b_index == 0 && !self.has_bias;
-            for first_panel in (0..panels).step_by(panels_per_block) {
-                let last_panel = (first_panel + panels_per_block).min(panels);
-                for (lg, i) in (0..rows).step_by(mr).enumerate() {
-                    if should_stop() {
-                        return;
+            for first in (0..groups).step_by(chunk_groups) {
+                let last = (first + chunk_groups).min(groups);
+                // this chunk's rows of a, columns p0.. of the block, as row groups
+                let r0 = (g0 + first) * mr;
+                let chunk_rows = (last * mr).min(rows) - first * mr;
+                let a_chunk = View {
+                    offset: (self.a.offset as isize
+                        + r0 as isize * self.a.rs
+                        + p0 as isize * self.a.cs) as usize,
+                    ..*self.a
+                };
+                let ap = &mut a_buf.as_mut_slice()[..(last - first) * mr * len];
+                if let Err(e) = pack_row_groups(ap, &a_chunk, chunk_rows, len, mr) {
+                    return keep_pending(e);
+                }
+                let tile = |lg: usize, panel: usize, out: &mut [f32]| {
+                    let i = lg * mr;
+                    let a_start = (lg - first) * mr * len;
+                    let a_panel = &ap[a_start..a_start + len * mr];
+                    let b_start = panel * nr * k + p0 * nr;
+                    let b_panel = &self.bp[b_start..b_start + len * nr];
+                    let j = panel * nr;
+                    let t = avx512::Tile {
+                        i,
+                        j,
+                        rows: mr.min(rows - i),
+                        cols: nr.min(n - j),
+                        ld: n,
+                        fresh,
+                    };
+                    match self.kernel {
+                        Kernel::Avx512 => avx512::tile(a_panel, b_panel, len, out, t),
+                        Kernel::Portable => portable_tile(a_panel, b_panel, len, out, t),
                     }
-                    let a_start = (g0 + lg) * mr * k + p0 * mr;
-                    let a_panel = &self.ap[a_start..a_start + len * mr];
-                    for panel in first_panel..last_panel {
-                        let b_start = panel * nr * k + p0 * nr;
-                        let b_panel = &self.bp[b_start..b_start + len * nr];
-                        let j = panel * nr;
-                        let t = avx512::Tile {
-                            i,
-                            j,
-                            rows: mr.min(rows - i),
-                            cols: nr.min(n - j),
-                            ld: n,
-                            fresh,
-                        };
-                        match self.kernel {
-                            Kernel::Avx512 => avx512::tile(a_panel, b_panel, len, out, t),
-                            Kernel::Portable => portable_tile(a_panel, b_panel, len, out, t),
+                };
+                match self.kernel {
+                    Kernel::Avx512 => {
+                        // a row group's panel stays in L1 while the b panels of NC columns
+                        // pass from L2 (a Sapphire Rapids core's 2 MB holds them)
+                        let panels_per_block = (NC / nr).max(1);
+                        for first_panel in (0..panels).step_by(panels_per_block) {
+                            let last_panel = (first_panel + panels_per_block).min(panels);
+                            for lg in first..last {
+                                if should_stop() {
+                                    return;
+                                }
+                                for panel in first_panel..last_panel {
+                                    tile(lg, panel, out);
+                                }
+                            }
+                        }
+                    }
+                    Kernel::Portable => {
+                        // BLIS's order: one b panel (len x 16, at most 24 KB) stays in L1
+                        // while the chunk's a panels pass from L2. The other order streamed b
+                        // from L2, 16 floats a k against a's 6, and its 768 KB of b a block
+                        // did not fit the EPYC's 512 KB L2.
+                        for panel in 0..panels {
+                            if should_stop() {
+                                return;
+                            }
+                            for lg in first..last {
+                                tile(lg, panel, out);
+                            }
                         }
                     }
                 }
@@ -251,6 +322,10 @@ impl Packed<'_> {
 /// handing two tasks to rayon's pool and collecting them took 15 us (median of 200, this
 /// 2-core VM at load 12, 2026-12-06).
 const MIN_TASK_WORK: usize = 1 << 22;
+
+/// Packed floats below which b is packed on the calling thread alone, and about the least
+/// each packing task takes (1 MB of copying, some 100 us).
+const MIN_PACK_TASK: usize = 1 << 18;
 
 /// The fused K-blocked path for the whole `m x n` output with `kernel`'s tile, split into
 /// row groups over the intra-op threads when the product is large enough (each task at least
@@ -269,18 +344,34 @@ fn fused(
     min_task_work: usize,
 ) -> Result<()> {
     let (mr, nr) = kernel.shape();
-    // saturating: views expanded from one element can make m * k past usize, which the
+    // saturating: views expanded from one element can make k * n past usize, which the
     // allocation then refuses as too large
-    let a_len = (m.div_ceil(mr) * mr).saturating_mul(k);
-    let mut ap = got(try_zeroed::<f32>(a_len), a_len)?;
-    pack_row_groups(&mut ap, a, m, k, mr)?;
     let b_len = (n.div_ceil(nr) * nr).saturating_mul(k);
-    let (mut b_buf, b_at) = aligned_zeroed(b_len)?;
-    let bp = &mut b_buf[b_at..b_at + b_len];
-    pack_panels(bp, b, k, n, nr)?;
+    // room for the panels to start on a 64-byte line (the tiles load b a line per vector)
+    const LINE: usize = 16;
+    let mut b_buf = Scratch::take(Slot::B, b_len.saturating_add(LINE))?;
+    let b_all = b_buf.as_mut_slice();
+    let b_at = b_all.as_ptr().align_offset(64).min(LINE);
+    let bp = &mut b_all[b_at..b_at + b_len];
+    // the panels are independent: shared over the threads when there is enough to copy
+    // (the weight of a 784-input layer is 0.8 MB, packed again every step)
+    parallel_rows_mut(bp, nr * k, MIN_PACK_TASK, |first_panel, panels| {
+        let j0 = first_panel * nr;
+        let cols = (panels.len() / k.max(1)).min(n - j0);
+        let part = View {
+            offset: (b.offset as isize + j0 as isize * b.cs) as usize,
+            ..*b
+        };
+        if let Err(e) = pack_panels(panels, &part, k, cols, nr) {
+            keep_pending(e);
+        }
+    });
+    if let Some(stop) = take_pending() {
+        return Err(stop);
+    }
     let packed = Packed {
         kernel,
-        ap: &ap,
+        a,
         bp,
         k,
         n,
@@ -295,16 +386,6 @@ fn fused(
         return Err(stop);
     }
     poll_now()
-}
-
-/// A zeroed buffer of at least `len` floats and the index in it where `len` floats start on
-/// a 64-byte boundary (the tiles load b one cache line per vector).
-fn aligned_zeroed(len: usize) -> Result<(Vec<f32>, usize)> {
-    const LINE: usize = 16;
-    let total = len.saturating_add(LINE);
-    let v = got(try_zeroed::<f32>(total), total)?;
-    let at = v.as_ptr().align_offset(64).min(LINE);
-    Ok((v, at))
 }
 
 /// The small path's dot product for a transposed `b` (see the module comment).
@@ -372,9 +453,21 @@ fn pack_panels(dst: &mut [f32], v: &View, k: usize, n: usize, nr: usize) -> Resu
         for p in 0..k {
             poll()?;
             let s = (base + p as isize * v.rs) as usize;
-            for (c, chunk) in v.data[s..s + n].chunks(nr).enumerate() {
-                let d = c * nr * k + p * nr;
-                dst[d..d + chunk.len()].copy_from_slice(chunk);
+            let row = &v.data[s..s + n];
+            match nr {
+                // the tiles' widths as fixed-size copies: a copy_from_slice of a runtime
+                // length is a call to memmove per 64 bytes (4 % of a 512 x 512 product)
+                NR => copy_row_into_panels::<NR>(dst, row, k, p),
+                avx512::NR => copy_row_into_panels::<{ avx512::NR }>(dst, row, k, p),
+                // a transposed `a` (a weight gradient's `g.t() @ x`) packs as row groups
+                MR => copy_row_into_panels::<MR>(dst, row, k, p),
+                avx512::MR => copy_row_into_panels::<{ avx512::MR }>(dst, row, k, p),
+                _ => {
+                    for (c, chunk) in row.chunks(nr).enumerate() {
+                        let d = c * nr * k + p * nr;
+                        dst[d..d + chunk.len()].copy_from_slice(chunk);
+                    }
+                }
             }
         }
         return Ok(());
@@ -397,6 +490,16 @@ fn pack_panels(dst: &mut [f32], v: &View, k: usize, n: usize, nr: usize) -> Resu
                     put_four_columns(panel, cols, p0, nr, four);
                     four += 4;
                 }
+                if four < width && width >= 4 {
+                    // the last columns (2 of a 6-row group of a) as the last four, overlapping
+                    // ones already written with the same values: a value at a time was a
+                    // third of packing a 256 x 256 operand
+                    let c = width - 4;
+                    let j = j0 + c;
+                    let cols = [column(j), column(j + 1), column(j + 2), column(j + 3)];
+                    put_four_columns(panel, cols, p0, nr, c);
+                    four = width;
+                }
             }
             for c in four..width {
                 let j = j0 + c;
@@ -414,6 +517,22 @@ fn pack_panels(dst: &mut [f32], v: &View, k: usize, n: usize, nr: usize) -> Resu
         }
     }
     Ok(())
+}
+
+/// Row `p` of a `k x n` operand (`row`, contiguous) into its `W`-wide column panels.
+#[inline]
+fn copy_row_into_panels<const W: usize>(dst: &mut [f32], row: &[f32], k: usize, p: usize) {
+    let mut chunks = row.chunks_exact(W);
+    let mut d = p * W;
+    for chunk in &mut chunks {
+        let to: &mut [f32; W] = (&mut dst[d..d + W]).try_into().unwrap();
+        *to = chunk.try_into().unwrap();
+        d += W * k;
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        dst[d..d + rest.len()].copy_from_slice(rest);
+    }
 }
 
 /// Writes four contiguous columns of an operand (`cols[q][r]` is column `c + q`'s value in
