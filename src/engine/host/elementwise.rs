@@ -9,6 +9,7 @@
 
 use super::arith::Arith;
 use super::math::{Float, Int};
+use super::transpose4::transpose4;
 use super::{HostStorage, Stored, got, host_dispatch};
 use crate::engine::dtype::{DType, Scalar};
 use crate::engine::element::{Element, convert};
@@ -262,7 +263,12 @@ fn scatter<T: Element>(dst: &mut [T], layout: &Layout, vals: &[T]) {
     if let ([rows, cols], [1, s]) = (&layout.shape[..], &layout.strides[..])
         && *s >= *rows
     {
-        scatter_transposed(dst, layout.offset, *rows, *cols, *s, vals);
+        match (as_f32s_mut(dst), as_f32s(vals)) {
+            (Some(dst), Some(vals)) => {
+                scatter_transposed_f32(dst, layout.offset, *rows, *cols, *s, vals)
+            }
+            _ => scatter_transposed(dst, layout.offset, *rows, *cols, *s, vals),
+        }
         return;
     }
     let mut k = 0;
@@ -302,6 +308,60 @@ fn scatter_transposed<T: Element>(
             }
         }
     }
+}
+
+/// [`scatter_transposed`] for float32, four squares of 4 x 4 values at a time through vector
+/// registers ([`transpose4`]): a value at a time took about 2 cycles a value, 11 % of a small
+/// MLP's training step (the gradient of `w.t()` written back into `w`'s layout).
+fn scatter_transposed_f32(
+    dst: &mut [f32],
+    start: usize,
+    rows: usize,
+    cols: usize,
+    s: usize,
+    vals: &[f32],
+) {
+    for i0 in (0..rows).step_by(TRANSPOSE_BLOCK) {
+        let i1 = (i0 + TRANSPOSE_BLOCK).min(rows);
+        for j0 in (0..cols).step_by(TRANSPOSE_BLOCK) {
+            let j1 = (j0 + TRANSPOSE_BLOCK).min(cols);
+            let (i4, j4) = (i0 + (i1 - i0) / 4 * 4, j0 + (j1 - j0) / 4 * 4);
+            for i in (i0..i4).step_by(4) {
+                for j in (j0..j4).step_by(4) {
+                    let row = |r: usize| &vals[(i + r) * cols + j..(i + r) * cols + j + 4];
+                    let square = transpose4(row(0), row(1), row(2), row(3));
+                    for (q, column) in square.iter().enumerate() {
+                        let at = start + (j + q) * s + i;
+                        dst[at..at + 4].copy_from_slice(column);
+                    }
+                }
+            }
+            // the edges of a block whose sides are not multiples of 4
+            for j in j0..j1 {
+                let from = if j < j4 { i4 } else { i0 };
+                for i in from..i1 {
+                    dst[start + j * s + i] = vals[i * cols + j];
+                }
+            }
+        }
+    }
+}
+
+/// `v` as float32 values when `T` is f32 (a kernel written for float32 only).
+fn as_f32s<T: 'static>(v: &[T]) -> Option<&[f32]> {
+    (std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()).then(|| {
+        // SAFETY: T is f32 (same TypeId), so the slice's memory is `len` valid f32 values.
+        unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len()) }
+    })
+}
+
+/// [`as_f32s`] for a mutable slice.
+fn as_f32s_mut<T: 'static>(v: &mut [T]) -> Option<&mut [f32]> {
+    (std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()).then(|| {
+        // SAFETY: T is f32 (same TypeId), so the slice's memory is `len` valid f32 values,
+        // borrowed mutably and exclusively through `v` for the returned lifetime.
+        unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<f32>(), v.len()) }
+    })
 }
 
 fn copy_typed<B: Stored>(dst: &mut [B], dl: &Layout, src: &HostStorage, sl: &Layout) -> Result<()> {
@@ -1181,6 +1241,7 @@ mod tests {
             (33, 31, 0, 5),
             (64, 65, 3, 0),
             (100, 1, 0, 1),
+            (35, 38, 2, 3),
         ] {
             let s = rows + gap;
             let len = offset + s * cols;
@@ -1196,6 +1257,16 @@ mod tests {
             let src = HostStorage::F32(vals);
             copy_into(&mut got, &layout, &src, &Layout::contiguous(&[rows, cols])).unwrap();
             assert_eq!(f32s(&got), want, "{rows}x{cols} gap {gap} offset {offset}");
+            // the other dtypes take the value-at-a-time walk
+            let mut got = HostStorage::I64(vec![-1i64; len]);
+            let src = HostStorage::I64((0..rows * cols).map(|v| v as i64).collect());
+            copy_into(&mut got, &layout, &src, &Layout::contiguous(&[rows, cols])).unwrap();
+            let want: Vec<i64> = want.iter().map(|&v| v as i64).collect();
+            assert_eq!(
+                typed::<i64>(&got).unwrap(),
+                &want[..],
+                "int64 {rows}x{cols}"
+            );
         }
     }
 
