@@ -18,6 +18,7 @@ use super::HostStorage;
 use super::conv::{ConvGeom, MaxSpans, PoolGeom, Window};
 use super::elementwise::{gather, typed};
 use super::got;
+use super::pool2x2;
 use crate::engine::dtype::DType;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::hostbuf::{try_collect, try_filled, try_with_capacity, try_zeroed};
@@ -400,6 +401,7 @@ pub(super) fn max_pool2d(x: &[f32], layout: &Layout, g: &PoolGeom) -> Result<Hos
     let per = g.h * g.w;
     let per_out = g.oh * g.ow;
     let total = g.planes * per_out;
+    let two_by_two = pool2x2::applies(g);
     let mut out = got(try_filled(total, f32::NEG_INFINITY), total)?;
     parallel_rows_mut(&mut out, per_out.max(1), pool_grain(g), |first, rows| {
         for (i, o) in rows.chunks_exact_mut(per_out.max(1)).enumerate() {
@@ -408,7 +410,11 @@ pub(super) fn max_pool2d(x: &[f32], layout: &Layout, g: &PoolGeom) -> Result<Hos
             }
             let p = first + i;
             let plane = &xv[p * per..(p + 1) * per];
-            spans.each_output(|j, win| o[j] = window_max(plane, g.w, win).1);
+            if two_by_two {
+                pool2x2::forward_plane(plane, g, o);
+            } else {
+                spans.each_output(|j, win| o[j] = window_max(plane, g.w, win).1);
+            }
         }
     });
     poll()?;
@@ -446,6 +452,7 @@ pub(crate) fn max_pool2d_backward(go: &[f32], x: &[f32], g: &PoolGeom) -> Result
         // at most one output's gradient, so its sum is that gradient plus the zero it starts
         // from (-0.0 becomes 0.0 as there), written as each window's maximum is found
         let mut gx = got(try_zeroed(g.planes * per), g.planes * per)?;
+        let two_by_two = pool2x2::applies(g);
         parallel_rows_mut(&mut gx, per.max(1), pool_grain(g), |first, rows| {
             for (i, gp) in rows.chunks_exact_mut(per.max(1)).enumerate() {
                 if should_stop() {
@@ -454,7 +461,11 @@ pub(crate) fn max_pool2d_backward(go: &[f32], x: &[f32], g: &PoolGeom) -> Result
                 let p = first + i;
                 let plane = &x[p * per..(p + 1) * per];
                 let go = &go[p * per_out..(p + 1) * per_out];
-                spans.each_output(|j, win| gp[window_max(plane, g.w, win).0] = go[j] + 0.0);
+                if two_by_two {
+                    pool2x2::backward_plane(plane, go, g, gp);
+                } else {
+                    spans.each_output(|j, win| gp[window_max(plane, g.w, win).0] = go[j] + 0.0);
+                }
             }
         });
         poll()?;
@@ -690,6 +701,10 @@ mod tests {
             .unwrap_or_else(|e| e.into_inner());
         let geoms = [
             pool_geom((6, 8, 8), (2, 2), (2, 2), (0, 0), (1, 1), false),
+            // 2 x 2 at stride 2 (pool2x2.rs) with a row and a column no window covers, and
+            // with ceil_mode's partial windows (the general path)
+            pool_geom((3, 7, 9), (2, 2), (2, 2), (0, 0), (1, 1), false),
+            pool_geom((3, 7, 9), (2, 2), (2, 2), (0, 0), (1, 1), true),
             pool_geom((3, 9, 11), (2, 3), (3, 3), (1, 1), (2, 1), true),
             pool_geom((3, 9, 7), (3, 3), (1, 2), (1, 1), (1, 1), false),
             pool_geom((4, 9, 10), (3, 2), (2, 2), (1, 1), (2, 1), true),

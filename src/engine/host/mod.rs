@@ -14,6 +14,7 @@ pub(crate) mod matmul;
 pub(crate) mod nn;
 mod pack_scratch;
 pub(crate) mod pair_dot;
+mod pool2x2;
 pub(crate) mod reduce;
 pub(crate) mod sgemm;
 mod sgemm_avx512;
