@@ -323,9 +323,10 @@ impl Packed<'_> {
 /// 2-core VM at load 12, 2026-12-06).
 const MIN_TASK_WORK: usize = 1 << 22;
 
-/// Packed floats below which b is packed on the calling thread alone, and about the least
-/// each packing task takes (1 MB of copying, some 100 us).
-const MIN_PACK_TASK: usize = 1 << 18;
+/// Multiply-adds that packing one float of b costs about as much time as: b is packed on the
+/// calling thread alone below `min_task_work / PACK_COST` floats, and each packing task takes
+/// at least that many (outside tests 2^18 floats, 1 MB of copying, some 100 us).
+const PACK_COST: usize = 16;
 
 /// The fused K-blocked path for the whole `m x n` output with `kernel`'s tile, split into
 /// row groups over the intra-op threads when the product is large enough (each task at least
@@ -355,7 +356,8 @@ fn fused(
     let bp = &mut b_all[b_at..b_at + b_len];
     // the panels are independent: shared over the threads when there is enough to copy
     // (the weight of a 784-input layer is 0.8 MB, packed again every step)
-    parallel_rows_mut(bp, nr * k, MIN_PACK_TASK, |first_panel, panels| {
+    let pack_grain = (min_task_work / PACK_COST).max(1);
+    parallel_rows_mut(bp, nr * k, pack_grain, |first_panel, panels| {
         let j0 = first_panel * nr;
         let cols = (panels.len() / k.max(1)).min(n - j0);
         let part = View {
@@ -912,7 +914,8 @@ mod tests {
                             } else {
                                 vec![f32::NAN; m * n]
                             };
-                            // a task per row group: every split the thread count can make
+                            // a task per row group (and b's panels packed by every thread):
+                            // every split the thread count can make
                             fused(&mut out, with_bias, &av, &bv, m, k, n, kernel, 1).unwrap();
                             let same = out
                                 .iter()
