@@ -16,7 +16,7 @@
 
 use super::HostStorage;
 use super::conv::{ConvGeom, MaxSpans, PoolGeom, Window};
-use super::elementwise::{gather, typed};
+use super::elementwise::{gather, in_order, typed};
 use super::got;
 use super::pool2x2;
 use crate::engine::dtype::DType;
@@ -112,17 +112,6 @@ fn per_sample<S: Send>(
     Ok(())
 }
 
-/// `Some(values)` of a float32 operand in logical order, borrowed when contiguous.
-fn contiguous<'a>(v: &'a [f32], layout: &Layout, keep: &'a mut Vec<f32>) -> Result<&'a [f32]> {
-    Ok(match layout.contiguous_range() {
-        Some(r) => &v[r],
-        None => {
-            *keep = gather(v, layout)?;
-            &keep[..]
-        }
-    })
-}
-
 /// conv2d of float32 tensors: each sample's columns written into its task's reused buffer and
 /// multiplied there, the same products (and so the same bits) as conv.rs's path through f64.
 /// `None` when an operand is not float32.
@@ -140,8 +129,7 @@ pub(super) fn conv2d(
         Some(_) => return Ok(None),
         None => None,
     };
-    let mut keep = Vec::new();
-    let xv = contiguous(xs, x.1, &mut keep)?;
+    let xv = in_order(xs, x.1)?;
     let hw = HostStorage::F32(gather(ws, weight.1)?);
     let hb = bs.map(HostStorage::F32);
     let (cog, k, l) = (g.cog(), g.k(), g.l());
@@ -395,8 +383,7 @@ fn take_larger(v: f32, m: f32) -> (bool, f32) {
 /// Max pooling of a float32 tensor on its own buffer, planes split over the threads: the same
 /// windows and picks as conv.rs's `pool2d`.
 pub(super) fn max_pool2d(x: &[f32], layout: &Layout, g: &PoolGeom) -> Result<HostStorage> {
-    let mut keep = Vec::new();
-    let xv = contiguous(x, layout, &mut keep)?;
+    let xv = in_order(x, layout)?;
     let spans = MaxSpans::of(g)?;
     let per = g.h * g.w;
     let per_out = g.oh * g.ow;

@@ -60,6 +60,18 @@ pub(crate) fn typed<T: Stored>(h: &HostStorage) -> Result<&[T]> {
     T::slice(h).ok_or_else(|| dtype_error(T::DTYPE, h.dtype()))
 }
 
+/// `layout`'s elements in row-major order: borrowed where they already lie so, else copied
+/// ([`gather`]).
+pub(crate) fn in_order<'a, T: Element>(
+    v: &'a [T],
+    layout: &Layout,
+) -> Result<std::borrow::Cow<'a, [T]>> {
+    Ok(match layout.contiguous_range() {
+        Some(r) => std::borrow::Cow::Borrowed(&v[r]),
+        None => std::borrow::Cow::Owned(gather(v, layout)?),
+    })
+}
+
 /// The elements of `layout` in logical order (one pass over contiguous runs).
 pub(crate) fn gather<T: Element>(v: &[T], layout: &Layout) -> Result<Vec<T>> {
     let n = layout.numel();

@@ -1,7 +1,7 @@
 //! softmax/log_softmax and their backward, nll_loss and its backward, and the gathers
 //! (index_select, embedding, gather) with index_add for their backward, on host buffers.
 
-use super::elementwise::{gather as gather_layout, typed};
+use super::elementwise::{in_order, typed};
 use super::math::Float;
 use super::reduce::{dim_last, unrows};
 use super::{HostStorage, Stored, got};
@@ -66,14 +66,6 @@ fn softmax_row<T: Float>(row: &[T], out: &mut [T], log: bool) {
         let t = v.to_f32() - m;
         *o = T::from_f32(if log { t - ls } else { Float::exp(t) / s });
     }
-}
-
-/// `layout`'s elements in row-major order: borrowed where they already lie so, else copied.
-fn in_order<'a, T: Element>(v: &'a [T], layout: &Layout) -> Result<std::borrow::Cow<'a, [T]>> {
-    Ok(match layout.contiguous_range() {
-        Some(r) => std::borrow::Cow::Borrowed(&v[r]),
-        None => std::borrow::Cow::Owned(gather_layout(v, layout)?),
-    })
 }
 
 /// Rows of `layout` along `dim` (dim last): the row-major values and the row length.

@@ -47,10 +47,7 @@ fn grouped<'a, T: Element>(
         .filter(|&d| !reduced[d])
         .map(|d| layout.shape[d])
         .product();
-    let data = match p.contiguous_range() {
-        Some(r) => std::borrow::Cow::Borrowed(&v[r]),
-        None => std::borrow::Cow::Owned(gather(v, &p)?),
-    };
+    let data = super::elementwise::in_order(v, &p)?;
     Ok(Grouped {
         data,
         groups,
