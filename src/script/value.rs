@@ -812,12 +812,22 @@ pub(crate) fn key_hash(k: KeyView<'_>) -> u64 {
     (p ^ (p >> 32)).wrapping_mul(SEED).rotate_left(26)
 }
 
+/// [`key_hash`] of a key, kept in a str key's object after the first time (as CPython keeps a
+/// str's hash), so the key a loop inserts again, or looks up by, is not hashed again.
+#[inline]
+fn hkey_hash(k: &HKey) -> u64 {
+    match k {
+        HKey::Str(s) => s.cached_hash(|t| key_hash(KeyView::Str(t))),
+        _ => key_hash(k.view()),
+    }
+}
+
 /// An insertion-ordered hash map from Python keys to values: `dict`, `set`, namespaces,
 /// instance and class `__dict__`s. Deleted entries leave a hole that compaction removes.
 /// The index holds positions in `entries`, looked up by hash, so a caller that knows a key's
 /// hash (a global name in compiled code) skips hashing it.
 ///
-/// The index is CPython's ([`DictIndex`]: open addressing over 4-byte positions, an int
+/// The index is CPython's ([`DictIndex`]: open addressing over positions in `entries`, an int
 /// hashing to itself); each entry keeps its key's hash, as CPython's entries do, so growing
 /// the index hashes no key again and a probe compares hashes before it compares keys. A dict
 /// of at most [`LINEAR_MAX`] entries has no index.
@@ -858,7 +868,7 @@ impl Drop for Dict {
     }
 }
 
-/// One key of a dict, with its hash beside it (64 bytes: a cache line), or the hole its
+/// One key of a dict, with its hash beside it (80 bytes), or the hole its
 /// removal left (the hash stays; nothing reads it).
 ///
 /// The hash lives in the entry, not in a vector of its own, so that a probe that meets an
@@ -958,8 +968,7 @@ impl Dict {
         self.entries.get(i)?.item.as_ref().map(|e| &e.2)
     }
     pub fn get(&self, k: &HKey) -> Option<&Value> {
-        let v = k.view();
-        self.value_at(self.find(key_hash(v), v)?)
+        self.value_at(self.find(hkey_hash(k), k.view())?)
     }
     pub(crate) fn get_str(&self, k: &str) -> Option<&Value> {
         let v = KeyView::Str(k);
@@ -1006,8 +1015,7 @@ impl Dict {
         out
     }
     pub fn contains(&self, k: &HKey) -> bool {
-        let v = k.view();
-        self.find(key_hash(v), v).is_some()
+        self.find(hkey_hash(k), k.view()).is_some()
     }
     pub(crate) fn contains_str(&self, k: &str) -> bool {
         let v = KeyView::Str(k);
@@ -1046,7 +1054,7 @@ impl Dict {
     /// Insert or replace; returns the previous value (which the caller drops — at the moment
     /// CPython would).
     pub fn insert(&mut self, hk: HKey, key: Value, v: Value) -> Option<Value> {
-        let h = key_hash(hk.view());
+        let h = hkey_hash(&hk);
         if !self.index.is_built() {
             return match self.replace(h, hk.view(), v) {
                 Ok(old) => Some(old),
@@ -1649,6 +1657,31 @@ mod dict_tests {
         assert_eq!(d.get_hashed("total", h).and_then(Value::as_int), Some(2));
         assert_eq!(d.remove_str("total").and_then(|v| v.as_int()), Some(2));
         assert!(d.get_hashed("total", h).is_none());
+    }
+
+    #[test]
+    fn a_str_key_is_found_by_its_text_and_by_another_object_with_it() {
+        let mut d = Dict::new();
+        let keys: Vec<PyStr> = (0..50).map(|i| PyStr::from(format!("k{i}"))).collect();
+        for (i, k) in keys.iter().enumerate() {
+            d.insert(
+                HKey::Str(k.clone()),
+                Value::Str(k.clone()),
+                Value::Int(i as i64),
+            );
+        }
+        // the same objects again: their kept hashes replace, not add
+        for k in &keys {
+            d.insert(HKey::Str(k.clone()), Value::Str(k.clone()), Value::Int(-1));
+        }
+        assert_eq!(d.len(), 50);
+        for (i, k) in keys.iter().enumerate() {
+            let fresh = HKey::Str(PyStr::from(format!("k{i}")));
+            assert_eq!(d.get(&fresh).and_then(Value::as_int), Some(-1));
+            assert!(d.contains_str(k));
+            assert!(d.remove(&fresh).is_some());
+            assert!(!d.contains(&HKey::Str(k.clone())));
+        }
     }
 
     /// How many of a 2^15-bucket table's buckets these keys' index hashes start in.
