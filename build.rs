@@ -7,7 +7,10 @@
 //!    time, so the emulated device works on a learner's machine without a C++ compiler and costs
 //!    nothing at start-up; see docs/cuda-backend.md. Without a working C++ compiler the build
 //!    still succeeds, without the emulated device (`cfg(ct_emulated)` unset), and says so.
-//! 3. link the `cudatutor` executable at a fixed address on Linux ([`link_executable`]).
+//! 3. index PyTorch's signature tables (src/torch/signatures/*.sig) by callable name, so a
+//!    script's first torch call does not build the index ([`index_signatures`]);
+//! 4. find the top-level statements of every Python prelude ([`scan_preludes`]);
+//! 5. link the `cudatutor` executable at a fixed address on Linux ([`link_executable`]).
 
 use std::{env, fs, path::Path, path::PathBuf};
 
@@ -18,11 +21,134 @@ mod emu_source;
 #[path = "src/engine/cuda/kernels.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod kernels;
+#[path = "src/torch/prelude_files.rs"]
+#[allow(dead_code)]
+mod prelude_files;
+#[path = "src/torch/argparse/blocks.rs"]
+#[allow(dead_code)]
+mod signature_blocks;
+#[path = "src/script/interp/top_level.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod top_level;
 
 fn main() {
     embed_lessons();
     build_emulated_device();
+    index_signatures();
+    scan_preludes();
     link_executable();
+}
+
+/// Writes `prelude_statements.rs` for src/script/interp/prelude_table.rs: the length,
+/// `text_hash` and top-level statements of every src/**/*.py and of each concatenation of
+/// src/torch/prelude_files.rs, so an import does not scan its prelude.
+fn scan_preludes() {
+    println!("cargo:rerun-if-changed=src/script/interp/top_level.rs");
+    println!("cargo:rerun-if-changed=src/torch/prelude_files.rs");
+    let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let src = Path::new(&manifest).join("src");
+    let mut files = Vec::new();
+    python_files(&src, &mut files);
+    files.sort();
+    let mut texts: Vec<String> = Vec::new();
+    for path in &files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        texts.push(fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
+    }
+    for parts in prelude_files::COMPOSITE_PRELUDES {
+        let mut text = String::new();
+        for part in *parts {
+            let path = src.join("torch").join(part);
+            text.push_str(
+                &fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+            );
+        }
+        texts.push(text);
+    }
+    let mut code = String::from(
+        "pub(super) static PRELUDE_STATEMENTS: &[(usize, u64, &[(u32, u32, u32, u32)])] = &[\n",
+    );
+    for text in &texts {
+        let stmts: Vec<String> = top_level::top_level_statements(text)
+            .iter()
+            .map(|s| format!("({}, {}, {}, {})", s.start, s.end, s.first_line, s.newlines))
+            .collect();
+        code.push_str(&format!(
+            "    ({}, {:#x}, &[{}]),\n",
+            text.len(),
+            top_level::text_hash(text),
+            stmts.join(", ")
+        ));
+    }
+    code.push_str("];\n");
+    let out = Path::new(&env::var("OUT_DIR").unwrap()).join("prelude_statements.rs");
+    fs::write(out, code).unwrap();
+}
+
+/// Every `.py` file under `dir`, recursively (symlinks not followed).
+fn python_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(read) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in read.filter_map(Result::ok) {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            python_files(&path, out);
+        } else if kind.is_file() && path.extension().is_some_and(|x| x == "py") {
+            out.push(path);
+        }
+    }
+}
+
+/// Writes `signature_blocks.rs` for src/torch/argparse/table.rs: per namespace, its callables
+/// sorted by name with their overload lines (`signature_blocks::index`), a parser slot for
+/// each, and `table(ns)` giving both.
+fn index_signatures() {
+    println!("cargo:rerun-if-changed=src/torch/argparse/blocks.rs");
+    let manifest = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    // (Namespace variant, table file stem)
+    let tables = [
+        ("Torch", "torch"),
+        ("Tensor", "tensor"),
+        ("Nn", "nn"),
+        ("Special", "special"),
+        ("Linalg", "linalg"),
+        ("Fft", "fft"),
+    ];
+    let mut code = String::new();
+    let mut arms = String::new();
+    for (variant, stem) in tables {
+        let path = Path::new(&manifest)
+            .join("src/torch/signatures")
+            .join(format!("{stem}.sig"));
+        println!("cargo:rerun-if-changed={}", path.display());
+        let source =
+            fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        let index = signature_blocks::index(&source);
+        let upper = stem.to_uppercase();
+        let n = index.len();
+        code.push_str(&format!(
+            "static {upper}_BLOCKS: [(&str, &[&str]); {n}] = [\n"
+        ));
+        for (name, lines) in &index {
+            code.push_str(&format!("    ({name:?}, &{lines:?}),\n"));
+        }
+        code.push_str("];\n");
+        code.push_str(&format!(
+            "static {upper}_PARSERS: [OnceLock<Option<Parser>>; {n}] = [const {{ OnceLock::new() }}; {n}];\n"
+        ));
+        arms.push_str(&format!(
+            "        Namespace::{variant} => (&{upper}_BLOCKS, &{upper}_PARSERS),\n"
+        ));
+    }
+    code.push_str(&format!(
+        "fn table(ns: Namespace) -> Table {{\n    match ns {{\n{arms}    }}\n}}\n"
+    ));
+    let out = Path::new(&env::var("OUT_DIR").unwrap()).join("signature_blocks.rs");
+    fs::write(out, code).unwrap();
 }
 
 /// On Linux the executable is linked as a non-PIE one: every `cudatutor run` is a fresh

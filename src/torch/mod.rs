@@ -105,7 +105,7 @@ fn functional_forms(it: &mut Interpreter) -> PyResult<Value> {
 const BACKENDS_SRC: &str = "class _Flags:\n    enabled = True\n    benchmark = False\n    deterministic = False\n    allow_tf32 = False\n\n    def version(self):\n        return 92600\n\n    def is_available(self):\n        return True\n\n\nclass _Absent:\n    def is_available(self):\n        return False\n\n    def is_built(self):\n        return False\n\n\ncudnn = _Flags()\ncuda = _Flags()\nmps = _Absent()\n";
 
 /// The torch modules written in Python: (module name, source).
-const PRELUDES: &[(&str, &str)] = &[
+pub(crate) const PRELUDES: &[(&str, &str)] = &[
     ("torch.nn", NN_SRC),
     ("torch.utils.data", DATA_SRC),
     ("torch.optim", OPTIM_SRC),
@@ -131,7 +131,7 @@ const PRELUDES: &[(&str, &str)] = &[
 /// top-level statement rebinds, no base class registers its subclasses, and nothing at import
 /// walks the namespace. torch.distributions stays eager: its `@register_kl` decorators need
 /// nearly every class at import.
-const DEFERRING: &[&str] = &[
+pub(crate) const DEFERRING: &[&str] = &[
     "torch.nn",
     "torch.utils.data",
     "torch.optim",

@@ -21,7 +21,11 @@ use super::super::errors::PyResult;
 use super::super::ir::FuncCode;
 use super::super::value::{Dict, FxHashMap, Module, Value};
 use super::Interpreter;
+use super::prelude_table::statements_of;
 use super::source_lines::SourceLines;
+use super::top_level::TopStmt;
+#[cfg(test)]
+use super::top_level::top_level_statements;
 
 /// A prelude cut into what runs at import and the definitions that wait for their name.
 /// Built once per thread and prelude; shared by every interpreter on that thread.
@@ -116,139 +120,6 @@ impl Source {
 /// The key of a module namespace in [`Interpreter::deferred`].
 fn key_of(globals: &Rc<RefCell<Dict>>) -> usize {
     Rc::as_ptr(globals) as usize
-}
-
-/// One top-level statement of a source: its bytes (with the comments and blank lines that
-/// follow it), its first line and how many line breaks its bytes hold.
-#[derive(Debug, PartialEq)]
-struct TopStmt {
-    start: usize,
-    end: usize,
-    first_line: u32,
-    newlines: u32,
-}
-
-/// Whether a line (`rest` starts at its column 0 and runs to the end of the source) begins a
-/// statement of its own: not a blank or comment line, not the `else:`/`elif`/`except`/
-/// `finally:` clause of the compound statement above it.
-fn begins_statement(rest: &[u8]) -> bool {
-    let Some(&first) = rest.first() else {
-        return false;
-    };
-    if matches!(first, b' ' | b'\t' | b'#' | b'\r' | b'\n' | b'\x0c') {
-        return false;
-    }
-    !["else", "elif", "except", "finally"].iter().any(|kw| {
-        rest.starts_with(kw.as_bytes())
-            && !rest
-                .get(kw.len())
-                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-    })
-}
-
-/// The bytes that can change the scanner's state outside a string: a comment, a quote, a
-/// bracket, a backslash. Every other byte is skipped by one table load (the preludes are
-/// ~500 KB: the scan was a fifth of `import torch.nn`'s instructions).
-const CODE_SPECIAL: [bool; 256] = {
-    let mut t = [false; 256];
-    let special = b"#'\"([{)]}\\";
-    let mut i = 0;
-    while i < special.len() {
-        t[special[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
-
-/// The top-level statements of `src`, in order. A line begins one when it starts at column 0
-/// outside any bracket, string and backslash continuation; decorators belong to the statement
-/// they decorate.
-fn top_level_statements(src: &str) -> Vec<TopStmt> {
-    let bytes = src.as_bytes();
-    let mut starts: Vec<(usize, u32)> = Vec::new();
-    let mut depth = 0usize;
-    // the open string: its quote and whether it is triple-quoted
-    let mut string: Option<(u8, bool)> = None;
-    let mut continued = false;
-    let mut decorated = false;
-    let mut pos = 0;
-    let mut line_no = 1u32;
-    while pos < bytes.len() {
-        // str::find is memchr: a word at a time
-        let end = src[pos..].find('\n').map_or(bytes.len(), |n| pos + n);
-        let line = &bytes[pos..end];
-        if string.is_none() && depth == 0 && !continued && begins_statement(&bytes[pos..]) {
-            if !decorated {
-                starts.push((pos, line_no));
-            }
-            decorated = line[0] == b'@';
-        }
-        continued = false;
-        let mut i = 0;
-        while i < line.len() {
-            if let Some((quote, triple)) = string {
-                let Some(k) = line[i..].iter().position(|&b| b == b'\\' || b == quote) else {
-                    i = line.len();
-                    break;
-                };
-                i += k;
-                if line[i] == b'\\' {
-                    i += 2;
-                    continue;
-                }
-                if !triple || line[i..].starts_with(&[quote; 3]) {
-                    string = None;
-                    i += if triple { 3 } else { 1 };
-                    continue;
-                }
-                i += 1;
-                continue;
-            }
-            while i < line.len() && !CODE_SPECIAL[line[i] as usize] {
-                i += 1;
-            }
-            let Some(&b) = line.get(i) else {
-                break;
-            };
-            match b {
-                b'#' => break,
-                b'\'' | b'"' => {
-                    let triple = line[i..].starts_with(&[b; 3]);
-                    string = Some((b, triple));
-                    i += if triple { 3 } else { 1 };
-                    continue;
-                }
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-                b'\\' if i + 1 == line.len() => continued = true,
-                _ => {}
-            }
-            i += 1;
-        }
-        // a one-quote string ends with its line unless a backslash continues it
-        if matches!(string, Some((_, false))) && i <= line.len() {
-            string = None;
-        }
-        pos = end + 1;
-        line_no += 1;
-    }
-    let mut out = Vec::with_capacity(starts.len());
-    for (k, &(start, first_line)) in starts.iter().enumerate() {
-        let (end, newlines) = match starts.get(k + 1) {
-            Some(&(next, next_line)) => (next, next_line - first_line),
-            None => (
-                src.len(),
-                bytes[start..].iter().filter(|&&b| b == b'\n').count() as u32,
-            ),
-        };
-        out.push(TopStmt {
-            start,
-            end,
-            first_line,
-            newlines,
-        });
-    }
-    out
 }
 
 /// The name a top-level `def NAME` / `async def NAME` / `class NAME` statement binds; None
@@ -366,7 +237,7 @@ impl Interpreter {
             return Ok(s);
         }
         let file: Rc<str> = format!("<{name}>").into();
-        let stmts = top_level_statements(source);
+        let stmts = statements_of(source);
         let names = deferrable(source, &stmts, |n| self.is_builtin(n));
         let deferred_names: Vec<&str> = names.iter().flatten().copied().collect();
         let aliases: Vec<_> = stmts

@@ -27,8 +27,10 @@ pub(crate) mod generator;
 mod iter;
 mod ops;
 mod polled;
+mod prelude_table;
 mod script_dir;
 mod source_lines;
+mod top_level;
 pub(crate) use ops::{
     MAX_ITEMS, MAX_STR, budget_for, dict_grow_check, dict_items, grow_check, memory_error,
 };

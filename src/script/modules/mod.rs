@@ -39,7 +39,7 @@ macro_rules! preludes {
 /// Standard modules written in Python with generators and classes. CPython implements most of
 /// them in C, so their frames never show in its tracebacks, nor in ours
 /// ([`Interpreter::hide_frames_of`]).
-const PRELUDES: &[(&str, &str)] = preludes!(
+pub(crate) const PRELUDES: &[(&str, &str)] = preludes!(
     "itertools",
     "functools",
     "collections",
@@ -64,7 +64,7 @@ const PRELUDES: &[(&str, &str)] = preludes!(
 /// `_fs` for torch.save/load, so the first `torch.cat` compiled the file system's every
 /// function (a fifth of a small script's start-up). Their `def`s and `class`es only bind
 /// their names, no eager statement rebinds one, and nothing at import walks the namespace.
-const DEFERRING: &[&str] = &["collections", "functools", "argparse", "_fs"];
+pub(crate) const DEFERRING: &[&str] = &["collections", "functools", "argparse", "_fs"];
 
 pub(crate) fn install(it: &mut Interpreter) {
     it.register_preludes(PRELUDES, DEFERRING);

@@ -7,6 +7,8 @@
 //! word; the returned [`Parsed`] reads each argument by type (`tensor(0)`, `int_or("dim",
 //! -1)`, `opt_dtype("dtype")`, `int_list("dim")`).
 
+#[cfg(test)]
+mod blocks;
 mod check;
 mod invalid;
 mod parse;

@@ -3,7 +3,6 @@
 
 use super::parse::Parser;
 use super::signature::Signature;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Where a callable lives in PyTorch.
@@ -42,6 +41,7 @@ impl Namespace {
         }
     }
 
+    #[cfg(test)]
     fn source(self) -> &'static str {
         match self {
             Namespace::Torch => include_str!("../signatures/torch.sig"),
@@ -62,98 +62,59 @@ impl Namespace {
     }
 }
 
-/// One callable's block of the table: its overload lines, parsed at the first call that needs
-/// them. Parsing all 4,000 lines at the first op cost every script about a millisecond.
-struct Entry {
-    lines: Vec<&'static str>,
-    parser: OnceLock<Option<Parser>>,
-}
+// The tables indexed at build time (build.rs, with blocks.rs's `index`): for each namespace
+// its callables sorted by name with their overload lines, and a parser slot for each.
+include!(concat!(env!("OUT_DIR"), "/signature_blocks.rs"));
 
-impl Entry {
-    fn parser(&self, ns: Namespace) -> Option<&Parser> {
-        self.parser
-            .get_or_init(|| {
-                // a line that does not parse is left out of its block
-                let sigs: Vec<Signature> = self
-                    .lines
-                    .iter()
-                    .filter_map(|l| Signature::parse(l).ok())
-                    .collect();
-                (!sigs.is_empty()).then(|| Parser::new(sigs, ns.owner()))
-            })
-            .as_ref()
-    }
-}
+/// A namespace's callables (sorted by name, each with its overload lines) and their parsers,
+/// each parsed at the first call that needs it: parsing all 4,000 lines at the first op cost
+/// every script about a millisecond, and indexing them at start-up (a hash map of 2,000
+/// blocks) a tenth of `import torch.nn`.
+type Table = (
+    &'static [(&'static str, &'static [&'static str])],
+    &'static [OnceLock<Option<Parser>>],
+);
 
-/// The table's blocks: separated by blank lines, `#` lines skipped; `alias = name` opens a
-/// block whose overloads carry another name (torch.spmm is mm's parser). Each block comes with
-/// its alias, if it has one, and its overload lines.
-fn blocks(source: &str) -> Vec<(Option<&str>, Vec<&str>)> {
-    let mut out = Vec::new();
-    let mut alias: Option<&str> = None;
-    let mut block: Vec<&str> = Vec::new();
-    for line in source.lines() {
-        if line.starts_with('#') {
-            continue;
-        }
-        if line.is_empty() {
-            if alias.is_some() || !block.is_empty() {
-                out.push((alias.take(), std::mem::take(&mut block)));
-            }
-        } else if let Some((a, _)) = line.split_once(" = ").filter(|_| !line.contains('(')) {
-            alias = Some(a);
-        } else {
-            block.push(line);
-        }
-    }
-    if alias.is_some() || !block.is_empty() {
-        out.push((alias, block));
-    }
-    out
-}
-
-/// A block is found under its alias, else under the name of its first overload (the text
-/// before its parenthesis: every overload of a block has it).
-fn index(ns: Namespace) -> HashMap<&'static str, Entry> {
-    let mut out = HashMap::new();
-    for (alias, lines) in blocks(ns.source()) {
-        let first = lines
+fn parsed(
+    ns: Namespace,
+    lines: &[&str],
+    slot: &'static OnceLock<Option<Parser>>,
+) -> Option<&'static Parser> {
+    slot.get_or_init(|| {
+        // a line that does not parse is left out of its block
+        let sigs: Vec<Signature> = lines
             .iter()
-            .find_map(|l| l.find('(').map(|open| &l[..open]));
-        if let Some(key) = alias.or(first) {
-            let parser = OnceLock::new();
-            out.insert(key, Entry { lines, parser });
-        }
-    }
-    out
-}
-
-fn table(ns: Namespace) -> &'static HashMap<&'static str, Entry> {
-    static TABLES: [OnceLock<HashMap<&'static str, Entry>>; 6] =
-        [const { OnceLock::new() }; Namespace::ALL.len()];
-    let at = Namespace::ALL.iter().position(|&n| n == ns).unwrap_or(0);
-    TABLES[at].get_or_init(|| index(ns))
+            .filter_map(|l| Signature::parse(l).ok())
+            .collect();
+        (!sigs.is_empty()).then(|| Parser::new(sigs, ns.owner()))
+    })
+    .as_ref()
 }
 
 /// The parser of `ns.name`, if PyTorch has one.
 pub fn parser(ns: Namespace, name: &str) -> Option<&'static Parser> {
-    table(ns).get(name)?.parser(ns)
+    let (blocks, parsers) = table(ns);
+    let at = blocks.binary_search_by(|(k, _)| (*k).cmp(name)).ok()?;
+    parsed(ns, blocks.get(at)?.1, parsers.get(at)?)
 }
 
 /// Every callable name of a namespace (sorted).
 pub fn names(ns: Namespace) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = table(ns)
+    let (blocks, parsers) = table(ns);
+    blocks
         .iter()
-        .filter(|(_, e)| e.parser(ns).is_some())
-        .map(|(k, _)| *k)
-        .collect();
-    v.sort_unstable();
-    v
+        .zip(parsers)
+        .filter(|((_, lines), slot)| parsed(ns, lines, slot).is_some())
+        .map(|((k, _), _)| *k)
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use super::super::blocks::blocks;
+    use std::collections::HashMap;
 
     /// The table as it was loaded before its blocks were parsed lazily: every line parsed,
     /// each block under its alias or its first parsed overload's name.
@@ -170,6 +131,22 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn the_built_index_is_each_tables_blocks_sorted_by_name() {
+        for ns in Namespace::ALL {
+            let (blocks, parsers) = table(ns);
+            let want = super::super::blocks::index(ns.source());
+            assert_eq!(parsers.len(), blocks.len(), "{ns:?}");
+            let got: Vec<(&str, Vec<&str>)> =
+                blocks.iter().map(|(k, l)| (*k, l.to_vec())).collect();
+            assert_eq!(got, want, "{ns:?}");
+            assert!(
+                got.windows(2).all(|w| w[0].0 < w[1].0),
+                "{ns:?} sorted, no repeats"
+            );
+        }
     }
 
     #[test]
