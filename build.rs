@@ -65,9 +65,8 @@ fn scan_preludes() {
         }
         texts.push(text);
     }
-    let mut code = String::from(
-        "pub(super) static PRELUDE_STATEMENTS: &[(usize, u64, &[(u32, u32, u32, u32)])] = &[\n",
-    );
+    let mut code =
+        String::from("pub(super) static PRELUDE_STATEMENTS: &[(usize, u64, &[BuiltStmt])] = &[\n");
     for text in &texts {
         let stmts: Vec<String> = top_level::top_level_statements(text)
             .iter()

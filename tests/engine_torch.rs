@@ -171,6 +171,28 @@ fn host_errors() {
             "IndexError",
             "index 7 is out of bounds for dimension 0 with size 5",
         ),
+        // an index tensor's bad value: reading names which index tensor held it (IndexKernel),
+        // writing names the dim it indexes (PyTorch 2.15, measured)
+        (
+            "import torch\ntorch.zeros(5, 4)[:, torch.tensor([4])]",
+            "IndexError",
+            "index 4 is out of bounds for dimension 0 with size 4",
+        ),
+        (
+            "import torch\ntorch.zeros(2, 3, 4)[:, :, torch.tensor([-5])]",
+            "IndexError",
+            "index -5 is out of bounds for dimension 0 with size 4",
+        ),
+        (
+            "import torch\ntorch.zeros(5, 4)[torch.tensor([0]), torch.tensor([4])]",
+            "IndexError",
+            "index 4 is out of bounds for dimension 1 with size 4",
+        ),
+        (
+            "import torch\nx = torch.zeros(5, 4)\nx[:, torch.tensor([4])] = 1.0",
+            "IndexError",
+            "index 4 is out of bounds for dimension 1 with size 4",
+        ),
         (
             "import torch\ntorch.randn(3, requires_grad=True).numpy()",
             "RuntimeError",

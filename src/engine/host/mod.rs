@@ -251,6 +251,20 @@ impl HostStorage {
         host_dispatch!(self, v => g(v, layout))
     }
 
+    /// The elements at the storage offsets `offsets`, in that order, as a new buffer of this
+    /// dtype (exact for every dtype; an offset past the end reads as zero).
+    pub(crate) fn take_at(&self, offsets: &[usize]) -> Result<HostStorage> {
+        fn t<T: Stored>(v: &[T], offsets: &[usize]) -> Result<HostStorage> {
+            let out = hostbuf::try_collect(
+                offsets
+                    .iter()
+                    .map(|&o| v.get(o).copied().unwrap_or(T::ZERO)),
+            );
+            Ok(T::wrap(got(out, offsets.len())?))
+        }
+        host_dispatch!(self, v => t(v, offsets))
+    }
+
     /// The elements of `layout` in logical order as Python numbers (int64 exact).
     pub(crate) fn gather_scalars(&self, layout: &Layout) -> Vec<Scalar> {
         fn g<T: Element>(v: &[T], layout: &Layout) -> Vec<Scalar> {

@@ -6,9 +6,13 @@
 
 use super::top_level::{TopStmt, text_hash, top_level_statements};
 
+/// A statement as the build writes it: (start, end, first_line, newlines) of a [`TopStmt`].
+type BuiltStmt = (u32, u32, u32, u32);
+
 mod built {
-    // PRELUDE_STATEMENTS: (length, text_hash, statements as (start, end, first_line,
-    // newlines)) of every src/**/*.py, written by build.rs.
+    use super::BuiltStmt;
+    // PRELUDE_STATEMENTS: (length, text_hash, statements) of every src/**/*.py and every
+    // concatenation of torch/prelude_files.rs, written by build.rs.
     include!(concat!(env!("OUT_DIR"), "/prelude_statements.rs"));
 }
 
