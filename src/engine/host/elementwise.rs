@@ -324,7 +324,9 @@ fn scatter_transposed<T: Element>(
 
 /// [`scatter_transposed`] for float32, four squares of 4 x 4 values at a time through vector
 /// registers ([`transpose4`]): a value at a time took about 2 cycles a value, 11 % of a small
-/// MLP's training step (the gradient of `w.t()` written back into `w`'s layout).
+/// MLP's training step (the gradient of `w.t()` written back into `w`'s layout). Above
+/// [`GRAIN_SIZE`] values the columns are split over the intra-op threads, as ATen's copy_
+/// splits: on two threads the copy was the largest serial part of a batch-256 MLP step.
 fn scatter_transposed_f32(
     dst: &mut [f32],
     start: usize,
@@ -333,17 +335,40 @@ fn scatter_transposed_f32(
     s: usize,
     vals: &[f32],
 ) {
+    if rows == 0 || cols == 0 {
+        return;
+    }
+    // dst's stretch holding column j of `vals` starts at start + j * s; the last is `rows` long
+    let end = start + (cols - 1) * s + rows;
+    let grain = GRAIN_SIZE.saturating_mul(s) / rows;
+    parallel_rows_mut(&mut dst[start..end], s, grain, |first, part| {
+        let last = (first + part.len().div_ceil(s)).min(cols);
+        transposed_columns_f32(part, rows, cols, s, vals, first..last);
+    });
+}
+
+/// Columns `js` of the `rows` x `cols` float32 `vals`, each written as a run of `dst` (column
+/// `js.start` at 0, the next `s` further on).
+fn transposed_columns_f32(
+    dst: &mut [f32],
+    rows: usize,
+    cols: usize,
+    s: usize,
+    vals: &[f32],
+    js: std::ops::Range<usize>,
+) {
+    let base = js.start;
     for i0 in (0..rows).step_by(TRANSPOSE_BLOCK) {
         let i1 = (i0 + TRANSPOSE_BLOCK).min(rows);
-        for j0 in (0..cols).step_by(TRANSPOSE_BLOCK) {
-            let j1 = (j0 + TRANSPOSE_BLOCK).min(cols);
+        for j0 in js.clone().step_by(TRANSPOSE_BLOCK) {
+            let j1 = (j0 + TRANSPOSE_BLOCK).min(js.end);
             let (i4, j4) = (i0 + (i1 - i0) / 4 * 4, j0 + (j1 - j0) / 4 * 4);
             for i in (i0..i4).step_by(4) {
                 for j in (j0..j4).step_by(4) {
                     let row = |r: usize| &vals[(i + r) * cols + j..(i + r) * cols + j + 4];
                     let square = transpose4(row(0), row(1), row(2), row(3));
                     for (q, column) in square.iter().enumerate() {
-                        let at = start + (j + q) * s + i;
+                        let at = (j + q - base) * s + i;
                         dst[at..at + 4].copy_from_slice(column);
                     }
                 }
@@ -352,7 +377,7 @@ fn scatter_transposed_f32(
             for j in j0..j1 {
                 let from = if j < j4 { i4 } else { i0 };
                 for i in from..i1 {
-                    dst[start + j * s + i] = vals[i * cols + j];
+                    dst[(j - base) * s + i] = vals[i * cols + j];
                 }
             }
         }
@@ -1247,14 +1272,26 @@ mod tests {
     /// offset, and leaves the gaps alone.
     #[test]
     fn copy_into_a_transposed_destination_matches_the_element_walk() {
-        for (rows, cols, gap, offset) in [
-            (1, 5, 0, 0),
-            (3, 70, 1, 2),
-            (33, 31, 0, 5),
-            (64, 65, 3, 0),
-            (100, 1, 0, 1),
-            (35, 38, 2, 3),
-        ] {
+        let _held = crate::engine::parallel::TEST_THREADS_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let threads_before = crate::engine::parallel::num_threads();
+        // the last three are over the split grain: their columns go to 2 and 3 threads
+        for (threads, (rows, cols, gap, offset)) in [1, 2, 3].into_iter().flat_map(|t| {
+            [
+                (1, 5, 0, 0),
+                (3, 70, 1, 2),
+                (33, 31, 0, 5),
+                (64, 65, 3, 0),
+                (100, 1, 0, 1),
+                (35, 38, 2, 3),
+                (256, 784, 0, 0),
+                (783, 255, 2, 9),
+                (130, 1000, 1, 0),
+            ]
+            .map(|case| (t, case))
+        }) {
+            crate::engine::parallel::set_num_threads(threads);
             let s = rows + gap;
             let len = offset + s * cols;
             let layout = Layout::new(vec![rows, cols], vec![1, s], offset);
@@ -1268,7 +1305,11 @@ mod tests {
             let mut got = HostStorage::F32(vec![-1f32; len]);
             let src = HostStorage::F32(vals);
             copy_into(&mut got, &layout, &src, &Layout::contiguous(&[rows, cols])).unwrap();
-            assert_eq!(f32s(&got), want, "{rows}x{cols} gap {gap} offset {offset}");
+            assert_eq!(
+                f32s(&got),
+                want,
+                "{rows}x{cols} gap {gap} offset {offset} at {threads} threads"
+            );
             // the other dtypes take the value-at-a-time walk
             let mut got = HostStorage::I64(vec![-1i64; len]);
             let src = HostStorage::I64((0..rows * cols).map(|v| v as i64).collect());
@@ -1280,6 +1321,7 @@ mod tests {
                 "int64 {rows}x{cols}"
             );
         }
+        crate::engine::parallel::set_num_threads(threads_before);
     }
 
     #[test]

@@ -289,7 +289,7 @@ impl Runtime {
             (Some(&(false, st)), Some(&len)) => (len, st, shape.len() - 1),
             _ => (1, 0, shape.len()),
         };
-        let runs = if run == 0 { 0 } else { n / run };
+        let runs = n.checked_div(run).unwrap_or(0);
         let mut idx = vec![0usize; shape.len()];
         for _ in 0..runs {
             let mut blin = 0;
