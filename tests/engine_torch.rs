@@ -193,6 +193,22 @@ fn host_errors() {
             "IndexError",
             "index 4 is out of bounds for dimension 1 with size 4",
         ),
+        // several bad values: the first element's, its index tensors in order
+        (
+            "import torch\ntorch.zeros(5, 4)[torch.tensor([0, 9]), torch.tensor([7, 1])]",
+            "IndexError",
+            "index 7 is out of bounds for dimension 1 with size 4",
+        ),
+        (
+            "import torch\ntorch.zeros(5, 4)[torch.tensor([9, 0]), torch.tensor([1, 7])]",
+            "IndexError",
+            "index 9 is out of bounds for dimension 0 with size 5",
+        ),
+        (
+            "import torch\nx = torch.zeros(5, 4)\nx[torch.tensor([0, 9]), torch.tensor([7, 1])] = 1.0",
+            "IndexError",
+            "index 7 is out of bounds for dimension 1 with size 4",
+        ),
         (
             "import torch\ntorch.randn(3, requires_grad=True).numpy()",
             "RuntimeError",

@@ -356,10 +356,15 @@ impl Runtime {
     /// What `op` (getitem, setitem) does about indices out of range: on the CPU an IndexError
     /// for the first (recorded as `op`'s host error), on CUDA the device-side assert lines.
     fn index_bad(&self, op: &str, t: &Tensor, bad: &[BadIndex]) -> Result<Vec<String>> {
-        let Some(first) = bad.first() else {
+        if bad.is_empty() {
             return Ok(Vec::new());
-        };
+        }
         if !t.is_cuda() {
+            // the kernel walks the elements in order and checks each one's indices in order:
+            // the first bad one by place, then by index tensor (PyTorch 2.15, measured)
+            let Some(first) = bad.iter().min_by_key(|b| (b.place, b.tensor)) else {
+                return Ok(Vec::new());
+            };
             let BadIndex { value, size, .. } = *first;
             let d = if op == "setitem" {
                 first.dim
