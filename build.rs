@@ -53,15 +53,13 @@ fn scan_preludes() {
     let mut texts: Vec<String> = Vec::new();
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
-        texts.push(fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
+        texts.push(read_source(path));
     }
     for parts in prelude_files::COMPOSITE_PRELUDES {
         let mut text = String::new();
         for part in *parts {
             let path = src.join("torch").join(part);
-            text.push_str(
-                &fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
-            );
+            text.push_str(&read_source(&path));
         }
         texts.push(text);
     }
@@ -82,6 +80,11 @@ fn scan_preludes() {
     code.push_str("];\n");
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join("prelude_statements.rs");
     fs::write(out, code).unwrap();
+}
+
+/// A source file the build turns into a table: a build without it cannot go on.
+fn read_source(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
 /// Every `.py` file under `dir`, recursively (symlinks not followed).
@@ -124,8 +127,7 @@ fn index_signatures() {
             .join("src/torch/signatures")
             .join(format!("{stem}.sig"));
         println!("cargo:rerun-if-changed={}", path.display());
-        let source =
-            fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        let source = read_source(&path);
         let index = signature_blocks::index(&source);
         let upper = stem.to_uppercase();
         let n = index.len();
