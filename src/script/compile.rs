@@ -135,6 +135,9 @@ pub(super) struct Compiler<'s> {
     depth: usize,
     /// Which line of its file each line of `src` is.
     numbers: LineNumbers,
+    /// Methods of a top-level class whose bodies were cut from `src`, by the file line their
+    /// statement starts on: their text, for [`DeferredBody`] (interp/lazy_methods.rs).
+    deferring: FxHashMap<u32, &'static str>,
 }
 
 /// Where the lines of compiled text sit in their file (tracebacks, markers).
@@ -180,7 +183,79 @@ impl<'s> Compiler<'s> {
             interned: FxHashMap::default(),
             depth: 0,
             numbers: LineNumbers::From(1),
+            deferring: FxHashMap::default(),
         }
+    }
+
+    /// The compiler for a class text whose methods starting at these file lines have their
+    /// bodies cut (texts as written, for their compile at the first call).
+    pub(super) fn deferring(mut self, methods: FxHashMap<u32, &'static str>) -> Compiler<'s> {
+        self.deferring = methods;
+        self
+    }
+
+    /// The code of a method whose body was cut: `body` is a module of one class whose body is
+    /// the method's statement, compiled as the method of the top-level class `class_qualname`
+    /// (what compiling the whole class gives it: a top-level class's methods see only their
+    /// own names and the module's).
+    pub(super) fn compile_deferred_method(
+        &mut self,
+        body: &[ast::Stmt],
+        class_qualname: Rc<str>,
+    ) -> PyResult<FuncCode> {
+        let method = match body {
+            [ast::Stmt::ClassDef(c)] => match &c.body[..] {
+                [ast::Stmt::FunctionDef(f)] if !f.is_async => Some(f),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(f) = method else {
+            return Err(PyException::new(
+                ExcType::SystemError,
+                "a deferred method's text is not one method",
+            ));
+        };
+        if let Err(off) = check_depth(body) {
+            let mut e = PyException::new(ExcType::SyntaxError, "too many nested parentheses");
+            e.0.line_hint = Some(self.file_line(self.lines.line(off)));
+            return Err(e);
+        }
+        self.scopes.push(Scope::new(Kind::Module, "".into()));
+        self.scopes.push(Scope::new(Kind::Class, class_qualname));
+        let line = self.line_of(f);
+        let name = self.name(f.name.as_str());
+        let def = self.function_annotated(
+            &name,
+            &f.parameters,
+            FnBody::Stmts(&f.body),
+            line,
+            f.returns.as_deref(),
+        );
+        self.scopes.clear();
+        let def = def?;
+        Rc::try_unwrap(def.code).map_err(|_| {
+            PyException::new(ExcType::SystemError, "a deferred method's code is shared")
+        })
+    }
+
+    /// The cut body of the method whose statement starts at `line`, when it is one: only in
+    /// a class body at the top level.
+    fn deferred_body(&self, line: u32) -> Option<Box<DeferredBody>> {
+        let [module, class] = &self.scopes[..] else {
+            return None;
+        };
+        if module.kind != Kind::Module || class.kind != Kind::Class {
+            return None;
+        }
+        let text = self.deferring.get(&line)?;
+        Some(Box::new(DeferredBody {
+            text,
+            first_line: line,
+            file: self.file.clone(),
+            class_qualname: class.qualname.clone(),
+            compiled: std::cell::OnceCell::new(),
+        }))
     }
 
     /// The compiler for `src` whose lines are the lines `numbers` of its file.
@@ -291,6 +366,7 @@ impl<'s> Compiler<'s> {
             is_lambda: false,
             is_generator: false,
             doc: docstring(body),
+            deferred: None,
         })
     }
 
@@ -519,13 +595,18 @@ impl<'s> Compiler<'s> {
                     decorators.push(self.expr(&d.expression)?);
                 }
                 let name = self.name(f.name.as_str());
-                let func = self.function_annotated(
+                let mut func = self.function_annotated(
                     &name,
                     &f.parameters,
                     FnBody::Stmts(&f.body),
                     line,
                     f.returns.as_deref(),
                 )?;
+                if let Some(d) = self.deferred_body(line)
+                    && let Some(code) = Rc::get_mut(&mut func.code)
+                {
+                    code.deferred = Some(d);
+                }
                 let target = self.store_name(&name, line)?;
                 StmtKind::Def {
                     decorators,
@@ -834,6 +915,7 @@ impl<'s> Compiler<'s> {
                 FnBody::Stmts(b) => docstring(b),
                 FnBody::Expr(_) => None,
             },
+            deferred: None,
         };
         Ok(FuncDef {
             code: Rc::new(code),
@@ -950,6 +1032,7 @@ impl<'s> Compiler<'s> {
             is_lambda: false,
             is_generator: true,
             doc: None,
+            deferred: None,
         };
         Ok(Expr::GenExpr {
             def: Rc::new(FuncDef {
@@ -1074,6 +1157,7 @@ impl<'s> Compiler<'s> {
             is_lambda: false,
             is_generator: false,
             doc: docstring(body),
+            deferred: None,
         };
         Ok(ClassDef {
             name: name.clone(),

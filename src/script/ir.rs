@@ -44,9 +44,33 @@ pub struct FuncCode {
     pub is_generator: bool,
     /// The docstring: a string literal as the body's first statement (`__doc__`).
     pub doc: Option<Rc<str>>,
+    /// A prelude method whose body waits for its first call (interp/lazy_methods.rs): this
+    /// code is its signature with a `pass` body; the whole is compiled from the text here.
+    pub deferred: Option<Box<DeferredBody>>,
 }
 
-impl FuncCode {}
+/// The text of a method whose body was cut from its class's compile, and its code once
+/// compiled.
+pub struct DeferredBody {
+    /// The method's statement as written (decorators, header and body), indented as in its
+    /// class.
+    pub text: &'static str,
+    /// The file line `text` starts on.
+    pub first_line: u32,
+    pub file: Rc<str>,
+    pub class_qualname: Rc<str>,
+    pub compiled: std::cell::OnceCell<Rc<FuncCode>>,
+}
+
+impl FuncCode {
+    /// The code a call runs: a deferred method's compiled code once compiled, else this.
+    pub fn runnable(&self) -> &FuncCode {
+        match &self.deferred {
+            Some(d) => d.compiled.get().map_or(self, |c| c),
+            None => self,
+        }
+    }
+}
 
 /// `def`/`lambda`: the code plus what is evaluated when the definition runs.
 pub struct FuncDef {

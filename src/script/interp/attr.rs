@@ -293,7 +293,7 @@ impl Interpreter {
                 }),
                 "__name__" => Some(Value::str(&f.name)),
                 "__qualname__" => Some(Value::str(&f.qualname)),
-                "__doc__" => Some(match &f.code.doc {
+                "__doc__" => Some(match &self.function_code(f)?.doc {
                     Some(d) => Value::Str(d.into()),
                     None => Value::None,
                 }),

@@ -206,7 +206,7 @@ impl Interpreter {
         }
         self.step()?;
         let fun = fun.clone();
-        let code = &*fun.code;
+        let code = self.function_code(&fun)?;
         let mut locals: Vec<Option<Value>> = vec![None; code.local_names.len()];
         let npos = code.params.len();
         let fname = &code.qualname;

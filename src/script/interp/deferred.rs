@@ -543,7 +543,7 @@ impl Interpreter {
         if let Some(code) = d.code.borrow().clone() {
             return Ok(code);
         }
-        let code = self.compile_parsed_at(d.text, &split.file, modname, d.first_line)?;
+        let code = self.compile_deferred_definition(d.text, &split.file, modname, d.first_line)?;
         *d.code.borrow_mut() = Some(code.clone());
         Ok(code)
     }

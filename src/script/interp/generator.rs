@@ -465,7 +465,8 @@ impl Interpreter {
             ctx.own_limit = limit;
         }
         let GenStart { fun, locals, cells } = start;
-        let code = &*fun.code;
+        // a deferred method's body was compiled by the call that made the generator
+        let code = fun.code.runnable();
         let mut frame = Frame::with_locals(code, fun.globals.clone(), &fun.closure, locals);
         frame.cells = cells;
         frame.func = Some(&fun);

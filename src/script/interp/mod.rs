@@ -25,6 +25,7 @@ mod dunder;
 mod expr;
 pub(crate) mod generator;
 mod iter;
+mod lazy_methods;
 mod ops;
 mod polled;
 mod prelude_table;

@@ -150,6 +150,19 @@ impl Interpreter {
         modname: &str,
         numbers: LineNumbers,
     ) -> PyResult<Rc<FuncCode>> {
+        self.compile_parsed_deferring(source, file, modname, numbers, Default::default())
+    }
+
+    /// [`Self::compile_parsed_numbered`] of a class text whose methods starting at the file
+    /// lines of `deferring` have their bodies cut (lazy_methods.rs).
+    pub(super) fn compile_parsed_deferring(
+        &mut self,
+        source: &str,
+        file: &Rc<str>,
+        modname: &str,
+        numbers: LineNumbers,
+        deferring: crate::script::value::FxHashMap<u32, &'static str>,
+    ) -> PyResult<Rc<FuncCode>> {
         let parsed = match rustpython_ruff_python_parser::parse_module(source) {
             Ok(p) => p,
             Err(err) => {
@@ -174,7 +187,9 @@ impl Interpreter {
                 )),
             };
         }
-        let mut c = Compiler::new(source, file.clone()).numbered(numbers);
+        let mut c = Compiler::new(source, file.clone())
+            .numbered(numbers)
+            .deferring(deferring);
         match c.compile_module(&module.body, modname) {
             Ok(code) => Ok(Rc::new(code)),
             Err(e) => Err(module_frame(e, file)),
@@ -1206,7 +1221,7 @@ impl Interpreter {
 }
 
 /// A compile error of `file` with the `<module>` frame tracebacks show for it.
-fn module_frame(mut e: PyException, file: &Rc<str>) -> PyException {
+pub(super) fn module_frame(mut e: PyException, file: &Rc<str>) -> PyException {
     e.push_frame(TraceEntry {
         file: file.clone(),
         line: e.0.line_hint.unwrap_or(0),

@@ -49,6 +49,13 @@ const CODE_SPECIAL: [bool; 256] = {
 /// outside any bracket, string and backslash continuation; decorators belong to the statement
 /// they decorate.
 pub(crate) fn top_level_statements(src: &str) -> Vec<TopStmt> {
+    statements_at(src, 0)
+}
+
+/// The statements of a block whose statements start at column `indent` (a class body's,
+/// `src` being the body's lines): as [`top_level_statements`], a line beginning one when its
+/// first `indent` bytes are spaces and a statement starts after them.
+pub(crate) fn statements_at(src: &str, indent: usize) -> Vec<TopStmt> {
     let bytes = src.as_bytes();
     let mut starts: Vec<(usize, u32)> = Vec::new();
     let mut depth = 0usize;
@@ -62,11 +69,17 @@ pub(crate) fn top_level_statements(src: &str) -> Vec<TopStmt> {
         // str::find is memchr: a word at a time
         let end = src[pos..].find('\n').map_or(bytes.len(), |n| pos + n);
         let line = &bytes[pos..end];
-        if string.is_none() && depth == 0 && !continued && begins_statement(&bytes[pos..]) {
+        if string.is_none()
+            && depth == 0
+            && !continued
+            && line.len() > indent
+            && line[..indent].iter().all(|&b| b == b' ')
+            && begins_statement(&bytes[pos + indent..])
+        {
             if !decorated {
                 starts.push((pos, line_no));
             }
-            decorated = line[0] == b'@';
+            decorated = line[indent] == b'@';
         }
         continued = false;
         let mut i = 0;
@@ -134,6 +147,46 @@ pub(crate) fn top_level_statements(src: &str) -> Vec<TopStmt> {
         });
     }
     out
+}
+
+/// Where the header of the compound statement starting at `from` ends: the index just past
+/// the `:` that closes it (outside brackets, strings and comments), or None when the text
+/// ends first.
+pub(crate) fn header_end(src: &str, from: usize) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let mut depth = 0usize;
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                i = src[i..].find('\n').map_or(bytes.len(), |n| i + n);
+                continue;
+            }
+            q @ (b'\'' | b'"') => {
+                let triple = bytes[i..].starts_with(&[q; 3]);
+                i += if triple { 3 } else { 1 };
+                loop {
+                    match bytes.get(i) {
+                        None => return None,
+                        Some(b'\\') => i += 2,
+                        Some(&b) if b == q && (!triple || bytes[i..].starts_with(&[q; 3])) => {
+                            i += if triple { 3 } else { 1 };
+                            break;
+                        }
+                        Some(b'\n') if !triple => return None,
+                        Some(_) => i += 1,
+                    }
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b':' if depth == 0 => return Some(i + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// A 64-bit FNV-1a hash of the text, a word at a time: what identifies a prelude in the
