@@ -572,11 +572,10 @@ def _copy_tree(obj):
 
 
 # torch.save / torch.load: files of the run's in-memory file system (script/modules/_fs.py,
-# the one open() and os.path see; cudatutor scripts never touch host files)
-import _fs
-
-
+# the one open() and os.path see; cudatutor scripts never touch host files), imported at the
+# first save or load (at torch._extra's import it compiled the file system for every script)
 def _key(f):
+    import _fs
     if isinstance(f, str):
         return f
     if isinstance(f, _fs.BytesIO):
@@ -590,11 +589,13 @@ def _key(f):
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
+    import _fs
     _fs.store(_key(f), _copy_tree(obj) if not hasattr(obj, 'state_dict') else obj)
     return None
 
 
 def load(f, map_location=None, pickle_module=None, weights_only=None, mmap=None, **kwargs):
+    import _fs
     if _fs.is_host_file(_key(f)):
         # a checkpoint in a folder given with --allow-read: read as PyTorch reads it by default
         import torch._checkpoint as _checkpoint

@@ -1,6 +1,5 @@
 
 # ---- extra_runtime.py: threads, torch.compile (concatenated into torch._extra) ----
-import os as _os
 
 # PyTorch's intra-op thread count: OMP_NUM_THREADS / MKL_NUM_THREADS when set, else the
 # machine's cores. The engine splits its large elementwise ops, row-wise ops and products over
@@ -9,6 +8,9 @@ _threads = [None]
 
 
 def _default_threads():
+    # os at the first call: importing it at torch._extra's import built the in-memory file
+    # system's module for every script that touches torch._extra
+    import os as _os
     for var in ('OMP_NUM_THREADS', 'MKL_NUM_THREADS'):
         v = _os.environ.get(var)
         if v is not None and v.isdigit() and int(v) > 0:

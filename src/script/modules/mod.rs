@@ -73,6 +73,9 @@ pub(crate) fn install(it: &mut Interpreter) {
     it.register_module("math", Box::new(|_it| Ok(math())));
     it.register_module("_random", Box::new(|_it| Ok(mt::module())));
     it.register_module("os", Box::new(os_module));
+    // os.path at its first access: it imports the in-memory file system, which a script that
+    // reads os.environ (torch does, for its thread count) does not need
+    it.set_lazy_package("os", None);
     it.register_module("_hostfs", Box::new(hostfs::module));
     it.register_module("time", Box::new(|_it| Ok(time())));
     it.register_module("_warnings", Box::new(warnings_native::module));
@@ -790,17 +793,28 @@ fn os() -> Value {
     m.into_value()
 }
 
-/// `os`: the environment from Rust, the file functions from the in-memory file system (`_fs`).
-fn os_module(it: &mut Interpreter) -> PyResult<Value> {
+/// `os`: the environment from Rust, the file functions from the in-memory file system (`_fs`),
+/// which is imported at the first call of one: `import os` for `os.environ` (torch reads the
+/// thread count there at its first `torch.cat`) compiled the file system and six of its
+/// functions. The functions are builtins here, as CPython's are (but `makedirs`).
+fn os_module(_it: &mut Interpreter) -> PyResult<Value> {
     let m = os();
-    let fs = it.import_module("_fs")?;
     if let Value::Module(om) = &m {
-        for name in ["makedirs", "mkdir", "listdir", "remove", "rmdir", "getcwd"] {
-            let f = it.getattr(&fs, name)?;
-            om.set_attr(name, f);
+        for (name, fs_name) in [
+            ("makedirs", "makedirs"),
+            ("mkdir", "mkdir"),
+            ("listdir", "listdir"),
+            ("remove", "remove"),
+            ("unlink", "remove"),
+            ("rmdir", "rmdir"),
+            ("getcwd", "getcwd"),
+        ] {
+            om.add_fn(name, move |it, args| {
+                let fs = it.import_module("_fs")?;
+                let f = it.getattr(&fs, fs_name)?;
+                it.call(&f, args)
+            });
         }
-        let unlink = it.getattr(&fs, "remove")?;
-        om.set_attr("unlink", unlink);
     }
     Ok(m)
 }
