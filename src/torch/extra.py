@@ -2050,6 +2050,10 @@ def _hash_of_type_and_dtype(self):
 
 
 class finfo:
+    # in the body, not assigned after the class: an assignment at import defined the class (and
+    # its helpers) at torch._extra's import, for every script
+    __module__ = 'torch'
+
     def __init__(self, type=None):
         name = _dtype_arg('finfo', torch.get_default_dtype() if type is None else type)
         name = _COMPLEX_PART.get(name, name)
@@ -2075,6 +2079,8 @@ class finfo:
 
 
 class iinfo:
+    __module__ = 'torch'
+
     def __init__(self, type):
         name = _dtype_arg('iinfo', type)
         if name == 'bool':
@@ -2091,8 +2097,6 @@ class iinfo:
         return f'iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})'
 
 
-finfo.__module__ = 'torch'
-iinfo.__module__ = 'torch'
 torch.finfo = finfo
 torch.iinfo = iinfo
 
