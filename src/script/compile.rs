@@ -216,11 +216,7 @@ impl<'s> Compiler<'s> {
                 "a deferred method's text is not one method",
             ));
         };
-        if let Err(off) = check_depth(body) {
-            let mut e = PyException::new(ExcType::SyntaxError, "too many nested parentheses");
-            e.0.line_hint = Some(self.file_line(self.lines.line(off)));
-            return Err(e);
-        }
+        self.check_nesting(body)?;
         self.scopes.push(Scope::new(Kind::Module, "".into()));
         self.scopes.push(Scope::new(Kind::Class, class_qualname));
         let line = self.line_of(f);
@@ -332,14 +328,19 @@ impl<'s> Compiler<'s> {
         &mut self.scopes[n]
     }
 
+    /// CPython's SyntaxError for a tree nested deeper than the compiler recurses, at the
+    /// first place past the limit.
+    fn check_nesting(&self, body: &[ast::Stmt]) -> PyResult<()> {
+        check_depth(body).map_err(|off| {
+            let mut e = too_deep(self.file_line(self.lines.line(off)));
+            e.0.column = Some(self.lines.column(self.src, off));
+            e
+        })
+    }
+
     /// Compile a module body.
     pub(super) fn compile_module(&mut self, body: &[ast::Stmt], name: &str) -> PyResult<FuncCode> {
-        if let Err(off) = check_depth(body) {
-            let mut e = PyException::new(ExcType::SyntaxError, "too many nested parentheses");
-            e.0.line_hint = Some(self.file_line(self.lines.line(off)));
-            e.0.column = Some(self.lines.column(self.src, off));
-            return Err(e);
-        }
+        self.check_nesting(body)?;
         let mut sc = Scope::new(Kind::Module, "".into());
         sc.captured = nested_names(body, &mut self.interned);
         self.scopes.push(sc);

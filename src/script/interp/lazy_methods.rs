@@ -24,7 +24,7 @@ use super::super::errors::PyResult;
 use super::super::ir::{DeferredBody, FuncCode};
 use super::super::value::Function;
 use super::Interpreter;
-use super::stmt::module_frame;
+use super::stmt::{module_frame, parse_source};
 use super::top_level::{header_end, statements_at};
 
 /// A method of a class text whose body can wait.
@@ -167,8 +167,10 @@ pub(crate) fn without_bodies(class_text: &str, methods: &[LazyMethod]) -> String
             .count();
         out.extend(std::iter::repeat_n(' ', def_column + 1));
         out.push_str("pass");
-        let newlines = body.bytes().filter(|&b| b == b'\n').count();
-        out.extend(std::iter::repeat_n('\n', newlines));
+        out.extend(std::iter::repeat_n(
+            '\n',
+            count_newlines(body.as_bytes()) as usize,
+        ));
         at = m.end;
     }
     out.push_str(&class_text[at..]);
@@ -181,16 +183,7 @@ fn compile_method_text(d: &DeferredBody) -> PyResult<FuncCode> {
     let mut source = String::with_capacity(d.text.len() + 10);
     source.push_str("class _:\n");
     source.push_str(d.text);
-    let parsed = match rustpython_ruff_python_parser::parse_module(&source) {
-        Ok(p) => p,
-        Err(err) => {
-            return Err(module_frame(
-                super::super::syntax_error::convert(&err, &source),
-                &d.file,
-            ));
-        }
-    };
-    let module = parsed.into_syntax();
+    let module = parse_source(&source, &d.file)?;
     let mut c = Compiler::new(&source, d.file.clone())
         .numbered(LineNumbers::From(d.first_line.saturating_sub(1)));
     c.compile_deferred_method(&module.body, d.class_qualname.clone())

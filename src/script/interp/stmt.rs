@@ -163,16 +163,7 @@ impl Interpreter {
         numbers: LineNumbers,
         deferring: crate::script::value::FxHashMap<u32, &'static str>,
     ) -> PyResult<Rc<FuncCode>> {
-        let parsed = match rustpython_ruff_python_parser::parse_module(source) {
-            Ok(p) => p,
-            Err(err) => {
-                return Err(module_frame(
-                    super::super::syntax_error::convert(&err, source),
-                    file,
-                ));
-            }
-        };
-        let module = parsed.into_syntax();
+        let module = parse_source(source, file)?;
         if super::super::compile::check_depth(&module.body).is_err() {
             // Dropping a pathologically deep tree recurses as deep as it is: leak it instead
             // (bounded by the source size).
@@ -1217,6 +1208,20 @@ impl Interpreter {
         // the fallback may have bound names as deferred aliases (torch._extra's
         // `torch.NAME = NAME`)
         let _ = self.run_all_deferred(&m.dict);
+    }
+}
+
+/// `source` (text of `file`) parsed as a module, or its SyntaxError with the `<module>` frame.
+pub(super) fn parse_source(
+    source: &str,
+    file: &Rc<str>,
+) -> PyResult<rustpython_ruff_python_ast::ModModule> {
+    match rustpython_ruff_python_parser::parse_module(source) {
+        Ok(p) => Ok(p.into_syntax()),
+        Err(err) => Err(module_frame(
+            super::super::syntax_error::convert(&err, source),
+            file,
+        )),
     }
 }
 
