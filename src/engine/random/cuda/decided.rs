@@ -33,3 +33,35 @@ pub(super) fn lanes_or_libm<const L: usize>(
     }
     out
 }
+
+/// Four x86 lanes of a fast algorithm: `values` where `decided` (a lane mask, as an SSE
+/// compare gives) is set, `libm` of the lane's argument where it is not.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn x4_or_libm(
+    values: std::arch::x86_64::__m128,
+    decided: std::arch::x86_64::__m128,
+    args: std::arch::x86_64::__m128,
+    libm: impl Fn(f32) -> f32,
+) -> std::arch::x86_64::__m128 {
+    use std::arch::x86_64::{__m128, _mm_movemask_ps};
+    let mask = _mm_movemask_ps(decided);
+    if mask == 0b1111 {
+        return values;
+    }
+    // SAFETY: __m128 and [f32; 4] are the same 16 plain bytes, lane 0 first
+    let (mut out, args) = unsafe {
+        (
+            std::mem::transmute::<__m128, [f32; 4]>(values),
+            std::mem::transmute::<__m128, [f32; 4]>(args),
+        )
+    };
+    for l in 0..4 {
+        if mask & (1 << l) == 0 {
+            out[l] = libm(args[l]);
+        }
+    }
+    // SAFETY: as above
+    unsafe { std::mem::transmute::<[f32; 4], __m128>(out) }
+}

@@ -6,11 +6,17 @@
 use super::super::cpu_kernels::{self, Probabilities, RandomError, Result};
 use super::super::elements::{ElementType, ElementsMut};
 use super::super::half::{f16_bits_to_f32, f32_to_f16_bits};
+#[cfg(target_arch = "x86_64")]
+use super::philox::philox4x32_10_x8;
 use super::philox::{philox4x32_10, philox4x32_10_lanes};
 use super::rounded_log::ln_as_libm_lanes;
+#[cfg(target_arch = "x86_64")]
+use super::rounded_log::ln_as_libm_x4;
+#[cfg(target_arch = "x86_64")]
+use super::rounded_sin::sin_as_f32_x4;
 use super::rounded_sin::{sin_as_f32, sin_as_f32_lanes};
 use super::{CudaGenerator, DeviceShape, launch_policy};
-use crate::engine::numerics::fast::avx2_fma;
+use crate::engine::numerics::fast::{self, avx2_fma};
 
 const TWO_POW_M32: f32 = 2.328_306_4e-10; // CURAND_2POW32_INV (exactly 2^-32)
 const TWO_POW_M53: f64 = 1.110_223_024_625_156_5e-16; // CURAND_2POW53_INV_DOUBLE (2^-53)
@@ -41,9 +47,11 @@ fn curand_uniform_double(x: u32, y: u32) -> f64 {
 /// one fused multiply-add.
 #[inline(always)]
 pub(super) fn curand_angle(y: u32) -> f32 {
-    let two_pi_over_2_32 = TWO_POW_M32 * 6.283_185_5;
-    (y as f32).mul_add(two_pi_over_2_32, two_pi_over_2_32 / 2.0)
+    (y as f32).mul_add(TWO_PI_OVER_2_32, TWO_PI_OVER_2_32 / 2.0)
 }
+
+/// 2 pi (as a float) times 2^-32: the step of [`curand_angle`].
+const TWO_PI_OVER_2_32: f32 = TWO_POW_M32 * 6.283_185_5;
 
 /// `_curand_box_muller`'s radius, sqrt(-2 log u), from its first word.
 #[inline(always)]
@@ -207,12 +215,31 @@ impl FirstWords {
     }
 }
 
+/// [`first_components`]' elements of `normal_(mean, std)`: [`box_muller_sin`] of each thread's
+/// first two words, scaled. With AVX2 and FMA but not AVX-512, the log and the sine in explicit
+/// four-lane code ([`normals_x86`]); otherwise the portable lanes, compiled for AVX-512 where
+/// the CPU has it.
+fn normals_of_first_words(
+    part: &mut [f32],
+    first_thread: u64,
+    words: FirstWords,
+    mean: f32,
+    std: f32,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if fast::has_avx2_fma() && !fast::has_avx512() {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above), all the function enables
+        return unsafe { normals_x86(part, first_thread, words, mean, std) };
+    }
+    normals_in_lanes(part, first_thread, words, mean, std)
+}
+
 avx2_fma! {
-    /// [`first_components`]' elements of `normal_(mean, std)`: [`box_muller_sin`] of each
-    /// thread's first two words, scaled. Compiled for AVX2+FMA where the CPU has them, so
-    /// the multiply-adds are single instructions and the lanes share vector registers (the
-    /// log as well as the sine: libm's algorithm lane by lane, rounded_log.rs).
-    fn normals_of_first_words(
+    /// [`normals_of_first_words`] in portable lanes. Compiled for AVX2+FMA (or AVX-512) where
+    /// the CPU has them, so the multiply-adds are single instructions and the lanes share
+    /// vector registers (the log as well as the sine: libm's algorithm lane by lane,
+    /// rounded_log.rs).
+    fn normals_in_lanes(
         part: &mut [f32],
         first_thread: u64,
         words: FirstWords,
@@ -231,6 +258,59 @@ avx2_fma! {
             chunk.copy_from_slice(&values[..chunk.len()]);
             idx += LANES as u64;
         }
+    }
+}
+
+/// [`normals_of_first_words`] in explicit AVX2 code, eight threads at a time: the Philox blocks
+/// ([`philox4x32_10_x8`]), the words' floats, and the log and the sine four lanes at a time
+/// ([`ln_as_libm_x4`], [`sin_as_f32_x4`]). LLVM kept the portable lanes' table reads scalar,
+/// their polynomials in long chains of dependent operations, and in this function part of
+/// their Philox rounds scalar too.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn normals_x86(part: &mut [f32], first_thread: u64, words: FirstWords, mean: f32, std: f32) {
+    use std::arch::x86_64::*;
+    let flip = _mm256_set1_epi32(i32::MIN);
+    let halves = |v: __m256, f: &dyn Fn(__m128) -> __m128| {
+        let low = f(_mm256_castps256_ps128(v));
+        let high = f(_mm256_extractf128_ps::<1>(v));
+        _mm256_set_m128(high, low)
+    };
+    let mut idx = first_thread;
+    for chunk in part.chunks_mut(8) {
+        // threads idx..idx + 8: the counter's low 64 bits, carried where the low word wraps
+        let low = _mm256_set1_epi32(idx as u32 as i32);
+        let threads = _mm256_add_epi32(low, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        let wrapped =
+            _mm256_cmpgt_epi32(_mm256_xor_si256(low, flip), _mm256_xor_si256(threads, flip));
+        let high = _mm256_sub_epi32(_mm256_set1_epi32((idx >> 32) as u32 as i32), wrapped);
+        let call =
+            [words.call as u32, (words.call >> 32) as u32].map(|w| _mm256_set1_epi32(w as i32));
+        let [x, y, ..] = philox4x32_10_x8([call[0], call[1], threads, high], words.key);
+        // curand_uniform and curand_angle: the word as a float (two exact halves, one
+        // rounding: AVX2 converts only signed integers), then one fused multiply-add
+        let float = |w: __m256i| {
+            let top = _mm256_cvtepi32_ps(_mm256_srli_epi32::<16>(w));
+            let bottom = _mm256_cvtepi32_ps(_mm256_and_si256(w, _mm256_set1_epi32(0xFFFF)));
+            _mm256_fmadd_ps(top, _mm256_set1_ps(65536.0), bottom)
+        };
+        let scaled = |w, step: f32| {
+            _mm256_fmadd_ps(float(w), _mm256_set1_ps(step), _mm256_set1_ps(step / 2.0))
+        };
+        let log = halves(scaled(x, TWO_POW_M32), &|h| ln_as_libm_x4(h));
+        let sin = halves(scaled(y, TWO_PI_OVER_2_32), &|h| sin_as_f32_x4(h));
+        // radius_of_log, then (sin * radius).mul_add(std, mean), as the portable lanes
+        let radius = _mm256_sqrt_ps(_mm256_mul_ps(_mm256_set1_ps(-2.0), log));
+        let v = _mm256_fmadd_ps(
+            _mm256_mul_ps(sin, radius),
+            _mm256_set1_ps(std),
+            _mm256_set1_ps(mean),
+        );
+        let mut values = [0f32; 8];
+        // SAFETY: `values` holds the eight floats the store writes
+        unsafe { _mm256_storeu_ps(values.as_mut_ptr(), v) };
+        chunk.copy_from_slice(&values[..chunk.len()]);
+        idx += 8;
     }
 }
 
@@ -783,6 +863,41 @@ mod tests {
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&got), bits(&want), "n = {n}");
             }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_normals_have_the_bits_of_the_portable_lanes() {
+        if !fast::has_avx2_fma() {
+            eprintln!("this CPU has no AVX2: the portable lanes serve it, tested above");
+            return;
+        }
+        // counters with high words (a long-used generator, threads past 2^32) and a thread
+        // range whose low word wraps inside an eight-thread group
+        let cases = [
+            (0u64, [0u32, 0u32], 0u64, 64usize),
+            (3, [7, 0], 1, 37),
+            (
+                0x1234_5678_9abc,
+                [0xdead_beef, 0x0bad_f00d],
+                (1 << 32) - 5,
+                45,
+            ),
+            (u64::MAX / 4, [u32::MAX, 1], u64::MAX - 100, 33),
+        ];
+        for (call, key, first, n) in cases {
+            let words = FirstWords { call, key };
+            let (mut want, mut got) = (vec![0f32; n], vec![0f32; n]);
+            normals_in_lanes(&mut want, first, words, 0.25, 3.0);
+            // SAFETY: the CPU has AVX2 and FMA (checked above)
+            unsafe { normals_x86(&mut got, first, words, 0.25, 3.0) };
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&got),
+                bits(&want),
+                "call {call:#x}, first thread {first:#x}"
+            );
         }
     }
 }

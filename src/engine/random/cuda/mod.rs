@@ -15,6 +15,8 @@ mod kernels;
 mod philox;
 mod rounded_log;
 mod rounded_sin;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use kernels::{
     DropoutOutput, bernoulli_scalar_, bernoulli_tensor_, dropout_, exponential_, normal_, random_,

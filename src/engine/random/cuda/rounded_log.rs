@@ -113,10 +113,52 @@ pub(super) fn ln_as_libm_lanes<const L: usize>(x: [f32; L]) -> [f32; L] {
     super::decided::lanes_or_libm(x, table_log, libm_ln)
 }
 
+/// [`ln_as_libm`] of four lanes in x86 registers: the table algorithm in four double lanes,
+/// its two table reads as gathers (LLVM turns the portable lanes' reads into one load per lane),
+/// libm in the rare lanes it cannot decide. The same operations as [`table_log`], so the same
+/// doubles.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+pub(super) fn ln_as_libm_x4(x: std::arch::x86_64::__m128) -> std::arch::x86_64::__m128 {
+    use super::x86::{abs, le_u32, rounds_alike, splat};
+    use std::arch::x86_64::*;
+    let ix = _mm_castps_si128(x);
+    // positive normal floats only, as in table_log (`<` there, `<=` one less here)
+    let normal = le_u32(
+        _mm_sub_epi32(ix, _mm_set1_epi32(0x0080_0000)),
+        0x7F80_0000 - 0x0080_0000 - 1,
+    );
+    let tmp = _mm_sub_epi32(ix, _mm_set1_epi32(OFF as i32));
+    let i = _mm_and_si128(_mm_srli_epi32::<19>(tmp), _mm_set1_epi32(15));
+    let k = _mm_srai_epi32::<23>(tmp);
+    let top = _mm_and_si128(tmp, _mm_set1_epi32(0xFF80_0000u32 as i32));
+    let z = _mm256_cvtps_pd(_mm_castsi128_ps(_mm_sub_epi32(ix, top)));
+    // SAFETY: every index is 0..=15 (masked above) and both tables have 16 entries
+    let (inv_c, log_c) = unsafe {
+        (
+            _mm256_i32gather_pd::<8>(INV_C.as_ptr(), i),
+            _mm256_i32gather_pd::<8>(LOG_C.as_ptr(), i),
+        )
+    };
+    let r = _mm256_fmadd_pd(z, inv_c, splat(-1.0));
+    let y0 = _mm256_fmadd_pd(_mm256_cvtepi32_pd(k), splat(LN2), log_c);
+    let r2 = _mm256_mul_pd(r, r);
+    let p = _mm256_fmadd_pd(splat(A[1]), r, splat(A[2]));
+    let p = _mm256_fmadd_pd(splat(A[0]), r2, p);
+    let y = _mm256_fmadd_pd(p, r2, _mm256_add_pd(y0, r));
+    let size = _mm256_add_pd(_mm256_add_pd(abs(y0), abs(r)), abs(y));
+    let decided = _mm_and_ps(
+        rounds_alike(y, _mm256_mul_pd(size, splat(TOLERANCE))),
+        _mm_castsi128_ps(normal),
+    );
+    super::decided::x4_or_libm(_mm256_cvtpd_ps(y), decided, x, libm_ln)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::rounded_sin::tests::{
-        in_sixteens, neighbours, random_floats, words_of_distinct_floats,
+        X86Form, in_sixteens, neighbours, random_floats, words_of_distinct_floats, x86_fours,
     };
     use super::*;
 
@@ -130,12 +172,26 @@ mod tests {
         assert!(same(ln_as_libm(x), want), "ln({x:e})");
         let lanes = ln_as_libm_lanes([x; 16]);
         assert!(lanes.into_iter().all(|y| same(y, want)), "ln({x:e}) x16");
+        if let Some((form, lanes)) = x86_fours([x; 16], X86_LN) {
+            assert!(same(lanes[0], want), "ln({x:e}) in {form}");
+        }
     }
+
+    /// The four-lane x86 form of the log, where this build has one.
+    #[cfg(target_arch = "x86_64")]
+    const X86_LN: X86Form = Some(ln_as_libm_x4);
+    #[cfg(not(target_arch = "x86_64"))]
+    const X86_LN: X86Form = None;
 
     /// Sixteen arguments at once, each lane against libm.
     fn check_lanes(x: [f32; 16]) {
         for (x, got) in x.into_iter().zip(ln_as_libm_lanes(x)) {
             assert!(same(got, libm_ln(x)), "ln({x:e}) in a lane");
+        }
+        if let Some((form, got)) = x86_fours(x, X86_LN) {
+            for (x, got) in x.into_iter().zip(got) {
+                assert!(same(got, libm_ln(x)), "ln({x:e}) in {form}");
+            }
         }
     }
 

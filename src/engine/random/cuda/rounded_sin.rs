@@ -88,6 +88,49 @@ pub(super) fn sin_as_f32_lanes<const L: usize>(v: [f32; L]) -> [f32; L] {
     super::decided::lanes_or_libm(v, polynomial_sin, libm_sin)
 }
 
+/// [`sin_as_f32`] of four lanes in x86 registers: the reduction of [`polynomial_sin`] in four
+/// double lanes, its polynomials with fused multiply-adds in Estrin's order (shorter chains of
+/// dependent operations than Horner's; the decided test makes any evaluation within the
+/// tolerance give libm's bits, and the tests compare every sampler angle), libm in the rare
+/// lanes it cannot decide.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+pub(super) fn sin_as_f32_x4(v: std::arch::x86_64::__m128) -> std::arch::x86_64::__m128 {
+    use super::x86::{abs, le_u32, rounds_alike, splat};
+    use std::arch::x86_64::*;
+    let (add, sub, mul) = (_mm256_add_pd, _mm256_sub_pd, _mm256_mul_pd);
+    let fma = |a, b, c| _mm256_fmadd_pd(a, b, c);
+    let x = _mm256_cvtps_pd(v);
+    let shifted = add(mul(x, splat(TWO_OVER_PI)), splat(ROUNDER));
+    let k = sub(shifted, splat(ROUNDER));
+    let quadrant = _mm256_castpd_si256(shifted);
+    let r = sub(sub(x, mul(k, splat(PIO2_HI))), mul(k, splat(PIO2_LO)));
+    let z = mul(r, r);
+    let z2 = mul(z, z);
+    let (s, c) = (SIN.map(|s| splat(s)), COS.map(|c| splat(c)));
+    let sin_tail = fma(z2, fma(z2, s[5], fma(z, s[4], s[3])), fma(z, s[2], s[1]));
+    let sin_r = fma(mul(z, r), fma(z, sin_tail, s[0]), r);
+    let cos_tail = fma(
+        mul(z2, z2),
+        fma(z, c[5], c[4]),
+        fma(z2, fma(z, c[3], c[2]), fma(z, c[1], c[0])),
+    );
+    let cos_r = fma(z2, cos_tail, fma(splat(-0.5), z, splat(1.0)));
+    let one = _mm256_set1_epi64x(1);
+    let odd = _mm256_cmpeq_epi64(_mm256_and_si256(quadrant, one), one);
+    let magnitude = _mm256_blendv_pd(sin_r, cos_r, _mm256_castsi256_pd(odd));
+    // quadrants 2 and 3 negate: bit 1 of k moved to the sign bit
+    let sign = _mm256_slli_epi64::<62>(_mm256_and_si256(quadrant, _mm256_set1_epi64x(2)));
+    let y = _mm256_xor_pd(magnitude, _mm256_castsi256_pd(sign));
+    let in_range = le_u32(_mm_castps_si128(v), MAX_ARGUMENT.to_bits());
+    let decided = _mm_and_ps(
+        rounds_alike(y, mul(abs(y), splat(TOLERANCE))),
+        _mm_castsi128_ps(in_range),
+    );
+    super::decided::x4_or_libm(_mm256_cvtpd_ps(y), decided, v, libm_sin)
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::kernels::curand_angle as angle;
@@ -101,6 +144,51 @@ pub(super) mod tests {
             lanes.iter().all(|s| s.to_bits() == want.to_bits()),
             "sin({v:e}) x16"
         );
+        if let Some((form, lanes)) = x86_fours([v; 16], X86_SIN) {
+            assert_eq!(lanes[0].to_bits(), want.to_bits(), "sin({v:e}) in {form}");
+        }
+    }
+
+    /// The four-lane x86 form of the sine, where this build has one.
+    #[cfg(target_arch = "x86_64")]
+    const X86_SIN: X86Form = Some(sin_as_f32_x4);
+    #[cfg(not(target_arch = "x86_64"))]
+    const X86_SIN: X86Form = None;
+
+    /// A four-lane x86 form (`ln_as_libm_x4`, `sin_as_f32_x4`), as the tests take it.
+    #[cfg(target_arch = "x86_64")]
+    pub(in super::super) type X86Form =
+        Option<unsafe fn(std::arch::x86_64::__m128) -> std::arch::x86_64::__m128>;
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(in super::super) type X86Form = Option<fn()>;
+
+    /// `form` of sixteen values, four lanes at a time, named for the messages: nothing where
+    /// the build has no such form or the CPU lacks AVX2 and FMA (the portable lanes are
+    /// checked there).
+    pub(in super::super) fn x86_fours(
+        v: [f32; 16],
+        form: X86Form,
+    ) -> Option<(&'static str, [f32; 16])> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(f) = form
+            && crate::engine::numerics::fast::has_avx2_fma()
+        {
+            use std::arch::x86_64::{_mm_loadu_ps, _mm_storeu_ps};
+            let mut out = [0f32; 16];
+            for at in (0..16).step_by(4) {
+                // SAFETY: the CPU has AVX2 and FMA (checked above), all the forms enable; and
+                // `at + 4 <= 16`, the length of both arrays
+                unsafe {
+                    _mm_storeu_ps(
+                        out.as_mut_ptr().add(at),
+                        f(_mm_loadu_ps(v.as_ptr().add(at))),
+                    )
+                };
+            }
+            return Some(("the x86 four-lane form", out));
+        }
+        let _ = (v, form);
+        None
     }
 
     /// `f` of the values sixteen at a time (the last group padded with its own values).
@@ -157,6 +245,11 @@ pub(super) mod tests {
     fn check_lanes(v: [f32; 16]) {
         for (v, got) in v.into_iter().zip(sin_as_f32_lanes(v)) {
             assert_eq!(got.to_bits(), libm_sin(v).to_bits(), "sin({v:e}) in a lane");
+        }
+        if let Some((form, got)) = x86_fours(v, X86_SIN) {
+            for (v, got) in v.into_iter().zip(got) {
+                assert_eq!(got.to_bits(), libm_sin(v).to_bits(), "sin({v:e}) in {form}");
+            }
         }
     }
 
