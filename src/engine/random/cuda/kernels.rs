@@ -306,10 +306,16 @@ fn normals_x86(part: &mut [f32], first_thread: u64, words: FirstWords, mean: f32
             _mm256_set1_ps(std),
             _mm256_set1_ps(mean),
         );
-        let mut values = [0f32; 8];
-        // SAFETY: `values` holds the eight floats the store writes
-        unsafe { _mm256_storeu_ps(values.as_mut_ptr(), v) };
-        chunk.copy_from_slice(&values[..chunk.len()]);
+        if chunk.len() == 8 {
+            // SAFETY: the chunk holds the eight floats the store writes (a copy of a length
+            // known only at run time is a memcpy call for every eight values)
+            unsafe { _mm256_storeu_ps(chunk.as_mut_ptr(), v) };
+        } else {
+            let mut values = [0f32; 8];
+            // SAFETY: `values` holds the eight floats the store writes
+            unsafe { _mm256_storeu_ps(values.as_mut_ptr(), v) };
+            chunk.copy_from_slice(&values[..chunk.len()]);
+        }
         idx += 8;
     }
 }
