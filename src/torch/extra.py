@@ -2151,10 +2151,19 @@ def _store_out(o, r):
         o.data = r.to(o.dtype).clone()
 
 
-def _with_out(fn, check, out_name=None, fields=(), check_first=False):
+def _with_out(fn_of, check_of, out_name=None, fields=(), check_first=False):
+    # fn_of and check_of return the function and its out= check: lambdas that name this
+    # module's definitions, read at the first call, so that setting these ten names at import
+    # compiles none of them (it compiled ten definitions, ~5 KB, when torch._extra loaded).
     # check_first: the op checks out's dtype before its inputs (multinomial_out), so the
     # check runs before the op, without its result
+    resolved = None
+
     def call(*args, out=None, **kwargs):
+        nonlocal resolved
+        if resolved is None:
+            resolved = (fn_of(), check_of())
+        fn, check = resolved
         if out is None:
             return fn(*args, **kwargs)
         src = args[0] if args and isinstance(args[0], torch.Tensor) else kwargs.get('input')
@@ -2175,16 +2184,16 @@ def _with_out(fn, check, out_name=None, fields=(), check_first=False):
     return call
 
 
-torch.gather = _with_out(torch._gather_native, _out_same_dtype)
-torch.aminmax = _with_out(torch.aminmax, _out_same_dtype, 'aminmax_out', ('min', 'max'))
-torch.amax = _with_out(torch.amax, _out_input_dtype)
-torch.amin = _with_out(torch.amin, _out_input_dtype)
-torch.kthvalue = _with_out(torch.kthvalue, _out_castable, 'kthvalue_out', ('values', 'indices'))
-torch.cat = _with_out(torch._cat_native, _out_castable)
-torch.masked_select = _with_out(torch.masked_select, _out_castable)
-torch.index_select = _with_out(torch._index_select_native, _out_castable)
-torch.bernoulli = _with_out(torch._bernoulli_native, _out_castable)
-torch.multinomial = _with_out(torch._multinomial_native, _out_long, check_first=True)
+torch.gather = _with_out(lambda: torch._gather_native, lambda: _out_same_dtype)
+torch.aminmax = _with_out(lambda: aminmax, lambda: _out_same_dtype, 'aminmax_out', ('min', 'max'))
+torch.amax = _with_out(lambda: amax, lambda: _out_input_dtype)
+torch.amin = _with_out(lambda: amin, lambda: _out_input_dtype)
+torch.kthvalue = _with_out(lambda: kthvalue, lambda: _out_castable, 'kthvalue_out', ('values', 'indices'))
+torch.cat = _with_out(lambda: torch._cat_native, lambda: _out_castable)
+torch.masked_select = _with_out(lambda: masked_select, lambda: _out_castable)
+torch.index_select = _with_out(lambda: torch._index_select_native, lambda: _out_castable)
+torch.bernoulli = _with_out(lambda: torch._bernoulli_native, lambda: _out_castable)
+torch.multinomial = _with_out(lambda: torch._multinomial_native, lambda: _out_long, check_first=True)
 # ---- torch.addmm's beta and alpha in bfloat16/float16 (the native binding does float32/float64) ----
 
 _native_addmm = torch._addmm_native

@@ -479,6 +479,12 @@ impl Interpreter {
         name: &str,
     ) -> Option<(Rc<Module>, Rc<str>)> {
         let pending = self.deferred.get_mut(&key_of(&module.dict))?;
+        // a value set after the alias was (the alias took the name's old value away) replaces
+        // it: torch._extra sets torch.amax again, to its out= wrapper of the aliased function
+        if module.dict.borrow().contains_str(name) {
+            pending.names.remove(name);
+            return None;
+        }
         match pending.names.get(name)? {
             Source::Alias { .. } => match pending.names.remove(name)? {
                 Source::Alias { from, name } => Some((from, name)),
