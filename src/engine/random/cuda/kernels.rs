@@ -16,7 +16,9 @@ use super::rounded_log::ln_as_libm_x4;
 use super::rounded_sin::sin_as_f32_x4;
 use super::rounded_sin::{sin_as_f32, sin_as_f32_lanes};
 use super::{CudaGenerator, DeviceShape, launch_policy};
-use crate::engine::numerics::fast::{self, avx2_fma};
+#[cfg(target_arch = "x86_64")]
+use crate::engine::numerics::fast;
+use crate::engine::numerics::fast::avx2_fma;
 
 const TWO_POW_M32: f32 = 2.328_306_4e-10; // CURAND_2POW32_INV (exactly 2^-32)
 const TWO_POW_M53: f64 = 1.110_223_024_625_156_5e-16; // CURAND_2POW53_INV_DOUBLE (2^-53)
