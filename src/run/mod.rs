@@ -296,6 +296,7 @@ pub(crate) fn spawn_run<T: 'static>(
         .stack_size(RUN_STACK_BYTES)
         .spawn(move || {
             ON_RUN_THREAD.with(|on| on.set(true));
+            crate::engine::hostbuf::prepare_run_thread_heap();
             done(contain::contain(work));
             // after the report: a process that exits once it is printed does not wait for this
             let _ = contain::contain(|| drop(LEFT_TO_FREE.with(|l| l.take())));
