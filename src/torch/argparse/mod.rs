@@ -22,4 +22,4 @@ pub use parse::Parser;
 pub use parsed::{ArgKey, Parsed};
 pub(crate) use python_body::{Body, parsed_by_signature};
 pub use signature::{Param, ParamType, Signature};
-pub use table::{Namespace, names, parser};
+pub use table::{Namespace, declares, names, parser};

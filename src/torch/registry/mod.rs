@@ -20,7 +20,7 @@ mod binary;
 mod blas;
 mod math;
 
-use super::argparse::{Namespace, Parsed, parser};
+use super::argparse::{Namespace, Parsed, declares, parser};
 use super::{at_line, wrap};
 use crate::engine::{Runtime, Tensor};
 use crate::script::{Args, Interpreter, Module, PyResult, Value};
@@ -76,7 +76,7 @@ pub(super) fn bound_names(ns: Namespace) -> Vec<&'static str> {
         .impls
         .keys()
         .copied()
-        .filter(|n| parser(ns, n).is_some())
+        .filter(|n| declares(ns, n))
         .collect();
     v.sort_unstable();
     v
@@ -128,7 +128,7 @@ pub(super) fn install_functions(m: &Module, rt: &Rc<Runtime>, ns: Namespace) {
 
 /// Whether `t.name` is a registered method (a table lookup; no closure is built).
 pub(super) fn is_method(name: &str) -> bool {
-    registry().get(name).is_some() && parser(Namespace::Tensor, name).is_some()
+    registry().get(name).is_some() && declares(Namespace::Tensor, name)
 }
 
 /// `t.name(*args)` through the registry; `Ok(None)` when `name` is not a registered method.
