@@ -94,8 +94,13 @@ fn parsed(
 /// The parser of `ns.name`, if PyTorch has one.
 pub fn parser(ns: Namespace, name: &str) -> Option<&'static Parser> {
     let (blocks, parsers) = table(ns);
-    let at = blocks.binary_search_by(|(k, _)| (*k).cmp(name)).ok()?;
+    let at = block_of(blocks, name)?;
     parsed(ns, blocks.get(at)?.1, parsers.get(at)?)
+}
+
+/// Where `name`'s block is in a namespace's sorted blocks.
+fn block_of(blocks: &[(&str, &[&str])], name: &str) -> Option<usize> {
+    blocks.binary_search_by(|(k, _)| (*k).cmp(name)).ok()
 }
 
 /// Whether `ns` has an overload block for `name`, without parsing it: what
@@ -104,10 +109,7 @@ pub fn parser(ns: Namespace, name: &str) -> Option<&'static Parser> {
 /// `parser` for each of them, which parsed every registered name's signatures in every run
 /// (8 % of the run thread of `import torch; torch.ones(2)` in `perf`).
 pub fn declares(ns: Namespace, name: &str) -> bool {
-    table(ns)
-        .0
-        .binary_search_by(|(k, _)| (*k).cmp(name))
-        .is_ok()
+    block_of(table(ns).0, name).is_some()
 }
 
 /// Every callable name of a namespace (sorted).
