@@ -25,6 +25,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 mod mapped;
+#[cfg(all(test, target_os = "linux"))]
+pub(crate) mod proc_maps;
 
 /// The most a run takes by default, however big the machine: a tutorial's exercises need
 /// megabytes, and a classroom server grades many learners at once.

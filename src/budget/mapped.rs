@@ -164,21 +164,6 @@ pub(crate) unsafe fn move_across(_: *mut u8, _: Layout, _: usize) -> *mut u8 {
 mod tests {
     use super::*;
 
-    /// The lines of /proc/self/maps that overlap [start, end).
-    fn mappings_over(start: usize, end: usize) -> usize {
-        let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
-        maps.lines()
-            .filter_map(|l| {
-                let (a, b) = l.split_whitespace().next()?.split_once('-')?;
-                Some((
-                    usize::from_str_radix(a, 16).ok()?,
-                    usize::from_str_radix(b, 16).ok()?,
-                ))
-            })
-            .filter(|&(a, b)| a < end && b > start)
-            .count()
-    }
-
     #[test]
     #[cfg(target_os = "linux")]
     fn a_growing_big_vector_stays_one_mapping_and_keeps_its_bytes() {
@@ -191,7 +176,11 @@ mod tests {
             v.reserve(cap);
             let start = v.as_ptr() as usize;
             let bytes = v.capacity() * 8;
-            assert_eq!(mappings_over(start, start + bytes), 1, "one mapping");
+            assert_eq!(
+                crate::budget::proc_maps::mappings_over(start, start + bytes).len(),
+                1,
+                "one mapping"
+            );
             let n = v.len() as u64;
             v.extend(n..2 * n);
         }

@@ -184,46 +184,15 @@ mod tests {
         assert!(try_filled(1 << 60, 1u8).is_none());
     }
 
-    /// The mappings of /proc/self/smaps that overlap `range`: (permissions, VmFlags).
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    fn mappings_over(range: &std::ops::Range<usize>) -> Vec<(String, String)> {
-        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
-        let mut found = Vec::new();
-        let mut current: Option<String> = None;
-        for line in smaps.lines() {
-            if let Some(flags) = line.strip_prefix("VmFlags:") {
-                if let Some(perms) = current.take() {
-                    found.push((perms, flags.trim().to_string()));
-                }
-                continue;
-            }
-            let mut fields = line.split_whitespace();
-            let (Some(span), Some(perms)) = (fields.next(), fields.next()) else {
-                continue;
-            };
-            let Some((lo, hi)) = span.split_once('-') else {
-                continue;
-            };
-            let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
-            else {
-                continue;
-            };
-            if lo < range.end && range.start < hi {
-                current = Some(perms.to_string());
-            }
-        }
-        found
-    }
-
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     #[test]
     fn a_run_threads_heap_stays_grown_and_advised_after_its_block_is_freed() {
         std::thread::spawn(|| {
             let block = prepare_run_thread_heap().expect("8 MiB are there");
             assert_eq!(block.len(), RUN_THREAD_HEAP);
-            let mappings = mappings_over(&block);
+            let mappings = crate::budget::proc_maps::mappings_over(block.start, block.end);
             assert!(!mappings.is_empty());
-            for (perms, flags) in &mappings {
+            for crate::budget::proc_maps::Mapping { perms, flags } in &mappings {
                 // glibc kept the freed block's memory: still readable and writable
                 assert!(perms.starts_with("rw"), "{perms} {flags}");
                 if std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
